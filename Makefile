@@ -1,0 +1,54 @@
+# The two commands of the README: `make play` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: play test lint typecheck unit browser-deps bench clean
+
+play: $(VENV)/.installed
+	$(BIN)/terrace play --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed-dev browser-deps lint typecheck unit
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check src tests bench
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy --strict src
+
+unit: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.installed
+	$(BIN)/python bench/engine.py
+
+# A fresh Debian may lack the venv module (package python3-venv): install it when root.
+$(BIN)/python:
+	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
+	  rm -rf $(VENV); \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null; \
+	    $(PYTHON) -m venv $(VENV); \
+	  else echo "Python's venv module is missing: install python3-venv"; exit 1; fi; }
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+# Debian's Chromium for the browser tests (never a Playwright browser download).
+browser-deps:
+	@if [ -x /usr/lib/chromium/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else echo "Chromium is missing and this is not root: browser tests will be skipped"; fi
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

@@ -1,0 +1,139 @@
+"""Cards as small integers.
+
+A card is ``rank * 4 + suit`` with ranks ``A23456789TJQK`` (0..12) and suits
+``SHDC`` (0..3). Copies of the same card in several decks share a code, since
+nothing in the game tells them apart.
+
+>>> c = parse_card("10D")
+>>> card_code(c), rank_of(c), is_red(c)
+('TD', 9, True)
+>>> card_symbol(parse_card("qs"))
+'Q♠'
+"""
+
+from __future__ import annotations
+
+from terrace.errors import InvalidCardError
+
+Card = int
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+SUIT_SYMBOLS = "♠♥♦♣"
+RANK_NAMES = (
+    "ace", "two", "three", "four", "five", "six", "seven",
+    "eight", "nine", "ten", "jack", "queen", "king",
+)
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+CARDS_PER_DECK = 52
+
+RANK: tuple[int, ...] = tuple(c >> 2 for c in range(CARDS_PER_DECK))
+SUIT: tuple[int, ...] = tuple(c & 3 for c in range(CARDS_PER_DECK))
+RED: tuple[bool, ...] = tuple((c & 3) in (1, 2) for c in range(CARDS_PER_DECK))
+CODE: tuple[str, ...] = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(CARDS_PER_DECK))
+_BY_CODE = {code: card for card, code in enumerate(CODE)}
+
+
+def make_card(rank: int, suit: int) -> Card:
+    """The card of ``rank`` (0 = ace) and ``suit`` (0..3 for S, H, D, C).
+
+    >>> card_code(make_card(12, 3))
+    'KC'
+    """
+    if not (0 <= rank < 13 and 0 <= suit < 4):
+        raise InvalidCardError(f"no card has rank {rank} and suit {suit}")
+    return rank * 4 + suit
+
+
+def parse_card(text: str) -> Card:
+    """Read a card code such as ``TD``, ``10d`` or ``AS``.
+
+    >>> card_code(parse_card(" 7h "))
+    '7H'
+    """
+    code = text.strip().upper()
+    if code.startswith("10"):
+        code = "T" + code[2:]
+    card = _BY_CODE.get(code)
+    if card is None:
+        raise InvalidCardError(
+            f"{text.strip()!r} is not a card: use a rank from {RANKS} (or 10) "
+            f"followed by a suit from {SUITS}, e.g. 7H or TD"
+        )
+    return card
+
+
+def card_code(card: Card) -> str:
+    """The two-character code of ``card``, e.g. ``'TD'``."""
+    return CODE[card]
+
+
+def card_symbol(card: Card) -> str:
+    """A short label with the suit symbol, e.g. ``'10♦'``."""
+    rank = RANKS[RANK[card]]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[SUIT[card]]
+
+
+def card_name(card: Card) -> str:
+    """The card in words.
+
+    >>> card_name(parse_card("QS"))
+    'queen of spades'
+    """
+    return f"{RANK_NAMES[RANK[card]]} of {SUIT_NAMES[SUIT[card]]}"
+
+
+def rank_of(card: Card) -> int:
+    """The rank of ``card``: 0 for an ace up to 12 for a king."""
+    return RANK[card]
+
+
+def suit_of(card: Card) -> int:
+    """The suit of ``card``: 0..3 for spades, hearts, diamonds, clubs."""
+    return SUIT[card]
+
+
+def is_red(card: Card) -> bool:
+    """True for hearts and diamonds."""
+    return RED[card]
+
+
+def parse_rank(text: str) -> int:
+    """Read a rank such as ``7``, ``T``, ``10`` or ``K``.
+
+    >>> parse_rank("10"), parse_rank("a")
+    (9, 0)
+    """
+    code = text.strip().upper()
+    if code == "10":
+        code = "T"
+    if len(code) != 1 or code not in RANKS:
+        raise InvalidCardError(f"{text!r} is not a rank: use one of {RANKS}")
+    return RANKS.index(code)
+
+
+def rank_code(rank: int) -> str:
+    """The one-character code of a rank (0 -> ``'A'``)."""
+    return RANKS[rank]
+
+
+def full_pack(decks: int) -> list[Card]:
+    """Every card of ``decks`` decks in the fixed order used before shuffling:
+    deck by deck, suits S, H, D, C, ranks ace to king.
+
+    >>> [card_code(c) for c in full_pack(1)[:3]]
+    ['AS', '2S', '3S']
+    >>> len(full_pack(2))
+    104
+    """
+    one = [rank * 4 + suit for suit in range(4) for rank in range(13)]
+    return one * decks
+
+
+def format_cards(cards: list[Card] | tuple[Card, ...]) -> str:
+    """Card codes separated by spaces.
+
+    >>> format_cards(full_pack(1)[:2])
+    'AS 2S'
+    """
+    return " ".join(CODE[c] for c in cards)

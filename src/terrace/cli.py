@@ -1,0 +1,138 @@
+"""The ``terrace`` command line.
+
+Each command is a thin layer over the library; see ``terrace --help``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from terrace.board import Board
+from terrace.clitools import deal_options, load_deal, pop_rules, rule_options
+from terrace.errors import TerraceError
+from terrace.moves import Move
+from terrace.variants import PRESETS, TITLES
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="terrace")
+def main() -> None:
+    """Terrace (Queen of Italy) and its family of patience games."""
+
+
+@main.command()
+def variants() -> None:
+    """List the presets and their rules."""
+    for name, rules in PRESETS.items():
+        click.echo(f"{name:22} {TITLES[name]:20} {rules.describe()}")
+
+
+@main.command()
+@rule_options
+@click.option("--deal-number", "-n", type=int, help="Deal number to print.")
+@click.option("--winnable", is_flag=True, help="The first deal from --deal-number on that the solver proves won.")
+@click.option("--max-seconds", type=float, default=10.0, show_default=True,
+              help="Solver budget per deal with --winnable.")
+@click.option("--db", type=click.Path(dir_okay=False), help="Database for cached verdicts.")
+def deal(deal_number: int | None, winnable: bool, max_seconds: float, db: str | None, **kwargs: Any) -> None:
+    """Print the deal string of a numbered deal."""
+    rules = pop_rules(kwargs)
+    number = 1 if deal_number is None else deal_number
+    if winnable:
+        from terrace.solver.winnable import next_winnable_deal
+
+        try:
+            found = next_winnable_deal(rules, number, max_seconds=max_seconds, db_path=db)
+        except TerraceError as error:
+            raise click.UsageError(str(error)) from None
+        click.echo(f"# deal number {found}", err=True)
+        number = found
+    try:
+        board_deal = load_deal(rules, number, None)
+    except click.UsageError:
+        raise
+    click.echo(board_deal.text())
+
+
+def _replay(board: Board, moves_text: str) -> tuple[int | None, str | None]:
+    """Play moves until the first illegal or unreadable one."""
+    for index, word in enumerate(moves_text.replace(",", " ").split()):
+        try:
+            board.push(Move.parse(word))
+        except TerraceError as error:
+            return index, str(error)
+    return None, None
+
+
+@main.command()
+@rule_options
+@deal_options
+@click.option("--moves", "-m", default="", help="Moves separated by spaces, e.g. \"c1 s wf\".")
+@click.option("--json", "as_json", is_flag=True, help="Print the final position as JSON.")
+def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: bool, **kwargs: Any) -> None:
+    """Replay moves on a deal and report the position after the last legal one."""
+    rules = pop_rules(kwargs)
+    board = Board(rules, load_deal(rules, deal_number, deal_file))
+    first_illegal, reason = _replay(board, moves)
+    status = board.status
+    if as_json:
+        report = {
+            "legal": first_illegal is None,
+            "first_illegal": first_illegal,
+            "reason": reason,
+            "won": status.value == "won",
+            "lost": status.value == "lost",
+            "status": status.value,
+            "moves_played": len(board.move_stack),
+            "foundation_cards": board.foundation_cards,
+            "reserve": len(board.reserve),
+            "stock": len(board.stock),
+            "waste": len(board.waste),
+            "tableau": board.tableau_cards,
+            "legal_moves": [str(m) for m in board.legal_moves],
+            "position": board.position(),
+        }
+        click.echo(json.dumps(report))
+        return
+    click.echo(str(board))
+    if first_illegal is not None:
+        click.echo(f"move {first_illegal + 1} is illegal: {reason}", err=True)
+        sys.exit(1)
+
+
+@main.command()
+@rule_options
+@deal_options
+@click.option("--moves", "-m", default="", help="Moves to play first.")
+def show(deal_number: int | None, deal_file: str | None, moves: str, **kwargs: Any) -> None:
+    """Draw a position in text, with its legal moves."""
+    rules = pop_rules(kwargs)
+    board = Board(rules, load_deal(rules, deal_number, deal_file))
+    first_illegal, reason = _replay(board, moves)
+    click.echo(str(board))
+    click.echo("legal moves: " + (" ".join(str(m) for m in board.legal_moves) or "none"))
+    if first_illegal is not None:
+        click.echo(f"move {first_illegal + 1} is illegal: {reason}", err=True)
+        sys.exit(1)
+
+
+def _register_optional_commands() -> None:
+    """Commands that live beside their own layer (solver, web, statistics)."""
+    import importlib
+
+    for module_name in ("terrace.solver.cli", "terrace.web.cli", "terrace.stats.cli"):
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name and module_name.startswith(error.name):
+                continue
+            raise
+        for command in getattr(module, "COMMANDS", []):
+            main.add_command(command)
+
+
+_register_optional_commands()

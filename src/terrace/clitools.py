@@ -1,0 +1,89 @@
+"""Options and helpers shared by every ``terrace`` command.
+
+>>> rules_from_options("terrace", {"candidates": 4, "spaces": None}).candidates
+4
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from terrace.deal import Deal
+from terrace.errors import TerraceError
+from terrace.rules import Rules
+from terrace.variants import ALIASES, PRESETS, get_rules
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+RULE_OPTION_NAMES = (
+    "decks", "reserve", "piles", "candidates", "foundations", "spaces", "redeals", "foundation_return",
+)
+
+
+def rule_options(func: F) -> F:
+    """Add ``--variant`` and every rule override option to a command."""
+    options = [
+        click.option(
+            "--variant", "-v", default="terrace", show_default=True,
+            help="Preset: " + ", ".join([*PRESETS, *ALIASES]) + ".",
+        ),
+        click.option("--decks", type=int, help="Number of decks (1-8)."),
+        click.option("--reserve", type=int, help="Cards in the reserve (the terrace)."),
+        click.option("--piles", type=int, help="Tableau piles."),
+        click.option("--candidates", type=int, help="Base-card candidates; 0 = base card turned."),
+        click.option("--foundations", type=click.Choice(["alternate", "suit"]),
+                     help="Build foundations in alternate colours or in suit."),
+        click.option("--spaces", type=click.Choice(["auto", "free", "waste"]),
+                     help="auto = refilled from waste/stock; free = any card; waste = waste card only."),
+        click.option("--redeals", type=int, help="Extra passes through the stock."),
+        click.option("--foundation-return/--no-foundation-return", default=None,
+                     help="May the top card of a foundation return to the tableau?"),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def rules_from_options(variant: str, options: dict[str, Any]) -> Rules:
+    """The rules of ``variant`` with every option that was given applied."""
+    overrides = {k: v for k, v in options.items() if k in RULE_OPTION_NAMES and v is not None}
+    return get_rules(variant, **overrides)
+
+
+def pop_rules(kwargs: dict[str, Any]) -> Rules:
+    """Remove the rule options from a command's keyword arguments and
+    return the rules they name (a clean CLI error when they are wrong)."""
+    variant = kwargs.pop("variant")
+    options = {name: kwargs.pop(name) for name in RULE_OPTION_NAMES}
+    try:
+        return rules_from_options(variant, options)
+    except TerraceError as error:
+        raise click.UsageError(str(error)) from None
+
+
+def deal_options(func: F) -> F:
+    """Add ``--deal-number`` and ``--deal-file``."""
+    func = click.option("--deal-file", type=click.Path(dir_okay=False, allow_dash=True),
+                        help="File holding a deal string ('-' for standard input).")(func)
+    func = click.option("--deal-number", "-n", type=int, help="Numbered deal.")(func)
+    return func
+
+
+def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> Deal:
+    """The deal named by ``--deal-number`` or ``--deal-file`` (exactly one)."""
+    if (deal_number is None) == (deal_file is None):
+        raise click.UsageError("give exactly one of --deal-number and --deal-file")
+    try:
+        if deal_number is not None:
+            return Deal.from_number(deal_number, rules)
+        assert deal_file is not None
+        text = click.get_text_stream("stdin").read() if deal_file == "-" else Path(deal_file).read_text()
+        return Deal.parse(text, rules)
+    except OSError as error:
+        raise click.UsageError(f"cannot read the deal file: {error.strerror or error}") from None
+    except TerraceError as error:
+        raise click.UsageError(str(error)) from None

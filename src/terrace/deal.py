@@ -1,0 +1,149 @@
+"""Deals: the order in which the cards leave the shuffled pack.
+
+A deal is written as every card code, separated by whitespace, in the order
+the cards leave the pack: the reserve (deepest card first, exposed card
+last), the candidates into piles 1..k, one card for each still-empty pile in
+pile order, then (turned-base rules only) the base card, then the stock with
+the next card to be drawn first.
+
+Deals by number use our own shuffle (see ``docs/deals.md``), so deal N is the
+same everywhere, whatever the Python version or platform:
+
+>>> from terrace.rules import Rules
+>>> d = Deal.from_number(1, Rules())
+>>> len(d.cards), d.number
+(104, 1)
+>>> Deal.from_number(1, Rules()) == d
+True
+>>> Deal.parse(d.text(), Rules()).cards == d.cards
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from terrace.cards import Card, card_code, format_cards, full_pack, parse_card
+from terrace.errors import InvalidCardError, InvalidDealError
+from terrace.rules import Rules
+
+DEAL_VERSION = 1
+"""Version of the numbered-deal shuffle. Saved games record it."""
+
+MAX_DEAL_NUMBER = 2**63 - 1
+
+_MASK64 = (1 << 64) - 1
+
+
+class SplitMix64:
+    """The SplitMix64 generator (Steele, Lea and Flood 2014), 64-bit state.
+
+    >>> SplitMix64(0).next()
+    16294208416658607535
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK64
+
+    def next(self) -> int:
+        """The next 64-bit output."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in ``range(bound)`` (rejection sampling, no bias).
+
+        >>> rng = SplitMix64(7)
+        >>> all(0 <= rng.below(10) < 10 for _ in range(100))
+        True
+        """
+        limit = (1 << 64) - (1 << 64) % bound
+        while True:
+            value = self.next()
+            if value < limit:
+                return value % bound
+
+
+def shuffled_pack(number: int, decks: int, version: int = DEAL_VERSION) -> list[Card]:
+    """The pack of deal ``number``: ``full_pack(decks)`` shuffled by
+    Fisher-Yates, swapping position i (from the last down to 1) with a
+    position ``below(i + 1)`` drawn from ``SplitMix64(number)``.
+
+    >>> [card_code(c) for c in shuffled_pack(1, 2)[:5]]
+    ['6D', '7D', 'JS', '8S', 'KC']
+    """
+    if version != DEAL_VERSION:
+        raise InvalidDealError(
+            f"deal version {version} is not known to this program (it knows {DEAL_VERSION})"
+        )
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise InvalidDealError(f"a deal number must be a whole number, not {number!r}")
+    if not 0 <= number <= MAX_DEAL_NUMBER:
+        raise InvalidDealError(f"deal numbers run from 0 to {MAX_DEAL_NUMBER}, not {number}")
+    pack = full_pack(decks)
+    rng = SplitMix64(number)
+    for i in range(len(pack) - 1, 0, -1):
+        j = rng.below(i + 1)
+        pack[i], pack[j] = pack[j], pack[i]
+    return pack
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The cards of one game in the order they leave the pack, and the deal
+    number they came from, if any."""
+
+    cards: tuple[Card, ...]
+    number: int | None = None
+
+    @classmethod
+    def from_number(cls, number: int, rules: Rules) -> Deal:
+        """Deal ``number`` for the decks of ``rules``."""
+        return cls(tuple(shuffled_pack(number, rules.decks)), number)
+
+    @classmethod
+    def parse(cls, text: str, rules: Rules) -> Deal:
+        """Read a deal string and check it holds exactly the cards of the
+        decks of ``rules``."""
+        if not isinstance(text, str):
+            raise InvalidDealError("a deal must be a string of card codes")
+        words = text.split()
+        cards: list[Card] = []
+        for index, word in enumerate(words):
+            try:
+                cards.append(parse_card(word))
+            except InvalidCardError as error:
+                raise InvalidDealError(f"card {index + 1} of the deal: {error}") from None
+        deal = cls(tuple(cards))
+        deal.check(rules)
+        return deal
+
+    def check(self, rules: Rules) -> None:
+        """Raise :class:`InvalidDealError` unless this deal fits ``rules``."""
+        if len(self.cards) != rules.card_count:
+            raise InvalidDealError(
+                f"a deal for {rules.decks} decks has {rules.card_count} cards, "
+                f"this one has {len(self.cards)}"
+            )
+        counts = Counter(self.cards)
+        for card in sorted(set(full_pack(1)) | set(counts)):
+            have = counts.get(card, 0)
+            if have != rules.decks:
+                raise InvalidDealError(
+                    f"the deal has {have} of {card_code(card)}; "
+                    f"{rules.decks} decks have {rules.decks}"
+                )
+        if self.number is not None and self.cards != tuple(
+            shuffled_pack(self.number, rules.decks)
+        ):
+            raise InvalidDealError(f"these cards are not deal number {self.number}")
+
+    def text(self) -> str:
+        """The deal string."""
+        return format_cards(self.cards)

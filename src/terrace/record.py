@@ -1,0 +1,143 @@
+"""Game records: everything needed to replay a game, as JSON.
+
+>>> from terrace.board import Board
+>>> board = Board.from_number(3)
+>>> board.push_text("c2")
+Move.parse('c2')
+>>> record = GameRecord.from_board(board, "terrace")
+>>> again = GameRecord.from_json(record.to_json())
+>>> again.replay() == board
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from terrace.board import Board
+from terrace.deal import DEAL_VERSION, Deal
+from terrace.errors import InvalidRecordError, TerraceError
+from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.variants import canonical_name, get_rules
+
+RECORD_FORMAT = "terrace-game"
+RECORD_VERSION = 1
+RESULTS = ("choosing", "playing", "won", "lost")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A variant with its rules, a deal, and the moves played on it."""
+
+    variant: str
+    rules: Rules
+    deal: Deal
+    moves: tuple[str, ...] = ()
+    result: str = "choosing"
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def from_board(cls, board: Board, variant: str = "terrace") -> GameRecord:
+        """The record of ``board``'s game so far (its deal and move stack)."""
+        if board.deal is None:
+            raise InvalidRecordError("a board set up from a position has no deal to record")
+        return cls(
+            variant=canonical_name(variant),
+            rules=board.rules,
+            deal=board.deal,
+            moves=tuple(str(m) for m in board.move_stack),
+            result=board.status.value,
+        )
+
+    def replay(self) -> Board:
+        """The board after every move (raises if any move is illegal)."""
+        board = Board(self.rules, self.deal)
+        for index, text in enumerate(self.moves):
+            try:
+                board.push(Move.parse(text))
+            except TerraceError as error:
+                raise InvalidRecordError(f"move {index + 1} ({text!r}) does not replay: {error}") from None
+        return board
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON values."""
+        data: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "variant": self.variant,
+            "rules": self.rules.to_dict(),
+            "deal_number": self.deal.number,
+            "deal_version": DEAL_VERSION,
+            "deal": self.deal.text(),
+            "moves": list(self.moves),
+            "result": self.result,
+        }
+        data.update(self.extra)
+        return data
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The record as a JSON document."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        """Read and fully check a record: rules, deal, every move, result."""
+        if not isinstance(data, dict):
+            raise InvalidRecordError("a game record must be a JSON object")
+        if data.get("format") != RECORD_FORMAT:
+            raise InvalidRecordError(f"not a Terrace game record (format must be {RECORD_FORMAT!r})")
+        version = data.get("version")
+        if version != RECORD_VERSION:
+            raise InvalidRecordError(
+                f"record version {version!r} is not supported (this program reads {RECORD_VERSION})"
+            )
+        try:
+            variant = canonical_name(_typed(data, "variant", str))
+            rules = Rules.from_dict(_typed(data, "rules", dict), get_rules(variant))
+            number = data.get("deal_number")
+            if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+                raise InvalidRecordError("deal_number must be a whole number or null")
+            deal_version = data.get("deal_version", DEAL_VERSION)
+            if number is not None and deal_version != DEAL_VERSION:
+                raise InvalidRecordError(f"deal version {deal_version!r} is not known to this program")
+            deal = Deal.parse(_typed(data, "deal", str), rules)
+            if number is not None:
+                deal = Deal(deal.cards, number)
+                deal.check(rules)
+            moves = _typed(data, "moves", list)
+            if not all(isinstance(m, str) for m in moves):
+                raise InvalidRecordError("moves must be a list of strings")
+            record = cls(variant, rules, deal, tuple(moves), _typed(data, "result", str))
+        except InvalidRecordError:
+            raise
+        except TerraceError as error:
+            raise InvalidRecordError(str(error)) from None
+        board = record.replay()
+        if record.result not in RESULTS:
+            raise InvalidRecordError(f"result must be one of {', '.join(RESULTS)}")
+        if board.status.value != record.result:
+            raise InvalidRecordError(
+                f"the record says {record.result!r} but its moves lead to {board.status.value!r}"
+            )
+        return record
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        """Read a record from JSON text."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, TypeError, RecursionError) as error:
+            raise InvalidRecordError(f"not valid JSON: {error}") from None
+        return cls.from_dict(data)
+
+
+def _typed(data: dict[str, Any], key: str, kind: type) -> Any:
+    if key not in data:
+        raise InvalidRecordError(f"the record has no {key!r}")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise InvalidRecordError(f"{key!r} must be a {kind.__name__}")
+    return value
