@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from enum import Enum
+from enum import StrEnum
+from itertools import pairwise
 from typing import Any
 
 from terrace.cards import (
@@ -32,13 +33,12 @@ from terrace.cards import (
     RED,
     SUIT,
     Card,
-    InvalidCardError,
     card_symbol,
     full_pack,
     parse_card,
 )
 from terrace.deal import Deal
-from terrace.errors import IllegalMoveError, InvalidPositionError
+from terrace.errors import IllegalMoveError, InvalidCardError, InvalidPositionError
 from terrace.moves import (
     CHOOSE,
     DRAW,
@@ -58,7 +58,7 @@ _R, _W, _T, _F = 0, 1, 2, 3
 _AREA = {RESERVE: _R, WASTE: _W, TABLEAU: _T, FOUNDATION: _F}
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """Where a game stands."""
 
     CHOOSING = "choosing"
@@ -125,8 +125,8 @@ class Board:
         rest = cards[self.rules.reserve:]
         self.base_rank = -1
         if self.rules.picks_base:
-            for pile in range(self.rules.candidates):
-                self.tableau[pile].append(rest.pop(0))
+            for index in range(self.rules.candidates):
+                self.tableau[index].append(rest.pop(0))
         else:
             for pile in self.tableau:
                 pile.append(rest.pop(0))
@@ -712,7 +712,7 @@ class Board:
         if everything != Counter(full_pack(rules.decks)):
             raise fail(f"the position must hold each card of the {rules.decks} decks exactly once per deck")
         for number, pile in enumerate(self.tableau, 1):
-            for below, above in zip(pile, pile[1:]):
+            for below, above in pairwise(pile):
                 if RANK[above] != (RANK[below] + 12) % 13 or RED[above] == RED[below]:
                     raise fail(f"pile {number} is not built down in alternating colours")
         if self.choosing:
@@ -734,15 +734,14 @@ class Board:
                 raise fail(f"foundation {number} holds more than {FOUNDATION_SIZE} cards")
             if f and RANK[f[0]] != self.base_rank:
                 raise fail(f"foundation {number} does not start with the base rank")
-            for below, above in zip(f, f[1:]):
+            for below, above in pairwise(f):
                 ok = RANK[above] == (RANK[below] + 1) % 13 and (
                     SUIT[above] == SUIT[below] if rules.in_suit else RED[above] != RED[below]
                 )
                 if not ok:
                     raise fail(f"foundation {number} is not built up by the rules")
-        if rules.spaces is SpaceRule.AUTO and (self.waste or self.stock):
-            if not all(self.tableau):
-                raise fail("with automatic spaces a pile is empty only when waste and stock are")
+        if rules.spaces is SpaceRule.AUTO and (self.waste or self.stock) and not all(self.tableau):
+            raise fail("with automatic spaces a pile is empty only when waste and stock are")
 
     # ------------------------------------------------------------------
     # Presentation
@@ -791,13 +790,12 @@ class Board:
             f"base {base}  foundations {c['foundation_cards']}/{c['total_cards']}  "
             f"reserve {c['reserve']}  stock {c['stock']}  waste {c['waste']}  "
             f"tableau {c['tableau']}  moves {c['moves']}  [{self.status.value}]",
-            "reserve  " + (run(self.reserve[:-1]) + f" [{CODE[self.reserve[-1]]}]" if self.reserve else "-").strip(),
+            "reserve  " + _show_top(self.reserve, len(self.reserve)),
             "found.   " + "  ".join(
                 f"{i}:" + (CODE[f[-1]] + (f"({len(f)})" if len(f) > 1 else "") if f else "--")
                 for i, f in enumerate(self.foundations, 1)
             ),
-            f"stock    {len(self.stock)}  waste  "
-            + (" ".join(CODE[x] for x in self.waste[-5:-1]) + f" [{CODE[self.waste[-1]]}]" if self.waste else "-").strip(),
+            f"stock    {len(self.stock)}  waste  " + _show_top(self.waste, 5),
         ]
         for i, pile in enumerate(self.tableau, 1):
             lines.append(f"t{i:<7} {run(pile) or '--'}")
@@ -812,6 +810,13 @@ class Board:
         return self.rules == other.rules and self.position() == other.position()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _show_top(cards: list[Card], shown: int) -> str:
+    """The last ``shown`` cards, the playable one in brackets."""
+    if not cards:
+        return "-"
+    return " ".join([*(CODE[c] for c in cards[-shown:-1]), f"[{CODE[cards[-1]]}]"])
 
 
 def _place(move: Move) -> str:

@@ -34,7 +34,8 @@ def variants() -> None:
 @main.command()
 @rule_options
 @click.option("--deal-number", "-n", type=int, help="Deal number to print.")
-@click.option("--winnable", is_flag=True, help="The first deal from --deal-number on that the solver proves won.")
+@click.option("--winnable", is_flag=True,
+              help="The first deal from --deal-number on that the solver proves won.")
 @click.option("--max-seconds", type=float, default=10.0, show_default=True,
               help="Solver budget per deal with --winnable.")
 @click.option("--db", type=click.Path(dir_okay=False), help="Database for cached verdicts.")
@@ -43,7 +44,7 @@ def deal(deal_number: int | None, winnable: bool, max_seconds: float, db: str | 
     rules = pop_rules(kwargs)
     number = 1 if deal_number is None else deal_number
     if winnable:
-        from terrace.solver.winnable import next_winnable_deal
+        from terrace.solver.winnable import next_winnable_deal  # type: ignore[import-not-found]
 
         try:
             found = next_winnable_deal(rules, number, max_seconds=max_seconds, db_path=db)

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -81,7 +82,7 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         if deal_number is not None:
             return Deal.from_number(deal_number, rules)
         assert deal_file is not None
-        text = click.get_text_stream("stdin").read() if deal_file == "-" else Path(deal_file).read_text()
+        text = sys.stdin.read() if deal_file == "-" else Path(deal_file).read_text()
         return Deal.parse(text, rules)
     except OSError as error:
         raise click.UsageError(f"cannot read the deal file: {error.strerror or error}") from None

@@ -11,20 +11,20 @@ Every variant differs from the others only in these fields; see
 >>> Rules(reserve=200)
 Traceback (most recent call last):
 ...
-terrace.errors.InvalidRulesError: the reserve must hold between 0 and 97 cards, not 200
+terrace.errors.InvalidRulesError: the reserve must hold between 0 and 94 cards, not 200
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from terrace.errors import InvalidRulesError
 
 
-class FoundationBuild(str, Enum):
+class FoundationBuild(StrEnum):
     """How a foundation is built up from its base card."""
 
     ALTERNATE = "alternate"
@@ -33,7 +33,7 @@ class FoundationBuild(str, Enum):
     """Each card has the suit of the one below it."""
 
 
-class SpaceRule(str, Enum):
+class SpaceRule(StrEnum):
     """What happens to an empty tableau pile."""
 
     AUTO = "auto"
@@ -163,8 +163,9 @@ class Rules:
     def describe(self) -> str:
         """A one-line summary for people.
 
-        >>> Rules().describe()
-        '2 decks, 11 reserve cards, 9 piles, base chosen from 3 candidates, foundations in alternate colours, spaces refilled automatically'
+        >>> print(Rules(candidates=0, spaces="free").describe())  # doctest: +NORMALIZE_WHITESPACE
+        2 decks, 11 reserve cards, 9 piles, base card turned,
+        foundations in alternate colours, spaces filled freely
         """
         base = (
             f"base chosen from {self.candidates} candidates"
