@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from enum import StrEnum
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -38,7 +39,7 @@ from terrace.cards import (
     parse_card,
 )
 from terrace.deal import Deal
-from terrace.errors import IllegalMoveError, InvalidCardError, InvalidPositionError
+from terrace.errors import IllegalMoveError, InvalidCardError, InvalidMoveError, InvalidPositionError
 from terrace.moves import (
     CHOOSE,
     DRAW,
@@ -69,6 +70,13 @@ class Status(StrEnum):
 
 def _colour_word(red: bool) -> str:
     return "red" if red else "black"
+
+
+def _some(rank: int, before: str = "", after: str = "") -> str:
+    """A rank code with its article, as it is read aloud: ``a black 8``,
+    ``an 8 of the same suit``, ``an A``."""
+    words = " ".join(w for w in (before, RANKS[rank], after) if w)
+    return ("an " if words[0] in "aeiou8A" else "a ") + words
 
 
 class LegalMoves:
@@ -375,10 +383,10 @@ class Board:
         return f[-1]
 
     def _needed_on(self, top: Card) -> str:
-        rank = RANKS[(RANK[top] + 1) % 13]
+        rank = (RANK[top] + 1) % 13
         if self.rules.in_suit:
-            return f"{rank} of the same suit"
-        return f"{_colour_word(not RED[top])} {rank}"
+            return _some(rank, after="of the same suit")
+        return _some(rank, _colour_word(not RED[top]))
 
     def _why_no_foundation(self, card: Card) -> str:
         if RANK[card] == self.base_rank:
@@ -389,23 +397,23 @@ class Board:
         f = self.foundations[index]
         name = f"foundation {index + 1}"
         if not f:
-            return f"{name} is empty: only a {RANKS[self.base_rank]} can start it"
+            return f"{name} is empty: only {_some(self.base_rank)} can start it"
         if len(f) >= FOUNDATION_SIZE:
             return f"{name} is complete"
         top = f[-1]
         return (
             f"the {card_symbol(card)} cannot go on the {card_symbol(top)}: "
-            f"{name} takes only a {self._needed_on(top)}"
+            f"{name} takes only {self._needed_on(top)}"
         )
 
     def _why_not_tableau(self, index: int, card: Card) -> str:
         pile = self.tableau[index]
         if pile:
             top = pile[-1]
-            wanted = f"{_colour_word(not RED[top])} {RANKS[(RANK[top] + 12) % 13]}"
+            wanted = _some((RANK[top] + 12) % 13, _colour_word(not RED[top]))
             return (
                 f"the {card_symbol(card)} cannot go on the {card_symbol(top)} in pile "
-                f"{index + 1}: piles build down in alternating colours, so it takes only a {wanted}"
+                f"{index + 1}: piles build down in alternating colours, so it takes only {wanted}"
             )
         if self.rules.spaces is SpaceRule.WASTE:
             return "an empty pile takes only the waste card in this game"
@@ -628,6 +636,65 @@ class Board:
         return self.move_stack[-1]
 
     # ------------------------------------------------------------------
+    # OpenSpiel-style actions
+
+    @property
+    def action_count(self) -> int:
+        """The size of the fixed action space of these rules (see
+        :func:`action_moves`); every action is an int in ``range(action_count)``.
+
+        >>> Board.from_number(1).action_count
+        96
+        """
+        return len(action_moves(self.rules))
+
+    def legal_actions(self) -> list[int]:
+        """The legal moves as action numbers, in increasing order.
+
+        >>> Board.from_number(1).legal_actions()
+        [0, 1, 2]
+        """
+        index = _action_index(self.rules)
+        return sorted(index[move] for move in self.generate_legal_moves())
+
+    def action_to_move(self, action: int) -> Move:
+        """The move an action number stands for (legal or not).
+
+        >>> board = Board.from_number(1)
+        >>> board.action_to_move(3), board.action_to_move(95)
+        (Move.parse('rf'), Move.parse('s'))
+        """
+        moves = action_moves(self.rules)
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < len(moves):
+            raise InvalidMoveError(f"{action!r} is not an action: actions run from 0 to {len(moves) - 1}")
+        return moves[action]
+
+    def move_to_action(self, move: Move) -> int:
+        """The action number of ``move``; ``<src>f<n>`` counts as ``<src>f``
+        since foundations are interchangeable.
+
+        >>> board = Board.from_number(1)
+        >>> board.move_to_action(Move.parse("wf3")) == board.move_to_action(Move.parse("wf"))
+        True
+        """
+        if move.target == FOUNDATION and move.target_index:
+            move = Move(move.source, move.source_index, FOUNDATION)
+        action = _action_index(self.rules).get(move)
+        if action is None:
+            raise InvalidMoveError(f"{move} has no action in these rules: it can never be legal")
+        return action
+
+    def apply_action(self, action: int) -> None:
+        """Play the move of an action number (see :meth:`push`).
+
+        >>> board = Board.from_number(1)
+        >>> board.apply_action(1)
+        >>> board.move_stack
+        [Move.parse('c2')]
+        """
+        self.push(self.action_to_move(action))
+
+    # ------------------------------------------------------------------
     # Position strings
 
     def position(self) -> str:
@@ -647,8 +714,8 @@ class Board:
             [
                 "?" if self.choosing else RANKS[self.base_rank],
                 run(self.reserve) or "-",
-                ",".join(run(f) for f in self.foundations),
-                ",".join(run(p) for p in self.tableau),
+                ",".join(run(f) for f in self.foundations) or "-",
+                ",".join(run(p) for p in self.tableau) or "-",
                 run(self.waste) or "-",
                 run(self.stock[::-1]) or "-",
                 str(self.redeals_used),
@@ -856,3 +923,34 @@ class _MoveTable(dict[tuple[int, int, int, int], Move]):
 
 
 _PLAY = _MoveTable()
+
+
+@lru_cache(maxsize=64)
+def action_moves(rules: Rules) -> tuple[Move, ...]:
+    """The fixed action space of ``rules``: action ``a`` is move
+    ``action_moves(rules)[a]``. In order: the choices ``c1..ck``, one
+    foundation move per source (``rf``, ``wf``, ``t1f``...), waste to each
+    pile, each pile to each other pile, foundation returns ``f<i>t<j>``
+    (only with foundation-return), and the draw ``s`` last. The order
+    matches the order in which legal moves are generated.
+
+    >>> [str(m) for m in action_moves(Rules(piles=2, candidates=1))]
+    ['c1', 'rf', 'wf', 't1f', 't2f', 'wt1', 'wt2', 't1t2', 't2t1', 's']
+    """
+    piles = rules.piles
+    moves = [Move.choose(i + 1) for i in range(rules.candidates)]
+    moves += [_PLAY[(_R, 0, _F, -1)], _PLAY[(_W, 0, _F, -1)]]
+    moves += [_PLAY[(_T, i, _F, -1)] for i in range(piles)]
+    moves += [_PLAY[(_W, 0, _T, j)] for j in range(piles)]
+    moves += [_PLAY[(_T, i, _T, j)] for i in range(piles) for j in range(piles) if i != j]
+    if rules.foundation_return:
+        moves += [
+            _PLAY[(_F, i, _T, j)] for i in range(rules.foundation_count) for j in range(piles)
+        ]
+    moves.append(DRAW_MOVE)
+    return tuple(moves)
+
+
+@lru_cache(maxsize=64)
+def _action_index(rules: Rules) -> dict[Move, int]:
+    return {move: action for action, move in enumerate(action_moves(rules))}

@@ -86,5 +86,7 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         return Deal.parse(text, rules)
     except OSError as error:
         raise click.UsageError(f"cannot read the deal file: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise click.UsageError("the deal file is not text: it must hold card codes such as TD") from None
     except TerraceError as error:
         raise click.UsageError(str(error)) from None

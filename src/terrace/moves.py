@@ -51,6 +51,11 @@ class Move:
     target: str = ""
     target_index: int = 0
 
+    def __post_init__(self) -> None:
+        problem = _problem(self.source, self.source_index, self.target, self.target_index)
+        if problem:
+            raise InvalidMoveError(f"not a move: {problem}")
+
     @staticmethod
     def parse(text: str) -> Move:
         """Read a move in the notation above (case and spaces ignored)."""
@@ -92,6 +97,36 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
+
+
+def _problem(source: object, source_index: object, target: object, target_index: object) -> str:
+    """Why these fields make no move, or ``''`` when they do."""
+    if not all(isinstance(i, int) and not isinstance(i, bool) for i in (source_index, target_index)):
+        return "indexes must be whole numbers"
+    assert isinstance(source_index, int) and isinstance(target_index, int)
+    if source in (CHOOSE, DRAW):
+        if target != "" or target_index != 0:
+            return "choosing and drawing have no target"
+        if source == CHOOSE and source_index < 1:
+            return "candidates are numbered from 1"
+        if source == DRAW and source_index != 0:
+            return "the draw has no index"
+        return ""
+    if source not in (RESERVE, WASTE, TABLEAU, FOUNDATION):
+        return f"unknown source {source!r}"
+    if target not in (TABLEAU, FOUNDATION):
+        return f"unknown target {target!r}"
+    if source in (RESERVE, WASTE) and source_index != 0:
+        return "the reserve and the waste have no index"
+    if source in (TABLEAU, FOUNDATION) and source_index < 1:
+        return "piles and foundations are numbered from 1"
+    if target_index < 0 or (target == TABLEAU and target_index < 1):
+        return "piles and foundations are numbered from 1"
+    if source == FOUNDATION and target == FOUNDATION:
+        return "a foundation card cannot go to a foundation"
+    if source == TABLEAU and target == TABLEAU and source_index == target_index:
+        return "a card cannot move onto its own pile"
+    return ""
 
 
 def _place(area: str, index: int) -> str:

@@ -1,0 +1,101 @@
+"""Helpers shared by the engine tests: crafted deals and positions."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from terrace.board import Board
+from terrace.cards import CODE, Card, full_pack, parse_card
+from terrace.rules import Rules
+
+
+def cards(text: str) -> list[Card]:
+    """Cards from space-separated codes: ``cards("6D 7C")``."""
+    return [parse_card(word) for word in text.split()]
+
+
+def _leftover(rules: Rules, used: list[Card]) -> list[Card]:
+    left = Counter(full_pack(rules.decks))
+    left.subtract(used)
+    if any(n < 0 for n in left.values()):
+        too_many = sorted(CODE[c] for c, n in left.items() if n < 0)
+        raise AssertionError(f"more copies than the decks hold: {too_many}")
+    out = []
+    for card in full_pack(rules.decks):
+        if left[card] > 0:
+            out.append(card)
+            left[card] -= 1
+    return out
+
+
+def deal_text(rules: Rules, first: str) -> str:
+    """A deal string that starts with the cards of ``first``; the rest of
+    the pack follows in pack order."""
+    head = cards(first)
+    return " ".join(CODE[c] for c in head + _leftover(rules, head))
+
+
+def craft(
+    rules: Rules,
+    base: str,
+    *,
+    reserve: str = "",
+    foundations: Sequence[str] = (),
+    tableau: Sequence[str] = (),
+    waste: str = "",
+    stock: str = "",
+    rest: str = "stock",
+) -> Board:
+    """A board from the parts of a position. Lists run bottom first (the
+    stock next card first). The cards not named go to the bottom of the
+    stock (``rest="stock"``) or of the waste (``rest="waste"``); with
+    ``rest="none"`` every card must be named."""
+    found = [cards(f) for f in foundations]
+    found += [[] for _ in range(rules.foundation_count - len(found))]
+    piles = [cards(p) for p in tableau]
+    piles += [[] for _ in range(rules.piles - len(piles))]
+    res, was, sto = cards(reserve), cards(waste), cards(stock)
+    used = res + was + sto + [c for f in found for c in f] + [c for p in piles for c in p]
+    left = _leftover(rules, used)
+    if rest == "stock":
+        sto += left
+    elif rest == "waste":
+        was = left + was
+    elif left:
+        raise AssertionError(f"{len(left)} cards are not placed")
+
+    def run(part: list[Card]) -> str:
+        return "".join(CODE[c] for c in part) or "-"
+
+    text = " ".join(
+        [
+            base,
+            run(res),
+            ",".join("".join(CODE[c] for c in f) for f in found) or "-",
+            ",".join("".join(CODE[c] for c in p) for p in piles) or "-",
+            run(was),
+            run(sto),
+            "0",
+        ]
+    )
+    return Board.from_position(text, rules)
+
+
+def alternate_run(first: str, length: int = 13) -> str:
+    """A foundation built up in alternating colours from ``first``, taking
+    spades for black and hearts for red when ``first`` is black, and clubs
+    and diamonds otherwise: ``alternate_run("AS", 3) == "AS 2H 3S"``."""
+    rank, suit = first[:-1], first[-1]
+    ranks = "A23456789TJQK"
+    start = ranks.index(rank)
+    pair = {"S": "SH", "H": "HS", "C": "CD", "D": "DC"}[suit]
+    return " ".join(ranks[(start + i) % 13] + pair[i % 2] for i in range(length))
+
+
+def suit_run(first: str, length: int = 13) -> str:
+    """A foundation built up in suit from ``first``: ``suit_run("QS", 3) == "QS KS AS"``."""
+    rank, suit = first[:-1], first[-1]
+    ranks = "A23456789TJQK"
+    start = ranks.index(rank)
+    return " ".join(ranks[(start + i) % 13] + suit for i in range(length))

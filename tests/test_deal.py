@@ -1,0 +1,217 @@
+"""Deal strings and deals by number."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from conftest import cards, deal_text
+from terrace.board import Board
+from terrace.cards import CODE, full_pack
+from terrace.deal import DEAL_VERSION, MAX_DEAL_NUMBER, Deal, SplitMix64, shuffled_pack
+from terrace.errors import InvalidDealError
+from terrace.rules import Rules
+from terrace.variants import PRESETS, get_rules
+
+# Pinned deals: if one of these changes, every saved numbered game breaks.
+DEAL_1_TWO_DECKS = (
+    "6D 7D JS 8S KC 7H 6C 8S 6S 9S 5S TD KH JD AD QC TC 4H 3S 4S JS 9C JC KS 5C 3C 7C AS 8C 9S "
+    "8H 9H QH 3H 6S 7H AC AH AC 6H 6D KD 3D KS JC TH 5C 5H 2H 3C 2S 8D 7S 4C 8D 2D JD 2C 9D 2S "
+    "5S 9C 5D 7S 3S 6C 2C AD TD 4C 9D QD 4S 4H QC QD 2D 9H 4D QS KC TS 7D 6H 5H 5D AH TC 2H KD "
+    "QH 3D 8C QS 3H 8H TH KH JH TS JH AS 4D 7C"
+)
+DEAL_0_ONE_DECK = (
+    "8C JD 9S 2C 2H QH 6C TS 3H AS JS 7S 9D 8S QC KD 5D 2S 3D 5S AD 6S 4C TH 5H 8D 8H AH QD TC "
+    "QS JH 3C 4H 2D 9H 3S KH AC 7C 9C 7H JC 6D KC 4S 7D 5C 6H 4D KS TD"
+)
+DEAL_MAX_ONE_DECK = (
+    "5S JS 8D AD TH 9D 2S TS 8C QD 3D 3S TC QS 8H AC 2H 7H 7D JC KD 3H 9C QH KS JD 7S 5H 6H 9H "
+    "AH 6C 6S 2C 4C 9S 5C 6D TD 4H AS 7C 8S KH 3C 4D JH 2D 4S QC 5D KC"
+)
+PINNED_HASHES = {
+    (7, 3): "fad331c6ae3b90118a5d1c70410fbd32d70037245c91115b9b202b446c8f5e2d",
+    (12345, 4): "cb03d6c94a86e527019ac657f47276212575a0e517ed19bd78c3c098a9b24ea1",
+}
+
+
+def test_deal_version_is_one() -> None:
+    assert DEAL_VERSION == 1
+
+
+def test_splitmix64_reference_outputs() -> None:
+    rng = SplitMix64(0)
+    assert [rng.next() for _ in range(3)] == [
+        0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F,
+    ]
+    rng = SplitMix64(1234567)
+    assert [rng.next() for _ in range(2)] == [6457827717110365317, 3203168211198807973]
+
+
+def test_pinned_deals() -> None:
+    assert Deal.from_number(1, Rules()).text() == DEAL_1_TWO_DECKS
+    one = Rules(decks=1, reserve=0, piles=1, candidates=0)
+    assert Deal.from_number(0, one).text() == DEAL_0_ONE_DECK
+    assert Deal.from_number(MAX_DEAL_NUMBER, one).text() == DEAL_MAX_ONE_DECK
+    for (number, decks), digest in PINNED_HASHES.items():
+        text = Deal.from_number(number, Rules(decks=decks, reserve=0, piles=1, candidates=0)).text()
+        assert hashlib.sha256(text.encode()).hexdigest() == digest
+
+
+def _reference_shuffle(number: int, decks: int) -> list[str]:
+    """The shuffle as docs/notation.md describes it, written out again."""
+    mask = 2**64 - 1
+    state = number
+
+    def next64() -> int:
+        nonlocal state
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    pack = [rank + suit for _ in range(decks) for suit in "SHDC" for rank in "A23456789TJQK"]
+    for i in range(len(pack) - 1, 0, -1):
+        bound = i + 1
+        while True:
+            value = next64()
+            if value < 2**64 - 2**64 % bound:
+                break
+        j = value % bound
+        pack[i], pack[j] = pack[j], pack[i]
+    return pack
+
+
+@pytest.mark.parametrize(("number", "decks"), [(0, 1), (1, 2), (99, 2), (2**40 + 3, 3), (MAX_DEAL_NUMBER, 4)])
+def test_shuffle_matches_the_documented_algorithm(number: int, decks: int) -> None:
+    assert [CODE[c] for c in shuffled_pack(number, decks)] == _reference_shuffle(number, decks)
+
+
+def test_same_number_same_deal_and_different_numbers_differ() -> None:
+    rules = Rules()
+    assert Deal.from_number(5, rules) == Deal.from_number(5, rules)
+    assert len({Deal.from_number(n, rules).cards for n in range(20)}) == 20
+
+
+def test_deal_depends_only_on_the_decks() -> None:
+    assert Deal.from_number(3, get_rules("terrace")).cards == Deal.from_number(3, get_rules("wood")).cards
+
+
+@pytest.mark.parametrize("number", [-1, MAX_DEAL_NUMBER + 1, 2**64])
+def test_numbers_out_of_range_are_refused(number: int) -> None:
+    with pytest.raises(InvalidDealError, match=f"deal numbers run from 0 to {MAX_DEAL_NUMBER}, not "):
+        Deal.from_number(number, Rules())
+
+
+@pytest.mark.parametrize("number", [True, 1.0, "1", None])
+def test_numbers_must_be_whole(number: object) -> None:
+    with pytest.raises(InvalidDealError, match="a deal number must be a whole number"):
+        Deal.from_number(number, Rules())  # type: ignore[arg-type]
+
+
+def test_unknown_shuffle_version_is_refused() -> None:
+    with pytest.raises(InvalidDealError, match="deal version 2 is not known"):
+        shuffled_pack(1, 2, version=2)
+
+
+def test_below_is_in_range() -> None:
+    rng = SplitMix64(3)
+    values = [rng.below(7) for _ in range(700)]
+    assert set(values) == set(range(7))
+    assert SplitMix64(3).below(1) == 0
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_numbered_deals_hold_the_full_pack(name: str) -> None:
+    rules = get_rules(name)
+    deal = Deal.from_number(11, rules)
+    assert sorted(deal.cards) == sorted(full_pack(rules.decks))
+    deal.check(rules)
+
+
+# -- deal strings ------------------------------------------------------------
+
+def test_parse_round_trip_and_ten_spelling() -> None:
+    text = DEAL_1_TWO_DECKS
+    assert Deal.parse(text, Rules()).text() == text
+    spelled = text.replace("T", "10").lower().replace(" ", "\n  ", 3)
+    assert Deal.parse(spelled, Rules()).text() == text
+    assert Deal.parse(text, Rules()).number is None
+
+
+def test_wrong_card_count_is_refused() -> None:
+    short = DEAL_1_TWO_DECKS.rsplit(" ", 1)[0]
+    with pytest.raises(InvalidDealError, match="a deal for 2 decks has 104 cards, this one has 103"):
+        Deal.parse(short, Rules())
+    with pytest.raises(InvalidDealError, match="this one has 105"):
+        Deal.parse(DEAL_1_TWO_DECKS + " AS", Rules())
+    with pytest.raises(InvalidDealError, match="a deal for 1 decks has 52 cards"):
+        Deal.parse(DEAL_1_TWO_DECKS, Rules(decks=1, reserve=0, piles=1, candidates=0))
+
+
+def test_wrong_copies_are_refused() -> None:
+    text = DEAL_1_TWO_DECKS.replace("7C", "7H", 1)  # one 7C becomes a third 7H
+    with pytest.raises(InvalidDealError, match="the deal has 3 of 7H; 2 decks have 2"):
+        Deal.parse(text, Rules())
+
+
+def test_unknown_card_names_its_place() -> None:
+    text = DEAL_1_TWO_DECKS.replace("JS", "XS", 1)
+    with pytest.raises(InvalidDealError, match=r"card 3 of the deal: 'XS' is not a card"):
+        Deal.parse(text, Rules())
+
+
+def test_deal_must_be_text() -> None:
+    with pytest.raises(InvalidDealError, match="a deal must be a string"):
+        Deal.parse(None, Rules())  # type: ignore[arg-type]
+
+
+def test_deal_with_a_false_number_is_refused() -> None:
+    deal = Deal(Deal.from_number(1, Rules()).cards, 2)
+    with pytest.raises(InvalidDealError, match="these cards are not deal number 2"):
+        deal.check(Rules())
+
+
+# -- the order of a deal string ---------------------------------------------------
+
+RESERVE = "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S"
+
+
+def test_pick_deal_order_reserve_candidates_fills_stock() -> None:
+    rules = Rules()  # 11 reserve, 9 piles, 3 candidates
+    text = deal_text(rules, RESERVE + " 7S JH 6D  2H 3H 4H 5H 6H 7H 8H  9H TH")
+    board = Board.from_deal_text(text, rules)
+    assert board.reserve == cards(RESERVE)  # deepest first
+    assert board.reserve[-1] == cards("3S")[0]  # the exposed card is dealt last
+    assert board.tableau == [cards("7S"), cards("JH"), cards("6D")] + [[]] * 6
+    board.push_text("c2")
+    # The fill cards go to the empty piles in pile order: pile 2, then 4..9.
+    assert board.tableau == [[c] for c in cards("7S 2H 6D 3H 4H 5H 6H 7H 8H")]
+    assert board.foundations[0] == cards("JH")
+    board.push_text("s")
+    assert board.waste == cards("9H")  # the stock is drawn in deal order
+    board.push_text("s")
+    assert board.waste == cards("9H TH")
+
+
+def test_turned_deal_order_reserve_piles_base_stock() -> None:
+    rules = get_rules("falling-star")
+    text = deal_text(rules, RESERVE + " AH 2H 3H 4H 5H 6H 7H 8H 9H  TD  JD QD")
+    board = Board.from_deal_text(text, rules)
+    assert board.reserve == cards(RESERVE)
+    assert board.tableau == [[c] for c in cards("AH 2H 3H 4H 5H 6H 7H 8H 9H")]
+    assert board.foundations[0] == cards("TD")
+    assert board.base_rank == 9
+    board.push_text("s")
+    assert board.waste == cards("JD")
+
+
+def test_deal_of_numbered_board_follows_the_same_order() -> None:
+    rules = get_rules("blondes-and-brunettes")
+    deal = Deal.from_number(9, rules)
+    board = Board(rules, deal)
+    assert board.reserve == list(deal.cards[:10])
+    assert [p[0] for p in board.tableau] == list(deal.cards[10:19])
+    assert board.foundations[0] == [deal.cards[19]]
+    assert board.stock[::-1] == list(deal.cards[20:])

@@ -1,0 +1,102 @@
+"""Move notation: parsing, printing and validation."""
+
+from __future__ import annotations
+
+import pytest
+
+from terrace.errors import InvalidMoveError
+from terrace.moves import Move, parse_moves
+
+
+@pytest.mark.parametrize(
+    ("text", "fields"),
+    [
+        ("c1", ("c", 1, "", 0)),
+        ("c10", ("c", 10, "", 0)),
+        ("s", ("s", 0, "", 0)),
+        ("rf", ("r", 0, "f", 0)),
+        ("rf3", ("r", 0, "f", 3)),
+        ("wf", ("w", 0, "f", 0)),
+        ("wt3", ("w", 0, "t", 3)),
+        ("rt3", ("r", 0, "t", 3)),  # well formed, though never legal
+        ("t2t5", ("t", 2, "t", 5)),
+        ("t4f", ("t", 4, "f", 0)),
+        ("t4f2", ("t", 4, "f", 2)),
+        ("t11t10", ("t", 11, "t", 10)),
+        ("f4t1", ("f", 4, "t", 1)),
+        ("f16t11", ("f", 16, "t", 11)),
+    ],
+)
+def test_parse_and_print(text: str, fields: tuple[str, int, str, int]) -> None:
+    move = Move.parse(text)
+    assert (move.source, move.source_index, move.target, move.target_index) == fields
+    assert str(move) == text
+    assert Move.parse(str(move)) == move
+    assert repr(move) == f"Move.parse({text!r})"
+
+
+def test_case_and_spaces_are_ignored() -> None:
+    assert Move.parse(" WF ") == Move.parse("wf")
+    assert Move.parse("T2T5") == Move(source="t", source_index=2, target="t", target_index=5)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "is not a move: write e.g. c1, s, wf"),
+        ("x", "is not a move"),
+        ("t", "is not a move"),
+        ("tf", "is not a move"),
+        ("wt", "is not a move"),
+        ("s1", "is not a move"),
+        ("c", "is not a move"),
+        ("w f", "is not a move"),
+        ("ft1", "is not a move"),
+        ("c0", "candidates are numbered from 1"),
+        ("t0f", "piles and foundations are numbered from 1"),
+        ("wt0", "piles and foundations are numbered from 1"),
+        ("wf0", "piles and foundations are numbered from 1"),
+        ("f0t1", "piles and foundations are numbered from 1"),
+        ("f1f", "a foundation card cannot go to a foundation"),
+        ("f1f2", "a foundation card cannot go to a foundation"),
+        ("t3t3", "a card cannot move onto its own pile"),
+    ],
+)
+def test_unreadable_moves(text: str, message: str) -> None:
+    with pytest.raises(InvalidMoveError, match=message):
+        Move.parse(text)
+
+
+def test_parse_needs_text() -> None:
+    with pytest.raises(InvalidMoveError, match="a move must be text"):
+        Move.parse(3)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [("x",), ("c", 0), ("s", 1), ("c", 1, "f"), ("r", 1, "f"), ("w", 0, "x", 1), ("t", 0, "f"),
+     ("t", 1, "t", 0), ("w", 0, "f", -1), ("f", 1, "f"), ("t", 2, "t", 2), ("t", True, "f")],
+)
+def test_constructor_refuses_impossible_moves(fields: tuple[object, ...]) -> None:
+    with pytest.raises(InvalidMoveError, match="not a move"):
+        Move(*fields)  # type: ignore[arg-type]
+
+
+def test_helpers_and_flags() -> None:
+    assert Move.choose(2) == Move.parse("c2") and Move.choose(2).is_choice
+    assert Move.draw() == Move.parse("s") and Move.draw().is_draw
+    assert Move.parse("t1f").to_foundation and not Move.parse("t1t2").to_foundation
+    assert not Move.parse("wf").is_choice and not Move.parse("wf").is_draw
+
+
+def test_moves_are_values() -> None:
+    assert {Move.parse("wf"), Move.parse("WF"), Move("w", 0, "f", 0)} == {Move.parse("wf")}
+    with pytest.raises(AttributeError):
+        Move.parse("wf").source = "r"  # type: ignore[misc]
+
+
+def test_parse_moves() -> None:
+    assert [str(m) for m in parse_moves("c2 s,wf  t2t5,,rf3")] == ["c2", "s", "wf", "t2t5", "rf3"]
+    assert parse_moves("") == []
+    with pytest.raises(InvalidMoveError):
+        parse_moves("c1 zz")

@@ -1,0 +1,84 @@
+"""The named presets and their aliases."""
+
+from __future__ import annotations
+
+import pytest
+
+from terrace.errors import InvalidRulesError
+from terrace.rules import FoundationBuild, Rules, SpaceRule
+from terrace.variants import ALIASES, PRESETS, TITLES, canonical_name, get_rules, preset_name, variant_names
+
+ALT, SUIT = FoundationBuild.ALTERNATE, FoundationBuild.SUIT
+AUTO, FREE, WASTE = SpaceRule.AUTO, SpaceRule.FREE, SpaceRule.WASTE
+
+# The table of issue 2: decks, reserve, piles, candidates, foundations, spaces, foundation return.
+TABLE = {
+    "terrace": (2, 11, 9, 3, ALT, AUTO, False),
+    "blondes-and-brunettes": (2, 10, 9, 0, ALT, AUTO, False),
+    "falling-star": (2, 11, 9, 0, ALT, AUTO, False),
+    "generals-patience": (2, 13, 9, 4, SUIT, AUTO, False),
+    "thirteen": (2, 13, 11, 3, ALT, AUTO, False),
+    "wood": (2, 10, 9, 0, ALT, WASTE, False),
+    "madame": (3, 15, 10, 10, ALT, AUTO, False),
+    "big-terrace": (4, 19, 11, 5, ALT, AUTO, False),
+    "empress-of-italy": (4, 19, 11, 5, ALT, FREE, True),
+    "admirals-patience": (4, 13, 11, 5, SUIT, AUTO, False),
+}
+
+
+@pytest.mark.parametrize("name", list(TABLE))
+def test_preset_matches_the_rules_table(name: str) -> None:
+    rules = get_rules(name)
+    decks, reserve, piles, candidates, build, spaces, back = TABLE[name]
+    assert (rules.decks, rules.reserve, rules.piles, rules.candidates) == (decks, reserve, piles, candidates)
+    assert (rules.foundations, rules.spaces, rules.foundation_return) == (build, spaces, back)
+    assert rules.redeals == 0
+    assert preset_name(rules) == name
+    assert name in TITLES
+
+
+def test_every_preset_is_in_the_table_in_order() -> None:
+    assert variant_names() == list(TABLE) == list(PRESETS)
+
+
+def test_foundation_counts() -> None:
+    assert get_rules("madame").foundation_count == 12
+    assert get_rules("big-terrace").foundation_count == 16
+    assert get_rules("admirals-patience").foundation_count == 16
+
+
+@pytest.mark.parametrize(
+    "alias", ["queen-of-italy", "signora", "Queen of Italy", "SIGNORA", "queen_of_italy"]
+)
+def test_aliases_name_terrace(alias: str) -> None:
+    assert canonical_name(alias) == "terrace"
+    assert get_rules(alias) == get_rules("terrace")
+
+
+@pytest.mark.parametrize(("spelling", "name"), [
+    ("General's Patience", "generals-patience"),
+    ("Blondes and Brunettes", "blondes-and-brunettes"),
+    (" Falling Star ", "falling-star"),
+    ("Admiral's Patience", "admirals-patience"),
+])
+def test_names_as_people_write_them(spelling: str, name: str) -> None:
+    assert canonical_name(spelling) == name
+
+
+def test_unknown_variant_lists_the_known_ones() -> None:
+    with pytest.raises(InvalidRulesError, match="unknown variant 'klondike'; known variants: ") as info:
+        get_rules("klondike")
+    for name in [*PRESETS, *ALIASES]:
+        assert name in str(info.value)
+
+
+def test_overrides() -> None:
+    assert get_rules("terrace", candidates=4) == Rules(candidates=4)
+    assert get_rules("terrace", foundations="suit").in_suit
+    assert preset_name(get_rules("terrace", spaces="free")) is None
+    with pytest.raises(InvalidRulesError):
+        get_rules("wood", candidates=12)
+
+
+def test_default_is_terrace() -> None:
+    assert get_rules() == Rules()
