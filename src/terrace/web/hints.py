@@ -1,0 +1,147 @@
+"""Hints and analysis for the page: the solver when it is installed, a
+simple heuristic otherwise. Everything here runs on a copy of the board,
+in a worker thread, within a few seconds.
+
+>>> from terrace.board import Board
+>>> from terrace.variants import get_rules
+>>> board = Board.from_number(3, get_rules("falling-star"))
+>>> heuristic_hint(board)["kind"]
+'heuristic'
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from terrace.board import Board, Status
+from terrace.cards import RANK
+from terrace.moves import Move
+from terrace.rules import Rules
+
+
+def _solver_function(module: str, name: str) -> Any:
+    """A function of the solver package, or None while it is not installed."""
+    try:
+        return getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        return None
+
+
+def solver_available() -> bool:
+    """True when ``terrace.solver`` can be imported."""
+    return _solver_function("terrace.solver", "solve") is not None
+
+
+def find_hint(board: Board, seconds: float) -> dict[str, Any]:
+    """``{"move", "kind", "line"}``: the move to suggest (or None), whether
+    the solver proved the position ``winnable`` or ``lost``, or the move is a
+    ``heuristic`` guess, and the winning line when one is known."""
+    if board.status in (Status.WON, Status.LOST):
+        return {"move": None, "kind": board.status.value, "line": []}
+    solver_hint = _solver_function("terrace.solver", "hint")
+    if solver_hint is not None:
+        try:
+            found = solver_hint(board.copy(), seconds)
+            move = getattr(found, "move", None)
+            line = [str(m) for m in getattr(found, "line", []) or []]
+            kind = str(getattr(found, "kind", "heuristic"))
+            if move is not None and not board.is_legal(move):
+                move = None
+            if move is not None or kind == "lost":
+                return {"move": None if move is None else str(move), "kind": kind, "line": line}
+        except (ValueError, RuntimeError, TimeoutError):
+            pass
+    return heuristic_hint(board)
+
+
+def analyse(board: Board, seconds: float) -> dict[str, Any]:
+    """What the solver knows about this position: ``result`` (``won``: a
+    winning line exists, ``lost``: none remains, ``unknown``) and, while
+    choosing, the verdict of each candidate."""
+    solve = _solver_function("terrace.solver", "solve")
+    if solve is None:
+        return {"available": False, "result": "unknown", "candidates": []}
+    try:
+        outcome = solve(board.copy(), max_seconds=seconds)
+    except (ValueError, RuntimeError, TimeoutError):
+        return {"available": True, "result": "unknown", "candidates": []}
+    result = str(getattr(outcome, "result", "unknown"))
+    candidates = []
+    for entry in getattr(outcome, "candidates", None) or []:
+        try:
+            move, verdict = entry
+        except (TypeError, ValueError):
+            continue
+        candidates.append({"move": str(move), "verdict": str(verdict)})
+    return {"available": True, "result": result, "candidates": candidates}
+
+
+def next_winnable(rules: Rules, start: int, seconds: float) -> int | None:
+    """The first deal number from ``start`` on that the solver proves
+    winnable, or None when the solver is not installed."""
+    find = _solver_function("terrace.solver.winnable", "next_winnable_deal")
+    if find is None:
+        return None
+    return int(find(rules, start, max_seconds=seconds))
+
+
+def heuristic_hint(board: Board) -> dict[str, Any]:
+    """A sensible move by simple preferences: terrace cards first, new
+    foundations, foundation moves, moves that free a card for a foundation,
+    drawing last; shuffles between piles that achieve nothing are never
+    suggested."""
+    best: tuple[float, Move] | None = None
+    last = board.move_stack[-1] if board.move_stack else None
+    for move in board.legal_moves:
+        value = _value(board, move, last)
+        if value is not None and (best is None or value > best[0]):
+            best = (value, move)
+    return {"move": None if best is None else str(best[1]), "kind": "heuristic", "line": []}
+
+
+def _value(board: Board, move: Move, last: Move | None) -> float | None:
+    if move.is_choice:
+        return _choice_value(board, move)
+    if move.is_draw:
+        return 10.0
+    card = board.peek(move)
+    if card is None:
+        return None
+    if move.to_foundation:
+        if move.source == "r":
+            return 100.0
+        if RANK[card] == board.base_rank:
+            return 90.0
+        return 70.0 if move.source == "t" else 65.0
+    if move.source == "f":
+        return None
+    if last is not None and (move.source, move.source_index, move.target_index) == (
+        last.target, last.target_index, last.source_index
+    ):
+        return None
+    after = board.copy(stack=False)
+    after.push(move)
+    freed = sum(1 for m in after.legal_moves if m.to_foundation) - sum(
+        1 for m in board.legal_moves if m.to_foundation
+    )
+    if move.source == "t":
+        pile = board.tableau[move.source_index - 1]
+        if freed > 0:
+            return 50.0 + freed
+        if len(pile) == 1 and (board.waste or board.stock):
+            return 35.0
+        return None
+    return 30.0 + max(freed, 0)
+
+
+def _choice_value(board: Board, move: Move) -> float:
+    """Prefer the base rank that lets the most terrace cards out early."""
+    after = board.copy(stack=False)
+    after.push(move)
+    base = after.base_rank
+    score = 0.0
+    for depth, card in enumerate(reversed(after.reserve)):
+        distance = (RANK[card] - base) % 13
+        score += (13 - distance) / (1 + depth)
+    return score

@@ -1,0 +1,221 @@
+"""The game as the page sees it: JSON built from the engine.
+
+The page holds no rules. Besides the position, the game JSON tells it, for
+every card that can move, which move a click makes (``auto``) and which
+piles accept it when dragged (``targets``); and after each change, which
+cards travelled where (``motions``) so that it can animate them.
+
+>>> from terrace.board import Board
+>>> from terrace.variants import get_rules
+>>> board = Board.from_number(1, get_rules("falling-star"))
+>>> sorted(describe_sources(board))[:3]
+['reserve', 't1', 't2']
+>>> describe_move(board, "s")
+{'source': 'stock', 'target': 'waste'}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from terrace.board import Board
+from terrace.cards import RANK, RANKS, RED, SUIT, SUITS, parse_card
+from terrace.moves import Move
+from terrace.store import StoredGame
+from terrace.variants import TITLES
+
+FOUNDATION_SIZE = 13
+
+_NOTATION = {"reserve": "r", "waste": "w"}
+
+
+def notation(pile: str) -> str:
+    """The move notation of a source pile (``reserve`` -> ``r``, ``t3`` -> ``t3``)."""
+    return _NOTATION.get(pile, pile)
+
+
+def pile_name(place: str) -> str:
+    """The page's pile name of a notation place (``r`` -> ``reserve``)."""
+    return {"r": "reserve", "w": "waste", "s": "stock"}.get(place, place)
+
+
+def source_piles(board: Board) -> list[str]:
+    """Every pile whose top card may be able to move."""
+    piles = ["reserve", "waste"] + [f"t{i}" for i in range(1, len(board.tableau) + 1)]
+    if board.rules.foundation_return:
+        piles += [f"f{i}" for i in range(1, len(board.foundations) + 1)]
+    return piles
+
+
+def pile_cards(state: dict[str, Any]) -> dict[str, list[str]]:
+    """Every face-up pile of a ``Board.to_dict()`` keyed by pile name."""
+    piles: dict[str, list[str]] = {"reserve": state["reserve"], "waste": state["waste"]}
+    for i, cards in enumerate(state["foundations"], 1):
+        piles[f"f{i}"] = cards
+    for i, cards in enumerate(state["tableau"], 1):
+        piles[f"t{i}"] = cards
+    return piles
+
+
+def describe_sources(board: Board) -> dict[str, dict[str, Any]]:
+    """For each pile whose top card can move: the card, the move a click
+    makes, and every pile it may be dropped on with the move that makes."""
+    if board.choosing:
+        return {}
+    piles = pile_cards(board.to_dict())
+    targets_all = [f"f{i}" for i in range(1, len(board.foundations) + 1)] + [
+        f"t{i}" for i in range(1, len(board.tableau) + 1)
+    ]
+    result: dict[str, dict[str, Any]] = {}
+    for pile in source_piles(board):
+        cards = piles.get(pile) or []
+        if not cards:
+            continue
+        src = notation(pile)
+        targets: dict[str, str] = {}
+        for target in targets_all:
+            if target == pile or (target[0] == "f" and src[0] == "f"):
+                continue
+            move = Move.parse(src + target)
+            if board.is_legal(move):
+                targets[target] = str(move)
+        auto = board.auto_move(src)
+        if targets or auto is not None:
+            result[pile] = {"card": cards[-1], "auto": None if auto is None else str(auto),
+                            "targets": targets}
+    return result
+
+
+def describe_move(board: Board, text: str) -> dict[str, str | None]:
+    """The pile a move takes a card from and the pile it goes to, on the
+    board before the move (``wf`` is resolved to the foundation it fills)."""
+    move = Move.parse(text)
+    if move.is_draw:
+        return {"source": "stock", "target": "waste"}
+    if move.is_choice:
+        return {"source": f"t{move.source_index}", "target": "f1"}
+    source = pile_name(move.source) + (str(move.source_index) if move.source in "tf" else "")
+    target: str | None = f"{move.target}{move.target_index}" if move.target_index else None
+    if target is None:
+        card = board.peek(move)
+        if card is not None:
+            for index in range(len(board.foundations)):
+                if board.foundation_accepts(index, card):
+                    target = f"f{index + 1}"
+                    break
+    return {"source": source, "target": target}
+
+
+def foundation_badges(board: Board) -> list[dict[str, Any]]:
+    """What each foundation waits for: an empty one its base rank, a started
+    one the next rank with its colour (or suit, when building in suit)."""
+    badges: list[dict[str, Any]] = []
+    base = None if board.choosing else RANKS[board.base_rank]
+    for cards in board.to_dict()["foundations"]:
+        if not cards:
+            badges.append({"count": 0, "next": base, "colour": None, "suit": None, "complete": False})
+            continue
+        top = parse_card(cards[-1])
+        complete = len(cards) >= FOUNDATION_SIZE
+        badges.append(
+            {
+                "count": len(cards),
+                "next": None if complete else RANKS[(RANK[top] + 1) % 13],
+                "colour": None if complete or board.rules.in_suit else ("black" if RED[top] else "red"),
+                "suit": SUITS[SUIT[top]] if board.rules.in_suit and not complete else None,
+                "complete": complete,
+            }
+        )
+    return badges
+
+
+def motions(
+    before: dict[str, Any], after: dict[str, Any], main_source: str | None = None
+) -> list[dict[str, Any]]:
+    """Which face-up cards travelled between two ``Board.to_dict()`` states.
+
+    Each motion is ``{"card", "from", "to", "refill"}``; ``from`` is
+    ``stock`` for a card just turned up, ``to`` is ``stock`` for a card put
+    back (undo). ``refill`` marks cards that filled a space on their own
+    (any card from the waste or stock into a pile, other than the moved
+    card whose pile is ``main_source``); they come after the others.
+    """
+    old, new = pile_cards(before), pile_cards(after)
+    removed: list[tuple[str, str]] = []
+    added: list[tuple[str, str]] = []
+    for pile in new:
+        b, a = old.get(pile, []), new[pile]
+        common = 0
+        while common < min(len(a), len(b)) and a[common] == b[common]:
+            common += 1
+        removed += [(pile, card) for card in b[common:]]
+        added += [(pile, card) for card in a[common:]]
+    result: list[dict[str, Any]] = []
+    for pile, card in added:
+        origin = next((r for r in removed if r[1] == card and r[0] != pile), None)
+        if origin is not None:
+            removed.remove(origin)
+        result.append({"card": card, "from": origin[0] if origin else "stock", "to": pile})
+    result += [{"card": card, "from": pile, "to": "stock"} for pile, card in removed]
+    for m in result:
+        m["refill"] = (
+            m["to"].startswith("t") and m["from"] in ("waste", "stock") and m["from"] != main_source
+        )
+    result.sort(key=lambda m: m["refill"])
+    return result
+
+
+def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
+    """Everything the page needs to draw and play a game."""
+    state = board.to_dict()
+    choices = [
+        {"move": f"c{i}", "pile": f"t{i}", "card": card}
+        for i, card in enumerate(state["candidates"], 1)
+    ]
+    data: dict[str, Any] = {
+        "id": game.id,
+        "variant": game.variant,
+        "title": TITLES.get(game.variant, game.variant),
+        "options": game.rules.to_dict(),
+        "deal_number": game.deal.number,
+        "moves": list(game.moves),
+        "redo": list(game.redo),
+        "revision": game.revision,
+        "status": state["status"],
+        "state": state,
+        "legal_moves": [str(m) for m in board.legal_moves],
+        "can_undo": board.can_undo,
+        "can_redo": board.can_redo,
+        "counters": board.counters(),
+        "sources": describe_sources(board),
+        "draw": "s" if board.is_legal(Move.draw()) and not board.choosing else None,
+        "choices": choices,
+        "foundations": foundation_badges(board),
+        "winnable_only": game.winnable_only,
+        "hints": game.hints,
+        "undos": game.undos,
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+        "finished_at": game.finished_at,
+        "motions": [],
+    }
+    data.update(extra)
+    return data
+
+
+def game_summary(game: StoredGame) -> dict[str, Any]:
+    """A line of the recent-games list."""
+    return {
+        "id": game.id,
+        "variant": game.variant,
+        "title": TITLES.get(game.variant, game.variant),
+        "options": game.rules.to_dict(),
+        "deal_number": game.deal.number,
+        "status": game.status,
+        "moves": len(game.moves),
+        "hints": game.hints,
+        "undos": game.undos,
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+        "finished_at": game.finished_at,
+    }
