@@ -9,7 +9,7 @@ cards travelled where (``motions``) so that it can animate them.
 >>> from terrace.variants import get_rules
 >>> board = Board.from_number(1, get_rules("falling-star"))
 >>> sorted(describe_sources(board))[:3]
-['reserve', 't1', 't2']
+['t3', 't5', 't6']
 >>> describe_move(board, "s")
 {'source': 'stock', 'target': 'waste'}
 """
