@@ -1,0 +1,752 @@
+"""The board: every rule of the game, with crafted positions and the seeds' examples."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import alternate_run, cards, craft, deal_text, suit_run
+from terrace.board import Board, Status, action_moves
+from terrace.cards import RANKS, card_symbol, parse_card
+from terrace.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.variants import PRESETS, get_rules
+
+TERRACE = get_rules("terrace")
+RESERVE = "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S"
+# Nine single black cards for the tableau of crafted positions: none is a 5,
+# 6, 7 or 8, and black never builds on black, so they stay out of the way.
+QUIET = ["2S", "3S", "4S", "JC", "QC", "KC", "2C", "3C", "4C"]
+
+
+def play(board: Board, moves: str) -> None:
+    for text in moves.split():
+        board.push_text(text)
+
+
+def refused(board: Board, move: str, reason: str) -> None:
+    """``move`` is illegal for ``reason``, and trying it changes nothing."""
+    before, stack, redo = board.position(), list(board.move_stack), board.redo_stack
+    assert board.why_illegal(Move.parse(move)) == reason
+    assert not board.is_legal(Move.parse(move))
+    assert Move.parse(move) not in board.legal_moves
+    with pytest.raises(IllegalMoveError) as info:
+        board.push_text(move)
+    assert str(info.value) == f"{move}: {reason}"
+    assert (board.position(), board.move_stack, board.redo_stack) == (before, stack, redo)
+
+
+def rank(code: str) -> int:
+    return RANKS.index(code)
+
+
+# -- the choice of the base card ----------------------------------------------------------
+
+
+def test_seed_example_choose_the_six_of_diamonds() -> None:
+    text = deal_text(TERRACE, RESERVE + " 7S JH 6D  2H 3H 4H 5H 6H 7H 8H  9H 6C")
+    board = Board.from_deal_text(text, TERRACE)
+    assert board.status is Status.CHOOSING and board.choosing
+    assert board.candidates() == cards("7S JH 6D")
+    play(board, "c3")
+    assert board.base_rank == rank("6")
+    assert board.foundations[0] == cards("6D")
+    assert board.tableau[0] == cards("7S") and board.tableau[1] == cards("JH")
+    assert board.tableau[2] == cards("2H")  # the chosen card's place is filled
+    assert board.status is Status.PLAYING
+    # From now on every 6 starts a foundation, and only a 6 does.
+    play(board, "s")
+    assert board.waste == cards("9H")
+    refused(board, "wf2", "foundation 2 is empty: only a 6 can start it")
+    play(board, "s")
+    play(board, "wf")
+    assert board.foundations[1] == cards("6C")
+    # The 7S in the tableau goes on the red 6 of diamonds.
+    play(board, "t1f")
+    assert board.foundations[0] == cards("6D 7S")
+
+
+def test_nothing_moves_before_the_choice() -> None:
+    board = Board.from_number(1, TERRACE)
+    assert [str(m) for m in board.legal_moves] == ["c1", "c2", "c3"]
+    refused(board, "s", "choose a base card first (c1 to c3)")
+    refused(board, "rf", "choose a base card first (c1 to c3)")
+    refused(board, "t1t2", "choose a base card first (c1 to c3)")
+    refused(board, "c4", "there are only 3 candidates (c1 to c3)")
+    play(board, "c1")
+    refused(board, "c2", "the base card has already been chosen")
+    turned = Board.from_number(1, get_rules("falling-star"))
+    refused(turned, "c1", "this game has no choice: its base card is turned from the pack")
+
+
+def test_candidates_of_the_chosen_rank_start_foundations_at_once() -> None:
+    text = deal_text(TERRACE, RESERVE + " 6D 7S 6C  2H 3H 4H 5H 6H 7H 8H 9H  TH")
+    board = Board.from_deal_text(text, TERRACE)
+    start = board.position()
+    play(board, "c1")
+    assert board.foundations[:3] == [cards("6D"), cards("6C"), []]
+    # Both gaps are filled, in pile order: pile 1, pile 3, then 4..9.
+    assert board.tableau == [[c] for c in cards("2H 7S 3H 4H 5H 6H 7H 8H 9H")]
+    assert board.foundation_cards == 2 and len(board.stock) == 104 - 11 - 9 - 2
+    board.pop()
+    assert board.position() == start
+    play(board, "c3")  # choosing the other six puts it on foundation 1
+    assert board.foundations[:2] == [cards("6C"), cards("6D")]
+    assert board.tableau[0] == cards("2H") and board.tableau[2] == cards("3H")
+
+
+def test_a_candidate_of_another_rank_stays_in_the_tableau() -> None:
+    text = deal_text(TERRACE, RESERVE + " 6D 7S 8C")
+    board = Board.from_deal_text(text, TERRACE)
+    play(board, "c2")
+    assert board.foundations[0] == cards("7S") and board.foundations[1] == []
+    assert board.tableau[0] == cards("6D") and board.tableau[2] == cards("8C")
+
+
+def test_three_sixes_of_four_candidates() -> None:
+    rules = TERRACE.replace(candidates=4)
+    text = deal_text(rules, RESERVE + " 6D 6S 9C 6H  2H 3H 4H 5H 7H 8H 9H TH")
+    board = Board.from_deal_text(text, rules)
+    play(board, "c2")
+    assert board.foundations[:4] == [cards("6S"), cards("6D"), cards("6H"), []]
+    assert board.tableau == [[c] for c in cards("2H 3H 9C 4H 5H 7H 8H 9H TH")]
+
+
+@pytest.mark.parametrize("count", [1, 3, 4, 5, 9, 10])
+def test_any_number_of_candidates(count: int) -> None:
+    rules = Rules(decks=3, reserve=15, piles=10, candidates=count)
+    board = Board.from_number(4, rules)
+    assert [str(m) for m in board.legal_moves] == [f"c{i}" for i in range(1, count + 1)]
+    assert [len(p) for p in board.tableau] == [1] * count + [0] * (10 - count)
+    play(board, f"c{count}")
+    assert all(len(p) == 1 for p in board.tableau)
+    assert board.tableau_cards == 10
+    assert len(board.stock) == 156 - 15 - 10 - board.foundation_cards
+
+
+def test_turned_base_card() -> None:
+    rules = get_rules("blondes-and-brunettes")
+    text = deal_text(rules, "AS 2S 3S 4S 5S 6S 7S 8S 9S TS  AH 2H 3H 4H 5H 6H 7H 8H 9H  TH JH")
+    board = Board.from_deal_text(text, rules)
+    assert board.status is Status.PLAYING and not board.choosing
+    assert board.foundations[0] == cards("TH") and board.base_rank == rank("T")
+    assert board.candidates() == []
+    assert [p[0] for p in board.tableau] == cards("AH 2H 3H 4H 5H 6H 7H 8H 9H")
+    assert board.stock[-1] == parse_card("JH")
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_card_counts_after_the_deal(name: str) -> None:
+    rules = get_rules(name)
+    for number in range(1, 40):
+        board = Board.from_number(number, rules)
+        if rules.picks_base:
+            ranks = [c >> 2 for c in board.candidates()]
+            if ranks.count(ranks[0]) > 1:
+                continue  # a candidate of the chosen rank would start a second foundation
+            play(board, "c1")
+        break
+    assert len(board.reserve) == rules.reserve
+    assert board.foundation_cards == 1
+    assert board.tableau_cards == rules.piles
+    assert all(len(p) == 1 for p in board.tableau)
+    assert len(board.stock) == rules.card_count - rules.reserve - rules.piles - 1
+    assert board.waste == []
+
+
+def test_terrace_counts_eleven_one_nine_eighty_three() -> None:
+    board = Board.from_deal_text(deal_text(TERRACE, RESERVE + " 7S JH 6D"), TERRACE)
+    play(board, "c3")
+    counters = board.counters()
+    assert (counters["reserve"], counters["foundation_cards"], counters["tableau"], counters["stock"]) == (
+        11, 1, 9, 83)
+
+
+# -- foundations -----------------------------------------------------------------------
+
+
+def test_seed_example_a_foundation_on_the_six_of_diamonds() -> None:
+    run = "7C 8D 9S TH JC QD KS AH 2C 3D 4S 5H"  # black 7, red 8, ... red 5
+    board = craft(TERRACE, "6", foundations=["6D"], tableau=QUIET, waste=" ".join(reversed(run.split())),
+                  stock="6S")
+    for _ in range(12):
+        play(board, "wf")
+    assert board.foundations[0] == cards("6D " + run)
+    assert len(board.foundations[0]) == 13
+    # A complete foundation takes nothing more, not even the black 6 that
+    # would follow the red 5 in colour and rank.
+    play(board, "s")
+    refused(board, "wf1", "foundation 1 is complete")
+    play(board, "wf")
+    assert board.foundations[1] == cards("6S")
+
+
+def test_foundations_alternate_colour_and_refuse_the_same_colour() -> None:
+    board = craft(TERRACE, "7", foundations=["7D"], tableau=QUIET, waste="8S 8H")
+    refused(board, "wf1", "the 8♥ cannot go on the 7♦: foundation 1 takes only a black 8")
+    refused(board, "wf", "no foundation accepts the 8♥ yet")
+    assert board.why_illegal(Move.parse("wf2")) == "foundation 2 is empty: only a 7 can start it"
+
+
+def test_a_black_eight_goes_on_a_red_seven_either_suit() -> None:
+    for black in ("8S", "8C"):
+        board = craft(TERRACE, "7", foundations=["7H"], tableau=QUIET, waste=black)
+        play(board, "wf")
+        assert board.foundations[0] == cards("7H " + black)
+
+
+def test_foundations_turn_the_corner_from_king_to_ace() -> None:
+    board = craft(TERRACE, "T", foundations=["TH JS QD KC"], tableau=QUIET, waste="AS AD")
+    play(board, "wf")
+    assert board.foundations[0][-1] == parse_card("AD")
+    assert board.waste == cards("AS")
+    refused(board, "wf", "no foundation accepts the A♠ yet")
+
+
+def test_in_suit_foundations() -> None:
+    rules = get_rules("generals-patience")
+    board = craft(rules, "7", foundations=["7H"], tableau=QUIET, waste="8H 8D")
+    refused(board, "wf1", "the 8♦ cannot go on the 7♥: foundation 1 takes only an 8 of the same suit")
+    board = craft(rules, "7", foundations=["7H"], tableau=QUIET, waste="8D 8H")
+    play(board, "wf")
+    assert board.foundations[0] == cards("7H 8H")
+    board = craft(rules, "Q", foundations=["QS KS"], tableau=QUIET, waste="AS")
+    play(board, "wf")  # in suit, the corner is turned too
+    assert board.foundations[0] == cards("QS KS AS")
+
+
+def test_any_foundation_move_uses_the_first_that_accepts() -> None:
+    board = craft(TERRACE, "7", foundations=["7D", "7H", "7S"], tableau=QUIET, waste="8C")
+    play(board, "wf")
+    assert board.foundations[0] == cards("7D 8C")
+    board.pop()
+    play(board, "wf2")
+    assert board.foundations[1] == cards("7H 8C")
+    refused(board, "t1f9", "there is no foundation 9 (foundations run from 1 to 8)")
+
+
+def test_no_foundation_free_for_a_base_card() -> None:
+    rules = Rules(decks=1, reserve=1, piles=3, candidates=0)
+    board = craft(rules, "A", reserve="AC", foundations=["AS", "AH", "AD"], tableau=["KS", "KH", "KD"],
+                  waste="2C")
+    play(board, "rf")
+    assert board.foundations[3] == cards("AC")
+    board = craft(Rules(decks=1, reserve=1, piles=3, candidates=0), "A",
+                  foundations=["AS", "AH", "AD", "AC 2D"], tableau=["KS", "KH", "KD"], waste="3H")
+    assert board.why_illegal(Move.parse("wf")) == "no foundation accepts the 3♥ yet"
+
+
+# -- the reserve (the terrace) ------------------------------------------------------------------
+
+
+def test_the_terrace_card_goes_only_to_a_foundation() -> None:
+    board = craft(TERRACE, "7", reserve="5C 8H", foundations=["7S"], tableau=["9S", *QUIET[1:]])
+    refused(board, "rt1", "the terrace card can go only to a foundation")
+    moves = [str(m) for m in board.legal_moves]
+    assert "rf" in moves and not any(m.startswith("rt") for m in moves)
+    play(board, "rf")
+    assert board.reserve == cards("5C")  # the next card becomes available
+    refused(board, "rf", "no foundation accepts the 5♣ yet")
+
+
+def test_empty_reserve() -> None:
+    board = craft(TERRACE, "7", foundations=["7S"], tableau=QUIET)
+    refused(board, "rf", "the terrace (reserve) is empty")
+
+
+# -- the tableau ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lower", "upper"), [("9S", "8H"), ("2D", "AS"), ("AC", "KH"), ("9C", "8D")])
+def test_tableau_builds_down_in_alternating_colours_and_wraps(lower: str, upper: str) -> None:
+    board = craft(TERRACE, "6", foundations=["6S"], tableau=[lower, upper, *QUIET[2:]], waste=upper)
+    play(board, "t2t1")
+    assert board.tableau[0] == cards(f"{lower} {upper}")
+    board.pop()
+    play(board, "wt1")
+    assert board.tableau[0] == cards(f"{lower} {upper}")
+
+
+@pytest.mark.parametrize(
+    ("lower", "upper", "wanted"),
+    [("9D", "8H", "a black 8"), ("9S", "8S", "a red 8"), ("9S", "7H", "a red 8"), ("AC", "QH", "a red K"),
+     ("2D", "AH", "a black A"), ("9S", "TH", "a red 8")],
+)
+def test_tableau_refusals(lower: str, upper: str, wanted: str) -> None:
+    board = craft(TERRACE, "6", foundations=["6S"], tableau=[lower, upper, *QUIET[2:]])
+    low, up = parse_card(lower), parse_card(upper)
+    reason = (f"the {card_symbol(up)} cannot go on the {card_symbol(low)} in pile 1: piles build down in "
+              f"alternating colours, so it takes only {wanted}")
+    refused(board, "t2t1", reason)
+
+
+def test_only_the_top_card_moves_one_at_a_time() -> None:
+    board = craft(TERRACE, "6", foundations=["6S"], tableau=["TS 9H 8C", "TH", *QUIET[2:]])
+    refused(board, "t1t2", "the 8♣ cannot go on the 10♥ in pile 2: piles build down in alternating "
+                           "colours, so it takes only a black 9")
+    board = craft(TERRACE, "6", foundations=["6S"], tableau=["TS 9H 8C", "9D", *QUIET[2:]])
+    play(board, "t1t2")
+    assert board.tableau[0] == cards("TS 9H") and board.tableau[1] == cards("9D 8C")
+
+
+def test_bad_piles() -> None:
+    board = craft(TERRACE, "6", foundations=["6S"], tableau=QUIET)
+    refused(board, "t1t10", "there is no pile 10 (piles run from 1 to 9)")
+    refused(board, "t10t1", "there is no pile 10 (piles run from 1 to 9)")
+    refused(board, "t10f", "there is no pile 10 (piles run from 1 to 9)")
+    refused(board, "wf", "the waste is empty")
+    with pytest.raises(InvalidMoveError):
+        board.push_text("t1t1")
+
+
+# -- spaces ------------------------------------------------------------------------
+
+
+def test_auto_space_is_refilled_from_the_waste() -> None:
+    board = craft(TERRACE, "6", foundations=["6D 7C"], tableau=["8H", *QUIET[1:]], waste="KS 3C")
+    before = board.position()
+    play(board, "t1f")
+    assert board.tableau[0] == cards("3C")
+    assert board.waste == cards("KS")
+    board.pop()
+    assert board.position() == before
+
+
+def test_auto_space_is_refilled_from_the_stock_when_the_waste_is_empty() -> None:
+    board = craft(TERRACE, "6", foundations=["6D 7C"], tableau=["8H", *QUIET[1:]], stock="KD 5S")
+    play(board, "t1f")
+    assert board.tableau[0] == cards("KD")
+    assert board.waste == [] and board.stock[-1] == parse_card("5S")
+    board.pop()
+    assert board.tableau[0] == cards("8H") and board.stock[-2:] == cards("5S KD")
+
+
+def test_auto_space_refill_after_a_waste_move_does_not_take_the_moved_card() -> None:
+    board = craft(TERRACE, "6", foundations=["6D 7C"], tableau=["8H", *QUIET[1:]], waste="9C 8D")
+    play(board, "t1f")  # pile 1 gets the 8D from the waste
+    assert board.tableau[0] == cards("8D") and board.waste == cards("9C")
+
+
+def test_auto_space_stays_empty_when_waste_and_stock_are_used_up() -> None:
+    rules = Rules(decks=1, reserve=0, piles=3, candidates=0)
+    foundations = [alternate_run("AS"), alternate_run("AH"), alternate_run("AC"), alternate_run("AD", 11)]
+    board = craft(rules, "A", foundations=foundations, tableau=["KD", "QC", ""], rest="none")
+    assert board.tableau[2] == []
+    refused(board, "t1t3", "pile 3 stays empty: spaces are refilled only from the waste or the stock, and "
+                           "both are used up")
+    play(board, "t2f")
+    assert board.tableau[1] == []
+    play(board, "t1f")
+    assert board.status is Status.WON and board.is_won() and board.outcome() is Status.WON
+    assert board.is_game_over()
+    assert list(board.legal_moves) == []
+
+
+def test_free_spaces_take_any_waste_or_tableau_card_but_not_the_terrace_card() -> None:
+    rules = TERRACE.replace(spaces="free")
+    board = craft(rules, "6", reserve="9H", foundations=["6D 7C"], tableau=["8H", "KS", *QUIET[2:]],
+                  waste="QD")
+    play(board, "t1f")
+    assert board.tableau[0] == []  # not refilled
+    assert {"wt1", "t2t1", "t9t1"} <= {str(m) for m in board.legal_moves}
+    refused(board, "rt1", "the terrace card can go only to a foundation")
+    play(board, "wt1")
+    assert board.tableau[0] == cards("QD")
+    board.pop()
+    play(board, "t2t1")
+    assert board.tableau[0] == cards("KS") and board.tableau[1] == []
+    play(board, "s t1t2")
+    assert board.tableau[1] == cards("KS")
+
+
+def test_waste_spaces_take_only_the_waste_card() -> None:
+    rules = get_rules("wood")
+    board = craft(rules, "6", foundations=["6D 7C"], tableau=["8H", "KS", *QUIET[2:]], waste="QD")
+    play(board, "t1f")
+    assert board.tableau[0] == []
+    refused(board, "t2t1", "an empty pile takes only the waste card in this game")
+    play(board, "wt1")
+    assert board.tableau[0] == cards("QD")
+
+
+def test_free_spaces_position_may_have_empty_piles_with_cards_in_stock() -> None:
+    rules = TERRACE.replace(spaces="free")
+    board = craft(rules, "6", foundations=["6D"], tableau=["", *QUIET[1:]])
+    assert Board.from_position(board.position(), rules) == board
+    with pytest.raises(InvalidPositionError, match="with automatic spaces a pile is empty only when"):
+        Board.from_position(board.position(), TERRACE)
+
+
+# -- the stock, the waste and redeals --------------------------------------------------------------
+
+
+def test_draw_turns_one_card_onto_the_waste() -> None:
+    board = craft(TERRACE, "6", foundations=["6D"], tableau=QUIET, stock="AS KD")
+    play(board, "s")
+    assert board.waste == cards("AS")
+    play(board, "s")
+    assert board.waste == cards("AS KD")
+    assert Move.draw() in board.legal_moves
+
+
+def test_one_pass_only_by_default() -> None:
+    rules = Rules(decks=1, reserve=0, piles=3, candidates=0)
+    board = craft(rules, "A", foundations=[alternate_run("AS")], tableau=["KD", "KH", "KC"], waste="QS",
+                  rest="waste")
+    refused(board, "s", "the stock is empty")
+    assert Move.draw() not in board.legal_moves
+
+
+def test_redeals_turn_the_waste_back_into_the_stock() -> None:
+    rules = Rules(decks=1, reserve=0, piles=3, candidates=0, redeals=1)
+    board = craft(rules, "A", foundations=[alternate_run("AS")], tableau=["KD", "KH", "KC"],
+                  waste="5D 9C 2C", rest="waste")
+    waste = list(board.waste)
+    before = board.position()
+    assert board.counters()["redeals_left"] == 1
+    play(board, "s")
+    assert board.waste == [] and board.redeals_used == 1
+    assert board.stock[::-1] == waste  # the first card turned is the first turned again
+    assert board.position().endswith(" 1")
+    play(board, "s")
+    assert board.waste == waste[:1]
+    board.pop()
+    board.pop()
+    assert board.position() == before
+    play(board, "s")
+    for _ in waste:
+        play(board, "s")
+    refused(board, "s", "the stock is empty and no redeals are left")
+    assert board.counters()["redeals_left"] == 0
+
+
+def test_redeal_with_auto_spaces_refills_from_the_new_stock() -> None:
+    rules = Rules(decks=1, reserve=0, piles=3, candidates=0, redeals=2)
+    foundations = [alternate_run("AS"), alternate_run("AH"), alternate_run("AC"), alternate_run("AD", 8)]
+    # 9D TC JD QC KD remain: three on the tableau, two in the waste.
+    board = craft(rules, "A", foundations=foundations, tableau=["9D", "QC", "KD"], waste="TC JD",
+                  rest="none")
+    play(board, "t1f")  # pile 1 takes the JD from the waste
+    assert board.tableau[0] == cards("JD") and board.waste == cards("TC")
+    play(board, "s")  # the redeal: the TC goes back to the stock, no pile is empty
+    assert board.stock == cards("TC") and board.waste == [] and board.redeals_used == 1
+    play(board, "s wf t1f")
+    assert board.tableau[0] == []  # nothing is left to fill it
+    play(board, "t2f t3f")
+    assert board.status is Status.WON
+
+
+# -- returning foundation cards ------------------------------------------------------------
+
+
+def test_foundation_return_top_card_back_to_a_pile() -> None:
+    rules = TERRACE.replace(foundation_return=True)
+    board = craft(rules, "6", foundations=["6D 7C 8D", "6S"], tableau=["9S", *QUIET[1:]])
+    assert Move.parse("f1t1") in list(board.legal_moves)
+    play(board, "f1t1")
+    assert board.tableau[0] == cards("9S 8D") and board.foundations[0] == cards("6D 7C")
+    play(board, "f1t1")
+    assert board.tableau[0] == cards("9S 8D 7C")
+    refused(board, "f1t2", "the base card of a foundation never moves")
+    refused(board, "f2t2", "the base card of a foundation never moves")
+    refused(board, "f3t1", "foundation 3 is empty")
+    refused(board, "f9t1", "there is no foundation 9 (foundations run from 1 to 8)")
+    play(board, "t1f")
+    assert board.foundations[0] == cards("6D 7C")
+
+
+def test_foundation_return_must_fit_the_pile() -> None:
+    rules = TERRACE.replace(foundation_return=True)
+    board = craft(rules, "6", foundations=["6D 7C 8D"], tableau=["9H", *QUIET[1:]])
+    refused(board, "f1t1", "the 8♦ cannot go on the 9♥ in pile 1: piles build down in alternating "
+                           "colours, so it takes only a black 8")
+
+
+def test_without_foundation_return_cards_stay_up() -> None:
+    board = craft(TERRACE, "6", foundations=["6D 7C 8D"], tableau=["9S", *QUIET[1:]])
+    refused(board, "f1t1", "cards never leave the foundations in this game")
+    assert not any(m.source == "f" for m in board.legal_moves)
+
+
+def test_foundation_return_into_a_free_space() -> None:
+    rules = get_rules("empress-of-italy")
+    board = craft(rules, "6", foundations=["6D 7C"], tableau=["", *QUIET, "KS"])
+    play(board, "f1t1")
+    assert board.tableau[0] == cards("7C")
+
+
+# -- winning and losing ------------------------------------------------------------------------
+
+
+def test_lost_when_no_move_remains() -> None:
+    rules = Rules(decks=1, reserve=2, piles=3, candidates=0)
+    foundations = [alternate_run("AS"), alternate_run("AH"), alternate_run("AC"), alternate_run("AD", 11)]
+    board = craft(rules, "A", reserve="QC KD", foundations=foundations, tableau=["", "", ""], rest="none")
+    assert board.status is Status.LOST and board.outcome() is Status.LOST
+    assert not board.legal_moves and len(board.legal_moves) == 0
+    assert board.is_game_over() and not board.is_won()
+
+
+def test_playing_game_has_no_outcome() -> None:
+    board = Board.from_number(2)
+    assert board.outcome() is None and not board.is_game_over()
+    play(board, "c1")
+    assert board.outcome() is None
+
+
+def test_in_suit_win() -> None:
+    rules = Rules(decks=1, reserve=1, piles=2, candidates=0, foundations="suit")  # type: ignore[arg-type]
+    board = craft(rules, "A", reserve="KC", foundations=[suit_run("AS"), suit_run("AH"), suit_run("AD"),
+                                                         suit_run("AC", 11)], tableau=["QC", ""],
+                  rest="none")
+    play(board, "t1f rf")
+    assert board.status is Status.WON
+
+
+# -- push, pop, redo, copy -----------------------------------------------------------------------
+
+
+def test_pop_and_redo() -> None:
+    board = Board.from_number(3)
+    start = board.position()
+    play(board, "c2 s s")
+    after = board.position()
+    assert [str(board.pop()) for _ in range(3)] == ["s", "s", "c2"]
+    assert board.position() == start and not board.can_undo and board.can_redo
+    assert [str(m) for m in board.redo_stack] == ["s", "s", "c2"]
+    assert [str(board.redo()) for _ in range(3)] == ["c2", "s", "s"]
+    assert board.position() == after and not board.can_redo
+    assert str(board.peek_move()) == "s"
+
+
+def test_a_new_move_clears_redo_but_the_same_move_keeps_it() -> None:
+    board = Board.from_number(3)
+    play(board, "c2 s s")
+    board.pop()
+    board.pop()
+    play(board, "s")  # the move that was undone: redo keeps the rest
+    assert [str(m) for m in board.redo_stack] == ["s"]
+    board.pop()
+    play(board, "t1f" if board.is_legal(Move.parse("t1f")) else "s")
+    board.pop()
+    board.pop()
+    play(board, "c1")
+    assert board.redo_stack == []
+
+
+def test_pop_and_redo_with_nothing_to_do() -> None:
+    board = Board.from_number(3)
+    with pytest.raises(IndexError, match="no move to undo"):
+        board.pop()
+    with pytest.raises(IndexError, match="no move to redo"):
+        board.redo()
+
+
+def test_copy_is_independent() -> None:
+    board = Board.from_number(3)
+    play(board, "c1 s")
+    other = board.copy()
+    assert other == board and other.move_stack == board.move_stack
+    play(other, "s")
+    assert other != board
+    other.pop()
+    assert other == board
+    bare = board.copy(stack=False)
+    assert bare == board and bare.move_stack == [] and not bare.can_undo
+    assert bare.deal == board.deal
+
+
+# -- position strings -----------------------------------------------------------------------------
+
+
+def test_position_round_trip_through_a_game() -> None:
+    board = Board.from_number(8)
+    assert Board.from_position(board.position(), board.rules) == board
+    play(board, "c2 s s s")
+    text = board.position()
+    again = Board.from_position(text, board.rules)
+    assert again == board and again.position() == text
+    assert again.deal is None and again.move_stack == []
+    assert sorted(m.__str__() for m in again.legal_moves) == sorted(str(m) for m in board.legal_moves)
+
+
+def test_position_fields() -> None:
+    board = craft(TERRACE, "6", reserve="9H 8C", foundations=["6D 7C"], tableau=QUIET, waste="KS",
+                  stock="AS 2S")
+    base, reserve, foundations, tableau, waste, stock, redeals = board.position().split(" ")
+    assert (base, reserve, waste, redeals) == ("6", "9H8C", "KS", "0")
+    assert foundations == "6D7C,,,,,,,"
+    assert tableau == ",".join(QUIET)
+    assert stock.startswith("AS2S")
+    assert board.position().startswith("6 9H8C ")
+
+
+def test_single_empty_pile_position_round_trips() -> None:
+    rules = Rules(decks=1, reserve=0, piles=1, candidates=0, spaces="free")  # type: ignore[arg-type]
+    board = craft(rules, "A", foundations=["AS"], tableau=[""])
+    assert board.position().split()[3] == "-"
+    assert Board.from_position(board.position(), rules) == board
+
+
+def test_choosing_position_round_trips() -> None:
+    board = Board.from_number(5)
+    assert board.position().startswith("? ")
+    assert Board.from_position(board.position(), board.rules) == board
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda f: f[:6], "a position has 7 space-separated fields, this one has 6"),
+        (lambda f: ["X", *f[1:]], "'X' is not a base rank"),
+        (lambda f: [*f[:6], "x"], "'x' is not a number of redeals used"),
+        (lambda f: [*f[:6], "1"], "these rules allow 0 redeals, not 1"),
+        (lambda f: [f[0], f[1][:-1], *f[2:]], "the reserve: card codes are two characters each"),
+        (lambda f: [f[0], "ZZ" + f[1][2:], *f[2:]], "the reserve: 'ZZ' is not a card"),
+        (lambda f: [*f[:2], f[2] + ",", *f[3:]], "these rules have 8 foundations, the position has 9"),
+        (lambda f: [*f[:3], f[3] + ",", *f[4:]], "these rules have 9 piles, the position has 10"),
+        (lambda f: [*f[:5], f[5][2:], f[6]], "each card of the 2 decks exactly once per deck"),
+        (lambda f: ["7", *f[1:]], "foundation 1 does not start with the base rank"),
+    ],
+)
+def test_bad_positions(edit: object, message: str) -> None:
+    board = craft(TERRACE, "6", reserve="9H 8C", foundations=["6D 7C"], tableau=QUIET, waste="KS")
+    fields = board.position().split(" ")
+    text = " ".join(edit(fields))  # type: ignore[operator]
+    with pytest.raises(InvalidPositionError, match=message):
+        Board.from_position(text, TERRACE)
+
+
+def test_reserve_too_long() -> None:
+    board = craft(TERRACE, "6", reserve="9H 8C", foundations=["6D 7C"], tableau=QUIET)
+    with pytest.raises(InvalidPositionError, match="the reserve holds at most 1 cards"):
+        Board.from_position(board.position(), TERRACE.replace(reserve=1))
+
+
+def test_impossible_piles_and_foundations() -> None:
+    with pytest.raises(InvalidPositionError, match="pile 1 is not built down in alternating colours"):
+        craft(TERRACE, "6", foundations=["6D"], tableau=["9S 8S", *QUIET[1:]])
+    with pytest.raises(InvalidPositionError, match="foundation 1 is not built up by the rules"):
+        craft(TERRACE, "6", foundations=["6D 7H"], tableau=QUIET)
+    with pytest.raises(InvalidPositionError, match="foundation 1 always holds the base card"):
+        craft(TERRACE, "6", foundations=["", "6D"], tableau=QUIET)
+    with pytest.raises(InvalidPositionError, match="a position before the choice has only"):
+        craft(TERRACE, "?", foundations=["6D"], tableau=QUIET)
+    with pytest.raises(InvalidPositionError, match="foundation 1 holds more than 13 cards"):
+        craft(TERRACE, "6", foundations=["6D " + alternate_run("7C", 13)], tableau=QUIET)
+    with pytest.raises(InvalidPositionError, match="a position must be a string"):
+        Board.from_position(None)  # type: ignore[arg-type]
+
+
+# -- legal moves, clicks, drawing ----------------------------------------------------------------
+
+
+def test_legal_moves_order_and_container() -> None:
+    board = craft(TERRACE, "6", reserve="7H", foundations=["6S"], tableau=["9S", "8H", "6C", *QUIET[3:]],
+                  waste="8D", stock="KS")
+    moves = [str(m) for m in board.legal_moves]
+    assert moves == ["rf", "t3f", "wt1", "t2t1", "s"]
+    assert len(board.legal_moves) == 5 and bool(board.legal_moves)
+    assert Move.parse("rf1") in board.legal_moves  # a named foundation that accepts is legal too
+    assert Move.parse("rf2") not in board.legal_moves
+    assert "rf" not in board.legal_moves  # only Move objects are moves
+    assert repr(board.legal_moves) == "<LegalMoves (rf, t3f, wt1, t2t1, s)>"
+
+
+def test_moves_from_and_auto_move() -> None:
+    board = craft(TERRACE, "6", reserve="7H", foundations=["6S"], tableau=["9S", "8H", "6C", *QUIET[3:]],
+                  waste="8D")
+    assert [str(m) for m in board.moves_from("w")] == ["wt1"]
+    assert str(board.auto_move("t3")) == "t3f"  # a foundation first
+    assert str(board.auto_move("t2")) == "t2t1"
+    assert board.auto_move("t4") is None
+    assert board.peek(Move.parse("rf")) == parse_card("7H")
+    assert board.peek(Move.parse("t9f")) == parse_card("4C")
+    assert board.peek(Move.parse("f1t1")) == parse_card("6S")
+    assert board.peek(Move.parse("t12f")) is None
+
+
+def test_str_draws_the_layout() -> None:
+    board = Board.from_number(1)
+    text = str(board)
+    assert "[choosing]" in text and "reserve 11" in text
+    assert "[5S]" in text  # the exposed terrace card in brackets
+    assert "t1       TD" in text and "t9       --" in text
+    play(board, "c1")
+    text = str(board)
+    assert "base T" in text and "1:TD" in text and "[playing]" in text
+    assert repr(board).startswith("Board.from_position('T ")
+
+
+def test_to_dict_and_counters() -> None:
+    board = Board.from_number(1)
+    data = board.to_dict()
+    assert data["status"] == "choosing" and data["base_rank"] is None
+    assert data["candidates"] == ["TD", "KH", "JD"] and data["stock"] == 90
+    assert len(data["reserve"]) == 11 and data["reserve"][-1] == "5S"
+    play(board, "c1")
+    data = board.to_dict()
+    assert data["base_rank"] == "T" and data["foundations"][0] == ["TD"] and data["candidates"] == []
+    counters = board.counters()
+    assert counters == {"base_rank": "T", "foundation_cards": 1, "total_cards": 104, "reserve": 11,
+                        "stock": 83, "waste": 0, "tableau": 9, "moves": 1, "redeals_left": 0}
+
+
+def test_boards_compare_by_rules_and_position() -> None:
+    assert Board.from_number(1) == Board.from_number(1)
+    assert Board.from_number(1) != Board.from_number(1, TERRACE.replace(candidates=4))
+    assert Board.from_number(1) != "board"
+    with pytest.raises(TypeError):
+        hash(Board.from_number(1))
+
+
+def test_default_board_is_deal_one() -> None:
+    assert Board() == Board.from_number(1)
+
+
+# -- actions --------------------------------------------------------------------------------------
+
+
+def test_action_space_size() -> None:
+    assert Board.from_number(1).action_count == 3 + 2 + 9 + 9 + 72 + 1
+    assert Board.from_number(1, get_rules("falling-star")).action_count == 2 + 9 + 9 + 72 + 1
+    empress = get_rules("empress-of-italy")
+    assert Board.from_number(1, empress).action_count == 5 + 2 + 11 + 11 + 110 + 16 * 11 + 1
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_action_round_trips(name: str) -> None:
+    board = Board.from_number(1, get_rules(name))
+    moves = action_moves(board.rules)
+    assert len(set(moves)) == len(moves) == board.action_count
+    for action in range(board.action_count):
+        move = board.action_to_move(action)
+        assert board.move_to_action(move) == action
+        assert board.move_to_action(Move.parse(str(move))) == action
+
+
+def test_legal_actions_follow_the_legal_moves() -> None:
+    board = craft(TERRACE, "6", reserve="7H", foundations=["6S"], tableau=["9S", "8H", "6C", *QUIET[3:]],
+                  waste="8D", stock="KS")
+    actions = board.legal_actions()
+    assert [board.action_to_move(a) for a in actions] == list(board.legal_moves)
+    assert actions == sorted(actions)
+    board.apply_action(board.move_to_action(Move.parse("t2t1")))
+    assert board.tableau[0] == cards("9S 8H")
+    assert board.move_to_action(Move.parse("t3f4")) == board.move_to_action(Move.parse("t3f"))
+
+
+def test_bad_actions() -> None:
+    board = Board.from_number(1)
+    for action in (-1, 96, True, "1", 1.0):
+        with pytest.raises(InvalidMoveError, match="is not an action: actions run from 0 to 95"):
+            board.action_to_move(action)  # type: ignore[arg-type]
+    with pytest.raises(InvalidMoveError, match="rt1 has no action in these rules"):
+        board.move_to_action(Move.parse("rt1"))
+    with pytest.raises(InvalidMoveError, match="f1t1 has no action"):
+        board.move_to_action(Move.parse("f1t1"))
+    with pytest.raises(InvalidMoveError, match="c4 has no action"):
+        board.move_to_action(Move.parse("c4"))
+    with pytest.raises(IllegalMoveError, match="s: choose a base card first"):
+        board.apply_action(95)
+    assert board.move_stack == []
