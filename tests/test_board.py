@@ -750,3 +750,13 @@ def test_bad_actions() -> None:
     with pytest.raises(IllegalMoveError, match="s: choose a base card first"):
         board.apply_action(95)
     assert board.move_stack == []
+
+
+def test_a_won_game_with_foundation_return_is_over() -> None:
+    rules = Rules(decks=1, reserve=0, piles=2, candidates=0, foundation_return=True)
+    foundations = [alternate_run("AS"), alternate_run("AH"), alternate_run("AC"), alternate_run("AD", 12)]
+    board = craft(rules, "A", foundations=foundations, tableau=["KD", ""], rest="none")
+    assert [str(m) for m in board.legal_moves] == ["t1f", "f4t1"]
+    play(board, "t1f")
+    assert board.status is Status.WON and list(board.legal_moves) == []
+    refused(board, "f1t1", "the game is won: every card stays on the foundations")

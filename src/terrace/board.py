@@ -370,6 +370,8 @@ class Board:
             return pile[-1] if pile else f"pile {index + 1} is empty"
         if not self.rules.foundation_return:
             return "cards never leave the foundations in this game"
+        if self.is_won():
+            return "the game is won: every card stays on the foundations"
         if index >= len(self.foundations):
             return (
                 f"there is no foundation {index + 1} "
@@ -468,7 +470,8 @@ class Board:
                         yield _PLAY[(area, index, _T, target)]
                 elif spaces is SpaceRule.FREE or (spaces is SpaceRule.WASTE and area == _W):
                     yield _PLAY[(area, index, _T, target)]
-        if self.rules.foundation_return:
+        if self.rules.foundation_return and (sources or self.stock or self.waste):
+            # (Once every card is up the game is won and nothing moves.)
             for index, f in enumerate(self.foundations):
                 if len(f) > 1:
                     card = f[-1]

@@ -1,0 +1,246 @@
+"""The command line, through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from terrace.board import Board
+from terrace.cli import main
+from terrace.deal import Deal
+from terrace.variants import PRESETS, TITLES, get_rules
+
+FIELDS = {"legal", "first_illegal", "reason", "won", "lost", "foundation_cards", "reserve", "stock", "waste",
+          "tableau", "legal_moves"}
+
+
+def run(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(main, list(args), input=stdin)
+
+
+def replay_json(*args: str) -> dict[str, Any]:
+    result = run("replay", *args, "--json")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_variants_lists_every_preset() -> None:
+    result = run("variants")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert len(lines) == len(PRESETS)
+    for line, name in zip(lines, PRESETS, strict=True):
+        assert line.startswith(name) and TITLES[name] in line and get_rules(name).describe() in line
+
+
+def test_deal_prints_the_deal_string() -> None:
+    result = run("deal", "--variant", "terrace", "--deal-number", "7")
+    assert result.exit_code == 0
+    assert result.output.strip() == Deal.from_number(7, get_rules("terrace")).text()
+    assert run("deal", "-n", "7").output == result.output
+    madame = run("deal", "--variant", "madame", "-n", "7").output.split()
+    assert len(madame) == 156
+
+
+@pytest.mark.parametrize("number", ["-1", "9223372036854775808"])
+def test_deal_number_out_of_range(number: str) -> None:
+    result = run("deal", "--deal-number", number)
+    assert result.exit_code == 2
+    assert "deal numbers run from 0 to 9223372036854775807" in result.output
+
+
+def test_unknown_variant_and_bad_options() -> None:
+    result = run("deal", "--variant", "klondike", "-n", "1")
+    assert result.exit_code == 2 and "unknown variant 'klondike'" in result.output
+    result = run("deal", "--candidates", "12", "-n", "1")
+    assert result.exit_code == 2 and "candidates must be between 0 and the number of piles" in result.output
+    result = run("deal", "--spaces", "sometimes", "-n", "1")
+    assert result.exit_code == 2
+
+
+def test_replay_json_fields_at_the_start() -> None:
+    data = replay_json("--deal-number", "7")
+    assert set(data) >= FIELDS
+    assert data["legal"] is True and data["first_illegal"] is None and data["reason"] is None
+    assert (data["won"], data["lost"]) == (False, False)
+    assert (data["foundation_cards"], data["reserve"], data["stock"], data["waste"], data["tableau"]) == (
+        0, 11, 90, 0, 3)
+    assert data["legal_moves"] == ["c1", "c2", "c3"]
+
+
+def test_replay_json_after_moves() -> None:
+    board = Board.from_number(7)
+    for text in ("c1", "s", "s"):
+        board.push_text(text)
+    data = replay_json("--deal-number", "7", "--moves", "c1 s s")
+    assert data["legal"] is True
+    assert data["foundation_cards"] == board.foundation_cards
+    assert (data["reserve"], data["stock"], data["waste"], data["tableau"]) == (
+        len(board.reserve), len(board.stock), len(board.waste), board.tableau_cards)
+    assert data["legal_moves"] == [str(m) for m in board.legal_moves]
+    assert data["legal_moves"][-1] == "s"
+    assert data["position"] == board.position()
+
+
+def test_replay_json_stops_at_the_first_illegal_move() -> None:
+    data = replay_json("-n", "7", "--moves", "c1 s c2 s")
+    assert data["legal"] is False and data["first_illegal"] == 2
+    assert data["reason"] == "c2: the base card has already been chosen"
+    assert data["stock"] == 82  # the position after the last legal move (c1 s)
+
+
+def test_replay_json_unreadable_move_is_illegal_at_its_index() -> None:
+    data = replay_json("-n", "7", "--moves", "c1, s, zz, s")
+    assert data["legal"] is False and data["first_illegal"] == 2
+    assert "'zz' is not a move" in data["reason"]
+    assert data["waste"] == 1
+
+
+def test_replay_json_terrace_card_to_the_tableau() -> None:
+    data = replay_json("-n", "7", "--moves", "c1 rt1")
+    assert data["first_illegal"] == 1
+    assert data["reason"] == "rt1: the terrace card can go only to a foundation"
+
+
+def test_replay_json_won_and_lost() -> None:
+    golden = Path(__file__).parent / "golden"
+    won = json.loads((golden / "falling-star-won.json").read_text())
+    args = ["--variant", won["variant"], "-n", str(won["deal_number"]), "--moves", " ".join(won["moves"])]
+    for key, value in won["rules"].items():
+        args += _option(key, value)
+    data = replay_json(*args)
+    assert data["won"] is True and data["lost"] is False and data["legal"] is True
+    assert data["foundation_cards"] == 104 and data["legal_moves"] == []
+    lost = json.loads((golden / "terrace-lost.json").read_text())
+    data = replay_json("-n", str(lost["deal_number"]), "--moves", " ".join(lost["moves"]))
+    assert data["lost"] is True and data["won"] is False and data["legal_moves"] == []
+
+
+def _option(key: str, value: Any) -> list[str]:
+    name = "--" + key.replace("_", "-")
+    if isinstance(value, bool):
+        return [name if value else "--no-" + key.replace("_", "-")]
+    return [name, str(value)]
+
+
+def test_replay_text_and_exit_code() -> None:
+    result = run("replay", "-n", "7", "--moves", "c1 s")
+    assert result.exit_code == 0 and "[playing]" in result.output
+    result = run("replay", "-n", "7", "--moves", "c1 c1")
+    assert result.exit_code == 1
+    assert "move 2 is illegal: c1: the base card has already been chosen" in result.stderr
+
+
+def test_deal_file(tmp_path: Path) -> None:
+    rules = get_rules("terrace")
+    path = tmp_path / "deal.txt"
+    path.write_text(Deal.from_number(7, rules).text().replace("T", "10") + "\n")
+    data = replay_json("--deal-file", str(path), "--moves", "c1 s")
+    assert data == {**replay_json("-n", "7", "--moves", "c1 s")}
+    from_stdin = run("replay", "--deal-file", "-", "--moves", "c1 s", "--json", stdin=path.read_text())
+    assert json.loads(from_stdin.stdout) == data
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("AS KS", "a deal for 2 decks has 104 cards, this one has 2"),
+        ("ZZ", "card 1 of the deal: 'ZZ' is not a card"),
+        (b"\xff\xfe\x00", "the deal file is not text"),
+    ],
+)
+def test_bad_deal_file(tmp_path: Path, content: str | bytes, message: str) -> None:
+    path = tmp_path / "deal.txt"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    result = run("replay", "--deal-file", str(path), "--json")
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_missing_deal_file_and_deal_source(tmp_path: Path) -> None:
+    result = run("replay", "--deal-file", str(tmp_path / "nothing.txt"))
+    assert result.exit_code == 2 and "cannot read the deal file" in result.output
+    result = run("replay", "--moves", "c1")
+    assert result.exit_code == 2 and "give exactly one of --deal-number and --deal-file" in result.output
+    result = run("replay", "-n", "1", "--deal-file", str(tmp_path / "nothing.txt"))
+    assert result.exit_code == 2 and "give exactly one" in result.output
+
+
+@pytest.mark.parametrize(
+    ("options", "check"),
+    [
+        (["--candidates", "4"], lambda d: d["legal_moves"] == ["c1", "c2", "c3", "c4"]),
+        (["--candidates", "0"], lambda d: d["foundation_cards"] == 1 and d["tableau"] == 9),
+        (["--reserve", "5"], lambda d: d["reserve"] == 5 and d["stock"] == 96),
+        (["--piles", "11", "--candidates", "0"], lambda d: d["tableau"] == 11 and d["stock"] == 81),
+        (["--decks", "3"], lambda d: d["stock"] == 156 - 14),
+        (["--variant", "wood"], lambda d: d["tableau"] == 9 and d["reserve"] == 10),
+        (["--variant", "signora"], lambda d: d["legal_moves"] == ["c1", "c2", "c3"]),
+    ],
+)
+def test_rule_options_change_the_game(options: list[str], check: Any) -> None:
+    assert check(replay_json("-n", "3", *options))
+
+
+def test_foundations_spaces_redeals_and_return_options() -> None:
+    # Play a whole random-free line: draw the full stock, then the redeal is legal only with --redeals.
+    draws = " ".join(["s"] * 83)
+    plain = replay_json("-n", "3", "--candidates", "0", "--spaces", "waste", "--moves", draws)
+    assert plain["stock"] == 0 and "s" not in plain["legal_moves"]
+    again = replay_json("-n", "3", "--candidates", "0", "--spaces", "waste", "--redeals", "1", "--moves",
+                        draws)
+    assert again["legal_moves"][-1] == "s"
+    redealt = replay_json("-n", "3", "--candidates", "0", "--spaces", "waste", "--redeals", "1", "--moves",
+                          draws + " s")
+    assert redealt["stock"] == 83 and redealt["waste"] == 0
+    suit = run("show", "-n", "3", "--foundations", "suit", "--candidates", "0")
+    assert "foundations in suit" not in suit.output  # show draws the board, not the rules
+    assert suit.exit_code == 0
+    board = Board.from_number(3, get_rules("terrace", candidates=0, foundations="suit"))
+    assert suit.output.splitlines()[0] == str(board).splitlines()[0]
+    back = replay_json("-n", "3", "--foundation-return", "--moves", "c1")
+    assert back["legal"] is True
+    assert run("replay", "-n", "3", "--no-foundation-return", "--json").exit_code == 0
+    free = replay_json("-n", "3", "--spaces", "free", "--moves", "c1")
+    assert free["legal"] is True
+
+
+def test_every_option_is_offered() -> None:
+    result = run("replay", "--help")
+    for option in ("--variant", "--decks", "--reserve", "--piles", "--candidates", "--foundations",
+                   "--spaces", "--redeals", "--foundation-return", "--deal-number", "--deal-file", "--moves",
+                   "--json"):
+        assert option in result.output
+
+
+def test_show_draws_the_position_and_its_moves() -> None:
+    result = run("show", "-n", "7", "--moves", "c1 s")
+    assert result.exit_code == 0
+    board = Board.from_number(7)
+    board.push_text("c1")
+    board.push_text("s")
+    moves = " ".join(str(m) for m in board.legal_moves)
+    assert result.output == f"{board}\nlegal moves: {moves}\n"
+    bad = run("show", "-n", "7", "--moves", "c1 c1")
+    assert bad.exit_code == 1 and "move 2 is illegal" in bad.stderr
+
+
+def test_show_with_no_legal_moves() -> None:
+    lost = json.loads((Path(__file__).parent / "golden" / "terrace-lost.json").read_text())
+    result = run("show", "-n", str(lost["deal_number"]), "--moves", " ".join(lost["moves"]))
+    assert result.exit_code == 0 and result.output.endswith("legal moves: none\n")
+    assert "[lost]" in result.output
+
+
+def test_version_and_help() -> None:
+    assert run("--version").exit_code == 0
+    assert "Terrace" in run("--help").output

@@ -1,0 +1,135 @@
+"""Game records: JSON round trip and validation."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from conftest import craft
+from terrace.board import Board
+from terrace.deal import DEAL_VERSION, Deal
+from terrace.errors import InvalidRecordError
+from terrace.record import RECORD_FORMAT, RECORD_VERSION, GameRecord
+from terrace.variants import get_rules
+
+
+def _record(moves: str = "c2 s s", name: str = "terrace", **overrides: Any) -> GameRecord:
+    rules = get_rules(name, **overrides)
+    board = Board.from_number(6, rules)
+    for text in moves.split():
+        board.push_text(text)
+    return GameRecord.from_board(board, name)
+
+
+def test_round_trip() -> None:
+    record = _record()
+    again = GameRecord.from_json(record.to_json())
+    assert again == record
+    assert again.replay() == record.replay()
+    assert again.moves == ("c2", "s", "s") and again.result == "playing"
+
+
+def test_fields() -> None:
+    data = json.loads(_record().to_json())
+    assert data == {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "variant": "terrace",
+        "rules": get_rules("terrace").to_dict(),
+        "deal_number": 6,
+        "deal_version": DEAL_VERSION,
+        "deal": Deal.from_number(6, get_rules("terrace")).text(),
+        "moves": ["c2", "s", "s"],
+        "result": "playing",
+    }
+
+
+def test_aliases_are_stored_by_canonical_name() -> None:
+    assert _record(name="queen-of-italy").variant == "terrace"
+
+
+def test_overridden_rules_are_kept() -> None:
+    record = _record("c1", candidates=4, spaces="free")
+    again = GameRecord.from_json(record.to_json(indent=None))
+    assert again.rules.candidates == 4 and again.rules.spaces.value == "free"
+
+
+def test_deal_without_number() -> None:
+    rules = get_rules("falling-star")
+    deal = Deal.parse(Deal.from_number(3, rules).text(), rules)
+    board = Board(rules, deal)
+    board.push_text("s")
+    record = GameRecord.from_board(board, "falling-star")
+    data = record.to_dict()
+    assert data["deal_number"] is None
+    assert GameRecord.from_dict(data).replay() == board
+
+
+def test_result_choosing_at_start() -> None:
+    record = _record("")
+    assert record.result == "choosing"
+    assert GameRecord.from_json(record.to_json()).result == "choosing"
+
+
+def test_extra_fields_are_written() -> None:
+    record = GameRecord(**{**_record().__dict__, "extra": {"player": "ada"}})
+    assert record.to_dict()["player"] == "ada"
+
+
+def test_board_from_a_position_has_no_deal() -> None:
+    board = craft(get_rules("terrace"), "6", foundations=["6D"], tableau=["2S"] * 2 + ["3S"] * 2 + ["4S"] * 2
+                  + ["JC"] * 2 + ["QC"])
+    with pytest.raises(InvalidRecordError, match="a board set up from a position has no deal"):
+        GameRecord.from_board(board)
+
+
+def _bad(change: Any) -> dict[str, Any]:
+    data = _record().to_dict()
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(format="chess"), "not a Terrace game record"),
+        (lambda d: d.pop("format"), "not a Terrace game record"),
+        (lambda d: d.update(version=2), "record version 2 is not supported"),
+        (lambda d: d.update(variant="klondike"), "unknown variant 'klondike'"),
+        (lambda d: d.pop("variant"), "the record has no 'variant'"),
+        (lambda d: d.update(variant=3), "'variant' must be a str"),
+        (lambda d: d.update(rules=[]), "'rules' must be a dict"),
+        (lambda d: d["rules"].update(decks=0), "decks must be between 1 and 8"),
+        (lambda d: d["rules"].update(colour=1), "unknown rule option 'colour'"),
+        (lambda d: d.update(deal_number="6"), "deal_number must be a whole number or null"),
+        (lambda d: d.update(deal_number=True), "deal_number must be a whole number or null"),
+        (lambda d: d.update(deal_number=7), "these cards are not deal number 7"),
+        (lambda d: d.update(deal_version=9), "deal version 9 is not known"),
+        (lambda d: d.update(deal=d["deal"][3:]), "a deal for 2 decks has 104 cards"),
+        (lambda d: d.update(deal=5), "'deal' must be a str"),
+        (lambda d: d.update(moves="c1 s"), "'moves' must be a list"),
+        (lambda d: d.update(moves=["c1", 2]), "moves must be a list of strings"),
+        (lambda d: d.update(moves=["c1", "c2"]), r"move 2 \('c2'\) does not replay: c2: the base card has"),
+        (lambda d: d.update(moves=["c1", "zz"]), r"move 2 \('zz'\) does not replay: 'zz' is not a move"),
+        (lambda d: d.update(result="won"), "the record says 'won' but its moves lead to 'playing'"),
+        (lambda d: d.update(result="draw"), "result must be one of choosing, playing, won, lost"),
+        (lambda d: d.pop("result"), "the record has no 'result'"),
+    ],
+)
+def test_load_validates_everything(change: Any, message: str) -> None:
+    with pytest.raises(InvalidRecordError, match=message):
+        GameRecord.from_dict(_bad(change))
+
+
+@pytest.mark.parametrize("text", ["", "{", "[1, 2]", "null", "[" * 100000])
+def test_not_json_or_not_an_object(text: str) -> None:
+    with pytest.raises(InvalidRecordError):
+        GameRecord.from_json(text)
+
+
+def test_replay_reports_the_bad_move() -> None:
+    record = GameRecord(**{**_record().__dict__, "moves": ("c1", "rt1")})
+    with pytest.raises(InvalidRecordError, match=r"move 2 \('rt1'\) does not replay: rt1: "):
+        record.replay()
