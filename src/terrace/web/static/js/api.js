@@ -1,0 +1,38 @@
+// The JSON API of docs/api.md. Every call resolves to {ok, status, data}.
+
+import { getLanguage } from "./i18n.js";
+
+async function call(method, path, body) {
+  const headers = { "Accept-Language": getLanguage() };
+  const init = { method, headers, cache: "no-store" };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  try {
+    const response = await fetch(path, init);
+    const data = response.status === 204 ? null : await response.json();
+    return { ok: response.ok, status: response.status, data };
+  } catch (error) {
+    return { ok: false, status: 0, data: { error: String(error) } };
+  }
+}
+
+const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+
+export const api = {
+  variants: () => call("GET", "/api/variants"),
+  current: () => call("GET", "/api/games/current"),
+  recent: (n = 20) => call("GET", `/api/games?recent=${n}`),
+  create: (body) => call("POST", "/api/games", body),
+  get: (id) => call("GET", game(id)),
+  position: (id, step) => call("GET", `${game(id)}/position?step=${step}`),
+  move: (id, move, after) => call("POST", `${game(id)}/moves`, { move, after }),
+  check: (id, move) => call("GET", `${game(id)}/check?move=${encodeURIComponent(move)}`),
+  undo: (id, after) => call("POST", `${game(id)}/undo`, { after }),
+  redo: (id, after) => call("POST", `${game(id)}/redo`, { after }),
+  restart: (id, after) => call("POST", `${game(id)}/restart`, { after }),
+  hint: (id) => call("GET", `${game(id)}/hint`),
+  analysis: (id) => call("GET", `${game(id)}/analysis`),
+  stats: () => call("GET", "/api/stats"),
+};

@@ -1,0 +1,92 @@
+// Drag and drop with Pointer Events (mouse, pen and touch alike).
+// The board's movable cards carry the class "movable"; a drag starts after
+// the pointer travels a few pixels, so a plain click stays a click.
+
+const THRESHOLD = 6;
+
+export function attachDrag(board, { onStart, onDrop, onCancel }) {
+  let drag = null;
+  let swallowClick = false;
+
+  board.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 || drag) return;
+    const card = event.target.closest(".card.movable");
+    if (!card) return;
+    const pile = card.closest("[data-pile]");
+    if (!pile) return;
+    drag = { card, pile: pile.dataset.pile, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null };
+    card.setPointerCapture(event.pointerId);
+  });
+
+  board.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.ghost) {
+      if (Math.hypot(dx, dy) < THRESHOLD) return;
+      const rect = drag.card.getBoundingClientRect();
+      const ghost = drag.card.cloneNode(true);
+      ghost.classList.add("ghost");
+      ghost.classList.remove("movable", "selected", "hint-src");
+      ghost.style.setProperty("left", `${rect.left}px`);
+      ghost.style.setProperty("top", `${rect.top}px`);
+      ghost.style.setProperty("width", `${rect.width}px`);
+      ghost.style.setProperty("height", `${rect.height}px`);
+      ghost.style.setProperty("--cw", getComputedStyle(board).getPropertyValue("--cw"));
+      document.body.append(ghost);
+      drag.ghost = ghost;
+      drag.card.classList.add("lifted");
+      onStart(drag.pile);
+    }
+    drag.ghost.style.setProperty("transform", `translate(${dx}px, ${dy}px) rotate(1.5deg)`);
+    event.preventDefault();
+  });
+
+  const finish = (event, cancelled) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const current = drag;
+    drag = null;
+    if (!current.ghost) return;
+    swallowClick = true;
+    setTimeout(() => { swallowClick = false; }, 0);
+    if (cancelled) {
+      onCancel(current.pile, current.ghost, current.card);
+      return;
+    }
+    const under = document.elementsFromPoint(event.clientX, event.clientY)
+      .map((node) => node.closest && node.closest("[data-pile]"))
+      .find((node) => node && node.closest("#board"));
+    onDrop(current.pile, under ? under.dataset.pile : null, current.ghost, current.card);
+  };
+  board.addEventListener("pointerup", (event) => finish(event, false));
+  board.addEventListener("pointercancel", (event) => finish(event, true));
+
+  // The click that follows a drag is not a click on the card.
+  window.addEventListener("click", (event) => {
+    if (swallowClick) {
+      event.stopPropagation();
+      event.preventDefault();
+      swallowClick = false;
+    }
+  }, true);
+}
+
+// Animate the ghost back to where the card was, then remove it.
+export function snapBack(ghost, card, animate) {
+  const done = () => {
+    ghost.remove();
+    card.classList.remove("lifted");
+  };
+  if (!animate || !card.isConnected) return done();
+  const from = ghost.getBoundingClientRect();
+  const to = card.getBoundingClientRect();
+  ghost.style.setProperty("transform", "none");
+  ghost.style.setProperty("left", `${to.left}px`);
+  ghost.style.setProperty("top", `${to.top}px`);
+  const animation = ghost.animate(
+    [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)` }, { transform: "none" }],
+    { duration: 220, easing: "cubic-bezier(.3,.7,.3,1)" }
+  );
+  animation.onfinish = done;
+  animation.oncancel = done;
+}

@@ -1,0 +1,318 @@
+// The page's words in English and German. t("key", {n: 3}) fills {n}.
+
+const STRINGS = {
+  en: {
+    "app.title": "Terrace",
+    "btn.new": "New game",
+    "btn.restart": "Restart",
+    "btn.undo": "Undo",
+    "btn.redo": "Redo",
+    "btn.hint": "Hint",
+    "btn.stats": "Statistics",
+    "btn.rules": "Rules",
+    "btn.settings": "Settings",
+    "btn.close": "Close",
+    "btn.start": "Start",
+    "btn.resume": "Resume",
+    "btn.replay": "Replay",
+    "btn.exitReplay": "Back to my game",
+    "btn.prev": "Previous move",
+    "btn.next": "Next move",
+    "btn.playAgain": "New game",
+    "btn.keepLooking": "Look at the board",
+    "label.language": "Language",
+    "counter.base": "Base",
+    "counter.foundations": "Foundations",
+    "counter.terrace": "Terrace",
+    "counter.stock": "Stock",
+    "counter.waste": "Waste",
+    "counter.tableau": "Tableau",
+    "counter.moves": "Moves",
+    "counter.deal": "Deal",
+    "pile.stock": "Stock, {n} cards",
+    "pile.stockEmpty": "Stock, empty",
+    "pile.waste": "Waste, {n} cards",
+    "pile.reserve": "Terrace, {n} cards",
+    "pile.foundation": "Foundation {i}",
+    "pile.tableau": "Pile {i}",
+    "pile.empty": "empty",
+    "pile.top": "top card {card}",
+    "pile.cards": "{n} cards",
+    "pile.waits": "waits for a {rank}",
+    "pile.next": "next {what}",
+    "pile.complete": "complete",
+    "colour.red": "red",
+    "colour.black": "black",
+    "badge.red": "red",
+    "badge.black": "black",
+    "prompt.choose": "Choose the base card: click one of the {n} candidates or press 1–{n}. Its rank starts every foundation.",
+    "prompt.play": "Drag a card, or {click} it to send it home. Click the stock (or press Space) to turn a card.",
+    "prompt.click.single": "click",
+    "prompt.click.double": "double-click",
+    "prompt.won": "Won! All {n} cards are on the foundations.",
+    "prompt.lost": "No move is left: this game is lost.",
+    "prompt.selected": "{card} selected: click a highlighted pile, press a pile key or F, or Enter to send it.",
+    "prompt.replay": "Replay of deal {deal}: move {step} of {steps}.",
+    "verdict.won": "can win",
+    "verdict.lost": "cannot win",
+    "verdict.unknown": "not known",
+    "hint.move": "Hint: {what}.",
+    "hint.none": "No hint: there is no move to suggest.",
+    "hint.lost": "No winning line remains from here.",
+    "hint.winnable": "This position can still be won.",
+    "hint.heuristic": "(a rule of thumb, not a proof)",
+    "hint.draw": "turn a card from the stock",
+    "hint.choose": "choose {card} as the base card",
+    "hint.moveCard": "move {card} from {from} to {to}",
+    "place.reserve": "the terrace",
+    "place.waste": "the waste",
+    "place.stock": "the stock",
+    "place.f": "foundation {i}",
+    "place.t": "pile {i}",
+    "error.dropHere": "Cards can go only onto the foundations and the tableau piles.",
+    "error.cannotMove": "This card cannot move now.",
+    "error.network": "The server did not answer: is terrace play still running?",
+    "end.won.title": "You won!",
+    "end.won.text": "Every card is on a foundation, in {moves} moves.",
+    "end.lost.title": "Game over",
+    "end.lost.text": "No legal move is left. Undo a few moves or start a new game.",
+    "end.hopeless.text": "The solver proved that no winning line remains. You may play on, undo, or start a new game.",
+    "new.title": "New game",
+    "new.variant": "Variant",
+    "new.deal": "Deal number",
+    "new.dealHelp": "Leave empty for a random deal.",
+    "new.winnable": "Winnable deals only",
+    "new.winnableHelp": "Uses the solver to pick a deal that can be won.",
+    "new.options": "Rule options",
+    "opt.decks": "Decks",
+    "opt.reserve": "Terrace cards",
+    "opt.piles": "Tableau piles",
+    "opt.candidates": "Base candidates (0 = turned)",
+    "opt.foundations": "Foundations build",
+    "opt.spaces": "Spaces",
+    "opt.redeals": "Redeals",
+    "opt.foundation_return": "Foundation cards may return",
+    "choice.alternate": "alternate colours",
+    "choice.suit": "in suit",
+    "choice.auto": "refilled automatically",
+    "choice.free": "any card",
+    "choice.waste": "waste card only",
+    "settings.title": "Settings",
+    "settings.click": "Moving a card home takes",
+    "settings.single": "a single click",
+    "settings.double": "a double click",
+    "settings.animate": "Animations",
+    "settings.keys": "Keys",
+    "keys.text": "1–9, 0: piles (or candidates) · R: terrace · W: waste · F: foundation · Enter: send the selected card home · Space: draw · Esc: cancel · H: hint · Ctrl+Z / Ctrl+Y: undo / redo",
+    "rules.title": "Rules",
+    "stats.title": "Statistics",
+    "stats.overall": "All variants",
+    "stats.variant": "Variant",
+    "stats.played": "Played",
+    "stats.won": "Won",
+    "stats.winRate": "Win rate",
+    "stats.streak": "Streak",
+    "stats.bestStreak": "Best streak",
+    "stats.fewest": "Fewest moves",
+    "stats.fastest": "Fastest",
+    "stats.hints": "Hints",
+    "stats.undos": "Undos",
+    "stats.recent": "Recent games",
+    "stats.chart": "Results of recent games, oldest on the left",
+    "stats.none": "No games yet.",
+    "status.choosing": "choosing",
+    "status.playing": "playing",
+    "status.won": "won",
+    "status.lost": "lost",
+    "notice.unchecked": "The solver is not installed, so this deal was not checked for a win.",
+    "conflict": "This game changed in another window; the page now shows the latest position.",
+  },
+  de: {
+    "app.title": "Terrace",
+    "btn.new": "Neues Spiel",
+    "btn.restart": "Von vorn",
+    "btn.undo": "Zurück",
+    "btn.redo": "Wieder",
+    "btn.hint": "Tipp",
+    "btn.stats": "Statistik",
+    "btn.rules": "Regeln",
+    "btn.settings": "Einstellungen",
+    "btn.close": "Schließen",
+    "btn.start": "Los",
+    "btn.resume": "Weiterspielen",
+    "btn.replay": "Nachspielen",
+    "btn.exitReplay": "Zurück zu meinem Spiel",
+    "btn.prev": "Vorheriger Zug",
+    "btn.next": "Nächster Zug",
+    "btn.playAgain": "Neues Spiel",
+    "btn.keepLooking": "Brett ansehen",
+    "label.language": "Sprache",
+    "counter.base": "Basis",
+    "counter.foundations": "Zielstapel",
+    "counter.terrace": "Terrasse",
+    "counter.stock": "Vorrat",
+    "counter.waste": "Abwurf",
+    "counter.tableau": "Auslage",
+    "counter.moves": "Züge",
+    "counter.deal": "Spiel",
+    "pile.stock": "Vorrat, {n} Karten",
+    "pile.stockEmpty": "Vorrat, leer",
+    "pile.waste": "Abwurfstapel, {n} Karten",
+    "pile.reserve": "Terrasse, {n} Karten",
+    "pile.foundation": "Zielstapel {i}",
+    "pile.tableau": "Stapel {i}",
+    "pile.empty": "leer",
+    "pile.top": "oben {card}",
+    "pile.cards": "{n} Karten",
+    "pile.waits": "wartet auf eine {rank}",
+    "pile.next": "als Nächstes {what}",
+    "pile.complete": "vollständig",
+    "colour.red": "rot",
+    "colour.black": "schwarz",
+    "badge.red": "rot",
+    "badge.black": "schwarz",
+    "prompt.choose": "Wähle die Basiskarte: Klicke eine der {n} Karten an oder drücke 1–{n}. Ihr Wert beginnt jeden Zielstapel.",
+    "prompt.play": "Ziehe eine Karte oder {click} sie, um sie abzulegen. Klicke auf den Vorrat (oder drücke die Leertaste), um eine Karte aufzudecken.",
+    "prompt.click.single": "klicke",
+    "prompt.click.double": "doppelklicke",
+    "prompt.won": "Gewonnen! Alle {n} Karten liegen auf den Zielstapeln.",
+    "prompt.lost": "Kein Zug ist mehr möglich: Dieses Spiel ist verloren.",
+    "prompt.selected": "{card} gewählt: Klicke auf einen markierten Stapel, drücke eine Stapeltaste oder F, oder Enter zum Ablegen.",
+    "prompt.replay": "Spiel {deal} nachspielen: Zug {step} von {steps}.",
+    "verdict.won": "gewinnbar",
+    "verdict.lost": "nicht gewinnbar",
+    "verdict.unknown": "unbekannt",
+    "hint.move": "Tipp: {what}.",
+    "hint.none": "Kein Tipp: Es gibt keinen Zug.",
+    "hint.lost": "Von hier aus lässt sich das Spiel nicht mehr gewinnen.",
+    "hint.winnable": "Diese Stellung ist noch gewinnbar.",
+    "hint.heuristic": "(eine Faustregel, kein Beweis)",
+    "hint.draw": "decke eine Karte vom Vorrat auf",
+    "hint.choose": "wähle {card} als Basiskarte",
+    "hint.moveCard": "lege {card} von {from} auf {to}",
+    "place.reserve": "der Terrasse",
+    "place.waste": "dem Abwurfstapel",
+    "place.stock": "dem Vorrat",
+    "place.f": "Zielstapel {i}",
+    "place.t": "Stapel {i}",
+    "error.dropHere": "Karten dürfen nur auf die Zielstapel und die Stapel der Auslage.",
+    "error.cannotMove": "Diese Karte kann gerade nicht bewegt werden.",
+    "error.network": "Der Server antwortet nicht: Läuft terrace play noch?",
+    "end.won.title": "Gewonnen!",
+    "end.won.text": "Alle Karten liegen auf den Zielstapeln, in {moves} Zügen.",
+    "end.lost.title": "Spiel vorbei",
+    "end.lost.text": "Es ist kein Zug mehr möglich. Nimm ein paar Züge zurück oder beginne ein neues Spiel.",
+    "end.hopeless.text": "Der Löser hat bewiesen, dass kein Weg mehr zum Sieg führt. Du kannst weiterspielen, Züge zurücknehmen oder neu beginnen.",
+    "new.title": "Neues Spiel",
+    "new.variant": "Variante",
+    "new.deal": "Spielnummer",
+    "new.dealHelp": "Leer lassen für ein zufälliges Spiel.",
+    "new.winnable": "Nur gewinnbare Spiele",
+    "new.winnableHelp": "Der Löser sucht ein Spiel aus, das sich gewinnen lässt.",
+    "new.options": "Regeln",
+    "opt.decks": "Kartenspiele",
+    "opt.reserve": "Karten der Terrasse",
+    "opt.piles": "Stapel der Auslage",
+    "opt.candidates": "Basiskarten zur Wahl (0 = aufgedeckt)",
+    "opt.foundations": "Zielstapel bauen",
+    "opt.spaces": "Lücken",
+    "opt.redeals": "Weitere Durchgänge",
+    "opt.foundation_return": "Karten dürfen von Zielstapeln zurück",
+    "choice.alternate": "in wechselnden Farben",
+    "choice.suit": "in Farbe (Symbol)",
+    "choice.auto": "automatisch gefüllt",
+    "choice.free": "beliebige Karte",
+    "choice.waste": "nur vom Abwurfstapel",
+    "settings.title": "Einstellungen",
+    "settings.click": "Eine Karte ablegen mit",
+    "settings.single": "einfachem Klick",
+    "settings.double": "Doppelklick",
+    "settings.animate": "Animationen",
+    "settings.keys": "Tasten",
+    "keys.text": "1–9, 0: Stapel (oder Basiskarten) · R: Terrasse · W: Abwurfstapel · F: Zielstapel · Enter: gewählte Karte ablegen · Leertaste: aufdecken · Esc: abbrechen · H: Tipp · Strg+Z / Strg+Y: zurück / wieder",
+    "rules.title": "Regeln",
+    "stats.title": "Statistik",
+    "stats.overall": "Alle Varianten",
+    "stats.variant": "Variante",
+    "stats.played": "Gespielt",
+    "stats.won": "Gewonnen",
+    "stats.winRate": "Quote",
+    "stats.streak": "Serie",
+    "stats.bestStreak": "Beste Serie",
+    "stats.fewest": "Wenigste Züge",
+    "stats.fastest": "Schnellste",
+    "stats.hints": "Tipps",
+    "stats.undos": "Zurück",
+    "stats.recent": "Letzte Spiele",
+    "stats.chart": "Ergebnisse der letzten Spiele, die ältesten links",
+    "stats.none": "Noch keine Spiele.",
+    "status.choosing": "Wahl",
+    "status.playing": "läuft",
+    "status.won": "gewonnen",
+    "status.lost": "verloren",
+    "notice.unchecked": "Der Löser ist nicht installiert; dieses Spiel wurde nicht auf Gewinnbarkeit geprüft.",
+    "conflict": "Das Spiel wurde in einem anderen Fenster geändert; die Seite zeigt jetzt den neuesten Stand.",
+  },
+};
+
+const RANK_LABEL = {
+  en: { T: "10", J: "J", Q: "Q", K: "K", A: "A" },
+  de: { T: "10", J: "B", Q: "D", K: "K", A: "A" },
+};
+const RANK_NAME = {
+  en: { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" },
+  de: { A: "Ass", T: "10", J: "Bube", Q: "Dame", K: "König" },
+};
+const SUIT_NAME = {
+  en: { S: "spades", H: "hearts", D: "diamonds", C: "clubs" },
+  de: { S: "Pik", H: "Herz", D: "Karo", C: "Kreuz" },
+};
+export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+let language = "en";
+
+export function chooseLanguage() {
+  const saved = localStorage.getItem("terrace.lang");
+  if (saved && STRINGS[saved]) return saved;
+  for (const lang of navigator.languages || [navigator.language || "en"]) {
+    const code = String(lang).slice(0, 2).toLowerCase();
+    if (STRINGS[code]) return code;
+  }
+  return "en";
+}
+
+export function setLanguage(lang) {
+  language = STRINGS[lang] ? lang : "en";
+  document.documentElement.lang = language;
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
+  for (const el of document.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+}
+
+export function getLanguage() {
+  return language;
+}
+
+export function t(key, vars = {}) {
+  const text = STRINGS[language][key] ?? STRINGS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+}
+
+export function rankLabel(rank) {
+  return RANK_LABEL[language][rank] ?? rank;
+}
+
+export function cardLabel(code) {
+  return rankLabel(code[0]) + SUIT_SYMBOL[code[1]];
+}
+
+export function cardName(code) {
+  const rank = RANK_NAME[language][code[0]] ?? code[0];
+  const suit = SUIT_NAME[language][code[1]];
+  return language === "de" ? `${suit} ${rank}` : `${rank} of ${suit}`;
+}
+
+export function placeName(pile) {
+  if (pile === "reserve" || pile === "waste" || pile === "stock") return t(`place.${pile}`);
+  return t(`place.${pile[0]}`, { i: pile.slice(1) });
+}

@@ -1,0 +1,540 @@
+// The web game: state, actions, clicks, keys and animations.
+
+import { api } from "./api.js";
+import { attachDrag, snapBack } from "./drag.js";
+import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, placeName } from "./i18n.js";
+import { openNewGame, openRules, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
+import { renderBoard, renderCounters, topCard } from "./render.js";
+
+const $ = (selector) => document.querySelector(selector);
+
+export const app = {
+  game: null,          // the game JSON of the current game (or of a replay step)
+  saved: null,         // the game being played while a replay is shown
+  variants: null,      // GET /api/variants
+  verdicts: null,      // candidate move -> "won" | "lost" | "unknown"
+  selected: null,      // the selected source pile
+  hint: null,          // {source, target}
+  settings: {
+    click: localStorage.getItem("terrace.click") || "double",
+    animate: localStorage.getItem("terrace.animate") !== "off",
+  },
+  queue: Promise.resolve(),
+};
+
+const board = $("#board");
+
+function animationsOn() {
+  return app.settings.animate && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+// Run actions one after the other, so quick clicks never overlap.
+function enqueue(action) {
+  app.queue = app.queue.then(action).catch((error) => toast(String(error)));
+  return app.queue;
+}
+
+export function toast(message, kind = "error") {
+  const node = $("#toast");
+  node.textContent = message;
+  node.className = `toast show ${kind}`;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { node.className = "toast"; }, kind === "error" ? 4500 : 3500);
+}
+
+function notation(pile) {
+  return pile === "reserve" ? "r" : pile === "waste" ? "w" : pile;
+}
+
+// ---------------------------------------------------------------- drawing
+
+function snapshot() {
+  const rects = {};
+  for (const node of board.querySelectorAll("[data-pile]")) {
+    const top = topCard(node);
+    rects[node.dataset.pile] = (top || node).getBoundingClientRect();
+  }
+  return rects;
+}
+
+export function show(game, { ghost = null, animate = true } = {}) {
+  const before = app.game && board.childElementCount ? snapshot() : null;
+  const changedGame = !app.game || app.game.id !== game.id;
+  if (changedGame) app.verdicts = null;
+  app.game = game;
+  app.selected = null;
+  app.hint = null;
+  draw();
+  if (before && animate && animationsOn() && game.motions) animateMotions(game.motions, before, ghost);
+  if (ghost) ghost.remove();
+  document.body.dataset.moves = String(game.moves.length);
+  document.body.dataset.status = game.status;
+  document.body.dataset.game = game.id;
+  if (!game.replay) {
+    localStorage.setItem("terrace.game", game.id);
+    if (game.status === "choosing" && app.variants && app.variants.solver && !app.verdicts) loadVerdicts(game);
+    if (game.status === "won" || game.status === "lost") showEnd(game, game.status);
+    else closeEnd();
+  }
+}
+
+export function draw() {
+  const game = app.game;
+  if (!game) return;
+  renderBoard(board, game, { verdicts: app.verdicts });
+  renderCounters($("#counters"), game);
+  $("#game-title").textContent = `${game.title} · ${t("counter.deal")} ${game.deal_number ?? "–"}`;
+  const replay = Boolean(game.replay);
+  $("#btn-undo").disabled = replay || !game.can_undo;
+  $("#btn-redo").disabled = replay || !game.can_redo;
+  $("#btn-hint").disabled = replay || game.status === "won" || game.status === "lost";
+  $("#btn-restart").disabled = replay || !game.moves.length;
+  $("#replay-bar").hidden = !replay;
+  if (replay) {
+    $("#replay-prev").disabled = game.step <= 0;
+    $("#replay-next").disabled = game.step >= game.steps;
+  }
+  if (app.selected) markSelection(app.selected);
+  if (app.hint) markHint(app.hint);
+  prompt();
+}
+
+function prompt(text) {
+  const game = app.game;
+  let message = text;
+  if (!message) {
+    if (game.replay) message = t("prompt.replay", { deal: game.deal_number, step: game.step, steps: game.steps });
+    else if (game.status === "choosing") message = t("prompt.choose", { n: game.choices.length });
+    else if (game.status === "won") message = t("prompt.won", { n: game.counters.total_cards });
+    else if (game.status === "lost") message = t("prompt.lost");
+    else message = t("prompt.play", { click: t(`prompt.click.${app.settings.click}`) });
+  }
+  $("#prompt").textContent = message;
+}
+
+function animateMotions(motions, before, ghost) {
+  const ghostRect = ghost ? ghost.getBoundingClientRect() : null;
+  let mainUsed = false;
+  for (const motion of motions) {
+    if (motion.to === "stock") continue;
+    const pile = board.querySelector(`[data-pile="${motion.to}"]`);
+    if (!pile) continue;
+    const cards = [...pile.querySelectorAll(`:scope > .card[data-card="${motion.card}"]`)];
+    const card = cards[cards.length - 1];
+    const from = !mainUsed && ghostRect && !motion.refill ? ghostRect : before[motion.from];
+    if (!motion.refill) mainUsed = true;
+    if (!card || !from) continue;
+    const to = card.getBoundingClientRect();
+    const dx = from.left - to.left;
+    const dy = from.top - to.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+    card.classList.add("flying");
+    const animation = card.animate(
+      [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
+      { duration: motion.refill ? 320 : 200, delay: motion.refill ? 170 : 0, easing: "cubic-bezier(.25,.8,.3,1)", fill: "backwards" }
+    );
+    const land = () => card.classList.remove("flying");
+    animation.onfinish = land;
+    animation.oncancel = land;
+    if (motion.refill) card.classList.add("refilled");
+  }
+}
+
+// ---------------------------------------------------------------- actions
+
+async function answer(result, ghost = null, card = null) {
+  if (result.ok) {
+    show(result.data, { ghost });
+    return true;
+  }
+  if (ghost && card) snapBack(ghost, card, animationsOn());
+  if (result.status === 409 && app.game) {
+    const fresh = await api.get(app.game.id);
+    if (fresh.ok) show(fresh.data, { animate: false });
+  }
+  toast(result.status === 0 ? t("error.network") : result.data.error);
+  return false;
+}
+
+export function play(move, ghost = null, card = null) {
+  return enqueue(async () => {
+    const game = app.game;
+    if (!game || game.replay) return;
+    await answer(await api.move(game.id, move, game.moves.length), ghost, card);
+  });
+}
+
+function explain(move, ghost = null, card = null) {
+  return enqueue(async () => {
+    if (ghost && card) snapBack(ghost, card, animationsOn());
+    const result = await api.check(app.game.id, move);
+    if (result.ok && !result.data.legal) toast(result.data.reason);
+    else if (!result.ok) toast(result.data.error);
+  });
+}
+
+function autoMove(pile) {
+  const info = app.game.sources[pile];
+  if (info && info.auto) return play(info.auto);
+  const cards = pile === "reserve" || pile === "waste" || pile[0] === "t" || pile[0] === "f";
+  if (cards) return explain(`${notation(pile)}f`);
+  return null;
+}
+
+function moveTo(source, target, ghost = null, card = null) {
+  const info = app.game.sources[source];
+  if (info && info.targets[target]) return play(info.targets[target], ghost, card);
+  if (target && (target[0] === "t" || target[0] === "f") && target !== source) {
+    return explain(`${notation(source)}${target}`, ghost, card);
+  }
+  if (ghost && card) snapBack(ghost, card, animationsOn());
+  if (target && target !== source) toast(t("error.dropHere"));
+  return null;
+}
+
+function step(kind) {
+  return enqueue(async () => {
+    const game = app.game;
+    if (!game || game.replay) return;
+    await answer(await api[kind](game.id, game.moves.length));
+  });
+}
+
+function hint() {
+  return enqueue(async () => {
+    const game = app.game;
+    if (!game || game.replay) return;
+    const result = await api.hint(game.id);
+    if (!result.ok) return toast(result.data.error);
+    const found = result.data;
+    if (found.kind === "lost") {
+      toast(t("hint.lost"), "info");
+      prompt(t("hint.lost"));
+      if (found.move === null) return;
+    }
+    if (!found.move) return toast(t("hint.none"), "info");
+    app.hint = { source: found.source, target: found.target, move: found.move };
+    markHint(app.hint);
+    let what;
+    if (found.move === "s") what = t("hint.draw");
+    else if (found.move[0] === "c") {
+      const choice = game.choices.find((c) => c.move === found.move);
+      what = t("hint.choose", { card: choice ? cardLabel(choice.card) : found.move });
+    } else {
+      const info = game.sources[found.source];
+      what = t("hint.moveCard", {
+        card: info ? cardLabel(info.card) : found.source,
+        from: placeName(found.source),
+        to: found.target ? placeName(found.target) : "",
+      });
+    }
+    const text = t("hint.move", { what }) + (found.kind === "heuristic" ? ` ${t("hint.heuristic")}` : "");
+    prompt(text);
+    toast(text, "info");
+  });
+}
+
+async function loadVerdicts(game) {
+  const result = await api.analysis(game.id);
+  if (!result.ok || !result.data.available || app.game !== game) return;
+  app.verdicts = Object.fromEntries(result.data.candidates.map((c) => [c.move, c.verdict]));
+  draw();
+}
+
+// ---------------------------------------------------------------- selection
+
+function clearMarks(cls) {
+  for (const node of board.querySelectorAll(`.${cls}`)) node.classList.remove(cls);
+}
+
+function markTargets(source) {
+  clearMarks("target");
+  const info = app.game.sources[source];
+  if (!info) return;
+  for (const pile of Object.keys(info.targets)) {
+    const node = board.querySelector(`[data-pile="${pile}"]`);
+    if (node) node.classList.add("target");
+  }
+}
+
+function markSelection(source) {
+  clearMarks("selected");
+  const node = board.querySelector(`[data-pile="${source}"]`);
+  const card = node && topCard(node);
+  if (card) card.classList.add("selected");
+  markTargets(source);
+}
+
+function select(source) {
+  const info = app.game.sources[source];
+  if (!info) {
+    autoMove(source);
+    return;
+  }
+  app.selected = source;
+  markSelection(source);
+  prompt(t("prompt.selected", { card: cardLabel(info.card) }));
+}
+
+function deselect() {
+  if (!app.selected) return;
+  app.selected = null;
+  clearMarks("selected");
+  clearMarks("target");
+  prompt();
+}
+
+function markHint(found) {
+  clearMarks("hint-src");
+  clearMarks("hint-dst");
+  const source = found.source && board.querySelector(`[data-pile="${found.source}"]`);
+  const target = found.target && board.querySelector(`[data-pile="${found.target}"]`);
+  if (source) (topCard(source) || source).classList.add("hint-src");
+  if (target) target.classList.add("hint-dst");
+}
+
+// ---------------------------------------------------------------- input
+
+function activate(pileName, detail) {
+  const game = app.game;
+  if (!game || game.replay) return;
+  if (game.status === "choosing") {
+    const choice = game.choices.find((c) => c.pile === pileName);
+    if (choice) play(choice.move);
+    return;
+  }
+  if (pileName === "stock") {
+    deselect();
+    if (game.draw) play(game.draw);
+    return;
+  }
+  if (app.selected && pileName !== app.selected) {
+    const source = app.selected;
+    deselect();
+    moveTo(source, pileName);
+    return;
+  }
+  const hasCard = (game.sources[pileName] || (pileName !== "stock" && topCard(board.querySelector(`[data-pile="${pileName}"]`) || board)));
+  if (!hasCard) return deselect();
+  if (app.settings.click === "single") {
+    if (detail <= 1) { deselect(); autoMove(pileName); }
+    return;
+  }
+  if (detail >= 2) {
+    deselect();
+    autoMove(pileName);
+  } else if (app.selected === pileName) {
+    deselect();
+  } else {
+    select(pileName);
+  }
+}
+
+board.addEventListener("click", (event) => {
+  const pile = event.target.closest("[data-pile]");
+  if (!pile) return deselect();
+  const card = event.target.closest(".card");
+  const name = pile.dataset.pile;
+  // A click on a covered card acts on its pile only as a drop target.
+  if (card && card !== topCard(pile) && !app.selected && name !== "stock") return;
+  activate(name, event.detail || 1);
+});
+
+attachDrag(board, {
+  onStart(source) {
+    deselect();
+    markTargets(source);
+  },
+  onDrop(source, target, ghost, card) {
+    clearMarks("target");
+    if (!target || target === source) {
+      snapBack(ghost, card, animationsOn());
+      return;
+    }
+    moveTo(source, target, ghost, card);
+  },
+  onCancel(source, ghost, card) {
+    clearMarks("target");
+    snapBack(ghost, card, animationsOn());
+  },
+});
+
+const PILE_KEYS = "1234567890";
+
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest && event.target.closest("dialog, input, select, textarea")) return;
+  const game = app.game;
+  if (!game) return;
+  const key = event.key;
+  const ctrl = event.ctrlKey || event.metaKey;
+  if (ctrl && (key === "z" || key === "Z")) {
+    event.preventDefault();
+    step(event.shiftKey ? "redo" : "undo");
+    return;
+  }
+  if (ctrl && (key === "y" || key === "Y")) {
+    event.preventDefault();
+    step("redo");
+    return;
+  }
+  if (ctrl || event.altKey || game.replay) return;
+  const index = PILE_KEYS.indexOf(key);
+  if (index >= 0) {
+    const pile = `t${index + 1}`;
+    if (game.status === "choosing") {
+      const choice = game.choices[index];
+      if (choice) play(choice.move);
+    } else if (app.selected) {
+      const source = app.selected;
+      deselect();
+      moveTo(source, pile);
+    } else if (game.sources[pile]) {
+      select(pile);
+    } else {
+      autoMove(pile);
+    }
+    event.preventDefault();
+    return;
+  }
+  const lower = key.toLowerCase();
+  if (lower === "r" || lower === "w") {
+    const pile = lower === "r" ? "reserve" : "waste";
+    if (app.selected === pile) deselect();
+    else select(pile);
+  } else if (lower === "f" && app.selected) {
+    const source = app.selected;
+    deselect();
+    const info = game.sources[source];
+    const foundation = info && Object.keys(info.targets).find((p) => p[0] === "f");
+    if (foundation) play(info.targets[foundation]);
+    else explain(`${notation(source)}f`);
+  } else if (key === "Enter") {
+    if (app.selected) {
+      const source = app.selected;
+      deselect();
+      autoMove(source);
+    } else {
+      const focused = document.activeElement && document.activeElement.closest("[data-pile]");
+      if (focused && board.contains(focused)) activate(focused.dataset.pile, 2);
+      else return;
+    }
+  } else if (key === " " || key === "Spacebar") {
+    deselect();
+    if (game.draw) play(game.draw);
+  } else if (key === "Escape") {
+    deselect();
+  } else if (lower === "h") {
+    hint();
+  } else {
+    return;
+  }
+  event.preventDefault();
+});
+
+// ---------------------------------------------------------------- replay
+
+export async function startReplay(id) {
+  const first = await api.position(id, 0);
+  if (!first.ok) return toast(first.data.error);
+  if (!app.game || !app.game.replay) app.saved = app.game;
+  show(first.data, { animate: false });
+}
+
+async function replayStep(delta) {
+  const game = app.game;
+  if (!game || !game.replay) return;
+  const next = game.step + delta;
+  if (next < 0 || next > game.steps) return;
+  const result = await api.position(game.id, next);
+  if (result.ok) show(result.data, { animate: delta === 1 });
+}
+
+async function exitReplay() {
+  const saved = app.saved;
+  app.saved = null;
+  if (saved) {
+    const fresh = await api.get(saved.id);
+    show(fresh.ok ? fresh.data : saved, { animate: false });
+  } else {
+    await startup();
+  }
+}
+
+export async function resume(id) {
+  app.saved = null;
+  const result = await api.get(id);
+  if (result.ok) show(result.data, { animate: false });
+  else toast(result.data.error);
+}
+
+// ---------------------------------------------------------------- start-up
+
+export async function newGame(body) {
+  const result = await api.create(body);
+  if (!result.ok) return result;
+  app.saved = null;
+  localStorage.setItem("terrace.variant", JSON.stringify({ variant: result.data.variant, options: result.data.options }));
+  show(result.data, { animate: false });
+  if (result.data.notice) toast(t("notice.unchecked"), "info");
+  return result;
+}
+
+async function startup() {
+  const current = await api.current();
+  if (current.ok && current.data) return show(current.data, { animate: false });
+  let body = {};
+  try {
+    body = JSON.parse(localStorage.getItem("terrace.variant") || "{}") || {};
+  } catch {
+    body = {};
+  }
+  const created = await newGame(body);
+  if (!created.ok) await newGame({});
+}
+
+function bindButtons() {
+  $("#btn-undo").addEventListener("click", () => step("undo"));
+  $("#btn-redo").addEventListener("click", () => step("redo"));
+  $("#btn-hint").addEventListener("click", () => hint());
+  $("#btn-restart").addEventListener("click", () => step("restart"));
+  $("#btn-new").addEventListener("click", () => openNewGame());
+  $("#btn-rules").addEventListener("click", () => openRules());
+  $("#btn-stats").addEventListener("click", () => openStats());
+  $("#btn-settings").addEventListener("click", () => openSettings());
+  $("#replay-prev").addEventListener("click", () => replayStep(-1));
+  $("#replay-next").addEventListener("click", () => replayStep(1));
+  $("#replay-exit").addEventListener("click", () => exitReplay());
+  const language = $("#lang");
+  language.value = getLanguage();
+  language.addEventListener("change", () => changeLanguage(language.value));
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(draw, 60);
+  });
+}
+
+export function changeLanguage(lang) {
+  localStorage.setItem("terrace.lang", lang);
+  setLanguage(lang);
+  $("#lang").value = getLanguage();
+  draw();
+}
+
+export function changeSettings(settings) {
+  Object.assign(app.settings, settings);
+  localStorage.setItem("terrace.click", app.settings.click);
+  localStorage.setItem("terrace.animate", app.settings.animate ? "on" : "off");
+  draw();
+}
+
+async function main() {
+  setLanguage(chooseLanguage());
+  bindButtons();
+  const variants = await api.variants();
+  if (variants.ok) app.variants = variants.data;
+  await startup();
+  document.body.dataset.ready = "true";
+}
+
+main();

@@ -1,0 +1,215 @@
+// Dialogs: new game, settings, rules, statistics, end of game.
+
+import { api } from "./api.js";
+import { t, getLanguage } from "./i18n.js";
+import { app, newGame, resume, startReplay, changeLanguage, changeSettings } from "./main.js";
+import { el } from "./render.js";
+import { RULES } from "./rules.js";
+
+const $ = (selector) => document.querySelector(selector);
+const SVG = "http://www.w3.org/2000/svg";
+
+function open(dialog, title, ...content) {
+  const close = el("button", { type: "button", class: "close", "aria-label": t("btn.close"), text: "×", onclick: () => dialog.close() });
+  dialog.replaceChildren(el("header", {}, el("h2", { text: title }), close), ...content);
+  if (!dialog.open) dialog.showModal();
+}
+
+// ---------------------------------------------------------------- new game
+
+const OPTION_ORDER = ["decks", "reserve", "piles", "candidates", "foundations", "spaces", "redeals", "foundation_return"];
+
+export function openNewGame() {
+  const dialog = $("#dlg-new");
+  const info = app.variants;
+  if (!info) return;
+  const current = app.game && !app.game.replay ? app.game : null;
+  const select = el("select", { id: "new-variant", name: "variant" },
+    ...info.variants.map((v) => el("option", { value: v.name, text: v.title })));
+  select.value = current ? current.variant : info.default.variant;
+  const fields = {};
+  const grid = el("div", { class: "options" });
+  for (const name of OPTION_ORDER) {
+    const spec = info.options[name];
+    let input;
+    if (spec.type === "int") input = el("input", { type: "number", min: spec.min, max: spec.max, step: 1, id: `opt-${name}`, name });
+    else if (spec.type === "bool") input = el("input", { type: "checkbox", id: `opt-${name}`, name });
+    else input = el("select", { id: `opt-${name}`, name }, ...spec.choices.map((c) => el("option", { value: c, text: t(`choice.${c}`) })));
+    fields[name] = input;
+    grid.append(el("label", { class: `field ${spec.type}`, for: `opt-${name}` }, el("span", { text: t(`opt.${name}`) }), input));
+  }
+  const fill = (options) => {
+    for (const name of OPTION_ORDER) {
+      if (fields[name].type === "checkbox") fields[name].checked = Boolean(options[name]);
+      else fields[name].value = String(options[name]);
+    }
+  };
+  const presetOf = (name) => info.variants.find((v) => v.name === name);
+  fill(current ? current.options : presetOf(select.value).rules);
+  select.addEventListener("change", () => fill(presetOf(select.value).rules));
+  const deal = el("input", { type: "number", min: 0, step: 1, id: "new-deal", name: "deal", inputmode: "numeric" });
+  const winnable = el("input", { type: "checkbox", id: "new-winnable", name: "winnable" });
+  const error = el("p", { class: "form-error", role: "alert" });
+  const form = el("form", { method: "dialog", class: "new-game" },
+    el("label", { class: "field", for: "new-variant" }, el("span", { text: t("new.variant") }), select),
+    el("label", { class: "field", for: "new-deal" }, el("span", { text: t("new.deal") }), deal),
+    el("p", { class: "help", text: t("new.dealHelp") }),
+    el("label", { class: "field bool", for: "new-winnable" }, el("span", { text: t("new.winnable") }), winnable),
+    el("p", { class: "help", text: t("new.winnableHelp") }),
+    el("details", {}, el("summary", { text: t("new.options") }), grid),
+    error,
+    el("div", { class: "buttons" }, el("button", { type: "submit", class: "primary", id: "new-start", text: t("btn.start") })));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const options = {};
+    for (const name of OPTION_ORDER) {
+      const input = fields[name];
+      options[name] = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value;
+    }
+    const body = { variant: select.value, options, winnable: winnable.checked };
+    if (deal.value.trim() !== "") body.deal_number = Number(deal.value);
+    const button = $("#new-start");
+    button.disabled = true;
+    const result = await newGame(body);
+    button.disabled = false;
+    if (result.ok) dialog.close();
+    else error.textContent = result.data.error;
+  });
+  open(dialog, t("new.title"), form);
+}
+
+// ---------------------------------------------------------------- settings
+
+export function openSettings() {
+  const dialog = $("#dlg-settings");
+  const radio = (value) => {
+    const input = el("input", { type: "radio", name: "click", value, id: `click-${value}` });
+    input.checked = app.settings.click === value;
+    input.addEventListener("change", () => changeSettings({ click: value }));
+    return el("label", { class: "choice", for: `click-${value}` }, input, el("span", { text: t(`settings.${value}`) }));
+  };
+  const animate = el("input", { type: "checkbox", id: "set-animate" });
+  animate.checked = app.settings.animate;
+  animate.addEventListener("change", () => changeSettings({ animate: animate.checked }));
+  const lang = el("select", { id: "set-lang" }, el("option", { value: "en", text: "English" }), el("option", { value: "de", text: "Deutsch" }));
+  lang.value = getLanguage();
+  lang.addEventListener("change", () => { changeLanguage(lang.value); openSettings(); });
+  open(dialog, t("settings.title"),
+    el("fieldset", {}, el("legend", { text: t("settings.click") }), radio("single"), radio("double")),
+    el("label", { class: "field bool", for: "set-animate" }, el("span", { text: t("settings.animate") }), animate),
+    el("label", { class: "field", for: "set-lang" }, el("span", { text: t("label.language") }), lang),
+    el("h3", { text: t("settings.keys") }), el("p", { class: "keys", text: t("keys.text") }));
+}
+
+// ---------------------------------------------------------------- rules
+
+export function openRules() {
+  const dialog = $("#dlg-rules");
+  const body = el("article", { class: "rules" });
+  for (const [kind, content] of RULES[getLanguage()]) {
+    if (kind === "ul") body.append(el("ul", {}, ...content.map((item) => el("li", { text: item }))));
+    else body.append(el(kind, { text: content }));
+  }
+  open(dialog, t("rules.title"), body);
+}
+
+// ---------------------------------------------------------------- statistics
+
+function percent(value) {
+  return value === null || value === undefined ? "–" : `${Math.round(value * 100)} %`;
+}
+
+function duration(seconds) {
+  if (seconds === null || seconds === undefined) return "–";
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function statsRow(name, block) {
+  const cells = [block.played, block.won, percent(block.win_rate), block.current_streak, block.best_streak,
+    block.fewest_moves ?? "–", duration(block.fastest_seconds), block.hints, block.undos];
+  return el("tr", {}, el("th", { scope: "row", text: name }), ...cells.map((c) => el("td", { text: String(c ?? "–") })));
+}
+
+function chart(games) {
+  const finished = games.filter((g) => g.status === "won" || g.status === "lost").reverse();
+  const svg = document.createElementNS(SVG, "svg");
+  const width = Math.max(finished.length, 1) * 14 + 8;
+  svg.setAttribute("viewBox", `0 0 ${width} 60`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("stats.chart"));
+  const axis = document.createElementNS(SVG, "line");
+  for (const [k, v] of Object.entries({ x1: 0, x2: width, y1: 30, y2: 30 })) axis.setAttribute(k, v);
+  axis.setAttribute("class", "axis");
+  svg.append(axis);
+  finished.forEach((game, i) => {
+    const bar = document.createElementNS(SVG, "rect");
+    const won = game.status === "won";
+    const attrs = { x: 4 + i * 14, width: 10, y: won ? 4 : 30, height: 26, rx: 2 };
+    for (const [k, v] of Object.entries(attrs)) bar.setAttribute(k, v);
+    bar.setAttribute("class", won ? "won" : "lost");
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = `${game.title} ${game.deal_number}: ${t(`status.${game.status}`)}`;
+    bar.append(title);
+    svg.append(bar);
+  });
+  return svg;
+}
+
+export async function openStats() {
+  const dialog = $("#dlg-stats");
+  const [stats, recent] = await Promise.all([api.stats(), api.recent(20)]);
+  if (!stats.ok || !recent.ok) return;
+  const head = el("tr", {}, el("th", { scope: "col", text: t("stats.variant") }),
+    ...["played", "won", "winRate", "streak", "bestStreak", "fewest", "fastest", "hints", "undos"]
+      .map((k) => el("th", { scope: "col", text: t(`stats.${k}`) })));
+  const titles = Object.fromEntries((app.variants ? app.variants.variants : []).map((v) => [v.name, v.title]));
+  const rows = [statsRow(t("stats.overall"), stats.data.overall),
+    ...Object.entries(stats.data.variants || {}).map(([name, block]) => statsRow(titles[name] || name, block))];
+  const table = el("div", { class: "table-wrap" }, el("table", { class: "stats" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+  const games = recent.data.games;
+  const list = el("ol", { class: "recent" });
+  for (const game of games) {
+    const when = new Date(game.updated_at * 1000).toLocaleString(getLanguage());
+    const item = el("li", {},
+      el("span", { class: `status ${game.status}`, text: t(`status.${game.status}`) }),
+      el("span", { class: "what", text: `${game.title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${game.moves} ${t("counter.moves")}` }),
+      el("span", { class: "when", text: when }));
+    const buttons = el("span", { class: "buttons" });
+    if (game.status === "choosing" || game.status === "playing") {
+      buttons.append(el("button", { type: "button", text: t("btn.resume"), onclick: () => { dialog.close(); resume(game.id); } }));
+    }
+    if (game.moves) {
+      buttons.append(el("button", { type: "button", text: t("btn.replay"), onclick: () => { dialog.close(); startReplay(game.id); } }));
+    }
+    item.append(buttons);
+    list.append(item);
+  }
+  open(dialog, t("stats.title"), table, chart(games), el("h3", { text: t("stats.recent") }),
+    games.length ? list : el("p", { text: t("stats.none") }));
+}
+
+// ---------------------------------------------------------------- end of game
+
+export function showEnd(game, kind, hopeless = false) {
+  const dialog = $("#dlg-end");
+  if (dialog.open && dialog.dataset.game === game.id && dialog.dataset.kind === kind) return;
+  dialog.dataset.game = game.id;
+  dialog.dataset.kind = kind;
+  const text = kind === "won" ? t("end.won.text", { moves: game.moves.length }) : hopeless ? t("end.hopeless.text") : t("end.lost.text");
+  const close = el("button", { type: "button", text: t("btn.keepLooking"), onclick: () => dialog.close() });
+  const again = el("button", { type: "button", class: "primary", text: t("btn.playAgain"), onclick: () => { dialog.close(); openNewGame(); } });
+  dialog.replaceChildren(
+    el("h2", { text: kind === "won" ? t("end.won.title") : t("end.lost.title") }),
+    el("p", { text }),
+    el("div", { class: "buttons" }, close, again));
+  dialog.className = `end ${kind}`;
+  if (!dialog.open) dialog.show();
+}
+
+export function closeEnd() {
+  const dialog = $("#dlg-end");
+  if (dialog.open) dialog.close();
+  delete dialog.dataset.kind;
+}
