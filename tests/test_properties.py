@@ -1,0 +1,192 @@
+"""Properties of random legal games, for every preset and random rule options.
+
+Each example is a rules value, a deal number, a seed and a length: the seed
+picks a random legal move at each turn, for at most that many turns. The
+whole file runs in well under half a minute.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from terrace.board import Board, Status
+from terrace.cards import full_pack
+from terrace.deal import MAX_DEAL_NUMBER
+from terrace.errors import InvalidMoveError
+from terrace.moves import Move
+from terrace.record import GameRecord
+from terrace.rules import Rules
+from terrace.variants import PRESETS, get_rules
+
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def any_rules(draw: st.DrawFn) -> Rules:
+    """A preset, or a preset with random options overridden."""
+    rules = get_rules(draw(st.sampled_from(list(PRESETS))))
+    if draw(st.booleans()):
+        return rules
+    decks = draw(st.integers(1, 4))
+    piles = draw(st.integers(1, 12))
+    return Rules(
+        decks=decks,
+        piles=piles,
+        reserve=draw(st.integers(0, min(20, 52 * decks - piles - 1))),
+        candidates=draw(st.integers(0, min(piles, 6))),
+        foundations=draw(st.sampled_from(["alternate", "suit"])),  # type: ignore[arg-type]
+        spaces=draw(st.sampled_from(["auto", "free", "waste"])),  # type: ignore[arg-type]
+        redeals=draw(st.integers(0, 2)),
+        foundation_return=draw(st.booleans()),
+    )
+
+
+Game = tuple[Rules, int, int, int]
+GAMES = st.tuples(any_rules(), st.integers(0, MAX_DEAL_NUMBER), st.integers(0, 2**32), st.integers(0, 500))
+
+
+def contents(board: Board) -> Counter[int]:
+    return Counter(
+        board.reserve + board.waste + board.stock
+        + [c for f in board.foundations for c in f]
+        + [c for p in board.tableau for c in p]
+    )
+
+
+def walk(rules: Rules, number: int, seed: int, length: int) -> Board:
+    """Play up to ``length`` random legal moves; stop at the end of the game."""
+    board = Board.from_number(number, rules)
+    rng = random.Random(seed)
+    for _ in range(length):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+    return board
+
+
+def every_move(board: Board) -> list[Move]:
+    """Every well-formed move that names places up to one beyond the board."""
+    rules = board.rules
+    piles = range(1, rules.piles + 2)
+    foundations = range(1, rules.foundation_count + 2)
+    moves = [Move.draw(), *(Move.choose(i) for i in range(1, rules.candidates + 2))]
+    sources = [("r", 0), ("w", 0), *(("t", i) for i in piles), *(("f", i) for i in foundations)]
+    targets = [("f", 0), *(("f", i) for i in foundations), *(("t", i) for i in piles)]
+    for source, source_index in sources:
+        for target, target_index in targets:
+            with contextlib.suppress(InvalidMoveError):  # e.g. a pile onto itself is no move
+                moves.append(Move(source, source_index, target, target_index))
+    return moves
+
+
+@SETTINGS
+@given(GAMES)
+def test_every_card_is_always_somewhere_and_pop_restores_exactly(game: Game) -> None:
+    rules, number, seed, length = game
+    board = Board.from_number(number, rules)
+    rng = random.Random(seed)
+    pack = Counter(full_pack(rules.decks))
+    for _ in range(length):
+        assert contents(board) == pack
+        moves = list(board.legal_moves)
+        if not moves:
+            assert board.status in (Status.WON, Status.LOST)
+            break
+        assert board.status in (Status.CHOOSING, Status.PLAYING)
+        before = board.position()
+        move = rng.choice(moves)
+        board.push(move)
+        after, after_moves = board.position(), list(board.legal_moves)
+        assert board.pop() == move
+        assert board.position() == before and list(board.legal_moves) == moves
+        assert board.redo() == move
+        assert board.position() == after and list(board.legal_moves) == after_moves
+    assert contents(board) == pack
+
+
+@SETTINGS
+@given(GAMES)
+def test_record_replay_and_position_round_trip(game: Game) -> None:
+    board = walk(*game)
+    rules = game[0]
+    record = GameRecord.from_board(board, "terrace")
+    again = GameRecord.from_json(record.to_json())
+    replayed = again.replay()
+    assert replayed == board and replayed.move_stack == board.move_stack
+    assert again.result == board.status.value
+    copy = Board.from_position(board.position(), rules)
+    assert copy == board
+    assert list(copy.legal_moves) == list(board.legal_moves)
+    assert copy.status is board.status
+
+
+@SETTINGS
+@given(GAMES)
+def test_undoing_everything_gives_the_deal_back(game: Game) -> None:
+    board = walk(*game)
+    rules, number = game[0], game[1]
+    end = board.position()
+    count = len(board.move_stack)
+    for _ in range(count):
+        board.pop()
+    assert board == Board.from_number(number, rules)
+    for _ in range(count):
+        board.redo()
+    assert board.position() == end
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(GAMES)
+def test_legal_moves_are_exactly_the_legal_ones(game: Game) -> None:
+    rules, number, seed, length = game
+    board = Board.from_number(number, rules)
+    rng = random.Random(seed)
+    for step in range(length + 1):
+        if step % 25 == 0 or step == length:
+            check_legal_moves(board)
+        moves = list(board.legal_moves)
+        if not moves:
+            check_legal_moves(board)
+            break
+        board.push(rng.choice(moves))
+
+
+def check_legal_moves(board: Board) -> None:
+    generated = list(board.legal_moves)
+    assert len(set(generated)) == len(generated)
+    for move in generated:
+        assert board.is_legal(move) and board.why_illegal(move) is None
+    for move in every_move(board):
+        legal = board.is_legal(move)
+        assert legal == (move in board.legal_moves)
+        if move.target == "f" and move.target_index:
+            # A named foundation is legal exactly when it takes the card; the
+            # generated moves name any foundation instead.
+            assert not legal or Move(move.source, move.source_index, "f") in generated
+        else:
+            assert legal == (move in generated), str(move)
+        if not legal:
+            reason = board.why_illegal(move)
+            assert reason and reason[0].islower()
+
+
+@SETTINGS
+@given(GAMES)
+def test_actions_mirror_moves(game: Game) -> None:
+    board = walk(*game)
+    actions = board.legal_actions()
+    assert actions == sorted(actions)
+    assert [board.action_to_move(a) for a in actions] == list(board.legal_moves)
+    assert all(0 <= a < board.action_count for a in actions)
+    if actions:
+        other = board.copy()
+        action = actions[game[2] % len(actions)]
+        other.apply_action(action)
+        board.push(board.action_to_move(action))
+        assert other == board
