@@ -1,0 +1,534 @@
+"""The web game's JSON API through Starlette's TestClient: every endpoint,
+every bad input (always a clear 4xx that changes nothing), the Host and
+Origin checks, the security headers, and a whole game won."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from web_support import LOCAL, WINNING_LINE
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from terrace.store import ConflictError, MemoryStore
+from terrace.variants import PRESETS
+from terrace.web.app import create_app
+from terrace.web.security import MAX_BODY
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def store() -> MemoryStore:
+    return MemoryStore()
+
+
+@pytest.fixture
+def client(store: MemoryStore) -> Iterator[TestClient]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        test_client = TestClient(create_app(store, hint_seconds=0.3), base_url=LOCAL)
+    yield test_client
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def move(client: TestClient, game: dict[str, Any], text: str, **extra: Any) -> Any:
+    return client.post(f"/api/games/{game['id']}/moves", json={"move": text, **extra})
+
+
+# ---------------------------------------------------------------- creating games
+
+
+def test_create_default_game_has_every_field(client: TestClient) -> None:
+    game = new_game(client)
+    for key in (
+        "id",
+        "variant",
+        "options",
+        "deal_number",
+        "moves",
+        "status",
+        "state",
+        "legal_moves",
+        "can_undo",
+        "can_redo",
+        "counters",
+        "sources",
+        "choices",
+        "foundations",
+        "draw",
+    ):
+        assert key in game
+    assert game["variant"] == "terrace"
+    assert game["status"] == "choosing"
+    assert game["legal_moves"] == ["c1", "c2", "c3"]
+    assert [c["pile"] for c in game["choices"]] == ["t1", "t2", "t3"]
+    assert len(game["state"]["foundations"]) == 8
+    assert game["can_undo"] is False and game["can_redo"] is False
+
+
+def test_create_with_variant_options_and_deal(client: TestClient) -> None:
+    game = new_game(client, variant="Queen of Italy", options={"candidates": 4}, deal_number=42)
+    assert game["variant"] == "terrace"
+    assert game["options"]["candidates"] == 4
+    assert game["deal_number"] == 42
+    assert len(game["choices"]) == 4
+    again = new_game(client, variant="terrace", options={"candidates": 4}, deal_number=42)
+    assert again["state"] == game["state"]
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_preset_starts(client: TestClient, name: str) -> None:
+    game = new_game(client, variant=name, deal_number=3)
+    rules = PRESETS[name]
+    assert len(game["state"]["foundations"]) == rules.foundation_count
+    assert len(game["state"]["tableau"]) == rules.piles
+    assert game["status"] == ("choosing" if rules.candidates else "playing")
+
+
+def test_variants_lists_presets_and_option_limits(client: TestClient) -> None:
+    data = client.get("/api/variants").json()
+    assert [v["name"] for v in data["variants"]] == list(PRESETS)
+    assert data["options"]["spaces"]["choices"] == ["auto", "free", "waste"]
+    assert data["default"]["variant"] == "terrace"
+    assert isinstance(data["solver"], bool)
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"variant": "chess"}, "unknown variant"),
+        ({"variant": 7}, "variant must be"),
+        ({"variant": "x" * 500}, "variant must be"),
+        ({"options": "fast"}, "options must be"),
+        ({"options": {"jokers": 2}}, "unknown rule option"),
+        ({"options": {"decks": "two"}}, "decks"),
+        ({"options": {"decks": True}}, "decks"),
+        ({"options": {"decks": 99}}, "decks"),
+        ({"options": {"reserve": -1}}, "reserve"),
+        ({"options": {"spaces": "sometimes"}}, "spaces"),
+        ({"options": {"foundation_return": "yes"}}, "foundation_return"),
+        ({"options": {"candidates": 30}}, "candidates"),
+        ({"deal_number": "seven"}, "deal_number"),
+        ({"deal_number": 1.5}, "deal_number"),
+        ({"deal_number": True}, "deal_number"),
+        ({"deal_number": -1}, "deal numbers"),
+        ({"deal_number": 10**30}, "deal numbers"),
+        ({"winnable": "yes"}, "winnable"),
+        ({"colour": "blue"}, "unknown field"),
+    ],
+)
+def test_create_refuses_bad_bodies(
+    client: TestClient, store: MemoryStore, body: dict[str, Any], words: str
+) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400
+    assert words in response.json()["error"]
+    assert store.recent() == []
+
+
+@pytest.mark.parametrize(
+    ("raw", "ctype", "status"),
+    [
+        (b"{not json", "application/json", 400),
+        (b"[1, 2]", "application/json", 400),
+        (b'"text"', "application/json", 400),
+        (b"\xff\xfe", "application/json", 400),
+        (b"[" * 5000 + b"]" * 5000, "application/json", 400),
+        (b'{"variant": "terrace"}', "text/plain", 415),
+        (b'{"variant": "terrace"}', "application/x-www-form-urlencoded", 415),
+    ],
+)
+def test_malformed_bodies(
+    client: TestClient, store: MemoryStore, raw: bytes, ctype: str, status: int
+) -> None:
+    response = client.post("/api/games", content=raw, headers={"content-type": ctype})
+    assert response.status_code == status
+    assert "error" in response.json()
+    assert store.recent() == []
+
+
+def test_huge_body_is_refused(client: TestClient, store: MemoryStore) -> None:
+    body = json.dumps({"variant": "terrace", "pad": "x" * (MAX_BODY + 10)})
+    response = client.post("/api/games", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert "too large" in response.json()["error"]
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"variant": "'
+        for _ in range(40):
+            yield b"x" * 1024
+        yield b'"}'
+
+    response = client.post("/api/games", content=chunks(), headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert store.recent() == []
+
+
+# ---------------------------------------------------------------- playing
+
+
+def test_move_undo_redo_restart(client: TestClient) -> None:
+    game = new_game(client, deal_number=7)
+    response = move(client, game, "c1", after=0)
+    assert response.status_code == 200
+    game = response.json()
+    assert game["status"] == "playing"
+    assert game["moves"] == ["c1"]
+    assert game["counters"]["moves"] == 1
+    assert game["motions"][0] == {"card": "9C", "from": "t1", "to": "f1", "refill": False}
+    assert all(m["refill"] and m["from"] == "stock" for m in game["motions"][1:])
+    game = move(client, game, "s", after=1).json()
+    assert game["moves"] == ["c1", "s"]
+    assert game["motions"] == [
+        {"card": game["state"]["waste"][-1], "from": "stock", "to": "waste", "refill": False}
+    ]
+    undone = client.post(f"/api/games/{game['id']}/undo", json={"after": 2}).json()
+    assert undone["moves"] == ["c1"] and undone["can_redo"] and undone["redo"] == ["s"]
+    assert undone["motions"][0]["to"] == "stock"
+    redone = client.post(f"/api/games/{game['id']}/redo", json={"after": 1}).json()
+    assert redone["moves"] == ["c1", "s"]
+    assert redone["state"] == game["state"]
+    restarted = client.post(f"/api/games/{game['id']}/restart", json={"after": 2}).json()
+    assert restarted["moves"] == [] and restarted["status"] == "choosing"
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+
+
+def test_undo_and_redo_without_moves_are_refused(client: TestClient) -> None:
+    game = new_game(client)
+    response = client.post(f"/api/games/{game['id']}/undo")
+    assert response.status_code == 409
+    assert response.json()["error"] == "there is no move to undo"
+    response = client.post(f"/api/games/{game['id']}/redo", json={})
+    assert response.status_code == 409
+
+
+def test_sources_tell_clicks_and_drop_targets(client: TestClient) -> None:
+    game = new_game(client, deal_number=7)
+    assert game["sources"] == {}
+    game = move(client, game, "c1").json()
+    for pile, info in game["sources"].items():
+        assert info["card"] == (
+            game["state"]["tableau"][int(pile[1:]) - 1][-1] if pile[0] == "t" else info["card"]
+        )
+        for target, text in info["targets"].items():
+            assert text in game["legal_moves"] or text.rstrip("0123456789") in game["legal_moves"]
+            assert target != pile
+    assert game["draw"] == "s"
+    assert game["foundations"][0]["count"] == 1
+    assert game["foundations"][1] == {
+        "count": 0,
+        "next": "9",
+        "colour": None,
+        "suit": None,
+        "complete": False,
+    }
+    assert game["foundations"][0]["next"] == "T" and game["foundations"][0]["colour"] == "red"
+
+
+def test_illegal_moves_are_explained_and_change_nothing(client: TestClient, store: MemoryStore) -> None:
+    game = move(client, new_game(client, deal_number=7), "c1").json()
+    revision = store.get(game["id"]).revision
+    response = move(client, game, "rt1", after=1)
+    assert response.status_code == 422
+    assert response.json() == {"error": "the terrace card can go only to a foundation"}
+    german = client.post(
+        f"/api/games/{game['id']}/moves", json={"move": "rt1"}, headers={"accept-language": "de"}
+    )
+    assert german.json()["error"] == "Die Terrassenkarte darf nur auf einen Zielstapel."
+    assert store.get(game["id"]).revision == revision
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == ["c1"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ({"move": "xyz"}, 400),
+        ({"move": "t0f"}, 400),
+        ({"move": ""}, 400),
+        ({"move": "t1t1"}, 400),
+        ({"move": 5}, 400),
+        ({"move": None}, 400),
+        ({"move": ["s"]}, 400),
+        ({"move": "s" * 100}, 400),
+        ({}, 400),
+        ({"move": "s", "after": "one"}, 400),
+        ({"move": "s", "after": -1}, 400),
+        ({"move": "s", "after": True}, 400),
+        ({"move": "s", "after": 0}, 409),
+        ({"move": "s", "after": 5}, 409),
+        ({"move": "s", "extra": 1}, 400),
+        ({"move": "c2"}, 422),
+        ({"move": "t12f"}, 422),
+        ({"move": "f1t2"}, 422),
+    ],
+)
+def test_bad_moves(client: TestClient, store: MemoryStore, body: dict[str, Any], status: int) -> None:
+    game = move(client, new_game(client, deal_number=7), "c1").json()
+    before = store.get(game["id"])
+    response = client.post(f"/api/games/{game['id']}/moves", json=body)
+    assert response.status_code == status, response.text
+    assert response.json()["error"]
+    after = store.get(game["id"])
+    assert (after.moves, after.revision) == (before.moves, before.revision)
+
+
+def test_stale_after_gives_409_with_clear_message(client: TestClient) -> None:
+    game = move(client, new_game(client, deal_number=7), "c1").json()
+    assert move(client, game, "s", after=1).status_code == 200
+    response = move(client, game, "s", after=1)
+    assert response.status_code == 409
+    assert "changed in another window" in response.json()["error"]
+    assert "reload" in response.json()["error"].lower()
+    for action in ("undo", "redo", "restart"):
+        response = client.post(f"/api/games/{game['id']}/{action}", json={"after": 1})
+        assert response.status_code == 409
+
+
+def test_store_conflict_gives_409(
+    client: TestClient, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game(client, deal_number=7)
+
+    def clash(*args: Any, **kwargs: Any) -> None:
+        raise ConflictError("the game changed in another window (revision 3, not 2): reload it")
+
+    monkeypatch.setattr(store, "update", clash)
+    response = move(client, game, "c1", after=0)
+    assert response.status_code == 409
+    assert response.json()["error"] == "the game changed in another window: reload it"
+
+
+def test_check_tells_why_without_playing(client: TestClient, store: MemoryStore) -> None:
+    game = move(client, new_game(client, deal_number=7), "c1").json()
+    data = client.get(f"/api/games/{game['id']}/check", params={"move": "rt2"}).json()
+    assert data == {"move": "rt2", "legal": False, "reason": "the terrace card can go only to a foundation"}
+    assert client.get(f"/api/games/{game['id']}/check", params={"move": "s"}).json()["legal"] is True
+    assert client.get(f"/api/games/{game['id']}/check", params={"move": "zz"}).json()["legal"] is False
+    assert client.get(f"/api/games/{game['id']}/check").status_code == 400
+    assert store.get(game["id"]).moves == ["c1"]
+
+
+def test_hint_names_a_legal_move_and_its_piles(client: TestClient, store: MemoryStore) -> None:
+    game = move(client, new_game(client, deal_number=7), "c1").json()
+    data = client.get(f"/api/games/{game['id']}/hint").json()
+    assert data["kind"] in ("winnable", "lost", "heuristic")
+    if data["move"] is not None:
+        assert (
+            data["move"] in game["legal_moves"]
+            or data["move"][:2] + "f" in game["legal_moves"]
+            or data["move"].startswith(("t", "w", "r", "s"))
+        )
+        assert data["source"]
+        assert store.get(game["id"]).hints == 1
+
+
+def test_hint_heuristic_choice_and_analysis(client: TestClient) -> None:
+    game = new_game(client, deal_number=7)
+    data = client.get(f"/api/games/{game['id']}/hint").json()
+    assert data["move"] in ("c1", "c2", "c3")
+    assert data["target"] == "f1"
+    analysis = client.get(f"/api/games/{game['id']}/analysis").json()
+    assert analysis["result"] in ("won", "lost", "unknown")
+    assert isinstance(analysis["candidates"], list)
+
+
+def test_current_recent_and_position(client: TestClient) -> None:
+    assert client.get("/api/games/current").status_code == 204
+    first = new_game(client, deal_number=1)
+    second = new_game(client, deal_number=2)
+    assert client.get("/api/games/current").json()["id"] == second["id"]
+    move(client, first, "c1")
+    assert client.get("/api/games/current").json()["id"] == first["id"]
+    listed = client.get("/api/games", params={"recent": 5}).json()["games"]
+    assert [g["id"] for g in listed] == [first["id"], second["id"]]
+    assert listed[0]["moves"] == 1
+    for bad in ("0", "x", "1000", "-1"):
+        assert client.get("/api/games", params={"recent": bad}).status_code == 400
+    step0 = client.get(f"/api/games/{first['id']}/position", params={"step": 0}).json()
+    assert step0["status"] == "choosing" and step0["replay"] is True and step0["steps"] == 1
+    step1 = client.get(f"/api/games/{first['id']}/position", params={"step": 1}).json()
+    assert step1["last_move"] == "c1" and step1["motions"][0]["to"] == "f1"
+    assert step1["sources"] == {} and step1["legal_moves"] == []
+    for bad in ("2", "-1", "a", ""):
+        assert client.get(f"/api/games/{first['id']}/position", params={"step": bad}).status_code == 400
+
+
+# ---------------------------------------------------------------- ids, paths, hosts, headers
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/games/0123456789abcdef",
+        "/api/games/..%2F..%2Fetc%2Fpasswd",
+        "/api/games/%2e%2e",
+        "/api/games/a%00b",
+        "/api/games/" + "a" * 300,
+        "/api/games/x y",
+        "/static/../app.py",
+        "/static/%2e%2e/app.py",
+        "/static/..%2fapp.py",
+        "/api/nothing",
+        "/etc/passwd",
+    ],
+)
+def test_unknown_ids_and_path_tricks_give_404(client: TestClient, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    assert "error" in response.json() or response.headers["content-type"].startswith("text/plain")
+    if path.startswith("/api/games/") and "/moves" not in path:
+        posted = client.post(path + "/moves", json={"move": "s"})
+        assert posted.status_code in (404, 405)
+
+
+def test_wrong_method_is_405(client: TestClient) -> None:
+    response = client.delete("/api/games")
+    assert response.status_code == 405
+    assert response.json()["error"]
+    game = new_game(client)
+    assert client.get(f"/api/games/{game['id']}/moves").status_code == 405
+
+
+@pytest.mark.parametrize(
+    "host", ["localhost", "localhost:8000", "127.0.0.1:1234", "[::1]:8000", "[::1]", "LOCALHOST"]
+)
+def test_local_hosts_are_served(client: TestClient, host: str) -> None:
+    assert client.get("/api/variants", headers={"host": host}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "evil.example",
+        "evil.example:8000",
+        "127.0.0.1.evil.example",
+        "",
+        "localhost.evil",
+        "[::2]:80",
+        "10.0.0.1",
+    ],
+)
+def test_other_hosts_are_refused(client: TestClient, store: MemoryStore, host: str) -> None:
+    for response in (
+        client.get("/", headers={"host": host}),
+        client.post("/api/games", json={}, headers={"host": host}),
+    ):
+        assert response.status_code == 421
+        assert "this computer" in response.json()["error"]
+    assert store.recent() == []
+
+
+def test_cross_site_writes_are_refused(client: TestClient, store: MemoryStore) -> None:
+    evil = client.post("/api/games", json={}, headers={"origin": "http://evil.example"})
+    assert evil.status_code == 403
+    assert client.post("/api/games", json={}, headers={"sec-fetch-site": "cross-site"}).status_code == 403
+    assert store.recent() == []
+    ok = client.post(
+        "/api/games", json={}, headers={"origin": "http://localhost:8000", "sec-fetch-site": "same-origin"}
+    )
+    assert ok.status_code == 201
+
+
+def test_security_headers_everywhere(client: TestClient) -> None:
+    for response in (
+        client.get("/"),
+        client.get("/api/variants"),
+        client.get("/api/nothing"),
+        client.get("/static/style.css"),
+        client.get("/", headers={"host": "evil.example"}),
+    ):
+        csp = response.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "style-src 'self'" in csp and "unsafe-inline" not in csp
+        assert "frame-ancestors 'none'" in csp
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert response.headers["x-frame-options"] == "DENY"
+        assert response.headers["referrer-policy"] == "no-referrer"
+
+
+def test_page_has_no_inline_script_or_style(client: TestClient) -> None:
+    html = client.get("/").text
+    assert '<script type="module" src="/static/js/main.js"></script>' in html
+    assert "<style" not in html and " style=" not in html and "onclick" not in html
+    assert html.count("<script") == 1
+
+
+def test_favicons(client: TestClient) -> None:
+    ico = client.get("/favicon.ico")
+    assert ico.status_code == 200 and ico.headers["content-type"] == "image/x-icon"
+    assert ico.content[:4] == b"\x00\x00\x01\x00"
+    svg = client.get("/favicon.svg")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+
+
+def test_static_modules_are_served(client: TestClient) -> None:
+    for name in ("main", "api", "render", "drag", "i18n", "panels", "rules"):
+        response = client.get(f"/static/js/{name}.js")
+        assert response.status_code == 200
+        assert "javascript" in response.headers["content-type"]
+
+
+# ---------------------------------------------------------------- fuzz and a whole game
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        None,
+        0,
+        "",
+        [],
+        {},
+        {"move": {}},
+        {"move": "c1", "after": 1e309},
+        {"after": None},
+        {"move": "\u0000"},
+        {"move": "ｗｆ"},
+        {"move": "c99999999999999999999"},
+        {"move": "t99999999999999999999t1"},
+    ],
+)
+def test_odd_move_bodies_never_500(client: TestClient, body: Any) -> None:
+    game = new_game(client, deal_number=7)
+    response = client.post(
+        f"/api/games/{game['id']}/moves",
+        content=json.dumps(body),
+        headers={"content-type": "application/json"},
+    )
+    assert 400 <= response.status_code < 500
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+
+
+def test_a_whole_game_won_through_the_api(client: TestClient) -> None:
+    game = new_game(
+        client,
+        variant=WINNING_LINE["variant"],
+        options=WINNING_LINE["options"],
+        deal_number=WINNING_LINE["deal_number"],
+    )
+    for index, text in enumerate(WINNING_LINE["moves"]):
+        response = move(client, game, text, after=index)
+        assert response.status_code == 200, (index, text, response.text)
+        game = response.json()
+    assert game["status"] == "won"
+    assert game["counters"]["foundation_cards"] == 104
+    assert all(f["complete"] for f in game["foundations"])
+    assert client.get("/api/games/current").status_code == 204
+    stats = client.get("/api/stats").json()
+    assert stats["overall"]["won"] == 1
+    assert stats["variants"]["terrace"]["fewest_moves"] == len(WINNING_LINE["moves"])
+    hint = client.get(f"/api/games/{game['id']}/hint").json()
+    assert hint == {"move": None, "kind": "won", "line": []}
