@@ -28,7 +28,9 @@ from __future__ import annotations
 import copy
 import time
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from terrace.board import Board
@@ -53,10 +55,33 @@ class ConflictError(StoreError):
     """The game changed since the caller read it (another tab or process)."""
 
 
+class DamagedGameError(StoreError):
+    """A saved game no longer replays through the engine (edited or damaged)."""
+
+
+FINISHED = ("won", "lost")
+UNFINISHED = ("choosing", "playing")
+
+
+def conflict(stored_revision: int, expected_revision: int) -> ConflictError:
+    """The error for a stale write, with the same words in every store."""
+    return ConflictError(
+        f"the game changed in another window (revision {stored_revision}, "
+        f"not {expected_revision}): reload it"
+    )
+
+
+def unknown_game(game_id: str) -> UnknownGameError:
+    """The error for an id no game has."""
+    return UnknownGameError(f"there is no game {game_id!r}")
+
+
 @dataclass
 class StoredGame:
     """One saved game. ``moves`` are played, ``redo`` are undone moves
-    (the next to redo last), ``revision`` counts every stored change."""
+    (the next to redo last), ``revision`` counts every stored change.
+    ``started_at`` is the time of the first move (None before it); the
+    times are seconds since the epoch."""
 
     id: str
     variant: str
@@ -72,6 +97,7 @@ class StoredGame:
     updated_at: float = 0.0
     finished_at: float | None = None
     revision: int = 0
+    started_at: float | None = None
 
     def board(self) -> Board:
         """The live board: moves played, redo stack restored."""
@@ -93,6 +119,46 @@ class StoredGame:
     def record(self) -> GameRecord:
         """The game as an engine record (for export)."""
         return GameRecord(self.variant, self.rules, self.deal, tuple(self.moves), self.status)
+
+    def facts(self) -> GameFacts:
+        """What the statistics need to know about this game."""
+        return GameFacts(
+            self.variant, self.status, len(self.moves), self.hints, self.undos,
+            self.created_at, self.updated_at, self.started_at, self.finished_at,
+        )
+
+    def stamp(self, now: float) -> None:
+        """Set the times a stored change implies: updated now, started at
+        the first move, finished when won or lost (cleared again when a
+        move is taken back)."""
+        self.updated_at = now
+        if self.started_at is None and (self.moves or self.redo):
+            self.started_at = now
+        if self.status in FINISHED:
+            if self.finished_at is None:
+                self.finished_at = now
+        else:
+            self.finished_at = None
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """One game as the statistics see it: no cards, only numbers."""
+
+    variant: str
+    status: str
+    moves: int
+    hints: int
+    undos: int
+    created_at: float
+    updated_at: float
+    started_at: float | None
+    finished_at: float | None
+
+    @property
+    def started(self) -> bool:
+        """True once a move was made (games only opened do not count)."""
+        return self.started_at is not None or self.moves > 0
 
 
 class GameStore(Protocol):
@@ -145,8 +211,8 @@ class MemoryStore:
     ) -> StoredGame:
         now = time.time()
         game = StoredGame(
-            new_game_id(), variant, rules, deal, winnable_only=winnable_only,
-            created_at=now, updated_at=now,
+            new_game_id(), variant, rules, deal, status=Board(rules, deal).status.value,
+            winnable_only=winnable_only, created_at=now, updated_at=now,
         )
         self._games[game.id] = copy.deepcopy(game)
         return game
@@ -155,28 +221,20 @@ class MemoryStore:
         try:
             return copy.deepcopy(self._games[game_id])
         except KeyError:
-            raise UnknownGameError(f"there is no game {game_id!r}") from None
+            raise unknown_game(game_id) from None
 
     def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
         stored = self._games.get(game.id)
         if stored is None:
-            raise UnknownGameError(f"there is no game {game.id!r}")
+            raise unknown_game(game.id)
         if stored.revision != expected_revision:
-            raise ConflictError(
-                f"the game changed in another window (revision {stored.revision}, "
-                f"not {expected_revision}): reload it"
-            )
-        now = time.time()
+            raise conflict(stored.revision, expected_revision)
         game.revision = expected_revision + 1
-        game.updated_at = now
-        if game.status in ("won", "lost") and game.finished_at is None:
-            game.finished_at = now
-        elif game.status not in ("won", "lost"):
-            game.finished_at = None
+        game.stamp(time.time())
         self._games[game.id] = copy.deepcopy(game)
 
     def latest_unfinished(self) -> StoredGame | None:
-        playing = [g for g in self._games.values() if g.status in ("choosing", "playing")]
+        playing = [g for g in self._games.values() if g.status in UNFINISHED]
         if not playing:
             return None
         return copy.deepcopy(max(playing, key=lambda g: g.updated_at))
@@ -186,42 +244,63 @@ class MemoryStore:
         return [copy.deepcopy(g) for g in games[:limit]]
 
     def statistics(self) -> dict[str, Any]:
-        return summarize(list(self._games.values()))
+        return summarize([g.facts() for g in self._games.values()])
 
 
-def summarize(games: list[StoredGame]) -> dict[str, Any]:
-    """Statistics over games: per variant and overall, counting only games
-    that have started (a move was made).
+def summarize(games: Iterable[GameFacts | StoredGame]) -> dict[str, Any]:
+    """Statistics over games, overall and per variant; the JSON shape is
+    described in ``docs/storage.md``. Only started games (a move was made)
+    count; streaks follow the order in which games were finished.
 
     >>> summarize([])["overall"]["played"]
     0
     """
-
-    def block(group: list[StoredGame]) -> dict[str, Any]:
-        started = sorted((g for g in group if g.moves), key=lambda g: g.created_at)
-        finished = [g for g in started if g.status in ("won", "lost")]
-        won = [g for g in finished if g.status == "won"]
-        streak = best = 0
-        for g in finished:
-            streak = streak + 1 if g.status == "won" else 0
-            best = max(best, streak)
-        return {
-            "played": len(started),
-            "finished": len(finished),
-            "won": len(won),
-            "win_rate": len(won) / len(finished) if finished else None,
-            "current_streak": streak,
-            "best_streak": best,
-            "fewest_moves": min((len(g.moves) for g in won), default=None),
-            "fastest_seconds": min(
-                ((g.finished_at or g.updated_at) - g.created_at for g in won), default=None
-            ),
-            "hints": sum(g.hints for g in started),
-            "undos": sum(g.undos for g in started),
-        }
-
-    variants = sorted({g.variant for g in games})
+    facts = [g.facts() if isinstance(g, StoredGame) else g for g in games]
+    variants = sorted({g.variant for g in facts})
     return {
-        "overall": block(games),
-        "variants": {v: block([g for g in games if g.variant == v]) for v in variants},
+        "overall": _block(facts),
+        "variants": {v: _block([g for g in facts if g.variant == v]) for v in variants},
     }
+
+
+def _block(group: list[GameFacts]) -> dict[str, Any]:
+    started = [g for g in group if g.started]
+    finished = sorted(
+        (g for g in started if g.status in FINISHED),
+        key=lambda g: (g.finished_at or g.updated_at, g.created_at),
+    )
+    won = [g for g in finished if g.status == "won"]
+    streak = best = 0
+    for g in finished:
+        streak = streak + 1 if g.status == "won" else 0
+        best = max(best, streak)
+    times = [
+        g.finished_at - g.started_at
+        for g in won
+        if g.finished_at is not None and g.started_at is not None
+    ]
+    days: dict[str, dict[str, Any]] = {}
+    for g in finished:
+        date = local_day(g.finished_at or g.updated_at)
+        day = days.setdefault(date, {"date": date, "won": 0, "lost": 0})
+        day[g.status] += 1
+    return {
+        "played": len(started),
+        "finished": len(finished),
+        "won": len(won),
+        "lost": len(finished) - len(won),
+        "unfinished": len(started) - len(finished),
+        "win_rate": len(won) / len(finished) if finished else None,
+        "current_streak": streak,
+        "best_streak": best,
+        "fewest_moves": min((g.moves for g in won), default=None),
+        "fastest_seconds": round(max(min(times), 0.0), 3) if times else None,
+        "hints": sum(g.hints for g in started),
+        "undos": sum(g.undos for g in started),
+        "days": [days[d] for d in sorted(days)],
+    }
+
+
+def local_day(timestamp: float) -> str:
+    """The calendar date (local time) of a timestamp, as ``YYYY-MM-DD``."""
+    return datetime.fromtimestamp(timestamp).date().isoformat()

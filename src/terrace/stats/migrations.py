@@ -1,0 +1,141 @@
+"""The database schema as numbered migrations.
+
+Each migration is a list of SQL statements that runs once, in the same
+transaction as the others pending at start-up. The database remembers the
+last one applied in ``PRAGMA user_version`` and lists every one in the
+``migrations`` table. Never edit a migration that has shipped: add a new one.
+
+>>> [m.version for m in MIGRATIONS] == list(range(1, LATEST_VERSION + 1))
+True
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+
+from terrace.store import StoreError
+
+APPLICATION_ID = int.from_bytes(b"Trrc", "big")
+"""Written to ``PRAGMA application_id`` so that our files can be told apart
+from other programs' SQLite databases."""
+
+
+class NewerDatabaseError(StoreError):
+    """The database was written by a newer version of Terrace."""
+
+    def __init__(self, version: int, path: str = "the database") -> None:
+        super().__init__(
+            f"{path} was written by a newer version of Terrace (schema {version}; this one "
+            f"knows up to {LATEST_VERSION}): update Terrace to open it; it was left unchanged"
+        )
+        self.version = version
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of the schema."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+_V1 = (
+    """CREATE TABLE migrations (
+        version    INTEGER PRIMARY KEY,
+        name       TEXT NOT NULL,
+        applied_at REAL NOT NULL
+    )""",
+    # One row per game. The line holds the moves played followed by the
+    # undone ones (redo stack, next to redo first); move_count says how many
+    # of them are played.
+    """CREATE TABLE games (
+        id            TEXT PRIMARY KEY,
+        variant       TEXT NOT NULL,
+        rules         TEXT NOT NULL,
+        deal_number   INTEGER,
+        deal_version  INTEGER NOT NULL,
+        deal          TEXT NOT NULL,
+        status        TEXT NOT NULL CHECK (status IN ('choosing', 'playing', 'won', 'lost')),
+        move_count    INTEGER NOT NULL DEFAULT 0 CHECK (move_count >= 0),
+        hints         INTEGER NOT NULL DEFAULT 0 CHECK (hints >= 0),
+        undos         INTEGER NOT NULL DEFAULT 0 CHECK (undos >= 0),
+        winnable_only INTEGER NOT NULL DEFAULT 0 CHECK (winnable_only IN (0, 1)),
+        created_at    REAL NOT NULL,
+        updated_at    REAL NOT NULL,
+        finished_at   REAL,
+        revision      INTEGER NOT NULL DEFAULT 0 CHECK (revision >= 0)
+    )""",
+    """CREATE TABLE moves (
+        game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply     INTEGER NOT NULL CHECK (ply >= 0),
+        move    TEXT NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID""",
+    # Every stored change, for statistics and for replaying a game with its
+    # undos and redos as it happened.
+    """CREATE TABLE events (
+        id         INTEGER PRIMARY KEY,
+        game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        revision   INTEGER NOT NULL,
+        action     TEXT NOT NULL
+                   CHECK (action IN ('create', 'move', 'undo', 'redo', 'hint', 'restart', 'import')),
+        move       TEXT,
+        move_count INTEGER NOT NULL,
+        at         REAL NOT NULL
+    )""",
+    f"PRAGMA application_id = {APPLICATION_ID}",
+)
+
+_V2 = (
+    # When the first move was made: "fastest win" counts from there, not
+    # from the moment the deal was opened.
+    "ALTER TABLE games ADD COLUMN started_at REAL",
+    """UPDATE games SET started_at = coalesce(
+        (SELECT min(at) FROM events
+         WHERE events.game_id = games.id AND action IN ('move', 'redo')),
+        CASE WHEN move_count > 0 THEN created_at END)""",
+    # The start page asks for the latest unfinished game and the recent ones;
+    # events are read per game (and deleted with it).
+    "CREATE INDEX games_by_update ON games (updated_at)",
+    "CREATE INDEX games_unfinished ON games (updated_at) WHERE status IN ('choosing', 'playing')",
+    "CREATE INDEX events_by_game ON events (game_id, id)",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "games, moves and events", _V1),
+    Migration(2, "start times and indexes", _V2),
+)
+
+LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def migrate(connection: sqlite3.Connection, target: int = LATEST_VERSION) -> list[int]:
+    """Apply the migrations after the database's version up to ``target``,
+    all in one ``BEGIN IMMEDIATE`` transaction; returns the versions applied.
+    The connection must be in autocommit mode (``isolation_level=None``).
+    Raises :class:`NewerDatabaseError` (and changes nothing) when the
+    database is newer than this program."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        current = int(connection.execute("PRAGMA user_version").fetchone()[0])
+        if current > LATEST_VERSION:
+            raise NewerDatabaseError(current)
+        applied = []
+        for migration in MIGRATIONS:
+            if current < migration.version <= target:
+                for statement in migration.statements:
+                    connection.execute(statement)
+                connection.execute(
+                    "INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    (migration.version, migration.name, time.time()),
+                )
+                connection.execute(f"PRAGMA user_version = {migration.version:d}")
+                applied.append(migration.version)
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    return applied
