@@ -501,14 +501,15 @@ def check_game(game: StoredGame) -> Board:
     """Replay ``game`` through the engine and check its status; returns the
     board. Raises :class:`StoreError` with the reason when it is not a game
     the rules allow."""
+    name = f"game {game.id}" if game.id else "the game"
     try:
         canonical_name(game.variant)
         board = game.board()
     except TerraceError as error:
-        raise StoreError(f"game {game.id} cannot be saved: {error}") from None
+        raise StoreError(f"{name} cannot be saved: {error}") from None
     if game.status != board.status.value:
         raise StoreError(
-            f"game {game.id} cannot be saved: its status is {game.status!r} "
+            f"{name} cannot be saved: its status is {game.status!r} "
             f"but its moves lead to {board.status.value!r}"
         )
     return board

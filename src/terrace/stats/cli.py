@@ -1,0 +1,201 @@
+"""``terrace stats``, ``terrace export`` and ``terrace import``.
+
+Each takes ``--db PATH`` (default: ``$TERRACE_DB``, else ``games.sqlite``
+in the user data folder).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from terrace.errors import TerraceError
+from terrace.stats.sqlite import SqliteStore, open_store
+from terrace.stats.transfer import ImportRefusedError, export_record, read_games
+from terrace.store import DamagedGameError, StoreError, summarize
+from terrace.variants import TITLES, canonical_name
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def db_option(func: F) -> F:
+    """The ``--db PATH`` option."""
+    return click.option(
+        "--db", type=click.Path(dir_okay=False),
+        help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite "
+             "in the user data folder).",
+    )(func)
+
+
+def _open(db: str | None) -> SqliteStore:
+    try:
+        return open_store(db)
+    except StoreError as error:
+        raise click.ClickException(str(error)) from None
+
+
+COLUMNS = (
+    ("Played", "played"), ("Won", "won"), ("Lost", "lost"), ("Win rate", "win_rate"),
+    ("Streak", "current_streak"), ("Best", "best_streak"), ("Fewest", "fewest_moves"),
+    ("Fastest", "fastest_seconds"), ("Hints", "hints"), ("Undos", "undos"),
+)
+
+
+def _cell(key: str, value: Any) -> str:
+    if value is None:
+        return "-"
+    if key == "win_rate":
+        return f"{value:.0%}"
+    if key == "fastest_seconds":
+        return format_duration(value)
+    return str(value)
+
+
+def format_duration(seconds: float) -> str:
+    """``m:ss`` or ``h:mm:ss``.
+
+    >>> format_duration(75.4), format_duration(3725)
+    ('1:15', '1:02:05')
+    """
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def stats_table(blocks: list[tuple[str, dict[str, Any]]]) -> str:
+    """The statistics blocks as an aligned text table."""
+    head = ["Variant", *(title for title, _ in COLUMNS)]
+    rows = [[name, *(_cell(key, block[key]) for _, key in COLUMNS)] for name, block in blocks]
+    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
+
+    def line(cells: list[str]) -> str:
+        first = cells[0].ljust(widths[0])
+        rest = (cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))
+        return "  ".join([first, *rest]).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(head), rule, *(line(row) for row in rows)])
+
+
+@click.command()
+@db_option
+@click.option("--variant", "-v", help="Only this variant.")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+def stats(db: str | None, variant: str | None, as_json: bool) -> None:
+    """Show how you are doing, per variant and overall."""
+    with _open(db) as store:
+        data = store.statistics()
+    if variant is not None:
+        try:
+            name = canonical_name(variant)
+        except TerraceError as error:
+            raise click.UsageError(str(error)) from None
+        block = data["variants"].get(name) or summarize([])["overall"]
+        if as_json:
+            click.echo(json.dumps({"variant": name, **block}, indent=2))
+            return
+        blocks = [(TITLES[name], block)]
+    else:
+        if as_json:
+            click.echo(json.dumps(data, indent=2))
+            return
+        blocks = [(TITLES.get(name, name), block) for name, block in data["variants"].items()]
+        blocks.append(("All variants", data["overall"]))
+    if not any(block["played"] for _, block in blocks):
+        click.echo("No games played yet.")
+        return
+    click.echo(stats_table(blocks))
+
+
+@click.command()
+@db_option
+@click.option("--game", "game_ids", multiple=True, metavar="ID",
+              help="The game to export (repeat for several).")
+@click.option("--all", "all_games", is_flag=True, help="Export every saved game.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+              show_default=True, help="File to write ('-' for standard output).")
+def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: str) -> None:
+    """Write saved games as game records (JSON): one record for one --game,
+    a list for several or --all."""
+    if bool(game_ids) == all_games:
+        raise click.UsageError("give --game ID (one or more) or --all")
+    records: list[dict[str, Any]] = []
+    with _open(db) as store:
+        try:
+            ids = store.game_ids() if all_games else list(game_ids)
+            for game_id in ids:
+                try:
+                    records.append(export_record(store.get(game_id)))
+                except DamagedGameError as error:
+                    if not all_games:
+                        raise
+                    click.echo(f"skipped: {error}", err=True)
+        except StoreError as error:
+            raise click.ClickException(str(error)) from None
+    document: Any = records[0] if len(game_ids) == 1 else records
+    text = json.dumps(document, indent=2) + "\n"
+    if output == "-":
+        click.echo(text, nl=False)
+        return
+    _write_atomically(Path(output), text)
+    click.echo(f"wrote {len(records)} game{'s' if len(records) != 1 else ''} to {output}", err=True)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write a file whole or not at all (a temporary file renamed over it)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temp, path)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise click.ClickException(f"cannot write {path}: {error.strerror or error}") from None
+
+
+@click.command("import")
+@db_option
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+def import_(db: str | None, file: str) -> None:
+    """Import game records from FILE (one record or a list). Every record
+    and every move is checked; a file with any bad record imports nothing."""
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except OSError as error:
+        raise click.ClickException(f"cannot read {file}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise click.ClickException(f"nothing was imported: {file} is not UTF-8 text") from None
+    try:
+        games = read_games(text)
+    except ImportRefusedError as error:
+        raise click.ClickException(
+            "nothing was imported:\n" + "\n".join(f"  {reason}" for reason in error.reasons)
+        ) from None
+    with _open(db) as store:
+        try:
+            added = store.add_games(games)
+        except StoreError as error:
+            raise click.ClickException(f"nothing was imported: {error}") from None
+    new = sum(1 for _, fresh in added if fresh)
+    known = len(added) - new
+    message = f"imported {new} game{'s' if new != 1 else ''}"
+    if known:
+        message += f" ({known} already saved)"
+    click.echo(message)
+
+
+COMMANDS = [stats, export, import_]

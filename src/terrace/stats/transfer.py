@@ -1,0 +1,149 @@
+"""Export and import of saved games as engine game records (JSON).
+
+An exported record is the engine's record (``terrace.record``) with one more
+key, ``saved``: the game's id, times, counters and redo stack, so that an
+export imported elsewhere is the same game. Records without ``saved`` (from
+``terrace replay`` or another tool) import too.
+
+>>> from terrace.store import MemoryStore
+>>> from terrace.variants import get_rules
+>>> from terrace.deal import Deal
+>>> game = MemoryStore().create("wood", get_rules("wood"), Deal.from_number(2, get_rules("wood")))
+>>> again = read_games(json.dumps([export_record(game)]))[0]
+>>> (again.id == game.id, again.variant, again.deal == game.deal)
+(True, 'wood', True)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from typing import Any
+
+from terrace.errors import TerraceError
+from terrace.record import GameRecord
+from terrace.stats.sqlite import check_game
+from terrace.store import FINISHED, StoredGame, StoreError
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_REASONS = 20
+
+
+class ImportRefusedError(StoreError):
+    """A file of records that cannot be imported; ``reasons`` says why,
+    record by record."""
+
+    def __init__(self, reasons: list[str]) -> None:
+        shown = reasons[:MAX_REASONS]
+        more = len(reasons) - len(shown)
+        text = "; ".join(shown) + (f"; and {more} more" if more else "")
+        super().__init__(f"nothing was imported: {text}")
+        self.reasons = reasons
+
+
+def export_record(game: StoredGame) -> dict[str, Any]:
+    """The game as a record, with its ``saved`` details."""
+    data = game.record().to_dict()
+    data["saved"] = {
+        "id": game.id,
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "hints": game.hints,
+        "undos": game.undos,
+        "winnable_only": game.winnable_only,
+        "redo": list(game.redo),
+    }
+    return data
+
+
+def read_games(text: str) -> list[StoredGame]:
+    """Every game in a JSON document holding one record or a list of them,
+    each checked move by move; raises :class:`ImportRefusedError` listing
+    every bad record when any is bad."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise ImportRefusedError([f"the file is not valid JSON: {error}"]) from None
+    items = data if isinstance(data, list) else [data]
+    label = len(items) > 1 or isinstance(data, list)
+    games: list[StoredGame] = []
+    reasons: list[str] = []
+    for index, item in enumerate(items, 1):
+        try:
+            games.append(game_from_record(item))
+        except (TerraceError, StoreError) as error:
+            reasons.append(f"record {index}: {error}" if label else str(error))
+    if reasons:
+        raise ImportRefusedError(reasons)
+    return games
+
+
+def game_from_record(data: Any) -> StoredGame:
+    """A game from one record: the engine checks rules, deal, every move
+    and the result; the ``saved`` details are checked here."""
+    record = GameRecord.from_dict(data)
+    saved = data.get("saved", {})
+    if not isinstance(saved, dict):
+        raise StoreError("'saved' must be a JSON object")
+    now = time.time()
+    game_id = saved.get("id", "")
+    if game_id != "" and (not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id)):
+        raise StoreError("saved.id must be 1 to 64 letters, digits, '-' or '_'")
+    redo = saved.get("redo", [])
+    if not isinstance(redo, list) or not all(isinstance(m, str) for m in redo):
+        raise StoreError("saved.redo must be a list of moves")
+    finished = record.result in FINISHED
+    game = StoredGame(
+        id=game_id,
+        variant=record.variant,
+        rules=record.rules,
+        deal=record.deal,
+        moves=list(record.moves),
+        redo=redo,
+        status=record.result,
+        hints=_count(saved, "hints"),
+        undos=_count(saved, "undos"),
+        winnable_only=_flag(saved, "winnable_only"),
+        created_at=_time(saved, "created_at", now),
+        updated_at=_time(saved, "updated_at", now),
+        started_at=_time(saved, "started_at", None),
+        finished_at=_time(saved, "finished_at", now if finished else None),
+    )
+    if not finished:
+        game.finished_at = None
+    elif game.finished_at is None:
+        game.finished_at = game.updated_at
+    check_game(game)
+    return game
+
+
+def _count(saved: dict[str, Any], key: str) -> int:
+    value = saved.get(key, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise StoreError(f"saved.{key} must be a whole number, 0 or more")
+    return value
+
+
+def _flag(saved: dict[str, Any], key: str) -> bool:
+    value = saved.get(key, False)
+    if not isinstance(value, bool):
+        raise StoreError(f"saved.{key} must be true or false")
+    return value
+
+
+def _time(saved: dict[str, Any], key: str, default: float | None) -> Any:
+    value = saved.get(key, default)
+    if value is None:
+        return None
+    if (
+        not isinstance(value, (int, float))
+        or isinstance(value, bool)
+        or not math.isfinite(value)
+        or value < 0
+    ):
+        raise StoreError(f"saved.{key} must be a time in seconds since 1970, or null")
+    return float(value)
