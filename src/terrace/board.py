@@ -94,10 +94,10 @@ class LegalMoves:
         return self._board.generate_legal_moves()
 
     def __len__(self) -> int:
-        return sum(1 for _ in self._board.generate_legal_moves())
+        return len(self._board._legal_list())
 
     def __bool__(self) -> bool:
-        return any(True for _ in self._board.generate_legal_moves())
+        return bool(self._board._legal_list())
 
     def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and self._board.is_legal(move)
@@ -125,6 +125,9 @@ class Board:
         self._undo: list[tuple[Any, ...]] = []
         self._redo: list[Move] = []
         self.redeals_used = 0
+        self._version = 0
+        self._legal_version = -1
+        self._legal: list[Move] = []
         self.foundations: list[list[Card]] = [[] for _ in range(self.rules.foundation_count)]
         self.tableau: list[list[Card]] = [[] for _ in range(self.rules.piles)]
         self.waste: list[Card] = []
@@ -171,6 +174,7 @@ class Board:
         other.foundations = [f[:] for f in self.foundations]
         other.base_rank = self.base_rank
         other.redeals_used = self.redeals_used
+        other._version, other._legal_version, other._legal = 0, -1, []
         if stack:
             other.move_stack = self.move_stack[:]
             other._undo = self._undo[:]
@@ -204,6 +208,8 @@ class Board:
 
     def is_won(self) -> bool:
         """True when every card lies on a foundation."""
+        if self.stock or self.waste or self.reserve:
+            return False
         return self.foundation_cards == self.rules.card_count
 
     @property
@@ -213,7 +219,7 @@ class Board:
             return Status.CHOOSING
         if self.is_won():
             return Status.WON
-        if not any(True for _ in self.generate_legal_moves()):
+        if not self._legal_list():
             return Status.LOST
         return Status.PLAYING
 
@@ -282,10 +288,8 @@ class Board:
         return RED[card] != RED[top]
 
     def _first_foundation(self, card: Card) -> int:
-        for index in range(len(self.foundations)):
-            if self.foundation_accepts(index, card):
-                return index
-        return -1
+        key = _SUIT_KEY if self.rules.in_suit else _COLOUR_KEY
+        return self._foundation_targets().get(key[card], -1)
 
     def _tableau_accepts(self, pile_index: int, card: Card, source: int) -> bool:
         pile = self.tableau[pile_index]
@@ -439,47 +443,90 @@ class Board:
     def generate_legal_moves(self) -> Iterator[Move]:
         """Every legal move: foundation moves (one ``<src>f`` per source),
         then tableau moves, foundation returns, and the draw ``s`` last."""
-        if self.choosing:
-            for i in range(self.rules.candidates):
-                yield _CHOICES[i]
-            return
-        tableau = self.tableau
-        piles = len(tableau)
-        sources: list[tuple[int, int, Card]] = []
-        if self.reserve:
-            sources.append((_R, 0, self.reserve[-1]))
-        if self.waste:
-            sources.append((_W, 0, self.waste[-1]))
-        for i in range(piles):
-            if tableau[i]:
-                sources.append((_T, i, tableau[i][-1]))
-        for area, index, card in sources:
-            if self._first_foundation(card) >= 0:
-                yield _PLAY[(area, index, _F, -1)]
-        spaces = self.rules.spaces
-        for area, index, card in sources:
-            if area == _R:
-                continue
-            rank = (RANK[card] + 1) % 13
-            red = RED[card]
-            for target in range(piles):
-                pile = tableau[target]
-                if pile:
-                    top = pile[-1]
-                    if RANK[top] == rank and RED[top] != red and not (area == _T and target == index):
-                        yield _PLAY[(area, index, _T, target)]
-                elif spaces is SpaceRule.FREE or (spaces is SpaceRule.WASTE and area == _W):
-                    yield _PLAY[(area, index, _T, target)]
-        if self.rules.foundation_return and (sources or self.stock or self.waste):
+        return iter(self._legal_list())
+
+    def _legal_list(self) -> list[Move]:
+        """The legal moves, computed once per position (the list is shared:
+        never change it)."""
+        if self._legal_version != self._version:
+            self._legal = self._compute_legal_moves()
+            self._legal_version = self._version
+        return self._legal
+
+    def _compute_legal_moves(self) -> list[Move]:
+        rules = self.rules
+        if self.base_rank < 0:
+            return _CHOICES[: rules.candidates]
+        tableau, reserve, waste = self.tableau, self.reserve, self.waste
+        key = _SUIT_KEY if rules.in_suit else _COLOUR_KEY
+        wanted = self._foundation_targets()
+        moves: list[Move] = []
+        if reserve and key[reserve[-1]] in wanted:
+            moves.append(_RF)
+        if waste and key[waste[-1]] in wanted:
+            moves.append(_WF)
+        # Which piles take which cards: by rank and colour, or any card in a space.
+        fits: dict[int, list[int]] = {}
+        spaces: list[int] = []
+        for index, pile in enumerate(tableau):
+            if pile:
+                top = pile[-1]
+                if key[top] in wanted:
+                    moves.append(_TF[index])
+                fits.setdefault(_BELOW_KEY[top], []).append(index)
+            else:
+                spaces.append(index)
+        space_rule = rules.spaces
+        free = bool(spaces) and space_rule is SpaceRule.FREE
+        append = moves.append
+        none: list[int] = []
+        if waste:
+            targets = fits.get(_COLOUR_KEY[waste[-1]], none)
+            if spaces and space_rule is not SpaceRule.AUTO:
+                targets = sorted(targets + spaces)
+            for j in targets:
+                append(_WT[j])
+        for index, pile in enumerate(tableau):
+            if pile:
+                targets = fits.get(_COLOUR_KEY[pile[-1]], none)
+                if free:
+                    targets = sorted(targets + spaces)
+                if targets:
+                    row = _TT[index]
+                    for j in targets:
+                        if j != index:
+                            append(row[j])
+        if rules.foundation_return and (reserve or waste or self.stock or len(spaces) < len(tableau)):
             # (Once every card is up the game is won and nothing moves.)
             for index, f in enumerate(self.foundations):
                 if len(f) > 1:
-                    card = f[-1]
-                    for target in range(piles):
-                        if self._tableau_accepts(target, card, _F):
-                            yield _PLAY[(_F, index, _T, target)]
-        if self._can_draw():
-            yield DRAW_MOVE
+                    targets = fits.get(_COLOUR_KEY[f[-1]], none)
+                    if free:
+                        targets = sorted(targets + spaces)
+                    row = _FT[index]
+                    for j in targets:
+                        append(row[j])
+        if self.stock or (waste and self.redeals_used < rules.redeals):
+            moves.append(DRAW_MOVE)
+        return moves
+
+    def _foundation_targets(self) -> dict[int, int]:
+        """For every card key (see ``_COLOUR_KEY``/``_SUIT_KEY``) that some
+        foundation takes now, the first foundation that takes it."""
+        in_suit = self.rules.in_suit
+        after = _SUIT_AFTER if in_suit else _COLOUR_AFTER
+        wanted: dict[int, int] = {}
+        empty = False
+        for index, f in enumerate(self.foundations):
+            if f:
+                if len(f) < FOUNDATION_SIZE:
+                    wanted.setdefault(after[f[-1]], index)
+            elif not empty:
+                empty = True
+                base = self.base_rank
+                for k in (range(base * 4, base * 4 + 4) if in_suit else (base * 2, base * 2 + 1)):
+                    wanted.setdefault(k, index)
+        return wanted
 
     def moves_from(self, source: str) -> list[Move]:
         """Legal moves of the card at ``source`` (``'r'``, ``'w'``, ``'t3'``,
@@ -531,6 +578,7 @@ class Board:
             undo = ("p", source, src_index, target, dst_index, self._refill())
         self.move_stack.append(move)
         self._undo.append(undo)
+        self._version += 1
         if self._redo and self._redo[-1] == move:
             self._redo.pop()
         else:
@@ -624,6 +672,7 @@ class Board:
                 self.tableau[pile].append(self.foundations[foundation].pop())
             self.base_rank = -1
         self._redo.append(move)
+        self._version += 1
         return move
 
     def redo(self) -> Move:
@@ -757,6 +806,7 @@ class Board:
         if not redeals.isdigit():
             raise InvalidPositionError(f"{redeals!r} is not a number of redeals used")
         board.redeals_used = int(redeals)
+        board._version, board._legal_version, board._legal = 0, -1, []
         board._check_position()
         return board
 
@@ -957,3 +1007,23 @@ def action_moves(rules: Rules) -> tuple[Move, ...]:
 @lru_cache(maxsize=64)
 def _action_index(rules: Rules) -> dict[Move, int]:
     return {move: action for action, move in enumerate(action_moves(rules))}
+
+
+# Lookup tables for move generation. A card's *key* says what it is to a
+# foundation: rank and colour (alternate) or the card itself (in suit).
+_COLOUR_KEY: tuple[int, ...] = tuple(RANK[c] * 2 + RED[c] for c in range(52))
+_SUIT_KEY: tuple[int, ...] = tuple(range(52))
+# The key of the card a foundation with this top card takes next ...
+_COLOUR_AFTER: tuple[int, ...] = tuple((RANK[c] + 1) % 13 * 2 + (not RED[c]) for c in range(52))
+_SUIT_AFTER: tuple[int, ...] = tuple((RANK[c] + 1) % 13 * 4 + SUIT[c] for c in range(52))
+# ... and the colour key of the card a pile with this top card takes.
+_BELOW_KEY: tuple[int, ...] = tuple((RANK[c] + 12) % 13 * 2 + (not RED[c]) for c in range(52))
+
+_MAX_PILES = 20
+_MAX_FOUNDATIONS = 32
+_RF = _PLAY[(_R, 0, _F, -1)]
+_WF = _PLAY[(_W, 0, _F, -1)]
+_TF = [_PLAY[(_T, i, _F, -1)] for i in range(_MAX_PILES)]
+_WT = [_PLAY[(_W, 0, _T, j)] for j in range(_MAX_PILES)]
+_TT = [[_PLAY[(_T, i, _T, j)] if i != j else DRAW_MOVE for j in range(_MAX_PILES)] for i in range(_MAX_PILES)]
+_FT = [[_PLAY[(_F, i, _T, j)] for j in range(_MAX_PILES)] for i in range(_MAX_FOUNDATIONS)]
