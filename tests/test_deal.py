@@ -146,7 +146,7 @@ def test_wrong_card_count_is_refused() -> None:
         Deal.parse(short, Rules())
     with pytest.raises(InvalidDealError, match="this one has 105"):
         Deal.parse(DEAL_1_TWO_DECKS + " AS", Rules())
-    with pytest.raises(InvalidDealError, match="a deal for 1 decks has 52 cards"):
+    with pytest.raises(InvalidDealError, match="a deal for 1 deck has 52 cards"):
         Deal.parse(DEAL_1_TWO_DECKS, Rules(decks=1, reserve=0, piles=1, candidates=0))
 
 
@@ -215,3 +215,10 @@ def test_deal_of_numbered_board_follows_the_same_order() -> None:
     assert [p[0] for p in board.tableau] == list(deal.cards[10:19])
     assert board.foundations[0] == [deal.cards[19]]
     assert board.stock[::-1] == list(deal.cards[20:])
+
+
+def test_one_deck_messages() -> None:
+    one = Rules(decks=1, reserve=0, piles=1, candidates=0)
+    text = DEAL_0_ONE_DECK.replace("TD", "9S")
+    with pytest.raises(InvalidDealError, match="the deal has 2 of 9S; one deck has 1"):
+        Deal.parse(text, one)

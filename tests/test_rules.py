@@ -108,3 +108,7 @@ def test_describe_mentions_every_option() -> None:
     assert "1 redeal" in Rules(redeals=1).describe()
     assert "1 redeals" not in Rules(redeals=1).describe()
     assert "spaces refilled automatically" in Rules().describe()
+
+
+def test_describe_one_deck() -> None:
+    assert Rules(decks=1, reserve=5).describe().startswith("1 deck, 5 reserve cards")

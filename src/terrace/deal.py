@@ -6,7 +6,7 @@ last), the candidates into piles 1..k, one card for each still-empty pile in
 pile order, then (turned-base rules only) the base card, then the stock with
 the next card to be drawn first.
 
-Deals by number use our own shuffle (see ``docs/deals.md``), so deal N is the
+Deals by number use our own shuffle (see ``docs/notation.md``), so deal N is the
 same everywhere, whatever the Python version or platform:
 
 >>> from terrace.rules import Rules
@@ -127,9 +127,9 @@ class Deal:
     def check(self, rules: Rules) -> None:
         """Raise :class:`InvalidDealError` unless this deal fits ``rules``."""
         if len(self.cards) != rules.card_count:
+            decks = f"{rules.decks} deck" + ("s" if rules.decks > 1 else "")
             raise InvalidDealError(
-                f"a deal for {rules.decks} decks has {rules.card_count} cards, "
-                f"this one has {len(self.cards)}"
+                f"a deal for {decks} has {rules.card_count} cards, this one has {len(self.cards)}"
             )
         counts = Counter(self.cards)
         for card in sorted(set(full_pack(1)) | set(counts)):
@@ -137,7 +137,7 @@ class Deal:
             if have != rules.decks:
                 raise InvalidDealError(
                     f"the deal has {have} of {card_code(card)}; "
-                    f"{rules.decks} decks have {rules.decks}"
+                    + (f"{rules.decks} decks have {rules.decks}" if rules.decks > 1 else "one deck has 1")
                 )
         if self.number is not None and self.cards != tuple(
             shuffled_pack(self.number, rules.decks)

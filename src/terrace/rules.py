@@ -179,7 +179,7 @@ class Rules:
             SpaceRule.WASTE: "spaces filled from the waste",
         }[self.spaces]
         parts = [
-            f"{self.decks} decks",
+            f"{self.decks} deck{'s' if self.decks > 1 else ''}",
             f"{self.reserve} reserve cards",
             f"{self.piles} piles",
             base,
