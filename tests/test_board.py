@@ -760,3 +760,16 @@ def test_a_won_game_with_foundation_return_is_over() -> None:
     play(board, "t1f")
     assert board.status is Status.WON and list(board.legal_moves) == []
     refused(board, "f1t1", "the game is won: every card stays on the foundations")
+
+
+def test_legal_moves_view_follows_the_board() -> None:
+    board = Board.from_number(1)
+    view = board.legal_moves
+    assert [str(m) for m in view] == ["c1", "c2", "c3"]
+    play(board, "c1")
+    assert list(view) == list(board.legal_moves) and "s" in [str(m) for m in view]
+    board.pop()
+    assert len(view) == 3
+    copy = board.copy()
+    play(copy, "c2")
+    assert len(view) == 3 and len(copy.legal_moves) > 3

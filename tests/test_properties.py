@@ -23,7 +23,7 @@ from terrace.record import GameRecord
 from terrace.rules import Rules
 from terrace.variants import PRESETS, get_rules
 
-SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -141,7 +141,7 @@ def test_undoing_everything_gives_the_deal_back(game: Game) -> None:
     assert board.position() == end
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(GAMES)
 def test_legal_moves_are_exactly_the_legal_ones(game: Game) -> None:
     rules, number, seed, length = game
