@@ -196,6 +196,8 @@ function step(kind) {
   return enqueue(async () => {
     const game = app.game;
     if (!game || game.replay) return;
+    if ((kind === "undo" && !game.can_undo) || (kind === "redo" && !game.can_redo)) return;
+    if (kind === "restart" && !game.moves.length) return;
     await answer(await api[kind](game.id, game.moves.length));
   });
 }
@@ -480,6 +482,11 @@ export async function newGame(body) {
 }
 
 async function startup() {
+  const wanted = new URLSearchParams(window.location.search).get("game");
+  if (wanted) {
+    const chosen = await api.get(wanted);
+    if (chosen.ok) return show(chosen.data, { animate: false });
+  }
   const current = await api.current();
   if (current.ok && current.data) return show(current.data, { animate: false });
   let body = {};

@@ -57,7 +57,8 @@ function pileLabel(name, cards, extra = "") {
 export function fitBoard(board, game) {
   const o = game.options;
   const foundations = 4 * o.decks;
-  const rows = Math.ceil(foundations / 8);
+  const portrait = window.innerWidth < window.innerHeight * 0.8;
+  const rows = Math.ceil(foundations / (portrait ? Math.max(4, o.piles - 2) : 8));
   const perRow = Math.ceil(foundations / rows);
   const cols = Math.max(o.piles, 2 + perRow);
   const width = board.clientWidth;

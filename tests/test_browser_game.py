@@ -1,0 +1,361 @@
+"""The web game in a real browser: Playwright drives Debian's Chromium
+against ``terrace play`` started as a subprocess.
+
+Without Chromium these tests are skipped, except under ``CI=true`` where
+they fail.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from terrace.board import Board
+from terrace.moves import Move
+from terrace.variants import get_rules
+from web_support import CHROMIUM, ROOT, WINNING_LINE, running_server
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+
+
+def _need_browser() -> Any:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None
+    if sync_playwright is None or not Path(CHROMIUM).exists():
+        message = "Debian's chromium (/usr/lib/chromium/chromium) and playwright are needed"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return sync_playwright
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with running_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_playwright = _need_browser()
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield chromium
+        chromium.close()
+
+
+class Api:
+    """The server's API, straight from the test (no proxy)."""
+
+    def __init__(self, url: str) -> None:
+        self.client = httpx.Client(base_url=url, trust_env=False, timeout=30)
+
+    def new(self, **body: Any) -> dict[str, Any]:
+        response = self.client.post("/api/games", json=body)
+        assert response.status_code == 201, response.text
+        data: dict[str, Any] = response.json()
+        return data
+
+    def play(self, game: dict[str, Any], *moves: str) -> dict[str, Any]:
+        for text in moves:
+            response = self.client.post(f"/api/games/{game['id']}/moves", json={"move": text})
+            assert response.status_code == 200, response.text
+            game = response.json()
+        return game
+
+
+@pytest.fixture(scope="module")
+def api(server: str) -> Iterator[Api]:
+    client = Api(server)
+    yield client
+    client.client.close()
+
+
+@pytest.fixture
+def open_game(browser: Any, server: str) -> Iterator[Any]:
+    """Open the page on a game; yields a function (game, **context options)
+    that returns the page. Fails the test on any console error."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def opener(game: dict[str, Any], **options: Any) -> Any:
+        options.setdefault("viewport", {"width": 1280, "height": 860})
+        options.setdefault("locale", "en-GB")
+        context = browser.new_context(**options)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server}?game={game['id']}")
+        page.wait_for_selector("body[data-ready='true']")
+        page.wait_for_selector(f"body[data-game='{game['id']}']")
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+    assert errors == []
+
+
+def moves_seen(page: Any, count: int) -> None:
+    page.wait_for_selector(f"body[data-moves='{count}']")
+
+
+def top(page: Any, pile: str) -> Any:
+    return page.locator(f"[data-pile='{pile}'] > .card").last
+
+
+# ---------------------------------------------------------------- the tests
+
+
+def test_choose_a_candidate_by_click_and_key(api: Api, open_game: Any) -> None:
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game)
+    prompt = page.locator("#prompt")
+    assert "Choose the base card" in prompt.inner_text()
+    assert page.locator(".candidate .choice").count() == 3
+    chosen = game["choices"][1]["card"]
+    top(page, "t2").click()
+    moves_seen(page, 1)
+    assert page.locator(f"[data-pile='f1'] [data-card='{chosen}']").count() == 1
+    assert page.locator("[data-counter='base'] .value").inner_text() == chosen[0].replace("T", "10")
+    assert "Choose" not in prompt.inner_text()
+    page.keyboard.press("Control+z")
+    moves_seen(page, 0)
+    page.keyboard.press("3")
+    moves_seen(page, 1)
+    assert page.locator(f"[data-pile='f1'] [data-card='{game['choices'][2]['card']}']").count() == 1
+
+
+def test_drag_a_card_with_targets_highlighted(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    assert game["sources"]["t1"]["targets"] == {"t8": "t1t8"}
+    page = open_game(game)
+    card = top(page, "t1")
+    box = card.bounding_box()
+    target = page.locator("[data-pile='t8']").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 40, box["y"] + 40, steps=4)
+    assert page.locator("[data-pile='t8'].target").count() == 1
+    assert page.locator(".pile.target").count() == 1
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=6)
+    page.mouse.up()
+    moves_seen(page, 2)
+    assert top(page, "t8").get_attribute("data-card") == "6H"
+    assert page.locator(".pile.target").count() == 0
+    assert page.locator(".ghost").count() == 0
+
+
+def test_touch_tap_draws_and_double_click_auto_moves(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    assert game["sources"]["t7"]["auto"] == "t7f"
+    page = open_game(game)
+    top(page, "t7").dblclick()
+    moves_seen(page, 2)
+    assert page.locator("[data-pile='f2'] [data-card='9D']").count() == 1
+    assert page.locator("[data-counter='foundations'] .value").inner_text() == "2/104"
+    page.locator("[data-pile='stock']").click()
+    moves_seen(page, 3)
+    page.keyboard.press(" ")
+    moves_seen(page, 4)
+
+
+def test_an_illegal_drop_snaps_back_with_the_reason(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    exposed = game["state"]["reserve"][-1]
+    card = top(page, "reserve")
+    assert card.get_attribute("data-card") == exposed
+    if "reserve" not in game["sources"]:
+        # The terrace card cannot move at all: a click explains why.
+        card.dblclick()
+        toast = page.locator("#toast.show")
+        toast.wait_for()
+        assert "foundation" in toast.inner_text()
+        page.locator("#toast:not(.show)").wait_for()
+    # Drag a movable tableau card onto a pile that does not take it.
+    source = next(p for p, info in game["sources"].items() if p.startswith("t"))
+    wrong = next(
+        f"t{i}"
+        for i in range(1, 10)
+        if f"t{i}" not in game["sources"][source]["targets"] and f"t{i}" != source
+    )
+    card = top(page, source)
+    code = card.get_attribute("data-card")
+    card.drag_to(page.locator(f"[data-pile='{wrong}']"))
+    toast = page.locator("#toast.show")
+    toast.wait_for()
+    assert "cannot go on" in toast.inner_text() or "takes only" in toast.inner_text()
+    page.locator(".ghost").wait_for(state="detached")
+    assert top(page, source).get_attribute("data-card") == code
+    assert page.evaluate("document.body.dataset.moves") == "1"
+
+
+def test_undo_and_redo_by_buttons_and_keys(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    page = open_game(game)
+    waste = game["state"]["waste"][-1]
+    page.locator("#btn-undo").click()
+    moves_seen(page, 1)
+    assert page.locator("[data-pile='waste'] .card").count() == 0
+    assert page.locator("#btn-redo").is_enabled()
+    page.locator("#btn-redo").click()
+    moves_seen(page, 2)
+    assert top(page, "waste").get_attribute("data-card") == waste
+    page.keyboard.press("Control+z")
+    moves_seen(page, 1)
+    page.keyboard.press("Control+y")
+    moves_seen(page, 2)
+    page.keyboard.press("Control+z")
+    page.keyboard.press("Control+z")
+    moves_seen(page, 0)
+    assert page.locator("#btn-undo").is_disabled()
+    assert page.locator("body[data-status='choosing']").count() == 1
+
+
+def test_hint_highlights_a_move(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    page.locator("#btn-hint").click()
+    page.locator(".hint-src").wait_for()
+    assert "Hint" in page.locator("#prompt").inner_text()
+    assert page.locator("#toast.show").count() == 1
+
+
+def test_switch_language(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    assert page.locator("#btn-new").inner_text() == "New game"
+    page.locator("#lang").select_option("de")
+    assert page.locator("#btn-new").inner_text() == "Neues Spiel"
+    assert page.locator("html").get_attribute("lang") == "de"
+    assert page.locator("[data-counter='moves'] .label").inner_text() == "Züge"
+    assert "Vorrat" in page.locator("#prompt").inner_text()
+    top(page, "reserve").click()
+    top(page, "t1").click()
+    toast = page.locator("#toast.show")
+    toast.wait_for()
+    assert (
+        "Terrassenkarte" in toast.inner_text()
+        or "Zielstapel" in toast.inner_text()
+        or "Stapel" in toast.inner_text()
+    )
+    page.locator("#btn-rules").click()
+    assert "Terrasse" in page.locator("#dlg-rules").inner_text()
+    page.keyboard.press("Escape")
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.locator("#btn-new").inner_text() == "Neues Spiel"
+    page.locator("#lang").select_option("en")
+    assert page.locator("#btn-new").inner_text() == "New game"
+
+
+def test_german_browser_gets_german(api: Api, open_game: Any) -> None:
+    page = open_game(api.new(variant="terrace", deal_number=9), locale="de-DE")
+    assert page.locator("#btn-undo").inner_text() == "Zurück"
+    assert "Basiskarte" in page.locator("#prompt").inner_text()
+
+
+def test_new_game_dialog_starts_a_variant(api: Api, open_game: Any) -> None:
+    page = open_game(api.new(variant="terrace", deal_number=9))
+    page.locator("#btn-new").click()
+    page.locator("#new-variant").select_option("big-terrace")
+    assert page.locator("#opt-decks").input_value() == "4"
+    page.locator("#new-deal").fill("12")
+    page.locator("#new-start").click()
+    page.locator("#dlg-new:not([open])").wait_for(state="attached")
+    page.wait_for_selector("[data-pile='f16']")
+    assert page.locator("[data-pile^='t']").count() == 11
+    assert "Big Terrace" in page.locator("#game-title").inner_text()
+    assert "12" in page.locator("#game-title").inner_text()
+
+
+def test_statistics_and_replay(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    page = open_game(game)
+    page.locator("#btn-stats").click()
+    dialog = page.locator("#dlg-stats")
+    dialog.locator("table.stats").wait_for()
+    assert "All variants" in dialog.inner_text()
+    dialog.locator("ol.recent li").first.get_by_role("button", name="Replay").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    assert "move 0 of 2" in page.locator("#prompt").inner_text()
+    page.locator("#replay-next").click()
+    page.locator("#prompt", has_text="move 1 of 2").wait_for()
+    page.locator("#replay-exit").click()
+    page.locator("#replay-bar[hidden]").wait_for(state="attached")
+    moves_seen(page, 2)
+
+
+def _click_move(page: Any, board: Board, text: str) -> None:
+    """Play one move of the line the way a player would: candidates and the
+    stock by a click, a card by a double click when that makes this move,
+    else a click on the card and one on its target pile."""
+    move = Move.parse(text)
+    if move.is_choice:
+        top(page, f"t{move.source_index}").click()
+        return
+    if move.is_draw:
+        page.locator("[data-pile='stock']").click()
+        return
+    source = {"r": "reserve", "w": "waste"}.get(move.source, f"{move.source}{move.source_index}")
+    place = {"reserve": "r", "waste": "w"}.get(source, source)
+    if board.auto_move(place) == move:
+        top(page, source).dblclick()
+        return
+    top(page, source).click()
+    target = f"{move.target}{move.target_index}"
+    page.locator(f"[data-pile='{target}']").click(position={"x": 5, "y": 5})
+
+
+def test_a_whole_game_won_through_the_page(api: Api, open_game: Any) -> None:
+    line = WINNING_LINE
+    game = api.new(variant=line["variant"], options=line["options"], deal_number=line["deal_number"])
+    page = open_game(game, reduced_motion="reduce")
+    board = Board.from_number(line["deal_number"], get_rules(line["variant"], **line["options"]))
+    for index, text in enumerate(line["moves"]):
+        _click_move(page, board, text)
+        board.push(Move.parse(text))
+        moves_seen(page, index + 1)
+    page.wait_for_selector("body[data-status='won']")
+    end = page.locator("dialog.end[open]")
+    end.wait_for()
+    assert "You won" in end.inner_text()
+    assert "Won!" in page.locator("#prompt").inner_text()
+    assert page.locator("[data-counter='foundations'] .value").inner_text() == "104/104"
+    assert page.locator(".badge.done").count() == 8
+
+
+def test_screenshots(api: Api, open_game: Any) -> None:
+    """The opening and a mid-game board at phone and desktop sizes, for the README."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    line = WINNING_LINE
+    sizes = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
+    for name, viewport in sizes.items():
+        phone = name == "phone"
+        opening = api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"])
+        mid = api.play(
+            api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"]),
+            *line["moves"][:120],
+        )
+        for stage, game in (("opening", opening), ("midgame", mid)):
+            page = open_game(
+                game,
+                viewport=viewport,
+                device_scale_factor=2 if phone else 1,
+                has_touch=phone,
+                is_mobile=phone,
+            )
+            page.screenshot(path=str(SCREENSHOTS / f"{name}-{stage}.png"))
+    for name in ("desktop-opening", "desktop-midgame", "phone-opening", "phone-midgame"):
+        assert (SCREENSHOTS / f"{name}.png").stat().st_size > 10_000
