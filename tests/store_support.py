@@ -1,0 +1,69 @@
+"""Helpers for the game store tests: golden games and playing through a store."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from terrace.board import Board
+from terrace.record import GameRecord
+from terrace.store import GameStore, StoredGame
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.fixture(autouse=True)
+def no_default_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Keep every test away from the player's real database: a command run
+    without ``--db`` uses a file in the test's folder."""
+    monkeypatch.setenv("TERRACE_DB", str(tmp_path / "default-games.sqlite"))
+    yield
+
+
+def golden(name: str) -> GameRecord:
+    """A golden record from ``tests/golden`` (e.g. ``terrace-won``)."""
+    return GameRecord.from_json((GOLDEN / f"{name}.json").read_text())
+
+
+def start(store: GameStore, record: GameRecord) -> StoredGame:
+    """A new stored game on the record's deal and rules."""
+    return store.create(record.variant, record.rules, record.deal)
+
+
+def play(store: GameStore, game: StoredGame, moves: list[str] | tuple[str, ...]) -> Board:
+    """Play ``moves`` one stored update at a time, like the web game does."""
+    board = game.board()
+    for move in moves:
+        board.push_text(move)
+        revision = game.revision
+        game.sync(board)
+        store.update(game, expected_revision=revision, action="move")
+    return board
+
+
+def undo(store: GameStore, game: StoredGame, times: int = 1) -> Board:
+    """Take back moves, stored one by one."""
+    board = game.board()
+    for _ in range(times):
+        board.pop()
+        revision = game.revision
+        game.sync(board)
+        game.undos += 1
+        store.update(game, expected_revision=revision, action="undo")
+    return board
+
+
+def finish(store: GameStore, name: str) -> StoredGame:
+    """A stored game played to the end of a golden record."""
+    record = golden(name)
+    game = start(store, record)
+    play(store, game, record.moves)
+    return game
+
+
+def digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()

@@ -1,0 +1,320 @@
+"""Statistics (``summarize`` and the SQLite store agree) and the ``stats``,
+``export`` and ``import`` commands."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from store_support import finish, golden, no_default_db, play, start, undo
+from terrace.cli import main
+from terrace.stats import open_store
+from terrace.stats.cli import format_duration
+from terrace.stats.transfer import export_record
+from terrace.store import GameFacts, GameStore, MemoryStore, local_day, summarize
+
+DAY = 86_400.0
+_ = no_default_db
+
+
+def facts(status: str, finished: float | None, *, variant: str = "terrace", moves: int = 100,
+          started: float | None = 0.0, hints: int = 0, undos: int = 0) -> GameFacts:
+    return GameFacts(variant, status, moves, hints, undos, 0.0, finished or 1.0, started, finished)
+
+
+def test_nothing_played() -> None:
+    stats = summarize([])
+    assert stats["variants"] == {}
+    assert stats["overall"] == {
+        "played": 0, "finished": 0, "won": 0, "lost": 0, "unfinished": 0, "win_rate": None,
+        "current_streak": 0, "best_streak": 0, "fewest_moves": None, "fastest_seconds": None,
+        "hints": 0, "undos": 0, "days": [],
+    }
+
+
+def test_streaks_follow_the_order_games_were_finished() -> None:
+    results = "WWLWWWLWW"
+    games = [facts("won" if r == "W" else "lost", 1000.0 + i) for i, r in enumerate(results)]
+    games.reverse()  # the order of the list does not matter
+    block = summarize(games)["overall"]
+    assert (block["won"], block["lost"], block["current_streak"], block["best_streak"]) == (7, 2, 2, 3)
+    assert block["win_rate"] == pytest.approx(7 / 9)
+
+
+def test_only_started_games_count_and_unfinished_are_not_losses() -> None:
+    games = [
+        facts("won", 500.0, moves=120, started=100.0, hints=2, undos=1),
+        facts("won", 900.0, moves=90, started=850.0),
+        facts("playing", None, moves=30, undos=5),
+        facts("choosing", None, moves=0, started=None, hints=9),
+        facts("lost", 700.0, variant="wood", moves=200, started=None),
+    ]
+    stats = summarize(games)
+    overall = stats["overall"]
+    assert overall["played"] == 4 and overall["unfinished"] == 1
+    assert overall["won"] == 2 and overall["lost"] == 1 and overall["win_rate"] == pytest.approx(2 / 3)
+    assert overall["fewest_moves"] == 90
+    assert overall["fastest_seconds"] == 50.0
+    assert overall["hints"] == 2 and overall["undos"] == 6
+    assert overall["current_streak"] == 1 and overall["best_streak"] == 1
+    assert sorted(stats["variants"]) == ["terrace", "wood"]
+    assert stats["variants"]["wood"]["fastest_seconds"] is None
+    assert stats["variants"]["terrace"]["current_streak"] == 2
+
+
+def test_results_per_day_for_the_chart() -> None:
+    noon = 1_700_000_000.0
+    games = [
+        facts("won", noon), facts("lost", noon + 60), facts("won", noon + 120),
+        facts("lost", noon + 3 * DAY), facts("playing", None),
+    ]
+    days = summarize(games)["overall"]["days"]
+    assert days == [
+        {"date": local_day(noon), "won": 2, "lost": 1},
+        {"date": local_day(noon + 3 * DAY), "won": 0, "lost": 1},
+    ]
+    json.dumps(days)
+
+
+class Clock:
+    """A fake ``time.time`` that moves on 7 seconds at each reading."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 7.0
+        return self.now
+
+
+def scenario(store: GameStore) -> None:
+    finish(store, "terrace-won")
+    finish(store, "terrace-lost")
+    finish(store, "wood-lost")
+    record = golden("blondes-and-brunettes-lost")
+    game = start(store, record)
+    play(store, game, record.moves[:40])
+    undo(store, game, 2)
+    game.hints += 3
+    store.update(game, expected_revision=game.revision, action="hint")
+    start(store, golden("terrace-won"))  # opened, never played
+
+
+def test_the_sqlite_store_agrees_with_summarize(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    results = []
+    for make in (MemoryStore, lambda: open_store(tmp_path / "games.sqlite")):
+        monkeypatch.setattr(time, "time", Clock())
+        store = make()
+        scenario(store)
+        results.append(store.statistics())
+    memory, sqlite = results
+    assert sqlite == memory
+    overall = sqlite["overall"]
+    assert (overall["played"], overall["won"], overall["lost"], overall["unfinished"]) == (4, 1, 2, 1)
+    assert overall["fewest_moves"] == len(golden("terrace-won").moves)
+    assert overall["fastest_seconds"] == 7.0 * (len(golden("terrace-won").moves) - 1)
+    assert overall["hints"] == 3 and overall["undos"] == 2
+    assert overall["current_streak"] == 0 and overall["best_streak"] == 1
+    assert sum(d["won"] + d["lost"] for d in overall["days"]) == 3
+    assert set(sqlite["variants"]) == {"terrace", "wood", "blondes-and-brunettes"}
+
+
+def test_format_duration() -> None:
+    assert format_duration(0) == "0:00"
+    assert format_duration(59.6) == "1:00"
+    assert format_duration(7200) == "2:00:00"
+
+
+# -- the commands ------------------------------------------------------------------
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Callable[..., Any]:
+    runner = CliRunner()
+    db = tmp_path / "games.sqlite"
+
+    def invoke(*args: str, db_path: Path | None = db) -> Any:
+        extra = ["--db", str(db_path)] if db_path is not None else []
+        return runner.invoke(main, [args[0], *extra, *args[1:]], catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture
+def filled(tmp_path: Path) -> list[str]:
+    with open_store(tmp_path / "games.sqlite") as store:
+        store.add_games([finish(MemoryStore(), n) for n in ("terrace-won", "terrace-lost", "wood-lost")])
+        record = golden("terrace-won")
+        game = start(store, record)
+        play(store, game, record.moves[:5])
+        return store.game_ids()
+
+
+def test_the_commands_are_registered() -> None:
+    result = CliRunner().invoke(main, ["--help"])
+    for name in ("stats", "export", "import"):
+        assert f"  {name} " in result.output
+
+
+def test_stats_with_no_games(run: Callable[..., Any]) -> None:
+    result = run("stats")
+    assert result.exit_code == 0
+    assert "No games played yet." in result.output
+
+
+def test_stats_table(run: Callable[..., Any], filled: list[str]) -> None:
+    result = run("stats")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].split()[:4] == ["Variant", "Played", "Won", "Lost"]
+    terrace = next(line for line in lines if line.startswith("Terrace"))
+    assert terrace.split()[1:5] == ["3", "1", "1", "50%"]
+    assert lines[-1].startswith("All variants")
+    assert lines[-1].split()[2:5] == ["4", "1", "2"]
+    assert any(line.startswith("Wood") for line in lines)
+
+
+def test_stats_json_and_one_variant(run: Callable[..., Any], filled: list[str]) -> None:
+    data = json.loads(run("stats", "--json").output)
+    assert data["overall"]["played"] == 4
+    one = json.loads(run("stats", "--variant", "queen-of-italy", "--json").output)
+    assert one["variant"] == "terrace" and one["won"] == 1
+    table = run("stats", "--variant", "wood").output
+    assert table.splitlines()[-1].startswith("Wood")
+    assert "No games" in run("stats", "--variant", "madame").output
+    bad = run("stats", "--variant", "chess")
+    assert bad.exit_code == 2 and "unknown variant" in bad.output
+
+
+def test_export_one_several_and_all(run: Callable[..., Any], filled: list[str], tmp_path: Path) -> None:
+    one = json.loads(run("export", "--game", filled[0]).output)
+    assert isinstance(one, dict) and one["format"] == "terrace-game" and one["saved"]["id"] == filled[0]
+    two = json.loads(run("export", "--game", filled[0], "--game", filled[1]).output)
+    assert [r["saved"]["id"] for r in two] == filled[:2]
+    out = tmp_path / "all.json"
+    result = run("export", "--all", "-o", str(out))
+    assert result.exit_code == 0 and "wrote 4 games" in result.output
+    records = json.loads(out.read_text())
+    assert [r["saved"]["id"] for r in records] == filled
+    assert [r["result"] for r in records] == ["won", "lost", "lost", "playing"]
+
+
+def test_export_errors(run: Callable[..., Any], filled: list[str]) -> None:
+    assert run("export").exit_code == 2
+    assert run("export", "--all", "--game", filled[0]).exit_code == 2
+    missing = run("export", "--game", "nope")
+    assert missing.exit_code == 1 and "there is no game 'nope'" in missing.output
+
+
+def test_export_then_import_into_another_database_is_the_same(
+    run: Callable[..., Any], filled: list[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "all.json"
+    run("export", "--all", "-o", str(out))
+    other = tmp_path / "other.sqlite"
+    result = run("import", str(out))
+    assert result.exit_code == 0 and "imported 0 games (4 already saved)" in result.output
+    result = CliRunner().invoke(main, ["import", "--db", str(other), str(out)])
+    assert result.exit_code == 0 and "imported 4 games" in result.output
+    with open_store(tmp_path / "games.sqlite") as a, open_store(other) as b:
+        assert a.statistics() == b.statistics()
+        for game_id in filled:
+            assert export_record(a.get(game_id)) == export_record(b.get(game_id))
+
+
+def test_import_from_standard_input(run: Callable[..., Any], tmp_path: Path) -> None:
+    text = golden("wood-lost").to_json()
+    result = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "games.sqlite"), "-"], input=text)
+    assert result.exit_code == 0 and "imported 1 game" in result.output
+    with open_store(tmp_path / "games.sqlite") as store:
+        [game] = store.recent()
+        assert game.status == "lost" and game.started_at is None
+        assert store.statistics()["overall"]["lost"] == 1
+
+
+def _record(name: str = "terrace-won", **changes: Any) -> dict[str, Any]:
+    data = golden(name).to_dict()
+    data.update(changes)
+    return data
+
+
+def _illegal_move() -> dict[str, Any]:
+    data = _record()
+    data["moves"][5] = "t9t9"
+    return data
+
+
+def _bad_redo() -> dict[str, Any]:
+    data = _record("terrace-lost", result="playing")
+    data["moves"] = data["moves"][:10]
+    data["saved"] = {"redo": ["rf"]}
+    return data
+
+
+MALFORMED: list[tuple[str, Any, str]] = [
+    ("bad JSON", "{not json", "not valid JSON"),
+    ("a number", 42, "must be a JSON object"),
+    ("wrong format", _record(format="chess-game"), "not a Terrace game record"),
+    ("moves as text", _record(moves="c1 s wf"), "'moves' must be a list"),
+    ("moves not text", _record(moves=[1, 2]), "moves must be a list of strings"),
+    ("deal number as text", _record(deal_number="2"), "deal_number must be a whole number"),
+    ("rules as a list", _record(rules=[2, 11]), "'rules' must be a dict"),
+    ("missing deal", {k: v for k, v in _record().items() if k != "deal"}, "has no 'deal'"),
+    ("illegal move", _illegal_move(), "does not replay"),
+    ("wrong result", _record(result="lost"), "the record says 'lost'"),
+    ("unknown variant", _record(variant="chess"), "unknown variant 'chess'"),
+    ("wrong deal", _record(deal_number=3), "not deal number 3"),
+    ("negative hints", _record(saved={"hints": -1}), "saved.hints"),
+    ("bad time", _record(saved={"created_at": "monday"}), "saved.created_at"),
+    ("bad id", _record(saved={"id": "../etc"}), "saved.id"),
+    ("illegal redo", _bad_redo(), "cannot be saved"),
+    ("one bad among good", [_record(), _record("wood-lost", result="won")], "record 2: the record says"),
+]
+
+
+@pytest.mark.parametrize(("content", "reason"), [m[1:] for m in MALFORMED], ids=[m[0] for m in MALFORMED])
+def test_import_refuses_bad_files_and_imports_nothing(
+    run: Callable[..., Any], filled: list[str], tmp_path: Path, content: Any, reason: str
+) -> None:
+    path = tmp_path / "import.json"
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    result = run("import", str(path))
+    assert result.exit_code == 1
+    assert "nothing was imported" in result.output
+    assert reason in result.output
+    with open_store(tmp_path / "games.sqlite") as store:
+        assert store.game_ids() == filled
+
+
+def test_import_lists_every_bad_record(run: Callable[..., Any], tmp_path: Path) -> None:
+    path = tmp_path / "import.json"
+    path.write_text(json.dumps([_record(variant="chess"), _record(), _illegal_move()]))
+    result = run("import", str(path))
+    assert result.exit_code == 1
+    assert "record 1: unknown variant" in result.output and "record 3: move 6" in result.output
+    assert "record 2" not in result.output
+
+
+def test_import_refuses_unreadable_files(run: Callable[..., Any], tmp_path: Path) -> None:
+    path = tmp_path / "import.json"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    result = run("import", str(path))
+    assert result.exit_code == 1 and "not UTF-8" in result.output
+    missing = run("import", str(tmp_path / "nope.json"))
+    assert missing.exit_code == 1 and "cannot read" in missing.output
+
+
+def test_commands_refuse_a_file_that_is_not_a_database(run: Callable[..., Any], tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n" * 100)
+    for args in (["stats"], ["export", "--all"], ["import", str(notes)]):
+        result = run(*args, db_path=notes)
+        assert result.exit_code == 1, args
+        assert "not a Terrace database" in result.output or "nothing was imported" in result.output
+    assert notes.read_text() == "hello\n" * 100

@@ -1,0 +1,469 @@
+"""The database file itself: migrations, files that are not ours or are
+damaged (never changed), newer versions (refused, never changed), SIGKILL
+mid-game, and concurrent writers in threads and processes."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import queue
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from store_support import digest, golden, no_default_db, play, start
+from terrace.stats import LATEST_VERSION, MIGRATIONS, NewerDatabaseError, SqliteStore, open_store
+from terrace.stats import migrations as migrations_module
+from terrace.stats.migrations import APPLICATION_ID, Migration
+from terrace.store import ConflictError, StoreError
+
+TESTS = Path(__file__).parent
+_ = no_default_db
+
+
+def listing(folder: Path) -> dict[str, str]:
+    """Every file in ``folder`` with its digest."""
+    return {p.name: digest(p) for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def populated(path: Path, games: int = 3) -> Path:
+    """A database of ours with a few games, closed cleanly."""
+    record = golden("terrace-won")
+    with open_store(path) as store:
+        for _ in range(games):
+            game = start(store, record)
+            play(store, game, record.moves[:6])
+    return path
+
+
+# -- migrations ---------------------------------------------------------------
+
+
+def columns(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    tables = [t for (t,) in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")]
+    return {t: [row[1] for row in conn.execute(f"PRAGMA table_info({t})")] for t in sorted(tables)}
+
+
+def indexes(conn: sqlite3.Connection) -> set[str]:
+    return {n for (n,) in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'index'")}
+
+
+def test_migrations_from_an_empty_file(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        assert store.migrations_applied == [m.version for m in MIGRATIONS]
+        assert store.schema_version == LATEST_VERSION
+    with open_store(db) as store:
+        assert store.migrations_applied == []
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST_VERSION
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    rows = conn.execute("SELECT version, name FROM migrations ORDER BY version").fetchall()
+    assert rows == [(m.version, m.name) for m in MIGRATIONS]
+    assert {"games_by_update", "games_unfinished", "events_by_game"} <= indexes(conn)
+    assert "started_at" in columns(conn)["games"]
+    conn.close()
+
+
+def test_a_zero_byte_file_becomes_a_database(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    db.touch()
+    with open_store(db) as store:
+        assert store.schema_version == LATEST_VERSION
+
+
+@pytest.mark.parametrize("version", range(1, LATEST_VERSION))
+def test_upgrade_from_each_earlier_version(tmp_path: Path, version: int) -> None:
+    old = tmp_path / "old.sqlite"
+    SqliteStore(old, migrate_to=version).close()
+    conn = sqlite3.connect(old)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == version
+    conn.close()
+    with open_store(old) as store:
+        assert store.migrations_applied == list(range(version + 1, LATEST_VERSION + 1))
+    fresh = tmp_path / "fresh.sqlite"
+    open_store(fresh).close()
+    upgraded, new = sqlite3.connect(old), sqlite3.connect(fresh)
+    assert columns(upgraded) == columns(new)
+    assert indexes(upgraded) == indexes(new)
+    upgraded.close()
+    new.close()
+
+
+def _v1_game(
+    conn: sqlite3.Connection, game_id: str, name: str, moves: int | None, start_at: float
+) -> None:
+    """A game written the way version 1 wrote it: one event per move,
+    ten seconds apart, the first move a minute after the deal was opened."""
+    record = golden(name)
+    line = list(record.moves if moves is None else record.moves[:moves])
+    board = record.replay() if moves is None else None
+    status = board.status.value if board else "playing"
+    last = start_at + 60 + 10 * (len(line) - 1)
+    conn.execute(
+        "INSERT INTO games (id, variant, rules, deal_number, deal_version, deal, status, move_count, "
+        "hints, undos, winnable_only, created_at, updated_at, finished_at, revision) "
+        "VALUES (?, ?, ?, ?, 1, ?, ?, ?, 1, 2, 0, ?, ?, ?, ?)",
+        (game_id, record.variant, json.dumps(record.rules.to_dict()),
+         record.deal.number, record.deal.text(), status, len(line), start_at, last,
+         last if board else None, len(line)),
+    )
+    conn.executemany(
+        "INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
+        [(game_id, ply, move) for ply, move in enumerate(line)],
+    )
+    events = [(0, "create", None, 0, start_at)] + [
+        (i + 1, "move", move, i + 1, start_at + 60 + 10 * i) for i, move in enumerate(line)
+    ]
+    conn.executemany(
+        "INSERT INTO events (game_id, revision, action, move, move_count, at) VALUES (?, ?, ?, ?, ?, ?)",
+        [(game_id, *event) for event in events],
+    )
+
+
+def test_upgrade_from_version_1_keeps_games_and_fills_in_start_times(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    SqliteStore(db, migrate_to=1).close()
+    conn = sqlite3.connect(db, isolation_level=None)
+    _v1_game(conn, "won", "terrace-won", None, 1_000_000.0)
+    _v1_game(conn, "open", "terrace-lost", 7, 2_000_000.0)
+    conn.close()
+    with open_store(db) as store:
+        assert store.migrations_applied == [2]
+        won = store.get("won")
+        assert won.status == "won" and won.moves == list(golden("terrace-won").moves)
+        assert won.started_at == 1_000_060.0
+        assert store.get("open").started_at == 2_000_060.0
+        assert store.get("open").revision == 7
+        stats = store.statistics()["overall"]
+        assert stats["fastest_seconds"] == 10 * (len(won.moves) - 1)
+        assert stats["won"] == 1 and stats["played"] == 2 and stats["hints"] == 2
+        latest = store.latest_unfinished()
+        assert latest is not None and latest.id == "open"
+        # The upgraded database takes new moves.
+        game = store.get("open")
+        play(store, game, golden("terrace-lost").moves[7:9])
+        assert store.get("open").revision == 9
+
+
+def test_a_failing_migration_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = populated(tmp_path / "games.sqlite", games=1)
+    broken = Migration(LATEST_VERSION + 1, "broken", ("CREATE TABLE extra (x)", "THIS IS NOT SQL"))
+    monkeypatch.setattr(migrations_module, "MIGRATIONS", (*MIGRATIONS, broken))
+    with pytest.raises(StoreError):
+        SqliteStore(db, migrate_to=LATEST_VERSION + 1)
+    monkeypatch.undo()
+    with open_store(db) as store:
+        assert store.migrations_applied == []
+        assert len(store.game_ids()) == 1
+        tables = columns(store._conn)
+    assert "extra" not in tables
+
+
+def test_many_first_openings_at_once_migrate_once(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    errors: list[BaseException] = []
+    applied: list[list[int]] = []
+
+    def opener() -> None:
+        try:
+            with open_store(db) as store:
+                applied.append(store.migrations_applied)
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=opener) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert sorted(applied) == [[], [], [], [1, 2]]
+
+
+# -- newer versions ----------------------------------------------------------------
+
+
+def test_a_newer_database_is_refused_and_left_unchanged(tmp_path: Path) -> None:
+    db = populated(tmp_path / "games.sqlite")
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+    conn.close()
+    before = listing(tmp_path)
+    with pytest.raises(NewerDatabaseError, match="newer version of Terrace") as caught:
+        open_store(db)
+    assert str(db) in str(caught.value) and "left unchanged" in str(caught.value)
+    assert listing(tmp_path) == before
+
+
+def test_a_newer_database_with_a_pending_log_is_refused(tmp_path: Path) -> None:
+    db = populated(tmp_path / "games.sqlite")
+    newer = sqlite3.connect(db, isolation_level=None)
+    newer.execute("PRAGMA wal_autocheckpoint = 0")
+    newer.execute(f"PRAGMA user_version = {LATEST_VERSION + 5}")
+    assert (tmp_path / "games.sqlite-wal").stat().st_size > 0
+    main = digest(db)
+    with pytest.raises(NewerDatabaseError, match=f"schema {LATEST_VERSION + 5}"):
+        open_store(db)
+    assert digest(db) == main
+    newer.close()
+
+
+# -- files that are not ours ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ours(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The bytes of a sound database of ours with a few games."""
+    return populated(tmp_path_factory.mktemp("ours") / "games.sqlite").read_bytes()
+
+
+SPOILED: list[tuple[str, Callable[[bytes], bytes], str]] = [
+    ("random bytes", lambda _: random.Random(7).randbytes(3 * 4096), "not an SQLite file"),
+    ("a text file", lambda _: b"These are my notes, not a database.\n" * 40, "not an SQLite file"),
+    ("six bytes", lambda _: b"SQLite", "not an SQLite file"),
+    ("header cut short", lambda db: db[:60], "shorter than an SQLite header"),
+    ("cut mid-page", lambda db: db[: len(db) // 2 + 100], "cut short"),
+    ("cut at a page", lambda db: db[: 4096 * 2], "pages"),
+    ("pages scrambled", lambda db: db[:4096] + random.Random(3).randbytes(len(db) - 4096), "damaged"),
+    ("bad page size", lambda db: db[:16] + (1000).to_bytes(2, "big") + db[18:], "impossible page size"),
+]
+
+FOREIGN: list[tuple[str, list[str]]] = [
+    ("tables of its own", ["CREATE TABLE recipes (name TEXT)", "INSERT INTO recipes VALUES ('bread')"]),
+    ("an application id", ["PRAGMA application_id = 1234", "CREATE TABLE t (x)"]),
+]
+
+
+def _refused_untouched(db: Path, phrase: str) -> None:
+    before = listing(db.parent)
+    with pytest.raises(StoreError, match=phrase) as caught:
+        open_store(db)
+    assert str(db) in str(caught.value)
+    assert listing(db.parent) == before
+    # Asking again gives the same answer (nothing was half-repaired).
+    with pytest.raises(StoreError, match=phrase):
+        open_store(db)
+    assert listing(db.parent) == before
+
+
+@pytest.mark.parametrize(("spoil", "phrase"), [c[1:] for c in SPOILED], ids=[c[0] for c in SPOILED])
+def test_a_file_that_is_not_a_sound_database_is_refused_and_untouched(
+    tmp_path: Path, ours: bytes, spoil: Callable[[bytes], bytes], phrase: str
+) -> None:
+    db = tmp_path / "games.sqlite"
+    db.write_bytes(spoil(ours))
+    _refused_untouched(db, phrase)
+
+
+@pytest.mark.parametrize("statements", [c[1] for c in FOREIGN], ids=[c[0] for c in FOREIGN])
+def test_another_programs_database_is_refused_and_untouched(tmp_path: Path, statements: list[str]) -> None:
+    db = tmp_path / "games.sqlite"
+    conn = sqlite3.connect(db)
+    for statement in statements:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+    _refused_untouched(db, "another program")
+
+
+def test_a_folder_at_the_path_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="is a folder"):
+        open_store(tmp_path)
+
+
+# -- crashes -----------------------------------------------------------------------
+
+CHILD = """
+import sys
+sys.path.insert(0, sys.argv[3])
+from store_support import golden, start
+from terrace.stats import open_store
+
+store = open_store(sys.argv[1])
+record = golden("terrace-won")
+game = start(store, record) if sys.argv[2] == "-" else store.get(sys.argv[2])
+print("game", game.id, flush=True)
+board = game.board()
+while True:
+    if len(game.moves) < len(record.moves):
+        board.push_text(record.moves[len(game.moves)])
+        action = "move"
+    else:
+        board.pop()
+        action = "undo"
+    revision = game.revision
+    game.sync(board)
+    store.update(game, expected_revision=revision, action=action)
+    print("accepted", len(game.moves), flush=True)
+"""
+
+
+def _play_until_killed(db: Path, game_id: str, at_least: int) -> tuple[str, int]:
+    """Run a writer, SIGKILL it once it reported ``at_least`` moves, and
+    return the game id and the most moves it reported accepted."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(db), game_id, str(TESTS)],
+        stdout=subprocess.PIPE, text=True,
+    )
+    assert child.stdout is not None
+    seen = 0
+    try:
+        game_id = child.stdout.readline().split()[1]
+        for line in child.stdout:
+            seen = int(line.split()[1])
+            if seen >= at_least:
+                break
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        rest = child.stdout.read()
+        child.wait()
+    assert child.returncode == -signal.SIGKILL
+    for line in rest.splitlines():
+        seen = max(seen, int(line.split()[1]))
+    return game_id, seen
+
+
+def test_sigkill_mid_game_loses_no_accepted_move(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    record = golden("terrace-won")
+    game_id = "-"
+    for target in (25, 50):
+        game_id, accepted = _play_until_killed(db, game_id, target)
+        with open_store(db) as store:
+            assert store._conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            game = store.get(game_id)
+        assert len(game.moves) >= accepted >= target
+        assert game.moves == list(record.moves[: len(game.moves)])
+        assert game.revision == len(game.moves)
+
+
+# -- concurrent writers --------------------------------------------------------------
+
+
+def _race(store: SqliteStore, game_id: str, move: str, barrier: Any, results: Any) -> None:
+    """Read the game, wait for the other writer, then both write move 1."""
+    game = store.get(game_id)
+    board = game.board()
+    board.push_text(move)
+    game.sync(board)
+    barrier.wait()
+    try:
+        store.update(game, expected_revision=0, action="move")
+        results.put(("ok", move))
+    except ConflictError:
+        results.put(("conflict", move))
+
+
+def _race_once(db: str, game_id: str, move: str, barrier: Any, results: Any) -> None:
+    with open_store(db) as store:
+        _race(store, game_id, move, barrier, results)
+
+
+def _keep_playing(db: str, game_id: str, until: int, barrier: Any, results: Any) -> None:
+    """Play the golden line on a shared game until it has ``until`` moves,
+    re-reading after every conflict; report how many moves this writer made."""
+    record = golden("terrace-won")
+    made = conflicts = 0
+    with open_store(db) as store:
+        barrier.wait()
+        while True:
+            game = store.get(game_id)
+            if len(game.moves) >= until:
+                break
+            board = game.board()
+            board.push_text(record.moves[len(game.moves)])
+            revision = game.revision
+            game.sync(board)
+            try:
+                store.update(game, expected_revision=revision, action="move")
+                made += 1
+            except ConflictError:
+                conflicts += 1
+    results.put((made, conflicts))
+
+
+def _check_shared_game(db: Path, game_id: str, moves: int) -> None:
+    with open_store(db) as store:
+        game = store.get(game_id)
+        assert game.moves == list(golden("terrace-won").moves[:moves])
+        assert game.revision == moves
+        history = store.history(game_id)
+    assert [e["revision"] for e in history] == list(range(moves + 1))
+
+
+def _shared_game(db: Path) -> str:
+    with open_store(db) as store:
+        return start(store, golden("terrace-won")).id
+
+
+@pytest.mark.parametrize("kind", ["processes", "threads", "threads sharing a store"])
+def test_two_writers_on_one_game_one_gets_a_conflict(tmp_path: Path, kind: str) -> None:
+    db = tmp_path / "games.sqlite"
+    game_id = _shared_game(db)
+    if kind == "processes":
+        context = multiprocessing.get_context("fork")
+        barrier, results = context.Barrier(2), context.Queue()
+        workers: list[Any] = [
+            context.Process(target=_race_once, args=(str(db), game_id, move, barrier, results))
+            for move in ("c1", "c2")
+        ]
+        for worker in workers:
+            worker.start()
+        outcome = sorted(results.get(timeout=30) for _ in workers)
+        for worker in workers:
+            worker.join(timeout=30)
+            assert worker.exitcode == 0
+    else:
+        tbarrier, tresults = threading.Barrier(2), queue.Queue[tuple[str, str]]()
+        shared = open_store(db)
+        threads = [
+            threading.Thread(
+                target=_race_once if kind == "threads" else _race,
+                args=(str(db) if kind == "threads" else shared, game_id, move, tbarrier, tresults),
+            )
+            for move in ("c1", "c2")
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        shared.close()
+        outcome = sorted(tresults.get_nowait() for _ in threads)
+    assert [status for status, _ in outcome] == ["conflict", "ok"]
+    winner = next(move for status, move in outcome if status == "ok")
+    with open_store(db) as store:
+        game = store.get(game_id)
+        assert game.moves == [winner] and game.revision == 1
+        assert [e["action"] for e in store.history(game_id)] == ["create", "move"]
+
+
+def test_writers_in_processes_never_lose_or_double_a_move(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    game_id = _shared_game(db)
+    context = multiprocessing.get_context("fork")
+    barrier, results = context.Barrier(3), context.Queue()
+    workers = [
+        context.Process(target=_keep_playing, args=(str(db), game_id, 30, barrier, results))
+        for _ in range(3)
+    ]
+    started = time.monotonic()
+    for worker in workers:
+        worker.start()
+    counts = [results.get(timeout=60) for _ in workers]
+    for worker in workers:
+        worker.join(timeout=30)
+        assert worker.exitcode == 0
+    assert sum(made for made, _ in counts) == 30
+    assert time.monotonic() - started < 60
+    _check_shared_game(db, game_id, 30)

@@ -1,0 +1,297 @@
+"""The SQLite game store: the GameStore protocol on real files, undo and
+redo, the event log, validation on write and on read."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from store_support import finish, golden, no_default_db, play, start, undo
+from terrace.deal import Deal
+from terrace.record import GameRecord
+from terrace.stats import SqliteStore, default_db_path, open_store
+from terrace.store import ConflictError, DamagedGameError, MemoryStore, StoreError, UnknownGameError
+from terrace.variants import get_rules
+
+_ = no_default_db
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite"
+
+
+@pytest.fixture
+def store(db: Path) -> SqliteStore:
+    with open_store(db) as opened:
+        yield opened  # type: ignore[misc]
+
+
+def test_a_new_database_is_in_wal_mode_with_the_pragmas_set(store: SqliteStore, db: Path) -> None:
+    assert db.exists()
+    assert store.journal_mode == "wal"
+    conn = store._conn
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
+
+
+def test_create_get_and_the_status_of_turned_base_games(store: SqliteStore) -> None:
+    rules = get_rules("falling-star")
+    game = store.create("falling-star", rules, Deal.from_number(4, rules), winnable_only=True)
+    assert game.revision == 0 and game.status == "playing" and game.moves == []
+    again = store.get(game.id)
+    assert again == game
+    assert again.deal.number == 4 and again.winnable_only
+    pick = store.create("signora", get_rules("terrace"), Deal.from_number(4, get_rules("terrace")))
+    assert pick.variant == "terrace" and pick.status == "choosing"
+
+
+def test_moves_persist_across_reopening(db: Path) -> None:
+    record = golden("terrace-won")
+    with open_store(db) as store:
+        game = start(store, record)
+        board = play(store, game, record.moves[:20])
+    with open_store(db) as store:
+        again = store.get(game.id)
+        assert again.moves == list(record.moves[:20])
+        assert again.revision == 20
+        assert again.board() == board
+        assert again.started_at is not None and again.started_at <= again.updated_at
+
+
+def test_undo_and_redo_are_stored(store: SqliteStore) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:12])
+    board = undo(store, game, 3)
+    again = store.get(game.id)
+    assert again.moves == list(record.moves[:9])
+    assert again.redo == [str(m) for m in board.redo_stack]
+    assert again.board().redo_stack == board.redo_stack
+    assert again.undos == 3
+    # Redo one, then a different move drops the rest of the redo stack.
+    board = again.board()
+    board.redo()
+    again.sync(board)
+    store.update(again, expected_revision=again.revision, action="redo")
+    assert store.get(game.id).moves == list(record.moves[:10])
+    assert len(store.get(game.id).redo) == 2
+    board.pop()
+    moves = [m for m in board.legal_moves if str(m) != record.moves[9]]
+    board.push(moves[0])
+    again.sync(board)
+    store.update(again, expected_revision=again.revision, action="move")
+    final = store.get(game.id)
+    assert final.redo == [] and final.moves[-1] == str(moves[0]) and len(final.moves) == 10
+    rows = store._conn.execute("SELECT count(*) FROM moves WHERE game_id = ?", (game.id,)).fetchone()
+    assert rows[0] == 10
+
+
+def test_the_event_log_records_every_change(store: SqliteStore) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:3])
+    undo(store, game)
+    game.hints += 1
+    store.update(game, expected_revision=game.revision, action="hint")
+    events = store.history(game.id)
+    assert [e["action"] for e in events] == ["create", "move", "move", "move", "undo", "hint"]
+    assert [e["move"] for e in events] == [None, *record.moves[:3], record.moves[2], None]
+    assert [e["moves"] for e in events] == [0, 1, 2, 3, 2, 2]
+    assert [e["revision"] for e in events] == list(range(6))
+    assert all(a["at"] <= b["at"] for a, b in itertools.pairwise(events))
+    with pytest.raises(UnknownGameError):
+        store.history("nope")
+
+
+def test_a_finished_game_gets_its_finish_time(store: SqliteStore) -> None:
+    game = finish(store, "terrace-lost")
+    again = store.get(game.id)
+    assert again.status == "lost"
+    assert again.finished_at is not None and again.finished_at >= again.started_at  # type: ignore[operator]
+    undo(store, again)
+    assert store.get(game.id).finished_at is None
+
+
+def test_a_stale_revision_is_refused_and_changes_nothing(store: SqliteStore) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:2])
+    tab = store.get(game.id)
+    play(store, game, record.moves[2:3])
+    board = tab.board()
+    board.push_text(record.moves[2])
+    tab.sync(board)
+    with pytest.raises(ConflictError, match="changed in another window"):
+        store.update(tab, expected_revision=2, action="move")
+    assert tab.revision == 2
+    assert store.get(game.id).revision == 3
+    assert len(store.history(game.id)) == 4
+
+
+def test_unknown_games(store: SqliteStore) -> None:
+    with pytest.raises(UnknownGameError):
+        store.get("0123456789abcdef")
+    record = golden("terrace-won")
+    ghost = MemoryStore().create(record.variant, record.rules, record.deal)
+    with pytest.raises(UnknownGameError):
+        store.update(ghost, expected_revision=0, action="move")
+
+
+@pytest.mark.parametrize("spoil", ["illegal move", "status", "deal", "rules", "action"])
+def test_updates_that_are_not_games_are_refused(store: SqliteStore, spoil: str) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:5])
+    action = "move"
+    if spoil == "illegal move":
+        game.moves.append("t9t9")
+    elif spoil == "status":
+        game.status = "won"
+    elif spoil == "deal":
+        game.deal = Deal.from_number(99, game.rules)
+    elif spoil == "rules":
+        game.rules = game.rules.replace(redeals=3)
+    else:
+        action = "shuffle"
+    with pytest.raises(StoreError) as caught:
+        store.update(game, expected_revision=5, action=action)
+    assert not isinstance(caught.value, ConflictError)
+    again = store.get(game.id)
+    assert again.moves == list(record.moves[:5]) and again.revision == 5
+
+
+def test_latest_unfinished_and_recent(store: SqliteStore) -> None:
+    assert store.latest_unfinished() is None and store.recent() == []
+    lost = finish(store, "wood-lost")
+    first = start(store, golden("terrace-won"))
+    second = start(store, golden("terrace-lost"))
+    latest = store.latest_unfinished()
+    assert latest is not None and latest.id == second.id
+    play(store, first, ["c1"])
+    latest = store.latest_unfinished()
+    assert latest is not None and latest.id == first.id
+    assert [g.id for g in store.recent()] == [first.id, second.id, lost.id]
+    assert [g.id for g in store.recent(2)] == [first.id, second.id]
+    assert store.game_ids() == [lost.id, first.id, second.id]
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "reason"),
+    [
+        ("status", "won", "lead to 'playing'"),
+        ("variant", "chess", "unknown variant"),
+        ("rules", '{"decks": 2}', "incomplete"),
+        ("rules", "not json", "damaged"),
+        ("deal", "AS AS", "104 cards"),
+        ("deal_number", 77, "not deal number 77"),
+        ("move_count", 999, "only 5 stored"),
+        ("hints", -3, "hints"),
+        ("created_at", "yesterday", "time"),
+    ],
+)
+def test_a_tampered_row_gives_a_clear_error(
+    store: SqliteStore, column: str, value: object, reason: str
+) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:5])
+    other = start(store, golden("terrace-lost"))
+    # CHECK constraints stop some values; a hand edit can switch them off.
+    store._conn.execute("PRAGMA ignore_check_constraints = ON")
+    store._conn.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game.id))
+    with pytest.raises(DamagedGameError, match=reason) as caught:
+        store.get(game.id)
+    assert game.id in str(caught.value)
+    # Lists skip the damaged game rather than failing.
+    assert [g.id for g in store.recent()] == [other.id]
+    latest = store.latest_unfinished()
+    assert latest is not None and latest.id == other.id
+    store.statistics()
+
+
+def test_a_tampered_move_gives_a_clear_error(store: SqliteStore) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:5])
+    store._conn.execute("UPDATE moves SET move = 'rt9' WHERE game_id = ? AND ply = 3", (game.id,))
+    with pytest.raises(DamagedGameError, match="damaged"):
+        store.get(game.id)
+
+
+def test_imported_games_keep_their_details(store: SqliteStore) -> None:
+    game = finish(MemoryStore(), "terrace-won")
+    game.hints, game.undos = 4, 2
+    added = store.add_games([game])
+    assert added == [(game.id, True)]
+    assert store.get(game.id).record() == game.record()
+    assert store.get(game.id).hints == 4
+    assert store.add_games([game]) == [(game.id, False)]
+    other = finish(MemoryStore(), "terrace-lost")
+    other.id = game.id
+    [(new_id, fresh)] = store.add_games([other])
+    assert fresh and new_id != game.id
+    assert store.history(new_id)[0]["action"] == "import"
+
+
+def test_add_games_is_all_or_nothing(store: SqliteStore) -> None:
+    good = finish(MemoryStore(), "terrace-won")
+    bad = finish(MemoryStore(), "terrace-lost")
+    bad.moves[10] = "t9t9"
+    with pytest.raises(StoreError, match="cannot be saved"):
+        store.add_games([good, bad])
+    assert store.game_ids() == []
+
+
+def test_the_memory_database(tmp_path: Path) -> None:
+    store = open_store(":memory:")
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:3])
+    assert store.get(game.id).moves == list(record.moves[:3])
+    assert store.path is None
+
+
+def test_the_default_path_is_created_in_the_user_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TERRACE_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    expected = tmp_path / "data" / "terrace" / "games.sqlite"
+    assert default_db_path() == expected
+    with open_store(None) as store:
+        assert store.path == expected
+    assert expected.is_file()
+    monkeypatch.setenv("TERRACE_DB", str(tmp_path / "elsewhere" / "mine.sqlite"))
+    with open_store(None) as store:
+        assert store.path == tmp_path / "elsewhere" / "mine.sqlite"
+
+
+def test_stored_records_are_engine_records(store: SqliteStore) -> None:
+    game = finish(store, "terrace-won")
+    record = store.get(game.id).record()
+    assert GameRecord.from_json(record.to_json()) == golden("terrace-won")
+    assert json.loads(record.to_json())["result"] == "won"
+
+
+def test_two_stores_on_one_file_see_each_other(db: Path) -> None:
+    with open_store(db) as one, open_store(db) as two:
+        record = golden("terrace-won")
+        game = start(one, record)
+        play(one, game, record.moves[:4])
+        seen = two.get(game.id)
+        play(two, seen, record.moves[4:6])
+        assert one.get(game.id).moves == list(record.moves[:6])
+
+
+def test_closed_store_fails_cleanly(db: Path) -> None:
+    store = open_store(db)
+    store.close()
+    with pytest.raises((StoreError, sqlite3.ProgrammingError)):
+        store.recent()
