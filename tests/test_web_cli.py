@@ -1,0 +1,81 @@
+"""``terrace play``: start-up, a port already in use, and the game store."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from terrace.cli import main
+from terrace.store import MemoryStore
+from terrace.web.cli import open_store
+from web_support import running_server
+
+
+def test_play_is_registered() -> None:
+    result = CliRunner().invoke(main, ["play", "--help"])
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--no-browser", "--db", "--variant"):
+        assert option in result.output
+
+
+def test_port_in_use_gives_a_clear_message() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(main, ["play", "--port", str(port), "--no-browser", "--db", ":memory:"])
+    assert result.exit_code == 1
+    assert f"port {port} on 127.0.0.1 is already in use" in result.output
+    assert "--port" in result.output
+
+
+def test_unknown_variant_is_a_usage_error() -> None:
+    result = CliRunner().invoke(main, ["play", "--variant", "chess", "--no-browser"])
+    assert result.exit_code == 2
+    assert "unknown variant" in result.output
+
+
+def test_memory_store() -> None:
+    assert isinstance(open_store(":memory:"), MemoryStore)
+
+
+def test_server_answers_and_uses_the_default_variant() -> None:
+    with running_server("--variant", "falling-star") as url:
+        assert url.startswith("http://127.0.0.1:")
+        with httpx.Client(base_url=url, trust_env=False, timeout=30) as client:
+            page = client.get("/")
+            assert page.status_code == 200
+            assert "content-security-policy" in page.headers
+            game = client.post("/api/games", json={}).json()
+            assert game["variant"] == "falling-star"
+            assert game["status"] == "playing"
+            refused = client.get("/api/variants", headers={"host": "rebound.example"})
+            assert refused.status_code == 421
+
+
+def test_games_survive_a_restart_with_a_database(tmp_path: Path) -> None:
+    pytest.importorskip("terrace.stats")
+    db = tmp_path / "games.sqlite"
+    # The later --db wins over the :memory: that running_server passes.
+    with (
+        running_server("--db", str(db)) as url,
+        httpx.Client(base_url=url, trust_env=False, timeout=30) as client,
+    ):
+        game = client.post("/api/games", json={"deal_number": 7}).json()
+        assert (
+            client.post(f"/api/games/{game['id']}/moves", json={"move": "c1", "after": 0}).status_code == 200
+        )
+    with (
+        running_server("--db", str(db)) as url,
+        httpx.Client(base_url=url, trust_env=False, timeout=30) as client,
+    ):
+        current = client.get("/api/games/current").json()
+        assert current["id"] == game["id"]
+        assert current["moves"] == ["c1"]
+        assert current["deal_number"] == 7
+        stale = client.post(f"/api/games/{game['id']}/moves", json={"move": "s", "after": 0})
+        assert stale.status_code == 409
