@@ -80,7 +80,9 @@ def _some(rank: int, before: str = "", after: str = "") -> str:
 
 
 class LegalMoves:
-    """The legal moves of a board, generated lazily (like python-chess).
+    """A live view of the legal moves of a board (like python-chess): it
+    always shows the board's current position. The moves are computed once
+    per position and kept until the next push or pop.
 
     Supports iteration, ``len()``, ``in`` and ``bool()``.
     """
@@ -193,7 +195,7 @@ class Board:
 
     @property
     def legal_moves(self) -> LegalMoves:
-        """The legal moves, generated lazily."""
+        """The legal moves of the current position (a live view)."""
         return LegalMoves(self)
 
     @property
