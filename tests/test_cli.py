@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
+from conftest import deal_text
 from terrace.board import Board
 from terrace.cli import main
 from terrace.deal import Deal
@@ -244,3 +245,22 @@ def test_show_with_no_legal_moves() -> None:
 def test_version_and_help() -> None:
     assert run("--version").exit_code == 0
     assert "Terrace" in run("--help").output
+
+
+def test_foundations_option_changes_what_builds(tmp_path: Path) -> None:
+    rules = get_rules("falling-star")
+    reserve = "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S"
+    path = tmp_path / "deal.txt"
+    path.write_text(deal_text(rules, reserve + " 7D 7S 2C 2C 3S 3H 4C 4H JS  6D"))
+    alternate = replay_json("--variant", "falling-star", "--deal-file", str(path))
+    suit = replay_json("--variant", "falling-star", "--foundations", "suit", "--deal-file", str(path))
+    assert "t2f" in alternate["legal_moves"] and "t1f" not in alternate["legal_moves"]
+    assert "t1f" in suit["legal_moves"] and "t2f" not in suit["legal_moves"]
+
+
+def test_foundation_return_can_be_switched_off() -> None:
+    on = replay_json("--variant", "empress-of-italy", "-n", "2", "--moves", "c1 f1t1")
+    assert on["reason"] == "f1t1: the base card of a foundation never moves"
+    off = replay_json("--variant", "empress-of-italy", "--no-foundation-return", "-n", "2", "--moves",
+                      "c1 f1t1")
+    assert off["reason"] == "f1t1: cards never leave the foundations in this game"
