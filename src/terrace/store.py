@@ -191,7 +191,8 @@ class GameStore(Protocol):
         ...
 
     def statistics(self) -> dict[str, Any]:
-        """Per-variant and overall statistics (see ``summarize``)."""
+        """Per-variant and overall statistics (see ``summarize``; the JSON
+        shape is documented in ``docs/storage.md``)."""
         ...
 
 
