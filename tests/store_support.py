@@ -10,7 +10,8 @@ import pytest
 
 from terrace.board import Board
 from terrace.record import GameRecord
-from terrace.store import GameStore, StoredGame
+from terrace.stats import SqliteStore
+from terrace.store import GameStore, MemoryStore, StoredGame
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -61,6 +62,21 @@ def finish(store: GameStore, name: str) -> StoredGame:
     record = golden(name)
     game = start(store, record)
     play(store, game, record.moves)
+    return game
+
+
+def quick_finish(store: SqliteStore, name: str) -> StoredGame:
+    """A game of a golden record imported one move short of its end, and
+    finished by a stored move (quicker than committing every move)."""
+    record = golden(name)
+    game = start(MemoryStore(), record)
+    board = game.board()
+    for move in record.moves[:-1]:
+        board.push_text(move)
+    game.sync(board)
+    [(game_id, _)] = store.add_games([game])
+    game = store.get(game_id)
+    play(store, game, record.moves[-1:])
     return game
 
 

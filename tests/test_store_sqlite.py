@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from store_support import finish, golden, no_default_db, play, start, undo
+from store_support import finish, golden, no_default_db, play, quick_finish, start, undo
 from terrace.deal import Deal
 from terrace.record import GameRecord
 from terrace.stats import SqliteStore, default_db_path, open_store
@@ -110,7 +110,7 @@ def test_the_event_log_records_every_change(store: SqliteStore) -> None:
 
 
 def test_a_finished_game_gets_its_finish_time(store: SqliteStore) -> None:
-    game = finish(store, "terrace-lost")
+    game = quick_finish(store, "terrace-lost")
     again = store.get(game.id)
     assert again.status == "lost"
     assert again.finished_at is not None and again.finished_at >= again.started_at  # type: ignore[operator]
@@ -168,7 +168,7 @@ def test_updates_that_are_not_games_are_refused(store: SqliteStore, spoil: str) 
 
 def test_latest_unfinished_and_recent(store: SqliteStore) -> None:
     assert store.latest_unfinished() is None and store.recent() == []
-    lost = finish(store, "wood-lost")
+    lost = quick_finish(store, "wood-lost")
     first = start(store, golden("terrace-won"))
     second = start(store, golden("terrace-lost"))
     latest = store.latest_unfinished()
@@ -274,7 +274,7 @@ def test_the_default_path_is_created_in_the_user_data_folder(
 
 
 def test_stored_records_are_engine_records(store: SqliteStore) -> None:
-    game = finish(store, "terrace-won")
+    game = quick_finish(store, "terrace-won")
     record = store.get(game.id).record()
     assert GameRecord.from_json(record.to_json()) == golden("terrace-won")
     assert json.loads(record.to_json())["result"] == "won"
