@@ -210,9 +210,9 @@ function hint() {
     if (!result.ok) return toast(result.data.error);
     const found = result.data;
     if (found.kind === "lost") {
-      toast(t("hint.lost"), "info");
       prompt(t("hint.lost"));
-      if (found.move === null) return;
+      showEnd(game, "lost", true);
+      return;
     }
     if (!found.move) return toast(t("hint.none"), "info");
     app.hint = { source: found.source, target: found.target, move: found.move };

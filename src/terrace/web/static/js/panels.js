@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { t, getLanguage } from "./i18n.js";
-import { app, newGame, resume, startReplay, changeLanguage, changeSettings } from "./main.js";
+import { app, newGame, resume, startReplay, changeLanguage, changeSettings, toast } from "./main.js";
 import { el } from "./render.js";
 import { RULES } from "./rules.js";
 
@@ -131,28 +131,36 @@ function statsRow(name, block) {
   return el("tr", {}, el("th", { scope: "row", text: name }), ...cells.map((c) => el("td", { text: String(c ?? "–") })));
 }
 
-function chart(games) {
-  const finished = games.filter((g) => g.status === "won" || g.status === "lost").reverse();
-  const svg = document.createElementNS(SVG, "svg");
-  const width = Math.max(finished.length, 1) * 14 + 8;
-  svg.setAttribute("viewBox", `0 0 ${width} 60`);
-  svg.setAttribute("class", "chart");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", t("stats.chart"));
-  const axis = document.createElementNS(SVG, "line");
-  for (const [k, v] of Object.entries({ x1: 0, x2: width, y1: 30, y2: 30 })) axis.setAttribute(k, v);
-  axis.setAttribute("class", "axis");
-  svg.append(axis);
-  finished.forEach((game, i) => {
-    const bar = document.createElementNS(SVG, "rect");
-    const won = game.status === "won";
-    const attrs = { x: 4 + i * 14, width: 10, y: won ? 4 : 30, height: 26, rx: 2 };
-    for (const [k, v] of Object.entries(attrs)) bar.setAttribute(k, v);
-    bar.setAttribute("class", won ? "won" : "lost");
-    const title = document.createElementNS(SVG, "title");
-    title.textContent = `${game.title} ${game.deal_number}: ${t(`status.${game.status}`)}`;
-    bar.append(title);
-    svg.append(bar);
+function svgNode(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  return node;
+}
+
+// Results over time: per day (won above the line, lost below) when the store
+// gives days, else per recent game.
+function chart(stats, games) {
+  const days = (stats.overall && stats.overall.days) || [];
+  const bars = days.length
+    ? days.slice(-60).map((d) => ({ won: d.won, lost: d.lost, label: d.date }))
+    : games.filter((g) => g.status === "won" || g.status === "lost").reverse()
+      .map((g) => ({ won: g.status === "won" ? 1 : 0, lost: g.status === "lost" ? 1 : 0,
+        label: `${g.title} ${g.deal_number}` }));
+  const most = Math.max(1, ...bars.map((b) => Math.max(b.won, b.lost)));
+  const width = Math.max(bars.length, 1) * 14 + 8;
+  const svg = svgNode("svg", { viewBox: `0 0 ${width} 60`, class: "chart", role: "img", "aria-label": t("stats.chart") });
+  svg.append(svgNode("line", { x1: 0, x2: width, y1: 30, y2: 30, class: "axis" }));
+  bars.forEach((bar, i) => {
+    const title = `${bar.label}: ${t("status.won")} ${bar.won}, ${t("status.lost")} ${bar.lost}`;
+    for (const kind of ["won", "lost"]) {
+      if (!bar[kind]) continue;
+      const height = (26 * bar[kind]) / most;
+      const rect = svgNode("rect", { x: 4 + i * 14, width: 10, y: kind === "won" ? 30 - height : 30, height, rx: 2, class: kind });
+      const tip = svgNode("title", {});
+      tip.textContent = title;
+      rect.append(tip);
+      svg.append(rect);
+    }
   });
   return svg;
 }
@@ -160,7 +168,7 @@ function chart(games) {
 export async function openStats() {
   const dialog = $("#dlg-stats");
   const [stats, recent] = await Promise.all([api.stats(), api.recent(20)]);
-  if (!stats.ok || !recent.ok) return;
+  if (!stats.ok || !recent.ok) return toast((stats.ok ? recent : stats).data.error);
   const head = el("tr", {}, el("th", { scope: "col", text: t("stats.variant") }),
     ...["played", "won", "winRate", "streak", "bestStreak", "fewest", "fastest", "hints", "undos"]
       .map((k) => el("th", { scope: "col", text: t(`stats.${k}`) })));
@@ -186,7 +194,7 @@ export async function openStats() {
     item.append(buttons);
     list.append(item);
   }
-  open(dialog, t("stats.title"), table, chart(games), el("h3", { text: t("stats.recent") }),
+  open(dialog, t("stats.title"), table, chart(stats.data, games), el("h3", { text: t("stats.recent") }),
     games.length ? list : el("p", { text: t("stats.none") }));
 }
 
