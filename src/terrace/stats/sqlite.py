@@ -136,10 +136,10 @@ def inspect_file(path: Path) -> _Header | None:
         page_size = 65536
     if page_size < 512 or page_size & (page_size - 1):
         raise _damaged(path, "its header gives an impossible page size")
-    wal = Path(f"{path}-wal")
-    has_wal = wal.exists() and wal.stat().st_size > 0
-    if not has_wal:
-        # With a write-ahead log the file may legitimately lag behind it.
+    has_wal = _nonempty(Path(f"{path}-wal"))
+    if not has_wal and not _nonempty(Path(f"{path}-journal")):
+        # With a pending log or journal, SQLite will bring the file up to
+        # date first, so until then it may legitimately look short.
         if info.st_size % page_size:
             raise _damaged(path, "it is not a whole number of pages long: it was cut short")
         pages = int.from_bytes(header[28:32], "big")
@@ -149,6 +149,13 @@ def inspect_file(path: Path) -> _Header | None:
     if application_id not in (0, APPLICATION_ID):
         raise _foreign(path)
     return _Header(int.from_bytes(header[60:64], "big", signed=True), application_id, has_wal)
+
+
+def _nonempty(path: Path) -> bool:
+    try:
+        return path.stat().st_size > 0
+    except OSError:
+        return False
 
 
 def _foreign(path: Path) -> DatabaseFileError:
