@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,9 +27,9 @@ def db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(db: Path) -> SqliteStore:
+def store(db: Path) -> Iterator[SqliteStore]:
     with open_store(db) as opened:
-        yield opened  # type: ignore[misc]
+        yield opened
 
 
 def test_a_new_database_is_in_wal_mode_with_the_pragmas_set(store: SqliteStore, db: Path) -> None:
