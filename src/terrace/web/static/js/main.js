@@ -209,12 +209,12 @@ function hint() {
     const result = await api.hint(game.id);
     if (!result.ok) return toast(result.data.error);
     const found = result.data;
-    if (found.kind === "lost") {
-      prompt(t("hint.lost"));
-      showEnd(game, "lost", true);
-      return;
+    const hopeless = found.kind === "lost";
+    if (hopeless) showEnd(game, "lost", true);
+    if (!found.move) {
+      prompt(hopeless ? t("hint.lost") : t("hint.none"));
+      return toast(hopeless ? t("hint.lost") : t("hint.none"), "info");
     }
-    if (!found.move) return toast(t("hint.none"), "info");
     app.hint = { source: found.source, target: found.target, move: found.move };
     markHint(app.hint);
     let what;
@@ -230,7 +230,9 @@ function hint() {
         to: found.target ? placeName(found.target) : "",
       });
     }
-    const text = t("hint.move", { what }) + (found.kind === "heuristic" ? ` ${t("hint.heuristic")}` : "");
+    let text = t("hint.move", { what });
+    if (found.kind === "heuristic") text += ` ${t("hint.heuristic")}`;
+    if (hopeless) text += ` ${t("hint.lost")}`;
     prompt(text);
     toast(text, "info");
   });
