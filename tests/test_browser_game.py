@@ -233,6 +233,30 @@ def test_an_illegal_drop_snaps_back_with_the_reason(api: Api, open_game: Any) ->
     assert page.evaluate("document.body.dataset.moves") == "1"
 
 
+def test_keyboard_play(api: Api, open_game: Any) -> None:
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game)
+    page.keyboard.press("1")
+    moves_seen(page, 1)
+    page.keyboard.press("7")
+    assert top(page, "t7").get_attribute("class").count("selected") == 1
+    page.keyboard.press("Enter")
+    moves_seen(page, 2)
+    assert page.locator("[data-pile='f2'] [data-card='9D']").count() == 1
+    page.keyboard.press("1")
+    page.keyboard.press("8")
+    moves_seen(page, 3)
+    assert top(page, "t8").get_attribute("data-card") == "6H"
+    page.keyboard.press(" ")
+    moves_seen(page, 4)
+    page.keyboard.press("w")
+    page.keyboard.press("Escape")
+    assert page.locator(".card.selected").count() == 0
+    page.locator("[data-pile='stock']").focus()
+    page.keyboard.press("Enter")
+    moves_seen(page, 5)
+
+
 def test_undo_and_redo_by_buttons_and_keys(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
     page = open_game(game)
