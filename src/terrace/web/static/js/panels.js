@@ -202,14 +202,15 @@ export async function openStats() {
 
 export function showEnd(game, kind, hopeless = false) {
   const dialog = $("#dlg-end");
-  if (dialog.open && dialog.dataset.game === game.id && dialog.dataset.kind === kind) return;
+  const mark = hopeless ? "hopeless" : kind;
+  if (dialog.open && dialog.dataset.game === game.id && dialog.dataset.kind === mark) return;
   dialog.dataset.game = game.id;
-  dialog.dataset.kind = kind;
+  dialog.dataset.kind = mark;
   const text = kind === "won" ? t("end.won.text", { moves: game.moves.length }) : hopeless ? t("end.hopeless.text") : t("end.lost.text");
   const close = el("button", { type: "button", text: t("btn.keepLooking"), onclick: () => dialog.close() });
   const again = el("button", { type: "button", class: "primary", text: t("btn.playAgain"), onclick: () => { dialog.close(); openNewGame(); } });
   dialog.replaceChildren(
-    el("h2", { text: kind === "won" ? t("end.won.title") : t("end.lost.title") }),
+    el("h2", { text: kind === "won" ? t("end.won.title") : hopeless ? t("end.hopeless.title") : t("end.lost.title") }),
     el("p", { text }),
     el("div", { class: "buttons" }, close, again));
   dialog.className = `end ${kind}`;
