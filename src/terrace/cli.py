@@ -44,7 +44,7 @@ def deal(deal_number: int | None, winnable: bool, max_seconds: float, db: str | 
     rules = pop_rules(kwargs)
     number = 1 if deal_number is None else deal_number
     if winnable:
-        from terrace.solver.winnable import next_winnable_deal  # type: ignore[import-not-found]
+        from terrace.solver.winnable import next_winnable_deal
 
         try:
             found = next_winnable_deal(rules, number, max_seconds=max_seconds, db_path=db)

@@ -1,0 +1,232 @@
+"""``solve`` and ``hint``: the solver as the web game and the CLI see it.
+
+>>> from terrace.board import Board
+>>> from terrace.variants import get_rules
+>>> board = Board.from_number(4, get_rules("falling-star"))
+>>> result = solve(board, max_seconds=2)
+>>> result.result, len(result.moves) > 100
+('won', True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from terrace.board import Board
+from terrace.errors import TerraceError
+from terrace.moves import Move
+from terrace.solver.search import Options, Search
+
+WON = "won"
+LOST = "lost"
+UNKNOWN = "unknown"
+
+
+@dataclass(slots=True)
+class SolveResult:
+    """What the solver found out about a position."""
+
+    result: str
+    """``"won"``, ``"lost"`` or ``"unknown"``."""
+    moves: list[Move] = field(default_factory=list)
+    """A complete winning line from the position (engine-verified), else empty."""
+    candidates: list[tuple[Move, str]] = field(default_factory=list)
+    """While choosing: each candidate ``c<i>`` with its own result."""
+    nodes: int = 0
+    seconds: float = 0.0
+    reason: str = ""
+    """Why the result is unknown: ``"time"``, ``"nodes"`` or ``"memory"``."""
+    best_move: Move | None = None
+    """The first move of the line that got most cards to the foundations."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON report of ``terrace solve --json``."""
+        return {
+            "result": self.result,
+            "moves": [str(m) for m in self.moves],
+            "candidates": [{"choice": str(m), "result": r} for m, r in self.candidates],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+@dataclass(slots=True)
+class Hint:
+    """A suggested move and what is known about the position."""
+
+    move: Move | None
+    kind: str
+    """``"winnable"`` (``line`` wins), ``"lost"`` or ``"heuristic"``."""
+    line: list[Move] = field(default_factory=list)
+
+
+class _Task:
+    """The searches of one candidate (or of the position itself): a complete
+    search that can prove a loss, and a restricted one that hunts for wins
+    with another move order (its own exhaustion proves nothing)."""
+
+    __slots__ = ("board", "choice", "hunter", "result", "search")
+
+    def __init__(self, board: Board, choice: Move | None, options: Options, hunt: bool) -> None:
+        self.board = board
+        self.choice = choice
+        self.search = Search(board, options)
+        self.hunter: Search | None = (
+            Search(board, replace(options, order=1, dig_only=True)) if hunt else None
+        )
+        self.result: str | None = None
+
+    @property
+    def nodes(self) -> int:
+        return self.search.nodes + (self.hunter.nodes if self.hunter else 0)
+
+    def step(self) -> None:
+        """One slice of each search; sets ``result`` when decided."""
+        hunter = self.hunter
+        if hunter is not None:
+            hunter.step()
+            if hunter.result == WON:
+                self.result = _settle(self.board, hunter)
+                return
+            if hunter.result is not None:
+                self.hunter = None
+                self.search.nodes += hunter.nodes
+        search = self.search
+        search.step()
+        if search.result is not None:
+            self.result = _settle(self.board, search)
+
+    def winner(self) -> Search:
+        if self.hunter is not None and self.hunter.result == WON:
+            return self.hunter
+        return self.search
+
+
+def solve(
+    board: Board,
+    *,
+    max_seconds: float = 10.0,
+    max_nodes: int | None = None,
+    all_candidates: bool = True,
+    options: Options | None = None,
+    hunt: bool = True,
+    progress: Callable[[int, float], None] | None = None,
+) -> SolveResult:
+    """Decide whether ``board`` can still be won, within a budget.
+
+    Works from any position, including the choice of the base card, and
+    never changes ``board``. While choosing, every candidate gets its own
+    search and the searches take turns; with ``all_candidates=False`` the
+    solver stops at the first candidate that wins (enough for surveys).
+    ``won`` comes only with a line the engine has replayed to a win; ``lost``
+    only when the search was exhaustive.
+    """
+    start = time.perf_counter()
+    deadline = start + max_seconds
+    options = options or Options()
+    root = board.copy(stack=False)
+    if root.is_won():
+        return SolveResult(WON, seconds=time.perf_counter() - start)
+    tasks: list[_Task] = []
+    if root.choosing:
+        for index in range(root.rules.candidates):
+            choice = Move.choose(index + 1)
+            child = root.copy(stack=False)
+            child.push(choice)
+            tasks.append(_Task(child, choice, options, hunt))
+    else:
+        tasks.append(_Task(root, None, options, hunt))
+
+    reason = ""
+    nodes = 0
+    while True:
+        running = [t for t in tasks if t.result is None]
+        if not running:
+            break
+        if not all_candidates and any(t.result == WON for t in tasks):
+            break
+        for task in running:
+            task.step()
+        nodes = sum(t.nodes for t in tasks)
+        if progress is not None:
+            progress(nodes, time.perf_counter() - start)
+        if any(t.result == "memory" for t in tasks):
+            reason = "memory"
+        if time.perf_counter() >= deadline:
+            reason = reason or "time"
+            break
+        if max_nodes is not None and nodes >= max_nodes:
+            reason = reason or "nodes"
+            break
+
+    verdicts = [t.result if t.result in (WON, LOST) else UNKNOWN for t in tasks]
+    if WON in verdicts:
+        overall = WON
+    elif all(v == LOST for v in verdicts):
+        overall = LOST
+    else:
+        overall = UNKNOWN
+    moves: list[Move] = []
+    best: Move | None = None
+    for task, verdict in zip(tasks, verdicts, strict=True):
+        if verdict == WON:
+            winner = task.winner()
+            moves = ([task.choice] if task.choice else []) + winner.moves_to_engine(
+                task.board, winner.line
+            )
+            break
+    if overall != WON:
+        ranked = sorted(tasks, key=lambda t: t.search.best_found, reverse=True)
+        top = ranked[0]
+        if top.choice is not None:
+            best = top.choice
+        elif top.search.best_first is not None:
+            best = top.search.moves_to_engine(top.board, [top.search.best_first])[0]
+    else:
+        best = moves[0] if moves else None
+    candidates = [(t.choice, v) for t, v in zip(tasks, verdicts, strict=True) if t.choice is not None]
+    return SolveResult(
+        overall,
+        moves,
+        candidates,
+        nodes=nodes,
+        seconds=time.perf_counter() - start,
+        reason="" if overall != UNKNOWN else (reason or "time"),
+        best_move=best,
+    )
+
+
+def _settle(board: Board, search: Search) -> str:
+    """The verdict of a finished search; a winning line must replay."""
+    if search.result != WON:
+        return search.result or UNKNOWN
+    try:
+        check = board.copy(stack=False)
+        for move in search.moves_to_engine(board, search.line):
+            check.push(move)
+    except TerraceError as error:  # pragma: no cover - would be a solver bug
+        raise RuntimeError(f"solver line does not replay: {error}") from error
+    if not check.is_won():  # pragma: no cover - would be a solver bug
+        raise RuntimeError("solver line replays but does not win")
+    return WON
+
+
+def hint(board: Board, seconds: float = 1.0) -> Hint:
+    """The move to play now, with what the solver knows about the position.
+
+    ``winnable``: the move starts ``line``, a complete winning line.
+    ``lost``: no line wins any more (the move, if any, just keeps playing).
+    ``heuristic``: undecided in the time; the move starts the line that put
+    most cards on the foundations.
+    """
+    legal = list(board.legal_moves)
+    if not legal:
+        return Hint(None, LOST if not board.is_won() else "winnable")
+    result = solve(board, max_seconds=seconds, all_candidates=False)
+    if result.result == WON:
+        return Hint(result.moves[0], "winnable", result.moves)
+    move = result.best_move if result.best_move in legal else legal[0]
+    return Hint(move, LOST if result.result == LOST else "heuristic")

@@ -1,0 +1,59 @@
+"""Winnable deals: the next deal number the solver proves won.
+
+>>> import tempfile, os
+>>> from terrace.variants import get_rules
+>>> db = os.path.join(tempfile.mkdtemp(), "w.sqlite3")
+>>> n = next_winnable_deal(get_rules("falling-star"), 1, max_seconds=2, db_path=db)
+>>> n >= 1
+True
+"""
+
+from __future__ import annotations
+
+from terrace.board import Board
+from terrace.deal import MAX_DEAL_NUMBER
+from terrace.errors import InvalidDealError
+from terrace.rules import Rules
+from terrace.solver.api import solve
+from terrace.solver.verdicts import Verdict, VerdictStore, settled
+
+MAX_TRIES = 100_000
+
+
+def verdict_for(rules: Rules, number: int, store: VerdictStore, max_seconds: float) -> Verdict:
+    """The cached verdict of a deal, solving it first when needed."""
+    cached = store.get(rules, number)
+    if cached is not None and settled(cached, max_seconds):
+        return cached
+    board = Board.from_number(number, rules)
+    result = solve(board, max_seconds=max_seconds, all_candidates=False)
+    verdict = Verdict(
+        result.result, result.nodes, result.seconds, max_seconds,
+        " ".join(str(m) for m in result.moves),
+    )
+    store.put(rules, number, verdict)
+    return verdict
+
+
+def next_winnable_deal(
+    rules: Rules, start: int, *, max_seconds: float = 10.0, db_path: str | None = None
+) -> int:
+    """The first deal number from ``start`` on that the solver proves won
+    (within ``max_seconds`` per deal). Verdicts are cached in SQLite
+    (``db_path``, default in the user data folder)."""
+    if start < 0 or start > MAX_DEAL_NUMBER:
+        raise InvalidDealError(f"deal numbers run from 0 to {MAX_DEAL_NUMBER}, not {start}")
+    store = VerdictStore(db_path)
+    try:
+        number = start
+        for _ in range(MAX_TRIES):
+            if number > MAX_DEAL_NUMBER:
+                break
+            if verdict_for(rules, number, store, max_seconds).result == "won":
+                return number
+            number += 1
+    finally:
+        store.close()
+    raise InvalidDealError(
+        f"no deal from {start} to {number - 1} was proved winnable within {max_seconds} s each"
+    )

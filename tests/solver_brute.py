@@ -1,0 +1,83 @@
+"""A plain exhaustive search over engine positions, with no pruning at all:
+the reference the solver's verdicts are checked against."""
+
+from __future__ import annotations
+
+import random
+
+from terrace.board import Board
+from terrace.cards import CODE, RANKS, make_card
+from terrace.rules import Rules, SpaceRule
+
+
+def brute_force(board: Board, max_positions: int = 200_000) -> str | None:
+    """``"won"`` or ``"lost"`` by trying every legal move from every
+    reachable position (keyed by the exact position string), or None when
+    there are more than ``max_positions`` positions."""
+    start = board.copy(stack=False)
+    seen = {start.position()}
+    stack = [start]
+    while stack:
+        current = stack.pop()
+        if current.is_won():
+            return "won"
+        for move in list(current.legal_moves):
+            child = current.copy(stack=False)
+            child.push(move)
+            key = child.position()
+            if key not in seen:
+                if len(seen) >= max_positions:
+                    return None
+                seen.add(key)
+                stack.append(child)
+    return "lost"
+
+
+def endgame_position(seed: int, rules: Rules, in_play: int = 13) -> Board:
+    """A random position in which all but about
+    ``in_play`` cards already lie on the foundations."""
+    rng = random.Random(seed)
+    base = rng.randrange(13)
+    # foundation f starts with suit f; in alternate-colour games it then
+    # alternates with the suit that no other foundation needs at that height
+    partner = {0: 1, 1: 3, 2: 0, 3: 2} if not rules.in_suit else {s: s for s in range(4)}
+    chains = []
+    for suit in [s for _ in range(rules.decks) for s in range(4)]:
+        chain = []
+        for j in range(13):
+            s = suit if j % 2 == 0 else partner[suit]
+            chain.append(make_card((base + j) % 13, s))
+        chains.append(chain)
+    heights = [13] * len(chains)
+    left = in_play
+    while left > 0:
+        f = rng.randrange(len(chains))
+        if heights[f] > 1:
+            heights[f] -= 1
+            left -= 1
+    foundations = [chain[:h] for chain, h in zip(chains, heights, strict=True)]
+    rest = [c for chain, h in zip(chains, heights, strict=True) for c in chain[h:]]
+    rng.shuffle(rest)
+    reserve = [rest.pop() for _ in range(min(rules.reserve, rng.randrange(0, rules.reserve + 1), len(rest)))]
+    piles: list[list[int]] = [[] for _ in range(rules.piles)]
+    for pile in piles:
+        if rest:
+            pile.append(rest.pop())
+    waste = [rest.pop() for _ in range(min(len(rest), rng.randrange(0, 6)))]
+    stock = rest
+    if rules.spaces is not SpaceRule.AUTO and rng.random() < 0.5 and piles[-1]:
+        stock.append(piles[-1].pop())
+
+    def run(cards: list[int]) -> str:
+        return "".join(CODE[c] for c in cards) or "-"
+
+    text = " ".join([
+        RANKS[base],
+        run(reserve),
+        ",".join("".join(CODE[c] for c in f) for f in foundations),
+        ",".join("".join(CODE[c] for c in p) for p in piles),
+        run(waste),
+        run(stock),
+        "0",
+    ])
+    return Board.from_position(text, rules)

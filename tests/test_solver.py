@@ -1,0 +1,214 @@
+"""Solver tests: every won line replays, lost verdicts agree with a plain
+exhaustive search, the API contract, the CLI, surveys and the verdict cache."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver_brute import brute_force, endgame_position
+from terrace.board import Board
+from terrace.cli import main
+from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.solver import Hint, SolveResult, hint, solve
+from terrace.solver.search import Options
+from terrace.solver.survey import summarise, wilson_interval
+from terrace.solver.verdicts import Verdict, VerdictStore
+from terrace.solver.winnable import next_winnable_deal
+from terrace.variants import get_rules
+
+NO_PRUNING = Options(canonical=False, safe_moves=False, dead_reserve=False)
+
+
+def replays_to_win(board: Board, moves: list[Move]) -> bool:
+    copy = board.copy(stack=False)
+    for move in moves:
+        copy.push(move)
+    return copy.is_won()
+
+
+RULE_SETS = [
+    Rules(decks=1, reserve=6, piles=2, candidates=0),
+    Rules(decks=1, reserve=6, piles=2, candidates=0, foundations="suit"),
+    Rules(decks=1, reserve=6, piles=3, candidates=0, spaces="free"),
+    Rules(decks=1, reserve=5, piles=2, candidates=0, spaces="waste", redeals=1),
+    Rules(decks=2, reserve=6, piles=2, candidates=0),
+    Rules(decks=2, reserve=6, piles=3, candidates=0, foundations="suit"),
+    Rules(decks=1, reserve=4, piles=2, candidates=0, foundation_return=True),
+]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
+def test_verdicts_match_plain_exhaustive_search(rules: Rules) -> None:
+    checked = lost = 0
+    in_play = 12 if rules.foundation_return else 15
+    for seed in range(30):
+        board = Board.from_position(endgame_position(seed, rules, in_play).position(), rules)
+        before = board.position()
+        reference = brute_force(board, 20_000)
+        fast = solve(board, max_seconds=5)
+        plain = solve(board, max_seconds=5, options=NO_PRUNING, hunt=False)
+        assert board.position() == before
+        for result in (fast, plain):
+            assert result.result in ("won", "lost")
+            if result.result == "won":
+                assert replays_to_win(board, result.moves)
+        assert fast.result == plain.result
+        if reference is not None:
+            checked += 1
+            lost += reference == "lost"
+            assert fast.result == reference, board.position()
+    assert checked >= 20
+
+
+def test_lost_verdicts_are_checked_at_all() -> None:
+    rules = RULE_SETS[1]
+    verdicts = [
+        brute_force(endgame_position(seed, rules, 15), 20_000) for seed in range(30)
+    ]
+    assert verdicts.count("lost") >= 5
+
+
+def test_one_deck_deal_from_the_start() -> None:
+    rules = Rules(decks=1, reserve=3, piles=3, candidates=0)
+    board = Board.from_number(1, rules)
+    assert brute_force(board, 200_000) == "lost"
+    assert solve(board, max_seconds=20).result == "lost"
+
+
+def test_won_deal_replays_and_is_quick() -> None:
+    board = Board.from_number(4, get_rules("falling-star"))
+    result = solve(board, max_seconds=10)
+    assert isinstance(result, SolveResult)
+    assert result.result == "won"
+    assert result.seconds < 1.0
+    assert replays_to_win(board, result.moves)
+    assert result.candidates == []
+    data = result.to_dict()
+    assert data["result"] == "won" and data["moves"][0] == str(result.moves[0])
+
+
+def test_choosing_phase_gives_every_candidate() -> None:
+    board = Board.from_number(2, get_rules("terrace"))
+    before = board.position()
+    result = solve(board, max_seconds=10)
+    assert board.position() == before and board.choosing
+    assert [str(m) for m, _ in result.candidates] == ["c1", "c2", "c3"]
+    assert result.result == "won"
+    assert result.moves[0].is_choice
+    assert dict((str(m), r) for m, r in result.candidates)[str(result.moves[0])] == "won"
+    assert replays_to_win(board, result.moves)
+
+
+def test_solve_from_the_middle_of_a_game() -> None:
+    board = Board.from_number(4, get_rules("falling-star"))
+    line = solve(board, max_seconds=5).moves
+    for move in line[:40]:
+        board.push(move)
+    result = solve(board, max_seconds=5)
+    assert result.result == "won"
+    assert replays_to_win(board, result.moves)
+
+
+def test_budgets_give_unknown() -> None:
+    board = Board.from_number(2, get_rules("falling-star"))
+    result = solve(board, max_seconds=10, max_nodes=3000)
+    if result.result == "unknown":
+        assert result.reason == "nodes"
+        assert result.moves == []
+    assert result.nodes < 20_000
+
+
+def test_won_and_lost_positions() -> None:
+    rules = RULE_SETS[0]
+    for seed in range(30):
+        board = endgame_position(seed, rules, 15)
+        if brute_force(board, 20_000) == "lost":
+            break
+    else:  # pragma: no cover
+        pytest.fail("no lost position found")
+    assert solve(board, max_seconds=5).result == "lost"
+    h = hint(board, 0.5)
+    assert isinstance(h, Hint) and h.kind == "lost"
+    assert h.move is None or h.move in list(board.legal_moves)
+
+
+def test_hint_winnable() -> None:
+    board = Board.from_number(4, get_rules("falling-star"))
+    h = hint(board, 1.0)
+    assert h.kind == "winnable" and h.move == h.line[0]
+    assert replays_to_win(board, h.line)
+
+
+def test_hint_heuristic_is_legal() -> None:
+    board = Board.from_number(2, get_rules("falling-star"))
+    h = hint(board, 0.05)
+    assert h.kind in ("heuristic", "winnable", "lost")
+    assert h.move in list(board.legal_moves)
+
+
+def test_wilson_and_summary() -> None:
+    low, high = wilson_interval(0, 10)
+    assert low == 0.0 and 0.27 < high < 0.28
+    verdicts = {
+        1: Verdict("won", 10, 0.1, 1.0),
+        2: Verdict("lost", 10, 0.2, 1.0),
+        3: Verdict("unknown", 10, 1.0, 1.0),
+    }
+    s = summarise(verdicts)
+    assert (s.won, s.lost, s.unknown) == (1, 1, 1)
+    assert s.low == wilson_interval(1, 3)[0] and s.high == wilson_interval(2, 3)[1]
+
+
+def test_cli_solve_json() -> None:
+    runner = CliRunner()
+    out = runner.invoke(main, ["solve", "--variant", "falling-star", "-n", "4", "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["result"] == "won" and data["candidates"] == []
+    board = Board.from_number(4, get_rules("falling-star"))
+    assert replays_to_win(board, [Move.parse(m) for m in data["moves"]])
+    out = runner.invoke(main, ["solve", "-n", "2", "--json", "--max-seconds", "5"])
+    data = json.loads(out.output)
+    assert [c["choice"] for c in data["candidates"]] == ["c1", "c2", "c3"]
+    out = runner.invoke(main, ["solve", "-v", "falling-star", "-n", "4"])
+    assert "result: won" in out.output
+
+
+def test_cli_survey_resumes(tmp_path: Path) -> None:
+    db = str(tmp_path / "v.sqlite3")
+    args = ["survey", "-v", "falling-star", "--deals", "3-6", "--jobs", "1",
+            "--max-seconds", "0.3", "--db", db, "--out", str(tmp_path)]
+    runner = CliRunner()
+    out = runner.invoke(main, args)
+    assert out.exit_code == 0, out.output
+    assert "Wilson 95% interval" in out.output
+    assert (tmp_path / "survey-falling-star-3-6.md").read_text().count("|") > 10
+    assert (tmp_path / "survey-falling-star-3-6.png").read_bytes()[:4] == b"\x89PNG"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0] == 4
+    out = runner.invoke(main, args)
+    assert out.exit_code == 0
+
+
+def test_winnable_deal_uses_the_cache(tmp_path: Path) -> None:
+    db = str(tmp_path / "w.sqlite3")
+    rules = get_rules("falling-star")
+    number = next_winnable_deal(rules, 4, max_seconds=2, db_path=db)
+    assert number == 4
+    store = VerdictStore(db)
+    verdict = store.get(rules, 4)
+    store.close()
+    assert verdict is not None and verdict.result == "won"
+    board = Board.from_number(4, rules)
+    assert replays_to_win(board, [Move.parse(m) for m in verdict.line.split()])
+    out = CliRunner().invoke(main, ["deal", "--winnable", "-v", "falling-star", "-n", "4",
+                                    "--db", db])
+    assert out.exit_code == 0
+    deal = Board.from_number(4, rules).deal
+    assert deal is not None and out.stdout.split() == deal.text().split()
