@@ -104,7 +104,10 @@ function prompt(text) {
   let message = text;
   if (!message) {
     if (game.replay) message = t("prompt.replay", { deal: game.deal_number, step: game.step, steps: game.steps });
-    else if (game.status === "choosing") message = t("prompt.choose", { n: game.choices.length });
+    else if (game.status === "choosing") {
+      message = t("prompt.choose", { n: game.choices.length });
+      if (app.verdicts) message += ` ${t("prompt.verdicts")}`;
+    }
     else if (game.status === "won") message = t("prompt.won", { n: game.counters.total_cards });
     else if (game.status === "lost") message = t("prompt.lost");
     else message = t("prompt.play", { click: t(`prompt.click.${app.settings.click}`) });

@@ -174,8 +174,16 @@ export function renderBoard(board, game, view) {
       const top = pile.lastElementChild;
       top.classList.add("choice");
       top.append(el("span", { class: "choice-key", text: choice.move.slice(1) }));
+      let label = `${cardName(choice.card)}, ${t("pile.choice", { i: choice.move.slice(1) })}`;
       const verdict = view.verdicts && view.verdicts[choice.move];
-      if (verdict) top.append(el("span", { class: `verdict ${verdict}`, text: t(`verdict.${verdict}`) }));
+      if (verdict) {
+        const symbol = { won: "✓", lost: "✗" }[verdict] || "?";
+        top.append(el("span", { class: `verdict ${verdict}`, title: t(`verdict.${verdict}`) },
+          el("span", { class: "sym", "aria-hidden": "true", text: symbol }),
+          el("span", { class: "word", text: t(`verdict.${verdict}`) })));
+        label += `, ${t(`verdict.${verdict}`)}`;
+      }
+      top.setAttribute("aria-label", label);
     }
     tableau.append(pile);
   });
