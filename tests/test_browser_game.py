@@ -198,6 +198,8 @@ def test_double_click_auto_moves_and_stock_click_draws(api: Api, open_game: Any)
     moves_seen(page, 2)
     assert page.locator("[data-pile='f2'] [data-card='9D']").count() == 1
     assert page.locator("[data-counter='foundations'] .value").inner_text() == "2/104"
+    # Pile 7 emptied and was refilled from the stock: that card is animated in.
+    assert page.locator("[data-pile='t7'] > .card.refilled").count() == 1
     page.locator("[data-pile='stock']").click()
     moves_seen(page, 3)
     page.keyboard.press(" ")

@@ -159,8 +159,11 @@ class WebGame:
                 notice = "the solver is not installed, so this deal was not checked"
             else:
                 number = found
-        deal = Deal.from_number(number, rules)
-        game = self.store.create(variant_name, rules, deal, winnable_only=winnable)
+        try:
+            deal = Deal.from_number(number, rules)
+            game = self.store.create(variant_name, rules, deal, winnable_only=winnable)
+        except TerraceError as error:
+            raise ApiError(400, str(error)) from None
         board = game.board()
         game.status = board.status.value
         data = game_json(game, board, motions=[], notice=notice)
