@@ -204,7 +204,10 @@ def test_move_undo_redo_restart(client: TestClient) -> None:
     assert redone["state"] == game["state"]
     restarted = client.post(f"/api/games/{game['id']}/restart", json={"after": 2}).json()
     assert restarted["moves"] == [] and restarted["status"] == "choosing"
+    assert restarted["can_redo"] and restarted["redo"] == ["s", "c1"]
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+    again = client.post(f"/api/games/{game['id']}/redo", json={"after": 0}).json()
+    assert again["moves"] == ["c1"]
 
 
 def test_undo_and_redo_without_moves_are_refused(client: TestClient) -> None:

@@ -282,9 +282,11 @@ class WebGame:
         body = await _body(request)
         _only(body, {"after"})
         _check_after(body, game)
-        board = Board(game.rules, game.deal)
+        # Like undoing every move: the whole line stays redoable.
         revision = game.revision
-        game.moves, game.redo, game.status = [], [], board.status.value
+        game.moves, game.redo = [], [*game.redo, *reversed(game.moves)]
+        board = game.board()
+        game.status = board.status.value
         try:
             self.store.update(game, expected_revision=revision, action="restart")
         except ConflictError:

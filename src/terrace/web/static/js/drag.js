@@ -53,9 +53,16 @@ export function attachDrag(board, { onStart, onDrop, onCancel }) {
       onCancel(current.pile, current.ghost, current.card);
       return;
     }
-    const under = document.elementsFromPoint(event.clientX, event.clientY)
+    let under = document.elementsFromPoint(event.clientX, event.clientY)
       .map((node) => node.closest && node.closest("[data-pile]"))
       .find((node) => node && node.closest("#board"));
+    if (!under) {
+      // Below a tableau pile still counts as that pile.
+      under = [...board.querySelectorAll(".tpile")].find((pile) => {
+        const r = pile.getBoundingClientRect();
+        return event.clientX >= r.left && event.clientX <= r.right && event.clientY >= r.top;
+      });
+    }
     onDrop(current.pile, under ? under.dataset.pile : null, current.ghost, current.card);
   };
   board.addEventListener("pointerup", (event) => finish(event, false));

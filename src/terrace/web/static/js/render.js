@@ -100,6 +100,7 @@ export function renderBoard(board, game, view) {
     class: "pile waste",
     "data-pile": "waste",
     tabindex: "0",
+    role: "button",
     "aria-label": pileLabel(t("pile.waste", { n: s.waste.length }), s.waste),
   });
   s.waste.slice(-3).forEach((code, i, shown) => {
@@ -121,6 +122,7 @@ export function renderBoard(board, game, view) {
       class: `pile foundation${cards.length ? "" : " empty"}`,
       "data-pile": name,
       tabindex: "0",
+      role: "button",
       "aria-label": pileLabel(t("pile.foundation", { i: i + 1 }), cards, extra),
     });
     if (cards.length) {
@@ -139,6 +141,7 @@ export function renderBoard(board, game, view) {
     class: `pile reserve${s.reserve.length ? "" : " empty"}`,
     "data-pile": "reserve",
     tabindex: "0",
+    role: "button",
     "aria-label": pileLabel(t("pile.reserve", { n: s.reserve.length }), s.reserve),
   });
   const available = board.clientWidth - cw;
@@ -162,6 +165,7 @@ export function renderBoard(board, game, view) {
       class: `pile tpile${cards.length ? "" : " empty"}`,
       "data-pile": name,
       tabindex: "0",
+      role: "button",
       "aria-label": pileLabel(t("pile.tableau", { i: i + 1 }), cards),
     });
     cards.forEach((code, j) => {
