@@ -101,6 +101,7 @@ def open_game(browser: Any, server: str) -> Iterator[Any]:
         page.wait_for_selector(f"body[data-game='{game['id']}']")
         return page
 
+    opener.errors = errors  # type: ignore[attr-defined]
     yield opener
     for context in contexts:
         context.close()
@@ -279,6 +280,25 @@ def test_undo_and_redo_by_buttons_and_keys(api: Api, open_game: Any) -> None:
     moves_seen(page, 0)
     assert page.locator("#btn-undo").is_disabled()
     assert page.locator("body[data-status='choosing']").count() == 1
+
+
+def test_a_move_from_a_stale_tab_is_refused_and_the_page_catches_up(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    api.play(game, "s")  # "another tab" draws a card
+    page.locator("[data-pile='stock']").click()
+    toast = page.locator("#toast.show", has_text="changed in another window")
+    toast.wait_for()
+    moves_seen(page, 2)
+    assert (
+        top(page, "waste").get_attribute("data-card")
+        == api.client.get(f"/api/games/{game['id']}").json()["state"]["waste"][-1]
+    )
+    # The refused request is the one console error expected here.
+    assert open_game.errors == [
+        "Failed to load resource: the server responded with a status of 409 (Conflict)"
+    ]
+    open_game.errors.clear()
 
 
 def test_hint_highlights_a_move(api: Api, open_game: Any) -> None:
