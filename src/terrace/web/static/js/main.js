@@ -209,7 +209,12 @@ function hint() {
   return enqueue(async () => {
     const game = app.game;
     if (!game || game.replay) return;
+    const button = $("#btn-hint");
+    button.classList.add("thinking");
+    button.setAttribute("aria-busy", "true");
     const result = await api.hint(game.id);
+    button.classList.remove("thinking");
+    button.removeAttribute("aria-busy");
     if (!result.ok) return toast(result.data.error);
     const found = result.data;
     const hopeless = found.kind === "lost";
