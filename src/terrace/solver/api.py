@@ -20,6 +20,8 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.solver.search import Options, Search
 
+_FIRST_RESTART = 1_000
+_HUNTER_SHARE = 2
 WON = "won"
 LOST = "lost"
 UNKNOWN = "unknown"
@@ -68,36 +70,54 @@ class _Task:
     search that can prove a loss, and a restricted one that hunts for wins
     with another move order (its own exhaustion proves nothing)."""
 
-    __slots__ = ("board", "choice", "hunter", "result", "search")
+    __slots__ = ("board", "choice", "hunter", "limit", "options", "restarts", "result", "search",
+                 "spent")
 
     def __init__(self, board: Board, choice: Move | None, options: Options, hunt: bool) -> None:
         self.board = board
         self.choice = choice
         self.search = Search(board, options)
-        self.hunter: Search | None = (
-            Search(board, replace(options, order=1, dig_only=True)) if hunt else None
-        )
+        self.options = options
+        self.restarts = 0
+        self.limit = _FIRST_RESTART
+        self.spent = 0
+        self.hunter: Search | None = self._new_hunter() if hunt else None
         self.result: str | None = None
+
+    def _new_hunter(self) -> Search:
+        self.restarts += 1
+        if self.restarts == 1:
+            return Search(self.board, replace(self.options, order=1, dig_only=True))
+        return Search(self.board, replace(self.options, shuffle=self.restarts))
 
     @property
     def nodes(self) -> int:
-        return self.search.nodes + (self.hunter.nodes if self.hunter else 0)
+        return self.search.nodes + self.spent + (self.hunter.nodes if self.hunter else 0)
 
     def step(self) -> None:
         """One slice of each search; sets ``result`` when decided."""
+        for _ in range(_HUNTER_SHARE):
+            if self._hunt():
+                return
+        search = self.search
+        search.step()
+        if search.result is not None:
+            self.result = _settle(self.board, search)
+
+    def _hunt(self) -> bool:
+        """One slice of the win-hunter; True once it has won."""
         hunter = self.hunter
         if hunter is not None:
             hunter.step()
             if hunter.result == WON:
                 self.result = _settle(self.board, hunter)
-                return
-            if hunter.result is not None:
-                self.hunter = None
-                self.search.nodes += hunter.nodes
-        search = self.search
-        search.step()
-        if search.result is not None:
-            self.result = _settle(self.board, search)
+                return True
+            if hunter.result is not None or hunter.nodes >= self.limit:
+                # exhausted (which proves nothing: it may be restricted) or
+                # unlucky: restart with another random move order
+                self.spent += hunter.nodes
+                self.hunter = self._new_hunter()
+        return False
 
     def winner(self) -> Search:
         if self.hunter is not None and self.hunter.result == WON:

@@ -64,6 +64,9 @@ class Options:
     dig_only: bool = False
     """Move a card between piles only from a pile that can then be emptied
     at once (a win-finding restriction: such a search never claims lost)."""
+    shuffle: int = 0
+    """When not 0: the seed of a random order of the non-foundation moves
+    (used by restarting win-hunters)."""
     max_entries: int = 20_000_000
     """Transposition entries before the search gives up (memory cap)."""
     seed: int = 20240601
@@ -318,6 +321,7 @@ class Search:
             return False
 
         dig_only = opt.dig_only
+        shuffle = random.Random(opt.shuffle) if opt.shuffle else None
 
         def diggable(i: int, acc: dict[int, list[int]]) -> bool:
             """Can pile ``i`` be emptied now, card by card, onto the tops
@@ -344,7 +348,31 @@ class Search:
                 return False
             return True
 
-        def gen() -> list[int]:
+        def dig_moves(i: int) -> list[int]:
+            """The hunter's moves while it digs out pile ``i``."""
+            c = piles[i][-1]
+            out = []
+            if want[SK[c]] > 0:
+                out.append(i * 64 + DST_FOUNDATION)
+            rc = RC[c]
+            for j in range(piles_n):
+                if j != i and piles[j] and DOWNRC[piles[j][-1]] == rc:
+                    out.append(i * 64 + j)
+            return out
+
+        def gen(prev: int, prev_u: int) -> list[int]:
+            """The moves to try, best first. ``prev`` is the move that led
+            here (-2 at the root) and ``prev_u`` its refill code.
+
+            A card just moved between piles (without a refill) is not moved
+            between piles again at once: A->B then B->C is A->C, and B->A
+            undoes it. The win-hunter (``dig_only``) also finishes a dig:
+            after a card left pile A for another pile, only A may move on."""
+            again = -1
+            if prev >= 0 and prev_u == 0 and (prev >> 6) < SRC_RESERVE and (prev & 63) < SRC_RESERVE:
+                again = prev & 63
+                if dig_only and piles[prev >> 6]:
+                    return dig_moves(prev >> 6)
             moves: list[int] = []
             acc: dict[int, list[int]] = {}
             first_empty = -1
@@ -427,6 +455,8 @@ class Search:
             if len(srcs) > 1:
                 srcs.sort(key=lambda j: len(piles[j]))
             for i in srcs:
+                if i == again:
+                    continue
                 pile = piles[i]
                 if dig_only and not diggable(i, acc):
                     continue
@@ -455,6 +485,13 @@ class Search:
                             moves.append((SRC_RETURN + k) * 64 + first_empty)
             if not draw_early and (stk or (wst and ru < redeals)):
                 moves.append(DRAW)
+            if shuffle is not None and len(moves) > 1:
+                first = 0
+                while first < len(moves) and moves[first] >= 0 and (moves[first] & 63) == DST_FOUNDATION:
+                    first += 1
+                tail = moves[first:]
+                shuffle.shuffle(tail)
+                moves[first:] = tail
             return moves
 
         # ------------------------------------------------------------------
@@ -476,7 +513,7 @@ class Search:
         if dead_check and reserve_dead():
             frames.append([])
         else:
-            frames.append(gen())
+            frames.append(gen(-2, 0))
         fidx.append(0)
         budget = _SLICE
         while True:
@@ -599,7 +636,7 @@ class Search:
                     if to_found and dead_check and res and reserve_dead():
                         frames.append([])
                     else:
-                        frames.append(gen())
+                        frames.append(gen(m, u))
                     fidx.append(0)
                     continue
                 # seen before: fall through to take the move back
