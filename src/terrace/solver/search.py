@@ -32,6 +32,7 @@ import contextlib
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from terrace.board import Board
 from terrace.cards import RANK, RED
@@ -222,23 +223,8 @@ class Search:
             for c in area:
                 off[SK[c]] += 1
 
-        # Zobrist tables.
-        rng = random.Random(opt.seed)
-        size = total + 1
-        nh = 52
-
-        def table(rows: int) -> list[list[int]]:
-            return [[rng.getrandbits(_BITS) for _ in range(nh)] for _ in range(rows)]
-
-        ZR = [rng.getrandbits(_BITS) for _ in range(size)]
-        ZS = table(size)
-        ZW = table(size)
-        ZD = [rng.getrandbits(_BITS) for _ in range(redeals + 2)]
-        if canon:
-            shared = table(size)
-            ZPP = [shared] * piles_n
-        else:
-            ZPP = [table(size) for _ in range(piles_n)]
+        # Zobrist tables (shared by every search with the same shape).
+        ZR, ZS, ZW, ZD, ZPP = _zobrist(opt.seed, total + 1, redeals, piles_n, canon)
 
         def g(x: int) -> int:
             return (x * x + x) % _P127
@@ -732,6 +718,37 @@ class Search:
                     done[CLASS_OF[k]] += 1
                 off[k] -= 1
                 found += 1
+
+
+_ZOBRIST: dict[tuple[int, int, int, int, bool], tuple[Any, ...]] = {}
+
+
+def _zobrist(
+    seed: int, size: int, redeals: int, piles_n: int, canon: bool
+) -> tuple[list[int], list[list[int]], list[list[int]], list[int], list[list[list[int]]]]:
+    """Random 100-bit keys: reserve length, stock and waste (position,
+    card key), redeals used, and piles (depth, card key), one table for
+    every pile when piles are keyed as a multiset."""
+    key = (seed, size, redeals, piles_n, canon)
+    cached = _ZOBRIST.get(key)
+    if cached is None:
+        rng = random.Random(seed)
+
+        def table(rows: int) -> list[list[int]]:
+            return [[rng.getrandbits(_BITS) for _ in range(52)] for _ in range(rows)]
+
+        zr = [rng.getrandbits(_BITS) for _ in range(size)]
+        zs = table(size)
+        zw = table(size)
+        zd = [rng.getrandbits(_BITS) for _ in range(redeals + 2)]
+        if canon:
+            shared = table(size)
+            zpp = [shared] * piles_n
+        else:
+            zpp = [table(size) for _ in range(piles_n)]
+        cached = (zr, zs, zw, zd, zpp)
+        _ZOBRIST[key] = cached
+    return cached
 
 
 def engine_move(board: Board, m: int, keys: tuple[int, ...]) -> Move:
