@@ -194,9 +194,8 @@ def solve(
     for task, verdict in zip(tasks, verdicts, strict=True):
         if verdict == WON:
             winner = task.winner()
-            moves = ([task.choice] if task.choice else []) + winner.moves_to_engine(
-                task.board, winner.line
-            )
+            line = _tidy(task.board, winner.moves_to_engine(task.board, winner.line))
+            moves = ([task.choice] if task.choice else []) + line
             break
     if overall != WON:
         ranked = sorted(tasks, key=lambda t: t.search.best_found, reverse=True)
@@ -217,6 +216,50 @@ def solve(
         reason="" if overall != UNKNOWN else (reason or "time"),
         best_move=best,
     )
+
+
+def _wins(board: Board, moves: list[Move]) -> bool:
+    """True when the engine replays ``moves`` from ``board`` to a win."""
+    copy = board.copy(stack=False)
+    try:
+        for move in moves:
+            copy.push(move)
+    except TerraceError:
+        return False
+    return copy.is_won()
+
+
+def _touches(move: Move, pile: int) -> bool:
+    return (move.source == "t" and move.source_index == pile) or (
+        move.target == "t" and move.target_index == pile
+    )
+
+
+def _tidy(board: Board, moves: list[Move], seconds: float = 0.25) -> list[Move]:
+    """Drop pairs of moves that shift a card to another pile and straight
+    back (nothing else touching either pile in between), keeping only
+    changes after which the engine still replays the line to a win."""
+    deadline = time.perf_counter() + seconds
+    changed = True
+    while changed and time.perf_counter() < deadline:
+        changed = False
+        i = 0
+        while i < len(moves) and time.perf_counter() < deadline:
+            m = moves[i]
+            if m.source == "t" and m.target == "t":
+                a, b = m.source_index, m.target_index
+                for j in range(i + 1, len(moves)):
+                    n = moves[j]
+                    if _touches(n, a) or _touches(n, b):
+                        if (n.source, n.source_index, n.target, n.target_index) == ("t", b, "t", a):
+                            shorter = moves[:i] + moves[i + 1:j] + moves[j + 1:]
+                            if _wins(board, shorter):
+                                moves = shorter
+                                changed = True
+                                i -= 1
+                        break
+            i += 1
+    return moves
 
 
 def _settle(board: Board, search: Search) -> str:
