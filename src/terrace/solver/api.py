@@ -170,6 +170,8 @@ def solve(
             break
         for task in running:
             task.step()
+            if time.perf_counter() >= deadline or (task.result == WON and not all_candidates):
+                break
         nodes = sum(t.nodes for t in tasks)
         if progress is not None:
             progress(nodes, time.perf_counter() - start)
