@@ -212,3 +212,17 @@ def test_winnable_deal_uses_the_cache(tmp_path: Path) -> None:
     assert out.exit_code == 0
     deal = Board.from_number(4, rules).deal
     assert deal is not None and out.stdout.split() == deal.text().split()
+
+
+def test_terrace_card_needing_cards_beneath_it_is_lost_at_once() -> None:
+    # Base ace. The exposed terrace card 3H needs a red ace and then a black
+    # two on one foundation, but both black twos lie beneath it.
+    rules = Rules(decks=1, reserve=3, piles=3, candidates=0)
+    placed = ["AS", "2S", "2C", "3H", "KD", "QS", "JH"]
+    rest = [c for c in (r + s for s in "SHDC" for r in "A23456789TJQK") if c not in placed]
+    text = f"A 2S2C3H AS,,, KD,QS,JH - {''.join(rest)} 0"
+    board = Board.from_position(text, rules)
+    result = solve(board, max_seconds=5)
+    assert result.result == "lost"
+    assert result.nodes <= 5 and result.seconds < 0.5
+    assert brute_force(board, 50_000) in ("lost", None)
