@@ -360,11 +360,7 @@ def _check_after(body: dict[str, Any], game: StoredGame) -> None:
     if isinstance(after, bool) or not isinstance(after, int) or after < 0:
         raise ApiError(400, "after must be the number of moves the page has seen")
     if after != len(game.moves):
-        raise ApiError(
-            409,
-            f"the game changed in another window: it has {len(game.moves)} moves, "
-            f"this page saw {after}. Reload it",
-        )
+        raise ApiError(409, "the game changed in another window: reload it")
 
 
 async def _api_error(request: Request, exc: Exception) -> Response:
