@@ -98,9 +98,19 @@ class StoredGame:
     finished_at: float | None = None
     revision: int = 0
     started_at: float | None = None
+    _replayed: tuple[tuple[Rules, Deal, tuple[str, ...], tuple[str, ...]], Board] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def board(self) -> Board:
-        """The live board: moves played, redo stack restored."""
+        """The live board: moves played, redo stack restored.
+
+        The replay is remembered for as long as rules, deal, moves and redo
+        stay the same, so loading, playing and saving a game replays it once.
+        """
+        key = self._board_key()
+        if self._replayed is not None and self._replayed[0] == key:
+            return self._replayed[1].copy()
         board = Board(self.rules, self.deal)
         for text in self.moves:
             board.push(Move.parse(text))
@@ -108,6 +118,7 @@ class StoredGame:
             board.push(Move.parse(text))
         for _ in self.redo:
             board.pop()
+        self._replayed = (key, board.copy())
         return board
 
     def sync(self, board: Board) -> None:
@@ -115,6 +126,11 @@ class StoredGame:
         self.moves = [str(m) for m in board.move_stack]
         self.redo = [str(m) for m in board.redo_stack]
         self.status = board.status.value
+        if board.rules == self.rules and board.deal == self.deal:
+            self._replayed = (self._board_key(), board.copy())
+
+    def _board_key(self) -> tuple[Rules, Deal, tuple[str, ...], tuple[str, ...]]:
+        return (self.rules, self.deal, tuple(self.moves), tuple(self.redo))
 
     def record(self) -> GameRecord:
         """The game as an engine record (for export)."""
