@@ -52,11 +52,14 @@ def deal(deal_number: int | None, winnable: bool, max_seconds: float, db: str | 
             raise click.UsageError(str(error)) from None
         click.echo(f"# deal number {found}", err=True)
         number = found
-    try:
-        board_deal = load_deal(rules, number, None)
-    except click.UsageError:
-        raise
-    click.echo(board_deal.text())
+    click.echo(load_deal(rules, number, None).text())
+
+
+def _exit_if_illegal(first_illegal: int | None, reason: str | None) -> None:
+    """Report the first illegal move on standard error and exit with 1."""
+    if first_illegal is not None:
+        click.echo(f"move {first_illegal + 1} is illegal: {reason}", err=True)
+        sys.exit(1)
 
 
 def _replay(board: Board, moves_text: str) -> tuple[int | None, str | None]:
@@ -100,9 +103,7 @@ def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: 
         click.echo(json.dumps(report))
         return
     click.echo(str(board))
-    if first_illegal is not None:
-        click.echo(f"move {first_illegal + 1} is illegal: {reason}", err=True)
-        sys.exit(1)
+    _exit_if_illegal(first_illegal, reason)
 
 
 @main.command()
@@ -116,9 +117,7 @@ def show(deal_number: int | None, deal_file: str | None, moves: str, **kwargs: A
     first_illegal, reason = _replay(board, moves)
     click.echo(str(board))
     click.echo("legal moves: " + (" ".join(str(m) for m in board.legal_moves) or "none"))
-    if first_illegal is not None:
-        click.echo(f"move {first_illegal + 1} is illegal: {reason}", err=True)
-        sys.exit(1)
+    _exit_if_illegal(first_illegal, reason)
 
 
 def _register_optional_commands() -> None:
