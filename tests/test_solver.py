@@ -226,3 +226,17 @@ def test_terrace_card_needing_cards_beneath_it_is_lost_at_once() -> None:
     assert result.result == "lost"
     assert result.nodes <= 5 and result.seconds < 0.5
     assert brute_force(board, 50_000) in ("lost", None)
+
+
+def test_cancel_stops_the_search_at_once() -> None:
+    board = Board.from_number(1, get_rules("admirals-patience"))  # undecided for minutes
+    asked = []
+
+    def cancel() -> bool:
+        asked.append(1)
+        return len(asked) >= 2
+
+    result = solve(board, max_seconds=60, cancel=cancel)
+    assert result.result == "unknown"
+    assert result.reason == "cancelled"
+    assert result.seconds < 5

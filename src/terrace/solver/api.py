@@ -40,7 +40,7 @@ class SolveResult:
     nodes: int = 0
     seconds: float = 0.0
     reason: str = ""
-    """Why the result is unknown: ``"time"``, ``"nodes"`` or ``"memory"``."""
+    """Why the result is unknown: ``"time"``, ``"nodes"``, ``"memory"`` or ``"cancelled"``."""
     best_move: Move | None = None
     """The first move of the line that got most cards to the foundations."""
 
@@ -134,6 +134,7 @@ def solve(
     options: Options | None = None,
     hunt: bool = True,
     progress: Callable[[int, float], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
 ) -> SolveResult:
     """Decide whether ``board`` can still be won, within a budget.
 
@@ -142,7 +143,9 @@ def solve(
     search and the searches take turns; with ``all_candidates=False`` the
     solver stops at the first candidate that wins (enough for surveys).
     ``won`` comes only with a line the engine has replayed to a win; ``lost``
-    only when the search was exhaustive.
+    only when the search was exhaustive. ``cancel`` is asked between slices
+    of the search; once it returns True the answer is ``unknown`` with
+    reason ``"cancelled"``.
     """
     start = time.perf_counter()
     deadline = start + max_seconds
@@ -179,6 +182,9 @@ def solve(
             reason = "memory"
         if time.perf_counter() >= deadline:
             reason = reason or "time"
+            break
+        if cancel is not None and cancel():
+            reason = reason or "cancelled"
             break
         if max_nodes is not None and nodes >= max_nodes:
             reason = reason or "nodes"
@@ -279,7 +285,7 @@ def _settle(board: Board, search: Search) -> str:
     return WON
 
 
-def hint(board: Board, seconds: float = 1.0) -> Hint:
+def hint(board: Board, seconds: float = 1.0, cancel: Callable[[], bool] | None = None) -> Hint:
     """The move to play now, with what the solver knows about the position.
 
     ``winnable``: the move starts ``line``, a complete winning line.
@@ -290,7 +296,7 @@ def hint(board: Board, seconds: float = 1.0) -> Hint:
     legal = list(board.legal_moves)
     if not legal:
         return Hint(None, LOST if not board.is_won() else "winnable")
-    result = solve(board, max_seconds=seconds, all_candidates=False)
+    result = solve(board, max_seconds=seconds, all_candidates=False, cancel=cancel)
     if result.result == WON:
         return Hint(result.moves[0], "winnable", result.moves)
     move = result.best_move if result.best_move in legal else legal[0]
