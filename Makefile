@@ -39,7 +39,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,charts]'
 	touch $@ $(VENV)/.installed
 
 # Debian's Chromium for the browser tests (never a Playwright browser download).

@@ -1,6 +1,9 @@
-"""A tiny PNG bar chart, written by hand with zlib (no plotting dependency:
-the chart is two bar groups and a few labels, which does not justify
-pulling in matplotlib and numpy).
+"""Charts of survey results, drawn with matplotlib (the optional extra
+``terrace[charts]``).
+
+``survey_chart`` draws one survey: its verdicts and how long the deals
+took. ``win_rate_chart`` draws win rates per preset and player with their
+Wilson 95% intervals as error bars.
 
 >>> png = survey_chart("test", {"won": 3, "lost": 1, "unknown": 0}, [0.01, 0.2, 3.0, 0.5])
 >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
@@ -9,112 +12,142 @@ True
 
 from __future__ import annotations
 
-import struct
-import zlib
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
-# 3x5 pixel glyphs, rows top to bottom, "1" = ink.
-_FONT = {
-    "0": "111101101101111", "1": "010110010010111", "2": "111001111100111",
-    "3": "111001111001111", "4": "101101111001001", "5": "111100111001111",
-    "6": "111100111101111", "7": "111001001001001", "8": "111101111101111",
-    "9": "111101111001111", ".": "000000000000010", "%": "101001010100101",
-    "-": "000000111000000", ":": "000010000010000", "<": "001010100010001",
-    ">": "100010001010100", " ": "000000000000000", "/": "001001010100100",
-    "(": "010100100100010", ")": "010001001001010", "=": "000111000111000",
-    "A": "010101111101101", "B": "110101110101110", "C": "011100100100011",
-    "D": "110101101101110", "E": "111100110100111", "F": "111100110100100",
-    "G": "011100101101011", "H": "101101111101101", "I": "111010010010111",
-    "J": "001001001101010", "K": "101101110101101", "L": "100100100100111",
-    "M": "101111111101101", "N": "110101101101101", "O": "010101101101010",
-    "P": "110101110100100", "Q": "010101101110011", "R": "110101110101101",
-    "S": "011100010001110", "T": "111010010010010", "U": "101101101101111",
-    "V": "101101101101010", "W": "101101111111101", "X": "101101010101101",
-    "Y": "101101010010010", "Z": "111001010100111",
-}
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from matplotlib.figure import Figure
 
-Colour = tuple[int, int, int]
-WHITE: Colour = (255, 255, 255)
-BLACK: Colour = (30, 30, 30)
-GREY: Colour = (170, 170, 170)
-COLOURS: dict[str, Colour] = {"won": (46, 139, 87), "lost": (200, 60, 50), "unknown": GREY}
-
+COLOURS = {"won": "#2e8b57", "lost": "#c83c32", "unknown": "#aaaaaa"}
+PLAYER_COLOURS = {"perfect": "#2e5e8b", "fair": "#2e8b57", "greedy": "#d08a1e", "random": "#8a8a8a"}
 TIME_BUCKETS = (0.01, 0.1, 1.0, 10.0, 100.0)
+ImageFormat = Literal["png", "svg"]
 
 
-class Canvas:
-    """An RGB pixel buffer that can be saved as PNG."""
+class ChartsUnavailableError(RuntimeError):
+    """matplotlib is not installed."""
 
-    def __init__(self, width: int, height: int) -> None:
-        self.width = width
-        self.height = height
-        self.pixels = bytearray(WHITE * (width * height))
-
-    def rect(self, x: int, y: int, w: int, h: int, colour: Colour) -> None:
-        """Fill a rectangle (clipped to the canvas)."""
-        for row in range(max(0, y), min(self.height, y + h)):
-            start = (row * self.width + max(0, x)) * 3
-            end = (row * self.width + min(self.width, x + w)) * 3
-            if end > start:
-                self.pixels[start:end] = bytes(colour) * ((end - start) // 3)
-
-    def text(self, x: int, y: int, text: str, scale: int = 2, colour: Colour = BLACK) -> None:
-        """Draw text in the 3x5 font (unknown characters are blank)."""
-        for i, ch in enumerate(text.upper()):
-            glyph = _FONT.get(ch, _FONT[" "])
-            for bit, ink in enumerate(glyph):
-                if ink == "1":
-                    gx, gy = bit % 3, bit // 3
-                    self.rect(x + (i * 4 + gx) * scale, y + gy * scale, scale, scale, colour)
-
-    def png(self) -> bytes:
-        """The image as PNG bytes."""
-        raw = b"".join(
-            b"\x00" + bytes(self.pixels[r * self.width * 3:(r + 1) * self.width * 3])
-            for r in range(self.height)
-        )
-
-        def chunk(kind: bytes, data: bytes) -> bytes:
-            body = kind + data
-            return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-
-        header = struct.pack(">IIBBBBB", self.width, self.height, 8, 2, 0, 0, 0)
-        return (
-            b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+    def __init__(self) -> None:
+        super().__init__(
+            "charts need matplotlib: install the extra with  pip install 'terrace[charts]'"
         )
 
 
-def survey_chart(title: str, counts: dict[str, int], seconds: list[float]) -> bytes:
-    """A chart of a survey: a bar of won/lost/unknown shares and a histogram
-    of the solving times (per decade)."""
-    canvas = Canvas(640, 360)
-    canvas.text(20, 16, title, 3)
-    total = max(1, sum(counts.values()))
-    x = 20
-    width = 600
-    for name in ("won", "lost", "unknown"):
-        w = round(width * counts.get(name, 0) / total)
-        canvas.rect(x, 50, w, 40, COLOURS[name])
-        x += w
-    legend_x = 20
-    for name in ("won", "lost", "unknown"):
-        label = f"{name} {counts.get(name, 0)} ({100 * counts.get(name, 0) / total:.1f}%)"
-        canvas.rect(legend_x, 100, 10, 10, COLOURS[name])
-        canvas.text(legend_x + 16, 100, label)
-        legend_x += 16 + len(label) * 8 + 24
-    canvas.text(20, 140, "seconds per deal")
-    edges = [0.0, *TIME_BUCKETS]
-    bins = [0] * len(TIME_BUCKETS)
-    for s in seconds:
-        for i, upper in enumerate(TIME_BUCKETS):
-            if s < upper or i == len(TIME_BUCKETS) - 1:
-                bins[i] += 1
-                break
-    top = max(1, max(bins))
-    for i, n in enumerate(bins):
-        h = round(150 * n / top)
-        bx = 40 + i * 115
-        canvas.rect(bx, 320 - h, 80, h, (70, 110, 180))
-        canvas.text(bx, 326, f"<{edges[i + 1]:g}")
-        canvas.text(bx, 308 - h, str(n))
-    return canvas.png()
+def charts_available() -> bool:
+    """True when matplotlib can be imported."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _new_figure(width: float, height: float) -> Figure:
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ChartsUnavailableError() from None
+    # A Figure made directly (not through pyplot) needs no GUI backend and
+    # is safe to draw from worker threads.
+    return Figure(figsize=(width, height), dpi=100, layout="constrained")
+
+
+def _image(figure: Figure, image_format: ImageFormat) -> bytes:
+    from matplotlib import rc_context
+
+    buffer = io.BytesIO()
+    metadata = {"Software": None} if image_format == "png" else {"Date": None, "Creator": None}
+    # SVG keeps its words as text (smaller, searchable, readable by tests).
+    with rc_context({"svg.fonttype": "none", "svg.hashsalt": "terrace"}):
+        figure.savefig(buffer, format=image_format, metadata=metadata)
+    return buffer.getvalue()
+
+
+def time_buckets(seconds: Sequence[float]) -> list[tuple[str, int]]:
+    """How many deals took at most each bucket's time (the last bucket
+    counts the rest).
+
+    >>> time_buckets([0.005, 0.5, 0.7, 50, 500])
+    [('≤0.01 s', 1), ('≤0.1 s', 0), ('≤1 s', 2), ('≤10 s', 0), ('≤100 s', 1), ('>100 s', 1)]
+    """
+    counts = [0] * (len(TIME_BUCKETS) + 1)
+    for value in seconds:
+        index = next((i for i, limit in enumerate(TIME_BUCKETS) if value <= limit), len(TIME_BUCKETS))
+        counts[index] += 1
+    labels = [f"≤{limit:g} s" for limit in TIME_BUCKETS] + [f">{TIME_BUCKETS[-1]:g} s"]
+    return list(zip(labels, counts, strict=True))
+
+
+def survey_chart(
+    title: str,
+    counts: dict[str, int],
+    seconds: Sequence[float],
+    image_format: ImageFormat = "png",
+) -> bytes:
+    """One survey: deals won, lost and unknown, and seconds per deal."""
+    figure = _new_figure(8, 3.4)
+    verdict_axes, time_axes = figure.subplots(1, 2, width_ratios=(1, 1.6))
+    figure.suptitle(title)
+    names = ["won", "lost", "unknown"]
+    values = [counts.get(name, 0) for name in names]
+    total = sum(values) or 1
+    bars = verdict_axes.bar(names, values, color=[COLOURS[n] for n in names])
+    verdict_axes.bar_label(bars, labels=[f"{v}\n{100 * v / total:.1f}%" for v in values], padding=2)
+    verdict_axes.set_ylabel("deals")
+    verdict_axes.set_ylim(0, max([*values, 1]) * 1.3)
+    verdict_axes.set_title("verdicts", fontsize="medium")
+    buckets = time_buckets(seconds)
+    time_bars = time_axes.bar([label for label, _ in buckets], [n for _, n in buckets], color="#2e5e8b")
+    time_axes.bar_label(time_bars, padding=2)
+    time_axes.set_ylim(0, max([*(n for _, n in buckets), 1]) * 1.2)
+    time_axes.set_title("seconds per deal", fontsize="medium")
+    time_axes.tick_params(axis="x", labelsize="small")
+    return _image(figure, image_format)
+
+
+@dataclass(frozen=True, slots=True)
+class RateBar:
+    """One bar of a win-rate chart: a preset, a player and what was measured."""
+
+    preset: str
+    player: str
+    rate: float
+    low: float
+    high: float
+    deals: int
+
+
+def win_rate_chart(title: str, bars: Sequence[RateBar], image_format: ImageFormat = "png") -> bytes:
+    """Win rates per preset (groups) and player (bars) with their Wilson 95%
+    intervals as error bars.
+
+    >>> svg = win_rate_chart("t", [RateBar("terrace", "perfect", 0.9, 0.85, 0.93, 200)], "svg")
+    >>> b"<svg" in svg
+    True
+    """
+    presets = list(dict.fromkeys(bar.preset for bar in bars))
+    players = list(dict.fromkeys(bar.player for bar in bars))
+    figure = _new_figure(max(6.0, 1.1 * len(presets) + 2), 4.2)
+    axes = figure.subplots()
+    width = 0.8 / max(1, len(players))
+    for p_index, player in enumerate(players):
+        mine = {bar.preset: bar for bar in bars if bar.player == player}
+        xs = [i + (p_index - (len(players) - 1) / 2) * width for i, preset in enumerate(presets)
+              if preset in mine]
+        rows = [mine[preset] for preset in presets if preset in mine]
+        rates = [100 * row.rate for row in rows]
+        errors = [
+            [100 * (row.rate - row.low) for row in rows],
+            [100 * (row.high - row.rate) for row in rows],
+        ]
+        axes.bar(xs, rates, width, yerr=errors, capsize=3, label=player,
+                 color=PLAYER_COLOURS.get(player, "#555555"))
+    axes.set_xticks(range(len(presets)), presets, rotation=30, ha="right")
+    axes.set_ylabel("win rate, % (Wilson 95% interval)")
+    axes.set_ylim(0, 105)
+    axes.set_title(title)
+    axes.grid(axis="y", alpha=0.3)
+    axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small", title="player")
+    return _image(figure, image_format)

@@ -13,7 +13,7 @@ import click
 from terrace.board import Board
 from terrace.clitools import deal_options, load_deal, pop_rules, rule_options
 from terrace.solver.api import solve
-from terrace.solver.chart import survey_chart
+from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
 from terrace.solver.survey import markdown_table, parse_range, run_survey, summarise
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.variants import TITLES, preset_name
@@ -120,6 +120,9 @@ def survey_command(deals: str, jobs: int | None, max_seconds: float, db: str | N
     folder.mkdir(parents=True, exist_ok=True)
     stem = f"survey-{name}-{first}-{last}"
     (folder / f"{stem}.md").write_text(markdown_table(title, summary, command, max_seconds))
+    if not charts_available():
+        click.echo(f"wrote {folder / (stem + '.md')} (no chart: {ChartsUnavailableError()})")
+        return
     (folder / f"{stem}.png").write_bytes(
         survey_chart(f"{title} {first}-{last}", {"won": summary.won, "lost": summary.lost,
                                                  "unknown": summary.unknown},

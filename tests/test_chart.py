@@ -1,0 +1,47 @@
+"""Survey charts: real images from matplotlib, or a clear message without it."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import pytest
+
+from terrace.solver import chart
+
+
+def test_survey_chart_is_a_png_with_the_title_drawn() -> None:
+    png = chart.survey_chart("Terrace 1-10", {"won": 7, "lost": 2, "unknown": 1}, [0.1] * 10)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert len(png) > 5_000  # a real drawing, not an empty canvas
+
+
+def test_win_rate_chart_svg_names_every_preset_and_player() -> None:
+    bars = [
+        chart.RateBar("terrace", "perfect", 0.95, 0.93, 0.96, 1000),
+        chart.RateBar("terrace", "fair", 0.6, 0.57, 0.63, 1000),
+        chart.RateBar("wood", "greedy", 0.1, 0.05, 0.2, 100),
+    ]
+    svg = chart.win_rate_chart("Win rates", bars, "svg").decode()
+    for word in ("terrace", "wood", "perfect", "fair", "greedy", "Win rates"):
+        assert word in svg
+
+
+def test_time_buckets_count_every_deal_once() -> None:
+    seconds = [0.001, 0.05, 0.05, 2.0, 99.0, 1000.0]
+    buckets = chart.time_buckets(seconds)
+    assert sum(n for _, n in buckets) == len(seconds)
+
+
+def test_a_clear_message_without_matplotlib(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = builtins.__import__
+
+    def no_matplotlib(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    assert not chart.charts_available()
+    with pytest.raises(chart.ChartsUnavailableError, match=r"terrace\[charts\]"):
+        chart.survey_chart("t", {"won": 1}, [0.1])
