@@ -15,8 +15,7 @@ import time
 from pathlib import Path
 
 from terrace.record import GameRecord
-from terrace.stats import SqliteStore, open_store
-from terrace.store import MemoryStore, StoredGame
+from terrace.storage import MemoryStore, SqliteStore, StoredGame, open_store
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 

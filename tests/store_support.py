@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from terrace.board import Board
 from terrace.record import GameRecord
-from terrace.stats import SqliteStore
-from terrace.store import GameStore, MemoryStore, StoredGame
+from terrace.storage import GameStore, MemoryStore, SqliteStore, StoredGame, open_store
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -22,6 +22,20 @@ def no_default_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[N
     without ``--db`` uses a file in the test's folder."""
     monkeypatch.setenv("TERRACE_DB", str(tmp_path / "default-games.sqlite"))
     yield
+
+
+STORE_KINDS = ["memory", "sqlite"]
+"""The stores every contract and API test runs against."""
+
+
+@contextmanager
+def store_of_kind(kind: str, folder: Path) -> Iterator[GameStore]:
+    """A fresh store: in memory, or SQLite in a real file in ``folder``."""
+    if kind == "memory":
+        yield MemoryStore()
+        return
+    with open_store(folder / "games.sqlite") as opened:
+        yield opened
 
 
 def golden(name: str) -> GameRecord:

@@ -14,10 +14,10 @@ from click.testing import CliRunner
 
 from store_support import finish, golden, no_default_db, play, start, undo
 from terrace.cli import main
-from terrace.stats import open_store
-from terrace.stats.cli import format_duration
-from terrace.stats.transfer import export_record
-from terrace.store import GameFacts, GameStore, MemoryStore, local_day, summarize
+from terrace.storage import GameFacts, GameStore, MemoryStore, open_store, summarize
+from terrace.storage.cli import format_duration
+from terrace.storage.statistics import local_day
+from terrace.storage.transfer import export_record
 
 DAY = 86_400.0
 _ = no_default_db

@@ -22,10 +22,17 @@ from typing import Any
 import pytest
 
 from store_support import digest, golden, no_default_db, play, start
-from terrace.stats import LATEST_VERSION, MIGRATIONS, NewerDatabaseError, SqliteStore, open_store
-from terrace.stats import migrations as migrations_module
-from terrace.stats.migrations import APPLICATION_ID, Migration
-from terrace.store import ConflictError, StoreError
+from terrace.storage import (
+    LATEST_VERSION,
+    MIGRATIONS,
+    ConflictError,
+    NewerDatabaseError,
+    SqliteStore,
+    StoreError,
+    open_store,
+)
+from terrace.storage import migrations as migrations_module
+from terrace.storage.migrations import APPLICATION_ID, Migration
 
 TESTS = Path(__file__).parent
 _ = no_default_db
@@ -288,7 +295,7 @@ CHILD = """
 import sys
 sys.path.insert(0, sys.argv[3])
 from store_support import golden, start
-from terrace.stats import open_store
+from terrace.storage import open_store
 
 store = open_store(sys.argv[1])
 record = golden("terrace-won")

@@ -4,7 +4,7 @@ import pytest
 
 from terrace.deal import Deal
 from terrace.errors import IllegalMoveError
-from terrace.store import MemoryStore
+from terrace.storage import MemoryStore
 from terrace.variants import get_rules
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from store_support import golden, no_default_db
-from terrace.stats import open_store
+from terrace.storage import open_store
 
 _ = no_default_db
 pytest.importorskip("terrace.web.cli")

@@ -7,17 +7,19 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from store_support import STORE_KINDS, store_of_kind
 from web_support import LOCAL, WINNING_LINE
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from terrace.store import ConflictError, MemoryStore
+from terrace.storage import ConflictError, GameStore
 from terrace.variants import PRESETS
 from terrace.web.app import create_app
 from terrace.web.security import MAX_BODY
@@ -25,13 +27,15 @@ from terrace.web.security import MAX_BODY
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.fixture
-def store() -> MemoryStore:
-    return MemoryStore()
+@pytest.fixture(params=STORE_KINDS)
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
+    """Every API test runs on both stores (the SQLite one in a real file)."""
+    with store_of_kind(request.param, tmp_path) as opened:
+        yield opened
 
 
 @pytest.fixture
-def client(store: MemoryStore) -> Iterator[TestClient]:
+def client(store: GameStore) -> Iterator[TestClient]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         test_client = TestClient(create_app(store, hint_seconds=0.3), base_url=LOCAL)
@@ -132,7 +136,7 @@ def test_variants_lists_presets_and_option_limits(client: TestClient) -> None:
     ],
 )
 def test_create_refuses_bad_bodies(
-    client: TestClient, store: MemoryStore, body: dict[str, Any], words: str
+    client: TestClient, store: GameStore, body: dict[str, Any], words: str
 ) -> None:
     response = client.post("/api/games", json=body)
     assert response.status_code == 400
@@ -153,7 +157,7 @@ def test_create_refuses_bad_bodies(
     ],
 )
 def test_malformed_bodies(
-    client: TestClient, store: MemoryStore, raw: bytes, ctype: str, status: int
+    client: TestClient, store: GameStore, raw: bytes, ctype: str, status: int
 ) -> None:
     response = client.post("/api/games", content=raw, headers={"content-type": ctype})
     assert response.status_code == status
@@ -161,7 +165,7 @@ def test_malformed_bodies(
     assert store.recent() == []
 
 
-def test_huge_body_is_refused(client: TestClient, store: MemoryStore) -> None:
+def test_huge_body_is_refused(client: TestClient, store: GameStore) -> None:
     body = json.dumps({"variant": "terrace", "pad": "x" * (MAX_BODY + 10)})
     response = client.post("/api/games", content=body, headers={"content-type": "application/json"})
     assert response.status_code == 413
@@ -242,7 +246,7 @@ def test_sources_tell_clicks_and_drop_targets(client: TestClient) -> None:
     assert game["foundations"][0]["next"] == "T" and game["foundations"][0]["colour"] == "red"
 
 
-def test_illegal_moves_are_explained_and_change_nothing(client: TestClient, store: MemoryStore) -> None:
+def test_illegal_moves_are_explained_and_change_nothing(client: TestClient, store: GameStore) -> None:
     game = move(client, new_game(client, deal_number=7), "c1").json()
     revision = store.get(game["id"]).revision
     response = move(client, game, "rt1", after=1)
@@ -279,7 +283,7 @@ def test_illegal_moves_are_explained_and_change_nothing(client: TestClient, stor
         ({"move": "f1t2"}, 422),
     ],
 )
-def test_bad_moves(client: TestClient, store: MemoryStore, body: dict[str, Any], status: int) -> None:
+def test_bad_moves(client: TestClient, store: GameStore, body: dict[str, Any], status: int) -> None:
     game = move(client, new_game(client, deal_number=7), "c1").json()
     before = store.get(game["id"])
     response = client.post(f"/api/games/{game['id']}/moves", json=body)
@@ -302,7 +306,7 @@ def test_stale_after_gives_409_with_clear_message(client: TestClient) -> None:
 
 
 def test_store_conflict_gives_409(
-    client: TestClient, store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+    client: TestClient, store: GameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = new_game(client, deal_number=7)
 
@@ -315,7 +319,7 @@ def test_store_conflict_gives_409(
     assert response.json()["error"] == "the game changed in another window: reload it"
 
 
-def test_check_tells_why_without_playing(client: TestClient, store: MemoryStore) -> None:
+def test_check_tells_why_without_playing(client: TestClient, store: GameStore) -> None:
     game = move(client, new_game(client, deal_number=7), "c1").json()
     data = client.get(f"/api/games/{game['id']}/check", params={"move": "rt2"}).json()
     assert data == {"move": "rt2", "legal": False, "reason": "the terrace card can go only to a foundation"}
@@ -325,7 +329,7 @@ def test_check_tells_why_without_playing(client: TestClient, store: MemoryStore)
     assert store.get(game["id"]).moves == ["c1"]
 
 
-def test_hint_names_a_legal_move_and_its_piles(client: TestClient, store: MemoryStore) -> None:
+def test_hint_names_a_legal_move_and_its_piles(client: TestClient, store: GameStore) -> None:
     game = move(client, new_game(client, deal_number=7), "c1").json()
     data = client.get(f"/api/games/{game['id']}/hint").json()
     assert data["kind"] in ("winnable", "lost", "heuristic")
@@ -425,7 +429,7 @@ def test_local_hosts_are_served(client: TestClient, host: str) -> None:
         "10.0.0.1",
     ],
 )
-def test_other_hosts_are_refused(client: TestClient, store: MemoryStore, host: str) -> None:
+def test_other_hosts_are_refused(client: TestClient, store: GameStore, host: str) -> None:
     for response in (
         client.get("/", headers={"host": host}),
         client.post("/api/games", json={}, headers={"host": host}),
@@ -435,7 +439,7 @@ def test_other_hosts_are_refused(client: TestClient, store: MemoryStore, host: s
     assert store.recent() == []
 
 
-def test_cross_site_writes_are_refused(client: TestClient, store: MemoryStore) -> None:
+def test_cross_site_writes_are_refused(client: TestClient, store: GameStore) -> None:
     evil = client.post("/api/games", json={}, headers={"origin": "http://evil.example"})
     assert evil.status_code == 403
     assert client.post("/api/games", json={}, headers={"sec-fetch-site": "cross-site"}).status_code == 403

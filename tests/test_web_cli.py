@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from terrace.cli import main
-from terrace.store import MemoryStore
+from terrace.storage import MemoryStore
 from terrace.web.cli import open_store
 from web_support import running_server
 
@@ -58,7 +58,7 @@ def test_server_answers_and_uses_the_default_variant() -> None:
 
 
 def test_games_survive_a_restart_with_a_database(tmp_path: Path) -> None:
-    pytest.importorskip("terrace.stats")
+    pytest.importorskip("terrace.storage")
     db = tmp_path / "games.sqlite"
     # The later --db wins over the :memory: that running_server passes.
     with (

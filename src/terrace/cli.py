@@ -124,7 +124,7 @@ def _register_optional_commands() -> None:
     """Commands that live beside their own layer (solver, web, statistics)."""
     import importlib
 
-    for module_name in ("terrace.solver.cli", "terrace.web.cli", "terrace.stats.cli"):
+    for module_name in ("terrace.solver.cli", "terrace.web.cli", "terrace.storage.cli"):
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as error:

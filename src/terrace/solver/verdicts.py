@@ -17,21 +17,19 @@ import json
 import os
 import sqlite3
 from dataclasses import dataclass
-from pathlib import Path
 
 from terrace.deal import DEAL_VERSION
 from terrace.rules import Rules
+from terrace.storage.paths import default_verdicts_path
 
 SOLVER_VERSION = 1
 """Bumped whenever a change could alter a verdict; older rows are ignored."""
 
 
 def default_db_path() -> str:
-    """``solver.sqlite3`` in the user data folder of ``terrace``."""
-    import platformdirs
-
-    folder = Path(platformdirs.user_data_dir("terrace"))
-    return str(folder / "solver.sqlite3")
+    """``solver.sqlite3`` beside the games database (see
+    :mod:`terrace.storage.paths`)."""
+    return str(default_verdicts_path())
 
 
 def rules_key(rules: Rules) -> str:

@@ -29,7 +29,7 @@ from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import IllegalMoveError, TerraceError
 from terrace.moves import Move
 from terrace.rules import RULE_FIELDS, Rules
-from terrace.store import ConflictError, GameStore, MemoryStore, StoredGame, UnknownGameError
+from terrace.storage import ConflictError, GameStore, MemoryStore, StoredGame, UnknownGameError
 from terrace.variants import ALIASES, PRESETS, TITLES, canonical_name, get_rules, preset_name
 from terrace.web import hints
 from terrace.web.favicon import favicon_ico

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import importlib
 import socket
 import sys
 import threading
@@ -14,28 +13,15 @@ import click
 
 from terrace.clitools import pop_rules, rule_options
 from terrace.errors import TerraceError
-from terrace.store import GameStore, MemoryStore
+from terrace.storage import GameStore, open_games
 from terrace.variants import canonical_name
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def open_store(path: str | None) -> GameStore:
-    """The SQLite store of ``terrace.stats`` when it is installed, else a
-    store in memory. ``:memory:`` always gives the memory store."""
-    if path == ":memory:":
-        return MemoryStore()
-    try:
-        stats = importlib.import_module("terrace.stats")
-    except ImportError:
-        if path is not None:
-            click.echo("note: saved games need terrace.stats; this session keeps games in memory", err=True)
-        return MemoryStore()
-    opener = getattr(stats, "open_store", None)
-    if opener is None:
-        return MemoryStore()
-    store: GameStore = opener(path)
-    return store
+    """The store of ``terrace play --db``: SQLite, or in memory for ``:memory:``."""
+    return open_games(path)
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -21,7 +21,7 @@ from typing import Any
 from terrace.board import Board
 from terrace.cards import RANK, RANKS, RED, SUIT, SUITS, parse_card
 from terrace.moves import Move
-from terrace.store import StoredGame
+from terrace.storage import StoredGame
 from terrace.variants import TITLES
 
 FOUNDATION_SIZE = 13

@@ -15,7 +15,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 
-from terrace.store import StoreError
+from terrace.storage.base import StoreError
 
 APPLICATION_ID = int.from_bytes(b"Trrc", "big")
 """Written to ``PRAGMA application_id`` so that our files can be told apart

@@ -5,7 +5,7 @@ key, ``saved``: the game's id, times, counters and redo stack, so that an
 export imported elsewhere is the same game. Records without ``saved`` (from
 ``terrace replay`` or another tool) import too.
 
->>> from terrace.store import MemoryStore
+>>> from terrace.storage import MemoryStore
 >>> from terrace.variants import get_rules
 >>> from terrace.deal import Deal
 >>> game = MemoryStore().create("wood", get_rules("wood"), Deal.from_number(2, get_rules("wood")))
@@ -24,8 +24,7 @@ from typing import Any
 
 from terrace.errors import TerraceError
 from terrace.record import GameRecord
-from terrace.stats.sqlite import check_game
-from terrace.store import FINISHED, StoredGame, StoreError
+from terrace.storage.base import FINISHED, StoredGame, StoreError, check_game
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_REASONS = 20

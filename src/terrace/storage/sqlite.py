@@ -1,18 +1,21 @@
-"""Saved games in one SQLite file: the durable :class:`~terrace.store.GameStore`.
+"""Saved games in one SQLite file: the durable :class:`~terrace.storage.base.GameStore`.
 
 Every change is one ``BEGIN IMMEDIATE`` transaction that checks the game's
 revision before writing and is committed (WAL, ``synchronous=FULL``) before
 the call returns, so what a player saw accepted survives a crash. Every game
 read back is replayed through the engine, so a damaged row gives a clear
-:class:`~terrace.store.DamagedGameError`. The file is checked before SQLite
-touches it: a file that is not ours, damaged, or from a newer Terrace is
-refused and left exactly as it was. See ``docs/storage.md``.
+:class:`~terrace.storage.base.DamagedGameError`. The file is checked before
+SQLite touches it (:mod:`terrace.storage.files`): a file that is not ours,
+damaged, or from a newer Terrace is refused and left exactly as it was. See
+``docs/storage.md``.
 
 >>> store = open_store(":memory:")
 >>> from terrace.variants import get_rules
 >>> from terrace.deal import Deal
 >>> game = store.create("terrace", get_rules("terrace"), Deal.from_number(5, get_rules("terrace")))
->>> game.moves = ["c1"]; game.status = "playing"
+>>> board = game.board(); board.push_text("c1")
+Move.parse('c1')
+>>> game.sync(board)
 >>> store.update(game, expected_revision=0, action="move")
 >>> store.get(game.id).moves, store.get(game.id).revision
 (['c1'], 1)
@@ -25,43 +28,38 @@ import json
 import logging
 import os
 import sqlite3
-import stat
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
-from terrace.board import Board
 from terrace.deal import DEAL_VERSION, Deal
 from terrace.errors import TerraceError
 from terrace.record import RESULTS
 from terrace.rules import Rules
-from terrace.stats.migrations import APPLICATION_ID, LATEST_VERSION, NewerDatabaseError, migrate
-from terrace.store import (
-    ACTIONS,
+from terrace.storage.base import (
     DamagedGameError,
-    GameFacts,
     StoredGame,
     StoreError,
+    check_action,
+    check_game,
+    check_identity,
     conflict,
+    new_game,
     new_game_id,
-    summarize,
     unknown_game,
 )
+from terrace.storage.files import DatabaseFileError, damaged, foreign, inspect_file
+from terrace.storage.migrations import APPLICATION_ID, LATEST_VERSION, NewerDatabaseError, migrate
+from terrace.storage.paths import default_games_path, verdicts_path
+from terrace.storage.statistics import GameFacts, summarize
 from terrace.variants import canonical_name
 
 log = logging.getLogger(__name__)
 
-DB_FILE_NAME = "games.sqlite"
-DB_ENV = "TERRACE_DB"
-"""Environment variable naming the database when no ``--db`` is given."""
 BUSY_TIMEOUT_SECONDS = 10.0
-SQLITE_MAGIC = b"SQLite format 3\x00"
 
 _GAME_COLUMNS = (
     "id, variant, rules, deal_number, deal_version, deal, status, move_count, hints, undos, "
@@ -69,99 +67,11 @@ _GAME_COLUMNS = (
 )
 
 
-class DatabaseFileError(StoreError):
-    """The file at the database path cannot be used (not SQLite, damaged,
-    another program's, unreadable). It is never changed."""
-
-
-def default_db_path() -> Path:
-    """``$TERRACE_DB`` when set, else ``games.sqlite`` in the user data folder."""
-    named = os.environ.get(DB_ENV)
-    if named:
-        return Path(named).expanduser()
-    return Path(platformdirs.user_data_dir("terrace", appauthor=False)) / DB_FILE_NAME
-
-
 def open_store(path: str | os.PathLike[str] | None = None) -> SqliteStore:
     """Open (creating and migrating as needed) the database at ``path``,
-    or at :func:`default_db_path` when it is None; ``":memory:"`` keeps
-    everything in memory."""
-    return SqliteStore(default_db_path() if path is None else path)
-
-
-@dataclass(frozen=True)
-class _Header:
-    user_version: int
-    application_id: int
-    has_wal: bool
-
-
-def _damaged(path: Path, why: str) -> DatabaseFileError:
-    return DatabaseFileError(
-        f"{path} is damaged ({why}); it was left untouched: restore a backup, "
-        "or move it away to start a new database"
-    )
-
-
-def inspect_file(path: Path) -> _Header | None:
-    """Check the file at ``path`` before SQLite opens it: None when there
-    is no database yet (missing or empty file), else what its header says.
-    Raises :class:`DatabaseFileError` for anything that is not a sound
-    SQLite file of ours (reading only; nothing is written)."""
-    try:
-        info = path.stat()
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        raise DatabaseFileError(f"cannot read {path}: {error.strerror or error}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise DatabaseFileError(f"{path} is a folder, not a database file")
-    if not stat.S_ISREG(info.st_mode):
-        raise DatabaseFileError(f"{path} is not a regular file")
-    if info.st_size == 0:
-        return None
-    try:
-        with path.open("rb") as file:
-            header = file.read(100)
-    except OSError as error:
-        raise DatabaseFileError(f"cannot read {path}: {error.strerror or error}") from None
-    if not header.startswith(SQLITE_MAGIC[: len(header)]) or len(header) < len(SQLITE_MAGIC):
-        raise DatabaseFileError(
-            f"{path} is not a Terrace database (not an SQLite file); it was left untouched"
-        )
-    if len(header) < 100:
-        raise _damaged(path, "shorter than an SQLite header")
-    page_size = int.from_bytes(header[16:18], "big")
-    if page_size == 1:
-        page_size = 65536
-    if page_size < 512 or page_size & (page_size - 1):
-        raise _damaged(path, "its header gives an impossible page size")
-    has_wal = _nonempty(Path(f"{path}-wal"))
-    if not has_wal and not _nonempty(Path(f"{path}-journal")):
-        # With a pending log or journal, SQLite will bring the file up to
-        # date first, so until then it may legitimately look short.
-        if info.st_size % page_size:
-            raise _damaged(path, "it is not a whole number of pages long: it was cut short")
-        pages = int.from_bytes(header[28:32], "big")
-        if header[24:28] == header[92:96] and info.st_size < pages * page_size:
-            raise _damaged(path, f"it holds {info.st_size // page_size} of its {pages} pages")
-    application_id = int.from_bytes(header[68:72], "big", signed=True)
-    if application_id not in (0, APPLICATION_ID):
-        raise _foreign(path)
-    return _Header(int.from_bytes(header[60:64], "big", signed=True), application_id, has_wal)
-
-
-def _nonempty(path: Path) -> bool:
-    try:
-        return path.stat().st_size > 0
-    except OSError:
-        return False
-
-
-def _foreign(path: Path) -> DatabaseFileError:
-    return DatabaseFileError(
-        f"{path} is an SQLite database of another program, not a Terrace one; it was left untouched"
-    )
+    or at :func:`~terrace.storage.paths.default_games_path` when it is None;
+    ``":memory:"`` keeps everything in memory."""
+    return SqliteStore(default_games_path() if path is None else path)
 
 
 def _sql_error(path: object, error: sqlite3.Error) -> StoreError:
@@ -170,12 +80,12 @@ def _sql_error(path: object, error: sqlite3.Error) -> StoreError:
     if isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
         return StoreError(f"the database {path} is busy (another program holds it): try again")
     if "malformed" in text or "not a database" in text or "corrupt" in text:
-        return _damaged(Path(str(path)), text)
+        return damaged(Path(str(path)), text)
     return StoreError(f"the database {path} failed: {text}")
 
 
 class SqliteStore:
-    """A :class:`~terrace.store.GameStore` in an SQLite file; safe to share
+    """A :class:`~terrace.storage.base.GameStore` in an SQLite file; safe to share
     between threads (calls are serialized) and between processes (SQLite
     locking plus revision checks)."""
 
@@ -240,7 +150,7 @@ class SqliteStore:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
             check = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
             if check != "ok":
-                raise _damaged(Path(self._name), f"SQLite's check says: {check}")
+                raise damaged(Path(self._name), f"SQLite's check says: {check}")
             conn.execute("BEGIN")
             try:
                 version = int(conn.execute("PRAGMA user_version").fetchone()[0])
@@ -251,7 +161,7 @@ class SqliteStore:
             if version > LATEST_VERSION:
                 raise NewerDatabaseError(version, self._name)
             if application_id != APPLICATION_ID and (application_id or version or tables):
-                raise _foreign(Path(self._name))
+                raise foreign(Path(self._name))
             self.journal_mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
@@ -262,6 +172,11 @@ class SqliteStore:
             self.schema_version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         except sqlite3.Error as error:
             raise _sql_error(self._name, error) from None
+
+    @property
+    def verdicts_path(self) -> Path:
+        """The solver's verdict cache beside this database file."""
+        return verdicts_path(self.path)
 
     def close(self) -> None:
         """Close the database (further calls fail)."""
@@ -382,23 +297,13 @@ class SqliteStore:
     def create(
         self, variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = False
     ) -> StoredGame:
-        try:
-            variant = canonical_name(variant)
-            status = Board(rules, deal).status.value
-        except TerraceError as error:
-            raise StoreError(f"cannot start this game: {error}") from None
-        now = time.time()
-        game = StoredGame(
-            new_game_id(), variant, rules, deal, status=status,
-            winnable_only=bool(winnable_only), created_at=now, updated_at=now,
-        )
+        game = new_game(variant, rules, deal, winnable_only=winnable_only)
         with self._transaction(write=True) as conn:
             _insert(conn, game, "create")
         return game
 
     def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
-        if action not in ACTIONS or action == "create":
-            raise StoreError(f"unknown action {action!r}")
+        check_action(action)
         check_game(game)
         line = [*game.moves, *reversed(game.redo)]
         after = dataclasses.replace(game, revision=expected_revision + 1)
@@ -411,10 +316,7 @@ class SqliteStore:
                 raise unknown_game(game.id)
             if row[0] != expected_revision:
                 raise conflict(row[0], expected_revision)
-            if (row[1], json.loads(row[2]), row[3]) != (
-                game.variant, game.rules.to_dict(), game.deal.text()
-            ):
-                raise StoreError("the variant, rules and deal of a saved game cannot change")
+            check_identity(row[1], json.loads(row[2]), row[3], game)
             old = [m for (m,) in conn.execute(
                 "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game.id,)
             )]
@@ -504,24 +406,6 @@ def _log_event(conn: sqlite3.Connection, game: StoredGame, action: str) -> None:
     )
 
 
-def check_game(game: StoredGame) -> Board:
-    """Replay ``game`` through the engine and check its status; returns the
-    board. Raises :class:`StoreError` with the reason when it is not a game
-    the rules allow."""
-    name = f"game {game.id}" if game.id else "the game"
-    try:
-        canonical_name(game.variant)
-        board = game.board()
-    except TerraceError as error:
-        raise StoreError(f"{name} cannot be saved: {error}") from None
-    if game.status != board.status.value:
-        raise StoreError(
-            f"{name} cannot be saved: its status is {game.status!r} "
-            f"but its moves lead to {board.status.value!r}"
-        )
-    return board
-
-
 def _load(row: Sequence[Any], line: list[str]) -> StoredGame:
     """A game from its database row, checked by replaying it."""
     game_id = row[0]
@@ -574,12 +458,8 @@ def _time_or_none(value: Any) -> float | None:
 
 
 __all__ = [
-    "DB_ENV",
     "DatabaseFileError",
     "NewerDatabaseError",
     "SqliteStore",
-    "check_game",
-    "default_db_path",
-    "inspect_file",
     "open_store",
 ]

@@ -1,10 +1,11 @@
-"""Saved games: the interface every game store offers, and one in memory.
+"""What every game store offers: the :class:`GameStore` interface, the
+:class:`StoredGame` it hands out, its errors, and the checks both stores
+apply before they write.
 
-The web game and the CLI talk to a :class:`GameStore`; ``terrace.stats``
-provides the SQLite one, :class:`MemoryStore` serves tests and ``--db
-:memory:``-like use. A stored game is its record (variant, rules, deal,
-moves) plus the redo stack, counters and timestamps.
+A stored game is its record (variant, rules, deal, moves) plus the redo
+stack, counters and timestamps.
 
+>>> from terrace.storage import MemoryStore
 >>> from terrace.variants import get_rules
 >>> from terrace.deal import Deal
 >>> store = MemoryStore()
@@ -13,24 +14,22 @@ moves) plus the redo stack, counters and timestamps.
 >>> board = game.board()
 >>> board.push_text("c1")
 Move.parse('c1')
->>> game.moves = [str(m) for m in board.move_stack]
+>>> game.sync(board)
 >>> store.update(game, expected_revision=0, action="move")
 >>> store.get(game.id).moves
 ['c1']
 >>> store.update(game, expected_revision=0, action="move")
 Traceback (most recent call last):
 ...
-terrace.store.ConflictError: the game changed in another window (revision 1, not 0): reload it
+terrace.storage.base.ConflictError: the game changed in another window (revision 1, not 0): reload it
 """
 
 from __future__ import annotations
 
-import copy
 import time
 import uuid
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from pathlib import Path
 from typing import Any, Protocol
 
 from terrace.board import Board
@@ -39,8 +38,29 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.record import GameRecord
 from terrace.rules import Rules
+from terrace.storage.statistics import FINISHED, UNFINISHED, GameFacts
+from terrace.variants import canonical_name
 
 ACTIONS = ("create", "move", "undo", "redo", "hint", "restart")
+
+__all__ = [
+    "ACTIONS",
+    "FINISHED",
+    "UNFINISHED",
+    "ConflictError",
+    "DamagedGameError",
+    "GameStore",
+    "StoreError",
+    "StoredGame",
+    "UnknownGameError",
+    "check_action",
+    "check_game",
+    "check_identity",
+    "conflict",
+    "new_game",
+    "new_game_id",
+    "unknown_game",
+]
 
 
 class StoreError(TerraceError):
@@ -57,10 +77,6 @@ class ConflictError(StoreError):
 
 class DamagedGameError(StoreError):
     """A saved game no longer replays through the engine (edited or damaged)."""
-
-
-FINISHED = ("won", "lost")
-UNFINISHED = ("choosing", "playing")
 
 
 def conflict(stored_revision: int, expected_revision: int) -> ConflictError:
@@ -157,28 +173,14 @@ class StoredGame:
             self.finished_at = None
 
 
-@dataclass(frozen=True)
-class GameFacts:
-    """One game as the statistics see it: no cards, only numbers."""
-
-    variant: str
-    status: str
-    moves: int
-    hints: int
-    undos: int
-    created_at: float
-    updated_at: float
-    started_at: float | None
-    finished_at: float | None
-
-    @property
-    def started(self) -> bool:
-        """True once a move was made (games only opened do not count)."""
-        return self.started_at is not None or self.moves > 0
-
-
 class GameStore(Protocol):
     """What the web game and the CLI need from saved games."""
+
+    @property
+    def verdicts_path(self) -> Path:
+        """The solver's verdict cache that goes with these games (see
+        :mod:`terrace.storage.paths`)."""
+        ...
 
     def create(
         self, variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = False
@@ -195,7 +197,9 @@ class GameStore(Protocol):
         durably before returning, if the stored revision still equals
         ``expected_revision``; else raise :class:`ConflictError` and change
         nothing. ``game.revision`` is incremented; ``action`` (one of
-        ``ACTIONS``) is logged with a timestamp."""
+        ``ACTIONS`` but ``create``) is logged with a timestamp. A game the
+        rules do not allow, an unknown action, or a change of variant,
+        rules or deal is refused with :class:`StoreError`."""
         ...
 
     def latest_unfinished(self) -> StoredGame | None:
@@ -207,8 +211,8 @@ class GameStore(Protocol):
         ...
 
     def statistics(self) -> dict[str, Any]:
-        """Per-variant and overall statistics (see ``summarize``; the JSON
-        shape is documented in ``docs/storage.md``)."""
+        """Per-variant and overall statistics (see
+        :func:`terrace.storage.statistics.summarize`)."""
         ...
 
 
@@ -217,107 +221,48 @@ def new_game_id() -> str:
     return uuid.uuid4().hex[:16]
 
 
-class MemoryStore:
-    """A :class:`GameStore` kept in memory (lost when the process ends)."""
-
-    def __init__(self) -> None:
-        self._games: dict[str, StoredGame] = {}
-
-    def create(
-        self, variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = False
-    ) -> StoredGame:
-        now = time.time()
-        game = StoredGame(
-            new_game_id(), variant, rules, deal, status=Board(rules, deal).status.value,
-            winnable_only=winnable_only, created_at=now, updated_at=now,
-        )
-        self._games[game.id] = copy.deepcopy(game)
-        return game
-
-    def get(self, game_id: str) -> StoredGame:
-        try:
-            return copy.deepcopy(self._games[game_id])
-        except KeyError:
-            raise unknown_game(game_id) from None
-
-    def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
-        stored = self._games.get(game.id)
-        if stored is None:
-            raise unknown_game(game.id)
-        if stored.revision != expected_revision:
-            raise conflict(stored.revision, expected_revision)
-        game.revision = expected_revision + 1
-        game.stamp(time.time())
-        self._games[game.id] = copy.deepcopy(game)
-
-    def latest_unfinished(self) -> StoredGame | None:
-        playing = [g for g in self._games.values() if g.status in UNFINISHED]
-        if not playing:
-            return None
-        return copy.deepcopy(max(playing, key=lambda g: g.updated_at))
-
-    def recent(self, limit: int = 20) -> list[StoredGame]:
-        games = sorted(self._games.values(), key=lambda g: g.updated_at, reverse=True)
-        return [copy.deepcopy(g) for g in games[:limit]]
-
-    def statistics(self) -> dict[str, Any]:
-        return summarize([g.facts() for g in self._games.values()])
-
-
-def summarize(games: Iterable[GameFacts | StoredGame]) -> dict[str, Any]:
-    """Statistics over games, overall and per variant; the JSON shape is
-    described in ``docs/storage.md``. Only started games (a move was made)
-    count; streaks follow the order in which games were finished.
-
-    >>> summarize([])["overall"]["played"]
-    0
-    """
-    facts = [g.facts() if isinstance(g, StoredGame) else g for g in games]
-    variants = sorted({g.variant for g in facts})
-    return {
-        "overall": _block(facts),
-        "variants": {v: _block([g for g in facts if g.variant == v]) for v in variants},
-    }
-
-
-def _block(group: list[GameFacts]) -> dict[str, Any]:
-    started = [g for g in group if g.started]
-    finished = sorted(
-        (g for g in started if g.status in FINISHED),
-        key=lambda g: (g.finished_at or g.updated_at, g.created_at),
+def new_game(variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = False) -> StoredGame:
+    """A game to store: the variant's canonical name, the status of the
+    first position, created now. Raises :class:`StoreError` when the rules
+    or the deal do not make a game."""
+    try:
+        variant = canonical_name(variant)
+        status = Board(rules, deal).status.value
+    except TerraceError as error:
+        raise StoreError(f"cannot start this game: {error}") from None
+    now = time.time()
+    return StoredGame(
+        new_game_id(), variant, rules, deal, status=status,
+        winnable_only=bool(winnable_only), created_at=now, updated_at=now,
     )
-    won = [g for g in finished if g.status == "won"]
-    streak = best = 0
-    for g in finished:
-        streak = streak + 1 if g.status == "won" else 0
-        best = max(best, streak)
-    times = [
-        g.finished_at - g.started_at
-        for g in won
-        if g.finished_at is not None and g.started_at is not None
-    ]
-    days: dict[str, dict[str, Any]] = {}
-    for g in finished:
-        date = local_day(g.finished_at or g.updated_at)
-        day = days.setdefault(date, {"date": date, "won": 0, "lost": 0})
-        day[g.status] += 1
-    return {
-        "played": len(started),
-        "finished": len(finished),
-        "won": len(won),
-        "lost": len(finished) - len(won),
-        "unfinished": len(started) - len(finished),
-        "win_rate": len(won) / len(finished) if finished else None,
-        "current_streak": streak,
-        "best_streak": best,
-        "fewest_moves": min((g.moves for g in won), default=None),
-        "fastest_seconds": round(max(min(times), 0.0), 3) if times else None,
-        "hints": sum(g.hints for g in started),
-        "undos": sum(g.undos for g in started),
-        "days": [days[d] for d in sorted(days)],
-    }
 
 
-def local_day(timestamp: float) -> str:
-    """The calendar date (local time) of a timestamp, as ``YYYY-MM-DD``."""
-    return datetime.fromtimestamp(timestamp).date().isoformat()
+def check_action(action: str) -> None:
+    """Refuse an action an update cannot log."""
+    if action not in ACTIONS or action == "create":
+        raise StoreError(f"unknown action {action!r}")
+
+
+def check_identity(variant: str, rules: dict[str, Any], deal_text: str, game: StoredGame) -> None:
+    """Refuse an update that changes a saved game's variant, rules (as
+    ``Rules.to_dict()``) or deal (as its deal string)."""
+    if (variant, rules, deal_text) != (game.variant, game.rules.to_dict(), game.deal.text()):
+        raise StoreError("the variant, rules and deal of a saved game cannot change")
+
+
+def check_game(game: StoredGame) -> Board:
+    """Replay ``game`` through the engine and check its status; returns the
+    board. Raises :class:`StoreError` with the reason when it is not a game
+    the rules allow."""
+    name = f"game {game.id}" if game.id else "the game"
+    try:
+        canonical_name(game.variant)
+        board = game.board()
+    except TerraceError as error:
+        raise StoreError(f"{name} cannot be saved: {error}") from None
+    if game.status != board.status.value:
+        raise StoreError(
+            f"{name} cannot be saved: its status is {game.status!r} "
+            f"but its moves lead to {board.status.value!r}"
+        )
+    return board

@@ -1,7 +1,9 @@
-"""``terrace stats``, ``terrace export`` and ``terrace import``.
+"""``terrace stats``, ``terrace export`` and ``terrace import``, and the
+database options every command shares.
 
-Each takes ``--db PATH`` (default: ``$TERRACE_DB``, else ``games.sqlite``
-in the user data folder).
+Each of the three takes ``--db PATH`` (default: ``$TERRACE_DB``, else
+``games.sqlite`` in the user data folder); ``deal`` and ``survey`` take
+``--verdicts-db PATH`` for the solver's verdict cache.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from typing import Any, TypeVar
 import click
 
 from terrace.errors import TerraceError
-from terrace.stats.sqlite import SqliteStore, open_store
-from terrace.stats.transfer import ImportRefusedError, export_record, read_games
-from terrace.store import DamagedGameError, StoreError, summarize
+from terrace.storage.base import DamagedGameError, StoreError
+from terrace.storage.paths import default_verdicts_path
+from terrace.storage.sqlite import SqliteStore, open_store
+from terrace.storage.statistics import summarize
+from terrace.storage.transfer import ImportRefusedError, export_record, read_games
 from terrace.variants import TITLES, canonical_name
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,6 +36,32 @@ def db_option(func: F) -> F:
         help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite "
              "in the user data folder).",
     )(func)
+
+
+def verdicts_db_options(func: F) -> F:
+    """``--verdicts-db PATH``, and ``--db PATH``, its deprecated old name
+    (read them with :func:`chosen_verdicts_db`)."""
+    func = click.option(
+        "--db", "old_db", type=click.Path(dir_okay=False),
+        help="Deprecated name of --verdicts-db (it will be removed).",
+    )(func)
+    return click.option(
+        "--verdicts-db", type=click.Path(dir_okay=False),
+        help="SQLite file of the solver's verdicts (default: solver.sqlite3 beside "
+             "the games database, in the user data folder); reruns resume.",
+    )(func)
+
+
+def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None) -> str:
+    """The verdict cache the options name, with a note on standard error
+    when the deprecated ``--db`` was used."""
+    if old_db is not None:
+        if verdicts_db is not None:
+            raise click.UsageError("give --verdicts-db only (--db is its deprecated old name)")
+        click.echo("note: --db on this command is deprecated and will be removed: "
+                   "use --verdicts-db", err=True)
+        verdicts_db = old_db
+    return str(default_verdicts_path() if verdicts_db is None else Path(verdicts_db).expanduser())
 
 
 def _open(db: str | None) -> SqliteStore:

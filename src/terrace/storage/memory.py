@@ -1,0 +1,92 @@
+"""A :class:`~terrace.storage.base.GameStore` kept in memory: for tests and
+``terrace play --db :memory:``. It checks every update exactly as the
+SQLite store does, so code tested on it behaves the same on a file.
+
+>>> from terrace.variants import get_rules
+>>> from terrace.deal import Deal
+>>> store = MemoryStore()
+>>> game = store.create("wood", get_rules("wood"), Deal.from_number(2, get_rules("wood")))
+>>> store.update(game, expected_revision=0, action="shuffle")
+Traceback (most recent call last):
+...
+terrace.storage.base.StoreError: unknown action 'shuffle'
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from pathlib import Path
+from typing import Any
+
+from terrace.deal import Deal
+from terrace.rules import Rules
+from terrace.storage.base import (
+    UNFINISHED,
+    StoredGame,
+    check_action,
+    check_game,
+    check_identity,
+    conflict,
+    new_game,
+    unknown_game,
+)
+from terrace.storage.paths import default_verdicts_path
+from terrace.storage.statistics import summarize
+
+
+class MemoryStore:
+    """A :class:`~terrace.storage.base.GameStore` kept in memory (lost when
+    the process ends)."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, StoredGame] = {}
+
+    @property
+    def verdicts_path(self) -> Path:
+        """The default verdict cache (these games are kept nowhere)."""
+        return default_verdicts_path()
+
+    def create(
+        self, variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = False
+    ) -> StoredGame:
+        game = new_game(variant, rules, deal, winnable_only=winnable_only)
+        self._games[game.id] = copy.deepcopy(game)
+        return game
+
+    def get(self, game_id: str) -> StoredGame:
+        try:
+            return copy.deepcopy(self._games[game_id])
+        except (KeyError, TypeError):
+            raise unknown_game(str(game_id)) from None
+
+    def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
+        check_action(action)
+        check_game(game)
+        stored = self._games.get(game.id)
+        if stored is None:
+            raise unknown_game(game.id)
+        if stored.revision != expected_revision:
+            raise conflict(stored.revision, expected_revision)
+        check_identity(stored.variant, stored.rules.to_dict(), stored.deal.text(), game)
+        after = copy.deepcopy(game)
+        after.revision = expected_revision + 1
+        after.stamp(time.time())
+        self._games[game.id] = after
+        game.revision = after.revision
+        game.updated_at = after.updated_at
+        game.started_at = after.started_at
+        game.finished_at = after.finished_at
+
+    def latest_unfinished(self) -> StoredGame | None:
+        playing = [g for g in self._games.values() if g.status in UNFINISHED]
+        if not playing:
+            return None
+        return copy.deepcopy(max(playing, key=lambda g: g.updated_at))
+
+    def recent(self, limit: int = 20) -> list[StoredGame]:
+        games = sorted(self._games.values(), key=lambda g: g.updated_at, reverse=True)
+        return [copy.deepcopy(g) for g in games[: max(limit, 0)]]
+
+    def statistics(self) -> dict[str, Any]:
+        return summarize([g.facts() for g in self._games.values()])

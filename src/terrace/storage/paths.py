@@ -1,0 +1,66 @@
+"""Where Terrace keeps its two databases: the saved games and the solver's
+verdict cache. Every default path is decided here and nowhere else.
+
+The games database is ``--db PATH`` when given, else ``$TERRACE_DB``, else
+``games.sqlite`` in the user data folder. The solver's verdicts live in
+``solver.sqlite3`` beside the games database (``--verdicts-db PATH`` on
+``deal`` and ``survey`` names another file).
+
+>>> from pathlib import Path
+>>> verdicts_path(Path("backup") / "games.sqlite") == Path("backup") / VERDICTS_FILE_NAME
+True
+>>> verdicts_path(MEMORY) == default_verdicts_path()
+True
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "terrace"
+GAMES_FILE_NAME = "games.sqlite"
+VERDICTS_FILE_NAME = "solver.sqlite3"
+DB_ENV = "TERRACE_DB"
+"""Environment variable naming the games database when no ``--db`` is given."""
+MEMORY = ":memory:"
+"""The games "path" that keeps everything in memory."""
+
+
+def data_folder() -> Path:
+    """The user data folder: ``~/.local/share/terrace`` on Linux (or under
+    ``$XDG_DATA_HOME``), ``~/Library/Application Support/terrace`` on macOS,
+    ``%LOCALAPPDATA%\\terrace`` on Windows."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def default_games_path() -> Path:
+    """``$TERRACE_DB`` when set, else ``games.sqlite`` in :func:`data_folder`."""
+    named = os.environ.get(DB_ENV)
+    if named:
+        return Path(named).expanduser()
+    return data_folder() / GAMES_FILE_NAME
+
+
+def games_path(given: str | os.PathLike[str] | None) -> Path | None:
+    """The games database for a ``--db`` value: None for ``:memory:``."""
+    if given is None:
+        return default_games_path()
+    if str(given) == MEMORY:
+        return None
+    return Path(given).expanduser()
+
+
+def default_verdicts_path() -> Path:
+    """The verdict cache beside the default games database."""
+    return verdicts_path(None)
+
+
+def verdicts_path(games_db: str | os.PathLike[str] | None) -> Path:
+    """The solver's verdict cache that goes with a games database: in the
+    same folder, or beside the default one for None and ``:memory:``."""
+    games = games_path(games_db) or default_games_path()
+    return games.parent / VERDICTS_FILE_NAME
+

@@ -1,0 +1,196 @@
+"""The contract of a game store, run against every store: what one accepts,
+the other accepts; what one refuses, the other refuses, with the same
+error, and without changing anything."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from store_support import STORE_KINDS, golden, no_default_db, play, start, store_of_kind, undo
+from terrace.deal import Deal
+from terrace.storage import (
+    ConflictError,
+    GameStore,
+    MemoryStore,
+    SqliteStore,
+    StoreError,
+    UnknownGameError,
+)
+from terrace.variants import get_rules
+
+_ = no_default_db
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
+    with store_of_kind(request.param, tmp_path) as opened:
+        yield opened
+
+
+def test_a_new_game_has_revision_zero_and_the_status_of_its_rules(store: GameStore) -> None:
+    rules = get_rules("falling-star")
+    game = store.create("falling-star", rules, Deal.from_number(4, rules), winnable_only=True)
+    assert (game.revision, game.status, game.moves, game.redo) == (0, "playing", [], [])
+    assert game.created_at == game.updated_at and game.started_at is None
+    again = store.get(game.id)
+    assert again == game and again.winnable_only and again.deal.number == 4
+    alias = store.create("signora", get_rules("terrace"), Deal.from_number(4, get_rules("terrace")))
+    assert alias.variant == "terrace" and alias.status == "choosing"
+
+
+def test_a_game_that_cannot_start_is_refused(store: GameStore) -> None:
+    wood = get_rules("wood")
+    with pytest.raises(StoreError, match="cannot start this game: unknown variant"):
+        store.create("chess", wood, Deal.from_number(1, wood))
+    with pytest.raises(StoreError, match="cannot start this game"):
+        store.create("terrace", get_rules("terrace"), Deal.from_number(1, wood.replace(decks=1)))
+    assert store.recent() == []
+
+
+def test_unknown_games(store: GameStore) -> None:
+    with pytest.raises(UnknownGameError, match="there is no game 'nope'"):
+        store.get("nope")
+    record = golden("terrace-won")
+    ghost = MemoryStore().create(record.variant, record.rules, record.deal)
+    with pytest.raises(UnknownGameError):
+        store.update(ghost, expected_revision=0, action="move")
+
+
+def test_moves_undos_and_redos_are_stored(store: GameStore) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:12])
+    board = undo(store, game, 3)
+    again = store.get(game.id)
+    assert again.moves == list(record.moves[:9])
+    assert again.redo == [str(m) for m in board.redo_stack]
+    assert again.board() == board and again.board().redo_stack == board.redo_stack
+    assert (again.undos, again.revision) == (3, 15)
+    assert again.started_at is not None and again.started_at <= again.updated_at
+    # Redo one, then a different move drops the rest of the redo stack.
+    board = again.board()
+    board.redo()
+    again.sync(board)
+    store.update(again, expected_revision=again.revision, action="redo")
+    assert store.get(game.id).moves == list(record.moves[:10])
+    assert len(store.get(game.id).redo) == 2
+    board.pop()
+    other = next(m for m in board.legal_moves if str(m) != record.moves[9])
+    board.push(other)
+    again.sync(board)
+    store.update(again, expected_revision=again.revision, action="move")
+    final = store.get(game.id)
+    assert final.redo == [] and final.moves == [*record.moves[:9], str(other)]
+    if isinstance(store, SqliteStore):  # the dropped line is gone from the file too
+        rows = store._conn.execute("SELECT count(*) FROM moves WHERE game_id = ?", (game.id,))
+        assert rows.fetchone()[0] == 10
+
+
+def test_the_caller_s_game_gets_its_new_revision_and_times(store: GameStore) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:1])
+    stored = store.get(game.id)
+    assert (game.revision, game.updated_at, game.started_at) == (
+        stored.revision, stored.updated_at, stored.started_at
+    )
+
+
+def test_games_handed_out_are_copies(store: GameStore) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    game.moves.append("c1")
+    game.hints = 5
+    taken = store.get(game.id)
+    taken.moves.append("c2")
+    assert store.get(game.id).moves == [] and store.get(game.id).hints == 0
+
+
+def test_a_stale_revision_is_refused_and_changes_nothing(store: GameStore) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:2])
+    tab = store.get(game.id)
+    play(store, game, record.moves[2:3])
+    board = tab.board()
+    board.push_text(record.moves[2])
+    tab.sync(board)
+    with pytest.raises(ConflictError, match=r"changed in another window \(revision 3, not 2\)"):
+        store.update(tab, expected_revision=2, action="move")
+    assert tab.revision == 2 and store.get(game.id).revision == 3
+
+
+SPOILS = [
+    ("illegal move", "cannot be saved: rf: "),
+    ("unreadable move", "is not a move"),
+    ("status", "its status is 'won'"),
+    ("deal", "cannot change|cannot be saved"),
+    ("rules", "cannot change"),
+    ("variant", "cannot change"),
+    ("unknown action", "unknown action 'shuffle'"),
+    ("create action", "unknown action 'create'"),
+]
+
+
+@pytest.mark.parametrize(("spoil", "words"), SPOILS, ids=[s[0] for s in SPOILS])
+def test_updates_that_are_not_games_are_refused_and_change_nothing(
+    store: GameStore, spoil: str, words: str
+) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:5])
+    before = store.get(game.id)
+    action = "move"
+    if spoil == "illegal move":
+        game.moves.append("rf")
+    elif spoil == "unreadable move":
+        game.moves.append("x7")
+    elif spoil == "status":
+        game.status = "won"
+    elif spoil == "deal":
+        game.deal = Deal.from_number(99, game.rules)
+    elif spoil == "rules":
+        game.rules = game.rules.replace(redeals=3)
+    elif spoil == "variant":
+        game.variant = "wood"
+    else:
+        action = spoil.split()[0] if spoil == "create action" else "shuffle"
+    with pytest.raises(StoreError, match=words) as caught:
+        store.update(game, expected_revision=5, action=action)
+    assert not isinstance(caught.value, ConflictError)
+    assert store.get(game.id) == before
+
+
+def test_finish_times_are_set_on_the_last_move_and_cleared_by_undo(store: GameStore) -> None:
+    record = golden("terrace-lost")
+    game = start(store, record)
+    play(store, game, record.moves)
+    stored = store.get(game.id)
+    assert stored.status == "lost" and stored.finished_at is not None
+    undo(store, stored)
+    assert store.get(game.id).finished_at is None and store.get(game.id).status == "playing"
+
+
+def test_latest_unfinished_and_recent(store: GameStore) -> None:
+    assert store.latest_unfinished() is None and store.recent() == []
+    first = start(store, golden("terrace-won"))
+    second = start(store, golden("terrace-lost"))
+    latest = store.latest_unfinished()
+    assert latest is not None and latest.id == second.id
+    play(store, first, ["c1"])
+    latest = store.latest_unfinished()
+    assert latest is not None and latest.id == first.id
+    assert [g.id for g in store.recent()] == [first.id, second.id]
+    assert [g.id for g in store.recent(1)] == [first.id]
+    assert store.recent(0) == []
+
+
+def test_statistics_count_only_played_games(store: GameStore) -> None:
+    record = golden("terrace-won")
+    start(store, record)
+    play(store, start(store, record), record.moves[:3])
+    overall = store.statistics()["overall"]
+    assert overall["played"] == 1 and overall["won"] == 0
