@@ -15,6 +15,7 @@ from terrace.board import Board
 from terrace.clitools import deal_options, load_deal, pop_rules, rule_options
 from terrace.errors import TerraceError
 from terrace.moves import Move
+from terrace.storage.cli import chosen_verdicts_db, verdicts_db_options
 from terrace.variants import PRESETS, TITLES
 
 
@@ -38,16 +39,20 @@ def variants() -> None:
               help="The first deal from --deal-number on that the solver proves won.")
 @click.option("--max-seconds", type=float, default=10.0, show_default=True,
               help="Solver budget per deal with --winnable.")
-@click.option("--db", type=click.Path(dir_okay=False), help="Database for cached verdicts.")
-def deal(deal_number: int | None, winnable: bool, max_seconds: float, db: str | None, **kwargs: Any) -> None:
+@verdicts_db_options
+def deal(
+    deal_number: int | None, winnable: bool, max_seconds: float, verdicts_db: str | None,
+    old_db: str | None, **kwargs: Any,
+) -> None:
     """Print the deal string of a numbered deal."""
     rules = pop_rules(kwargs)
     number = 1 if deal_number is None else deal_number
+    path = chosen_verdicts_db(verdicts_db, old_db)
     if winnable:
         from terrace.solver.winnable import next_winnable_deal
 
         try:
-            found = next_winnable_deal(rules, number, max_seconds=max_seconds, db_path=db)
+            found = next_winnable_deal(rules, number, max_seconds=max_seconds, db_path=path)
         except TerraceError as error:
             raise click.UsageError(str(error)) from None
         click.echo(f"# deal number {found}", err=True)

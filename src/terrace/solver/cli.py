@@ -16,6 +16,7 @@ from terrace.solver.api import solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
 from terrace.solver.survey import markdown_table, parse_range, run_survey, summarise
 from terrace.solver.verdicts import Verdict, VerdictStore
+from terrace.storage.cli import chosen_verdicts_db, verdicts_db_options
 from terrace.variants import TITLES, preset_name
 
 
@@ -68,12 +69,11 @@ def _code(card: int) -> str:
 @click.option("--deals", default="1-1000", show_default=True, help="Deal numbers, e.g. 1-10000.")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: all cores).")
 @click.option("--max-seconds", type=float, default=10.0, show_default=True, help="Budget per deal.")
-@click.option("--db", type=click.Path(dir_okay=False), default=None,
-              help="SQLite file of verdicts (default: the user data folder); reruns resume.")
+@verdicts_db_options
 @click.option("--out", type=click.Path(file_okay=False), default=".", show_default=True,
               help="Folder for the Markdown table and the PNG chart.")
-def survey_command(deals: str, jobs: int | None, max_seconds: float, db: str | None,
-                   out: str, **kwargs: Any) -> None:
+def survey_command(deals: str, jobs: int | None, max_seconds: float, verdicts_db: str | None,
+                   old_db: str | None, out: str, **kwargs: Any) -> None:
     """Solve many numbered deals in parallel and report the win rate."""
     import os
 
@@ -85,7 +85,7 @@ def survey_command(deals: str, jobs: int | None, max_seconds: float, db: str | N
         raise click.UsageError(str(error)) from None
     jobs = jobs or os.cpu_count() or 1
     name = preset_name(rules) or "custom"
-    store = VerdictStore(db)
+    store = VerdictStore(chosen_verdicts_db(verdicts_db, old_db))
     total = last - first + 1
     counts = {"won": 0, "lost": 0, "unknown": 0}
     with click.progressbar(length=total, label=f"{name} {first}-{last}", file=sys.stderr,

@@ -154,7 +154,9 @@ class WebGame:
         if number is None:
             number = 1 + secrets.randbelow(RANDOM_DEALS)
         if winnable:
-            found = await run_in_threadpool(hints.next_winnable, rules, number, self.winnable_seconds)
+            found = await run_in_threadpool(
+                hints.next_winnable, rules, number, self.winnable_seconds, str(self.store.verdicts_path)
+            )
             if found is None:
                 notice = "the solver is not installed, so this deal was not checked"
             else:

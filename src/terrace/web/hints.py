@@ -77,13 +77,14 @@ def analyse(board: Board, seconds: float) -> dict[str, Any]:
     return {"available": True, "result": result, "candidates": candidates}
 
 
-def next_winnable(rules: Rules, start: int, seconds: float) -> int | None:
+def next_winnable(rules: Rules, start: int, seconds: float, db_path: str | None = None) -> int | None:
     """The first deal number from ``start`` on that the solver proves
-    winnable, or None when the solver is not installed."""
+    winnable, or None when the solver is not installed; verdicts are cached
+    in ``db_path`` (None: the default file)."""
     find = _solver_function("terrace.solver.winnable", "next_winnable_deal")
     if find is None:
         return None
-    return int(find(rules, start, max_seconds=seconds))
+    return int(find(rules, start, max_seconds=seconds, db_path=db_path))
 
 
 def heuristic_hint(board: Board) -> dict[str, Any]:

@@ -1,0 +1,93 @@
+"""Where the two databases live: the games and, beside them, the solver's
+verdict cache; ``--verdicts-db`` on ``deal`` and ``survey``, and ``--db``,
+its deprecated old name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from store_support import no_default_db
+from terrace.cli import main
+from terrace.solver.verdicts import VerdictStore
+from terrace.storage import MemoryStore, default_games_path, default_verdicts_path, open_store
+from terrace.storage.paths import VERDICTS_FILE_NAME, games_path, verdicts_path
+from terrace.variants import get_rules
+
+_ = no_default_db
+
+
+def test_the_verdicts_live_beside_the_games(tmp_path: Path) -> None:
+    games = tmp_path / "backup" / "games.sqlite"
+    assert verdicts_path(games) == tmp_path / "backup" / VERDICTS_FILE_NAME
+    with open_store(games) as store:
+        assert store.verdicts_path == tmp_path / "backup" / VERDICTS_FILE_NAME
+    with open_store(":memory:") as memory:
+        assert memory.verdicts_path == default_verdicts_path()
+    assert MemoryStore().verdicts_path == default_verdicts_path()
+
+
+def test_the_defaults_follow_terrace_db_else_the_user_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TERRACE_DB", str(tmp_path / "mine" / "games.sqlite"))
+    assert default_games_path() == tmp_path / "mine" / "games.sqlite"
+    assert default_verdicts_path() == tmp_path / "mine" / VERDICTS_FILE_NAME
+    monkeypatch.delenv("TERRACE_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert default_games_path() == tmp_path / "data" / "terrace" / "games.sqlite"
+    assert default_verdicts_path() == tmp_path / "data" / "terrace" / VERDICTS_FILE_NAME
+    assert games_path(":memory:") is None and games_path(None) == default_games_path()
+
+
+def _deal(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(
+        main, ["deal", "--variant", "falling-star", "--winnable", "--max-seconds", "2", *args]
+    )
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_deal_keeps_its_verdicts_in_verdicts_db(tmp_path: Path) -> None:
+    cache = tmp_path / "cache.sqlite3"
+    code, out, err = _deal("--verdicts-db", str(cache))
+    assert code == 0, err
+    assert len(out.split()) == 104
+    assert "deprecated" not in err
+    number = int(err.split("# deal number ")[1].split()[0])
+    store = VerdictStore(str(cache))
+    try:
+        found = store.get(get_rules("falling-star"), number)
+        assert found is not None and found.result == "won"
+    finally:
+        store.close()
+
+
+def test_db_on_deal_still_works_with_a_deprecation_note(tmp_path: Path) -> None:
+    cache = tmp_path / "old.sqlite3"
+    code, _, err = _deal("--db", str(cache))
+    assert code == 0, err
+    assert "--db on this command is deprecated" in err and "--verdicts-db" in err
+    assert cache.is_file()
+    code, _, err = _deal("--db", str(cache), "--verdicts-db", str(cache))
+    assert code == 2 and "give --verdicts-db only" in err
+
+
+def test_deal_without_an_option_uses_the_file_beside_the_games(tmp_path: Path) -> None:
+    code, _, err = _deal()
+    assert code == 0, err
+    assert (tmp_path / VERDICTS_FILE_NAME).is_file()  # TERRACE_DB points into tmp_path
+
+
+def test_survey_takes_verdicts_db_and_the_old_db(tmp_path: Path) -> None:
+    for option in ("--verdicts-db", "--db"):
+        cache = tmp_path / f"{option.strip('-')}.sqlite3"
+        result = CliRunner().invoke(main, [
+            "survey", "--variant", "falling-star", "--deals", "1-2", "--jobs", "1",
+            "--max-seconds", "1", option, str(cache), "--out", str(tmp_path / "out"),
+        ])
+        assert result.exit_code == 0, result.output
+        assert cache.is_file()
+        assert ("deprecated" in result.stderr) == (option == "--db")
