@@ -1,9 +1,14 @@
-"""How fast is the SQLite game store? Move-commit latency (every move
-committed with synchronous=FULL), loading a game, and statistics.
+"""How fast is the SQLite game store? The cost of one move as the web game
+pays it (load the game, play the move, store it) at several game lengths,
+move-commit latency (every move committed with synchronous=FULL), loading a
+game, and statistics.
 
-    .venv/bin/python bench/store.py [--dir FOLDER] [--moves N] [--games N]
+    .venv/bin/python bench/store.py [--dir FOLDER] [--lengths 100,1100] [--samples N]
+                                    [--moves N] [--games N]
 
-Use --dir on the disk you care about: the latency is mostly one fsync.
+Use --dir on the disk you care about: the latency is mostly one fsync. The
+per-move figures are given on the file and on an in-memory database (no
+fsync), which shows the work that grows with the game's length, if any.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from terrace.record import GameRecord
 from terrace.storage import MemoryStore, SqliteStore, StoredGame, open_store
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
+LONG_GAME = "falling-star-won"
+"""A golden game of 1,563 moves: long games are cut from it."""
 
 
 def percentiles(samples: list[float]) -> str:
@@ -25,6 +32,41 @@ def percentiles(samples: list[float]) -> str:
     p50 = statistics.median(ordered)
     p95 = ordered[int(0.95 * (len(ordered) - 1))]
     return f"median {p50 * 1000:.2f} ms, p95 {p95 * 1000:.2f} ms, max {ordered[-1] * 1000:.2f} ms"
+
+
+def game_of_length(store: SqliteStore, record: GameRecord, length: int) -> str:
+    """A stored game of the record's first ``length`` moves (imported at once)."""
+    game = MemoryStore().create(record.variant, record.rules, record.deal)
+    board = game.board()
+    for move in record.moves[:length]:
+        board.push_text(move)
+    game.sync(board)
+    [(game_id, _)] = store.add_games([game])
+    return game_id
+
+
+def move_requests(store: SqliteStore, record: GameRecord, length: int, samples: int) -> tuple[
+    list[float], list[float]
+]:
+    """Play ``samples`` moves on a game of ``length`` moves the way a move
+    request does (load, play, sync, update); the time of each whole request
+    and of each ``update`` alone."""
+    game_id = game_of_length(store, record, length)
+    store.get(game_id)  # a server has read the game before its next move
+    whole, updates = [], []
+    for move in record.moves[length: length + samples]:
+        started = time.perf_counter()
+        game = store.get(game_id)
+        board = game.board()
+        board.push_text(move)
+        revision = game.revision
+        game.sync(board)
+        storing = time.perf_counter()
+        store.update(game, expected_revision=revision, action="move")
+        done = time.perf_counter()
+        whole.append(done - started)
+        updates.append(done - storing)
+    return whole, updates
 
 
 def commit_moves(store: SqliteStore, record: GameRecord, count: int) -> tuple[list[float], str]:
@@ -50,20 +92,37 @@ def won_copies(record: GameRecord, count: int) -> list[StoredGame]:
     games = []
     for _ in range(count):
         game = MemoryStore().create(record.variant, record.rules, record.deal)
-        game.moves, game.status = list(record.moves), "won"
+        board = game.board()
+        for move in record.moves:
+            board.push_text(move)
+        game.sync(board)
         game.started_at = game.finished_at = game.created_at
         games.append(game)
     return games
 
 
+def per_move(store: SqliteStore, where: str, lengths: list[int], samples: int) -> None:
+    record = GameRecord.from_json((GOLDEN / f"{LONG_GAME}.json").read_text())
+    for length in lengths:
+        whole, updates = move_requests(store, record, length, samples)
+        print(f"move at {length:>5} moves ({where}): request {percentiles(whole)}; "
+              f"update alone {percentiles(updates)}")
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--dir", help="folder for the database (default: a temporary one)")
+    parser.add_argument("--lengths", default="100,1100", help="game lengths for the per-move cost")
+    parser.add_argument("--samples", type=int, default=40, help="moves timed at each length")
     parser.add_argument("--moves", type=int, default=200, help="moves to commit one by one")
     parser.add_argument("--games", type=int, default=2000, help="finished games for statistics")
     args = parser.parse_args()
+    lengths = [int(n) for n in args.lengths.split(",")]
     record = GameRecord.from_json((GOLDEN / "terrace-won.json").read_text())
+    with open_store(":memory:") as memory:
+        per_move(memory, "in memory", lengths, args.samples)
     with tempfile.TemporaryDirectory(dir=args.dir) as folder, open_store(Path(folder) / "b.sqlite") as store:
+        per_move(store, "file", lengths, args.samples)
         commits, game_id = commit_moves(store, record, args.moves)
         print(f"commit one move ({args.moves} moves, journal {store.journal_mode}, synchronous=FULL): "
               f"{percentiles(commits)}")
@@ -72,7 +131,7 @@ def main() -> None:
             started = time.perf_counter()
             game = store.get(game_id)
             loads.append(time.perf_counter() - started)
-        print(f"load a game of {len(game.moves)} moves (replayed by the engine): {percentiles(loads)}")
+        print(f"load a game of {len(game.moves)} moves: {percentiles(loads)}")
         batch = won_copies(record, args.games)
         started = time.perf_counter()
         store.add_games(batch)

@@ -287,6 +287,15 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("bad id", _record(saved={"id": "../etc"}), "saved.id"),
     ("illegal redo", _bad_redo(), "cannot be saved"),
     ("one bad among good", [_record(), _record("wood-lost", result="won")], "record 2: the record says"),
+    ("finish time far ahead", _record(saved={"finished_at": 1e15}), "saved.finished_at must be a time"),
+    ("time before 2000", _record(saved={"created_at": 5e8}), "between 2000 and tomorrow"),
+    ("time after tomorrow", _record(saved={"updated_at": time.time() + 3 * DAY}), "saved.updated_at"),
+    ("infinite time", '{"saved": {"started_at": 1e999}, ' + json.dumps(_record())[1:], "saved.started_at"),
+    ("hints beyond bounds", _record(saved={"hints": 10**30}), "saved.hints must be a whole number from 0"),
+    ("undos beyond bounds", _record(saved={"undos": 1_000_001}), "saved.undos"),
+    ("too many moves", _record(moves=["s"] * 100_001), "more than 100,000 moves"),
+    ("deeply nested", "[" * 100_000 + "]" * 100_000, "not valid JSON: it is nested too deeply"),
+    ("nested in a record", '[{"saved": ' + "[" * 50_000 + "]" * 50_000 + "}]", "nested too deeply"),
 ]
 
 
@@ -300,6 +309,8 @@ def test_import_refuses_bad_files_and_imports_nothing(
     assert result.exit_code == 1
     assert "nothing was imported" in result.output
     assert reason in result.output
+    assert "recursion" not in result.output.lower() and "Traceback" not in result.output
+    assert all(len(line) < 300 for line in result.output.splitlines())
     with open_store(tmp_path / "games.sqlite") as store:
         assert store.game_ids() == filled
 
@@ -311,6 +322,14 @@ def test_import_lists_every_bad_record(run: Callable[..., Any], tmp_path: Path) 
     assert result.exit_code == 1
     assert "record 1: unknown variant" in result.output and "record 3: move 6" in result.output
     assert "record 2" not in result.output
+
+
+def test_import_quotes_at_most_200_characters_of_a_bad_value(run: Callable[..., Any], tmp_path: Path) -> None:
+    path = tmp_path / "import.json"
+    path.write_text(json.dumps(_record(variant="x" * 100_000)))
+    result = run("import", str(path))
+    assert result.exit_code == 1 and "unknown variant" in result.output
+    assert max(len(line) for line in result.output.splitlines()) <= 210
 
 
 def test_import_refuses_unreadable_files(run: Callable[..., Any], tmp_path: Path) -> None:

@@ -128,12 +128,18 @@ def test_a_tampered_row_gives_a_clear_error(
     store.statistics()
 
 
-def test_a_tampered_move_gives_a_clear_error(store: SqliteStore) -> None:
+def test_a_move_tampered_with_while_the_store_is_open_gives_a_clear_error(
+    store: SqliteStore, db: Path
+) -> None:
     record = golden("terrace-won")
     game = start(store, record)
     play(store, game, record.moves[:5])
-    store._conn.execute("UPDATE moves SET move = 'rt9' WHERE game_id = ? AND ply = 3", (game.id,))
-    with pytest.raises(DamagedGameError, match="damaged"):
+    assert store.get(game.id).moves == list(record.moves[:5])  # remembered now
+    hand = sqlite3.connect(db)  # a hand edit, as with the sqlite3 shell
+    hand.execute("UPDATE moves SET move = 'rt9' WHERE game_id = ? AND ply = 3", (game.id,))
+    hand.commit()
+    hand.close()
+    with pytest.raises(DamagedGameError, match=f"saved game {game.id} is damaged .*rt9"):
         store.get(game.id)
 
 

@@ -29,6 +29,7 @@ from terrace.storage.base import (
     GameStore,
     StoredGame,
     StoreError,
+    StoreWriteError,
     UnknownGameError,
 )
 from terrace.storage.files import DatabaseFileError
@@ -59,6 +60,7 @@ __all__ = [
     "NewerDatabaseError",
     "SqliteStore",
     "StoreError",
+    "StoreWriteError",
     "StoredGame",
     "UnknownGameError",
     "default_games_path",

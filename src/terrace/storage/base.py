@@ -26,8 +26,10 @@ terrace.storage.base.ConflictError: the game changed in another window (revision
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -51,11 +53,13 @@ __all__ = [
     "DamagedGameError",
     "GameStore",
     "StoreError",
+    "StoreWriteError",
     "StoredGame",
     "UnknownGameError",
     "check_action",
     "check_game",
     "check_identity",
+    "common_prefix",
     "conflict",
     "new_game",
     "new_game_id",
@@ -79,6 +83,16 @@ class DamagedGameError(StoreError):
     """A saved game no longer replays through the engine (edited or damaged)."""
 
 
+class StoreWriteError(StoreError):
+    """A change could not be written: the disk is full (``reason`` is
+    ``"full"``), the database is read-only (``"read-only"``) or the disk
+    failed (``"failed"``). Nothing was changed."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
 def conflict(stored_revision: int, expected_revision: int) -> ConflictError:
     """The error for a stale write, with the same words in every store."""
     return ConflictError(
@@ -90,6 +104,28 @@ def conflict(stored_revision: int, expected_revision: int) -> ConflictError:
 def unknown_game(game_id: str) -> UnknownGameError:
     """The error for an id no game has."""
     return UnknownGameError(f"there is no game {game_id!r}")
+
+
+@dataclass(frozen=True)
+class _Known:
+    """A board the engine built for exactly these moves and redo stack.
+    It is never handed out or changed: callers get copies."""
+
+    rules: Rules
+    deal: Deal
+    moves: list[str]
+    redo: list[str]
+    board: Board
+
+    def matches(self, game: StoredGame) -> bool:
+        """True when ``game`` still holds the moves this board was built for
+        (comparing lists of short strings: microseconds at 1,000 moves)."""
+        return (
+            (self.rules is game.rules or self.rules == game.rules)
+            and (self.deal is game.deal or self.deal == game.deal)
+            and self.moves == game.moves
+            and self.redo == game.redo
+        )
 
 
 @dataclass
@@ -114,19 +150,20 @@ class StoredGame:
     finished_at: float | None = None
     revision: int = 0
     started_at: float | None = None
-    _replayed: tuple[tuple[Rules, Deal, tuple[str, ...], tuple[str, ...]], Board] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
+    _known: _Known | None = field(default=None, init=False, repr=False, compare=False)
+    _saved: tuple[int, list[str]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def board(self) -> Board:
         """The live board: moves played, redo stack restored.
 
-        The replay is remembered for as long as rules, deal, moves and redo
-        stay the same, so loading, playing and saving a game replays it once.
+        The board is remembered for as long as rules, deal, moves and redo
+        stay the same, so a game is replayed once when it is first loaded;
+        playing a move on the board and :meth:`sync` keep it up to date
+        without another replay.
         """
-        key = self._board_key()
-        if self._replayed is not None and self._replayed[0] == key:
-            return self._replayed[1].copy()
+        known = self._known
+        if known is not None and known.matches(self):
+            return known.board.copy()
         board = Board(self.rules, self.deal)
         for text in self.moves:
             board.push(Move.parse(text))
@@ -134,19 +171,51 @@ class StoredGame:
             board.push(Move.parse(text))
         for _ in self.redo:
             board.pop()
-        self._replayed = (key, board.copy())
+        self._known = _Known(self.rules, self.deal, list(self.moves), list(self.redo), board.copy())
         return board
 
     def sync(self, board: Board) -> None:
-        """Copy moves, redo stack and status from ``board``."""
-        self.moves = [str(m) for m in board.move_stack]
-        self.redo = [str(m) for m in board.redo_stack]
+        """Copy moves, redo stack and status from ``board``. Only the moves
+        that differ from the remembered board are written out again."""
+        same_game = board.rules == self.rules and board.deal == self.deal
+        known = self._known if same_game else None
+        if known is not None:
+            self.moves = _texts(board.move_stack, known.board.move_stack, known.moves)
+            self.redo = _texts(board.redo_stack, known.board.redo_stack, known.redo)
+        else:
+            self.moves = [str(m) for m in board.move_stack]
+            self.redo = [str(m) for m in board.redo_stack]
         self.status = board.status.value
-        if board.rules == self.rules and board.deal == self.deal:
-            self._replayed = (self._board_key(), board.copy())
+        if same_game:
+            self._known = _Known(self.rules, self.deal, list(self.moves), list(self.redo), board.copy())
 
-    def _board_key(self) -> tuple[Rules, Deal, tuple[str, ...], tuple[str, ...]]:
-        return (self.rules, self.deal, tuple(self.moves), tuple(self.redo))
+    def clone(self) -> StoredGame:
+        """An independent copy (the remembered board is shared: it never
+        changes)."""
+        other = dataclasses.replace(self, moves=list(self.moves), redo=list(self.redo))
+        other._known, other._saved = self._known, self._saved
+        return other
+
+    def adopt_board(self, other: StoredGame) -> None:
+        """Take over the board ``other`` remembers (this game as read or
+        written before); :meth:`board` uses it only while it fits."""
+        self._known = other._known
+
+    def line(self) -> list[str]:
+        """The moves played followed by the redo stack, next to redo first:
+        what the database stores."""
+        return [*self.moves, *reversed(self.redo)]
+
+    def saved_line(self, revision: int) -> list[str] | None:
+        """The line as the database held it at ``revision``, when this game
+        was read or written at that revision (else None: ask the database)."""
+        if self._saved is not None and self._saved[0] == revision:
+            return self._saved[1]
+        return None
+
+    def mark_saved(self, revision: int, line: list[str]) -> None:
+        """Remember that the database holds ``line`` at ``revision``."""
+        self._saved = (revision, line)
 
     def record(self) -> GameRecord:
         """The game as an engine record (for export)."""
@@ -173,6 +242,31 @@ class StoredGame:
             self.finished_at = None
 
 
+def common_prefix(a: Sequence[object], b: Sequence[object]) -> int:
+    """How many items ``a`` and ``b`` share from the start. A move, an undo,
+    a redo or a new move after an undo changes only the end of a line, so
+    two comparisons done in C answer at once; other changes are walked.
+
+    >>> common_prefix(["c1", "s", "wf"], ["c1", "s", "t2t3"]), common_prefix(["s"], ["c1"])
+    (2, 0)
+    """
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    if n and a[: n - 1] == b[: n - 1]:
+        return n - 1
+    same = 0
+    while same < n and a[same] == b[same]:
+        same += 1
+    return same
+
+
+def _texts(moves: list[Move], known_moves: list[Move], known_texts: list[str]) -> list[str]:
+    """The text of each move, reusing the known texts of a shared start."""
+    keep = common_prefix(moves, known_moves)
+    return known_texts[:keep] + [str(m) for m in moves[keep:]]
+
+
 class GameStore(Protocol):
     """What the web game and the CLI need from saved games."""
 
@@ -180,6 +274,11 @@ class GameStore(Protocol):
     def verdicts_path(self) -> Path:
         """The solver's verdict cache that goes with these games (see
         :mod:`terrace.storage.paths`)."""
+        ...
+
+    def check_writable(self) -> None:
+        """Prove that changes can be saved (the server asks at start);
+        raises :class:`StoreWriteError` saying why not."""
         ...
 
     def create(
@@ -199,7 +298,9 @@ class GameStore(Protocol):
         nothing. ``game.revision`` is incremented; ``action`` (one of
         ``ACTIONS`` but ``create``) is logged with a timestamp. A game the
         rules do not allow, an unknown action, or a change of variant,
-        rules or deal is refused with :class:`StoreError`."""
+        rules or deal is refused with :class:`StoreError`; a change that
+        cannot be written (disk full, read-only file) with
+        :class:`StoreWriteError`. Either way nothing changes."""
         ...
 
     def latest_unfinished(self) -> StoredGame | None:

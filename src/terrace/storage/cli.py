@@ -20,13 +20,17 @@ import click
 
 from terrace.errors import TerraceError
 from terrace.storage.base import DamagedGameError, StoreError
+from terrace.storage.files import check_verdict_cache
 from terrace.storage.paths import default_verdicts_path
+from terrace.storage.rows import clip
 from terrace.storage.sqlite import SqliteStore, open_store
 from terrace.storage.statistics import summarize
 from terrace.storage.transfer import ImportRefusedError, export_record, read_games
 from terrace.variants import TITLES, canonical_name
 
 F = TypeVar("F", bound=Callable[..., Any])
+MAX_IMPORT_BYTES = 64 * 2**20
+"""The largest file ``terrace import`` reads."""
 
 
 def db_option(func: F) -> F:
@@ -61,7 +65,12 @@ def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None) -> str:
         click.echo("note: --db on this command is deprecated and will be removed: "
                    "use --verdicts-db", err=True)
         verdicts_db = old_db
-    return str(default_verdicts_path() if verdicts_db is None else Path(verdicts_db).expanduser())
+    path = default_verdicts_path() if verdicts_db is None else Path(verdicts_db).expanduser()
+    try:
+        check_verdict_cache(path)
+    except StoreError as error:
+        raise click.ClickException(str(error)) from None
+    return str(path)
 
 
 def _open(db: str | None) -> SqliteStore:
@@ -203,12 +212,22 @@ def _write_atomically(path: Path, text: str) -> None:
 def import_(db: str | None, file: str) -> None:
     """Import game records from FILE (one record or a list). Every record
     and every move is checked; a file with any bad record imports nothing."""
+    name = "standard input" if file == "-" else clip(file, 80)
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+        if file == "-":
+            raw = sys.stdin.buffer.read(MAX_IMPORT_BYTES + 1)
+        else:
+            with Path(file).open("rb") as handle:
+                raw = handle.read(MAX_IMPORT_BYTES + 1)
+        if len(raw) > MAX_IMPORT_BYTES:
+            raise click.ClickException(
+                f"nothing was imported: {name} is larger than {MAX_IMPORT_BYTES // 2**20} MB"
+            )
+        text = raw.decode("utf-8")
     except OSError as error:
-        raise click.ClickException(f"cannot read {file}: {error.strerror or error}") from None
+        raise click.ClickException(f"cannot read {name}: {error.strerror or error}") from None
     except UnicodeDecodeError:
-        raise click.ClickException(f"nothing was imported: {file} is not UTF-8 text") from None
+        raise click.ClickException(f"nothing was imported: {name} is not UTF-8 text") from None
     try:
         games = read_games(text)
     except ImportRefusedError as error:

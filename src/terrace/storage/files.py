@@ -1,6 +1,9 @@
-"""The database file checked before SQLite touches it: a file that is not
-an SQLite database, is damaged, or belongs to another program is refused
-with :class:`DatabaseFileError` and left exactly as it was.
+"""The database file and its faults: the file is checked before SQLite
+touches it (a file that is not an SQLite database, is damaged, or belongs to
+another program is refused with :class:`DatabaseFileError` and left exactly
+as it was), SQLite's failures become clear errors that name the file but
+never the folders above it, and a refused file gets no ``-wal`` or ``-shm``
+file beside it.
 
 >>> import tempfile, pathlib
 >>> notes = pathlib.Path(tempfile.mkdtemp()) / "notes.txt"
@@ -8,20 +11,38 @@ with :class:`DatabaseFileError` and left exactly as it was.
 >>> try:
 ...     inspect_file(notes)
 ... except DatabaseFileError as error:
-...     print(str(error).split(" is ")[1])
-not a Terrace database (not an SQLite file); it was left untouched
+...     print(error)
+notes.txt is not a Terrace database (not an SQLite file); it was left untouched
 """
 
 from __future__ import annotations
 
+import sqlite3
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from terrace.storage.base import StoreError
+from terrace.storage.base import StoreError, StoreWriteError
 from terrace.storage.migrations import APPLICATION_ID
+from terrace.storage.paths import label
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+SIDE_FILES = ("-wal", "-shm")
+"""The files SQLite keeps beside a database in WAL mode."""
+
+_WRITE_FAULTS = (
+    ("SQLITE_FULL", "full", "the disk is full"),
+    ("SQLITE_READONLY", "read-only", "the database is read-only"),
+    ("SQLITE_PERM", "read-only", "the database is read-only"),
+    ("SQLITE_CANTOPEN", "failed", "the database file cannot be opened"),
+    ("SQLITE_IOERR", "failed", "the disk failed (input/output error)"),
+)
+_FAULT_WORDS = (
+    ("disk is full", "SQLITE_FULL"),
+    ("readonly", "SQLITE_READONLY"),
+    ("disk I/O error", "SQLITE_IOERR"),
+    ("unable to open", "SQLITE_CANTOPEN"),
+)
 
 
 class DatabaseFileError(StoreError):
@@ -38,11 +59,18 @@ class Header:
     has_wal: bool
 
 
-def damaged(path: Path, why: str) -> DatabaseFileError:
+def damaged(name: str, why: str) -> DatabaseFileError:
     """The error for a database file that is damaged."""
     return DatabaseFileError(
-        f"{path} is damaged ({why}); it was left untouched: restore a backup, "
+        f"{name} is damaged ({why}); it was left untouched: restore a backup, "
         "or move it away to start a new database"
+    )
+
+
+def foreign(name: str) -> DatabaseFileError:
+    """The error for another program's SQLite database."""
+    return DatabaseFileError(
+        f"{name} is an SQLite database of another program, not a Terrace one; it was left untouched"
     )
 
 
@@ -51,47 +79,93 @@ def inspect_file(path: Path) -> Header | None:
     is no database yet (missing or empty file), else what its header says.
     Raises :class:`DatabaseFileError` for anything that is not a sound
     SQLite file of ours (reading only; nothing is written)."""
+    name = label(path)
     try:
         info = path.stat()
     except FileNotFoundError:
         return None
     except OSError as error:
-        raise DatabaseFileError(f"cannot read {path}: {error.strerror or error}") from None
+        raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
     if stat.S_ISDIR(info.st_mode):
-        raise DatabaseFileError(f"{path} is a folder, not a database file")
+        raise DatabaseFileError(f"{name} is a folder, not a database file")
     if not stat.S_ISREG(info.st_mode):
-        raise DatabaseFileError(f"{path} is not a regular file")
+        raise DatabaseFileError(f"{name} is not a regular file")
     if info.st_size == 0:
         return None
     try:
         with path.open("rb") as file:
             header = file.read(100)
     except OSError as error:
-        raise DatabaseFileError(f"cannot read {path}: {error.strerror or error}") from None
-    if not header.startswith(SQLITE_MAGIC[: len(header)]) or len(header) < len(SQLITE_MAGIC):
+        raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
+    if not is_sqlite_header(header):
         raise DatabaseFileError(
-            f"{path} is not a Terrace database (not an SQLite file); it was left untouched"
+            f"{name} is not a Terrace database (not an SQLite file); it was left untouched"
         )
     if len(header) < 100:
-        raise damaged(path, "shorter than an SQLite header")
+        raise damaged(name, "shorter than an SQLite header")
     page_size = int.from_bytes(header[16:18], "big")
     if page_size == 1:
         page_size = 65536
     if page_size < 512 or page_size & (page_size - 1):
-        raise damaged(path, "its header gives an impossible page size")
+        raise damaged(name, "its header gives an impossible page size")
     has_wal = _nonempty(Path(f"{path}-wal"))
     if not has_wal and not _nonempty(Path(f"{path}-journal")):
         # With a pending log or journal, SQLite will bring the file up to
         # date first, so until then it may legitimately look short.
         if info.st_size % page_size:
-            raise damaged(path, "it is not a whole number of pages long: it was cut short")
+            raise damaged(name, "it is not a whole number of pages long: it was cut short")
         pages = int.from_bytes(header[28:32], "big")
         if header[24:28] == header[92:96] and info.st_size < pages * page_size:
-            raise damaged(path, f"it holds {info.st_size // page_size} of its {pages} pages")
+            raise damaged(name, f"it holds {info.st_size // page_size} of its {pages} pages")
     application_id = int.from_bytes(header[68:72], "big", signed=True)
     if application_id not in (0, APPLICATION_ID):
-        raise foreign(path)
+        raise foreign(name)
     return Header(int.from_bytes(header[60:64], "big", signed=True), application_id, has_wal)
+
+
+def is_sqlite_header(header: bytes) -> bool:
+    """True when ``header`` (a file's first bytes) starts like an SQLite file.
+
+    >>> is_sqlite_header(b"SQLite format 3\\x00" + bytes(84)), is_sqlite_header(b"hello")
+    (True, False)
+    """
+    return len(header) >= len(SQLITE_MAGIC) and header.startswith(SQLITE_MAGIC)
+
+
+def check_verdict_cache(path: Path) -> None:
+    """Refuse, with a clear :class:`DatabaseFileError`, a file at ``path``
+    that cannot serve as the solver's verdict cache: not an SQLite file, a
+    games database of ours, or a damaged one. A missing or empty file is
+    fine (it becomes the cache). Nothing is written."""
+    name = label(path)
+    try:
+        if path.is_dir():
+            raise DatabaseFileError(f"{name} is a folder, not a verdict cache file")
+        with path.open("rb") as file:
+            header = file.read(100)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
+    if not header:
+        return
+    if not is_sqlite_header(header):
+        raise DatabaseFileError(f"{name} is not a verdict cache (not an SQLite file); it was left untouched")
+    if len(header) >= 72 and int.from_bytes(header[68:72], "big", signed=True) == APPLICATION_ID:
+        raise DatabaseFileError(f"{name} is a database of saved games, not a verdict cache")
+    before = side_files(path)
+    try:
+        probe = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            check = probe.execute("PRAGMA quick_check(1)").fetchone()[0]
+        finally:
+            probe.close()
+    except sqlite3.Error as error:
+        check = str(error)
+    finally:
+        remove_new_side_files(path, before)
+    if check != "ok":
+        raise damaged(name, check)
 
 
 def _nonempty(path: Path) -> bool:
@@ -101,8 +175,39 @@ def _nonempty(path: Path) -> bool:
         return False
 
 
-def foreign(path: Path) -> DatabaseFileError:
-    """The error for another program's SQLite database."""
-    return DatabaseFileError(
-        f"{path} is an SQLite database of another program, not a Terrace one; it was left untouched"
+def side_files(path: Path) -> set[str]:
+    """Which of the ``-wal`` and ``-shm`` files are there now."""
+    return {suffix for suffix in SIDE_FILES if Path(f"{path}{suffix}").exists()}
+
+
+def remove_new_side_files(path: Path, before: set[str]) -> None:
+    """Remove the ``-wal`` and ``-shm`` files that were not there
+    ``before`` a connection, now closed, opened a refused database (SQLite
+    leaves them when it could not write the file). A log holding changes is
+    never removed."""
+    if "-wal" not in before and _nonempty(Path(f"{path}-wal")):
+        return
+    for suffix in SIDE_FILES:
+        if suffix not in before:
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def sql_error(name: str, error: sqlite3.Error, change: str | None = None) -> StoreError:
+    """A clear error for a failure inside SQLite. When ``change`` (e.g.
+    "the move") was being written and the disk is full, the file read-only
+    or the disk failing, it is a :class:`StoreWriteError`:
+    "the move was not saved: the disk is full"."""
+    text = str(error)
+    code = getattr(error, "sqlite_errorname", "") or next(
+        (c for words, c in _FAULT_WORDS if words in text), ""
     )
+    for prefix, reason, words in _WRITE_FAULTS:
+        if code.startswith(prefix):
+            if change is None:
+                return StoreError(f"the database {name} cannot be used: {words}")
+            return StoreWriteError(f"{change} was not saved: {words}", reason)
+    if isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+        return StoreError(f"the database {name} is busy (another program holds it): try again")
+    if "malformed" in text or "not a database" in text or "corrupt" in text:
+        return damaged(name, text)
+    return StoreError(f"the database {name} failed: {text}")

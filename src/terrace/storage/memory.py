@@ -14,7 +14,6 @@ terrace.storage.base.StoreError: unknown action 'shuffle'
 
 from __future__ import annotations
 
-import copy
 import time
 from pathlib import Path
 from typing import Any
@@ -47,16 +46,19 @@ class MemoryStore:
         """The default verdict cache (these games are kept nowhere)."""
         return default_verdicts_path()
 
+    def check_writable(self) -> None:
+        """Memory can always be written."""
+
     def create(
         self, variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = False
     ) -> StoredGame:
         game = new_game(variant, rules, deal, winnable_only=winnable_only)
-        self._games[game.id] = copy.deepcopy(game)
+        self._games[game.id] = game.clone()
         return game
 
     def get(self, game_id: str) -> StoredGame:
         try:
-            return copy.deepcopy(self._games[game_id])
+            return self._games[game_id].clone()
         except (KeyError, TypeError):
             raise unknown_game(str(game_id)) from None
 
@@ -69,7 +71,7 @@ class MemoryStore:
         if stored.revision != expected_revision:
             raise conflict(stored.revision, expected_revision)
         check_identity(stored.variant, stored.rules.to_dict(), stored.deal.text(), game)
-        after = copy.deepcopy(game)
+        after = game.clone()
         after.revision = expected_revision + 1
         after.stamp(time.time())
         self._games[game.id] = after
@@ -82,11 +84,11 @@ class MemoryStore:
         playing = [g for g in self._games.values() if g.status in UNFINISHED]
         if not playing:
             return None
-        return copy.deepcopy(max(playing, key=lambda g: g.updated_at))
+        return max(playing, key=lambda g: g.updated_at).clone()
 
     def recent(self, limit: int = 20) -> list[StoredGame]:
         games = sorted(self._games.values(), key=lambda g: g.updated_at, reverse=True)
-        return [copy.deepcopy(g) for g in games[: max(limit, 0)]]
+        return [g.clone() for g in games[: max(limit, 0)]]
 
     def statistics(self) -> dict[str, Any]:
         return summarize([g.facts() for g in self._games.values()])

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 
 from terrace.storage.base import StoreError
+from terrace.storage.paths import label
 
 APPLICATION_ID = int.from_bytes(b"Trrc", "big")
 """Written to ``PRAGMA application_id`` so that our files can be told apart
@@ -27,7 +28,7 @@ class NewerDatabaseError(StoreError):
 
     def __init__(self, version: int, path: str = "the database") -> None:
         super().__init__(
-            f"{path} was written by a newer version of Terrace (schema {version}; this one "
+            f"{label(path)} was written by a newer version of Terrace (schema {version}; this one "
             f"knows up to {LATEST_VERSION}): update Terrace to open it; it was left unchanged"
         )
         self.version = version

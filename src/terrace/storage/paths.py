@@ -64,3 +64,14 @@ def verdicts_path(games_db: str | os.PathLike[str] | None) -> Path:
     games = games_path(games_db) or default_games_path()
     return games.parent / VERDICTS_FILE_NAME
 
+
+
+def label(path: str | os.PathLike[str]) -> str:
+    """How messages name a database file: its name only, never the folders
+    above it (a message may be shown in a browser).
+
+    >>> label("/home/ann/.local/share/terrace/games.sqlite")
+    'games.sqlite'
+    """
+    text = str(path)
+    return text if text == MEMORY else Path(text).name or text

@@ -2,8 +2,11 @@
 
 Every change is one ``BEGIN IMMEDIATE`` transaction that checks the game's
 revision before writing and is committed (WAL, ``synchronous=FULL``) before
-the call returns, so what a player saw accepted survives a crash. Every game
-read back is replayed through the engine, so a damaged row gives a clear
+the call returns, so what a player saw accepted survives a crash. A move
+costs the same at any length of game: it is checked on the board the caller
+played it on and stored as one new row. Every game read back is checked: a
+game read for the first time (or changed by another process) is replayed
+through the engine, so a damaged row gives a clear
 :class:`~terrace.storage.base.DamagedGameError`. The file is checked before
 SQLite touches it (:mod:`terrace.storage.files`): a file that is not ours,
 damaged, or from a newer Terrace is refused and left exactly as it was. See
@@ -23,48 +26,68 @@ Move.parse('c1')
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import os
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from terrace.deal import DEAL_VERSION, Deal
-from terrace.errors import TerraceError
-from terrace.record import RESULTS
+from terrace.deal import Deal
 from terrace.rules import Rules
 from terrace.storage.base import (
     DamagedGameError,
     StoredGame,
     StoreError,
+    StoreWriteError,
     check_action,
     check_game,
     check_identity,
+    common_prefix,
     conflict,
     new_game,
     new_game_id,
     unknown_game,
 )
-from terrace.storage.files import DatabaseFileError, damaged, foreign, inspect_file
+from terrace.storage.files import (
+    DatabaseFileError,
+    damaged,
+    foreign,
+    inspect_file,
+    remove_new_side_files,
+    side_files,
+    sql_error,
+)
 from terrace.storage.migrations import APPLICATION_ID, LATEST_VERSION, NewerDatabaseError, migrate
-from terrace.storage.paths import default_games_path, verdicts_path
+from terrace.storage.paths import MEMORY, default_games_path, label, verdicts_path
+from terrace.storage.rows import (
+    GAME_COLUMNS,
+    insert_game,
+    load_game,
+    log_event,
+    read_line,
+    replace_line,
+    same_game,
+)
 from terrace.storage.statistics import GameFacts, summarize
-from terrace.variants import canonical_name
 
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_SECONDS = 10.0
-
-_GAME_COLUMNS = (
-    "id, variant, rules, deal_number, deal_version, deal, status, move_count, hints, undos, "
-    "winnable_only, created_at, updated_at, started_at, finished_at, revision"
-)
+REMEMBERED_GAMES = 32
+"""Games whose last read or written state the store keeps, so that the next
+read of an unchanged game needs neither its moves' rows nor a replay."""
+CHANGES = {
+    "create": "the new game", "move": "the move", "undo": "the undo", "redo": "the redo",
+    "restart": "the restart", "hint": "the hint", "import": "the import",
+}
+"""What each action stores, as error messages name it."""
+_REMEDIES = {"full": "free some disk space", "read-only": "make it writable"}
 
 
 def open_store(path: str | os.PathLike[str] | None = None) -> SqliteStore:
@@ -74,16 +97,6 @@ def open_store(path: str | os.PathLike[str] | None = None) -> SqliteStore:
     return SqliteStore(default_games_path() if path is None else path)
 
 
-def _sql_error(path: object, error: sqlite3.Error) -> StoreError:
-    """A player-readable error for a failure inside SQLite."""
-    text = str(error)
-    if isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
-        return StoreError(f"the database {path} is busy (another program holds it): try again")
-    if "malformed" in text or "not a database" in text or "corrupt" in text:
-        return damaged(Path(str(path)), text)
-    return StoreError(f"the database {path} failed: {text}")
-
-
 class SqliteStore:
     """A :class:`~terrace.storage.base.GameStore` in an SQLite file; safe to share
     between threads (calls are serialized) and between processes (SQLite
@@ -91,19 +104,22 @@ class SqliteStore:
 
     def __init__(self, path: str | os.PathLike[str], *, migrate_to: int = LATEST_VERSION) -> None:
         self._lock = threading.RLock()
+        self._remembered: OrderedDict[str, StoredGame] = OrderedDict()
+        self._data_version = -1
         self.migrations_applied: list[int] = []
-        if str(path) == ":memory:":
+        self._side_before: set[str] = set()
+        if str(path) == MEMORY:
             self.path: Path | None = None
-            self._name = ":memory:"
-            self._conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            self._name = MEMORY
+            self._conn = sqlite3.connect(MEMORY, isolation_level=None, check_same_thread=False)
         else:
             self.path = Path(path).expanduser()
-            self._name = str(self.path)
+            self._name = label(self.path)
             self._conn = self._open_file(self.path)
         try:
             self._prepare(migrate_to)
         except BaseException:
-            self._conn.close()
+            self._close_refused()
             raise
 
     # -- opening ----------------------------------------------------------
@@ -121,14 +137,15 @@ class SqliteStore:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise DatabaseFileError(
-                    f"cannot make the folder {path.parent}: {error.strerror or error}"
+                    f"cannot make the folder {label(path.parent)}: {error.strerror or error}"
                 ) from None
+        self._side_before = side_files(path)
         try:
             return sqlite3.connect(
                 path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS
             )
         except sqlite3.Error as error:
-            raise DatabaseFileError(f"cannot open {path}: {error}") from None
+            raise sql_error(self._name, error) from None
 
     @staticmethod
     def _probe_version(path: Path) -> int:
@@ -136,11 +153,11 @@ class SqliteStore:
         try:
             probe = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
         except sqlite3.Error as error:
-            raise _sql_error(path, error) from None
+            raise sql_error(label(path), error) from None
         try:
             return int(probe.execute("PRAGMA user_version").fetchone()[0])
         except sqlite3.Error as error:
-            raise _sql_error(path, error) from None
+            raise sql_error(label(path), error) from None
         finally:
             probe.close()
 
@@ -150,7 +167,7 @@ class SqliteStore:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
             check = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
             if check != "ok":
-                raise damaged(Path(self._name), f"SQLite's check says: {check}")
+                raise damaged(self._name, f"SQLite's check says: {check}")
             conn.execute("BEGIN")
             try:
                 version = int(conn.execute("PRAGMA user_version").fetchone()[0])
@@ -161,7 +178,7 @@ class SqliteStore:
             if version > LATEST_VERSION:
                 raise NewerDatabaseError(version, self._name)
             if application_id != APPLICATION_ID and (application_id or version or tables):
-                raise foreign(Path(self._name))
+                raise foreign(self._name)
             self.journal_mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
@@ -171,7 +188,32 @@ class SqliteStore:
                 raise NewerDatabaseError(error.version, self._name) from None
             self.schema_version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         except sqlite3.Error as error:
-            raise _sql_error(self._name, error) from None
+            raise sql_error(self._name, error, "the update of the database's layout") from None
+
+    def _close_refused(self) -> None:
+        """Close a database that is refused, leaving no ``-wal`` or ``-shm``
+        file that was not there before."""
+        with self._lock:
+            self._conn.close()
+            if self.path is not None:
+                remove_new_side_files(self.path, self._side_before)
+
+    def check_writable(self) -> None:
+        """Write to the database once (and commit) to prove that changes
+        can be saved. When they cannot (read-only file or folder, full disk)
+        the store is closed, no ``-wal`` or ``-shm`` file is left behind,
+        and :class:`~terrace.storage.base.StoreWriteError` says why."""
+        try:
+            with self._transaction(write=True, action="check") as conn:
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        except StoreWriteError as error:
+            self._close_refused()
+            why = str(error).split(": ", 1)[-1]
+            remedy = _REMEDIES.get(error.reason, "check the disk")
+            raise StoreWriteError(
+                f"games cannot be saved in {self._name}: {why}; {remedy}, "
+                "or name another file with --db", error.reason,
+            ) from None
 
     @property
     def verdicts_path(self) -> Path:
@@ -195,9 +237,11 @@ class SqliteStore:
     # -- transactions -----------------------------------------------------
 
     @contextmanager
-    def _transaction(self, write: bool) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, write: bool, action: str | None = None) -> Iterator[sqlite3.Connection]:
         """One transaction: ``BEGIN IMMEDIATE`` (the write lock at once, so
-        a revision read inside cannot go stale) or a read snapshot."""
+        a revision read inside cannot go stale) or a read snapshot. A write
+        that fails for want of space or permission is a
+        :class:`~terrace.storage.base.StoreWriteError` naming ``action``."""
         with self._lock:
             conn = self._conn
             try:
@@ -210,18 +254,43 @@ class SqliteStore:
                         conn.execute("ROLLBACK")
                     raise
             except sqlite3.Error as error:
-                raise _sql_error(self._name, error) from None
+                change = CHANGES.get(action or "", "the change") if write else None
+                raise sql_error(self._name, error, change) from None
+
+    def _others_wrote(self, conn: sqlite3.Connection) -> None:
+        """Forget every remembered game when another connection (another
+        process, or a hand edit) has written to the file since we last
+        looked: its games are then read whole and replayed again."""
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        if version != self._data_version:
+            self._remembered.clear()
+            self._data_version = version
+
+    def _remember(self, game: StoredGame) -> None:
+        """Keep ``game`` (a private copy) as the database now holds it."""
+        with self._lock:
+            self._remembered[game.id] = game
+            self._remembered.move_to_end(game.id)
+            while len(self._remembered) > REMEMBERED_GAMES:
+                self._remembered.popitem(last=False)
 
     # -- reading ----------------------------------------------------------
 
     def _fetch(self, conn: sqlite3.Connection, game_id: str) -> StoredGame | None:
-        row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        """The game, checked. An unchanged game read or written before is
+        checked against the board remembered with it; any other is read
+        whole and replayed."""
+        row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        self._others_wrote(conn)
         if row is None:
             return None
-        line = [m for (m,) in conn.execute(
-            "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-        )]
-        return _load(row, line)
+        known = self._remembered.get(game_id)
+        line = None if known is None else known.saved_line(row[-1])
+        if line is None:
+            known, line = None, read_line(conn, game_id)
+        game = load_game(row, line, known)
+        self._remember(game.clone())
+        return game
 
     def get(self, game_id: str) -> StoredGame:
         if not isinstance(game_id, str):
@@ -285,7 +354,7 @@ class SqliteStore:
                 "CAST(undos AS INTEGER), CAST(created_at AS REAL), CAST(updated_at AS REAL), "
                 "CAST(started_at AS REAL), CAST(finished_at AS REAL) FROM games"
             ).fetchall()
-        return summarize([GameFacts(*row) for row in rows])
+        return summarize([GameFacts.from_row(row) for row in rows])
 
     def game_ids(self) -> list[str]:
         """Every game id, oldest game first."""
@@ -298,17 +367,22 @@ class SqliteStore:
         self, variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = False
     ) -> StoredGame:
         game = new_game(variant, rules, deal, winnable_only=winnable_only)
-        with self._transaction(write=True) as conn:
-            _insert(conn, game, "create")
+        with self._transaction(write=True, action="create") as conn:
+            self._others_wrote(conn)
+            line = insert_game(conn, game, "create")
+        game.mark_saved(game.revision, line)
+        self._remember(game.clone())
         return game
 
     def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
         check_action(action)
         check_game(game)
-        line = [*game.moves, *reversed(game.redo)]
-        after = dataclasses.replace(game, revision=expected_revision + 1)
+        line = game.line()
+        after = game.clone()
+        after.revision = expected_revision + 1
         after.stamp(time.time())
-        with self._transaction(write=True) as conn:
+        with self._transaction(write=True, action=action) as conn:
+            self._others_wrote(conn)
             row = conn.execute(
                 "SELECT revision, variant, rules, deal FROM games WHERE id = ?", (game.id,)
             ).fetchone()
@@ -317,18 +391,11 @@ class SqliteStore:
             if row[0] != expected_revision:
                 raise conflict(row[0], expected_revision)
             check_identity(row[1], json.loads(row[2]), row[3], game)
-            old = [m for (m,) in conn.execute(
-                "SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game.id,)
-            )]
-            keep = 0
-            while keep < min(len(old), len(line)) and old[keep] == line[keep]:
-                keep += 1
-            if keep < len(old):
-                conn.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game.id, keep))
-            conn.executemany(
-                "INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
-                [(game.id, ply, move) for ply, move in enumerate(line[keep:], keep)],
-            )
+            remembered = self._remembered.get(game.id)
+            old = None if remembered is None else remembered.saved_line(expected_revision)
+            if old is None:
+                old = read_line(conn, game.id)
+            replace_line(conn, game.id, old, line, common_prefix(old, line))
             conn.execute(
                 "UPDATE games SET status = ?, move_count = ?, hints = ?, undos = ?, "
                 "winnable_only = ?, updated_at = ?, started_at = ?, finished_at = ?, revision = ? "
@@ -336,7 +403,9 @@ class SqliteStore:
                 (after.status, len(after.moves), after.hints, after.undos, int(after.winnable_only),
                  after.updated_at, after.started_at, after.finished_at, after.revision, game.id),
             )
-            _log_event(conn, after, action)
+            log_event(conn, after, action)
+        after.mark_saved(after.revision, line)
+        self._remember(after)
         game.revision = after.revision
         game.updated_at = after.updated_at
         game.started_at = after.started_at
@@ -350,116 +419,28 @@ class SqliteStore:
         for game in games:
             check_game(game)
         result: list[tuple[str, bool]] = []
-        with self._transaction(write=True) as conn:
+        with self._transaction(write=True, action="import") as conn:
             for game in games:
                 if not isinstance(game.id, str) or not game.id:
                     game.id = new_game_id()
                 if conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
                     try:
-                        same = _same_game(self._fetch(conn, game.id), game)
+                        same = same_game(self._fetch(conn, game.id), game)
                     except DamagedGameError:
                         same = False
                     if same:
                         result.append((game.id, False))
                         continue
                     game.id = new_game_id()
-                _insert(conn, game, "import")
+                insert_game(conn, game, "import")
                 result.append((game.id, True))
         return result
-
-
-def _same_game(a: StoredGame | None, b: StoredGame) -> bool:
-    return a is not None and (a.variant, a.rules, a.deal.cards, a.moves, a.redo) == (
-        b.variant, b.rules, b.deal.cards, b.moves, b.redo
-    )
-
-
-def _rules_json(rules: Rules) -> str:
-    return json.dumps(rules.to_dict(), sort_keys=True)
-
-
-def _insert(conn: sqlite3.Connection, game: StoredGame, action: str) -> None:
-    conn.execute(
-        f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join('?' * 16)})",
-        (game.id, game.variant, _rules_json(game.rules), game.deal.number, DEAL_VERSION,
-         game.deal.text(), game.status, len(game.moves), game.hints, game.undos,
-         int(game.winnable_only), game.created_at, game.updated_at, game.started_at,
-         game.finished_at, game.revision),
-    )
-    line = [*game.moves, *reversed(game.redo)]
-    conn.executemany(
-        "INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
-        [(game.id, ply, move) for ply, move in enumerate(line)],
-    )
-    _log_event(conn, game, action)
-
-
-def _log_event(conn: sqlite3.Connection, game: StoredGame, action: str) -> None:
-    move: str | None = None
-    if action in ("move", "redo") and game.moves:
-        move = game.moves[-1]
-    elif action == "undo" and game.redo:
-        move = game.redo[-1]
-    conn.execute(
-        "INSERT INTO events (game_id, revision, action, move, move_count, at) VALUES (?, ?, ?, ?, ?, ?)",
-        (game.id, game.revision, action, move, len(game.moves), game.updated_at),
-    )
-
-
-def _load(row: Sequence[Any], line: list[str]) -> StoredGame:
-    """A game from its database row, checked by replaying it."""
-    game_id = row[0]
-    try:
-        (_, variant, rules_text, number, deal_version, deal_text, status, move_count, hints,
-         undos, winnable_only, created_at, updated_at, started_at, finished_at, revision) = row
-        if canonical_name(variant) != variant:
-            raise ValueError(f"unknown variant {variant!r}")
-        rules = Rules.from_dict(json.loads(rules_text))
-        if json.loads(rules_text) != rules.to_dict():
-            raise ValueError("the rules are incomplete")
-        deal = Deal.parse(deal_text, rules)
-        if number is not None and deal_version == DEAL_VERSION:
-            deal = Deal(deal.cards, _whole(number, "deal_number"))
-            deal.check(rules)
-        played = _whole(move_count, "move_count")
-        if played > len(line):
-            raise ValueError(f"{played} moves played but only {len(line)} stored")
-        if status not in RESULTS:
-            raise ValueError(f"unknown status {status!r}")
-        game = StoredGame(
-            game_id, variant, rules, deal, moves=line[:played], redo=line[played:][::-1],
-            status=status, hints=_whole(hints, "hints"), undos=_whole(undos, "undos"),
-            winnable_only=bool(winnable_only), created_at=_time(created_at),
-            updated_at=_time(updated_at), started_at=_time_or_none(started_at),
-            finished_at=_time_or_none(finished_at), revision=_whole(revision, "revision"),
-        )
-        board = game.board()
-        if board.status.value != status:
-            raise ValueError(f"it says {status!r} but its moves lead to {board.status.value!r}")
-    except (TerraceError, ValueError, TypeError, KeyError) as error:
-        raise DamagedGameError(f"saved game {game_id} is damaged and cannot be loaded: {error}") from None
-    return game
-
-
-def _whole(value: Any, name: str) -> int:
-    if not isinstance(value, int) or value < 0:
-        raise ValueError(f"{name} must be a whole number, not {value!r}")
-    return value
-
-
-def _time(value: Any) -> float:
-    if not isinstance(value, (int, float)):
-        raise ValueError(f"a time must be a number, not {value!r}")
-    return float(value)
-
-
-def _time_or_none(value: Any) -> float | None:
-    return None if value is None else _time(value)
 
 
 __all__ = [
     "DatabaseFileError",
     "NewerDatabaseError",
     "SqliteStore",
+    "StoreError",
     "open_store",
 ]

@@ -9,13 +9,18 @@ store computes them the same way. The JSON shape is documented in
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 FINISHED = ("won", "lost")
 UNFINISHED = ("choosing", "playing")
+MAX_COUNT = 1_000_000
+"""The most hints or undos one game can sensibly have; more is junk."""
+SANE_TIMES = (86_400.0, 4_102_444_800.0)
+"""Times the statistics believe (1970-01-02 to 2100-01-01); others are junk."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,24 @@ class GameFacts:
     updated_at: float
     started_at: float | None
     finished_at: float | None
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> GameFacts:
+        """Facts from stored values, whatever they hold: a value that is
+        out of range or of the wrong type (a hand edit, an old import)
+        counts as unknown, so the statistics never fail on it.
+
+        >>> GameFacts.from_row([7, "won", -1, 10**30, 2, "x", 1e300, None, float("nan")])
+        GameFacts(variant='7', status='won', moves=0, hints=0, undos=2, created_at=0.0, \
+updated_at=0.0, started_at=None, finished_at=None)
+        """
+        variant, status, moves, hints, undos, created, updated, started, finished = row
+        known_status = status in FINISHED or status in UNFINISHED
+        return cls(
+            str(variant), status if known_status else "playing", _count(moves), _count(hints),
+            _count(undos), _time(created) or 0.0, _time(updated) or 0.0, _time(started),
+            _time(finished),
+        )
 
     @property
     def started(self) -> bool:
@@ -90,6 +113,17 @@ def _block(group: list[GameFacts]) -> dict[str, Any]:
         "undos": sum(g.undos for g in started),
         "days": [days[d] for d in sorted(days)],
     }
+
+
+def _count(value: Any) -> int:
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
+    return value if ok else 0
+
+
+def _time(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    return float(value) if SANE_TIMES[0] <= value <= SANE_TIMES[1] else None
 
 
 def local_day(timestamp: float) -> str:

@@ -25,9 +25,18 @@ from typing import Any
 from terrace.errors import TerraceError
 from terrace.record import GameRecord
 from terrace.storage.base import FINISHED, StoredGame, StoreError, check_game
+from terrace.storage.rows import clip
+from terrace.storage.statistics import MAX_COUNT
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_REASONS = 20
+MAX_RECORDS = 100_000
+"""The most records one file may hold."""
+MAX_LINE = 100_000
+"""The most moves (played and undone) one imported game may hold."""
+EARLIEST = 946_684_800.0
+"""2000-01-01: no Terrace game was saved before."""
+DAY = 86_400.0
 
 
 class ImportRefusedError(StoreError):
@@ -35,6 +44,7 @@ class ImportRefusedError(StoreError):
     record by record."""
 
     def __init__(self, reasons: list[str]) -> None:
+        reasons = [clip(reason) for reason in reasons]
         shown = reasons[:MAX_REASONS]
         more = len(reasons) - len(shown)
         text = "; ".join(shown) + (f"; and {more} more" if more else "")
@@ -65,9 +75,13 @@ def read_games(text: str) -> list[StoredGame]:
     every bad record when any is bad."""
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError) as error:
+    except RecursionError:
+        raise ImportRefusedError(["the file is not valid JSON: it is nested too deeply"]) from None
+    except ValueError as error:
         raise ImportRefusedError([f"the file is not valid JSON: {error}"]) from None
     items = data if isinstance(data, list) else [data]
+    if len(items) > MAX_RECORDS:
+        raise ImportRefusedError([f"the file holds {len(items):,} records; at most {MAX_RECORDS:,} at once"])
     label = len(items) > 1 or isinstance(data, list)
     games: list[StoredGame] = []
     reasons: list[str] = []
@@ -76,6 +90,8 @@ def read_games(text: str) -> list[StoredGame]:
             games.append(game_from_record(item))
         except (TerraceError, StoreError) as error:
             reasons.append(f"record {index}: {error}" if label else str(error))
+        except RecursionError:
+            reasons.append(f"record {index}: it is nested too deeply" if label else "it is nested too deeply")
     if reasons:
         raise ImportRefusedError(reasons)
     return games
@@ -83,7 +99,10 @@ def read_games(text: str) -> list[StoredGame]:
 
 def game_from_record(data: Any) -> StoredGame:
     """A game from one record: the engine checks rules, deal, every move
-    and the result; the ``saved`` details are checked here."""
+    and the result; the ``saved`` details are checked here, each within its
+    range (times from 2000 to tomorrow, counts up to a million)."""
+    if isinstance(data, dict) and isinstance(data.get("moves"), list) and len(data["moves"]) > MAX_LINE:
+        raise StoreError(f"the record holds more than {MAX_LINE:,} moves")
     record = GameRecord.from_dict(data)
     saved = data.get("saved", {})
     if not isinstance(saved, dict):
@@ -95,6 +114,8 @@ def game_from_record(data: Any) -> StoredGame:
     redo = saved.get("redo", [])
     if not isinstance(redo, list) or not all(isinstance(m, str) for m in redo):
         raise StoreError("saved.redo must be a list of moves")
+    if len(redo) + len(record.moves) > MAX_LINE:
+        raise StoreError(f"saved.redo and the moves hold more than {MAX_LINE:,} moves")
     finished = record.result in FINISHED
     game = StoredGame(
         id=game_id,
@@ -107,10 +128,10 @@ def game_from_record(data: Any) -> StoredGame:
         hints=_count(saved, "hints"),
         undos=_count(saved, "undos"),
         winnable_only=_flag(saved, "winnable_only"),
-        created_at=_time(saved, "created_at", now),
-        updated_at=_time(saved, "updated_at", now),
-        started_at=_time(saved, "started_at", None),
-        finished_at=_time(saved, "finished_at", now if finished else None),
+        created_at=_time(saved, "created_at", now, now),
+        updated_at=_time(saved, "updated_at", now, now),
+        started_at=_time(saved, "started_at", None, now),
+        finished_at=_time(saved, "finished_at", now if finished else None, now),
     )
     if not finished:
         game.finished_at = None
@@ -122,8 +143,8 @@ def game_from_record(data: Any) -> StoredGame:
 
 def _count(saved: dict[str, Any], key: str) -> int:
     value = saved.get(key, 0)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise StoreError(f"saved.{key} must be a whole number, 0 or more")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COUNT:
+        raise StoreError(f"saved.{key} must be a whole number from 0 to {MAX_COUNT:,}")
     return value
 
 
@@ -134,7 +155,7 @@ def _flag(saved: dict[str, Any], key: str) -> bool:
     return value
 
 
-def _time(saved: dict[str, Any], key: str, default: float | None) -> Any:
+def _time(saved: dict[str, Any], key: str, default: float | None, now: float) -> Any:
     value = saved.get(key, default)
     if value is None:
         return None
@@ -142,7 +163,9 @@ def _time(saved: dict[str, Any], key: str, default: float | None) -> Any:
         not isinstance(value, (int, float))
         or isinstance(value, bool)
         or not math.isfinite(value)
-        or value < 0
+        or not EARLIEST <= value <= now + DAY
     ):
-        raise StoreError(f"saved.{key} must be a time in seconds since 1970, or null")
+        raise StoreError(
+            f"saved.{key} must be a time in seconds since 1970 between 2000 and tomorrow, or null"
+        )
     return float(value)

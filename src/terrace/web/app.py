@@ -29,7 +29,16 @@ from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import IllegalMoveError, TerraceError
 from terrace.moves import Move
 from terrace.rules import RULE_FIELDS, Rules
-from terrace.storage import ConflictError, GameStore, MemoryStore, StoredGame, UnknownGameError
+from terrace.storage import (
+    ConflictError,
+    DamagedGameError,
+    GameStore,
+    MemoryStore,
+    StoredGame,
+    StoreError,
+    StoreWriteError,
+    UnknownGameError,
+)
 from terrace.variants import ALIASES, PRESETS, TITLES, canonical_name, get_rules, preset_name
 from terrace.web import hints
 from terrace.web.favicon import favicon_ico
@@ -164,6 +173,8 @@ class WebGame:
         try:
             deal = Deal.from_number(number, rules)
             game = self.store.create(variant_name, rules, deal, winnable_only=winnable)
+        except StoreWriteError:
+            raise
         except TerraceError as error:
             raise ApiError(400, str(error)) from None
         board = game.board()
@@ -377,6 +388,23 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return _json({"error": message}, status=exc.status_code)
 
 
+async def _store_error(request: Request, exc: Exception) -> Response:
+    """The store could not serve: 507 when the disk is full, 503 when the
+    database cannot be written or used now, 500 for a damaged saved game;
+    the reason in words (a file is named without its folders)."""
+    assert isinstance(exc, StoreError)
+    status = 503
+    if isinstance(exc, StoreWriteError) and exc.reason == "full":
+        status = 507
+    elif isinstance(exc, UnknownGameError):
+        status = 404
+    elif isinstance(exc, ConflictError):
+        status = 409
+    elif isinstance(exc, DamagedGameError):
+        status = 500
+    return _json({"error": _say(request, str(exc))}, status=status)
+
+
 async def _server_error(request: Request, exc: Exception) -> Response:
     return _json({"error": "something went wrong on the server; the game was not changed"}, status=500)
 
@@ -432,6 +460,7 @@ def create_app(
         routes=routes,
         exception_handlers={
             ApiError: _api_error,
+            StoreError: _store_error,
             HTTPException: _http_error,
             Exception: _server_error,
         },

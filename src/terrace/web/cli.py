@@ -75,6 +75,7 @@ def play(host: str, port: int, no_browser: bool, db: str | None, hint_seconds: f
     rules = pop_rules(kwargs)
     try:
         store = open_store(db)
+        store.check_writable()
     except (TerraceError, OSError) as error:
         raise click.ClickException(str(error)) from None
     extra_hosts = () if host in LOOPBACK or host in ("0.0.0.0", "::") else (host,)

@@ -1,0 +1,165 @@
+"""A saved game as database rows and back. Every row read is checked: a
+row edited or damaged by hand gives a clear :class:`DamagedGameError`
+naming the game and what is wrong with it.
+
+>>> whole(3, "hints"), clip("x" * 300)[-12:]
+(3, 'xxxxxxx[...]')
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from terrace.deal import DEAL_VERSION, Deal
+from terrace.errors import TerraceError
+from terrace.record import RESULTS
+from terrace.rules import Rules
+from terrace.storage.base import DamagedGameError, StoredGame
+from terrace.variants import canonical_name
+
+GAME_COLUMNS = (
+    "id, variant, rules, deal_number, deal_version, deal, status, move_count, hints, undos, "
+    "winnable_only, created_at, updated_at, started_at, finished_at, revision"
+)
+_COLUMN_COUNT = len(GAME_COLUMNS.split(","))
+MAX_QUOTE = 200
+"""Messages quote at most this many characters of what they were given."""
+
+
+def clip(text: str, limit: int = MAX_QUOTE) -> str:
+    """``text`` cut to ``limit`` characters, marked when it was cut."""
+    return text if len(text) <= limit else text[: limit - 5] + "[...]"
+
+
+def rules_json(rules: Rules) -> str:
+    """The rules as the database keeps them."""
+    return json.dumps(rules.to_dict(), sort_keys=True)
+
+
+def insert_game(conn: sqlite3.Connection, game: StoredGame, action: str) -> list[str]:
+    """Insert a new game, its line and the event; returns the line stored."""
+    conn.execute(
+        f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * _COLUMN_COUNT)})",
+        (game.id, game.variant, rules_json(game.rules), game.deal.number, DEAL_VERSION,
+         game.deal.text(), game.status, len(game.moves), game.hints, game.undos,
+         int(game.winnable_only), game.created_at, game.updated_at, game.started_at,
+         game.finished_at, game.revision),
+    )
+    line = game.line()
+    conn.executemany(
+        "INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
+        [(game.id, ply, move) for ply, move in enumerate(line)],
+    )
+    log_event(conn, game, action)
+    return line
+
+
+def replace_line(conn: sqlite3.Connection, game_id: str, old: list[str], new: list[str], keep: int) -> None:
+    """Make the stored line ``old`` into ``new``, which share their first
+    ``keep`` moves: only the rows after them are touched (one row for a
+    move, none for an undo or a redo)."""
+    if keep < len(old):
+        conn.execute("DELETE FROM moves WHERE game_id = ? AND ply >= ?", (game_id, keep))
+    if keep < len(new):
+        conn.executemany(
+            "INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
+            [(game_id, ply, move) for ply, move in enumerate(new[keep:], keep)],
+        )
+
+
+def read_line(conn: sqlite3.Connection, game_id: str) -> list[str]:
+    """The stored line of a game: moves played, then the redo stack."""
+    return [m for (m,) in conn.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
+
+
+def log_event(conn: sqlite3.Connection, game: StoredGame, action: str) -> None:
+    """Log a stored change: the move played, undone or redone, if any."""
+    move: str | None = None
+    if action in ("move", "redo") and game.moves:
+        move = game.moves[-1]
+    elif action == "undo" and game.redo:
+        move = game.redo[-1]
+    conn.execute(
+        "INSERT INTO events (game_id, revision, action, move, move_count, at) VALUES (?, ?, ?, ?, ?, ?)",
+        (game.id, game.revision, action, move, len(game.moves), game.updated_at),
+    )
+
+
+def load_game(row: Sequence[Any], line: list[str], known: StoredGame | None = None) -> StoredGame:
+    """A game from its database row and line, checked: by replaying the
+    moves, or, when ``known`` is this game as last read or written at the
+    same revision, by the board remembered with it."""
+    game_id = row[0]
+    try:
+        (_, variant, rules_text, number, deal_version, deal_text, status, move_count, hints,
+         undos, winnable_only, created_at, updated_at, started_at, finished_at, revision) = row
+        if not isinstance(variant, str) or canonical_name(variant) != variant:
+            raise ValueError(f"unknown variant {variant!r}")
+        rules, deal = _rules_and_deal(rules_text, deal_text, known)
+        if number is not None and deal_version == DEAL_VERSION:
+            deal = Deal(deal.cards, whole(number, "deal_number"))
+            deal.check(rules)
+        played = whole(move_count, "move_count")
+        if played > len(line):
+            raise ValueError(f"{played} moves played but only {len(line)} stored")
+        if status not in RESULTS:
+            raise ValueError(f"unknown status {status!r}")
+        game = StoredGame(
+            game_id, variant, rules, deal, moves=line[:played], redo=line[played:][::-1],
+            status=status, hints=whole(hints, "hints"), undos=whole(undos, "undos"),
+            winnable_only=bool(winnable_only), created_at=_time(created_at),
+            updated_at=_time(updated_at), started_at=_time_or_none(started_at),
+            finished_at=_time_or_none(finished_at), revision=whole(revision, "revision"),
+        )
+        if known is not None:
+            game.adopt_board(known)
+        board = game.board()
+        if board.status.value != status:
+            raise ValueError(f"it says {status!r} but its moves lead to {board.status.value!r}")
+    except (TerraceError, ValueError, TypeError, KeyError, RecursionError) as error:
+        why = "it is nested too deeply" if isinstance(error, RecursionError) else str(error)
+        raise DamagedGameError(
+            f"saved game {clip(str(game_id), 64)} is damaged and cannot be loaded: {clip(why)}"
+        ) from None
+    game.mark_saved(game.revision, line)
+    return game
+
+
+def _rules_and_deal(rules_text: Any, deal_text: Any, known: StoredGame | None) -> tuple[Rules, Deal]:
+    if known is not None and rules_text == rules_json(known.rules) and deal_text == known.deal.text():
+        return known.rules, Deal(known.deal.cards)
+    if not isinstance(rules_text, str):
+        raise ValueError("the rules are not JSON text")
+    data = json.loads(rules_text)
+    rules = Rules.from_dict(data)
+    if data != rules.to_dict():
+        raise ValueError("the rules are incomplete")
+    return rules, Deal.parse(deal_text, rules)
+
+
+def same_game(a: StoredGame | None, b: StoredGame) -> bool:
+    """True when two games have the same variant, rules, deal and line."""
+    return a is not None and (a.variant, a.rules, a.deal.cards, a.moves, a.redo) == (
+        b.variant, b.rules, b.deal.cards, b.moves, b.redo
+    )
+
+
+def whole(value: Any, name: str) -> int:
+    """A stored count, checked."""
+    if not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be a whole number, not {clip(repr(value), 40)}")
+    return value
+
+
+def _time(value: Any) -> float:
+    if not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"a time must be a number, not {clip(repr(value), 40)}")
+    return float(value)
+
+
+def _time_or_none(value: Any) -> float | None:
+    return None if value is None else _time(value)

@@ -1,0 +1,294 @@
+"""Storage faults: a full disk, a read-only file, a damaged game, a file
+that is not a database. Each gives one clear message that names no folder,
+changes nothing, and leaves no ``-wal`` or ``-shm`` file behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from store_support import golden, no_default_db, play, start
+from terrace.cli import main
+from terrace.storage import SqliteStore, StoreError, StoreWriteError, open_store
+from terrace.storage.files import sql_error
+from web_support import LOCAL
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from terrace.web.app import create_app
+
+_ = no_default_db
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite"
+
+
+def fill_up(store: SqliteStore) -> None:
+    """Let the database grow no more: the next write that needs a new page
+    fails as on a full disk (SQLITE_FULL)."""
+    pages = store._conn.execute("PRAGMA page_count").fetchone()[0]
+    store._conn.execute(f"PRAGMA max_page_count = {pages}")
+
+
+def play_until_full(store: SqliteStore, limit: int = 2000) -> tuple[Any, StoreWriteError]:
+    """Play the long golden game on a full database until a move is refused."""
+    record = golden("falling-star-won")
+    game = start(store, record)
+    fill_up(store)
+    board = game.board()
+    for move in record.moves[:limit]:
+        board.push_text(move)
+        revision = game.revision
+        game.sync(board)
+        try:
+            store.update(game, expected_revision=revision, action="move")
+        except StoreWriteError as error:
+            return game, error
+    raise AssertionError("the database never filled up")
+
+
+def test_a_move_on_a_full_disk_is_refused_and_changes_nothing(db: Path) -> None:
+    with open_store(db) as store:
+        game, error = play_until_full(store)
+        assert str(error) == "the move was not saved: the disk is full" and error.reason == "full"
+        stored = store.get(game.id)
+        assert stored.revision == game.revision == len(stored.moves)
+        assert stored.moves == game.moves[:-1]
+        assert [e["action"] for e in store.history(game.id)][-1] == "move"
+        # Room again: the same move is stored, and nothing was lost.
+        store._conn.execute("PRAGMA max_page_count = 1000000")
+        store.update(game, expected_revision=game.revision, action="move")
+        assert store.get(game.id).moves == game.moves
+    with open_store(db) as again:
+        assert again.get(game.id).moves == game.moves
+        assert again._conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_the_web_game_answers_507_when_the_disk_is_full(db: Path) -> None:
+    with open_store(db) as store:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            client = TestClient(create_app(store), base_url=LOCAL)
+        record = golden("falling-star-won")
+        assert record.deal.number is not None
+        game = client.post("/api/games", json={
+            "variant": "falling-star", "deal_number": record.deal.number,
+            "options": {"spaces": "free", "foundation_return": True},
+        }).json()
+        fill_up(store)
+        answer = None
+        for count, move in enumerate(record.moves):
+            answer = client.post(f"/api/games/{game['id']}/moves", json={"move": move, "after": count})
+            if answer.status_code != 200:
+                break
+        assert answer is not None and answer.status_code == 507
+        assert answer.json() == {"error": "the move was not saved: the disk is full"}
+        assert client.get(f"/api/games/{game['id']}").json()["moves"] == list(record.moves[:count])
+        refused = client.post("/api/games", json={"variant": "wood"})
+        assert refused.status_code == 507
+        assert refused.json()["error"] == "the new game was not saved: the disk is full"
+
+
+# -- a read-only database ---------------------------------------------------------
+
+
+@contextmanager
+def read_only(path: Path) -> Iterator[None]:
+    """Make ``path`` read-only even for root (an immutable file), or skip."""
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        try:
+            yield
+        finally:
+            path.chmod(0o644)
+        return
+    if shutil.which("chattr") is None:
+        pytest.skip("chattr is needed to make a file read-only for root")
+    made = subprocess.run(["chattr", "+i", str(path)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip("this file system cannot make a file immutable")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def files_in(folder: Path) -> set[str]:
+    return {p.name for p in folder.iterdir()}
+
+
+def test_a_read_only_database_is_refused_at_start_with_nothing_left_behind(db: Path) -> None:
+    record = golden("terrace-won")
+    with open_store(db) as store:
+        play(store, start(store, record), record.moves[:3])
+    before = files_in(db.parent)
+    with read_only(db):
+        store = open_store(db)  # reading still works (terrace stats, export)
+        assert store.statistics()["overall"]["played"] == 1
+        with pytest.raises(StoreWriteError) as caught:
+            store.check_writable()
+        message = str(caught.value)
+        assert message.startswith("games cannot be saved in games.sqlite: the database is read-only")
+        assert "--db" in message and str(db.parent) not in message
+        assert files_in(db.parent) == before
+        result = CliRunner().invoke(main, ["play", "--db", str(db), "--no-browser", "--port", "0"])
+        assert result.exit_code == 1
+        assert result.output.strip().splitlines() == [f"Error: {message}"]
+        assert files_in(db.parent) == before
+
+
+def test_a_move_on_a_read_only_database_answers_503(db: Path) -> None:
+    with open_store(db) as store:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            client = TestClient(create_app(store), base_url=LOCAL)
+        game = client.post("/api/games", json={"variant": "wood", "deal_number": 2}).json()
+        store._conn.execute("PRAGMA query_only = ON")  # as if the file turned read-only
+        answer = client.post(f"/api/games/{game['id']}/moves", json={"move": "s"})
+        assert answer.status_code == 503
+        assert answer.json() == {"error": "the move was not saved: the database is read-only"}
+        store._conn.execute("PRAGMA query_only = OFF")
+        assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+
+
+# -- a damaged game and clear SQLite errors ----------------------------------------
+
+
+def test_a_damaged_game_answers_with_the_clear_message(db: Path) -> None:
+    record = golden("terrace-won")
+    with open_store(db) as store:
+        game = start(store, record)
+        play(store, game, record.moves[:4])
+    hand = sqlite3.connect(db)
+    hand.execute("UPDATE games SET status = 'won' WHERE id = ?", (game.id,))
+    hand.commit()
+    hand.close()
+    with open_store(db) as store:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            client = TestClient(create_app(store), base_url=LOCAL)
+        answer = client.get(f"/api/games/{game.id}")
+        assert answer.status_code == 500
+        assert answer.json()["error"] == (
+            f"saved game {game.id} is damaged and cannot be loaded: "
+            "it says 'won' but its moves lead to 'playing'"
+        )
+        moved = client.post(f"/api/games/{game.id}/moves", json={"move": "s"})
+        assert moved.status_code == 500 and "is damaged" in moved.json()["error"]
+        assert client.get("/api/games").json()["games"] == []  # the list skips it
+
+
+@pytest.mark.parametrize(
+    ("text", "change", "words"),
+    [
+        ("database or disk is full", "the move", "the move was not saved: the disk is full"),
+        ("attempt to write a readonly database", "the undo",
+         "the undo was not saved: the database is read-only"),
+        ("disk I/O error", "the move", "the move was not saved: the disk failed (input/output error)"),
+        ("disk I/O error", None, "the database games.sqlite cannot be used: the disk failed"),
+        ("database is locked", "the move", "the database games.sqlite is busy"),
+        ("database disk image is malformed", None, "games.sqlite is damaged"),
+    ],
+)
+def test_sqlite_failures_become_clear_errors(text: str, change: str | None, words: str) -> None:
+    error = sql_error("games.sqlite", sqlite3.OperationalError(text), change)
+    assert str(error).startswith(words)
+    assert isinstance(error, StoreWriteError) == words.endswith(("full", "read-only", "error)"))
+
+
+def test_no_refusal_names_the_folders(tmp_path: Path) -> None:
+    folder = tmp_path / "deep" / "inside"
+    folder.mkdir(parents=True)
+    notes = folder / "notes.sqlite"
+    notes.write_text("not a database\n" * 20)
+    with pytest.raises(StoreError) as caught:
+        open_store(notes)
+    assert str(caught.value).startswith("notes.sqlite is not a Terrace database")
+    assert str(folder) not in str(caught.value)
+    blocked = folder / "file"
+    blocked.write_text("")
+    with pytest.raises(StoreError) as caught:
+        open_store(blocked / "games.sqlite")
+    assert "games.sqlite" in str(caught.value) and str(folder) not in str(caught.value)
+
+
+# -- the solver's verdict cache -------------------------------------------------------
+
+
+def test_a_verdict_cache_that_is_not_one_gives_one_clear_line(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n" * 50)
+    games = tmp_path / "games.sqlite"
+    open_store(games).close()
+    damaged = tmp_path / "damaged.sqlite3"
+    damaged.write_bytes(b"SQLite format 3\x00" + bytes(84) + os.urandom(8000))
+    cases = [
+        (notes, "notes.txt is not a verdict cache (not an SQLite file)"),
+        (games, "games.sqlite is a database of saved games, not a verdict cache"),
+        (damaged, "damaged.sqlite3 is damaged"),
+    ]
+    for path, words in cases:
+        before = path.read_bytes()
+        for args in (
+            ["deal", "--winnable", "--variant", "falling-star", "--verdicts-db", str(path)],
+            ["deal", "--winnable", "--variant", "falling-star", "--db", str(path)],
+            ["survey", "--variant", "falling-star", "--deals", "1-2", "--verdicts-db", str(path),
+             "--out", str(tmp_path / "out")],
+        ):
+            result = CliRunner().invoke(main, args)
+            assert result.exit_code == 1, (args, result.output)
+            errors = [line for line in result.stderr.splitlines() if not line.startswith("note:")]
+            assert errors == [f"Error: {words}"] or (
+                errors[0].startswith(f"Error: {words}") and len(errors) == 1
+            ), errors
+            assert "Traceback" not in result.output
+        assert path.read_bytes() == before
+        assert files_in(tmp_path) >= {path.name} and not any(
+            name.startswith(path.name + "-") for name in files_in(tmp_path)
+        )
+
+
+def test_statistics_survive_junk_already_stored(db: Path) -> None:
+    record = golden("terrace-won")
+    with open_store(db) as store:
+        for _ in range(3):
+            play(store, start(store, record), record.moves[:2])
+        ids = store.game_ids()
+    hand = sqlite3.connect(db)
+    hand.execute("PRAGMA ignore_check_constraints = ON")
+    junk = [
+        ("finished_at = 1e15, status = 'lost'", ids[0]),
+        ("hints = 1e30, undos = 'many', started_at = 'soon'", ids[1]),
+        ("created_at = 9e999, updated_at = -9e999, variant = 7, status = 'won'", ids[2]),
+    ]
+    for assignment, game_id in junk:
+        hand.execute(f"UPDATE games SET {assignment} WHERE id = ?", (game_id,))
+    hand.commit()
+    hand.close()
+    result = CliRunner().invoke(main, ["stats", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(CliRunner().invoke(main, ["stats", "--db", str(db), "--json"]).output)
+    assert data["overall"]["played"] == 3
+    with open_store(db) as store:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            client = TestClient(create_app(store), base_url=LOCAL)
+        answer = client.get("/api/stats")
+        assert answer.status_code == 200 and answer.json()["overall"]["played"] == 3
+        assert client.get("/api/games").status_code == 200
