@@ -32,9 +32,10 @@ def test_nothing_played() -> None:
     stats = summarize([])
     assert stats["variants"] == {}
     assert stats["overall"] == {
-        "played": 0, "finished": 0, "won": 0, "lost": 0, "unfinished": 0, "win_rate": None,
-        "current_streak": 0, "best_streak": 0, "fewest_moves": None, "fastest_seconds": None,
-        "hints": 0, "undos": 0, "days": [],
+        "played": 0, "finished": 0, "won": 0, "lost": 0, "abandoned": 0, "unfinished": 0,
+        "win_rate": None, "current_streak": 0, "best_streak": 0, "fewest_moves": None,
+        "fastest_seconds": None, "hints": 0, "undos": 0, "assisted": 0, "active_seconds": 0.0,
+        "days": [],
     }
 
 
@@ -76,8 +77,8 @@ def test_results_per_day_for_the_chart() -> None:
     ]
     days = summarize(games)["overall"]["days"]
     assert days == [
-        {"date": local_day(noon), "won": 2, "lost": 1},
-        {"date": local_day(noon + 3 * DAY), "won": 0, "lost": 1},
+        {"date": local_day(noon), "won": 2, "lost": 1, "abandoned": 0},
+        {"date": local_day(noon + 3 * DAY), "won": 0, "lost": 1, "abandoned": 0},
     ]
     json.dumps(days)
 
@@ -117,12 +118,14 @@ def test_the_sqlite_store_agrees_with_summarize(tmp_path: Path, monkeypatch: pyt
     memory, sqlite = results
     assert sqlite == memory
     overall = sqlite["overall"]
-    assert (overall["played"], overall["won"], overall["lost"], overall["unfinished"]) == (4, 1, 2, 1)
+    # The Blondes and Brunettes game was left for a new one: abandoned.
+    assert (overall["played"], overall["won"], overall["lost"], overall["abandoned"]) == (4, 1, 2, 1)
+    assert overall["unfinished"] == 0 and overall["win_rate"] == pytest.approx(1 / 4)
     assert overall["fewest_moves"] == len(golden("terrace-won").moves)
     assert overall["fastest_seconds"] == 7.0 * (len(golden("terrace-won").moves) - 1)
     assert overall["hints"] == 3 and overall["undos"] == 2
     assert overall["current_streak"] == 0 and overall["best_streak"] == 1
-    assert sum(d["won"] + d["lost"] for d in overall["days"]) == 3
+    assert sum(d["won"] + d["lost"] + d["abandoned"] for d in overall["days"]) == 4
     assert set(sqlite["variants"]) == {"terrace", "wood", "blondes-and-brunettes"}
 
 
@@ -157,6 +160,8 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, list[str]
         record = golden("terrace-won")
         game = start(store, record)
         play(store, game, record.moves[:5])
+        store.mark_assisted(game.id)
+        store.add_active_time(game.id, 65_000)
         ids = store.game_ids()
     return path.read_bytes(), ids
 
@@ -184,11 +189,13 @@ def test_stats_table(run: Callable[..., Any], filled: list[str]) -> None:
     result = run("stats")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].split()[:4] == ["Variant", "Played", "Won", "Lost"]
+    assert lines[0].split()[:5] == ["Variant", "Played", "Won", "Lost", "Abandoned"]
+    assert lines[0].split()[-1] == "Assisted"
     terrace = next(line for line in lines if line.startswith("Terrace"))
-    assert terrace.split()[1:5] == ["3", "1", "1", "50%"]
+    assert terrace.split()[1:6] == ["3", "1", "1", "0", "50%"]
     assert lines[-1].startswith("All variants")
-    assert lines[-1].split()[2:5] == ["4", "1", "2"]
+    assert lines[-1].split()[2:7] == ["4", "1", "2", "0", "33%"]
+    assert lines[-1].split()[-1] == "1"  # one game was assisted
     assert any(line.startswith("Wood") for line in lines)
 
 
@@ -296,6 +303,10 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("too many moves", _record(moves=["s"] * 100_001), "more than 100,000 moves"),
     ("deeply nested", "[" * 100_000 + "]" * 100_000, "not valid JSON: it is nested too deeply"),
     ("nested in a record", '[{"saved": ' + "[" * 50_000 + "]" * 50_000 + "}]", "nested too deeply"),
+    ("active time beyond bounds", _record(saved={"active_ms": 10**15}), "saved.active_ms must be"),
+    ("assisted not a flag", _record(saved={"assisted": "yes"}), "saved.assisted must be true or false"),
+    ("a win without its moves", _record("terrace-lost", saved={"won_at": time.time() - DAY}),
+     "saved.won_at and saved.won_moves go together"),
 ]
 
 
@@ -349,3 +360,30 @@ def test_commands_refuse_a_file_that_is_not_a_database(run: Callable[..., Any], 
         assert result.exit_code == 1, args
         assert "not a Terrace database" in result.output or "nothing was imported" in result.output
     assert notes.read_text() == "hello\n" * 100
+
+
+def test_the_web_game_shows_honest_statistics(tmp_path: Path) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+        from terrace.web.app import create_app
+
+    with open_store(tmp_path / "games.sqlite") as store:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            client = TestClient(create_app(store), base_url="http://localhost")
+        first = client.post("/api/games", json={"variant": "terrace", "deal_number": 2}).json()
+        client.post(f"/api/games/{first['id']}/moves", json={"move": "c1", "after": 0})
+        store.mark_assisted(first["id"])
+        store.add_active_time(first["id"], 4_000)
+        client.post("/api/games", json={"variant": "wood"})  # the first game is left
+        stats = client.get("/api/stats").json()["overall"]
+        assert (stats["played"], stats["abandoned"], stats["win_rate"]) == (1, 1, 0.0)
+        assert stats["assisted"] == 1 and stats["active_seconds"] == 4.0
+        game = client.get(f"/api/games/{first['id']}").json()
+        assert (game["assisted"], game["active_ms"], game["won_at"]) == (True, 4_000, None)
+        listed = client.get("/api/games").json()["games"]
+        assert [g["assisted"] for g in listed] == [False, True]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -194,3 +195,95 @@ def test_statistics_count_only_played_games(store: GameStore) -> None:
     play(store, start(store, record), record.moves[:3])
     overall = store.statistics()["overall"]
     assert overall["played"] == 1 and overall["won"] == 0
+
+
+# -- honest statistics ---------------------------------------------------------------
+
+
+def overall(store: GameStore) -> dict[str, Any]:
+    block: dict[str, Any] = store.statistics()["overall"]
+    return block
+
+
+def counts(store: GameStore) -> tuple[int, int, int, int, int]:
+    block = overall(store)
+    return block["played"], block["won"], block["lost"], block["abandoned"], block["unfinished"]
+
+
+def test_statistics_as_a_player_meets_them(store: GameStore) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:3])
+    assert counts(store) == (1, 0, 0, 0, 1) and overall(store)["win_rate"] is None
+    start(store, golden("terrace-lost"))  # a new game: the first one is left
+    assert counts(store) == (1, 0, 0, 1, 0) and overall(store)["win_rate"] == 0.0
+    play(store, game, record.moves[3:4])  # resumed: no longer abandoned
+    assert counts(store) == (1, 0, 0, 0, 1)
+    store.add_active_time(game.id, 90_000)
+    board = play(store, game, record.moves[4:])
+    assert board.status.value == "won"
+    store.add_active_time(game.id, 2_500)  # the page's last report, after the winning move
+    won = store.get(game.id)
+    assert won.won_at is not None and won.won_moves == len(record.moves)
+    assert won.won_active_ms == won.active_ms == 92_500
+    assert counts(store) == (1, 1, 0, 0, 0) and overall(store)["win_rate"] == 1.0
+    assert overall(store)["fastest_seconds"] == 92.5
+    # A win is final: taking moves back keeps it (and redoing does not add one).
+    again = undo(store, won, 2)
+    assert again.status.value == "playing"
+    assert store.get(game.id).won_at == won.won_at and store.get(game.id).status == "playing"
+    store.add_active_time(game.id, 10_000)  # not part of the win any more
+    assert counts(store) == (1, 1, 0, 0, 0) and overall(store)["fewest_moves"] == len(record.moves)
+    assert overall(store)["fastest_seconds"] == 92.5
+    # Five more games, each left after one move for the next: 1 won in 6.
+    for name in ["terrace-lost"] * 5:
+        play(store, start(store, golden(name)), ["c1"])
+    start(store, golden("wood-lost"))
+    block = overall(store)
+    assert (block["played"], block["won"], block["abandoned"]) == (6, 1, 5)
+    assert block["win_rate"] == pytest.approx(1 / 6)
+    assert block["current_streak"] == 0 and block["best_streak"] == 1
+
+
+def test_a_hint_counts_once_per_position(store: GameStore) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    board = play(store, game, record.moves[:2])
+    stale = store.get(game.id)
+    assert store.count_hint(game.id, board.position()) is True
+    assert store.count_hint(game.id, board.position()) is False  # the same position again
+    board.push_text(record.moves[2])
+    assert store.count_hint(game.id, board.position()) is True
+    assert store.get(game.id).hints == 2
+    assert store.get(game.id).revision == 2  # hints never make another tab stale
+    play(store, stale, record.moves[2:3])  # a write from before the hints keeps them
+    assert store.get(game.id).hints == 2 and overall(store)["hints"] == 2
+    with pytest.raises(UnknownGameError):
+        store.count_hint("nope", board.position())
+    for bad in ("", "x" * 5000, 7):
+        with pytest.raises(StoreError, match="position key"):
+            store.count_hint(game.id, bad)  # type: ignore[arg-type]
+
+
+def test_assists_and_active_time_are_kept(store: GameStore) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:1])
+    stale = store.get(game.id)
+    store.mark_assisted(game.id)
+    store.mark_assisted(game.id)
+    assert store.add_active_time(game.id, 1_500) == 1_500
+    assert store.add_active_time(game.id, 0) == 1_500
+    assert store.add_active_time(game.id, 500) == 2_000
+    play(store, stale, record.moves[1:2])  # an older copy cannot take them back
+    again = store.get(game.id)
+    assert again.assisted and again.active_ms == 2_000 and again.revision == 2
+    block = overall(store)
+    assert block["assisted"] == 1 and block["active_seconds"] == 2.0
+    for bad in (-1, 1.5, True, 6 * 3600 * 1000 + 1):
+        with pytest.raises(StoreError, match="active time"):
+            store.add_active_time(game.id, bad)  # type: ignore[arg-type]
+    assert store.get(game.id).active_ms == 2_000
+    for method in (store.mark_assisted, lambda gid: store.add_active_time(gid, 5)):
+        with pytest.raises(UnknownGameError):
+            method("nope")

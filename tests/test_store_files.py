@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from store_support import digest, golden, no_default_db, play, start
+from store_support import digest, golden, no_default_db, play, start, undo
 from terrace.storage import (
     LATEST_VERSION,
     MIGRATIONS,
@@ -138,15 +138,21 @@ def _v1_game(
     )
 
 
-def test_upgrade_from_version_1_keeps_games_and_fills_in_start_times(tmp_path: Path) -> None:
-    db = tmp_path / "games.sqlite"
-    SqliteStore(db, migrate_to=1).close()
+def _old_database(db: Path, version: int) -> Path:
+    """A database at schema ``version`` with a game won ("won") and one
+    being played ("open"), written the way version 1 wrote them."""
+    SqliteStore(db, migrate_to=version).close()
     conn = sqlite3.connect(db, isolation_level=None)
     _v1_game(conn, "won", "terrace-won", None, 1_000_000.0)
     _v1_game(conn, "open", "terrace-lost", 7, 2_000_000.0)
     conn.close()
+    return db
+
+
+def test_upgrade_from_version_1_keeps_games_and_fills_in_start_times(tmp_path: Path) -> None:
+    db = _old_database(tmp_path / "games.sqlite", 1)
     with open_store(db) as store:
-        assert store.migrations_applied == [2]
+        assert store.migrations_applied == list(range(2, LATEST_VERSION + 1))
         won = store.get("won")
         assert won.status == "won" and won.moves == list(golden("terrace-won").moves)
         assert won.started_at == 1_000_060.0
@@ -161,6 +167,20 @@ def test_upgrade_from_version_1_keeps_games_and_fills_in_start_times(tmp_path: P
         game = store.get("open")
         play(store, game, golden("terrace-lost").moves[7:9])
         assert store.get("open").revision == 9
+
+
+def test_upgrade_from_version_2_makes_existing_wins_final(tmp_path: Path) -> None:
+    db = _old_database(tmp_path / "games.sqlite", 2)
+    with open_store(db) as store:
+        assert store.migrations_applied == [3]
+        won = store.get("won")
+        assert won.won_at == won.finished_at == 1_000_060.0 + 10 * (len(won.moves) - 1)
+        assert won.won_moves == len(won.moves) and won.won_active_ms is None
+        assert not won.assisted and won.active_ms == 0
+        assert store.get("open").won_at is None
+        undo(store, won)  # a win is final, also for games won before the upgrade
+        assert store.statistics()["overall"]["won"] == 1
+        assert store.count_hint("open", "a position") is True
 
 
 def test_a_failing_migration_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -195,7 +215,7 @@ def test_many_first_openings_at_once_migrate_once(tmp_path: Path) -> None:
     for thread in threads:
         thread.join()
     assert errors == []
-    assert sorted(applied) == [[], [], [], [1, 2]]
+    assert sorted(applied) == [[], [], [], list(range(1, LATEST_VERSION + 1))]
 
 
 # -- newer versions ----------------------------------------------------------------

@@ -44,6 +44,11 @@ from terrace.storage.statistics import FINISHED, UNFINISHED, GameFacts
 from terrace.variants import canonical_name
 
 ACTIONS = ("create", "move", "undo", "redo", "hint", "restart")
+MAX_POSITION_KEY = 4096
+"""The longest position key :meth:`GameStore.count_hint` accepts (a
+position string of eight decks is about 1,000 characters)."""
+MAX_ACTIVE_REPORT_MS = 6 * 3600 * 1000
+"""The most active playing time one report may add (six hours)."""
 
 __all__ = [
     "ACTIONS",
@@ -57,8 +62,10 @@ __all__ = [
     "StoredGame",
     "UnknownGameError",
     "check_action",
+    "check_active_ms",
     "check_game",
     "check_identity",
+    "check_position_key",
     "common_prefix",
     "conflict",
     "new_game",
@@ -133,7 +140,10 @@ class StoredGame:
     """One saved game. ``moves`` are played, ``redo`` are undone moves
     (the next to redo last), ``revision`` counts every stored change.
     ``started_at`` is the time of the first move (None before it); the
-    times are seconds since the epoch."""
+    times are seconds since the epoch. ``assisted`` says an assist was used,
+    ``active_ms`` is the active playing time the page reported. A win is
+    final: ``won_at``, ``won_moves`` and ``won_active_ms`` describe the first
+    win and stay when moves are taken back after it."""
 
     id: str
     variant: str
@@ -150,6 +160,11 @@ class StoredGame:
     finished_at: float | None = None
     revision: int = 0
     started_at: float | None = None
+    assisted: bool = False
+    active_ms: int = 0
+    won_at: float | None = None
+    won_moves: int | None = None
+    won_active_ms: int | None = None
     _known: _Known | None = field(default=None, init=False, repr=False, compare=False)
     _saved: tuple[int, list[str]] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -226,15 +241,18 @@ class StoredGame:
         return GameFacts(
             self.variant, self.status, len(self.moves), self.hints, self.undos,
             self.created_at, self.updated_at, self.started_at, self.finished_at,
+            self.won_at, self.won_moves, self.won_active_ms, self.assisted, self.active_ms,
         )
 
     def stamp(self, now: float) -> None:
         """Set the times a stored change implies: updated now, started at
         the first move, finished when won or lost (cleared again when a
-        move is taken back)."""
+        move is taken back), and the first win, which stays."""
         self.updated_at = now
         if self.started_at is None and (self.moves or self.redo):
             self.started_at = now
+        if self.status == "won" and self.won_at is None:
+            self.won_at, self.won_moves, self.won_active_ms = now, len(self.moves), self.active_ms
         if self.status in FINISHED:
             if self.finished_at is None:
                 self.finished_at = now
@@ -307,6 +325,23 @@ class GameStore(Protocol):
         """The most recently updated game still being played, if any."""
         ...
 
+    def count_hint(self, game_id: str, position_key: str) -> bool:
+        """Count a hint given on the position ``position_key`` (e.g.
+        ``Board.position()``) unless one was counted there before; True when
+        it was counted. Neither this nor the next two change the revision:
+        they never make another tab's move a conflict."""
+        ...
+
+    def mark_assisted(self, game_id: str) -> None:
+        """Mark the game as one in which an assist was used (for good)."""
+        ...
+
+    def add_active_time(self, game_id: str, ms: int) -> int:
+        """Add ``ms`` (0 to :data:`MAX_ACTIVE_REPORT_MS`) of active playing
+        time; returns the game's total. Time reported while the game stands
+        won from its first win counts towards that win."""
+        ...
+
     def recent(self, limit: int = 20) -> list[StoredGame]:
         """The most recently updated games, newest first."""
         ...
@@ -336,6 +371,24 @@ def new_game(variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = Fa
         new_game_id(), variant, rules, deal, status=status,
         winnable_only=bool(winnable_only), created_at=now, updated_at=now,
     )
+
+
+def check_position_key(key: object) -> str:
+    """Refuse a position key that is not text of 1 to
+    :data:`MAX_POSITION_KEY` characters."""
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_POSITION_KEY:
+        raise StoreError(f"a position key must be text of 1 to {MAX_POSITION_KEY} characters")
+    return key
+
+
+def check_active_ms(ms: object) -> int:
+    """Refuse an active time that is not a whole number of milliseconds from
+    0 to :data:`MAX_ACTIVE_REPORT_MS`."""
+    if isinstance(ms, bool) or not isinstance(ms, int) or not 0 <= ms <= MAX_ACTIVE_REPORT_MS:
+        raise StoreError(
+            f"active time must be a whole number of milliseconds from 0 to {MAX_ACTIVE_REPORT_MS}"
+        )
+    return ms
 
 
 def check_action(action: str) -> None:

@@ -81,9 +81,10 @@ def _open(db: str | None) -> SqliteStore:
 
 
 COLUMNS = (
-    ("Played", "played"), ("Won", "won"), ("Lost", "lost"), ("Win rate", "win_rate"),
-    ("Streak", "current_streak"), ("Best", "best_streak"), ("Fewest", "fewest_moves"),
-    ("Fastest", "fastest_seconds"), ("Hints", "hints"), ("Undos", "undos"),
+    ("Played", "played"), ("Won", "won"), ("Lost", "lost"), ("Abandoned", "abandoned"),
+    ("Win rate", "win_rate"), ("Streak", "current_streak"), ("Best", "best_streak"),
+    ("Fewest", "fewest_moves"), ("Fastest", "fastest_seconds"), ("Hints", "hints"),
+    ("Undos", "undos"), ("Assisted", "assisted"),
 )
 
 
@@ -129,7 +130,10 @@ def stats_table(blocks: list[tuple[str, dict[str, Any]]]) -> str:
 @click.option("--variant", "-v", help="Only this variant.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def stats(db: str | None, variant: str | None, as_json: bool) -> None:
-    """Show how you are doing, per variant and overall."""
+    """Show how you are doing, per variant and overall. A game you leave
+    for a new one (after at least one move) counts as abandoned until you
+    resume and win it; the win rate is won / (won + lost + abandoned), and a
+    win stays a win even if you take moves back after it."""
     with _open(db) as store:
         data = store.statistics()
     if variant is not None:

@@ -24,14 +24,16 @@ from terrace.storage.base import (
     UNFINISHED,
     StoredGame,
     check_action,
+    check_active_ms,
     check_game,
     check_identity,
+    check_position_key,
     conflict,
     new_game,
     unknown_game,
 )
 from terrace.storage.paths import default_verdicts_path
-from terrace.storage.statistics import summarize
+from terrace.storage.statistics import MAX_ACTIVE_MS, summarize
 
 
 class MemoryStore:
@@ -40,6 +42,7 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self._games: dict[str, StoredGame] = {}
+        self._hinted: dict[str, set[str]] = {}
 
     @property
     def verdicts_path(self) -> Path:
@@ -73,12 +76,46 @@ class MemoryStore:
         check_identity(stored.variant, stored.rules.to_dict(), stored.deal.text(), game)
         after = game.clone()
         after.revision = expected_revision + 1
+        # As in SQLite: counters only grow, the first win stays.
+        after.hints = max(after.hints, stored.hints)
+        after.assisted = after.assisted or stored.assisted
+        after.active_ms = max(after.active_ms, stored.active_ms)
+        if stored.won_at is not None:
+            after.won_at, after.won_moves = stored.won_at, stored.won_moves
+            after.won_active_ms = stored.won_active_ms
         after.stamp(time.time())
         self._games[game.id] = after
-        game.revision = after.revision
-        game.updated_at = after.updated_at
-        game.started_at = after.started_at
-        game.finished_at = after.finished_at
+        for name in ("revision", "updated_at", "started_at", "finished_at", "hints", "assisted",
+                     "active_ms", "won_at", "won_moves", "won_active_ms"):
+            setattr(game, name, getattr(after, name))
+
+    def _stored(self, game_id: str) -> StoredGame:
+        try:
+            return self._games[game_id]
+        except (KeyError, TypeError):
+            raise unknown_game(str(game_id)) from None
+
+    def count_hint(self, game_id: str, position_key: str) -> bool:
+        key = check_position_key(position_key)
+        game = self._stored(game_id)
+        seen = self._hinted.setdefault(game_id, set())
+        if key in seen:
+            return False
+        seen.add(key)
+        game.hints += 1
+        game.updated_at = max(game.updated_at, time.time())
+        return True
+
+    def mark_assisted(self, game_id: str) -> None:
+        self._stored(game_id).assisted = True
+
+    def add_active_time(self, game_id: str, ms: int) -> int:
+        ms = check_active_ms(ms)
+        game = self._stored(game_id)
+        game.active_ms = min(game.active_ms + ms, MAX_ACTIVE_MS)
+        if game.status == "won" and game.won_active_ms is not None:
+            game.won_active_ms = min(game.won_active_ms + ms, MAX_ACTIVE_MS)
+        return game.active_ms
 
     def latest_unfinished(self) -> StoredGame | None:
         playing = [g for g in self._games.values() if g.status in UNFINISHED]

@@ -105,9 +105,30 @@ _V2 = (
     "CREATE INDEX events_by_game ON events (game_id, id)",
 )
 
+_V3 = (
+    # A win is final: when a game was first won, in how many moves and in
+    # how much active playing time; undoing after the win keeps them.
+    "ALTER TABLE games ADD COLUMN won_at REAL",
+    "ALTER TABLE games ADD COLUMN won_moves INTEGER CHECK (won_moves >= 0)",
+    "ALTER TABLE games ADD COLUMN won_active_ms INTEGER CHECK (won_active_ms >= 0)",
+    "UPDATE games SET won_at = coalesce(finished_at, updated_at), won_moves = move_count "
+    "WHERE status = 'won'",
+    # A game in which an assist was used (shown in records and statistics).
+    "ALTER TABLE games ADD COLUMN assisted INTEGER NOT NULL DEFAULT 0 CHECK (assisted IN (0, 1))",
+    # Active playing time, as the page reports it (paused while hidden or idle).
+    "ALTER TABLE games ADD COLUMN active_ms INTEGER NOT NULL DEFAULT 0 CHECK (active_ms >= 0)",
+    # The positions a hint was counted on: asking again on one counts once.
+    """CREATE TABLE hinted (
+        game_id  TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        position TEXT NOT NULL,
+        PRIMARY KEY (game_id, position)
+    ) WITHOUT ROWID""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, moves and events", _V1),
     Migration(2, "start times and indexes", _V2),
+    Migration(3, "final wins, assists, active time and hinted positions", _V3),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -23,8 +23,15 @@ from terrace.variants import canonical_name
 
 GAME_COLUMNS = (
     "id, variant, rules, deal_number, deal_version, deal, status, move_count, hints, undos, "
-    "winnable_only, created_at, updated_at, started_at, finished_at, revision"
+    "winnable_only, created_at, updated_at, started_at, finished_at, assisted, active_ms, "
+    "won_at, won_moves, won_active_ms, revision"
 )
+"""The columns of a game, ``revision`` last."""
+FACT_COLUMNS = (
+    "variant, status, move_count, hints, undos, created_at, updated_at, started_at, finished_at, "
+    "won_at, won_moves, won_active_ms, assisted, active_ms"
+)
+"""The columns the statistics read, in the order of ``GameFacts``."""
 _COLUMN_COUNT = len(GAME_COLUMNS.split(","))
 MAX_QUOTE = 200
 """Messages quote at most this many characters of what they were given."""
@@ -47,7 +54,8 @@ def insert_game(conn: sqlite3.Connection, game: StoredGame, action: str) -> list
         (game.id, game.variant, rules_json(game.rules), game.deal.number, DEAL_VERSION,
          game.deal.text(), game.status, len(game.moves), game.hints, game.undos,
          int(game.winnable_only), game.created_at, game.updated_at, game.started_at,
-         game.finished_at, game.revision),
+         game.finished_at, int(game.assisted), game.active_ms, game.won_at, game.won_moves,
+         game.won_active_ms, game.revision),
     )
     line = game.line()
     conn.executemany(
@@ -96,7 +104,8 @@ def load_game(row: Sequence[Any], line: list[str], known: StoredGame | None = No
     game_id = row[0]
     try:
         (_, variant, rules_text, number, deal_version, deal_text, status, move_count, hints,
-         undos, winnable_only, created_at, updated_at, started_at, finished_at, revision) = row
+         undos, winnable_only, created_at, updated_at, started_at, finished_at, assisted,
+         active_ms, won_at, won_moves, won_active_ms, revision) = row
         if not isinstance(variant, str) or canonical_name(variant) != variant:
             raise ValueError(f"unknown variant {variant!r}")
         rules, deal = _rules_and_deal(rules_text, deal_text, known)
@@ -114,6 +123,9 @@ def load_game(row: Sequence[Any], line: list[str], known: StoredGame | None = No
             winnable_only=bool(winnable_only), created_at=_time(created_at),
             updated_at=_time(updated_at), started_at=_time_or_none(started_at),
             finished_at=_time_or_none(finished_at), revision=whole(revision, "revision"),
+            assisted=bool(assisted), active_ms=whole(active_ms, "active_ms"),
+            won_at=_time_or_none(won_at), won_moves=_whole_or_none(won_moves, "won_moves"),
+            won_active_ms=_whole_or_none(won_active_ms, "won_active_ms"),
         )
         if known is not None:
             game.adopt_board(known)
@@ -153,6 +165,10 @@ def whole(value: Any, name: str) -> int:
     if not isinstance(value, int) or value < 0:
         raise ValueError(f"{name} must be a whole number, not {clip(repr(value), 40)}")
     return value
+
+
+def _whole_or_none(value: Any, name: str) -> int | None:
+    return None if value is None else whole(value, name)
 
 
 def _time(value: Any) -> float:

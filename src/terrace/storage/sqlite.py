@@ -46,8 +46,10 @@ from terrace.storage.base import (
     StoreError,
     StoreWriteError,
     check_action,
+    check_active_ms,
     check_game,
     check_identity,
+    check_position_key,
     common_prefix,
     conflict,
     new_game,
@@ -66,6 +68,7 @@ from terrace.storage.files import (
 from terrace.storage.migrations import APPLICATION_ID, LATEST_VERSION, NewerDatabaseError, migrate
 from terrace.storage.paths import MEMORY, default_games_path, label, verdicts_path
 from terrace.storage.rows import (
+    FACT_COLUMNS,
     GAME_COLUMNS,
     insert_game,
     load_game,
@@ -74,7 +77,7 @@ from terrace.storage.rows import (
     replace_line,
     same_game,
 )
-from terrace.storage.statistics import GameFacts, summarize
+from terrace.storage.statistics import MAX_ACTIVE_MS, GameFacts, summarize
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +88,7 @@ read of an unchanged game needs neither its moves' rows nor a replay."""
 CHANGES = {
     "create": "the new game", "move": "the move", "undo": "the undo", "redo": "the redo",
     "restart": "the restart", "hint": "the hint", "import": "the import",
+    "assist": "the use of an assist", "time": "the playing time",
 }
 """What each action stores, as error messages name it."""
 _REMEDIES = {"full": "free some disk space", "read-only": "make it writable"}
@@ -349,11 +353,7 @@ class SqliteStore:
 
     def statistics(self) -> dict[str, Any]:
         with self._transaction(write=False) as conn:
-            rows = conn.execute(
-                "SELECT variant, status, CAST(move_count AS INTEGER), CAST(hints AS INTEGER), "
-                "CAST(undos AS INTEGER), CAST(created_at AS REAL), CAST(updated_at AS REAL), "
-                "CAST(started_at AS REAL), CAST(finished_at AS REAL) FROM games"
-            ).fetchall()
+            rows = conn.execute(f"SELECT {FACT_COLUMNS} FROM games").fetchall()
         return summarize([GameFacts.from_row(row) for row in rows])
 
     def game_ids(self) -> list[str]:
@@ -396,20 +396,75 @@ class SqliteStore:
             if old is None:
                 old = read_line(conn, game.id)
             replace_line(conn, game.id, old, line, common_prefix(old, line))
+            # Counters only grow (count_hint and friends may have added to
+            # them since the caller read the game); the first win stays.
             conn.execute(
-                "UPDATE games SET status = ?, move_count = ?, hints = ?, undos = ?, "
-                "winnable_only = ?, updated_at = ?, started_at = ?, finished_at = ?, revision = ? "
-                "WHERE id = ?",
+                "UPDATE games SET status = ?, move_count = ?, hints = max(hints, ?), undos = ?, "
+                "winnable_only = ?, updated_at = ?, started_at = ?, finished_at = ?, "
+                "assisted = max(assisted, ?), active_ms = max(active_ms, ?), "
+                "won_at = coalesce(won_at, ?), won_moves = coalesce(won_moves, ?), "
+                "won_active_ms = coalesce(won_active_ms, CASE WHEN ? IS NOT NULL "
+                "THEN max(active_ms, ?) END), revision = ? WHERE id = ?",
                 (after.status, len(after.moves), after.hints, after.undos, int(after.winnable_only),
-                 after.updated_at, after.started_at, after.finished_at, after.revision, game.id),
+                 after.updated_at, after.started_at, after.finished_at, int(after.assisted),
+                 after.active_ms, after.won_at, after.won_moves, after.won_at, after.active_ms,
+                 after.revision, game.id),
             )
+            (after.hints, assisted, after.active_ms, after.won_at, after.won_moves,
+             after.won_active_ms) = conn.execute(
+                "SELECT hints, assisted, active_ms, won_at, won_moves, won_active_ms FROM games "
+                "WHERE id = ?", (game.id,),
+            ).fetchone()
+            after.assisted = bool(assisted)
             log_event(conn, after, action)
         after.mark_saved(after.revision, line)
         self._remember(after)
-        game.revision = after.revision
-        game.updated_at = after.updated_at
-        game.started_at = after.started_at
-        game.finished_at = after.finished_at
+        for name in ("revision", "updated_at", "started_at", "finished_at", "hints", "assisted",
+                     "active_ms", "won_at", "won_moves", "won_active_ms"):
+            setattr(game, name, getattr(after, name))
+
+    def count_hint(self, game_id: str, position_key: str) -> bool:
+        key = check_position_key(position_key)
+        with self._transaction(write=True, action="hint") as conn:
+            row = conn.execute(
+                "SELECT revision, move_count FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                raise unknown_game(str(game_id))
+            added = conn.execute(
+                "INSERT OR IGNORE INTO hinted (game_id, position) VALUES (?, ?)", (game_id, key)
+            ).rowcount
+            if added:
+                now = time.time()
+                conn.execute(
+                    "UPDATE games SET hints = hints + 1, updated_at = max(updated_at, ?) WHERE id = ?",
+                    (now, game_id),
+                )
+                conn.execute(
+                    "INSERT INTO events (game_id, revision, action, move, move_count, at) "
+                    "VALUES (?, ?, 'hint', NULL, ?, ?)", (game_id, row[0], row[1], now),
+                )
+        return bool(added)
+
+    def mark_assisted(self, game_id: str) -> None:
+        with self._transaction(write=True, action="assist") as conn:
+            changed = conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,)).rowcount
+        if not changed:
+            raise unknown_game(str(game_id))
+
+    def add_active_time(self, game_id: str, ms: int) -> int:
+        ms = check_active_ms(ms)
+        with self._transaction(write=True, action="time") as conn:
+            conn.execute(
+                "UPDATE games SET active_ms = min(active_ms + ?, ?), won_active_ms = CASE "
+                "WHEN status = 'won' AND won_active_ms IS NOT NULL THEN min(won_active_ms + ?, ?) "
+                "ELSE won_active_ms END WHERE id = ?",
+                (ms, MAX_ACTIVE_MS, ms, MAX_ACTIVE_MS, game_id),
+            )
+            row = conn.execute("SELECT active_ms FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise unknown_game(str(game_id))
+        return int(row[0])
 
     def add_games(self, games: Sequence[StoredGame]) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all

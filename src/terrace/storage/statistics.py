@@ -1,7 +1,11 @@
-"""Statistics over saved games: played, won, lost, streaks, best results,
-per variant and overall. Only numbers go in (:class:`GameFacts`), so every
-store computes them the same way. The JSON shape is documented in
+"""Statistics over saved games: played, won, lost, abandoned, streaks, best
+results, per variant and overall. Only numbers go in (:class:`GameFacts`),
+so every store computes them the same way. The JSON shape is documented in
 ``docs/storage.md``.
+
+As in PySolFC and Aisleriot, a game with at least one move that the player
+leaves for a new game counts against them (abandoned) until it is resumed
+and won, and a win is final: taking moves back after it does not undo it.
 
 >>> summarize([])["overall"]["played"]
 0
@@ -17,8 +21,12 @@ from typing import Any
 
 FINISHED = ("won", "lost")
 UNFINISHED = ("choosing", "playing")
+RESULTS = ("won", "lost", "abandoned", "unfinished")
+"""What a played game counts as: ``unfinished`` is the game being played."""
 MAX_COUNT = 1_000_000
 """The most hints or undos one game can sensibly have; more is junk."""
+MAX_ACTIVE_MS = 100 * 86_400_000
+"""The most active playing time one game can sensibly have (100 days)."""
 SANE_TIMES = (86_400.0, 4_102_444_800.0)
 """Times the statistics believe (1970-01-02 to 2100-01-01); others are junk."""
 
@@ -36,6 +44,11 @@ class GameFacts:
     updated_at: float
     started_at: float | None
     finished_at: float | None
+    won_at: float | None = None
+    won_moves: int | None = None
+    won_active_ms: int | None = None
+    assisted: bool = False
+    active_ms: int = 0
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> GameFacts:
@@ -43,81 +56,128 @@ class GameFacts:
         out of range or of the wrong type (a hand edit, an old import)
         counts as unknown, so the statistics never fail on it.
 
-        >>> GameFacts.from_row([7, "won", -1, 10**30, 2, "x", 1e300, None, float("nan")])
-        GameFacts(variant='7', status='won', moves=0, hints=0, undos=2, created_at=0.0, \
-updated_at=0.0, started_at=None, finished_at=None)
+        >>> facts = GameFacts.from_row(
+        ...     [7, "won", -1, 10**30, 2, "x", 1e300, None, float("nan"), 1e15, 5, -3, 1, 10])
+        >>> facts.variant, facts.moves, facts.hints, facts.undos, facts.updated_at, facts.won_at
+        ('7', 0, 0, 2, 0.0, None)
+        >>> facts.won_moves, facts.won_active_ms, facts.assisted, facts.active_ms
+        (5, None, True, 10)
         """
-        variant, status, moves, hints, undos, created, updated, started, finished = row
+        (variant, status, moves, hints, undos, created, updated, started, finished,
+         won_at, won_moves, won_active_ms, assisted, active_ms) = row
         known_status = status in FINISHED or status in UNFINISHED
         return cls(
             str(variant), status if known_status else "playing", _count(moves), _count(hints),
             _count(undos), _time(created) or 0.0, _time(updated) or 0.0, _time(started),
-            _time(finished),
+            _time(finished), _time(won_at), _count_or_none(won_moves),
+            _count_or_none(won_active_ms, MAX_ACTIVE_MS), assisted == 1,
+            _count(active_ms, MAX_ACTIVE_MS),
         )
 
     @property
     def started(self) -> bool:
         """True once a move was made (games only opened do not count)."""
-        return self.started_at is not None or self.moves > 0
+        return self.started_at is not None or self.moves > 0 or self.won_at is not None
+
+    def result(self, last_opened: float) -> str | None:
+        """``won`` (once won, for good), ``lost``, ``abandoned`` (left for a
+        game opened after its last change, ``last_opened``), ``unfinished``
+        (still being played), or None for a game never started."""
+        if not self.started:
+            return None
+        if self.won_at is not None or self.status == "won":
+            return "won"
+        if self.status == "lost":
+            return "lost"
+        return "abandoned" if self.updated_at < last_opened else "unfinished"
+
+    def result_at(self) -> float:
+        """When the result came: the first win, the loss, or the last change."""
+        if self.won_at is not None:
+            return self.won_at
+        return self.finished_at or self.updated_at
+
+    def seconds_to_win(self) -> float | None:
+        """The win's active playing time, or, when none was reported, the
+        time from the first move to the win; None when unknown."""
+        if self.won_active_ms:
+            return self.won_active_ms / 1000
+        end = self.won_at if self.won_at is not None else self.finished_at
+        if end is None or self.started_at is None:
+            return None
+        return max(end - self.started_at, 0.0)
 
 
 def summarize(games: Iterable[GameFacts]) -> dict[str, Any]:
     """Statistics over games, overall and per variant; the JSON shape is
     described in ``docs/storage.md``. Only started games (a move was made)
-    count; streaks follow the order in which games were finished.
+    count; streaks follow the order in which results came, an abandoned game
+    breaking a streak as a loss does.
 
-    >>> summarize([GameFacts("wood", "won", 80, 0, 0, 0.0, 9.0, 1.0, 9.0)])["overall"]["won"]
-    1
+    >>> won = GameFacts("wood", "won", 80, 0, 0, 10.0, 90.0, 20.0, 90.0, 90.0, 80)
+    >>> left = GameFacts("wood", "playing", 3, 0, 0, 100.0, 110.0, 105.0, None)
+    >>> newest = GameFacts("wood", "playing", 0, 0, 0, 200.0, 200.0, None, None)
+    >>> block = summarize([won, left, newest])["overall"]
+    >>> block["won"], block["abandoned"], block["win_rate"]
+    (1, 1, 0.5)
     """
     facts = list(games)
+    last_opened = max((g.created_at for g in facts), default=0.0)
     variants = sorted({g.variant for g in facts})
     return {
-        "overall": _block(facts),
-        "variants": {v: _block([g for g in facts if g.variant == v]) for v in variants},
+        "overall": _block(facts, last_opened),
+        "variants": {v: _block([g for g in facts if g.variant == v], last_opened) for v in variants},
     }
 
 
-def _block(group: list[GameFacts]) -> dict[str, Any]:
-    started = [g for g in group if g.started]
-    finished = sorted(
-        (g for g in started if g.status in FINISHED),
-        key=lambda g: (g.finished_at or g.updated_at, g.created_at),
+def _block(group: list[GameFacts], last_opened: float) -> dict[str, Any]:
+    results = [(g, r) for g in group if (r := g.result(last_opened)) is not None]
+    counts = dict.fromkeys(RESULTS, 0)
+    for _, result in results:
+        counts[result] += 1
+    ended = sorted(
+        ((g, r) for g, r in results if r != "unfinished"),
+        key=lambda pair: (pair[0].result_at(), pair[0].created_at),
     )
-    won = [g for g in finished if g.status == "won"]
     streak = best = 0
-    for g in finished:
-        streak = streak + 1 if g.status == "won" else 0
-        best = max(best, streak)
-    times = [
-        g.finished_at - g.started_at
-        for g in won
-        if g.finished_at is not None and g.started_at is not None
-    ]
     days: dict[str, dict[str, Any]] = {}
-    for g in finished:
-        date = local_day(g.finished_at or g.updated_at)
-        day = days.setdefault(date, {"date": date, "won": 0, "lost": 0})
-        day[g.status] += 1
+    for g, result in ended:
+        streak = streak + 1 if result == "won" else 0
+        best = max(best, streak)
+        if g.result_at() > 0:
+            date = local_day(g.result_at())
+            days.setdefault(date, {"date": date, "won": 0, "lost": 0, "abandoned": 0})[result] += 1
+    won = [g for g, r in results if r == "won"]
+    times = [t for g in won if (t := g.seconds_to_win()) is not None]
+    played = [g for g, _ in results]
+    counted = counts["won"] + counts["lost"] + counts["abandoned"]
     return {
-        "played": len(started),
-        "finished": len(finished),
-        "won": len(won),
-        "lost": len(finished) - len(won),
-        "unfinished": len(started) - len(finished),
-        "win_rate": len(won) / len(finished) if finished else None,
+        "played": len(results),
+        "won": counts["won"],
+        "lost": counts["lost"],
+        "abandoned": counts["abandoned"],
+        "unfinished": counts["unfinished"],
+        "finished": counts["won"] + counts["lost"],
+        "win_rate": counts["won"] / counted if counted else None,
         "current_streak": streak,
         "best_streak": best,
-        "fewest_moves": min((g.moves for g in won), default=None),
-        "fastest_seconds": round(max(min(times), 0.0), 3) if times else None,
-        "hints": sum(g.hints for g in started),
-        "undos": sum(g.undos for g in started),
+        "fewest_moves": min((g.moves if g.won_moves is None else g.won_moves for g in won), default=None),
+        "fastest_seconds": round(min(times), 3) if times else None,
+        "hints": sum(g.hints for g in played),
+        "undos": sum(g.undos for g in played),
+        "assisted": sum(1 for g in played if g.assisted),
+        "active_seconds": round(sum(g.active_ms for g in played) / 1000, 3),
         "days": [days[d] for d in sorted(days)],
     }
 
 
-def _count(value: Any) -> int:
-    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
+def _count(value: Any, limit: int = MAX_COUNT) -> int:
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= limit
     return value if ok else 0
+
+
+def _count_or_none(value: Any, limit: int = MAX_COUNT) -> int | None:
+    return None if value is None or _count(value, limit) != value else value
 
 
 def _time(value: Any) -> float | None:

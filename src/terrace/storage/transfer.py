@@ -26,7 +26,7 @@ from terrace.errors import TerraceError
 from terrace.record import GameRecord
 from terrace.storage.base import FINISHED, StoredGame, StoreError, check_game
 from terrace.storage.rows import clip
-from terrace.storage.statistics import MAX_COUNT
+from terrace.storage.statistics import MAX_ACTIVE_MS, MAX_COUNT
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_REASONS = 20
@@ -65,6 +65,11 @@ def export_record(game: StoredGame) -> dict[str, Any]:
         "undos": game.undos,
         "winnable_only": game.winnable_only,
         "redo": list(game.redo),
+        "assisted": game.assisted,
+        "active_ms": game.active_ms,
+        "won_at": game.won_at,
+        "won_moves": game.won_moves,
+        "won_active_ms": game.won_active_ms,
     }
     return data
 
@@ -132,19 +137,30 @@ def game_from_record(data: Any) -> StoredGame:
         updated_at=_time(saved, "updated_at", now, now),
         started_at=_time(saved, "started_at", None, now),
         finished_at=_time(saved, "finished_at", now if finished else None, now),
+        assisted=_flag(saved, "assisted"),
+        active_ms=_count(saved, "active_ms", MAX_ACTIVE_MS),
+        won_at=_time(saved, "won_at", None, now),
+        won_moves=_count(saved, "won_moves", MAX_LINE, None),
+        won_active_ms=_count(saved, "won_active_ms", MAX_ACTIVE_MS, None),
     )
     if not finished:
         game.finished_at = None
     elif game.finished_at is None:
         game.finished_at = game.updated_at
+    if game.status == "won" and game.won_at is None:
+        game.won_at, game.won_moves = game.finished_at, len(game.moves)
+    if (game.won_at is None) != (game.won_moves is None):
+        raise StoreError("saved.won_at and saved.won_moves go together: both or neither")
     check_game(game)
     return game
 
 
-def _count(saved: dict[str, Any], key: str) -> int:
-    value = saved.get(key, 0)
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COUNT:
-        raise StoreError(f"saved.{key} must be a whole number from 0 to {MAX_COUNT:,}")
+def _count(saved: dict[str, Any], key: str, limit: int = MAX_COUNT, default: int | None = 0) -> Any:
+    value = saved.get(key, default)
+    if value is None and default is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= limit:
+        raise StoreError(f"saved.{key} must be a whole number from 0 to {limit:,}")
     return value
 
 

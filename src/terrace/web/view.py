@@ -197,6 +197,9 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
         "created_at": game.created_at,
         "updated_at": game.updated_at,
         "finished_at": game.finished_at,
+        "assisted": game.assisted,
+        "active_ms": game.active_ms,
+        "won_at": game.won_at,
         "motions": [],
     }
     data.update(extra)
@@ -218,4 +221,7 @@ def game_summary(game: StoredGame) -> dict[str, Any]:
         "created_at": game.created_at,
         "updated_at": game.updated_at,
         "finished_at": game.finished_at,
+        "assisted": game.assisted,
+        "active_ms": game.active_ms,
+        "won_at": game.won_at,
     }
