@@ -258,6 +258,8 @@ def test_a_verdict_cache_that_is_not_one_gives_one_clear_line(tmp_path: Path) ->
                 errors[0].startswith(f"Error: {words}") and len(errors) == 1
             ), errors
             assert "Traceback" not in result.output
+        plain = CliRunner().invoke(main, ["deal", "-n", "3", "--verdicts-db", str(path)])
+        assert plain.exit_code == 0  # without --winnable the cache is not used
         assert path.read_bytes() == before
         assert files_in(tmp_path) >= {path.name} and not any(
             name.startswith(path.name + "-") for name in files_in(tmp_path)

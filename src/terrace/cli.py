@@ -47,7 +47,7 @@ def deal(
     """Print the deal string of a numbered deal."""
     rules = pop_rules(kwargs)
     number = 1 if deal_number is None else deal_number
-    path = chosen_verdicts_db(verdicts_db, old_db)
+    path = chosen_verdicts_db(verdicts_db, old_db, check=winnable)
     if winnable:
         from terrace.solver.winnable import next_winnable_deal
 

@@ -56,9 +56,10 @@ def verdicts_db_options(func: F) -> F:
     )(func)
 
 
-def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None) -> str:
+def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None, *, check: bool = True) -> str:
     """The verdict cache the options name, with a note on standard error
-    when the deprecated ``--db`` was used."""
+    when the deprecated ``--db`` was used; with ``check``, a file that
+    cannot serve as the cache is refused in one line."""
     if old_db is not None:
         if verdicts_db is not None:
             raise click.UsageError("give --verdicts-db only (--db is its deprecated old name)")
@@ -66,10 +67,11 @@ def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None) -> str:
                    "use --verdicts-db", err=True)
         verdicts_db = old_db
     path = default_verdicts_path() if verdicts_db is None else Path(verdicts_db).expanduser()
-    try:
-        check_verdict_cache(path)
-    except StoreError as error:
-        raise click.ClickException(str(error)) from None
+    if check:
+        try:
+            check_verdict_cache(path)
+        except StoreError as error:
+            raise click.ClickException(str(error)) from None
     return str(path)
 
 
