@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 from terrace.actions import (
     AREA,
@@ -64,6 +64,7 @@ from terrace.moves import CHOOSE, DRAW, DRAW_MOVE, FOUNDATION, TABLEAU, Move
 from terrace.position import BaseBoard, Status
 from terrace.refusals import Reason, Refusal
 from terrace.rules import Rules, SpaceRule
+from terrace.undo import Undo, choose, draw, play, take_back
 
 __all__ = ["FOUNDATION_SIZE", "Board", "LegalMoves", "Status", "action_moves"]
 
@@ -80,37 +81,6 @@ _NOWHERE: frozenset[int] = frozenset()
 
 Resolved = tuple[int, int, int, int]
 """A move as (source area, index, target area, index), 0-based."""
-
-
-class PlayUndo(NamedTuple):
-    """What undoes a card's move: where it came from and went, and the
-    spaces refilled after it (pile, from the waste?)."""
-
-    source: int
-    src_index: int
-    target: int
-    dst_index: int
-    fills: list[tuple[int, bool]]
-
-
-class DrawUndo(NamedTuple):
-    """What undoes a draw: whether it turned the waste over, and the spaces
-    refilled after it."""
-
-    redealt: bool
-    fills: list[tuple[int, bool]]
-
-
-class ChoiceUndo(NamedTuple):
-    """What undoes the choice of the base card: the piles whose cards
-    started foundations (in foundation order) and the piles filled from the
-    stock."""
-
-    started: list[int]
-    filled: list[int]
-
-
-Undo = PlayUndo | DrawUndo | ChoiceUndo
 
 
 class LegalMoves:
@@ -502,23 +472,11 @@ class Board(BaseBoard):
         source, src_index, target, dst_index = resolved
         undo: Undo
         if source == _CHOOSE:
-            undo = self._choose(src_index)
+            undo = choose(self, src_index)
         elif source == _DRAW:
-            undo = self._draw()
+            undo = draw(self)
         else:
-            if source == _R:
-                card = self.reserve.pop()
-            elif source == _W:
-                card = self.waste.pop()
-            elif source == _T:
-                card = self.tableau[src_index].pop()
-            else:
-                card = self.foundations[src_index].pop()
-            if target == _F:
-                self.foundations[dst_index].append(card)
-            else:
-                self.tableau[dst_index].append(card)
-            undo = PlayUndo(source, src_index, target, dst_index, self._refill())
+            undo = play(self, source, src_index, target, dst_index)
         self.move_stack.append(move)
         self._undo.append(undo)
         self._version += 1
@@ -527,90 +485,12 @@ class Board(BaseBoard):
         else:
             self._redo.clear()
 
-    def _choose(self, index: int) -> ChoiceUndo:
-        tableau = self.tableau
-        chosen = tableau[index].pop()
-        self.base_rank = RANK[chosen]
-        self.foundations[0].append(chosen)
-        started = [index]
-        next_foundation = 1
-        for pile in range(self.rules.candidates):
-            if pile != index and tableau[pile] and RANK[tableau[pile][-1]] == self.base_rank:
-                self.foundations[next_foundation].append(tableau[pile].pop())
-                next_foundation += 1
-                started.append(pile)
-        filled = []
-        for pile in range(len(tableau)):
-            if not tableau[pile] and self.stock:
-                tableau[pile].append(self.stock.pop())
-                filled.append(pile)
-        return ChoiceUndo(started, filled)
-
-    def _draw(self) -> DrawUndo:
-        if self.stock:
-            self.waste.append(self.stock.pop())
-            redealt = False
-        else:
-            self.waste.reverse()
-            self.stock, self.waste = self.waste, []
-            self.redeals_used += 1
-            redealt = True
-        return DrawUndo(redealt, self._refill())
-
-    def _refill(self) -> list[tuple[int, bool]]:
-        """Fill empty piles from the waste, else the stock (auto spaces)."""
-        if self.rules.spaces is not SpaceRule.AUTO:
-            return []
-        fills: list[tuple[int, bool]] = []
-        for pile_index, pile in enumerate(self.tableau):
-            if not pile:
-                if self.waste:
-                    pile.append(self.waste.pop())
-                    fills.append((pile_index, True))
-                elif self.stock:
-                    pile.append(self.stock.pop())
-                    fills.append((pile_index, False))
-                else:
-                    break
-        return fills
-
-    def _unfill(self, fills: list[tuple[int, bool]]) -> None:
-        for pile_index, from_waste in reversed(fills):
-            card = self.tableau[pile_index].pop()
-            (self.waste if from_waste else self.stock).append(card)
-
     def pop(self) -> Move:
         """Take back the last move (it can be redone); returns it."""
         if not self.move_stack:
             raise IndexError("there is no move to undo")
         move = self.move_stack.pop()
-        undo = self._undo.pop()
-        if isinstance(undo, PlayUndo):
-            self._unfill(undo.fills)
-            card = (self.foundations if undo.target == _F else self.tableau)[undo.dst_index].pop()
-            source = undo.source
-            if source == _R:
-                self.reserve.append(card)
-            elif source == _W:
-                self.waste.append(card)
-            elif source == _T:
-                self.tableau[undo.src_index].append(card)
-            else:
-                self.foundations[undo.src_index].append(card)
-        elif isinstance(undo, DrawUndo):
-            self._unfill(undo.fills)
-            if undo.redealt:
-                self.stock.reverse()
-                self.waste, self.stock = self.stock, []
-                self.redeals_used -= 1
-            else:
-                self.stock.append(self.waste.pop())
-        else:
-            for pile in reversed(undo.filled):
-                self.stock.append(self.tableau[pile].pop())
-            for foundation, pile in reversed(list(enumerate(undo.started))):
-                self.tableau[pile].append(self.foundations[foundation].pop())
-            self.base_rank = -1
+        take_back(self, self._undo.pop())
         self._redo.append(move)
         self._version += 1
         return move
