@@ -15,7 +15,9 @@ True
 
 from __future__ import annotations
 
-from terrace.refusals import Reason, Refusal
+from enum import StrEnum
+
+from terrace.refusals import Reason
 
 
 class TerraceError(ValueError):
@@ -30,7 +32,7 @@ class TerraceError(ValueError):
         super().__init__(str(reason))
 
     @property
-    def code(self) -> Refusal | None:
+    def code(self) -> StrEnum | None:
         """The refusal code, if the error has one."""
         return None if self.reason is None else self.reason.code
 

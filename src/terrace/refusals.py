@@ -25,13 +25,15 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 LANGUAGES = ("en", "de")
 """The languages every refusal is written in."""
 
 Param: TypeAlias = "int | str | tuple[str, ...] | Reason"
 """A parameter: a number, a code or word, a list of words, or a reason."""
+
+Code = TypeVar("Code", bound=StrEnum)
 
 MAX_QUOTE = 200
 """Longest piece of someone's input a message repeats."""
@@ -176,8 +178,8 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "{text!r} is not a rank: use one of {ranks}",
         "„{text}“ ist kein Rang: Erlaubt sind {ranks}."),
     Refusal.OPTION_UNKNOWN: Wording(
-        _BAD, "unknown rule option {option!r}",
-        "Unbekannte Regeloption „{option}“."),
+        _BAD, "unknown rule option {option!r}; known: {known:list}",
+        "Unbekannte Regeloption „{option}“; bekannt sind: {known:list}."),
     Refusal.OPTIONS_NOT_OBJECT: Wording(
         _BAD, "rule options must be a JSON object",
         "Die Regeloptionen müssen ein JSON-Objekt sein."),
@@ -462,7 +464,8 @@ WORDINGS: dict[Refusal, Wording] = {
 
 class Reason:
     """A refusal code with its parameters: what :func:`str` and
-    :meth:`text` put into words.
+    :meth:`text` put into words. The code is a :class:`Refusal`, or a code
+    of another layer whose wordings were added with :func:`add_wordings`.
 
     >>> Reason(Refusal.PILE_EMPTY, pile=3) == Reason(Refusal.PILE_EMPTY, pile=3)
     True
@@ -472,18 +475,23 @@ class Reason:
 
     __slots__ = ("code", "params")
 
-    def __init__(self, code: Refusal, **params: Param) -> None:
+    def __init__(self, code: StrEnum, **params: Param) -> None:
         self.code = code
         self.params: Mapping[str, Param] = params
 
     @property
+    def wording(self) -> Wording:
+        """The texts and status of the code."""
+        return _CATALOGUES[type(self.code)][self.code]
+
+    @property
     def status(self) -> int:
         """The HTTP status that fits this refusal."""
-        return WORDINGS[self.code].status
+        return self.wording.status
 
     def text(self, language: str = "en") -> str:
         """The reason in words, in ``language`` (``en`` or ``de``)."""
-        template = WORDINGS[self.code].template(language)
+        template = self.wording.template(language)
         return _FORMATTERS.get(language, _FORMATTERS["en"]).format(template, **self.params)
 
     def to_json(self) -> dict[str, object]:
@@ -495,7 +503,7 @@ class Reason:
 
     def __repr__(self) -> str:
         params = "".join(f", {k}={v!r}" for k, v in self.params.items())
-        return f"Reason(Refusal.{self.code.name}{params})"
+        return f"Reason({type(self.code).__name__}.{self.code.name}{params})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Reason):
@@ -504,6 +512,23 @@ class Reason:
 
     def __hash__(self) -> int:
         return hash((self.code, tuple(sorted(self.params))))
+
+
+_CATALOGUES: dict[type[StrEnum], Mapping[Any, Wording]] = {}
+
+
+def add_wordings(codes: type[Code], wordings: Mapping[Code, Wording]) -> None:
+    """Make the codes of another layer (the web game has its own) usable in
+    a :class:`Reason`; every code needs its wording."""
+    missing = [code for code in codes if code not in wordings]
+    if missing:
+        raise ValueError(f"no wording for {', '.join(missing)}")
+    _CATALOGUES[codes] = wordings
+
+
+def catalogues() -> dict[type[StrEnum], Mapping[Any, Wording]]:
+    """Every set of codes with its wordings (the engine's and those added)."""
+    return dict(_CATALOGUES)
 
 
 def clip(text: str) -> str:
@@ -614,4 +639,4 @@ class _Words(string.Formatter):
 
 
 _FORMATTERS = {language: _Words(language) for language in LANGUAGES}
-assert set(WORDINGS) == set(Refusal), "every refusal needs its wording"
+add_wordings(Refusal, WORDINGS)

@@ -142,7 +142,7 @@ class Rules:
         high=Bound(-1, (("decks", CARDS_PER_DECK), ("piles", -1))), refusal=Refusal.RESERVE_RANGE))
     piles: int = field(default=9, metadata=_option("Tableau piles", low=1, high=MAX_PILES))
     candidates: int = field(default=3, metadata=_option(
-        "Base-card candidates; 0 = base card turned", low=0,
+        "Base-card candidates, 0 for a base card turned from the pack", low=0,
         high=Bound(0, (("piles", 1),)), refusal=Refusal.CANDIDATES_RANGE))
     foundations: FoundationBuild = field(default=FoundationBuild.ALTERNATE, metadata=_option(
         "Build foundations in alternate colours or in suit"))
@@ -187,7 +187,8 @@ class Rules:
         """A copy with some options changed (validated like the original)."""
         unknown = set(changes) - set(RULE_FIELDS)
         if unknown:
-            raise InvalidRulesError(Reason(Refusal.OPTION_UNKNOWN, option=clip(sorted(unknown)[0])))
+            first = clip(sorted(unknown)[0])
+            raise InvalidRulesError(Reason(Refusal.OPTION_UNKNOWN, option=first, known=RULE_FIELDS))
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
