@@ -83,10 +83,7 @@ def shuffled_pack(number: int, decks: int, version: int = DEAL_VERSION) -> list[
         raise InvalidDealError(
             Reason(Refusal.DEAL_VERSION_UNKNOWN, version=quote(version), known=DEAL_VERSION)
         )
-    if isinstance(number, bool) or not isinstance(number, int):
-        raise InvalidDealError(Reason(Refusal.DEAL_NUMBER_NOT_WHOLE, value=quote(number)))
-    if not 0 <= number <= MAX_DEAL_NUMBER:
-        raise InvalidDealError(number_range(number))
+    check_number(number)
     pack = full_pack(decks)
     rng = SplitMix64(number)
     for i in range(len(pack) - 1, 0, -1):
@@ -95,13 +92,18 @@ def shuffled_pack(number: int, decks: int, version: int = DEAL_VERSION) -> list[
     return pack
 
 
-def number_range(number: int) -> Reason:
-    """The refusal of a deal number out of range.
+def check_number(number: object) -> None:
+    """Raise :class:`InvalidDealError` unless ``number`` is a deal number.
 
-    >>> print(number_range(-1))
-    deal numbers run from 0 to 9223372036854775807, not -1
+    >>> check_number(-1)
+    Traceback (most recent call last):
+    ...
+    terrace.errors.InvalidDealError: deal numbers run from 0 to 9223372036854775807, not -1
     """
-    return Reason(Refusal.DEAL_NUMBER_RANGE, low=0, high=MAX_DEAL_NUMBER, value=number)
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise InvalidDealError(Reason(Refusal.DEAL_NUMBER_NOT_WHOLE, value=quote(number)))
+    if not 0 <= number <= MAX_DEAL_NUMBER:
+        raise InvalidDealError(Reason(Refusal.DEAL_NUMBER_RANGE, low=0, high=MAX_DEAL_NUMBER, value=number))
 
 
 @dataclass(frozen=True, slots=True)

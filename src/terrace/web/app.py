@@ -26,7 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from terrace.board import Board
-from terrace.deal import MAX_DEAL_NUMBER, Deal, number_range
+from terrace.deal import Deal, check_number
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.refusals import Param, Reason, clip
@@ -128,10 +128,8 @@ class WebGame:
         if not isinstance(winnable, bool):
             raise ApiError(WebRefusal.WINNABLE_NOT_BOOL)
         number = body.get("deal_number", None)
-        if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
-            raise ApiError(WebRefusal.DEAL_NUMBER_NOT_WHOLE)
-        if number is not None and not 0 <= number <= MAX_DEAL_NUMBER:
-            raise ApiError(number_range(number))
+        if number is not None:
+            check_number(number)
         notice = None
         if number is None:
             number = 1 + secrets.randbelow(RANDOM_DEALS)

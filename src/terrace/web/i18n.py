@@ -33,7 +33,6 @@ class WebRefusal(StrEnum):
     NOTHING_TO_REDO = "nothing-to-redo"
     VARIANT_NOT_NAME = "variant-not-name"
     WINNABLE_NOT_BOOL = "winnable-not-bool"
-    DEAL_NUMBER_NOT_WHOLE = "deal-number-not-whole"
     RECENT_RANGE = "recent-range"
     STEP_RANGE = "step-range"
     MOVE_NOT_NOTATION = "move-not-notation"
@@ -68,9 +67,6 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.WINNABLE_NOT_BOOL: Wording(
         400, "winnable must be true or false",
         "winnable muss true oder false sein."),
-    WebRefusal.DEAL_NUMBER_NOT_WHOLE: Wording(
-        400, "deal_number must be a whole number",
-        "deal_number muss eine ganze Zahl sein."),
     WebRefusal.RECENT_RANGE: Wording(
         400, "recent must be a number from {low} to {high}",
         "recent muss eine Zahl von {low} bis {high} sein."),
