@@ -225,7 +225,8 @@ def explained(board: Board, move: Move, reason: Reason) -> bool:
     if code is Refusal.CANDIDATE_RANGE:
         return board.choosing and move.source_index > rules.candidates
     if code in (Refusal.BASE_CHOSEN, Refusal.NO_CHOICE):
-        return not board.choosing and move.is_choice and (code is Refusal.NO_CHOICE) == (rules.candidates == 0)
+        turned = rules.candidates == 0
+        return not board.choosing and move.is_choice and (code is Refusal.NO_CHOICE) == turned
     if code in (Refusal.STOCK_EMPTY, Refusal.STOCK_EMPTY_NO_REDEALS):
         no_redeal = not board.waste or board.redeals_used >= rules.redeals
         named = (code is Refusal.STOCK_EMPTY_NO_REDEALS) == bool(board.waste and rules.redeals)
@@ -244,7 +245,8 @@ def explained(board: Board, move: Move, reason: Reason) -> bool:
         count = rules.foundation_count
         return p["count"] == count and isinstance(p["foundation"], int) and p["foundation"] > count
     if code is Refusal.PILE_EMPTY:
-        return move.source == "t" and p["pile"] == move.source_index and not board.tableau[move.source_index - 1]
+        pile = move.source_index
+        return move.source == "t" and p["pile"] == pile and not board.tableau[pile - 1]
     if code is Refusal.FOUNDATIONS_KEEP_CARDS:
         return move.source == "f" and not rules.foundation_return
     if code is Refusal.GAME_WON:
