@@ -35,8 +35,10 @@ WASTE = "w"
 TABLEAU = "t"
 FOUNDATION = "f"
 
+# ASCII digits only, at most six: no rules value has piles, foundations or
+# candidates numbered beyond that, and a longer number is no move.
 _PATTERN = re.compile(
-    r"c(?P<choice>\d+)|s|(?P<src>r|w|t\d+|f\d+)(?P<dst>f\d*|t\d+)"
+    r"c(?P<choice>[0-9]{1,6})|s|(?P<src>r|w|t[0-9]{1,6}|f[0-9]{1,6})(?P<dst>f[0-9]{0,6}|t[0-9]{1,6})"
 )
 
 
