@@ -58,6 +58,10 @@ class ChoiceUndo(NamedTuple):
 Undo = PlayUndo | DrawUndo | ChoiceUndo
 """Any undo record."""
 
+# Records are made with tuple.__new__ (the fields in order), which skips the
+# Python-level __new__ of a NamedTuple: a record is made for every move.
+_record = tuple.__new__
+
 
 def play(board: BaseBoard, source: int, src_index: int, target: int, dst_index: int) -> PlayUndo:
     """Move the top card of one place to another (indexes from 0)."""
@@ -73,7 +77,7 @@ def play(board: BaseBoard, source: int, src_index: int, target: int, dst_index: 
         board.foundations[dst_index].append(card)
     else:
         board.tableau[dst_index].append(card)
-    return PlayUndo(source, src_index, target, dst_index, refill(board))
+    return _record(PlayUndo, (source, src_index, target, dst_index, refill(board)))
 
 
 def choose(board: BaseBoard, index: int) -> ChoiceUndo:
@@ -110,7 +114,7 @@ def draw(board: BaseBoard) -> DrawUndo:
         board.stock, board.waste = board.waste, []
         board.redeals_used += 1
         redealt = True
-    return DrawUndo(redealt, refill(board))
+    return _record(DrawUndo, (redealt, refill(board)))
 
 
 def refill(board: BaseBoard) -> Fills:
