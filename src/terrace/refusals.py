@@ -8,6 +8,12 @@ values (numbers, card codes such as ``"QS"``, rank codes such as ``"Q"``,
 place codes such as ``"t3"``) or another reason, so that each language
 renders them in its own words.
 
+The catalogue is a typed table rather than gettext ``.po`` files: two
+languages and about a hundred messages need no extraction or compile step,
+and a missing German text is a failing test (``tests/test_docs.py``), not a
+silent fallback. The templates are ``str.format`` strings with named fields,
+so they could move into a gettext catalogue unchanged if more languages come.
+
 >>> reason = Reason(Refusal.FOUNDATION_NEEDS_BASE, foundation=2, rank="Q")
 >>> str(reason)
 'foundation 2 is empty: only a Q can start it'
