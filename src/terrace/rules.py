@@ -266,6 +266,8 @@ class RuleOption:
     low: Bound | None = None
     high: Bound | None = None
     refusal: Refusal = Refusal.OPTION_RANGE
+    enum: type[StrEnum] | None = field(default=None, repr=False)
+    """The enum a choice's values become."""
 
     @property
     def depends_on(self) -> tuple[str, ...]:
@@ -285,16 +287,11 @@ class RuleOption:
                     Reason(Refusal.OPTION_NOT_WHOLE, option=self.name, value=quote(value))
                 )
             return value
-        if isinstance(value, str) and value in self.choices:
-            return type(self._default_member())(value)
+        if isinstance(value, str) and value in self.choices and self.enum is not None:
+            return self.enum(value)
         raise InvalidRulesError(
             Reason(Refusal.OPTION_NOT_CHOICE, option=self.name, choices=self.choices, value=quote(value))
         )
-
-    def _default_member(self) -> StrEnum:
-        default = _DEFAULTS[self.name]
-        assert isinstance(default, StrEnum)
-        return default
 
     def limits(self, values: Mapping[str, object]) -> tuple[int, int]:
         """The lowest and highest value allowed with these other options."""
@@ -366,17 +363,15 @@ def _read_options() -> dict[str, RuleOption]:
         spec = each.metadata["option"]
         assert isinstance(spec, _Spec)
         default = each.default
-        choices: tuple[str, ...]
-        if isinstance(default, bool):
-            kind, choices = OptionKind.BOOL, ()
-        elif isinstance(default, StrEnum):
-            kind, choices = OptionKind.CHOICE, tuple(member.value for member in type(default))
-        else:
-            kind, choices = OptionKind.INT, ()
         assert isinstance(default, int | str)
+        kind, enum = OptionKind.INT, None
+        if isinstance(default, bool):
+            kind = OptionKind.BOOL
+        elif isinstance(default, StrEnum):
+            kind, enum, default = OptionKind.CHOICE, type(default), default.value
+        choices = tuple(member.value for member in enum) if enum else ()
         options[each.name] = RuleOption(
-            each.name, kind, _plain(default), spec.help, choices,  # type: ignore[arg-type]
-            spec.low, spec.high, spec.refusal,
+            each.name, kind, default, spec.help, choices, spec.low, spec.high, spec.refusal, enum
         )
     return options
 
@@ -394,7 +389,6 @@ def _range_order(options: dict[str, RuleOption]) -> list[RuleOption]:
     return ordered
 
 
-_DEFAULTS: dict[str, object] = {f.name: f.default for f in dataclasses.fields(Rules)}
 RULE_OPTIONS: dict[str, RuleOption] = _read_options()
 """Every rule option by name, in field order."""
 RULE_FIELDS: tuple[str, ...] = tuple(RULE_OPTIONS)
