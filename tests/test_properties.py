@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 
 from hypothesis import HealthCheck, given, settings
@@ -146,20 +147,26 @@ def test_undoing_everything_gives_the_deal_back(game: Game) -> None:
     assert board.position() == end
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(GAMES)
-def test_legal_moves_are_exactly_the_legal_ones(game: Game) -> None:
+def walk_checking(game: Game, check: Callable[[Board], None], every: int) -> None:
+    """Play a random game as :func:`walk` does, checking the position every
+    ``every`` moves, after the last one and at the end of the game."""
     rules, number, seed, length = game
     board = Board.from_number(number, rules)
     rng = random.Random(seed)
     for step in range(length + 1):
-        if step % 25 == 0 or step == length:
-            check_legal_moves(board)
+        if step % every == 0 or step == length:
+            check(board)
         moves = list(board.legal_moves)
         if not moves:
-            check_legal_moves(board)
+            check(board)
             break
         board.push(rng.choice(moves))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(GAMES)
+def test_legal_moves_are_exactly_the_legal_ones(game: Game) -> None:
+    walk_checking(game, check_legal_moves, 25)
 
 
 def check_legal_moves(board: Board) -> None:
@@ -310,14 +317,4 @@ def check_refusals(board: Board) -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(GAMES)
 def test_every_illegal_move_is_explained_by_the_rules(game: Game) -> None:
-    rules, number, seed, length = game
-    board = Board.from_number(number, rules)
-    rng = random.Random(seed)
-    for step in range(length + 1):
-        if step % 40 == 0 or step == length:
-            check_refusals(board)
-        moves = list(board.legal_moves)
-        if not moves:
-            check_refusals(board)
-            break
-        board.push(rng.choice(moves))
+    walk_checking(game, check_refusals, 40)
