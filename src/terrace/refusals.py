@@ -212,7 +212,7 @@ WORDINGS: dict[Refusal, Wording] = {
         "Unbekannte Variante „{name}“; bekannt sind: {known:list}."),
     Refusal.DEAL_VERSION_UNKNOWN: Wording(
         _BAD, "deal version {version} is not known to this program (it knows {known})",
-        "Die Geber-Version {version} kennt dieses Programm nicht (es kennt {known})."),
+        "Die Mischversion {version} kennt dieses Programm nicht (es kennt {known})."),
     Refusal.DEAL_NUMBER_NOT_WHOLE: Wording(
         _BAD, "a deal number must be a whole number, not {value}",
         "Eine Spielnummer muss eine ganze Zahl sein, nicht {value}."),
@@ -446,7 +446,7 @@ WORDINGS: dict[Refusal, Wording] = {
         "deal_number muss eine ganze Zahl oder null sein."),
     Refusal.RECORD_DEAL_VERSION: Wording(
         _BAD, "deal version {version} is not known to this program",
-        "Die Geber-Version {version} kennt dieses Programm nicht."),
+        "Die Mischversion {version} kennt dieses Programm nicht."),
     Refusal.RECORD_MOVES: Wording(
         _BAD, "moves must be a list of strings",
         "moves muss eine Liste von Zeichenketten sein."),
