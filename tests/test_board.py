@@ -5,11 +5,17 @@ from __future__ import annotations
 import pytest
 
 from conftest import alternate_run, cards, craft, deal_text, suit_run
+from terrace import undo
+from terrace.actions import AREA, TABLEAU_AREA, WASTE_AREA, action_to_move, move_to_action, play_move
 from terrace.board import Board, Status, action_moves
 from terrace.cards import RANKS, card_symbol, parse_card
+from terrace.deal import Deal
 from terrace.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from terrace.moves import Move
+from terrace.position import BaseBoard
+from terrace.refusals import Refusal
 from terrace.rules import Rules
+from terrace.undo import ChoiceUndo, DrawUndo, PlayUndo
 from terrace.variants import PRESETS, get_rules
 
 TERRACE = get_rules("terrace")
@@ -773,3 +779,59 @@ def test_legal_moves_view_follows_the_board() -> None:
     copy = board.copy()
     play(copy, "c2")
     assert len(view) == 3 and len(copy.legal_moves) > 3
+
+
+# -- the layers: cards (BaseBoard), moves and history (Board), undo records ----------------
+
+
+def test_the_cards_work_without_moves() -> None:
+    board = Board.from_number(4, get_rules("wood"))
+    base = BaseBoard.from_position(board.position(), board.rules)
+    assert type(base) is BaseBoard and isinstance(board, BaseBoard)
+    assert base.layout() == {k: v for k, v in board.to_dict().items() if k != "status"}
+    assert str(board).splitlines()[1:] == str(base).splitlines()
+    assert base.position_problem() is None and base == board
+    assert repr(base).startswith("BaseBoard.from_position(")
+    assert not hasattr(base, "push") and Board.from_position(base.position(), base.rules) == board
+
+
+def test_every_move_leaves_a_typed_undo_record() -> None:
+    board = Board.from_number(2, get_rules("terrace").replace(redeals=1))
+    play(board, "c1")
+    assert isinstance(board._undo[-1], ChoiceUndo)
+    play(board, "s")
+    assert isinstance(board._undo[-1], DrawUndo) and not board._undo[-1].redealt
+    move = next(m for m in board.legal_moves if not m.is_draw)
+    board.push(move)
+    record = board._undo[-1]
+    assert isinstance(record, PlayUndo) and (record.source, record.src_index) == (
+        AREA[move.source], max(move.source_index - 1, 0))
+
+
+def test_undo_records_take_back_exactly() -> None:
+    board = BaseBoard(get_rules("falling-star"), Deal.from_number(6, get_rules("falling-star")))
+    start = board.position()
+    records = [undo.draw(board), undo.draw(board), undo.play(board, WASTE_AREA, 0, TABLEAU_AREA, 0)]
+    assert len(board.tableau[0]) == 2
+    for record in reversed(records):
+        undo.take_back(board, record)
+    assert board.position() == start
+
+
+def test_refusal_gives_the_code_and_why_illegal_its_words() -> None:
+    board = craft(TERRACE, "6", reserve="7H", foundations=["6S"], tableau=QUIET, waste="8D", stock="KS")
+    reason = board.refusal(Move.parse("rt1"))
+    assert reason is not None and reason.code is Refusal.TERRACE_ONLY_TO_FOUNDATION
+    assert board.why_illegal(Move.parse("rt1")) == str(reason)
+    wanted = board.refusal(Move.parse("wt1"))
+    assert wanted is not None and wanted.code is Refusal.PILE_NEEDS
+    assert dict(wanted.params) == {"card": "8D", "top": "2S", "pile": 1, "colour": "red", "rank": "A"}
+    assert board.refusal(Move.parse("rf")) is None
+
+
+def test_actions_module_numbers_the_moves() -> None:
+    rules = Rules(piles=2, candidates=1)
+    assert action_moves(rules) == tuple(Move.parse(t) for t in
+                                        ["c1", "rf", "wf", "t1f", "t2f", "wt1", "wt2", "t1t2", "t2t1", "s"])
+    assert action_to_move(rules, 3) == Move.parse("t1f") and move_to_action(rules, Move.parse("t2t1")) == 8
+    assert play_move(TABLEAU_AREA, 0, TABLEAU_AREA, 1) is action_moves(rules)[7]

@@ -362,6 +362,22 @@ def test_new_game_dialog_starts_a_variant(api: Api, open_game: Any) -> None:
     assert "12" in page.locator("#game-title").inner_text()
 
 
+def test_new_game_limits_follow_the_other_options(api: Api, open_game: Any) -> None:
+    # The server publishes how the reserve's and the candidates' limits
+    # depend on the decks and piles; the form applies them as they change.
+    page = open_game(api.new(variant="terrace", deal_number=9))
+    page.locator("#btn-new").click()
+    reserve, candidates = page.locator("#opt-reserve"), page.locator("#opt-candidates")
+    assert reserve.get_attribute("max") == str(2 * 52 - 9 - 1)
+    assert candidates.get_attribute("max") == "9"
+    page.locator("#dlg-new details summary").click()
+    page.locator("#opt-decks").fill("8")
+    page.locator("#opt-piles").fill("12")
+    assert reserve.get_attribute("max") == str(8 * 52 - 12 - 1)
+    assert candidates.get_attribute("max") == "12"
+    page.keyboard.press("Escape")
+
+
 def test_statistics_and_replay(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
     page = open_game(game)

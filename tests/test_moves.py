@@ -6,6 +6,7 @@ import pytest
 
 from terrace.errors import InvalidMoveError
 from terrace.moves import Move, parse_moves
+from terrace.refusals import Reason, Refusal
 
 
 @pytest.mark.parametrize(
@@ -100,3 +101,39 @@ def test_parse_moves() -> None:
     assert parse_moves("") == []
     with pytest.raises(InvalidMoveError):
         parse_moves("c1 zz")
+
+
+@pytest.mark.parametrize("text", ["c١", "t²f", "wt٣", "c" + "1" * 5000, "t1t" + "9" * 7])
+def test_only_short_ascii_numbers_are_read(text: str) -> None:
+    with pytest.raises(InvalidMoveError) as info:
+        Move.parse(text)
+    assert info.value.code is Refusal.MOVE_UNREADABLE
+    assert len(str(info.value)) < 300  # the input is quoted, shortened
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("x", Refusal.MOVE_SYNTAX),
+        ("c0", Refusal.MOVE_CANDIDATE_FROM_ONE),
+        ("t0f", Refusal.MOVE_NUMBERED_FROM_ONE),
+        ("f1f", Refusal.MOVE_FOUNDATION_TO_FOUNDATION),
+        ("t3t3", Refusal.MOVE_OWN_PILE),
+    ],
+)
+def test_unreadable_moves_name_their_problem(text: str, problem: Refusal) -> None:
+    with pytest.raises(InvalidMoveError) as info:
+        Move.parse(text)
+    reason = info.value.reason
+    assert reason is not None and reason.code is Refusal.MOVE_UNREADABLE
+    assert reason.params["text"] == text
+    nested = reason.params["problem"]
+    assert isinstance(nested, Reason) and nested.code is problem
+    assert info.value.text("de").startswith(f"„{text}“ ist kein gültiger Zug: ")
+
+
+def test_impossible_fields_name_their_problem() -> None:
+    with pytest.raises(InvalidMoveError) as info:
+        Move("t", 2, "t", 2)
+    assert info.value.code is Refusal.MOVE_MALFORMED
+    assert str(info.value) == "not a move: a card cannot move onto its own pile"

@@ -1,4 +1,6 @@
-"""Properties of random legal games, for every preset and random rule options.
+"""Properties of random legal games, for every preset and random rule options:
+the cards are conserved, undo restores exactly, move generation agrees with
+the rule checks, and every refused move is explained truthfully.
 
 Each example is a rules value, a deal number, a seed and a length: the seed
 picks a random legal move at each turn, for at most that many turns. The
@@ -10,17 +12,21 @@ from __future__ import annotations
 import contextlib
 import random
 from collections import Counter
+from collections.abc import Callable
+from functools import cache
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from terrace.board import Board, Status
-from terrace.cards import full_pack
+from terrace.building import FOUNDATION_SIZE, builds_down, builds_up, starts
+from terrace.cards import CODE, RANK, RANKS, RED, SUIT, full_pack
 from terrace.deal import MAX_DEAL_NUMBER
 from terrace.errors import InvalidMoveError
 from terrace.moves import Move
 from terrace.record import GameRecord
-from terrace.rules import Rules
+from terrace.refusals import Reason, Refusal
+from terrace.rules import Rules, SpaceRule
 from terrace.variants import PRESETS, get_rules
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -141,20 +147,26 @@ def test_undoing_everything_gives_the_deal_back(game: Game) -> None:
     assert board.position() == end
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(GAMES)
-def test_legal_moves_are_exactly_the_legal_ones(game: Game) -> None:
+def walk_checking(game: Game, check: Callable[[Board], None], every: int) -> None:
+    """Play a random game as :func:`walk` does, checking the position every
+    ``every`` moves, after the last one and at the end of the game."""
     rules, number, seed, length = game
     board = Board.from_number(number, rules)
     rng = random.Random(seed)
     for step in range(length + 1):
-        if step % 25 == 0 or step == length:
-            check_legal_moves(board)
+        if step % every == 0 or step == length:
+            check(board)
         moves = list(board.legal_moves)
         if not moves:
-            check_legal_moves(board)
+            check(board)
             break
         board.push(rng.choice(moves))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(GAMES)
+def test_legal_moves_are_exactly_the_legal_ones(game: Game) -> None:
+    walk_checking(game, check_legal_moves, 25)
 
 
 def check_legal_moves(board: Board) -> None:
@@ -190,3 +202,119 @@ def test_actions_mirror_moves(game: Game) -> None:
         other.apply_action(action)
         board.push(board.action_to_move(action))
         assert other == board
+
+
+# -- every refusal is explained by the rules themselves -----------------------------
+
+@cache
+def _wanted_cards(colour: str, rank: str) -> list[int]:
+    """The cards a refusal names as wanted (``colour`` empty: any colour)."""
+    return [c for c in range(52) if RANKS[RANK[c]] == rank and colour in ("", "red" if RED[c] else "black")]
+
+
+@cache
+def _fits(top: int, foundation: bool, in_suit: bool) -> list[int]:
+    """The cards that go on ``top`` by the building rules alone."""
+    if foundation:
+        return [c for c in range(52) if builds_up(top, c, in_suit=in_suit)]
+    return [c for c in range(52) if builds_down(top, c)]
+
+
+def explained(board: Board, move: Move, reason: Reason) -> bool:
+    """True when ``reason`` is a true account of why ``move`` is illegal,
+    checked against the building rules and the position, not the board's
+    own checks."""
+    rules, p, code = board.rules, reason.params, reason.code
+    card = board.peek(move)
+    target = move.target_index - 1
+    if code is Refusal.CHOOSE_FIRST:
+        return board.choosing and not move.is_choice
+    if code is Refusal.CANDIDATE_RANGE:
+        return board.choosing and move.source_index > rules.candidates
+    if code in (Refusal.BASE_CHOSEN, Refusal.NO_CHOICE):
+        turned = rules.candidates == 0
+        return not board.choosing and move.is_choice and (code is Refusal.NO_CHOICE) == turned
+    if code in (Refusal.STOCK_EMPTY, Refusal.STOCK_EMPTY_NO_REDEALS):
+        no_redeal = not board.waste or board.redeals_used >= rules.redeals
+        named = (code is Refusal.STOCK_EMPTY_NO_REDEALS) == bool(board.waste and rules.redeals)
+        return move.is_draw and not board.stock and no_redeal and named
+    if board.choosing or move.is_choice or move.is_draw:
+        return False
+    if code is Refusal.TERRACE_EMPTY:
+        return move.source == "r" and not board.reserve
+    if code is Refusal.WASTE_EMPTY:
+        return move.source == "w" and not board.waste
+    if code is Refusal.NO_SUCH_PILE:
+        return p["count"] == rules.piles and p["pile"] in (move.source_index, move.target_index) and (
+            isinstance(p["pile"], int) and p["pile"] > rules.piles
+        )
+    if code is Refusal.NO_SUCH_FOUNDATION:
+        count = rules.foundation_count
+        return p["count"] == count and isinstance(p["foundation"], int) and p["foundation"] > count
+    if code is Refusal.PILE_EMPTY:
+        pile = move.source_index
+        return move.source == "t" and p["pile"] == pile and not board.tableau[pile - 1]
+    if code is Refusal.FOUNDATIONS_KEEP_CARDS:
+        return move.source == "f" and not rules.foundation_return
+    if code is Refusal.GAME_WON:
+        return move.source == "f" and board.is_won()
+    if code in (Refusal.FOUNDATION_EMPTY, Refusal.FOUNDATION_BASE_STAYS):
+        size = len(board.foundations[move.source_index - 1])
+        return move.source == "f" and size == (0 if code is Refusal.FOUNDATION_EMPTY else 1)
+    if card is None:
+        return False
+    if code is Refusal.TERRACE_ONLY_TO_FOUNDATION:
+        return move.source == "r" and move.target == "t"
+    if code in (Refusal.NO_FOUNDATION_FREE, Refusal.NO_FOUNDATION_ACCEPTS):
+        takes = [
+            (not f and starts(card, board.base_rank))
+            or (0 < len(f) < FOUNDATION_SIZE and builds_up(f[-1], card, in_suit=rules.in_suit))
+            for f in board.foundations
+        ]
+        free = code is Refusal.NO_FOUNDATION_FREE
+        return move.target_index == 0 and not any(takes) and free == (RANK[card] == board.base_rank)
+    if move.target == "f":
+        f = board.foundations[target]
+        if code is Refusal.FOUNDATION_NEEDS_BASE:
+            return not f and not starts(card, board.base_rank) and p["rank"] == RANKS[board.base_rank]
+        if code is Refusal.FOUNDATION_COMPLETE:
+            return len(f) == FOUNDATION_SIZE
+        if code in (Refusal.FOUNDATION_NEEDS_COLOUR, Refusal.FOUNDATION_NEEDS_SUIT):
+            top = f[-1]
+            wanted = _wanted_cards(str(p.get("colour", "")), str(p["rank"]))
+            fits = _fits(top, True, rules.in_suit)
+            if rules.in_suit:
+                wanted = [c for c in wanted if SUIT[c] == SUIT[top]]
+            return (p["top"], p["card"]) == (CODE[top], CODE[card]) and card not in fits and wanted == fits
+        return False
+    pile = board.tableau[target]
+    if code is Refusal.PILE_NEEDS:
+        top = pile[-1]
+        fits = _fits(top, False, False)
+        wanted = _wanted_cards(str(p["colour"]), str(p["rank"]))
+        return (p["top"], p["card"]) == (CODE[top], CODE[card]) and card not in fits and wanted == fits
+    if code is Refusal.SPACE_TAKES_WASTE_ONLY:
+        return not pile and rules.spaces is SpaceRule.WASTE and move.source != "w"
+    if code is Refusal.SPACE_STAYS_EMPTY:
+        return not pile and rules.spaces is SpaceRule.AUTO
+    return False
+
+
+def check_refusals(board: Board) -> None:
+    legal = set(board.legal_moves)
+    for move in every_move(board):
+        reason = board.refusal(move)
+        normal = Move(move.source, move.source_index, "f") if move.target == "f" else move
+        if reason is None:
+            assert normal in legal, str(move)
+            continue
+        assert move not in legal and explained(board, move, reason), f"{move}: {reason!r}"
+        assert board.why_illegal(move) == str(reason)
+        for language in ("en", "de"):
+            assert "{" not in reason.text(language) and reason.text(language)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(GAMES)
+def test_every_illegal_move_is_explained_by_the_rules(game: Game) -> None:
+    walk_checking(game, check_refusals, 40)

@@ -7,7 +7,17 @@ from typing import Any
 import pytest
 
 from terrace.errors import InvalidRulesError
-from terrace.rules import RULE_FIELDS, FoundationBuild, Rules, SpaceRule
+from terrace.refusals import Refusal
+from terrace.rules import (
+    MAX_FOUNDATIONS,
+    RULE_FIELDS,
+    RULE_OPTIONS,
+    Bound,
+    FoundationBuild,
+    OptionKind,
+    Rules,
+    SpaceRule,
+)
 
 
 def test_defaults_are_the_three_candidate_terrace() -> None:
@@ -112,3 +122,73 @@ def test_describe_mentions_every_option() -> None:
 
 def test_describe_one_deck() -> None:
     assert Rules(decks=1, reserve=5).describe().startswith("1 deck, 5 reserve cards")
+
+
+# -- each option's limits, choices and help, read from its field ----------------------
+
+
+def test_options_are_the_fields_with_their_defaults() -> None:
+    assert tuple(RULE_OPTIONS) == RULE_FIELDS == tuple(Rules().to_dict())
+    defaults = Rules().to_dict()
+    for name, option in RULE_OPTIONS.items():
+        assert option.default == defaults[name] and option.help
+    assert RULE_OPTIONS["foundations"].choices == tuple(m.value for m in FoundationBuild)
+    assert RULE_OPTIONS["spaces"].kind is OptionKind.CHOICE
+    assert RULE_OPTIONS["foundation_return"].kind is OptionKind.BOOL
+    assert RULE_OPTIONS["decks"].kind is OptionKind.INT
+
+
+def test_dependent_limits_follow_the_other_options() -> None:
+    reserve, candidates = RULE_OPTIONS["reserve"], RULE_OPTIONS["candidates"]
+    assert reserve.depends_on == ("decks", "piles") and candidates.depends_on == ("piles",)
+    assert reserve.limits({"decks": 8, "piles": 9}) == (0, 406)
+    assert candidates.limits({"piles": 12}) == (0, 12)
+    assert (reserve.smallest(), reserve.largest()) == (0, 8 * 52 - 1 - 1)
+    assert candidates.largest() == 20 and RULE_OPTIONS["decks"].largest() == 8
+    assert Rules(decks=8, reserve=406).reserve == 406
+    with pytest.raises(InvalidRulesError) as info:
+        Rules(decks=8, reserve=407)
+    reason = info.value.reason
+    assert reason is not None and reason.code is Refusal.RESERVE_RANGE and reason.params["high"] == 406
+
+
+@pytest.mark.parametrize("name", [n for n, o in RULE_OPTIONS.items() if o.kind is OptionKind.INT])
+def test_every_number_option_refuses_just_beyond_its_limits(name: str) -> None:
+    option = RULE_OPTIONS[name]
+    values = {**Rules().to_dict(), "reserve": 0, "candidates": 0}
+    low, high = option.limits(values)
+    for value in (low, high):
+        Rules(**{**values, name: value})
+    for value in (low - 1, high + 1):
+        with pytest.raises(InvalidRulesError) as info:
+            Rules(**{**values, name: value})
+        assert info.value.code is option.refusal
+
+
+def test_bounds_read_as_formulas() -> None:
+    assert str(Bound(-1, (("decks", 52), ("piles", -1)))) == "52 × decks − piles − 1"
+    assert str(Bound(0, (("piles", 1),))) == "piles" and str(Bound(8)) == "8" and str(Bound(-2)) == "−2"
+    assert Bound(3, (("piles", 2),)).to_json() == {"constant": 3, "terms": {"piles": 2}}
+    assert RULE_OPTIONS["reserve"].range_text() == "0 to 52 × decks − piles − 1"
+    assert RULE_OPTIONS["decks"].range_text() == "1-8"
+
+
+def test_published_limits() -> None:
+    reserve = RULE_OPTIONS["reserve"].to_json()
+    assert (reserve["min"], reserve["max"]) == (0, 414)
+    assert reserve["max_from"] == {"constant": -1, "terms": {"decks": 52, "piles": -1}}
+    assert "min_from" not in reserve
+    assert RULE_OPTIONS["spaces"].to_json()["choices"] == ["auto", "free", "waste"]
+    assert RULE_OPTIONS["foundation_return"].to_json() == {
+        "type": "bool", "default": False, "help": RULE_OPTIONS["foundation_return"].help
+    }
+    assert MAX_FOUNDATIONS == 32
+
+
+def test_rule_refusals_have_codes_and_german() -> None:
+    with pytest.raises(InvalidRulesError) as info:
+        Rules(spaces="never")  # type: ignore[arg-type]
+    assert info.value.code is Refusal.OPTION_NOT_CHOICE
+    assert info.value.text("de") == "spaces muss 'auto', 'free' oder 'waste' sein, nicht 'never'."
+    with pytest.raises(InvalidRulesError, match="known: decks, reserve"):
+        Rules().replace(jokers=2)

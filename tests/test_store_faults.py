@@ -66,7 +66,7 @@ def play_until_full(store: SqliteStore, limit: int = 2000) -> tuple[Any, StoreWr
 def test_a_move_on_a_full_disk_is_refused_and_changes_nothing(db: Path) -> None:
     with open_store(db) as store:
         game, error = play_until_full(store)
-        assert str(error) == "the move was not saved: the disk is full" and error.reason == "full"
+        assert str(error) == "the move was not saved: the disk is full" and error.fault == "full"
         stored = store.get(game.id)
         assert stored.revision == game.revision == len(stored.moves)
         assert stored.moves == game.moves[:-1]
@@ -98,7 +98,8 @@ def test_the_web_game_answers_507_when_the_disk_is_full(db: Path) -> None:
             if answer.status_code != 200:
                 break
         assert answer is not None and answer.status_code == 507
-        assert answer.json() == {"error": "the move was not saved: the disk is full"}
+        assert answer.json() == {"error": "the move was not saved: the disk is full",
+                                     "code": "not-saved-disk-full"}
         assert client.get(f"/api/games/{game['id']}").json()["moves"] == list(record.moves[:count])
         refused = client.post("/api/games", json={"variant": "wood"})
         assert refused.status_code == 507
@@ -162,7 +163,8 @@ def test_a_move_on_a_read_only_database_answers_503(db: Path) -> None:
         store._conn.execute("PRAGMA query_only = ON")  # as if the file turned read-only
         answer = client.post(f"/api/games/{game['id']}/moves", json={"move": "s"})
         assert answer.status_code == 503
-        assert answer.json() == {"error": "the move was not saved: the database is read-only"}
+        assert answer.json() == {"error": "the move was not saved: the database is read-only",
+                                     "code": "not-saved"}
         store._conn.execute("PRAGMA query_only = OFF")
         assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
 

@@ -5,8 +5,21 @@ from __future__ import annotations
 import pytest
 
 from terrace.errors import InvalidRulesError
+from terrace.refusals import Refusal
 from terrace.rules import FoundationBuild, Rules, SpaceRule
-from terrace.variants import ALIASES, PRESETS, TITLES, canonical_name, get_rules, preset_name, variant_names
+from terrace.variants import (
+    ALIASES,
+    PRESETS,
+    TITLES,
+    VARIANTS,
+    Variant,
+    canonical_name,
+    get_rules,
+    get_variant,
+    name_key,
+    preset_name,
+    variant_names,
+)
 
 ALT, SUIT = FoundationBuild.ALTERNATE, FoundationBuild.SUIT
 AUTO, FREE, WASTE = SpaceRule.AUTO, SpaceRule.FREE, SpaceRule.WASTE
@@ -82,3 +95,31 @@ def test_overrides() -> None:
 
 def test_default_is_terrace() -> None:
     assert get_rules() == Rules()
+
+
+# -- one record per variant ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_each_variant_is_one_record(variant: Variant) -> None:
+    assert name_key(variant.title) == variant.name
+    assert get_variant(variant.title) is variant and get_variant(variant.name) is variant
+    assert PRESETS[variant.name] is variant.rules and TITLES[variant.name] == variant.title
+    assert variant.description.endswith(".") and len(variant.description) < 300
+    for alias, key in zip(variant.aliases, variant.alias_names, strict=True):
+        assert get_variant(alias) is variant and ALIASES[key] == variant.name
+        assert alias in variant.description
+
+
+def test_terrace_is_also_queen_of_italy_and_signora() -> None:
+    terrace = get_variant("terrace")
+    assert terrace.aliases == ("Queen of Italy", "Signora")
+    assert terrace.alias_names == ("queen-of-italy", "signora")
+    assert [v.name for v in VARIANTS if v.aliases] == ["terrace"]
+
+
+def test_unknown_variant_has_a_code() -> None:
+    with pytest.raises(InvalidRulesError) as info:
+        get_variant("x" * 1000)
+    assert info.value.code is Refusal.VARIANT_UNKNOWN
+    assert len(str(info.value)) < 600

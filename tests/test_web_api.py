@@ -19,6 +19,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from terrace.rules import RULE_FIELDS
 from terrace.storage import ConflictError, GameStore
 from terrace.variants import PRESETS
 from terrace.web.app import create_app
@@ -107,8 +108,46 @@ def test_variants_lists_presets_and_option_limits(client: TestClient) -> None:
     data = client.get("/api/variants").json()
     assert [v["name"] for v in data["variants"]] == list(PRESETS)
     assert data["options"]["spaces"]["choices"] == ["auto", "free", "waste"]
+    assert list(data["options"]) == list(RULE_FIELDS)
+    terrace = data["variants"][0]
+    assert terrace["aliases"] == ["queen-of-italy", "signora"]
+    assert terrace["other_names"] == ["Queen of Italy", "Signora"]
+    assert "Queen of Italy" in terrace["description"] and terrace["summary"] == PRESETS["terrace"].describe()
     assert data["default"]["variant"] == "terrace"
     assert isinstance(data["solver"], bool)
+
+
+def _published(spec: dict[str, Any], key: str, values: dict[str, int]) -> int:
+    """A limit as /api/variants publishes it, for these other option values."""
+    formula = spec.get(f"{key}_from")
+    if formula is None:
+        return int(spec[key])
+    return int(formula["constant"] + sum(f * values[name] for name, f in formula["terms"].items()))
+
+
+@pytest.mark.parametrize(
+    "values",
+    [{"decks": 8, "piles": 9}, {"decks": 1, "piles": 20}, {"decks": 3, "piles": 1}, {"decks": 2, "piles": 9}],
+)
+def test_published_limits_are_the_limits_applied(client: TestClient, values: dict[str, int]) -> None:
+    options = client.get("/api/variants").json()["options"]
+    for name in ("reserve", "candidates", "redeals"):
+        spec = options[name]
+        low, high = _published(spec, "min", values), _published(spec, "max", values)
+        assert spec["min"] <= low <= high <= spec["max"]
+        base = {**values, "reserve": 0, "candidates": 0}
+        for value, allowed in ((low, True), (high, True), (low - 1, False), (high + 1, False)):
+            response = client.post("/api/games", json={"options": {**base, name: value}, "deal_number": 1})
+            assert response.status_code == (201 if allowed else 400), (name, value, response.text)
+            if not allowed:
+                assert response.json()["code"].endswith("range")
+
+
+def test_the_reserve_of_eight_decks_is_published_and_accepted(client: TestClient) -> None:
+    spec = client.get("/api/variants").json()["options"]["reserve"]
+    assert spec["max"] >= 395 and _published(spec, "max", {"decks": 8, "piles": 9}) == 406
+    game = new_game(client, options={"decks": 8, "reserve": 395}, deal_number=3)
+    assert len(game["state"]["reserve"]) == 395
 
 
 @pytest.mark.parametrize(
@@ -126,9 +165,9 @@ def test_variants_lists_presets_and_option_limits(client: TestClient) -> None:
         ({"options": {"spaces": "sometimes"}}, "spaces"),
         ({"options": {"foundation_return": "yes"}}, "foundation_return"),
         ({"options": {"candidates": 30}}, "candidates"),
-        ({"deal_number": "seven"}, "deal_number"),
-        ({"deal_number": 1.5}, "deal_number"),
-        ({"deal_number": True}, "deal_number"),
+        ({"deal_number": "seven"}, "a deal number must be a whole number, not 'seven'"),
+        ({"deal_number": 1.5}, "a deal number must be a whole number"),
+        ({"deal_number": True}, "a deal number must be a whole number"),
         ({"deal_number": -1}, "deal numbers"),
         ({"deal_number": 10**30}, "deal numbers"),
         ({"winnable": "yes"}, "winnable"),
@@ -251,11 +290,15 @@ def test_illegal_moves_are_explained_and_change_nothing(client: TestClient, stor
     revision = store.get(game["id"]).revision
     response = move(client, game, "rt1", after=1)
     assert response.status_code == 422
-    assert response.json() == {"error": "the terrace card can go only to a foundation"}
+    assert response.json() == {
+        "error": "the terrace card can go only to a foundation", "code": "terrace-only-to-foundation"
+    }
     german = client.post(
         f"/api/games/{game['id']}/moves", json={"move": "rt1"}, headers={"accept-language": "de"}
     )
-    assert german.json()["error"] == "Die Terrassenkarte darf nur auf einen Zielstapel."
+    assert german.json() == {
+        "error": "Die Terrassenkarte darf nur auf einen Zielstapel.", "code": "terrace-only-to-foundation"
+    }
     assert store.get(game["id"]).revision == revision
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == ["c1"]
 
@@ -319,10 +362,36 @@ def test_store_conflict_gives_409(
     assert response.json()["error"] == "the game changed in another window: reload it"
 
 
+def test_every_refusal_carries_its_code(client: TestClient) -> None:
+    game = new_game(client, deal_number=7)
+    moves = f"/api/games/{game['id']}/moves"
+    cases = [
+        (client.post(moves, json={"move": "zz"}), 400, "move-unreadable"),
+        (client.post(moves, json={"move": "s"}), 422, "choose-first"),
+        (client.post(moves, json={"move": "c1", "after": 4}), 409, "conflict"),
+        (client.post(moves, json={"move": "c1", "pad": 1}), 400, "field-unknown"),
+        (client.post(f"/api/games/{game['id']}/undo"), 409, "nothing-to-undo"),
+        (client.get("/api/games/nope"), 404, "game-unknown"),
+        (client.get("/api/games/" + "x" * 100), 404, "game-unknown"),
+        (client.get("/api/games?recent=²"), 400, "recent-range"),
+        (client.post("/api/games", json={"options": {"decks": 9}}), 400, "option-range"),
+        (client.post("/api/games", json={"options": {"reserve": 200}}), 400, "reserve-range"),
+        (client.post("/api/games", json={"variant": "chess"}), 400, "variant-unknown"),
+        (client.post("/api/games", json={"deal_number": -1}), 400, "deal-number-range"),
+        (client.get("/api/nothing"), 404, "not-found"),
+        (client.delete("/api/games"), 405, "method-not-allowed"),
+    ]
+    for response, status, code in cases:
+        assert (response.status_code, response.json()["code"]) == (status, code), response.text
+    german = client.post(moves, json={"move": "c1", "after": 4}, headers={"accept-language": "de"})
+    assert german.json()["error"].startswith("Das Spiel wurde in einem anderen Fenster geändert")
+
+
 def test_check_tells_why_without_playing(client: TestClient, store: GameStore) -> None:
     game = move(client, new_game(client, deal_number=7), "c1").json()
     data = client.get(f"/api/games/{game['id']}/check", params={"move": "rt2"}).json()
-    assert data == {"move": "rt2", "legal": False, "reason": "the terrace card can go only to a foundation"}
+    assert data == {"move": "rt2", "legal": False, "reason": "the terrace card can go only to a foundation",
+                    "code": "terrace-only-to-foundation"}
     assert client.get(f"/api/games/{game['id']}/check", params={"move": "s"}).json()["legal"] is True
     assert client.get(f"/api/games/{game['id']}/check", params={"move": "zz"}).json()["legal"] is False
     assert client.get(f"/api/games/{game['id']}/check").status_code == 400

@@ -20,13 +20,18 @@ from terrace.errors import (
     TerraceError,
 )
 from terrace.moves import Move
+from terrace.position import BaseBoard
 from terrace.record import GameRecord
-from terrace.rules import FoundationBuild, Rules, SpaceRule
-from terrace.variants import PRESETS, get_rules
+from terrace.refusals import Reason, Refusal
+from terrace.rules import RULE_OPTIONS, FoundationBuild, Rules, SpaceRule
+from terrace.variants import PRESETS, VARIANTS, Variant, get_rules
 
 __all__ = [
     "DEAL_VERSION",
     "PRESETS",
+    "RULE_OPTIONS",
+    "VARIANTS",
+    "BaseBoard",
     "Board",
     "Card",
     "Deal",
@@ -41,10 +46,13 @@ __all__ = [
     "InvalidRulesError",
     "LegalMoves",
     "Move",
+    "Reason",
+    "Refusal",
     "Rules",
     "SpaceRule",
     "Status",
     "TerraceError",
+    "Variant",
     "card_code",
     "get_rules",
     "parse_card",

@@ -14,6 +14,7 @@ nothing in the game tells them apart.
 from __future__ import annotations
 
 from terrace.errors import InvalidCardError
+from terrace.refusals import Reason, Refusal, clip
 
 Card = int
 
@@ -41,7 +42,7 @@ def make_card(rank: int, suit: int) -> Card:
     'KC'
     """
     if not (0 <= rank < 13 and 0 <= suit < 4):
-        raise InvalidCardError(f"no card has rank {rank} and suit {suit}")
+        raise InvalidCardError(Reason(Refusal.CARD_NO_SUCH, rank=rank, suit=suit))
     return rank * 4 + suit
 
 
@@ -56,10 +57,8 @@ def parse_card(text: str) -> Card:
         code = "T" + code[2:]
     card = _BY_CODE.get(code)
     if card is None:
-        raise InvalidCardError(
-            f"{text.strip()!r} is not a card: use a rank from {RANKS} (or 10) "
-            f"followed by a suit from {SUITS}, e.g. 7H or TD"
-        )
+        reason = Reason(Refusal.CARD_UNREADABLE, text=clip(text.strip()), ranks=RANKS, suits=SUITS)
+        raise InvalidCardError(reason)
     return card
 
 
@@ -108,7 +107,7 @@ def parse_rank(text: str) -> int:
     if code == "10":
         code = "T"
     if len(code) != 1 or code not in RANKS:
-        raise InvalidCardError(f"{text!r} is not a rank: use one of {RANKS}")
+        raise InvalidCardError(Reason(Refusal.RANK_UNREADABLE, text=clip(text), ranks=RANKS))
     return RANKS.index(code)
 
 

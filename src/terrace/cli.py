@@ -16,7 +16,7 @@ from terrace.clitools import deal_options, load_deal, pop_rules, rule_options
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.storage.cli import chosen_verdicts_db, verdicts_db_options
-from terrace.variants import PRESETS, TITLES
+from terrace.variants import VARIANTS
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -28,8 +28,8 @@ def main() -> None:
 @main.command()
 def variants() -> None:
     """List the presets and their rules."""
-    for name, rules in PRESETS.items():
-        click.echo(f"{name:22} {TITLES[name]:20} {rules.describe()}")
+    for variant in VARIANTS:
+        click.echo(f"{variant.name:22} {variant.title:20} {variant.rules.describe()}")
 
 
 @main.command()

@@ -15,34 +15,33 @@ import click
 
 from terrace.deal import Deal
 from terrace.errors import TerraceError
-from terrace.rules import Rules
-from terrace.variants import ALIASES, PRESETS, get_rules
+from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
+from terrace.variants import VARIANTS, get_rules
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-RULE_OPTION_NAMES = (
-    "decks", "reserve", "piles", "candidates", "foundations", "spaces", "redeals", "foundation_return",
-)
+RULE_OPTION_NAMES: tuple[str, ...] = tuple(RULE_OPTIONS)
+"""The keyword arguments :func:`rule_options` adds besides ``variant``."""
+
+
+def _click_option(option: RuleOption) -> Callable[[F], F]:
+    """The command-line option of a rule option, from its field in ``Rules``."""
+    flag = "--" + option.name.replace("_", "-")
+    if option.kind is OptionKind.BOOL:
+        return click.option(f"{flag}/--no-{flag[2:]}", option.name, default=None, help=option.help)
+    help_text = option.help.rstrip(".") + "."
+    if option.kind is OptionKind.CHOICE:
+        return click.option(flag, option.name, type=click.Choice(option.choices), help=help_text)
+    return click.option(flag, option.name, type=int, help=f"{option.help}: {option.range_text()}.")
 
 
 def rule_options(func: F) -> F:
     """Add ``--variant`` and every rule override option to a command."""
+    names = [name for variant in VARIANTS for name in (variant.name, *variant.alias_names)]
     options = [
-        click.option(
-            "--variant", "-v", default="terrace", show_default=True,
-            help="Preset: " + ", ".join([*PRESETS, *ALIASES]) + ".",
-        ),
-        click.option("--decks", type=int, help="Number of decks (1-8)."),
-        click.option("--reserve", type=int, help="Cards in the reserve (the terrace)."),
-        click.option("--piles", type=int, help="Tableau piles."),
-        click.option("--candidates", type=int, help="Base-card candidates; 0 = base card turned."),
-        click.option("--foundations", type=click.Choice(["alternate", "suit"]),
-                     help="Build foundations in alternate colours or in suit."),
-        click.option("--spaces", type=click.Choice(["auto", "free", "waste"]),
-                     help="auto = refilled from waste/stock; free = any card; waste = waste card only."),
-        click.option("--redeals", type=int, help="Extra passes through the stock."),
-        click.option("--foundation-return/--no-foundation-return", default=None,
-                     help="May the top card of a foundation return to the tableau?"),
+        click.option("--variant", "-v", default="terrace", show_default=True,
+                     help="Preset: " + ", ".join(names) + "."),
+        *(_click_option(option) for option in RULE_OPTIONS.values()),
     ]
     for option in reversed(options):
         func = option(func)

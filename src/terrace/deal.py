@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from terrace.cards import Card, card_code, format_cards, full_pack, parse_card
 from terrace.errors import InvalidCardError, InvalidDealError
+from terrace.refusals import Reason, Refusal, quote
 from terrace.rules import Rules
 
 DEAL_VERSION = 1
@@ -80,18 +81,29 @@ def shuffled_pack(number: int, decks: int, version: int = DEAL_VERSION) -> list[
     """
     if version != DEAL_VERSION:
         raise InvalidDealError(
-            f"deal version {version} is not known to this program (it knows {DEAL_VERSION})"
+            Reason(Refusal.DEAL_VERSION_UNKNOWN, version=quote(version), known=DEAL_VERSION)
         )
-    if isinstance(number, bool) or not isinstance(number, int):
-        raise InvalidDealError(f"a deal number must be a whole number, not {number!r}")
-    if not 0 <= number <= MAX_DEAL_NUMBER:
-        raise InvalidDealError(f"deal numbers run from 0 to {MAX_DEAL_NUMBER}, not {number}")
+    check_number(number)
     pack = full_pack(decks)
     rng = SplitMix64(number)
     for i in range(len(pack) - 1, 0, -1):
         j = rng.below(i + 1)
         pack[i], pack[j] = pack[j], pack[i]
     return pack
+
+
+def check_number(number: object) -> None:
+    """Raise :class:`InvalidDealError` unless ``number`` is a deal number.
+
+    >>> check_number(-1)
+    Traceback (most recent call last):
+    ...
+    terrace.errors.InvalidDealError: deal numbers run from 0 to 9223372036854775807, not -1
+    """
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise InvalidDealError(Reason(Refusal.DEAL_NUMBER_NOT_WHOLE, value=quote(number)))
+    if not 0 <= number <= MAX_DEAL_NUMBER:
+        raise InvalidDealError(Reason(Refusal.DEAL_NUMBER_RANGE, low=0, high=MAX_DEAL_NUMBER, value=number))
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,14 +124,15 @@ class Deal:
         """Read a deal string and check it holds exactly the cards of the
         decks of ``rules``."""
         if not isinstance(text, str):
-            raise InvalidDealError("a deal must be a string of card codes")
+            raise InvalidDealError(Reason(Refusal.DEAL_NOT_TEXT))
         words = text.split()
         cards: list[Card] = []
         for index, word in enumerate(words):
             try:
                 cards.append(parse_card(word))
             except InvalidCardError as error:
-                raise InvalidDealError(f"card {index + 1} of the deal: {error}") from None
+                reason = Reason(Refusal.DEAL_BAD_CARD, index=index + 1, problem=error.why)
+                raise InvalidDealError(reason) from None
         deal = cls(tuple(cards))
         deal.check(rules)
         return deal
@@ -127,22 +140,19 @@ class Deal:
     def check(self, rules: Rules) -> None:
         """Raise :class:`InvalidDealError` unless this deal fits ``rules``."""
         if len(self.cards) != rules.card_count:
-            decks = f"{rules.decks} deck" + ("s" if rules.decks > 1 else "")
-            raise InvalidDealError(
-                f"a deal for {decks} has {rules.card_count} cards, this one has {len(self.cards)}"
-            )
+            raise InvalidDealError(Reason(
+                Refusal.DEAL_CARD_COUNT, decks=rules.decks, cards=rules.card_count, count=len(self.cards)
+            ))
         counts = Counter(self.cards)
         for card in sorted(set(full_pack(1)) | set(counts)):
             have = counts.get(card, 0)
             if have != rules.decks:
-                raise InvalidDealError(
-                    f"the deal has {have} of {card_code(card)}; "
-                    + (f"{rules.decks} decks have {rules.decks}" if rules.decks > 1 else "one deck has 1")
-                )
+                code = Refusal.DEAL_COPIES if rules.decks > 1 else Refusal.DEAL_COPIES_ONE_DECK
+                raise InvalidDealError(Reason(code, have=have, card=card_code(card), decks=rules.decks))
         if self.number is not None and self.cards != tuple(
             shuffled_pack(self.number, rules.decks)
         ):
-            raise InvalidDealError(f"these cards are not deal number {self.number}")
+            raise InvalidDealError(Reason(Refusal.DEAL_NOT_THAT_NUMBER, number=self.number))
 
     def text(self) -> str:
         """The deal string."""

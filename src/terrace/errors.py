@@ -1,17 +1,49 @@
 """Exceptions raised by the engine.
 
 Every error is a :class:`ValueError` subclass whose message is written for
-a player, not a programmer.
+a player, not a programmer. The engine raises them with a
+:class:`~terrace.refusals.Reason` (a refusal code and its parameters), so a
+front end can show the reason in the player's language:
 
+>>> from terrace.refusals import Reason, Refusal
+>>> error = IllegalMoveError(Reason(Refusal.STOCK_EMPTY), move="s")
+>>> str(error), error.code.value, error.text("de")
+('s: the stock is empty', 'stock-empty', 'Der Vorrat ist leer.')
 >>> issubclass(IllegalMoveError, ValueError)
 True
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
+
+from terrace.refusals import Reason
+
 
 class TerraceError(ValueError):
-    """Base class of every error the engine raises on bad input."""
+    """Base class of every error the engine raises on bad input.
+
+    ``reason`` is the refusal with its parameters, or None for an error
+    raised with plain words (layers above the engine may do so).
+    """
+
+    def __init__(self, reason: Reason | str) -> None:
+        self.reason: Reason | None = reason if isinstance(reason, Reason) else None
+        super().__init__(str(reason))
+
+    @property
+    def code(self) -> StrEnum | None:
+        """The refusal code, if the error has one."""
+        return None if self.reason is None else self.reason.code
+
+    @property
+    def why(self) -> Reason | str:
+        """The reason, or the plain words: what to nest in another refusal."""
+        return str(self) if self.reason is None else self.reason
+
+    def text(self, language: str = "en") -> str:
+        """The message in ``language`` (``en`` or ``de``)."""
+        return str(self) if self.reason is None else self.reason.text(language)
 
 
 class InvalidCardError(TerraceError):
@@ -31,7 +63,17 @@ class InvalidMoveError(TerraceError):
 
 
 class IllegalMoveError(TerraceError):
-    """A well-formed move that the rules do not allow in this position."""
+    """A well-formed move that the rules do not allow in this position.
+
+    Its English message starts with the move (``"s: the stock is empty"``);
+    :meth:`text` gives the reason alone.
+    """
+
+    def __init__(self, reason: Reason | str, move: str | None = None) -> None:
+        super().__init__(reason)
+        self.move = move
+        if move is not None:
+            self.args = (f"{move}: {reason}",)
 
 
 class InvalidPositionError(TerraceError):

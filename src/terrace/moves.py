@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from terrace.errors import InvalidMoveError
+from terrace.refusals import Reason, Refusal, clip, quote
 
 CHOOSE = "c"
 DRAW = "s"
@@ -34,8 +35,10 @@ WASTE = "w"
 TABLEAU = "t"
 FOUNDATION = "f"
 
+# ASCII digits only, at most six: no rules value has piles, foundations or
+# candidates numbered beyond that, and a longer number is no move.
 _PATTERN = re.compile(
-    r"c(?P<choice>\d+)|s|(?P<src>r|w|t\d+|f\d+)(?P<dst>f\d*|t\d+)"
+    r"c(?P<choice>[0-9]{1,6})|s|(?P<src>r|w|t[0-9]{1,6}|f[0-9]{1,6})(?P<dst>f[0-9]{0,6}|t[0-9]{1,6})"
 )
 
 
@@ -53,14 +56,14 @@ class Move:
 
     def __post_init__(self) -> None:
         problem = _problem(self.source, self.source_index, self.target, self.target_index)
-        if problem:
-            raise InvalidMoveError(f"not a move: {problem}")
+        if problem is not None:
+            raise InvalidMoveError(Reason(Refusal.MOVE_MALFORMED, problem=problem))
 
     @staticmethod
     def parse(text: str) -> Move:
         """Read a move in the notation above (case and spaces ignored)."""
         if not isinstance(text, str):
-            raise InvalidMoveError(f"a move must be text such as 'wf', not {text!r}")
+            raise InvalidMoveError(Reason(Refusal.MOVE_NOT_TEXT, value=quote(text)))
         return _parse(text.strip().lower())
 
     @staticmethod
@@ -99,34 +102,40 @@ class Move:
         return f"Move.parse({str(self)!r})"
 
 
-def _problem(source: object, source_index: object, target: object, target_index: object) -> str:
-    """Why these fields make no move, or ``''`` when they do."""
+def _problem(source: object, source_index: object, target: object, target_index: object) -> Reason | None:
+    """Why these fields make no move, or None when they do."""
     if not all(isinstance(i, int) and not isinstance(i, bool) for i in (source_index, target_index)):
-        return "indexes must be whole numbers"
+        return Reason(Refusal.MOVE_INDEX_NOT_WHOLE)
     assert isinstance(source_index, int) and isinstance(target_index, int)
     if source in (CHOOSE, DRAW):
         if target != "" or target_index != 0:
-            return "choosing and drawing have no target"
+            return Reason(Refusal.MOVE_NO_TARGET)
         if source == CHOOSE and source_index < 1:
-            return "candidates are numbered from 1"
+            return Reason(Refusal.MOVE_CANDIDATE_FROM_ONE)
         if source == DRAW and source_index != 0:
-            return "the draw has no index"
-        return ""
+            return Reason(Refusal.MOVE_DRAW_NO_INDEX)
+        return None
     if source not in (RESERVE, WASTE, TABLEAU, FOUNDATION):
-        return f"unknown source {source!r}"
+        return Reason(Refusal.MOVE_UNKNOWN_SOURCE, source=quote(source))
     if target not in (TABLEAU, FOUNDATION):
-        return f"unknown target {target!r}"
+        return Reason(Refusal.MOVE_UNKNOWN_TARGET, target=quote(target))
     if source in (RESERVE, WASTE) and source_index != 0:
-        return "the reserve and the waste have no index"
+        return Reason(Refusal.MOVE_PLACE_NO_INDEX)
     if source in (TABLEAU, FOUNDATION) and source_index < 1:
-        return "piles and foundations are numbered from 1"
+        return Reason(Refusal.MOVE_NUMBERED_FROM_ONE)
     if target_index < 0 or (target == TABLEAU and target_index < 1):
-        return "piles and foundations are numbered from 1"
+        return Reason(Refusal.MOVE_NUMBERED_FROM_ONE)
+    return _pair_problem(str(source), source_index, str(target), target_index)
+
+
+def _pair_problem(source: str, source_index: int, target: str, target_index: int) -> Reason | None:
+    """Why a source and a target make no move together (both checks of
+    :class:`Move` and :meth:`Move.parse` use it)."""
     if source == FOUNDATION and target == FOUNDATION:
-        return "a foundation card cannot go to a foundation"
+        return Reason(Refusal.MOVE_FOUNDATION_TO_FOUNDATION)
     if source == TABLEAU and target == TABLEAU and source_index == target_index:
-        return "a card cannot move onto its own pile"
-    return ""
+        return Reason(Refusal.MOVE_OWN_PILE)
+    return None
 
 
 def _place(area: str, index: int) -> str:
@@ -140,13 +149,11 @@ DRAW_MOVE = Move(DRAW)
 def _parse(text: str) -> Move:
     match = _PATTERN.fullmatch(text)
     if match is None:
-        raise InvalidMoveError(
-            f"{text!r} is not a move: write e.g. c1, s, wf, rf, t2t5, wt3 or t4f2"
-        )
+        raise _unreadable(text, Reason(Refusal.MOVE_SYNTAX))
     if match["choice"] is not None:
         index = int(match["choice"])
         if index < 1:
-            raise InvalidMoveError(f"{text!r} is not a move: candidates are numbered from 1")
+            raise _unreadable(text, Reason(Refusal.MOVE_CANDIDATE_FROM_ONE))
         return Move(CHOOSE, index)
     if match["src"] is None:
         return DRAW_MOVE
@@ -154,14 +161,15 @@ def _parse(text: str) -> Move:
     source_index = int(src[1:]) if len(src) > 1 else 0
     target_index = int(dst[1:]) if len(dst) > 1 else 0
     if (src[0] in "tf" and source_index < 1) or (len(dst) > 1 and target_index < 1):
-        raise InvalidMoveError(
-            f"{text!r} is not a move: piles and foundations are numbered from 1"
-        )
-    if src[0] == FOUNDATION and dst[0] == FOUNDATION:
-        raise InvalidMoveError(f"{text!r} is not a move: a foundation card cannot go to a foundation")
-    if src[0] == TABLEAU and dst[0] == TABLEAU and source_index == target_index:
-        raise InvalidMoveError(f"{text!r} is not a move: a card cannot move onto its own pile")
+        raise _unreadable(text, Reason(Refusal.MOVE_NUMBERED_FROM_ONE))
+    problem = _pair_problem(src[0], source_index, dst[0], target_index)
+    if problem is not None:
+        raise _unreadable(text, problem)
     return Move(src[0], source_index, dst[0], target_index)
+
+
+def _unreadable(text: str, problem: Reason) -> InvalidMoveError:
+    return InvalidMoveError(Reason(Refusal.MOVE_UNREADABLE, text=clip(text), problem=problem))
 
 
 def parse_moves(text: str) -> list[Move]:

@@ -18,8 +18,9 @@ from typing import Any
 
 from terrace.board import Board
 from terrace.deal import DEAL_VERSION, Deal
-from terrace.errors import InvalidRecordError, TerraceError
+from terrace.errors import IllegalMoveError, InvalidRecordError, TerraceError
 from terrace.moves import Move
+from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules
 from terrace.variants import canonical_name, get_rules
 
@@ -43,7 +44,7 @@ class GameRecord:
     def from_board(cls, board: Board, variant: str = "terrace") -> GameRecord:
         """The record of ``board``'s game so far (its deal and move stack)."""
         if board.deal is None:
-            raise InvalidRecordError("a board set up from a position has no deal to record")
+            raise InvalidRecordError(Reason(Refusal.RECORD_NO_DEAL))
         return cls(
             variant=canonical_name(variant),
             rules=board.rules,
@@ -59,7 +60,12 @@ class GameRecord:
             try:
                 board.push(Move.parse(text))
             except TerraceError as error:
-                raise InvalidRecordError(f"move {index + 1} ({text!r}) does not replay: {error}") from None
+                code = (
+                    Refusal.RECORD_MOVE_ILLEGAL if isinstance(error, IllegalMoveError)
+                    else Refusal.RECORD_MOVE_UNREADABLE
+                )
+                reason = Reason(code, number=index + 1, move=clip(text), problem=error.why)
+                raise InvalidRecordError(reason) from None
         return board
 
     def to_dict(self) -> dict[str, Any]:
@@ -86,41 +92,41 @@ class GameRecord:
     def from_dict(cls, data: Any) -> GameRecord:
         """Read and fully check a record: rules, deal, every move, result."""
         if not isinstance(data, dict):
-            raise InvalidRecordError("a game record must be a JSON object")
+            raise InvalidRecordError(Reason(Refusal.RECORD_NOT_OBJECT))
         if data.get("format") != RECORD_FORMAT:
-            raise InvalidRecordError(f"not a Terrace game record (format must be {RECORD_FORMAT!r})")
+            raise InvalidRecordError(Reason(Refusal.RECORD_FORMAT, format=RECORD_FORMAT))
         version = data.get("version")
         if version != RECORD_VERSION:
             raise InvalidRecordError(
-                f"record version {version!r} is not supported (this program reads {RECORD_VERSION})"
+                Reason(Refusal.RECORD_VERSION, version=quote(version), supported=RECORD_VERSION)
             )
         try:
             variant = canonical_name(_typed(data, "variant", str))
             rules = Rules.from_dict(_typed(data, "rules", dict), get_rules(variant))
             number = data.get("deal_number")
             if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
-                raise InvalidRecordError("deal_number must be a whole number or null")
+                raise InvalidRecordError(Reason(Refusal.RECORD_DEAL_NUMBER))
             deal_version = data.get("deal_version", DEAL_VERSION)
             if number is not None and deal_version != DEAL_VERSION:
-                raise InvalidRecordError(f"deal version {deal_version!r} is not known to this program")
+                raise InvalidRecordError(Reason(Refusal.RECORD_DEAL_VERSION, version=quote(deal_version)))
             deal = Deal.parse(_typed(data, "deal", str), rules)
             if number is not None:
                 deal = Deal(deal.cards, number)
                 deal.check(rules)
             moves = _typed(data, "moves", list)
             if not all(isinstance(m, str) for m in moves):
-                raise InvalidRecordError("moves must be a list of strings")
+                raise InvalidRecordError(Reason(Refusal.RECORD_MOVES))
             record = cls(variant, rules, deal, tuple(moves), _typed(data, "result", str))
         except InvalidRecordError:
             raise
         except TerraceError as error:
-            raise InvalidRecordError(str(error)) from None
+            raise InvalidRecordError(error.why) from None
         board = record.replay()
         if record.result not in RESULTS:
-            raise InvalidRecordError(f"result must be one of {', '.join(RESULTS)}")
+            raise InvalidRecordError(Reason(Refusal.RECORD_RESULT_UNKNOWN, results=RESULTS))
         if board.status.value != record.result:
             raise InvalidRecordError(
-                f"the record says {record.result!r} but its moves lead to {board.status.value!r}"
+                Reason(Refusal.RECORD_RESULT_MISMATCH, claimed=clip(record.result), actual=board.status.value)
             )
         return record
 
@@ -130,14 +136,14 @@ class GameRecord:
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, TypeError, RecursionError) as error:
-            raise InvalidRecordError(f"not valid JSON: {error}") from None
+            raise InvalidRecordError(Reason(Refusal.RECORD_NOT_JSON, problem=clip(str(error)))) from None
         return cls.from_dict(data)
 
 
 def _typed(data: dict[str, Any], key: str, kind: type) -> Any:
     if key not in data:
-        raise InvalidRecordError(f"the record has no {key!r}")
+        raise InvalidRecordError(Reason(Refusal.RECORD_FIELD_MISSING, key=key))
     value = data[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise InvalidRecordError(f"{key!r} must be a {kind.__name__}")
+        raise InvalidRecordError(Reason(Refusal.RECORD_FIELD_TYPE, key=key, kind=kind.__name__))
     return value

@@ -17,11 +17,14 @@ terrace.errors.InvalidRulesError: the reserve must hold between 0 and 94 cards, 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from terrace.cards import CARDS_PER_DECK
 from terrace.errors import InvalidRulesError
+from terrace.refusals import Reason, Refusal, clip, quote
 
 
 class FoundationBuild(StrEnum):
@@ -44,7 +47,81 @@ class SpaceRule(StrEnum):
     """Stays empty until the player moves the waste card there."""
 
 
+class OptionKind(StrEnum):
+    """The kind of value a rule option takes."""
+
+    INT = "int"
+    CHOICE = "choice"
+    BOOL = "bool"
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """A limit of a whole-number option: ``constant`` plus, for each term
+    ``(option, factor)``, that option's value times the factor.
+
+    >>> reserve_most = Bound(-1, (("decks", 52), ("piles", -1)))
+    >>> reserve_most.value({"decks": 2, "piles": 9})
+    94
+    >>> str(reserve_most)
+    '52 × decks − piles − 1'
+    """
+
+    constant: int
+    terms: tuple[tuple[str, int], ...] = ()
+
+    def value(self, options: Mapping[str, object]) -> int:
+        """The limit for these option values."""
+        total = self.constant
+        for name, factor in self.terms:
+            value = options[name]
+            assert isinstance(value, int)
+            total += factor * value
+        return total
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"constant": c, "terms": {"option": factor, ...}}``."""
+        return {"constant": self.constant, "terms": dict(self.terms)}
+
+    def __str__(self) -> str:
+        text = ""
+        for name, factor in self.terms:
+            word = name if abs(factor) == 1 else f"{abs(factor)} × {name}"
+            text = _signed(text, word, factor < 0)
+        if self.constant or not text:
+            text = _signed(text, str(abs(self.constant)), self.constant < 0)
+        return text
+
+
+def _signed(text: str, word: str, negative: bool) -> str:
+    """``text`` followed by ``+ word`` or ``− word`` (``word`` alone first)."""
+    if not text:
+        return f"−{word}" if negative else word
+    return f"{text} {'−' if negative else '+'} {word}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    """What a ``Rules`` field's metadata says about its option."""
+
+    help: str
+    low: Bound | None = None
+    high: Bound | None = None
+    refusal: Refusal = Refusal.OPTION_RANGE
+
+
+def _option(help: str, low: int | Bound | None = None, high: int | Bound | None = None,
+            refusal: Refusal = Refusal.OPTION_RANGE) -> dict[str, _Spec]:
+    """The metadata of a ``Rules`` field: its option's help text and limits."""
+    return {"option": _Spec(help, _bound(low), _bound(high), refusal)}
+
+
+def _bound(limit: int | Bound | None) -> Bound | None:
+    return Bound(limit) if isinstance(limit, int) else limit
+
+
 MAX_DECKS = 8
+MAX_PILES = 20
 MAX_REDEALS = 9
 
 
@@ -52,58 +129,39 @@ MAX_REDEALS = 9
 class Rules:
     """All rule options of one game.
 
+    Each field carries its option's help text and limits (see
+    :data:`RULE_OPTIONS`); a limit may depend on other options.
     ``candidates == 0`` means the base card is turned from the pack instead
     of being chosen from candidate cards.
     """
 
-    decks: int = 2
-    reserve: int = 11
-    piles: int = 9
-    candidates: int = 3
-    foundations: FoundationBuild = FoundationBuild.ALTERNATE
-    spaces: SpaceRule = SpaceRule.AUTO
-    redeals: int = 0
-    foundation_return: bool = False
+    decks: int = field(default=2, metadata=_option(
+        "Number of decks (four foundations each)", low=1, high=MAX_DECKS))
+    reserve: int = field(default=11, metadata=_option(
+        "Cards in the reserve (the terrace)", low=0,
+        high=Bound(-1, (("decks", CARDS_PER_DECK), ("piles", -1))), refusal=Refusal.RESERVE_RANGE))
+    piles: int = field(default=9, metadata=_option("Tableau piles", low=1, high=MAX_PILES))
+    candidates: int = field(default=3, metadata=_option(
+        "Base-card candidates, 0 for a base card turned from the pack", low=0,
+        high=Bound(0, (("piles", 1),)), refusal=Refusal.CANDIDATES_RANGE))
+    foundations: FoundationBuild = field(default=FoundationBuild.ALTERNATE, metadata=_option(
+        "Build foundations in alternate colours or in suit"))
+    spaces: SpaceRule = field(default=SpaceRule.AUTO, metadata=_option(
+        "auto = refilled from waste/stock; free = any card; waste = waste card only"))
+    redeals: int = field(default=0, metadata=_option(
+        "Extra passes through the stock", low=0, high=MAX_REDEALS))
+    foundation_return: bool = field(default=False, metadata=_option(
+        "May the top card of a foundation return to the tableau?"))
 
     def __post_init__(self) -> None:
-        for name in ("decks", "reserve", "piles", "candidates", "redeals"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidRulesError(f"{name} must be a whole number, not {value!r}")
-        if not isinstance(self.foundation_return, bool):
-            raise InvalidRulesError(
-                f"foundation_return must be true or false, not {self.foundation_return!r}"
-            )
-        try:
-            object.__setattr__(self, "foundations", FoundationBuild(self.foundations))
-        except ValueError:
-            raise InvalidRulesError(
-                f"foundations must be 'alternate' or 'suit', not {self.foundations!r}"
-            ) from None
-        try:
-            object.__setattr__(self, "spaces", SpaceRule(self.spaces))
-        except ValueError:
-            raise InvalidRulesError(
-                f"spaces must be 'auto', 'free' or 'waste', not {self.spaces!r}"
-            ) from None
-        if not 1 <= self.decks <= MAX_DECKS:
-            raise InvalidRulesError(f"decks must be between 1 and {MAX_DECKS}, not {self.decks}")
-        if not 1 <= self.piles <= 20:
-            raise InvalidRulesError(f"piles must be between 1 and 20, not {self.piles}")
-        if not 0 <= self.candidates <= self.piles:
-            raise InvalidRulesError(
-                f"candidates must be between 0 and the number of piles ({self.piles}), "
-                f"not {self.candidates}"
-            )
-        most = self.card_count - self.piles - 1
-        if not 0 <= self.reserve <= most:
-            raise InvalidRulesError(
-                f"the reserve must hold between 0 and {most} cards, not {self.reserve}"
-            )
-        if not 0 <= self.redeals <= MAX_REDEALS:
-            raise InvalidRulesError(
-                f"redeals must be between 0 and {MAX_REDEALS}, not {self.redeals}"
-            )
+        for option in RULE_OPTIONS.values():
+            value = getattr(self, option.name)
+            read = option.read(value)
+            if read is not value:
+                object.__setattr__(self, option.name, read)
+        values = {name: getattr(self, name) for name in RULE_OPTIONS}
+        for option in _RANGE_ORDER:
+            option.check_range(values)
 
     @property
     def foundation_count(self) -> int:
@@ -113,7 +171,7 @@ class Rules:
     @property
     def card_count(self) -> int:
         """Cards in play: 52 per deck."""
-        return 52 * self.decks
+        return CARDS_PER_DECK * self.decks
 
     @property
     def picks_base(self) -> bool:
@@ -129,7 +187,8 @@ class Rules:
         """A copy with some options changed (validated like the original)."""
         unknown = set(changes) - set(RULE_FIELDS)
         if unknown:
-            raise InvalidRulesError(f"unknown rule option {sorted(unknown)[0]!r}")
+            first = clip(sorted(unknown)[0])
+            raise InvalidRulesError(Reason(Refusal.OPTION_UNKNOWN, option=first, known=RULE_FIELDS))
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -138,16 +197,7 @@ class Rules:
         >>> Rules().to_dict()["spaces"]
         'auto'
         """
-        return {
-            "decks": self.decks,
-            "reserve": self.reserve,
-            "piles": self.piles,
-            "candidates": self.candidates,
-            "foundations": self.foundations.value,
-            "spaces": self.spaces.value,
-            "redeals": self.redeals,
-            "foundation_return": self.foundation_return,
-        }
+        return {name: _plain(getattr(self, name)) for name in RULE_OPTIONS}
 
     @classmethod
     def from_dict(cls, data: Any, base: Rules | None = None) -> Rules:
@@ -157,7 +207,7 @@ class Rules:
         4
         """
         if not isinstance(data, dict):
-            raise InvalidRulesError("rule options must be a JSON object")
+            raise InvalidRulesError(Reason(Refusal.OPTIONS_NOT_OBJECT))
         return (base or cls()).replace(**data)
 
     def describe(self) -> str:
@@ -193,4 +243,155 @@ class Rules:
         return ", ".join(parts)
 
 
-RULE_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, StrEnum) else value
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    """One rule option: its kind, default, help text, choices and limits,
+    all read from the ``Rules`` field of the same name.
+
+    >>> RULE_OPTIONS["spaces"].choices
+    ('auto', 'free', 'waste')
+    >>> RULE_OPTIONS["reserve"].largest(), RULE_OPTIONS["candidates"].largest()
+    (414, 20)
+    """
+
+    name: str
+    kind: OptionKind
+    default: int | str | bool
+    help: str
+    choices: tuple[str, ...] = ()
+    low: Bound | None = None
+    high: Bound | None = None
+    refusal: Refusal = Refusal.OPTION_RANGE
+    enum: type[StrEnum] | None = field(default=None, repr=False)
+    """The enum a choice's values become."""
+
+    @property
+    def depends_on(self) -> tuple[str, ...]:
+        """The other options its limits depend on."""
+        return tuple(name for bound in (self.low, self.high) if bound for name, _ in bound.terms)
+
+    def read(self, value: object) -> Any:
+        """``value`` checked for this option's type (a choice becomes its
+        enum member); raises :class:`InvalidRulesError`."""
+        if self.kind is OptionKind.BOOL:
+            if not isinstance(value, bool):
+                raise InvalidRulesError(Reason(Refusal.OPTION_NOT_BOOL, option=self.name, value=quote(value)))
+            return value
+        if self.kind is OptionKind.INT:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidRulesError(
+                    Reason(Refusal.OPTION_NOT_WHOLE, option=self.name, value=quote(value))
+                )
+            return value
+        if isinstance(value, str) and value in self.choices and self.enum is not None:
+            return self.enum(value)
+        raise InvalidRulesError(
+            Reason(Refusal.OPTION_NOT_CHOICE, option=self.name, choices=self.choices, value=quote(value))
+        )
+
+    def limits(self, values: Mapping[str, object]) -> tuple[int, int]:
+        """The lowest and highest value allowed with these other options."""
+        assert self.low is not None and self.high is not None
+        return self.low.value(values), self.high.value(values)
+
+    def check_range(self, values: Mapping[str, object]) -> None:
+        """Raise :class:`InvalidRulesError` unless the option's value in
+        ``values`` lies within its limits."""
+        if self.kind is not OptionKind.INT:
+            return
+        low, high = self.limits(values)
+        value = values[self.name]
+        assert isinstance(value, int)
+        if not low <= value <= high:
+            raise InvalidRulesError(Reason(self.refusal, option=self.name, low=low, high=high, value=value))
+
+    def smallest(self) -> int:
+        """The lowest value the option can ever take (whatever the others)."""
+        assert self.low is not None
+        return _extreme(self.low, lowest=True)
+
+    def largest(self) -> int:
+        """The highest value the option can ever take (whatever the others)."""
+        assert self.high is not None
+        return _extreme(self.high, lowest=False)
+
+    def range_text(self) -> str:
+        """The limits for people: ``1-8``, ``0 to piles``."""
+        assert self.low is not None and self.high is not None
+        if not self.low.terms and not self.high.terms:
+            return f"{self.low}-{self.high}"
+        return f"{self.low} to {self.high}"
+
+    def to_json(self) -> dict[str, Any]:
+        """What the web API publishes: ``type``, ``default`` and ``help``;
+        ``choices`` for a choice; ``min`` and ``max`` for a number (the
+        widest limits), with ``min_from``/``max_from`` (see
+        :meth:`Bound.to_json`) when a limit depends on other options."""
+        data: dict[str, Any] = {"type": self.kind.value, "default": self.default, "help": self.help}
+        if self.kind is OptionKind.CHOICE:
+            data["choices"] = list(self.choices)
+        if self.kind is OptionKind.INT:
+            assert self.low is not None and self.high is not None
+            data["min"], data["max"] = self.smallest(), self.largest()
+            if self.low.terms:
+                data["min_from"] = self.low.to_json()
+            if self.high.terms:
+                data["max_from"] = self.high.to_json()
+        return data
+
+
+def _extreme(bound: Bound, *, lowest: bool) -> int:
+    """The lowest (or highest) value of ``bound`` over every allowed value
+    of the options it depends on (their own limits are constants)."""
+    total = bound.constant
+    for name, factor in bound.terms:
+        option = RULE_OPTIONS[name]
+        assert option.low is not None and option.high is not None
+        assert not option.depends_on, "a limit may depend only on options with fixed limits"
+        small, big = option.low.constant, option.high.constant
+        total += factor * (small if (factor > 0) == lowest else big)
+    return total
+
+
+def _read_options() -> dict[str, RuleOption]:
+    options: dict[str, RuleOption] = {}
+    for each in dataclasses.fields(Rules):
+        spec = each.metadata["option"]
+        assert isinstance(spec, _Spec)
+        default = each.default
+        assert isinstance(default, int | str)
+        kind, enum = OptionKind.INT, None
+        if isinstance(default, bool):
+            kind = OptionKind.BOOL
+        elif isinstance(default, StrEnum):
+            kind, enum, default = OptionKind.CHOICE, type(default), default.value
+        choices = tuple(member.value for member in enum) if enum else ()
+        options[each.name] = RuleOption(
+            each.name, kind, default, spec.help, choices, spec.low, spec.high, spec.refusal, enum
+        )
+    return options
+
+
+def _range_order(options: dict[str, RuleOption]) -> list[RuleOption]:
+    """The number options in the order their limits can be checked: an
+    option after every option its limits depend on, else in field order."""
+    ordered: list[RuleOption] = []
+    waiting = [o for o in options.values() if o.kind is OptionKind.INT]
+    while waiting:
+        done = {o.name for o in ordered}
+        ready = next(o for o in waiting if set(o.depends_on) <= done)
+        ordered.append(ready)
+        waiting.remove(ready)
+    return ordered
+
+
+RULE_OPTIONS: dict[str, RuleOption] = _read_options()
+"""Every rule option by name, in field order."""
+RULE_FIELDS: tuple[str, ...] = tuple(RULE_OPTIONS)
+_RANGE_ORDER = _range_order(RULE_OPTIONS)
+MAX_FOUNDATIONS = 4 * RULE_OPTIONS["decks"].largest()
+"""The most foundations any rules have."""

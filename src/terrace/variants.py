@@ -1,4 +1,4 @@
-"""Named presets of the Terrace family.
+"""The named variants of the Terrace family, one record each.
 
 >>> get_rules("queen-of-italy") == get_rules("terrace")
 True
@@ -8,81 +8,154 @@ True
 4
 >>> preset_name(get_rules("madame"))
 'madame'
+>>> get_variant("Signora").title, get_variant("signora").aliases
+('Terrace', ('Queen of Italy', 'Signora'))
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from terrace.errors import InvalidRulesError
+from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import FoundationBuild, Rules, SpaceRule
 
-ALT = FoundationBuild.ALTERNATE
 SUIT = FoundationBuild.SUIT
 
-PRESETS: dict[str, Rules] = {
-    "terrace": Rules(decks=2, reserve=11, piles=9, candidates=3),
-    "blondes-and-brunettes": Rules(decks=2, reserve=10, piles=9, candidates=0),
-    "falling-star": Rules(decks=2, reserve=11, piles=9, candidates=0),
-    "generals-patience": Rules(decks=2, reserve=13, piles=9, candidates=4, foundations=SUIT),
-    "thirteen": Rules(decks=2, reserve=13, piles=11, candidates=3),
-    "wood": Rules(decks=2, reserve=10, piles=9, candidates=0, spaces=SpaceRule.WASTE),
-    "madame": Rules(decks=3, reserve=15, piles=10, candidates=10),
-    "big-terrace": Rules(decks=4, reserve=19, piles=11, candidates=5),
-    "empress-of-italy": Rules(
-        decks=4, reserve=19, piles=11, candidates=5,
-        spaces=SpaceRule.FREE, foundation_return=True,
+
+def name_key(name: str) -> str:
+    """The name as the tables spell it: lower case, words joined by ``-``,
+    no apostrophes.
+
+    >>> name_key("General's Patience"), name_key(" queen_of italy ")
+    ('generals-patience', 'queen-of-italy')
+    """
+    return name.strip().lower().replace("_", "-").replace(" ", "-").replace("'", "")
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One game of the family: its name (as commands and saved games spell
+    it), its title, other names it is known by, its rules and a short
+    description."""
+
+    name: str
+    title: str
+    rules: Rules
+    description: str
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def alias_names(self) -> tuple[str, ...]:
+        """The other names as commands accept them (``queen-of-italy``)."""
+        return tuple(name_key(alias) for alias in self.aliases)
+
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant(
+        "terrace", "Terrace", Rules(decks=2, reserve=11, piles=9, candidates=3),
+        "The classic two-pack game: eleven terrace cards, nine piles, and a base rank picked from "
+        "three candidates after a look at the layout. Other names for the same game are Queen of "
+        "Italy and Signora.",
+        aliases=("Queen of Italy", "Signora"),
     ),
-    "admirals-patience": Rules(decks=4, reserve=13, piles=11, candidates=5, foundations=SUIT),
+    Variant(
+        "blondes-and-brunettes", "Blondes and Brunettes", Rules(decks=2, reserve=10, piles=9, candidates=0),
+        "A terrace one card shorter, and no choice: the card after the nine pile cards is turned "
+        "up as the base. Harder than Terrace.",
+    ),
+    Variant(
+        "falling-star", "Falling Star", Rules(decks=2, reserve=11, piles=9, candidates=0),
+        "Terrace with the base card turned up from the pack instead of picked.",
+    ),
+    Variant(
+        "generals-patience", "General's Patience",
+        Rules(decks=2, reserve=13, piles=9, candidates=4, foundations=SUIT),
+        "Foundations are built in suit rather than in alternating colours, so each terrace card "
+        "has fewer places to go; thirteen terrace cards and four candidates.",
+    ),
+    Variant(
+        "thirteen", "Thirteen", Rules(decks=2, reserve=13, piles=11, candidates=3),
+        "A larger layout: thirteen terrace cards and eleven piles, with three candidates.",
+    ),
+    Variant(
+        "wood", "Wood", Rules(decks=2, reserve=10, piles=9, candidates=0, spaces=SpaceRule.WASTE),
+        "A turned base card, and an emptied pile stays open until the player puts the waste card "
+        "there; no other card may fill it.",
+    ),
+    Variant(
+        "madame", "Madame", Rules(decks=3, reserve=15, piles=10, candidates=10),
+        "Three packs and twelve foundations; the base is picked from a full row of ten candidates.",
+    ),
+    Variant(
+        "big-terrace", "Big Terrace", Rules(decks=4, reserve=19, piles=11, candidates=5),
+        "Four packs and sixteen foundations, nineteen terrace cards, eleven piles, five candidates.",
+    ),
+    Variant(
+        "empress-of-italy", "Empress of Italy",
+        Rules(decks=4, reserve=19, piles=11, candidates=5, spaces=SpaceRule.FREE, foundation_return=True),
+        "Big Terrace made generous: empty piles take any card the player moves there, and "
+        "foundation cards may come back to the tableau.",
+    ),
+    Variant(
+        "admirals-patience", "Admiral's Patience",
+        Rules(decks=4, reserve=13, piles=11, candidates=5, foundations=SUIT),
+        "The four-pack game built in suit: sixteen foundations, thirteen terrace cards, eleven "
+        "piles and five candidates.",
+    ),
+)
+"""Every variant, in the order menus list them."""
+
+_BY_NAME: dict[str, Variant] = {
+    **{alias: v for v in VARIANTS for alias in v.alias_names},
+    **{v.name: v for v in VARIANTS},
 }
 
-ALIASES: dict[str, str] = {
-    "queen-of-italy": "terrace",
-    "signora": "terrace",
-}
+PRESETS: dict[str, Rules] = {v.name: v.rules for v in VARIANTS}
+"""Each variant's rules by name (derived from :data:`VARIANTS`)."""
+TITLES: dict[str, str] = {v.name: v.title for v in VARIANTS}
+"""Each variant's title by name (derived from :data:`VARIANTS`)."""
+ALIASES: dict[str, str] = {alias: v.name for v in VARIANTS for alias in v.alias_names}
+"""The variant each other name stands for (derived from :data:`VARIANTS`)."""
 
-TITLES: dict[str, str] = {
-    "terrace": "Terrace",
-    "blondes-and-brunettes": "Blondes and Brunettes",
-    "falling-star": "Falling Star",
-    "generals-patience": "General's Patience",
-    "thirteen": "Thirteen",
-    "wood": "Wood",
-    "madame": "Madame",
-    "big-terrace": "Big Terrace",
-    "empress-of-italy": "Empress of Italy",
-    "admirals-patience": "Admiral's Patience",
-}
+
+def get_variant(name: str) -> Variant:
+    """The variant a name or alias refers to (spelt loosely).
+
+    >>> get_variant("General's Patience").name
+    'generals-patience'
+    """
+    variant = _BY_NAME.get(name_key(name))
+    if variant is None:
+        known = tuple(sorted(_BY_NAME))
+        raise InvalidRulesError(Reason(Refusal.VARIANT_UNKNOWN, name=clip(name), known=known))
+    return variant
 
 
 def canonical_name(name: str) -> str:
-    """The preset a name or alias refers to.
+    """The variant a name or alias refers to.
 
     >>> canonical_name("Signora")
     'terrace'
     """
-    key = name.strip().lower().replace("_", "-").replace(" ", "-").replace("'", "")
-    key = ALIASES.get(key, key)
-    if key not in PRESETS:
-        known = ", ".join(sorted([*PRESETS, *ALIASES]))
-        raise InvalidRulesError(f"unknown variant {name!r}; known variants: {known}")
-    return key
+    return get_variant(name).name
 
 
 def get_rules(name: str = "terrace", **overrides: Any) -> Rules:
-    """The rules of a preset, with any options overridden."""
-    rules = PRESETS[canonical_name(name)]
+    """The rules of a variant, with any options overridden."""
+    rules = get_variant(name).rules
     return rules.replace(**overrides) if overrides else rules
 
 
 def preset_name(rules: Rules) -> str | None:
-    """The preset whose rules are exactly ``rules``, if any."""
-    for name, preset in PRESETS.items():
-        if preset == rules:
-            return name
+    """The variant whose rules are exactly ``rules``, if any."""
+    for variant in VARIANTS:
+        if variant.rules == rules:
+            return variant.name
     return None
 
 
 def variant_names() -> list[str]:
-    """Every preset name, in the order of the rules table."""
-    return list(PRESETS)
+    """Every variant name, in the order of :data:`VARIANTS`."""
+    return [v.name for v in VARIANTS]

@@ -91,13 +91,13 @@ class DamagedGameError(StoreError):
 
 
 class StoreWriteError(StoreError):
-    """A change could not be written: the disk is full (``reason`` is
+    """A change could not be written: the disk is full (``fault`` is
     ``"full"``), the database is read-only (``"read-only"``) or the disk
     failed (``"failed"``). Nothing was changed."""
 
-    def __init__(self, message: str, reason: str) -> None:
+    def __init__(self, message: str, fault: str) -> None:
         super().__init__(message)
-        self.reason = reason
+        self.fault = fault
 
 
 def conflict(stored_revision: int, expected_revision: int) -> ConflictError:

@@ -213,10 +213,10 @@ class SqliteStore:
         except StoreWriteError as error:
             self._close_refused()
             why = str(error).split(": ", 1)[-1]
-            remedy = _REMEDIES.get(error.reason, "check the disk")
+            remedy = _REMEDIES.get(error.fault, "check the disk")
             raise StoreWriteError(
                 f"games cannot be saved in {self._name}: {why}; {remedy}, "
-                "or name another file with --db", error.reason,
+                "or name another file with --db", error.fault,
             ) from None
 
     @property

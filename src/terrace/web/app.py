@@ -13,6 +13,7 @@ import contextlib
 import json
 import re
 import secrets
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from terrace.board import Board
-from terrace.deal import MAX_DEAL_NUMBER, Deal
-from terrace.errors import IllegalMoveError, TerraceError
+from terrace.deal import Deal, check_number
+from terrace.errors import TerraceError
 from terrace.moves import Move
-from terrace.rules import RULE_FIELDS, Rules
+from terrace.refusals import Param, Reason, clip
+from terrace.rules import RULE_OPTIONS, Rules
 from terrace.storage import (
     ConflictError,
     DamagedGameError,
@@ -39,36 +41,30 @@ from terrace.storage import (
     StoreWriteError,
     UnknownGameError,
 )
-from terrace.variants import ALIASES, PRESETS, TITLES, canonical_name, get_rules, preset_name
+from terrace.variants import VARIANTS, canonical_name, get_rules, preset_name
 from terrace.web import hints
 from terrace.web.favicon import favicon_ico
-from terrace.web.i18n import pick_language, translate
+from terrace.web.i18n import WebRefusal, pick_language, say
 from terrace.web.security import MAX_BODY, SecurityMiddleware
 from terrace.web.view import describe_move, game_json, game_summary, motions
 
 STATIC = Path(__file__).parent / "static"
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_MOVE_TEXT = 16
+MAX_RECENT = 200
 RANDOM_DEALS = 1_000_000_000
-OPTION_LIMITS: dict[str, dict[str, Any]] = {
-    "decks": {"type": "int", "min": 1, "max": 8},
-    "reserve": {"type": "int", "min": 0, "max": 94},
-    "piles": {"type": "int", "min": 1, "max": 20},
-    "candidates": {"type": "int", "min": 0, "max": 20},
-    "foundations": {"type": "choice", "choices": ["alternate", "suit"]},
-    "spaces": {"type": "choice", "choices": ["auto", "free", "waste"]},
-    "redeals": {"type": "int", "min": 0, "max": 9},
-    "foundation_return": {"type": "bool"},
-}
+OPTION_LIMITS: dict[str, dict[str, Any]] = {name: option.to_json() for name, option in RULE_OPTIONS.items()}
+"""The rule options as ``/api/variants`` publishes them: the limits the
+rules really apply (see :meth:`terrace.rules.RuleOption.to_json`)."""
 
 
 class ApiError(Exception):
-    """A refused request: the status code and the reason in English."""
+    """A refused request: a web refusal code with its parameters, or a
+    reason the engine gave."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+    def __init__(self, code: StrEnum | Reason, **params: Param) -> None:
+        self.reason = code if isinstance(code, Reason) else Reason(code, **params)
+        super().__init__(str(self.reason))
 
 
 class WebGame:
@@ -93,32 +89,28 @@ class WebGame:
 
     def load(self, game_id: str) -> StoredGame:
         if not GAME_ID.fullmatch(game_id):
-            raise ApiError(404, "there is no such game")
-        try:
-            return self.store.get(game_id)
-        except UnknownGameError:
-            raise ApiError(404, f"there is no game {game_id!r}") from None
+            raise ApiError(WebRefusal.GAME_UNKNOWN, game=clip(game_id))
+        return self.store.get(game_id)
 
     def save(self, game: StoredGame, board: Board, action: str) -> None:
         revision = game.revision
         game.sync(board)
-        try:
-            self.store.update(game, expected_revision=revision, action=action)
-        except ConflictError:
-            raise ApiError(409, "the game changed in another window: reload it") from None
+        self.store.update(game, expected_revision=revision, action=action)
 
     # -- endpoints ------------------------------------------------------
 
     async def variants(self, request: Request) -> Response:
         presets = [
             {
-                "name": name,
-                "title": TITLES[name],
-                "rules": rules.to_dict(),
-                "description": rules.describe(),
-                "aliases": sorted(a for a, target in ALIASES.items() if target == name),
+                "name": variant.name,
+                "title": variant.title,
+                "rules": variant.rules.to_dict(),
+                "description": variant.description,
+                "summary": variant.rules.describe(),
+                "aliases": sorted(variant.alias_names),
+                "other_names": list(variant.aliases),
             }
-            for name, rules in PRESETS.items()
+            for variant in VARIANTS
         ]
         return _json({
             "variants": presets,
@@ -138,27 +130,15 @@ class WebGame:
             if variant is None:
                 variant = self.default_variant
             if not isinstance(variant, str) or len(variant) > 64:
-                raise ApiError(400, "variant must be the name of a variant, e.g. \"terrace\"")
-            if options is None:
-                options = {}
-            if not isinstance(options, dict):
-                raise ApiError(400, "options must be a JSON object of rule options")
-            unknown = sorted(set(options) - set(RULE_FIELDS))
-            if unknown:
-                raise ApiError(400, f"unknown rule option {unknown[0]!r}; known: {', '.join(RULE_FIELDS)}")
-            try:
-                variant_name = canonical_name(variant)
-                rules = get_rules(variant_name).replace(**options)
-            except TerraceError as error:
-                raise ApiError(400, str(error)) from None
+                raise ApiError(WebRefusal.VARIANT_NOT_NAME)
+            variant_name = canonical_name(variant)
+            rules = Rules.from_dict({} if options is None else options, get_rules(variant_name))
         winnable = body.get("winnable", False)
         if not isinstance(winnable, bool):
-            raise ApiError(400, "winnable must be true or false")
+            raise ApiError(WebRefusal.WINNABLE_NOT_BOOL)
         number = body.get("deal_number", None)
-        if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
-            raise ApiError(400, "deal_number must be a whole number")
-        if number is not None and not 0 <= number <= MAX_DEAL_NUMBER:
-            raise ApiError(400, f"deal numbers run from 0 to {MAX_DEAL_NUMBER}")
+        if number is not None:
+            check_number(number)
         notice = None
         if number is None:
             number = 1 + secrets.randbelow(RANDOM_DEALS)
@@ -170,13 +150,8 @@ class WebGame:
                 notice = "the solver is not installed, so this deal was not checked"
             else:
                 number = found
-        try:
-            deal = Deal.from_number(number, rules)
-            game = self.store.create(variant_name, rules, deal, winnable_only=winnable)
-        except StoreWriteError:
-            raise
-        except TerraceError as error:
-            raise ApiError(400, str(error)) from None
+        deal = Deal.from_number(number, rules)
+        game = self.store.create(variant_name, rules, deal, winnable_only=winnable)
         board = game.board()
         game.status = board.status.value
         data = game_json(game, board, motions=[], notice=notice)
@@ -190,10 +165,10 @@ class WebGame:
         return _json(game_json(game, game.board()))
 
     async def recent(self, request: Request) -> Response:
-        text = request.query_params.get("recent", "20")
-        if not text.isdigit() or not 1 <= int(text) <= 200:
-            raise ApiError(400, "recent must be a number from 1 to 200")
-        return _json({"games": [game_summary(g) for g in self.store.recent(int(text))]})
+        count = _count(request.query_params.get("recent", "20"), 1, MAX_RECENT)
+        if count is None:
+            raise ApiError(WebRefusal.RECENT_RANGE, low=1, high=MAX_RECENT)
+        return _json({"games": [game_summary(g) for g in self.store.recent(count)]})
 
     async def get(self, request: Request) -> Response:
         game = self.load(request.path_params["game_id"])
@@ -202,10 +177,9 @@ class WebGame:
     async def position(self, request: Request) -> Response:
         """The position after the first ``step`` moves (for replays)."""
         game = self.load(request.path_params["game_id"])
-        text = request.query_params.get("step", "")
-        if not text.isdigit() or int(text) > len(game.moves):
-            raise ApiError(400, f"step must be a number from 0 to {len(game.moves)}")
-        step = int(text)
+        step = _count(request.query_params.get("step", ""), 0, len(game.moves))
+        if step is None:
+            raise ApiError(WebRefusal.STEP_RANGE, last=len(game.moves))
         board = Board(game.rules, game.deal)
         for move in game.moves[: max(step - 1, 0)]:
             board.push(Move.parse(move))
@@ -229,22 +203,16 @@ class WebGame:
         _only(body, {"move", "after"})
         text = body.get("move")
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
-            raise ApiError(400, "move must be a move in the notation, e.g. \"wf\" or \"t2t5\"")
+            raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
         _check_after(body, game)
         board = game.board()
-        try:
-            move = Move.parse(text)
-        except TerraceError as error:
-            raise ApiError(400, str(error)) from None
-        reason = board.why_illegal(move)
+        move = Move.parse(text)
+        reason = board.refusal(move)
         if reason is not None:
-            raise ApiError(422, reason)
+            raise ApiError(reason)
         before = board.to_dict()
         source = describe_move(board, str(move))["source"]
-        try:
-            board.push(move)
-        except IllegalMoveError as error:  # pragma: no cover - why_illegal said yes
-            raise ApiError(422, str(error)) from None
+        board.push(move)
         self.save(game, board, "move")
         return _json(game_json(game, board, motions=motions(before, board.to_dict(), source),
                                last_move=str(move)))
@@ -254,14 +222,16 @@ class WebGame:
         game = self.load(request.path_params["game_id"])
         text = request.query_params.get("move", "")
         if not text or len(text) > MAX_MOVE_TEXT:
-            raise ApiError(400, "move must be a move in the notation, e.g. \"wf\" or \"t2t5\"")
+            raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
         try:
             move = Move.parse(text)
         except TerraceError as error:
-            return _json({"move": text, "legal": False, "reason": _say(request, str(error))})
-        reason = game.board().why_illegal(move)
-        return _json({"move": str(move), "legal": reason is None,
-                      "reason": None if reason is None else _say(request, reason)})
+            reason: Reason | None = _reason(request, error)
+        else:
+            text, reason = str(move), game.board().refusal(move)
+        if reason is None:
+            return _json({"move": text, "legal": True, "reason": None, "code": None})
+        return _json({"move": text, "legal": False, **_refusal_json(request, reason, "reason")})
 
     async def undo(self, request: Request) -> Response:
         return await self._step(request, "undo")
@@ -278,13 +248,13 @@ class WebGame:
         before = board.to_dict()
         if action == "undo":
             if not board.can_undo:
-                raise ApiError(409, "there is no move to undo")
+                raise ApiError(WebRefusal.NOTHING_TO_UNDO)
             board.pop()
             game.undos += 1
             source = None
         else:
             if not board.can_redo:
-                raise ApiError(409, "there is no move to redo")
+                raise ApiError(WebRefusal.NOTHING_TO_REDO)
             source = describe_move(board, str(board.redo_stack[-1]))["source"]
             board.redo()
         self.save(game, board, action)
@@ -300,10 +270,7 @@ class WebGame:
         game.moves, game.redo = [], [*game.redo, *reversed(game.moves)]
         board = game.board()
         game.status = board.status.value
-        try:
-            self.store.update(game, expected_revision=revision, action="restart")
-        except ConflictError:
-            raise ApiError(409, "the game changed in another window: reload it") from None
+        self.store.update(game, expected_revision=revision, action="restart")
         return _json(game_json(game, board))
 
     async def hint(self, request: Request) -> Response:
@@ -331,8 +298,12 @@ def _json(data: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status, headers={"cache-control": "no-store"})
 
 
-def _say(request: Request, message: str) -> str:
-    return translate(message, pick_language(request.headers.get("accept-language")))
+def _count(text: str, low: int, high: int) -> int | None:
+    """A query's whole number from ``low`` to ``high`` (ASCII digits only), or None."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(high)):
+        return None
+    value = int(text)
+    return value if low <= value <= high else None
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -342,27 +313,27 @@ async def _body(request: Request) -> dict[str, Any]:
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY:
-            raise ApiError(413, f"the request body is too large (at most {MAX_BODY} bytes)")
+            raise ApiError(WebRefusal.BODY_TOO_LARGE, most=MAX_BODY)
         chunks.append(chunk)
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
-        raise ApiError(415, "send the body as application/json")
+        raise ApiError(WebRefusal.BODY_NOT_JSON_TYPE)
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        raise ApiError(400, "the body is not valid JSON") from None
+        raise ApiError(WebRefusal.BODY_NOT_JSON) from None
     if not isinstance(data, dict):
-        raise ApiError(400, "the body must be a JSON object")
+        raise ApiError(WebRefusal.BODY_NOT_OBJECT)
     return data
 
 
 def _only(body: dict[str, Any], allowed: set[str]) -> None:
     unknown = sorted(set(body) - allowed)
     if unknown:
-        raise ApiError(400, f"unknown field {unknown[0]!r}; expected {', '.join(sorted(allowed))}")
+        raise ApiError(WebRefusal.FIELD_UNKNOWN, field=clip(unknown[0]), expected=tuple(sorted(allowed)))
 
 
 def _check_after(body: dict[str, Any], game: StoredGame) -> None:
@@ -371,42 +342,58 @@ def _check_after(body: dict[str, Any], game: StoredGame) -> None:
         return
     after = body["after"]
     if isinstance(after, bool) or not isinstance(after, int) or after < 0:
-        raise ApiError(400, "after must be the number of moves the page has seen")
+        raise ApiError(WebRefusal.AFTER_NOT_COUNT)
     if after != len(game.moves):
-        raise ApiError(409, "the game changed in another window: reload it")
+        raise ApiError(WebRefusal.CONFLICT)
 
 
-async def _api_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, ApiError)
-    return _json({"error": _say(request, exc.message)}, status=exc.status)
+# -- refusals: every exception becomes a status and a reason here, nowhere else
+
+_HTTP_REFUSALS = {404: WebRefusal.NOT_FOUND, 405: WebRefusal.METHOD_NOT_ALLOWED}
+
+
+def _reason(request: Request, exc: Exception) -> Reason:
+    """The reason an exception refuses the request (its status comes with
+    the reason's code)."""
+    if isinstance(exc, ApiError):
+        return exc.reason
+    if isinstance(exc, UnknownGameError):
+        return Reason(WebRefusal.GAME_UNKNOWN, game=clip(str(request.path_params.get("game_id", ""))))
+    if isinstance(exc, ConflictError):
+        return Reason(WebRefusal.CONFLICT)
+    if isinstance(exc, StoreWriteError):
+        code = WebRefusal.NOT_SAVED_DISK_FULL if exc.fault == "full" else WebRefusal.NOT_SAVED
+        return Reason(code, problem=str(exc))
+    if isinstance(exc, DamagedGameError):
+        return Reason(WebRefusal.GAME_DAMAGED, problem=str(exc))
+    if isinstance(exc, StoreError) and exc.reason is None:
+        return Reason(WebRefusal.STORE_UNAVAILABLE, problem=str(exc))
+    if isinstance(exc, TerraceError):
+        return exc.reason or Reason(WebRefusal.REFUSED, problem=str(exc))
+    return Reason(WebRefusal.SERVER_ERROR)
+
+
+def _refusal_json(request: Request, reason: Reason, key: str = "error") -> dict[str, Any]:
+    """``{key: the reason in the page's language, "code": its code}``."""
+    language = pick_language(request.headers.get("accept-language"))
+    return {key: say(reason, language), "code": reason.code.value}
+
+
+async def _refused(request: Request, exc: Exception) -> Response:
+    reason = _reason(request, exc)
+    return _json(_refusal_json(request, reason), status=reason.status)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    messages = {404: "there is nothing at this address", 405: "this address does not accept that method"}
-    message = messages.get(exc.status_code, str(exc.detail))
-    return _json({"error": message}, status=exc.status_code)
-
-
-async def _store_error(request: Request, exc: Exception) -> Response:
-    """The store could not serve: 507 when the disk is full, 503 when the
-    database cannot be written or used now, 500 for a damaged saved game;
-    the reason in words (a file is named without its folders)."""
-    assert isinstance(exc, StoreError)
-    status = 503
-    if isinstance(exc, StoreWriteError) and exc.reason == "full":
-        status = 507
-    elif isinstance(exc, UnknownGameError):
-        status = 404
-    elif isinstance(exc, ConflictError):
-        status = 409
-    elif isinstance(exc, DamagedGameError):
-        status = 500
-    return _json({"error": _say(request, str(exc))}, status=status)
+    code = _HTTP_REFUSALS.get(exc.status_code)
+    if code is None:
+        return _json({"error": str(exc.detail), "code": None}, status=exc.status_code)
+    return _json(_refusal_json(request, Reason(code)), status=exc.status_code)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
-    return _json({"error": "something went wrong on the server; the game was not changed"}, status=500)
+    return _json(_refusal_json(request, Reason(WebRefusal.SERVER_ERROR)), status=500)
 
 
 def create_app(
@@ -459,8 +446,8 @@ def create_app(
     app = Starlette(
         routes=routes,
         exception_handlers={
-            ApiError: _api_error,
-            StoreError: _store_error,
+            ApiError: _refused,
+            TerraceError: _refused,
             HTTPException: _http_error,
             Exception: _server_error,
         },

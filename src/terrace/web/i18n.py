@@ -1,28 +1,132 @@
-"""Messages of the web game in English and German.
+"""Messages of the web game in English and German, keyed by refusal code.
 
-The engine explains refused moves in English; :func:`translate` renders
-those explanations (and the web layer's own messages) in German when the
-page asks for German.
+The engine words its own refusals (:mod:`terrace.refusals`); the web layer
+adds the codes of refusals only it makes (:class:`WebRefusal`: a body that is
+not JSON, a stale tab...) with their texts and HTTP status, in the same
+form. A reason is put into words by its code, never by reading its English.
 
->>> translate("the terrace card can go only to a foundation", "de")
+>>> from terrace.refusals import Reason, Refusal
+>>> say(Reason(Refusal.TERRACE_ONLY_TO_FOUNDATION), "de")
 'Die Terrassenkarte darf nur auf einen Zielstapel.'
->>> translate("foundation 2 is empty: only a Q can start it", "de")
+>>> say(Reason(Refusal.FOUNDATION_NEEDS_BASE, foundation=2, rank="Q"), "de")
 'Zielstapel 2 ist leer: Nur eine D kann ihn beginnen.'
->>> translate("the stock is empty", "en")
-'the stock is empty'
+>>> reason = Reason(WebRefusal.CONFLICT)
+>>> say(reason, "en"), reason.status
+('the game changed in another window: reload it', 409)
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+from enum import StrEnum
 
-LANGUAGES = ("en", "de")
+from terrace.refusals import LANGUAGES, Reason, Wording, add_wordings
 
-_RANK_DE = {"J": "B", "Q": "D", "K": "K", "A": "A", "T": "10"}
-_COLOUR_DE = {"red": "rot", "black": "schwarz"}
-_COLOUR_DE_ADJ = {"red": "rote", "black": "schwarze"}
-_CARD = r"(?:10|[A2-9TJQK])[♠♥♦♣]"
+__all__ = ["LANGUAGES", "WEB_WORDINGS", "WebRefusal", "pick_language", "say"]
+
+
+class WebRefusal(StrEnum):
+    """Refusals only the web layer makes (the value is the code it sends)."""
+
+    GAME_UNKNOWN = "game-unknown"
+    CONFLICT = "conflict"
+    NOTHING_TO_UNDO = "nothing-to-undo"
+    NOTHING_TO_REDO = "nothing-to-redo"
+    VARIANT_NOT_NAME = "variant-not-name"
+    WINNABLE_NOT_BOOL = "winnable-not-bool"
+    RECENT_RANGE = "recent-range"
+    STEP_RANGE = "step-range"
+    MOVE_NOT_NOTATION = "move-not-notation"
+    AFTER_NOT_COUNT = "after-not-count"
+    FIELD_UNKNOWN = "field-unknown"
+    BODY_TOO_LARGE = "body-too-large"
+    BODY_NOT_JSON_TYPE = "body-not-json-type"
+    BODY_NOT_JSON = "body-not-json"
+    BODY_NOT_OBJECT = "body-not-object"
+    NOT_FOUND = "not-found"
+    METHOD_NOT_ALLOWED = "method-not-allowed"
+    REFUSED = "refused"
+    GAME_DAMAGED = "game-damaged"
+    NOT_SAVED = "not-saved"
+    NOT_SAVED_DISK_FULL = "not-saved-disk-full"
+    STORE_UNAVAILABLE = "store-unavailable"
+    SERVER_ERROR = "server-error"
+
+
+WEB_WORDINGS: dict[WebRefusal, Wording] = {
+    WebRefusal.GAME_UNKNOWN: Wording(
+        404, "there is no game {game!r}",
+        "Es gibt kein Spiel „{game}“."),
+    WebRefusal.CONFLICT: Wording(
+        409, "the game changed in another window: reload it",
+        "Das Spiel wurde in einem anderen Fenster geändert: Bitte neu laden."),
+    WebRefusal.NOTHING_TO_UNDO: Wording(
+        409, "there is no move to undo",
+        "Es gibt keinen Zug zum Zurücknehmen."),
+    WebRefusal.NOTHING_TO_REDO: Wording(
+        409, "there is no move to redo",
+        "Es gibt keinen Zug zum Wiederholen."),
+    WebRefusal.VARIANT_NOT_NAME: Wording(
+        400, 'variant must be the name of a variant, e.g. "terrace"',
+        "variant muss der Name einer Variante sein, z. B. „terrace“."),
+    WebRefusal.WINNABLE_NOT_BOOL: Wording(
+        400, "winnable must be true or false",
+        "winnable muss true oder false sein."),
+    WebRefusal.RECENT_RANGE: Wording(
+        400, "recent must be a number from {low} to {high}",
+        "recent muss eine Zahl von {low} bis {high} sein."),
+    WebRefusal.STEP_RANGE: Wording(
+        400, "step must be a number from 0 to {last}",
+        "step muss eine Zahl von 0 bis {last} sein."),
+    WebRefusal.MOVE_NOT_NOTATION: Wording(
+        400, 'move must be a move in the notation, e.g. "wf" or "t2t5"',
+        "move muss ein Zug in der Notation sein, z. B. „wf“ oder „t2t5“."),
+    WebRefusal.AFTER_NOT_COUNT: Wording(
+        400, "after must be the number of moves the page has seen",
+        "after muss die Zahl der Züge sein, die die Seite kennt."),
+    WebRefusal.FIELD_UNKNOWN: Wording(
+        400, "unknown field {field!r}; expected {expected:list}",
+        "Unbekanntes Feld „{field}“; erwartet: {expected:list}."),
+    WebRefusal.BODY_TOO_LARGE: Wording(
+        413, "the request body is too large (at most {most} bytes)",
+        "Die Anfrage ist zu groß (höchstens {most} Bytes)."),
+    WebRefusal.BODY_NOT_JSON_TYPE: Wording(
+        415, "send the body as application/json",
+        "Die Anfrage muss als application/json gesendet werden."),
+    WebRefusal.BODY_NOT_JSON: Wording(
+        400, "the body is not valid JSON",
+        "Die Anfrage ist kein gültiges JSON."),
+    WebRefusal.BODY_NOT_OBJECT: Wording(
+        400, "the body must be a JSON object",
+        "Die Anfrage muss ein JSON-Objekt sein."),
+    WebRefusal.NOT_FOUND: Wording(
+        404, "there is nothing at this address",
+        "Unter dieser Adresse gibt es nichts."),
+    WebRefusal.METHOD_NOT_ALLOWED: Wording(
+        405, "this address does not accept that method",
+        "Diese Adresse nimmt diese Methode nicht an."),
+    WebRefusal.REFUSED: Wording(
+        400, "{problem}",
+        "{problem}"),
+    WebRefusal.GAME_DAMAGED: Wording(
+        500, "{problem}",
+        "Das gespeicherte Spiel ist beschädigt und kann nicht geladen werden ({problem})."),
+    WebRefusal.NOT_SAVED: Wording(
+        503, "{problem}",
+        "Die Änderung wurde nicht gespeichert: Die Datenbank kann gerade nicht beschrieben werden "
+        "({problem})."),
+    WebRefusal.NOT_SAVED_DISK_FULL: Wording(
+        507, "{problem}",
+        "Die Änderung wurde nicht gespeichert: Die Festplatte ist voll ({problem})."),
+    WebRefusal.STORE_UNAVAILABLE: Wording(
+        503, "{problem}",
+        "Die Datenbank ist gerade nicht benutzbar ({problem})."),
+    WebRefusal.SERVER_ERROR: Wording(
+        500, "something went wrong on the server; the game was not changed",
+        "Auf dem Server ist etwas schiefgegangen; das Spiel wurde nicht verändert."),
+}
+"""What each web refusal says, and its HTTP status."""
+
+add_wordings(WebRefusal, WEB_WORDINGS)
 
 
 def pick_language(header: str | None) -> str:
@@ -49,106 +153,6 @@ def pick_language(header: str | None) -> str:
     return "en"
 
 
-def _rank(text: str) -> str:
-    return _RANK_DE.get(text, text)
-
-
-def _card(text: str) -> str:
-    """A card symbol with a German rank letter (``Q♠`` -> ``D♠``)."""
-    return re.sub(r"^(10|[A2-9TJQK])", lambda m: _rank(m.group(1)), text)
-
-
-def _cards(text: str) -> str:
-    return re.sub(_CARD, lambda m: _card(m.group(0)), text)
-
-
-def _needed(text: str) -> str:
-    """``black 8`` -> ``schwarze 8``; ``Q of the same suit`` -> ``D derselben Farbe``."""
-    match = re.fullmatch(r"(red|black) (\S+)", text)
-    if match:
-        return f"{_COLOUR_DE_ADJ[match.group(1)]} {_rank(match.group(2))}"
-    match = re.fullmatch(r"(\S+) of the same suit", text)
-    if match:
-        return f"{_rank(match.group(1))} derselben Farbe"
-    return text
-
-
-Rule = tuple[str, Callable[[re.Match[str]], str]]
-
-_ENGINE_DE: list[Rule] = [
-    (r"choose a base card first \(c1 to c(\d+)\)",
-     lambda m: f"Wähle zuerst eine Basiskarte (1 bis {m[1]})."),
-    (r"there are only (\d+) candidates \(c1 to c\d+\)",
-     lambda m: f"Es gibt nur {m[1]} Karten zur Wahl."),
-    (r"this game has no choice: its base card is turned from the pack",
-     lambda m: "In diesem Spiel gibt es keine Wahl: Die Basiskarte wird aufgedeckt."),
-    (r"the base card has already been chosen", lambda m: "Die Basiskarte ist schon gewählt."),
-    (r"the stock is empty and no redeals are left",
-     lambda m: "Der Vorrat ist leer, und es bleibt kein neuer Durchgang."),
-    (r"the stock is empty", lambda m: "Der Vorrat ist leer."),
-    (r"a foundation card cannot go to another foundation",
-     lambda m: "Eine Karte vom Zielstapel kann nicht auf einen anderen Zielstapel."),
-    (r"there is no foundation (\d+) \(foundations run from 1 to (\d+)\)",
-     lambda m: f"Es gibt keinen Zielstapel {m[1]} (nur 1 bis {m[2]})."),
-    (r"the terrace card can go only to a foundation",
-     lambda m: "Die Terrassenkarte darf nur auf einen Zielstapel."),
-    (r"there is no pile (\d+) \(piles run from 1 to (\d+)\)",
-     lambda m: f"Es gibt keinen Stapel {m[1]} (nur 1 bis {m[2]})."),
-    (r"a card cannot move onto its own pile",
-     lambda m: "Eine Karte kann nicht auf ihren eigenen Stapel."),
-    (r"the terrace \(reserve\) is empty", lambda m: "Die Terrasse ist leer."),
-    (r"the waste is empty", lambda m: "Der Abwurfstapel ist leer."),
-    (r"pile (\d+) is empty", lambda m: f"Stapel {m[1]} ist leer."),
-    (r"cards never leave the foundations in this game",
-     lambda m: "In diesem Spiel verlassen Karten die Zielstapel nie."),
-    (r"foundation (\d+) is empty: only an? (\S+) can start it",
-     lambda m: f"Zielstapel {m[1]} ist leer: Nur eine {_rank(m[2])} kann ihn beginnen."),
-    (r"foundation (\d+) is empty", lambda m: f"Zielstapel {m[1]} ist leer."),
-    (r"the base card of a foundation never moves",
-     lambda m: "Die unterste Karte eines Zielstapels bleibt liegen."),
-    (r"no foundation is free for the (\S+)",
-     lambda m: f"Kein Zielstapel ist frei für die {_card(m[1])}."),
-    (r"no foundation accepts the (\S+) yet",
-     lambda m: f"Noch nimmt kein Zielstapel die {_card(m[1])}."),
-    (r"foundation (\d+) is complete", lambda m: f"Zielstapel {m[1]} ist vollständig."),
-    (r"the (\S+) cannot go on the (\S+): foundation (\d+) takes only an? (.+)",
-     lambda m: f"Die {_card(m[1])} passt nicht auf die {_card(m[2])}: "
-               f"Zielstapel {m[3]} nimmt nur eine {_needed(m[4])}."),
-    (r"the (\S+) cannot go on the (\S+) in pile (\d+): piles build down in alternating colours, "
-     r"so it takes only an? (.+)",
-     lambda m: f"Die {_card(m[1])} passt nicht auf die {_card(m[2])} in Stapel {m[3]}: "
-               "Die Auslage wird abwärts in wechselnden Farben gebaut, "
-               f"hier passt nur eine {_needed(m[4])}."),
-    (r"an empty pile takes only the waste card in this game",
-     lambda m: "In diesem Spiel nimmt ein leerer Stapel nur die Karte vom Abwurfstapel."),
-    (r"pile (\d+) stays empty: spaces are refilled only from the waste or the stock, and both are used up",
-     lambda m: f"Stapel {m[1]} bleibt leer: Lücken werden nur aus Abwurfstapel oder Vorrat gefüllt, "
-               "und beide sind aufgebraucht."),
-    (r"'(.*)' is not a move: .*", lambda m: f"„{m[1]}“ ist kein gültiger Zug."),
-]
-
-_WEB_DE: dict[str, str] = {
-    "the body is not valid JSON": "Die Anfrage ist kein gültiges JSON.",
-    "the body must be a JSON object": "Die Anfrage muss ein JSON-Objekt sein.",
-    "send the body as application/json": "Die Anfrage muss als application/json gesendet werden.",
-    "the game changed in another window: reload it": "Das Spiel wurde in einem anderen Fenster geändert: "
-                                                     "Bitte neu laden.",
-    "there is no move to undo": "Es gibt keinen Zug zum Zurücknehmen.",
-    "there is no move to redo": "Es gibt keinen Zug zum Wiederholen.",
-    "the game is over": "Das Spiel ist vorbei.",
-}
-
-_COMPILED = [(re.compile(pattern), render) for pattern, render in _ENGINE_DE]
-
-
-def translate(message: str, language: str) -> str:
-    """``message`` (English) in ``language``; unknown messages stay English."""
-    if language != "de":
-        return message
-    if message in _WEB_DE:
-        return _WEB_DE[message]
-    for pattern, render in _COMPILED:
-        match = pattern.fullmatch(message)
-        if match:
-            return render(match)
-    return _cards(message)
+def say(reason: Reason, language: str) -> str:
+    """``reason`` in ``language`` (English for a language we do not write)."""
+    return reason.text(language)

@@ -19,12 +19,11 @@ from __future__ import annotations
 from typing import Any
 
 from terrace.board import Board
+from terrace.building import FOUNDATION_SIZE
 from terrace.cards import RANK, RANKS, RED, SUIT, SUITS, parse_card
 from terrace.moves import Move
 from terrace.storage import StoredGame
 from terrace.variants import TITLES
-
-FOUNDATION_SIZE = 13
 
 _NOTATION = {"reserve": "r", "waste": "w"}
 

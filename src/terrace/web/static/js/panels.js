@@ -17,12 +17,19 @@ function open(dialog, title, ...content) {
 
 // ---------------------------------------------------------------- new game
 
-const OPTION_ORDER = ["decks", "reserve", "piles", "candidates", "foundations", "spaces", "redeals", "foundation_return"];
+// A limit of a rule option as the server publishes it: a number, or
+// `{constant, terms: {option: factor}}` computed from the other options.
+function limit(spec, key, fields) {
+  const from = spec[`${key}_from`];
+  if (!from) return spec[key];
+  return Object.entries(from.terms).reduce((sum, [name, factor]) => sum + factor * Number(fields[name].value), from.constant);
+}
 
 export function openNewGame() {
   const dialog = $("#dlg-new");
   const info = app.variants;
   if (!info) return;
+  const OPTION_ORDER = Object.keys(info.options);
   const current = app.game && !app.game.replay ? app.game : null;
   const select = el("select", { id: "new-variant", name: "variant" },
     ...info.variants.map((v) => el("option", { value: v.name, text: v.title })));
@@ -38,12 +45,21 @@ export function openNewGame() {
     fields[name] = input;
     grid.append(el("label", { class: `field ${spec.type}`, for: `opt-${name}` }, el("span", { text: t(`opt.${name}`) }), input));
   }
+  const limits = () => {
+    for (const name of OPTION_ORDER) {
+      if (info.options[name].type !== "int") continue;
+      fields[name].min = limit(info.options[name], "min", fields);
+      fields[name].max = limit(info.options[name], "max", fields);
+    }
+  };
   const fill = (options) => {
     for (const name of OPTION_ORDER) {
       if (fields[name].type === "checkbox") fields[name].checked = Boolean(options[name]);
       else fields[name].value = String(options[name]);
     }
+    limits();
   };
+  grid.addEventListener("input", limits);
   const presetOf = (name) => info.variants.find((v) => v.name === name);
   fill(current ? current.options : presetOf(select.value).rules);
   select.addEventListener("change", () => fill(presetOf(select.value).rules));

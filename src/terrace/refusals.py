@@ -1,0 +1,648 @@
+"""Why something is refused: a code, its parameters, and its words.
+
+Every reason the engine refuses a move, a position, a deal, a card, a record
+or a rule option is a :class:`Refusal` code. A :class:`Reason` is a code with
+its parameters; its English and German text and the HTTP status that fits it
+come from one table, :data:`WORDINGS`, keyed by code. Parameters are plain
+values (numbers, card codes such as ``"QS"``, rank codes such as ``"Q"``,
+place codes such as ``"t3"``) or another reason, so that each language
+renders them in its own words.
+
+The catalogue is a typed table rather than gettext ``.po`` files: two
+languages and about a hundred messages need no extraction or compile step,
+and a missing German text is a failing test (``tests/test_docs.py``), not a
+silent fallback. The templates are ``str.format`` strings with named fields,
+so they could move into a gettext catalogue unchanged if more languages come.
+
+>>> reason = Reason(Refusal.FOUNDATION_NEEDS_BASE, foundation=2, rank="Q")
+>>> str(reason)
+'foundation 2 is empty: only a Q can start it'
+>>> reason.text("de")
+'Zielstapel 2 ist leer: Nur eine D kann ihn beginnen.'
+>>> reason.code, reason.status
+(<Refusal.FOUNDATION_NEEDS_BASE: 'foundation-needs-base'>, 422)
+>>> reason.to_json()
+{'code': 'foundation-needs-base', 'params': {'foundation': 2, 'rank': 'Q'}}
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, TypeAlias, TypeVar
+
+LANGUAGES = ("en", "de")
+"""The languages every refusal is written in."""
+
+Param: TypeAlias = "int | str | tuple[str, ...] | Reason"
+"""A parameter: a number, a code or word, a list of words, or a reason."""
+
+Code = TypeVar("Code", bound=StrEnum)
+
+MAX_QUOTE = 200
+"""Longest piece of someone's input a message repeats."""
+
+
+class Refusal(StrEnum):
+    """Every reason the engine refuses something (the value is the code the
+    web API sends)."""
+
+    # Cards
+    CARD_UNREADABLE = "card-unreadable"
+    CARD_NO_SUCH = "card-no-such"
+    RANK_UNREADABLE = "rank-unreadable"
+    # Rule options and variants
+    OPTION_UNKNOWN = "option-unknown"
+    OPTIONS_NOT_OBJECT = "options-not-object"
+    OPTION_NOT_WHOLE = "option-not-whole"
+    OPTION_NOT_BOOL = "option-not-bool"
+    OPTION_NOT_CHOICE = "option-not-choice"
+    OPTION_RANGE = "option-range"
+    RESERVE_RANGE = "reserve-range"
+    CANDIDATES_RANGE = "candidates-range"
+    VARIANT_UNKNOWN = "variant-unknown"
+    # Deals
+    DEAL_VERSION_UNKNOWN = "deal-version-unknown"
+    DEAL_NUMBER_NOT_WHOLE = "deal-number-not-whole"
+    DEAL_NUMBER_RANGE = "deal-number-range"
+    DEAL_NOT_TEXT = "deal-not-text"
+    DEAL_BAD_CARD = "deal-bad-card"
+    DEAL_CARD_COUNT = "deal-card-count"
+    DEAL_COPIES = "deal-copies"
+    DEAL_COPIES_ONE_DECK = "deal-copies-one-deck"
+    DEAL_NOT_THAT_NUMBER = "deal-not-that-number"
+    # Move notation (a move that cannot be read)
+    MOVE_NOT_TEXT = "move-not-text"
+    MOVE_UNREADABLE = "move-unreadable"
+    MOVE_MALFORMED = "move-malformed"
+    MOVE_SYNTAX = "move-syntax"
+    MOVE_INDEX_NOT_WHOLE = "move-index-not-whole"
+    MOVE_NO_TARGET = "move-no-target"
+    MOVE_CANDIDATE_FROM_ONE = "move-candidate-from-one"
+    MOVE_DRAW_NO_INDEX = "move-draw-no-index"
+    MOVE_UNKNOWN_SOURCE = "move-unknown-source"
+    MOVE_UNKNOWN_TARGET = "move-unknown-target"
+    MOVE_PLACE_NO_INDEX = "move-place-no-index"
+    MOVE_NUMBERED_FROM_ONE = "move-numbered-from-one"
+    MOVE_FOUNDATION_TO_FOUNDATION = "move-foundation-to-foundation"
+    MOVE_OWN_PILE = "move-own-pile"
+    NOT_AN_ACTION = "not-an-action"
+    NO_ACTION = "no-action"
+    # Moves the rules do not allow now
+    CHOOSE_FIRST = "choose-first"
+    CANDIDATE_RANGE = "candidate-range"
+    NO_CHOICE = "no-choice"
+    BASE_CHOSEN = "base-chosen"
+    STOCK_EMPTY = "stock-empty"
+    STOCK_EMPTY_NO_REDEALS = "stock-empty-no-redeals"
+    NO_SUCH_FOUNDATION = "no-such-foundation"
+    NO_SUCH_PILE = "no-such-pile"
+    TERRACE_ONLY_TO_FOUNDATION = "terrace-only-to-foundation"
+    TERRACE_EMPTY = "terrace-empty"
+    WASTE_EMPTY = "waste-empty"
+    PILE_EMPTY = "pile-empty"
+    FOUNDATIONS_KEEP_CARDS = "foundations-keep-cards"
+    GAME_WON = "game-won"
+    FOUNDATION_EMPTY = "foundation-empty"
+    FOUNDATION_BASE_STAYS = "foundation-base-stays"
+    NO_FOUNDATION_FREE = "no-foundation-free"
+    NO_FOUNDATION_ACCEPTS = "no-foundation-accepts"
+    FOUNDATION_NEEDS_BASE = "foundation-needs-base"
+    FOUNDATION_COMPLETE = "foundation-complete"
+    FOUNDATION_NEEDS_COLOUR = "foundation-needs-colour"
+    FOUNDATION_NEEDS_SUIT = "foundation-needs-suit"
+    PILE_NEEDS = "pile-needs"
+    SPACE_TAKES_WASTE_ONLY = "space-takes-waste-only"
+    SPACE_STAYS_EMPTY = "space-stays-empty"
+    # Positions
+    POSITION_NOT_TEXT = "position-not-text"
+    POSITION_FIELDS = "position-fields"
+    POSITION_BASE = "position-base"
+    POSITION_RUN_ODD = "position-run-odd"
+    POSITION_RUN_CARD = "position-run-card"
+    POSITION_REDEALS_TEXT = "position-redeals-text"
+    POSITION_FOUNDATION_COUNT = "position-foundation-count"
+    POSITION_PILE_COUNT = "position-pile-count"
+    POSITION_RESERVE_SIZE = "position-reserve-size"
+    POSITION_REDEALS = "position-redeals"
+    POSITION_CARDS = "position-cards"
+    POSITION_PILE_ORDER = "position-pile-order"
+    POSITION_BEFORE_CHOICE = "position-before-choice"
+    POSITION_NO_BASE = "position-no-base"
+    POSITION_FOUNDATION_SIZE = "position-foundation-size"
+    POSITION_FOUNDATION_BASE = "position-foundation-base"
+    POSITION_FOUNDATION_ORDER = "position-foundation-order"
+    POSITION_AUTO_SPACE = "position-auto-space"
+    # Game records
+    RECORD_NO_DEAL = "record-no-deal"
+    RECORD_MOVE_ILLEGAL = "record-move-illegal"
+    RECORD_MOVE_UNREADABLE = "record-move-unreadable"
+    RECORD_NOT_OBJECT = "record-not-object"
+    RECORD_FORMAT = "record-format"
+    RECORD_VERSION = "record-version"
+    RECORD_DEAL_NUMBER = "record-deal-number"
+    RECORD_DEAL_VERSION = "record-deal-version"
+    RECORD_MOVES = "record-moves"
+    RECORD_RESULT_UNKNOWN = "record-result-unknown"
+    RECORD_RESULT_MISMATCH = "record-result-mismatch"
+    RECORD_NOT_JSON = "record-not-json"
+    RECORD_FIELD_MISSING = "record-field-missing"
+    RECORD_FIELD_TYPE = "record-field-type"
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """What a refusal says, in English and German, and the HTTP status that
+    fits it. The texts are :meth:`str.format` templates over the reason's
+    parameters; a format spec names how a parameter is shown (see
+    :class:`_Words`)."""
+
+    status: int
+    en: str
+    de: str
+
+    def template(self, language: str) -> str:
+        """The template of ``language`` (English for any other)."""
+        return self.de if language == "de" else self.en
+
+
+_BAD = 400  # input that cannot be read or is out of range
+_NO = 422  # a well-formed move the rules do not allow now
+
+WORDINGS: dict[Refusal, Wording] = {
+    Refusal.CARD_UNREADABLE: Wording(
+        _BAD, "{text!r} is not a card: use a rank from {ranks} (or 10) followed by a suit from {suits}, "
+        "e.g. 7H or TD",
+        "„{text}“ ist keine Karte: Schreibe einen Rang aus {ranks} (oder 10) und eine Farbe aus {suits}, "
+        "z. B. 7H oder TD."),
+    Refusal.CARD_NO_SUCH: Wording(
+        _BAD, "no card has rank {rank} and suit {suit}",
+        "Keine Karte hat Rang {rank} und Farbe {suit}."),
+    Refusal.RANK_UNREADABLE: Wording(
+        _BAD, "{text!r} is not a rank: use one of {ranks}",
+        "„{text}“ ist kein Rang: Erlaubt sind {ranks}."),
+    Refusal.OPTION_UNKNOWN: Wording(
+        _BAD, "unknown rule option {option!r}; known: {known:list}",
+        "Unbekannte Regeloption „{option}“; bekannt sind: {known:list}."),
+    Refusal.OPTIONS_NOT_OBJECT: Wording(
+        _BAD, "rule options must be a JSON object",
+        "Die Regeloptionen müssen ein JSON-Objekt sein."),
+    Refusal.OPTION_NOT_WHOLE: Wording(
+        _BAD, "{option} must be a whole number, not {value}",
+        "{option} muss eine ganze Zahl sein, nicht {value}."),
+    Refusal.OPTION_NOT_BOOL: Wording(
+        _BAD, "{option} must be true or false, not {value}",
+        "{option} muss true oder false sein, nicht {value}."),
+    Refusal.OPTION_NOT_CHOICE: Wording(
+        _BAD, "{option} must be {choices:choices}, not {value}",
+        "{option} muss {choices:choices} sein, nicht {value}."),
+    Refusal.OPTION_RANGE: Wording(
+        _BAD, "{option} must be between {low} and {high}, not {value}",
+        "{option} muss zwischen {low} und {high} liegen, nicht bei {value}."),
+    Refusal.RESERVE_RANGE: Wording(
+        _BAD, "the reserve must hold between {low} and {high} cards, not {value}",
+        "Die Terrasse muss zwischen {low} und {high} Karten haben, nicht {value}."),
+    Refusal.CANDIDATES_RANGE: Wording(
+        _BAD, "candidates must be between {low} and the number of piles ({high}), not {value}",
+        "candidates muss zwischen {low} und der Zahl der Stapel ({high}) liegen, nicht bei {value}."),
+    Refusal.VARIANT_UNKNOWN: Wording(
+        _BAD, "unknown variant {name!r}; known variants: {known:list}",
+        "Unbekannte Variante „{name}“; bekannt sind: {known:list}."),
+    Refusal.DEAL_VERSION_UNKNOWN: Wording(
+        _BAD, "deal version {version} is not known to this program (it knows {known})",
+        "Die Mischversion {version} kennt dieses Programm nicht (es kennt {known})."),
+    Refusal.DEAL_NUMBER_NOT_WHOLE: Wording(
+        _BAD, "a deal number must be a whole number, not {value}",
+        "Eine Spielnummer muss eine ganze Zahl sein, nicht {value}."),
+    Refusal.DEAL_NUMBER_RANGE: Wording(
+        _BAD, "deal numbers run from {low} to {high}, not {value}",
+        "Spielnummern reichen von {low} bis {high}, nicht {value}."),
+    Refusal.DEAL_NOT_TEXT: Wording(
+        _BAD, "a deal must be a string of card codes",
+        "Ein Spiel muss eine Zeichenkette aus Kartenkürzeln sein."),
+    Refusal.DEAL_BAD_CARD: Wording(
+        _BAD, "card {index} of the deal: {problem}",
+        "Karte {index} des Spiels: {problem}"),
+    Refusal.DEAL_CARD_COUNT: Wording(
+        _BAD, "a deal for {decks:decks} has {cards} cards, this one has {count}",
+        "Ein Spiel mit {decks:decks} hat {cards} Karten, dieses hat {count}."),
+    Refusal.DEAL_COPIES: Wording(
+        _BAD, "the deal has {have} of {card}; {decks} decks have {decks}",
+        "Das Spiel enthält {have}-mal {card}; {decks} Kartenspiele enthalten sie {decks}-mal."),
+    Refusal.DEAL_COPIES_ONE_DECK: Wording(
+        _BAD, "the deal has {have} of {card}; one deck has 1",
+        "Das Spiel enthält {have}-mal {card}; ein Kartenspiel enthält sie einmal."),
+    Refusal.DEAL_NOT_THAT_NUMBER: Wording(
+        _BAD, "these cards are not deal number {number}",
+        "Diese Karten sind nicht Spiel Nummer {number}."),
+    Refusal.MOVE_NOT_TEXT: Wording(
+        _BAD, "a move must be text such as 'wf', not {value}",
+        "Ein Zug muss Text wie „wf“ sein, nicht {value}."),
+    Refusal.MOVE_UNREADABLE: Wording(
+        _BAD, "{text!r} is not a move: {problem}",
+        "„{text}“ ist kein gültiger Zug: {problem}"),
+    Refusal.MOVE_MALFORMED: Wording(
+        _BAD, "not a move: {problem}",
+        "Kein gültiger Zug: {problem}"),
+    Refusal.MOVE_SYNTAX: Wording(
+        _BAD, "write e.g. c1, s, wf, rf, t2t5, wt3 or t4f2",
+        "Schreibe z. B. c1, s, wf, rf, t2t5, wt3 oder t4f2."),
+    Refusal.MOVE_INDEX_NOT_WHOLE: Wording(
+        _BAD, "indexes must be whole numbers",
+        "Die Nummern müssen ganze Zahlen sein."),
+    Refusal.MOVE_NO_TARGET: Wording(
+        _BAD, "choosing and drawing have no target",
+        "Wählen und Ziehen haben kein Ziel."),
+    Refusal.MOVE_CANDIDATE_FROM_ONE: Wording(
+        _BAD, "candidates are numbered from 1",
+        "Die Karten zur Wahl werden ab 1 gezählt."),
+    Refusal.MOVE_DRAW_NO_INDEX: Wording(
+        _BAD, "the draw has no index",
+        "Das Ziehen hat keine Nummer."),
+    Refusal.MOVE_UNKNOWN_SOURCE: Wording(
+        _BAD, "unknown source {source}",
+        "Unbekannte Quelle {source}."),
+    Refusal.MOVE_UNKNOWN_TARGET: Wording(
+        _BAD, "unknown target {target}",
+        "Unbekanntes Ziel {target}."),
+    Refusal.MOVE_PLACE_NO_INDEX: Wording(
+        _BAD, "the reserve and the waste have no index",
+        "Terrasse und Abwurfstapel haben keine Nummer."),
+    Refusal.MOVE_NUMBERED_FROM_ONE: Wording(
+        _BAD, "piles and foundations are numbered from 1",
+        "Stapel und Zielstapel werden ab 1 gezählt."),
+    Refusal.MOVE_FOUNDATION_TO_FOUNDATION: Wording(
+        _BAD, "a foundation card cannot go to a foundation",
+        "Eine Karte vom Zielstapel kann nicht auf einen Zielstapel."),
+    Refusal.MOVE_OWN_PILE: Wording(
+        _BAD, "a card cannot move onto its own pile",
+        "Eine Karte kann nicht auf ihren eigenen Stapel."),
+    Refusal.NOT_AN_ACTION: Wording(
+        _BAD, "{value} is not an action: actions run from 0 to {last}",
+        "{value} ist keine Aktion: Aktionen reichen von 0 bis {last}."),
+    Refusal.NO_ACTION: Wording(
+        _BAD, "{move} has no action in these rules: it can never be legal",
+        "{move} hat in diesen Regeln keine Aktion: Der Zug ist nie erlaubt."),
+    Refusal.CHOOSE_FIRST: Wording(
+        _NO, "choose a base card first (c1 to c{candidates})",
+        "Wähle zuerst eine Basiskarte (1 bis {candidates})."),
+    Refusal.CANDIDATE_RANGE: Wording(
+        _NO, "there are only {candidates} candidates (c1 to c{candidates})",
+        "Es gibt nur {candidates} Karten zur Wahl."),
+    Refusal.NO_CHOICE: Wording(
+        _NO, "this game has no choice: its base card is turned from the pack",
+        "In diesem Spiel gibt es keine Wahl: Die Basiskarte wird aufgedeckt."),
+    Refusal.BASE_CHOSEN: Wording(
+        _NO, "the base card has already been chosen",
+        "Die Basiskarte ist schon gewählt."),
+    Refusal.STOCK_EMPTY: Wording(
+        _NO, "the stock is empty",
+        "Der Vorrat ist leer."),
+    Refusal.STOCK_EMPTY_NO_REDEALS: Wording(
+        _NO, "the stock is empty and no redeals are left",
+        "Der Vorrat ist leer, und es bleibt kein neuer Durchgang."),
+    Refusal.NO_SUCH_FOUNDATION: Wording(
+        _NO, "there is no foundation {foundation} (foundations run from 1 to {count})",
+        "Es gibt keinen Zielstapel {foundation} (nur 1 bis {count})."),
+    Refusal.NO_SUCH_PILE: Wording(
+        _NO, "there is no pile {pile} (piles run from 1 to {count})",
+        "Es gibt keinen Stapel {pile} (nur 1 bis {count})."),
+    Refusal.TERRACE_ONLY_TO_FOUNDATION: Wording(
+        _NO, "the terrace card can go only to a foundation",
+        "Die Terrassenkarte darf nur auf einen Zielstapel."),
+    Refusal.TERRACE_EMPTY: Wording(
+        _NO, "the terrace (reserve) is empty",
+        "Die Terrasse ist leer."),
+    Refusal.WASTE_EMPTY: Wording(
+        _NO, "the waste is empty",
+        "Der Abwurfstapel ist leer."),
+    Refusal.PILE_EMPTY: Wording(
+        _NO, "pile {pile} is empty",
+        "Stapel {pile} ist leer."),
+    Refusal.FOUNDATIONS_KEEP_CARDS: Wording(
+        _NO, "cards never leave the foundations in this game",
+        "In diesem Spiel verlassen Karten die Zielstapel nie."),
+    Refusal.GAME_WON: Wording(
+        _NO, "the game is won: every card stays on the foundations",
+        "Das Spiel ist gewonnen: Alle Karten bleiben auf den Zielstapeln."),
+    Refusal.FOUNDATION_EMPTY: Wording(
+        _NO, "foundation {foundation} is empty",
+        "Zielstapel {foundation} ist leer."),
+    Refusal.FOUNDATION_BASE_STAYS: Wording(
+        _NO, "the base card of a foundation never moves",
+        "Die unterste Karte eines Zielstapels bleibt liegen."),
+    Refusal.NO_FOUNDATION_FREE: Wording(
+        _NO, "no foundation is free for the {card:card}",
+        "Kein Zielstapel ist frei für die {card:card}."),
+    Refusal.NO_FOUNDATION_ACCEPTS: Wording(
+        _NO, "no foundation accepts the {card:card} yet",
+        "Noch nimmt kein Zielstapel die {card:card}."),
+    Refusal.FOUNDATION_NEEDS_BASE: Wording(
+        _NO, "foundation {foundation} is empty: only {rank:a-rank} can start it",
+        "Zielstapel {foundation} ist leer: Nur {rank:a-rank} kann ihn beginnen."),
+    Refusal.FOUNDATION_COMPLETE: Wording(
+        _NO, "foundation {foundation} is complete",
+        "Zielstapel {foundation} ist vollständig."),
+    Refusal.FOUNDATION_NEEDS_COLOUR: Wording(
+        _NO, "the {card:card} cannot go on the {top:card}: foundation {foundation} takes only a "
+        "{colour:colour} {rank:rank}",
+        "Die {card:card} passt nicht auf die {top:card}: Zielstapel {foundation} nimmt nur eine "
+        "{colour:colour} {rank:rank}."),
+    Refusal.FOUNDATION_NEEDS_SUIT: Wording(
+        _NO, "the {card:card} cannot go on the {top:card}: foundation {foundation} takes only {rank:a-rank} "
+        "of the same suit",
+        "Die {card:card} passt nicht auf die {top:card}: Zielstapel {foundation} nimmt nur {rank:a-rank} "
+        "derselben Farbe."),
+    Refusal.PILE_NEEDS: Wording(
+        _NO, "the {card:card} cannot go on the {top:card} in pile {pile}: piles build down in alternating "
+        "colours, so it takes only a {colour:colour} {rank:rank}",
+        "Die {card:card} passt nicht auf die {top:card} in Stapel {pile}: Die Auslage wird abwärts in "
+        "wechselnden Farben gebaut, hier passt nur eine {colour:colour} {rank:rank}."),
+    Refusal.SPACE_TAKES_WASTE_ONLY: Wording(
+        _NO, "an empty pile takes only the waste card in this game",
+        "In diesem Spiel nimmt ein leerer Stapel nur die Karte vom Abwurfstapel."),
+    Refusal.SPACE_STAYS_EMPTY: Wording(
+        _NO, "pile {pile} stays empty: spaces are refilled only from the waste or the stock, and both are "
+        "used up",
+        "Stapel {pile} bleibt leer: Lücken werden nur aus Abwurfstapel oder Vorrat gefüllt, und beide sind "
+        "aufgebraucht."),
+    Refusal.POSITION_NOT_TEXT: Wording(
+        _BAD, "a position must be a string",
+        "Eine Stellung muss eine Zeichenkette sein."),
+    Refusal.POSITION_FIELDS: Wording(
+        _BAD, "a position has {fields} space-separated fields, this one has {count}",
+        "Eine Stellung hat {fields} durch Leerzeichen getrennte Felder, diese hat {count}."),
+    Refusal.POSITION_BASE: Wording(
+        _BAD, "{text!r} is not a base rank (or ? while choosing)",
+        "„{text}“ ist kein Basisrang (oder ? vor der Wahl)."),
+    Refusal.POSITION_RUN_ODD: Wording(
+        _BAD, "{place:place}: card codes are two characters each",
+        "{place:place}: Kartenkürzel haben je zwei Zeichen."),
+    Refusal.POSITION_RUN_CARD: Wording(
+        _BAD, "{place:place}: {problem}",
+        "{place:place}: {problem}"),
+    Refusal.POSITION_REDEALS_TEXT: Wording(
+        _BAD, "{text!r} is not a number of redeals used",
+        "„{text}“ ist keine Zahl genutzter Durchgänge."),
+    Refusal.POSITION_FOUNDATION_COUNT: Wording(
+        _BAD, "these rules have {expected} foundations, the position has {count}",
+        "Diese Regeln haben {expected} Zielstapel, die Stellung hat {count}."),
+    Refusal.POSITION_PILE_COUNT: Wording(
+        _BAD, "these rules have {expected} piles, the position has {count}",
+        "Diese Regeln haben {expected} Stapel, die Stellung hat {count}."),
+    Refusal.POSITION_RESERVE_SIZE: Wording(
+        _BAD, "the reserve holds at most {most} cards",
+        "Die Terrasse hat höchstens {most} Karten."),
+    Refusal.POSITION_REDEALS: Wording(
+        _BAD, "these rules allow {allowed} redeals, not {used}",
+        "Diese Regeln erlauben {allowed} neue Durchgänge, nicht {used}."),
+    Refusal.POSITION_CARDS: Wording(
+        _BAD, "the position must hold each card of the {decks} decks exactly once per deck",
+        "Die Stellung muss jede Karte der {decks} Kartenspiele genau einmal je Kartenspiel enthalten."),
+    Refusal.POSITION_PILE_ORDER: Wording(
+        _BAD, "pile {pile} is not built down in alternating colours",
+        "Stapel {pile} ist nicht abwärts in wechselnden Farben gebaut."),
+    Refusal.POSITION_BEFORE_CHOICE: Wording(
+        _BAD, "a position before the choice has only the deal's candidates out",
+        "Vor der Wahl liegen nur die Karten zur Wahl aus."),
+    Refusal.POSITION_NO_BASE: Wording(
+        _BAD, "foundation 1 always holds the base card once the game has started",
+        "Sobald das Spiel läuft, liegt die Basiskarte auf Zielstapel 1."),
+    Refusal.POSITION_FOUNDATION_SIZE: Wording(
+        _BAD, "foundation {foundation} holds more than {size} cards",
+        "Zielstapel {foundation} hat mehr als {size} Karten."),
+    Refusal.POSITION_FOUNDATION_BASE: Wording(
+        _BAD, "foundation {foundation} does not start with the base rank",
+        "Zielstapel {foundation} beginnt nicht mit dem Basisrang."),
+    Refusal.POSITION_FOUNDATION_ORDER: Wording(
+        _BAD, "foundation {foundation} is not built up by the rules",
+        "Zielstapel {foundation} ist nicht nach den Regeln aufgebaut."),
+    Refusal.POSITION_AUTO_SPACE: Wording(
+        _BAD, "with automatic spaces a pile is empty only when waste and stock are",
+        "Wenn Lücken von selbst gefüllt werden, ist ein Stapel nur leer, wenn Abwurfstapel und Vorrat leer "
+        "sind."),
+    Refusal.RECORD_NO_DEAL: Wording(
+        _BAD, "a board set up from a position has no deal to record",
+        "Eine aus einer Stellung aufgebaute Auslage hat kein Spiel, das sich speichern ließe."),
+    Refusal.RECORD_MOVE_ILLEGAL: Wording(
+        _BAD, "move {number} ({move!r}) does not replay: {move}: {problem}",
+        "Zug {number} („{move}“) lässt sich nicht nachspielen: {problem}"),
+    Refusal.RECORD_MOVE_UNREADABLE: Wording(
+        _BAD, "move {number} ({move!r}) does not replay: {problem}",
+        "Zug {number} („{move}“) lässt sich nicht nachspielen: {problem}"),
+    Refusal.RECORD_NOT_OBJECT: Wording(
+        _BAD, "a game record must be a JSON object",
+        "Ein Spielprotokoll muss ein JSON-Objekt sein."),
+    Refusal.RECORD_FORMAT: Wording(
+        _BAD, "not a Terrace game record (format must be {format!r})",
+        "Kein Terrace-Spielprotokoll (format muss „{format}“ sein)."),
+    Refusal.RECORD_VERSION: Wording(
+        _BAD, "record version {version} is not supported (this program reads {supported})",
+        "Protokollversion {version} wird nicht unterstützt (dieses Programm liest {supported})."),
+    Refusal.RECORD_DEAL_NUMBER: Wording(
+        _BAD, "deal_number must be a whole number or null",
+        "deal_number muss eine ganze Zahl oder null sein."),
+    Refusal.RECORD_DEAL_VERSION: Wording(
+        _BAD, "deal version {version} is not known to this program",
+        "Die Mischversion {version} kennt dieses Programm nicht."),
+    Refusal.RECORD_MOVES: Wording(
+        _BAD, "moves must be a list of strings",
+        "moves muss eine Liste von Zeichenketten sein."),
+    Refusal.RECORD_RESULT_UNKNOWN: Wording(
+        _BAD, "result must be one of {results:list}",
+        "result muss eines von {results:list} sein."),
+    Refusal.RECORD_RESULT_MISMATCH: Wording(
+        _BAD, "the record says {claimed!r} but its moves lead to {actual!r}",
+        "Das Protokoll nennt „{claimed}“, aber seine Züge führen zu „{actual}“."),
+    Refusal.RECORD_NOT_JSON: Wording(
+        _BAD, "not valid JSON: {problem}",
+        "Kein gültiges JSON: {problem}"),
+    Refusal.RECORD_FIELD_MISSING: Wording(
+        _BAD, "the record has no {key!r}",
+        "Dem Protokoll fehlt „{key}“."),
+    Refusal.RECORD_FIELD_TYPE: Wording(
+        _BAD, "{key!r} must be a {kind}",
+        "„{key}“ muss vom Typ {kind} sein."),
+}
+
+
+class Reason:
+    """A refusal code with its parameters: what :func:`str` and
+    :meth:`text` put into words. The code is a :class:`Refusal`, or a code
+    of another layer whose wordings were added with :func:`add_wordings`.
+
+    >>> Reason(Refusal.PILE_EMPTY, pile=3) == Reason(Refusal.PILE_EMPTY, pile=3)
+    True
+    >>> Reason(Refusal.PILE_EMPTY, pile=3)
+    Reason(Refusal.PILE_EMPTY, pile=3)
+    """
+
+    __slots__ = ("code", "params")
+
+    def __init__(self, code: StrEnum, **params: Param) -> None:
+        self.code = code
+        self.params: Mapping[str, Param] = params
+
+    @property
+    def wording(self) -> Wording:
+        """The texts and status of the code."""
+        return _CATALOGUES[type(self.code)][self.code]
+
+    @property
+    def status(self) -> int:
+        """The HTTP status that fits this refusal."""
+        return self.wording.status
+
+    def text(self, language: str = "en") -> str:
+        """The reason in words, in ``language`` (``en`` or ``de``)."""
+        template = self.wording.template(language)
+        return _FORMATTERS.get(language, _FORMATTERS["en"]).format(template, **self.params)
+
+    def to_json(self) -> dict[str, object]:
+        """The code and parameters as JSON values (nested reasons too)."""
+        return {"code": self.code.value, "params": {k: _json(v) for k, v in self.params.items()}}
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+    def __repr__(self) -> str:
+        params = "".join(f", {k}={v!r}" for k, v in self.params.items())
+        return f"Reason({type(self.code).__name__}.{self.code.name}{params})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Reason):
+            return NotImplemented
+        return self.code is other.code and dict(self.params) == dict(other.params)
+
+    def __hash__(self) -> int:
+        return hash((self.code, tuple(sorted(self.params))))
+
+
+_CATALOGUES: dict[type[StrEnum], Mapping[Any, Wording]] = {}
+
+
+def add_wordings(codes: type[Code], wordings: Mapping[Code, Wording]) -> None:
+    """Make the codes of another layer (the web game has its own) usable in
+    a :class:`Reason`; every code needs its wording."""
+    missing = [code for code in codes if code not in wordings]
+    if missing:
+        raise ValueError(f"no wording for {', '.join(missing)}")
+    _CATALOGUES[codes] = wordings
+
+
+def catalogues() -> dict[type[StrEnum], Mapping[Any, Wording]]:
+    """Every set of codes with its wordings (the engine's and those added)."""
+    return dict(_CATALOGUES)
+
+
+def clip(text: str) -> str:
+    """``text`` shortened to :data:`MAX_QUOTE` characters, for messages
+    that repeat someone's input.
+
+    >>> len(clip("x" * 500)), clip("wf")
+    (200, 'wf')
+    """
+    return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 1] + "…"
+
+
+def quote(value: object) -> str:
+    """``repr(value)``, shortened like :func:`clip`.
+
+    >>> quote(1.5), quote("2")
+    ('1.5', "'2'")
+    """
+    return clip(repr(value))
+
+
+def _json(value: Param) -> object:
+    if isinstance(value, Reason):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+_RANK_DE = {"J": "B", "Q": "D", "T": "10"}
+_PLACE_EN = {"r": "the reserve", "w": "the waste", "s": "the stock", "f": "foundation", "t": "pile"}
+_PLACE_DE = {
+    "r": "die Terrasse", "w": "der Abwurfstapel", "s": "der Vorrat", "f": "Zielstapel", "t": "Stapel",
+}
+
+
+class _Words(string.Formatter):
+    """Renders parameters in one language. Format specs:
+
+    ``card``
+        a card code as a label with its suit symbol (``QS`` -> ``Q♠``,
+        German ``D♠``; ``TD`` -> ``10♦``)
+    ``rank``
+        a rank code as the player reads it (German ``B``, ``D`` for J, Q)
+    ``a-rank``
+        the same with its article (``an 8``, ``a Q``; German ``eine 8``)
+    ``colour``
+        ``red`` or ``black`` as an adjective (German ``rote``, ``schwarze``)
+    ``choices``
+        a list as ``'a', 'b' or 'c'``
+    ``list``
+        a list separated by commas
+    ``decks``
+        a number of decks with its noun (``1 deck``, ``2 decks``)
+    ``place``
+        a place code (``r``, ``w``, ``s``, ``f3``, ``t2``) in words
+
+    A nested reason is rendered in the same language.
+    """
+
+    def __init__(self, language: str) -> None:
+        super().__init__()
+        self.language = language
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        de = self.language == "de"
+        if isinstance(value, Reason):
+            return value.text(self.language)
+        if format_spec == "card":
+            from terrace.cards import SUIT_SYMBOLS, SUITS  # (the cards raise refusals)
+
+            assert isinstance(value, str)
+            rank = "10" if value[0] == "T" else self._rank(value[0])
+            return rank + SUIT_SYMBOLS[SUITS.index(value[1])]
+        if format_spec == "rank":
+            assert isinstance(value, str)
+            return self._rank(value)
+        if format_spec == "a-rank":
+            assert isinstance(value, str)
+            if de:
+                return "eine " + self._rank(value)
+            return ("an " if value in "8A" else "a ") + value
+        if format_spec == "colour":
+            return {"red": "rote", "black": "schwarze"}[str(value)] if de else str(value)
+        if format_spec in ("choices", "list"):
+            assert isinstance(value, tuple)
+            if format_spec == "list":
+                return ", ".join(value)
+            quoted = [f"'{v}'" for v in value]
+            return ", ".join(quoted[:-1]) + (" oder " if de else " or ") + quoted[-1]
+        if format_spec == "decks":
+            assert isinstance(value, int)
+            if de:
+                return f"{value} Kartenspiel" + ("en" if value > 1 else "")
+            return f"{value} deck" + ("s" if value > 1 else "")
+        if format_spec == "place":
+            assert isinstance(value, str)
+            words = (_PLACE_DE if de else _PLACE_EN)[value[0]]
+            return f"{words} {value[1:]}" if value[1:] else words
+        return str(super().format_field(value, format_spec))
+
+    def _rank(self, code: str) -> str:
+        """A rank code in this language (English keeps the code itself)."""
+        return _RANK_DE.get(code, code) if self.language == "de" else code
+
+    def check_unused_args(self, *args: object) -> None:
+        """Every parameter need not appear in every language."""
+
+
+_FORMATTERS = {language: _Words(language) for language in LANGUAGES}
+add_wordings(Refusal, WORDINGS)

@@ -1,0 +1,172 @@
+"""What a move changes in the cards, and the records that take it back.
+
+Each function makes the changes of one kind of move to a
+:class:`~terrace.position.BaseBoard` and returns a small typed record;
+:func:`take_back` reverses them exactly. Places are the area numbers of
+:mod:`terrace.actions`. No function checks legality: the board does that
+first.
+
+>>> from terrace.position import BaseBoard
+>>> board = BaseBoard()
+>>> record = choose(board, 0)
+>>> record.started, board.choosing
+([0], False)
+>>> take_back(board, record)
+>>> board.choosing
+True
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from terrace.actions import FOUNDATION_AREA, RESERVE_AREA, TABLEAU_AREA, WASTE_AREA
+from terrace.cards import RANK
+from terrace.position import BaseBoard
+from terrace.rules import SpaceRule
+
+Fills = list[tuple[int, bool]]
+"""Spaces filled after a move, in order: (pile, from the waste?)."""
+
+
+class PlayUndo(NamedTuple):
+    """A card's move between two places, and the spaces refilled after it."""
+
+    source: int
+    src_index: int
+    target: int
+    dst_index: int
+    fills: Fills
+
+
+class DrawUndo(NamedTuple):
+    """A draw: whether it turned the waste over, and the spaces refilled
+    after it."""
+
+    redealt: bool
+    fills: Fills
+
+
+class ChoiceUndo(NamedTuple):
+    """The choice of the base card: the piles whose cards started
+    foundations (in foundation order) and the piles filled from the stock."""
+
+    started: list[int]
+    filled: list[int]
+
+
+Undo = PlayUndo | DrawUndo | ChoiceUndo
+"""Any undo record."""
+
+# Records are made with tuple.__new__ (the fields in order), which skips the
+# Python-level __new__ of a NamedTuple: a record is made for every move.
+_record = tuple.__new__
+
+
+def play(board: BaseBoard, source: int, src_index: int, target: int, dst_index: int) -> PlayUndo:
+    """Move the top card of one place to another (indexes from 0)."""
+    if source == RESERVE_AREA:
+        card = board.reserve.pop()
+    elif source == WASTE_AREA:
+        card = board.waste.pop()
+    elif source == TABLEAU_AREA:
+        card = board.tableau[src_index].pop()
+    else:
+        card = board.foundations[src_index].pop()
+    if target == FOUNDATION_AREA:
+        board.foundations[dst_index].append(card)
+    else:
+        board.tableau[dst_index].append(card)
+    return _record(PlayUndo, (source, src_index, target, dst_index, refill(board)))
+
+
+def choose(board: BaseBoard, index: int) -> ChoiceUndo:
+    """Make candidate ``index`` (from 0) the base card: it starts foundation
+    1, other candidates of its rank start the next ones, and every empty
+    pile gets a card from the stock."""
+    tableau = board.tableau
+    chosen = tableau[index].pop()
+    board.base_rank = RANK[chosen]
+    board.foundations[0].append(chosen)
+    started = [index]
+    next_foundation = 1
+    for pile in range(board.rules.candidates):
+        if pile != index and tableau[pile] and RANK[tableau[pile][-1]] == board.base_rank:
+            board.foundations[next_foundation].append(tableau[pile].pop())
+            next_foundation += 1
+            started.append(pile)
+    filled = []
+    for pile in range(len(tableau)):
+        if not tableau[pile] and board.stock:
+            tableau[pile].append(board.stock.pop())
+            filled.append(pile)
+    return ChoiceUndo(started, filled)
+
+
+def draw(board: BaseBoard) -> DrawUndo:
+    """Turn the next stock card onto the waste, or (stock empty) turn the
+    waste over into a new stock."""
+    if board.stock:
+        board.waste.append(board.stock.pop())
+        redealt = False
+    else:
+        board.waste.reverse()
+        board.stock, board.waste = board.waste, []
+        board.redeals_used += 1
+        redealt = True
+    return _record(DrawUndo, (redealt, refill(board)))
+
+
+def refill(board: BaseBoard) -> Fills:
+    """Fill empty piles from the waste, else the stock (automatic spaces
+    only)."""
+    if board.rules.spaces is not SpaceRule.AUTO:
+        return []
+    fills: Fills = []
+    for pile_index, pile in enumerate(board.tableau):
+        if not pile:
+            if board.waste:
+                pile.append(board.waste.pop())
+                fills.append((pile_index, True))
+            elif board.stock:
+                pile.append(board.stock.pop())
+                fills.append((pile_index, False))
+            else:
+                break
+    return fills
+
+
+def _unfill(board: BaseBoard, fills: Fills) -> None:
+    for pile_index, from_waste in reversed(fills):
+        card = board.tableau[pile_index].pop()
+        (board.waste if from_waste else board.stock).append(card)
+
+
+def take_back(board: BaseBoard, undo: Undo) -> None:
+    """Reverse the changes ``undo`` records (the last move made)."""
+    if isinstance(undo, PlayUndo):
+        _unfill(board, undo.fills)
+        card = (board.foundations if undo.target == FOUNDATION_AREA else board.tableau)[undo.dst_index].pop()
+        source = undo.source
+        if source == RESERVE_AREA:
+            board.reserve.append(card)
+        elif source == WASTE_AREA:
+            board.waste.append(card)
+        elif source == TABLEAU_AREA:
+            board.tableau[undo.src_index].append(card)
+        else:
+            board.foundations[undo.src_index].append(card)
+    elif isinstance(undo, DrawUndo):
+        _unfill(board, undo.fills)
+        if undo.redealt:
+            board.stock.reverse()
+            board.waste, board.stock = board.stock, []
+            board.redeals_used -= 1
+        else:
+            board.stock.append(board.waste.pop())
+    else:
+        for pile in reversed(undo.filled):
+            board.stock.append(board.tableau[pile].pop())
+        for foundation, pile in reversed(list(enumerate(undo.started))):
+            board.tableau[pile].append(board.foundations[foundation].pop())
+        board.base_rank = -1

@@ -1,0 +1,126 @@
+"""The documentation keeps up with the code: every rule option is in
+docs/rules.md, every route of the web app in docs/api.md, and every refusal
+code has its English and German text (and every text renders)."""
+
+from __future__ import annotations
+
+import re
+import string
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.routing import Mount, Route
+
+import terrace.web.i18n  # noqa: F401  (adds the web layer's refusal codes)
+from terrace.errors import TerraceError
+from terrace.refusals import LANGUAGES, Param, Reason, Refusal, catalogues
+from terrace.rules import RULE_OPTIONS, OptionKind
+from terrace.web.app import create_app
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+ALL_CODES = [code for codes in catalogues() for code in codes]
+WORDINGS = {code: wording for table in catalogues().values() for code, wording in table.items()}
+
+
+# -- rule options -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(RULE_OPTIONS))
+def test_rules_md_names_every_option(name: str) -> None:
+    text = (DOCS / "rules.md").read_text()
+    option = RULE_OPTIONS[name]
+    assert f"`{name}`" in text
+    flag = "--" + name.replace("_", "-")
+    assert f"`{flag}" in text
+    if option.kind is OptionKind.CHOICE:
+        for choice in option.choices:
+            assert f"`{choice}`" in text, choice
+
+
+def test_rules_md_states_each_options_limits() -> None:
+    """The option table gives the limits the rules apply (as ``range_text``)."""
+    text = (DOCS / "rules.md").read_text()
+    for option in RULE_OPTIONS.values():
+        if option.kind is OptionKind.INT:
+            row = next(line for line in text.splitlines() if line.startswith(f"| `--{option.name}"))
+            assert option.range_text() in row, (option.name, row)
+
+
+# -- routes -------------------------------------------------------------------------
+
+
+def _routes() -> list[tuple[str, str]]:
+    """(method, path) of every route, paths written as docs/api.md writes them."""
+    found: list[tuple[str, str]] = []
+    for route in create_app().routes:
+        if isinstance(route, Mount):
+            found.append(("GET", route.path + "/"))
+        elif isinstance(route, Route):
+            path = route.path.replace("{game_id}", "{id}")
+            found += [(method, path) for method in sorted(route.methods or ()) if method != "HEAD"]
+    return found
+
+
+@pytest.mark.parametrize(("method", "path"), _routes())
+def test_api_md_names_every_route(method: str, path: str) -> None:
+    text = (DOCS / "api.md").read_text()
+    pattern = re.escape(f"{method} {path}") + r"(?=[`?\s…,])"
+    assert re.search(pattern, text), f"docs/api.md does not name {method} {path}"
+
+
+def test_api_md_names_every_refusal_code() -> None:
+    text = (DOCS / "api.md").read_text()
+    missing = [code.value for code in ALL_CODES if f"`{code.value}`" not in text]
+    assert not missing, f"docs/api.md does not list {missing}"
+
+
+# -- refusal texts -------------------------------------------------------------------
+
+_SAMPLES: dict[str, Param] = {
+    "card": "TD", "top": "JS", "rank": "Q", "colour": "red", "place": "f3", "decks": 2,
+    "choices": ("auto", "free", "waste"), "known": ("terrace", "wood"), "results": ("won", "lost"),
+    "expected": ("after", "move"), "problem": Reason(Refusal.STOCK_EMPTY),
+}
+
+
+def _fields(template: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+
+
+@pytest.mark.parametrize("code", ALL_CODES, ids=str)
+def test_every_refusal_has_english_and_german_text(code: StrEnum) -> None:
+    wording = WORDINGS[code]
+    assert wording.en.strip() and wording.de.strip()
+    assert 400 <= wording.status < 600
+    assert _fields(wording.en) == _fields(wording.de), "both languages take the same parameters"
+    params: dict[str, Any] = {name: _SAMPLES.get(name, 7) for name in _fields(wording.en)}
+    reason = Reason(code, **params)
+    for language in LANGUAGES:
+        text = reason.text(language)
+        assert text and "{" not in text and "}" not in text
+    if code.value != "refused":  # (the words of a layer without codes, passed on as they are)
+        assert reason.text("de") != reason.text("en")
+        assert not wording.en[0].isupper(), "English refusals start in lower case"
+
+
+def test_codes_are_unique_across_layers() -> None:
+    values = [code.value for code in ALL_CODES]
+    assert len(values) == len(set(values))
+
+
+def test_engine_raises_only_coded_errors() -> None:
+    """No engine module raises one of its errors with plain words."""
+    source = Path(__file__).resolve().parent.parent / "src" / "terrace"
+    engine = ["actions", "board", "building", "cards", "deal", "errors", "moves", "position", "record",
+              "refusals", "rules", "undo", "variants"]
+    errors = "|".join(cls.__name__ for cls in _subclasses(TerraceError))
+    plain = re.compile(rf"raise ({errors})\(\s*f?[\"']")
+    for name in engine:
+        for number, line in enumerate((source / f"{name}.py").read_text().splitlines(), 1):
+            assert not plain.search(line), f"{name}.py:{number} raises an uncoded error: {line.strip()}"
+
+
+def _subclasses(cls: type) -> list[type]:
+    return [cls, *(sub for direct in cls.__subclasses__() for sub in _subclasses(direct))]

@@ -1,0 +1,110 @@
+"""Refusal codes: reasons as values, their words in English and German, and
+the errors that carry them."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+import pytest
+
+from terrace.board import Board
+from terrace.errors import IllegalMoveError, InvalidDealError, TerraceError
+from terrace.moves import Move
+from terrace.refusals import MAX_QUOTE, WORDINGS, Reason, Refusal, Wording, add_wordings, clip, quote
+
+
+def test_reasons_are_values() -> None:
+    a = Reason(Refusal.PILE_EMPTY, pile=3)
+    assert a == Reason(Refusal.PILE_EMPTY, pile=3) and hash(a) == hash(Reason(Refusal.PILE_EMPTY, pile=3))
+    assert a != Reason(Refusal.PILE_EMPTY, pile=4) and a != Reason(Refusal.WASTE_EMPTY)
+    assert repr(a) == "Reason(Refusal.PILE_EMPTY, pile=3)"
+    assert a.status == 422 and Reason(Refusal.CARD_UNREADABLE, text="x", ranks="", suits="").status == 400
+
+
+def test_nested_reasons_render_and_serialise() -> None:
+    inner = Reason(Refusal.MOVE_SYNTAX)
+    outer = Reason(Refusal.MOVE_UNREADABLE, text="zz", problem=inner)
+    assert str(outer) == "'zz' is not a move: write e.g. c1, s, wf, rf, t2t5, wt3 or t4f2"
+    german = "„zz“ ist kein gültiger Zug: Schreibe z. B. c1, s, wf, rf, t2t5, wt3 oder t4f2."
+    assert outer.text("de") == german
+    assert outer.to_json() == {
+        "code": "move-unreadable", "params": {"text": "zz", "problem": {"code": "move-syntax", "params": {}}}
+    }
+
+
+@pytest.mark.parametrize(
+    ("params", "english", "german"),
+    [
+        ({"card": "TD", "top": "JS", "pile": 2, "colour": "red", "rank": "T"},
+         "the 10♦ cannot go on the J♠ in pile 2: piles build down in alternating colours, "
+         "so it takes only a red T",
+         "Die 10♦ passt nicht auf die B♠ in Stapel 2: Die Auslage wird abwärts in wechselnden Farben "
+         "gebaut, hier passt nur eine rote 10."),
+        ({"card": "QH", "top": "KC", "pile": 1, "colour": "black", "rank": "Q"},
+         "the Q♥ cannot go on the K♣ in pile 1: piles build down in alternating colours, "
+         "so it takes only a black Q",
+         "Die D♥ passt nicht auf die K♣ in Stapel 1: Die Auslage wird abwärts in wechselnden Farben "
+         "gebaut, hier passt nur eine schwarze D."),
+    ],
+)
+def test_cards_ranks_and_colours_in_each_language(
+    params: dict[str, str | int], english: str, german: str
+) -> None:
+    reason = Reason(Refusal.PILE_NEEDS, **params)
+    assert (reason.text("en"), reason.text("de"), reason.text("fr")) == (english, german, english)
+
+
+@pytest.mark.parametrize(("rank", "english"), [("8", "an 8"), ("A", "an A"), ("Q", "a Q"), ("7", "a 7")])
+def test_articles(rank: str, english: str) -> None:
+    reason = Reason(Refusal.FOUNDATION_NEEDS_BASE, foundation=1, rank=rank)
+    assert str(reason) == f"foundation 1 is empty: only {english} can start it"
+
+
+def test_places_lists_and_decks_in_words() -> None:
+    odd = Reason(Refusal.POSITION_RUN_ODD, place="f3")
+    assert str(odd) == "foundation 3: card codes are two characters each"
+    assert Reason(Refusal.POSITION_RUN_ODD, place="r").text("de").startswith("die Terrasse:")
+    one = Reason(Refusal.DEAL_CARD_COUNT, decks=1, cards=52, count=3)
+    assert str(one) == "a deal for 1 deck has 52 cards, this one has 3"
+    assert "mit 2 Kartenspielen" in Reason(Refusal.DEAL_CARD_COUNT, decks=2, cards=104, count=3).text("de")
+    choice = Reason(Refusal.OPTION_NOT_CHOICE, option="spaces", choices=("auto", "free"), value="1")
+    assert str(choice) == "spaces must be 'auto' or 'free', not 1"
+
+
+def test_long_input_is_shortened() -> None:
+    assert len(clip("x" * 10_000)) == MAX_QUOTE and clip("short") == "short"
+    assert quote("x" * 10_000).startswith("'xxx") and len(quote("x" * 10_000)) == MAX_QUOTE
+    with pytest.raises(InvalidDealError) as info:
+        Board.from_deal_text("Q" * 1_000_000)
+    assert len(str(info.value)) < 400
+
+
+def test_errors_carry_reasons() -> None:
+    board = Board.from_number(1)
+    with pytest.raises(IllegalMoveError) as info:
+        board.push(Move.parse("s"))
+    error = info.value
+    assert error.code is Refusal.CHOOSE_FIRST and error.move == "s"
+    assert str(error) == "s: choose a base card first (c1 to c3)"
+    assert error.text("de") == "Wähle zuerst eine Basiskarte (1 bis 3)."
+    assert error.why == board.refusal(Move.parse("s"))
+    plain = TerraceError("the disk is full")
+    assert (plain.code, plain.reason) == (None, None)
+    assert plain.text("de") == plain.why == "the disk is full"
+
+
+def test_other_layers_add_their_codes() -> None:
+    class Extra(StrEnum):
+        ONE = "extra-one"
+        TWO = "extra-two"
+
+    with pytest.raises(ValueError, match="extra-two"):
+        add_wordings(Extra, {Extra.ONE: Wording(400, "one", "eins")})
+    two = Wording(409, "{n} two", "{n} zwei")
+    add_wordings(Extra, {Extra.ONE: Wording(400, "one", "eins"), Extra.TWO: two})
+    reason = Reason(Extra.TWO, n=2)
+    assert (str(reason), reason.text("de"), reason.status) == ("2 two", "2 zwei", 409)
+
+
+def test_every_engine_code_is_worded() -> None:
+    assert set(WORDINGS) == set(Refusal)
