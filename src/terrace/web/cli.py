@@ -41,7 +41,7 @@ def open_store(path: str | None) -> GameStore:
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket, or a clear error when the port is taken."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         if sys.platform != "win32":
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
