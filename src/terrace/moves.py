@@ -35,7 +35,7 @@ TABLEAU = "t"
 FOUNDATION = "f"
 
 _PATTERN = re.compile(
-    r"c(?P<choice>\d+)|s|(?P<src>r|w|t\d+|f\d+)(?P<dst>f\d*|t\d+)"
+    r"c(?P<choice>\d+)|s|(?P<src>r|w|t\d+|f\d+)(?P<dst>f\d*|t\d+)", re.ASCII
 )
 
 

@@ -9,6 +9,7 @@ and the static page. See ``docs/api.md`` for every endpoint.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import re
@@ -19,7 +20,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -34,6 +35,7 @@ from terrace.variants import ALIASES, PRESETS, TITLES, canonical_name, get_rules
 from terrace.web import hints
 from terrace.web.favicon import favicon_ico
 from terrace.web.i18n import pick_language, translate
+from terrace.web.numbers import whole_number
 from terrace.web.security import MAX_BODY, SecurityMiddleware
 from terrace.web.view import describe_move, game_json, game_summary, motions
 
@@ -41,6 +43,8 @@ STATIC = Path(__file__).parent / "static"
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_MOVE_TEXT = 16
 RANDOM_DEALS = 1_000_000_000
+BODY_SECONDS = 10.0
+"""How long a request body may take to arrive."""
 OPTION_LIMITS: dict[str, dict[str, Any]] = {
     "decks": {"type": "int", "min": 1, "max": 8},
     "reserve": {"type": "int", "min": 0, "max": 94},
@@ -177,10 +181,10 @@ class WebGame:
         return _json(game_json(game, game.board()))
 
     async def recent(self, request: Request) -> Response:
-        text = request.query_params.get("recent", "20")
-        if not text.isdigit() or not 1 <= int(text) <= 200:
+        count = whole_number(request.query_params.get("recent", "20"))
+        if count is None or not 1 <= count <= 200:
             raise ApiError(400, "recent must be a number from 1 to 200")
-        return _json({"games": [game_summary(g) for g in self.store.recent(int(text))]})
+        return _json({"games": [game_summary(g) for g in self.store.recent(count)]})
 
     async def get(self, request: Request) -> Response:
         game = self.load(request.path_params["game_id"])
@@ -189,10 +193,9 @@ class WebGame:
     async def position(self, request: Request) -> Response:
         """The position after the first ``step`` moves (for replays)."""
         game = self.load(request.path_params["game_id"])
-        text = request.query_params.get("step", "")
-        if not text.isdigit() or int(text) > len(game.moves):
+        step = whole_number(request.query_params.get("step", ""))
+        if step is None or step > len(game.moves):
             raise ApiError(400, f"step must be a number from 0 to {len(game.moves)}")
-        step = int(text)
         board = Board(game.rules, game.deal)
         for move in game.moves[: max(step - 1, 0)]:
             board.push(Move.parse(move))
@@ -294,7 +297,11 @@ class WebGame:
         return _json(game_json(game, board))
 
     async def hint(self, request: Request) -> Response:
+        """Suggest a move and count it as a hint (so: POST)."""
         game = self.load(request.path_params["game_id"])
+        body = await _body(request)
+        _only(body, {"after"})
+        _check_after(body, game)
         board = game.board()
         found = await run_in_threadpool(hints.find_hint, board, self.hint_seconds)
         if found["move"] is not None:
@@ -323,20 +330,28 @@ def _say(request: Request, message: str) -> str:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    """The request's JSON object (empty when there is no body)."""
+    """The request's JSON object (empty when there is no body). Every POST
+    must say ``Content-Type: application/json``, even with an empty body:
+    a plain HTML form on another site cannot."""
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise ApiError(415, "send the request with Content-Type: application/json (also when it is empty)")
     chunks = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise ApiError(413, f"the request body is too large (at most {MAX_BODY} bytes)")
-        chunks.append(chunk)
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise ApiError(413, f"the request body is too large (at most {MAX_BODY} bytes)")
+                chunks.append(chunk)
+    except TimeoutError:
+        raise ApiError(408, f"the request body did not arrive within {BODY_SECONDS:g} s") from None
+    except ClientDisconnect:
+        raise ApiError(400, "the client went away before its request arrived") from None
     raw = b"".join(chunks)
     if not raw.strip():
         return {}
-    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if ctype != "application/json":
-        raise ApiError(415, "send the body as application/json")
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
@@ -422,7 +437,7 @@ def create_app(
         Route(gid + "/undo", game.undo, methods=["POST"]),
         Route(gid + "/redo", game.redo, methods=["POST"]),
         Route(gid + "/restart", game.restart, methods=["POST"]),
-        Route(gid + "/hint", game.hint),
+        Route(gid + "/hint", game.hint, methods=["POST"]),
         Route(gid + "/analysis", game.analysis),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -212,7 +212,7 @@ function hint() {
     const button = $("#btn-hint");
     button.classList.add("thinking");
     button.setAttribute("aria-busy", "true");
-    const result = await api.hint(game.id);
+    const result = await api.hint(game.id, game.moves.length);
     button.classList.remove("thinking");
     button.removeAttribute("aria-busy");
     if (!result.ok) return toast(result.data.error);
