@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +24,37 @@ F = TypeVar("F", bound=Callable[..., Any])
 RULE_OPTION_NAMES = (
     "decks", "reserve", "piles", "candidates", "foundations", "spaces", "redeals", "foundation_return",
 )
+
+
+class Seconds(click.ParamType[float]):
+    """A time budget: a finite number of seconds above 0 (at most ``maximum``).
+
+    >>> Seconds().convert("2.5", None, None), Seconds(maximum=60).name
+    (2.5, 'seconds')
+    >>> Seconds().convert("nan", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 'nan' is not a time budget: give a finite number of seconds above 0
+    """
+
+    name = "seconds"
+
+    def __init__(self, minimum: float = 0.0, maximum: float | None = None) -> None:
+        self.minimum = minimum
+        self.maximum = maximum
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            seconds = math.nan
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"{str(value)[:40]!r} is not a time budget: give a finite number of seconds above 0",
+                      param, ctx)
+        if seconds < self.minimum:
+            self.fail(f"{seconds:g} s is too short: give at least {self.minimum:g} s", param, ctx)
+        if self.maximum is not None and seconds > self.maximum:
+            self.fail(f"{seconds:g} s is too long: give at most {self.maximum:g} s", param, ctx)
+        return seconds
 
 
 def rule_options(func: F) -> F:

@@ -14,11 +14,11 @@ import contextlib
 import json
 import re
 import secrets
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -30,6 +30,7 @@ from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import IllegalMoveError, TerraceError
 from terrace.moves import Move
 from terrace.rules import RULE_FIELDS, Rules
+from terrace.solver.winnable import NoWinnableDealError
 from terrace.store import ConflictError, GameStore, MemoryStore, StoredGame, UnknownGameError
 from terrace.variants import ALIASES, PRESETS, TITLES, canonical_name, get_rules, preset_name
 from terrace.web import hints
@@ -38,6 +39,7 @@ from terrace.web.i18n import pick_language, translate
 from terrace.web.numbers import whole_number
 from terrace.web.security import MAX_BODY, SecurityMiddleware
 from terrace.web.view import describe_move, game_json, game_summary, motions
+from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
 
 STATIC = Path(__file__).parent / "static"
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -45,6 +47,10 @@ MAX_MOVE_TEXT = 16
 RANDOM_DEALS = 1_000_000_000
 BODY_SECONDS = 10.0
 """How long a request body may take to arrive."""
+WINNABLE_DEAL_SECONDS = 5.0
+"""The solver's budget per deal while looking for a winnable one."""
+RETRY_AFTER = 5
+T = TypeVar("T")
 OPTION_LIMITS: dict[str, dict[str, Any]] = {
     "decks": {"type": "int", "min": 1, "max": 8},
     "reserve": {"type": "int", "min": 0, "max": 94},
@@ -58,12 +64,14 @@ OPTION_LIMITS: dict[str, dict[str, Any]] = {
 
 
 class ApiError(Exception):
-    """A refused request: the status code and the reason in English."""
+    """A refused request: the status code, the reason in English and any
+    extra response headers."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.headers = headers or {}
 
 
 class WebGame:
@@ -76,13 +84,15 @@ class WebGame:
         default_variant: str = "terrace",
         default_rules: Rules | None = None,
         hint_seconds: float = 2.0,
-        winnable_seconds: float = 5.0,
+        winnable_seconds: float = 10.0,
+        pool: SolverPool | None = None,
     ) -> None:
         self.store = store
         self.default_variant = canonical_name(default_variant)
         self.default_rules = default_rules or get_rules(self.default_variant)
         self.hint_seconds = hint_seconds
         self.winnable_seconds = winnable_seconds
+        self.pool = pool or SolverPool()
 
     # -- helpers --------------------------------------------------------
 
@@ -102,6 +112,16 @@ class WebGame:
         except ConflictError:
             raise ApiError(409, "the game changed in another window: reload it") from None
 
+    async def solve(self, request: Request, func: Callable[..., T], *args: Any, budget: float) -> T:
+        """``func(*args)`` in the solver pool; stopped when the client goes away."""
+        try:
+            return await self.pool.run(func, *args, budget=budget, gone=request.is_disconnected)
+        except PoolBusy:
+            raise ApiError(503, "the solver is busy with other requests: try again in a few seconds",
+                           {"retry-after": str(RETRY_AFTER)}) from None
+        except (WorkStopped, WorkFailed) as error:
+            raise ApiError(503, f"{error}: try again", {"retry-after": str(RETRY_AFTER)}) from None
+
     # -- endpoints ------------------------------------------------------
 
     async def variants(self, request: Request) -> Response:
@@ -119,7 +139,7 @@ class WebGame:
             "variants": presets,
             "options": OPTION_LIMITS,
             "default": {"variant": self.default_variant, "options": self.default_rules.to_dict()},
-            "solver": hints.solver_available(),
+            "solver": True,
         })
 
     async def create(self, request: Request) -> Response:
@@ -154,15 +174,10 @@ class WebGame:
             raise ApiError(400, "deal_number must be a whole number")
         if number is not None and not 0 <= number <= MAX_DEAL_NUMBER:
             raise ApiError(400, f"deal numbers run from 0 to {MAX_DEAL_NUMBER}")
-        notice = None
         if number is None:
             number = 1 + secrets.randbelow(RANDOM_DEALS)
         if winnable:
-            found = await run_in_threadpool(hints.next_winnable, rules, number, self.winnable_seconds)
-            if found is None:
-                notice = "the solver is not installed, so this deal was not checked"
-            else:
-                number = found
+            number = await self.winnable(request, rules, number)
         try:
             deal = Deal.from_number(number, rules)
             game = self.store.create(variant_name, rules, deal, winnable_only=winnable)
@@ -170,9 +185,23 @@ class WebGame:
             raise ApiError(400, str(error)) from None
         board = game.board()
         game.status = board.status.value
-        data = game_json(game, board, motions=[], notice=notice)
+        data = game_json(game, board, motions=[])
         data["preset"] = preset_name(rules)
         return _json(data, status=201)
+
+    async def winnable(self, request: Request, rules: Rules, start: int) -> int:
+        """The first deal from ``start`` on that the solver proves won,
+        within the server's total budget for one request."""
+        total = self.winnable_seconds
+        try:
+            return await self.solve(request, hints.next_winnable, rules, start,
+                                    min(WINNABLE_DEAL_SECONDS, total), total, budget=total)
+        except NoWinnableDealError:
+            raise ApiError(503, f"no deal was proved winnable within {total:g} s for these rules: "
+                                "try again, or other rules, or without \"winnable only\"",
+                           {"retry-after": str(RETRY_AFTER)}) from None
+        except TerraceError as error:
+            raise ApiError(400, str(error)) from None
 
     async def current(self, request: Request) -> Response:
         game = self.store.latest_unfinished()
@@ -303,7 +332,7 @@ class WebGame:
         _only(body, {"after"})
         _check_after(body, game)
         board = game.board()
-        found = await run_in_threadpool(hints.find_hint, board, self.hint_seconds)
+        found = await self.solve(request, hints.find_hint, board, self.hint_seconds, budget=self.hint_seconds)
         if found["move"] is not None:
             found.update(describe_move(board, found["move"]))
             revision = game.revision
@@ -314,7 +343,8 @@ class WebGame:
 
     async def analysis(self, request: Request) -> Response:
         game = self.load(request.path_params["game_id"])
-        result = await run_in_threadpool(hints.analyse, game.board(), self.hint_seconds)
+        result = await self.solve(request, hints.analyse, game.board(), self.hint_seconds,
+                                  budget=self.hint_seconds)
         return _json(result)
 
     async def stats(self, request: Request) -> Response:
@@ -380,7 +410,9 @@ def _check_after(body: dict[str, Any], game: StoredGame) -> None:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return _json({"error": _say(request, exc.message)}, status=exc.status)
+    response = _json({"error": _say(request, exc.message)}, status=exc.status)
+    response.headers.update(exc.headers)
+    return response
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -401,15 +433,28 @@ def create_app(
     default_rules: Rules | None = None,
     allowed_hosts: tuple[str, ...] = (),
     hint_seconds: float = 2.0,
+    winnable_seconds: float = 10.0,
+    pool: SolverPool | None = None,
+    token: str | None = None,
 ) -> Starlette:
-    """The web game as an ASGI application (a memory store by default)."""
+    """The web game as an ASGI application (a memory store by default).
+    Solver work runs in ``pool`` (two processes by default), closed when
+    the application's lifespan ends; ``token`` requires it on every request
+    (``terrace play --remote``)."""
     game = WebGame(
         store if store is not None else MemoryStore(),
         default_variant=default_variant,
         default_rules=default_rules,
         hint_seconds=hint_seconds,
+        winnable_seconds=winnable_seconds,
+        pool=pool,
     )
     ico = favicon_ico()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        game.pool.close()
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
@@ -443,12 +488,13 @@ def create_app(
     ]
     app = Starlette(
         routes=routes,
+        lifespan=lifespan,
         exception_handlers={
             ApiError: _api_error,
             HTTPException: _http_error,
             Exception: _server_error,
         },
     )
-    app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts)
+    app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts, token=token)
     app.state.game = game
     return app
