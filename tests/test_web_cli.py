@@ -109,3 +109,19 @@ def test_accepted_connections_send_at_once() -> None:
 
     asyncio.run(run())
     assert flags and flags[0] != 0
+
+
+@pytest.mark.parametrize("option", ["--hint-seconds", "--winnable-seconds"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "0", "soon", "1e400"])
+def test_play_refuses_budgets_that_never_run_out(option: str, value: str) -> None:
+    result = CliRunner().invoke(main, ["play", option, value, "--no-browser", "--db", ":memory:"])
+    assert result.exit_code == 2
+    assert "time budget" in result.output or "too" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.20", "my-laptop"])
+def test_listening_beyond_this_computer_needs_remote(host: str) -> None:
+    result = CliRunner().invoke(main, ["play", "--host", host, "--no-browser", "--db", ":memory:"])
+    assert result.exit_code == 2
+    assert "--remote" in result.output
