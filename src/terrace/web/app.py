@@ -34,7 +34,6 @@ from terrace.solver.winnable import NoWinnableDealError
 from terrace.store import ConflictError, GameStore, MemoryStore, StoredGame, UnknownGameError
 from terrace.variants import ALIASES, PRESETS, TITLES, canonical_name, get_rules, preset_name
 from terrace.web import hints
-from terrace.web.favicon import favicon_ico
 from terrace.web.i18n import pick_language, translate
 from terrace.web.numbers import whole_number
 from terrace.web.security import MAX_BODY, SecurityMiddleware
@@ -449,7 +448,6 @@ def create_app(
         winnable_seconds=winnable_seconds,
         pool=pool,
     )
-    ico = favicon_ico()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -460,7 +458,8 @@ def create_app(
         return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
 
     async def favicon(request: Request) -> Response:
-        return Response(ico, media_type="image/x-icon", headers={"cache-control": "max-age=86400"})
+        return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon",
+                            headers={"cache-control": "max-age=86400"})
 
     async def favicon_svg(request: Request) -> Response:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
