@@ -478,7 +478,7 @@ def test_favicons(client: TestClient) -> None:
 
 
 def test_static_modules_are_served(client: TestClient) -> None:
-    for name in ("main", "api", "render", "drag", "i18n", "panels", "rules"):
+    for name in ("main", "api", "render", "drag", "i18n", "panels", "rules", "state"):
         response = client.get(f"/static/js/{name}.js")
         assert response.status_code == 200
         assert "javascript" in response.headers["content-type"]
