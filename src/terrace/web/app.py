@@ -111,7 +111,7 @@ class WebGame:
         except ConflictError:
             raise ApiError(409, "the game changed in another window: reload it") from None
 
-    async def solve(self, request: Request, func: Callable[..., T], *args: Any, budget: float) -> T:
+    async def in_solver(self, request: Request, func: Callable[..., T], *args: Any, budget: float) -> T:
         """``func(*args)`` in the solver pool; stopped when the client goes away."""
         try:
             return await self.pool.run(func, *args, budget=budget, gone=request.is_disconnected)
@@ -193,7 +193,7 @@ class WebGame:
         within the server's total budget for one request."""
         total = self.winnable_seconds
         try:
-            return await self.solve(request, hints.next_winnable, rules, start,
+            return await self.in_solver(request, hints.next_winnable, rules, start,
                                     min(WINNABLE_DEAL_SECONDS, total), total, budget=total)
         except NoWinnableDealError:
             raise ApiError(503, f"no deal was proved winnable within {total:g} s for these rules: "
@@ -331,7 +331,8 @@ class WebGame:
         _only(body, {"after"})
         _check_after(body, game)
         board = game.board()
-        found = await self.solve(request, hints.find_hint, board, self.hint_seconds, budget=self.hint_seconds)
+        found = await self.in_solver(request, hints.find_hint, board, self.hint_seconds,
+                                     budget=self.hint_seconds)
         if found["move"] is not None:
             found.update(describe_move(board, found["move"]))
             revision = game.revision
@@ -342,7 +343,7 @@ class WebGame:
 
     async def analysis(self, request: Request) -> Response:
         game = self.load(request.path_params["game_id"])
-        result = await self.solve(request, hints.analyse, game.board(), self.hint_seconds,
+        result = await self.in_solver(request, hints.analyse, game.board(), self.hint_seconds,
                                   budget=self.hint_seconds)
         return _json(result)
 
