@@ -15,7 +15,6 @@ searches in threads a plain request took 30 ms at the median instead of
   group); the server closes them, and they exit when the server dies.
 
 >>> import asyncio
-import contextlib
 >>> pool = SolverPool(workers=1)
 >>> asyncio.run(pool.run(_echo, "hello", budget=5))
 'hello'
