@@ -36,7 +36,7 @@ from terrace.variants import ALIASES, PRESETS, TITLES, canonical_name, get_rules
 from terrace.web import hints
 from terrace.web.i18n import pick_language, translate
 from terrace.web.numbers import whole_number
-from terrace.web.security import MAX_BODY, SecurityMiddleware
+from terrace.web.security import MAX_BODY, SERVER_ERROR, SecurityMiddleware
 from terrace.web.view import describe_move, game_json, game_summary, motions
 from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
 
@@ -423,7 +423,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
-    return _json({"error": "something went wrong on the server; the game was not changed"}, status=500)
+    return _json({"error": SERVER_ERROR}, status=500)
 
 
 def create_app(
