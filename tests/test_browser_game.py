@@ -308,7 +308,7 @@ def test_hint_highlights_a_move(api: Api, open_game: Any) -> None:
     page.locator(".hint-src").wait_for()
     assert "Hint" in page.locator("#prompt").inner_text()
     assert page.locator("#toast.show").count() == 1
-    kind = api.client.get(f"/api/games/{game['id']}/hint").json()["kind"]
+    kind = api.client.post(f"/api/games/{game['id']}/hint", json={}).json()["kind"]
     if kind == "lost":  # the solver proved it: the page says so
         assert "No winning line remains" in page.locator("#prompt").inner_text()
         assert "no winning line remains" in page.locator("dialog.end[open]").inner_text()

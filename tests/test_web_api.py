@@ -255,7 +255,7 @@ def test_move_undo_redo_restart(client: TestClient) -> None:
 
 def test_undo_and_redo_without_moves_are_refused(client: TestClient) -> None:
     game = new_game(client)
-    response = client.post(f"/api/games/{game['id']}/undo")
+    response = client.post(f"/api/games/{game['id']}/undo", json={})
     assert response.status_code == 409
     assert response.json()["error"] == "there is no move to undo"
     response = client.post(f"/api/games/{game['id']}/redo", json={})
@@ -370,7 +370,7 @@ def test_every_refusal_carries_its_code(client: TestClient) -> None:
         (client.post(moves, json={"move": "s"}), 422, "choose-first"),
         (client.post(moves, json={"move": "c1", "after": 4}), 409, "conflict"),
         (client.post(moves, json={"move": "c1", "pad": 1}), 400, "field-unknown"),
-        (client.post(f"/api/games/{game['id']}/undo"), 409, "nothing-to-undo"),
+        (client.post(f"/api/games/{game['id']}/undo", json={}), 409, "nothing-to-undo"),
         (client.get("/api/games/nope"), 404, "game-unknown"),
         (client.get("/api/games/" + "x" * 100), 404, "game-unknown"),
         (client.get("/api/games?recent=²"), 400, "recent-range"),
@@ -400,7 +400,7 @@ def test_check_tells_why_without_playing(client: TestClient, store: GameStore) -
 
 def test_hint_names_a_legal_move_and_its_piles(client: TestClient, store: GameStore) -> None:
     game = move(client, new_game(client, deal_number=7), "c1").json()
-    data = client.get(f"/api/games/{game['id']}/hint").json()
+    data = client.post(f"/api/games/{game['id']}/hint", json={}).json()
     assert data["kind"] in ("winnable", "lost", "heuristic")
     if data["move"] is not None:
         assert (
@@ -414,7 +414,7 @@ def test_hint_names_a_legal_move_and_its_piles(client: TestClient, store: GameSt
 
 def test_hint_heuristic_choice_and_analysis(client: TestClient) -> None:
     game = new_game(client, deal_number=7)
-    data = client.get(f"/api/games/{game['id']}/hint").json()
+    data = client.post(f"/api/games/{game['id']}/hint", json={}).json()
     assert data["move"] in ("c1", "c2", "c3")
     assert data["target"] == "f1"
     analysis = client.get(f"/api/games/{game['id']}/analysis").json()
@@ -514,7 +514,7 @@ def test_cross_site_writes_are_refused(client: TestClient, store: GameStore) -> 
     assert client.post("/api/games", json={}, headers={"sec-fetch-site": "cross-site"}).status_code == 403
     assert store.recent() == []
     ok = client.post(
-        "/api/games", json={}, headers={"origin": "http://localhost:8000", "sec-fetch-site": "same-origin"}
+        "/api/games", json={}, headers={"origin": "http://localhost", "sec-fetch-site": "same-origin"}
     )
     assert ok.status_code == 201
 
@@ -551,7 +551,7 @@ def test_favicons(client: TestClient) -> None:
 
 
 def test_static_modules_are_served(client: TestClient) -> None:
-    for name in ("main", "api", "render", "drag", "i18n", "panels", "rules"):
+    for name in ("main", "api", "render", "drag", "i18n", "panels", "rules", "state"):
         response = client.get(f"/static/js/{name}.js")
         assert response.status_code == 200
         assert "javascript" in response.headers["content-type"]
@@ -606,5 +606,5 @@ def test_a_whole_game_won_through_the_api(client: TestClient) -> None:
     stats = client.get("/api/stats").json()
     assert stats["overall"]["won"] == 1
     assert stats["variants"]["terrace"]["fewest_moves"] == len(WINNING_LINE["moves"])
-    hint = client.get(f"/api/games/{game['id']}/hint").json()
+    hint = client.post(f"/api/games/{game['id']}/hint", json={}).json()
     assert hint == {"move": None, "kind": "won", "line": []}

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from terrace.cli import main
 from terrace.storage import MemoryStore
-from terrace.web.cli import open_store
+from terrace.web.cli import bind, open_store
 from web_support import running_server
 
 
@@ -79,3 +79,49 @@ def test_games_survive_a_restart_with_a_database(tmp_path: Path) -> None:
         assert current["deal_number"] == 7
         stale = client.post(f"/api/games/{game['id']}/moves", json={"move": "s", "after": 0})
         assert stale.status_code == 409
+
+
+def test_accepted_connections_send_at_once() -> None:
+    """The listening socket is a TCP socket, so asyncio sets TCP_NODELAY on
+    every accepted connection (without it a keep-alive request waits ~40 ms
+    for Nagle's algorithm and the peer's delayed ACK)."""
+    import asyncio
+
+    listener = bind("127.0.0.1", 0)
+    port = listener.getsockname()[1]
+    flags: list[int] = []
+
+    async def run() -> None:
+        accepted = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                raw = transport.get_extra_info("socket")
+                flags.append(raw.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                transport.close()
+                accepted.set_result(None)
+
+        server = await asyncio.get_running_loop().create_server(Probe, sock=listener)
+        with socket.create_connection(("127.0.0.1", port)):
+            await asyncio.wait_for(accepted, 10)
+        server.close()
+        await server.wait_closed()
+
+    asyncio.run(run())
+    assert flags and flags[0] != 0
+
+
+@pytest.mark.parametrize("option", ["--hint-seconds", "--winnable-seconds"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "0", "soon", "1e400"])
+def test_play_refuses_budgets_that_never_run_out(option: str, value: str) -> None:
+    result = CliRunner().invoke(main, ["play", option, value, "--no-browser", "--db", ":memory:"])
+    assert result.exit_code == 2
+    assert "time budget" in result.output or "too" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.20", "my-laptop"])
+def test_listening_beyond_this_computer_needs_remote(host: str) -> None:
+    result = CliRunner().invoke(main, ["play", "--host", host, "--no-browser", "--db", ":memory:"])
+    assert result.exit_code == 2
+    assert "--remote" in result.output

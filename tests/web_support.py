@@ -9,8 +9,10 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +22,35 @@ CHROMIUM = "/usr/lib/chromium/chromium"
 LOCAL = "http://localhost"
 
 
+@dataclass
+class Server:
+    """A running ``terrace play``: its process, URL and first output line."""
+
+    proc: subprocess.Popen[str]
+    url: str
+    first_line: str
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 10) -> float:
+        """Send ``sig`` and wait for the process to end; the seconds it took."""
+        started = time.perf_counter()
+        os.kill(self.proc.pid, sig)
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        return time.perf_counter() - started
+
+    def stderr(self) -> str:
+        """What the server wrote to standard error (once it has stopped)."""
+        assert self.proc.stderr is not None
+        return self.proc.stderr.read()
+
+
 @contextmanager
-def running_server(*extra: str) -> Iterator[str]:
-    """``terrace play`` on a free port (games in memory); yields its URL and
-    stops it by its process id."""
+def started_server(*extra: str) -> Iterator[Server]:
+    """``terrace play`` on a free port (games in memory), stopped by its
+    process id at the end."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
         [sys.executable, "-m", "terrace", "play", "--port", "0", "--no-browser", "--db", ":memory:", *extra],
@@ -40,14 +67,17 @@ def running_server(*extra: str) -> Iterator[str]:
         if match is None:
             err = proc.stderr.read() if proc.stderr else ""
             raise RuntimeError(f"the server did not start: {line!r} {err}")
-        yield match.group(0)
+        yield Server(proc, match.group(0), line)
     finally:
-        os.kill(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait()
+        if proc.poll() is None:
+            Server(proc, "", "").stop()
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+@contextmanager
+def running_server(*extra: str) -> Iterator[str]:
+    """``terrace play`` on a free port (games in memory); yields its URL."""
+    with started_server(*extra) as server:
+        yield server.url

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from terrace.board import Board
-from terrace.clitools import deal_options, load_deal, pop_rules, rule_options
+from terrace.clitools import Seconds, deal_options, load_deal, pop_rules, rule_options
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.storage.cli import chosen_verdicts_db, verdicts_db_options
@@ -37,22 +37,27 @@ def variants() -> None:
 @click.option("--deal-number", "-n", type=int, help="Deal number to print.")
 @click.option("--winnable", is_flag=True,
               help="The first deal from --deal-number on that the solver proves won.")
-@click.option("--max-seconds", type=float, default=10.0, show_default=True,
+@click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True,
               help="Solver budget per deal with --winnable.")
+@click.option("--total-seconds", type=Seconds(), default=60.0, show_default=True,
+              help="Budget for the whole search with --winnable.")
 @verdicts_db_options
 def deal(
-    deal_number: int | None, winnable: bool, max_seconds: float, verdicts_db: str | None,
-    old_db: str | None, **kwargs: Any,
+    deal_number: int | None, winnable: bool, max_seconds: float, total_seconds: float,
+    verdicts_db: str | None, old_db: str | None, **kwargs: Any,
 ) -> None:
     """Print the deal string of a numbered deal."""
     rules = pop_rules(kwargs)
     number = 1 if deal_number is None else deal_number
     path = chosen_verdicts_db(verdicts_db, old_db, check=winnable)
     if winnable:
-        from terrace.solver.winnable import next_winnable_deal
+        from terrace.solver.winnable import NoWinnableDealError, next_winnable_deal
 
         try:
-            found = next_winnable_deal(rules, number, max_seconds=max_seconds, db_path=path)
+            found = next_winnable_deal(rules, number, max_seconds=max_seconds,
+                                       total_seconds=total_seconds, db_path=path)
+        except NoWinnableDealError as error:
+            raise click.ClickException(f"{error}; give more --total-seconds or other rules") from None
         except TerraceError as error:
             raise click.UsageError(str(error)) from None
         click.echo(f"# deal number {found}", err=True)

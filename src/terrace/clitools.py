@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +34,37 @@ def _click_option(option: RuleOption) -> Callable[[F], F]:
     if option.kind is OptionKind.CHOICE:
         return click.option(flag, option.name, type=click.Choice(option.choices), help=help_text)
     return click.option(flag, option.name, type=int, help=f"{option.help}: {option.range_text()}.")
+
+
+class Seconds(click.ParamType[float]):
+    """A time budget: a finite number of seconds above 0 (at most ``maximum``).
+
+    >>> Seconds().convert("2.5", None, None), Seconds(maximum=60).name
+    (2.5, 'seconds')
+    >>> Seconds().convert("nan", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 'nan' is not a time budget: give a finite number of seconds above 0
+    """
+
+    name = "seconds"
+
+    def __init__(self, minimum: float = 0.0, maximum: float | None = None) -> None:
+        self.minimum = minimum
+        self.maximum = maximum
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            seconds = math.nan
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"{str(value)[:40]!r} is not a time budget: give a finite number of seconds above 0",
+                      param, ctx)
+        if seconds < self.minimum:
+            self.fail(f"{seconds:g} s is too short: give at least {self.minimum:g} s", param, ctx)
+        if self.maximum is not None and seconds > self.maximum:
+            self.fail(f"{seconds:g} s is too long: give at most {self.maximum:g} s", param, ctx)
+        return seconds
 
 
 def rule_options(func: F) -> F:

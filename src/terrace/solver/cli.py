@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from terrace.board import Board
-from terrace.clitools import deal_options, load_deal, pop_rules, rule_options
+from terrace.clitools import Seconds, deal_options, load_deal, pop_rules, rule_options
 from terrace.solver.api import solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
 from terrace.solver.survey import markdown_table, parse_range, run_survey, summarise
@@ -23,7 +23,7 @@ from terrace.variants import TITLES, preset_name
 @click.command("solve")
 @rule_options
 @deal_options
-@click.option("--max-seconds", type=float, default=10.0, show_default=True, help="Time budget.")
+@click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True, help="Time budget.")
 @click.option("--max-nodes", type=int, default=None, help="Node budget (positions entered).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def solve_command(
@@ -68,7 +68,7 @@ def _code(card: int) -> str:
 @rule_options
 @click.option("--deals", default="1-1000", show_default=True, help="Deal numbers, e.g. 1-10000.")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: all cores).")
-@click.option("--max-seconds", type=float, default=10.0, show_default=True, help="Budget per deal.")
+@click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True, help="Budget per deal.")
 @verdicts_db_options
 @click.option("--out", type=click.Path(file_okay=False), default=".", show_default=True,
               help="Folder for the Markdown table and the PNG chart.")

@@ -10,9 +10,12 @@ True
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from terrace.board import Board
 from terrace.deal import MAX_DEAL_NUMBER
-from terrace.errors import InvalidDealError
+from terrace.errors import InvalidDealError, TerraceError
 from terrace.rules import Rules
 from terrace.solver.api import solve
 from terrace.solver.verdicts import Verdict, VerdictStore, settled
@@ -20,40 +23,61 @@ from terrace.solver.verdicts import Verdict, VerdictStore, settled
 MAX_TRIES = 100_000
 
 
-def verdict_for(rules: Rules, number: int, store: VerdictStore, max_seconds: float) -> Verdict:
-    """The cached verdict of a deal, solving it first when needed."""
+class NoWinnableDealError(TerraceError):
+    """No deal was proved winnable within the search's total budget (or the
+    search was cancelled)."""
+
+
+def verdict_for(
+    rules: Rules, number: int, store: VerdictStore, max_seconds: float,
+    cancel: Callable[[], bool] | None = None,
+) -> Verdict:
+    """The cached verdict of a deal, solving it first when needed (a
+    cancelled search is not cached)."""
     cached = store.get(rules, number)
     if cached is not None and settled(cached, max_seconds):
         return cached
     board = Board.from_number(number, rules)
-    result = solve(board, max_seconds=max_seconds, all_candidates=False)
+    result = solve(board, max_seconds=max_seconds, all_candidates=False, cancel=cancel)
     verdict = Verdict(
         result.result, result.nodes, result.seconds, max_seconds,
         " ".join(str(m) for m in result.moves),
     )
-    store.put(rules, number, verdict)
+    if result.reason != "cancelled":
+        store.put(rules, number, verdict)
     return verdict
 
 
 def next_winnable_deal(
-    rules: Rules, start: int, *, max_seconds: float = 10.0, db_path: str | None = None
+    rules: Rules, start: int, *, max_seconds: float = 10.0, total_seconds: float = 60.0,
+    db_path: str | None = None, cancel: Callable[[], bool] | None = None,
 ) -> int:
     """The first deal number from ``start`` on that the solver proves won
-    (within ``max_seconds`` per deal). Verdicts are cached in SQLite
-    (``db_path``, default in the user data folder)."""
+    (within ``max_seconds`` per deal and ``total_seconds`` in all; then, or
+    once ``cancel()`` says so, :class:`NoWinnableDealError`). Verdicts are
+    cached in SQLite (``db_path``, default in the user data folder)."""
     if start < 0 or start > MAX_DEAL_NUMBER:
         raise InvalidDealError(f"deal numbers run from 0 to {MAX_DEAL_NUMBER}, not {start}")
+    deadline = time.monotonic() + total_seconds
     store = VerdictStore(db_path)
     try:
         number = start
         for _ in range(MAX_TRIES):
             if number > MAX_DEAL_NUMBER:
                 break
-            if verdict_for(rules, number, store, max_seconds).result == "won":
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise NoWinnableDealError(
+                    f"no deal was proved winnable within {total_seconds:g} s for these rules"
+                    f" ({number - start} tried from deal {start} on)"
+                )
+            if cancel is not None and cancel():
+                raise NoWinnableDealError("the search for a winnable deal was cancelled")
+            if verdict_for(rules, number, store, min(max_seconds, left), cancel).result == "won":
                 return number
             number += 1
     finally:
         store.close()
     raise InvalidDealError(
-        f"no deal from {start} to {number - 1} was proved winnable within {max_seconds} s each"
+        f"no deal from {start} to {number - 1} was proved winnable within {max_seconds:g} s each"
     )

@@ -9,18 +9,19 @@ and the static page. See ``docs/api.md`` for every endpoint.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import re
 import secrets
+from collections.abc import AsyncIterator, Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -31,6 +32,7 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.refusals import Param, Reason, clip
 from terrace.rules import RULE_OPTIONS, Rules
+from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import (
     ConflictError,
     DamagedGameError,
@@ -43,16 +45,23 @@ from terrace.storage import (
 )
 from terrace.variants import VARIANTS, canonical_name, get_rules, preset_name
 from terrace.web import hints
-from terrace.web.favicon import favicon_ico
 from terrace.web.i18n import WebRefusal, pick_language, say
+from terrace.web.numbers import whole_number
 from terrace.web.security import MAX_BODY, SecurityMiddleware
 from terrace.web.view import describe_move, game_json, game_summary, motions
+from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
 
 STATIC = Path(__file__).parent / "static"
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_MOVE_TEXT = 16
 MAX_RECENT = 200
 RANDOM_DEALS = 1_000_000_000
+BODY_SECONDS = 10.0
+"""How long a request body may take to arrive."""
+WINNABLE_DEAL_SECONDS = 5.0
+"""The solver's budget per deal while looking for a winnable one."""
+RETRY_AFTER = 5
+T = TypeVar("T")
 OPTION_LIMITS: dict[str, dict[str, Any]] = {name: option.to_json() for name, option in RULE_OPTIONS.items()}
 """The rule options as ``/api/variants`` publishes them: the limits the
 rules really apply (see :meth:`terrace.rules.RuleOption.to_json`)."""
@@ -60,11 +69,16 @@ rules really apply (see :meth:`terrace.rules.RuleOption.to_json`)."""
 
 class ApiError(Exception):
     """A refused request: a web refusal code with its parameters, or a
-    reason the engine gave."""
+    reason the engine gave, and any extra response headers."""
 
-    def __init__(self, code: StrEnum | Reason, **params: Param) -> None:
+    def __init__(self, code: StrEnum | Reason, headers: dict[str, str] | None = None,
+                 **params: Param) -> None:
         self.reason = code if isinstance(code, Reason) else Reason(code, **params)
+        self.headers = headers or {}
         super().__init__(str(self.reason))
+
+
+_RETRY = {"retry-after": str(RETRY_AFTER)}
 
 
 class WebGame:
@@ -77,13 +91,15 @@ class WebGame:
         default_variant: str = "terrace",
         default_rules: Rules | None = None,
         hint_seconds: float = 2.0,
-        winnable_seconds: float = 5.0,
+        winnable_seconds: float = 10.0,
+        pool: SolverPool | None = None,
     ) -> None:
         self.store = store
         self.default_variant = canonical_name(default_variant)
         self.default_rules = default_rules or get_rules(self.default_variant)
         self.hint_seconds = hint_seconds
         self.winnable_seconds = winnable_seconds
+        self.pool = pool or SolverPool()
 
     # -- helpers --------------------------------------------------------
 
@@ -96,6 +112,15 @@ class WebGame:
         revision = game.revision
         game.sync(board)
         self.store.update(game, expected_revision=revision, action=action)
+
+    async def in_solver(self, request: Request, func: Callable[..., T], *args: Any, budget: float) -> T:
+        """``func(*args)`` in the solver pool; stopped when the client goes away."""
+        try:
+            return await self.pool.run(func, *args, budget=budget, gone=request.is_disconnected)
+        except PoolBusy:
+            raise ApiError(WebRefusal.SOLVER_BUSY, _RETRY) from None
+        except (WorkStopped, WorkFailed) as error:
+            raise ApiError(WebRefusal.SOLVER_STOPPED, _RETRY, problem=str(error)) from None
 
     # -- endpoints ------------------------------------------------------
 
@@ -116,7 +141,7 @@ class WebGame:
             "variants": presets,
             "options": OPTION_LIMITS,
             "default": {"variant": self.default_variant, "options": self.default_rules.to_dict()},
-            "solver": hints.solver_available(),
+            "solver": True,
         })
 
     async def create(self, request: Request) -> Response:
@@ -139,24 +164,28 @@ class WebGame:
         number = body.get("deal_number", None)
         if number is not None:
             check_number(number)
-        notice = None
         if number is None:
             number = 1 + secrets.randbelow(RANDOM_DEALS)
         if winnable:
-            found = await run_in_threadpool(
-                hints.next_winnable, rules, number, self.winnable_seconds, str(self.store.verdicts_path)
-            )
-            if found is None:
-                notice = "the solver is not installed, so this deal was not checked"
-            else:
-                number = found
+            number = await self.winnable(request, rules, number)
         deal = Deal.from_number(number, rules)
         game = self.store.create(variant_name, rules, deal, winnable_only=winnable)
         board = game.board()
         game.status = board.status.value
-        data = game_json(game, board, motions=[], notice=notice)
+        data = game_json(game, board, motions=[])
         data["preset"] = preset_name(rules)
         return _json(data, status=201)
+
+    async def winnable(self, request: Request, rules: Rules, start: int) -> int:
+        """The first deal from ``start`` on that the solver proves won,
+        within the server's total budget for one request."""
+        total = self.winnable_seconds
+        try:
+            return await self.in_solver(request, hints.next_winnable, rules, start,
+                                        min(WINNABLE_DEAL_SECONDS, total), total,
+                                        str(self.store.verdicts_path), budget=total)
+        except NoWinnableDealError:
+            raise ApiError(WebRefusal.NO_WINNABLE_DEAL, _RETRY, seconds=f"{total:g}") from None
 
     async def current(self, request: Request) -> Response:
         game = self.store.latest_unfinished()
@@ -165,8 +194,8 @@ class WebGame:
         return _json(game_json(game, game.board()))
 
     async def recent(self, request: Request) -> Response:
-        count = _count(request.query_params.get("recent", "20"), 1, MAX_RECENT)
-        if count is None:
+        count = whole_number(request.query_params.get("recent", "20"))
+        if count is None or not 1 <= count <= MAX_RECENT:
             raise ApiError(WebRefusal.RECENT_RANGE, low=1, high=MAX_RECENT)
         return _json({"games": [game_summary(g) for g in self.store.recent(count)]})
 
@@ -177,8 +206,8 @@ class WebGame:
     async def position(self, request: Request) -> Response:
         """The position after the first ``step`` moves (for replays)."""
         game = self.load(request.path_params["game_id"])
-        step = _count(request.query_params.get("step", ""), 0, len(game.moves))
-        if step is None:
+        step = whole_number(request.query_params.get("step", ""))
+        if step is None or step > len(game.moves):
             raise ApiError(WebRefusal.STEP_RANGE, last=len(game.moves))
         board = Board(game.rules, game.deal)
         for move in game.moves[: max(step - 1, 0)]:
@@ -274,9 +303,14 @@ class WebGame:
         return _json(game_json(game, board))
 
     async def hint(self, request: Request) -> Response:
+        """Suggest a move and count it as a hint (so: POST)."""
         game = self.load(request.path_params["game_id"])
+        body = await _body(request)
+        _only(body, {"after"})
+        _check_after(body, game)
         board = game.board()
-        found = await run_in_threadpool(hints.find_hint, board, self.hint_seconds)
+        found = await self.in_solver(request, hints.find_hint, board, self.hint_seconds,
+                                     budget=self.hint_seconds)
         if found["move"] is not None:
             found.update(describe_move(board, found["move"]))
             revision = game.revision
@@ -287,7 +321,8 @@ class WebGame:
 
     async def analysis(self, request: Request) -> Response:
         game = self.load(request.path_params["game_id"])
-        result = await run_in_threadpool(hints.analyse, game.board(), self.hint_seconds)
+        result = await self.in_solver(request, hints.analyse, game.board(), self.hint_seconds,
+                                      budget=self.hint_seconds)
         return _json(result)
 
     async def stats(self, request: Request) -> Response:
@@ -298,29 +333,29 @@ def _json(data: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status, headers={"cache-control": "no-store"})
 
 
-def _count(text: str, low: int, high: int) -> int | None:
-    """A query's whole number from ``low`` to ``high`` (ASCII digits only), or None."""
-    if not (text.isascii() and text.isdigit()) or len(text) > len(str(high)):
-        return None
-    value = int(text)
-    return value if low <= value <= high else None
-
-
 async def _body(request: Request) -> dict[str, Any]:
-    """The request's JSON object (empty when there is no body)."""
-    chunks = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise ApiError(WebRefusal.BODY_TOO_LARGE, most=MAX_BODY)
-        chunks.append(chunk)
-    raw = b"".join(chunks)
-    if not raw.strip():
-        return {}
+    """The request's JSON object (empty when there is no body). Every POST
+    must say ``Content-Type: application/json``, even with an empty body:
+    a plain HTML form on another site cannot."""
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
         raise ApiError(WebRefusal.BODY_NOT_JSON_TYPE)
+    chunks = []
+    size = 0
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise ApiError(WebRefusal.BODY_TOO_LARGE, most=MAX_BODY)
+                chunks.append(chunk)
+    except TimeoutError:
+        raise ApiError(WebRefusal.BODY_TOO_SLOW, seconds=f"{BODY_SECONDS:g}") from None
+    except ClientDisconnect:
+        raise ApiError(WebRefusal.CLIENT_GONE) from None
+    raw = b"".join(chunks)
+    if not raw.strip():
+        return {}
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
@@ -381,7 +416,10 @@ def _refusal_json(request: Request, reason: Reason, key: str = "error") -> dict[
 
 async def _refused(request: Request, exc: Exception) -> Response:
     reason = _reason(request, exc)
-    return _json(_refusal_json(request, reason), status=reason.status)
+    response = _json(_refusal_json(request, reason), status=reason.status)
+    if isinstance(exc, ApiError):
+        response.headers.update(exc.headers)
+    return response
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -403,21 +441,34 @@ def create_app(
     default_rules: Rules | None = None,
     allowed_hosts: tuple[str, ...] = (),
     hint_seconds: float = 2.0,
+    winnable_seconds: float = 10.0,
+    pool: SolverPool | None = None,
+    token: str | None = None,
 ) -> Starlette:
-    """The web game as an ASGI application (a memory store by default)."""
+    """The web game as an ASGI application (a memory store by default).
+    Solver work runs in ``pool`` (two processes by default), closed when
+    the application's lifespan ends; ``token`` requires it on every request
+    (``terrace play --remote``)."""
     game = WebGame(
         store if store is not None else MemoryStore(),
         default_variant=default_variant,
         default_rules=default_rules,
         hint_seconds=hint_seconds,
+        winnable_seconds=winnable_seconds,
+        pool=pool,
     )
-    ico = favicon_ico()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        game.pool.close()
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
 
     async def favicon(request: Request) -> Response:
-        return Response(ico, media_type="image/x-icon", headers={"cache-control": "max-age=86400"})
+        return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon",
+                            headers={"cache-control": "max-age=86400"})
 
     async def favicon_svg(request: Request) -> Response:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
@@ -439,12 +490,13 @@ def create_app(
         Route(gid + "/undo", game.undo, methods=["POST"]),
         Route(gid + "/redo", game.redo, methods=["POST"]),
         Route(gid + "/restart", game.restart, methods=["POST"]),
-        Route(gid + "/hint", game.hint),
+        Route(gid + "/hint", game.hint, methods=["POST"]),
         Route(gid + "/analysis", game.analysis),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
         routes=routes,
+        lifespan=lifespan,
         exception_handlers={
             ApiError: _refused,
             TerraceError: _refused,
@@ -452,6 +504,6 @@ def create_app(
             Exception: _server_error,
         },
     )
-    app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts)
+    app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts, token=token)
     app.state.game = game
     return app

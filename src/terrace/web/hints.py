@@ -1,6 +1,7 @@
-"""Hints and analysis for the page: the solver when it is installed, a
-simple heuristic otherwise. Everything here runs on a copy of the board,
-in a worker thread, within a few seconds.
+"""Hints, analysis and winnable deals for the page: the solver, and a
+simple heuristic when it finds nothing. Everything here runs on a copy of
+the board, in a solver process (see :mod:`terrace.web.workers`), within
+its budget; ``cancel`` stops a search early.
 
 >>> from terrace.board import Board
 >>> from terrace.variants import get_rules
@@ -11,80 +12,59 @@ in a worker thread, within a few seconds.
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 from typing import Any
 
 from terrace.board import Board, Status
 from terrace.cards import RANK
 from terrace.moves import Move
 from terrace.rules import Rules
+from terrace.solver import hint as solver_hint
+from terrace.solver import solve
+from terrace.solver.winnable import next_winnable_deal
+
+Cancel = Callable[[], bool]
+"""Asked between slices of a search: True stops it."""
 
 
-def _solver_function(module: str, name: str) -> Any:
-    """A function of the solver package, or None while it is not installed."""
-    try:
-        return getattr(importlib.import_module(module), name, None)
-    except ImportError:
-        return None
-
-
-def solver_available() -> bool:
-    """True when ``terrace.solver`` can be imported."""
-    return _solver_function("terrace.solver", "solve") is not None
-
-
-def find_hint(board: Board, seconds: float) -> dict[str, Any]:
+def find_hint(board: Board, seconds: float, cancel: Cancel | None = None) -> dict[str, Any]:
     """``{"move", "kind", "line"}``: the move to suggest (or None), whether
     the solver proved the position ``winnable`` or ``lost``, or the move is a
     ``heuristic`` guess, and the winning line when one is known."""
     if board.status in (Status.WON, Status.LOST):
         return {"move": None, "kind": board.status.value, "line": []}
-    solver_hint = _solver_function("terrace.solver", "hint")
-    if solver_hint is not None:
-        try:
-            found = solver_hint(board.copy(), seconds)
-            move = getattr(found, "move", None)
-            line = [str(m) for m in getattr(found, "line", []) or []]
-            kind = str(getattr(found, "kind", "heuristic"))
-            if move is not None and not board.is_legal(move):
-                move = None
-            if move is not None or kind == "lost":
-                return {"move": None if move is None else str(move), "kind": kind, "line": line}
-        except Exception:  # a solver failure must not cost the player a hint
-            pass
+    try:
+        found = solver_hint(board.copy(), seconds, cancel=cancel)
+    except Exception:  # a solver failure must not cost the player a hint
+        return heuristic_hint(board)
+    move = found.move if found.move is not None and board.is_legal(found.move) else None
+    if move is not None or found.kind == "lost":
+        return {"move": None if move is None else str(move), "kind": found.kind,
+                "line": [str(m) for m in found.line]}
     return heuristic_hint(board)
 
 
-def analyse(board: Board, seconds: float) -> dict[str, Any]:
+def analyse(board: Board, seconds: float, cancel: Cancel | None = None) -> dict[str, Any]:
     """What the solver knows about this position: ``result`` (``won``: a
     winning line exists, ``lost``: none remains, ``unknown``) and, while
     choosing, the verdict of each candidate."""
-    solve = _solver_function("terrace.solver", "solve")
-    if solve is None:
-        return {"available": False, "result": "unknown", "candidates": []}
     try:
-        outcome = solve(board.copy(), max_seconds=seconds)
+        outcome = solve(board.copy(), max_seconds=seconds, cancel=cancel)
     except Exception:  # the page then simply shows no verdicts
         return {"available": True, "result": "unknown", "candidates": []}
-    result = str(getattr(outcome, "result", "unknown"))
-    candidates = []
-    for entry in getattr(outcome, "candidates", None) or []:
-        try:
-            move, verdict = entry
-        except (TypeError, ValueError):
-            continue
-        candidates.append({"move": str(move), "verdict": str(verdict)})
-    return {"available": True, "result": result, "candidates": candidates}
+    candidates = [{"move": str(move), "verdict": verdict} for move, verdict in outcome.candidates]
+    return {"available": True, "result": outcome.result, "candidates": candidates}
 
 
-def next_winnable(rules: Rules, start: int, seconds: float, db_path: str | None = None) -> int | None:
+def next_winnable(
+    rules: Rules, start: int, deal_seconds: float, total_seconds: float, db_path: str | None = None,
+    cancel: Cancel | None = None,
+) -> int:
     """The first deal number from ``start`` on that the solver proves
-    winnable, or None when the solver is not installed; verdicts are cached
-    in ``db_path`` (None: the default file)."""
-    find = _solver_function("terrace.solver.winnable", "next_winnable_deal")
-    if find is None:
-        return None
-    return int(find(rules, start, max_seconds=seconds, db_path=db_path))
+    winnable (see :func:`terrace.solver.winnable.next_winnable_deal`);
+    verdicts are cached in ``db_path`` (None: the default file)."""
+    return next_winnable_deal(rules, start, max_seconds=deal_seconds, total_seconds=total_seconds,
+                              cancel=cancel, db_path=db_path)
 
 
 def heuristic_hint(board: Board) -> dict[str, Any]:

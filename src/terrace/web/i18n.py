@@ -45,6 +45,11 @@ class WebRefusal(StrEnum):
     NOT_FOUND = "not-found"
     METHOD_NOT_ALLOWED = "method-not-allowed"
     REFUSED = "refused"
+    BODY_TOO_SLOW = "body-too-slow"
+    CLIENT_GONE = "client-gone"
+    SOLVER_BUSY = "solver-busy"
+    SOLVER_STOPPED = "solver-stopped"
+    NO_WINNABLE_DEAL = "no-winnable-deal"
     GAME_DAMAGED = "game-damaged"
     NOT_SAVED = "not-saved"
     NOT_SAVED_DISK_FULL = "not-saved-disk-full"
@@ -90,8 +95,8 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         413, "the request body is too large (at most {most} bytes)",
         "Die Anfrage ist zu groß (höchstens {most} Bytes)."),
     WebRefusal.BODY_NOT_JSON_TYPE: Wording(
-        415, "send the body as application/json",
-        "Die Anfrage muss als application/json gesendet werden."),
+        415, "send the request with Content-Type: application/json (also when it is empty)",
+        "Die Anfrage muss mit Content-Type: application/json gesendet werden (auch ohne Inhalt)."),
     WebRefusal.BODY_NOT_JSON: Wording(
         400, "the body is not valid JSON",
         "Die Anfrage ist kein gültiges JSON."),
@@ -107,6 +112,23 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.REFUSED: Wording(
         400, "{problem}",
         "{problem}"),
+    WebRefusal.BODY_TOO_SLOW: Wording(
+        408, "the request body did not arrive within {seconds} s",
+        "Die Anfrage ist nicht innerhalb von {seconds} s angekommen."),
+    WebRefusal.CLIENT_GONE: Wording(
+        400, "the client went away before its request arrived",
+        "Die Verbindung wurde getrennt, bevor die Anfrage ankam."),
+    WebRefusal.SOLVER_BUSY: Wording(
+        503, "the solver is busy with other requests: try again in a few seconds",
+        "Der Löser ist mit anderen Anfragen beschäftigt: Bitte in ein paar Sekunden noch einmal."),
+    WebRefusal.SOLVER_STOPPED: Wording(
+        503, "{problem}: try again",
+        "Der Löser wurde angehalten ({problem}): Bitte noch einmal versuchen."),
+    WebRefusal.NO_WINNABLE_DEAL: Wording(
+        503, 'no deal was proved winnable within {seconds} s for these rules: try again, '
+             'or other rules, or without "winnable only"',
+        "Innerhalb von {seconds} s wurde für diese Regeln kein gewinnbares Spiel gefunden: "
+        "Bitte noch einmal, mit anderen Regeln oder ohne „nur gewinnbare“."),
     WebRefusal.GAME_DAMAGED: Wording(
         500, "{problem}",
         "Das gespeicherte Spiel ist beschädigt und kann nicht geladen werden ({problem})."),

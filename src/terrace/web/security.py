@@ -1,30 +1,50 @@
 """Protections every response of the web game gets.
 
-* The Host header must name this machine (``127.0.0.1``, ``localhost``,
-  ``[::1]``, any port, or the host the server was told to listen on), so a
+* The Host header, parsed strictly, must name this machine (``127.0.0.1``,
+  ``localhost``, ``[::1]``, any port, or a name the server was given), so a
   page on another site cannot reach the game through DNS rebinding.
-* Requests that change something must not come from another origin (the
-  ``Origin`` and ``Sec-Fetch-Site`` headers, when the browser sends them),
-  so another site cannot play moves through a hidden form.
+* Requests that change something must come from the page itself: an
+  ``Origin`` header must equal the page's own origin exactly (scheme, host
+  and port; ``null`` is refused), and no API request may say
+  ``Sec-Fetch-Site: cross-site``.
+* With a token (``terrace play --remote``) every request needs the token,
+  in the query once (which sets an HttpOnly, SameSite=Strict cookie and
+  redirects to the clean address) or in that cookie; else 401.
 * Request bodies are capped at :data:`MAX_BODY` bytes.
-* Every response carries a strict Content-Security-Policy (no inline
-  scripts or styles) and the usual hardening headers.
+* Every response, refusals and server errors included, carries a strict
+  Content-Security-Policy (no inline scripts or styles) and the usual
+  hardening headers.
 
 >>> host_is_local("localhost:8000"), host_is_local("[::1]"), host_is_local("evil.test")
 (True, True, False)
+>>> host_is_local("localhost:8201, evil.example"), host_is_local("127.0.0.1:80@evil")
+(False, False)
 """
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import json
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
+from urllib.parse import parse_qsl, urlencode
 
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from terrace.refusals import Reason
+from terrace.web.i18n import WebRefusal
+from terrace.web.numbers import whole_number
 
 MAX_BODY = 16 * 1024
 """The largest request body accepted, in bytes (a move is a few dozen)."""
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+TOKEN_COOKIE = "terrace_token"
+TOKEN_PARAM = "token"
+SERVER_ERROR = Reason(WebRefusal.SERVER_ERROR)
+CROSS_SITE = "requests from other web sites are refused"
 
 CSP = "; ".join(
     [
@@ -51,85 +71,174 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
 ]
 
+_IPV6 = re.compile(r"\[([0-9a-f:.]{2,45})\]")
+_NAME = re.compile(r"[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?\.?")
+_PORT = re.compile(r"(?::([0-9]{1,5}))?")
 
-def split_host(value: str) -> str:
-    """The host name of a Host header value, without port or brackets.
 
-    >>> split_host("[::1]:8000"), split_host("LocalHost:1"), split_host("127.0.0.1")
-    ('::1', 'localhost', '127.0.0.1')
+def parse_host(value: str) -> tuple[str, int | None] | None:
+    """The host name and port of a Host header value, or None unless the
+    whole value is one host (a name, an IPv4 address or a bracketed IPv6
+    address) and an optional port.
+
+    >>> parse_host("[::1]:8000"), parse_host("LocalHost"), parse_host("127.0.0.1:80")
+    (('::1', 8000), ('localhost', None), ('127.0.0.1', 80))
+    >>> parse_host("[::1]evil.example"), parse_host("a b"), parse_host("x:99999")
+    (None, None, None)
     """
-    value = value.strip().lower()
-    if value.startswith("["):
-        end = value.find("]")
-        return value[1:end] if end > 0 else value
-    if value.count(":") == 1:
-        value = value.split(":", 1)[0]
-    return value.rstrip(".")
+    text = value.lower()
+    bracketed = _IPV6.match(text)
+    if bracketed:
+        try:
+            host = str(ipaddress.IPv6Address(bracketed.group(1)))
+        except ValueError:
+            return None
+        end = bracketed.end()
+    else:
+        named = _NAME.match(text)
+        if named is None:
+            return None
+        host, end = named.group(0).rstrip("."), named.end()
+    port_match = _PORT.fullmatch(text, end)
+    if port_match is None:
+        return None
+    port = None if port_match.group(1) is None else whole_number(port_match.group(1))
+    if port is not None and not 0 < port < 65536:
+        return None
+    return host, port
 
 
 def host_is_local(value: str, extra: Iterable[str] = ()) -> bool:
-    """True when a Host header value names this machine."""
-    host = split_host(value)
-    return host in LOCAL_HOSTS or host in {h.lower().strip("[]") for h in extra}
+    """True when a Host header value names this machine (or one of ``extra``)."""
+    parsed = parse_host(value)
+    return parsed is not None and (parsed[0] in LOCAL_HOSTS or parsed[0] in set(extra))
 
 
-def origin_host(origin: str) -> str | None:
-    """The host part of an Origin header (None for ``null`` or garbage).
+def same_origin(origin: str, scheme: str, host: str) -> bool:
+    """True when an ``Origin`` header is exactly the origin of a page served
+    over ``scheme`` under the Host header ``host`` (default ports filled in).
 
-    >>> origin_host("http://localhost:8000"), origin_host("null")
-    ('localhost', None)
+    >>> same_origin("http://localhost:8000", "http", "localhost:8000")
+    True
+    >>> [same_origin(o, "http", "localhost:8000") for o in
+    ...  ("http://localhost:8001", "https://localhost:8000", "null", "http://localhost:8000/x")]
+    [False, False, False, False]
     """
-    scheme, sep, rest = origin.partition("://")
-    if not sep or scheme not in ("http", "https"):
-        return None
-    return split_host(rest.split("/", 1)[0])
+    origin_scheme, sep, rest = origin.partition("://")
+    if not sep or origin_scheme.lower() != scheme:
+        return False
+    default = 443 if scheme == "https" else 80
+    theirs, ours = parse_host(rest), parse_host(host)
+    if theirs is None or ours is None:
+        return False
+    return (theirs[0], theirs[1] or default) == (ours[0], ours[1] or default)
+
+
+def _normal_host(name: str) -> str:
+    name = name.strip().lower()
+    return name[1:-1] if name.startswith("[") and name.endswith("]") else name
 
 
 class SecurityMiddleware:
     """The checks and headers described in the module docstring."""
 
-    def __init__(self, app: ASGIApp, *, allowed_hosts: Iterable[str] = ()) -> None:
+    def __init__(
+        self, app: ASGIApp, *, allowed_hosts: Iterable[str] = (), token: str | None = None
+    ) -> None:
         self.app = app
-        self.extra_hosts = frozenset(h.lower().strip("[]") for h in allowed_hosts if h)
+        self.extra_hosts = frozenset(_normal_host(h) for h in allowed_hosts if h)
+        self.token = token
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        host = headers.get("host", "")
-        if not host_is_local(host, self.extra_hosts):
-            await _refuse(send, 421, "this server answers only requests addressed to this computer "
-                                     "(localhost or 127.0.0.1)")
+        refusal = self._refusal(scope)
+        if refusal is not None:
+            await _answer(send, *refusal)
             return
-        method = scope["method"]
-        if method not in ("GET", "HEAD", "OPTIONS"):
-            origin = headers.get("origin")
-            if origin is not None and origin != "null":
-                named = origin_host(origin)
-                if named is None or not host_is_local(named, self.extra_hosts):
-                    await _refuse(send, 403, "requests from other web sites are refused")
-                    return
-            if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
-                await _refuse(send, 403, "requests from other web sites are refused")
-                return
-            length = headers.get("content-length")
-            if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-                await _refuse(send, 413, f"the request body is too large (at most {MAX_BODY} bytes)")
-                return
+        started = False
 
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 present = {k.lower() for k, _ in message.get("headers", [])}
                 extra = [(k, v) for k, v in SECURITY_HEADERS if k not in present]
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception:
+            # A bug: answer 500 with the same headers as every response; the
+            # server's log still gets the traceback from the raise below.
+            if not started:
+                await _answer(send, 500, {"error": str(SERVER_ERROR), "code": SERVER_ERROR.code.value})
+            raise
+
+    def _refusal(self, scope: Scope) -> tuple[int, dict[str, str], list[tuple[bytes, bytes]]] | None:
+        """The status, body and extra headers of a refusal, or None to go on."""
+        headers: dict[str, list[str]] = {}
+        for key, value in scope["headers"]:
+            headers.setdefault(key.decode("latin-1").lower(), []).append(value.decode("latin-1"))
+        hosts = headers.get("host", [])
+        if len(hosts) != 1 or not host_is_local(hosts[0], self.extra_hosts):
+            return 421, {"error": "this server answers only requests addressed to this computer "
+                                  "(localhost or 127.0.0.1)"}, []
+        if self.token is not None:
+            entry = self._token_entry(scope, headers)
+            if entry is not None:
+                return entry
+        path: str = scope["path"]
+        site = headers.get("sec-fetch-site", ["same-origin"])[-1]
+        method = scope["method"]
+        if method in ("GET", "HEAD", "OPTIONS"):
+            if path.startswith("/api/") and site == "cross-site":
+                return 403, {"error": CROSS_SITE}, []
+            return None
+        origins = headers.get("origin", [])
+        if len(origins) > 1 or (origins and not same_origin(origins[0], scope["scheme"], hosts[0])):
+            return 403, {"error": CROSS_SITE}, []
+        if site not in ("same-origin", "none"):
+            return 403, {"error": CROSS_SITE}, []
+        lengths = headers.get("content-length", [])
+        size = whole_number(lengths[-1]) if lengths else 0
+        if size is None or size > MAX_BODY:
+            return 413, {"error": f"the request body is too large (at most {MAX_BODY} bytes)"}, []
+        return None
+
+    def _token_entry(
+        self, scope: Scope, headers: dict[str, list[str]]
+    ) -> tuple[int, dict[str, str], list[tuple[bytes, bytes]]] | None:
+        """None when the request carries the token cookie; a redirect that
+        sets the cookie when the query carries the token; else 401."""
+        assert self.token is not None
+        cookies = cookie_parser("; ".join(headers.get("cookie", [])))
+        if _equal(cookies.get(TOKEN_COOKIE, ""), self.token):
+            return None
+        query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
+        given = [value for key, value in query if key == TOKEN_PARAM]
+        if len(given) == 1 and _equal(given[0], self.token) and scope["method"] in ("GET", "HEAD"):
+            rest = urlencode([(k, v) for k, v in query if k != TOKEN_PARAM])
+            location = scope["path"] + ("?" + rest if rest else "")
+            cookie = f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+            return 303, {"error": "see the address without the token"}, [
+                (b"location", location.encode("latin-1", "replace")),
+                (b"set-cookie", cookie.encode()),
+            ]
+        return 401, {"error": "open the address with the token that terrace play printed"}, []
 
 
-async def _refuse(send: Send, status: int, error: str) -> None:
-    body = json.dumps({"error": error}).encode()
+def _equal(given: str, token: str) -> bool:
+    """Compare in constant time."""
+    return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode())
+
+
+async def _answer(
+    send: Send, status: int, body_data: dict[str, str], extra: Sequence[tuple[bytes, bytes]] = ()
+) -> None:
+    body = json.dumps(body_data).encode()
     await send(
         {
             "type": "http.response.start",
@@ -137,6 +246,8 @@ async def _refuse(send: Send, status: int, error: str) -> None:
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
+                (b"cache-control", b"no-store"),
+                *extra,
                 *SECURITY_HEADERS,
             ],
         }

@@ -5,9 +5,10 @@ import { getLanguage } from "./i18n.js";
 async function call(method, path, body) {
   const headers = { "Accept-Language": getLanguage() };
   const init = { method, headers, cache: "no-store" };
-  if (body !== undefined) {
+  if (method !== "GET") {
+    // The server refuses a POST that is not JSON, even an empty one.
     headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = JSON.stringify(body ?? {});
   }
   try {
     const response = await fetch(path, init);
@@ -32,7 +33,7 @@ export const api = {
   undo: (id, after) => call("POST", `${game(id)}/undo`, { after }),
   redo: (id, after) => call("POST", `${game(id)}/redo`, { after }),
   restart: (id, after) => call("POST", `${game(id)}/restart`, { after }),
-  hint: (id) => call("GET", `${game(id)}/hint`),
+  hint: (id, after) => call("POST", `${game(id)}/hint`, { after }),
   analysis: (id) => call("GET", `${game(id)}/analysis`),
   stats: () => call("GET", "/api/stats"),
 };

@@ -130,7 +130,6 @@ const STRINGS = {
     "status.playing": "playing",
     "status.won": "won",
     "status.lost": "lost",
-    "notice.unchecked": "The solver is not installed, so this deal was not checked for a win.",
     "conflict": "This game changed in another window; the page now shows the latest position.",
   },
   de: {
@@ -262,7 +261,6 @@ const STRINGS = {
     "status.playing": "läuft",
     "status.won": "gewonnen",
     "status.lost": "verloren",
-    "notice.unchecked": "Der Löser ist nicht installiert; dieses Spiel wurde nicht auf Gewinnbarkeit geprüft.",
     "conflict": "Das Spiel wurde in einem anderen Fenster geändert; die Seite zeigt jetzt den neuesten Stand.",
   },
 };

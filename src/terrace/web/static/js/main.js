@@ -5,22 +5,9 @@ import { attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, placeName } from "./i18n.js";
 import { openNewGame, openRules, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
 import { renderBoard, renderCounters, topCard } from "./render.js";
+import { app, toast } from "./state.js";
 
 const $ = (selector) => document.querySelector(selector);
-
-export const app = {
-  game: null,          // the game JSON of the current game (or of a replay step)
-  saved: null,         // the game being played while a replay is shown
-  variants: null,      // GET /api/variants
-  verdicts: null,      // candidate move -> "won" | "lost" | "unknown"
-  selected: null,      // the selected source pile
-  hint: null,          // {source, target}
-  settings: {
-    click: localStorage.getItem("terrace.click") || "double",
-    animate: localStorage.getItem("terrace.animate") !== "off",
-  },
-  queue: Promise.resolve(),
-};
 
 const board = $("#board");
 
@@ -32,14 +19,6 @@ function animationsOn() {
 function enqueue(action) {
   app.queue = app.queue.then(action).catch((error) => toast(String(error)));
   return app.queue;
-}
-
-export function toast(message, kind = "error") {
-  const node = $("#toast");
-  node.textContent = message;
-  node.className = `toast show ${kind}`;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { node.className = "toast"; }, kind === "error" ? 4500 : 3500);
 }
 
 function notation(pile) {
@@ -57,7 +36,7 @@ function snapshot() {
   return rects;
 }
 
-export function show(game, { ghost = null, animate = true } = {}) {
+function show(game, { ghost = null, animate = true } = {}) {
   const before = app.game && board.childElementCount ? snapshot() : null;
   const changedGame = !app.game || app.game.id !== game.id;
   if (changedGame) app.verdicts = null;
@@ -73,12 +52,12 @@ export function show(game, { ghost = null, animate = true } = {}) {
   if (!game.replay) {
     localStorage.setItem("terrace.game", game.id);
     if (game.status === "choosing" && app.variants && app.variants.solver && !app.verdicts) loadVerdicts(game);
-    if (game.status === "won" || game.status === "lost") showEnd(game, game.status);
+    if (game.status === "won" || game.status === "lost") showEnd(game, game.status, false, actions);
     else closeEnd();
   }
 }
 
-export function draw() {
+function draw() {
   const game = app.game;
   if (!game) return;
   renderBoard(board, game, { verdicts: app.verdicts });
@@ -159,7 +138,7 @@ async function answer(result, ghost = null, card = null) {
   return false;
 }
 
-export function play(move, ghost = null, card = null) {
+function play(move, ghost = null, card = null) {
   return enqueue(async () => {
     const game = app.game;
     if (!game || game.replay) return;
@@ -212,13 +191,13 @@ function hint() {
     const button = $("#btn-hint");
     button.classList.add("thinking");
     button.setAttribute("aria-busy", "true");
-    const result = await api.hint(game.id);
+    const result = await api.hint(game.id, game.moves.length);
     button.classList.remove("thinking");
     button.removeAttribute("aria-busy");
     if (!result.ok) return toast(result.data.error);
     const found = result.data;
     const hopeless = found.kind === "lost";
-    if (hopeless) showEnd(game, "lost", true);
+    if (hopeless) showEnd(game, "lost", true, actions);
     if (!found.move) {
       prompt(hopeless ? t("hint.lost") : t("hint.none"));
       return toast(hopeless ? t("hint.lost") : t("hint.none"), "info");
@@ -445,7 +424,7 @@ document.addEventListener("keydown", (event) => {
 
 // ---------------------------------------------------------------- replay
 
-export async function startReplay(id) {
+async function startReplay(id) {
   const first = await api.position(id, 0);
   if (!first.ok) return toast(first.data.error);
   if (!app.game || !app.game.replay) app.saved = app.game;
@@ -472,7 +451,7 @@ async function exitReplay() {
   }
 }
 
-export async function resume(id) {
+async function resume(id) {
   app.saved = null;
   const result = await api.get(id);
   if (result.ok) show(result.data, { animate: false });
@@ -481,13 +460,12 @@ export async function resume(id) {
 
 // ---------------------------------------------------------------- start-up
 
-export async function newGame(body) {
+async function newGame(body) {
   const result = await api.create(body);
   if (!result.ok) return result;
   app.saved = null;
   localStorage.setItem("terrace.variant", JSON.stringify({ variant: result.data.variant, options: result.data.options }));
   show(result.data, { animate: false });
-  if (result.data.notice) toast(t("notice.unchecked"), "info");
   return result;
 }
 
@@ -514,10 +492,10 @@ function bindButtons() {
   $("#btn-redo").addEventListener("click", () => step("redo"));
   $("#btn-hint").addEventListener("click", () => hint());
   $("#btn-restart").addEventListener("click", () => step("restart"));
-  $("#btn-new").addEventListener("click", () => openNewGame());
+  $("#btn-new").addEventListener("click", () => openNewGame(actions));
   $("#btn-rules").addEventListener("click", () => openRules());
-  $("#btn-stats").addEventListener("click", () => openStats());
-  $("#btn-settings").addEventListener("click", () => openSettings());
+  $("#btn-stats").addEventListener("click", () => openStats(actions));
+  $("#btn-settings").addEventListener("click", () => openSettings(actions));
   $("#replay-prev").addEventListener("click", () => replayStep(-1));
   $("#replay-next").addEventListener("click", () => replayStep(1));
   $("#replay-exit").addEventListener("click", () => exitReplay());
@@ -531,19 +509,22 @@ function bindButtons() {
   });
 }
 
-export function changeLanguage(lang) {
+function changeLanguage(lang) {
   localStorage.setItem("terrace.lang", lang);
   setLanguage(lang);
   $("#lang").value = getLanguage();
   draw();
 }
 
-export function changeSettings(settings) {
+function changeSettings(settings) {
   Object.assign(app.settings, settings);
   localStorage.setItem("terrace.click", app.settings.click);
   localStorage.setItem("terrace.animate", app.settings.animate ? "on" : "off");
   draw();
 }
+
+// What the dialogs may do to the game (panels.js imports nothing from here).
+const actions = { newGame, resume, startReplay, changeLanguage, changeSettings };
 
 async function main() {
   setLanguage(chooseLanguage());

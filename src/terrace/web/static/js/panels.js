@@ -1,10 +1,11 @@
-// Dialogs: new game, settings, rules, statistics, end of game.
+// Dialogs: new game, settings, rules, statistics, end of game. What a
+// dialog does to the game comes in as callbacks (`actions`, from main.js).
 
 import { api } from "./api.js";
 import { t, getLanguage } from "./i18n.js";
-import { app, newGame, resume, startReplay, changeLanguage, changeSettings, toast } from "./main.js";
 import { el } from "./render.js";
 import { RULES } from "./rules.js";
+import { app, toast } from "./state.js";
 
 const $ = (selector) => document.querySelector(selector);
 const SVG = "http://www.w3.org/2000/svg";
@@ -25,7 +26,7 @@ function limit(spec, key, fields) {
   return Object.entries(from.terms).reduce((sum, [name, factor]) => sum + factor * Number(fields[name].value), from.constant);
 }
 
-export function openNewGame() {
+export function openNewGame({ newGame }) {
   const dialog = $("#dlg-new");
   const info = app.variants;
   if (!info) return;
@@ -96,7 +97,8 @@ export function openNewGame() {
 
 // ---------------------------------------------------------------- settings
 
-export function openSettings() {
+export function openSettings(actions) {
+  const { changeLanguage, changeSettings } = actions;
   const dialog = $("#dlg-settings");
   const radio = (value) => {
     const input = el("input", { type: "radio", name: "click", value, id: `click-${value}` });
@@ -109,7 +111,7 @@ export function openSettings() {
   animate.addEventListener("change", () => changeSettings({ animate: animate.checked }));
   const lang = el("select", { id: "set-lang" }, el("option", { value: "en", text: "English" }), el("option", { value: "de", text: "Deutsch" }));
   lang.value = getLanguage();
-  lang.addEventListener("change", () => { changeLanguage(lang.value); openSettings(); });
+  lang.addEventListener("change", () => { changeLanguage(lang.value); openSettings(actions); });
   open(dialog, t("settings.title"),
     el("fieldset", {}, el("legend", { text: t("settings.click") }), radio("single"), radio("double")),
     el("label", { class: "field bool", for: "set-animate" }, el("span", { text: t("settings.animate") }), animate),
@@ -181,7 +183,7 @@ function chart(stats, games) {
   return svg;
 }
 
-export async function openStats() {
+export async function openStats({ resume, startReplay }) {
   const dialog = $("#dlg-stats");
   const [stats, recent] = await Promise.all([api.stats(), api.recent(20)]);
   if (!stats.ok || !recent.ok) return toast((stats.ok ? recent : stats).data.error);
@@ -216,7 +218,7 @@ export async function openStats() {
 
 // ---------------------------------------------------------------- end of game
 
-export function showEnd(game, kind, hopeless = false) {
+export function showEnd(game, kind, hopeless, actions) {
   const dialog = $("#dlg-end");
   const mark = hopeless ? "hopeless" : kind;
   if (dialog.open && dialog.dataset.game === game.id && dialog.dataset.kind === mark) return;
@@ -224,7 +226,7 @@ export function showEnd(game, kind, hopeless = false) {
   dialog.dataset.kind = mark;
   const text = kind === "won" ? t("end.won.text", { moves: game.moves.length }) : hopeless ? t("end.hopeless.text") : t("end.lost.text");
   const close = el("button", { type: "button", text: t("btn.keepLooking"), onclick: () => dialog.close() });
-  const again = el("button", { type: "button", class: "primary", text: t("btn.playAgain"), onclick: () => { dialog.close(); openNewGame(); } });
+  const again = el("button", { type: "button", class: "primary", text: t("btn.playAgain"), onclick: () => { dialog.close(); openNewGame(actions); } });
   dialog.replaceChildren(
     el("h2", { text: kind === "won" ? t("end.won.title") : hopeless ? t("end.hopeless.title") : t("end.lost.title") }),
     el("p", { text }),

@@ -1,0 +1,75 @@
+"""Playing from a phone or tablet on the home network (``terrace play
+--remote``): which listening addresses stay on this computer, the names
+and addresses other devices may use to reach it, and the QR code of the
+secret link.
+
+>>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("::1"), is_loopback("0.0.0.0")
+(True, True, True, False)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import socket
+from typing import TextIO
+
+WILDCARDS = ("0.0.0.0", "::")
+
+
+def is_loopback(host: str) -> bool:
+    """True when listening on ``host`` keeps the game on this computer."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def network_address() -> str | None:
+    """This computer's address on its network (the one its default route
+    uses), or None. A UDP socket's ``connect`` only picks the route: no
+    packet is sent."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1, never routed for real
+        address: str = probe.getsockname()[0]
+        if not ipaddress.ip_address(address).is_unspecified:
+            return address
+    return None
+
+
+def machine_hosts(host: str) -> list[str]:
+    """The names and addresses by which other devices may reach this
+    computer: its host name (also with ``.local``), its fully qualified
+    name, their addresses, its network address, and ``host`` itself."""
+    names = {socket.gethostname(), socket.getfqdn()}
+    names |= {f"{name.split('.')[0]}.local" for name in list(names) if name}
+    found = {name.lower() for name in names if name}
+    for name in list(found):
+        with contextlib.suppress(OSError, UnicodeError):
+            found |= {str(info[4][0]).split("%")[0] for info in socket.getaddrinfo(name, None)}
+    if host in WILDCARDS:
+        address = network_address()
+        if address:
+            found.add(address)
+    else:
+        found.add(host.lower().strip("[]"))
+    return sorted(found)
+
+
+def url_host(host: str) -> str:
+    """How a URL names ``host`` (brackets around IPv6 addresses)."""
+    return f"[{host}]" if ":" in host else host
+
+
+def print_qr(text: str, out: TextIO) -> bool:
+    """Draw ``text`` as a QR code in the terminal; False when the terminal
+    cannot show it."""
+    import segno
+
+    try:
+        segno.make(text, error="l").terminal(out=out, compact=True)
+    except (UnicodeError, OSError):
+        return False
+    return True

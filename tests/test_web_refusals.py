@@ -1,0 +1,263 @@
+"""Clear refusals instead of 500s, and the cross-site rules: numbers in
+ASCII digits only, JSON on every POST, hints counted only by POST, exact
+origins, strict Host parsing, security headers on server errors, bodies
+that stall or vanish."""
+
+from __future__ import annotations
+
+import asyncio
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from terrace.storage import MemoryStore
+from terrace.web import app as web_app
+from terrace.web.app import create_app
+from terrace.web.security import SECURITY_HEADERS
+from web_support import LOCAL
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def store() -> MemoryStore:
+    return MemoryStore()
+
+
+@pytest.fixture
+def client(store: MemoryStore) -> Iterator[TestClient]:
+    yield TestClient(create_app(store, hint_seconds=0.2), base_url=LOCAL)
+
+
+def played(client: TestClient) -> dict[str, Any]:
+    game = client.post("/api/games", json={"deal_number": 7}).json()
+    response = client.post(f"/api/games/{game['id']}/moves", json={"move": "c1"})
+    assert response.status_code == 200
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def snapshot(store: MemoryStore) -> list[tuple[Any, ...]]:
+    return [(g.id, g.moves, g.redo, g.revision, g.hints, g.undos) for g in store.recent(200)]
+
+
+# ---------------------------------------------------------------- numbers
+
+
+@pytest.mark.parametrize("text", ["²", "١", "٣", "𝟓", "1²", "+5", " 5", "5 ", "1e3", "0x10", "9" * 40])
+def test_numbers_in_queries_take_ascii_digits_only(client: TestClient, text: str) -> None:
+    game = played(client)
+    assert client.get("/api/games", params={"recent": text}).status_code == 400
+    position = client.get(f"/api/games/{game['id']}/position", params={"step": text})
+    assert position.status_code == 400
+    assert "step must be a number" in position.json()["error"]
+
+
+def test_raw_unicode_digit_query_is_a_400(client: TestClient) -> None:
+    game = played(client)
+    assert client.get("/api/games?recent=%C2%B2").status_code == 400
+    assert client.get(f"/api/games/{game['id']}/position?step=%C2%B2").status_code == 400
+
+
+@pytest.mark.parametrize("text", ["c١", "t١t2", "t1t٢", "wt３", "rf²"])
+def test_moves_with_other_digits_are_refused(client: TestClient, store: MemoryStore, text: str) -> None:
+    game = played(client)
+    before = snapshot(store)
+    response = client.post(f"/api/games/{game['id']}/moves", json={"move": text})
+    assert response.status_code == 400
+    assert "not a move" in response.json()["error"]
+    assert client.get(f"/api/games/{game['id']}/check", params={"move": text}).json()["legal"] is False
+    assert snapshot(store) == before
+
+
+# ---------------------------------------------------------------- JSON on every POST
+
+
+@pytest.mark.parametrize("action", ["undo", "redo", "restart", "hint", "moves"])
+@pytest.mark.parametrize(
+    "ctype", [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data"]
+)
+def test_every_post_must_be_json_even_when_empty(
+    client: TestClient, store: MemoryStore, action: str, ctype: str | None
+) -> None:
+    game = played(client)
+    client.post(f"/api/games/{game['id']}/undo", json={})  # something to redo
+    before = snapshot(store)
+    headers = {} if ctype is None else {"content-type": ctype}
+    response = client.post(f"/api/games/{game['id']}/{action}", content=b"", headers=headers)
+    assert response.status_code == 415
+    assert "application/json" in response.json()["error"]
+    created = client.post("/api/games", content=b"", headers=headers)
+    assert created.status_code == 415
+    assert snapshot(store) == before
+
+
+def test_an_empty_json_post_is_fine(client: TestClient) -> None:
+    game = played(client)
+    response = client.post(
+        f"/api/games/{game['id']}/undo", content=b"", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 200
+
+
+# ---------------------------------------------------------------- hints by POST
+
+
+def test_a_hint_is_asked_by_post_and_counted(client: TestClient, store: MemoryStore) -> None:
+    game = played(client)
+    assert client.get(f"/api/games/{game['id']}/hint").status_code == 405
+    assert store.get(game["id"]).hints == 0
+    stale = client.post(f"/api/games/{game['id']}/hint", json={"after": 0})
+    assert stale.status_code == 409
+    assert store.get(game["id"]).hints == 0
+    found = client.post(f"/api/games/{game['id']}/hint", json={"after": 1})
+    assert found.status_code == 200
+    assert found.json()["move"] is not None
+    assert store.get(game["id"]).hints == 1
+
+
+def test_get_requests_change_nothing(client: TestClient, store: MemoryStore) -> None:
+    game = played(client)
+    before = snapshot(store)
+    for path in ("", "/check?move=s", "/position?step=1", "/analysis", "/hint"):
+        client.get(f"/api/games/{game['id']}{path}")
+    for path in ("/api/games", "/api/games/current", "/api/variants", "/api/stats", "/"):
+        client.get(path)
+    assert snapshot(store) == before
+
+
+# ---------------------------------------------------------------- origins and hosts
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "null",
+        "http://localhost:8001",
+        "https://localhost",
+        "http://127.0.0.1",
+        "http://localhost.evil.example",
+        "http://localhost/",
+        "http://evil.example",
+        "file://",
+        "",
+    ],
+)
+def test_writes_from_any_other_origin_are_refused(
+    client: TestClient, store: MemoryStore, origin: str
+) -> None:
+    response = client.post("/api/games", json={}, headers={"origin": origin})
+    assert response.status_code == 403
+    assert store.recent() == []
+
+
+@pytest.mark.parametrize(
+    ("host", "origin"),
+    [("localhost", "http://localhost"), ("localhost:80", "http://localhost"),
+     ("localhost:8000", "http://localhost:8000"), ("[::1]:8000", "http://[::1]:8000"),
+     ("127.0.0.1:8201", "http://127.0.0.1:8201")],
+)
+def test_the_pages_own_origin_may_write(client: TestClient, host: str, origin: str) -> None:
+    response = client.post("/api/games", json={}, headers={"host": host, "origin": origin})
+    assert response.status_code == 201
+
+
+def test_cross_site_reads_of_the_api_are_refused(client: TestClient) -> None:
+    assert client.get("/api/variants", headers={"sec-fetch-site": "cross-site"}).status_code == 403
+    assert client.get("/", headers={"sec-fetch-site": "cross-site"}).status_code == 200
+    assert client.get("/api/variants", headers={"sec-fetch-site": "same-origin"}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "[::1]evil.example",
+        "localhost:8201, evil.example",
+        "127.0.0.1:80@evil",
+        "localhost:80:80",
+        "localhost:",
+        "localhost:99999",
+        "localhost:0",
+        "localhost:８０",
+        "local host",
+        "[::1",
+        "[zz::1]",
+        "localhost\t",
+        "@localhost",
+        "localhost/evil",
+    ],
+)
+def test_host_header_is_parsed_strictly(client: TestClient, store: MemoryStore, host: str) -> None:
+    response = client.post("/api/games", json={}, headers={"host": host.encode()})
+    assert response.status_code == 421
+    assert store.recent() == []
+
+
+# ---------------------------------------------------------------- server errors and bodies
+
+
+def test_server_errors_carry_the_security_headers(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = TestClient(create_app(store), base_url=LOCAL, raise_server_exceptions=False)
+    game = client.post("/api/games", json={}).json()
+
+    def broken(game_id: str) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(store, "get", broken)
+    response = client.get(f"/api/games/{game['id']}")
+    assert response.status_code == 500
+    assert "disk on fire" not in response.text
+    assert response.json()["error"].startswith("something went wrong")
+    for name, value in SECURITY_HEADERS:
+        assert response.headers[name.decode()] == value.decode()
+
+
+def _scope(path: str) -> dict[str, Any]:
+    return {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "", "query_string": b"",
+        "headers": [(b"host", b"localhost"), (b"content-type", b"application/json"),
+                    (b"content-length", b"100")],
+        "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000),
+    }
+
+
+def _call(messages: list[dict[str, Any]], then_wait: bool) -> list[dict[str, Any]]:
+    """Run the app on one request whose body arrives as ``messages``; after
+    them the client either stalls (``then_wait``) or disconnects."""
+    app = create_app(MemoryStore())
+    sent: list[dict[str, Any]] = []
+    queue = list(messages)
+
+    async def receive() -> dict[str, Any]:
+        if queue:
+            return queue.pop(0)
+        if then_wait:
+            await asyncio.sleep(3600)
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(asyncio.wait_for(app(_scope("/api/games"), receive, send), 10))
+    return sent
+
+
+def test_a_half_sent_body_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web_app, "BODY_SECONDS", 0.2)
+    sent = _call([{"type": "http.request", "body": b'{"var', "more_body": True}], then_wait=True)
+    assert sent[0]["status"] == 408
+    assert b"did not arrive" in sent[1]["body"]
+
+
+def test_a_client_gone_mid_upload_is_no_error() -> None:
+    sent = _call([{"type": "http.request", "body": b'{"var', "more_body": True}], then_wait=False)
+    assert 400 <= sent[0]["status"] < 500

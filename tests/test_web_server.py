@@ -1,0 +1,151 @@
+"""The real server as a subprocess: it stops within 2 s even during a
+search, plain requests never wait behind searches, a client that goes
+away stops its search, a client that goes away mid-upload leaves no
+traceback, and remote play needs the secret link."""
+
+from __future__ import annotations
+
+import re
+import signal
+import socket
+import threading
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+from terrace.web.security import TOKEN_COOKIE
+from web_support import started_server
+
+HARD = {"winnable": True, "options": {"decks": 8}}
+"""Rules whose deals the solver rarely proves won: a long search."""
+
+
+def _search_in_background(url: str, results: list[Any]) -> threading.Thread:
+    def ask() -> None:
+        try:
+            response = httpx.post(url + "api/games", json=HARD, timeout=120, trust_env=False)
+            results.append(response.status_code)
+        except httpx.HTTPError as error:
+            results.append(error)
+
+    thread = threading.Thread(target=ask, daemon=True)
+    thread.start()
+    return thread
+
+
+def _raw_request(url: str, body: bytes, length: int | None = None) -> socket.socket:
+    parts = urlsplit(url)
+    assert parts.hostname is not None and parts.port is not None
+    sock = socket.create_connection((parts.hostname, parts.port), timeout=10)
+    head = (
+        f"POST /api/games HTTP/1.1\r\nHost: {parts.hostname}:{parts.port}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {length or len(body)}\r\n\r\n"
+    )
+    sock.sendall(head.encode() + body)
+    return sock
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_during_a_search_ends_the_server_within_2_s(sig: int) -> None:
+    with started_server("--winnable-seconds", "120") as server:
+        results: list[Any] = []
+        thread = _search_in_background(server.url, results)
+        time.sleep(2.0)  # the search is running
+        assert results == []
+        took = server.stop(sig)
+        thread.join(10)
+        assert took < 2.0
+        assert results and (results[0] == 503 or isinstance(results[0], httpx.HTTPError))
+        assert "Traceback" not in server.stderr()
+
+
+def test_plain_requests_never_wait_behind_searches() -> None:
+    with (
+        started_server("--winnable-seconds", "60") as server,
+        httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client,
+    ):
+        results: list[Any] = []
+        threads = [_search_in_background(server.url, results) for _ in range(6)]
+        time.sleep(1.5)
+        # two searches run, two wait, the others were refused at once
+        assert results.count(503) == 2
+        game = client.post("/api/games", json={"deal_number": 7}).json()
+        for _ in range(5):
+            started = time.perf_counter()
+            assert client.get("/api/variants").status_code == 200
+            moved = client.post(f"/api/games/{game['id']}/moves", json={"move": "c1", "after": 0})
+            assert moved.status_code == 200
+            client.post(f"/api/games/{game['id']}/undo", json={})
+            assert time.perf_counter() - started < 1.0
+        server.stop()
+        for thread in threads:
+            thread.join(10)
+
+
+def test_a_client_that_goes_away_stops_its_search() -> None:
+    with (
+        started_server("--winnable-seconds", "120", "--hint-seconds", "0.5") as server,
+        httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client,
+    ):
+        game = client.post("/api/games", json={"deal_number": 7}).json()
+        body = httpx.Request("POST", "/", json=HARD).read()
+        # fill both workers and the waiting line with long searches
+        gone = [_raw_request(server.url, body) for _ in range(4)]
+        time.sleep(1.5)
+        busy = client.post(f"/api/games/{game['id']}/hint", json={})
+        assert busy.status_code == 503
+        for sock in gone:
+            sock.close()
+        time.sleep(1.0)
+        started = time.perf_counter()
+        hint = client.post(f"/api/games/{game['id']}/hint", json={})
+        assert hint.status_code == 200
+        assert time.perf_counter() - started < 5
+
+
+def test_a_client_gone_mid_upload_leaves_no_traceback() -> None:
+    with started_server() as server:
+        for _ in range(3):
+            sock = _raw_request(server.url, b'{"variant": "ter', length=1000)
+            time.sleep(0.2)
+            sock.close()
+        time.sleep(0.5)
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
+            assert client.get("/api/variants").status_code == 200
+        server.stop()
+        errors = server.stderr()
+        assert "Traceback" not in errors
+        assert errors.strip() == ""
+
+
+def test_remote_play_needs_the_secret_link() -> None:
+    with started_server("--remote", "--host", "127.0.0.1") as server:
+        match = re.search(r"(http://\S+/)\?token=(\S+)", server.first_line)
+        assert match is not None, server.first_line
+        base, token = match.group(1), match.group(2)
+        with httpx.Client(base_url=base, trust_env=False, timeout=30) as client:
+            for path in ("/", "/api/variants", "/favicon.ico", f"/?token={token[:-1]}x", "/?token="):
+                refused = client.get(path)
+                assert refused.status_code == 401, path
+                assert "content-security-policy" in refused.headers
+            assert client.post("/api/games", json={}).status_code == 401
+            entry = client.get(f"/?token={token}")
+            assert entry.status_code == 303
+            assert entry.headers["location"] == "/"
+            cookie = entry.headers["set-cookie"]
+            assert cookie.startswith(f"{TOKEN_COOKIE}={token};")
+            assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+            assert client.cookies.get(TOKEN_COOKIE) == token
+            assert client.get("/").status_code == 200
+            assert client.post("/api/games", json={}).status_code == 201
+            name = socket.gethostname().lower()
+            assert client.get("/api/variants", headers={"host": name}).status_code == 200
+            assert client.get("/api/variants", headers={"host": "evil.example"}).status_code == 421
+        with httpx.Client(base_url=base, trust_env=False, timeout=30) as stranger:
+            stranger.cookies.set(TOKEN_COOKIE, "guess")
+            assert stranger.get("/").status_code == 401
+        server.stop()
+        assert "Traceback" not in server.stderr()

@@ -1,0 +1,171 @@
+"""The solver pool: bounded, cancellable, and the budgets of the solver
+endpoints (a winnable search that finds nothing ends with a clear 503 in
+time, a full pool answers 503 with Retry-After, bad deal ranges are 400)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from terrace.deal import Deal
+from terrace.errors import InvalidDealError
+from terrace.storage import MemoryStore
+from terrace.variants import get_rules
+from terrace.web import workers
+from terrace.web.app import create_app
+from terrace.web.workers import PoolBusy, SolverPool, WorkStopped, _echo, _sleep
+from web_support import LOCAL
+
+
+def _refuse(message: str, cancel: Any) -> None:
+    raise InvalidDealError(message)
+
+
+def _stubborn(seconds: float, cancel: Any) -> float:
+    """A job that never asks ``cancel``."""
+    time.sleep(seconds)
+    return seconds
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[SolverPool]:
+    solver_pool = SolverPool(workers=1, waiting=1)
+    solver_pool.start()
+    yield solver_pool
+    solver_pool.close()
+
+
+def test_a_job_runs_and_its_errors_come_back(pool: SolverPool) -> None:
+    assert asyncio.run(pool.run(_echo, {"a": [1, 2]}, budget=5)) == {"a": [1, 2]}
+    with pytest.raises(InvalidDealError, match="no such deal"):
+        asyncio.run(pool.run(_refuse, "no such deal", budget=5))
+    assert asyncio.run(pool.run(_echo, 3, budget=5)) == 3  # the worker is still fine
+
+
+def test_a_full_pool_refuses_at_once(pool: SolverPool) -> None:
+    async def scenario() -> list[Any]:
+        jobs = [asyncio.ensure_future(pool.run(_sleep, 1.0, budget=5)) for _ in range(3)]
+        return await asyncio.gather(*jobs, return_exceptions=True)
+
+    started = time.perf_counter()
+    results = asyncio.run(scenario())
+    assert sum(isinstance(r, PoolBusy) for r in results) == 1  # one runs, one waits, one refused
+    assert results.count(1.0) == 2
+    assert time.perf_counter() - started < 10
+
+
+def test_a_job_stops_when_its_caller_goes_away(pool: SolverPool) -> None:
+    async def scenario() -> float:
+        started = time.perf_counter()
+        deadline = started + 0.3
+
+        async def gone() -> bool:
+            return time.perf_counter() > deadline
+
+        with pytest.raises(WorkStopped):
+            await pool.run(_sleep, 60.0, budget=60, gone=gone)
+        return time.perf_counter() - started
+
+    assert asyncio.run(scenario()) < 2
+    assert pool.running == 0
+    assert asyncio.run(pool.run(_echo, "next", budget=5)) == "next"
+
+
+def test_a_job_that_overruns_is_stopped_and_its_worker_replaced(
+    pool: SolverPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workers, "START_GRACE", 0.5)
+    first = next(iter(pool._idle)).process.pid
+    started = time.perf_counter()
+    with pytest.raises(WorkStopped):
+        asyncio.run(pool.run(_stubborn, 60.0, budget=0.2))
+    assert time.perf_counter() - started < 5
+    assert asyncio.run(pool.run(_echo, "fresh", budget=10)) == "fresh"
+    assert next(iter(pool._idle)).process.pid != first
+
+
+def test_closing_stops_running_jobs() -> None:
+    pool = SolverPool(workers=1)
+
+    async def scenario() -> Any:
+        job = asyncio.ensure_future(pool.run(_sleep, 60.0, budget=60))
+        await asyncio.sleep(0.5)
+        pool.closing.set()
+        return await asyncio.gather(job, return_exceptions=True)
+
+    started = time.perf_counter()
+    (result,) = asyncio.run(scenario())
+    assert isinstance(result, WorkStopped)
+    assert time.perf_counter() - started < 3
+
+
+# ---------------------------------------------------------------- the endpoints
+
+
+async def _post(app: Any, path: str, body: Any) -> httpx.Response:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url=LOCAL) as client:
+        return await client.post(path, json=body, timeout=60)
+
+
+def test_winnable_search_has_one_total_budget() -> None:
+    store = MemoryStore()
+    app = create_app(store, winnable_seconds=1.0, pool=SolverPool(workers=1))
+    try:
+        asyncio.run(app.state.game.pool.run(_echo, None, budget=30))  # start the worker first
+        started = time.perf_counter()
+        response = asyncio.run(_post(app, "/api/games", {"winnable": True, "options": {"decks": 8}}))
+        took = time.perf_counter() - started
+    finally:
+        app.state.game.pool.close()
+    assert response.status_code == 503, response.text
+    assert "no deal was proved winnable within 1 s for these rules" in response.json()["error"]
+    assert response.headers["retry-after"]
+    assert "content-security-policy" in response.headers
+    assert took < 4
+    assert store.recent() == []
+
+
+def test_a_winnable_search_past_the_last_deal_is_a_400() -> None:
+    store = MemoryStore()
+    app = create_app(store, winnable_seconds=5.0, pool=SolverPool(workers=1))
+    body = {"deal_number": 9223372036854775800, "winnable": True,
+            "options": {"decks": 1, "reserve": 50, "piles": 1, "candidates": 1}}
+    try:
+        response = asyncio.run(_post(app, "/api/games", body))
+    finally:
+        app.state.game.pool.close()
+    assert response.status_code == 400, response.text
+    assert "was proved winnable" in response.json()["error"]
+    assert store.recent() == []
+
+
+def test_a_full_solver_pool_answers_503_with_retry_after() -> None:
+    store = MemoryStore()
+    app = create_app(store, hint_seconds=3.0, pool=SolverPool(workers=1, waiting=0))
+    rules = get_rules("terrace")
+    game = store.create("terrace", rules, Deal.from_number(7, rules))
+
+    async def scenario() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url=LOCAL) as client:
+            first = asyncio.ensure_future(client.get(f"/api/games/{game.id}/analysis", timeout=60))
+            await asyncio.sleep(0.3)
+            second = await client.post(f"/api/games/{game.id}/hint", json={}, timeout=60)
+            return [await first, second]
+
+    try:
+        app.state.game.pool.start()
+        first, second = asyncio.run(scenario())
+    finally:
+        app.state.game.pool.close()
+    assert first.status_code == 200
+    assert second.status_code == 503
+    assert "busy" in second.json()["error"]
+    assert int(second.headers["retry-after"]) > 0
+    assert store.get(game.id).hints == 0
