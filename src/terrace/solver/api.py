@@ -108,7 +108,7 @@ class _Task:
         """One slice of the win-hunter; True once it has won."""
         hunter = self.hunter
         if hunter is not None:
-            hunter.step()
+            hunter.step(max_nodes=max(1, self.limit - hunter.nodes))
             if hunter.result == WON:
                 self.result = _settle(self.board, hunter)
                 return True
