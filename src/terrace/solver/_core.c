@@ -278,36 +278,21 @@ static void unredeal(Core *s) {
     set_redeals(s, s->ru - 1);
 }
 
-static inline void up(Core *s, uint8_t c) {
+/* card c goes to a foundation that wants it (sign 1) or is taken back (-1) */
+static inline void up(Core *s, uint8_t c, int sign) {
     int k = s->SK[c];
     if (s->IS_BASE[k]) {
-        for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]]--;
+        for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]] -= sign;
     } else {
-        s->want[k]--;
-        if (s->ret) s->ftop[s->PREV[k]]--;
+        s->want[k] -= sign;
+        if (s->ret) s->ftop[s->PREV[k]] -= sign;
     }
-    if (s->ret) s->ftop[k]++;
+    if (s->ret) s->ftop[k] += sign;
     int nk = s->NEXT[k];
-    if (nk >= 0) s->want[nk]++;
-    else s->done[s->CLASS_OF[k]]++;
-    s->off[k]--;
-    s->found++;
-}
-
-static inline void down(Core *s, uint8_t c) {
-    int k = s->SK[c];
-    int nk = s->NEXT[k];
-    if (nk >= 0) s->want[nk]--;
-    else s->done[s->CLASS_OF[k]]--;
-    if (s->IS_BASE[k]) {
-        for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]]++;
-    } else {
-        s->want[k]++;
-        if (s->ret) s->ftop[s->PREV[k]]++;
-    }
-    if (s->ret) s->ftop[k]--;
-    s->off[k]++;
-    s->found--;
+    if (nk >= 0) s->want[nk] += sign;
+    else s->done[s->CLASS_OF[k]] += sign;
+    s->off[k] -= sign;
+    s->found += sign;
 }
 
 static inline void ret_card(Core *s, int k, int sign) {
@@ -336,7 +321,7 @@ static int apply(Core *s, int m, int *up_) {
     else if (src == SRC_WASTE) c = waste_pop(s);
     else { int k = src - SRC_RETURN; c = s->REP[k]; ret_card(s, k, 1); }
     if (dst == DST_FOUNDATION) {
-        up(s, c);
+        up(s, c, 1);
         s->upc[s->npath] = c;
         *up_ = 1;
     } else {
@@ -364,7 +349,7 @@ static void undo(Core *s, int m, int u) {
         if (u == 1) waste_push(s, c);
         else stock_push(s, c);
     }
-    if (dst == DST_FOUNDATION) { c = s->upc[s->npath]; down(s, c); }
+    if (dst == DST_FOUNDATION) { c = s->upc[s->npath]; up(s, c, -1); }
     else c = pile_pop(s, dst);
     if (src < SRC_RESERVE) pile_push(s, src, c);
     else if (src == SRC_RESERVE) { s->res[s->nres] = c; set_reserve_len(s, s->nres + 1); }

@@ -138,6 +138,21 @@ class State:
         self.ph[j] = new
         self.hpt += (mix(new) - mix(old)) if self.mixed else (new - old)
 
+    def _turn_over(self, top: list[int], ztop: list[list[int]], bottom: list[int],
+                   zbottom: list[list[int]]) -> None:
+        """Turn the whole of ``top`` over onto the empty ``bottom`` (a redeal
+        turns the waste into the stock; taking it back, the other way)."""
+        hk = self.t.hk
+        h = self.h
+        for d, c in enumerate(top):
+            h -= ztop[d][hk[c]]
+        top.reverse()
+        bottom.extend(top)
+        top.clear()
+        for d, c in enumerate(bottom):
+            h += zbottom[d][hk[c]]
+        self.h = h
+
     def _draw(self) -> int:
         hk, zs, zw = self.t.hk, self.zs, self.zw
         stk, wst = self.stk, self.wst
@@ -146,15 +161,8 @@ class State:
             self.h += zw[len(wst)][hk[c]] - zs[len(stk)][hk[c]]
             wst.append(c)
             return 0
-        h = self.h
-        for d, c in enumerate(wst):
-            h -= zw[d][hk[c]]
-        wst.reverse()
-        stk.extend(wst)
-        wst.clear()
-        for d, c in enumerate(stk):
-            h += zs[d][hk[c]]
-        self.h = h + self.zd[self.ru + 1] - self.zd[self.ru]
+        self._turn_over(wst, zw, stk, zs)
+        self.h += self.zd[self.ru + 1] - self.zd[self.ru]
         self.ru += 1
         return 1
 
@@ -166,87 +174,48 @@ class State:
             self.h += zs[len(stk)][hk[c]] - zw[len(wst)][hk[c]]
             stk.append(c)
             return
-        h = self.h
-        for d, c in enumerate(stk):
-            h -= zs[d][hk[c]]
-        stk.reverse()
-        wst.extend(stk)
-        stk.clear()
-        for d, c in enumerate(wst):
-            h += zw[d][hk[c]]
+        self._turn_over(stk, zs, wst, zw)
         self.ru -= 1
-        self.h = h + self.zd[self.ru] - self.zd[self.ru + 1]
+        self.h += self.zd[self.ru] - self.zd[self.ru + 1]
 
-    def _up(self, c: int) -> None:
-        """Card ``c`` goes to a foundation that wants it."""
+    def _up(self, c: int, sign: int) -> None:
+        """Card ``c`` goes to a foundation that wants it (``sign`` 1), or is
+        taken back from it (``sign`` -1)."""
         t = self.t
         k = t.sk[c]
         want = self.want
         if t.is_base[k]:
             for b in t.base_keys:
-                want[b] -= 1
+                want[b] -= sign
         else:
-            want[k] -= 1
+            want[k] -= sign
             if self.ret:
-                self.ftop[t.prev[k]] -= 1
+                self.ftop[t.prev[k]] -= sign
         if self.ret:
-            self.ftop[k] += 1
+            self.ftop[k] += sign
         nk = t.next[k]
         if nk >= 0:
-            want[nk] += 1
+            want[nk] += sign
         else:
-            self.done[t.class_of[k]] += 1
-        self.off[k] -= 1
-        self.found += 1
+            self.done[t.class_of[k]] += sign
+        self.off[k] -= sign
+        self.found += sign
 
-    def _down(self, c: int) -> None:
-        """Take back :meth:`_up` of card ``c``."""
+    def _return(self, k: int, sign: int) -> int:
+        """A foundation card of slot key ``k`` leaves (foundation-return,
+        ``sign`` 1) or comes back (``sign`` -1); the card of that key with
+        the lowest code stands for it."""
         t = self.t
-        k = t.sk[c]
-        want = self.want
-        nk = t.next[k]
-        if nk >= 0:
-            want[nk] -= 1
-        else:
-            self.done[t.class_of[k]] -= 1
-        if t.is_base[k]:
-            for b in t.base_keys:
-                want[b] += 1
-        else:
-            want[k] += 1
-            if self.ret:
-                self.ftop[t.prev[k]] += 1
-        if self.ret:
-            self.ftop[k] -= 1
-        self.off[k] += 1
-        self.found -= 1
-
-    def _return(self, k: int) -> int:
-        """A foundation card of slot key ``k`` leaves (foundation-return);
-        the card of that key with the lowest code stands for it."""
-        t = self.t
-        self.ftop[k] -= 1
-        self.ftop[t.prev[k]] += 1
-        self.want[k] += 1
+        self.ftop[k] -= sign
+        self.ftop[t.prev[k]] += sign
+        self.want[k] += sign
         if t.next[k] >= 0:
-            self.want[t.next[k]] -= 1
+            self.want[t.next[k]] -= sign
         else:
-            self.done[t.class_of[k]] -= 1
-        self.off[k] += 1
-        self.found -= 1
+            self.done[t.class_of[k]] -= sign
+        self.off[k] += sign
+        self.found -= sign
         return t.rep[k]
-
-    def _unreturn(self, k: int) -> None:
-        t = self.t
-        self.ftop[k] += 1
-        self.ftop[t.prev[k]] -= 1
-        self.want[k] -= 1
-        if t.next[k] >= 0:
-            self.want[t.next[k]] += 1
-        else:
-            self.done[t.class_of[k]] += 1
-        self.off[k] -= 1
-        self.found += 1
 
     def apply(self, m: int) -> int:
         """Play move ``m``; returns its refill code: 0, or for a draw 1 when
@@ -268,9 +237,9 @@ class State:
             c = self.wst.pop()
             self.h -= self.zw[len(self.wst)][hk[c]]
         else:
-            c = self._return(src - SRC_RETURN)
+            c = self._return(src - SRC_RETURN, 1)
         if dst == DST_FOUNDATION:
-            self._up(c)
+            self._up(c, 1)
             self.upcards.append(c)
         else:
             pile = self.piles[dst]
@@ -310,7 +279,7 @@ class State:
                 self.stk.append(c)
         if dst == DST_FOUNDATION:
             c = self.upcards.pop()
-            self._down(c)
+            self._up(c, -1)
         else:
             pile = self.piles[dst]
             c = pile.pop()
@@ -326,4 +295,4 @@ class State:
             self.h += self.zw[len(self.wst)][hk[c]]
             self.wst.append(c)
         else:
-            self._unreturn(src - SRC_RETURN)
+            self._return(src - SRC_RETURN, -1)
