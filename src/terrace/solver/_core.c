@@ -105,7 +105,7 @@ typedef struct {
     int piles_n, in_suit, redeals, ret, base, total, class_size;
     int autosp, freesp, wastesp;
     /* options */
-    int canon, safe, dead_check, order, dig_only, mixed, shuffled;
+    int canon, safe, dead_check, order, dig_only, mixed, shuffled, greedy, returns;
     uint64_t rng;
     int64_t max_entries;
     /* tables (see tables.py) */
@@ -127,7 +127,8 @@ typedef struct {
     int32_t *mv;
     int64_t mv_len, mv_cap;
     int64_t *fstart;
-    int32_t *fcount, *fidx, *path;
+    int32_t *fcount, *fidx, *path, *best_path;
+    int64_t best_len;
     uint8_t *undo, *upc;
     int64_t nfr, npath, cap;
     uint64_t *tt;
@@ -491,7 +492,7 @@ static int gen(Core *s, int prev, int prev_u, int32_t *out) {
     if (s->nres) {
         int k = s->SK[s->res[s->nres - 1]];
         if (s->want[k] > 0) {
-            if (s->safe && safe_count(s, k)) { out[0] = SRC_RESERVE * 64 + DST_FOUNDATION; return 1; }
+            if (s->greedy || (s->safe && safe_count(s, k))) { out[0] = SRC_RESERVE * 64 + DST_FOUNDATION; return 1; }
             out[n++] = SRC_RESERVE * 64 + DST_FOUNDATION;
         }
     }
@@ -499,7 +500,7 @@ static int gen(Core *s, int prev, int prev_u, int32_t *out) {
         int j = srcs[q];
         int k = s->SK[s->pile[j][s->plen[j] - 1]];
         if (s->want[k] > 0) {
-            if (s->safe && safe_count(s, k) && (!s->autosp || s->plen[j] > 1) && nothing_can_lie_on(s, k)) {
+            if (s->greedy || (s->safe && safe_count(s, k) && (!s->autosp || s->plen[j] > 1) && nothing_can_lie_on(s, k))) {
                 out[0] = j * 64 + DST_FOUNDATION;
                 return 1;
             }
@@ -509,7 +510,7 @@ static int gen(Core *s, int prev, int prev_u, int32_t *out) {
     if (s->nwst) {
         int k = s->SK[s->wst[s->nwst - 1]];
         if (s->want[k] > 0) {
-            if (s->safe && !s->autosp && s->ru >= s->redeals && safe_count(s, k) && nothing_can_lie_on(s, k)) {
+            if (s->greedy || (s->safe && !s->autosp && s->ru >= s->redeals && safe_count(s, k) && nothing_can_lie_on(s, k))) {
                 out[0] = SRC_WASTE * 64 + DST_FOUNDATION;
                 return 1;
             }
@@ -538,7 +539,7 @@ static int gen(Core *s, int prev, int prev_u, int32_t *out) {
         n = add_targets(s, i, i, accl[rc], accn[rc], out, n);
         if (first_empty >= 0 && s->freesp && s->plen[i] > 1) out[n++] = i * 64 + first_empty;
     }
-    if (s->ret) {
+    if (s->returns) {
         for (int k = 0; k < s->nslot; k++) {
             if (s->ftop[k] && !s->IS_BASE[k]) {
                 int rc = s->RC[s->REP[k]];
@@ -586,7 +587,9 @@ static int grow(Core *s) {
         if (un) s->undo = un;
         uint8_t *upc = realloc(s->upc, cap);
         if (upc) s->upc = upc;
-        if (!fstart || !fcount || !fidx || !path || !un || !upc) return 0;
+        int32_t *best_path = realloc(s->best_path, cap * sizeof(int32_t));
+        if (best_path) s->best_path = best_path;
+        if (!fstart || !fcount || !fidx || !path || !un || !upc || !best_path) return 0;
         s->cap = cap;
     }
     return 1;
@@ -642,6 +645,8 @@ static int run(Core *s, int64_t max_nodes, double seconds) {
                 s->best = s->found;
                 s->best_found = s->found;
                 s->best_first = s->path[0];
+                memcpy(s->best_path, s->path, s->npath * sizeof(int32_t));
+                s->best_len = s->npath;
                 if (s->found == s->total) return R_WON;
             }
             int fresh = tt_insert(s, s->h[0] + s->hpt[0], s->h[1] + s->hpt[1]);
@@ -725,7 +730,7 @@ static void core_free_arrays(Core *s) {
     free(s->res); free(s->stk); free(s->wst);
     for (int j = 0; j < MAXP; j++) free(s->pile[j]);
     free(s->pref); free(s->mv); free(s->fstart); free(s->fcount); free(s->fidx);
-    free(s->path); free(s->undo); free(s->upc);
+    free(s->path); free(s->undo); free(s->upc); free(s->best_path);
     if (s->tt) { free(s->tt); mem_give(s->tt_bytes); }
     s->tt = NULL;
 }
@@ -738,12 +743,12 @@ static void Core_dealloc(Core *s) {
 static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     int decks, piles, in_suit, spaces, redeals, ret, base, ru;
     PyObject *res, *stk, *wst, *tab, *fnd;
-    int canon, safe, dead, order, dig;
+    int canon, safe, dead, order, dig, greedy, returns;
     unsigned long long shuffle, seed;
     long long max_entries;
-    if (!PyArg_ParseTuple(args, "iipiipiSSSOOippipiKLK", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
+    if (!PyArg_ParseTuple(args, "iipiipiSSSOOippipiKLKpp", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
                           &base, &res, &stk, &wst, &tab, &fnd, &ru, &canon, &safe, &dead, &order, &dig,
-                          &shuffle, &max_entries, &seed))
+                          &shuffle, &max_entries, &seed, &greedy, &returns))
         return -1;
     if (s->mv) { PyErr_SetString(PyExc_RuntimeError, "already initialised"); return -1; }
     if (decks < 1 || decks > 8 || piles < 1 || piles > MAXP || redeals < 0 || redeals > MAXRD - 2 ||
@@ -760,7 +765,8 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     s->total = 52 * decks; s->class_size = decks * (in_suit ? 1 : 2);
     s->autosp = spaces == 0; s->freesp = spaces == 1; s->wastesp = spaces == 2;
     s->canon = canon; s->safe = safe && !ret; s->dead_check = dead && !ret; s->order = order;
-    s->dig_only = dig; s->rng = shuffle; s->shuffled = shuffle != 0; s->max_entries = max_entries; s->mixed = canon && in_suit;
+    s->dig_only = dig; s->rng = shuffle; s->shuffled = shuffle != 0;
+    s->greedy = greedy; s->returns = ret && returns; s->max_entries = max_entries; s->mixed = canon && in_suit;
     s->best_found = -1; s->best_first = -2;
     build_tables(s);
     int total = s->total;
@@ -854,16 +860,20 @@ static PyObject *Core_step(Core *s, PyObject *args) {
     return PyLong_FromLong(r);
 }
 
-static PyObject *Core_line(Core *s, PyObject *unused) {
-    PyObject *out = PyList_New(s->npath);
+static PyObject *moves_list(const int32_t *moves, int64_t n) {
+    PyObject *out = PyList_New(n);
     if (!out) return NULL;
-    for (int64_t i = 0; i < s->npath; i++) {
-        PyObject *v = PyLong_FromLong(s->path[i]);
+    for (int64_t i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(moves[i]);
         if (!v) { Py_DECREF(out); return NULL; }
         PyList_SET_ITEM(out, i, v);
     }
     return out;
 }
+
+static PyObject *Core_line(Core *s, PyObject *unused) { return moves_list(s->path, s->npath); }
+
+static PyObject *Core_best_line(Core *s, PyObject *unused) { return moves_list(s->best_path, s->best_len); }
 
 static PyObject *Core_get_nodes(Core *s, void *c) { return PyLong_FromLongLong(s->nodes); }
 static PyObject *Core_get_best_found(Core *s, void *c) { return PyLong_FromLong(s->best_found); }
@@ -886,6 +896,7 @@ static PyMethodDef Core_methods[] = {
     {"step", (PyCFunction)Core_step, METH_VARARGS,
      "step(max_nodes, seconds) -> 0 running, 1 won, 2 lost, 3 memory"},
     {"line", (PyCFunction)Core_line, METH_NOARGS, "the internal moves of the current line"},
+    {"best_line", (PyCFunction)Core_best_line, METH_NOARGS, "the line that put most cards on the foundations"},
     {NULL},
 };
 

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -20,8 +21,27 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.solver.search import Options, Search
 
-_FIRST_RESTART = 1_000
-_HUNTER_SHARE = 2
+HUNTER_SHARE = 2.0
+"""The win-hunters get about this many times the complete search's time."""
+RESTART_NODES = 1_000
+"""Positions a two-deck win-hunter explores before it restarts with another
+order; ten times as many for four decks (a longer game needs longer tries)."""
+LUBY = False
+GREEDY_EVERY = 0
+NO_RETURN = True
+
+
+def _luby(i: int) -> int:
+    """The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (restart lengths)."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
 WON = "won"
 LOST = "lost"
 UNKNOWN = "unknown"
@@ -79,30 +99,39 @@ class _Task:
         self.search = Search(board, options)
         self.options = options
         self.restarts = 0
-        self.limit = _FIRST_RESTART
+        self.limit = RESTART_NODES
         self.spent = 0
         self.hunter: Search | None = self._new_hunter() if hunt else None
         self.result: str | None = None
 
     def _new_hunter(self) -> Search:
         self.restarts += 1
+        cards = self.board.rules.card_count
+        self.limit = int(RESTART_NODES * 10 ** ((cards - 104) / 104)) * (_luby(self.restarts) if LUBY else 1)
         if self.restarts == 1:
             return Search(self.board, replace(self.options, order=1, dig_only=True))
-        return Search(self.board, replace(self.options, shuffle=self.restarts))
+        greedy = GREEDY_EVERY > 0 and self.restarts % GREEDY_EVERY == 0
+        return Search(self.board, replace(self.options, shuffle=self.restarts, greedy=greedy,
+                                          returns=not (greedy and NO_RETURN)))
 
     @property
     def nodes(self) -> int:
         return self.search.nodes + self.spent + (self.hunter.nodes if self.hunter else 0)
 
     def step(self) -> None:
-        """One slice of each search; sets ``result`` when decided."""
-        for _ in range(_HUNTER_SHARE):
-            if self._hunt():
-                return
+        """One slice of the complete search, then the win-hunters for
+        :data:`HUNTER_SHARE` times as long; sets ``result`` when decided."""
+        start = time.perf_counter()
         search = self.search
         search.step()
         if search.result is not None:
             self.result = _settle(self.board, search)
+            return
+        if self.hunter is None:
+            return
+        until = start + (time.perf_counter() - start) * (1 + HUNTER_SHARE)
+        while not self._hunt() and time.perf_counter() < until:
+            pass
 
     def _hunt(self) -> bool:
         """One slice of the win-hunter; True once it has won."""
@@ -147,6 +176,7 @@ def solve(
     of the search; once it returns True the answer is ``unknown`` with
     reason ``"cancelled"``.
     """
+    _check_budget(max_seconds, max_nodes)
     start = time.perf_counter()
     deadline = start + max_seconds
     options = options or Options()
@@ -165,30 +195,28 @@ def solve(
 
     reason = ""
     nodes = 0
-    while True:
+    while not reason:
         running = [t for t in tasks if t.result is None]
-        if not running:
+        if not running or (not all_candidates and any(t.result == WON for t in tasks)):
             break
-        if not all_candidates and any(t.result == WON for t in tasks):
-            break
-        for task in running:
+        for task in running:  # every turn is short, so a stop is noticed at once
             task.step()
-            if time.perf_counter() >= deadline or (task.result == WON and not all_candidates):
+            if task.result == WON and not all_candidates:
+                break
+            nodes = sum(t.nodes for t in tasks)
+            if time.perf_counter() >= deadline:
+                reason = "time"
+            elif cancel is not None and cancel():
+                reason = "cancelled"
+            elif max_nodes is not None and nodes >= max_nodes:
+                reason = "nodes"
+            if reason:
                 break
         nodes = sum(t.nodes for t in tasks)
         if progress is not None:
             progress(nodes, time.perf_counter() - start)
-        if any(t.result == "memory" for t in tasks):
-            reason = "memory"
-        if time.perf_counter() >= deadline:
-            reason = reason or "time"
-            break
-        if cancel is not None and cancel():
-            reason = reason or "cancelled"
-            break
-        if max_nodes is not None and nodes >= max_nodes:
-            reason = reason or "nodes"
-            break
+    if any(t.result == "memory" for t in tasks):
+        reason = "memory"
 
     verdicts = [t.result if t.result in (WON, LOST) else UNKNOWN for t in tasks]
     if WON in verdicts:
@@ -224,6 +252,15 @@ def solve(
         reason="" if overall != UNKNOWN else (reason or "time"),
         best_move=best,
     )
+
+
+def _check_budget(max_seconds: float, max_nodes: int | None) -> None:
+    """Refuse budgets that would not stop the search."""
+    if not isinstance(max_seconds, (int, float)) or not math.isfinite(max_seconds) or max_seconds < 0:
+        raise ValueError(f"max_seconds must be a finite number of seconds >= 0, not {max_seconds!r}")
+    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
+                                  or max_nodes < 0):
+        raise ValueError(f"max_nodes must be a whole number >= 0, not {max_nodes!r}")
 
 
 def _wins(board: Board, moves: list[Move]) -> bool:

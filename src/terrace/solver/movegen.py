@@ -9,6 +9,7 @@ and the draw last (or first among the non-foundation moves with
 
 from __future__ import annotations
 
+from terrace.solver.options import Options
 from terrace.solver.prune import nothing_can_lie_on, safe_foundation_card
 from terrace.solver.state import DRAW, DST_FOUNDATION, SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
 
@@ -45,14 +46,16 @@ class Rng:
 class MoveGen:
     """The move generator of one search (its switches and random order)."""
 
-    __slots__ = ("canon", "dig_only", "order", "rng", "safe")
+    __slots__ = ("canon", "dig_only", "greedy", "order", "returns", "rng", "safe")
 
-    def __init__(self, canon: bool, safe: bool, order: int, dig_only: bool, shuffle: int) -> None:
-        self.canon = canon
-        self.safe = safe
-        self.order = order
-        self.dig_only = dig_only
-        self.rng = Rng(shuffle) if shuffle else None
+    def __init__(self, opt: Options, ret: bool) -> None:
+        self.canon = opt.canonical
+        self.safe = opt.safe_moves and not ret
+        self.greedy = opt.greedy
+        self.returns = ret and opt.returns
+        self.order = opt.order
+        self.dig_only = opt.dig_only
+        self.rng = Rng(opt.shuffle) if opt.shuffle else None
 
     def moves(self, s: State, prev: int, prev_u: int) -> list[int]:
         """The moves to try, best first. ``prev`` is the move that led here
@@ -60,7 +63,7 @@ class MoveGen:
         t = s.t
         sk, rc, downrc = t.sk, t.rc, t.downrc
         piles, want, off = s.piles, s.want, s.off
-        canon, safe = self.canon, self.safe
+        canon, safe, greedy = self.canon, self.safe, self.greedy
         # **Just-moved card**: a card just moved between piles (without a
         # refill) is not moved between piles again at once.
         again = -1
@@ -93,14 +96,14 @@ class MoveGen:
         if s.res:
             k = sk[s.res[-1]]
             if want[k] > 0:
-                if safe and safe_foundation_card(t, want, off, k):
+                if greedy or (safe and safe_foundation_card(t, want, off, k)):
                     return [SRC_RESERVE * 64 + DST_FOUNDATION]
                 moves.append(SRC_RESERVE * 64 + DST_FOUNDATION)
         for j in srcs:
             pile = piles[j]
             k = sk[pile[-1]]
             if want[k] > 0:
-                if (
+                if greedy or (
                     safe
                     and safe_foundation_card(t, want, off, k)
                     and (not s.auto or len(pile) > 1)
@@ -112,7 +115,7 @@ class MoveGen:
         if wst:
             k = sk[wst[-1]]
             if want[k] > 0:
-                if (
+                if greedy or (
                     safe
                     and not s.auto
                     and s.ru >= s.redeals
@@ -153,7 +156,7 @@ class MoveGen:
                         moves.append(i * 64 + j)
             if first_empty >= 0 and s.free and len(pile) > 1:
                 moves.append(i * 64 + first_empty)
-        if s.ret:
+        if self.returns:
             for k in range(t.nslot):
                 if s.ftop[k] and not t.is_base[k]:
                     lst = acc.get(rc[t.rep[k]])

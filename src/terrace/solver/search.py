@@ -18,12 +18,12 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.solver.movegen import MoveGen
+from terrace.solver.options import Options
 from terrace.solver.prune import reserve_dead
 from terrace.solver.state import DRAW, DST_FOUNDATION, SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
 from terrace.solver.tables import slot_keys
@@ -46,34 +46,6 @@ CORE_SLICE_SECONDS = 0.02
 """Wall time per slice of the compiled core."""
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    """Switches for the search; every pruning can be turned off for tests."""
-
-    canonical: bool = True
-    """Key cards by rank and colour (alternate games) and piles as a multiset."""
-    safe_moves: bool = True
-    """Play a provably safe foundation move as the only move."""
-    dead_reserve: bool = True
-    """Cut lines in which a reserve card can never reach a foundation."""
-    order: int = 0
-    """Move ordering: 0 = foundation, tableau, draw; 1 = draws earlier."""
-    dig_only: bool = False
-    """Move a card between piles only from a pile that can then be emptied
-    at once (a win-finding restriction: such a search never claims lost)."""
-    shuffle: int = 0
-    """When not 0: the seed of a random order of the non-foundation moves
-    (used by restarting win-hunters)."""
-    max_entries: int | None = None
-    """Transposition entries before the search gives up (memory cap); by
-    default 20 million for the pure-Python search, and for the compiled core
-    as many as its memory limit allows (see :func:`set_memory_limit`)."""
-    seed: int = 20240601
-    core: str = "auto"
-    """``"auto"``: the compiled core when it is built; ``"python"``: the
-    pure-Python reference; ``"compiled"``: the core or an error."""
-
-
 def core_available() -> bool:
     """True when the compiled core is built and importable."""
     return _core is not None
@@ -85,7 +57,9 @@ class Search:
 
     ``result`` is ``None`` while the search runs, then ``"won"`` (``line``
     holds the internal winning moves), ``"lost"`` (every reachable position
-    was explored) or ``"memory"`` (the transposition table is full).
+    was explored), ``"exhausted"`` (a restricted search, see
+    :attr:`Options.complete`, ran out of moves: this proves nothing) or
+    ``"memory"`` (the transposition table is full).
 
     >>> from terrace.variants import get_rules
     >>> board = Board.from_number(4, get_rules("falling-star"))
@@ -145,7 +119,7 @@ class Search:
         first = core.best_first
         self.best_first = None if first == -2 else first
         if code:
-            self.result = ("won", "lost", "memory")[code - 1]
+            self.result = ("won", "lost" if self.options.complete else "exhausted", "memory")[code - 1]
             if code == 1:
                 self.line = core.line()
         elif math.isfinite(seconds):
@@ -171,7 +145,7 @@ class Search:
         """The pure-Python search, a generator that pauses every slice."""
         opt = self.options
         s = State(self._board, opt.canonical, opt.seed)
-        gen = MoveGen(opt.canonical, opt.safe_moves and not s.ret, opt.order, opt.dig_only, opt.shuffle)
+        gen = MoveGen(opt, s.ret)
         dead_check = opt.dead_reserve and not s.ret
         total = s.total
         visited = {s.key()}
@@ -231,7 +205,7 @@ class Search:
                 frames.pop()
                 fidx.pop()
                 if not path:
-                    self.result = "lost"
+                    self.result = "lost" if opt.complete else "exhausted"
                     self.nodes = nodes
                     return
             s.undo(path.pop(), undo.pop())
@@ -246,7 +220,7 @@ def _core_arguments(board: Board, opt: Options) -> tuple[Any, ...]:
         bytes(board.reserve), bytes(board.stock), bytes(board.waste),
         [bytes(p) for p in board.tableau], [bytes(f) for f in board.foundations], board.redeals_used,
         opt.canonical, opt.safe_moves, opt.dead_reserve, opt.order, opt.dig_only, opt.shuffle,
-        opt.max_entries or (1 << 62), opt.seed,
+        opt.max_entries or (1 << 62), opt.seed, opt.greedy, opt.returns,
     )
 
 
