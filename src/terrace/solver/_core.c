@@ -523,6 +523,7 @@ static int gen(Core *s, int prev, int prev_u, int32_t *out) {
     if (s->nwst) {
         int rc = s->RC[s->wst[s->nwst - 1]];
         n = add_targets(s, SRC_WASTE, -1, accl[rc], accn[rc], out, n);
+        /* Empty piles: only the first one */
         if (first_empty >= 0 && (s->freesp || s->wastesp)) out[n++] = SRC_WASTE * 64 + first_empty;
     }
     /* pile to pile, sources with fewer cards first (a stable sort) */
@@ -537,6 +538,7 @@ static int gen(Core *s, int prev, int prev_u, int32_t *out) {
         if (s->dig_only && !diggable(s, i, accn)) continue;
         int rc = s->RC[s->pile[i][s->plen[i] - 1]];
         n = add_targets(s, i, i, accl[rc], accn[rc], out, n);
+        /* Empty piles: the first one, and never for a pile's only card */
         if (first_empty >= 0 && s->freesp && s->plen[i] > 1) out[n++] = i * 64 + first_empty;
     }
     if (s->returns) {

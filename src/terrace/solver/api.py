@@ -19,16 +19,17 @@ from typing import Any
 from terrace.board import Board
 from terrace.errors import TerraceError
 from terrace.moves import Move
-from terrace.solver.search import Options, Search
+from terrace.solver.search import CORE_SLICE_SECONDS, Options, Search
 
 HUNTER_SHARE = 2.0
 """The win-hunters get about this many times the complete search's time."""
 RESTART_NODES = 1_000
 """Positions a two-deck win-hunter explores before it restarts with another
 order; ten times as many for four decks (a longer game needs longer tries)."""
+TIDY_SECONDS = 0.25
+"""At most this long (and a quarter of the budget) is spent tidying a winning line."""
 LUBY = False
-GREEDY_EVERY = 0
-NO_RETURN = True
+HUNTER_STYLES: list[dict[str, Any]] = [{}]
 
 
 def _luby(i: int) -> int:
@@ -90,8 +91,8 @@ class _Task:
     search that can prove a loss, and a restricted one that hunts for wins
     with another move order (its own exhaustion proves nothing)."""
 
-    __slots__ = ("board", "choice", "hunter", "limit", "options", "restarts", "result", "search",
-                 "spent")
+    __slots__ = ("board", "choice", "hunter", "limit", "line", "options", "restarts", "result",
+                 "search", "spent")
 
     def __init__(self, board: Board, choice: Move | None, options: Options, hunt: bool) -> None:
         self.board = board
@@ -103,6 +104,7 @@ class _Task:
         self.spent = 0
         self.hunter: Search | None = self._new_hunter() if hunt else None
         self.result: str | None = None
+        self.line: list[Move] = []
 
     def _new_hunter(self) -> Search:
         self.restarts += 1
@@ -110,36 +112,37 @@ class _Task:
         self.limit = int(RESTART_NODES * 10 ** ((cards - 104) / 104)) * (_luby(self.restarts) if LUBY else 1)
         if self.restarts == 1:
             return Search(self.board, replace(self.options, order=1, dig_only=True))
-        greedy = GREEDY_EVERY > 0 and self.restarts % GREEDY_EVERY == 0
-        return Search(self.board, replace(self.options, shuffle=self.restarts, greedy=greedy,
-                                          returns=not (greedy and NO_RETURN)))
+        style = HUNTER_STYLES[self.restarts % len(HUNTER_STYLES)]
+        return Search(self.board, replace(self.options, shuffle=self.restarts, **style))
 
     @property
     def nodes(self) -> int:
         return self.search.nodes + self.spent + (self.hunter.nodes if self.hunter else 0)
 
-    def step(self) -> None:
+    def step(self, deadline: float) -> None:
         """One slice of the complete search, then the win-hunters for
-        :data:`HUNTER_SHARE` times as long; sets ``result`` when decided."""
+        :data:`HUNTER_SHARE` times as long, all ending by ``deadline``; sets
+        ``result`` when decided."""
         start = time.perf_counter()
         search = self.search
-        search.step()
+        share = 1 + (HUNTER_SHARE if self.hunter is not None else 0)
+        search.step(min(CORE_SLICE_SECONDS, max(0.0, deadline - start) / share))
         if search.result is not None:
-            self.result = _settle(self.board, search)
+            self._settle(search)
             return
         if self.hunter is None:
             return
-        until = start + (time.perf_counter() - start) * (1 + HUNTER_SHARE)
-        while not self._hunt() and time.perf_counter() < until:
+        until = min(deadline, start + (time.perf_counter() - start) * share)
+        while not self._hunt(until) and time.perf_counter() < until:
             pass
 
-    def _hunt(self) -> bool:
-        """One slice of the win-hunter; True once it has won."""
+    def _hunt(self, until: float) -> bool:
+        """One slice of the win-hunter, ending by ``until``; True once it has won."""
         hunter = self.hunter
         if hunter is not None:
-            hunter.step(max_nodes=max(1, self.limit - hunter.nodes))
+            hunter.step(max(0.0, until - time.perf_counter()), max_nodes=max(1, self.limit - hunter.nodes))
             if hunter.result == WON:
-                self.result = _settle(self.board, hunter)
+                self._settle(hunter)
                 return True
             if hunter.result is not None or hunter.nodes >= self.limit:
                 # exhausted (which proves nothing: it may be restricted) or
@@ -148,10 +151,20 @@ class _Task:
                 self.hunter = self._new_hunter()
         return False
 
-    def winner(self) -> Search:
-        if self.hunter is not None and self.hunter.result == WON:
-            return self.hunter
-        return self.search
+    def _settle(self, search: Search) -> None:
+        """Take the verdict of a finished search; a winning line must
+        replay to a won game in the engine first."""
+        if search.result != WON:
+            self.result = search.result or UNKNOWN
+            return
+        try:
+            line, end = search.replay(self.board, search.line)  # Board.push checks every move
+        except TerraceError as error:  # pragma: no cover - would be a solver bug
+            raise RuntimeError(f"solver line does not replay: {error}") from error
+        if not end.is_won():  # pragma: no cover - would be a solver bug
+            raise RuntimeError("solver line replays but does not win")
+        self.line = line
+        self.result = WON
 
 
 def solve(
@@ -200,7 +213,7 @@ def solve(
         if not running or (not all_candidates and any(t.result == WON for t in tasks)):
             break
         for task in running:  # every turn is short, so a stop is noticed at once
-            task.step()
+            task.step(deadline)
             if task.result == WON and not all_candidates:
                 break
             nodes = sum(t.nodes for t in tasks)
@@ -229,8 +242,7 @@ def solve(
     best: Move | None = None
     for task, verdict in zip(tasks, verdicts, strict=True):
         if verdict == WON:
-            winner = task.winner()
-            line = _tidy(task.board, winner.moves_to_engine(task.board, winner.line))
+            line = _tidy(task.board, task.line, min(TIDY_SECONDS, max_seconds / 4))
             moves = ([task.choice] if task.choice else []) + line
             break
     if overall != WON:
@@ -280,46 +292,38 @@ def _touches(move: Move, pile: int) -> bool:
     )
 
 
+def _partner(moves: list[Move], i: int) -> int:
+    """The index of the move that takes the card of pile-to-pile move ``i``
+    straight back, nothing else touching either pile in between; else -1."""
+    m = moves[i]
+    a, b = m.source_index, m.target_index
+    for j in range(i + 1, len(moves)):
+        n = moves[j]
+        if _touches(n, a) or _touches(n, b):
+            return j if (n.source, n.source_index, n.target, n.target_index) == ("t", b, "t", a) else -1
+    return -1
+
+
 def _tidy(board: Board, moves: list[Move], seconds: float = 0.25) -> list[Move]:
     """Drop pairs of moves that shift a card to another pile and straight
-    back (nothing else touching either pile in between), keeping only
-    changes after which the engine still replays the line to a win."""
+    back, keeping only changes after which the engine still replays the line
+    to a win. One pass: the board before the move looked at is kept, so each
+    try replays only the rest of the line."""
     deadline = time.perf_counter() + seconds
-    changed = True
-    while changed and time.perf_counter() < deadline:
-        changed = False
-        i = 0
-        while i < len(moves) and time.perf_counter() < deadline:
-            m = moves[i]
-            if m.source == "t" and m.target == "t":
-                a, b = m.source_index, m.target_index
-                for j in range(i + 1, len(moves)):
-                    n = moves[j]
-                    if _touches(n, a) or _touches(n, b):
-                        if (n.source, n.source_index, n.target, n.target_index) == ("t", b, "t", a):
-                            shorter = moves[:i] + moves[i + 1:j] + moves[j + 1:]
-                            if _wins(board, shorter):
-                                moves = shorter
-                                changed = True
-                                i -= 1
-                        break
-            i += 1
+    current = board.copy(stack=False)
+    i = 0
+    while i < len(moves):
+        m = moves[i]
+        if m.source == "t" and m.target == "t" and time.perf_counter() < deadline:
+            j = _partner(moves, i)
+            if j >= 0:
+                rest = moves[i + 1:j] + moves[j + 1:]
+                if _wins(current, rest):
+                    moves = moves[:i] + rest
+                    continue
+        current.push(m)
+        i += 1
     return moves
-
-
-def _settle(board: Board, search: Search) -> str:
-    """The verdict of a finished search; a winning line must replay."""
-    if search.result != WON:
-        return search.result or UNKNOWN
-    try:
-        check = board.copy(stack=False)
-        for move in search.moves_to_engine(board, search.line):
-            check.push(move)
-    except TerraceError as error:  # pragma: no cover - would be a solver bug
-        raise RuntimeError(f"solver line does not replay: {error}") from error
-    if not check.is_won():  # pragma: no cover - would be a solver bug
-        raise RuntimeError("solver line replays but does not win")
-    return WON
 
 
 def hint(board: Board, seconds: float = 1.0, cancel: Callable[[], bool] | None = None) -> Hint:

@@ -136,7 +136,7 @@ class MoveGen:
                     if not canon or ph[j] not in seen:
                         seen.add(ph[j])
                         moves.append(SRC_WASTE * 64 + j)
-            if first_empty >= 0 and (s.free or s.waste_space):
+            if first_empty >= 0 and (s.free or s.waste_space):  # **Empty piles**: the first only
                 moves.append(SRC_WASTE * 64 + first_empty)
         # pile to pile, sources with fewer cards first
         if len(srcs) > 1:
@@ -154,7 +154,7 @@ class MoveGen:
                     if j != i and (not canon or ph[j] not in seen):
                         seen.add(ph[j])
                         moves.append(i * 64 + j)
-            if first_empty >= 0 and s.free and len(pile) > 1:
+            if first_empty >= 0 and s.free and len(pile) > 1:  # **Empty piles**: no lone card
                 moves.append(i * 64 + first_empty)
         if self.returns:
             for k in range(t.nslot):

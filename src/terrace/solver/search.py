@@ -130,6 +130,10 @@ class Search:
         """Translate internal moves to engine moves by replaying them on a
         copy of ``board`` (which must be the position the search started
         from); raises the engine's error if one is illegal."""
+        return self.replay(board, line)[0]
+
+    def replay(self, board: Board, line: list[int]) -> tuple[list[Move], Board]:
+        """:meth:`moves_to_engine`, and the board the engine reached."""
         copy = board.copy(stack=False)
         out: list[Move] = []
         keys = slot_keys(self.rules.in_suit)
@@ -137,7 +141,7 @@ class Search:
             move = engine_move(copy, m, keys)
             copy.push(move)
             out.append(move)
-        return out
+        return out, copy
 
     # ------------------------------------------------------------------
 
