@@ -36,7 +36,7 @@ $(BIN)/python:
 
 # The solver's compiled core is built by pip from setup.py; it is rebuilt
 # whenever its C source changes.
-CORE := setup.py src/terrace/solver/_core.c
+CORE := setup.py $(wildcard src/terrace/solver/ccore/*)
 
 $(VENV)/.installed: pyproject.toml $(CORE) | $(BIN)/python build-deps
 	$(BIN)/python -m pip install -q -e .

@@ -6,11 +6,14 @@ solver runs its pure-Python search.
 
 from setuptools import Extension, setup
 
+CORE = "src/terrace/solver/ccore/"
+
 setup(
     ext_modules=[
         Extension(
             "terrace.solver._core",
-            ["src/terrace/solver/_core.c"],
+            [CORE + "tables.c", CORE + "search.c", CORE + "module.c"],
+            depends=[CORE + "core.h", CORE + "state.h"],
             extra_compile_args=["-O2", "-Wall"],
             optional=True,
         )

@@ -113,7 +113,7 @@ class Search:
 
     def _step_core(self, seconds: float, max_nodes: int | None) -> bool:
         core = self._compiled
-        code = core.step(self._slice if max_nodes is None else min(self._slice, max_nodes), seconds)
+        code = core.step(self._slice if max_nodes is None else max_nodes, seconds)
         self.nodes = core.nodes
         self.best_found = core.best_found
         first = core.best_first
