@@ -28,21 +28,6 @@ RESTART_NODES = 1_000
 order; ten times as many for four decks (a longer game needs longer tries)."""
 TIDY_SECONDS = 0.25
 """At most this long (and a quarter of the budget) is spent tidying a winning line."""
-LUBY = False
-HUNTER_STYLES: list[dict[str, Any]] = [{}]
-
-
-def _luby(i: int) -> int:
-    """The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (restart lengths)."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while i != (1 << k) - 1:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
 WON = "won"
 LOST = "lost"
 UNKNOWN = "unknown"
@@ -109,11 +94,10 @@ class _Task:
     def _new_hunter(self) -> Search:
         self.restarts += 1
         cards = self.board.rules.card_count
-        self.limit = int(RESTART_NODES * 10 ** ((cards - 104) / 104)) * (_luby(self.restarts) if LUBY else 1)
+        self.limit = int(RESTART_NODES * 10 ** ((cards - 104) / 104))
         if self.restarts == 1:
             return Search(self.board, replace(self.options, order=1, dig_only=True))
-        style = HUNTER_STYLES[self.restarts % len(HUNTER_STYLES)]
-        return Search(self.board, replace(self.options, shuffle=self.restarts, **style))
+        return Search(self.board, replace(self.options, shuffle=self.restarts))
 
     @property
     def nodes(self) -> int:

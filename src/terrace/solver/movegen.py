@@ -46,13 +46,12 @@ class Rng:
 class MoveGen:
     """The move generator of one search (its switches and random order)."""
 
-    __slots__ = ("canon", "dig_only", "greedy", "order", "returns", "rng", "safe")
+    __slots__ = ("canon", "dig_only", "order", "ret", "rng", "safe")
 
     def __init__(self, opt: Options, ret: bool) -> None:
         self.canon = opt.canonical
         self.safe = opt.safe_moves and not ret
-        self.greedy = opt.greedy
-        self.returns = ret and opt.returns
+        self.ret = ret
         self.order = opt.order
         self.dig_only = opt.dig_only
         self.rng = Rng(opt.shuffle) if opt.shuffle else None
@@ -63,7 +62,7 @@ class MoveGen:
         t = s.t
         sk, rc, downrc = t.sk, t.rc, t.downrc
         piles, want, off = s.piles, s.want, s.off
-        canon, safe, greedy = self.canon, self.safe, self.greedy
+        canon, safe = self.canon, self.safe
         # **Just-moved card**: a card just moved between piles (without a
         # refill) is not moved between piles again at once.
         again = -1
@@ -96,14 +95,14 @@ class MoveGen:
         if s.res:
             k = sk[s.res[-1]]
             if want[k] > 0:
-                if greedy or (safe and safe_foundation_card(t, want, off, k)):
+                if safe and safe_foundation_card(t, want, off, k):
                     return [SRC_RESERVE * 64 + DST_FOUNDATION]
                 moves.append(SRC_RESERVE * 64 + DST_FOUNDATION)
         for j in srcs:
             pile = piles[j]
             k = sk[pile[-1]]
             if want[k] > 0:
-                if greedy or (
+                if (
                     safe
                     and safe_foundation_card(t, want, off, k)
                     and (not s.auto or len(pile) > 1)
@@ -115,7 +114,7 @@ class MoveGen:
         if wst:
             k = sk[wst[-1]]
             if want[k] > 0:
-                if greedy or (
+                if (
                     safe
                     and not s.auto
                     and s.ru >= s.redeals
@@ -156,7 +155,7 @@ class MoveGen:
                         moves.append(i * 64 + j)
             if first_empty >= 0 and s.free and len(pile) > 1:  # **Empty piles**: no lone card
                 moves.append(i * 64 + first_empty)
-        if self.returns:
+        if self.ret:
             for k in range(t.nslot):
                 if s.ftop[k] and not t.is_base[k]:
                     lst = acc.get(rc[t.rep[k]])

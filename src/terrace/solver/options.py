@@ -20,11 +20,6 @@ class Options:
     dig_only: bool = False
     """Move a card between piles only from a pile that can then be emptied
     at once (a win-finding restriction: such a search never claims lost)."""
-    greedy: bool = False
-    """Play any foundation move as the only move (a win-finding restriction)."""
-    returns: bool = True
-    """Try foundation-return moves when the rules allow them (off: a
-    win-finding restriction)."""
     shuffle: int = 0
     """When not 0: the seed of a random order of the non-foundation moves
     (used by restarting win-hunters)."""
@@ -41,4 +36,4 @@ class Options:
     def complete(self) -> bool:
         """True when the search leaves out only moves proved unnecessary, so
         that running out of positions proves the position lost."""
-        return not (self.dig_only or self.greedy or not self.returns)
+        return not self.dig_only

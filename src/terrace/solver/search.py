@@ -224,7 +224,7 @@ def _core_arguments(board: Board, opt: Options) -> tuple[Any, ...]:
         bytes(board.reserve), bytes(board.stock), bytes(board.waste),
         [bytes(p) for p in board.tableau], [bytes(f) for f in board.foundations], board.redeals_used,
         opt.canonical, opt.safe_moves, opt.dead_reserve, opt.order, opt.dig_only, opt.shuffle,
-        opt.max_entries or (1 << 62), opt.seed, opt.greedy, opt.returns,
+        opt.max_entries or (1 << 62), opt.seed,
     )
 
 

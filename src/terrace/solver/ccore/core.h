@@ -59,7 +59,7 @@ typedef struct {
     int piles_n, in_suit, redeals, ret, base, total, class_size;
     int autosp, freesp, wastesp;
     /* options */
-    int canon, safe, dead_check, order, dig_only, mixed, shuffled, greedy, returns;
+    int canon, safe, dead_check, order, dig_only, mixed, shuffled;
     uint64_t rng;
     int64_t max_entries;
     /* tables (see tables.py) */

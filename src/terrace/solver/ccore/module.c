@@ -32,12 +32,12 @@ static void Core_dealloc(Core *s) {
 static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     int decks, piles, in_suit, spaces, redeals, ret, base, ru;
     PyObject *res, *stk, *wst, *tab, *fnd;
-    int canon, safe, dead, order, dig, greedy, returns;
+    int canon, safe, dead, order, dig;
     unsigned long long shuffle, seed;
     long long max_entries;
-    if (!PyArg_ParseTuple(args, "iipiipiSSSOOippipiKLKpp", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
+    if (!PyArg_ParseTuple(args, "iipiipiSSSOOippipiKLK", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
                           &base, &res, &stk, &wst, &tab, &fnd, &ru, &canon, &safe, &dead, &order, &dig,
-                          &shuffle, &max_entries, &seed, &greedy, &returns))
+                          &shuffle, &max_entries, &seed))
         return -1;
     if (s->mv) { PyErr_SetString(PyExc_RuntimeError, "already initialised"); return -1; }
     if (decks < 1 || decks > 8 || piles < 1 || piles > MAXP || redeals < 0 || redeals > MAXRD - 2 ||
@@ -54,8 +54,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     s->total = 52 * decks; s->class_size = decks * (in_suit ? 1 : 2);
     s->autosp = spaces == 0; s->freesp = spaces == 1; s->wastesp = spaces == 2;
     s->canon = canon; s->safe = safe && !ret; s->dead_check = dead && !ret; s->order = order;
-    s->dig_only = dig; s->rng = shuffle; s->shuffled = shuffle != 0;
-    s->greedy = greedy; s->returns = ret && returns; s->max_entries = max_entries; s->mixed = canon && in_suit;
+    s->dig_only = dig; s->rng = shuffle; s->shuffled = shuffle != 0; s->max_entries = max_entries; s->mixed = canon && in_suit;
     s->best_found = -1; s->best_first = -2;
     build_tables(s);
     int total = s->total;

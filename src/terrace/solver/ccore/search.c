@@ -247,7 +247,7 @@ static int gen(Core *s, int prev, int prev_u, int32_t *out) {
     if (s->nres) {
         int k = s->SK[s->res[s->nres - 1]];
         if (s->want[k] > 0) {
-            if (s->greedy || (s->safe && safe_count(s, k))) { out[0] = SRC_RESERVE * 64 + DST_FOUNDATION; return 1; }
+            if (s->safe && safe_count(s, k)) { out[0] = SRC_RESERVE * 64 + DST_FOUNDATION; return 1; }
             out[n++] = SRC_RESERVE * 64 + DST_FOUNDATION;
         }
     }
@@ -255,7 +255,7 @@ static int gen(Core *s, int prev, int prev_u, int32_t *out) {
         int j = srcs[q];
         int k = s->SK[s->pile[j][s->plen[j] - 1]];
         if (s->want[k] > 0) {
-            if (s->greedy || (s->safe && safe_count(s, k) && (!s->autosp || s->plen[j] > 1) && nothing_can_lie_on(s, k))) {
+            if (s->safe && safe_count(s, k) && (!s->autosp || s->plen[j] > 1) && nothing_can_lie_on(s, k)) {
                 out[0] = j * 64 + DST_FOUNDATION;
                 return 1;
             }
@@ -265,7 +265,7 @@ static int gen(Core *s, int prev, int prev_u, int32_t *out) {
     if (s->nwst) {
         int k = s->SK[s->wst[s->nwst - 1]];
         if (s->want[k] > 0) {
-            if (s->greedy || (s->safe && !s->autosp && s->ru >= s->redeals && safe_count(s, k) && nothing_can_lie_on(s, k))) {
+            if (s->safe && !s->autosp && s->ru >= s->redeals && safe_count(s, k) && nothing_can_lie_on(s, k)) {
                 out[0] = SRC_WASTE * 64 + DST_FOUNDATION;
                 return 1;
             }
@@ -296,7 +296,7 @@ static int gen(Core *s, int prev, int prev_u, int32_t *out) {
         /* Empty piles: the first one, and never for a pile's only card */
         if (first_empty >= 0 && s->freesp && s->plen[i] > 1) out[n++] = i * 64 + first_empty;
     }
-    if (s->returns) {
+    if (s->ret) {
         for (int k = 0; k < s->nslot; k++) {
             if (s->ftop[k] && !s->IS_BASE[k]) {
                 int rc = s->RC[s->REP[k]];
