@@ -26,6 +26,10 @@ HUNTER_SHARE = 2.0
 RESTART_NODES = 1_000
 """Positions a two-deck win-hunter explores before it restarts with another
 order; ten times as many for four decks (a longer game needs longer tries)."""
+FOCUS = 2
+"""When any winning candidate will do, three rounds in four go to this many
+candidates, those whose searches have put most cards up (on Admiral's
+Patience deals 1-40 at 12 million positions each: 8 wins instead of 4)."""
 TIDY_SECONDS = 0.25
 """At most this long (and a quarter of the budget) is spent tidying a winning line."""
 WON = "won"
@@ -76,8 +80,8 @@ class _Task:
     search that can prove a loss, and a restricted one that hunts for wins
     with another move order (its own exhaustion proves nothing)."""
 
-    __slots__ = ("board", "choice", "hunter", "limit", "line", "options", "restarts", "result",
-                 "search", "spent")
+    __slots__ = ("board", "choice", "hunter", "limit", "line", "options", "progress", "restarts",
+                 "result", "search", "spent")
 
     def __init__(self, board: Board, choice: Move | None, options: Options, hunt: bool) -> None:
         self.board = board
@@ -90,6 +94,7 @@ class _Task:
         self.hunter: Search | None = self._new_hunter() if hunt else None
         self.result: str | None = None
         self.line: list[Move] = []
+        self.progress = -1
 
     def _new_hunter(self) -> Search:
         self.restarts += 1
@@ -128,12 +133,17 @@ class _Task:
             if hunter.result == WON:
                 self._settle(hunter)
                 return True
+            self.progress = max(self.progress, hunter.best_found)
             if hunter.result is not None or hunter.nodes >= self.limit:
                 # exhausted (which proves nothing: it may be restricted) or
                 # unlucky: restart with another random move order
                 self.spent += hunter.nodes
                 self.hunter = self._new_hunter()
         return False
+
+    def best(self) -> int:
+        """The most cards any of this task's searches has put up."""
+        return max(self.progress, self.search.best_found)
 
     def _settle(self, search: Search) -> None:
         """Take the verdict of a finished search; a winning line must
@@ -192,10 +202,14 @@ def solve(
 
     reason = ""
     nodes = 0
+    rounds = 0
     while not reason:
         running = [t for t in tasks if t.result is None]
         if not running or (not all_candidates and any(t.result == WON for t in tasks)):
             break
+        rounds += 1
+        if not all_candidates and len(running) > FOCUS and rounds % 4:
+            running = sorted(running, key=_Task.best, reverse=True)[:FOCUS]
         for task in running:  # every turn is short, so a stop is noticed at once
             task.step(deadline)
             if task.result == WON and not all_candidates:
