@@ -123,3 +123,20 @@ def test_restricted_searches_never_say_lost() -> None:
         while not search.step():
             pass
         assert search.result in ("won", "exhausted")
+
+
+def test_piles_are_keyed_as_a_multiset_of_built_runs() -> None:
+    from terrace.errors import InvalidPositionError
+    from terrace.solver.state import State
+
+    rules = Rules(decks=1, reserve=0, piles=2, candidates=0)
+    rest = "2S3S4S5S6S7S8STSJSQSKS2H3H4H5H6H7H9HTHJHQHKH2D3D4D5D6D7D8D9DTDJDQDKD2C3C4C5C6C8C9CTCJCQCKC"
+    built = Board.from_position(f"A - AS,AH,AD,AC 9S8H,7C - {rest} 0", rules)
+    swapped = Board.from_position(f"A - AS,AH,AD,AC 7C,9S8H - {rest} 0", rules)
+    assert State(built, True, 1).key() == State(swapped, True, 1).key()
+    assert State(built, False, 1).key() != State(swapped, False, 1).key()
+    # Keyed by (depth, rank and colour) alone, 9S 8H + 7C 5H would look like
+    # 9S 5H + 7C 8H; only built runs make the key one-to-one, and the engine
+    # never lets an unbuilt pile in.
+    with pytest.raises(InvalidPositionError, match="not built down"):
+        Board.from_position(f"A - AS,AH,AD,AC 9S5H,7C8H - {rest.replace('5H', '')} 0", rules)
