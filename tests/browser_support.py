@@ -10,7 +10,7 @@ they fail.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,12 +77,14 @@ def api(server: str) -> Iterator[Api]:
 
 @pytest.fixture
 def open_game(browser: Any, server: str) -> Iterator[Any]:
-    """Open the page on a game; yields a function (game, **context options)
-    that returns the page. Fails the test on any console error."""
+    """Open the page on a game; yields a function (game, before_goto=None,
+    **context options) that returns the page; ``before_goto(page)`` runs
+    before the page is loaded (to route requests). Fails the test on any
+    console error."""
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def opener(game: dict[str, Any], **options: Any) -> Any:
+    def opener(game: dict[str, Any], before_goto: Callable[[Any], None] | None = None, **options: Any) -> Any:
         options.setdefault("viewport", {"width": 1280, "height": 860})
         options.setdefault("locale", "en-GB")
         context = browser.new_context(**options)
@@ -90,6 +92,8 @@ def open_game(browser: Any, server: str) -> Iterator[Any]:
         page = context.new_page()
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
+        if before_goto is not None:
+            before_goto(page)
         page.goto(f"{server}?game={game['id']}")
         page.wait_for_selector("body[data-ready='true']")
         page.wait_for_selector(f"body[data-game='{game['id']}']")

@@ -9,18 +9,17 @@ function centre(rect) {
   return [(rect.left + rect.right) / 2, (rect.top + rect.bottom) / 2];
 }
 
-// How far `to` lies from `from` in direction [dx, dy] (edge to edge, never
-// below 0), and how far off that line (the gap between their extents across
-// it, then the distance between their centres); null when it lies the
-// other way.
+// How far `to` lies beyond `from` in direction [dx, dy] (edge to edge),
+// and how far off that line (the gap between their extents across it, then
+// the distance between their centres); null unless it lies wholly beyond.
 function offset(from, to, [dx, dy]) {
-  const [fx, fy] = centre(from);
-  const [tx, ty] = centre(to);
-  if ((tx - fx) * dx + (ty - fy) * dy <= 1) return null;
   const along = dx ? (dx > 0 ? to.left - from.right : from.left - to.right)
     : (dy > 0 ? to.top - from.bottom : from.top - to.bottom);
+  if (along < -2) return null;
   const gap = dx ? Math.max(0, from.top - to.bottom, to.top - from.bottom)
     : Math.max(0, from.left - to.right, to.left - from.right);
+  const [fx, fy] = centre(from);
+  const [tx, ty] = centre(to);
   const across = dx ? Math.abs(ty - fy) : Math.abs(tx - fx);
   return { along: Math.max(0, along), gap, across };
 }
