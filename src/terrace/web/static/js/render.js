@@ -130,7 +130,7 @@ function largest(low, high, fits) {
 // except on an upright phone: nine piles make the tableau's cards narrow,
 // while the top row has fewer columns, so its cards and the terrace's (the
 // cards a player reads most) grow into the height the phone has to spare.
-export function fitBoard(board, game) {
+export function fitBoard(board, game, bottom = bottomEdge()) {
   const o = game.options;
   const foundations = 4 * o.decks;
   const portrait = window.innerWidth < window.innerHeight * 0.8;
@@ -140,7 +140,7 @@ export function fitBoard(board, game) {
   const cols = Math.max(o.piles, topCols);
   const width = board.clientWidth;
   const top = board.getBoundingClientRect().top;
-  const height = bottomEdge() - top - BOTTOM;
+  const height = bottom - top - BOTTOM;
   const byWidth = width / (cols + (Math.ceil(cols) - 1) * GAP + 2 * PAD_X);
   // Everything above the tableau (in top card widths), and the tableau's
   // first card and fan for an ordinary pile and for the tallest one.
@@ -156,19 +156,21 @@ export function fitBoard(board, game) {
     cwTop = Math.max(cw, Math.min(byWidthTop, byHeightTop, cw * 1.6));
     if (cwTop < cw * 1.1) cwTop = cw;
   }
+  // Where the tableau will start (as style.css lays the rows out), so that
+  // the piles are fanned before the board is laid out, once.
+  const tableauTop = top + cw * (GAP * 1.2 + 2 * ROW_GAP) + cwTop * (rows * RATIO + (rows - 1) * 0.24 + 0.1 + RATIO);
   board.style.setProperty("--cw", `${cw.toFixed(2)}px`);
   board.style.setProperty("--cw-top", `${cwTop.toFixed(2)}px`);
   board.style.setProperty("--cols", String(cols));
   board.style.setProperty("--frow", String(perRow));
   board.classList.toggle("compact", cw < 64);
-  return { cw, cwTop, ch: cw * RATIO, cols, portrait };
+  return { cw, cwTop, ch: cw * RATIO, cols, portrait, tableauTop };
 }
 
 // Fan each tableau pile into the room left below it: as wide as looks
 // good, never wider than the room, never so tight that an index is hidden.
-function fanPiles(tableau, { cw, ch, portrait }) {
-  const roomTop = tableau.getBoundingClientRect().top;
-  const room = bottomEdge() - roomTop - BOTTOM;
+function fanPiles(tableau, { cw, ch, portrait, tableauTop }, bottom) {
+  const room = bottom - tableauTop - BOTTOM;
   const widest = Math.max(fullStep(cw), ch * (portrait ? 0.6 : 0.3));
   for (const pile of tableau.children) {
     const n = pile.querySelectorAll(":scope > .card").length;
@@ -192,7 +194,8 @@ function fanTerrace(reserve, count, cw, width) {
 }
 
 export function renderBoard(board, game, view) {
-  const fit = fitBoard(board, game);
+  const bottom = bottomEdge();
+  const fit = fitBoard(board, game, bottom);
   const { cw } = fit;
   const s = game.state;
   const sources = game.sources || {};
@@ -305,6 +308,7 @@ export function renderBoard(board, game, view) {
     }
     tableau.append(pile);
   });
+  fanPiles(tableau, fit, bottom);
 
   board.append(top, terrace, tableau);
   // The page-load benchmark (bench/page.py) times the first paint of a card.
@@ -317,7 +321,6 @@ export function renderBoard(board, game, view) {
     const card = node && topCard(node);
     if (card && card.dataset.card === info.card) card.classList.add("movable");
   }
-  fanPiles(tableau, fit);
 }
 
 function nextText(badge) {
