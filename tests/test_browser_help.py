@@ -27,7 +27,8 @@ def test_the_rules_dialog_describes_the_game_in_play(api: Api, open_game: Any) -
     page = open_game(api.new(variant="terrace", deal_number=3))
     text = rules_text(page)
     server = api.client.get("/api/rules", params={"variant": "terrace"}).json()
-    assert "Rules: Terrace" in text and "Also known as Queen of Italy, Signora." in text
+    assert "Rules: Terrace" in text and "Queen of Italy" in text and "Signora" in text
+    assert text.count("Signora") == 1  # (the description names them: no second mention)
     for section in server["sections"]:
         assert section["title"] in text
         for block in section["blocks"]:
@@ -59,7 +60,7 @@ def test_the_new_game_dialog_describes_each_variant(api: Api, open_game: Any) ->
     page.locator("#btn-new").click()
     note = page.locator("#new-variant-about")
     assert variants["terrace"]["description"] in note.inner_text()
-    assert "Also known as Queen of Italy, Signora." in note.inner_text()
+    assert "Queen of Italy" in note.inner_text() and "Signora" in note.inner_text()
     page.locator("#new-variant").select_option("generals-patience")
     assert note.inner_text() == variants["generals-patience"]["description"]
     page.keyboard.press("Escape")
@@ -84,3 +85,10 @@ def test_the_variants_and_the_game_load_side_by_side(api: Api, open_game: Any) -
     got_game = events.index(f"got games/{game['id']}")
     asked_game = events.index(f"ask games/{game['id']}")
     assert asked_variants < got_game and asked_game < events.index("got variants")
+
+
+def test_a_game_with_its_own_options_names_the_game_and_says_so(api: Api, open_game: Any) -> None:
+    page = open_game(api.new(variant="terrace", deal_number=3, options={"candidates": 4}))
+    text = rules_text(page)
+    assert "Also known as Queen of Italy, Signora." in text
+    assert "This game changes some rule options" in text and "4 candidate cards" in text

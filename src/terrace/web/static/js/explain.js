@@ -16,8 +16,8 @@ export function hideWhy() {
   if (node) node.hidden = true;
 }
 
-// Show `text` next to `anchor` (a card or a pile): above it when there is
-// room, else below, always inside the window.
+// Show `text` next to `anchor` (a card or a pile): on the side with more
+// room (above or below), always inside the window.
 export function showWhy(text, anchor) {
   const node = document.querySelector("#why");
   node.textContent = text;
@@ -27,8 +27,9 @@ export function showWhy(text, anchor) {
   const width = node.offsetWidth;
   const height = node.offsetHeight;
   const bottom = innerHeight - parseFloat(getComputedStyle(document.body).paddingBottom || "0");
-  let top = rect.top - height - 8;
-  if (top < margin) top = Math.min(rect.bottom + 8, bottom - height - margin);
+  const below = bottom - rect.bottom > rect.top;
+  let top = below ? rect.bottom + 8 : rect.top - height - 8;
+  top = Math.min(Math.max(margin, top), bottom - height - margin);
   const left = Math.min(Math.max(margin, (rect.left + rect.right) / 2 - width / 2), innerWidth - width - margin);
   node.style.left = `${left}px`;
   node.style.top = `${Math.max(margin, top)}px`;

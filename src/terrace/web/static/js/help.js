@@ -13,8 +13,10 @@ function blocks(list) {
     : el("p", { text: block.text })));
 }
 
-function alsoKnown(names) {
-  return names.length ? t("rules.alsoKnown", { names: names.join(", ") }) : "";
+// "Also known as …", unless `words` (a description) name them all already.
+function alsoKnown(names, words = "") {
+  if (!names.length || names.every((name) => words.includes(name))) return "";
+  return t("rules.alsoKnown", { names: names.join(", ") });
 }
 
 export async function openRules() {
@@ -24,7 +26,7 @@ export async function openRules() {
   const result = await api.rules(game.id);
   if (!result.ok) return toast(result.data.error);
   const rules = result.data;
-  const intro = [alsoKnown(rules.other_names), rules.description].filter(Boolean).join(" ");
+  const intro = [rules.description, alsoKnown(rules.other_names, rules.description || "")].filter(Boolean).join(" ");
   const body = el("article", { class: "rules", "data-variant": rules.variant || "" },
     intro ? el("p", { class: "lead", text: intro }) : null);
   for (const section of rules.sections) {
@@ -50,7 +52,7 @@ function noteVariant(dialog) {
     const variant = app.variants.variants.find((v) => v.name === select.value);
     if (!variant) return;
     const words = (variant.descriptions && variant.descriptions[getLanguage()]) || variant.description;
-    note.textContent = [words, alsoKnown(variant.other_names || [])].filter(Boolean).join(" ");
+    note.textContent = [words, alsoKnown(variant.other_names || [], words)].filter(Boolean).join(" ");
   };
   select.setAttribute("aria-describedby", note.id);
   select.addEventListener("change", update);
