@@ -238,6 +238,7 @@ def test_switch_language(api: Api, open_game: Any) -> None:
     why.wait_for()
     assert "Terrassenkarte" in why.inner_text()
     page.locator("#btn-rules").click()
+    page.locator("#dlg-rules[open] section").first.wait_for()  # (the rules come from the server)
     assert "Terrasse" in page.locator("#dlg-rules").inner_text()
     page.keyboard.press("Escape")
     page.reload()
