@@ -44,7 +44,7 @@ def test_covered_terrace_and_waste_cards() -> None:
     board = craft(TERRACE, "7", foundations=["7D"], tableau=QUIET, reserve="KH QH 8C", waste="5H 6H")
     reason = explain(board, "reserve", 0)
     assert reason is not None and reason.code is Why.TERRACE_CARD_COVERED
-    assert "the K♥ is not free yet" in str(reason) and "2 cards still lie on it" in str(reason)
+    assert "the K♥ is not free yet" in str(reason) and "must go to the foundations first" in str(reason)
     assert code(board, "reserve") is None  # the 8♣ goes on the 7♦
     assert code(board, "waste", 0) == Why.WASTE_CARD_COVERED.value
 
@@ -163,7 +163,7 @@ def test_why_answers_in_the_request_language(client: TestClient) -> None:
     answer = client.get(f"/api/games/{game['id']}/why", params={"pile": "reserve", "index": "2"}).json()
     assert answer == {"pile": "reserve", "index": 2, "movable": False, "code": "terrace-card-covered",
                       "reason": "the A♠ is not free yet: only the end card of the terrace can be played, "
-                                "and 8 cards still lie on it"}
+                                "and the cards on it must go to the foundations first"}
     german = client.get(f"/api/games/{game['id']}/why", params={"pile": "t2"},
                         headers={"accept-language": "de"}).json()
     assert german["code"] == "card-stuck" and german["reason"].startswith("Die 7♦ kann noch nirgendwohin")

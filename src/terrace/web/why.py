@@ -12,8 +12,9 @@ their English and German words like every other refusal.
 'choose a base card first (c1 to c3)'
 >>> board.push_text("c1")
 Move.parse('c1')
->>> print(explain(board, "reserve", 3))
-the K♥ is not free yet: only the end card of the terrace can be played, and 7 cards still lie on it
+>>> print(explain(board, "reserve", 3))  # doctest: +NORMALIZE_WHITESPACE
+the K♥ is not free yet: only the end card of the terrace can be played, and the cards
+on it must go to the foundations first
 >>> explain(board, "reserve").text("de")
 'Eine Terrassenkarte darf nur auf einen Zielstapel: Noch nimmt kein Zielstapel die D♥.'
 >>> explain(board, "t1") is None  # the 6♥ can go onto pile 8
@@ -58,10 +59,10 @@ WHY_WORDINGS: dict[Why, Wording] = {
         "Die {card:card} ist zugedeckt: Nur die oberste Karte von Stapel {pile} darf ziehen, immer eine "
         "Karte allein (eine Reihe zieht nie als Ganzes)."),
     Why.TERRACE_CARD_COVERED: Wording(
-        422, "the {card:card} is not free yet: only the end card of the terrace can be played, and "
-        "{above} cards still lie on it",
-        "Die {card:card} ist noch nicht frei: Nur die letzte Karte der Terrasse ist spielbar, und "
-        "{above} Karten liegen noch darauf."),
+        422, "the {card:card} is not free yet: only the end card of the terrace can be played, and the "
+        "cards on it must go to the foundations first",
+        "Die {card:card} ist noch nicht frei: Nur die letzte Karte der Terrasse ist spielbar, und die "
+        "Karten darauf müssen zuerst auf die Zielstapel."),
     Why.WASTE_CARD_COVERED: Wording(
         422, "the {card:card} is covered: only the top card of the waste is in play",
         "Die {card:card} ist zugedeckt: Nur die oberste Karte des Abwurfstapels ist im Spiel."),
@@ -140,7 +141,7 @@ def explain(board: Board, pile: str, index: int | None = None) -> Reason | None:
     if index is not None and index < top:
         card = CODE[cards[index]]
         if pile == "reserve":
-            return Reason(Why.TERRACE_CARD_COVERED, card=card, above=top - index)
+            return Reason(Why.TERRACE_CARD_COVERED, card=card)
         if pile == "waste":
             return Reason(Why.WASTE_CARD_COVERED, card=card)
         if pile[0] == "t":
