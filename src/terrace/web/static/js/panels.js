@@ -4,7 +4,6 @@
 import { api } from "./api.js";
 import { t, getLanguage } from "./i18n.js";
 import { el } from "./render.js";
-import { RULES } from "./rules.js";
 import { app, toast } from "./state.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -117,18 +116,6 @@ export function openSettings(actions) {
     el("label", { class: "field bool", for: "set-animate" }, el("span", { text: t("settings.animate") }), animate),
     el("label", { class: "field", for: "set-lang" }, el("span", { text: t("label.language") }), lang),
     el("h3", { text: t("settings.keys") }), el("p", { class: "keys", text: t("keys.text") }));
-}
-
-// ---------------------------------------------------------------- rules
-
-export function openRules() {
-  const dialog = $("#dlg-rules");
-  const body = el("article", { class: "rules" });
-  for (const [kind, content] of RULES[getLanguage()]) {
-    if (kind === "ul") body.append(el("ul", {}, ...content.map((item) => el("li", { text: item }))));
-    else body.append(el(kind, { text: content }));
-  }
-  open(dialog, t("rules.title"), body);
 }
 
 // ---------------------------------------------------------------- statistics
