@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from terrace.board import Board
@@ -60,7 +60,7 @@ class FairSettings:
 
     samples: int = 16
     """K: sampled stock orders per decision."""
-    nodes: int = 20_000
+    nodes: int = 10_000
     """Solver node budget per sample (keeps decisions deterministic)."""
     seconds: float = 2.0
     """Wall-clock cap per solve (a safety net)."""
@@ -148,6 +148,7 @@ class FairPlayer:
     def decide(self, obs: Observation, deadline: float | None = None) -> Decision:
         """The move that wins in the most sampled stock orders."""
         self._samples = self._carry(obs) if self.settings.reuse else []
+        kept = len(self._samples)
         self._last = None
         self._solves = 0
         self._deadline = deadline
@@ -164,7 +165,7 @@ class FairPlayer:
         else:
             decision = self._sampled(obs)
         self._last = decision.move
-        return decision
+        return replace(decision, kept=kept)
 
     # ------------------------------------------------------------------
 

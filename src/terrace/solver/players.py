@@ -40,7 +40,8 @@ class Decision:
     ``"sampled"`` (won most often over sampled stock orders), ``"greedy"``,
     ``"random"``, or ``"none"`` (no move: the game is over or the player
     gives up). ``wins`` of ``samples`` sampled stock orders are won after
-    ``move``; ``solves`` counts the solver calls this decision made;
+    ``move``; ``solves`` counts the solver calls this decision made,
+    ``kept`` the samples it took over from the previous one;
     ``choices`` holds ``(move, wins, tried)`` for every move: ``tried``
     samples have a known outcome after the move (for a move not checked
     against every sample, ``wins`` is a lower bound).
@@ -52,6 +53,8 @@ class Decision:
     wins: int = 0
     solves: int = 0
     choices: tuple[tuple[Move, int, int], ...] = ()
+    kept: int = 0
+    """Samples carried over from the previous decision (reused work)."""
 
     @property
     def win_share(self) -> float | None:
