@@ -5,18 +5,29 @@ the unseen cards consistent with the observation, solve each sampled
 position with the perfect-information solver under a small node budget, and
 play the move that wins in the most samples.
 
-* A proved-safe foundation move, or the only move, is played without
-  sampling.
-* The choice of the base card and decisions in which a move uses a space
-  get more samples (``choice_factor``, ``space_factor``).
-* Each sample's solve gives a winning line; its first move wins in that
-  sample. When the winning samples do not all agree, the best few moves
+* A proved-safe foundation move, or the only move that leads somewhere new,
+  is played without sampling.
+* Half of the K samples are solved first (``early``); when every winning
+  one starts with the same move (or none wins) that move is played. Only
+  contested decisions get all K, and 2K (``space_factor``) when a move
+  empties or fills a pile. The base-card choice gets 2K (``choice_factor``),
+  each sample solved for every candidate.
+* Each sample's solve gives a winning line, whose first move wins in that
+  sample. When the winning samples disagree, the best few moves
   (``candidates``) are checked against every winning sample, branch and
-  bound: a move stops being checked once it can no longer overtake.
+  bound: a move stops being checked once it can no longer overtake. Ties go
+  to the greedy player's choice; when no sample wins, the greedy move is
+  played.
 * Work is reused between moves (``reuse``): a sample stays as long as it is
   consistent with what has been revealed; a winning line whose next move is
   the move played stays a winning line, a lost sample stays lost, an
-  undecided one stays undecided. Only the rest is solved again.
+  undecided one stays undecided, and only the rest is solved again. When a
+  card turns up that a sample had put elsewhere (``repair``), the two are
+  swapped in the sample's stock, the swap partner drawn at random among the
+  places that may hold that card: the sample stays a uniform draw given all
+  that is seen, and its line is kept if the engine still replays it to a
+  win. Before solving a sample, a few winning lines of other samples are
+  replayed on it (``share``).
 
 With a node budget (``nodes``) every solve, and so every decision, is a
 function of the observation and the seed: the same observation gives the
@@ -394,7 +405,7 @@ class FairPlayer:
             tried = sum(s.outcome(move) != OPEN for s in samples)
             choices.append((move, wins, tried))
         move = order[0]
-        return Decision(move, "sampled", len(samples), choices[0][1], self._solves, tuple(choices))
+        return Decision(move, "sampled", choices[0][2], choices[0][1], self._solves, tuple(choices))
 
 
 def _unanimous(samples: list[_Sample], obs: Observation) -> bool:
