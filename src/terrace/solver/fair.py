@@ -142,7 +142,17 @@ class _Sample:
 
 class FairPlayer:
     """The fair player (see the module docstring). One instance plays one
-    game; ``seed`` fixes its samples."""
+    game; ``seed`` fixes its samples.
+
+    >>> from terrace.rules import Rules
+    >>> from terrace.solver.observation import observe
+    >>> rules = Rules(decks=1, reserve=2, piles=2, candidates=0)
+    >>> board = Board.from_position("4 2D3C 4S5H6S7H8S9HTSJHQSKHAS,4H5C6H7C8H9CTHJCQHKC,"
+    ...     "4D5S6D7S8D9STDJSQDKSAD,4C5D6C7D8C9DTCJDQCKDAC 2C,2S 3S3HAH 3D2H 0", rules)
+    >>> decision = FairPlayer(FairSettings(samples=4), seed=1).decide(observe(board))
+    >>> decision.kind, decision.move in board.legal_moves, decision.win_share
+    ('sampled', True, 1.0)
+    """
 
     name = "fair"
 
