@@ -270,7 +270,8 @@ def test_reuse_saves_solves_and_keeps_the_same_game_quality() -> None:
 def test_the_base_card_choice_is_sampled_per_candidate() -> None:
     rules = Rules(decks=1, reserve=3, piles=4, candidates=3)
     board = Board.from_number(11, rules)
-    decision = FairPlayer(FairSettings(samples=2, nodes=2_000, seconds=30.0), 5).decide(observe(board))
+    settings = FairSettings(samples=2, nodes=2_000, choice_nodes=2_000, seconds=30.0)
+    decision = FairPlayer(settings, 5).decide(observe(board))
     assert decision.move is not None and decision.move.is_choice
     assert decision.samples == 4  # choice_factor 2
     assert {m for m, _, _ in decision.choices} == {Move.choose(i) for i in (1, 2, 3)}

@@ -11,7 +11,8 @@ play the move that wins in the most samples.
   one starts with the same move (or none wins) that move is played. Only
   contested decisions get all K, and 2K (``space_factor``) when a move
   empties or fills a pile. The base-card choice gets 2K (``choice_factor``),
-  each sample solved for every candidate.
+  each sample solved for every candidate with a larger budget
+  (``choice_nodes``).
 * Each sample's solve gives a winning line, whose first move wins in that
   sample. When the winning samples disagree, the best few moves
   (``candidates``) are checked against every winning sample, branch and
@@ -51,7 +52,7 @@ from terrace.solver.api import solve
 from terrace.solver.observation import Observation
 from terrace.solver.players import Decision, choice_value, greedy_move
 
-FAIR_VERSION = 1
+FAIR_VERSION = 2
 """Bumped whenever a change could alter the fair player's games."""
 
 WON, LOST, UNKNOWN, OPEN = "won", "lost", "unknown", "open"
@@ -73,8 +74,11 @@ class FairSettings:
     """K: sampled stock orders per decision."""
     nodes: int = 10_000
     """Solver node budget per sample (keeps decisions deterministic)."""
-    seconds: float = 2.0
-    """Wall-clock cap per solve (a safety net)."""
+    choice_nodes: int = 40_000
+    """Node budget per sample and candidate for the base-card choice."""
+    seconds: float = 60.0
+    """Wall-clock cap per solve: only a safety net (when it bites, the
+    decision depends on the machine's speed)."""
     choice_factor: int = 2
     """More samples for the base-card choice."""
     space_factor: int = 2
@@ -94,8 +98,9 @@ class FairSettings:
     starts with the same move (or none wins)."""
 
     def __post_init__(self) -> None:
-        limits = {"samples": (1, 4096), "nodes": (1, 10**9), "choice_factor": (1, 64),
-                  "space_factor": (1, 64), "candidates": (1, 64), "share": (0, 64)}
+        limits = {"samples": (1, 4096), "nodes": (1, 10**9), "choice_nodes": (1, 10**9),
+                  "choice_factor": (1, 64), "space_factor": (1, 64), "candidates": (1, 64),
+                  "share": (0, 64)}
         for name, (low, high) in limits.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -349,7 +354,7 @@ class FairPlayer:
         for sample in samples:
             if sample.status != OPEN:
                 continue
-            result = self._solve(sample.board, settings.nodes * len(obs.moves), all_candidates=True)
+            result = self._solve(sample.board, settings.choice_nodes * len(obs.moves), all_candidates=True)
             if result is None:
                 continue
             sample.status = result.result
