@@ -12,7 +12,6 @@ import click
 
 from terrace.board import Board
 from terrace.clitools import deal_options, load_deal, pop_rules, rule_options
-from terrace.errors import TerraceError
 from terrace.solver.api import solve
 from terrace.solver.chart import survey_chart
 from terrace.solver.players import PLAYERS, player_key, player_settings
@@ -87,7 +86,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     try:
         board = board_after(Board(rules, load_deal(rules, deal_number, deal_file)), moves)
         report = hint_report(board, fair=fair, seed=seed, seconds=seconds, samples=samples)
-    except (TerraceError, ValueError) as error:
+    except ValueError as error:  # includes every TerraceError
         raise click.UsageError(str(error)) from None
     click.echo(json.dumps(report) if as_json else describe(report))
 
