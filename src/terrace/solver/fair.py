@@ -52,7 +52,7 @@ from terrace.solver.api import solve
 from terrace.solver.observation import Observation
 from terrace.solver.players import Decision, choice_value, greedy_move
 
-FAIR_VERSION = 2
+FAIR_VERSION = 3
 """Bumped whenever a change could alter the fair player's games."""
 
 WON, LOST, UNKNOWN, OPEN = "won", "lost", "unknown", "open"
@@ -269,9 +269,12 @@ class FairPlayer:
         return fixed if _consistent(fixed, obs, key) else None
 
     def _top_up(self, obs: Observation, count: int) -> list[_Sample]:
+        """The first ``count`` samples, new ones drawn as needed. Always a
+        prefix in the order the samples were drawn, never a choice by what
+        is known about them (that would bias the counts)."""
         while len(self._samples) < count:
             self._samples.append(_Sample(obs.sample(self.rng)))
-        return self._samples
+        return self._samples[:count]
 
     def _seconds(self) -> float:
         """The time for the next solve (0 once the decision's deadline passed)."""
@@ -372,10 +375,11 @@ class FairPlayer:
         if any(obs.uses_space(m) for m in obs.moves):
             full *= settings.space_factor
         first = (settings.samples + 1) // 2 if settings.early else full
-        self._solve_open(obs, self._top_up(obs, first))
-        if not _unanimous(self._samples, obs):
-            self._solve_open(obs, self._top_up(obs, full))
-        samples = self._samples
+        samples = self._top_up(obs, first)
+        self._solve_open(obs, samples)
+        if not _unanimous(samples, obs):
+            samples = self._top_up(obs, full)
+            self._solve_open(obs, samples)
         won = [s for s in samples if s.status == WON]
         best = 0
         for move in self._ranked(obs, samples)[: settings.candidates]:
@@ -387,7 +391,7 @@ class FairPlayer:
                 if wins + untried <= best or self._cancel():
                     break
                 if sample.outcome(move) == OPEN:
-                    self._solve_after(sample, move, obs, samples)
+                    self._solve_after(sample, move, obs, self._samples)
                     wins += sample.outcome(move) == WON
             best = max(best, wins)
         return self._pick(obs, samples)
@@ -395,7 +399,7 @@ class FairPlayer:
     def _solve_open(self, obs: Observation, samples: list[_Sample]) -> None:
         for sample in samples:
             if sample.status == OPEN and not self._cancel():
-                self._solve_sample(sample, obs, samples)
+                self._solve_sample(sample, obs, self._samples)
 
     def _ranked(self, obs: Observation, samples: list[_Sample]) -> list[Move]:
         """The moves, most wins first (then greedy preference, then the
