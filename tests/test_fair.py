@@ -258,7 +258,7 @@ def test_a_repaired_sample_is_still_a_uniform_draw() -> None:
     assert chi2 < 20.5  # 5 degrees of freedom, p = 0.001
 
 
-def test_reuse_saves_solves_and_keeps_the_same_game_quality() -> None:
+def test_reuse_saves_solves() -> None:
     rules = Rules(decks=1, reserve=4, piles=3, candidates=0)
     start = Board.from_position(endgame_position(7, rules, 18).position(), rules)
     with_reuse = play_out(start, FairPlayer(SMALL, 3))
