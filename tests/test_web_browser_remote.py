@@ -24,7 +24,9 @@ def remote() -> Iterator[Server]:
 
 @pytest.fixture
 def browsing(remote: Server) -> Iterator[tuple[Any, list[str]]]:
-    """A page and the console errors it logs (none are expected)."""
+    """A page and the console errors it logs: none are expected except
+    those a test names in the list (the console reports a refused page
+    whenever it likes, even after the test has looked)."""
     sync_playwright = need_browser()
     errors: list[str] = []
     with sync_playwright() as playwright:
@@ -33,10 +35,11 @@ def browsing(remote: Server) -> Iterator[tuple[Any, list[str]]]:
         tab = context.new_page()
         tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         tab.on("pageerror", lambda e: errors.append(str(e)))
-        yield tab, errors
+        expected: list[str] = []
+        yield tab, expected
         context.close()
         browser.close()
-    assert errors == []
+    assert [error for error in errors if not any(word in error for word in expected)] == []
 
 
 def test_the_secret_link_opens_the_game(remote: Server, browsing: tuple[Any, list[str]]) -> None:
@@ -60,9 +63,8 @@ def test_the_secret_link_opens_the_game(remote: Server, browsing: tuple[Any, lis
 
 
 def test_without_the_link_the_page_is_refused(remote: Server, browsing: tuple[Any, list[str]]) -> None:
-    page, errors = browsing
+    page, expected = browsing
+    expected.append("401 (Unauthorized)")
     response = page.goto(remote.url)
     assert response.status == 401
     assert "token" in page.content()
-    assert all("401" in error for error in errors)
-    errors.clear()
