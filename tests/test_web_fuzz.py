@@ -40,7 +40,7 @@ SOLVER_PATHS = ("/hint", "/analysis")
 
 class CountingStore(MemoryStore):
     """A memory store that counts its writes (it hands out copies, so a
-    game changes only through a write)."""
+    game changes only through a write that the store accepts)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -51,8 +51,13 @@ class CountingStore(MemoryStore):
         return super().create(variant, rules, deal, winnable_only=winnable_only)
 
     def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
-        self.writes += 1
         super().update(game, expected_revision=expected_revision, action=action)
+        self.writes += 1  # (an update the store refuses changes nothing)
+
+    def add_active_time(self, game_id: str, ms: int) -> int:
+        total = super().add_active_time(game_id, ms)
+        self.writes += 1
+        return total
 
 
 @pytest.fixture(scope="module")
