@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: play test lint typecheck unit browser-deps bench clean
+.PHONY: play test lint typecheck unit browser-deps build-deps bench clean
 
 play: $(VENV)/.installed
 	$(BIN)/terrace play --host $(HOST) --port $(PORT)
@@ -34,13 +34,28 @@ $(BIN)/python:
 	  else echo "Python's venv module is missing: install python3-venv"; exit 1; fi; }
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# The solver's compiled core is built by pip from setup.py; it is rebuilt
+# whenever its C source changes.
+CORE := setup.py $(wildcard src/terrace/solver/ccore/*)
+
+$(VENV)/.installed: pyproject.toml $(CORE) | $(BIN)/python build-deps
 	$(BIN)/python -m pip install -q -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml $(CORE) | $(BIN)/python build-deps
 	$(BIN)/python -m pip install -q -e '.[dev,charts]'
 	touch $@ $(VENV)/.installed
+
+# A C compiler and Python's headers for the solver's compiled core, installed
+# when root on Debian. Without them the install still works and the solver
+# runs its pure-Python search, much more slowly.
+build-deps:
+	@if command -v cc >/dev/null && $(PYTHON) -c "import os, sys, sysconfig; \
+	  sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))"; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing gcc and python3-dev for the solver's compiled core"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc python3-dev >/dev/null; \
+	else echo "no C compiler or Python headers: the solver will run its slower pure-Python search"; fi
 
 # Debian's Chromium for the browser tests (never a Playwright browser download).
 browser-deps:
@@ -51,4 +66,4 @@ browser-deps:
 	else echo "Chromium is missing and this is not root: browser tests will be skipped"; fi
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info src/terrace/solver/*.so

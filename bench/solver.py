@@ -1,10 +1,10 @@
 """Solver benchmark: the targets of the solver issue.
 
-Solves numbered deals of some presets, one process per core, and prints per
-preset: decided share, median / 90th percentile seconds per deal, positions
-per second and the peak memory of a worker process.
+Solves numbered deals of every preset (or some), one process per core, and
+prints per preset: decided share, median / 90th percentile seconds per deal,
+positions per second and the peak memory of a worker process.
 
-    .venv/bin/python bench/solver.py                      # terrace and falling-star, 1-200, 10 s
+    .venv/bin/python bench/solver.py                      # every preset, deals 1-200, 10 s
     .venv/bin/python bench/solver.py --deals 1-50 --max-seconds 2 --variants falling-star
 
 Verdicts go to a SQLite file (``--db``, default a temporary file), so an
@@ -19,21 +19,23 @@ import sys
 import tempfile
 import time
 
+from terrace.solver.search import core_available
 from terrace.solver.survey import parse_range, percentile, run_survey
 from terrace.solver.verdicts import VerdictStore
-from terrace.variants import get_rules
+from terrace.variants import get_rules, variant_names
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--variants", default="terrace,falling-star")
+    parser.add_argument("--variants", default=",".join(variant_names()))
     parser.add_argument("--deals", default="1-200")
     parser.add_argument("--max-seconds", type=float, default=10.0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--db", default=os.path.join(tempfile.gettempdir(), "terrace-bench-solver.sqlite3"))
     args = parser.parse_args()
     first, last = parse_range(args.deals)
-    print(f"deals {first}-{last}, {args.max_seconds:g} s each, {args.jobs} processes, db {args.db}")
+    core = "compiled core" if core_available() else "pure-Python search (no compiled core)"
+    print(f"deals {first}-{last}, {args.max_seconds:g} s each, {args.jobs} processes, {core}, db {args.db}")
     print()
     print("| preset | deals | won | lost | unknown | decided | median s | 90th pct s "
           "| positions/s | peak MB/worker | wall s |")

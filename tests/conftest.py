@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from browser_support import api, browser, open_game, server  # noqa: F401  (the browser tests' fixtures)
 from terrace.board import Board
 from terrace.cards import CODE, Card, full_pack, parse_card
 from terrace.rules import Rules

@@ -9,6 +9,32 @@ from terrace.board import Board
 from terrace.cards import CODE, RANKS, make_card
 from terrace.rules import Rules, SpaceRule
 
+RULE_SETS = [
+    Rules(decks=1, reserve=6, piles=2, candidates=0),
+    Rules(decks=1, reserve=6, piles=2, candidates=0, foundations="suit"),
+    Rules(decks=1, reserve=6, piles=3, candidates=0, spaces="free"),
+    Rules(decks=1, reserve=5, piles=2, candidates=0, spaces="waste", redeals=1),
+    Rules(decks=2, reserve=6, piles=2, candidates=0),
+    Rules(decks=2, reserve=6, piles=3, candidates=0, foundations="suit"),
+    Rules(decks=1, reserve=4, piles=2, candidates=0, foundation_return=True),
+    Rules(decks=1, reserve=5, piles=2, candidates=0, foundations="suit", spaces="waste", redeals=2),
+    Rules(decks=3, reserve=7, piles=3, candidates=0),
+    Rules(decks=4, reserve=7, piles=3, candidates=0, foundations="suit"),
+    Rules(decks=2, reserve=5, piles=3, candidates=0, spaces="free", redeals=1),
+]
+"""Small rule sets covering every option: one to four decks, alternate and
+suit foundations, every space rule, redeals, foundation-return. (Free spaces
+with foundation-return are left out: every foundation card can then come
+back down, and the plain search never finishes.)"""
+
+
+def cards_in_play(rules: Rules) -> int:
+    """How many cards an endgame of these rules keeps off the foundations,
+    so that the plain search below can still finish on most of them."""
+    if rules.foundation_return:
+        return 12
+    return 13 if rules.spaces is SpaceRule.FREE else 15
+
 
 def brute_force(board: Board, max_positions: int = 200_000) -> str | None:
     """``"won"`` or ``"lost"`` by trying every legal move from every

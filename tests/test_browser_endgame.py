@@ -14,11 +14,11 @@ import pytest
 from store_support import golden
 from terrace.board import Board
 from terrace.variants import get_rules
-from test_browser_game import Api, _click_move, api, browser, moves_seen, open_game, server, top
+from browser_support import Api, moves_seen, top
+from test_browser_game import _click_move
 from web_support import WINNING_LINE, running_server
 
 pytestmark = pytest.mark.browser
-_ = api, browser, open_game, server  # the browser tests' fixtures
 
 LINE = WINNING_LINE
 FINISH_AFTER = 232

@@ -1,5 +1,6 @@
 """The web game in a real browser: Playwright drives Debian's Chromium
-against ``terrace play`` started as a subprocess.
+against ``terrace play`` started as a subprocess (the fixtures are in
+browser_support.py).
 
 Without Chromium these tests are skipped, except under ``CI=true`` where
 they fail.
@@ -9,111 +10,20 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from browser_support import Api, moves_seen, top
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.variants import get_rules
-from web_support import CHROMIUM, ROOT, WINNING_LINE, running_server
+from web_support import ROOT, WINNING_LINE
 
 pytestmark = pytest.mark.browser
 
 SCREENSHOTS = ROOT / "docs" / "screenshots"
-
-
-def _need_browser() -> Any:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None
-    if sync_playwright is None or not Path(CHROMIUM).exists():
-        message = "Debian's chromium (/usr/lib/chromium/chromium) and playwright are needed"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return sync_playwright
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with running_server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    sync_playwright = _need_browser()
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
-
-
-class Api:
-    """The server's API, straight from the test (no proxy)."""
-
-    def __init__(self, url: str) -> None:
-        self.client = httpx.Client(base_url=url, trust_env=False, timeout=30)
-
-    def new(self, **body: Any) -> dict[str, Any]:
-        response = self.client.post("/api/games", json=body)
-        assert response.status_code == 201, response.text
-        data: dict[str, Any] = response.json()
-        return data
-
-    def play(self, game: dict[str, Any], *moves: str) -> dict[str, Any]:
-        for text in moves:
-            response = self.client.post(f"/api/games/{game['id']}/moves", json={"move": text})
-            assert response.status_code == 200, response.text
-            game = response.json()
-        return game
-
-
-@pytest.fixture(scope="module")
-def api(server: str) -> Iterator[Api]:
-    client = Api(server)
-    yield client
-    client.client.close()
-
-
-@pytest.fixture
-def open_game(browser: Any, server: str) -> Iterator[Any]:
-    """Open the page on a game; yields a function (game, **context options)
-    that returns the page. Fails the test on any console error."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def opener(game: dict[str, Any], **options: Any) -> Any:
-        options.setdefault("viewport", {"width": 1280, "height": 860})
-        options.setdefault("locale", "en-GB")
-        context = browser.new_context(**options)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server}?game={game['id']}")
-        page.wait_for_selector("body[data-ready='true']")
-        page.wait_for_selector(f"body[data-game='{game['id']}']")
-        return page
-
-    opener.errors = errors  # type: ignore[attr-defined]
-    yield opener
-    for context in contexts:
-        context.close()
-    assert errors == []
-
-
-def moves_seen(page: Any, count: int) -> None:
-    page.wait_for_selector(f"body[data-moves='{count}']")
-
-
-def top(page: Any, pile: str) -> Any:
-    return page.locator(f"[data-pile='{pile}'] > .card").last
 
 
 # ---------------------------------------------------------------- the tests
@@ -216,9 +126,9 @@ def test_an_illegal_drop_snaps_back_with_the_reason(api: Api, open_game: Any) ->
     if "reserve" not in game["sources"]:
         # The terrace card cannot move at all: a click explains why.
         card.dblclick()
-        toast = page.locator("#toast.show")
-        toast.wait_for()
-        assert "foundation" in toast.inner_text()
+        why = page.locator("#why:not([hidden])")
+        why.wait_for()
+        assert "foundation" in why.inner_text()
     # Drag a movable tableau card onto a pile that does not take it.
     source = next(p for p, info in game["sources"].items() if p.startswith("t"))
     wrong = next(
@@ -229,8 +139,8 @@ def test_an_illegal_drop_snaps_back_with_the_reason(api: Api, open_game: Any) ->
     card = top(page, source)
     code = card.get_attribute("data-card")
     card.drag_to(page.locator(f"[data-pile='{wrong}']"))
-    toast = page.locator("#toast.show", has_text=re.compile("cannot go on|takes only"))
-    toast.wait_for()
+    why = page.locator("#why:not([hidden])", has_text=re.compile("cannot go on|takes only"))
+    why.wait_for()
     page.locator(".ghost").wait_for(state="detached")
     assert top(page, source).get_attribute("data-card") == code
     assert page.evaluate("document.body.dataset.moves") == "1"
@@ -323,16 +233,12 @@ def test_switch_language(api: Api, open_game: Any) -> None:
     assert page.locator("html").get_attribute("lang") == "de"
     assert page.locator("[data-counter='moves'] .label").inner_text() == "Züge"
     assert "Vorrat" in page.locator("#prompt").inner_text()
-    top(page, "reserve").click()
-    top(page, "t1").click()
-    toast = page.locator("#toast.show")
-    toast.wait_for()
-    assert (
-        "Terrassenkarte" in toast.inner_text()
-        or "Zielstapel" in toast.inner_text()
-        or "Stapel" in toast.inner_text()
-    )
+    top(page, "reserve").click()  # the terrace card cannot move: the note says why, in German
+    why = page.locator("#why:not([hidden])")
+    why.wait_for()
+    assert "Terrassenkarte" in why.inner_text()
     page.locator("#btn-rules").click()
+    page.locator("#dlg-rules[open] section").first.wait_for()  # (the rules come from the server)
     assert "Terrasse" in page.locator("#dlg-rules").inner_text()
     page.keyboard.press("Escape")
     page.reload()

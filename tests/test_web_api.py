@@ -22,7 +22,7 @@ with warnings.catch_warnings():
 from terrace.rules import RULE_FIELDS
 from terrace.storage import ConflictError, GameStore
 from terrace.variants import PRESETS
-from terrace.web.app import create_app
+from terrace.web.app import STATIC, create_app
 from terrace.web.security import MAX_BODY
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -551,10 +551,17 @@ def test_favicons(client: TestClient) -> None:
 
 
 def test_static_modules_are_served(client: TestClient) -> None:
-    for name in ("main", "api", "render", "drag", "i18n", "panels", "rules", "state"):
+    """Every module is served, and the page asks for all of them at once
+    (main.js as its script, the others as module preloads)."""
+    page = client.get("/").text
+    names = sorted(path.stem for path in (STATIC / "js").glob("*.js"))
+    assert {"main", "api", "render", "drag", "i18n", "panels", "state"} <= set(names)
+    for name in names:
         response = client.get(f"/static/js/{name}.js")
         assert response.status_code == 200
         assert "javascript" in response.headers["content-type"]
+        asked = (f'src="/static/js/{name}.js"', f'rel="modulepreload" href="/static/js/{name}.js"')
+        assert any(way in page for way in asked), name
 
 
 # ---------------------------------------------------------------- fuzz and a whole game

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from test_browser_game import _need_browser
+from browser_support import need_browser
 from web_support import CHROMIUM, Server, started_server
 
 pytestmark = pytest.mark.browser
@@ -25,7 +25,7 @@ def remote() -> Iterator[Server]:
 @pytest.fixture
 def browsing(remote: Server) -> Iterator[tuple[Any, list[str]]]:
     """A page and the console errors it logs (none are expected)."""
-    sync_playwright = _need_browser()
+    sync_playwright = need_browser()
     errors: list[str] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM)

@@ -10,11 +10,18 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from terrace.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 WINNING_LINE: dict[str, Any] = json.loads((ROOT / "tests" / "data" / "web_winning_line.json").read_text())
@@ -81,3 +88,12 @@ def running_server(*extra: str) -> Iterator[str]:
     """``terrace play`` on a free port (games in memory); yields its URL."""
     with started_server(*extra) as server:
         yield server.url
+
+
+@contextmanager
+def app_client(**options: Any) -> Iterator[TestClient]:
+    """The app (games in memory) behind Starlette's test client."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(**options), base_url=LOCAL) as client:
+            yield client

@@ -31,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from terrace.board import Board
 from terrace.deal import Deal, check_number
 from terrace.errors import TerraceError
+from terrace.guide import descriptions, rules_guide
 from terrace.moves import Move
 from terrace.refusals import Param, Reason, clip
 from terrace.rules import RULE_OPTIONS, Rules
@@ -46,13 +47,14 @@ from terrace.storage import (
     StoreWriteError,
     UnknownGameError,
 )
-from terrace.variants import VARIANTS, canonical_name, get_rules, preset_name
+from terrace.variants import VARIANTS, canonical_name, get_rules, get_variant, preset_name
 from terrace.web import hints
 from terrace.web.endgame import AUTOPLAY_MODES, ReportClock, autoplay
 from terrace.web.i18n import WebRefusal, pick_language, say
 from terrace.web.numbers import whole_number
 from terrace.web.security import MAX_BODY, SecurityMiddleware
 from terrace.web.view import describe_move, game_json, game_summary, motions
+from terrace.web.why import explain
 from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
 
 STATIC = Path(__file__).parent / "static"
@@ -138,6 +140,7 @@ class WebGame:
                 "title": variant.title,
                 "rules": variant.rules.to_dict(),
                 "description": variant.description,
+                "descriptions": descriptions(variant),
                 "summary": variant.rules.describe(),
                 "aliases": sorted(variant.alias_names),
                 "other_names": list(variant.aliases),
@@ -393,6 +396,36 @@ class WebGame:
         self.clock.reported(game.id)
         return _json({"id": game.id, "active_ms": total})
 
+    # -- what the page explains: a pressed card, the rules -----------------
+
+    async def why(self, request: Request) -> Response:
+        """Why the card a player pressed cannot move (``reason`` null when it can)."""
+        game = self.load(request.path_params["game_id"])
+        pile = request.query_params.get("pile", "")[:MAX_MOVE_TEXT]
+        raw = request.query_params.get("index")
+        index = None if raw is None else whole_number(raw)
+        if raw is not None and index is None:
+            index = -1  # refused by explain() with the pile's range
+        board = game.board()
+        reason = explain(board, pile, index)
+        body: dict[str, Any] = {"pile": pile, "index": index, "movable": reason is None}
+        if reason is None:
+            return _json({**body, "reason": None, "code": None})
+        return _json({**body, **_refusal_json(request, reason, "reason")})
+
+    async def rules(self, request: Request) -> Response:
+        """The rules of a variant (``?variant=``, the default one without) for people."""
+        name = request.query_params.get("variant", self.default_variant)
+        variant = get_variant(name[:64])
+        language = pick_language(request.headers.get("accept-language"))
+        return _json(rules_guide(variant.rules, variant, language))
+
+    async def game_rules(self, request: Request) -> Response:
+        """The rules one game is played by, for people."""
+        game = self.load(request.path_params["game_id"])
+        language = pick_language(request.headers.get("accept-language"))
+        return _json(rules_guide(game.rules, get_variant(game.variant), language))
+
 
 def _json(data: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(data, status_code=status, headers={"cache-control": "no-store"})
@@ -553,6 +586,7 @@ def create_app(
         Route("/favicon.svg", favicon_svg),
         Route("/api/variants", game.variants),
         Route("/api/stats", game.stats),
+        Route("/api/rules", game.rules),
         Route("/api/games", game.recent, methods=["GET"]),
         Route("/api/games", game.create, methods=["POST"]),
         Route("/api/games/current", game.current),
@@ -568,6 +602,8 @@ def create_app(
         Route(gid + "/autoplay", game.autoplay, methods=["POST"]),
         Route(gid + "/give-up", game.give_up, methods=["POST"]),
         Route(gid + "/time", game.active_time, methods=["POST"]),
+        Route(gid + "/why", game.why),
+        Route(gid + "/rules", game.game_rules),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(

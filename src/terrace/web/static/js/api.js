@@ -35,6 +35,8 @@ export const api = {
   restart: (id, after) => call("POST", `${game(id)}/restart`, { after }),
   hint: (id, after) => call("POST", `${game(id)}/hint`, { after }),
   analysis: (id) => call("GET", `${game(id)}/analysis`),
+  why: (id, pile, index) => call("GET", `${game(id)}/why?pile=${encodeURIComponent(pile)}${index === null ? "" : `&index=${index}`}`),
+  rules: (id) => call("GET", `${game(id)}/rules`),
   stats: () => call("GET", "/api/stats"),
   autoplay: (id, after, mode) => call("POST", `${game(id)}/autoplay`, { after, mode }),
   giveUp: (id, after) => call("POST", `${game(id)}/give-up`, { after }),

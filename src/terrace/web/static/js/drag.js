@@ -1,17 +1,32 @@
 // Drag and drop with Pointer Events (mouse, pen and touch alike).
 // The board's movable cards carry the class "movable"; a drag starts after
-// the pointer travels a few pixels, so a plain click stays a click.
+// the pointer travels a few pixels, so a plain click stays a click. Esc
+// cancels a drag. Pressing a card that cannot move calls onPress(pile,
+// card): when it explains the card (returns true), the card is let go and
+// its click does nothing more.
 
 const THRESHOLD = 6;
 
-export function attachDrag(board, { onStart, onDrop, onCancel }) {
+export function attachDrag(board, { onStart, onDrop, onCancel, onPress }) {
   let drag = null;
   let swallowClick = false;
+
+  const swallowNextClick = () => {
+    swallowClick = true;
+    setTimeout(() => { swallowClick = false; }, 0);
+  };
 
   board.addEventListener("pointerdown", (event) => {
     if (event.button !== 0 || drag) return;
     const card = event.target.closest(".card.movable");
-    if (!card) return;
+    if (!card) {
+      const still = event.target.closest(".card");
+      const pile = still && still.closest("[data-pile]");
+      if (pile && onPress && onPress(pile.dataset.pile, still)) {
+        drag = { pressed: true, id: event.pointerId };
+      }
+      return;
+    }
     const pile = card.closest("[data-pile]");
     if (!pile) return;
     drag = { card, pile: pile.dataset.pile, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null };
@@ -19,7 +34,7 @@ export function attachDrag(board, { onStart, onDrop, onCancel }) {
   });
 
   board.addEventListener("pointermove", (event) => {
-    if (!drag || event.pointerId !== drag.id) return;
+    if (!drag || event.pointerId !== drag.id || drag.pressed || drag.cancelled) return;
     const dx = event.clientX - drag.x;
     const dy = event.clientY - drag.y;
     if (!drag.ghost) {
@@ -32,7 +47,7 @@ export function attachDrag(board, { onStart, onDrop, onCancel }) {
       ghost.style.setProperty("top", `${rect.top}px`);
       ghost.style.setProperty("width", `${rect.width}px`);
       ghost.style.setProperty("height", `${rect.height}px`);
-      ghost.style.setProperty("--cw", getComputedStyle(board).getPropertyValue("--cw"));
+      ghost.style.setProperty("--cw", getComputedStyle(drag.card).getPropertyValue("--cw"));
       document.body.append(ghost);
       drag.ghost = ghost;
       drag.card.classList.add("lifted");
@@ -46,9 +61,12 @@ export function attachDrag(board, { onStart, onDrop, onCancel }) {
     if (!drag || event.pointerId !== drag.id) return;
     const current = drag;
     drag = null;
+    if (current.pressed || current.cancelled) {
+      swallowNextClick();
+      return;
+    }
     if (!current.ghost) return;
-    swallowClick = true;
-    setTimeout(() => { swallowClick = false; }, 0);
+    swallowNextClick();
     if (cancelled) {
       onCancel(current.pile, current.ghost, current.card);
       return;
@@ -65,8 +83,19 @@ export function attachDrag(board, { onStart, onDrop, onCancel }) {
     }
     onDrop(current.pile, under ? under.dataset.pile : null, current.ghost, current.card);
   };
-  board.addEventListener("pointerup", (event) => finish(event, false));
-  board.addEventListener("pointercancel", (event) => finish(event, true));
+  // (On the window: a press or a cancelled drag may end anywhere.)
+  window.addEventListener("pointerup", (event) => finish(event, false));
+  window.addEventListener("pointercancel", (event) => finish(event, true));
+
+  // Esc puts the card back; the pointer's release then does nothing.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !drag || !drag.ghost) return;
+    const current = drag;
+    drag = { cancelled: true, id: current.id };
+    if (current.card.hasPointerCapture(current.id)) current.card.releasePointerCapture(current.id);
+    event.preventDefault();
+    onCancel(current.pile, current.ghost, current.card);
+  });
 
   // The click that follows a drag is not a click on the card.
   window.addEventListener("click", (event) => {

@@ -3,12 +3,17 @@
 import { api } from "./api.js";
 import { attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, placeName } from "./i18n.js";
-import { openNewGame, openRules, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
+import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
 import { renderBoard, renderCounters, topCard } from "./render.js";
 import { app, toast } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
 import { followGame, paintTimer, startTimer } from "./timer.js";
 import { announce, watchOtherTabs } from "./tabs.js";
+import { explainCard, showWhy } from "./explain.js";
+import { openRules, watchNewGame } from "./help.js";
+import { attachArrows } from "./keyboard.js";
+import { attachMenu } from "./menu.js";
+import { labelTables } from "./tables.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -64,7 +69,7 @@ function show(game, { ghost = null, animate = true } = {}) {
 function draw() {
   const game = app.game;
   if (!game) return;
-  renderBoard(board, game, { verdicts: app.verdicts });
+  // The counters and the prompt first: the board fits the room they leave.
   renderCounters($("#counters"), game);
   paintTimer();
   syncEndButtons(game);
@@ -79,9 +84,10 @@ function draw() {
     $("#replay-prev").disabled = game.step <= 0;
     $("#replay-next").disabled = game.step >= game.steps;
   }
+  prompt();
+  renderBoard(board, game, { verdicts: app.verdicts });
   if (app.selected) markSelection(app.selected);
   if (app.hint) markHint(app.hint);
-  prompt();
 }
 
 function prompt(text) {
@@ -156,20 +162,30 @@ function play(move, ghost = null, card = null) {
   });
 }
 
-function explain(move, ghost = null, card = null) {
+// Why a move the player tried is refused, next to the card (or the top
+// card of `source`).
+function explain(move, ghost = null, card = null, source = null) {
   return enqueue(async () => {
     if (ghost && card) snapBack(ghost, card, animationsOn());
     const result = await api.check(app.game.id, move);
-    if (result.ok && !result.data.legal) toast(result.data.reason);
+    const pile = source && board.querySelector(`[data-pile="${source}"]`);
+    const anchor = card || (pile && (topCard(pile) || pile));
+    if (result.ok && !result.data.legal) showWhy(result.data.reason, anchor);
     else if (!result.ok) toast(result.data.error);
   });
+}
+
+// Why the top card of a pile cannot move (a key or a click on it).
+function explainPile(pile) {
+  const node = board.querySelector(`[data-pile="${pile}"]`);
+  return enqueue(() => explainCard(pile, null, (node && topCard(node)) || node));
 }
 
 function autoMove(pile) {
   const info = app.game.sources[pile];
   if (info && info.auto) return play(info.auto);
   const cards = pile === "reserve" || pile === "waste" || pile[0] === "t" || pile[0] === "f";
-  if (cards) return explain(`${notation(pile)}f`);
+  if (cards) return explainPile(pile);
   return null;
 }
 
@@ -177,7 +193,7 @@ function moveTo(source, target, ghost = null, card = null) {
   const info = app.game.sources[source];
   if (info && info.targets[target]) return play(info.targets[target], ghost, card);
   if (target && (target[0] === "t" || target[0] === "f") && target !== source) {
-    return explain(`${notation(source)}${target}`, ghost, card);
+    return explain(`${notation(source)}${target}`, ghost, card, source);
   }
   if (ghost && card) snapBack(ghost, card, animationsOn());
   if (target && target !== source) toast(t("error.dropHere"));
@@ -336,8 +352,10 @@ board.addEventListener("click", (event) => {
   if (!pile) return deselect();
   const card = event.target.closest(".card");
   const name = pile.dataset.pile;
-  // A click on a covered card acts on its pile only as a drop target.
-  if (card && card !== topCard(pile) && !app.selected && name !== "stock") return;
+  // A card that cannot move was explained when pressed (see onPress); it
+  // acts on its pile only as a drop target.
+  const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
+  if (still && !app.selected && name !== "stock") return;
   activate(name, event.detail || 1);
 });
 
@@ -358,7 +376,15 @@ attachDrag(board, {
     clearMarks("target");
     snapBack(ghost, card, animationsOn());
   },
+  onPress(pile, card) {
+    const game = app.game;
+    if (!game || game.replay || app.selected || pile === "stock" || card.classList.contains("choice")) return false;
+    const index = card.dataset.index === undefined ? null : Number(card.dataset.index);
+    enqueue(() => explainCard(pile, index, card));
+    return true;
+  },
 });
+attachArrows(board);
 
 const PILE_KEYS = "1234567890";
 
@@ -408,7 +434,7 @@ document.addEventListener("keydown", (event) => {
     const info = game.sources[source];
     const foundation = info && Object.keys(info.targets).find((p) => p[0] === "f");
     if (foundation) play(info.targets[foundation]);
-    else explain(`${notation(source)}f`);
+    else explain(`${notation(source)}f`, null, null, source);
   } else if (key === "Enter") {
     if (app.selected) {
       const source = app.selected;
@@ -506,6 +532,9 @@ function bindButtons() {
   $("#btn-restart").addEventListener("click", () => step("restart"));
   $("#btn-new").addEventListener("click", () => openNewGame(actions));
   $("#btn-rules").addEventListener("click", () => openRules());
+  attachMenu();
+  watchNewGame();
+  labelTables($("#dlg-stats"));
   $("#btn-stats").addEventListener("click", () => openStats(actions));
   $("#btn-settings").addEventListener("click", () => openSettings(actions));
   $("#replay-prev").addEventListener("click", () => replayStep(-1));
@@ -559,9 +588,13 @@ async function main() {
   bindButtons();
   startTimer();
   watchOtherTabs(() => (app.game && !app.game.replay ? app.game : null), (id) => enqueue(() => catchUp(id)));
-  const variants = await api.variants();
-  if (variants.ok) app.variants = variants.data;
+  // The variant list loads while the game is fetched and drawn.
+  const variants = api.variants();
   await startup();
+  const list = await variants;
+  if (list.ok) app.variants = list.data;
+  const game = app.game;
+  if (game && !game.replay && game.status === "choosing" && app.variants && app.variants.solver && !app.verdicts) loadVerdicts(game);
   document.body.dataset.ready = "true";
 }
 

@@ -4,7 +4,6 @@
 import { api } from "./api.js";
 import { t, getLanguage } from "./i18n.js";
 import { el } from "./render.js";
-import { RULES } from "./rules.js";
 import { app, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
 
@@ -130,18 +129,6 @@ export function openSettings(actions) {
     el("label", { class: "field bool", for: "set-timer" }, el("span", { text: t("settings.timer") }), timer),
     el("label", { class: "field", for: "set-lang" }, el("span", { text: t("label.language") }), lang),
     el("h3", { text: t("settings.keys") }), el("p", { class: "keys", text: t("keys.text") }));
-}
-
-// ---------------------------------------------------------------- rules
-
-export function openRules() {
-  const dialog = $("#dlg-rules");
-  const body = el("article", { class: "rules" });
-  for (const [kind, content] of RULES[getLanguage()]) {
-    if (kind === "ul") body.append(el("ul", {}, ...content.map((item) => el("li", { text: item }))));
-    else body.append(el(kind, { text: content }));
-  }
-  open(dialog, t("rules.title"), body);
 }
 
 // ---------------------------------------------------------------- statistics

@@ -29,18 +29,20 @@ function suitIcon(suit, cls) {
   return svg;
 }
 
-export function makeCard(code) {
+// A face-up card; `index` is its place in its pile, from 0 at the bottom.
+export function makeCard(code, index = null) {
   const red = code[1] === "H" || code[1] === "D";
   const rank = rankLabel(code[0]);
   const card = el("div", {
     class: `card face ${red ? "red" : "black"}${rank.length > 1 ? " wide" : ""}`,
     "data-card": code,
+    "data-index": index === null ? null : String(index),
     role: "img",
     "aria-label": cardName(code),
   });
-  const index = el("div", { class: "idx" }, el("span", { class: "rank", text: rank }), suitIcon(code[1], "pip"));
+  const head = el("div", { class: "idx" }, el("span", { class: "rank", text: rank }), suitIcon(code[1], "pip"));
   const corner = el("div", { class: "idx corner" }, el("span", { class: "rank", text: rank }), suitIcon(code[1], "pip"));
-  card.append(index, suitIcon(code[1], "big"), corner);
+  card.append(head, suitIcon(code[1], "big"), corner);
   return card;
 }
 
@@ -53,30 +55,148 @@ function pileLabel(name, cards, extra = "") {
   return [name, top, cards.length > 1 ? t("pile.cards", { n: cards.length }) : "", extra].filter(Boolean).join(", ");
 }
 
-// The board's columns and card width for the space available.
-export function fitBoard(board, game) {
+// ---------------------------------------------------------------- layout
+//
+// Every length is in card widths (cw); a card is 1.4 cw high. The board must
+// fit the window without scrolling: the cards take the largest size at which
+// an ordinary pile (7 cards) fans out in full, and a taller pile first
+// compresses its fan (with a smaller rank index, never a clipped one) and
+// only then, when even the tightest fan would run past the bottom, makes
+// every card smaller. These numbers match style.css.
+
+const RATIO = 1.4;
+const GAP = 0.12;              // between piles (--gap)
+const ROW_GAP = GAP * 1.6;     // between the rows of the board
+const PAD_X = 0.15;            // the board's side padding
+const IDX_TOP = 0.02;          // the rank index's top offset
+const IDX_FONT = 0.34;         // its full size
+const IDX_BOX = 1.08;          // its box in ems: the J's and the Q's tails fit inside (DejaVu Sans Bold)
+const IDX_WIDE = 1.12;         // the width in ems of the widest rank label ("10") in the terrace's column
+const MIN_IDX_PX = 10;         // the smallest index font a compressed fan may use
+const AIR = 2;                 // pixels between an index and the card that covers it
+const BOTTOM = 8;              // pixels kept free below the tallest pile
+const TYPICAL_PILE = 7;        // the pile the card size is chosen for
+const MIN_CW = 24;
+
+// The fan step (px) at which a covered card shows its whole index, at index
+// size `font` (px).
+function stepFor(cw, font) {
+  return IDX_TOP * cw + IDX_BOX * font + AIR;
+}
+
+const fullStep = (cw) => stepFor(cw, IDX_FONT * cw);
+const tightStep = (cw) => stepFor(cw, Math.min(IDX_FONT * cw, Math.max(MIN_IDX_PX, 0.2 * cw)));
+
+// The index font (px) that a fan step leaves room for.
+function indexFont(cw, step) {
+  return Math.min(IDX_FONT * cw, (step - AIR - IDX_TOP * cw) / IDX_BOX);
+}
+
+// The lowest edge the board may use: the window's, less a toolbar fixed at
+// the bottom and whatever style.css places after the board (on a phone: the
+// counters and the prompt).
+export function bottomEdge() {
+  let bottom = window.innerHeight;
+  const toolbar = document.querySelector(".actions");
+  if (toolbar && getComputedStyle(toolbar).position === "fixed") {
+    const rect = toolbar.getBoundingClientRect();
+    if (rect.top > bottom / 2) bottom = rect.top;
+  }
+  const board = document.querySelector("#board");
+  const order = Number(getComputedStyle(board).order);
+  for (const node of board.parentElement.children) {
+    const style = getComputedStyle(node);
+    if (Number(style.order) <= order || style.position === "fixed" || style.display === "none") continue;
+    bottom -= node.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+  }
+  return bottom;
+}
+
+// The largest card width in [low, high] for which `fits` holds (it holds
+// for every smaller width), to half a pixel.
+function largest(low, high, fits) {
+  if (fits(high)) return high;
+  if (!fits(low)) return low;
+  while (high - low > 0.5) {
+    const mid = (low + high) / 2;
+    if (fits(mid)) low = mid;
+    else high = mid;
+  }
+  return low;
+}
+
+// The board's columns and card widths for the space available: `cw` for
+// the tableau, `cwTop` for the top row and the terrace. They are the same,
+// except on an upright phone: nine piles make the tableau's cards narrow,
+// while the top row has fewer columns, so its cards and the terrace's (the
+// cards a player reads most) grow into the height the phone has to spare.
+export function fitBoard(board, game, bottom = bottomEdge()) {
   const o = game.options;
   const foundations = 4 * o.decks;
   const portrait = window.innerWidth < window.innerHeight * 0.8;
   const rows = Math.ceil(foundations / (portrait ? Math.max(4, o.piles - 2) : 8));
   const perRow = Math.ceil(foundations / rows);
-  const cols = Math.max(o.piles, 2 + perRow);
+  const topCols = 2 + perRow + GAP * 1.5;  // the waste keeps a wider gap
+  const cols = Math.max(o.piles, topCols);
   const width = board.clientWidth;
-  const top = board.getBoundingClientRect().top + window.scrollY;
-  const height = Math.max(window.innerHeight - top - 12, 300);
-  const gap = 0.12;
-  const byWidth = width / (cols + (cols - 1) * gap + 0.3);
-  const byHeight = height / ((rows + 1 + 1) * 1.4 + 3 * 1.4 * 0.5 + 0.8);
-  const cw = Math.max(30, Math.min(byWidth, Math.max(byHeight, byWidth * 0.55), 240));
+  const top = board.getBoundingClientRect().top;
+  const height = bottom - top - BOTTOM;
+  const byWidth = width / (cols + (Math.ceil(cols) - 1) * GAP + 2 * PAD_X);
+  // Everything above the tableau (in top card widths), and the tableau's
+  // first card and fan for an ordinary pile and for the tallest one.
+  const above = GAP * 1.2 + rows * RATIO + (rows - 1) * 0.24 + 0.26 + ROW_GAP + RATIO + ROW_GAP;
+  const tallest = Math.max(1, ...game.state.tableau.map((pile) => pile.length));
+  const tableau = (cw) => RATIO * cw + Math.max((TYPICAL_PILE - 1) * fullStep(cw), (tallest - 1) * tightStep(cw));
+  const byHeight = largest(MIN_CW, 240, (cw) => above * cw + tableau(cw) <= height);
+  const cw = Math.max(MIN_CW, Math.min(byWidth, byHeight));
+  let cwTop = cw;
+  if (portrait) {
+    const byWidthTop = width / (topCols + Math.ceil(topCols - 1) * GAP + 2 * PAD_X);
+    const byHeightTop = (height - tableau(cw)) / above;
+    cwTop = Math.max(cw, Math.min(byWidthTop, byHeightTop, cw * 1.6));
+    if (cwTop < cw * 1.1) cwTop = cw;
+  }
+  // Where the tableau will start (as style.css lays the rows out), so that
+  // the piles are fanned before the board is laid out, once.
+  const tableauTop = top + cw * (GAP * 1.2 + 2 * ROW_GAP) + cwTop * (rows * RATIO + (rows - 1) * 0.24 + 0.1 + RATIO);
   board.style.setProperty("--cw", `${cw.toFixed(2)}px`);
+  board.style.setProperty("--cw-top", `${cwTop.toFixed(2)}px`);
   board.style.setProperty("--cols", String(cols));
   board.style.setProperty("--frow", String(perRow));
   board.classList.toggle("compact", cw < 64);
-  return { cw, ch: cw * 1.4, cols };
+  return { cw, cwTop, ch: cw * RATIO, cols, portrait, tableauTop };
+}
+
+// Fan each tableau pile into the room left below it: as wide as looks
+// good, never wider than the room, never so tight that an index is hidden.
+function fanPiles(tableau, { cw, ch, portrait, tableauTop }, bottom) {
+  const room = bottom - tableauTop - BOTTOM;
+  const widest = Math.max(fullStep(cw), ch * (portrait ? 0.6 : 0.3));
+  for (const pile of tableau.children) {
+    const n = pile.querySelectorAll(":scope > .card").length;
+    let step = 0;
+    if (n > 1) step = Math.max(tightStep(cw), Math.min(widest, (room - ch) / (n - 1)));
+    pile.style.setProperty("--fan", `${step.toFixed(2)}px`);
+    pile.style.setProperty("--h", `${(ch + step * Math.max(n - 1, 0)).toFixed(2)}px`);
+    if (n > 1 && step < fullStep(cw)) pile.style.setProperty("--idx", `${indexFont(cw, step).toFixed(2)}px`);
+    else pile.style.removeProperty("--idx");
+  }
+}
+
+// Fan the terrace across the board's width; a long terrace gets a smaller
+// index so that each card's rank stays readable.
+function fanTerrace(reserve, count, cw, width) {
+  const step = count > 1 ? Math.min(cw * 0.7, (width - cw) / (count - 1)) : 0;
+  reserve.style.setProperty("--rstep", `${step.toFixed(2)}px`);
+  reserve.style.setProperty("--rwidth", `${(cw + step * Math.max(count - 1, 0)).toFixed(2)}px`);
+  const font = (step - AIR - 0.03 * cw) / IDX_WIDE;
+  if (count > 1 && font < IDX_FONT * cw) reserve.style.setProperty("--idx", `${Math.max(font, 8).toFixed(2)}px`);
 }
 
 export function renderBoard(board, game, view) {
-  const { cw, ch } = fitBoard(board, game);
+  const bottom = bottomEdge();
+  const fit = fitBoard(board, game, bottom);
+  const { cw } = fit;
   const s = game.state;
   const sources = game.sources || {};
   const choices = new Map((game.choices || []).map((c) => [c.pile, c]));
@@ -104,7 +224,7 @@ export function renderBoard(board, game, view) {
     "aria-label": pileLabel(t("pile.waste", { n: s.waste.length }), s.waste),
   });
   s.waste.slice(-3).forEach((code, i, shown) => {
-    const card = makeCard(code);
+    const card = makeCard(code, s.waste.length - shown.length + i);
     card.style.setProperty("--i", String(i - shown.length + 1));
     waste.append(card);
   });
@@ -127,7 +247,7 @@ export function renderBoard(board, game, view) {
     });
     if (cards.length) {
       if (cards.length > 1) pile.append(el("div", { class: "under" }));
-      pile.append(makeCard(cards[cards.length - 1]));
+      pile.append(makeCard(cards[cards.length - 1], cards.length - 1));
       pile.append(makeBadge(badge));
     } else {
       pile.append(el("span", { class: "waits", text: badge.next ? rankLabel(badge.next) : "?" }));
@@ -144,12 +264,9 @@ export function renderBoard(board, game, view) {
     role: "button",
     "aria-label": pileLabel(t("pile.reserve", { n: s.reserve.length }), s.reserve),
   });
-  const available = board.clientWidth - cw;
-  const step = s.reserve.length > 1 ? Math.min(cw * 0.62, available / (s.reserve.length - 1)) : 0;
-  reserve.style.setProperty("--rstep", `${step.toFixed(2)}px`);
-  reserve.style.setProperty("--rwidth", `${(cw + step * Math.max(s.reserve.length - 1, 0)).toFixed(2)}px`);
+  fanTerrace(reserve, s.reserve.length, fit.cwTop, board.clientWidth - 2 * PAD_X * cw);
   s.reserve.forEach((code, i) => {
-    const card = makeCard(code);
+    const card = makeCard(code, i);
     card.style.setProperty("--i", String(i));
     if (i === s.reserve.length - 1) card.classList.add("exposed");
     reserve.append(card);
@@ -169,7 +286,7 @@ export function renderBoard(board, game, view) {
       "aria-label": pileLabel(t("pile.tableau", { i: i + 1 }), cards),
     });
     cards.forEach((code, j) => {
-      const card = makeCard(code);
+      const card = makeCard(code, j);
       card.style.setProperty("--i", String(j));
       pile.append(card);
     });
@@ -191,22 +308,18 @@ export function renderBoard(board, game, view) {
     }
     tableau.append(pile);
   });
+  fanPiles(tableau, fit, bottom);
 
   board.append(top, terrace, tableau);
+  // The page-load benchmark (bench/page.py) times the first paint of a card.
+  const first = board.querySelector(".tpile .card .rank");
+  if (first) first.setAttribute("elementtiming", "first-card");
 
   // Movable cards and the fan of each pile.
   for (const [pile, info] of Object.entries(sources)) {
     const node = board.querySelector(`[data-pile="${pile}"]`);
     const card = node && topCard(node);
     if (card && card.dataset.card === info.card) card.classList.add("movable");
-  }
-  const tableauTop = tableau.getBoundingClientRect().top + window.scrollY;
-  const room = Math.max(window.innerHeight - tableauTop - 10, ch * 2.2);
-  for (const pile of tableau.children) {
-    const n = pile.children.length - (pile.classList.contains("candidate") ? 0 : 0);
-    const fan = n > 1 ? Math.max(ch * 0.2, Math.min(ch * 0.27, (room - ch) / (n - 1))) : 0;
-    pile.style.setProperty("--fan", `${fan.toFixed(2)}px`);
-    pile.style.setProperty("--h", `${(ch + fan * Math.max(n - 1, 0)).toFixed(2)}px`);
   }
 }
 

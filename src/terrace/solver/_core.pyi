@@ -1,0 +1,26 @@
+"""Type stub of the compiled core (``_core.c``)."""
+
+class Search:
+    """The compiled search of one position (see ``search.py``)."""
+
+    nodes: int
+    best_found: int
+    best_first: int
+    last_seconds: float
+    entries: int
+    table_bytes: int
+
+    def __init__(
+        self,
+        decks: int, piles: int, in_suit: bool, spaces: int, redeals: int, foundation_return: bool,
+        base: int, reserve: bytes, stock: bytes, waste: bytes, tableau: list[bytes],
+        foundations: list[bytes], redeals_used: int,
+        canonical: bool, safe_moves: bool, dead_reserve: bool, order: int, dig_only: bool,
+        shuffle: int, max_entries: int, seed: int, /,
+    ) -> None: ...
+    def step(self, max_nodes: int, seconds: float, /) -> int: ...
+    def line(self) -> list[int]: ...
+    def best_line(self) -> list[int]: ...
+
+def set_memory_limit(limit: int, /) -> int: ...
+def memory_in_use() -> int: ...

@@ -1,0 +1,124 @@
+/* The compiled core of the solver: shared definitions.
+ *
+ * The core is the same depth-first search as the pure-Python reference
+ * (search.py, state.py, movegen.py, prune.py), on byte arrays, with a
+ * transposition table of 128-bit keys. Every pruning carries the name of
+ * its heading in docs/winnability.md, where its proof is written. The
+ * Python search is the reference: the tests check that both visit exactly
+ * the same number of positions.
+ *
+ *   core.h     this file: the Search object and what all parts share
+ *   state.h    the position: pushing and popping cards with their keys
+ *   tables.c   card tables, Zobrist keys, memory, the transposition table
+ *   search.c   moves, prunings and the search loop (runs without the GIL)
+ *   module.c   the Python type terrace.solver._core.Search
+ */
+#ifndef TERRACE_CORE_H
+#define TERRACE_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DRAW (-1)
+#define SRC_RESERVE 40
+#define SRC_WASTE 41
+#define SRC_RETURN 64
+#define DST_FOUNDATION 63
+#define MAXP 20      /* piles */
+#define MAXSZ 417    /* cards + 1 (8 decks) */
+#define MAXRD 12     /* redeals + 2 */
+#define MAXGEN 2048  /* moves of one position, at most */
+
+#define R_WON 1
+#define R_LOST 2
+#define R_MEMORY 3
+
+typedef uint64_t lane2[2];
+
+/* Zobrist keys: two independent 64-bit lanes per entry, one set per seed,
+ * kept for the life of the process (searches in other threads read them). */
+typedef struct zset {
+    uint64_t seed;
+    lane2 zr[MAXSZ];
+    lane2 zs[MAXSZ][52];
+    lane2 zw[MAXSZ][52];
+    lane2 zd[MAXRD];
+    lane2 zpp[MAXP][MAXSZ][52];
+    struct zset *next;
+} zset;
+
+typedef struct {
+    PyObject_HEAD
+    int busy;
+    /* rules */
+    int piles_n, in_suit, redeals, ret, base, total, class_size;
+    int autosp, freesp, wastesp;
+    /* options */
+    int canon, safe, dead_check, order, dig_only, mixed, shuffled;
+    uint64_t rng;
+    int64_t max_entries;
+    /* tables (see tables.py) */
+    int nslot, classes, nbasek;
+    uint8_t SK[52], HK[52], RC[52], DOWNRC[52], REP[52];
+    int8_t NEXT[52], PREV[52];
+    uint8_t HEIGHT[52], CLASS_OF[52], IS_BASE[52], BASEK[4];
+    uint8_t holds[52][4], nholds[52];
+    uint8_t chain[4][13];
+    /* position */
+    uint8_t *res, *stk, *wst, *pile[MAXP];
+    int nres, nstk, nwst, plen[MAXP], ru;
+    int want[52], off[52], ftop[52], done[4], found;
+    uint64_t h[2], hpt[2], ph[MAXP][2];
+    int32_t *pref;
+    const lane2 (*zp[MAXP])[52];
+    zset *z;
+    /* the search */
+    int32_t *mv;
+    int64_t mv_len, mv_cap;
+    int64_t *fstart;
+    int32_t *fcount, *fidx, *path, *best_path;
+    int64_t best_len;
+    uint8_t *undo, *upc;
+    int64_t nfr, npath, cap;
+    uint64_t *tt;
+    uint64_t tt_mask;
+    int64_t tt_count;
+    size_t tt_bytes;
+    int result, started, best;
+    int64_t nodes;
+    int best_found, best_first;
+    double last_seconds;
+} Core;
+
+static inline uint64_t splitmix(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* tables.c */
+zset *zobrist(uint64_t seed);
+int mem_take(size_t n);
+void mem_give(size_t n);
+size_t mem_set_limit(size_t limit);
+size_t mem_in_use(void);
+int tt_alloc(Core *s, uint64_t slots);
+void build_tables(Core *s);
+
+/* search.c */
+int grow(Core *s);
+int run(Core *s, int64_t max_nodes, double seconds);
+
+#endif

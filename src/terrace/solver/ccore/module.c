@@ -1,0 +1,234 @@
+/* The Python type terrace.solver._core.Search: building a search from a
+ * position and running it in slices without the GIL (search.py). */
+#include "state.h"
+
+static int read_cards(PyObject *obj, uint8_t *out, int limit, int *n) {
+    char *buf;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(obj, &buf, &len) < 0) return 0;
+    if (len > limit) { PyErr_SetString(PyExc_ValueError, "too many cards"); return 0; }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        if ((uint8_t)buf[i] >= 52) { PyErr_SetString(PyExc_ValueError, "bad card code"); return 0; }
+        out[i] = (uint8_t)buf[i];
+    }
+    *n = (int)len;
+    return 1;
+}
+
+static void core_free_arrays(Core *s) {
+    free(s->res); free(s->stk); free(s->wst);
+    for (int j = 0; j < MAXP; j++) free(s->pile[j]);
+    free(s->pref); free(s->mv); free(s->fstart); free(s->fcount); free(s->fidx);
+    free(s->path); free(s->undo); free(s->upc); free(s->best_path);
+    if (s->tt) { free(s->tt); mem_give(s->tt_bytes); }
+    s->tt = NULL;
+}
+
+static void Core_dealloc(Core *s) {
+    core_free_arrays(s);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static int Core_init(Core *s, PyObject *args, PyObject *kw) {
+    int decks, piles, in_suit, spaces, redeals, ret, base, ru;
+    PyObject *res, *stk, *wst, *tab, *fnd;
+    int canon, safe, dead, order, dig;
+    unsigned long long shuffle, seed;
+    long long max_entries;
+    if (!PyArg_ParseTuple(args, "iipiipiSSSOOippipiKLK", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
+                          &base, &res, &stk, &wst, &tab, &fnd, &ru, &canon, &safe, &dead, &order, &dig,
+                          &shuffle, &max_entries, &seed))
+        return -1;
+    if (s->mv) { PyErr_SetString(PyExc_RuntimeError, "already initialised"); return -1; }
+    if (decks < 1 || decks > 8 || piles < 1 || piles > MAXP || redeals < 0 || redeals > MAXRD - 2 ||
+        base < 0 || base > 12 || spaces < 0 || spaces > 2 || ru < 0 || ru > redeals) {
+        PyErr_SetString(PyExc_ValueError, "rules out of range");
+        return -1;
+    }
+    if (!PyList_Check(tab) || PyList_GET_SIZE(tab) != piles || !PyList_Check(fnd) ||
+        PyList_GET_SIZE(fnd) != 4 * decks) {
+        PyErr_SetString(PyExc_ValueError, "bad tableau or foundations");
+        return -1;
+    }
+    s->piles_n = piles; s->in_suit = in_suit; s->redeals = redeals; s->ret = ret; s->base = base;
+    s->total = 52 * decks; s->class_size = decks * (in_suit ? 1 : 2);
+    s->autosp = spaces == 0; s->freesp = spaces == 1; s->wastesp = spaces == 2;
+    s->canon = canon; s->safe = safe && !ret; s->dead_check = dead && !ret; s->order = order;
+    s->dig_only = dig; s->rng = shuffle; s->shuffled = shuffle != 0; s->max_entries = max_entries; s->mixed = canon && in_suit;
+    s->best_found = -1; s->best_first = -2;
+    build_tables(s);
+    int total = s->total;
+    s->res = malloc(total + 1); s->stk = malloc(total + 1); s->wst = malloc(total + 1);
+    for (int j = 0; j < piles; j++) s->pile[j] = malloc(total + 1);
+    s->z = zobrist(seed);
+    if (!s->res || !s->stk || !s->wst || !s->z) { PyErr_NoMemory(); return -1; }
+    for (int j = 0; j < piles; j++) {
+        if (!s->pile[j]) { PyErr_NoMemory(); return -1; }
+        s->zp[j] = (const lane2(*)[52])s->z->zpp[canon ? 0 : j];
+    }
+    int nres, nstk, nwst;
+    if (!read_cards(res, s->res, total, &nres) || !read_cards(stk, s->stk, total, &nstk) ||
+        !read_cards(wst, s->wst, total, &nwst))
+        return -1;
+    int empties = 0, counted = nres + nstk + nwst;
+    for (int f = 0; f < 4 * decks; f++) {
+        uint8_t buf[16];
+        int n;
+        PyObject *item = PyList_GET_ITEM(fnd, f);
+        if (!PyBytes_Check(item) || PyBytes_GET_SIZE(item) > 13) {
+            PyErr_SetString(PyExc_ValueError, "bad foundation");
+            return -1;
+        }
+        if (!read_cards(item, buf, 13, &n)) return -1;
+        counted += n;
+        if (!n) { empties++; continue; }
+        s->found += n;
+        int top = s->SK[buf[n - 1]];
+        s->ftop[top]++;
+        if (n < 13) s->want[s->NEXT[top]]++;
+        else s->done[s->CLASS_OF[top]]++;
+    }
+    for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]] = empties;
+    for (int j = 0; j < piles; j++) {
+        uint8_t *tmp = malloc(total + 1);
+        int n;
+        if (!tmp) { PyErr_NoMemory(); return -1; }
+        PyObject *item = PyList_GET_ITEM(tab, j);
+        if (!PyBytes_Check(item) || !read_cards(item, tmp, total, &n)) {
+            free(tmp);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad pile");
+            return -1;
+        }
+        counted += n;
+        for (int i = 0; i < n; i++) pile_push(s, j, tmp[i]);
+        free(tmp);
+    }
+    if (counted != total) { PyErr_SetString(PyExc_ValueError, "the position must hold every card"); return -1; }
+    s->nres = 0; s->nstk = 0; s->nwst = 0;
+    s->h[0] = s->z->zr[0][0]; s->h[1] = s->z->zr[0][1];
+    set_reserve_len(s, nres);
+    s->h[0] += s->z->zd[0][0]; s->h[1] += s->z->zd[0][1];
+    s->ru = 0;
+    set_redeals(s, ru);
+    { uint8_t tmp[MAXSZ]; memcpy(tmp, s->stk, nstk); for (int i = 0; i < nstk; i++) stock_push(s, tmp[i]); }
+    { uint8_t tmp[MAXSZ]; memcpy(tmp, s->wst, nwst); for (int i = 0; i < nwst; i++) waste_push(s, tmp[i]); }
+    for (int i = 0; i < nres; i++) s->off[s->SK[s->res[i]]]++;
+    for (int i = 0; i < nstk; i++) s->off[s->SK[s->stk[i]]]++;
+    for (int i = 0; i < nwst; i++) s->off[s->SK[s->wst[i]]]++;
+    for (int j = 0; j < piles; j++)
+        for (int i = 0; i < s->plen[j]; i++) s->off[s->SK[s->pile[j][i]]]++;
+    s->pref = calloc((size_t)(nres + 1) * s->nslot, sizeof(int32_t));
+    if (!s->pref) { PyErr_NoMemory(); return -1; }
+    for (int i = 0; i < nres; i++) {
+        memcpy(s->pref + (int64_t)(i + 1) * s->nslot, s->pref + (int64_t)i * s->nslot, s->nslot * sizeof(int32_t));
+        s->pref[(int64_t)(i + 1) * s->nslot + s->SK[s->res[i]]]++;
+    }
+    s->cap = 0;
+    s->mv_cap = 0;
+    if (!grow(s) || !tt_alloc(s, 4096)) { PyErr_NoMemory(); return -1; }
+    return 0;
+}
+
+static PyObject *Core_step(Core *s, PyObject *args) {
+    long long max_nodes;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "Ld", &max_nodes, &seconds)) return NULL;
+    if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
+    if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread"); return NULL; }
+    if (s->result) return PyLong_FromLong(s->result);
+    s->busy = 1;
+    double t0 = now();
+    int r;
+    Py_BEGIN_ALLOW_THREADS
+    r = run(s, max_nodes, seconds);
+    Py_END_ALLOW_THREADS
+    s->last_seconds = now() - t0;
+    s->busy = 0;
+    s->result = r;
+    return PyLong_FromLong(r);
+}
+
+static PyObject *moves_list(const int32_t *moves, int64_t n) {
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int64_t i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(moves[i]);
+        if (!v) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+static PyObject *Core_line(Core *s, PyObject *unused) { return moves_list(s->path, s->npath); }
+
+static PyObject *Core_best_line(Core *s, PyObject *unused) { return moves_list(s->best_path, s->best_len); }
+
+static PyObject *Core_get_nodes(Core *s, void *c) { return PyLong_FromLongLong(s->nodes); }
+static PyObject *Core_get_best_found(Core *s, void *c) { return PyLong_FromLong(s->best_found); }
+static PyObject *Core_get_best_first(Core *s, void *c) { return PyLong_FromLong(s->best_first); }
+static PyObject *Core_get_last_seconds(Core *s, void *c) { return PyFloat_FromDouble(s->last_seconds); }
+static PyObject *Core_get_entries(Core *s, void *c) { return PyLong_FromLongLong(s->tt_count); }
+static PyObject *Core_get_table_bytes(Core *s, void *c) { return PyLong_FromSize_t(s->tt_bytes); }
+
+static PyGetSetDef Core_getset[] = {
+    {"nodes", (getter)Core_get_nodes, NULL, "positions entered", NULL},
+    {"best_found", (getter)Core_get_best_found, NULL, "most foundation cards reached", NULL},
+    {"best_first", (getter)Core_get_best_first, NULL, "first move of that line (-2: none)", NULL},
+    {"last_seconds", (getter)Core_get_last_seconds, NULL, "wall time of the last slice", NULL},
+    {"entries", (getter)Core_get_entries, NULL, "positions in the transposition table", NULL},
+    {"table_bytes", (getter)Core_get_table_bytes, NULL, "bytes of the transposition table", NULL},
+    {NULL},
+};
+
+static PyMethodDef Core_methods[] = {
+    {"step", (PyCFunction)Core_step, METH_VARARGS,
+     "step(max_nodes, seconds) -> 0 running, 1 won, 2 lost, 3 memory"},
+    {"line", (PyCFunction)Core_line, METH_NOARGS, "the internal moves of the current line"},
+    {"best_line", (PyCFunction)Core_best_line, METH_NOARGS, "the line that put most cards on the foundations"},
+    {NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "terrace.solver._core.Search",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The compiled search of one position (see search.py).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+    .tp_getset = Core_getset,
+};
+
+static PyObject *set_memory_limit(PyObject *self, PyObject *args) {
+    unsigned long long limit;
+    if (!PyArg_ParseTuple(args, "K", &limit)) return NULL;
+    return PyLong_FromSize_t(mem_set_limit((size_t)limit));
+}
+
+static PyObject *memory_in_use(PyObject *self, PyObject *unused) { return PyLong_FromSize_t(mem_in_use()); }
+
+static PyMethodDef module_methods[] = {
+    {"set_memory_limit", set_memory_limit, METH_VARARGS,
+     "set_memory_limit(bytes) -> the old limit: all transposition tables of the process together"},
+    {"memory_in_use", memory_in_use, METH_NOARGS, "bytes of transposition tables in use"},
+    {NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", "The compiled core of the Terrace solver.", -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,420 @@
+/* Moves, prunings and the search loop of the compiled core (state.py,
+ * movegen.py, prune.py, search.py). run() is called without the GIL. */
+#include "state.h"
+
+/* 1: new (inserted), 0: seen before, -1: no memory left */
+static int tt_insert(Core *s, uint64_t a, uint64_t b) {
+    if (!(a | b)) b = 1;
+    if ((uint64_t)(s->tt_count + 1) * 4 > (s->tt_mask + 1) * 3) {
+        if (!tt_alloc(s, (s->tt_mask + 1) * 2)) {
+            if ((uint64_t)(s->tt_count + 1) * 20 > (s->tt_mask + 1) * 19) return -1;
+        }
+    }
+    uint64_t *t = s->tt;
+    uint64_t j = a & s->tt_mask;
+    while (t[2 * j] | t[2 * j + 1]) {
+        if (t[2 * j] == a && t[2 * j + 1] == b) return 0;
+        j = (j + 1) & s->tt_mask;
+    }
+    if (s->tt_count >= s->max_entries) return -1;
+    t[2 * j] = a;
+    t[2 * j + 1] = b;
+    s->tt_count++;
+    return 1;
+}
+
+static void redeal(Core *s) {
+    /* the waste turned over becomes the stock */
+    while (s->nwst) stock_push(s, waste_pop(s));
+    set_redeals(s, s->ru + 1);
+}
+
+static void unredeal(Core *s) {
+    while (s->nstk) waste_push(s, stock_pop(s));
+    set_redeals(s, s->ru - 1);
+}
+
+/* card c goes to a foundation that wants it (sign 1) or is taken back (-1) */
+static inline void up(Core *s, uint8_t c, int sign) {
+    int k = s->SK[c];
+    if (s->IS_BASE[k]) {
+        for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]] -= sign;
+    } else {
+        s->want[k] -= sign;
+        if (s->ret) s->ftop[s->PREV[k]] -= sign;
+    }
+    if (s->ret) s->ftop[k] += sign;
+    int nk = s->NEXT[k];
+    if (nk >= 0) s->want[nk] += sign;
+    else s->done[s->CLASS_OF[k]] += sign;
+    s->off[k] -= sign;
+    s->found += sign;
+}
+
+static inline void ret_card(Core *s, int k, int sign) {
+    /* foundation-return: a card of slot key k leaves (+1) or comes back (-1) */
+    s->ftop[k] -= sign;
+    s->ftop[s->PREV[k]] += sign;
+    s->want[k] += sign;
+    if (s->NEXT[k] >= 0) s->want[s->NEXT[k]] -= sign;
+    else s->done[s->CLASS_OF[k]] -= sign;
+    s->off[k] += sign;
+    s->found -= sign;
+}
+
+/* returns the refill code (see State.apply); *up_ = 1 for a foundation move */
+static int apply(Core *s, int m, int *up_) {
+    *up_ = 0;
+    if (m < 0) {
+        if (s->nstk) { waste_push(s, stock_pop(s)); return 0; }
+        redeal(s);
+        return 1;
+    }
+    int src = m >> 6, dst = m & 63;
+    uint8_t c;
+    if (src < SRC_RESERVE) c = pile_pop(s, src);
+    else if (src == SRC_RESERVE) { c = s->res[s->nres - 1]; set_reserve_len(s, s->nres - 1); }
+    else if (src == SRC_WASTE) c = waste_pop(s);
+    else { int k = src - SRC_RETURN; c = s->REP[k]; ret_card(s, k, 1); }
+    if (dst == DST_FOUNDATION) {
+        up(s, c, 1);
+        s->upc[s->npath] = c;
+        *up_ = 1;
+    } else {
+        pile_push(s, dst, c);
+    }
+    int u = 0;
+    if (src < SRC_RESERVE && s->autosp && !s->plen[src]) {
+        if (s->nwst) { c = waste_pop(s); u = 1; }
+        else if (s->nstk) { c = stock_pop(s); u = 2; }
+        if (u) pile_push(s, src, c);
+    }
+    return u;
+}
+
+static void undo(Core *s, int m, int u) {
+    if (m < 0) {
+        if (u) unredeal(s);
+        else stock_push(s, waste_pop(s));
+        return;
+    }
+    int src = m >> 6, dst = m & 63;
+    uint8_t c;
+    if (u) {
+        c = pile_pop(s, src);
+        if (u == 1) waste_push(s, c);
+        else stock_push(s, c);
+    }
+    if (dst == DST_FOUNDATION) { c = s->upc[s->npath]; up(s, c, -1); }
+    else c = pile_pop(s, dst);
+    if (src < SRC_RESERVE) pile_push(s, src, c);
+    else if (src == SRC_RESERVE) { s->res[s->nres] = c; set_reserve_len(s, s->nres + 1); }
+    else if (src == SRC_WASTE) waste_push(s, c);
+    else ret_card(s, src - SRC_RETURN, -1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Prunings (prune.py). */
+
+/* Safe foundation moves, the count condition, with the IS_BASE exception. */
+static inline int safe_count(const Core *s, int k) { return s->IS_BASE[k] || s->off[k] <= s->want[k]; }
+
+/* Safe foundation moves, the holder condition. */
+static inline int nothing_can_lie_on(const Core *s, int k) {
+    for (int i = 0; i < s->nholds[k]; i++)
+        if (s->off[s->holds[k][i]]) return 0;
+    return 1;
+}
+
+/* Reserve schedule: 1 when the reserve cards cannot all reach the foundations. */
+static int reserve_dead(const Core *s) {
+    const int32_t *counts = s->pref + (int64_t)s->nres * s->nslot;
+    int hs[4][20], hn[4];
+    int demand[52];
+    memset(demand, 0, sizeof demand);
+    for (int cls = 0; cls < s->classes; cls++) {
+        int started = s->done[cls], n = 0;
+        for (int j = 1; j < 13; j++) started += s->want[s->chain[cls][j]];
+        for (int i = 0; i < s->class_size - started; i++) hs[cls][n++] = 0;
+        for (int j = 1; j < 13; j++)
+            for (int i = 0; i < s->want[s->chain[cls][j]]; i++) hs[cls][n++] = j;
+        hn[cls] = n;
+    }
+    for (int p = s->nres - 1; p >= 0; p--) {
+        int k = s->SK[s->res[p]];
+        int height = s->HEIGHT[k], cls = s->CLASS_OF[k];
+        int *h = hs[cls];
+        int best_i = -1;
+        for (int i = 0; i < hn[cls] && h[i] <= height; i++) best_i = i;
+        if (best_i < 0) return 1;
+        for (int j = h[best_i]; j < height; j++) {
+            int kj = s->chain[cls][j];
+            if (++demand[kj] > s->off[kj] - counts[kj]) return 1;
+        }
+        for (int i = best_i; i < hn[cls] - 1; i++) h[i] = h[i + 1];
+        hn[cls]--;
+        if (height < 12) {
+            int v = height + 1, i = 0;
+            while (i < hn[cls] && h[i] < v) i++;
+            for (int q = hn[cls]; q > i; q--) h[q] = h[q - 1];
+            h[i] = v;
+            hn[cls]++;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Move generation (movegen.py). */
+
+static int diggable(const Core *s, int i, const int *accn) {
+    int tops[26], wl[52];
+    memcpy(tops, accn, sizeof tops);
+    memcpy(wl, s->want, sizeof wl);
+    const uint8_t *p = s->pile[i];
+    tops[s->DOWNRC[p[s->plen[i] - 1]]]--;
+    for (int d = s->plen[i] - 1; d >= 0; d--) {
+        uint8_t c = p[d];
+        if (tops[s->RC[c]] > 0) {
+            tops[s->RC[c]]--;
+            tops[s->DOWNRC[c]]++;
+            continue;
+        }
+        if (wl[s->SK[c]] > 0) { wl[s->SK[c]]--; continue; }
+        return 0;
+    }
+    return 1;
+}
+
+static int dig_moves(const Core *s, int i, int32_t *out) {
+    int n = 0;
+    uint8_t c = s->pile[i][s->plen[i] - 1];
+    if (s->want[s->SK[c]] > 0) out[n++] = i * 64 + DST_FOUNDATION;
+    for (int j = 0; j < s->piles_n; j++)
+        if (j != i && s->plen[j] && s->DOWNRC[s->pile[j][s->plen[j] - 1]] == s->RC[c]) out[n++] = i * 64 + j;
+    return n;
+}
+
+static inline int same_pile_key(const Core *s, int a, int b) {
+    return s->ph[a][0] == s->ph[b][0] && s->ph[a][1] == s->ph[b][1];
+}
+
+/* the targets in lst that are new piles by key (all when not canonical) */
+static int add_targets(const Core *s, int src, int skip, const int *lst, int n, int32_t *out, int count) {
+    int seen[MAXP], ns = 0;
+    for (int q = 0; q < n; q++) {
+        int j = lst[q];
+        if (j == skip) continue;
+        if (s->canon) {
+            int dup = 0;
+            for (int r = 0; r < ns && !dup; r++) dup = same_pile_key(s, seen[r], j);
+            if (dup) continue;
+            seen[ns++] = j;
+        }
+        out[count++] = src * 64 + j;
+    }
+    return count;
+}
+
+static inline int can_draw(const Core *s) { return s->nstk || (s->nwst && s->ru < s->redeals); }
+
+static int gen(Core *s, int prev, int prev_u, int32_t *out) {
+    int n = 0;
+    /* Just-moved card: not moved between piles again at once */
+    int again = -1;
+    if (prev >= 0 && prev_u == 0 && (prev >> 6) < SRC_RESERVE && (prev & 63) < SRC_RESERVE) {
+        again = prev & 63;
+        if (s->dig_only && s->plen[prev >> 6]) return dig_moves(s, prev >> 6, out);
+    }
+    int accn[26], accl[26][MAXP];
+    memset(accn, 0, sizeof accn);
+    int srcs[MAXP], nsrc = 0, first_empty = -1;
+    for (int j = 0; j < s->piles_n; j++) {
+        if (s->plen[j]) {
+            int d = s->DOWNRC[s->pile[j][s->plen[j] - 1]];
+            accl[d][accn[d]++] = j;
+            if (s->canon) { /* Keys: equal piles are one source */
+                int dup = 0;
+                for (int r = 0; r < nsrc && !dup; r++) dup = same_pile_key(s, srcs[r], j);
+                if (dup) continue;
+            }
+            srcs[nsrc++] = j;
+        } else if (first_empty < 0) {
+            first_empty = j;
+        }
+    }
+    /* foundation moves; Safe foundation moves are returned alone */
+    if (s->nres) {
+        int k = s->SK[s->res[s->nres - 1]];
+        if (s->want[k] > 0) {
+            if (s->safe && safe_count(s, k)) { out[0] = SRC_RESERVE * 64 + DST_FOUNDATION; return 1; }
+            out[n++] = SRC_RESERVE * 64 + DST_FOUNDATION;
+        }
+    }
+    for (int q = 0; q < nsrc; q++) {
+        int j = srcs[q];
+        int k = s->SK[s->pile[j][s->plen[j] - 1]];
+        if (s->want[k] > 0) {
+            if (s->safe && safe_count(s, k) && (!s->autosp || s->plen[j] > 1) && nothing_can_lie_on(s, k)) {
+                out[0] = j * 64 + DST_FOUNDATION;
+                return 1;
+            }
+            out[n++] = j * 64 + DST_FOUNDATION;
+        }
+    }
+    if (s->nwst) {
+        int k = s->SK[s->wst[s->nwst - 1]];
+        if (s->want[k] > 0) {
+            if (s->safe && !s->autosp && s->ru >= s->redeals && safe_count(s, k) && nothing_can_lie_on(s, k)) {
+                out[0] = SRC_WASTE * 64 + DST_FOUNDATION;
+                return 1;
+            }
+            out[n++] = SRC_WASTE * 64 + DST_FOUNDATION;
+        }
+    }
+    int draw_early = s->order == 1 && can_draw(s);
+    if (draw_early) out[n++] = DRAW;
+    /* the waste card onto piles */
+    if (s->nwst) {
+        int rc = s->RC[s->wst[s->nwst - 1]];
+        n = add_targets(s, SRC_WASTE, -1, accl[rc], accn[rc], out, n);
+        /* Empty piles: only the first one */
+        if (first_empty >= 0 && (s->freesp || s->wastesp)) out[n++] = SRC_WASTE * 64 + first_empty;
+    }
+    /* pile to pile, sources with fewer cards first (a stable sort) */
+    for (int a = 1; a < nsrc; a++) {
+        int v = srcs[a], b = a;
+        while (b > 0 && s->plen[srcs[b - 1]] > s->plen[v]) { srcs[b] = srcs[b - 1]; b--; }
+        srcs[b] = v;
+    }
+    for (int q = 0; q < nsrc; q++) {
+        int i = srcs[q];
+        if (i == again) continue;
+        if (s->dig_only && !diggable(s, i, accn)) continue;
+        int rc = s->RC[s->pile[i][s->plen[i] - 1]];
+        n = add_targets(s, i, i, accl[rc], accn[rc], out, n);
+        /* Empty piles: the first one, and never for a pile's only card */
+        if (first_empty >= 0 && s->freesp && s->plen[i] > 1) out[n++] = i * 64 + first_empty;
+    }
+    if (s->ret) {
+        for (int k = 0; k < s->nslot; k++) {
+            if (s->ftop[k] && !s->IS_BASE[k]) {
+                int rc = s->RC[s->REP[k]];
+                for (int q = 0; q < accn[rc]; q++) out[n++] = (SRC_RETURN + k) * 64 + accl[rc][q];
+                if (first_empty >= 0 && s->freesp) out[n++] = (SRC_RETURN + k) * 64 + first_empty;
+            }
+        }
+    }
+    if (!draw_early && can_draw(s)) out[n++] = DRAW;
+    if (s->shuffled && n > 1) {
+        int first = 0;
+        while (first < n && out[first] >= 0 && (out[first] & 63) == DST_FOUNDATION) first++;
+        for (int i = n - 1 - first; i > 0; i--) {
+            int j = (int)(splitmix(&s->rng) % (uint64_t)(i + 1));
+            int32_t tmp = out[first + i];
+            out[first + i] = out[first + j];
+            out[first + j] = tmp;
+        }
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* The search loop (search.py, Search._run). */
+
+int grow(Core *s) {
+    if (s->mv_len + MAXGEN > s->mv_cap) {
+        int64_t cap = s->mv_cap * 2 + MAXGEN;
+        int32_t *mv = realloc(s->mv, cap * sizeof(int32_t));
+        if (!mv) return 0;
+        s->mv = mv;
+        s->mv_cap = cap;
+    }
+    if (s->nfr + 1 >= s->cap || s->npath + 1 >= s->cap) {
+        int64_t cap = s->cap * 2 + 64;
+        int64_t *fstart = realloc(s->fstart, cap * sizeof(int64_t));
+        if (fstart) s->fstart = fstart;
+        int32_t *fcount = realloc(s->fcount, cap * sizeof(int32_t));
+        if (fcount) s->fcount = fcount;
+        int32_t *fidx = realloc(s->fidx, cap * sizeof(int32_t));
+        if (fidx) s->fidx = fidx;
+        int32_t *path = realloc(s->path, cap * sizeof(int32_t));
+        if (path) s->path = path;
+        uint8_t *un = realloc(s->undo, cap);
+        if (un) s->undo = un;
+        uint8_t *upc = realloc(s->upc, cap);
+        if (upc) s->upc = upc;
+        int32_t *best_path = realloc(s->best_path, cap * sizeof(int32_t));
+        if (best_path) s->best_path = best_path;
+        if (!fstart || !fcount || !fidx || !path || !un || !upc || !best_path) return 0;
+        s->cap = cap;
+    }
+    return 1;
+}
+
+/* pushes the frame of the position just entered (after move m with refill u) */
+static int push_frame(Core *s, int m, int u, int up_) {
+    if (!grow(s)) return 0;
+    int64_t at = s->mv_len;
+    int n = 0;
+    /* Reserve schedule: checked at the start and after every foundation move */
+    if (!(up_ && s->dead_check && s->nres && reserve_dead(s))) n = gen(s, m, u, s->mv + at);
+    s->fstart[s->nfr] = at;
+    s->fcount[s->nfr] = n;
+    s->fidx[s->nfr] = 0;
+    s->nfr++;
+    s->mv_len = at + n;
+    return 1;
+}
+
+int run(Core *s, int64_t max_nodes, double seconds) {
+    double t0 = now(), deadline = t0 + seconds;
+    int64_t stop = s->nodes + max_nodes;
+    if (!s->started) {
+        s->started = 1;
+        s->nodes = 1;
+        s->best = s->found;
+        if (tt_insert(s, s->h[0] + s->hpt[0], s->h[1] + s->hpt[1]) < 0) return R_MEMORY;
+        if (s->found == s->total) return R_WON;
+        if (!push_frame(s, -2, 0, s->dead_check)) return R_MEMORY;
+    }
+    int tick = 0;
+    for (;;) {
+        if (s->nodes >= stop) break;
+        if (++tick >= 256) {
+            tick = 0;
+            if (now() >= deadline) break;
+        }
+        int64_t fr = s->nfr - 1;
+        if (s->fidx[fr] < s->fcount[fr]) {
+            int m = s->mv[s->fstart[fr] + s->fidx[fr]++];
+            int up_;
+            int u = apply(s, m, &up_);
+            s->path[s->npath] = m;
+            s->undo[s->npath] = (uint8_t)u;
+            s->npath++;
+            s->nodes++;
+            if (s->found > s->best) {
+                s->best = s->found;
+                s->best_found = s->found;
+                s->best_first = s->path[0];
+                memcpy(s->best_path, s->path, s->npath * sizeof(int32_t));
+                s->best_len = s->npath;
+                if (s->found == s->total) return R_WON;
+            }
+            int fresh = tt_insert(s, s->h[0] + s->hpt[0], s->h[1] + s->hpt[1]);
+            if (fresh < 0) return R_MEMORY;
+            if (fresh) {
+                if (!push_frame(s, m, u, up_)) return R_MEMORY;
+                continue;
+            }
+        } else {
+            s->nfr--;
+            s->mv_len = s->fstart[s->nfr];
+            if (!s->npath) return R_LOST;
+        }
+        s->npath--;
+        undo(s, s->path[s->npath], s->undo[s->npath]);
+    }
+    return 0;
+}

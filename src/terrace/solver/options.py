@@ -1,0 +1,39 @@
+"""The switches of one search."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Switches for the search; every pruning can be turned off for tests."""
+
+    canonical: bool = True
+    """Key cards by rank and colour (alternate games) and piles as a multiset."""
+    safe_moves: bool = True
+    """Play a provably safe foundation move as the only move."""
+    dead_reserve: bool = True
+    """Cut lines in which a reserve card can never reach a foundation."""
+    order: int = 0
+    """Move ordering: 0 = foundation, tableau, draw; 1 = draws earlier."""
+    dig_only: bool = False
+    """Move a card between piles only from a pile that can then be emptied
+    at once (a win-finding restriction: such a search never claims lost)."""
+    shuffle: int = 0
+    """When not 0: the seed of a random order of the non-foundation moves
+    (used by restarting win-hunters)."""
+    max_entries: int | None = None
+    """Transposition entries before the search gives up (memory cap); by
+    default 20 million for the pure-Python search, and for the compiled core
+    as many as its memory limit allows (see :func:`set_memory_limit`)."""
+    seed: int = 20240601
+    core: str = "auto"
+    """``"auto"``: the compiled core when it is built; ``"python"``: the
+    pure-Python reference; ``"compiled"``: the core or an error."""
+
+    @property
+    def complete(self) -> bool:
+        """True when the search leaves out only moves proved unnecessary, so
+        that running out of positions proves the position lost."""
+        return not self.dig_only

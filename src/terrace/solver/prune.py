@@ -1,0 +1,90 @@
+"""The prunings of the search, each named after its heading in
+``docs/winnability.md`` where its proof is written down.
+
+These are the pure-Python reference versions; the compiled core
+(``_core.c``) implements the same tests under the same names.
+"""
+
+from __future__ import annotations
+
+from terrace.solver.state import State
+from terrace.solver.tables import Tables
+
+
+def safe_foundation_card(t: Tables, want: list[int], off: list[int], k: int) -> bool:
+    """**Safe foundation moves**, the count condition: every copy of slot
+    key ``k`` still outside the foundations has a foundation wanting it now.
+
+    For a base key this always holds (``want`` of a base key counts the
+    empty foundations, and there are exactly as many foundations as cards
+    of the base rank), so the test is skipped: the ``IS_BASE`` exception.
+    """
+    return t.is_base[k] or off[k] <= want[k]
+
+
+def nothing_can_lie_on(t: Tables, off: list[int], k: int) -> bool:
+    """**Safe foundation moves**, the holder condition: no card that could
+    ever be laid on a card of slot key ``k`` in a pile is outside the
+    foundations."""
+    return all(not off[hk] for hk in t.holds[k])
+
+
+def reserve_dead(s: State) -> bool:
+    """**Reserve schedule**: True when the reserve cards cannot all reach
+    the foundations.
+
+    Each class of foundations (a suit, or the colour of the base card) is
+    a multiset of heights; the reserve cards of the class, in the order they
+    must be played, each need a foundation at exactly their height. Serving
+    each one from the highest foundation not above it needs, for every slot
+    key, the fewest copies from outside the reserve (docs/winnability.md
+    proves this by an exchange argument); when even that needs more copies
+    than lie outside the reserve and the foundations, no line can win.
+    """
+    t = s.t
+    res = s.res
+    counts = s.pref[len(res)]
+    off = s.off
+    want = s.want
+    class_size = s.class_size
+    heights: list[list[int]] = []
+    for cls in range(t.classes):
+        row = t.chain[cls]
+        hs: list[int] = []
+        started = s.done[cls]
+        for j in range(1, 13):
+            n = want[row[j]]
+            if n:
+                started += n
+                hs.extend([j] * n)
+        hs[:0] = [0] * (class_size - started)
+        heights.append(hs)
+    demand: dict[int, int] = {}
+    for p in range(len(res) - 1, -1, -1):
+        k = t.sk[res[p]]
+        height = t.height[k]
+        hs = heights[t.class_of[k]]
+        best_i = -1
+        for i, h in enumerate(hs):
+            if h <= height:
+                best_i = i
+            else:
+                break
+        if best_i < 0:
+            return True
+        row = t.chain[t.class_of[k]]
+        for j in range(hs[best_i], height):
+            kj = row[j]
+            dj = demand.get(kj, 0) + 1
+            if dj > off[kj] - counts[kj]:
+                return True
+            demand[kj] = dj
+        del hs[best_i]
+        if height < 12:
+            h = height + 1
+            i = 0
+            while i < len(hs) and hs[i] < h:
+                i += 1
+            hs.insert(i, h)
+    return False
+

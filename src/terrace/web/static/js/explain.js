@@ -1,0 +1,70 @@
+// Why a card cannot move, shown in a small bubble next to it: for a card
+// pressed (GET /api/games/{id}/why, asked once per position) and for a drop
+// the rules refuse (main.js passes the server's reason). The words come
+// from the server, in the page's language.
+
+import { api } from "./api.js";
+import { getLanguage } from "./i18n.js";
+import { app } from "./state.js";
+
+const SHOWN_MS = 3800;
+const answers = new Map();
+let timer = null;
+
+export function hideWhy() {
+  const node = document.querySelector("#why");
+  if (node) node.hidden = true;
+}
+
+// Show `text` next to `anchor` (a card or a pile): on the side with more
+// room (above or below), always inside the window.
+export function showWhy(text, anchor) {
+  const node = document.querySelector("#why");
+  node.textContent = text;
+  node.hidden = false;
+  const margin = 6;
+  const rect = anchor ? anchor.getBoundingClientRect() : { left: 0, right: innerWidth, top: innerHeight / 2, bottom: innerHeight / 2 };
+  const width = node.offsetWidth;
+  const height = node.offsetHeight;
+  const bottom = innerHeight - parseFloat(getComputedStyle(document.body).paddingBottom || "0");
+  const below = bottom - rect.bottom > rect.top;
+  let top = below ? rect.bottom + 8 : rect.top - height - 8;
+  top = Math.min(Math.max(margin, top), bottom - height - margin);
+  const left = Math.min(Math.max(margin, (rect.left + rect.right) / 2 - width / 2), innerWidth - width - margin);
+  node.style.left = `${left}px`;
+  node.style.top = `${Math.max(margin, top)}px`;
+  if (anchor && anchor.classList.contains("card")) {
+    anchor.classList.remove("refused");
+    void anchor.offsetWidth;  // restart the shake
+    anchor.classList.add("refused");
+  }
+  clearTimeout(timer);
+  timer = setTimeout(hideWhy, SHOWN_MS);
+}
+
+// Explain a card the player pressed: `index` is its place in `pile` (null:
+// the top card). Resolves to true when the card cannot move (the bubble is
+// shown), false when it can.
+export async function explainCard(pile, index, anchor) {
+  const game = app.game;
+  if (!game || game.replay) return false;
+  const key = [game.id, game.moves.length, getLanguage(), pile, index].join(" ");
+  let answer = answers.get(key);
+  if (!answer) {
+    const result = await api.why(game.id, pile, index);
+    if (!result.ok) {
+      showWhy(result.data.error, anchor);
+      return true;
+    }
+    answer = result.data;
+    if (answers.size > 300) answers.clear();
+    answers.set(key, answer);
+  }
+  if (answer.movable) return false;
+  if (app.game === game) showWhy(answer.reason, anchor);
+  return true;
+}
+
+// A press anywhere or a key hides the bubble (before a new one may show).
+document.addEventListener("pointerdown", hideWhy, true);
+document.addEventListener("keydown", (event) => { if (event.key !== "Shift") hideWhy(); }, true);

@@ -1,0 +1,55 @@
+// Arrow keys move the focus from pile to pile, as the piles lie on the
+// screen: to the nearest row in that direction, then to the pile in it
+// closest to the one that had the focus. Enter then acts on the focused
+// pile (main.js), as a click does.
+
+const DIRECTIONS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+function centre(rect) {
+  return [(rect.left + rect.right) / 2, (rect.top + rect.bottom) / 2];
+}
+
+// How far `to` lies beyond `from` in direction [dx, dy] (edge to edge),
+// and how far off that line (the gap between their extents across it, then
+// the distance between their centres); null unless it lies wholly beyond.
+function offset(from, to, [dx, dy]) {
+  const along = dx ? (dx > 0 ? to.left - from.right : from.left - to.right)
+    : (dy > 0 ? to.top - from.bottom : from.top - to.bottom);
+  if (along < -2) return null;
+  const gap = dx ? Math.max(0, from.top - to.bottom, to.top - from.bottom)
+    : Math.max(0, from.left - to.right, to.left - from.right);
+  const [fx, fy] = centre(from);
+  const [tx, ty] = centre(to);
+  const across = dx ? Math.abs(ty - fy) : Math.abs(tx - fx);
+  return { along: Math.max(0, along), gap, across };
+}
+
+export function neighbour(from, piles, key) {
+  const direction = DIRECTIONS[key];
+  const rect = from.getBoundingClientRect();
+  const found = [];
+  for (const pile of piles) {
+    if (pile === from) continue;
+    const place = offset(rect, pile.getBoundingClientRect(), direction);
+    if (place) found.push({ pile, ...place });
+  }
+  if (!found.length) return null;
+  const nearest = Math.min(...found.map((f) => f.along));
+  const row = found.filter((f) => f.along <= nearest + 12);
+  row.sort((a, b) => a.gap - b.gap || a.across - b.across);
+  return row[0].pile;
+}
+
+export function attachArrows(board) {
+  document.addEventListener("keydown", (event) => {
+    if (!(event.key in DIRECTIONS) || event.ctrlKey || event.altKey || event.metaKey) return;
+    const target = event.target;
+    if (target !== document.body && !(target.closest && board.contains(target))) return;
+    const piles = [...board.querySelectorAll("[data-pile]")];
+    if (!piles.length) return;
+    const current = target.closest && target.closest("[data-pile]");
+    const next = current && board.contains(current) ? neighbour(current, piles, event.key) : piles[0];
+    event.preventDefault();
+    if (next) next.focus();
+  });
+}

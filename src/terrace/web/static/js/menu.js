@@ -1,0 +1,32 @@
+// The header's menu: in a narrow or short window (a phone, 200% zoom) the
+// header keeps the quick buttons and folds the others into a menu; style.css
+// decides when, this module opens and closes it.
+
+export function attachMenu() {
+  const bar = document.querySelector(".bar");
+  const toggle = document.querySelector("#btn-menu");
+  const menu = document.querySelector("#menu");
+  const isOpen = () => bar.classList.contains("menu-open");
+  const setOpen = (open) => {
+    bar.classList.toggle("menu-open", open);
+    toggle.setAttribute("aria-expanded", String(open));
+  };
+  toggle.addEventListener("click", () => {
+    setOpen(!isOpen());
+    if (isOpen()) menu.querySelector("button:not(:disabled), select").focus();
+  });
+  // A chosen item closes the menu (the language stays open to be read).
+  menu.addEventListener("click", (event) => {
+    if (event.target.closest("button")) setOpen(false);
+  });
+  document.addEventListener("pointerdown", (event) => {
+    if (isOpen() && !event.target.closest(".bar")) setOpen(false);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && isOpen()) {
+      setOpen(false);
+      toggle.focus();
+      event.stopPropagation();
+    }
+  }, true);
+}

@@ -1,0 +1,114 @@
+"""The fixtures and helpers of the real-browser tests: ``terrace play`` as
+a subprocess, Debian's Chromium driven by Playwright, the API straight from
+the test, and a page opened on a game. conftest.py makes the fixtures
+available to every test module.
+
+Without Chromium these tests are skipped, except under ``CI=true`` where
+they fail.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from web_support import CHROMIUM, running_server
+
+
+def need_browser() -> Any:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None
+    if sync_playwright is None or not Path(CHROMIUM).exists():
+        message = "Debian's chromium (/usr/lib/chromium/chromium) and playwright are needed"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return sync_playwright
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with running_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_playwright = need_browser()
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield chromium
+        chromium.close()
+
+
+class Api:
+    """The server's API, straight from the test (no proxy)."""
+
+    def __init__(self, url: str) -> None:
+        self.client = httpx.Client(base_url=url, trust_env=False, timeout=30)
+
+    def new(self, **body: Any) -> dict[str, Any]:
+        response = self.client.post("/api/games", json=body)
+        assert response.status_code == 201, response.text
+        data: dict[str, Any] = response.json()
+        return data
+
+    def play(self, game: dict[str, Any], *moves: str) -> dict[str, Any]:
+        for text in moves:
+            response = self.client.post(f"/api/games/{game['id']}/moves", json={"move": text})
+            assert response.status_code == 200, response.text
+            game = response.json()
+        return game
+
+
+@pytest.fixture(scope="module")
+def api(server: str) -> Iterator[Api]:
+    client = Api(server)
+    yield client
+    client.client.close()
+
+
+@pytest.fixture
+def open_game(browser: Any, server: str) -> Iterator[Any]:
+    """Open the page on a game; yields a function (game, before_goto=None,
+    **context options) that returns the page; ``before_goto(page)`` runs
+    before the page is loaded (to route requests). Fails the test on any
+    console error."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def opener(game: dict[str, Any], before_goto: Callable[[Any], None] | None = None, **options: Any) -> Any:
+        options.setdefault("viewport", {"width": 1280, "height": 860})
+        options.setdefault("locale", "en-GB")
+        context = browser.new_context(**options)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        if before_goto is not None:
+            before_goto(page)
+        page.goto(f"{server}?game={game['id']}")
+        page.wait_for_selector("body[data-ready='true']")
+        page.wait_for_selector(f"body[data-game='{game['id']}']")
+        return page
+
+    opener.errors = errors  # type: ignore[attr-defined]
+    yield opener
+    for context in contexts:
+        context.close()
+    assert errors == []
+
+
+def moves_seen(page: Any, count: int) -> None:
+    page.wait_for_selector(f"body[data-moves='{count}']")
+
+
+def top(page: Any, pile: str) -> Any:
+    return page.locator(f"[data-pile='{pile}'] > .card").last

@@ -1,0 +1,206 @@
+"""A board that fits every screen, in a real browser: every card inside the
+window (above a phone's toolbar) at 1440x900, 1366x768, 1280x720 and
+390x844, also with piles of 20 cards, and no covered card's rank index
+hidden by the card on it; 44 px touch targets on a phone; a header menu at
+200% zoom; a statistics table that fits on a desktop and on a phone.
+
+Tall piles are hard to reach in real play, so those tests give the page a
+game whose piles are stacked high (the page draws whatever position the
+server sends; it knows no rules).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browser_support import Api
+from web_support import WINNING_LINE
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True,
+         "is_mobile": True}
+DESKTOPS = [(1440, 900), (1366, 768), (1280, 720)]
+
+RUN = "KQJT98765432A"
+
+
+def run(length: int, start: int = 0, red_first: bool = False) -> list[str]:
+    """A pile built down in alternating colours, turning the corner."""
+    return [RUN[(start + i) % 13] + ("H" if (i % 2 == 0) == red_first else "S") for i in range(length)]
+
+
+def stack_high(page: Any, game: dict[str, Any], piles: dict[int, list[str]]) -> None:
+    """Make the page see ``game`` with these tableau piles (by index)."""
+    def fulfil(route: Any) -> None:
+        data = route.fetch().json()
+        for index, cards in piles.items():
+            data["state"]["tableau"][index] = cards
+        route.fulfill(json=data)
+    page.route(f"**/api/games/{game['id']}", fulfil)
+
+
+FITS = """() => {
+  const limit = Math.min(innerHeight, ...[...document.querySelectorAll('.actions')]
+    .filter((n) => getComputedStyle(n).position === 'fixed').map((n) => n.getBoundingClientRect().top));
+  const out = [], hidden = [];
+  for (const card of document.querySelectorAll('#board .card')) {
+    const r = card.getBoundingClientRect();
+    if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > limit + 0.5)
+      out.push(`${card.dataset.card} ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
+  }
+  // A covered card's rank index must not be under the next card of its fan.
+  for (const pile of document.querySelectorAll('#board .tpile, #board .reserve')) {
+    const cards = [...pile.querySelectorAll(':scope > .card')];
+    cards.slice(0, -1).forEach((card, i) => {
+      const idx = card.querySelector('.idx:not(.corner)').getBoundingClientRect();
+      const next = cards[i + 1].getBoundingClientRect();
+      const font = parseFloat(getComputedStyle(card.querySelector('.idx')).fontSize);
+      const covered = pile.classList.contains('reserve')
+        ? idx.right > next.left - 0.5 : idx.bottom > next.top - 0.5;
+      if (covered || font < 8) hidden.push(`${pile.dataset.pile}:${card.dataset.card}:${Math.round(font)}px`);
+    });
+  }
+  const scrolls = document.scrollingElement.scrollHeight > innerHeight + 1;
+  return { out, hidden, scrolls, cards: document.querySelectorAll('#board .card').length, limit };
+}"""
+
+
+def assert_fits(page: Any) -> dict[str, Any]:
+    found: dict[str, Any] = page.evaluate(FITS)
+    assert found["cards"] > 20
+    assert found["out"] == [], found
+    assert found["hidden"] == [], found
+    assert not found["scrolls"]
+    return found
+
+
+def mid_game(api: Api) -> dict[str, Any]:
+    line = WINNING_LINE
+    game = api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"])
+    return api.play(game, *line["moves"][:120])
+
+
+@pytest.mark.parametrize(("width", "height"), [*DESKTOPS, (390, 844)])
+def test_piles_of_twenty_cards_fit_and_every_rank_shows(api: Api, open_game: Any, width: int,
+                                                        height: int) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    options = PHONE if width < 500 else {"viewport": {"width": width, "height": height}}
+    tall = {2: run(20), 5: run(14, 3, True), 0: run(9, 5)}  # piles 3, 6 and 1
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, tall), **options)
+    found = assert_fits(page)
+    # The tall piles really are tall, fanned tighter than the short ones.
+    fans = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.tpile')]
+      .map((p) => [p.dataset.pile, parseFloat(getComputedStyle(p).getPropertyValue('--fan')) || 0]))""")
+    assert page.locator("[data-pile='t3'] > .card").count() == 20
+    assert 0 < fans["t3"] < fans["t1"]
+    lowest = page.evaluate("""Math.max(...[...document.querySelectorAll('#board .card')]
+      .map((c) => c.getBoundingClientRect().bottom))""")
+    assert lowest > 0.75 * found["limit"]  # the piles use the height they have
+
+
+@pytest.mark.parametrize(("width", "height"), [*DESKTOPS, (390, 844)])
+def test_a_real_game_fits(api: Api, open_game: Any, width: int, height: int) -> None:
+    options = PHONE if width < 500 else {"viewport": {"width": width, "height": height}}
+    page = open_game(mid_game(api), **options)
+    assert_fits(page)
+
+
+def test_big_terrace_on_a_phone(api: Api, open_game: Any) -> None:
+    game = api.new(variant="big-terrace", deal_number=3)
+    game = api.play(game, "c1")
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, {0: run(20), 10: run(12, 2)}), **PHONE)
+    assert page.locator("[data-pile='reserve'] > .card").count() == 19
+    assert_fits(page)
+
+
+def test_the_phone_uses_its_height(api: Api, open_game: Any) -> None:
+    page = open_game(mid_game(api), **PHONE)
+    sizes = page.evaluate("""() => ({
+      top: document.querySelector('[data-pile="f1"]').getBoundingClientRect().width,
+      terrace: document.querySelector('[data-pile="reserve"] > .card').getBoundingClientRect().width,
+      tableau: document.querySelector('[data-pile="t1"]').getBoundingClientRect().width,
+      toolbar: document.querySelector('.actions').getBoundingClientRect().top,
+      counters: document.querySelector('#counters').getBoundingClientRect().top })""")
+    # The top row and the terrace get larger cards than the nine piles allow.
+    assert sizes["top"] >= 1.3 * sizes["tableau"] and sizes["terrace"] >= 1.3 * sizes["tableau"]
+    # The buttons sit at the bottom with the counters just above them.
+    assert sizes["toolbar"] > 0.9 * 844 and sizes["toolbar"] - 120 < sizes["counters"] < sizes["toolbar"]
+
+
+def test_touch_targets_on_a_phone_are_44_px_high(api: Api, open_game: Any) -> None:
+    page = open_game(mid_game(api), **PHONE)
+    heights = """(sel) => [...document.querySelectorAll(sel)].filter((n) => n.offsetParent)
+      .map((n) => [n.id || n.textContent.trim(), n.getBoundingClientRect().height])"""
+    bar = page.evaluate(heights, ".actions > button")
+    assert len(bar) >= 5 and all(h >= 44 for _, h in bar), bar
+    page.locator("#btn-menu").click()
+    menu = page.evaluate(heights, "#menu button, #menu select")
+    assert len(menu) >= 5 and all(h >= 44 for _, h in menu), menu
+    page.locator("#btn-settings").click()
+    dialog = page.evaluate(heights, "#dlg-settings button, #dlg-settings select")
+    assert dialog and all(h >= 44 for _, h in dialog), dialog
+    tops = "#board .tpile > .card:last-child, #board .reserve .card.exposed, #board [data-pile='stock']"
+    boxes = page.evaluate(heights, tops)
+    assert all(h >= 44 for _, h in boxes), boxes
+
+
+@pytest.mark.parametrize(("width", "height"), [(640, 360), (683, 384), (720, 450)])
+def test_at_200_percent_zoom_the_header_folds_into_a_menu(api: Api, open_game: Any, width: int,
+                                                          height: int) -> None:
+    """200% zoom on a 1280x720, 1366x768 or 1440x900 screen: half as many
+    CSS pixels, each drawn twice as large."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game, viewport={"width": width, "height": height}, device_scale_factor=2)
+    assert page.locator("#btn-menu").is_visible()
+    assert not page.locator("#btn-stats").is_visible() and not page.locator("#lang").is_visible()
+    header = page.locator(".bar").bounding_box()
+    assert header["height"] < 0.2 * height
+    assert_fits(page)
+    page.locator("#btn-menu").click()
+    assert page.locator("#btn-menu").get_attribute("aria-expanded") == "true"
+    assert page.locator("#btn-stats").is_visible()
+    page.keyboard.press("Escape")
+    assert not page.locator("#btn-stats").is_visible()
+    page.locator("#btn-menu").click()
+    page.locator("#btn-rules").click()
+    page.locator("#dlg-rules[open] section").first.wait_for()
+    assert page.locator("#btn-menu").get_attribute("aria-expanded") == "false"
+
+
+def test_at_full_size_every_button_shows(api: Api, open_game: Any) -> None:
+    page = open_game(api.new(variant="terrace", deal_number=7), viewport={"width": 1280, "height": 720})
+    assert not page.locator("#btn-menu").is_visible()
+    for name in ("new", "undo", "redo", "hint", "restart", "stats", "rules", "settings"):
+        assert page.locator(f"#btn-{name}").is_visible(), name
+
+
+@pytest.mark.parametrize("phone", [False, True], ids=["1440", "phone"])
+def test_the_statistics_table_fits(api: Api, open_game: Any, phone: bool) -> None:
+    for deal in (11, 12, 13):
+        api.play(api.new(variant="terrace", deal_number=deal), "c1", "s")
+    api.play(api.new(variant="generals-patience", deal_number=4), "c1")
+    options = PHONE if phone else {"viewport": {"width": 1440, "height": 900}}
+    page = open_game(api.new(variant="terrace", deal_number=14), **options)
+    if phone:
+        page.locator("#btn-menu").click()
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats table.stats").wait_for()
+    fit = page.evaluate("""() => {
+      const dialog = document.querySelector('#dlg-stats').getBoundingClientRect();
+      const wrap = document.querySelector('#dlg-stats .table-wrap');
+      const cells = [...document.querySelectorAll('#dlg-stats table.stats :is(td, tbody th)')];
+      return { scroll: wrap.scrollWidth - wrap.clientWidth, right: dialog.right, width: innerWidth,
+               out: cells.filter((c) => c.getBoundingClientRect().right > dialog.right + 0.5).length,
+               labels: cells.filter((c) => c.tagName === 'TD' && !c.dataset.label).length,
+               cells: cells.length };
+    }""")
+    assert fit["cells"] >= 20 and fit["scroll"] <= 0 and fit["out"] == 0, fit
+    assert fit["right"] <= fit["width"]
+    assert fit["labels"] == 0
+    if phone:  # each number is shown with its column's name
+        first = page.locator("#dlg-stats table.stats tbody td").first
+        before = page.evaluate("(td) => getComputedStyle(td, '::before').content", first.element_handle())
+        assert before not in ("none", "normal", '""')

@@ -1,0 +1,147 @@
+"""The rules for people (terrace.guide and GET /api/rules): written from the
+rule options the engine plays by, in English and German alike, with tips,
+strategy and common mistakes; every variant described in both languages."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from terrace.guide import DESCRIPTIONS, rules_guide
+from terrace.rules import RULE_OPTIONS, OptionKind, Rules
+from terrace.variants import VARIANTS, get_rules, get_variant
+from web_support import TestClient, app_client
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def text_of(guide: dict[str, Any], section: str | None = None) -> str:
+    parts: list[str] = []
+    for each in guide["sections"]:
+        if section is None or each["id"] == section:
+            for block in each["blocks"]:
+                parts += [block["text"]] if block["kind"] == "p" else block["items"]
+    return "\n".join(parts)
+
+
+def shape(guide: dict[str, Any]) -> list[tuple[str, list[tuple[str, int]]]]:
+    return [(s["id"], [(b["kind"], len(b.get("items", [b.get("text")]))) for b in s["blocks"]])
+            for s in guide["sections"]]
+
+
+def other_value(name: str, rules: Rules) -> Any:
+    """A value of option ``name`` other than the one in ``rules`` that the
+    rules accept."""
+    option = RULE_OPTIONS[name]
+    value = getattr(rules, name)
+    if option.kind is OptionKind.BOOL:
+        return not value
+    if option.kind is OptionKind.CHOICE:
+        return next(c for c in option.choices if c != value.value)
+    low, high = option.limits(rules.to_dict())
+    return value + 1 if value + 1 <= high else value - 1 if value - 1 >= low else None
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
+def test_english_and_german_say_the_same_things(variant: Any) -> None:
+    english, german = (rules_guide(variant.rules, variant, lang) for lang in ("en", "de"))
+    assert shape(english) == shape(german)
+    assert english["description"] == variant.description
+    assert german["description"] == DESCRIPTIONS[variant.name]["de"] != variant.description
+    assert text_of(english) != text_of(german)
+    for section in english["sections"]:
+        assert section["blocks"], section["id"]
+
+
+@pytest.mark.parametrize("name", list(RULE_OPTIONS))
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_every_rule_option_changes_the_text(name: str, language: str) -> None:
+    """The text is written from the rules: change any option and the words change."""
+    base = get_rules("terrace")
+    changed = base.replace(**{name: other_value(name, base)})
+    before = rules_guide(base, None, language)
+    after = rules_guide(changed, None, language)
+    assert text_of(before) != text_of(after)
+
+
+def test_the_numbers_come_from_the_rules() -> None:
+    rules = get_rules("thirteen", candidates=4, redeals=2)
+    guide = rules_guide(rules, get_variant("thirteen"), "en")
+    assert guide["custom"] is True and guide["description"] is None
+    layout = text_of(guide, "layout")
+    assert "13 cards in an overlapping row" in layout and "11 piles" in layout and "8 places" in layout
+    assert "4 candidate cards" in text_of(guide, "base")
+    assert "2 times in all" in text_of(guide, "spaces")
+    assert "all 104 cards" in text_of(guide, "end")
+    madame = rules_guide(get_rules("madame"), get_variant("madame"), "de")
+    assert "3 Kartenspielen" in text_of(madame, "goal") and "12 Zielstapel" in text_of(madame, "goal")
+
+
+def test_each_rule_reads_as_the_engine_plays_it() -> None:
+    turned = text_of(rules_guide(get_rules("falling-star"), None, "en"))
+    assert "There is no choice" in turned and "candidate" not in text_of(
+        rules_guide(get_rules("falling-star"), None, "en"), "base")
+    suit = text_of(rules_guide(get_rules("generals-patience"), None, "en"), "building")
+    assert "in suit" in suit and "change colour" not in suit
+    wood = text_of(rules_guide(get_rules("wood"), None, "en"), "spaces")
+    assert "only" in wood and "top waste card" in wood
+    free = text_of(rules_guide(get_rules("empress-of-italy"), None, "en"))
+    assert "or a foundation card may fill it" in free
+    assert "come back from a foundation" in free
+    single = text_of(rules_guide(get_rules("terrace"), None, "en"), "spaces")
+    assert "only once: there is no redeal" in single
+
+
+def test_tips_strategy_and_mistakes_are_there() -> None:
+    guide = rules_guide(get_rules("terrace"), get_variant("terrace"), "en")
+    for section in ("tips", "strategy", "mistakes"):
+        assert len(text_of(guide, section).splitlines()) >= 4, section
+    assert "terrace card" in text_of(guide, "strategy")
+    assert "base card" in text_of(guide, "mistakes")
+
+
+def test_every_variant_has_both_descriptions() -> None:
+    assert set(DESCRIPTIONS) == {v.name for v in VARIANTS}
+    for name, words in DESCRIPTIONS.items():
+        assert words["en"] and words["de"] and words["en"] != words["de"], name
+
+
+def test_an_unknown_language_is_refused() -> None:
+    with pytest.raises(ValueError, match="no guide"):
+        rules_guide(Rules(), None, "fr")
+
+
+# -- the API ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with app_client() as test_client:
+        yield test_client
+
+
+def test_rules_of_a_variant_and_of_a_game(client: TestClient) -> None:
+    signora = client.get("/api/rules", params={"variant": "signora"}, headers={"accept-language": "de"})
+    assert signora.status_code == 200
+    data = signora.json()
+    assert data["title"] == "Terrace" and data["other_names"] == ["Queen of Italy", "Signora"]
+    assert data["sections"][0]["title"] == "Das Ziel"
+    assert client.get("/api/rules").json()["variant"] == "terrace"
+    game = client.post("/api/games", json={"variant": "wood", "options": {"redeals": 1}}).json()
+    rules = client.get(f"/api/games/{game['id']}/rules").json()
+    assert rules["title"] == "Wood" and rules["custom"] is True
+    assert "1 time in all" in text_of(rules, "spaces")
+
+
+def test_unknown_variant_rules_are_refused(client: TestClient) -> None:
+    response = client.get("/api/rules", params={"variant": "x" * 300})
+    assert response.status_code == 400 and response.json()["code"] == "variant-unknown"
+    assert client.get("/api/games/nope/rules").status_code == 404
+
+
+def test_variants_carry_descriptions_in_both_languages(client: TestClient) -> None:
+    variants = client.get("/api/variants").json()["variants"]
+    for variant in variants:
+        assert variant["descriptions"] == DESCRIPTIONS[variant["name"]]

@@ -1,0 +1,142 @@
+"""The compiled core against the pure-Python reference search: the same
+positions visited, the same verdicts, the same lines; and the core's own
+promises (it is built in CI, it lets other threads run, it stops at its
+memory limit)."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from solver_brute import RULE_SETS, endgame_position
+from terrace.board import Board
+from terrace.rules import Rules
+from terrace.solver import solve
+from terrace.solver.search import Options, Search, core_available
+from terrace.variants import get_rules
+
+needs_core = pytest.mark.skipif(not core_available(), reason="the compiled core is not built")
+
+OPTION_SETS = [
+    {},
+    {"canonical": False, "safe_moves": False, "dead_reserve": False},
+    {"order": 1, "dig_only": True},
+    {"shuffle": 7},
+    {"order": 1, "shuffle": 3},
+]
+
+
+def run(board: Board, options: Options, max_nodes: int) -> tuple[str | None, int, int, list[int]]:
+    search = Search(board, options)
+    while not search.step(max_nodes=2048) and search.nodes < max_nodes:
+        pass
+    return search.result, search.nodes, search.best_found, search.line
+
+
+@pytest.mark.skipif(os.environ.get("CI") != "true", reason="only CI insists on the compiled core")
+def test_compiled_core_is_built_in_ci() -> None:
+    assert core_available()
+    board = Board.from_number(4, get_rules("falling-star"))
+    assert Search(board).compiled
+
+
+FREE_RETURN = Rules(decks=1, reserve=4, piles=3, candidates=0, spaces="free", foundation_return=True)
+
+
+@needs_core
+@pytest.mark.parametrize("rules", [*RULE_SETS, FREE_RETURN], ids=lambda r: r.describe())
+def test_core_visits_exactly_the_positions_python_visits(rules: Rules) -> None:
+    for seed in range(6):
+        board = endgame_position(seed, rules, 15)
+        for extra in OPTION_SETS:
+            python = run(board, Options(core="python", **extra), 60_000)  # type: ignore[arg-type]
+            core = run(board, Options(core="compiled", **extra), 60_000)  # type: ignore[arg-type]
+            assert core == python, (board.position(), extra)
+
+
+@needs_core
+@pytest.mark.parametrize("name", ["terrace", "generals-patience", "empress-of-italy", "wood"])
+def test_core_follows_python_on_whole_deals(name: str) -> None:
+    board = Board.from_number(3, get_rules(name))
+    if board.choosing:
+        board.push(next(iter(board.legal_moves)))
+    for extra in OPTION_SETS[:1] + OPTION_SETS[3:4]:
+        python = run(board, Options(core="python", **extra), 20_000)  # type: ignore[arg-type]
+        core = run(board, Options(core="compiled", **extra), 20_000)  # type: ignore[arg-type]
+        assert core == python
+
+
+@needs_core
+def test_core_lets_other_threads_run() -> None:
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    search = Search(board)
+    started = threading.Event()
+    finished = threading.Event()
+
+    def work() -> None:
+        started.set()
+        search.step(seconds=0.3, max_nodes=10**9)
+        finished.set()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    started.wait()
+    ticks = 0
+    while not finished.is_set():  # a busy loop: it runs only while it holds the GIL
+        ticks += 1
+    worker.join()
+    assert search.nodes > 1000
+    assert ticks > 1000  # with the GIL held through the 0.3 s slice this loop would hardly run
+
+
+@needs_core
+def test_memory_limit_gives_unknown() -> None:
+    from terrace.solver import _core
+
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    old = _core.set_memory_limit(1 << 20)
+    try:
+        result = solve(board, max_seconds=20, hunt=False)
+    finally:
+        _core.set_memory_limit(old)
+    assert result.result == "unknown" and result.reason == "memory"
+    assert _core.memory_in_use() == 0 or result.seconds < 20
+
+
+@pytest.mark.parametrize("budget", [float("nan"), float("inf"), -1.0])
+def test_budgets_that_would_not_stop_are_refused(budget: float) -> None:
+    board = Board.from_number(4, get_rules("falling-star"))
+    with pytest.raises(ValueError, match="max_seconds"):
+        solve(board, max_seconds=budget)
+    with pytest.raises(ValueError, match="max_nodes"):
+        solve(board, max_seconds=1, max_nodes=-1)
+
+
+def test_restricted_searches_never_say_lost() -> None:
+    rules = RULE_SETS[0]
+    for seed in range(30):
+        board = endgame_position(seed, rules, 15)
+        search = Search(board, Options(dig_only=True))
+        while not search.step():
+            pass
+        assert search.result in ("won", "exhausted")
+
+
+def test_piles_are_keyed_as_a_multiset_of_built_runs() -> None:
+    from terrace.errors import InvalidPositionError
+    from terrace.solver.state import State
+
+    rules = Rules(decks=1, reserve=0, piles=2, candidates=0)
+    rest = "2S3S4S5S6S7S8STSJSQSKS2H3H4H5H6H7H9HTHJHQHKH2D3D4D5D6D7D8D9DTDJDQDKD2C3C4C5C6C8C9CTCJCQCKC"
+    built = Board.from_position(f"A - AS,AH,AD,AC 9S8H,7C - {rest} 0", rules)
+    swapped = Board.from_position(f"A - AS,AH,AD,AC 7C,9S8H - {rest} 0", rules)
+    assert State(built, True, 1).key() == State(swapped, True, 1).key()
+    assert State(built, False, 1).key() != State(swapped, False, 1).key()
+    # Keyed by (depth, rank and colour) alone, 9S 8H + 7C 5H would look like
+    # 9S 5H + 7C 8H; only built runs make the key one-to-one, and the engine
+    # never lets an unbuilt pile in.
+    with pytest.raises(InvalidPositionError, match="not built down"):
+        Board.from_position(f"A - AS,AH,AD,AC 9S5H,7C8H - {rest.replace('5H', '')} 0", rules)
