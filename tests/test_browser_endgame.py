@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from browser_support import Api, moves_seen, top
 from store_support import golden
 from terrace.board import Board
 from terrace.variants import get_rules
-from browser_support import Api, moves_seen, top
 from test_browser_game import _click_move
 from web_support import WINNING_LINE, running_server
 

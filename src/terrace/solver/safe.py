@@ -22,14 +22,10 @@ moves alone that puts every card home, when there is one.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from terrace.board import Board
-from terrace.building import BELOW_KEY, COLOUR_KEY
-from terrace.cards import RANK
 from terrace.moves import Move
-from terrace.rules import SpaceRule
-from terrace.solver.search import slot_keys
+from terrace.solver.prune import nothing_can_lie_on, safe_foundation_card
+from terrace.solver.state import State
 
 FINISH_POSITIONS = 20_000
 """How many positions :func:`finish_line` may visit before it gives up
@@ -52,6 +48,12 @@ def safe_moves(board: Board) -> list[Move]:
     ``docs/winnability.md`` proves it. None while choosing the base card or
     with ``foundation_return``.
 
+    The two conditions are the search's own
+    (:func:`~terrace.solver.prune.safe_foundation_card` and
+    :func:`~terrace.solver.prune.nothing_can_lie_on`, on the search's
+    counters of the position); where each applies is as in
+    :class:`~terrace.solver.movegen.MoveGen`.
+
     >>> from terrace.variants import get_rules
     >>> safe_moves(Board.from_number(1, get_rules("terrace")))
     []
@@ -59,36 +61,26 @@ def safe_moves(board: Board) -> list[Move]:
     rules = board.rules
     if board.choosing or rules.foundation_return:
         return []
-    keys = slot_keys(rules.in_suit)
-    outside = [*board.reserve, *board.stock, *board.waste, *(c for pile in board.tableau for c in pile)]
-    off = Counter(keys[c] for c in outside)
-    colours_off = Counter(COLOUR_KEY[c] for c in outside)
-    foundations = range(len(board.foundations))
+    s = State(board, canonical=True, seed=0)
+    t, want, off = s.t, s.want, s.off
 
-    def safe_foundation_card(card: int) -> bool:
-        """The count condition: a foundation wants it now, and every copy
-        outside the foundations has one (cards of the base rank always do)."""
-        want = sum(board.foundation_accepts(i, card) for i in foundations)
-        return want > 0 and (RANK[card] == board.base_rank or off[keys[card]] <= want)
+    def safe(card: int, holder: bool) -> bool:
+        k = t.sk[card]
+        return (
+            want[k] > 0
+            and safe_foundation_card(t, want, off, k)
+            and (not holder or nothing_can_lie_on(t, off, k))
+        )
 
-    def nothing_can_lie_on(card: int) -> bool:
-        """The holder condition: no card that could lie on it in a pile is
-        still outside the foundations."""
-        return colours_off[BELOW_KEY[card]] == 0
-
-    auto = rules.spaces is SpaceRule.AUTO
     moves: list[Move] = []
-    if board.reserve and safe_foundation_card(board.reserve[-1]):
+    if board.reserve and safe(board.reserve[-1], holder=False):
         moves.append(_RESERVE_HOME)
     for index, pile in enumerate(board.tableau, 1):
-        if pile and (len(pile) > 1 or not auto):
-            card = pile[-1]
-            if safe_foundation_card(card) and nothing_can_lie_on(card):
-                moves.append(Move("t", index, "f"))
-    if board.waste and not auto and board.redeals_used >= rules.redeals:
-        card = board.waste[-1]
-        if safe_foundation_card(card) and nothing_can_lie_on(card):
-            moves.append(_WASTE_HOME)
+        if pile and (len(pile) > 1 or not s.auto) and safe(pile[-1], holder=True):
+            moves.append(Move("t", index, "f"))
+    waste_settled = not s.auto and board.redeals_used >= rules.redeals
+    if board.waste and waste_settled and safe(board.waste[-1], holder=True):
+        moves.append(_WASTE_HOME)
     return moves
 
 
