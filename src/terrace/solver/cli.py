@@ -1,4 +1,4 @@
-"""``terrace solve`` and ``terrace survey``."""
+"""``terrace solve``, ``terrace hint`` and ``terrace survey``."""
 
 from __future__ import annotations
 
@@ -14,10 +14,14 @@ from terrace.board import Board
 from terrace.clitools import Seconds, deal_options, load_deal, pop_rules, rule_options
 from terrace.solver.api import solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
-from terrace.solver.survey import markdown_table, parse_range, run_survey, summarise
-from terrace.solver.verdicts import Verdict, VerdictStore
+from terrace.solver.players import PLAYERS, player_key, player_settings
+from terrace.solver.survey import markdown_table, parse_range, run_survey, summarise, summary_json
+from terrace.solver.verdicts import Verdict, VerdictStore, settled
 from terrace.storage.cli import chosen_verdicts_db, verdicts_db_options
 from terrace.variants import TITLES, preset_name
+
+DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
+"""Seconds per deal when ``--max-seconds`` is not given."""
 
 
 @click.command("solve")
@@ -64,23 +68,59 @@ def _code(card: int) -> str:
     return card_code(card)
 
 
+@click.command("hint")
+@rule_options
+@deal_options
+@click.option("--moves", "-m", default="", help="Moves to play first, e.g. \"c1 s wf\".")
+@click.option("--fair/--peek", default=True, show_default=True,
+              help="Fair: decide from what a player sees; peek: the solver's line, which sees the stock.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampled stock orders.")
+@click.option("--samples", type=int, default=None, help="Sampled stock orders per decision (fair).")
+@click.option("--seconds", type=float, default=10.0, show_default=True, help="Time budget.")
+@click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
+def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fair: bool, seed: int,
+                 samples: int | None, seconds: float, as_json: bool, **kwargs: Any) -> None:
+    """Suggest a move for the position after --moves."""
+    from terrace.solver.advice import board_after, describe, hint_report
+
+    rules = pop_rules(kwargs)
+    try:
+        board = board_after(Board(rules, load_deal(rules, deal_number, deal_file)), moves)
+        report = hint_report(board, fair=fair, seed=seed, seconds=seconds, samples=samples)
+    except ValueError as error:  # includes every TerraceError
+        raise click.UsageError(str(error)) from None
+    click.echo(json.dumps(report) if as_json else describe(report))
+
+
 @click.command("survey")
 @rule_options
 @click.option("--deals", default="1-1000", show_default=True, help="Deal numbers, e.g. 1-10000.")
+@click.option("--player", type=click.Choice(PLAYERS), default="perfect", show_default=True,
+              help="perfect: the solver, which sees the stock; fair, greedy, random: play-outs.")
+@click.option("--samples", type=int, default=None, help="Sampled stock orders per decision (fair).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the players' games.")
 @click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: all cores).")
-@click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True, help="Budget per deal.")
+@click.option("--max-seconds", type=Seconds(), default=None,
+              help="Budget per deal (default: 10 for perfect, 1800 for fair, 60 for greedy and random).")
 @verdicts_db_options
 @click.option("--out", type=click.Path(file_okay=False), default=".", show_default=True,
-              help="Folder for the Markdown table and the PNG chart.")
-def survey_command(deals: str, jobs: int | None, max_seconds: float, verdicts_db: str | None,
-                   old_db: str | None, out: str, **kwargs: Any) -> None:
-    """Solve many numbered deals in parallel and report the win rate."""
+              help="Folder for the Markdown table and the PNG chart (not written with --json).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the figures.")
+def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs: int | None,
+                   max_seconds: float | None, verdicts_db: str | None, old_db: str | None, out: str,
+                   as_json: bool, **kwargs: Any) -> None:
+    """Solve or play many numbered deals in parallel and report the win rate."""
     import os
 
     argv = ["terrace", "survey", *sys.argv[2:]] if len(sys.argv) > 1 else ["terrace", "survey"]
     rules = pop_rules(kwargs)
+    budget = DEFAULT_BUDGET[player] if max_seconds is None else max_seconds
     try:
         first, last = parse_range(deals)
+        settings = player_settings(player, {} if samples is None else {"samples": samples})
+        key = player_key(player, settings, seed)
+        if not (0 <= budget < float("inf")):
+            raise ValueError(f"--max-seconds must be a finite number >= 0, not {budget}")
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     jobs = jobs or os.cpu_count() or 1
@@ -88,38 +128,39 @@ def survey_command(deals: str, jobs: int | None, max_seconds: float, verdicts_db
     store = VerdictStore(chosen_verdicts_db(verdicts_db, old_db))
     total = last - first + 1
     counts = {"won": 0, "lost": 0, "unknown": 0}
-    with click.progressbar(length=total, label=f"{name} {first}-{last}", file=sys.stderr,
+    with click.progressbar(length=total, label=f"{name} {player} {first}-{last}", file=sys.stderr,
                            show_pos=True, show_eta=True) as bar:
-        already = store.range(rules, first, last)
-        from terrace.solver.verdicts import settled
-
-        done_before = sum(settled(v, max_seconds) for v in already.values())
-        bar.update(done_before)
+        already = store.range(rules, first, last, key)
+        bar.update(sum(settled(v, budget) for v in already.values()))
 
         def on_result(number: int, verdict: Verdict) -> None:
             counts[verdict.result] = counts.get(verdict.result, 0) + 1
-            bar.label = (f"{name} won {counts['won']} lost {counts['lost']} "
+            bar.label = (f"{name} {player} won {counts['won']} lost {counts['lost']} "
                          f"unknown {counts['unknown']}")
             bar.update(1)
 
-        verdicts, peak = run_survey(rules, first, last, jobs=jobs, max_seconds=max_seconds,
-                                    store=store, on_result=on_result)
+        verdicts, peak = run_survey(rules, first, last, jobs=jobs, max_seconds=budget, store=store,
+                                    on_result=on_result, player=player, settings=settings, seed=seed)
     store.close()
     summary = summarise(verdicts)
+    if as_json:
+        click.echo(json.dumps(summary_json(summary, sum(v.seconds for v in verdicts.values()))))
+        return
     rate = summary.won / summary.deals if summary.deals else 0.0
-    click.echo(f"{name}: {summary.deals} deals, won {summary.won}, lost {summary.lost}, "
+    click.echo(f"{name} ({player}): {summary.deals} deals, won {summary.won}, lost {summary.lost}, "
                f"unknown {summary.unknown}")
     click.echo(f"win rate {100 * rate:.1f}%, Wilson 95% interval "
                f"{100 * summary.low:.1f}% .. {100 * summary.high:.1f}% (unknowns as lost .. as won)")
     click.echo(f"seconds per deal: median {summary.p50:.3f}, 90th percentile {summary.p90:.3f}, "
-               f"99th percentile {summary.p99:.3f}; {summary.mean_nodes_per_second:,.0f} positions/s"
+               f"99th percentile {summary.p99:.3f}"
+               + (f"; {summary.mean_nodes_per_second:,.0f} positions/s" if player == "perfect" else "")
                + (f"; peak worker memory {peak / 1024:.0f} MB" if peak else ""))
-    title = TITLES.get(name, name)
+    title = TITLES.get(name, name) + ("" if player == "perfect" else f", {player} player")
     command = " ".join(shlex.quote(a) for a in argv)
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    stem = f"survey-{name}-{first}-{last}"
-    (folder / f"{stem}.md").write_text(markdown_table(title, summary, command, max_seconds))
+    stem = f"survey-{name}-{first}-{last}" + ("" if player == "perfect" else f"-{player}")
+    (folder / f"{stem}.md").write_text(markdown_table(title, summary, command, budget))
     if not charts_available():
         click.echo(f"wrote {folder / (stem + '.md')} (no chart: {ChartsUnavailableError()})")
         return
@@ -131,4 +172,4 @@ def survey_command(deals: str, jobs: int | None, max_seconds: float, verdicts_db
     click.echo(f"wrote {folder / (stem + '.md')} and {folder / (stem + '.png')}")
 
 
-COMMANDS = [solve_command, survey_command]
+COMMANDS = [solve_command, hint_command, survey_command]

@@ -1,4 +1,7 @@
-"""Surveys: solve a range of numbered deals in parallel and summarise.
+"""Surveys: solve (or play out) a range of numbered deals in parallel and
+summarise. One deal is one call of the pure function
+:func:`terrace.solver.playout.play_deal`; verdicts are stored as they come,
+keyed by player, so an interrupted survey resumes.
 
 >>> low, high = wilson_interval(50, 100)
 >>> round(low, 3), round(high, 3)
@@ -12,12 +15,13 @@ from __future__ import annotations
 import math
 import multiprocessing
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from terrace.board import Board
 from terrace.rules import Rules
-from terrace.solver.api import solve
+from terrace.solver.players import player_key, player_settings
+from terrace.solver.playout import check_budget, play_deal
 from terrace.solver.verdicts import Verdict, VerdictStore, settled
 
 Z95 = 1.959963984540054
@@ -45,17 +49,16 @@ def percentile(values: list[float], q: float) -> float:
     return data[lo] + (data[hi] - data[lo]) * (pos - lo)
 
 
-def solve_deal(job: tuple[Rules, int, float]) -> tuple[int, Verdict, int]:
-    """Solve one numbered deal (in a worker process); also returns the
+Job = tuple[Rules, int, str, dict[str, Any], int, float]
+"""One deal of a survey: rules, deal number, player, its settings, the
+survey's seed and the budget per deal, the arguments of ``play_deal``."""
+
+
+def run_job(job: Job) -> tuple[int, Verdict, int]:
+    """Play or solve one deal (in a worker process); also returns the
     worker's peak memory in kB."""
-    rules, number, max_seconds = job
-    board = Board.from_number(number, rules)
-    result = solve(board, max_seconds=max_seconds, all_candidates=False)
-    verdict = Verdict(
-        result.result, result.nodes, result.seconds, max_seconds,
-        " ".join(str(m) for m in result.moves),
-    )
-    return number, verdict, _peak_kb()
+    rules, number, player, settings, seed, budget = job
+    return number, play_deal(rules, number, player, settings, seed, budget), _peak_kb()
 
 
 def _peak_kb() -> int:
@@ -76,24 +79,31 @@ def run_survey(
     max_seconds: float,
     store: VerdictStore,
     on_result: Callable[[int, Verdict], None] | None = None,
+    player: str = "perfect",
+    settings: Mapping[str, Any] | None = None,
+    seed: int = 0,
 ) -> tuple[dict[int, Verdict], int]:
-    """Solve deals ``first..last`` that the store does not already settle,
-    storing each verdict as it comes; returns every verdict of the range
-    and the largest worker peak memory (kB) seen in this run."""
-    known = store.range(rules, first, last)
+    """Solve deals ``first..last`` (or let ``player`` play them) that the
+    store does not already settle, storing each verdict as it comes; returns
+    every verdict of the range and the largest worker peak memory (kB) seen
+    in this run. ``max_seconds`` is the budget per deal."""
+    check_budget(max_seconds)
+    full = player_settings(player, settings)
+    key = player_key(player, full, seed)
+    known = store.range(rules, first, last, key)
     todo = [n for n in range(first, last + 1) if not settled(known.get(n), max_seconds)]
     peak = 0
     results: Iterator[tuple[int, Verdict, int]]
-    jobs_list = [(rules, n, max_seconds) for n in todo]
+    jobs_list: list[Job] = [(rules, n, player, full, seed, max_seconds) for n in todo]
     if jobs <= 1 or len(todo) <= 1:
-        results = map(solve_deal, jobs_list)
+        results = map(run_job, jobs_list)
         pool = None
     else:
         pool = multiprocessing.get_context("spawn").Pool(jobs, maxtasksperchild=50)
-        results = pool.imap_unordered(solve_deal, jobs_list)
+        results = pool.imap_unordered(run_job, jobs_list)
     try:
         for number, verdict, kb in results:
-            store.put(rules, number, verdict)
+            store.put(rules, number, verdict, key)
             known[number] = verdict
             peak = max(peak, kb)
             if on_result is not None:
@@ -142,6 +152,28 @@ def summarise(verdicts: dict[int, Verdict]) -> Summary:
         len(values), won, lost, unknown, low, high,
         percentile(seconds, 50), percentile(seconds, 90), percentile(seconds, 99), nps,
     )
+
+
+def summary_json(summary: Summary, seconds: float) -> dict[str, Any]:
+    """The ``terrace survey --json`` report: counts, the win rate (won over
+    deals), its Wilson 95% interval (unknown deals counted as lost for the
+    low end, as won for the high end) and the seconds the deals took, added
+    up (the same whichever process pool or cluster ran them).
+
+    >>> s = summarise({1: Verdict("won", 0, 1.0, 5.0), 2: Verdict("lost", 0, 2.0, 5.0)})
+    >>> summary_json(s, 3.0)["win_rate"]
+    0.5
+    """
+    return {
+        "deals": summary.deals,
+        "won": summary.won,
+        "lost": summary.lost,
+        "unknown": summary.unknown,
+        "win_rate": round(summary.won / summary.deals, 6) if summary.deals else 0.0,
+        "wilson_low": round(summary.low, 6),
+        "wilson_high": round(summary.high, 6),
+        "seconds": round(seconds, 3),
+    }
 
 
 def markdown_table(title: str, summary: Summary, command: str, max_seconds: float) -> str:

@@ -1,5 +1,11 @@
-"""A small SQLite store of solver verdicts, keyed by rules, deal number and
-deal version. ``terrace survey`` and ``terrace deal --winnable`` share it.
+"""A small SQLite store of verdicts, keyed by rules, deal number, deal
+version and player: the solver's own (``perfect``) or a play-out's, whose
+player key names the player, its settings and its seed (see
+:func:`terrace.solver.players.player_key`). ``terrace survey`` and
+``terrace deal --winnable`` share it.
+
+Stores written before players were keyed (schema 1) are migrated in place
+on opening: their rows become the ``perfect`` player's.
 
 >>> import tempfile, os
 >>> from terrace.rules import Rules
@@ -8,6 +14,8 @@ deal version. ``terrace survey`` and ``terrace deal --winnable`` share it.
 >>> store.put(Rules(), 5, Verdict("won", 10, 0.5, 10.0, "c1 s"))
 >>> store.get(Rules(), 5).result
 'won'
+>>> store.get(Rules(), 5, player='{"player":"greedy"}') is None
+True
 >>> store.close()
 """
 
@@ -25,6 +33,22 @@ from terrace.storage.paths import default_verdicts_path
 SOLVER_VERSION = 1
 """Bumped whenever a change could alter a verdict; older rows are ignored."""
 
+PERFECT = "perfect"
+"""The player key of the solver's own verdicts."""
+
+SCHEMA = 2
+"""The layout of the store (``PRAGMA user_version``); 1 had no player column."""
+
+_CREATE = (
+    "CREATE TABLE IF NOT EXISTS verdicts ("
+    " rules TEXT NOT NULL, deal INTEGER NOT NULL, version INTEGER NOT NULL,"
+    " solver INTEGER NOT NULL, result TEXT NOT NULL, nodes INTEGER NOT NULL,"
+    " seconds REAL NOT NULL, max_seconds REAL NOT NULL, line TEXT NOT NULL,"
+    " player TEXT NOT NULL DEFAULT 'perfect',"
+    " PRIMARY KEY (rules, deal, version, player))"
+)
+_COLUMNS = "rules, deal, version, solver, result, nodes, seconds, max_seconds, line"
+
 
 def default_db_path() -> str:
     """``solver.sqlite3`` beside the games database (see
@@ -39,7 +63,8 @@ def rules_key(rules: Rules) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """What the solver said about one deal."""
+    """What the solver (or a player's play-out) said about one deal. For a
+    play-out ``nodes`` counts solver calls and ``line`` the moves played."""
 
     result: str
     nodes: int
@@ -56,41 +81,60 @@ class VerdictStore:
         folder = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(folder, exist_ok=True)
         self._db = sqlite3.connect(self.path, timeout=30)
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS verdicts ("
-            " rules TEXT NOT NULL, deal INTEGER NOT NULL, version INTEGER NOT NULL,"
-            " solver INTEGER NOT NULL, result TEXT NOT NULL, nodes INTEGER NOT NULL,"
-            " seconds REAL NOT NULL, max_seconds REAL NOT NULL, line TEXT NOT NULL,"
-            " PRIMARY KEY (rules, deal, version))"
-        )
-        self._db.commit()
+        self._migrate()
 
-    def get(self, rules: Rules, deal: int) -> Verdict | None:
+    def _migrate(self) -> None:
+        """Create the table, or move a schema-1 table (no player column) to
+        schema 2 in one transaction (safe with several processes opening an
+        old store at once: the second finds the work done)."""
+        db = self._db
+        db.isolation_level = None
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            columns = [row[1] for row in db.execute("PRAGMA table_info(verdicts)")]
+            if columns and "player" not in columns:
+                db.execute("ALTER TABLE verdicts RENAME TO verdicts_schema1")
+                db.execute(_CREATE)
+                db.execute(f"INSERT INTO verdicts ({_COLUMNS}, player)"
+                           f" SELECT {_COLUMNS}, 'perfect' FROM verdicts_schema1")
+                db.execute("DROP TABLE verdicts_schema1")
+            else:
+                db.execute(_CREATE)
+            db.execute(f"PRAGMA user_version = {SCHEMA}")
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        finally:
+            db.isolation_level = "DEFERRED"
+
+    def get(self, rules: Rules, deal: int, player: str = PERFECT) -> Verdict | None:
         """The stored verdict of a deal, if this solver version made one."""
         row = self._db.execute(
             "SELECT result, nodes, seconds, max_seconds, line FROM verdicts"
-            " WHERE rules = ? AND deal = ? AND version = ? AND solver = ?",
-            (rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION),
+            " WHERE rules = ? AND deal = ? AND version = ? AND solver = ? AND player = ?",
+            (rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION, player),
         ).fetchone()
         return None if row is None else Verdict(row[0], row[1], row[2], row[3], row[4])
 
-    def put(self, rules: Rules, deal: int, verdict: Verdict) -> None:
+    def put(self, rules: Rules, deal: int, verdict: Verdict, player: str = PERFECT) -> None:
         """Store (or replace) a verdict."""
         self._db.execute(
-            "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT OR REPLACE INTO verdicts ({_COLUMNS}, player) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION, verdict.result,
-                verdict.nodes, verdict.seconds, verdict.max_seconds, verdict.line,
+                verdict.nodes, verdict.seconds, verdict.max_seconds, verdict.line, player,
             ),
         )
         self._db.commit()
 
-    def range(self, rules: Rules, first: int, last: int) -> dict[int, Verdict]:
+    def range(self, rules: Rules, first: int, last: int, player: str = PERFECT) -> dict[int, Verdict]:
         """Every stored verdict of deals ``first..last``."""
         rows = self._db.execute(
             "SELECT deal, result, nodes, seconds, max_seconds, line FROM verdicts"
-            " WHERE rules = ? AND version = ? AND solver = ? AND deal BETWEEN ? AND ?",
-            (rules_key(rules), DEAL_VERSION, SOLVER_VERSION, first, last),
+            " WHERE rules = ? AND version = ? AND solver = ? AND player = ? AND deal BETWEEN ? AND ?",
+            (rules_key(rules), DEAL_VERSION, SOLVER_VERSION, player, first, last),
         ).fetchall()
         return {r[0]: Verdict(r[1], r[2], r[3], r[4], r[5]) for r in rows}
 

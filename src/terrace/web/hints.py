@@ -16,8 +16,6 @@ from collections.abc import Callable
 from typing import Any
 
 from terrace.board import Board, Status
-from terrace.cards import RANK
-from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver import hint as solver_hint
 from terrace.solver import solve
@@ -68,61 +66,11 @@ def next_winnable(
 
 
 def heuristic_hint(board: Board) -> dict[str, Any]:
-    """A sensible move by simple preferences: terrace cards first, new
-    foundations, foundation moves, moves that free a card for a foundation,
-    drawing last; shuffles between piles that achieve nothing are never
-    suggested."""
-    best: tuple[float, Move] | None = None
-    last = board.move_stack[-1] if board.move_stack else None
-    for move in board.legal_moves:
-        value = _value(board, move, last)
-        if value is not None and (best is None or value > best[0]):
-            best = (value, move)
-    return {"move": None if best is None else str(best[1]), "kind": "heuristic", "line": []}
+    """The greedy player's rule-of-thumb move (see
+    :func:`terrace.solver.players.greedy_move`): it sees only what a player
+    sees and never returns to a position already seen in the game."""
+    from terrace.solver.observation import observe
+    from terrace.solver.players import greedy_move
 
-
-def _value(board: Board, move: Move, last: Move | None) -> float | None:
-    if move.is_choice:
-        return _choice_value(board, move)
-    if move.is_draw:
-        return 10.0
-    card = board.peek(move)
-    if card is None:
-        return None
-    if move.to_foundation:
-        if move.source == "r":
-            return 100.0
-        if RANK[card] == board.base_rank:
-            return 90.0
-        return 70.0 if move.source == "t" else 65.0
-    if move.source == "f":
-        return None
-    if last is not None and (move.source, move.source_index, move.target_index) == (
-        last.target, last.target_index, last.source_index
-    ):
-        return None
-    after = board.copy(stack=False)
-    after.push(move)
-    freed = sum(1 for m in after.legal_moves if m.to_foundation) - sum(
-        1 for m in board.legal_moves if m.to_foundation
-    )
-    if move.source == "t":
-        pile = board.tableau[move.source_index - 1]
-        if freed > 0:
-            return 50.0 + freed
-        if len(pile) == 1 and (board.waste or board.stock):
-            return 35.0
-        return None
-    return 30.0 + max(freed, 0)
-
-
-def _choice_value(board: Board, move: Move) -> float:
-    """Prefer the base rank that lets the most terrace cards out early."""
-    after = board.copy(stack=False)
-    after.push(move)
-    base = after.base_rank
-    score = 0.0
-    for depth, card in enumerate(reversed(after.reserve)):
-        distance = (RANK[card] - base) % 13
-        score += (13 - distance) / (1 + depth)
-    return score
+    move = greedy_move(observe(board))
+    return {"move": None if move is None else str(move), "kind": "heuristic", "line": []}

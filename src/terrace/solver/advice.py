@@ -1,0 +1,101 @@
+"""Hints for a position: fair (from what a player sees) or peeking (the
+solver's proved line, which looks at the face-down stock).
+
+>>> from terrace.board import Board
+>>> from terrace.variants import get_rules
+>>> board = board_after(Board.from_number(4, get_rules("falling-star")), "s s")
+>>> report = hint_report(board, fair=True, seed=1, seconds=30, samples=2)
+>>> report["fair"], report["move"] in [str(m) for m in board.legal_moves]
+(True, True)
+>>> board_after(Board.from_number(4, get_rules("falling-star")), "s wt1")
+Traceback (most recent call last):
+...
+terrace.errors.IllegalMoveError: move 2 ('wt1') cannot be played: wt1: the ...
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from terrace.board import Board
+from terrace.errors import IllegalMoveError, TerraceError
+from terrace.moves import Move
+from terrace.solver.fair import FairPlayer, FairSettings
+from terrace.solver.observation import observe
+from terrace.solver.players import Decision
+from terrace.solver.playout import check_budget
+
+
+def board_after(board: Board, moves: str) -> Board:
+    """``board`` after the moves of ``moves`` (separated by spaces or
+    commas); the first move that cannot be played is refused by number."""
+    for index, word in enumerate(moves.replace(",", " ").split()):
+        try:
+            board.push(Move.parse(word))
+        except TerraceError as error:
+            raise IllegalMoveError(f"move {index + 1} ({word!r}) cannot be played: {error}") from None
+    return board
+
+
+def fair_hint(
+    board: Board, *, settings: FairSettings | None = None, seed: int = 0, seconds: float = 10.0
+) -> Decision:
+    """The fair player's move for ``board`` (which it sees only through
+    :func:`~terrace.solver.observation.observe`), within ``seconds``."""
+    check_budget(seconds)
+    player = FairPlayer(settings, seed)
+    return player.decide(observe(board), time.perf_counter() + seconds)
+
+
+def hint_report(
+    board: Board, *, fair: bool = True, seed: int = 0, seconds: float = 10.0, samples: int | None = None
+) -> dict[str, Any]:
+    """The ``terrace hint --json`` report. Fair: ``move``, ``kind``
+    (``sampled``, ``safe``, ``only`` or ``none``), ``samples``, ``wins``,
+    ``win_share`` (the share of sampled stock orders in which the move
+    wins), ``choices`` and ``solves``. Peeking: ``move``, ``kind``
+    (``winnable``, ``lost`` or ``heuristic``) and the proved ``line``."""
+    check_budget(seconds)
+    start = time.perf_counter()
+    if fair:
+        # one decision that someone asked about: every sample, no early stop
+        settings = FairSettings(early=False) if samples is None else FairSettings(samples, early=False)
+        report = fair_hint(board, settings=settings, seed=seed, seconds=seconds).to_dict()
+    else:
+        from terrace.solver.api import hint
+
+        found = hint(board, seconds)
+        report = {
+            "move": None if found.move is None else str(found.move),
+            "kind": found.kind,
+            "line": [str(m) for m in found.line],
+        }
+    report["fair"] = fair
+    report["seconds"] = round(time.perf_counter() - start, 3)
+    return report
+
+
+def describe(report: dict[str, Any]) -> str:
+    """A hint report in one line of words.
+
+    >>> describe({"move": "t3t5", "kind": "sampled", "fair": True, "samples": 16, "wins": 14})
+    't3t5: wins in 14 of 16 sampled stock orders (does not look at face-down cards)'
+    >>> describe({"move": "wf", "kind": "winnable", "fair": False, "line": ["wf", "s"]})
+    'wf: starts a winning line of 2 moves (looks at the face-down stock)'
+    """
+    move = report["move"]
+    if move is None:
+        return "no move: the game is over" if report["kind"] != "lost" else "no move wins any more"
+    if report["fair"]:
+        reason = {
+            "only": "the only move that leads somewhere new",
+            "safe": "a foundation move that is safe whatever the stock holds",
+        }.get(report["kind"], f"wins in {report.get('wins', 0)} of {report.get('samples', 0)} "
+                              "sampled stock orders")
+        return f"{move}: {reason} (does not look at face-down cards)"
+    reason = {
+        "winnable": f"starts a winning line of {len(report.get('line', []))} moves",
+        "lost": "no line wins any more; this move just keeps playing",
+    }.get(report["kind"], "undecided in the time; the line that got furthest")
+    return f"{move}: {reason} (looks at the face-down stock)"

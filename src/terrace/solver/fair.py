@@ -1,0 +1,455 @@
+"""The fair player: decides from what a player sees, never from the stock.
+
+Method (determinised sampling, or hindsight optimisation): draw K orders of
+the unseen cards consistent with the observation, solve each sampled
+position with the perfect-information solver under a small node budget, and
+play the move that wins in the most samples.
+
+* A proved-safe foundation move, or the only move that leads somewhere new,
+  is played without sampling.
+* Half of the K samples are solved first (``early``); when every winning
+  one starts with the same move (or none wins) that move is played. Only
+  contested decisions get all K, and 2K (``space_factor``) when a move
+  empties or fills a pile. The base-card choice gets 2K (``choice_factor``),
+  each sample solved for every candidate with a larger budget
+  (``choice_nodes``).
+* Each sample's solve gives a winning line, whose first move wins in that
+  sample. When the winning samples disagree, the best few moves
+  (``candidates``) are checked against every winning sample, branch and
+  bound: a move stops being checked once it can no longer overtake. Ties go
+  to the greedy player's choice; when no sample wins, the greedy move is
+  played.
+* Work is reused between moves (``reuse``): a sample stays as long as it is
+  consistent with what has been revealed; a winning line whose next move is
+  the move played stays a winning line, a lost sample stays lost, an
+  undecided one stays undecided, and only the rest is solved again. When a
+  card turns up that a sample had put elsewhere (``repair``), the two are
+  swapped in the sample's stock, the swap partner drawn at random among the
+  places that may hold that card: the sample stays a uniform draw given all
+  that is seen, and its line is kept if the engine still replays it to a
+  win. Before solving a sample, a few winning lines of other samples are
+  replayed on it (``share``).
+
+With a node budget (``nodes``) every solve, and so every decision, is a
+function of the observation and the seed: the same observation gives the
+same move, whatever the face-down cards really are (``seconds`` caps each
+solve's wall-clock time as a safety net; when it bites, decisions can vary).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from terrace.board import Board
+from terrace.cards import CODE
+from terrace.errors import TerraceError
+from terrace.moves import Move
+from terrace.solver.api import solve
+from terrace.solver.observation import Observation
+from terrace.solver.players import Decision, choice_value, greedy_move
+
+FAIR_VERSION = 3
+"""Bumped whenever a change could alter the fair player's games."""
+
+WON, LOST, UNKNOWN, OPEN = "won", "lost", "unknown", "open"
+
+
+@dataclass(frozen=True, slots=True)
+class FairSettings:
+    """How hard the fair player thinks.
+
+    >>> FairSettings(samples=8).to_dict()["samples"]
+    8
+    >>> FairSettings(samples=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: samples must be a whole number from 1 to 4096, not 0
+    """
+
+    samples: int = 16
+    """K: sampled stock orders per decision."""
+    nodes: int = 10_000
+    """Solver node budget per sample (keeps decisions deterministic)."""
+    choice_nodes: int = 40_000
+    """Node budget per sample and candidate for the base-card choice."""
+    seconds: float = 60.0
+    """Wall-clock cap per solve: only a safety net (when it bites, the
+    decision depends on the machine's speed)."""
+    choice_factor: int = 2
+    """More samples for the base-card choice."""
+    space_factor: int = 2
+    """More samples when a move would empty or fill a pile."""
+    candidates: int = 3
+    """Moves checked against every winning sample when the samples disagree."""
+    reuse: bool = True
+    """Keep samples and their winning lines from one move to the next."""
+    repair: bool = True
+    """When a card turns up that a kept sample placed elsewhere, swap it into
+    place (the sample stays a uniform draw) instead of dropping the sample."""
+    share: int = 4
+    """Winning lines of other samples tried on a sample (by replaying them)
+    before it is solved."""
+    early: bool = True
+    """Solve half of the samples first and stop there when every winning one
+    starts with the same move (or none wins)."""
+
+    def __post_init__(self) -> None:
+        limits = {"samples": (1, 4096), "nodes": (1, 10**9), "choice_nodes": (1, 10**9),
+                  "choice_factor": (1, 64), "space_factor": (1, 64), "candidates": (1, 64),
+                  "share": (0, 64)}
+        for name, (low, high) in limits.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+        s = self.seconds
+        if isinstance(s, bool) or not isinstance(s, int | float) or not 0 < s < float("inf"):
+            raise ValueError(f"seconds must be a positive finite number, not {s!r}")
+        for name in ("reuse", "repair", "early"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FairSettings:
+        """Settings from a JSON object; unknown keys are refused."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown fair-player setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
+        return cls(**dict(data))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting as JSON values."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(slots=True)
+class _Sample:
+    """One sampled stock order, as the board it makes at the current
+    position, with what the solver found there: ``status`` of the position
+    and, per move, the outcome after it (with a winning line from before it)."""
+
+    board: Board
+    status: str = OPEN
+    line: list[Move] = field(default_factory=list)
+    after: dict[Move, tuple[str, list[Move]]] = field(default_factory=dict)
+
+    def outcome(self, move: Move) -> str:
+        """``won``/``lost``/``unknown`` after ``move``, or ``open`` when not tried."""
+        if self.status in (LOST, UNKNOWN):
+            return self.status
+        entry = self.after.get(move)
+        return OPEN if entry is None else entry[0]
+
+
+class FairPlayer:
+    """The fair player (see the module docstring). One instance plays one
+    game; ``seed`` fixes its samples.
+
+    >>> from terrace.rules import Rules
+    >>> from terrace.solver.observation import observe
+    >>> rules = Rules(decks=1, reserve=2, piles=2, candidates=0)
+    >>> board = Board.from_position("4 2D3C 4S5H6S7H8S9HTSJHQSKHAS,4H5C6H7C8H9CTHJCQHKC,"
+    ...     "4D5S6D7S8D9STDJSQDKSAD,4C5D6C7D8C9DTCJDQCKDAC 2C,2S 3S3HAH 3D2H 0", rules)
+    >>> decision = FairPlayer(FairSettings(samples=4), seed=1).decide(observe(board))
+    >>> decision.kind, decision.move in board.legal_moves, decision.win_share
+    ('sampled', True, 1.0)
+    """
+
+    name = "fair"
+
+    def __init__(self, settings: FairSettings | None = None, seed: int = 0) -> None:
+        self.settings = settings or FairSettings()
+        self.rng = random.Random(seed)
+        self._samples: list[_Sample] = []
+        self._last: Move | None = None
+        self._solves = 0
+        self._deadline: float | None = None
+
+    # ------------------------------------------------------------------
+
+    def decide(self, obs: Observation, deadline: float | None = None) -> Decision:
+        """The move that wins in the most sampled stock orders."""
+        self._samples = self._carry(obs) if self.settings.reuse else []
+        kept = len(self._samples)
+        self._last = None
+        self._solves = 0
+        self._deadline = deadline
+        moves = obs.moves
+        safe = obs.safe_move()
+        if not moves:
+            decision = Decision(None, "none")
+        elif len(moves) == 1:
+            decision = Decision(moves[0], "only")
+        elif safe is not None and safe in moves:
+            decision = Decision(safe, "safe")
+        elif obs.choosing:
+            decision = self._choose(obs)
+        else:
+            decision = self._sampled(obs)
+        self._last = decision.move
+        return replace(decision, kept=kept)
+
+    # ------------------------------------------------------------------
+
+    def _carry(self, obs: Observation) -> list[_Sample]:
+        """The samples of the last decision moved on by the move played, as
+        far as they are (or, repaired, can be made) consistent with ``obs``."""
+        last = self._last
+        if last is None:
+            return []
+        key = obs.key()
+        kept: list[_Sample] = []
+        for sample in self._samples:
+            board = sample.board.copy(stack=False)
+            try:
+                board.push(last)
+            except TerraceError:
+                continue
+            entry = sample.after.get(last)
+            if not _consistent(board, obs, key):
+                fixed = self._repaired(sample.board, board, obs, key) if self.settings.repair else None
+                if fixed is None:
+                    continue
+                line = entry[1][1:] if entry is not None and entry[0] == WON else []
+                if line and _wins(fixed, line):
+                    kept.append(_Sample(fixed, WON, line, {line[0]: (WON, line)}))
+                else:
+                    kept.append(_Sample(fixed))
+            elif sample.status == LOST:
+                kept.append(_Sample(board, LOST))
+            elif entry is not None and entry[0] == WON and len(entry[1]) > 1:
+                line = entry[1][1:]
+                kept.append(_Sample(board, WON, line, {line[0]: (WON, line)}))
+            elif entry is not None and entry[0] in (LOST, UNKNOWN):
+                kept.append(_Sample(board, entry[0]))
+            elif sample.status == UNKNOWN:
+                kept.append(_Sample(board, UNKNOWN))
+            else:
+                kept.append(_Sample(board))
+        return kept
+
+    def _repaired(self, before: Board, after: Board, obs: Observation, key: str) -> Board | None:
+        assert self._last is not None
+        """``after`` with every card that turned up swapped into its place in
+        the sample's stock before the move (each swap partner drawn at random
+        among the places that may still hold that card, so the sample stays a
+        uniform draw given all that is seen); None if that fails."""
+        stock = list(before.stock)
+        if after.redeals_used != before.redeals_used or len(after.stock) >= len(stock):
+            return None
+        turned = list(range(len(after.stock), len(stock)))
+        pairs = [(y, x) for mine, real in zip([after.waste, *after.tableau], [obs.waste, *obs.tableau],
+                                               strict=True)
+                 for y, x in zip(mine, real, strict=True) if y != x]
+        slot_of: list[int] = []
+        for y, _ in pairs:
+            slot = next((i for i in turned if stock[i] == y and i not in slot_of), None)
+            if slot is None:
+                return None
+            slot_of.append(slot)
+        free = [i for i, c in enumerate(obs.stock) if c is None] + slot_of
+        for (_, x), slot in zip(pairs, slot_of, strict=True):
+            free.remove(slot)
+            places = [i for i in free if stock[i] == x]
+            if not places:
+                return None
+            other = self.rng.choice(places)
+            stock[slot], stock[other] = stock[other], stock[slot]
+        fields = before.position().split()
+        fields[5] = "".join(CODE[c] for c in reversed(stock)) or "-"
+        try:
+            fixed = Board.from_position(" ".join(fields), before.rules)
+            fixed.push(self._last)
+        except TerraceError:
+            return None
+        return fixed if _consistent(fixed, obs, key) else None
+
+    def _top_up(self, obs: Observation, count: int) -> list[_Sample]:
+        """The first ``count`` samples, new ones drawn as needed. Always a
+        prefix in the order the samples were drawn, never a choice by what
+        is known about them (that would bias the counts)."""
+        while len(self._samples) < count:
+            self._samples.append(_Sample(obs.sample(self.rng)))
+        return self._samples[:count]
+
+    def _seconds(self) -> float:
+        """The time for the next solve (0 once the decision's deadline passed)."""
+        cap = self.settings.seconds
+        if self._deadline is None:
+            return cap
+        return max(0.0, min(cap, self._deadline - time.perf_counter()))
+
+    def _cancel(self) -> bool:
+        return self._deadline is not None and time.perf_counter() >= self._deadline
+
+    def _solve(self, board: Board, nodes: int, all_candidates: bool = False) -> Any:
+        seconds = self._seconds()
+        if seconds <= 0:
+            return None
+        self._solves += 1
+        return solve(board, max_seconds=seconds, max_nodes=nodes, all_candidates=all_candidates,
+                     cancel=self._cancel)
+
+    def _lines(self, samples: list[_Sample], obs: Observation, first: Move | None = None) -> list[list[Move]]:
+        """Known winning lines from this position that start with a move of
+        ``obs.moves`` (with ``first`` when given), the most common first
+        move first, at most ``share`` of them."""
+        found: dict[tuple[Move, ...], int] = {}
+        for sample in samples:
+            for outcome, line in sample.after.values():
+                if outcome == WON and line and line[0] in obs.moves and first in (None, line[0]):
+                    found.setdefault(tuple(line), len(found))
+        votes: dict[Move, int] = {}
+        for known in found:
+            votes[known[0]] = votes.get(known[0], 0) + 1
+        ranked = sorted(found, key=lambda known: (-votes[known[0]], found[known]))
+        return [list(known) for known in ranked[: self.settings.share]]
+
+    def _borrow(self, sample: _Sample, lines: list[list[Move]]) -> bool:
+        """Try other samples' winning lines on ``sample``; True when one wins."""
+        for line in lines:
+            if sample.after.get(line[0], (OPEN,))[0] != OPEN:
+                continue
+            if _wins(sample.board, line):
+                if sample.status == OPEN:
+                    sample.status, sample.line = WON, line
+                sample.after[line[0]] = (WON, line)
+                return True
+        return False
+
+    def _solve_sample(self, sample: _Sample, obs: Observation, samples: list[_Sample]) -> None:
+        if self._borrow(sample, self._lines(samples, obs)):
+            return
+        result = self._solve(sample.board, self.settings.nodes)
+        if result is None:
+            return
+        sample.status = result.result
+        if result.result == WON and result.moves:
+            sample.line = result.moves
+            sample.after[result.moves[0]] = (WON, result.moves)
+
+    def _solve_after(self, sample: _Sample, move: Move, obs: Observation, samples: list[_Sample]) -> None:
+        if self._borrow(sample, self._lines(samples, obs, move)):
+            return
+        board = sample.board.copy(stack=False)
+        board.push(move)
+        if board.is_won():
+            sample.after[move] = (WON, [move])
+            return
+        result = self._solve(board, self.settings.nodes)
+        if result is None:
+            return
+        line = [move, *result.moves] if result.result == WON else []
+        sample.after[move] = (result.result, line)
+
+    # ------------------------------------------------------------------
+
+    def _choose(self, obs: Observation) -> Decision:
+        """The base card that wins in the most samples (each sample solved
+        for every candidate)."""
+        settings = self.settings
+        count = settings.samples * settings.choice_factor
+        samples = self._top_up(obs, count)
+        for sample in samples:
+            if sample.status != OPEN:
+                continue
+            result = self._solve(sample.board, settings.choice_nodes * len(obs.moves), all_candidates=True)
+            if result is None:
+                continue
+            sample.status = result.result
+            for choice, verdict in result.candidates:
+                line = result.moves if result.moves and result.moves[0] == choice else []
+                sample.after[choice] = (verdict, line)
+        return self._pick(obs, samples)
+
+    def _sampled(self, obs: Observation) -> Decision:
+        """Solve samples (half of K first, all of them, or more when a move
+        uses a space, only when the first ones disagree), then check the best
+        few moves against every winning sample."""
+        settings = self.settings
+        full = settings.samples
+        if any(obs.uses_space(m) for m in obs.moves):
+            full *= settings.space_factor
+        first = (settings.samples + 1) // 2 if settings.early else full
+        samples = self._top_up(obs, first)
+        self._solve_open(obs, samples)
+        if not _unanimous(samples, obs):
+            samples = self._top_up(obs, full)
+            self._solve_open(obs, samples)
+        won = [s for s in samples if s.status == WON]
+        best = 0
+        for move in self._ranked(obs, samples)[: settings.candidates]:
+            wins = sum(s.outcome(move) == WON for s in won)
+            if wins == len(won):
+                break
+            for sample in won:
+                untried = sum(s.outcome(move) == OPEN for s in won)
+                if wins + untried <= best or self._cancel():
+                    break
+                if sample.outcome(move) == OPEN:
+                    self._solve_after(sample, move, obs, self._samples)
+                    wins += sample.outcome(move) == WON
+            best = max(best, wins)
+        return self._pick(obs, samples)
+
+    def _solve_open(self, obs: Observation, samples: list[_Sample]) -> None:
+        for sample in samples:
+            if sample.status == OPEN and not self._cancel():
+                self._solve_sample(sample, obs, self._samples)
+
+    def _ranked(self, obs: Observation, samples: list[_Sample]) -> list[Move]:
+        """The moves, most wins first (then greedy preference, then the
+        engine's order)."""
+        greedy = greedy_move(obs)
+
+        def key(move: Move) -> tuple[int, int, int]:
+            wins = sum(s.outcome(move) == WON for s in samples)
+            return (-wins, 0 if move == greedy else 1, obs.moves.index(move))
+
+        return sorted(obs.moves, key=key)
+
+    def _pick(self, obs: Observation, samples: list[_Sample]) -> Decision:
+        order = self._ranked(obs, samples)
+        if obs.choosing and order:
+            top = sum(s.outcome(order[0]) == WON for s in samples)
+            tied = [m for m in order if sum(s.outcome(m) == WON for s in samples) == top]
+            order = sorted(tied, key=lambda m: -choice_value(obs, m)) + order[len(tied):]
+        choices = []
+        for move in order:
+            wins = sum(s.outcome(move) == WON for s in samples)
+            tried = sum(s.outcome(move) != OPEN for s in samples)
+            choices.append((move, wins, tried))
+        move = order[0]
+        return Decision(move, "sampled", choices[0][2], choices[0][1], self._solves, tuple(choices))
+
+
+def _unanimous(samples: list[_Sample], obs: Observation) -> bool:
+    """True when no sample is won, or one move wins in every won sample."""
+    won = [s for s in samples if s.status == WON]
+    if not won:
+        return True
+    return any(all(s.outcome(m) == WON for s in won) for m in obs.moves)
+
+
+def _wins(board: Board, line: list[Move]) -> bool:
+    """True when the engine replays ``line`` from ``board`` to a win."""
+    copy = board.copy(stack=False)
+    try:
+        for move in line:
+            copy.push(move)
+    except TerraceError:
+        return False
+    return copy.is_won()
+
+
+def _consistent(board: Board, obs: Observation, key: str) -> bool:
+    """True when a sample's board shows what ``obs`` shows."""
+    from terrace.solver.observation import visible_key
+
+    if visible_key(board.position()) != key:
+        return False
+    return all(c is None or c == board.stock[i] for i, c in enumerate(obs.stock))

@@ -1,0 +1,270 @@
+"""What a player sees: the one door from a :class:`Board` to a fair player.
+
+An :class:`Observation` holds the terrace, the foundations, the tableau,
+the waste, the base rank, the redeals used, how many cards the stock holds,
+and which cards have not been seen yet (a sorted multiset: never their
+order). A player with perfect memory also knows part of the stock's order:
+after a redeal the stock is the old waste turned over, so every card in it
+is known, and a draw that was taken back showed its card. Nothing else of
+the stock is in an observation, so a player that receives only
+observations cannot peek. :func:`observe` is the only function that reads
+a board's stock.
+
+>>> from terrace.board import Board
+>>> from terrace.variants import get_rules
+>>> board = Board.from_number(3, get_rules("falling-star"))
+>>> seen = observe(board)
+>>> seen.stock_size == len(board.stock) and len(seen.unseen) == seen.stock_size
+True
+>>> seen.stock.count(None) == seen.stock_size   # nothing of the stock is known yet
+True
+>>> board.push_text("s")
+Move.parse('s')
+>>> board.pop()
+Move.parse('s')
+>>> observe(board).stock[-1] == board.stock[-1]  # the card seen before stays known
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from terrace.board import Board
+from terrace.cards import CODE, RANK, RANKS, RED, SUIT, Card
+from terrace.moves import Move
+from terrace.rules import Rules, SpaceRule
+
+Cards = tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One position as a player sees it (see the module docstring).
+
+    ``stock`` lists the stock bottom first (``stock[-1]`` is drawn next),
+    with ``None`` for a face-down card whose identity is unknown; ``unseen``
+    is the sorted multiset of those cards. ``legal`` are the legal moves;
+    ``moves`` those of them that lead to a position not seen before in this
+    game (drawing always does), so a player that picks from ``moves`` never
+    loops.
+    """
+
+    rules: Rules
+    base_rank: int
+    reserve: Cards
+    foundations: tuple[Cards, ...]
+    tableau: tuple[Cards, ...]
+    waste: Cards
+    stock: tuple[Card | None, ...]
+    unseen: Cards
+    redeals_used: int
+    legal: tuple[Move, ...]
+    moves: tuple[Move, ...]
+    _canonical: list[Board] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def stock_size(self) -> int:
+        """Cards in the stock."""
+        return len(self.stock)
+
+    @property
+    def choosing(self) -> bool:
+        """True until the base card has been chosen."""
+        return self.base_rank < 0
+
+    def key(self) -> str:
+        """The visible position as text (the stock by its size and known
+        cards). Two positions of one game with the same key are the same."""
+        return visible_key(self.position(["??"] * self.stock.count(None)))
+
+    def position(self, hidden: Sequence[Card | str]) -> str:
+        """A :meth:`Board.position` string with the unknown stock cards
+        taken from ``hidden`` (in the order they lie, bottom first)."""
+        fill = iter(hidden)
+        stock = [next(fill) if c is None else c for c in self.stock]
+
+        def run(cards: Sequence[Card | str]) -> str:
+            return "".join(c if isinstance(c, str) else CODE[c] for c in cards) or "-"
+
+        return " ".join([
+            "?" if self.choosing else RANKS[self.base_rank],
+            run(self.reserve),
+            ",".join(run(f) if f else "" for f in self.foundations) or "-",
+            ",".join(run(p) if p else "" for p in self.tableau) or "-",
+            run(self.waste),
+            run(stock[::-1]),
+            str(self.redeals_used),
+        ])
+
+    def determinise(self, order: Sequence[Card]) -> Board:
+        """The board in which the unknown stock cards lie in ``order``
+        (bottom first), which must be a permutation of ``unseen``."""
+        if sorted(order) != list(self.unseen):
+            raise ValueError("a determinisation must place exactly the unseen cards")
+        return Board.from_position(self.position(list(order)), self.rules)
+
+    def sample(self, rng: random.Random) -> Board:
+        """A board whose unknown stock cards lie in a random order: one
+        stock order consistent with everything the player has seen."""
+        order = list(self.unseen)
+        rng.shuffle(order)
+        return self.determinise(order)
+
+    def board(self) -> Board:
+        """A fixed determinisation (unknown cards in sorted order) for
+        working out the visible effect of moves; never a guide to the stock.
+        Do not change it: it is shared."""
+        if not self._canonical:
+            self._canonical.append(self.determinise(self.unseen))
+        return self._canonical[0]
+
+    def card(self, move: Move) -> Card | None:
+        """The visible card ``move`` would move (None for a draw)."""
+        return None if move.is_draw else self.board().peek(move)
+
+    def reveals(self, move: Move) -> bool:
+        """True when ``move`` may turn up a face-down card: a draw, a choice
+        (the piles fill from the stock) or a refill of an emptied pile."""
+        if move.is_draw or move.is_choice:
+            return True
+        return self.rules.spaces is SpaceRule.AUTO and move.source == "t" and (
+            len(self.tableau[move.source_index - 1]) == 1 and not self.waste and bool(self.stock)
+        )
+
+    def uses_space(self, move: Move) -> bool:
+        """True when ``move`` empties a pile or fills an empty one."""
+        if move.source == "t" and len(self.tableau[move.source_index - 1]) == 1:
+            return True
+        return move.target == "t" and not self.tableau[move.target_index - 1]
+
+    def safe_move(self) -> Move | None:
+        """A foundation move that loses nothing whatever the stock holds (the
+        solver's safe-foundation-move rule, docs/winnability.md), or None."""
+        return _safe_move(self)
+
+
+def visible_key(position: str) -> str:
+    """A position string with the stock field replaced by its size."""
+    fields = position.split()
+    stock = fields[5]
+    fields[5] = str(0 if stock == "-" else len(stock) // 2)
+    return " ".join(fields)
+
+
+def observe(board: Board) -> Observation:
+    """What a player with perfect memory sees of ``board``'s game.
+
+    The only function that reads a board's stock: known stock cards are those
+    of a stock turned over from the waste and those a draw showed before it
+    was taken back (the board's redo moves).
+    """
+    stock = board.stock
+    known_from = 0 if board.redeals_used else _first_known(board)
+    seen_stock: list[Card | None] = [c if i >= known_from else None for i, c in enumerate(stock)]
+    unseen = tuple(sorted(stock[:known_from]))
+    legal = tuple(board.legal_moves)
+    visited = _visited(board)
+    moves = tuple(m for m in legal if _fresh(board, m, visited))
+    return Observation(
+        rules=board.rules,
+        base_rank=board.base_rank,
+        reserve=tuple(board.reserve),
+        foundations=tuple(tuple(f) for f in board.foundations),
+        tableau=tuple(tuple(p) for p in board.tableau),
+        waste=tuple(board.waste),
+        stock=tuple(seen_stock),
+        unseen=unseen,
+        redeals_used=board.redeals_used,
+        legal=legal,
+        moves=moves,
+    )
+
+
+def _first_known(board: Board) -> int:
+    """The lowest stock index a redo move has shown (``len(stock)`` if none)."""
+    lowest = len(board.stock)
+    if not board.can_redo:
+        return lowest
+    copy = board.copy()
+    while copy.can_redo:
+        copy.redo()
+        if copy.redeals_used:
+            return 0
+        lowest = min(lowest, len(copy.stock))
+    return lowest
+
+
+def _visited(board: Board) -> set[str]:
+    """Keys of the earlier positions of the game with the same stock size and
+    redeals (no other earlier position can come back: the stock only shrinks
+    within a pass)."""
+    keys = {visible_key(board.position())}
+    if not board.move_stack:
+        return keys
+    copy = board.copy()
+    size, redeals = len(board.stock), board.redeals_used
+    while copy.move_stack:
+        copy.pop()
+        if len(copy.stock) != size or copy.redeals_used != redeals:
+            break
+        keys.add(visible_key(copy.position()))
+    return keys
+
+
+def _fresh(board: Board, move: Move, visited: set[str]) -> bool:
+    if move.is_draw or move.is_choice:
+        return True
+    after = board.copy(stack=False)
+    after.push(move)
+    if len(after.stock) != len(board.stock):
+        return True
+    return visible_key(after.position()) not in visited
+
+
+def _safe_move(obs: Observation) -> Move | None:
+    rules = obs.rules
+    if obs.choosing or rules.foundation_return:
+        return None
+    board = obs.board()
+    in_suit = rules.in_suit
+
+    def same(a: Card, b: Card) -> bool:
+        return RANK[a] == RANK[b] and (SUIT[a] == SUIT[b] if in_suit else RED[a] == RED[b])
+
+    on_foundations = [c for f in obs.foundations for c in f]
+
+    def wanted(card: Card) -> int:
+        return sum(board.foundation_accepts(i, card) for i in range(len(obs.foundations)))
+
+    def enough_room(card: Card) -> bool:
+        want = wanted(card)
+        if want == 0:
+            return False
+        if RANK[card] == obs.base_rank:
+            return True
+        copies = rules.decks * (1 if in_suit else 2)
+        outside = copies - sum(same(card, c) for c in on_foundations)
+        return outside <= want
+
+    def nothing_fits_on(card: Card) -> bool:
+        below = (RANK[card] + 12) % 13
+        fits = rules.decks * 2 - sum(RANK[c] == below and RED[c] != RED[card] for c in on_foundations)
+        return fits == 0
+
+    auto = rules.spaces is SpaceRule.AUTO
+    if obs.reserve and enough_room(obs.reserve[-1]):
+        return Move("r", 0, "f")
+    for index, pile in enumerate(obs.tableau, 1):
+        if pile and (not auto or len(pile) > 1):
+            card = pile[-1]
+            if enough_room(card) and nothing_fits_on(card):
+                return Move("t", index, "f")
+    if (
+        obs.waste and not auto and obs.redeals_used >= rules.redeals
+        and enough_room(obs.waste[-1]) and nothing_fits_on(obs.waste[-1])
+    ):
+        return Move("w", 0, "f")
+    return None

@@ -1,0 +1,297 @@
+"""The fair player and what it sees: observations hold no stock order, the
+decision never depends on the order of the unseen cards, samples stay
+consistent with what has been revealed, and play-outs end won or lost."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import alternate_run, craft
+from solver_brute import endgame_position
+from terrace.board import Board
+from terrace.cards import CODE, parse_card
+from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.solver.fair import FairPlayer, FairSettings, _Sample
+from terrace.solver.observation import observe, visible_key
+from terrace.solver.players import make_player
+from terrace.solver.playout import play_out
+from terrace.variants import get_rules
+
+SMALL = FairSettings(samples=3, nodes=3_000, seconds=30.0, share=1)
+"""Tiny settings: node budgets only (never the clock), so decisions are exact."""
+
+RULE_SETS = [
+    Rules(decks=1, reserve=4, piles=3, candidates=0),
+    Rules(decks=1, reserve=4, piles=3, candidates=0, foundations="suit"),
+    Rules(decks=1, reserve=4, piles=3, candidates=0, spaces="free"),
+    Rules(decks=1, reserve=3, piles=2, candidates=0, spaces="waste", redeals=1),
+    Rules(decks=2, reserve=5, piles=3, candidates=0),
+]
+
+slow = pytest.mark.skipif(not os.environ.get("TERRACE_SLOW"), reason="long: set TERRACE_SLOW=1 to run")
+
+
+def with_stock(board: Board, stock: list[int]) -> Board:
+    """``board``'s position (no history) with another stock, bottom first."""
+    fields = board.position().split()
+    fields[5] = "".join(CODE[c] for c in reversed(stock)) or "-"
+    return Board.from_position(" ".join(fields), board.rules)
+
+
+def twin(start: Board, moves: list[Move], rng: random.Random) -> tuple[Board, Board]:
+    """The position after ``moves`` from ``start``, and the same game played
+    from a start whose still-unseen stock cards lie in another order."""
+    board = start.copy(stack=False)
+    for move in moves:
+        board.push(move)
+    hidden = observe(board).stock.count(None)  # the lowest stock slots
+    stock = list(start.stock)
+    head = stock[:hidden]
+    if len(set(head)) > 1:
+        while head == stock[:hidden]:
+            rng.shuffle(head)
+    other = with_stock(start, head + stock[hidden:])
+    for move in moves:
+        other.push(move)
+    return board, other
+
+
+def random_game(start: Board, rng: random.Random, length: int) -> list[Move]:
+    board = start.copy(stack=False)
+    moves: list[Move] = []
+    for _ in range(length):
+        legal = list(observe(board).moves)
+        if not legal:
+            break
+        move = rng.choice(legal)
+        board.push(move)
+        moves.append(move)
+    return moves
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(RULE_SETS), st.integers(0, 10_000), st.integers(0, 20), st.integers(0, 2**32))
+def test_the_fair_decision_never_depends_on_the_unseen_order(
+    rules: Rules, position_seed: int, length: int, shuffle_seed: int
+) -> None:
+    start = Board.from_position(endgame_position(position_seed, rules, 22).position(), rules)
+    rng = random.Random(shuffle_seed)
+    moves = random_game(start, rng, length)
+    board, other = twin(start, moves, rng)
+    seen, seen_other = observe(board), observe(other)
+    assert seen == seen_other
+    if seen.stock.count(None) > 1 and len(set(seen.unseen)) > 1:
+        assert board.stock != other.stock  # the twin really hides another order
+    first = FairPlayer(SMALL, seed=7).decide(seen)
+    again = FairPlayer(SMALL, seed=7).decide(seen_other)
+    assert first == again
+    assert first.move is None or first.move in board.legal_moves
+
+
+def test_observation_holds_no_stock_order() -> None:
+    board = Board.from_number(5, get_rules("falling-star"))
+    seen = observe(board)
+    assert seen.stock == (None,) * len(board.stock)
+    assert Counter(seen.unseen) == Counter(board.stock)
+    assert list(seen.unseen) == sorted(board.stock)
+    # exactly what a player sees: a new field must be checked for leaks
+    assert set(seen.__dataclass_fields__) == {
+        "rules", "base_rank", "reserve", "foundations", "tableau", "waste", "stock", "unseen",
+        "redeals_used", "legal", "moves", "_canonical"}
+    assert seen._canonical == [] and seen.board().stock == sorted(board.stock, reverse=False)
+
+
+def test_a_redeal_turns_the_waste_into_a_known_stock() -> None:
+    rules = Rules(decks=1, reserve=3, piles=2, candidates=0, spaces="waste", redeals=1)
+    board = Board.from_number(3, rules)
+    while board.stock:
+        board.push(Move.draw())
+    assert observe(board).unseen == ()
+    board.push(Move.draw())  # the redeal
+    seen = observe(board)
+    assert board.redeals_used == 1
+    assert seen.stock == tuple(board.stock) and seen.unseen == ()
+
+
+def test_a_draw_taken_back_stays_known() -> None:
+    board = Board.from_number(2, get_rules("falling-star"))
+    top = board.stock[-1]
+    board.push(Move.draw())
+    board.push(Move.draw())
+    board.pop()
+    board.pop()
+    seen = observe(board)
+    assert seen.stock[-1] == top and seen.stock[-2] is not None and seen.stock[-3] is None
+    assert len(seen.unseen) == len(board.stock) - 2
+    board.push(Move.draw())  # the same move again: the redo line goes on
+    assert observe(board).stock[-1] is not None
+
+
+def test_moves_never_return_to_a_position_seen_before() -> None:
+    rules = Rules(decks=1, reserve=2, piles=3, candidates=0, spaces="free")
+    board = craft(rules, "A", reserve="3S 2H", foundations=["AS"], tableau=["9D 8S", "", "9H"])
+    assert Move.parse("t1t2") in observe(board).moves
+    board.push(Move.parse("t1t2"))
+    seen = observe(board)
+    assert Move.parse("t2t1") in seen.legal and Move.parse("t2t1") not in seen.moves
+    assert Move.parse("t2t3") in seen.moves and Move.draw() in seen.moves
+    board.push(Move.parse("t2t3"))
+    seen = observe(board)
+    assert Move.parse("t3t1") not in seen.moves and Move.parse("t3t2") not in seen.moves
+
+
+def test_samples_are_consistent_with_the_observation() -> None:
+    board = Board.from_number(8, get_rules("terrace"))
+    for text in ("c1", "s", "s"):
+        board.push_text(text)
+    seen = observe(board)
+    rng = random.Random(3)
+    orders = set()
+    for _ in range(20):
+        sample = seen.sample(rng)
+        assert visible_key(sample.position()) == seen.key() == visible_key(board.position())
+        assert Counter(sample.stock) == Counter(board.stock)
+        orders.add(tuple(sample.stock))
+    assert len(orders) == 20
+    with pytest.raises(ValueError, match="unseen"):
+        seen.determinise([parse_card("AS")] * len(seen.unseen))
+
+
+def test_safe_moves_are_the_solvers_rule() -> None:
+    rules = Rules(decks=1, reserve=2, piles=3, candidates=0)
+    # One black ace up: one foundation wants a red two, two red twos are out.
+    board = craft(rules, "A", reserve="3C 2H", foundations=["AS"], tableau=["9D", "8S", "7D"])
+    assert observe(board).safe_move() is None
+    # Both black aces up: two foundations want a red two, two are out: safe.
+    board = craft(rules, "A", reserve="3C 2H", foundations=["AS", "AC"], tableau=["9D", "8S", "7D"])
+    assert observe(board).safe_move() == Move.parse("rf")
+    # A pile card is safe only when nothing could ever be laid on it (both
+    # black aces are up) and, with automatic spaces, it does not empty its pile.
+    board = craft(rules, "A", reserve="4C", foundations=["AS 2H", "AC"], tableau=["3S 2D", "8S", "7D"])
+    assert observe(board).safe_move() == Move.parse("t1f")
+    board = craft(rules, "A", reserve="4C", foundations=["AS 2H", "AC"], tableau=["9D", "2D", "7D"])
+    assert observe(board).safe_move() is None
+    free = rules.replace(spaces="free")
+    board = craft(free, "A", reserve="4C", foundations=["AS 2H", "AC"], tableau=["9D", "2D", "7D"])
+    assert observe(board).safe_move() == Move.parse("t2f")
+    # ... and not while a card that could be laid on it is out (suit
+    # foundations: the 2S has a foundation of its own, but a red ace is out)
+    suit = rules.replace(foundations="suit")
+    board = craft(suit, "A", reserve="4C", foundations=["AS", "AH"], tableau=["3H 2S", "8S", "7D"])
+    assert Move.parse("t1f") in board.legal_moves and observe(board).safe_move() is None
+    board = craft(suit, "A", reserve="4C", foundations=["AS", "AH", "AD"], tableau=["3H 2S", "8S", "7D"])
+    assert observe(board).safe_move() == Move.parse("t1f")
+
+
+def test_fair_settings_are_checked() -> None:
+    for bad in ({"samples": 0}, {"nodes": -1}, {"seconds": float("nan")}, {"seconds": float("inf")},
+                {"reuse": 1}, {"samples": True}, {"colour": "red"}):
+        with pytest.raises(ValueError):
+            FairSettings.from_dict(bad)
+    assert FairSettings.from_dict(FairSettings(samples=5).to_dict()) == FairSettings(samples=5)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
+def test_fair_play_outs_end_won_or_lost_and_replay(rules: Rules) -> None:
+    for seed in range(2):
+        start = Board.from_position(endgame_position(100 + seed, rules, 14).position(), rules)
+        played = play_out(start, FairPlayer(SMALL, seed), max_seconds=120)
+        assert played.result in ("won", "lost")
+        board = start.copy(stack=False)
+        positions = {board.position()}
+        for move in played.moves:
+            board.push(move)
+            assert board.position() not in positions  # loop-free
+            positions.add(board.position())
+        assert board.is_won() == (played.result == "won")
+
+
+def test_a_kept_sample_is_moved_on_and_repaired_consistently() -> None:
+    rules = Rules(decks=1, reserve=4, piles=3, candidates=0)
+    board = Board.from_position(endgame_position(3, rules, 24).position(), rules)
+    player = FairPlayer(FairSettings(samples=4, nodes=3_000, share=0), seed=1)
+    repaired = 0
+    after_draw, held = False, 0
+    while not board.is_game_over():
+        seen = observe(board)
+        decision = player.decide(seen)
+        if decision.move is None:
+            break
+        for sample in player._samples:  # every kept sample shows what the player sees
+            assert visible_key(sample.board.position()) == seen.key()
+            assert Counter(sample.board.stock) == Counter(board.stock)
+        if after_draw:  # every sample survives a draw, its stock repaired
+            assert decision.kept == held
+            repaired += held
+        after_draw, held = decision.move.is_draw, len(player._samples)
+        board.push(decision.move)
+    assert repaired > 0
+
+
+def test_a_repaired_sample_is_still_a_uniform_draw() -> None:
+    rules = Rules(decks=1, reserve=2, piles=2, candidates=0)
+    board = craft(rules, "A", reserve="JC QD", tableau=["KC", "KD"], rest="stock",
+                  foundations=[alternate_run("AS"), alternate_run("AH"), alternate_run("AC", 9),
+                               alternate_run("AD", 9)])
+    assert len(board.stock) == 4 and len(set(board.stock)) == 4
+    seen = observe(board)
+    player = FairPlayer(FairSettings(samples=1), seed=11)
+    rng = random.Random(5)
+    player._samples = [_Sample(seen.sample(rng)) for _ in range(3000)]
+    player._last = Move.draw()
+    board.push(Move.draw())
+    after = observe(board)
+    kept = player._carry(after)
+    assert len(kept) == 3000
+    orders = Counter(tuple(s.board.stock) for s in kept)
+    assert all(visible_key(s.board.position()) == after.key() for s in kept)
+    assert len(orders) == 6  # 3 unseen cards in every order, each about as often
+    expected = 3000 / 6
+    chi2 = sum((n - expected) ** 2 / expected for n in orders.values())
+    assert chi2 < 20.5  # 5 degrees of freedom, p = 0.001
+
+
+def test_reuse_saves_solves() -> None:
+    rules = Rules(decks=1, reserve=4, piles=3, candidates=0)
+    start = Board.from_position(endgame_position(7, rules, 18).position(), rules)
+    with_reuse = play_out(start, FairPlayer(SMALL, 3))
+    without = play_out(start, FairPlayer(FairSettings(**{**SMALL.to_dict(), "reuse": False}), 3))
+    assert with_reuse.result in ("won", "lost") and without.result in ("won", "lost")
+    assert with_reuse.solves <= without.solves
+
+
+def test_the_base_card_choice_is_sampled_per_candidate() -> None:
+    rules = Rules(decks=1, reserve=3, piles=4, candidates=3)
+    board = Board.from_number(11, rules)
+    settings = FairSettings(samples=2, nodes=2_000, choice_nodes=2_000, seconds=30.0)
+    decision = FairPlayer(settings, 5).decide(observe(board))
+    assert decision.move is not None and decision.move.is_choice
+    assert decision.samples == 4  # choice_factor 2
+    assert {m for m, _, _ in decision.choices} == {Move.choose(i) for i in (1, 2, 3)}
+    assert all(tried == 4 for _, _, tried in decision.choices)
+    assert decision.wins == max(w for _, w, _ in decision.choices)
+
+
+def test_the_play_out_budget_stops_a_fair_game() -> None:
+    board = Board.from_number(1, get_rules("terrace"))
+    played = play_out(board, make_player("fair", {"samples": 4}), max_seconds=0.5)
+    assert played.result == "unknown" and played.reason == "time"
+    assert played.seconds < 10
+
+
+@pytest.mark.slow
+@slow
+def test_a_whole_falling_star_game() -> None:
+    board = Board.from_number(4, get_rules("falling-star"))
+    played = play_out(board, make_player("fair", {"samples": 4}, 1), max_seconds=1800)
+    assert played.result in ("won", "lost")
+    for move in played.moves:
+        board.push(move)
+    assert board.is_won() == (played.result == "won")

@@ -1,0 +1,131 @@
+"""Greedy and random players and play-outs: games end won or lost, never
+loop, replay through the engine; the per-deal job is pure and picklable."""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import pytest
+
+from solver_brute import endgame_position
+from terrace.board import Board
+from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.solver.observation import observe
+from terrace.solver.players import (
+    GreedyPlayer,
+    RandomPlayer,
+    deal_seed,
+    greedy_move,
+    make_player,
+    player_key,
+    player_settings,
+)
+from terrace.solver.playout import move_cap, play_deal, play_out
+from terrace.variants import PRESETS, get_rules
+from terrace.web.hints import heuristic_hint
+
+
+def replay(board: Board, moves: tuple[Move, ...]) -> Board:
+    game = board.copy(stack=False)
+    seen = {game.position()}
+    for move in moves:
+        game.push(move)
+        assert game.position() not in seen, "a play-out returned to a position"
+        seen.add(game.position())
+    return game
+
+
+@pytest.mark.parametrize("name", ["terrace", "falling-star", "wood", "generals-patience", "madame"])
+@pytest.mark.parametrize("player", ["greedy", "random"])
+def test_play_outs_end_won_or_lost_without_loops(name: str, player: str) -> None:
+    rules = get_rules(name)
+    for number in (1, 2):
+        board = Board.from_number(number, rules)
+        played = play_out(board, make_player(player, seed=number))
+        assert played.result in ("won", "lost")
+        assert played.decisions >= len(played.moves)
+        game = replay(board, played.moves)
+        assert game.is_won() == (played.result == "won")
+        if played.result == "lost":
+            seen = observe(game)
+            assert not seen.moves or (player == "greedy" and greedy_move(seen) is None)
+            assert played.reason in ("", "gave up")
+            assert (played.reason == "") == (not game.legal_moves)
+
+
+def test_greedy_wins_a_won_endgame_and_prefers_the_terrace() -> None:
+    rules = Rules(decks=1, reserve=4, piles=3, candidates=0)
+    wins = 0
+    for seed in range(10):
+        board = Board.from_position(endgame_position(seed, rules, 8).position(), rules)
+        played = play_out(board, GreedyPlayer())
+        wins += played.result == "won"
+        if board.reserve and Move.parse("rf") in board.legal_moves:
+            assert greedy_move(observe(board)) == Move.parse("rf")
+    assert wins >= 3
+
+
+def test_random_player_is_seeded() -> None:
+    board = Board.from_number(3, get_rules("falling-star"))
+    first = play_out(board, RandomPlayer(5)).moves
+    assert play_out(board, RandomPlayer(5)).moves == first
+    assert play_out(board, RandomPlayer(6)).moves != first
+
+
+def test_the_move_cap_and_the_budget_end_a_play_out() -> None:
+    board = Board.from_number(3, get_rules("falling-star"))
+    capped = play_out(board, GreedyPlayer(), max_moves=5)
+    assert (capped.result, capped.reason, len(capped.moves)) == ("lost", "moves", 5)
+    timed = play_out(board, GreedyPlayer(), max_seconds=0)
+    assert (timed.result, timed.reason) == ("unknown", "time")
+    for bad in (math.nan, math.inf, -1.0):
+        with pytest.raises(ValueError, match="budget"):
+            play_out(board, GreedyPlayer(), max_seconds=bad)
+    assert move_cap(get_rules("terrace")) > 1000
+
+
+def test_play_deal_is_a_pure_picklable_job() -> None:
+    job = (get_rules("falling-star"), 3, "random", {}, 9, 60.0)
+    assert pickle.loads(pickle.dumps(job)) == job
+    assert pickle.loads(pickle.dumps(play_deal)) is play_deal
+    first = play_deal(*job)
+    again = play_deal(*job)
+    assert (again.result, again.line, again.nodes) == (first.result, first.line, first.nodes)
+    board = Board.from_number(3, get_rules("falling-star"))
+    game = replay(board, tuple(Move.parse(m) for m in first.line.split()))
+    assert game.is_won() == (first.result == "won")
+    assert play_deal(get_rules("falling-star"), 4, "perfect", {}, 0, 5.0).result == "won"
+    fair = play_deal(Rules(decks=1, reserve=3, piles=3, candidates=0), 2, "fair",
+                     {"samples": 2, "nodes": 2000}, 1, 0.3)
+    assert fair.result in ("won", "lost", "unknown") and fair.max_seconds == 0.3
+
+
+def test_players_by_name_and_their_keys() -> None:
+    assert make_player("greedy").name == "greedy"
+    assert make_player("fair", {"samples": 2}).name == "fair"
+    for name, settings in (("greedy", {"samples": 4}), ("perfect", {}), ("best", {}),
+                           ("fair", {"samples": -1})):
+        with pytest.raises(ValueError):
+            make_player(name, settings)
+    assert player_settings("fair")["samples"] == 16
+    keys = {player_key("perfect"), player_key("greedy"), player_key("random", seed=1),
+            player_key("random", seed=2), player_key("fair", {"samples": 8}, 1),
+            player_key("fair", {"samples": 16}, 1)}
+    assert len(keys) == 6
+    assert deal_seed(0, 1) != deal_seed(1, 0)
+
+
+def test_the_web_hint_is_the_greedy_move() -> None:
+    for name in PRESETS:
+        board = Board.from_number(2, get_rules(name))
+        for _ in range(15):
+            found = heuristic_hint(board)
+            assert found["kind"] == "heuristic"
+            if found["move"] is None:
+                break
+            move = Move.parse(found["move"])
+            assert move in board.legal_moves
+            assert move == greedy_move(observe(board))
+            board.push(move)

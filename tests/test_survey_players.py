@@ -1,0 +1,154 @@
+"""Surveys for every player: the verdict store keyed by player (old stores
+migrated), resumable runs, ``terrace survey --json`` and ``terrace hint``."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from terrace.board import Board
+from terrace.cli import main
+from terrace.deal import DEAL_VERSION
+from terrace.moves import Move
+from terrace.solver.players import player_key
+from terrace.solver.survey import run_survey, summarise, summary_json, wilson_interval
+from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore, rules_key
+from terrace.variants import get_rules
+
+JSON_KEYS = {"deals", "won", "lost", "unknown", "win_rate", "wilson_low", "wilson_high", "seconds"}
+
+
+def test_a_schema_1_store_is_migrated_and_keeps_its_verdicts(tmp_path: Path) -> None:
+    path = str(tmp_path / "old.sqlite3")
+    rules = get_rules("falling-star")
+    with sqlite3.connect(path) as old:  # the layout before players were keyed
+        old.execute(
+            "CREATE TABLE verdicts (rules TEXT NOT NULL, deal INTEGER NOT NULL, version INTEGER NOT NULL,"
+            " solver INTEGER NOT NULL, result TEXT NOT NULL, nodes INTEGER NOT NULL,"
+            " seconds REAL NOT NULL, max_seconds REAL NOT NULL, line TEXT NOT NULL,"
+            " PRIMARY KEY (rules, deal, version))")
+        old.execute("INSERT INTO verdicts VALUES (?, 7, ?, ?, 'won', 99, 0.5, 10.0, 's wf')",
+                    (rules_key(rules), DEAL_VERSION, SOLVER_VERSION))
+    store = VerdictStore(path)
+    assert store.get(rules, 7) == Verdict("won", 99, 0.5, 10.0, "s wf")
+    greedy = player_key("greedy")
+    assert store.get(rules, 7, greedy) is None
+    store.put(rules, 7, Verdict("lost", 0, 0.1, 60.0, "s s"), greedy)
+    assert store.get(rules, 7).result == "won" and store.get(rules, 7, greedy).result == "lost"
+    store.close()
+    again = VerdictStore(path)  # opening a migrated store changes nothing
+    assert again.range(rules, 1, 10) == {7: Verdict("won", 99, 0.5, 10.0, "s wf")}
+    again.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0] == 2
+
+
+def test_surveys_resume_per_player(tmp_path: Path) -> None:
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    rules = get_rules("falling-star")
+    played: list[int] = []
+    first, _ = run_survey(rules, 1, 4, jobs=1, max_seconds=60, store=store, player="greedy",
+                          on_result=lambda n, v: played.append(n))
+    assert sorted(played) == [1, 2, 3, 4]
+    again, _ = run_survey(rules, 1, 5, jobs=1, max_seconds=60, store=store, player="greedy",
+                          on_result=lambda n, v: played.append(n))
+    assert sorted(played) == [1, 2, 3, 4, 5] and again.keys() == {1, 2, 3, 4, 5}
+    assert all(again[n] == first[n] for n in first)
+    other, _ = run_survey(rules, 1, 2, jobs=1, max_seconds=60, store=store, player="random", seed=3,
+                          on_result=lambda n, v: played.append(n))
+    assert sorted(played) == [1, 1, 2, 2, 3, 4, 5]
+    for number, verdict in other.items():
+        board = Board.from_number(number, rules)
+        for move in verdict.line.split():
+            board.push(Move.parse(move))
+        assert board.is_won() == (verdict.result == "won")
+    with pytest.raises(ValueError, match="budget"):
+        run_survey(rules, 1, 2, jobs=1, max_seconds=float("nan"), store=store, player="greedy")
+    store.close()
+
+
+def test_survey_json_summary() -> None:
+    verdicts = {1: Verdict("won", 0, 1.0, 5.0), 2: Verdict("lost", 0, 2.0, 5.0),
+                3: Verdict("unknown", 0, 5.0, 5.0), 4: Verdict("won", 0, 1.0, 5.0)}
+    data = summary_json(summarise(verdicts), 9.0)
+    assert set(data) == JSON_KEYS
+    assert (data["deals"], data["won"], data["lost"], data["unknown"]) == (4, 2, 1, 1)
+    assert data["win_rate"] == 0.5 and data["seconds"] == 9.0
+    assert data["wilson_low"] == round(wilson_interval(2, 4)[0], 6)
+    assert data["wilson_high"] == round(wilson_interval(3, 4)[1], 6)
+
+
+@pytest.mark.parametrize("player", ["perfect", "greedy", "random"])
+def test_cli_survey_json_for_every_player(tmp_path: Path, player: str) -> None:
+    db = str(tmp_path / "v.sqlite3")
+    args = ["survey", "-v", "falling-star", "--deals", "3-5", "--jobs", "1", "--player", player,
+            "--db", db, "--json", "--out", str(tmp_path)]
+    if player == "perfect":
+        args += ["--max-seconds", "2"]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert set(data) == JSON_KEYS and data["deals"] == 3
+    assert data["won"] + data["lost"] + data["unknown"] == 3
+    if player != "perfect":
+        assert data["unknown"] == 0
+    assert not list(tmp_path.glob("*.md"))
+
+
+def test_cli_survey_refuses_bad_input(tmp_path: Path) -> None:
+    db = str(tmp_path / "v.sqlite3")
+    for extra in (["--player", "greedy", "--samples", "4"], ["--player", "fair", "--samples", "0"],
+                  ["--max-seconds", "nan"], ["--player", "best"]):
+        out = CliRunner().invoke(main, ["survey", "--deals", "1-2", "--db", db, *extra])
+        assert out.exit_code == 2, (extra, out.output)
+
+
+def test_cli_survey_fair_player_table(tmp_path: Path) -> None:
+    db = str(tmp_path / "v.sqlite3")
+    args = ["survey", "-v", "falling-star", "--deals", "4", "--jobs", "1", "--player", "fair",
+            "--samples", "2", "--max-seconds", "0.5", "--db", db, "--out", str(tmp_path)]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 0, out.output
+    assert "falling-star (fair)" in out.output
+    assert (tmp_path / "survey-falling-star-4-4-fair.md").read_text().count("|") > 10
+
+
+def test_cli_hint_fair_and_peek() -> None:
+    runner = CliRunner()
+    base = ["hint", "-v", "falling-star", "-n", "4", "--moves", "s s", "--seconds", "60"]
+    out = runner.invoke(main, [*base, "--json", "--samples", "2", "--seed", "3"])
+    assert out.exit_code == 0, out.output
+    fair = json.loads(out.stdout)
+    board = Board.from_number(4, get_rules("falling-star"))
+    board.push_text("s")
+    board.push_text("s")
+    assert fair["fair"] is True and Move.parse(fair["move"]) in board.legal_moves
+    assert fair["kind"] in ("sampled", "safe", "only")
+    if fair["kind"] == "sampled":
+        assert fair["samples"] >= 2 and 0 <= fair["win_share"] <= 1
+        assert fair["wins"] == round(fair["win_share"] * fair["samples"])
+    again = json.loads(runner.invoke(main, [*base, "--json", "--samples", "2", "--seed", "3"]).stdout)
+    assert again["move"] == fair["move"] and again["choices"] == fair["choices"]
+    peek = json.loads(runner.invoke(main, [*base, "--json", "--peek"]).stdout)
+    assert peek["fair"] is False and peek["kind"] == "winnable"
+    line = [Move.parse(m) for m in peek["line"]]
+    for move in line:
+        board.push(move)
+    assert board.is_won() and peek["move"] == peek["line"][0]
+    text = runner.invoke(main, [*base, "--samples", "2"]).output
+    assert "does not look at face-down cards" in text
+
+
+def test_cli_hint_refuses_bad_input() -> None:
+    runner = CliRunner()
+    out = runner.invoke(main, ["hint", "-v", "falling-star", "-n", "4", "--moves", "s wt9"])
+    assert out.exit_code == 2 and "move 2 ('wt9') cannot be played" in out.output
+    out = runner.invoke(main, ["hint", "-v", "falling-star", "-n", "4", "--seconds", "-1"])
+    assert out.exit_code == 2 and "budget" in out.output
+    out = runner.invoke(main, ["hint", "-v", "falling-star"])
+    assert out.exit_code == 2
