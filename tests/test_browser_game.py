@@ -326,6 +326,10 @@ def test_a_whole_game_won_through_the_page(api: Api, open_game: Any) -> None:
     line = WINNING_LINE
     game = api.new(variant=line["variant"], options=line["options"], deal_number=line["deal_number"])
     page = open_game(game, reduced_motion="reduce")
+    # Every card by hand: auto-play off (tests/test_browser_endgame.py covers it).
+    page.locator("#btn-settings").click()
+    page.locator("#autoplay-off").check()
+    page.locator("#dlg-settings button.close").click()
     board = Board.from_number(line["deal_number"], get_rules(line["variant"], **line["options"]))
     for index, text in enumerate(line["moves"]):
         _click_move(page, board, text)

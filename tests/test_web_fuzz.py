@@ -40,7 +40,7 @@ SOLVER_PATHS = ("/hint", "/analysis")
 
 class CountingStore(MemoryStore):
     """A memory store that counts its writes (it hands out copies, so a
-    game changes only through a write)."""
+    game changes only through a write that the store accepts)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -51,8 +51,13 @@ class CountingStore(MemoryStore):
         return super().create(variant, rules, deal, winnable_only=winnable_only)
 
     def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
-        self.writes += 1
         super().update(game, expected_revision=expected_revision, action=action)
+        self.writes += 1  # (an update the store refuses changes nothing)
+
+    def add_active_time(self, game_id: str, ms: int) -> int:
+        total = super().add_active_time(game_id, ms)
+        self.writes += 1
+        return total
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +70,8 @@ def client() -> Iterator[TestClient]:
 JSON_SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12),
-    st.sampled_from(["terrace", "falling-star", "c1", "s", "wf", "t1t2", "c١", "²", "ｗｆ", "\x00", "-1"]),
+    st.sampled_from(["terrace", "falling-star", "c1", "s", "wf", "t1t2", "c١", "²", "ｗｆ", "\x00", "-1",
+                     "safe", "finish"]),
 )
 JSON = st.recursive(
     JSON_SCALARS,
@@ -74,6 +80,7 @@ JSON = st.recursive(
 )
 FIELDS = ["move", "after", "variant", "options", "deal_number", "winnable", "junk"]
 BODY_FIELDS = {"moves": ["move"] * 6 + ["after"] * 3 + ["junk"],
+               "autoplay": ["mode", "after", "junk"], "time": ["ms"] * 3 + ["junk"],
                "games": ["variant", "options", "deal_number", "winnable"] * 3 + ["junk"]}
 OPTIONS = st.dictionaries(
     st.sampled_from(["decks", "reserve", "piles", "candidates", "foundations", "spaces", "redeals",
@@ -99,6 +106,7 @@ ROUTES = [
     ("GET", "GAME/check", "move"), ("POST", "GAME/moves", None), ("POST", "GAME/moves", None),
     ("POST", "GAME/moves", None), ("POST", "GAME/undo", None), ("POST", "GAME/redo", None),
     ("POST", "GAME/restart", None), ("POST", "GAME/hint", None), ("GET", "GAME/analysis", None),
+    ("POST", "GAME/autoplay", None), ("POST", "GAME/give-up", None), ("POST", "GAME/time", None),
     ("GET", "/favicon.ico", None), ("GET", "/static/js/main.js", None),
 ]
 ODD_PATHS = ["/static/../app.py", "/api/nothing", "GAME/nothing", "GAME/hint", "/api/games/current/moves"]

@@ -79,7 +79,9 @@ def test_moves_with_other_digits_are_refused(client: TestClient, store: MemorySt
 # ---------------------------------------------------------------- JSON on every POST
 
 
-@pytest.mark.parametrize("action", ["undo", "redo", "restart", "hint", "moves"])
+@pytest.mark.parametrize(
+    "action", ["undo", "redo", "restart", "hint", "moves", "autoplay", "give-up", "time"]
+)
 @pytest.mark.parametrize(
     "ctype", [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data"]
 )

@@ -33,9 +33,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from terrace.board import Board
-from terrace.cards import CODE, RANK, RANKS, RED, SUIT, Card
+from terrace.cards import CODE, RANKS, Card
 from terrace.moves import Move
 from terrace.rules import Rules, SpaceRule
+from terrace.solver.safe import safe_moves
 
 Cards = tuple[Card, ...]
 
@@ -225,46 +226,7 @@ def _fresh(board: Board, move: Move, visited: set[str]) -> bool:
 
 
 def _safe_move(obs: Observation) -> Move | None:
-    rules = obs.rules
-    if obs.choosing or rules.foundation_return:
-        return None
-    board = obs.board()
-    in_suit = rules.in_suit
-
-    def same(a: Card, b: Card) -> bool:
-        return RANK[a] == RANK[b] and (SUIT[a] == SUIT[b] if in_suit else RED[a] == RED[b])
-
-    on_foundations = [c for f in obs.foundations for c in f]
-
-    def wanted(card: Card) -> int:
-        return sum(board.foundation_accepts(i, card) for i in range(len(obs.foundations)))
-
-    def enough_room(card: Card) -> bool:
-        want = wanted(card)
-        if want == 0:
-            return False
-        if RANK[card] == obs.base_rank:
-            return True
-        copies = rules.decks * (1 if in_suit else 2)
-        outside = copies - sum(same(card, c) for c in on_foundations)
-        return outside <= want
-
-    def nothing_fits_on(card: Card) -> bool:
-        below = (RANK[card] + 12) % 13
-        fits = rules.decks * 2 - sum(RANK[c] == below and RED[c] != RED[card] for c in on_foundations)
-        return fits == 0
-
-    auto = rules.spaces is SpaceRule.AUTO
-    if obs.reserve and enough_room(obs.reserve[-1]):
-        return Move("r", 0, "f")
-    for index, pile in enumerate(obs.tableau, 1):
-        if pile and (not auto or len(pile) > 1):
-            card = pile[-1]
-            if enough_room(card) and nothing_fits_on(card):
-                return Move("t", index, "f")
-    if (
-        obs.waste and not auto and obs.redeals_used >= rules.redeals
-        and enough_room(obs.waste[-1]) and nothing_fits_on(obs.waste[-1])
-    ):
-        return Move("w", 0, "f")
-    return None
+    # The rule looks at the foundations and the exposed cards only, never at
+    # the order of the stock, so any determinisation answers for all.
+    moves = safe_moves(obs.board())
+    return moves[0] if moves else None

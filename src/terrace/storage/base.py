@@ -43,7 +43,7 @@ from terrace.rules import Rules
 from terrace.storage.statistics import FINISHED, UNFINISHED, GameFacts
 from terrace.variants import canonical_name
 
-ACTIONS = ("create", "move", "undo", "redo", "hint", "restart")
+ACTIONS = ("create", "move", "undo", "redo", "hint", "restart", "give-up")
 MAX_POSITION_KEY = 4096
 """The longest position key :meth:`GameStore.count_hint` accepts (a
 position string of eight decks is about 1,000 characters)."""
@@ -57,6 +57,7 @@ __all__ = [
     "ConflictError",
     "DamagedGameError",
     "GameStore",
+    "GivenUpError",
     "StoreError",
     "StoreWriteError",
     "StoredGame",
@@ -68,6 +69,7 @@ __all__ = [
     "check_position_key",
     "common_prefix",
     "conflict",
+    "given_up",
     "new_game",
     "new_game_id",
     "unknown_game",
@@ -88,6 +90,15 @@ class ConflictError(StoreError):
 
 class DamagedGameError(StoreError):
     """A saved game no longer replays through the engine (edited or damaged)."""
+
+
+class GivenUpError(StoreError):
+    """The game was given up: it can be read and replayed, never changed."""
+
+
+def given_up(game_id: str) -> GivenUpError:
+    """The error for a change to a game that was given up."""
+    return GivenUpError(f"game {game_id} was given up: it can no longer be played")
 
 
 class StoreWriteError(StoreError):
@@ -143,7 +154,9 @@ class StoredGame:
     times are seconds since the epoch. ``assisted`` says an assist was used,
     ``active_ms`` is the active playing time the page reported. A win is
     final: ``won_at``, ``won_moves`` and ``won_active_ms`` describe the first
-    win and stay when moves are taken back after it."""
+    win and stay when moves are taken back after it. ``given_up_at`` is when
+    the player gave the game up (it then counts as lost and never changes
+    again)."""
 
     id: str
     variant: str
@@ -165,6 +178,7 @@ class StoredGame:
     won_at: float | None = None
     won_moves: int | None = None
     won_active_ms: int | None = None
+    given_up_at: float | None = None
     _known: _Known | None = field(default=None, init=False, repr=False, compare=False)
     _saved: tuple[int, list[str]] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -242,18 +256,21 @@ class StoredGame:
             self.variant, self.status, len(self.moves), self.hints, self.undos,
             self.created_at, self.updated_at, self.started_at, self.finished_at,
             self.won_at, self.won_moves, self.won_active_ms, self.assisted, self.active_ms,
+            self.given_up_at is not None,
         )
 
     def stamp(self, now: float) -> None:
         """Set the times a stored change implies: updated now, started at
-        the first move, finished when won or lost (cleared again when a
-        move is taken back), and the first win, which stays."""
+        the first move, finished when won, lost or given up (cleared again
+        when a move is taken back), and the first win, which stays."""
         self.updated_at = now
         if self.started_at is None and (self.moves or self.redo):
             self.started_at = now
         if self.status == "won" and self.won_at is None:
             self.won_at, self.won_moves, self.won_active_ms = now, len(self.moves), self.active_ms
-        if self.status in FINISHED:
+        if self.given_up_at is not None:
+            self.finished_at = self.finished_at or self.given_up_at
+        elif self.status in FINISHED:
             if self.finished_at is None:
                 self.finished_at = now
         else:
@@ -316,13 +333,16 @@ class GameStore(Protocol):
         nothing. ``game.revision`` is incremented; ``action`` (one of
         ``ACTIONS`` but ``create``) is logged with a timestamp. A game the
         rules do not allow, an unknown action, or a change of variant,
-        rules or deal is refused with :class:`StoreError`; a change that
+        rules or deal is refused with :class:`StoreError`, any change to a
+        game given up (``given_up_at`` stored) with :class:`GivenUpError`;
+        ``given_up_at`` once stored stays. A change that
         cannot be written (disk full, read-only file) with
         :class:`StoreWriteError`. Either way nothing changes."""
         ...
 
     def latest_unfinished(self) -> StoredGame | None:
-        """The most recently updated game still being played, if any."""
+        """The most recently updated game still being played (not given
+        up), if any."""
         ...
 
     def count_hint(self, game_id: str, position_key: str) -> bool:

@@ -29,6 +29,7 @@ from terrace.storage.base import (
     check_identity,
     check_position_key,
     conflict,
+    given_up,
     new_game,
     unknown_game,
 )
@@ -74,6 +75,8 @@ class MemoryStore:
         if stored.revision != expected_revision:
             raise conflict(stored.revision, expected_revision)
         check_identity(stored.variant, stored.rules.to_dict(), stored.deal.text(), game)
+        if stored.given_up_at is not None:
+            raise given_up(game.id)
         after = game.clone()
         after.revision = expected_revision + 1
         # As in SQLite: counters only grow, the first win stays.
@@ -118,7 +121,7 @@ class MemoryStore:
         return game.active_ms
 
     def latest_unfinished(self) -> StoredGame | None:
-        playing = [g for g in self._games.values() if g.status in UNFINISHED]
+        playing = [g for g in self._games.values() if g.status in UNFINISHED and g.given_up_at is None]
         if not playing:
             return None
         return max(playing, key=lambda g: g.updated_at).clone()

@@ -125,10 +125,34 @@ _V3 = (
     ) WITHOUT ROWID""",
 )
 
+_EVENT_ACTIONS = "'create', 'move', 'undo', 'redo', 'hint', 'restart', 'import', 'give-up'"
+
+_V4 = (
+    # Giving up ends a game as lost: it can be replayed, never played again.
+    "ALTER TABLE games ADD COLUMN given_up_at REAL",
+    # The event log learns the action 'give-up' (SQLite cannot change a
+    # CHECK constraint in place: the table is copied).
+    f"""CREATE TABLE events_v4 (
+        id         INTEGER PRIMARY KEY,
+        game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        revision   INTEGER NOT NULL,
+        action     TEXT NOT NULL CHECK (action IN ({_EVENT_ACTIONS})),
+        move       TEXT,
+        move_count INTEGER NOT NULL,
+        at         REAL NOT NULL
+    )""",
+    "INSERT INTO events_v4 (id, game_id, revision, action, move, move_count, at) "
+    "SELECT id, game_id, revision, action, move, move_count, at FROM events",
+    "DROP TABLE events",
+    "ALTER TABLE events_v4 RENAME TO events",
+    "CREATE INDEX events_by_game ON events (game_id, id)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, moves and events", _V1),
     Migration(2, "start times and indexes", _V2),
     Migration(3, "final wins, assists, active time and hinted positions", _V3),
+    Migration(4, "games given up", _V4),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

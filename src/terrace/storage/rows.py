@@ -24,12 +24,12 @@ from terrace.variants import canonical_name
 GAME_COLUMNS = (
     "id, variant, rules, deal_number, deal_version, deal, status, move_count, hints, undos, "
     "winnable_only, created_at, updated_at, started_at, finished_at, assisted, active_ms, "
-    "won_at, won_moves, won_active_ms, revision"
+    "won_at, won_moves, won_active_ms, given_up_at, revision"
 )
 """The columns of a game, ``revision`` last."""
 FACT_COLUMNS = (
     "variant, status, move_count, hints, undos, created_at, updated_at, started_at, finished_at, "
-    "won_at, won_moves, won_active_ms, assisted, active_ms"
+    "won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at"
 )
 """The columns the statistics read, in the order of ``GameFacts``."""
 _COLUMN_COUNT = len(GAME_COLUMNS.split(","))
@@ -55,7 +55,7 @@ def insert_game(conn: sqlite3.Connection, game: StoredGame, action: str) -> list
          game.deal.text(), game.status, len(game.moves), game.hints, game.undos,
          int(game.winnable_only), game.created_at, game.updated_at, game.started_at,
          game.finished_at, int(game.assisted), game.active_ms, game.won_at, game.won_moves,
-         game.won_active_ms, game.revision),
+         game.won_active_ms, game.given_up_at, game.revision),
     )
     line = game.line()
     conn.executemany(
@@ -84,9 +84,20 @@ def read_line(conn: sqlite3.Connection, game_id: str) -> list[str]:
     return [m for (m,) in conn.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
 
 
-def log_event(conn: sqlite3.Connection, game: StoredGame, action: str) -> None:
-    """Log a stored change: the move played, undone or redone, if any."""
+def log_event(
+    conn: sqlite3.Connection, game: StoredGame, action: str, played_before: int | None = None
+) -> None:
+    """Log a stored change: the move played, undone or redone, if any. A
+    change that played several moves at once (auto-play; ``played_before``
+    moves were played before it) logs each of them."""
     move: str | None = None
+    if action == "move" and played_before is not None and len(game.moves) - played_before > 1:
+        conn.executemany(
+            "INSERT INTO events (game_id, revision, action, move, move_count, at) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game.id, game.revision, action, game.moves[count - 1], count, game.updated_at)
+             for count in range(played_before + 1, len(game.moves) + 1)],
+        )
+        return
     if action in ("move", "redo") and game.moves:
         move = game.moves[-1]
     elif action == "undo" and game.redo:
@@ -105,7 +116,7 @@ def load_game(row: Sequence[Any], line: list[str], known: StoredGame | None = No
     try:
         (_, variant, rules_text, number, deal_version, deal_text, status, move_count, hints,
          undos, winnable_only, created_at, updated_at, started_at, finished_at, assisted,
-         active_ms, won_at, won_moves, won_active_ms, revision) = row
+         active_ms, won_at, won_moves, won_active_ms, given_up_at, revision) = row
         if not isinstance(variant, str) or canonical_name(variant) != variant:
             raise ValueError(f"unknown variant {variant!r}")
         rules, deal = _rules_and_deal(rules_text, deal_text, known)
@@ -126,6 +137,7 @@ def load_game(row: Sequence[Any], line: list[str], known: StoredGame | None = No
             assisted=bool(assisted), active_ms=whole(active_ms, "active_ms"),
             won_at=_time_or_none(won_at), won_moves=_whole_or_none(won_moves, "won_moves"),
             won_active_ms=_whole_or_none(won_active_ms, "won_active_ms"),
+            given_up_at=_time_or_none(given_up_at),
         )
         if known is not None:
             game.adopt_board(known)

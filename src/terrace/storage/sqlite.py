@@ -52,6 +52,7 @@ from terrace.storage.base import (
     check_position_key,
     common_prefix,
     conflict,
+    given_up,
     new_game,
     new_game_id,
     unknown_game,
@@ -88,7 +89,7 @@ read of an unchanged game needs neither its moves' rows nor a replay."""
 CHANGES = {
     "create": "the new game", "move": "the move", "undo": "the undo", "redo": "the redo",
     "restart": "the restart", "hint": "the hint", "import": "the import",
-    "assist": "the use of an assist", "time": "the playing time",
+    "assist": "the use of an assist", "time": "the playing time", "give-up": "giving up the game",
 }
 """What each action stores, as error messages name it."""
 _REMEDIES = {"full": "free some disk space", "read-only": "make it writable"}
@@ -325,7 +326,7 @@ class SqliteStore:
 
     def latest_unfinished(self) -> StoredGame | None:
         games = self._loadable(
-            "SELECT id FROM games WHERE status IN ('choosing', 'playing') "
+            "SELECT id FROM games WHERE status IN ('choosing', 'playing') AND given_up_at IS NULL "
             "ORDER BY updated_at DESC, rowid DESC",
             first=True,
         )
@@ -384,13 +385,16 @@ class SqliteStore:
         with self._transaction(write=True, action=action) as conn:
             self._others_wrote(conn)
             row = conn.execute(
-                "SELECT revision, variant, rules, deal FROM games WHERE id = ?", (game.id,)
+                "SELECT revision, variant, rules, deal, given_up_at, move_count FROM games WHERE id = ?",
+                (game.id,),
             ).fetchone()
             if row is None:
                 raise unknown_game(game.id)
             if row[0] != expected_revision:
                 raise conflict(row[0], expected_revision)
             check_identity(row[1], json.loads(row[2]), row[3], game)
+            if row[4] is not None:
+                raise given_up(game.id)
             remembered = self._remembered.get(game.id)
             old = None if remembered is None else remembered.saved_line(expected_revision)
             if old is None:
@@ -404,11 +408,11 @@ class SqliteStore:
                 "assisted = max(assisted, ?), active_ms = max(active_ms, ?), "
                 "won_at = coalesce(won_at, ?), won_moves = coalesce(won_moves, ?), "
                 "won_active_ms = coalesce(won_active_ms, CASE WHEN ? IS NOT NULL "
-                "THEN max(active_ms, ?) END), revision = ? WHERE id = ?",
+                "THEN max(active_ms, ?) END), given_up_at = ?, revision = ? WHERE id = ?",
                 (after.status, len(after.moves), after.hints, after.undos, int(after.winnable_only),
                  after.updated_at, after.started_at, after.finished_at, int(after.assisted),
                  after.active_ms, after.won_at, after.won_moves, after.won_at, after.active_ms,
-                 after.revision, game.id),
+                 after.given_up_at, after.revision, game.id),
             )
             (after.hints, assisted, after.active_ms, after.won_at, after.won_moves,
              after.won_active_ms) = conn.execute(
@@ -416,7 +420,7 @@ class SqliteStore:
                 "WHERE id = ?", (game.id,),
             ).fetchone()
             after.assisted = bool(assisted)
-            log_event(conn, after, action)
+            log_event(conn, after, action, played_before=row[5] if old[: row[5]] == line[: row[5]] else None)
         after.mark_saved(after.revision, line)
         self._remember(after)
         for name in ("revision", "updated_at", "started_at", "finished_at", "hints", "assisted",

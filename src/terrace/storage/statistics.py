@@ -49,6 +49,7 @@ class GameFacts:
     won_active_ms: int | None = None
     assisted: bool = False
     active_ms: int = 0
+    given_up: bool = False
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> GameFacts:
@@ -57,21 +58,21 @@ class GameFacts:
         counts as unknown, so the statistics never fail on it.
 
         >>> facts = GameFacts.from_row(
-        ...     [7, "won", -1, 10**30, 2, "x", 1e300, None, float("nan"), 1e15, 5, -3, 1, 10])
+        ...     [7, "won", -1, 10**30, 2, "x", 1e300, None, float("nan"), 1e15, 5, -3, 1, 10, "?"])
         >>> facts.variant, facts.moves, facts.hints, facts.undos, facts.updated_at, facts.won_at
         ('7', 0, 0, 2, 0.0, None)
-        >>> facts.won_moves, facts.won_active_ms, facts.assisted, facts.active_ms
-        (5, None, True, 10)
+        >>> facts.won_moves, facts.won_active_ms, facts.assisted, facts.active_ms, facts.given_up
+        (5, None, True, 10, True)
         """
         (variant, status, moves, hints, undos, created, updated, started, finished,
-         won_at, won_moves, won_active_ms, assisted, active_ms) = row
+         won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at) = row
         known_status = status in FINISHED or status in UNFINISHED
         return cls(
             str(variant), status if known_status else "playing", _count(moves), _count(hints),
             _count(undos), _time(created) or 0.0, _time(updated) or 0.0, _time(started),
             _time(finished), _time(won_at), _count_or_none(won_moves),
             _count_or_none(won_active_ms, MAX_ACTIVE_MS), assisted == 1,
-            _count(active_ms, MAX_ACTIVE_MS),
+            _count(active_ms, MAX_ACTIVE_MS), given_up_at is not None,
         )
 
     @property
@@ -80,14 +81,15 @@ class GameFacts:
         return self.started_at is not None or self.moves > 0 or self.won_at is not None
 
     def result(self, last_opened: float) -> str | None:
-        """``won`` (once won, for good), ``lost``, ``abandoned`` (left for a
-        game opened after its last change, ``last_opened``), ``unfinished``
-        (still being played), or None for a game never started."""
+        """``won`` (once won, for good), ``lost`` (no move left, or given
+        up), ``abandoned`` (left for a game opened after its last change,
+        ``last_opened``), ``unfinished`` (still being played), or None for a
+        game never started."""
         if not self.started:
             return None
         if self.won_at is not None or self.status == "won":
             return "won"
-        if self.status == "lost":
+        if self.status == "lost" or self.given_up:
             return "lost"
         return "abandoned" if self.updated_at < last_opened else "unfinished"
 

@@ -70,6 +70,7 @@ def export_record(game: StoredGame) -> dict[str, Any]:
         "won_at": game.won_at,
         "won_moves": game.won_moves,
         "won_active_ms": game.won_active_ms,
+        "given_up_at": game.given_up_at,
     }
     return data
 
@@ -142,8 +143,13 @@ def game_from_record(data: Any) -> StoredGame:
         won_at=_time(saved, "won_at", None, now),
         won_moves=_count(saved, "won_moves", MAX_LINE, None),
         won_active_ms=_count(saved, "won_active_ms", MAX_ACTIVE_MS, None),
+        given_up_at=_time(saved, "given_up_at", None, now),
     )
-    if not finished:
+    if game.given_up_at is not None:
+        if finished:
+            raise StoreError("saved.given_up_at: a game that ended on its own cannot have been given up")
+        game.finished_at = game.finished_at or game.given_up_at
+    elif not finished:
         game.finished_at = None
     elif game.finished_at is None:
         game.finished_at = game.updated_at

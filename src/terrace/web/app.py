@@ -14,12 +14,14 @@ import contextlib
 import json
 import re
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -38,6 +40,7 @@ from terrace.storage import (
     ConflictError,
     DamagedGameError,
     GameStore,
+    GivenUpError,
     MemoryStore,
     StoredGame,
     StoreError,
@@ -46,6 +49,7 @@ from terrace.storage import (
 )
 from terrace.variants import VARIANTS, canonical_name, get_rules, get_variant, preset_name
 from terrace.web import hints
+from terrace.web.endgame import AUTOPLAY_MODES, ReportClock, autoplay
 from terrace.web.i18n import WebRefusal, pick_language, say
 from terrace.web.numbers import whole_number
 from terrace.web.security import MAX_BODY, SecurityMiddleware
@@ -102,13 +106,16 @@ class WebGame:
         self.hint_seconds = hint_seconds
         self.winnable_seconds = winnable_seconds
         self.pool = pool or SolverPool()
+        self.clock = ReportClock()
 
     # -- helpers --------------------------------------------------------
 
     def load(self, game_id: str) -> StoredGame:
         if not GAME_ID.fullmatch(game_id):
             raise ApiError(WebRefusal.GAME_UNKNOWN, game=clip(game_id))
-        return self.store.get(game_id)
+        game = self.store.get(game_id)
+        self.clock.seen(game.id)
+        return game
 
     def save(self, game: StoredGame, board: Board, action: str) -> None:
         revision = game.revision
@@ -173,6 +180,7 @@ class WebGame:
             number = await self.winnable(request, rules, number)
         deal = Deal.from_number(number, rules)
         game = self.store.create(variant_name, rules, deal, winnable_only=winnable)
+        self.clock.seen(game.id)
         board = game.board()
         game.status = board.status.value
         data = game_json(game, board, motions=[])
@@ -194,6 +202,7 @@ class WebGame:
         game = self.store.latest_unfinished()
         if game is None:
             return Response(status_code=204)
+        self.clock.seen(game.id)
         return _json(game_json(game, game.board()))
 
     async def recent(self, request: Request) -> Response:
@@ -237,6 +246,7 @@ class WebGame:
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
             raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
         _check_after(body, game)
+        _playable(game)
         board = game.board()
         move = Move.parse(text)
         reason = board.refusal(move)
@@ -276,6 +286,7 @@ class WebGame:
         body = await _body(request)
         _only(body, {"after"})
         _check_after(body, game)
+        _playable(game)
         board = game.board()
         before = board.to_dict()
         if action == "undo":
@@ -297,6 +308,7 @@ class WebGame:
         body = await _body(request)
         _only(body, {"after"})
         _check_after(body, game)
+        _playable(game)
         # Like undoing every move: the whole line stays redoable.
         revision = game.revision
         game.moves, game.redo = [], [*game.redo, *reversed(game.moves)]
@@ -330,6 +342,59 @@ class WebGame:
 
     async def stats(self, request: Request) -> Response:
         return _json(self.store.statistics())
+
+    # -- ending a game ----------------------------------------------------
+
+    async def autoplay(self, request: Request) -> Response:
+        """Play every move that cannot hurt (``mode`` ``safe``) and a
+        certain finish; stored as ordinary moves, in one change."""
+        game = self.load(request.path_params["game_id"])
+        body = await _body(request)
+        _only(body, {"after", "mode"})
+        mode = body.get("mode", AUTOPLAY_MODES[0])
+        if not isinstance(mode, str) or mode not in AUTOPLAY_MODES:
+            raise ApiError(WebRefusal.AUTOPLAY_MODE, choices=AUTOPLAY_MODES)
+        _check_after(body, game)
+        _playable(game)
+        board = game.board()
+        played, travelled = await run_in_threadpool(autoplay, board, mode)
+        if played:
+            self.save(game, board, "move")
+        return _json(game_json(game, board, motions=travelled, autoplayed=played,
+                               last_move=played[-1] if played else None))
+
+    async def give_up(self, request: Request) -> Response:
+        """End the game as lost, for good (it can still be replayed)."""
+        game = self.load(request.path_params["game_id"])
+        body = await _body(request)
+        _only(body, {"after"})
+        _check_after(body, game)
+        _playable(game)
+        if game.won_at is not None or game.status == "won":
+            raise ApiError(WebRefusal.GIVE_UP_WON)
+        if game.started_at is None:
+            raise ApiError(WebRefusal.GIVE_UP_UNPLAYED)
+        board = game.board()
+        game.given_up_at = time.time()
+        self.store.update(game, expected_revision=game.revision, action="give-up")
+        return _json(game_json(game, board))
+
+    async def active_time(self, request: Request) -> Response:
+        """Add active playing time as the page measured it: never more than
+        the wall time since the game's last report."""
+        game = self.load(request.path_params["game_id"])
+        body = await _body(request)
+        _only(body, {"ms"})
+        ms = body.get("ms")
+        if isinstance(ms, bool) or not isinstance(ms, int) or ms < 0:
+            raise ApiError(WebRefusal.TIME_NOT_COUNT)
+        _playable(game)
+        most = self.clock.allowance(game.id)
+        if ms > most:
+            raise ApiError(WebRefusal.TIME_TOO_MUCH, ms=ms, most=most)
+        total = self.store.add_active_time(game.id, ms)
+        self.clock.reported(game.id)
+        return _json({"id": game.id, "active_ms": total})
 
     # -- what the page explains: a pressed card, the rules -----------------
 
@@ -404,6 +469,12 @@ def _only(body: dict[str, Any], allowed: set[str]) -> None:
         raise ApiError(WebRefusal.FIELD_UNKNOWN, field=clip(unknown[0]), expected=tuple(sorted(allowed)))
 
 
+def _playable(game: StoredGame) -> None:
+    """Refuse to change a game that was given up."""
+    if game.given_up_at is not None:
+        raise ApiError(WebRefusal.GAME_GIVEN_UP)
+
+
 def _check_after(body: dict[str, Any], game: StoredGame) -> None:
     """Refuse a request made on an older view of the game (another tab)."""
     if "after" not in body:
@@ -429,6 +500,8 @@ def _reason(request: Request, exc: Exception) -> Reason:
         return Reason(WebRefusal.GAME_UNKNOWN, game=clip(str(request.path_params.get("game_id", ""))))
     if isinstance(exc, ConflictError):
         return Reason(WebRefusal.CONFLICT)
+    if isinstance(exc, GivenUpError):
+        return Reason(WebRefusal.GAME_GIVEN_UP)
     if isinstance(exc, StoreWriteError):
         code = WebRefusal.NOT_SAVED_DISK_FULL if exc.fault == "full" else WebRefusal.NOT_SAVED
         return Reason(code, problem=str(exc))
@@ -526,6 +599,9 @@ def create_app(
         Route(gid + "/restart", game.restart, methods=["POST"]),
         Route(gid + "/hint", game.hint, methods=["POST"]),
         Route(gid + "/analysis", game.analysis),
+        Route(gid + "/autoplay", game.autoplay, methods=["POST"]),
+        Route(gid + "/give-up", game.give_up, methods=["POST"]),
+        Route(gid + "/time", game.active_time, methods=["POST"]),
         Route(gid + "/why", game.why),
         Route(gid + "/rules", game.game_rules),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -55,6 +55,13 @@ class WebRefusal(StrEnum):
     NOT_SAVED_DISK_FULL = "not-saved-disk-full"
     STORE_UNAVAILABLE = "store-unavailable"
     SERVER_ERROR = "server-error"
+    # Ending a game (auto-play, giving up, active time)
+    GAME_GIVEN_UP = "game-given-up"
+    GIVE_UP_WON = "give-up-won"
+    GIVE_UP_UNPLAYED = "give-up-unplayed"
+    AUTOPLAY_MODE = "autoplay-mode"
+    TIME_NOT_COUNT = "time-not-count"
+    TIME_TOO_MUCH = "time-too-much"
 
 
 WEB_WORDINGS: dict[WebRefusal, Wording] = {
@@ -145,6 +152,28 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.SERVER_ERROR: Wording(
         500, "something went wrong on the server; the game was not changed",
         "Auf dem Server ist etwas schiefgegangen; das Spiel wurde nicht verändert."),
+    WebRefusal.GAME_GIVEN_UP: Wording(
+        409, "this game was given up: it can be replayed, no longer played",
+        "Dieses Spiel wurde aufgegeben: Es kann nachgespielt, aber nicht mehr gespielt werden."),
+    WebRefusal.GIVE_UP_WON: Wording(
+        409, "this game was won, and a win is final: it cannot be given up",
+        "Dieses Spiel wurde gewonnen, und ein Sieg bleibt ein Sieg: Es kann nicht aufgegeben werden."),
+    WebRefusal.GIVE_UP_UNPLAYED: Wording(
+        409, "no move has been made in this game, so there is nothing to give up "
+             "(a game without a move does not count)",
+        "In diesem Spiel wurde noch kein Zug gemacht, es gibt also nichts aufzugeben "
+        "(ein Spiel ohne Zug zählt nicht)."),
+    WebRefusal.AUTOPLAY_MODE: Wording(
+        400, "mode must be one of {choices:list}",
+        "mode muss eines von {choices:list} sein."),
+    WebRefusal.TIME_NOT_COUNT: Wording(
+        400, "ms must be a whole number of milliseconds, 0 or more",
+        "ms muss eine ganze Zahl von Millisekunden sein, 0 oder mehr."),
+    WebRefusal.TIME_TOO_MUCH: Wording(
+        400, "{ms} ms of playing time is more than has passed since the last report "
+             "(at most {most} ms now)",
+        "{ms} ms Spielzeit sind mehr, als seit der letzten Meldung vergangen ist "
+        "(jetzt höchstens {most} ms)."),
 }
 """What each web refusal says, and its HTTP status."""
 

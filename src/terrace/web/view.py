@@ -199,8 +199,13 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
         "assisted": game.assisted,
         "active_ms": game.active_ms,
         "won_at": game.won_at,
+        "given_up": game.given_up_at is not None,
         "motions": [],
     }
+    if game.given_up_at is not None:
+        # Given up: lost for good, nothing can be played.
+        data.update(status="lost", legal_moves=[], can_undo=False, can_redo=False, sources={},
+                    draw=None, choices=[])
     data.update(extra)
     return data
 
@@ -213,7 +218,8 @@ def game_summary(game: StoredGame) -> dict[str, Any]:
         "title": TITLES.get(game.variant, game.variant),
         "options": game.rules.to_dict(),
         "deal_number": game.deal.number,
-        "status": game.status,
+        "status": "lost" if game.given_up_at is not None else game.status,
+        "given_up": game.given_up_at is not None,
         "moves": len(game.moves),
         "hints": game.hints,
         "undos": game.undos,

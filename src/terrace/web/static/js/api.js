@@ -2,9 +2,9 @@
 
 import { getLanguage } from "./i18n.js";
 
-async function call(method, path, body) {
+async function call(method, path, body, extra = {}) {
   const headers = { "Accept-Language": getLanguage() };
-  const init = { method, headers, cache: "no-store" };
+  const init = { method, headers, cache: "no-store", ...extra };
   if (method !== "GET") {
     // The server refuses a POST that is not JSON, even an empty one.
     headers["Content-Type"] = "application/json";
@@ -38,4 +38,8 @@ export const api = {
   why: (id, pile, index) => call("GET", `${game(id)}/why?pile=${encodeURIComponent(pile)}${index === null ? "" : `&index=${index}`}`),
   rules: (id) => call("GET", `${game(id)}/rules`),
   stats: () => call("GET", "/api/stats"),
+  autoplay: (id, after, mode) => call("POST", `${game(id)}/autoplay`, { after, mode }),
+  giveUp: (id, after) => call("POST", `${game(id)}/give-up`, { after }),
+  // keepalive: the report still goes out while the page is being closed.
+  time: (id, ms, keepalive = false) => call("POST", `${game(id)}/time`, { ms }, { keepalive }),
 };

@@ -6,6 +6,9 @@ import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, placeName } fro
 import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
 import { renderBoard, renderCounters, topCard } from "./render.js";
 import { app, toast } from "./state.js";
+import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
+import { followGame, paintTimer, startTimer } from "./timer.js";
+import { announce, watchOtherTabs } from "./tabs.js";
 import { explainCard, showWhy } from "./explain.js";
 import { openRules, watchNewGame } from "./help.js";
 import { attachArrows } from "./keyboard.js";
@@ -48,6 +51,7 @@ function show(game, { ghost = null, animate = true } = {}) {
   app.game = game;
   app.selected = null;
   app.hint = null;
+  followGame(game);
   draw();
   if (before && animate && animationsOn() && game.motions) animateMotions(game.motions, before, ghost);
   if (ghost) ghost.remove();
@@ -67,6 +71,8 @@ function draw() {
   if (!game) return;
   // The counters and the prompt first: the board fits the room they leave.
   renderCounters($("#counters"), game);
+  paintTimer();
+  syncEndButtons(game);
   $("#game-title").textContent = `${game.title} · ${t("counter.deal")} ${game.deal_number ?? "–"}`;
   const replay = Boolean(game.replay);
   $("#btn-undo").disabled = replay || !game.can_undo;
@@ -94,6 +100,7 @@ function prompt(text) {
       if (app.verdicts) message += ` ${t("prompt.verdicts")}`;
     }
     else if (game.status === "won") message = t("prompt.won", { n: game.counters.total_cards });
+    else if (game.given_up) message = t("prompt.givenUp");
     else if (game.status === "lost") message = t("prompt.lost");
     else message = t("prompt.play", { click: t(`prompt.click.${app.settings.click}`) });
   }
@@ -133,6 +140,7 @@ function animateMotions(motions, before, ghost) {
 async function answer(result, ghost = null, card = null) {
   if (result.ok) {
     show(result.data, { ghost });
+    announce(result.data);
     return true;
   }
   if (ghost && card) snapBack(ghost, card, animationsOn());
@@ -148,7 +156,9 @@ function play(move, ghost = null, card = null) {
   return enqueue(async () => {
     const game = app.game;
     if (!game || game.replay) return;
-    await answer(await api.move(game.id, move, game.moves.length), ghost, card);
+    if (await answer(await api.move(game.id, move, game.moves.length), ghost, card)) {
+      await autoFinish(board, show, answer);
+    }
   });
 }
 
@@ -487,6 +497,7 @@ async function resume(id) {
 // ---------------------------------------------------------------- start-up
 
 async function newGame(body) {
+  if (!(await confirmLeaving())) return { ok: false, cancelled: true, data: { error: "" } };
   const result = await api.create(body);
   if (!result.ok) return result;
   app.saved = null;
@@ -517,6 +528,7 @@ function bindButtons() {
   $("#btn-undo").addEventListener("click", () => step("undo"));
   $("#btn-redo").addEventListener("click", () => step("redo"));
   $("#btn-hint").addEventListener("click", () => hint());
+  $("#btn-giveup").addEventListener("click", () => actions.giveUp());
   $("#btn-restart").addEventListener("click", () => step("restart"));
   $("#btn-new").addEventListener("click", () => openNewGame(actions));
   $("#btn-rules").addEventListener("click", () => openRules());
@@ -549,15 +561,33 @@ function changeSettings(settings) {
   Object.assign(app.settings, settings);
   localStorage.setItem("terrace.click", app.settings.click);
   localStorage.setItem("terrace.animate", app.settings.animate ? "on" : "off");
+  localStorage.setItem("terrace.autoplay", app.settings.autoplay);
+  localStorage.setItem("terrace.timer", app.settings.timer ? "on" : "off");
   draw();
 }
 
 // What the dialogs may do to the game (panels.js imports nothing from here).
-const actions = { newGame, resume, startReplay, changeLanguage, changeSettings };
+const actions = {
+  newGame, resume, startReplay, changeLanguage, changeSettings,
+  undo: () => step("undo"),
+  giveUp: () => enqueue(() => giveUp(show)),
+};
+
+// Another tab changed this game: show it as it is now.
+async function catchUp(id) {
+  const game = app.game;
+  if (!game || game.replay || game.id !== id) return;
+  const fresh = await api.get(id);
+  if (!fresh.ok || app.game !== game || fresh.data.revision === game.revision) return;
+  show(fresh.data, { animate: false });
+  toast(t("tabs.caughtUp"), "info");
+}
 
 async function main() {
   setLanguage(chooseLanguage());
   bindButtons();
+  startTimer();
+  watchOtherTabs(() => (app.game && !app.game.replay ? app.game : null), (id) => enqueue(() => catchUp(id)));
   // The variant list loads while the game is fetched and drawn.
   const variants = api.variants();
   await startup();

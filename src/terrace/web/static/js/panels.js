@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { t, getLanguage } from "./i18n.js";
 import { el } from "./render.js";
 import { app, toast } from "./state.js";
+import { endScreen } from "./endgame.js";
 
 const $ = (selector) => document.querySelector(selector);
 const SVG = "http://www.w3.org/2000/svg";
@@ -108,12 +109,24 @@ export function openSettings(actions) {
   const animate = el("input", { type: "checkbox", id: "set-animate" });
   animate.checked = app.settings.animate;
   animate.addEventListener("change", () => changeSettings({ animate: animate.checked }));
+  const autoplay = (value) => {
+    const input = el("input", { type: "radio", name: "autoplay", value, id: `autoplay-${value}` });
+    input.checked = app.settings.autoplay === value;
+    input.addEventListener("change", () => changeSettings({ autoplay: value }));
+    return el("label", { class: "choice", for: `autoplay-${value}` }, input, el("span", { text: t(`settings.autoplay.${value}`) }));
+  };
+  const timer = el("input", { type: "checkbox", id: "set-timer" });
+  timer.checked = app.settings.timer;
+  timer.addEventListener("change", () => changeSettings({ timer: timer.checked }));
   const lang = el("select", { id: "set-lang" }, el("option", { value: "en", text: "English" }), el("option", { value: "de", text: "Deutsch" }));
   lang.value = getLanguage();
   lang.addEventListener("change", () => { changeLanguage(lang.value); openSettings(actions); });
   open(dialog, t("settings.title"),
     el("fieldset", {}, el("legend", { text: t("settings.click") }), radio("single"), radio("double")),
+    el("fieldset", {}, el("legend", { text: t("settings.autoplay") }), autoplay("off"), autoplay("finish"), autoplay("safe"),
+      el("p", { class: "help", text: t("settings.autoplay.help") })),
     el("label", { class: "field bool", for: "set-animate" }, el("span", { text: t("settings.animate") }), animate),
+    el("label", { class: "field bool", for: "set-timer" }, el("span", { text: t("settings.timer") }), timer),
     el("label", { class: "field", for: "set-lang" }, el("span", { text: t("label.language") }), lang),
     el("h3", { text: t("settings.keys") }), el("p", { class: "keys", text: t("keys.text") }));
 }
@@ -121,7 +134,9 @@ export function openSettings(actions) {
 // ---------------------------------------------------------------- statistics
 
 function percent(value) {
-  return value === null || value === undefined ? "–" : `${Math.round(value * 100)} %`;
+  // One decimal, so that 1 win in 6 reads 16.7 %, not 17 %.
+  if (value === null || value === undefined) return "–";
+  return `${(value * 100).toLocaleString(getLanguage(), { maximumFractionDigits: 1 })} %`;
 }
 
 function duration(seconds) {
@@ -130,10 +145,24 @@ function duration(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-function statsRow(name, block) {
-  const cells = [block.played, block.won, percent(block.win_rate), block.current_streak, block.best_streak,
-    block.fewest_moves ?? "–", duration(block.fastest_seconds), block.hints, block.undos];
-  return el("tr", {}, el("th", { scope: "row", text: name }), ...cells.map((c) => el("td", { text: String(c ?? "–") })));
+// The columns of the statistics table: heading key and the value of a block.
+const STATS_COLUMNS = [
+  ["played", (b) => b.played],
+  ["won", (b) => b.won],
+  ["lost", (b) => b.lost],
+  ["abandoned", (b) => b.abandoned],
+  ["winRate", (b) => percent(b.win_rate)],
+  ["streak", (b) => b.current_streak],
+  ["bestStreak", (b) => b.best_streak],
+  ["fewest", (b) => b.fewest_moves ?? "–"],
+  ["fastest", (b) => duration(b.fastest_seconds)],
+  ["hints", (b) => b.hints],
+  ["undos", (b) => b.undos],
+];
+
+function statsRow(name, block, variant) {
+  return el("tr", { "data-variant": variant }, el("th", { scope: "row", text: name }),
+    ...STATS_COLUMNS.map(([key, value]) => el("td", { "data-stat": key, text: String(value(block) ?? "–") })));
 }
 
 function svgNode(tag, attrs) {
@@ -147,7 +176,7 @@ function svgNode(tag, attrs) {
 function chart(stats, games) {
   const days = (stats.overall && stats.overall.days) || [];
   const bars = days.length
-    ? days.slice(-60).map((d) => ({ won: d.won, lost: d.lost, label: d.date }))
+    ? days.slice(-60).map((d) => ({ won: d.won, lost: d.lost + (d.abandoned || 0), label: d.date }))
     : games.filter((g) => g.status === "won" || g.status === "lost").reverse()
       .map((g) => ({ won: g.status === "won" ? 1 : 0, lost: g.status === "lost" ? 1 : 0,
         label: `${g.title} ${g.deal_number}` }));
@@ -175,22 +204,22 @@ export async function openStats({ resume, startReplay }) {
   const [stats, recent] = await Promise.all([api.stats(), api.recent(20)]);
   if (!stats.ok || !recent.ok) return toast((stats.ok ? recent : stats).data.error);
   const head = el("tr", {}, el("th", { scope: "col", text: t("stats.variant") }),
-    ...["played", "won", "winRate", "streak", "bestStreak", "fewest", "fastest", "hints", "undos"]
-      .map((k) => el("th", { scope: "col", text: t(`stats.${k}`) })));
+    ...STATS_COLUMNS.map(([k]) => el("th", { scope: "col", text: t(`stats.${k}`) })));
   const titles = Object.fromEntries((app.variants ? app.variants.variants : []).map((v) => [v.name, v.title]));
-  const rows = [statsRow(t("stats.overall"), stats.data.overall),
-    ...Object.entries(stats.data.variants || {}).map(([name, block]) => statsRow(titles[name] || name, block))];
+  const rows = [statsRow(t("stats.overall"), stats.data.overall, "overall"),
+    ...Object.entries(stats.data.variants || {}).map(([name, block]) => statsRow(titles[name] || name, block, name))];
   const table = el("div", { class: "table-wrap" }, el("table", { class: "stats" }, el("thead", {}, head), el("tbody", {}, ...rows)));
+  const honest = el("p", { class: "help stats-note", text: t("stats.honest") });
   const games = recent.data.games;
   const list = el("ol", { class: "recent" });
   for (const game of games) {
     const when = new Date(game.updated_at * 1000).toLocaleString(getLanguage());
     const item = el("li", {},
-      el("span", { class: `status ${game.status}`, text: t(`status.${game.status}`) }),
+      el("span", { class: `status ${game.status}`, text: t(game.given_up ? "status.givenUp" : `status.${game.status}`) }),
       el("span", { class: "what", text: `${game.title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${game.moves} ${t("counter.moves")}` }),
       el("span", { class: "when", text: when }));
     const buttons = el("span", { class: "buttons" });
-    if (game.status === "choosing" || game.status === "playing") {
+    if ((game.status === "choosing" || game.status === "playing") && !game.given_up) {
       buttons.append(el("button", { type: "button", text: t("btn.resume"), onclick: () => { dialog.close(); resume(game.id); } }));
     }
     if (game.moves) {
@@ -199,27 +228,18 @@ export async function openStats({ resume, startReplay }) {
     item.append(buttons);
     list.append(item);
   }
-  open(dialog, t("stats.title"), table, chart(stats.data, games), el("h3", { text: t("stats.recent") }),
+  open(dialog, t("stats.title"), table, honest, chart(stats.data, games), el("h3", { text: t("stats.recent") }),
     games.length ? list : el("p", { text: t("stats.none") }));
 }
 
 // ---------------------------------------------------------------- end of game
 
 export function showEnd(game, kind, hopeless, actions) {
-  const dialog = $("#dlg-end");
-  const mark = hopeless ? "hopeless" : kind;
-  if (dialog.open && dialog.dataset.game === game.id && dialog.dataset.kind === mark) return;
-  dialog.dataset.game = game.id;
-  dialog.dataset.kind = mark;
-  const text = kind === "won" ? t("end.won.text", { moves: game.moves.length }) : hopeless ? t("end.hopeless.text") : t("end.lost.text");
-  const close = el("button", { type: "button", text: t("btn.keepLooking"), onclick: () => dialog.close() });
-  const again = el("button", { type: "button", class: "primary", text: t("btn.playAgain"), onclick: () => { dialog.close(); openNewGame(actions); } });
-  dialog.replaceChildren(
-    el("h2", { text: kind === "won" ? t("end.won.title") : hopeless ? t("end.hopeless.title") : t("end.lost.title") }),
-    el("p", { text }),
-    el("div", { class: "buttons" }, close, again));
-  dialog.className = `end ${kind}`;
-  if (!dialog.open) dialog.show();
+  endScreen(game, kind, hopeless, {
+    openNewGame: () => openNewGame(actions),
+    undo: () => actions.undo && actions.undo(),
+    giveUp: () => actions.giveUp && actions.giveUp(),
+  });
 }
 
 export function closeEnd() {

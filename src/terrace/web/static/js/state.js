@@ -11,6 +11,8 @@ export const app = {
   settings: {
     click: localStorage.getItem("terrace.click") || "double",
     animate: localStorage.getItem("terrace.animate") !== "off",
+    autoplay: localStorage.getItem("terrace.autoplay") || "finish",  // off | finish | safe
+    timer: localStorage.getItem("terrace.timer") !== "off",
   },
   queue: Promise.resolve(),
 };

@@ -1,0 +1,110 @@
+"""Ending a game in the web game: auto-play to the foundations, and the
+clock that bounds the active playing time a page may report.
+
+Auto-play plays only moves that cannot hurt (:mod:`terrace.solver.safe`):
+with ``mode="safe"`` every safe foundation move, and in both modes, once
+foundation moves alone are certain to win, all of them.
+
+>>> from terrace.board import Board
+>>> from terrace.rules import Rules
+>>> rules = Rules(decks=1, reserve=1, piles=2, candidates=0, spaces="free")
+>>> board = Board.from_position(
+...     "A KS AS2H3S4H5S6H7S8H9STHJSQH,AH2S3H4S5H6S7H8S9HTSJHQSKH,AD2C3D4C5D6C7D8C9DTCJDQCKD,"
+...     "AC2D3C4D5C6D7C8D9CTDJCQD KC, - - 0", rules)
+>>> moves, travelled = autoplay(board, "safe")
+>>> moves, [(m["card"], m["from"], m["to"]) for m in travelled], board.is_won()
+(['rf', 't1f'], [('KS', 'reserve', 'f1'), ('KC', 't1', 'f4')], True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from terrace.board import Board
+from terrace.solver.safe import finish_line, safe_moves
+from terrace.storage.base import MAX_ACTIVE_REPORT_MS
+from terrace.web.view import describe_move, motions
+
+AUTOPLAY_MODES = ("safe", "finish")
+"""``safe``: safe foundation moves, then a certain finish; ``finish``: only
+a certain finish (the page's setting "finish the game")."""
+FINISH_POSITIONS = 5_000
+"""The finish search's budget per request (it is found at once in nearly
+every game; without a line found in time, nothing is finished)."""
+REPORT_SLACK_MS = 2_000
+"""How much more than the wall time since its last report a page may
+report (requests do not arrive exactly as far apart as they were sent)."""
+CLOCKS_KEPT = 1_024
+"""How many games the report clock remembers (the oldest is forgotten)."""
+
+
+def autoplay(board: Board, mode: str) -> tuple[list[str], list[dict[str, Any]]]:
+    """Play the moves auto-play may make on ``board``; returns them and
+    the cards that travelled, move after move (``motions`` of
+    :mod:`terrace.web.view`, refills included)."""
+    played: list[str] = []
+    travelled: list[dict[str, Any]] = []
+    state = board.to_dict()
+
+    def push(text: str) -> None:
+        nonlocal state
+        source = describe_move(board, text)["source"]
+        board.push_text(text)
+        after = board.to_dict()
+        travelled.extend(motions(state, after, source))
+        played.append(text)
+        state = after
+
+    if mode == "safe":
+        while moves := safe_moves(board):
+            push(str(moves[0]))
+    if not board.is_won():
+        for move in finish_line(board, FINISH_POSITIONS) or []:
+            push(str(move))
+    return played, travelled
+
+
+class ReportClock:
+    """When each game last reported active playing time, so that no page
+    (nor two tabs together) reports more time than has passed.
+
+    A game is *seen* when the server first serves it; a report may add the
+    wall time since the last accepted report (or since it was seen) plus
+    :data:`REPORT_SLACK_MS`, at most :data:`MAX_ACTIVE_REPORT_MS`.
+
+    >>> now = [100.0]
+    >>> clock = ReportClock(lambda: now[0])
+    >>> clock.seen("g"); now[0] += 30
+    >>> clock.allowance("g")
+    32000
+    >>> clock.reported("g"); clock.allowance("g")
+    2000
+    """
+
+    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
+        self._now = now
+        self._since: OrderedDict[str, float] = OrderedDict()
+
+    def seen(self, game_id: str) -> None:
+        """Start the game's clock unless it runs already."""
+        if game_id not in self._since:
+            self._mark(game_id)
+
+    def reported(self, game_id: str) -> None:
+        """A report was accepted now: the next one counts from here."""
+        self._mark(game_id)
+
+    def allowance(self, game_id: str) -> int:
+        """The most milliseconds a report may add now."""
+        since = self._since.get(game_id)
+        elapsed = 0.0 if since is None else self._now() - since
+        return min(int(elapsed * 1000) + REPORT_SLACK_MS, MAX_ACTIVE_REPORT_MS)
+
+    def _mark(self, game_id: str) -> None:
+        self._since[game_id] = self._now()
+        self._since.move_to_end(game_id)
+        while len(self._since) > CLOCKS_KEPT:
+            self._since.popitem(last=False)

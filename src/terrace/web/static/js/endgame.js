@@ -1,0 +1,307 @@
+// Ending a game: auto-play to the foundations (the server decides which
+// moves cannot hurt; the page flies the cards home), giving up, the end of
+// game screens (win, no move left, no winning line left) with a short card
+// cascade, and the question before leaving a game in progress.
+
+import { api } from "./api.js";
+import { t, getLanguage } from "./i18n.js";
+import { el, makeCard, topCard } from "./render.js";
+import { app, toast } from "./state.js";
+import { announce } from "./tabs.js";
+import { flushTime, formatDuration } from "./timer.js";
+
+const $ = (selector) => document.querySelector(selector);
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function moving() {
+  return app.settings.animate && !reducedMotion();
+}
+
+// ---------------------------------------------------------------- in progress?
+
+// The game being played (also while a replay is shown), if any.
+function gameInPlay() {
+  return app.game && app.game.replay ? app.saved : app.game;
+}
+
+// True when leaving `game` for a new one would count it as abandoned (lost).
+export function inProgress(game) {
+  return Boolean(game) && !game.given_up && game.won_at === null && game.moves.length > 0
+    && (game.status === "playing" || game.status === "choosing");
+}
+
+// ---------------------------------------------------------------- confirmation
+
+// Ask a yes/no question in a modal dialog; resolves to true for yes.
+export function confirmChoice({ title, text, yes, no = t("btn.cancel") }) {
+  let dialog = $("#dlg-confirm");
+  if (!dialog) {
+    dialog = el("dialog", { id: "dlg-confirm", class: "panel confirm", role: "alertdialog" });
+    document.body.append(dialog);
+  }
+  return new Promise((resolve) => {
+    const answer = (value) => () => dialog.close(value);
+    const yesButton = el("button", { type: "button", class: "primary", id: "confirm-yes", text: yes, onclick: answer("yes") });
+    dialog.replaceChildren(
+      el("h2", { text: title }),
+      el("p", { text }),
+      el("div", { class: "buttons" },
+        el("button", { type: "button", id: "confirm-no", text: no, onclick: answer("no") }), yesButton));
+    dialog.returnValue = "";
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+    dialog.showModal();
+    yesButton.focus();
+  });
+}
+
+// Before a new game: the current one counts as lost unless it is resumed.
+export async function confirmLeaving() {
+  const game = gameInPlay();
+  if (!inProgress(game)) return true;
+  return confirmChoice({
+    title: t("leave.title"),
+    text: t("leave.text", { moves: game.moves.length }),
+    yes: t("leave.yes"),
+  });
+}
+
+// ---------------------------------------------------------------- auto-play
+
+// Where every face-up card is on the board now: pile -> [{card, rect}].
+function cardRects(board) {
+  const rects = {};
+  for (const pile of board.querySelectorAll("[data-pile]")) {
+    const cards = [...pile.querySelectorAll(":scope > .card[data-card]")];
+    rects[pile.dataset.pile] = {
+      pile: pile.getBoundingClientRect(),
+      cards: cards.map((card) => ({ card: card.dataset.card, rect: card.getBoundingClientRect() })),
+    };
+  }
+  return rects;
+}
+
+function startRect(rects, motion) {
+  const pile = rects[motion.from];
+  if (!pile) return null;
+  for (let i = pile.cards.length - 1; i >= 0; i -= 1) {
+    if (pile.cards[i].card === motion.card) {
+      const [found] = pile.cards.splice(i, 1);
+      return found.rect;
+    }
+  }
+  return pile.cards.length ? pile.cards[pile.cards.length - 1].rect : pile.pile;
+}
+
+// Fly the cards that went home, one after the other, from where they were.
+function flyHome(board, motions, rects) {
+  const homeward = motions.filter((m) => m.to.startsWith("f"));
+  if (!homeward.length) return Promise.resolve();
+  const last = {};
+  homeward.forEach((motion, i) => { last[motion.to] = i; });
+  const hidden = Object.keys(last).map((pile) => {
+    const node = board.querySelector(`[data-pile="${pile}"]`);
+    const card = node && topCard(node);
+    if (card) card.style.visibility = "hidden";
+    return [pile, card];
+  });
+  const show = (pile) => {
+    for (const [name, card] of hidden) if (name === pile && card) card.style.visibility = "";
+  };
+  const gap = Math.min(70, 1600 / homeward.length);
+  const cw = getComputedStyle(board).getPropertyValue("--cw");
+  const flights = homeward.map((motion, i) => {
+    const from = startRect(rects, motion);
+    const target = board.querySelector(`[data-pile="${motion.to}"]`);
+    if (!from || !target) {
+      if (last[motion.to] === i) show(motion.to);
+      return Promise.resolve();
+    }
+    const to = target.getBoundingClientRect();
+    const ghost = makeCard(motion.card);
+    ghost.classList.add("ghost", "homeward");
+    ghost.setAttribute("aria-hidden", "true");
+    Object.assign(ghost.style, { left: `${from.left}px`, top: `${from.top}px`, width: `${from.width}px`, height: `${from.height}px` });
+    ghost.style.setProperty("--cw", cw);
+    ghost.style.visibility = "hidden";
+    document.body.append(ghost);
+    const animation = ghost.animate(
+      [{ transform: "none", visibility: "visible" }, { transform: `translate(${to.left - from.left}px, ${to.top - from.top}px)`, visibility: "visible" }],
+      { duration: 260, delay: i * gap, easing: "cubic-bezier(.3,.7,.4,1)", fill: "both" },
+    );
+    return animation.finished.catch(() => null).then(() => {
+      ghost.remove();
+      if (last[motion.to] === i) show(motion.to);
+    });
+  });
+  return Promise.all(flights);
+}
+
+// After a move of the player: let the server play what cannot hurt, per the
+// setting, and fly those cards home. `show` draws a game, `refused` handles
+// a refusal as a move's would be.
+export async function autoFinish(board, show, refused) {
+  const mode = app.settings.autoplay;
+  const game = app.game;
+  if (mode === "off" || !game || game.replay || game.status !== "playing" || game.given_up) return;
+  // Let the player's own card land before the board is drawn again.
+  const [result] = await Promise.all([api.autoplay(game.id, game.moves.length, mode), sleep(moving() ? 230 : 0)]);
+  if (app.game !== game) return;
+  if (!result.ok) {
+    await refused(result);
+    return;
+  }
+  if (!result.data.autoplayed.length) return;
+  const rects = moving() ? cardRects(board) : null;
+  let landed;
+  app.landed = new Promise((resolve) => { landed = resolve; });  // the win screen waits for it
+  show(result.data, { animate: false });
+  announce(result.data);
+  (rects ? flyHome(board, result.data.motions, rects) : Promise.resolve()).then(landed);
+}
+
+// ---------------------------------------------------------------- giving up
+
+export async function giveUp(show) {
+  const game = app.game;
+  if (!game || game.replay || !canGiveUp(game)) return;
+  const sure = await confirmChoice({ title: t("giveUp.title"), text: t("giveUp.text"), yes: t("giveUp.yes") });
+  if (!sure || app.game !== game) return;
+  await flushTime();
+  const result = await api.giveUp(game.id, game.moves.length);
+  if (result.ok) {
+    show(result.data, { animate: false });
+    announce(result.data);
+  } else {
+    toast(result.status === 0 ? t("error.network") : result.data.error);
+  }
+  return result;
+}
+
+// A game can be given up once a move was made in it (also after a restart),
+// while it is neither won (a win is final) nor over.
+export function canGiveUp(game) {
+  return Boolean(game) && !game.given_up && game.won_at === null
+    && (game.status === "playing" || game.status === "choosing")
+    && game.moves.length + game.redo.length > 0;
+}
+
+// The Give up button follows the game shown.
+export function syncEndButtons(game) {
+  const button = $("#btn-giveup");
+  if (button) button.disabled = !game || Boolean(game.replay) || !canGiveUp(game);
+  if (game && game.given_up && !game.replay) $("#btn-restart").disabled = true;  // (it can only be replayed)
+}
+
+// ---------------------------------------------------------------- end screens
+
+function celebrate() {
+  if (!moving()) return;
+  const board = $("#board");
+  const piles = [...board.querySelectorAll(".pile.foundation")];
+  const layer = el("div", { class: "cascade", "aria-hidden": "true" });
+  document.body.append(layer);
+  const cw = getComputedStyle(board).getPropertyValue("--cw");
+  const height = window.innerHeight;
+  piles.forEach((pile, i) => {
+    const card = topCard(pile);
+    if (!card) return;
+    const rect = card.getBoundingClientRect();
+    for (let k = 0; k < 4; k += 1) {
+      const ghost = makeCard(card.dataset.card);
+      ghost.classList.add("ghost", "falling");
+      Object.assign(ghost.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
+      ghost.style.setProperty("--cw", cw);
+      layer.append(ghost);
+      const drift = (i % 2 ? 1 : -1) * (40 + 30 * k + 8 * i);
+      ghost.animate(
+        [
+          { transform: "translate(0, 0) rotate(0deg)", opacity: 1 },
+          { transform: `translate(${drift * 0.6}px, ${height * 0.35}px) rotate(${drift / 4}deg)`, opacity: 1, offset: 0.55 },
+          { transform: `translate(${drift}px, ${height - rect.top}px) rotate(${drift / 2}deg)`, opacity: 0 },
+        ],
+        { duration: 1400, delay: i * 90 + k * 160, easing: "ease-in", fill: "both" },
+      );
+    }
+  });
+  setTimeout(() => layer.remove(), 1400 + piles.length * 90 + 4 * 160 + 100);
+}
+
+function stat(label, value, name) {
+  return el("div", { class: "end-stat", "data-stat": name }, el("dt", { text: label }), el("dd", { text: String(value) }));
+}
+
+async function winFacts(game) {
+  const [total, stats] = await Promise.all([flushTime(), api.stats()]);
+  const block = stats.ok ? (stats.data.variants || {})[game.variant] : null;
+  return { ms: total ?? game.active_ms ?? 0, block };
+}
+
+async function fillWin(dialog, game) {
+  const { ms, block } = await winFacts(game);
+  if (dialog.dataset.game !== game.id) return;
+  const moves = game.moves.length;
+  const facts = el("dl", { class: "end-stats" },
+    stat(t("end.time"), formatDuration(ms), "time"),
+    stat(t("end.moves"), moves, "moves"),
+    stat(t("end.hints"), game.hints, "hints"),
+    stat(t("end.undos"), game.undos, "undos"));
+  if (block) {
+    facts.append(stat(t("end.streak"), block.current_streak, "streak"));
+    const best = [];
+    if (block.fewest_moves !== null) best.push(t("end.bestMoves", { n: block.fewest_moves }));
+    if (block.fastest_seconds !== null) best.push(formatDuration(block.fastest_seconds * 1000));
+    facts.append(stat(t("end.best", { variant: game.title }), best.join(" · ") || "–", "best"));
+    const record = moves <= (block.fewest_moves ?? Infinity)
+      || (block.fastest_seconds !== null && Math.abs(block.fastest_seconds * 1000 - ms) < 1000);
+    if (record && block.won > 1) facts.append(el("p", { class: "record", text: t("end.record") }));
+  }
+  dialog.querySelector(".end-stats-slot").replaceChildren(facts);
+}
+
+// The end-of-game dialog: `kind` is "won" or "lost"; `hopeless` when the
+// solver proved that no winning line remains (the game goes on).
+export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveUp: giveUpNow }) {
+  const dialog = $("#dlg-end");
+  const mark = hopeless ? "hopeless" : game.given_up ? "given-up" : kind;
+  if (dialog.open && dialog.dataset.game === game.id && dialog.dataset.kind === mark) return;
+  dialog.dataset.game = game.id;
+  dialog.dataset.kind = mark;
+  const close = el("button", { type: "button", text: t("btn.keepLooking"), onclick: () => dialog.close() });
+  const again = el("button", { type: "button", class: "primary", text: t("btn.playAgain"), onclick: () => { dialog.close(); openNewGame(); } });
+  const buttons = el("div", { class: "buttons" });
+  let title;
+  let text;
+  if (kind === "won") {
+    title = t("end.won.title");
+    text = t("end.won.text", { moves: game.moves.length });
+    buttons.append(close, again);
+  } else if (hopeless) {
+    title = t("end.hopeless.title");
+    text = t("end.hopeless.text");
+    buttons.append(
+      el("button", { type: "button", text: t("btn.playOn"), onclick: () => dialog.close() }),
+      el("button", { type: "button", id: "end-undo", text: t("btn.undo"), disabled: !game.can_undo, onclick: () => { dialog.close(); undo(); } }),
+      el("button", { type: "button", class: "primary", id: "end-giveup", text: t("btn.giveUp"), disabled: !canGiveUp(game), onclick: () => { dialog.close(); giveUpNow(); } }));
+  } else if (game.given_up) {
+    title = t("end.givenUp.title");
+    text = t("end.givenUp.text");
+    buttons.append(close, again);
+  } else {
+    title = t("end.lost.title");
+    text = t("end.lost.text");
+    buttons.append(
+      el("button", { type: "button", id: "end-undo", text: t("btn.undo"), disabled: !game.can_undo, onclick: () => { dialog.close(); undo(); } }),
+      close, again);
+  }
+  dialog.replaceChildren(el("h2", { text: title }), el("p", { text }), el("div", { class: "end-stats-slot" }), buttons);
+  dialog.className = `end ${kind}${hopeless ? " hopeless" : ""}`;
+  dialog.lang = getLanguage();
+  if (kind === "won") {
+    if (app.landed) await app.landed;
+    if (dialog.dataset.game !== game.id || dialog.dataset.kind !== mark) return;
+    if (game.last_move) celebrate();  // a win just made, not a won game opened again
+    fillWin(dialog, game);
+  }
+  if (!dialog.open) dialog.show();
+}

@@ -1,0 +1,34 @@
+// Several tabs on one game: a tab that changes the game tells the others
+// (BroadcastChannel), and a tab that comes back into view asks the server
+// whether its game changed meanwhile, so a tab left open catches up instead
+// of having its next move refused.
+
+const channel = "BroadcastChannel" in window ? new BroadcastChannel("terrace.games") : null;
+
+// This tab just changed `game` (a move, an undo, auto-play, giving up...).
+export function announce(game) {
+  if (channel && game && !game.replay) channel.postMessage({ id: game.id, revision: game.revision });
+}
+
+// `current()` is the game this tab plays (null during a replay); `catchUp(id)`
+// fetches it again and shows it. Called when another tab announces a change
+// to it, and when this tab becomes visible or gets the focus.
+export function watchOtherTabs(current, catchUp) {
+  if (channel) {
+    channel.addEventListener("message", (event) => {
+      const game = current();
+      const news = event.data || {};
+      if (game && news.id === game.id && news.revision !== game.revision) catchUp(game.id);
+    });
+  }
+  let last = 0;
+  const check = () => {
+    const game = current();
+    // (focus and visibilitychange come together: one look is enough)
+    if (!game || document.visibilityState !== "visible" || performance.now() - last < 500) return;
+    last = performance.now();
+    catchUp(game.id);
+  };
+  document.addEventListener("visibilitychange", check);
+  window.addEventListener("focus", check);
+}

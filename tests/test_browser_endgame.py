@@ -1,0 +1,335 @@
+"""Ending a game in a real browser (Debian's Chromium through Playwright):
+auto-play with each setting, the win screen, undo after a win, giving up,
+honest statistics after abandoned games, leaving a game in progress, a tab
+left open catching up, and the timer pausing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from browser_support import Api, moves_seen, top
+from store_support import golden
+from terrace.board import Board
+from terrace.variants import get_rules
+from test_browser_game import _click_move
+from web_support import WINNING_LINE, running_server
+
+pytestmark = pytest.mark.browser
+
+LINE = WINNING_LINE
+FINISH_AFTER = 232
+"""After this many moves of the web test's winning line, foundation moves
+alone are certain to win (checked below)."""
+SAFE_DEAL = 39
+"""Terrace deal whose first candidate leaves two base cards safe to put up."""
+
+
+def line_board(moves: int) -> Board:
+    board = Board.from_number(LINE["deal_number"], get_rules(LINE["variant"], **LINE["options"]))
+    for text in LINE["moves"][:moves]:
+        board.push_text(text)
+    return board
+
+
+def line_game(api: Api, moves: int) -> dict[str, Any]:
+    game = api.new(variant=LINE["variant"], options=LINE["options"], deal_number=LINE["deal_number"])
+    return api.play(game, *LINE["moves"][:moves]) if moves else game
+
+
+def setting(page: Any, **choices: Any) -> None:
+    """Change settings the way a player does, in the Settings dialog."""
+    page.locator("#btn-settings").click()
+    dialog = page.locator("#dlg-settings")
+    if "autoplay" in choices:
+        dialog.locator(f"#autoplay-{choices['autoplay']}").check()
+    if "timer" in choices:
+        dialog.locator("#set-timer").set_checked(choices["timer"])
+    dialog.locator("button.close").click()
+
+
+def moves_now(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.moves"))
+
+
+def test_the_line_becomes_finishable_where_the_tests_expect() -> None:
+    from terrace.solver import finish_line
+
+    assert finish_line(line_board(FINISH_AFTER - 1)) is None
+    assert finish_line(line_board(FINISH_AFTER)) is not None
+
+
+def test_autoplay_finishes_the_game_and_the_win_screen_tells_all(api: Api, open_game: Any) -> None:
+    game = line_game(api, FINISH_AFTER - 1)
+    page = open_game(game)
+    board = line_board(FINISH_AFTER - 1)
+    _click_move(page, board, LINE["moves"][FINISH_AFTER - 1])  # the default: finish the game
+    page.wait_for_selector("body[data-status='won']")
+    assert page.locator("[data-counter='foundations'] .value").inner_text() == "104/104"
+    page.wait_for_selector(".cascade", state="attached", timeout=8000)  # the celebration
+    end = page.locator("dialog.end[open]")
+    end.locator("[data-stat='best']").wait_for()
+    text = end.inner_text()
+    assert "You won" in text
+    assert end.locator("[data-stat='moves'] dd").inner_text() == str(moves_now(page))
+    for name in ("time", "hints", "undos", "streak"):
+        assert end.locator(f"[data-stat='{name}'] dd").inner_text().strip()
+    assert f"{moves_now(page)} moves" in end.locator("[data-stat='best'] dd").inner_text()
+    stored = api.client.get(f"/api/games/{game['id']}").json()
+    assert stored["status"] == "won" and len(stored["moves"]) == moves_now(page)
+    assert stored["moves"][:FINISH_AFTER] == LINE["moves"][:FINISH_AFTER]
+    assert all(move.endswith("f") for move in stored["moves"][FINISH_AFTER:])
+    # Undo after the win: the game goes on, the win stays in the statistics.
+    end.get_by_role("button", name="Look at the board").click()
+    won_moves = moves_now(page)
+    page.locator("#btn-undo").click()
+    moves_seen(page, won_moves - 1)
+    assert page.evaluate("document.body.dataset.status") == "playing"
+    page.locator("#btn-stats").click()
+    row = page.locator("#dlg-stats tr[data-variant='overall']")
+    row.wait_for()
+    assert row.locator("[data-stat='won']").inner_text() == "1"
+
+
+def test_autoplay_respects_reduced_motion(api: Api, open_game: Any) -> None:
+    game = line_game(api, FINISH_AFTER - 1)
+    page = open_game(game, reduced_motion="reduce")
+    page.evaluate("window.ghosts = 0; new MutationObserver((m) => { window.ghosts += "
+                  "document.querySelectorAll('.ghost.homeward, .cascade').length; })"
+                  ".observe(document.body, {childList: true, subtree: true})")
+    _click_move(page, line_board(FINISH_AFTER - 1), LINE["moves"][FINISH_AFTER - 1])
+    page.wait_for_selector("body[data-status='won']")
+    page.locator("dialog.end[open] [data-stat='best']").wait_for()
+    assert page.evaluate("window.ghosts") == 0
+
+
+def test_autoplay_settings(api: Api, open_game: Any) -> None:
+    # "off": a finishable position stays as it is.
+    page = open_game(line_game(api, FINISH_AFTER - 1))
+    setting(page, autoplay="off")
+    _click_move(page, line_board(FINISH_AFTER - 1), LINE["moves"][FINISH_AFTER - 1])
+    moves_seen(page, FINISH_AFTER)
+    page.wait_for_timeout(800)
+    assert moves_now(page) == FINISH_AFTER and page.evaluate("document.body.dataset.status") == "playing"
+    # "finish" (the default) plays nothing while the finish is not certain...
+    page = open_game(api.new(variant="terrace", deal_number=SAFE_DEAL))
+    assert page.locator("#autoplay-finish").count() == 0  # (settings are closed)
+    setting(page, autoplay="finish")
+    top(page, "t1").click()
+    moves_seen(page, 1)
+    page.wait_for_timeout(800)
+    assert moves_now(page) == 1
+    # ...and "safe moves too" puts up the two base cards the solver proves safe.
+    page = open_game(api.new(variant="terrace", deal_number=SAFE_DEAL))
+    setting(page, autoplay="safe")
+    top(page, "t1").click()
+    moves_seen(page, 3)
+    stored = api.client.get(f"/api/games/{page.evaluate('document.body.dataset.game')}").json()
+    assert stored["moves"] == ["c1", "rf", "rf"]
+    assert json.loads(page.evaluate("JSON.stringify(localStorage.getItem('terrace.autoplay'))")) == "safe"
+    page.locator("#btn-undo").click()  # each auto-played move is undone on its own
+    moves_seen(page, 2)
+
+
+def test_give_up_with_confirmation(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    page = open_game(game)
+    give_up = page.locator("#btn-giveup")
+    give_up.click()
+    confirm = page.locator("#dlg-confirm[open]")
+    assert "count as lost" in confirm.inner_text()
+    confirm.locator("#confirm-no").click()
+    assert page.evaluate("document.body.dataset.status") == "playing"
+    give_up.click()
+    page.locator("#dlg-confirm[open] #confirm-yes").click()
+    page.wait_for_selector("body[data-status='lost']")
+    assert "given up" in page.locator("dialog.end[open]").inner_text()
+    assert give_up.is_disabled() and page.locator("#btn-undo").is_disabled()
+    assert page.locator(".card.movable").count() == 0
+    stored = api.client.get(f"/api/games/{game['id']}").json()
+    assert stored["given_up"] and stored["status"] == "lost"
+    page.locator("dialog.end[open]").get_by_role("button", name="Look at the board").click()
+    page.locator("#btn-stats").click()
+    item = page.locator("#dlg-stats ol.recent li").first
+    assert "given up" in item.inner_text()
+    assert item.get_by_role("button", name="Resume").count() == 0
+    item.get_by_role("button", name="Replay").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+
+
+def test_a_proved_loss_offers_give_up_or_undo(api: Api, open_game: Any) -> None:
+    record = golden("terrace-lost")
+    game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
+    game = api.play(game, *record.moves[:-10])
+    page = open_game(game)
+    page.locator("#btn-hint").click()
+    end = page.locator("dialog.end.hopeless[open]")
+    end.wait_for(timeout=15000)
+    assert "No winning line remains" in end.inner_text()
+    end.locator("#end-undo").click()
+    moves_seen(page, len(record.moves) - 11)
+    page.locator("#btn-hint").click()
+    page.locator("dialog.end.hopeless[open] #end-giveup").click()
+    page.locator("#dlg-confirm[open] #confirm-yes").click()
+    page.wait_for_selector("body[data-status='lost']")
+    assert api.client.get(f"/api/games/{game['id']}").json()["given_up"]
+
+
+def test_statistics_count_abandoned_games(browser: Any) -> None:
+    """Six games: one won, five left for a new game after a move. The win
+    rate is 1 in 6, not 100%."""
+    with running_server() as url:
+        api = Api(url)
+        api.play(line_game(api, 0), *LINE["moves"])
+        for number in range(2, 7):
+            api.play(api.new(variant="terrace", deal_number=number), "c1")
+        fresh = api.new(variant="terrace", deal_number=99)  # the five are now abandoned
+        context = browser.new_context(viewport={"width": 1440, "height": 900})
+        page = context.new_page()
+        page.goto(f"{url}?game={fresh['id']}")
+        page.wait_for_selector("body[data-ready='true']")
+        page.locator("#btn-stats").click()
+        row = page.locator("#dlg-stats tr[data-variant='overall']")
+        row.wait_for()
+        cells = {key: row.locator(f"[data-stat='{key}']").inner_text()
+                 for key in ("played", "won", "lost", "abandoned", "winRate")}
+        assert cells == {"played": "6", "won": "1", "lost": "0", "abandoned": "5", "winRate": "16.7 %"}
+        table = page.locator("#dlg-stats table.stats")
+        wrap = page.locator("#dlg-stats .table-wrap")
+        assert table.bounding_box()["width"] <= wrap.bounding_box()["width"] + 1  # nothing cut off
+        page.set_viewport_size({"width": 390, "height": 844})
+        last = row.locator("[data-stat='undos']")
+        box = last.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        context.close()
+        api.client.close()
+
+
+def test_a_new_game_while_one_is_in_progress_asks_first(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    for answer, expected in (("#confirm-no", game["id"]), ("#confirm-yes", None)):
+        page.locator("#btn-new").click()
+        page.locator("#new-start").click()
+        confirm = page.locator("#dlg-confirm[open]")
+        assert "will count as lost unless you come back" in confirm.inner_text()
+        confirm.locator(answer).click()
+        if expected:
+            assert page.evaluate("document.body.dataset.game") == expected
+            page.locator("#dlg-new button.close").click()
+        else:
+            page.wait_for_selector(f"body:not([data-game='{game['id']}'])")
+    # A game without a move, or one that is over, is left without a question.
+    page.locator("#btn-new").click()
+    page.locator("#new-start").click()
+    page.wait_for_selector("body[data-moves='0']")
+    assert page.locator("#dlg-confirm[open]").count() == 0
+
+
+def test_a_tab_left_open_catches_up(api: Api, browser: Any, server: str) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    first, second = context.new_page(), context.new_page()
+    for page in (first, second):
+        page.goto(f"{server}?game={game['id']}")
+        page.wait_for_selector("body[data-ready='true']")
+    # Another tab of this browser: told at once.
+    first.locator("[data-pile='stock']").click()
+    moves_seen(first, 2)
+    moves_seen(second, 2)
+    # Another device (no message): the tab looks again when it gets the focus.
+    api.play(api.client.get(f"/api/games/{game['id']}").json(), "s")
+    second.evaluate("window.dispatchEvent(new Event('focus'))")
+    moves_seen(second, 3)
+    second.locator("[data-pile='stock']").click()  # its next move is accepted, not refused
+    moves_seen(second, 4)
+    assert api.client.get(f"/api/games/{game['id']}").json()["moves"][-1] == "s"
+    moves_seen(first, 4)
+    context.close()
+
+
+@pytest.fixture
+def clocked_page(browser: Any, server: str) -> Iterator[Any]:
+    """A page whose clock the test moves on (installed before the page loads)."""
+    contexts: list[Any] = []
+
+    def opener(game: dict[str, Any]) -> Any:
+        context = browser.new_context(viewport={"width": 1280, "height": 860})
+        contexts.append(context)
+        page = context.new_page()
+        page.clock.install()
+        page.goto(f"{server}?game={game['id']}")
+        page.wait_for_selector("body[data-ready='true']")
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+
+
+def shown_seconds(page: Any) -> int:
+    text = page.locator("[data-counter='time'] .value").inner_text().replace("⏸", "").strip()
+    minutes, seconds = text.split(":")[-2:]
+    return int(minutes) * 60 + int(seconds)
+
+
+def hide(page: Any, hidden: bool) -> None:
+    state = "hidden" if hidden else "visible"
+    page.evaluate(
+        f"Object.defineProperty(document, 'visibilityState', {{configurable: true, get: () => '{state}'}});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+
+
+def test_the_timer_pauses_while_hidden_or_idle(api: Api, clocked_page: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = clocked_page(game)
+    reports: list[int] = []
+
+    def answer(route: Any) -> None:  # the page's reports, answered as the server would
+        reports.append(json.loads(route.request.post_data)["ms"])
+        route.fulfill(json={"id": game["id"], "active_ms": sum(reports)})
+
+    page.route("**/time", answer)
+    page.mouse.move(200, 200)
+    page.clock.run_for(10_000)
+    assert 9 <= shown_seconds(page) <= 11
+    hide(page, True)
+    page.clock.run_for(2_000)
+    for _ in range(100):  # (the report travels in real time)
+        if reports:
+            break
+        page.wait_for_timeout(50)
+    assert 9_000 <= sum(reports) <= 11_000  # reported when hidden
+    page.clock.run_for(120_000)
+    assert 9 <= shown_seconds(page) <= 11  # nothing counted while hidden
+    hide(page, False)
+    page.clock.run_for(5_000)
+    assert 14 <= shown_seconds(page) <= 16
+    page.clock.run_for(180_000)  # idle: counted up to a minute after the last activity
+    assert 69 <= shown_seconds(page) <= 71
+    assert page.locator("[data-counter='time'].paused").count() == 1
+    page.mouse.move(300, 300)
+    page.clock.run_for(3_000)
+    assert 72 <= shown_seconds(page) <= 74
+    setting(page, timer=False)
+    assert page.locator("[data-counter='time']").count() == 0
+
+
+def test_the_time_reaches_the_server(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    page.mouse.move(100, 100)
+    page.wait_for_timeout(2_500)
+    hide(page, True)
+    stored = 0
+    for _ in range(50):  # the report goes out when the tab is hidden
+        stored = api.client.get(f"/api/games/{game['id']}").json()["active_ms"]
+        if stored:
+            break
+        page.wait_for_timeout(100)
+    assert 1_500 <= stored <= 6_000
+

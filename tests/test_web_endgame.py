@@ -1,0 +1,202 @@
+"""Ending a game through the API, on both stores: auto-play (safe moves and
+a certain finish, stored as ordinary moves), giving up, and reporting active
+playing time; every bad request is a clear 4xx that changes nothing."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+from store_support import golden
+from terrace.board import Board
+from terrace.solver import finish_line, safe_moves
+from terrace.storage import GameStore
+from terrace.variants import get_rules
+from terrace.web.endgame import ReportClock
+from test_web_api import client, store
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+WON = golden("terrace-won")
+_ = client, store  # the API tests' fixtures: a client on each kind of store
+
+
+def won_game_at(client: TestClient, store: GameStore, moves: int) -> dict[str, Any]:
+    """The golden won game of Terrace with its first ``moves`` moves
+    played (stored in one change, as the store allows)."""
+    game = client.post("/api/games", json={"variant": WON.variant, "options": WON.rules.to_dict(),
+                                           "deal_number": WON.deal.number}).json()
+    stored = store.get(game["id"])
+    board = stored.board()
+    for text in WON.moves[:moves]:
+        board.push_text(text)
+    revision = stored.revision
+    stored.sync(board)
+    store.update(stored, expected_revision=revision, action="move")
+    answer: dict[str, Any] = client.get(f"/api/games/{game['id']}").json()
+    return answer
+
+
+def first(condition: Any) -> int:
+    """The first number of moves of the golden game after which ``condition(board)``."""
+    board = Board(WON.rules, WON.deal)
+    for index, text in enumerate(WON.moves):
+        if condition(board):
+            return index
+        board.push_text(text)
+    raise AssertionError("never")
+
+
+FINISH_AT = first(lambda board: finish_line(board) is not None)
+SAFE_DEAL = 39
+"""A deal of Terrace whose first base card leaves two base cards safe to
+put up from the terrace at once (the finish is far away)."""
+
+
+def autoplay(client: TestClient, game: dict[str, Any], **body: Any) -> Any:
+    return client.post(f"/api/games/{game['id']}/autoplay", json=body)
+
+
+def test_autoplay_finishes_once_the_finish_is_certain(client: TestClient, store: GameStore) -> None:
+    before = won_game_at(client, store, FINISH_AT - 1)
+    nothing = autoplay(client, before, after=FINISH_AT - 1, mode="finish")
+    assert nothing.status_code == 200 and nothing.json()["autoplayed"] == []
+    assert store.get(before["id"]).revision == before["revision"]
+    game = client.post(f"/api/games/{before['id']}/moves",
+                       json={"move": WON.moves[FINISH_AT - 1], "after": FINISH_AT - 1}).json()
+    answer = autoplay(client, game, after=FINISH_AT, mode="finish")
+    assert answer.status_code == 200, answer.text
+    done = answer.json()
+    played = done["autoplayed"]
+    assert done["status"] == "won"
+    assert len(played) == WON.rules.card_count - game["counters"]["foundation_cards"]
+    assert all(move.endswith("f") for move in played) and done["moves"][FINISH_AT:] == played
+    assert done["revision"] == game["revision"] + 1 and done["last_move"] == played[-1]
+    homeward = [m for m in done["motions"] if m["to"].startswith("f")]
+    assert len(homeward) == len(played)
+    assert {m["card"] for m in homeward} == {c for p in game["state"]["tableau"] for c in p} | set(
+        game["state"]["reserve"] + game["state"]["waste"])
+    # Each auto-played move is an ordinary move: undo takes back one, the win stays.
+    undone = client.post(f"/api/games/{game['id']}/undo", json={"after": len(done["moves"])}).json()
+    assert undone["status"] == "playing" and undone["moves"] == done["moves"][:-1]
+    stats = client.get("/api/stats").json()["overall"]
+    assert stats["won"] == 1 and stats["fewest_moves"] == len(done["moves"])
+
+
+def test_autoplay_plays_safe_moves_only_when_asked(client: TestClient) -> None:
+    game = client.post("/api/games", json={"variant": "terrace", "deal_number": SAFE_DEAL}).json()
+    game = client.post(f"/api/games/{game['id']}/moves", json={"move": "c1", "after": 0}).json()
+    expected = Board.from_number(SAFE_DEAL, get_rules("terrace"))
+    expected.push_text("c1")
+    proved = []
+    while moves := safe_moves(expected):
+        proved.append(str(moves[0]))
+        expected.push(moves[0])
+    assert len(proved) >= 2 and finish_line(expected) is None
+    finish = autoplay(client, game, after=1, mode="finish").json()
+    assert finish["autoplayed"] == [] and finish["revision"] == game["revision"]
+    answer = autoplay(client, game, after=1)  # "safe" is the default
+    assert answer.status_code == 200
+    data = answer.json()
+    assert data["autoplayed"] == proved and data["moves"] == ["c1", *proved]
+    assert data["state"] == expected.to_dict() and data["revision"] == game["revision"] + 1
+    assert [m["card"] for m in data["motions"]] == game["state"]["reserve"][::-1][: len(proved)]
+    again = autoplay(client, data, after=len(data["moves"]), mode="safe").json()
+    assert again["autoplayed"] == [] and again["revision"] == data["revision"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"mode": "all"}, 400, "autoplay-mode"),
+        ({"mode": 1}, 400, "autoplay-mode"),
+        ({"mode": None}, 400, "autoplay-mode"),
+        ({"after": "3"}, 400, "after-not-count"),
+        ({"after": 0}, 409, "conflict"),
+        ({"moves": ["rf"]}, 400, "field-unknown"),
+    ],
+)
+def test_bad_autoplay_requests_change_nothing(
+    client: TestClient, store: GameStore, body: dict[str, Any], status: int, code: str
+) -> None:
+    game = won_game_at(client, store, FINISH_AT)
+    answer = autoplay(client, game, **body)
+    assert answer.status_code == status and answer.json()["code"] == code
+    assert answer.json()["error"]
+    assert store.get(game["id"]).revision == game["revision"]
+
+
+def test_giving_up(client: TestClient, store: GameStore) -> None:
+    game = client.post("/api/games", json={"deal_number": 7}).json()
+    gid = game["id"]
+    unplayed = client.post(f"/api/games/{gid}/give-up", json={})
+    assert unplayed.status_code == 409 and unplayed.json()["code"] == "give-up-unplayed"
+    game = client.post(f"/api/games/{gid}/moves", json={"move": "c1"}).json()
+    stale = client.post(f"/api/games/{gid}/give-up", json={"after": 0})
+    assert stale.status_code == 409 and stale.json()["code"] == "conflict"
+    answer = client.post(f"/api/games/{gid}/give-up", json={"after": 1})
+    assert answer.status_code == 200, answer.text
+    given = answer.json()
+    assert given["status"] == "lost" and given["given_up"] is True and given["finished_at"]
+    assert given["legal_moves"] == [] and given["sources"] == {} and not given["can_undo"]
+    assert given["moves"] == ["c1"] and given["revision"] == game["revision"] + 1
+    refused = [
+        client.post(f"/api/games/{gid}/give-up", json={}),
+        client.post(f"/api/games/{gid}/moves", json={"move": given["state"]["status"] and "s"}),
+        client.post(f"/api/games/{gid}/undo", json={}),
+        client.post(f"/api/games/{gid}/redo", json={}),
+        client.post(f"/api/games/{gid}/restart", json={}),
+        client.post(f"/api/games/{gid}/autoplay", json={}),
+        client.post(f"/api/games/{gid}/time", json={"ms": 10}),
+    ]
+    for response in refused:
+        assert response.status_code == 409 and response.json()["code"] == "game-given-up", response.text
+    assert store.get(gid).revision == given["revision"] and store.get(gid).active_ms == 0
+    assert client.get("/api/games/current").status_code == 204
+    replay = client.get(f"/api/games/{gid}/position?step=1")
+    assert replay.status_code == 200 and replay.json()["replay"]
+    listed = client.get("/api/games?recent=5").json()["games"][0]
+    assert listed["status"] == "lost" and listed["given_up"]
+    stats = client.get("/api/stats").json()["overall"]
+    assert (stats["played"], stats["lost"], stats["win_rate"]) == (1, 1, 0.0)
+
+
+def test_a_won_game_cannot_be_given_up(client: TestClient, store: GameStore) -> None:
+    game = won_game_at(client, store, len(WON.moves))
+    assert game["status"] == "won"
+    undone = client.post(f"/api/games/{game['id']}/undo", json={}).json()
+    for state in (game, undone):
+        answer = client.post(f"/api/games/{state['id']}/give-up", json={})
+        assert answer.status_code == 409 and answer.json()["code"] == "give-up-won"
+    assert client.get("/api/stats").json()["overall"]["won"] == 1
+
+
+def test_active_time_is_bounded_by_the_wall_clock(client: TestClient, store: GameStore) -> None:
+    now = [1000.0]
+    client.app.state.game.clock = ReportClock(lambda: now[0])  # type: ignore[attr-defined]
+    game = client.post("/api/games", json={"deal_number": 3}).json()
+    gid = game["id"]
+    now[0] += 30.0
+    ok = client.post(f"/api/games/{gid}/time", json={"ms": 30_000})
+    assert ok.status_code == 200 and ok.json() == {"id": gid, "active_ms": 30_000}
+    now[0] += 1.0
+    too_much = client.post(f"/api/games/{gid}/time", json={"ms": 20_000})
+    assert too_much.status_code == 400 and too_much.json()["code"] == "time-too-much"
+    assert "3000" in too_much.json()["error"]
+    for bad in ({"ms": -1}, {"ms": 1.5}, {"ms": True}, {"ms": "5"}, {}):
+        answer = client.post(f"/api/games/{gid}/time", json=bad)
+        assert answer.status_code == 400 and answer.json()["code"] == "time-not-count"
+    unknown = client.post(f"/api/games/{gid}/time", json={"ms": 1, "after": 0})
+    assert unknown.status_code == 400 and unknown.json()["code"] == "field-unknown"
+    assert store.get(gid).active_ms == 30_000
+    now[0] += 9.0
+    assert client.post(f"/api/games/{gid}/time", json={"ms": 10_000}).json()["active_ms"] == 40_000
+    assert client.get(f"/api/games/{gid}").json()["active_ms"] == 40_000
+    german = client.post(f"/api/games/{gid}/time", json={"ms": 99_000}, headers={"accept-language": "de"})
+    assert german.status_code == 400 and "Spielzeit" in german.json()["error"]
