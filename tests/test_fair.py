@@ -18,6 +18,7 @@ from terrace.board import Board
 from terrace.cards import CODE, parse_card
 from terrace.moves import Move
 from terrace.rules import Rules
+from terrace.solver.api import solve
 from terrace.solver.fair import FairPlayer, FairSettings, _Sample
 from terrace.solver.observation import observe, visible_key
 from terrace.solver.players import make_player
@@ -93,6 +94,26 @@ def test_the_fair_decision_never_depends_on_the_unseen_order(
     again = FairPlayer(SMALL, seed=7).decide(seen_other)
     assert first == again
     assert first.move is None or first.move in board.legal_moves
+
+
+def test_a_node_budget_makes_the_solver_repeatable() -> None:
+    # the fair player's decisions rest on this: the same sample and node
+    # budget give the same verdict and line, however busy the machine is
+    board = Board.from_number(5, get_rules("terrace"))
+    board.push_text("c1")
+    seen = observe(board)
+    rng = random.Random(1)
+    samples = [seen.sample(rng) for _ in range(6)]
+
+    def run() -> list[tuple[str, int, list[Move]]]:
+        out = []
+        for sample in samples:
+            result = solve(sample, max_seconds=120, max_nodes=10_000, all_candidates=False)
+            out.append((result.result, result.nodes, result.moves))
+        return out
+
+    first = run()
+    assert run() == first == run()
 
 
 def test_observation_holds_no_stock_order() -> None:

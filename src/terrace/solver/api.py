@@ -32,6 +32,10 @@ candidates, those whose searches have put most cards up (on Admiral's
 Patience deals 1-40 at 12 million positions each: 8 wins instead of 4)."""
 TIDY_SECONDS = 0.25
 """At most this long (and a quarter of the budget) is spent tidying a winning line."""
+NODE_SLICE = 4_096
+"""With a node budget, each turn is this many positions of the complete search
+(and :data:`HUNTER_SHARE` times as many for the win-hunters) instead of a
+slice of time, so the answer is the same on any machine, however busy."""
 WON = "won"
 LOST = "lost"
 UNKNOWN = "unknown"
@@ -108,10 +112,14 @@ class _Task:
     def nodes(self) -> int:
         return self.search.nodes + self.spent + (self.hunter.nodes if self.hunter else 0)
 
-    def step(self, deadline: float) -> None:
+    def step(self, deadline: float, nodes: int | None = None) -> None:
         """One slice of the complete search, then the win-hunters for
         :data:`HUNTER_SHARE` times as long, all ending by ``deadline``; sets
-        ``result`` when decided."""
+        ``result`` when decided. With ``nodes`` the slices are counted in
+        positions, not in time."""
+        if nodes is not None:
+            self._step_nodes(deadline, nodes)
+            return
         start = time.perf_counter()
         search = self.search
         share = 1 + (HUNTER_SHARE if self.hunter is not None else 0)
@@ -125,11 +133,30 @@ class _Task:
         while not self._hunt(until) and time.perf_counter() < until:
             pass
 
-    def _hunt(self, until: float) -> bool:
-        """One slice of the win-hunter, ending by ``until``; True once it has won."""
+    def _step_nodes(self, deadline: float, nodes: int) -> None:
+        search = self.search
+        search.step(max(0.0, deadline - time.perf_counter()), max_nodes=nodes)
+        if search.result is not None:
+            self._settle(search)
+            return
+        budget = int(nodes * HUNTER_SHARE)
+        while self.hunter is not None and budget > 0 and time.perf_counter() < deadline:
+            before = self.spent + self.hunter.nodes
+            if self._hunt(deadline, budget):
+                return
+            used = self.spent + (self.hunter.nodes if self.hunter else 0) - before
+            if used <= 0:
+                break
+            budget -= used
+
+    def _hunt(self, until: float, most: int | None = None) -> bool:
+        """One slice of the win-hunter (at most ``most`` positions), ending by
+        ``until``; True once it has won."""
         hunter = self.hunter
         if hunter is not None:
-            hunter.step(max(0.0, until - time.perf_counter()), max_nodes=max(1, self.limit - hunter.nodes))
+            cap = max(1, self.limit - hunter.nodes)
+            cap = cap if most is None else min(cap, most)
+            hunter.step(max(0.0, until - time.perf_counter()), max_nodes=cap)
             if hunter.result == WON:
                 self._settle(hunter)
                 return True
@@ -181,7 +208,9 @@ def solve(
     ``won`` comes only with a line the engine has replayed to a win; ``lost``
     only when the search was exhaustive. ``cancel`` is asked between slices
     of the search; once it returns True the answer is ``unknown`` with
-    reason ``"cancelled"``.
+    reason ``"cancelled"``. With ``max_nodes`` the search runs in slices of
+    :data:`NODE_SLICE` positions, so the same board and budget give the same
+    answer on every machine (unless ``max_seconds`` runs out first).
     """
     _check_budget(max_seconds, max_nodes)
     start = time.perf_counter()
@@ -211,7 +240,7 @@ def solve(
         if not all_candidates and len(running) > FOCUS and rounds % 4:
             running = sorted(running, key=_Task.best, reverse=True)[:FOCUS]
         for task in running:  # every turn is short, so a stop is noticed at once
-            task.step(deadline)
+            task.step(deadline, None if max_nodes is None else NODE_SLICE)
             if task.result == WON and not all_candidates:
                 break
             nodes = sum(t.nodes for t in tasks)
