@@ -1,9 +1,7 @@
-"""``terrace stats``, ``terrace export`` and ``terrace import``, and the
-database options every command shares.
+"""``terrace stats``, ``terrace export`` and ``terrace import``.
 
 Each of the three takes ``--db PATH`` (default: ``$TERRACE_DB``, else
-``games.sqlite`` in the user data folder); ``deal`` and ``survey`` take
-``--verdicts-db PATH`` for the solver's verdict cache.
+``games.sqlite`` in the user data folder).
 """
 
 from __future__ import annotations
@@ -12,67 +10,22 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
+from terrace.cli.options import db_option
 from terrace.errors import TerraceError
 from terrace.storage.base import DamagedGameError, StoreError
-from terrace.storage.files import check_verdict_cache
-from terrace.storage.paths import default_verdicts_path
 from terrace.storage.rows import clip
 from terrace.storage.sqlite import SqliteStore, open_store
 from terrace.storage.statistics import summarize
 from terrace.storage.transfer import ImportRefusedError, export_record, read_games
 from terrace.variants import TITLES, canonical_name
 
-F = TypeVar("F", bound=Callable[..., Any])
 MAX_IMPORT_BYTES = 64 * 2**20
 """The largest file ``terrace import`` reads."""
-
-
-def db_option(func: F) -> F:
-    """The ``--db PATH`` option."""
-    return click.option(
-        "--db", type=click.Path(dir_okay=False),
-        help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite "
-             "in the user data folder).",
-    )(func)
-
-
-def verdicts_db_options(func: F) -> F:
-    """``--verdicts-db PATH``, and ``--db PATH``, its deprecated old name
-    (read them with :func:`chosen_verdicts_db`)."""
-    func = click.option(
-        "--db", "old_db", type=click.Path(dir_okay=False),
-        help="Deprecated name of --verdicts-db (it will be removed).",
-    )(func)
-    return click.option(
-        "--verdicts-db", type=click.Path(dir_okay=False),
-        help="SQLite file of the solver's verdicts (default: solver.sqlite3 beside "
-             "the games database, in the user data folder); reruns resume.",
-    )(func)
-
-
-def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None, *, check: bool = True) -> str:
-    """The verdict cache the options name, with a note on standard error
-    when the deprecated ``--db`` was used; with ``check``, a file that
-    cannot serve as the cache is refused in one line."""
-    if old_db is not None:
-        if verdicts_db is not None:
-            raise click.UsageError("give --verdicts-db only (--db is its deprecated old name)")
-        click.echo("note: --db on this command is deprecated and will be removed: "
-                   "use --verdicts-db", err=True)
-        verdicts_db = old_db
-    path = default_verdicts_path() if verdicts_db is None else Path(verdicts_db).expanduser()
-    if check:
-        try:
-            check_verdict_cache(path)
-        except StoreError as error:
-            raise click.ClickException(str(error)) from None
-    return str(path)
 
 
 def _open(db: str | None) -> SqliteStore:
@@ -252,5 +205,3 @@ def import_(db: str | None, file: str) -> None:
         message += f" ({known} already saved)"
     click.echo(message)
 
-
-COMMANDS = [stats, export, import_]

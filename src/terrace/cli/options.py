@@ -1,4 +1,6 @@
-"""Options and helpers shared by every ``terrace`` command.
+"""Options and helpers shared by the ``terrace`` commands: the rule
+options (generated from :data:`terrace.rules.RULE_OPTIONS`), the deal
+options, time budgets and the database options.
 
 >>> rules_from_options("terrace", {"candidates": 4, "spaces": None}).candidates
 4
@@ -17,6 +19,9 @@ import click
 from terrace.deal import Deal
 from terrace.errors import TerraceError
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
+from terrace.storage.base import StoreError
+from terrace.storage.files import check_verdict_cache
+from terrace.storage.paths import default_verdicts_path
 from terrace.variants import VARIANTS, get_rules
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -121,3 +126,45 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         raise click.UsageError("the deal file is not text: it must hold card codes such as TD") from None
     except TerraceError as error:
         raise click.UsageError(str(error)) from None
+
+
+def db_option(func: F) -> F:
+    """The ``--db PATH`` option of the games database."""
+    return click.option(
+        "--db", type=click.Path(dir_okay=False),
+        help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite "
+             "in the user data folder).",
+    )(func)
+
+
+def verdicts_db_options(func: F) -> F:
+    """``--verdicts-db PATH``, and ``--db PATH``, its deprecated old name
+    (read them with :func:`chosen_verdicts_db`)."""
+    func = click.option(
+        "--db", "old_db", type=click.Path(dir_okay=False),
+        help="Deprecated name of --verdicts-db (it will be removed).",
+    )(func)
+    return click.option(
+        "--verdicts-db", type=click.Path(dir_okay=False),
+        help="SQLite file of the solver's verdicts (default: solver.sqlite3 beside "
+             "the games database, in the user data folder); reruns resume.",
+    )(func)
+
+
+def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None, *, check: bool = True) -> str:
+    """The verdict cache the options name, with a note on standard error
+    when the deprecated ``--db`` was used; with ``check``, a file that
+    cannot serve as the cache is refused in one line."""
+    if old_db is not None:
+        if verdicts_db is not None:
+            raise click.UsageError("give --verdicts-db only (--db is its deprecated old name)")
+        click.echo("note: --db on this command is deprecated and will be removed: "
+                   "use --verdicts-db", err=True)
+        verdicts_db = old_db
+    path = default_verdicts_path() if verdicts_db is None else Path(verdicts_db).expanduser()
+    if check:
+        try:
+            check_verdict_cache(path)
+        except StoreError as error:
+            raise click.ClickException(str(error)) from None
+    return str(path)

@@ -11,13 +11,20 @@ from typing import Any
 import click
 
 from terrace.board import Board
-from terrace.clitools import Seconds, deal_options, load_deal, pop_rules, rule_options
+from terrace.cli.options import (
+    Seconds,
+    chosen_verdicts_db,
+    deal_options,
+    load_deal,
+    pop_rules,
+    rule_options,
+    verdicts_db_options,
+)
 from terrace.solver.api import solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
 from terrace.solver.players import PLAYERS, player_key, player_settings
 from terrace.solver.survey import markdown_table, parse_range, run_survey, summarise, summary_json
 from terrace.solver.verdicts import Verdict, VerdictStore, settled
-from terrace.storage.cli import chosen_verdicts_db, verdicts_db_options
 from terrace.variants import TITLES, preset_name
 
 DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
@@ -171,5 +178,3 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     )
     click.echo(f"wrote {folder / (stem + '.md')} and {folder / (stem + '.png')}")
 
-
-COMMANDS = [solve_command, hint_command, survey_command]
