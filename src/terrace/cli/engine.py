@@ -12,6 +12,7 @@ import click
 from terrace.board import Board
 from terrace.cli.options import (
     Seconds,
+    WholeNumber,
     chosen_verdicts_db,
     deal_options,
     load_deal,
@@ -34,7 +35,7 @@ def variants() -> None:
 
 @click.command()
 @rule_options
-@click.option("--deal-number", "-n", type=int, help="Deal number to print.")
+@click.option("--deal-number", "-n", type=WholeNumber(), help="Deal number to print.")
 @click.option("--winnable", is_flag=True,
               help="The first deal from --deal-number on that the solver proves won.")
 @click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True,

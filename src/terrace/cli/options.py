@@ -1,6 +1,7 @@
 """Options and helpers shared by the ``terrace`` commands: the rule
 options (generated from :data:`terrace.rules.RULE_OPTIONS`), the deal
-options, time budgets and the database options.
+options, the types of numbers, ranges and time budgets, and the database
+options.
 
 >>> rules_from_options("terrace", {"candidates": 4, "spaces": None}).candidates
 4
@@ -9,6 +10,8 @@ options, time budgets and the database options.
 from __future__ import annotations
 
 import math
+import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,9 +19,11 @@ from typing import Any, TypeVar
 
 import click
 
-from terrace.deal import Deal
+from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import TerraceError
+from terrace.refusals import clip
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
+from terrace.solver.survey import parse_range
 from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
 from terrace.storage.paths import default_verdicts_path
@@ -29,6 +34,21 @@ F = TypeVar("F", bound=Callable[..., Any])
 RULE_OPTION_NAMES: tuple[str, ...] = tuple(RULE_OPTIONS)
 """The keyword arguments :func:`rule_options` adds besides ``variant``."""
 
+MAX_DIGITS = 40
+"""The most digits of a whole number on the command line (a deal number
+has at most 19)."""
+
+MAX_JOBS = 256
+"""The most worker processes ``--jobs`` starts."""
+
+MAX_SURVEY_DEALS = 1_000_000
+"""The most deals one ``terrace survey`` covers."""
+
+MAX_DEAL_FILE_BYTES = 64 * 1024
+"""The largest deal file read (a deal string of 8 decks is under 2 kB)."""
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
 
 def _click_option(option: RuleOption) -> Callable[[F], F]:
     """The command-line option of a rule option, from its field in ``Rules``."""
@@ -38,7 +58,97 @@ def _click_option(option: RuleOption) -> Callable[[F], F]:
     help_text = option.help.rstrip(".") + "."
     if option.kind is OptionKind.CHOICE:
         return click.option(flag, option.name, type=click.Choice(option.choices), help=help_text)
-    return click.option(flag, option.name, type=int, help=f"{option.help}: {option.range_text()}.")
+    return click.option(flag, option.name, type=WholeNumber(), help=f"{option.help}: {option.range_text()}.")
+
+
+class WholeNumber(click.ParamType[int]):
+    """A whole number in the digits 0-9 (not "²" or "١"), at least
+    ``minimum`` and at most ``maximum`` when they are given.
+
+    >>> WholeNumber(1).convert(" 42", None, None), WholeNumber().convert(-3, None, None)
+    (42, -3)
+    >>> WholeNumber().convert("١", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: '١' is not a whole number (write it in the digits 0-9)
+    >>> WholeNumber(1, 64).convert("0", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 0 is not in the range 1 to 64
+    """
+
+    name = "integer"
+
+    def __init__(self, minimum: int | None = None, maximum: int | None = None) -> None:
+        self.minimum = minimum
+        self.maximum = maximum
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not _WHOLE.fullmatch(text):
+                self.fail(f"{clip(text)!r} is not a whole number (write it in the digits 0-9)", param, ctx)
+            if len(text.lstrip("+-")) > MAX_DIGITS:
+                self.fail(f"{clip(text)!r} is too large: give at most {MAX_DIGITS} digits", param, ctx)
+            number = int(text)
+        low, high = self.minimum, self.maximum
+        if (low is not None and number < low) or (high is not None and number > high):
+            if high is None:
+                self.fail(f"{number} is too small: give at least {low}", param, ctx)
+            if low is None:
+                self.fail(f"{number} is too large: give at most {high}", param, ctx)
+            self.fail(f"{number} is not in the range {low} to {high}", param, ctx)
+        return number
+
+
+class FilePath(click.Path[str]):
+    """A file or folder name (see :class:`click.Path`); a name holding the
+    NUL character, which no file can have, is refused.
+
+    >>> FilePath(dir_okay=False).convert("a" + chr(0), None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: a file name cannot hold the NUL character
+    """
+
+    def __init__(self, *, file_okay: bool = True, dir_okay: bool = True, allow_dash: bool = False) -> None:
+        super().__init__(file_okay=file_okay, dir_okay=dir_okay, allow_dash=allow_dash, path_type=str)
+
+    def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        if "\x00" in os.fspath(value):
+            self.fail("a file name cannot hold the NUL character", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class DealRange(click.ParamType[str]):
+    """Deal numbers such as ``1-10000`` or ``7`` (the text, checked: ASCII
+    digits, first <= last, at most :data:`MAX_SURVEY_DEALS` deals).
+
+    >>> DealRange().convert("1-1000", None, None)
+    '1-1000'
+    >>> DealRange().convert("1-10000000", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 1-10000000 holds 10,000,000 deals: one survey covers at most 1,000,000
+    """
+
+    name = "range"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        try:
+            if not text.isascii():
+                raise ValueError(f"{clip(text)!r} is not a range of deal numbers such as 1-10000 "
+                                 "(write them in the digits 0-9)")
+            first, last = parse_range(text)
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+        if last > MAX_DEAL_NUMBER:
+            self.fail(f"deal numbers run from 0 to {MAX_DEAL_NUMBER}, not {clip(str(last))}", param, ctx)
+        count = last - first + 1
+        if count > MAX_SURVEY_DEALS:
+            self.fail(f"{first}-{last} holds {count:,} deals: one survey covers at most {MAX_SURVEY_DEALS:,}",
+                      param, ctx)
+        return text
 
 
 class Seconds(click.ParamType[float]):
@@ -104,9 +214,9 @@ def pop_rules(kwargs: dict[str, Any]) -> Rules:
 
 def deal_options(func: F) -> F:
     """Add ``--deal-number`` and ``--deal-file``."""
-    func = click.option("--deal-file", type=click.Path(dir_okay=False, allow_dash=True),
+    func = click.option("--deal-file", type=FilePath(dir_okay=False, allow_dash=True),
                         help="File holding a deal string ('-' for standard input).")(func)
-    func = click.option("--deal-number", "-n", type=int, help="Numbered deal.")(func)
+    func = click.option("--deal-number", "-n", type=WholeNumber(), help="Numbered deal.")(func)
     return func
 
 
@@ -118,8 +228,15 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         if deal_number is not None:
             return Deal.from_number(deal_number, rules)
         assert deal_file is not None
-        text = sys.stdin.read() if deal_file == "-" else Path(deal_file).read_text()
-        return Deal.parse(text, rules)
+        if deal_file == "-":
+            raw = sys.stdin.buffer.read(MAX_DEAL_FILE_BYTES + 1)
+        else:
+            with Path(deal_file).open("rb") as file:
+                raw = file.read(MAX_DEAL_FILE_BYTES + 1)
+        if len(raw) > MAX_DEAL_FILE_BYTES:
+            raise click.UsageError(f"the deal file is larger than {MAX_DEAL_FILE_BYTES // 1024} kB: "
+                                   "it must hold one deal string")
+        return Deal.parse(raw.decode("utf-8"), rules)
     except OSError as error:
         raise click.UsageError(f"cannot read the deal file: {error.strerror or error}") from None
     except UnicodeDecodeError:
@@ -131,7 +248,7 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
 def db_option(func: F) -> F:
     """The ``--db PATH`` option of the games database."""
     return click.option(
-        "--db", type=click.Path(dir_okay=False),
+        "--db", type=FilePath(dir_okay=False),
         help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite "
              "in the user data folder).",
     )(func)
@@ -141,11 +258,11 @@ def verdicts_db_options(func: F) -> F:
     """``--verdicts-db PATH``, and ``--db PATH``, its deprecated old name
     (read them with :func:`chosen_verdicts_db`)."""
     func = click.option(
-        "--db", "old_db", type=click.Path(dir_okay=False),
+        "--db", "old_db", type=FilePath(dir_okay=False),
         help="Deprecated name of --verdicts-db (it will be removed).",
     )(func)
     return click.option(
-        "--verdicts-db", type=click.Path(dir_okay=False),
+        "--verdicts-db", type=FilePath(dir_okay=False),
         help="SQLite file of the solver's verdicts (default: solver.sqlite3 beside "
              "the games database, in the user data folder); reruns resume.",
     )(func)

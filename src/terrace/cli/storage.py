@@ -15,10 +15,10 @@ from typing import Any
 
 import click
 
-from terrace.cli.options import db_option
+from terrace.cli.options import FilePath, db_option
 from terrace.errors import TerraceError
+from terrace.refusals import clip
 from terrace.storage.base import DamagedGameError, StoreError
-from terrace.storage.rows import clip
 from terrace.storage.sqlite import SqliteStore, open_store
 from terrace.storage.statistics import summarize
 from terrace.storage.transfer import ImportRefusedError, export_record, read_games
@@ -89,13 +89,15 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
     for a new one (after at least one move) counts as abandoned until you
     resume and win it; the win rate is won / (won + lost + abandoned), and a
     win stays a win even if you take moves back after it."""
-    with _open(db) as store:
-        data = store.statistics()
+    name = None
     if variant is not None:
         try:
             name = canonical_name(variant)
         except TerraceError as error:
             raise click.UsageError(str(error)) from None
+    with _open(db) as store:
+        data = store.statistics()
+    if name is not None:
         block = data["variants"].get(name) or summarize([])["overall"]
         if as_json:
             click.echo(json.dumps({"variant": name, **block}, indent=2))
@@ -118,7 +120,7 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
 @click.option("--game", "game_ids", multiple=True, metavar="ID",
               help="The game to export (repeat for several).")
 @click.option("--all", "all_games", is_flag=True, help="Export every saved game.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+@click.option("--output", "-o", type=FilePath(dir_okay=False, allow_dash=True), default="-",
               show_default=True, help="File to write ('-' for standard output).")
 def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: str) -> None:
     """Write saved games as game records (JSON): one record for one --game,
@@ -144,7 +146,7 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
         click.echo(text, nl=False)
         return
     _write_atomically(Path(output), text)
-    click.echo(f"wrote {len(records)} game{'s' if len(records) != 1 else ''} to {output}", err=True)
+    click.echo(f"wrote {len(records)} game{'s' if len(records) != 1 else ''} to {clip(output)}", err=True)
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -162,16 +164,16 @@ def _write_atomically(path: Path, text: str) -> None:
             Path(temp).unlink(missing_ok=True)
             raise
     except OSError as error:
-        raise click.ClickException(f"cannot write {path}: {error.strerror or error}") from None
+        raise click.ClickException(f"cannot write {clip(str(path))}: {error.strerror or error}") from None
 
 
 @click.command("import")
 @db_option
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=FilePath(dir_okay=False, allow_dash=True))
 def import_(db: str | None, file: str) -> None:
     """Import game records from FILE (one record or a list). Every record
     and every move is checked; a file with any bad record imports nothing."""
-    name = "standard input" if file == "-" else clip(file, 80)
+    name = "standard input" if file == "-" else clip(file)
     try:
         if file == "-":
             raw = sys.stdin.buffer.read(MAX_IMPORT_BYTES + 1)

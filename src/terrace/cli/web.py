@@ -8,8 +8,9 @@ from typing import Any
 
 import click
 
-from terrace.cli.options import Seconds, pop_rules, rule_options
+from terrace.cli.options import FilePath, Seconds, WholeNumber, pop_rules, rule_options
 from terrace.errors import TerraceError
+from terrace.refusals import clip
 from terrace.storage import open_games
 from terrace.variants import canonical_name
 from terrace.web.remote import WILDCARDS, is_loopback
@@ -19,13 +20,13 @@ from terrace.web.server import ServerSettings, run
 @click.command()
 @click.option("--host", default=None,
               help="Address to listen on: 127.0.0.1 by default, 0.0.0.0 (every network) with --remote.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+@click.option("--port", default=8000, show_default=True, type=WholeNumber(0, 65535),
               help="Port to listen on (0 = any free port).")
 @click.option("--remote", is_flag=True,
               help="Let phones and tablets on your network play: prints a secret link (and its QR code); "
                    "only browsers that opened it are served.")
 @click.option("--no-browser", is_flag=True, help="Do not open the browser.")
-@click.option("--db", type=click.Path(dir_okay=False),
+@click.option("--db", type=FilePath(dir_okay=False),
               help="Database of saved games (default: the user data folder; ':memory:' keeps nothing).")
 @click.option("--hint-seconds", type=Seconds(0.1, 60), default=2.0, show_default=True,
               help="Time the solver may spend on a hint.")
@@ -41,7 +42,7 @@ def play(host: str | None, port: int, remote: bool, no_browser: bool, db: str | 
         host = WILDCARDS[0] if remote else "127.0.0.1"
     if not remote and not is_loopback(host):
         raise click.UsageError(
-            f"--host {host} lets other machines on the network reach the game: add --remote to "
+            f"--host {clip(host)} lets other machines on the network reach the game: add --remote to "
             "guard it with a secret link, or leave --host out to play on this computer only"
         )
     store = open_games(db)

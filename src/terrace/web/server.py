@@ -23,6 +23,7 @@ from typing import TextIO
 from starlette.types import ASGIApp
 
 from terrace.errors import TerraceError
+from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.storage import GameStore
 from terrace.web.app import create_app
@@ -67,6 +68,7 @@ def bind(host: str, port: int) -> socket.socket:
         sock.listen(128)
     except OSError as error:
         sock.close()
+        host = clip(host)
         if error.errno == errno.EADDRINUSE:
             raise ListenError(
                 f"port {port} on {host} is already in use (is Terrace already running? "
