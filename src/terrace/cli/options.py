@@ -220,6 +220,17 @@ def deal_options(func: F) -> F:
     return func
 
 
+def read_input(name: str, limit: int) -> bytes | None:
+    """The bytes of file ``name`` (``-``: standard input), or None when it
+    holds more than ``limit`` bytes (the rest is never read)."""
+    if name == "-":
+        raw = sys.stdin.buffer.read(limit + 1)
+    else:
+        with Path(name).open("rb") as file:
+            raw = file.read(limit + 1)
+    return None if len(raw) > limit else raw
+
+
 def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> Deal:
     """The deal named by ``--deal-number`` or ``--deal-file`` (exactly one)."""
     if (deal_number is None) == (deal_file is None):
@@ -228,12 +239,8 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         if deal_number is not None:
             return Deal.from_number(deal_number, rules)
         assert deal_file is not None
-        if deal_file == "-":
-            raw = sys.stdin.buffer.read(MAX_DEAL_FILE_BYTES + 1)
-        else:
-            with Path(deal_file).open("rb") as file:
-                raw = file.read(MAX_DEAL_FILE_BYTES + 1)
-        if len(raw) > MAX_DEAL_FILE_BYTES:
+        raw = read_input(deal_file, MAX_DEAL_FILE_BYTES)
+        if raw is None:
             raise click.UsageError(f"the deal file is larger than {MAX_DEAL_FILE_BYTES // 1024} kB: "
                                    "it must hold one deal string")
         return Deal.parse(raw.decode("utf-8"), rules)

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import click
 
-from terrace.cli.options import FilePath, db_option
+from terrace.cli.options import FilePath, db_option, read_input
 from terrace.errors import TerraceError
 from terrace.refusals import clip
 from terrace.storage.base import DamagedGameError, StoreError
@@ -175,12 +174,8 @@ def import_(db: str | None, file: str) -> None:
     and every move is checked; a file with any bad record imports nothing."""
     name = "standard input" if file == "-" else clip(file)
     try:
-        if file == "-":
-            raw = sys.stdin.buffer.read(MAX_IMPORT_BYTES + 1)
-        else:
-            with Path(file).open("rb") as handle:
-                raw = handle.read(MAX_IMPORT_BYTES + 1)
-        if len(raw) > MAX_IMPORT_BYTES:
+        raw = read_input(file, MAX_IMPORT_BYTES)
+        if raw is None:
             raise click.ClickException(
                 f"nothing was imported: {name} is larger than {MAX_IMPORT_BYTES // 2**20} MB"
             )
