@@ -27,6 +27,10 @@ MAX_IMPORT_BYTES = 64 * 2**20
 """The largest file ``terrace import`` reads."""
 
 
+LISTED_REASONS = 8
+"""How many of an import's refused records the message lists by name."""
+
+
 def _open(db: str | None) -> SqliteStore:
     try:
         return open_store(db)
@@ -187,9 +191,10 @@ def import_(db: str | None, file: str) -> None:
     try:
         games = read_games(text)
     except ImportRefusedError as error:
-        raise click.ClickException(
-            "nothing was imported:\n" + "\n".join(f"  {reason}" for reason in error.reasons)
-        ) from None
+        shown = error.reasons[:LISTED_REASONS]
+        more = len(error.reasons) - len(shown)
+        lines = [f"  {reason}" for reason in shown] + ([f"  and {more} more"] if more else [])
+        raise click.ClickException("nothing was imported:\n" + "\n".join(lines)) from None
     with _open(db) as store:
         try:
             added = store.add_games(games)

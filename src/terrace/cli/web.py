@@ -14,7 +14,7 @@ from terrace.refusals import clip
 from terrace.storage import open_games
 from terrace.variants import canonical_name
 from terrace.web.remote import WILDCARDS, is_loopback
-from terrace.web.server import ServerSettings, run
+from terrace.web.server import ServerSettings, bind, run
 
 
 @click.command()
@@ -45,12 +45,21 @@ def play(host: str | None, port: int, remote: bool, no_browser: bool, db: str | 
             f"--host {clip(host)} lets other machines on the network reach the game: add --remote to "
             "guard it with a secret link, or leave --host out to play on this computer only"
         )
-    store = open_games(db)
-    store.check_writable()
     settings = ServerSettings(host=host, port=port, remote=remote, open_browser=not no_browser,
                               default_variant=variant, default_rules=rules,
                               hint_seconds=hint_seconds, winnable_seconds=winnable_seconds)
-    run(store, settings, sys.stdout)
+    sock = bind(host, port)  # an address that cannot be used is refused before the games are touched
+    store = open_games(db)
+    try:
+        store.check_writable()
+        run(store, settings, sys.stdout, sock)
+    except BaseException:
+        sock.close()
+        raise
+    finally:
+        close = getattr(store, "close", None)
+        if close is not None:  # a file store leaves no -wal or -shm file behind
+            close()
 
 
 def canonical_name_or_error(name: str) -> str:

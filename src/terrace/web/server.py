@@ -128,17 +128,20 @@ def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool) -> None:
         pool.close()
 
 
-def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None) -> None:
-    """Serve the web game on ``store`` until stopped: listen, print the link
-    (a secret one with ``settings.remote``) on ``out`` (standard output by
-    default), open the browser, serve."""
+def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
+        sock: socket.socket | None = None) -> None:
+    """Serve the web game on ``store`` until stopped: listen (on ``sock``
+    when the caller has bound it already), print the link (a secret one with
+    ``settings.remote``) on ``out`` (standard output by default), open the
+    browser, serve."""
     token = secrets.token_urlsafe(24) if settings.remote else None
     hosts = tuple(machine_hosts(settings.host)) if settings.remote else (settings.host,)
     pool = SolverPool()
     app = create_app(store, default_variant=settings.default_variant, default_rules=settings.default_rules,
                      allowed_hosts=hosts, hint_seconds=settings.hint_seconds,
                      winnable_seconds=settings.winnable_seconds, pool=pool, token=token)
-    sock = bind(settings.host, settings.port)
+    if sock is None:
+        sock = bind(settings.host, settings.port)
     url = game_link(settings.host, sock.getsockname()[1], token)
     announce(url, settings.remote, sys.stdout if out is None else out)
     pool.start()
