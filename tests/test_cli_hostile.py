@@ -110,13 +110,15 @@ OTHER_CASES = [
     ["stats", "--db", NUL], ["stats", "--variant", HUGE], ["stats", "--variant", ""],
     ["stats", "--variant", "chess"],
     # Export
-    ["export"], ["export", "--all", "--game", "x"], ["export", "--game", "nosuchgame"], ["export", "--game", LONG],
+    ["export"], ["export", "--all", "--game", "x"], ["export", "--game", "nosuchgame"],
+    ["export", "--game", LONG],
     ["export", "--game", NUL], ["export", "--all", "--db", "{w}/notadb.sqlite"],
     ["export", "--all", "-o", "{w}/folder"], ["export", "--all", "-o", "{w}/missing/games.json"],
     ["export", "--all", "-o", NUL], ["export", "--all", "-o", "{w}/empty.txt/games.json"],
     # Import
     *(["import", "{w}/" + name] for name in (
-        "nested.json", "garbage.bin", "bigmove.json", "manyhints.json", "future.json", "huge.bin", "empty.txt",
+        "nested.json", "garbage.bin", "bigmove.json", "manyhints.json", "future.json", "huge.bin",
+        "empty.txt",
         "missing.json", "folder", "notadb.sqlite", "list-of-numbers.json", "deep-list.json",
     )),
     ["import", NUL], ["import", "{w}/record.json", "--db", "{w}/notadb.sqlite"],
@@ -240,7 +242,8 @@ def test_messages_quote_at_most_200_characters_of_the_input(world: Path) -> None
     for args in (["deal", "-n", "1", "--variant", HUGE], ["deal", "-n", DIGITS], ["survey", "--deals", LONG],
                  ["export", "--game", LONG], ["play", "--no-browser", "--host", LONG]):
         stderr = invoke(args, world).stderr
-        longest = max((len(run) for run in stderr.replace("1", "x").split() if set(run) <= set("x'…")), default=0)
+        quoted = [len(run) for run in stderr.replace("1", "x").split() if set(run) <= set("x'…")]
+        longest = max(quoted, default=0)
         assert longest <= 205, (args[0], longest)
 
 
@@ -306,7 +309,8 @@ def test_a_real_process_shows_a_traceback_only_when_asked(world: Path) -> None:
             "main()\n")
 
     def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
+        return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                              timeout=120,
                               cwd=world, env={**os.environ, **(env or {})})
 
     plain = run("variants")
