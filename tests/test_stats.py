@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from store_support import finish, golden, no_default_db, play, start, undo
 from terrace.cli import main
+from terrace.cli.storage import format_duration
 from terrace.storage import GameFacts, GameStore, MemoryStore, open_store, summarize
-from terrace.storage.cli import format_duration
 from terrace.storage.statistics import local_day
 from terrace.storage.transfer import export_record
 

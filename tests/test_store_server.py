@@ -22,7 +22,7 @@ from store_support import golden, no_default_db
 from terrace.storage import open_store
 
 _ = no_default_db
-pytest.importorskip("terrace.web.cli")
+pytest.importorskip("terrace.web.server")
 ROOT = Path(__file__).resolve().parent.parent
 
 

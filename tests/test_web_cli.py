@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from terrace.cli import main
-from terrace.storage import MemoryStore
-from terrace.web.cli import bind, open_store
+from terrace.storage import MemoryStore, open_games
+from terrace.web.server import bind
 from web_support import running_server
 
 
@@ -40,7 +40,7 @@ def test_unknown_variant_is_a_usage_error() -> None:
 
 
 def test_memory_store() -> None:
-    assert isinstance(open_store(":memory:"), MemoryStore)
+    assert isinstance(open_games(":memory:"), MemoryStore)
 
 
 def test_server_answers_and_uses_the_default_variant() -> None:

@@ -10,8 +10,8 @@ Where to look:
   :mod:`~terrace.storage.migrations` builds the schema);
 - :mod:`terrace.storage.statistics`: played, won, streaks, best results;
 - :mod:`terrace.storage.transfer`: export and import as game records;
-- :mod:`terrace.storage.paths`: where the games and the solver's verdicts live;
-- :mod:`terrace.storage.cli`: ``terrace stats``, ``export`` and ``import``.
+- :mod:`terrace.storage.paths`: where the games and the solver's verdicts live.
+(The commands ``terrace stats``, ``export`` and ``import`` are in :mod:`terrace.cli.storage`.)
 
 >>> store = open_store(":memory:")
 >>> store.statistics()["overall"]["played"]

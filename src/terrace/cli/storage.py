@@ -1,78 +1,34 @@
-"""``terrace stats``, ``terrace export`` and ``terrace import``, and the
-database options every command shares.
+"""``terrace stats``, ``terrace export`` and ``terrace import``.
 
 Each of the three takes ``--db PATH`` (default: ``$TERRACE_DB``, else
-``games.sqlite`` in the user data folder); ``deal`` and ``survey`` take
-``--verdicts-db PATH`` for the solver's verdict cache.
+``games.sqlite`` in the user data folder).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
+from terrace.cli.options import FilePath, db_option, read_input
 from terrace.errors import TerraceError
+from terrace.refusals import clip
 from terrace.storage.base import DamagedGameError, StoreError
-from terrace.storage.files import check_verdict_cache
-from terrace.storage.paths import default_verdicts_path
-from terrace.storage.rows import clip
 from terrace.storage.sqlite import SqliteStore, open_store
 from terrace.storage.statistics import summarize
 from terrace.storage.transfer import ImportRefusedError, export_record, read_games
 from terrace.variants import TITLES, canonical_name
 
-F = TypeVar("F", bound=Callable[..., Any])
 MAX_IMPORT_BYTES = 64 * 2**20
 """The largest file ``terrace import`` reads."""
 
 
-def db_option(func: F) -> F:
-    """The ``--db PATH`` option."""
-    return click.option(
-        "--db", type=click.Path(dir_okay=False),
-        help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite "
-             "in the user data folder).",
-    )(func)
-
-
-def verdicts_db_options(func: F) -> F:
-    """``--verdicts-db PATH``, and ``--db PATH``, its deprecated old name
-    (read them with :func:`chosen_verdicts_db`)."""
-    func = click.option(
-        "--db", "old_db", type=click.Path(dir_okay=False),
-        help="Deprecated name of --verdicts-db (it will be removed).",
-    )(func)
-    return click.option(
-        "--verdicts-db", type=click.Path(dir_okay=False),
-        help="SQLite file of the solver's verdicts (default: solver.sqlite3 beside "
-             "the games database, in the user data folder); reruns resume.",
-    )(func)
-
-
-def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None, *, check: bool = True) -> str:
-    """The verdict cache the options name, with a note on standard error
-    when the deprecated ``--db`` was used; with ``check``, a file that
-    cannot serve as the cache is refused in one line."""
-    if old_db is not None:
-        if verdicts_db is not None:
-            raise click.UsageError("give --verdicts-db only (--db is its deprecated old name)")
-        click.echo("note: --db on this command is deprecated and will be removed: "
-                   "use --verdicts-db", err=True)
-        verdicts_db = old_db
-    path = default_verdicts_path() if verdicts_db is None else Path(verdicts_db).expanduser()
-    if check:
-        try:
-            check_verdict_cache(path)
-        except StoreError as error:
-            raise click.ClickException(str(error)) from None
-    return str(path)
+LISTED_REASONS = 8
+"""How many of an import's refused records the message lists by name."""
 
 
 def _open(db: str | None) -> SqliteStore:
@@ -136,13 +92,15 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
     for a new one (after at least one move) counts as abandoned until you
     resume and win it; the win rate is won / (won + lost + abandoned), and a
     win stays a win even if you take moves back after it."""
-    with _open(db) as store:
-        data = store.statistics()
+    name = None
     if variant is not None:
         try:
             name = canonical_name(variant)
         except TerraceError as error:
             raise click.UsageError(str(error)) from None
+    with _open(db) as store:
+        data = store.statistics()
+    if name is not None:
         block = data["variants"].get(name) or summarize([])["overall"]
         if as_json:
             click.echo(json.dumps({"variant": name, **block}, indent=2))
@@ -165,7 +123,7 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
 @click.option("--game", "game_ids", multiple=True, metavar="ID",
               help="The game to export (repeat for several).")
 @click.option("--all", "all_games", is_flag=True, help="Export every saved game.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, allow_dash=True), default="-",
+@click.option("--output", "-o", type=FilePath(dir_okay=False, allow_dash=True), default="-",
               show_default=True, help="File to write ('-' for standard output).")
 def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: str) -> None:
     """Write saved games as game records (JSON): one record for one --game,
@@ -191,7 +149,7 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
         click.echo(text, nl=False)
         return
     _write_atomically(Path(output), text)
-    click.echo(f"wrote {len(records)} game{'s' if len(records) != 1 else ''} to {output}", err=True)
+    click.echo(f"wrote {len(records)} game{'s' if len(records) != 1 else ''} to {clip(output)}", err=True)
 
 
 def _write_atomically(path: Path, text: str) -> None:
@@ -209,23 +167,19 @@ def _write_atomically(path: Path, text: str) -> None:
             Path(temp).unlink(missing_ok=True)
             raise
     except OSError as error:
-        raise click.ClickException(f"cannot write {path}: {error.strerror or error}") from None
+        raise click.ClickException(f"cannot write {clip(str(path))}: {error.strerror or error}") from None
 
 
 @click.command("import")
 @db_option
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=FilePath(dir_okay=False, allow_dash=True))
 def import_(db: str | None, file: str) -> None:
     """Import game records from FILE (one record or a list). Every record
     and every move is checked; a file with any bad record imports nothing."""
-    name = "standard input" if file == "-" else clip(file, 80)
+    name = "standard input" if file == "-" else clip(file)
     try:
-        if file == "-":
-            raw = sys.stdin.buffer.read(MAX_IMPORT_BYTES + 1)
-        else:
-            with Path(file).open("rb") as handle:
-                raw = handle.read(MAX_IMPORT_BYTES + 1)
-        if len(raw) > MAX_IMPORT_BYTES:
+        raw = read_input(file, MAX_IMPORT_BYTES)
+        if raw is None:
             raise click.ClickException(
                 f"nothing was imported: {name} is larger than {MAX_IMPORT_BYTES // 2**20} MB"
             )
@@ -237,9 +191,10 @@ def import_(db: str | None, file: str) -> None:
     try:
         games = read_games(text)
     except ImportRefusedError as error:
-        raise click.ClickException(
-            "nothing was imported:\n" + "\n".join(f"  {reason}" for reason in error.reasons)
-        ) from None
+        shown = error.reasons[:LISTED_REASONS]
+        more = len(error.reasons) - len(shown)
+        lines = [f"  {reason}" for reason in shown] + ([f"  and {more} more"] if more else [])
+        raise click.ClickException("nothing was imported:\n" + "\n".join(lines)) from None
     with _open(db) as store:
         try:
             added = store.add_games(games)
@@ -252,5 +207,3 @@ def import_(db: str | None, file: str) -> None:
         message += f" ({known} already saved)"
     click.echo(message)
 
-
-COMMANDS = [stats, export, import_]

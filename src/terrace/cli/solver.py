@@ -11,13 +11,24 @@ from typing import Any
 import click
 
 from terrace.board import Board
-from terrace.clitools import Seconds, deal_options, load_deal, pop_rules, rule_options
+from terrace.cli.options import (
+    MAX_JOBS,
+    DealRange,
+    FilePath,
+    Seconds,
+    WholeNumber,
+    chosen_verdicts_db,
+    deal_options,
+    load_deal,
+    pop_rules,
+    rule_options,
+    verdicts_db_options,
+)
 from terrace.solver.api import solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
 from terrace.solver.players import PLAYERS, player_key, player_settings
 from terrace.solver.survey import markdown_table, parse_range, run_survey, summarise, summary_json
 from terrace.solver.verdicts import Verdict, VerdictStore, settled
-from terrace.storage.cli import chosen_verdicts_db, verdicts_db_options
 from terrace.variants import TITLES, preset_name
 
 DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
@@ -28,7 +39,7 @@ DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.
 @rule_options
 @deal_options
 @click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True, help="Time budget.")
-@click.option("--max-nodes", type=int, default=None, help="Node budget (positions entered).")
+@click.option("--max-nodes", type=WholeNumber(1), default=None, help="Node budget (positions entered).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def solve_command(
     deal_number: int | None, deal_file: str | None, max_seconds: float,
@@ -74,9 +85,10 @@ def _code(card: int) -> str:
 @click.option("--moves", "-m", default="", help="Moves to play first, e.g. \"c1 s wf\".")
 @click.option("--fair/--peek", default=True, show_default=True,
               help="Fair: decide from what a player sees; peek: the solver's line, which sees the stock.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampled stock orders.")
-@click.option("--samples", type=int, default=None, help="Sampled stock orders per decision (fair).")
-@click.option("--seconds", type=float, default=10.0, show_default=True, help="Time budget.")
+@click.option("--seed", type=WholeNumber(), default=0, show_default=True,
+              help="Seed of the sampled stock orders.")
+@click.option("--samples", type=WholeNumber(), default=None, help="Sampled stock orders per decision (fair).")
+@click.option("--seconds", type=Seconds(), default=10.0, show_default=True, help="Time budget.")
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
 def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fair: bool, seed: int,
                  samples: int | None, seconds: float, as_json: bool, **kwargs: Any) -> None:
@@ -94,16 +106,18 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
 
 @click.command("survey")
 @rule_options
-@click.option("--deals", default="1-1000", show_default=True, help="Deal numbers, e.g. 1-10000.")
+@click.option("--deals", type=DealRange(), default="1-1000", show_default=True,
+              help="Deal numbers, e.g. 1-10000.")
 @click.option("--player", type=click.Choice(PLAYERS), default="perfect", show_default=True,
               help="perfect: the solver, which sees the stock; fair, greedy, random: play-outs.")
-@click.option("--samples", type=int, default=None, help="Sampled stock orders per decision (fair).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the players' games.")
-@click.option("--jobs", "-j", type=int, default=None, help="Worker processes (default: all cores).")
+@click.option("--samples", type=WholeNumber(), default=None, help="Sampled stock orders per decision (fair).")
+@click.option("--seed", type=WholeNumber(), default=0, show_default=True, help="Seed of the players' games.")
+@click.option("--jobs", "-j", type=WholeNumber(1, MAX_JOBS), default=None,
+              help="Worker processes (default: all cores).")
 @click.option("--max-seconds", type=Seconds(), default=None,
               help="Budget per deal (default: 10 for perfect, 1800 for fair, 60 for greedy and random).")
 @verdicts_db_options
-@click.option("--out", type=click.Path(file_okay=False), default=".", show_default=True,
+@click.option("--out", type=FilePath(file_okay=False), default=".", show_default=True,
               help="Folder for the Markdown table and the PNG chart (not written with --json).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the figures.")
 def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs: int | None,
@@ -171,5 +185,3 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     )
     click.echo(f"wrote {folder / (stem + '.md')} and {folder / (stem + '.png')}")
 
-
-COMMANDS = [solve_command, hint_command, survey_command]

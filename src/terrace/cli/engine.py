@@ -1,7 +1,5 @@
-"""The ``terrace`` command line.
-
-Each command is a thin layer over the library; see ``terrace --help``.
-"""
+"""``terrace variants``, ``deal``, ``replay`` and ``show``: the engine's
+commands."""
 
 from __future__ import annotations
 
@@ -12,29 +10,32 @@ from typing import Any
 import click
 
 from terrace.board import Board
-from terrace.clitools import Seconds, deal_options, load_deal, pop_rules, rule_options
+from terrace.cli.options import (
+    Seconds,
+    WholeNumber,
+    chosen_verdicts_db,
+    deal_options,
+    load_deal,
+    pop_rules,
+    rule_options,
+    verdicts_db_options,
+)
 from terrace.errors import TerraceError
 from terrace.moves import Move
-from terrace.storage.cli import chosen_verdicts_db, verdicts_db_options
+from terrace.solver.winnable import NoWinnableDealError, next_winnable_deal
 from terrace.variants import VARIANTS
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="terrace")
-def main() -> None:
-    """Terrace (Queen of Italy) and its family of patience games."""
-
-
-@main.command()
+@click.command()
 def variants() -> None:
     """List the presets and their rules."""
     for variant in VARIANTS:
         click.echo(f"{variant.name:22} {variant.title:20} {variant.rules.describe()}")
 
 
-@main.command()
+@click.command()
 @rule_options
-@click.option("--deal-number", "-n", type=int, help="Deal number to print.")
+@click.option("--deal-number", "-n", type=WholeNumber(), help="Deal number to print.")
 @click.option("--winnable", is_flag=True,
               help="The first deal from --deal-number on that the solver proves won.")
 @click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True,
@@ -51,8 +52,6 @@ def deal(
     number = 1 if deal_number is None else deal_number
     path = chosen_verdicts_db(verdicts_db, old_db, check=winnable)
     if winnable:
-        from terrace.solver.winnable import NoWinnableDealError, next_winnable_deal
-
         try:
             found = next_winnable_deal(rules, number, max_seconds=max_seconds,
                                        total_seconds=total_seconds, db_path=path)
@@ -82,7 +81,7 @@ def _replay(board: Board, moves_text: str) -> tuple[int | None, str | None]:
     return None, None
 
 
-@main.command()
+@click.command()
 @rule_options
 @deal_options
 @click.option("--moves", "-m", default="", help="Moves separated by spaces, e.g. \"c1 s wf\".")
@@ -116,7 +115,7 @@ def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: 
     _exit_if_illegal(first_illegal, reason)
 
 
-@main.command()
+@click.command()
 @rule_options
 @deal_options
 @click.option("--moves", "-m", default="", help="Moves to play first.")
@@ -129,20 +128,3 @@ def show(deal_number: int | None, deal_file: str | None, moves: str, **kwargs: A
     click.echo("legal moves: " + (" ".join(str(m) for m in board.legal_moves) or "none"))
     _exit_if_illegal(first_illegal, reason)
 
-
-def _register_optional_commands() -> None:
-    """Commands that live beside their own layer (solver, web, statistics)."""
-    import importlib
-
-    for module_name in ("terrace.solver.cli", "terrace.web.cli", "terrace.storage.cli"):
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name and module_name.startswith(error.name):
-                continue
-            raise
-        for command in getattr(module, "COMMANDS", []):
-            main.add_command(command)
-
-
-_register_optional_commands()

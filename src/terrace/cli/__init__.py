@@ -1,0 +1,58 @@
+"""The ``terrace`` command line: one module per command group, each
+command a thin layer over the library (see ``terrace --help``).
+
+- :mod:`terrace.cli.engine`: ``variants``, ``deal``, ``replay``, ``show``
+- :mod:`terrace.cli.solver`: ``solve``, ``hint``, ``survey``
+- :mod:`terrace.cli.storage`: ``stats``, ``export``, ``import``
+- :mod:`terrace.cli.web`: ``play``
+- :mod:`terrace.cli.options`: the options they share
+- :mod:`terrace.cli.errors`: how an error ends a command (one line, no traceback)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from terrace.cli import engine, solver, storage, web
+from terrace.cli.errors import DEBUG_ENV, debug_wanted, passes_through, refusal
+
+
+class Main(click.Group):
+    """The ``terrace`` group: every error of every command ends in one
+    line on standard error (see :mod:`terrace.cli.errors`)."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as error:
+            raise refusal(error) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as error:
+            debug = debug_wanted(bool(ctx.params.get("debug")))
+            if passes_through(error) or (debug and not isinstance(error, click.ClickException)):
+                raise
+            raise refusal(error) from None
+
+
+@click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="terrace")
+@click.option("--debug", is_flag=True, help=f"Show the traceback of an error (also: {DEBUG_ENV}=1).")
+def main(debug: bool) -> None:
+    """Terrace (Queen of Italy) and its family of patience games."""
+
+
+for _command in (
+    engine.variants, engine.deal, engine.replay, engine.show,
+    solver.solve_command, solver.hint_command, solver.survey_command,
+    storage.stats, storage.export, storage.import_,
+    web.play,
+):
+    main.add_command(_command)
+
+__all__ = ["main"]

@@ -1,0 +1,98 @@
+"""How every error of a ``terrace`` command ends: one short line on
+standard error, never a traceback (unless ``--debug`` or ``TERRACE_DEBUG=1``
+asks for it).
+
+- click's usage errors (a bad option or argument): exit status 2;
+- a refusal of the library (:class:`~terrace.errors.TerraceError` and the
+  ``ValueError`` the solver raises for bad settings), a file that cannot be
+  read or written, a damaged database: exit status 1;
+- anything else is a bug: ``internal error: ...``, exit status 1.
+
+Messages quote at most :data:`~terrace.refusals.MAX_QUOTE` characters of
+anyone's input:
+
+>>> message = shorten("Invalid value for '-n': '" + "1" * 5000 + "' is not a valid integer.")
+>>> len(message), message[-28:]
+(250, "11…' is not a valid integer.")
+>>> message_of(FileNotFoundError(2, "No such file or directory", "games.json"))
+'games.json: No such file or directory'
+>>> message_of(RecursionError("maximum recursion depth exceeded"))
+'the input is nested too deeply'
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import sqlite3
+
+import click
+
+from terrace.refusals import MAX_QUOTE, clip
+
+DEBUG_ENV = "TERRACE_DEBUG"
+"""Set to 1 to show the traceback of every error (like ``--debug``)."""
+
+MAX_LINE = 3 * MAX_QUOTE
+"""Longest line of an error message: longer ones repeat someone's input."""
+
+_LONG_QUOTE = re.compile(rf"'([^'\n]{{{MAX_QUOTE + 1},}}+)'")
+
+EXPECTED: tuple[type[Exception], ...] = (ValueError, OSError, sqlite3.Error, RecursionError, MemoryError)
+"""The errors bad input can cause (``TerraceError`` is a ``ValueError``)."""
+
+
+class InternalError(click.ClickException):
+    """An error no input should cause: a bug, shown in one line."""
+
+    def show(self, file: object = None) -> None:
+        click.echo(self.format_message(), err=True)
+
+
+def debug_wanted(flag: bool) -> bool:
+    """True with ``--debug`` or when ``TERRACE_DEBUG`` is set (and not 0)."""
+    return flag or os.environ.get(DEBUG_ENV, "").strip() not in ("", "0")
+
+
+def shorten(message: str) -> str:
+    """``message`` with every long quoted value cut short, and every line
+    still too long clipped."""
+    message = _LONG_QUOTE.sub(lambda m: f"'{clip(m.group(1))}'", message)
+    return "\n".join(clip(line) if len(line) > MAX_LINE else line for line in message.splitlines())
+
+
+def message_of(error: BaseException) -> str:
+    """One line for an expected error."""
+    if isinstance(error, RecursionError):
+        return "the input is nested too deeply"
+    if isinstance(error, MemoryError):
+        return "not enough memory: the input is too large"
+    if isinstance(error, OSError) and error.strerror:
+        names = [str(name) for name in (error.filename, error.filename2) if name is not None]
+        return ": ".join([*(clip(name) for name in names), error.strerror])
+    if isinstance(error, sqlite3.Error):
+        return f"database error: {error}"
+    return str(error) or type(error).__name__
+
+
+def refusal(error: Exception) -> click.ClickException:
+    """The one-line click error that ends a command after ``error``
+    (``error`` itself, shortened, when it is click's own)."""
+    if isinstance(error, click.ClickException):
+        # click repeats a bad value in full: shorten the message it shows
+        # (typed Final in click, but set once more here before it is shown).
+        error.message = shorten(error.message)  # type: ignore[misc]
+        return error
+    if isinstance(error, EXPECTED):
+        return click.ClickException(shorten(message_of(error)))
+    text = shorten(f"{type(error).__name__}: {error}")
+    return InternalError(f"internal error: {text} (run with --debug for the traceback)")
+
+
+def passes_through(error: BaseException) -> bool:
+    """True for what click itself ends a program with: an exit, an abort
+    (Ctrl+C), and a closed output pipe (``terrace deal | head``)."""
+    if isinstance(error, click.exceptions.Exit | click.Abort):
+        return True
+    return isinstance(error, OSError) and error.errno == errno.EPIPE

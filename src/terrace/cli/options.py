@@ -1,0 +1,294 @@
+"""Options and helpers shared by the ``terrace`` commands: the rule
+options (generated from :data:`terrace.rules.RULE_OPTIONS`), the deal
+options, the types of numbers, ranges and time budgets, and the database
+options.
+
+>>> rules_from_options("terrace", {"candidates": 4, "spaces": None}).candidates
+4
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from terrace.deal import MAX_DEAL_NUMBER, Deal
+from terrace.errors import TerraceError
+from terrace.refusals import clip
+from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
+from terrace.solver.survey import parse_range
+from terrace.storage.base import StoreError
+from terrace.storage.files import check_verdict_cache
+from terrace.storage.paths import default_verdicts_path
+from terrace.variants import VARIANTS, get_rules
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+RULE_OPTION_NAMES: tuple[str, ...] = tuple(RULE_OPTIONS)
+"""The keyword arguments :func:`rule_options` adds besides ``variant``."""
+
+MAX_DIGITS = 40
+"""The most digits of a whole number on the command line (a deal number
+has at most 19)."""
+
+MAX_JOBS = 256
+"""The most worker processes ``--jobs`` starts."""
+
+MAX_SURVEY_DEALS = 1_000_000
+"""The most deals one ``terrace survey`` covers."""
+
+MAX_DEAL_FILE_BYTES = 64 * 1024
+"""The largest deal file read (a deal string of 8 decks is under 2 kB)."""
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def _click_option(option: RuleOption) -> Callable[[F], F]:
+    """The command-line option of a rule option, from its field in ``Rules``."""
+    flag = "--" + option.name.replace("_", "-")
+    if option.kind is OptionKind.BOOL:
+        return click.option(f"{flag}/--no-{flag[2:]}", option.name, default=None, help=option.help)
+    help_text = option.help.rstrip(".") + "."
+    if option.kind is OptionKind.CHOICE:
+        return click.option(flag, option.name, type=click.Choice(option.choices), help=help_text)
+    return click.option(flag, option.name, type=WholeNumber(), help=f"{option.help}: {option.range_text()}.")
+
+
+class WholeNumber(click.ParamType[int]):
+    """A whole number in the digits 0-9 (not "²" or "١"), at least
+    ``minimum`` and at most ``maximum`` when they are given.
+
+    >>> WholeNumber(1).convert(" 42", None, None), WholeNumber().convert(-3, None, None)
+    (42, -3)
+    >>> WholeNumber().convert("١", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: '١' is not a whole number (write it in the digits 0-9)
+    >>> WholeNumber(1, 64).convert("0", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 0 is not in the range 1 to 64
+    """
+
+    name = "integer"
+
+    def __init__(self, minimum: int | None = None, maximum: int | None = None) -> None:
+        self.minimum = minimum
+        self.maximum = maximum
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not _WHOLE.fullmatch(text):
+                self.fail(f"{clip(text)!r} is not a whole number (write it in the digits 0-9)", param, ctx)
+            if len(text.lstrip("+-")) > MAX_DIGITS:
+                self.fail(f"{clip(text)!r} is too large: give at most {MAX_DIGITS} digits", param, ctx)
+            number = int(text)
+        low, high = self.minimum, self.maximum
+        if (low is not None and number < low) or (high is not None and number > high):
+            if high is None:
+                self.fail(f"{number} is too small: give at least {low}", param, ctx)
+            if low is None:
+                self.fail(f"{number} is too large: give at most {high}", param, ctx)
+            self.fail(f"{number} is not in the range {low} to {high}", param, ctx)
+        return number
+
+
+class FilePath(click.Path[str]):
+    """A file or folder name (see :class:`click.Path`); a name holding the
+    NUL character, which no file can have, is refused.
+
+    >>> FilePath(dir_okay=False).convert("a" + chr(0), None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: a file name cannot hold the NUL character
+    """
+
+    def __init__(self, *, file_okay: bool = True, dir_okay: bool = True, allow_dash: bool = False) -> None:
+        super().__init__(file_okay=file_okay, dir_okay=dir_okay, allow_dash=allow_dash, path_type=str)
+
+    def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
+                ctx: click.Context | None) -> str:
+        if "\x00" in os.fspath(value):
+            self.fail("a file name cannot hold the NUL character", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class DealRange(click.ParamType[str]):
+    """Deal numbers such as ``1-10000`` or ``7`` (the text, checked: ASCII
+    digits, first <= last, at most :data:`MAX_SURVEY_DEALS` deals).
+
+    >>> DealRange().convert("1-1000", None, None)
+    '1-1000'
+    >>> DealRange().convert("1-10000000", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 1-10000000 holds 10,000,000 deals: one survey covers at most 1,000,000
+    """
+
+    name = "range"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        try:
+            if not text.isascii():
+                raise ValueError(f"{clip(text)!r} is not a range of deal numbers such as 1-10000 "
+                                 "(write them in the digits 0-9)")
+            first, last = parse_range(text)
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+        if last > MAX_DEAL_NUMBER:
+            self.fail(f"deal numbers run from 0 to {MAX_DEAL_NUMBER}, not {clip(str(last))}", param, ctx)
+        count = last - first + 1
+        if count > MAX_SURVEY_DEALS:
+            self.fail(f"{first}-{last} holds {count:,} deals: one survey covers at most {MAX_SURVEY_DEALS:,}",
+                      param, ctx)
+        return text
+
+
+class Seconds(click.ParamType[float]):
+    """A time budget: a finite number of seconds above 0 (at most ``maximum``).
+
+    >>> Seconds().convert("2.5", None, None), Seconds(maximum=60).name
+    (2.5, 'seconds')
+    >>> Seconds().convert("nan", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 'nan' is not a time budget: give a finite number of seconds above 0
+    """
+
+    name = "seconds"
+
+    def __init__(self, minimum: float = 0.0, maximum: float | None = None) -> None:
+        self.minimum = minimum
+        self.maximum = maximum
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            seconds = math.nan
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"{str(value)[:40]!r} is not a time budget: give a finite number of seconds above 0",
+                      param, ctx)
+        if seconds < self.minimum:
+            self.fail(f"{seconds:g} s is too short: give at least {self.minimum:g} s", param, ctx)
+        if self.maximum is not None and seconds > self.maximum:
+            self.fail(f"{seconds:g} s is too long: give at most {self.maximum:g} s", param, ctx)
+        return seconds
+
+
+def rule_options(func: F) -> F:
+    """Add ``--variant`` and every rule override option to a command."""
+    names = [name for variant in VARIANTS for name in (variant.name, *variant.alias_names)]
+    options = [
+        click.option("--variant", "-v", default="terrace", show_default=True,
+                     help="Preset: " + ", ".join(names) + "."),
+        *(_click_option(option) for option in RULE_OPTIONS.values()),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def rules_from_options(variant: str, options: dict[str, Any]) -> Rules:
+    """The rules of ``variant`` with every option that was given applied."""
+    overrides = {k: v for k, v in options.items() if k in RULE_OPTION_NAMES and v is not None}
+    return get_rules(variant, **overrides)
+
+
+def pop_rules(kwargs: dict[str, Any]) -> Rules:
+    """Remove the rule options from a command's keyword arguments and
+    return the rules they name (a clean CLI error when they are wrong)."""
+    variant = kwargs.pop("variant")
+    options = {name: kwargs.pop(name) for name in RULE_OPTION_NAMES}
+    try:
+        return rules_from_options(variant, options)
+    except TerraceError as error:
+        raise click.UsageError(str(error)) from None
+
+
+def deal_options(func: F) -> F:
+    """Add ``--deal-number`` and ``--deal-file``."""
+    func = click.option("--deal-file", type=FilePath(dir_okay=False, allow_dash=True),
+                        help="File holding a deal string ('-' for standard input).")(func)
+    func = click.option("--deal-number", "-n", type=WholeNumber(), help="Numbered deal.")(func)
+    return func
+
+
+def read_input(name: str, limit: int) -> bytes | None:
+    """The bytes of file ``name`` (``-``: standard input), or None when it
+    holds more than ``limit`` bytes (the rest is never read)."""
+    if name == "-":
+        raw = sys.stdin.buffer.read(limit + 1)
+    else:
+        with Path(name).open("rb") as file:
+            raw = file.read(limit + 1)
+    return None if len(raw) > limit else raw
+
+
+def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> Deal:
+    """The deal named by ``--deal-number`` or ``--deal-file`` (exactly one)."""
+    if (deal_number is None) == (deal_file is None):
+        raise click.UsageError("give exactly one of --deal-number and --deal-file")
+    try:
+        if deal_number is not None:
+            return Deal.from_number(deal_number, rules)
+        assert deal_file is not None
+        raw = read_input(deal_file, MAX_DEAL_FILE_BYTES)
+        if raw is None:
+            raise click.UsageError(f"the deal file is larger than {MAX_DEAL_FILE_BYTES // 1024} kB: "
+                                   "it must hold one deal string")
+        return Deal.parse(raw.decode("utf-8"), rules)
+    except OSError as error:
+        raise click.UsageError(f"cannot read the deal file: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise click.UsageError("the deal file is not text: it must hold card codes such as TD") from None
+    except TerraceError as error:
+        raise click.UsageError(str(error)) from None
+
+
+def db_option(func: F) -> F:
+    """The ``--db PATH`` option of the games database."""
+    return click.option(
+        "--db", type=FilePath(dir_okay=False),
+        help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite "
+             "in the user data folder).",
+    )(func)
+
+
+def verdicts_db_options(func: F) -> F:
+    """``--verdicts-db PATH``, and ``--db PATH``, its deprecated old name
+    (read them with :func:`chosen_verdicts_db`)."""
+    func = click.option(
+        "--db", "old_db", type=FilePath(dir_okay=False),
+        help="Deprecated name of --verdicts-db (it will be removed).",
+    )(func)
+    return click.option(
+        "--verdicts-db", type=FilePath(dir_okay=False),
+        help="SQLite file of the solver's verdicts (default: solver.sqlite3 beside "
+             "the games database, in the user data folder); reruns resume.",
+    )(func)
+
+
+def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None, *, check: bool = True) -> str:
+    """The verdict cache the options name, with a note on standard error
+    when the deprecated ``--db`` was used; with ``check``, a file that
+    cannot serve as the cache is refused in one line."""
+    if old_db is not None:
+        if verdicts_db is not None:
+            raise click.UsageError("give --verdicts-db only (--db is its deprecated old name)")
+        click.echo("note: --db on this command is deprecated and will be removed: "
+                   "use --verdicts-db", err=True)
+        verdicts_db = old_db
+    path = default_verdicts_path() if verdicts_db is None else Path(verdicts_db).expanduser()
+    if check:
+        try:
+            check_verdict_cache(path)
+        except StoreError as error:
+            raise click.ClickException(str(error)) from None
+    return str(path)

@@ -1,0 +1,70 @@
+"""``terrace play``: start the web game and open it in the browser (the
+server itself is :mod:`terrace.web.server`)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from terrace.cli.options import FilePath, Seconds, WholeNumber, pop_rules, rule_options
+from terrace.errors import TerraceError
+from terrace.refusals import clip
+from terrace.storage import open_games
+from terrace.variants import canonical_name
+from terrace.web.remote import WILDCARDS, is_loopback
+from terrace.web.server import ServerSettings, bind, run
+
+
+@click.command()
+@click.option("--host", default=None,
+              help="Address to listen on: 127.0.0.1 by default, 0.0.0.0 (every network) with --remote.")
+@click.option("--port", default=8000, show_default=True, type=WholeNumber(0, 65535),
+              help="Port to listen on (0 = any free port).")
+@click.option("--remote", is_flag=True,
+              help="Let phones and tablets on your network play: prints a secret link (and its QR code); "
+                   "only browsers that opened it are served.")
+@click.option("--no-browser", is_flag=True, help="Do not open the browser.")
+@click.option("--db", type=FilePath(dir_okay=False),
+              help="Database of saved games (default: the user data folder; ':memory:' keeps nothing).")
+@click.option("--hint-seconds", type=Seconds(0.1, 60), default=2.0, show_default=True,
+              help="Time the solver may spend on a hint.")
+@click.option("--winnable-seconds", type=Seconds(0.1, 600), default=10.0, show_default=True,
+              help="Time the solver may spend looking for a winnable deal for one new game.")
+@rule_options
+def play(host: str | None, port: int, remote: bool, no_browser: bool, db: str | None,
+         hint_seconds: float, winnable_seconds: float, **kwargs: Any) -> None:
+    """Play in the browser: start the local web game and open it."""
+    variant = canonical_name_or_error(kwargs["variant"])
+    rules = pop_rules(kwargs)
+    if host is None:
+        host = WILDCARDS[0] if remote else "127.0.0.1"
+    if not remote and not is_loopback(host):
+        raise click.UsageError(
+            f"--host {clip(host)} lets other machines on the network reach the game: add --remote to "
+            "guard it with a secret link, or leave --host out to play on this computer only"
+        )
+    settings = ServerSettings(host=host, port=port, remote=remote, open_browser=not no_browser,
+                              default_variant=variant, default_rules=rules,
+                              hint_seconds=hint_seconds, winnable_seconds=winnable_seconds)
+    sock = bind(host, port)  # an address that cannot be used is refused before the games are touched
+    store = open_games(db)
+    try:
+        store.check_writable()
+        run(store, settings, sys.stdout, sock)
+    except BaseException:
+        sock.close()
+        raise
+    finally:
+        close = getattr(store, "close", None)
+        if close is not None:  # a file store leaves no -wal or -shm file behind
+            close()
+
+
+def canonical_name_or_error(name: str) -> str:
+    """The preset name, or a usage error naming the known ones."""
+    try:
+        return canonical_name(name)
+    except TerraceError as error:
+        raise click.UsageError(str(error)) from None

@@ -1,0 +1,150 @@
+"""Running the web game: the listening socket, uvicorn, and the link that
+``terrace play`` prints (with a secret token and its QR code when other
+devices on the network may play).
+
+>>> browser_host("0.0.0.0"), browser_host("::1"), browser_host("127.0.0.1")
+('127.0.0.1', '[::1]', '127.0.0.1')
+>>> game_link("127.0.0.1", 8000, None)
+'http://127.0.0.1:8000/'
+"""
+
+from __future__ import annotations
+
+import errno
+import secrets
+import socket
+import sys
+import threading
+import webbrowser
+from dataclasses import dataclass
+from types import FrameType
+from typing import TextIO
+
+from starlette.types import ASGIApp
+
+from terrace.errors import TerraceError
+from terrace.refusals import clip
+from terrace.rules import Rules
+from terrace.storage import GameStore
+from terrace.web.app import create_app
+from terrace.web.remote import WILDCARDS, machine_hosts, network_address, print_qr, url_host
+from terrace.web.security import TOKEN_PARAM
+from terrace.web.workers import SolverPool
+
+BROWSER_DELAY = 0.5
+"""Seconds between the server's start and opening the browser."""
+
+
+class ListenError(TerraceError):
+    """The server cannot listen on the address and port asked for."""
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """What ``terrace play`` asks of the server."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    remote: bool = False
+    """Serve other devices on the network, guarded by a secret token."""
+    open_browser: bool = True
+    default_variant: str = "terrace"
+    default_rules: Rules | None = None
+    hint_seconds: float = 2.0
+    winnable_seconds: float = 10.0
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket, or a clear :class:`ListenError` when the port is
+    taken. It is made as a TCP socket (``IPPROTO_TCP``) so that asyncio sets
+    TCP_NODELAY on every connection: without it each keep-alive request
+    waits ~40 ms."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        if sys.platform != "win32":
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError as error:
+        sock.close()
+        host = clip(host)
+        if error.errno == errno.EADDRINUSE:
+            raise ListenError(
+                f"port {port} on {host} is already in use (is Terrace already running? "
+                f"open http://{browser_host(host)}:{port}/ or choose another port with --port)"
+            ) from None
+        if error.errno == errno.EACCES:
+            raise ListenError(f"not allowed to listen on port {port}: choose another with --port") from None
+        raise ListenError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    return sock
+
+
+def browser_host(host: str) -> str:
+    """How a browser on this computer names the listening ``host``."""
+    if host in WILDCARDS:
+        return "127.0.0.1"
+    return url_host(host)
+
+
+def game_link(host: str, port: int, token: str | None) -> str:
+    """The URL to open: on this computer, or (with ``token``) on another
+    device of the network, carrying the token."""
+    if token is None:
+        return f"http://{browser_host(host)}:{port}/"
+    address = network_address() if host in WILDCARDS else host
+    return f"http://{url_host(address or socket.gethostname())}:{port}/?{TOKEN_PARAM}={token}"
+
+
+def announce(url: str, remote: bool, out: TextIO) -> None:
+    """Tell the player where the game is (with the QR code of a remote link)."""
+    out.write(f"Terrace is running at {url}  (Ctrl+C to stop)\n")
+    if remote:
+        out.write("Open this link on your phone or tablet (same network), or scan the code; "
+                  "keep it to yourself: it is the key to your games.\n")
+        print_qr(url, out)
+    out.flush()
+
+
+def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool) -> None:
+    """Run uvicorn on ``sock`` until SIGTERM or Ctrl+C; running searches
+    are stopped as soon as a stop is asked for, so the server ends within a
+    second or two."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            pool.closing.set()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                            timeout_graceful_shutdown=1)
+    try:
+        Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        pass
+    finally:
+        sock.close()
+        pool.close()
+
+
+def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
+        sock: socket.socket | None = None) -> None:
+    """Serve the web game on ``store`` until stopped: listen (on ``sock``
+    when the caller has bound it already), print the link (a secret one with
+    ``settings.remote``) on ``out`` (standard output by default), open the
+    browser, serve."""
+    token = secrets.token_urlsafe(24) if settings.remote else None
+    hosts = tuple(machine_hosts(settings.host)) if settings.remote else (settings.host,)
+    pool = SolverPool()
+    app = create_app(store, default_variant=settings.default_variant, default_rules=settings.default_rules,
+                     allowed_hosts=hosts, hint_seconds=settings.hint_seconds,
+                     winnable_seconds=settings.winnable_seconds, pool=pool, token=token)
+    if sock is None:
+        sock = bind(settings.host, settings.port)
+    url = game_link(settings.host, sock.getsockname()[1], token)
+    announce(url, settings.remote, sys.stdout if out is None else out)
+    pool.start()
+    if settings.open_browser:
+        threading.Timer(BROWSER_DELAY, webbrowser.open, args=(url,)).start()
+    serve(app, sock, pool)

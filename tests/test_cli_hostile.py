@@ -1,0 +1,322 @@
+"""Hostile arguments against every command: each ends in a short, clear
+message on standard error with exit status 1 (a refusal) or 2 (a usage
+error), never a traceback, and changes nothing on disk.
+
+The table runs in-process through click's CliRunner; a few cases run
+through a real ``python -m terrace`` as well, and a forced bug shows that
+an unexpected error is one line too (with the traceback only on --debug or
+``TERRACE_DEBUG=1``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from terrace.cli import main
+from terrace.deal import Deal
+from terrace.solver.verdicts import Verdict, VerdictStore
+from terrace.storage import open_store
+from terrace.storage.paths import VERDICTS_FILE_NAME
+from terrace.storage.transfer import export_record
+from terrace.variants import get_rules
+
+MAX_STDERR = 700
+"""A refusal is a few hundred characters at most: the usage lines, and a
+message that quotes at most about 200 characters of the input."""
+
+HUGE = "{huge}"
+"""Stands for a 100 MB string (made only for the case that uses it)."""
+LONG = "x" * 1_000_000
+DIGITS = "1" * 5000
+MOVE = "c" + DIGITS
+NUL = "a\x00b"
+
+RULE_COMMANDS = {
+    "deal": ["deal", "-n", "1"],
+    "replay": ["replay", "-n", "1"],
+    "show": ["show", "-n", "1"],
+    "solve": ["solve", "-n", "1"],
+    "hint": ["hint", "-n", "1"],
+    "survey": ["survey", "--deals", "1-2", "--jobs", "1"],
+    "play": ["play", "--no-browser", "--port", "0"],
+}
+"""Every command that takes the rule options, with arguments that would
+otherwise run it."""
+
+BAD_RULES = [
+    ["--variant", HUGE], ["--variant", ""], ["--variant", LONG], ["--decks", "9"], ["--decks", "²"],
+    ["--decks", "١"], ["--decks", DIGITS], ["--decks", "1e3"], ["--reserve", "-1"], ["--piles", "0"],
+    ["--candidates", "12"], ["--foundations", "sideways"], ["--spaces", LONG],
+]
+
+DEAL_COMMANDS = {name: [name] for name in ("replay", "show", "solve", "hint")}
+"""Every command that takes --deal-number or --deal-file."""
+
+BAD_DEALS = [
+    ["-n", "-1"], ["-n", DIGITS], ["-n", "¹"], ["-n", "١"], ["-n", ""], ["-n", "1.5"], ["-n", LONG],
+    ["-n", "9223372036854775808"], [], ["-n", "1", "--deal-file", "{w}/deal.txt"],
+    ["--deal-file", "{w}/missing.txt"], ["--deal-file", "{w}/folder"], ["--deal-file", "{w}/garbage.bin"],
+    ["--deal-file", "{w}/huge.bin"], ["--deal-file", "{w}/empty.txt"], ["--deal-file", NUL],
+    ["--deal-file", "{w}/games.sqlite"],
+]
+
+MOVE_COMMANDS = {name: [name, "-n", "7"] for name in ("replay", "show", "hint")}
+"""Every command that takes --moves."""
+
+BAD_MOVES = [MOVE, "c١", "c²", "t1t²", "c1 " + LONG, NUL, "c1 c1", "wf" * 1000]
+
+OTHER_CASES = [
+    # The group itself
+    ["--bogus"], ["nosuchcommand"], [LONG], ["--debug", "nosuchcommand"], ["variants", "extra"],
+    ["variants", "--bogus"], ["deal", "-n", "1", "--bogus-" + LONG], ["deal", "-n", "1", "extra-" + LONG],
+    # Time budgets that never run out
+    *(["solve", "-n", "1", "--max-seconds", v] for v in ("nan", "inf", "-inf", "-1", "0", LONG)),
+    *(["deal", "-n", "1", "--winnable", option, v]
+      for option in ("--max-seconds", "--total-seconds") for v in ("nan", "inf", "-1", "0")),
+    *(["hint", "-n", "1", "--seconds", v] for v in ("nan", "inf", "-1", "0")),
+    *(["survey", "--deals", "1-2", "--max-seconds", v] for v in ("nan", "inf", "-1")),
+    *(["play", "--no-browser", option, v]
+      for option in ("--hint-seconds", "--winnable-seconds") for v in ("nan", "inf", "-1", "1e9")),
+    # Node budgets
+    *(["solve", "-n", "1", "--max-nodes", v] for v in ("0", "-1", "١", DIGITS)),
+    # The solver's verdict cache
+    *(["deal", "-n", "1", "--winnable", option, "{w}/" + name]
+      for option in ("--verdicts-db", "--db") for name in ("notadb.sqlite", "garbage.bin", "folder")),
+    ["deal", "-n", "1", "--winnable", "--verdicts-db", "{w}/a.sqlite", "--db", "{w}/b.sqlite"],
+    *(["survey", "--deals", "1-2", option, "{w}/" + name]
+      for option in ("--verdicts-db", "--db") for name in ("notadb.sqlite", "garbage.bin", "folder")),
+    ["survey", "--deals", "1-2", "--verdicts-db", NUL],
+    # Survey settings
+    *(["survey", "--deals", v] for v in ("5-1", "1-99999999999999999999999", "1-10000000", "¹-²", "١-٢", "",
+                                          "1-2-3", "-", "1-", "x", LONG, HUGE)),
+    *(["survey", "--deals", "1-2", "--jobs", v] for v in ("0", "-5", "١", "257", DIGITS)),
+    *(["survey", "--deals", "1-2", "--player", "fair", "--samples", v] for v in ("0", "-1", "99999", "²")),
+    ["survey", "--deals", "1-2", "--samples", "4"], ["survey", "--deals", "1-2", "--player", "nobody"],
+    ["survey", "--deals", "1-2", "--seed", "1.5"], ["survey", "--deals", "1-2", "--out", "{w}/empty.txt"],
+    # Hints
+    *(["hint", "-n", "1", "--samples", v] for v in ("0", "-1", "99999")),
+    ["hint", "-n", "1", "--seed", "²"],
+    # Statistics
+    *(["stats", "--db", "{w}/" + name] for name in ("notadb.sqlite", "garbage.bin", "folder", "huge.bin")),
+    ["stats", "--db", NUL], ["stats", "--variant", HUGE], ["stats", "--variant", ""],
+    ["stats", "--variant", "chess"],
+    # Export
+    ["export"], ["export", "--all", "--game", "x"], ["export", "--game", "nosuchgame"],
+    ["export", "--game", LONG],
+    ["export", "--game", NUL], ["export", "--all", "--db", "{w}/notadb.sqlite"],
+    ["export", "--all", "-o", "{w}/folder"], ["export", "--all", "-o", "{w}/missing/games.json"],
+    ["export", "--all", "-o", NUL], ["export", "--all", "-o", "{w}/empty.txt/games.json"],
+    # Import
+    *(["import", "{w}/" + name] for name in (
+        "nested.json", "garbage.bin", "bigmove.json", "manyhints.json", "future.json", "huge.bin",
+        "empty.txt",
+        "missing.json", "folder", "notadb.sqlite", "list-of-numbers.json", "deep-list.json",
+    )),
+    ["import", NUL], ["import", "{w}/record.json", "--db", "{w}/notadb.sqlite"],
+    ["import", "{w}/record.json", "--db", "{w}/garbage.bin"], ["import"],
+    # The web game
+    *(["play", "--no-browser", "--port", v] for v in ("70000", "-1", "٨٠٠٠", "", DIGITS)),
+    ["play", "--no-browser", "--port", "0", "--host", "0.0.0.0"],
+    ["play", "--no-browser", "--port", "0", "--host", LONG],
+    ["play", "--no-browser", "--port", "0", "--host", "no.such.host.invalid", "--remote"],
+    *(["play", "--no-browser", "--port", "0", "--db", "{w}/" + name]
+      for name in ("notadb.sqlite", "garbage.bin", "folder")),
+    ["play", "--no-browser", "--port", "0", "--db", NUL],
+]
+
+CASES = [
+    *([*RULE_COMMANDS[name], *bad] for name in RULE_COMMANDS for bad in BAD_RULES),
+    *([*DEAL_COMMANDS[name], *bad] for name in DEAL_COMMANDS for bad in BAD_DEALS),
+    *(["deal", *bad] for bad in BAD_DEALS[:8]),
+    *([*MOVE_COMMANDS[name], "--moves", bad] for name in MOVE_COMMANDS for bad in BAD_MOVES),
+    *OTHER_CASES,
+]
+
+
+def case_id(args: list[str]) -> str:
+    """A short test id: long values are named by their length."""
+    return " ".join(a if len(a) <= 24 else f"<{len(a)} chars>" for a in args) or "<none>"
+
+
+@pytest.fixture
+def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A folder with a games database holding one game, a verdict cache,
+    and hostile files; the default databases and the working folder point
+    into it."""
+    rules = get_rules("terrace")
+    with open_store(tmp_path / "games.sqlite") as store:
+        game = store.create("terrace", rules, Deal.from_number(7, rules))
+        record = export_record(store.get(game.id))
+    verdicts = VerdictStore(str(tmp_path / VERDICTS_FILE_NAME))
+    verdicts.put(rules, 1, Verdict("won", 10, 0.1, 1.0, "c1"))
+    verdicts.close()
+    (tmp_path / "notadb.sqlite").write_text("my shopping list\n" * 20)
+    (tmp_path / "garbage.bin").write_bytes(random.Random(9).randbytes(5000))
+    (tmp_path / "nested.json").write_text("[" * 100_000 + "]" * 100_000)
+    (tmp_path / "deep-list.json").write_text('{"a":' * 50_000 + "1" + "}" * 50_000)
+    (tmp_path / "list-of-numbers.json").write_text(json.dumps([1] * 1000))
+    (tmp_path / "empty.txt").write_text("")
+    (tmp_path / "deal.txt").write_text(Deal.from_number(7, rules).text())
+    (tmp_path / "folder").mkdir()
+    with (tmp_path / "huge.bin").open("wb") as file:
+        file.truncate(100 * 2**20)  # sparse: 100 MB that take no disk
+    (tmp_path / "record.json").write_text(json.dumps({**record, "saved": {**record["saved"], "id": "fresh"}}))
+    hostile = {
+        "bigmove.json": {**record, "moves": [MOVE]},
+        "manyhints.json": {**record, "saved": {**record["saved"], "hints": 10**30}},
+        "future.json": {**record, "saved": {**record["saved"], "finished_at": 1e15}},
+    }
+    for name, data in hostile.items():
+        (tmp_path / name).write_text(json.dumps(data))
+    monkeypatch.setenv("TERRACE_DB", str(tmp_path / "games.sqlite"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data-home"))
+    monkeypatch.delenv("TERRACE_DEBUG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    yield tmp_path
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, str]]:
+    """Every file under ``folder``: its size and a digest of its bytes (of
+    its first megabyte for large files)."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            with path.open("rb") as file:
+                head = file.read(2**20)
+            found[str(path.relative_to(folder))] = (path.stat().st_size, hashlib.sha256(head).hexdigest())
+        else:
+            found[str(path.relative_to(folder))] = (-1, "folder")
+    return found
+
+
+def invoke(args: list[str], folder: Path) -> Result:
+    real = [a.replace("{w}", str(folder)) if a != HUGE else "x" * 100 * 2**20 for a in args]
+    return CliRunner().invoke(main, real)
+
+
+def assert_refused_cleanly(result: Result) -> None:
+    assert result.exit_code in (1, 2), (result.exit_code, result.output[-500:])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output and "Traceback" not in result.stderr
+    assert "internal error" not in result.stderr
+    assert result.stderr.strip(), "a refusal says why on standard error"
+    assert len(result.stderr) <= MAX_STDERR, result.stderr[:300]
+
+
+@pytest.mark.parametrize("args", CASES, ids=[case_id(c) for c in CASES])
+def test_hostile_arguments_are_refused_in_one_short_message(args: list[str], world: Path) -> None:
+    before = snapshot(world)
+    result = invoke(args, world)
+    assert_refused_cleanly(result)
+    assert snapshot(world) == before
+
+
+def test_every_command_meets_the_table() -> None:
+    covered = {c[0] for c in CASES}
+    assert set(main.commands) <= covered
+
+
+def test_usage_errors_are_status_2_and_refusals_status_1(world: Path) -> None:
+    assert invoke(["deal", "-n", "¹"], world).exit_code == 2
+    assert invoke(["survey", "--jobs", "0"], world).exit_code == 2
+    refused = invoke(["survey", "--deals", "1-2", "--verdicts-db", "{w}/notadb.sqlite"], world)
+    assert refused.exit_code == 1
+    assert refused.stderr == ("Error: notadb.sqlite is not a verdict cache (not an SQLite file); "
+                              "it was left untouched\n")
+    nested = invoke(["import", "{w}/nested.json"], world)
+    assert nested.exit_code == 1 and "recursion" not in nested.stderr.lower()
+    moved = invoke(["replay", "--deal-number", "7", "--moves", MOVE], world)
+    assert moved.exit_code == 1 and moved.stderr.startswith("move 1 is illegal: 'c111")
+
+
+def test_messages_quote_at_most_200_characters_of_the_input(world: Path) -> None:
+    for args in (["deal", "-n", "1", "--variant", HUGE], ["deal", "-n", DIGITS], ["survey", "--deals", LONG],
+                 ["export", "--game", LONG], ["play", "--no-browser", "--host", LONG]):
+        stderr = invoke(args, world).stderr
+        quoted = [len(run) for run in stderr.replace("1", "x").split() if set(run) <= set("x'…")]
+        longest = max(quoted, default=0)
+        assert longest <= 205, (args[0], longest)
+
+
+def test_an_unexpected_error_is_one_line_unless_debug_is_asked_for(
+    world: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the flux capacitor failed")
+
+    monkeypatch.setattr("terrace.cli.engine.Board", broken)
+    result = invoke(["show", "-n", "1"], world)
+    assert result.exit_code == 1
+    assert result.stderr == ("internal error: RuntimeError: the flux capacitor failed "
+                             "(run with --debug for the traceback)\n")
+    debug = invoke(["--debug", "show", "-n", "1"], world)
+    assert isinstance(debug.exception, RuntimeError)
+    monkeypatch.setenv("TERRACE_DEBUG", "1")
+    assert isinstance(invoke(["show", "-n", "1"], world).exception, RuntimeError)
+    monkeypatch.setenv("TERRACE_DEBUG", "0")
+    assert invoke(["show", "-n", "1"], world).stderr.startswith("internal error: ")
+
+
+def test_debug_shows_the_traceback_of_a_refusal_too(world: Path) -> None:
+    plain = invoke(["deal", "-n", "1", "--winnable", "--verdicts-db", "{w}/folder/x.sqlite", "--decks", "1",
+                    "--reserve", "50", "--piles", "1", "--candidates", "1", "--total-seconds", "0.5"], world)
+    assert plain.exit_code == 1 and "Traceback" not in plain.output
+    debug = invoke(["--debug", "show", "-n", "1", "--decks", "9"], world)
+    assert debug.exit_code == 2  # usage errors stay usage errors, even with --debug
+
+
+def terrace(*args: str, folder: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m terrace`` in a real process."""
+    return subprocess.run(
+        [sys.executable, "-m", "terrace", *args], capture_output=True, text=True, timeout=120, cwd=folder,
+        env={**os.environ, "TERRACE_DB": str(folder / "games.sqlite"), **(env or {})},
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [
+        (["replay", "--deal-number", "7", "--moves", MOVE], 1),
+        (["survey", "--deals", "1-2", "--db", "notadb.sqlite"], 1),
+        (["import", "nested.json"], 1),
+        (["deal", "--deal-number", "¹"], 2),
+        (["show", "--deal-file", "huge.bin"], 2),
+    ],
+    ids=["long move", "not a database", "nested json", "unicode digit", "huge deal file"],
+)
+def test_a_real_process_refuses_in_one_line(args: list[str], status: int, world: Path) -> None:
+    before = snapshot(world)
+    done = terrace(*args, folder=world)
+    assert done.returncode == status, done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr) <= MAX_STDERR
+    assert snapshot(world) == before
+
+
+def test_a_real_process_shows_a_traceback_only_when_asked(world: Path) -> None:
+    code = ("import sys, terrace.cli.engine as engine\n"
+            "engine.VARIANTS = None\n"
+            "from terrace.cli import main\n"
+            "sys.argv[0] = 'terrace'\n"
+            "main()\n")
+
+    def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                              timeout=120,
+                              cwd=world, env={**os.environ, **(env or {})})
+
+    plain = run("variants")
+    assert plain.returncode == 1
+    assert plain.stderr.startswith("internal error: TypeError: ") and plain.stderr.count("\n") == 1
+    assert "--debug" in plain.stderr
+    for debug in (run("--debug", "variants"), run("variants", env={"TERRACE_DEBUG": "1"})):
+        assert debug.returncode == 1
+        assert "Traceback (most recent call last)" in debug.stderr
