@@ -31,7 +31,8 @@ HINT_SECONDS = 2.0
 MAX_HINTS = 600
 
 
-def follow(board: Board, fair: bool = False, seconds: float = HINT_SECONDS) -> tuple[dict[str, Any] | None, int]:
+def follow(board: Board, fair: bool = False,
+           seconds: float = HINT_SECONDS) -> tuple[dict[str, Any] | None, int]:
     """Play the hint until the game is won or a hint offers no move; the
     last hint (None when won) and the hints asked. Fails on a revisit."""
     seen = {board.position()}
@@ -82,15 +83,17 @@ def test_a_line_that_leads_back_is_not_used(monkeypatch: pytest.MonkeyPatch) -> 
     board = Board.from_number(4, get_rules("falling-star"))
     line = solver_api.solve(board.copy(stack=False), max_seconds=10).moves
     # a pile-to-pile move whose reverse is legal at once
-    for index, move in enumerate(line):
+    played = 0
+    for move in line:
         board.push(move)
+        played += 1
         if move.source == "t" and move.target == "t":
             back = Move("t", move.target_index, "t", move.source_index)
             if board.is_legal(back):
                 break
     else:
         pytest.skip("no reversible move in this line")
-    rest = line[index + 1:]
+    rest = line[played:]
     real_solve = solver_api.solve
     calls: list[int] = []
 

@@ -56,7 +56,9 @@ def hint(client: TestClient, game: dict[str, Any], **body: Any) -> dict[str, Any
     return data
 
 
-def test_the_hint_is_fair_by_default_and_counted_once_per_position(client: TestClient, store: GameStore) -> None:
+def test_the_hint_is_fair_by_default_and_counted_once_per_position(
+    client: TestClient, store: GameStore
+) -> None:
     game = new_game(client, variant="terrace", deal_number=128681666)
     found = hint(client, game)
     assert found["fair"] is True and found["kind"] == "sampled" and "kept" not in found
@@ -73,7 +75,9 @@ def test_the_hint_is_fair_by_default_and_counted_once_per_position(client: TestC
     assert client.get(f"/api/games/{game['id']}").json()["assisted"] is False
 
 
-def test_peeking_hints_follow_one_line_to_a_win_and_mark_the_game(client: TestClient, store: GameStore) -> None:
+def test_peeking_hints_follow_one_line_to_a_win_and_mark_the_game(
+    client: TestClient, store: GameStore
+) -> None:
     game = new_game(client, variant="falling-star", deal_number=4)
     board = Board.from_number(4, get_rules("falling-star"))
     seen = {board.position()}

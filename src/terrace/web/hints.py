@@ -61,7 +61,8 @@ def find_hint(
         decision = fair_hint(board, settings=settings, seed=seed, seconds=seconds)
     why = None
     if decision.move is None:
-        why = GAME_OVER if board.status in (Status.WON, Status.LOST) or not board.legal_moves else NO_NEW_POSITION
+        over = board.status in (Status.WON, Status.LOST) or not board.legal_moves
+        why = GAME_OVER if over else NO_NEW_POSITION
     return {"move": None if decision.move is None else str(decision.move), "kind": decision.kind,
             "line": [], "why": why, "fair": True, "samples": decision.samples, "wins": decision.wins,
             "win_share": decision.to_dict()["win_share"], "kept": None}
