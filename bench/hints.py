@@ -62,7 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variants", default="terrace,falling-star")
     parser.add_argument("--deals", default="1-50")
-    parser.add_argument("--seconds", type=float, default=2.0, help="One hint's budget (the server's default).")
+    parser.add_argument("--seconds", type=float, default=2.0, help="Seconds per hint.")
     parser.add_argument("--deal-seconds", type=float, default=300.0, help="Give a deal up after this long.")
     parser.add_argument("--fair", action="store_true", help="Fair hints instead of peeking ones.")
     parser.add_argument("--jobs", type=int, default=1)
