@@ -16,11 +16,11 @@ answers, and it too only suggests moves to new positions.
 >>> from terrace.variants import get_rules
 >>> board = Board.from_number(4, get_rules("falling-star"))
 >>> first = peek_hint(board, 5.0)
->>> first.kind, first.move == first.kept.moves[0]
+>>> first.kind, str(first.move) == first.kept.moves[0]
 ('winnable', True)
 >>> board.push(first.move)
 >>> again = peek_hint(board, 5.0, first.kept)
->>> again.kept is first.kept, again.move == first.kept.moves[1]
+>>> again.kept is first.kept, str(again.move) == first.kept.moves[1]
 (True, True)
 """
 
