@@ -136,6 +136,12 @@ def test_the_hint_says_what_backs_it_and_counts_once(api: Api, open_game: Any) -
     assert f"proved winning line of {len(found['line'])} moves" in page.locator("#prompt").inner_text()
     stored = api.client.get(f"/api/games/{game['id']}").json()
     assert stored["hints"] == 1 and stored["assisted"] is True
+    # the statistics say so: a column, and the game in the list of recent games
+    page.locator("#btn-stats").click()
+    row = page.locator("#dlg-stats tr[data-variant='terrace']")
+    assert int(row.locator("[data-stat='assisted']").inner_text()) >= 1
+    item = page.locator("#dlg-stats ol.recent li", has_text="128681666")
+    assert "assisted" in item.first.inner_text()
 
 
 def test_german_hint_words(api: Api, open_game: Any) -> None:
