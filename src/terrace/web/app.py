@@ -345,7 +345,7 @@ class WebGame:
             self.lines.move_to_end(game.id)
             while len(self.lines) > MAX_KEPT_LINES:
                 self.lines.popitem(last=False)
-        if peek and game.given_up_at is None:
+        if peek and _in_play(game):
             self.store.mark_assisted(game.id)
         found["counted"] = False
         if found["move"] is not None:
@@ -359,7 +359,7 @@ class WebGame:
         game = self.load(request.path_params["game_id"])
         result = await self.in_solver(request, hints.analyse, game.board(), self.hint_seconds,
                                       budget=self.hint_seconds)
-        if game.status in ("choosing", "playing") and game.given_up_at is None:
+        if _in_play(game):
             self.store.mark_assisted(game.id)
         return _json(result)
 
@@ -484,6 +484,11 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(WebRefusal.BODY_NOT_OBJECT)
     return data
+
+
+def _in_play(game: StoredGame) -> bool:
+    """True while the game is being played (an assist used now counts)."""
+    return game.status in ("choosing", "playing") and game.given_up_at is None
 
 
 def _seed(game_id: str) -> int:

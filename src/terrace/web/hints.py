@@ -40,7 +40,8 @@ def find_hint(
 
     Fair (the default, see :func:`terrace.solver.advice.fair_hint`): ``kind``
     ``sampled`` (``wins`` of ``samples`` sampled stock orders are won after
-    the move), ``safe``, ``only`` or ``none``. Peeking (see
+    the move), ``safe``, ``only``, ``heuristic`` (no sample was solved in
+    the time: the greedy preference) or ``none``. Peeking (see
     :func:`terrace.solver.hint_line.peek_hint`): ``winnable`` with the proved
     ``line``, ``lost``, ``heuristic`` or ``none``. No move comes with ``why``
     (one of :data:`terrace.solver.hint_line.WHY_NO_MOVE`); no hint ever
@@ -59,11 +60,14 @@ def find_hint(
     else:
         settings = FairSettings(samples=FAIR_SAMPLES, early=False)
         decision = fair_hint(board, settings=settings, seed=seed, seconds=seconds)
+    kind = decision.kind
+    if kind == "sampled" and not decision.samples:  # no sample was solved in the time
+        kind = "heuristic"
     why = None
     if decision.move is None:
         over = board.status in (Status.WON, Status.LOST) or not board.legal_moves
         why = GAME_OVER if over else NO_NEW_POSITION
-    return {"move": None if decision.move is None else str(decision.move), "kind": decision.kind,
+    return {"move": None if decision.move is None else str(decision.move), "kind": kind,
             "line": [], "why": why, "fair": True, "samples": decision.samples, "wins": decision.wins,
             "win_share": decision.to_dict()["win_share"], "kept": None}
 
