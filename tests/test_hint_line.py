@@ -176,6 +176,6 @@ def test_no_hint_when_the_game_is_over_or_every_move_goes_back() -> None:
 def test_fair_hints_say_what_backs_them() -> None:
     board = Board.from_number(128681666, get_rules("terrace"))
     found = find_hint(board, 3.0)
-    assert found["fair"] is True and found["kind"] == "sampled" and found["line"] == []
-    assert 0 <= found["wins"] <= found["samples"] and found["samples"] > 0
+    assert found["fair"] is True and found["kind"] in ("sampled", "heuristic") and found["line"] == []
+    assert 0 <= found["wins"] <= found["samples"] and (found["samples"] > 0) == (found["kind"] == "sampled")
     assert found["move"] in [str(m) for m in board.legal_moves]

@@ -61,8 +61,10 @@ def test_the_hint_is_fair_by_default_and_counted_once_per_position(
 ) -> None:
     game = new_game(client, variant="terrace", deal_number=128681666)
     found = hint(client, game)
-    assert found["fair"] is True and found["kind"] == "sampled" and "kept" not in found
-    assert 0 <= found["wins"] <= found["samples"] and found["samples"] > 0
+    assert found["fair"] is True and "kept" not in found
+    # sampled, unless a very busy machine solved no sample in the time
+    assert found["kind"] in ("sampled", "heuristic")
+    assert 0 <= found["wins"] <= found["samples"] and (found["samples"] > 0) == (found["kind"] == "sampled")
     assert found["move"] in game["legal_moves"] and found["source"]
     assert found["counted"] is True
     again = hint(client, game, after=0)
