@@ -27,6 +27,7 @@ from __future__ import annotations
 import importlib.metadata
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -54,6 +55,9 @@ MAX_WORKERS = 256
 MAX_BATCH = 32
 """The most deals in one batch: small enough that a batch lost with its
 worker, or with the client, costs little."""
+
+MAX_LOST = 3
+"""How often one deal may be lost with its worker before the survey stops."""
 
 IN_FLIGHT_PER_WORKER = 3
 """Batches queued per worker: enough to keep it busy, few enough that the
@@ -161,7 +165,7 @@ def connect(scheduler: str) -> Iterator[Any]:
             client.close()
         return
     cluster = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
-                                       dashboard_address=None)
+                                       dashboard_address=":0")
     try:
         client = distributed.Client(cluster)
         try:
@@ -234,18 +238,21 @@ def _stream(client: Any, batches: list[list[Job]], workers: int, keep: Callable[
         return future
 
     owner: dict[Any, list[Job]] = {}
-    stream = distributed.as_completed([submit(pending.pop()) for _ in range(min(len(pending),
-                                                                               _window(workers)))])
+    lost: Counter[int] = Counter()
+    first = [submit(pending.pop()) for _ in range(min(len(pending), _window(workers)))]
+    stream = distributed.as_completed(first, loop=client.loop)  # this client's loop, not the default's
     try:
         for future in stream:
             jobs = owner.pop(future.key)
             try:
-                results = future.result()
-            except distributed.KilledWorker:
-                # Dask already retried this batch on other workers; split it so
-                # one deal that kills every worker it runs on is named alone.
+                results = _results(future, distributed.KilledWorker)
+            except _Lost:
                 if len(jobs) == 1:
-                    raise ClusterError(f"deal {jobs[0][1]} killed every worker that ran it") from None
+                    lost[jobs[0][1]] += 1
+                    if lost[jobs[0][1]] > MAX_LOST:
+                        raise ClusterError(f"deal {jobs[0][1]} was lost with its worker {MAX_LOST + 1} "
+                                           "times: it may need more memory than a worker has") from None
+                # again, each deal alone: a deal that kills its workers is then named
                 pending.extend([job] for job in jobs)
                 results = []
             for number, verdict, kb in results:
@@ -265,6 +272,26 @@ def _stream(client: Any, batches: list[list[Job]], workers: int, keep: Callable[
         for future in list(stream.futures):
             future.cancel()
     return peak
+
+
+class _Lost(Exception):
+    """A batch's results went with its worker."""
+
+
+def _results(future: Any, killed: type[Exception]) -> list[tuple[int, Verdict, int]]:
+    """A finished batch's results; :class:`_Lost` when the workers that ran
+    it kept dying (Dask's ``KilledWorker``, after it tried it elsewhere), or
+    one died before the client fetched its results. An error of the task
+    itself (a refusal, a bug) is raised as it is, never retried."""
+    if future.status == "error":
+        error = future.exception()
+        if isinstance(error, killed):
+            raise _Lost
+        raise error
+    try:
+        return list(future.result())
+    except Exception:  # finished, then lost with its worker before it was fetched
+        raise _Lost from None
 
 
 def _window(workers: int) -> int:
