@@ -5,9 +5,11 @@ processes through :func:`~terrace.solver.survey.run_survey` (the local
 pool) and :func:`~terrace.solver.cluster.run_cluster_survey` (a
 LocalCluster, started once beforehand: its start-up is printed apart), each
 run on an empty verdict store, the two backends taking turns; prints per
-preset and player the median deals per second of each, the cluster's
-overhead, and the cost of a deal in core-seconds (workers / deals per
-second of the local pool), the figure docs/cluster.md scales up.
+preset and player the median deals per second of each and the cluster's
+overhead in wall time, and the CPU seconds per deal of each backend (the
+worker processes' CPU time, which other programs on a busy machine do not
+inflate as they inflate wall time): the cost of a deal per core, the
+figure docs/cluster.md scales up.
 
     .venv/bin/python bench/survey.py                                # terrace, perfect, 1-100, 10 s
     .venv/bin/python bench/survey.py --variants terrace,madame --players perfect,greedy --deals 1-40
@@ -20,32 +22,50 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from terrace.rules import Rules
 from terrace.solver.players import PLAYERS
-from terrace.solver.survey import parse_range, run_survey, summarise
+from terrace.solver.survey import parse_range, percentile, run_survey, summarise
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.variants import get_rules
 
 Run = Callable[[VerdictStore], dict[int, Verdict]]
+Clock = Callable[[], float]
 
 
-def timed(run: Run, folder: str, name: str) -> tuple[float, dict[int, Verdict]]:
-    """Wall seconds of one run on an empty store, and its verdicts."""
+def children_cpu() -> float:
+    """CPU seconds of this process's finished child processes (the local
+    pool's workers, once the pool is closed) and of this process itself
+    (a survey of one job runs here)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return children.ru_utime + children.ru_stime + time.process_time()
+
+
+def workers_cpu(client: Any) -> float:
+    """CPU seconds of the cluster's worker processes so far."""
+    return float(sum(client.run(time.process_time).values()))
+
+
+def timed(run: Run, clock: Clock, folder: str, name: str) -> tuple[float, float, dict[int, Verdict]]:
+    """Wall and CPU seconds of one run on an empty store, and its verdicts."""
     path = os.path.join(folder, f"{name}.sqlite3")
     if os.path.exists(path):
         os.remove(path)
     store = VerdictStore(path)
+    cpu = clock()
     start = time.perf_counter()
     verdicts = run(store)
     wall = time.perf_counter() - start
+    cpu = clock() - cpu
     store.close()
-    return wall, verdicts
+    return wall, cpu, verdicts
 
 
 def main() -> None:
@@ -64,22 +84,26 @@ def main() -> None:
     deals = last - first + 1
     settings = None if args.samples is None else {"samples": args.samples}
     folder = tempfile.mkdtemp(prefix="terrace-bench-survey-")
+    clocks: dict[str, Clock] = {"local": children_cpu}
     scheduler = ""
-    local_cluster = None
+    local_cluster = client = None
     if "cluster" in backends:
-        from distributed import LocalCluster
+        from distributed import Client, LocalCluster
 
         start = time.perf_counter()
         local_cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                                      dashboard_address=":0")
         scheduler = local_cluster.scheduler_address
-        print(f"LocalCluster of {args.workers} workers started in {time.perf_counter() - start:.1f} s")
+        client = Client(local_cluster)
+        clocks["cluster"] = partial(workers_cpu, client)
+        print(f"LocalCluster of {args.workers} workers started in {time.perf_counter() - start:.1f} s "
+              "(not in the figures below)")
     print(f"deals {first}-{last}, {args.max_seconds:g} s each, {args.workers} worker processes, "
           f"median of {args.repeats} runs per backend, each on an empty verdict store")
     print()
-    print("| preset | player | deals | won | lost | unknown | local deals/s | cluster deals/s | overhead "
-          "| core-s per deal | mean s per deal |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| preset | player | deals | won | lost | unknown | median s | local deals/s | cluster deals/s "
+          "| wall overhead | local CPU s/deal | cluster CPU s/deal | CPU overhead |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     try:
         for variant in args.variants.split(","):
             rules = get_rules(variant)
@@ -91,13 +115,17 @@ def main() -> None:
                                        player=player, settings=settings),
                 }
                 rates: dict[str, list[float]] = {b: [] for b in backends}
+                cpus: dict[str, list[float]] = {b: [] for b in backends}
                 verdicts: dict[int, Verdict] = {}
                 for _ in range(args.repeats):
                     for backend in backends:
-                        wall, verdicts = timed(runs[backend], folder, backend)
+                        wall, cpu, verdicts = timed(runs[backend], clocks[backend], folder, backend)
                         rates[backend].append(deals / wall)
-                print(row(variant, player, verdicts, rates, args.workers), flush=True)
+                        cpus[backend].append(cpu / deals)
+                print(row(variant, player, verdicts, rates, cpus), flush=True)
     finally:
+        if client is not None:
+            client.close()
         if local_cluster is not None:
             local_cluster.close()
 
@@ -116,17 +144,27 @@ def _cluster_run(rules: Rules, first: int, last: int, scheduler: str, budget: fl
                               store=store, player=player, settings=settings)[0]
 
 
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else 0.0
+
+
+def _overhead(local: float, remote: float, higher_is_worse: bool) -> str:
+    if not (local and remote):
+        return "—"
+    ratio = remote / local if higher_is_worse else local / remote
+    return f"{100 * (ratio - 1):+.1f}%"
+
+
 def row(variant: str, player: str, verdicts: dict[int, Verdict], rates: dict[str, list[float]],
-        workers: int) -> str:
-    """One line of the table."""
+        cpus: dict[str, list[float]]) -> str:
+    """One line of the table (medians over the runs)."""
     summary = summarise(verdicts)
-    local = statistics.median(rates["local"]) if rates.get("local") else 0.0
-    remote = statistics.median(rates["cluster"]) if rates.get("cluster") else 0.0
-    overhead = f"{100 * (local / remote - 1):+.1f}%" if local and remote else "—"
-    cost = workers / (local or remote)
-    mean = sum(v.seconds for v in verdicts.values()) / max(1, len(verdicts))
+    local, remote = _median(rates.get("local", [])), _median(rates.get("cluster", []))
+    local_cpu, remote_cpu = _median(cpus.get("local", [])), _median(cpus.get("cluster", []))
+    median = percentile([v.seconds for v in verdicts.values()], 50)
     return (f"| {variant} | {player} | {summary.deals} | {summary.won} | {summary.lost} | {summary.unknown} "
-            f"| {local:.2f} | {remote:.2f} | {overhead} | {cost:.3f} | {mean:.3f} |")
+            f"| {median:.3f} | {local:.2f} | {remote:.2f} | {_overhead(local, remote, False)} "
+            f"| {local_cpu:.3f} | {remote_cpu:.3f} | {_overhead(local_cpu, remote_cpu, True)} |")
 
 
 if __name__ == "__main__":
