@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 import time
@@ -201,3 +202,10 @@ def test_lost_results_are_run_again_and_task_errors_are_not() -> None:
         results(FakeFuture("finished", RuntimeError("lost")), Killed)
     with pytest.raises(ValueError, match="budget"):  # the task's own refusal
         results(FakeFuture("error", ValueError("bad budget")), Killed)
+
+
+def test_a_batch_from_another_version_is_refused_on_the_worker() -> None:
+    expected = rf"runs terrace {re.escape(cluster.VERSION)}, this client terrace 9\.9\.9: install the same"
+    with pytest.raises(ClusterError, match=expected):
+        cluster.run_batch("9.9.9", [(RULES, 1, "greedy", {}, 0, 60.0)])
+    assert cluster.run_batch(cluster.VERSION, []) == []

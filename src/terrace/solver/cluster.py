@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
+import socket
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -122,8 +123,8 @@ def worker_version() -> str:
     return VERSION
 
 
-def _mismatch(where: str, version: str) -> str:
-    return (f"worker {where} runs terrace {version}, this client terrace {VERSION}: install the same "
+def _mismatch(where: str, worker: str, client: str) -> str:
+    return (f"worker {where} runs terrace {worker}, this client terrace {client}: install the same "
             f"terrace[cluster] version everywhere (another engine could give other verdicts)")
 
 
@@ -133,10 +134,10 @@ def run_batch(version: str, jobs: Sequence[Job]) -> list[tuple[int, Verdict, int
 
     >>> run_batch("0.0.0", [])
     Traceback (most recent call last):
-    terrace.solver.cluster.ClusterError: worker here runs terrace ...
+    terrace.solver.cluster.ClusterError: worker ... runs terrace ..., this client terrace 0.0.0: ...
     """
     if version != VERSION:
-        raise ClusterError(_mismatch("here", VERSION))
+        raise ClusterError(_mismatch(socket.gethostname(), VERSION, version))
     return [run_job(job) for job in jobs]
 
 
@@ -146,7 +147,7 @@ def check_versions(client: Any) -> int:
     versions: dict[str, str] = client.run(worker_version)
     for where, version in sorted(versions.items()):
         if version != VERSION:
-            raise ClusterError(_mismatch(where, version))
+            raise ClusterError(_mismatch(where, version, VERSION))
     return len(versions)
 
 
