@@ -206,11 +206,11 @@ def run_cluster_survey(
     if not todo:
         return known, 0
 
-    def keep(batch: dict[int, Verdict]) -> None:
-        store.put_many(rules, batch, key)  # one transaction per batch: a million rows cost seconds
-        known.update(batch)
+    def keep(verdicts: dict[int, Verdict]) -> None:
+        store.put_many(rules, verdicts, key)  # one transaction per batch: a million rows cost seconds
+        known.update(verdicts)
         if on_result is not None:
-            for number, verdict in batch.items():
+            for number, verdict in verdicts.items():
                 on_result(number, verdict)
 
     with connect(scheduler) as client:
