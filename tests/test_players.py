@@ -55,6 +55,16 @@ def test_play_outs_end_won_or_lost_without_loops(name: str, player: str) -> None
             assert (played.reason == "") == (not game.legal_moves)
 
 
+def test_greedy_does_not_wander_between_free_spaces() -> None:
+    """With spaces filled freely, lone cards shuffled into spaces made
+    thousands of new positions (a 2,000-move game that never ended)."""
+    rules = get_rules("empress-of-italy")
+    for number in (1, 2, 3):
+        played = play_out(Board.from_number(number, rules), make_player("greedy"), max_seconds=60)
+        assert played.result in ("won", "lost")
+        assert len(played.moves) < 600
+
+
 def test_greedy_wins_a_won_endgame_and_prefers_the_terrace() -> None:
     rules = Rules(decks=1, reserve=4, piles=3, candidates=0)
     wins = 0

@@ -132,7 +132,11 @@ def _value(obs: Observation, move: Move) -> float | None:
     if move.source == "t":
         if freed > 0:
             return 50.0 + freed
-        if len(obs.tableau[move.source_index - 1]) == 1 and (obs.waste or obs.stock):
+        if (len(obs.tableau[move.source_index - 1]) == 1 and (obs.waste or obs.stock)
+                and move.target == "t" and obs.tableau[move.target_index - 1]):
+            # a space made by joining a lone card to another pile; moving it
+            # into a space makes none, and with free spaces such moves would
+            # wander through thousands of new positions
             return 35.0
         return None
     return 30.0 + max(freed, 0)
