@@ -1,8 +1,10 @@
 """Saved games in one SQLite file: the durable :class:`~terrace.storage.base.GameStore`.
 
 Every change is one ``BEGIN IMMEDIATE`` transaction that checks the game's
-revision before writing and is committed (WAL, ``synchronous=FULL``) before
-the call returns, so what a player saw accepted survives a crash. A move
+revision before writing and is committed (WAL, ``synchronous=NORMAL``)
+before the call returns, so what a player saw accepted survives a crash or
+SIGKILL of the program (a power cut may lose the last moves since the log's
+last checkpoint; ``docs/storage.md`` says why). A move
 costs the same at any length of game: it is checked on the board the caller
 played it on and stored as one new row. Every game read back is checked: a
 game read for the first time (or changed by another process) is replayed
@@ -185,7 +187,7 @@ class SqliteStore:
             if application_id != APPLICATION_ID and (application_id or version or tables):
                 raise foreign(self._name)
             self.journal_mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
-            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
             try:
                 self.migrations_applied = migrate(conn, migrate_to)
