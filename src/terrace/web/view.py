@@ -57,20 +57,21 @@ def pile_cards(state: dict[str, Any]) -> dict[str, list[str]]:
     return piles
 
 
-def describe_sources(board: Board) -> dict[str, dict[str, Any]]:
+def describe_sources(board: Board, state: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
     """For each pile whose top card can move: the card, the move a click
     makes, and every pile it may be dropped on with the move that makes.
 
     Built from the board's list of legal moves (computed once per
     position): only a card that some foundation takes is tried on each
-    foundation, so a request costs a few checks, not one per pair of piles."""
+    foundation, so a request costs a few checks, not one per pair of piles.
+    ``state`` is ``board.to_dict()`` when the caller has it already."""
     if board.choosing:
         return {}
     by_source: dict[str, list[Move]] = {}
     for move in board.legal_moves:
         if not (move.is_draw or move.is_choice):
             by_source.setdefault(move_place(move), []).append(move)
-    piles = pile_cards(board.to_dict())
+    piles = pile_cards(board.to_dict() if state is None else state)
     result: dict[str, dict[str, Any]] = {}
     for pile in source_piles(board):
         cards = piles.get(pile)
@@ -127,12 +128,13 @@ def describe_move(board: Board, text: str) -> dict[str, str | None]:
     return {"source": source, "target": target}
 
 
-def foundation_badges(board: Board) -> list[dict[str, Any]]:
+def foundation_badges(board: Board, state: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """What each foundation waits for: an empty one its base rank, a started
-    one the next rank with its colour (or suit, when building in suit)."""
+    one the next rank with its colour (or suit, when building in suit).
+    ``state`` is ``board.to_dict()`` when the caller has it already."""
     badges: list[dict[str, Any]] = []
     base = None if board.choosing else RANKS[board.base_rank]
-    for cards in board.to_dict()["foundations"]:
+    for cards in (board.to_dict() if state is None else state)["foundations"]:
         if not cards:
             badges.append({"count": 0, "next": base, "colour": None, "suit": None, "complete": False})
             continue
@@ -208,10 +210,10 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
         "can_undo": board.can_undo,
         "can_redo": board.can_redo,
         "counters": board.counters(),
-        "sources": describe_sources(board),
+        "sources": describe_sources(board, state),
         "draw": "s" if board.is_legal(Move.draw()) and not board.choosing else None,
         "choices": choices,
-        "foundations": foundation_badges(board),
+        "foundations": foundation_badges(board, state),
         "winnable_only": game.winnable_only,
         "hints": game.hints,
         "undos": game.undos,
