@@ -165,7 +165,7 @@ class SolverPool:
         module-level function and its arguments and result picklable.
         Raises :class:`PoolBusy`, :class:`WorkStopped` or
         :class:`WorkFailed`, or whatever ``func`` raised."""
-        worker = await self._acquire()
+        worker = await self._acquire(gone)
         usable = False  # a worker left mid-job (an exception, a cancelled task) is replaced
         try:
             job = next(self._jobs)
@@ -181,8 +181,13 @@ class SolverPool:
         result: T = value
         return result
 
-    async def _acquire(self) -> _Worker:
+    async def _acquire(self, gone: Callable[[], Awaitable[bool]] | None = None) -> _Worker:
+        """A worker for a new job; a job waiting in line leaves it (with
+        :class:`WorkStopped`) as soon as its caller has gone away, so a
+        request nobody waits for any more neither holds a place in line nor
+        starts a search."""
         queued = False
+        next_look = time.monotonic() + GONE_EVERY
         try:
             while True:
                 with self._lock:
@@ -199,6 +204,10 @@ class SolverPool:
                             raise PoolBusy("the solver is busy")
                         self._queued += 1
                         queued = True
+                if gone is not None and time.monotonic() >= next_look:
+                    next_look = time.monotonic() + GONE_EVERY
+                    if await gone():
+                        raise WorkStopped("the caller went away")
                 await asyncio.sleep(POLL)
         finally:
             if queued:
@@ -255,4 +264,10 @@ class SolverPool:
             if keep:
                 self._idle.append(worker)
         if not keep:
-            threading.Thread(target=worker.stop, args=(0.0,), daemon=True).start()
+            threading.Thread(target=self._replace, args=(worker,), daemon=True).start()
+
+    def _replace(self, worker: _Worker) -> None:
+        """Stop a worker that cannot be kept and start its successor at
+        once, so that the next job does not wait for a process to start."""
+        worker.stop(0.0)
+        self.start()
