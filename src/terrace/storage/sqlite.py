@@ -133,12 +133,17 @@ class SqliteStore:
 
     def _open_file(self, path: Path) -> sqlite3.Connection:
         header = inspect_file(path)
+        self._side_before = side_files(path)
         if header is not None:
             version = header.user_version
-            if header.has_wal:
-                version = max(version, self._probe_version(path))
-            if version > LATEST_VERSION:
-                raise NewerDatabaseError(version, str(path))
+            try:
+                if header.has_wal:  # (the probe may make an -shm file)
+                    version = max(version, self._probe_version(path))
+                if version > LATEST_VERSION:
+                    raise NewerDatabaseError(version, str(path))
+            except BaseException:
+                remove_new_side_files(path, self._side_before)
+                raise
         else:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,8 +151,15 @@ class SqliteStore:
                 raise DatabaseFileError(
                     f"cannot make the folder {label(path.parent)}: {error.strerror or error}"
                 ) from None
-        self._side_before = side_files(path)
         try:
+            if header is not None and not self._side_before and not os.access(path, os.W_OK):
+                # A file we may not write (and nobody is writing: no log
+                # beside it) is read as it stands, so that SQLite makes no
+                # -wal or -shm file beside it that it could not remove.
+                return sqlite3.connect(
+                    path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True,
+                    isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS,
+                )
             return sqlite3.connect(
                 path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS
             )
