@@ -168,8 +168,10 @@ def motions(
     added: list[tuple[str, str]] = []
     for pile in new:
         b, a = old.get(pile, []), new[pile]
-        common = 0
-        while common < min(len(a), len(b)) and a[common] == b[common]:
+        if a == b:
+            continue
+        common, shorter = 0, min(len(a), len(b))
+        while common < shorter and a[common] == b[common]:
             common += 1
         removed += [(pile, card) for card in b[common:]]
         added += [(pile, card) for card in a[common:]]
