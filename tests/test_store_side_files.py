@@ -5,8 +5,12 @@ one that ``stats`` reads."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import sqlite3
-from collections.abc import Callable
+import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -86,6 +90,45 @@ def test_a_read_only_database_gets_no_side_files(tmp_path: Path, command: str) -
     else:  # read as it stands
         assert status == 0 and "Traceback" not in output
         assert output.splitlines()[2].split()[:2] == ["Terrace", "1"]  # its one game, played
+
+
+@contextmanager
+def read_only_folder(folder: Path) -> Iterator[None]:
+    """No file can be made in ``folder``, even by root (an immutable
+    folder), or skip."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+        return
+    if shutil.which("chattr") is None:
+        pytest.skip("chattr is needed to make a folder read-only for root")
+    if subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("this file system cannot make a folder immutable")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_database_in_a_read_only_folder_gets_no_side_files(tmp_path: Path, command: str) -> None:
+    """SQLite cannot make its log there: play refuses in one line, stats reads."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    db = with_games(folder / "games.sqlite")
+    content = db.read_bytes()
+    with read_only_folder(folder):
+        status, output = run(command, db)
+        assert files_in(folder) == {"games.sqlite"}
+    assert db.read_bytes() == content
+    if command == "play":
+        assert status == 1 and "games cannot be saved in games.sqlite" in output
+        assert len(output.strip().splitlines()) == 1
+    else:
+        assert status == 0 and output.splitlines()[2].split()[:2] == ["Terrace", "1"]
 
 
 def test_a_newer_database_with_a_pending_log_keeps_its_log_and_gets_no_index(tmp_path: Path) -> None:

@@ -152,10 +152,13 @@ class SqliteStore:
                     f"cannot make the folder {label(path.parent)}: {error.strerror or error}"
                 ) from None
         try:
-            if header is not None and not self._side_before and not os.access(path, os.W_OK):
-                # A file we may not write (and nobody is writing: no log
-                # beside it) is read as it stands, so that SQLite makes no
-                # -wal or -shm file beside it that it could not remove.
+            if header is not None and not self._side_before and not (
+                os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+            ):
+                # A file we may not write, or in a folder we may not write
+                # (and nobody is writing: no log beside it), is read as it
+                # stands, so that SQLite makes no -wal or -shm file beside
+                # it that it could not remove (or fails for want of one).
                 return sqlite3.connect(
                     path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True,
                     isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS,
