@@ -103,6 +103,27 @@ def test_a_waiting_job_whose_caller_goes_away_leaves_the_line(pool: SolverPool) 
     assert queued == 0
 
 
+def test_a_worker_still_starting_is_not_replaced_for_a_slow_cancel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cancel sent while the worker is still starting (a busy machine) is
+    answered once it has started: killing it would only make its successor
+    start all over again."""
+    monkeypatch.setattr(workers, "CANCEL_GRACE", 0.05)  # far less than a start
+    pool = SolverPool(workers=1)
+    pids: list[int] = []
+
+    async def gone() -> bool:
+        pids.append(next(iter(pool._busy)).process.pid)
+        return True
+
+    try:
+        with pytest.raises(WorkStopped):
+            asyncio.run(pool.run(_sleep, 60.0, budget=60, gone=gone))
+        assert [w.process.pid for w in pool._idle] == pids[:1]
+        assert asyncio.run(pool.run(_echo, "same worker", budget=10)) == "same worker"
+    finally:
+        pool.close()
+
+
 def test_a_job_that_overruns_is_stopped_and_its_worker_replaced(
     pool: SolverPool, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -39,8 +39,12 @@ T = TypeVar("T")
 
 CANCEL = "cancel"
 STOP = "stop"
+READY = "ready"
+"""What a new worker says once it has started (its imports done)."""
 CANCEL_GRACE = 1.0
-"""Seconds a worker has to answer a cancel before it is replaced."""
+"""Seconds a worker that has started has to answer a cancel before it is
+replaced (one still starting gets :data:`START_GRACE`: a successor would
+only have to start all over again)."""
 START_GRACE = 10.0
 """Seconds a job may take beyond its budget (a new worker must first start)."""
 POLL = 0.01
@@ -76,6 +80,10 @@ def _sleep(seconds: float, cancel: Callable[[], bool]) -> float:
 def _serve(conn: Connection) -> None:
     """A worker's life: run jobs until told to stop or the server is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        conn.send(READY)
+    except (EOFError, OSError):
+        return
     while True:
         try:
             message = conn.recv()
@@ -106,6 +114,8 @@ class _Worker:
         )
         self.process.start()
         child.close()
+        self.ready_at: float | None = None
+        """When the worker said it had started (monotonic), once it has."""
 
     def stop(self, wait: float) -> None:
         """Ask the worker to stop, and make sure it has after ``wait`` seconds."""
@@ -237,21 +247,33 @@ class SolverPool:
     def _reply(self, worker: _Worker, job: int) -> tuple[Any, ...] | None:
         try:
             while worker.conn.poll():
-                reply: tuple[Any, ...] = worker.conn.recv()
-                if reply[0] == job:
+                reply: tuple[Any, ...] | str = worker.conn.recv()
+                if isinstance(reply, str):
+                    if reply == READY:
+                        worker.ready_at = time.monotonic()
+                elif reply[0] == job:
                     return reply
         except (EOFError, OSError):
             raise WorkFailed("the solver process stopped unexpectedly") from None
         return None
 
     async def _cancel(self, worker: _Worker, job: int) -> bool:
-        """Tell the worker to stop the job; True when it did in time."""
+        """Tell the worker to stop the job; True when it did in time:
+        within :data:`CANCEL_GRACE` of the cancel or of the moment it had
+        started, whichever is later."""
         try:
             worker.conn.send(CANCEL)
-            until = time.monotonic() + CANCEL_GRACE
-            while time.monotonic() < until:
+            sent = time.monotonic()
+            while True:
                 if self._reply(worker, job) is not None:
                     return True
+                ready = worker.ready_at
+                if ready is None and not self.closing.is_set():
+                    until = sent + START_GRACE
+                else:
+                    until = max(sent, ready or sent) + CANCEL_GRACE
+                if time.monotonic() >= until or not worker.process.is_alive():
+                    break
                 await asyncio.sleep(POLL)
         except (OSError, WorkFailed):
             pass
