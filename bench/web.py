@@ -28,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +90,26 @@ class Player:
         self.conn.close()
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) the process has used so far (Linux), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_cpu(pid: int, run: Callable[[], list[float]]) -> tuple[list[float], str]:
+    """``run()``'s round trips and the server's CPU time per move: a figure
+    that other processes sharing the CPU change much less than wall time."""
+    before = cpu_seconds(pid)
+    times = run()
+    after = cpu_seconds(pid)
+    if before is None or after is None or not times:
+        return times, ""
+    return times, f"; server CPU {(after - before) / len(times) * 1000:.2f} ms per move"
+
+
 def percentiles(samples: list[float]) -> str:
     ordered = sorted(samples)
 
@@ -145,10 +166,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         proc, port = start_server(args.db or str(Path(folder) / "bench.sqlite"))
         try:
-            print(f"one client, keep-alive, {args.moves} moves: {percentiles(one_client(port, args.moves))}")
-            times = many_clients(port, args.clients, args.seconds)
+            times, cpu = server_cpu(proc.pid, lambda: one_client(port, args.moves))
+            print(f"one client, keep-alive, {args.moves} moves: {percentiles(times)}{cpu}")
+            times, cpu = server_cpu(proc.pid, lambda: many_clients(port, args.clients, args.seconds))
             rate = len(times) / args.seconds
-            print(f"{args.clients} clients, {args.seconds:g} s: {percentiles(times)}, {rate:.0f} moves/s")
+            print(f"{args.clients} clients, {args.seconds:g} s: {percentiles(times)}, {rate:.0f} moves/s"
+                  f"{cpu}")
         finally:
             proc.send_signal(signal.SIGTERM)
             try:

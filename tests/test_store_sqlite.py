@@ -42,7 +42,8 @@ def test_a_new_database_is_in_wal_mode_with_the_pragmas_set(store: SqliteStore, 
     assert store.journal_mode == "wal"
     conn = store._conn
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    # NORMAL: a commit survives SIGKILL (the log is in the OS); see docs/storage.md.
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1
     assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
 
 

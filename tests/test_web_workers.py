@@ -76,6 +76,54 @@ def test_a_job_stops_when_its_caller_goes_away(pool: SolverPool) -> None:
     assert asyncio.run(pool.run(_echo, "next", budget=5)) == "next"
 
 
+def test_a_waiting_job_whose_caller_goes_away_leaves_the_line(pool: SolverPool) -> None:
+    """It neither keeps its place (others would be refused) nor waits for a
+    worker to start its search for nobody."""
+
+    async def scenario() -> tuple[Any, float, int]:
+        started = time.perf_counter()
+
+        async def gone() -> bool:
+            return time.perf_counter() > started + 0.3
+
+        running = asyncio.ensure_future(pool.run(_sleep, 3.0, budget=10))
+        await asyncio.sleep(0.1)
+        try:
+            waited: Any = await pool.run(_echo, "ran for nobody", budget=10, gone=gone)
+        except WorkStopped as error:
+            waited = error
+        took = time.perf_counter() - started
+        queued = pool._queued
+        await running
+        return waited, took, queued
+
+    waited, took, queued = asyncio.run(scenario())
+    assert isinstance(waited, WorkStopped)
+    assert took < 2.5  # the running job takes 3 s
+    assert queued == 0
+
+
+def test_a_worker_still_starting_is_not_replaced_for_a_slow_cancel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cancel sent while the worker is still starting (a busy machine) is
+    answered once it has started: killing it would only make its successor
+    start all over again."""
+    monkeypatch.setattr(workers, "CANCEL_GRACE", 0.05)  # far less than a start
+    pool = SolverPool(workers=1)
+    pids: list[int] = []
+
+    async def gone() -> bool:
+        pids.append(next(iter(pool._busy)).process.pid)
+        return True
+
+    try:
+        with pytest.raises(WorkStopped):
+            asyncio.run(pool.run(_sleep, 60.0, budget=60, gone=gone))
+        assert [w.process.pid for w in pool._idle] == pids[:1]
+        assert asyncio.run(pool.run(_echo, "same worker", budget=10)) == "same worker"
+    finally:
+        pool.close()
+
+
 def test_a_job_that_overruns_is_stopped_and_its_worker_replaced(
     pool: SolverPool, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -129,7 +129,10 @@ class _Task:
             return
         if self.hunter is None:
             return
-        until = min(deadline, start + (time.perf_counter() - start) * share)
+        # The hunters' turn follows the core's slice, not a stall of the
+        # process (a busy machine): a slice that overran gives them no more.
+        now = time.perf_counter()
+        until = min(deadline, now + min(now - start, CORE_SLICE_SECONDS) * (share - 1))
         while not self._hunt(until) and time.perf_counter() < until:
             pass
 

@@ -1,8 +1,10 @@
 """Saved games in one SQLite file: the durable :class:`~terrace.storage.base.GameStore`.
 
 Every change is one ``BEGIN IMMEDIATE`` transaction that checks the game's
-revision before writing and is committed (WAL, ``synchronous=FULL``) before
-the call returns, so what a player saw accepted survives a crash. A move
+revision before writing and is committed (WAL, ``synchronous=NORMAL``)
+before the call returns, so what a player saw accepted survives a crash or
+SIGKILL of the program (a power cut may lose the last moves since the log's
+last checkpoint; ``docs/storage.md`` says why). A move
 costs the same at any length of game: it is checked on the board the caller
 played it on and stored as one new row. Every game read back is checked: a
 game read for the first time (or changed by another process) is replayed
@@ -131,12 +133,17 @@ class SqliteStore:
 
     def _open_file(self, path: Path) -> sqlite3.Connection:
         header = inspect_file(path)
+        self._side_before = side_files(path)
         if header is not None:
             version = header.user_version
-            if header.has_wal:
-                version = max(version, self._probe_version(path))
-            if version > LATEST_VERSION:
-                raise NewerDatabaseError(version, str(path))
+            try:
+                if header.has_wal:  # (the probe may make an -shm file)
+                    version = max(version, self._probe_version(path))
+                if version > LATEST_VERSION:
+                    raise NewerDatabaseError(version, str(path))
+            except BaseException:
+                remove_new_side_files(path, self._side_before)
+                raise
         else:
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -144,8 +151,18 @@ class SqliteStore:
                 raise DatabaseFileError(
                     f"cannot make the folder {label(path.parent)}: {error.strerror or error}"
                 ) from None
-        self._side_before = side_files(path)
         try:
+            if header is not None and not self._side_before and not (
+                os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+            ):
+                # A file we may not write, or in a folder we may not write
+                # (and nobody is writing: no log beside it), is read as it
+                # stands, so that SQLite makes no -wal or -shm file beside
+                # it that it could not remove (or fails for want of one).
+                return sqlite3.connect(
+                    path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True,
+                    isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS,
+                )
             return sqlite3.connect(
                 path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS
             )
@@ -185,7 +202,7 @@ class SqliteStore:
             if application_id != APPLICATION_ID and (application_id or version or tables):
                 raise foreign(self._name)
             self.journal_mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
-            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
             try:
                 self.migrations_applied = migrate(conn, migrate_to)

@@ -263,8 +263,7 @@ class WebGame:
         source = describe_move(board, str(move))["source"]
         board.push(move)
         self.save(game, board, "move")
-        return _json(game_json(game, board, motions=motions(before, board.to_dict(), source),
-                               last_move=str(move)))
+        return _json(_moved(game_json(game, board, last_move=str(move)), before, source))
 
     async def check(self, request: Request) -> Response:
         """Would this move be legal? 200 with the reason when it is not."""
@@ -308,7 +307,7 @@ class WebGame:
             source = describe_move(board, str(board.redo_stack[-1]))["source"]
             board.redo()
         self.save(game, board, action)
-        return _json(game_json(game, board, motions=motions(before, board.to_dict(), source)))
+        return _json(_moved(game_json(game, board), before, source))
 
     async def restart(self, request: Request) -> Response:
         game = self.load(request.path_params["game_id"])
@@ -448,6 +447,12 @@ class WebGame:
         game = self.load(request.path_params["game_id"])
         language = pick_language(request.headers.get("accept-language"))
         return _json(rules_guide(game.rules, get_variant(game.variant), language))
+
+
+def _moved(data: dict[str, Any], before: dict[str, Any], source: str | None) -> dict[str, Any]:
+    """``data`` (a game's JSON) with the cards that travelled since ``before``."""
+    data["motions"] = motions(before, data["state"], source)
+    return data
 
 
 def _json(data: Any, status: int = 200) -> JSONResponse:

@@ -16,6 +16,7 @@ cards travelled where (``motions``) so that it can animate them.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from terrace.board import Board
@@ -56,33 +57,55 @@ def pile_cards(state: dict[str, Any]) -> dict[str, list[str]]:
     return piles
 
 
-def describe_sources(board: Board) -> dict[str, dict[str, Any]]:
+def describe_sources(board: Board, state: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
     """For each pile whose top card can move: the card, the move a click
-    makes, and every pile it may be dropped on with the move that makes."""
+    makes, and every pile it may be dropped on with the move that makes.
+
+    Built from the board's list of legal moves (computed once per
+    position): only a card that some foundation takes is tried on each
+    foundation, so a request costs a few checks, not one per pair of piles.
+    ``state`` is ``board.to_dict()`` when the caller has it already."""
     if board.choosing:
         return {}
-    piles = pile_cards(board.to_dict())
-    targets_all = [f"f{i}" for i in range(1, len(board.foundations) + 1)] + [
-        f"t{i}" for i in range(1, len(board.tableau) + 1)
-    ]
+    by_source: dict[str, list[Move]] = {}
+    for move in board.legal_moves:
+        if not (move.is_draw or move.is_choice):
+            by_source.setdefault(move_place(move), []).append(move)
+    piles = pile_cards(board.to_dict() if state is None else state)
     result: dict[str, dict[str, Any]] = {}
     for pile in source_piles(board):
-        cards = piles.get(pile) or []
-        if not cards:
+        cards = piles.get(pile)
+        moves = by_source.get(notation(pile))
+        if not cards or not moves:
             continue
-        src = notation(pile)
         targets: dict[str, str] = {}
-        for target in targets_all:
-            if target == pile or (target[0] == "f" and src[0] == "f"):
-                continue
-            move = Move.parse(src + target)
-            if board.is_legal(move):
-                targets[target] = str(move)
-        auto = board.auto_move(src)
-        if targets or auto is not None:
-            result[pile] = {"card": cards[-1], "auto": None if auto is None else str(auto),
-                            "targets": targets}
+        for move in moves:
+            if move.target_index:
+                targets[f"{move.target}{move.target_index}"] = str(move)
+            elif move.to_foundation:
+                for index in range(1, len(board.foundations) + 1):
+                    exact = _move(f"{move}{index}")
+                    if board.is_legal(exact):
+                        targets[f"f{index}"] = str(exact)
+        result[pile] = {"card": cards[-1], "auto": str(moves[0]),
+                        "targets": dict(sorted(targets.items(), key=_target_order))}
     return result
+
+
+def move_place(move: Move) -> str:
+    """The notation of the place a move takes its card from (``t3`` of ``t3t5``)."""
+    return f"{move.source}{move.source_index}" if move.source in ("t", "f") else move.source
+
+
+@lru_cache(maxsize=4096)
+def _move(text: str) -> Move:
+    """A move read once from its notation (moves are immutable)."""
+    return Move.parse(text)
+
+
+def _target_order(item: tuple[str, str]) -> tuple[bool, int]:
+    """Foundations first, then piles, each by number."""
+    return item[0][0] == "t", int(item[0][1:])
 
 
 def describe_move(board: Board, text: str) -> dict[str, str | None]:
@@ -105,12 +128,13 @@ def describe_move(board: Board, text: str) -> dict[str, str | None]:
     return {"source": source, "target": target}
 
 
-def foundation_badges(board: Board) -> list[dict[str, Any]]:
+def foundation_badges(board: Board, state: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """What each foundation waits for: an empty one its base rank, a started
-    one the next rank with its colour (or suit, when building in suit)."""
+    one the next rank with its colour (or suit, when building in suit).
+    ``state`` is ``board.to_dict()`` when the caller has it already."""
     badges: list[dict[str, Any]] = []
     base = None if board.choosing else RANKS[board.base_rank]
-    for cards in board.to_dict()["foundations"]:
+    for cards in (board.to_dict() if state is None else state)["foundations"]:
         if not cards:
             badges.append({"count": 0, "next": base, "colour": None, "suit": None, "complete": False})
             continue
@@ -144,8 +168,10 @@ def motions(
     added: list[tuple[str, str]] = []
     for pile in new:
         b, a = old.get(pile, []), new[pile]
-        common = 0
-        while common < min(len(a), len(b)) and a[common] == b[common]:
+        if a == b:
+            continue
+        common, shorter = 0, min(len(a), len(b))
+        while common < shorter and a[common] == b[common]:
             common += 1
         removed += [(pile, card) for card in b[common:]]
         added += [(pile, card) for card in a[common:]]
@@ -186,10 +212,10 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
         "can_undo": board.can_undo,
         "can_redo": board.can_redo,
         "counters": board.counters(),
-        "sources": describe_sources(board),
+        "sources": describe_sources(board, state),
         "draw": "s" if board.is_legal(Move.draw()) and not board.choosing else None,
         "choices": choices,
-        "foundations": foundation_badges(board),
+        "foundations": foundation_badges(board, state),
         "winnable_only": game.winnable_only,
         "hints": game.hints,
         "undos": game.undos,

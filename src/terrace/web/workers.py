@@ -39,8 +39,12 @@ T = TypeVar("T")
 
 CANCEL = "cancel"
 STOP = "stop"
+READY = "ready"
+"""What a new worker says once it has started (its imports done)."""
 CANCEL_GRACE = 1.0
-"""Seconds a worker has to answer a cancel before it is replaced."""
+"""Seconds a worker that has started has to answer a cancel before it is
+replaced (one still starting gets :data:`START_GRACE`: a successor would
+only have to start all over again)."""
 START_GRACE = 10.0
 """Seconds a job may take beyond its budget (a new worker must first start)."""
 POLL = 0.01
@@ -76,6 +80,10 @@ def _sleep(seconds: float, cancel: Callable[[], bool]) -> float:
 def _serve(conn: Connection) -> None:
     """A worker's life: run jobs until told to stop or the server is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        conn.send(READY)
+    except (EOFError, OSError):
+        return
     while True:
         try:
             message = conn.recv()
@@ -106,6 +114,8 @@ class _Worker:
         )
         self.process.start()
         child.close()
+        self.ready_at: float | None = None
+        """When the worker said it had started (monotonic), once it has."""
 
     def stop(self, wait: float) -> None:
         """Ask the worker to stop, and make sure it has after ``wait`` seconds."""
@@ -165,7 +175,7 @@ class SolverPool:
         module-level function and its arguments and result picklable.
         Raises :class:`PoolBusy`, :class:`WorkStopped` or
         :class:`WorkFailed`, or whatever ``func`` raised."""
-        worker = await self._acquire()
+        worker = await self._acquire(gone)
         usable = False  # a worker left mid-job (an exception, a cancelled task) is replaced
         try:
             job = next(self._jobs)
@@ -181,8 +191,13 @@ class SolverPool:
         result: T = value
         return result
 
-    async def _acquire(self) -> _Worker:
+    async def _acquire(self, gone: Callable[[], Awaitable[bool]] | None = None) -> _Worker:
+        """A worker for a new job; a job waiting in line leaves it (with
+        :class:`WorkStopped`) as soon as its caller has gone away, so a
+        request nobody waits for any more neither holds a place in line nor
+        starts a search."""
         queued = False
+        next_look = time.monotonic() + GONE_EVERY
         try:
             while True:
                 with self._lock:
@@ -199,6 +214,10 @@ class SolverPool:
                             raise PoolBusy("the solver is busy")
                         self._queued += 1
                         queued = True
+                if gone is not None and time.monotonic() >= next_look:
+                    next_look = time.monotonic() + GONE_EVERY
+                    if await gone():
+                        raise WorkStopped("the caller went away")
                 await asyncio.sleep(POLL)
         finally:
             if queued:
@@ -228,21 +247,33 @@ class SolverPool:
     def _reply(self, worker: _Worker, job: int) -> tuple[Any, ...] | None:
         try:
             while worker.conn.poll():
-                reply: tuple[Any, ...] = worker.conn.recv()
-                if reply[0] == job:
+                reply: tuple[Any, ...] | str = worker.conn.recv()
+                if isinstance(reply, str):
+                    if reply == READY:
+                        worker.ready_at = time.monotonic()
+                elif reply[0] == job:
                     return reply
         except (EOFError, OSError):
             raise WorkFailed("the solver process stopped unexpectedly") from None
         return None
 
     async def _cancel(self, worker: _Worker, job: int) -> bool:
-        """Tell the worker to stop the job; True when it did in time."""
+        """Tell the worker to stop the job; True when it did in time:
+        within :data:`CANCEL_GRACE` of the cancel or of the moment it had
+        started, whichever is later."""
         try:
             worker.conn.send(CANCEL)
-            until = time.monotonic() + CANCEL_GRACE
-            while time.monotonic() < until:
+            sent = time.monotonic()
+            while True:
                 if self._reply(worker, job) is not None:
                     return True
+                ready = worker.ready_at
+                if ready is None and not self.closing.is_set():
+                    until = sent + START_GRACE
+                else:
+                    until = max(sent, ready or sent) + CANCEL_GRACE
+                if time.monotonic() >= until or not worker.process.is_alive():
+                    break
                 await asyncio.sleep(POLL)
         except (OSError, WorkFailed):
             pass
@@ -255,4 +286,10 @@ class SolverPool:
             if keep:
                 self._idle.append(worker)
         if not keep:
-            threading.Thread(target=worker.stop, args=(0.0,), daemon=True).start()
+            threading.Thread(target=self._replace, args=(worker,), daemon=True).start()
+
+    def _replace(self, worker: _Worker) -> None:
+        """Stop a worker that cannot be kept and start its successor at
+        once, so that the next job does not wait for a process to start."""
+        worker.stop(0.0)
+        self.start()

@@ -1,0 +1,153 @@
+"""A database that ``terrace play`` or ``terrace stats`` refuses (not a
+database, read-only, written by a newer Terrace) gets no ``-wal`` or
+``-shm`` file beside it that was not there before; nor does a read-only
+one that ``stats`` reads."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from store_support import golden, no_default_db, play, start
+from terrace.cli import main
+from terrace.storage import open_store
+from terrace.storage.migrations import LATEST_VERSION
+from test_store_faults import read_only
+
+_ = no_default_db
+
+COMMANDS = {
+    "play": ["play", "--no-browser", "--port", "0", "--db"],
+    "stats": ["stats", "--db"],
+}
+
+
+def files_in(folder: Path) -> set[str]:
+    return {p.name for p in folder.iterdir()}
+
+
+def with_games(db: Path) -> Path:
+    """A sound database of ours holding one game three moves in."""
+    record = golden("terrace-won")
+    with open_store(db) as store:
+        play(store, start(store, record), record.moves[:3])
+    return db
+
+
+def newer(db: Path) -> Path:
+    with_games(db)
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+    conn.close()
+    return db
+
+
+def not_a_database(db: Path) -> Path:
+    db.write_text("my notes, not a database\n" * 50)
+    return db
+
+
+def run(command: str, db: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(main, [*COMMANDS[command], str(db)])
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize(("make", "phrase"), [
+    (not_a_database, "not a Terrace database"),
+    (newer, "newer version of Terrace"),
+], ids=["not a database", "newer schema"])
+def test_a_refused_database_gets_no_side_files(
+    tmp_path: Path, command: str, make: Callable[[Path], Path], phrase: str
+) -> None:
+    db = make(tmp_path / "games.sqlite")
+    before, content = files_in(tmp_path), db.read_bytes()
+    status, output = run(command, db)
+    assert status == 1 and phrase in output
+    assert files_in(tmp_path) == before
+    assert db.read_bytes() == content
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_read_only_database_gets_no_side_files(tmp_path: Path, command: str) -> None:
+    db = with_games(tmp_path / "games.sqlite")
+    before, content = files_in(tmp_path), db.read_bytes()
+    assert before == {"games.sqlite"}
+    with read_only(db):
+        status, output = run(command, db)
+        assert files_in(tmp_path) == before
+    assert db.read_bytes() == content
+    if command == "play":  # refused: games could not be saved
+        assert status == 1 and "the database is read-only" in output
+    else:  # read as it stands
+        assert status == 0 and "Traceback" not in output
+        assert output.splitlines()[2].split()[:2] == ["Terrace", "1"]  # its one game, played
+
+
+@contextmanager
+def read_only_folder(folder: Path) -> Iterator[None]:
+    """No file can be made in ``folder``, even by root (an immutable
+    folder), or skip."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield
+        finally:
+            folder.chmod(0o755)
+        return
+    if shutil.which("chattr") is None:
+        pytest.skip("chattr is needed to make a folder read-only for root")
+    if subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("this file system cannot make a folder immutable")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(folder)], check=True)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_database_in_a_read_only_folder_gets_no_side_files(tmp_path: Path, command: str) -> None:
+    """SQLite cannot make its log there: play refuses in one line, stats reads."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    db = with_games(folder / "games.sqlite")
+    content = db.read_bytes()
+    with read_only_folder(folder):
+        status, output = run(command, db)
+        assert files_in(folder) == {"games.sqlite"}
+    assert db.read_bytes() == content
+    if command == "play":
+        assert status == 1 and "games cannot be saved in games.sqlite" in output
+        assert len(output.strip().splitlines()) == 1
+    else:
+        assert status == 0 and output.splitlines()[2].split()[:2] == ["Terrace", "1"]
+
+
+def test_a_newer_database_with_a_pending_log_keeps_its_log_and_gets_no_index(tmp_path: Path) -> None:
+    """A newer Terrace was killed: its log holds changes and its -shm is gone.
+    The log stays (it holds the newer program's moves); no -shm is made."""
+    db = with_games(tmp_path / "games.sqlite")
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA wal_autocheckpoint = 0")
+    conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 2}")
+    wal = (tmp_path / "games.sqlite-wal").read_bytes()
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    (copy / "games.sqlite").write_bytes(db.read_bytes())
+    (copy / "games.sqlite-wal").write_bytes(wal)
+    conn.close()
+    before = files_in(copy)
+    assert before == {"games.sqlite", "games.sqlite-wal"}
+    for command in sorted(COMMANDS):
+        status, output = run(command, copy / "games.sqlite")
+        assert status == 1 and f"schema {LATEST_VERSION + 2}" in output
+        assert files_in(copy) == before
+        assert (copy / "games.sqlite-wal").read_bytes() == wal
