@@ -32,6 +32,9 @@ candidates, those whose searches have put most cards up (on Admiral's
 Patience deals 1-40 at 12 million positions each: 8 wins instead of 4)."""
 TIDY_SECONDS = 0.25
 """At most this long (and a quarter of the budget) is spent tidying a winning line."""
+TIDY_TRIES = 64
+"""With a node budget, tidying is bounded by tries instead of time, so the
+line is the same on any machine."""
 NODE_SLICE = 4_096
 """With a node budget, each turn is this many positions of the complete search
 (and :data:`HUNTER_SHARE` times as many for the win-hunters) instead of a
@@ -272,7 +275,10 @@ def solve(
     best: Move | None = None
     for task, verdict in zip(tasks, verdicts, strict=True):
         if verdict == WON:
-            line = _tidy(task.board, task.line, min(TIDY_SECONDS, max_seconds / 4))
+            if max_nodes is None:
+                line = _tidy(task.board, task.line, min(TIDY_SECONDS, max_seconds / 4))
+            else:
+                line = _tidy(task.board, task.line, math.inf, max_tries=TIDY_TRIES)
             moves = ([task.choice] if task.choice else []) + line
             break
     if overall != WON:
@@ -334,19 +340,23 @@ def _partner(moves: list[Move], i: int) -> int:
     return -1
 
 
-def _tidy(board: Board, moves: list[Move], seconds: float = 0.25) -> list[Move]:
+def _tidy(board: Board, moves: list[Move], seconds: float = 0.25, max_tries: int | None = None) -> list[Move]:
     """Drop pairs of moves that shift a card to another pile and straight
     back, keeping only changes after which the engine still replays the line
     to a win. One pass: the board before the move looked at is kept, so each
-    try replays only the rest of the line."""
+    try replays only the rest of the line. Bounded by ``seconds`` and, when
+    given, ``max_tries`` replays."""
     deadline = time.perf_counter() + seconds
+    tries = 0
     current = board.copy(stack=False)
     i = 0
     while i < len(moves):
         m = moves[i]
-        if m.source == "t" and m.target == "t" and time.perf_counter() < deadline:
+        if (m.source == "t" and m.target == "t" and time.perf_counter() < deadline
+                and (max_tries is None or tries < max_tries)):
             j = _partner(moves, i)
             if j >= 0:
+                tries += 1
                 rest = moves[i + 1:j] + moves[j + 1:]
                 if _wins(current, rest):
                     moves = moves[:i] + rest
