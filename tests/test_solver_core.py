@@ -30,7 +30,9 @@ OPTION_SETS = [
 
 def run(board: Board, options: Options, max_nodes: int) -> tuple[str | None, int, int, list[int]]:
     search = Search(board, options)
-    while not search.step(max_nodes=2048) and search.nodes < max_nodes:
+    # slices of exactly 2,048 positions, as the Python search's: a time
+    # limit would end the core's slices early on a busy machine
+    while not search.step(float("inf"), max_nodes=2048) and search.nodes < max_nodes:
         pass
     return search.result, search.nodes, search.best_found, search.line
 
