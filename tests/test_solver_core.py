@@ -11,7 +11,7 @@ import threading
 
 import pytest
 
-from solver_brute import RULE_SETS, endgame_position
+from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position
 from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
@@ -142,3 +142,29 @@ def test_piles_are_keyed_as_a_multiset_of_built_runs() -> None:
     # never lets an unbuilt pile in.
     with pytest.raises(InvalidPositionError, match="not built down"):
         Board.from_position(f"A - AS,AH,AD,AC 9S5H,7C8H - {rest.replace('5H', '')} 0", rules)
+
+
+@needs_core
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
+def test_beam_hunter_wins_only_what_is_won_and_never_says_lost(rules: Rules) -> None:
+    found = won = 0
+    for seed in range(20):
+        board = endgame_position(seed, rules, cards_in_play(rules))
+        reference = brute_force(board, 20_000)
+        search = Search(board, Options(beam=16))
+        while not search.step(max_nodes=1 << 20):
+            pass
+        assert search.result in ("won", "exhausted")
+        won += reference == "won"
+        if search.result == "won":
+            found += reference == "won"
+            assert reference != "lost"
+            _, end = search.replay(board, search.line)  # the engine checks every move
+            assert end.is_won()
+    assert won >= 5 and found >= 0.9 * won  # (width 16 found every one)
+
+
+def test_beam_hunter_needs_the_compiled_core() -> None:
+    board = endgame_position(1, RULE_SETS[0], 10)
+    with pytest.raises(ValueError, match="compiled core"):
+        Search(board, Options(beam=16, core="python"))

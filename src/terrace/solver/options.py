@@ -23,6 +23,9 @@ class Options:
     shuffle: int = 0
     """When not 0: the seed of a random order of the non-foundation moves
     (used by restarting win-hunters)."""
+    beam: int = 0
+    """When not 0: the search is the compiled core's beam hunter with this
+    many positions per layer (a win-finding search: it never claims lost)."""
     max_entries: int | None = None
     """Transposition entries before the search gives up (memory cap); by
     default 20 million for the pure-Python search, and for the compiled core
@@ -36,4 +39,4 @@ class Options:
     def complete(self) -> bool:
         """True when the search leaves out only moves proved unnecessary, so
         that running out of positions proves the position lost."""
-        return not self.dig_only
+        return not self.dig_only and not self.beam

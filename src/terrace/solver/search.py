@@ -44,6 +44,17 @@ PY_MAX_ENTRIES = 20_000_000
 """The pure-Python search's default cap on transposition entries (about 2 GB)."""
 CORE_SLICE_SECONDS = 0.02
 """Wall time per slice of the compiled core."""
+BEAM_CLOSURE = 100
+"""The beam hunter's small search: at most this many positions from each
+position of a layer (sixteen times as many once the stock is empty)."""
+BEAM_PER_PARENT = 8
+"""At most this many of one position's successors go to the next layer."""
+BEAM_WEIGHTS = (100, 50, 3, 20, 20, 10, 5, 10, 5, 0)
+"""The beam hunter's score, per feature (see ``ccore/beam.c``, ``eval``):
+cards up, reserve cards played, waste cards, wanted cards buried in the
+waste, the same in the piles, cards above a lower card of their class in a
+pile, the same in the waste, the reserve's demand, pile tops that take
+another top."""
 
 
 def core_available() -> bool:
@@ -91,6 +102,11 @@ class Search:
             if _core is None:
                 raise RuntimeError("the compiled solver core is not built")
             self._compiled = _core.Search(*_core_arguments(board, self.options))
+            if self.options.beam:
+                self._compiled.set_beam(self.options.beam, BEAM_CLOSURE, BEAM_PER_PARENT, BEAM_WEIGHTS,
+                                        (self.options.seed ^ self.options.shuffle) & (1 << 64) - 1)
+        elif self.options.beam:
+            raise ValueError("the beam hunter needs the compiled core")
 
     @property
     def compiled(self) -> bool:

@@ -11,6 +11,7 @@
  *   state.h    the position: pushing and popping cards with their keys
  *   tables.c   card tables, Zobrist keys, memory, the transposition table
  *   search.c   moves, prunings and the search loop (runs without the GIL)
+ *   beam.c     the beam hunter, a win-finding search over layers of draws
  *   module.c   the Python type terrace.solver._core.Search
  */
 #ifndef TERRACE_CORE_H
@@ -51,6 +52,8 @@ typedef struct zset {
     lane2 zpp[MAXP][MAXSZ][52];
     struct zset *next;
 } zset;
+
+struct beam;
 
 typedef struct {
     PyObject_HEAD
@@ -93,6 +96,7 @@ typedef struct {
     int64_t nodes;
     int best_found, best_first;
     double last_seconds;
+    struct beam *beam;  /* set: the search is the beam hunter (beam.c) */
 } Core;
 
 static inline uint64_t splitmix(uint64_t *state) {
@@ -120,5 +124,13 @@ void build_tables(Core *s);
 /* search.c */
 int grow(Core *s);
 int run(Core *s, int64_t max_nodes, double seconds);
+int gen(Core *s, int prev, int prev_u, int32_t *out);
+int reserve_schedule(const Core *s, int check, int *need);
+static inline int reserve_dead(const Core *s) { return reserve_schedule(s, 1, NULL); }
+
+/* beam.c */
+int beam_setup(Core *s, int width, int closure, int per_parent, const int64_t *w, uint64_t seed);
+int run_beam(Core *s, int64_t max_nodes, double seconds);
+void beam_free(Core *s);
 
 #endif

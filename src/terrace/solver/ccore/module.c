@@ -16,6 +16,7 @@ static int read_cards(PyObject *obj, uint8_t *out, int limit, int *n) {
 }
 
 static void core_free_arrays(Core *s) {
+    beam_free(s);
     free(s->res); free(s->stk); free(s->wst);
     for (int j = 0; j < MAXP; j++) free(s->pile[j]);
     free(s->pref); free(s->mv); free(s->fstart); free(s->fcount); free(s->fidx);
@@ -140,12 +141,38 @@ static PyObject *Core_step(Core *s, PyObject *args) {
     double t0 = now();
     int r;
     Py_BEGIN_ALLOW_THREADS
-    r = run(s, max_nodes, seconds);
+    r = s->beam ? run_beam(s, max_nodes, seconds) : run(s, max_nodes, seconds);
     Py_END_ALLOW_THREADS
     s->last_seconds = now() - t0;
     s->busy = 0;
     s->result = r;
     return PyLong_FromLong(r);
+}
+
+static PyObject *Core_set_beam(Core *s, PyObject *args) {
+    int width, closure, per_parent;
+    PyObject *weights;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iiiOK", &width, &closure, &per_parent, &weights, &seed)) return NULL;
+    if (!s->mv || s->started || s->beam || s->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the beam is set once, before the search starts");
+        return NULL;
+    }
+    if (width < 1 || width > 1 << 16 || closure < 1 || closure > 1 << 16 || per_parent < 1 || per_parent > width) {
+        PyErr_SetString(PyExc_ValueError, "beam sizes out of range");
+        return NULL;
+    }
+    int64_t w[10] = {0};
+    PyObject *seq = PySequence_Fast(weights, "weights must be a sequence");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < n && i < 10; i++) {
+        w[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (w[i] == -1 && PyErr_Occurred()) { Py_DECREF(seq); return NULL; }
+    }
+    Py_DECREF(seq);
+    if (!beam_setup(s, width, closure, per_parent, w, seed)) return PyErr_NoMemory();
+    Py_RETURN_NONE;
 }
 
 static PyObject *moves_list(const int32_t *moves, int64_t n) {
@@ -184,6 +211,8 @@ static PyMethodDef Core_methods[] = {
     {"step", (PyCFunction)Core_step, METH_VARARGS,
      "step(max_nodes, seconds) -> 0 running, 1 won, 2 lost, 3 memory"},
     {"line", (PyCFunction)Core_line, METH_NOARGS, "the internal moves of the current line"},
+    {"set_beam", (PyCFunction)Core_set_beam, METH_VARARGS,
+     "set_beam(width, closure, per_parent, weights, seed): make this search the beam hunter"},
     {"best_line", (PyCFunction)Core_best_line, METH_NOARGS, "the line that put most cards on the foundations"},
     {NULL},
 };

@@ -23,96 +23,6 @@ static int tt_insert(Core *s, uint64_t a, uint64_t b) {
     return 1;
 }
 
-static void redeal(Core *s) {
-    /* the waste turned over becomes the stock */
-    while (s->nwst) stock_push(s, waste_pop(s));
-    set_redeals(s, s->ru + 1);
-}
-
-static void unredeal(Core *s) {
-    while (s->nstk) waste_push(s, stock_pop(s));
-    set_redeals(s, s->ru - 1);
-}
-
-/* card c goes to a foundation that wants it (sign 1) or is taken back (-1) */
-static inline void up(Core *s, uint8_t c, int sign) {
-    int k = s->SK[c];
-    if (s->IS_BASE[k]) {
-        for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]] -= sign;
-    } else {
-        s->want[k] -= sign;
-        if (s->ret) s->ftop[s->PREV[k]] -= sign;
-    }
-    if (s->ret) s->ftop[k] += sign;
-    int nk = s->NEXT[k];
-    if (nk >= 0) s->want[nk] += sign;
-    else s->done[s->CLASS_OF[k]] += sign;
-    s->off[k] -= sign;
-    s->found += sign;
-}
-
-static inline void ret_card(Core *s, int k, int sign) {
-    /* foundation-return: a card of slot key k leaves (+1) or comes back (-1) */
-    s->ftop[k] -= sign;
-    s->ftop[s->PREV[k]] += sign;
-    s->want[k] += sign;
-    if (s->NEXT[k] >= 0) s->want[s->NEXT[k]] -= sign;
-    else s->done[s->CLASS_OF[k]] -= sign;
-    s->off[k] += sign;
-    s->found -= sign;
-}
-
-/* returns the refill code (see State.apply); *up_ = 1 for a foundation move */
-static int apply(Core *s, int m, int *up_) {
-    *up_ = 0;
-    if (m < 0) {
-        if (s->nstk) { waste_push(s, stock_pop(s)); return 0; }
-        redeal(s);
-        return 1;
-    }
-    int src = m >> 6, dst = m & 63;
-    uint8_t c;
-    if (src < SRC_RESERVE) c = pile_pop(s, src);
-    else if (src == SRC_RESERVE) { c = s->res[s->nres - 1]; set_reserve_len(s, s->nres - 1); }
-    else if (src == SRC_WASTE) c = waste_pop(s);
-    else { int k = src - SRC_RETURN; c = s->REP[k]; ret_card(s, k, 1); }
-    if (dst == DST_FOUNDATION) {
-        up(s, c, 1);
-        s->upc[s->npath] = c;
-        *up_ = 1;
-    } else {
-        pile_push(s, dst, c);
-    }
-    int u = 0;
-    if (src < SRC_RESERVE && s->autosp && !s->plen[src]) {
-        if (s->nwst) { c = waste_pop(s); u = 1; }
-        else if (s->nstk) { c = stock_pop(s); u = 2; }
-        if (u) pile_push(s, src, c);
-    }
-    return u;
-}
-
-static void undo(Core *s, int m, int u) {
-    if (m < 0) {
-        if (u) unredeal(s);
-        else stock_push(s, waste_pop(s));
-        return;
-    }
-    int src = m >> 6, dst = m & 63;
-    uint8_t c;
-    if (u) {
-        c = pile_pop(s, src);
-        if (u == 1) waste_push(s, c);
-        else stock_push(s, c);
-    }
-    if (dst == DST_FOUNDATION) { c = s->upc[s->npath]; up(s, c, -1); }
-    else c = pile_pop(s, dst);
-    if (src < SRC_RESERVE) pile_push(s, src, c);
-    else if (src == SRC_RESERVE) { s->res[s->nres] = c; set_reserve_len(s, s->nres + 1); }
-    else if (src == SRC_WASTE) waste_push(s, c);
-    else ret_card(s, src - SRC_RETURN, -1);
-}
-
 /* ------------------------------------------------------------------ */
 /* Prunings (prune.py). */
 
@@ -126,10 +36,13 @@ static inline int nothing_can_lie_on(const Core *s, int k) {
     return 1;
 }
 
-/* Reserve schedule: 1 when the reserve cards cannot all reach the foundations. */
-static int reserve_dead(const Core *s) {
+/* Reserve schedule: 1 when the reserve cards cannot all reach the
+ * foundations. With check 0 only a reserve card that no foundation can
+ * ever reach counts as dead; *need (when not NULL) gets how many cards from
+ * outside the reserve the schedule asks for (the beam hunter's score). */
+int reserve_schedule(const Core *s, int check, int *need) {
     const int32_t *counts = s->pref + (int64_t)s->nres * s->nslot;
-    int hs[4][20], hn[4];
+    int hs[4][20], hn[4], total = 0;
     int demand[52];
     memset(demand, 0, sizeof demand);
     for (int cls = 0; cls < s->classes; cls++) {
@@ -147,7 +60,9 @@ static int reserve_dead(const Core *s) {
         int best_i = -1;
         for (int i = 0; i < hn[cls] && h[i] <= height; i++) best_i = i;
         if (best_i < 0) return 1;
-        for (int j = h[best_i]; j < height; j++) {
+        total += height - h[best_i];
+        if (need) *need = total;
+        for (int j = h[best_i]; check && j < height; j++) {
             int kj = s->chain[cls][j];
             if (++demand[kj] > s->off[kj] - counts[kj]) return 1;
         }
@@ -216,9 +131,7 @@ static int add_targets(const Core *s, int src, int skip, const int *lst, int n, 
     return count;
 }
 
-static inline int can_draw(const Core *s) { return s->nstk || (s->nwst && s->ru < s->redeals); }
-
-static int gen(Core *s, int prev, int prev_u, int32_t *out) {
+int gen(Core *s, int prev, int prev_u, int32_t *out) {
     int n = 0;
     /* Just-moved card: not moved between piles again at once */
     int again = -1;
@@ -389,11 +302,7 @@ int run(Core *s, int64_t max_nodes, double seconds) {
         if (s->fidx[fr] < s->fcount[fr]) {
             int m = s->mv[s->fstart[fr] + s->fidx[fr]++];
             int up_;
-            int u = apply(s, m, &up_);
-            s->path[s->npath] = m;
-            s->undo[s->npath] = (uint8_t)u;
-            s->npath++;
-            s->nodes++;
+            int u = play(s, m, &up_);
             if (s->found > s->best) {
                 s->best = s->found;
                 s->best_found = s->found;

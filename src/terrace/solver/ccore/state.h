@@ -86,4 +86,110 @@ static inline void set_redeals(Core *s, int n) {
     s->ru = n;
 }
 
+static inline int can_draw(const Core *s) { return s->nstk || (s->nwst && s->ru < s->redeals); }
+
+/* ------------------------------------------------------------------ */
+/* Moves played and taken back in place (State.apply, State.undo). */
+
+static inline void redeal(Core *s) {
+    /* the waste turned over becomes the stock */
+    while (s->nwst) stock_push(s, waste_pop(s));
+    set_redeals(s, s->ru + 1);
+}
+
+static inline void unredeal(Core *s) {
+    while (s->nstk) waste_push(s, stock_pop(s));
+    set_redeals(s, s->ru - 1);
+}
+
+/* card c goes to a foundation that wants it (sign 1) or is taken back (-1) */
+static inline void up(Core *s, uint8_t c, int sign) {
+    int k = s->SK[c];
+    if (s->IS_BASE[k]) {
+        for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]] -= sign;
+    } else {
+        s->want[k] -= sign;
+        if (s->ret) s->ftop[s->PREV[k]] -= sign;
+    }
+    if (s->ret) s->ftop[k] += sign;
+    int nk = s->NEXT[k];
+    if (nk >= 0) s->want[nk] += sign;
+    else s->done[s->CLASS_OF[k]] += sign;
+    s->off[k] -= sign;
+    s->found += sign;
+}
+
+static inline void ret_card(Core *s, int k, int sign) {
+    /* foundation-return: a card of slot key k leaves (+1) or comes back (-1) */
+    s->ftop[k] -= sign;
+    s->ftop[s->PREV[k]] += sign;
+    s->want[k] += sign;
+    if (s->NEXT[k] >= 0) s->want[s->NEXT[k]] -= sign;
+    else s->done[s->CLASS_OF[k]] -= sign;
+    s->off[k] += sign;
+    s->found -= sign;
+}
+
+/* returns the refill code (see State.apply); *up_ = 1 for a foundation move */
+static inline int apply(Core *s, int m, int *up_) {
+    *up_ = 0;
+    if (m < 0) {
+        if (s->nstk) { waste_push(s, stock_pop(s)); return 0; }
+        redeal(s);
+        return 1;
+    }
+    int src = m >> 6, dst = m & 63;
+    uint8_t c;
+    if (src < SRC_RESERVE) c = pile_pop(s, src);
+    else if (src == SRC_RESERVE) { c = s->res[s->nres - 1]; set_reserve_len(s, s->nres - 1); }
+    else if (src == SRC_WASTE) c = waste_pop(s);
+    else { int k = src - SRC_RETURN; c = s->REP[k]; ret_card(s, k, 1); }
+    if (dst == DST_FOUNDATION) {
+        up(s, c, 1);
+        s->upc[s->npath] = c;
+        *up_ = 1;
+    } else {
+        pile_push(s, dst, c);
+    }
+    int u = 0;
+    if (src < SRC_RESERVE && s->autosp && !s->plen[src]) {
+        if (s->nwst) { c = waste_pop(s); u = 1; }
+        else if (s->nstk) { c = stock_pop(s); u = 2; }
+        if (u) pile_push(s, src, c);
+    }
+    return u;
+}
+
+/* apply() on the search's path: the move and its refill code are recorded
+ * and the position counted */
+static inline int play(Core *s, int m, int *up_) {
+    int u = apply(s, m, up_);
+    s->path[s->npath] = m;
+    s->undo[s->npath] = (uint8_t)u;
+    s->npath++;
+    s->nodes++;
+    return u;
+}
+
+static inline void undo(Core *s, int m, int u) {
+    if (m < 0) {
+        if (u) unredeal(s);
+        else stock_push(s, waste_pop(s));
+        return;
+    }
+    int src = m >> 6, dst = m & 63;
+    uint8_t c;
+    if (u) {
+        c = pile_pop(s, src);
+        if (u == 1) waste_push(s, c);
+        else stock_push(s, c);
+    }
+    if (dst == DST_FOUNDATION) { c = s->upc[s->npath]; up(s, c, -1); }
+    else c = pile_pop(s, dst);
+    if (src < SRC_RESERVE) pile_push(s, src, c);
+    else if (src == SRC_RESERVE) { s->res[s->nres] = c; set_reserve_len(s, s->nres + 1); }
+    else if (src == SRC_WASTE) waste_push(s, c);
+    else ret_card(s, src - SRC_RETURN, -1);
+}
+
 #endif
