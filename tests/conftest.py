@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections import Counter
 from collections.abc import Sequence
 
@@ -9,6 +11,10 @@ from browser_support import api, browser, open_game, server  # noqa: F401  (the 
 from terrace.board import Board
 from terrace.cards import CODE, Card, full_pack, parse_card
 from terrace.rules import Rules
+
+# The tests never touch the user's own data folder (games, the solver's
+# verdicts): they and the servers they start get a fresh one.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="terrace-tests-data-")
 
 
 def cards(text: str) -> list[Card]:
