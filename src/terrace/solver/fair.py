@@ -52,7 +52,7 @@ from terrace.solver.api import solve
 from terrace.solver.observation import Observation
 from terrace.solver.players import Decision, choice_value, greedy_move
 
-FAIR_VERSION = 3
+FAIR_VERSION = 4
 """Bumped whenever a change could alter the fair player's games."""
 
 WON, LOST, UNKNOWN, OPEN = "won", "lost", "unknown", "open"

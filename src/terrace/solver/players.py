@@ -192,7 +192,7 @@ def deal_seed(seed: int, number: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-PLAYER_VERSION = 1
+PLAYER_VERSION = 2
 """Bumped whenever a change could alter the greedy or random player's games."""
 
 
@@ -221,7 +221,7 @@ def player_key(name: str, settings: Mapping[str, Any] | None = None, seed: int =
     >>> player_key("perfect")
     'perfect'
     >>> player_key("greedy")
-    '{"player":"greedy","version":1}'
+    '{"player":"greedy","version":2}'
     >>> player_key("fair", {"samples": 16}, 1) == player_key("fair", {}, 1)   # 16 is the default
     True
     """
