@@ -18,7 +18,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -56,6 +56,9 @@ from terrace.web.security import MAX_BODY, SecurityMiddleware
 from terrace.web.view import describe_move, game_json, game_summary, motions
 from terrace.web.why import explain
 from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
+
+if TYPE_CHECKING:
+    from terrace.web.coach import CoachBudgets
 
 STATIC = Path(__file__).parent / "static"
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -550,11 +553,14 @@ def create_app(
     winnable_seconds: float = 10.0,
     pool: SolverPool | None = None,
     token: str | None = None,
+    coach: CoachBudgets | None = None,
 ) -> Starlette:
     """The web game as an ASGI application (a memory store by default).
     Solver work runs in ``pool`` (two processes by default), closed when
     the application's lifespan ends; ``token`` requires it on every request
-    (``terrace play --remote``)."""
+    (``terrace play --remote``); ``coach`` sets the coach's budgets."""
+    from terrace.web.coach import coach_routes
+
     game = WebGame(
         store if store is not None else MemoryStore(),
         default_variant=default_variant,
@@ -604,6 +610,7 @@ def create_app(
         Route(gid + "/time", game.active_time, methods=["POST"]),
         Route(gid + "/why", game.why),
         Route(gid + "/rules", game.game_rules),
+        *coach_routes(game, coach),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
