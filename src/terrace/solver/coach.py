@@ -213,7 +213,8 @@ def find_loss(
     while not game.settled and not stopped:
         step = game.next_step()
         left = search_until - time.perf_counter()
-        if step is None or left <= 0:
+        if step is None or left <= 0 or (cancel is not None and cancel()):
+            stopped = step is not None and left > 0
             break
         found = solve(game.boards[step], max_seconds=left / game.probes_left(), max_nodes=probe_nodes,
                       all_candidates=False, cancel=cancel)
