@@ -6,6 +6,7 @@ import { t, getLanguage } from "./i18n.js";
 import { el } from "./render.js";
 import { app, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
+import { warnToggle } from "./coach.js";
 
 const $ = (selector) => document.querySelector(selector);
 const SVG = "http://www.w3.org/2000/svg";
@@ -128,6 +129,7 @@ export function openSettings(actions) {
     el("label", { class: "field bool", for: "set-animate" }, el("span", { text: t("settings.animate") }), animate),
     el("label", { class: "field bool", for: "set-timer" }, el("span", { text: t("settings.timer") }), timer),
     el("label", { class: "field", for: "set-lang" }, el("span", { text: t("label.language") }), lang),
+    el("fieldset", { id: "assists" }, el("legend", { text: t("settings.assists") }), ...warnToggle(changeSettings)),
     el("h3", { text: t("settings.keys") }), el("p", { class: "keys", text: t("keys.text") }));
 }
 
@@ -239,6 +241,7 @@ export function showEnd(game, kind, hopeless, actions) {
     openNewGame: () => openNewGame(actions),
     undo: () => actions.undo && actions.undo(),
     giveUp: () => actions.giveUp && actions.giveUp(),
+    analyse: () => actions.analyse && actions.analyse(),
   });
 }
 
