@@ -72,8 +72,8 @@ THROWN_AWAY = " ".join([
     "t1f t1f t1f s s s wt1 s s t1t2 wt1 s s wf s s s s s s wf s s s wt1 s wf rf rf s s wf s s wf t2f t2f",
     "t2f t1f t1f s s wt1 s s wf wf wt2 wf s s s s wf s s wt1 s s s s wf s s wf t1f t1f s s wt1 t1t2 s s wf",
     "t2f t2f wf s wf wf s wf wf wt1 wt2 t2f wt2 t1f wt1 wt2 t1f wt1"]).split()
-"""Deal 13 of the small rules: the solver's winning line, then move 126
-(``wt1``), which the solver proves losing, then random moves until none is left."""
+"""Deal 13 of the small rules: the solver's winning line, then move 126,
+which the solver proves losing, then random moves until none is left."""
 LOSING = 126
 
 

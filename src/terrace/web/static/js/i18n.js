@@ -171,7 +171,7 @@ const STRINGS = {
     "conflict": "This game changed in another window; the page now shows the latest position.",
     // The coach (coach.js)
     "btn.analyse": "Analyse",
-    "coach.busy": "Analysing the game: the solver replays it (up to 20 s)…",
+    "coach.busy": "Analysing the game: the solver replays it…",
     "coach.lostAt": "The game was lost here, at move {step}: {what}. Before it a winning line remained; after it none did.",
     "coach.winning": "A move that kept a winning line: {what} (the solver's, which sees the face-down cards).",
     "coach.fair": "The fair player, which sees only what you saw, would have played {what}:",
@@ -371,7 +371,7 @@ const STRINGS = {
     "conflict": "Das Spiel wurde in einem anderen Fenster geändert; die Seite zeigt jetzt den neuesten Stand.",
     // Der Trainer (coach.js)
     "btn.analyse": "Analysieren",
-    "coach.busy": "Das Spiel wird untersucht: Der Löser spielt es nach (bis zu 20 s)…",
+    "coach.busy": "Das Spiel wird untersucht: Der Löser spielt es nach…",
     "coach.lostAt": "Hier ging das Spiel verloren, mit Zug {step}: {what}. Davor gab es noch einen Weg zum Sieg, danach keinen mehr.",
     "coach.winning": "Ein Zug, der den Sieg offen hielt: {what} (der des Lösers, der die verdeckten Karten sieht).",
     "coach.fair": "Der faire Spieler, der nur sieht, was du gesehen hast, hätte {what} gespielt:",
