@@ -241,7 +241,9 @@ class WebGame:
         )
         return _json(data)
 
-    async def move(self, request: Request) -> Response:
+    async def requested_move(self, request: Request) -> tuple[StoredGame, Board, Move]:
+        """The game, its board and the move of a request ``{"move", "after"}``,
+        refused unless the move can be played now."""
         game = self.load(request.path_params["game_id"])
         body = await _body(request)
         _only(body, {"move", "after"})
@@ -255,6 +257,10 @@ class WebGame:
         reason = board.refusal(move)
         if reason is not None:
             raise ApiError(reason)
+        return game, board, move
+
+    async def move(self, request: Request) -> Response:
+        game, board, move = await self.requested_move(request)
         before = board.to_dict()
         source = describe_move(board, str(move))["source"]
         board.push(move)

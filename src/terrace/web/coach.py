@@ -30,7 +30,6 @@ from terrace.refusals import Reason, Refusal
 from terrace.solver.coach import base_chances, coach_report, warn_check
 from terrace.storage import StoredGame
 from terrace.web.app import (
-    MAX_MOVE_TEXT,
     ApiError,
     WebGame,
     _body,
@@ -102,19 +101,7 @@ class CoachEndpoints:
 
     async def warn(self, request: Request) -> Response:
         """Would this move lose a won game? Marks the game assisted."""
-        game = self.web.load(request.path_params["game_id"])
-        body = await _body(request)
-        _only(body, {"move", "after"})
-        text = body.get("move")
-        if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
-            raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
-        _check_after(body, game)
-        _playable(game)
-        board = game.board()
-        move = Move.parse(text)
-        reason = board.refusal(move)
-        if reason is not None:
-            raise ApiError(reason)
+        game, board, move = await self.web.requested_move(request)
         self.web.store.mark_assisted(game.id)  # asking is the assist, whatever the answer
         seconds = self.budgets.warn
         report = await self.web.in_solver(request, warn_check, board, move, seconds, budget=seconds)

@@ -152,7 +152,7 @@ export function drawChances() {
       const pile = choice && board.querySelector(`[data-pile="${choice.pile}"]`);
       const card = pile && topCard(pile);
       if (card && !card.querySelector(".chance")) {
-        card.append(el("span", { class: "chance", "data-move": c.move, text: `${c.wins}/${known.samples}` }));
+        card.append(el("span", { class: "verdict chance", "data-move": c.move, text: `${c.wins}/${known.samples}` }));
       }
     }
   }
