@@ -60,6 +60,9 @@ OUTCOMES = (LOST_AT, NEVER, WON, WINNABLE, UNKNOWN)
 ``never``: no line won even from the start; ``won``: the game was won;
 ``winnable``: a winning line still remained after the last move (a game
 given up too early); ``unknown``: the budget ran out first."""
+MIN_PROBE = 2.0
+"""Seconds a probe gets at least (while the budget lasts): a hard position
+needs time, and many short probes that all end undecided teach nothing."""
 FAIR_SHARE = 0.3
 """The share of the budget kept for the fair player once the loss is found."""
 COACH_SETTINGS = FairSettings(early=False)
@@ -216,7 +219,8 @@ def find_loss(
         if step is None or left <= 0 or (cancel is not None and cancel()):
             stopped = step is not None and left > 0
             break
-        found = solve(game.boards[step], max_seconds=left / game.probes_left(), max_nodes=probe_nodes,
+        found = solve(game.boards[step], max_seconds=min(left, max(left / game.probes_left(), MIN_PROBE)),
+                      max_nodes=probe_nodes,
                       all_candidates=False, cancel=cancel)
         stopped = found.reason == "cancelled"
         game.learn(step, found.result, found.moves)
