@@ -13,7 +13,8 @@ const $ = (selector) => document.querySelector(selector);
 
 app.settings.warn = localStorage.getItem("terrace.warn") === "on";
 app.coach = null;    // {id, report} of the last analysis
-app.chances = null;  // {id, data} of the last base-card chances
+app.chances = null;  // {id, moves, data} of the last base-card chances
+let redraw = () => {};  // main.js's draw, to show an answer
 
 // ---------------------------------------------------------------- words
 
@@ -88,10 +89,41 @@ export async function analyse(id, ctx) {
   else drawCoach();
 }
 
-// The analysis beside the replay, and the marks on the board at the losing move.
-export function drawCoach() {
+// What the coach shows above the board: the analysis beside the replay and
+// the Chances button (drawn before the board is fitted). `draw` draws the
+// whole page again (for an answer that arrives later).
+export function drawCoach(draw) {
+  redraw = draw;
+  drawNote();
+  drawChances();
+}
+
+// The marks on the board: the losing move and the fair player's choice, and
+// each candidate's chances.
+export function markCoach() {
   const game = app.game;
   const board = $("#board");
+  const coach = app.coach;
+  if (game && game.replay && coach && coach.id === game.id && coach.report.outcome === "lost-at"
+    && game.step === coach.report.step - 1) {
+    const report = coach.report;
+    mark(board, report.move_piles, "coach-lost");
+    if (report.fair && report.fair.piles && !report.fair.same) mark(board, report.fair.piles, "coach-fair");
+  }
+  const known = knownChances();
+  if (!known) return;
+  for (const c of known.candidates) {
+    const choice = game.choices.find((x) => x.move === c.move);
+    const pile = choice && board.querySelector(`[data-pile="${choice.pile}"]`);
+    const card = pile && topCard(pile);
+    if (card && !card.querySelector(".chance")) {
+      card.append(el("span", { class: "verdict chance", "data-move": c.move, text: `${c.wins}/${known.samples}` }));
+    }
+  }
+}
+
+function drawNote() {
+  const game = app.game;
   const box = $("#coach-note");
   const coach = app.coach;
   const here = Boolean(game && game.replay && coach && coach.id === game.id);
@@ -107,10 +139,6 @@ export function drawCoach() {
       onclick: () => box.dispatchEvent(new CustomEvent("coach-goto", { bubbles: true, detail: report.step - 1 })) }));
   }
   box.replaceChildren(...children);
-  if (report.outcome === "lost-at" && game.step === report.step - 1) {
-    mark(board, report.move_piles, "coach-lost");
-    if (report.fair && report.fair.piles && !report.fair.same) mark(board, report.fair.piles, "coach-fair");
-  }
 }
 
 function mark(board, piles, cls) {
@@ -132,29 +160,27 @@ function chancesBox() {
   return node;
 }
 
+function knownChances() {
+  const game = app.game;
+  const fresh = game && !game.replay && game.status === "choosing" && app.chances
+    && app.chances.id === game.id && app.chances.moves === game.moves.length;
+  return fresh ? app.chances.data : null;
+}
+
 // The Chances button while the base card is chosen, and the answer once asked.
-export function drawChances() {
+function drawChances() {
   const game = app.game;
   const box = chancesBox();
   const choosing = Boolean(game && !game.replay && game.status === "choosing" && game.choices.length > 1);
   box.hidden = !choosing;
   if (!choosing) return;
-  const known = app.chances && app.chances.id === game.id && app.chances.moves === game.moves.length ? app.chances.data : null;
+  const known = knownChances();
   const button = el("button", { type: "button", id: "btn-chances", text: t("chances.button"), title: t("chances.help"),
     onclick: () => askChances(game) });
   const children = [button];
   if (known) {
     const words = known.candidates.map((c) => t("chances.one", { card: cardLabel(c.card), wins: c.wins, samples: known.samples }));
     children.push(el("span", { class: "chances-text", text: `${words.join(" · ")} ${t("chances.fair")}` }));
-    const board = $("#board");
-    for (const c of known.candidates) {
-      const choice = game.choices.find((x) => x.move === c.move);
-      const pile = choice && board.querySelector(`[data-pile="${choice.pile}"]`);
-      const card = pile && topCard(pile);
-      if (card && !card.querySelector(".chance")) {
-        card.append(el("span", { class: "verdict chance", "data-move": c.move, text: `${c.wins}/${known.samples}` }));
-      }
-    }
   }
   box.replaceChildren(...children);
 }
@@ -171,7 +197,7 @@ async function askChances(game) {
   } else if (app.game && app.game.id === game.id) {
     app.chances = { id: game.id, moves: game.moves.length, data: result.data };
   }
-  drawChances();
+  redraw();
 }
 
 // ---------------------------------------------------------------- the warning

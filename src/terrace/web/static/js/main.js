@@ -14,7 +14,7 @@ import { openRules, watchNewGame } from "./help.js";
 import { attachArrows } from "./keyboard.js";
 import { attachMenu } from "./menu.js";
 import { labelTables } from "./tables.js";
-import { analyse, confirmMove, drawChances, drawCoach } from "./coach.js";
+import { analyse, confirmMove, drawCoach, markCoach } from "./coach.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -86,11 +86,11 @@ function draw() {
     $("#replay-next").disabled = game.step >= game.steps;
   }
   prompt();
+  drawCoach(draw);  // (above the board: before it is fitted into the room left)
   renderBoard(board, game, { verdicts: app.verdicts });
   if (app.selected) markSelection(app.selected);
   if (app.hint) markHint(app.hint);
-  drawCoach();
-  drawChances();
+  markCoach();
 }
 
 function prompt(text) {
