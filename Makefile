@@ -43,7 +43,7 @@ $(VENV)/.installed: pyproject.toml $(CORE) | $(BIN)/python build-deps
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml $(CORE) | $(BIN)/python build-deps
-	$(BIN)/python -m pip install -q -e '.[dev,charts]'
+	$(BIN)/python -m pip install -q -e '.[dev,charts,cluster]'
 	touch $@ $(VENV)/.installed
 
 # A C compiler and Python's headers for the solver's compiled core, installed

@@ -84,7 +84,7 @@ def test_warning_before_a_move_that_loses_a_won_game(api: Api, open_game: Any) -
     page.locator("#autoplay-off").check()
     assists = page.locator("#dlg-settings fieldset#assists")
     assert "Warn before a move" in assists.inner_text()
-    assists.locator("#set-warn").check()
+    assists.locator("#assist-warn").check()
     page.locator("#dlg-settings button.close").click()
     board = Board.from_number(SMALL_DEAL, Rules.from_dict(SMALL, Rules()))
     for text in moves[: losing - 1]:

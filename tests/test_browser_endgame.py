@@ -164,7 +164,9 @@ def test_a_proved_loss_offers_give_up_or_undo(api: Api, open_game: Any) -> None:
     record = golden("terrace-lost")
     game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
     game = api.play(game, *record.moves[:-10])
-    page = open_game(game)
+    # only a hint that may look at face-down cards can prove the loss (an assist)
+    page = open_game(game, before_goto=lambda p: p.add_init_script(
+        "localStorage.setItem('terrace.assist.peek', 'on')"))
     page.locator("#btn-hint").click()
     end = page.locator("dialog.end.hopeless[open]")
     end.wait_for(timeout=15000)

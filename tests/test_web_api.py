@@ -401,7 +401,10 @@ def test_check_tells_why_without_playing(client: TestClient, store: GameStore) -
 def test_hint_names_a_legal_move_and_its_piles(client: TestClient, store: GameStore) -> None:
     game = move(client, new_game(client, deal_number=7), "c1").json()
     data = client.post(f"/api/games/{game['id']}/hint", json={}).json()
-    assert data["kind"] in ("winnable", "lost", "heuristic")
+    # fair by default
+    assert data["kind"] in ("sampled", "safe", "only", "heuristic") and data["fair"] is True
+    peeked = client.post(f"/api/games/{game['id']}/hint", json={"peek": True}).json()
+    assert peeked["kind"] in ("winnable", "lost", "heuristic", "none") and peeked["fair"] is False
     if data["move"] is not None:
         assert (
             data["move"] in game["legal_moves"]
@@ -614,4 +617,4 @@ def test_a_whole_game_won_through_the_api(client: TestClient) -> None:
     assert stats["overall"]["won"] == 1
     assert stats["variants"]["terrace"]["fewest_moves"] == len(WINNING_LINE["moves"])
     hint = client.post(f"/api/games/{game['id']}/hint", json={}).json()
-    assert hint == {"move": None, "kind": "won", "line": []}
+    assert (hint["move"], hint["kind"], hint["why"], hint["counted"]) == (None, "none", "game-over", False)

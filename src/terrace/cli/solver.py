@@ -27,7 +27,7 @@ from terrace.cli.options import (
 from terrace.solver.api import solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
 from terrace.solver.players import PLAYERS, player_key, player_settings
-from terrace.solver.survey import markdown_table, parse_range, run_survey, summarise, summary_json
+from terrace.solver.survey import markdown_table, now, parse_range, run_survey, summarise, summary_json
 from terrace.solver.verdicts import Verdict, VerdictStore, settled
 from terrace.variants import TITLES, preset_name
 
@@ -116,15 +116,20 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
               help="Worker processes (default: all cores).")
 @click.option("--max-seconds", type=Seconds(), default=None,
               help="Budget per deal (default: 10 for perfect, 1800 for fair, 60 for greedy and random).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+              help="Run on a Dask cluster (needs terrace[cluster]): a scheduler's address, "
+                   "or local:N for N worker processes here. Default: a local process pool.")
 @verdicts_db_options
 @click.option("--out", type=FilePath(file_okay=False), default=".", show_default=True,
               help="Folder for the Markdown table and the PNG chart (not written with --json).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the figures.")
 def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs: int | None,
-                   max_seconds: float | None, verdicts_db: str | None, old_db: str | None, out: str,
-                   as_json: bool, **kwargs: Any) -> None:
+                   max_seconds: float | None, scheduler: str | None, verdicts_db: str | None,
+                   old_db: str | None, out: str, as_json: bool, **kwargs: Any) -> None:
     """Solve or play many numbered deals in parallel and report the win rate."""
     import os
+
+    from terrace.solver.cluster import ClusterError, parse_scheduler, run_cluster_survey
 
     argv = ["terrace", "survey", *sys.argv[2:]] if len(sys.argv) > 1 else ["terrace", "survey"]
     rules = pop_rules(kwargs)
@@ -135,6 +140,11 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         key = player_key(player, settings, seed)
         if not (0 <= budget < float("inf")):
             raise ValueError(f"--max-seconds must be a finite number >= 0, not {budget}")
+        if scheduler is not None:
+            parse_scheduler(scheduler)
+            if jobs is not None:
+                raise ValueError("--jobs sizes the local pool: with --scheduler the cluster's workers "
+                                 "run the deals (local:N starts N)")
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     jobs = jobs or os.cpu_count() or 1
@@ -147,14 +157,37 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         already = store.range(rules, first, last, key)
         bar.update(sum(settled(v, budget) for v in already.values()))
 
+        started = now()
+        pace: dict[str, float] = {"workers": jobs if scheduler is None else 0, "rate": 0.0}
+
+        def show() -> None:
+            rate = pace["rate"] if scheduler else sum(counts.values()) / max(now() - started, 1e-9)
+            workers = f", {pace['workers']:.0f} workers" if pace["workers"] else ""
+            bar.label = (f"{name} {player} won {counts['won']} lost {counts['lost']} "
+                         f"unknown {counts['unknown']}, {rate:.1f} deals/s{workers}")
+
         def on_result(number: int, verdict: Verdict) -> None:
             counts[verdict.result] = counts.get(verdict.result, 0) + 1
-            bar.label = (f"{name} {player} won {counts['won']} lost {counts['lost']} "
-                         f"unknown {counts['unknown']}")
+            show()
             bar.update(1)
 
-        verdicts, peak = run_survey(rules, first, last, jobs=jobs, max_seconds=budget, store=store,
-                                    on_result=on_result, player=player, settings=settings, seed=seed)
+        def on_progress(done: int, rate: float, workers: int) -> None:
+            pace["workers"], pace["rate"] = workers, rate
+            show()
+            bar.render_progress()
+
+        try:
+            if scheduler is None:
+                verdicts, peak = run_survey(rules, first, last, jobs=jobs, max_seconds=budget, store=store,
+                                            on_result=on_result, player=player, settings=settings,
+                                            seed=seed)
+            else:
+                verdicts, peak = run_cluster_survey(
+                    rules, first, last, scheduler=scheduler, max_seconds=budget, store=store,
+                    on_result=on_result, on_progress=on_progress, player=player, settings=settings,
+                    seed=seed)
+        except ClusterError as error:
+            raise click.ClickException(str(error)) from None
     store.close()
     summary = summarise(verdicts)
     if as_json:

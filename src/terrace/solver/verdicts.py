@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from terrace.deal import DEAL_VERSION
@@ -128,6 +129,25 @@ class VerdictStore:
             ),
         )
         self._db.commit()
+
+    def put_many(self, rules: Rules, verdicts: Mapping[int, Verdict], player: str = PERFECT) -> None:
+        """Store (or replace) the verdicts of several deals in one
+        transaction: all or none of them.
+
+        >>> import tempfile, os
+        >>> store = VerdictStore(os.path.join(tempfile.mkdtemp(), "v.sqlite3"))
+        >>> store.put_many(Rules(), {1: Verdict("won", 1, 0.1, 5.0), 2: Verdict("lost", 9, 0.2, 5.0)})
+        >>> sorted(store.range(Rules(), 1, 9))
+        [1, 2]
+        >>> store.close()
+        """
+        key = rules_key(rules)
+        with self._db:
+            self._db.executemany(
+                f"INSERT OR REPLACE INTO verdicts ({_COLUMNS}, player) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(key, deal, DEAL_VERSION, SOLVER_VERSION, v.result, v.nodes, v.seconds, v.max_seconds,
+                  v.line, player) for deal, v in verdicts.items()],
+            )
 
     def range(self, rules: Rules, first: int, last: int, player: str = PERFECT) -> dict[int, Verdict]:
         """Every stored verdict of deals ``first..last``."""

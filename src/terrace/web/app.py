@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import re
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from enum import StrEnum
 from pathlib import Path
@@ -35,6 +37,7 @@ from terrace.guide import descriptions, rules_guide
 from terrace.moves import Move
 from terrace.refusals import Param, Reason, clip
 from terrace.rules import RULE_OPTIONS, Rules
+from terrace.solver.hint_line import KeptLine
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import (
     ConflictError,
@@ -70,6 +73,8 @@ BODY_SECONDS = 10.0
 WINNABLE_DEAL_SECONDS = 5.0
 """The solver's budget per deal while looking for a winnable one."""
 RETRY_AFTER = 5
+MAX_KEPT_LINES = 1024
+"""Games whose last winning line the server remembers for their hints."""
 T = TypeVar("T")
 OPTION_LIMITS: dict[str, dict[str, Any]] = {name: option.to_json() for name, option in RULE_OPTIONS.items()}
 """The rule options as ``/api/variants`` publishes them: the limits the
@@ -110,6 +115,8 @@ class WebGame:
         self.winnable_seconds = winnable_seconds
         self.pool = pool or SolverPool()
         self.clock = ReportClock()
+        self.lines: OrderedDict[str, KeptLine] = OrderedDict()
+        """The winning line of each game's last peeking hint (most recent last)."""
 
     # -- helpers --------------------------------------------------------
 
@@ -327,26 +334,42 @@ class WebGame:
         return _json(game_json(game, board))
 
     async def hint(self, request: Request) -> Response:
-        """Suggest a move and count it as a hint (so: POST)."""
+        """Suggest a move (fair unless the body says ``"peek": true``) and
+        count it as a hint, once per position (so: POST). A peeking hint
+        marks the game as assisted."""
         game = self.load(request.path_params["game_id"])
         body = await _body(request)
-        _only(body, {"after"})
+        _only(body, {"after", "peek"})
+        peek = body.get("peek", False)
+        if not isinstance(peek, bool):
+            raise ApiError(WebRefusal.PEEK_NOT_FLAG)
         _check_after(body, game)
         board = game.board()
-        found = await self.in_solver(request, hints.find_hint, board, self.hint_seconds,
-                                     budget=self.hint_seconds)
+        kept = self.lines.get(game.id) if peek else None
+        found = await self.in_solver(request, hints.find_hint, board, self.hint_seconds, peek, kept,
+                                     _seed(game.id), budget=self.hint_seconds)
+        line = found.pop("kept")
+        if line is not None:
+            self.lines[game.id] = line
+            self.lines.move_to_end(game.id)
+            while len(self.lines) > MAX_KEPT_LINES:
+                self.lines.popitem(last=False)
+        if peek and _in_play(game):
+            self.store.mark_assisted(game.id)
+        found["counted"] = False
         if found["move"] is not None:
             found.update(describe_move(board, found["move"]))
-            revision = game.revision
-            game.hints += 1
-            with contextlib.suppress(ConflictError):
-                self.store.update(game, expected_revision=revision, action="hint")
+            found["counted"] = self.store.count_hint(game.id, board.position())
         return _json(found)
 
     async def analysis(self, request: Request) -> Response:
+        """The solver's verdicts; while the game is being played, looking
+        at them is an assist (the game is marked as assisted)."""
         game = self.load(request.path_params["game_id"])
         result = await self.in_solver(request, hints.analyse, game.board(), self.hint_seconds,
                                       budget=self.hint_seconds)
+        if _in_play(game):
+            self.store.mark_assisted(game.id)
         return _json(result)
 
     async def stats(self, request: Request) -> Response:
@@ -470,6 +493,16 @@ async def _body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(WebRefusal.BODY_NOT_OBJECT)
     return data
+
+
+def _in_play(game: StoredGame) -> bool:
+    """True while the game is being played (an assist used now counts)."""
+    return game.status in ("choosing", "playing") and game.given_up_at is None
+
+
+def _seed(game_id: str) -> int:
+    """The fair hints' seed for a game: the same position, the same samples."""
+    return int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:4], "big")
 
 
 def _only(body: dict[str, Any], allowed: set[str]) -> None:

@@ -17,29 +17,59 @@ from typing import Any
 
 from terrace.board import Board, Status
 from terrace.rules import Rules
-from terrace.solver import hint as solver_hint
 from terrace.solver import solve
+from terrace.solver.advice import fair_hint
+from terrace.solver.fair import FairSettings
+from terrace.solver.hint_line import GAME_OVER, NO_NEW_POSITION, KeptLine, peek_hint, rule_of_thumb
+from terrace.solver.players import Decision
 from terrace.solver.winnable import next_winnable_deal
 
 Cancel = Callable[[], bool]
 """Asked between slices of a search: True stops it."""
+FAIR_SAMPLES = 16
+"""Sampled stock orders behind a fair hint (K of the fair player)."""
 
 
-def find_hint(board: Board, seconds: float, cancel: Cancel | None = None) -> dict[str, Any]:
-    """``{"move", "kind", "line"}``: the move to suggest (or None), whether
-    the solver proved the position ``winnable`` or ``lost``, or the move is a
-    ``heuristic`` guess, and the winning line when one is known."""
-    if board.status in (Status.WON, Status.LOST):
-        return {"move": None, "kind": board.status.value, "line": []}
-    try:
-        found = solver_hint(board.copy(), seconds, cancel=cancel)
-    except Exception:  # a solver failure must not cost the player a hint
-        return heuristic_hint(board)
-    move = found.move if found.move is not None and board.is_legal(found.move) else None
-    if move is not None or found.kind == "lost":
-        return {"move": None if move is None else str(move), "kind": found.kind,
-                "line": [str(m) for m in found.line]}
-    return heuristic_hint(board)
+def find_hint(
+    board: Board, seconds: float, peek: bool = False, kept: KeptLine | None = None, seed: int = 0,
+    cancel: Cancel | None = None,
+) -> dict[str, Any]:
+    """The hint for ``board`` (its move stack is the game so far) as the page
+    gets it, with ``"kept"``: the winning line to pass back as ``kept`` in
+    the next peeking hint of this game (the server drops it from the reply).
+
+    Fair (the default, see :func:`terrace.solver.advice.fair_hint`): ``kind``
+    ``sampled`` (``wins`` of ``samples`` sampled stock orders are won after
+    the move), ``safe``, ``only``, ``heuristic`` (no sample was solved in
+    the time: the greedy preference) or ``none``. Peeking (see
+    :func:`terrace.solver.hint_line.peek_hint`): ``winnable`` with the proved
+    ``line``, ``lost``, ``heuristic`` or ``none``. No move comes with ``why``
+    (one of :data:`terrace.solver.hint_line.WHY_NO_MOVE`); no hint ever
+    leads back to a position the game has already reached.
+    """
+    if peek:
+        try:
+            found = peek_hint(board, seconds, kept, cancel=cancel)
+        except Exception:  # a solver failure must not cost the player a hint
+            found = rule_of_thumb(board)
+        return {"move": None if found.move is None else str(found.move), "kind": found.kind,
+                "line": [str(m) for m in found.line], "why": found.why, "fair": False,
+                "kept": found.kept}
+    if board.status in (Status.WON, Status.LOST) or not board.legal_moves:
+        decision = Decision(None, "none")
+    else:
+        settings = FairSettings(samples=FAIR_SAMPLES, early=False)
+        decision = fair_hint(board, settings=settings, seed=seed, seconds=seconds)
+    kind = decision.kind
+    if kind == "sampled" and not decision.samples:  # no sample was solved in the time
+        kind = "heuristic"
+    why = None
+    if decision.move is None:
+        over = board.status in (Status.WON, Status.LOST) or not board.legal_moves
+        why = GAME_OVER if over else NO_NEW_POSITION
+    return {"move": None if decision.move is None else str(decision.move), "kind": kind,
+            "line": [], "why": why, "fair": True, "samples": decision.samples, "wins": decision.wins,
+            "win_share": decision.to_dict()["win_share"], "kept": None}
 
 
 def analyse(board: Board, seconds: float, cancel: Cancel | None = None) -> dict[str, Any]:
@@ -67,10 +97,8 @@ def next_winnable(
 
 def heuristic_hint(board: Board) -> dict[str, Any]:
     """The greedy player's rule-of-thumb move (see
-    :func:`terrace.solver.players.greedy_move`): it sees only what a player
-    sees and never returns to a position already seen in the game."""
-    from terrace.solver.observation import observe
-    from terrace.solver.players import greedy_move
-
-    move = greedy_move(observe(board))
-    return {"move": None if move is None else str(move), "kind": "heuristic", "line": []}
+    :func:`terrace.solver.hint_line.rule_of_thumb`): it never returns to a
+    position already reached in the game."""
+    found = rule_of_thumb(board)
+    return {"move": None if found.move is None else str(found.move), "kind": found.kind,
+            "line": [], "why": found.why, "fair": False, "kept": None}

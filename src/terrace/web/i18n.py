@@ -33,6 +33,7 @@ class WebRefusal(StrEnum):
     NOTHING_TO_REDO = "nothing-to-redo"
     VARIANT_NOT_NAME = "variant-not-name"
     WINNABLE_NOT_BOOL = "winnable-not-bool"
+    PEEK_NOT_FLAG = "peek-not-flag"
     RECENT_RANGE = "recent-range"
     STEP_RANGE = "step-range"
     MOVE_NOT_NOTATION = "move-not-notation"
@@ -85,6 +86,9 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.WINNABLE_NOT_BOOL: Wording(
         400, "winnable must be true or false",
         "winnable muss true oder false sein."),
+    WebRefusal.PEEK_NOT_FLAG: Wording(
+        400, "peek must be true or false",
+        "peek muss true oder false sein."),
     WebRefusal.RECENT_RANGE: Wording(
         400, "recent must be a number from {low} to {high}",
         "recent muss eine Zahl von {low} bis {high} sein."),

@@ -33,7 +33,8 @@ export const api = {
   undo: (id, after) => call("POST", `${game(id)}/undo`, { after }),
   redo: (id, after) => call("POST", `${game(id)}/redo`, { after }),
   restart: (id, after) => call("POST", `${game(id)}/restart`, { after }),
-  hint: (id, after) => call("POST", `${game(id)}/hint`, { after }),
+  // peek: the assist "Hints may look at face-down cards" is on.
+  hint: (id, after, peek = false) => call("POST", `${game(id)}/hint`, { after, peek }),
   analysis: (id) => call("GET", `${game(id)}/analysis`),
   coach: (id) => call("POST", `${game(id)}/coach`, {}),
   chances: (id, after) => call("POST", `${game(id)}/chances`, { after }),

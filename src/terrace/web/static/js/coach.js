@@ -11,7 +11,6 @@ import { confirmChoice } from "./endgame.js";
 
 const $ = (selector) => document.querySelector(selector);
 
-app.settings.warn = localStorage.getItem("terrace.warn") === "on";
 app.coach = null;    // {id, report} of the last analysis
 app.chances = null;  // {id, moves, data} of the last base-card chances
 let redraw = () => {};  // main.js's draw, to show an answer
@@ -202,24 +201,10 @@ async function askChances(game) {
 
 // ---------------------------------------------------------------- the warning
 
-// The setting, for the Settings dialog's "Assists" group.
-export function warnToggle(changeSettings) {
-  const input = el("input", { type: "checkbox", id: "set-warn" });
-  input.checked = app.settings.warn;
-  input.addEventListener("change", () => {
-    localStorage.setItem("terrace.warn", input.checked ? "on" : "off");
-    changeSettings({ warn: input.checked });
-  });
-  return [
-    el("label", { class: "field bool", for: "set-warn" }, el("span", { text: t("settings.warn") }), input),
-    el("p", { class: "help", text: t("settings.warn.help") }),
-  ];
-}
-
 // Before a move: with the assist on, ask the server whether it loses a won
 // game, and the player whether to play it all the same. True: play it.
 export async function confirmMove(game, move) {
-  if (!app.settings.warn || !game || game.replay) return true;
+  if (!app.settings.assists.warn || !game || game.replay) return true;
   const result = await api.warn(game.id, move, game.moves.length);
   if (!result.ok || !result.data.warn) return true;
   return confirmChoice({ title: t("warn.title"), text: t("warn.text"), yes: t("warn.yes"), no: t("warn.no") });

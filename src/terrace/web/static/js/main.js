@@ -48,7 +48,7 @@ function snapshot() {
 function show(game, { ghost = null, animate = true } = {}) {
   const before = app.game && board.childElementCount ? snapshot() : null;
   const changedGame = !app.game || app.game.id !== game.id;
-  if (changedGame) app.verdicts = null;
+  if (changedGame) { app.verdicts = null; app.verdictNote = null; }
   app.game = game;
   app.selected = null;
   app.hint = null;
@@ -61,7 +61,7 @@ function show(game, { ghost = null, animate = true } = {}) {
   document.body.dataset.game = game.id;
   if (!game.replay) {
     localStorage.setItem("terrace.game", game.id);
-    if (game.status === "choosing" && app.variants && app.variants.solver && !app.verdicts) loadVerdicts(game);
+    wantVerdicts(game);
     if (game.status === "won" || game.status === "lost") showEnd(game, game.status, false, actions);
     else closeEnd();
   }
@@ -101,6 +101,10 @@ function prompt(text) {
     else if (game.status === "choosing") {
       message = t("prompt.choose", { n: game.choices.length });
       if (app.verdicts) message += ` ${t("prompt.verdicts")}`;
+      if (app.verdictNote) message += ` ${app.verdictNote}`;
+    }
+    else if (app.settings.assists.verdicts && game.status === "playing" && !game.moves.length && game.options.candidates === 0) {
+      message = `${t("prompt.play", { click: t(`prompt.click.${app.settings.click}`) })} ${t("assist.noChoice")}`;
     }
     else if (game.status === "won") message = t("prompt.won", { n: game.counters.total_cards });
     else if (game.given_up) message = t("prompt.givenUp");
@@ -217,6 +221,15 @@ function step(kind) {
   });
 }
 
+// What backs a hint, in words: a proved line, a proved loss, a rule of
+// thumb, or the share of sampled stocks in which the move wins.
+function backing(found) {
+  if (!found.move) return t(`hint.why.${found.why || "game-over"}`);
+  if (found.kind === "winnable") return t("hint.by.winnable", { n: found.line.length });
+  if (found.kind === "sampled") return t("hint.by.sampled", { wins: found.wins, samples: found.samples });
+  return t(`hint.by.${found.kind}`);
+}
+
 function hint() {
   return enqueue(async () => {
     const game = app.game;
@@ -224,7 +237,7 @@ function hint() {
     const button = $("#btn-hint");
     button.classList.add("thinking");
     button.setAttribute("aria-busy", "true");
-    const result = await api.hint(game.id, game.moves.length);
+    const result = await api.hint(game.id, game.moves.length, app.settings.assists.peek);
     button.classList.remove("thinking");
     button.removeAttribute("aria-busy");
     if (!result.ok) return toast(result.data.error);
@@ -232,8 +245,9 @@ function hint() {
     const hopeless = found.kind === "lost";
     if (hopeless) showEnd(game, "lost", true, actions);
     if (!found.move) {
-      prompt(hopeless ? t("hint.lost") : t("hint.none"));
-      return toast(hopeless ? t("hint.lost") : t("hint.none"), "info");
+      const why = backing(found);
+      prompt(why);
+      return toast(why, "info");
     }
     app.hint = { source: found.source, target: found.target, move: found.move };
     markHint(app.hint);
@@ -250,18 +264,26 @@ function hint() {
         to: found.target ? placeName(found.target) : "",
       });
     }
-    let text = t("hint.move", { what });
-    if (found.kind === "heuristic") text += ` ${t("hint.heuristic")}`;
-    if (hopeless) text += ` ${t("hint.lost")}`;
+    const text = `${t("hint.move", { what })} ${backing(found)}`;
     prompt(text);
     toast(text, "info");
   });
 }
 
+// The solver's verdicts on the base cards: only with the assist on (asking
+// for them marks the game as assisted on the server).
+function wantVerdicts(game) {
+  if (!game || game.replay || game.status !== "choosing" || !app.settings.assists.verdicts) return;
+  if (!app.variants || !app.variants.solver || app.verdicts || app.verdictNote) return;
+  loadVerdicts(game);
+}
+
 async function loadVerdicts(game) {
   const result = await api.analysis(game.id);
-  if (!result.ok || !result.data.available || app.game !== game) return;
-  app.verdicts = Object.fromEntries(result.data.candidates.map((c) => [c.move, c.verdict]));
+  if (app.game !== game) return;
+  const candidates = result.ok && result.data.available ? result.data.candidates : [];
+  if (candidates.length) app.verdicts = Object.fromEntries(candidates.map((c) => [c.move, c.verdict]));
+  if (!candidates.length || candidates.every((c) => c.verdict === "unknown")) app.verdictNote = t("assist.verdictsFailed");
   draw();
 }
 
@@ -582,6 +604,9 @@ function changeSettings(settings) {
   localStorage.setItem("terrace.animate", app.settings.animate ? "on" : "off");
   localStorage.setItem("terrace.autoplay", app.settings.autoplay);
   localStorage.setItem("terrace.timer", app.settings.timer ? "on" : "off");
+  for (const [name, on] of Object.entries(app.settings.assists)) localStorage.setItem(`terrace.assist.${name}`, on ? "on" : "off");
+  if (!app.settings.assists.verdicts) { app.verdicts = null; app.verdictNote = null; }
+  else wantVerdicts(app.game);
   draw();
 }
 
@@ -614,7 +639,7 @@ async function main() {
   const list = await variants;
   if (list.ok) app.variants = list.data;
   const game = app.game;
-  if (game && !game.replay && game.status === "choosing" && app.variants && app.variants.solver && !app.verdicts) loadVerdicts(game);
+  wantVerdicts(game);
   document.body.dataset.ready = "true";
 }
 

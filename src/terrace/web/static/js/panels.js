@@ -6,7 +6,6 @@ import { t, getLanguage } from "./i18n.js";
 import { el } from "./render.js";
 import { app, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
-import { warnToggle } from "./coach.js";
 
 const $ = (selector) => document.querySelector(selector);
 const SVG = "http://www.w3.org/2000/svg";
@@ -119,6 +118,14 @@ export function openSettings(actions) {
   const timer = el("input", { type: "checkbox", id: "set-timer" });
   timer.checked = app.settings.timer;
   timer.addEventListener("change", () => changeSettings({ timer: timer.checked }));
+  // One checkbox per assist, in the one fieldset #assists.
+  const assist = (name) => {
+    const input = el("input", { type: "checkbox", id: `assist-${name}`, name });
+    input.checked = Boolean(app.settings.assists[name]);
+    input.addEventListener("change", () => changeSettings({ assists: { ...app.settings.assists, [name]: input.checked } }));
+    return el("label", { class: "field bool", for: `assist-${name}` }, el("span", { text: t(`assist.${name}`) }), input);
+  };
+  const noChoice = app.game && !app.game.replay && app.game.options && app.game.options.candidates === 0;
   const lang = el("select", { id: "set-lang" }, el("option", { value: "en", text: "English" }), el("option", { value: "de", text: "Deutsch" }));
   lang.value = getLanguage();
   lang.addEventListener("change", () => { changeLanguage(lang.value); openSettings(actions); });
@@ -128,8 +135,13 @@ export function openSettings(actions) {
       el("p", { class: "help", text: t("settings.autoplay.help") })),
     el("label", { class: "field bool", for: "set-animate" }, el("span", { text: t("settings.animate") }), animate),
     el("label", { class: "field bool", for: "set-timer" }, el("span", { text: t("settings.timer") }), timer),
+    el("fieldset", { id: "assists" }, el("legend", { text: t("settings.assists") }),
+      assist("verdicts"),
+      ...(noChoice ? [el("p", { class: "help", id: "assist-no-choice", text: t("assist.noChoice") })] : []),
+      assist("peek"),
+      assist("warn"),
+      el("p", { class: "help", text: t("settings.assists.help") })),
     el("label", { class: "field", for: "set-lang" }, el("span", { text: t("label.language") }), lang),
-    el("fieldset", { id: "assists" }, el("legend", { text: t("settings.assists") }), ...warnToggle(changeSettings)),
     el("h3", { text: t("settings.keys") }), el("p", { class: "keys", text: t("keys.text") }));
 }
 
@@ -160,6 +172,7 @@ const STATS_COLUMNS = [
   ["fastest", (b) => duration(b.fastest_seconds)],
   ["hints", (b) => b.hints],
   ["undos", (b) => b.undos],
+  ["assisted", (b) => b.assisted],
 ];
 
 function statsRow(name, block, variant) {
@@ -218,7 +231,7 @@ export async function openStats({ resume, startReplay }) {
     const when = new Date(game.updated_at * 1000).toLocaleString(getLanguage());
     const item = el("li", {},
       el("span", { class: `status ${game.status}`, text: t(game.given_up ? "status.givenUp" : `status.${game.status}`) }),
-      el("span", { class: "what", text: `${game.title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${game.moves} ${t("counter.moves")}` }),
+      el("span", { class: "what", text: `${game.title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${game.moves} ${t("counter.moves")}${game.assisted ? ` · ${t("stats.assistedGame")}` : ""}` }),
       el("span", { class: "when", text: when }));
     const buttons = el("span", { class: "buttons" });
     if ((game.status === "choosing" || game.status === "playing") && !game.given_up) {

@@ -5,7 +5,8 @@ export const app = {
   game: null,          // the game JSON of the current game (or of a replay step)
   saved: null,         // the game being played while a replay is shown
   variants: null,      // GET /api/variants
-  verdicts: null,      // candidate move -> "won" | "lost" | "unknown"
+  verdicts: null,      // candidate move -> "won" | "lost" | "unknown" (only with the assist)
+  verdictNote: null,   // why no verdicts are shown although the assist is on
   selected: null,      // the selected source pile
   hint: null,          // {source, target}
   settings: {
@@ -13,6 +14,8 @@ export const app = {
     animate: localStorage.getItem("terrace.animate") !== "off",
     autoplay: localStorage.getItem("terrace.autoplay") || "finish",  // off | finish | safe
     timer: localStorage.getItem("terrace.timer") !== "off",
+    // Assists, all off unless the player turns them on (each one used marks the game as assisted).
+    assists: Object.fromEntries(["verdicts", "peek", "warn"].map((name) => [name, localStorage.getItem(`terrace.assist.${name}`) === "on"])),
   },
   queue: Promise.resolve(),
 };

@@ -1,0 +1,92 @@
+"""Follow the web game's Hint from numbered deals, move after move.
+
+For each deal, asks :func:`terrace.web.hints.find_hint` (what the server's
+``POST /api/games/{id}/hint`` runs) for a hint, plays the suggested move,
+and asks again, passing the kept winning line back as the server does,
+until the game is won or a hint offers no move. Prints per variant how many
+games were won, how many ended with "no winning line" (the solver proved
+the loss), how many ended otherwise (no move to a new position, nothing
+worth doing, the per-deal time cap), and checks that no game ever came back
+to a position it had reached.
+
+    .venv/bin/python bench/hints.py                                  # deals 1-50, peeking hints
+    .venv/bin/python bench/hints.py --variants terrace --deals 1-10 --seconds 1 --jobs 2
+    .venv/bin/python bench/hints.py --fair --deals 1-5 --seconds 2   # the default, fair Hint
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from terrace.board import Board
+from terrace.moves import Move
+from terrace.solver.survey import parse_range
+from terrace.variants import get_rules
+from terrace.web.hints import find_hint
+
+
+def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: float) -> dict[str, Any]:
+    """Follow the hint from one deal; the outcome, hints asked, moves, seconds."""
+    start = time.perf_counter()
+    board = Board.from_number(number, get_rules(variant))
+    seen = {board.position()}
+    kept = None
+    hints = 0
+    outcome = "time"
+    while time.perf_counter() - start < deal_seconds:
+        if board.is_won():
+            outcome = "won"
+            break
+        found = find_hint(board, seconds, not fair, kept, number)
+        hints += 1
+        kept = found["kept"]
+        if found["move"] is None:
+            outcome = "no winning line" if found["why"] == "no-winning-line" else found["why"]
+            break
+        board.push(Move.parse(found["move"]))
+        position = board.position()
+        if position in seen:
+            outcome = "loop"
+            break
+        seen.add(position)
+    return {"variant": variant, "deal": number, "outcome": outcome, "hints": hints,
+            "moves": len(board.move_stack), "seconds": time.perf_counter() - start}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variants", default="terrace,falling-star")
+    parser.add_argument("--deals", default="1-50")
+    parser.add_argument("--seconds", type=float, default=2.0, help="Seconds per hint.")
+    parser.add_argument("--deal-seconds", type=float, default=300.0, help="Give a deal up after this long.")
+    parser.add_argument("--fair", action="store_true", help="Fair hints instead of peeking ones.")
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args()
+    low, high = parse_range(args.deals)
+    deals = range(low, high + 1)
+    print(f"{'fair' if args.fair else 'peeking'} hints, {args.seconds:g} s each, deals {args.deals}")
+    for variant in args.variants.split(","):
+        wall = time.perf_counter()
+        jobs = [(variant, n, args.seconds, args.fair, args.deal_seconds) for n in deals]
+        with ProcessPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(follow, *zip(*jobs, strict=True)))
+        outcomes = Counter(r["outcome"] for r in results)
+        times = [r["seconds"] for r in results]
+        print(f"{variant}: {len(results)} deals: won {outcomes['won']}, "
+              f"no winning line {outcomes['no winning line']}, loop {outcomes['loop']}, "
+              f"other {len(results) - outcomes['won'] - outcomes['no winning line'] - outcomes['loop']} "
+              f"({dict(outcomes)}); median {statistics.median(times):.1f} s per deal, "
+              f"longest {max(times):.1f} s, hints {sum(r['hints'] for r in results)}, "
+              f"wall {time.perf_counter() - wall:.0f} s")
+        for r in results:
+            if r["outcome"] not in ("won", "no winning line"):
+                print(f"  deal {r['deal']}: {r['outcome']} after {r['moves']} moves, {r['hints']} hints")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+"""Survey benchmark: the local process pool against a Dask LocalCluster.
+
+Runs the same deals with the same budget and the same number of worker
+processes through :func:`~terrace.solver.survey.run_survey` (the local
+pool) and :func:`~terrace.solver.cluster.run_cluster_survey` (a
+LocalCluster, started once beforehand: its start-up is printed apart), each
+run on an empty verdict store, the two backends taking turns; prints per
+preset and player the median deals per second of each and the cluster's
+overhead in wall time, and the CPU seconds per deal of each backend (the
+worker processes' CPU time, which other programs on a busy machine do not
+inflate as they inflate wall time): the cost of a deal per core, the
+figure docs/cluster.md scales up.
+
+    .venv/bin/python bench/survey.py                                # terrace, perfect, 1-100, 10 s
+    .venv/bin/python bench/survey.py --variants terrace,madame --players perfect,greedy --deals 1-40
+    .venv/bin/python bench/survey.py --backends local --players fair --deals 1-4 --max-seconds 600
+
+Needs ``terrace[cluster]`` for the cluster backend.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from terrace.rules import Rules
+from terrace.solver.players import PLAYERS
+from terrace.solver.survey import parse_range, percentile, run_survey, summarise
+from terrace.solver.verdicts import Verdict, VerdictStore
+from terrace.variants import get_rules
+
+Run = Callable[[VerdictStore], dict[int, Verdict]]
+Clock = Callable[[], float]
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's finished child processes (the local
+    pool's workers, once the pool is closed) and of this process itself
+    (a survey of one job runs here)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return children.ru_utime + children.ru_stime + time.process_time()
+
+
+def workers_cpu(client: Any) -> float:
+    """CPU seconds of the cluster's worker processes so far."""
+    return float(sum(client.run(time.process_time).values()))
+
+
+def timed(run: Run, clock: Clock, folder: str, name: str) -> tuple[float, float, dict[int, Verdict]]:
+    """Wall and CPU seconds of one run on an empty store, and its verdicts."""
+    path = os.path.join(folder, f"{name}.sqlite3")
+    if os.path.exists(path):
+        os.remove(path)
+    store = VerdictStore(path)
+    cpu = clock()
+    start = time.perf_counter()
+    verdicts = run(store)
+    wall = time.perf_counter() - start
+    cpu = clock() - cpu
+    store.close()
+    return wall, cpu, verdicts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variants", default="terrace")
+    parser.add_argument("--players", default="perfect", help=f"Comma-separated, of {', '.join(PLAYERS)}.")
+    parser.add_argument("--deals", default="1-100")
+    parser.add_argument("--max-seconds", type=float, default=10.0, help="Budget per deal.")
+    parser.add_argument("--samples", type=int, default=None, help="Sampled stock orders (fair player).")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--repeats", type=int, default=3, help="Runs per backend (the median is shown).")
+    parser.add_argument("--backends", default="local,cluster", help="local, cluster or both.")
+    args = parser.parse_args()
+    first, last = parse_range(args.deals)
+    backends = args.backends.split(",")
+    deals = last - first + 1
+    settings = None if args.samples is None else {"samples": args.samples}
+    folder = tempfile.mkdtemp(prefix="terrace-bench-survey-")
+    clocks: dict[str, Clock] = {"local": children_cpu}
+    scheduler = ""
+    local_cluster = client = None
+    if "cluster" in backends:
+        from distributed import Client, LocalCluster
+
+        start = time.perf_counter()
+        local_cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                                     dashboard_address=":0")
+        scheduler = local_cluster.scheduler_address
+        client = Client(local_cluster)
+        clocks["cluster"] = partial(workers_cpu, client)
+        print(f"LocalCluster of {args.workers} workers started in {time.perf_counter() - start:.1f} s "
+              "(not in the figures below)")
+    print(f"deals {first}-{last}, {args.max_seconds:g} s each, {args.workers} worker processes, "
+          f"median of {args.repeats} runs per backend, each on an empty verdict store")
+    print()
+    print("| preset | player | deals | won | lost | unknown | median s | local deals/s | cluster deals/s "
+          "| wall overhead | local CPU s/deal | cluster CPU s/deal | CPU overhead |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    try:
+        for variant in args.variants.split(","):
+            rules = get_rules(variant)
+            for player in args.players.split(","):
+                runs: dict[str, Run] = {
+                    "local": partial(_local_run, rules, first, last, args.workers, args.max_seconds,
+                                     player=player, settings=settings),
+                    "cluster": partial(_cluster_run, rules, first, last, scheduler, args.max_seconds,
+                                       player=player, settings=settings),
+                }
+                rates: dict[str, list[float]] = {b: [] for b in backends}
+                cpus: dict[str, list[float]] = {b: [] for b in backends}
+                verdicts: dict[int, Verdict] = {}
+                for _ in range(args.repeats):
+                    for backend in backends:
+                        wall, cpu, verdicts = timed(runs[backend], clocks[backend], folder, backend)
+                        rates[backend].append(deals / wall)
+                        cpus[backend].append(cpu / deals)
+                print(row(variant, player, verdicts, rates, cpus), flush=True)
+    finally:
+        if client is not None:
+            client.close()
+        if local_cluster is not None:
+            local_cluster.close()
+
+
+def _local_run(rules: Rules, first: int, last: int, workers: int, budget: float, store: VerdictStore, *,
+               player: str, settings: dict[str, int] | None) -> dict[int, Verdict]:
+    return run_survey(rules, first, last, jobs=workers, max_seconds=budget, store=store, player=player,
+                      settings=settings)[0]
+
+
+def _cluster_run(rules: Rules, first: int, last: int, scheduler: str, budget: float, store: VerdictStore, *,
+                 player: str, settings: dict[str, int] | None) -> dict[int, Verdict]:
+    from terrace.solver.cluster import run_cluster_survey
+
+    return run_cluster_survey(rules, first, last, scheduler=scheduler, max_seconds=budget,
+                              store=store, player=player, settings=settings)[0]
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else 0.0
+
+
+def _overhead(local: float, remote: float, higher_is_worse: bool) -> str:
+    if not (local and remote):
+        return "—"
+    ratio = remote / local if higher_is_worse else local / remote
+    return f"{100 * (ratio - 1):+.1f}%"
+
+
+def row(variant: str, player: str, verdicts: dict[int, Verdict], rates: dict[str, list[float]],
+        cpus: dict[str, list[float]]) -> str:
+    """One line of the table (medians over the runs)."""
+    summary = summarise(verdicts)
+    local, remote = _median(rates.get("local", [])), _median(rates.get("cluster", []))
+    local_cpu, remote_cpu = _median(cpus.get("local", [])), _median(cpus.get("cluster", []))
+    median = percentile([v.seconds for v in verdicts.values()], 50)
+    return (f"| {variant} | {player} | {summary.deals} | {summary.won} | {summary.lost} | {summary.unknown} "
+            f"| {median:.3f} | {local:.2f} | {remote:.2f} | {_overhead(local, remote, False)} "
+            f"| {local_cpu:.3f} | {remote_cpu:.3f} | {_overhead(local_cpu, remote_cpu, True)} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,198 @@
+"""Hints that lead somewhere: the solver's winning line, kept for the game
+and continued while it applies, and never a move back to a position the
+game has already reached.
+
+A hint that solves afresh each time can suggest the first move of one
+winning line, then the first move of another that undoes it, for ever.
+:func:`peek_hint` instead keeps the line it found (a :class:`KeptLine`,
+which the caller stores per game and passes back) and, while the position
+on the board is one the line passes through, suggests the line's next move.
+A new line is only searched for when the player left the old one, and it
+is used only when none of its positions is one the game has reached before.
+When the solver knows nothing within the budget, the greedy rule of thumb
+answers, and it too only suggests moves to new positions.
+
+>>> from terrace.board import Board
+>>> from terrace.variants import get_rules
+>>> board = Board.from_number(4, get_rules("falling-star"))
+>>> first = peek_hint(board, 5.0)
+>>> first.kind, str(first.move) == first.kept.moves[0]
+('winnable', True)
+>>> board.push(first.move)
+>>> again = peek_hint(board, 5.0, first.kept)
+>>> again.kept is first.kept, str(again.move) == first.kept.moves[1]
+(True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from terrace.board import Board, Status
+from terrace.errors import TerraceError
+from terrace.moves import Move
+from terrace.solver.api import LOST, WON, solve
+from terrace.solver.playout import check_budget
+
+Cancel = Callable[[], bool]
+
+WINNABLE = "winnable"
+"""The move starts a proved winning line."""
+HEURISTIC = "heuristic"
+"""The solver decided nothing in the time: the greedy rule of thumb's move."""
+NONE = "none"
+"""No move to suggest; ``why`` says why."""
+
+GAME_OVER = "game-over"
+NO_WINNING_LINE = "no-winning-line"
+NO_NEW_POSITION = "no-new-position"
+NOTHING_USEFUL = "nothing-useful"
+WHY_NO_MOVE = (GAME_OVER, NO_WINNING_LINE, NO_NEW_POSITION, NOTHING_USEFUL)
+"""Why a hint offers no move: the game is over, the solver proved that no
+winning line remains, every legal move returns to a position already
+reached, or the rule of thumb finds no move worth making."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeptLine:
+    """A winning line and the position it starts from (a
+    :meth:`Board.position` string)."""
+
+    start: str
+    moves: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PeekHint:
+    """A hint that looks at the face-down stock.
+
+    ``kind``: ``winnable`` (``line`` wins from here), ``lost`` (no move:
+    the solver proved no winning line remains), ``heuristic`` or ``none``
+    (no move, ``why`` from :data:`WHY_NO_MOVE`). ``kept``: the line to
+    pass to the next call for this game.
+    """
+
+    move: Move | None
+    kind: str
+    line: list[Move] = field(default_factory=list)
+    why: str | None = None
+    kept: KeptLine | None = None
+
+
+def game_positions(board: Board) -> set[str]:
+    """The positions (:meth:`Board.position`) of ``board``'s game so far:
+    the start, every position after a move played, and the current one.
+
+    >>> from terrace.variants import get_rules
+    >>> board = Board.from_number(4, get_rules("falling-star"))
+    >>> board.push_text("s")
+    Move.parse('s')
+    >>> len(game_positions(board))
+    2
+    """
+    copy = board.copy()
+    seen = {copy.position()}
+    while copy.move_stack:
+        copy.pop()
+        seen.add(copy.position())
+    return seen
+
+
+def continued(kept: KeptLine, board: Board, seen: set[str]) -> list[Move] | None:
+    """The rest of ``kept`` from ``board``'s position, when the line passes
+    through it and none of the rest's positions is in ``seen``; else None."""
+    try:
+        walker = Board.from_position(kept.start, board.rules)
+        moves = [Move.parse(text) for text in kept.moves]
+        here = board.position()
+        at = 0 if walker.position() == here else -1
+        for index, move in enumerate(moves):
+            walker.push(move)
+            if walker.position() == here:
+                at = index + 1
+    except TerraceError:
+        return None
+    if at < 0 or at >= len(moves):
+        return None
+    rest = moves[at:]
+    return rest if _fresh_line(board, rest, seen) else None
+
+
+def _fresh_line(board: Board, line: list[Move], seen: set[str]) -> bool:
+    """True when playing ``line`` from ``board`` reaches no position in ``seen``."""
+    copy = board.copy(stack=False)
+    try:
+        for move in line:
+            copy.push(move)
+            if copy.position() in seen:
+                return False
+    except TerraceError:
+        return False
+    return True
+
+
+def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
+              cancel: Cancel | None = None) -> PeekHint:
+    """The hint for ``board`` (its move stack is the game so far), with the
+    line ``kept`` from the last hint of this game, within ``seconds``."""
+    check_budget(seconds)
+    deadline = time.perf_counter() + seconds
+    if board.status in (Status.WON, Status.LOST) or not board.legal_moves:
+        return PeekHint(None, NONE, why=GAME_OVER)
+    seen = game_positions(board)
+    if kept is not None:
+        rest = continued(kept, board, seen)
+        if rest is not None:
+            return PeekHint(rest[0], WINNABLE, rest, kept=kept)
+    start = board.copy(stack=False)
+    result = solve(start, max_seconds=seconds, all_candidates=False, cancel=cancel)
+    if result.result == LOST:
+        return PeekHint(None, LOST, why=NO_WINNING_LINE)
+    line = list(result.moves) if result.result == WON else []
+    if line and not _fresh_line(board, line, seen):
+        line = _fresh_detour(board, seen, deadline, cancel)
+    if line:
+        return PeekHint(line[0], WINNABLE, line,
+                        kept=KeptLine(board.position(), tuple(str(m) for m in line)))
+    return rule_of_thumb(board)
+
+
+def _fresh_detour(board: Board, seen: set[str], deadline: float, cancel: Cancel | None) -> list[Move]:
+    """A winning line that reaches no position in ``seen``, starting with
+    one of the moves to a new position, each tried with an equal share of
+    the time left; empty when none is found in time."""
+    fresh = []
+    for move in board.legal_moves:
+        after = board.copy(stack=False)
+        after.push(move)
+        if after.position() not in seen:
+            fresh.append((move, after))
+    for index, (move, after) in enumerate(fresh):
+        share = (deadline - time.perf_counter()) / (len(fresh) - index)
+        if share <= 0 or (cancel is not None and cancel()):
+            break
+        found = solve(after, max_seconds=share, all_candidates=False, cancel=cancel)
+        line = [move, *found.moves]
+        if found.result == WON and _fresh_line(board, line, seen):
+            return line
+    return []
+
+
+def rule_of_thumb(board: Board) -> PeekHint:
+    """The greedy player's move (see :func:`terrace.solver.players.greedy_move`),
+    which never returns to a position already reached; no move, and why,
+    when there is none."""
+    from terrace.solver.observation import observe
+    from terrace.solver.players import greedy_move
+
+    seen = observe(board)
+    if not seen.legal:
+        return PeekHint(None, NONE, why=GAME_OVER)
+    if not seen.moves:
+        return PeekHint(None, NONE, why=NO_NEW_POSITION)
+    move = greedy_move(seen)
+    if move is None:
+        return PeekHint(None, NONE, why=NOTHING_USEFUL)
+    return PeekHint(move, HEURISTIC)

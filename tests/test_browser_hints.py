@@ -1,0 +1,186 @@
+"""Hints and assists in a real browser (Debian's Chromium through
+Playwright): the Assists group in Settings, off by default; the base-card
+verdicts only with their assist (and the game then marked as assisted),
+labels that never overlap, a word when there is no choice to judge; the
+Hint saying what backs it, fair unless the player allows peeking, counted
+once per position; and following the hint from issue 8's deals without
+ever coming back to a position."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from browser_support import Api, moves_seen
+from terrace.board import Board
+from terrace.moves import Move
+from terrace.variants import get_rules
+from test_browser_game import _click_move
+
+pytestmark = pytest.mark.browser
+
+LOOP_DEALS = (128681666, 249964401, 60710886)
+"""Terrace deals on which following the hint used to go round in circles."""
+PAGE_MOVES = 15
+"""Moves of each deal followed by pressing Hint and playing the marked move
+on the page; the rest of the game follows the hint through the API."""
+
+
+def assists(*names: str, autoplay: str | None = None) -> Callable[[Any], None]:
+    """A ``before_goto`` that turns assists on (and sets auto-play) as the
+    Settings dialog stores them."""
+    script = "".join(f"localStorage.setItem('terrace.assist.{n}', 'on');" for n in names)
+    if autoplay:
+        script += f"localStorage.setItem('terrace.autoplay', '{autoplay}');"
+    return lambda page: page.add_init_script(script)
+
+
+def press_hint(page: Any) -> dict[str, Any]:
+    """Press H; the server's answer (the page has shown it when this returns)."""
+    with page.expect_response(lambda r: r.url.endswith("/hint")) as answer:
+        page.keyboard.press("h")
+    data: dict[str, Any] = answer.value.json()
+    page.wait_for_selector("#btn-hint:not([aria-busy])")
+    return data
+
+
+def test_assists_are_off_by_default_and_verdicts_need_theirs(api: Api, open_game: Any) -> None:
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/analysis" in r.url else None)
+    page.wait_for_timeout(500)
+    assert page.locator(".verdict").count() == 0 and asked == []
+    page.locator("#btn-settings").click()
+    group = page.locator("#dlg-settings fieldset#assists")
+    assert "Assists" in group.locator("legend").inner_text()
+    verdicts, peek = group.locator("#assist-verdicts"), group.locator("#assist-peek")
+    assert not verdicts.is_checked() and not peek.is_checked()
+    assert "Show which base cards can win" in group.inner_text()
+    assert "Hints may look at face-down cards" in group.inner_text()
+    assert api.client.get(f"/api/games/{game['id']}").json()["assisted"] is False
+    verdicts.check()
+    page.locator("#dlg-settings button.close").click()
+    page.locator(".verdict").first.wait_for()
+    assert page.locator(".verdict").count() == 3
+    assert api.client.get(f"/api/games/{game['id']}").json()["assisted"] is True
+    # turned off again: the verdicts go
+    page.locator("#btn-settings").click()
+    page.locator("#assist-verdicts").uncheck()
+    page.locator("#dlg-settings button.close").click()
+    assert page.locator(".verdict").count() == 0
+    assert page.evaluate("localStorage.getItem('terrace.assist.verdicts')") == "off"
+
+
+@pytest.mark.parametrize(("locale", "viewport"), [
+    ("en-GB", {"width": 1280, "height": 860}),
+    ("de-DE", {"width": 1366, "height": 768}),
+    ("en-GB", {"width": 390, "height": 844}),
+])
+def test_generals_patience_verdict_labels_do_not_overlap(
+    api: Api, open_game: Any, locale: str, viewport: dict[str, int]
+) -> None:
+    game = api.new(variant="generals-patience", deal_number=3)
+    page = open_game(game, before_goto=assists("verdicts"), locale=locale, viewport=viewport)
+    page.locator(".verdict").first.wait_for()
+    labels = page.locator(".verdict")
+    assert labels.count() == 4
+    boxes = [labels.nth(i).bounding_box() for i in range(4)]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                     or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+            assert apart, f"verdict labels overlap: {a} {b}"
+
+
+def test_no_choice_or_no_verdicts_is_said_not_silent(api: Api, open_game: Any) -> None:
+    turned = api.new(variant="falling-star", deal_number=4)
+    page = open_game(turned, before_goto=assists("verdicts"))
+    assert "no base-card choice" in page.locator("#prompt").inner_text()
+    page.locator("#btn-settings").click()
+    assert "no base-card choice" in page.locator("#assist-no-choice").inner_text()
+    madame = api.new(variant="madame", deal_number=1)
+    page = open_game(madame, before_goto=assists("verdicts"))
+    for _ in range(300):  # the page's CSP allows no evaluated strings: poll
+        words = page.locator("#prompt").inner_text()
+        shown = page.locator(".verdict").count()
+        if shown or "could not judge" in words:
+            break
+        page.wait_for_timeout(100)
+    assert shown == 10 or "could not judge the base cards" in words
+
+
+def test_the_hint_says_what_backs_it_and_counts_once(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
+    page = open_game(game)
+    sent: list[Any] = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/hint") else None)
+    found = press_hint(page)
+    assert found["fair"] is True and sent[-1]["peek"] is False
+    words = page.locator("#prompt").inner_text()
+    assert "Does not look at face-down cards" in words
+    if found["kind"] == "sampled":
+        assert f"wins in {found['wins']} of {found['samples']} sampled stocks" in words
+    page.locator(".hint-src").wait_for()
+    press_hint(page)
+    stored = api.client.get(f"/api/games/{game['id']}").json()
+    assert stored["hints"] == 1 and stored["assisted"] is False
+    # allowed to peek: a proved line, and the game is assisted
+    page.locator("#btn-settings").click()
+    page.locator("#assist-peek").check()
+    page.locator("#dlg-settings button.close").click()
+    found = press_hint(page)
+    assert sent[-1]["peek"] is True and found["kind"] == "winnable"
+    assert f"proved winning line of {len(found['line'])} moves" in page.locator("#prompt").inner_text()
+    stored = api.client.get(f"/api/games/{game['id']}").json()
+    assert stored["hints"] == 1 and stored["assisted"] is True
+    # the statistics say so: a column, and the game in the list of recent games
+    page.locator("#btn-stats").click()
+    row = page.locator("#dlg-stats tr[data-variant='terrace']")
+    assert int(row.locator("[data-stat='assisted']").inner_text()) >= 1
+    item = page.locator("#dlg-stats ol.recent li", has_text="128681666")
+    assert "assisted" in item.first.inner_text()
+
+
+def test_german_hint_words(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
+    page = open_game(game, locale="de-DE", before_goto=assists("peek"))
+    press_hint(page)
+    assert "bewiesenen Gewinnweg" in page.locator("#prompt").inner_text()
+
+
+@pytest.mark.parametrize("number", LOOP_DEALS)
+def test_following_the_hint_never_goes_round_in_circles(api: Api, open_game: Any, number: int) -> None:
+    """Press Hint and play the marked move, again and again: never a
+    position twice, and the game ends won or with a hint that says why."""
+    game = api.new(variant="terrace", deal_number=number)
+    page = open_game(game, before_goto=assists("peek", autoplay="off"), reduced_motion="reduce")
+    board = Board.from_number(number, get_rules("terrace"))
+    seen = {board.position()}
+    found: dict[str, Any] = {}
+    for index in range(PAGE_MOVES):
+        found = press_hint(page)
+        assert found["move"] is not None and found["kind"] == "winnable"
+        _click_move(page, board, found["move"])
+        board.push(Move.parse(found["move"]))
+        moves_seen(page, index + 1)
+        assert board.position() not in seen
+        seen.add(board.position())
+    client = api.client
+    while not board.is_won():
+        found = client.post(f"/api/games/{game['id']}/hint", json={"peek": True}).json()
+        if found["move"] is None:
+            break
+        moved = client.post(f"/api/games/{game['id']}/moves", json={"move": found["move"]})
+        assert moved.status_code == 200, moved.text
+        board.push(Move.parse(found["move"]))
+        assert board.position() not in seen
+        seen.add(board.position())
+    assert board.is_won() or found["why"] in ("no-winning-line", "no-new-position", "nothing-useful")
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    if board.is_won():
+        page.wait_for_selector("body[data-status='won']")
+        found = press_hint(page) if not page.locator("#btn-hint").is_disabled() else found

@@ -1,0 +1,211 @@
+"""Surveys on a Dask LocalCluster of two worker processes: the same
+verdicts as the local pool, a worker killed mid-survey, resume after an
+interrupted client, the version check, and ``terrace survey --scheduler``.
+Skipped only when ``distributed`` is not installed (``make test`` installs
+it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import terrace.solver.cluster as cluster
+from terrace.cli import main
+from terrace.solver.cluster import ClusterError, cluster_available, run_cluster_survey
+from terrace.solver.players import player_key
+from terrace.solver.survey import run_survey
+from terrace.solver.verdicts import Verdict, VerdictStore
+from terrace.variants import get_rules
+
+needs_cluster = pytest.mark.skipif(not cluster_available(), reason="distributed is not installed")
+
+RULES = get_rules("falling-star")  # its deals are decided in tens of milliseconds
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """The address of a LocalCluster of two single-threaded worker processes."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as local:
+        yield local.scheduler_address
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[VerdictStore]:
+    verdicts = VerdictStore(str(tmp_path / "v.sqlite3"))
+    yield verdicts
+    verdicts.close()
+
+
+def stored(store: VerdictStore, first: int, last: int, player: str) -> dict[int, Verdict]:
+    return store.range(RULES, first, last, player_key(player, None, 0))
+
+
+@needs_cluster
+def test_the_cluster_gives_the_local_pools_verdicts(scheduler: str, tmp_path: Path,
+                                                     store: VerdictStore) -> None:
+    other = VerdictStore(str(tmp_path / "local.sqlite3"))
+    for player, budget, deals in (("perfect", 5.0, (1, 16)), ("greedy", 60.0, (1, 6))):
+        local, _ = run_survey(RULES, *deals, jobs=1, max_seconds=budget, store=other, player=player)
+        seen: list[int] = []
+        remote, peak = run_cluster_survey(RULES, *deals, scheduler=scheduler, max_seconds=budget,
+                                          store=store, player=player, on_result=lambda n, v, seen=seen:
+                                          seen.append(n))
+        assert sorted(seen) == list(range(deals[0], deals[1] + 1)) and peak > 0
+        assert remote == stored(store, *deals, player)
+        decided = [n for n in local if {local[n].result, remote[n].result} <= {"won", "lost"}]
+        assert len(decided) >= len(local) - 2, (player, local, remote)
+        assert [remote[n].result for n in decided] == [local[n].result for n in decided]
+        if player == "greedy":  # a seeded play-out is the same game wherever it runs
+            assert [remote[n].line for n in decided] == [local[n].line for n in decided]
+    assert Counter(v.result for v in remote.values()).keys() <= {"won", "lost"}
+    other.close()
+
+
+@needs_cluster
+def test_a_worker_killed_mid_survey_loses_no_deal(scheduler: str, store: VerdictStore) -> None:
+    from distributed import Client
+
+    seen: list[int] = []
+    killed: list[int] = []
+    with Client(scheduler) as spy:
+        pids: dict[str, int] = spy.run(os.getpid)
+
+        def on_result(number: int, verdict: Verdict) -> None:
+            seen.append(number)
+            if killed:
+                return
+            for _ in range(100):  # the first busy worker goes, mid-batch
+                busy = [w for w, keys in spy.processing().items() if keys and w in pids]
+                if busy:
+                    killed.append(pids[busy[0]])
+                    os.kill(pids[busy[0]], signal.SIGKILL)
+                    return
+                time.sleep(0.02)
+
+        verdicts, _ = run_cluster_survey(RULES, 1, 24, scheduler=scheduler, max_seconds=60, store=store,
+                                         player="greedy", batch=2, on_result=on_result)
+    assert killed
+    assert sorted(seen) == list(range(1, 25))  # every deal reported once
+    assert verdicts.keys() == stored(store, 1, 24, "greedy").keys() == set(range(1, 25))
+    assert all(v.result in ("won", "lost") for v in verdicts.values())
+
+
+@needs_cluster
+def test_an_interrupted_survey_resumes_without_repeating_a_deal(scheduler: str, store: VerdictStore) -> None:
+    first: list[int] = []
+
+    def interrupt(number: int, verdict: Verdict) -> None:
+        first.append(number)
+        if len(first) == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_cluster_survey(RULES, 1, 20, scheduler=scheduler, max_seconds=5, store=store, batch=2,
+                           on_result=interrupt)
+    kept = set(stored(store, 1, 20, "perfect"))  # the batches that came back, stored whole
+    assert set(first) <= kept and len(kept) < 20
+    rest: list[int] = []
+    verdicts, _ = run_cluster_survey(RULES, 1, 20, scheduler=scheduler, max_seconds=5, store=store,
+                                     batch=2, on_result=lambda n, v: rest.append(n))
+    assert not kept & set(rest) and len(rest) == len(set(rest))
+    assert kept | set(rest) == set(verdicts) == set(range(1, 21))
+
+
+@needs_cluster
+def test_workers_of_another_terrace_version_are_refused(scheduler: str, store: VerdictStore) -> None:
+    from distributed import Client
+
+    with Client(scheduler) as client:
+        client.run(setattr, cluster, "VERSION", "0.0.0-fake")
+        try:
+            with pytest.raises(ClusterError, match=r"runs terrace 0\.0\.0-fake, this client terrace .*same"):
+                run_cluster_survey(RULES, 1, 4, scheduler=scheduler, max_seconds=5, store=store)
+        finally:
+            client.run(setattr, cluster, "VERSION", cluster.VERSION)
+    assert stored(store, 1, 4, "perfect") == {}
+
+
+@needs_cluster
+def test_cli_json_is_the_same_on_a_local_cluster(tmp_path: Path) -> None:
+    base = ["survey", "-v", "falling-star", "--deals", "3-6", "--player", "greedy", "--json"]
+    runs = []
+    for backend in (["--jobs", "1"], ["--scheduler", "local:2"]):
+        db = str(tmp_path / f"{backend[-1]}.sqlite3")
+        out = CliRunner().invoke(main, [*base, *backend, "--verdicts-db", db])
+        assert out.exit_code == 0, out.output
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    local, remote = runs
+    assert local.keys() == remote.keys() and local["deals"] == 4
+    assert {k: v for k, v in local.items() if k != "seconds"} == {k: v for k, v in remote.items()
+                                                                   if k != "seconds"}
+
+
+def test_cli_refuses_bad_schedulers(tmp_path: Path) -> None:
+    db = str(tmp_path / "v.sqlite3")
+    for extra in (["--scheduler", "local:0"], ["--scheduler", "local:x"], ["--scheduler", "http://a:1"],
+                  ["--scheduler", "tcp://host"], ["--scheduler", "local:2", "--jobs", "2"]):
+        out = CliRunner().invoke(main, ["survey", "--deals", "1-2", "--verdicts-db", db, *extra])
+        assert out.exit_code == 2, (extra, out.output)
+    assert not Path(db).exists()
+
+
+def test_without_distributed_the_message_names_the_extra(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed now fails
+    assert not cluster_available()
+    db = str(tmp_path / "v.sqlite3")
+    out = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-2", "--verdicts-db", db,
+                                    "--scheduler", "local:1", "--json"])
+    assert out.exit_code == 1 and "pip install 'terrace[cluster]'" in out.output
+    store = VerdictStore(db)
+    assert store.range(RULES, 1, 2) == {}
+    store.close()
+
+
+class FakeFuture:
+    """What ``_results`` reads of a Dask future."""
+
+    def __init__(self, status: str, error: BaseException | None = None) -> None:
+        self.status, self.error = status, error
+
+    def exception(self) -> BaseException | None:
+        return self.error
+
+    def result(self) -> list[tuple[int, Verdict, int]]:
+        if self.error is not None:
+            raise self.error
+        return [(1, Verdict("won", 1, 0.1, 5.0), 1000)]
+
+
+class Killed(Exception):
+    pass
+
+
+def test_lost_results_are_run_again_and_task_errors_are_not() -> None:
+    results = cluster._results
+    assert results(FakeFuture("finished"), Killed)[0][0] == 1
+    with pytest.raises(cluster._Lost):  # every worker that ran it died
+        results(FakeFuture("error", Killed()), Killed)
+    with pytest.raises(cluster._Lost):  # its worker died before the result was fetched
+        results(FakeFuture("finished", RuntimeError("lost")), Killed)
+    with pytest.raises(ValueError, match="budget"):  # the task's own refusal
+        results(FakeFuture("error", ValueError("bad budget")), Killed)
+
+
+def test_a_batch_from_another_version_is_refused_on_the_worker() -> None:
+    expected = rf"runs terrace {re.escape(cluster.VERSION)}, this client terrace 9\.9\.9: install the same"
+    with pytest.raises(ClusterError, match=expected):
+        cluster.run_batch("9.9.9", [(RULES, 1, "greedy", {}, 0, 60.0)])
+    assert cluster.run_batch(cluster.VERSION, []) == []

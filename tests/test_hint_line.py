@@ -1,0 +1,181 @@
+"""Hints lead somewhere: following the hint from a deal either wins or ends
+with a hint that offers no move and says why, and never comes back to a
+position the game has reached (terrace.solver.hint_line and the web
+layer's find_hint)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from terrace.board import Board
+from terrace.moves import Move
+from terrace.solver import api as solver_api
+from terrace.solver import hint_line
+from terrace.solver.hint_line import (
+    GAME_OVER,
+    NO_NEW_POSITION,
+    NO_WINNING_LINE,
+    WHY_NO_MOVE,
+    KeptLine,
+    continued,
+    game_positions,
+    peek_hint,
+    rule_of_thumb,
+)
+from terrace.variants import get_rules
+from terrace.web.hints import find_hint
+
+HINT_SECONDS = 2.0
+MAX_HINTS = 600
+
+
+def follow(board: Board, fair: bool = False,
+           seconds: float = HINT_SECONDS) -> tuple[dict[str, Any] | None, int]:
+    """Play the hint until the game is won or a hint offers no move; the
+    last hint (None when won) and the hints asked. Fails on a revisit."""
+    seen = {board.position()}
+    kept = None
+    for asked in range(1, MAX_HINTS + 1):
+        if board.is_won():
+            return None, asked - 1
+        found = find_hint(board, seconds, not fair, kept, 7)
+        kept = found["kept"]
+        if found["move"] is None:
+            return found, asked
+        board.push(Move.parse(found["move"]))
+        assert board.position() not in seen, f"hint {asked} ({found['move']}) returned to a position"
+        seen.add(board.position())
+    raise AssertionError(f"no end after {MAX_HINTS} hints")
+
+
+@pytest.mark.parametrize(("variant", "number"), [
+    ("terrace", 128681666), ("terrace", 249964401), ("terrace", 60710886),
+    ("falling-star", 2), ("falling-star", 4),
+])
+def test_following_the_hint_wins_or_says_why_it_stops(variant: str, number: int) -> None:
+    """The deals on which hints used to go round in circles (issue 8), and a few others."""
+    board = Board.from_number(number, get_rules(variant))
+    last, asked = follow(board)
+    if last is None:
+        assert board.is_won() and asked == len(board.move_stack)
+    else:
+        assert last["why"] in WHY_NO_MOVE and last["kind"] in ("lost", "none")
+
+
+def test_the_kept_line_is_continued_not_solved_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = Board.from_number(4, get_rules("falling-star"))
+    first = peek_hint(board, 5.0)
+    assert first.kind == "winnable" and first.kept is not None
+    calls = []
+    monkeypatch.setattr(hint_line, "solve", lambda *a, **k: calls.append(a) or solver_api.solve(*a, **k))
+    for expected in first.kept.moves[:30]:
+        found = peek_hint(board, 5.0, first.kept)
+        assert str(found.move) == expected and found.kept is first.kept
+        board.push(found.move)  # type: ignore[arg-type]
+    assert calls == []
+
+
+def test_a_line_that_leads_back_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the solver's line would return to a position of the game, the
+    hint looks for another line (here: the same line without the detour)."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    line = solver_api.solve(board.copy(stack=False), max_seconds=10).moves
+    # a pile-to-pile move whose reverse is legal at once
+    played = 0
+    for move in line:
+        board.push(move)
+        played += 1
+        if move.source == "t" and move.target == "t":
+            back = Move("t", move.target_index, "t", move.source_index)
+            if board.is_legal(back):
+                break
+    else:
+        pytest.skip("no reversible move in this line")
+    rest = line[played:]
+    real_solve = solver_api.solve
+    calls: list[int] = []
+
+    def detour_first(start: Board, **options: Any) -> solver_api.SolveResult:
+        calls.append(1)
+        if len(calls) == 1:  # a winning line that goes back to the last position first
+            return solver_api.SolveResult("won", [back, move, *rest])
+        return real_solve(start, **options)
+
+    monkeypatch.setattr(hint_line, "solve", detour_first)
+    found = peek_hint(board, 5.0)
+    seen = game_positions(board)
+    assert found.move != back and len(calls) >= 2
+    after = board.copy()
+    for step in found.line:
+        after.push(step)
+        assert after.position() not in seen
+    assert found.kind == "winnable" and after.is_won()
+
+
+def test_leaving_the_line_and_seen_positions_end_it() -> None:
+    board = Board.from_number(4, get_rules("falling-star"))
+    found = peek_hint(board, 5.0)
+    kept = found.kept
+    assert kept is not None
+    seen = game_positions(board)
+    assert continued(kept, board, seen) == [Move.parse(m) for m in kept.moves]
+    # a position the line passes through already reached: not continued
+    walker = board.copy(stack=False)
+    walker.push(Move.parse(kept.moves[0]))
+    assert continued(kept, board, seen | {walker.position()}) is None
+    # the player left the line
+    other = next(m for m in board.legal_moves if str(m) != kept.moves[0])
+    board.push(other)
+    assert continued(kept, board, game_positions(board)) is None
+    assert continued(KeptLine("not a position", kept.moves), board, set()) is None
+
+
+def test_a_proved_loss_offers_no_move_and_says_why() -> None:
+    # a Falling Star deal the solver proves lost quickly
+    for number in range(1, 60):
+        board = Board.from_number(number, get_rules("falling-star"))
+        if solver_api.solve(board.copy(stack=False), max_seconds=2).result == "lost":
+            break
+    else:
+        pytest.skip("no quickly proved loss in falling-star 1-59")
+    found = find_hint(board, 2.0, True)
+    assert (found["move"], found["kind"], found["why"]) == (None, "lost", NO_WINNING_LINE)
+
+
+def test_the_rule_of_thumb_never_loops() -> None:
+    """The greedy hint alone, followed to its end, reaches no position twice."""
+    board = Board.from_number(128681666, get_rules("terrace"))
+    seen = {board.position()}
+    for _ in range(1000):
+        found = rule_of_thumb(board)
+        if found.move is None:
+            break
+        board.push(found.move)
+        assert board.position() not in seen
+        seen.add(board.position())
+    assert found.move is None and found.why in WHY_NO_MOVE and found.kind == "none"
+
+
+def test_no_hint_when_the_game_is_over_or_every_move_goes_back() -> None:
+    rules = get_rules("falling-star")
+    board = Board.from_number(4, rules)
+    line = solver_api.solve(board.copy(stack=False), max_seconds=10).moves
+    for move in line:
+        board.push(move)
+    assert board.is_won()
+    assert peek_hint(board, 1.0).why == GAME_OVER
+    assert find_hint(board, 1.0)["why"] == GAME_OVER
+    for bad in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(ValueError):
+            peek_hint(Board.from_number(4, rules), bad)
+    assert NO_NEW_POSITION in WHY_NO_MOVE
+
+
+def test_fair_hints_say_what_backs_them() -> None:
+    board = Board.from_number(128681666, get_rules("terrace"))
+    found = find_hint(board, 3.0)
+    assert found["fair"] is True and found["kind"] in ("sampled", "heuristic") and found["line"] == []
+    assert 0 <= found["wins"] <= found["samples"] and (found["samples"] > 0) == (found["kind"] == "sampled")
+    assert found["move"] in [str(m) for m in board.legal_moves]

@@ -1,0 +1,156 @@
+"""The web Hint and the assists through the API, on both stores: fair by
+default, peeking only when asked (which marks the game as assisted), one
+hint counted per position, the kept winning line followed to a win, and
+the solver's base-card verdicts as an assist."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from store_support import STORE_KINDS, store_of_kind
+from web_support import LOCAL
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from terrace.board import Board
+from terrace.moves import Move
+from terrace.storage import GameStore
+from terrace.variants import get_rules
+from terrace.web.app import create_app
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
+    with store_of_kind(request.param, tmp_path) as opened:
+        yield opened
+
+
+@pytest.fixture
+def client(store: GameStore) -> Iterator[TestClient]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(store, hint_seconds=3.0), base_url=LOCAL) as test_client:
+            yield test_client
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def hint(client: TestClient, game: dict[str, Any], **body: Any) -> dict[str, Any]:
+    response = client.post(f"/api/games/{game['id']}/hint", json=body)
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def test_the_hint_is_fair_by_default_and_counted_once_per_position(
+    client: TestClient, store: GameStore
+) -> None:
+    game = new_game(client, variant="terrace", deal_number=128681666)
+    found = hint(client, game)
+    assert found["fair"] is True and "kept" not in found
+    # sampled, unless a very busy machine solved no sample in the time
+    assert found["kind"] in ("sampled", "heuristic")
+    assert 0 <= found["wins"] <= found["samples"] and (found["samples"] > 0) == (found["kind"] == "sampled")
+    assert found["move"] in game["legal_moves"] and found["source"]
+    assert found["counted"] is True
+    again = hint(client, game, after=0)
+    assert again["counted"] is False
+    stored = store.get(game["id"])
+    assert stored.hints == 1 and not stored.assisted
+    moved = client.post(f"/api/games/{game['id']}/moves", json={"move": found["move"]}).json()
+    assert hint(client, moved)["counted"] is True
+    assert store.get(game["id"]).hints == 2
+    assert client.get(f"/api/games/{game['id']}").json()["assisted"] is False
+
+
+def test_peeking_hints_follow_one_line_to_a_win_and_mark_the_game(
+    client: TestClient, store: GameStore
+) -> None:
+    game = new_game(client, variant="falling-star", deal_number=4)
+    board = Board.from_number(4, get_rules("falling-star"))
+    seen = {board.position()}
+    first = hint(client, game, peek=True)
+    assert first["fair"] is False and first["kind"] == "winnable" and first["why"] is None
+    line = first["line"]
+    assert store.get(game["id"]).assisted
+    followed = 40  # the rest of the line, to the win, is tested in test_hint_line.py
+    for index, expected in enumerate(line[:followed]):
+        found = first if index == 0 else hint(client, game, peek=True, after=index)
+        assert found["move"] == expected and found["line"] == line[index:]
+        response = client.post(f"/api/games/{game['id']}/moves", json={"move": found["move"]})
+        assert response.status_code == 200, response.text
+        board.push(Move.parse(found["move"]))
+        assert board.position() not in seen
+        seen.add(board.position())
+    game = client.get(f"/api/games/{game['id']}").json()
+    assert game["assisted"] is True and game["hints"] == followed
+    assert client.get("/api/stats").json()["overall"]["assisted"] == 1
+
+
+def test_no_hint_once_the_game_is_won(client: TestClient) -> None:
+    game = new_game(client, variant="falling-star", deal_number=4)
+    line = hint(client, game, peek=True)["line"]
+    board = Board.from_number(4, get_rules("falling-star"))
+    for move in line[:-1]:
+        board.push(Move.parse(move))
+    near = new_game(client, variant="falling-star", deal_number=4)
+    for move in line[:-1]:
+        client.post(f"/api/games/{near['id']}/moves", json={"move": move})
+    won = client.post(f"/api/games/{near['id']}/moves", json={"move": line[-1]}).json()
+    assert won["status"] == "won"
+    for peek in (False, True):
+        last = hint(client, won, peek=peek)
+        assert (last["move"], last["why"], last["counted"]) == (None, "game-over", False)
+
+
+def test_a_peeking_hint_after_leaving_the_line_finds_a_new_one(client: TestClient) -> None:
+    game = new_game(client, variant="falling-star", deal_number=4)
+    first = hint(client, game, peek=True)
+    other = next(m for m in game["legal_moves"] if m != first["move"])
+    client.post(f"/api/games/{game['id']}/moves", json={"move": other})
+    found = hint(client, game, peek=True)
+    assert found["kind"] in ("winnable", "heuristic", "lost", "none")
+    if found["kind"] == "winnable":
+        assert found["line"] != first["line"][1:]
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({"peek": "yes"}, "peek-not-flag"),
+    ({"peek": 1}, "peek-not-flag"),
+    ({"peek": None}, "peek-not-flag"),
+    ({"look": True}, "field-unknown"),
+    ({"peek": True, "after": 3}, "conflict"),
+])
+def test_bad_hint_bodies_are_refused_and_change_nothing(
+    client: TestClient, store: GameStore, body: dict[str, Any], code: str
+) -> None:
+    game = new_game(client, variant="falling-star", deal_number=4)
+    response = client.post(f"/api/games/{game['id']}/hint", json=body)
+    assert response.json()["code"] == code
+    assert response.status_code in (400, 409)
+    stored = store.get(game["id"])
+    assert stored.hints == 0 and not stored.assisted
+
+
+def test_base_card_verdicts_are_an_assist(client: TestClient, store: GameStore) -> None:
+    game = new_game(client, variant="terrace", deal_number=7)
+    assert not store.get(game["id"]).assisted
+    analysis = client.get(f"/api/games/{game['id']}/analysis").json()
+    assert [c["move"] for c in analysis["candidates"]] == ["c1", "c2", "c3"]
+    assert store.get(game["id"]).assisted
+    client.post(f"/api/games/{game['id']}/moves", json={"move": "c1"})
+    assert client.get("/api/stats").json()["overall"]["assisted"] == 1
