@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -59,6 +59,9 @@ from terrace.web.security import MAX_BODY, SecurityMiddleware
 from terrace.web.view import describe_move, game_json, game_summary, motions
 from terrace.web.why import explain
 from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
+
+if TYPE_CHECKING:
+    from terrace.web.coach import CoachBudgets
 
 STATIC = Path(__file__).parent / "static"
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -245,7 +248,9 @@ class WebGame:
         )
         return _json(data)
 
-    async def move(self, request: Request) -> Response:
+    async def requested_move(self, request: Request) -> tuple[StoredGame, Board, Move]:
+        """The game, its board and the move of a request ``{"move", "after"}``,
+        refused unless the move can be played now."""
         game = self.load(request.path_params["game_id"])
         body = await _body(request)
         _only(body, {"move", "after"})
@@ -259,6 +264,10 @@ class WebGame:
         reason = board.refusal(move)
         if reason is not None:
             raise ApiError(reason)
+        return game, board, move
+
+    async def move(self, request: Request) -> Response:
+        game, board, move = await self.requested_move(request)
         before = board.to_dict()
         source = describe_move(board, str(move))["source"]
         board.push(move)
@@ -588,11 +597,14 @@ def create_app(
     winnable_seconds: float = 10.0,
     pool: SolverPool | None = None,
     token: str | None = None,
+    coach: CoachBudgets | None = None,
 ) -> Starlette:
     """The web game as an ASGI application (a memory store by default).
     Solver work runs in ``pool`` (two processes by default), closed when
     the application's lifespan ends; ``token`` requires it on every request
-    (``terrace play --remote``)."""
+    (``terrace play --remote``); ``coach`` sets the coach's budgets."""
+    from terrace.web.coach import coach_routes
+
     game = WebGame(
         store if store is not None else MemoryStore(),
         default_variant=default_variant,
@@ -642,6 +654,7 @@ def create_app(
         Route(gid + "/time", game.active_time, methods=["POST"]),
         Route(gid + "/why", game.why),
         Route(gid + "/rules", game.game_rules),
+        *coach_routes(game, coach),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(

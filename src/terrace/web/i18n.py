@@ -63,6 +63,8 @@ class WebRefusal(StrEnum):
     AUTOPLAY_MODE = "autoplay-mode"
     TIME_NOT_COUNT = "time-not-count"
     TIME_TOO_MUCH = "time-too-much"
+    # The coach
+    COACH_NOT_OVER = "coach-not-over"
 
 
 WEB_WORDINGS: dict[WebRefusal, Wording] = {
@@ -178,6 +180,10 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
              "(at most {most} ms now)",
         "{ms} ms Spielzeit sind mehr, als seit der letzten Meldung vergangen ist "
         "(jetzt höchstens {most} ms)."),
+    WebRefusal.COACH_NOT_OVER: Wording(
+        409, "the game is not over yet: the coach analyses a game once it is won, lost or given up",
+        "Das Spiel ist noch nicht zu Ende: Der Trainer untersucht ein Spiel, wenn es gewonnen, "
+        "verloren oder aufgegeben ist."),
 }
 """What each web refusal says, and its HTTP status."""
 

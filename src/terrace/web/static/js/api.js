@@ -36,6 +36,9 @@ export const api = {
   // peek: the assist "Hints may look at face-down cards" is on.
   hint: (id, after, peek = false) => call("POST", `${game(id)}/hint`, { after, peek }),
   analysis: (id) => call("GET", `${game(id)}/analysis`),
+  coach: (id) => call("POST", `${game(id)}/coach`, {}),
+  chances: (id, after) => call("POST", `${game(id)}/chances`, { after }),
+  warn: (id, move, after) => call("POST", `${game(id)}/warn`, { move, after }),
   why: (id, pile, index) => call("GET", `${game(id)}/why?pile=${encodeURIComponent(pile)}${index === null ? "" : `&index=${index}`}`),
   rules: (id) => call("GET", `${game(id)}/rules`),
   stats: () => call("GET", "/api/stats"),

@@ -261,7 +261,7 @@ async function fillWin(dialog, game) {
 
 // The end-of-game dialog: `kind` is "won" or "lost"; `hopeless` when the
 // solver proved that no winning line remains (the game goes on).
-export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveUp: giveUpNow }) {
+export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveUp: giveUpNow, analyse }) {
   const dialog = $("#dlg-end");
   const mark = hopeless ? "hopeless" : game.given_up ? "given-up" : kind;
   if (dialog.open && dialog.dataset.game === game.id && dialog.dataset.kind === mark) return;
@@ -293,6 +293,9 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
     buttons.append(
       el("button", { type: "button", id: "end-undo", text: t("btn.undo"), disabled: !game.can_undo, onclick: () => { dialog.close(); undo(); } }),
       close, again);
+  }
+  if (!hopeless && analyse) {
+    buttons.prepend(el("button", { type: "button", id: "end-analyse", text: t("btn.analyse"), onclick: () => { dialog.close(); analyse(); } }));
   }
   dialog.replaceChildren(el("h2", { text: title }), el("p", { text }), el("div", { class: "end-stats-slot" }), buttons);
   dialog.className = `end ${kind}${hopeless ? " hopeless" : ""}`;

@@ -14,6 +14,7 @@ import { openRules, watchNewGame } from "./help.js";
 import { attachArrows } from "./keyboard.js";
 import { attachMenu } from "./menu.js";
 import { labelTables } from "./tables.js";
+import { analyse, confirmMove, drawCoach, markCoach } from "./coach.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -85,9 +86,11 @@ function draw() {
     $("#replay-next").disabled = game.step >= game.steps;
   }
   prompt();
+  drawCoach(draw);  // (above the board: before it is fitted into the room left)
   renderBoard(board, game, { verdicts: app.verdicts });
   if (app.selected) markSelection(app.selected);
   if (app.hint) markHint(app.hint);
+  markCoach();
 }
 
 function prompt(text) {
@@ -160,6 +163,10 @@ function play(move, ghost = null, card = null) {
   return enqueue(async () => {
     const game = app.game;
     if (!game || game.replay) return;
+    if (!(await confirmMove(game, move))) {
+      if (ghost && card) snapBack(ghost, card, animationsOn());
+      return;
+    }
     if (await answer(await api.move(game.id, move, game.moves.length), ghost, card)) {
       await autoFinish(board, show, answer);
     }
@@ -498,6 +505,16 @@ async function replayStep(delta) {
   if (result.ok) show(result.data, { animate: delta === 1 });
 }
 
+async function showStep(id, step) {
+  const result = await api.position(id, step);
+  if (result.ok) show(result.data, { animate: false });
+  else toast(result.data.error);
+}
+
+function analyseGame(id) {
+  return enqueue(() => analyse(id, { startReplay, showStep }));
+}
+
 async function exitReplay() {
   const saved = app.saved;
   app.saved = null;
@@ -562,6 +579,8 @@ function bindButtons() {
   $("#replay-prev").addEventListener("click", () => replayStep(-1));
   $("#replay-next").addEventListener("click", () => replayStep(1));
   $("#replay-exit").addEventListener("click", () => exitReplay());
+  $("#replay-coach").addEventListener("click", () => app.game && analyseGame(app.game.id));
+  document.addEventListener("coach-goto", (event) => enqueue(() => showStep(app.game.id, event.detail)));
   const language = $("#lang");
   language.value = getLanguage();
   language.addEventListener("change", () => changeLanguage(language.value));
@@ -596,6 +615,7 @@ const actions = {
   newGame, resume, startReplay, changeLanguage, changeSettings,
   undo: () => step("undo"),
   giveUp: () => enqueue(() => giveUp(show)),
+  analyse: () => app.game && analyseGame(app.game.id),
 };
 
 // Another tab changed this game: show it as it is now.

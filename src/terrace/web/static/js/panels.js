@@ -139,6 +139,7 @@ export function openSettings(actions) {
       assist("verdicts"),
       ...(noChoice ? [el("p", { class: "help", id: "assist-no-choice", text: t("assist.noChoice") })] : []),
       assist("peek"),
+      assist("warn"),
       el("p", { class: "help", text: t("settings.assists.help") })),
     el("label", { class: "field", for: "set-lang" }, el("span", { text: t("label.language") }), lang),
     el("h3", { text: t("settings.keys") }), el("p", { class: "keys", text: t("keys.text") }));
@@ -253,6 +254,7 @@ export function showEnd(game, kind, hopeless, actions) {
     openNewGame: () => openNewGame(actions),
     undo: () => actions.undo && actions.undo(),
     giveUp: () => actions.giveUp && actions.giveUp(),
+    analyse: () => actions.analyse && actions.analyse(),
   });
 }
 

@@ -15,7 +15,7 @@ export const app = {
     autoplay: localStorage.getItem("terrace.autoplay") || "finish",  // off | finish | safe
     timer: localStorage.getItem("terrace.timer") !== "off",
     // Assists, all off unless the player turns them on (each one used marks the game as assisted).
-    assists: Object.fromEntries(["verdicts", "peek"].map((name) => [name, localStorage.getItem(`terrace.assist.${name}`) === "on"])),
+    assists: Object.fromEntries(["verdicts", "peek", "warn"].map((name) => [name, localStorage.getItem(`terrace.assist.${name}`) === "on"])),
   },
   queue: Promise.resolve(),
 };

@@ -1,0 +1,368 @@
+"""The coach: where a game was lost, and what a fair player would have done.
+
+:func:`find_loss` replays a game with the perfect-information solver. A
+position from which no winning line remains stays so whatever is played
+next, so the positions of a game are won up to some move and lost from
+there on: the first move after which no winning line remained ("the game
+was lost here") is found by bisection over the positions. A probe the
+solver cannot decide in its share of the budget is ``unknown``; the
+bisection then probes elsewhere, and when the budget runs out the answer is
+honest: ``unknown``, with the moves between which the loss lies.
+
+At the losing move the coach also asks the fair player
+(:mod:`terrace.solver.fair`), which sees only what the player saw, what it
+would have played there, and the solver whether that move kept a winning
+line.
+
+:func:`base_chances` is the fair player's view of the base-card choice:
+each candidate's wins across sampled stock orders (no peeking), and
+:func:`warn_check` says whether a move turns a position the solver proves
+won into one it proves lost.
+
+>>> from terrace.board import Board
+>>> from terrace.rules import Rules
+>>> rules = Rules(decks=1, reserve=5, piles=2, candidates=0, spaces="waste", redeals=1)
+>>> start = Board.from_position("2 7C 2S3H4S5D6C7D8S9HTCJDQCKH,2H3S4D5S6D7S8D9STDJCQDKCAH,2D3C4H5C,"
+...     "2C3D4C5H6S7H8C ,QH ADAC9DQSJHTS6H9C8HTHJSKS ASKD 1", rules)
+>>> analysis = find_loss(start, [Move.parse("s"), Move.parse("s")], seconds=20)
+>>> analysis.outcome, analysis.step, str(analysis.move), str(analysis.winning)
+('lost-at', 2, 's', 'wf')
+>>> [(p.step, p.result) for p in analysis.probes]
+[(2, 'lost'), (0, 'won'), (1, 'won')]
+>>> str(analysis.fair.move), analysis.fair_result
+('wf', 'won')
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from terrace.board import Board
+from terrace.moves import Move
+from terrace.solver.api import LOST, UNKNOWN, WON, solve
+from terrace.solver.fair import FairPlayer, FairSettings
+from terrace.solver.observation import observe
+from terrace.solver.players import Decision
+from terrace.solver.playout import check_budget
+
+Cancel = Callable[[], bool]
+"""Asked between slices of a search: True stops it."""
+
+LOST_AT = "lost-at"
+NEVER = "never"
+WINNABLE = "winnable"
+OUTCOMES = (LOST_AT, NEVER, WON, WINNABLE, UNKNOWN)
+"""``lost-at``: ``step`` is the move after which no winning line remained;
+``never``: no line won even from the start; ``won``: the game was won;
+``winnable``: a winning line still remained after the last move (a game
+given up too early); ``unknown``: the budget ran out first."""
+MIN_PROBE = 2.0
+"""Seconds a probe gets at least (while the budget lasts): a hard position
+needs time, and many short probes that all end undecided teach nothing."""
+FAIR_SHARE = 0.3
+"""The share of the budget kept for the fair player once the loss is found."""
+COACH_SETTINGS = FairSettings(early=False)
+"""The fair player the coach asks (every sample solved: one decision that
+someone asked about)."""
+CHANCE_SETTINGS = FairSettings()
+"""The fair player's own sampling for the base-card chances (it solves
+``choice_factor`` times ``samples`` stock orders, each for every candidate:
+about 2 s for Terrace)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """One position of the game the solver looked at: the one after ``step`` moves."""
+
+    step: int
+    result: str
+
+
+@dataclass(slots=True)
+class Analysis:
+    """What :func:`find_loss` found (see :data:`OUTCOMES`).
+
+    ``low`` is the last position known to be won (-1: none), ``high`` the
+    first known to be lost (``moves + 1``: none), so the losing move is one
+    of the moves ``low + 1`` to ``high``; with ``lost-at``, ``step`` is
+    ``high`` and ``move`` that move. ``winning`` is a move that kept a
+    winning line there (the solver's: it looks at the stock), ``fair`` the
+    fair player's decision at that point and ``fair_result`` the solver's
+    verdict after the fair player's move.
+    """
+
+    outcome: str
+    moves: int
+    low: int
+    high: int
+    step: int | None = None
+    move: Move | None = None
+    winning: Move | None = None
+    fair: Decision | None = None
+    fair_result: str | None = None
+    probes: list[Probe] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The analysis as JSON values."""
+        fair = None
+        if self.fair is not None:
+            fair = {key: value for key, value in self.fair.to_dict().items() if key != "choices"}
+            fair["result"] = self.fair_result
+            fair["same"] = self.fair.move is not None and self.fair.move == self.move
+        return {
+            "outcome": self.outcome,
+            "moves": self.moves,
+            "low": self.low,
+            "high": self.high,
+            "step": self.step,
+            "move": None if self.move is None else str(self.move),
+            "winning": None if self.winning is None else str(self.winning),
+            "fair": fair,
+            "probes": [{"step": p.step, "result": p.result} for p in self.probes],
+            "seconds": round(self.seconds, 3),
+        }
+
+
+class _Bisection:
+    """The positions of one game and what is known about them."""
+
+    def __init__(self, start: Board, moves: Sequence[Move]) -> None:
+        board = start.copy(stack=False)
+        self.moves = list(moves)
+        self.boards = [board.copy(stack=False)]
+        for move in self.moves:
+            board.push(move)  # an illegal move is refused here, before any search
+            self.boards.append(board.copy(stack=False))
+        self.low = -1
+        self.high = len(self.moves) + 1
+        self.lines: dict[int, list[Move]] = {}
+        self.unknown: set[int] = set()
+        self.probes: list[Probe] = []
+
+    @property
+    def settled(self) -> bool:
+        return self.high == self.low + 1
+
+    def learn(self, step: int, result: str, line: Sequence[Move] = ()) -> None:
+        """Take the solver's verdict on the position after ``step`` moves. A
+        winning line that goes on as the game went is winning after those
+        moves too."""
+        self.probes.append(Probe(step, result))
+        if result == LOST:
+            self.high = min(self.high, step)
+        elif result == WON:
+            rest = list(line)
+            while rest and step < len(self.moves) and _same(self.boards[step], rest[0], self.moves[step]):
+                rest.pop(0)
+                step += 1
+            if step > self.low:
+                self.low = step
+                self.lines[step] = rest
+        else:
+            self.unknown.add(step)
+
+    def next_step(self) -> int | None:
+        """The position to probe next: the end of the game, then its start,
+        then the middle of the widest gap between the positions already
+        known (or tried in vain); None when every one has been tried."""
+        last = len(self.moves)
+        for step in (last, 0):
+            if self.low < step < self.high and step not in self.unknown and not self._tried(step):
+                return step
+        marks = sorted({self.low, self.high, *[s for s in self.unknown if self.low < s < self.high]})
+        gaps = [(b - a, a, b) for a, b in itertools.pairwise(marks) if b - a > 1]
+        if not gaps:
+            return None
+        _, a, b = max(gaps)
+        return (a + b) // 2
+
+    def _tried(self, step: int) -> bool:
+        return any(p.step == step for p in self.probes)
+
+    def probes_left(self) -> int:
+        """About how many probes bisection still needs."""
+        return max(1, (self.high - self.low - 1).bit_length())
+
+
+def find_loss(
+    start: Board,
+    moves: Sequence[Move],
+    *,
+    seconds: float = 20.0,
+    probe_nodes: int | None = None,
+    fair: FairSettings | None = COACH_SETTINGS,
+    seed: int = 0,
+    cancel: Cancel | None = None,
+) -> Analysis:
+    """Where the game played from ``start`` with ``moves`` was lost (see the
+    module docstring), within ``seconds`` in all. ``probe_nodes`` caps each
+    probe's search in positions (for answers that do not depend on the
+    machine); ``fair`` None skips the fair player. An illegal move is
+    refused before any search."""
+    check_budget(seconds)
+    began = time.perf_counter()
+    deadline = began + seconds
+    search_until = began + seconds * (1 - FAIR_SHARE)
+    game = _Bisection(start, moves)
+    last = len(game.moves)
+    if game.boards[last].is_won():
+        return Analysis(WON, last, last, last + 1, seconds=time.perf_counter() - began)
+    stopped = False
+    while not game.settled and not stopped:
+        step = game.next_step()
+        left = search_until - time.perf_counter()
+        if step is None or left <= 0 or (cancel is not None and cancel()):
+            stopped = step is not None and left > 0
+            break
+        found = solve(game.boards[step], max_seconds=min(left, max(left / game.probes_left(), MIN_PROBE)),
+                      max_nodes=probe_nodes,
+                      all_candidates=False, cancel=cancel)
+        stopped = found.reason == "cancelled"
+        game.learn(step, found.result, found.moves)
+    analysis = Analysis(UNKNOWN, last, game.low, game.high, probes=game.probes)
+    if game.settled:
+        if game.low == -1:
+            analysis.outcome = NEVER
+        elif game.low == last:
+            analysis.outcome = WINNABLE
+            analysis.winning = next(iter(game.lines[last]), None)
+        else:
+            analysis.outcome = LOST_AT
+            analysis.step = game.high
+            analysis.move = game.moves[game.high - 1]
+            analysis.winning = next(iter(game.lines[game.low]), None)
+            if fair is not None and not stopped:
+                _ask_fair(analysis, start, game, fair, seed, deadline, cancel)
+    analysis.seconds = time.perf_counter() - began
+    return analysis
+
+
+def coach_report(start: Board, moves: Sequence[Move], seconds: float, cancel: Cancel | None = None
+                 ) -> dict[str, Any]:
+    """:func:`find_loss` as JSON values (a job for the web game's solver pool)."""
+    return find_loss(start, moves, seconds=seconds, cancel=cancel).to_dict()
+
+
+def _ask_fair(analysis: Analysis, start: Board, game: _Bisection, settings: FairSettings, seed: int,
+              deadline: float, cancel: Cancel | None) -> None:
+    """The fair player's move where the game was lost, and the solver's
+    verdict after it."""
+    board = start.copy(stack=False)
+    for played in game.moves[: game.low]:
+        board.push(played)  # with the game's history: the fair player never goes back
+    now = time.perf_counter()
+    decision = _FairPlayer(settings, seed, cancel).decide(observe(board), now + (deadline - now) * 0.7)
+    analysis.fair = decision
+    move = decision.move
+    if move is None:
+        return
+    before = game.boards[game.low]
+    line = game.lines[game.low]
+    if _same(before, move, game.moves[game.low]):
+        analysis.fair_result = LOST
+        return
+    if line and _same(before, move, line[0]):
+        analysis.fair_result = WON
+        return
+    after = before.copy(stack=False)
+    after.push(move)
+    left = deadline - time.perf_counter()
+    analysis.fair_result = UNKNOWN
+    if left > 0:
+        analysis.fair_result = solve(after, max_seconds=left, all_candidates=False, cancel=cancel).result
+
+
+class _FairPlayer(FairPlayer):
+    """The fair player, also stopped by ``cancel`` (a client that went away)."""
+
+    def __init__(self, settings: FairSettings | None, seed: int, cancel: Cancel | None) -> None:
+        super().__init__(settings, seed)
+        self._stop = cancel
+
+    def _cancel(self) -> bool:
+        return super()._cancel() or (self._stop is not None and self._stop())
+
+
+def _same(board: Board, a: Move, b: Move) -> bool:
+    """True when moves ``a`` and ``b`` lead from ``board`` to the same
+    position (``wf`` and ``wf2`` can be one move)."""
+    if a == b:
+        return True
+    after_a, after_b = board.copy(stack=False), board.copy(stack=False)
+    try:
+        after_a.push(a)
+        after_b.push(b)
+    except Exception:
+        return False
+    return after_a.position() == after_b.position()
+
+
+def base_chances(
+    board: Board,
+    seed: int = 0,
+    seconds: float = 10.0,
+    *,
+    settings: FairSettings = CHANCE_SETTINGS,
+    cancel: Cancel | None = None,
+) -> dict[str, Any]:
+    """Each base-card candidate's wins across the stock orders the fair
+    player samples (it never looks at the face-down cards): ``{"samples":
+    K, "candidates": [{"move", "wins", "tried"}...], "seconds"}`` in the
+    candidates' order. ``tried`` of the K samples were decided in the time
+    (``wins`` counts only proved wins). A game past the choice has none.
+
+    >>> from terrace.variants import get_rules
+    >>> board = Board.from_number(1, get_rules("terrace"))
+    >>> chances = base_chances(board, settings=FairSettings(samples=2), seconds=30)
+    >>> chances["samples"], [(c["move"], c["tried"]) for c in chances["candidates"]]
+    (4, [('c1', 4), ('c2', 4), ('c3', 4)])
+    """
+    check_budget(seconds)
+    began = time.perf_counter()
+    obs = observe(board)
+    count = settings.samples * settings.choice_factor
+    if not obs.choosing:
+        return {"samples": count, "candidates": [], "seconds": 0.0}
+    decision = _FairPlayer(settings, seed, cancel).decide(obs, began + seconds)
+    counts = {move: (wins, tried) for move, wins, tried in decision.choices}
+    candidates = []
+    for move in obs.legal:
+        wins, tried = counts.get(move, (0, 0))
+        candidates.append({"move": str(move), "wins": wins, "tried": tried})
+    return {"samples": count, "candidates": candidates, "seconds": round(time.perf_counter() - began, 3)}
+
+
+def warn_check(
+    board: Board, move: Move, seconds: float = 1.0, *, cancel: Cancel | None = None
+) -> dict[str, Any]:
+    """Would ``move`` lose a won game? ``{"warn", "before", "after"}``:
+    ``warn`` only when the solver proves the position won and the position
+    after ``move`` lost, within ``seconds`` for both searches (half of it
+    for the first). An illegal move is refused by the engine.
+
+    >>> from terrace.rules import Rules
+    >>> rules = Rules(decks=1, reserve=5, piles=2, candidates=0, spaces="waste", redeals=1)
+    >>> board = Board.from_position("2 7C 2S3H4S5D6C7D8S9HTCJDQCKH,2H3S4D5S6D7S8D9STDJCQDKCAH,"
+    ...     "2D3C4H5C,2C3D4C5H6S7H8C ,QH ADAC9DQSJHTS6H9C8HTHJSKS ASKD 1", rules)
+    >>> board.push_text("s")
+    Move.parse('s')
+    >>> warn_check(board, Move.parse("s"), seconds=20)
+    {'warn': True, 'before': 'won', 'after': 'lost'}
+    """
+    check_budget(seconds)
+    deadline = time.perf_counter() + seconds
+    after = board.copy(stack=False)
+    after.push(move)
+    verdict = solve(board, max_seconds=seconds / 2, all_candidates=False, cancel=cancel)
+    if verdict.result != WON:
+        return {"warn": False, "before": verdict.result, "after": None}
+    if verdict.moves and _same(board, move, verdict.moves[0]):
+        return {"warn": False, "before": WON, "after": WON}
+    left = max(0.0, deadline - time.perf_counter())
+    result = solve(after, max_seconds=left, all_candidates=False, cancel=cancel).result
+    return {"warn": result == LOST, "before": WON, "after": result}

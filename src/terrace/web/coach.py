@@ -1,0 +1,135 @@
+"""The coach's endpoints (see docs/api.md): the analysis of a finished game,
+the fair chances of each base card, and the warning before a move that
+loses a won game. Solver work runs in the solver pool
+(:mod:`terrace.web.workers`) within a budget per request and stops when the
+client goes away; :func:`coach_routes` gives the routes to
+:func:`terrace.web.app.create_app`.
+
+>>> from starlette.testclient import TestClient
+>>> from terrace.web.app import create_app
+>>> client = TestClient(create_app(), base_url="http://localhost")
+>>> game = client.post("/api/games", json={"variant": "terrace", "deal_number": 7}).json()
+>>> response = client.post(f"/api/games/{game['id']}/coach", json={})
+>>> response.status_code, response.json()["code"]
+(409, 'coach-not-over')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from terrace.board import Board
+from terrace.moves import Move
+from terrace.position import Status
+from terrace.refusals import Reason, Refusal
+from terrace.solver.coach import base_chances, coach_report, warn_check
+from terrace.storage import StoredGame
+from terrace.web.app import (
+    ApiError,
+    WebGame,
+    _body,
+    _check_after,
+    _json,
+    _only,
+    _playable,
+)
+from terrace.web.i18n import WebRefusal
+from terrace.web.view import describe_move
+
+
+@dataclass(frozen=True, slots=True)
+class CoachBudgets:
+    """Seconds of solver work per request of each kind."""
+
+    analysis: float = 20.0
+    """The whole analysis of a game (bisection and the fair player)."""
+    chances: float = 10.0
+    """The fair player's sampling of the base-card candidates."""
+    warn: float = 1.0
+    """Both searches of one warning check: short, since the page waits for
+    it before every move while the assist is on."""
+
+
+def finished(game: StoredGame, board: Board) -> bool:
+    """True when the game is over: won, lost (no move left) or given up."""
+    return game.given_up_at is not None or board.status in (Status.WON, Status.LOST)
+
+
+class CoachEndpoints:
+    """The coach's endpoints, bound to the web game."""
+
+    def __init__(self, web: WebGame, budgets: CoachBudgets) -> None:
+        self.web = web
+        self.budgets = budgets
+
+    async def analyse(self, request: Request) -> Response:
+        """Where a finished game was lost, and the fair player's choice there."""
+        game = self.web.load(request.path_params["game_id"])
+        _only(await _body(request), set())
+        board = game.board()
+        if not finished(game, board):
+            raise ApiError(WebRefusal.COACH_NOT_OVER)
+        start = Board(game.rules, game.deal)
+        moves = [Move.parse(text) for text in game.moves]
+        seconds = self.budgets.analysis
+        report = await self.web.in_solver(request, coach_report, start, moves, seconds, budget=seconds)
+        _describe(report, start, moves)
+        return _json(report)
+
+    async def chances(self, request: Request) -> Response:
+        """Each base card's wins across sampled stock orders (no peeking, so
+        not an assist)."""
+        game = self.web.load(request.path_params["game_id"])
+        body = await _body(request)
+        _only(body, {"after"})
+        _check_after(body, game)
+        _playable(game)
+        board = game.board()
+        if not board.choosing:
+            raise ApiError(Reason(Refusal.NO_CHOICE if not game.rules.candidates else Refusal.BASE_CHOSEN))
+        seconds = self.budgets.chances
+        report = await self.web.in_solver(request, base_chances, board, 0, seconds, budget=seconds)
+        cards = board.to_dict()["candidates"]
+        for candidate in report["candidates"]:
+            candidate["card"] = cards[int(candidate["move"][1:]) - 1]
+        return _json(report)
+
+    async def warn(self, request: Request) -> Response:
+        """Would this move lose a won game? Marks the game assisted."""
+        game, board, move = await self.web.requested_move(request)
+        self.web.store.mark_assisted(game.id)  # asking is the assist, whatever the answer
+        seconds = self.budgets.warn
+        report = await self.web.in_solver(request, warn_check, board, move, seconds, budget=seconds)
+        return _json({"move": str(move), **report, "assisted": True})
+
+
+def _describe(report: dict[str, Any], start: Board, moves: list[Move]) -> None:
+    """Add the piles of the moves the analysis names, as the page marks them."""
+    step = report["low"]
+    if report["outcome"] not in ("lost-at", "winnable") or step < 0:
+        return
+    board = start.copy(stack=False)
+    for move in moves[:step]:
+        board.push(move)
+    for key in ("move", "winning"):
+        if report[key] is not None:
+            report[f"{key}_piles"] = describe_move(board, report[key])
+    fair = report["fair"]
+    if fair is not None and fair["move"] is not None:
+        fair["piles"] = describe_move(board, fair["move"])
+
+
+def coach_routes(web: WebGame, budgets: CoachBudgets | None = None) -> list[Route]:
+    """The coach's routes for :func:`terrace.web.app.create_app`."""
+    endpoints = CoachEndpoints(web, budgets or CoachBudgets())
+    gid = "/api/games/{game_id}"
+    return [
+        Route(gid + "/coach", endpoints.analyse, methods=["POST"]),
+        Route(gid + "/chances", endpoints.chances, methods=["POST"]),
+        Route(gid + "/warn", endpoints.warn, methods=["POST"]),
+    ]

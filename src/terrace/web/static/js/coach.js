@@ -1,0 +1,211 @@
+// The coach on the page: "Analyse" after a game (where it was lost, in the
+// replay), the fair chances of each base card (only when asked), and the
+// assist that warns before a move that loses a won game. The server decides
+// everything; this module asks and shows.
+
+import { api } from "./api.js";
+import { t, cardLabel, placeName } from "./i18n.js";
+import { el, topCard } from "./render.js";
+import { app, toast } from "./state.js";
+import { confirmChoice } from "./endgame.js";
+
+const $ = (selector) => document.querySelector(selector);
+
+app.coach = null;    // {id, report} of the last analysis
+app.chances = null;  // {id, moves, data} of the last base-card chances
+let redraw = () => {};  // main.js's draw, to show an answer
+
+// ---------------------------------------------------------------- words
+
+function moveWords(game, move, piles) {
+  if (!move) return "–";
+  if (move === "s") return t("hint.draw");
+  if (move[0] === "c") return t("coach.choice", { i: move.slice(1) });
+  const from = piles && piles.source ? placeName(piles.source) : move;
+  const to = piles && piles.target ? placeName(piles.target) : "";
+  return t("coach.moveFromTo", { from, to });
+}
+
+function fairWords(game, fair) {
+  if (!fair || !fair.move) return t("coach.fairNone");
+  const what = moveWords(game, fair.move, fair.piles);
+  if (fair.same) return t("coach.fairSame", { what });
+  const sampled = fair.samples ? t("coach.sampled", { wins: fair.wins, samples: fair.samples }) : "";
+  const kept = { won: t("coach.fairKept"), lost: t("coach.fairLostToo"), unknown: t("coach.fairUnknown") }[fair.result] || "";
+  return `${t("coach.fair", { what })} ${sampled} ${kept}`.trim();
+}
+
+function reportWords(game, report) {
+  switch (report.outcome) {
+    case "lost-at":
+      return [
+        t("coach.lostAt", { step: report.step, what: moveWords(game, report.move, report.move_piles) }),
+        report.winning ? t("coach.winning", { what: moveWords(game, report.winning, report.winning_piles) }) : "",
+        fairWords(game, report.fair),
+      ].filter(Boolean).join(" ");
+    case "never": return t("coach.never");
+    case "won": return t("coach.won");
+    case "winnable":
+      return `${t("coach.winnable")} ${report.winning ? t("coach.winningEnd", { what: moveWords(game, report.winning, report.winning_piles) }) : ""}`.trim();
+    default:
+      return t("coach.unknown", { from: report.low + 1, to: Math.min(report.high, report.moves) });
+  }
+}
+
+// ---------------------------------------------------------------- Analyse
+
+function note() {
+  let node = $("#coach-note");
+  if (!node) {
+    node = el("div", { id: "coach-note", class: "coach-note", role: "status", "aria-live": "polite", hidden: true });
+    $("#replay-bar").after(node);
+  }
+  return node;
+}
+
+// Analyse the game `id` (a finished one): replay it, ask the server, jump to
+// the losing move. `ctx.startReplay(id)` and `ctx.showStep(id, step)` come
+// from main.js.
+export async function analyse(id, ctx) {
+  if (!app.game || !app.game.replay || app.game.id !== id) await ctx.startReplay(id);
+  const box = note();
+  box.hidden = false;
+  box.dataset.state = "busy";
+  box.replaceChildren(el("p", { text: t("coach.busy") }));
+  const button = $("#replay-coach");
+  if (button) button.disabled = true;
+  const result = await api.coach(id);
+  if (button) button.disabled = false;
+  delete box.dataset.state;
+  if (!result.ok) {
+    box.hidden = true;
+    toast(result.status === 0 ? t("error.network") : result.data.error);
+    return;
+  }
+  app.coach = { id, report: result.data };
+  const report = result.data;
+  if (report.outcome === "lost-at") await ctx.showStep(id, report.step - 1);
+  else drawCoach();
+}
+
+// What the coach shows above the board: the analysis beside the replay and
+// the Chances button (drawn before the board is fitted). `draw` draws the
+// whole page again (for an answer that arrives later).
+export function drawCoach(draw) {
+  redraw = draw;
+  drawNote();
+  drawChances();
+}
+
+// The marks on the board: the losing move and the fair player's choice, and
+// each candidate's chances.
+export function markCoach() {
+  const game = app.game;
+  const board = $("#board");
+  const coach = app.coach;
+  if (game && game.replay && coach && coach.id === game.id && coach.report.outcome === "lost-at"
+    && game.step === coach.report.step - 1) {
+    const report = coach.report;
+    mark(board, report.move_piles, "coach-lost");
+    if (report.fair && report.fair.piles && !report.fair.same) mark(board, report.fair.piles, "coach-fair");
+  }
+  const known = knownChances();
+  if (!known) return;
+  for (const c of known.candidates) {
+    const choice = game.choices.find((x) => x.move === c.move);
+    const pile = choice && board.querySelector(`[data-pile="${choice.pile}"]`);
+    const card = pile && topCard(pile);
+    if (card && !card.querySelector(".chance")) {
+      card.append(el("span", { class: "verdict chance", "data-move": c.move, text: `${c.wins}/${known.samples}` }));
+    }
+  }
+}
+
+function drawNote() {
+  const game = app.game;
+  const box = $("#coach-note");
+  const coach = app.coach;
+  const here = Boolean(game && game.replay && coach && coach.id === game.id);
+  if (!box) return;
+  if (box.dataset.state === "busy" && game && game.replay) return;
+  box.hidden = !here;
+  if (!here) return;
+  const report = coach.report;
+  box.dataset.state = report.outcome;
+  const children = [el("p", { class: "coach-text", text: reportWords(game, report) })];
+  if (report.outcome === "lost-at" && game.step !== report.step - 1) {
+    children.push(el("button", { type: "button", id: "coach-goto", text: t("coach.goto"),
+      onclick: () => box.dispatchEvent(new CustomEvent("coach-goto", { bubbles: true, detail: report.step - 1 })) }));
+  }
+  box.replaceChildren(...children);
+}
+
+function mark(board, piles, cls) {
+  if (!piles) return;
+  const source = piles.source && board.querySelector(`[data-pile="${piles.source}"]`);
+  const target = piles.target && board.querySelector(`[data-pile="${piles.target}"]`);
+  if (source) (topCard(source) || source).classList.add(`${cls}-src`);
+  if (target) target.classList.add(`${cls}-dst`);
+}
+
+// ---------------------------------------------------------------- chances
+
+function chancesBox() {
+  let node = $("#coach-chances");
+  if (!node) {
+    node = el("div", { id: "coach-chances", class: "coach-chances", hidden: true });
+    $("#prompt").after(node);
+  }
+  return node;
+}
+
+function knownChances() {
+  const game = app.game;
+  const fresh = game && !game.replay && game.status === "choosing" && app.chances
+    && app.chances.id === game.id && app.chances.moves === game.moves.length;
+  return fresh ? app.chances.data : null;
+}
+
+// The Chances button while the base card is chosen, and the answer once asked.
+function drawChances() {
+  const game = app.game;
+  const box = chancesBox();
+  const choosing = Boolean(game && !game.replay && game.status === "choosing" && game.choices.length > 1);
+  box.hidden = !choosing;
+  if (!choosing) return;
+  const known = knownChances();
+  const button = el("button", { type: "button", id: "btn-chances", text: t("chances.button"), title: t("chances.help"),
+    onclick: () => askChances(game) });
+  const children = [button];
+  if (known) {
+    const words = known.candidates.map((c) => t("chances.one", { card: cardLabel(c.card), wins: c.wins, samples: known.samples }));
+    children.push(el("span", { class: "chances-text", text: `${words.join(" · ")} ${t("chances.fair")}` }));
+  }
+  box.replaceChildren(...children);
+}
+
+async function askChances(game) {
+  const button = $("#btn-chances");
+  if (button) {
+    button.disabled = true;
+    button.textContent = t("chances.busy");
+  }
+  const result = await api.chances(game.id, game.moves.length);
+  if (!result.ok) {
+    toast(result.status === 0 ? t("error.network") : result.data.error);
+  } else if (app.game && app.game.id === game.id) {
+    app.chances = { id: game.id, moves: game.moves.length, data: result.data };
+  }
+  redraw();
+}
+
+// ---------------------------------------------------------------- the warning
+
+// Before a move: with the assist on, ask the server whether it loses a won
+// game, and the player whether to play it all the same. True: play it.
+export async function confirmMove(game, move) {
+  if (!app.settings.assists.warn || !game || game.replay) return true;
+  const result = await api.warn(game.id, move, game.moves.length);
+  if (!result.ok || !result.data.warn) return true;
+  return confirmChoice({ title: t("warn.title"), text: t("warn.text"), yes: t("warn.yes"), no: t("warn.no") });
+}

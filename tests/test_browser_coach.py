@@ -1,0 +1,103 @@
+"""The coach in a real browser (Debian's Chromium through Playwright):
+"Analyse" after a lost game and after giving up, the base-card chances
+shown only when asked, and the assist that warns before a move that loses
+a won game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browser_support import Api, moves_seen
+from terrace.board import Board
+from terrace.rules import Rules
+from test_browser_game import _click_move
+from test_web_coach import SMALL, SMALL_DEAL, thrown_away
+
+pytestmark = pytest.mark.browser
+
+
+def test_analyse_a_lost_game_shows_where_it_was_lost(api: Api, open_game: Any) -> None:
+    moves, losing = thrown_away()
+    game = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), *moves)
+    assert game["status"] == "lost"
+    page = open_game(game, reduced_motion="reduce")
+    end = page.locator("dialog.end[open]")
+    end.locator("#end-analyse").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    note = page.locator("#coach-note[data-state='lost-at']")
+    note.wait_for(timeout=30_000)
+    text = note.inner_text()
+    assert f"at move {losing}" in text and "fair player" in text
+    # The replay stands just before the losing move, which is marked.
+    assert f"move {losing - 1} of {len(moves)}" in page.locator("#prompt").inner_text()
+    assert page.locator("#board .coach-lost-src").count() == 1
+    assert page.locator("#board .coach-lost-dst").count() == 1
+    # A step on: the marks go, a button comes back to the losing move.
+    page.locator("#replay-next").click()
+    page.locator("#coach-goto").wait_for()
+    assert page.locator("#board .coach-lost-src").count() == 0
+    page.locator("#coach-goto").click()
+    page.locator("#board .coach-lost-src").wait_for()
+    stored = api.client.get(f"/api/games/{game['id']}").json()
+    assert not stored["assisted"] and stored["moves"] == moves
+
+
+def test_analyse_after_giving_up_in_german(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), "s")
+    page = open_game(game, reduced_motion="reduce", locale="de-DE")
+    page.locator("#btn-giveup").click()
+    page.locator("#dlg-confirm[open] #confirm-yes").click()
+    page.wait_for_selector("body[data-status='lost']")
+    button = page.locator("dialog.end[open] #end-analyse")
+    assert button.inner_text() == "Analysieren"
+    button.click()
+    note = page.locator("#coach-note[data-state='winnable']")
+    note.wait_for(timeout=30_000)
+    assert "noch einen Weg zum Sieg" in note.inner_text()
+
+
+def test_chances_only_when_asked(api: Api, open_game: Any) -> None:
+    game = api.new(variant="terrace", deal_number=21)
+    page = open_game(game, reduced_motion="reduce")
+    assert page.locator(".chance").count() == 0  # nothing shown before it is asked for
+    page.locator("#btn-chances").click()
+    badges = page.locator("#board .chance")
+    badges.first.wait_for(timeout=30_000)
+    assert badges.count() == len(game["choices"])
+    assert "sampled stocks" in page.locator("#coach-chances").inner_text()
+    assert all("/32" in badge for badge in badges.all_inner_texts())
+    stored = api.client.get(f"/api/games/{game['id']}").json()
+    assert stored["hints"] == 0 and not stored["assisted"]
+    # Once the base card is chosen, the button goes.
+    page.locator("[data-pile='t1'] > .card").last.click()
+    moves_seen(page, 1)
+    assert page.locator("#coach-chances").is_hidden()
+
+
+def test_warning_before_a_move_that_loses_a_won_game(api: Api, open_game: Any) -> None:
+    moves, losing = thrown_away()
+    game = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), *moves[: losing - 1])
+    page = open_game(game, reduced_motion="reduce")
+    page.locator("#btn-settings").click()
+    page.locator("#autoplay-off").check()
+    assists = page.locator("#dlg-settings fieldset#assists")
+    assert "Warn before a move" in assists.inner_text()
+    assists.locator("#assist-warn").check()
+    page.locator("#dlg-settings button.close").click()
+    board = Board.from_number(SMALL_DEAL, Rules.from_dict(SMALL, Rules()))
+    for text in moves[: losing - 1]:
+        board.push_text(text)
+    _click_move(page, board, moves[losing - 1])
+    confirm = page.locator("#dlg-confirm[open]")
+    confirm.wait_for(timeout=15_000)
+    assert "loses a won game" in confirm.inner_text()
+    confirm.locator("#confirm-no").click()
+    page.wait_for_timeout(300)
+    stored = api.client.get(f"/api/games/{game['id']}").json()
+    assert len(stored["moves"]) == losing - 1 and stored["assisted"]
+    # Confirmed, the move is played.
+    _click_move(page, board, moves[losing - 1])
+    page.locator("#dlg-confirm[open] #confirm-yes").click()
+    moves_seen(page, losing)

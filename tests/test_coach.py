@@ -1,0 +1,258 @@
+"""The coach (terrace.solver.coach): the losing move it finds is the one a
+plain exhaustive search finds, honest unknowns when the budget runs out,
+the fair player's choice at the losing move, the base-card chances seen
+only through the observation, and the warning check."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import pytest
+
+from solver_brute import RULE_SETS, brute_force
+from terrace.board import Board
+from terrace.errors import TerraceError
+from terrace.moves import Move
+from terrace.solver.api import solve
+from terrace.solver.coach import (
+    LOST_AT,
+    NEVER,
+    WINNABLE,
+    _Bisection,
+    base_chances,
+    find_loss,
+    warn_check,
+)
+from terrace.solver.fair import FairSettings
+from terrace.solver.observation import observe
+from terrace.variants import get_rules
+
+SMALL = RULE_SETS[3]
+"""One deck, five terrace cards, two piles, spaces from the waste, one redeal."""
+LOSING_START = ("2 7C 2S3H4S5D6C7D8S9HTCJDQCKH,2H3S4D5S6D7S8D9STDJCQDKCAH,2D3C4H5C,"
+                "2C3D4C5H6S7H8C ,QH ADAC9DQSJHTS6H9C8HTHJSKS ASKD 1")
+"""A position of ``SMALL`` that is won, and lost after drawing twice
+(the second draw turns the stock over the last time with the waste badly
+ordered)."""
+FAST = FairSettings(samples=2)
+
+
+def endgame(rules: object, number: int, left: int = 11) -> Board | None:
+    """A won deal of ``rules`` played along the solver's line until about
+    ``left`` cards are off the foundations (small enough for brute force)."""
+    assert isinstance(rules, type(SMALL))
+    board = Board.from_number(number, rules)
+    found = solve(board, max_seconds=2)
+    if found.result != "won":
+        return None
+    for move in found.moves:
+        if sum(len(f) for f in board.foundations) >= rules.card_count - left:
+            break
+        board.push(move)
+    return board
+
+
+def random_game(board: Board, rng: random.Random, length: int) -> list[Move]:
+    copy = board.copy(stack=False)
+    moves: list[Move] = []
+    for _ in range(length):
+        legal = list(copy.legal_moves)
+        if not legal:
+            break
+        move = rng.choice(legal)
+        copy.push(move)
+        moves.append(move)
+    return moves
+
+
+def brute_loss(board: Board, moves: list[Move]) -> tuple[str, int | None]:
+    """The outcome and losing step by exhaustive search of every prefix."""
+    copy = board.copy(stack=False)
+    verdicts = [brute_force(copy, 60_000)]
+    for move in moves:
+        copy.push(move)
+        verdicts.append(brute_force(copy, 60_000))
+    assert None not in verdicts, "brute force did not finish"
+    if copy.is_won():
+        return "won", None
+    if verdicts[0] == "lost":
+        return NEVER, None
+    if verdicts[-1] == "won":
+        return WINNABLE, None
+    return LOST_AT, verdicts.index("lost")
+
+
+# ---------------------------------------------------------------- where the game was lost
+
+
+def test_the_known_losing_move_is_found() -> None:
+    start = Board.from_position(LOSING_START, SMALL)
+    analysis = find_loss(start, [Move.parse("s"), Move.parse("s")], seconds=30, fair=FAST)
+    assert (analysis.outcome, analysis.step, str(analysis.move)) == (LOST_AT, 2, "s")
+    assert (analysis.low, analysis.high) == (1, 2)
+    # The solver's winning move there, and the fair player's (which also keeps the win).
+    assert analysis.winning is not None and str(analysis.winning) == "wf"
+    assert analysis.fair is not None and analysis.fair.move is not None
+    after = Board.from_position(LOSING_START, SMALL)
+    after.push(Move.parse("s"))
+    after.push(analysis.fair.move)
+    assert analysis.fair_result == brute_force(after) == "won"
+    data = analysis.to_dict()
+    assert data["fair"]["same"] is False and data["fair"]["result"] == "won"
+
+
+@pytest.mark.parametrize(("rule_set", "number", "seed"), [(2, 21, 1), (3, 9, 0), (3, 13, 1), (3, 13, 0)])
+def test_the_losing_move_agrees_with_exhaustive_search(rule_set: int, number: int, seed: int) -> None:
+    """Endgames of won deals, played on at random (cases where the plain
+    search finishes quickly)."""
+    board = endgame(RULE_SETS[rule_set], number)
+    assert board is not None
+    moves = random_game(board, random.Random(seed), 8)
+    outcome, step = brute_loss(board, moves)
+    analysis = find_loss(board, moves, seconds=60, fair=None)
+    assert analysis.outcome == outcome, analysis.to_dict()
+    assert analysis.step == step
+    if step is not None:
+        assert analysis.move == moves[step - 1]
+        assert (analysis.low, analysis.high) == (step - 1, step)
+
+
+def test_a_won_game_has_no_losing_move() -> None:
+    board = endgame(SMALL, 13, left=6)
+    assert board is not None
+    line = solve(board, max_seconds=5).moves
+    analysis = find_loss(board, line, seconds=10)
+    assert analysis.outcome == "won" and analysis.step is None and not analysis.probes
+
+
+def test_a_game_given_up_while_still_winnable() -> None:
+    start = Board.from_position(LOSING_START, SMALL)
+    analysis = find_loss(start, [Move.parse("s")], seconds=30, fair=None)
+    assert analysis.outcome == WINNABLE and analysis.winning is not None
+    assert analysis.step is None and analysis.low == 1
+
+
+def test_a_deal_lost_from_the_start() -> None:
+    start = Board.from_position(LOSING_START, SMALL)
+    start.push_text("s")
+    start.push_text("s")  # a lost position, taken as the start
+    rest = random_game(start, random.Random(1), 3)
+    analysis = find_loss(Board.from_position(start.position(), SMALL), rest, seconds=30)
+    assert analysis.outcome == NEVER and analysis.high == 0 and analysis.fair is None
+
+
+def test_running_out_of_budget_is_an_honest_unknown() -> None:
+    rules = get_rules("terrace")
+    start = Board.from_number(5, rules)
+    moves = random_game(start, random.Random(5), 60)
+    began = time.perf_counter()
+    analysis = find_loss(start, moves, seconds=0.5, probe_nodes=1)
+    assert time.perf_counter() - began < 3
+    assert analysis.outcome == "unknown" and analysis.step is None and analysis.move is None
+    assert -1 <= analysis.low < analysis.high <= len(moves) + 1
+    assert analysis.probes and all(p.result in ("won", "lost", "unknown") for p in analysis.probes)
+
+
+def test_cancel_stops_the_analysis() -> None:
+    rules = get_rules("terrace")
+    start = Board.from_number(6, rules)
+    moves = random_game(start, random.Random(6), 40)
+    began = time.perf_counter()
+    analysis = find_loss(start, moves, seconds=60, cancel=lambda: True)
+    assert time.perf_counter() - began < 5
+    assert analysis.outcome == "unknown" and not analysis.probes
+
+
+def test_an_illegal_move_is_refused_before_any_search() -> None:
+    start = Board.from_position(LOSING_START, SMALL)
+    with pytest.raises(TerraceError):
+        find_loss(start, [Move.parse("s"), Move.parse("t1t2"), Move.parse("t2t1")], seconds=5)
+
+
+@pytest.mark.parametrize("seconds", [math.nan, math.inf, -1.0])
+def test_budgets_that_would_not_stop_are_refused(seconds: float) -> None:
+    start = Board.from_position(LOSING_START, SMALL)
+    with pytest.raises(ValueError):
+        find_loss(start, [], seconds=seconds)
+    with pytest.raises(ValueError):
+        warn_check(start, Move.parse("s"), seconds)
+    with pytest.raises(ValueError):
+        base_chances(Board.from_number(1, get_rules("terrace")), 0, seconds)
+
+
+def test_bisection_probes_the_ends_then_the_widest_gap() -> None:
+    start = Board.from_position(LOSING_START, SMALL)
+    game = _Bisection(start, [Move.parse("s")] * 2)
+    game.boards += game.boards[-1:] * 8  # (only the count of positions matters here)
+    game.moves += [Move.parse("s")] * 8
+    last = len(game.moves)
+    game.high = last + 1
+    assert game.next_step() == last
+    game.learn(last, "lost")
+    assert game.next_step() == 0
+    game.learn(0, "won")
+    assert game.next_step() == 5
+    game.learn(5, "unknown")
+    assert game.next_step() in (2, 7)  # the middle of one of the two widest gaps
+    for step in (1, 2, 3, 4, 6, 7, 8, 9):
+        game.learn(step, "unknown")
+    assert game.next_step() is None and not game.settled
+
+
+# ---------------------------------------------------------------- the warning
+
+
+def test_warning_before_a_move_that_loses_a_won_game() -> None:
+    board = Board.from_position(LOSING_START, SMALL)
+    board.push_text("s")
+    assert warn_check(board, Move.parse("s"), 20) == {"warn": True, "before": "won", "after": "lost"}
+    keeps = warn_check(board, Move.parse("wf"), 20)
+    assert keeps["warn"] is False and keeps["before"] == "won" and keeps["after"] == "won"
+
+
+def test_no_warning_where_the_game_is_not_proved_won() -> None:
+    board = Board.from_position(LOSING_START, SMALL)
+    board.push_text("s")
+    board.push_text("s")
+    move = next(iter(board.legal_moves))
+    assert warn_check(board, move, 20) == {"warn": False, "before": "lost", "after": None}
+
+
+def test_the_warning_refuses_an_illegal_move() -> None:
+    board = Board.from_position(LOSING_START, SMALL)
+    with pytest.raises(TerraceError):
+        warn_check(board, Move.parse("t1t2"), 5)
+
+
+# ---------------------------------------------------------------- the base-card chances
+
+
+def test_chances_do_not_depend_on_the_stock_order() -> None:
+    """The chances see only the observation: the same visible deal with
+    the face-down cards in another order gives the same counts."""
+    board = Board.from_number(11, get_rules("terrace"))
+    obs = observe(board)
+    other = obs.sample(random.Random(3))
+    assert other.position() != board.position()
+    first = base_chances(board, 4, 120, settings=FAST)
+    second = base_chances(other, 4, 120, settings=FAST)
+    assert first["candidates"] == second["candidates"]
+    assert first["samples"] == 4
+    assert [c["move"] for c in first["candidates"]] == ["c1", "c2", "c3"]
+    assert all(0 <= c["wins"] <= c["tried"] <= 4 for c in first["candidates"])
+
+
+def test_chances_after_the_choice_are_empty() -> None:
+    board = Board.from_number(11, get_rules("terrace"))
+    board.push_text("c1")
+    assert base_chances(board, 0, 5)["candidates"] == []
+
+
+def test_chances_stop_at_their_budget() -> None:
+    board = Board.from_number(12, get_rules("terrace"))
+    began = time.perf_counter()
+    chances = base_chances(board, 0, 0.2)
+    assert time.perf_counter() - began < 2
+    assert all(c["tried"] <= chances["samples"] for c in chances["candidates"])

@@ -1,0 +1,230 @@
+"""The coach's endpoints on both stores: the analysis of a finished game
+(the losing move of a game that threw away a win), the base-card chances,
+the warning before a move that loses a won game (an assist), and every
+refusal (a clear 4xx that changes nothing)."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from store_support import STORE_KINDS, store_of_kind
+from web_support import LOCAL, WINNING_LINE
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from terrace.board import Board
+from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.solver.api import solve
+from terrace.storage import GameStore
+from terrace.web.app import create_app
+from terrace.web.coach import CoachBudgets
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+SMALL = {"decks": 1, "reserve": 5, "piles": 2, "candidates": 0, "spaces": "waste", "redeals": 1}
+"""Small rules, so that the solver decides every position at once."""
+SMALL_DEAL = 13
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
+    with store_of_kind(request.param, tmp_path) as opened:
+        yield opened
+
+
+@pytest.fixture
+def client(store: GameStore) -> Iterator[TestClient]:
+    budgets = CoachBudgets(analysis=30, chances=30, warn=10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield TestClient(create_app(store, coach=budgets), base_url=LOCAL)
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def play(client: TestClient, game: dict[str, Any], *moves: str) -> dict[str, Any]:
+    for text in moves:
+        response = client.post(f"/api/games/{game['id']}/moves", json={"move": text})
+        assert response.status_code == 200, response.text
+        game = response.json()
+    return game
+
+
+def small_rules() -> Rules:
+    return Rules.from_dict(SMALL, Rules())
+
+
+THROWN_AWAY = " ".join([
+    "s s s s s wt1 wt1 s s s s s wf s s wf s s s s s s wf s wf s s wf s s s s s s s wf s wt2 s s s s wf",
+    "t1f t1f t1f s s s wt1 s s t1t2 wt1 s s wf s s s s s s wf s s s wt1 s wf rf rf s s wf s s wf t2f t2f",
+    "t2f t1f t1f s s wt1 s s wf wf wt2 wf s s s s wf s s wt1 s s s s wf s s wf t1f t1f s s wt1 t1t2 s s wf",
+    "t2f t2f wf s wf wf s wf wf wt1 wt2 t2f wt2 t1f wt1 wt2 t1f wt1"]).split()
+"""Deal 13 of the small rules: the solver's winning line, then move 126,
+which the solver proves losing, then random moves until none is left."""
+LOSING = 126
+
+
+def thrown_away() -> tuple[list[str], int]:
+    """The moves of :data:`THROWN_AWAY` and the number of its losing move
+    (checked here with the solver, so the test cannot rest on a stale line)."""
+    board = Board.from_number(SMALL_DEAL, small_rules())
+    for text in THROWN_AWAY[: LOSING - 1]:
+        board.push_text(text)
+    assert solve(board, max_seconds=10).result == "won"
+    board.push_text(THROWN_AWAY[LOSING - 1])
+    assert solve(board, max_seconds=10).result == "lost"
+    return list(THROWN_AWAY), LOSING
+
+
+# ---------------------------------------------------------------- the analysis
+
+
+def test_analysis_finds_the_move_that_threw_the_win_away(client: TestClient, store: GameStore) -> None:
+    moves, losing = thrown_away()
+    game = new_game(client, variant="terrace", options=SMALL, deal_number=SMALL_DEAL)
+    game = play(client, game, *moves)
+    if game["status"] != "lost":
+        assert client.post(f"/api/games/{game['id']}/give-up", json={}).status_code == 200
+    revision = store.get(game["id"]).revision
+    response = client.post(f"/api/games/{game['id']}/coach", json={})
+    assert response.status_code == 200, response.text
+    report = response.json()
+    assert report["outcome"] == "lost-at" and report["step"] == losing
+    assert report["move"] == moves[losing - 1] and report["moves"] == len(moves)
+    assert (report["low"], report["high"]) == (losing - 1, losing)
+    assert set(report["move_piles"]) == {"source", "target"}
+    fair = report["fair"]
+    assert fair is not None and fair["move"] is not None and fair["result"] in ("won", "lost", "unknown")
+    assert fair["same"] == (fair["move"] == report["move"])
+    assert set(fair["piles"]) == {"source", "target"}
+    board = Board.from_number(SMALL_DEAL, small_rules())
+    for text in moves[: losing - 1]:
+        board.push_text(text)
+    assert board.is_legal(Move.parse(fair["move"]))
+    stored = store.get(game["id"])
+    assert stored.revision == revision and not stored.assisted  # not an assist, nothing changed
+
+
+def test_analysis_of_a_won_game(client: TestClient) -> None:
+    line = WINNING_LINE
+    game = new_game(client, variant=line["variant"], options=line["options"], deal_number=line["deal_number"])
+    game = play(client, game, *line["moves"])
+    assert game["status"] == "won"
+    report = client.post(f"/api/games/{game['id']}/coach", json={}).json()
+    assert report["outcome"] == "won" and report["step"] is None and report["probes"] == []
+
+
+def test_analysis_of_a_game_given_up_while_winnable(client: TestClient) -> None:
+    game = new_game(client, variant="terrace", options=SMALL, deal_number=SMALL_DEAL)
+    game = play(client, game, "s")
+    assert client.post(f"/api/games/{game['id']}/give-up", json={}).status_code == 200
+    report = client.post(f"/api/games/{game['id']}/coach", json={}).json()
+    assert report["outcome"] == "winnable" and report["low"] == 1 and report["winning"]
+    assert set(report["winning_piles"]) == {"source", "target"}
+
+
+def test_analysis_is_refused_while_the_game_goes_on(client: TestClient) -> None:
+    game = play(client, new_game(client, variant="terrace", deal_number=7), "c1")
+    empty = {"content": b"", "headers": {"content-type": "application/json"}}
+    for body in ({"json": {}}, empty):
+        response = client.post(f"/api/games/{game['id']}/coach", **body)
+        assert response.status_code == 409 and response.json()["code"] == "coach-not-over"
+    de = client.post(f"/api/games/{game['id']}/coach", json={}, headers={"accept-language": "de"}).json()
+    assert "noch nicht zu Ende" in de["error"]
+
+
+def test_analysis_refusals(client: TestClient) -> None:
+    assert client.post("/api/games/nope/coach", json={}).json()["code"] == "game-unknown"
+    game = new_game(client, variant="terrace", deal_number=7)
+    response = client.post(f"/api/games/{game['id']}/coach", json={"step": 3})
+    assert response.status_code == 400 and response.json()["code"] == "field-unknown"
+    response = client.post(f"/api/games/{game['id']}/coach", content=b"{}")
+    assert response.status_code == 415
+    assert client.get(f"/api/games/{game['id']}/coach").status_code == 405
+
+
+# ---------------------------------------------------------------- the base-card chances
+
+
+def test_chances_for_each_candidate(client: TestClient, store: GameStore) -> None:
+    game = new_game(client, variant="terrace", deal_number=7)
+    response = client.post(f"/api/games/{game['id']}/chances", json={"after": 0})
+    assert response.status_code == 200, response.text
+    chances = response.json()
+    assert chances["samples"] == 32
+    assert [c["move"] for c in chances["candidates"]] == [c["move"] for c in game["choices"]]
+    assert [c["card"] for c in chances["candidates"]] == [c["card"] for c in game["choices"]]
+    assert all(0 <= c["wins"] <= c["tried"] <= chances["samples"] for c in chances["candidates"])
+    stored = store.get(game["id"])
+    assert stored.hints == 0 and not stored.assisted  # not a spoiler: neither a hint nor an assist
+
+
+def test_chances_refusals(client: TestClient) -> None:
+    game = play(client, new_game(client, variant="terrace", deal_number=7), "c2")
+    response = client.post(f"/api/games/{game['id']}/chances", json={})
+    assert response.status_code == 422 and response.json()["code"] == "base-chosen"
+    response = client.post(f"/api/games/{game['id']}/chances", json={"after": 0})
+    assert response.status_code == 409 and response.json()["code"] == "conflict"
+    small = new_game(client, variant="terrace", options=SMALL, deal_number=SMALL_DEAL)
+    assert client.post(f"/api/games/{small['id']}/chances", json={}).json()["code"] == "no-choice"
+    game = play(client, new_game(client, variant="terrace", deal_number=8), "c1")
+    client.post(f"/api/games/{game['id']}/undo", json={})  # choosing again, after a move
+    assert client.post(f"/api/games/{game['id']}/give-up", json={}).status_code == 200
+    assert client.post(f"/api/games/{game['id']}/chances", json={}).json()["code"] == "game-given-up"
+
+
+# ---------------------------------------------------------------- the warning
+
+
+def test_warning_before_a_losing_move_marks_the_game_assisted(client: TestClient, store: GameStore) -> None:
+    moves, losing = thrown_away()
+    game = new_game(client, variant="terrace", options=SMALL, deal_number=SMALL_DEAL)
+    game = play(client, game, *moves[: losing - 1])
+    revision = store.get(game["id"]).revision
+    body = {"move": moves[losing - 1], "after": losing - 1}
+    response = client.post(f"/api/games/{game['id']}/warn", json=body)
+    assert response.status_code == 200, response.text
+    assert response.json() == {"move": moves[losing - 1], "warn": True, "before": "won", "after": "lost",
+                               "assisted": True}
+    stored = store.get(game["id"])
+    assert stored.assisted and len(stored.moves) == losing - 1 and stored.revision == revision
+    assert client.get(f"/api/games/{game['id']}").json()["assisted"] is True
+
+
+def test_no_warning_for_a_move_that_keeps_the_win(client: TestClient) -> None:
+    board = Board.from_number(SMALL_DEAL, small_rules())
+    first = str(solve(board, max_seconds=10).moves[0])
+    game = new_game(client, variant="terrace", options=SMALL, deal_number=SMALL_DEAL)
+    answer = client.post(f"/api/games/{game['id']}/warn", json={"move": first}).json()
+    assert answer["warn"] is False and answer["before"] == "won" and answer["after"] == "won"
+
+
+@pytest.mark.parametrize(("body", "status", "code"), [
+    ({"move": ""}, 400, "move-not-notation"),
+    ({"move": 5}, 400, "move-not-notation"),
+    ({"move": "x" * 17}, 400, "move-not-notation"),
+    ({"move": "zz"}, 400, None),
+    ({"move": "t1t2"}, 422, None),
+    ({"move": "s", "after": 3}, 409, "conflict"),
+    ({"move": "s", "when": 1}, 400, "field-unknown"),
+])
+def test_warning_refusals_change_nothing(client: TestClient, store: GameStore, body: dict[str, Any],
+                                         status: int, code: str | None) -> None:
+    game = new_game(client, variant="terrace", options=SMALL, deal_number=SMALL_DEAL)
+    response = client.post(f"/api/games/{game['id']}/warn", json=body)
+    assert response.status_code == status, response.text
+    assert response.json()["code"] and (code is None or response.json()["code"] == code)
+    assert not store.get(game["id"]).assisted
