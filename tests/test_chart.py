@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from terrace.solver import chart
+from terrace.solver.chart import RateBar, win_rate_chart
+from terrace.solver.survey import wilson_interval
 
 
 def test_survey_chart_is_a_png_with_the_title_drawn() -> None:
@@ -45,3 +47,11 @@ def test_a_clear_message_without_matplotlib(monkeypatch: pytest.MonkeyPatch) -> 
     assert not chart.charts_available()
     with pytest.raises(chart.ChartsUnavailableError, match=r"terrace\[charts\]"):
         chart.survey_chart("t", {"won": 1}, [0.1])
+
+
+def test_a_rate_of_nothing_draws_its_interval() -> None:
+    # the Wilson interval of 0 wins can end a hair above 0 in floating point
+    low, high = wilson_interval(0, 1000)
+    bars = [RateBar("terrace", "random", 0.0, low + 1e-17, high, 1000),
+            RateBar("terrace", "greedy", 1.0, 0.99, 1.0 - 1e-17, 1000)]
+    assert win_rate_chart("t", bars, "svg").startswith(b"<?xml")

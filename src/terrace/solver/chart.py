@@ -139,8 +139,8 @@ def win_rate_chart(title: str, bars: Sequence[RateBar], image_format: ImageForma
         rows = [mine[preset] for preset in presets if preset in mine]
         rates = [100 * row.rate for row in rows]
         errors = [
-            [100 * (row.rate - row.low) for row in rows],
-            [100 * (row.high - row.rate) for row in rows],
+            [max(0.0, 100 * (row.rate - row.low)) for row in rows],
+            [max(0.0, 100 * (row.high - row.rate)) for row in rows],
         ]
         axes.bar(xs, rates, width, yerr=errors, capsize=3, label=player,
                  color=PLAYER_COLOURS.get(player, "#555555"))
