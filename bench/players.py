@@ -57,6 +57,8 @@ def main() -> None:
     parser.add_argument("--deals", default="1-1000")
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--chart", type=Path, help="Write the chart here (.png or .svg).")
+    parser.add_argument("--chart-min-deals", type=int, default=50,
+                        help="Leave out of the chart rates measured on fewer deals.")
     args = parser.parse_args()
     first, last = parse_range(args.deals)
     stores = [VerdictStore(path) for path in args.db]
@@ -68,7 +70,7 @@ def main() -> None:
         for player in PLAYERS:
             text, bar = cell(verdicts(stores, preset, player, first, last))
             cells.append(text)
-            if bar is not None:
+            if bar is not None and bar.deals >= args.chart_min_deals:
                 bars.append(RateBar(preset, player, bar.rate, bar.low, bar.high, bar.deals))
         print(f"| {preset} | " + " | ".join(cells) + " |")
     for store in stores:
