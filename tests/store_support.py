@@ -28,6 +28,14 @@ STORE_KINDS = ["memory", "sqlite"]
 """The stores every contract and API test runs against."""
 
 
+@pytest.fixture(params=STORE_KINDS, name="store")
+def store_on_each_kind(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
+    """The ``store`` fixture: a test that takes it runs on each kind of store
+    (the SQLite one in a real file)."""
+    with store_of_kind(request.param, tmp_path) as opened:
+        yield opened
+
+
 @contextmanager
 def store_of_kind(kind: str, folder: Path) -> Iterator[GameStore]:
     """A fresh store: in memory, or SQLite in a real file in ``folder``."""

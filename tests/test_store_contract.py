@@ -4,13 +4,18 @@ error, and without changing anything."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from store_support import STORE_KINDS, golden, no_default_db, play, start, store_of_kind, undo
+from store_support import (
+    golden,
+    no_default_db,
+    play,
+    start,
+    store_on_each_kind,  # noqa: F401  (the store fixture)
+    undo,
+)
 from terrace.deal import Deal
 from terrace.storage import (
     ConflictError,
@@ -23,12 +28,6 @@ from terrace.storage import (
 from terrace.variants import get_rules
 
 _ = no_default_db
-
-
-@pytest.fixture(params=STORE_KINDS)
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
-    with store_of_kind(request.param, tmp_path) as opened:
-        yield opened
 
 
 def test_a_new_game_has_revision_zero_and_the_status_of_its_rules(store: GameStore) -> None:

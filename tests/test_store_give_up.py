@@ -7,23 +7,23 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from store_support import STORE_KINDS, golden, no_default_db, play, start, store_of_kind, undo
+from store_support import (
+    golden,
+    no_default_db,
+    play,
+    start,
+    store_on_each_kind,  # noqa: F401  (the store fixture)
+    undo,
+)
 from terrace.storage import GameStore, GivenUpError, StoredGame, StoreError, open_store
 from terrace.storage.transfer import export_record, read_games
 from test_store_files import _old_database
 
 _ = no_default_db
-
-
-@pytest.fixture(params=STORE_KINDS)
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
-    with store_of_kind(request.param, tmp_path) as opened:
-        yield opened
 
 
 def give_up(store: GameStore, game: StoredGame) -> None:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from store_support import STORE_KINDS, store_of_kind
+from store_support import (
+    store_on_each_kind,  # noqa: F401  (the store fixture)
+)
 from web_support import LOCAL, WINNING_LINE
 
 with warnings.catch_warnings():
@@ -26,13 +27,6 @@ from terrace.web.app import STATIC, create_app
 from terrace.web.security import MAX_BODY
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(params=STORE_KINDS)
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
-    """Every API test runs on both stores (the SQLite one in a real file)."""
-    with store_of_kind(request.param, tmp_path) as opened:
-        yield opened
 
 
 @pytest.fixture

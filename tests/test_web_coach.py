@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from store_support import STORE_KINDS, store_of_kind
+from store_support import (
+    store_on_each_kind,  # noqa: F401  (the store fixture)
+)
 from web_support import LOCAL, WINNING_LINE
 
 with warnings.catch_warnings():
@@ -32,12 +33,6 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 SMALL = {"decks": 1, "reserve": 5, "piles": 2, "candidates": 0, "spaces": "waste", "redeals": 1}
 """Small rules, so that the solver decides every position at once."""
 SMALL_DEAL = 13
-
-
-@pytest.fixture(params=STORE_KINDS)
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
-    with store_of_kind(request.param, tmp_path) as opened:
-        yield opened
 
 
 @pytest.fixture

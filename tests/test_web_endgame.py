@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from store_support import golden
+from store_support import golden, store_on_each_kind
 from terrace.board import Board
 from terrace.solver import finish_line, safe_moves
 from terrace.storage import GameStore
 from terrace.variants import get_rules
 from terrace.web.endgame import ReportClock
-from test_web_api import client, store
+from test_web_api import client
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -24,7 +24,7 @@ with warnings.catch_warnings():
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 WON = golden("terrace-won")
-_ = client, store  # the API tests' fixtures: a client on each kind of store
+_ = client, store_on_each_kind  # the API tests' fixtures: a client on each kind of store
 
 
 def won_game_at(client: TestClient, store: GameStore, moves: int) -> dict[str, Any]:

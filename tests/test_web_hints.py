@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from store_support import STORE_KINDS, store_of_kind
+from store_support import (
+    store_on_each_kind,  # noqa: F401  (the store fixture)
+)
 from web_support import LOCAL
 
 with warnings.catch_warnings():
@@ -26,12 +27,6 @@ from terrace.variants import get_rules
 from terrace.web.app import create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(params=STORE_KINDS)
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
-    with store_of_kind(request.param, tmp_path) as opened:
-        yield opened
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ import os
 
 from terrace.storage.base import (
     ACTIONS,
+    GAME_ID,
     ConflictError,
     DamagedGameError,
     GameStore,
@@ -50,6 +51,7 @@ def open_games(path: str | os.PathLike[str] | None) -> GameStore:
 
 __all__ = [
     "ACTIONS",
+    "GAME_ID",
     "LATEST_VERSION",
     "MIGRATIONS",
     "ConflictError",

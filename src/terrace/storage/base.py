@@ -27,6 +27,7 @@ terrace.storage.base.ConflictError: the game changed in another window (revision
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 import uuid
 from collections.abc import Sequence
@@ -372,8 +373,13 @@ class GameStore(Protocol):
         ...
 
 
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a game id may be: the ids made here, and those an imported record
+or a request may name."""
+
+
 def new_game_id() -> str:
-    """A fresh, URL-safe game id."""
+    """A fresh, URL-safe game id (it matches :data:`GAME_ID`)."""
     return uuid.uuid4().hex[:16]
 
 

@@ -18,17 +18,15 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import time
 from typing import Any
 
 from terrace.errors import TerraceError
 from terrace.record import GameRecord
-from terrace.storage.base import FINISHED, StoredGame, StoreError, check_game
+from terrace.storage.base import FINISHED, GAME_ID, StoredGame, StoreError, check_game
 from terrace.storage.rows import clip
 from terrace.storage.statistics import MAX_ACTIVE_MS, MAX_COUNT
 
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_REASONS = 20
 MAX_RECORDS = 100_000
 """The most records one file may hold."""

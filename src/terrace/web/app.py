@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import hashlib
 import json
-import re
 import secrets
 import time
 from collections import OrderedDict
@@ -40,6 +39,7 @@ from terrace.rules import RULE_OPTIONS, Rules
 from terrace.solver.hint_line import KeptLine
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import (
+    GAME_ID,
     ConflictError,
     DamagedGameError,
     GameStore,
@@ -64,7 +64,6 @@ if TYPE_CHECKING:
     from terrace.web.coach import CoachBudgets
 
 STATIC = Path(__file__).parent / "static"
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_MOVE_TEXT = 16
 MAX_RECENT = 200
 RANDOM_DEALS = 1_000_000_000
@@ -257,8 +256,7 @@ class WebGame:
         text = body.get("move")
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
             raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
-        _check_after(body, game)
-        _playable(game)
+        _may_change(body, game)
         board = game.board()
         move = Move.parse(text)
         reason = board.refusal(move)
@@ -300,8 +298,7 @@ class WebGame:
         game = self.load(request.path_params["game_id"])
         body = await _body(request)
         _only(body, {"after"})
-        _check_after(body, game)
-        _playable(game)
+        _may_change(body, game)
         board = game.board()
         before = board.to_dict()
         if action == "undo":
@@ -322,8 +319,7 @@ class WebGame:
         game = self.load(request.path_params["game_id"])
         body = await _body(request)
         _only(body, {"after"})
-        _check_after(body, game)
-        _playable(game)
+        _may_change(body, game)
         # Like undoing every move: the whole line stays redoable.
         revision = game.revision
         game.moves, game.redo = [], [*game.redo, *reversed(game.moves)]
@@ -385,8 +381,7 @@ class WebGame:
         mode = body.get("mode", AUTOPLAY_MODES[0])
         if not isinstance(mode, str) or mode not in AUTOPLAY_MODES:
             raise ApiError(WebRefusal.AUTOPLAY_MODE, choices=AUTOPLAY_MODES)
-        _check_after(body, game)
-        _playable(game)
+        _may_change(body, game)
         board = game.board()
         played, travelled = await run_in_threadpool(autoplay, board, mode)
         if played:
@@ -399,8 +394,7 @@ class WebGame:
         game = self.load(request.path_params["game_id"])
         body = await _body(request)
         _only(body, {"after"})
-        _check_after(body, game)
-        _playable(game)
+        _may_change(body, game)
         if game.won_at is not None or game.status == "won":
             raise ApiError(WebRefusal.GIVE_UP_WON)
         if game.started_at is None:
@@ -520,6 +514,13 @@ def _playable(game: StoredGame) -> None:
     """Refuse to change a game that was given up."""
     if game.given_up_at is not None:
         raise ApiError(WebRefusal.GAME_GIVEN_UP)
+
+
+def _may_change(body: dict[str, Any], game: StoredGame) -> None:
+    """Refuse a change asked for on an older view of the game, or to a game
+    that was given up."""
+    _check_after(body, game)
+    _playable(game)
 
 
 def _check_after(body: dict[str, Any], game: StoredGame) -> None:

@@ -33,10 +33,9 @@ from terrace.web.app import (
     ApiError,
     WebGame,
     _body,
-    _check_after,
     _json,
+    _may_change,
     _only,
-    _playable,
 )
 from terrace.web.i18n import WebRefusal
 from terrace.web.view import describe_move
@@ -87,8 +86,7 @@ class CoachEndpoints:
         game = self.web.load(request.path_params["game_id"])
         body = await _body(request)
         _only(body, {"after"})
-        _check_after(body, game)
-        _playable(game)
+        _may_change(body, game)
         board = game.board()
         if not board.choosing:
             raise ApiError(Reason(Refusal.NO_CHOICE if not game.rules.candidates else Refusal.BASE_CHOSEN))
