@@ -236,3 +236,89 @@ def test_cancel_stops_the_search_at_once() -> None:
     assert len(asked) == 2
     assert asked[-1] - started < 2.0  # two slices of 0.02 s (and their hunters' turns)
     assert after - asked[-1] < 0.5
+
+
+def _tidy_by_full_replays(board: Board, moves: list[Move], max_tries: int | None) -> list[Move]:
+    """The plain reading of tidying: every try replays the whole rest."""
+    from terrace.solver.api import _partner
+
+    tries = 0
+    current = board.copy(stack=False)
+    i = 0
+    while i < len(moves):
+        m = moves[i]
+        if m.source == "t" and m.target == "t" and (max_tries is None or tries < max_tries):
+            j = _partner(moves, i)
+            if j >= 0:
+                tries += 1
+                rest = moves[i + 1:j] + moves[j + 1:]
+                if replays_to_win_or_not(current, rest):
+                    moves = moves[:i] + rest
+                    continue
+        current.push(m)
+        i += 1
+    return moves
+
+
+def replays_to_win_or_not(board: Board, moves: list[Move]) -> bool:
+    try:
+        return replays_to_win(board, moves)
+    except ValueError:
+        return False
+
+
+def _with_detours(board: Board, line: list[Move], seed: int) -> list[Move]:
+    """``line`` (a winning line) with out-and-back pile moves slipped in at
+    random, each a plain return to the same position: still a winning line."""
+    import random
+
+    rng = random.Random(seed)
+    game = board.copy(stack=False)
+    out: list[Move] = []
+    for move in line:
+        shifts = [m for m in game.legal_moves if m.source == "t" and m.target == "t"]
+        if shifts and rng.random() < 0.3:
+            shift = rng.choice(shifts)
+            before = game.position()
+            game.push(shift)
+            back = Move.parse(f"t{shift.target_index}t{shift.source_index}")
+            if game.is_legal(back):
+                game.push(back)
+                if game.position() == before:
+                    out += [shift, back]
+                else:
+                    game.pop()
+                    game.pop()
+            else:
+                game.pop()
+        game.push(move)
+        out.append(move)
+    return out
+
+
+@pytest.mark.parametrize("variant", ["terrace", "falling-star", "wood", "madame"])
+def test_tidying_gives_what_full_replays_give(variant: str) -> None:
+    from terrace.solver.api import _tidy
+
+    rules = get_rules(variant)
+    checked = dropped = 0
+    for number in (1, 2, 3):
+        board = Board.from_number(number, rules)
+        result = solve(board, max_seconds=20, max_nodes=200_000)
+        if result.result != "won":
+            continue
+        start = board.copy(stack=False)
+        line = result.moves
+        if start.choosing:
+            start.push(line[0])
+            line = line[1:]
+        for seed in range(3):
+            noisy = _with_detours(start, line, seed)
+            assert replays_to_win(start, noisy)
+            for tries in (None, 64, 3):
+                expected = _tidy_by_full_replays(start, noisy, tries)
+                assert _tidy(start, noisy, 1e9, max_tries=tries) == expected
+                checked += 1
+                dropped += len(noisy) - len(expected)
+            assert replays_to_win(start, _tidy(start, noisy, 1e9))
+    assert checked >= 9 and dropped > 0
