@@ -8,6 +8,7 @@ from conftest import alternate_run, cards, craft, deal_text, suit_run
 from terrace import undo
 from terrace.actions import AREA, TABLEAU_AREA, WASTE_AREA, action_to_move, move_to_action, play_move
 from terrace.board import Board, Status, action_moves
+from terrace.building import COLOUR_KEY, SUIT_KEY
 from terrace.cards import RANKS, card_symbol, parse_card
 from terrace.deal import Deal
 from terrace.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
@@ -835,3 +836,24 @@ def test_actions_module_numbers_the_moves() -> None:
                                         ["c1", "rf", "wf", "t1f", "t2f", "wt1", "wt2", "t1t2", "t2t1", "s"])
     assert action_to_move(rules, 3) == Move.parse("t1f") and move_to_action(rules, Move.parse("t2t1")) == 8
     assert play_move(TABLEAU_AREA, 0, TABLEAU_AREA, 1) is action_moves(rules)[7]
+
+
+@pytest.mark.parametrize("variant", ["terrace", "generals-patience", "madame", "admirals-patience"])
+def test_first_foundation_agrees_with_the_foundation_targets(variant: str) -> None:
+    import random
+
+    rng = random.Random(variant)
+    board = Board.from_number(3, get_rules(variant))
+    checked = 0
+    for _ in range(400):
+        targets = board._foundation_targets()
+        key = SUIT_KEY if board.rules.in_suit else COLOUR_KEY
+        for card in range(len(key)):
+            assert board._first_foundation(card) == targets.get(key[card], -1)
+            checked += 1
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        ups = [m for m in moves if m.target == "f"]
+        board.push(rng.choice(ups) if ups and rng.random() < 0.7 else rng.choice(moves))
+    assert checked > 1000

@@ -252,8 +252,18 @@ class Board(BaseBoard):
         return Reason(Refusal.SPACE_STAYS_EMPTY, pile=index + 1)
 
     def _first_foundation(self, card: Card) -> int:
-        key = SUIT_KEY if self.rules.in_suit else COLOUR_KEY
-        return self._foundation_targets().get(key[card], -1)
+        """The first foundation that takes ``card`` now (as
+        :meth:`_foundation_targets` would say), or -1."""
+        in_suit = self.rules.in_suit
+        k = (SUIT_KEY if in_suit else COLOUR_KEY)[card]
+        after = SUIT_AFTER if in_suit else COLOUR_AFTER
+        for index, f in enumerate(self.foundations):
+            if f:
+                if len(f) < FOUNDATION_SIZE and after[f[-1]] == k:
+                    return index
+            elif k in (SUIT_STARTS if in_suit else COLOUR_STARTS)[self.base_rank]:
+                return index  # the first empty foundation
+        return -1
 
     def _no_foundation(self, card: Card) -> Reason:
         """Why no foundation takes ``card`` (:meth:`_first_foundation` found none)."""

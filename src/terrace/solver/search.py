@@ -244,19 +244,35 @@ def _core_arguments(board: Board, opt: Options) -> tuple[Any, ...]:
     )
 
 
+_PLAIN_MOVES: dict[int, Move] = {}
+"""Engine moves of internal moves that do not depend on the position (all
+but foundation returns), made once (moves are immutable values)."""
+
+
 def engine_move(board: Board, m: int, keys: tuple[int, ...]) -> Move:
     """The engine move for internal move ``m`` in ``board``'s position."""
+    move = _PLAIN_MOVES.get(m)
+    if move is not None:
+        return move
     if m == DRAW:
-        return Move("s")
-    src, dst = m >> 6, m & 63
-    target, target_index = ("f", 0) if dst == DST_FOUNDATION else ("t", dst + 1)
-    if src < SRC_RESERVE:
-        return Move("t", src + 1, target, target_index)
-    if src == SRC_RESERVE:
-        return Move("r", 0, target, target_index)
-    if src == SRC_WASTE:
-        return Move("w", 0, target, target_index)
-    k = src - SRC_RETURN
+        move = Move("s")
+    else:
+        src, dst = m >> 6, m & 63
+        target, target_index = ("f", 0) if dst == DST_FOUNDATION else ("t", dst + 1)
+        if src < SRC_RESERVE:
+            move = Move("t", src + 1, target, target_index)
+        elif src == SRC_RESERVE:
+            move = Move("r", 0, target, target_index)
+        elif src == SRC_WASTE:
+            move = Move("w", 0, target, target_index)
+        else:
+            return _return_move(board, src - SRC_RETURN, target, target_index, keys)
+    _PLAIN_MOVES[m] = move
+    return move
+
+
+def _return_move(board: Board, k: int, target: str, target_index: int, keys: tuple[int, ...]) -> Move:
+    """The engine move that takes a card of slot key ``k`` back from a foundation."""
     for index, f in enumerate(board.foundations):
         if len(f) > 1 and keys[f[-1]] == k:
             return Move("f", index + 1, target, target_index)
