@@ -120,7 +120,7 @@ def draw(board: BaseBoard) -> DrawUndo:
 def refill(board: BaseBoard) -> Fills:
     """Fill empty piles from the waste, else the stock (automatic spaces
     only)."""
-    if board.rules.spaces is not SpaceRule.AUTO:
+    if board.rules.spaces is not SpaceRule.AUTO or all(board.tableau):
         return []
     fills: Fills = []
     for pile_index, pile in enumerate(board.tableau):

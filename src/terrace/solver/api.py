@@ -346,80 +346,67 @@ def _tidy(board: Board, moves: list[Move], seconds: float = 0.25, max_tries: int
     to a win. One pass: the board before the move looked at is kept, so each
     try replays only the rest of the line. Bounded by ``seconds`` and, when
     given, ``max_tries`` replays.
-
-    A try stops early once its replay reaches a position the line already
-    passes through at the same point: from there the rest of the line is the
-    same moves from the same position, which the line is known to win (the
-    engine is deterministic and its moves depend on the position alone). So
-    the answer is the one a full replay would give, found sooner.
     """
     deadline = time.perf_counter() + seconds
     tries = 0
-    path = _Path(board, moves)
     current = board.copy(stack=False)
     i = 0
-    while i < len(path.moves):
+    while i < len(moves):
         if time.perf_counter() >= deadline or (max_tries is not None and tries >= max_tries):
             break
-        m = path.moves[i]
+        m = moves[i]
         if m.source == "t" and m.target == "t":
-            j = _partner(path.moves, i)
+            j = _partner(moves, i)
             if j >= 0:
                 tries += 1
-                if path.drop_pair(current, i, j):
+                if _still_wins_without(current, moves, i, j):
+                    moves = moves[:i] + moves[i + 1:j] + moves[j + 1:]
                     continue
         current.push(m)
         i += 1
-    return path.moves
+    return moves
 
 
-_Key = tuple[Any, ...]
+def _still_wins_without(current: Board, moves: list[Move], i: int, j: int) -> bool:
+    """True when the winning line ``moves`` still wins without its moves
+    ``i`` and ``j``, played from ``current`` (the position before move ``i``).
 
-
-def _key(board: Board) -> _Key:
-    """Everything the engine's moves depend on (not the history)."""
-    return (board.base_rank, board.redeals_used, tuple(board.reserve), tuple(board.stock),
-            tuple(board.waste), tuple(map(tuple, board.tableau)), tuple(map(tuple, board.foundations)))
-
-
-class _Path:
-    """A winning line from a position, with the positions it passes through
-    (``states[k]``: after ``moves[:k]``), worked out only as far as asked."""
-
-    def __init__(self, board: Board, moves: list[Move]) -> None:
-        self.moves = moves
-        self.ahead = board.copy(stack=False)
-        self.states = [_key(self.ahead)]
-
-    def state(self, k: int) -> _Key:
-        while len(self.states) <= k:
-            self.ahead.push(self.moves[len(self.states) - 1])
-            self.states.append(_key(self.ahead))
-        return self.states[k]
-
-    def drop_pair(self, current: Board, i: int, j: int) -> bool:
-        """Drop moves ``i`` and ``j`` when the line still wins without them
-        from ``current`` (the position before move ``i``)."""
-        moves = self.moves
-        rest = moves[i + 1:j] + moves[j + 1:]
-        middle = j - i - 1
-        copy = current.copy(stack=False)
-        passed = [self.state(i)]
-        for count in range(len(rest) + 1):
-            if count:
-                try:
-                    copy.push(rest[count - 1])
-                except TerraceError:
-                    return False
-                passed.append(_key(copy))
-            if count >= middle and passed[-1] == self.state(i + count + 2):
-                self.moves = moves[:i] + rest
-                self.states = self.states[:i] + passed[:-1] + self.states[i + count + 2:]
-                return True
-        if not copy.is_won():
+    The shorter line is replayed side by side with the line itself; once the
+    two reach the same position at the same point, the rest of both is the
+    same moves from the same position, which the line is known to win (the
+    engine is deterministic and its moves depend on the position alone). So
+    the answer is the one a full replay would give, mostly found after a few
+    moves.
+    """
+    rest = moves[i + 1:j] + moves[j + 1:]
+    middle = j - i - 1
+    mine = current.copy(stack=False)
+    theirs = current.copy(stack=False)
+    try:
+        for move in rest[:middle]:
+            mine.push(move)
+    except TerraceError:
+        return False
+    for move in moves[i:j + 1]:
+        theirs.push(move)
+    k = j + 1  # ``theirs`` stands after moves[:k], ``mine`` after rest[:t]
+    for t in range(middle, len(rest)):
+        if _same_position(mine, theirs):
+            return True
+        try:
+            mine.push(rest[t])
+        except TerraceError:
             return False
-        self.moves, self.states, self.ahead = moves[:i] + rest, self.states[:i] + passed, copy
-        return True
+        theirs.push(moves[k])
+        k += 1
+    return mine.is_won()
+
+
+def _same_position(a: Board, b: Board) -> bool:
+    """Everything the engine's moves depend on is the same (not the history)."""
+    return (a.tableau == b.tableau and a.waste == b.waste and a.stock == b.stock
+            and a.foundations == b.foundations and a.reserve == b.reserve
+            and a.base_rank == b.base_rank and a.redeals_used == b.redeals_used)
 
 
 def hint(board: Board, seconds: float = 1.0, cancel: Callable[[], bool] | None = None) -> Hint:

@@ -45,7 +45,6 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from terrace.board import Board
-from terrace.cards import CODE
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.solver.api import solve
@@ -259,10 +258,9 @@ class FairPlayer:
                 return None
             other = self.rng.choice(places)
             stock[slot], stock[other] = stock[other], stock[slot]
-        fields = before.position().split()
-        fields[5] = "".join(CODE[c] for c in reversed(stock)) or "-"
+        fixed = before.copy(stack=False)
+        fixed.stock = stock  # the same cards in another order: still a valid position
         try:
-            fixed = Board.from_position(" ".join(fields), before.rules)
             fixed.push(self._last)
         except TerraceError:
             return None
