@@ -167,11 +167,13 @@ class FairPlayer:
         self._last: Move | None = None
         self._solves = 0
         self._deadline: float | None = None
+        self._keys: dict[int, tuple[list[Move], str]] = {}
 
     # ------------------------------------------------------------------
 
     def decide(self, obs: Observation, deadline: float | None = None) -> Decision:
         """The move that wins in the most sampled stock orders."""
+        self._keys = {}
         self._samples = self._carry(obs) if self.settings.reuse else []
         kept = len(self._samples)
         self._last = None
@@ -296,16 +298,27 @@ class FairPlayer:
         """Known winning lines from this position that start with a move of
         ``obs.moves`` (with ``first`` when given), the most common first
         move first, at most ``share`` of them."""
-        found: dict[tuple[Move, ...], int] = {}
+        found: dict[str, tuple[int, list[Move]]] = {}
         for sample in samples:
             for outcome, line in sample.after.values():
                 if outcome == WON and line and line[0] in obs.moves and first in (None, line[0]):
-                    found.setdefault(tuple(line), len(found))
+                    key = self._line_key(line)
+                    if key not in found:
+                        found[key] = (len(found), line)
         votes: dict[Move, int] = {}
-        for known in found:
-            votes[known[0]] = votes.get(known[0], 0) + 1
-        ranked = sorted(found, key=lambda known: (-votes[known[0]], found[known]))
-        return [list(known) for known in ranked[: self.settings.share]]
+        for _, line in found.values():
+            votes[line[0]] = votes.get(line[0], 0) + 1
+        ranked = sorted(found.values(), key=lambda entry: (-votes[entry[1][0]], entry[0]))
+        return [list(line) for _, line in ranked[: self.settings.share]]
+
+    def _line_key(self, line: list[Move]) -> str:
+        """``line`` in move notation (equal lines, equal keys), worked out
+        once per line object and decision."""
+        entry = self._keys.get(id(line))
+        if entry is None or entry[0] is not line:
+            entry = (line, " ".join(map(str, line)))
+            self._keys[id(line)] = entry
+        return entry[1]
 
     def _borrow(self, sample: _Sample, lines: list[list[Move]]) -> bool:
         """Try other samples' winning lines on ``sample``; True when one wins."""
