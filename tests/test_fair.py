@@ -4,9 +4,11 @@ consistent with what has been revealed, and play-outs end won or lost."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -316,3 +318,20 @@ def test_a_whole_falling_star_game() -> None:
     for move in played.moves:
         board.push(move)
     assert board.is_won() == (played.result == "won")
+
+
+def test_the_fair_players_games_are_fixed_by_its_version() -> None:
+    """Stored surveys key the fair player's games by FAIR_VERSION: a change
+    that alters a game must bump it (else two players' games would be mixed).
+    These games were played by the survey behind docs/winnability.md."""
+    from terrace.solver.fair import FAIR_VERSION
+    from terrace.solver.playout import play_deal
+
+    golden = json.loads((Path(__file__).parent / "golden" / "fair-games.json").read_text())
+    assert golden["fair_version"] == FAIR_VERSION, (
+        "FAIR_VERSION was bumped: record tests/golden/fair-games.json again with the new player")
+    for game in golden["games"]:
+        verdict = play_deal(get_rules(game["variant"]), game["deal"], "fair", {}, golden["seed"], 600)
+        assert (verdict.result, verdict.line) == (game["result"], game["moves"]), (
+            f"the fair player's game on {game['variant']} deal {game['deal']} changed: "
+            "bump FAIR_VERSION and record tests/golden/fair-games.json again")
