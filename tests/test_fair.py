@@ -327,11 +327,11 @@ def test_the_fair_players_games_are_fixed_by_its_version() -> None:
     from terrace.solver.fair import FAIR_VERSION
     from terrace.solver.playout import play_deal
 
-    golden = json.loads((Path(__file__).parent / "golden" / "fair-games.json").read_text())
+    golden = json.loads((Path(__file__).parent / "data" / "fair-games.json").read_text())
     assert golden["fair_version"] == FAIR_VERSION, (
-        "FAIR_VERSION was bumped: record tests/golden/fair-games.json again with the new player")
+        "FAIR_VERSION was bumped: record tests/data/fair-games.json again with the new player")
     for game in golden["games"]:
         verdict = play_deal(get_rules(game["variant"]), game["deal"], "fair", {}, golden["seed"], 600)
         assert (verdict.result, verdict.line) == (game["result"], game["moves"]), (
             f"the fair player's game on {game['variant']} deal {game['deal']} changed: "
-            "bump FAIR_VERSION and record tests/golden/fair-games.json again")
+            "bump FAIR_VERSION and record tests/data/fair-games.json again")
