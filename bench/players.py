@@ -5,7 +5,11 @@ stored (several files may be given; a player's verdicts are looked up in
 each) and prints one Markdown row per preset: for the perfect-information
 solver, the fair player (default settings, seed 0), the greedy and the
 random player, the deals surveyed, the win rate and its Wilson 95% interval
-(unknown deals as lost .. as won). With ``--chart FILE`` it also draws the
+(unknown deals as lost .. as won). A second table pairs each player with the
+perfect-information solver on the deals both have played: how many of the
+deals the solver wins the player wins too, and how many deals the player
+wins that the solver proved lost (that must be none: a player that wins a
+deal proves it can be won). With ``--chart FILE`` it also draws the
 rates with their intervals (PNG or SVG, by the file's suffix; needs
 ``terrace[charts]``).
 
@@ -51,6 +55,17 @@ def cell(found: dict[int, Verdict]) -> tuple[str, RateBar | None]:
     return text, RateBar("", "", rate, summary.low, summary.high, summary.deals)
 
 
+def paired(perfect: dict[int, Verdict], found: dict[int, Verdict], both: list[int]) -> list[str]:
+    """The paired cells: deals, solver wins, player wins among them, their
+    share, and the player's wins where the solver said lost or unknown."""
+    won = [d for d in both if perfect[d].result == "won"]
+    kept = sum(found[d].result == "won" for d in won)
+    lost_won = sum(found[d].result == "won" for d in both if perfect[d].result == "lost")
+    unknown_won = sum(found[d].result == "won" for d in both if perfect[d].result == "unknown")
+    share = f"{100 * kept / len(won):.1f}%" if won else "—"
+    return [str(len(both)), str(len(won)), str(kept), share, str(lost_won), str(unknown_won)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", action="append", required=True, help="A verdict database (repeatable).")
@@ -73,6 +88,18 @@ def main() -> None:
             if bar is not None and bar.deals >= args.chart_min_deals:
                 bars.append(RateBar(preset, player, bar.rate, bar.low, bar.high, bar.deals))
         print(f"| {preset} | " + " | ".join(cells) + " |")
+    print()
+    print("| preset | player | deals both played | solver won | player won of those | "
+          "share | solver lost, player won | solver unknown, player won |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for preset in args.presets.split(","):
+        perfect = verdicts(stores, preset, "perfect", first, last)
+        for player in PLAYERS[1:]:
+            found = verdicts(stores, preset, player, first, last)
+            both = sorted(set(perfect) & set(found))
+            if not both:
+                continue
+            print(f"| {preset} | {player} | " + " | ".join(paired(perfect, found, both)) + " |")
     for store in stores:
         store.close()
     if args.chart is not None:
