@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+import random
 import tempfile
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from browser_support import api, browser, open_game, server  # noqa: F401  (the browser tests' fixtures)
 from terrace.board import Board
 from terrace.cards import CODE, Card, full_pack, parse_card
+from terrace.moves import Move
 from terrace.rules import Rules
 
 # The tests never touch the user's own data folder (games, the solver's
@@ -106,3 +108,21 @@ def suit_run(first: str, length: int = 13) -> str:
     ranks = "A23456789TJQK"
     start = ranks.index(rank)
     return " ".join(ranks[(start + i) % 13] + suit for i in range(length))
+
+
+def random_game(
+    start: Board, rng: random.Random, length: int,
+    choices: Callable[[Board], Sequence[Move]] = lambda board: list(board.legal_moves),
+) -> list[Move]:
+    """Up to ``length`` moves picked at random among ``choices`` (the legal
+    moves by default) from ``start`` (left unchanged)."""
+    board = start.copy(stack=False)
+    moves: list[Move] = []
+    for _ in range(length):
+        legal = choices(board)
+        if not legal:
+            break
+        move = rng.choice(legal)
+        board.push(move)
+        moves.append(move)
+    return moves

@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from conftest import random_game
 from solver_brute import RULE_SETS, brute_force
 from terrace.board import Board
 from terrace.errors import TerraceError
@@ -52,19 +53,6 @@ def endgame(rules: object, number: int, left: int = 11) -> Board | None:
             break
         board.push(move)
     return board
-
-
-def random_game(board: Board, rng: random.Random, length: int) -> list[Move]:
-    copy = board.copy(stack=False)
-    moves: list[Move] = []
-    for _ in range(length):
-        legal = list(copy.legal_moves)
-        if not legal:
-            break
-        move = rng.choice(legal)
-        copy.push(move)
-        moves.append(move)
-    return moves
 
 
 def brute_loss(board: Board, moves: list[Move]) -> tuple[str, int | None]:

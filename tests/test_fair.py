@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import alternate_run, craft
+from conftest import alternate_run, craft, random_game
 from solver_brute import endgame_position
 from terrace.board import Board
 from terrace.cards import CODE, parse_card
@@ -66,19 +66,6 @@ def twin(start: Board, moves: list[Move], rng: random.Random) -> tuple[Board, Bo
     return board, other
 
 
-def random_game(start: Board, rng: random.Random, length: int) -> list[Move]:
-    board = start.copy(stack=False)
-    moves: list[Move] = []
-    for _ in range(length):
-        legal = list(observe(board).moves)
-        if not legal:
-            break
-        move = rng.choice(legal)
-        board.push(move)
-        moves.append(move)
-    return moves
-
-
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(RULE_SETS), st.integers(0, 10_000), st.integers(0, 20), st.integers(0, 2**32))
 def test_the_fair_decision_never_depends_on_the_unseen_order(
@@ -86,7 +73,7 @@ def test_the_fair_decision_never_depends_on_the_unseen_order(
 ) -> None:
     start = Board.from_position(endgame_position(position_seed, rules, 22).position(), rules)
     rng = random.Random(shuffle_seed)
-    moves = random_game(start, rng, length)
+    moves = random_game(start, rng, length, lambda board: observe(board).moves)
     board, other = twin(start, moves, rng)
     seen, seen_other = observe(board), observe(other)
     assert seen == seen_other

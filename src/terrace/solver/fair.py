@@ -234,11 +234,11 @@ class FairPlayer:
         return kept
 
     def _repaired(self, before: Board, after: Board, obs: Observation, key: str) -> Board | None:
-        assert self._last is not None
         """``after`` with every card that turned up swapped into its place in
         the sample's stock before the move (each swap partner drawn at random
         among the places that may still hold that card, so the sample stays a
         uniform draw given all that is seen); None if that fails."""
+        assert self._last is not None
         stock = list(before.stock)
         if after.redeals_used != before.redeals_used or len(after.stock) >= len(stock):
             return None
