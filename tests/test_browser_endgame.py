@@ -244,7 +244,14 @@ def test_a_tab_left_open_catches_up(api: Api, browser: Any, server: str) -> None
     moves_seen(second, 2)
     # Another device (no message): the tab looks again when it gets the focus.
     api.play(api.client.get(f"/api/games/{game['id']}").json(), "s")
-    second.evaluate("window.dispatchEvent(new Event('focus'))")
+    # (a look within 500 ms of the last one is skipped, and a tab behind
+    # another may count as hidden: bring it to the front, focus it again)
+    second.bring_to_front()
+    for _ in range(10):
+        second.evaluate("window.dispatchEvent(new Event('focus'))")
+        if second.locator("body[data-moves='3']").count():
+            break
+        second.wait_for_timeout(600)
     moves_seen(second, 3)
     second.locator("[data-pile='stock']").click()  # its next move is accepted, not refused
     moves_seen(second, 4)
