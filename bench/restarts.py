@@ -1,0 +1,108 @@
+"""Win-hunter restart lengths, counted in positions (so the machine's load
+does not matter): how many deals each restart policy wins.
+
+Policies: ``default`` (the solver's own: 1,000 positions for two decks,
+ten times more for four), ``fixed:N`` (every hunter restarts after N
+positions) and ``luby:N`` (N times Luby's sequence 1, 1, 2, 1, 1, 2, 4, ...).
+Each deal is solved with ``solve(board, max_nodes=..., all_candidates=False)``
+under each policy in turn; the table gives the deals won, the deals only
+that policy won against the default, and CPU seconds.
+
+    .venv/bin/python bench/restarts.py --variant admirals-patience --deals 1-60 \\
+        --nodes 40000000 --policies default,fixed:3000,luby:1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+from terrace.board import Board
+from terrace.solver import api
+from terrace.solver.search import Search
+from terrace.solver.survey import parse_range
+from terrace.variants import get_rules
+
+
+def luby(i: int) -> int:
+    """The ``i``-th term (from 1) of Luby's sequence.
+
+    >>> [luby(i) for i in range(1, 16)]
+    [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    """
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    if i == (1 << k) - 1:
+        return 1 << (k - 1)
+    return luby(i - (1 << (k - 1)) + 1)
+
+
+def length_of(policy: str) -> Callable[[int, int], int] | None:
+    """Restart length by restart number and default length; None for the
+    solver's own policy."""
+    name, _, unit = policy.partition(":")
+    if name == "default":
+        return None
+    size = int(unit)
+    if name == "fixed":
+        return lambda restart, default: size
+    if name == "luby":
+        return lambda restart, default: size * luby(restart)
+    raise SystemExit(f"unknown policy {policy!r}: default, fixed:N or luby:N")
+
+
+ORIGINAL = api._Task._new_hunter
+
+
+def use(length: Callable[[int, int], int] | None) -> None:
+    """Make the solver's hunters restart after ``length(restart, default)``
+    positions (None: the solver's own lengths)."""
+    if length is None:
+        api._Task._new_hunter = ORIGINAL  # type: ignore[method-assign]
+        return
+
+    def new_hunter(task: api._Task) -> Search:
+        hunter = ORIGINAL(task)
+        task.limit = length(task.restarts, task.limit)
+        return hunter
+
+    api._Task._new_hunter = new_hunter  # type: ignore[method-assign, assignment]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", default="admirals-patience")
+    parser.add_argument("--deals", default="1-60")
+    parser.add_argument("--nodes", type=int, default=4_000_000, help="positions per deal")
+    parser.add_argument("--policies", default="default,fixed:3000,luby:1000")
+    args = parser.parse_args()
+    rules = get_rules(args.variant)
+    first, last = parse_range(args.deals)
+    wins: dict[str, set[int]] = {}
+    seconds: dict[str, float] = {}
+    try:
+        for policy in args.policies.split(","):
+            use(length_of(policy))
+            start = time.process_time()
+            wins[policy] = {
+                deal for deal in range(first, last + 1)
+                if api.solve(Board.from_number(deal, rules), max_seconds=86_400,
+                             max_nodes=args.nodes, all_candidates=False).result == api.WON
+            }
+            seconds[policy] = time.process_time() - start
+    finally:
+        use(None)
+    base = wins.get("default", set())
+    print(f"{args.variant}, deals {args.deals}, {args.nodes:,} positions per deal\n")
+    print("| policy | won | only this won | only default won | CPU s | deals won |")
+    print("|---|---:|---:|---:|---:|---|")
+    for policy, won in wins.items():
+        print(f"| {policy} | {len(won)} | {len(won - base)} | {len(base - won)} "
+              f"| {seconds[policy]:.0f} | {', '.join(map(str, sorted(won)))} |")
+
+
+if __name__ == "__main__":
+    main()
+
