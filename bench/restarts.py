@@ -39,33 +39,33 @@ def luby(i: int) -> int:
     return luby(i - (1 << (k - 1)) + 1)
 
 
-def length_of(policy: str) -> Callable[[int, int], int] | None:
-    """Restart length by restart number and default length; None for the
-    solver's own policy."""
+def length_of(policy: str) -> Callable[[int], int] | None:
+    """Restart length by restart number (from 1); None for the solver's own
+    policy."""
     name, _, unit = policy.partition(":")
     if name == "default":
         return None
     size = int(unit)
     if name == "fixed":
-        return lambda restart, default: size
+        return lambda restart: size
     if name == "luby":
-        return lambda restart, default: size * luby(restart)
+        return lambda restart: size * luby(restart)
     raise SystemExit(f"unknown policy {policy!r}: default, fixed:N or luby:N")
 
 
 ORIGINAL = api._Task._new_hunter
 
 
-def use(length: Callable[[int, int], int] | None) -> None:
-    """Make the solver's hunters restart after ``length(restart, default)``
-    positions (None: the solver's own lengths)."""
+def use(length: Callable[[int], int] | None) -> None:
+    """Make the solver's hunters restart after ``length(restart)`` positions
+    (None: the solver's own lengths)."""
     if length is None:
         api._Task._new_hunter = ORIGINAL  # type: ignore[method-assign]
         return
 
     def new_hunter(task: api._Task) -> Search:
         hunter = ORIGINAL(task)
-        task.limit = length(task.restarts, task.limit)
+        task.limit = length(task.restarts)
         return hunter
 
     api._Task._new_hunter = new_hunter  # type: ignore[method-assign, assignment]
@@ -105,4 +105,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-
