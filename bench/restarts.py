@@ -45,6 +45,8 @@ def length_of(policy: str) -> Callable[[int], int] | None:
     name, _, unit = policy.partition(":")
     if name == "default":
         return None
+    if not unit.isascii() or not unit.isdigit() or int(unit) < 1:
+        raise SystemExit(f"policy {policy!r}: N must be a whole number of positions, at least 1")
     size = int(unit)
     if name == "fixed":
         return lambda restart: size
@@ -80,11 +82,12 @@ def main() -> None:
     args = parser.parse_args()
     rules = get_rules(args.variant)
     first, last = parse_range(args.deals)
+    policies = [(policy, length_of(policy)) for policy in args.policies.split(",")]  # all checked first
     wins: dict[str, set[int]] = {}
     seconds: dict[str, float] = {}
     try:
-        for policy in args.policies.split(","):
-            use(length_of(policy))
+        for policy, length in policies:
+            use(length)
             start = time.process_time()
             wins[policy] = {
                 deal for deal in range(first, last + 1)
