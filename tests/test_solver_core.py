@@ -29,12 +29,12 @@ OPTION_SETS = [
 ]
 
 
-def run(board: Board, options: Options, max_nodes: int) -> tuple[str | None, int, int, list[int]]:
+def run(board: Board, options: Options, max_nodes: int) -> tuple[str | None, int, int, list[int], list[int]]:
     search = Search(board, options)
     # slices of positions only, never of time: the same answer on a busy machine
     while not search.step(seconds=math.inf, max_nodes=2048) and search.nodes < max_nodes:
         pass
-    return search.result, search.nodes, search.best_found, search.line
+    return search.result, search.nodes, search.best_found, search.line, search.best_line()
 
 
 @pytest.mark.skipif(os.environ.get("CI") != "true", reason="only CI insists on the compiled core")

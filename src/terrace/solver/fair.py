@@ -49,10 +49,15 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.solver.api import solve
 from terrace.solver.observation import Observation
+from terrace.solver.options import Options
 from terrace.solver.players import Decision, choice_value, greedy_move
 
 FAIR_VERSION = 4
 """Bumped whenever a change could alter the fair player's games."""
+UNCHANGED_HUNTERS = Options(elite=False)
+"""The fair player's solves keep the win-hunters of FAIR_VERSION 4 (no
+restarts from the best line, which came later and is not yet measured for
+this player's small budgets)."""
 
 WON, LOST, UNKNOWN, OPEN = "won", "lost", "unknown", "open"
 
@@ -292,7 +297,7 @@ class FairPlayer:
             return None
         self._solves += 1
         return solve(board, max_seconds=seconds, max_nodes=nodes, all_candidates=all_candidates,
-                     cancel=self._cancel)
+                     options=UNCHANGED_HUNTERS, cancel=self._cancel)
 
     def _lines(self, samples: list[_Sample], obs: Observation, first: Move | None = None) -> list[list[Move]]:
         """Known winning lines from this position that start with a move of

@@ -26,6 +26,9 @@ class Options:
     beam: int = 0
     """When not 0: the search is the compiled core's beam hunter with this
     many positions per layer (a win-finding search: it never claims lost)."""
+    elite: bool = True
+    """Let every second win-hunter start from a random point of the best
+    line the hunters have found so far (``solve`` only; see ``api.ELITE_EVERY``)."""
     max_entries: int | None = None
     """Transposition entries before the search gives up (memory cap); by
     default 20 million for the pure-Python search, and for the compiled core

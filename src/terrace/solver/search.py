@@ -93,6 +93,7 @@ class Search:
         self.nodes = 0
         self.best_found = -1
         self.best_first: int | None = None
+        self._best_path: list[int] = []
         self._board = board
         self._gen: Iterator[None] | None = None
         self._compiled: Any = None
@@ -141,6 +142,13 @@ class Search:
         elif math.isfinite(seconds):
             self._slice = min(self._slice * 2, 1 << 22) if core.last_seconds < seconds / 2 else self._slice
         return self.result is not None
+
+    def best_line(self) -> list[int]:
+        """The internal moves of the line that put most cards on the
+        foundations so far (empty while no line has put any up)."""
+        if self._compiled is not None:
+            return list(self._compiled.best_line()) if self.best_found >= 0 else []
+        return list(self._best_path)
 
     def moves_to_engine(self, board: Board, line: list[int]) -> list[Move]:
         """Translate internal moves to engine moves by replaying them on a
@@ -205,6 +213,7 @@ class Search:
                     best = s.found
                     self.best_found = best
                     self.best_first = path[0]
+                    self._best_path = path[:]
                     if best == total:
                         self.line = path[:]
                         self.result = "won"
