@@ -152,3 +152,21 @@ def test_cli_hint_refuses_bad_input() -> None:
     assert out.exit_code == 2 and "budget" in out.output
     out = runner.invoke(main, ["hint", "-v", "falling-star"])
     assert out.exit_code == 2
+
+
+def test_an_older_solvers_unknown_is_solved_again_but_its_verdicts_stand(tmp_path: Path) -> None:
+    path = str(tmp_path / "v.sqlite3")
+    rules = get_rules("generals-patience")
+    store = VerdictStore(path)
+    store.put_many(rules, {1: Verdict("won", 5, 0.1, 10.0, "c1 s"), 2: Verdict("lost", 5, 0.1, 10.0),
+                           3: Verdict("unknown", 9, 10.0, 10.0)})
+    assert sorted(store.range(rules, 1, 3)) == [1, 2, 3]
+    store.close()
+    with sqlite3.connect(path) as db:  # as an older solver would have left them
+        db.execute("UPDATE verdicts SET solver = ?", (SOLVER_VERSION - 1,))
+    store = VerdictStore(path)
+    assert sorted(store.range(rules, 1, 3)) == [1, 2]
+    assert store.get(rules, 3) is None and store.get(rules, 1) == Verdict("won", 5, 0.1, 10.0, "c1 s")
+    store.put(rules, 3, Verdict("won", 7, 2.0, 10.0, "c2 s"))  # the newer solver's answer replaces it
+    assert store.range(rules, 3, 3) == {3: Verdict("won", 7, 2.0, 10.0, "c2 s")}
+    store.close()

@@ -31,8 +31,16 @@ from terrace.deal import DEAL_VERSION
 from terrace.rules import Rules
 from terrace.storage.paths import default_verdicts_path
 
-SOLVER_VERSION = 1
-"""Bumped whenever a change could alter a verdict; older rows are ignored."""
+SOLVER_VERSION = 2
+"""Bumped whenever the solver may now decide deals it left unknown (2:
+win-hunters restart from the best line). An ``unknown`` of an older version
+is solved again; a ``won`` or ``lost`` of any version since
+:data:`SOUND_SINCE` still counts (a won line was replayed by the engine, a
+loss was proved)."""
+SOUND_SINCE = 1
+"""Raised to the new :data:`SOLVER_VERSION` if a verdict could ever have
+been wrong: then every older row is ignored."""
+_CURRENT = "version = ? AND (solver = ? OR (solver >= ? AND result IN ('won', 'lost')))"
 
 PERFECT = "perfect"
 """The player key of the solver's own verdicts."""
@@ -111,11 +119,11 @@ class VerdictStore:
             db.isolation_level = "DEFERRED"
 
     def get(self, rules: Rules, deal: int, player: str = PERFECT) -> Verdict | None:
-        """The stored verdict of a deal, if this solver version made one."""
+        """The stored verdict of a deal that still counts (see :data:`SOLVER_VERSION`)."""
         row = self._db.execute(
             "SELECT result, nodes, seconds, max_seconds, line FROM verdicts"
-            " WHERE rules = ? AND deal = ? AND version = ? AND solver = ? AND player = ?",
-            (rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION, player),
+            f" WHERE rules = ? AND deal = ? AND {_CURRENT} AND player = ?",
+            (rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player),
         ).fetchone()
         return None if row is None else Verdict(row[0], row[1], row[2], row[3], row[4])
 
@@ -153,8 +161,8 @@ class VerdictStore:
         """Every stored verdict of deals ``first..last``."""
         rows = self._db.execute(
             "SELECT deal, result, nodes, seconds, max_seconds, line FROM verdicts"
-            " WHERE rules = ? AND version = ? AND solver = ? AND player = ? AND deal BETWEEN ? AND ?",
-            (rules_key(rules), DEAL_VERSION, SOLVER_VERSION, player, first, last),
+            f" WHERE rules = ? AND {_CURRENT} AND player = ? AND deal BETWEEN ? AND ?",
+            (rules_key(rules), DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player, first, last),
         ).fetchall()
         return {r[0]: Verdict(r[1], r[2], r[3], r[4], r[5]) for r in rows}
 
