@@ -4,6 +4,8 @@ does not matter): how many deals each restart policy wins.
 Policies: ``default`` (the solver's own: 1,000 positions for two decks,
 ten times more for four), ``fixed:N`` (every hunter restarts after N
 positions) and ``luby:N`` (N times Luby's sequence 1, 1, 2, 1, 1, 2, 4, ...).
+Adding ``/fresh`` to a policy (``default/fresh``) makes every hunter start
+from the top, never from the best line so far (``Options(elite=False)``).
 Each deal is solved with ``solve(board, max_nodes=..., all_candidates=False)``
 under each policy in turn; the table gives the deals won, the deals only
 that policy won against the default, and CPU seconds.
@@ -20,7 +22,7 @@ from collections.abc import Callable
 
 from terrace.board import Board
 from terrace.solver import api
-from terrace.solver.search import Search
+from terrace.solver.search import Options, Search
 from terrace.solver.survey import parse_range
 from terrace.variants import get_rules
 
@@ -42,7 +44,7 @@ def luby(i: int) -> int:
 def length_of(policy: str) -> Callable[[int], int] | None:
     """Restart length by restart number (from 1); None for the solver's own
     policy."""
-    name, _, unit = policy.partition(":")
+    name, _, unit = policy.removesuffix("/fresh").partition(":")
     if name == "default":
         return None
     if not unit.isascii() or not unit.isdigit() or int(unit) < 1:
@@ -91,8 +93,9 @@ def main() -> None:
             start = time.process_time()
             wins[policy] = {
                 deal for deal in range(first, last + 1)
-                if api.solve(Board.from_number(deal, rules), max_seconds=86_400,
-                             max_nodes=args.nodes, all_candidates=False).result == api.WON
+                if api.solve(Board.from_number(deal, rules), max_seconds=86_400, max_nodes=args.nodes,
+                             all_candidates=False,
+                             options=Options(elite=not policy.endswith("/fresh"))).result == api.WON
             }
             seconds[policy] = time.process_time() - start
     finally:
