@@ -84,18 +84,18 @@ def main() -> None:
     args = parser.parse_args()
     rules = get_rules(args.variant)
     first, last = parse_range(args.deals)
-    policies = [(policy, length_of(policy)) for policy in args.policies.split(",")]  # all checked first
+    policies = [(policy, length_of(policy), Options(elite=not policy.endswith("/fresh")))
+                for policy in args.policies.split(",")]  # all checked first
     wins: dict[str, set[int]] = {}
     seconds: dict[str, float] = {}
     try:
-        for policy, length in policies:
+        for policy, length, options in policies:
             use(length)
             start = time.process_time()
             wins[policy] = {
                 deal for deal in range(first, last + 1)
                 if api.solve(Board.from_number(deal, rules), max_seconds=86_400, max_nodes=args.nodes,
-                             all_candidates=False,
-                             options=Options(elite=not policy.endswith("/fresh"))).result == api.WON
+                             all_candidates=False, options=options).result == api.WON
             }
             seconds[policy] = time.process_time() - start
     finally:
