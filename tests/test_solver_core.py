@@ -168,3 +168,52 @@ def test_beam_hunter_needs_the_compiled_core() -> None:
     board = endgame_position(1, RULE_SETS[0], 10)
     with pytest.raises(ValueError, match="compiled core"):
         Search(board, Options(beam=16, core="python"))
+
+
+def run_on(search: Search, max_nodes: int) -> tuple[str | None, int, int, list[int], list[int]]:
+    while not search.step(seconds=math.inf, max_nodes=2048) and search.nodes < max_nodes:
+        pass
+    return search.result, search.nodes, search.best_found, search.line, search.best_line()
+
+
+CORES = ["python", pytest.param("compiled", marks=needs_core)]
+
+
+@pytest.mark.parametrize("core", CORES)
+@pytest.mark.parametrize("rules", [*RULE_SETS, FREE_RETURN], ids=lambda r: r.describe())
+def test_a_restarted_search_is_the_search_built_after_its_prefix(core: str, rules: Rules) -> None:
+    for seed in range(4):
+        board = endgame_position(seed, rules, 15)
+        search = Search(board, Options(core=core, shuffle=9))
+        run_on(search, 400)  # mid-search: the restart must take everything back
+        line = search.best_line() or search.line
+        for cut in sorted({0, len(line) // 2, len(line)}):
+            prefix = line[:cut]
+            search.restart(5, prefix)
+            got = run_on(search, 20_000)
+            after = search.replay(board, prefix)[1]
+            fresh = run_on(Search(after, Options(core=core, shuffle=5)), 20_000)
+            result, nodes, best, won_line, best_line = fresh
+            expected = (result, nodes, best, prefix + won_line if result == "won" else [],
+                        prefix + best_line if best_line else [])
+            assert got == expected, (board.position(), seed, cut)
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_restart_refuses_a_prefix_the_search_would_not_play(core: str) -> None:
+    board = Board.from_number(3, get_rules("falling-star"))
+    search = Search(board, Options(core=core))
+    run_on(search, 500)
+    good = search.best_line()[:3]
+    for bad in ([4095], [*good, 4095], [*good, -1, -1, 9 << 6 | 63] * 40):
+        with pytest.raises(ValueError):
+            search.restart(3, bad)
+        # left at its first position, in the new order
+        assert run_on(search, 3_000) == run_on(Search(board, Options(core=core, shuffle=3)), 3_000)
+
+
+@needs_core
+def test_the_beam_hunter_does_not_restart() -> None:
+    board = Board.from_number(3, get_rules("falling-star"))
+    with pytest.raises(ValueError, match="does not restart"):
+        Search(board, Options(beam=8)).restart(1, [])

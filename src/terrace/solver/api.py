@@ -42,11 +42,6 @@ best line the candidate's hunters have found (the one that put most cards
 up), not from the candidate's start (on General's Patience deals 1-200 at
 30 million positions each: 37 won instead of 21, every one of the 21 among
 them; ``bench/restarts.py --policies default,default/fresh``)."""
-SNAPSHOT_EVERY = 4
-"""Positions along the best line are kept every this many moves, so a hunter
-starting within it replays fewer than this many moves through the engine
-(on General's Patience deal 2 at 10 million positions, the median of four
-runs took 3.15 CPU seconds against 3.40 with 32; the answer is the same)."""
 FOCUS = 2
 """When any winning candidate will do, three rounds in four go to this many
 candidates, those whose searches have put most cards up (on Admiral's
@@ -108,9 +103,8 @@ class _Task:
     search that can prove a loss, and a restricted one that hunts for wins
     with another move order (its own exhaustion proves nothing)."""
 
-    __slots__ = ("board", "choice", "elite", "elite_found", "hunter", "hunter_board", "limit", "line",
-                 "options", "prefix", "progress", "restarts", "result", "rng", "search", "snapshots",
-                 "spent")
+    __slots__ = ("board", "choice", "elite", "elite_found", "hunter", "limit", "line", "options", "progress",
+                 "restarts", "result", "rng", "search", "spent")
 
     def __init__(self, board: Board, choice: Move | None, options: Options, hunt: bool) -> None:
         self.board = board
@@ -120,15 +114,11 @@ class _Task:
         self.restarts = 0
         self.limit = RESTART_NODES
         self.spent = 0
-        self.elite: list[Move] = []
-        """The line from ``board`` that put most cards up, of all the hunters."""
+        self.elite: list[int] = []
+        """The internal moves from ``board`` of the line that put most cards
+        up, of all the hunters."""
         self.elite_found = -1
-        self.snapshots: list[Board] = []
-        """The positions after every :data:`SNAPSHOT_EVERY` moves of ``elite``."""
         self.rng = random.Random(options.seed)
-        self.prefix: list[Move] = []
-        """The moves from ``board`` to where the current hunter started."""
-        self.hunter_board = board
         self.hunter: Search | None = self._new_hunter() if hunt else None
         self.result: str | None = None
         self.line: list[Move] = []
@@ -137,35 +127,28 @@ class _Task:
     def _new_hunter(self) -> Search:
         """The next win-hunter: the first draws early and digs; then they
         take a new random move order, every :data:`ELITE_EVERY`-th starting
-        from a random point of the best line so far."""
+        from a random point of the best line so far. After the first, one
+        search restarts for every hunter (:meth:`Search.restart`)."""
         self.restarts += 1
         cards = self.board.rules.card_count
         self.limit = int(RESTART_NODES * 10 ** ((cards - 104) / 104))
-        self.prefix, self.hunter_board = [], self.board
         if self.restarts == 1:
             return Search(self.board, replace(self.options, order=1, dig_only=True))
+        prefix: list[int] = []
         if self.elite and self.restarts % ELITE_EVERY == 0:  # empty unless options.elite
-            cut = self.rng.randrange(len(self.elite))
-            board = self.snapshots[cut // SNAPSHOT_EVERY].copy(stack=False)
-            for move in self.elite[cut - cut % SNAPSHOT_EVERY:cut]:
-                board.push(move)
-            self.prefix, self.hunter_board = self.elite[:cut], board
-        return Search(self.hunter_board, replace(self.options, shuffle=self.restarts))
+            prefix = self.elite[:self.rng.randrange(len(self.elite))]
+        hunter = self.hunter
+        if self.restarts == 2 or hunter is None:
+            hunter = Search(self.board, replace(self.options, shuffle=self.restarts))
+        hunter.restart(self.restarts, prefix)
+        return hunter
 
     def _learn(self, hunter: Search) -> None:
         """Keep the hunter's best line if it put more cards up than any
         line before it."""
-        if not self.options.elite or hunter.best_found <= self.elite_found:
-            return
-        line, _ = hunter.replay(self.hunter_board, hunter.best_line())
-        self.elite = self.prefix + line
-        self.elite_found = hunter.best_found
-        board = self.board.copy(stack=False)
-        self.snapshots = []
-        for i, move in enumerate(self.elite):
-            if i % SNAPSHOT_EVERY == 0:
-                self.snapshots.append(board.copy(stack=False))
-            board.push(move)
+        if self.options.elite and hunter.best_found > self.elite_found:
+            self.elite = hunter.best_line()
+            self.elite_found = hunter.best_found
 
     @property
     def nodes(self) -> int:
@@ -224,7 +207,7 @@ class _Task:
             cap = cap if most is None else min(cap, most)
             hunter.step(max(0.0, until - time.perf_counter()), max_nodes=cap)
             if hunter.result == WON:
-                self._settle(hunter, self.hunter_board, self.prefix)
+                self._settle(hunter)
                 return True
             self.progress = max(self.progress, hunter.best_found)
             if hunter.result is not None or hunter.nodes >= self.limit:
@@ -239,25 +222,20 @@ class _Task:
         """The most cards any of this task's searches has put up."""
         return max(self.progress, self.search.best_found)
 
-    def _settle(self, search: Search, board: Board | None = None, prefix: list[Move] | None = None) -> None:
-        """Take the verdict of a finished search, which started from
-        ``board`` (the task's own by default), reached by ``prefix``; a
-        winning line must replay to a won game in the engine first."""
+    def _settle(self, search: Search) -> None:
+        """Take the verdict of a finished search (its lines start from the
+        task's own position); a winning line must replay to a won game in
+        the engine first."""
         if search.result != WON:
             self.result = search.result or UNKNOWN
             return
         try:
-            start = self.board if board is None else board
-            line, end = search.replay(start, search.line)  # Board.push checks every move
+            line, end = search.replay(self.board, search.line)  # Board.push checks every move
         except TerraceError as error:  # pragma: no cover - would be a solver bug
             raise RuntimeError(f"solver line does not replay: {error}") from error
-        if prefix:  # the whole line once more, from the task's own position
-            end = self.board.copy(stack=False)
-            for move in prefix + line:
-                end.push(move)
         if not end.is_won():  # pragma: no cover - would be a solver bug
             raise RuntimeError("solver line replays but does not win")
-        self.line = (prefix or []) + line
+        self.line = line
         self.result = WON
 
 

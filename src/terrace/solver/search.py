@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from terrace.board import Board
@@ -95,6 +96,8 @@ class Search:
         self.best_first: int | None = None
         self._best_path: list[int] = []
         self._board = board
+        self._root = board
+        self._prefix: list[int] = []
         self._gen: Iterator[None] | None = None
         self._compiled: Any = None
         self._slice = 4096
@@ -108,6 +111,38 @@ class Search:
                                         (self.options.seed ^ self.options.shuffle) & (1 << 64) - 1)
         elif self.options.beam:
             raise ValueError("the beam hunter needs the compiled core")
+
+    def restart(self, shuffle: int, prefix: list[int]) -> None:
+        """Start again from the position the search was built on, after the
+        internal moves ``prefix``, with the random move order ``shuffle``.
+
+        From then on the search is the one built on the position after
+        ``prefix`` with that order (the tests check this position for
+        position), except that its lines (``line``, :meth:`best_line`) begin
+        with ``prefix``. A restarting win-hunter reuses one search this way
+        instead of building a new one. A prefix move that no search of the
+        solver would make where it stands (a restarted one, a digging one:
+        ``Options.dig_only``) raises ``ValueError`` (in the pure-Python
+        search: a move the engine refuses, with the engine's error), and the
+        search is left at its first position.
+        """
+        if self.options.beam:
+            raise ValueError("the beam hunter does not restart")
+        self.options = replace(self.options, shuffle=shuffle)
+        self.result = None
+        self.line = []
+        self.nodes = 0
+        self.best_found = -1
+        self.best_first = None
+        self._best_path = []
+        self._gen = None
+        self._slice = 4096
+        if self._compiled is not None:
+            self._compiled.restart(shuffle, prefix)
+            return
+        self._board, self._prefix = self._root, []
+        self._board = self.replay(self._root, prefix)[1]
+        self._prefix = list(prefix)
 
     @property
     def compiled(self) -> bool:
@@ -185,6 +220,7 @@ class Search:
         best = s.found
         if s.found == total:
             self.result = "won"
+            self.line = list(self._prefix)
             self.nodes = nodes
             return
         # **Reserve schedule**: checked at the start and after every
@@ -213,9 +249,9 @@ class Search:
                     best = s.found
                     self.best_found = best
                     self.best_first = path[0]
-                    self._best_path = path[:]
+                    self._best_path = self._prefix + path
                     if best == total:
-                        self.line = path[:]
+                        self.line = self._prefix + path
                         self.result = "won"
                         self.nodes = nodes
                         return

@@ -93,6 +93,7 @@ typedef struct {
     int64_t tt_count;
     size_t tt_bytes;
     int result, started, best;
+    int64_t base_len;  /* moves of the restart's prefix at the bottom of the path (restart()) */
     int64_t nodes;
     int best_found, best_first;
     double last_seconds;
@@ -124,6 +125,7 @@ void build_tables(Core *s);
 /* search.c */
 int grow(Core *s);
 int run(Core *s, int64_t max_nodes, double seconds);
+int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t *bad);
 int gen(Core *s, int prev, int prev_u, int32_t *out);
 int reserve_schedule(const Core *s, int check, int *need);
 static inline int reserve_dead(const Core *s) { return reserve_schedule(s, 1, NULL); }

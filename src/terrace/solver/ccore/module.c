@@ -175,6 +175,33 @@ static PyObject *Core_set_beam(Core *s, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *Core_restart(Core *s, PyObject *args) {
+    unsigned long long shuffle;
+    PyObject *moves;
+    if (!PyArg_ParseTuple(args, "KO", &shuffle, &moves)) return NULL;
+    if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
+    if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread"); return NULL; }
+    if (s->beam) { PyErr_SetString(PyExc_RuntimeError, "the beam hunter does not restart"); return NULL; }
+    PyObject *seq = PySequence_Fast(moves, "moves must be a sequence of internal moves");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int32_t *buf = malloc((n + 1) * sizeof(int32_t));
+    if (!buf) { Py_DECREF(seq); return PyErr_NoMemory(); }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) { free(buf); Py_DECREF(seq); return NULL; }
+        buf[i] = v < -1 || v >= 1 << 13 ? -2 : (int32_t)v;  /* -2: never a move */
+    }
+    Py_DECREF(seq);
+    int64_t bad = -1;
+    int r = restart(s, shuffle, buf, n, &bad);
+    free(buf);
+    if (r == 0) return PyErr_NoMemory();
+    if (r < 0) return PyErr_Format(PyExc_ValueError, "move %lld of the prefix is not a move of the search there",
+                                   (long long)bad + 1);
+    Py_RETURN_NONE;
+}
+
 static PyObject *moves_list(const int32_t *moves, int64_t n) {
     PyObject *out = PyList_New(n);
     if (!out) return NULL;
@@ -213,6 +240,8 @@ static PyMethodDef Core_methods[] = {
     {"line", (PyCFunction)Core_line, METH_NOARGS, "the internal moves of the current line"},
     {"set_beam", (PyCFunction)Core_set_beam, METH_VARARGS,
      "set_beam(width, closure, per_parent, weights, seed): make this search the beam hunter"},
+    {"restart", (PyCFunction)Core_restart, METH_VARARGS,
+     "restart(shuffle, moves): start again from the first position, after the internal moves, in another order"},
     {"best_line", (PyCFunction)Core_best_line, METH_NOARGS, "the line that put most cards on the foundations"},
     {NULL},
 };

@@ -306,7 +306,7 @@ int run(Core *s, int64_t max_nodes, double seconds) {
             if (s->found > s->best) {
                 s->best = s->found;
                 s->best_found = s->found;
-                s->best_first = s->path[0];
+                s->best_first = s->path[s->base_len];
                 memcpy(s->best_path, s->path, s->npath * sizeof(int32_t));
                 s->best_len = s->npath;
                 if (s->found == s->total) return R_WON;
@@ -320,10 +320,71 @@ int run(Core *s, int64_t max_nodes, double seconds) {
         } else {
             s->nfr--;
             s->mv_len = s->fstart[s->nfr];
-            if (!s->npath) return R_LOST;
+            if (s->npath == s->base_len) return R_LOST;
         }
         s->npath--;
         undo(s, s->path[s->npath], s->undo[s->npath]);
     }
     return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Restarts (Search.restart): the same search object starts again from the
+ * position it was built on, after a prefix of moves, with another random
+ * order; what it finds is then exactly what a new search built on the
+ * position after the prefix would find, with the prefix in front. */
+
+static void rewind_path(Core *s) {
+    while (s->npath > 0) {
+        s->npath--;
+        undo(s, s->path[s->npath], s->undo[s->npath]);
+    }
+}
+
+/* 1: done; 0: out of memory; -1: moves[i] is not a move the search (or a
+ * digging one) makes there (*bad = i; the search is back at its first position, in the new
+ * order) */
+int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t *bad) {
+    rewind_path(s);
+    s->nfr = 0; s->mv_len = 0; s->started = 0; s->result = 0; s->nodes = 0;
+    s->best = 0; s->best_found = -1; s->best_first = -2; s->best_len = 0; s->base_len = 0;
+    if (s->tt) { free(s->tt); mem_give(s->tt_bytes); }
+    s->tt = NULL; s->tt_mask = 0; s->tt_count = 0; s->tt_bytes = 0;
+    if (!tt_alloc(s, 4096)) return 0;
+    s->shuffled = 0;  /* the prefix is checked against the moves in their plain order */
+    int prev = -2, prev_u = 0;
+    int32_t *legal = malloc(MAXGEN * sizeof(int32_t));
+    if (!legal) return 0;
+    for (int64_t i = 0; i < n; i++) {
+        /* the moves from here as from a first position (which the moves
+         * after the previous one are among) ... */
+        int k = gen(s, -2, 0, legal), ok = 0;
+        for (int j = 0; j < k && !ok; j++) ok = legal[j] == moves[i];
+        /* ... or a digging hunter's (Options.dig_only): they go on digging
+         * the pile a card has just left, which the plain moves may leave out */
+        if (!ok && prev >= 0 && prev_u == 0 && (prev >> 6) < SRC_RESERVE && (prev & 63) < SRC_RESERVE &&
+            s->plen[prev >> 6]) {
+            k = dig_moves(s, prev >> 6, legal);
+            for (int j = 0; j < k && !ok; j++) ok = legal[j] == moves[i];
+        }
+        if (!ok || !grow(s)) {
+            free(legal);
+            rewind_path(s);
+            s->rng = shuffle;
+            s->shuffled = shuffle != 0;
+            if (!ok) *bad = i;
+            return ok ? 0 : -1;
+        }
+        int up_;
+        int u = apply(s, moves[i], &up_);
+        s->path[s->npath] = moves[i];
+        s->undo[s->npath] = (uint8_t)u;
+        s->npath++;
+        prev = moves[i]; prev_u = u;
+    }
+    free(legal);
+    s->base_len = s->npath;
+    s->rng = shuffle;
+    s->shuffled = shuffle != 0;
+    return 1;
 }
