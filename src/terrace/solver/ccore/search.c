@@ -342,8 +342,8 @@ static void rewind_path(Core *s) {
 }
 
 /* 1: done; 0: out of memory; -1: moves[i] is not a move the search (or a
- * digging one) makes there (*bad = i; the search is back at its first position, in the new
- * order) */
+ * digging one) makes there (*bad = i; the search is back at its first
+ * position, in the new order) */
 int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t *bad) {
     rewind_path(s);
     s->nfr = 0; s->mv_len = 0; s->started = 0; s->result = 0; s->nodes = 0;
