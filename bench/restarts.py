@@ -1,8 +1,8 @@
 """Win-hunter restart lengths, counted in positions (so the machine's load
 does not matter): how many deals each restart policy wins.
 
-Policies: ``default`` (the solver's own: 1,000 positions for two decks,
-ten times more for four), ``fixed:N`` (every hunter restarts after N
+Policies: ``default`` (the solver's own, ``api.restart_nodes``: 1,000
+positions, ten times more for four decks in alternate colours), ``fixed:N`` (every hunter restarts after N
 positions) and ``luby:N`` (N times Luby's sequence 1, 1, 2, 1, 1, 2, 4, ...).
 Adding ``/fresh`` to a policy (``default/fresh``) makes every hunter start
 from the top, never from the best line so far (``Options(elite=False)``).

@@ -31,9 +31,10 @@ from terrace.deal import DEAL_VERSION
 from terrace.rules import Rules
 from terrace.storage.paths import default_verdicts_path
 
-SOLVER_VERSION = 2
+SOLVER_VERSION = 3
 """Bumped whenever the solver may now decide deals it left unknown (2:
-win-hunters restart from the best line). An ``unknown`` of an older version
+win-hunters restart from the best line; 3: shorter restarts in four-deck
+suit games). An ``unknown`` of an older version
 is solved again; a ``won`` or ``lost`` of any version since
 :data:`SOUND_SINCE` still counts (a won line was replayed by the engine, a
 loss was proved)."""
