@@ -2,8 +2,9 @@
 does not matter): how many deals each restart policy wins.
 
 Policies: ``default`` (the solver's own, ``api.restart_nodes``: 1,000
-positions, ten times more for four decks in alternate colours), ``fixed:N`` (every hunter restarts after N
-positions) and ``luby:N`` (N times Luby's sequence 1, 1, 2, 1, 1, 2, 4, ...).
+positions, ten times more for four decks in alternate colours), ``fixed:N``
+(every hunter restarts after N positions) and ``luby:N`` (N times Luby's
+sequence 1, 1, 2, 1, 1, 2, 4, ...).
 Adding ``/fresh`` to a policy (``default/fresh``) makes every hunter start
 from the top, never from the best line so far (``Options(elite=False)``).
 Each deal is solved with ``solve(board, max_nodes=..., all_candidates=False)``

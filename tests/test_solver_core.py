@@ -30,7 +30,10 @@ OPTION_SETS = [
 
 
 def run(board: Board, options: Options, max_nodes: int) -> tuple[str | None, int, int, list[int], list[int]]:
-    search = Search(board, options)
+    return run_on(Search(board, options), max_nodes)
+
+
+def run_on(search: Search, max_nodes: int) -> tuple[str | None, int, int, list[int], list[int]]:
     # slices of positions only, never of time: the same answer on a busy machine
     while not search.step(seconds=math.inf, max_nodes=2048) and search.nodes < max_nodes:
         pass
@@ -168,12 +171,6 @@ def test_beam_hunter_needs_the_compiled_core() -> None:
     board = endgame_position(1, RULE_SETS[0], 10)
     with pytest.raises(ValueError, match="compiled core"):
         Search(board, Options(beam=16, core="python"))
-
-
-def run_on(search: Search, max_nodes: int) -> tuple[str | None, int, int, list[int], list[int]]:
-    while not search.step(seconds=math.inf, max_nodes=2048) and search.nodes < max_nodes:
-        pass
-    return search.result, search.nodes, search.best_found, search.line, search.best_line()
 
 
 CORES = ["python", pytest.param("compiled", marks=needs_core)]

@@ -137,7 +137,7 @@ class _Task:
         self.search = Search(board, options)
         self.options = options
         self.restarts = 0
-        self.limit = RESTART_NODES
+        self.limit = restart_nodes(board.rules, options)
         self.spent = 0
         self.elite: list[int] = []
         """The internal moves from ``board`` of the line that put most cards
@@ -155,7 +155,6 @@ class _Task:
         from a random point of the best line so far. After the first, one
         search restarts for every hunter (:meth:`Search.restart`)."""
         self.restarts += 1
-        self.limit = restart_nodes(self.board.rules, self.options)
         if self.restarts == 1:
             return Search(self.board, replace(self.options, order=1, dig_only=True))
         prefix: list[int] = []

@@ -89,18 +89,11 @@ class Search:
         if self.options.core not in ("auto", "python", "compiled"):
             raise ValueError(f"core must be 'auto', 'python' or 'compiled', not {self.options.core!r}")
         self.rules = board.rules
-        self.result: str | None = None
-        self.line: list[int] = []
-        self.nodes = 0
-        self.best_found = -1
-        self.best_first: int | None = None
-        self._best_path: list[int] = []
         self._board = board
         self._root = board
         self._prefix: list[int] = []
-        self._gen: Iterator[None] | None = None
         self._compiled: Any = None
-        self._slice = 4096
+        self._clear()
         use_core = self.options.core == "compiled" or (self.options.core == "auto" and _core is not None)
         if use_core:
             if _core is None:
@@ -129,20 +122,24 @@ class Search:
         if self.options.beam:
             raise ValueError("the beam hunter does not restart")
         self.options = replace(self.options, shuffle=shuffle)
-        self.result = None
-        self.line = []
-        self.nodes = 0
-        self.best_found = -1
-        self.best_first = None
-        self._best_path = []
-        self._gen = None
-        self._slice = 4096
+        self._clear()
         if self._compiled is not None:
             self._compiled.restart(shuffle, prefix)
             return
         self._board, self._prefix = self._root, []
         self._board = self.replay(self._root, prefix)[1]
         self._prefix = list(prefix)
+
+    def _clear(self) -> None:
+        """What the search has found so far, as before its first step."""
+        self.result: str | None = None
+        self.line: list[int] = []
+        self.nodes = 0
+        self.best_found = -1
+        self.best_first: int | None = None
+        self._best_path: list[int] = []
+        self._gen: Iterator[None] | None = None
+        self._slice = 4096
 
     @property
     def compiled(self) -> bool:

@@ -135,7 +135,7 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
     int n = 0;
     /* Just-moved card: not moved between piles again at once */
     int again = -1;
-    if (prev >= 0 && prev_u == 0 && (prev >> 6) < SRC_RESERVE && (prev & 63) < SRC_RESERVE) {
+    if (plain_pile_move(prev, prev_u)) {
         again = prev & 63;
         if (s->dig_only && s->plen[prev >> 6]) return dig_moves(s, prev >> 6, out);
     }
@@ -341,6 +341,12 @@ static void rewind_path(Core *s) {
     }
 }
 
+static int contains(const int32_t *moves, int n, int m) {
+    for (int j = 0; j < n; j++)
+        if (moves[j] == m) return 1;
+    return 0;
+}
+
 /* 1: done; 0: out of memory; -1: moves[i] is not a move the search (or a
  * digging one) makes there (*bad = i; the search is back at its first
  * position, in the new order) */
@@ -352,29 +358,18 @@ int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t 
     s->tt = NULL; s->tt_mask = 0; s->tt_count = 0; s->tt_bytes = 0;
     if (!tt_alloc(s, 4096)) return 0;
     s->shuffled = 0;  /* the prefix is checked against the moves in their plain order */
-    int prev = -2, prev_u = 0;
-    int32_t *legal = malloc(MAXGEN * sizeof(int32_t));
-    if (!legal) return 0;
+    int32_t legal[MAXGEN];
+    int prev = -2, prev_u = 0, r = 1;
     for (int64_t i = 0; i < n; i++) {
         /* the moves from here as from a first position (which the moves
-         * after the previous one are among) ... */
-        int k = gen(s, -2, 0, legal), ok = 0;
-        for (int j = 0; j < k && !ok; j++) ok = legal[j] == moves[i];
-        /* ... or a digging hunter's (Options.dig_only): they go on digging
-         * the pile a card has just left, which the plain moves may leave out */
-        if (!ok && prev >= 0 && prev_u == 0 && (prev >> 6) < SRC_RESERVE && (prev & 63) < SRC_RESERVE &&
-            s->plen[prev >> 6]) {
-            k = dig_moves(s, prev >> 6, legal);
-            for (int j = 0; j < k && !ok; j++) ok = legal[j] == moves[i];
-        }
-        if (!ok || !grow(s)) {
-            free(legal);
-            rewind_path(s);
-            s->rng = shuffle;
-            s->shuffled = shuffle != 0;
-            if (!ok) *bad = i;
-            return ok ? 0 : -1;
-        }
+         * after the previous one are among), or a digging hunter's
+         * (Options.dig_only): they go on digging the pile a card has just
+         * left, which the plain moves may leave out */
+        int ok = contains(legal, gen(s, -2, 0, legal), moves[i]) ||
+                 (plain_pile_move(prev, prev_u) && s->plen[prev >> 6] &&
+                  contains(legal, dig_moves(s, prev >> 6, legal), moves[i]));
+        if (!ok) { *bad = i; r = -1; break; }
+        if (!grow(s)) { r = 0; break; }
         int up_;
         int u = apply(s, moves[i], &up_);
         s->path[s->npath] = moves[i];
@@ -382,9 +377,9 @@ int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t 
         s->npath++;
         prev = moves[i]; prev_u = u;
     }
-    free(legal);
+    if (r < 1) rewind_path(s);
     s->base_len = s->npath;
     s->rng = shuffle;
     s->shuffled = shuffle != 0;
-    return 1;
+    return r;
 }

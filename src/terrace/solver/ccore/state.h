@@ -130,6 +130,12 @@ static inline void ret_card(Core *s, int k, int sign) {
     s->found -= sign;
 }
 
+/* 1 when m moved a card between piles and no space was refilled (refill
+ * code u 0): the move the Just-moved card and digging rules look back at */
+static inline int plain_pile_move(int m, int u) {
+    return m >= 0 && u == 0 && (m >> 6) < SRC_RESERVE && (m & 63) < SRC_RESERVE;
+}
+
 /* returns the refill code (see State.apply); *up_ = 1 for a foundation move */
 static inline int apply(Core *s, int m, int *up_) {
     *up_ = 0;
