@@ -8,7 +8,8 @@ sequence 1, 1, 2, 1, 1, 2, 4, ...).
 Adding ``/fresh`` to a policy (``default/fresh``) makes every hunter start
 from the top, never from the best line so far (``Options(elite=False)``).
 Each deal is solved with ``solve(board, max_nodes=..., all_candidates=False)``
-under each policy in turn; the table gives the deals won, the deals only
+under each policy in turn (``--set NAME=VALUE`` changes one of the solver's
+tuning numbers in :mod:`terrace.solver.api` for the whole run); the table gives the deals won, the deals only
 that policy won against the default, and CPU seconds.
 
     .venv/bin/python bench/restarts.py --variant admirals-patience --deals 1-60 \\
@@ -76,13 +77,35 @@ def use(length: Callable[[int], int] | None) -> None:
     api._Task._new_hunter = new_hunter  # type: ignore[method-assign, assignment]
 
 
+def override(setting: str) -> None:
+    """Set one of the solver's tuning numbers (``NAME=VALUE``, an upper-case
+    int or float of :mod:`terrace.solver.api`) for the rest of the run."""
+    name, _, text = setting.partition("=")
+    current = getattr(api, name, None) if name.isupper() else None
+    if isinstance(current, bool) or not isinstance(current, (int, float)):
+        raise SystemExit(f"--set {setting!r}: NAME must be a number of terrace.solver.api, e.g. ELITE_EVERY")
+    try:
+        value = type(current)(text)
+    except ValueError:
+        kind = "a whole number" if isinstance(current, int) else "a number"
+        raise SystemExit(f"--set {setting!r}: {text!r} is not {kind}") from None
+    if not value > 0 or value == float("inf"):
+        raise SystemExit(f"--set {setting!r}: the value must be a finite number above 0")
+    setattr(api, name, value)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", default="admirals-patience")
     parser.add_argument("--deals", default="1-60")
     parser.add_argument("--nodes", type=int, default=4_000_000, help="positions per deal")
     parser.add_argument("--policies", default="default,fixed:3000,luby:1000")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="override a number of terrace.solver.api for the whole run, "
+                             "e.g. ELITE_EVERY=1 or LATE_HUNTER_SHARE=32 (repeatable)")
     args = parser.parse_args()
+    for setting in args.set:
+        override(setting)
     rules = get_rules(args.variant)
     first, last = parse_range(args.deals)
     policies = [(policy, length_of(policy), Options(elite=not policy.endswith("/fresh")))
@@ -102,7 +125,8 @@ def main() -> None:
     finally:
         use(None)
     base = wins.get("default", set())
-    print(f"{args.variant}, deals {args.deals}, {args.nodes:,} positions per deal\n")
+    settings = "".join(f", {setting}" for setting in args.set)
+    print(f"{args.variant}, deals {args.deals}, {args.nodes:,} positions per deal{settings}\n")
     print("| policy | won | only this won | only default won | CPU s | deals won |")
     print("|---|---:|---:|---:|---:|---|")
     for policy, won in wins.items():
