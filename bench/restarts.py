@@ -8,9 +8,11 @@ sequence 1, 1, 2, 1, 1, 2, 4, ...).
 Adding ``/fresh`` to a policy (``default/fresh``) makes every hunter start
 from the top, never from the best line so far (``Options(elite=False)``).
 Each deal is solved with ``solve(board, max_nodes=..., all_candidates=False)``
-under each policy in turn (``--set NAME=VALUE`` changes one of the solver's
-tuning numbers in :mod:`terrace.solver.api` for the whole run); the table gives the deals won, the deals only
-that policy won against the default, and CPU seconds.
+under each policy in turn; the table gives the deals won, the deals only
+that policy won against the default, and CPU seconds. ``--set NAME=VALUE``
+changes one of the solver's tuning numbers in :mod:`terrace.solver.api`
+(``ELITE_EVERY``, ``LATE_HUNTER_SHARE``, ``RESTART_NODES``, ...) for the
+whole run.
 
     .venv/bin/python bench/restarts.py --variant admirals-patience --deals 1-60 \\
         --nodes 40000000 --policies default,fixed:3000,luby:1000
