@@ -21,6 +21,7 @@ whole run.
 from __future__ import annotations
 
 import argparse
+import math
 import time
 from collections.abc import Callable
 
@@ -91,7 +92,7 @@ def override(setting: str) -> None:
     except ValueError:
         kind = "a whole number" if isinstance(current, int) else "a number"
         raise SystemExit(f"--set {setting!r}: {text!r} is not {kind}") from None
-    if not value > 0 or value == float("inf"):
+    if not (value > 0 and math.isfinite(value)):
         raise SystemExit(f"--set {setting!r}: the value must be a finite number above 0")
     setattr(api, name, value)
 
