@@ -12,7 +12,9 @@ under each policy in turn; the table gives the deals won, the deals only
 that policy won against the default, and CPU seconds. ``--set NAME=VALUE``
 changes one of the solver's tuning numbers in :mod:`terrace.solver.api`
 (``ELITE_EVERY``, ``LATE_HUNTER_SHARE``, ``RESTART_NODES``, ...) for the
-whole run.
+whole run. ``--seeds N`` runs every policy N times with different seeds
+(where the hunters restart from): the spread of those counts is what luck
+alone moves, the bar any setting has to clear.
 
     .venv/bin/python bench/restarts.py --variant admirals-patience --deals 1-60 \\
         --nodes 40000000 --policies default,fixed:3000,luby:1000
@@ -26,6 +28,7 @@ import time
 from collections.abc import Callable
 
 from terrace.board import Board
+from terrace.rules import Rules
 from terrace.solver import api
 from terrace.solver.search import Options, Search
 from terrace.solver.survey import parse_range
@@ -97,6 +100,13 @@ def override(setting: str) -> None:
     setattr(api, name, value)
 
 
+def won_deals(rules: Rules, deals: range, nodes: int, options: Options) -> set[int]:
+    """The deals the solver wins within ``nodes`` positions each."""
+    return {deal for deal in deals
+            if api.solve(Board.from_number(deal, rules), max_seconds=86_400, max_nodes=nodes,
+                         all_candidates=False, options=options).result == api.WON}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", default="admirals-patience")
@@ -106,35 +116,65 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="override a number of terrace.solver.api for the whole run, "
                              "e.g. ELITE_EVERY=1 or LATE_HUNTER_SHARE=32 (repeatable)")
+    parser.add_argument("--seeds", type=int, default=1, metavar="N",
+                        help="run every policy with N seeds (the solver's own, then the next ones) "
+                             "to see how much the count moves by luck alone")
     args = parser.parse_args()
+    if not 1 <= args.seeds <= 100:
+        raise SystemExit(f"--seeds {args.seeds}: give a whole number from 1 to 100")
     for setting in args.set:
         override(setting)
     rules = get_rules(args.variant)
     first, last = parse_range(args.deals)
-    policies = [(policy, length_of(policy), Options(elite=not policy.endswith("/fresh")))
+    policies = [(policy, length_of(policy), not policy.endswith("/fresh"))
                 for policy in args.policies.split(",")]  # all checked first
-    wins: dict[str, set[int]] = {}
+    seeds = [Options().seed + i for i in range(args.seeds)]
+    wins: dict[str, list[set[int]]] = {}
     seconds: dict[str, float] = {}
     try:
-        for policy, length, options in policies:
+        for policy, length, elite in policies:
             use(length)
             start = time.process_time()
-            wins[policy] = {
-                deal for deal in range(first, last + 1)
-                if api.solve(Board.from_number(deal, rules), max_seconds=86_400, max_nodes=args.nodes,
-                             all_candidates=False, options=options).result == api.WON
-            }
+            deals = range(first, last + 1)
+            wins[policy] = [won_deals(rules, deals, args.nodes, Options(elite=elite, seed=seed))
+                            for seed in seeds]
             seconds[policy] = time.process_time() - start
     finally:
         use(None)
-    base = wins.get("default", set())
-    settings = "".join(f", {setting}" for setting in args.set)
-    print(f"{args.variant}, deals {args.deals}, {args.nodes:,} positions per deal{settings}\n")
-    print("| policy | won | only this won | only default won | CPU s | deals won |")
-    print("|---|---:|---:|---:|---:|---|")
-    for policy, won in wins.items():
-        print(f"| {policy} | {len(won)} | {len(won - base)} | {len(base - won)} "
-              f"| {seconds[policy]:.0f} | {', '.join(map(str, sorted(won)))} |")
+    print(report(args.variant, args.deals, args.nodes, args.set, wins, seconds))
+
+
+def report(variant: str, deals: str, nodes: int, settings: list[str],
+           wins: dict[str, list[set[int]]], seconds: dict[str, float]) -> str:
+    """The table: per policy the deals won with each seed, and with any.
+
+    >>> print(report("terrace", "1-3", 10, [], {"default": [{1, 2}], "luby:5": [{1}]},
+    ...              {"default": 1.0, "luby:5": 2.0}))
+    terrace, deals 1-3, 10 positions per deal
+    <BLANKLINE>
+    | policy | won | only this won | only default won | CPU s | deals won |
+    |---|---:|---:|---:|---:|---|
+    | default | 2 | 0 | 0 | 1 | 1, 2 |
+    | luby:5 | 1 | 0 | 1 | 2 | 1 |
+    >>> print(report("terrace", "1-3", 10, ["FOCUS=1"], {"default": [{1, 2}, {2, 3}]}, {"default": 1.0}))
+    terrace, deals 1-3, 10 positions per deal, FOCUS=1, 2 seeds
+    <BLANKLINE>
+    | policy | won | only this won | only default won | CPU s | deals won |
+    |---|---:|---:|---:|---:|---|
+    | default | 2, 2 (any seed: 3) | 0 | 0 | 1 | 1, 2, 3 |
+    """
+    runs = len(next(iter(wins.values())))
+    base = set().union(*wins.get("default", [set()]))
+    head = "".join(f", {setting}" for setting in settings) + (f", {runs} seeds" if runs > 1 else "")
+    lines = [f"{variant}, deals {deals}, {nodes:,} positions per deal{head}", "",
+             "| policy | won | only this won | only default won | CPU s | deals won |",
+             "|---|---:|---:|---:|---:|---|"]
+    for policy, per_seed in wins.items():
+        won = set().union(*per_seed)
+        counts = ", ".join(str(len(w)) for w in per_seed) + (f" (any seed: {len(won)})" if runs > 1 else "")
+        lines.append(f"| {policy} | {counts} | {len(won - base)} | {len(base - won)} "
+                     f"| {seconds[policy]:.0f} | {', '.join(map(str, sorted(won)))} |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
