@@ -341,6 +341,41 @@ def test_hunters_restarting_from_the_best_line_win_what_fresh_restarts_do_not() 
     assert again.moves == found.moves  # counted in positions, the same line on any machine
 
 
+class _FakeHunter:
+    """What a task learns from a finished hunter: its best line and count."""
+
+    def __init__(self, found: int) -> None:
+        self.best_found = found
+
+    def best_line(self) -> list[int]:
+        return [self.best_found]
+
+
+def test_a_best_line_that_stops_improving_is_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
+    from terrace.solver import api
+    monkeypatch.setattr(api, "STALE_HUNTERS", 3)
+    board = Board.from_number(2, get_rules("generals-patience"))
+    board.push(Move.choose(2))
+    task = api._Task(board, None, Options(), hunt=False)
+    task._learn(_FakeHunter(10))  # type: ignore[arg-type]
+    assert (task.elite, task.elite_found) == ([10], 10)
+    for found in (9, 10):  # not better: kept, and counted
+        task._learn(_FakeHunter(found))  # type: ignore[arg-type]
+        assert (task.elite, task.elite_found) == ([10], 10)
+    task._learn(_FakeHunter(12))  # type: ignore[arg-type]  # better: the count starts again
+    for _ in range(2):
+        task._learn(_FakeHunter(5))  # type: ignore[arg-type]
+    assert (task.elite, task.elite_found) == ([12], 12)
+    task._learn(_FakeHunter(5))  # type: ignore[arg-type]  # the third in a row: forgotten
+    assert (task.elite, task.elite_found) == ([], -1)
+    task._learn(_FakeHunter(5))  # type: ignore[arg-type]  # the next line is the new best
+    assert (task.elite, task.elite_found) == ([5], 5)
+    plain = api._Task(board, None, Options(elite=False), hunt=False)
+    for found in (10, 5, 5, 5):
+        plain._learn(_FakeHunter(found))  # type: ignore[arg-type]
+    assert (plain.elite, plain.elite_found) == ([], -1)  # the fair player's hunters keep no line
+
+
 def test_best_line_leads_to_the_most_cards_up() -> None:
     board = Board.from_number(2, get_rules("generals-patience"))
     board.push(Move.choose(2))
