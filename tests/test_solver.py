@@ -8,6 +8,7 @@ import math
 import sqlite3
 import time
 from pathlib import Path
+from typing import cast
 
 import pytest
 from click.testing import CliRunner
@@ -356,24 +357,20 @@ def test_a_best_line_that_stops_improving_is_forgotten(monkeypatch: pytest.Monke
     monkeypatch.setattr(api, "STALE_HUNTERS", 3)
     board = Board.from_number(2, get_rules("generals-patience"))
     board.push(Move.choose(2))
+
+    def learn(task: api._Task, *founds: int) -> tuple[list[int], int]:
+        for found in founds:
+            task._learn(cast(Search, _FakeHunter(found)))
+        return task.elite, task.elite_found
+
     task = api._Task(board, None, Options(), hunt=False)
-    task._learn(_FakeHunter(10))  # type: ignore[arg-type]
-    assert (task.elite, task.elite_found) == ([10], 10)
-    for found in (9, 10):  # not better: kept, and counted
-        task._learn(_FakeHunter(found))  # type: ignore[arg-type]
-        assert (task.elite, task.elite_found) == ([10], 10)
-    task._learn(_FakeHunter(12))  # type: ignore[arg-type]  # better: the count starts again
-    for _ in range(2):
-        task._learn(_FakeHunter(5))  # type: ignore[arg-type]
-    assert (task.elite, task.elite_found) == ([12], 12)
-    task._learn(_FakeHunter(5))  # type: ignore[arg-type]  # the third in a row: forgotten
-    assert (task.elite, task.elite_found) == ([], -1)
-    task._learn(_FakeHunter(5))  # type: ignore[arg-type]  # the next line is the new best
-    assert (task.elite, task.elite_found) == ([5], 5)
+    assert learn(task, 10) == ([10], 10)
+    assert learn(task, 9, 10) == ([10], 10)  # not better: kept, and counted
+    assert learn(task, 12, 5, 5) == ([12], 12)  # better: the count starts again
+    assert learn(task, 5) == ([], -1)  # the third in a row without a better line: forgotten
+    assert learn(task, 5) == ([5], 5)  # the next hunter's line is the new best
     plain = api._Task(board, None, Options(elite=False), hunt=False)
-    for found in (10, 5, 5, 5):
-        plain._learn(_FakeHunter(found))  # type: ignore[arg-type]
-    assert (plain.elite, plain.elite_found) == ([], -1)  # the fair player's hunters keep no line
+    assert learn(plain, 10, 5, 5, 5) == ([], -1)  # the fair player's hunters keep no line
 
 
 def test_best_line_leads_to_the_most_cards_up() -> None:
