@@ -47,9 +47,9 @@ STALE_HUNTERS = 300
 """A candidate forgets its best line after this many hunters in a row that
 did not put more cards up, and the next hunter's line is the new best: a
 line that has stopped improving tends to lead nowhere. On Admiral's
-Patience at 40 million positions a deal, deals 1-60 and 61-120: 43 and 36
-won with 300, 39 and 36 with 1,000, 42 of deals 1-60 with 100, against 35
-and 33 when the line was kept for good (34 on 1-60 with another seed)."""
+Patience at 40 million positions a deal, deals 1-60 and 61-120: 41 and 35
+won, against 35 and 33 when the line was kept for good (docs/winnability.md,
+"Limits and open work", has the neighbouring settings)."""
 FOCUS = 2
 """When any winning candidate will do, three rounds in four go to this many
 candidates, those whose searches have put most cards up (on Admiral's
