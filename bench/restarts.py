@@ -129,13 +129,13 @@ def main() -> None:
     policies = [(policy, length_of(policy), not policy.endswith("/fresh"))
                 for policy in args.policies.split(",")]  # all checked first
     seeds = [Options().seed + i for i in range(args.seeds)]
+    deals = range(first, last + 1)
     wins: dict[str, list[set[int]]] = {}
     seconds: dict[str, float] = {}
     try:
         for policy, length, elite in policies:
             use(length)
             start = time.process_time()
-            deals = range(first, last + 1)
             wins[policy] = [won_deals(rules, deals, args.nodes, Options(elite=elite, seed=seed))
                             for seed in seeds]
             seconds[policy] = time.process_time() - start
