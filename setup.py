@@ -14,7 +14,7 @@ setup(
             "terrace.solver._core",
             [CORE + "tables.c", CORE + "search.c", CORE + "beam.c", CORE + "module.c"],
             depends=[CORE + "core.h", CORE + "state.h"],
-            extra_compile_args=["-O2", "-Wall"],
+            extra_compile_args=["-O3", "-Wall"],
             optional=True,
         )
     ]

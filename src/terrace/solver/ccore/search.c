@@ -141,16 +141,18 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
     }
     int accn[26], accl[26][MAXP];
     memset(accn, 0, sizeof accn);
-    int srcs[MAXP], nsrc = 0, first_empty = -1;
+    /* the sources as (length, pile) keys: sorted below, shorter piles first */
+    int srcs[MAXP], order[MAXP], nsrc = 0, first_empty = -1;
     for (int j = 0; j < s->piles_n; j++) {
         if (s->plen[j]) {
             int d = s->DOWNRC[s->pile[j][s->plen[j] - 1]];
+            /* Keys: equal piles are one source (an equal pile has the
+             * same top card, so it is among those listed under d) */
+            int dup = 0;
+            for (int r = 0; s->canon && r < accn[d] && !dup; r++) dup = same_pile_key(s, accl[d][r], j);
             accl[d][accn[d]++] = j;
-            if (s->canon) { /* Keys: equal piles are one source */
-                int dup = 0;
-                for (int r = 0; r < nsrc && !dup; r++) dup = same_pile_key(s, srcs[r], j);
-                if (dup) continue;
-            }
+            if (dup) continue;
+            order[nsrc] = s->plen[j] * 32 + j;
             srcs[nsrc++] = j;
         } else if (first_empty < 0) {
             first_empty = j;
@@ -194,12 +196,14 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
         /* Empty piles: only the first one */
         if (first_empty >= 0 && (s->freesp || s->wastesp)) out[n++] = SRC_WASTE * 64 + first_empty;
     }
-    /* pile to pile, sources with fewer cards first (a stable sort) */
+    /* pile to pile, sources with fewer cards first (a stable sort: the
+     * pile numbers break ties) */
     for (int a = 1; a < nsrc; a++) {
-        int v = srcs[a], b = a;
-        while (b > 0 && s->plen[srcs[b - 1]] > s->plen[v]) { srcs[b] = srcs[b - 1]; b--; }
-        srcs[b] = v;
+        int v = order[a], b = a;
+        while (b > 0 && order[b - 1] > v) { order[b] = order[b - 1]; b--; }
+        order[b] = v;
     }
+    for (int a = 0; a < nsrc; a++) srcs[a] = order[a] & 31;
     for (int q = 0; q < nsrc; q++) {
         int i = srcs[q];
         if (i == again) continue;
