@@ -12,7 +12,7 @@ setup(
     ext_modules=[
         Extension(
             "terrace.solver._core",
-            [CORE + "tables.c", CORE + "search.c", CORE + "beam.c", CORE + "module.c"],
+            [CORE + "tables.c", CORE + "search.c", CORE + "beam.c", CORE + "nested.c", CORE + "module.c"],
             depends=[CORE + "core.h", CORE + "state.h"],
             extra_compile_args=["-O3", "-Wall"],
             optional=True,

@@ -373,6 +373,35 @@ def test_a_best_line_that_stops_improving_is_forgotten(monkeypatch: pytest.Monke
     assert learn(plain, 10, 5, 5, 5) == ([], -1)  # the fair player's hunters keep no line
 
 
+def test_the_nested_hunter_takes_its_share_of_the_hunting(monkeypatch: pytest.MonkeyPatch) -> None:
+    from terrace.solver import api
+    board = Board.from_number(2, get_rules("admirals-patience"))
+    board.push(Move.choose(1))
+    assert api._Task(board, None, Options(), hunt=True).nested is None  # NESTED_SHARE 0: measured, not used
+    if not Search(board).compiled:
+        pytest.skip("the nested hunter needs the compiled core")
+    monkeypatch.setattr(api, "NESTED_SHARE", 0.5)
+    assert api._Task(board, None, Options(elite=False), hunt=True).nested is None  # the fair player's
+    task = api._Task(board, None, Options(), hunt=True)
+    for _ in range(10):
+        task.step(time.perf_counter() + 60, 100_000)
+    assert task.result is None and task.nested is not None and task.hunter is not None
+    hunters = task.spent + task.hunter.nodes
+    assert 0.9 * hunters <= task.nested.nodes <= 1.2 * hunters
+
+
+def test_a_nested_hunter_wins_a_four_deck_deal_with_a_line_that_replays() -> None:
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push(Move.choose(1))
+    if not Search(board).compiled:
+        pytest.skip("the nested hunter needs the compiled core")
+    search = Search(board, Options(nested=True))
+    while not search.step(seconds=math.inf, max_nodes=1 << 16) and search.nodes < 2_000_000:
+        pass
+    assert search.result == "won"
+    assert replays_to_win(board, search.moves_to_engine(board, search.line))
+
+
 def test_best_line_leads_to_the_most_cards_up() -> None:
     board = Board.from_number(2, get_rules("generals-patience"))
     board.push(Move.choose(2))

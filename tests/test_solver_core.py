@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import os
 import threading
+from dataclasses import replace
 
 import pytest
 
@@ -147,30 +148,47 @@ def test_piles_are_keyed_as_a_multiset_of_built_runs() -> None:
         Board.from_position(f"A - AS,AH,AD,AC 9S5H,7C8H - {rest.replace('5H', '')} 0", rules)
 
 
+HUNTERS = {"beam": Options(beam=16), "nested": Options(nested=True)}
+
+
 @needs_core
+@pytest.mark.parametrize("hunter", HUNTERS)
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
-def test_beam_hunter_wins_only_what_is_won_and_never_says_lost(rules: Rules) -> None:
+def test_hunters_win_only_what_is_won_and_never_say_lost(rules: Rules, hunter: str) -> None:
     found = won = 0
     for seed in range(20):
         board = endgame_position(seed, rules, cards_in_play(rules))
         reference = brute_force(board, 20_000)
-        search = Search(board, Options(beam=16))
-        while not search.step(max_nodes=1 << 20):
+        search = Search(board, HUNTERS[hunter])
+        # the beam dies out; the nested hunter starts again until stopped
+        while not search.step(seconds=math.inf, max_nodes=1 << 14) and search.nodes < 1 << 20:
             pass
-        assert search.result in ("won", "exhausted")
+        assert search.result in ("won", "exhausted", None)
         won += reference == "won"
         if search.result == "won":
             found += reference == "won"
             assert reference != "lost"
             _, end = search.replay(board, search.line)  # the engine checks every move
             assert end.is_won()
-    assert won >= 5 and found >= 0.9 * won  # (width 16 found every one)
+    assert won >= 5 and found >= 0.9 * won  # (both found every one)
 
 
-def test_beam_hunter_needs_the_compiled_core() -> None:
+@pytest.mark.parametrize("hunter", HUNTERS)
+def test_hunters_need_the_compiled_core(hunter: str) -> None:
     board = endgame_position(1, RULE_SETS[0], 10)
     with pytest.raises(ValueError, match="compiled core"):
-        Search(board, Options(beam=16, core="python"))
+        Search(board, replace(HUNTERS[hunter], core="python"))
+
+
+@needs_core
+def test_a_nested_hunter_with_nothing_to_play_stops_at_once() -> None:
+    rules = Rules(decks=1, reserve=0, piles=2, candidates=0)
+    waste = "2S3S4S5S6S7S8S9STSJSQS2H3H4H5H6H7H8H9HTHJHQH2D3D4D5D6D7D8D9DTDJDQDKD2C4C5C6C7C8C9CTCJCQCKC3C"
+    stuck = Board.from_position(f"A - AS,AH,AD,AC KS,KH {waste} - 0", rules)
+    assert not list(stuck.legal_moves)
+    search = Search(stuck, Options(nested=True))
+    assert search.step(seconds=5)
+    assert search.result == "exhausted" and search.nodes < 10
 
 
 CORES = ["python", pytest.param("compiled", marks=needs_core)]
@@ -210,7 +228,8 @@ def test_a_restart_refuses_a_prefix_the_search_would_not_play(core: str) -> None
 
 
 @needs_core
-def test_the_beam_hunter_does_not_restart() -> None:
+@pytest.mark.parametrize("hunter", HUNTERS)
+def test_the_beam_and_nested_hunters_do_not_restart(hunter: str) -> None:
     board = Board.from_number(3, get_rules("falling-star"))
-    with pytest.raises(ValueError, match="does not restart"):
-        Search(board, Options(beam=8)).restart(1, [])
+    with pytest.raises(ValueError, match="do not restart"):
+        Search(board, HUNTERS[hunter]).restart(1, [])

@@ -21,7 +21,7 @@ from terrace.board import Board
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
-from terrace.solver.search import CORE_SLICE_SECONDS, Options, Search
+from terrace.solver.search import CORE_SLICE_SECONDS, Options, Search, core_available
 
 HUNTER_SHARE = 2.0
 """The win-hunters get about this many times the complete search's time..."""
@@ -54,6 +54,14 @@ FOCUS = 2
 """When any winning candidate will do, three rounds in four go to this many
 candidates, those whose searches have put most cards up (on Admiral's
 Patience deals 1-40 at 12 million positions each: 8 wins instead of 4)."""
+NESTED_SHARE = 0.0
+"""The share of the win-hunters' time that goes to the nested hunter
+(nested Monte Carlo search, ``ccore/nested.c``) instead of the restarting
+ones, when the compiled core is built and the hunters learn from their best
+line (``Options.elite``). Measured and left at 0: half the time on
+Admiral's Patience deals 1-60 at 40 million positions won 40 (version 4
+alone: 41), on General's Patience deals 1-200 at 30 million 39 (36), both
+within luck (``bench/restarts.py ... --set NESTED_SHARE=0.5``)."""
 TIDY_SECONDS = 0.25
 """At most this long (and a quarter of the budget) is spent tidying a winning line."""
 TIDY_TRIES = 64
@@ -135,8 +143,8 @@ class _Task:
     search that can prove a loss, and a restricted one that hunts for wins
     with another move order (its own exhaustion proves nothing)."""
 
-    __slots__ = ("board", "choice", "elite", "elite_found", "hunter", "limit", "line", "options", "progress",
-                 "restarts", "result", "rng", "search", "spent", "stale")
+    __slots__ = ("board", "choice", "elite", "elite_found", "hunter", "limit", "line", "nested", "options",
+                 "progress", "restarts", "result", "rng", "search", "spent", "stale")
 
     def __init__(self, board: Board, choice: Move | None, options: Options, hunt: bool) -> None:
         self.board = board
@@ -154,6 +162,10 @@ class _Task:
         """Hunters in a row that did not better the best line."""
         self.rng = random.Random(options.seed)
         self.hunter: Search | None = self._new_hunter() if hunt else None
+        self.nested: Search | None = None
+        """The nested hunter, which takes :data:`NESTED_SHARE` of the hunting."""
+        if hunt and options.elite and NESTED_SHARE > 0 and core_available():
+            self.nested = Search(board, replace(options, nested=True, core="compiled"))
         self.result: str | None = None
         self.line: list[Move] = []
         self.progress = -1
@@ -192,7 +204,8 @@ class _Task:
 
     @property
     def nodes(self) -> int:
-        return self.search.nodes + self.spent + (self.hunter.nodes if self.hunter else 0)
+        return (self.search.nodes + self.spent + (self.hunter.nodes if self.hunter else 0)
+                + (self.nested.nodes if self.nested else 0))
 
     def step(self, deadline: float, nodes: int | None = None) -> None:
         """One slice of the complete search, then the win-hunters for
@@ -215,6 +228,8 @@ class _Task:
         # process (a busy machine): a slice that overran gives them no more.
         now = time.perf_counter()
         until = min(deadline, now + min(now - start, CORE_SLICE_SECONDS) * (share - 1))
+        if self.nested is not None and self._nest(now + (until - now) * NESTED_SHARE):
+            return
         while not self._hunt(until) and time.perf_counter() < until:
             pass
 
@@ -225,6 +240,11 @@ class _Task:
             self._settle(search)
             return
         budget = int(nodes * self._hunter_share())
+        if self.nested is not None:
+            most = int(budget * NESTED_SHARE)
+            if self._nest(deadline, most):
+                return
+            budget -= most
         while self.hunter is not None and budget > 0 and time.perf_counter() < deadline:
             before = self.spent + self.hunter.nodes
             if self._hunt(deadline, budget):
@@ -237,6 +257,23 @@ class _Task:
     def _hunter_share(self) -> float:
         """How many times the complete search's slice the hunters get now."""
         return HUNTER_SHARE if self.search.nodes < LATE_AFTER else LATE_HUNTER_SHARE
+
+    def _nest(self, until: float, most: int | None = None) -> bool:
+        """The nested hunter until ``until`` (or for ``most`` positions);
+        True once it has won."""
+        nested = self.nested
+        while nested is not None:
+            nested.step(max(0.0, until - time.perf_counter()), max_nodes=most)
+            self.progress = max(self.progress, nested.best_found)
+            if nested.result == WON:
+                self._settle(nested)
+                return True
+            if nested.result is not None:  # nothing to play: proves nothing
+                self.spent += nested.nodes
+                self.nested = None
+            if most is not None or time.perf_counter() >= until:
+                break
+        return False
 
     def _hunt(self, until: float, most: int | None = None) -> bool:
         """One slice of the win-hunter (at most ``most`` positions), ending by

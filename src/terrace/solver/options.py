@@ -26,6 +26,9 @@ class Options:
     beam: int = 0
     """When not 0: the search is the compiled core's beam hunter with this
     many positions per layer (a win-finding search: it never claims lost)."""
+    nested: bool = False
+    """The search is the compiled core's nested hunter (``ccore/nested.c``):
+    a win-finding search that never claims lost."""
     elite: bool = True
     """Let every second win-hunter start from a random point of the best
     line the hunters have found so far (``solve`` only; see ``api.ELITE_EVERY``)."""
@@ -42,4 +45,4 @@ class Options:
     def complete(self) -> bool:
         """True when the search leaves out only moves proved unnecessary, so
         that running out of positions proves the position lost."""
-        return not self.dig_only and not self.beam
+        return not self.dig_only and not self.beam and not self.nested

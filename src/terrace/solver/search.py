@@ -99,11 +99,13 @@ class Search:
             if _core is None:
                 raise RuntimeError("the compiled solver core is not built")
             self._compiled = _core.Search(*_core_arguments(board, self.options))
+            seed = (self.options.seed ^ self.options.shuffle) & (1 << 64) - 1
             if self.options.beam:
-                self._compiled.set_beam(self.options.beam, BEAM_CLOSURE, BEAM_PER_PARENT, BEAM_WEIGHTS,
-                                        (self.options.seed ^ self.options.shuffle) & (1 << 64) - 1)
-        elif self.options.beam:
-            raise ValueError("the beam hunter needs the compiled core")
+                self._compiled.set_beam(self.options.beam, BEAM_CLOSURE, BEAM_PER_PARENT, BEAM_WEIGHTS, seed)
+            elif self.options.nested:
+                self._compiled.set_nested(seed)
+        elif self.options.beam or self.options.nested:
+            raise ValueError("the beam and nested hunters need the compiled core")
 
     def restart(self, shuffle: int, prefix: list[int]) -> None:
         """Start again from the position the search was built on, after the
@@ -119,8 +121,8 @@ class Search:
         search: a move the engine refuses, with the engine's error), and the
         search is left at its first position.
         """
-        if self.options.beam:
-            raise ValueError("the beam hunter does not restart")
+        if self.options.beam or self.options.nested:
+            raise ValueError("the beam and nested hunters do not restart")
         self.options = replace(self.options, shuffle=shuffle)
         self._clear()
         if self._compiled is not None:

@@ -14,6 +14,7 @@
  * the small search is given `closure * ENDGAME` positions; the beam ends
  * when a layer is empty. Winning lines are kept as a tree of move
  * segments, so the line of a win is its node's chain of segments. */
+#include "keyset.h"
 #include "state.h"
 
 #define ENDGAME 16
@@ -56,14 +57,8 @@ typedef struct beam {
     int64_t nnodes, cap_nodes;
     int32_t *moves;
     int64_t nmoves, cap_moves;
-    uint64_t *seen;   /* keys of the next layer's candidates (this layer) */
-    uint64_t seen_mask;
-    int64_t seen_count;
-    size_t seen_bytes;
-    uint64_t *local_seen;  /* keys of one small search, stamped with gen */
-    uint32_t *local_gen;
-    uint64_t local_mask;
-    uint32_t gen;
+    keyset seen;      /* keys of the next layer's candidates (this layer) */
+    stampset small;   /* keys of one small search */
     int32_t entry_node;  /* tree node of the entry being expanded */
 } beam;
 
@@ -254,54 +249,6 @@ static int heap_push(beam *b, bheap *h, int id) {
 
 static inline void slot_free(beam *b, int id) { b->free_ids[b->nfree++] = id; }
 
-/* 1 when the key is new to the next layer, 0 when seen, -1 without memory */
-static int seen_insert(beam *b, uint64_t a, uint64_t c) {
-    if (!(a | c)) c = 1;
-    if ((uint64_t)(b->seen_count + 1) * 2 > b->seen_mask + 1) {
-        uint64_t slots = (b->seen_mask + 1) * 2;
-        size_t bytes = slots * 2 * sizeof(uint64_t);
-        if (!mem_take(bytes)) return -1;
-        uint64_t *t = calloc(slots * 2, sizeof(uint64_t));
-        if (!t) { mem_give(bytes); return -1; }
-        for (uint64_t i = 0; i <= b->seen_mask; i++) {
-            uint64_t x = b->seen[2 * i], y = b->seen[2 * i + 1];
-            if (x | y) {
-                uint64_t j = x & (slots - 1);
-                while (t[2 * j] | t[2 * j + 1]) j = (j + 1) & (slots - 1);
-                t[2 * j] = x; t[2 * j + 1] = y;
-            }
-        }
-        free(b->seen);
-        mem_give(b->seen_bytes);
-        b->seen = t;
-        b->seen_mask = slots - 1;
-        b->seen_bytes = bytes;
-    }
-    uint64_t j = a & b->seen_mask;
-    while (b->seen[2 * j] | b->seen[2 * j + 1]) {
-        if (b->seen[2 * j] == a && b->seen[2 * j + 1] == c) return 0;
-        j = (j + 1) & b->seen_mask;
-    }
-    b->seen[2 * j] = a; b->seen[2 * j + 1] = c;
-    b->seen_count++;
-    return 1;
-}
-
-/* the small search's own set: 1 when new; a full set says "seen" */
-static int local_insert(beam *b, uint64_t a, uint64_t c) {
-    uint64_t j = a & b->local_mask;
-    for (uint64_t probes = 0; probes <= b->local_mask; probes++) {
-        if (b->local_gen[j] != b->gen) {
-            b->local_gen[j] = b->gen;
-            b->local_seen[2 * j] = a; b->local_seen[2 * j + 1] = c;
-            return 1;
-        }
-        if (b->local_seen[2 * j] == a && b->local_seen[2 * j + 1] == c) return 0;
-        j = (j + 1) & b->local_mask;
-    }
-    return 0;
-}
-
 static int add_node(beam *b, int32_t parent, const int32_t *moves, int n) {
     if (b->nnodes + 1 > b->cap_nodes) {
         int64_t cap = b->cap_nodes * 2 + 1024;
@@ -333,7 +280,7 @@ static int add_node(beam *b, int32_t parent, const int32_t *moves, int n) {
 static void consider(Core *s, beam *b, int depth) {
     uint64_t a = s->h[0] + s->hpt[0], c = s->h[1] + s->hpt[1];
     if (s->found > s->best_found) s->best_found = s->found;
-    if (seen_insert(b, a, c) <= 0) return;
+    if (keyset_insert(&b->seen, a, c) <= 0) return;
     if (s->dead_check && s->nres && reserve_dead(s)) return;  /* Reserve schedule */
     int64_t score = eval(s, b) * 256 + (int64_t)(mix64(a ^ b->seed) & 255);
     if (!heap_accepts(b, &b->local, score)) return;
@@ -380,11 +327,8 @@ static int win_line(Core *s, beam *b, int depth) {
 
 /* 1: won (s->path holds the line), 0: done, -1: no memory */
 static int small_search(Core *s, beam *b, int limit) {
-    if (++b->gen == 0) {
-        memset(b->local_gen, 0, (b->local_mask + 1) * sizeof(uint32_t));
-        b->gen = 1;
-    }
-    local_insert(b, s->h[0] + s->hpt[0], s->h[1] + s->hpt[1]);
+    stampset_renew(&b->small);
+    stampset_insert(&b->small, s->h[0] + s->hpt[0], s->h[1] + s->hpt[1]);
     s->nfr = 0;
     s->mv_len = 0;
     s->npath = 0;
@@ -406,7 +350,7 @@ static int small_search(Core *s, beam *b, int limit) {
             if (s->found == s->total) return win_line(s, b, (int)s->npath) ? 1 : -1;
             if (u == 2) {
                 consider(s, b, (int)s->npath);  /* a card left the stock: next layer */
-            } else if (local_insert(b, s->h[0] + s->hpt[0], s->h[1] + s->hpt[1]) &&
+            } else if (stampset_insert(&b->small, s->h[0] + s->hpt[0], s->h[1] + s->hpt[1]) &&
                        !(up_ && s->dead_check && s->nres && reserve_dead(s))) {
                 visit(s, b, (int)s->npath);
                 if (s->npath < MAXDEPTH) {
@@ -454,8 +398,7 @@ static int next_layer(beam *b) {
     }
     b->nlayer = n;
     b->next = 0;
-    memset(b->seen, 0, (b->seen_mask + 1) * 2 * sizeof(uint64_t));
-    b->seen_count = 0;
+    keyset_clear(&b->seen);
     return n > 0;
 }
 
@@ -463,8 +406,9 @@ void beam_free(Core *s) {
     beam *b = s->beam;
     if (!b) return;
     free(b->slots); free(b->free_ids); free(b->layer_heap.ids); free(b->local.ids); free(b->layer);
-    free(b->nodes); free(b->moves); free(b->local_seen); free(b->local_gen);
-    if (b->seen) { free(b->seen); mem_give(b->seen_bytes); }
+    free(b->nodes); free(b->moves);
+    stampset_free(&b->small);
+    keyset_free(&b->seen);
     free(b);
     s->beam = NULL;
 }
@@ -487,15 +431,8 @@ int beam_setup(Core *s, int width, int closure, int per_parent, const int64_t *w
     b->layer = malloc(width * sizeof(int32_t));
     uint64_t lslots = 64;
     while (lslots < (uint64_t)closure * ENDGAME * 2) lslots *= 2;
-    b->local_mask = lslots - 1;
-    b->local_seen = malloc(lslots * 2 * sizeof(uint64_t));
-    b->local_gen = calloc(lslots, sizeof(uint32_t));
-    b->seen_mask = 4095;
-    b->seen_bytes = 4096 * 2 * sizeof(uint64_t);
-    b->seen = mem_take(b->seen_bytes) ? calloc(4096 * 2, sizeof(uint64_t)) : NULL;
-    if (!b->slots || !b->free_ids || !b->layer_heap.ids || !b->local.ids || !b->layer || !b->local_seen ||
-        !b->local_gen || !b->seen) {
-        if (!b->seen) b->seen_bytes = 0;
+    int small = stampset_init(&b->small, lslots), seen = keyset_init(&b->seen, 4096);
+    if (!b->slots || !b->free_ids || !b->layer_heap.ids || !b->local.ids || !b->layer || !small || !seen) {
         return 0;
     }
     for (int i = 0; i < b->nslots; i++) b->free_ids[i] = b->nslots - 1 - i;
@@ -508,10 +445,7 @@ int run_beam(Core *s, int64_t max_nodes, double seconds) {
     double deadline = now() + seconds;
     int64_t stop = s->nodes + max_nodes;
     if (!s->started) {
-        s->started = 1;
-        s->nodes = 1;
-        s->best_found = s->found;
-        if (s->found == s->total) { s->npath = 0; return R_WON; }
+        if (hunter_starts(s)) return R_WON;
         int id = b->free_ids[--b->nfree];
         bslot *x = slot_at(b, id);
         store(s, x);

@@ -12,6 +12,8 @@
  *   tables.c   card tables, Zobrist keys, memory, the transposition table
  *   search.c   moves, prunings and the search loop (runs without the GIL)
  *   beam.c     the beam hunter, a win-finding search over layers of draws
+ *   nested.c   the nested hunter, nested Monte Carlo search (level 1)
+ *   keyset.h   sets of position keys for the two hunters
  *   module.c   the Python type terrace.solver._core.Search
  */
 #ifndef TERRACE_CORE_H
@@ -54,6 +56,7 @@ typedef struct zset {
 } zset;
 
 struct beam;
+struct nest;
 
 typedef struct {
     PyObject_HEAD
@@ -98,6 +101,7 @@ typedef struct {
     int best_found, best_first;
     double last_seconds;
     struct beam *beam;  /* set: the search is the beam hunter (beam.c) */
+    struct nest *nest;  /* set: the search is the nested hunter (nested.c) */
 } Core;
 
 static inline uint64_t splitmix(uint64_t *state) {
@@ -134,5 +138,10 @@ static inline int reserve_dead(const Core *s) { return reserve_schedule(s, 1, NU
 int beam_setup(Core *s, int width, int closure, int per_parent, const int64_t *w, uint64_t seed);
 int run_beam(Core *s, int64_t max_nodes, double seconds);
 void beam_free(Core *s);
+
+/* nested.c */
+int nested_setup(Core *s, uint64_t seed);
+int run_nested(Core *s, int64_t max_nodes, double seconds);
+void nested_free(Core *s);
 
 #endif

@@ -17,6 +17,7 @@ static int read_cards(PyObject *obj, uint8_t *out, int limit, int *n) {
 
 static void core_free_arrays(Core *s) {
     beam_free(s);
+    nested_free(s);
     free(s->res); free(s->stk); free(s->wst);
     for (int j = 0; j < MAXP; j++) free(s->pile[j]);
     free(s->pref); free(s->mv); free(s->fstart); free(s->fcount); free(s->fidx);
@@ -141,7 +142,7 @@ static PyObject *Core_step(Core *s, PyObject *args) {
     double t0 = now();
     int r;
     Py_BEGIN_ALLOW_THREADS
-    r = s->beam ? run_beam(s, max_nodes, seconds) : run(s, max_nodes, seconds);
+    r = s->beam ? run_beam(s, max_nodes, seconds) : s->nest ? run_nested(s, max_nodes, seconds) : run(s, max_nodes, seconds);
     Py_END_ALLOW_THREADS
     s->last_seconds = now() - t0;
     s->busy = 0;
@@ -175,13 +176,24 @@ static PyObject *Core_set_beam(Core *s, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *Core_set_nested(Core *s, PyObject *args) {
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "K", &seed)) return NULL;
+    if (!s->mv || s->started || s->beam || s->nest || s->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the nested hunter is set once, before the search starts");
+        return NULL;
+    }
+    if (!nested_setup(s, seed)) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
 static PyObject *Core_restart(Core *s, PyObject *args) {
     unsigned long long shuffle;
     PyObject *moves;
     if (!PyArg_ParseTuple(args, "KO", &shuffle, &moves)) return NULL;
     if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
     if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread"); return NULL; }
-    if (s->beam) { PyErr_SetString(PyExc_RuntimeError, "the beam hunter does not restart"); return NULL; }
+    if (s->beam || s->nest) { PyErr_SetString(PyExc_RuntimeError, "the beam and nested hunters do not restart"); return NULL; }
     PyObject *seq = PySequence_Fast(moves, "moves must be a sequence of internal moves");
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -238,6 +250,7 @@ static PyMethodDef Core_methods[] = {
     {"step", (PyCFunction)Core_step, METH_VARARGS,
      "step(max_nodes, seconds) -> 0 running, 1 won, 2 lost, 3 memory"},
     {"line", (PyCFunction)Core_line, METH_NOARGS, "the internal moves of the current line"},
+    {"set_nested", (PyCFunction)Core_set_nested, METH_VARARGS, "set_nested(seed): make this search the nested hunter"},
     {"set_beam", (PyCFunction)Core_set_beam, METH_VARARGS,
      "set_beam(width, closure, per_parent, weights, seed): make this search the beam hunter"},
     {"restart", (PyCFunction)Core_restart, METH_VARARGS,

@@ -86,6 +86,16 @@ static inline void set_redeals(Core *s, int n) {
     s->ru = n;
 }
 
+/* A hunter's first step (beam.c, nested.c): the first position is counted;
+ * 1 when it is already won (with an empty line) */
+static inline int hunter_starts(Core *s) {
+    s->started = 1;
+    s->nodes = 1;
+    s->best_found = s->found;
+    if (s->found == s->total) { s->npath = 0; return 1; }
+    return 0;
+}
+
 static inline int can_draw(const Core *s) { return s->nstk || (s->nwst && s->ru < s->redeals); }
 
 /* ------------------------------------------------------------------ */

@@ -1,0 +1,125 @@
+/* Sets of 128-bit position keys for the hunters (beam.c, nested.c): a
+ * growing set whose memory counts against the core's limit, and a fixed
+ * set that is emptied at once by a new stamp. */
+#ifndef TERRACE_KEYSET_H
+#define TERRACE_KEYSET_H
+
+#include "core.h"
+
+typedef struct {
+    uint64_t *keys;  /* pairs; (0, 0) marks a free slot */
+    uint64_t mask;
+    int64_t count;
+    size_t bytes;
+} keyset;
+
+/* 1 when allocated with `slots` (a power of two) */
+static inline int keyset_init(keyset *k, uint64_t slots) {
+    k->mask = slots - 1;
+    k->count = 0;
+    k->bytes = slots * 2 * sizeof(uint64_t);
+    k->keys = NULL;
+    if (!mem_take(k->bytes)) { k->bytes = 0; return 0; }
+    k->keys = calloc(slots * 2, sizeof(uint64_t));
+    if (!k->keys) { mem_give(k->bytes); k->bytes = 0; return 0; }
+    return 1;
+}
+
+static inline void keyset_free(keyset *k) {
+    if (k->keys) { free(k->keys); mem_give(k->bytes); }
+    k->keys = NULL;
+    k->bytes = 0;
+}
+
+static inline void keyset_clear(keyset *k) {
+    memset(k->keys, 0, (k->mask + 1) * 2 * sizeof(uint64_t));
+    k->count = 0;
+}
+
+static inline int keyset_has(const keyset *k, uint64_t a, uint64_t b) {
+    if (!(a | b)) b = 1;
+    uint64_t j = a & k->mask;
+    while (k->keys[2 * j] | k->keys[2 * j + 1]) {
+        if (k->keys[2 * j] == a && k->keys[2 * j + 1] == b) return 1;
+        j = (j + 1) & k->mask;
+    }
+    return 0;
+}
+
+/* 1 when the key is new (and inserted), 0 when seen, -1 without memory;
+ * the set doubles when it is half full */
+static inline int keyset_insert(keyset *k, uint64_t a, uint64_t b) {
+    if (!(a | b)) b = 1;
+    if ((uint64_t)(k->count + 1) * 2 > k->mask + 1) {
+        uint64_t slots = (k->mask + 1) * 2;
+        size_t bytes = slots * 2 * sizeof(uint64_t);
+        if (!mem_take(bytes)) return -1;
+        uint64_t *t = calloc(slots * 2, sizeof(uint64_t));
+        if (!t) { mem_give(bytes); return -1; }
+        for (uint64_t i = 0; i <= k->mask; i++) {
+            uint64_t x = k->keys[2 * i], y = k->keys[2 * i + 1];
+            if (x | y) {
+                uint64_t j = x & (slots - 1);
+                while (t[2 * j] | t[2 * j + 1]) j = (j + 1) & (slots - 1);
+                t[2 * j] = x; t[2 * j + 1] = y;
+            }
+        }
+        keyset_free(k);
+        k->keys = t;
+        k->mask = slots - 1;
+        k->bytes = bytes;
+    }
+    uint64_t j = a & k->mask;
+    while (k->keys[2 * j] | k->keys[2 * j + 1]) {
+        if (k->keys[2 * j] == a && k->keys[2 * j + 1] == b) return 0;
+        j = (j + 1) & k->mask;
+    }
+    k->keys[2 * j] = a; k->keys[2 * j + 1] = b;
+    k->count++;
+    return 1;
+}
+
+/* a fixed set emptied by taking a new stamp (stampset_renew) */
+typedef struct {
+    uint64_t *keys;
+    uint32_t *stamps;
+    uint64_t mask;
+    uint32_t stamp;
+} stampset;
+
+static inline int stampset_init(stampset *k, uint64_t slots) {
+    k->mask = slots - 1;
+    k->stamp = 0;
+    k->keys = malloc(slots * 2 * sizeof(uint64_t));
+    k->stamps = calloc(slots, sizeof(uint32_t));
+    return k->keys && k->stamps;
+}
+
+static inline void stampset_free(stampset *k) {
+    free(k->keys); free(k->stamps);
+    k->keys = NULL; k->stamps = NULL;
+}
+
+static inline void stampset_renew(stampset *k) {
+    if (++k->stamp == 0) {
+        memset(k->stamps, 0, (k->mask + 1) * sizeof(uint32_t));
+        k->stamp = 1;
+    }
+}
+
+/* 1 when new (and inserted); a full set says "seen" */
+static inline int stampset_insert(stampset *k, uint64_t a, uint64_t b) {
+    uint64_t j = a & k->mask;
+    for (uint64_t probes = 0; probes <= k->mask; probes++) {
+        if (k->stamps[j] != k->stamp) {
+            k->stamps[j] = k->stamp;
+            k->keys[2 * j] = a; k->keys[2 * j + 1] = b;
+            return 1;
+        }
+        if (k->keys[2 * j] == a && k->keys[2 * j + 1] == b) return 0;
+        j = (j + 1) & k->mask;
+    }
+    return 0;
+}
+
+#endif
