@@ -180,6 +180,12 @@ def test_hunters_need_the_compiled_core(hunter: str) -> None:
         Search(board, replace(HUNTERS[hunter], core="python"))
 
 
+def test_one_search_is_one_hunter() -> None:
+    board = endgame_position(1, RULE_SETS[0], 10)
+    with pytest.raises(ValueError, match="choose one hunter"):
+        Search(board, Options(beam=16, nested=True))
+
+
 @needs_core
 def test_a_nested_hunter_with_nothing_to_play_stops_at_once() -> None:
     rules = Rules(decks=1, reserve=0, piles=2, candidates=0)

@@ -228,7 +228,7 @@ class _Task:
         # process (a busy machine): a slice that overran gives them no more.
         now = time.perf_counter()
         until = min(deadline, now + min(now - start, CORE_SLICE_SECONDS) * (share - 1))
-        if self.nested is not None and self._nest(now + (until - now) * NESTED_SHARE):
+        if self.nested is not None and self._nest(now + (until - now) * min(1.0, NESTED_SHARE)):
             return
         while not self._hunt(until) and time.perf_counter() < until:
             pass
@@ -241,7 +241,7 @@ class _Task:
             return
         budget = int(nodes * self._hunter_share())
         if self.nested is not None:
-            most = int(budget * NESTED_SHARE)
+            most = int(budget * min(1.0, NESTED_SHARE))
             if self._nest(deadline, most):
                 return
             budget -= most

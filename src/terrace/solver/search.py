@@ -94,6 +94,8 @@ class Search:
         self._prefix: list[int] = []
         self._compiled: Any = None
         self._clear()
+        if self.options.beam and self.options.nested:
+            raise ValueError("choose one hunter: beam or nested, not both")
         use_core = self.options.core == "compiled" or (self.options.core == "auto" and _core is not None)
         if use_core:
             if _core is None:
