@@ -22,7 +22,6 @@ typedef struct nest {
     int64_t nbest, cap_best;
     int64_t best_score;
     int prev, prev_u;
-    int32_t moves[MAXGEN];
 } nest;
 
 static inline void key(const Core *s, uint64_t *a, uint64_t *b) {
@@ -111,9 +110,8 @@ int run_nested(Core *s, int64_t max_nodes, double seconds) {
     }
     while (s->nodes < stop && now() < deadline) {
         if (!grow(s)) return R_MEMORY;
-        int n = gen(s, t->prev, t->prev_u, t->moves);
         int32_t moves[MAXGEN];
-        memcpy(moves, t->moves, n * sizeof(int32_t));
+        int n = gen(s, t->prev, t->prev_u, moves);
         for (int i = 0; i < n; i++) {
             int u, won = 0;
             if (!try_move(s, t, moves[i], &u, 0)) continue;
