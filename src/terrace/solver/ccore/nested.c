@@ -27,7 +27,6 @@ typedef struct nest {
 static inline void key(const Core *s, uint64_t *a, uint64_t *b) {
     *a = s->h[0] + s->hpt[0];
     *b = s->h[1] + s->hpt[1];
-    if (!(*a | *b)) *b = 1;
 }
 
 /* plays move m if it leads to a new, live position; 1 when played */
@@ -39,17 +38,18 @@ static int try_move(Core *s, nest *t, int m, int *u_out, int rolling) {
     int ok = !keyset_has(&t->main, a, b) && (!rolling || stampset_insert(&t->roll, a, b)) &&
              !(up_ && s->dead_check && s->nres && reserve_dead(s));
     if (!ok) {
-        s->npath--;
-        undo(s, m, u);
+        take_back_to(s, s->npath - 1);
         return 0;
     }
     *u_out = u;
     return 1;
 }
 
-/* a rollout from the position after the path; leaves the path as it was
- * unless it wins (then the path is the winning line). Returns the score. */
-static int64_t rollout(Core *s, nest *t, int prev, int prev_u, int first_move, int *won) {
+/* a rollout from the position after the path, whose last move is prev
+ * (refill code prev_u); 1 when it wins (the path is then the winning
+ * line), else 0 with the path as it was and the best sequence kept */
+static int rollout(Core *s, nest *t, int prev, int prev_u) {
+    int first_move = prev;
     stampset_renew(&t->roll);
     int64_t start = s->npath;
     int32_t moves[MAXGEN];
@@ -64,7 +64,7 @@ static int64_t rollout(Core *s, nest *t, int prev, int prev_u, int first_move, i
     }
     if (s->found > s->best_found) s->best_found = s->found;
     int64_t score = (int64_t)s->found * 1024 - s->nwst;
-    if (s->found == s->total) { *won = 1; return score; }
+    if (s->found == s->total) return 1;
     if (score > t->best_score) {
         int64_t len = s->npath - start + 1;
         if (len > t->cap_best) {
@@ -78,18 +78,12 @@ static int64_t rollout(Core *s, nest *t, int prev, int prev_u, int first_move, i
             t->best_score = score;
         }
     }
-    while (s->npath > start) {
-        s->npath--;
-        undo(s, s->path[s->npath], s->undo[s->npath]);
-    }
-    return score;
+    take_back_to(s, start);
+    return 0;
 }
 
 static void new_run(Core *s, nest *t) {
-    while (s->npath > 0) {
-        s->npath--;
-        undo(s, s->path[s->npath], s->undo[s->npath]);
-    }
+    take_back_to(s, 0);
     keyset_clear(&t->main);
     uint64_t a, b;
     key(s, &a, &b);
@@ -113,13 +107,11 @@ int run_nested(Core *s, int64_t max_nodes, double seconds) {
         int32_t moves[MAXGEN];
         int n = gen(s, t->prev, t->prev_u, moves);
         for (int i = 0; i < n; i++) {
-            int u, won = 0;
+            int u;
             if (!try_move(s, t, moves[i], &u, 0)) continue;
             if (!grow(s)) return R_MEMORY;
-            rollout(s, t, moves[i], u, moves[i], &won);
-            if (won) return R_WON;
-            s->npath--;
-            undo(s, moves[i], u);
+            if (rollout(s, t, moves[i], u)) return R_WON;
+            take_back_to(s, s->npath - 1);
         }
         if (s->found > s->best_found) s->best_found = s->found;
         if (t->nbest == 0) {

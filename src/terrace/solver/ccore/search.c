@@ -338,13 +338,6 @@ int run(Core *s, int64_t max_nodes, double seconds) {
  * order; what it finds is then exactly what a new search built on the
  * position after the prefix would find, with the prefix in front. */
 
-static void rewind_path(Core *s) {
-    while (s->npath > 0) {
-        s->npath--;
-        undo(s, s->path[s->npath], s->undo[s->npath]);
-    }
-}
-
 static int contains(const int32_t *moves, int n, int m) {
     for (int j = 0; j < n; j++)
         if (moves[j] == m) return 1;
@@ -355,7 +348,7 @@ static int contains(const int32_t *moves, int n, int m) {
  * digging one) makes there (*bad = i; the search is back at its first
  * position, in the new order) */
 int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t *bad) {
-    rewind_path(s);
+    take_back_to(s, 0);
     s->nfr = 0; s->mv_len = 0; s->started = 0; s->result = 0; s->nodes = 0;
     s->best = 0; s->best_found = -1; s->best_first = -2; s->best_len = 0; s->base_len = 0;
     if (s->tt) { free(s->tt); mem_give(s->tt_bytes); }
@@ -381,7 +374,7 @@ int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t 
         s->npath++;
         prev = moves[i]; prev_u = u;
     }
-    if (r < 1) rewind_path(s);
+    if (r < 1) take_back_to(s, 0);
     s->base_len = s->npath;
     s->rng = shuffle;
     s->shuffled = shuffle != 0;

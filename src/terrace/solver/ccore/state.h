@@ -208,4 +208,12 @@ static inline void undo(Core *s, int m, int u) {
     else ret_card(s, src - SRC_RETURN, -1);
 }
 
+/* takes the moves of the path back until it is `depth` moves long */
+static inline void take_back_to(Core *s, int64_t depth) {
+    while (s->npath > depth) {
+        s->npath--;
+        undo(s, s->path[s->npath], s->undo[s->npath]);
+    }
+}
+
 #endif
