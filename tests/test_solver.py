@@ -390,6 +390,20 @@ def test_the_nested_hunter_takes_its_share_of_the_hunting(monkeypatch: pytest.Mo
     assert 0.9 * hunters <= task.nested.nodes <= 1.2 * hunters
 
 
+def test_an_exhausted_nested_hunter_hands_back_its_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from terrace.solver import api
+    rules = Rules(decks=1, reserve=0, piles=2, candidates=0)
+    waste = "2S3S4S5S6S7S8S9STSJSQS2H3H4H5H6H7H8H9HTHJHQH2D3D4D5D6D7D8D9DTDJDQDKD2C4C5C6C7C8C9CTCJCQCKC3C"
+    stuck = Board.from_position(f"A - AS,AH,AD,AC KS,KH {waste} - 0", rules)
+    if not Search(stuck).compiled:
+        pytest.skip("the nested hunter needs the compiled core")
+    monkeypatch.setattr(api, "NESTED_SHARE", 0.5)
+    task = api._Task(stuck, None, Options(), hunt=True)
+    start = time.perf_counter()
+    assert not task._nest(start + 2.0)  # nothing to play: exhausted, and no busy wait until the end
+    assert time.perf_counter() - start < 1.0 and task.nested is None
+
+
 def test_a_nested_hunter_wins_a_four_deck_deal_with_a_line_that_replays() -> None:
     board = Board.from_number(1, get_rules("admirals-patience"))
     board.push(Move.choose(1))

@@ -271,6 +271,7 @@ class _Task:
             if nested.result is not None:  # nothing to play: proves nothing
                 self.spent += nested.nodes
                 self.nested = None
+                break
             if most is not None or time.perf_counter() >= until:
                 break
         return False
