@@ -16,6 +16,7 @@ from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position
 from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
+from terrace.solver.state import SRC_RETURN, SRC_WASTE
 from terrace.solver.search import Options, Search, core_available
 from terrace.variants import get_rules
 
@@ -200,9 +201,10 @@ def test_a_nested_hunter_with_nothing_to_play_stops_at_once() -> None:
 CORES = ["python", pytest.param("compiled", marks=needs_core)]
 
 
+@pytest.mark.parametrize("checked", [True, False], ids=["checked", "own-line"])
 @pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize("rules", [*RULE_SETS, FREE_RETURN], ids=lambda r: r.describe())
-def test_a_restarted_search_is_the_search_built_after_its_prefix(core: str, rules: Rules) -> None:
+def test_a_restarted_search_is_the_search_built_after_its_prefix(core: str, rules: Rules, checked: bool) -> None:
     for seed in range(4):
         board = endgame_position(seed, rules, 15)
         search = Search(board, Options(core=core, shuffle=9))
@@ -210,7 +212,7 @@ def test_a_restarted_search_is_the_search_built_after_its_prefix(core: str, rule
         line = search.best_line() or search.line
         for cut in sorted({0, len(line) // 2, len(line)}):
             prefix = line[:cut]
-            search.restart(5, prefix)
+            search.restart(5, prefix, checked=checked)
             got = run_on(search, 20_000)
             after = search.replay(board, prefix)[1]
             fresh = run_on(Search(after, Options(core=core, shuffle=5)), 20_000)
@@ -231,6 +233,24 @@ def test_a_restart_refuses_a_prefix_the_search_would_not_play(core: str) -> None
             search.restart(3, bad)
         # left at its first position, in the new order
         assert run_on(search, 3_000) == run_on(Search(board, Options(core=core, shuffle=3)), 3_000)
+
+
+@needs_core
+def test_an_unchecked_restart_still_refuses_a_move_it_cannot_play() -> None:
+    board = Board.from_number(3, get_rules("falling-star"))
+    search = Search(board, Options())
+    run_on(search, 500)
+    good = search.best_line()[:3]
+    fresh = run_on(Search(board, Options(shuffle=3)), 3_000)
+    # no card there, no such pile or source, a foundation that does not want the card
+    unplayable = [[4095], [*good, 9 << 6 | 63], [*good, 50 << 6 | 0], [*good, 0 << 6 | 30], [SRC_WASTE << 6 | 63],
+                  [SRC_RETURN << 6 | 0], [-2]]
+    legal = [str(m) for m in board.legal_moves]
+    not_wanted = next(j << 6 | 63 for j in range(9) if f"t{j + 1}f" not in legal)
+    for bad in [*unplayable, [not_wanted]]:
+        with pytest.raises(ValueError, match="not a move of the search"):
+            search.restart(3, bad, checked=False)
+        assert run_on(search, 3_000) == fresh
 
 
 @needs_core

@@ -184,7 +184,7 @@ class _Task:
         hunter = self.hunter
         if self.restarts == 2 or hunter is None:
             hunter = Search(self.board, replace(self.options, shuffle=self.restarts))
-        hunter.restart(self.restarts, prefix)
+        hunter.restart(self.restarts, prefix, checked=False)  # the prefix is a line of the hunters'
         return hunter
 
     def _learn(self, hunter: Search) -> None:

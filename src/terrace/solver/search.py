@@ -109,7 +109,7 @@ class Search:
         elif self.options.beam or self.options.nested:
             raise ValueError("the beam and nested hunters need the compiled core")
 
-    def restart(self, shuffle: int, prefix: list[int]) -> None:
+    def restart(self, shuffle: int, prefix: list[int], *, checked: bool = True) -> None:
         """Start again from the position the search was built on, after the
         internal moves ``prefix``, with the random move order ``shuffle``.
 
@@ -122,13 +122,21 @@ class Search:
         ``Options.dig_only``) raises ``ValueError`` (in the pure-Python
         search: a move the engine refuses, with the engine's error), and the
         search is left at its first position.
+
+        ``checked=False`` is for a prefix that is a line of one of the
+        solver's own searches from the same position (``best_line``): the
+        compiled core then only makes sure that every move can be played
+        (a card where it comes from, a foundation that wants it), instead
+        of listing the moves of every position on the way, which took a
+        tenth of the hunting time on Admiral's Patience. The pure-Python
+        search checks every move with the engine either way.
         """
         if self.options.beam or self.options.nested:
             raise ValueError("the beam and nested hunters do not restart")
         self.options = replace(self.options, shuffle=shuffle)
         self._clear()
         if self._compiled is not None:
-            self._compiled.restart(shuffle, prefix)
+            self._compiled.restart(shuffle, prefix, checked)
             return
         self._board, self._prefix = self._root, []
         self._board = self.replay(self._root, prefix)[1]

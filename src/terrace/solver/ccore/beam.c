@@ -161,7 +161,7 @@ static void restore(Core *s, bslot *x) {
 
 static int reserve_demand(const Core *s) {
     int need = 0;
-    return reserve_schedule(s, 0, &need) ? 999 : need;
+    return reserve_schedule(s, 0, &need, -1) ? 999 : need;
 }
 
 static int64_t eval(const Core *s, const beam *b) {

@@ -129,10 +129,10 @@ void build_tables(Core *s);
 /* search.c */
 int grow(Core *s);
 int run(Core *s, int64_t max_nodes, double seconds);
-int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t *bad);
+int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t *bad, int checked);
 int gen(Core *s, int prev, int prev_u, int32_t *out);
-int reserve_schedule(const Core *s, int check, int *need);
-static inline int reserve_dead(const Core *s) { return reserve_schedule(s, 1, NULL); }
+int reserve_schedule(const Core *s, int check, int *need, int only);
+static inline int reserve_dead(const Core *s) { return reserve_schedule(s, 1, NULL, -1); }
 
 /* beam.c */
 int beam_setup(Core *s, int width, int closure, int per_parent, const int64_t *w, uint64_t seed);

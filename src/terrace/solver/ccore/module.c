@@ -190,7 +190,8 @@ static PyObject *Core_set_nested(Core *s, PyObject *args) {
 static PyObject *Core_restart(Core *s, PyObject *args) {
     unsigned long long shuffle;
     PyObject *moves;
-    if (!PyArg_ParseTuple(args, "KO", &shuffle, &moves)) return NULL;
+    int checked = 1;
+    if (!PyArg_ParseTuple(args, "KO|p", &shuffle, &moves, &checked)) return NULL;
     if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
     if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread"); return NULL; }
     if (s->beam || s->nest) { PyErr_SetString(PyExc_RuntimeError, "the beam and nested hunters do not restart"); return NULL; }
@@ -206,7 +207,7 @@ static PyObject *Core_restart(Core *s, PyObject *args) {
     }
     Py_DECREF(seq);
     int64_t bad = -1;
-    int r = restart(s, shuffle, buf, n, &bad);
+    int r = restart(s, shuffle, buf, n, &bad, checked);
     free(buf);
     if (r == 0) return PyErr_NoMemory();
     if (r < 0) return PyErr_Format(PyExc_ValueError, "move %lld of the prefix is not a move of the search there",
@@ -254,7 +255,7 @@ static PyMethodDef Core_methods[] = {
     {"set_beam", (PyCFunction)Core_set_beam, METH_VARARGS,
      "set_beam(width, closure, per_parent, weights, seed): make this search the beam hunter"},
     {"restart", (PyCFunction)Core_restart, METH_VARARGS,
-     "restart(shuffle, moves): start again from the first position, after the internal moves, in another order"},
+     "restart(shuffle, moves, checked=True): start again from the first position, after the internal moves, in another order"},
     {"best_line", (PyCFunction)Core_best_line, METH_NOARGS, "the line that put most cards on the foundations"},
     {NULL},
 };

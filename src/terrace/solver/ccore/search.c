@@ -40,12 +40,13 @@ static inline int nothing_can_lie_on(const Core *s, int k) {
  * foundations. With check 0 only a reserve card that no foundation can
  * ever reach counts as dead; *need (when not NULL) gets how many cards from
  * outside the reserve the schedule asks for (the beam hunter's score). */
-int reserve_schedule(const Core *s, int check, int *need) {
+int reserve_schedule(const Core *s, int check, int *need, int only) {
     const int32_t *counts = s->pref + (int64_t)s->nres * s->nslot;
     int hs[4][20], hn[4], total = 0;
     int demand[52];
     memset(demand, 0, sizeof demand);
     for (int cls = 0; cls < s->classes; cls++) {
+        if (only >= 0 && cls != only) continue;
         int started = s->done[cls], n = 0;
         for (int j = 1; j < 13; j++) started += s->want[s->chain[cls][j]];
         for (int i = 0; i < s->class_size - started; i++) hs[cls][n++] = 0;
@@ -56,6 +57,7 @@ int reserve_schedule(const Core *s, int check, int *need) {
     for (int p = s->nres - 1; p >= 0; p--) {
         int k = s->SK[s->res[p]];
         int height = s->HEIGHT[k], cls = s->CLASS_OF[k];
+        if (only >= 0 && cls != only) continue;
         int *h = hs[cls];
         int best_i = -1;
         for (int i = 0; i < hn[cls] && h[i] <= height; i++) best_i = i;
@@ -196,14 +198,15 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
         /* Empty piles: only the first one */
         if (first_empty >= 0 && (s->freesp || s->wastesp)) out[n++] = SRC_WASTE * 64 + first_empty;
     }
-    /* pile to pile, sources with fewer cards first (a stable sort: the
-     * pile numbers break ties) */
-    for (int a = 1; a < nsrc; a++) {
-        int v = order[a], b = a;
-        while (b > 0 && order[b - 1] > v) { order[b] = order[b - 1]; b--; }
-        order[b] = v;
+    /* pile to pile, sources with fewer cards first, the pile numbers
+     * breaking ties: each source goes to the rank of its key, counted
+     * without branches (the keys all differ; an insertion sort's
+     * mispredicted branches cost more than these comparisons) */
+    for (int a = 0; a < nsrc; a++) {
+        int v = order[a], rank = 0;
+        for (int b = 0; b < nsrc; b++) rank += order[b] < v;
+        srcs[rank] = v & 31;
     }
-    for (int a = 0; a < nsrc; a++) srcs[a] = order[a] & 31;
     for (int q = 0; q < nsrc; q++) {
         int i = srcs[q];
         if (i == again) continue;
@@ -274,8 +277,11 @@ static int push_frame(Core *s, int m, int u, int up_) {
     if (!grow(s)) return 0;
     int64_t at = s->mv_len;
     int n = 0;
-    /* Reserve schedule: checked at the start and after every foundation move */
-    if (!(up_ && s->dead_check && s->nres && reserve_dead(s))) n = gen(s, m, u, s->mv + at);
+    /* Reserve schedule: checked at the start and after every foundation
+     * move, then only for the class of the card that went up (the
+     * position before it passed, and the other classes are as they were) */
+    int only = m >= 0 ? s->CLASS_OF[s->SK[s->upc[s->npath - 1]]] : -1;
+    if (!(up_ && s->dead_check && s->nres && reserve_schedule(s, 1, NULL, only))) n = gen(s, m, u, s->mv + at);
     s->fstart[s->nfr] = at;
     s->fcount[s->nfr] = n;
     s->fidx[s->nfr] = 0;
@@ -344,10 +350,37 @@ static int contains(const int32_t *moves, int n, int m) {
     return 0;
 }
 
+/* 1 when move m can be played where the search stands: a card is where
+ * it comes from, and a foundation wants it (a check that keeps apply()
+ * safe, not the rules of the tableau) */
+static int playable(const Core *s, int m) {
+    if (m == DRAW) return can_draw(s);
+    if (m < 0) return 0;
+    int src = m >> 6, dst = m & 63;
+    uint8_t c;
+    if (dst != DST_FOUNDATION && dst >= s->piles_n) return 0;
+    if (src < SRC_RESERVE) {
+        if (src >= s->piles_n || !s->plen[src] || src == dst) return 0;
+        c = s->pile[src][s->plen[src] - 1];
+    } else if (src == SRC_RESERVE) {
+        if (!s->nres) return 0;
+        c = s->res[s->nres - 1];
+    } else if (src == SRC_WASTE) {
+        if (!s->nwst) return 0;
+        c = s->wst[s->nwst - 1];
+    } else {
+        int k = src - SRC_RETURN;
+        return k >= 0 && s->ret && k < s->nslot && s->ftop[k] && !s->IS_BASE[k] && dst != DST_FOUNDATION;
+    }
+    return dst != DST_FOUNDATION || s->want[s->SK[c]] > 0;
+}
+
 /* 1: done; 0: out of memory; -1: moves[i] is not a move the search (or a
  * digging one) makes there (*bad = i; the search is back at its first
- * position, in the new order) */
-int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t *bad) {
+ * position, in the new order). With checked 0 the moves are a line of the
+ * solver's own from this position (a hunter's best line), so only
+ * playable() is asked, not the move list of every position on the way. */
+int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t *bad, int checked) {
     take_back_to(s, 0);
     s->nfr = 0; s->mv_len = 0; s->started = 0; s->result = 0; s->nodes = 0;
     s->best = 0; s->best_found = -1; s->best_first = -2; s->best_len = 0; s->base_len = 0;
@@ -362,9 +395,10 @@ int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t 
          * after the previous one are among), or a digging hunter's
          * (Options.dig_only): they go on digging the pile a card has just
          * left, which the plain moves may leave out */
-        int ok = contains(legal, gen(s, -2, 0, legal), moves[i]) ||
-                 (plain_pile_move(prev, prev_u) && s->plen[prev >> 6] &&
-                  contains(legal, dig_moves(s, prev >> 6, legal), moves[i]));
+        int ok = checked ? contains(legal, gen(s, -2, 0, legal), moves[i]) ||
+                               (plain_pile_move(prev, prev_u) && s->plen[prev >> 6] &&
+                                contains(legal, dig_moves(s, prev >> 6, legal), moves[i]))
+                         : playable(s, moves[i]);
         if (!ok) { *bad = i; r = -1; break; }
         if (!grow(s)) { r = 0; break; }
         int up_;
