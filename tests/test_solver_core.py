@@ -16,8 +16,8 @@ from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position
 from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
-from terrace.solver.state import SRC_RETURN, SRC_WASTE
 from terrace.solver.search import Options, Search, core_available
+from terrace.solver.state import SRC_RETURN, SRC_WASTE
 from terrace.variants import get_rules
 
 needs_core = pytest.mark.skipif(not core_available(), reason="the compiled core is not built")
@@ -204,7 +204,9 @@ CORES = ["python", pytest.param("compiled", marks=needs_core)]
 @pytest.mark.parametrize("checked", [True, False], ids=["checked", "own-line"])
 @pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize("rules", [*RULE_SETS, FREE_RETURN], ids=lambda r: r.describe())
-def test_a_restarted_search_is_the_search_built_after_its_prefix(core: str, rules: Rules, checked: bool) -> None:
+def test_a_restarted_search_is_the_search_built_after_its_prefix(
+    core: str, rules: Rules, checked: bool,
+) -> None:
     for seed in range(4):
         board = endgame_position(seed, rules, 15)
         search = Search(board, Options(core=core, shuffle=9))
@@ -243,8 +245,8 @@ def test_an_unchecked_restart_still_refuses_a_move_it_cannot_play() -> None:
     good = search.best_line()[:3]
     fresh = run_on(Search(board, Options(shuffle=3)), 3_000)
     # no card there, no such pile or source, a foundation that does not want the card
-    unplayable = [[4095], [*good, 9 << 6 | 63], [*good, 50 << 6 | 0], [*good, 0 << 6 | 30], [SRC_WASTE << 6 | 63],
-                  [SRC_RETURN << 6 | 0], [-2]]
+    unplayable = [[4095], [*good, 9 << 6 | 63], [*good, 50 << 6 | 0], [*good, 0 << 6 | 30],
+                  [SRC_WASTE << 6 | 63], [SRC_RETURN << 6 | 0], [-2]]
     legal = [str(m) for m in board.legal_moves]
     not_wanted = next(j << 6 | 63 for j in range(9) if f"t{j + 1}f" not in legal)
     for bad in [*unplayable, [not_wanted]]:

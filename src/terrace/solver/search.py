@@ -127,9 +127,9 @@ class Search:
         solver's own searches from the same position (``best_line``): the
         compiled core then only makes sure that every move can be played
         (a card where it comes from, a foundation that wants it), instead
-        of listing the moves of every position on the way, which took a
-        tenth of the hunting time on Admiral's Patience. The pure-Python
-        search checks every move with the engine either way.
+        of listing the moves of every position on the way (7% of all the
+        instructions of a solve of Admiral's Patience deal 2). The
+        pure-Python search checks every move with the engine either way.
         """
         if self.options.beam or self.options.nested:
             raise ValueError("the beam and nested hunters do not restart")

@@ -280,7 +280,7 @@ static int push_frame(Core *s, int m, int u, int up_) {
     /* Reserve schedule: checked at the start and after every foundation
      * move, then only for the class of the card that went up (the
      * position before it passed, and the other classes are as they were) */
-    int only = m >= 0 ? s->CLASS_OF[s->SK[s->upc[s->npath - 1]]] : -1;
+    int only = up_ && m >= 0 ? s->CLASS_OF[s->SK[s->upc[s->npath - 1]]] : -1;
     if (!(up_ && s->dead_check && s->nres && reserve_schedule(s, 1, NULL, only))) n = gen(s, m, u, s->mv + at);
     s->fstart[s->nfr] = at;
     s->fcount[s->nfr] = n;
