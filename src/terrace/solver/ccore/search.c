@@ -116,23 +116,6 @@ static inline int same_pile_key(const Core *s, int a, int b) {
     return s->ph[a][0] == s->ph[b][0] && s->ph[a][1] == s->ph[b][1];
 }
 
-/* the targets in lst that are new piles by key (all when not canonical) */
-static int add_targets(const Core *s, int src, int skip, const int *lst, int n, int32_t *out, int count) {
-    int seen[MAXP], ns = 0;
-    for (int q = 0; q < n; q++) {
-        int j = lst[q];
-        if (j == skip) continue;
-        if (s->canon) {
-            int dup = 0;
-            for (int r = 0; r < ns && !dup; r++) dup = same_pile_key(s, seen[r], j);
-            if (dup) continue;
-            seen[ns++] = j;
-        }
-        out[count++] = src * 64 + j;
-    }
-    return count;
-}
-
 int gen(Core *s, int prev, int prev_u, int32_t *out) {
     int n = 0;
     /* Just-moved card: not moved between piles again at once */
@@ -141,8 +124,12 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
         again = prev & 63;
         if (s->dig_only && s->plen[prev >> 6]) return dig_moves(s, prev >> 6, out);
     }
-    int accn[26], accl[26][MAXP];
+    /* accl[d]: the piles whose top card takes a card of rank and colour
+     * d; uniq[d]: those of them that are new piles by key (Keys: equal
+     * piles are one target; all of them when not canonical) */
+    int accn[26], accl[26][MAXP], uniqn[26], uniq[26][MAXP];
     memset(accn, 0, sizeof accn);
+    memset(uniqn, 0, sizeof uniqn);
     /* the sources as (length, pile) keys: sorted below, shorter piles first */
     int srcs[MAXP], order[MAXP], nsrc = 0, first_empty = -1;
     for (int j = 0; j < s->piles_n; j++) {
@@ -154,6 +141,7 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
             for (int r = 0; s->canon && r < accn[d] && !dup; r++) dup = same_pile_key(s, accl[d][r], j);
             accl[d][accn[d]++] = j;
             if (dup) continue;
+            uniq[d][uniqn[d]++] = j;
             order[nsrc] = s->plen[j] * 32 + j;
             srcs[nsrc++] = j;
         } else if (first_empty < 0) {
@@ -194,7 +182,7 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
     /* the waste card onto piles */
     if (s->nwst) {
         int rc = s->RC[s->wst[s->nwst - 1]];
-        n = add_targets(s, SRC_WASTE, -1, accl[rc], accn[rc], out, n);
+        for (int q = 0; q < uniqn[rc]; q++) out[n++] = SRC_WASTE * 64 + uniq[rc][q];
         /* Empty piles: only the first one */
         if (first_empty >= 0 && (s->freesp || s->wastesp)) out[n++] = SRC_WASTE * 64 + first_empty;
     }
@@ -211,8 +199,10 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
         int i = srcs[q];
         if (i == again) continue;
         if (s->dig_only && !diggable(s, i, accn)) continue;
+        /* (pile i is never among its own targets: a card does not take a
+         * card of its own rank) */
         int rc = s->RC[s->pile[i][s->plen[i] - 1]];
-        n = add_targets(s, i, i, accl[rc], accn[rc], out, n);
+        for (int q = 0; q < uniqn[rc]; q++) out[n++] = i * 64 + uniq[rc][q];
         /* Empty piles: the first one, and never for a pile's only card */
         if (first_empty >= 0 && s->freesp && s->plen[i] > 1) out[n++] = i * 64 + first_empty;
     }
