@@ -172,6 +172,19 @@ def test_cli_solve_json() -> None:
     assert "result: won" in out.output
 
 
+def test_cli_solve_first_win_stops_at_the_first_winning_base_card() -> None:
+    runner = CliRunner()
+    common = ["solve", "-n", "5", "--max-nodes", "1000000", "--json"]
+    every = json.loads(runner.invoke(main, common).output)
+    first = json.loads(runner.invoke(main, [*common, "--first-win"]).output)
+    # every base card: the budget runs out on c3; the first win: far fewer positions
+    assert every["result"] == first["result"] == "won"
+    assert "unknown" in [c["result"] for c in every["candidates"]]
+    assert first["nodes"] * 4 < every["nodes"]
+    board = Board.from_number(5, get_rules("terrace"))
+    assert replays_to_win(board, [Move.parse(m) for m in first["moves"]])
+
+
 def test_cli_survey_resumes(tmp_path: Path) -> None:
     db = str(tmp_path / "v.sqlite3")
     args = ["survey", "-v", "falling-star", "--deals", "3-6", "--jobs", "1",
