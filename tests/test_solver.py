@@ -19,6 +19,7 @@ from terrace.cli import main
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver import Hint, SolveResult, hint, solve
+from terrace.solver.options import DEFAULT_SEED
 from terrace.solver.search import Options, Search
 from terrace.solver.survey import summarise, wilson_interval
 from terrace.solver.verdicts import Verdict, VerdictStore
@@ -384,6 +385,32 @@ def test_a_best_line_that_stops_improving_is_forgotten(monkeypatch: pytest.Monke
     assert learn(task, 5) == ([5], 5)  # the next hunter's line is the new best
     plain = api._Task(board, None, Options(elite=False), hunt=False)
     assert learn(plain, 10, 5, 5, 5) == ([], -1)  # the fair player's hunters keep no line
+
+
+def test_the_seed_moves_the_hunters_move_orders(monkeypatch: pytest.MonkeyPatch) -> None:
+    from terrace.solver import api
+    board = Board.from_number(2, get_rules("generals-patience"))
+    board.push(Move.choose(2))
+    orders: list[int] = []
+    restart = Search.restart
+
+    def record(self: Search, shuffle: int, prefix: list[int], *, checked: bool = True) -> None:
+        orders.append(shuffle)
+        restart(self, shuffle, prefix, checked=checked)
+
+    monkeypatch.setattr(Search, "restart", record)
+
+    def hunters(seed: int) -> list[int]:
+        orders.clear()
+        task = api._Task(board, None, Options(seed=seed), hunt=True)
+        for _ in range(4):
+            task.hunter = task._new_hunter()
+        return list(orders)
+
+    default = hunters(DEFAULT_SEED)
+    assert default == [2, 3, 4, 5]  # the default seed keeps the measured runs' orders
+    other, third = hunters(DEFAULT_SEED + 1), hunters(DEFAULT_SEED - 7)
+    assert len({*default, *other, *third}) == 12 and 0 not in other + third
 
 
 def test_the_nested_hunter_takes_its_share_of_the_hunting(monkeypatch: pytest.MonkeyPatch) -> None:

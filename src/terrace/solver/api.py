@@ -21,6 +21,7 @@ from terrace.board import Board
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
+from terrace.solver.options import DEFAULT_SEED
 from terrace.solver.search import CORE_SLICE_SECONDS, Options, Search, core_available
 
 HUNTER_SHARE = 2.0
@@ -182,10 +183,19 @@ class _Task:
         if self.elite and self.restarts % ELITE_EVERY == 0:  # empty unless options.elite
             prefix = self.elite[:self.rng.randrange(len(self.elite))]
         hunter = self.hunter
+        order = self._order()
         if self.restarts == 2 or hunter is None:
-            hunter = Search(self.board, replace(self.options, shuffle=self.restarts))
-        hunter.restart(self.restarts, prefix, checked=False)  # the prefix is a line of the hunters'
+            hunter = Search(self.board, replace(self.options, shuffle=order))
+        hunter.restart(order, prefix, checked=False)  # the prefix is a line of the hunters'
         return hunter
+
+    def _order(self) -> int:
+        """The random move order of the current hunter: the restart count,
+        moved away by ``Options.seed`` (with the default seed it is the
+        count itself, so the measured runs stay reproducible); never 0,
+        which would mean no shuffle."""
+        shift = (self.options.seed - DEFAULT_SEED) * 0x9E3779B97F4A7C15
+        return (self.restarts + shift) % (1 << 64) or 1
 
     def _learn(self, hunter: Search) -> None:
         """Keep the hunter's best line if it put more cards up than any

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+DEFAULT_SEED = 20240601
+"""The seed of :class:`Options` unless another is given."""
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -36,7 +39,9 @@ class Options:
     """Transposition entries before the search gives up (memory cap); by
     default 20 million for the pure-Python search, and for the compiled core
     as many as its memory limit allows (see :func:`set_memory_limit`)."""
-    seed: int = 20240601
+    seed: int = DEFAULT_SEED
+    """The seed of the position keys and of the win-hunters' random choices
+    (their move orders and restart points)."""
     core: str = "auto"
     """``"auto"``: the compiled core when it is built; ``"python"``: the
     pure-Python reference; ``"compiled"``: the core or an error."""
