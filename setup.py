@@ -13,7 +13,7 @@ setup(
         Extension(
             "terrace.solver._core",
             [CORE + "tables.c", CORE + "search.c", CORE + "beam.c", CORE + "nested.c", CORE + "module.c"],
-            depends=[CORE + "core.h", CORE + "state.h"],
+            depends=[CORE + "core.h", CORE + "state.h", CORE + "keyset.h"],
             extra_compile_args=["-O3", "-Wall"],
             optional=True,
         )

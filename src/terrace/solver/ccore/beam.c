@@ -278,7 +278,8 @@ static int add_node(beam *b, int32_t parent, const int32_t *moves, int n) {
 
 /* the position just reached (after s->path[0..depth)) as a candidate */
 static void consider(Core *s, beam *b, int depth) {
-    uint64_t a = s->h[0] + s->hpt[0], c = s->h[1] + s->hpt[1];
+    uint64_t a, c;
+    position_key(s, &a, &c);
     if (s->found > s->best_found) s->best_found = s->found;
     if (keyset_insert(&b->seen, a, c) <= 0) return;
     if (s->dead_check && s->nres && reserve_dead(s)) return;  /* Reserve schedule */
@@ -328,7 +329,9 @@ static int win_line(Core *s, beam *b, int depth) {
 /* 1: won (s->path holds the line), 0: done, -1: no memory */
 static int small_search(Core *s, beam *b, int limit) {
     stampset_renew(&b->small);
-    stampset_insert(&b->small, s->h[0] + s->hpt[0], s->h[1] + s->hpt[1]);
+    uint64_t a, c;
+    position_key(s, &a, &c);
+    stampset_insert(&b->small, a, c);
     s->nfr = 0;
     s->mv_len = 0;
     s->npath = 0;
@@ -348,10 +351,10 @@ static int small_search(Core *s, beam *b, int limit) {
             int u = play(s, m, &up_);
             count++;
             if (s->found == s->total) return win_line(s, b, (int)s->npath) ? 1 : -1;
+            position_key(s, &a, &c);
             if (u == 2) {
                 consider(s, b, (int)s->npath);  /* a card left the stock: next layer */
-            } else if (stampset_insert(&b->small, s->h[0] + s->hpt[0], s->h[1] + s->hpt[1]) &&
-                       !(up_ && s->dead_check && s->nres && reserve_dead(s))) {
+            } else if (stampset_insert(&b->small, a, c) && !reserve_cut(s, up_, -1)) {
                 visit(s, b, (int)s->npath);
                 if (s->npath < MAXDEPTH) {
                     if (!grow(s)) return -1;

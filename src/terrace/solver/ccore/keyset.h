@@ -1,10 +1,38 @@
-/* Sets of 128-bit position keys for the hunters (beam.c, nested.c): a
- * growing set whose memory counts against the core's limit, and a fixed
- * set that is emptied at once by a new stamp. */
+/* Tables of 128-bit position keys: the probing and rehashing that the
+ * transposition table (tables.c, search.c) and the hunters' sets share,
+ * and the hunters' sets (beam.c, nested.c): a growing set whose memory
+ * counts against the core's limit, and a fixed set that is emptied at once
+ * by a new stamp. */
 #ifndef TERRACE_KEYSET_H
 #define TERRACE_KEYSET_H
 
 #include "core.h"
+
+/* Open addressing with linear probing over pairs; (0, 0) marks a free
+ * slot, so the all-zero key is stored as (0, 1) (mend_key). */
+static inline void mend_key(uint64_t a, uint64_t *b) {
+    if (!(a | *b)) *b = 1;
+}
+
+/* the slot of key (a, b) in table t: where it is, or the free slot it
+ * would take */
+static inline uint64_t keys_slot(const uint64_t *t, uint64_t mask, uint64_t a, uint64_t b) {
+    uint64_t j = a & mask;
+    while ((t[2 * j] | t[2 * j + 1]) && !(t[2 * j] == a && t[2 * j + 1] == b)) j = (j + 1) & mask;
+    return j;
+}
+
+static inline int keys_used(const uint64_t *t, uint64_t j) { return (t[2 * j] | t[2 * j + 1]) != 0; }
+
+/* every key of `old` (old_slots slots) into the empty table t */
+static inline void keys_rehash(const uint64_t *old, uint64_t old_slots, uint64_t *t, uint64_t mask) {
+    for (uint64_t i = 0; i < old_slots; i++) {
+        if (!keys_used(old, i)) continue;
+        uint64_t j = keys_slot(t, mask, old[2 * i], old[2 * i + 1]);
+        t[2 * j] = old[2 * i];
+        t[2 * j + 1] = old[2 * i + 1];
+    }
+}
 
 typedef struct {
     uint64_t *keys;  /* pairs; (0, 0) marks a free slot */
@@ -37,43 +65,28 @@ static inline void keyset_clear(keyset *k) {
 }
 
 static inline int keyset_has(const keyset *k, uint64_t a, uint64_t b) {
-    if (!(a | b)) b = 1;
-    uint64_t j = a & k->mask;
-    while (k->keys[2 * j] | k->keys[2 * j + 1]) {
-        if (k->keys[2 * j] == a && k->keys[2 * j + 1] == b) return 1;
-        j = (j + 1) & k->mask;
-    }
-    return 0;
+    mend_key(a, &b);
+    return keys_used(k->keys, keys_slot(k->keys, k->mask, a, b));
 }
 
 /* 1 when the key is new (and inserted), 0 when seen, -1 without memory;
  * the set doubles when it is half full */
 static inline int keyset_insert(keyset *k, uint64_t a, uint64_t b) {
-    if (!(a | b)) b = 1;
+    mend_key(a, &b);
     if ((uint64_t)(k->count + 1) * 2 > k->mask + 1) {
         uint64_t slots = (k->mask + 1) * 2;
         size_t bytes = slots * 2 * sizeof(uint64_t);
         if (!mem_take(bytes)) return -1;
         uint64_t *t = calloc(slots * 2, sizeof(uint64_t));
         if (!t) { mem_give(bytes); return -1; }
-        for (uint64_t i = 0; i <= k->mask; i++) {
-            uint64_t x = k->keys[2 * i], y = k->keys[2 * i + 1];
-            if (x | y) {
-                uint64_t j = x & (slots - 1);
-                while (t[2 * j] | t[2 * j + 1]) j = (j + 1) & (slots - 1);
-                t[2 * j] = x; t[2 * j + 1] = y;
-            }
-        }
+        keys_rehash(k->keys, k->mask + 1, t, slots - 1);
         keyset_free(k);
         k->keys = t;
         k->mask = slots - 1;
         k->bytes = bytes;
     }
-    uint64_t j = a & k->mask;
-    while (k->keys[2 * j] | k->keys[2 * j + 1]) {
-        if (k->keys[2 * j] == a && k->keys[2 * j + 1] == b) return 0;
-        j = (j + 1) & k->mask;
-    }
+    uint64_t j = keys_slot(k->keys, k->mask, a, b);
+    if (keys_used(k->keys, j)) return 0;
     k->keys[2 * j] = a; k->keys[2 * j + 1] = b;
     k->count++;
     return 1;

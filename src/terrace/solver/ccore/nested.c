@@ -24,19 +24,14 @@ typedef struct nest {
     int prev, prev_u;
 } nest;
 
-static inline void key(const Core *s, uint64_t *a, uint64_t *b) {
-    *a = s->h[0] + s->hpt[0];
-    *b = s->h[1] + s->hpt[1];
-}
-
 /* plays move m if it leads to a new, live position; 1 when played */
 static int try_move(Core *s, nest *t, int m, int *u_out, int rolling) {
     int up_;
     int u = play(s, m, &up_);
     uint64_t a, b;
-    key(s, &a, &b);
+    position_key(s, &a, &b);
     int ok = !keyset_has(&t->main, a, b) && (!rolling || stampset_insert(&t->roll, a, b)) &&
-             !(up_ && s->dead_check && s->nres && reserve_dead(s));
+             !reserve_cut(s, up_, -1);
     if (!ok) {
         take_back_to(s, s->npath - 1);
         return 0;
@@ -86,7 +81,7 @@ static void new_run(Core *s, nest *t) {
     take_back_to(s, 0);
     keyset_clear(&t->main);
     uint64_t a, b;
-    key(s, &a, &b);
+    position_key(s, &a, &b);
     keyset_insert(&t->main, a, b);
     t->nbest = 0;
     t->best_score = -(1LL << 60);
@@ -124,7 +119,7 @@ int run_nested(Core *s, int64_t max_nodes, double seconds) {
         int m = t->best[0], u;
         if (!try_move(s, t, m, &u, 0)) { new_run(s, t); continue; }
         uint64_t a, b;
-        key(s, &a, &b);
+        position_key(s, &a, &b);
         if (keyset_insert(&t->main, a, b) < 0) return R_MEMORY;
         t->prev = m; t->prev_u = u;
         memmove(t->best, t->best + 1, (t->nbest - 1) * sizeof(int32_t));

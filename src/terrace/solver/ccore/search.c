@@ -1,21 +1,22 @@
 /* Moves, prunings and the search loop of the compiled core (state.py,
  * movegen.py, prune.py, search.py). run() is called without the GIL. */
+#include "keyset.h"
 #include "state.h"
 
-/* 1: new (inserted), 0: seen before, -1: no memory left */
-static int tt_insert(Core *s, uint64_t a, uint64_t b) {
-    if (!(a | b)) b = 1;
+/* the position into the table: 1 new (inserted), 0 seen before, -1 no
+ * memory left */
+static int tt_insert(Core *s) {
+    uint64_t a, b;
+    position_key(s, &a, &b);
+    mend_key(a, &b);
     if ((uint64_t)(s->tt_count + 1) * 4 > (s->tt_mask + 1) * 3) {
         if (!tt_alloc(s, (s->tt_mask + 1) * 2)) {
             if ((uint64_t)(s->tt_count + 1) * 20 > (s->tt_mask + 1) * 19) return -1;
         }
     }
     uint64_t *t = s->tt;
-    uint64_t j = a & s->tt_mask;
-    while (t[2 * j] | t[2 * j + 1]) {
-        if (t[2 * j] == a && t[2 * j + 1] == b) return 0;
-        j = (j + 1) & s->tt_mask;
-    }
+    uint64_t j = keys_slot(t, s->tt_mask, a, b);
+    if (keys_used(t, j)) return 0;
     if (s->tt_count >= s->max_entries) return -1;
     t[2 * j] = a;
     t[2 * j + 1] = b;
@@ -271,7 +272,7 @@ static int push_frame(Core *s, int m, int u, int up_) {
      * move, then only for the class of the card that went up (the
      * position before it passed, and the other classes are as they were) */
     int only = up_ && m >= 0 ? s->CLASS_OF[s->SK[s->upc[s->npath - 1]]] : -1;
-    if (!(up_ && s->dead_check && s->nres && reserve_schedule(s, 1, NULL, only))) n = gen(s, m, u, s->mv + at);
+    if (!reserve_cut(s, up_, only)) n = gen(s, m, u, s->mv + at);
     s->fstart[s->nfr] = at;
     s->fcount[s->nfr] = n;
     s->fidx[s->nfr] = 0;
@@ -287,7 +288,7 @@ int run(Core *s, int64_t max_nodes, double seconds) {
         s->started = 1;
         s->nodes = 1;
         s->best = s->found;
-        if (tt_insert(s, s->h[0] + s->hpt[0], s->h[1] + s->hpt[1]) < 0) return R_MEMORY;
+        if (tt_insert(s) < 0) return R_MEMORY;
         if (s->found == s->total) return R_WON;
         if (!push_frame(s, -2, 0, s->dead_check)) return R_MEMORY;
     }
@@ -311,7 +312,7 @@ int run(Core *s, int64_t max_nodes, double seconds) {
                 s->best_len = s->npath;
                 if (s->found == s->total) return R_WON;
             }
-            int fresh = tt_insert(s, s->h[0] + s->hpt[0], s->h[1] + s->hpt[1]);
+            int fresh = tt_insert(s);
             if (fresh < 0) return R_MEMORY;
             if (fresh) {
                 if (!push_frame(s, m, u, up_)) return R_MEMORY;

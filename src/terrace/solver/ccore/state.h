@@ -86,6 +86,19 @@ static inline void set_redeals(Core *s, int n) {
     s->ru = n;
 }
 
+/* the position's key: its two 64-bit lanes */
+static inline void position_key(const Core *s, uint64_t *a, uint64_t *b) {
+    *a = s->h[0] + s->hpt[0];
+    *b = s->h[1] + s->hpt[1];
+}
+
+/* Reserve schedule: 1 when the move just played (a foundation move when
+ * up_) leaves a position the schedule cuts; only >= 0 checks that class
+ * alone (search.c, where the position before the move passed) */
+static inline int reserve_cut(const Core *s, int up_, int only) {
+    return up_ && s->dead_check && s->nres && reserve_schedule(s, 1, NULL, only);
+}
+
 /* A hunter's first step (beam.c, nested.c): the first position is counted;
  * 1 when it is already won (with an empty line) */
 static inline int hunter_starts(Core *s) {

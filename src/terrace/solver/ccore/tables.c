@@ -1,6 +1,6 @@
 /* Card tables, Zobrist keys, memory and the transposition table of the
  * compiled core (tables.py). */
-#include "core.h"
+#include "keyset.h"
 
 static zset *zsets = NULL;
 
@@ -57,16 +57,11 @@ int tt_alloc(Core *s, uint64_t slots) {
     s->tt = t;
     s->tt_mask = slots - 1;
     s->tt_bytes = bytes;
-    for (uint64_t i = 0; i < old_slots; i++) {
-        uint64_t a = old[2 * i], b = old[2 * i + 1];
-        if (a | b) {
-            uint64_t j = a & s->tt_mask;
-            while (t[2 * j] | t[2 * j + 1]) j = (j + 1) & s->tt_mask;
-            t[2 * j] = a;
-            t[2 * j + 1] = b;
-        }
+    if (old) {
+        keys_rehash(old, old_slots, t, s->tt_mask);
+        free(old);
+        mem_give(old_bytes);
     }
-    if (old) { free(old); mem_give(old_bytes); }
     return 1;
 }
 
