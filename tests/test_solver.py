@@ -359,11 +359,12 @@ def test_hunters_restarting_from_the_best_line_win_what_fresh_restarts_do_not() 
 class _FakeHunter:
     """What a task learns from a finished hunter: its best line and count."""
 
-    def __init__(self, found: int) -> None:
+    def __init__(self, found: int, tag: int = 0) -> None:
         self.best_found = found
+        self.tag = tag
 
     def best_line(self) -> list[int]:
-        return [self.best_found]
+        return [self.best_found] + [self.tag] * bool(self.tag)
 
 
 def test_a_best_line_that_stops_improving_is_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -383,6 +384,10 @@ def test_a_best_line_that_stops_improving_is_forgotten(monkeypatch: pytest.Monke
     assert learn(task, 12, 5, 5) == ([12], 12)  # better: the count starts again
     assert learn(task, 5) == ([], -1)  # the third in a row without a better line: forgotten
     assert learn(task, 5) == ([5], 5)  # the next hunter's line is the new best
+    task._learn(cast(Search, _FakeHunter(5, tag=7)))
+    assert (task.elite, task.elite_found, task.stale) == ([5, 7], 5, 1)  # as good: replaces, and counts
+    task._learn(cast(Search, _FakeHunter(4, tag=8)))
+    assert (task.elite, task.stale) == ([5, 7], 2)  # worse: kept
     plain = api._Task(board, None, Options(elite=False), hunt=False)
     assert learn(plain, 10, 5, 5, 5) == ([], -1)  # the fair player's hunters keep no line
 

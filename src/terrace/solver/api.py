@@ -28,13 +28,25 @@ HUNTER_SHARE = 2.0
 """The win-hunters get about this many times the complete search's time..."""
 LATE_HUNTER_SHARE = 8.0
 """... and this many times once the complete search has entered
-:data:`LATE_AFTER` positions: it proves positions lost early or not at all
-(on a full deal it has never finished), while the hunters keep winning with
-more time (General's Patience's 59 unknown deals among 1-200 at 30 million
-positions each: 3 won instead of 0 with fresh restarts only, 15 instead of
-13 with restarts from the best line; Admiral's deals 1-60 at 40 million:
-24 instead of 22)."""
+:data:`LATE_AFTER` positions (:data:`EARLY_AFTER` when the hunters learn
+from their best line, ``Options.elite``): it proves positions lost early or
+not at all (on a full deal it has never finished; every ``lost`` verdict
+of the surveys' deals 1-200 came from the reserve schedule at the start, in
+at most 5 positions), while the hunters keep winning with more time
+(General's Patience's 59 unknown deals among 1-200 at 30 million positions
+each: 3 won instead of 0 with fresh restarts only, 15 instead of 13 with
+restarts from the best line; Admiral's deals 1-60 at 40 million: 24
+instead of 22)."""
 LATE_AFTER = 1 << 21
+EARLY_AFTER = 1 << 17
+"""With ``Options.elite`` the hunters' share grows to
+:data:`LATE_HUNTER_SHARE` already after this many positions of the
+complete search (solver version 5; at 10 million positions a deal, with a
+line as good as the best one replacing it too, see :meth:`_Task._learn`:
+General's Patience's 79 deals among 1-200 that the reserve schedule does
+not cut at once, 33 and 31 won with two seeds instead of 25 and 28;
+Admiral's deals 1-60, 35 and 30 instead of 29, 30 and 28). The fair
+player's hunters (``elite=False``) keep :data:`LATE_AFTER`."""
 RESTART_NODES = 1_000
 """Positions a win-hunter explores before it restarts with another order
 (see :func:`restart_nodes`)."""
@@ -198,9 +210,11 @@ class _Task:
         return (self.restarts + shift) % (1 << 64) or 1
 
     def _learn(self, hunter: Search) -> None:
-        """Keep the hunter's best line if it put more cards up than any
-        line before it; forget the best line after :data:`STALE_HUNTERS`
-        hunters in a row that did not better it."""
+        """Keep the hunter's best line if it put at least as many cards up
+        as the best line so far (an equal one replaces it: the restarts
+        drift along lines of the same worth instead of circling one);
+        forget the best line after :data:`STALE_HUNTERS` hunters in a row
+        that did not put more up."""
         if not self.options.elite:
             return
         if hunter.best_found > self.elite_found:
@@ -208,6 +222,8 @@ class _Task:
             self.elite_found = hunter.best_found
             self.stale = 0
             return
+        if hunter.best_found == self.elite_found:
+            self.elite = hunter.best_line()
         self.stale += 1
         if self.stale >= STALE_HUNTERS:
             self.elite, self.elite_found, self.stale = [], -1, 0
@@ -266,7 +282,8 @@ class _Task:
 
     def _hunter_share(self) -> float:
         """How many times the complete search's slice the hunters get now."""
-        return HUNTER_SHARE if self.search.nodes < LATE_AFTER else LATE_HUNTER_SHARE
+        late = EARLY_AFTER if self.options.elite else LATE_AFTER
+        return HUNTER_SHARE if self.search.nodes < late else LATE_HUNTER_SHARE
 
     def _nest(self, until: float, most: int | None = None) -> bool:
         """The nested hunter until ``until`` (or for ``most`` positions);
