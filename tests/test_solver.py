@@ -392,6 +392,20 @@ def test_a_best_line_that_stops_improving_is_forgotten(monkeypatch: pytest.Monke
     assert learn(plain, 10, 5, 5, 5) == ([], -1)  # the fair player's hunters keep no line
 
 
+def test_the_hunters_share_grows_sooner_when_they_learn_from_their_best_line() -> None:
+    from terrace.solver import api
+    board = Board.from_number(2, get_rules("generals-patience"))
+    board.push(Move.choose(2))
+    for options, switch, later in ((Options(), api.EARLY_AFTER, api.LEARNING_HUNTER_SHARE),
+                                   (Options(elite=False), api.LATE_AFTER, api.LATE_HUNTER_SHARE)):
+        task = api._Task(board, None, options, hunt=False)
+        task.search.nodes = switch - 1
+        assert task._hunter_share() == api.HUNTER_SHARE
+        task.search.nodes = switch
+        assert task._hunter_share() == later
+    assert api.EARLY_AFTER < api.LATE_AFTER
+
+
 def test_the_seed_moves_the_hunters_move_orders(monkeypatch: pytest.MonkeyPatch) -> None:
     from terrace.solver import api
     board = Board.from_number(2, get_rules("generals-patience"))

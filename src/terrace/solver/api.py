@@ -28,8 +28,8 @@ HUNTER_SHARE = 2.0
 """The win-hunters get about this many times the complete search's time..."""
 LATE_HUNTER_SHARE = 8.0
 """... and this many times once the complete search has entered
-:data:`LATE_AFTER` positions (:data:`EARLY_AFTER` when the hunters learn
-from their best line, ``Options.elite``): it proves positions lost early or
+:data:`LATE_AFTER` positions (see :data:`EARLY_AFTER` for hunters that
+learn from their best line, ``Options.elite``): it proves positions lost early or
 not at all (on a full deal it has never finished; every ``lost`` verdict
 of the surveys' deals 1-200 came from the reserve schedule at the start, in
 at most 5 positions), while the hunters keep winning with more time
@@ -40,13 +40,17 @@ instead of 22)."""
 LATE_AFTER = 1 << 21
 EARLY_AFTER = 1 << 17
 """With ``Options.elite`` the hunters' share grows to
-:data:`LATE_HUNTER_SHARE` already after this many positions of the
-complete search (solver version 5; at 10 million positions a deal, with a
-line as good as the best one replacing it too, see :meth:`_Task._learn`:
-General's Patience's 79 deals among 1-200 that the reserve schedule does
-not cut at once, 33 and 31 won with two seeds instead of 25 and 28;
-Admiral's deals 1-60, 35 and 30 instead of 29, 30 and 28). The fair
-player's hunters (``elite=False``) keep :data:`LATE_AFTER`."""
+:data:`LEARNING_HUNTER_SHARE` already after this many positions of the
+complete search; the fair player's hunters (``elite=False``) keep
+:data:`LATE_AFTER` and :data:`LATE_HUNTER_SHARE`."""
+LEARNING_HUNTER_SHARE = 32.0
+"""The hunters' share, with ``Options.elite``, once the complete search
+has entered :data:`EARLY_AFTER` positions (solver version 5). At 10
+million positions a deal, with a line as good as the best one replacing
+it too (:meth:`_Task._learn`), two seeds: General's Patience's 79 deals
+among 1-200 that the reserve schedule does not cut at once, 34 and 31
+won (eight-fold: 32 and 31; version 4: 25 and 28); Admiral's deals 1-60,
+40 and 35 (eight-fold: 36 and 31; version 4: 29 and 30)."""
 RESTART_NODES = 1_000
 """Positions a win-hunter explores before it restarts with another order
 (see :func:`restart_nodes`)."""
@@ -282,8 +286,9 @@ class _Task:
 
     def _hunter_share(self) -> float:
         """How many times the complete search's slice the hunters get now."""
-        late = EARLY_AFTER if self.options.elite else LATE_AFTER
-        return HUNTER_SHARE if self.search.nodes < late else LATE_HUNTER_SHARE
+        if self.options.elite:
+            return HUNTER_SHARE if self.search.nodes < EARLY_AFTER else LEARNING_HUNTER_SHARE
+        return HUNTER_SHARE if self.search.nodes < LATE_AFTER else LATE_HUNTER_SHARE
 
     def _nest(self, until: float, most: int | None = None) -> bool:
         """The nested hunter until ``until`` (or for ``most`` positions);
