@@ -286,9 +286,9 @@ class _Task:
 
     def _hunter_share(self) -> float:
         """How many times the complete search's slice the hunters get now."""
-        if self.options.elite:
-            return HUNTER_SHARE if self.search.nodes < EARLY_AFTER else LEARNING_HUNTER_SHARE
-        return HUNTER_SHARE if self.search.nodes < LATE_AFTER else LATE_HUNTER_SHARE
+        switch, later = ((EARLY_AFTER, LEARNING_HUNTER_SHARE) if self.options.elite
+                         else (LATE_AFTER, LATE_HUNTER_SHARE))
+        return HUNTER_SHARE if self.search.nodes < switch else later
 
     def _nest(self, until: float, most: int | None = None) -> bool:
         """The nested hunter until ``until`` (or for ``most`` positions);

@@ -326,12 +326,17 @@ static int win_line(Core *s, beam *b, int depth) {
     return 1;
 }
 
+/* 1 when the position is new to the small search (and now recorded) */
+static inline int small_new(const Core *s, beam *b) {
+    uint64_t a, c;
+    position_key(s, &a, &c);
+    return stampset_insert(&b->small, a, c);
+}
+
 /* 1: won (s->path holds the line), 0: done, -1: no memory */
 static int small_search(Core *s, beam *b, int limit) {
     stampset_renew(&b->small);
-    uint64_t a, c;
-    position_key(s, &a, &c);
-    stampset_insert(&b->small, a, c);
+    small_new(s, b);
     s->nfr = 0;
     s->mv_len = 0;
     s->npath = 0;
@@ -351,10 +356,9 @@ static int small_search(Core *s, beam *b, int limit) {
             int u = play(s, m, &up_);
             count++;
             if (s->found == s->total) return win_line(s, b, (int)s->npath) ? 1 : -1;
-            position_key(s, &a, &c);
             if (u == 2) {
                 consider(s, b, (int)s->npath);  /* a card left the stock: next layer */
-            } else if (stampset_insert(&b->small, a, c) && !reserve_cut(s, up_, -1)) {
+            } else if (small_new(s, b) && !reserve_cut(s, up_, -1)) {
                 visit(s, b, (int)s->npath);
                 if (s->npath < MAXDEPTH) {
                     if (!grow(s)) return -1;
