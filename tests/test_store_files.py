@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -195,6 +195,41 @@ def test_a_failing_migration_changes_nothing(tmp_path: Path, monkeypatch: pytest
         assert len(store.game_ids()) == 1
         tables = columns(store._conn)
     assert "extra" not in tables
+
+
+class _RefusingConnection:
+    """Refuses the switch to write-ahead logging ``refusals`` times with
+    ``error``, as SQLite does at once while another connection opens the
+    same new file (not waiting out its busy timeout)."""
+
+    def __init__(self, refusals: int, error: str = "database is locked") -> None:
+        self.refusals = refusals
+        self.error = error
+        self.tries = 0
+
+    def execute(self, sql: str) -> Any:
+        assert sql == "PRAGMA journal_mode = WAL"
+        self.tries += 1
+        if self.tries <= self.refusals:
+            raise sqlite3.OperationalError(self.error)
+        return sqlite3.connect(":memory:").execute("SELECT 'wal'")
+
+
+def test_the_switch_to_the_write_ahead_log_waits_out_a_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from terrace.storage import sqlite as sqlite_module
+    switch = sqlite_module._switch_to_wal
+    conn = _RefusingConnection(3)
+    assert switch(cast(sqlite3.Connection, conn)) == "wal" and conn.tries == 4
+    other = _RefusingConnection(1, "disk I/O error")  # not a busy file: no second try
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        switch(cast(sqlite3.Connection, other))
+    assert other.tries == 1
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_SECONDS", 0.05)
+    held = _RefusingConnection(10**9)  # held for good: it gives up after the timeout
+    start_time = time.monotonic()
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        switch(cast(sqlite3.Connection, held))
+    assert time.monotonic() - start_time < 5 and held.tries > 1
 
 
 def test_many_first_openings_at_once_migrate_once(tmp_path: Path) -> None:

@@ -192,6 +192,12 @@ def remove_new_side_files(path: Path, before: set[str]) -> None:
             Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
+def is_busy(error: sqlite3.Error) -> bool:
+    """True when SQLite refused because another connection holds the file."""
+    text = str(error)
+    return isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
 def sql_error(name: str, error: sqlite3.Error, change: str | None = None) -> StoreError:
     """A clear error for a failure inside SQLite. When ``change`` (e.g.
     "the move") was being written and the disk is full, the file read-only
@@ -206,7 +212,7 @@ def sql_error(name: str, error: sqlite3.Error, change: str | None = None) -> Sto
             if change is None:
                 return StoreError(f"the database {name} cannot be used: {words}")
             return StoreWriteError(f"{change} was not saved: {words}", reason)
-    if isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+    if is_busy(error):
         return StoreError(f"the database {name} is busy (another program holds it): try again")
     if "malformed" in text or "not a database" in text or "corrupt" in text:
         return damaged(name, text)

@@ -64,6 +64,7 @@ from terrace.storage.files import (
     damaged,
     foreign,
     inspect_file,
+    is_busy,
     remove_new_side_files,
     side_files,
     sql_error,
@@ -102,6 +103,24 @@ def open_store(path: str | os.PathLike[str] | None = None) -> SqliteStore:
     or at :func:`~terrace.storage.paths.default_games_path` when it is None;
     ``":memory:"`` keeps everything in memory."""
     return SqliteStore(default_games_path() if path is None else path)
+
+
+def _switch_to_wal(conn: sqlite3.Connection) -> str:
+    """Put the database in write-ahead-log mode; returns the journal mode.
+
+    While several connections open a new file at once, SQLite can refuse
+    the switch at once ("database is locked") instead of waiting out its
+    busy timeout, so the switch is tried again for up to
+    :data:`BUSY_TIMEOUT_SECONDS`.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+    while True:
+        try:
+            return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        except sqlite3.OperationalError as error:
+            if not is_busy(error) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
 
 
 class SqliteStore:
@@ -201,7 +220,7 @@ class SqliteStore:
                 raise NewerDatabaseError(version, self._name)
             if application_id != APPLICATION_ID and (application_id or version or tables):
                 raise foreign(self._name)
-            self.journal_mode = str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+            self.journal_mode = _switch_to_wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
             try:
