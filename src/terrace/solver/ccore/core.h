@@ -57,6 +57,7 @@ typedef struct zset {
 
 struct beam;
 struct nest;
+struct root;
 
 typedef struct {
     PyObject_HEAD
@@ -102,6 +103,7 @@ typedef struct {
     double last_seconds;
     struct beam *beam;  /* set: the search is the beam hunter (beam.c) */
     struct nest *nest;  /* set: the search is the nested hunter (nested.c) */
+    struct root *root;  /* the first position, kept by the first restart() */
 } Core;
 
 static inline uint64_t splitmix(uint64_t *state) {
@@ -130,6 +132,7 @@ void build_tables(Core *s);
 int grow(Core *s);
 int run(Core *s, int64_t max_nodes, double seconds);
 int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t *bad, int checked);
+void root_free(Core *s);
 int gen(Core *s, int prev, int prev_u, int32_t *out);
 int reserve_schedule(const Core *s, int check, int *need, int only);
 static inline int reserve_dead(const Core *s) { return reserve_schedule(s, 1, NULL, -1); }

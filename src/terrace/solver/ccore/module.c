@@ -18,6 +18,7 @@ static int read_cards(PyObject *obj, uint8_t *out, int limit, int *n) {
 static void core_free_arrays(Core *s) {
     beam_free(s);
     nested_free(s);
+    root_free(s);
     free(s->res); free(s->stk); free(s->wst);
     for (int j = 0; j < MAXP; j++) free(s->pile[j]);
     free(s->pref); free(s->mv); free(s->fstart); free(s->fcount); free(s->fidx);
