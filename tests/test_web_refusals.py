@@ -263,3 +263,43 @@ def test_a_half_sent_body_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_client_gone_mid_upload_is_no_error() -> None:
     sent = _call([{"type": "http.request", "body": b'{"var', "more_body": True}], then_wait=False)
     assert 400 <= sent[0]["status"] < 500
+
+
+# ---------------------------------------------------------------- the guard's refusals
+
+
+@pytest.mark.parametrize(
+    ("request_args", "status", "code", "german"),
+    [
+        ({"method": "GET", "url": "/api/variants", "headers": {"host": "evil.example"}},
+         421, "host-not-local", "nur Anfragen an diesen Computer"),
+        ({"method": "POST", "url": "/api/games", "json": {}, "headers": {"origin": "http://evil.example"}},
+         403, "cross-site", "anderen Websites"),
+        ({"method": "GET", "url": "/api/variants", "headers": {"sec-fetch-site": "cross-site"}},
+         403, "cross-site", "anderen Websites"),
+        ({"method": "POST", "url": "/api/games", "content": b"{}",
+          "headers": {"content-type": "application/json", "content-length": "99999"}},
+         413, "body-too-large", "höchstens 16384 Bytes"),
+    ],
+    ids=["host", "origin", "fetch-site", "length"],
+)
+def test_the_guard_refuses_with_a_code_in_the_requests_language(
+    client: TestClient, store: MemoryStore, request_args: dict[str, Any], status: int, code: str, german: str,
+) -> None:
+    english = client.request(**request_args)
+    assert english.status_code == status
+    assert english.json()["code"] == code
+    args = {**request_args, "headers": {**request_args["headers"], "accept-language": "de-DE,de;q=0.9"}}
+    translated = client.request(**args)
+    assert translated.status_code == status
+    assert translated.json() == {"error": translated.json()["error"], "code": code}
+    assert german in translated.json()["error"]
+    assert store.recent() == []
+
+
+def test_a_missing_token_is_refused_with_a_code() -> None:
+    guarded = TestClient(create_app(MemoryStore(), hint_seconds=0.2, token="s3cret"), base_url=LOCAL)
+    response = guarded.get("/api/variants", headers={"accept-language": "de"})
+    assert response.status_code == 401
+    assert response.json()["code"] == "token-needed"
+    assert "Token" in response.json()["error"]

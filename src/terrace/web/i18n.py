@@ -56,6 +56,10 @@ class WebRefusal(StrEnum):
     NOT_SAVED_DISK_FULL = "not-saved-disk-full"
     STORE_UNAVAILABLE = "store-unavailable"
     SERVER_ERROR = "server-error"
+    # The guard in front of the app (terrace.web.security)
+    HOST_NOT_LOCAL = "host-not-local"
+    CROSS_SITE = "cross-site"
+    TOKEN_NEEDED = "token-needed"
     # Ending a game (auto-play, giving up, active time)
     GAME_GIVEN_UP = "game-given-up"
     GIVE_UP_WON = "give-up-won"
@@ -158,6 +162,15 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.SERVER_ERROR: Wording(
         500, "something went wrong on the server; the game was not changed",
         "Auf dem Server ist etwas schiefgegangen; das Spiel wurde nicht verändert."),
+    WebRefusal.HOST_NOT_LOCAL: Wording(
+        421, "this server answers only requests addressed to this computer (localhost or 127.0.0.1)",
+        "Dieser Server beantwortet nur Anfragen an diesen Computer (localhost oder 127.0.0.1)."),
+    WebRefusal.CROSS_SITE: Wording(
+        403, "requests from other web sites are refused",
+        "Anfragen von anderen Websites werden abgelehnt."),
+    WebRefusal.TOKEN_NEEDED: Wording(
+        401, "open the address with the token that terrace play printed",
+        "Bitte die Adresse mit dem Token öffnen, das terrace play ausgegeben hat."),
     WebRefusal.GAME_GIVEN_UP: Wording(
         409, "this game was given up: it can be replayed, no longer played",
         "Dieses Spiel wurde aufgegeben: Es kann nachgespielt, aber nicht mehr gespielt werden."),

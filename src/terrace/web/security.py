@@ -34,7 +34,7 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from terrace.refusals import Reason
-from terrace.web.i18n import WebRefusal
+from terrace.web.i18n import WebRefusal, pick_language, say
 from terrace.web.numbers import whole_number
 
 MAX_BODY = 16 * 1024
@@ -44,7 +44,10 @@ LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 TOKEN_COOKIE = "terrace_token"
 TOKEN_PARAM = "token"
 SERVER_ERROR = Reason(WebRefusal.SERVER_ERROR)
-CROSS_SITE = "requests from other web sites are refused"
+HOST_NOT_LOCAL = Reason(WebRefusal.HOST_NOT_LOCAL)
+CROSS_SITE = Reason(WebRefusal.CROSS_SITE)
+TOKEN_NEEDED = Reason(WebRefusal.TOKEN_NEEDED)
+BODY_TOO_LARGE = Reason(WebRefusal.BODY_TOO_LARGE, most=MAX_BODY)
 
 CSP = "; ".join(
     [
@@ -174,7 +177,7 @@ class SecurityMiddleware:
             # A bug: answer 500 with the same headers as every response; the
             # server's log still gets the traceback from the raise below.
             if not started:
-                await _answer(send, 500, {"error": str(SERVER_ERROR), "code": SERVER_ERROR.code.value})
+                await _answer(send, 500, _body(SERVER_ERROR, scope))
             raise
 
     def _refusal(self, scope: Scope) -> tuple[int, dict[str, str], list[tuple[bytes, bytes]]] | None:
@@ -184,8 +187,7 @@ class SecurityMiddleware:
             headers.setdefault(key.decode("latin-1").lower(), []).append(value.decode("latin-1"))
         hosts = headers.get("host", [])
         if len(hosts) != 1 or not host_is_local(hosts[0], self.extra_hosts):
-            return 421, {"error": "this server answers only requests addressed to this computer "
-                                  "(localhost or 127.0.0.1)"}, []
+            return 421, _body(HOST_NOT_LOCAL, scope), []
         if self.token is not None:
             entry = self._token_entry(scope, headers)
             if entry is not None:
@@ -195,17 +197,17 @@ class SecurityMiddleware:
         method = scope["method"]
         if method in ("GET", "HEAD", "OPTIONS"):
             if path.startswith("/api/") and site == "cross-site":
-                return 403, {"error": CROSS_SITE}, []
+                return 403, _body(CROSS_SITE, scope), []
             return None
         origins = headers.get("origin", [])
         if len(origins) > 1 or (origins and not same_origin(origins[0], scope["scheme"], hosts[0])):
-            return 403, {"error": CROSS_SITE}, []
+            return 403, _body(CROSS_SITE, scope), []
         if site not in ("same-origin", "none"):
-            return 403, {"error": CROSS_SITE}, []
+            return 403, _body(CROSS_SITE, scope), []
         lengths = headers.get("content-length", [])
         size = whole_number(lengths[-1]) if lengths else 0
         if size is None or size > MAX_BODY:
-            return 413, {"error": f"the request body is too large (at most {MAX_BODY} bytes)"}, []
+            return 413, _body(BODY_TOO_LARGE, scope), []
         return None
 
     def _token_entry(
@@ -227,7 +229,15 @@ class SecurityMiddleware:
                 (b"location", location.encode("latin-1", "replace")),
                 (b"set-cookie", cookie.encode()),
             ]
-        return 401, {"error": "open the address with the token that terrace play printed"}, []
+        return 401, _body(TOKEN_NEEDED, scope), []
+
+
+def _body(reason: Reason, scope: Scope) -> dict[str, str]:
+    """A refusal's JSON body as the app sends its own: the words in the
+    request's language, and the code."""
+    languages = [v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"accept-language"]
+    return {"error": say(reason, pick_language(languages[-1] if languages else None)),
+            "code": reason.code.value}
 
 
 def _equal(given: str, token: str) -> bool:
