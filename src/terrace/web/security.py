@@ -177,7 +177,7 @@ class SecurityMiddleware:
             # A bug: answer 500 with the same headers as every response; the
             # server's log still gets the traceback from the raise below.
             if not started:
-                await _answer(send, 500, _body(SERVER_ERROR, scope))
+                await _answer(send, *_refused(SERVER_ERROR, scope))
             raise
 
     def _refusal(self, scope: Scope) -> tuple[int, dict[str, str], list[tuple[bytes, bytes]]] | None:
@@ -187,7 +187,7 @@ class SecurityMiddleware:
             headers.setdefault(key.decode("latin-1").lower(), []).append(value.decode("latin-1"))
         hosts = headers.get("host", [])
         if len(hosts) != 1 or not host_is_local(hosts[0], self.extra_hosts):
-            return 421, _body(HOST_NOT_LOCAL, scope), []
+            return _refused(HOST_NOT_LOCAL, scope)
         if self.token is not None:
             entry = self._token_entry(scope, headers)
             if entry is not None:
@@ -197,17 +197,17 @@ class SecurityMiddleware:
         method = scope["method"]
         if method in ("GET", "HEAD", "OPTIONS"):
             if path.startswith("/api/") and site == "cross-site":
-                return 403, _body(CROSS_SITE, scope), []
+                return _refused(CROSS_SITE, scope)
             return None
         origins = headers.get("origin", [])
         if len(origins) > 1 or (origins and not same_origin(origins[0], scope["scheme"], hosts[0])):
-            return 403, _body(CROSS_SITE, scope), []
+            return _refused(CROSS_SITE, scope)
         if site not in ("same-origin", "none"):
-            return 403, _body(CROSS_SITE, scope), []
+            return _refused(CROSS_SITE, scope)
         lengths = headers.get("content-length", [])
         size = whole_number(lengths[-1]) if lengths else 0
         if size is None or size > MAX_BODY:
-            return 413, _body(BODY_TOO_LARGE, scope), []
+            return _refused(BODY_TOO_LARGE, scope)
         return None
 
     def _token_entry(
@@ -229,15 +229,15 @@ class SecurityMiddleware:
                 (b"location", location.encode("latin-1", "replace")),
                 (b"set-cookie", cookie.encode()),
             ]
-        return 401, _body(TOKEN_NEEDED, scope), []
+        return _refused(TOKEN_NEEDED, scope)
 
 
-def _body(reason: Reason, scope: Scope) -> dict[str, str]:
-    """A refusal's JSON body as the app sends its own: the words in the
-    request's language, and the code."""
+def _refused(reason: Reason, scope: Scope) -> tuple[int, dict[str, str], list[tuple[bytes, bytes]]]:
+    """A refusal as the app sends its own: the status of the refusal table,
+    the words in the request's language, and the code."""
     languages = [v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"accept-language"]
-    return {"error": say(reason, pick_language(languages[-1] if languages else None)),
-            "code": reason.code.value}
+    language = pick_language(languages[-1] if languages else None)
+    return reason.status, {"error": say(reason, language), "code": reason.code.value}, []
 
 
 def _equal(given: str, token: str) -> bool:
