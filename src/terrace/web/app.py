@@ -53,7 +53,7 @@ from terrace.storage import (
 from terrace.variants import VARIANTS, canonical_name, get_rules, get_variant, preset_name
 from terrace.web import hints
 from terrace.web.endgame import AUTOPLAY_MODES, ReportClock, autoplay
-from terrace.web.i18n import WebRefusal, pick_language, say
+from terrace.web.i18n import WebRefusal, pick_language, refusal_json
 from terrace.web.numbers import whole_number
 from terrace.web.security import MAX_BODY, SecurityMiddleware
 from terrace.web.view import describe_move, game_json, game_summary, motions
@@ -564,8 +564,7 @@ def _reason(request: Request, exc: Exception) -> Reason:
 
 def _refusal_json(request: Request, reason: Reason, key: str = "error") -> dict[str, Any]:
     """``{key: the reason in the page's language, "code": its code}``."""
-    language = pick_language(request.headers.get("accept-language"))
-    return {key: say(reason, language), "code": reason.code.value}
+    return refusal_json(reason, request.headers.get("accept-language"), key)
 
 
 async def _refused(request: Request, exc: Exception) -> Response:

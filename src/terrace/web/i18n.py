@@ -21,7 +21,7 @@ from enum import StrEnum
 
 from terrace.refusals import LANGUAGES, Reason, Wording, add_wordings
 
-__all__ = ["LANGUAGES", "WEB_WORDINGS", "WebRefusal", "pick_language", "say"]
+__all__ = ["LANGUAGES", "WEB_WORDINGS", "WebRefusal", "pick_language", "refusal_json", "say"]
 
 
 class WebRefusal(StrEnum):
@@ -230,3 +230,13 @@ def pick_language(header: str | None) -> str:
 def say(reason: Reason, language: str) -> str:
     """``reason`` in ``language`` (English for a language we do not write)."""
     return reason.text(language)
+
+
+def refusal_json(reason: Reason, accept_language: str | None, key: str = "error") -> dict[str, str]:
+    """``{key: the reason in the request's language, "code": its code}``: the
+    body of every refusal, the app's and its guard's.
+
+    >>> refusal_json(Reason(WebRefusal.NOT_FOUND), "de")
+    {'error': 'Unter dieser Adresse gibt es nichts.', 'code': 'not-found'}
+    """
+    return {key: say(reason, pick_language(accept_language)), "code": reason.code.value}

@@ -34,7 +34,7 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from terrace.refusals import Reason
-from terrace.web.i18n import WebRefusal, pick_language, say
+from terrace.web.i18n import WebRefusal, refusal_json
 from terrace.web.numbers import whole_number
 
 MAX_BODY = 16 * 1024
@@ -235,9 +235,8 @@ class SecurityMiddleware:
 def _refused(reason: Reason, scope: Scope) -> tuple[int, dict[str, str], list[tuple[bytes, bytes]]]:
     """A refusal as the app sends its own: the status of the refusal table,
     the words in the request's language, and the code."""
-    languages = [v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"accept-language"]
-    language = pick_language(languages[-1] if languages else None)
-    return reason.status, {"error": say(reason, language), "code": reason.code.value}, []
+    wanted = (v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"accept-language")
+    return reason.status, refusal_json(reason, next(wanted, None)), []
 
 
 def _equal(given: str, token: str) -> bool:
