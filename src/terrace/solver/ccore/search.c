@@ -85,9 +85,9 @@ int reserve_schedule(const Core *s, int check, int *need, int only) {
 /* ------------------------------------------------------------------ */
 /* Move generation (movegen.py). */
 
-static int diggable(const Core *s, int i, const int *accn) {
+static int diggable(const Core *s, int i, const uint8_t *accn) {
     int tops[26], wl[52];
-    memcpy(tops, accn, sizeof tops);
+    for (int d = 0; d < 26; d++) tops[d] = accn[d];
     memcpy(wl, s->want, sizeof wl);
     const uint8_t *p = s->pile[i];
     tops[s->DOWNRC[p[s->plen[i] - 1]]]--;
@@ -127,8 +127,11 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
     }
     /* accl[d]: the piles whose top card takes a card of rank and colour
      * d; uniq[d]: those of them that are new piles by key (Keys: equal
-     * piles are one target; all of them when not canonical) */
-    int accn[26], accl[26][MAXP], uniqn[26], uniq[26][MAXP];
+     * piles are one target; all of them when not canonical). The counts
+     * are bytes (at most MAXP): int counts were zeroed with `rep stos`,
+     * and bytes made the whole solve 6% faster (Admiral's Patience) */
+    uint8_t accn[26], uniqn[26];
+    int accl[26][MAXP], uniq[26][MAXP];
     memset(accn, 0, sizeof accn);
     memset(uniqn, 0, sizeof uniqn);
     /* the sources as (length, pile) keys: sorted below, shorter piles first */
