@@ -28,6 +28,7 @@ OPTION_SETS = [
     {"order": 1, "dig_only": True},
     {"shuffle": 7},
     {"order": 1, "shuffle": 3},
+    {"order": 2, "shuffle": 5},
 ]
 
 
@@ -261,3 +262,23 @@ def test_the_beam_and_nested_hunters_do_not_restart(hunter: str) -> None:
     board = Board.from_number(3, get_rules("falling-star"))
     with pytest.raises(ValueError, match="do not restart"):
         Search(board, HUNTERS[hunter]).restart(1, [])
+
+
+def test_a_move_order_out_of_range_is_refused() -> None:
+    with pytest.raises(ValueError, match="move order 3 is not one of 0, 1 and 2"):
+        Options(order=3)
+
+
+@needs_core
+def test_the_core_refuses_a_move_order_out_of_range() -> None:
+    from terrace.solver import _core  # type: ignore[attr-defined]
+    from terrace.solver.search import _core_arguments
+
+    board = Board.from_number(3, get_rules("falling-star"))
+    arguments = list(_core_arguments(board, Options(order=2)))
+    assert _core.Search(*arguments) is not None
+    order = 16  # after the rules (7), the position (6) and three switches
+    assert arguments[order] == 2
+    arguments[order] = 3
+    with pytest.raises(ValueError, match="move order out of range"):
+        _core.Search(*arguments)

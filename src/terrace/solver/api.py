@@ -21,7 +21,7 @@ from terrace.board import Board
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
-from terrace.solver.options import DEFAULT_SEED
+from terrace.solver.options import DEFAULT_SEED, ORDER_DRAW_EARLY, ORDER_UNRANKED
 from terrace.solver.search import CORE_SLICE_SECONDS, Options, Search, core_available
 
 HUNTER_SHARE = 2.0
@@ -194,14 +194,17 @@ class _Task:
         search restarts for every hunter (:meth:`Search.restart`)."""
         self.restarts += 1
         if self.restarts == 1:
-            return Search(self.board, replace(self.options, order=1, dig_only=True))
+            return Search(self.board, replace(self.options, order=ORDER_DRAW_EARLY, dig_only=True))
         prefix: list[int] = []
         if self.elite and self.restarts % ELITE_EVERY == 0:  # empty unless options.elite
             prefix = self.elite[:self.rng.randrange(len(self.elite))]
         hunter = self.hunter
         order = self._order()
         if self.restarts == 2 or hunter is None:
-            hunter = Search(self.board, replace(self.options, shuffle=order))
+            # shuffled anyway, so unranked; the fair player's hunters (not
+            # elite) keep the ranked order of its version 4
+            ranking = ORDER_UNRANKED if self.options.elite else self.options.order
+            hunter = Search(self.board, replace(self.options, shuffle=order, order=ranking))
         hunter.restart(order, prefix, checked=False)  # the prefix is a line of the hunters'
         return hunter
 

@@ -4,12 +4,13 @@ position, best first, after the prunings that remove moves.
 Order: foundation moves (reserve, piles, waste), then the waste card onto
 piles, then pile to pile (shorter source piles first), foundation returns,
 and the draw last (or first among the non-foundation moves with
-``order=1``). A *safe* foundation move is returned alone.
+``ORDER_DRAW_EARLY``; piles in pile order with ``ORDER_UNRANKED``). A *safe*
+foundation move is returned alone.
 """
 
 from __future__ import annotations
 
-from terrace.solver.options import Options
+from terrace.solver.options import ORDER_DRAW_EARLY, ORDER_UNRANKED, Options
 from terrace.solver.prune import nothing_can_lie_on, safe_foundation_card
 from terrace.solver.state import DRAW, DST_FOUNDATION, SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
 
@@ -123,7 +124,7 @@ class MoveGen:
                 ):
                     return [SRC_WASTE * 64 + DST_FOUNDATION]
                 moves.append(SRC_WASTE * 64 + DST_FOUNDATION)
-        draw_early = self.order == 1 and s.can_draw()
+        draw_early = self.order == ORDER_DRAW_EARLY and s.can_draw()
         if draw_early:
             moves.append(DRAW)
         # the waste card onto piles
@@ -137,8 +138,8 @@ class MoveGen:
                         moves.append(SRC_WASTE * 64 + j)
             if first_empty >= 0 and (s.free or s.waste_space):  # **Empty piles**: the first only
                 moves.append(SRC_WASTE * 64 + first_empty)
-        # pile to pile, sources with fewer cards first
-        if len(srcs) > 1:
+        # pile to pile, sources with fewer cards first (ORDER_UNRANKED: in pile order)
+        if len(srcs) > 1 and self.order != ORDER_UNRANKED:
             srcs.sort(key=lambda j: len(piles[j]))
         for i in srcs:
             if i == again:

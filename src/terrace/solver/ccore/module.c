@@ -38,7 +38,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     int canon, safe, dead, order, dig;
     unsigned long long shuffle, seed;
     long long max_entries;
-    if (!PyArg_ParseTuple(args, "iipiipiSSSOOippipiKLK", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
+    if (!PyArg_ParseTuple(args, "iipiipiSSSOOipppipKLK", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
                           &base, &res, &stk, &wst, &tab, &fnd, &ru, &canon, &safe, &dead, &order, &dig,
                           &shuffle, &max_entries, &seed))
         return -1;
@@ -46,6 +46,10 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     if (decks < 1 || decks > 8 || piles < 1 || piles > MAXP || redeals < 0 || redeals > MAXRD - 2 ||
         base < 0 || base > 12 || spaces < 0 || spaces > 2 || ru < 0 || ru > redeals) {
         PyErr_SetString(PyExc_ValueError, "rules out of range");
+        return -1;
+    }
+    if (order < 0 || order > 2) {  /* ORDER_PLAIN, ORDER_DRAW_EARLY, ORDER_UNRANKED (options.py) */
+        PyErr_SetString(PyExc_ValueError, "move order out of range");
         return -1;
     }
     if (!PyList_Check(tab) || PyList_GET_SIZE(tab) != piles || !PyList_Check(fnd) ||

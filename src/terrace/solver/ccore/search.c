@@ -198,12 +198,15 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
      * mispredicted branches cost more than these comparisons; counted
      * over all MAXP places, the unused ones above every key, so that the
      * compiler makes vector instructions of it: 7% fewer instructions in
-     * all, Admiral's Patience) */
-    for (int a = nsrc; a < MAXP; a++) order[a] = INT32_MAX;
-    for (int a = 0; a < nsrc; a++) {
-        int v = order[a], rank = 0;
-        for (int b = 0; b < MAXP; b++) rank += order[b] < v;
-        srcs[rank] = v & 31;
+     * all, Admiral's Patience). Order 2 (ORDER_UNRANKED, options.py) keeps
+     * the pile order. */
+    if (s->order != 2) {
+        for (int a = nsrc; a < MAXP; a++) order[a] = INT32_MAX;
+        for (int a = 0; a < nsrc; a++) {
+            int v = order[a], rank = 0;
+            for (int b = 0; b < MAXP; b++) rank += order[b] < v;
+            srcs[rank] = v & 31;
+        }
     }
     for (int q = 0; q < nsrc; q++) {
         int i = srcs[q];
