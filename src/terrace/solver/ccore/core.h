@@ -32,6 +32,8 @@
 #define SRC_WASTE 41
 #define SRC_RETURN 64
 #define DST_FOUNDATION 63
+#define ORDER_DRAW_EARLY 1  /* the move orders of options.py (0: ORDER_PLAIN) */
+#define ORDER_UNRANKED 2
 #define MAXP 20      /* piles */
 #define MAXSZ 417    /* cards + 1 (8 decks) */
 #define MAXRD 12     /* redeals + 2 */

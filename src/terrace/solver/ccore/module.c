@@ -48,7 +48,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "rules out of range");
         return -1;
     }
-    if (order < 0 || order > 2) {  /* ORDER_PLAIN, ORDER_DRAW_EARLY, ORDER_UNRANKED (options.py) */
+    if (order < 0 || order > ORDER_UNRANKED) {
         PyErr_SetString(PyExc_ValueError, "move order out of range");
         return -1;
     }

@@ -134,8 +134,8 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
     int accl[26][MAXP], uniq[26][MAXP];
     memset(accn, 0, sizeof accn);
     memset(uniqn, 0, sizeof uniqn);
-    /* the sources as (length, pile) keys: sorted below, shorter piles first */
-    int srcs[MAXP], order[MAXP], nsrc = 0, first_empty = -1;
+    /* the sources, in pile order (ranked below unless ORDER_UNRANKED) */
+    int srcs[MAXP], nsrc = 0, first_empty = -1;
     uint8_t top[MAXP];  /* the top card of each pile that has one */
     for (int j = 0; j < s->piles_n; j++) {
         if (s->plen[j]) {
@@ -148,7 +148,6 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
             accl[d][accn[d]++] = j;
             if (dup) continue;
             uniq[d][uniqn[d]++] = j;
-            order[nsrc] = s->plen[j] * 32 + j;
             srcs[nsrc++] = j;
         } else if (first_empty < 0) {
             first_empty = j;
@@ -183,7 +182,7 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
             out[n++] = SRC_WASTE * 64 + DST_FOUNDATION;
         }
     }
-    int draw_early = s->order == 1 && can_draw(s);
+    int draw_early = s->order == ORDER_DRAW_EARLY && can_draw(s);
     if (draw_early) out[n++] = DRAW;
     /* the waste card onto piles */
     if (s->nwst) {
@@ -193,14 +192,16 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
         if (first_empty >= 0 && (s->freesp || s->wastesp)) out[n++] = SRC_WASTE * 64 + first_empty;
     }
     /* pile to pile, sources with fewer cards first, the pile numbers
-     * breaking ties: each source goes to the rank of its key, counted
-     * without branches (the keys all differ; an insertion sort's
-     * mispredicted branches cost more than these comparisons; counted
-     * over all MAXP places, the unused ones above every key, so that the
-     * compiler makes vector instructions of it: 7% fewer instructions in
-     * all, Admiral's Patience). Order 2 (ORDER_UNRANKED, options.py) keeps
-     * the pile order. */
-    if (s->order != 2) {
+     * breaking ties: each source goes to the rank of its (length, pile)
+     * key, counted without branches (the keys all differ; an insertion
+     * sort's mispredicted branches cost more than these comparisons;
+     * counted over all MAXP places, the unused ones above every key, so
+     * that the compiler makes vector instructions of it: 7% fewer
+     * instructions in all, Admiral's Patience). ORDER_UNRANKED keeps the
+     * pile order. */
+    if (s->order != ORDER_UNRANKED) {
+        int order[MAXP];
+        for (int a = 0; a < nsrc; a++) order[a] = s->plen[srcs[a]] * 32 + srcs[a];
         for (int a = nsrc; a < MAXP; a++) order[a] = INT32_MAX;
         for (int a = 0; a < nsrc; a++) {
             int v = order[a], rank = 0;
