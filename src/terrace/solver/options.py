@@ -18,6 +18,8 @@ ORDER_UNRANKED = 2
 piles first: for the shuffled win-hunters of ``solve``, whose moves are put
 in a random order anyway (ranking the piles first was 11% of their
 instructions)."""
+ORDERS = (ORDER_PLAIN, ORDER_DRAW_EARLY, ORDER_UNRANKED)
+"""Every move order (the compiled core refuses any above the last)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +62,9 @@ class Options:
     pure-Python reference; ``"compiled"``: the core or an error."""
 
     def __post_init__(self) -> None:
-        if self.order not in (ORDER_PLAIN, ORDER_DRAW_EARLY, ORDER_UNRANKED):
-            raise ValueError(f"move order {self.order!r} is not one of 0, 1 and 2 (ORDER_PLAIN, "
-                             "ORDER_DRAW_EARLY, ORDER_UNRANKED)")
+        if self.order not in ORDERS:
+            known = ", ".join(map(str, ORDERS[:-1])) + f" and {ORDERS[-1]}"
+            raise ValueError(f"move order {self.order!r} is not one of {known}")
 
     @property
     def complete(self) -> bool:
