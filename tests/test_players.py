@@ -12,12 +12,12 @@ from solver_brute import endgame_position
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.rules import Rules
+from terrace.solver.greedy import greedy_move
 from terrace.solver.observation import observe
 from terrace.solver.players import (
     GreedyPlayer,
     RandomPlayer,
     deal_seed,
-    greedy_move,
     make_player,
     player_key,
     player_settings,

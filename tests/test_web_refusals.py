@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from terrace.storage import MemoryStore
-from terrace.web import app as web_app
+from terrace.web import replies as web_replies
 from terrace.web.app import create_app
 from terrace.web.security import SECURITY_HEADERS
 from web_support import LOCAL
@@ -254,7 +254,7 @@ def _call(messages: list[dict[str, Any]], then_wait: bool) -> list[dict[str, Any
 
 
 def test_a_half_sent_body_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(web_app, "BODY_SECONDS", 0.2)
+    monkeypatch.setattr(web_replies, "BODY_SECONDS", 0.2)
     sent = _call([{"type": "http.request", "body": b'{"var', "more_body": True}], then_wait=True)
     assert sent[0]["status"] == 408
     assert b"did not arrive" in sent[1]["body"]

@@ -16,11 +16,13 @@ from __future__ import annotations
 from terrace.errors import InvalidCardError
 from terrace.refusals import Reason, Refusal, clip
 
+# the rank and suit letters live in terrace.symbols (the refusals need them too); cards re-exports them
+from terrace.symbols import RANKS as RANKS
+from terrace.symbols import SUIT_SYMBOLS as SUIT_SYMBOLS
+from terrace.symbols import SUITS as SUITS
+
 Card = int
 
-RANKS = "A23456789TJQK"
-SUITS = "SHDC"
-SUIT_SYMBOLS = "♠♥♦♣"
 RANK_NAMES = (
     "ace", "two", "three", "four", "five", "six", "seven",
     "eight", "nine", "ten", "jack", "queen", "king",

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeAlias, TypeVar
 
+from terrace.symbols import SUIT_SYMBOLS, SUITS
+
 LANGUAGES = ("en", "de")
 """The languages every refusal is written in."""
 
@@ -604,8 +606,6 @@ class _Words(string.Formatter):
         if isinstance(value, Reason):
             return value.text(self.language)
         if format_spec == "card":
-            from terrace.cards import SUIT_SYMBOLS, SUITS  # (the cards raise refusals)
-
             assert isinstance(value, str)
             rank = "10" if value[0] == "T" else self._rank(value[0])
             return rank + SUIT_SYMBOLS[SUITS.index(value[1])]

@@ -21,9 +21,10 @@ from typing import Any
 from terrace.board import Board
 from terrace.errors import IllegalMoveError, TerraceError
 from terrace.moves import Move
+from terrace.solver.api import hint
+from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.observation import observe
-from terrace.solver.players import Decision
 from terrace.solver.playout import check_budget
 
 
@@ -63,8 +64,6 @@ def hint_report(
         settings = FairSettings(early=False) if samples is None else FairSettings(samples, early=False)
         report = fair_hint(board, settings=settings, seed=seed, seconds=seconds).to_dict()
     else:
-        from terrace.solver.api import hint
-
         found = hint(board, seconds)
         report = {
             "move": None if found.move is None else str(found.move),

@@ -44,9 +44,9 @@ from typing import Any
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.solver.api import LOST, UNKNOWN, WON, solve
+from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.observation import observe
-from terrace.solver.players import Decision
 from terrace.solver.playout import check_budget
 
 Cancel = Callable[[], bool]

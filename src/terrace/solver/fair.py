@@ -48,9 +48,10 @@ from terrace.board import Board
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.solver.api import solve
-from terrace.solver.observation import Observation
+from terrace.solver.decision import Decision
+from terrace.solver.greedy import choice_value, greedy_move
+from terrace.solver.observation import Observation, visible_key
 from terrace.solver.options import Options
-from terrace.solver.players import Decision, choice_value, greedy_move
 
 FAIR_VERSION = 4
 """Bumped whenever a change could alter the fair player's games."""
@@ -464,8 +465,6 @@ def _wins(board: Board, line: list[Move]) -> bool:
 
 def _consistent(board: Board, obs: Observation, key: str) -> bool:
     """True when a sample's board shows what ``obs`` shows."""
-    from terrace.solver.observation import visible_key
-
     if visible_key(board.position()) != key:
         return False
     return all(c is None or c == board.stock[i] for i, c in enumerate(obs.stock))

@@ -34,6 +34,8 @@ from terrace.board import Board, Status
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.solver.api import LOST, WON, solve
+from terrace.solver.greedy import greedy_move
+from terrace.solver.observation import observe
 from terrace.solver.playout import check_budget
 
 Cancel = Callable[[], bool]
@@ -181,12 +183,9 @@ def _fresh_detour(board: Board, seen: set[str], deadline: float, cancel: Cancel 
 
 
 def rule_of_thumb(board: Board) -> PeekHint:
-    """The greedy player's move (see :func:`terrace.solver.players.greedy_move`),
+    """The greedy player's move (see :func:`terrace.solver.greedy.greedy_move`),
     which never returns to a position already reached; no move, and why,
     when there is none."""
-    from terrace.solver.observation import observe
-    from terrace.solver.players import greedy_move
-
     seen = observe(board)
     if not seen.legal:
         return PeekHint(None, NONE, why=GAME_OVER)

@@ -27,8 +27,10 @@ from typing import Any
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.rules import Rules
+from terrace.solver.api import solve
+from terrace.solver.decision import Decision, Player
 from terrace.solver.observation import observe
-from terrace.solver.players import Decision, Player, deal_seed, make_player, player_settings
+from terrace.solver.players import deal_seed, make_player, player_settings
 from terrace.solver.verdicts import Verdict
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
@@ -126,8 +128,6 @@ def play_deal(
     board = Board.from_number(number, rules)
     if player == "perfect":
         player_settings(player, settings)
-        from terrace.solver.api import solve
-
         solved = solve(board, max_seconds=budget, all_candidates=False)
         return Verdict(solved.result, solved.nodes, solved.seconds, budget,
                        " ".join(str(m) for m in solved.moves))

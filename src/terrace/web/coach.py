@@ -29,15 +29,9 @@ from terrace.position import Status
 from terrace.refusals import Reason, Refusal
 from terrace.solver.coach import base_chances, coach_report, warn_check
 from terrace.storage import StoredGame
-from terrace.web.app import (
-    ApiError,
-    WebGame,
-    _body,
-    _json,
-    _may_change,
-    _only,
-)
+from terrace.web.endpoints import WebGame
 from terrace.web.i18n import WebRefusal
+from terrace.web.replies import ApiError, json_response, may_change, only_fields, read_body
 from terrace.web.view import describe_move
 
 
@@ -69,7 +63,7 @@ class CoachEndpoints:
     async def analyse(self, request: Request) -> Response:
         """Where a finished game was lost, and the fair player's choice there."""
         game = self.web.load(request.path_params["game_id"])
-        _only(await _body(request), set())
+        only_fields(await read_body(request), set())
         board = game.board()
         if not finished(game, board):
             raise ApiError(WebRefusal.COACH_NOT_OVER)
@@ -78,15 +72,15 @@ class CoachEndpoints:
         seconds = self.budgets.analysis
         report = await self.web.in_solver(request, coach_report, start, moves, seconds, budget=seconds)
         _describe(report, start, moves)
-        return _json(report)
+        return json_response(report)
 
     async def chances(self, request: Request) -> Response:
         """Each base card's wins across sampled stock orders (no peeking, so
         not an assist)."""
         game = self.web.load(request.path_params["game_id"])
-        body = await _body(request)
-        _only(body, {"after"})
-        _may_change(body, game)
+        body = await read_body(request)
+        only_fields(body, {"after"})
+        may_change(body, game)
         board = game.board()
         if not board.choosing:
             raise ApiError(Reason(Refusal.NO_CHOICE if not game.rules.candidates else Refusal.BASE_CHOSEN))
@@ -95,7 +89,7 @@ class CoachEndpoints:
         cards = board.to_dict()["candidates"]
         for candidate in report["candidates"]:
             candidate["card"] = cards[int(candidate["move"][1:]) - 1]
-        return _json(report)
+        return json_response(report)
 
     async def warn(self, request: Request) -> Response:
         """Would this move lose a won game? Marks the game assisted."""
@@ -103,7 +97,7 @@ class CoachEndpoints:
         self.web.store.mark_assisted(game.id)  # asking is the assist, whatever the answer
         seconds = self.budgets.warn
         report = await self.web.in_solver(request, warn_check, board, move, seconds, budget=seconds)
-        return _json({"move": str(move), **report, "assisted": True})
+        return json_response({"move": str(move), **report, "assisted": True})
 
 
 def _describe(report: dict[str, Any], start: Board, moves: list[Move]) -> None:

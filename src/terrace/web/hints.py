@@ -19,9 +19,9 @@ from terrace.board import Board, Status
 from terrace.rules import Rules
 from terrace.solver import solve
 from terrace.solver.advice import fair_hint
+from terrace.solver.decision import Decision
 from terrace.solver.fair import FairSettings
 from terrace.solver.hint_line import GAME_OVER, NO_NEW_POSITION, KeptLine, peek_hint, rule_of_thumb
-from terrace.solver.players import Decision
 from terrace.solver.winnable import next_winnable_deal
 
 Cancel = Callable[[], bool]

@@ -1,0 +1,69 @@
+"""What every player returns: a :class:`Decision` (the move and how it was
+found), and the :class:`Player` protocol that greedy, random and fair
+players follow.
+
+>>> Decision(None, "none").win_share is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from terrace.moves import Move
+from terrace.solver.observation import Observation
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A player's move and how it was found.
+
+    ``kind``: ``"only"`` (one move), ``"safe"`` (proved safe, no sampling),
+    ``"sampled"`` (won most often over sampled stock orders), ``"greedy"``,
+    ``"random"``, or ``"none"`` (no move: the game is over or the player
+    gives up). ``wins`` of ``samples`` sampled stock orders are won after
+    ``move``; ``solves`` counts the solver calls this decision made,
+    ``kept`` the samples it took over from the previous one;
+    ``choices`` holds ``(move, wins, tried)`` for every move: ``tried``
+    samples have a known outcome after the move (for a move not checked
+    against every sample, ``wins`` is a lower bound).
+    """
+
+    move: Move | None
+    kind: str
+    samples: int = 0
+    wins: int = 0
+    solves: int = 0
+    choices: tuple[tuple[Move, int, int], ...] = ()
+    kept: int = 0
+    """Samples carried over from the previous decision (reused work)."""
+
+    @property
+    def win_share(self) -> float | None:
+        """The share of sampled stock orders in which ``move`` wins."""
+        return self.wins / self.samples if self.samples else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The decision as JSON values (the ``terrace hint --fair`` report)."""
+        share = self.win_share
+        return {
+            "move": None if self.move is None else str(self.move),
+            "kind": self.kind,
+            "samples": self.samples,
+            "wins": self.wins,
+            "win_share": None if share is None else round(share, 4),
+            "solves": self.solves,
+            "choices": [{"move": str(m), "wins": w, "tried": n} for m, w, n in self.choices],
+        }
+
+
+class Player(Protocol):
+    """Anything that picks a move from an observation. A player may keep
+    state between the decisions of one game (a new game needs a new player)."""
+
+    name: str
+
+    def decide(self, obs: Observation, deadline: float | None = None) -> Decision:
+        """The move to play (``deadline``: a ``time.perf_counter()`` value)."""
+        ...

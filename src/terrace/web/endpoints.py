@@ -1,0 +1,436 @@
+"""The web game's endpoints (:class:`WebGame`), bound to one game store and
+the server's settings; :func:`terrace.web.app.create_app` routes them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from terrace.board import Board
+from terrace.deal import Deal, check_number
+from terrace.errors import TerraceError
+from terrace.guide import descriptions, rules_guide
+from terrace.moves import Move
+from terrace.refusals import Reason, clip
+from terrace.rules import RULE_OPTIONS, Rules
+from terrace.solver.hint_line import KeptLine
+from terrace.solver.winnable import NoWinnableDealError
+from terrace.storage import GAME_ID, GameStore, StoredGame
+from terrace.variants import VARIANTS, canonical_name, get_rules, get_variant, preset_name
+from terrace.web import hints
+from terrace.web.endgame import AUTOPLAY_MODES, ReportClock, autoplay
+from terrace.web.i18n import WebRefusal, pick_language
+from terrace.web.numbers import whole_number
+from terrace.web.replies import (
+    ApiError,
+    check_after,
+    json_response,
+    may_change,
+    only_fields,
+    playable,
+    read_body,
+    refusal_reason,
+    request_refusal_json,
+)
+from terrace.web.view import describe_move, game_json, game_summary, motions
+from terrace.web.why import explain
+from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
+
+MAX_MOVE_TEXT = 16
+MAX_RECENT = 200
+RANDOM_DEALS = 1_000_000_000
+WINNABLE_DEAL_SECONDS = 5.0
+"""The solver's budget per deal while looking for a winnable one."""
+RETRY_AFTER = 5
+MAX_KEPT_LINES = 1024
+"""Games whose last winning line the server remembers for their hints."""
+T = TypeVar("T")
+OPTION_LIMITS: dict[str, dict[str, Any]] = {name: option.to_json() for name, option in RULE_OPTIONS.items()}
+"""The rule options as ``/api/variants`` publishes them: the limits the
+rules really apply (see :meth:`terrace.rules.RuleOption.to_json`)."""
+
+_RETRY = {"retry-after": str(RETRY_AFTER)}
+
+
+class WebGame:
+    """The endpoints, bound to one store and the server's settings."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        default_variant: str = "terrace",
+        default_rules: Rules | None = None,
+        hint_seconds: float = 2.0,
+        winnable_seconds: float = 10.0,
+        pool: SolverPool | None = None,
+    ) -> None:
+        self.store = store
+        self.default_variant = canonical_name(default_variant)
+        self.default_rules = default_rules or get_rules(self.default_variant)
+        self.hint_seconds = hint_seconds
+        self.winnable_seconds = winnable_seconds
+        self.pool = pool or SolverPool()
+        self.clock = ReportClock()
+        self.lines: OrderedDict[str, KeptLine] = OrderedDict()
+        """The winning line of each game's last peeking hint (most recent last)."""
+
+    # -- helpers --------------------------------------------------------
+
+    def load(self, game_id: str) -> StoredGame:
+        if not GAME_ID.fullmatch(game_id):
+            raise ApiError(WebRefusal.GAME_UNKNOWN, game=clip(game_id))
+        game = self.store.get(game_id)
+        self.clock.seen(game.id)
+        return game
+
+    def save(self, game: StoredGame, board: Board, action: str) -> None:
+        revision = game.revision
+        game.sync(board)
+        self.store.update(game, expected_revision=revision, action=action)
+
+    async def in_solver(self, request: Request, func: Callable[..., T], *args: Any, budget: float) -> T:
+        """``func(*args)`` in the solver pool; stopped when the client goes away."""
+        try:
+            return await self.pool.run(func, *args, budget=budget, gone=request.is_disconnected)
+        except PoolBusy:
+            raise ApiError(WebRefusal.SOLVER_BUSY, _RETRY) from None
+        except (WorkStopped, WorkFailed) as error:
+            raise ApiError(WebRefusal.SOLVER_STOPPED, _RETRY, problem=str(error)) from None
+
+    # -- endpoints ------------------------------------------------------
+
+    async def variants(self, request: Request) -> Response:
+        presets = [
+            {
+                "name": variant.name,
+                "title": variant.title,
+                "rules": variant.rules.to_dict(),
+                "description": variant.description,
+                "descriptions": descriptions(variant),
+                "summary": variant.rules.describe(),
+                "aliases": sorted(variant.alias_names),
+                "other_names": list(variant.aliases),
+            }
+            for variant in VARIANTS
+        ]
+        return json_response({
+            "variants": presets,
+            "options": OPTION_LIMITS,
+            "default": {"variant": self.default_variant, "options": self.default_rules.to_dict()},
+            "solver": True,
+        })
+
+    async def create(self, request: Request) -> Response:
+        body = await read_body(request)
+        only_fields(body, {"variant", "options", "deal_number", "winnable"})
+        variant = body.get("variant", None)
+        options = body.get("options", None)
+        if variant is None and options is None:
+            variant_name, rules = self.default_variant, self.default_rules
+        else:
+            if variant is None:
+                variant = self.default_variant
+            if not isinstance(variant, str) or len(variant) > 64:
+                raise ApiError(WebRefusal.VARIANT_NOT_NAME)
+            variant_name = canonical_name(variant)
+            rules = Rules.from_dict({} if options is None else options, get_rules(variant_name))
+        winnable = body.get("winnable", False)
+        if not isinstance(winnable, bool):
+            raise ApiError(WebRefusal.WINNABLE_NOT_BOOL)
+        number = body.get("deal_number", None)
+        if number is not None:
+            check_number(number)
+        if number is None:
+            number = 1 + secrets.randbelow(RANDOM_DEALS)
+        if winnable:
+            number = await self.winnable(request, rules, number)
+        deal = Deal.from_number(number, rules)
+        game = self.store.create(variant_name, rules, deal, winnable_only=winnable)
+        self.clock.seen(game.id)
+        board = game.board()
+        game.status = board.status.value
+        data = game_json(game, board, motions=[])
+        data["preset"] = preset_name(rules)
+        return json_response(data, status=201)
+
+    async def winnable(self, request: Request, rules: Rules, start: int) -> int:
+        """The first deal from ``start`` on that the solver proves won,
+        within the server's total budget for one request."""
+        total = self.winnable_seconds
+        try:
+            return await self.in_solver(request, hints.next_winnable, rules, start,
+                                        min(WINNABLE_DEAL_SECONDS, total), total,
+                                        str(self.store.verdicts_path), budget=total)
+        except NoWinnableDealError:
+            raise ApiError(WebRefusal.NO_WINNABLE_DEAL, _RETRY, seconds=f"{total:g}") from None
+
+    async def current(self, request: Request) -> Response:
+        game = self.store.latest_unfinished()
+        if game is None:
+            return Response(status_code=204)
+        self.clock.seen(game.id)
+        return json_response(game_json(game, game.board()))
+
+    async def recent(self, request: Request) -> Response:
+        count = whole_number(request.query_params.get("recent", "20"))
+        if count is None or not 1 <= count <= MAX_RECENT:
+            raise ApiError(WebRefusal.RECENT_RANGE, low=1, high=MAX_RECENT)
+        return json_response({"games": [game_summary(g) for g in self.store.recent(count)]})
+
+    async def get(self, request: Request) -> Response:
+        game = self.load(request.path_params["game_id"])
+        return json_response(game_json(game, game.board()))
+
+    async def position(self, request: Request) -> Response:
+        """The position after the first ``step`` moves (for replays)."""
+        game = self.load(request.path_params["game_id"])
+        step = whole_number(request.query_params.get("step", ""))
+        if step is None or step > len(game.moves):
+            raise ApiError(WebRefusal.STEP_RANGE, last=len(game.moves))
+        board = Board(game.rules, game.deal)
+        for move in game.moves[: max(step - 1, 0)]:
+            board.push(Move.parse(move))
+        before = board.to_dict()
+        last = None
+        if step:
+            last = game.moves[step - 1]
+            source = describe_move(board, last)["source"]
+            board.push(Move.parse(last))
+        data = game_json(game, board)
+        data.update(
+            step=step, steps=len(game.moves), replay=True, last_move=last,
+            motions=motions(before, board.to_dict(), source if step else None),
+            sources={}, draw=None, choices=[], legal_moves=[],
+        )
+        return json_response(data)
+
+    async def requested_move(self, request: Request) -> tuple[StoredGame, Board, Move]:
+        """The game, its board and the move of a request ``{"move", "after"}``,
+        refused unless the move can be played now."""
+        game = self.load(request.path_params["game_id"])
+        body = await read_body(request)
+        only_fields(body, {"move", "after"})
+        text = body.get("move")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
+            raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
+        may_change(body, game)
+        board = game.board()
+        move = Move.parse(text)
+        reason = board.refusal(move)
+        if reason is not None:
+            raise ApiError(reason)
+        return game, board, move
+
+    async def move(self, request: Request) -> Response:
+        game, board, move = await self.requested_move(request)
+        before = board.to_dict()
+        source = describe_move(board, str(move))["source"]
+        board.push(move)
+        self.save(game, board, "move")
+        return json_response(_moved(game_json(game, board, last_move=str(move)), before, source))
+
+    async def check(self, request: Request) -> Response:
+        """Would this move be legal? 200 with the reason when it is not."""
+        game = self.load(request.path_params["game_id"])
+        text = request.query_params.get("move", "")
+        if not text or len(text) > MAX_MOVE_TEXT:
+            raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
+        try:
+            move = Move.parse(text)
+        except TerraceError as error:
+            reason: Reason | None = refusal_reason(request, error)
+        else:
+            text, reason = str(move), game.board().refusal(move)
+        if reason is None:
+            return json_response({"move": text, "legal": True, "reason": None, "code": None})
+        refused = request_refusal_json(request, reason, "reason")
+        return json_response({"move": text, "legal": False, **refused})
+
+    async def undo(self, request: Request) -> Response:
+        return await self._step(request, "undo")
+
+    async def redo(self, request: Request) -> Response:
+        return await self._step(request, "redo")
+
+    async def _step(self, request: Request, action: str) -> Response:
+        game = self.load(request.path_params["game_id"])
+        body = await read_body(request)
+        only_fields(body, {"after"})
+        may_change(body, game)
+        board = game.board()
+        before = board.to_dict()
+        if action == "undo":
+            if not board.can_undo:
+                raise ApiError(WebRefusal.NOTHING_TO_UNDO)
+            board.pop()
+            game.undos += 1
+            source = None
+        else:
+            if not board.can_redo:
+                raise ApiError(WebRefusal.NOTHING_TO_REDO)
+            source = describe_move(board, str(board.redo_stack[-1]))["source"]
+            board.redo()
+        self.save(game, board, action)
+        return json_response(_moved(game_json(game, board), before, source))
+
+    async def restart(self, request: Request) -> Response:
+        game = self.load(request.path_params["game_id"])
+        body = await read_body(request)
+        only_fields(body, {"after"})
+        may_change(body, game)
+        # Like undoing every move: the whole line stays redoable.
+        revision = game.revision
+        game.moves, game.redo = [], [*game.redo, *reversed(game.moves)]
+        board = game.board()
+        game.status = board.status.value
+        self.store.update(game, expected_revision=revision, action="restart")
+        return json_response(game_json(game, board))
+
+    async def hint(self, request: Request) -> Response:
+        """Suggest a move (fair unless the body says ``"peek": true``) and
+        count it as a hint, once per position (so: POST). A peeking hint
+        marks the game as assisted."""
+        game = self.load(request.path_params["game_id"])
+        body = await read_body(request)
+        only_fields(body, {"after", "peek"})
+        peek = body.get("peek", False)
+        if not isinstance(peek, bool):
+            raise ApiError(WebRefusal.PEEK_NOT_FLAG)
+        check_after(body, game)
+        board = game.board()
+        kept = self.lines.get(game.id) if peek else None
+        found = await self.in_solver(request, hints.find_hint, board, self.hint_seconds, peek, kept,
+                                     _seed(game.id), budget=self.hint_seconds)
+        line = found.pop("kept")
+        if line is not None:
+            self.lines[game.id] = line
+            self.lines.move_to_end(game.id)
+            while len(self.lines) > MAX_KEPT_LINES:
+                self.lines.popitem(last=False)
+        if peek and _in_play(game):
+            self.store.mark_assisted(game.id)
+        found["counted"] = False
+        if found["move"] is not None:
+            found.update(describe_move(board, found["move"]))
+            found["counted"] = self.store.count_hint(game.id, board.position())
+        return json_response(found)
+
+    async def analysis(self, request: Request) -> Response:
+        """The solver's verdicts; while the game is being played, looking
+        at them is an assist (the game is marked as assisted)."""
+        game = self.load(request.path_params["game_id"])
+        result = await self.in_solver(request, hints.analyse, game.board(), self.hint_seconds,
+                                      budget=self.hint_seconds)
+        if _in_play(game):
+            self.store.mark_assisted(game.id)
+        return json_response(result)
+
+    async def stats(self, request: Request) -> Response:
+        return json_response(self.store.statistics())
+
+    # -- ending a game ----------------------------------------------------
+
+    async def autoplay(self, request: Request) -> Response:
+        """Play every move that cannot hurt (``mode`` ``safe``) and a
+        certain finish; stored as ordinary moves, in one change."""
+        game = self.load(request.path_params["game_id"])
+        body = await read_body(request)
+        only_fields(body, {"after", "mode"})
+        mode = body.get("mode", AUTOPLAY_MODES[0])
+        if not isinstance(mode, str) or mode not in AUTOPLAY_MODES:
+            raise ApiError(WebRefusal.AUTOPLAY_MODE, choices=AUTOPLAY_MODES)
+        may_change(body, game)
+        board = game.board()
+        played, travelled = await run_in_threadpool(autoplay, board, mode)
+        if played:
+            self.save(game, board, "move")
+        return json_response(game_json(game, board, motions=travelled, autoplayed=played,
+                               last_move=played[-1] if played else None))
+
+    async def give_up(self, request: Request) -> Response:
+        """End the game as lost, for good (it can still be replayed)."""
+        game = self.load(request.path_params["game_id"])
+        body = await read_body(request)
+        only_fields(body, {"after"})
+        may_change(body, game)
+        if game.won_at is not None or game.status == "won":
+            raise ApiError(WebRefusal.GIVE_UP_WON)
+        if game.started_at is None:
+            raise ApiError(WebRefusal.GIVE_UP_UNPLAYED)
+        board = game.board()
+        game.given_up_at = time.time()
+        self.store.update(game, expected_revision=game.revision, action="give-up")
+        return json_response(game_json(game, board))
+
+    async def active_time(self, request: Request) -> Response:
+        """Add active playing time as the page measured it: never more than
+        the wall time since the game's last report."""
+        game = self.load(request.path_params["game_id"])
+        body = await read_body(request)
+        only_fields(body, {"ms"})
+        ms = body.get("ms")
+        if isinstance(ms, bool) or not isinstance(ms, int) or ms < 0:
+            raise ApiError(WebRefusal.TIME_NOT_COUNT)
+        playable(game)
+        most = self.clock.allowance(game.id)
+        if ms > most:
+            raise ApiError(WebRefusal.TIME_TOO_MUCH, ms=ms, most=most)
+        total = self.store.add_active_time(game.id, ms)
+        self.clock.reported(game.id)
+        return json_response({"id": game.id, "active_ms": total})
+
+    # -- what the page explains: a pressed card, the rules -----------------
+
+    async def why(self, request: Request) -> Response:
+        """Why the card a player pressed cannot move (``reason`` null when it can)."""
+        game = self.load(request.path_params["game_id"])
+        pile = request.query_params.get("pile", "")[:MAX_MOVE_TEXT]
+        raw = request.query_params.get("index")
+        index = None if raw is None else whole_number(raw)
+        if raw is not None and index is None:
+            index = -1  # refused by explain() with the pile's range
+        board = game.board()
+        reason = explain(board, pile, index)
+        body: dict[str, Any] = {"pile": pile, "index": index, "movable": reason is None}
+        if reason is None:
+            return json_response({**body, "reason": None, "code": None})
+        return json_response({**body, **request_refusal_json(request, reason, "reason")})
+
+    async def rules(self, request: Request) -> Response:
+        """The rules of a variant (``?variant=``, the default one without) for people."""
+        name = request.query_params.get("variant", self.default_variant)
+        variant = get_variant(name[:64])
+        language = pick_language(request.headers.get("accept-language"))
+        return json_response(rules_guide(variant.rules, variant, language))
+
+    async def game_rules(self, request: Request) -> Response:
+        """The rules one game is played by, for people."""
+        game = self.load(request.path_params["game_id"])
+        language = pick_language(request.headers.get("accept-language"))
+        return json_response(rules_guide(game.rules, get_variant(game.variant), language))
+
+
+def _moved(data: dict[str, Any], before: dict[str, Any], source: str | None) -> dict[str, Any]:
+    """``data`` (a game's JSON) with the cards that travelled since ``before``."""
+    data["motions"] = motions(before, data["state"], source)
+    return data
+
+
+def _in_play(game: StoredGame) -> bool:
+    """True while the game is being played (an assist used now counts)."""
+    return game.status in ("choosing", "playing") and game.given_up_at is None
+
+
+def _seed(game_id: str) -> int:
+    """The fair hints' seed for a game: the same position, the same samples."""
+    return int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:4], "big")

@@ -1,0 +1,165 @@
+"""Requests in, JSON replies out: reading a request's JSON body, the
+refusals a body or a stale view of a game earns (:class:`ApiError`), and
+the one place where every exception becomes a status and a reason in the
+page's language. Shared by the game's endpoints, the coach's and the app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from enum import StrEnum
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
+
+from terrace.errors import TerraceError
+from terrace.refusals import Param, Reason, clip
+from terrace.storage import (
+    ConflictError,
+    DamagedGameError,
+    GivenUpError,
+    StoredGame,
+    StoreError,
+    StoreWriteError,
+    UnknownGameError,
+)
+from terrace.web.i18n import WebRefusal, refusal_json
+from terrace.web.security import MAX_BODY
+
+BODY_SECONDS = 10.0
+"""How long a request body may take to arrive."""
+
+
+class ApiError(Exception):
+    """A refused request: a web refusal code with its parameters, or a
+    reason the engine gave, and any extra response headers."""
+
+    def __init__(self, code: StrEnum | Reason, headers: dict[str, str] | None = None,
+                 **params: Param) -> None:
+        self.reason = code if isinstance(code, Reason) else Reason(code, **params)
+        self.headers = headers or {}
+        super().__init__(str(self.reason))
+
+
+def json_response(data: Any, status: int = 200) -> JSONResponse:
+    """``data`` as a JSON reply that no cache keeps."""
+    return JSONResponse(data, status_code=status, headers={"cache-control": "no-store"})
+
+
+async def read_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object (empty when there is no body). Every POST
+    must say ``Content-Type: application/json``, even with an empty body:
+    a plain HTML form on another site cannot."""
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise ApiError(WebRefusal.BODY_NOT_JSON_TYPE)
+    chunks = []
+    size = 0
+    try:
+        async with asyncio.timeout(BODY_SECONDS):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise ApiError(WebRefusal.BODY_TOO_LARGE, most=MAX_BODY)
+                chunks.append(chunk)
+    except TimeoutError:
+        raise ApiError(WebRefusal.BODY_TOO_SLOW, seconds=f"{BODY_SECONDS:g}") from None
+    except ClientDisconnect:
+        raise ApiError(WebRefusal.CLIENT_GONE) from None
+    raw = b"".join(chunks)
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ApiError(WebRefusal.BODY_NOT_JSON) from None
+    if not isinstance(data, dict):
+        raise ApiError(WebRefusal.BODY_NOT_OBJECT)
+    return data
+
+
+def only_fields(body: dict[str, Any], allowed: set[str]) -> None:
+    """Refuse a body with a field outside ``allowed``, naming the first."""
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise ApiError(WebRefusal.FIELD_UNKNOWN, field=clip(unknown[0]), expected=tuple(sorted(allowed)))
+
+
+def playable(game: StoredGame) -> None:
+    """Refuse to change a game that was given up."""
+    if game.given_up_at is not None:
+        raise ApiError(WebRefusal.GAME_GIVEN_UP)
+
+
+def may_change(body: dict[str, Any], game: StoredGame) -> None:
+    """Refuse a change asked for on an older view of the game, or to a game
+    that was given up."""
+    check_after(body, game)
+    playable(game)
+
+
+def check_after(body: dict[str, Any], game: StoredGame) -> None:
+    """Refuse a request made on an older view of the game (another tab)."""
+    if "after" not in body:
+        return
+    after = body["after"]
+    if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+        raise ApiError(WebRefusal.AFTER_NOT_COUNT)
+    if after != len(game.moves):
+        raise ApiError(WebRefusal.CONFLICT)
+
+
+# -- refusals: every exception becomes a status and a reason here, nowhere else
+
+_HTTP_REFUSALS = {404: WebRefusal.NOT_FOUND, 405: WebRefusal.METHOD_NOT_ALLOWED}
+
+
+def refusal_reason(request: Request, exc: Exception) -> Reason:
+    """The reason an exception refuses the request (its status comes with
+    the reason's code)."""
+    if isinstance(exc, ApiError):
+        return exc.reason
+    if isinstance(exc, UnknownGameError):
+        return Reason(WebRefusal.GAME_UNKNOWN, game=clip(str(request.path_params.get("game_id", ""))))
+    if isinstance(exc, ConflictError):
+        return Reason(WebRefusal.CONFLICT)
+    if isinstance(exc, GivenUpError):
+        return Reason(WebRefusal.GAME_GIVEN_UP)
+    if isinstance(exc, StoreWriteError):
+        code = WebRefusal.NOT_SAVED_DISK_FULL if exc.fault == "full" else WebRefusal.NOT_SAVED
+        return Reason(code, problem=str(exc))
+    if isinstance(exc, DamagedGameError):
+        return Reason(WebRefusal.GAME_DAMAGED, problem=str(exc))
+    if isinstance(exc, StoreError) and exc.reason is None:
+        return Reason(WebRefusal.STORE_UNAVAILABLE, problem=str(exc))
+    if isinstance(exc, TerraceError):
+        return exc.reason or Reason(WebRefusal.REFUSED, problem=str(exc))
+    return Reason(WebRefusal.SERVER_ERROR)
+
+
+def request_refusal_json(request: Request, reason: Reason, key: str = "error") -> dict[str, Any]:
+    """``{key: the reason in the page's language, "code": its code}``."""
+    return refusal_json(reason, request.headers.get("accept-language"), key)
+
+
+async def refused(request: Request, exc: Exception) -> Response:
+    reason = refusal_reason(request, exc)
+    response = json_response(request_refusal_json(request, reason), status=reason.status)
+    if isinstance(exc, ApiError):
+        response.headers.update(exc.headers)
+    return response
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code = _HTTP_REFUSALS.get(exc.status_code)
+    if code is None:
+        return json_response({"error": str(exc.detail), "code": None}, status=exc.status_code)
+    return json_response(request_refusal_json(request, Reason(code)), status=exc.status_code)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    return json_response(request_refusal_json(request, Reason(WebRefusal.SERVER_ERROR)), status=500)
