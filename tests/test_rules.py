@@ -84,6 +84,13 @@ def test_replace_validates_and_refuses_unknown_options() -> None:
         rules.replace(piles=2)  # fewer piles than candidates
 
 
+@pytest.mark.parametrize("name", ["self", "cls", "data", "base", "changes"])
+def test_option_names_that_are_parameter_names_are_unknown_options(name: str) -> None:
+    # JSON keys become keyword arguments: none may clash with a parameter
+    with pytest.raises(InvalidRulesError, match=f"unknown rule option '{name}'"):
+        Rules.from_dict({name: 1})
+
+
 def test_rules_are_frozen_and_hashable() -> None:
     rules = Rules()
     with pytest.raises(AttributeError):

@@ -152,6 +152,7 @@ def test_the_reserve_of_eight_decks_is_published_and_accepted(client: TestClient
         ({"variant": "x" * 500}, "variant must be"),
         ({"options": "fast"}, "options must be"),
         ({"options": {"jokers": 2}}, "unknown rule option"),
+        ({"options": {"self": 1}}, "unknown rule option 'self'"),
         ({"options": {"decks": "two"}}, "decks"),
         ({"options": {"decks": True}}, "decks"),
         ({"options": {"decks": 99}}, "decks"),

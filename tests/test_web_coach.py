@@ -27,6 +27,7 @@ from terrace.solver.api import solve
 from terrace.storage import GameStore
 from terrace.web.app import create_app
 from terrace.web.coach import CoachBudgets
+from terrace.web.workers import PoolBusy, SolverPool
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -222,4 +223,21 @@ def test_warning_refusals_change_nothing(client: TestClient, store: GameStore, b
     response = client.post(f"/api/games/{game['id']}/warn", json=body)
     assert response.status_code == status, response.text
     assert response.json()["code"] and (code is None or response.json()["code"] == code)
+    assert not store.get(game["id"]).assisted
+
+
+class BusyPool(SolverPool):
+    """A solver pool that is always full."""
+
+    async def run(self, *args: Any, **kwargs: Any) -> Any:
+        raise PoolBusy
+
+
+def test_a_warning_refused_for_a_busy_solver_does_not_mark_the_game(store: GameStore) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        client = TestClient(create_app(store, pool=BusyPool()), base_url=LOCAL)
+    game = new_game(client, variant="terrace", options=SMALL, deal_number=SMALL_DEAL)
+    response = client.post(f"/api/games/{game['id']}/warn", json={"move": "s"})
+    assert response.status_code == 503 and response.json()["code"] == "solver-busy"
     assert not store.get(game["id"]).assisted

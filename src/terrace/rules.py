@@ -183,7 +183,7 @@ class Rules:
         """True when foundations build in suit rather than alternate colour."""
         return self.foundations is FoundationBuild.SUIT
 
-    def replace(self, **changes: Any) -> Rules:
+    def replace(self, /, **changes: Any) -> Rules:
         """A copy with some options changed (validated like the original)."""
         unknown = set(changes) - set(RULE_FIELDS)
         if unknown:

@@ -92,11 +92,12 @@ class CoachEndpoints:
         return json_response(report)
 
     async def warn(self, request: Request) -> Response:
-        """Would this move lose a won game? Marks the game assisted."""
+        """Would this move lose a won game? Marks the game assisted once the
+        check has run (whatever it says); a refused check changes nothing."""
         game, board, move = await self.web.requested_move(request)
-        self.web.store.mark_assisted(game.id)  # asking is the assist, whatever the answer
         seconds = self.budgets.warn
         report = await self.web.in_solver(request, warn_check, board, move, seconds, budget=seconds)
+        self.web.store.mark_assisted(game.id)  # the answer is the assist, whatever it says
         return json_response({"move": str(move), **report, "assisted": True})
 
 
