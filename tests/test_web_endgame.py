@@ -167,6 +167,28 @@ def test_giving_up(client: TestClient, store: GameStore) -> None:
     assert (stats["played"], stats["lost"], stats["win_rate"]) == (1, 1, 0.0)
 
 
+@pytest.mark.parametrize("peek", [False, True])
+def test_a_game_given_up_gets_no_hint_and_nothing_in_it_can_move(
+    client: TestClient, store: GameStore, peek: bool
+) -> None:
+    gid = client.post("/api/games", json={"deal_number": 7}).json()["id"]
+    for text in ("c1", "s"):
+        assert client.post(f"/api/games/{gid}/moves", json={"move": text}).status_code == 200
+    assert client.get(f"/api/games/{gid}/check", params={"move": "s"}).json()["legal"] is True
+    assert client.post(f"/api/games/{gid}/give-up", json={}).status_code == 200
+    hint = client.post(f"/api/games/{gid}/hint", json={"peek": peek})
+    assert hint.status_code == 200, hint.text
+    data = hint.json()
+    assert (data["move"], data["kind"], data["why"], data["counted"], data["fair"]) == (
+        None, "none", "game-over", False, not peek)
+    saved = store.get(gid)
+    assert saved.hints == 0 and not saved.assisted
+    check = client.get(f"/api/games/{gid}/check", params={"move": "s"}).json()
+    assert check["legal"] is False and check["code"] == "game-given-up"
+    why = client.get(f"/api/games/{gid}/why", params={"pile": "stock"}).json()
+    assert why["movable"] is False and why["code"] == "game-given-up"
+
+
 def test_a_won_game_cannot_be_given_up(client: TestClient, store: GameStore) -> None:
     game = won_game_at(client, store, len(WON.moves))
     assert game["status"] == "won"

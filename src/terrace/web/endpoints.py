@@ -250,7 +250,7 @@ class WebGame:
         except TerraceError as error:
             reason: Reason | None = refusal_reason(request, error)
         else:
-            text, reason = str(move), game.board().refusal(move)
+            text, reason = str(move), game.board().refusal(move) or _given_up(game)
         if reason is None:
             return json_response({"move": text, "legal": True, "reason": None, "code": None})
         refused = request_refusal_json(request, reason, "reason")
@@ -309,8 +309,11 @@ class WebGame:
         check_after(body, game)
         board = game.board()
         kept = self.lines.get(game.id) if peek else None
-        found = await self.in_solver(request, hints.find_hint, board, self.hint_seconds, peek, kept,
-                                     _seed(game.id), budget=self.hint_seconds)
+        if game.given_up_at is not None:  # over, though its board is not
+            found = hints.over_hint(peek)
+        else:
+            found = await self.in_solver(request, hints.find_hint, board, self.hint_seconds, peek, kept,
+                                         _seed(game.id), budget=self.hint_seconds)
         line = found.pop("kept")
         if line is not None:
             self.lines[game.id] = line
@@ -400,7 +403,7 @@ class WebGame:
         if raw is not None and index is None:
             index = -1  # refused by explain() with the pile's range
         board = game.board()
-        reason = explain(board, pile, index)
+        reason = explain(board, pile, index) or _given_up(game)
         body: dict[str, Any] = {"pile": pile, "index": index, "movable": reason is None}
         if reason is None:
             return json_response({**body, "reason": None, "code": None})
@@ -429,6 +432,12 @@ def _moved(data: dict[str, Any], before: dict[str, Any], source: str | None) -> 
 def _in_play(game: StoredGame) -> bool:
     """True while the game is being played (an assist used now counts)."""
     return game.status in ("choosing", "playing") and game.given_up_at is None
+
+
+def _given_up(game: StoredGame) -> Reason | None:
+    """Why nothing may move in a game that was given up (its board does not
+    know); None for any other game."""
+    return Reason(WebRefusal.GAME_GIVEN_UP) if game.given_up_at is not None else None
 
 
 def _seed(game_id: str) -> int:

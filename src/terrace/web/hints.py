@@ -72,6 +72,20 @@ def find_hint(
             "win_share": decision.to_dict()["win_share"], "kept": None}
 
 
+def over_hint(peek: bool) -> dict[str, Any]:
+    """The hint for a game that is over without the board saying so (given
+    up): no move, no search, in the shape :func:`find_hint` answers.
+
+    >>> over_hint(False)["why"], over_hint(True)["fair"]
+    ('game-over', False)
+    """
+    reply: dict[str, Any] = {"move": None, "kind": "none", "line": [], "why": GAME_OVER, "fair": not peek}
+    if not peek:
+        reply.update(samples=0, wins=0, win_share=None)
+    reply["kept"] = None
+    return reply
+
+
 def analyse(board: Board, seconds: float, cancel: Cancel | None = None) -> dict[str, Any]:
     """What the solver knows about this position: ``result`` (``won``: a
     winning line exists, ``lost``: none remains, ``unknown``) and, while
