@@ -11,6 +11,7 @@ from terrace.board import Board
 from terrace.errors import IllegalMoveError, InvalidDealError, TerraceError
 from terrace.moves import Move
 from terrace.refusals import MAX_QUOTE, WORDINGS, Reason, Refusal, Wording, add_wordings, clip, quote
+from terrace.web.i18n import WebRefusal
 
 
 def test_reasons_are_values() -> None:
@@ -79,6 +80,14 @@ def test_long_input_is_shortened() -> None:
     assert len(str(info.value)) < 400
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_huge_number_is_shortened_like_any_input(language: str) -> None:
+    reason = Reason(Refusal.OPTION_RANGE, option="decks", low=1, high=8, value=10**3000)
+    assert len(reason.text(language)) < MAX_QUOTE + 100
+    assert "…" in reason.text(language) and "not 9" in Reason(
+        Refusal.OPTION_RANGE, option="decks", low=1, high=8, value=9).text("en")
+
+
 def test_errors_carry_reasons() -> None:
     board = Board.from_number(1)
     with pytest.raises(IllegalMoveError) as info:
@@ -108,3 +117,9 @@ def test_other_layers_add_their_codes() -> None:
 
 def test_every_engine_code_is_worded() -> None:
     assert set(WORDINGS) == set(Refusal)
+
+
+def test_an_empty_list_reads_as_none() -> None:
+    reason = Reason(WebRefusal.FIELD_UNKNOWN, field="x", expected=())
+    assert reason.text("en") == "unknown field 'x'; expected none"
+    assert reason.text("de").endswith("erwartet: keines.")

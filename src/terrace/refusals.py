@@ -588,7 +588,7 @@ class _Words(string.Formatter):
     ``choices``
         a list as ``'a', 'b' or 'c'``
     ``list``
-        a list separated by commas
+        a list separated by commas (an empty one, either way: ``none``)
     ``decks``
         a number of decks with its noun (``1 deck``, ``2 decks``)
     ``place``
@@ -621,6 +621,8 @@ class _Words(string.Formatter):
             return {"red": "rote", "black": "schwarze"}[str(value)] if de else str(value)
         if format_spec in ("choices", "list"):
             assert isinstance(value, tuple)
+            if not value:
+                return "keines" if de else "none"
             if format_spec == "list":
                 return ", ".join(value)
             quoted = [f"'{v}'" for v in value]
@@ -634,6 +636,8 @@ class _Words(string.Formatter):
             assert isinstance(value, str)
             words = (_PLACE_DE if de else _PLACE_EN)[value[0]]
             return f"{words} {value[1:]}" if value[1:] else words
+        if isinstance(value, int) and not format_spec:  # someone's number: as long as the quotes
+            return clip(str(value))
         return str(super().format_field(value, format_spec))
 
     def _rank(self, code: str) -> str:
