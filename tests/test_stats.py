@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -222,6 +224,38 @@ def test_export_one_several_and_all(run: Callable[..., Any], filled: list[str], 
     records = json.loads(out.read_text())
     assert [r["saved"]["id"] for r in records] == filled
     assert [r["result"] for r in records] == ["won", "lost", "lost", "playing"]
+
+
+def test_export_writes_through_a_link_and_keeps_permissions(
+    run: Callable[..., Any], filled: list[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "target.json"
+    target.write_text("old")
+    target.chmod(0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(target.name)
+    assert run("export", "--all", "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and len(json.loads(target.read_text())) == len(filled)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    fresh = tmp_path / "fresh.json"
+    umask = os.umask(0o022)
+    try:
+        assert run("export", "--all", "-o", str(fresh)).exit_code == 0
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o644
+    assert list(tmp_path.glob(".*")) == []  # no temporary file left
+
+
+def test_export_to_a_device_writes_to_it_and_never_replaces_it(
+    run: Callable[..., Any], filled: list[str], tmp_path: Path
+) -> None:
+    assert run("export", "--all", "-o", os.devnull).exit_code == 0
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    if os.path.exists("/dev/full"):
+        full = run("export", "--all", "-o", "/dev/full")
+        assert full.exit_code == 1 and "cannot write /dev/full" in full.output
+        assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 
 def test_export_errors(run: Callable[..., Any], filled: list[str]) -> None:

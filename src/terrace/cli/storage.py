@@ -6,8 +6,10 @@ Each of the three takes ``--db PATH`` (default: ``$TERRACE_DB``, else
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -153,16 +155,38 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    """Write a file whole or not at all (a temporary file renamed over it)."""
-    folder = path.parent if str(path.parent) else Path(".")
+    """Write a file whole or not at all: a temporary file beside it, renamed
+    over it. A symbolic link is followed (the link stays, its target gets
+    the text), a file that is there keeps its permissions (and, for root,
+    its owner), a new one gets the umask's, and something that is not a
+    regular file (``/dev/stdout``, a pipe) is written to as it is."""
+    target = Path(os.path.realpath(path))
     try:
-        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+        try:
+            existing: os.stat_result | None = target.stat()
+        except FileNotFoundError:
+            existing = None
+        if existing is not None and stat.S_ISDIR(existing.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        if existing is not None and not stat.S_ISREG(existing.st_mode):
+            with open(target, "w", encoding="utf-8") as file:
+                file.write(text)
+            return
+        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as file:
                 file.write(text)
                 file.flush()
                 os.fsync(file.fileno())
-            os.replace(temp, path)
+            if existing is not None:
+                os.chmod(temp, stat.S_IMODE(existing.st_mode))
+                if os.geteuid() == 0:
+                    os.chown(temp, existing.st_uid, existing.st_gid)
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(temp, 0o666 & ~umask)
+            os.replace(temp, target)
         except BaseException:
             Path(temp).unlink(missing_ok=True)
             raise
