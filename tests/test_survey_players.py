@@ -16,7 +16,7 @@ from terrace.deal import DEAL_VERSION
 from terrace.moves import Move
 from terrace.solver.players import player_key
 from terrace.solver.survey import run_survey, summarise, summary_json, wilson_interval
-from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore, rules_key
+from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictCacheError, VerdictStore, rules_key
 from terrace.variants import get_rules
 
 JSON_KEYS = {"deals", "won", "lost", "unknown", "win_rate", "wilson_low", "wilson_high", "seconds"}
@@ -46,6 +46,57 @@ def test_a_schema_1_store_is_migrated_and_keeps_its_verdicts(tmp_path: Path) -> 
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 2
         assert db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0] == 2
+
+
+def _bytes_of(path: Path) -> bytes:
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("layout", [3, 999, -5])
+def test_a_cache_of_an_unknown_layout_is_refused_and_left_unchanged(tmp_path: Path, layout: int) -> None:
+    path = tmp_path / "future.sqlite3"
+    VerdictStore(str(path)).close()
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {layout}")
+    db.close()
+    before = _bytes_of(path)
+    with pytest.raises(VerdictCacheError, match=f"layout {layout}, which this version"):
+        VerdictStore(str(path))
+    assert _bytes_of(path) == before
+
+
+def test_another_programs_database_is_refused_and_left_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "other.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE foo (x)")
+    db.close()
+    before = _bytes_of(path)
+    with pytest.raises(VerdictCacheError, match="another program"):
+        VerdictStore(str(path))
+    assert _bytes_of(path) == before
+    result = CliRunner().invoke(main, ["deal", "-n", "1", "--winnable", "--verdicts-db", str(path)])
+    assert result.exit_code == 1 and "another program" in result.output
+    assert _bytes_of(path) == before
+
+
+@pytest.mark.parametrize(("column", "value"), [
+    ("seconds", "'x'"), ("max_seconds", "'abc'"), ("nodes", "1.5"), ("nodes", "'many'"),
+    ("result", "'maybe'"),
+])
+def test_a_row_damaged_by_hand_counts_as_missing_and_is_solved_again(
+    tmp_path: Path, column: str, value: str
+) -> None:
+    path = str(tmp_path / "v.sqlite3")
+    rules = get_rules("falling-star")
+    store = VerdictStore(path)
+    store.put_many(rules, {1: Verdict("won", 5, 0.1, 10.0, "c1"), 2: Verdict("lost", 3, 0.1, 10.0)})
+    with sqlite3.connect(path) as db:
+        db.execute(f"UPDATE verdicts SET {column} = {value} WHERE deal = 1")
+    db.close()
+    assert store.get(rules, 1) is None and store.range(rules, 1, 2).keys() == {2}
+    verdicts, _ = run_survey(rules, 1, 2, jobs=1, max_seconds=5, store=store)
+    assert verdicts[1].result in ("won", "lost") and store.get(rules, 1) == verdicts[1]
+    store.close()
 
 
 def test_surveys_resume_per_player(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from terrace.cli.options import (
 )
 from terrace.errors import TerraceError
 from terrace.moves import Move
+from terrace.solver.verdicts import VerdictCacheError
 from terrace.solver.winnable import NoWinnableDealError, next_winnable_deal
 from terrace.variants import VARIANTS
 
@@ -57,6 +58,8 @@ def deal(
                                        total_seconds=total_seconds, db_path=path)
         except NoWinnableDealError as error:
             raise click.ClickException(f"{error}; give more --total-seconds or other rules") from None
+        except VerdictCacheError as error:
+            raise click.ClickException(str(error)) from None
         except TerraceError as error:
             raise click.UsageError(str(error)) from None
         click.echo(f"# deal number {found}", err=True)

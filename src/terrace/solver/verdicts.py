@@ -28,6 +28,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from terrace.deal import DEAL_VERSION
+from terrace.errors import TerraceError
+from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.storage.paths import default_verdicts_path
 
@@ -87,8 +89,30 @@ class Verdict:
     line: str = ""
 
 
+RESULTS = ("won", "lost", "unknown")
+"""The results a stored verdict may have."""
+
+
+class VerdictCacheError(TerraceError):
+    """A file that is not a verdict cache this version can use (another
+    program's database, or a newer layout); it is left unchanged."""
+
+
+def _verdict(result: object, nodes: object, seconds: object, max_seconds: object,
+             line: object) -> Verdict | None:
+    """A stored row as a verdict, or None when it was damaged by hand (such
+    a row counts as missing: the deal is solved again and the row replaced)."""
+    if result not in RESULTS or not isinstance(result, str) or not isinstance(line, str):
+        return None
+    if type(nodes) is not int or type(seconds) not in (int, float) or type(max_seconds) not in (int, float):
+        return None
+    return Verdict(result, nodes, float(seconds), float(max_seconds), line)  # type: ignore[arg-type]
+
+
 class VerdictStore:
-    """Verdicts in SQLite; safe to share between processes."""
+    """Verdicts in SQLite; safe to share between processes. A file that is
+    another program's database, or a cache of a newer layout, is refused
+    with :class:`VerdictCacheError` and left unchanged."""
 
     def __init__(self, path: str | None = None) -> None:
         self.path = path or default_db_path()
@@ -105,6 +129,7 @@ class VerdictStore:
         db.isolation_level = None
         try:
             db.execute("BEGIN IMMEDIATE")
+            self._check_layout()
             columns = [row[1] for row in db.execute("PRAGMA table_info(verdicts)")]
             if columns and "player" not in columns:
                 db.execute("ALTER TABLE verdicts RENAME TO verdicts_schema1")
@@ -123,6 +148,19 @@ class VerdictStore:
         finally:
             db.isolation_level = "DEFERRED"
 
+    def _check_layout(self) -> None:
+        """Refuse a newer layout and another program's tables."""
+        name = clip(self.path)
+        layout = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if not 0 <= layout <= SCHEMA:
+            raise VerdictCacheError(f"{name} is a verdict cache of layout {layout}, which this version of "
+                                    f"Terrace does not know (a newer one wrote it?); it was left unchanged")
+        tables = {row[0] for row in self._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+        if tables - {"verdicts"}:
+            raise VerdictCacheError(f"{name} is an SQLite database of another program, not a verdict "
+                                    f"cache; it was left unchanged")
+
     def get(self, rules: Rules, deal: int, player: str = PERFECT) -> Verdict | None:
         """The stored verdict of a deal that still counts (see :data:`SOLVER_VERSION`)."""
         row = self._db.execute(
@@ -130,7 +168,7 @@ class VerdictStore:
             f" WHERE rules = ? AND deal = ? AND {_CURRENT} AND player = ?",
             (rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player),
         ).fetchone()
-        return None if row is None else Verdict(row[0], row[1], row[2], row[3], row[4])
+        return None if row is None else _verdict(*row)
 
     def put(self, rules: Rules, deal: int, verdict: Verdict, player: str = PERFECT) -> None:
         """Store (or replace) a verdict."""
@@ -169,7 +207,8 @@ class VerdictStore:
             f" WHERE rules = ? AND {_CURRENT} AND player = ? AND deal BETWEEN ? AND ?",
             (rules_key(rules), DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player, first, last),
         ).fetchall()
-        return {r[0]: Verdict(r[1], r[2], r[3], r[4], r[5]) for r in rows}
+        verdicts = {r[0]: _verdict(*r[1:]) for r in rows}
+        return {deal: v for deal, v in verdicts.items() if v is not None}
 
     def close(self) -> None:
         """Close the database."""
