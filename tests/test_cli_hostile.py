@@ -79,7 +79,7 @@ OTHER_CASES = [
     ["--bogus"], ["nosuchcommand"], [LONG], ["--debug", "nosuchcommand"], ["variants", "extra"],
     ["variants", "--bogus"], ["deal", "-n", "1", "--bogus-" + LONG], ["deal", "-n", "1", "extra-" + LONG],
     # Time budgets that never run out
-    *(["solve", "-n", "1", "--max-seconds", v] for v in ("nan", "inf", "-inf", "-1", "0", LONG)),
+    *(["solve", "-n", "1", "--max-seconds", v] for v in ("nan", "inf", "-inf", "-1", "0", LONG, "５", "1_0")),
     *(["deal", "-n", "1", "--winnable", option, v]
       for option in ("--max-seconds", "--total-seconds") for v in ("nan", "inf", "-1", "0")),
     *(["hint", "-n", "1", "--seconds", v] for v in ("nan", "inf", "-1", "0")),
@@ -102,6 +102,8 @@ OTHER_CASES = [
     *(["survey", "--deals", "1-2", "--player", "fair", "--samples", v] for v in ("0", "-1", "99999", "²")),
     ["survey", "--deals", "1-2", "--samples", "4"], ["survey", "--deals", "1-2", "--player", "nobody"],
     ["survey", "--deals", "1-2", "--seed", "1.5"], ["survey", "--deals", "1-2", "--out", "{w}/empty.txt"],
+    # refused before any deal is solved: the verdict cache is not even made
+    ["survey", "--deals", "1-2", "--verdicts-db", "{w}/new.sqlite", "--out", "{w}/empty.txt/sub"],
     # Hints
     *(["hint", "-n", "1", "--samples", v] for v in ("0", "-1", "99999")),
     ["hint", "-n", "1", "--seed", "²"],

@@ -159,6 +159,9 @@ class Seconds(click.ParamType[float]):
     >>> Seconds().convert("nan", None, None)
     Traceback (most recent call last):
     click.exceptions.BadParameter: 'nan' is not a time budget: give a finite number of seconds above 0
+    >>> Seconds().convert("５", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: '５' is not a time budget: give a finite number of seconds above 0
     """
 
     name = "seconds"
@@ -169,6 +172,9 @@ class Seconds(click.ParamType[float]):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         try:
+            # plain ASCII digits only: float() would also read '５' and '1_0'
+            if isinstance(value, str) and (not value.isascii() or "_" in value):
+                raise ValueError(value)
             seconds = float(value)
         except (TypeError, ValueError):
             seconds = math.nan

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from terrace.cli.options import (
     rule_options,
     verdicts_db_options,
 )
+from terrace.refusals import clip
 from terrace.solver.api import solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
 from terrace.solver.players import PLAYERS, player_key, player_settings
@@ -151,6 +153,8 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                                  "run the deals (local:N starts N)")
     except ValueError as error:
         raise click.UsageError(str(error)) from None
+    if not as_json:
+        _check_writable(Path(out))  # before hours of solving, not after
     jobs = jobs or os.cpu_count() or 1
     name = preset_name(rules) or "custom"
     store = VerdictStore(chosen_verdicts_db(verdicts_db, old_db))
@@ -209,7 +213,6 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     title = TITLES.get(name, name) + ("" if player == "perfect" else f", {player} player")
     command = " ".join(shlex.quote(a) for a in argv)
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
     stem = f"survey-{name}-{first}-{last}" + ("" if player == "perfect" else f"-{player}")
     (folder / f"{stem}.md").write_text(markdown_table(title, summary, command, budget))
     if not charts_available():
@@ -222,3 +225,13 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     )
     click.echo(f"wrote {folder / (stem + '.md')} and {folder / (stem + '.png')}")
 
+
+def _check_writable(folder: Path) -> None:
+    """Make ``folder`` if needed and refuse one where no file can be written."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
+                                   f"{error.strerror or error}") from None
