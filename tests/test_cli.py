@@ -145,6 +145,8 @@ def test_deal_file(tmp_path: Path) -> None:
     assert data == {**replay_json("-n", "7", "--moves", "c1 s")}
     from_stdin = run("replay", "--deal-file", "-", "--moves", "c1 s", "--json", stdin=path.read_text())
     assert json.loads(from_stdin.stdout) == data
+    path.write_text("\ufeff" + path.read_text(), encoding="utf-8")  # a byte-order mark, as Notepad writes
+    assert replay_json("--deal-file", str(path), "--moves", "c1 s") == data
 
 
 @pytest.mark.parametrize(

@@ -97,6 +97,8 @@ def _bad(change: Any) -> dict[str, Any]:
         (lambda d: d.update(format="chess"), "not a Terrace game record"),
         (lambda d: d.pop("format"), "not a Terrace game record"),
         (lambda d: d.update(version=2), "record version 2 is not supported"),
+        (lambda d: d.update(version=True), "record version True is not supported"),
+        (lambda d: d.update(version=1.0), "record version 1.0 is not supported"),
         (lambda d: d.update(variant="klondike"), "unknown variant 'klondike'"),
         (lambda d: d.pop("variant"), "the record has no 'variant'"),
         (lambda d: d.update(variant=3), "'variant' must be a str"),
@@ -107,6 +109,7 @@ def _bad(change: Any) -> dict[str, Any]:
         (lambda d: d.update(deal_number=True), "deal_number must be a whole number or null"),
         (lambda d: d.update(deal_number=7), "these cards are not deal number 7"),
         (lambda d: d.update(deal_version=9), "deal version 9 is not known"),
+        (lambda d: d.update(deal_number=6, deal_version=True), "deal version True is not known"),
         (lambda d: d.update(deal=d["deal"][3:]), "a deal for 2 decks has 104 cards"),
         (lambda d: d.update(deal=5), "'deal' must be a str"),
         (lambda d: d.update(moves="c1 s"), "'moves' must be a list"),
@@ -123,10 +126,11 @@ def test_load_validates_everything(change: Any, message: str) -> None:
         GameRecord.from_dict(_bad(change))
 
 
-@pytest.mark.parametrize("text", ["", "{", "[1, 2]", "null", "[" * 100000])
+@pytest.mark.parametrize("text", ["", "{", "[1, 2]", "null", "[" * 100000, "9" * 5000])
 def test_not_json_or_not_an_object(text: str) -> None:
-    with pytest.raises(InvalidRecordError):
+    with pytest.raises(InvalidRecordError) as info:
         GameRecord.from_json(text)
+    assert "set_int_max_str_digits" not in str(info.value)
 
 
 def test_replay_reports_the_bad_move() -> None:

@@ -291,6 +291,13 @@ def test_import_from_standard_input(run: Callable[..., Any], tmp_path: Path) -> 
         assert store.statistics()["overall"]["lost"] == 1
 
 
+def test_import_a_file_with_a_byte_order_mark(run: Callable[..., Any], tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("\ufeff" + golden("wood-lost").to_json(), encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "games.sqlite"), str(path)])
+    assert result.exit_code == 0 and "imported 1 game" in result.output
+
+
 def _record(name: str = "terrace-won", **changes: Any) -> dict[str, Any]:
     data = golden(name).to_dict()
     data.update(changes)

@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,7 +97,7 @@ class GameRecord:
         if data.get("format") != RECORD_FORMAT:
             raise InvalidRecordError(Reason(Refusal.RECORD_FORMAT, format=RECORD_FORMAT))
         version = data.get("version")
-        if version != RECORD_VERSION:
+        if type(version) is not int or version != RECORD_VERSION:  # not True, not 1.0
             raise InvalidRecordError(
                 Reason(Refusal.RECORD_VERSION, version=quote(version), supported=RECORD_VERSION)
             )
@@ -107,7 +108,7 @@ class GameRecord:
             if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
                 raise InvalidRecordError(Reason(Refusal.RECORD_DEAL_NUMBER))
             deal_version = data.get("deal_version", DEAL_VERSION)
-            if number is not None and deal_version != DEAL_VERSION:
+            if number is not None and (type(deal_version) is not int or deal_version != DEAL_VERSION):
                 raise InvalidRecordError(Reason(Refusal.RECORD_DEAL_VERSION, version=quote(deal_version)))
             deal = Deal.parse(_typed(data, "deal", str), rules)
             if number is not None:
@@ -135,9 +136,28 @@ class GameRecord:
         """Read a record from JSON text."""
         try:
             data = json.loads(text)
-        except (json.JSONDecodeError, TypeError, RecursionError) as error:
-            raise InvalidRecordError(Reason(Refusal.RECORD_NOT_JSON, problem=clip(str(error)))) from None
+        except (ValueError, TypeError, RecursionError) as error:
+            raise InvalidRecordError(Reason(Refusal.RECORD_NOT_JSON, problem=json_problem(error))) from None
         return cls.from_dict(data)
+
+
+def json_problem(error: Exception) -> str:
+    """What is wrong with a JSON text, in words (Python's limit on the
+    digits of a number named plainly rather than with its own advice).
+
+    >>> import json
+    >>> try:
+    ...     json.loads("9" * 5000)
+    ... except ValueError as error:
+    ...     json_problem(error)
+    'a number has more than 4300 digits'
+    """
+    if isinstance(error, RecursionError):
+        return "it is nested too deeply"
+    limit = sys.get_int_max_str_digits()
+    if "set_int_max_str_digits" in str(error):
+        return f"a number has more than {limit} digits"
+    return clip(str(error))
 
 
 def _typed(data: dict[str, Any], key: str, kind: type) -> Any:

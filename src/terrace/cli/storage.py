@@ -207,7 +207,7 @@ def import_(db: str | None, file: str) -> None:
             raise click.ClickException(
                 f"nothing was imported: {name} is larger than {MAX_IMPORT_BYTES // 2**20} MB"
             )
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte-order mark (Windows Notepad) is fine
     except OSError as error:
         raise click.ClickException(f"cannot read {name}: {error.strerror or error}") from None
     except UnicodeDecodeError:

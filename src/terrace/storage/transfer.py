@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from terrace.errors import TerraceError
-from terrace.record import GameRecord
+from terrace.record import GameRecord, json_problem
 from terrace.storage.base import FINISHED, GAME_ID, StoredGame, StoreError, check_game
 from terrace.storage.rows import clip
 from terrace.storage.statistics import MAX_ACTIVE_MS, MAX_COUNT
@@ -82,7 +82,7 @@ def read_games(text: str) -> list[StoredGame]:
     except RecursionError:
         raise ImportRefusedError(["the file is not valid JSON: it is nested too deeply"]) from None
     except ValueError as error:
-        raise ImportRefusedError([f"the file is not valid JSON: {error}"]) from None
+        raise ImportRefusedError([f"the file is not valid JSON: {json_problem(error)}"]) from None
     items = data if isinstance(data, list) else [data]
     if len(items) > MAX_RECORDS:
         raise ImportRefusedError([f"the file holds {len(items):,} records; at most {MAX_RECORDS:,} at once"])
