@@ -27,6 +27,7 @@ from terrace.storage import (
     LATEST_VERSION,
     MIGRATIONS,
     ConflictError,
+    DatabaseFileError,
     NewerDatabaseError,
     SqliteStore,
     StoreError,
@@ -267,6 +268,17 @@ def test_a_newer_database_is_refused_and_left_unchanged(tmp_path: Path) -> None:
         open_store(db)
     assert str(caught.value).startswith("games.sqlite was written") and "left unchanged" in str(caught.value)
     assert str(tmp_path) not in str(caught.value)  # no message shows the folders
+    assert listing(tmp_path) == before
+
+
+def test_a_negative_schema_number_is_damage_and_left_unchanged(tmp_path: Path) -> None:
+    db = populated(tmp_path / "games.sqlite")
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA user_version = -1")
+    conn.close()
+    before = listing(tmp_path)
+    with pytest.raises(DatabaseFileError, match="schema number is -1"):
+        open_store(db)
     assert listing(tmp_path) == before
 
 

@@ -160,6 +160,8 @@ class SqliteStore:
                     version = max(version, self._probe_version(path))
                 if version > LATEST_VERSION:
                     raise NewerDatabaseError(version, str(path))
+                if version < 0:
+                    raise damaged(label(path), f"its schema number is {version}, which no Terrace writes")
             except BaseException:
                 remove_new_side_files(path, self._side_before)
                 raise
