@@ -266,3 +266,30 @@ def test_foundation_return_can_be_switched_off() -> None:
     off = replay_json("--variant", "empress-of-italy", "--no-foundation-return", "-n", "2", "--moves",
                       "c1 f1t1")
     assert off["reason"] == "f1t1: cards never leave the foundations in this game"
+
+
+MIRRORED = ("t3f t5f t2f t5f t2t4 t2t7 t3t1 t3f s s wt1 t2t1 s wt6 t3t6 t3f t4f t4f t3t9 t3t6 t4t6 s s wt1 "
+            "t5t1 s s wt3 s s wt4 s wf s s s wt6 s wf t7f t7f rf s s wf t9f t9f t6f s wt2 s wt2 s s s wt8 "
+            "t5t8 s wf s s s s s s wt6")
+"""Falling Star deal 1: here two winning lines mirror each other (t2t5 ...,
+t5t2 ...), and two hints asked one after the other once undid each other."""
+
+
+def test_the_peeking_hint_never_undoes_the_last_one() -> None:
+    def peek(moves: str) -> dict[str, Any]:
+        result = run("hint", "-v", "falling-star", "-n", "1", "--moves", moves, "--peek", "--seconds", "0.5",
+                     "--json")
+        assert result.exit_code == 0, result.output
+        data: dict[str, Any] = json.loads(result.stdout)
+        return data
+
+    first = peek(MIRRORED)
+    assert first["kind"] == "winnable"
+    second = peek(f"{MIRRORED} {first['move']}")
+    before = Board.from_number(1, get_rules("falling-star"))
+    for text in MIRRORED.split():
+        before.push_text(text)
+    after = before.copy()
+    after.push_text(first["move"])
+    after.push_text(second["move"])
+    assert after.position() != before.position()

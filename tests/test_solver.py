@@ -145,6 +145,24 @@ def test_hint_heuristic_is_legal() -> None:
     assert h.move in list(board.legal_moves)
 
 
+@pytest.mark.parametrize(("variant", "number"),
+                         [("falling-star", 1), ("terrace", 2), ("generals-patience", 1)])
+def test_following_the_hint_never_returns_to_a_position_and_ends(variant: str, number: int) -> None:
+    # each call solves afresh: two winning lines that mirror each other, or
+    # a lost position's idle moves, once made the hints undo one another
+    board = Board.from_number(number, get_rules(variant))
+    seen = {board.position()}
+    for _ in range(600):
+        found = hint(board, 0.3)
+        if found.move is None:
+            break
+        board.push(found.move)
+        assert board.position() not in seen, f"{found.move} returns to a position ({found.kind})"
+        seen.add(board.position())
+    assert found.move is None or board.is_won()
+    assert board.is_won() or found.kind in ("lost", "none", "heuristic")
+
+
 def test_wilson_and_summary() -> None:
     low, high = wilson_interval(0, 10)
     assert low == 0.0 and 0.27 < high < 0.28

@@ -3,7 +3,8 @@
 >>> from terrace.solver import solve, hint, safe_moves, finish_line, SolveResult, Hint
 """
 
-from terrace.solver.api import Hint, SolveResult, hint, solve
+from terrace.solver.api import Hint, SolveResult, solve
+from terrace.solver.hint_line import hint
 from terrace.solver.safe import finish_line, safe_moves
 
 __all__ = ["Hint", "SolveResult", "finish_line", "hint", "safe_moves", "solve"]

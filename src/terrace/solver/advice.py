@@ -18,12 +18,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from terrace.board import Board
+from terrace.board import Board, Status
 from terrace.errors import IllegalMoveError, TerraceError
 from terrace.moves import Move
-from terrace.solver.api import hint
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
+from terrace.solver.hint_line import GAME_OVER, NO_NEW_POSITION, peek_hint
 from terrace.solver.observation import observe
 from terrace.solver.playout import check_budget
 
@@ -63,12 +63,15 @@ def hint_report(
         # one decision that someone asked about: every sample, no early stop
         settings = FairSettings(early=False) if samples is None else FairSettings(samples, early=False)
         report = fair_hint(board, settings=settings, seed=seed, seconds=seconds).to_dict()
+        over = board.status in (Status.WON, Status.LOST) or not board.legal_moves
+        report["why"] = None if report["move"] is not None else GAME_OVER if over else NO_NEW_POSITION
     else:
-        found = hint(board, seconds)
+        found = peek_hint(board, seconds)  # the game so far is board's move stack
         report = {
             "move": None if found.move is None else str(found.move),
             "kind": found.kind,
             "line": [str(m) for m in found.line],
+            "why": found.why,
         }
     report["fair"] = fair
     report["seconds"] = round(time.perf_counter() - start, 3)
@@ -85,7 +88,11 @@ def describe(report: dict[str, Any]) -> str:
     """
     move = report["move"]
     if move is None:
-        return "no move: the game is over" if report["kind"] != "lost" else "no move wins any more"
+        if report["kind"] == "lost":
+            return "no move wins any more"
+        if report.get("why") == NO_NEW_POSITION:
+            return "no move: every move returns to a position already reached"
+        return "no move: the game is over"
     if report["fair"]:
         reason = {
             "only": "the only move that leads somewhere new",
@@ -95,6 +102,5 @@ def describe(report: dict[str, Any]) -> str:
         return f"{move}: {reason} (does not look at face-down cards)"
     reason = {
         "winnable": f"starts a winning line of {len(report.get('line', []))} moves",
-        "lost": "no line wins any more; this move just keeps playing",
     }.get(report["kind"], "undecided in the time; the line that got furthest")
     return f"{move}: {reason} (looks at the face-down stock)"

@@ -127,7 +127,9 @@ class Hint:
 
     move: Move | None
     kind: str
-    """``"winnable"`` (``line`` wins), ``"lost"`` or ``"heuristic"``."""
+    """``"winnable"`` (``line`` wins), ``"lost"`` (no line wins any more; no
+    move), ``"heuristic"`` (undecided in the time) or ``"none"`` (no move:
+    the game is over, or every move returns to a position already reached)."""
     line: list[Move] = field(default_factory=list)
 
 
@@ -565,21 +567,3 @@ def _same_position(a: Board, b: Board) -> bool:
     return (a.tableau == b.tableau and a.waste == b.waste and a.stock == b.stock
             and a.foundations == b.foundations and a.reserve == b.reserve
             and a.base_rank == b.base_rank and a.redeals_used == b.redeals_used)
-
-
-def hint(board: Board, seconds: float = 1.0, cancel: Callable[[], bool] | None = None) -> Hint:
-    """The move to play now, with what the solver knows about the position.
-
-    ``winnable``: the move starts ``line``, a complete winning line.
-    ``lost``: no line wins any more (the move, if any, just keeps playing).
-    ``heuristic``: undecided in the time; the move starts the line that put
-    most cards on the foundations.
-    """
-    legal = list(board.legal_moves)
-    if not legal:
-        return Hint(None, LOST if not board.is_won() else "winnable")
-    result = solve(board, max_seconds=seconds, all_candidates=False, cancel=cancel)
-    if result.result == WON:
-        return Hint(result.moves[0], "winnable", result.moves)
-    move = result.best_move if result.best_move in legal else legal[0]
-    return Hint(move, LOST if result.result == LOST else "heuristic")

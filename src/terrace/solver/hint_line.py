@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from terrace.board import Board, Status
 from terrace.errors import TerraceError
 from terrace.moves import Move
-from terrace.solver.api import LOST, WON, solve
+from terrace.solver.api import LOST, WON, Hint, solve
 from terrace.solver.greedy import greedy_move
 from terrace.solver.observation import observe
 from terrace.solver.playout import check_budget
@@ -159,6 +159,23 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
         return PeekHint(line[0], WINNABLE, line,
                         kept=KeptLine(board.position(), tuple(str(m) for m in line)))
     return rule_of_thumb(board)
+
+
+def hint(board: Board, seconds: float = 1.0, cancel: Cancel | None = None) -> Hint:
+    """The move to play now, looking at the face-down stock; ``board``'s
+    move stack is the game so far, and no hint returns to a position it has
+    reached, so following the hints always ends the game. ``winnable``: the
+    move starts ``line``, a proved winning line. ``lost``: no line wins any
+    more (no move). ``heuristic``: undecided in the time, the rule of
+    thumb's move. ``none``: no move leads anywhere new, or the game is over.
+
+    >>> from terrace.variants import get_rules
+    >>> found = hint(Board.from_number(4, get_rules("falling-star")), 2.0)
+    >>> found.kind, found.move == found.line[0]
+    ('winnable', True)
+    """
+    found = peek_hint(board, seconds, cancel=cancel)
+    return Hint(found.move, found.kind, list(found.line))
 
 
 def _fresh_detour(board: Board, seen: set[str], deadline: float, cancel: Cancel | None) -> list[Move]:
