@@ -4,13 +4,18 @@ the errors that carry them."""
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 import pytest
 
 from terrace.board import Board
+from terrace.cards import parse_card
 from terrace.errors import IllegalMoveError, InvalidDealError, TerraceError
 from terrace.moves import Move
+from terrace.record import GameRecord
 from terrace.refusals import MAX_QUOTE, WORDINGS, Reason, Refusal, Wording, add_wordings, clip, quote
+from terrace.rules import Rules
+from terrace.variants import get_rules
 from terrace.web.i18n import WebRefusal
 
 
@@ -84,7 +89,7 @@ def test_long_input_is_shortened() -> None:
 def test_a_huge_number_is_shortened_like_any_input(language: str) -> None:
     reason = Reason(Refusal.OPTION_RANGE, option="decks", low=1, high=8, value=10**3000)
     assert len(reason.text(language)) < MAX_QUOTE + 100
-    assert "…" in reason.text(language) and "not 9" in Reason(
+    assert "3001" in reason.text(language) and "not 9" in Reason(
         Refusal.OPTION_RANGE, option="decks", low=1, high=8, value=9).text("en")
 
 
@@ -123,3 +128,20 @@ def test_an_empty_list_reads_as_none() -> None:
     reason = Reason(WebRefusal.FIELD_UNKNOWN, field="x", expected=())
     assert reason.text("en") == "unknown field 'x'; expected none"
     assert reason.text("de").endswith("erwartet: keines.")
+
+
+@pytest.mark.parametrize("build", [
+    lambda: Rules(decks=10**5000),
+    lambda: Board.from_number(10**5000),
+    lambda: GameRecord.from_dict({"format": "terrace-game", "version": 10**5000}),
+    lambda: Rules.from_dict({1: 2}),
+    lambda: get_rules(None),  # type: ignore[arg-type]
+    lambda: get_rules(b"terrace"),  # type: ignore[arg-type]
+    lambda: parse_card(None),  # type: ignore[arg-type]
+    lambda: parse_card("A\u017f"),  # 'ſ'.upper() is 'S'
+    lambda: Board.from_number(1).push(Move("c", 10**1000)),
+])
+def test_any_value_gets_a_coded_refusal_of_a_few_hundred_characters(build: Any) -> None:
+    with pytest.raises(TerraceError) as info:
+        build()
+    assert len(str(info.value)) < 3 * MAX_QUOTE

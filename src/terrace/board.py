@@ -62,7 +62,7 @@ from terrace.deal import Deal
 from terrace.errors import IllegalMoveError
 from terrace.moves import CHOOSE, DRAW, DRAW_MOVE, FOUNDATION, TABLEAU, Move
 from terrace.position import BaseBoard, Status
-from terrace.refusals import Reason, Refusal
+from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import Rules, SpaceRule
 from terrace.undo import Undo, choose, draw, play, take_back
 
@@ -469,7 +469,7 @@ class Board(BaseBoard):
         nothing) when the rules forbid it."""
         resolved = self._resolve(move)
         if isinstance(resolved, Reason):
-            raise IllegalMoveError(resolved, move=str(move))
+            raise IllegalMoveError(resolved, move=clip(str(move)))
         self._apply(move, resolved)
 
     def push_text(self, text: str) -> Move:

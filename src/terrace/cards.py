@@ -14,7 +14,7 @@ nothing in the game tells them apart.
 from __future__ import annotations
 
 from terrace.errors import InvalidCardError
-from terrace.refusals import Reason, Refusal, clip
+from terrace.refusals import Reason, Refusal, clip, quote
 
 # the rank and suit letters live in terrace.symbols (the refusals need them too); cards re-exports them
 from terrace.symbols import RANKS as RANKS
@@ -54,7 +54,10 @@ def parse_card(text: str) -> Card:
     >>> card_code(parse_card(" 7h "))
     '7H'
     """
-    code = text.strip().upper()
+    if not isinstance(text, str):
+        raise InvalidCardError(Reason(Refusal.CARD_UNREADABLE, text=quote(text), ranks=RANKS, suits=SUITS))
+    # ASCII only: 'ſ'.upper() is 'S'
+    code = text.strip().upper() if text.isascii() else ""
     if code.startswith("10"):
         code = "T" + code[2:]
     card = _BY_CODE.get(code)

@@ -555,7 +555,24 @@ def quote(value: object) -> str:
     >>> quote(1.5), quote("2")
     ('1.5', "'2'")
     """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number_text(value)
     return clip(repr(value))
+
+
+def number_text(value: int, language: str = "en") -> str:
+    """A whole number as text, shortened like :func:`clip` (a number too long
+    to quote, even too long for ``str()``, is described by its size).
+
+    >>> number_text(-42), number_text(10**5000), number_text(10**5000, "de")
+    ('-42', 'a number of about 5001 digits', 'eine Zahl mit etwa 5001 Stellen')
+    """
+    if value.bit_length() > 3 * MAX_QUOTE:  # more than about 180 digits
+        digits = round(value.bit_length() * 0.30103) + 1
+        if language == "de":
+            return f"eine Zahl mit etwa {digits} Stellen"
+        return f"a number of about {digits} digits"
+    return clip(str(value))
 
 
 def _json(value: Param) -> object:
@@ -636,8 +653,8 @@ class _Words(string.Formatter):
             assert isinstance(value, str)
             words = (_PLACE_DE if de else _PLACE_EN)[value[0]]
             return f"{words} {value[1:]}" if value[1:] else words
-        if isinstance(value, int) and not format_spec:  # someone's number: as long as the quotes
-            return clip(str(value))
+        if isinstance(value, int) and not isinstance(value, bool) and not format_spec:
+            return number_text(value, self.language)  # someone's number: no longer than the quotes
         return str(super().format_field(value, format_spec))
 
     def _rank(self, code: str) -> str:

@@ -208,6 +208,9 @@ class Rules:
         """
         if not isinstance(data, dict):
             raise InvalidRulesError(Reason(Refusal.OPTIONS_NOT_OBJECT))
+        for key in data:
+            if not isinstance(key, str):  # (JSON keys always are)
+                raise InvalidRulesError(Reason(Refusal.OPTION_UNKNOWN, option=quote(key), known=RULE_FIELDS))
         return (base or cls()).replace(**data)
 
     def describe(self) -> str:

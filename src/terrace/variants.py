@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from terrace.errors import InvalidRulesError
-from terrace.refusals import Reason, Refusal, clip
+from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import FoundationBuild, Rules, SpaceRule
 
 SUIT = FoundationBuild.SUIT
@@ -126,10 +126,11 @@ def get_variant(name: str) -> Variant:
     >>> get_variant("General's Patience").name
     'generals-patience'
     """
-    variant = _BY_NAME.get(name_key(name))
+    variant = _BY_NAME.get(name_key(name)) if isinstance(name, str) else None
     if variant is None:
         known = tuple(sorted(_BY_NAME))
-        raise InvalidRulesError(Reason(Refusal.VARIANT_UNKNOWN, name=clip(name), known=known))
+        shown = clip(name) if isinstance(name, str) else quote(name)
+        raise InvalidRulesError(Reason(Refusal.VARIANT_UNKNOWN, name=shown, known=known))
     return variant
 
 
