@@ -140,6 +140,8 @@ def test_an_empty_list_reads_as_none() -> None:
     lambda: parse_card(None),  # type: ignore[arg-type]
     lambda: parse_card("A\u017f"),  # 'ſ'.upper() is 'S'
     lambda: Board.from_number(1).push(Move("c", 10**1000)),
+    lambda: Board.from_position("? - - " + "," * 10_000_000 + " - - 0"),  # at once, not after 10 M piles
+    lambda: Board.from_position("? - " + "," * 10_000_000 + " - - - 0"),
 ])
 def test_any_value_gets_a_coded_refusal_of_a_few_hundred_characters(build: Any) -> None:
     with pytest.raises(TerraceError) as info:

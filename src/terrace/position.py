@@ -198,6 +198,14 @@ class BaseBoard:
             board.base_rank = RANKS.index(base_text.upper())
         else:
             raise InvalidPositionError(Reason(Refusal.POSITION_BASE, text=clip(base_text)))
+        # the counts first: ten million commas must not make ten million piles
+        counts = foundations.count(",") + 1, tableau.count(",") + 1
+        if counts[0] != rules.foundation_count:
+            raise InvalidPositionError(
+                Reason(Refusal.POSITION_FOUNDATION_COUNT, expected=rules.foundation_count, count=counts[0]))
+        if counts[1] != rules.piles:
+            raise InvalidPositionError(
+                Reason(Refusal.POSITION_PILE_COUNT, expected=rules.piles, count=counts[1]))
         board.reserve = _read_run(reserve, "r")
         board.foundations = [_read_run(part, f"f{i}") for i, part in enumerate(foundations.split(","), 1)]
         board.tableau = [_read_run(part, f"t{i}") for i, part in enumerate(tableau.split(","), 1)]
