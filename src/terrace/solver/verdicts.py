@@ -102,11 +102,13 @@ def _verdict(result: object, nodes: object, seconds: object, max_seconds: object
              line: object) -> Verdict | None:
     """A stored row as a verdict, or None when it was damaged by hand (such
     a row counts as missing: the deal is solved again and the row replaced)."""
-    if result not in RESULTS or not isinstance(result, str) or not isinstance(line, str):
+    if not (isinstance(result, str) and result in RESULTS and isinstance(line, str)):
         return None
-    if type(nodes) is not int or type(seconds) not in (int, float) or type(max_seconds) not in (int, float):
+    if not isinstance(nodes, int) or not isinstance(seconds, int | float):
         return None
-    return Verdict(result, nodes, float(seconds), float(max_seconds), line)  # type: ignore[arg-type]
+    if not isinstance(max_seconds, int | float):  # (SQLite hands back no booleans)
+        return None
+    return Verdict(result, nodes, float(seconds), float(max_seconds), line)
 
 
 class VerdictStore:
