@@ -639,6 +639,11 @@ def test_impossible_piles_and_foundations() -> None:
         craft(TERRACE, "6", foundations=["", "6D"], tableau=QUIET)
     with pytest.raises(InvalidPositionError, match="a position before the choice has only"):
         craft(TERRACE, "?", foundations=["6D"], tableau=QUIET)
+    with_redeals = TERRACE.replace(redeals=3)
+    start = Board.from_number(1, with_redeals).position()
+    assert Board.from_position(start, with_redeals).position() == start
+    with pytest.raises(InvalidPositionError, match="a position before the choice has only"):
+        Board.from_position(start[:-1] + "3", with_redeals)  # no pass is used before the choice
     with pytest.raises(InvalidPositionError, match="foundation 1 holds more than 13 cards"):
         craft(TERRACE, "6", foundations=["6D " + alternate_run("7C", 13)], tableau=QUIET)
     with pytest.raises(InvalidPositionError, match="a position must be a string"):

@@ -264,10 +264,12 @@ class BaseBoard:
         return None
 
     def _choice_problem(self) -> Reason | None:
-        """Before the choice only the candidates are out."""
+        """Before the choice only the candidates are out, and no pass through
+        the stock has been used (no draw comes before the choice)."""
         k = self.rules.candidates
         if (
             k == 0
+            or self.redeals_used
             or self.waste
             or any(self.foundations)
             or any(len(p) != 1 for p in self.tableau[:k])
