@@ -18,12 +18,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from terrace.board import Board, Status
+from terrace.board import Board
 from terrace.errors import IllegalMoveError, TerraceError
 from terrace.moves import Move
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
-from terrace.solver.hint_line import GAME_OVER, NO_NEW_POSITION, peek_hint
+from terrace.solver.hint_line import NO_NEW_POSITION, peek_hint, why_no_move
 from terrace.solver.observation import observe
 from terrace.solver.playout import check_budget
 
@@ -63,8 +63,7 @@ def hint_report(
         # one decision that someone asked about: every sample, no early stop
         settings = FairSettings(early=False) if samples is None else FairSettings(samples, early=False)
         report = fair_hint(board, settings=settings, seed=seed, seconds=seconds).to_dict()
-        over = board.status in (Status.WON, Status.LOST) or not board.legal_moves
-        report["why"] = None if report["move"] is not None else GAME_OVER if over else NO_NEW_POSITION
+        report["why"] = None if report["move"] is not None else why_no_move(board)
     else:
         found = peek_hint(board, seconds)  # the game so far is board's move stack
         report = {

@@ -135,13 +135,25 @@ def _fresh_line(board: Board, line: list[Move], seen: set[str]) -> bool:
     return True
 
 
+def game_over(board: Board) -> bool:
+    """True when no move is left to suggest: the game is won or lost, or
+    nothing is legal."""
+    return board.status in (Status.WON, Status.LOST) or not board.legal_moves
+
+
+def why_no_move(board: Board) -> str:
+    """Why a hint without a move has none, when the solver did not say:
+    the game is over, or every move returns to a position already reached."""
+    return GAME_OVER if game_over(board) else NO_NEW_POSITION
+
+
 def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
               cancel: Cancel | None = None) -> PeekHint:
     """The hint for ``board`` (its move stack is the game so far), with the
     line ``kept`` from the last hint of this game, within ``seconds``."""
     check_budget(seconds)
     deadline = time.perf_counter() + seconds
-    if board.status in (Status.WON, Status.LOST) or not board.legal_moves:
+    if game_over(board):
         return PeekHint(None, NONE, why=GAME_OVER)
     seen = game_positions(board)
     if kept is not None:

@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from terrace.board import Board, Status
+from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
 from terrace.solver.advice import fair_hint
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairSettings
-from terrace.solver.hint_line import GAME_OVER, NO_NEW_POSITION, KeptLine, peek_hint, rule_of_thumb
+from terrace.solver.hint_line import GAME_OVER, KeptLine, game_over, peek_hint, rule_of_thumb, why_no_move
 from terrace.solver.winnable import next_winnable_deal
 
 Cancel = Callable[[], bool]
@@ -55,7 +55,7 @@ def find_hint(
         return {"move": None if found.move is None else str(found.move), "kind": found.kind,
                 "line": [str(m) for m in found.line], "why": found.why, "fair": False,
                 "kept": found.kept}
-    if board.status in (Status.WON, Status.LOST) or not board.legal_moves:
+    if game_over(board):
         decision = Decision(None, "none")
     else:
         settings = FairSettings(samples=FAIR_SAMPLES, early=False)
@@ -65,8 +65,7 @@ def find_hint(
         kind = "heuristic"
     why = None
     if decision.move is None:
-        over = board.status in (Status.WON, Status.LOST) or not board.legal_moves
-        why = GAME_OVER if over else NO_NEW_POSITION
+        why = why_no_move(board)
     return {"move": None if decision.move is None else str(decision.move), "kind": kind,
             "line": [], "why": why, "fair": True, "samples": decision.samples, "wins": decision.wins,
             "win_share": decision.to_dict()["win_share"], "kept": None}
