@@ -179,6 +179,33 @@ def test_winnable_search_has_one_total_budget() -> None:
     assert store.recent() == []
 
 
+def test_a_winnable_search_counts_its_wait_for_a_worker() -> None:
+    """The budget runs from the request, not from when a worker was free:
+    a request that waited 2 s for the only worker has 0.5 s of its 2.5 s left."""
+    store = MemoryStore()
+    app = create_app(store, winnable_seconds=2.5, pool=SolverPool(workers=1, waiting=1))
+    pool = app.state.game.pool
+
+    async def scenario() -> tuple[httpx.Response, float]:
+        busy = asyncio.ensure_future(pool.run(_sleep, 2.0, budget=30))
+        await asyncio.sleep(0.2)  # the sleeper holds the worker
+        started = time.perf_counter()
+        response = await _post(app, "/api/games", {"winnable": True, "options": {"decks": 8}})
+        took = time.perf_counter() - started
+        await busy
+        return response, took
+
+    try:
+        asyncio.run(pool.run(_echo, None, budget=30))  # start the worker first
+        response, took = asyncio.run(scenario())
+    finally:
+        pool.close()
+    assert response.status_code == 503, response.text
+    assert "within 2.5 s" in response.json()["error"]
+    assert took < 3.4  # before: the 1.8 s wait plus the whole 2.5 s
+    assert store.recent() == []
+
+
 def test_a_winnable_search_past_the_last_deal_is_a_400() -> None:
     store = MemoryStore()
     app = create_app(store, winnable_seconds=5.0, pool=SolverPool(workers=1))

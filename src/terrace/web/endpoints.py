@@ -165,11 +165,13 @@ class WebGame:
 
     async def winnable(self, request: Request, rules: Rules, start: int) -> int:
         """The first deal from ``start`` on that the solver proves won,
-        within the server's total budget for one request."""
+        within the server's total budget for one request, counted from
+        now: a wait for a free worker is part of it."""
         total = self.winnable_seconds
+        until = time.monotonic() + total
         try:
             return await self.in_solver(request, hints.next_winnable, rules, start,
-                                        min(WINNABLE_DEAL_SECONDS, total), total,
+                                        min(WINNABLE_DEAL_SECONDS, total), until,
                                         str(self.store.verdicts_path), budget=total)
         except NoWinnableDealError:
             raise ApiError(WebRefusal.NO_WINNABLE_DEAL, _RETRY, seconds=f"{total:g}") from None
