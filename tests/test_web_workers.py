@@ -216,7 +216,8 @@ def test_a_winnable_search_past_the_last_deal_is_a_400() -> None:
     finally:
         app.state.game.pool.close()
     assert response.status_code == 400, response.text
-    assert "was proved winnable" in response.json()["error"]
+    assert response.json()["code"] == "no-winnable-to-last"
+    assert "to the last one, 9223372036854775807, was proved winnable" in response.json()["error"]
     assert store.recent() == []
 
 

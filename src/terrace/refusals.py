@@ -75,6 +75,7 @@ class Refusal(StrEnum):
     DEAL_COPIES = "deal-copies"
     DEAL_COPIES_ONE_DECK = "deal-copies-one-deck"
     DEAL_NOT_THAT_NUMBER = "deal-not-that-number"
+    NO_WINNABLE_TO_LAST = "no-winnable-to-last"
     # Move notation (a move that cannot be read)
     MOVE_NOT_TEXT = "move-not-text"
     MOVE_UNREADABLE = "move-unreadable"
@@ -239,6 +240,11 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.DEAL_NOT_THAT_NUMBER: Wording(
         _BAD, "these cards are not deal number {number}",
         "Diese Karten sind nicht Spiel Nummer {number}."),
+    Refusal.NO_WINNABLE_TO_LAST: Wording(
+        _BAD, "no deal from {start} to the last one, {last}, was proved winnable"
+              " within {seconds} s each",
+        "Kein Spiel von {start} bis zum letzten, {last}, wurde in je {seconds} s"
+        " als gewinnbar erwiesen."),
     Refusal.MOVE_NOT_TEXT: Wording(
         _BAD, "a move must be text such as 'wf', not {value}",
         "Ein Zug muss Text wie „wf“ sein, nicht {value}."),

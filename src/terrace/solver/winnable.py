@@ -16,6 +16,7 @@ from collections.abc import Callable
 from terrace.board import Board
 from terrace.deal import MAX_DEAL_NUMBER
 from terrace.errors import InvalidDealError, TerraceError
+from terrace.refusals import Reason, Refusal
 from terrace.rules import Rules
 from terrace.solver.api import solve
 from terrace.solver.verdicts import Verdict, VerdictStore, settled
@@ -78,6 +79,9 @@ def next_winnable_deal(
             number += 1
     finally:
         store.close()
-    raise InvalidDealError(
+    if number > MAX_DEAL_NUMBER:
+        raise InvalidDealError(Reason(Refusal.NO_WINNABLE_TO_LAST, start=start,
+                                      last=MAX_DEAL_NUMBER, seconds=f"{max_seconds:g}"))
+    raise NoWinnableDealError(
         f"no deal from {start} to {number - 1} was proved winnable within {max_seconds:g} s each"
     )
