@@ -549,6 +549,14 @@ def test_pop_and_redo_with_nothing_to_do() -> None:
         board.redo()
 
 
+def test_push_of_text_says_what_to_call_and_changes_nothing() -> None:
+    board = Board.from_number(3)
+    before = board.position()
+    with pytest.raises(TypeError, match=r"push takes a Move, not str: use board.push_text\('c1'\)"):
+        board.push("c1")  # type: ignore[arg-type]
+    assert board.position() == before and board.move_stack == []
+
+
 def test_copy_is_independent() -> None:
     board = Board.from_number(3)
     play(board, "c1 s")

@@ -466,7 +466,11 @@ class Board(BaseBoard):
 
     def push(self, move: Move) -> None:
         """Play ``move``; raises :class:`IllegalMoveError` (and changes
-        nothing) when the rules forbid it."""
+        nothing) when the rules forbid it, and :class:`TypeError` when
+        ``move`` is not a :class:`Move` (text goes to :meth:`push_text`)."""
+        if not isinstance(move, Move):
+            raise TypeError(f"push takes a Move, not {type(move).__name__}:"
+                            " use board.push_text('c1') or board.push(Move.parse('c1'))")
         resolved = self._resolve(move)
         if isinstance(resolved, Reason):
             raise IllegalMoveError(resolved, move=clip(str(move)))
