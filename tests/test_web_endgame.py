@@ -222,3 +222,17 @@ def test_active_time_is_bounded_by_the_wall_clock(client: TestClient, store: Gam
     assert client.get(f"/api/games/{gid}").json()["active_ms"] == 40_000
     german = client.post(f"/api/games/{gid}/time", json={"ms": 99_000}, headers={"accept-language": "de"})
     assert german.status_code == 400 and "Spielzeit" in german.json()["error"]
+
+
+def test_the_time_slack_is_lent_not_given_again(client: TestClient, store: GameStore) -> None:
+    """Quick reports cannot add the 2 s slack again and again: what one
+    report takes beyond the wall time, the next has less."""
+    now = [1000.0]
+    client.app.state.game.clock = ReportClock(lambda: now[0])  # type: ignore[attr-defined]
+    gid = client.post("/api/games", json={"deal_number": 3}).json()["id"]
+    answers = [client.post(f"/api/games/{gid}/time", json={"ms": 2_000}).status_code for _ in range(30)]
+    assert answers == [200] + [400] * 29
+    now[0] += 10.0
+    assert client.post(f"/api/games/{gid}/time", json={"ms": 10_000}).status_code == 200
+    assert client.post(f"/api/games/{gid}/time", json={"ms": 1}).status_code == 400
+    assert store.get(gid).active_ms == 12_000  # 10 s of wall time and the 2 s lent

@@ -71,17 +71,25 @@ class ReportClock:
     """When each game last reported active playing time, so that no page
     (nor two tabs together) reports more time than has passed.
 
-    A game is *seen* when the server first serves it; a report may add the
-    wall time since the last accepted report (or since it was seen) plus
-    :data:`REPORT_SLACK_MS`, at most :data:`MAX_ACTIVE_REPORT_MS`.
+    A game is *seen* when the server first serves it; the clock then holds
+    the moment up to which its wall time has been reported. A report may add
+    the wall time since then plus :data:`REPORT_SLACK_MS` (a page's own
+    clock may run a little ahead), at most :data:`MAX_ACTIVE_REPORT_MS`.
+    The slack is lent, not given: time reported beyond the wall time is
+    taken from the next report's allowance, so reports sent in quick
+    succession cannot add the slack again and again.
 
     >>> now = [100.0]
     >>> clock = ReportClock(lambda: now[0])
     >>> clock.seen("g"); now[0] += 30
     >>> clock.allowance("g")
     32000
-    >>> clock.reported("g"); clock.allowance("g")
-    2000
+    >>> clock.reported("g", 31000); clock.allowance("g")
+    1000
+    >>> clock.reported("g", 1000); clock.allowance("g")
+    0
+    >>> now[0] += 10; clock.allowance("g")
+    10000
     """
 
     def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
@@ -91,20 +99,23 @@ class ReportClock:
     def seen(self, game_id: str) -> None:
         """Start the game's clock unless it runs already."""
         if game_id not in self._since:
-            self._mark(game_id)
+            self._mark(game_id, self._now())
 
-    def reported(self, game_id: str) -> None:
-        """A report was accepted now: the next one counts from here."""
-        self._mark(game_id)
+    def reported(self, game_id: str, ms: int) -> None:
+        """A report of ``ms`` was accepted now: wall time not reported
+        before now is gone (the player was idle), and time reported beyond
+        now is owed by the next report."""
+        since = self._since.get(game_id, self._now())
+        self._mark(game_id, max(self._now(), since + ms / 1000))
 
     def allowance(self, game_id: str) -> int:
         """The most milliseconds a report may add now."""
         since = self._since.get(game_id)
         elapsed = 0.0 if since is None else self._now() - since
-        return min(int(elapsed * 1000) + REPORT_SLACK_MS, MAX_ACTIVE_REPORT_MS)
+        return max(0, min(int(elapsed * 1000) + REPORT_SLACK_MS, MAX_ACTIVE_REPORT_MS))
 
-    def _mark(self, game_id: str) -> None:
-        self._since[game_id] = self._now()
+    def _mark(self, game_id: str, since: float) -> None:
+        self._since[game_id] = since
         self._since.move_to_end(game_id)
         while len(self._since) > CLOCKS_KEPT:
             self._since.popitem(last=False)

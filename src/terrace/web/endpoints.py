@@ -391,7 +391,7 @@ class WebGame:
         if ms > most:
             raise ApiError(WebRefusal.TIME_TOO_MUCH, ms=ms, most=most)
         total = self.store.add_active_time(game.id, ms)
-        self.clock.reported(game.id)
+        self.clock.reported(game.id, ms)
         return json_response({"id": game.id, "active_ms": total})
 
     # -- what the page explains: a pressed card, the rules -----------------
