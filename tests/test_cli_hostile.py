@@ -117,6 +117,10 @@ OTHER_CASES = [
     ["export", "--game", NUL], ["export", "--all", "--db", "{w}/notadb.sqlite"],
     ["export", "--all", "-o", "{w}/folder"], ["export", "--all", "-o", "{w}/missing/games.json"],
     ["export", "--all", "-o", NUL], ["export", "--all", "-o", "{w}/empty.txt/games.json"],
+    # over the games database, its write-ahead log, or another SQLite file
+    ["export", "--all", "-o", "{w}/games.sqlite"], ["export", "--all", "-o", "{w}/games.sqlite-wal"],
+    ["export", "--all", "-o", "{w}/" + VERDICTS_FILE_NAME],
+    ["export", "--all", "--db", "{w}/games.sqlite", "-o", "games.sqlite"],
     # Import
     *(["import", "{w}/" + name] for name in (
         "nested.json", "garbage.bin", "bigmove.json", "manyhints.json", "future.json", "huge.bin",

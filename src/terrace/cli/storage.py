@@ -20,6 +20,7 @@ from terrace.cli.options import FilePath, db_option, read_input
 from terrace.errors import TerraceError
 from terrace.refusals import clip
 from terrace.storage.base import DamagedGameError, StoreError
+from terrace.storage.paths import games_path
 from terrace.storage.sqlite import SqliteStore, open_store
 from terrace.storage.statistics import summarize
 from terrace.storage.transfer import ImportRefusedError, export_record, read_games
@@ -132,6 +133,8 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
     a list for several or --all."""
     if bool(game_ids) == all_games:
         raise click.UsageError("give --game ID (one or more) or --all")
+    if output != "-":
+        _refuse_database_output(Path(output), games_path(db))
     records: list[dict[str, Any]] = []
     with _open(db) as store:
         try:
@@ -152,6 +155,34 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
         return
     _write_atomically(Path(output), text)
     click.echo(f"wrote {len(records)} game{'s' if len(records) != 1 else ''} to {clip(output)}", err=True)
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def _refuse_database_output(output: Path, database: Path | None) -> None:
+    """Refuse an output that is a database: the games database or one of
+    its side files (SQLite's write-ahead log and shared memory), or any file
+    that starts as an SQLite database does. Writing a record over it would
+    destroy it, and moves a running server had already answered would be
+    lost with it."""
+    target = os.path.realpath(output)
+    if database is not None:
+        base = os.path.realpath(database)
+        if target in {base, *(base + side for side in SIDE_FILES)}:
+            raise click.UsageError(f"{clip(str(output))} is the games database or one of its"
+                                   " files: write the records to another file")
+    if not os.path.isfile(target):
+        return  # new, or a device or pipe (never opened here: a pipe would wait)
+    try:
+        with open(target, "rb") as file:
+            start = file.read(len(SQLITE_HEADER))
+    except OSError:
+        return  # unreadable: writing will say what is wrong
+    if start == SQLITE_HEADER:
+        raise click.UsageError(f"{clip(str(output))} is an SQLite database, not a file of game"
+                               " records: write the records to another file")
 
 
 def _write_atomically(path: Path, text: str) -> None:
