@@ -173,7 +173,7 @@ def _base(w: _Words, r: Rules) -> dict[str, Any]:
                  "and every empty pile gets a card from the stock.",
                  "Vor dem ersten Zug liegen {candidates} in den ersten Stapeln. Lies die Terrasse und "
                  "nimm dann eine davon: Sie beginnt den ersten Zielstapel und legt den Basiswert aller "
-                 "{foundations} fest. Eine weitere Karte desselben Werts beginnt ebenfalls einen "
+                 "{foundations} fest. Jeder weitere Kandidat desselben Werts beginnt ebenfalls einen "
                  "Zielstapel; die übrigen bleiben in der Auslage, und jeder leere Stapel bekommt eine "
                  "Karte aus dem Vorrat.", candidates=candidates, foundations=r.foundation_count)
         return _section("base", w("Choosing the base card", "Die Basiskarte wählen"), _p(text))
