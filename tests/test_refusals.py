@@ -43,7 +43,7 @@ def test_nested_reasons_render_and_serialise() -> None:
     [
         ({"card": "TD", "top": "JS", "pile": 2, "colour": "red", "rank": "T"},
          "the 10♦ cannot go on the J♠ in pile 2: piles build down in alternating colours, "
-         "so it takes only a red T",
+         "so it takes only a red 10",
          "Die 10♦ passt nicht auf die B♠ in Stapel 2: Die Auslage wird abwärts in wechselnden Farben "
          "gebaut, hier passt nur eine rote 10."),
         ({"card": "QH", "top": "KC", "pile": 1, "colour": "black", "rank": "Q"},

@@ -590,6 +590,7 @@ def _json(value: Param) -> object:
 
 
 _RANK_DE = {"J": "B", "Q": "D", "T": "10"}
+_RANK_EN = {"T": "10"}
 _PLACE_EN = {"r": "the reserve", "w": "the waste", "s": "the stock", "f": "foundation", "t": "pile"}
 _PLACE_DE = {
     "r": "die Terrasse", "w": "der Abwurfstapel", "s": "der Vorrat", "f": "Zielstapel", "t": "Stapel",
@@ -639,7 +640,7 @@ class _Words(string.Formatter):
             assert isinstance(value, str)
             if de:
                 return "eine " + self._rank(value)
-            return ("an " if value in "8A" else "a ") + value
+            return ("an " if value in "8A" else "a ") + self._rank(value)
         if format_spec == "colour":
             return {"red": "rote", "black": "schwarze"}[str(value)] if de else str(value)
         if format_spec in ("choices", "list"):
@@ -664,8 +665,9 @@ class _Words(string.Formatter):
         return str(super().format_field(value, format_spec))
 
     def _rank(self, code: str) -> str:
-        """A rank code in this language (English keeps the code itself)."""
-        return _RANK_DE.get(code, code) if self.language == "de" else code
+        """A rank code in this language (English keeps the code itself, but
+        for ten: "a 10", never "a T")."""
+        return (_RANK_DE if self.language == "de" else _RANK_EN).get(code, code)
 
     def check_unused_args(self, *args: object) -> None:
         """Every parameter need not appear in every language."""
