@@ -686,6 +686,19 @@ def test_moves_from_and_auto_move() -> None:
     assert board.peek(Move.parse("t12f")) is None
 
 
+def test_a_click_never_takes_a_card_off_a_foundation() -> None:
+    """With foundation return a foundation's card can go back to a pile, but
+    only by a move the player names: the click's move (send it home) is none."""
+    board = Board.from_number(1, get_rules("empress-of-italy"))
+    returns: list[str] = []
+    while not returns:  # foundation moves first, else the draw: until a card may come back
+        moves = list(board.legal_moves)
+        board.push(next((m for m in moves if m.to_foundation or m.is_choice), moves[-1]))
+        returns = [f"f{i}" for i in range(1, len(board.foundations) + 1) if board.moves_from(f"f{i}")]
+    assert returns  # foundation return offers moves ...
+    assert all(board.auto_move(place) is None for place in returns)  # ... but a click makes none
+
+
 def test_str_draws_the_layout() -> None:
     board = Board.from_number(1)
     text = str(board)

@@ -457,7 +457,11 @@ class Board(BaseBoard):
 
     def auto_move(self, source: str) -> Move | None:
         """The move a click on ``source`` makes: to a foundation if one
-        accepts the card, else to the first pile that does."""
+        accepts the card, else to the first pile that does; None for a
+        foundation (its card is home already: with foundation return it
+        comes back only when moved on purpose, to a pile the player names)."""
+        if source.startswith(FOUNDATION):
+            return None
         moves = self.moves_from(source)
         return moves[0] if moves else None
 

@@ -87,7 +87,9 @@ def describe_sources(board: Board, state: dict[str, Any] | None = None) -> dict[
                     exact = _move(f"{move}{index}")
                     if board.is_legal(exact):
                         targets[f"f{index}"] = str(exact)
-        result[pile] = {"card": cards[-1], "auto": str(moves[0]),
+        # as Board.auto_move: a click never takes a card off a foundation
+        auto = None if pile.startswith("f") else str(moves[0])
+        result[pile] = {"card": cards[-1], "auto": auto,
                         "targets": dict(sorted(targets.items(), key=_target_order))}
     return result
 

@@ -195,6 +195,7 @@ function explainPile(pile) {
 function autoMove(pile) {
   const info = app.game.sources[pile];
   if (info && info.auto) return play(info.auto);
+  if (info) return toast(t("error.dragBack"));  // a foundation's card: a click never takes it off
   const cards = pile === "reserve" || pile === "waste" || pile[0] === "t" || pile[0] === "f";
   if (cards) return explainPile(pile);
   return null;
