@@ -255,6 +255,28 @@ def test_many_first_openings_at_once_migrate_once(tmp_path: Path) -> None:
     assert sorted(applied) == [[], [], [], list(range(1, LATEST_VERSION + 1))]
 
 
+def test_a_current_database_opens_while_another_connection_holds_the_write_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Nothing to migrate: opening only reads, as a plain SQLite reader of a
+    # WAL database can while another connection writes.
+    from terrace.storage import sqlite as sqlite_module
+    db = populated(tmp_path / "games.sqlite")
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_SECONDS", 1.0)
+    writer = sqlite3.connect(db, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    try:
+        start_time = time.monotonic()
+        with open_store(db) as store:
+            assert store.migrations_applied == []
+            assert store.statistics()["overall"]["played"] == 3
+            assert len(store.game_ids()) == 3
+        assert time.monotonic() - start_time < 0.9
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+
+
 # -- newer versions ----------------------------------------------------------------
 
 

@@ -161,9 +161,17 @@ LATEST_VERSION = MIGRATIONS[-1].version
 def migrate(connection: sqlite3.Connection, target: int = LATEST_VERSION) -> list[int]:
     """Apply the migrations after the database's version up to ``target``,
     all in one ``BEGIN IMMEDIATE`` transaction; returns the versions applied.
+    A database already at ``target`` (or past it) is only read: the write
+    lock is taken only when there is something to apply, and the version is
+    read again under it (another process may have migrated meanwhile).
     The connection must be in autocommit mode (``isolation_level=None``).
     Raises :class:`NewerDatabaseError` (and changes nothing) when the
     database is newer than this program."""
+    current = int(connection.execute("PRAGMA user_version").fetchone()[0])
+    if current > LATEST_VERSION:
+        raise NewerDatabaseError(current)
+    if current >= target:
+        return []
     connection.execute("BEGIN IMMEDIATE")
     try:
         current = int(connection.execute("PRAGMA user_version").fetchone()[0])
