@@ -181,10 +181,43 @@ def test_the_commands_are_registered() -> None:
         assert f"  {name} " in result.output
 
 
-def test_stats_with_no_games(run: Callable[..., Any]) -> None:
+def test_stats_with_no_games(run: Callable[..., Any], tmp_path: Path) -> None:
+    open_store(tmp_path / "games.sqlite").close()
     result = run("stats")
     assert result.exit_code == 0
     assert "No games played yet." in result.output
+
+
+def test_reading_commands_on_a_missing_database_create_nothing(
+    run: Callable[..., Any], tmp_path: Path
+) -> None:
+    typo = tmp_path / "typo" / "dir" / "games.sqlite3"
+    before = sorted(tmp_path.iterdir())
+    result = run("stats", db_path=typo)
+    assert result.exit_code == 0
+    assert "No games played yet: there is no games database at" in result.output
+    assert "nothing was created" in result.output
+    result = run("stats", db_path=None)  # the default database ($TERRACE_DB here)
+    assert result.exit_code == 0 and "there is no games database" in result.output
+    for args in (["--all"], ["--game", "abc"]):
+        result = run("export", *args, db_path=typo)
+        assert result.exit_code == 1 and "there is no games database at" in result.output
+    assert sorted(tmp_path.iterdir()) == before
+
+
+def test_reading_commands_never_upgrade_or_write_an_older_database(
+    run: Callable[..., Any], tmp_path: Path
+) -> None:
+    from test_store_files import _old_database
+    db = _old_database(tmp_path / "games.sqlite", 2)
+    content = db.read_bytes()
+    result = run("stats", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["overall"]["won"] == 1
+    result = run("export", "--all")
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.output)) == 2
+    assert db.read_bytes() == content and sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
 
 
 def test_stats_table(run: Callable[..., Any], filled: list[str]) -> None:

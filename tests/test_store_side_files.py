@@ -92,6 +92,22 @@ def test_a_read_only_database_gets_no_side_files(tmp_path: Path, command: str) -
         assert output.splitlines()[2].split()[:2] == ["Terrace", "1"]  # its one game, played
 
 
+@pytest.mark.parametrize("command", ["stats", "export"])
+def test_a_read_only_database_of_an_older_schema_is_read_without_upgrading(
+    tmp_path: Path, command: str
+) -> None:
+    from test_store_files import _old_database
+    db = _old_database(tmp_path / "games.sqlite", 3)
+    before, content = files_in(tmp_path), db.read_bytes()
+    args = {"stats": ["stats", "--db", str(db)], "export": ["export", "--all", "--db", str(db)]}[command]
+    with read_only(db):
+        result = CliRunner().invoke(main, args)
+        assert files_in(tmp_path) == before
+    assert db.read_bytes() == content
+    assert result.exit_code == 0, result.output
+    assert "read-only" not in result.output and "Traceback" not in result.output
+
+
 @contextmanager
 def read_only_folder(folder: Path) -> Iterator[None]:
     """No file can be made in ``folder``, even by root (an immutable

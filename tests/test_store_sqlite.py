@@ -16,8 +16,10 @@ from terrace.record import GameRecord
 from terrace.storage import (
     DamagedGameError,
     MemoryStore,
+    NoDatabaseError,
     SqliteStore,
     StoreError,
+    StoreWriteError,
     UnknownGameError,
     default_games_path,
     open_store,
@@ -215,3 +217,25 @@ def test_closed_store_fails_cleanly(db: Path) -> None:
     store.close()
     with pytest.raises((StoreError, sqlite3.ProgrammingError)):
         store.recent()
+
+
+def test_a_read_only_store_creates_nothing_and_refuses_every_change(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "games.sqlite"
+    with pytest.raises(NoDatabaseError, match=r"there is no games database games\.sqlite"):
+        open_store(missing, read_only=True)
+    assert list(tmp_path.iterdir()) == []
+    db = tmp_path / "games.sqlite"
+    record = golden("terrace-won")
+    with open_store(db) as store:
+        game = start(store, record)
+        play(store, game, record.moves[:3])
+    content = db.read_bytes()
+    with open_store(db, read_only=True) as store:
+        assert store.get(game.id).moves == list(record.moves[:3])
+        assert store.statistics()["overall"]["played"] == 1
+        with pytest.raises(StoreWriteError, match=r"the new game was not saved: .*only to read"):
+            start(store, record)
+        with pytest.raises(StoreWriteError, match="only to read"):
+            store.mark_assisted(game.id)
+    assert db.read_bytes() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]

@@ -20,6 +20,7 @@ from terrace.cli.options import FilePath, db_option, read_input
 from terrace.errors import TerraceError
 from terrace.refusals import clip
 from terrace.storage.base import DamagedGameError, StoreError
+from terrace.storage.files import NoDatabaseError
 from terrace.storage.paths import games_path
 from terrace.storage.sqlite import SqliteStore, open_store
 from terrace.storage.statistics import summarize
@@ -34,11 +35,21 @@ LISTED_REASONS = 8
 """How many of an import's refused records the message lists by name."""
 
 
-def _open(db: str | None) -> SqliteStore:
+def _open(db: str | None, *, read_only: bool = False) -> SqliteStore:
+    """The games database; ``read_only`` for the commands that only read
+    (they never create, upgrade or write the file)."""
     try:
-        return open_store(db)
+        return open_store(db, read_only=read_only)
+    except NoDatabaseError:
+        raise click.ClickException(_no_database(db)) from None
     except StoreError as error:
         raise click.ClickException(str(error)) from None
+
+
+def _no_database(db: str | None) -> str:
+    """What the reading commands say when there is no database at the path."""
+    path = games_path(db)
+    return f"there is no games database at {clip(str(path))} (no game was saved there); nothing was created"
 
 
 COLUMNS = (
@@ -101,7 +112,14 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
             name = canonical_name(variant)
         except TerraceError as error:
             raise click.UsageError(str(error)) from None
-    with _open(db) as store:
+    try:
+        store = open_store(db, read_only=True)
+    except NoDatabaseError:
+        click.echo(f"No games played yet: {_no_database(db)}.")
+        return
+    except StoreError as error:
+        raise click.ClickException(str(error)) from None
+    with store:
         data = store.statistics()
     if name is not None:
         block = data["variants"].get(name) or summarize([])["overall"]
@@ -136,7 +154,7 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
     if output != "-":
         _refuse_database_output(Path(output), games_path(db))
     records: list[dict[str, Any]] = []
-    with _open(db) as store:
+    with _open(db, read_only=True) as store:
         try:
             ids = store.game_ids() if all_games else list(game_ids)
             for game_id in ids:

@@ -34,7 +34,7 @@ from terrace.storage.base import (
     StoreWriteError,
     UnknownGameError,
 )
-from terrace.storage.files import DatabaseFileError
+from terrace.storage.files import DatabaseFileError, NoDatabaseError
 from terrace.storage.memory import MemoryStore
 from terrace.storage.migrations import LATEST_VERSION, MIGRATIONS, NewerDatabaseError
 from terrace.storage.paths import MEMORY, default_games_path, default_verdicts_path, verdicts_path
@@ -62,6 +62,7 @@ __all__ = [
     "GivenUpError",
     "MemoryStore",
     "NewerDatabaseError",
+    "NoDatabaseError",
     "SqliteStore",
     "StoreError",
     "StoreWriteError",

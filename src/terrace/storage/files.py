@@ -50,6 +50,16 @@ class DatabaseFileError(StoreError):
     another program's, unreadable). It is never changed."""
 
 
+class NoDatabaseError(DatabaseFileError):
+    """There is no database at the path (no file, or an empty one) and the
+    store was opened only to read: nothing is created."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"there is no games database {name} yet (no game was saved there); nothing was created"
+        )
+
+
 @dataclass(frozen=True)
 class Header:
     """What the first 100 bytes of a database file say."""

@@ -61,6 +61,7 @@ from terrace.storage.base import (
 )
 from terrace.storage.files import (
     DatabaseFileError,
+    NoDatabaseError,
     damaged,
     foreign,
     inspect_file,
@@ -98,11 +99,12 @@ CHANGES = {
 _REMEDIES = {"full": "free some disk space", "read-only": "make it writable"}
 
 
-def open_store(path: str | os.PathLike[str] | None = None) -> SqliteStore:
+def open_store(path: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> SqliteStore:
     """Open (creating and migrating as needed) the database at ``path``,
     or at :func:`~terrace.storage.paths.default_games_path` when it is None;
-    ``":memory:"`` keeps everything in memory."""
-    return SqliteStore(default_games_path() if path is None else path)
+    ``":memory:"`` keeps everything in memory. With ``read_only`` nothing is
+    ever written or created (see :class:`SqliteStore`)."""
+    return SqliteStore(default_games_path() if path is None else path, read_only=read_only)
 
 
 def _switch_to_wal(conn: sqlite3.Connection) -> str:
@@ -126,10 +128,20 @@ def _switch_to_wal(conn: sqlite3.Connection) -> str:
 class SqliteStore:
     """A :class:`~terrace.storage.base.GameStore` in an SQLite file; safe to share
     between threads (calls are serialized) and between processes (SQLite
-    locking plus revision checks)."""
+    locking plus revision checks).
 
-    def __init__(self, path: str | os.PathLike[str], *, migrate_to: int = LATEST_VERSION) -> None:
+    Opened ``read_only`` (``terrace stats`` and ``export``), it never writes
+    or creates anything: a missing or empty file is a
+    :class:`~terrace.storage.files.NoDatabaseError`, the file is not
+    switched to WAL mode, a schema older than ``migrate_to`` is upgraded in
+    a copy in memory (the file keeps its own), and every change is refused
+    with :class:`~terrace.storage.base.StoreWriteError`."""
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, migrate_to: int = LATEST_VERSION, read_only: bool = False
+    ) -> None:
         self._lock = threading.RLock()
+        self.read_only = read_only
         self._remembered: OrderedDict[str, StoredGame] = OrderedDict()
         self._data_version = -1
         self.migrations_applied: list[int] = []
@@ -153,6 +165,8 @@ class SqliteStore:
     def _open_file(self, path: Path) -> sqlite3.Connection:
         header = inspect_file(path)
         self._side_before = side_files(path)
+        if header is None and self.read_only:
+            raise NoDatabaseError(label(path))
         if header is not None:
             version = header.user_version
             try:
@@ -222,6 +236,9 @@ class SqliteStore:
                 raise NewerDatabaseError(version, self._name)
             if application_id != APPLICATION_ID and (application_id or version or tables):
                 raise foreign(self._name)
+            if self.read_only:
+                self._prepare_read_only(version, migrate_to)
+                return
             self.journal_mode = _switch_to_wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
@@ -232,6 +249,20 @@ class SqliteStore:
             self.schema_version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         except sqlite3.Error as error:
             raise sql_error(self._name, error, "the update of the database's layout") from None
+
+    def _prepare_read_only(self, version: int, migrate_to: int) -> None:
+        """Read the file as it stands; an older schema is upgraded in a copy
+        in memory, so that a file that may not (or should not) be written
+        is read all the same."""
+        self.journal_mode = str(self._conn.execute("PRAGMA journal_mode").fetchone()[0])
+        self.schema_version = version
+        if version < migrate_to:
+            copy = sqlite3.connect(MEMORY, isolation_level=None, check_same_thread=False)
+            self._conn.backup(copy)
+            self._conn.close()
+            self._conn = copy
+            migrate(copy, migrate_to)
+        self._conn.execute("PRAGMA query_only = ON")
 
     def _close_refused(self) -> None:
         """Close a database that is refused, leaving no ``-wal`` or ``-shm``
@@ -287,6 +318,11 @@ class SqliteStore:
         :class:`~terrace.storage.base.StoreWriteError` naming ``action``."""
         with self._lock:
             conn = self._conn
+            if write and self.read_only:
+                refused = CHANGES.get(action or "", "the change")
+                raise StoreWriteError(
+                    f"{refused} was not saved: the database was opened only to read", "read-only"
+                )
             try:
                 conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
