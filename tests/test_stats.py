@@ -461,3 +461,18 @@ def test_the_web_game_shows_honest_statistics(tmp_path: Path) -> None:
         assert (game["assisted"], game["active_ms"], game["won_at"]) == (True, 4_000, None)
         listed = client.get("/api/games").json()["games"]
         assert [g["assisted"] for g in listed] == [False, True]
+
+
+def test_export_skips_and_names_a_game_whose_row_breaks_a_constraint(
+    run: Callable[..., Any], filled: list[str], tmp_path: Path
+) -> None:
+    import sqlite3
+    conn = sqlite3.connect(tmp_path / "games.sqlite", isolation_level=None)
+    conn.execute("PRAGMA ignore_check_constraints = ON")
+    conn.execute("UPDATE games SET hints = -7 WHERE id = ?", (filled[0],))
+    conn.close()
+    result = run("export", "--all")
+    assert result.exit_code == 0
+    assert f"skipped: saved game {filled[0]} is damaged" in result.output
+    assert "hints must be a whole number, not -7" in result.output
+    assert run("stats", "--json").exit_code == 0

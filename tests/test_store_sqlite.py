@@ -239,3 +239,25 @@ def test_a_read_only_store_creates_nothing_and_refuses_every_change(tmp_path: Pa
             store.mark_assisted(game.id)
     assert db.read_bytes() == content
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
+
+
+@pytest.mark.parametrize("edit", [
+    "hints = -7", "revision = -1", "assisted = 'yes'", "winnable_only = 2", "status = 'bogus'",
+])
+def test_a_row_that_breaks_a_constraint_is_a_damaged_game_not_a_damaged_file(db: Path, edit: str) -> None:
+    record = golden("terrace-won")
+    with open_store(db) as store:
+        bad, good = start(store, record), start(store, record)
+        play(store, bad, record.moves[:2])
+        play(store, good, record.moves[:3])
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA ignore_check_constraints = ON")
+    conn.execute(f"UPDATE games SET {edit} WHERE id = ?", (bad.id,))
+    conn.close()
+    for read_only in (False, True):
+        with open_store(db, read_only=read_only) as store:
+            with pytest.raises(DamagedGameError, match=f"saved game {bad.id} is damaged"):
+                store.get(bad.id)
+            assert [g.id for g in store.recent()] == [good.id]
+            assert store.get(good.id).moves == list(record.moves[:3])
+            assert store.statistics()["overall"]["played"] == 2

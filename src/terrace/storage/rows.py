@@ -132,10 +132,10 @@ def load_game(row: Sequence[Any], line: list[str], known: StoredGame | None = No
         game = StoredGame(
             game_id, variant, rules, deal, moves=line[:played], redo=line[played:][::-1],
             status=status, hints=whole(hints, "hints"), undos=whole(undos, "undos"),
-            winnable_only=bool(winnable_only), created_at=_time(created_at),
+            winnable_only=_flag(winnable_only, "winnable_only"), created_at=_time(created_at),
             updated_at=_time(updated_at), started_at=_time_or_none(started_at),
             finished_at=_time_or_none(finished_at), revision=whole(revision, "revision"),
-            assisted=bool(assisted), active_ms=whole(active_ms, "active_ms"),
+            assisted=_flag(assisted, "assisted"), active_ms=whole(active_ms, "active_ms"),
             won_at=_time_or_none(won_at), won_moves=_whole_or_none(won_moves, "won_moves"),
             won_active_ms=_whole_or_none(won_active_ms, "won_active_ms"),
             given_up_at=_time_or_none(given_up_at),
@@ -178,6 +178,13 @@ def whole(value: Any, name: str) -> int:
     if not isinstance(value, int) or value < 0:
         raise ValueError(f"{name} must be a whole number, not {clip(repr(value), 40)}")
     return value
+
+
+def _flag(value: Any, name: str) -> bool:
+    """A stored 0 or 1, checked."""
+    if value not in (0, 1) or isinstance(value, float):
+        raise ValueError(f"{name} must be 0 or 1, not {clip(repr(value), 40)}")
+    return bool(value)
 
 
 def _whole_or_none(value: Any, name: str) -> int | None:

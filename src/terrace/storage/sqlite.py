@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -97,6 +98,11 @@ CHANGES = {
 }
 """What each action stores, as error messages name it."""
 _REMEDIES = {"full": "free some disk space", "read-only": "make it writable"}
+_ROW_FAULT = re.compile(r"(CHECK constraint failed in|NULL value in) ")
+"""What ``PRAGMA quick_check`` says of a row that breaks a constraint (a
+hand edit): the row is damaged, not the file; reading it refuses that game."""
+CHECKED_PROBLEMS = 100
+"""How many of its findings ``PRAGMA quick_check`` is asked for."""
 
 
 def open_store(path: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> SqliteStore:
@@ -222,9 +228,7 @@ class SqliteStore:
         conn = self._conn
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
-            check = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
-            if check != "ok":
-                raise damaged(self._name, f"SQLite's check says: {check}")
+            self._check_file(conn)
             conn.execute("BEGIN")
             try:
                 version = int(conn.execute("PRAGMA user_version").fetchone()[0])
@@ -249,6 +253,18 @@ class SqliteStore:
             self.schema_version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         except sqlite3.Error as error:
             raise sql_error(self._name, error, "the update of the database's layout") from None
+
+    def _check_file(self, conn: sqlite3.Connection) -> None:
+        """Refuse a damaged file; rows that only break a constraint (a
+        value out of range, set by hand) are logged: those games are read
+        as damaged and skipped, so that the others stay reachable."""
+        found = [str(p) for (p,) in conn.execute(f"PRAGMA quick_check({CHECKED_PROBLEMS})")]
+        broken = [p for p in found if p != "ok" and not _ROW_FAULT.match(p)]
+        if broken:
+            raise damaged(self._name, f"SQLite's check says: {broken[0]}")
+        if found != ["ok"]:
+            log.warning("%s: some rows break the database's constraints (%s); a game with such "
+                        "a row is treated as damaged", self._name, "; ".join(sorted(set(found))))
 
     def _prepare_read_only(self, version: int, migrate_to: int) -> None:
         """Read the file as it stands; an older schema is upgraded in a copy
