@@ -375,6 +375,37 @@ def test_another_programs_database_is_refused_and_untouched(tmp_path: Path, stat
     _refused_untouched(db, "another program")
 
 
+MISMATCHED: list[tuple[str, list[str], str]] = [
+    ("schema number 0 with tables", ["PRAGMA user_version = 0"], "number is 0, that of a new database"),
+    ("an older number on the current layout", [f"PRAGMA user_version = {LATEST_VERSION - 1}"],
+     "table games has the column given_up_at"),
+    ("the events table dropped", ["DROP TABLE events"], "has no table events"),
+    ("the games table dropped", ["PRAGMA foreign_keys = OFF", "DROP TABLE games"], "has no table games"),
+    ("a column dropped", ["ALTER TABLE games DROP COLUMN finished_at"], "games has no column finished_at"),
+]
+
+
+@pytest.mark.parametrize(
+    ("statements", "phrase"), [c[1:] for c in MISMATCHED], ids=[c[0] for c in MISMATCHED]
+)
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_layout_that_does_not_match_its_schema_number_is_refused_as_damaged(
+    tmp_path: Path, ours: bytes, statements: list[str], phrase: str, read_only: bool
+) -> None:
+    db = tmp_path / "games.sqlite"
+    db.write_bytes(ours)
+    conn = sqlite3.connect(db, isolation_level=None)
+    for statement in statements:
+        conn.execute(statement)
+    conn.execute("PRAGMA journal_mode = DELETE")
+    conn.close()
+    before = listing(db.parent)
+    for _ in range(2):
+        with pytest.raises(DatabaseFileError, match=f"games.sqlite is damaged .*{phrase}.*untouched"):
+            open_store(db, read_only=read_only)
+        assert listing(db.parent) == before
+
+
 def test_a_folder_at_the_path_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="is a folder"):
         open_store(tmp_path)

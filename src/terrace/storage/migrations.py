@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -193,3 +194,62 @@ def migrate(connection: sqlite3.Connection, target: int = LATEST_VERSION) -> lis
         connection.execute("ROLLBACK")
         raise
     return applied
+
+
+Layout = dict[str, frozenset[str]]
+"""The tables of a database (SQLite's own left out) and their columns."""
+
+
+def read_layout(connection: sqlite3.Connection) -> Layout:
+    """The tables the database holds, with their columns."""
+    tables = [name for (name,) in connection.execute(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite~_%' ESCAPE '~'"
+    )]
+    return {
+        table: frozenset(c for (c,) in connection.execute("SELECT name FROM pragma_table_info(?)", (table,)))
+        for table in tables
+    }
+
+
+@functools.cache
+def layout(version: int) -> Layout:
+    """The tables and columns that schema ``version`` has: the migrations
+    up to it, run on an empty database in memory.
+
+    >>> sorted(layout(1)), "given_up_at" in layout(4)["games"], layout(0)
+    (['events', 'games', 'migrations', 'moves'], True, {})
+    """
+    connection = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        migrate(connection, version)
+        return read_layout(connection)
+    finally:
+        connection.close()
+
+
+def layout_fault(found: Layout, version: int) -> str | None:
+    """What is wrong with a database whose tables are ``found`` and whose
+    schema number is ``version`` (at most :data:`LATEST_VERSION`), or None
+    when it has every table and column that version promises, and no column
+    of a later one.
+
+    >>> layout_fault(layout(4), 4) is None
+    True
+    >>> layout_fault(layout(4), 3)
+    'its schema number is 3, but its table games has the column given_up_at, which schema 3 does not have'
+    >>> layout_fault({}, 2)
+    'its schema number is 2, but it has no table events'
+    >>> layout_fault(layout(1), 0)
+    'its schema number is 0, that of a new database, but it holds tables'
+    """
+    if version == 0:
+        return "its schema number is 0, that of a new database, but it holds tables" if found else None
+    for table, columns in sorted(layout(version).items()):
+        if table not in found:
+            return f"its schema number is {version}, but it has no table {table}"
+        for column in sorted(columns - found[table]):
+            return f"its schema number is {version}, but its table {table} has no column {column}"
+        for column in sorted(found[table] - columns):
+            return (f"its schema number is {version}, but its table {table} has the column {column}, "
+                    f"which schema {version} does not have")
+    return None

@@ -71,7 +71,14 @@ from terrace.storage.files import (
     side_files,
     sql_error,
 )
-from terrace.storage.migrations import APPLICATION_ID, LATEST_VERSION, NewerDatabaseError, migrate
+from terrace.storage.migrations import (
+    APPLICATION_ID,
+    LATEST_VERSION,
+    NewerDatabaseError,
+    layout_fault,
+    migrate,
+    read_layout,
+)
 from terrace.storage.paths import MEMORY, default_games_path, label, verdicts_path
 from terrace.storage.rows import (
     FACT_COLUMNS,
@@ -234,12 +241,18 @@ class SqliteStore:
                 version = int(conn.execute("PRAGMA user_version").fetchone()[0])
                 application_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
                 tables = conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+                found = read_layout(conn)
             finally:
                 conn.execute("COMMIT")
             if version > LATEST_VERSION:
                 raise NewerDatabaseError(version, self._name)
             if application_id != APPLICATION_ID and (application_id or version or tables):
                 raise foreign(self._name)
+            fault = layout_fault(found, version)
+            if fault is not None:
+                # (A layout that does not match its number would fail half-way
+                # through a migration, or later, on every change.)
+                raise damaged(self._name, fault)
             if self.read_only:
                 self._prepare_read_only(version, migrate_to)
                 return
