@@ -199,6 +199,9 @@ def test_statistics_count_abandoned_games(browser: Any) -> None:
         cells = {key: row.locator(f"[data-stat='{key}']").inner_text()
                  for key in ("played", "won", "lost", "abandoned", "winRate")}
         assert cells == {"played": "6", "won": "1", "lost": "0", "abandoned": "5", "winRate": "16.7 %"}
+        # the five abandoned games came after the win: five losses in a row
+        assert row.locator("[data-stat='losingStreak']").inner_text() == "5"
+        assert row.locator("[data-stat='worstStreak']").inner_text() == "5"
         table = page.locator("#dlg-stats table.stats")
         wrap = page.locator("#dlg-stats .table-wrap")
         assert table.bounding_box()["width"] <= wrap.bounding_box()["width"] + 1  # nothing cut off

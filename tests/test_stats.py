@@ -35,7 +35,8 @@ def test_nothing_played() -> None:
     assert stats["variants"] == {}
     assert stats["overall"] == {
         "played": 0, "finished": 0, "won": 0, "lost": 0, "abandoned": 0, "unfinished": 0,
-        "win_rate": None, "current_streak": 0, "best_streak": 0, "fewest_moves": None,
+        "win_rate": None, "current_streak": 0, "best_streak": 0, "current_losing_streak": 0,
+        "longest_losing_streak": 0, "fewest_moves": None,
         "fastest_seconds": None, "hints": 0, "undos": 0, "assisted": 0, "active_seconds": 0.0,
         "days": [],
     }
@@ -48,6 +49,22 @@ def test_streaks_follow_the_order_games_were_finished() -> None:
     block = summarize(games)["overall"]
     assert (block["won"], block["lost"], block["current_streak"], block["best_streak"]) == (7, 2, 2, 3)
     assert block["win_rate"] == pytest.approx(7 / 9)
+    assert (block["current_losing_streak"], block["longest_losing_streak"]) == (0, 1)
+
+
+def test_losing_streaks_count_lost_given_up_and_abandoned_games() -> None:
+    games = [
+        facts("won", 1000.0), facts("lost", 1001.0),
+        GameFacts("terrace", "playing", 5, 0, 0, 0.0, 1002.0, 0.0, 1002.0, given_up=True),
+        GameFacts("terrace", "playing", 5, 0, 0, 0.0, 1003.0, 0.0, None),  # abandoned
+        facts("won", 1004.0), facts("lost", 1005.0),
+        GameFacts("terrace", "playing", 5, 0, 0, 0.0, 1006.0, 0.0, None),  # abandoned
+        GameFacts("terrace", "choosing", 0, 0, 0, 2000.0, 2000.0, None, None),  # opened last
+    ]
+    block = summarize(games)["overall"]
+    assert (block["lost"], block["abandoned"]) == (3, 2)
+    assert (block["current_streak"], block["best_streak"]) == (0, 1)
+    assert (block["current_losing_streak"], block["longest_losing_streak"]) == (2, 3)
 
 
 def test_only_started_games_count_and_unfinished_are_not_losses() -> None:

@@ -55,6 +55,7 @@ def _no_database(db: str | None) -> str:
 COLUMNS = (
     ("Played", "played"), ("Won", "won"), ("Lost", "lost"), ("Abandoned", "abandoned"),
     ("Win rate", "win_rate"), ("Streak", "current_streak"), ("Best", "best_streak"),
+    ("Losing", "current_losing_streak"), ("Worst", "longest_losing_streak"),
     ("Fewest", "fewest_moves"), ("Fastest", "fastest_seconds"), ("Hints", "hints"),
     ("Undos", "undos"), ("Assisted", "assisted"),
 )
@@ -105,7 +106,9 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
     """Show how you are doing, per variant and overall. A game you leave
     for a new one (after at least one move) counts as abandoned until you
     resume and win it; the win rate is won / (won + lost + abandoned), and a
-    win stays a win even if you take moves back after it."""
+    win stays a win even if you take moves back after it. Streak and Best
+    are wins in a row (now, and the longest), Losing and Worst losses in a
+    row (an abandoned or given-up game is a loss)."""
     name = None
     if variant is not None:
         try:

@@ -113,8 +113,9 @@ class GameFacts:
 def summarize(games: Iterable[GameFacts]) -> dict[str, Any]:
     """Statistics over games, overall and per variant; the JSON shape is
     described in ``docs/storage.md``. Only started games (a move was made)
-    count; streaks follow the order in which results came, an abandoned game
-    breaking a streak as a loss does.
+    count; streaks follow the order in which results came, and an abandoned
+    game counts as a loss in them: it breaks a winning streak and adds to a
+    losing one, as a loss (no move left, or given up) does.
 
     >>> won = GameFacts("wood", "won", 80, 0, 0, 10.0, 90.0, 20.0, 90.0, 90.0, 80)
     >>> left = GameFacts("wood", "playing", 3, 0, 0, 100.0, 110.0, 105.0, None)
@@ -141,11 +142,13 @@ def _block(group: list[GameFacts], last_opened: float) -> dict[str, Any]:
         ((g, r) for g, r in results if r != "unfinished"),
         key=lambda pair: (pair[0].result_at(), pair[0].created_at),
     )
-    streak = best = 0
+    streak = best = losing = longest_losing = 0
     days: dict[str, dict[str, Any]] = {}
     for g, result in ended:
         streak = streak + 1 if result == "won" else 0
+        losing = 0 if result == "won" else losing + 1
         best = max(best, streak)
+        longest_losing = max(longest_losing, losing)
         if g.result_at() > 0:
             date = local_day(g.result_at())
             days.setdefault(date, {"date": date, "won": 0, "lost": 0, "abandoned": 0})[result] += 1
@@ -163,6 +166,8 @@ def _block(group: list[GameFacts], last_opened: float) -> dict[str, Any]:
         "win_rate": counts["won"] / counted if counted else None,
         "current_streak": streak,
         "best_streak": best,
+        "current_losing_streak": losing,
+        "longest_losing_streak": longest_losing,
         "fewest_moves": min((g.moves if g.won_moves is None else g.won_moves for g in won), default=None),
         "fastest_seconds": round(min(times), 3) if times else None,
         "hints": sum(g.hints for g in played),
