@@ -213,6 +213,24 @@ def test_statistics_count_abandoned_games(browser: Any) -> None:
         api.client.close()
 
 
+def test_the_page_never_rounds_a_win_rate_to_all_or_nothing(api: Api, open_game: Any) -> None:
+    rates = {"terrace": 399 / 400, "wood": 1 / 400, "madame": 9999 / 10000, "thirteen": 1 / 100_000}
+    blocks = {name: {"played": 1, "win_rate": rate} for name, rate in rates.items()}
+    body = json.dumps({"overall": {"played": 4, "win_rate": 1.0, "days": []}, "variants": blocks})
+
+    def fake_stats(page: Any) -> None:
+        page.route("**/api/stats", lambda route: route.fulfill(
+            status=200, content_type="application/json", body=body))
+
+    page = open_game(api.new(variant="terrace", deal_number=7), before_goto=fake_stats)
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats tr[data-variant='thirteen']").wait_for()
+    shown = {name: page.locator(f"#dlg-stats tr[data-variant='{name}'] [data-stat='winRate']").inner_text()
+             for name in [*rates, "overall"]}
+    assert shown == {"terrace": "99.8 %", "wood": "0.3 %", "madame": ">99.9 %", "thirteen": "<0.1 %",
+                     "overall": "100 %"}
+
+
 def test_a_new_game_while_one_is_in_progress_asks_first(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)

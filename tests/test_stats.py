@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from store_support import finish, golden, no_default_db, play, start, undo
 from terrace.cli import main
-from terrace.cli.storage import format_duration
+from terrace.cli.storage import _cell, format_duration
 from terrace.storage import GameFacts, GameStore, MemoryStore, open_store, summarize
 from terrace.storage.statistics import local_day
 from terrace.storage.transfer import export_record
@@ -148,6 +148,15 @@ def test_the_sqlite_store_agrees_with_summarize(tmp_path: Path, monkeypatch: pyt
     assert set(sqlite["variants"]) == {"terrace", "wood", "blondes-and-brunettes"}
 
 
+def test_the_win_rate_is_never_shown_as_all_or_nothing_when_it_is_not() -> None:
+    assert _cell("win_rate", 399 / 400) == "99.8%"
+    assert _cell("win_rate", 1 / 400) == "0.3%"  # half up, as the page rounds
+    assert _cell("win_rate", 9999 / 10000) == ">99.9%"
+    assert _cell("win_rate", 1 / 100_000) == "<0.1%"
+    assert (_cell("win_rate", 1.0), _cell("win_rate", 0.0), _cell("win_rate", 0.5)) == ("100%", "0%", "50%")
+    assert _cell("win_rate", 1 / 6) == "16.7%"
+
+
 def test_format_duration() -> None:
     assert format_duration(0) == "0:00"
     assert format_duration(59.6) == "1:00"
@@ -246,7 +255,7 @@ def test_stats_table(run: Callable[..., Any], filled: list[str]) -> None:
     terrace = next(line for line in lines if line.startswith("Terrace"))
     assert terrace.split()[1:6] == ["3", "1", "1", "0", "50%"]
     assert lines[-1].startswith("All variants")
-    assert lines[-1].split()[2:7] == ["4", "1", "2", "0", "33%"]
+    assert lines[-1].split()[2:7] == ["4", "1", "2", "0", "33.3%"]
     assert lines[-1].split()[-1] == "1"  # one game was assisted
     assert any(line.startswith("Wood") for line in lines)
 

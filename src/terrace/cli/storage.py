@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import stat
 import tempfile
@@ -65,10 +66,26 @@ def _cell(key: str, value: Any) -> str:
     if value is None:
         return "-"
     if key == "win_rate":
-        return f"{value:.0%}"
+        return format_rate(value)
     if key == "fastest_seconds":
         return format_duration(value)
     return str(value)
+
+
+def format_rate(rate: float) -> str:
+    """A win rate as a percentage with at most one decimal, never 100%
+    unless every game was won, nor 0% unless none was.
+
+    >>> format_rate(0.5), format_rate(1 / 3), format_rate(399 / 400), format_rate(1 / 400)
+    ('50%', '33.3%', '99.8%', '0.3%')
+    >>> format_rate(9999 / 10000), format_rate(1 / 10000), format_rate(1), format_rate(0)
+    ('>99.9%', '<0.1%', '100%', '0%')
+    """
+    if rate >= 1 or rate <= 0:
+        return "100%" if rate >= 1 else "0%"
+    shown = math.floor(rate * 1000 + 0.5) / 10  # rounded half up, as the page does
+    text = f"{shown:.1f}".removesuffix(".0")
+    return {"100": ">99.9%", "0": "<0.1%"}.get(text, f"{text}%")
 
 
 def format_duration(seconds: float) -> str:
