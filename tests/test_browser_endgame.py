@@ -14,7 +14,7 @@ import pytest
 from browser_support import Api, moves_seen, top
 from store_support import golden
 from terrace.board import Board
-from terrace.variants import get_rules
+from terrace.variants import get_rules, label_title
 from test_browser_game import _click_move
 from web_support import WINNING_LINE, running_server
 
@@ -92,6 +92,10 @@ def test_autoplay_finishes_the_game_and_the_win_screen_tells_all(api: Api, open_
     row = page.locator("#dlg-stats tr[data-variant='overall']")
     row.wait_for()
     assert row.locator("[data-stat='won']").inner_text() == "1"
+    if game["stats_key"] != game["variant"]:  # rules of its own: a row of its own, titled
+        own = page.locator(f"#dlg-stats tr[data-variant='{game['stats_key']}']")
+        assert own.locator("th").inner_text() == label_title(game["stats_key"])
+        assert own.locator("[data-stat='won']").inner_text() == "1"
 
 
 def test_autoplay_respects_reduced_motion(api: Api, open_game: Any) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from store_support import finish, golden, no_default_db, play, start, undo
+from store_support import finish, golden, no_default_db, play, start, store_on_each_kind, undo
 from terrace.cli import main
 from terrace.cli.storage import _cell, format_duration
 from terrace.storage import GameFacts, GameStore, MemoryStore, open_store, summarize
@@ -22,7 +22,7 @@ from terrace.storage.statistics import local_day
 from terrace.storage.transfer import export_record
 
 DAY = 86_400.0
-_ = no_default_db
+_ = no_default_db, store_on_each_kind
 
 
 def facts(status: str, finished: float | None, *, variant: str = "terrace", moves: int = 100,
@@ -502,3 +502,36 @@ def test_export_skips_and_names_a_game_whose_row_breaks_a_constraint(
     assert f"skipped: saved game {filled[0]} is damaged" in result.output
     assert "hints must be a whole number, not -7" in result.output
     assert run("stats", "--json").exit_code == 0
+
+
+CUSTOM = "terrace (custom: decks 1, reserve 0)"
+
+
+def _custom_game(store: GameStore) -> None:
+    """A game created as Terrace with easier rules, one move in."""
+    from terrace.deal import Deal
+    from terrace.variants import get_rules
+    rules = get_rules("terrace", decks=1, reserve=0)
+    game = store.create("terrace", rules, Deal.from_number(5, rules))
+    play(store, game, ["c1"])
+
+
+def test_a_game_with_custom_rules_counts_apart_from_its_preset(store: GameStore) -> None:
+    finish(store, "terrace-won")
+    _custom_game(store)
+    stats = store.statistics()
+    assert sorted(stats["variants"]) == ["terrace", CUSTOM]
+    assert stats["variants"]["terrace"]["played"] == 1 and stats["variants"]["terrace"]["won"] == 1
+    assert stats["variants"][CUSTOM]["played"] == 1 and stats["variants"][CUSTOM]["won"] == 0
+    assert stats["overall"]["played"] == 2
+
+
+def test_the_stats_table_titles_a_custom_group(run: Callable[..., Any], tmp_path: Path) -> None:
+    with open_store(tmp_path / "games.sqlite") as store:
+        finish(store, "terrace-won")
+        _custom_game(store)
+    lines = run("stats").output.splitlines()
+    assert any(line.startswith("Terrace (custom: decks 1, reserve 0)") for line in lines)
+    assert next(line for line in lines if line.startswith("Terrace ")).split()[1:3] == ["1", "1"]
+    one = json.loads(run("stats", "--variant", "terrace", "--json").output)
+    assert (one["played"], one["won"]) == (1, 1)

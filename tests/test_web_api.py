@@ -89,6 +89,21 @@ def test_create_with_variant_options_and_deal(client: TestClient) -> None:
     assert again["state"] == game["state"]
 
 
+def test_a_game_with_custom_options_has_its_own_statistics_key(client: TestClient) -> None:
+    plain = new_game(client, variant="terrace", deal_number=42)
+    custom = new_game(client, variant="terrace", options={"decks": 1, "reserve": 0}, deal_number=42)
+    assert plain["stats_key"] == "terrace"
+    assert custom["stats_key"] == "terrace (custom: decks 1, reserve 0)"
+    move(client, custom, "c1", after=0)
+    stats = client.get("/api/stats").json()
+    assert stats["variants"]["terrace"]["played"] == 0  # (opened only)
+    assert stats["variants"][custom["stats_key"]]["played"] == 1
+    titles = {"terrace": "Terrace", custom["stats_key"]: "Terrace (custom: decks 1, reserve 0)"}
+    assert stats["titles"] == titles
+    recent = client.get("/api/games?recent=5").json()["games"]
+    assert {g["stats_key"] for g in recent} == {"terrace", custom["stats_key"]}
+
+
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_every_preset_starts(client: TestClient, name: str) -> None:
     game = new_game(client, variant=name, deal_number=3)
@@ -610,6 +625,8 @@ def test_a_whole_game_won_through_the_api(client: TestClient) -> None:
     assert client.get("/api/games/current").status_code == 204
     stats = client.get("/api/stats").json()
     assert stats["overall"]["won"] == 1
-    assert stats["variants"]["terrace"]["fewest_moves"] == len(WINNING_LINE["moves"])
+    # (the line is played with a redeal, not by Terrace's own rules: it counts apart)
+    assert game["stats_key"] == "terrace (custom: redeals 1)"
+    assert stats["variants"][game["stats_key"]]["fewest_moves"] == len(WINNING_LINE["moves"])
     hint = client.post(f"/api/games/{game['id']}/hint", json={}).json()
     assert (hint["move"], hint["kind"], hint["why"], hint["counted"]) == (None, "none", "game-over", False)

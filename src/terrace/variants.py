@@ -157,6 +157,49 @@ def preset_name(rules: Rules) -> str | None:
     return None
 
 
+CUSTOM = " (custom: "
+"""What joins a variant's name and the options in which a game's rules differ
+from the preset's, in :func:`rules_label`."""
+
+
+def rules_label(variant: str, rules: Rules) -> str:
+    """The name of the rules a game of ``variant`` is played by: the
+    variant's name when they are its preset's, else the name followed by the
+    options that differ from it (the statistics count such games apart).
+
+    >>> rules_label("terrace", get_rules("terrace"))
+    'terrace'
+    >>> rules_label("terrace", get_rules("terrace", decks=1, reserve=0))
+    'terrace (custom: decks 1, reserve 0)'
+    >>> rules_label("wood", get_rules("wood", foundation_return=True))
+    'wood (custom: foundation-return yes)'
+    """
+    preset = PRESETS.get(variant)
+    if preset is None or rules == preset:
+        return variant
+    ours, theirs = rules.to_dict(), preset.to_dict()
+    changed = [
+        f"{name.replace('_', '-')} {_shown(value)}" for name, value in ours.items() if value != theirs[name]
+    ]
+    return f"{variant}{CUSTOM}{', '.join(changed)})"
+
+
+def label_title(label: str) -> str:
+    """A :func:`rules_label` with the variant's title in place of its name.
+
+    >>> label_title("generals-patience"), label_title("terrace (custom: decks 1, reserve 0)")
+    ("General's Patience", 'Terrace (custom: decks 1, reserve 0)')
+    """
+    name, custom, rest = label.partition(CUSTOM)
+    return TITLES.get(name, name) + custom + rest
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 def variant_names() -> list[str]:
     """Every variant name, in the order of :data:`VARIANTS`."""
     return [v.name for v in VARIANTS]

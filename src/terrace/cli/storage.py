@@ -26,7 +26,7 @@ from terrace.storage.paths import games_path
 from terrace.storage.sqlite import SqliteStore, open_store
 from terrace.storage.statistics import summarize
 from terrace.storage.transfer import ImportRefusedError, export_record, read_games
-from terrace.variants import TITLES, canonical_name
+from terrace.variants import TITLES, canonical_name, label_title
 
 MAX_IMPORT_BYTES = 64 * 2**20
 """The largest file ``terrace import`` reads."""
@@ -151,7 +151,7 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
         if as_json:
             click.echo(json.dumps(data, indent=2))
             return
-        blocks = [(TITLES.get(name, name), block) for name, block in data["variants"].items()]
+        blocks = [(label_title(name), block) for name, block in data["variants"].items()]
         blocks.append(("All variants", data["overall"]))
     if not any(block["played"] for _, block in blocks):
         click.echo("No games played yet.")

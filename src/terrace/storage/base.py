@@ -42,7 +42,7 @@ from terrace.moves import Move
 from terrace.record import GameRecord
 from terrace.rules import Rules
 from terrace.storage.statistics import FINISHED, UNFINISHED, GameFacts
-from terrace.variants import canonical_name
+from terrace.variants import canonical_name, rules_label
 
 ACTIONS = ("create", "move", "undo", "redo", "hint", "restart", "give-up")
 MAX_POSITION_KEY = 4096
@@ -254,7 +254,7 @@ class StoredGame:
     def facts(self) -> GameFacts:
         """What the statistics need to know about this game."""
         return GameFacts(
-            self.variant, self.status, len(self.moves), self.hints, self.undos,
+            rules_label(self.variant, self.rules), self.status, len(self.moves), self.hints, self.undos,
             self.created_at, self.updated_at, self.started_at, self.finished_at,
             self.won_at, self.won_moves, self.won_active_ms, self.assisted, self.active_ms,
             self.given_up_at is not None,

@@ -29,9 +29,9 @@ GAME_COLUMNS = (
 """The columns of a game, ``revision`` last."""
 FACT_COLUMNS = (
     "variant, status, move_count, hints, undos, created_at, updated_at, started_at, finished_at, "
-    "won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at"
+    "won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at, rules"
 )
-"""The columns the statistics read, in the order of ``GameFacts``."""
+"""The columns the statistics read, in the order ``GameFacts.from_row`` takes them."""
 _COLUMN_COUNT = len(GAME_COLUMNS.split(","))
 MAX_QUOTE = 200
 """Messages quote at most this many characters of what they were given."""

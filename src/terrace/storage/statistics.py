@@ -13,11 +13,17 @@ and won, and a win is final: taking moves back after it does not undo it.
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from terrace.errors import TerraceError
+from terrace.rules import Rules
+from terrace.variants import PRESETS, rules_label
 
 FINISHED = ("won", "lost")
 UNFINISHED = ("choosing", "playing")
@@ -33,7 +39,11 @@ SANE_TIMES = (86_400.0, 4_102_444_800.0)
 
 @dataclass(frozen=True)
 class GameFacts:
-    """One game as the statistics see it: no cards, only numbers."""
+    """One game as the statistics see it: no cards, only numbers. ``variant``
+    is the group it counts in: its variant's name, or for rules that differ
+    from the preset's, that name with the options that differ
+    (:func:`~terrace.variants.rules_label`), so that an easier custom game
+    never sets a preset's records."""
 
     variant: str
     status: str
@@ -58,17 +68,17 @@ class GameFacts:
         counts as unknown, so the statistics never fail on it.
 
         >>> facts = GameFacts.from_row(
-        ...     [7, "won", -1, 10**30, 2, "x", 1e300, None, float("nan"), 1e15, 5, -3, 1, 10, "?"])
+        ...     [7, "won", -1, 10**30, 2, "x", 1e300, None, float("nan"), 1e15, 5, -3, 1, 10, "?", "{"])
         >>> facts.variant, facts.moves, facts.hints, facts.undos, facts.updated_at, facts.won_at
         ('7', 0, 0, 2, 0.0, None)
         >>> facts.won_moves, facts.won_active_ms, facts.assisted, facts.active_ms, facts.given_up
         (5, None, True, 10, True)
         """
         (variant, status, moves, hints, undos, created, updated, started, finished,
-         won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at) = row
+         won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at, rules) = row
         known_status = status in FINISHED or status in UNFINISHED
         return cls(
-            str(variant), status if known_status else "playing", _count(moves), _count(hints),
+            _group(str(variant), rules), status if known_status else "playing", _count(moves), _count(hints),
             _count(undos), _time(created) or 0.0, _time(updated) or 0.0, _time(started),
             _time(finished), _time(won_at), _count_or_none(won_moves),
             _count_or_none(won_active_ms, MAX_ACTIVE_MS), assisted == 1,
@@ -176,6 +186,22 @@ def _block(group: list[GameFacts], last_opened: float) -> dict[str, Any]:
         "active_seconds": round(sum(g.active_ms for g in played) / 1000, 3),
         "days": [days[d] for d in sorted(days)],
     }
+
+
+@functools.lru_cache(maxsize=256)
+def _group(variant: str, rules: Any) -> str:
+    """The group of a stored game (its rules as stored: JSON text); rules
+    that cannot be read leave the game in its variant's group.
+
+    >>> _group("terrace", '{"decks": 1, "reserve": 0}'), _group("terrace", "{")
+    ('terrace (custom: decks 1, reserve 0)', 'terrace')
+    """
+    if variant not in PRESETS or not isinstance(rules, str):
+        return variant
+    try:
+        return rules_label(variant, Rules.from_dict(json.loads(rules)))
+    except (TerraceError, ValueError, TypeError, RecursionError):
+        return variant
 
 
 def _count(value: Any, limit: int = MAX_COUNT) -> int:

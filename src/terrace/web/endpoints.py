@@ -25,7 +25,7 @@ from terrace.rules import RULE_OPTIONS, Rules
 from terrace.solver.hint_line import KeptLine
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import GAME_ID, GameStore, StoredGame
-from terrace.variants import VARIANTS, canonical_name, get_rules, get_variant, preset_name
+from terrace.variants import VARIANTS, canonical_name, get_rules, get_variant, label_title, preset_name
 from terrace.web import hints
 from terrace.web.endgame import AUTOPLAY_MODES, ReportClock, autoplay
 from terrace.web.i18n import WebRefusal, pick_language
@@ -341,7 +341,10 @@ class WebGame:
         return json_response(result)
 
     async def stats(self, request: Request) -> Response:
-        return json_response(self.store.statistics())
+        """The statistics, with the title of each group of ``variants``."""
+        data = self.store.statistics()
+        data["titles"] = {key: label_title(key) for key in data["variants"]}
+        return json_response(data)
 
     # -- ending a game ----------------------------------------------------
 

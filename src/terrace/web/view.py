@@ -24,7 +24,7 @@ from terrace.building import FOUNDATION_SIZE
 from terrace.cards import RANK, RANKS, RED, SUIT, SUITS, parse_card
 from terrace.moves import Move
 from terrace.storage import StoredGame
-from terrace.variants import TITLES
+from terrace.variants import TITLES, rules_label
 
 _NOTATION = {"reserve": "r", "waste": "w"}
 
@@ -204,6 +204,7 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
         "variant": game.variant,
         "title": TITLES.get(game.variant, game.variant),
         "options": game.rules.to_dict(),
+        "stats_key": rules_label(game.variant, game.rules),
         "deal_number": game.deal.number,
         "moves": list(game.moves),
         "redo": list(game.redo),
@@ -245,6 +246,7 @@ def game_summary(game: StoredGame) -> dict[str, Any]:
         "variant": game.variant,
         "title": TITLES.get(game.variant, game.variant),
         "options": game.rules.to_dict(),
+        "stats_key": rules_label(game.variant, game.rules),
         "deal_number": game.deal.number,
         "status": "lost" if game.given_up_at is not None else game.status,
         "given_up": game.given_up_at is not None,

@@ -233,7 +233,8 @@ function stat(label, value, name) {
 
 async function winFacts(game) {
   const [total, stats] = await Promise.all([flushTime(), api.stats()]);
-  const block = stats.ok ? (stats.data.variants || {})[game.variant] : null;
+  // the group the game counts in: its variant, or a custom one for other rules
+  const block = stats.ok ? (stats.data.variants || {})[game.stats_key || game.variant] : null;
   return { ms: total ?? game.active_ms ?? 0, block };
 }
 

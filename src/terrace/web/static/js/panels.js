@@ -227,7 +227,8 @@ export async function openStats({ resume, startReplay }) {
   if (!stats.ok || !recent.ok) return toast((stats.ok ? recent : stats).data.error);
   const head = el("tr", {}, el("th", { scope: "col", text: t("stats.variant") }),
     ...STATS_COLUMNS.map(([k]) => el("th", { scope: "col", text: t(`stats.${k}`) })));
-  const titles = Object.fromEntries((app.variants ? app.variants.variants : []).map((v) => [v.name, v.title]));
+  const titles = { ...Object.fromEntries((app.variants ? app.variants.variants : []).map((v) => [v.name, v.title])),
+    ...(stats.data.titles || {}) };
   const rows = [statsRow(t("stats.overall"), stats.data.overall, "overall"),
     ...Object.entries(stats.data.variants || {}).map(([name, block]) => statsRow(titles[name] || name, block, name))];
   const table = el("div", { class: "table-wrap" }, el("table", { class: "stats" }, el("thead", {}, head), el("tbody", {}, ...rows)));
