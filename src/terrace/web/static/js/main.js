@@ -418,8 +418,15 @@ attachArrows(board);
 
 const PILE_KEYS = "1234567890";
 
+// Controls that answer Enter and Space themselves (a button presses, a link
+// opens, a summary folds): those keys stay theirs. The board's piles are
+// not among them.
+const OWN_KEYS = "button, a[href], summary, select, [contenteditable], [role='button']:not([data-pile])";
+
 document.addEventListener("keydown", (event) => {
   if (event.target.closest && event.target.closest("dialog, input, select, textarea")) return;
+  if ((event.key === "Enter" || event.key === " " || event.key === "Spacebar")
+    && event.target.closest && event.target.closest(OWN_KEYS)) return;
   const game = app.game;
   if (!game) return;
   const key = event.key;

@@ -1,0 +1,46 @@
+"""The keyboard in a real browser: the buttons keep their own Enter and
+Space, the focus stays on its pile when the board is drawn anew, and Enter
+acts on the focused pile (also pile 11).
+
+Without Chromium these tests are skipped, except under ``CI=true`` where
+they fail.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browser_support import Api, moves_seen
+
+pytestmark = pytest.mark.browser
+
+
+def test_space_and_enter_on_a_button_press_the_button(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    page.locator("#btn-new").focus()
+    page.keyboard.press(" ")
+    page.wait_for_selector("#dlg-new[open]")
+    page.keyboard.press("Escape")
+    page.locator("#btn-hint").focus()
+    page.keyboard.press(" ")
+    page.wait_for_selector(".hint-src")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.dataset.moves") == "1"  # no card was drawn
+    # A card selected, then Enter on the New game button: the dialog, no move.
+    page.keyboard.press("7")
+    assert page.locator(".card.selected").count() == 1
+    page.locator("#btn-new").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#dlg-new[open]")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.dataset.moves") == "1"
+    page.keyboard.press("Escape")
+    # Undo by Space on its button undoes one move and draws none.
+    page.locator("#btn-undo").focus()
+    page.keyboard.press(" ")
+    moves_seen(page, 0)
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.dataset.moves") == "0"
