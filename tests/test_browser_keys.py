@@ -17,6 +17,11 @@ from browser_support import Api, moves_seen
 pytestmark = pytest.mark.browser
 
 
+def focused_pile(page: Any) -> str | None:
+    value: str | None = page.evaluate("document.activeElement.dataset.pile || null")
+    return value
+
+
 def test_space_and_enter_on_a_button_press_the_button(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)
@@ -44,3 +49,18 @@ def test_space_and_enter_on_a_button_press_the_button(api: Api, open_game: Any) 
     moves_seen(page, 0)
     page.wait_for_timeout(300)
     assert page.evaluate("document.body.dataset.moves") == "0"
+
+
+def test_the_focus_stays_on_its_pile_after_a_move(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    page.locator("[data-pile='t7']").focus()
+    page.keyboard.press("Enter")  # 9D goes home
+    moves_seen(page, 2)
+    assert focused_pile(page) == "t7"
+    page.locator("[data-pile='t4']").focus()
+    page.keyboard.press(" ")  # a draw
+    moves_seen(page, 3)
+    assert focused_pile(page) == "t4"
+    page.keyboard.press("ArrowRight")
+    assert focused_pile(page) == "t5"

@@ -200,6 +200,10 @@ export function renderBoard(board, game, view) {
   const s = game.state;
   const sources = game.sources || {};
   const choices = new Map((game.choices || []).map((c) => [c.pile, c]));
+  // The board is drawn anew: a pile that had the keyboard focus gets it back.
+  const active = document.activeElement;
+  const focusedPile = active && board.contains(active) && active.closest("[data-pile]");
+  const refocus = focusedPile ? focusedPile.dataset.pile : null;
   board.replaceChildren();
   board.classList.toggle("choosing", game.status === "choosing");
   board.classList.toggle("replay", Boolean(game.replay));
@@ -311,6 +315,10 @@ export function renderBoard(board, game, view) {
   fanPiles(tableau, fit, bottom);
 
   board.append(top, terrace, tableau);
+  if (refocus) {
+    const again = board.querySelector(`[data-pile="${refocus}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
   // The page-load benchmark (bench/page.py) times the first paint of a card.
   const first = board.querySelector(".tpile .card .rank");
   if (first) first.setAttribute("elementtiming", "first-card");
