@@ -8,6 +8,7 @@ they fail.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -64,3 +65,31 @@ def test_the_focus_stays_on_its_pile_after_a_move(api: Api, open_game: Any) -> N
     assert focused_pile(page) == "t4"
     page.keyboard.press("ArrowRight")
     assert focused_pile(page) == "t5"
+
+
+def _eleventh_pile_target(api: Api) -> tuple[dict[str, Any], str]:
+    """A Thirteen game where the waste card can go to pile 11 but its own
+    move (Enter on it) goes elsewhere."""
+    rng = random.Random(1)
+    for deal in range(1, 40):
+        game = api.play(api.new(variant="thirteen", deal_number=deal), "c1")
+        for _ in range(60):
+            info = game["sources"].get("waste")
+            if info and "t11" in info["targets"] and info["auto"] != info["targets"]["t11"]:
+                return game, info["targets"]["t11"]
+            if not game["legal_moves"]:
+                break
+            game = api.play(game, rng.choice(game["legal_moves"]))
+    raise AssertionError("no position found")
+
+
+def test_enter_moves_the_selected_card_onto_the_focused_pile_11(api: Api, open_game: Any) -> None:
+    game, wanted = _eleventh_pile_target(api)
+    page = open_game(game)
+    page.keyboard.press("w")
+    assert page.locator(".card.selected").count() == 1
+    page.locator("[data-pile='t11']").focus()
+    page.keyboard.press("Enter")
+    moves_seen(page, len(game["moves"]) + 1)
+    played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-1]
+    assert played == wanted

@@ -473,14 +473,17 @@ document.addEventListener("keydown", (event) => {
     if (foundation) play(info.targets[foundation]);
     else explain(`${notation(source)}f`, null, null, source);
   } else if (key === "Enter") {
-    if (app.selected) {
+    // On a focused pile Enter acts as a double click there: with a card
+    // selected elsewhere, it moves that card onto this pile.
+    const focused = event.target.closest && event.target.closest("[data-pile]");
+    if (focused && board.contains(focused)) {
+      activate(focused.dataset.pile, 2);
+    } else if (app.selected) {
       const source = app.selected;
       deselect();
       autoMove(source);
     } else {
-      const focused = document.activeElement && document.activeElement.closest("[data-pile]");
-      if (focused && board.contains(focused)) activate(focused.dataset.pile, 2);
-      else return;
+      return;
     }
   } else if (key === " " || key === "Spacebar") {
     deselect();
