@@ -1,6 +1,21 @@
 // The JSON API of docs/api.md. Every call resolves to {ok, status, data}.
+// A call that fails, whatever the way, has the player's words for it in
+// data.error: the server's refusal, or the page's own when the server did
+// not answer (status 0), answered with something that is not its JSON (a
+// proxy's error page), or sent a game the page cannot draw.
 
-import { getLanguage } from "./i18n.js";
+import { getLanguage, t } from "./i18n.js";
+
+// The message for a failed call, in the page's language.
+function failure(status, data) {
+  if (status === 0) return t("error.network");
+  if (data && typeof data === "object" && typeof data.error === "string" && data.error) return data.error;
+  return t("error.server", { status });
+}
+
+function failed(status, data = null) {
+  return { ok: false, status, data: { ...(data && typeof data === "object" ? data : {}), error: failure(status, data) } };
+}
 
 async function call(method, path, body, extra = {}) {
   const headers = { "Accept-Language": getLanguage() };
@@ -10,13 +25,34 @@ async function call(method, path, body, extra = {}) {
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body ?? {});
   }
+  let response;
   try {
-    const response = await fetch(path, init);
-    const data = response.status === 204 ? null : await response.json();
-    return { ok: response.ok, status: response.status, data };
-  } catch (error) {
-    return { ok: false, status: 0, data: { error: String(error) } };
+    response = await fetch(path, init);
+  } catch {
+    return failed(0);
   }
+  let data = null;
+  if (response.status !== 204) {
+    try {
+      data = await response.json();
+    } catch {
+      return failed(response.status, response.ok ? { error: t("error.badAnswer") } : null);
+    }
+  }
+  if (!response.ok) return failed(response.status, data);
+  return { ok: true, status: response.status, data };
+}
+
+// A game the page can draw (see game_json in web/view.py); anything else
+// from a broken server is refused before the page adopts it.
+export function isGame(data) {
+  const object = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
+  if (!object(data) || typeof data.id !== "string" || typeof data.status !== "string") return false;
+  const s = data.state;
+  return object(s) && Array.isArray(s.tableau) && Array.isArray(s.foundations) && Array.isArray(s.reserve)
+    && Array.isArray(s.waste) && typeof s.stock === "number"
+    && object(data.options) && object(data.counters) && object(data.sources)
+    && Array.isArray(data.moves) && Array.isArray(data.choices) && Array.isArray(data.foundations);
 }
 
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
@@ -47,3 +83,20 @@ export const api = {
   // keepalive: the report still goes out while the page is being closed.
   time: (id, ms, keepalive = false) => call("POST", `${game(id)}/time`, { ms }, { keepalive }),
 };
+
+// What a call that succeeded must have answered: a game (or, for current,
+// no content), a hint. A 2xx with anything else is a failure.
+const isHint = (data) => Boolean(data) && typeof data === "object" && typeof data.kind === "string";
+const ANSWERS = {
+  current: (data) => data === null || isGame(data),
+  hint: isHint,
+};
+for (const name of ["create", "get", "position", "move", "undo", "redo", "restart", "autoplay", "giveUp"]) ANSWERS[name] = isGame;
+for (const [name, valid] of Object.entries(ANSWERS)) {
+  const ask = api[name];
+  api[name] = async (...args) => {
+    const result = await ask(...args);
+    if (!result.ok || valid(result.data)) return result;
+    return failed(result.status, { error: t("error.badAnswer") });
+  };
+}
