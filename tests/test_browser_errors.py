@@ -1,6 +1,7 @@
-"""Failed calls in a real browser: every failed call (no answer, a proxy's
-HTML page, a broken answer) shows the page's own translated words, never a
-JavaScript error; a broken game is never adopted.
+"""Failed calls in a real browser: a server that cannot be reached at load
+is said so, with a button to try again; every failed call (no answer, a
+proxy's HTML page, a broken answer) shows the page's own translated words,
+never a JavaScript error; a broken game is never adopted.
 
 Without Chromium these tests are skipped, except under ``CI=true`` where
 they fail.
@@ -8,6 +9,7 @@ they fail.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -28,6 +30,46 @@ def no_raw_error(text: str | None) -> None:
     assert text
     for raw in RAW:
         assert raw not in text
+
+
+def test_a_server_out_of_reach_at_load_is_said_with_a_retry(browser: Any, server: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.route("**/api/**", refuse(503, json.dumps({"error": "busy", "code": "busy"})))
+        page.goto(server)
+        page.wait_for_selector("body[data-ready='true']")
+        banner = page.locator("#offline")
+        assert banner.is_visible()
+        assert "cannot reach the server" in banner.inner_text()
+        for button in ("#btn-undo", "#btn-redo", "#btn-hint", "#btn-restart", "#btn-giveup"):
+            assert page.locator(button).is_disabled()
+        page.unroute("**/api/**")
+        page.locator("#offline-retry").click()
+        page.wait_for_selector("body[data-game]")
+        assert not banner.is_visible()
+        assert page.locator("#board .card").count() > 0
+        # The variants failed at load: New game loads them now.
+        page.locator("#btn-new").click()
+        page.wait_for_selector("#dlg-new[open] #new-variant")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_new_game_loads_the_variants_again_when_they_failed(api: Api, open_game: Any) -> None:
+    game = api.new(variant="terrace", deal_number=7)
+    busy = refuse(503, "<h1>busy</h1>", "text/html")
+    page = open_game(game, before_goto=lambda p: p.route("**/api/variants", busy))
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#toast.show")
+    assert "error 503" in page.locator("#toast").inner_text()
+    page.unroute("**/api/variants")
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open] #new-variant")
+    open_game.errors.clear()  # (the browser logs the refused loads)
 
 
 def test_failed_calls_say_so_in_the_players_words(api: Api, open_game: Any) -> None:

@@ -22,7 +22,7 @@ function alsoKnown(names, words = "") {
 export async function openRules() {
   const dialog = document.querySelector("#dlg-rules");
   const game = app.game;
-  if (!game) return;
+  if (!game) return toast(t("error.offline"));
   const result = await api.rules(game.id);
   if (!result.ok) return toast(result.data.error);
   const rules = result.data;

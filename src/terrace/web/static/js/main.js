@@ -70,6 +70,7 @@ function show(game, { ghost = null, animate = true } = {}) {
 function draw() {
   const game = app.game;
   if (!game) return;
+  $("#offline").hidden = true;
   // The counters and the prompt first: the board fits the room they leave.
   renderCounters($("#counters"), game);
   paintTimer();
@@ -623,7 +624,7 @@ function changeSettings(settings) {
 
 // What the dialogs may do to the game (panels.js imports nothing from here).
 const actions = {
-  newGame, resume, startReplay, changeLanguage, changeSettings,
+  newGame, resume, startReplay, changeLanguage, changeSettings, loadVariants,
   undo: () => step("undo"),
   giveUp: () => enqueue(() => giveUp(show)),
   analyse: () => app.game && analyseGame(app.game.id),
@@ -639,16 +640,39 @@ async function catchUp(id) {
   toast(t("tabs.caughtUp"), "info");
 }
 
+// The variant list (the New game dialog needs it): loaded at start, and
+// again whenever it is needed and failed before.
+async function loadVariants() {
+  if (app.variants) return { ok: true, status: 200, data: app.variants };
+  const list = await api.variants();
+  if (list.ok && !app.variants) app.variants = list.data;
+  return list;
+}
+
+// Load the variants and the game; without a game to show the server could
+// not be reached: say so, with a button to try again.
+async function load() {
+  const variants = loadVariants();  // (while the game is fetched and drawn)
+  await startup();
+  await variants;
+  // (The game's buttons stay disabled, as index.html has them, until a game is drawn.)
+  $("#offline").hidden = Boolean(app.game);
+}
+
+async function retryLoad() {
+  const button = $("#offline-retry");
+  button.disabled = true;
+  await enqueue(load);
+  button.disabled = false;
+}
+
 async function main() {
   setLanguage(chooseLanguage());
   bindButtons();
+  $("#offline-retry").addEventListener("click", retryLoad);
   startTimer();
   watchOtherTabs(() => (app.game && !app.game.replay ? app.game : null), (id) => enqueue(() => catchUp(id)));
-  // The variant list loads while the game is fetched and drawn.
-  const variants = api.variants();
-  await startup();
-  const list = await variants;
-  if (list.ok) app.variants = list.data;
+  await load();
   const game = app.game;
   wantVerdicts(game);
   document.body.dataset.ready = "true";

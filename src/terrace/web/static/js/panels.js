@@ -26,8 +26,12 @@ function limit(spec, key, fields) {
   return Object.entries(from.terms).reduce((sum, [name, factor]) => sum + factor * Number(fields[name].value), from.constant);
 }
 
-export function openNewGame({ newGame }) {
+export async function openNewGame({ newGame, loadVariants }) {
   const dialog = $("#dlg-new");
+  if (!app.variants && loadVariants) {
+    const list = await loadVariants();
+    if (!list.ok) return toast(list.data.error);
+  }
   const info = app.variants;
   if (!info) return;
   const OPTION_ORDER = Object.keys(info.options);
