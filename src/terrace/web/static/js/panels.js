@@ -71,7 +71,7 @@ export async function openNewGame({ newGame, loadVariants }) {
   const deal = el("input", { type: "number", min: 0, step: 1, id: "new-deal", name: "deal", inputmode: "numeric" });
   const winnable = el("input", { type: "checkbox", id: "new-winnable", name: "winnable" });
   const error = el("p", { class: "form-error", role: "alert" });
-  const form = el("form", { method: "dialog", class: "new-game" },
+  const form = el("form", { method: "dialog", class: "new-game", novalidate: true },
     el("label", { class: "field", for: "new-variant" }, el("span", { text: t("new.variant") }), select),
     el("label", { class: "field", for: "new-deal" }, el("span", { text: t("new.deal") }), deal),
     el("p", { class: "help", text: t("new.dealHelp") }),
@@ -82,6 +82,26 @@ export async function openNewGame({ newGame, loadVariants }) {
     el("div", { class: "buttons" }, el("button", { type: "submit", class: "primary", id: "new-start", text: t("btn.start") })));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    // A number field left empty (or not a number) is the player's to fix,
+    // never a 0: say which one, open the options and put the focus on it.
+    const wrong = OPTION_ORDER.find((name) => fields[name].type === "number"
+      && (fields[name].value.trim() === "" || fields[name].validity.badInput));
+    if (wrong || deal.validity.badInput) {
+      const input = wrong ? fields[wrong] : deal;
+      const details = input.closest("details");
+      if (details) details.open = true;
+      input.setAttribute("aria-invalid", "true");
+      input.addEventListener("input", () => input.removeAttribute("aria-invalid"), { once: true });
+      error.textContent = t("new.needsNumber", { field: t(wrong ? `opt.${wrong}` : "new.deal") });
+      input.focus();
+      return;
+    }
+    error.textContent = "";
+    if (!form.checkValidity()) {  // out of range: the browser says so, once the field can be seen
+      form.querySelector("details").open = true;
+      form.reportValidity();
+      return;
+    }
     const options = {};
     for (const name of OPTION_ORDER) {
       const input = fields[name];

@@ -1,0 +1,46 @@
+"""The New game form in a real browser: a number field left empty is a
+visible form error naming the field, in English and German, never a 0.
+
+Without Chromium these tests are skipped, except under ``CI=true`` where
+they fail.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browser_support import Api
+
+pytestmark = pytest.mark.browser
+
+CASES = [
+    ("reserve", "en-GB", "“Terrace cards” needs a whole number."),
+    ("candidates", "en-GB", "“Base candidates (0 = turned)” needs a whole number."),
+    ("decks", "en-GB", "“Decks” needs a whole number."),
+    ("piles", "de-DE", "„Stapel der Auslage“ braucht eine ganze Zahl."),
+]
+
+
+@pytest.mark.parametrize(("field", "locale", "message"), CASES)
+def test_an_empty_number_field_is_a_form_error(api: Api, open_game: Any, field: str, locale: str,
+                                               message: str) -> None:
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, locale=locale)
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    page.locator("#dlg-new summary").click()
+    before = page.locator(f"#opt-{field}").input_value()
+    page.locator(f"#opt-{field}").fill("")
+    page.locator("#new-start").click()
+    page.locator("#dlg-new .form-error", has_text=message[1:-1]).wait_for()
+    assert page.locator("#dlg-new .form-error").inner_text() == message
+    assert page.evaluate("document.activeElement.id") == f"opt-{field}"
+    assert page.locator(f"#opt-{field}").get_attribute("aria-invalid") == "true"
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.dataset.game") == game["id"]  # no game was started
+    # Filled again, the form starts the game.
+    page.locator(f"#opt-{field}").fill(before)
+    page.locator("#new-start").click()
+    page.wait_for_selector(f"body:not([data-game='{game['id']}'])")
