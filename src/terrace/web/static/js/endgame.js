@@ -61,7 +61,7 @@ export async function confirmLeaving() {
   if (!inProgress(game)) return true;
   return confirmChoice({
     title: t("leave.title"),
-    text: t("leave.text", { moves: game.moves.length }),
+    text: t("leave.text", { n: game.moves.length }),
     yes: t("leave.yes"),
   });
 }

@@ -34,9 +34,12 @@ const STRINGS = {
     "counter.moves": "Moves",
     "counter.deal": "Deal",
     "pile.stock": "Stock, {n} cards",
+    "pile.stock.one": "Stock, 1 card",
     "pile.stockEmpty": "Stock, empty",
     "pile.waste": "Waste, {n} cards",
+    "pile.waste.one": "Waste, 1 card",
     "pile.reserve": "Terrace, {n} cards",
+    "pile.reserve.one": "Terrace, 1 card",
     "pile.foundation": "Foundation {i}",
     "pile.tableau": "Pile {i}",
     "pile.empty": "empty",
@@ -152,6 +155,8 @@ const STRINGS = {
     "stats.undos": "Undos",
     "stats.assisted": "Assisted",
     "stats.assistedGame": "assisted",
+    "stats.moves": "{n} moves",
+    "stats.moves.one": "1 move",
     "stats.recent": "Recent games",
     "stats.chart": "Results over time, oldest on the left: won above the line, lost below",
     "stats.none": "No games yet.",
@@ -168,7 +173,8 @@ const STRINGS = {
     "counter.time": "Time",
     "timer.paused": "Paused: the tab is hidden or you have been idle for a minute",
     "leave.title": "Leave this game?",
-    "leave.text": "Your current game ({moves} moves) will count as lost unless you come back to it and win it (Statistics → Resume).",
+    "leave.text.one": "Your current game (1 move) will count as lost unless you come back to it and win it (Statistics → Resume).",
+    "leave.text": "Your current game ({n} moves) will count as lost unless you come back to it and win it (Statistics → Resume).",
     "leave.yes": "Start a new game",
     "giveUp.title": "Give up this game?",
     "giveUp.text": "It will count as lost and can no longer be played; you can still replay it from the statistics.",
@@ -258,9 +264,12 @@ const STRINGS = {
     "counter.moves": "Züge",
     "counter.deal": "Spiel",
     "pile.stock": "Vorrat, {n} Karten",
+    "pile.stock.one": "Vorrat, 1 Karte",
     "pile.stockEmpty": "Vorrat, leer",
     "pile.waste": "Abwurfstapel, {n} Karten",
+    "pile.waste.one": "Abwurfstapel, 1 Karte",
     "pile.reserve": "Terrasse, {n} Karten",
+    "pile.reserve.one": "Terrasse, 1 Karte",
     "pile.foundation": "Zielstapel {i}",
     "pile.tableau": "Stapel {i}",
     "pile.empty": "leer",
@@ -376,6 +385,8 @@ const STRINGS = {
     "stats.undos": "Zurück",
     "stats.assisted": "Mit Hilfen",
     "stats.assistedGame": "mit Hilfen",
+    "stats.moves": "{n} Züge",
+    "stats.moves.one": "1 Zug",
     "stats.recent": "Letzte Spiele",
     "stats.chart": "Ergebnisse im Lauf der Zeit, die ältesten links: gewonnen über der Linie, verloren darunter",
     "stats.none": "Noch keine Spiele.",
@@ -391,7 +402,8 @@ const STRINGS = {
     "counter.time": "Zeit",
     "timer.paused": "Angehalten: Der Tab ist verborgen, oder seit einer Minute geschah nichts",
     "leave.title": "Dieses Spiel verlassen?",
-    "leave.text": "Dein laufendes Spiel ({moves} Züge) zählt als verloren, wenn du nicht zurückkehrst und es gewinnst (Statistik → Weiterspielen).",
+    "leave.text.one": "Dein laufendes Spiel (1 Zug) zählt als verloren, wenn du nicht zurückkehrst und es gewinnst (Statistik → Weiterspielen).",
+    "leave.text": "Dein laufendes Spiel ({n} Züge) zählt als verloren, wenn du nicht zurückkehrst und es gewinnst (Statistik → Weiterspielen).",
     "leave.yes": "Neues Spiel beginnen",
     "giveUp.title": "Dieses Spiel aufgeben?",
     "giveUp.text": "Es zählt dann als verloren und kann nicht mehr gespielt werden; nachspielen lässt es sich weiter über die Statistik.",
@@ -488,8 +500,10 @@ export function getLanguage() {
   return language;
 }
 
+// With {n} equal to 1, a key's ".one" form is used when it has one.
 export function t(key, vars = {}) {
-  const text = STRINGS[language][key] ?? STRINGS.en[key] ?? key;
+  const pick = (name) => STRINGS[language][name] ?? STRINGS.en[name];
+  const text = (vars.n === 1 && pick(`${key}.one`)) || pick(key) || key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 

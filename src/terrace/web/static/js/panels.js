@@ -263,7 +263,7 @@ export async function openStats({ resume, startReplay }) {
     const when = new Date(game.updated_at * 1000).toLocaleString(getLanguage());
     const item = el("li", {},
       el("span", { class: `status ${game.status}`, text: t(game.given_up ? "status.givenUp" : `status.${game.status}`) }),
-      el("span", { class: "what", text: `${game.title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${game.moves} ${t("counter.moves")}${game.assisted ? ` · ${t("stats.assistedGame")}` : ""}` }),
+      el("span", { class: "what", text: `${game.title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${t("stats.moves", { n: game.moves })}${game.assisted ? ` · ${t("stats.assistedGame")}` : ""}` }),
       el("span", { class: "when", text: when }));
     const buttons = el("span", { class: "buttons" });
     if ((game.status === "choosing" || game.status === "playing") && !game.given_up) {

@@ -50,9 +50,11 @@ function makeBack() {
   return el("div", { class: "card back", "aria-hidden": "true" });
 }
 
-function pileLabel(name, cards, extra = "") {
+// `counted`: the name says how many cards the pile holds already.
+function pileLabel(name, cards, extra = "", counted = false) {
   const top = cards.length ? t("pile.top", { card: cardName(cards[cards.length - 1]) }) : t("pile.empty");
-  return [name, top, cards.length > 1 ? t("pile.cards", { n: cards.length }) : "", extra].filter(Boolean).join(", ");
+  const count = cards.length > 1 && !counted ? t("pile.cards", { n: cards.length }) : "";
+  return [name, top, count, extra].filter(Boolean).join(", ");
 }
 
 // ---------------------------------------------------------------- layout
@@ -225,7 +227,7 @@ export function renderBoard(board, game, view) {
     "data-pile": "waste",
     tabindex: "0",
     role: "button",
-    "aria-label": pileLabel(t("pile.waste", { n: s.waste.length }), s.waste),
+    "aria-label": pileLabel(t("pile.waste", { n: s.waste.length }), s.waste, "", true),
   });
   s.waste.slice(-3).forEach((code, i, shown) => {
     const card = makeCard(code, s.waste.length - shown.length + i);
@@ -266,7 +268,7 @@ export function renderBoard(board, game, view) {
     "data-pile": "reserve",
     tabindex: "0",
     role: "button",
-    "aria-label": pileLabel(t("pile.reserve", { n: s.reserve.length }), s.reserve),
+    "aria-label": pileLabel(t("pile.reserve", { n: s.reserve.length }), s.reserve, "", true),
   });
   fanTerrace(reserve, s.reserve.length, fit.cwTop, board.clientWidth - 2 * PAD_X * cw);
   s.reserve.forEach((code, i) => {

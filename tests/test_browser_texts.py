@@ -1,0 +1,45 @@
+"""The page's words in a real browser: one card and one move are singular,
+in English and German, and a pile's label says its count once.
+
+Without Chromium these tests are skipped, except under ``CI=true`` where
+they fail.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browser_support import Api
+
+pytestmark = pytest.mark.browser
+
+
+def test_pile_labels_count_once_and_in_the_singular(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    page = open_game(game)
+    waste = page.locator("[data-pile='waste']").get_attribute("aria-label")
+    assert waste.startswith("Waste, 1 card, top card ")
+    terrace = page.locator("[data-pile='reserve']").get_attribute("aria-label")
+    assert terrace.startswith("Terrace, 11 cards, top card ")
+    assert terrace.count("11 cards") == 1
+    page.locator("#lang").select_option("de")
+    waste = page.locator("[data-pile='waste']").get_attribute("aria-label")
+    assert waste.startswith("Abwurfstapel, 1 Karte, ")
+
+
+@pytest.mark.parametrize(("locale", "one", "leave"),
+                         [("en-GB", "1 move", "(1 move)"), ("de-DE", "1 Zug", "(1 Zug)")])
+def test_one_move_is_singular(api: Api, open_game: Any, locale: str, one: str, leave: str) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game, locale=locale)
+    page.locator("#btn-stats").click()
+    page.wait_for_selector("#dlg-stats[open] .recent")
+    assert f"· {one}" in page.locator("#dlg-stats .recent").inner_text()
+    page.keyboard.press("Escape")
+    page.locator("#btn-new").click()
+    page.locator("#new-start").click()
+    page.wait_for_selector("#dlg-confirm[open]")
+    assert leave in page.locator("#dlg-confirm").inner_text()
+    page.locator("#confirm-no").click()
