@@ -630,3 +630,34 @@ def test_a_whole_game_won_through_the_api(client: TestClient) -> None:
     assert stats["variants"][game["stats_key"]]["fewest_moves"] == len(WINNING_LINE["moves"])
     hint = client.post(f"/api/games/{game['id']}/hint", json={}).json()
     assert (hint["move"], hint["kind"], hint["why"], hint["counted"]) == (None, "none", "game-over", False)
+
+
+def test_stale_revision_with_the_same_move_count_gives_409(client: TestClient, store: GameStore) -> None:
+    """Another client undid a move and played another: the move count is
+    the same, the revision is not, and every change the stale view asks for
+    is refused without changing anything."""
+    game = move(client, new_game(client, deal_number=7), "c1").json()
+    seen = move(client, game, "t1t8").json()
+    client.post(f"/api/games/{game['id']}/undo", json={})
+    now = move(client, game, "s").json()
+    assert len(now["moves"]) == len(seen["moves"]) and now["revision"] != seen["revision"]
+    stale = {"after": len(seen["moves"]), "revision": seen["revision"]}
+    before = store.get(game["id"])
+    requests = [("moves", {"move": "s", **stale}), ("undo", stale), ("redo", stale), ("restart", stale),
+                ("autoplay", stale), ("give-up", stale), ("hint", stale)]
+    for action, body in requests:
+        response = client.post(f"/api/games/{game['id']}/{action}", json=body)
+        assert response.status_code == 409, (action, response.text)
+        assert response.json()["code"] == "conflict"
+    after = store.get(game["id"])
+    assert (after.moves, after.revision, after.given_up_at) == (before.moves, before.revision, None)
+    fresh = {"after": len(now["moves"]), "revision": now["revision"]}
+    assert move(client, game, "s", **fresh).status_code == 200
+
+
+@pytest.mark.parametrize("revision", ["1", -1, True, 1.5, None])
+def test_a_revision_that_is_not_a_count_is_refused(client: TestClient, revision: Any) -> None:
+    game = new_game(client, deal_number=7)
+    response = move(client, game, "c1", revision=revision)
+    assert response.status_code == 400
+    assert response.json()["code"] == "revision-not-count"

@@ -79,7 +79,7 @@ class CoachEndpoints:
         not an assist)."""
         game = self.web.load(request.path_params["game_id"])
         body = await read_body(request)
-        only_fields(body, {"after"})
+        only_fields(body, {"after", "revision"})
         may_change(body, game)
         board = game.board()
         if not board.choosing:

@@ -217,11 +217,11 @@ class WebGame:
         return json_response(data)
 
     async def requested_move(self, request: Request) -> tuple[StoredGame, Board, Move]:
-        """The game, its board and the move of a request ``{"move", "after"}``,
+        """The game, its board and the move of a request ``{"move", "after", "revision"}``,
         refused unless the move can be played now."""
         game = self.load(request.path_params["game_id"])
         body = await read_body(request)
-        only_fields(body, {"move", "after"})
+        only_fields(body, {"move", "after", "revision"})
         text = body.get("move")
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
             raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
@@ -267,7 +267,7 @@ class WebGame:
     async def _step(self, request: Request, action: str) -> Response:
         game = self.load(request.path_params["game_id"])
         body = await read_body(request)
-        only_fields(body, {"after"})
+        only_fields(body, {"after", "revision"})
         may_change(body, game)
         board = game.board()
         before = board.to_dict()
@@ -288,7 +288,7 @@ class WebGame:
     async def restart(self, request: Request) -> Response:
         game = self.load(request.path_params["game_id"])
         body = await read_body(request)
-        only_fields(body, {"after"})
+        only_fields(body, {"after", "revision"})
         may_change(body, game)
         # Like undoing every move: the whole line stays redoable.
         revision = game.revision
@@ -304,7 +304,7 @@ class WebGame:
         marks the game as assisted."""
         game = self.load(request.path_params["game_id"])
         body = await read_body(request)
-        only_fields(body, {"after", "peek"})
+        only_fields(body, {"after", "revision", "peek"})
         peek = body.get("peek", False)
         if not isinstance(peek, bool):
             raise ApiError(WebRefusal.PEEK_NOT_FLAG)
@@ -353,7 +353,7 @@ class WebGame:
         certain finish; stored as ordinary moves, in one change."""
         game = self.load(request.path_params["game_id"])
         body = await read_body(request)
-        only_fields(body, {"after", "mode"})
+        only_fields(body, {"after", "revision", "mode"})
         mode = body.get("mode", AUTOPLAY_MODES[0])
         if not isinstance(mode, str) or mode not in AUTOPLAY_MODES:
             raise ApiError(WebRefusal.AUTOPLAY_MODE, choices=AUTOPLAY_MODES)
@@ -369,7 +369,7 @@ class WebGame:
         """End the game as lost, for good (it can still be replayed)."""
         game = self.load(request.path_params["game_id"])
         body = await read_body(request)
-        only_fields(body, {"after"})
+        only_fields(body, {"after", "revision"})
         may_change(body, game)
         if game.won_at is not None or game.status == "won":
             raise ApiError(WebRefusal.GIVE_UP_WON)

@@ -38,6 +38,7 @@ class WebRefusal(StrEnum):
     STEP_RANGE = "step-range"
     MOVE_NOT_NOTATION = "move-not-notation"
     AFTER_NOT_COUNT = "after-not-count"
+    REVISION_NOT_COUNT = "revision-not-count"
     FIELD_UNKNOWN = "field-unknown"
     BODY_TOO_LARGE = "body-too-large"
     BODY_NOT_JSON_TYPE = "body-not-json-type"
@@ -105,6 +106,9 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.AFTER_NOT_COUNT: Wording(
         400, "after must be the number of moves the page has seen",
         "after muss die Zahl der Züge sein, die die Seite kennt."),
+    WebRefusal.REVISION_NOT_COUNT: Wording(
+        400, "revision must be the revision of the game the page has seen",
+        "revision muss die Revision des Spiels sein, die die Seite kennt."),
     WebRefusal.FIELD_UNKNOWN: Wording(
         400, "unknown field {field!r}; expected {expected:list}",
         "Unbekanntes Feld „{field}“; erwartet: {expected:list}."),

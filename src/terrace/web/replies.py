@@ -102,14 +102,19 @@ def may_change(body: dict[str, Any], game: StoredGame) -> None:
 
 
 def check_after(body: dict[str, Any], game: StoredGame) -> None:
-    """Refuse a request made on an older view of the game (another tab)."""
-    if "after" not in body:
-        return
-    after = body["after"]
-    if isinstance(after, bool) or not isinstance(after, int) or after < 0:
-        raise ApiError(WebRefusal.AFTER_NOT_COUNT)
-    if after != len(game.moves):
-        raise ApiError(WebRefusal.CONFLICT)
+    """Refuse a request made on an older view of the game (another tab):
+    ``after`` is the number of moves the client saw, ``revision`` the
+    revision of the game it saw (which tells apart two positions with the
+    same number of moves, say after an undo and another move)."""
+    for field, code, now in (("after", WebRefusal.AFTER_NOT_COUNT, len(game.moves)),
+                             ("revision", WebRefusal.REVISION_NOT_COUNT, game.revision)):
+        if field not in body:
+            continue
+        seen = body[field]
+        if isinstance(seen, bool) or not isinstance(seen, int) or seen < 0:
+            raise ApiError(code)
+        if seen != now:
+            raise ApiError(WebRefusal.CONFLICT)
 
 
 # -- refusals: every exception becomes a status and a reason here, nowhere else
