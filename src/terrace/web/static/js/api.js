@@ -56,6 +56,10 @@ export function isGame(data) {
 }
 
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
+// What the page saw of `shown` (a game JSON): a change asked for on it is
+// refused (409 conflict) once the game has changed since, even if only an
+// undo and another move (the same number of moves) came between.
+const seen = (shown) => ({ after: shown.moves.length, revision: shown.revision });
 
 export const api = {
   variants: () => call("GET", "/api/variants"),
@@ -64,22 +68,22 @@ export const api = {
   create: (body) => call("POST", "/api/games", body),
   get: (id) => call("GET", game(id)),
   position: (id, step) => call("GET", `${game(id)}/position?step=${step}`),
-  move: (id, move, after) => call("POST", `${game(id)}/moves`, { move, after }),
+  move: (shown, move) => call("POST", `${game(shown.id)}/moves`, { move, ...seen(shown) }),
   check: (id, move) => call("GET", `${game(id)}/check?move=${encodeURIComponent(move)}`),
-  undo: (id, after) => call("POST", `${game(id)}/undo`, { after }),
-  redo: (id, after) => call("POST", `${game(id)}/redo`, { after }),
-  restart: (id, after) => call("POST", `${game(id)}/restart`, { after }),
+  undo: (shown) => call("POST", `${game(shown.id)}/undo`, seen(shown)),
+  redo: (shown) => call("POST", `${game(shown.id)}/redo`, seen(shown)),
+  restart: (shown) => call("POST", `${game(shown.id)}/restart`, seen(shown)),
   // peek: the assist "Hints may look at face-down cards" is on.
-  hint: (id, after, peek = false) => call("POST", `${game(id)}/hint`, { after, peek }),
+  hint: (shown, peek = false) => call("POST", `${game(shown.id)}/hint`, { ...seen(shown), peek }),
   analysis: (id) => call("GET", `${game(id)}/analysis`),
   coach: (id) => call("POST", `${game(id)}/coach`, {}),
-  chances: (id, after) => call("POST", `${game(id)}/chances`, { after }),
-  warn: (id, move, after) => call("POST", `${game(id)}/warn`, { move, after }),
+  chances: (shown) => call("POST", `${game(shown.id)}/chances`, seen(shown)),
+  warn: (shown, move) => call("POST", `${game(shown.id)}/warn`, { move, ...seen(shown) }),
   why: (id, pile, index) => call("GET", `${game(id)}/why?pile=${encodeURIComponent(pile)}${index === null ? "" : `&index=${index}`}`),
   rules: (id) => call("GET", `${game(id)}/rules`),
   stats: () => call("GET", "/api/stats"),
-  autoplay: (id, after, mode) => call("POST", `${game(id)}/autoplay`, { after, mode }),
-  giveUp: (id, after) => call("POST", `${game(id)}/give-up`, { after }),
+  autoplay: (shown, mode) => call("POST", `${game(shown.id)}/autoplay`, { ...seen(shown), mode }),
+  giveUp: (shown) => call("POST", `${game(shown.id)}/give-up`, seen(shown)),
   // keepalive: the report still goes out while the page is being closed.
   time: (id, ms, keepalive = false) => call("POST", `${game(id)}/time`, { ms }, { keepalive }),
 };

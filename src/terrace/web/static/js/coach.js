@@ -190,7 +190,7 @@ async function askChances(game) {
     button.disabled = true;
     button.textContent = t("chances.busy");
   }
-  const result = await api.chances(game.id, game.moves.length);
+  const result = await api.chances(game);
   if (!result.ok) {
     toast(result.status === 0 ? t("error.network") : result.data.error);
   } else if (app.game && app.game.id === game.id) {
@@ -205,7 +205,7 @@ async function askChances(game) {
 // game, and the player whether to play it all the same. True: play it.
 export async function confirmMove(game, move) {
   if (!app.settings.assists.warn || !game || game.replay) return true;
-  const result = await api.warn(game.id, move, game.moves.length);
+  const result = await api.warn(game, move);
   if (!result.ok || !result.data.warn) return true;
   return confirmChoice({ title: t("warn.title"), text: t("warn.text"), yes: t("warn.yes"), no: t("warn.no") });
 }

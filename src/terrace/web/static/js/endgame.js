@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { t, getLanguage } from "./i18n.js";
 import { el, makeCard, topCard } from "./render.js";
-import { app, toast } from "./state.js";
+import { app } from "./state.js";
 import { announce } from "./tabs.js";
 import { flushTime, formatDuration } from "./timer.js";
 
@@ -145,7 +145,7 @@ export async function autoFinish(board, show, refused) {
   const game = app.game;
   if (mode === "off" || !game || game.replay || game.status !== "playing" || game.given_up) return;
   // Let the player's own card land before the board is drawn again.
-  const [result] = await Promise.all([api.autoplay(game.id, game.moves.length, mode), sleep(moving() ? 230 : 0)]);
+  const [result] = await Promise.all([api.autoplay(game, mode), sleep(moving() ? 230 : 0)]);
   if (app.game !== game) return;
   if (!result.ok) {
     await refused(result);
@@ -162,18 +162,19 @@ export async function autoFinish(board, show, refused) {
 
 // ---------------------------------------------------------------- giving up
 
-export async function giveUp(show) {
+export async function giveUp(show, refused) {
   const game = app.game;
   if (!game || game.replay || !canGiveUp(game)) return;
   const sure = await confirmChoice({ title: t("giveUp.title"), text: t("giveUp.text"), yes: t("giveUp.yes") });
   if (!sure || app.game !== game) return;
   await flushTime();
-  const result = await api.giveUp(game.id, game.moves.length);
+  const result = await api.giveUp(game);
+  if (app.game !== game) return result;  // another game is shown now
   if (result.ok) {
     show(result.data, { animate: false });
     announce(result.data);
   } else {
-    toast(result.status === 0 ? t("error.network") : result.data.error);
+    await refused(result);
   }
   return result;
 }

@@ -152,6 +152,7 @@ async function answer(result, ghost = null, card = null) {
     return true;
   }
   if (ghost && card) snapBack(ghost, card, animationsOn());
+  if (await caughtUp(result)) return false;
   if (result.status === 409 && app.game) {
     const fresh = await api.get(app.game.id);
     if (fresh.ok) show(fresh.data, { animate: false });
@@ -160,15 +161,31 @@ async function answer(result, ghost = null, card = null) {
   return false;
 }
 
+// A change refused because the game changed elsewhere (409 conflict): show
+// the game as it is now and say so. True when the page caught up.
+async function caughtUp(result) {
+  const game = app.game;
+  if (result.status !== 409 || !result.data || result.data.code !== "conflict" || !game || game.replay) return false;
+  const fresh = await api.get(game.id);
+  if (!fresh.ok) return false;
+  if (app.game === game) show(fresh.data, { animate: false });
+  toast(t("conflict"), "info");
+  return true;
+}
+
+// Play `move`, chosen on the position shown now. Queued behind earlier
+// actions: when the position has changed by its turn (a double click's
+// move already played, an answer from another tab), it is dropped quietly.
 function play(move, ghost = null, card = null) {
+  const shown = app.game;
+  const drop = () => { if (ghost && card) snapBack(ghost, card, animationsOn()); };
   return enqueue(async () => {
     const game = app.game;
-    if (!game || game.replay) return;
-    if (!(await confirmMove(game, move))) {
-      if (ghost && card) snapBack(ghost, card, animationsOn());
-      return;
-    }
-    if (await answer(await api.move(game.id, move, game.moves.length), ghost, card)) {
+    if (!game || game.replay || game !== shown) return drop();
+    if (!(await confirmMove(game, move)) || app.game !== game) return drop();
+    const result = await api.move(game, move);
+    if (app.game !== game) return drop();  // another game is shown now
+    if (await answer(result, ghost, card)) {
       await autoFinish(board, show, answer);
     }
   });
@@ -219,7 +236,8 @@ function step(kind) {
     if (!game || game.replay) return;
     if ((kind === "undo" && !game.can_undo) || (kind === "redo" && !game.can_redo)) return;
     if (kind === "restart" && !game.moves.length) return;
-    await answer(await api[kind](game.id, game.moves.length));
+    const result = await api[kind](game);
+    if (app.game === game) await answer(result);
   });
 }
 
@@ -239,9 +257,11 @@ function hint() {
     const button = $("#btn-hint");
     button.classList.add("thinking");
     button.setAttribute("aria-busy", "true");
-    const result = await api.hint(game.id, game.moves.length, app.settings.assists.peek);
+    const result = await api.hint(game, app.settings.assists.peek);
     button.classList.remove("thinking");
     button.removeAttribute("aria-busy");
+    if (app.game !== game) return;  // asked on a position no longer shown
+    if (await caughtUp(result)) return;
     if (!result.ok) return toast(result.data.error);
     const found = result.data;
     const hopeless = found.kind === "lost";
@@ -390,14 +410,18 @@ board.addEventListener("click", (event) => {
   activate(name, event.detail || 1);
 });
 
+let dragged = null;  // the game shown when the drag began
+
 attachDrag(board, {
   onStart(source) {
+    dragged = app.game;
     deselect();
     markTargets(source);
   },
   onDrop(source, target, ghost, card) {
     clearMarks("target");
-    if (!target || target === source) {
+    // A board drawn again during the drag may have another card there.
+    if (!target || target === source || app.game !== dragged) {
       snapBack(ghost, card, animationsOn());
       return;
     }
@@ -626,7 +650,7 @@ function changeSettings(settings) {
 const actions = {
   newGame, resume, startReplay, changeLanguage, changeSettings, loadVariants,
   undo: () => step("undo"),
-  giveUp: () => enqueue(() => giveUp(show)),
+  giveUp: () => enqueue(() => giveUp(show, answer)),
   analyse: () => app.game && analyseGame(app.game.id),
 };
 

