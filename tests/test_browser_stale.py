@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from browser_support import Api, moves_seen, top
+from test_web_coach import SMALL, SMALL_DEAL, thrown_away
 
 pytestmark = pytest.mark.browser
 
@@ -139,4 +140,43 @@ def test_a_late_hint_is_not_shown_on_the_next_game(api: Api, open_game: Any) -> 
     assert page.locator(".hint-src, .hint-dst").count() == 0
     assert "Hint" not in page.locator("#prompt").inner_text()
     assert page.locator("#dlg-end[open]").count() == 0
+
+
+def test_a_late_analysis_does_not_take_the_page_back_to_the_replay(api: Api, open_game: Any) -> None:
+    moves, _ = thrown_away()
+    game = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), *moves)
+    page = open_game(game, reduced_motion="reduce")
+    delay(page, "/coach$", 3000)
+    page.locator("dialog.end[open] #end-analyse").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    page.locator("#replay-exit").click()
+    page.locator("#replay-bar[hidden]").wait_for(state="attached")
+    new_game_by_dialog(page, 8)
+    shown = page.evaluate("document.body.dataset.game")
+    page.wait_for_timeout(4000)  # the analysis has come by now
+    assert page.evaluate("document.body.dataset.game") == shown != game["id"]
+    assert page.locator("#replay-bar").get_attribute("hidden") is not None
+    assert page.locator("#coach-note").get_attribute("hidden") is not None
+
+
+def test_replay_steps_wait_their_turn_and_a_late_one_is_dropped(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "t1t8", "s", "s", "s", "s")
+    page = open_game(game)
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats[open] ol.recent li").first.get_by_role("button", name="Replay").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    # Uneven answers: the first step is slower than the next ones, then
+    # Back to the game while a step is on its way.
+    delay(page, "/position[?]", 1000, 100, 500, 1500)
+    for _ in range(3):
+        page.locator("#replay-next").click()
+    page.locator("#prompt", has_text="move 3 of 6").wait_for()
+    page.wait_for_timeout(500)
+    assert "move 3 of 6" in page.locator("#prompt").inner_text()
+    page.locator("#replay-next").click()
+    page.locator("#replay-exit").click()
+    page.wait_for_timeout(2500)
+    assert page.locator("#replay-bar").get_attribute("hidden") is not None
+    page.locator("[data-pile='stock']").click()
+    moves_seen(page, 7)
 

@@ -77,6 +77,10 @@ export async function analyse(id, ctx) {
   const result = await api.coach(id);
   if (button) button.disabled = false;
   delete box.dataset.state;
+  if (!app.game || !app.game.replay || app.game.id !== id) {
+    drawNote();  // the replay was left meanwhile: the answer is not shown
+    return;
+  }
   if (!result.ok) {
     box.hidden = true;
     toast(result.status === 0 ? t("error.network") : result.data.error);

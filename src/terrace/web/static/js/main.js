@@ -538,24 +538,36 @@ async function replayStep(delta) {
   const next = game.step + delta;
   if (next < 0 || next > game.steps) return;
   const result = await api.position(game.id, next);
+  if (app.game !== game) return;  // the replay moved on or was left meanwhile
   if (result.ok) show(result.data, { animate: delta === 1 });
 }
 
 async function showStep(id, step) {
+  const replaying = () => app.game && app.game.replay && app.game.id === id;
+  if (!replaying()) return;
   const result = await api.position(id, step);
+  if (!replaying()) return;
   if (result.ok) show(result.data, { animate: false });
   else toast(result.data.error);
 }
 
+// The coach's answer takes a while: only starting the replay and showing
+// the step it names wait their turn, so Back to my game works meanwhile.
 function analyseGame(id) {
-  return enqueue(() => analyse(id, { startReplay, showStep }));
+  return analyse(id, {
+    startReplay: (game) => enqueue(() => startReplay(game)),
+    showStep: (game, at) => enqueue(() => showStep(game, at)),
+  });
 }
 
 async function exitReplay() {
+  const shown = app.game;
+  if (!shown || !shown.replay) return;
   const saved = app.saved;
-  app.saved = null;
   if (saved) {
     const fresh = await api.get(saved.id);
+    if (app.game !== shown) return;  // something else is shown now
+    app.saved = null;
     show(fresh.ok ? fresh.data : saved, { animate: false });
   } else {
     await startup();
@@ -612,9 +624,9 @@ function bindButtons() {
   labelTables($("#dlg-stats"));
   $("#btn-stats").addEventListener("click", () => openStats(actions));
   $("#btn-settings").addEventListener("click", () => openSettings(actions));
-  $("#replay-prev").addEventListener("click", () => replayStep(-1));
-  $("#replay-next").addEventListener("click", () => replayStep(1));
-  $("#replay-exit").addEventListener("click", () => exitReplay());
+  $("#replay-prev").addEventListener("click", () => enqueue(() => replayStep(-1)));
+  $("#replay-next").addEventListener("click", () => enqueue(() => replayStep(1)));
+  $("#replay-exit").addEventListener("click", () => enqueue(() => exitReplay()));
   $("#replay-coach").addEventListener("click", () => app.game && analyseGame(app.game.id));
   document.addEventListener("coach-goto", (event) => enqueue(() => showStep(app.game.id, event.detail)));
   const language = $("#lang");
