@@ -7,6 +7,7 @@ the game shown."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -179,4 +180,28 @@ def test_replay_steps_wait_their_turn_and_a_late_one_is_dropped(api: Api, open_g
     assert page.locator("#replay-bar").get_attribute("hidden") is not None
     page.locator("[data-pile='stock']").click()
     moves_seen(page, 7)
+
+
+def test_a_failed_read_at_start_up_is_tried_again_not_taken_for_no_game(
+        api: Api, browser: Any, server: str) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "t1t8", "s")
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+    page = context.new_page()
+    failures = {"left": 1}
+
+    def once(route: Any) -> None:
+        if failures["left"]:
+            failures["left"] -= 1
+            route.fulfill(status=503, content_type="application/json",
+                          body=json.dumps({"error": "the store is busy", "code": "store-unavailable"}))
+        else:
+            route.continue_()
+    page.route("**/api/games/current", once)
+    page.goto(server)
+    page.locator("#toast.show", has_text="could not be loaded (the store is busy)").wait_for()
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.evaluate("document.body.dataset.game") == game["id"]
+    moves_seen(page, 3)
+    assert api.client.get("/api/games?recent=1").json()["games"][0]["id"] == game["id"]
+    context.close()
 

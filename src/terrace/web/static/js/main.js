@@ -593,14 +593,28 @@ async function newGame(body) {
   return result;
 }
 
+// A read at start-up is tried again, with the error on show, until `done`
+// says its answer is one (a failed read is not "no game": taking it for one
+// would start a new game and abandon the game in progress).
+async function readUntil(request, done) {
+  for (let wait = 1; ; wait = Math.min(wait * 2, 16)) {
+    const result = await request();
+    if (done(result)) return result;
+    const error = result.status === 0 ? t("error.network") : (result.data && result.data.error) || `HTTP ${result.status}`;
+    toast(t("error.readFailed", { error, seconds: wait }));
+    await new Promise((resolve) => { setTimeout(resolve, wait * 1000); });
+  }
+}
+
 async function startup() {
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted) {
-    const chosen = await api.get(wanted);
+    // (an unknown game falls back to the current one; a server that cannot answer now does not)
+    const chosen = await readUntil(() => api.get(wanted), (r) => r.status !== 0 && r.status < 500);
     if (chosen.ok) return show(chosen.data, { animate: false });
   }
-  const current = await api.current();
-  if (current.ok && current.data) return show(current.data, { animate: false });
+  const current = await readUntil(() => api.current(), (r) => r.ok);
+  if (current.data) return show(current.data, { animate: false });
   let body = {};
   try {
     body = JSON.parse(localStorage.getItem("terrace.variant") || "{}") || {};
