@@ -205,3 +205,13 @@ def test_a_failed_read_at_start_up_is_tried_again_not_taken_for_no_game(
     assert api.client.get("/api/games?recent=1").json()["games"][0]["id"] == game["id"]
     context.close()
 
+
+def test_the_address_names_the_game_shown(api: Api, open_game: Any) -> None:
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game)
+    new_game_by_dialog(page, 55)
+    shown = page.evaluate("document.body.dataset.game")
+    assert f"game={shown}" in page.url
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.evaluate("document.body.dataset.game") == shown

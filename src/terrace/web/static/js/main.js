@@ -61,10 +61,20 @@ function show(game, { ghost = null, animate = true } = {}) {
   document.body.dataset.game = game.id;
   if (!game.replay) {
     localStorage.setItem("terrace.game", game.id);
+    keepAddress(game.id);
     wantVerdicts(game);
     if (game.status === "won" || game.status === "lost") showEnd(game, game.status, false, actions);
     else closeEnd();
   }
+}
+
+// An address that names a game (?game=) names the one shown, so a reload
+// reopens it and not the game the page was first opened on.
+function keepAddress(id) {
+  const url = new URL(window.location.href);
+  if (!url.searchParams.has("game") || url.searchParams.get("game") === id) return;
+  url.searchParams.set("game", id);
+  history.replaceState(history.state, "", url);
 }
 
 function draw() {
