@@ -603,13 +603,17 @@ async function newGame(body) {
   return result;
 }
 
-// A read at start-up is tried again, with the error on show, until `done`
-// says its answer is one (a failed read is not "no game": taking it for one
-// would start a new game and abandon the game in progress).
+// A read at start-up is tried again a few times, with the error on show,
+// until `done` says its answer is one (a failed read is not "no game":
+// taking it for one would start a new game and abandon the game in
+// progress). Resolves to the last answer; after the last try the caller
+// gives up, and load() offers "Try again".
+const READ_TRIES = 4;  // waits of 1, 2 and 4 s between them
+
 async function readUntil(request, done) {
-  for (let wait = 1; ; wait = Math.min(wait * 2, 16)) {
+  for (let tries = 1, wait = 1; ; tries += 1, wait *= 2) {
     const result = await request();
-    if (done(result)) return result;
+    if (done(result) || tries >= READ_TRIES) return result;
     const error = result.status === 0 ? t("error.network") : (result.data && result.data.error) || `HTTP ${result.status}`;
     toast(t("error.readFailed", { error, seconds: wait }));
     await new Promise((resolve) => { setTimeout(resolve, wait * 1000); });
@@ -620,10 +624,13 @@ async function startup() {
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted) {
     // (an unknown game falls back to the current one; a server that cannot answer now does not)
-    const chosen = await readUntil(() => api.get(wanted), (r) => r.status !== 0 && r.status < 500);
+    const reachable = (r) => r.status !== 0 && r.status < 500;
+    const chosen = await readUntil(() => api.get(wanted), reachable);
     if (chosen.ok) return show(chosen.data, { animate: false });
+    if (!reachable(chosen)) return;
   }
   const current = await readUntil(() => api.current(), (r) => r.ok);
+  if (!current.ok) return;  // (no game shown: load() says the server cannot be reached)
   if (current.data) return show(current.data, { animate: false });
   let body = {};
   try {
