@@ -147,6 +147,19 @@ def test_remote_play_needs_the_secret_link() -> None:
             assert client.cookies.get(TOKEN_COOKIE) == token
             assert client.get("/").status_code == 200
             assert client.post("/api/games", json={}).status_code == 201
+            # The token leaves the address even with the cookie set; the
+            # redirect stays on this site and puts no raw byte in a header.
+            redirects = (
+                (f"/?token={token}", "/"),
+                (f"//evil.example/?token={token}", "/evil.example/"),
+                (f"/%5Cevil.example?token={token}", "/evil.example"),
+                (f"/a%0d%0aX-Evil:%201?token={token}&game=g", "/a%0D%0AX-Evil%3A%201?game=g"),
+                (f"/%E2%82%AC?token={token}", "/%E2%82%AC"),
+            )
+            for path, location in redirects:
+                again = client.get(httpx.URL(base).copy_with(raw_path=path.encode()))
+                assert again.status_code == 303 and again.headers["location"] == location, path
+                assert "x-evil" not in again.headers
             name = socket.gethostname().lower()
             assert client.get("/api/variants", headers={"host": name}).status_code == 200
             assert client.get("/api/variants", headers={"host": "evil.example"}).status_code == 421

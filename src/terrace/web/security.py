@@ -28,7 +28,7 @@ import ipaddress
 import json
 import re
 from collections.abc import Iterable, Sequence
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -217,19 +217,34 @@ class SecurityMiddleware:
         sets the cookie when the query carries the token; else 401."""
         assert self.token is not None
         cookies = cookie_parser("; ".join(headers.get("cookie", [])))
-        if _equal(cookies.get(TOKEN_COOKIE, ""), self.token):
-            return None
         query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
         given = [value for key, value in query if key == TOKEN_PARAM]
         if len(given) == 1 and _equal(given[0], self.token) and scope["method"] in ("GET", "HEAD"):
+            # (also with the cookie set already: the token leaves the address bar and history)
             rest = urlencode([(k, v) for k, v in query if k != TOKEN_PARAM])
-            location = scope["path"] + ("?" + rest if rest else "")
             cookie = f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
             return 303, {"error": "see the address without the token"}, [
-                (b"location", location.encode("latin-1", "replace")),
+                (b"location", (_same_site_path(scope) + ("?" + rest if rest else "")).encode("ascii")),
                 (b"set-cookie", cookie.encode()),
             ]
+        if _equal(cookies.get(TOKEN_COOKIE, ""), self.token):
+            return None
         return _refused(TOKEN_NEEDED, scope)
+
+
+def _same_site_path(scope: Scope) -> str:
+    r"""The request's path as a redirect may name it: percent-encoded ASCII
+    (no line break can reach a header) that starts with exactly one slash,
+    so that ``//evil.example`` or ``/\evil.example`` stays on this site.
+
+    >>> _same_site_path({"path": "//evil.example/x"})
+    '/evil.example/x'
+    >>> _same_site_path({"path": "/\\evil.example"})
+    '/evil.example'
+    >>> _same_site_path({"path": "/a\r\nSet-Cookie: x/\u20ac"})
+    '/a%0D%0ASet-Cookie%3A%20x/%E2%82%AC'
+    """
+    return "/" + quote(str(scope["path"]).lstrip("/\\"), safe="/")
 
 
 def _refused(reason: Reason, scope: Scope) -> tuple[int, dict[str, str], list[tuple[bytes, bytes]]]:
