@@ -1,7 +1,8 @@
 """The real server as a subprocess: it stops within 2 s even during a
 search, plain requests never wait behind searches, a client that goes
 away stops its search, a client that goes away mid-upload leaves no
-traceback, and remote play needs the secret link."""
+traceback, remote play needs the secret link, and a request's head is
+bounded in size and time."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from terrace.web.protocol import HEAD_BYTES, HEAD_SECONDS
 from terrace.web.security import TOKEN_COOKIE
 from web_support import started_server
 
@@ -166,5 +168,43 @@ def test_remote_play_needs_the_secret_link() -> None:
         with httpx.Client(base_url=base, trust_env=False, timeout=30) as stranger:
             stranger.cookies.set(TOKEN_COOKIE, "guess")
             assert stranger.get("/").status_code == 401
+        server.stop()
+        assert "Traceback" not in server.stderr()
+
+
+def _connect(url: str) -> socket.socket:
+    parts = urlsplit(url)
+    assert parts.hostname is not None and parts.port is not None
+    return socket.create_connection((parts.hostname, parts.port), timeout=HEAD_SECONDS + 10)
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
+
+
+def test_a_request_head_is_bounded_in_size_and_time() -> None:
+    """A head larger than HEAD_BYTES is refused (400) at once (the server's
+    memory stays bounded); one that never ends is closed after HEAD_SECONDS,
+    also before any byte; a plain keep-alive client is served meanwhile."""
+    with started_server() as server:
+        host = urlsplit(server.url).netloc
+        big = _connect(server.url)
+        big.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {host}\r\nX-Big: ".encode() + b"a" * (4 * HEAD_BYTES))
+        assert _read_all(big).startswith(b"HTTP/1.1 400 ")
+        big.close()
+        started = time.monotonic()
+        silent, partial = _connect(server.url), _connect(server.url)
+        partial.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {host}\r\n".encode())
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as client:
+            for _ in range(3):
+                assert client.get("/api/stats").status_code == 200
+                time.sleep(0.5)
+        assert _read_all(silent) == b"" and _read_all(partial) == b""  # closed by the server
+        assert HEAD_SECONDS - 0.5 < time.monotonic() - started < HEAD_SECONDS + 5
+        silent.close()
+        partial.close()
         server.stop()
         assert "Traceback" not in server.stderr()

@@ -31,6 +31,9 @@ from terrace.web.remote import WILDCARDS, machine_hosts, network_address, print_
 from terrace.web.security import TOKEN_PARAM
 from terrace.web.workers import SolverPool
 
+MAX_CONNECTIONS = 100
+"""Open connections (and requests in progress) beyond which a request is
+answered 503 at once: the page needs a handful."""
 BROWSER_DELAY = 0.5
 """Seconds between the server's start and opening the browser."""
 
@@ -112,13 +115,16 @@ def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool) -> None:
     second or two."""
     import uvicorn
 
+    from terrace.web.protocol import HEAD_BYTES, GuardedH11Protocol  # (uvicorn only when serving)
+
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             pool.closing.set()
             super().handle_exit(sig, frame)
 
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=1)
+                            timeout_graceful_shutdown=1, http=GuardedH11Protocol,
+                            h11_max_incomplete_event_size=HEAD_BYTES, limit_concurrency=MAX_CONNECTIONS)
     try:
         Server(config).run(sockets=[sock])
     except KeyboardInterrupt:  # pragma: no cover - interactive

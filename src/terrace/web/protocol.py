@@ -1,0 +1,63 @@
+"""The HTTP protocol the server speaks: uvicorn's h11 protocol with a
+deadline for a request's head and a bound on its size.
+
+uvicorn's default parser (httptools, when installed) accepts request
+headers of any size, and neither parser times out a connection that never
+finishes sending its head, so one client could hold hundreds of megabytes or
+every file descriptor of the server, and in remote mode without the token,
+since the token is read from the head. Here a head must arrive whole within
+:data:`HEAD_SECONDS` and be at most :data:`HEAD_BYTES` long (a longer one
+is answered 400 at once); a request body has its own deadline in the app
+(:data:`terrace.web.replies.BODY_SECONDS`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+HEAD_SECONDS = 10.0
+"""Seconds a connection has to send a request's whole head: from when it
+opens, and again from the end of each answer (keep-alive)."""
+HEAD_BYTES = 16 * 1024
+"""Largest request head (request line and headers) accepted."""
+
+
+class GuardedH11Protocol(H11Protocol):
+    """h11 with a deadline on each request's head (see the module)."""
+
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._await_head()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._await_head()
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self._head_timer is not None and self._waiting_for_head() is False:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+        super().connection_lost(exc)
+
+    def _waiting_for_head(self) -> bool:
+        return self.cycle is None or self.cycle.response_complete
+
+    def _await_head(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+        self._head_timer = self.loop.call_later(HEAD_SECONDS, self._head_too_slow)
+
+    def _head_too_slow(self) -> None:
+        self._head_timer = None
+        if self._waiting_for_head() and not self.transport.is_closing():
+            self.transport.close()
