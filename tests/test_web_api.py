@@ -430,7 +430,7 @@ def test_hint_heuristic_choice_and_analysis(client: TestClient) -> None:
     data = client.post(f"/api/games/{game['id']}/hint", json={}).json()
     assert data["move"] in ("c1", "c2", "c3")
     assert data["target"] == "f1"
-    analysis = client.get(f"/api/games/{game['id']}/analysis").json()
+    analysis = client.post(f"/api/games/{game['id']}/analysis", json={}).json()
     assert analysis["result"] in ("won", "lost", "unknown")
     assert isinstance(analysis["candidates"], list)
 

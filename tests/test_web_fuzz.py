@@ -105,7 +105,7 @@ ROUTES = [
     ("GET", "/api/games/current", None), ("GET", "GAME", None), ("GET", "GAME/position", "step"),
     ("GET", "GAME/check", "move"), ("POST", "GAME/moves", None), ("POST", "GAME/moves", None),
     ("POST", "GAME/moves", None), ("POST", "GAME/undo", None), ("POST", "GAME/redo", None),
-    ("POST", "GAME/restart", None), ("POST", "GAME/hint", None), ("GET", "GAME/analysis", None),
+    ("POST", "GAME/restart", None), ("POST", "GAME/hint", None), ("POST", "GAME/analysis", None),
     ("POST", "GAME/autoplay", None), ("POST", "GAME/give-up", None), ("POST", "GAME/time", None),
     ("GET", "/favicon.ico", None), ("GET", "/static/js/main.js", None),
 ]

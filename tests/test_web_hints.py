@@ -144,7 +144,10 @@ def test_bad_hint_bodies_are_refused_and_change_nothing(
 def test_base_card_verdicts_are_an_assist(client: TestClient, store: GameStore) -> None:
     game = new_game(client, variant="terrace", deal_number=7)
     assert not store.get(game["id"]).assisted
-    analysis = client.get(f"/api/games/{game['id']}/analysis").json()
+    # a GET (a link or an image on another page) can neither ask nor mark
+    assert client.get(f"/api/games/{game['id']}/analysis").status_code == 405
+    assert not store.get(game["id"]).assisted
+    analysis = client.post(f"/api/games/{game['id']}/analysis", json={}).json()
     assert [c["move"] for c in analysis["candidates"]] == ["c1", "c2", "c3"]
     assert store.get(game["id"]).assisted
     client.post(f"/api/games/{game['id']}/moves", json={"move": "c1"})

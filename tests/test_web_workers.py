@@ -232,7 +232,7 @@ def test_a_full_solver_pool_answers_503_with_retry_after() -> None:
     async def scenario() -> list[httpx.Response]:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url=LOCAL) as client:
-            first = asyncio.ensure_future(client.get(f"/api/games/{game.id}/analysis", timeout=60))
+            first = asyncio.ensure_future(client.post(f"/api/games/{game.id}/analysis", json={}, timeout=60))
             await asyncio.sleep(0.3)
             second = await client.post(f"/api/games/{game.id}/hint", json={}, timeout=60)
             return [await first, second]

@@ -94,7 +94,7 @@ def create_app(
         Route(gid + "/redo", game.redo, methods=["POST"]),
         Route(gid + "/restart", game.restart, methods=["POST"]),
         Route(gid + "/hint", game.hint, methods=["POST"]),
-        Route(gid + "/analysis", game.analysis),
+        Route(gid + "/analysis", game.analysis, methods=["POST"]),
         Route(gid + "/autoplay", game.autoplay, methods=["POST"]),
         Route(gid + "/give-up", game.give_up, methods=["POST"]),
         Route(gid + "/time", game.active_time, methods=["POST"]),

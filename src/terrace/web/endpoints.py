@@ -332,8 +332,10 @@ class WebGame:
 
     async def analysis(self, request: Request) -> Response:
         """The solver's verdicts; while the game is being played, looking
-        at them is an assist (the game is marked as assisted)."""
+        at them is an assist (the game is marked as assisted), hence a POST:
+        no link or image on another page can ask for it."""
         game = self.load(request.path_params["game_id"])
+        only_fields(await read_body(request), set())
         result = await self.in_solver(request, hints.analyse, game.board(), self.hint_seconds,
                                       budget=self.hint_seconds)
         if _in_play(game):

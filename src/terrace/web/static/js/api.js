@@ -75,7 +75,7 @@ export const api = {
   restart: (shown) => call("POST", `${game(shown.id)}/restart`, seen(shown)),
   // peek: the assist "Hints may look at face-down cards" is on.
   hint: (shown, peek = false) => call("POST", `${game(shown.id)}/hint`, { ...seen(shown), peek }),
-  analysis: (id) => call("GET", `${game(id)}/analysis`),
+  analysis: (id) => call("POST", `${game(id)}/analysis`),
   coach: (id) => call("POST", `${game(id)}/coach`, {}),
   chances: (shown) => call("POST", `${game(shown.id)}/chances`, seen(shown)),
   warn: (shown, move) => call("POST", `${game(shown.id)}/warn`, { move, ...seen(shown) }),
