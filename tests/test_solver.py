@@ -86,6 +86,23 @@ def test_won_deal_replays_and_is_quick() -> None:
     assert data["result"] == "won" and data["moves"][0] == str(result.moves[0])
 
 
+def test_a_win_whose_line_cannot_be_replayed_in_time_is_not_returned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every won line is replayed before it is returned, within the budget
+    (plus api.REPLAY_GRACE): one whose replay would overrun it leaves its
+    candidate unknown instead of overrunning the budget."""
+    import terrace.solver.api as api
+
+    board = Board.from_number(4, get_rules("falling-star"))
+    search = Search(board, Options())
+    search.step(10.0)
+    assert search.result == "won" and search.line
+    assert search.replay_until(board, search.line, 0.0) is None  # the clock has passed it
+    assert search.replay(board, search.line)[1].is_won()
+    monkeypatch.setattr(api, "REPLAY_GRACE", -1e9)  # no time is ever left to replay
+    result = solve(board, max_seconds=0.5)
+    assert (result.result, result.reason, result.moves) == ("unknown", "time", [])
+
+
 def test_choosing_phase_gives_every_candidate() -> None:
     board = Board.from_number(2, get_rules("terrace"))
     before = board.position()

@@ -88,9 +88,16 @@ NODE_SLICE = 4_096
 """With a node budget, each turn is this many positions of the complete search
 (and :data:`HUNTER_SHARE` times as many for the win-hunters) instead of a
 slice of time, so the answer is the same on any machine, however busy."""
+REPLAY_GRACE = 0.5
+"""Seconds past the deadline the engine may take to replay a winning line
+(every one is replayed before it is returned); a line it cannot replay by
+then (tens of thousands of moves: eight decks with foundation return took
+30 s) is not returned, and its candidate stays unknown."""
 WON = "won"
 LOST = "lost"
 UNKNOWN = "unknown"
+UNCHECKED = "unchecked"
+"""A task whose search won, with a line too long to replay in the time."""
 
 
 @dataclass(slots=True)
@@ -163,7 +170,7 @@ class _Task:
     with another move order (its own exhaustion proves nothing)."""
 
     __slots__ = ("board", "choice", "elite", "elite_found", "hunter", "limit", "line", "nested", "options",
-                 "progress", "restarts", "result", "rng", "search", "spent", "stale")
+                 "progress", "replay_by", "restarts", "result", "rng", "search", "spent", "stale")
 
     def __init__(self, board: Board, choice: Move | None, options: Options, hunt: bool) -> None:
         self.board = board
@@ -188,6 +195,9 @@ class _Task:
         self.result: str | None = None
         self.line: list[Move] = []
         self.progress = -1
+        self.replay_by = math.inf
+        """When a winning line must have been replayed (the solve's deadline
+        plus :data:`REPLAY_GRACE`)."""
 
     def _new_hunter(self) -> Search:
         """The next win-hunter: the first draws early and digs; then they
@@ -247,6 +257,7 @@ class _Task:
         :data:`HUNTER_SHARE` times as long, all ending by ``deadline``; sets
         ``result`` when decided. With ``nodes`` the slices are counted in
         positions, not in time."""
+        self.replay_by = deadline + REPLAY_GRACE
         if nodes is not None:
             self._step_nodes(deadline, nodes)
             return
@@ -344,10 +355,14 @@ class _Task:
         if search.result != WON:
             self.result = search.result or UNKNOWN
             return
-        try:
-            line, end = search.replay(self.board, search.line)  # Board.push checks every move
+        try:  # (Board.push checks every move)
+            replayed = search.replay_until(self.board, search.line, self.replay_by)
         except TerraceError as error:  # pragma: no cover - would be a solver bug
             raise RuntimeError(f"solver line does not replay: {error}") from error
+        if replayed is None:  # no time left to check it: a win not returned
+            self.result = UNCHECKED
+            return
+        line, end = replayed
         if not end.is_won():  # pragma: no cover - would be a solver bug
             raise RuntimeError("solver line replays but does not win")
         self.line = line

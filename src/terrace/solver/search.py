@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -40,6 +41,8 @@ __all__ = [
 ]
 
 SLICE = 2048
+REPLAY_CHECK = 256
+"""A replay looks at the clock every this many moves."""
 """Positions per slice of the pure-Python search."""
 PY_MAX_ENTRIES = 20_000_000
 """The pure-Python search's default cap on transposition entries (about 2 GB)."""
@@ -208,10 +211,19 @@ class Search:
 
     def replay(self, board: Board, line: list[int]) -> tuple[list[Move], Board]:
         """:meth:`moves_to_engine`, and the board the engine reached."""
+        replayed = self.replay_until(board, line, math.inf)
+        assert replayed is not None
+        return replayed
+
+    def replay_until(self, board: Board, line: list[int], until: float) -> tuple[list[Move], Board] | None:
+        """:meth:`replay`, or None when :func:`time.perf_counter` passes
+        ``until`` first."""
         copy = board.copy(stack=False)
         out: list[Move] = []
         keys = slot_keys(self.rules.in_suit)
-        for m in line:
+        for done, m in enumerate(line):
+            if done % REPLAY_CHECK == 0 and time.perf_counter() > until:
+                return None
             move = engine_move(copy, m, keys)
             copy.push(move)
             out.append(move)
