@@ -331,7 +331,7 @@ def test_export_then_import_into_another_database_is_the_same(
     run("export", "--all", "-o", str(out))
     other = tmp_path / "other.sqlite"
     result = run("import", str(out))
-    assert result.exit_code == 0 and "imported 0 games (4 already saved)" in result.output
+    assert result.exit_code == 0 and "imported 0 games (4 already here)" in result.output
     result = CliRunner().invoke(main, ["import", "--db", str(other), str(out)])
     assert result.exit_code == 0 and "imported 4 games" in result.output
     with open_store(tmp_path / "games.sqlite") as a, open_store(other) as b:

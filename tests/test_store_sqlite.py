@@ -24,6 +24,7 @@ from terrace.storage import (
     default_games_path,
     open_store,
 )
+from terrace.storage.transfer import export_record, read_games
 
 _ = no_default_db
 
@@ -159,6 +160,27 @@ def test_imported_games_keep_their_details(store: SqliteStore) -> None:
     [(new_id, fresh)] = store.add_games([other])
     assert fresh and new_id != game.id
     assert store.history(new_id)[0]["action"] == "import"
+
+
+def test_restoring_a_backup_of_a_game_played_on_since_adds_nothing(store: SqliteStore) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:5])
+    backup = json.dumps([export_record(store.get(game.id))])
+    play(store, game, record.moves[5:])
+    for _ in range(3):
+        assert store.add_games(read_games(backup)) == [(game.id, False)]
+    assert store.game_ids() == [game.id]
+    assert store.get(game.id).status == "won"
+    assert store.latest_unfinished() is None
+    overall = store.statistics()["overall"]
+    assert (overall["played"], overall["won"]) == (1, 1)
+    # Another game under the same id (here: another creation time) is kept
+    # beside it, with a new id.
+    other = read_games(backup)[0]
+    other.created_at += 1
+    [(new_id, fresh)] = store.add_games([other])
+    assert fresh and new_id != game.id and len(store.game_ids()) == 2
 
 
 def test_add_games_is_all_or_nothing(store: SqliteStore) -> None:

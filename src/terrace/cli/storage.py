@@ -268,7 +268,9 @@ def _write_atomically(path: Path, text: str) -> None:
 @click.argument("file", type=FilePath(dir_okay=False, allow_dash=True))
 def import_(db: str | None, file: str) -> None:
     """Import game records from FILE (one record or a list). Every record
-    and every move is checked; a file with any bad record imports nothing."""
+    and every move is checked; a file with any bad record imports nothing.
+    A game already in the database (same id, deal, rules and creation time)
+    is left as it is and counted as already here."""
     name = "standard input" if file == "-" else clip(file)
     try:
         raw = read_input(file, MAX_IMPORT_BYTES)
@@ -297,6 +299,6 @@ def import_(db: str | None, file: str) -> None:
     known = len(added) - new
     message = f"imported {new} game{'s' if new != 1 else ''}"
     if known:
-        message += f" ({known} already saved)"
+        message += f" ({known} already here)"
     click.echo(message)
 

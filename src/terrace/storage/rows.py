@@ -167,9 +167,11 @@ def _rules_and_deal(rules_text: Any, deal_text: Any, known: StoredGame | None) -
 
 
 def same_game(a: StoredGame | None, b: StoredGame) -> bool:
-    """True when two games have the same variant, rules, deal and line."""
-    return a is not None and (a.variant, a.rules, a.deal.cards, a.moves, a.redo) == (
-        b.variant, b.rules, b.deal.cards, b.moves, b.redo
+    """True when two games are one game, whatever was played in them since:
+    the same variant, rules, deal and creation time (a game's identity; its
+    line, counters and later times change as it is played)."""
+    return a is not None and (a.variant, a.rules, a.deal.cards, a.created_at) == (
+        b.variant, b.rules, b.deal.cards, b.created_at
     )
 
 

@@ -576,8 +576,12 @@ class SqliteStore:
     def add_games(self, games: Sequence[StoredGame]) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
         in one transaction: every one or, on any error, none. A game whose
-        id is taken keeps it when it is the same game (not stored again),
-        else gets a new id. Returns each game's id and whether it was added."""
+        id is taken by the same game (:func:`~terrace.storage.rows.same_game`:
+        same variant, rules, deal and creation time, however far either was
+        played) is not stored again: the game in the database stays as it
+        is. A game whose id is taken by another game (or by a damaged one)
+        is stored with a new id. Returns each game's id and whether it was
+        added."""
         for game in games:
             check_game(game)
         result: list[tuple[str, bool]] = []
