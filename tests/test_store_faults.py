@@ -271,7 +271,7 @@ def test_a_verdict_cache_that_is_not_one_gives_one_clear_line(tmp_path: Path) ->
 def test_statistics_survive_junk_already_stored(db: Path) -> None:
     record = golden("terrace-won")
     with open_store(db) as store:
-        for _ in range(3):
+        for _ in range(4):
             play(store, start(store, record), record.moves[:2])
         ids = store.game_ids()
     hand = sqlite3.connect(db)
@@ -287,12 +287,16 @@ def test_statistics_survive_junk_already_stored(db: Path) -> None:
     hand.close()
     result = CliRunner().invoke(main, ["stats", "--db", str(db)])
     assert result.exit_code == 0, result.output
+    assert "3 damaged games are left out" in result.output
+    assert "Losing" in result.output  # the table keeps its losing streaks
     data = json.loads(CliRunner().invoke(main, ["stats", "--db", str(db), "--json"]).output)
-    assert data["overall"]["played"] == 3
+    # The games a read refuses (export --all skips them) are left out, and counted.
+    assert (data["overall"]["played"], data["damaged"]) == (1, 3)
     with open_store(db) as store:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             client = TestClient(create_app(store), base_url=LOCAL)
         answer = client.get("/api/stats")
-        assert answer.status_code == 200 and answer.json()["overall"]["played"] == 3
+        assert answer.status_code == 200 and answer.json()["overall"]["played"] == 1
+        assert (answer.json()["damaged"], answer.json()["titles"]) == (3, {"terrace": "Terrace"})
         assert client.get("/api/games").status_code == 200

@@ -145,8 +145,8 @@ def _old_database(db: Path, version: int) -> Path:
     being played ("open"), written the way version 1 wrote them."""
     SqliteStore(db, migrate_to=version).close()
     conn = sqlite3.connect(db, isolation_level=None)
-    _v1_game(conn, "won", "terrace-won", None, 1_000_000.0)
-    _v1_game(conn, "open", "terrace-lost", 7, 2_000_000.0)
+    _v1_game(conn, "won", "terrace-won", None, 1_700_000_000.0)
+    _v1_game(conn, "open", "terrace-lost", 7, 1_700_001_000.0)
     conn.close()
     return db
 
@@ -157,8 +157,8 @@ def test_upgrade_from_version_1_keeps_games_and_fills_in_start_times(tmp_path: P
         assert store.migrations_applied == list(range(2, LATEST_VERSION + 1))
         won = store.get("won")
         assert won.status == "won" and won.moves == list(golden("terrace-won").moves)
-        assert won.started_at == 1_000_060.0
-        assert store.get("open").started_at == 2_000_060.0
+        assert won.started_at == 1_700_000_060.0
+        assert store.get("open").started_at == 1_700_001_060.0
         assert store.get("open").revision == 7
         stats = store.statistics()["overall"]
         assert stats["fastest_seconds"] == 10 * (len(won.moves) - 1)
@@ -176,7 +176,7 @@ def test_upgrade_from_version_2_makes_existing_wins_final(tmp_path: Path) -> Non
     with open_store(db) as store:
         assert store.migrations_applied == list(range(3, LATEST_VERSION + 1))
         won = store.get("won")
-        assert won.won_at == won.finished_at == 1_000_060.0 + 10 * (len(won.moves) - 1)
+        assert won.won_at == won.finished_at == 1_700_000_060.0 + 10 * (len(won.moves) - 1)
         assert won.won_moves == len(won.moves) and won.won_active_ms is None
         assert not won.assisted and won.active_ms == 0
         assert store.get("open").won_at is None

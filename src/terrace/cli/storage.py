@@ -12,6 +12,7 @@ import math
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,12 @@ from terrace.storage.files import NoDatabaseError
 from terrace.storage.paths import games_path
 from terrace.storage.sqlite import SqliteStore, open_store
 from terrace.storage.statistics import summarize
-from terrace.storage.transfer import ImportRefusedError, export_record, read_games
+from terrace.storage.transfer import (
+    ImportRefusedError,
+    UnexportableGameError,
+    exportable_record,
+    read_games,
+)
 from terrace.variants import TITLES, canonical_name, label_title
 
 MAX_IMPORT_BYTES = 64 * 2**20
@@ -155,8 +161,14 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
         blocks.append(("All variants", data["overall"]))
     if not any(block["played"] for _, block in blocks):
         click.echo("No games played yet.")
-        return
-    click.echo(stats_table(blocks))
+    else:
+        click.echo(stats_table(blocks))
+    if data["damaged"]:
+        count = data["damaged"]
+        click.echo(
+            f"note: {count} damaged game{'s are' if count != 1 else ' is'} left out "
+            "(terrace export --all names them)", err=True,
+        )
 
 
 @click.command()
@@ -168,19 +180,21 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
               show_default=True, help="File to write ('-' for standard output).")
 def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: str) -> None:
     """Write saved games as game records (JSON): one record for one --game,
-    a list for several or --all."""
+    a list for several or --all. --all skips (and names) a damaged game and
+    one that import would refuse."""
     if bool(game_ids) == all_games:
         raise click.UsageError("give --game ID (one or more) or --all")
     if output != "-":
         _refuse_database_output(Path(output), games_path(db))
     records: list[dict[str, Any]] = []
+    now = time.time()
     with _open(db, read_only=True) as store:
         try:
             ids = store.game_ids() if all_games else list(game_ids)
             for game_id in ids:
                 try:
-                    records.append(export_record(store.get(game_id)))
-                except DamagedGameError as error:
+                    records.append(exportable_record(store.get(game_id), now))
+                except (DamagedGameError, UnexportableGameError) as error:
                     if not all_games:
                         raise
                     click.echo(f"skipped: {error}", err=True)

@@ -40,8 +40,16 @@ from terrace.deal import Deal
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.record import GameRecord
+from terrace.refusals import quote
 from terrace.rules import Rules
-from terrace.storage.statistics import FINISHED, UNFINISHED, GameFacts
+from terrace.storage.statistics import (
+    FINISHED,
+    MAX_ACTIVE_MS,
+    MAX_COUNT,
+    SANE_TIMES,
+    UNFINISHED,
+    GameFacts,
+)
 from terrace.variants import canonical_name, rules_label
 
 ACTIONS = ("create", "move", "undo", "redo", "hint", "restart", "give-up")
@@ -50,6 +58,19 @@ MAX_POSITION_KEY = 4096
 position string of eight decks is about 1,000 characters)."""
 MAX_ACTIVE_REPORT_MS = 6 * 3600 * 1000
 """The most active playing time one report may add (six hours)."""
+MAX_LINE = 100_000
+"""The most moves (played and undone) one saved game may hold."""
+EARLIEST = 946_684_800.0
+"""2000-01-01: no Terrace game was saved before."""
+LATEST = SANE_TIMES[1]
+"""2100-01-01: no saved time is later."""
+AHEAD = 86_400.0
+"""How far after now an imported or exported time may lie."""
+AHEAD_WORDS = "tomorrow"
+COUNTS = {"hints": MAX_COUNT, "undos": MAX_COUNT, "active_ms": MAX_ACTIVE_MS}
+"""The counters of a saved game and the most each may hold."""
+TIMES = ("created_at", "updated_at", "started_at", "finished_at", "won_at", "given_up_at")
+"""The times of a saved game; the first two are always set."""
 
 __all__ = [
     "ACTIONS",
@@ -68,6 +89,8 @@ __all__ = [
     "check_game",
     "check_identity",
     "check_position_key",
+    "check_saved",
+    "check_times",
     "common_prefix",
     "conflict",
     "given_up",
@@ -428,6 +451,71 @@ def check_identity(variant: str, rules: dict[str, Any], deal_text: str, game: St
     ``Rules.to_dict()``) or deal (as its deal string)."""
     if (variant, rules, deal_text) != (game.variant, game.rules.to_dict(), game.deal.text()):
         raise StoreError("the variant, rules and deal of a saved game cannot change")
+
+
+def check_saved(game: StoredGame, *, now: float | None = None, prefix: str = "") -> Board:
+    """The rules of a valid saved game, in one place: the loader
+    (:func:`terrace.storage.rows.load_game`, so every read, the export and
+    the statistics) and the import (:mod:`terrace.storage.transfer`) check a
+    game with this, after each has read its values as numbers, text and
+    lists (``prefix`` goes before a value's name in a message, e.g.
+    ``"saved."``). Returns the board; raises :class:`StoreError` with the
+    reason. An id may be empty (an import gives it one).
+
+    With ``now`` (the import, and the export, which writes only what an
+    import takes) no time may lie more than :data:`AHEAD` seconds after it;
+    the loader leaves that out, so that a game stays playable when the
+    computer's clock is put back."""
+    if not isinstance(game.id, str) or (game.id and not GAME_ID.fullmatch(game.id)):
+        raise StoreError(f"{prefix}id must be 1 to 64 letters, digits, '-' or '_'")
+    for name, limit in COUNTS.items():
+        _check_count(getattr(game, name), f"{prefix}{name}", limit)
+    if game.won_active_ms is not None:
+        _check_count(game.won_active_ms, f"{prefix}won_active_ms", MAX_ACTIVE_MS)
+    check_times(game, now=now, prefix=prefix)
+    if len(game.moves) + len(game.redo) > MAX_LINE:
+        raise StoreError(f"{prefix}redo and the moves hold more than {MAX_LINE:,} moves")
+    try:
+        canonical_name(game.variant)
+        board = game.board()
+    except TerraceError as error:
+        raise StoreError(f"its moves do not replay: {error}") from None
+    if game.status != board.status.value:
+        raise StoreError(f"it says {game.status!r} but its moves lead to {board.status.value!r}")
+    if (game.won_at is None) != (game.won_moves is None):
+        raise StoreError(f"{prefix}won_at and {prefix}won_moves go together: both or neither")
+    if game.won_moves is not None:
+        _check_count(game.won_moves, f"{prefix}won_moves", MAX_LINE)
+    if game.given_up_at is not None:
+        if game.status in FINISHED:
+            raise StoreError(
+                f"{prefix}given_up_at: a game that ended on its own cannot have been given up"
+            )
+        if game.won_at is not None:
+            raise StoreError(f"{prefix}given_up_at: a game that was won cannot have been given up")
+    return board
+
+
+def check_times(game: StoredGame, *, now: float | None = None, prefix: str = "") -> None:
+    """The times part of :func:`check_saved` (the same ``now`` and
+    ``prefix``): each time set lies from 2000 to 2100, or, with ``now``, to
+    at most :data:`AHEAD` seconds after it. The import also checks the
+    times a record gives before it drops those its result leaves unused (a
+    ``finished_at`` of a game still being played), so that no time out of
+    range is taken silently."""
+    latest, words = (LATEST, "2100") if now is None else (min(LATEST, now + AHEAD), AHEAD_WORDS)
+    for name in TIMES:
+        value = getattr(game, name)
+        if (value is not None or name in TIMES[:2]) and not EARLIEST <= value <= latest:
+            raise StoreError(
+                f"{prefix}{name} must be a time in seconds since 1970 from 2000 to {words}"
+                f"{'' if name in TIMES[:2] else ', or null'}, not {quote(value)}"
+            )
+
+
+def _check_count(value: object, name: str, limit: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
+        raise StoreError(f"{name} must be a whole number from 0 to {limit:,}, not {quote(value)}")
 
 
 def check_game(game: StoredGame) -> Board:

@@ -18,7 +18,7 @@ from terrace.deal import DEAL_VERSION, Deal
 from terrace.errors import TerraceError
 from terrace.record import RESULTS
 from terrace.rules import Rules
-from terrace.storage.base import DamagedGameError, StoredGame
+from terrace.storage.base import DamagedGameError, StoredGame, check_saved
 from terrace.variants import canonical_name
 
 GAME_COLUMNS = (
@@ -109,9 +109,10 @@ def log_event(
 
 
 def load_game(row: Sequence[Any], line: list[str], known: StoredGame | None = None) -> StoredGame:
-    """A game from its database row and line, checked: by replaying the
-    moves, or, when ``known`` is this game as last read or written at the
-    same revision, by the board remembered with it."""
+    """A game from its database row and line, checked by
+    :func:`~terrace.storage.base.check_saved` as an import is: by replaying
+    the moves, or, when ``known`` is this game as last read or written at
+    the same revision, by the board remembered with it."""
     game_id = row[0]
     try:
         (_, variant, rules_text, number, deal_version, deal_text, status, move_count, hints,
@@ -131,20 +132,17 @@ def load_game(row: Sequence[Any], line: list[str], known: StoredGame | None = No
             raise ValueError(f"unknown status {status!r}")
         game = StoredGame(
             game_id, variant, rules, deal, moves=line[:played], redo=line[played:][::-1],
-            status=status, hints=whole(hints, "hints"), undos=whole(undos, "undos"),
+            status=status, hints=hints, undos=undos,
             winnable_only=_flag(winnable_only, "winnable_only"), created_at=_time(created_at),
             updated_at=_time(updated_at), started_at=_time_or_none(started_at),
             finished_at=_time_or_none(finished_at), revision=whole(revision, "revision"),
-            assisted=_flag(assisted, "assisted"), active_ms=whole(active_ms, "active_ms"),
-            won_at=_time_or_none(won_at), won_moves=_whole_or_none(won_moves, "won_moves"),
-            won_active_ms=_whole_or_none(won_active_ms, "won_active_ms"),
+            assisted=_flag(assisted, "assisted"), active_ms=active_ms, won_at=_time_or_none(won_at),
+            won_moves=won_moves, won_active_ms=won_active_ms,
             given_up_at=_time_or_none(given_up_at),
         )
         if known is not None:
             game.adopt_board(known)
-        board = game.board()
-        if board.status.value != status:
-            raise ValueError(f"it says {status!r} but its moves lead to {board.status.value!r}")
+        check_saved(game)
     except (TerraceError, ValueError, TypeError, KeyError, RecursionError) as error:
         why = "it is nested too deeply" if isinstance(error, RecursionError) else str(error)
         raise DamagedGameError(
@@ -187,10 +185,6 @@ def _flag(value: Any, name: str) -> bool:
     if value not in (0, 1) or isinstance(value, float):
         raise ValueError(f"{name} must be 0 or 1, not {clip(repr(value), 40)}")
     return bool(value)
-
-
-def _whole_or_none(value: Any, name: str) -> int | None:
-    return None if value is None else whole(value, name)
 
 
 def _time(value: Any) -> float:

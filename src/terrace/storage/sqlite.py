@@ -53,6 +53,7 @@ from terrace.storage.base import (
     check_game,
     check_identity,
     check_position_key,
+    check_saved,
     common_prefix,
     conflict,
     given_up,
@@ -110,6 +111,8 @@ _ROW_FAULT = re.compile(r"(CHECK constraint failed in|NULL value in) ")
 hand edit): the row is damaged, not the file; reading it refuses that game."""
 CHECKED_PROBLEMS = 100
 """How many of its findings ``PRAGMA quick_check`` is asked for."""
+_WIDTH = len(GAME_COLUMNS.split(","))
+"""How many columns a game's row has."""
 
 
 def open_store(path: str | os.PathLike[str] | None = None, *, read_only: bool = False) -> SqliteStore:
@@ -156,6 +159,9 @@ class SqliteStore:
         self._lock = threading.RLock()
         self.read_only = read_only
         self._remembered: OrderedDict[str, StoredGame] = OrderedDict()
+        self._sound: dict[Any, int] = {}
+        """The hash of each game's row as last found sound by a full check
+        (cleared with the remembered games)."""
         self._data_version = -1
         self.migrations_applied: list[int] = []
         self._side_before: set[str] = set()
@@ -372,6 +378,7 @@ class SqliteStore:
         version = int(conn.execute("PRAGMA data_version").fetchone()[0])
         if version != self._data_version:
             self._remembered.clear()
+            self._sound.clear()
             self._data_version = version
 
     def _remember(self, game: StoredGame) -> None:
@@ -397,6 +404,7 @@ class SqliteStore:
         if line is None:
             known, line = None, read_line(conn, game_id)
         game = load_game(row, line, known)
+        self._sound[game_id] = hash(tuple(row))
         self._remember(game.clone())
         return game
 
@@ -456,9 +464,46 @@ class SqliteStore:
         ]
 
     def statistics(self) -> dict[str, Any]:
+        """The statistics of every game that loads: a damaged game (one
+        that :meth:`get` refuses and ``export --all`` skips) is left out
+        and counted in ``damaged``. Each game is checked as a read checks
+        it: replayed once, each in its own short read so that moves are
+        not kept waiting; the store then remembers the rows it found sound
+        until it or another process changes them."""
+        facts: list[GameFacts] = []
+        damaged = 0
         with self._transaction(write=False) as conn:
-            rows = conn.execute(f"SELECT {FACT_COLUMNS} FROM games").fetchall()
-        return summarize([GameFacts.from_row(row) for row in rows])
+            self._others_wrote(conn)
+            rows = conn.execute(f"SELECT {GAME_COLUMNS}, {FACT_COLUMNS} FROM games").fetchall()
+        for row in rows:
+            if self._sound.get(row[0]) != hash(row[:_WIDTH]):
+                try:
+                    row = self._sound_row(row[0])
+                except DamagedGameError as error:
+                    log.warning("%s", error)
+                    damaged += 1
+                    continue
+            if row is not None:
+                facts.append(GameFacts.from_row(row[_WIDTH:]))
+        return summarize(facts, damaged=damaged)
+
+    def _sound_row(self, game_id: Any) -> Any:
+        """The game's row as it stands (its columns, then the statistics'),
+        checked as a read checks it; None when the game is gone."""
+        with self._transaction(write=False) as conn:
+            row = conn.execute(
+                f"SELECT {GAME_COLUMNS}, {FACT_COLUMNS} FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            self._others_wrote(conn)
+            if row is None:
+                return None
+            known = self._remembered.get(game_id)
+            line = None if known is None else known.saved_line(row[_WIDTH - 1])
+            if line is None:
+                known, line = None, read_line(conn, game_id)
+            load_game(row[:_WIDTH], line, known)
+        self._sound[game_id] = hash(row[:_WIDTH])
+        return row
 
     def game_ids(self) -> list[str]:
         """Every game id, oldest game first."""
@@ -582,8 +627,13 @@ class SqliteStore:
         is. A game whose id is taken by another game (or by a damaged one)
         is stored with a new id. Returns each game's id and whether it was
         added."""
+        now = time.time()
         for game in games:
-            check_game(game)
+            try:
+                check_saved(game, now=now)
+            except StoreError as error:
+                name = f"game {game.id}" if game.id else "a game"
+                raise StoreError(f"{name} cannot be saved: {error}") from None
         result: list[tuple[str, bool]] = []
         with self._transaction(write=True, action="import") as conn:
             for game in games:

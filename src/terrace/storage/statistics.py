@@ -120,11 +120,12 @@ class GameFacts:
         return max(end - self.started_at, 0.0)
 
 
-def summarize(games: Iterable[GameFacts]) -> dict[str, Any]:
-    """Statistics over games, overall and per variant; the JSON shape is
-    described in ``docs/storage.md``. Only started games (a move was made)
-    count; streaks follow the order in which results came, and an abandoned
-    game counts as a loss in them: it breaks a winning streak and adds to a
+def summarize(games: Iterable[GameFacts], damaged: int = 0) -> dict[str, Any]:
+    """Statistics over games, overall and per variant, and the number of
+    ``damaged`` games left out; the JSON shape is described in
+    ``docs/storage.md``. Only started games (a move was made) count;
+    streaks follow the order in which results came, and an abandoned game
+    counts as a loss in them: it breaks a winning streak and adds to a
     losing one, as a loss (no move left, or given up) does.
 
     >>> won = GameFacts("wood", "won", 80, 0, 0, 10.0, 90.0, 20.0, 90.0, 90.0, 80)
@@ -140,6 +141,7 @@ def summarize(games: Iterable[GameFacts]) -> dict[str, Any]:
     return {
         "overall": _block(facts, last_opened),
         "variants": {v: _block([g for g in facts if g.variant == v], last_opened) for v in variants},
+        "damaged": damaged,
     }
 
 

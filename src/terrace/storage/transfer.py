@@ -23,18 +23,12 @@ from typing import Any
 
 from terrace.errors import TerraceError
 from terrace.record import GameRecord, json_problem
-from terrace.storage.base import FINISHED, GAME_ID, StoredGame, StoreError, check_game
+from terrace.storage.base import FINISHED, MAX_LINE, StoredGame, StoreError, check_saved, check_times
 from terrace.storage.rows import clip
-from terrace.storage.statistics import MAX_ACTIVE_MS, MAX_COUNT
 
 MAX_REASONS = 20
 MAX_RECORDS = 100_000
 """The most records one file may hold."""
-MAX_LINE = 100_000
-"""The most moves (played and undone) one imported game may hold."""
-EARLIEST = 946_684_800.0
-"""2000-01-01: no Terrace game was saved before."""
-DAY = 86_400.0
 
 
 class ImportRefusedError(StoreError):
@@ -73,6 +67,25 @@ def export_record(game: StoredGame) -> dict[str, Any]:
     return data
 
 
+class UnexportableGameError(StoreError):
+    """A game that loads but that an import would refuse now (a time
+    ahead of this computer's clock)."""
+
+
+def exportable_record(game: StoredGame, now: float) -> dict[str, Any]:
+    """:func:`export_record` for a game an import at ``now`` takes (checked
+    by :func:`~terrace.storage.base.check_saved`, as the import checks it);
+    else raises :class:`UnexportableGameError`, so that an export never
+    writes what an import refuses."""
+    try:
+        check_saved(game, now=now, prefix="saved.")
+    except StoreError as error:
+        raise UnexportableGameError(
+            f"game {game.id} cannot be exported, an import would refuse it: {error}"
+        ) from None
+    return export_record(game)
+
+
 def read_games(text: str) -> list[StoredGame]:
     """Every game in a JSON document holding one record or a list of them,
     each checked move by move; raises :class:`ImportRefusedError` listing
@@ -103,8 +116,9 @@ def read_games(text: str) -> list[StoredGame]:
 
 def game_from_record(data: Any) -> StoredGame:
     """A game from one record: the engine checks rules, deal, every move
-    and the result; the ``saved`` details are checked here, each within its
-    range (times from 2000 to tomorrow, counts up to a million)."""
+    and the result; the ``saved`` details are read here and the game is
+    checked by :func:`~terrace.storage.base.check_saved`, as every saved game
+    is (times from 2000, counts up to a million...)."""
     if isinstance(data, dict) and isinstance(data.get("moves"), list) and len(data["moves"]) > MAX_LINE:
         raise StoreError(f"the record holds more than {MAX_LINE:,} moves")
     record = GameRecord.from_dict(data)
@@ -113,7 +127,7 @@ def game_from_record(data: Any) -> StoredGame:
         raise StoreError("'saved' must be a JSON object")
     now = time.time()
     game_id = saved.get("id", "")
-    if game_id != "" and (not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id)):
+    if not isinstance(game_id, str):
         raise StoreError("saved.id must be 1 to 64 letters, digits, '-' or '_'")
     redo = saved.get("redo", [])
     if not isinstance(redo, list) or not all(isinstance(m, str) for m in redo):
@@ -132,39 +146,37 @@ def game_from_record(data: Any) -> StoredGame:
         hints=_count(saved, "hints"),
         undos=_count(saved, "undos"),
         winnable_only=_flag(saved, "winnable_only"),
-        created_at=_time(saved, "created_at", now, now),
-        updated_at=_time(saved, "updated_at", now, now),
-        started_at=_time(saved, "started_at", None, now),
-        finished_at=_time(saved, "finished_at", now if finished else None, now),
+        created_at=_time(saved, "created_at", now),
+        updated_at=_time(saved, "updated_at", now),
+        started_at=_time(saved, "started_at", None),
+        finished_at=_time(saved, "finished_at", now if finished else None),
         assisted=_flag(saved, "assisted"),
-        active_ms=_count(saved, "active_ms", MAX_ACTIVE_MS),
-        won_at=_time(saved, "won_at", None, now),
-        won_moves=_count(saved, "won_moves", MAX_LINE, None),
-        won_active_ms=_count(saved, "won_active_ms", MAX_ACTIVE_MS, None),
-        given_up_at=_time(saved, "given_up_at", None, now),
+        active_ms=_count(saved, "active_ms"),
+        won_at=_time(saved, "won_at", None),
+        won_moves=_count(saved, "won_moves", None),
+        won_active_ms=_count(saved, "won_active_ms", None),
+        given_up_at=_time(saved, "given_up_at", None),
     )
+    check_times(game, now=now, prefix="saved.")  # (before an unused finished_at is dropped)
     if game.given_up_at is not None:
-        if finished:
-            raise StoreError("saved.given_up_at: a game that ended on its own cannot have been given up")
         game.finished_at = game.finished_at or game.given_up_at
     elif not finished:
         game.finished_at = None
     elif game.finished_at is None:
         game.finished_at = game.updated_at
-    if game.status == "won" and game.won_at is None:
+    if game.status == "won" and game.won_at is None and game.won_moves is None:
         game.won_at, game.won_moves = game.finished_at, len(game.moves)
-    if (game.won_at is None) != (game.won_moves is None):
-        raise StoreError("saved.won_at and saved.won_moves go together: both or neither")
-    check_game(game)
+    check_saved(game, now=now, prefix="saved.")
     return game
 
 
-def _count(saved: dict[str, Any], key: str, limit: int = MAX_COUNT, default: int | None = 0) -> Any:
+def _count(saved: dict[str, Any], key: str, default: int | None = 0) -> Any:
+    """A whole number (its range is for :func:`check_saved`), or None."""
     value = saved.get(key, default)
     if value is None and default is None:
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= limit:
-        raise StoreError(f"saved.{key} must be a whole number from 0 to {limit:,}")
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise StoreError(f"saved.{key} must be a whole number{'' if default is not None else ', or null'}")
     return value
 
 
@@ -175,17 +187,12 @@ def _flag(saved: dict[str, Any], key: str) -> bool:
     return value
 
 
-def _time(saved: dict[str, Any], key: str, default: float | None, now: float) -> Any:
+def _time(saved: dict[str, Any], key: str, default: float | None) -> Any:
+    """A time as a number of seconds (its range is for :func:`check_saved`),
+    or None."""
     value = saved.get(key, default)
     if value is None:
         return None
-    if (
-        not isinstance(value, (int, float))
-        or isinstance(value, bool)
-        or not math.isfinite(value)
-        or not EARLIEST <= value <= now + DAY
-    ):
-        raise StoreError(
-            f"saved.{key} must be a time in seconds since 1970 between 2000 and tomorrow, or null"
-        )
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        raise StoreError(f"saved.{key} must be a time in seconds since 1970, or null")
     return float(value)

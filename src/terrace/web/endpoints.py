@@ -344,7 +344,8 @@ class WebGame:
 
     async def stats(self, request: Request) -> Response:
         """The statistics, with the title of each group of ``variants``."""
-        data = self.store.statistics()
+        # (the first call may replay every saved game once: not on the event loop)
+        data = await run_in_threadpool(self.store.statistics)
         data["titles"] = {key: label_title(key) for key in data["variants"]}
         return json_response(data)
 

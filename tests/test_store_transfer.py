@@ -1,0 +1,59 @@
+"""Export and import against what is stored: an export never writes what
+an import refuses, the statistics leave out what a read refuses, and an
+import refuses what the game itself never lets happen."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from store_support import golden, no_default_db, play, start
+from terrace.cli import main
+from terrace.storage import open_store
+
+_ = no_default_db
+
+
+def _hand_edited(db: Path, edit: str) -> tuple[str, str]:
+    """A database with a won game and one being played, then ``edit``
+    (SQL with ``{won}`` and ``{playing}`` for their ids) applied by hand."""
+    won_record, lost_record = golden("terrace-won"), golden("terrace-lost")
+    with open_store(db) as store:
+        won = start(store, won_record)
+        play(store, won, won_record.moves)
+        playing = start(store, lost_record)
+        play(store, playing, lost_record.moves[:5])
+    hand = sqlite3.connect(db)
+    hand.execute("PRAGMA ignore_check_constraints = ON")
+    hand.execute(edit.format(won=won.id, playing=playing.id))
+    hand.commit()
+    hand.close()
+    return won.id, playing.id
+
+
+EDITS = {
+    "given up after a win": "UPDATE games SET given_up_at = 1796205000 WHERE id = '{won}'",
+    "a time in 1e300": "UPDATE games SET updated_at = 1e300 WHERE id = '{playing}'",
+    "an id of 1000 characters": "UPDATE games SET id = hex(randomblob(500)) WHERE id = '{playing}'",
+    "hints beyond a million": "UPDATE games SET hints = 2000000 WHERE id = '{playing}'",
+    "won but it is not": "UPDATE games SET status = 'won' WHERE id = '{playing}'",
+}
+
+
+@pytest.mark.parametrize("edit", list(EDITS.values()), ids=list(EDITS))
+def test_an_export_never_writes_what_an_import_refuses(tmp_path: Path, edit: str) -> None:
+    db = tmp_path / "games.sqlite"
+    _hand_edited(db, edit)
+    backup = tmp_path / "backup.json"
+    exported = CliRunner().invoke(main, ["export", "--all", "--db", str(db), "-o", str(backup)])
+    assert exported.exit_code == 0, exported.output
+    assert "skipped: saved game" in exported.output and "wrote 1 game" in exported.output
+    imported = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "new.sqlite"), str(backup)])
+    assert imported.exit_code == 0 and "imported 1 game" in imported.output, imported.output
+    # The statistics leave out the game the export skipped, and count it.
+    with open_store(db) as store:
+        data = store.statistics()
+    assert (data["overall"]["played"], data["damaged"]) == (1, 1)
