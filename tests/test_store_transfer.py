@@ -4,15 +4,19 @@ import refuses what the game itself never lets happen."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from store_support import golden, no_default_db, play, start
 from terrace.cli import main
-from terrace.storage import open_store
+from terrace.storage import StoreError, open_store
+from terrace.storage.transfer import ImportRefusedError, read_games
 
 _ = no_default_db
 
@@ -40,6 +44,7 @@ EDITS = {
     "an id of 1000 characters": "UPDATE games SET id = hex(randomblob(500)) WHERE id = '{playing}'",
     "hints beyond a million": "UPDATE games SET hints = 2000000 WHERE id = '{playing}'",
     "won but it is not": "UPDATE games SET status = 'won' WHERE id = '{playing}'",
+    "won in one move": "UPDATE games SET won_at = 1796205000, won_moves = 1 WHERE id = '{playing}'",
 }
 
 
@@ -57,3 +62,24 @@ def test_an_export_never_writes_what_an_import_refuses(tmp_path: Path, edit: str
     with open_store(db) as store:
         data = store.statistics()
     assert (data["overall"]["played"], data["damaged"]) == (1, 1)
+
+
+def _unfinished(moves: int = 30, **saved: Any) -> dict[str, Any]:
+    data = golden("terrace-lost").to_dict()
+    data["moves"], data["result"] = data["moves"][:moves], "playing"
+    data["saved"] = {"created_at": time.time() - 600, "updated_at": time.time() - 60, **saved}
+    return data
+
+
+def test_an_import_refuses_a_first_win_in_fewer_moves_than_any_win_takes() -> None:
+    fake = _unfinished(won_at=time.time() - 60, won_moves=1, won_active_ms=1000)
+    with pytest.raises(ImportRefusedError, match="won in 1 moves, but a win of this deal takes at least 102"):
+        read_games(json.dumps([fake]))
+    # A win in as many moves as the line holds cannot be refuted: the
+    # winning moves may have been taken back and replaced.
+    [game] = read_games(json.dumps(_unfinished(won_at=time.time() - 60, won_moves=150)))
+    assert game.won_moves == 150
+    won = golden("terrace-won").to_dict()
+    won["saved"] = {"won_at": time.time() - 60, "won_moves": 101}
+    with pytest.raises(StoreError, match="at least 102"):
+        read_games(json.dumps(won))

@@ -93,6 +93,7 @@ __all__ = [
     "check_times",
     "common_prefix",
     "conflict",
+    "fewest_moves_to_win",
     "given_up",
     "new_game",
     "new_game_id",
@@ -486,6 +487,12 @@ def check_saved(game: StoredGame, *, now: float | None = None, prefix: str = "")
         raise StoreError(f"{prefix}won_at and {prefix}won_moves go together: both or neither")
     if game.won_moves is not None:
         _check_count(game.won_moves, f"{prefix}won_moves", MAX_LINE)
+        fewest = fewest_moves_to_win(game.rules, game.deal)
+        if game.won_moves < fewest:
+            raise StoreError(
+                f"{prefix}won_moves says the game was first won in {game.won_moves} moves, "
+                f"but a win of this deal takes at least {fewest}"
+            )
     if game.given_up_at is not None:
         if game.status in FINISHED:
             raise StoreError(
@@ -511,6 +518,25 @@ def check_times(game: StoredGame, *, now: float | None = None, prefix: str = "")
                 f"{prefix}{name} must be a time in seconds since 1970 from 2000 to {words}"
                 f"{'' if name in TIMES[:2] else ', or null'}, not {quote(value)}"
             )
+
+
+def fewest_moves_to_win(rules: Rules, deal: Deal) -> int:
+    """A lower bound on the moves any win of this deal takes: every card
+    must reach a foundation, a move puts at most one there, and the choice
+    of the base card at most one per candidate pile.
+
+    This is all a saved game can prove of its first win (``won_moves``):
+    after a win the player may take moves back and play others, which
+    replaces the moves that won (and may make the line shorter), so neither
+    replaying the line nor its length can refute a larger number.
+
+    >>> from terrace.variants import get_rules
+    >>> fewest_moves_to_win(get_rules("terrace"), Deal.from_number(1, get_rules("terrace")))
+    102
+    """
+    start = Board(rules, deal)
+    by_choice = max(rules.candidates - 1, 0) if start.choosing else 0
+    return max(rules.card_count - start.foundation_cards - by_choice, 1)
 
 
 def _check_count(value: object, name: str, limit: int) -> None:
