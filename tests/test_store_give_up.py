@@ -99,6 +99,24 @@ def test_export_and_import_keep_a_game_given_up(store: GameStore, tmp_path: Path
         read_games(json.dumps(ended))
 
 
+def test_an_import_refuses_a_game_given_up_without_a_move(store: GameStore) -> None:
+    """As the web game refuses to give up a game not played (give-up-unplayed)."""
+    record = golden("terrace-lost")
+    game = start(store, record)
+    play(store, game, record.moves[:4])
+    give_up(store, game)
+    unplayed = export_record(store.get(game.id))
+    unplayed["moves"], unplayed["result"] = [], "choosing"
+    with pytest.raises(StoreError, match=r"saved\.given_up_at: a game without a move cannot have"):
+        read_games(json.dumps(unplayed))
+    # Moves taken back (all of them, onto the redo stack) were still played.
+    undone = export_record(store.get(game.id))
+    undone["moves"], undone["result"] = [], "choosing"
+    undone["saved"]["redo"] = list(reversed(record.moves[:4]))
+    [copy] = read_games(json.dumps(undone))
+    assert copy.given_up_at is not None and copy.redo == list(reversed(record.moves[:4]))
+
+
 def test_several_moves_in_one_change_are_logged_one_by_one(tmp_path: Path) -> None:
     record = golden("terrace-won")
     with open_store(tmp_path / "games.sqlite") as store:

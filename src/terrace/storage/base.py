@@ -500,6 +500,10 @@ def check_saved(game: StoredGame, *, now: float | None = None, prefix: str = "")
             )
         if game.won_at is not None:
             raise StoreError(f"{prefix}given_up_at: a game that was won cannot have been given up")
+        if not game.moves and not game.redo:
+            raise StoreError(
+                f"{prefix}given_up_at: a game without a move cannot have been given up"
+            )
     return board
 
 
