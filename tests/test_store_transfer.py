@@ -83,3 +83,51 @@ def test_an_import_refuses_a_first_win_in_fewer_moves_than_any_win_takes() -> No
     won["saved"] = {"won_at": time.time() - 60, "won_moves": 101}
     with pytest.raises(StoreError, match="at least 102"):
         read_games(json.dumps(won))
+
+
+def test_an_import_refuses_times_ahead_of_the_clock() -> None:
+    ahead = _unfinished()
+    ahead["saved"].update(created_at=time.time() + 20 * 3600, updated_at=time.time() + 20 * 3600)
+    with pytest.raises(ImportRefusedError, match=r"saved\.created_at must be .* to now \(at most 5 minutes"):
+        read_games(json.dumps(ahead))
+    # Another computer's clock may be a little ahead.
+    [game] = read_games(json.dumps(_unfinished(updated_at=time.time() + 120)))
+    assert game.updated_at > time.time()
+
+
+def test_a_game_timed_ahead_of_the_clock_is_played_but_not_exported(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    edit = "UPDATE games SET updated_at = strftime('%s') + 3600 WHERE id = '{playing}'"
+    won, playing = _hand_edited(db, edit)
+    with open_store(db) as store:
+        assert store.get(playing).moves  # it loads: a clock put back must not lock a game away
+    exported = CliRunner().invoke(main, ["export", "--all", "--db", str(db)])
+    assert exported.exit_code == 0
+    assert f"skipped: game {playing} cannot be exported, an import would refuse it" in exported.stderr
+    assert [record["saved"]["id"] for record in json.loads(exported.stdout)] == [won]
+
+
+@pytest.mark.parametrize("times", ["none", "recent"])
+def test_an_import_never_abandons_or_replaces_the_game_in_play(tmp_path: Path, times: str) -> None:
+    record = golden("terrace-won")
+    with open_store(tmp_path / "games.sqlite") as store:
+        game = start(store, record)
+        play(store, game, record.moves[:5])
+        # A game from a record without times (timed as of the import), or
+        # opened on another computer after the last move here.
+        other = _unfinished(8)
+        if times == "none":
+            del other["saved"]
+        else:
+            other["saved"] = {"created_at": time.time(), "updated_at": time.time()}
+        store.add_games(read_games(json.dumps(other)))
+        overall = store.statistics()["overall"]
+        assert (overall["played"], overall["unfinished"], overall["abandoned"]) == (2, 2, 0)
+        latest = store.latest_unfinished()
+        assert latest is not None and latest.id == game.id
+        # A new game opened here leaves both behind.
+        fresh = start(store, golden("wood-lost"))
+        overall = store.statistics()["overall"]
+        assert (overall["unfinished"], overall["abandoned"]) == (0, 2)
+        latest = store.latest_unfinished()
+        assert latest is not None and latest.id == fresh.id

@@ -64,9 +64,10 @@ EARLIEST = 946_684_800.0
 """2000-01-01: no Terrace game was saved before."""
 LATEST = SANE_TIMES[1]
 """2100-01-01: no saved time is later."""
-AHEAD = 86_400.0
-"""How far after now an imported or exported time may lie."""
-AHEAD_WORDS = "tomorrow"
+AHEAD = 300.0
+"""How far after now an imported or exported time may lie (five minutes:
+clocks of two computers differ by that much, not by more)."""
+AHEAD_WORDS = "now (at most 5 minutes ahead of this computer's clock)"
 COUNTS = {"hints": MAX_COUNT, "undos": MAX_COUNT, "active_ms": MAX_ACTIVE_MS}
 """The counters of a saved game and the most each may hold."""
 TIMES = ("created_at", "updated_at", "started_at", "finished_at", "won_at", "given_up_at")
@@ -367,7 +368,8 @@ class GameStore(Protocol):
 
     def latest_unfinished(self) -> StoredGame | None:
         """The most recently updated game still being played (not given
-        up), if any."""
+        up), if any; a game imported and not played here since comes after
+        every game that was."""
         ...
 
     def count_hint(self, game_id: str, position_key: str) -> bool:

@@ -27,9 +27,14 @@ GAME_COLUMNS = (
     "won_at, won_moves, won_active_ms, given_up_at, revision"
 )
 """The columns of a game, ``revision`` last."""
+IMPORTED = (
+    "NOT EXISTS (SELECT 1 FROM events WHERE events.game_id = games.id AND events.action != 'import')"
+)
+"""True (1) for a game that came in by an import and has not been changed
+here since: its only event is the import."""
 FACT_COLUMNS = (
     "variant, status, move_count, hints, undos, created_at, updated_at, started_at, finished_at, "
-    "won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at, rules"
+    f"won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at, rules, {IMPORTED}"
 )
 """The columns the statistics read, in the order ``GameFacts.from_row`` takes them."""
 _COLUMN_COUNT = len(GAME_COLUMNS.split(","))

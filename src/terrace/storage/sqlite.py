@@ -84,6 +84,7 @@ from terrace.storage.paths import MEMORY, default_games_path, label, verdicts_pa
 from terrace.storage.rows import (
     FACT_COLUMNS,
     GAME_COLUMNS,
+    IMPORTED,
     insert_game,
     load_game,
     log_event,
@@ -436,9 +437,12 @@ class SqliteStore:
         return games
 
     def latest_unfinished(self) -> StoredGame | None:
+        """The most recently updated game still being played; a game
+        imported and not played here since comes after every game that
+        was (so an import never takes the place of the game in play)."""
         games = self._loadable(
             "SELECT id FROM games WHERE status IN ('choosing', 'playing') AND given_up_at IS NULL "
-            "ORDER BY updated_at DESC, rowid DESC",
+            f"ORDER BY {IMPORTED}, updated_at DESC, rowid DESC",
             first=True,
         )
         return games[0] if games else None

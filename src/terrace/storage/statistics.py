@@ -60,6 +60,8 @@ class GameFacts:
     assisted: bool = False
     active_ms: int = 0
     given_up: bool = False
+    imported: bool = False
+    """Came in by an import and not changed here since."""
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> GameFacts:
@@ -68,21 +70,21 @@ class GameFacts:
         counts as unknown, so the statistics never fail on it.
 
         >>> facts = GameFacts.from_row(
-        ...     [7, "won", -1, 10**30, 2, "x", 1e300, None, float("nan"), 1e15, 5, -3, 1, 10, "?", "{"])
+        ...     [7, "won", -1, 10**30, 2, "x", 1e300, None, float("nan"), 1e15, 5, -3, 1, 10, "?", "{", 0])
         >>> facts.variant, facts.moves, facts.hints, facts.undos, facts.updated_at, facts.won_at
         ('7', 0, 0, 2, 0.0, None)
         >>> facts.won_moves, facts.won_active_ms, facts.assisted, facts.active_ms, facts.given_up
         (5, None, True, 10, True)
         """
         (variant, status, moves, hints, undos, created, updated, started, finished,
-         won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at, rules) = row
+         won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at, rules, imported) = row
         known_status = status in FINISHED or status in UNFINISHED
         return cls(
             _group(str(variant), rules), status if known_status else "playing", _count(moves), _count(hints),
             _count(undos), _time(created) or 0.0, _time(updated) or 0.0, _time(started),
             _time(finished), _time(won_at), _count_or_none(won_moves),
             _count_or_none(won_active_ms, MAX_ACTIVE_MS), assisted == 1,
-            _count(active_ms, MAX_ACTIVE_MS), given_up_at is not None,
+            _count(active_ms, MAX_ACTIVE_MS), given_up_at is not None, imported == 1,
         )
 
     @property
@@ -93,8 +95,8 @@ class GameFacts:
     def result(self, last_opened: float) -> str | None:
         """``won`` (once won, for good), ``lost`` (no move left, or given
         up), ``abandoned`` (left for a game opened after its last change,
-        ``last_opened``), ``unfinished`` (still being played), or None for a
-        game never started."""
+        ``last_opened``: see :func:`summarize`), ``unfinished`` (still being
+        played), or None for a game never started."""
         if not self.started:
             return None
         if self.won_at is not None or self.status == "won":
@@ -126,7 +128,11 @@ def summarize(games: Iterable[GameFacts], damaged: int = 0) -> dict[str, Any]:
     ``docs/storage.md``. Only started games (a move was made) count;
     streaks follow the order in which results came, and an abandoned game
     counts as a loss in them: it breaks a winning streak and adds to a
-    losing one, as a loss (no move left, or given up) does.
+    losing one, as a loss (no move left, or given up) does. A game counts
+    as abandoned when a game was opened after its last change; a game
+    imported (and not played here since) counts as opened for other
+    imported games only, so that an import never turns the game in play
+    into an abandoned one.
 
     >>> won = GameFacts("wood", "won", 80, 0, 0, 10.0, 90.0, 20.0, 90.0, 90.0, 80)
     >>> left = GameFacts("wood", "playing", 3, 0, 0, 100.0, 110.0, 105.0, None)
@@ -136,7 +142,8 @@ def summarize(games: Iterable[GameFacts], damaged: int = 0) -> dict[str, Any]:
     (1, 1, 0.5)
     """
     facts = list(games)
-    last_opened = max((g.created_at for g in facts), default=0.0)
+    here = max((g.created_at for g in facts if not g.imported), default=0.0)
+    last_opened = (here, max([here, *(g.created_at for g in facts if g.imported)]))
     variants = sorted({g.variant for g in facts})
     return {
         "overall": _block(facts, last_opened),
@@ -145,8 +152,10 @@ def summarize(games: Iterable[GameFacts], damaged: int = 0) -> dict[str, Any]:
     }
 
 
-def _block(group: list[GameFacts], last_opened: float) -> dict[str, Any]:
-    results = [(g, r) for g in group if (r := g.result(last_opened)) is not None]
+def _block(group: list[GameFacts], last_opened: tuple[float, float]) -> dict[str, Any]:
+    """The block of ``group``; ``last_opened`` is when the last game was
+    opened here, then when the last game was opened here or imported."""
+    results = [(g, r) for g in group if (r := g.result(last_opened[g.imported])) is not None]
     counts = dict.fromkeys(RESULTS, 0)
     for _, result in results:
         counts[result] += 1
