@@ -95,8 +95,26 @@ def test_export_and_import_keep_a_game_given_up(store: GameStore, tmp_path: Path
         assert other.statistics()["overall"]["lost"] == 1
     ended = export_record(store.get(game.id))
     ended["result"], ended["moves"] = "lost", list(record.moves)
-    with pytest.raises(StoreError, match="cannot have been given up"):
-        read_games(json.dumps(ended))
+    [copy] = read_games(json.dumps(ended))  # lost with no move left, then given up: allowed
+    assert copy.status == "lost" and copy.given_up_at is not None
+
+
+def test_a_game_lost_and_then_given_up_stays_counted_and_exportable(store: GameStore, tmp_path: Path) -> None:
+    """The web game lets a player give up a game that has no move left (the
+    loss becomes final): it is a lost game like any other, in the statistics
+    and in a backup, never a damaged one."""
+    record = golden("terrace-lost")
+    game = start(store, record)
+    play(store, game, record.moves)
+    assert store.get(game.id).status == "lost"
+    give_up(store, game)
+    stats = store.statistics()
+    assert (stats["overall"]["played"], stats["overall"]["lost"], stats.get("damaged", 0)) == (1, 1, 0)
+    exported = export_record(store.get(game.id))
+    with open_store(tmp_path / "other.sqlite") as other:
+        other.add_games(read_games(json.dumps(exported)))
+        assert other.get(game.id).given_up_at is not None
+        assert other.statistics()["overall"]["lost"] == 1
 
 
 def test_an_import_refuses_a_game_given_up_without_a_move(store: GameStore) -> None:

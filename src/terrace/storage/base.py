@@ -496,11 +496,9 @@ def check_saved(game: StoredGame, *, now: float | None = None, prefix: str = "")
                 f"but a win of this deal takes at least {fewest}"
             )
     if game.given_up_at is not None:
-        if game.status in FINISHED:
-            raise StoreError(
-                f"{prefix}given_up_at: a game that ended on its own cannot have been given up"
-            )
-        if game.won_at is not None:
+        # (a game lost by having no move left may be given up: that makes
+        # the loss final, as the web game allows)
+        if game.won_at is not None or game.status == "won":
             raise StoreError(f"{prefix}given_up_at: a game that was won cannot have been given up")
         if not game.moves and not game.redo:
             raise StoreError(
