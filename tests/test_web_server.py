@@ -1,14 +1,16 @@
 """The real server as a subprocess: it stops within 2 s even during a
 search, plain requests never wait behind searches, a client that goes
 away stops its search, a client that goes away mid-upload leaves no
-traceback, remote play needs the secret link, and a request's head is
-bounded in size and time."""
+traceback, remote play needs the secret link, a request's head is bounded in size
+and time, and a database another program holds locked delays only the
+requests that need it."""
 
 from __future__ import annotations
 
 import re
 import signal
 import socket
+import sqlite3
 import threading
 import time
 from typing import Any
@@ -208,3 +210,33 @@ def test_a_request_head_is_bounded_in_size_and_time() -> None:
         partial.close()
         server.stop()
         assert "Traceback" not in server.stderr()
+
+
+def test_a_locked_database_delays_only_the_requests_that_need_it(tmp_path: Any) -> None:
+    """Another program holds the games database's write lock: a move waits
+    for it (and is refused when it stays locked), while the page's files
+    and the rules, which need no database, answer at once meanwhile."""
+    db = tmp_path / "games.sqlite"
+    with started_server("--db", str(db)) as server, \
+            httpx.Client(base_url=server.url, trust_env=False, timeout=60) as client:
+        game = client.post("/api/games", json={"deal_number": 3}).json()
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            answers: list[int] = []
+            mover = threading.Thread(target=lambda: answers.append(client.post(
+                f"/api/games/{game['id']}/moves", json={"move": "c1"}).status_code))
+            mover.start()
+            time.sleep(0.5)  # the move waits for the lock now
+            with httpx.Client(base_url=server.url, trust_env=False, timeout=60) as other:
+                for path in ("/favicon.svg", "/api/variants", "/"):
+                    started = time.monotonic()
+                    assert other.get(path).status_code == 200
+                    assert time.monotonic() - started < 2.0, path
+            mover.join(60)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert answers == [503]  # store-unavailable: nothing changed
+        assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+        server.stop()

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -62,7 +63,7 @@ class CoachEndpoints:
 
     async def analyse(self, request: Request) -> Response:
         """Where a finished game was lost, and the fair player's choice there."""
-        game = self.web.load(request.path_params["game_id"])
+        game = await self.web.load(request.path_params["game_id"])
         only_fields(await read_body(request), set())
         board = game.board()
         if not finished(game, board):
@@ -77,7 +78,7 @@ class CoachEndpoints:
     async def chances(self, request: Request) -> Response:
         """Each base card's wins across sampled stock orders (no peeking, so
         not an assist)."""
-        game = self.web.load(request.path_params["game_id"])
+        game = await self.web.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"after", "revision"})
         may_change(body, game)
@@ -97,7 +98,8 @@ class CoachEndpoints:
         game, board, move = await self.web.requested_move(request)
         seconds = self.budgets.warn
         report = await self.web.in_solver(request, warn_check, board, move, seconds, budget=seconds)
-        self.web.store.mark_assisted(game.id)  # the answer is the assist, whatever it says
+        # the answer is the assist, whatever it says
+        await run_in_threadpool(self.web.store.mark_assisted, game.id)
         return json_response({"move": str(move), **report, "assisted": True})
 
 

@@ -86,17 +86,22 @@ class WebGame:
 
     # -- helpers --------------------------------------------------------
 
-    def load(self, game_id: str) -> StoredGame:
+    # The store is used from a worker thread, never from the event loop: a
+    # database another program holds locked (up to BUSY_TIMEOUT_SECONDS)
+    # or a long read then delays only the requests that need it, not the
+    # page's static files or any other request.
+
+    async def load(self, game_id: str) -> StoredGame:
         if not GAME_ID.fullmatch(game_id):
             raise ApiError(WebRefusal.GAME_UNKNOWN, game=clip(game_id))
-        game = self.store.get(game_id)
+        game = await run_in_threadpool(self.store.get, game_id)
         self.clock.seen(game.id)
         return game
 
-    def save(self, game: StoredGame, board: Board, action: str) -> None:
+    async def save(self, game: StoredGame, board: Board, action: str) -> None:
         revision = game.revision
         game.sync(board)
-        self.store.update(game, expected_revision=revision, action=action)
+        await run_in_threadpool(self.store.update, game, expected_revision=revision, action=action)
 
     async def in_solver(self, request: Request, func: Callable[..., T], *args: Any, budget: float) -> T:
         """``func(*args)`` in the solver pool; stopped when the client goes away."""
@@ -155,7 +160,7 @@ class WebGame:
         if winnable:
             number = await self.winnable(request, rules, number)
         deal = Deal.from_number(number, rules)
-        game = self.store.create(variant_name, rules, deal, winnable_only=winnable)
+        game = await run_in_threadpool(self.store.create, variant_name, rules, deal, winnable_only=winnable)
         self.clock.seen(game.id)
         board = game.board()
         game.status = board.status.value
@@ -177,7 +182,7 @@ class WebGame:
             raise ApiError(WebRefusal.NO_WINNABLE_DEAL, _RETRY, seconds=f"{total:g}") from None
 
     async def current(self, request: Request) -> Response:
-        game = self.store.latest_unfinished()
+        game = await run_in_threadpool(self.store.latest_unfinished)
         if game is None:
             return Response(status_code=204)
         self.clock.seen(game.id)
@@ -187,15 +192,16 @@ class WebGame:
         count = whole_number(request.query_params.get("recent", "20"))
         if count is None or not 1 <= count <= MAX_RECENT:
             raise ApiError(WebRefusal.RECENT_RANGE, low=1, high=MAX_RECENT)
-        return json_response({"games": [game_summary(g) for g in self.store.recent(count)]})
+        games = await run_in_threadpool(lambda: [game_summary(g) for g in self.store.recent(count)])
+        return json_response({"games": games})
 
     async def get(self, request: Request) -> Response:
-        game = self.load(request.path_params["game_id"])
+        game = await self.load(request.path_params["game_id"])
         return json_response(game_json(game, game.board()))
 
     async def position(self, request: Request) -> Response:
         """The position after the first ``step`` moves (for replays)."""
-        game = self.load(request.path_params["game_id"])
+        game = await self.load(request.path_params["game_id"])
         step = whole_number(request.query_params.get("step", ""))
         if step is None or step > len(game.moves):
             raise ApiError(WebRefusal.STEP_RANGE, last=len(game.moves))
@@ -219,7 +225,7 @@ class WebGame:
     async def requested_move(self, request: Request) -> tuple[StoredGame, Board, Move]:
         """The game, its board and the move of a request ``{"move", "after", "revision"}``,
         refused unless the move can be played now."""
-        game = self.load(request.path_params["game_id"])
+        game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"move", "after", "revision"})
         text = body.get("move")
@@ -238,12 +244,12 @@ class WebGame:
         before = board.to_dict()
         source = describe_move(board, str(move))["source"]
         board.push(move)
-        self.save(game, board, "move")
+        await self.save(game, board, "move")
         return json_response(_moved(game_json(game, board, last_move=str(move)), before, source))
 
     async def check(self, request: Request) -> Response:
         """Would this move be legal? 200 with the reason when it is not."""
-        game = self.load(request.path_params["game_id"])
+        game = await self.load(request.path_params["game_id"])
         text = request.query_params.get("move", "")
         if not text or len(text) > MAX_MOVE_TEXT:
             raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
@@ -265,7 +271,7 @@ class WebGame:
         return await self._step(request, "redo")
 
     async def _step(self, request: Request, action: str) -> Response:
-        game = self.load(request.path_params["game_id"])
+        game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"after", "revision"})
         may_change(body, game)
@@ -282,11 +288,11 @@ class WebGame:
                 raise ApiError(WebRefusal.NOTHING_TO_REDO)
             source = describe_move(board, str(board.redo_stack[-1]))["source"]
             board.redo()
-        self.save(game, board, action)
+        await self.save(game, board, action)
         return json_response(_moved(game_json(game, board), before, source))
 
     async def restart(self, request: Request) -> Response:
-        game = self.load(request.path_params["game_id"])
+        game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"after", "revision"})
         may_change(body, game)
@@ -295,14 +301,14 @@ class WebGame:
         game.moves, game.redo = [], [*game.redo, *reversed(game.moves)]
         board = game.board()
         game.status = board.status.value
-        self.store.update(game, expected_revision=revision, action="restart")
+        await run_in_threadpool(self.store.update, game, expected_revision=revision, action="restart")
         return json_response(game_json(game, board))
 
     async def hint(self, request: Request) -> Response:
         """Suggest a move (fair unless the body says ``"peek": true``) and
         count it as a hint, once per position (so: POST). A peeking hint
         marks the game as assisted."""
-        game = self.load(request.path_params["game_id"])
+        game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"after", "revision", "peek"})
         peek = body.get("peek", False)
@@ -323,23 +329,23 @@ class WebGame:
             while len(self.lines) > MAX_KEPT_LINES:
                 self.lines.popitem(last=False)
         if peek and _in_play(game):
-            self.store.mark_assisted(game.id)
+            await run_in_threadpool(self.store.mark_assisted, game.id)
         found["counted"] = False
         if found["move"] is not None:
             found.update(describe_move(board, found["move"]))
-            found["counted"] = self.store.count_hint(game.id, board.position())
+            found["counted"] = await run_in_threadpool(self.store.count_hint, game.id, board.position())
         return json_response(found)
 
     async def analysis(self, request: Request) -> Response:
         """The solver's verdicts; while the game is being played, looking
         at them is an assist (the game is marked as assisted), hence a POST:
         no link or image on another page can ask for it."""
-        game = self.load(request.path_params["game_id"])
+        game = await self.load(request.path_params["game_id"])
         only_fields(await read_body(request), set())
         result = await self.in_solver(request, hints.analyse, game.board(), self.hint_seconds,
                                       budget=self.hint_seconds)
         if _in_play(game):
-            self.store.mark_assisted(game.id)
+            await run_in_threadpool(self.store.mark_assisted, game.id)
         return json_response(result)
 
     async def stats(self, request: Request) -> Response:
@@ -354,7 +360,7 @@ class WebGame:
     async def autoplay(self, request: Request) -> Response:
         """Play every move that cannot hurt (``mode`` ``safe``) and a
         certain finish; stored as ordinary moves, in one change."""
-        game = self.load(request.path_params["game_id"])
+        game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"after", "revision", "mode"})
         mode = body.get("mode", AUTOPLAY_MODES[0])
@@ -364,13 +370,13 @@ class WebGame:
         board = game.board()
         played, travelled = await run_in_threadpool(autoplay, board, mode)
         if played:
-            self.save(game, board, "move")
+            await self.save(game, board, "move")
         return json_response(game_json(game, board, motions=travelled, autoplayed=played,
                                last_move=played[-1] if played else None))
 
     async def give_up(self, request: Request) -> Response:
         """End the game as lost, for good (it can still be replayed)."""
-        game = self.load(request.path_params["game_id"])
+        game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"after", "revision"})
         may_change(body, game)
@@ -380,13 +386,13 @@ class WebGame:
             raise ApiError(WebRefusal.GIVE_UP_UNPLAYED)
         board = game.board()
         game.given_up_at = time.time()
-        self.store.update(game, expected_revision=game.revision, action="give-up")
+        await run_in_threadpool(self.store.update, game, expected_revision=game.revision, action="give-up")
         return json_response(game_json(game, board))
 
     async def active_time(self, request: Request) -> Response:
         """Add active playing time as the page measured it: never more than
         the wall time since the game's last report."""
-        game = self.load(request.path_params["game_id"])
+        game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"ms"})
         ms = body.get("ms")
@@ -396,7 +402,7 @@ class WebGame:
         most = self.clock.allowance(game.id)
         if ms > most:
             raise ApiError(WebRefusal.TIME_TOO_MUCH, ms=ms, most=most)
-        total = self.store.add_active_time(game.id, ms)
+        total = await run_in_threadpool(self.store.add_active_time, game.id, ms)
         self.clock.reported(game.id, ms)
         return json_response({"id": game.id, "active_ms": total})
 
@@ -404,7 +410,7 @@ class WebGame:
 
     async def why(self, request: Request) -> Response:
         """Why the card a player pressed cannot move (``reason`` null when it can)."""
-        game = self.load(request.path_params["game_id"])
+        game = await self.load(request.path_params["game_id"])
         pile = request.query_params.get("pile", "")[:MAX_MOVE_TEXT]
         raw = request.query_params.get("index")
         index = None if raw is None else whole_number(raw)
@@ -426,7 +432,7 @@ class WebGame:
 
     async def game_rules(self, request: Request) -> Response:
         """The rules one game is played by, for people."""
-        game = self.load(request.path_params["game_id"])
+        game = await self.load(request.path_params["game_id"])
         language = pick_language(request.headers.get("accept-language"))
         return json_response(rules_guide(game.rules, get_variant(game.variant), language))
 
