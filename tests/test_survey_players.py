@@ -221,3 +221,34 @@ def test_an_older_solvers_unknown_is_solved_again_but_its_verdicts_stand(tmp_pat
     store.put(rules, 3, Verdict("won", 7, 2.0, 10.0, "c2 s"))  # the newer solver's answer replaces it
     assert store.range(rules, 3, 3) == {3: Verdict("won", 7, 2.0, 10.0, "c2 s")}
     store.close()
+
+
+def test_an_unknown_never_replaces_a_proof_nor_a_longer_search(tmp_path: Path) -> None:
+    rules = get_rules("falling-star")
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    store.put(rules, 5, Verdict("won", 123, 2.5, 3.0, "s wf"))  # another process proved it meanwhile
+    store.put(rules, 5, Verdict("unknown", 9, 1.0, 1.0))
+    store.put_many(rules, {5: Verdict("unknown", 9, 1.0, 1.0), 6: Verdict("unknown", 9, 3.0, 3.0)})
+    store.put_many(rules, {6: Verdict("unknown", 9, 1.0, 1.0)})
+    assert store.get(rules, 5) == Verdict("won", 123, 2.5, 3.0, "s wf")
+    assert store.get(rules, 6) == Verdict("unknown", 9, 3.0, 3.0)
+    store.put(rules, 6, Verdict("lost", 50, 0.5, 1.0))  # a proof replaces an unknown
+    store.put(rules, 5, Verdict("won", 12, 0.2, 0.3, "s"))  # and a faster win the slower one
+    assert store.get(rules, 6).result == "lost" and store.get(rules, 5).seconds == 0.2
+    store.close()
+
+
+@pytest.mark.parametrize("column, value", [("seconds", "1e999"), ("seconds", "-1"), ("nodes", "-5"),
+                                           ("max_seconds", "-1e999"), ("seconds", "'x'")])
+def test_a_row_with_impossible_figures_counts_as_missing(tmp_path: Path, column: str, value: str) -> None:
+    rules = get_rules("falling-star")
+    path = str(tmp_path / "v.sqlite3")
+    store = VerdictStore(path)
+    store.put(rules, 3, Verdict("won", 10, 0.5, 5.0, "s"))
+    with sqlite3.connect(path) as db:
+        db.execute(f"UPDATE verdicts SET {column} = {value}")
+    assert store.get(rules, 3) is None and store.range(rules, 1, 9) == {}
+    store.put(rules, 3, Verdict("unknown", 1, 5.0, 5.0))  # the damaged row is replaced, even by an unknown
+    assert store.get(rules, 3) == Verdict("unknown", 1, 5.0, 5.0)
+    store.close()
+

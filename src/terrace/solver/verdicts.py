@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 from collections.abc import Mapping
@@ -64,6 +65,22 @@ _CREATE = (
     " PRIMARY KEY (rules, deal, version, player))"
 )
 _COLUMNS = "rules, deal, version, solver, result, nodes, seconds, max_seconds, line"
+_UPSERT = (
+    f"INSERT INTO verdicts ({_COLUMNS}, player) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (rules, deal, version, player) DO UPDATE SET"
+    " solver = excluded.solver, result = excluded.result, nodes = excluded.nodes,"
+    " seconds = excluded.seconds, max_seconds = excluded.max_seconds, line = excluded.line"
+    " WHERE excluded.result IN ('won', 'lost')"
+    " OR NOT coalesce((typeof(verdicts.nodes) = 'integer' AND verdicts.nodes >= 0"
+    "     AND typeof(verdicts.seconds) IN ('integer', 'real') AND verdicts.seconds BETWEEN 0 AND 1e308"
+    "     AND typeof(verdicts.max_seconds) IN ('integer', 'real')"
+    "     AND verdicts.max_seconds BETWEEN 0 AND 1e308 AND typeof(verdicts.line) = 'text')"
+    f"    AND ((verdicts.result IN ('won', 'lost') AND verdicts.solver >= {SOUND_SINCE})"
+    "          OR (verdicts.result = 'unknown' AND verdicts.solver = excluded.solver"
+    "              AND verdicts.max_seconds > excluded.max_seconds)), 0)"
+)
+"""Store a verdict without ever replacing a sound proof (or a longer search
+of the same solver) with an ``unknown``; a damaged row is always replaced."""
 
 
 def default_db_path() -> str:
@@ -104,11 +121,19 @@ def _verdict(result: object, nodes: object, seconds: object, max_seconds: object
     a row counts as missing: the deal is solved again and the row replaced)."""
     if not (isinstance(result, str) and result in RESULTS and isinstance(line, str)):
         return None
-    if not isinstance(nodes, int) or not isinstance(seconds, int | float):
+    if not isinstance(nodes, int) or nodes < 0:  # (SQLite hands back no booleans)
         return None
-    if not isinstance(max_seconds, int | float):  # (SQLite hands back no booleans)
+    if not (isinstance(seconds, int | float) and isinstance(max_seconds, int | float)):
+        return None
+    if not (_seconds(seconds) and _seconds(max_seconds)):
         return None
     return Verdict(result, nodes, float(seconds), float(max_seconds), line)
+
+
+def _seconds(value: float) -> bool:
+    """True for a finite number of seconds >= 0 (a row with inf, NaN or a
+    negative time would make the survey's report invalid JSON or nonsense)."""
+    return math.isfinite(value) and value >= 0
 
 
 class VerdictStore:
@@ -173,9 +198,12 @@ class VerdictStore:
         return None if row is None else _verdict(*row)
 
     def put(self, rules: Rules, deal: int, verdict: Verdict, player: str = PERFECT) -> None:
-        """Store (or replace) a verdict."""
+        """Store (or replace) a verdict; an ``unknown`` never replaces a
+        ``won`` or ``lost`` that still counts, nor an ``unknown`` of the same
+        solver with a larger budget (another process may have stored it
+        while this one was solving)."""
         self._db.execute(
-            f"INSERT OR REPLACE INTO verdicts ({_COLUMNS}, player) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            _UPSERT,
             (
                 rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION, verdict.result,
                 verdict.nodes, verdict.seconds, verdict.max_seconds, verdict.line, player,
@@ -184,8 +212,8 @@ class VerdictStore:
         self._db.commit()
 
     def put_many(self, rules: Rules, verdicts: Mapping[int, Verdict], player: str = PERFECT) -> None:
-        """Store (or replace) the verdicts of several deals in one
-        transaction: all or none of them.
+        """Store (or replace, as :meth:`put` does) the verdicts of several
+        deals in one transaction: all or none of them.
 
         >>> import tempfile, os
         >>> store = VerdictStore(os.path.join(tempfile.mkdtemp(), "v.sqlite3"))
@@ -197,7 +225,7 @@ class VerdictStore:
         key = rules_key(rules)
         with self._db:
             self._db.executemany(
-                f"INSERT OR REPLACE INTO verdicts ({_COLUMNS}, player) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                _UPSERT,
                 [(key, deal, DEAL_VERSION, SOLVER_VERSION, v.result, v.nodes, v.seconds, v.max_seconds,
                   v.line, player) for deal, v in verdicts.items()],
             )
@@ -222,3 +250,4 @@ def settled(verdict: Verdict | None, max_seconds: float) -> bool:
     if verdict is None:
         return False
     return verdict.result in ("won", "lost") or verdict.max_seconds >= max_seconds
+
