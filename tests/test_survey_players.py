@@ -252,3 +252,20 @@ def test_a_row_with_impossible_figures_counts_as_missing(tmp_path: Path, column:
     assert store.get(rules, 3) == Verdict("unknown", 1, 5.0, 5.0)
     store.close()
 
+
+def test_a_survey_counts_stored_verdicts_as_they_stand_at_its_budget(tmp_path: Path) -> None:
+    rules = get_rules("falling-star")
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    slow = Verdict("won", 10**6, 2.5, 10.0, "(found with 10 s)")
+    store.put_many(rules, {1: slow, 2: Verdict("lost", 10**6, 3.0, 10.0),
+                           3: Verdict("unknown", 10**6, 10.0, 10.0),
+                           4: Verdict("won", 99, 0.01, 10.0, "(quick)")})
+    verdicts, _ = run_survey(rules, 1, 4, jobs=1, max_seconds=0.3, store=store)
+    assert verdicts[1] != slow and verdicts[1].max_seconds == 0.3  # solved again at 0.3 s
+    assert verdicts[2] == Verdict("lost", 10**6, 0.3, 10.0)  # a proof holds; it costs 0.3 s at this budget
+    assert verdicts[3] == Verdict("unknown", 10**6, 0.3, 10.0)
+    assert verdicts[4] == Verdict("won", 99, 0.01, 10.0, "(quick)")
+    assert max(v.seconds for v in verdicts.values()) <= 0.3 + 0.2
+    assert store.get(rules, 1).result == "won"  # the store keeps the 10 s win
+    store.close()
+

@@ -22,7 +22,7 @@ from typing import Any
 from terrace.rules import Rules
 from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import check_budget, play_deal
-from terrace.solver.verdicts import Verdict, VerdictStore, settled
+from terrace.solver.verdicts import Verdict, VerdictStore, at_budget
 
 Z95 = 1.959963984540054
 
@@ -86,12 +86,13 @@ def run_survey(
     """Solve deals ``first..last`` (or let ``player`` play them) that the
     store does not already settle, storing each verdict as it comes; returns
     every verdict of the range and the largest worker peak memory (kB) seen
-    in this run. ``max_seconds`` is the budget per deal."""
+    in this run. ``max_seconds`` is the budget per deal; a stored verdict
+    counts as :func:`terrace.solver.verdicts.at_budget` says."""
     check_budget(max_seconds)
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
-    known = store.range(rules, first, last, key)
-    todo = [n for n in range(first, last + 1) if not settled(known.get(n), max_seconds)]
+    known = usable(store.range(rules, first, last, key), max_seconds)
+    todo = [n for n in range(first, last + 1) if n not in known]
     peak = 0
     results: Iterator[tuple[int, Verdict, int]]
     jobs_list: list[Job] = [(rules, n, player, full, seed, max_seconds) for n in todo]
@@ -113,6 +114,13 @@ def run_survey(
             pool.terminate()
             pool.join()
     return known, peak
+
+
+def usable(stored: Mapping[int, Verdict], max_seconds: float) -> dict[int, Verdict]:
+    """The stored verdicts a survey with ``max_seconds`` per deal counts (see
+    :func:`terrace.solver.verdicts.at_budget`); the other deals are solved."""
+    counted = {number: at_budget(verdict, max_seconds) for number, verdict in stored.items()}
+    return {number: verdict for number, verdict in counted.items() if verdict is not None}
 
 
 @dataclass(frozen=True, slots=True)

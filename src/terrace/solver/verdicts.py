@@ -26,7 +26,7 @@ import math
 import os
 import sqlite3
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from terrace.deal import DEAL_VERSION
 from terrace.errors import TerraceError
@@ -246,8 +246,43 @@ class VerdictStore:
 
 
 def settled(verdict: Verdict | None, max_seconds: float) -> bool:
-    """True when a stored verdict needs no new search with this budget."""
+    """True when a stored verdict needs no new search with this budget to
+    say whether the deal is won (``deal --winnable``: a won found with any
+    budget is a won); a survey asks :func:`at_budget` instead."""
     if verdict is None:
         return False
     return verdict.result in ("won", "lost") or verdict.max_seconds >= max_seconds
 
+
+def at_budget(verdict: Verdict | None, max_seconds: float) -> Verdict | None:
+    """A stored verdict as a survey with ``max_seconds`` per deal counts it,
+    or None when the survey must solve the deal (again) at its budget, so
+    that its table says what a run at that budget gives:
+
+    - a ``lost`` always counts (a proof holds at any budget);
+    - a ``won`` counts when it was found within this budget (it took at
+      most ``max_seconds``, or had no more than that): one found only with
+      more time would inflate the win rate at this budget;
+    - an ``unknown`` counts when it had at least this budget.
+
+    A verdict of a larger budget that took longer than ``max_seconds``
+    counts ``max_seconds`` of time, what the deal costs at this budget.
+
+    >>> at_budget(Verdict("won", 9, 2.5, 10.0), 0.3) is None
+    True
+    >>> at_budget(Verdict("lost", 9, 2.5, 10.0), 0.3).seconds
+    0.3
+    >>> at_budget(Verdict("unknown", 9, 0.31, 0.3), 0.3).seconds
+    0.31
+    >>> at_budget(Verdict("unknown", 9, 1.0, 1.0), 2.0) is None
+    True
+    """
+    if verdict is None:
+        return None
+    if verdict.result == "won" and verdict.seconds > max_seconds and verdict.max_seconds > max_seconds:
+        return None
+    if verdict.result == "unknown" and verdict.max_seconds < max_seconds:
+        return None
+    if verdict.max_seconds > max_seconds and verdict.seconds > max_seconds:
+        return replace(verdict, seconds=max_seconds)
+    return verdict
