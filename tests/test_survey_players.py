@@ -269,3 +269,13 @@ def test_a_survey_counts_stored_verdicts_as_they_stand_at_its_budget(tmp_path: P
     assert store.get(rules, 1).result == "won"  # the store keeps the 10 s win
     store.close()
 
+
+def test_deal_ranges_with_a_space_inside_a_number_are_refused() -> None:
+    from terrace.solver.survey import parse_range
+
+    for text in ("1 2", "1 2-5", "3-4 5", "1\t0"):
+        with pytest.raises(ValueError, match="not a range"):
+            parse_range(text)
+    assert parse_range(" 3 - 9 ") == (3, 9)
+    out = CliRunner().invoke(main, ["survey", "--deals", "1 2", "--json", "--verdicts-db", "/nonexistent/x"])
+    assert out.exit_code == 2 and "not a range" in out.output

@@ -204,11 +204,21 @@ def markdown_table(title: str, summary: Summary, command: str, max_seconds: floa
 
 
 def parse_range(text: str) -> tuple[int, int]:
-    """``"1-10000"`` or ``"7"`` as an inclusive range."""
-    parts = text.replace(" ", "").split("-")
-    if len(parts) == 1 and parts[0].isdigit():
+    """``"1-10000"`` or ``"7"`` as an inclusive range (spaces allowed
+    around the numbers, never inside one: ``"1 2"`` is not deal 12).
+
+    >>> parse_range(" 3 - 9 ")
+    (3, 9)
+    >>> parse_range("1 2")
+    Traceback (most recent call last):
+    ValueError: '1 2' is not a range of deal numbers such as 1-10000
+    """
+    parts = [part.strip() for part in text.split("-")]
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        parts = []
+    if len(parts) == 1:
         return int(parts[0]), int(parts[0])
-    if len(parts) == 2 and parts[0].isdigit() and parts[1].isdigit():
+    if len(parts) == 2:
         first, last = int(parts[0]), int(parts[1])
         if first <= last:
             return first, last
