@@ -183,7 +183,7 @@ class FakeFuture:
     def exception(self) -> BaseException | None:
         return self.error
 
-    def result(self) -> list[tuple[int, Verdict, int]]:
+    def result(self, timeout: float | None = None) -> list[tuple[int, Verdict, int]]:
         if self.error is not None:
             raise self.error
         return [(1, Verdict("won", 1, 0.1, 5.0), 1000)]
@@ -205,7 +205,171 @@ def test_lost_results_are_run_again_and_task_errors_are_not() -> None:
 
 
 def test_a_batch_from_another_version_is_refused_on_the_worker() -> None:
+    mine = cluster.worker_versions()
     expected = rf"runs terrace {re.escape(cluster.VERSION)}, this client terrace 9\.9\.9: install the same"
-    with pytest.raises(ClusterError, match=expected):
-        cluster.run_batch("9.9.9", [(RULES, 1, "greedy", {}, 0, 60.0)])
-    assert cluster.run_batch(cluster.VERSION, []) == []
+    with pytest.raises(cluster.WrongWorker, match=expected):
+        cluster.run_batch({**mine, "terrace": "9.9.9"}, [(RULES, 1, "greedy", {}, 0, 60.0)])
+    with pytest.raises(cluster.WrongWorker, match=r"runs solver version \d+, this client solver version 5:"):
+        cluster.run_batch({**mine, "solver": "5"}, [(RULES, 1, "greedy", {}, 0, 60.0)])
+    assert cluster.run_batch(mine, []) == []
+
+
+def test_the_versions_checked_name_every_verdict_version_and_the_core() -> None:
+    from terrace.solver.search import core_available
+
+    versions = cluster.worker_versions()
+    assert versions.keys() == {"terrace", "solver", "deal", "fair", "player", "core"}
+    assert versions["core"] == ("compiled" if core_available() else "pure-Python")
+
+
+@needs_cluster
+def test_workers_of_another_solver_are_left_out_and_their_batches_run_elsewhere(
+        scheduler: str, store: VerdictStore) -> None:
+    from distributed import Client
+
+    warned: list[str] = []
+    with Client(scheduler) as client:
+        old, new = sorted(client.nthreads())
+        client.run(setattr, cluster, "SOLVER_VERSION", 5, workers=[old])  # another build, same package
+        try:
+            verdicts, _ = run_cluster_survey(RULES, 1, 8, scheduler=scheduler, max_seconds=5, store=store,
+                                             batch=1, on_warning=warned.append)
+            assert verdicts.keys() == stored(store, 1, 8, "perfect").keys() == set(range(1, 9))
+            assert len(warned) == 1 and old in warned[0] and "solver version 5" in warned[0]
+            # a worker that changes after its check (one joining with the same address) is caught per batch
+            warned.clear()
+            changed: list[str] = []
+
+            def on_result(number: int, verdict: Verdict) -> None:
+                if not changed:
+                    changed.append(new)
+                    client.run(setattr, cluster, "SOLVER_VERSION", 5, workers=[new])
+
+            client.run(setattr, cluster, "SOLVER_VERSION", cluster.SOLVER_VERSION, workers=[old])
+
+            verdicts, _ = run_cluster_survey(RULES, 9, 20, scheduler=scheduler, max_seconds=5, store=store,
+                                             batch=1, on_warning=warned.append, on_result=on_result)
+            assert verdicts.keys() == stored(store, 9, 20, "perfect").keys() == set(range(9, 21))
+            assert any(new in line and "solver version 5" in line for line in warned), warned
+        finally:
+            client.run(setattr, cluster, "SOLVER_VERSION", cluster.SOLVER_VERSION)
+
+
+@needs_cluster
+def test_a_worker_that_cannot_run_terrace_is_a_cluster_error(scheduler: str, store: VerdictStore) -> None:
+    from distributed import Client
+
+    with Client(scheduler) as client:
+        client.run(setattr, cluster, "worker_versions", None)  # as if terrace were missing there
+        try:
+            with pytest.raises(ClusterError, match=r"no worker can run the deals: worker tcp://.* cannot run "
+                                                   r"terrace: TypeError"):
+                run_cluster_survey(RULES, 1, 4, scheduler=scheduler, max_seconds=5, store=store)
+        finally:
+            client.run(setattr, cluster, "worker_versions", cluster.worker_versions)
+    assert stored(store, 1, 4, "perfect") == {}
+
+
+@needs_cluster
+def test_a_listener_that_is_not_a_scheduler_is_refused_within_the_deadline(
+        store: VerdictStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1.0)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(5)  # accepts the connection, never speaks
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        started = time.perf_counter()
+        with pytest.raises(ClusterError, match=r"no Dask scheduler answered at tcp://\S+ within 1 s"):
+            run_cluster_survey(RULES, 1, 2, scheduler=address, max_seconds=5, store=store)
+        assert time.perf_counter() - started < 10
+
+
+@needs_cluster
+def test_a_scheduler_without_workers_is_a_cluster_error(store: VerdictStore,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from distributed import LocalCluster
+
+    monkeypatch.setattr(cluster, "WORKER_WAIT", 1.0)
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp://", dashboard_address=":0") as empty, \
+            pytest.raises(ClusterError, match=r"in 1 s \(it has no workers: start some"):
+        run_cluster_survey(RULES, 1, 2, scheduler=empty.scheduler_address, max_seconds=5, store=store)
+
+
+@needs_cluster
+def test_frozen_workers_are_left_out_at_the_start_and_mid_survey(store: VerdictStore,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from distributed import Client, LocalCluster
+
+    monkeypatch.setattr(cluster, "CHECK_SECONDS", 2.0)
+    monkeypatch.setattr(cluster, "OVERRUN_SLACK", 2.0)
+    with LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=":0") as local, \
+            Client(local.scheduler_address) as spy:
+        pids: dict[str, int] = spy.run(os.getpid)
+        first, second, third = sorted(pids)
+        stopped = [pids[first]]
+        os.kill(pids[first], signal.SIGSTOP)  # frozen before the survey checks it
+        try:
+            warned: list[str] = []
+
+            def on_result(number: int, verdict: Verdict) -> None:
+                if len(stopped) == 1:  # then one of the two others freezes mid-batch
+                    for _ in range(200):
+                        busy = [w for w, keys in spy.processing().items() if keys and w in (second, third)]
+                        if busy:
+                            stopped.append(pids[busy[0]])
+                            os.kill(pids[busy[0]], signal.SIGSTOP)
+                            return
+                        time.sleep(0.01)
+
+            started = time.perf_counter()
+            verdicts, _ = run_cluster_survey(RULES, 1, 10, scheduler=local.scheduler_address, max_seconds=0.2,
+                                             store=store, player="greedy", batch=1, on_warning=warned.append,
+                                             on_result=on_result)
+            assert time.perf_counter() - started < 40
+            assert verdicts.keys() == set(range(1, 11))
+            assert len(stopped) == 2
+            assert any(first in line and "did not report its versions within 2 s" in line for line in warned)
+            assert any("far beyond their budget" in line for line in warned), warned
+        finally:
+            for pid in stopped:
+                os.kill(pid, signal.SIGCONT)
+
+
+@needs_cluster
+def test_a_scheduler_gone_mid_survey_is_a_cluster_error(tmp_path: Path, store: VerdictStore,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 2.0)
+    file = tmp_path / "scheduler.json"
+    dask = [sys.executable, "-m"]
+    scheduler = subprocess.Popen([*dask, "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", "0", "--dashboard-address", ":0", "--scheduler-file", str(file)],
+                                 stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        for _ in range(300):
+            if file.exists() and file.read_text().strip().endswith("}"):
+                break
+            time.sleep(0.05)
+        address = json.loads(file.read_text())["address"]
+        worker = subprocess.Popen([*dask, "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                   "--no-nanny", "--dashboard-address", ":0"], stderr=subprocess.DEVNULL)
+
+        def on_result(number: int, verdict: Verdict) -> None:
+            scheduler.kill()
+
+        started = time.perf_counter()
+        with pytest.raises(ClusterError, match=r"(lost the scheduler at|the scheduler stopped answering).*"
+                                               r"run the same command again to resume"):
+            run_cluster_survey(RULES, 1, 30, scheduler=address, max_seconds=5, store=store, batch=1,
+                               on_result=on_result)
+        assert stored(store, 1, 30, "perfect")  # what came back before is kept
+        assert time.perf_counter() - started < 30
+    finally:
+        for process in (scheduler, worker):
+            if process is not None:
+                process.kill()
+                process.wait()

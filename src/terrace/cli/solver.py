@@ -30,7 +30,7 @@ from terrace.solver.api import solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
 from terrace.solver.players import PLAYERS, player_key, player_settings
 from terrace.solver.survey import markdown_table, now, parse_range, run_survey, summarise, summary_json
-from terrace.solver.verdicts import Verdict, VerdictStore, settled
+from terrace.solver.verdicts import Verdict, VerdictStore, at_budget
 from terrace.variants import TITLES, preset_name
 
 DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
@@ -163,7 +163,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     with click.progressbar(length=total, label=f"{name} {player} {first}-{last}", file=sys.stderr,
                            show_pos=True, show_eta=True) as bar:
         already = store.range(rules, first, last, key)
-        bar.update(sum(settled(v, budget) for v in already.values()))
+        bar.update(sum(at_budget(v, budget) is not None for v in already.values()))
 
         started = now()
         pace: dict[str, float] = {"workers": jobs if scheduler is None else 0, "rate": 0.0}
@@ -171,6 +171,8 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         def show() -> None:
             rate = pace["rate"] if scheduler else sum(counts.values()) / max(now() - started, 1e-9)
             workers = f", {pace['workers']:.0f} workers" if pace["workers"] else ""
+            if scheduler and not pace["workers"]:
+                workers = ", waiting for workers"
             bar.label = (f"{name} {player} won {counts['won']} lost {counts['lost']} "
                          f"unknown {counts['unknown']}, {rate:.1f} deals/s{workers}")
 
@@ -178,6 +180,10 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
             counts[verdict.result] = counts.get(verdict.result, 0) + 1
             show()
             bar.update(1)
+
+        def on_warning(text: str) -> None:
+            click.echo("", err=True)
+            click.echo(f"warning: {text}", err=True)
 
         def on_progress(done: int, rate: float, workers: int) -> None:
             pace["workers"], pace["rate"] = workers, rate
@@ -192,7 +198,8 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
             else:
                 verdicts, peak = run_cluster_survey(
                     rules, first, last, scheduler=scheduler, max_seconds=budget, store=store,
-                    on_result=on_result, on_progress=on_progress, player=player, settings=settings,
+                    on_result=on_result, on_progress=on_progress, on_warning=on_warning, player=player,
+                    settings=settings,
                     seed=seed)
         except ClusterError as error:
             raise click.ClickException(str(error)) from None

@@ -6,8 +6,13 @@ process pool: deals go out in batches (:func:`run_batch`, a pure function
 of its arguments), results come back as each batch finishes and are stored
 in the verdict database at once, so an interrupted survey resumes where it
 stopped. A worker that dies has its batches run again elsewhere (Dask does
-that); a deal is stored and reported once, however often it ran. Workers
-whose terrace version differs from the client's are refused.
+that), and so has one that stops answering (its batch runs far beyond its
+budget); a deal is stored and reported once, however often it ran. Workers
+whose versions (terrace, solver, deal, players, compiled core) differ from
+the client's are named and left out: their batches run elsewhere. Every wait
+has a deadline: for the scheduler to answer (:data:`CONNECT_SECONDS`), for
+a worker to report its versions (:data:`CHECK_SECONDS`), for a usable
+worker to appear (:data:`WORKER_WAIT`).
 
 ``distributed`` is imported only when a cluster is used.
 
@@ -24,20 +29,25 @@ ValueError: --scheduler local:N wants 1 to 256 workers, not 0
 
 from __future__ import annotations
 
+import asyncio
 import importlib.metadata
 import re
 import socket
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
+from terrace.deal import DEAL_VERSION
+from terrace.refusals import clip
 from terrace.rules import Rules
-from terrace.solver.players import player_key, player_settings
+from terrace.solver.fair import FAIR_VERSION
+from terrace.solver.players import PLAYER_VERSION, player_key, player_settings
 from terrace.solver.playout import check_budget
-from terrace.solver.survey import Job, run_job
-from terrace.solver.verdicts import Verdict, VerdictStore, settled
+from terrace.solver.search import core_available
+from terrace.solver.survey import Job, run_job, usable
+from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore
 
 
 def _installed_version() -> str:
@@ -69,13 +79,45 @@ INSTALL_HINT = ("surveys on a cluster need Dask's distributed: install the extra
 
 _ADDRESS = re.compile(r"^tcp://[A-Za-z0-9._\-\[\]:]+:\d{1,5}$")
 
+CONNECT_SECONDS = 30.0
+"""How long the scheduler may take to answer (a listener that is not a Dask
+scheduler never does), and how long a lost connection may take to return."""
+
+CHECK_SECONDS = 30.0
+"""How long a worker may take to report its versions before it is left out
+as unresponsive, or to hand over a finished batch before it is run again."""
+
+WORKER_WAIT = 120.0
+"""How long the survey waits with no usable worker before it stops."""
+
+OVERRUN_SLACK = 60.0
+"""Seconds a batch may run beyond ``2 * IN_FLIGHT_PER_WORKER * deals *
+budget`` before its worker is taken for frozen and the batch runs elsewhere."""
+
+TICK = 0.5
+"""How often the client looks at its batches and workers (seconds)."""
+
 Progress = Callable[[int, float, int], None]
 """Called as ``(deals done in this run, deals per second, workers)``."""
 
+Warn = Callable[[str], None]
+"""Called with a line about a worker left out (another version, no answer)."""
+
 
 class ClusterError(RuntimeError):
-    """The cluster cannot run the survey: ``distributed`` is missing, or the
-    workers run another terrace version."""
+    """The cluster cannot run the survey: ``distributed`` is missing, the
+    scheduler does not answer or went away, no worker can run the deals."""
+
+
+class WrongWorker(ClusterError):
+    """A batch refused by a worker whose versions differ from the client's."""
+
+    def __init__(self, message: str, address: str) -> None:
+        super().__init__(message, address)
+        self.address = address
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 def cluster_available() -> bool:
@@ -118,52 +160,101 @@ def batch_size(deals: int, workers: int, player: str = "perfect") -> int:
     return max(1, min(MAX_BATCH, deals // (8 * max(1, workers))))
 
 
-def worker_version() -> str:
-    """The terrace version of the process it runs in (run on each worker)."""
-    return VERSION
+VERSION_NAMES = {"terrace": "terrace", "solver": "solver version", "deal": "deal version",
+                 "fair": "fair player version", "player": "player version", "core": "solver core"}
+"""What :func:`worker_versions` reports, and how messages name it."""
 
 
-def _mismatch(where: str, worker: str, client: str) -> str:
-    return (f"worker {where} runs terrace {worker}, this client terrace {client}: install the same "
-            f"terrace[cluster] version everywhere (another engine could give other verdicts)")
+def worker_versions() -> dict[str, str]:
+    """The versions of the process it runs in (run on each worker): the
+    terrace package, every version that keys or changes a verdict, and
+    whether the compiled solver core is built (the pure-Python search
+    decides fewer deals in the same time)."""
+    return {"terrace": VERSION, "solver": str(SOLVER_VERSION), "deal": str(DEAL_VERSION),
+            "fair": str(FAIR_VERSION), "player": str(PLAYER_VERSION),
+            "core": "compiled" if core_available() else "pure-Python"}
 
 
-def run_batch(version: str, jobs: Sequence[Job]) -> list[tuple[int, Verdict, int]]:
-    """Run a batch of deals on a worker, refusing to if the client's
-    terrace ``version`` is not this worker's.
+def _mismatch(where: str, worker: Mapping[str, Any], client: Mapping[str, str]) -> str:
+    keys = [key for key in client if worker.get(key) != client[key]] or list(client)
+    theirs = ", ".join(f"{VERSION_NAMES.get(k, k)} {clip(str(worker.get(k, '?')))}" for k in keys)
+    ours = ", ".join(f"{VERSION_NAMES.get(k, k)} {client[k]}" for k in keys)
+    return (f"worker {where} runs {theirs}, this client {ours}: install the same terrace[cluster] version, "
+            f"with its compiled core, everywhere (another engine could give other verdicts)")
 
-    >>> run_batch("0.0.0", [])
+
+def _here() -> str:
+    """This worker's address (the host name outside a worker)."""
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().address)
+    except (ImportError, ValueError):
+        return socket.gethostname()
+
+
+def run_batch(versions: Mapping[str, str], jobs: Sequence[Job]) -> list[tuple[int, Verdict, int]]:
+    """Run a batch of deals on a worker, refusing to (:class:`WrongWorker`)
+    if the client's ``versions`` are not this worker's
+    (:func:`worker_versions`): its verdicts would be stored as the client's.
+
+    >>> run_batch({**worker_versions(), "solver": "0"}, [])
     Traceback (most recent call last):
-    terrace.solver.cluster.ClusterError: worker ... runs terrace ..., this client terrace 0.0.0: ...
+    terrace.solver.cluster.WrongWorker: worker ... runs solver version ..., this client solver version 0: ...
     """
-    if version != VERSION:
-        raise ClusterError(_mismatch(socket.gethostname(), VERSION, version))
+    mine = worker_versions()
+    if dict(versions) != mine:
+        where = _here()
+        raise WrongWorker(_mismatch(where, mine, versions), where)
     return [run_job(job) for job in jobs]
 
 
-def check_versions(client: Any) -> int:
-    """The number of workers, once each runs this terrace version; raises
-    :class:`ClusterError` naming the first that does not."""
-    versions: dict[str, str] = client.run(worker_version)
-    for where, version in sorted(versions.items()):
-        if version != VERSION:
-            raise ClusterError(_mismatch(where, version, VERSION))
-    return len(versions)
+def _describe(error: BaseException) -> str:
+    return clip(f"{type(error).__name__}: {error}")
+
+
+def _probe(address: str) -> None:
+    """Make sure a Dask scheduler answers at ``address`` within
+    :data:`CONNECT_SECONDS` (``distributed.Client`` waits for ever on a
+    listener that accepts the connection and never speaks)."""
+    core: Any = importlib.import_module("distributed.core")
+
+    async def identity() -> Any:
+        remote = core.rpc(address, timeout=CONNECT_SECONDS)
+        try:
+            return await remote.identity()
+        finally:
+            await remote.close_rpc()
+
+    try:
+        reply = asyncio.run(asyncio.wait_for(identity(), CONNECT_SECONDS))
+    except Exception:  # refused, reset, timed out, garbled: no scheduler there
+        raise ClusterError(f"no Dask scheduler answered at {address} within {CONNECT_SECONDS:g} s: is one "
+                           f"running there (dask scheduler), and is that its address?") from None
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    if kind != "Scheduler":
+        raise ClusterError(f"{address} is not a Dask scheduler (it says it is {clip(str(kind))})")
 
 
 @contextmanager
 def connect(scheduler: str) -> Iterator[Any]:
     """A Dask client of ``scheduler`` (see :func:`parse_scheduler`); for
     ``local:N`` a LocalCluster of N single-threaded worker processes,
-    closed on the way out."""
+    closed on the way out. A scheduler that does not answer within
+    :data:`CONNECT_SECONDS` is a :class:`ClusterError`."""
     kind, where = parse_scheduler(scheduler)
     distributed = _distributed()
     if kind == "address":
-        client = distributed.Client(where, timeout="30s")
+        assert isinstance(where, str)
+        _probe(where)
+        try:
+            client = distributed.Client(where, timeout=f"{CONNECT_SECONDS}s")
+        except Exception as error:
+            raise ClusterError(f"cannot connect to the scheduler at {where}: {_describe(error)}") from None
         try:
             yield client
         finally:
-            client.close()
+            _quietly(client.close)
         return
     cluster = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
                                        dashboard_address=":0")
@@ -172,9 +263,15 @@ def connect(scheduler: str) -> Iterator[Any]:
         try:
             yield client
         finally:
-            client.close()
+            _quietly(client.close)
     finally:
-        cluster.close()
+        _quietly(cluster.close)
+
+
+def _quietly(close: Callable[[], Any]) -> None:
+    """Close a client or cluster whose scheduler may be gone already."""
+    with suppress(Exception):  # a scheduler that went away
+        close()
 
 
 def run_cluster_survey(
@@ -187,6 +284,7 @@ def run_cluster_survey(
     store: VerdictStore,
     on_result: Callable[[int, Verdict], None] | None = None,
     on_progress: Progress | None = None,
+    on_warning: Warn | None = None,
     player: str = "perfect",
     settings: Mapping[str, Any] | None = None,
     seed: int = 0,
@@ -194,15 +292,18 @@ def run_cluster_survey(
 ) -> tuple[dict[int, Verdict], int]:
     """:func:`terrace.solver.survey.run_survey` on the cluster ``scheduler``:
     the same arguments (``scheduler`` instead of ``jobs``, and ``batch``
-    deals per task, by default :func:`batch_size`) and the same result."""
+    deals per task, by default :func:`batch_size`) and the same result.
+    ``on_warning`` hears of each worker left out. Every failure of the
+    cluster (no scheduler, no usable worker, the scheduler gone) is a
+    :class:`ClusterError`."""
     check_budget(max_seconds)
     parse_scheduler(scheduler)
     if batch is not None and not 1 <= batch <= 10_000:
         raise ValueError(f"a batch holds 1 to 10000 deals, not {batch}")
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
-    known = store.range(rules, first, last, key)
-    todo = [n for n in range(first, last + 1) if not settled(known.get(n), max_seconds)]
+    known = usable(store.range(rules, first, last, key), max_seconds)
+    todo = [n for n in range(first, last + 1) if n not in known]
     if not todo:
         return known, 0
 
@@ -213,67 +314,207 @@ def run_cluster_survey(
             for number, verdict in verdicts.items():
                 on_result(number, verdict)
 
+    distributed = _distributed()
     with connect(scheduler) as client:
-        workers = check_versions(client)
-        size = batch or batch_size(len(todo), workers, player)
-        batches = [[(rules, n, player, full, seed, max_seconds) for n in todo[i:i + size]]
-                   for i in range(0, len(todo), size)]
-        peak = _stream(client, batches, workers, keep, on_progress)
+        try:
+            fleet = _Fleet(client, worker_versions(), on_warning)
+            size = batch or batch_size(len(todo), max(1, fleet.wait_for_workers()), player)
+            batches = [[(rules, n, player, full, seed, max_seconds) for n in todo[i:i + size]]
+                       for i in range(0, len(todo), size)]
+            peak = _stream(client, fleet, batches, max_seconds, keep, on_progress)
+        except ClusterError:
+            raise
+        except (OSError, RuntimeError, TimeoutError, distributed.CancelledError) as error:
+            raise ClusterError(f"lost the scheduler at {scheduler}: {_describe(error)}; run the same "
+                               f"command again to resume") from None
     return known, peak
 
 
-def _stream(client: Any, batches: list[list[Job]], workers: int,
+class _Fleet:
+    """The workers of the cluster, each checked once (:func:`worker_versions`,
+    run as a task on it, with a deadline) before it gets a batch."""
+
+    def __init__(self, client: Any, versions: dict[str, str], warn: Warn | None) -> None:
+        self.client, self.versions, self.warn = client, versions, warn
+        self.current: set[str] = set()
+        self.good: set[str] = set()
+        self.bad: dict[str, str] = {}
+        self.checking: dict[str, tuple[Any, float]] = {}
+        self.idle_since = time.perf_counter()
+        self.seen = time.perf_counter()
+
+    def refresh(self) -> set[str]:
+        """Look at the scheduler's workers, check the new ones; the usable
+        ones. Raises :class:`ClusterError` when there is none that can run
+        the deals and none is on its way."""
+        now = time.perf_counter()
+        if self.client.status not in ("running", "newly-created"):
+            if now - self.seen > CONNECT_SECONDS:
+                raise ClusterError(f"the scheduler stopped answering (client {self.client.status}) for "
+                                   f"{CONNECT_SECONDS:g} s; run the same command again to resume")
+            return set()
+        self.seen = now
+        self.current = set(self.client.nthreads())
+        for address in sorted(self.current - self.good - self.bad.keys() - self.checking.keys()):
+            future = self.client.submit(worker_versions, workers=[address], allow_other_workers=False,
+                                        pure=False, retries=0)
+            self.checking[address] = (future, now)
+        for address, (future, since) in list(self.checking.items()):
+            self._checked(address, future, since, now)
+        ready = self.good & self.current
+        if ready:
+            self.idle_since = now
+            return ready
+        if self.current and self.current <= self.bad.keys():
+            reasons = [self.bad[address] for address in sorted(self.current)]
+            raise ClusterError(reasons[0] if len(reasons) == 1 else
+                               "no worker can run the deals: " + "; ".join(reasons))
+        if now - self.idle_since > WORKER_WAIT:
+            raise ClusterError(f"no worker that can run the deals joined the scheduler in {WORKER_WAIT:g} s"
+                               + ("" if self.current else " (it has no workers: start some with dask worker)")
+                               + "; run the same command again to resume")
+        return ready
+
+    def _checked(self, address: str, future: Any, since: float, now: float) -> None:
+        if address not in self.current:
+            future.cancel()
+            del self.checking[address]
+            return
+        if future.status == "pending":
+            if now - since > CHECK_SECONDS:
+                future.cancel()
+                self.refuse(address, f"worker {address} did not report its versions within "
+                                     f"{CHECK_SECONDS:g} s (frozen or overloaded?); it is left out")
+            return
+        del self.checking[address]
+        try:
+            versions = future.result(timeout=CHECK_SECONDS)
+        except Exception as error:  # a worker without terrace cannot even unpickle the check
+            self.refuse(address, f"worker {address} cannot run terrace: {_describe(error)}")
+            return
+        if versions == self.versions:
+            self.good.add(address)
+        else:
+            theirs = versions if isinstance(versions, dict) else {}
+            self.refuse(address, _mismatch(address, theirs, self.versions))
+
+    def refuse(self, address: str, reason: str) -> None:
+        """Leave a worker out for the rest of the survey."""
+        self.good.discard(address)
+        if address not in self.bad:
+            self.bad[address] = reason
+            if self.warn is not None:
+                self.warn(reason)
+
+    def wait_for_workers(self) -> int:
+        """Wait until a worker is usable (or :meth:`refresh` gives up); how
+        many are."""
+        while True:
+            ready = self.refresh()
+            if ready and not self.checking:
+                return len(ready)
+            if ready and time.perf_counter() - self.idle_since > TICK:
+                return len(ready)
+            time.sleep(TICK / 5)
+
+
+def _stream(client: Any, fleet: _Fleet, batches: list[list[Job]], max_seconds: float,
             keep: Callable[[dict[int, Verdict]], None], on_progress: Progress | None) -> int:
-    """Run ``batches`` on the client's cluster, a few per worker at a time,
-    calling ``keep`` with the verdicts of each batch as it finishes (each
-    deal once, however often it ran); returns the largest worker peak
-    memory (kB) seen."""
+    """Run ``batches`` on the fleet's usable workers, a few per worker at a
+    time, calling ``keep`` with the verdicts of each batch as it finishes
+    (each deal once, however often it ran); returns the largest worker peak
+    memory (kB) seen. A batch refused by its worker (another version), or
+    running far beyond its budget (a frozen worker), runs again elsewhere."""
     distributed = _distributed()
     pending = list(reversed(batches))
     done: set[int] = set()
     peak = 0
     start = time.perf_counter()
-    checked = start
-
-    def submit(jobs: list[Job]) -> Any:
-        future = client.submit(run_batch, VERSION, jobs, pure=False, retries=0)
-        owner[future.key] = jobs
-        return future
-
-    owner: dict[Any, list[Job]] = {}
+    running: dict[Any, tuple[Any, list[Job], float]] = {}
     lost: Counter[int] = Counter()
-    first = [submit(pending.pop()) for _ in range(min(len(pending), _window(workers)))]
-    stream = distributed.as_completed(first, loop=client.loop)  # this client's loop, not the default's
     try:
-        for future in stream:
-            jobs = owner.pop(future.key)
-            try:
-                results = _results(future, distributed.KilledWorker)
-            except _Lost:
-                if len(jobs) == 1:
-                    lost[jobs[0][1]] += 1
-                    if lost[jobs[0][1]] > MAX_LOST:
-                        raise ClusterError(f"deal {jobs[0][1]} was lost with its worker {MAX_LOST + 1} "
-                                           "times: it may need more memory than a worker has") from None
-                # again, each deal alone: a deal that kills its workers is then named
-                pending.extend([job] for job in jobs)
-                results = []
-            fresh = {number: verdict for number, verdict, _ in results if number not in done}
-            if fresh:
-                keep(fresh)
-                done.update(fresh)
-                peak = max(peak, *(kb for _, _, kb in results))
+        def fill(ready: set[str]) -> None:
+            while pending and ready and len(running) < _window(len(ready)):
+                jobs = pending.pop()
+                future = client.submit(run_batch, fleet.versions, jobs, workers=sorted(ready),
+                                       allow_other_workers=False, pure=False, retries=0)
+                running[future.key] = (future, jobs, time.perf_counter())
+
+        while pending or running:
+            ready = fleet.refresh()
+            fill(ready)
+            _wait_any([future for future, _, _ in running.values()])
             now = time.perf_counter()
-            if now - checked >= 1.0 or not pending:
-                workers, checked = len(client.nthreads()), now
-            while pending and stream.count() < _window(workers):
-                stream.add(submit(pending.pop()))
+            for key, (future, jobs, since) in list(running.items()):
+                if future.status not in ("finished", "error", "cancelled"):
+                    if now - since > _overrun(len(jobs), max_seconds):
+                        del running[key]
+                        _abandon(client, fleet, future, jobs, now - since)
+                        pending.append(jobs)
+                    continue
+                del running[key]
+                try:
+                    results = _results(future, distributed.KilledWorker)
+                except WrongWorker as error:  # joined after its check, or replaced at the same address
+                    fleet.refuse(error.address, str(error))
+                    pending.append(jobs)
+                    continue
+                except _Lost:
+                    if len(jobs) == 1:
+                        lost[jobs[0][1]] += 1
+                        if lost[jobs[0][1]] > MAX_LOST:
+                            raise ClusterError(f"deal {jobs[0][1]} was lost with its worker {MAX_LOST + 1} "
+                                               "times: it may need more memory than a worker has") from None
+                    # again, each deal alone: a deal that kills its workers is then named
+                    pending.extend([job] for job in jobs)
+                    continue
+                except ClusterError:
+                    raise
+                except Exception as error:  # the task's own failure on the worker
+                    raise ClusterError(f"deals {jobs[0][1]}-{jobs[-1][1]} failed on a worker: "
+                                       f"{_describe(error)}") from None
+                fill(ready)  # keep the workers busy while the client stores this batch
+                fresh = {number: verdict for number, verdict, _ in results if number not in done}
+                if fresh:
+                    keep(fresh)
+                    done.update(fresh)
+                    peak = max(peak, *(kb for _, _, kb in results))
             if on_progress is not None:
-                on_progress(len(done), len(done) / max(now - start, 1e-9), workers)
+                on_progress(len(done), len(done) / max(now - start, 1e-9), len(fleet.good & fleet.current))
     finally:
-        for future in list(stream.futures):
-            future.cancel()
+        for future, _, _ in running.values():
+            _quietly(future.cancel)
     return peak
+
+
+def _wait_any(futures: list[Any]) -> None:
+    """Wait until one of ``futures`` is no longer pending, or :data:`TICK`
+    seconds have gone by."""
+    deadline = time.perf_counter() + TICK
+    while time.perf_counter() < deadline:
+        if any(future.status != "pending" for future in futures):
+            return
+        time.sleep(0.01)
+
+
+def _overrun(deals: int, max_seconds: float) -> float:
+    """Seconds after which a batch of ``deals`` is taken for stuck: its
+    deals' budgets, for each batch that may queue before it, twice, plus
+    :data:`OVERRUN_SLACK`."""
+    return 2 * IN_FLIGHT_PER_WORKER * deals * max_seconds + OVERRUN_SLACK
+
+
+def _abandon(client: Any, fleet: _Fleet, future: Any, jobs: list[Job], seconds: float) -> None:
+    """Give up a batch that overran: leave out the worker running it (it
+    seems frozen) and cancel it; the caller runs it again."""
+    try:
+        holders = [address for address, keys in client.processing().items() if future.key in keys]
+    except Exception:  # pragma: no cover - the scheduler is gone: the next refresh says so
+        holders = []
+    for address in holders:
+        fleet.refuse(address, f"worker {address} ran deals {jobs[0][1]}-{jobs[-1][1]} for {seconds:.0f} s, "
+                              "far beyond their budget (frozen?); it is left out and they run elsewhere")
+    _quietly(future.cancel)
 
 
 class _Lost(Exception):
@@ -283,15 +524,17 @@ class _Lost(Exception):
 def _results(future: Any, killed: type[Exception]) -> list[tuple[int, Verdict, int]]:
     """A finished batch's results; :class:`_Lost` when the workers that ran
     it kept dying (Dask's ``KilledWorker``, after it tried it elsewhere), or
-    one died before the client fetched its results. An error of the task
+    one died (or froze) before the client fetched its results. An error of the task
     itself (a refusal, a bug) is raised as it is, never retried."""
     if future.status == "error":
         error = future.exception()
         if isinstance(error, killed):
             raise _Lost
         raise error
+    if future.status == "cancelled":  # (the scheduler forgot it)
+        raise _Lost
     try:
-        return list(future.result())
+        return list(future.result(timeout=CHECK_SECONDS))
     except Exception:  # finished, then lost with its worker before it was fetched
         raise _Lost from None
 
