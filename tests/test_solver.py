@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+import sys
 import time
 from pathlib import Path
 from typing import cast
@@ -229,12 +230,43 @@ def test_cli_survey_resumes(tmp_path: Path) -> None:
     out = runner.invoke(main, args)
     assert out.exit_code == 0, out.output
     assert "Wilson 95% interval" in out.output
-    assert (tmp_path / "survey-falling-star-3-6.md").read_text().count("|") > 10
-    assert (tmp_path / "survey-falling-star-3-6.png").read_bytes()[:4] == b"\x89PNG"
+    [table] = tmp_path.glob("survey-falling-star-3-6-*.md")  # 0.3 s is not the default budget
+    assert table.read_text().count("|") > 10
+    assert table.with_suffix(".png").read_bytes()[:4] == b"\x89PNG"
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0] == 4
     out = runner.invoke(main, args)
     assert out.exit_code == 0
+
+
+def test_cli_survey_files_name_their_survey_and_reproduce_it(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    db = str(tmp_path / "v.sqlite3")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    base = ["survey", "-v", "falling-star", "--deals", "3-4", "--jobs", "1", "--player", "random", "--db", db]
+    runs = [["--seed", "1"], ["--seed", "2"], ["--max-seconds", "30"], ["--redeals", "1"], []]
+    names = set()
+    for extra in runs:
+        monkeypatch.setattr(sys, "argv", ["terrace", "--debug", "survey", *base[1:], *extra])
+        out = CliRunner().invoke(main, ["--debug", *base, *extra, "--out", "~/tables"])
+        assert out.exit_code == 0, out.output
+        made = {path.name for path in (tmp_path / "tables").glob("*.md")} - names
+        assert len(made) == 1, (extra, made)  # a new file for every different survey
+        names |= made
+        reproduce = (tmp_path / "tables" / made.pop()).read_text().split("Reproduce: `")[1].split("`")[0]
+        assert reproduce.startswith("terrace survey -v falling-star "), reproduce
+        assert "--deals 3-4 " in reproduce and "--player random " in reproduce
+        assert "survey survey" not in reproduce and "--debug" not in reproduce
+        assert all(word in reproduce.split() for word in extra)
+    assert "survey-falling-star-3-4-random.md" in names  # the defaults keep the plain name
+    assert not Path("~").exists()
+
+
+def test_cli_survey_refuses_an_out_that_is_not_a_folder(tmp_path: Path) -> None:
+    for out in ("/dev/null",):  # (click refuses a regular file itself)
+        result = CliRunner().invoke(main, ["survey", "--deals", "1", "--db", str(tmp_path / "v.sqlite3"),
+                                           "--out", out])
+        assert result.exit_code == 1 and "it is not a folder" in result.output, result.output
 
 
 def test_winnable_deal_uses_the_cache(tmp_path: Path) -> None:

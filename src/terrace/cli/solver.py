@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shlex
 import sys
@@ -26,11 +27,12 @@ from terrace.cli.options import (
     verdicts_db_options,
 )
 from terrace.refusals import clip
+from terrace.rules import Rules
 from terrace.solver.api import solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
 from terrace.solver.players import PLAYERS, player_key, player_settings
 from terrace.solver.survey import markdown_table, now, parse_range, run_survey, summarise, summary_json
-from terrace.solver.verdicts import Verdict, VerdictStore, at_budget
+from terrace.solver.verdicts import Verdict, VerdictStore, at_budget, rules_key
 from terrace.variants import TITLES, preset_name
 
 DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
@@ -137,7 +139,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
 
     from terrace.solver.cluster import ClusterError, parse_scheduler, run_cluster_survey
 
-    argv = ["terrace", "survey", *sys.argv[2:]] if len(sys.argv) > 1 else ["terrace", "survey"]
+    argv = _command_line(click.get_current_context())
     rules = pop_rules(kwargs)
     budget = DEFAULT_BUDGET[player] if max_seconds is None else max_seconds
     try:
@@ -154,7 +156,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     except ValueError as error:
         raise click.UsageError(str(error)) from None
     if not as_json:
-        _check_writable(Path(out))  # before hours of solving, not after
+        _check_writable(Path(out).expanduser())  # before hours of solving, not after
     jobs = jobs or os.cpu_count() or 1
     name = preset_name(rules) or "custom"
     store = VerdictStore(chosen_verdicts_db(verdicts_db, old_db))
@@ -219,8 +221,8 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                + (f"; peak worker memory {peak / 1024:.0f} MB" if peak else ""))
     title = TITLES.get(name, name) + ("" if player == "perfect" else f", {player} player")
     command = " ".join(shlex.quote(a) for a in argv)
-    folder = Path(out)
-    stem = f"survey-{name}-{first}-{last}" + ("" if player == "perfect" else f"-{player}")
+    folder = Path(out).expanduser()
+    stem = _stem(rules, name, first, last, player, key, budget)
     (folder / f"{stem}.md").write_text(markdown_table(title, summary, command, budget))
     if not charts_available():
         click.echo(f"wrote {folder / (stem + '.md')} (no chart: {ChartsUnavailableError()})")
@@ -233,8 +235,48 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     click.echo(f"wrote {folder / (stem + '.md')} and {folder / (stem + '.png')}")
 
 
+def _stem(rules: Rules, name: str, first: int, last: int, player: str, key: str, budget: float) -> str:
+    """The file name (without suffix) of a survey's table and chart:
+    ``survey-PRESET-FIRST-LAST[-PLAYER]``, and when the rules are custom or
+    the player's settings, seed or budget are not the defaults, a short hash
+    of them, so that different surveys never overwrite each other's files."""
+    stem = f"survey-{name}-{first}-{last}" + ("" if player == "perfect" else f"-{player}")
+    if name != "custom" and key == player_key(player) and budget == DEFAULT_BUDGET[player]:
+        return stem
+    text = json.dumps([rules_key(rules), key, budget], separators=(",", ":"))
+    return f"{stem}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
+
+
+def _command_line(ctx: click.Context) -> list[str]:
+    """The ``terrace survey`` command with every option the user gave, from
+    the parsed options (``sys.argv`` also holds global options, such as
+    ``terrace --debug survey``)."""
+    argv = ["terrace", ctx.info_name or "survey"]
+    for param in ctx.command.params:
+        if not isinstance(param, click.Option) or param.name is None:
+            continue
+        source = ctx.get_parameter_source(param.name)
+        if source in (None, click.core.ParameterSource.DEFAULT):
+            continue
+        value = ctx.params.get(param.name)
+        if param.is_flag:
+            if value:
+                argv.append(param.opts[-1])
+            elif param.secondary_opts:
+                argv.append(param.secondary_opts[-1])
+            continue
+        for item in value if param.multiple and isinstance(value, tuple | list) else [value]:
+            if item is not None:
+                argv += [param.opts[-1], repr(item) if isinstance(item, float) and item != int(item)
+                         else f"{item:g}" if isinstance(item, float) else str(item)]
+    return argv
+
+
 def _check_writable(folder: Path) -> None:
     """Make ``folder`` if needed and refuse one where no file can be written."""
+    if folder.exists() and not folder.is_dir():
+        raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
+                                   "it is not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
