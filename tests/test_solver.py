@@ -552,3 +552,39 @@ def test_best_line_leads_to_the_most_cards_up() -> None:
         for move in search.moves_to_engine(board, search.best_line()):
             copy.push(move)
         assert sum(len(f) for f in copy.foundations) == search.best_found > 1
+
+
+def test_sigterm_stops_a_local_survey_and_its_workers(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+
+    command = [str(Path(sys.executable).parent / "terrace"), "survey", "-v", "admirals-patience",
+               "--deals", "1-4", "--jobs", "2", "--max-seconds", "60", "--db", str(tmp_path / "v.sqlite3"),
+               "--json"]
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    survey = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def children() -> list[int]:
+        found = []
+        for entry in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    if entry.isdigit() and int(stat.read().rsplit(")", 1)[1].split()[1]) == survey.pid:
+                        found.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+        return found
+
+    for _ in range(300):  # the pool's workers have started
+        if len(children()) >= 2:
+            break
+        time.sleep(0.05)
+    workers = children()
+    assert len(workers) >= 2
+    time.sleep(1)
+    survey.send_signal(signal.SIGTERM)
+    survey.communicate(timeout=20)  # (the pool's workers hold its pipes open while they run)
+    time.sleep(0.5)
+    assert [pid for pid in workers if Path(f"/proc/{pid}").exists()
+            and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"] == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shlex
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -192,6 +193,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
             show()
             bar.render_progress()
 
+        previous = _stop_on_sigterm()
         try:
             if scheduler is None:
                 verdicts, peak = run_survey(rules, first, last, jobs=jobs, max_seconds=budget, store=store,
@@ -205,6 +207,9 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                     seed=seed)
         except ClusterError as error:
             raise click.ClickException(str(error)) from None
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
     store.close()
     summary = summarise(verdicts)
     if as_json:
@@ -233,6 +238,19 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                      [v.seconds for v in verdicts.values()])
     )
     click.echo(f"wrote {folder / (stem + '.md')} and {folder / (stem + '.png')}")
+
+
+def _stop_on_sigterm() -> Any:
+    """Make SIGTERM stop the survey as Ctrl+C does (the local pool's worker
+    processes are stopped on the way out instead of running on to the end of
+    their budget); the handler it replaced, or None off the main thread."""
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        return signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (a test runner's)
+        return None
 
 
 def _stem(rules: Rules, name: str, first: int, last: int, player: str, key: str, budget: float) -> str:
