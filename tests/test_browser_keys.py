@@ -93,3 +93,28 @@ def test_enter_moves_the_selected_card_onto_the_focused_pile_11(api: Api, open_g
     moves_seen(page, len(game["moves"]) + 1)
     played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-1]
     assert played == wanted
+
+
+@pytest.mark.parametrize(("locale", "keys"), [("en-GB", "press 1–9, or 0 for the tenth."),
+                                              ("de-DE", "drücke 1–9 oder 0 für die zehnte.")])
+def test_the_tenth_candidate_shows_and_names_its_key_0(
+    api: Api, open_game: Any, locale: str, keys: str
+) -> None:
+    game = api.new(variant="madame", deal_number=11)
+    assert len(game["choices"]) == 10
+    page = open_game(game, locale=locale)
+    assert keys in page.locator("#prompt").text_content()
+    assert page.locator("[data-pile='t10'] .choice-key").text_content() == "0"
+    assert page.locator("[data-pile='t1'] .choice-key").text_content() == "1"
+    page.keyboard.press("0")
+    moves_seen(page, 1)
+    assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == ["c10"]
+
+
+def test_candidates_beyond_the_tenth_show_no_key(api: Api, open_game: Any) -> None:
+    game = api.new(variant="madame", deal_number=11, options={"candidates": 12, "piles": 12})
+    page = open_game(game)
+    assert "press 1–9, or 0 for the tenth (the others have no key)." in page.locator("#prompt").text_content()
+    assert page.locator("[data-pile='t10'] .choice-key").text_content() == "0"
+    assert page.locator("[data-pile='t11'] .choice-key").count() == 0
+    assert page.locator("[data-pile='t11'] .card.choice").count() == 1

@@ -4,7 +4,7 @@ import { api } from "./api.js";
 import { attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, placeName } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
-import { renderBoard, renderCounters, topCard } from "./render.js";
+import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
 import { app, toast } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
 import { followGame, paintTimer, startTimer } from "./timer.js";
@@ -110,7 +110,7 @@ function prompt(text) {
   if (!message) {
     if (game.replay) message = t("prompt.replay", { deal: game.deal_number, step: game.step, steps: game.steps });
     else if (game.status === "choosing") {
-      message = t("prompt.choose", { n: game.choices.length });
+      message = t("prompt.choose", { n: game.choices.length, keys: choiceKeys(game.choices.length) });
       if (app.verdicts) message += ` ${t("prompt.verdicts")}`;
       if (app.verdictNote) message += ` ${app.verdictNote}`;
     }
@@ -450,8 +450,6 @@ attachDrag(board, {
   },
 });
 attachArrows(board);
-
-const PILE_KEYS = "1234567890";
 
 // Controls that answer Enter and Space themselves (a button presses, a link
 // opens, a summary folds): those keys stay theirs. The board's piles are

@@ -50,6 +50,21 @@ function makeBack() {
   return el("div", { class: "card back", "aria-hidden": "true" });
 }
 
+// The keys that choose a candidate, by its place among the choices: 1 to 9,
+// then 0 for the tenth; the ones after it have none (null).
+export const PILE_KEYS = "1234567890";
+
+export function choiceKey(index) {
+  return index < PILE_KEYS.length ? PILE_KEYS[index] : null;
+}
+
+// The keys to name in the prompt for `n` candidates.
+export function choiceKeys(n) {
+  if (n <= 1) return "1";
+  if (n <= 9) return `1–${n}`;
+  return t(n === 10 ? "prompt.keys.ten" : "prompt.keys.more");
+}
+
 // `counted`: the name says how many cards the pile holds already.
 function pileLabel(name, cards, extra = "", counted = false) {
   const top = cards.length ? t("pile.top", { card: cardName(cards[cards.length - 1]) }) : t("pile.empty");
@@ -201,7 +216,7 @@ export function renderBoard(board, game, view) {
   const { cw } = fit;
   const s = game.state;
   const sources = game.sources || {};
-  const choices = new Map((game.choices || []).map((c) => [c.pile, c]));
+  const choices = new Map((game.choices || []).map((c, i) => [c.pile, { ...c, index: i }]));
   // The board is drawn anew: a pile that had the keyboard focus gets it back.
   const active = document.activeElement;
   const focusedPile = active && board.contains(active) && active.closest("[data-pile]");
@@ -300,7 +315,8 @@ export function renderBoard(board, game, view) {
       pile.classList.add("candidate");
       const top = pile.lastElementChild;
       top.classList.add("choice");
-      top.append(el("span", { class: "choice-key", text: choice.move.slice(1) }));
+      const key = choiceKey(choice.index);
+      if (key) top.append(el("span", { class: "choice-key", "aria-hidden": "true", text: key }));
       let label = `${cardName(choice.card)}, ${t("pile.choice", { i: choice.move.slice(1) })}`;
       const verdict = view.verdicts && view.verdicts[choice.move];
       if (verdict) {
