@@ -485,17 +485,22 @@ export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 let language = "en";
 
 export function chooseLanguage() {
-  const saved = localStorage.getItem("terrace.lang");
-  if (saved && STRINGS[saved]) return saved;
+  let saved = null;
+  try {
+    saved = localStorage.getItem("terrace.lang");
+  } catch {
+    saved = null;
+  }
+  if (saved && Object.hasOwn(STRINGS, saved)) return saved;
   for (const lang of navigator.languages || [navigator.language || "en"]) {
     const code = String(lang).slice(0, 2).toLowerCase();
-    if (STRINGS[code]) return code;
+    if (Object.hasOwn(STRINGS, code)) return code;
   }
   return "en";
 }
 
 export function setLanguage(lang) {
-  language = STRINGS[lang] ? lang : "en";
+  language = Object.hasOwn(STRINGS, lang) ? lang : "en";
   document.documentElement.lang = language;
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of document.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));

@@ -618,6 +618,21 @@ async function readUntil(request, done) {
   }
 }
 
+// The variant and options of the last new game, as stored: a variant's name
+// and an object of options, or nothing (the server checks the values, and
+// a refusal starts the default game).
+function lastVariant() {
+  let stored = null;
+  try {
+    stored = JSON.parse(localStorage.getItem("terrace.variant") || "null");
+  } catch {
+    stored = null;
+  }
+  const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+  if (!isObject(stored) || typeof stored.variant !== "string") return {};
+  return isObject(stored.options) ? { variant: stored.variant, options: stored.options } : { variant: stored.variant };
+}
+
 async function startup() {
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted) {
@@ -630,12 +645,7 @@ async function startup() {
   const current = await readUntil(() => api.current(), (r) => r.ok);
   if (!current.ok) return;  // (no game shown: load() says the server cannot be reached)
   if (current.data) return show(current.data, { animate: false });
-  let body = {};
-  try {
-    body = JSON.parse(localStorage.getItem("terrace.variant") || "{}") || {};
-  } catch {
-    body = {};
-  }
+  const body = lastVariant();
   const created = await newGame(body);
   if (!created.ok) await newGame({});
 }

@@ -1,6 +1,19 @@
 // What the page's modules share: the state of the page and the toast.
 // main.js changes the state; the dialogs in panels.js only read it.
 
+// A stored setting, if it is one of `allowed`; else (nothing stored, a value
+// from an older page or garbage, no storage at all) the first of them, the
+// default.
+export function stored(key, allowed) {
+  let value = null;
+  try {
+    value = localStorage.getItem(key);
+  } catch {
+    value = null;
+  }
+  return allowed.includes(value) ? value : allowed[0];
+}
+
 export const app = {
   game: null,          // the game JSON of the current game (or of a replay step)
   saved: null,         // the game being played while a replay is shown
@@ -10,12 +23,12 @@ export const app = {
   selected: null,      // the selected source pile
   hint: null,          // {source, target}
   settings: {
-    click: localStorage.getItem("terrace.click") || "double",
-    animate: localStorage.getItem("terrace.animate") !== "off",
-    autoplay: localStorage.getItem("terrace.autoplay") || "finish",  // off | finish | safe
-    timer: localStorage.getItem("terrace.timer") !== "off",
+    click: stored("terrace.click", ["double", "single"]),
+    animate: stored("terrace.animate", ["on", "off"]) === "on",
+    autoplay: stored("terrace.autoplay", ["finish", "off", "safe"]),
+    timer: stored("terrace.timer", ["on", "off"]) === "on",
     // Assists, all off unless the player turns them on (each one used marks the game as assisted).
-    assists: Object.fromEntries(["verdicts", "peek", "warn"].map((name) => [name, localStorage.getItem(`terrace.assist.${name}`) === "on"])),
+    assists: Object.fromEntries(["verdicts", "peek", "warn"].map((name) => [name, stored(`terrace.assist.${name}`, ["off", "on"]) === "on"])),
   },
   queue: Promise.resolve(),
 };
