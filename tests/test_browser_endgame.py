@@ -367,3 +367,35 @@ def test_the_time_reaches_the_server(api: Api, open_game: Any) -> None:
         page.wait_for_timeout(100)
     assert 1_500 <= stored <= 6_000
 
+
+
+LOST_AT_START = {"variant": "terrace", "deal_number": 1,
+                 "options": {"decks": 1, "piles": 1, "reserve": 50, "candidates": 0}}
+"""A deal lost before its first move: no move to play, none to undo."""
+
+
+@pytest.mark.parametrize(("locale", "words"), [("en-GB", "there is no move to undo"),
+                                               ("de-DE", "keinen Zug zum Zurücknehmen")])
+def test_a_game_lost_at_its_start_offers_no_undo(api: Api, open_game: Any, locale: str, words: str) -> None:
+    game = api.new(**LOST_AT_START)
+    assert game["status"] == "lost" and not game["moves"] and not game["can_undo"]
+    page = open_game(game, locale=locale)
+    end = page.locator("dialog.end[open]")
+    end.wait_for()
+    assert words in end.inner_text()
+    assert "Undo a few" not in end.inner_text() and "ein paar Züge" not in end.inner_text()
+    assert end.locator("#end-undo").count() == 0
+    assert "null" not in end.inner_text()
+
+
+def test_a_game_lost_after_moves_still_offers_undo(api: Api, open_game: Any) -> None:
+    record = golden("terrace-lost")
+    game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
+    game = api.play(game, *record.moves)
+    assert game["status"] == "lost"
+    page = open_game(game)
+    end = page.locator("dialog.end[open]")
+    end.wait_for()
+    assert "Undo a few moves" in end.inner_text()
+    end.locator("#end-undo").click()
+    moves_seen(page, len(record.moves) - 1)

@@ -272,6 +272,10 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
   const close = el("button", { type: "button", text: t("btn.keepLooking"), onclick: () => dialog.close() });
   const again = el("button", { type: "button", class: "primary", text: t("btn.playAgain"), onclick: () => { dialog.close(); openNewGame(); } });
   const buttons = el("div", { class: "buttons" });
+  // (offered, and its words said, only when there is a move to undo)
+  const undoButton = game.can_undo
+    ? el("button", { type: "button", id: "end-undo", text: t("btn.undo"), onclick: () => { dialog.close(); undo(); } })
+    : null;
   let title;
   let text;
   if (kind === "won") {
@@ -280,10 +284,10 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
     buttons.append(close, again);
   } else if (hopeless) {
     title = t("end.hopeless.title");
-    text = t("end.hopeless.text");
+    text = t(game.can_undo ? "end.hopeless.text" : "end.hopeless.text.noUndo");
     buttons.append(
       el("button", { type: "button", text: t("btn.playOn"), onclick: () => dialog.close() }),
-      el("button", { type: "button", id: "end-undo", text: t("btn.undo"), disabled: !game.can_undo, onclick: () => { dialog.close(); undo(); } }),
+      ...(undoButton ? [undoButton] : []),
       el("button", { type: "button", class: "primary", id: "end-giveup", text: t("btn.giveUp"), disabled: !canGiveUp(game), onclick: () => { dialog.close(); giveUpNow(); } }));
   } else if (game.given_up) {
     title = t("end.givenUp.title");
@@ -291,10 +295,8 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
     buttons.append(close, again);
   } else {
     title = t("end.lost.title");
-    text = t("end.lost.text");
-    buttons.append(
-      el("button", { type: "button", id: "end-undo", text: t("btn.undo"), disabled: !game.can_undo, onclick: () => { dialog.close(); undo(); } }),
-      close, again);
+    text = t(game.can_undo ? "end.lost.text" : "end.lost.text.noUndo");
+    buttons.append(...(undoButton ? [undoButton] : []), close, again);
   }
   if (!hopeless && analyse) {
     buttons.prepend(el("button", { type: "button", id: "end-analyse", text: t("btn.analyse"), onclick: () => { dialog.close(); analyse(); } }));
