@@ -101,3 +101,28 @@ def test_warning_before_a_move_that_loses_a_won_game(api: Api, open_game: Any) -
     _click_move(page, board, moves[losing - 1])
     page.locator("#dlg-confirm[open] #confirm-yes").click()
     moves_seen(page, losing)
+
+
+def test_analyse_is_offered_only_for_a_game_that_is_over(api: Api, open_game: Any) -> None:
+    """The coach refuses a game not over (coach-not-over): its replay has no
+    Analyse button; a lost game's replay has one."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s", "s")
+    page = open_game(game)
+    page.locator("#btn-stats").click()
+    page.wait_for_selector("#dlg-stats[open] ol.recent")
+    page.locator("#dlg-stats ol.recent li").first.get_by_role("button", name="Replay").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    assert page.locator("#replay-coach").is_hidden()
+    page.locator("#replay-next").click()
+    page.locator("#prompt", has_text="move 1 of 3").wait_for()
+    assert page.locator("#replay-coach").is_hidden()
+    moves, _ = thrown_away()
+    lost = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), *moves)
+    page = open_game(lost)
+    page.locator("dialog.end[open]").wait_for()
+    page.locator("dialog.end[open] button", has_text="Look at the board").click()
+    page.locator("#btn-stats").click()
+    page.wait_for_selector("#dlg-stats[open] ol.recent")
+    page.locator("#dlg-stats ol.recent li").first.get_by_role("button", name="Replay").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    assert page.locator("#replay-coach").is_visible()

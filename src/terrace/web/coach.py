@@ -26,14 +26,12 @@ from starlette.routing import Route
 
 from terrace.board import Board
 from terrace.moves import Move
-from terrace.position import Status
 from terrace.refusals import Reason, Refusal
 from terrace.solver.coach import base_chances, coach_report, warn_check
-from terrace.storage import StoredGame
 from terrace.web.endpoints import WebGame
 from terrace.web.i18n import WebRefusal
 from terrace.web.replies import ApiError, json_response, may_change, only_fields, read_body
-from terrace.web.view import describe_move
+from terrace.web.view import describe_move, finished
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +45,6 @@ class CoachBudgets:
     warn: float = 1.0
     """Both searches of one warning check: short, since the page waits for
     it before every move while the assist is on."""
-
-
-def finished(game: StoredGame, board: Board) -> bool:
-    """True when the game is over: won, lost (no move left) or given up."""
-    return game.given_up_at is not None or board.status in (Status.WON, Status.LOST)
 
 
 class CoachEndpoints:

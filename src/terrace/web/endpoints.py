@@ -41,7 +41,7 @@ from terrace.web.replies import (
     refusal_reason,
     request_refusal_json,
 )
-from terrace.web.view import describe_move, game_json, game_summary, motions
+from terrace.web.view import describe_move, finished, game_json, game_summary, motions
 from terrace.web.why import explain
 from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
 
@@ -216,7 +216,7 @@ class WebGame:
             board.push(Move.parse(last))
         data = game_json(game, board)
         data.update(
-            step=step, steps=len(game.moves), replay=True, last_move=last,
+            step=step, steps=len(game.moves), replay=True, last_move=last, over=finished(game, game.board()),
             motions=motions(before, board.to_dict(), source if step else None),
             sources={}, draw=None, choices=[], legal_moves=[],
         )

@@ -23,6 +23,7 @@ from terrace.board import Board
 from terrace.building import FOUNDATION_SIZE
 from terrace.cards import RANK, RANKS, RED, SUIT, SUITS, parse_card
 from terrace.moves import Move
+from terrace.position import Status
 from terrace.storage import StoredGame
 from terrace.variants import TITLES, rules_label
 
@@ -190,6 +191,12 @@ def motions(
         )
     result.sort(key=lambda m: m["refill"])
     return result
+
+
+def finished(game: StoredGame, board: Board) -> bool:
+    """True when the game is over: won, lost (no move left) or given up
+    (``board`` is its live board). The coach analyses only such a game."""
+    return game.given_up_at is not None or board.status in (Status.WON, Status.LOST)
 
 
 def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:

@@ -92,6 +92,8 @@ function draw() {
   $("#btn-hint").disabled = replay || game.status === "won" || game.status === "lost";
   $("#btn-restart").disabled = replay || !game.moves.length;
   $("#replay-bar").hidden = !replay;
+  // (Analyse only for a game that is over: the server's coach refuses any other)
+  $("#replay-coach").hidden = !(replay && game.over);
   if (replay) {
     $("#replay-prev").disabled = game.step <= 0;
     $("#replay-next").disabled = game.step >= game.steps;
