@@ -184,3 +184,27 @@ def test_following_the_hint_never_goes_round_in_circles(api: Api, open_game: Any
     if board.is_won():
         page.wait_for_selector("body[data-status='won']")
         found = press_hint(page) if not page.locator("#btn-hint").is_disabled() else found
+
+
+def test_hint_requests_do_not_pile_up_while_one_is_pending(api: Api, open_game: Any) -> None:
+    """H pressed again and again (and Hint clicked) while a hint is being
+    computed asks for no more hints: the next move is not held back."""
+    game = api.play(api.new(variant="terrace", deal_number=21), "c1", "s")
+    held: list[Any] = []
+    page = open_game(game)
+    page.route("**/hint", lambda route: held.append(route))
+    for _ in range(6):
+        page.keyboard.press("h")
+    page.locator("#btn-hint").click()
+    page.wait_for_timeout(400)
+    assert len(held) == 1
+    assert page.locator("#btn-hint").get_attribute("aria-busy") == "true"
+    held.pop().continue_()
+    page.wait_for_selector(".hint-src")
+    assert page.locator("#btn-hint").get_attribute("aria-busy") is None
+    page.unroute("**/hint")
+    # Once answered, a hint can be asked for again; a draw comes after it.
+    with page.expect_request("**/hint"):
+        page.keyboard.press("h")
+    page.locator("[data-pile='stock']").click()
+    moves_seen(page, 3)

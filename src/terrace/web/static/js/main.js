@@ -262,46 +262,57 @@ function backing(found) {
   return t(`hint.by.${found.kind}`);
 }
 
+// One hint at a time: while one is asked for (or waits its turn), further
+// presses of H or clicks on Hint are ignored, so that they do not queue up
+// (each takes a solve) and hold back the moves played after them.
+let hintPending = false;
+
 function hint() {
-  return enqueue(async () => {
-    const game = app.game;
-    if (!game || game.replay) return;
-    const button = $("#btn-hint");
-    button.classList.add("thinking");
-    button.setAttribute("aria-busy", "true");
-    const result = await api.hint(game, app.settings.assists.peek);
+  if (hintPending) return app.queue;
+  hintPending = true;
+  const button = $("#btn-hint");
+  button.classList.add("thinking");
+  button.setAttribute("aria-busy", "true");
+  return enqueue(() => askHint().finally(() => {
+    hintPending = false;
     button.classList.remove("thinking");
     button.removeAttribute("aria-busy");
-    if (app.game !== game) return;  // asked on a position no longer shown
-    if (await caughtUp(result)) return;
-    if (!result.ok) return toast(result.data.error);
-    const found = result.data;
-    const hopeless = found.kind === "lost";
-    if (hopeless) showEnd(game, "lost", true, actions);
-    if (!found.move) {
-      const why = backing(found);
-      prompt(why);
-      return toast(why, "info");
-    }
-    app.hint = { source: found.source, target: found.target, move: found.move };
-    markHint(app.hint);
-    let what;
-    if (found.move === "s") what = t("hint.draw");
-    else if (found.move[0] === "c") {
-      const choice = game.choices.find((c) => c.move === found.move);
-      what = t("hint.choose", { card: choice ? cardLabel(choice.card) : found.move });
-    } else {
-      const info = game.sources[found.source];
-      what = t("hint.moveCard", {
-        card: info ? cardLabel(info.card) : found.source,
-        from: placeName(found.source),
-        to: found.target ? placeName(found.target) : "",
-      });
-    }
-    const text = `${t("hint.move", { what })} ${backing(found)}`;
-    prompt(text);
-    toast(text, "info");
-  });
+  }));
+}
+
+async function askHint() {
+  const game = app.game;
+  if (!game || game.replay) return;
+  const result = await api.hint(game, app.settings.assists.peek);
+  if (app.game !== game) return;  // asked on a position no longer shown
+  if (await caughtUp(result)) return;
+  if (!result.ok) return toast(result.data.error);
+  const found = result.data;
+  const hopeless = found.kind === "lost";
+  if (hopeless) showEnd(game, "lost", true, actions);
+  if (!found.move) {
+    const why = backing(found);
+    prompt(why);
+    return toast(why, "info");
+  }
+  app.hint = { source: found.source, target: found.target, move: found.move };
+  markHint(app.hint);
+  let what;
+  if (found.move === "s") what = t("hint.draw");
+  else if (found.move[0] === "c") {
+    const choice = game.choices.find((c) => c.move === found.move);
+    what = t("hint.choose", { card: choice ? cardLabel(choice.card) : found.move });
+  } else {
+    const info = game.sources[found.source];
+    what = t("hint.moveCard", {
+      card: info ? cardLabel(info.card) : found.source,
+      from: placeName(found.source),
+      to: found.target ? placeName(found.target) : "",
+    });
+  }
+  const text = `${t("hint.move", { what })} ${backing(found)}`;
+  prompt(text);
+  toast(text, "info");
 }
 
 // The solver's verdicts on the base cards: only with the assist on (asking
