@@ -117,6 +117,25 @@ def test_double_click_auto_moves_and_stock_click_draws(api: Api, open_game: Any)
     moves_seen(page, 4)
 
 
+def test_a_double_click_on_the_stock_draws_once(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    page.locator("[data-pile='stock']").dblclick()
+    moves_seen(page, 2)
+    # Also when the first click's draw is shown before the second click
+    # arrives (a slow double click, a fast server).
+    box = page.locator("[data-pile='stock']").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down(click_count=1)
+    page.mouse.up(click_count=1)
+    moves_seen(page, 3)
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    page.wait_for_timeout(600)
+    assert page.evaluate("document.body.dataset.moves") == "3"
+    assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == ["c1", "s", "s"]
+
+
 def test_an_illegal_drop_snaps_back_with_the_reason(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)

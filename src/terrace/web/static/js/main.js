@@ -430,6 +430,9 @@ board.addEventListener("click", (event) => {
   // acts on its pile only as a drop target.
   const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
   if (still && !app.selected && name !== "stock") return;
+  // A double click fires two clicks (detail 1, then 2): the stock draws on
+  // the first only, so a double click draws one card, not two.
+  if (name === "stock" && event.detail > 1) return;
   activate(name, event.detail || 1);
 });
 
