@@ -204,3 +204,41 @@ def test_the_statistics_table_fits(api: Api, open_game: Any, phone: bool) -> Non
         first = page.locator("#dlg-stats table.stats tbody td").first
         before = page.evaluate("(td) => getComputedStyle(td, '::before').content", first.element_handle())
         assert before not in ("none", "normal", '""')
+
+
+REACH = """() => {
+  const out = [];
+  for (const node of document.querySelectorAll('#board [data-pile], #board .card')) {
+    const r = node.getBoundingClientRect();
+    if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5)
+      out.push(`${node.dataset.pile || node.dataset.card} ${[r.left, r.top, r.right].map(Math.round)}`);
+  }
+  const page = document.scrollingElement;
+  return { out, wide: page.scrollWidth > innerWidth + 1, tall: page.scrollHeight > innerHeight + 1,
+           piles: document.querySelectorAll('#board [data-pile]').length };
+}"""
+
+BIG_OPTIONS = [
+    {"decks": 2, "piles": 14, "candidates": 3, "reserve": 11},
+    {"decks": 8, "piles": 11, "candidates": 3, "reserve": 11},
+    {"decks": 8, "piles": 20, "candidates": 20, "reserve": 100},
+    {"decks": 8, "piles": 20, "candidates": 0, "reserve": 0},
+    {"decks": 8, "piles": 1, "candidates": 0, "reserve": 414},
+]
+
+
+@pytest.mark.parametrize("options", BIG_OPTIONS, ids=lambda o: "-".join(str(v) for v in o.values()))
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (640, 360)])
+def test_every_pile_is_on_the_screen_with_the_largest_options(
+    api: Api, open_game: Any, options: dict[str, int], width: int, height: int
+) -> None:
+    """The cards shrink to the width: no pile off the screen, none at a
+    negative place (out of reach), no sideways scrolling; with many decks
+    the foundations take fewer, longer rows rather than scroll down."""
+    game = api.new(variant="terrace", deal_number=3, options=options)
+    page = open_game(game, viewport={"width": width, "height": height})
+    found = page.evaluate(REACH)
+    assert found["piles"] == 2 + 4 * options["decks"] + 1 + options["piles"]
+    assert found["out"] == [], found
+    assert not found["wide"]
+    assert not found["tall"]

@@ -151,21 +151,35 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   const o = game.options;
   const foundations = 4 * o.decks;
   const portrait = window.innerWidth < window.innerHeight * 0.8;
-  const rows = Math.ceil(foundations / (portrait ? Math.max(4, o.piles - 2) : 8));
-  const perRow = Math.ceil(foundations / rows);
-  const topCols = 2 + perRow + GAP * 1.5;  // the waste keeps a wider gap
-  const cols = Math.max(o.piles, topCols);
   const width = board.clientWidth;
   const top = board.getBoundingClientRect().top;
   const height = bottom - top - BOTTOM;
-  const byWidth = width / (cols + (Math.ceil(cols) - 1) * GAP + 2 * PAD_X);
-  // Everything above the tableau (in top card widths), and the tableau's
-  // first card and fan for an ordinary pile and for the tallest one.
-  const above = GAP * 1.2 + rows * RATIO + (rows - 1) * 0.24 + 0.26 + ROW_GAP + RATIO + ROW_GAP;
+  // The tableau's first card and fan for an ordinary pile and for the tallest one.
   const tallest = Math.max(1, ...game.state.tableau.map((pile) => pile.length));
   const tableau = (cw) => RATIO * cw + Math.max((TYPICAL_PILE - 1) * fullStep(cw), (tallest - 1) * tightStep(cw));
-  const byHeight = largest(MIN_CW, 240, (cw) => above * cw + tableau(cw) <= height);
-  const cw = Math.max(MIN_CW, Math.min(byWidth, byHeight));
+  // The board with the foundations in `rows` rows. The width is a hard
+  // limit, also below MIN_CW (a wider board would scroll sideways with its
+  // centred rows starting off the screen, the stock out of reach); the
+  // height gives way at MIN_CW (the page then scrolls down).
+  const layout = (rows) => {
+    const perRow = Math.ceil(foundations / rows);
+    const topCols = 2 + perRow + GAP * 1.5;  // the waste keeps a wider gap
+    const cols = Math.max(o.piles, topCols);
+    const byWidth = width / (cols + (Math.ceil(cols) - 1) * GAP + 2 * PAD_X);
+    // Everything above the tableau, in top card widths.
+    const above = GAP * 1.2 + rows * RATIO + (rows - 1) * 0.24 + 0.26 + ROW_GAP + RATIO + ROW_GAP;
+    const byHeight = largest(MIN_CW, 240, (cw) => above * cw + tableau(cw) <= height);
+    const cw = Math.min(byWidth, Math.max(MIN_CW, byHeight));
+    return { rows, perRow, topCols, cols, above, cw, over: above * cw + tableau(cw) - height };
+  };
+  let chosen = layout(Math.ceil(foundations / (portrait ? Math.max(4, o.piles - 2) : 8)));
+  // Too tall even with the smallest cards (many decks in a low window):
+  // more foundations to a row, as few rows as it takes to fit.
+  for (let rows = chosen.rows - 1; chosen.over > 0 && rows >= 1; rows -= 1) {
+    const other = layout(rows);
+    if (other.over < chosen.over) chosen = other;
+  }
+  const { rows, perRow, topCols, cols, above, cw } = chosen;
   let cwTop = cw;
   if (portrait) {
     const byWidthTop = width / (topCols + Math.ceil(topCols - 1) * GAP + 2 * PAD_X);
