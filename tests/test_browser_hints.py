@@ -208,3 +208,24 @@ def test_hint_requests_do_not_pile_up_while_one_is_pending(api: Api, open_game: 
         page.keyboard.press("h")
     page.locator("[data-pile='stock']").click()
     moves_seen(page, 3)
+
+
+@pytest.mark.parametrize(("locale", "choice", "words"), [
+    ("en-GB", "Pile 2, top card ", ", choice 2, key 2, "),
+    ("de-DE", "Stapel 2, ", ", Wahl 2, Taste 2, "),
+])
+def test_a_candidates_number_and_verdict_are_in_its_piles_name(api: Api, open_game: Any, locale: str,
+                                                                choice: str, words: str) -> None:
+    """The pile (a button) says them itself: a screen reader that reads a
+    button's name only never hears the card inside it."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, locale=locale, before_goto=lambda p: p.add_init_script(
+        "localStorage.setItem('terrace.assist.verdicts', 'on')"))
+    page.locator("[data-pile='t2'] .verdict").wait_for()
+    verdict = page.locator("[data-pile='t2'] .verdict .word").inner_text()
+    pile = page.locator("[data-pile='t2']")
+    name = pile.get_attribute("aria-label")
+    assert name.startswith(choice) and name.endswith(f"{words}{verdict}"), name
+    assert page.get_by_role("button", name=name, exact=True).count() == 1
+    # Not a candidate: no choice in its name.
+    assert "choice" not in (page.locator("[data-pile='t4']").get_attribute("aria-label") or "")

@@ -313,12 +313,18 @@ export function renderBoard(board, game, view) {
   s.tableau.forEach((cards, i) => {
     const name = `t${i + 1}`;
     const choice = choices.get(name);
+    const key = choice ? choiceKey(choice.index) : null;
+    const verdict = choice && view.verdicts && view.verdicts[choice.move];
+    // A candidate's number, key and verdict are in the pile's own name (a
+    // screen reader may read a button's name alone, not the card inside).
+    const said = choice ? [t("pile.choice", { i: choice.move.slice(1) }), key && t("pile.key", { key }),
+      verdict && t(`verdict.${verdict}`)].filter(Boolean).join(", ") : "";
     const pile = el("div", {
       class: `pile tpile${cards.length ? "" : " empty"}`,
       "data-pile": name,
       tabindex: "0",
       role: "button",
-      "aria-label": pileLabel(t("pile.tableau", { i: i + 1 }), cards),
+      "aria-label": pileLabel(t("pile.tableau", { i: i + 1 }), cards, said),
     });
     cards.forEach((code, j) => {
       const card = makeCard(code, j);
@@ -329,10 +335,8 @@ export function renderBoard(board, game, view) {
       pile.classList.add("candidate");
       const top = pile.lastElementChild;
       top.classList.add("choice");
-      const key = choiceKey(choice.index);
       if (key) top.append(el("span", { class: "choice-key", "aria-hidden": "true", text: key }));
       let label = `${cardName(choice.card)}, ${t("pile.choice", { i: choice.move.slice(1) })}`;
-      const verdict = view.verdicts && view.verdicts[choice.move];
       if (verdict) {
         const symbol = { won: "✓", lost: "✗" }[verdict] || "?";
         top.append(el("span", { class: `verdict ${verdict}`, title: t(`verdict.${verdict}`) },
