@@ -303,3 +303,15 @@ def test_a_missing_token_is_refused_with_a_code() -> None:
     assert response.status_code == 401
     assert response.json()["code"] == "token-needed"
     assert "Token" in response.json()["error"]
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "evil.example"])
+def test_every_websocket_handshake_is_refused(client: TestClient, host: str) -> None:
+    """The game has no WebSocket: a handshake is refused before the app, on
+    any Host, so no future route could be reached around the checks."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect) as closed, \
+            client.websocket_connect("/api/games", headers={"host": host}):
+        pass
+    assert closed.value.code == 1008

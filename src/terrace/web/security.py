@@ -153,7 +153,12 @@ class SecurityMiddleware:
         self.token = token
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] == "websocket":
+            # The game has no WebSocket: refuse every handshake here, so that
+            # none ever reaches the app without the Host and token checks.
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        if scope["type"] != "http":  # lifespan
             await self.app(scope, receive, send)
             return
         refusal = self._refusal(scope)
