@@ -118,3 +118,16 @@ def test_candidates_beyond_the_tenth_show_no_key(api: Api, open_game: Any) -> No
     assert page.locator("[data-pile='t10'] .choice-key").text_content() == "0"
     assert page.locator("[data-pile='t11'] .choice-key").count() == 0
     assert page.locator("[data-pile='t11'] .card.choice").count() == 1
+
+
+def test_space_pressed_quickly_draws_each_time(api: Api, open_game: Any) -> None:
+    """A draw means the same on any position, so presses that come before
+    the first draw's answer are not dropped as stale (a card move is)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    page.locator("[data-pile='t4']").focus()
+    for _ in range(3):
+        page.keyboard.press(" ")
+    moves_seen(page, 4)
+    page.wait_for_timeout(300)
+    assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == ["c1", "s", "s", "s"]

@@ -190,10 +190,17 @@ async function caughtUp(result) {
 // move already played, an answer from another tab), it is dropped quietly.
 function play(move, ghost = null, card = null) {
   const shown = app.game;
+  // A draw means the same on any position: Space pressed three times
+  // quickly draws three cards, even if the first has not answered yet.
+  const drawing = Boolean(shown) && move === shown.draw;
   const drop = () => { if (ghost && card) snapBack(ghost, card, animationsOn()); };
   return enqueue(async () => {
     const game = app.game;
-    if (!game || game.replay || game !== shown) return drop();
+    if (!game || game.replay) return drop();
+    if (game !== shown) {
+      if (!drawing || !game.draw || game.id !== shown.id) return drop();
+      move = game.draw;
+    }
     if (!(await confirmMove(game, move)) || app.game !== game) return drop();
     const result = await api.move(game, move);
     if (app.game !== game) return drop();  // another game is shown now
