@@ -236,3 +236,33 @@ def test_the_time_slack_is_lent_not_given_again(client: TestClient, store: GameS
     assert client.post(f"/api/games/{gid}/time", json={"ms": 10_000}).status_code == 200
     assert client.post(f"/api/games/{gid}/time", json={"ms": 1}).status_code == 400
     assert store.get(gid).active_ms == 12_000  # 10 s of wall time and the 2 s lent
+
+
+def test_time_reports_at_once_share_one_allowance(tmp_path: Any) -> None:
+    """Reports arriving together (two tabs) cannot each take the whole
+    allowance while the first is being stored."""
+    import asyncio
+
+    import httpx
+
+    from terrace.storage import open_store
+    from terrace.web.app import create_app
+    from web_support import LOCAL
+
+    async def scenario() -> tuple[list[int], int]:
+        store = open_store(tmp_path / "g.sqlite3")
+        app = create_app(store, hint_seconds=0.3)
+        now = [1000.0]
+        app.state.game.clock = ReportClock(lambda: now[0])
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url=LOCAL) as web:
+            gid = (await web.post("/api/games", json={"deal_number": 3})).json()["id"]
+            now[0] += 30.0
+            answers = await asyncio.gather(
+                *[web.post(f"/api/games/{gid}/time", json={"ms": 30_000}) for _ in range(5)])
+        stored = store.get(gid).active_ms
+        store.close()
+        return [a.status_code for a in answers], stored
+
+    codes, stored = asyncio.run(scenario())
+    assert sorted(codes) == [200, 400, 400, 400, 400] and stored == 30_000

@@ -101,12 +101,23 @@ class ReportClock:
         if game_id not in self._since:
             self._mark(game_id, self._now())
 
-    def reported(self, game_id: str, ms: int) -> None:
-        """A report of ``ms`` was accepted now: wall time not reported
-        before now is gone (the player was idle), and time reported beyond
-        now is owed by the next report."""
-        since = self._since.get(game_id, self._now())
+    def reported(self, game_id: str, ms: int) -> float | None:
+        """A report of ``ms`` is taken now (before it is stored, so that a
+        report arriving meanwhile sees less): wall time not reported before
+        now is gone (the player was idle), and time reported beyond now is
+        owed by the next report. Returns what :meth:`restore` needs if the
+        report cannot be stored after all."""
+        before = self._since.get(game_id)
+        since = self._now() if before is None else before
         self._mark(game_id, max(self._now(), since + ms / 1000))
+        return before
+
+    def restore(self, game_id: str, before: float | None) -> None:
+        """Give back a report that was not stored (see :meth:`reported`)."""
+        if before is None:
+            self._since.pop(game_id, None)
+        else:
+            self._mark(game_id, before)
 
     def allowance(self, game_id: str) -> int:
         """The most milliseconds a report may add now."""

@@ -402,8 +402,12 @@ class WebGame:
         most = self.clock.allowance(game.id)
         if ms > most:
             raise ApiError(WebRefusal.TIME_TOO_MUCH, ms=ms, most=most)
-        total = await run_in_threadpool(self.store.add_active_time, game.id, ms)
-        self.clock.reported(game.id, ms)
+        before = self.clock.reported(game.id, ms)  # (before the await: a report meanwhile sees less)
+        try:
+            total = await run_in_threadpool(self.store.add_active_time, game.id, ms)
+        except BaseException:
+            self.clock.restore(game.id, before)
+            raise
         return json_response({"id": game.id, "active_ms": total})
 
     # -- what the page explains: a pressed card, the rules -----------------
