@@ -188,18 +188,37 @@ async function caughtUp(result) {
 // Play `move`, chosen on the position shown now. Queued behind earlier
 // actions: when the position has changed by its turn (a double click's
 // move already played, an answer from another tab), it is dropped quietly.
+// The pile whose top card `move` takes, in `game` (null for a draw or a choice).
+function moveSource(game, move) {
+  for (const [pile, info] of Object.entries(game.sources || {})) {
+    if (info.auto === move || Object.values(info.targets).includes(move)) return pile;
+  }
+  return null;
+}
+
+// What a move chosen on `shown` means on `game`, the position it meets in
+// the queue (the answer of a move before it, or the page's own auto-play):
+// a draw is a draw anywhere; a card's move stands when the same card still
+// lies on top of its pile and may still go there; anything else (a triple
+// click, a click meant for a card that has moved) is dropped.
+function stillMeant(move, shown, game) {
+  if (!shown || game.id !== shown.id) return null;
+  if (move === shown.draw) return game.draw;
+  const pile = moveSource(shown, move);
+  const now = pile && game.sources ? game.sources[pile] : null;
+  if (!now || now.card !== shown.sources[pile].card) return null;
+  return now.auto === move || Object.values(now.targets).includes(move) ? move : null;
+}
+
 function play(move, ghost = null, card = null) {
   const shown = app.game;
-  // A draw means the same on any position: Space pressed three times
-  // quickly draws three cards, even if the first has not answered yet.
-  const drawing = Boolean(shown) && move === shown.draw;
   const drop = () => { if (ghost && card) snapBack(ghost, card, animationsOn()); };
   return enqueue(async () => {
     const game = app.game;
     if (!game || game.replay) return drop();
     if (game !== shown) {
-      if (!drawing || !game.draw || game.id !== shown.id) return drop();
-      move = game.draw;
+      move = stillMeant(move, shown, game);
+      if (!move) return drop();
     }
     if (!(await confirmMove(game, move)) || app.game !== game) return drop();
     const result = await api.move(game, move);
