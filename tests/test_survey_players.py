@@ -15,7 +15,7 @@ from terrace.cli import main
 from terrace.deal import DEAL_VERSION
 from terrace.moves import Move
 from terrace.solver.players import player_key
-from terrace.solver.survey import run_survey, summarise, summary_json, wilson_interval
+from terrace.solver.survey import run_survey, summarise, summary_json, usable, wilson_interval
 from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictCacheError, VerdictStore, rules_key
 from terrace.variants import get_rules
 
@@ -280,3 +280,11 @@ def test_deal_ranges_with_a_space_inside_a_number_are_refused() -> None:
     assert parse_range(" 3 - 9 ") == (3, 9)
     out = CliRunner().invoke(main, ["survey", "--deals", "1 2", "--json", "--verdicts-db", "/nonexistent/x"])
     assert out.exit_code == 2 and "not a range" in out.output
+
+
+def test_only_the_perfect_players_lost_is_a_proof_at_any_budget() -> None:
+    """A player's lost is a game it lost (after 2.5 s here): a survey at
+    0.3 s must play the deal again, as it does a win found with more time."""
+    stored = {1: Verdict("lost", 9, 2.5, 10.0), 2: Verdict("won", 9, 0.1, 10.0)}
+    assert set(usable(stored, 0.3)) == {1, 2}  # the perfect player's lost is a proof
+    assert set(usable(stored, 0.3, "greedy")) == {2}

@@ -166,7 +166,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     with click.progressbar(length=total, label=f"{name} {player} {first}-{last}", file=sys.stderr,
                            show_pos=True, show_eta=True) as bar:
         already = store.range(rules, first, last, key)
-        bar.update(sum(at_budget(v, budget) is not None for v in already.values()))
+        bar.update(sum(at_budget(v, budget, player == "perfect") is not None for v in already.values()))
 
         started = now()
         pace: dict[str, float] = {"workers": jobs if scheduler is None else 0, "rate": 0.0}

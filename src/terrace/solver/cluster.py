@@ -302,7 +302,7 @@ def run_cluster_survey(
         raise ValueError(f"a batch holds 1 to 10000 deals, not {batch}")
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
-    known = usable(store.range(rules, first, last, key), max_seconds)
+    known = usable(store.range(rules, first, last, key), max_seconds, player)
     todo = [n for n in range(first, last + 1) if n not in known]
     if not todo:
         return known, 0
@@ -432,6 +432,10 @@ def _stream(client: Any, fleet: _Fleet, batches: list[list[Job]], max_seconds: f
     start = time.perf_counter()
     running: dict[Any, tuple[Any, list[Job], float]] = {}
     lost: Counter[int] = Counter()
+    # A batch's clock starts when it is submitted, and it may wait behind
+    # the other batches queued on its worker: the largest of them sets how
+    # long any batch may take (a last, small batch is not taken for stuck).
+    largest = max((len(batch) for batch in batches), default=1)
     try:
         def fill(ready: set[str]) -> None:
             while pending and ready and len(running) < _window(len(ready)):
@@ -447,7 +451,7 @@ def _stream(client: Any, fleet: _Fleet, batches: list[list[Job]], max_seconds: f
             now = time.perf_counter()
             for key, (future, jobs, since) in list(running.items()):
                 if future.status not in ("finished", "error", "cancelled"):
-                    if now - since > _overrun(len(jobs), max_seconds):
+                    if now - since > _overrun(largest, max_seconds):
                         del running[key]
                         _abandon(client, fleet, future, jobs, now - since)
                         pending.append(jobs)
@@ -492,7 +496,7 @@ def _wait_any(futures: list[Any]) -> None:
     seconds have gone by."""
     deadline = time.perf_counter() + TICK
     while time.perf_counter() < deadline:
-        if any(future.status != "pending" for future in futures):
+        if any(future.status not in ("pending", "lost") for future in futures):  # (lost: Dask runs it again)
             return
         time.sleep(0.01)
 

@@ -91,7 +91,7 @@ def run_survey(
     check_budget(max_seconds)
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
-    known = usable(store.range(rules, first, last, key), max_seconds)
+    known = usable(store.range(rules, first, last, key), max_seconds, player)
     todo = [n for n in range(first, last + 1) if n not in known]
     peak = 0
     results: Iterator[tuple[int, Verdict, int]]
@@ -116,10 +116,12 @@ def run_survey(
     return known, peak
 
 
-def usable(stored: Mapping[int, Verdict], max_seconds: float) -> dict[int, Verdict]:
-    """The stored verdicts a survey with ``max_seconds`` per deal counts (see
-    :func:`terrace.solver.verdicts.at_budget`); the other deals are solved."""
-    counted = {number: at_budget(verdict, max_seconds) for number, verdict in stored.items()}
+def usable(stored: Mapping[int, Verdict], max_seconds: float, player: str = "perfect") -> dict[int, Verdict]:
+    """The stored verdicts a survey of ``player`` with ``max_seconds`` per
+    deal counts (see :func:`terrace.solver.verdicts.at_budget`: only the
+    perfect player's ``lost`` is a proof); the other deals are solved."""
+    proof = player == "perfect"
+    counted = {number: at_budget(verdict, max_seconds, proof) for number, verdict in stored.items()}
     return {number: verdict for number, verdict in counted.items() if verdict is not None}
 
 

@@ -254,12 +254,14 @@ def settled(verdict: Verdict | None, max_seconds: float) -> bool:
     return verdict.result in ("won", "lost") or verdict.max_seconds >= max_seconds
 
 
-def at_budget(verdict: Verdict | None, max_seconds: float) -> Verdict | None:
+def at_budget(verdict: Verdict | None, max_seconds: float, proof: bool = True) -> Verdict | None:
     """A stored verdict as a survey with ``max_seconds`` per deal counts it,
     or None when the survey must solve the deal (again) at its budget, so
     that its table says what a run at that budget gives:
 
-    - a ``lost`` always counts (a proof holds at any budget);
+    - a ``lost`` always counts when it is a proof (``proof``: the perfect
+      player's verdicts); a player's ``lost`` (a game it lost, perhaps only
+      after more time than this) counts as a ``won`` does;
     - a ``won`` counts when it was found within this budget (it took at
       most ``max_seconds``, or had no more than that): one found only with
       more time would inflate the win rate at this budget;
@@ -276,10 +278,13 @@ def at_budget(verdict: Verdict | None, max_seconds: float) -> Verdict | None:
     0.31
     >>> at_budget(Verdict("unknown", 9, 1.0, 1.0), 2.0) is None
     True
+    >>> at_budget(Verdict("lost", 9, 2.5, 10.0), 0.3, proof=False) is None
+    True
     """
     if verdict is None:
         return None
-    if verdict.result == "won" and verdict.seconds > max_seconds and verdict.max_seconds > max_seconds:
+    found = verdict.result == "won" or (verdict.result == "lost" and not proof)
+    if found and verdict.seconds > max_seconds and verdict.max_seconds > max_seconds:
         return None
     if verdict.result == "unknown" and verdict.max_seconds < max_seconds:
         return None
