@@ -183,6 +183,23 @@ def test_restoring_a_backup_of_a_game_played_on_since_adds_nothing(store: Sqlite
     assert fresh and new_id != game.id and len(store.game_ids()) == 2
 
 
+def test_a_backup_of_a_game_played_on_elsewhere_is_not_lost(store: SqliteStore, tmp_path: Path) -> None:
+    """Played on one computer, carried to another and won there, carried
+    back: the win comes back (beside the older state), never skipped."""
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:5])
+    with open_store(tmp_path / "other.sqlite") as other:
+        other.add_games(read_games(json.dumps([export_record(store.get(game.id))])))
+        elsewhere = other.get(game.id)
+        play(other, elsewhere, record.moves[5:])
+        newer = json.dumps([export_record(other.get(game.id))])
+    [(new_id, added)] = store.add_games(read_games(newer))
+    assert added and store.get(new_id).status == "won"
+    assert store.statistics()["overall"]["won"] == 1
+    assert store.add_games(read_games(newer)) == [(new_id, False)]  # once
+
+
 def test_add_games_is_all_or_nothing(store: SqliteStore) -> None:
     good = finish(MemoryStore(), "terrace-won")
     bad = finish(MemoryStore(), "terrace-lost")

@@ -622,15 +622,29 @@ class SqliteStore:
             raise unknown_game(str(game_id))
         return int(row[0])
 
+    def _already_here(self, conn: sqlite3.Connection, game: StoredGame) -> str | None:
+        """The id of a stored state of ``game`` (the same game, changed no
+        earlier than it), under its own id or another."""
+        for (game_id,) in conn.execute("SELECT id FROM games WHERE created_at = ?", (game.created_at,)):
+            try:
+                stored = self._fetch(conn, game_id)
+            except DamagedGameError:
+                continue
+            if stored is not None and same_game(stored, game) and stored.updated_at >= game.updated_at:
+                return str(game_id)
+        return None
+
     def add_games(self, games: Sequence[StoredGame]) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
         in one transaction: every one or, on any error, none. A game whose
         id is taken by the same game (:func:`~terrace.storage.rows.same_game`:
-        same variant, rules, deal and creation time, however far either was
-        played) is not stored again: the game in the database stays as it
-        is. A game whose id is taken by another game (or by a damaged one)
-        is stored with a new id. Returns each game's id and whether it was
-        added."""
+        same variant, rules, deal and creation time) changed here no earlier
+        than the record says is not stored again (restoring an older backup
+        adds nothing). A game whose id is taken by another game, by a
+        damaged one, or by an older state of the same game (played on
+        elsewhere, say, and brought back) is stored with a new id, so that
+        nothing played anywhere is lost. Returns each game's id and whether
+        it was added."""
         now = time.time()
         for game in games:
             try:
@@ -643,14 +657,11 @@ class SqliteStore:
             for game in games:
                 if not isinstance(game.id, str) or not game.id:
                     game.id = new_game_id()
+                here = self._already_here(conn, game)
+                if here is not None:
+                    result.append((here, False))
+                    continue
                 if conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
-                    try:
-                        same = same_game(self._fetch(conn, game.id), game)
-                    except DamagedGameError:
-                        same = False
-                    if same:
-                        result.append((game.id, False))
-                        continue
                     game.id = new_game_id()
                 insert_game(conn, game, "import")
                 result.append((game.id, True))
