@@ -84,9 +84,9 @@ class ReportClock:
     >>> clock.seen("g"); now[0] += 30
     >>> clock.allowance("g")
     32000
-    >>> clock.reported("g", 31000); clock.allowance("g")
+    >>> _ = clock.reported("g", 31000); clock.allowance("g")
     1000
-    >>> clock.reported("g", 1000); clock.allowance("g")
+    >>> _ = clock.reported("g", 1000); clock.allowance("g")
     0
     >>> now[0] += 10; clock.allowance("g")
     10000
