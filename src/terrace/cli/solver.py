@@ -32,8 +32,16 @@ from terrace.rules import Rules
 from terrace.solver.api import solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
 from terrace.solver.players import PLAYERS, player_key, player_settings
-from terrace.solver.survey import markdown_table, now, parse_range, run_survey, summarise, summary_json
-from terrace.solver.verdicts import Verdict, VerdictStore, at_budget, rules_key
+from terrace.solver.survey import (
+    markdown_table,
+    now,
+    parse_range,
+    run_survey,
+    summarise,
+    summary_json,
+    usable,
+)
+from terrace.solver.verdicts import Verdict, VerdictStore, rules_key
 from terrace.variants import TITLES, preset_name
 
 DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
@@ -166,7 +174,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     with click.progressbar(length=total, label=f"{name} {player} {first}-{last}", file=sys.stderr,
                            show_pos=True, show_eta=True) as bar:
         already = store.range(rules, first, last, key)
-        bar.update(sum(at_budget(v, budget, player == "perfect") is not None for v in already.values()))
+        bar.update(len(usable(already, budget, player)))
 
         started = now()
         pace: dict[str, float] = {"workers": jobs if scheduler is None else 0, "rate": 0.0}

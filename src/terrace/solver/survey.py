@@ -22,7 +22,7 @@ from typing import Any
 from terrace.rules import Rules
 from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import check_budget, play_deal
-from terrace.solver.verdicts import Verdict, VerdictStore, at_budget
+from terrace.solver.verdicts import PERFECT, Verdict, VerdictStore, at_budget
 
 Z95 = 1.959963984540054
 
@@ -120,7 +120,7 @@ def usable(stored: Mapping[int, Verdict], max_seconds: float, player: str = "per
     """The stored verdicts a survey of ``player`` with ``max_seconds`` per
     deal counts (see :func:`terrace.solver.verdicts.at_budget`: only the
     perfect player's ``lost`` is a proof); the other deals are solved."""
-    proof = player == "perfect"
+    proof = player == PERFECT
     counted = {number: at_budget(verdict, max_seconds, proof) for number, verdict in stored.items()}
     return {number: verdict for number, verdict in counted.items() if verdict is not None}
 

@@ -478,13 +478,8 @@ def check_saved(game: StoredGame, *, now: float | None = None, prefix: str = "")
     check_times(game, now=now, prefix=prefix)
     if len(game.moves) + len(game.redo) > MAX_LINE:
         raise StoreError(f"{prefix}redo and the moves hold more than {MAX_LINE:,} moves")
-    try:
-        canonical_name(game.variant)
-        board = game.board()
-    except TerraceError as error:
-        raise StoreError(f"its moves do not replay: {error}") from None
-    if game.status != board.status.value:
-        raise StoreError(f"it says {game.status!r} but its moves lead to {board.status.value!r}")
+    board = _replayed(game, "its moves do not replay: {error}",
+                      "it says {said!r} but its moves lead to {reached!r}")
     if (game.won_at is None) != (game.won_moves is None):
         raise StoreError(f"{prefix}won_at and {prefix}won_moves go together: both or neither")
     if game.won_moves is not None:
@@ -553,14 +548,20 @@ def check_game(game: StoredGame) -> Board:
     board. Raises :class:`StoreError` with the reason when it is not a game
     the rules allow."""
     name = f"game {game.id}" if game.id else "the game"
+    return _replayed(game, "{name} cannot be saved: {error}",
+                     "{name} cannot be saved: its status is {said!r} but its moves lead to {reached!r}",
+                     name=name)
+
+
+def _replayed(game: StoredGame, unplayable: str, wrong_status: str, name: str = "") -> Board:
+    """The board ``game``'s moves reach, its status checked against the
+    stored one; a failure raises :class:`StoreError` worded by the caller's
+    template (fields ``name``, ``error``, ``said`` and ``reached``)."""
     try:
         canonical_name(game.variant)
         board = game.board()
     except TerraceError as error:
-        raise StoreError(f"{name} cannot be saved: {error}") from None
+        raise StoreError(unplayable.format(name=name, error=error)) from None
     if game.status != board.status.value:
-        raise StoreError(
-            f"{name} cannot be saved: its status is {game.status!r} "
-            f"but its moves lead to {board.status.value!r}"
-        )
+        raise StoreError(wrong_status.format(name=name, said=game.status, reached=board.status.value))
     return board

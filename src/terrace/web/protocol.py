@@ -39,7 +39,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def handle_events(self) -> None:
         super().handle_events()
-        if self._head_timer is not None and self._waiting_for_head() is False:
+        if self._head_timer is not None and not self._waiting_for_head():
             self._head_timer.cancel()
             self._head_timer = None
 
