@@ -4,6 +4,7 @@ error, and without changing anything."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -24,6 +25,8 @@ from terrace.storage import (
     SqliteStore,
     StoreError,
     UnknownGameError,
+    UnsavableGameError,
+    base,
 )
 from terrace.variants import get_rules
 
@@ -286,3 +289,38 @@ def test_assists_and_active_time_are_kept(store: GameStore) -> None:
     for method in (store.mark_assisted, lambda gid: store.add_active_time(gid, 5)):
         with pytest.raises(UnknownGameError):
             method("nope")
+
+
+def test_a_clock_before_2000_refuses_the_change_instead_of_storing_a_damaged_game(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:3])
+    before = store.get(game.id)
+    monkeypatch.setattr(time, "time", lambda: 86_400.0)  # 2 January 1970
+    board = game.board()
+    board.push_text(record.moves[3])
+    game.sync(board)
+    with pytest.raises(UnsavableGameError, match=r"cannot be saved: updated_at must be a time .* from 2000"):
+        store.update(game, expected_revision=3, action="move")
+    with pytest.raises(UnsavableGameError, match="created_at must be a time"):
+        store.create(record.variant, record.rules, record.deal)
+    monkeypatch.undo()
+    assert store.get(game.id) == before and [g.id for g in store.recent()] == [game.id]
+
+
+def test_a_line_longer_than_a_saved_game_may_hold_is_refused(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = golden("terrace-won")
+    game = start(store, record)
+    monkeypatch.setattr(base, "MAX_LINE", 4)
+    play(store, game, record.moves[:4])
+    before = store.get(game.id)
+    board = game.board()
+    board.push_text(record.moves[4])
+    game.sync(board)
+    with pytest.raises(UnsavableGameError, match="more than 4 moves"):
+        store.update(game, expected_revision=4, action="move")
+    assert store.get(game.id) == before

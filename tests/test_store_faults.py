@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from store_support import golden, no_default_db, play, start
 from terrace.cli import main
 from terrace.storage import SqliteStore, StoreError, StoreWriteError, open_store
+from terrace.storage import base as storage_base
 from terrace.storage.files import sql_error
 from web_support import LOCAL
 
@@ -300,3 +301,22 @@ def test_statistics_survive_junk_already_stored(db: Path) -> None:
         assert answer.status_code == 200 and answer.json()["overall"]["played"] == 1
         assert (answer.json()["damaged"], answer.json()["titles"]) == (3, {"terrace": "Terrace"})
         assert client.get("/api/games").status_code == 200
+
+
+def test_the_web_game_answers_422_to_a_move_no_later_read_would_accept(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(storage_base, "MAX_LINE", 3)
+    with open_store(db) as store:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            client = TestClient(create_app(store), base_url=LOCAL)
+        record = golden("terrace-won")
+        game = client.post("/api/games", json={
+            "variant": "terrace", "deal_number": record.deal.number}).json()
+        for count, move in enumerate(record.moves[:4]):
+            answer = client.post(f"/api/games/{game['id']}/moves", json={"move": move, "after": count})
+        assert answer.status_code == 422
+        assert answer.json()["code"] == "not-savable"
+        assert "cannot be saved: redo and the moves hold more than 3 moves" in answer.json()["error"]
+        assert client.get(f"/api/games/{game['id']}").json()["moves"] == list(record.moves[:3])

@@ -33,6 +33,7 @@ from terrace.storage.base import (
     StoreError,
     StoreWriteError,
     UnknownGameError,
+    UnsavableGameError,
 )
 from terrace.storage.files import DatabaseFileError, NoDatabaseError
 from terrace.storage.memory import MemoryStore
@@ -68,6 +69,7 @@ __all__ = [
     "StoreWriteError",
     "StoredGame",
     "UnknownGameError",
+    "UnsavableGameError",
     "default_games_path",
     "default_verdicts_path",
     "open_games",

@@ -85,6 +85,7 @@ __all__ = [
     "StoreWriteError",
     "StoredGame",
     "UnknownGameError",
+    "UnsavableGameError",
     "check_action",
     "check_active_ms",
     "check_game",
@@ -116,6 +117,12 @@ class ConflictError(StoreError):
 
 class DamagedGameError(StoreError):
     """A saved game no longer replays through the engine (edited or damaged)."""
+
+
+class UnsavableGameError(StoreError):
+    """A change would store a game that every later read would take for a
+    damaged one (the computer's clock reads before 2000, the line is longer
+    than :data:`MAX_LINE` moves...): nothing was changed."""
 
 
 class GivenUpError(StoreError):
@@ -469,6 +476,16 @@ def check_saved(game: StoredGame, *, now: float | None = None, prefix: str = "")
     import takes) no time may lie more than :data:`AHEAD` seconds after it;
     the loader leaves that out, so that a game stays playable when the
     computer's clock is put back."""
+    _check_fields(game, now=now, prefix=prefix)
+    board = _replayed(game, "its moves do not replay: {error}",
+                      "it says {said!r} but its moves lead to {reached!r}")
+    _check_outcome(game, prefix)
+    return board
+
+
+def _check_fields(game: StoredGame, *, now: float | None, prefix: str) -> None:
+    """The parts of :func:`check_saved` that come before the replay (so
+    that a line too long to replay is refused before it is replayed)."""
     if not isinstance(game.id, str) or (game.id and not GAME_ID.fullmatch(game.id)):
         raise StoreError(f"{prefix}id must be 1 to 64 letters, digits, '-' or '_'")
     for name, limit in COUNTS.items():
@@ -478,8 +495,10 @@ def check_saved(game: StoredGame, *, now: float | None = None, prefix: str = "")
     check_times(game, now=now, prefix=prefix)
     if len(game.moves) + len(game.redo) > MAX_LINE:
         raise StoreError(f"{prefix}redo and the moves hold more than {MAX_LINE:,} moves")
-    board = _replayed(game, "its moves do not replay: {error}",
-                      "it says {said!r} but its moves lead to {reached!r}")
+
+
+def _check_outcome(game: StoredGame, prefix: str) -> None:
+    """The parts of :func:`check_saved` about how the game ended."""
     if (game.won_at is None) != (game.won_moves is None):
         raise StoreError(f"{prefix}won_at and {prefix}won_moves go together: both or neither")
     if game.won_moves is not None:
@@ -499,7 +518,6 @@ def check_saved(game: StoredGame, *, now: float | None = None, prefix: str = "")
             raise StoreError(
                 f"{prefix}given_up_at: a game without a move cannot have been given up"
             )
-    return board
 
 
 def check_times(game: StoredGame, *, now: float | None = None, prefix: str = "") -> None:
@@ -544,13 +562,28 @@ def _check_count(value: object, name: str, limit: int) -> None:
 
 
 def check_game(game: StoredGame) -> Board:
-    """Replay ``game`` through the engine and check its status; returns the
-    board. Raises :class:`StoreError` with the reason when it is not a game
-    the rules allow."""
+    """Check ``game`` before it is written, by the rules every read applies
+    (:func:`check_saved`), and return its board: a write never stores what
+    a later read would take for a damaged game. Raises :class:`UnsavableGameError`
+    with the reason, e.g. when the computer's clock reads before 2000 or
+    the line has grown past :data:`MAX_LINE` moves."""
     name = f"game {game.id}" if game.id else "the game"
-    return _replayed(game, "{name} cannot be saved: {error}",
-                     "{name} cannot be saved: its status is {said!r} but its moves lead to {reached!r}",
-                     name=name)
+    try:
+        _check_fields(game, now=None, prefix="")
+    except StoreError as error:
+        raise UnsavableGameError(f"{name} cannot be saved: {error}") from None
+    try:
+        board = _replayed(
+            game, "{name} cannot be saved: {error}",
+            "{name} cannot be saved: its status is {said!r} but its moves lead to {reached!r}",
+            name=name)
+    except StoreError as error:
+        raise UnsavableGameError(str(error)) from None
+    try:
+        _check_outcome(game, "")
+    except StoreError as error:
+        raise UnsavableGameError(f"{name} cannot be saved: {error}") from None
+    return board
 
 
 def _replayed(game: StoredGame, unplayable: str, wrong_status: str, name: str = "") -> Board:

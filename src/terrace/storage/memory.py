@@ -57,6 +57,7 @@ class MemoryStore:
         self, variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = False
     ) -> StoredGame:
         game = new_game(variant, rules, deal, winnable_only=winnable_only)
+        check_game(game)
         self._games[game.id] = game.clone()
         return game
 
@@ -68,7 +69,6 @@ class MemoryStore:
 
     def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
         check_action(action)
-        check_game(game)
         stored = self._games.get(game.id)
         if stored is None:
             raise unknown_game(game.id)
@@ -87,6 +87,7 @@ class MemoryStore:
             after.won_at, after.won_moves = stored.won_at, stored.won_moves
             after.won_active_ms = stored.won_active_ms
         after.stamp(time.time())
+        check_game(after)
         self._games[game.id] = after
         for name in ("revision", "updated_at", "started_at", "finished_at", "hints", "assisted",
                      "active_ms", "won_at", "won_moves", "won_active_ms"):

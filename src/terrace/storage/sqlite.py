@@ -520,6 +520,7 @@ class SqliteStore:
         self, variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = False
     ) -> StoredGame:
         game = new_game(variant, rules, deal, winnable_only=winnable_only)
+        check_game(game)
         with self._transaction(write=True, action="create") as conn:
             self._others_wrote(conn)
             line = insert_game(conn, game, "create")
@@ -529,11 +530,11 @@ class SqliteStore:
 
     def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
         check_action(action)
-        check_game(game)
         line = game.line()
         after = game.clone()
         after.revision = expected_revision + 1
         after.stamp(time.time())
+        check_game(after)
         with self._transaction(write=True, action=action) as conn:
             self._others_wrote(conn)
             row = conn.execute(

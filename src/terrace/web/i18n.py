@@ -55,6 +55,7 @@ class WebRefusal(StrEnum):
     GAME_DAMAGED = "game-damaged"
     NOT_SAVED = "not-saved"
     NOT_SAVED_DISK_FULL = "not-saved-disk-full"
+    NOT_SAVABLE = "not-savable"
     STORE_UNAVAILABLE = "store-unavailable"
     SERVER_ERROR = "server-error"
     # The guard in front of the app (terrace.web.security)
@@ -160,6 +161,10 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.NOT_SAVED_DISK_FULL: Wording(
         507, "{problem}",
         "Die Änderung wurde nicht gespeichert: Die Festplatte ist voll ({problem})."),
+    WebRefusal.NOT_SAVABLE: Wording(
+        422, "{problem}",
+        "Die Änderung wurde nicht gespeichert, denn das Spiel wäre danach beschädigt "
+        "({problem})."),
     WebRefusal.STORE_UNAVAILABLE: Wording(
         503, "{problem}",
         "Die Datenbank ist gerade nicht benutzbar ({problem})."),

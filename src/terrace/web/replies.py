@@ -25,6 +25,7 @@ from terrace.storage import (
     StoreError,
     StoreWriteError,
     UnknownGameError,
+    UnsavableGameError,
 )
 from terrace.web.i18n import WebRefusal, refusal_json
 from terrace.web.security import MAX_BODY
@@ -136,6 +137,8 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
     if isinstance(exc, StoreWriteError):
         code = WebRefusal.NOT_SAVED_DISK_FULL if exc.fault == "full" else WebRefusal.NOT_SAVED
         return Reason(code, problem=str(exc))
+    if isinstance(exc, UnsavableGameError):
+        return Reason(WebRefusal.NOT_SAVABLE, problem=str(exc))
     if isinstance(exc, DamagedGameError):
         return Reason(WebRefusal.GAME_DAMAGED, problem=str(exc))
     if isinstance(exc, StoreError) and exc.reason is None:
