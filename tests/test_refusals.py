@@ -75,6 +75,10 @@ def test_places_lists_and_decks_in_words() -> None:
     assert "mit 2 Kartenspielen" in Reason(Refusal.DEAL_CARD_COUNT, decks=2, cards=104, count=3).text("de")
     choice = Reason(Refusal.OPTION_NOT_CHOICE, option="spaces", choices=("auto", "free"), value="1")
     assert str(choice) == "spaces must be 'auto' or 'free', not 1"
+    # German text names an option or a field by its identifier, in quotes:
+    # "piles muss ..." read as a German sentence that had lost a word.
+    piles = Reason(Refusal.OPTION_RANGE, option="piles", low=1, high=20, value=25)
+    assert piles.text("de") == "„piles“ muss zwischen 1 und 20 liegen, nicht bei 25."
 
 
 def test_long_input_is_shortened() -> None:

@@ -194,22 +194,22 @@ WORDINGS: dict[Refusal, Wording] = {
         "Die Regeloptionen müssen ein JSON-Objekt sein."),
     Refusal.OPTION_NOT_WHOLE: Wording(
         _BAD, "{option} must be a whole number, not {value}",
-        "{option} muss eine ganze Zahl sein, nicht {value}."),
+        "„{option}“ muss eine ganze Zahl sein, nicht {value}."),
     Refusal.OPTION_NOT_BOOL: Wording(
         _BAD, "{option} must be true or false, not {value}",
-        "{option} muss true oder false sein, nicht {value}."),
+        "„{option}“ muss true oder false sein, nicht {value}."),
     Refusal.OPTION_NOT_CHOICE: Wording(
         _BAD, "{option} must be {choices:choices}, not {value}",
-        "{option} muss {choices:choices} sein, nicht {value}."),
+        "„{option}“ muss {choices:choices} sein, nicht {value}."),
     Refusal.OPTION_RANGE: Wording(
         _BAD, "{option} must be between {low} and {high}, not {value}",
-        "{option} muss zwischen {low} und {high} liegen, nicht bei {value}."),
+        "„{option}“ muss zwischen {low} und {high} liegen, nicht bei {value}."),
     Refusal.RESERVE_RANGE: Wording(
         _BAD, "the reserve must hold between {low} and {high} cards, not {value}",
         "Die Terrasse muss zwischen {low} und {high} Karten haben, nicht {value}."),
     Refusal.CANDIDATES_RANGE: Wording(
         _BAD, "candidates must be between {low} and the number of piles ({high}), not {value}",
-        "candidates muss zwischen {low} und der Zahl der Stapel ({high}) liegen, nicht bei {value}."),
+        "„candidates“ muss zwischen {low} und der Zahl der Stapel ({high}) liegen, nicht bei {value}."),
     Refusal.VARIANT_UNKNOWN: Wording(
         _BAD, "unknown variant {name!r}; known variants: {known:list}",
         "Unbekannte Variante „{name}“; bekannt sind: {known:list}."),
@@ -451,16 +451,16 @@ WORDINGS: dict[Refusal, Wording] = {
         "Protokollversion {version} wird nicht unterstützt (dieses Programm liest {supported})."),
     Refusal.RECORD_DEAL_NUMBER: Wording(
         _BAD, "deal_number must be a whole number or null",
-        "deal_number muss eine ganze Zahl oder null sein."),
+        "„deal_number“ muss eine ganze Zahl oder null sein."),
     Refusal.RECORD_DEAL_VERSION: Wording(
         _BAD, "deal version {version} is not known to this program",
         "Die Mischversion {version} kennt dieses Programm nicht."),
     Refusal.RECORD_MOVES: Wording(
         _BAD, "moves must be a list of strings",
-        "moves muss eine Liste von Zeichenketten sein."),
+        "„moves“ muss eine Liste von Zeichenketten sein."),
     Refusal.RECORD_RESULT_UNKNOWN: Wording(
         _BAD, "result must be one of {results:list}",
-        "result muss eines von {results:list} sein."),
+        "„result“ muss eines von {results:list} sein."),
     Refusal.RECORD_RESULT_MISMATCH: Wording(
         _BAD, "the record says {claimed!r} but its moves lead to {actual!r}",
         "Das Protokoll nennt „{claimed}“, aber seine Züge führen zu „{actual}“."),

@@ -88,28 +88,28 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         "Es gibt keinen Zug zum Wiederholen."),
     WebRefusal.VARIANT_NOT_NAME: Wording(
         400, 'variant must be the name of a variant, e.g. "terrace"',
-        "variant muss der Name einer Variante sein, z. B. „terrace“."),
+        "„variant“ muss der Name einer Variante sein, z. B. „terrace“."),
     WebRefusal.WINNABLE_NOT_BOOL: Wording(
         400, "winnable must be true or false",
-        "winnable muss true oder false sein."),
+        "„winnable“ muss true oder false sein."),
     WebRefusal.PEEK_NOT_FLAG: Wording(
         400, "peek must be true or false",
-        "peek muss true oder false sein."),
+        "„peek“ muss true oder false sein."),
     WebRefusal.RECENT_RANGE: Wording(
         400, "recent must be a number from {low} to {high}",
-        "recent muss eine Zahl von {low} bis {high} sein."),
+        "„recent“ muss eine Zahl von {low} bis {high} sein."),
     WebRefusal.STEP_RANGE: Wording(
         400, "step must be a number from 0 to {last}",
-        "step muss eine Zahl von 0 bis {last} sein."),
+        "„step“ muss eine Zahl von 0 bis {last} sein."),
     WebRefusal.MOVE_NOT_NOTATION: Wording(
         400, 'move must be a move in the notation, e.g. "wf" or "t2t5"',
-        "move muss ein Zug in der Notation sein, z. B. „wf“ oder „t2t5“."),
+        "„move“ muss ein Zug in der Notation sein, z. B. „wf“ oder „t2t5“."),
     WebRefusal.AFTER_NOT_COUNT: Wording(
         400, "after must be the number of moves the page has seen",
-        "after muss die Zahl der Züge sein, die die Seite kennt."),
+        "„after“ muss die Zahl der Züge sein, die die Seite kennt."),
     WebRefusal.REVISION_NOT_COUNT: Wording(
         400, "revision must be the revision of the game the page has seen",
-        "revision muss die Revision des Spiels sein, die die Seite kennt."),
+        "„revision“ muss die Revision des Spiels sein, die die Seite kennt."),
     WebRefusal.FIELD_UNKNOWN: Wording(
         400, "unknown field {field!r}; expected {expected:list}",
         "Unbekanntes Feld „{field}“; erwartet: {expected:list}."),
@@ -193,10 +193,10 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         "(ein Spiel ohne Zug zählt nicht)."),
     WebRefusal.AUTOPLAY_MODE: Wording(
         400, "mode must be one of {choices:list}",
-        "mode muss eines von {choices:list} sein."),
+        "„mode“ muss eines von {choices:list} sein."),
     WebRefusal.TIME_NOT_COUNT: Wording(
         400, "ms must be a whole number of milliseconds, 0 or more",
-        "ms muss eine ganze Zahl von Millisekunden sein, 0 oder mehr."),
+        "„ms“ muss eine ganze Zahl von Millisekunden sein, 0 oder mehr."),
     WebRefusal.TIME_TOO_MUCH: Wording(
         400, "{ms} ms of playing time is more than has passed since the last report "
              "(at most {most} ms now)",
