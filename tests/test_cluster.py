@@ -373,3 +373,23 @@ def test_a_scheduler_gone_mid_survey_is_a_cluster_error(tmp_path: Path, store: V
             if process is not None:
                 process.kill()
                 process.wait()
+
+
+@needs_cluster
+def test_ctrl_c_stops_a_local_cluster_survey_with_one_line_and_no_traceback(tmp_path: Path) -> None:
+    import subprocess
+
+    command = [str(Path(sys.executable).parent / "terrace"), "survey", "-v", "generals-patience",
+               "--deals", "1-60", "--scheduler", "local:2", "--max-seconds", "2",
+               "--verdicts-db", str(tmp_path / "v.sqlite3"), "--out", str(tmp_path)]
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    # Ctrl+C reaches the whole process group: the client and every worker.
+    survey = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              start_new_session=True)
+    time.sleep(12)  # the cluster has started and is solving
+    os.killpg(survey.pid, signal.SIGINT)
+    _, err = survey.communicate(timeout=60)
+    text = err.decode()
+    assert survey.returncode == 130, text[-2000:]
+    assert "the same command goes on from there" in text
+    assert "Traceback" not in text and "WARNING" not in text and "Aborted" not in text, text[-3000:]

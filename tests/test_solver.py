@@ -584,7 +584,10 @@ def test_sigterm_stops_a_local_survey_and_its_workers(tmp_path: Path) -> None:
     assert len(workers) >= 2
     time.sleep(1)
     survey.send_signal(signal.SIGTERM)
-    survey.communicate(timeout=20)  # (the pool's workers hold its pipes open while they run)
+    _, err = survey.communicate(timeout=20)  # (the pool's workers hold its pipes open while they run)
+    # A stopped survey says where its verdicts are and how to go on, not "Aborted!".
+    assert survey.returncode == 130
+    assert b"the same command goes on from there" in err and b"Aborted" not in err
     time.sleep(0.5)
     assert [pid for pid in workers if Path(f"/proc/{pid}").exists()
             and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"] == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import shlex
 import signal
 import sys
@@ -201,7 +202,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
             show()
             bar.render_progress()
 
-        previous = _stop_on_sigterm()
+        previous = _stop_on_signals()
         try:
             if scheduler is None:
                 verdicts, peak = run_survey(rules, first, last, jobs=jobs, max_seconds=budget, store=store,
@@ -215,9 +216,17 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                     seed=seed)
         except ClusterError as error:
             raise click.ClickException(str(error)) from None
+        except KeyboardInterrupt:
+            done = sum(counts.values())
+            click.echo("", err=True)
+            click.echo(f"stopped: the {done:,} {'deal' if done == 1 else 'deals'} solved in this run "
+                       f"{'is' if done == 1 else 'are'} stored in {store.path}; the same command "
+                       f"goes on from there", err=True)
+            store.close()
+            sys.exit(130)
         finally:
-            if previous is not None:
-                signal.signal(signal.SIGTERM, previous)
+            for number, handler in previous.items():
+                signal.signal(number, handler)
     store.close()
     summary = summarise(verdicts)
     if as_json:
@@ -248,17 +257,25 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     click.echo(f"wrote {folder / (stem + '.md')} and {folder / (stem + '.png')}")
 
 
-def _stop_on_sigterm() -> Any:
+def _stop_on_signals() -> dict[int, Any]:
     """Make SIGTERM stop the survey as Ctrl+C does (the local pool's worker
     processes are stopped on the way out instead of running on to the end of
-    their budget); the handler it replaced, or None off the main thread."""
+    their budget), and either signal first quiet the log of the Dask client
+    and its event loop (a cluster's connections close mid-request on the
+    way out, and Dask logged that with tracebacks). Returns the handlers it
+    replaced (none off the main thread)."""
     def stop(signum: int, frame: Any) -> None:
+        for name in ("distributed", "tornado", "asyncio"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
         raise KeyboardInterrupt
 
+    previous: dict[int, Any] = {}
     try:
-        return signal.signal(signal.SIGTERM, stop)
+        for number in (signal.SIGTERM, signal.SIGINT):
+            previous[number] = signal.signal(number, stop)
     except ValueError:  # not the main thread (a test runner's)
-        return None
+        pass
+    return previous
 
 
 def _stem(rules: Rules, name: str, first: int, last: int, player: str, key: str, budget: float) -> str:

@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
+import logging
 import re
+import signal
 import socket
 import time
 from collections import Counter
@@ -256,16 +258,28 @@ def connect(scheduler: str) -> Iterator[Any]:
         finally:
             _quietly(client.close)
         return
+    # Dask's own warnings stay out of the survey's output (it says itself
+    # what goes wrong); on Ctrl+C they were a screenful about cancelled
+    # tasks and worker processes killed on the way out.
     cluster = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0")
+                                       dashboard_address=":0", silence_logs=logging.ERROR)
     try:
         client = distributed.Client(cluster)
         try:
+            client.run(_ignore_interrupts)
             yield client
         finally:
             _quietly(client.close)
     finally:
         _quietly(cluster.close)
+
+
+def _ignore_interrupts() -> None:
+    """Run on each worker of a local cluster: Ctrl+C reaches the whole
+    process group, and a worker process it interrupted printed a traceback
+    or two; the client alone stops the survey, and it closes the cluster."""
+    with suppress(ValueError):  # (not the worker process's main thread)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _quietly(close: Callable[[], Any]) -> None:
