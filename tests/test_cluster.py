@@ -393,3 +393,32 @@ def test_ctrl_c_stops_a_local_cluster_survey_with_one_line_and_no_traceback(tmp_
     assert survey.returncode == 130, text[-2000:]
     assert "the same command goes on from there" in text
     assert "Traceback" not in text and "WARNING" not in text and "Aborted" not in text, text[-3000:]
+
+
+def test_the_start_waits_for_the_first_usable_worker_not_for_a_slow_check() -> None:
+    class Check:
+        def __init__(self, done: bool) -> None:
+            self.status = "finished" if done else "pending"
+
+        def result(self, timeout: float) -> dict[str, str]:
+            return cluster.worker_versions()
+
+        def cancel(self) -> None:
+            self.status = "cancelled"
+
+    class Client:
+        status = "running"
+
+        def nthreads(self) -> dict[str, int]:
+            return {"tcp://fast:1": 1, "tcp://frozen:1": 1}
+
+        def submit(self, function: object, *, workers: list[str], **options: object) -> Check:
+            return Check(done=workers == ["tcp://fast:1"])
+
+    fleet = cluster._Fleet(Client(), cluster.worker_versions(), None)
+    started = time.perf_counter()
+    assert fleet.wait_for_workers() == 1
+    # At most a tick more than the fast check; the frozen one is still being
+    # checked (it is left out after CHECK_SECONDS, 30 s, if it never answers).
+    assert time.perf_counter() - started < cluster.TICK + 0.5 < cluster.CHECK_SECONDS
+    assert set(fleet.checking) == {"tcp://frozen:1"}

@@ -421,14 +421,21 @@ class _Fleet:
                 self.warn(reason)
 
     def wait_for_workers(self) -> int:
-        """Wait until a worker is usable (or :meth:`refresh` gives up); how
-        many are."""
+        """Wait until a worker is usable (or :meth:`refresh` gives up), then
+        at most :data:`TICK` longer for the checks still under way; how many
+        are usable. (A worker that is slow to answer its check, or frozen,
+        no longer holds up the start for :data:`CHECK_SECONDS`: it gets
+        batches once its check comes back.)"""
+        first_ready: float | None = None
         while True:
             ready = self.refresh()
             if ready and not self.checking:
                 return len(ready)
-            if ready and time.perf_counter() - self.idle_since > TICK:
-                return len(ready)
+            if ready:
+                now = time.perf_counter()
+                first_ready = now if first_ready is None else first_ready
+                if now - first_ready >= TICK:
+                    return len(ready)
             time.sleep(TICK / 5)
 
 
