@@ -76,6 +76,26 @@ def test_api_md_names_every_refusal_code() -> None:
     assert not missing, f"docs/api.md does not list {missing}"
 
 
+def _status_rows() -> dict[int, str]:
+    """The rows of docs/api.md's table of statuses, by status."""
+    rows = re.findall(r"^\| (\d{3}) \| (.*) \|$", (DOCS / "api.md").read_text(), re.MULTILINE)
+    return {int(status): meaning for status, meaning in rows}
+
+
+def test_api_md_status_table_names_each_code_under_its_status() -> None:
+    """Every code answered with a status other than 400 or 422 is named in
+    that status's row, and every code a row names is answered with it."""
+    rows = _status_rows()
+    statuses = {code.value: wording.status for code, wording in WORDINGS.items()}
+    for code, status in statuses.items():
+        if status not in (400, 422):
+            assert f"`{code}`" in rows.get(status, ""), f"docs/api.md: the {status} row lacks {code}"
+    for status, meaning in rows.items():
+        for code in re.findall(r"`([a-z-]+)`", meaning):
+            if code in statuses:
+                assert statuses[code] == status, f"docs/api.md: {code} is not a {status}"
+
+
 # -- refusal texts -------------------------------------------------------------------
 
 _SAMPLES: dict[str, Param] = {
