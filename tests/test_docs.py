@@ -18,6 +18,7 @@ from terrace.errors import TerraceError
 from terrace.refusals import LANGUAGES, Param, Reason, Refusal, catalogues
 from terrace.rules import RULE_OPTIONS, OptionKind
 from terrace.web.app import create_app
+from web_support import app_client
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 ALL_CODES = [code for codes in catalogues() for code in codes]
@@ -144,3 +145,18 @@ def test_engine_raises_only_coded_errors() -> None:
 
 def _subclasses(cls: type) -> list[type]:
     return [cls, *(sub for direct in cls.__subclasses__() for sub in _subclasses(direct))]
+
+
+# -- the game JSON -------------------------------------------------------------------
+
+
+def test_api_md_names_every_field_of_the_game_json() -> None:
+    """Every key of a new game's answer and of a move's is in docs/api.md."""
+    text = (DOCS / "api.md").read_text()
+    with app_client() as client:
+        created = client.post("/api/games", json={"deal_number": 7})
+        moved = client.post(f"/api/games/{created.json()['id']}/moves", json={"move": "c1"})
+    assert created.status_code == 201 and moved.status_code == 200
+    keys = set(created.json()) | set(moved.json())
+    missing = sorted(key for key in keys if f"`{key}`" not in text)
+    assert not missing, f"docs/api.md does not name {missing}"
