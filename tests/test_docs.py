@@ -14,6 +14,7 @@ import pytest
 from starlette.routing import Mount, Route
 
 import terrace.web.i18n  # noqa: F401  (adds the web layer's refusal codes)
+from terrace.cli import main
 from terrace.errors import TerraceError
 from terrace.refusals import LANGUAGES, Param, Reason, Refusal, catalogues
 from terrace.rules import RULE_OPTIONS, OptionKind
@@ -160,3 +161,12 @@ def test_api_md_names_every_field_of_the_game_json() -> None:
     keys = set(created.json()) | set(moved.json())
     missing = sorted(key for key in keys if f"`{key}`" not in text)
     assert not missing, f"docs/api.md does not name {missing}"
+
+
+# -- the command line ----------------------------------------------------------------
+
+
+def test_readme_shows_every_command() -> None:
+    text = (DOCS.parent / "README.md").read_text()
+    missing = [name for name in main.commands if not re.search(rf"\bterrace {name}\b", text)]
+    assert not missing, f"README.md shows no {missing}"
