@@ -170,3 +170,13 @@ def test_readme_shows_every_command() -> None:
     text = (DOCS.parent / "README.md").read_text()
     missing = [name for name in main.commands if not re.search(rf"\bterrace {name}\b", text)]
     assert not missing, f"README.md shows no {missing}"
+
+
+def test_readme_and_rules_md_list_the_commands_with_rule_options() -> None:
+    taking = {name for name, command in main.commands.items()
+              if any(param.name == "decks" for param in command.params)}
+    for page in (DOCS.parent / "README.md", DOCS / "rules.md"):
+        text = " ".join(page.read_text().split())
+        listed = re.search(r"every (?:CLI )?command that deals \(([^)]*)\)", text)
+        assert listed, f"{page.name} does not say which commands take the rule options"
+        assert set(re.findall(r"`(\w+)`", listed.group(1))) == taking, page.name
