@@ -225,6 +225,17 @@ def test_every_option_is_offered() -> None:
         assert option in result.output
 
 
+def test_deal_says_which_deal_it_prints_by_default() -> None:
+    assert "[default: 1]" in " ".join(run("deal", "--help").output.split())
+    assert run("deal").output == run("deal", "-n", "1").output
+
+
+@pytest.mark.parametrize("command", ["play", "stats", "export", "import"])
+def test_every_games_db_option_names_its_default(command: str) -> None:
+    """--db of the games database says where it is without the option."""
+    assert "$TERRACE_DB, else games.sqlite" in " ".join(run(command, "--help").output.split())
+
+
 def test_show_draws_the_position_and_its_moves() -> None:
     result = run("show", "-n", "7", "--moves", "c1 s")
     assert result.exit_code == 0

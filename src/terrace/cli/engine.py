@@ -36,7 +36,8 @@ def variants() -> None:
 
 @click.command()
 @rule_options
-@click.option("--deal-number", "-n", type=WholeNumber(), help="Deal number to print.")
+@click.option("--deal-number", "-n", type=WholeNumber(), default=1, show_default=True,
+              help="Deal number to print.")
 @click.option("--winnable", is_flag=True,
               help="The first deal from --deal-number on that the solver proves won.")
 @click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True,
@@ -45,12 +46,12 @@ def variants() -> None:
               help="Budget for the whole search with --winnable.")
 @verdicts_db_options
 def deal(
-    deal_number: int | None, winnable: bool, max_seconds: float, total_seconds: float,
+    deal_number: int, winnable: bool, max_seconds: float, total_seconds: float,
     verdicts_db: str | None, old_db: str | None, **kwargs: Any,
 ) -> None:
     """Print the deal string of a numbered deal."""
     rules = pop_rules(kwargs)
-    number = 1 if deal_number is None else deal_number
+    number = deal_number
     path = chosen_verdicts_db(verdicts_db, old_db, check=winnable)
     if winnable:
         try:

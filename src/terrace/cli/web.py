@@ -27,7 +27,8 @@ from terrace.web.server import ServerSettings, bind, run
                    "only browsers that opened it are served.")
 @click.option("--no-browser", is_flag=True, help="Do not open the browser.")
 @click.option("--db", type=FilePath(dir_okay=False),
-              help="Database of saved games (default: the user data folder; ':memory:' keeps nothing).")
+              help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite in the user data "
+                   "folder; ':memory:' keeps nothing).")
 @click.option("--hint-seconds", type=Seconds(0.1, 60), default=2.0, show_default=True,
               help="Time the solver may spend on a hint.")
 @click.option("--winnable-seconds", type=Seconds(0.1, 600), default=10.0, show_default=True,
