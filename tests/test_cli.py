@@ -304,3 +304,11 @@ def test_the_peeking_hint_never_undoes_the_last_one() -> None:
     after.push_text(first["move"])
     after.push_text(second["move"])
     assert after.position() != before.position()
+
+
+def test_survey_progress_counts_its_workers_in_english(tmp_path: Path) -> None:
+    args = ["--deals", "1-1", "--max-seconds", "2", "--verdicts-db", str(tmp_path / "v.sqlite3"), "--out",
+            str(tmp_path)]
+    one = run("survey", *args, "--jobs", "1")
+    assert one.exit_code == 0, one.output
+    assert ", 1 worker" in one.stderr and "1 workers" not in one.stderr

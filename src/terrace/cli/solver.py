@@ -182,7 +182,8 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
 
         def show() -> None:
             rate = pace["rate"] if scheduler else sum(counts.values()) / max(now() - started, 1e-9)
-            workers = f", {pace['workers']:.0f} workers" if pace["workers"] else ""
+            count = round(pace["workers"])
+            workers = f", {count} worker{'' if count == 1 else 's'}" if count else ""
             if scheduler and not pace["workers"]:
                 workers = ", waiting for workers"
             bar.label = (f"{name} {player} won {counts['won']} lost {counts['lost']} "
