@@ -5,12 +5,14 @@ code has its English and German text (and every text renders)."""
 from __future__ import annotations
 
 import re
+import shlex
 import string
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from starlette.routing import Mount, Route
 
 import terrace.web.i18n  # noqa: F401  (adds the web layer's refusal codes)
@@ -180,3 +182,18 @@ def test_readme_and_rules_md_list_the_commands_with_rule_options() -> None:
         listed = re.search(r"every (?:CLI )?command that deals \(([^)]*)\)", text)
         assert listed, f"{page.name} does not say which commands take the rule options"
         assert set(re.findall(r"`(\w+)`", listed.group(1))) == taking, page.name
+
+
+def test_readme_command_line_examples_run() -> None:
+    """The README's engine commands work as written (and play only legal moves)."""
+    text = (DOCS.parent / "README.md").read_text()
+    block = text.split("## The command line", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    lines = [line.split("#", 1)[0] for line in block.splitlines() if line.strip()]
+    assert len(lines) >= 5
+    for line in lines:
+        words = shlex.split(line)
+        assert words[0] == "terrace"
+        result = CliRunner().invoke(main, words[1:])
+        assert result.exit_code == 0, (line, result.output)
+        if "--json" in words:
+            assert '"legal": true' in result.output, line
