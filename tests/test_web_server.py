@@ -240,3 +240,18 @@ def test_a_locked_database_delays_only_the_requests_that_need_it(tmp_path: Any) 
         assert answers == [503]  # store-unavailable: nothing changed
         assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
         server.stop()
+
+
+def test_a_whole_request_head_over_the_limit_is_refused_too() -> None:
+    """h11 bounds only a head that has not ended; one that arrives whole in
+    one write was answered 200 at 100 KB."""
+    with started_server() as server:
+        host = urlsplit(server.url).netloc
+        for size, status in ((HEAD_BYTES // 2, b"200"), (HEAD_BYTES + 100, b"400"), (100_000, b"400")):
+            client = _connect(server.url)
+            client.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n"
+                           f"X-Big: {'a' * size}\r\n\r\n".encode())
+            assert _read_all(client).startswith(b"HTTP/1.1 " + status + b" "), size
+            client.close()
+        server.stop()
+        assert "Traceback" not in server.stderr()

@@ -14,7 +14,9 @@ is answered 400 at once); a request body has its own deadline in the app
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HEAD_SECONDS = 10.0
@@ -31,7 +33,24 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self._bound_head_size()
         self._await_head()
+
+    def _bound_head_size(self) -> None:
+        """h11 bounds only a head that has not ended yet
+        (``h11_max_incomplete_event_size``); a whole head that arrives in
+        one read was parsed at any size. Refuse a parsed head over
+        :data:`HEAD_BYTES` too, as h11 refuses an unfinished one: uvicorn
+        answers its protocol error with 400 and closes the connection."""
+        parse = self.conn.next_event
+
+        def next_event() -> Any:
+            event = parse()
+            if isinstance(event, h11.Request) and head_size(event) > HEAD_BYTES:
+                raise h11.RemoteProtocolError("request head too large", error_status_hint=431)
+            return event
+
+        self.conn.next_event = next_event  # type: ignore[method-assign]
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -61,3 +80,10 @@ class GuardedH11Protocol(H11Protocol):
         self._head_timer = None
         if self._waiting_for_head() and not self.transport.is_closing():
             self.transport.close()
+
+
+def head_size(request: h11.Request) -> int:
+    """The bytes of a parsed request head: its request line and headers as
+    sent (give or take the spaces h11 trims)."""
+    line = len(request.method) + len(request.target) + len(b" HTTP/1.1\r\n") + 1
+    return line + sum(len(name) + len(value) + 4 for name, value in request.headers.raw_items()) + 2
