@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+import terrace.cards
 from terrace.cards import (
     CODE,
     RANKS,
@@ -22,6 +25,7 @@ from terrace.cards import (
     rank_code,
     rank_of,
     suit_of,
+    word_count,
 )
 from terrace.errors import InvalidCardError
 
@@ -91,3 +95,14 @@ def test_full_pack_order_is_suit_by_suit_ace_to_king() -> None:
     pack = full_pack(2)
     assert format_cards(pack[:14]) == "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AH"
     assert format_cards(pack[50:54]) == "QC KC AS 2S"
+
+
+@given(st.text(alphabet=st.sampled_from(["A", "S", "7", " ", "\t", "\n", "\u3000", "\u200b"]), max_size=60))
+def test_word_count_counts_as_split_does(text: str) -> None:
+    """Slices of 4 characters: words across slice borders are counted once."""
+    chunk = terrace.cards.WORD_CHUNK
+    terrace.cards.WORD_CHUNK = 4
+    try:
+        assert word_count(text) == len(text.split())
+    finally:
+        terrace.cards.WORD_CHUNK = chunk

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import tracemalloc
 
 import pytest
 
@@ -148,6 +149,21 @@ def test_wrong_card_count_is_refused() -> None:
         Deal.parse(DEAL_1_TWO_DECKS + " AS", Rules())
     with pytest.raises(InvalidDealError, match="a deal for 1 deck has 52 cards"):
         Deal.parse(DEAL_1_TWO_DECKS, Rules(decks=1, reserve=0, piles=1, candidates=0))
+
+
+def test_a_huge_deal_string_is_counted_not_split() -> None:
+    """A text far longer than any deal is refused with its true card count,
+    without a list of all its words or a parse of every one (a 100 MB text
+    took half a minute and 3 GB)."""
+    text = "AS " * 300_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidDealError, match=r"a deal for 2 decks has 104 cards, this one has 300000$"):
+            Deal.parse(text, Rules())
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 3 * len(text)
 
 
 def test_wrong_copies_are_refused() -> None:

@@ -134,6 +134,30 @@ def full_pack(decks: int) -> list[Card]:
     return one * decks
 
 
+WORD_CHUNK = 1 << 16
+"""Characters :func:`word_count` splits at a time."""
+
+
+def word_count(text: str) -> int:
+    """How many whitespace-separated words ``text`` holds (as
+    ``len(text.split())``), counted a slice at a time so that a huge text
+    needs no list of all its words.
+
+    >>> word_count(" AS  2S\t3S "), word_count("AS " * 100_000)
+    (3, 100000)
+    """
+    count = 0
+    after_space = True
+    for start in range(0, len(text), WORD_CHUNK):
+        part = text[start:start + WORD_CHUNK]
+        words = len(part.split())
+        if words and not after_space and not part[0].isspace():
+            words -= 1  # a word that runs on from the slice before
+        count += words
+        after_space = part[-1].isspace()
+    return count
+
+
 def format_cards(cards: list[Card] | tuple[Card, ...]) -> str:
     """Card codes separated by spaces.
 

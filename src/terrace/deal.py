@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from terrace.cards import Card, card_code, format_cards, full_pack, parse_card
+from terrace.cards import Card, card_code, format_cards, full_pack, parse_card, word_count
 from terrace.errors import InvalidCardError, InvalidDealError
 from terrace.refusals import Reason, Refusal, quote
 from terrace.rules import Rules
@@ -125,7 +125,13 @@ class Deal:
         decks of ``rules``."""
         if not isinstance(text, str):
             raise InvalidDealError(Reason(Refusal.DEAL_NOT_TEXT))
-        words = text.split()
+        # never more words than the deal may hold (a huge text is counted, not split)
+        words = text.split(maxsplit=rules.card_count)
+        if len(words) > rules.card_count:
+            del words
+            raise InvalidDealError(Reason(
+                Refusal.DEAL_CARD_COUNT, decks=rules.decks, cards=rules.card_count, count=word_count(text)
+            ))
         cards: list[Card] = []
         for index, word in enumerate(words):
             try:
