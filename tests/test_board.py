@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import tracemalloc
+
 import pytest
 
 from conftest import alternate_run, cards, craft, deal_text, suit_run
@@ -630,6 +632,28 @@ def test_bad_positions(edit: object, message: str) -> None:
     text = " ".join(edit(fields))  # type: ignore[operator]
     with pytest.raises(InvalidPositionError, match=message):
         Board.from_position(text, TERRACE)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("6 - " + "," * 7 + " " + "AS" * 300_000 + ",,,,,,,, - - 0",
+         "each card of the 2 decks exactly once per deck"),
+        ("- " * 300_000, "a position has 7 space-separated fields, this one has 300000$"),
+    ],
+)
+def test_a_huge_position_is_refused_without_reading_it_all(text: str, message: str) -> None:
+    """More cards than the packs hold, or more fields than a position has,
+    are refused before any card is read or every field split off (a 100 MB
+    pile took half a minute and 1.4 GB)."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidPositionError, match=message):
+            Board.from_position(text, TERRACE)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * len(text)
 
 
 def test_reserve_too_long() -> None:

@@ -24,7 +24,7 @@ from itertools import pairwise
 from typing import Any, Self
 
 from terrace.building import FOUNDATION_SIZE, builds_down, builds_up, starts
-from terrace.cards import CODE, RANK, RANKS, Card, full_pack, parse_card
+from terrace.cards import CODE, RANK, RANKS, Card, full_pack, parse_card, word_count
 from terrace.deal import Deal
 from terrace.errors import InvalidCardError, InvalidPositionError
 from terrace.moves import CHOOSE, FOUNDATION, RESERVE, TABLEAU, WASTE, Move
@@ -184,9 +184,10 @@ class BaseBoard:
         rules = rules or Rules()
         if not isinstance(text, str):
             raise InvalidPositionError(Reason(Refusal.POSITION_NOT_TEXT))
-        fields = text.split()
+        fields = text.split(maxsplit=POSITION_FIELDS)  # (a huge text is counted, not split)
         if len(fields) != POSITION_FIELDS:
-            reason = Reason(Refusal.POSITION_FIELDS, fields=POSITION_FIELDS, count=len(fields))
+            count = len(fields) if len(fields) < POSITION_FIELDS else word_count(text)
+            reason = Reason(Refusal.POSITION_FIELDS, fields=POSITION_FIELDS, count=count)
             raise InvalidPositionError(reason)
         base_text, reserve, foundations, tableau, waste, stock, redeals = fields
         board = cls.__new__(cls)
@@ -206,9 +207,13 @@ class BaseBoard:
         if counts[1] != rules.piles:
             raise InvalidPositionError(
                 Reason(Refusal.POSITION_PILE_COUNT, expected=rules.piles, count=counts[1]))
+        founds, piles = foundations.split(","), tableau.split(",")
+        # and more cards than the packs hold are not read one by one
+        if sum(len(run) // 2 for run in (reserve, *founds, *piles, waste, stock)) > rules.card_count:
+            raise InvalidPositionError(Reason(Refusal.POSITION_CARDS, decks=rules.decks))
         board.reserve = _read_run(reserve, "r")
-        board.foundations = [_read_run(part, f"f{i}") for i, part in enumerate(foundations.split(","), 1)]
-        board.tableau = [_read_run(part, f"t{i}") for i, part in enumerate(tableau.split(","), 1)]
+        board.foundations = [_read_run(part, f"f{i}") for i, part in enumerate(founds, 1)]
+        board.tableau = [_read_run(part, f"t{i}") for i, part in enumerate(piles, 1)]
         board.waste = _read_run(waste, "w")
         board.stock = _read_run(stock, "s")[::-1]
         if not (redeals.isascii() and redeals.isdigit()) or len(redeals) > 9:
