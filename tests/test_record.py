@@ -31,6 +31,20 @@ def test_round_trip() -> None:
     assert again.moves == ("c2", "s", "s") and again.result == "playing"
 
 
+def test_moves_in_another_spelling_are_read_into_the_notation() -> None:
+    """Upper case, spaces and leading zeros are read, and written back as
+    the notation prints moves (not as the record spelt them)."""
+    data = json.loads(_record().to_json())
+    data["moves"] = ["C2", " S ", "s\t"]
+    again = GameRecord.from_dict(data)
+    assert again.moves == ("c2", "s", "s") and again == _record()
+    assert json.loads(again.to_json())["moves"] == ["c2", "s", "s"]
+    data = json.loads(_record("c2 t01t07 t8F").to_json())
+    assert data["moves"] == ["c2", "t1t7", "t8f"]
+    data["moves"] = ["c02", "T01T7", "t8f2"]
+    assert GameRecord.from_dict(data).moves == ("c2", "t1t7", "t8f2")
+
+
 def test_fields() -> None:
     data = json.loads(_record().to_json())
     assert data == {

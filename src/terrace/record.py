@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from dataclasses import dataclass, field
@@ -129,7 +130,9 @@ class GameRecord:
             raise InvalidRecordError(
                 Reason(Refusal.RECORD_RESULT_MISMATCH, claimed=clip(record.result), actual=board.status.value)
             )
-        return record
+        # moves read in another spelling ('C2', ' wf ') are kept as the notation prints them
+        moves = tuple(str(move) for move in board.move_stack)
+        return record if moves == record.moves else dataclasses.replace(record, moves=moves)
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
