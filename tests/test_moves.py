@@ -103,6 +103,13 @@ def test_parse_moves() -> None:
         parse_moves("c1 zz")
 
 
+@pytest.mark.parametrize("value", [None, b"c2 s", ["c2", "s"], 3])
+def test_parse_moves_needs_text(value: object) -> None:
+    with pytest.raises(InvalidMoveError) as info:
+        parse_moves(value)  # type: ignore[arg-type]
+    assert info.value.code is Refusal.MOVE_NOT_TEXT
+
+
 @pytest.mark.parametrize("text", ["c١", "t²f", "wt٣", "c" + "1" * 5000, "t1t" + "9" * 7])
 def test_only_short_ascii_numbers_are_read(text: str) -> None:
     with pytest.raises(InvalidMoveError) as info:

@@ -178,4 +178,6 @@ def parse_moves(text: str) -> list[Move]:
     >>> [str(m) for m in parse_moves("c2 s, wf")]
     ['c2', 's', 'wf']
     """
+    if not isinstance(text, str):
+        raise InvalidMoveError(Reason(Refusal.MOVE_NOT_TEXT, value=quote(text)))
     return [Move.parse(word) for word in text.replace(",", " ").split()]
