@@ -622,7 +622,7 @@ def test_choosing_position_round_trips() -> None:
         (lambda f: [f[0], "ZZ" + f[1][2:], *f[2:]], "the reserve: 'ZZ' is not a card"),
         (lambda f: [*f[:2], f[2] + ",", *f[3:]], "these rules have 8 foundations, the position has 9"),
         (lambda f: [*f[:3], f[3] + ",", *f[4:]], "these rules have 9 piles, the position has 10"),
-        (lambda f: [*f[:5], f[5][2:], f[6]], "each card of the 2 decks exactly once per deck"),
+        (lambda f: [*f[:5], f[5][2:], f[6]], "the position has 1 of [A2-9TJQK][SHDC]; 2 decks have 2$"),
         (lambda f: ["7", *f[1:]], "foundation 1 does not start with the base rank"),
     ],
 )
@@ -638,7 +638,7 @@ def test_bad_positions(edit: object, message: str) -> None:
     ("text", "message"),
     [
         ("6 - " + "," * 7 + " " + "AS" * 300_000 + ",,,,,,,, - - 0",
-         "each card of the 2 decks exactly once per deck"),
+         "the position holds more than the 104 cards of 2 decks"),
         ("- " * 300_000, "a position has 7 space-separated fields, this one has 300000$"),
     ],
 )
@@ -654,6 +654,25 @@ def test_a_huge_position_is_refused_without_reading_it_all(text: str, message: s
     finally:
         tracemalloc.stop()
     assert peak < 4 * len(text)
+
+
+def test_a_wrong_card_is_named() -> None:
+    """A card in two places is named (before the card it stands in for), and
+    one deck is spoken of as one deck."""
+    one = Rules(decks=1, reserve=3, piles=2, candidates=1)
+    board = Board.from_number(0, one)
+    board.push_text("c1")
+    text = board.position().replace("2H,", "6C,", 1)  # 6C in pile 1 and in the stock, no 2H
+    with pytest.raises(InvalidPositionError) as info:
+        Board.from_position(text, one)
+    assert str(info.value) == "the position has 2 of 6C; one deck has 1"
+    assert info.value.code is Refusal.POSITION_COPIES_ONE_DECK
+    assert info.value.text("de") == "Die Stellung enthält 2-mal 6C; ein Kartenspiel enthält sie einmal."
+    two = Board.from_number(1, TERRACE)
+    fields = two.position().split(" ")
+    fields[1] = fields[1][:-2] + fields[5][:2]  # the last reserve card becomes the next stock card
+    with pytest.raises(InvalidPositionError, match=f"the position has 3 of {fields[5][:2]}; 2 decks have 2"):
+        Board.from_position(" ".join(fields), TERRACE)
 
 
 def test_reserve_too_long() -> None:

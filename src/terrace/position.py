@@ -210,7 +210,8 @@ class BaseBoard:
         founds, piles = foundations.split(","), tableau.split(",")
         # and more cards than the packs hold are not read one by one
         if sum(len(run) // 2 for run in (reserve, *founds, *piles, waste, stock)) > rules.card_count:
-            raise InvalidPositionError(Reason(Refusal.POSITION_CARDS, decks=rules.decks))
+            reason = Reason(Refusal.POSITION_CARDS, cards=rules.card_count, decks=rules.decks)
+            raise InvalidPositionError(reason)
         board.reserve = _read_run(reserve, "r")
         board.foundations = [_read_run(part, f"f{i}") for i, part in enumerate(founds, 1)]
         board.tableau = [_read_run(part, f"t{i}") for i, part in enumerate(piles, 1)]
@@ -248,8 +249,12 @@ class BaseBoard:
             + [c for f in self.foundations for c in f]
             + [c for p in self.tableau for c in p]
         )
-        if everything != Counter(full_pack(rules.decks)):
-            return Reason(Refusal.POSITION_CARDS, decks=rules.decks)
+        cards = sorted(set(full_pack(1)) | set(everything))
+        wrong = [card for card in cards if everything[card] != rules.decks]
+        if wrong:  # a card twice over is named before the card it stands in for
+            card = max(wrong, key=lambda c: everything[c] > rules.decks)
+            code = Refusal.POSITION_COPIES if rules.decks > 1 else Refusal.POSITION_COPIES_ONE_DECK
+            return Reason(code, have=everything[card], card=CODE[card], decks=rules.decks)
         for number, pile in enumerate(self.tableau, 1):
             if not all(builds_down(below, above) for below, above in pairwise(pile)):
                 return Reason(Refusal.POSITION_PILE_ORDER, pile=number)

@@ -131,6 +131,8 @@ class Refusal(StrEnum):
     POSITION_RESERVE_SIZE = "position-reserve-size"
     POSITION_REDEALS = "position-redeals"
     POSITION_CARDS = "position-cards"
+    POSITION_COPIES = "position-copies"
+    POSITION_COPIES_ONE_DECK = "position-copies-one-deck"
     POSITION_PILE_ORDER = "position-pile-order"
     POSITION_BEFORE_CHOICE = "position-before-choice"
     POSITION_NO_BASE = "position-no-base"
@@ -407,8 +409,14 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "these rules allow {allowed} redeals, not {used}",
         "Diese Regeln erlauben {allowed} neue Durchgänge, nicht {used}."),
     Refusal.POSITION_CARDS: Wording(
-        _BAD, "the position must hold each card of the {decks} decks exactly once per deck",
-        "Die Stellung muss jede Karte der {decks} Kartenspiele genau einmal je Kartenspiel enthalten."),
+        _BAD, "the position holds more than the {cards} cards of {decks:decks}",
+        "Die Stellung enthält mehr als die {cards} Karten von {decks:decks}."),
+    Refusal.POSITION_COPIES: Wording(
+        _BAD, "the position has {have} of {card}; {decks} decks have {decks}",
+        "Die Stellung enthält {have}-mal {card}; {decks} Kartenspiele enthalten sie {decks}-mal."),
+    Refusal.POSITION_COPIES_ONE_DECK: Wording(
+        _BAD, "the position has {have} of {card}; one deck has 1",
+        "Die Stellung enthält {have}-mal {card}; ein Kartenspiel enthält sie einmal."),
     Refusal.POSITION_PILE_ORDER: Wording(
         _BAD, "pile {pile} is not built down in alternating colours",
         "Stapel {pile} ist nicht abwärts in wechselnden Farben gebaut."),
