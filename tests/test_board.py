@@ -675,6 +675,19 @@ def test_a_wrong_card_is_named() -> None:
         Board.from_position(" ".join(fields), TERRACE)
 
 
+def test_a_dash_stands_only_for_a_whole_empty_field() -> None:
+    """An empty pile or foundation among others is nothing between two
+    commas, as position() writes it; '-' is no card there."""
+    rules = TERRACE.replace(spaces="free")
+    board = Board.from_number(1, rules)
+    board.push_text("c1")
+    text = board.position()
+    assert ",,,,,,," in text
+    with pytest.raises(InvalidPositionError, match="foundation 2: '-' is not a card"):
+        Board.from_position(text.replace(",,,,,,,", ",-,-,-,-,-,-,-", 1), rules)
+    # (a single empty pile, the whole field, is '-': test_single_empty_pile_position_round_trips)
+
+
 def test_reserve_too_long() -> None:
     board = craft(TERRACE, "6", reserve="9H 8C", foundations=["6D 7C"], tableau=QUIET)
     with pytest.raises(InvalidPositionError, match="the reserve holds at most 1 cards"):

@@ -213,8 +213,9 @@ class BaseBoard:
             reason = Reason(Refusal.POSITION_CARDS, cards=rules.card_count, decks=rules.decks)
             raise InvalidPositionError(reason)
         board.reserve = _read_run(reserve, "r")
-        board.foundations = [_read_run(part, f"f{i}") for i, part in enumerate(founds, 1)]
-        board.tableau = [_read_run(part, f"t{i}") for i, part in enumerate(piles, 1)]
+        # ('-' is a whole empty field; one empty pile among others is nothing between commas)
+        board.foundations = [_read_run(part, f"f{i}", len(founds) == 1) for i, part in enumerate(founds, 1)]
+        board.tableau = [_read_run(part, f"t{i}", len(piles) == 1) for i, part in enumerate(piles, 1)]
         board.waste = _read_run(waste, "w")
         board.stock = _read_run(stock, "s")[::-1]
         if not (redeals.isascii() and redeals.isdigit()) or len(redeals) > 9:
@@ -350,12 +351,13 @@ def _show_top(cards: list[Card], shown: int) -> str:
     return " ".join([*(CODE[c] for c in cards[-shown:-1]), f"[{CODE[cards[-1]]}]"])
 
 
-def _read_run(text: str, place: str) -> list[Card]:
+def _read_run(text: str, place: str, dash: bool = True) -> list[Card]:
     """The cards of one field of a position string (``place`` as in
-    :class:`~terrace.refusals.Reason` parameters: ``r``, ``f3``, ``t2``...)."""
-    if text == "-":
+    :class:`~terrace.refusals.Reason` parameters: ``r``, ``f3``, ``t2``...);
+    ``dash``: ``-`` stands for no card."""
+    if text == "-" and dash:
         return []
-    if len(text) % 2:
+    if len(text) % 2 and text != "-":  # (a '-' where no dash may stand is no card)
         raise InvalidPositionError(Reason(Refusal.POSITION_RUN_ODD, place=place))
     try:
         return [parse_card(text[i:i + 2]) for i in range(0, len(text), 2)]
