@@ -5,6 +5,7 @@ one that ``stats`` reads."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -167,3 +168,39 @@ def test_a_newer_database_with_a_pending_log_keeps_its_log_and_gets_no_index(tmp
         assert status == 1 and f"schema {LATEST_VERSION + 2}" in output
         assert files_in(copy) == before
         assert (copy / "games.sqlite-wal").read_bytes() == wal
+
+
+@pytest.mark.parametrize("command", [["stats"], ["export", "--all", "-o", "-"]], ids=["stats", "export"])
+def test_reading_a_crashed_writers_log_leaves_the_file_and_its_log_as_they_were(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """``stats`` and ``export`` read the moves in a crashed writer's log,
+    and neither fold the log into the file nor delete it (opened for
+    reading and writing, closing the last connection did both)."""
+    live, crashed = tmp_path / "live", tmp_path / "crashed"
+    live.mkdir()
+    crashed.mkdir()
+    record = golden("terrace-won")
+    with open_store(live / "games.sqlite") as store:
+        play(store, start(store, record), record.moves[:5])
+        for name in files_in(live):  # what a power cut leaves, the writer still open
+            shutil.copy(live / name, crashed / name)
+    db = crashed / "games.sqlite"
+    assert files_in(crashed) == {"games.sqlite", "games.sqlite-wal", "games.sqlite-shm"}
+    content, log = db.read_bytes(), (crashed / "games.sqlite-wal").read_bytes()
+    result = CliRunner().invoke(main, [*command, "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert db.read_bytes() == content and (crashed / "games.sqlite-wal").read_bytes() == log
+    if command[0] == "stats":
+        assert result.output.splitlines()[2].split()[:2] == ["Terrace", "1"]
+    else:
+        (game,) = json.loads(result.output)
+        assert game["moves"] == list(record.moves[:5])
+
+
+def test_reading_a_cleanly_closed_database_leaves_no_side_file(tmp_path: Path) -> None:
+    db = with_games(tmp_path / "games.sqlite")
+    content = db.read_bytes()
+    for command in (["stats"], ["export", "--all", "-o", "-"]):
+        assert CliRunner().invoke(main, [*command, "--db", str(db)]).exit_code == 0
+        assert files_in(tmp_path) == {"games.sqlite"} and db.read_bytes() == content

@@ -218,6 +218,16 @@ class SqliteStore:
                     path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True,
                     isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS,
                 )
+            if self.read_only and self._side_before:
+                # A log beside the file (a writer at work, or one that
+                # crashed) is read, never folded into the file: opened for
+                # reading and writing, the last connection to close would
+                # do that and delete the log. (Without a log, that kind of
+                # connection leaves no side file behind; this one would.)
+                return sqlite3.connect(
+                    path.resolve().as_uri() + "?mode=ro", uri=True,
+                    isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS,
+                )
             return sqlite3.connect(
                 path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS
             )
