@@ -12,8 +12,10 @@ setup(
     ext_modules=[
         Extension(
             "terrace.solver._core",
-            [CORE + "tables.c", CORE + "search.c", CORE + "beam.c", CORE + "nested.c", CORE + "module.c"],
-            depends=[CORE + "core.h", CORE + "state.h", CORE + "keyset.h"],
+            [CORE + name for name in ("memory.c", "tables.c", "schedule.c", "search.c", "beam.c",
+                                      "nested.c", "module.c")],
+            depends=[CORE + name for name in ("core.h", "state.h", "keyset.h", "memory.h", "tables.h",
+                                              "schedule.h", "search.h", "beam.h", "nested.h")],
             extra_compile_args=["-O3", "-Wall"],
             optional=True,
         )

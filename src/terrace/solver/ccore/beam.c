@@ -14,7 +14,9 @@
  * the small search is given `closure * ENDGAME` positions; the beam ends
  * when a layer is empty. Winning lines are kept as a tree of move
  * segments, so the line of a win is its node's chain of segments. */
+#include "beam.h"
 #include "keyset.h"
+#include "search.h"
 #include "state.h"
 
 #define ENDGAME 16

@@ -9,12 +9,17 @@
  *
  *   core.h     this file: the Search object and what all parts share
  *   state.h    the position: pushing and popping cards with their keys
- *   tables.c   card tables, Zobrist keys, memory, the transposition table
+ *   tables.c   card tables, Zobrist keys, the transposition table
+ *   memory.c   the memory limit every table draws from
+ *   schedule.c the reserve schedule (a pruning that state.h and beam.c use)
  *   search.c   moves, prunings and the search loop (runs without the GIL)
  *   beam.c     the beam hunter, a win-finding search over layers of draws
  *   nested.c   the nested hunter, nested Monte Carlo search (level 1)
  *   keyset.h   sets of position keys for the two hunters
  *   module.c   the Python type terrace.solver._core.Search
+ *
+ * Each .c file but module.c has a header of the same name declaring what
+ * it offers the others.
  */
 #ifndef TERRACE_CORE_H
 #define TERRACE_CORE_H
@@ -59,7 +64,16 @@ typedef struct zset {
 
 struct beam;
 struct nest;
-struct root;
+
+/* The first position, kept so that a restart sets it at once instead of
+ * taking back every move of the last hunter (3% of a solve's instructions
+ * on Admiral's Patience): everything apply() changes (state.h). */
+struct root {
+    int nres, nstk, nwst, ru, found, plen[MAXP];
+    int want[52], off[52], ftop[52], done[4];
+    uint64_t h[2], hpt[2], ph[MAXP][2];
+    uint8_t stk[MAXSZ], wst[MAXSZ], pile[MAXP][MAXSZ];
+};
 
 typedef struct {
     PyObject_HEAD
@@ -120,33 +134,5 @@ static inline double now(void) {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
-
-/* tables.c */
-zset *zobrist(uint64_t seed);
-int mem_take(size_t n);
-void mem_give(size_t n);
-size_t mem_set_limit(size_t limit);
-size_t mem_in_use(void);
-int tt_alloc(Core *s, uint64_t slots);
-void build_tables(Core *s);
-
-/* search.c */
-int grow(Core *s);
-int run(Core *s, int64_t max_nodes, double seconds);
-int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t *bad, int checked);
-void root_free(Core *s);
-int gen(Core *s, int prev, int prev_u, int32_t *out);
-int reserve_schedule(const Core *s, int check, int *need, int only);
-static inline int reserve_dead(const Core *s) { return reserve_schedule(s, 1, NULL, -1); }
-
-/* beam.c */
-int beam_setup(Core *s, int width, int closure, int per_parent, const int64_t *w, uint64_t seed);
-int run_beam(Core *s, int64_t max_nodes, double seconds);
-void beam_free(Core *s);
-
-/* nested.c */
-int nested_setup(Core *s, uint64_t seed);
-int run_nested(Core *s, int64_t max_nodes, double seconds);
-void nested_free(Core *s);
 
 #endif

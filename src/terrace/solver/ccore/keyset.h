@@ -7,6 +7,7 @@
 #define TERRACE_KEYSET_H
 
 #include "core.h"
+#include "memory.h"
 
 /* Open addressing with linear probing over pairs; (0, 0) marks a free
  * slot, so the all-zero key is stored as (0, 1) (mend_key). */

@@ -1,6 +1,11 @@
 /* The Python type terrace.solver._core.Search: building a search from a
  * position and running it in slices without the GIL (search.py). */
+#include "beam.h"
+#include "memory.h"
+#include "nested.h"
+#include "search.h"
 #include "state.h"
+#include "tables.h"
 
 static int read_cards(PyObject *obj, uint8_t *out, int limit, int *n) {
     char *buf;

@@ -11,6 +11,8 @@
  * has no move left, the run starts again from the top with other random
  * numbers. */
 #include "keyset.h"
+#include "nested.h"
+#include "search.h"
 #include "state.h"
 
 #define MAXROLL 4000

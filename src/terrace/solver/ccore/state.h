@@ -4,6 +4,7 @@
 #define TERRACE_STATE_H
 
 #include "core.h"
+#include "schedule.h"
 
 /* The mixing function of suit games (docs/winnability.md, "Keys"): each
  * pile's key goes through MurmurHash3's 64-bit finaliser before the piles

@@ -1,6 +1,7 @@
 /* Card tables, Zobrist keys, memory and the transposition table of the
  * compiled core (tables.py). */
 #include "keyset.h"
+#include "tables.h"
 
 static zset *zsets = NULL;
 
@@ -18,30 +19,6 @@ zset *zobrist(uint64_t seed) {  /* called with the GIL held */
     zsets = z;
     return z;
 }
-
-/* Memory: every transposition table of the process draws from one limit. */
-
-static size_t mem_used = 0;
-static size_t mem_limit = (size_t)1536 << 20;
-
-int mem_take(size_t n) {
-    size_t cur = __atomic_load_n(&mem_used, __ATOMIC_RELAXED);
-    for (;;) {
-        if (cur + n > mem_limit) return 0;
-        if (__atomic_compare_exchange_n(&mem_used, &cur, cur + n, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-            return 1;
-    }
-}
-
-void mem_give(size_t n) { __atomic_fetch_sub(&mem_used, n, __ATOMIC_RELAXED); }
-
-size_t mem_set_limit(size_t limit) {
-    size_t old = mem_limit;
-    mem_limit = limit;
-    return old;
-}
-
-size_t mem_in_use(void) { return __atomic_load_n(&mem_used, __ATOMIC_RELAXED); }
 
 /* The transposition table: open addressing, linear probing, 16 bytes an
  * entry, (0, 0) marks a free slot. */

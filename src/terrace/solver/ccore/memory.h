@@ -1,0 +1,13 @@
+/* The memory limit of the compiled core: every transposition table and
+ * every hunter's set of the process draws from it (memory.c). */
+#ifndef TERRACE_MEMORY_H
+#define TERRACE_MEMORY_H
+
+#include <stddef.h>
+
+int mem_take(size_t n);
+void mem_give(size_t n);
+size_t mem_set_limit(size_t limit);
+size_t mem_in_use(void);
+
+#endif
