@@ -244,3 +244,15 @@ def test_chances_stop_at_their_budget() -> None:
     chances = base_chances(board, 0, 0.2)
     assert time.perf_counter() - began < 2
     assert all(c["tried"] <= chances["samples"] for c in chances["candidates"])
+
+
+def test_chances_say_which_samples_are_undecided() -> None:
+    """Admiral's Patience deal 1 is undecided in every sampled stock within
+    a small budget: each candidate says so, instead of only "wins in 0 of 4",
+    which reads as four losses."""
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    chances = base_chances(board, 0, 60, settings=FairSettings(samples=2, choice_nodes=100))
+    assert chances["samples"] == 4
+    assert [(c["wins"], c["tried"], c["undecided"]) for c in chances["candidates"]] == [(0, 4, 4)] * 5
+    decided = base_chances(Board.from_number(11, get_rules("terrace")), 4, 120, settings=FAST)
+    assert all(0 <= c["undecided"] <= c["tried"] - c["wins"] for c in decided["candidates"])

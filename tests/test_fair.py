@@ -325,3 +325,30 @@ def test_the_fair_players_games_are_fixed_by_its_version() -> None:
         assert (verdict.result, verdict.line) == (game["result"], game["moves"]), (
             f"the fair player's game on {game['variant']} deal {game['deal']} changed: "
             "bump FAIR_VERSION and record tests/data/fair-games.json again")
+
+
+def test_undecided_samples_are_reported_and_never_back_a_sampled_hint() -> None:
+    """A sampled stock the solver leaves undecided within its budget is
+    neither a win nor a loss: the decision says how many there are, and a
+    hint that no sample decided is the rule of thumb's (``heuristic``), not
+    ``sampled`` "wins in 0 of 4", which reads as four losses."""
+    from terrace.solver.advice import describe, fair_hint, hint_report
+
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    for text in ("c1", "rf"):
+        board.push_text(text)
+    settings = FairSettings(samples=2, nodes=100, early=False)
+    player = FairPlayer(settings, 0)
+    decision = player.decide(observe(board))
+    assert player._samples and all(s.status == "unknown" for s in player._samples)
+    assert decision.kind == "sampled" and decision.wins == 0
+    assert decision.undecided == decision.samples == len(player._samples)
+    assert decision.to_dict()["undecided"] == decision.samples
+    hinted = fair_hint(board, settings=settings)
+    assert (hinted.kind, hinted.move) == ("heuristic", decision.move)
+    words = describe({**hinted.to_dict(), "fair": True})
+    assert "no sampled stock order was decided in the time; the rule of thumb" in words
+    # some samples decided, some not: still sampled, and the words say how many were not
+    report = hint_report(Board.from_number(4, get_rules("falling-star")), samples=2, seconds=60)
+    assert report["kind"] == "sampled" and 0 < report["undecided"] <= report["samples"] - report["wins"]
+    assert f"{report['undecided']} undecided" in describe(report)

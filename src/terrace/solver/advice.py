@@ -16,6 +16,7 @@ terrace.errors.IllegalMoveError: move 2 ('wt1') cannot be played: wt1: the ...
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from terrace.board import Board
@@ -43,19 +44,27 @@ def fair_hint(
     board: Board, *, settings: FairSettings | None = None, seed: int = 0, seconds: float = 10.0
 ) -> Decision:
     """The fair player's move for ``board`` (which it sees only through
-    :func:`~terrace.solver.observation.observe`), within ``seconds``."""
+    :func:`~terrace.solver.observation.observe`), within ``seconds``. A
+    sampled move that no sample decided (none was solved in the time, or
+    the solver left every one undecided) is the rule of thumb's: kind
+    ``heuristic``, not ``sampled`` (it would read "wins in 0 of 32")."""
     check_budget(seconds)
     player = FairPlayer(settings, seed)
-    return player.decide(observe(board), time.perf_counter() + seconds)
+    decision = player.decide(observe(board), time.perf_counter() + seconds)
+    if decision.kind == "sampled" and decision.samples == decision.undecided:
+        decision = replace(decision, kind="heuristic")
+    return decision
 
 
 def hint_report(
     board: Board, *, fair: bool = True, seed: int = 0, seconds: float = 10.0, samples: int | None = None
 ) -> dict[str, Any]:
     """The ``terrace hint --json`` report. Fair: ``move``, ``kind``
-    (``sampled``, ``safe``, ``only`` or ``none``), ``samples``, ``wins``,
-    ``win_share`` (the share of sampled stock orders in which the move
-    wins), ``choices`` and ``solves``. Peeking: ``move``, ``kind``
+    (``sampled``, ``safe``, ``only``, ``heuristic`` or ``none``),
+    ``samples``, ``wins``, ``win_share`` (the share of sampled stock
+    orders in which the move wins), ``undecided`` (of ``samples``, those the
+    solver could not decide: not counted as wins), ``choices`` and
+    ``solves``. Peeking: ``move``, ``kind``
     (``winnable``, ``lost`` or ``heuristic``) and the proved ``line``."""
     check_budget(seconds)
     start = time.perf_counter()
@@ -82,6 +91,10 @@ def describe(report: dict[str, Any]) -> str:
 
     >>> describe({"move": "t3t5", "kind": "sampled", "fair": True, "samples": 16, "wins": 14})
     't3t5: wins in 14 of 16 sampled stock orders (does not look at face-down cards)'
+    >>> describe({"move": "s", "kind": "sampled", "fair": True, "samples": 16, "wins": 3, "undecided": 5})
+    's: wins in 3 of 16 sampled stock orders, 5 undecided (does not look at face-down cards)'
+    >>> describe({"move": "s", "kind": "heuristic", "fair": True, "samples": 16, "wins": 0, "undecided": 16})
+    's: no sampled stock order was decided in the time; the rule of thumb (does not look at face-down cards)'
     >>> describe({"move": "wf", "kind": "winnable", "fair": False, "line": ["wf", "s"]})
     'wf: starts a winning line of 2 moves (looks at the face-down stock)'
     """
@@ -96,10 +109,16 @@ def describe(report: dict[str, Any]) -> str:
         reason = {
             "only": "the only move that leads somewhere new",
             "safe": "a foundation move that is safe whatever the stock holds",
+            "heuristic": "no sampled stock order was decided in the time; the rule of thumb",
         }.get(report["kind"], f"wins in {report.get('wins', 0)} of {report.get('samples', 0)} "
-                              "sampled stock orders")
+                              "sampled stock orders" + _undecided(report))
         return f"{move}: {reason} (does not look at face-down cards)"
     reason = {
         "winnable": f"starts a winning line of {len(report.get('line', []))} moves",
     }.get(report["kind"], "undecided in the time; the line that got furthest")
     return f"{move}: {reason} (looks at the face-down stock)"
+
+
+def _undecided(report: dict[str, Any]) -> str:
+    count = report.get("undecided", 0)
+    return f", {count} undecided" if count else ""

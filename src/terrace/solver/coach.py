@@ -312,9 +312,12 @@ def base_chances(
 ) -> dict[str, Any]:
     """Each base-card candidate's wins across the stock orders the fair
     player samples (it never looks at the face-down cards): ``{"samples":
-    K, "candidates": [{"move", "wins", "tried"}...], "seconds"}`` in the
-    candidates' order. ``tried`` of the K samples were decided in the time
-    (``wins`` counts only proved wins). A game past the choice has none.
+    K, "candidates": [{"move", "wins", "tried", "undecided"}...],
+    "seconds"}`` in the candidates' order. ``tried`` of the K samples were
+    solved in the time, ``undecided`` of those the solver could not decide
+    for that candidate (``wins`` counts only proved wins, so a candidate
+    undecided in every sample is not one that never wins). A game past the
+    choice has none.
 
     >>> from terrace.variants import get_rules
     >>> board = Board.from_number(1, get_rules("terrace"))
@@ -328,12 +331,14 @@ def base_chances(
     count = settings.samples * settings.choice_factor
     if not obs.choosing:
         return {"samples": count, "candidates": [], "seconds": 0.0}
-    decision = _FairPlayer(settings, seed, cancel).decide(obs, began + seconds)
+    player = _FairPlayer(settings, seed, cancel)
+    decision = player.decide(obs, began + seconds)
     counts = {move: (wins, tried) for move, wins, tried in decision.choices}
     candidates = []
     for move in obs.legal:
         wins, tried = counts.get(move, (0, 0))
-        candidates.append({"move": str(move), "wins": wins, "tried": tried})
+        undecided = player.undecided(move) if decision.kind == "sampled" else 0
+        candidates.append({"move": str(move), "wins": wins, "tried": tried, "undecided": undecided})
     return {"samples": count, "candidates": candidates, "seconds": round(time.perf_counter() - began, 3)}
 
 

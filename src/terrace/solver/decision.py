@@ -26,8 +26,10 @@ class Decision:
     ``move``; ``solves`` counts the solver calls this decision made,
     ``kept`` the samples it took over from the previous one;
     ``choices`` holds ``(move, wins, tried)`` for every move: ``tried``
-    samples have a known outcome after the move (for a move not checked
-    against every sample, ``wins`` is a lower bound).
+    samples were solved after the move, won, lost or left undecided within
+    the solver's budget (for a move not checked against every sample,
+    ``wins`` is a lower bound). ``undecided`` of the ``samples`` counted
+    for ``move`` were left undecided: neither a win nor a loss.
     """
 
     move: Move | None
@@ -38,6 +40,8 @@ class Decision:
     choices: tuple[tuple[Move, int, int], ...] = ()
     kept: int = 0
     """Samples carried over from the previous decision (reused work)."""
+    undecided: int = 0
+    """Of ``samples``, those the solver left undecided after ``move``."""
 
     @property
     def win_share(self) -> float | None:
@@ -52,6 +56,7 @@ class Decision:
             "kind": self.kind,
             "samples": self.samples,
             "wins": self.wins,
+            "undecided": self.undecided,
             "win_share": None if share is None else round(share, 4),
             "solves": self.solves,
             "choices": [{"move": str(m), "wins": w, "tried": n} for m, w, n in self.choices],

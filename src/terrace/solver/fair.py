@@ -174,6 +174,7 @@ class FairPlayer:
         self._solves = 0
         self._deadline: float | None = None
         self._keys: dict[int, tuple[list[Move], str]] = {}
+        self._used = 0
 
     # ------------------------------------------------------------------
 
@@ -184,6 +185,7 @@ class FairPlayer:
         kept = len(self._samples)
         self._last = None
         self._solves = 0
+        self._used = 0
         self._deadline = deadline
         moves = obs.moves
         safe = obs.safe_move()
@@ -441,7 +443,14 @@ class FairPlayer:
             tried = sum(s.outcome(move) != OPEN for s in samples)
             choices.append((move, wins, tried))
         move = order[0]
-        return Decision(move, "sampled", choices[0][2], choices[0][1], self._solves, tuple(choices))
+        self._used = len(samples)
+        return Decision(move, "sampled", choices[0][2], choices[0][1], self._solves, tuple(choices),
+                        undecided=self.undecided(move))
+
+    def undecided(self, move: Move) -> int:
+        """How many samples of the last sampled decision the solver left
+        undecided after ``move`` (counted as tried, but neither won nor lost)."""
+        return sum(s.outcome(move) == UNKNOWN for s in self._samples[: self._used])
 
 
 def _unanimous(samples: list[_Sample], obs: Observation) -> bool:

@@ -41,8 +41,9 @@ def find_hint(
 
     Fair (the default, see :func:`terrace.solver.advice.fair_hint`): ``kind``
     ``sampled`` (``wins`` of ``samples`` sampled stock orders are won after
-    the move), ``safe``, ``only``, ``heuristic`` (no sample was solved in
-    the time: the greedy preference) or ``none``. Peeking (see
+    the move, ``undecided`` of them the solver could not decide), ``safe``,
+    ``only``, ``heuristic`` (no sample was decided in the time: the greedy
+    preference) or ``none``. Peeking (see
     :func:`terrace.solver.hint_line.peek_hint`): ``winnable`` with the proved
     ``line``, ``lost``, ``heuristic`` or ``none``. No move comes with ``why``
     (one of :data:`terrace.solver.hint_line.WHY_NO_MOVE`); no hint ever
@@ -61,15 +62,13 @@ def find_hint(
     else:
         settings = FairSettings(samples=FAIR_SAMPLES, early=False)
         decision = fair_hint(board, settings=settings, seed=seed, seconds=seconds)
-    kind = decision.kind
-    if kind == "sampled" and not decision.samples:  # no sample was solved in the time
-        kind = "heuristic"
+    kind = decision.kind  # "heuristic" when no sample was decided (see fair_hint)
     why = None
     if decision.move is None:
         why = why_no_move(board)
     return {"move": None if decision.move is None else str(decision.move), "kind": kind,
             "line": [], "why": why, "fair": True, "samples": decision.samples, "wins": decision.wins,
-            "win_share": decision.to_dict()["win_share"], "kept": None}
+            "undecided": decision.undecided, "win_share": decision.to_dict()["win_share"], "kept": None}
 
 
 def over_hint(peek: bool) -> dict[str, Any]:
@@ -81,7 +80,7 @@ def over_hint(peek: bool) -> dict[str, Any]:
     """
     reply: dict[str, Any] = {"move": None, "kind": "none", "line": [], "why": GAME_OVER, "fair": not peek}
     if not peek:
-        reply.update(samples=0, wins=0, win_share=None)
+        reply.update(samples=0, wins=0, undecided=0, win_share=None)
     reply["kept"] = None
     return reply
 

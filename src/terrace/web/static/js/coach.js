@@ -120,7 +120,7 @@ export function markCoach() {
     const pile = choice && board.querySelector(`[data-pile="${choice.pile}"]`);
     const card = pile && topCard(pile);
     if (card && !card.querySelector(".chance")) {
-      card.append(el("span", { class: "verdict chance", "data-move": c.move, text: `${c.wins}/${known.samples}` }));
+      card.append(el("span", { class: "verdict chance", "data-move": c.move, text: `${c.wins}/${c.tried}` }));
     }
   }
 }
@@ -182,7 +182,8 @@ function drawChances() {
     onclick: () => askChances(game) });
   const children = [button];
   if (known) {
-    const words = known.candidates.map((c) => t("chances.one", { card: cardLabel(c.card), wins: c.wins, samples: known.samples }));
+    const words = known.candidates.map((c) => t(c.undecided ? "chances.oneUndecided" : "chances.one",
+      { card: cardLabel(c.card), wins: c.wins, samples: c.tried, undecided: c.undecided }));
     children.push(el("span", { class: "chances-text", text: `${words.join(" · ")} ${t("chances.fair")}` }));
   }
   box.replaceChildren(...children);

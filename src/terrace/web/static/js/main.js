@@ -284,7 +284,11 @@ function step(kind) {
 function backing(found) {
   if (!found.move) return t(`hint.why.${found.why || "game-over"}`);
   if (found.kind === "winnable") return t("hint.by.winnable", { n: found.line.length });
-  if (found.kind === "sampled") return t("hint.by.sampled", { wins: found.wins, samples: found.samples });
+  if (found.kind === "sampled") {
+    // undecided samples count as no win: say so, or "0 of 16" reads as 16 losses
+    const key = found.undecided ? "hint.by.sampledUndecided" : "hint.by.sampled";
+    return t(key, { wins: found.wins, samples: found.samples, undecided: found.undecided });
+  }
   return t(`hint.by.${found.kind}`);
 }
 
