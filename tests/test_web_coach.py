@@ -241,3 +241,26 @@ def test_a_warning_refused_for_a_busy_solver_does_not_mark_the_game(store: GameS
     response = client.post(f"/api/games/{game['id']}/warn", json={"move": "s"})
     assert response.status_code == 503 and response.json()["code"] == "solver-busy"
     assert not store.get(game["id"]).assisted
+
+
+def test_chances_agree_with_the_fair_hint_at_the_choice() -> None:
+    """The page's Chances and its fair hint are the same fair player with
+    the same seed: the hinted base card is one the chances show winning most
+    often (with seed 0 for the chances, Terrace deal 4's hint chose a card
+    with 30 wins where the chances showed another with 32)."""
+    from terrace.solver.coach import base_chances
+    from terrace.web.endpoints import fair_seed
+
+    budgets = CoachBudgets(chances=120)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(hint_seconds=120, coach=budgets, pool=SolverPool(workers=1))
+    with TestClient(app, base_url=LOCAL) as client:
+        game = new_game(client, variant="terrace", deal_number=4)
+        chances = client.post(f"/api/games/{game['id']}/chances", json={}).json()
+        hint = client.post(f"/api/games/{game['id']}/hint", json={}).json()
+    board = Board.from_number(4, Rules())
+    expected = base_chances(board, fair_seed(game["id"]), 120)
+    assert [c["wins"] for c in chances["candidates"]] == [c["wins"] for c in expected["candidates"]]
+    wins = {c["move"]: c["wins"] for c in chances["candidates"]}
+    assert wins[hint["move"]] == max(wins.values())

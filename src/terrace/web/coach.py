@@ -28,7 +28,7 @@ from terrace.board import Board
 from terrace.moves import Move
 from terrace.refusals import Reason, Refusal
 from terrace.solver.coach import base_chances, coach_report, warn_check
-from terrace.web.endpoints import WebGame
+from terrace.web.endpoints import WebGame, fair_seed
 from terrace.web.i18n import WebRefusal
 from terrace.web.replies import ApiError, json_response, may_change, only_fields, read_body
 from terrace.web.view import describe_move, finished
@@ -79,7 +79,9 @@ class CoachEndpoints:
         if not board.choosing:
             raise ApiError(Reason(Refusal.NO_CHOICE if not game.rules.candidates else Refusal.BASE_CHOSEN))
         seconds = self.budgets.chances
-        report = await self.web.in_solver(request, base_chances, board, 0, seconds, budget=seconds)
+        # the hints' seed: the hint at the choice is a card these chances show winning most
+        report = await self.web.in_solver(request, base_chances, board, fair_seed(game.id), seconds,
+                                          budget=seconds)
         cards = board.to_dict()["candidates"]
         for candidate in report["candidates"]:
             candidate["card"] = cards[int(candidate["move"][1:]) - 1]

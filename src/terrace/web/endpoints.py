@@ -321,7 +321,7 @@ class WebGame:
             found = hints.over_hint(peek)
         else:
             found = await self.in_solver(request, hints.find_hint, board, self.hint_seconds, peek, kept,
-                                         _seed(game.id), budget=self.hint_seconds)
+                                         fair_seed(game.id), budget=self.hint_seconds)
         line = found.pop("kept")
         if line is not None:
             self.lines[game.id] = line
@@ -458,6 +458,8 @@ def _given_up(game: StoredGame) -> Reason | None:
     return Reason(WebRefusal.GAME_GIVEN_UP) if game.given_up_at is not None else None
 
 
-def _seed(game_id: str) -> int:
-    """The fair hints' seed for a game: the same position, the same samples."""
+def fair_seed(game_id: str) -> int:
+    """The fair player's seed for a game, for its hints and its base-card
+    chances alike: the same position, the same samples (so the hint at the
+    choice is the card the chances show winning most often)."""
     return int.from_bytes(hashlib.sha256(game_id.encode()).digest()[:4], "big")
