@@ -124,6 +124,9 @@ def _bad(change: Any) -> dict[str, Any]:
         (lambda d: d.update(deal_number=7), "these cards are not deal number 7"),
         (lambda d: d.update(deal_version=9), "deal version 9 is not known"),
         (lambda d: d.update(deal_number=6, deal_version=True), "deal version True is not known"),
+        # without a number any version of the numbering will do, but not a non-number
+        (lambda d: d.update(deal_number=None, deal_version="x"), "deal version 'x' is not known"),
+        (lambda d: d.update(deal_number=None, deal_version=1.5), "deal version 1.5 is not known"),
         (lambda d: d.update(deal=d["deal"][3:]), "a deal for 2 decks has 104 cards"),
         (lambda d: d.update(deal=5), "'deal' must be a str"),
         (lambda d: d.update(moves="c1 s"), "'moves' must be a list"),
