@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tracemalloc
+from collections.abc import Callable
 
 import pytest
 
@@ -939,3 +940,15 @@ def test_first_foundation_agrees_with_the_foundation_targets(variant: str) -> No
         ups = [m for m in moves if m.target == "f"]
         board.push(rng.choice(ups) if ups and rng.random() < 0.7 else rng.choice(moves))
     assert checked > 1000
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Board.from_number(1, "terrace"),  # type: ignore[arg-type]
+    lambda: Board.from_deal_text("AS", "terrace"),  # type: ignore[arg-type]
+    lambda: Board.from_position("x", "terrace"),  # type: ignore[arg-type]
+    lambda: Board("terrace"),  # type: ignore[arg-type]
+], ids=["from_number", "from_deal_text", "from_position", "Board"])
+def test_a_preset_name_where_rules_belong_is_a_clear_type_error(make: Callable[[], object]) -> None:
+    # (was an AttributeError from deep inside: 'str' object has no attribute 'decks')
+    with pytest.raises(TypeError, match=r"rules must be a Rules \(for a preset: terrace.get_rules"):
+        make()

@@ -63,7 +63,7 @@ from terrace.errors import IllegalMoveError
 from terrace.moves import CHOOSE, DRAW, DRAW_MOVE, FOUNDATION, TABLEAU, Move
 from terrace.position import BaseBoard, Status
 from terrace.refusals import Reason, Refusal, clip
-from terrace.rules import Rules, SpaceRule
+from terrace.rules import Rules, SpaceRule, given_rules
 from terrace.undo import Undo, choose, draw, play, take_back
 
 __all__ = ["FOUNDATION_SIZE", "Board", "LegalMoves", "Status", "action_moves"]
@@ -137,13 +137,13 @@ class Board(BaseBoard):
     @classmethod
     def from_number(cls, number: int, rules: Rules | None = None) -> Board:
         """The starting position of deal ``number``."""
-        rules = rules or Rules()
+        rules = given_rules(rules)
         return cls(rules, Deal.from_number(number, rules))
 
     @classmethod
     def from_deal_text(cls, text: str, rules: Rules | None = None) -> Board:
         """The starting position of a deal string."""
-        rules = rules or Rules()
+        rules = given_rules(rules)
         return cls(rules, Deal.parse(text, rules))
 
     def copy(self, *, stack: bool = True) -> Board:

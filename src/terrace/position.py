@@ -29,7 +29,7 @@ from terrace.deal import Deal
 from terrace.errors import InvalidCardError, InvalidPositionError
 from terrace.moves import CHOOSE, FOUNDATION, RESERVE, TABLEAU, WASTE, Move
 from terrace.refusals import Reason, Refusal, clip
-from terrace.rules import Rules, SpaceRule
+from terrace.rules import Rules, SpaceRule, given_rules
 
 POSITION_FIELDS = 7
 """Space-separated fields of a position string."""
@@ -65,7 +65,7 @@ class BaseBoard:
 
     def __init__(self, rules: Rules | None = None, deal: Deal | None = None) -> None:
         """The starting position of ``deal`` (deal 1 by default)."""
-        self.rules = rules or Rules()
+        self.rules = given_rules(rules)
         if deal is None:
             deal = Deal.from_number(1, self.rules)
         else:
@@ -181,7 +181,7 @@ class BaseBoard:
     @classmethod
     def from_position(cls, text: str, rules: Rules | None = None) -> Self:
         """The board a :meth:`position` string describes, fully checked."""
-        rules = rules or Rules()
+        rules = given_rules(rules)
         if not isinstance(text, str):
             raise InvalidPositionError(Reason(Refusal.POSITION_NOT_TEXT))
         fields = text.split(maxsplit=POSITION_FIELDS)  # (a huge text is counted, not split)

@@ -398,3 +398,22 @@ RULE_FIELDS: tuple[str, ...] = tuple(RULE_OPTIONS)
 _RANGE_ORDER = _range_order(RULE_OPTIONS)
 MAX_FOUNDATIONS = 4 * RULE_OPTIONS["decks"].largest()
 """The most foundations any rules have."""
+
+
+def given_rules(rules: object) -> Rules:
+    """``rules``, or the default rules for None; anything else is a
+    :class:`TypeError` that says what to pass (a preset's name is not rules).
+
+    >>> given_rules(None) == Rules()
+    True
+    >>> given_rules("terrace")
+    Traceback (most recent call last):
+    ...
+    TypeError: rules must be a Rules (for a preset: terrace.get_rules('terrace')), not str
+    """
+    if rules is None:
+        return Rules()
+    if not isinstance(rules, Rules):
+        raise TypeError("rules must be a Rules (for a preset: terrace.get_rules('terrace')), "
+                        f"not {type(rules).__name__}")
+    return rules
