@@ -557,3 +557,19 @@ def test_the_stats_table_titles_a_custom_group(run: Callable[..., Any], tmp_path
     assert next(line for line in lines if line.startswith("Terrace ")).split()[1:3] == ["1", "1"]
     one = json.loads(run("stats", "--variant", "terrace", "--json").output)
     assert (one["played"], one["won"]) == (1, 1)
+
+
+def test_stats_json_with_no_database_is_still_json(run: Callable[..., Any], tmp_path: Path) -> None:
+    """A script that reads ``stats --json`` gets the statistics of no
+    games, as from an empty database, and the note on standard error."""
+    open_store(tmp_path / "games.sqlite").close()
+    empty = json.loads(run("stats", "--json").stdout)
+    missing = tmp_path / "none" / "games.sqlite"
+    result = run("stats", "--json", db_path=missing)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == empty and empty["overall"]["played"] == 0
+    assert "there is no games database at" in result.stderr
+    one = run("stats", "--variant", "wood", "--json", db_path=missing)
+    assert one.exit_code == 0 and json.loads(one.stdout)["variant"] == "wood"
+    assert json.loads(one.stdout)["played"] == 0
+    assert not missing.parent.exists()

@@ -141,12 +141,17 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
     try:
         store = open_store(db, read_only=True)
     except NoDatabaseError:
-        click.echo(f"No games played yet: {_no_database(db)}.")
-        return
+        if not as_json:
+            click.echo(f"No games played yet: {_no_database(db)}.")
+            return
+        # a script reads the statistics of no games, as of an empty database
+        click.echo(f"note: {_no_database(db)}", err=True)
+        data = summarize([])
     except StoreError as error:
         raise click.ClickException(str(error)) from None
-    with store:
-        data = store.statistics()
+    else:
+        with store:
+            data = store.statistics()
     if name is not None:
         block = data["variants"].get(name) or summarize([])["overall"]
         if as_json:
