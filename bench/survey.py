@@ -77,10 +77,14 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=None, help="Sampled stock orders (fair player).")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--repeats", type=int, default=3, help="Runs per backend (the median is shown).")
-    parser.add_argument("--backends", default="local,cluster", help="local, cluster or both.")
+    parser.add_argument("--backends", default="local,cluster",
+                        help="local, cluster or both (the default; also written local,cluster).")
     args = parser.parse_args()
     first, last = parse_range(args.deals)
-    backends = args.backends.split(",")
+    try:
+        backends = parse_backends(args.backends)
+    except ValueError as error:
+        parser.error(str(error))
     deals = last - first + 1
     settings = None if args.samples is None else {"samples": args.samples}
     folder = tempfile.mkdtemp(prefix="terrace-bench-survey-")
@@ -128,6 +132,25 @@ def main() -> None:
             client.close()
         if local_cluster is not None:
             local_cluster.close()
+
+
+def parse_backends(text: str) -> list[str]:
+    """The backends ``--backends`` names, in order: ``local``, ``cluster``,
+    both of them comma-separated, or ``both``.
+
+    >>> parse_backends("both"), parse_backends("cluster"), parse_backends("cluster, local")
+    (['local', 'cluster'], ['cluster'], ['cluster', 'local'])
+    >>> parse_backends("locl")
+    Traceback (most recent call last):
+    ValueError: --backends: 'locl' is not local, cluster or both
+    """
+    names: list[str] = []
+    for word in (w.strip() for w in text.split(",")):
+        chosen = ["local", "cluster"] if word == "both" else [word]
+        if chosen[0] not in ("local", "cluster"):
+            raise ValueError(f"--backends: {word!r} is not local, cluster or both")
+        names += [name for name in chosen if name not in names]
+    return names
 
 
 def _local_run(rules: Rules, first: int, last: int, workers: int, budget: float, store: VerdictStore, *,
