@@ -312,3 +312,19 @@ def test_survey_progress_counts_its_workers_in_english(tmp_path: Path) -> None:
     one = run("survey", *args, "--jobs", "1")
     assert one.exit_code == 0, one.output
     assert ", 1 worker" in one.stderr and "1 workers" not in one.stderr
+
+
+def test_ctrl_c_stops_a_command_in_one_line_with_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl+C ends solve, hint and the rest as it ends ``terrace survey``:
+    one line on standard error, status 130 (not click's "Aborted!" and 1,
+    the status of an error), nothing on standard output."""
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("terrace.cli.solver.solve", interrupted)
+    monkeypatch.setattr("terrace.solver.advice.hint_report", interrupted)
+    for args in (["solve", "-n", "7", "--json"], ["hint", "-n", "7", "--json"]):
+        result = run(*args)
+        assert result.exit_code == 130, (args, result.output)
+        assert result.stdout == ""
+        assert result.stderr.strip() == "stopped: interrupted (Ctrl+C)"

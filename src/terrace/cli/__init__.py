@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from terrace.cli import engine, solver, storage, web
-from terrace.cli.errors import DEBUG_ENV, debug_wanted, passes_through, refusal
+from terrace.cli.errors import DEBUG_ENV, INTERRUPTED, STOPPED, debug_wanted, passes_through, refusal
 
 
 class Main(click.Group):
@@ -33,6 +33,12 @@ class Main(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # Ctrl+C: one line and status 130, as ``terrace survey`` ends
+            # (click's own "Aborted!" ends with 1, the status of an error)
+            click.echo("", err=True)
+            click.echo(STOPPED, err=True)
+            ctx.exit(INTERRUPTED)
         except Exception as error:
             debug = debug_wanted(bool(ctx.params.get("debug")))
             if passes_through(error) or (debug and not isinstance(error, click.ClickException)):

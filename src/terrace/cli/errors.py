@@ -6,7 +6,8 @@ asks for it).
 - a refusal of the library (:class:`~terrace.errors.TerraceError` and the
   ``ValueError`` the solver raises for bad settings), a file that cannot be
   read or written, a damaged database: exit status 1;
-- anything else is a bug: ``internal error: ...``, exit status 1.
+- anything else is a bug: ``internal error: ...``, exit status 1;
+- Ctrl+C: ``stopped: ...``, exit status 130 (see :mod:`terrace.cli`).
 
 Messages quote at most :data:`~terrace.refusals.MAX_QUOTE` characters of
 anyone's input:
@@ -33,6 +34,12 @@ from terrace.refusals import MAX_QUOTE, clip
 
 DEBUG_ENV = "TERRACE_DEBUG"
 """Set to 1 to show the traceback of every error (like ``--debug``)."""
+
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl+C (128 + SIGINT)."""
+
+STOPPED = "stopped: interrupted (Ctrl+C)"
+"""What a command stopped by Ctrl+C says on standard error."""
 
 MAX_LINE = 3 * MAX_QUOTE
 """Longest line of an error message: longer ones repeat someone's input."""

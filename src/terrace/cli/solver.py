@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from terrace.board import Board
+from terrace.cli.errors import INTERRUPTED
 from terrace.cli.options import (
     MAX_JOBS,
     DealRange,
@@ -224,7 +225,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                        f"{'is' if done == 1 else 'are'} stored in {store.path}; the same command "
                        f"goes on from there", err=True)
             store.close()
-            sys.exit(130)
+            sys.exit(INTERRUPTED)
         finally:
             for number, handler in previous.items():
                 signal.signal(number, handler)
