@@ -591,3 +591,16 @@ def test_sigterm_stops_a_local_survey_and_its_workers(tmp_path: Path) -> None:
     time.sleep(0.5)
     assert [pid for pid in workers if Path(f"/proc/{pid}").exists()
             and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"] == []
+
+
+def test_cli_solve_json_says_why_a_result_is_unknown() -> None:
+    """The text report says "(budget ran out: nodes)"; the JSON says it in
+    ``reason`` (null for a decided result), so that a script can tell a
+    budget of time from one of positions or memory."""
+    runner = CliRunner()
+    by_nodes = json.loads(runner.invoke(main, ["solve", "-n", "7", "--max-nodes", "1", "--json"]).output)
+    assert by_nodes["result"] == "unknown" and by_nodes["reason"] == "nodes"
+    by_time = json.loads(runner.invoke(main, ["solve", "-n", "7", "--max-seconds", "1e-9", "--json"]).output)
+    assert by_time["result"] == "unknown" and by_time["reason"] == "time"
+    won = json.loads(runner.invoke(main, ["solve", "-v", "falling-star", "-n", "4", "--json"]).output)
+    assert won["result"] == "won" and won["reason"] is None

@@ -118,13 +118,16 @@ class SolveResult:
     """The first move of the line that got most cards to the foundations."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON report of ``terrace solve --json``."""
+        """The JSON report of ``terrace solve --json``: ``reason`` is why
+        an ``unknown`` result ran out (``time``, ``nodes``, ``memory``),
+        else null."""
         return {
             "result": self.result,
             "moves": [str(m) for m in self.moves],
             "candidates": [{"choice": str(m), "result": r} for m, r in self.candidates],
             "nodes": self.nodes,
             "seconds": round(self.seconds, 4),
+            "reason": self.reason or None,
         }
 
 
