@@ -76,7 +76,7 @@ def generations(samples: list[Board], seconds: float, actions: bool = False) -> 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("presets", nargs="*", default=list(PRESETS))
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement")
     args = parser.parse_args()

@@ -108,11 +108,13 @@ def won_deals(rules: Rules, deals: range, nodes: int, options: Options) -> set[i
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="admirals-patience")
     parser.add_argument("--deals", default="1-60")
     parser.add_argument("--nodes", type=int, default=4_000_000, help="positions per deal")
-    parser.add_argument("--policies", default="default,fixed:3000,luby:1000")
+    parser.add_argument("--policies", default="default,fixed:3000,luby:1000",
+                        help="comma-separated, of default, fixed:N and luby:N, each with /fresh "
+                             "added or not (default: %(default)s)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="override a number of terrace.solver.api for the whole run, "
                              "e.g. ELITE_EVERY=1 or LATE_HUNTER_SHARE=32 (repeatable)")

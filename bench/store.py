@@ -114,7 +114,7 @@ def per_move(store: SqliteStore, where: str, lengths: list[int], samples: int) -
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--dir", help="folder for the database (default: a temporary one)")
     parser.add_argument("--lengths", default="100,1100", help="game lengths for the per-move cost")
     parser.add_argument("--samples", type=int, default=40, help="moves timed at each length")

@@ -157,7 +157,7 @@ def many_clients(port: int, clients: int, seconds: float) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=200, help="moves for the single client")
     parser.add_argument("--clients", type=int, default=20, help="concurrent clients")
     parser.add_argument("--seconds", type=float, default=10.0, help="how long the clients play")
