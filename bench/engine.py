@@ -2,7 +2,7 @@
 
 Run it from the repository root::
 
-    .venv/bin/python bench/engine.py            # every preset, about 2 s each
+    .venv/bin/python bench/engine.py            # every preset, about 3 s each
     .venv/bin/python bench/engine.py --seconds 1 terrace wood
 
 For every preset it plays random games (a uniformly random legal move each

@@ -7,8 +7,10 @@ positions per second and the peak memory of a worker process.
     .venv/bin/python bench/solver.py                      # every preset, deals 1-200, 10 s
     .venv/bin/python bench/solver.py --deals 1-50 --max-seconds 2 --variants falling-star
 
-Verdicts go to a SQLite file (``--db``, default a temporary file), so an
-interrupted run resumes and ``terrace survey --db`` can reuse them.
+Verdicts go to a SQLite file (``--db``, default a file in the temporary
+folder, kept between runs), so an interrupted run resumes and ``terrace
+survey --verdicts-db`` can reuse them; a rerun on the same file prints the
+stored figures (peak memory "(cached)"): give a new ``--db`` to measure anew.
 """
 
 from __future__ import annotations
