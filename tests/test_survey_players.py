@@ -19,7 +19,8 @@ from terrace.solver.survey import run_survey, summarise, summary_json, usable, w
 from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictCacheError, VerdictStore, rules_key
 from terrace.variants import get_rules
 
-JSON_KEYS = {"deals", "won", "lost", "unknown", "win_rate", "wilson_low", "wilson_high", "seconds"}
+SUMMARY_KEYS = {"deals", "won", "lost", "unknown", "win_rate", "wilson_low", "wilson_high", "seconds"}
+JSON_KEYS = {"variant", "rules", "player", "first_deal", "last_deal", "max_seconds", *SUMMARY_KEYS}
 
 
 def test_a_schema_1_store_is_migrated_and_keeps_its_verdicts(tmp_path: Path) -> None:
@@ -127,7 +128,7 @@ def test_survey_json_summary() -> None:
     verdicts = {1: Verdict("won", 0, 1.0, 5.0), 2: Verdict("lost", 0, 2.0, 5.0),
                 3: Verdict("unknown", 0, 5.0, 5.0), 4: Verdict("won", 0, 1.0, 5.0)}
     data = summary_json(summarise(verdicts), 9.0)
-    assert set(data) == JSON_KEYS
+    assert set(data) == SUMMARY_KEYS
     assert (data["deals"], data["won"], data["lost"], data["unknown"]) == (4, 2, 1, 1)
     assert data["win_rate"] == 0.5 and data["seconds"] == 9.0
     assert data["wilson_low"] == round(wilson_interval(2, 4)[0], 6)
@@ -145,6 +146,10 @@ def test_cli_survey_json_for_every_player(tmp_path: Path, player: str) -> None:
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
     assert set(data) == JSON_KEYS and data["deals"] == 3
+    # the report names its survey
+    named = (data["variant"], data["player"], data["first_deal"], data["last_deal"])
+    assert named == ("falling-star", player, 3, 5)
+    assert data["rules"]["reserve"] == 11 and data["max_seconds"] > 0
     assert data["won"] + data["lost"] + data["unknown"] == 3
     if player != "perfect":
         assert data["unknown"] == 0

@@ -232,7 +232,11 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     store.close()
     summary = summarise(verdicts)
     if as_json:
-        click.echo(json.dumps(summary_json(summary, sum(v.seconds for v in verdicts.values()))))
+        # (what was surveyed first, so that a report names its survey)
+        surveyed = {"variant": name, "rules": rules.to_dict(), "player": player, "first_deal": first,
+                    "last_deal": last, "max_seconds": budget}
+        seconds = sum(v.seconds for v in verdicts.values())
+        click.echo(json.dumps({**surveyed, **summary_json(summary, seconds)}))
         return
     rate = summary.won / summary.deals if summary.deals else 0.0
     click.echo(f"{name} ({player}): {summary.deals} deals, won {summary.won}, lost {summary.lost}, "
