@@ -504,6 +504,8 @@ def test_export_skips_and_names_a_game_whose_row_breaks_a_constraint(
     assert "hints must be a whole number from 0 to 1,000,000, not -7" in result.output
     result = run("stats", "--json")
     assert result.exit_code == 0 and json.loads(result.output)["damaged"] == 1
+    result = run("stats", "-v", "terrace", "--json")  # (one variant's report says so too)
+    assert result.exit_code == 0 and json.loads(result.stdout)["damaged"] == 1
 
 
 CUSTOM = "terrace (custom: decks 1, reserve 0)"

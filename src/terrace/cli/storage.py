@@ -155,7 +155,8 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
     if name is not None:
         block = data["variants"].get(name) or summarize([])["overall"]
         if as_json:
-            click.echo(json.dumps({"variant": name, **block}, indent=2))
+            # (damaged games are not of any variant: the count is the whole file's)
+            click.echo(json.dumps({"variant": name, **block, "damaged": data["damaged"]}, indent=2))
             return
         blocks = [(TITLES[name], block)]
     else:
