@@ -385,6 +385,11 @@ def test_free_spaces_position_may_have_empty_piles_with_cards_in_stock() -> None
     assert Board.from_position(board.position(), rules) == board
     with pytest.raises(InvalidPositionError, match="with automatic spaces a pile is empty only when"):
         Board.from_position(board.position(), TERRACE)
+    # the waste alone would refill the space too
+    board = craft(rules, "6", foundations=["6D"], tableau=["", *QUIET[1:]], rest="waste")
+    assert board.waste and not board.stock
+    with pytest.raises(InvalidPositionError, match="with automatic spaces a pile is empty only when"):
+        Board.from_position(board.position(), TERRACE)
 
 
 # -- the stock, the waste and redeals --------------------------------------------------------------
@@ -483,6 +488,16 @@ def test_foundation_return_into_a_free_space() -> None:
     board = craft(rules, "6", foundations=["6D 7C"], tableau=["", *QUIET, "KS"])
     play(board, "f1t1")
     assert board.tableau[0] == cards("7C")
+
+
+def test_foundation_return_into_a_space_while_only_the_stock_holds_cards() -> None:
+    """Every pile empty, no terrace or waste card, cards left in the stock:
+    the game is not won, so a foundation card may still come back."""
+    rules = get_rules("empress-of-italy")
+    board = craft(rules, "6", foundations=["6D 7C"])
+    assert not any(board.tableau) and not board.reserve and not board.waste and board.stock
+    moves = [str(m) for m in board.legal_moves]
+    assert moves == [f"f1t{i}" for i in range(1, rules.piles + 1)] + ["s"]
 
 
 # -- winning and losing ------------------------------------------------------------------------
@@ -709,6 +724,10 @@ def test_impossible_piles_and_foundations() -> None:
     assert Board.from_position(start, with_redeals).position() == start
     with pytest.raises(InvalidPositionError, match="a position before the choice has only"):
         Board.from_position(start[:-1] + "3", with_redeals)  # no pass is used before the choice
+    fields = start.split(" ")
+    fields[1], fields[5] = fields[1][:-2], fields[1][-2:] + fields[5]  # a terrace card still in the stock
+    with pytest.raises(InvalidPositionError, match="a position before the choice has only"):
+        Board.from_position(" ".join(fields), with_redeals)
     with pytest.raises(InvalidPositionError, match="foundation 1 holds more than 13 cards"):
         craft(TERRACE, "6", foundations=["6D " + alternate_run("7C", 13)], tableau=QUIET)
     with pytest.raises(InvalidPositionError, match="a position must be a string"):
@@ -737,6 +756,12 @@ def test_moves_from_and_auto_move() -> None:
     assert str(board.auto_move("t3")) == "t3f"  # a foundation first
     assert str(board.auto_move("t2")) == "t2t1"
     assert board.auto_move("t4") is None
+    # a card that could go home or onto a pile goes home; onto two piles, the first
+    both = craft(TERRACE, "6", foundations=["6S"], tableau=["8S", "7H", "8C", "TS", "9D", "TC", *QUIET[6:]])
+    assert [str(m) for m in both.moves_from("t2")] == ["t2f", "t2t1", "t2t3"]
+    assert str(both.auto_move("t2")) == "t2f"
+    assert [str(m) for m in both.moves_from("t5")] == ["t5t4", "t5t6"]
+    assert str(both.auto_move("t5")) == "t5t4"
     assert board.peek(Move.parse("rf")) == parse_card("7H")
     assert board.peek(Move.parse("t9f")) == parse_card("4C")
     assert board.peek(Move.parse("f1t1")) == parse_card("6S")

@@ -75,7 +75,7 @@ def test_parse_needs_text() -> None:
 
 @pytest.mark.parametrize(
     "fields",
-    [("x",), ("c", 0), ("s", 1), ("c", 1, "f"), ("r", 1, "f"), ("w", 0, "x", 1), ("t", 0, "f"),
+    [("x",), ("c", 0), ("s", 1), ("c", 1, "f"), ("r", 1, "f"), ("w", 1, "f"), ("w", 0, "x", 1), ("t", 0, "f"),
      ("t", 1, "t", 0), ("w", 0, "f", -1), ("f", 1, "f"), ("t", 2, "t", 2), ("t", True, "f")],
 )
 def test_constructor_refuses_impossible_moves(fields: tuple[object, ...]) -> None:
