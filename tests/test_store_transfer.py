@@ -131,3 +131,22 @@ def test_an_import_never_abandons_or_replaces_the_game_in_play(tmp_path: Path, t
         assert (overall["unfinished"], overall["abandoned"]) == (0, 2)
         latest = store.latest_unfinished()
         assert latest is not None and latest.id == fresh.id
+
+
+def _imported(name: str = "terrace-won", **saved: Any) -> Any:
+    data = golden(name).to_dict()
+    data["saved"] = saved
+    [game] = read_games(json.dumps(data))
+    return game
+
+
+@pytest.mark.parametrize("key", ["created_at", "updated_at"])
+def test_an_import_refuses_a_null_creation_or_change_time(key: str) -> None:
+    """Those two are always set: null is refused with the reason (it once
+    broke the import with a TypeError), while a missing key is timed as of
+    the import."""
+    with pytest.raises(ImportRefusedError, match=rf"saved\.{key} must be a time .* clock\), not null$"):
+        _imported(**{key: None})
+    game = _imported(finished_at=time.time() - 60)
+    assert game.created_at == pytest.approx(time.time(), abs=60)
+

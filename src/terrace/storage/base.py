@@ -530,10 +530,12 @@ def check_times(game: StoredGame, *, now: float | None = None, prefix: str = "")
     latest, words = (LATEST, "2100") if now is None else (min(LATEST, now + AHEAD), AHEAD_WORDS)
     for name in TIMES:
         value = getattr(game, name)
-        if (value is not None or name in TIMES[:2]) and not EARLIEST <= value <= latest:
+        if value is None and name not in TIMES[:2]:
+            continue
+        if value is None or not EARLIEST <= value <= latest:  # (the first two are never null)
             raise StoreError(
                 f"{prefix}{name} must be a time in seconds since 1970 from 2000 to {words}"
-                f"{'' if name in TIMES[:2] else ', or null'}, not {quote(value)}"
+                f"{'' if name in TIMES[:2] else ', or null'}, not {'null' if value is None else quote(value)}"
             )
 
 
