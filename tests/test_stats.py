@@ -18,7 +18,7 @@ from store_support import finish, golden, no_default_db, play, start, store_on_e
 from terrace.cli import main
 from terrace.cli.storage import _cell, format_duration
 from terrace.storage import GameFacts, GameStore, MemoryStore, open_store, summarize
-from terrace.storage.statistics import local_day
+from terrace.storage.statistics import MAX_ACTIVE_MS, MAX_COUNT, SANE_TIMES, local_day
 from terrace.storage.transfer import export_record
 
 DAY = 86_400.0
@@ -86,6 +86,37 @@ def test_only_started_games_count_and_unfinished_are_not_losses() -> None:
     assert sorted(stats["variants"]) == ["terrace", "wood"]
     assert stats["variants"]["wood"]["fastest_seconds"] is None
     assert stats["variants"]["terrace"]["current_streak"] == 2
+
+
+def test_a_loss_counts_when_it_came_not_when_the_game_last_changed() -> None:
+    """A game lost (finished) before a win, and changed after it (a hint
+    counted on the lost position), keeps its place in the streaks and its day."""
+    noon = 1_700_000_000.0
+    lost = GameFacts("terrace", "lost", 100, 1, 0, noon - 10, noon + 3 * DAY, noon - 10, noon)
+    won = facts("won", noon + DAY)
+    block = summarize([lost, won])["overall"]
+    assert (block["current_streak"], block["current_losing_streak"]) == (1, 0)
+    assert [day["date"] for day in block["days"] if day["lost"]] == [local_day(noon)]
+
+
+def test_a_win_before_its_first_move_by_a_clock_put_back_takes_no_time() -> None:
+    block = summarize([facts("won", 900.0, started=1000.0)])["overall"]
+    assert block["fastest_seconds"] == 0.0
+
+
+def test_stored_values_at_their_limits_are_kept_and_beyond_them_are_unknown() -> None:
+    def row(count: int, ms: int, started: float) -> list[Any]:
+        return ["terrace", "playing", 0, count, count, 1e9, 1e9, started, None, None, None, ms, 0, ms,
+                None, None, 0]
+
+    kept = GameFacts.from_row(row(MAX_COUNT, MAX_ACTIVE_MS, SANE_TIMES[0]))
+    assert (kept.hints, kept.undos, kept.active_ms, kept.won_active_ms) == (
+        MAX_COUNT, MAX_COUNT, MAX_ACTIVE_MS, MAX_ACTIVE_MS)
+    assert kept.started_at == SANE_TIMES[0] and kept.started
+    junk = GameFacts.from_row(row(MAX_COUNT + 1, MAX_ACTIVE_MS + 1, -5.0))  # a time before 1970-01-02
+    assert (junk.hints, junk.undos, junk.active_ms, junk.won_active_ms) == (0, 0, 0, None)
+    assert junk.started_at is None and not junk.started  # no move: it was never started
+    assert summarize([junk])["overall"]["played"] == 0
 
 
 def test_results_per_day_for_the_chart() -> None:

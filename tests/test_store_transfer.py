@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from store_support import golden, no_default_db, play, start
 from terrace.cli import main
 from terrace.storage import StoreError, open_store
-from terrace.storage.transfer import ImportRefusedError, read_games
+from terrace.storage.base import AHEAD, MAX_LINE, check_saved
+from terrace.storage.transfer import ImportRefusedError, export_record, read_games
 
 _ = no_default_db
 
@@ -93,6 +94,9 @@ def test_an_import_refuses_times_ahead_of_the_clock() -> None:
     # Another computer's clock may be a little ahead.
     [game] = read_games(json.dumps(_unfinished(updated_at=time.time() + 120)))
     assert game.updated_at > time.time()
+    # ... by five minutes at most: not by ten.
+    with pytest.raises(ImportRefusedError, match=r"saved\.updated_at must be .* to now \(at most 5 minutes"):
+        read_games(json.dumps(_unfinished(updated_at=time.time() + 2 * AHEAD)))
 
 
 def test_a_game_timed_ahead_of_the_clock_is_played_but_not_exported(tmp_path: Path) -> None:
@@ -150,3 +154,51 @@ def test_an_import_refuses_a_null_creation_or_change_time(key: str) -> None:
     game = _imported(finished_at=time.time() - 60)
     assert game.created_at == pytest.approx(time.time(), abs=60)
 
+
+def test_a_won_record_that_says_nothing_of_its_win_is_won_at_its_finish() -> None:
+    """So that taking moves back after the import keeps the win."""
+    game = _imported(finished_at=time.time() - 60)
+    assert game.won_at == game.finished_at and game.won_moves == len(game.moves)
+
+
+def test_an_import_keeps_the_time_a_game_was_lost_when_it_is_given_up_later() -> None:
+    lost_at = time.time() - 600
+    game = _imported("terrace-lost", finished_at=lost_at, given_up_at=time.time() - 60)
+    assert game.finished_at == lost_at and game.given_up_at is not None
+    # Given up while being played, it finished when it was given up.
+    data = _unfinished(given_up_at=time.time() - 30)
+    [game] = read_games(json.dumps(data))
+    assert game.finished_at == data["saved"]["given_up_at"]
+
+
+def test_export_and_import_keep_the_first_win_and_its_playing_time() -> None:
+    game = _imported(won_at=time.time() - 60, won_moves=150, won_active_ms=91_000, assisted=True)
+    [again] = read_games(json.dumps(export_record(game)))
+    assert (again.won_at, again.won_moves, again.won_active_ms, again.assisted) == (
+        game.won_at, 150, 91_000, True)
+
+
+@pytest.mark.parametrize("key", ["assisted", "winnable_only"])
+def test_an_import_takes_only_true_or_false_for_a_flag(key: str) -> None:
+    with pytest.raises(ImportRefusedError, match=f"saved.{key} must be true or false"):
+        _imported(**{key: 1})
+
+
+def test_check_saved_refuses_what_no_game_can_be() -> None:
+    """Games made by hand (a store's write and every read check them so)."""
+    won = _imported()
+    won.won_at = won.won_moves = None
+    won.given_up_at = time.time()  # won, even though it does not say when
+    with pytest.raises(StoreError, match="a game that was won cannot have been given up"):
+        check_saved(won)
+    untimed = _imported()
+    untimed.created_at = None
+    with pytest.raises(StoreError, match=r"^created_at must be a time in .* 2100, not null$"):
+        check_saved(untimed)
+    long = _imported()
+    long.redo = ["s"] * (MAX_LINE - len(long.moves) + 1)  # the line is the moves and the redo
+    with pytest.raises(StoreError, match=f"redo and the moves hold more than {MAX_LINE:,} moves"):
+        check_saved(long)
+    long.redo.pop()
+    with pytest.raises(StoreError, match="its moves do not replay"):  # (now it is only too long to replay)
+        check_saved(long)
