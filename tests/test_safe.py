@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import alternate_run, craft
 from solver_brute import brute_force, endgame_position
 from terrace.board import Board
 from terrace.moves import Move
@@ -166,3 +167,38 @@ def test_finish_line_claims_nothing_with_a_stock_or_out_of_budget() -> None:
         assert finish_line(stocked) is None
     won = after(board, *(finish_line(board) or []))
     assert finish_line(won) == []
+
+
+def test_finish_line_never_counts_on_the_stock_refilling_a_space() -> None:
+    """The next stock cards, face down, would refill pile 1 in the very
+    order the foundation wants them: foundation moves alone would win, but
+    no finish is offered while the stock holds a card."""
+    rules = Rules(decks=1, reserve=0, piles=1, candidates=0)
+    full = [alternate_run(first) for first in ("AS", "AH", "AC")]
+    board = craft(rules, "A", foundations=[*full, alternate_run("AD", 9)], tableau=["TC"], stock="JD QC KD",
+                  rest="none")
+    assert home_alone(board)  # t1f four times, each card refilling the space
+    assert finish_line(board) is None
+    assert after(board, *[Move.parse("t1f")] * 4).is_won()
+
+
+def test_finish_line_budget_counts_every_position_it_enters() -> None:
+    rules = Rules(decks=1, reserve=0, piles=2, candidates=0)
+    full = [alternate_run(first) for first in ("AS", "AH", "AC")]
+    board = craft(rules, "A", foundations=[*full, alternate_run("AD", 11)], tableau=["QC", "KD"], rest="none")
+    assert finish_line(board, max_positions=1) is None  # the first position after a move is one too many
+    assert [str(m) for m in finish_line(board, max_positions=2) or []] == ["t1f", "t2f"]
+
+
+def test_the_waste_card_is_safe_only_once_no_redeal_is_left() -> None:
+    """The black 9 of the waste is wanted and nothing could ever lie on it
+    (both red 8s are up); with free spaces it may go up, but only when the
+    waste will never be turned over again."""
+    rules = Rules(decks=1, reserve=0, piles=2, candidates=0, spaces="free", redeals=1)
+    runs = [alternate_run(first, 8) for first in ("AS", "AC", "AH", "AD")]  # want 9S/9C, 9H/9D ...
+    board = craft(rules, "A", foundations=runs, waste="9S")
+    assert Move.parse("wf") in board.legal_moves and board.redeals_used == 0
+    assert Move.parse("wf") not in safe_moves(board)
+    fields = board.position().split()
+    fields[6] = "1"
+    assert Move.parse("wf") in safe_moves(Board.from_position(" ".join(fields), rules))

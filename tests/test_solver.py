@@ -604,3 +604,16 @@ def test_cli_solve_json_says_why_a_result_is_unknown() -> None:
     assert by_time["result"] == "unknown" and by_time["reason"] == "time"
     won = json.loads(runner.invoke(main, ["solve", "-v", "falling-star", "-n", "4", "--json"]).output)
     assert won["result"] == "won" and won["reason"] is None
+
+
+def test_the_python_search_stops_at_its_memory_cap() -> None:
+    """Options.max_entries bounds the transposition set of the pure-Python
+    search too: it gives up with "memory" at the first slice past the cap."""
+    from terrace.solver.search import SLICE
+
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push_text("c1")
+    search = Search(board, Options(core="python", max_entries=1_000))
+    while not search.step():
+        pass
+    assert search.result == "memory" and search.nodes <= 2 * SLICE

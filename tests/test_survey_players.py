@@ -16,7 +16,15 @@ from terrace.deal import DEAL_VERSION
 from terrace.moves import Move
 from terrace.solver.players import player_key
 from terrace.solver.survey import run_survey, summarise, summary_json, usable, wilson_interval
-from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictCacheError, VerdictStore, rules_key
+from terrace.solver.verdicts import (
+    SOLVER_VERSION,
+    Verdict,
+    VerdictCacheError,
+    VerdictStore,
+    at_budget,
+    rules_key,
+    settled,
+)
 from terrace.variants import get_rules
 
 SUMMARY_KEYS = {"deals", "won", "lost", "unknown", "win_rate", "wilson_low", "wilson_high", "seconds"}
@@ -283,6 +291,7 @@ def test_deal_ranges_with_a_space_inside_a_number_are_refused() -> None:
         with pytest.raises(ValueError, match="not a range"):
             parse_range(text)
     assert parse_range(" 3 - 9 ") == (3, 9)
+    assert parse_range("7-7") == parse_range("7") == (7, 7)  # a range of one deal
     out = CliRunner().invoke(main, ["survey", "--deals", "1 2", "--json", "--verdicts-db", "/nonexistent/x"])
     assert out.exit_code == 2 and "not a range" in out.output
 
@@ -293,3 +302,32 @@ def test_only_the_perfect_players_lost_is_a_proof_at_any_budget() -> None:
     stored = {1: Verdict("lost", 9, 2.5, 10.0), 2: Verdict("won", 9, 0.1, 10.0)}
     assert set(usable(stored, 0.3)) == {1, 2}  # the perfect player's lost is a proof
     assert set(usable(stored, 0.3, "greedy")) == {2}
+
+
+def test_the_wilson_interval_never_leaves_zero_to_one() -> None:
+    """At 0 or all of n the rounding of the formula lands just outside
+    (1.0000000000000002 for 16 of 16): the interval is clipped."""
+    for trials in range(1, 200):
+        for successes in (0, trials):
+            low, high = wilson_interval(successes, trials)
+            assert 0.0 <= low <= high <= 1.0
+
+
+def test_a_verdict_at_exactly_its_budget_counts() -> None:
+    """A search stops a little after its budget: a win found with the same
+    budget counts though it took a few ms more, and a budget no larger than
+    one already spent settles the deal."""
+    late = Verdict("won", 9, 0.31, 0.3)
+    assert at_budget(late, 0.3) == late
+    assert at_budget(late, 0.2) is None  # (it took longer than that budget)
+    assert settled(Verdict("unknown", 9, 1.0, 1.0), 1.0)
+    assert not settled(Verdict("unknown", 9, 1.0, 1.0), 1.5)
+    assert settled(Verdict("lost", 9, 1.0, 1.0), 100.0) and not settled(None, 1.0)
+
+
+def test_a_verdict_found_in_no_time_is_kept(tmp_path: Path) -> None:
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    rules = get_rules("terrace")
+    store.put(rules, 1, Verdict("won", 0, 0.0, 0.0, "c1"))
+    assert store.get(rules, 1) == Verdict("won", 0, 0.0, 0.0, "c1")
+    store.close()
