@@ -252,8 +252,9 @@ def test_move_undo_redo_restart(client: TestClient) -> None:
     undone = client.post(f"/api/games/{game['id']}/undo", json={"after": 2}).json()
     assert undone["moves"] == ["c1"] and undone["can_redo"] and undone["redo"] == ["s"]
     assert undone["motions"][0]["to"] == "stock"
+    assert (game["undos"], undone["undos"]) == (0, 1)  # an undo is counted (the statistics show it)
     redone = client.post(f"/api/games/{game['id']}/redo", json={"after": 1}).json()
-    assert redone["moves"] == ["c1", "s"]
+    assert redone["moves"] == ["c1", "s"] and redone["undos"] == 1
     assert redone["state"] == game["state"]
     restarted = client.post(f"/api/games/{game['id']}/restart", json={"after": 2}).json()
     assert restarted["moves"] == [] and restarted["status"] == "choosing"

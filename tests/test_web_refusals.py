@@ -315,3 +315,75 @@ def test_every_websocket_handshake_is_refused(client: TestClient, host: str) -> 
             client.websocket_connect("/api/games", headers={"host": host}):
         pass
     assert closed.value.code == 1008
+
+
+# ---------------------------------------------------------------- the guard alone, header by header
+
+
+async def _ok(scope: Any, receive: Any, send: Any) -> None:
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
+def _guarded(headers: list[tuple[str, str]], method: str = "POST", query: str = "", *,
+             hosts: tuple[str, ...] = (), token: str | None = None) -> int:
+    """The status the security middleware alone answers (the app behind it says 200)."""
+    from terrace.web.security import SecurityMiddleware
+
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": method, "path": "/api/games", "query_string": query.encode(),
+             "scheme": "http", "headers": [(k.encode(), v.encode()) for k, v in headers]}
+    asyncio.run(SecurityMiddleware(_ok, allowed_hosts=hosts, token=token)(scope, receive, send))
+    status: int = sent[0]["status"]
+    return status
+
+
+def test_the_guard_takes_exactly_one_host_and_at_most_one_origin() -> None:
+    host, origin = ("host", "localhost:8000"), ("origin", "http://localhost:8000")
+    assert _guarded([host, origin]) == 200
+    assert _guarded([("host", "evil.example"), host, origin]) == 421
+    assert _guarded([host, ("host", "evil.example"), origin]) == 421
+    assert _guarded([host, origin, ("origin", "http://evil.example")]) == 403
+    assert _guarded([host, origin, origin]) == 403
+
+
+@pytest.mark.parametrize(("site", "status"), [("same-origin", 200), ("none", 200), ("same-site", 403),
+                                              ("cross-site", 403), ("anything", 403)])
+def test_a_write_from_a_sibling_site_is_refused(site: str, status: int) -> None:
+    """Sec-Fetch-Site: same-site is another site of the same domain (a
+    sibling subdomain), not the page itself."""
+    assert _guarded([("host", "localhost"), ("sec-fetch-site", site)]) == status
+
+
+def test_a_body_of_exactly_the_largest_size_is_taken() -> None:
+    from terrace.web.security import MAX_BODY
+
+    host = ("host", "localhost")
+    assert _guarded([host, ("content-length", str(MAX_BODY))]) == 200
+    assert _guarded([host, ("content-length", str(MAX_BODY + 1))]) == 413
+
+
+def test_a_name_the_server_was_given_matches_whole_and_in_any_case() -> None:
+    hosts = ("Game.Example", "[::2]")
+    for good in ("game.example", "GAME.example:8000", "game.example.", "[::2]:80"):
+        assert _guarded([("host", good)], "GET", hosts=hosts) == 200, good
+    for bad in ("evilgame.example", "game.example.evil", "x.game.example", "[::3]"):
+        assert _guarded([("host", bad)], "GET", hosts=hosts) == 421, bad
+    assert _guarded([("host", "localhost.")], "GET") == 200  # the root's dot names the same host
+
+
+def test_the_token_opens_only_when_given_once_or_in_its_own_cookie() -> None:
+    host = ("host", "localhost")
+    assert _guarded([host], "GET", "token=s3cret", token="s3cret") == 303
+    assert _guarded([host], "GET", "token=s3cret&token=s3cret", token="s3cret") == 401
+    assert _guarded([host], "GET", "token=s3cret&token=guess", token="s3cret") == 401
+    assert _guarded([host, ("cookie", "terrace_token=s3cret")], "GET", token="s3cret") == 200
+    assert _guarded([host, ("cookie", "terrace_token=guess")], "GET", token="s3cret") == 401
+    assert _guarded([host, ("cookie", "terrace_token=")], "GET", token="s3cret") == 401
