@@ -161,6 +161,16 @@ def test_a_won_record_that_says_nothing_of_its_win_is_won_at_its_finish() -> Non
     assert game.won_at == game.finished_at and game.won_moves == len(game.moves)
 
 
+def test_a_finished_record_without_its_finish_time_finished_at_its_last_change() -> None:
+    """Not at the time of the import, which would put its finish after its
+    last change; a record without either is timed as of the import."""
+    changed = time.time() - 3600
+    game = _imported("terrace-lost", created_at=changed - 600, updated_at=changed)
+    assert game.finished_at == changed and game.updated_at == changed
+    game = _imported("terrace-lost")
+    assert game.finished_at == game.updated_at == pytest.approx(time.time(), abs=60)
+
+
 def test_an_import_keeps_the_time_a_game_was_lost_when_it_is_given_up_later() -> None:
     lost_at = time.time() - 600
     game = _imported("terrace-lost", finished_at=lost_at, given_up_at=time.time() - 60)

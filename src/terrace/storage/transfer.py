@@ -149,7 +149,7 @@ def game_from_record(data: Any) -> StoredGame:
         created_at=_time(saved, "created_at", now),
         updated_at=_time(saved, "updated_at", now),
         started_at=_time(saved, "started_at", None),
-        finished_at=_time(saved, "finished_at", now if finished else None),
+        finished_at=_time(saved, "finished_at", None),  # (a finished game without one: below)
         assisted=_flag(saved, "assisted"),
         active_ms=_count(saved, "active_ms"),
         won_at=_time(saved, "won_at", None),
