@@ -131,3 +131,26 @@ def test_space_pressed_quickly_draws_each_time(api: Api, open_game: Any) -> None
     moves_seen(page, 4)
     page.wait_for_timeout(300)
     assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == ["c1", "s", "s", "s"]
+
+
+def test_every_dialog_is_named_by_its_heading(api: Api, open_game: Any) -> None:
+    """A screen reader says which dialog opened: each one has its heading
+    as its accessible name (here in German), and the questions and end
+    screens are described by their text."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    page = open_game(game, locale="de-DE")
+    for button, name in [("#btn-new", "Neues Spiel"), ("#btn-stats", "Statistik"),
+                         ("#btn-rules", "Regeln: Terrace"), ("#btn-settings", "Einstellungen")]:
+        page.locator(button).focus()
+        page.keyboard.press("Enter")
+        page.get_by_role("dialog", name=name, exact=True).wait_for()
+        page.keyboard.press("Escape")
+        page.get_by_role("dialog").wait_for(state="detached")
+    page.locator("#btn-giveup").focus()
+    page.keyboard.press("Enter")
+    question = page.get_by_role("alertdialog", name="Dieses Spiel aufgeben?")
+    question.wait_for()
+    described = question.get_attribute("aria-describedby")
+    assert described and "zählt dann als verloren" in page.locator(f"#{described}").inner_text()
+    page.keyboard.press("Enter")
+    page.get_by_role("dialog", name="Spiel aufgegeben").wait_for()

@@ -37,15 +37,16 @@ export function inProgress(game) {
 export function confirmChoice({ title, text, yes, no = t("btn.cancel") }) {
   let dialog = $("#dlg-confirm");
   if (!dialog) {
-    dialog = el("dialog", { id: "dlg-confirm", class: "panel confirm", role: "alertdialog" });
+    dialog = el("dialog", { id: "dlg-confirm", class: "panel confirm", role: "alertdialog",
+      "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text" });
     document.body.append(dialog);
   }
   return new Promise((resolve) => {
     const answer = (value) => () => dialog.close(value);
     const yesButton = el("button", { type: "button", class: "primary", id: "confirm-yes", text: yes, onclick: answer("yes") });
     dialog.replaceChildren(
-      el("h2", { text: title }),
-      el("p", { text }),
+      el("h2", { id: "confirm-title", text: title }),
+      el("p", { id: "confirm-text", text }),
       el("div", { class: "buttons" },
         el("button", { type: "button", id: "confirm-no", text: no, onclick: answer("no") }), yesButton));
     dialog.returnValue = "";
@@ -301,7 +302,9 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
   if (!hopeless && analyse) {
     buttons.prepend(el("button", { type: "button", id: "end-analyse", text: t("btn.analyse"), onclick: () => { dialog.close(); analyse(); } }));
   }
-  dialog.replaceChildren(el("h2", { text: title }), el("p", { text }), el("div", { class: "end-stats-slot" }), buttons);
+  dialog.replaceChildren(el("h2", { id: "dlg-end-title", text: title }), el("p", { id: "dlg-end-text", text }),
+    el("div", { class: "end-stats-slot" }), buttons);
+  dialog.setAttribute("aria-describedby", "dlg-end-text");
   dialog.className = `end ${kind}${hopeless ? " hopeless" : ""}`;
   dialog.lang = getLanguage();
   if (kind === "won") {

@@ -38,7 +38,7 @@ export async function openRules() {
     el("p", { class: "keys", text: t("keys.text") })));
   const close = el("button", { type: "button", class: "close", "aria-label": t("btn.close"), text: "×",
     onclick: () => dialog.close() });
-  dialog.replaceChildren(el("header", {}, el("h2", { text: `${t("rules.title")}: ${rules.title}` }), close), body);
+  dialog.replaceChildren(el("header", {}, el("h2", { id: "dlg-rules-title", text: `${t("rules.title")}: ${rules.title}` }), close), body);
   if (!dialog.open) dialog.showModal();
 }
 

@@ -10,9 +10,11 @@ import { endScreen } from "./endgame.js";
 const $ = (selector) => document.querySelector(selector);
 const SVG = "http://www.w3.org/2000/svg";
 
+// The dialog is named by its heading (index.html: aria-labelledby), so a
+// screen reader says which dialog opened.
 function open(dialog, title, ...content) {
   const close = el("button", { type: "button", class: "close", "aria-label": t("btn.close"), text: "×", onclick: () => dialog.close() });
-  dialog.replaceChildren(el("header", {}, el("h2", { text: title }), close), ...content);
+  dialog.replaceChildren(el("header", {}, el("h2", { id: `${dialog.id}-title`, text: title }), close), ...content);
   if (!dialog.open) dialog.showModal();
 }
 
