@@ -154,3 +154,26 @@ def test_every_dialog_is_named_by_its_heading(api: Api, open_game: Any) -> None:
     assert described and "zählt dann als verloren" in page.locator(f"#{described}").inner_text()
     page.keyboard.press("Enter")
     page.get_by_role("dialog", name="Spiel aufgegeben").wait_for()
+
+
+def test_a_dialog_opened_from_the_phone_menu_gives_the_focus_to_the_menu_button(
+    api: Api, open_game: Any
+) -> None:
+    """A phone with a keyboard: the menu item that opened a dialog is hidden
+    once the menu closes, so closing the dialog puts the focus on the menu's
+    button, not on the page's body."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game, viewport={"width": 390, "height": 844}, locale="de-DE")
+    for item in ("btn-stats", "btn-rules", "btn-settings", "btn-giveup"):
+        page.locator("#btn-menu").focus()
+        page.keyboard.press("Enter")
+        for _ in range(10):
+            if page.evaluate("document.activeElement.id") == item:
+                break
+            page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+        page.locator("dialog[open]").wait_for()
+        page.keyboard.press("Escape")
+        page.locator("dialog[open]").wait_for(state="detached")
+        page.wait_for_timeout(100)
+        assert page.evaluate("document.activeElement.id") == "btn-menu", item
