@@ -177,3 +177,27 @@ def test_a_dialog_opened_from_the_phone_menu_gives_the_focus_to_the_menu_button(
         page.locator("dialog[open]").wait_for(state="detached")
         page.wait_for_timeout(100)
         assert page.evaluate("document.activeElement.id") == "btn-menu", item
+
+
+def test_a_new_game_from_the_end_screen_leaves_the_focus_on_the_board(api: Api, open_game: Any) -> None:
+    """The end screen's New game closes it and opens the New game dialog:
+    once the game starts, the focus goes to the board, not to the page's
+    body (the end screen's button it would go back to is hidden)."""
+    lost_at_start = {"decks": 1, "piles": 1, "reserve": 50, "candidates": 0}
+    game = api.new(variant="terrace", deal_number=1, options=lost_at_start)
+    assert game["status"] == "lost"
+    page = open_game(game, locale="de-DE")
+    page.locator("dialog.end[open]").get_by_role("button", name="Neues Spiel").focus()
+    page.keyboard.press("Enter")
+    page.locator("#new-variant").focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")  # back to Terrace, with its own rules
+    page.keyboard.press("Tab")
+    page.keyboard.type("7")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-status='choosing']")
+    page.wait_for_selector("#dlg-new:not([open])", state="attached")
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.activeElement.dataset.pile") == "stock"
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.pile") == "reserve"

@@ -53,3 +53,22 @@ export function attachArrows(board) {
     if (next) next.focus();
   });
 }
+
+// A dialog gives the focus back, when it closes, to what had it before; when
+// that is hidden now (an item of the header's menu, which closed; a button of
+// the end screen, which closed before the New game dialog), the focus stays
+// in the closed dialog and then falls to the page's body. It goes to the
+// menu's button instead when the menu is there (the item's place), else to
+// the board's first pile. (A dialog's close event comes after it tried to
+// give the focus back; it does not bubble.)
+export function catchLostFocus(board, toggle) {
+  const shown = (node) => Boolean(node) && node.getClientRects().length > 0;
+  document.addEventListener("close", (event) => {
+    if (!(event.target instanceof HTMLDialogElement) || document.querySelector("dialog:modal")) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && shown(active)) return;
+    const pile = board.querySelector("[data-pile]");
+    if (shown(toggle)) toggle.focus();
+    else if (pile) pile.focus();
+  }, true);
+}

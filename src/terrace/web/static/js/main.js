@@ -11,7 +11,7 @@ import { followGame, paintTimer, startTimer } from "./timer.js";
 import { announce, watchOtherTabs } from "./tabs.js";
 import { explainCard, showWhy } from "./explain.js";
 import { openRules, watchNewGame } from "./help.js";
-import { attachArrows } from "./keyboard.js";
+import { attachArrows, catchLostFocus } from "./keyboard.js";
 import { attachMenu } from "./menu.js";
 import { labelTables } from "./tables.js";
 import { analyse, confirmMove, drawCoach, markCoach } from "./coach.js";
@@ -496,6 +496,7 @@ attachDrag(board, {
   },
 });
 attachArrows(board);
+catchLostFocus(board, $("#btn-menu"));
 
 // Controls that answer Enter and Space themselves (a button presses, a link
 // opens, a summary folds): those keys stay theirs. The board's piles are

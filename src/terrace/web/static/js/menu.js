@@ -22,17 +22,6 @@ export function attachMenu() {
   document.addEventListener("pointerdown", (event) => {
     if (isOpen() && !event.target.closest(".bar")) setOpen(false);
   });
-  // A dialog opened from the menu gives the focus back to the item that
-  // opened it, which the closed menu hides: the focus stays in the closed
-  // dialog, then falls to the page's body. It goes to the menu's button
-  // instead. (A dialog's close event comes after it tried to give the
-  // focus back; it does not bubble.)
-  document.addEventListener("close", (event) => {
-    if (!(event.target instanceof HTMLDialogElement) || document.querySelector("dialog:modal")) return;
-    const active = document.activeElement;
-    const lost = !active || active === document.body || !active.getClientRects().length;
-    if (lost && toggle.getClientRects().length) toggle.focus();
-  }, true);
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && isOpen()) {
       setOpen(false);
