@@ -399,3 +399,20 @@ def test_a_game_lost_after_moves_still_offers_undo(api: Api, open_game: Any) -> 
     assert "Undo a few moves" in end.inner_text()
     end.locator("#end-undo").click()
     moves_seen(page, len(record.moves) - 1)
+
+
+def test_the_end_screen_keeps_the_keyboard_and_escape_closes_it(api: Api, open_game: Any) -> None:
+    """Tab never leaves the end screen for the piles it covers, and Escape
+    closes it (a player who uses only the keyboard)."""
+    record = golden("terrace-lost")
+    game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
+    page = open_game(api.play(game, *record.moves), locale="de-DE")
+    end = page.locator("dialog.end[open]")
+    end.wait_for()
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement === document.body"
+                             " || document.activeElement.closest('dialog.end') !== null")
+    page.keyboard.press("Escape")
+    end.wait_for(state="detached")
+    assert page.evaluate("document.activeElement.dataset.pile") == "stock"

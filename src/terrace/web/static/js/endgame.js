@@ -315,3 +315,26 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
   }
   if (!dialog.open) dialog.show();
 }
+
+// The end screen is not modal (a click may still reach the header and the
+// board), but it covers part of the board: the keyboard's focus, which it
+// takes when it opens, goes round its buttons (never onto a pile it hides),
+// and Escape closes it, as it closes the other dialogs.
+function holdKeys(dialog) {
+  dialog.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      dialog.close();
+      return;
+    }
+    if (event.key !== "Tab" || event.ctrlKey || event.altKey || event.metaKey) return;
+    const stops = [...dialog.querySelectorAll("button:not(:disabled)")];
+    if (!stops.length) return;
+    const at = stops.indexOf(document.activeElement);
+    const next = event.shiftKey ? (at <= 0 ? stops.length - 1 : at - 1) : (at + 1) % stops.length;
+    event.preventDefault();
+    stops[next].focus();
+  });
+}
+
+holdKeys($("#dlg-end"));
