@@ -201,3 +201,24 @@ def test_a_new_game_from_the_end_screen_leaves_the_focus_on_the_board(api: Api, 
     assert page.evaluate("document.activeElement.dataset.pile") == "stock"
     page.keyboard.press("ArrowDown")
     assert page.evaluate("document.activeElement.dataset.pile") == "reserve"
+
+
+def test_a_screen_reader_hears_what_each_move_did(api: Api, open_game: Any) -> None:
+    """The board is drawn anew and the prompt stays the same after a move: a
+    live region names the cards that moved, the card turned up, the card an
+    undo put back (here in German)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game, locale="de-DE")
+    said = page.locator("#said")
+    assert said.get_attribute("aria-live") == "polite"
+    page.locator("[data-pile='t4']").focus()
+    page.keyboard.press("8")
+    page.keyboard.press("f")
+    moves_seen(page, 2)
+    assert said.text_content() == "Pik 7 von Stapel 8 auf Zielstapel 2. Pik 4 von dem Vorrat auf Stapel 8."
+    page.keyboard.press(" ")
+    moves_seen(page, 3)
+    assert said.text_content() == "Aufgedeckt: Kreuz 6."
+    page.keyboard.press("Control+z")
+    moves_seen(page, 2)
+    assert said.text_content() == "Kreuz 6 zurück in den Vorrat."

@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { attachDrag, snapBack } from "./drag.js";
-import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, placeName } from "./i18n.js";
+import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, placeName } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
 import { app, toast } from "./state.js";
@@ -55,6 +55,7 @@ function show(game, { ghost = null, animate = true } = {}) {
   followGame(game);
   draw();
   if (before && animate && animationsOn() && game.motions) animateMotions(game.motions, before, ghost);
+  if (!changedGame) sayMotions(game.motions || []);
   if (ghost) ghost.remove();
   document.body.dataset.moves = String(game.moves.length);
   document.body.dataset.status = game.status;
@@ -66,6 +67,19 @@ function show(game, { ghost = null, animate = true } = {}) {
     if (game.status === "won" || game.status === "lost") showEnd(game, game.status, false, actions);
     else closeEnd();
   }
+}
+
+// What a move, an undo, a redo or auto-play did, in words, for a screen
+// reader (#said, a live region): the board is drawn anew, and the prompt
+// does not change with a move.
+function sayMotions(motions) {
+  if (!motions.length) return;
+  const one = (m) => {
+    if (m.from === "stock" && m.to === "waste") return t("said.drawn", { card: cardName(m.card) });
+    if (m.to === "stock") return t("said.back", { card: cardName(m.card) });
+    return t("said.move", { card: cardName(m.card), from: placeName(m.from), to: placeName(m.to) });
+  };
+  $("#said").textContent = motions.length > 3 ? t("said.many", { n: motions.length }) : motions.map(one).join(" ");
 }
 
 // An address that names a game (?game=) names the one shown, so a reload
