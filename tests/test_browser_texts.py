@@ -43,3 +43,24 @@ def test_one_move_is_singular(api: Api, open_game: Any, locale: str, one: str, l
     page.wait_for_selector("#dlg-confirm[open]")
     assert leave in page.locator("#dlg-confirm").inner_text()
     page.locator("#confirm-no").click()
+
+
+@pytest.mark.parametrize(("foundations", "locale", "first", "next_card"), [
+    ("alternate", "de-DE", "erste Karte: Bube", "als Nächstes: Dame in Schwarz"),
+    ("suit", "de-DE", "erste Karte: Bube", "als Nächstes: Karo Dame"),
+    ("alternate", "en-GB", "first card: jack", "next: black queen"),
+    ("suit", "en-GB", "first card: jack", "next: queen of diamonds"),
+])
+def test_a_foundation_names_its_next_card_in_words(
+    api: Api, open_game: Any, foundations: str, locale: str, first: str, next_card: str
+) -> None:
+    """A screen reader reads a foundation's name: the rank it waits for and
+    the card it takes next are words, not a letter ('B') or a suit symbol
+    ('D♦'), and the German needs no article or ending that a rank would
+    have to agree with ('wartet auf eine B', 'schwarz D')."""
+    game = api.play(api.new(variant="terrace", deal_number=1, options={"foundations": foundations}), "c3")
+    page = open_game(game, locale=locale)
+    started = page.locator("[data-pile='f1']").get_attribute("aria-label")
+    empty = page.locator("[data-pile='f2']").get_attribute("aria-label")
+    assert started.endswith(next_card), started
+    assert empty.endswith(first), empty

@@ -47,11 +47,11 @@ const STRINGS = {
     "pile.key": "key {key}",
     "pile.top": "top card {card}",
     "pile.cards": "{n} cards",
-    "pile.waits": "waits for a {rank}",
-    "pile.next": "next {what}",
+    "pile.waits": "first card: {rank}",
+    "pile.next": "next: {what}",
+    "pile.colourRank.red": "red {rank}",
+    "pile.colourRank.black": "black {rank}",
     "pile.complete": "complete",
-    "colour.red": "red",
-    "colour.black": "black",
     "badge.red": "red",
     "badge.black": "black",
     "prompt.choose": "Choose the base card: click one of the {n} candidates or press {keys}. Its rank starts every foundation.",
@@ -289,11 +289,11 @@ const STRINGS = {
     "pile.key": "Taste {key}",
     "pile.top": "oben {card}",
     "pile.cards": "{n} Karten",
-    "pile.waits": "wartet auf eine {rank}",
-    "pile.next": "als Nächstes {what}",
+    "pile.waits": "erste Karte: {rank}",
+    "pile.next": "als Nächstes: {what}",
+    "pile.colourRank.red": "{rank} in Rot",
+    "pile.colourRank.black": "{rank} in Schwarz",
     "pile.complete": "vollständig",
-    "colour.red": "rot",
-    "colour.black": "schwarz",
     "badge.red": "rot",
     "badge.black": "schwarz",
     "prompt.choose": "Wähle die Basiskarte: Klicke eine der {n} Karten an oder drücke {keys}. Ihr Wert beginnt jeden Zielstapel.",
@@ -542,6 +542,11 @@ export function rankLabel(rank) {
 
 export function cardLabel(code) {
   return rankLabel(code[0]) + SUIT_SYMBOL[code[1]];
+}
+
+// A rank in words ("queen", "Dame", "7"), for what a screen reader reads.
+export function rankName(rank) {
+  return RANK_NAME[language][rank] ?? rank;
 }
 
 export function cardName(code) {

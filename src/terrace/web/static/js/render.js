@@ -1,7 +1,7 @@
 // Drawing the board from the game JSON. The page only draws what the server
 // says; it knows no rules.
 
-import { t, rankLabel, cardLabel, cardName } from "./i18n.js";
+import { t, rankLabel, rankName, cardName } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -271,7 +271,7 @@ export function renderBoard(board, game, view) {
     const badge = game.foundations[i];
     let extra;
     if (badge.complete) extra = t("pile.complete");
-    else if (!cards.length) extra = badge.next ? t("pile.waits", { rank: rankLabel(badge.next) }) : "";
+    else if (!cards.length) extra = badge.next ? t("pile.waits", { rank: rankName(badge.next) }) : "";
     else extra = t("pile.next", { what: nextText(badge) });
     const pile = el("div", {
       class: `pile foundation${cards.length ? "" : " empty"}`,
@@ -367,10 +367,11 @@ export function renderBoard(board, game, view) {
   }
 }
 
+// The card a foundation takes next, in words (it is read out in the pile's
+// name): "queen of hearts", or "red queen" ("Dame in Rot").
 function nextText(badge) {
-  const rank = rankLabel(badge.next);
-  if (badge.suit) return cardLabel(badge.next + badge.suit);
-  return `${t(`colour.${badge.colour}`)} ${rank}`;
+  if (badge.suit) return cardName(badge.next + badge.suit);
+  return t(`pile.colourRank.${badge.colour}`, { rank: rankName(badge.next) });
 }
 
 function makeBadge(badge) {
