@@ -312,3 +312,20 @@ def test_the_focus_ring_stands_out_on_the_table(api: Api, open_game: Any) -> Non
         assert contrast(tuple(colours["outline"]), tuple(felt)) >= 3, felt
     assert contrast(tuple(colours["halo"]), tuple(colours["paper"])) >= 3
     assert colours["shadow"] != "none"
+
+
+def test_a_screen_reader_hears_why_a_key_move_is_refused(api: Api, open_game: Any) -> None:
+    """The bubble appears with its text (a live region that appears is not
+    read out): the reason goes to #said, a live region that is always
+    there, and the bubble itself is no second live region."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game, locale="de-DE")
+    said = page.locator("#said")
+    assert said.get_attribute("aria-live") == "polite"
+    page.locator("[data-pile='t4']").focus()
+    page.keyboard.press("1")  # 9 of clubs: nowhere to go
+    page.locator("#why:not([hidden])").wait_for()
+    assert said.text_content() == page.locator("#why").text_content()
+    assert said.text_content().startswith("Die 9♣ kann noch nirgendwohin")
+    assert page.locator("#why").get_attribute("aria-live") is None
+    assert page.locator("#why").get_attribute("role") is None

@@ -17,10 +17,13 @@ export function hideWhy() {
 }
 
 // Show `text` next to `anchor` (a card or a pile): on the side with more
-// room (above or below), always inside the window.
+// room (above or below), always inside the window. A screen reader hears it
+// from #said, a live region that is always there: the bubble appears with
+// its text, and a live region that appears is not read out.
 export function showWhy(text, anchor) {
   const node = document.querySelector("#why");
   node.textContent = text;
+  document.querySelector("#said").textContent = text.charAt(0).toUpperCase() + text.slice(1);
   node.hidden = false;
   const margin = 6;
   const rect = anchor ? anchor.getBoundingClientRect() : { left: 0, right: innerWidth, top: innerHeight / 2, bottom: innerHeight / 2 };
