@@ -222,3 +222,18 @@ def test_a_screen_reader_hears_what_each_move_did(api: Api, open_game: Any) -> N
     page.keyboard.press("Control+z")
     moves_seen(page, 2)
     assert said.text_content() == "Kreuz 6 zurück in den Vorrat."
+
+
+def test_the_language_changed_in_settings_keeps_the_focus(api: Api, open_game: Any) -> None:
+    """The Settings dialog is written again in the new language; the focus
+    stays on its language list, not on the page's body."""
+    page = open_game(api.new(variant="terrace", deal_number=7), locale="de-DE")
+    page.locator("#btn-settings").focus()
+    page.keyboard.press("Enter")
+    page.locator("#set-lang").focus()
+    page.keyboard.press("ArrowUp")  # Deutsch -> English
+    page.locator("#dlg-settings h2", has_text="Settings").wait_for()
+    assert page.evaluate("document.activeElement.id") == "set-lang"
+    page.keyboard.press("ArrowDown")  # and back
+    page.locator("#dlg-settings h2", has_text="Einstellungen").wait_for()
+    assert page.evaluate("document.activeElement.id") == "set-lang"

@@ -154,7 +154,13 @@ export function openSettings(actions) {
   const noChoice = app.game && !app.game.replay && app.game.options && app.game.options.candidates === 0;
   const lang = el("select", { id: "set-lang" }, el("option", { value: "en", text: "English" }), el("option", { value: "de", text: "Deutsch" }));
   lang.value = getLanguage();
-  lang.addEventListener("change", () => { changeLanguage(lang.value); openSettings(actions); });
+  // The dialog is written again in the new language: the focus stays on
+  // the language (the list it was on is gone).
+  lang.addEventListener("change", () => {
+    changeLanguage(lang.value);
+    openSettings(actions);
+    $("#set-lang").focus();
+  });
   open(dialog, t("settings.title"),
     el("fieldset", {}, el("legend", { text: t("settings.click") }), radio("single"), radio("double")),
     el("fieldset", {}, el("legend", { text: t("settings.autoplay") }), autoplay("off"), autoplay("finish"), autoplay("safe"),
