@@ -237,3 +237,27 @@ def test_the_language_changed_in_settings_keeps_the_focus(api: Api, open_game: A
     page.keyboard.press("ArrowDown")  # and back
     page.locator("#dlg-settings h2", has_text="Einstellungen").wait_for()
     assert page.evaluate("document.activeElement.id") == "set-lang"
+
+
+def test_a_button_disabled_under_the_focus_hands_it_on(api: Api, open_game: Any) -> None:
+    """Undo pressed by keyboard until nothing is left to undo: the button is
+    disabled and the focus goes to Redo (and back), then Restart hands it to
+    the nearest button before it, never to the page's body."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2", "s")
+    page = open_game(game, locale="de-DE")
+    page.locator("#btn-undo").focus()
+    page.keyboard.press("Enter")
+    moves_seen(page, 1)
+    assert page.evaluate("document.activeElement.id") == "btn-undo"
+    page.keyboard.press("Enter")
+    moves_seen(page, 0)
+    assert page.evaluate("document.activeElement.id") == "btn-redo"
+    page.keyboard.press("Enter")
+    moves_seen(page, 1)
+    page.keyboard.press("Enter")
+    moves_seen(page, 2)
+    assert page.evaluate("document.activeElement.id") == "btn-undo"
+    page.locator("#btn-restart").focus()
+    page.keyboard.press("Enter")
+    moves_seen(page, 0)
+    assert page.evaluate("document.activeElement.id") == "btn-hint"

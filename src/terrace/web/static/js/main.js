@@ -91,9 +91,25 @@ function keepAddress(id) {
   history.replaceState(history.state, "", url);
 }
 
+// A header button that had the focus and is disabled now (Undo pressed until
+// nothing is left to undo, Redo, Restart): the focus would fall to the
+// page's body. It goes to its partner (Redo for Undo, and back), else to
+// the nearest enabled button before it, else to the board.
+const PARTNER = { "btn-undo": "btn-redo", "btn-redo": "btn-undo" };
+
+function keepFocusNear(button) {
+  const usable = (node) => node && !node.disabled && node.getClientRects().length > 0;
+  const partner = PARTNER[button.id] && $(`#${PARTNER[button.id]}`);
+  const buttons = [...document.querySelectorAll(".actions button")];
+  const before = buttons.slice(0, buttons.indexOf(button)).reverse().find(usable);
+  const next = (usable(partner) && partner) || before || board.querySelector("[data-pile]");
+  if (next) next.focus();
+}
+
 function draw() {
   const game = app.game;
   if (!game) return;
+  const focused = document.activeElement;
   $("#offline").hidden = true;
   // The counters and the prompt first: the board fits the room they leave.
   renderCounters($("#counters"), game);
@@ -112,6 +128,7 @@ function draw() {
     $("#replay-prev").disabled = game.step <= 0;
     $("#replay-next").disabled = game.step >= game.steps;
   }
+  if (focused && focused.closest && focused.closest(".actions") && focused.disabled) keepFocusNear(focused);
   prompt();
   drawCoach(draw);  // (above the board: before it is fitted into the room left)
   renderBoard(board, game, { verdicts: app.verdicts });
