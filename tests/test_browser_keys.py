@@ -261,3 +261,17 @@ def test_a_button_disabled_under_the_focus_hands_it_on(api: Api, open_game: Any)
     page.keyboard.press("Enter")
     moves_seen(page, 0)
     assert page.evaluate("document.activeElement.id") == "btn-hint"
+
+
+def test_restart_from_the_phone_menu_leaves_the_focus_on_the_menu_button(api: Api, open_game: Any) -> None:
+    """The menu closes when an item is chosen and hides it: Restart, which
+    opens no dialog, leaves the focus on the menu's button."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2", "s")
+    page = open_game(game, viewport={"width": 390, "height": 844}, locale="de-DE")
+    page.locator("#btn-menu").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "btn-restart"
+    page.keyboard.press("Enter")
+    moves_seen(page, 0)
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.activeElement.id") == "btn-menu"

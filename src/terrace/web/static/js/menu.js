@@ -15,9 +15,14 @@ export function attachMenu() {
     setOpen(!isOpen());
     if (isOpen()) menu.querySelector("button:not(:disabled), select").focus();
   });
-  // A chosen item closes the menu (the language stays open to be read).
+  // A chosen item closes the menu (the language stays open to be read). The
+  // item, hidden now, cannot keep the focus: the menu's button takes it
+  // (unless a dialog the item opened has it already), and a dialog that
+  // opens later gives it back there.
   menu.addEventListener("click", (event) => {
-    if (event.target.closest("button")) setOpen(false);
+    if (!event.target.closest("button")) return;
+    setOpen(false);
+    if (menu.contains(document.activeElement)) toggle.focus();
   });
   document.addEventListener("pointerdown", (event) => {
     if (isOpen() && !event.target.closest(".bar")) setOpen(false);
