@@ -275,3 +275,31 @@ def test_restart_from_the_phone_menu_leaves_the_focus_on_the_menu_button(api: Ap
     moves_seen(page, 0)
     page.wait_for_timeout(100)
     assert page.evaluate("document.activeElement.id") == "btn-menu"
+
+
+def test_the_replay_bar_never_drops_the_focus(api: Api, open_game: Any) -> None:
+    """A replay by keyboard: Next at the last move hands the focus to
+    Previous (and back), Back to my game to the board."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2", "s")
+    page = open_game(game, locale="de-DE")
+    page.locator("#btn-stats").focus()
+    page.keyboard.press("Enter")
+    page.locator("#dlg-stats[open] ol.recent li").first.get_by_role("button", name="Nachspielen").focus()
+    page.keyboard.press("Enter")
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    page.locator("#replay-next").focus()
+    for step in (1, 2):
+        page.keyboard.press("Enter")
+        page.locator("#prompt", has_text=f"Zug {step} von 2").wait_for()
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.activeElement.id") == "replay-prev"
+    for step in (1, 0):
+        page.keyboard.press("Enter")
+        page.locator("#prompt", has_text=f"Zug {step} von 2").wait_for()
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.activeElement.id") == "replay-next"
+    page.locator("#replay-exit").focus()
+    page.keyboard.press("Enter")
+    page.locator("#replay-bar[hidden]").wait_for(state="attached")
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.activeElement.dataset.pile") == "stock"

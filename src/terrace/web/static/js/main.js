@@ -91,16 +91,18 @@ function keepAddress(id) {
   history.replaceState(history.state, "", url);
 }
 
-// A header button that had the focus and is disabled now (Undo pressed until
-// nothing is left to undo, Redo, Restart): the focus would fall to the
-// page's body. It goes to its partner (Redo for Undo, and back), else to
-// the nearest enabled button before it, else to the board.
-const PARTNER = { "btn-undo": "btn-redo", "btn-redo": "btn-undo" };
+// A button of the header or the replay bar that had the focus and is
+// disabled or hidden now (Undo pressed until nothing is left to undo, Redo,
+// Restart, a replay's Next at its end, Back to my game): the focus would
+// fall to the page's body. It goes to its partner (Redo for Undo, Previous
+// for Next, and back), else to the nearest usable button before it, else to
+// the board.
+const PARTNER = { "btn-undo": "btn-redo", "btn-redo": "btn-undo", "replay-next": "replay-prev", "replay-prev": "replay-next" };
+const usable = (node) => Boolean(node) && !node.disabled && node.getClientRects().length > 0;
 
 function keepFocusNear(button) {
-  const usable = (node) => node && !node.disabled && node.getClientRects().length > 0;
   const partner = PARTNER[button.id] && $(`#${PARTNER[button.id]}`);
-  const buttons = [...document.querySelectorAll(".actions button")];
+  const buttons = [...button.closest(".actions, .replay-bar").querySelectorAll("button")];
   const before = buttons.slice(0, buttons.indexOf(button)).reverse().find(usable);
   const next = (usable(partner) && partner) || before || board.querySelector("[data-pile]");
   if (next) next.focus();
@@ -128,7 +130,7 @@ function draw() {
     $("#replay-prev").disabled = game.step <= 0;
     $("#replay-next").disabled = game.step >= game.steps;
   }
-  if (focused && focused.closest && focused.closest(".actions") && focused.disabled) keepFocusNear(focused);
+  if (focused && focused.closest && focused.closest(".actions, .replay-bar") && !usable(focused)) keepFocusNear(focused);
   prompt();
   drawCoach(draw);  // (above the board: before it is fitted into the room left)
   renderBoard(board, game, { verdicts: app.verdicts });
