@@ -126,3 +126,19 @@ def test_analyse_is_offered_only_for_a_game_that_is_over(api: Api, open_game: An
     page.locator("#dlg-stats ol.recent li").first.get_by_role("button", name="Replay").click()
     page.locator("#replay-bar:not([hidden])").wait_for()
     assert page.locator("#replay-coach").is_visible()
+
+
+def test_chances_by_keyboard_keep_the_focus_and_are_said(api: Api, open_game: Any) -> None:
+    """Chances asked with the keyboard: the button keeps the focus while the
+    stocks are sampled and after (it was disabled, then drawn anew, and the
+    focus fell to the page's body), and the answer is said, card names in
+    words, to a screen reader."""
+    game = api.new(variant="terrace", deal_number=21)
+    page = open_game(game, reduced_motion="reduce", locale="de-DE")
+    page.locator("#btn-chances").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "btn-chances"
+    page.locator("#coach-chances .chances-text").wait_for(timeout=30_000)
+    assert page.evaluate("document.activeElement.id") == "btn-chances"
+    said = page.locator("#said").text_content()
+    assert "gewinnt in" in said and not any(symbol in said for symbol in "♥♦♠♣")

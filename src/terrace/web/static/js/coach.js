@@ -4,7 +4,7 @@
 // everything; this module asks and shows.
 
 import { api } from "./api.js";
-import { t, cardLabel, placeName } from "./i18n.js";
+import { t, cardLabel, cardName, placeName } from "./i18n.js";
 import { el, topCard } from "./render.js";
 import { app, toast } from "./state.js";
 import { confirmChoice } from "./endgame.js";
@@ -178,28 +178,43 @@ function drawChances() {
   box.hidden = !choosing;
   if (!choosing) return;
   const known = knownChances();
+  // (drawn anew: a button that had the keyboard's focus gets it back)
+  const focused = document.activeElement && document.activeElement.id === "btn-chances";
   const button = el("button", { type: "button", id: "btn-chances", text: t("chances.button"), title: t("chances.help"),
     onclick: () => askChances(game) });
   const children = [button];
-  if (known) {
-    const words = known.candidates.map((c) => t(c.undecided ? "chances.oneUndecided" : "chances.one",
-      { card: cardLabel(c.card), wins: c.wins, samples: c.tried, undecided: c.undecided }));
-    children.push(el("span", { class: "chances-text", text: `${words.join(" · ")} ${t("chances.fair")}` }));
-  }
+  if (known) children.push(el("span", { class: "chances-text", text: chancesWords(known, cardLabel) }));
   box.replaceChildren(...children);
+  if (focused) button.focus();
 }
 
+// Each candidate's wins: with `name` cardLabel on the page ("D♦"), cardName
+// for a screen reader ("Karo Dame").
+function chancesWords(known, name) {
+  const words = known.candidates.map((c) => t(c.undecided ? "chances.oneUndecided" : "chances.one",
+    { card: name(c.card), wins: c.wins, samples: c.tried, undecided: c.undecided }));
+  return `${words.join(" · ")} ${t("chances.fair")}`;
+}
+
+// While the stocks are sampled the button says so and does nothing; it is
+// not disabled, so that it keeps the keyboard's focus. The answer is also
+// said to a screen reader (#said, a live region that is always there).
+let sampling = false;
+
 async function askChances(game) {
+  if (sampling) return;
+  sampling = true;
   const button = $("#btn-chances");
   if (button) {
-    button.disabled = true;
+    button.setAttribute("aria-disabled", "true");
     button.textContent = t("chances.busy");
   }
-  const result = await api.chances(game);
+  const result = await api.chances(game).finally(() => { sampling = false; });
   if (!result.ok) {
     toast(result.status === 0 ? t("error.network") : result.data.error);
   } else if (app.game && app.game.id === game.id) {
     app.chances = { id: game.id, moves: game.moves.length, data: result.data };
+    $("#said").textContent = chancesWords(result.data, cardName);
   }
   redraw();
 }
