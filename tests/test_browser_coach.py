@@ -142,3 +142,26 @@ def test_chances_by_keyboard_keep_the_focus_and_are_said(api: Api, open_game: An
     assert page.evaluate("document.activeElement.id") == "btn-chances"
     said = page.locator("#said").text_content()
     assert "gewinnt in" in said and not any(symbol in said for symbol in "♥♦♠♣")
+
+
+def test_analyse_by_keyboard_never_drops_the_focus(api: Api, open_game: Any) -> None:
+    """Analyse keeps the focus while the solver works (it was disabled, and
+    the focus fell to the page's body), and 'Show where it was lost', gone
+    once pressed, hands it to Next move."""
+    moves, _ = thrown_away()
+    game = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), *moves)
+    page = open_game(game, reduced_motion="reduce", locale="de-DE")
+    page.locator("dialog.end[open] #end-analyse").focus()
+    page.keyboard.press("Enter")
+    page.locator("#coach-note[data-state='lost-at']").wait_for(timeout=30_000)
+    page.locator("#replay-next").focus()
+    page.keyboard.press("Enter")
+    page.locator("#coach-goto").focus()
+    page.keyboard.press("Enter")
+    page.locator("#board .coach-lost-src").wait_for()
+    assert page.evaluate("document.activeElement.id") == "replay-next"
+    page.locator("#replay-coach").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "replay-coach"
+    page.locator("#coach-note[data-state='lost-at']").wait_for(timeout=30_000)
+    assert page.evaluate("document.activeElement.id") == "replay-coach"

@@ -66,16 +66,30 @@ function note() {
 // Analyse the game `id` (a finished one): replay it, ask the server, jump to
 // the losing move. `ctx.startReplay(id)` and `ctx.showStep(id, step)` come
 // from main.js.
+// While it works the Analyse button says so with aria-disabled and does
+// nothing; it is not disabled, so that it keeps the keyboard's focus.
+let analysing = false;
+
 export async function analyse(id, ctx) {
+  if (analysing) return;
+  analysing = true;
+  try {
+    await analyseNow(id, ctx);
+  } finally {
+    analysing = false;
+  }
+}
+
+async function analyseNow(id, ctx) {
   if (!app.game || !app.game.replay || app.game.id !== id) await ctx.startReplay(id);
   const box = note();
   box.hidden = false;
   box.dataset.state = "busy";
   box.replaceChildren(el("p", { text: t("coach.busy") }));
   const button = $("#replay-coach");
-  if (button) button.disabled = true;
+  if (button) button.setAttribute("aria-disabled", "true");
   const result = await api.coach(id);
-  if (button) button.disabled = false;
+  if (button) button.removeAttribute("aria-disabled");
   delete box.dataset.state;
   if (!app.game || !app.game.replay || app.game.id !== id) {
     drawNote();  // the replay was left meanwhile: the answer is not shown
@@ -141,7 +155,14 @@ function drawNote() {
     children.push(el("button", { type: "button", id: "coach-goto", text: t("coach.goto"),
       onclick: () => box.dispatchEvent(new CustomEvent("coach-goto", { bubbles: true, detail: report.step - 1 })) }));
   }
+  // "Show where it was lost" goes once it is pressed: its focus goes to the
+  // replay's Next move (else Previous), not to the page's body.
+  const focused = document.activeElement && document.activeElement.id === "coach-goto";
   box.replaceChildren(...children);
+  if (focused && !box.querySelector("#coach-goto")) {
+    const next = ["#replay-next", "#replay-prev"].map((s) => $(s)).find((b) => b && !b.disabled && !b.hidden);
+    if (next) next.focus();
+  }
 }
 
 function mark(board, piles, cls) {
