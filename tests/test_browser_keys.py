@@ -303,3 +303,17 @@ def test_the_replay_bar_never_drops_the_focus(api: Api, open_game: Any) -> None:
     page.locator("#replay-bar[hidden]").wait_for(state="attached")
     page.wait_for_timeout(100)
     assert page.evaluate("document.activeElement.dataset.pile") == "stock"
+
+
+def test_a_dialog_from_the_phone_menu_gives_the_focus_back_at_once(api: Api, open_game: Any) -> None:
+    """The menu's button has the focus before the item opens its dialog, so
+    the dialog gives it back there as it closes (the focus did not stand on
+    a hidden field of the closed dialog until its close event)."""
+    page = open_game(api.new(variant="terrace", deal_number=7), viewport={"width": 390, "height": 844})
+    page.locator("#btn-menu").focus()
+    page.keyboard.press("Enter")
+    page.locator("#btn-settings").focus()
+    page.keyboard.press("Enter")
+    page.locator("#dlg-settings[open]").wait_for()
+    close = "document.querySelector('#dlg-settings').close()"
+    assert page.evaluate(f"(() => {{ {close}; return document.activeElement.id; }})()") == "btn-menu"

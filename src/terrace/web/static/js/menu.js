@@ -16,13 +16,14 @@ export function attachMenu() {
     if (isOpen()) menu.querySelector("button:not(:disabled), select").focus();
   });
   // A chosen item closes the menu (the language stays open to be read). The
-  // item, hidden now, cannot keep the focus: the menu's button takes it
-  // (unless a dialog the item opened has it already), and a dialog that
-  // opens later gives it back there.
+  // item, hidden then, cannot keep the focus: the menu's button takes it
+  // before the item acts (capture), so that a dialog the item opens gives
+  // it back there when it closes.
   menu.addEventListener("click", (event) => {
-    if (!event.target.closest("button")) return;
-    setOpen(false);
-    if (menu.contains(document.activeElement)) toggle.focus();
+    if (event.target.closest("button") && menu.contains(document.activeElement)) toggle.focus();
+  }, true);
+  menu.addEventListener("click", (event) => {
+    if (event.target.closest("button")) setOpen(false);
   });
   document.addEventListener("pointerdown", (event) => {
     if (isOpen() && !event.target.closest(".bar")) setOpen(false);
