@@ -416,3 +416,22 @@ def test_the_end_screen_keeps_the_keyboard_and_escape_closes_it(api: Api, open_g
     page.keyboard.press("Escape")
     end.wait_for(state="detached")
     assert page.evaluate("document.activeElement.dataset.pile") == "stock"
+
+
+def test_the_leave_question_answered_no_gives_the_focus_back_to_start(api: Api, open_game: Any) -> None:
+    """By keyboard: Start, then Escape on the Leave question: the New game
+    dialog is still open and its Start button has the focus again (it was
+    disabled while the question was asked, and the focus fell to the page's
+    body, behind the dialog)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game, locale="de-DE")
+    page.locator("#btn-new").focus()
+    page.keyboard.press("Enter")
+    page.locator("#new-start").focus()
+    page.keyboard.press("Enter")
+    page.locator("#dlg-confirm[open]").wait_for()
+    page.keyboard.press("Escape")
+    page.locator("#dlg-confirm[open]").wait_for(state="detached")
+    page.wait_for_timeout(100)
+    assert page.locator("#dlg-new[open]").count() == 1
+    assert page.evaluate("document.activeElement.id") == "new-start"

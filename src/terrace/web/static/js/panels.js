@@ -117,6 +117,9 @@ export async function openNewGame({ newGame, loadVariants }) {
     button.disabled = false;
     if (result.ok) dialog.close();
     else error.textContent = result.data.error;
+    // The Leave question, answered No, gives the focus back to Start, which
+    // was disabled then: it falls to the page's body, behind this dialog.
+    if (dialog.open && !dialog.contains(document.activeElement)) button.focus();
   });
   open(dialog, t("new.title"), form);
 }
