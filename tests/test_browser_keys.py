@@ -215,7 +215,7 @@ def test_a_screen_reader_hears_what_each_move_did(api: Api, open_game: Any) -> N
     page.keyboard.press("8")
     page.keyboard.press("f")
     moves_seen(page, 2)
-    assert said.text_content() == "Pik 7 von Stapel 8 auf Zielstapel 2. Pik 4 von dem Vorrat auf Stapel 8."
+    assert said.text_content() == "Pik 7 von Stapel 8 auf Zielstapel 2. Pik 4 vom Vorrat auf Stapel 8."
     page.keyboard.press(" ")
     moves_seen(page, 3)
     assert said.text_content() == "Aufgedeckt: Kreuz 6."

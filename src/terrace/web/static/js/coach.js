@@ -4,7 +4,7 @@
 // everything; this module asks and shows.
 
 import { api } from "./api.js";
-import { t, cardLabel, cardName, placeName } from "./i18n.js";
+import { t, cardLabel, cardName, fromPlace, placeName } from "./i18n.js";
 import { el, topCard } from "./render.js";
 import { app, toast } from "./state.js";
 import { confirmChoice } from "./endgame.js";
@@ -21,7 +21,7 @@ function moveWords(game, move, piles) {
   if (!move) return "–";
   if (move === "s") return t("hint.draw");
   if (move[0] === "c") return t("coach.choice", { i: move.slice(1) });
-  const from = piles && piles.source ? placeName(piles.source) : move;
+  const from = piles && piles.source ? fromPlace(piles.source) : move;
   const to = piles && piles.target ? placeName(piles.target) : "";
   return t("coach.moveFromTo", { from, to });
 }

@@ -91,8 +91,8 @@ const STRINGS = {
     "assist.verdictsFailed": "The solver could not judge the base cards in the time.",
     "hint.draw": "turn a card from the stock",
     "hint.choose": "choose {card} as the base card",
-    "hint.moveCard": "move {card} from {from} to {to}",
-    "said.move": "{card} from {from} to {to}.",
+    "hint.moveCard": "move {card} {from} to {to}",
+    "said.move": "{card} {from} to {to}.",
     "said.drawn": "Turned up: {card}.",
     "said.back": "{card} back to the stock.",
     "said.many": "{n} cards moved.",
@@ -101,6 +101,11 @@ const STRINGS = {
     "place.stock": "the stock",
     "place.f": "foundation {i}",
     "place.t": "pile {i}",
+    "from.reserve": "from the terrace",
+    "from.waste": "from the waste",
+    "from.stock": "from the stock",
+    "from.f": "from foundation {i}",
+    "from.t": "from pile {i}",
     "error.dropHere": "Cards can go only onto the foundations and the tableau piles.",
     "error.dragBack": "This card is home already: drag it to a pile to take it back.",
     "error.cannotMove": "This card cannot move now.",
@@ -230,7 +235,7 @@ const STRINGS = {
     "coach.unknown": "The solver ran out of time: the game was lost somewhere between move {from} and move {to}.",
     "coach.goto": "Show where it was lost",
     "coach.choice": "choosing candidate {i} as the base card",
-    "coach.moveFromTo": "from {from} to {to}",
+    "coach.moveFromTo": "{from} to {to}",
     "chances.button": "Chances",
     "chances.busy": "Sampling…",
     "chances.help": "Each candidate's wins across sampled orders of the face-down stock (the fair player's sampling: it does not look at face-down cards)",
@@ -333,8 +338,8 @@ const STRINGS = {
     "assist.verdictsFailed": "Der Löser konnte die Basiskarten in der Zeit nicht beurteilen.",
     "hint.draw": "decke eine Karte vom Vorrat auf",
     "hint.choose": "wähle {card} als Basiskarte",
-    "hint.moveCard": "lege {card} von {from} auf {to}",
-    "said.move": "{card} von {from} auf {to}.",
+    "hint.moveCard": "lege {card} {from} auf {to}",
+    "said.move": "{card} {from} auf {to}.",
     "said.drawn": "Aufgedeckt: {card}.",
     "said.back": "{card} zurück in den Vorrat.",
     "said.many": "{n} Karten bewegt.",
@@ -343,6 +348,11 @@ const STRINGS = {
     "place.stock": "dem Vorrat",
     "place.f": "Zielstapel {i}",
     "place.t": "Stapel {i}",
+    "from.reserve": "von der Terrasse",
+    "from.waste": "vom Abwurfstapel",
+    "from.stock": "vom Vorrat",
+    "from.f": "von Zielstapel {i}",
+    "from.t": "von Stapel {i}",
     "error.dropHere": "Karten dürfen nur auf die Zielstapel und die Stapel der Auslage.",
     "error.dragBack": "Diese Karte liegt schon auf einem Zielstapel: Ziehe sie auf einen Stapel, um sie zurückzunehmen.",
     "error.cannotMove": "Diese Karte kann gerade nicht bewegt werden.",
@@ -471,7 +481,7 @@ const STRINGS = {
     "coach.unknown": "Dem Löser ging die Zeit aus: Das Spiel ging irgendwo zwischen Zug {from} und Zug {to} verloren.",
     "coach.goto": "Zeigen, wo es verloren ging",
     "coach.choice": "Kandidat {i} als Basiskarte wählen",
-    "coach.moveFromTo": "von {from} nach {to}",
+    "coach.moveFromTo": "{from} auf {to}",
     "chances.button": "Chancen",
     "chances.busy": "Lose aus…",
     "chances.help": "Die Siege jedes Kandidaten über ausgeloste Reihenfolgen des verdeckten Stapels (wie der faire Spieler sie auslost: Er schaut nicht in verdeckte Karten)",
@@ -558,4 +568,11 @@ export function cardName(code) {
 export function placeName(pile) {
   if (pile === "reserve" || pile === "waste" || pile === "stock") return t(`place.${pile}`);
   return t(`place.${pile[0]}`, { i: pile.slice(1) });
+}
+
+// Where a card comes from, with its preposition: German contracts "von dem"
+// to "vom" ("vom Abwurfstapel", "von der Terrasse", "von Stapel 3").
+export function fromPlace(pile) {
+  if (pile === "reserve" || pile === "waste" || pile === "stock") return t(`from.${pile}`);
+  return t(`from.${pile[0]}`, { i: pile.slice(1) });
 }

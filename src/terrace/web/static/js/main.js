@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { attachDrag, snapBack } from "./drag.js";
-import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, placeName } from "./i18n.js";
+import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
 import { app, toast } from "./state.js";
@@ -77,7 +77,7 @@ function sayMotions(motions) {
   const one = (m) => {
     if (m.from === "stock" && m.to === "waste") return t("said.drawn", { card: cardName(m.card) });
     if (m.to === "stock") return t("said.back", { card: cardName(m.card) });
-    return t("said.move", { card: cardName(m.card), from: placeName(m.from), to: placeName(m.to) });
+    return t("said.move", { card: cardName(m.card), from: fromPlace(m.from), to: placeName(m.to) });
   };
   $("#said").textContent = motions.length > 3 ? t("said.many", { n: motions.length }) : motions.map(one).join(" ");
 }
@@ -369,7 +369,7 @@ async function askHint() {
     const info = game.sources[found.source];
     what = t("hint.moveCard", {
       card: info ? cardLabel(info.card) : found.source,
-      from: placeName(found.source),
+      from: fromPlace(found.source),
       to: found.target ? placeName(found.target) : "",
     });
   }
