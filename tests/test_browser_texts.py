@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from browser_support import Api
+from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
 
@@ -64,3 +65,16 @@ def test_a_foundation_names_its_next_card_in_words(
     empty = page.locator("[data-pile='f2']").get_attribute("aria-label")
     assert started.endswith(next_card), started
     assert empty.endswith(first), empty
+
+
+@pytest.mark.parametrize(("locale", "words"), [("en-GB", "winning line of 1 move ("),
+                                               ("de-DE", "Gewinnweg von 1 Zug (")])
+def test_a_winning_line_of_one_move_is_singular(api: Api, open_game: Any, locale: str, words: str) -> None:
+    """A hint that may look at face-down cards, one move before the win."""
+    line = WINNING_LINE
+    game = api.new(variant=line["variant"], options=line["options"], deal_number=line["deal_number"])
+    game = api.play(game, *line["moves"][:-1])
+    page = open_game(game, locale=locale, before_goto=lambda p: p.add_init_script(
+        "localStorage.setItem('terrace.assist.peek', 'on'); localStorage.setItem('terrace.autoplay', 'off')"))
+    page.keyboard.press("h")
+    page.locator("#prompt", has_text=words).wait_for(timeout=30_000)
