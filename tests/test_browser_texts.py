@@ -78,3 +78,15 @@ def test_a_winning_line_of_one_move_is_singular(api: Api, open_game: Any, locale
         "localStorage.setItem('terrace.assist.peek', 'on'); localStorage.setItem('terrace.autoplay', 'off')"))
     page.keyboard.press("h")
     page.locator("#prompt", has_text=words).wait_for(timeout=30_000)
+
+
+@pytest.mark.parametrize(("locale", "words", "plural"), [
+    ("en-GB", "click the one candidate or press 1.", "of the 1 candidates"),
+    ("de-DE", "Klicke die eine Karte an oder drücke 1.", "der 1 Karten"),
+])
+def test_one_candidate_is_singular(api: Api, open_game: Any, locale: str, words: str, plural: str) -> None:
+    game = api.new(variant="terrace", deal_number=3, options={"candidates": 1})
+    assert game["status"] == "choosing" and len(game["choices"]) == 1
+    page = open_game(game, locale=locale)
+    text = page.locator("#prompt").inner_text()
+    assert words in text and plural not in text
