@@ -145,6 +145,12 @@ def test_give_up_with_confirmation(api: Api, open_game: Any) -> None:
     give_up.click()
     confirm = page.locator("#dlg-confirm[open]")
     assert "count as lost" in confirm.inner_text()
+    # The focus starts on the safe answer: a stray Enter keeps the game.
+    assert page.evaluate("document.activeElement.id") == "confirm-no"
+    page.keyboard.press("Enter")
+    confirm.wait_for(state="detached")
+    assert page.evaluate("document.body.dataset.status") == "playing"
+    give_up.click()
     confirm.locator("#confirm-no").click()
     assert page.evaluate("document.body.dataset.status") == "playing"
     give_up.click()
@@ -415,6 +421,12 @@ def test_the_end_screen_keeps_the_keyboard_and_escape_closes_it(api: Api, open_g
                              " || document.activeElement.closest('dialog.end') !== null")
     page.keyboard.press("Escape")
     end.wait_for(state="detached")
+    # (the focus moves in the dialog's close event, which may come a moment
+    # later; the page's policy forbids wait_for_function's eval, so poll here)
+    for _ in range(100):
+        if page.evaluate("document.activeElement.dataset.pile") == "stock":
+            break
+        page.wait_for_timeout(50)
     assert page.evaluate("document.activeElement.dataset.pile") == "stock"
 
 

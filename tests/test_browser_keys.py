@@ -152,6 +152,7 @@ def test_every_dialog_is_named_by_its_heading(api: Api, open_game: Any) -> None:
     question.wait_for()
     described = question.get_attribute("aria-describedby")
     assert described and "zählt dann als verloren" in page.locator(f"#{described}").inner_text()
+    page.keyboard.press("Tab")  # from the safe answer, which has the focus, to "Aufgeben"
     page.keyboard.press("Enter")
     page.get_by_role("dialog", name="Spiel aufgegeben").wait_for()
 

@@ -33,7 +33,10 @@ export function inProgress(game) {
 
 // ---------------------------------------------------------------- confirmation
 
-// Ask a yes/no question in a modal dialog; resolves to true for yes.
+// Ask a yes/no question in a modal dialog; resolves to true for yes. Every
+// question asked is about something that cannot be taken back (give up,
+// leave a game that then counts as lost, a move that loses a won game), so
+// the focus starts on the safe answer: a stray Enter or Space keeps the game.
 export function confirmChoice({ title, text, yes, no = t("btn.cancel") }) {
   let dialog = $("#dlg-confirm");
   if (!dialog) {
@@ -44,15 +47,15 @@ export function confirmChoice({ title, text, yes, no = t("btn.cancel") }) {
   return new Promise((resolve) => {
     const answer = (value) => () => dialog.close(value);
     const yesButton = el("button", { type: "button", class: "primary", id: "confirm-yes", text: yes, onclick: answer("yes") });
+    const noButton = el("button", { type: "button", id: "confirm-no", text: no, onclick: answer("no") });
     dialog.replaceChildren(
       el("h2", { id: "confirm-title", text: title }),
       el("p", { id: "confirm-text", text }),
-      el("div", { class: "buttons" },
-        el("button", { type: "button", id: "confirm-no", text: no, onclick: answer("no") }), yesButton));
+      el("div", { class: "buttons" }, noButton, yesButton));
     dialog.returnValue = "";
     dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
     dialog.showModal();
-    yesButton.focus();
+    noButton.focus();
   });
 }
 
