@@ -572,31 +572,22 @@ def check_game(game: StoredGame) -> Board:
     name = f"game {game.id}" if game.id else "the game"
     try:
         _check_fields(game, now=None, prefix="")
-    except StoreError as error:
-        raise UnsavableGameError(f"{name} cannot be saved: {error}") from None
-    try:
-        board = _replayed(
-            game, "{name} cannot be saved: {error}",
-            "{name} cannot be saved: its status is {said!r} but its moves lead to {reached!r}",
-            name=name)
-    except StoreError as error:
-        raise UnsavableGameError(str(error)) from None
-    try:
+        board = _replayed(game, "{error}", "its status is {said!r} but its moves lead to {reached!r}")
         _check_outcome(game, "")
     except StoreError as error:
         raise UnsavableGameError(f"{name} cannot be saved: {error}") from None
     return board
 
 
-def _replayed(game: StoredGame, unplayable: str, wrong_status: str, name: str = "") -> Board:
+def _replayed(game: StoredGame, unplayable: str, wrong_status: str) -> Board:
     """The board ``game``'s moves reach, its status checked against the
     stored one; a failure raises :class:`StoreError` worded by the caller's
-    template (fields ``name``, ``error``, ``said`` and ``reached``)."""
+    template (fields ``error``, ``said`` and ``reached``)."""
     try:
         canonical_name(game.variant)
         board = game.board()
     except TerraceError as error:
-        raise StoreError(unplayable.format(name=name, error=error)) from None
+        raise StoreError(unplayable.format(error=error)) from None
     if game.status != board.status.value:
-        raise StoreError(wrong_status.format(name=name, said=game.status, reached=board.status.value))
+        raise StoreError(wrong_status.format(said=game.status, reached=board.status.value))
     return board

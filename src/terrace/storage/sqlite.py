@@ -142,6 +142,15 @@ def _switch_to_wal(conn: sqlite3.Connection) -> str:
             time.sleep(0.01)
 
 
+
+def _connect(path: Path, mode: str | None = None) -> sqlite3.Connection:
+    """The store's connection to ``path``: for reading and writing, or
+    opened as the URI parameters ``mode`` say (``"mode=ro"``...)."""
+    target = path if mode is None else path.resolve().as_uri() + "?" + mode
+    return sqlite3.connect(target, uri=mode is not None, isolation_level=None, check_same_thread=False,
+                           timeout=BUSY_TIMEOUT_SECONDS)
+
+
 class SqliteStore:
     """A :class:`~terrace.storage.base.GameStore` in an SQLite file; safe to share
     between threads (calls are serialized) and between processes (SQLite
@@ -214,23 +223,15 @@ class SqliteStore:
                 # (and nobody is writing: no log beside it), is read as it
                 # stands, so that SQLite makes no -wal or -shm file beside
                 # it that it could not remove (or fails for want of one).
-                return sqlite3.connect(
-                    path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True,
-                    isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS,
-                )
+                return _connect(path, "mode=ro&immutable=1")
             if self.read_only and self._side_before:
                 # A log beside the file (a writer at work, or one that
                 # crashed) is read, never folded into the file: opened for
                 # reading and writing, the last connection to close would
                 # do that and delete the log. (Without a log, that kind of
                 # connection leaves no side file behind; this one would.)
-                return sqlite3.connect(
-                    path.resolve().as_uri() + "?mode=ro", uri=True,
-                    isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS,
-                )
-            return sqlite3.connect(
-                path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS
-            )
+                return _connect(path, "mode=ro")
+            return _connect(path)
         except sqlite3.Error as error:
             raise sql_error(self._name, error) from None
 
