@@ -221,10 +221,13 @@ async function caughtUp(result) {
 // Play `move`, chosen on the position shown now. Queued behind earlier
 // actions: when the position has changed by its turn (a double click's
 // move already played, an answer from another tab), it is dropped quietly.
+// True when a source (a pile's top card, `game.sources[pile]`) may play `move`.
+const offers = (info, move) => info.auto === move || Object.values(info.targets).includes(move);
+
 // The pile whose top card `move` takes, in `game` (null for a draw or a choice).
 function moveSource(game, move) {
   for (const [pile, info] of Object.entries(game.sources || {})) {
-    if (info.auto === move || Object.values(info.targets).includes(move)) return pile;
+    if (offers(info, move)) return pile;
   }
   return null;
 }
@@ -240,7 +243,7 @@ function stillMeant(move, shown, game) {
   const pile = moveSource(shown, move);
   const now = pile && game.sources ? game.sources[pile] : null;
   if (!now || now.card !== shown.sources[pile].card) return null;
-  return now.auto === move || Object.values(now.targets).includes(move) ? move : null;
+  return offers(now, move) ? move : null;
 }
 
 function play(move, ghost = null, card = null) {
