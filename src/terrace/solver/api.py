@@ -23,6 +23,7 @@ from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.options import DEFAULT_SEED, ORDER_DRAW_EARLY, ORDER_UNRANKED
 from terrace.solver.search import CORE_SLICE_SECONDS, Options, Search, core_available
+from terrace.solver.twins import carried_over, chosen, representatives
 
 HUNTER_SHARE = 2.0
 """The win-hunters get about this many times the complete search's time..."""
@@ -404,12 +405,15 @@ def solve(
     if root.is_won():
         return SolveResult(WON, seconds=time.perf_counter() - start)
     tasks: list[_Task] = []
+    children: list[Board] = []
+    task_of: list[int] = []  # for each candidate, the task that solves its position
     if root.choosing:
-        for index in range(root.rules.candidates):
-            choice = Move.choose(index + 1)
-            child = root.copy(stack=False)
-            child.push(choice)
-            tasks.append(_Task(child, choice, options, hunt))
+        children = [chosen(root, index) for index in range(root.rules.candidates)]
+        firsts = representatives(children) if options.twins else list(range(len(children)))
+        for index, child in enumerate(children):
+            if firsts[index] == index:
+                tasks.append(_Task(child, Move.choose(index + 1), options, hunt))
+            task_of.append(len(tasks) - 1 if firsts[index] == index else task_of[firsts[index]])
     else:
         tasks.append(_Task(root, None, options, hunt))
 
@@ -468,7 +472,8 @@ def solve(
             best = top.search.moves_to_engine(top.board, [top.search.best_first])[0]
     else:
         best = moves[0] if moves else None
-    candidates = [(t.choice, v) for t, v in zip(tasks, verdicts, strict=True) if t.choice is not None]
+    candidates = [(Move.choose(index + 1), _twin_verdict(tasks[task], verdicts[task], child))
+                  for index, (task, child) in enumerate(zip(task_of, children, strict=True))]
     return SolveResult(
         overall,
         moves,
@@ -480,6 +485,15 @@ def solve(
     )
 
 
+def _twin_verdict(task: _Task, verdict: str, child: Board) -> str:
+    """The verdict of a candidate whose position ``task`` solved: its own,
+    or for a twin (another candidate of the same rank) the same, a win only
+    once its line, carried over, replays to a win from the twin's position."""
+    if verdict != WON or child is task.board:
+        return verdict
+    return WON if carried_over(task.line, task.board, child) is not None else UNKNOWN
+
+
 def _check_budget(max_seconds: float, max_nodes: int | None) -> None:
     """Refuse budgets that would not stop the search."""
     if not isinstance(max_seconds, (int, float)) or not math.isfinite(max_seconds) or max_seconds < 0:
@@ -487,17 +501,6 @@ def _check_budget(max_seconds: float, max_nodes: int | None) -> None:
     if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
                                   or max_nodes < 0):
         raise ValueError(f"max_nodes must be a whole number >= 0, not {max_nodes!r}")
-
-
-def _wins(board: Board, moves: list[Move]) -> bool:
-    """True when the engine replays ``moves`` from ``board`` to a win."""
-    copy = board.copy(stack=False)
-    try:
-        for move in moves:
-            copy.push(move)
-    except TerraceError:
-        return False
-    return copy.is_won()
 
 
 def _touches(move: Move, pile: int) -> bool:

@@ -50,15 +50,17 @@ from terrace.moves import Move
 from terrace.solver.api import solve
 from terrace.solver.decision import Decision
 from terrace.solver.greedy import choice_value, greedy_move
+from terrace.solver.lines import replays_to_win
 from terrace.solver.observation import Observation, visible_key
 from terrace.solver.options import Options
 
 FAIR_VERSION = 4
 """Bumped whenever a change could alter the fair player's games."""
-UNCHANGED_HUNTERS = Options(elite=False)
+UNCHANGED_HUNTERS = Options(elite=False, twins=False)
 """The fair player's solves keep the win-hunters of FAIR_VERSION 4 (no
 restarts from the best line, which came later and is not yet measured for
-this player's small budgets)."""
+this player's small budgets) and its candidates (twins solved apart, as
+then), so that its games stay those its tables were measured with."""
 
 WON, LOST, UNKNOWN, OPEN = "won", "lost", "unknown", "open"
 
@@ -224,7 +226,7 @@ class FairPlayer:
                 if fixed is None:
                     continue
                 line = entry[1][1:] if entry is not None and entry[0] == WON else []
-                if line and _wins(fixed, line):
+                if line and replays_to_win(fixed, line):
                     kept.append(_Sample(fixed, WON, line, {line[0]: (WON, line)}))
                 else:
                     kept.append(_Sample(fixed))
@@ -333,7 +335,7 @@ class FairPlayer:
         for line in lines:
             if sample.after.get(line[0], (OPEN,))[0] != OPEN:
                 continue
-            if _wins(sample.board, line):
+            if replays_to_win(sample.board, line):
                 if sample.status == OPEN:
                     sample.status, sample.line = WON, line
                 sample.after[line[0]] = (WON, line)
@@ -459,17 +461,6 @@ def _unanimous(samples: list[_Sample], obs: Observation) -> bool:
     if not won:
         return True
     return any(all(s.outcome(m) == WON for s in won) for m in obs.moves)
-
-
-def _wins(board: Board, line: list[Move]) -> bool:
-    """True when the engine replays ``line`` from ``board`` to a win."""
-    copy = board.copy(stack=False)
-    try:
-        for move in line:
-            copy.push(move)
-    except TerraceError:
-        return False
-    return copy.is_won()
 
 
 def _consistent(board: Board, obs: Observation, key: str) -> bool:

@@ -50,6 +50,9 @@ class Options:
     elite: bool = True
     """Let every second win-hunter start from a random point of the best
     line the hunters have found so far (``solve`` only; see ``api.ELITE_EVERY``)."""
+    twins: bool = True
+    """Solve once the position that two base-card candidates of the same
+    rank both lead to (``solve`` only; see :mod:`terrace.solver.twins`)."""
     max_entries: int | None = None
     """Transposition entries before the search gives up (memory cap); by
     default 20 million for the pure-Python search, and for the compiled core

@@ -34,13 +34,14 @@ from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.storage.paths import default_verdicts_path
 
-SOLVER_VERSION = 6
+SOLVER_VERSION = 7
 """Bumped whenever the solver may now decide deals it left unknown (2:
 win-hunters restart from the best line; 3: shorter restarts in four-deck
 suit games; 4: a best line that stops improving is forgotten; 5: the
 hunters' larger share comes sooner, and a line as good as the best one
 replaces it; 6: the hunters' moves are no longer ranked before they are
-shuffled, so they enter about 11% more positions a second). An
+shuffled, so they enter about 11% more positions a second; 7: candidates
+of one rank, which leave the same position, are solved once). An
 ``unknown`` of an older version
 is solved again; a ``won`` or ``lost`` of any version since
 :data:`SOUND_SINCE` still counts (a won line was replayed by the engine, a
