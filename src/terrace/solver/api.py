@@ -412,8 +412,10 @@ def solve(
         firsts = representatives(children) if options.twins else list(range(len(children)))
         for index, child in enumerate(children):
             if firsts[index] == index:
+                task_of.append(len(tasks))
                 tasks.append(_Task(child, Move.choose(index + 1), options, hunt))
-            task_of.append(len(tasks) - 1 if firsts[index] == index else task_of[firsts[index]])
+            else:  # a twin: the search of the first candidate of its rank
+                task_of.append(task_of[firsts[index]])
     else:
         tasks.append(_Task(root, None, options, hunt))
 
