@@ -359,7 +359,7 @@ async function askHint() {
   if (!found.move) {
     const why = backing(found);
     prompt(why);
-    return toast(why, "info");
+    return toast(why, "info", { quiet: true });
   }
   app.hint = { source: found.source, target: found.target, move: found.move };
   markHint(app.hint);
@@ -376,9 +376,10 @@ async function askHint() {
       to: found.target ? placeName(found.target) : "",
     });
   }
+  // (said once, by the prompt: the toast only shows it)
   const text = `${t("hint.move", { what })} ${backing(found)}`;
   prompt(text);
-  toast(text, "info");
+  toast(text, "info", { quiet: true });
 }
 
 // The solver's verdicts on the base cards: only with the assist on (asking

@@ -33,10 +33,16 @@ export const app = {
   queue: Promise.resolve(),
 };
 
-export function toast(message, kind = "error") {
+// A message for a few seconds at the bottom of the window. The toast itself
+// is only seen (aria-hidden): a screen reader hears the message from #alert,
+// a live region that is always there, unless `quiet` says that a live
+// region says it already (a hint is in the prompt), so that it is not heard
+// twice.
+export function toast(message, kind = "error", { quiet = false } = {}) {
   const node = document.querySelector("#toast");
   node.textContent = message;
   node.className = `toast show ${kind}`;
+  if (!quiet) document.querySelector("#alert").textContent = message;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { node.className = "toast"; }, kind === "error" ? 4500 : 3500);
 }
