@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from browser_support import Api
+from store_support import golden
 
 pytestmark = pytest.mark.browser
 
@@ -75,3 +76,43 @@ def test_a_hint_is_heard_once_and_whole(api: Api, open_game: Any, locale: str, h
         assert shown.startswith(hint) and backing in shown
         assert page.locator("#toast.show").inner_text() == shown
         assert heard(page) == [shown]
+
+
+def test_the_end_of_a_game_is_heard_once_from_its_dialog(api: Api, open_game: Any) -> None:
+    """Given up: the end screen takes the focus, and a screen reader hears
+    its title and text there; no live region says it again (the prompt and
+    the dialog, a live region too, said it before)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game)
+    listen(page)
+    page.locator("#btn-giveup").click()
+    page.locator("#dlg-confirm[open] #confirm-yes").click()
+    end = page.get_by_role("dialog", name="Game given up")
+    end.wait_for()
+    assert page.evaluate("document.activeElement.closest('#dlg-end') !== null")
+    assert heard(page) == []
+    assert "You gave this game up" in page.locator("#prompt").inner_text()
+
+
+def test_a_proved_loss_is_heard_once_from_its_dialog(api: Api, open_game: Any) -> None:
+    """A hint that proves the loss (here in German): the end screen says so,
+    not also the prompt and the toast; the last move, played while the end
+    screen is still open, opens it again (with the focus) on the lost game."""
+    record = golden("terrace-lost")
+    game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
+    game = api.play(game, *record.moves[:-1])
+    page = open_game(game, locale="de-DE", before_goto=lambda p: p.add_init_script(
+        "localStorage.setItem('terrace.assist.peek', 'on')"))
+    listen(page)
+    ask_hint(page, by_key=True)
+    page.get_by_role("dialog", name="Kein Weg mehr zum Sieg").wait_for()
+    assert page.evaluate("document.activeElement.closest('#dlg-end') !== null")
+    assert "Kein Tipp" in page.locator("#toast.show").inner_text()
+    assert heard(page) == []
+    page.evaluate("""() => { window.entered = 0;
+      document.querySelector('#dlg-end').addEventListener('focusin', () => { window.entered += 1; }); }""")
+    api.play(game, record.moves[-1])  # (in another window: this one catches up when it gets the focus)
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    page.get_by_role("dialog", name="Spiel vorbei").wait_for()
+    assert page.evaluate("window.entered") == 1
+    assert not any("Zug ist mehr" in words for words in heard(page))

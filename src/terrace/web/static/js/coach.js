@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { t, cardLabel, cardName, fromPlace, placeName } from "./i18n.js";
 import { el, topCard } from "./render.js";
-import { app, toast } from "./state.js";
+import { app, say, toast } from "./state.js";
 import { confirmChoice } from "./endgame.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -235,7 +235,7 @@ async function askChances(game) {
     toast(result.status === 0 ? t("error.network") : result.data.error);
   } else if (app.game && app.game.id === game.id) {
     app.chances = { id: game.id, moves: game.moves.length, data: result.data };
-    $("#said").textContent = chancesWords(result.data, cardName);
+    say(chancesWords(result.data, cardName));
   }
   redraw();
 }

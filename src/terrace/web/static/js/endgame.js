@@ -305,8 +305,9 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
   if (!hopeless && analyse) {
     buttons.prepend(el("button", { type: "button", id: "end-analyse", text: t("btn.analyse"), onclick: () => { dialog.close(); analyse(); } }));
   }
+  // (the figures of a win come after the dialog has opened and been heard: they are said when they come)
   dialog.replaceChildren(el("h2", { id: "dlg-end-title", text: title }), el("p", { id: "dlg-end-text", text }),
-    el("div", { class: "end-stats-slot" }), buttons);
+    el("div", { class: "end-stats-slot", "aria-live": "polite" }), buttons);
   dialog.setAttribute("aria-describedby", "dlg-end-text");
   dialog.className = `end ${kind}${hopeless ? " hopeless" : ""}`;
   dialog.lang = getLanguage();
@@ -316,7 +317,11 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
     if (game.last_move) celebrate();  // a win just made, not a won game opened again
     fillWin(dialog, game);
   }
-  if (!dialog.open) dialog.show();
+  // Heard when it opens and takes the focus (its title and text): open
+  // already, on another end (play on after a proved loss, until no move is
+  // left), it opens again so that the focus enters it anew.
+  if (dialog.open) dialog.close();
+  dialog.show();
 }
 
 // The end screen is not modal (a click may still reach the header and the

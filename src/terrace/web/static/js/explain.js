@@ -5,7 +5,7 @@
 
 import { api } from "./api.js";
 import { getLanguage } from "./i18n.js";
-import { app } from "./state.js";
+import { app, say } from "./state.js";
 
 const SHOWN_MS = 3800;
 const answers = new Map();
@@ -23,7 +23,7 @@ export function hideWhy() {
 export function showWhy(text, anchor) {
   const node = document.querySelector("#why");
   node.textContent = text;
-  document.querySelector("#said").textContent = text.charAt(0).toUpperCase() + text.slice(1);
+  say(text.charAt(0).toUpperCase() + text.slice(1));
   node.hidden = false;
   const margin = 6;
   const rect = anchor ? anchor.getBoundingClientRect() : { left: 0, right: innerWidth, top: innerHeight / 2, bottom: innerHeight / 2 };

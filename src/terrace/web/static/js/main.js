@@ -5,7 +5,7 @@ import { attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
-import { app, toast } from "./state.js";
+import { app, say, toast } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
 import { followGame, paintTimer, startTimer } from "./timer.js";
 import { announce, watchOtherTabs } from "./tabs.js";
@@ -53,9 +53,9 @@ function show(game, { ghost = null, animate = true } = {}) {
   app.selected = null;
   app.hint = null;
   followGame(game);
+  if (!changedGame) sayMotions(game.motions || []);  // (before the prompt it may change)
   draw();
   if (before && animate && animationsOn() && game.motions) animateMotions(game.motions, before, ghost);
-  if (!changedGame) sayMotions(game.motions || []);
   if (ghost) ghost.remove();
   document.body.dataset.moves = String(game.moves.length);
   document.body.dataset.status = game.status;
@@ -70,8 +70,8 @@ function show(game, { ghost = null, animate = true } = {}) {
 }
 
 // What a move, an undo, a redo or auto-play did, in words, for a screen
-// reader (#said, a live region): the board is drawn anew, and the prompt
-// does not change with a move.
+// reader: the board is drawn anew, and the prompt does not change with a
+// move.
 function sayMotions(motions) {
   if (!motions.length) return;
   const one = (m) => {
@@ -79,7 +79,7 @@ function sayMotions(motions) {
     if (m.to === "stock") return t("said.back", { card: cardName(m.card) });
     return t("said.move", { card: cardName(m.card), from: fromPlace(m.from), to: placeName(m.to) });
   };
-  $("#said").textContent = motions.length > 3 ? t("said.many", { n: motions.length }) : motions.map(one).join(" ");
+  say(motions.length > 3 ? t("said.many", { n: motions.length }) : motions.map(one).join(" "));
 }
 
 // An address that names a game (?game=) names the one shown, so a reload
@@ -139,8 +139,14 @@ function draw() {
   markCoach();
 }
 
-function prompt(text) {
+// The prompt: `text`, or what to do now. The prompt is no live region: a
+// screen reader hears it (say) when `text` is given or the words change,
+// but not the end of a game (won, lost, given up), nor a `text` given with
+// `said` false: the end screen says those itself, when it opens and takes
+// the focus (they were heard twice).
+function prompt(text, { said = true } = {}) {
   const game = app.game;
+  const ended = !game.replay && (game.status === "won" || game.status === "lost");
   let message = text;
   if (!message) {
     if (game.replay) message = t("prompt.replay", { deal: game.deal_number, step: game.step, steps: game.steps });
@@ -157,7 +163,9 @@ function prompt(text) {
     else if (game.status === "lost") message = t("prompt.lost");
     else message = t("prompt.play", { click: t(`prompt.click.${app.settings.click}`) });
   }
-  $("#prompt").textContent = message;
+  const node = $("#prompt");
+  if (said && (text || (!ended && node.textContent !== message))) say(message);
+  node.textContent = message;
 }
 
 function animateMotions(motions, before, ghost) {
@@ -358,7 +366,7 @@ async function askHint() {
   if (hopeless) showEnd(game, "lost", true, actions);
   if (!found.move) {
     const why = backing(found);
-    prompt(why);
+    prompt(why, { said: !hopeless });  // (the end screen says that no winning line remains)
     return toast(why, "info", { quiet: true });
   }
   app.hint = { source: found.source, target: found.target, move: found.move };

@@ -33,6 +33,23 @@ export const app = {
   queue: Promise.resolve(),
 };
 
+// What a screen reader hears, in #said (a polite live region that is always
+// there): what a move did, the prompt when it changes, why a card cannot
+// move. Whatever is said in one go (a move and the prompt it leaves) is said
+// as one message, so that the later words do not cut the earlier ones off.
+let saying = [];
+
+export function say(text) {
+  if (!text) return;
+  if (!saying.length) {
+    queueMicrotask(() => {
+      document.querySelector("#said").textContent = saying.join(" ");
+      saying = [];
+    });
+  }
+  saying.push(text);
+}
+
 // A message for a few seconds at the bottom of the window. The toast itself
 // is only seen (aria-hidden): a screen reader hears the message from #alert,
 // a live region that is always there, unless `quiet` says that a live
