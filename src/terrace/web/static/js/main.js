@@ -506,8 +506,10 @@ board.addEventListener("click", (event) => {
   const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
   if (still && !app.selected && name !== "stock") return;
   // A double click fires two clicks (detail 1, then 2): the stock draws on
-  // the first only, so a double click draws one card, not two.
-  if (name === "stock" && event.detail > 1) return;
+  // the first only, so a double click draws one card, not two. Every click
+  // of a quicker run (detail 3, 4, …: a player tapping through a long
+  // stock) draws again.
+  if (name === "stock" && event.detail === 2) return;
   activate(name, event.detail || 1);
 });
 
