@@ -339,6 +339,31 @@ def test_statistics_and_replay(api: Api, open_game: Any) -> None:
     moves_seen(page, 2)
 
 
+def test_the_replay_slider_goes_to_any_move(api: Api, open_game: Any) -> None:
+    moves = WINNING_LINE["moves"][:200]
+    game = api.new(variant=WINNING_LINE["variant"], options=WINNING_LINE["options"],
+                   deal_number=WINNING_LINE["deal_number"])
+    page = open_game(api.play(game, *moves))
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats ol.recent li").first.get_by_role("button", name="Replay").click()
+    slider = page.locator("#replay-step")
+    page.locator("#prompt", has_text="move 0 of 200").wait_for()
+    assert slider.get_attribute("max") == "200"
+    # a drag across the game: the replay ends where the thumb rests
+    for step in (40, 120, 190, 150):
+        slider.fill(str(step))
+    page.locator("#prompt", has_text="move 150 of 200").wait_for()
+    assert slider.input_value() == "150"
+    shown = api.client.get(f"/api/games/{game['id']}/position", params={"step": 150}).json()
+    assert page.locator("[data-counter='foundations'] .value").inner_text() == \
+        f"{shown['counters']['foundation_cards']}/{shown['counters']['total_cards']}"
+    slider.press("End")
+    page.locator("#prompt", has_text="move 200 of 200").wait_for()
+    assert page.locator("#replay-next").is_disabled()
+    slider.press("ArrowLeft")
+    page.locator("#prompt", has_text="move 199 of 200").wait_for()
+
+
 def _click_move(page: Any, board: Board, text: str) -> None:
     """Play one move of the line the way a player would: candidates and the
     stock by a click, a card by a double click when that makes this move,

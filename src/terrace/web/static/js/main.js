@@ -129,6 +129,9 @@ function draw() {
   if (replay) {
     $("#replay-prev").disabled = game.step <= 0;
     $("#replay-next").disabled = game.step >= game.steps;
+    const slider = $("#replay-step");
+    slider.max = String(game.steps);
+    if (!scrubbing) slider.value = String(game.step);  // (not under the player's thumb)
   }
   if (focused && focused.closest && focused.closest(".actions, .replay-bar") && !usable(focused)) keepFocusNear(focused);
   prompt();
@@ -644,6 +647,25 @@ async function replayStep(delta) {
   if (result.ok) show(result.data, { animate: delta === 1 });
 }
 
+// The replay's slider: any step of a long game in one move of the thumb
+// (or Home, End, the arrow keys). Each change waits its turn, then shows
+// where the slider is by then, so a drag across many moves asks only for
+// the steps it rests on; the slider is not set back while changes wait.
+let scrubbing = 0;
+
+function scrub() {
+  scrubbing += 1;
+  enqueue(async () => {
+    try {
+      const game = app.game;
+      const wanted = Number($("#replay-step").value);
+      if (game && game.replay && wanted !== game.step) await showStep(game.id, wanted);
+    } finally {
+      scrubbing -= 1;
+    }
+  });
+}
+
 async function showStep(id, step) {
   const replaying = () => app.game && app.game.replay && app.game.id === id;
   if (!replaying()) return;
@@ -759,6 +781,7 @@ function bindButtons() {
   $("#btn-settings").addEventListener("click", () => openSettings(actions));
   $("#replay-prev").addEventListener("click", () => enqueue(() => replayStep(-1)));
   $("#replay-next").addEventListener("click", () => enqueue(() => replayStep(1)));
+  $("#replay-step").addEventListener("input", scrub);
   $("#replay-exit").addEventListener("click", () => enqueue(() => exitReplay()));
   $("#replay-coach").addEventListener("click", () => app.game && analyseGame(app.game.id));
   document.addEventListener("coach-goto", (event) => enqueue(() => showStep(app.game.id, event.detail)));
