@@ -110,6 +110,23 @@ def test_autoplay_respects_reduced_motion(api: Api, open_game: Any) -> None:
     assert page.evaluate("window.ghosts") == 0
 
 
+def test_quick_draws_do_not_wait_for_an_autoplay_that_played_nothing(api: Api, open_game: Any) -> None:
+    """Auto-play (on, with animations) after each draw plays nothing here:
+    the next click need not wait the 230 ms a card takes to land. Five quick
+    draws after a first took over 1.15 s that way; they take a fraction of it."""
+    game = api.play(api.new(variant="admirals-patience", deal_number=12), "c1")
+    page = open_game(game)
+    page.evaluate("window.shown = {}; new MutationObserver(() => {"
+                  "window.shown[document.body.dataset.moves] = performance.now(); })"
+                  ".observe(document.body, {attributes: true, attributeFilter: ['data-moves']})")
+    for _ in range(6):
+        page.locator("[data-pile='stock']").click(no_wait_after=True)
+    moves_seen(page, 7)
+    shown = page.evaluate("window.shown")
+    assert shown["7"] - shown["2"] < 800, shown
+    assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == ["c1"] + ["s"] * 6
+
+
 def test_autoplay_settings(api: Api, open_game: Any) -> None:
     # "off": a finishable position stays as it is.
     page = open_game(line_game(api, FINISH_AFTER - 1))

@@ -148,14 +148,19 @@ export async function autoFinish(board, show, refused) {
   const mode = app.settings.autoplay;
   const game = app.game;
   if (mode === "off" || !game || game.replay || game.status !== "playing" || game.given_up) return;
-  // Let the player's own card land before the board is drawn again.
-  const [result] = await Promise.all([api.autoplay(game, mode), sleep(moving() ? 230 : 0)]);
+  // Let the player's own card land before the board is drawn again; when
+  // nothing was played the board is not drawn again, and the next click
+  // (a player drawing through a long stock) need not wait for the landing.
+  const landing = sleep(moving() ? 230 : 0);
+  const result = await api.autoplay(game, mode);
   if (app.game !== game) return;
   if (!result.ok) {
     await refused(result);
     return;
   }
   if (!result.data.autoplayed.length) return;
+  await landing;
+  if (app.game !== game) return;
   const rects = moving() ? cardRects(board) : null;
   let landed;
   app.landed = new Promise((resolve) => { landed = resolve; });  // the win screen waits for it
