@@ -142,7 +142,6 @@ def _switch_to_wal(conn: sqlite3.Connection) -> str:
             time.sleep(0.01)
 
 
-
 def _connect(path: Path, mode: str | None = None) -> sqlite3.Connection:
     """The store's connection to ``path``: for reading and writing, or
     opened as the URI parameters ``mode`` say (``"mode=ro"``...)."""
@@ -239,7 +238,7 @@ class SqliteStore:
     def _probe_version(path: Path) -> int:
         """The live schema version, read without writing (a log is pending)."""
         try:
-            probe = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+            probe = _connect(path, "mode=ro")
         except sqlite3.Error as error:
             raise sql_error(label(path), error) from None
         try:

@@ -63,22 +63,26 @@ function note() {
   return node;
 }
 
+// An action that does nothing when called while it runs: its button says
+// that it works with aria-disabled and is not disabled, so that it keeps
+// the keyboard's focus.
+function oneAtATime(action) {
+  let running = false;
+  return async (...args) => {
+    if (running) return;
+    running = true;
+    try {
+      await action(...args);
+    } finally {
+      running = false;
+    }
+  };
+}
+
 // Analyse the game `id` (a finished one): replay it, ask the server, jump to
 // the losing move. `ctx.startReplay(id)` and `ctx.showStep(id, step)` come
 // from main.js.
-// While it works the Analyse button says so with aria-disabled and does
-// nothing; it is not disabled, so that it keeps the keyboard's focus.
-let analysing = false;
-
-export async function analyse(id, ctx) {
-  if (analysing) return;
-  analysing = true;
-  try {
-    await analyseNow(id, ctx);
-  } finally {
-    analysing = false;
-  }
-}
+export const analyse = oneAtATime(analyseNow);
 
 async function analyseNow(id, ctx) {
   if (!app.game || !app.game.replay || app.game.id !== id) await ctx.startReplay(id);
@@ -217,20 +221,18 @@ function chancesWords(known, name) {
   return `${words.join(" · ")} ${t("chances.fair")}`;
 }
 
-// While the stocks are sampled the button says so and does nothing; it is
-// not disabled, so that it keeps the keyboard's focus. The answer is also
-// said to a screen reader (#said, a live region that is always there).
-let sampling = false;
+// While the stocks are sampled the button says so (one at a time). The
+// answer is also said to a screen reader (#said, a live region that is
+// always there).
+const askChances = oneAtATime(sampleChances);
 
-async function askChances(game) {
-  if (sampling) return;
-  sampling = true;
+async function sampleChances(game) {
   const button = $("#btn-chances");
   if (button) {
     button.setAttribute("aria-disabled", "true");
     button.textContent = t("chances.busy");
   }
-  const result = await api.chances(game).finally(() => { sampling = false; });
+  const result = await api.chances(game);
   if (!result.ok) {
     toast(result.status === 0 ? t("error.network") : result.data.error);
   } else if (app.game && app.game.id === game.id) {

@@ -229,9 +229,6 @@ async function caughtUp(result) {
   return true;
 }
 
-// Play `move`, chosen on the position shown now. Queued behind earlier
-// actions: when the position has changed by its turn (a double click's
-// move already played, an answer from another tab), it is dropped quietly.
 // True when a source (a pile's top card, `game.sources[pile]`) may play `move`.
 const offers = (info, move) => info.auto === move || Object.values(info.targets).includes(move);
 
@@ -257,6 +254,9 @@ function stillMeant(move, shown, game) {
   return offers(now, move) ? move : null;
 }
 
+// Play `move`, chosen on the position shown now. Queued behind earlier
+// actions: when the position has changed by its turn (a double click's
+// move already played, an answer from another tab), it is dropped quietly.
 function play(move, ghost = null, card = null) {
   const shown = app.game;
   const drop = () => { if (ghost && card) snapBack(ghost, card, animationsOn()); };
