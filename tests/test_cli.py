@@ -328,3 +328,17 @@ def test_ctrl_c_stops_a_command_in_one_line_with_status_130(monkeypatch: pytest.
         assert result.exit_code == 130, (args, result.output)
         assert result.stdout == ""
         assert result.stderr.strip() == "stopped: interrupted (Ctrl+C)"
+
+
+@pytest.mark.parametrize("moves", ["c1 rf", "c1 zz"], ids=["illegal", "unreadable"])
+def test_every_command_refuses_an_illegal_move_with_one_status_and_message(moves: str) -> None:
+    """replay, show and hint refuse a move of --moves alike: exit status
+    1, errors.ILLEGAL_MOVE (that of any refusal, not hint's usage error 2 as before)
+    and the same "move N is illegal: ..." line on standard error."""
+    stderr = set()
+    for command in ("replay", "show", "hint"):
+        result = run(command, "-n", "7", "--moves", moves)
+        assert result.exit_code == 1, (command, result.output)
+        assert result.stderr.startswith("move 2 is illegal: "), (command, result.stderr)
+        stderr.add(result.stderr)
+    assert len(stderr) == 1, stderr

@@ -212,7 +212,8 @@ def test_cli_hint_fair_and_peek() -> None:
 def test_cli_hint_refuses_bad_input() -> None:
     runner = CliRunner()
     out = runner.invoke(main, ["hint", "-v", "falling-star", "-n", "4", "--moves", "s wt9"])
-    assert out.exit_code == 2 and "move 2 ('wt9') cannot be played" in out.output
+    # refused as replay and show refuse a move (cli/errors.py: ILLEGAL_MOVE), not as a usage error
+    assert out.exit_code == 1 and out.stderr.startswith("move 2 is illegal: wt9: the 6♦ cannot go on")
     out = runner.invoke(main, ["hint", "-v", "falling-star", "-n", "4", "--seconds", "-1"])
     assert out.exit_code == 2 and "budget" in out.output
     out = runner.invoke(main, ["hint", "-v", "falling-star"])

@@ -4,7 +4,6 @@ commands."""
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import click
@@ -16,12 +15,12 @@ from terrace.cli.options import (
     chosen_verdicts_db,
     deal_options,
     load_deal,
+    play_moves,
     pop_rules,
     rule_options,
     verdicts_db_options,
 )
 from terrace.errors import TerraceError
-from terrace.moves import Move
 from terrace.solver.verdicts import VerdictCacheError
 from terrace.solver.winnable import NoWinnableDealError, next_winnable_deal
 from terrace.variants import VARIANTS
@@ -68,23 +67,6 @@ def deal(
     click.echo(load_deal(rules, number, None).text())
 
 
-def _exit_if_illegal(first_illegal: int | None, reason: str | None) -> None:
-    """Report the first illegal move on standard error and exit with 1."""
-    if first_illegal is not None:
-        click.echo(f"move {first_illegal + 1} is illegal: {reason}", err=True)
-        sys.exit(1)
-
-
-def _replay(board: Board, moves_text: str) -> tuple[int | None, str | None]:
-    """Play moves until the first illegal or unreadable one."""
-    for index, word in enumerate(moves_text.replace(",", " ").split()):
-        try:
-            board.push(Move.parse(word))
-        except TerraceError as error:
-            return index, str(error)
-    return None, None
-
-
 @click.command()
 @rule_options
 @deal_options
@@ -94,13 +76,13 @@ def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: 
     """Replay moves on a deal and report the position after the last legal one."""
     rules = pop_rules(kwargs)
     board = Board(rules, load_deal(rules, deal_number, deal_file))
-    first_illegal, reason = _replay(board, moves)
+    illegal = play_moves(board, moves)
     status = board.status
     if as_json:
         report = {
-            "legal": first_illegal is None,
-            "first_illegal": first_illegal,
-            "reason": reason,
+            "legal": illegal is None,
+            "first_illegal": None if illegal is None else illegal.index,
+            "reason": None if illegal is None else illegal.reason,
             "won": status.value == "won",
             "lost": status.value == "lost",
             "status": status.value,
@@ -116,7 +98,8 @@ def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: 
         click.echo(json.dumps(report))
         return
     click.echo(str(board))
-    _exit_if_illegal(first_illegal, reason)
+    if illegal is not None:
+        raise illegal
 
 
 @click.command()
@@ -127,8 +110,9 @@ def show(deal_number: int | None, deal_file: str | None, moves: str, **kwargs: A
     """Draw a position in text, with its legal moves."""
     rules = pop_rules(kwargs)
     board = Board(rules, load_deal(rules, deal_number, deal_file))
-    first_illegal, reason = _replay(board, moves)
+    illegal = play_moves(board, moves)
     click.echo(str(board))
     click.echo("legal moves: " + (" ".join(str(m) for m in board.legal_moves) or "none"))
-    _exit_if_illegal(first_illegal, reason)
+    if illegal is not None:
+        raise illegal
 

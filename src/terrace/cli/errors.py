@@ -6,6 +6,10 @@ asks for it).
 - a refusal of the library (:class:`~terrace.errors.TerraceError` and the
   ``ValueError`` the solver raises for bad settings), a file that cannot be
   read or written, a damaged database: exit status 1;
+- a move of ``--moves`` that cannot be read or played (``replay``, ``show``,
+  ``hint``): ``move N is illegal: ...``, exit status 1 as well
+  (:data:`ILLEGAL_MOVE`; ``replay`` and ``show`` print the position before
+  it first, ``hint`` suggests nothing);
 - anything else is a bug: ``internal error: ...``, exit status 1;
 - Ctrl+C: ``stopped: ...``, exit status 130 (see :mod:`terrace.cli`).
 
@@ -35,6 +39,10 @@ from terrace.refusals import MAX_QUOTE, clip
 DEBUG_ENV = "TERRACE_DEBUG"
 """Set to 1 to show the traceback of every error (like ``--debug``)."""
 
+ILLEGAL_MOVE = 1
+"""The exit status of every command that refuses a move of ``--moves``:
+that of any other refusal."""
+
 INTERRUPTED = 130
 """The exit status of a command stopped by Ctrl+C (128 + SIGINT)."""
 
@@ -52,6 +60,26 @@ EXPECTED: tuple[type[Exception], ...] = (ValueError, OSError, sqlite3.Error, Rec
 
 class InternalError(click.ClickException):
     """An error no input should cause: a bug, shown in one line."""
+
+    def show(self, file: object = None) -> None:
+        click.echo(self.format_message(), err=True)
+
+
+class IllegalMove(click.ClickException):
+    """Move ``index`` (0-based) of ``--moves`` cannot be read or played,
+    for ``reason``: ``move N is illegal: reason`` on standard error, exit
+    status :data:`ILLEGAL_MOVE`.
+
+    >>> IllegalMove(1, "rf: no foundation accepts the Q♥ yet").format_message()
+    'move 2 is illegal: rf: no foundation accepts the Q♥ yet'
+    """
+
+    exit_code = ILLEGAL_MOVE
+
+    def __init__(self, index: int, reason: str) -> None:
+        super().__init__(f"move {index + 1} is illegal: {reason}")
+        self.index = index
+        self.reason = reason
 
     def show(self, file: object = None) -> None:
         click.echo(self.format_message(), err=True)

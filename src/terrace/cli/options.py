@@ -19,8 +19,11 @@ from typing import Any, TypeVar
 
 import click
 
+from terrace.board import Board
+from terrace.cli.errors import IllegalMove
 from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import TerraceError
+from terrace.moves import Move
 from terrace.refusals import clip
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
 from terrace.solver.survey import parse_range
@@ -256,6 +259,26 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         raise click.UsageError("the deal file is not text: it must hold card codes such as TD") from None
     except TerraceError as error:
         raise click.UsageError(str(error)) from None
+
+
+def play_moves(board: Board, moves: str) -> IllegalMove | None:
+    """Play the moves of ``--moves`` (separated by spaces or commas) on
+    ``board`` until the first that cannot be read or played, and return
+    that refusal (None when every move was played). Every command that
+    takes ``--moves`` refuses a move through this one error.
+
+    >>> board = Board.from_number(7, get_rules("terrace"))
+    >>> play_moves(board, "c1, s"), len(board.move_stack)
+    (None, 2)
+    >>> play_moves(board, "s zz s").format_message()
+    "move 2 is illegal: 'zz' is not a move: write e.g. c1, s, wf, rf, t2t5, wt3 or t4f2"
+    """
+    for index, word in enumerate(moves.replace(",", " ").split()):
+        try:
+            board.push(Move.parse(word))
+        except TerraceError as error:
+            return IllegalMove(index, str(error))
+    return None
 
 
 def db_option(func: F) -> F:

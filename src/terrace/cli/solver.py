@@ -25,6 +25,7 @@ from terrace.cli.options import (
     chosen_verdicts_db,
     deal_options,
     load_deal,
+    play_moves,
     pop_rules,
     rule_options,
     verdicts_db_options,
@@ -112,11 +113,14 @@ def _code(card: int) -> str:
 def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fair: bool, seed: int,
                  samples: int | None, seconds: float, as_json: bool, **kwargs: Any) -> None:
     """Suggest a move for the position after --moves."""
-    from terrace.solver.advice import board_after, describe, hint_report
+    from terrace.solver.advice import describe, hint_report
 
     rules = pop_rules(kwargs)
+    board = Board(rules, load_deal(rules, deal_number, deal_file))
+    illegal = play_moves(board, moves)
+    if illegal is not None:
+        raise illegal
     try:
-        board = board_after(Board(rules, load_deal(rules, deal_number, deal_file)), moves)
         report = hint_report(board, fair=fair, seed=seed, seconds=seconds, samples=samples)
     except ValueError as error:  # includes every TerraceError
         raise click.UsageError(str(error)) from None
