@@ -342,3 +342,19 @@ def test_every_command_refuses_an_illegal_move_with_one_status_and_message(moves
         assert result.stderr.startswith("move 2 is illegal: "), (command, result.stderr)
         stderr.add(result.stderr)
     assert len(stderr) == 1, stderr
+
+
+def test_solve_and_hint_name_the_same_facts_alike() -> None:
+    """The winning line is ``line`` in both JSON reports (solve's older
+    ``moves`` is kept), and both take their time budget as --max-seconds
+    (hint's older --seconds is kept)."""
+    solved = run("solve", "-v", "falling-star", "-n", "1", "--max-seconds", "5", "--json")
+    hinted = run("hint", "-v", "falling-star", "-n", "1", "--peek", "--max-seconds", "5", "--json")
+    assert solved.exit_code == 0 and hinted.exit_code == 0, (solved.output, hinted.output)
+    solve_report, hint_report = json.loads(solved.stdout), json.loads(hinted.stdout)
+    assert solve_report["result"] == "won" and hint_report["kind"] == "winnable"
+    assert solve_report["line"] and hint_report["line"]
+    assert solve_report["moves"] == solve_report["line"]
+    for name in ("--max-seconds", "--seconds"):
+        refused = run("hint", "-n", "1", name, "0")
+        assert refused.exit_code == 2 and "No such option" not in refused.stderr, (name, refused.stderr)

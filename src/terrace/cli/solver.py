@@ -108,10 +108,11 @@ def _code(card: int) -> str:
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True,
               help="Seed of the sampled stock orders.")
 @click.option("--samples", type=WholeNumber(), default=None, help="Sampled stock orders per decision (fair).")
-@click.option("--seconds", type=Seconds(), default=10.0, show_default=True, help="Time budget.")
+@click.option("--max-seconds", "--seconds", "max_seconds", type=Seconds(), default=10.0, show_default=True,
+              help="Time budget (named as in solve, deal and survey; --seconds is its older name).")
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
 def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fair: bool, seed: int,
-                 samples: int | None, seconds: float, as_json: bool, **kwargs: Any) -> None:
+                 samples: int | None, max_seconds: float, as_json: bool, **kwargs: Any) -> None:
     """Suggest a move for the position after --moves."""
     from terrace.solver.advice import describe, hint_report
 
@@ -121,7 +122,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     if illegal is not None:
         raise illegal
     try:
-        report = hint_report(board, fair=fair, seed=seed, seconds=seconds, samples=samples)
+        report = hint_report(board, fair=fair, seed=seed, seconds=max_seconds, samples=samples)
     except ValueError as error:  # includes every TerraceError
         raise click.UsageError(str(error)) from None
     click.echo(json.dumps(report) if as_json else describe(report))

@@ -119,12 +119,16 @@ class SolveResult:
     """The first move of the line that got most cards to the foundations."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON report of ``terrace solve --json``: ``reason`` is why
-        an ``unknown`` result ran out (``time``, ``nodes``, ``memory``),
-        else null."""
+        """The JSON report of ``terrace solve --json``: ``line`` is the
+        winning line, named as in ``terrace hint --json`` (``moves``, its
+        older name, holds it too, for the scripts that read it); ``reason``
+        is why an ``unknown`` result ran out (``time``, ``nodes``,
+        ``memory``), else null."""
+        line = [str(m) for m in self.moves]
         return {
             "result": self.result,
-            "moves": [str(m) for m in self.moves],
+            "line": line,
+            "moves": line,
             "candidates": [{"choice": str(m), "result": r} for m, r in self.candidates],
             "nodes": self.nodes,
             "seconds": round(self.seconds, 4),
