@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -358,3 +363,39 @@ def test_solve_and_hint_name_the_same_facts_alike() -> None:
     for name in ("--max-seconds", "--seconds"):
         refused = run("hint", "-n", "1", name, "0")
         assert refused.exit_code == 2 and "No such option" not in refused.stderr, (name, refused.stderr)
+
+
+def _catches_sigterm(pid: int) -> bool:
+    """True once process ``pid`` has a handler of its own for SIGTERM (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signal.SIGTERM - 1) & 1)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+@pytest.mark.parametrize("command", [["solve"], ["hint", "--peek"]], ids=["solve", "hint"])
+def test_sigterm_stops_a_long_solve_as_ctrl_c_does(command: list[str]) -> None:
+    """SIGTERM (a service manager's stop, ``timeout``, ``kill``) ends solve
+    and hint in one line on standard error with status 143 = 128 + SIGTERM,
+    within moments, not with 143 and nothing said; General's Patience deal 2
+    is undecided after a minute."""
+    args = [sys.executable, "-m", "terrace", *command, "-v", "generals-patience", "-n", "2",
+            "--max-seconds", "120", "--json"]
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "TERRACE_DEBUG": "0"})
+    try:
+        deadline = time.monotonic() + 30
+        while not _catches_sigterm(process.pid):
+            assert process.poll() is None, "ended before it was stopped"
+            assert time.monotonic() < deadline, "no handler of its own for SIGTERM"
+            time.sleep(0.02)
+        time.sleep(0.5)  # well into the search
+        process.send_signal(signal.SIGTERM)
+        stdout, stderr = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 143, stderr
+    assert stderr.strip().splitlines()[-1] == "stopped: terminated (SIGTERM)"
+    assert stdout == "" and "Traceback" not in stderr

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from terrace.cli import engine, solver, storage, web
-from terrace.cli.errors import DEBUG_ENV, INTERRUPTED, STOPPED, debug_wanted, passes_through, refusal
+from terrace.cli.errors import DEBUG_ENV, debug_wanted, passes_through, refusal, stopped
 
 
 class Main(click.Group):
@@ -33,12 +33,14 @@ class Main(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:
-            # Ctrl+C: one line and status 130, as ``terrace survey`` ends
-            # (click's own "Aborted!" ends with 1, the status of an error)
+        except KeyboardInterrupt as stop:
+            # Ctrl+C (or SIGTERM, see errors.stop_on_sigterm): one line and
+            # status 130 (143), as ``terrace survey`` ends (click's own
+            # "Aborted!" ends with 1, the status of an error)
+            message, status = stopped(stop)
             click.echo("", err=True)
-            click.echo(STOPPED, err=True)
-            ctx.exit(INTERRUPTED)
+            click.echo(message, err=True)
+            ctx.exit(status)
         except Exception as error:
             debug = debug_wanted(bool(ctx.params.get("debug")))
             if passes_through(error) or (debug and not isinstance(error, click.ClickException)):

@@ -11,7 +11,12 @@ asks for it).
   (:data:`ILLEGAL_MOVE`; ``replay`` and ``show`` print the position before
   it first, ``hint`` suggests nothing);
 - anything else is a bug: ``internal error: ...``, exit status 1;
-- Ctrl+C: ``stopped: ...``, exit status 130 (see :mod:`terrace.cli`).
+- Ctrl+C: ``stopped: interrupted (Ctrl+C)``, exit status 130 (128 + SIGINT;
+  see :mod:`terrace.cli`);
+- SIGTERM, on ``solve`` and ``hint`` (:func:`stop_on_sigterm`):
+  ``stopped: terminated (SIGTERM)``, exit status 143 (128 + SIGTERM), as
+  Ctrl+C stops them (without it a SIGTERM ended them with 143 and nothing
+  on standard error).
 
 Messages quote at most :data:`~terrace.refusals.MAX_QUOTE` characters of
 anyone's input:
@@ -30,7 +35,11 @@ from __future__ import annotations
 import errno
 import os
 import re
+import signal
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
 
 import click
 
@@ -48,6 +57,13 @@ INTERRUPTED = 130
 
 STOPPED = "stopped: interrupted (Ctrl+C)"
 """What a command stopped by Ctrl+C says on standard error."""
+
+TERMINATED = 128 + signal.SIGTERM
+"""The exit status of a command stopped by SIGTERM (143), where
+:func:`stop_on_sigterm` catches it."""
+
+STOPPED_BY_SIGTERM = "stopped: terminated (SIGTERM)"
+"""What a command stopped by SIGTERM says on standard error."""
 
 MAX_LINE = 3 * MAX_QUOTE
 """Longest line of an error message: longer ones repeat someone's input."""
@@ -83,6 +99,43 @@ class IllegalMove(click.ClickException):
 
     def show(self, file: object = None) -> None:
         click.echo(self.format_message(), err=True)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Ctrl+C raises ``KeyboardInterrupt`` (by
+    :func:`stop_on_sigterm`), so that the same code stops a command."""
+
+
+def stopped(stop: KeyboardInterrupt) -> tuple[str, int]:
+    """What a command stopped by Ctrl+C or SIGTERM says, and its exit status.
+
+    >>> stopped(KeyboardInterrupt()), stopped(Terminated())
+    (('stopped: interrupted (Ctrl+C)', 130), ('stopped: terminated (SIGTERM)', 143))
+    """
+    if isinstance(stop, Terminated):
+        return STOPPED_BY_SIGTERM, TERMINATED
+    return STOPPED, INTERRUPTED
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
+@contextmanager
+def stop_on_sigterm() -> Iterator[None]:
+    """While it lasts, SIGTERM raises :class:`Terminated`: the command stops
+    as on Ctrl+C, in one line on standard error (see :mod:`terrace.cli`).
+    Nothing changes off the main thread (a test runner's), where no signal
+    handler can be set."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def debug_wanted(flag: bool) -> bool:

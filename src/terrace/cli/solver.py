@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from terrace.board import Board
-from terrace.cli.errors import INTERRUPTED
+from terrace.cli.errors import INTERRUPTED, stop_on_sigterm
 from terrace.cli.options import (
     MAX_JOBS,
     DealRange,
@@ -74,8 +74,9 @@ def solve_command(
                        nl=False, err=True)
     elif not as_json:
         click.echo(f"solving for up to {max_seconds:g} s ...", err=True)
-    result = solve(board, max_seconds=max_seconds, max_nodes=max_nodes, all_candidates=not first_win,
-                   progress=progress)
+    with stop_on_sigterm():
+        result = solve(board, max_seconds=max_seconds, max_nodes=max_nodes, all_candidates=not first_win,
+                       progress=progress)
     if progress is not None:
         click.echo("", err=True)
     if as_json:
@@ -122,7 +123,8 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     if illegal is not None:
         raise illegal
     try:
-        report = hint_report(board, fair=fair, seed=seed, seconds=max_seconds, samples=samples)
+        with stop_on_sigterm():
+            report = hint_report(board, fair=fair, seed=seed, seconds=max_seconds, samples=samples)
     except ValueError as error:  # includes every TerraceError
         raise click.UsageError(str(error)) from None
     click.echo(json.dumps(report) if as_json else describe(report))
