@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from terrace.board import Board
-from terrace.cli.errors import INTERRUPTED, stop_on_sigterm
+from terrace.cli.errors import Terminated, stop_on_sigterm, stopped
 from terrace.cli.options import (
     MAX_JOBS,
     DealRange,
@@ -225,14 +225,14 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                     seed=seed)
         except ClusterError as error:
             raise click.ClickException(str(error)) from None
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
             done = sum(counts.values())
             click.echo("", err=True)
             click.echo(f"stopped: the {done:,} {'deal' if done == 1 else 'deals'} solved in this run "
                        f"{'is' if done == 1 else 'are'} stored in {store.path}; the same command "
                        f"goes on from there", err=True)
             store.close()
-            sys.exit(INTERRUPTED)
+            sys.exit(stopped(stop)[1])
         finally:
             for number, handler in previous.items():
                 signal.signal(number, handler)
@@ -271,7 +271,8 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
 
 
 def _stop_on_signals() -> dict[int, Any]:
-    """Make SIGTERM stop the survey as Ctrl+C does (the local pool's worker
+    """Make SIGTERM stop the survey as Ctrl+C does (with
+    :class:`~terrace.cli.errors.Terminated`, status 143; the local pool's worker
     processes are stopped on the way out instead of running on to the end of
     their budget), and either signal first quiet the log of the Dask client
     and its event loop (a cluster's connections close mid-request on the
@@ -280,7 +281,7 @@ def _stop_on_signals() -> dict[int, Any]:
     def stop(signum: int, frame: Any) -> None:
         for name in ("distributed", "tornado", "asyncio"):
             logging.getLogger(name).setLevel(logging.CRITICAL)
-        raise KeyboardInterrupt
+        raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
     previous: dict[int, Any] = {}
     try:
