@@ -110,7 +110,8 @@ def test_parse_moves_needs_text(value: object) -> None:
     assert info.value.code is Refusal.MOVE_NOT_TEXT
 
 
-@pytest.mark.parametrize("text", ["c١", "t²f", "wt٣", "c" + "1" * 5000, "t1t" + "9" * 7])
+@pytest.mark.parametrize("text", ["c١", "t²f", "wt٣", "c٣", "t７f", "c１", "ｔ1f", "wf３", "t1t৩",
+                                  "c" + "1" * 5000, "t1t" + "9" * 7])
 def test_only_short_ascii_numbers_are_read(text: str) -> None:
     with pytest.raises(InvalidMoveError) as info:
         Move.parse(text)
