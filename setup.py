@@ -13,9 +13,9 @@ setup(
         Extension(
             "terrace.solver._core",
             [CORE + name for name in ("memory.c", "tables.c", "schedule.c", "search.c", "beam.c",
-                                      "nested.c", "module.c")],
+                                      "nested.c", "hunt.c", "module.c")],
             depends=[CORE + name for name in ("core.h", "state.h", "keyset.h", "memory.h", "tables.h",
-                                              "schedule.h", "search.h", "beam.h", "nested.h")],
+                                              "schedule.h", "search.h", "beam.h", "nested.h", "hunt.h")],
             extra_compile_args=["-O3", "-Wall"],
             optional=True,
         )

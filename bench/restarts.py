@@ -77,7 +77,7 @@ def use(length: Callable[[int], int] | None) -> None:
 
     def new_hunter(task: api._Task) -> Search:
         hunter = ORIGINAL(task)
-        task.limit = length(task.restarts)
+        task.limit = length(task.hunters.restarts)
         return hunter
 
     api._Task._new_hunter = new_hunter  # type: ignore[method-assign, assignment]

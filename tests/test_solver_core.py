@@ -282,3 +282,59 @@ def test_the_core_refuses_a_move_order_out_of_range() -> None:
     arguments[order] = 3
     with pytest.raises(ValueError, match="move order out of range"):
         _core.Search(*arguments)
+
+
+def _hunting(task: object) -> tuple[object, ...]:
+    from terrace.solver import api
+    assert isinstance(task, api._Task)
+    h = task.hunters
+    hunter = task.hunter
+    assert hunter is not None
+    return (task.result, [str(m) for m in task.line], task.nodes, h.restarts, h.elite, h.elite_found, h.stale,
+            h.spent, h.progress, h.rng.state, hunter.nodes, hunter.best_found)
+
+
+@needs_core
+@pytest.mark.parametrize(("name", "deal", "seed"), [
+    ("admirals-patience", 2, 0), ("generals-patience", 89, 1), ("falling-star", 5, -3),
+    ("empress-of-italy", 1, 0),
+])
+def test_the_cores_hunting_loop_is_the_python_loop(monkeypatch: pytest.MonkeyPatch, name: str, deal: int,
+                                                  seed: int) -> None:
+    # the restarting hunters in one call of the core (api.HUNT_IN_CORE) enter
+    # the same positions, keep the same best line and draw the same restart
+    # points as api._Task's own loop over the same compiled searches; short
+    # hunters and a short memory, so that many restart and forget
+    from terrace.solver import api
+    from terrace.solver.options import DEFAULT_SEED
+    monkeypatch.setattr(api, "STALE_HUNTERS", 7)
+    board = Board.from_number(deal, get_rules(name))
+    if board.choosing:
+        board.push(next(iter(board.legal_moves)))
+    seen = []
+    for in_core in (True, False):
+        monkeypatch.setattr(api, "HUNT_IN_CORE", in_core)
+        task = api._Task(board, None, Options(seed=DEFAULT_SEED + seed), hunt=True)
+        task.limit = 150
+        states = []
+        for _ in range(12):
+            task.step(math.inf, 1000)
+            states.append(_hunting(task))
+            if task.result is not None:
+                break
+        seen.append(states)
+    assert seen[0] == seen[1]
+    assert seen[0][-1][3] > 30  # restarts
+    assert len({len(state[4]) for state in seen[0]}) > 2  # the best line changed
+
+
+@needs_core
+def test_solve_with_the_python_reference_is_solve_with_the_core() -> None:
+    # counted in positions, the pure-Python search stops where the core
+    # does, so a whole solve takes the same turns, hunters and restart
+    # points in both, and finds the same line
+    board = Board.from_number(3, get_rules("admirals-patience"))
+    python, core = (solve(board, max_seconds=600, max_nodes=75_000, all_candidates=False,
+                          options=Options(core=name)) for name in ("python", "compiled"))
+    assert (python.result, python.nodes, python.moves) == (core.result, core.nodes, core.moves)
+    assert core.result == "won"

@@ -11,18 +11,18 @@
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from terrace.board import Board
+from terrace.deal import SplitMix64
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.options import DEFAULT_SEED, ORDER_DRAW_EARLY, ORDER_UNRANKED
-from terrace.solver.search import CORE_SLICE_SECONDS, Options, Search, core_available
+from terrace.solver.search import CORE_SLICE_SECONDS, HuntState, Options, Search, core_available
 from terrace.solver.twins import carried_over, chosen, representatives
 
 HUNTER_SHARE = 2.0
@@ -80,6 +80,12 @@ line (``Options.elite``). Measured and left at 0: half the time on
 Admiral's Patience deals 1-60 at 40 million positions won 40 (version 4
 alone: 41), on General's Patience deals 1-200 at 30 million 39 (36), both
 within luck (``bench/restarts.py ... --set NESTED_SHARE=0.5``)."""
+HUNT_IN_CORE = True
+"""With the compiled core, the restarting win-hunters after the first run in
+one call of the core per turn (:meth:`Search.hunt`), not one Python round a
+hunter (that loop was 6-8% of a solve's time on Admiral's and General's
+Patience); both are the same hunters. ``bench/restarts.py`` turns it off to
+give the hunters other lengths."""
 TIDY_SECONDS = 0.25
 """At most this long (and a quarter of the budget) is spent tidying a winning line."""
 TIDY_TRIES = 64
@@ -177,24 +183,20 @@ class _Task:
     search that can prove a loss, and a restricted one that hunts for wins
     with another move order (its own exhaustion proves nothing)."""
 
-    __slots__ = ("board", "choice", "elite", "elite_found", "hunter", "limit", "line", "nested", "options",
-                 "progress", "replay_by", "restarts", "result", "rng", "search", "spent", "stale")
+    __slots__ = ("board", "choice", "hunter", "hunters", "limit", "line", "nested", "options",
+                 "replay_by", "result", "search")
 
     def __init__(self, board: Board, choice: Move | None, options: Options, hunt: bool) -> None:
         self.board = board
         self.choice = choice
         self.search = Search(board, options)
         self.options = options
-        self.restarts = 0
         self.limit = restart_nodes(board.rules, options)
-        self.spent = 0
-        self.elite: list[int] = []
-        """The internal moves from ``board`` of the line that put most cards
-        up, of all the hunters."""
-        self.elite_found = -1
-        self.stale = 0
-        """Hunters in a row that did not better the best line."""
-        self.rng = random.Random(options.seed)
+        self.hunters = HuntState(
+            SplitMix64(options.seed), ((options.seed - DEFAULT_SEED) * 0x9E3779B97F4A7C15) % (1 << 64),
+            ELITE_EVERY, STALE_HUNTERS, options.elite)
+        """The hunters' restart count, best line (internal moves from
+        ``board``), spent positions and progress, and their random source."""
         self.hunter: Search | None = self._new_hunter() if hunt else None
         self.nested: Search | None = None
         """The nested hunter, which takes :data:`NESTED_SHARE` of the hunting."""
@@ -202,7 +204,6 @@ class _Task:
             self.nested = Search(board, replace(options, nested=True, core="compiled"))
         self.result: str | None = None
         self.line: list[Move] = []
-        self.progress = -1
         self.replay_by = math.inf
         """When a winning line must have been replayed (the solve's deadline
         plus :data:`REPLAY_GRACE`)."""
@@ -211,16 +212,19 @@ class _Task:
         """The next win-hunter: the first draws early and digs; then they
         take a new random move order, every :data:`ELITE_EVERY`-th starting
         from a random point of the best line so far. After the first, one
-        search restarts for every hunter (:meth:`Search.restart`)."""
-        self.restarts += 1
-        if self.restarts == 1:
+        search restarts for every hunter (:meth:`Search.restart`). The
+        starting point is drawn with SplitMix64 (``Options.seed``), as the
+        compiled core's loop draws it (solver version 8)."""
+        hunters = self.hunters
+        hunters.restarts += 1
+        if hunters.restarts == 1:
             return Search(self.board, replace(self.options, order=ORDER_DRAW_EARLY, dig_only=True))
         prefix: list[int] = []
-        if self.elite and self.restarts % ELITE_EVERY == 0:  # empty unless options.elite
-            prefix = self.elite[:self.rng.randrange(len(self.elite))]
+        if hunters.elite and hunters.restarts % hunters.elite_every == 0:  # empty unless options.elite
+            prefix = hunters.elite[:hunters.rng.below(len(hunters.elite))]
         hunter = self.hunter
         order = self._order()
-        if self.restarts == 2 or hunter is None:
+        if hunters.restarts == 2 or hunter is None:
             # shuffled anyway, so unranked; the fair player's hunters (not
             # elite) keep the ranked order of its version 4
             ranking = ORDER_UNRANKED if self.options.elite else self.options.order
@@ -233,8 +237,7 @@ class _Task:
         moved away by ``Options.seed`` (with the default seed it is the
         count itself, so the measured runs stay reproducible); never 0,
         which would mean no shuffle."""
-        shift = (self.options.seed - DEFAULT_SEED) * 0x9E3779B97F4A7C15
-        return (self.restarts + shift) % (1 << 64) or 1
+        return (self.hunters.restarts + self.hunters.shift) % (1 << 64) or 1
 
     def _learn(self, hunter: Search) -> None:
         """Keep the hunter's best line if it put at least as many cards up
@@ -242,22 +245,23 @@ class _Task:
         drift along lines of the same worth instead of circling one);
         forget the best line after :data:`STALE_HUNTERS` hunters in a row
         that did not put more up."""
-        if not self.options.elite:
+        hunters = self.hunters
+        if not hunters.learn:
             return
-        if hunter.best_found > self.elite_found:
-            self.elite = hunter.best_line()
-            self.elite_found = hunter.best_found
-            self.stale = 0
+        if hunter.best_found > hunters.elite_found:
+            hunters.elite = hunter.best_line()
+            hunters.elite_found = hunter.best_found
+            hunters.stale = 0
             return
-        if hunter.best_found == self.elite_found:
-            self.elite = hunter.best_line()
-        self.stale += 1
-        if self.stale >= STALE_HUNTERS:
-            self.elite, self.elite_found, self.stale = [], -1, 0
+        if hunter.best_found == hunters.elite_found:
+            hunters.elite = hunter.best_line()
+        hunters.stale += 1
+        if hunters.stale >= hunters.stale_hunters:
+            hunters.elite, hunters.elite_found, hunters.stale = [], -1, 0
 
     @property
     def nodes(self) -> int:
-        return (self.search.nodes + self.spent + (self.hunter.nodes if self.hunter else 0)
+        return (self.search.nodes + self.hunters.spent + (self.hunter.nodes if self.hunter else 0)
                 + (self.nested.nodes if self.nested else 0))
 
     def step(self, deadline: float, nodes: int | None = None) -> None:
@@ -284,8 +288,7 @@ class _Task:
         until = min(deadline, now + min(now - start, CORE_SLICE_SECONDS) * (share - 1))
         if self.nested is not None and self._nest(now + (until - now) * min(1.0, NESTED_SHARE)):
             return
-        while not self._hunt(until) and time.perf_counter() < until:
-            pass
+        self._hunt_for(until, None)
 
     def _step_nodes(self, deadline: float, nodes: int) -> None:
         search = self.search
@@ -299,14 +302,35 @@ class _Task:
             if self._nest(deadline, most):
                 return
             budget -= most
-        while self.hunter is not None and budget > 0 and time.perf_counter() < deadline:
-            before = self.spent + self.hunter.nodes
-            if self._hunt(deadline, budget):
-                return
-            used = self.spent + (self.hunter.nodes if self.hunter else 0) - before
-            if used <= 0:
+        if budget > 0:
+            self._hunt_for(deadline, budget)
+
+    def _hunt_for(self, until: float, budget: int | None) -> bool:
+        """Win-hunters until ``until`` (and for at most ``budget``
+        positions), at least one slice; True once one has won. With the
+        compiled core the hunters after the first run in the core, in one
+        call (:meth:`Search.hunt`); this loop is its reference."""
+        while self.hunter is not None:
+            hunter = self.hunter
+            if HUNT_IN_CORE and hunter.compiled and self.hunters.restarts >= 2:
+                seconds = max(0.0, until - time.perf_counter())
+                if hunter.hunt(seconds, budget, self.limit, self.hunters):
+                    self._settle(hunter)
+                    return True
+                return False
+            before = self.hunters.spent + hunter.nodes
+            if self._hunt(until, budget):
+                return True
+            if budget is not None:
+                used = self.hunters.spent + (self.hunter.nodes if self.hunter else 0) - before
+                if used <= 0:
+                    break
+                budget -= used
+                if budget <= 0:
+                    break
+            if time.perf_counter() >= until:
                 break
-            budget -= used
+        return False
 
     def _hunter_share(self) -> float:
         """How many times the complete search's slice the hunters get now."""
@@ -320,12 +344,12 @@ class _Task:
         nested = self.nested
         while nested is not None:
             nested.step(max(0.0, until - time.perf_counter()), max_nodes=most)
-            self.progress = max(self.progress, nested.best_found)
+            self.hunters.progress = max(self.hunters.progress, nested.best_found)
             if nested.result == WON:
                 self._settle(nested)
                 return True
             if nested.result is not None:  # nothing to play: proves nothing
-                self.spent += nested.nodes
+                self.hunters.spent += nested.nodes
                 self.nested = None
                 break
             if most is not None or time.perf_counter() >= until:
@@ -343,18 +367,18 @@ class _Task:
             if hunter.result == WON:
                 self._settle(hunter)
                 return True
-            self.progress = max(self.progress, hunter.best_found)
+            self.hunters.progress = max(self.hunters.progress, hunter.best_found)
             if hunter.result is not None or hunter.nodes >= self.limit:
                 # exhausted (which proves nothing: it may be restricted) or
                 # unlucky: restart with another random move order
-                self.spent += hunter.nodes
+                self.hunters.spent += hunter.nodes
                 self._learn(hunter)
                 self.hunter = self._new_hunter()
         return False
 
     def best(self) -> int:
         """The most cards any of this task's searches has put up."""
-        return max(self.progress, self.search.best_found)
+        return max(self.hunters.progress, self.search.best_found)
 
     def _settle(self, search: Search) -> None:
         """Take the verdict of a finished search (its lines start from the

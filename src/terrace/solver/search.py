@@ -19,10 +19,11 @@ import contextlib
 import math
 import time
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from terrace.board import Board
+from terrace.deal import SplitMix64
 from terrace.moves import Move
 from terrace.solver.movegen import MoveGen
 from terrace.solver.options import Options
@@ -37,7 +38,7 @@ except ImportError:  # pragma: no cover - depends on the build
 
 __all__ = [
     "DRAW", "DST_FOUNDATION", "SRC_RESERVE", "SRC_RETURN", "SRC_WASTE",
-    "Options", "Search", "core_available", "engine_move", "slot_keys",
+    "HuntState", "Options", "Search", "core_available", "engine_move", "slot_keys",
 ]
 
 SLICE = 2048
@@ -59,6 +60,32 @@ cards up, reserve cards played, waste cards, wanted cards buried in the
 waste, the same in the piles, cards above a lower card of their class in a
 pile, the same in the waste, the reserve's demand, pile tops that take
 another top."""
+
+
+@dataclass(slots=True)
+class HuntState:
+    """What a candidate keeps of its restarting win-hunters (``api._Task``),
+    which :meth:`Search.hunt` reads and updates."""
+
+    rng: SplitMix64
+    """Draws the hunters' starting points on the best line."""
+    shift: int
+    """Added to the restart count: the random move order of a hunter."""
+    elite_every: int
+    stale_hunters: int
+    learn: bool
+    """Keep a best line (``Options.elite``)."""
+    restarts: int = 0
+    """Hunters so far."""
+    elite: list[int] = field(default_factory=list)
+    """The internal moves of the line that put most cards up, of all the hunters."""
+    elite_found: int = -1
+    stale: int = 0
+    """Hunters in a row that did not better the best line."""
+    spent: int = 0
+    """Positions of the hunters that have ended."""
+    progress: int = -1
+    """The most cards any hunter has put up."""
 
 
 def core_available() -> bool:
@@ -160,6 +187,7 @@ class Search:
         self.best_first: int | None = None
         self._best_path: list[int] = []
         self._gen: Iterator[None] | None = None
+        self._stop = 0
         self._slice = 4096
 
     @property
@@ -170,11 +198,13 @@ class Search:
     def step(self, seconds: float = CORE_SLICE_SECONDS, max_nodes: int | None = None) -> bool:
         """Run one slice of the search; True once the search has ended. The
         compiled core stops after about ``seconds`` or ``max_nodes`` more
-        positions; the Python search runs 2,048 positions."""
+        positions; the Python search after ``max_nodes`` positions (as the
+        core, to the position), else 2,048, whatever the time."""
         if self.result is not None:
             return True
         if self._compiled is not None:
             return self._step_core(seconds, max_nodes)
+        self._stop = self.nodes + (SLICE if max_nodes is None else max_nodes)
         if self._gen is None:
             self._gen = self._run()
         with contextlib.suppress(StopIteration):
@@ -194,6 +224,40 @@ class Search:
                 self.line = core.line()
         elif math.isfinite(seconds):
             self._slice = min(self._slice * 2, 1 << 22) if core.last_seconds < seconds / 2 else self._slice
+        return self.result is not None
+
+    def hunt(self, seconds: float, max_nodes: int | None, limit: int, hunters: HuntState) -> bool:
+        """Run the restarting win-hunters of ``api._Task`` on this search in
+        the compiled core, until about ``seconds`` have passed or they have
+        entered ``max_nodes`` positions, or one has won (True: ``line`` is
+        its line, the way to its starting point first). Each explores at
+        most ``limit`` positions, then the search restarts (as
+        :meth:`restart`, unchecked) for the next; ``hunters`` is what
+        ``api._Task`` keeps of them, read and updated.
+
+        This is ``api._Task``'s own loop (``_hunt``, ``_learn``,
+        ``_new_hunter``) in one call, which the tests compare it with: the
+        same positions, the same best line, the same random choices.
+        """
+        if self._compiled is None:
+            raise RuntimeError("the hunters' loop in one call needs the compiled core")
+        core = self._compiled
+        (code, restarts, hunters.elite, hunters.elite_found, hunters.stale, hunters.rng.state, spent,
+         progress) = core.hunt(-1 if max_nodes is None else max_nodes, seconds, limit, hunters.restarts,
+                               hunters.elite, hunters.elite_found, hunters.stale, hunters.rng.state,
+                               hunters.shift, hunters.elite_every, hunters.stale_hunters, hunters.learn)
+        if restarts != hunters.restarts:
+            self._clear()
+            hunters.restarts = restarts
+        hunters.spent += spent
+        hunters.progress = max(hunters.progress, progress)
+        self.nodes = core.nodes
+        self.best_found = core.best_found
+        first = core.best_first
+        self.best_first = None if first == -2 else first
+        if code:
+            self.result = "won"
+            self.line = core.line()
         return self.result is not None
 
     def best_line(self) -> list[int]:
@@ -254,15 +318,14 @@ class Search:
         # foundation move (nothing else changes what it looks at)
         frames.append([] if dead_check and reserve_dead(s) else gen.moves(s, -2, 0))
         fidx.append(0)
-        budget = SLICE
         while True:
-            if nodes >= budget:
+            if nodes >= self._stop:  # (step sets the stop of each slice)
                 self.nodes = nodes
                 if len(visited) > (opt.max_entries or PY_MAX_ENTRIES):
                     self.result = "memory"
                     return
-                budget = nodes + SLICE
                 yield
+                continue
             moves = frames[-1]
             i = fidx[-1]
             if i < len(moves):

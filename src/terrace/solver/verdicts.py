@@ -34,14 +34,17 @@ from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.storage.paths import default_verdicts_path
 
-SOLVER_VERSION = 7
+SOLVER_VERSION = 8
 """Bumped whenever the solver may now decide deals it left unknown (2:
 win-hunters restart from the best line; 3: shorter restarts in four-deck
 suit games; 4: a best line that stops improving is forgotten; 5: the
 hunters' larger share comes sooner, and a line as good as the best one
 replaces it; 6: the hunters' moves are no longer ranked before they are
 shuffled, so they enter about 11% more positions a second; 7: candidates
-of one rank, which leave the same position, are solved once). An
+of one rank, which leave the same position, are solved once; 8: the
+restarting hunters run in one call of the compiled core, their restart
+points drawn with SplitMix64 instead of Python's ``random``, which
+changes which deals they win by luck). An
 ``unknown`` of an older version
 is solved again; a ``won`` or ``lost`` of any version since
 :data:`SOUND_SINCE` still counts (a won line was replayed by the engine, a

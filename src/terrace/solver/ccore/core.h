@@ -15,6 +15,7 @@
  *   search.c   moves, prunings and the search loop (runs without the GIL)
  *   beam.c     the beam hunter, a win-finding search over layers of draws
  *   nested.c   the nested hunter, nested Monte Carlo search (level 1)
+ *   hunt.c     the restarting win-hunters' loop (api._Task's, in one call)
  *   keyset.h   sets of position keys for the two hunters
  *   module.c   the Python type terrace.solver._core.Search
  *

@@ -1,6 +1,7 @@
 /* The Python type terrace.solver._core.Search: building a search from a
  * position and running it in slices without the GIL (search.py). */
 #include "beam.h"
+#include "hunt.h"
 #include "memory.h"
 #include "nested.h"
 #include "search.h"
@@ -236,6 +237,64 @@ static PyObject *moves_list(const int32_t *moves, int64_t n) {
     return out;
 }
 
+/* hunt(max_nodes, seconds, limit, restarts, elite, elite_found, stale, rng,
+ * shift, elite_every, stale_hunters, learn) -> (code, restarts, elite,
+ * elite_found, stale, rng, spent, progress): api._Task's restarting
+ * hunters on this search (hunt.c); max_nodes -1: no position budget */
+static PyObject *Core_hunt(Core *s, PyObject *args) {
+    long long max_nodes, limit, restarts;
+    double seconds;
+    PyObject *moves;
+    int elite_found, stale, elite_every, stale_hunters, learn;
+    unsigned long long rng, shift;
+    if (!PyArg_ParseTuple(args, "LdLLOiiKKiip", &max_nodes, &seconds, &limit, &restarts, &moves, &elite_found,
+                          &stale, &rng, &shift, &elite_every, &stale_hunters, &learn))
+        return NULL;
+    if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
+    if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread"); return NULL; }
+    if (s->beam || s->nest) { PyErr_SetString(PyExc_RuntimeError, "the beam and nested hunters do not restart"); return NULL; }
+    if (limit < 1 || elite_every < 1 || stale_hunters < 1 || restarts < 0) {
+        PyErr_SetString(PyExc_ValueError, "hunting settings out of range");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(moves, "elite must be a sequence of internal moves");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    hunt_state h = {.limit = limit, .restarts = restarts, .elite_len = n, .elite_cap = n, .elite_found = elite_found,
+                    .stale = stale, .stale_hunters = stale_hunters, .elite_every = elite_every, .learn = learn,
+                    .rng = rng, .shift = shift, .spent = 0, .progress = -1};
+    h.elite = malloc((n + 1) * sizeof(int32_t));
+    if (!h.elite) { Py_DECREF(seq); return PyErr_NoMemory(); }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) { free(h.elite); Py_DECREF(seq); return NULL; }
+        h.elite[i] = v < -1 || v >= 1 << 13 ? -2 : (int32_t)v;  /* -2: never a move */
+    }
+    Py_DECREF(seq);
+    if (s->result) {  /* a hunter that has ended is followed by the next before hunt() starts */
+        free(h.elite);
+        PyErr_SetString(PyExc_RuntimeError, "the hunter has ended: restart it first");
+        return NULL;
+    }
+    s->busy = 1;
+    int r;
+    Py_BEGIN_ALLOW_THREADS
+    r = hunt(s, &h, max_nodes < 0 ? -1 : max_nodes, seconds);
+    Py_END_ALLOW_THREADS
+    s->busy = 0;
+    PyObject *out = NULL;
+    if (r == HUNT_MEMORY) PyErr_NoMemory();
+    else if (r == HUNT_BAD_PREFIX) PyErr_SetString(PyExc_RuntimeError, "a best line did not replay");
+    else {
+        PyObject *elite = moves_list(h.elite, h.elite_len);
+        if (elite)
+            out = Py_BuildValue("(iLNiiKLi)", r, (long long)h.restarts, elite, h.elite_found, h.stale,
+                                (unsigned long long)h.rng, (long long)h.spent, h.progress);
+    }
+    free(h.elite);
+    return out;
+}
+
 static PyObject *Core_line(Core *s, PyObject *unused) { return moves_list(s->path, s->npath); }
 
 static PyObject *Core_best_line(Core *s, PyObject *unused) { return moves_list(s->best_path, s->best_len); }
@@ -267,6 +326,10 @@ static PyMethodDef Core_methods[] = {
     {"restart", (PyCFunction)Core_restart, METH_VARARGS,
      "restart(shuffle, moves, checked=True): start again from the first position, after the internal moves, in another order"},
     {"best_line", (PyCFunction)Core_best_line, METH_NOARGS, "the line that put most cards on the foundations"},
+    {"hunt", (PyCFunction)Core_hunt, METH_VARARGS,
+     "hunt(max_nodes, seconds, limit, restarts, elite, elite_found, stale, rng, shift, elite_every, "
+     "stale_hunters, learn) -> (code, restarts, elite, elite_found, stale, rng, spent, progress): "
+     "restarting win-hunters until the budget or the time is out (0) or one has won (1)"},
     {NULL},
 };
 
