@@ -70,7 +70,10 @@ ORIGINAL = api._Task._new_hunter
 
 def use(length: Callable[[int], int] | None) -> None:
     """Make the solver's hunters restart after ``length(restart)`` positions
-    (None: the solver's own lengths)."""
+    (None: the solver's own lengths). Other lengths need the hunters' Python
+    loop, which asks for each hunter's length; the compiled core's loop
+    (``api.HUNT_IN_CORE``) takes one length for all."""
+    api.HUNT_IN_CORE = length is None
     if length is None:
         api._Task._new_hunter = ORIGINAL  # type: ignore[method-assign]
         return
