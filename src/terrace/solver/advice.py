@@ -3,14 +3,12 @@ solver's proved line, which looks at the face-down stock).
 
 >>> from terrace.board import Board
 >>> from terrace.variants import get_rules
->>> board = board_after(Board.from_number(4, get_rules("falling-star")), "s s")
+>>> board = Board.from_number(4, get_rules("falling-star"))
+>>> for text in ("s", "s"):
+...     _ = board.push_text(text)
 >>> report = hint_report(board, fair=True, seed=1, seconds=30, samples=2)
 >>> report["fair"], report["move"] in [str(m) for m in board.legal_moves]
 (True, True)
->>> board_after(Board.from_number(4, get_rules("falling-star")), "s wt1")
-Traceback (most recent call last):
-...
-terrace.errors.IllegalMoveError: move 2 ('wt1') cannot be played: wt1: the ...
 """
 
 from __future__ import annotations
@@ -20,24 +18,11 @@ from dataclasses import replace
 from typing import Any
 
 from terrace.board import Board
-from terrace.errors import IllegalMoveError, TerraceError
-from terrace.moves import Move
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.hint_line import NO_NEW_POSITION, peek_hint, why_no_move
 from terrace.solver.observation import observe
 from terrace.solver.playout import check_budget
-
-
-def board_after(board: Board, moves: str) -> Board:
-    """``board`` after the moves of ``moves`` (separated by spaces or
-    commas); the first move that cannot be played is refused by number."""
-    for index, word in enumerate(moves.replace(",", " ").split()):
-        try:
-            board.push(Move.parse(word))
-        except TerraceError as error:
-            raise IllegalMoveError(f"move {index + 1} ({word!r}) cannot be played: {error}") from None
-    return board
 
 
 def fair_hint(
