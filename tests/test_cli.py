@@ -374,14 +374,18 @@ def _catches_sigterm(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
-@pytest.mark.parametrize("command", [["solve"], ["hint", "--peek"]], ids=["solve", "hint"])
-def test_sigterm_stops_a_long_solve_as_ctrl_c_does(command: list[str]) -> None:
-    """SIGTERM (a service manager's stop, ``timeout``, ``kill``) ends solve
-    and hint in one line on standard error with status 143 = 128 + SIGTERM,
-    within moments, not with 143 and nothing said; General's Patience deal 2
-    is undecided after a minute."""
+@pytest.mark.parametrize("command", [["solve", "--json"], ["hint", "--peek", "--json"],
+                                     ["deal", "--winnable", "--total-seconds", "600"]],
+                         ids=["solve", "hint", "deal-winnable"])
+def test_sigterm_stops_a_long_solve_as_ctrl_c_does(command: list[str], tmp_path: Path) -> None:
+    """SIGTERM (a service manager's stop, ``timeout``, ``kill``) ends solve,
+    hint and the search of ``deal --winnable`` in one line on standard error
+    with status 143 = 128 + SIGTERM, within moments, not with 143 and nothing
+    said; General's Patience deal 2 is undecided after a minute."""
     args = [sys.executable, "-m", "terrace", *command, "-v", "generals-patience", "-n", "2",
-            "--max-seconds", "120", "--json"]
+            "--max-seconds", "120"]
+    if command[0] == "deal":
+        args += ["--verdicts-db", str(tmp_path / "verdicts.sqlite3")]
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "TERRACE_DEBUG": "0"})
     try:

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from terrace.board import Board
+from terrace.cli.errors import stop_on_sigterm
 from terrace.cli.options import (
     Seconds,
     WholeNumber,
@@ -54,8 +55,9 @@ def deal(
     path = chosen_verdicts_db(verdicts_db, old_db, check=winnable)
     if winnable:
         try:
-            found = next_winnable_deal(rules, number, max_seconds=max_seconds,
-                                       total_seconds=total_seconds, db_path=path)
+            with stop_on_sigterm():
+                found = next_winnable_deal(rules, number, max_seconds=max_seconds,
+                                           total_seconds=total_seconds, db_path=path)
         except NoWinnableDealError as error:
             raise click.ClickException(f"{error}; give more --total-seconds or other rules") from None
         except VerdictCacheError as error:
