@@ -18,8 +18,11 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy --strict src
 
+# The tests run in one process per core (pytest-xdist); TEST_PROCESSES=0
+# runs them in this process, in order.
+TEST_PROCESSES ?= auto
 unit: $(VENV)/.installed-dev
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES)
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/engine.py
