@@ -85,9 +85,16 @@ def test_generals_patience_verdict_labels_do_not_overlap(
     game = api.new(variant="generals-patience", deal_number=3)
     page = open_game(game, before_goto=assists("verdicts"), locale=locale, viewport=viewport)
     page.locator(".verdict").first.wait_for()
-    labels = page.locator(".verdict")
-    assert labels.count() == 4
-    boxes = [labels.nth(i).bounding_box() for i in range(4)]
+    assert page.locator(".verdict").count() == 4
+    # read in one go in the page: a label drawn again between two reads
+    # (the verdicts arrive while the page is open) has no box of its own
+    page.wait_for_function("""() => [...document.querySelectorAll('.verdict')]
+        .filter(e => e.getBoundingClientRect().width > 0).length === 4""")
+    boxes = page.eval_on_selector_all(".verdict", """labels => labels.map(e => {
+        const r = e.getBoundingClientRect();
+        return {x: r.x, y: r.y, width: r.width, height: r.height};
+    })""")
+    assert len(boxes) == 4
     for i, a in enumerate(boxes):
         for b in boxes[i + 1:]:
             apart = (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
