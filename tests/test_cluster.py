@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import signal
 import sys
 import time
@@ -386,10 +387,22 @@ def test_ctrl_c_stops_a_local_cluster_survey_with_one_line_and_no_traceback(tmp_
     # Ctrl+C reaches the whole process group: the client and every worker.
     survey = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               start_new_session=True)
-    time.sleep(12)  # the cluster has started and is solving
+    # the cluster has started and is solving once a deal has come back (a
+    # fixed wait is too short on a loaded machine: Ctrl+C while the workers
+    # are still importing is another case)
+    assert survey.stderr is not None
+    said = b""
+    deadline = time.monotonic() + 120
+    while b"deals/s" not in said:
+        assert time.monotonic() < deadline, said.decode()[-2000:]
+        ready, _, _ = select.select([survey.stderr], [], [], max(0.0, deadline - time.monotonic()))
+        chunk = os.read(survey.stderr.fileno(), 4096) if ready else b""
+        assert chunk, said.decode()[-2000:]
+        said += chunk
+    time.sleep(1)
     os.killpg(survey.pid, signal.SIGINT)
     _, err = survey.communicate(timeout=60)
-    text = err.decode()
+    text = (said + err).decode()
     assert survey.returncode == 130, text[-2000:]
     assert "the same command goes on from there" in text
     assert "Traceback" not in text and "WARNING" not in text and "Aborted" not in text, text[-3000:]
