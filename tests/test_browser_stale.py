@@ -131,6 +131,39 @@ def test_a_board_drawn_again_during_a_drag_cancels_the_drop(api: Api, open_game:
     assert page.locator(".ghost").count() == 0
 
 
+def test_a_click_on_the_stock_pressed_before_a_redraw_still_draws(api: Api, open_game: Any) -> None:
+    # The first draw's answer comes late; the second click is pressed on the
+    # stock shown before that answer and released on the one drawn after it
+    # (the browser sends no click then: the two are different elements).
+    game = api.play(api.new(variant="admirals-patience", deal_number=12), "c1")
+    page = open_game(game)
+    delay(page, "/moves$", 800, 0)
+    box = page.locator("[data-pile='stock']").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down(click_count=1)
+    page.mouse.up(click_count=1)
+    page.wait_for_timeout(200)
+    pressed = page.evaluate_handle("document.querySelector(\"[data-pile='stock']\")")
+    page.mouse.down(click_count=1)
+    moves_seen(page, 2)
+    assert not pressed.evaluate("node => node.isConnected")  # (the board was drawn anew)
+    page.mouse.up(click_count=1)
+    moves_seen(page, 3)
+    page.wait_for_timeout(600)
+    assert stored(api, game)["moves"] == ["c1", "s", "s"]
+    # A double click's second press drawn over stays a double click: one card.
+    page.wait_for_timeout(600)
+    delay(page, "/moves$", 800, 0)
+    page.mouse.down(click_count=1)
+    page.mouse.up(click_count=1)
+    page.wait_for_timeout(200)
+    page.mouse.down(click_count=2)
+    moves_seen(page, 4)
+    page.mouse.up(click_count=2)
+    page.wait_for_timeout(600)
+    assert stored(api, game)["moves"] == ["c1", "s", "s", "s"]
+
+
 def test_a_late_hint_is_not_shown_on_the_next_game(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)

@@ -516,6 +516,24 @@ board.addEventListener("click", (event) => {
   activate(name, event.detail || 1);
 });
 
+// A mouse press on the stock that the board's redraw replaced before the
+// release (a quick player's second click while the first card is shown) gets
+// no click from the browser: its release on the new stock draws instead. A
+// touch is not affected (the browser sends its click to the new stock).
+let pressedStock = null;
+board.addEventListener("pointerdown", (event) => {
+  const pile = event.target.closest("[data-pile]");
+  pressedStock = event.pointerType !== "touch" && pile && pile.dataset.pile === "stock" ? pile : null;
+}, true);
+board.addEventListener("mouseup", (event) => {
+  const pressed = pressedStock;
+  pressedStock = null;
+  if (!pressed || pressed.isConnected || event.button !== 0) return;  // (its click comes)
+  const pile = event.target.closest("[data-pile]");
+  if (!pile || pile.dataset.pile !== "stock" || event.detail === 2) return;
+  activate("stock", event.detail || 1);
+});
+
 let dragged = null;  // the game shown when the drag began
 
 attachDrag(board, {
