@@ -60,12 +60,15 @@ build-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc python3-dev >/dev/null; \
 	else echo "no C compiler or Python headers: the solver will run its slower pure-Python search"; fi
 
-# Debian's Chromium for the browser tests (never a Playwright browser download).
+# Debian's Chromium for the browser tests (never a Playwright browser download):
+# the browser and its old headless shell, which the tests run (a page opens in
+# about half the time; tests/web_support.py falls back to the browser).
 browser-deps:
-	@if [ -x /usr/lib/chromium/chromium ]; then :; \
+	@if [ -x /usr/lib/chromium/chromium ] && [ -x /usr/lib/chromium/chromium-headless-shell ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  echo "installing Debian's chromium for the browser tests"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  echo "installing Debian's chromium and chromium-headless-shell for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell >/dev/null; \
+	elif [ -x /usr/lib/chromium/chromium ]; then :; \
 	else echo "Chromium is missing and this is not root: browser tests will be skipped"; fi
 
 clean:

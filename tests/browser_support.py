@@ -26,7 +26,7 @@ def need_browser() -> Any:
     except ImportError:
         sync_playwright = None
     if sync_playwright is None or not Path(CHROMIUM).exists():
-        message = "Debian's chromium (/usr/lib/chromium/chromium) and playwright are needed"
+        message = f"Debian's chromium ({CHROMIUM}) and playwright are needed"
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)

@@ -25,7 +25,13 @@ from terrace.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 WINNING_LINE: dict[str, Any] = json.loads((ROOT / "tests" / "data" / "web_winning_line.json").read_text())
-CHROMIUM = "/usr/lib/chromium/chromium"
+# Debian's Chromium: its old headless shell (package chromium-headless-shell,
+# what Playwright itself runs headless: a page opens in about half the time)
+# when installed, else the browser; TERRACE_CHROMIUM names another binary.
+_CHROMIUMS = ("/usr/lib/chromium/chromium-headless-shell", "/usr/lib/chromium/chromium")
+CHROMIUM = os.environ.get("TERRACE_CHROMIUM") or next(
+    (path for path in _CHROMIUMS if Path(path).exists()), _CHROMIUMS[-1]
+)
 LOCAL = "http://localhost"
 
 
