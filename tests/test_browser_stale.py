@@ -152,7 +152,6 @@ def test_a_click_on_the_stock_pressed_before_a_redraw_still_draws(api: Api, open
     page.wait_for_timeout(600)
     assert stored(api, game)["moves"] == ["c1", "s", "s"]
     # A double click's second press drawn over stays a double click: one card.
-    page.wait_for_timeout(600)
     delay(page, "/moves$", 800, 0)
     page.mouse.down(click_count=1)
     page.mouse.up(click_count=1)

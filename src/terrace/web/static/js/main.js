@@ -508,13 +508,17 @@ board.addEventListener("click", (event) => {
   // acts on its pile only as a drop target.
   const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
   if (still && !app.selected && name !== "stock") return;
-  // A double click fires two clicks (detail 1, then 2): the stock draws on
-  // the first only, so a double click draws one card, not two. Every click
-  // of a quicker run (detail 3, 4, …: a player tapping through a long
-  // stock) draws again.
-  if (name === "stock" && event.detail === 2) return;
+  if (name === "stock") return clickStock(event.detail);
   activate(name, event.detail || 1);
 });
+
+// A double click fires two clicks (detail 1, then 2): the stock draws on the
+// first only, so a double click draws one card, not two. Every click of a
+// quicker run (detail 3, 4, …: a player tapping through a long stock) draws
+// again.
+function clickStock(detail) {
+  if (detail !== 2) activate("stock", detail || 1);
+}
 
 // A mouse press on the stock that the board's redraw replaced before the
 // release (a quick player's second click while the first card is shown) gets
@@ -530,8 +534,7 @@ board.addEventListener("mouseup", (event) => {
   pressedStock = null;
   if (!pressed || pressed.isConnected || event.button !== 0) return;  // (its click comes)
   const pile = event.target.closest("[data-pile]");
-  if (!pile || pile.dataset.pile !== "stock" || event.detail === 2) return;
-  activate("stock", event.detail || 1);
+  if (pile && pile.dataset.pile === "stock") clickStock(event.detail);
 });
 
 let dragged = null;  // the game shown when the drag began
