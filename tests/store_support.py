@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from terrace.board import Board
+from terrace.moves import Move
 from terrace.record import GameRecord
 from terrace.storage import GameStore, MemoryStore, SqliteStore, StoredGame, open_store
 
@@ -105,3 +106,17 @@ def quick_finish(store: SqliteStore, name: str) -> StoredGame:
 def digest(path: Path) -> str:
     """The SHA-256 of a file's bytes."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def count_pushes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A one-item list that counts the moves the engine plays from now on
+    (a replay plays every move of a game)."""
+    pushes = [0]
+    real_push = Board.push
+
+    def counted(board: Board, move: Move) -> None:
+        pushes[0] += 1
+        real_push(board, move)
+
+    monkeypatch.setattr(Board, "push", counted)
+    return pushes

@@ -6,11 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from store_support import golden, no_default_db
-from terrace.board import Board
+from store_support import count_pushes, golden, no_default_db
 from terrace.deal import Deal
 from terrace.errors import IllegalMoveError
-from terrace.moves import Move
 from terrace.record import GameRecord
 from terrace.storage import MemoryStore, SqliteStore, open_store
 from terrace.variants import get_rules
@@ -63,15 +61,7 @@ def watch(store: SqliteStore, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str
     """The SQL the store runs and the number of moves the engine plays."""
     statements: list[str] = []
     store._conn.set_trace_callback(statements.append)
-    pushes = [0]
-    real_push = Board.push
-
-    def counted(board: Board, move: Move) -> None:
-        pushes[0] += 1
-        real_push(board, move)
-
-    monkeypatch.setattr(Board, "push", counted)
-    return statements, pushes
+    return statements, count_pushes(monkeypatch)
 
 
 def test_a_move_on_a_long_game_is_checked_on_its_board_and_stored_as_one_row(

@@ -54,6 +54,8 @@ def parse_card(text: str) -> Card:
     >>> card_code(parse_card(" 7h "))
     '7H'
     """
+    if type(text) is str and (card := _BY_CODE.get(text)) is not None:
+        return card  # (the code as written: the deal strings of saved games)
     if not isinstance(text, str):
         raise InvalidCardError(Reason(Refusal.CARD_UNREADABLE, text=quote(text), ranks=RANKS, suits=SUITS))
     # ASCII only: 'ſ'.upper() is 'S'
@@ -65,6 +67,18 @@ def parse_card(text: str) -> Card:
         reason = Reason(Refusal.CARD_UNREADABLE, text=clip(text.strip()), ranks=RANKS, suits=SUITS)
         raise InvalidCardError(reason)
     return card
+
+
+def exact_cards(codes: list[str]) -> list[Card] | None:
+    """The cards of ``codes`` when each is written exactly as
+    :func:`card_code` writes it (as deal strings are stored), else None
+    (:func:`parse_card` then reads them one by one, and says what is wrong).
+
+    >>> exact_cards(["TD", "AS"]) == [parse_card("TD"), parse_card("AS")], exact_cards(["td"])
+    (True, None)
+    """
+    cards = [_BY_CODE.get(code) for code in codes]
+    return None if None in cards else cards  # type: ignore[return-value]
 
 
 def card_code(card: Card) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from terrace.cards import Card, card_code, format_cards, full_pack, parse_card, word_count
+from terrace.cards import Card, card_code, exact_cards, format_cards, full_pack, parse_card, word_count
 from terrace.errors import InvalidCardError, InvalidDealError
 from terrace.refusals import Reason, Refusal, quote
 from terrace.rules import Rules
@@ -132,13 +132,15 @@ class Deal:
             raise InvalidDealError(Reason(
                 Refusal.DEAL_CARD_COUNT, decks=rules.decks, cards=rules.card_count, count=word_count(text)
             ))
-        cards: list[Card] = []
-        for index, word in enumerate(words):
-            try:
-                cards.append(parse_card(word))
-            except InvalidCardError as error:
-                reason = Reason(Refusal.DEAL_BAD_CARD, index=index + 1, problem=error.why)
-                raise InvalidDealError(reason) from None
+        cards = exact_cards(words)  # (a stored deal string: each code as written)
+        if cards is None:
+            cards = []
+            for index, word in enumerate(words):
+                try:
+                    cards.append(parse_card(word))
+                except InvalidCardError as error:
+                    reason = Reason(Refusal.DEAL_BAD_CARD, index=index + 1, problem=error.why)
+                    raise InvalidDealError(reason) from None
         deal = cls(tuple(cards))
         deal.check(rules)
         return deal

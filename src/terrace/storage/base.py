@@ -483,6 +483,13 @@ def check_saved(game: StoredGame, *, now: float | None = None, prefix: str = "")
     return board
 
 
+def check_fields(game: StoredGame) -> None:
+    """The parts of :func:`check_saved` that need no replay, as the loader
+    applies them: for a game whose replay stamp vouches for the rest
+    (:func:`terrace.storage.rows.replay_stamp`)."""
+    _check_fields(game, now=None, prefix="")
+
+
 def _check_fields(game: StoredGame, *, now: float | None, prefix: str) -> None:
     """The parts of :func:`check_saved` that come before the replay (so
     that a line too long to replay is refused before it is replayed)."""

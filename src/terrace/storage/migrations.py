@@ -149,11 +149,21 @@ _V4 = (
     "CREATE INDEX events_by_game ON events (game_id, id)",
 )
 
+_V5 = (
+    # A digest of what a replay checks (rules, deal, line, status and how
+    # the game ended), written with every change that a replay checked
+    # first: the statistics skip the replay of a game whose columns and
+    # line still give this digest (rows.replay_stamp). Null until the
+    # game's next change; a wrong or missing one costs a replay, no more.
+    "ALTER TABLE games ADD COLUMN replay_stamp TEXT",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, moves and events", _V1),
     Migration(2, "start times and indexes", _V2),
     Migration(3, "final wins, assists, active time and hinted positions", _V3),
     Migration(4, "games given up", _V4),
+    Migration(5, "replay stamps", _V5),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

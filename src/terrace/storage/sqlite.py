@@ -85,12 +85,17 @@ from terrace.storage.rows import (
     FACT_COLUMNS,
     GAME_COLUMNS,
     IMPORTED,
+    LINES,
+    STAMPED,
     insert_game,
+    joined_stamp,
     load_game,
     log_event,
     read_line,
     replace_line,
+    replay_stamp,
     same_game,
+    write_stamp,
 )
 from terrace.storage.statistics import MAX_ACTIVE_MS, GameFacts, summarize
 
@@ -104,6 +109,7 @@ CHANGES = {
     "create": "the new game", "move": "the move", "undo": "the undo", "redo": "the redo",
     "restart": "the restart", "hint": "the hint", "import": "the import",
     "assist": "the use of an assist", "time": "the playing time", "give-up": "giving up the game",
+    "stamp": "the replay stamps",
 }
 """What each action stores, as error messages name it."""
 _REMEDIES = {"full": "free some disk space", "read-only": "make it writable"}
@@ -486,27 +492,67 @@ class SqliteStore:
         until it or another process changes them."""
         facts: list[GameFacts] = []
         damaged = 0
+        earned: list[tuple[str, str, int]] = []
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
-            rows = conn.execute(f"SELECT {GAME_COLUMNS}, {FACT_COLUMNS} FROM games").fetchall()
-        for row in rows:
+            rows = conn.execute(f"SELECT {GAME_COLUMNS}, {FACT_COLUMNS}, replay_stamp FROM games").fetchall()
+            stamped = any(r[-1] is not None and self._sound.get(r[0]) != hash(r[:_WIDTH]) for r in rows)
+            lines = {row[0]: row[1:] for row in conn.execute(LINES)} if stamped else {}
+        for *columns, stamp in rows:
+            row = tuple(columns)
             if self._sound.get(row[0]) != hash(row[:_WIDTH]):
                 try:
-                    row = self._sound_row(row[0])
+                    if not self._stamp_holds(row, stamp, lines):
+                        row = self._sound_row(row[0], earned)
                 except DamagedGameError as error:
                     log.warning("%s", error)
                     damaged += 1
                     continue
             if row is not None:
                 facts.append(GameFacts.from_row(row[_WIDTH:]))
+        self._keep_stamps(earned)
         return summarize(facts, damaged=damaged)
 
-    def _sound_row(self, game_id: Any) -> Any:
+    def _keep_stamps(self, stamps: list[tuple[str, str, int]]) -> None:
+        """Store the replay stamps that games replayed by the statistics
+        earned (games last changed before schema 5, or stamped by an older
+        :data:`~terrace.storage.rows.REPLAY_STAMP_VERSION`), so that the next
+        statistics, in this process or another, need not replay them. Only
+        a game still at the revision that was replayed takes its stamp, and
+        a stamp that no longer fits the row is ignored by the next read
+        anyway. This is a convenience: a database opened only to read, or
+        one that refuses the write, keeps no stamps and loses nothing."""
+        if not stamps or self.read_only:
+            return
+        try:
+            with self._transaction(write=True, action="stamp") as conn:
+                conn.executemany(
+                    "UPDATE games SET replay_stamp = ? WHERE id = ? AND revision = ?",
+                    stamps,
+                )
+        except StoreError as error:
+            log.info("replay stamps not stored: %s", error)
+
+    def _stamp_holds(self, row: tuple[Any, ...], stamp: Any, lines: dict[Any, tuple[Any, ...]]) -> bool:
+        """True when the game's row and line (as :data:`LINES` read them)
+        still give its replay stamp, and its other values pass the loader's
+        checks: the game is then sound without a replay. Raises
+        :class:`DamagedGameError` like a read."""
+        joined, moves, nul = lines.get(row[0], ("", 0, 0))
+        if stamp is None or nul or stamp != joined_stamp([row[i] for i in STAMPED], joined, moves):
+            return False
+        load_game(row[:_WIDTH], joined.split("\0") if moves else [], stamped=True)
+        self._sound[row[0]] = hash(row[:_WIDTH])
+        return True
+
+    def _sound_row(self, game_id: Any, stamps: list[tuple[str, str, int]] | None = None) -> Any:
         """The game's row as it stands (its columns, then the statistics'),
-        checked as a read checks it; None when the game is gone."""
+        checked as a read checks it; None when the game is gone. A game
+        whose replay stamp is missing or stale adds to ``stamps`` the one it
+        has earned, with its id and revision."""
         with self._transaction(write=False) as conn:
             row = conn.execute(
-                f"SELECT {GAME_COLUMNS}, {FACT_COLUMNS} FROM games WHERE id = ?", (game_id,)
+                f"SELECT {GAME_COLUMNS}, {FACT_COLUMNS}, replay_stamp FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             self._others_wrote(conn)
             if row is None:
@@ -516,8 +562,12 @@ class SqliteStore:
             if line is None:
                 known, line = None, read_line(conn, game_id)
             load_game(row[:_WIDTH], line, known)
+            if stamps is not None:
+                stamp = replay_stamp([row[i] for i in STAMPED], line)
+                if stamp != row[-1]:
+                    stamps.append((stamp, game_id, row[_WIDTH - 1]))
         self._sound[game_id] = hash(row[:_WIDTH])
-        return row
+        return row[:-1]
 
     def game_ids(self) -> list[str]:
         """Every game id, oldest game first."""
@@ -583,6 +633,7 @@ class SqliteStore:
                 "WHERE id = ?", (game.id,),
             ).fetchone()
             after.assisted = bool(assisted)
+            write_stamp(conn, game.id, line)
             log_event(conn, after, action, played_before=row[5] if old[: row[5]] == line[: row[5]] else None)
         after.mark_saved(after.revision, line)
         self._remember(after)
