@@ -16,7 +16,7 @@ from click.testing import CliRunner, Result
 
 from conftest import deal_text
 from terrace.board import Board
-from terrace.cli import main
+from terrace.cli import COMMANDS, main
 from terrace.deal import Deal
 from terrace.variants import PRESETS, TITLES, get_rules
 
@@ -263,6 +263,27 @@ def test_show_with_no_legal_moves() -> None:
 def test_version_and_help() -> None:
     assert run("--version").exit_code == 0
     assert "Terrace" in run("--help").output
+    listed = [line.split()[0] for line in run("--help").output.split("Commands:")[1].strip().splitlines()]
+    assert listed == sorted(COMMANDS)
+    for name in COMMANDS:
+        assert run(name, "--help").exit_code == 0
+
+
+def test_a_command_loads_only_what_it_needs() -> None:
+    """``terrace stats`` (or deal, export, ...) starts without the solver
+    and the web server: each command's module loads when it runs."""
+    code = ("import sys; from terrace.cli import main; main(sys.argv[1:], standalone_mode=False); "
+            "print(sorted({m.split('.')[0] + '.' + m.split('.')[1] if m.startswith('terrace.') else m "
+            "for m in sys.modules if m.startswith(('terrace.solver', 'terrace.web', 'starlette', "
+            "'uvicorn', 'terrace.cli.'))}))")
+    loaded = {}
+    for command in ("stats", "deal", "solve"):
+        done = subprocess.run([sys.executable, "-c", code, command, "--help"], capture_output=True,
+                              text=True, timeout=60, check=True)
+        loaded[command] = done.stdout.strip().splitlines()[-1]
+    assert loaded["stats"] == "['terrace.cli']"
+    assert loaded["deal"] == "['terrace.cli']"
+    assert "terrace.solver" in loaded["solve"] and "starlette" not in loaded["solve"]
 
 
 def test_foundations_option_changes_what_builds(tmp_path: Path) -> None:

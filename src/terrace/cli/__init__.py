@@ -11,17 +11,39 @@ command a thin layer over the library (see ``terrace --help``).
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import click
 
-from terrace.cli import engine, solver, storage, web
 from terrace.cli.errors import DEBUG_ENV, debug_wanted, passes_through, refusal, stopped
+
+COMMANDS = {
+    "variants": "engine:variants", "deal": "engine:deal", "replay": "engine:replay", "show": "engine:show",
+    "solve": "solver:solve_command", "hint": "solver:hint_command", "survey": "solver:survey_command",
+    "stats": "storage:stats", "export": "storage:export", "import": "storage:import_",
+    "play": "web:play",
+}
+"""Each command and where it is (module of :mod:`terrace.cli`, attribute).
+A command's module is imported only when the command is run or listed, so
+``terrace stats`` does not load the solver nor the web server."""
 
 
 class Main(click.Group):
     """The ``terrace`` group: every error of every command ends in one
     line on standard error (see :mod:`terrace.cli.errors`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, _, name = COMMANDS[cmd_name].partition(":")
+            command = getattr(importlib.import_module(f"terrace.cli.{module}"), name)
+            if not isinstance(command, click.Command) or command.name != cmd_name:
+                raise RuntimeError(f"terrace.cli.COMMANDS names {cmd_name!r} wrongly")
+            self.add_command(command)
+        return self.commands.get(cmd_name)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
@@ -54,13 +76,5 @@ class Main(click.Group):
 def main(debug: bool) -> None:
     """Terrace (Queen of Italy) and its family of patience games."""
 
-
-for _command in (
-    engine.variants, engine.deal, engine.replay, engine.show,
-    solver.solve_command, solver.hint_command, solver.survey_command,
-    storage.stats, storage.export, storage.import_,
-    web.play,
-):
-    main.add_command(_command)
 
 __all__ = ["main"]

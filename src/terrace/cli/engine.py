@@ -22,8 +22,6 @@ from terrace.cli.options import (
     verdicts_db_options,
 )
 from terrace.errors import TerraceError
-from terrace.solver.verdicts import VerdictCacheError
-from terrace.solver.winnable import NoWinnableDealError, next_winnable_deal
 from terrace.variants import VARIANTS
 
 
@@ -54,6 +52,10 @@ def deal(
     number = deal_number
     path = chosen_verdicts_db(verdicts_db, old_db, check=winnable)
     if winnable:
+        # (the solver loads only for --winnable: a plain deal starts quicker)
+        from terrace.solver.verdicts import VerdictCacheError
+        from terrace.solver.winnable import NoWinnableDealError, next_winnable_deal
+
         try:
             with stop_on_sigterm():
                 found = next_winnable_deal(rules, number, max_seconds=max_seconds,

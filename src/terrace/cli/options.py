@@ -26,7 +26,6 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.refusals import clip
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
-from terrace.solver.survey import parse_range
 from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
 from terrace.storage.paths import default_verdicts_path
@@ -142,6 +141,8 @@ class DealRange(click.ParamType[str]):
             if not text.isascii():
                 raise ValueError(f"{clip(text)!r} is not a range of deal numbers such as 1-10000 "
                                  "(write them in the digits 0-9)")
+            from terrace.solver.survey import parse_range  # (the solver loads only for a range)
+
             first, last = parse_range(text)
         except ValueError as error:
             self.fail(str(error), param, ctx)
