@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from starlette.routing import Mount, Route
 
 import terrace.web.i18n  # noqa: F401  (adds the web layer's refusal codes)
-from terrace.cli import main
+from terrace.cli import all_commands, main
 from terrace.errors import TerraceError
 from terrace.refusals import LANGUAGES, Param, Reason, Refusal, catalogues
 from terrace.rules import RULE_OPTIONS, OptionKind
@@ -170,12 +170,12 @@ def test_api_md_names_every_field_of_the_game_json() -> None:
 
 def test_readme_shows_every_command() -> None:
     text = (DOCS.parent / "README.md").read_text()
-    missing = [name for name in main.commands if not re.search(rf"\bterrace {name}\b", text)]
+    missing = [name for name in all_commands() if not re.search(rf"\bterrace {name}\b", text)]
     assert not missing, f"README.md shows no {missing}"
 
 
 def test_readme_and_rules_md_list_the_commands_with_rule_options() -> None:
-    taking = {name for name, command in main.commands.items()
+    taking = {name for name, command in all_commands().items()
               if any(param.name == "decks" for param in command.params)}
     for page in (DOCS.parent / "README.md", DOCS / "rules.md"):
         text = " ".join(page.read_text().split())

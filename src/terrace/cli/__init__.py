@@ -77,4 +77,15 @@ def main(debug: bool) -> None:
     """Terrace (Queen of Italy) and its family of patience games."""
 
 
-__all__ = ["main"]
+def all_commands() -> dict[str, click.Command]:
+    """Every command by name, each module loaded (for the help and the tests).
+
+    >>> sorted(all_commands()) == sorted(COMMANDS)
+    True
+    """
+    ctx = click.Context(main)
+    found = {name: main.get_command(ctx, name) for name in main.list_commands(ctx)}
+    return {name: command for name, command in found.items() if command is not None}
+
+
+__all__ = ["COMMANDS", "all_commands", "main"]
