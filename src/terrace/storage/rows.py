@@ -222,19 +222,23 @@ def _rules_and_deal(rules_text: Any, deal_text: Any, known: StoredGame | None) -
         return known.rules, Deal(known.deal.cards)
     if not isinstance(rules_text, str):
         raise ValueError("the rules are not JSON text")
-    return _rules_from_text(rules_text), Deal.parse(deal_text, _rules_from_text(rules_text))
+    # (most games of a database share a few rules, and Rules cannot change:
+    # a stored text of ordinary length is read once)
+    rules = _known_rules(rules_text) if len(rules_text) <= 1024 else _rules_from_text(rules_text)
+    return rules, Deal.parse(deal_text, rules)
 
 
-@functools.lru_cache(maxsize=64)
 def _rules_from_text(rules_text: str) -> Rules:
-    """The rules a stored JSON text gives (most games share a few, and
-    :class:`Rules` cannot change); raises ``ValueError`` for rules that are
-    incomplete, and what :meth:`Rules.from_dict` raises."""
+    """The rules a stored JSON text gives; raises ``ValueError`` for rules
+    that are incomplete, and what :meth:`Rules.from_dict` raises."""
     data = json.loads(rules_text)
     rules = Rules.from_dict(data)
     if data != rules.to_dict():
         raise ValueError("the rules are incomplete")
     return rules
+
+
+_known_rules = functools.lru_cache(maxsize=64)(_rules_from_text)
 
 
 def same_game(a: StoredGame | None, b: StoredGame) -> bool:
