@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -344,7 +346,7 @@ def test_undecided_samples_are_reported_and_never_back_a_sampled_hint() -> None:
     assert decision.kind == "sampled" and decision.wins == 0
     assert decision.undecided == decision.samples == len(player._samples)
     assert decision.to_dict()["undecided"] == decision.samples
-    hinted = fair_hint(board, settings=settings)
+    hinted = fair_hint(board, settings=settings, escalate=False)
     assert (hinted.kind, hinted.move) == ("heuristic", decision.move)
     words = describe({**hinted.to_dict(), "fair": True})
     assert "no sampled stock order was decided in the time; the rule of thumb" in words
@@ -352,3 +354,32 @@ def test_undecided_samples_are_reported_and_never_back_a_sampled_hint() -> None:
     report = hint_report(Board.from_number(4, get_rules("falling-star")), samples=2, seconds=60)
     assert report["kind"] == "sampled" and 0 < report["undecided"] <= report["samples"] - report["wins"]
     assert f"{report['undecided']} undecided" in describe(report)
+
+
+def test_a_fair_hint_decides_again_with_more_positions_while_its_time_allows() -> None:
+    """Samples left undecided by the player's small node budget are solved
+    again with four times the positions, round after round, while most are
+    undecided and the next round still ends within the hint's time; the
+    round that decided most samples is the hint."""
+    from terrace.solver.advice import ESCALATION, fair_hint
+
+    board = Board.from_number(3, get_rules("big-terrace"))
+    board.push_text("c1")
+    settings = FairSettings(samples=4, nodes=2, early=False)
+    once = fair_hint(board, settings=settings, escalate=False)
+    assert once.kind == "heuristic" and once.undecided == once.samples
+    again = fair_hint(board, settings=settings, seconds=30)
+    assert again.kind == "sampled" and 2 * again.undecided <= again.samples and again.wins > 0
+    assert again.move in board.legal_moves
+    # the same samples, decided with ESCALATION ** k times the positions
+    rounds = [fair_hint(board, settings=replace(settings, nodes=2 * ESCALATION ** k), escalate=False)
+              for k in range(10)]
+    assert any((r.move, r.wins, r.undecided) == (again.move, again.wins, again.undecided) for r in rounds)
+    # a hard game with little time: the hint keeps to its time
+    hard = Board.from_number(1, get_rules("admirals-patience"))
+    for text in ("c1", "rf"):
+        hard.push_text(text)
+    started = time.perf_counter()
+    quick = fair_hint(hard, settings=FairSettings(samples=4, early=False), seconds=1.0)
+    assert time.perf_counter() - started < 2.5
+    assert quick.kind in ("heuristic", "sampled") and quick.move in hard.legal_moves
