@@ -54,8 +54,6 @@ def parse_card(text: str) -> Card:
     >>> card_code(parse_card(" 7h "))
     '7H'
     """
-    if type(text) is str and (card := _BY_CODE.get(text)) is not None:
-        return card  # (the code as written: the deal strings of saved games)
     if not isinstance(text, str):
         raise InvalidCardError(Reason(Refusal.CARD_UNREADABLE, text=quote(text), ranks=RANKS, suits=SUITS))
     # ASCII only: 'ſ'.upper() is 'S'

@@ -52,11 +52,13 @@ it did (the rules of the engine changed), and every game is replayed again
 once."""
 LINES = (
     "SELECT game_id, group_concat(move, char(0)), count(*), max(instr(move, char(0))) "
-    "FROM moves GROUP BY game_id"
+    "FROM moves WHERE game_id IN (SELECT value FROM json_each(?)) GROUP BY game_id"
 )
-"""Every game's line in one scan of the moves table (in the order of its
-key, game and ply): the moves joined by NUL characters, their number, and
-whether one holds a NUL itself (then the joined text is ambiguous)."""
+"""The lines of the games whose ids a JSON array gives, in one query (each
+read along the moves table's key, game and ply): the moves joined by NUL
+characters, their number, and whether one holds a NUL itself (then the
+joined text is ambiguous). One game costs a lookup, not a scan of every
+move in the file."""
 MAX_QUOTE = 200
 """Messages quote at most this many characters of what they were given."""
 

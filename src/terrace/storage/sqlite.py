@@ -496,11 +496,15 @@ class SqliteStore:
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
             rows = conn.execute(f"SELECT {GAME_COLUMNS}, {FACT_COLUMNS}, replay_stamp FROM games").fetchall()
-            stamped = any(r[-1] is not None and self._sound.get(r[0]) != hash(r[:_WIDTH]) for r in rows)
-            lines = {row[0]: row[1:] for row in conn.execute(LINES)} if stamped else {}
+            # (games not found sound since they last changed; of those, the
+            # stamped ones have their lines read, to check the stamps)
+            unsure = {r[0] for r in rows if self._sound.get(r[0]) != hash(r[:_WIDTH])}
+            stamped = [r[0] for r in rows if r[0] in unsure and r[-1] is not None and isinstance(r[0], str)]
+            found = conn.execute(LINES, (json.dumps(stamped),)) if stamped else []
+            lines = {row[0]: row[1:] for row in found}
         for *columns, stamp in rows:
             row = tuple(columns)
-            if self._sound.get(row[0]) != hash(row[:_WIDTH]):
+            if row[0] in unsure:
                 try:
                     if not self._stamp_holds(row, stamp, lines):
                         row = self._sound_row(row[0], earned)
