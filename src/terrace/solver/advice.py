@@ -14,6 +14,7 @@ solver's proved line, which looks at the face-down stock).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -33,7 +34,7 @@ MOST_NODES = 100_000_000
 
 def fair_hint(
     board: Board, *, settings: FairSettings | None = None, seed: int = 0, seconds: float = 10.0,
-    escalate: bool = True,
+    escalate: bool = True, cancel: Callable[[], bool] | None = None,
 ) -> Decision:
     """The fair player's move for ``board`` (which it sees only through
     :func:`~terrace.solver.observation.observe`), within ``seconds``. A
@@ -48,7 +49,8 @@ def fair_hint(
     :data:`ESCALATION` times longer, would still end before ``seconds``),
     the hint decides again on the same samples with :data:`ESCALATION`
     times the positions, and keeps the round that decided most samples
-    (the later one on a tie). ``escalate=False`` decides once."""
+    (the later one on a tie). ``escalate=False`` decides once. ``cancel``
+    (a client that went away) stops the solving as the deadline does."""
     check_budget(seconds)
     settings = settings or FairSettings()
     observed = observe(board)
@@ -56,11 +58,13 @@ def fair_hint(
     best: Decision | None = None
     while True:
         started = time.perf_counter()
-        decision = FairPlayer(settings, seed).decide(observed, deadline)
+        decision = FairPlayer(settings, seed, cancel).decide(observed, deadline)
         took = time.perf_counter() - started
         if best is None or _decided(decision) >= _decided(best):
             best = decision
         if not escalate or decision.kind != "sampled" or 2 * decision.undecided <= decision.samples:
+            break
+        if cancel is not None and cancel():
             break
         if settings.nodes * ESCALATION > MOST_NODES or started + took * (ESCALATION + 1) > deadline:
             break

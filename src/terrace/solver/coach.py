@@ -256,7 +256,7 @@ def _ask_fair(analysis: Analysis, start: Board, game: _Bisection, settings: Fair
     for played in game.moves[: game.low]:
         board.push(played)  # with the game's history: the fair player never goes back
     now = time.perf_counter()
-    decision = _FairPlayer(settings, seed, cancel).decide(observe(board), now + (deadline - now) * 0.7)
+    decision = FairPlayer(settings, seed, cancel).decide(observe(board), now + (deadline - now) * 0.7)
     analysis.fair = decision
     move = decision.move
     if move is None:
@@ -275,17 +275,6 @@ def _ask_fair(analysis: Analysis, start: Board, game: _Bisection, settings: Fair
     analysis.fair_result = UNKNOWN
     if left > 0:
         analysis.fair_result = solve(after, max_seconds=left, all_candidates=False, cancel=cancel).result
-
-
-class _FairPlayer(FairPlayer):
-    """The fair player, also stopped by ``cancel`` (a client that went away)."""
-
-    def __init__(self, settings: FairSettings | None, seed: int, cancel: Cancel | None) -> None:
-        super().__init__(settings, seed)
-        self._stop = cancel
-
-    def _cancel(self) -> bool:
-        return super()._cancel() or (self._stop is not None and self._stop())
 
 
 def _same(board: Board, a: Move, b: Move) -> bool:
@@ -331,7 +320,7 @@ def base_chances(
     count = settings.samples * settings.choice_factor
     if not obs.choosing:
         return {"samples": count, "candidates": [], "seconds": 0.0}
-    player = _FairPlayer(settings, seed, cancel)
+    player = FairPlayer(settings, seed, cancel)
     decision = player.decide(obs, began + seconds)
     counts = {move: (wins, tried) for move, wins, tried in decision.choices}
     candidates = []

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -168,8 +168,11 @@ class FairPlayer:
 
     name = "fair"
 
-    def __init__(self, settings: FairSettings | None = None, seed: int = 0) -> None:
+    def __init__(
+        self, settings: FairSettings | None = None, seed: int = 0, cancel: Callable[[], bool] | None = None
+    ) -> None:
         self.settings = settings or FairSettings()
+        self._stop = cancel  # (also stops at a decision's deadline: a client that went away)
         self.rng = random.Random(seed)
         self._samples: list[_Sample] = []
         self._last: Move | None = None
@@ -294,6 +297,8 @@ class FairPlayer:
         return max(0.0, min(cap, self._deadline - time.perf_counter()))
 
     def _cancel(self) -> bool:
+        if self._stop is not None and self._stop():
+            return True
         return self._deadline is not None and time.perf_counter() >= self._deadline
 
     def _solve(self, board: Board, nodes: int, all_candidates: bool = False) -> Any:

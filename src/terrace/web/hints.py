@@ -61,7 +61,7 @@ def find_hint(
         decision = Decision(None, "none")
     else:
         settings = FairSettings(samples=FAIR_SAMPLES, early=False)
-        decision = fair_hint(board, settings=settings, seed=seed, seconds=seconds)
+        decision = fair_hint(board, settings=settings, seed=seed, seconds=seconds, cancel=cancel)
     kind = decision.kind  # "heuristic" when no sample was decided (see fair_hint)
     why = None
     if decision.move is None:
