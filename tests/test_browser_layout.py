@@ -116,6 +116,30 @@ def test_big_terrace_on_a_phone(api: Api, open_game: Any) -> None:
     assert_fits(page)
 
 
+TOPMOST_AT_COUNT = """(pile) => {
+  const count = document.querySelector(`[data-pile="${pile}"] .count`);
+  const r = count.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return { count: count.textContent, onTop: count === top || count.contains(top) };
+}"""
+
+
+def test_a_lit_waste_card_keeps_its_count_in_sight(api: Api, open_game: Any) -> None:
+    """Selected, or pointed at by a hint or the coach, the waste card is
+    raised above its neighbours; the number of cards in the waste stays on
+    top of it (it used to slip under the card)."""
+    game = api.play(api.new(variant="terrace", deal_number=3), "c1", "s", "s")
+    page = open_game(game)
+    assert page.evaluate(TOPMOST_AT_COUNT, "stock")["onTop"]
+    for lit in ("", "selected", "hint-src", "coach-lost-src", "coach-fair-src"):
+        page.evaluate("""(lit) => {
+          const card = document.querySelector('[data-pile="waste"] > .card');
+          card.className = card.className.replace(/ (selected|hint-src|coach-[a-z]+-src)/g, '');
+          if (lit) card.classList.add(lit);
+        }""", lit)
+        assert page.evaluate(TOPMOST_AT_COUNT, "waste") == {"count": "2", "onTop": True}, lit
+
+
 def test_the_phone_uses_its_height(api: Api, open_game: Any) -> None:
     page = open_game(mid_game(api), **PHONE)
     sizes = page.evaluate("""() => ({
