@@ -140,6 +140,20 @@ def test_a_lit_waste_card_keeps_its_count_in_sight(api: Api, open_game: Any) -> 
         assert page.evaluate(TOPMOST_AT_COUNT, "waste") == {"count": "2", "onTop": True}, lit
 
 
+def test_a_long_toast_uses_the_width_of_a_phone(api: Api, open_game: Any) -> None:
+    """A hint's toast on a phone spans nearly the screen, not half of it (a
+    box placed at the middle once could only grow to the right half)."""
+    game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
+    page = open_game(game, **PHONE)
+    page.locator("#btn-hint").click()
+    toast = page.locator("#toast.show")
+    toast.wait_for()
+    page.wait_for_timeout(300)  # (its slide in)
+    box = toast.bounding_box()
+    assert box is not None and len(toast.inner_text()) > 80
+    assert box["width"] > 0.85 * 390 and box["x"] >= 0 and box["x"] + box["width"] <= 390
+
+
 def test_the_phone_uses_its_height(api: Api, open_game: Any) -> None:
     page = open_game(mid_game(api), **PHONE)
     sizes = page.evaluate("""() => ({
