@@ -154,6 +154,22 @@ def test_a_long_toast_uses_the_width_of_a_phone(api: Api, open_game: Any) -> Non
     assert box["width"] > 0.85 * 390 and box["x"] >= 0 and box["x"] + box["width"] <= 390
 
 
+@pytest.mark.parametrize("phone", [False, True])
+def test_every_box_of_the_settings_is_full_size(api: Api, open_game: Any, phone: bool) -> None:
+    """A check box beside a label of two lines is as large as the others
+    (it used to shrink to make room for the label)."""
+    page = open_game(mid_game(api), **(PHONE if phone else {}))
+    if phone:
+        page.locator("#btn-menu").click()
+    page.locator("#btn-settings").click()
+    boxes = page.locator("#dlg-settings[open] input[type='checkbox']")
+    boxes.first.wait_for()
+    sizes = [box.bounding_box() for box in boxes.all()]
+    assert len(sizes) >= 4
+    widths = {round(size["width"]) for size in sizes if size is not None}
+    assert len(widths) == 1 and widths.pop() >= 19, sizes
+
+
 def test_the_phone_uses_its_height(api: Api, open_game: Any) -> None:
     page = open_game(mid_game(api), **PHONE)
     sizes = page.evaluate("""() => ({
