@@ -479,3 +479,27 @@ def test_the_leave_question_answered_no_gives_the_focus_back_to_start(api: Api, 
     page.wait_for_timeout(100)
     assert page.locator("#dlg-new[open]").count() == 1
     assert page.evaluate("document.activeElement.id") == "new-start"
+
+
+@pytest.mark.parametrize(("locale", "title"), [
+    ("en-GB", "Terrace (custom: foundations in suit, redeals 1)"),
+    ("de-DE", "Terrace (eigene Regeln: Zielstapel in Farbe (Symbol), weitere Durchgänge 1)"),
+])
+def test_a_custom_group_of_the_statistics_is_named_in_the_page_language(
+    browser: Any, locale: str, title: str
+) -> None:
+    """The options of a custom game's group are said as the page speaks,
+    not in the server's English."""
+    with running_server() as url:
+        api = Api(url)
+        game = api.play(api.new(variant="terrace", options={"foundations": "suit", "redeals": 1},
+                                deal_number=5), "c1")
+        context = browser.new_context(viewport={"width": 1440, "height": 900}, locale=locale)
+        page = context.new_page()
+        page.goto(f"{url}?game={game['id']}")
+        page.wait_for_selector("body[data-ready='true']")
+        page.locator("#btn-stats").click()
+        row = page.locator(f"#dlg-stats tr[data-variant='{game['stats_key']}'] th")
+        assert row.inner_text() == title
+        context.close()
+        api.client.close()

@@ -16,8 +16,11 @@ from terrace.variants import (
     canonical_name,
     get_rules,
     get_variant,
+    label_parts,
+    label_title,
     name_key,
     preset_name,
+    rules_label,
     variant_names,
 )
 
@@ -123,3 +126,24 @@ def test_unknown_variant_has_a_code() -> None:
         get_variant("x" * 1000)
     assert info.value.code is Refusal.VARIANT_UNKNOWN
     assert len(str(info.value)) < 600
+
+
+@pytest.mark.parametrize(("name", "options"), [
+    ("terrace", {}),
+    ("terrace", {"decks": 1, "reserve": 0}),
+    ("wood", {"foundation_return": True, "spaces": FREE, "redeals": 2}),
+    ("admirals-patience", {"foundations": ALT, "candidates": 0, "piles": 20}),
+])
+def test_a_label_gives_back_its_variant_and_options(name: str, options: dict[str, object]) -> None:
+    """What a page needs to name a statistics group in its own language."""
+    rules = get_rules(name, **options)
+    label = rules_label(name, rules)
+    variant, changes = label_parts(label)
+    assert variant == name
+    plain = rules.to_dict()
+    expected = [key for key, value in plain.items() if value != PRESETS[name].to_dict()[key]]
+    assert [key for key, _ in changes] == expected
+    for key, text in changes:
+        value = plain[key]
+        assert text == ({True: "yes", False: "no"}[value] if isinstance(value, bool) else str(value))
+    assert label_title(label).startswith(TITLES[name])

@@ -100,6 +100,10 @@ def test_a_game_with_custom_options_has_its_own_statistics_key(client: TestClien
     assert stats["variants"][custom["stats_key"]]["played"] == 1
     titles = {"terrace": "Terrace", custom["stats_key"]: "Terrace (custom: decks 1, reserve 0)"}
     assert stats["titles"] == titles
+    assert stats["groups"] == {
+        "terrace": {"variant": "terrace", "custom": []},
+        custom["stats_key"]: {"variant": "terrace", "custom": [["decks", "1"], ["reserve", "0"]]},
+    }
     recent = client.get("/api/games?recent=5").json()["games"]
     assert {g["stats_key"] for g in recent} == {"terrace", custom["stats_key"]}
 

@@ -184,6 +184,27 @@ def rules_label(variant: str, rules: Rules) -> str:
     return f"{variant}{CUSTOM}{', '.join(changed)})"
 
 
+def label_parts(label: str) -> tuple[str, list[tuple[str, str]]]:
+    """The variant a :func:`rules_label` names, and the options it lists,
+    each as its field of ``Rules.to_dict()`` and its value as the label
+    writes it (none for a preset's label): what a page needs to say the
+    label in its own language.
+
+    >>> label_parts("wood (custom: decks 1, foundation-return yes)")
+    ('wood', [('decks', '1'), ('foundation_return', 'yes')])
+    >>> label_parts("generals-patience")
+    ('generals-patience', [])
+    """
+    name, custom, rest = label.partition(CUSTOM)
+    if not custom or not rest.endswith(")"):
+        return name, []
+    changes = []
+    for part in rest[:-1].split(", "):
+        option, _, value = part.partition(" ")
+        changes.append((option.replace("-", "_"), value))
+    return name, changes
+
+
 def label_title(label: str) -> str:
     """A :func:`rules_label` with the variant's title in place of its name.
 

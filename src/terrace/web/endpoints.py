@@ -25,7 +25,15 @@ from terrace.rules import RULE_OPTIONS, Rules
 from terrace.solver.hint_line import KeptLine
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import GAME_ID, GameStore, StoredGame
-from terrace.variants import VARIANTS, canonical_name, get_rules, get_variant, label_title, preset_name
+from terrace.variants import (
+    VARIANTS,
+    canonical_name,
+    get_rules,
+    get_variant,
+    label_parts,
+    label_title,
+    preset_name,
+)
 from terrace.web import hints
 from terrace.web.endgame import AUTOPLAY_MODES, ReportClock, autoplay
 from terrace.web.i18n import WebRefusal, pick_language
@@ -349,10 +357,16 @@ class WebGame:
         return json_response(result)
 
     async def stats(self, request: Request) -> Response:
-        """The statistics, with the title of each group of ``variants``."""
+        """The statistics, with the title of each group of ``variants``, and
+        its variant and changed options (for a page that names them in its
+        own language)."""
         # (the first call may replay every saved game once: not on the event loop)
         data = await run_in_threadpool(self.store.statistics)
         data["titles"] = {key: label_title(key) for key in data["variants"]}
+        data["groups"] = {}
+        for key in data["variants"]:
+            variant, custom = label_parts(key)
+            data["groups"][key] = {"variant": variant, "custom": custom}
         return json_response(data)
 
     # -- ending a game ----------------------------------------------------

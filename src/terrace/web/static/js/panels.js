@@ -256,16 +256,31 @@ function chart(stats, games) {
   return svg;
 }
 
+// A statistics group's title in the page's language: the variant's title,
+// and for other rules the options that differ, with the values the new-game
+// form shows (the server's English title when it says no more).
+function groupTitle(data, name) {
+  const group = (data.groups || {})[name];
+  const variant = group && (app.variants ? app.variants.variants : []).find((v) => v.name === group.variant);
+  if (!group || !variant) return (data.titles || {})[name] || name;
+  if (!group.custom.length) return variant.title;
+  const said = (value) => {
+    if (value === "yes" || value === "no") return t(`stats.${value}`);
+    const choice = t(`choice.${value}`);
+    return choice === `choice.${value}` ? value : choice;
+  };
+  const changes = group.custom.map(([option, value]) => `${t(`stats.opt.${option}`)} ${said(value)}`);
+  return `${variant.title} (${t("stats.custom")}: ${changes.join(", ")})`;
+}
+
 export async function openStats({ resume, startReplay }) {
   const dialog = $("#dlg-stats");
   const [stats, recent] = await Promise.all([api.stats(), api.recent(20)]);
   if (!stats.ok || !recent.ok) return toast((stats.ok ? recent : stats).data.error);
   const head = el("tr", {}, el("th", { scope: "col", text: t("stats.variant") }),
     ...STATS_COLUMNS.map(([k]) => el("th", { scope: "col", text: t(`stats.${k}`) })));
-  const titles = { ...Object.fromEntries((app.variants ? app.variants.variants : []).map((v) => [v.name, v.title])),
-    ...(stats.data.titles || {}) };
   const rows = [statsRow(t("stats.overall"), stats.data.overall, "overall"),
-    ...Object.entries(stats.data.variants || {}).map(([name, block]) => statsRow(titles[name] || name, block, name))];
+    ...Object.entries(stats.data.variants || {}).map(([name, block]) => statsRow(groupTitle(stats.data, name), block, name))];
   const table = el("div", { class: "table-wrap" }, el("table", { class: "stats" }, el("thead", {}, head), el("tbody", {}, ...rows)));
   const honest = el("p", { class: "help stats-note", text: t("stats.honest") });
   const games = recent.data.games;
