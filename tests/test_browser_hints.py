@@ -236,3 +236,28 @@ def test_a_candidates_number_and_verdict_are_in_its_piles_name(api: Api, open_ga
     assert page.get_by_role("button", name=name, exact=True).count() == 1
     # Not a candidate: no choice in its name.
     assert "choice" not in (page.locator("[data-pile='t4']").get_attribute("aria-label") or "")
+
+
+def test_once_nothing_is_hidden_the_hint_says_so(api: Api, open_game: Any) -> None:
+    """With every card seen (the stock run out, its one redeal known), the
+    fair hint is a proved line, and it says why that is fair."""
+    from terrace.solver.advice import nothing_hidden
+    from web_support import WINNING_LINE
+
+    board = Board.from_number(WINNING_LINE["deal_number"],
+                              get_rules(WINNING_LINE["variant"], **WINNING_LINE["options"]))
+    played = []
+    for text in WINNING_LINE["moves"]:
+        if nothing_hidden(board):
+            break
+        board.push(Move.parse(text))
+        played.append(text)
+    game = api.new(variant=WINNING_LINE["variant"], options=WINNING_LINE["options"],
+                   deal_number=WINNING_LINE["deal_number"])
+    page = open_game(api.play(game, *played), reduced_motion="reduce")
+    found = press_hint(page)
+    assert (found["fair"], found["kind"]) == (True, "winnable")
+    moves = len(found["line"])
+    expected = f"Nothing is face down: backed by a proved winning line of {moves} moves."
+    assert page.locator("#prompt").inner_text().endswith(expected)
+    assert page.locator(".hint-src").count() == 1

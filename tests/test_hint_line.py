@@ -179,3 +179,37 @@ def test_fair_hints_say_what_backs_them() -> None:
     assert found["fair"] is True and found["kind"] in ("sampled", "heuristic") and found["line"] == []
     assert 0 <= found["wins"] <= found["samples"] and (found["samples"] > 0) == (found["kind"] == "sampled")
     assert found["move"] in [str(m) for m in board.legal_moves]
+
+
+def test_once_nothing_is_hidden_the_fair_hint_is_the_proved_line() -> None:
+    """Once the stock of a one-redeal game has run out, every card has been
+    seen (the redeal turns over a waste the player knows): the fair hint is
+    then the proved line (fair, since the player knows the stock to come),
+    in the web game and in `terrace hint`; following it wins, through the
+    redeal. Before that, the fair hint samples stocks as ever."""
+    from terrace.solver.advice import describe, hint_report, nothing_hidden
+    from web_support import WINNING_LINE
+
+    rules = get_rules(WINNING_LINE["variant"], **WINNING_LINE["options"])
+    board = Board.from_number(WINNING_LINE["deal_number"], rules)
+    moves = [Move.parse(text) for text in WINNING_LINE["moves"]]
+    for move in moves:
+        if nothing_hidden(board):
+            break
+        before = board.copy()
+        board.push(move)
+    assert not board.stock and board.waste and board.redeals_used == 0
+    sampled = find_hint(before, 3.0)
+    assert sampled["fair"] is True and sampled["kind"] in ("sampled", "heuristic", "safe", "only")
+    report = hint_report(board, seconds=5.0)
+    assert report["fair"] is True and report["kind"] == "winnable" and "samples" not in report
+    assert describe(report).endswith("(nothing is face down)")
+    kept, redealt = None, False
+    while not board.is_won():
+        found = find_hint(board, 5.0, kept=kept)
+        assert found["fair"] is True and found["kind"] == "winnable", found
+        assert found["line"][0] == found["move"]
+        kept = found["kept"]
+        board.push(Move.parse(found["move"]))
+        redealt = redealt or board.redeals_used == 1
+    assert redealt

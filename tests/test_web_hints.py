@@ -152,3 +152,30 @@ def test_base_card_verdicts_are_an_assist(client: TestClient, store: GameStore) 
     assert store.get(game["id"]).assisted
     client.post(f"/api/games/{game['id']}/moves", json={"move": "c1"})
     assert client.get("/api/stats").json()["overall"]["assisted"] == 1
+
+
+def test_once_nothing_is_hidden_the_fair_hint_is_a_proved_line_and_no_assist(
+    client: TestClient, store: GameStore
+) -> None:
+    """With the stock run out and its redeal known, the page's fair hint is
+    the proved line; it is not an assist, and the next hint follows it."""
+    from terrace.solver.advice import nothing_hidden
+    from web_support import WINNING_LINE
+
+    game = new_game(client, variant=WINNING_LINE["variant"], options=WINNING_LINE["options"],
+                    deal_number=WINNING_LINE["deal_number"])
+    board = Board.from_number(WINNING_LINE["deal_number"],
+                              get_rules(WINNING_LINE["variant"], **WINNING_LINE["options"]))
+    for text in WINNING_LINE["moves"]:
+        if nothing_hidden(board):
+            break
+        board.push(Move.parse(text))
+        game = client.post(f"/api/games/{game['id']}/moves", json={"move": text}).json()
+    first = hint(client, game)
+    assert (first["fair"], first["kind"], first["counted"]) == (True, "winnable", True)
+    assert first["line"][0] == first["move"] and "kept" not in first
+    moved = client.post(f"/api/games/{game['id']}/moves", json={"move": first["move"]}).json()
+    second = hint(client, moved)
+    assert second["kind"] == "winnable" and second["line"] == first["line"][1:]  # (the kept line)
+    stored = store.get(game["id"])
+    assert stored.hints == 2 and not stored.assisted

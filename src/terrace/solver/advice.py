@@ -1,5 +1,7 @@
 """Hints for a position: fair (from what a player sees) or peeking (the
-solver's proved line, which looks at the face-down stock).
+solver's proved line, which looks at the face-down stock). Once a player
+has seen every card (the stock is empty, or known after a redeal), the
+proved line is fair too, and a fair hint gives it (:func:`open_hint`).
 
 >>> from terrace.board import Board
 >>> from terrace.variants import get_rules
@@ -21,7 +23,7 @@ from typing import Any
 from terrace.board import Board
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
-from terrace.solver.hint_line import NO_NEW_POSITION, peek_hint, why_no_move
+from terrace.solver.hint_line import NO_NEW_POSITION, Cancel, KeptLine, PeekHint, peek_hint, why_no_move
 from terrace.solver.observation import observe
 from terrace.solver.playout import check_budget
 
@@ -75,6 +77,29 @@ def fair_hint(
     return best
 
 
+def nothing_hidden(board: Board) -> bool:
+    """True when a player has seen every card: the stock is empty, or it
+    holds only cards seen before (the waste turned over by a redeal).
+
+    >>> from terrace.variants import get_rules
+    >>> board = Board.from_number(4, get_rules("falling-star"))
+    >>> nothing_hidden(board)
+    False
+    """
+    return not observe(board).unseen
+
+
+def open_hint(board: Board, seconds: float, kept: KeptLine | None = None,
+              cancel: Cancel | None = None) -> PeekHint | None:
+    """The peeking hint (a proved winning line, a proved loss, or the rule of
+    thumb), when nothing is hidden from the player, so that it is fair;
+    else None. A fair hint then needs no sampled stocks: every sample would
+    be the one stock the player knows."""
+    if not nothing_hidden(board):
+        return None
+    return peek_hint(board, seconds, kept, cancel=cancel)
+
+
 def _decided(decision: Decision) -> int:
     """How many of a decision's samples were decided (won or lost)."""
     return decision.samples - decision.undecided
@@ -89,16 +114,18 @@ def hint_report(
     orders in which the move wins), ``undecided`` (of ``samples``, those the
     solver could not decide: not counted as wins), ``choices`` and
     ``solves``. Peeking: ``move``, ``kind``
-    (``winnable``, ``lost`` or ``heuristic``) and the proved ``line``."""
+    (``winnable``, ``lost`` or ``heuristic``) and the proved ``line``; a
+    fair report once nothing is hidden (:func:`open_hint`) is the same."""
     check_budget(seconds)
     start = time.perf_counter()
-    if fair:
+    found = open_hint(board, seconds) if fair else None
+    if fair and found is None:
         # one decision that someone asked about: every sample, no early stop
         settings = FairSettings(early=False) if samples is None else FairSettings(samples, early=False)
         report = fair_hint(board, settings=settings, seed=seed, seconds=seconds).to_dict()
         report["why"] = None if report["move"] is not None else why_no_move(board)
     else:
-        found = peek_hint(board, seconds)  # the game so far is board's move stack
+        found = found or peek_hint(board, seconds)  # the game so far is board's move stack
         report = {
             "move": None if found.move is None else str(found.move),
             "kind": found.kind,
@@ -121,6 +148,8 @@ def describe(report: dict[str, Any]) -> str:
     's: no sampled stock order was decided in the time; the rule of thumb (does not look at face-down cards)'
     >>> describe({"move": "wf", "kind": "winnable", "fair": False, "line": ["wf", "s"]})
     'wf: starts a winning line of 2 moves (looks at the face-down stock)'
+    >>> describe({"move": "t4f", "kind": "winnable", "fair": True, "line": ["t4f", "wf"]})
+    't4f: starts a winning line of 2 moves (nothing is face down)'
     """
     move = report["move"]
     if move is None:
@@ -129,7 +158,7 @@ def describe(report: dict[str, Any]) -> str:
         if report.get("why") == NO_NEW_POSITION:
             return "no move: every move returns to a position already reached"
         return "no move: the game is over"
-    if report["fair"]:
+    if report["fair"] and "samples" in report:  # (else a proved line, fair once nothing is hidden)
         reason = {
             "only": "the only move that leads somewhere new",
             "safe": "a foundation move that is safe whatever the stock holds",
@@ -140,7 +169,8 @@ def describe(report: dict[str, Any]) -> str:
     reason = {
         "winnable": f"starts a winning line of {len(report.get('line', []))} moves",
     }.get(report["kind"], "undecided in the time; the line that got furthest")
-    return f"{move}: {reason} (looks at the face-down stock)"
+    source = "nothing is face down" if report["fair"] else "looks at the face-down stock"
+    return f"{move}: {reason} ({source})"
 
 
 def _undecided(report: dict[str, Any]) -> str:

@@ -324,7 +324,7 @@ class WebGame:
             raise ApiError(WebRefusal.PEEK_NOT_FLAG)
         check_after(body, game)
         board = game.board()
-        kept = self.lines.get(game.id) if peek else None
+        kept = self.lines.get(game.id)  # (a fair hint uses it once nothing is hidden)
         if game.given_up_at is not None:  # over, though its board is not
             found = hints.over_hint(peek)
         else:

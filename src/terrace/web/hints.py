@@ -19,10 +19,18 @@ from typing import Any
 from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
-from terrace.solver.advice import fair_hint
+from terrace.solver.advice import fair_hint, open_hint
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairSettings
-from terrace.solver.hint_line import GAME_OVER, KeptLine, game_over, peek_hint, rule_of_thumb, why_no_move
+from terrace.solver.hint_line import (
+    GAME_OVER,
+    KeptLine,
+    PeekHint,
+    game_over,
+    peek_hint,
+    rule_of_thumb,
+    why_no_move,
+)
 from terrace.solver.winnable import next_winnable_deal
 
 Cancel = Callable[[], bool]
@@ -43,20 +51,20 @@ def find_hint(
     ``sampled`` (``wins`` of ``samples`` sampled stock orders are won after
     the move, ``undecided`` of them the solver could not decide), ``safe``,
     ``only``, ``heuristic`` (no sample was decided in the time: the greedy
-    preference) or ``none``. Peeking (see
+    preference) or ``none``; once the player has seen every card, the
+    peeking answer, which is then fair (``"fair": true``). Peeking (see
     :func:`terrace.solver.hint_line.peek_hint`): ``winnable`` with the proved
     ``line``, ``lost``, ``heuristic`` or ``none``. No move comes with ``why``
     (one of :data:`terrace.solver.hint_line.WHY_NO_MOVE`); no hint ever
     leads back to a position the game has already reached.
     """
+    reply = None
     if peek:
-        try:
-            found = peek_hint(board, seconds, kept, cancel=cancel)
-        except Exception:  # a solver failure must not cost the player a hint
-            found = rule_of_thumb(board)
-        return {"move": None if found.move is None else str(found.move), "kind": found.kind,
-                "line": [str(m) for m in found.line], "why": found.why, "fair": False,
-                "kept": found.kept}
+        reply = _line_reply(board, lambda: peek_hint(board, seconds, kept, cancel=cancel), fair=False)
+    elif not game_over(board):  # (None while cards are hidden; once none is, the proved line is fair)
+        reply = _line_reply(board, lambda: open_hint(board, seconds, kept, cancel=cancel), fair=True)
+    if reply is not None:
+        return reply
     if game_over(board):
         decision = Decision(None, "none")
     else:
@@ -69,6 +77,19 @@ def find_hint(
     return {"move": None if decision.move is None else str(decision.move), "kind": kind,
             "line": [], "why": why, "fair": True, "samples": decision.samples, "wins": decision.wins,
             "undecided": decision.undecided, "win_share": decision.to_dict()["win_share"], "kept": None}
+
+
+def _line_reply(board: Board, find: Callable[[], PeekHint | None], fair: bool) -> dict[str, Any] | None:
+    """The reply for a peeking hint (``find``), or None when ``find`` gives
+    none; a solver failure gives the rule of thumb rather than no hint."""
+    try:
+        found = find()
+    except Exception:  # a solver failure must not cost the player a hint
+        found = rule_of_thumb(board)
+    if found is None:
+        return None
+    return {"move": None if found.move is None else str(found.move), "kind": found.kind,
+            "line": [str(m) for m in found.line], "why": found.why, "fair": fair, "kept": found.kept}
 
 
 def over_hint(peek: bool) -> dict[str, Any]:

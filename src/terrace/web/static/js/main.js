@@ -326,11 +326,12 @@ function step(kind) {
   });
 }
 
-// What backs a hint, in words: a proved line, a proved loss, a rule of
-// thumb, or the share of sampled stocks in which the move wins.
+// What backs a hint, in words: a proved line (fair once nothing is face
+// down), a proved loss, a rule of thumb, or the share of sampled stocks in
+// which the move wins.
 function backing(found) {
   if (!found.move) return t(`hint.why.${found.why || "game-over"}`);
-  if (found.kind === "winnable") return t("hint.by.winnable", { n: found.line.length });
+  if (found.kind === "winnable") return t(found.fair ? "hint.by.open" : "hint.by.winnable", { n: found.line.length });
   if (found.kind === "sampled") {
     // undecided samples count as no win: say so, or "0 of 16" reads as 16 losses
     const key = found.undecided ? "hint.by.sampledUndecided" : "hint.by.sampled";
