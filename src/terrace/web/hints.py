@@ -58,16 +58,16 @@ def find_hint(
     (one of :data:`terrace.solver.hint_line.WHY_NO_MOVE`); no hint ever
     leads back to a position the game has already reached.
     """
-    reply = None
     if peek:
-        reply = _line_reply(board, lambda: peek_hint(board, seconds, kept, cancel=cancel), fair=False)
-    elif not game_over(board):  # (None while cards are hidden; once none is, the proved line is fair)
-        reply = _line_reply(board, lambda: open_hint(board, seconds, kept, cancel=cancel), fair=True)
-    if reply is not None:
-        return reply
+        found = _line_reply(board, lambda: peek_hint(board, seconds, kept, cancel=cancel), fair=False)
+        assert found is not None  # (a peeking hint always answers)
+        return found
     if game_over(board):
         decision = Decision(None, "none")
     else:
+        found = _line_reply(board, lambda: open_hint(board, seconds, kept, cancel=cancel), fair=True)
+        if found is not None:  # nothing is hidden: the proved line is fair
+            return found
         settings = FairSettings(samples=FAIR_SAMPLES, early=False)
         decision = fair_hint(board, settings=settings, seed=seed, seconds=seconds, cancel=cancel)
     kind = decision.kind  # "heuristic" when no sample was decided (see fair_hint)
