@@ -503,3 +503,32 @@ def test_a_custom_group_of_the_statistics_is_named_in_the_page_language(
         assert row.inner_text() == title
         context.close()
         api.client.close()
+
+
+@pytest.mark.parametrize(("wins_in_fewest", "said"), [(1, "A new personal best!"),
+                                                      (2, "As few moves as your best win.")])
+def test_the_win_screen_tells_a_record_from_an_equalled_one(
+    api: Api, open_game: Any, wins_in_fewest: int, said: str
+) -> None:
+    """A win in as few moves as an earlier one is no new record. The
+    statistics the page reads are pinned (an earlier, slower win; this one
+    the only or the second in its fewest moves), so that the test does not
+    hang on the clock."""
+    game = line_game(api, FINISH_AFTER - 1)
+
+    def pinned(route: Any) -> None:
+        data = route.fetch().json()
+        block = data["variants"][game["stats_key"]]
+        block.update(won=2, fewest_moves=len(LINE["moves"]), fewest_moves_wins=wins_in_fewest,
+                     fastest_seconds=3600.0)
+        route.fulfill(json=data)
+
+    page = open_game(game, reduced_motion="reduce", before_goto=lambda p: p.route("**/api/stats", pinned))
+    setting(page, autoplay="off")
+    for index in range(FINISH_AFTER - 1, len(LINE["moves"])):
+        _click_move(page, line_board(index), LINE["moves"][index])
+        moves_seen(page, index + 1)
+    page.wait_for_selector("body[data-status='won']")
+    record = page.locator("dialog.end[open] p.record")
+    record.wait_for()
+    assert record.inner_text() == said

@@ -36,7 +36,7 @@ def test_nothing_played() -> None:
     assert stats["overall"] == {
         "played": 0, "finished": 0, "won": 0, "lost": 0, "abandoned": 0, "unfinished": 0,
         "win_rate": None, "current_streak": 0, "best_streak": 0, "current_losing_streak": 0,
-        "longest_losing_streak": 0, "fewest_moves": None,
+        "longest_losing_streak": 0, "fewest_moves": None, "fewest_moves_wins": 0,
         "fastest_seconds": None, "hints": 0, "undos": 0, "assisted": 0, "active_seconds": 0.0,
         "days": [],
     }
@@ -79,7 +79,7 @@ def test_only_started_games_count_and_unfinished_are_not_losses() -> None:
     overall = stats["overall"]
     assert overall["played"] == 4 and overall["unfinished"] == 1
     assert overall["won"] == 2 and overall["lost"] == 1 and overall["win_rate"] == pytest.approx(2 / 3)
-    assert overall["fewest_moves"] == 90
+    assert overall["fewest_moves"] == 90 and overall["fewest_moves_wins"] == 1
     assert overall["fastest_seconds"] == 50.0
     assert overall["hints"] == 2 and overall["undos"] == 6
     assert overall["current_streak"] == 1 and overall["best_streak"] == 1
@@ -606,3 +606,13 @@ def test_stats_json_with_no_database_is_still_json(run: Callable[..., Any], tmp_
     assert one.exit_code == 0 and json.loads(one.stdout)["variant"] == "wood"
     assert json.loads(one.stdout)["played"] == 0
     assert not missing.parent.exists()
+
+
+def test_a_win_that_equals_the_fewest_moves_is_counted_as_such() -> None:
+    """The end screen calls a win a new record only when no earlier win took
+    as few moves; equalling it is said apart (fewest_moves_wins)."""
+    games = [facts("won", 500.0, moves=120, started=100.0), facts("won", 900.0, moves=90, started=850.0)]
+    assert summarize(games)["overall"]["fewest_moves_wins"] == 1
+    games.append(facts("won", 990.0, moves=90, started=950.0))
+    overall = summarize(games)["overall"]
+    assert (overall["fewest_moves"], overall["fewest_moves_wins"]) == (90, 2)

@@ -174,6 +174,8 @@ def _block(group: list[GameFacts], last_opened: tuple[float, float]) -> dict[str
             date = local_day(g.result_at())
             days.setdefault(date, {"date": date, "won": 0, "lost": 0, "abandoned": 0})[result] += 1
     won = [g for g, r in results if r == "won"]
+    won_in = [g.moves if g.won_moves is None else g.won_moves for g in won]
+    fewest = min(won_in, default=None)
     times = [t for g in won if (t := g.seconds_to_win()) is not None]
     played = [g for g, _ in results]
     counted = counts["won"] + counts["lost"] + counts["abandoned"]
@@ -189,7 +191,8 @@ def _block(group: list[GameFacts], last_opened: tuple[float, float]) -> dict[str
         "best_streak": best,
         "current_losing_streak": losing,
         "longest_losing_streak": longest_losing,
-        "fewest_moves": min((g.moves if g.won_moves is None else g.won_moves for g in won), default=None),
+        "fewest_moves": fewest,
+        "fewest_moves_wins": won_in.count(fewest) if won_in else 0,
         "fastest_seconds": round(min(times), 3) if times else None,
         "hints": sum(g.hints for g in played),
         "undos": sum(g.undos for g in played),

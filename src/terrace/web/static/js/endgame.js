@@ -263,9 +263,15 @@ async function fillWin(dialog, game) {
     if (block.fewest_moves !== null) best.push(t("end.bestMoves", { n: block.fewest_moves }));
     if (block.fastest_seconds !== null) best.push(formatDuration(block.fastest_seconds * 1000));
     facts.append(stat(t("end.best", { variant: game.title }), best.join(" · ") || "–", "best"));
-    const record = moves <= (block.fewest_moves ?? Infinity)
-      || (block.fastest_seconds !== null && Math.abs(block.fastest_seconds * 1000 - ms) < 1000);
-    if (record && block.won > 1) facts.append(el("p", { class: "record", text: t("end.record") }));
+    // (a win that only equals the fewest moves of an earlier one is no new record)
+    const fewest = moves <= (block.fewest_moves ?? Infinity);
+    const equalled = fewest && (block.fewest_moves_wins ?? 1) > 1;
+    const fastest = block.fastest_seconds !== null && Math.abs(block.fastest_seconds * 1000 - ms) < 1000;
+    if (block.won > 1 && (fastest || (fewest && !equalled))) {
+      facts.append(el("p", { class: "record", text: t("end.record") }));
+    } else if (block.won > 1 && equalled) {
+      facts.append(el("p", { class: "record", text: t("end.equalled") }));
+    }
   }
   dialog.querySelector(".end-stats-slot").replaceChildren(facts);
 }
