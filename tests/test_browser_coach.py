@@ -68,6 +68,10 @@ def test_chances_only_when_asked(api: Api, open_game: Any) -> None:
     assert badges.count() == len(game["choices"])
     assert "sampled stocks" in page.locator("#coach-chances").inner_text()
     assert all("/32" in badge for badge in badges.all_inner_texts())
+    # the words keep off the window's edges (they once ran from edge to edge)
+    text = page.locator("#coach-chances .chances-text").bounding_box()
+    width = page.viewport_size["width"]
+    assert text is not None and text["x"] >= 8 and text["x"] + text["width"] <= width - 8
     stored = api.client.get(f"/api/games/{game['id']}").json()
     assert stored["hints"] == 0 and not stored["assisted"]
     # Once the base card is chosen, the button goes.
