@@ -16,8 +16,10 @@ import pytest
 from browser_support import Api, moves_seen
 from terrace.board import Board
 from terrace.moves import Move
+from terrace.solver.advice import nothing_hidden
 from terrace.variants import get_rules
 from test_browser_game import _click_move
+from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
 
@@ -241,9 +243,6 @@ def test_a_candidates_number_and_verdict_are_in_its_piles_name(api: Api, open_ga
 def test_once_nothing_is_hidden_the_hint_says_so(api: Api, open_game: Any) -> None:
     """With every card seen (the stock run out, its one redeal known), the
     fair hint is a proved line, and it says why that is fair."""
-    from terrace.solver.advice import nothing_hidden
-    from web_support import WINNING_LINE
-
     board = Board.from_number(WINNING_LINE["deal_number"],
                               get_rules(WINNING_LINE["variant"], **WINNING_LINE["options"]))
     played = []

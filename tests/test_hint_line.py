@@ -13,6 +13,7 @@ from terrace.board import Board
 from terrace.moves import Move
 from terrace.solver import api as solver_api
 from terrace.solver import hint_line
+from terrace.solver.advice import describe, hint_report, nothing_hidden
 from terrace.solver.hint_line import (
     GAME_OVER,
     NO_NEW_POSITION,
@@ -26,6 +27,7 @@ from terrace.solver.hint_line import (
 )
 from terrace.variants import get_rules
 from terrace.web.hints import find_hint
+from web_support import WINNING_LINE
 
 HINT_SECONDS = 2.0
 MAX_HINTS = 600
@@ -187,9 +189,6 @@ def test_once_nothing_is_hidden_the_fair_hint_is_the_proved_line() -> None:
     then the proved line (fair, since the player knows the stock to come),
     in the web game and in `terrace hint`; following it wins, through the
     redeal. Before that, the fair hint samples stocks as ever."""
-    from terrace.solver.advice import describe, hint_report, nothing_hidden
-    from web_support import WINNING_LINE
-
     rules = get_rules(WINNING_LINE["variant"], **WINNING_LINE["options"])
     board = Board.from_number(WINNING_LINE["deal_number"], rules)
     moves = [Move.parse(text) for text in WINNING_LINE["moves"]]

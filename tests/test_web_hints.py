@@ -14,7 +14,7 @@ import pytest
 from store_support import (
     store_on_each_kind,  # noqa: F401  (the store fixture)
 )
-from web_support import LOCAL
+from web_support import LOCAL, WINNING_LINE
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -22,6 +22,7 @@ with warnings.catch_warnings():
 
 from terrace.board import Board
 from terrace.moves import Move
+from terrace.solver.advice import nothing_hidden
 from terrace.storage import GameStore
 from terrace.variants import get_rules
 from terrace.web.app import create_app
@@ -159,9 +160,6 @@ def test_once_nothing_is_hidden_the_fair_hint_is_a_proved_line_and_no_assist(
 ) -> None:
     """With the stock run out and its redeal known, the page's fair hint is
     the proved line; it is not an assist, and the next hint follows it."""
-    from terrace.solver.advice import nothing_hidden
-    from web_support import WINNING_LINE
-
     game = new_game(client, variant=WINNING_LINE["variant"], options=WINNING_LINE["options"],
                     deal_number=WINNING_LINE["deal_number"])
     board = Board.from_number(WINNING_LINE["deal_number"],

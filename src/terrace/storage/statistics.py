@@ -192,7 +192,7 @@ def _block(group: list[GameFacts], last_opened: tuple[float, float]) -> dict[str
         "current_losing_streak": losing,
         "longest_losing_streak": longest_losing,
         "fewest_moves": fewest,
-        "fewest_moves_wins": won_in.count(fewest) if won_in else 0,
+        "fewest_moves_wins": 0 if fewest is None else won_in.count(fewest),
         "fastest_seconds": round(min(times), 3) if times else None,
         "hints": sum(g.hints for g in played),
         "undos": sum(g.undos for g in played),
