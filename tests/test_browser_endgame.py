@@ -542,3 +542,12 @@ def test_the_win_screen_tells_a_record_from_an_equalled_one(
     record = page.locator("dialog.end[open] p.record")
     record.wait_for()
     assert record.inner_text() == said
+
+
+def test_the_prompt_mentions_the_stock_only_while_it_can_be_turned(api: Api, open_game: Any) -> None:
+    page = open_game(line_game(api, 1))
+    assert "Click the stock" in page.locator("#prompt").inner_text()
+    near_the_end = line_game(api, len(LINE["moves"]) - 1)
+    assert near_the_end["draw"] is None
+    page = open_game(near_the_end)
+    assert page.locator("#prompt").inner_text().endswith("The stock is used up.")

@@ -147,6 +147,11 @@ function draw() {
 // but not the end of a game (won, lost, given up), nor a `text` given with
 // `said` false: the end screen says those itself, when it opens and takes
 // the focus (they were heard twice).
+// How to play on: the stock is mentioned only while it can still be turned.
+function playPrompt(game) {
+  return t(game.draw ? "prompt.play" : "prompt.playNoStock", { click: t(`prompt.click.${app.settings.click}`) });
+}
+
 function prompt(text, { said = true } = {}) {
   const game = app.game;
   const ended = !game.replay && (game.status === "won" || game.status === "lost");
@@ -159,12 +164,12 @@ function prompt(text, { said = true } = {}) {
       if (app.verdictNote) message += ` ${app.verdictNote}`;
     }
     else if (app.settings.assists.verdicts && game.status === "playing" && !game.moves.length && game.options.candidates === 0) {
-      message = `${t("prompt.play", { click: t(`prompt.click.${app.settings.click}`) })} ${t("assist.noChoice")}`;
+      message = `${playPrompt(game)} ${t("assist.noChoice")}`;
     }
     else if (game.status === "won") message = t("prompt.won", { n: game.counters.total_cards });
     else if (game.given_up) message = t("prompt.givenUp");
     else if (game.status === "lost") message = t("prompt.lost");
-    else message = t("prompt.play", { click: t(`prompt.click.${app.settings.click}`) });
+    else message = playPrompt(game);
   }
   const node = $("#prompt");
   if (said && (text || (!ended && node.textContent !== message))) say(message);
