@@ -142,16 +142,16 @@ function draw() {
   markCoach();
 }
 
-// The prompt: `text`, or what to do now. The prompt is no live region: a
-// screen reader hears it (say) when `text` is given or the words change,
-// but not the end of a game (won, lost, given up), nor a `text` given with
-// `said` false: the end screen says those itself, when it opens and takes
-// the focus (they were heard twice).
 // How to play on: the stock is mentioned only while it can still be turned.
 function playPrompt(game) {
   return t(game.draw ? "prompt.play" : "prompt.playNoStock", { click: t(`prompt.click.${app.settings.click}`) });
 }
 
+// The prompt: `text`, or what to do now. The prompt is no live region: a
+// screen reader hears it (say) when `text` is given or the words change,
+// but not the end of a game (won, lost, given up), nor a `text` given with
+// `said` false: the end screen says those itself, when it opens and takes
+// the focus (they were heard twice).
 function prompt(text, { said = true } = {}) {
   const game = app.game;
   const ended = !game.replay && (game.status === "won" || game.status === "lost");
