@@ -44,7 +44,7 @@ STAMPED_COLUMNS = (
     "variant, rules, deal_number, deal_version, deal, status, move_count, won_at, won_moves, given_up_at"
 )
 """The columns a replay checks, which :func:`replay_stamp` covers with the line."""
-STAMPED = tuple(GAME_COLUMNS.split(", ").index(name) for name in STAMPED_COLUMNS.split(", "))
+_STAMPED = tuple(GAME_COLUMNS.split(", ").index(name) for name in STAMPED_COLUMNS.split(", "))
 """Where the stamped columns are in a row of :data:`GAME_COLUMNS`."""
 REPLAY_STAMP_VERSION = 1
 """Part of every stamp: raise it when a stored line may no longer replay as
@@ -96,6 +96,12 @@ def joined_stamp(stamped: Sequence[Any], joined: str, moves: int) -> str:
     line = hashlib.blake2b(joined.encode(), digest_size=16).hexdigest()
     text = json.dumps([REPLAY_STAMP_VERSION, list(stamped), moves, line], separators=(",", ":"))
     return hashlib.blake2b(text.encode(), digest_size=16, person=b"terrace-replay").hexdigest()
+
+
+def stamped_values(row: Sequence[Any]) -> list[Any]:
+    """The values of :data:`STAMPED_COLUMNS` in a row that starts with
+    :data:`GAME_COLUMNS`: what :func:`replay_stamp` covers besides the line."""
+    return [row[i] for i in _STAMPED]
 
 
 def write_stamp(conn: sqlite3.Connection, game_id: str, line: Sequence[str]) -> None:

@@ -86,7 +86,6 @@ from terrace.storage.rows import (
     GAME_COLUMNS,
     IMPORTED,
     LINES,
-    STAMPED,
     insert_game,
     joined_stamp,
     load_game,
@@ -95,6 +94,7 @@ from terrace.storage.rows import (
     replace_line,
     replay_stamp,
     same_game,
+    stamped_values,
     write_stamp,
 )
 from terrace.storage.statistics import MAX_ACTIVE_MS, GameFacts, summarize
@@ -543,7 +543,7 @@ class SqliteStore:
         checks: the game is then sound without a replay. Raises
         :class:`DamagedGameError` like a read."""
         joined, moves, nul = lines.get(row[0], ("", 0, 0))
-        if stamp is None or nul or stamp != joined_stamp([row[i] for i in STAMPED], joined, moves):
+        if stamp is None or nul or stamp != joined_stamp(stamped_values(row), joined, moves):
             return False
         load_game(row[:_WIDTH], joined.split("\0") if moves else [], stamped=True)
         self._sound[row[0]] = hash(row[:_WIDTH])
@@ -567,7 +567,7 @@ class SqliteStore:
                 known, line = None, read_line(conn, game_id)
             load_game(row[:_WIDTH], line, known)
             if stamps is not None:
-                stamp = replay_stamp([row[i] for i in STAMPED], line)
+                stamp = replay_stamp(stamped_values(row), line)
                 if stamp != row[-1]:
                     stamps.append((stamp, game_id, row[_WIDTH - 1]))
         self._sound[game_id] = hash(row[:_WIDTH])
