@@ -21,11 +21,11 @@ from dataclasses import replace
 from typing import Any
 
 from terrace.board import Board
+from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.hint_line import NO_NEW_POSITION, Cancel, KeptLine, PeekHint, peek_hint, why_no_move
 from terrace.solver.observation import observe
-from terrace.solver.playout import check_budget
 
 ESCALATION = 4
 """How many times more positions per sample a fair hint gives its solves

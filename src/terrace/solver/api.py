@@ -21,6 +21,7 @@ from terrace.deal import SplitMix64
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
+from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.options import DEFAULT_SEED, ORDER_DRAW_EARLY, ORDER_UNRANKED
 from terrace.solver.search import CORE_SLICE_SECONDS, HuntState, Options, Search, core_available
 from terrace.solver.twins import carried_over, chosen, representatives
@@ -425,7 +426,8 @@ def solve(
     :data:`NODE_SLICE` positions, so the same board and budget give the same
     answer on every machine (unless ``max_seconds`` runs out first).
     """
-    _check_budget(max_seconds, max_nodes)
+    check_budget(max_seconds, "max_seconds")
+    check_nodes(max_nodes)
     start = time.perf_counter()
     deadline = start + max_seconds
     options = options or Options()
@@ -522,15 +524,6 @@ def _twin_verdict(task: _Task, verdict: str, child: Board) -> str:
     if verdict != WON or child is task.board:
         return verdict
     return WON if carried_over(task.line, task.board, child) is not None else UNKNOWN
-
-
-def _check_budget(max_seconds: float, max_nodes: int | None) -> None:
-    """Refuse budgets that would not stop the search."""
-    if not isinstance(max_seconds, (int, float)) or not math.isfinite(max_seconds) or max_seconds < 0:
-        raise ValueError(f"max_seconds must be a finite number of seconds >= 0, not {max_seconds!r}")
-    if max_nodes is not None and (isinstance(max_nodes, bool) or not isinstance(max_nodes, int)
-                                  or max_nodes < 0):
-        raise ValueError(f"max_nodes must be a whole number >= 0, not {max_nodes!r}")
 
 
 def _touches(move: Move, pile: int) -> bool:

@@ -44,9 +44,9 @@ from typing import Any
 from terrace.deal import DEAL_VERSION
 from terrace.refusals import clip
 from terrace.rules import Rules
+from terrace.solver.budget import check_budget
 from terrace.solver.fair import FAIR_VERSION
 from terrace.solver.players import PLAYER_VERSION, player_key, player_settings
-from terrace.solver.playout import check_budget
 from terrace.solver.search import core_available
 from terrace.solver.survey import Job, run_job, usable
 from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore

@@ -44,10 +44,10 @@ from typing import Any
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.solver.api import LOST, UNKNOWN, WON, solve
+from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.observation import observe
-from terrace.solver.playout import check_budget
 
 Cancel = Callable[[], bool]
 """Asked between slices of a search: True stops it."""

@@ -34,9 +34,9 @@ from terrace.board import Board, Status
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.solver.api import LOST, WON, Hint, solve
+from terrace.solver.budget import check_budget
 from terrace.solver.greedy import greedy_move
 from terrace.solver.observation import observe
-from terrace.solver.playout import check_budget
 
 Cancel = Callable[[], bool]
 

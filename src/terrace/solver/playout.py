@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from terrace.board import Board
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.api import solve
+from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision, Player
 from terrace.solver.observation import observe
 from terrace.solver.players import deal_seed, make_player, player_settings
@@ -56,16 +56,6 @@ def move_cap(rules: Rules) -> int:
     """The safety-net number of moves in one play-out (far above any game
     seen: every card could move a dozen times per pass)."""
     return 12 * rules.card_count * (rules.redeals + 1) + 100
-
-
-def check_budget(seconds: float) -> float:
-    """``seconds`` if it is a usable budget; NaN, infinite or negative
-    budgets are refused."""
-    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
-        raise ValueError(f"a time budget must be a number of seconds, not {seconds!r}")
-    if math.isnan(seconds) or math.isinf(seconds) or seconds < 0:
-        raise ValueError(f"a time budget must be a finite number of seconds >= 0, not {seconds}")
-    return float(seconds)
 
 
 def play_out(

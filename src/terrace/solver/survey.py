@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from terrace.rules import Rules
+from terrace.solver.budget import check_budget
 from terrace.solver.players import player_key, player_settings
-from terrace.solver.playout import check_budget, play_deal
+from terrace.solver.playout import play_deal
 from terrace.solver.verdicts import PERFECT, Verdict, VerdictStore, at_budget
 
 Z95 = 1.959963984540054
