@@ -318,3 +318,38 @@ def test_a_dialog_from_the_phone_menu_gives_the_focus_back_at_once(api: Api, ope
     page.locator("#dlg-settings[open]").wait_for()
     close = "document.querySelector('#dlg-settings').close()"
     assert page.evaluate(f"(() => {{ {close}; return document.activeElement.id; }})()") == "btn-menu"
+
+
+def test_question_mark_opens_the_rules_at_the_keys(api: Api, open_game: Any) -> None:
+    """``?`` opens the Rules dialog scrolled to how to play and the keys
+    (which name ``?`` too), in play and while replaying; typed into a
+    dialog's field it is only a character."""
+    game = api.play(api.new(variant="generals-patience", deal_number=2), "c2", "s")
+    page = open_game(game, viewport={"width": 1280, "height": 560})
+    page.keyboard.press("?")
+    keys = page.locator("#dlg-rules[open] section[data-section='playing'] p.keys")
+    keys.wait_for()
+    assert "?: rules and keys" in keys.inner_text()
+    page.wait_for_timeout(100)
+    box, dialog = keys.bounding_box(), page.locator("#dlg-rules").bounding_box()
+    assert box is not None and dialog is not None
+    top, bottom = dialog["y"], dialog["y"] + dialog["height"]
+    assert top <= box["y"] and box["y"] + box["height"] <= bottom, (box, dialog)
+    page.keyboard.press("Escape")
+    page.locator("#dlg-rules").wait_for(state="hidden")
+    assert page.evaluate("document.body.dataset.moves") == "2"
+    # While replaying (the replay bar's own keys aside) it opens them too.
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats[open] ol.recent li").first.get_by_role("button", name="Replay").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    page.keyboard.press("?")
+    page.locator("#dlg-rules[open]").wait_for()
+    page.keyboard.press("Escape")
+    # In the New game dialog's deal number field, '?' is not obeyed.
+    page.locator("#replay-exit").click()
+    page.locator("#replay-bar[hidden]").wait_for(state="attached")
+    page.locator("#btn-new").click()
+    page.locator("#dlg-new[open] #new-deal").focus()
+    page.keyboard.press("?")
+    page.wait_for_timeout(200)
+    assert page.locator("#dlg-rules[open]").count() == 0

@@ -19,7 +19,9 @@ function alsoKnown(names, words = "") {
   return t("rules.alsoKnown", { names: names.join(", ") });
 }
 
-export async function openRules() {
+// The Rules dialog; with `section` ("playing": how to play here and the
+// keys) scrolled to that section.
+export async function openRules(section = null) {
   const dialog = document.querySelector("#dlg-rules");
   const game = app.game;
   if (!game) return toast(t("error.offline"));
@@ -40,6 +42,8 @@ export async function openRules() {
     onclick: () => dialog.close() });
   dialog.replaceChildren(el("header", {}, el("h2", { id: "dlg-rules-title", text: `${t("rules.title")}: ${rules.title}` }), close), body);
   if (!dialog.open) dialog.showModal();
+  const shown = section && body.querySelector(`[data-section="${section}"]`);
+  if (shown) shown.scrollIntoView({ block: "start" });
 }
 
 // Under the New game dialog's variant list: the chosen variant's

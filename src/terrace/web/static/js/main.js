@@ -598,7 +598,13 @@ document.addEventListener("keydown", (event) => {
     step("redo");
     return;
   }
-  if (ctrl || event.altKey || game.replay) return;
+  if (ctrl || event.altKey) return;
+  if (key === "?") {  // the rules and the keys, also while replaying
+    event.preventDefault();
+    openRules("playing");
+    return;
+  }
+  if (game.replay) return;
   const index = PILE_KEYS.indexOf(key);
   if (index >= 0) {
     const pile = `t${index + 1}`;
