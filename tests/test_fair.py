@@ -387,3 +387,33 @@ def test_a_fair_hint_decides_again_with_more_positions_while_its_time_allows() -
     quick = fair_hint(hard, settings=FairSettings(samples=4, early=False), seconds=1.0)
     assert time.perf_counter() - started < 2.5
     assert quick.kind in ("heuristic", "sampled") and quick.move in hard.legal_moves
+
+
+def test_a_move_decided_in_an_undecided_sample_keeps_its_outcome() -> None:
+    """A sample whose position stayed undecided may still have moves decided
+    after it (the base cards proved lost while another stayed undecided)."""
+    board = Board.from_number(61, get_rules("generals-patience"))
+    c1, c2 = Move.choose(1), Move.choose(2)
+    sample = _Sample(board, "unknown", after={c1: ("lost", [])})
+    assert (sample.outcome(c1), sample.outcome(c2)) == ("lost", "unknown")
+    assert _Sample(board, "lost", after={c1: ("unknown", [])}).outcome(c1) == "lost"
+    assert _Sample(board, "open").outcome(c1) == "open"
+
+
+def test_the_base_card_choice_never_prefers_a_card_lost_in_every_sample() -> None:
+    """General's Patience deal 61: the terraces of base cards c1-c3 are dead
+    from the start (every sample proves them lost) and c4 stays undecided.
+    The rule of thumb likes c1 best; the choice (and so the fair hint and
+    the chances) must still be c4, and c1-c3 count as lost, not undecided."""
+    from terrace.solver.coach import base_chances
+
+    board = Board.from_number(61, get_rules("generals-patience"))
+    settings = FairSettings(samples=2, nodes=2_000, choice_nodes=2_000, seconds=30.0)
+    player = FairPlayer(settings, 0)
+    decision = player.decide(observe(board))
+    assert decision.move == Move.choose(4)
+    assert decision.wins == 0 and decision.undecided == decision.samples == 4
+    assert [player.undecided(Move.choose(i)) for i in (1, 2, 3)] == [0, 0, 0]
+    chances = base_chances(board, settings=settings, seconds=60)
+    assert [(c["move"], c["wins"], c["tried"], c["undecided"]) for c in chances["candidates"]] == [
+        ("c1", 0, 4, 0), ("c2", 0, 4, 0), ("c3", 0, 4, 0), ("c4", 0, 4, 4)]

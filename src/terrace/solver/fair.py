@@ -54,7 +54,7 @@ from terrace.solver.lines import replays_to_win
 from terrace.solver.observation import Observation, visible_key
 from terrace.solver.options import Options
 
-FAIR_VERSION = 4
+FAIR_VERSION = 5
 """Bumped whenever a change could alter the fair player's games."""
 UNCHANGED_HUNTERS = Options(elite=False, twins=False)
 """The fair player's solves keep the win-hunters of FAIR_VERSION 4 (no
@@ -145,11 +145,16 @@ class _Sample:
     after: dict[Move, tuple[str, list[Move]]] = field(default_factory=dict)
 
     def outcome(self, move: Move) -> str:
-        """``won``/``lost``/``unknown`` after ``move``, or ``open`` when not tried."""
-        if self.status in (LOST, UNKNOWN):
-            return self.status
+        """``won``/``lost``/``unknown`` after ``move``, or ``open`` when not
+        tried. A position left undecided may still have moves decided after
+        it: the base cards the solver proved lost while another stayed
+        undecided."""
+        if self.status == LOST:
+            return LOST
         entry = self.after.get(move)
-        return OPEN if entry is None else entry[0]
+        if entry is not None:
+            return entry[0]
+        return UNKNOWN if self.status == UNKNOWN else OPEN
 
 
 class FairPlayer:
@@ -440,10 +445,16 @@ class FairPlayer:
 
     def _pick(self, obs: Observation, samples: list[_Sample]) -> Decision:
         order = self._ranked(obs, samples)
-        if obs.choosing and order:
-            top = sum(s.outcome(order[0]) == WON for s in samples)
-            tied = [m for m in order if sum(s.outcome(m) == WON for s in samples) == top]
-            order = sorted(tied, key=lambda m: -choice_value(obs, m)) + order[len(tied):]
+        if obs.choosing:
+            # Every base card was solved in every sample: among those that
+            # win as often, one lost in fewer samples (a terrace dead from
+            # the start is lost in all of them), then the rule of thumb.
+            def key(move: Move) -> tuple[int, int, float]:
+                wins = sum(s.outcome(move) == WON for s in samples)
+                lost = sum(s.outcome(move) == LOST for s in samples)
+                return (-wins, lost, -choice_value(obs, move))
+
+            order = sorted(order, key=key)
         choices = []
         for move in order:
             wins = sum(s.outcome(move) == WON for s in samples)
