@@ -140,3 +140,46 @@ def test_the_web_hint_is_the_greedy_move() -> None:
             assert move in board.legal_moves
             assert move == greedy_move(observe(board))
             board.push(move)
+
+
+# General's Patience deal 70 as the rule of thumb played it before it
+# learned to keep the terrace alive: next it would put the waste card up.
+DEAL_70_LINE = "c4 t1t8 t7t2 s wf s s s s s s s wt7 s wf s s s s s s wt3 t9t3 s s wt7 s s s"
+
+
+def test_greedy_never_kills_a_terrace_it_could_keep() -> None:
+    """Putting the waste card up here leaves a terrace card that no
+    foundation can ever take (the reserve schedule proves it whatever the
+    stock holds, so a player can know it); the rule of thumb plays it
+    onto a pile instead, and picks no dead base card at the start."""
+    from terrace.solver.prune import terrace_dead
+
+    board = Board.from_number(70, get_rules("generals-patience"))
+    for text in DEAL_70_LINE.split():
+        board.push_text(text)
+    assert not terrace_dead(board)
+    up = board.copy(stack=False)
+    up.push_text("wf")
+    assert terrace_dead(up)
+    assert str(greedy_move(observe(board))) == "wt1"
+    # General's deal 61: the rule of thumb likes c1 best, but only c4 leaves a live terrace
+    start = Board.from_number(61, get_rules("generals-patience"))
+    assert str(greedy_move(observe(start))) == "c4"
+
+
+def test_greedy_still_moves_when_every_move_worth_making_kills_the_terrace() -> None:
+    """A dead end is no reason to stop: on Terrace deal 93, 163 moves into
+    the rule of thumb's own game, the stock is out and both foundation moves
+    kill the terrace (the other moves only shuffle cards between piles); it
+    still plays one."""
+    from terrace.solver.greedy import _kills_terrace
+
+    board = Board.from_number(93, get_rules("terrace"))
+    for _ in range(163):
+        move = greedy_move(observe(board))
+        assert move is not None
+        board.push(move)
+    obs = observe(board)
+    assert not board.stock and {str(m) for m in obs.moves if m.to_foundation} == {"t1f", "t7f"}
+    assert all(_kills_terrace(obs, m) for m in obs.moves if m.to_foundation)
+    assert str(greedy_move(obs)) == "t1f"

@@ -14,19 +14,38 @@ from __future__ import annotations
 from terrace.cards import RANK
 from terrace.moves import Move
 from terrace.solver.observation import Observation
+from terrace.solver.prune import terrace_dead
 
 
 def greedy_move(obs: Observation) -> Move | None:
     """The rule-of-thumb move: terrace cards first, new foundations,
     foundation moves, moves that free a card for a foundation, drawing last;
     shuffles between piles that achieve nothing are never suggested, and no
-    move returns to a position seen before. None when nothing is worth it."""
-    best: tuple[float, Move] | None = None
+    move returns to a position seen before. A move that leaves the terrace
+    unplayable for good (a base card, or a card put up, that the reserve
+    schedule proves fatal whatever the stock holds) comes only when every
+    move worth making does. None when nothing is worth it."""
+    best: tuple[bool, float, Move] | None = None
     for move in obs.moves:
         value = _value(obs, move)
-        if value is not None and (best is None or value > best[0]):
-            best = (value, move)
-    return None if best is None else best[1]
+        if value is None:
+            continue
+        alive = not _kills_terrace(obs, move)
+        if best is None or (alive, value) > best[:2]:
+            best = (alive, value, move)
+    return None if best is None else best[2]
+
+
+def _kills_terrace(obs: Observation, move: Move) -> bool:
+    """True when the terrace can be played out before ``move`` and never
+    after it. Only a base card or a foundation move changes what the reserve
+    schedule reads."""
+    if not (move.is_choice or move.to_foundation):
+        return False
+    board = obs.board()
+    after = board.copy(stack=False)
+    after.push(move)
+    return terrace_dead(after) and not terrace_dead(board)
 
 
 def _foundation_moves(obs: Observation, move: Move | None) -> int:

@@ -71,7 +71,7 @@ def deal_seed(seed: int, number: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-PLAYER_VERSION = 2
+PLAYER_VERSION = 3
 """Bumped whenever a change could alter the greedy or random player's games."""
 
 

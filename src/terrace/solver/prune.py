@@ -7,6 +7,7 @@ These are the pure-Python reference versions; the compiled core
 
 from __future__ import annotations
 
+from terrace.board import Board
 from terrace.solver.state import State
 from terrace.solver.tables import Tables
 
@@ -88,3 +89,23 @@ def reserve_dead(s: State) -> bool:
             hs.insert(i, h)
     return False
 
+
+def terrace_dead(board: Board) -> bool:
+    """True when the **reserve schedule** proves ``board`` lost: its terrace
+    can never be played out, whatever order the stock holds (so a player
+    who cannot see the stock knows it too). Never while the base card is
+    still to be chosen, nor with foundation-return (foundations may shrink).
+
+    >>> from terrace.variants import get_rules
+    >>> start = Board.from_number(61, get_rules("generals-patience"))
+    >>> def chosen(text: str) -> Board:
+    ...     board = start.copy(stack=False)
+    ...     board.push_text(text)
+    ...     return board
+    >>> terrace_dead(start), [terrace_dead(chosen(c)) for c in ("c1", "c2", "c3", "c4")]
+    (False, [True, True, True, False])
+    """
+    if board.choosing:
+        return False
+    state = State(board, True, 0)
+    return not state.ret and bool(state.res) and reserve_dead(state)
