@@ -169,3 +169,43 @@ def test_analyse_by_keyboard_never_drops_the_focus(api: Api, open_game: Any) -> 
     assert page.evaluate("document.activeElement.id") == "replay-coach"
     page.locator("#coach-note[data-state='lost-at']").wait_for(timeout=30_000)
     assert page.evaluate("document.activeElement.id") == "replay-coach"
+
+
+def test_the_dead_end_warning_judges_from_the_cards_in_sight(api: Api, open_game: Any) -> None:
+    """With the setting on (it is not an assist), choosing a base card whose
+    terrace can never be played out asks first (General's Patience deal 61:
+    c1-c3 are dead from the start, c4 is not), "Don't play it" plays
+    nothing, and once the terrace is dead the prompt says the game is lost.
+    Off, the same choice is played at once."""
+    game = api.new(variant="generals-patience", deal_number=61)
+    page = open_game(game, reduced_motion="reduce")
+    page.locator("#btn-settings").click()
+    page.locator("#set-dead").check()
+    page.locator("#dlg-settings button.close").click()
+    page.keyboard.press("1")
+    confirm = page.locator("#dlg-confirm[open]")
+    confirm.wait_for()
+    assert "This move loses the game" in confirm.inner_text()
+    confirm.locator("#confirm-no").click()
+    page.wait_for_timeout(300)
+    stored = api.client.get(f"/api/games/{game['id']}").json()
+    assert stored["moves"] == [] and not stored["assisted"]
+    page.keyboard.press("4")  # alive: no question
+    moves_seen(page, 1)
+    assert page.locator("#dlg-confirm[open]").count() == 0
+    page.locator("#btn-undo").click()
+    moves_seen(page, 0)
+    page.keyboard.press("2")
+    page.locator("#dlg-confirm[open] #confirm-yes").click()
+    moves_seen(page, 1)
+    page.locator("#prompt", has_text="The terrace can no longer be played out").wait_for()
+    stored = api.client.get(f"/api/games/{game['id']}").json()
+    assert stored["moves"] == ["c2"] and stored["terrace_dead"] and not stored["assisted"]
+    # Off: no question, no such prompt.
+    page.locator("#btn-settings").click()
+    page.locator("#set-dead").uncheck()
+    page.locator("#dlg-settings button.close").click()
+    assert "The terrace can no longer" not in page.locator("#prompt").inner_text()
+    other = open_game(api.new(variant="generals-patience", deal_number=61), reduced_motion="reduce")
+    other.keyboard.press("1")
+    moves_seen(other, 1)

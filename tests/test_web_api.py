@@ -14,6 +14,7 @@ import pytest
 from store_support import (
     store_on_each_kind,  # noqa: F401  (the store fixture)
 )
+from test_players import DEAL_70_LINE
 from web_support import LOCAL, WINNING_LINE
 
 with warnings.catch_warnings():
@@ -77,6 +78,25 @@ def test_create_default_game_has_every_field(client: TestClient) -> None:
     assert [c["pile"] for c in game["choices"]] == ["t1", "t2", "t3"]
     assert len(game["state"]["foundations"]) == 8
     assert game["can_undo"] is False and game["can_redo"] is False
+
+
+def test_moves_that_kill_the_terrace_are_named_from_what_is_in_sight(client: TestClient) -> None:
+    """``fatal`` lists the legal moves after which the reserve schedule
+    proves the terrace unplayable (General's Patience deal 61: base cards
+    c1-c3; then, in deal 70, putting the waste card up), and
+    ``terrace_dead`` says when it already is. Neither needs the stock's
+    order."""
+    game = new_game(client, variant="generals-patience", deal_number=61)
+    assert game["fatal"] == ["c1", "c2", "c3"] and game["terrace_dead"] is False
+    dead = move(client, game, "c1", after=0).json()
+    assert dead["terrace_dead"] is True and dead["fatal"] == []
+    game = new_game(client, variant="generals-patience", deal_number=70)
+    line = DEAL_70_LINE.split()  # (the rule of thumb's game before version 3)
+    for count, text in enumerate(line):
+        game = move(client, game, text, after=count).json()
+    assert game["fatal"] == ["wf"] and not game["terrace_dead"]
+    given_up = client.post(f"/api/games/{game['id']}/give-up", json={"after": len(line)})
+    assert given_up.status_code == 200 and given_up.json()["fatal"] == []
 
 
 def test_create_with_variant_options_and_deal(client: TestClient) -> None:

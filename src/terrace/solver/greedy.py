@@ -14,7 +14,7 @@ from __future__ import annotations
 from terrace.cards import RANK
 from terrace.moves import Move
 from terrace.solver.observation import Observation
-from terrace.solver.prune import terrace_dead
+from terrace.solver.prune import kills_terrace
 
 
 def greedy_move(obs: Observation) -> Move | None:
@@ -37,15 +37,8 @@ def greedy_move(obs: Observation) -> Move | None:
 
 
 def _kills_terrace(obs: Observation, move: Move) -> bool:
-    """True when the terrace can be played out before ``move`` and never
-    after it. Only a base card or a foundation move changes what the reserve
-    schedule reads."""
-    if not (move.is_choice or move.to_foundation):
-        return False
-    board = obs.board()
-    after = board.copy(stack=False)
-    after.push(move)
-    return terrace_dead(after) and not terrace_dead(board)
+    """True when ``move`` leaves the terrace unplayable for good."""
+    return kills_terrace(obs.board(), move)
 
 
 def _foundation_moves(obs: Observation, move: Move | None) -> int:

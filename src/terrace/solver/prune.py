@@ -8,6 +8,7 @@ These are the pure-Python reference versions; the compiled core
 from __future__ import annotations
 
 from terrace.board import Board
+from terrace.moves import Move
 from terrace.solver.state import State
 from terrace.solver.tables import Tables
 
@@ -109,3 +110,35 @@ def terrace_dead(board: Board) -> bool:
         return False
     state = State(board, True, 0)
     return not state.ret and bool(state.res) and reserve_dead(state)
+
+
+def kills_terrace(board: Board, move: Move) -> bool:
+    """True when the terrace of ``board`` can still be played out and never
+    can after ``move`` (see :func:`terrace_dead`). Only a base card or a
+    foundation move changes what the reserve schedule reads."""
+    if not (move.is_choice or move.to_foundation):
+        return False
+    after = board.copy(stack=False)
+    after.push(move)
+    return terrace_dead(after) and not terrace_dead(board)
+
+
+def fatal_moves(board: Board) -> list[Move]:
+    """The legal moves after which the terrace can never be played out
+    while it still can now: each loses the game whatever the stock holds
+    (so a player who cannot see the stock can know it).
+
+    >>> from terrace.variants import get_rules
+    >>> [str(m) for m in fatal_moves(Board.from_number(61, get_rules("generals-patience")))]
+    ['c1', 'c2', 'c3']
+    """
+    if terrace_dead(board):
+        return []
+    fatal = []
+    for move in board.legal_moves:
+        if move.is_choice or move.to_foundation:
+            after = board.copy(stack=False)
+            after.push(move)
+            if terrace_dead(after):
+                fatal.append(move)
+    return fatal

@@ -24,6 +24,7 @@ from terrace.building import FOUNDATION_SIZE
 from terrace.cards import RANK, RANKS, RED, SUIT, SUITS, parse_card
 from terrace.moves import Move
 from terrace.position import Status
+from terrace.solver.prune import fatal_moves, terrace_dead
 from terrace.storage import StoredGame
 from terrace.variants import TITLES, rules_label
 
@@ -226,6 +227,10 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
         "draw": "s" if board.is_legal(Move.draw()) and not board.choosing else None,
         "choices": choices,
         "foundations": foundation_badges(board, state),
+        # from what the player sees: the reserve schedule, whatever the stock holds
+        "terrace_dead": board.status is Status.PLAYING and terrace_dead(board),
+        "fatal": [str(m) for m in fatal_moves(board)]
+        if board.status in (Status.PLAYING, Status.CHOOSING) else [],
         "winnable_only": game.winnable_only,
         "hints": game.hints,
         "undos": game.undos,
@@ -241,7 +246,7 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
     if game.given_up_at is not None:
         # Given up: lost for good, nothing can be played.
         data.update(status="lost", legal_moves=[], can_undo=False, can_redo=False, sources={},
-                    draw=None, choices=[])
+                    draw=None, choices=[], fatal=[])
     data.update(extra)
     return data
 

@@ -247,7 +247,11 @@ async function sampleChances(game) {
 // Before a move: with the assist on, ask the server whether it loses a won
 // game, and the player whether to play it all the same. True: play it.
 export async function confirmMove(game, move) {
-  if (!app.settings.assists.warn || !game || game.replay) return true;
+  if (!game || game.replay) return true;
+  if (app.settings.deadEnd && (game.fatal || []).includes(move)) {
+    return confirmChoice({ title: t("dead.title"), text: t("dead.text"), yes: t("dead.yes"), no: t("dead.no") });
+  }
+  if (!app.settings.assists.warn) return true;
   const result = await api.warn(game, move);
   if (!result.ok || !result.data.warn) return true;
   return confirmChoice({ title: t("warn.title"), text: t("warn.text"), yes: t("warn.yes"), no: t("warn.no") });

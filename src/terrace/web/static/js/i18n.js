@@ -265,6 +265,12 @@ const STRINGS = {
     "warn.text": "The solver proves that the game can still be won now, and that no winning line remains after this move. Play it all the same?",
     "warn.yes": "Play it",
     "warn.no": "Keep the win",
+    "settings.deadEnd": "Warn before a move that leaves the terrace unplayable, and say when it is (judged only from the cards in sight)",
+    "dead.title": "This move loses the game",
+    "dead.text": "After it the terrace can never be played out: one of its cards would need a foundation that the cards still to come can no longer build to its height. The game would be lost whatever the stock holds. Play it all the same?",
+    "dead.yes": "Play it",
+    "dead.no": "Don't play it",
+    "prompt.terraceDead": "The terrace can no longer be played out: this game is lost, whatever the stock holds.",
   },
   de: {
     "app.title": "Terrace",
@@ -529,6 +535,12 @@ const STRINGS = {
     "warn.text": "Der Löser beweist, dass das Spiel jetzt noch zu gewinnen ist und nach diesem Zug kein Weg mehr zum Sieg bleibt. Trotzdem spielen?",
     "warn.yes": "Trotzdem spielen",
     "warn.no": "Den Sieg behalten",
+    "settings.deadEnd": "Vor einem Zug warnen, nach dem sich die Terrasse nicht mehr abspielen lässt, und es sagen, sobald das so ist (nur nach den sichtbaren Karten)",
+    "dead.title": "Dieser Zug verliert das Spiel",
+    "dead.text": "Danach lässt sich die Terrasse nie mehr abspielen: Eine ihrer Karten bräuchte einen Zielstapel, den die noch kommenden Karten nicht mehr bis zu ihrer Höhe aufbauen können. Das Spiel wäre verloren, was auch immer der Stapel enthält. Trotzdem spielen?",
+    "dead.yes": "Trotzdem spielen",
+    "dead.no": "Nicht spielen",
+    "prompt.terraceDead": "Die Terrasse lässt sich nicht mehr abspielen: Dieses Spiel ist verloren, was auch immer der Stapel enthält.",
   },
 };
 

@@ -169,6 +169,7 @@ function prompt(text, { said = true } = {}) {
     else if (game.status === "won") message = t("prompt.won", { n: game.counters.total_cards });
     else if (game.given_up) message = t("prompt.givenUp");
     else if (game.status === "lost") message = t("prompt.lost");
+    else if (app.settings.deadEnd && game.terrace_dead) message = t("prompt.terraceDead");
     else message = playPrompt(game);
   }
   const node = $("#prompt");
@@ -841,6 +842,7 @@ function changeSettings(settings) {
   localStorage.setItem("terrace.animate", app.settings.animate ? "on" : "off");
   localStorage.setItem("terrace.autoplay", app.settings.autoplay);
   localStorage.setItem("terrace.timer", app.settings.timer ? "on" : "off");
+  localStorage.setItem("terrace.deadEnd", app.settings.deadEnd ? "on" : "off");
   for (const [name, on] of Object.entries(app.settings.assists)) localStorage.setItem(`terrace.assist.${name}`, on ? "on" : "off");
   if (!app.settings.assists.verdicts) { app.verdicts = null; app.verdictNote = null; }
   else wantVerdicts(app.game);

@@ -147,6 +147,9 @@ export function openSettings(actions) {
   const timer = el("input", { type: "checkbox", id: "set-timer" });
   timer.checked = app.settings.timer;
   timer.addEventListener("change", () => changeSettings({ timer: timer.checked }));
+  const deadEnd = el("input", { type: "checkbox", id: "set-dead" });
+  deadEnd.checked = app.settings.deadEnd;
+  deadEnd.addEventListener("change", () => changeSettings({ deadEnd: deadEnd.checked }));
   // One checkbox per assist, in the one fieldset #assists.
   const assist = (name) => {
     const input = el("input", { type: "checkbox", id: `assist-${name}`, name });
@@ -170,6 +173,7 @@ export function openSettings(actions) {
       el("p", { class: "help", text: t("settings.autoplay.help") })),
     el("label", { class: "field bool", for: "set-animate" }, el("span", { text: t("settings.animate") }), animate),
     el("label", { class: "field bool", for: "set-timer" }, el("span", { text: t("settings.timer") }), timer),
+    el("label", { class: "field bool", for: "set-dead" }, el("span", { text: t("settings.deadEnd") }), deadEnd),
     el("fieldset", { id: "assists" }, el("legend", { text: t("settings.assists") }),
       assist("verdicts"),
       ...(noChoice ? [el("p", { class: "help", id: "assist-no-choice", text: t("assist.noChoice") })] : []),

@@ -27,6 +27,9 @@ export const app = {
     animate: stored("terrace.animate", ["on", "off"]) === "on",
     autoplay: stored("terrace.autoplay", ["finish", "off", "safe"]),
     timer: stored("terrace.timer", ["on", "off"]) === "on",
+    // Warn before a move that leaves the terrace unplayable, and say so once
+    // it is (the server judges it from the cards in sight: not an assist).
+    deadEnd: stored("terrace.deadEnd", ["off", "on"]) === "on",
     // Assists, all off unless the player turns them on (each one used marks the game as assisted).
     assists: Object.fromEntries(["verdicts", "peek", "warn"].map((name) => [name, stored(`terrace.assist.${name}`, ["off", "on"]) === "on"])),
   },
