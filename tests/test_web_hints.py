@@ -177,3 +177,26 @@ def test_once_nothing_is_hidden_the_fair_hint_is_a_proved_line_and_no_assist(
     assert second["kind"] == "winnable" and second["line"] == first["line"][1:]  # (the kept line)
     stored = store.get(game["id"])
     assert stored.hints == 2 and not stored.assisted
+
+
+def test_a_dead_terrace_gets_a_fair_proved_answer_without_sampling(
+    client: TestClient, store: GameStore
+) -> None:
+    """General's Patience deal 61 with base card c1: the reserve schedule
+    proves from the cards in sight that the terrace can never be played
+    out, so the fair hint offers no move and says why (kind ``lost``,
+    ``terrace-dead``), at once, without marking the game as assisted. The
+    command line says the same."""
+    from terrace.solver.advice import describe, hint_report
+
+    game = new_game(client, variant="generals-patience", deal_number=61)
+    game = client.post(f"/api/games/{game['id']}/moves", json={"move": "c1"}).json()
+    found = hint(client, game)
+    assert (found["move"], found["kind"], found["why"], found["fair"]) == (None, "lost", "terrace-dead", True)
+    assert not store.get(game["id"]).assisted
+    board = Board.from_number(61, get_rules("generals-patience"))
+    board.push_text("c1")
+    report = hint_report(board, seconds=5)
+    assert (report["kind"], report["why"]) == ("lost", "terrace-dead") and report["seconds"] < 1
+    assert describe(report) == (
+        "no move wins any more: the terrace can never be played out, whatever the stock holds")

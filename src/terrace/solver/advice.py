@@ -21,11 +21,22 @@ from dataclasses import replace
 from typing import Any
 
 from terrace.board import Board
+from terrace.solver.api import LOST
 from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
-from terrace.solver.hint_line import NO_NEW_POSITION, Cancel, KeptLine, PeekHint, peek_hint, why_no_move
+from terrace.solver.hint_line import (
+    NO_NEW_POSITION,
+    TERRACE_DEAD,
+    Cancel,
+    KeptLine,
+    PeekHint,
+    game_over,
+    peek_hint,
+    why_no_move,
+)
 from terrace.solver.observation import observe
+from terrace.solver.prune import terrace_dead
 
 ESCALATION = 4
 """How many times more positions per sample a fair hint gives its solves
@@ -89,6 +100,25 @@ def nothing_hidden(board: Board) -> bool:
     return not observe(board).unseen
 
 
+def dead_end_hint(board: Board) -> PeekHint | None:
+    """No move once the terrace can never be played out (the reserve
+    schedule, which needs no face-down card, proves the game lost): kind
+    ``lost``, why ``terrace-dead``; else None.
+
+    >>> from terrace.variants import get_rules
+    >>> board = Board.from_number(61, get_rules("generals-patience"))
+    >>> dead_end_hint(board) is None
+    True
+    >>> board.push_text("c1")
+    Move.parse('c1')
+    >>> dead_end_hint(board)
+    PeekHint(move=None, kind='lost', line=[], why='terrace-dead', kept=None)
+    """
+    if game_over(board) or not terrace_dead(board):
+        return None
+    return PeekHint(None, LOST, why=TERRACE_DEAD)
+
+
 def open_hint(board: Board, seconds: float, kept: KeptLine | None = None,
               cancel: Cancel | None = None) -> PeekHint | None:
     """The peeking hint (a proved winning line, a proved loss, or the rule of
@@ -118,7 +148,7 @@ def hint_report(
     fair report once nothing is hidden (:func:`open_hint`) is the same."""
     check_budget(seconds)
     start = time.perf_counter()
-    found = open_hint(board, seconds) if fair else None
+    found = (dead_end_hint(board) or open_hint(board, seconds)) if fair else None
     if fair and found is None:
         # one decision that someone asked about: every sample, no early stop
         settings = FairSettings(early=False) if samples is None else FairSettings(samples, early=False)
@@ -150,9 +180,13 @@ def describe(report: dict[str, Any]) -> str:
     'wf: starts a winning line of 2 moves (looks at the face-down stock)'
     >>> describe({"move": "t4f", "kind": "winnable", "fair": True, "line": ["t4f", "wf"]})
     't4f: starts a winning line of 2 moves (nothing is face down)'
+    >>> describe({"move": None, "kind": "lost", "fair": True, "why": "terrace-dead"})
+    'no move wins any more: the terrace can never be played out, whatever the stock holds'
     """
     move = report["move"]
     if move is None:
+        if report.get("why") == TERRACE_DEAD:
+            return "no move wins any more: the terrace can never be played out, whatever the stock holds"
         if report["kind"] == "lost":
             return "no move wins any more"
         if report.get("why") == NO_NEW_POSITION:

@@ -51,10 +51,12 @@ GAME_OVER = "game-over"
 NO_WINNING_LINE = "no-winning-line"
 NO_NEW_POSITION = "no-new-position"
 NOTHING_USEFUL = "nothing-useful"
-WHY_NO_MOVE = (GAME_OVER, NO_WINNING_LINE, NO_NEW_POSITION, NOTHING_USEFUL)
+TERRACE_DEAD = "terrace-dead"
+WHY_NO_MOVE = (GAME_OVER, NO_WINNING_LINE, NO_NEW_POSITION, NOTHING_USEFUL, TERRACE_DEAD)
 """Why a hint offers no move: the game is over, the solver proved that no
 winning line remains, every legal move returns to a position already
-reached, or the rule of thumb finds no move worth making."""
+reached, the rule of thumb finds no move worth making, or the terrace can
+never be played out (a loss the fair hint proves from the cards in sight)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,13 +114,8 @@ def terrace_dead(board: Board) -> bool:
 
 def kills_terrace(board: Board, move: Move) -> bool:
     """True when the terrace of ``board`` can still be played out and never
-    can after ``move`` (see :func:`terrace_dead`). Only a base card or a
-    foundation move changes what the reserve schedule reads."""
-    if not (move.is_choice or move.to_foundation):
-        return False
-    after = board.copy(stack=False)
-    after.push(move)
-    return terrace_dead(after) and not terrace_dead(board)
+    can after ``move`` (see :func:`terrace_dead`)."""
+    return _dead_after(board, move) and not terrace_dead(board)
 
 
 def fatal_moves(board: Board) -> list[Move]:
@@ -134,11 +129,15 @@ def fatal_moves(board: Board) -> list[Move]:
     """
     if terrace_dead(board):
         return []
-    fatal = []
-    for move in board.legal_moves:
-        if move.is_choice or move.to_foundation:
-            after = board.copy(stack=False)
-            after.push(move)
-            if terrace_dead(after):
-                fatal.append(move)
-    return fatal
+    return [move for move in board.legal_moves if _dead_after(board, move)]
+
+
+def _dead_after(board: Board, move: Move) -> bool:
+    """True when the terrace is dead after ``move``; only a base card or a
+    foundation move changes what the reserve schedule reads, so any other
+    move is never checked."""
+    if not (move.is_choice or move.to_foundation):
+        return False
+    after = board.copy(stack=False)
+    after.push(move)
+    return terrace_dead(after)

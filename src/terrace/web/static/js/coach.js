@@ -244,8 +244,10 @@ async function sampleChances(game) {
 
 // ---------------------------------------------------------------- the warning
 
-// Before a move: with the assist on, ask the server whether it loses a won
-// game, and the player whether to play it all the same. True: play it.
+// Before a move: with the dead-end setting on, a move the server lists as
+// fatal (the terrace unplayable after it, from the cards in sight) asks the
+// player first; with the assist on, the server is asked whether the move
+// loses a won game. True: play it.
 export async function confirmMove(game, move) {
   if (!game || game.replay) return true;
   if (app.settings.deadEnd && (game.fatal || []).includes(move)) {
