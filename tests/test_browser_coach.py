@@ -209,3 +209,29 @@ def test_the_dead_end_warning_judges_from_the_cards_in_sight(api: Api, open_game
     other = open_game(api.new(variant="generals-patience", deal_number=61), reduced_motion="reduce")
     other.keyboard.press("1")
     moves_seen(other, 1)
+
+
+def test_analyse_names_the_move_that_killed_the_terrace(api: Api, open_game: Any) -> None:
+    """A game whose terrace was killed (Terrace deal 1, the rule of thumb's
+    moves, then the one move that kills it), given up and analysed: the note
+    says after which move the cards in sight showed the loss."""
+    from terrace.solver.greedy import greedy_move
+    from terrace.solver.observation import observe
+    from terrace.solver.prune import fatal_moves
+    from terrace.variants import get_rules
+
+    board = Board.from_number(1, get_rules("terrace"))
+    while not fatal_moves(board):
+        move = greedy_move(observe(board))
+        assert move is not None
+        board.push(move)
+    moves = [str(m) for m in board.move_stack] + [str(fatal_moves(board)[0])]
+    game = api.play(api.new(variant="terrace", deal_number=1), *moves)
+    page = open_game(game, reduced_motion="reduce")
+    page.locator("#btn-giveup").click()
+    page.locator("#dlg-confirm[open] #confirm-yes").click()
+    page.wait_for_selector("body[data-status='lost']")
+    page.locator("dialog.end[open] #end-analyse").click()
+    note = page.locator("#coach-note:not([hidden])")
+    note.locator("text=the terrace could never be played out").wait_for(timeout=60_000)
+    assert f"After move {len(moves)} (" in note.inner_text()

@@ -256,3 +256,23 @@ def test_chances_say_which_samples_are_undecided() -> None:
     assert [(c["wins"], c["tried"], c["undecided"]) for c in chances["candidates"]] == [(0, 4, 4)] * 5
     decided = base_chances(Board.from_number(11, get_rules("terrace")), 4, 120, settings=FAST)
     assert all(0 <= c["undecided"] <= c["tried"] - c["wins"] for c in decided["candidates"])
+
+
+def test_the_move_that_killed_the_terrace_bounds_the_search_and_is_named() -> None:
+    """General's Patience deal 70: putting the waste card up at move 30
+    leaves a terrace card that no foundation can ever take (the reserve
+    schedule, from the cards in sight). The analysis names that move, and
+    never probes a position after it (they are all lost)."""
+    from test_players import DEAL_70_LINE
+
+    start = Board.from_number(70, get_rules("generals-patience"))
+    moves = [Move.parse(text) for text in (DEAL_70_LINE + " wf s s s").split()]
+    analysis = find_loss(start, moves, seconds=30, probe_nodes=20_000, fair=None)
+    assert (analysis.terrace_dead, str(analysis.terrace_dead_move)) == (30, "wf")
+    assert analysis.high <= 30 and all(probe.step < 30 for probe in analysis.probes)
+    report = analysis.to_dict()
+    assert (report["terrace_dead"], report["terrace_dead_move"]) == (30, "wf")
+    # A base card whose terrace is dead from the choice: move 1.
+    start = Board.from_number(61, get_rules("generals-patience"))
+    dead = find_loss(start, [Move.parse("c1"), Move.parse("s")], seconds=10, probe_nodes=20_000, fair=None)
+    assert (dead.terrace_dead, str(dead.terrace_dead_move), dead.high) == (1, "c1", 1)

@@ -264,3 +264,28 @@ def test_chances_agree_with_the_fair_hint_at_the_choice() -> None:
     assert [c["wins"] for c in chances["candidates"]] == [c["wins"] for c in expected["candidates"]]
     wins = {c["move"]: c["wins"] for c in chances["candidates"]}
     assert wins[hint["move"]] == max(wins.values())
+
+
+def test_analysis_names_the_move_that_killed_the_terrace(client: TestClient, store: GameStore) -> None:
+    """Terrace deal 1, played by the rule of thumb until a move would kill
+    the terrace, then that move: the analysis names it with its piles (the
+    page says that from then on the cards in sight showed the loss)."""
+    from terrace.solver.greedy import greedy_move
+    from terrace.solver.observation import observe
+    from terrace.solver.prune import fatal_moves
+    from terrace.variants import get_rules
+
+    board = Board.from_number(1, get_rules("terrace"))
+    while not fatal_moves(board):
+        move = greedy_move(observe(board))
+        assert move is not None
+        board.push(move)
+    fatal = fatal_moves(board)[0]
+    moves = [str(m) for m in board.move_stack] + [str(fatal)]
+    game = play(client, new_game(client, deal_number=1), *moves)
+    assert game["terrace_dead"]
+    assert client.post(f"/api/games/{game['id']}/give-up", json={}).status_code == 200
+    report = client.post(f"/api/games/{game['id']}/coach", json={}).json()
+    assert (report["terrace_dead"], report["terrace_dead_move"]) == (len(moves), str(fatal))
+    assert set(report["terrace_dead_piles"]) == {"source", "target"}
+    assert report["high"] <= len(moves)

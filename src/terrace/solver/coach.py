@@ -48,6 +48,7 @@ from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.observation import observe
+from terrace.solver.prune import terrace_dead
 
 Cancel = Callable[[], bool]
 """Asked between slices of a search: True stops it."""
@@ -92,7 +93,12 @@ class Analysis:
     ``high`` and ``move`` that move. ``winning`` is a move that kept a
     winning line there (the solver's: it looks at the stock), ``fair`` the
     fair player's decision at that point and ``fair_result`` the solver's
-    verdict after the fair player's move.
+    verdict after the fair player's move. ``terrace_dead`` is the number of
+    moves after which the terrace could never be played out (the reserve
+    schedule, which a player could have seen: no stock order needed), or
+    None, and ``terrace_dead_move`` the move that did it (None when the
+    terrace was dead from the start); the game was lost by then at the
+    latest.
     """
 
     outcome: str
@@ -106,6 +112,8 @@ class Analysis:
     fair_result: str | None = None
     probes: list[Probe] = field(default_factory=list)
     seconds: float = 0.0
+    terrace_dead: int | None = None
+    terrace_dead_move: Move | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as JSON values."""
@@ -125,6 +133,8 @@ class Analysis:
             "fair": fair,
             "probes": [{"step": p.step, "result": p.result} for p in self.probes],
             "seconds": round(self.seconds, 3),
+            "terrace_dead": self.terrace_dead,
+            "terrace_dead_move": None if self.terrace_dead_move is None else str(self.terrace_dead_move),
         }
 
 
@@ -143,6 +153,11 @@ class _Bisection:
         self.lines: dict[int, list[Move]] = {}
         self.unknown: set[int] = set()
         self.probes: list[Probe] = []
+        self.terrace_dead = next((step for step, seen in enumerate(self.boards) if terrace_dead(seen)), None)
+        """The first position whose terrace can never be played out: lost,
+        so the bisection need not look beyond it."""
+        if self.terrace_dead is not None:
+            self.high = self.terrace_dead
 
     @property
     def settled(self) -> bool:
@@ -224,7 +239,9 @@ def find_loss(
                       all_candidates=False, cancel=cancel)
         stopped = found.reason == "cancelled"
         game.learn(step, found.result, found.moves)
-    analysis = Analysis(UNKNOWN, last, game.low, game.high, probes=game.probes)
+    dead = game.terrace_dead
+    analysis = Analysis(UNKNOWN, last, game.low, game.high, probes=game.probes, terrace_dead=dead,
+                        terrace_dead_move=game.moves[dead - 1] if dead else None)
     if game.settled:
         if game.low == -1:
             analysis.outcome = NEVER

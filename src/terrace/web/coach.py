@@ -100,6 +100,12 @@ class CoachEndpoints:
 
 def _describe(report: dict[str, Any], start: Board, moves: list[Move]) -> None:
     """Add the piles of the moves the analysis names, as the page marks them."""
+    dead = report["terrace_dead"]
+    if report["terrace_dead_move"] is not None:
+        board = start.copy(stack=False)
+        for move in moves[: dead - 1]:
+            board.push(move)
+        report["terrace_dead_piles"] = describe_move(board, report["terrace_dead_move"])
     step = report["low"]
     if report["outcome"] not in ("lost-at", "winnable") or step < 0:
         return

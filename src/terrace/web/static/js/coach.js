@@ -36,6 +36,14 @@ function fairWords(game, fair) {
 }
 
 function reportWords(game, report) {
+  const words = outcomeWords(game, report);
+  if (!report.terrace_dead_move) return words;
+  const dead = t("coach.terraceDead", { step: report.terrace_dead,
+    what: moveWords(game, report.terrace_dead_move, report.terrace_dead_piles) });
+  return `${words} ${dead}`;
+}
+
+function outcomeWords(game, report) {
   switch (report.outcome) {
     case "lost-at":
       return [
