@@ -98,7 +98,7 @@ def player_key(name: str, settings: Mapping[str, Any] | None = None, seed: int =
     >>> player_key("perfect")
     'perfect'
     >>> player_key("greedy")
-    '{"player":"greedy","version":2}'
+    '{"player":"greedy","version":3}'
     >>> player_key("fair", {"samples": 16}, 1) == player_key("fair", {}, 1)   # 16 is the default
     True
     """
