@@ -51,8 +51,10 @@ def find_hint(
     ``sampled`` (``wins`` of ``samples`` sampled stock orders are won after
     the move, ``undecided`` of them the solver could not decide), ``safe``,
     ``only``, ``heuristic`` (no sample was decided in the time: the greedy
-    preference) or ``none``; once the player has seen every card, the
-    peeking answer, which is then fair (``"fair": true``). Peeking (see
+    preference) or ``none``; once the terrace can never be played out, no
+    move, ``lost`` with ``why`` ``terrace-dead`` (a proof from the cards in
+    sight); once the player has seen every card, the peeking answer, which
+    is then fair (``"fair": true``). Peeking (see
     :func:`terrace.solver.hint_line.peek_hint`): ``winnable`` with the proved
     ``line``, ``lost``, ``heuristic`` or ``none``. No move comes with ``why``
     (one of :data:`terrace.solver.hint_line.WHY_NO_MOVE`); no hint ever
