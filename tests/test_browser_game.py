@@ -271,7 +271,9 @@ def test_a_hint_on_a_dead_terrace_says_the_game_is_lost(api: Api, open_game: Any
     page.locator("#btn-hint").click()
     page.locator("#prompt", has_text="the terrace can never be played out").wait_for()
     assert page.locator(".hint-src").count() == 0
-    page.locator("dialog.end[open]", has_text="No winning line remains").wait_for()
+    end = page.locator("dialog.end[open]", has_text="No winning line remains")
+    end.wait_for()
+    assert "The cards in sight prove it: the terrace can never be played out" in end.inner_text()
 
 
 def test_switch_language(api: Api, open_game: Any) -> None:

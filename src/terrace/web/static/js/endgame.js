@@ -280,7 +280,9 @@ async function fillWin(dialog, game) {
 }
 
 // The end-of-game dialog: `kind` is "won" or "lost"; `hopeless` when the
-// solver proved that no winning line remains (the game goes on).
+// solver proved that no winning line remains (the game goes on): true, or
+// "terrace-dead" when the cards in sight prove it (the terrace can never be
+// played out).
 export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveUp: giveUpNow, analyse }) {
   const dialog = $("#dlg-end");
   const mark = hopeless ? "hopeless" : game.given_up ? "given-up" : kind;
@@ -302,7 +304,8 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
     buttons.append(close, again);
   } else if (hopeless) {
     title = t("end.hopeless.title");
-    text = t(game.can_undo ? "end.hopeless.text" : "end.hopeless.text.noUndo");
+    const why = hopeless === "terrace-dead" ? "end.dead.text" : "end.hopeless.text";
+    text = t(game.can_undo ? why : `${why}.noUndo`);
     buttons.append(
       el("button", { type: "button", text: t("btn.playOn"), onclick: () => dialog.close() }),
       ...(undoButton ? [undoButton] : []),

@@ -373,7 +373,7 @@ async function askHint() {
   if (!result.ok) return toast(result.data.error);
   const found = result.data;
   const hopeless = found.kind === "lost";
-  if (hopeless) showEnd(game, "lost", true, actions);
+  if (hopeless) showEnd(game, "lost", found.why === "terrace-dead" ? "terrace-dead" : true, actions);
   if (!found.move) {
     const why = backing(found);
     prompt(why, { said: !hopeless });  // (the end screen says that no winning line remains)
