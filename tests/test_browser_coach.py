@@ -235,3 +235,17 @@ def test_analyse_names_the_move_that_killed_the_terrace(api: Api, open_game: Any
     note = page.locator("#coach-note:not([hidden])")
     note.locator("text=the terrace could never be played out").wait_for(timeout=60_000)
     assert f"After move {len(moves)} (" in note.inner_text()
+
+
+def test_chances_name_a_base_card_whose_terrace_is_dead(api: Api, open_game: Any) -> None:
+    """General's Patience deal 61: with base cards c1-c3 the terrace could
+    never be played out (the server's ``fatal``); the chances say so of
+    them, and give c4's sampled wins."""
+    game = api.new(variant="generals-patience", deal_number=61)
+    page = open_game(game, reduced_motion="reduce")
+    page.locator("#btn-chances").click()
+    words = page.locator("#coach-chances .chances-text")
+    words.wait_for(timeout=60_000)
+    text = words.inner_text()
+    assert text.count("the terrace could never be played out") == 3, text
+    assert "sampled stocks" in text.split(" · ")[3], text

@@ -222,9 +222,12 @@ function drawChances() {
 }
 
 // Each candidate's wins: with `name` cardLabel on the page ("D♦"), cardName
-// for a screen reader ("Karo Dame").
+// for a screen reader ("Karo Dame"). A base card the server lists as fatal
+// (its terrace could never be played out) is named as such.
 function chancesWords(known, name) {
-  const words = known.candidates.map((c) => t(c.undecided ? "chances.oneUndecided" : "chances.one",
+  const fatal = (app.game && app.game.fatal) || [];
+  const words = known.candidates.map((c) => t(
+    fatal.includes(c.move) ? "chances.dead" : c.undecided ? "chances.oneUndecided" : "chances.one",
     { card: name(c.card), wins: c.wins, samples: c.tried, undecided: c.undecided }));
   return `${words.join(" · ")} ${t("chances.fair")}`;
 }
