@@ -5,9 +5,9 @@ For each deal, asks :func:`terrace.web.hints.find_hint` (what the server's
 and asks again, passing the kept winning line back as the server does,
 until the game is won or a hint offers no move. Prints per variant how many
 games were won, how many ended with "no winning line" (the solver proved
-the loss), how many ended otherwise (no move to a new position, nothing
-worth doing, the per-deal time cap), and checks that no game ever came back
-to a position it had reached.
+the loss, or the fair hint found the terrace dead), how many ended otherwise
+(no move to a new position, nothing worth doing, the per-deal time cap), and
+checks that no game ever came back to a position it had reached.
 
     .venv/bin/python bench/hints.py                                  # deals 1-50, peeking hints
     .venv/bin/python bench/hints.py --variants terrace --deals 1-10 --seconds 1 --jobs 2
@@ -46,7 +46,9 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
         hints += 1
         kept = found["kept"]
         if found["move"] is None:
-            outcome = "no winning line" if found["why"] == "no-winning-line" else found["why"]
+            # (a dead terrace is a proved loss too, from the cards in sight)
+            proved = found["why"] in ("no-winning-line", "terrace-dead")
+            outcome = "no winning line" if proved else found["why"]
             break
         board.push(Move.parse(found["move"]))
         position = board.position()

@@ -276,3 +276,12 @@ def test_the_move_that_killed_the_terrace_bounds_the_search_and_is_named() -> No
     start = Board.from_number(61, get_rules("generals-patience"))
     dead = find_loss(start, [Move.parse("c1"), Move.parse("s")], seconds=10, probe_nodes=20_000, fair=None)
     assert (dead.terrace_dead, str(dead.terrace_dead_move), dead.high) == (1, "c1", 1)
+
+
+def test_a_deal_dead_at_the_choice_was_never_winnable_without_a_probe() -> None:
+    """General's Patience deal 5: every base card leaves a dead terrace, so
+    the analysis knows at once that no move lost the game."""
+    start = Board.from_number(5, get_rules("generals-patience"))
+    analysis = find_loss(start, [Move.parse("c1"), Move.parse("s")], seconds=10, fair=None)
+    assert (analysis.outcome, analysis.probes, analysis.terrace_dead, analysis.terrace_dead_move) == (
+        NEVER, [], 0, None)

@@ -200,3 +200,13 @@ def test_a_dead_terrace_gets_a_fair_proved_answer_without_sampling(
     assert (report["kind"], report["why"]) == ("lost", "terrace-dead") and report["seconds"] < 1
     assert describe(report) == (
         "no move wins any more: the terrace can never be played out, whatever the stock holds")
+
+
+def test_a_deal_whose_every_base_card_kills_the_terrace_is_lost_at_the_choice(client: TestClient) -> None:
+    """General's Patience deal 5: whichever base card is chosen, the terrace
+    can never be played out; the fair hint says so before the choice, and
+    no base card counts as *killing* a live terrace."""
+    game = new_game(client, variant="generals-patience", deal_number=5)
+    assert game["terrace_dead"] is True and game["fatal"] == []
+    found = hint(client, game)
+    assert (found["move"], found["kind"], found["why"]) == (None, "lost", "terrace-dead")

@@ -94,8 +94,9 @@ def reserve_dead(s: State) -> bool:
 def terrace_dead(board: Board) -> bool:
     """True when the **reserve schedule** proves ``board`` lost: its terrace
     can never be played out, whatever order the stock holds (so a player
-    who cannot see the stock knows it too). Never while the base card is
-    still to be chosen, nor with foundation-return (foundations may shrink).
+    who cannot see the stock knows it too). While the base card is still to
+    be chosen: whichever base card is chosen. Never with foundation-return
+    (foundations may shrink).
 
     >>> from terrace.variants import get_rules
     >>> start = Board.from_number(61, get_rules("generals-patience"))
@@ -105,9 +106,11 @@ def terrace_dead(board: Board) -> bool:
     ...     return board
     >>> terrace_dead(start), [terrace_dead(chosen(c)) for c in ("c1", "c2", "c3", "c4")]
     (False, [True, True, True, False])
+    >>> terrace_dead(Board.from_number(5, get_rules("generals-patience")))  # every base card
+    True
     """
     if board.choosing:
-        return False
+        return all(_dead_after(board, move) for move in board.legal_moves)
     state = State(board, True, 0)
     return not state.ret and bool(state.res) and reserve_dead(state)
 
@@ -133,9 +136,9 @@ def fatal_moves(board: Board) -> list[Move]:
 
 
 def _dead_after(board: Board, move: Move) -> bool:
-    """True when the terrace is dead after ``move``; only a base card or a
-    foundation move changes what the reserve schedule reads, so any other
-    move is never checked."""
+    """True when the terrace is dead after ``move`` (a base card or a
+    foundation move: only those change what the reserve schedule reads, so
+    any other move is never checked)."""
     if not (move.is_choice or move.to_foundation):
         return False
     after = board.copy(stack=False)

@@ -228,7 +228,7 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
         "choices": choices,
         "foundations": foundation_badges(board, state),
         # from what the player sees: the reserve schedule, whatever the stock holds
-        "terrace_dead": board.status is Status.PLAYING and terrace_dead(board),
+        "terrace_dead": board.status in (Status.PLAYING, Status.CHOOSING) and terrace_dead(board),
         "fatal": [str(m) for m in fatal_moves(board)]
         if board.status in (Status.PLAYING, Status.CHOOSING) else [],
         "winnable_only": game.winnable_only,
