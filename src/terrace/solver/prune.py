@@ -110,7 +110,8 @@ def terrace_dead(board: Board) -> bool:
     True
     """
     if board.choosing:
-        return all(_dead_after(board, move) for move in board.legal_moves)
+        choices = list(board.legal_moves)
+        return bool(choices) and all(_dead_after(board, move) for move in choices)
     state = State(board, True, 0)
     return not state.ret and bool(state.res) and reserve_dead(state)
 
