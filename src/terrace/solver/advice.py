@@ -121,12 +121,14 @@ def dead_end_hint(board: Board) -> PeekHint | None:
 
 def open_hint(board: Board, seconds: float, kept: KeptLine | None = None,
               cancel: Cancel | None = None) -> PeekHint | None:
-    """The peeking hint (a proved winning line, a proved loss, or the rule of
-    thumb), when nothing is hidden from the player, so that it is fair;
-    else None. A fair hint then needs no sampled stocks: every sample would
-    be the one stock the player knows."""
-    if not nothing_hidden(board):
-        return None
+    """The fair hint that needs no sampled stock, else None: the proved loss
+    of a dead terrace (:func:`dead_end_hint`), or, when nothing is hidden
+    from the player, the peeking hint (a proved winning line, a proved
+    loss, or the rule of thumb), fair then: every sample would be the one
+    stock the player knows."""
+    dead = dead_end_hint(board)
+    if dead is not None or not nothing_hidden(board):
+        return dead
     return peek_hint(board, seconds, kept, cancel=cancel)
 
 
@@ -148,7 +150,7 @@ def hint_report(
     fair report once nothing is hidden (:func:`open_hint`) is the same."""
     check_budget(seconds)
     start = time.perf_counter()
-    found = (dead_end_hint(board) or open_hint(board, seconds)) if fair else None
+    found = open_hint(board, seconds) if fair else None
     if fair and found is None:
         # one decision that someone asked about: every sample, no early stop
         settings = FairSettings(early=False) if samples is None else FairSettings(samples, early=False)

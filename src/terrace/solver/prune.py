@@ -131,9 +131,15 @@ def fatal_moves(board: Board) -> list[Move]:
     >>> [str(m) for m in fatal_moves(Board.from_number(61, get_rules("generals-patience")))]
     ['c1', 'c2', 'c3']
     """
+    return dead_end(board)[1]
+
+
+def dead_end(board: Board) -> tuple[bool, list[Move]]:
+    """:func:`terrace_dead` and :func:`fatal_moves` together, the terrace
+    checked once (what the web game sends with every position)."""
     if terrace_dead(board):
-        return []
-    return [move for move in board.legal_moves if _dead_after(board, move)]
+        return True, []
+    return False, [move for move in board.legal_moves if _dead_after(board, move)]
 
 
 def _dead_after(board: Board, move: Move) -> bool:

@@ -19,7 +19,7 @@ from typing import Any
 from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
-from terrace.solver.advice import dead_end_hint, fair_hint, open_hint
+from terrace.solver.advice import fair_hint, open_hint
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairSettings
 from terrace.solver.hint_line import (
@@ -67,10 +67,7 @@ def find_hint(
     if game_over(board):
         decision = Decision(None, "none")
     else:
-        def proved() -> PeekHint | None:
-            return dead_end_hint(board) or open_hint(board, seconds, kept, cancel=cancel)
-
-        found = _line_reply(board, proved, fair=True)
+        found = _line_reply(board, lambda: open_hint(board, seconds, kept, cancel=cancel), fair=True)
         if found is not None:  # a dead terrace, or nothing hidden: the proved answer is fair
             return found
         settings = FairSettings(samples=FAIR_SAMPLES, early=False)

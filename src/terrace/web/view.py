@@ -24,7 +24,7 @@ from terrace.building import FOUNDATION_SIZE
 from terrace.cards import RANK, RANKS, RED, SUIT, SUITS, parse_card
 from terrace.moves import Move
 from terrace.position import Status
-from terrace.solver.prune import fatal_moves, terrace_dead
+from terrace.solver.prune import dead_end
 from terrace.storage import StoredGame
 from terrace.variants import TITLES, rules_label
 
@@ -203,6 +203,8 @@ def finished(game: StoredGame, board: Board) -> bool:
 def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
     """Everything the page needs to draw and play a game."""
     state = board.to_dict()
+    # from what the player sees: the reserve schedule, whatever the stock holds
+    dead, fatal = dead_end(board) if board.status in (Status.PLAYING, Status.CHOOSING) else (False, [])
     choices = [
         {"move": f"c{i}", "pile": f"t{i}", "card": card}
         for i, card in enumerate(state["candidates"], 1)
@@ -227,10 +229,8 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
         "draw": "s" if board.is_legal(Move.draw()) and not board.choosing else None,
         "choices": choices,
         "foundations": foundation_badges(board, state),
-        # from what the player sees: the reserve schedule, whatever the stock holds
-        "terrace_dead": board.status in (Status.PLAYING, Status.CHOOSING) and terrace_dead(board),
-        "fatal": [str(m) for m in fatal_moves(board)]
-        if board.status in (Status.PLAYING, Status.CHOOSING) else [],
+        "terrace_dead": dead,
+        "fatal": [str(m) for m in fatal],
         "winnable_only": game.winnable_only,
         "hints": game.hints,
         "undos": game.undos,
