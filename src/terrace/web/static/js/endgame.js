@@ -303,8 +303,9 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
     text = t("end.won.text", { moves: game.moves.length });
     buttons.append(close, again);
   } else if (hopeless) {
-    title = t("end.hopeless.title");
-    const why = hopeless === "terrace-dead" ? "end.dead.text" : "end.hopeless.text";
+    const dead = hopeless === "terrace-dead";
+    title = t(dead ? "end.dead.title" : "end.hopeless.title");
+    const why = dead ? "end.dead.text" : "end.hopeless.text";
     text = t(game.can_undo ? why : `${why}.noUndo`);
     buttons.append(
       el("button", { type: "button", text: t("btn.playOn"), onclick: () => dialog.close() }),
