@@ -303,10 +303,9 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
     text = t("end.won.text", { moves: game.moves.length });
     buttons.append(close, again);
   } else if (hopeless) {
-    const dead = hopeless === "terrace-dead";
-    title = t(dead ? "end.dead.title" : "end.hopeless.title");
-    const why = dead ? "end.dead.text" : "end.hopeless.text";
-    text = t(game.can_undo ? why : `${why}.noUndo`);
+    const proof = hopeless === "terrace-dead" ? "end.dead" : "end.hopeless";
+    title = t(`${proof}.title`);
+    text = t(game.can_undo ? `${proof}.text` : `${proof}.text.noUndo`);
     buttons.append(
       el("button", { type: "button", text: t("btn.playOn"), onclick: () => dialog.close() }),
       ...(undoButton ? [undoButton] : []),
