@@ -6,6 +6,7 @@ left open catching up, and the timer pausing."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -542,6 +543,42 @@ def test_the_win_screen_tells_a_record_from_an_equalled_one(
     record = page.locator("dialog.end[open] p.record")
     record.wait_for()
     assert record.inner_text() == said
+
+
+def test_the_win_screen_asks_for_the_statistics_after_the_time_is_stored(api: Api, open_game: Any) -> None:
+    """The report of the time sent as the game ends is slow to be answered:
+    the win screen still waits for it before it reads the statistics, so
+    that they count this win with all its time (a flush made while a report
+    is on its way waits for that report)."""
+    game = line_game(api, FINISH_AFTER - 1)
+    seen: list[str] = []
+
+    def slow(route: Any) -> None:
+        time.sleep(0.4)
+        route.continue_()
+
+    def request(req: Any) -> None:
+        if req.url.endswith("/api/stats"):
+            seen.append("stats asked")
+
+    def response(resp: Any) -> None:
+        if resp.url.endswith("/time"):
+            seen.append("time stored")
+
+    def ready(page: Any) -> None:
+        page.route("**/time", slow)
+        page.on("request", request)
+        page.on("response", response)
+
+    page = open_game(game, reduced_motion="reduce", before_goto=ready)
+    setting(page, autoplay="off")
+    for index in range(FINISH_AFTER - 1, len(LINE["moves"])):
+        _click_move(page, line_board(index), LINE["moves"][index])
+        moves_seen(page, index + 1)
+    page.wait_for_selector("body[data-status='won']")
+    page.locator("dialog.end[open] [data-stat='time']").wait_for()
+    assert "time stored" in seen and "stats asked" in seen, seen
+    assert seen.index("time stored") < seen.index("stats asked"), seen
 
 
 def test_the_prompt_mentions_the_stock_only_while_it_can_be_turned(api: Api, open_game: Any) -> None:

@@ -48,18 +48,30 @@ export function isRunning() {
   return clock.since !== null && now() - clock.lastActive < IDLE_MS;
 }
 
+// Reports go one after another: a flush counts its time at once (for the
+// game shown now), then waits for the report on its way, so that what it
+// resolves to (and a request made after it) includes that report too.
+let reporting = Promise.resolve();
+
 // Report the time counted so far; resolves to the game's stored total (or null).
+// A report as the page goes away (keepalive) cannot wait and goes at once.
 export async function flushTime({ keepalive = false } = {}) {
   settle();
   const ms = Math.floor(clock.unsent);
-  if (!clock.gameId || ms < 1) return clock.base + clock.sending + clock.unsent;
   const id = clock.gameId;
+  const before = reporting;
+  if (!id || ms < 1) {
+    await before;
+    return id === clock.gameId ? clock.base + clock.sending + clock.unsent : null;
+  }
   clock.unsent -= ms;
   clock.sending += ms;
-  const result = await api.time(id, ms, keepalive);
+  const sent = (keepalive ? Promise.resolve() : before).then(() => api.time(id, ms, keepalive));
+  reporting = sent.then(() => undefined, () => undefined);
+  const result = await sent;
   if (id !== clock.gameId) return null;
   clock.sending -= ms;
-  if (result.ok) clock.base = result.data.active_ms;
+  if (result.ok) clock.base = Math.max(clock.base, result.data.active_ms);
   else if (result.status === 0) clock.unsent += ms;  // no answer: try again with the next report
   // A refusal (more than the wall time allows, a game given up) drops the time.
   return clock.base + clock.sending + clock.unsent;
