@@ -581,6 +581,31 @@ def test_the_win_screen_asks_for_the_statistics_after_the_time_is_stored(api: Ap
     assert seen.index("time stored") < seen.index("stats asked"), seen
 
 
+def test_a_time_report_that_hangs_holds_the_win_screen_up_only_a_few_seconds(
+    api: Api, open_game: Any
+) -> None:
+    """No answer ever comes to the time report sent as the game ends: the
+    win screen waits for it at most five seconds, then shows its figures."""
+    game = line_game(api, FINISH_AFTER - 1)
+    held: list[Any] = []
+
+    def ready(page: Any) -> None:
+        page.route("**/time", lambda route: held.append(route))  # (never answered)
+
+    page = open_game(game, reduced_motion="reduce", before_goto=ready)
+    setting(page, autoplay="off")
+    for index in range(FINISH_AFTER - 1, len(LINE["moves"])):
+        _click_move(page, line_board(index), LINE["moves"][index])
+        moves_seen(page, index + 1)
+    page.wait_for_selector("body[data-status='won']")
+    started = time.monotonic()
+    page.locator("dialog.end[open] [data-stat='time']").wait_for(timeout=9_000)
+    assert held
+    assert time.monotonic() - started < 7.5
+    for route in held:
+        route.continue_()  # (late: the server takes the time all the same)
+
+
 def test_the_prompt_mentions_the_stock_only_while_it_can_be_turned(api: Api, open_game: Any) -> None:
     page = open_game(line_game(api, 1))
     assert "Click the stock" in page.locator("#prompt").inner_text()

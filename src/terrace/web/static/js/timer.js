@@ -50,8 +50,14 @@ export function isRunning() {
 
 // Reports go one after another: a flush counts its time at once (for the
 // game shown now), then waits for the report on its way, so that what it
-// resolves to (and a request made after it) includes that report too.
+// resolves to (and a request made after it) includes that report too. It
+// waits a few seconds at most: a report that hangs holds up nothing else.
 let reporting = Promise.resolve();
+const WAIT_MS = 5_000;
+
+function earlierReport() {
+  return Promise.race([reporting, new Promise((resolve) => { setTimeout(resolve, WAIT_MS); })]);
+}
 
 // Report the time counted so far; resolves to the game's stored total (or null).
 // A report as the page goes away (keepalive) cannot wait and goes at once.
@@ -59,7 +65,7 @@ export async function flushTime({ keepalive = false } = {}) {
   settle();
   const ms = Math.floor(clock.unsent);
   const id = clock.gameId;
-  const before = reporting;
+  const before = earlierReport();
   if (!id || ms < 1) {
     await before;
     return id === clock.gameId ? clock.base + clock.sending + clock.unsent : null;
