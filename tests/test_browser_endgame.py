@@ -506,6 +506,18 @@ def test_a_custom_group_of_the_statistics_is_named_in_the_page_language(
         api.client.close()
 
 
+def win_by_clicks(open_game: Any, game: dict[str, Any], before_goto: Any) -> Any:
+    """Open ``game`` (one move before it can be finished) with auto-play off
+    and click the last moves of the line until it is won; the page."""
+    page = open_game(game, reduced_motion="reduce", before_goto=before_goto)
+    setting(page, autoplay="off")
+    for index in range(FINISH_AFTER - 1, len(LINE["moves"])):
+        _click_move(page, line_board(index), LINE["moves"][index])
+        moves_seen(page, index + 1)
+    page.wait_for_selector("body[data-status='won']")
+    return page
+
+
 @pytest.mark.parametrize(("wins_in_fewest", "faster_by_ms", "said"), [
     (1, None, "A new personal best!"),
     (2, None, "As few moves as your best win."),
@@ -534,12 +546,7 @@ def test_the_win_screen_tells_a_record_from_an_equalled_one(
                      fastest_seconds=fastest)
         route.fulfill(json=data)
 
-    page = open_game(game, reduced_motion="reduce", before_goto=lambda p: p.route("**/api/stats", pinned))
-    setting(page, autoplay="off")
-    for index in range(FINISH_AFTER - 1, len(LINE["moves"])):
-        _click_move(page, line_board(index), LINE["moves"][index])
-        moves_seen(page, index + 1)
-    page.wait_for_selector("body[data-status='won']")
+    page = win_by_clicks(open_game, game, lambda p: p.route("**/api/stats", pinned))
     record = page.locator("dialog.end[open] p.record")
     record.wait_for()
     assert record.inner_text() == said
@@ -570,12 +577,7 @@ def test_the_win_screen_asks_for_the_statistics_after_the_time_is_stored(api: Ap
         page.on("request", request)
         page.on("response", response)
 
-    page = open_game(game, reduced_motion="reduce", before_goto=ready)
-    setting(page, autoplay="off")
-    for index in range(FINISH_AFTER - 1, len(LINE["moves"])):
-        _click_move(page, line_board(index), LINE["moves"][index])
-        moves_seen(page, index + 1)
-    page.wait_for_selector("body[data-status='won']")
+    page = win_by_clicks(open_game, game, ready)
     page.locator("dialog.end[open] [data-stat='time']").wait_for()
     assert "time stored" in seen and "stats asked" in seen, seen
     assert seen.index("time stored") < seen.index("stats asked"), seen
@@ -592,12 +594,7 @@ def test_a_time_report_that_hangs_holds_the_win_screen_up_only_a_few_seconds(
     def ready(page: Any) -> None:
         page.route("**/time", lambda route: held.append(route))  # (never answered)
 
-    page = open_game(game, reduced_motion="reduce", before_goto=ready)
-    setting(page, autoplay="off")
-    for index in range(FINISH_AFTER - 1, len(LINE["moves"])):
-        _click_move(page, line_board(index), LINE["moves"][index])
-        moves_seen(page, index + 1)
-    page.wait_for_selector("body[data-status='won']")
+    page = win_by_clicks(open_game, game, ready)
     started = time.monotonic()
     page.locator("dialog.end[open] [data-stat='time']").wait_for(timeout=9_000)
     assert held
