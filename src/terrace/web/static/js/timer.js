@@ -65,14 +65,14 @@ export async function flushTime({ keepalive = false } = {}) {
   settle();
   const ms = Math.floor(clock.unsent);
   const id = clock.gameId;
-  const before = earlierReport();
+  const before = keepalive ? Promise.resolve() : earlierReport();
   if (!id || ms < 1) {
     await before;
     return id === clock.gameId ? clock.base + clock.sending + clock.unsent : null;
   }
   clock.unsent -= ms;
   clock.sending += ms;
-  const sent = (keepalive ? Promise.resolve() : before).then(() => api.time(id, ms, keepalive));
+  const sent = before.then(() => api.time(id, ms, keepalive));
   reporting = sent.then(() => undefined, () => undefined);
   const result = await sent;
   if (id !== clock.gameId) return null;
