@@ -12,6 +12,9 @@ checks that no game ever came back to a position it had reached.
     .venv/bin/python bench/hints.py                                  # deals 1-50, peeking hints
     .venv/bin/python bench/hints.py --variants terrace --deals 1-10 --seconds 1 --jobs 2
     .venv/bin/python bench/hints.py --fair --deals 1-5 --seconds 2   # the default, fair Hint
+    .venv/bin/python bench/hints.py --fair --set nodes=20000         # other fair-hint settings
+
+Also prints how long the hints took (median, 90th percentile, longest).
 """
 
 from __future__ import annotations
@@ -23,26 +26,33 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from fair import setting
 from terrace.board import Board
 from terrace.moves import Move
-from terrace.solver.survey import parse_range
+from terrace.solver.fair import FairSettings
+from terrace.solver.survey import parse_range, percentile
 from terrace.variants import get_rules
-from terrace.web.hints import find_hint
+from terrace.web.hints import HINT_SETTINGS, find_hint
 
 
-def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: float) -> dict[str, Any]:
-    """Follow the hint from one deal; the outcome, hints asked, moves, seconds."""
+def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: float,
+           settings: FairSettings) -> dict[str, Any]:
+    """Follow the hint from one deal; the outcome, hints asked, moves, seconds
+    (each hint's too)."""
     start = time.perf_counter()
     board = Board.from_number(number, get_rules(variant))
     seen = {board.position()}
     kept = None
     hints = 0
     outcome = "time"
+    hint_seconds: list[float] = []
     while time.perf_counter() - start < deal_seconds:
         if board.is_won():
             outcome = "won"
             break
-        found = find_hint(board, seconds, not fair, kept, number)
+        asked = time.perf_counter()
+        found = find_hint(board, seconds, not fair, kept, number, settings=settings)
+        hint_seconds.append(time.perf_counter() - asked)
         hints += 1
         kept = found["kept"]
         if found["move"] is None:
@@ -57,7 +67,8 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
             break
         seen.add(position)
     return {"variant": variant, "deal": number, "outcome": outcome, "hints": hints,
-            "moves": len(board.move_stack), "seconds": time.perf_counter() - start}
+            "moves": len(board.move_stack), "seconds": time.perf_counter() - start,
+            "hint_seconds": hint_seconds}
 
 
 def main() -> None:
@@ -67,14 +78,18 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="Seconds per hint.")
     parser.add_argument("--deal-seconds", type=float, default=300.0, help="Give a deal up after this long.")
     parser.add_argument("--fair", action="store_true", help="Fair hints instead of peeking ones.")
+    parser.add_argument("--set", type=setting, action="append", default=[],
+                        help="Another fair-hint setting, name=value (repeatable).")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     low, high = parse_range(args.deals)
     deals = range(low, high + 1)
-    print(f"{'fair' if args.fair else 'peeking'} hints, {args.seconds:g} s each, deals {args.deals}")
+    settings = FairSettings.from_dict({**HINT_SETTINGS.to_dict(), **dict(args.set)})
+    print(f"{'fair' if args.fair else 'peeking'} hints, {args.seconds:g} s each, deals {args.deals}"
+          f"{f', fair settings {dict(args.set)}' if args.set and args.fair else ''}")
     for variant in args.variants.split(","):
         wall = time.perf_counter()
-        jobs = [(variant, n, args.seconds, args.fair, args.deal_seconds) for n in deals]
+        jobs = [(variant, n, args.seconds, args.fair, args.deal_seconds, settings) for n in deals]
         with ProcessPoolExecutor(args.jobs) as pool:
             results = list(pool.map(follow, *zip(*jobs, strict=True)))
         outcomes = Counter(r["outcome"] for r in results)
@@ -85,6 +100,11 @@ def main() -> None:
               f"({dict(outcomes)}); median {statistics.median(times):.1f} s per deal, "
               f"longest {max(times):.1f} s, hints {sum(r['hints'] for r in results)}, "
               f"wall {time.perf_counter() - wall:.0f} s")
+        each = [s for r in results for s in r["hint_seconds"]]
+        full = sum(s >= args.seconds for s in each)
+        print(f"  a hint took {percentile(each, 50):.3f} s (median), {percentile(each, 90):.3f} s "
+              f"(90th percentile), {max(each, default=0.0):.3f} s at most; {full} of {len(each)} "
+              f"ran to the {args.seconds:g} s budget")
         for r in results:
             if r["outcome"] not in ("won", "no winning line"):
                 print(f"  deal {r['deal']}: {r['outcome']} after {r['moves']} moves, {r['hints']} hints")

@@ -35,13 +35,14 @@ from terrace.solver.winnable import next_winnable_deal
 
 Cancel = Callable[[], bool]
 """Asked between slices of a search: True stops it."""
-FAIR_SAMPLES = 16
-"""Sampled stock orders behind a fair hint (K of the fair player)."""
+HINT_SETTINGS = FairSettings(early=False)
+"""How hard a fair hint thinks: the fair player's settings, every sample
+solved (no early stop: the hint reports how many samples each move wins)."""
 
 
 def find_hint(
     board: Board, seconds: float, peek: bool = False, kept: KeptLine | None = None, seed: int = 0,
-    cancel: Cancel | None = None,
+    cancel: Cancel | None = None, settings: FairSettings = HINT_SETTINGS,
 ) -> dict[str, Any]:
     """The hint for ``board`` (its move stack is the game so far) as the page
     gets it, with ``"kept"``: the winning line to pass back as ``kept`` in
@@ -58,7 +59,8 @@ def find_hint(
     :func:`terrace.solver.hint_line.peek_hint`): ``winnable`` with the proved
     ``line``, ``lost``, ``heuristic`` or ``none``. No move comes with ``why``
     (one of :data:`terrace.solver.hint_line.WHY_NO_MOVE`); no hint ever
-    leads back to a position the game has already reached.
+    leads back to a position the game has already reached. ``settings`` are
+    the fair player's behind a fair hint (``bench/hints.py`` compares others).
     """
     if peek:
         found = _line_reply(board, lambda: peek_hint(board, seconds, kept, cancel=cancel), fair=False)
@@ -70,7 +72,6 @@ def find_hint(
         found = _line_reply(board, lambda: open_hint(board, seconds, kept, cancel=cancel), fair=True)
         if found is not None:  # a dead terrace, or nothing hidden: the proved answer is fair
             return found
-        settings = FairSettings(samples=FAIR_SAMPLES, early=False)
         decision = fair_hint(board, settings=settings, seed=seed, seconds=seconds, cancel=cancel)
     kind = decision.kind  # "heuristic" when no sample was decided (see fair_hint)
     why = None
