@@ -351,7 +351,7 @@ def test_undecided_samples_are_reported_and_never_back_a_sampled_hint() -> None:
     words = describe({**hinted.to_dict(), "fair": True})
     assert "no sampled stock order was decided in the time; the rule of thumb" in words
     # some samples decided, some not: still sampled, and the words say how many were not
-    report = hint_report(Board.from_number(4, get_rules("falling-star")), samples=2, seconds=60)
+    report = hint_report(Board.from_number(5, get_rules("falling-star")), samples=2, seconds=60)
     assert report["kind"] == "sampled" and 0 < report["undecided"] <= report["samples"] - report["wins"]
     assert f"{report['undecided']} undecided" in describe(report)
 

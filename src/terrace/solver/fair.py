@@ -54,7 +54,7 @@ from terrace.solver.lines import replays_to_win
 from terrace.solver.observation import Observation, visible_key
 from terrace.solver.options import Options
 
-FAIR_VERSION = 5
+FAIR_VERSION = 6
 """Bumped whenever a change could alter the fair player's games."""
 UNCHANGED_HUNTERS = Options(elite=False, twins=False)
 """The fair player's solves keep the win-hunters of FAIR_VERSION 4 (no
@@ -79,8 +79,9 @@ class FairSettings:
 
     samples: int = 16
     """K: sampled stock orders per decision."""
-    nodes: int = 10_000
-    """Solver node budget per sample (keeps decisions deterministic)."""
+    nodes: int = 20_000
+    """Solver node budget per sample (keeps decisions deterministic; version
+    6 doubled it: docs/winnability.md, "How many samples")."""
     choice_nodes: int = 40_000
     """Node budget per sample and candidate for the base-card choice."""
     seconds: float = 60.0
