@@ -15,11 +15,18 @@ rates with their intervals (PNG or SVG, by the file's suffix; needs
 
     .venv/bin/python bench/players.py --db greedy.sqlite --db random.sqlite --db fair.sqlite \\
         --deals 1-1000 --chart docs/winnability/players.png
+
+With ``--from-table FILE`` instead of databases it draws the chart from the
+honest table as a Markdown file prints it (docs/winnability.md), so the
+chart shows exactly the table's cells, whichever surveys they came from.
+
+    .venv/bin/python bench/players.py --from-table docs/winnability.md --chart docs/winnability/players.png
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 from terrace.solver.chart import RateBar, win_rate_chart
@@ -29,6 +36,8 @@ from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.variants import PRESETS, get_rules
 
 PLAYERS = ("perfect", "fair", "greedy", "random")
+CELL = re.compile(r"(\d+(?:\.\d+)?)% \((\d+(?:\.\d+)?) \.\. (\d+(?:\.\d+)?); (\d+) deals")
+"""A cell as :func:`cell` writes it: rate, interval and deals (percent)."""
 
 
 def verdicts(
@@ -55,6 +64,31 @@ def cell(found: dict[int, Verdict]) -> tuple[str, RateBar | None]:
     return text, RateBar("", "", rate, summary.low, summary.high, summary.deals)
 
 
+def table_bars(text: str) -> list[RateBar]:
+    """The chart's bars from the honest table in a Markdown text: the rows
+    whose first cell is a preset, under a header that names the players.
+
+    >>> bar, = table_bars("| preset | fair |\\n|---|---|\\n| terrace | 71.9% (69.0 .. 74.6; 1000 deals) |")
+    >>> bar.preset, bar.player, round(bar.rate, 3), round(bar.low, 3), round(bar.high, 3), bar.deals
+    ('terrace', 'fair', 0.719, 0.69, 0.746, 1000)
+    """
+    bars: list[RateBar] = []
+    players: list[str] = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells[0] == "preset":
+            players = cells[1:]
+        elif cells[0] in PRESETS and players and set(players) & set(PLAYERS):
+            for player, text_cell in zip(players, cells[1:], strict=False):
+                found = CELL.match(text_cell)
+                if player in PLAYERS and found:
+                    rate, low, high = (float(found[i]) / 100 for i in (1, 2, 3))
+                    bars.append(RateBar(cells[0], player, rate, low, high, int(found[4])))
+        elif not line.startswith("|"):
+            players = []
+    return bars
+
+
 def paired(perfect: dict[int, Verdict], found: dict[int, Verdict], both: list[int]) -> list[str]:
     """The paired cells: deals, solver wins, player wins among them, their
     share, and the player's wins where the solver said lost or unknown."""
@@ -68,13 +102,23 @@ def paired(perfect: dict[int, Verdict], found: dict[int, Verdict], both: list[in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--db", action="append", required=True, help="A verdict database (repeatable).")
+    parser.add_argument("--db", action="append", default=[], help="A verdict database (repeatable).")
+    parser.add_argument("--from-table", type=Path,
+                        help="Draw the chart from the honest table in this Markdown file instead.")
     parser.add_argument("--deals", default="1-1000")
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--chart", type=Path, help="Write the chart here (.png or .svg).")
     parser.add_argument("--chart-min-deals", type=int, default=50,
                         help="Leave out of the chart rates measured on fewer deals.")
     args = parser.parse_args()
+    if args.from_table is not None:
+        if args.chart is None:
+            parser.error("--from-table draws a chart: give --chart FILE")
+        found = [b for b in table_bars(args.from_table.read_text()) if b.deals >= args.chart_min_deals]
+        draw(args.chart, found)
+        return
+    if not args.db:
+        parser.error("give at least one --db, or --from-table")
     first, last = parse_range(args.deals)
     stores = [VerdictStore(path) for path in args.db]
     bars: list[RateBar] = []
@@ -103,9 +147,14 @@ def main() -> None:
     for store in stores:
         store.close()
     if args.chart is not None:
-        image_format = "svg" if args.chart.suffix == ".svg" else "png"
-        args.chart.write_bytes(win_rate_chart("Win rate by player (Wilson 95%)", bars, image_format))
-        print(f"chart: {args.chart}")
+        draw(args.chart, bars)
+
+
+def draw(path: Path, bars: list[RateBar]) -> None:
+    """Write the chart of ``bars`` to ``path`` (SVG or PNG by its suffix)."""
+    image_format = "svg" if path.suffix == ".svg" else "png"
+    path.write_bytes(win_rate_chart("Win rate by player (Wilson 95%)", bars, image_format))
+    print(f"chart: {path} ({len(bars)} bars)")
 
 
 if __name__ == "__main__":
