@@ -4,10 +4,11 @@ For each deal, asks :func:`terrace.web.hints.find_hint` (what the server's
 ``POST /api/games/{id}/hint`` runs) for a hint, plays the suggested move,
 and asks again, passing the kept winning line back as the server does,
 until the game is won or a hint offers no move. Prints per variant how many
-games were won, how many ended with "no winning line" (the solver proved
-the loss, or the fair hint found the terrace dead), how many ended otherwise
-(no move to a new position, nothing worth doing, the per-deal time cap), and
-checks that no game ever came back to a position it had reached.
+games were won, how many were lost (the solver proved that no winning line
+remains, the fair hint found the terrace dead, or no move is left at all),
+how many ended otherwise (no move to a new position, nothing worth doing,
+the per-deal time cap), and checks that no game ever came back to a
+position it had reached.
 
     .venv/bin/python bench/hints.py                                  # deals 1-50, peeking hints
     .venv/bin/python bench/hints.py --variants terrace --deals 1-10 --seconds 1 --jobs 2
@@ -30,9 +31,14 @@ from fair import setting
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.solver.fair import FairSettings
+from terrace.solver.hint_line import GAME_OVER, NO_WINNING_LINE, TERRACE_DEAD
 from terrace.solver.survey import parse_range, percentile
 from terrace.variants import get_rules
 from terrace.web.hints import HINT_SETTINGS, find_hint
+
+LOST_OUTCOMES = ("no winning line", "no move left")
+"""How a followed game ends lost: the hint proves that no winning line
+remains (or that the terrace is dead), or the game has no move left."""
 
 
 def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: float,
@@ -57,8 +63,10 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
         kept = found["kept"]
         if found["move"] is None:
             # (a dead terrace is a proved loss too, from the cards in sight)
-            proved = found["why"] in ("no-winning-line", "terrace-dead")
-            outcome = "no winning line" if proved else found["why"]
+            if found["why"] in (NO_WINNING_LINE, TERRACE_DEAD):
+                outcome = LOST_OUTCOMES[0]
+            else:
+                outcome = LOST_OUTCOMES[1] if found["why"] == GAME_OVER else found["why"]
             break
         board.push(Move.parse(found["move"]))
         position = board.position()
@@ -94,9 +102,10 @@ def main() -> None:
             results = list(pool.map(follow, *zip(*jobs, strict=True)))
         outcomes = Counter(r["outcome"] for r in results)
         times = [r["seconds"] for r in results]
-        print(f"{variant}: {len(results)} deals: won {outcomes['won']}, "
-              f"no winning line {outcomes['no winning line']}, loop {outcomes['loop']}, "
-              f"other {len(results) - outcomes['won'] - outcomes['no winning line'] - outcomes['loop']} "
+        lost = sum(outcomes[o] for o in LOST_OUTCOMES)
+        print(f"{variant}: {len(results)} deals: won {outcomes['won']}, lost {lost}, "
+              f"loop {outcomes['loop']}, "
+              f"other {len(results) - outcomes['won'] - lost - outcomes['loop']} "
               f"({dict(outcomes)}); median {statistics.median(times):.1f} s per deal, "
               f"longest {max(times):.1f} s, hints {sum(r['hints'] for r in results)}, "
               f"wall {time.perf_counter() - wall:.0f} s")
@@ -106,7 +115,7 @@ def main() -> None:
               f"(90th percentile), {max(each, default=0.0):.3f} s at most; {full} of {len(each)} "
               f"ran to the {args.seconds:g} s budget")
         for r in results:
-            if r["outcome"] not in ("won", "no winning line"):
+            if r["outcome"] not in ("won", *LOST_OUTCOMES):
                 print(f"  deal {r['deal']}: {r['outcome']} after {r['moves']} moves, {r['hints']} hints")
 
 
