@@ -36,9 +36,11 @@ from terrace.solver.survey import parse_range, percentile
 from terrace.variants import get_rules
 from terrace.web.hints import HINT_SETTINGS, find_hint
 
-LOST_OUTCOMES = ("no winning line", "no move left")
-"""How a followed game ends lost: the hint proves that no winning line
-remains (or that the terrace is dead), or the game has no move left."""
+LOSSES = {NO_WINNING_LINE: "no winning line", TERRACE_DEAD: "no winning line", GAME_OVER: "no move left"}
+"""How a followed game ends lost, by the hint's ``why``: no winning line
+remains (a dead terrace is a loss proved from the cards in sight), or no
+move is left at all."""
+LOST_OUTCOMES = tuple(dict.fromkeys(LOSSES.values()))
 
 
 def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: float,
@@ -62,11 +64,7 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
         hints += 1
         kept = found["kept"]
         if found["move"] is None:
-            # (a dead terrace is a proved loss too, from the cards in sight)
-            if found["why"] in (NO_WINNING_LINE, TERRACE_DEAD):
-                outcome = LOST_OUTCOMES[0]
-            else:
-                outcome = LOST_OUTCOMES[1] if found["why"] == GAME_OVER else found["why"]
+            outcome = LOSSES.get(found["why"], found["why"])
             break
         board.push(Move.parse(found["move"]))
         position = board.position()
