@@ -13,6 +13,7 @@ from terrace.errors import TerraceError
 from terrace.refusals import clip
 from terrace.storage import open_games
 from terrace.variants import canonical_name
+from terrace.web.endpoints import HINT_SECONDS, WINNABLE_SECONDS
 from terrace.web.remote import WILDCARDS, is_loopback
 from terrace.web.server import ServerSettings, bind, run
 
@@ -29,9 +30,9 @@ from terrace.web.server import ServerSettings, bind, run
 @click.option("--db", type=FilePath(dir_okay=False),
               help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite in the user data "
                    "folder; ':memory:' keeps nothing).")
-@click.option("--hint-seconds", type=Seconds(0.1, 60), default=2.0, show_default=True,
+@click.option("--hint-seconds", type=Seconds(0.1, 60), default=HINT_SECONDS, show_default=True,
               help="Time the solver may spend on a hint.")
-@click.option("--winnable-seconds", type=Seconds(0.1, 600), default=10.0, show_default=True,
+@click.option("--winnable-seconds", type=Seconds(0.1, 600), default=WINNABLE_SECONDS, show_default=True,
               help="Time the solver may spend looking for a winnable deal for one new game.")
 @rule_options
 def play(host: str | None, port: int, remote: bool, no_browser: bool, db: str | None,

@@ -27,7 +27,7 @@ from terrace.errors import TerraceError
 from terrace.rules import Rules
 from terrace.storage import GameStore, MemoryStore
 from terrace.web.coach import CoachBudgets, coach_routes
-from terrace.web.endpoints import WebGame
+from terrace.web.endpoints import HINT_SECONDS, WINNABLE_SECONDS, WebGame
 from terrace.web.replies import ApiError, http_error, refused, server_error
 from terrace.web.security import SecurityMiddleware
 from terrace.web.workers import SolverPool
@@ -41,8 +41,8 @@ def create_app(
     default_variant: str = "terrace",
     default_rules: Rules | None = None,
     allowed_hosts: tuple[str, ...] = (),
-    hint_seconds: float = 2.0,
-    winnable_seconds: float = 10.0,
+    hint_seconds: float = HINT_SECONDS,
+    winnable_seconds: float = WINNABLE_SECONDS,
     pool: SolverPool | None = None,
     token: str | None = None,
     coach: CoachBudgets | None = None,

@@ -56,8 +56,16 @@ from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
 MAX_MOVE_TEXT = 16
 MAX_RECENT = 200
 RANDOM_DEALS = 1_000_000_000
-WINNABLE_DEAL_SECONDS = 5.0
-"""The solver's budget per deal while looking for a winnable one."""
+HINT_SECONDS = 2.0
+"""The solver's time for one hint, unless ``terrace play --hint-seconds`` says otherwise."""
+WINNABLE_SECONDS = 10.0
+"""The time one request may spend looking for a winnable deal, unless
+``terrace play --winnable-seconds`` says otherwise."""
+WINNABLE_DEAL_SECONDS = 1.0
+"""The solver's budget per deal while looking for a winnable one. Most
+deals are decided in milliseconds; in the two suit presets the wins that
+take longer are better skipped for the next deal (``bench/winnable.py``:
+with 5 s a deal, one search in five found no winnable deal within 10 s)."""
 RETRY_AFTER = 5
 MAX_KEPT_LINES = 1024
 """Games whose last winning line the server remembers for their hints."""
@@ -78,8 +86,8 @@ class WebGame:
         *,
         default_variant: str = "terrace",
         default_rules: Rules | None = None,
-        hint_seconds: float = 2.0,
-        winnable_seconds: float = 10.0,
+        hint_seconds: float = HINT_SECONDS,
+        winnable_seconds: float = WINNABLE_SECONDS,
         pool: SolverPool | None = None,
     ) -> None:
         self.store = store

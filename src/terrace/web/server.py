@@ -27,6 +27,7 @@ from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.storage import GameStore
 from terrace.web.app import create_app
+from terrace.web.endpoints import HINT_SECONDS, WINNABLE_SECONDS
 from terrace.web.remote import WILDCARDS, machine_hosts, network_address, print_qr, url_host
 from terrace.web.security import TOKEN_PARAM
 from terrace.web.workers import SolverPool
@@ -53,8 +54,8 @@ class ServerSettings:
     open_browser: bool = True
     default_variant: str = "terrace"
     default_rules: Rules | None = None
-    hint_seconds: float = 2.0
-    winnable_seconds: float = 10.0
+    hint_seconds: float = HINT_SECONDS
+    winnable_seconds: float = WINNABLE_SECONDS
 
 
 def bind(host: str, port: int) -> socket.socket:

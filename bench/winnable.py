@@ -1,0 +1,75 @@
+"""How long the web game's "winnable deals only" search takes.
+
+For each preset and each per-deal budget, asks what ``POST /api/games``
+with ``"winnable": true`` runs (:func:`terrace.web.hints.next_winnable`)
+for a winnable deal from random start numbers, within the server's total
+budget for one request, and prints how many searches found one (the others
+would have been answered 503), how long they took (median, 90th
+percentile, longest) and how many deals they solved. Every setting starts
+with an empty verdict cache, shared by its searches as the server's is.
+
+    .venv/bin/python bench/winnable.py                                   # suit presets, 1 s and 5 s
+    .venv/bin/python bench/winnable.py --variants terrace,madame --starts 50 --deal-seconds 0.5,1,2
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sqlite3
+import statistics
+import tempfile
+import time
+from contextlib import closing
+
+from terrace.solver.survey import percentile
+from terrace.solver.winnable import NoWinnableDealError
+from terrace.variants import get_rules
+from terrace.web.endpoints import RANDOM_DEALS, WINNABLE_SECONDS
+from terrace.web.hints import next_winnable
+
+
+def run(variant: str, deal_seconds: float, total: float, starts: list[int]) -> str:
+    """One row of the table: ``starts`` searches with one cache."""
+    rules = get_rules(variant)
+    waits: list[float] = []
+    found = 0
+    with tempfile.TemporaryDirectory() as folder:
+        db = os.path.join(folder, "verdicts.sqlite3")
+        for start in starts:
+            began = time.monotonic()
+            try:
+                next_winnable(rules, start, deal_seconds, began + total, db)
+                found += 1
+            except NoWinnableDealError:
+                pass
+            waits.append(time.monotonic() - began)
+        with closing(sqlite3.connect(db)) as connection:
+            solved = connection.execute("SELECT count(*) FROM verdicts").fetchone()[0]
+    return (f"| {variant} | {deal_seconds:g} | {len(starts)} | {found} | {len(starts) - found} "
+            f"| {statistics.median(waits):.2f} | {percentile(waits, 90):.2f} | {max(waits):.2f} "
+            f"| {solved} | {sum(waits):.0f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variants", default="generals-patience,admirals-patience")
+    parser.add_argument("--deal-seconds", default="1,5", help="Per-deal budgets to compare, comma-separated.")
+    parser.add_argument("--total", type=float, default=WINNABLE_SECONDS,
+                        help="The budget of one request (terrace play --winnable-seconds).")
+    parser.add_argument("--starts", type=int, default=30, help="Searches per setting.")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    starts = [1 + n for n in random.Random(args.seed).sample(range(RANDOM_DEALS), args.starts)]
+    print(f"winnable search, {args.total:g} s a request, {args.starts} random starts (seed {args.seed})")
+    print("| preset | s per deal | searches | found | not found (503) | median s | 90th pct s | longest s "
+          "| deals solved | s in all |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for variant in args.variants.split(","):
+        for deal_seconds in (float(x) for x in args.deal_seconds.split(",")):
+            print(run(variant, deal_seconds, args.total, starts), flush=True)
+
+
+if __name__ == "__main__":
+    main()
