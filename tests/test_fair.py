@@ -417,3 +417,51 @@ def test_the_base_card_choice_never_prefers_a_card_lost_in_every_sample() -> Non
     chances = base_chances(board, settings=settings, seconds=60)
     assert [(c["move"], c["wins"], c["tried"], c["undecided"]) for c in chances["candidates"]] == [
         ("c1", 0, 4, 0), ("c2", 0, 4, 0), ("c3", 0, 4, 0), ("c4", 0, 4, 4)]
+
+
+def test_undecided_samples_vote_with_the_first_moves_of_their_best_lines() -> None:
+    """When no sample wins, the move that starts most undecided samples'
+    best lines (the solver's lines that put most cards up) comes first, the
+    rule of thumb only breaking ties (version 7); without ``lines`` the rule
+    of thumb decides alone, as before."""
+    from terrace.solver.greedy import greedy_move
+
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    for text in ("c1", "rf"):
+        board.push_text(text)
+    obs = observe(board)
+    greedy = greedy_move(obs)
+    other = next(m for m in obs.moves if m != greedy)
+    rng = random.Random(3)
+    samples = [_Sample(obs.sample(rng), "unknown", best=best) for best in (other, other, greedy)]
+    assert FairPlayer(FairSettings(lines=True))._ranked(obs, samples)[0] == other
+    assert FairPlayer(FairSettings(lines=False))._ranked(obs, samples)[0] == greedy
+    # a won sample still outweighs every vote
+    won = _Sample(obs.sample(rng), "won", after={greedy: ("won", [greedy])})
+    assert FairPlayer(FairSettings(lines=True))._ranked(obs, [*samples, won])[0] == greedy
+
+
+def test_undecided_samples_are_solved_again_at_the_next_decision() -> None:
+    """With ``lines`` every sample left undecided is solved again from the
+    next position (its best line there is the vote); without, it was kept
+    undecided and the decision made no solve at all."""
+    from collections import Counter as Votes
+
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    for text in ("c1", "rf", "t1t11", "s", "s"):
+        board.push_text(text)
+    quiet = Move.parse("t8t7")  # its space takes the waste card: nothing new is revealed
+    assert quiet in board.legal_moves and board.waste
+    for lines in (True, False):
+        game = board.copy()
+        player = FairPlayer(FairSettings(samples=2, nodes=100, early=False, space_factor=1, lines=lines), 0)
+        first = player.decide(observe(game))
+        assert first.undecided == first.samples == 2 and all(s.best is not None for s in player._samples)
+        if lines:
+            votes = Votes(s.best for s in player._samples)
+            assert votes[first.move] == max(votes.values())
+        game.push(quiet)
+        player._last = quiet  # as if the player had chosen it
+        second = player.decide(observe(game))
+        assert second.kind == "sampled" and second.kept == 2
+        assert (second.solves > 0) == lines

@@ -104,6 +104,12 @@ class FairSettings:
     early: bool = True
     """Solve half of the samples first and stop there when every winning one
     starts with the same move (or none wins)."""
+    lines: bool = False
+    """Among moves that win in as many samples, prefer the one that starts
+    the best line (the one putting most cards up) of the most undecided
+    samples, and solve undecided samples again at every decision; without
+    it, a decision whose samples all stay undecided is the rule of thumb's.
+    Measured, not yet the default (docs/winnability.md, "How many samples")."""
 
     def __post_init__(self) -> None:
         limits = {"samples": (1, 4096), "nodes": (1, 10**9), "choice_nodes": (1, 10**9),
@@ -116,7 +122,7 @@ class FairSettings:
         s = self.seconds
         if isinstance(s, bool) or not isinstance(s, int | float) or not 0 < s < float("inf"):
             raise ValueError(f"seconds must be a positive finite number, not {s!r}")
-        for name in ("reuse", "repair", "early"):
+        for name in ("reuse", "repair", "early", "lines"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
 
@@ -144,6 +150,8 @@ class _Sample:
     status: str = OPEN
     line: list[Move] = field(default_factory=list)
     after: dict[Move, tuple[str, list[Move]]] = field(default_factory=dict)
+    best: Move | None = None
+    """Undecided: the first move of the solver's line that put most cards up."""
 
     def outcome(self, move: Move) -> str:
         """``won``/``lost``/``unknown`` after ``move``, or ``open`` when not
@@ -245,9 +253,9 @@ class FairPlayer:
                 line = entry[1][1:]
                 kept.append(_Sample(board, WON, line, {line[0]: (WON, line)}))
             elif entry is not None and entry[0] in (LOST, UNKNOWN):
-                kept.append(_Sample(board, entry[0]))
+                kept.append(_Sample(board, OPEN if entry[0] == UNKNOWN and self.settings.lines else entry[0]))
             elif sample.status == UNKNOWN:
-                kept.append(_Sample(board, UNKNOWN))
+                kept.append(_Sample(board, OPEN if self.settings.lines else UNKNOWN))
             else:
                 kept.append(_Sample(board))
         return kept
@@ -363,6 +371,8 @@ class FairPlayer:
         if result.result == WON and result.moves:
             sample.line = result.moves
             sample.after[result.moves[0]] = (WON, result.moves)
+        elif result.result == UNKNOWN:
+            sample.best = result.best_move
 
     def _solve_after(self, sample: _Sample, move: Move, obs: Observation, samples: list[_Sample]) -> None:
         if self._borrow(sample, self._lines(samples, obs, move)):
@@ -393,6 +403,8 @@ class FairPlayer:
             if result is None:
                 continue
             sample.status = result.result
+            if result.result == UNKNOWN:
+                sample.best = result.best_move
             for choice, verdict in result.candidates:
                 line = result.moves if result.moves and result.moves[0] == choice else []
                 sample.after[choice] = (verdict, line)
@@ -434,15 +446,27 @@ class FairPlayer:
                 self._solve_sample(sample, obs, self._samples)
 
     def _ranked(self, obs: Observation, samples: list[_Sample]) -> list[Move]:
-        """The moves, most wins first (then greedy preference, then the
-        engine's order)."""
+        """The moves, most wins first (then, with ``lines``, the first move
+        of most undecided samples' best lines, then greedy preference, then
+        the engine's order)."""
         greedy = greedy_move(obs)
+        votes = self._votes(samples)
 
-        def key(move: Move) -> tuple[int, int, int]:
+        def key(move: Move) -> tuple[int, int, int, int]:
             wins = sum(s.outcome(move) == WON for s in samples)
-            return (-wins, 0 if move == greedy else 1, obs.moves.index(move))
+            return (-wins, -votes.get(move, 0), 0 if move == greedy else 1, obs.moves.index(move))
 
         return sorted(obs.moves, key=key)
+
+    def _votes(self, samples: list[_Sample]) -> dict[Move, int]:
+        """How many undecided samples' best lines start with each move
+        (none without ``lines``)."""
+        votes: dict[Move, int] = {}
+        if self.settings.lines:
+            for sample in samples:
+                if sample.status == UNKNOWN and sample.best is not None:
+                    votes[sample.best] = votes.get(sample.best, 0) + 1
+        return votes
 
     def _pick(self, obs: Observation, samples: list[_Sample]) -> Decision:
         order = self._ranked(obs, samples)
@@ -450,10 +474,12 @@ class FairPlayer:
             # Every base card was solved in every sample: among those that
             # win as often, one lost in fewer samples (a terrace dead from
             # the start is lost in all of them), then the rule of thumb.
-            def key(move: Move) -> tuple[int, int, float]:
+            votes = self._votes(samples)
+
+            def key(move: Move) -> tuple[int, int, int, float]:
                 wins = sum(s.outcome(move) == WON for s in samples)
                 lost = sum(s.outcome(move) == LOST for s in samples)
-                return (-wins, lost, -choice_value(obs, move))
+                return (-wins, lost, -votes.get(move, 0), -choice_value(obs, move))
 
             order = sorted(order, key=key)
         choices = []
