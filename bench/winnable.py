@@ -23,11 +23,35 @@ import tempfile
 import time
 from contextlib import closing
 
+from terrace.solver.budget import check_budget
 from terrace.solver.survey import percentile
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.variants import get_rules
 from terrace.web.endpoints import RANDOM_DEALS, WINNABLE_SECONDS
 from terrace.web.hints import next_winnable
+
+
+def seconds(text: str) -> float:
+    """A positive, finite number of seconds (NaN, infinite, 0 refused)."""
+    try:
+        value = check_budget(float(text))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"give a number of seconds above 0, not {text!r}")
+    return value
+
+
+def budgets(text: str) -> list[float]:
+    """Comma-separated per-deal budgets."""
+    return [seconds(part) for part in text.split(",")]
+
+
+def count(text: str) -> int:
+    """A number of searches from 1 to 10,000."""
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 10_000:
+        raise argparse.ArgumentTypeError(f"give a whole number of searches from 1 to 10000, not {text!r}")
+    return int(text)
 
 
 def run(variant: str, deal_seconds: float, total: float, starts: list[int]) -> str:
@@ -55,10 +79,11 @@ def run(variant: str, deal_seconds: float, total: float, starts: list[int]) -> s
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variants", default="generals-patience,admirals-patience")
-    parser.add_argument("--deal-seconds", default="1,5", help="Per-deal budgets to compare, comma-separated.")
-    parser.add_argument("--total", type=float, default=WINNABLE_SECONDS,
+    parser.add_argument("--deal-seconds", type=budgets, default="1,5",
+                        help="Per-deal budgets to compare, comma-separated.")
+    parser.add_argument("--total", type=seconds, default=WINNABLE_SECONDS,
                         help="The budget of one request (terrace play --winnable-seconds).")
-    parser.add_argument("--starts", type=int, default=30, help="Searches per setting.")
+    parser.add_argument("--starts", type=count, default=30, help="Searches per setting.")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     starts = [1 + n for n in random.Random(args.seed).sample(range(RANDOM_DEALS), args.starts)]
@@ -67,7 +92,12 @@ def main() -> None:
           "| deals solved | s in all |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for variant in args.variants.split(","):
-        for deal_seconds in (float(x) for x in args.deal_seconds.split(",")):
+        try:
+            get_rules(variant)
+        except ValueError as error:
+            parser.error(str(error))
+    for variant in args.variants.split(","):
+        for deal_seconds in args.deal_seconds:
             print(run(variant, deal_seconds, args.total, starts), flush=True)
 
 

@@ -58,9 +58,9 @@ FAIR_VERSION = 6
 """Bumped whenever a change could alter the fair player's games."""
 UNCHANGED_HUNTERS = Options(elite=False, twins=False)
 """The fair player's solves keep the win-hunters of FAIR_VERSION 4 (no
-restarts from the best line, which came later and is not yet measured for
-this player's small budgets) and its candidates (twins solved apart, as
-then), so that its games stay those its tables were measured with."""
+restarts from the best line, which came later and won this player no more:
+docs/winnability.md, "What it says") and its candidates (twins solved
+apart, as then), so that its games stay those its tables were measured with."""
 
 WON, LOST, UNKNOWN, OPEN = "won", "lost", "unknown", "open"
 
@@ -109,7 +109,7 @@ class FairSettings:
     the best line (the one putting most cards up) of the most undecided
     samples, and solve undecided samples again at every decision; without
     it, a decision whose samples all stay undecided is the rule of thumb's.
-    Measured, not yet the default (docs/winnability.md, "How many samples")."""
+    Measured, not yet the default (docs/winnability.md, "What it says")."""
 
     def __post_init__(self) -> None:
         limits = {"samples": (1, 4096), "nodes": (1, 10**9), "choice_nodes": (1, 10**9),
