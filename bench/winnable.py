@@ -86,16 +86,16 @@ def main() -> None:
     parser.add_argument("--starts", type=count, default=30, help="Searches per setting.")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    starts = [1 + n for n in random.Random(args.seed).sample(range(RANDOM_DEALS), args.starts)]
-    print(f"winnable search, {args.total:g} s a request, {args.starts} random starts (seed {args.seed})")
-    print("| preset | s per deal | searches | found | not found (503) | median s | 90th pct s | longest s "
-          "| deals solved | s in all |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for variant in args.variants.split(","):
         try:
             get_rules(variant)
         except ValueError as error:
             parser.error(str(error))
+    starts = [1 + n for n in random.Random(args.seed).sample(range(RANDOM_DEALS), args.starts)]
+    print(f"winnable search, {args.total:g} s a request, {args.starts} random starts (seed {args.seed})")
+    print("| preset | s per deal | searches | found | not found (503) | median s | 90th pct s | longest s "
+          "| deals solved | s in all |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for variant in args.variants.split(","):
         for deal_seconds in args.deal_seconds:
             print(run(variant, deal_seconds, args.total, starts), flush=True)

@@ -422,8 +422,8 @@ def test_the_base_card_choice_never_prefers_a_card_lost_in_every_sample() -> Non
 def test_undecided_samples_vote_with_the_first_moves_of_their_best_lines() -> None:
     """When no sample wins, the move that starts most undecided samples'
     best lines (the solver's lines that put most cards up) comes first, the
-    rule of thumb only breaking ties (version 7); without ``lines`` the rule
-    of thumb decides alone, as before."""
+    rule of thumb only breaking ties; without ``lines`` (the default) the
+    rule of thumb decides alone, as before."""
     from terrace.solver.greedy import greedy_move
 
     board = Board.from_number(1, get_rules("admirals-patience"))
