@@ -1,5 +1,6 @@
 """The New game form in a real browser: a number field left empty is a
-visible form error naming the field, in English and German, never a 0.
+visible form error naming the field, in English and German, never a 0;
+"Winnable deals only" starts a deal the solver proves won.
 
 Without Chromium these tests are skipped, except under ``CI=true`` where
 they fail.
@@ -44,3 +45,28 @@ def test_an_empty_number_field_is_a_form_error(api: Api, open_game: Any, field: 
     page.locator(f"#opt-{field}").fill(before)
     page.locator("#new-start").click()
     page.wait_for_selector(f"body:not([data-game='{game['id']}'])")
+
+
+def test_winnable_deals_only_skips_a_lost_deal(api: Any, open_game: Any) -> None:
+    """The form's "Winnable deals only", ticked: from Falling Star deal 6,
+    which the solver proves lost, the game starts on deal 7, proved won,
+    and is stored as a winnable-only game."""
+    from terrace.board import Board
+    from terrace.solver.api import solve
+    from terrace.variants import get_rules
+
+    rules = get_rules("falling-star")
+    assert solve(Board.from_number(6, rules), max_seconds=30).result == "lost"
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game)
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    page.locator("#new-variant").select_option("falling-star")
+    page.locator("#new-deal").fill("6")
+    page.locator("#new-winnable").check()
+    page.locator("#new-start").click()
+    page.wait_for_selector(f"body:not([data-game='{game['id']}'])")
+    page.wait_for_selector("#dlg-new:not([open])", state="attached")  # the dialog closed
+    started = api.client.get(f"/api/games/{page.evaluate('document.body.dataset.game')}").json()
+    assert (started["variant"], started["deal_number"], started["winnable_only"]) == ("falling-star", 7, True)
+    assert solve(Board.from_number(7, rules), max_seconds=30).result == "won"
