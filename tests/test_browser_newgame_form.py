@@ -1,6 +1,7 @@
 """The New game form in a real browser: a number field left empty is a
 visible form error naming the field, in English and German, never a 0;
-"Winnable deals only" starts a deal the solver proves won.
+"Winnable deals only" starts a deal the solver proves won, or says in the
+page's language that none was found in the time.
 
 Without Chromium these tests are skipped, except under ``CI=true`` where
 they fail.
@@ -70,3 +71,34 @@ def test_winnable_deals_only_skips_a_lost_deal(api: Any, open_game: Any) -> None
     started = api.client.get(f"/api/games/{page.evaluate('document.body.dataset.game')}").json()
     assert (started["variant"], started["deal_number"], started["winnable_only"]) == ("falling-star", 7, True)
     assert solve(Board.from_number(7, rules), max_seconds=30).result == "won"
+
+
+def test_no_winnable_deal_within_the_time_is_said_in_the_form(browser: Any) -> None:
+    """When the solver proves no deal won within the server's time (eight
+    decks, one second), the form stays open and says so in the page's
+    language, and the game on the table stays."""
+    from web_support import running_server
+
+    with running_server("--winnable-seconds", "1") as url:
+        context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="de-DE")
+        errors: list[str] = []
+        try:
+            page = context.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url)
+            page.wait_for_selector("body[data-ready='true'][data-game]")
+            before = page.evaluate("document.body.dataset.game")
+            page.locator("#btn-new").click()
+            page.wait_for_selector("#dlg-new[open]")
+            page.locator("#dlg-new summary").click()
+            page.locator("#opt-decks").fill("8")
+            page.locator("#new-winnable").check()
+            page.locator("#new-start").click()
+            said = page.locator("#dlg-new .form-error", has_text="kein gewinnbares Spiel")
+            said.wait_for()
+            assert said.inner_text().startswith("Innerhalb von 1 s wurde für diese Regeln kein gewinnbares")
+            assert page.locator("#dlg-new[open]").count() == 1
+            assert page.evaluate("document.body.dataset.game") == before
+            assert errors == []
+        finally:
+            context.close()
