@@ -75,11 +75,11 @@ def test_winnable_deals_only_skips_a_lost_deal(api: Any, open_game: Any) -> None
 
 def test_no_winnable_deal_within_the_time_is_said_in_the_form(browser: Any) -> None:
     """When the solver proves no deal won within the server's time (eight
-    decks, one second), the form stays open and says so in the page's
-    language, and the game on the table stays."""
+    decks, half a second), the form stays open and says so in the page's
+    language (German: a decimal comma), and the game on the table stays."""
     from web_support import running_server
 
-    with running_server("--winnable-seconds", "1") as url:
+    with running_server("--winnable-seconds", "0.5") as url:
         context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="de-DE")
         errors: list[str] = []
         try:
@@ -96,7 +96,7 @@ def test_no_winnable_deal_within_the_time_is_said_in_the_form(browser: Any) -> N
             page.locator("#new-start").click()
             said = page.locator("#dlg-new .form-error", has_text="kein gewinnbares Spiel")
             said.wait_for()
-            assert said.inner_text().startswith("Innerhalb von 1 s wurde für diese Regeln kein gewinnbares")
+            assert said.inner_text().startswith("Innerhalb von 0,5 s wurde für diese Regeln kein gewinnbares")
             assert page.locator("#dlg-new[open]").count() == 1
             assert page.evaluate("document.body.dataset.game") == before
             assert errors == []

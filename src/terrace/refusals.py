@@ -38,7 +38,7 @@ from terrace.symbols import SUIT_SYMBOLS, SUITS
 LANGUAGES = ("en", "de")
 """The languages every refusal is written in."""
 
-Param: TypeAlias = "int | str | tuple[str, ...] | Reason"
+Param: TypeAlias = "int | float | str | tuple[str, ...] | Reason"
 """A parameter: a number, a code or word, a list of words, or a reason."""
 
 Code = TypeVar("Code", bound=StrEnum)
@@ -244,8 +244,8 @@ WORDINGS: dict[Refusal, Wording] = {
         "Diese Karten sind nicht Spiel Nummer {number}."),
     Refusal.NO_WINNABLE_TO_LAST: Wording(
         _BAD, "no deal from {start} to the last one, {last}, was proved winnable"
-              " within {seconds} s each",
-        "Kein Spiel von {start} bis zum letzten, {last}, wurde in je {seconds} s"
+              " within {seconds:seconds} s each",
+        "Kein Spiel von {start} bis zum letzten, {last}, wurde in je {seconds:seconds} s"
         " als gewinnbar erwiesen."),
     Refusal.MOVE_NOT_TEXT: Wording(
         _BAD, "a move must be text such as 'wf', not {value}",
@@ -625,6 +625,9 @@ class _Words(string.Formatter):
         a number of decks with its noun (``1 deck``, ``2 decks``)
     ``place``
         a place code (``r``, ``w``, ``s``, ``f3``, ``t2``) in words
+    ``seconds``
+        a number of seconds, shortest form, German with a decimal comma
+        (``0.5`` -> ``0,5``; ``10.0`` -> ``10``)
 
     A nested reason is rendered in the same language.
     """
@@ -664,6 +667,10 @@ class _Words(string.Formatter):
             if de:
                 return f"{value} Kartenspiel" + ("en" if value > 1 else "")
             return f"{value} deck" + ("s" if value > 1 else "")
+        if format_spec == "seconds":
+            assert isinstance(value, int | float) and not isinstance(value, bool)
+            text = f"{value:g}"
+            return text.replace(".", ",") if de else text
         if format_spec == "place":
             assert isinstance(value, str)
             words = (_PLACE_DE if de else _PLACE_EN)[value[0]]

@@ -81,7 +81,7 @@ def next_winnable_deal(
         store.close()
     if number > MAX_DEAL_NUMBER:
         raise InvalidDealError(Reason(Refusal.NO_WINNABLE_TO_LAST, start=start,
-                                      last=MAX_DEAL_NUMBER, seconds=f"{max_seconds:g}"))
+                                      last=MAX_DEAL_NUMBER, seconds=max_seconds))
     raise NoWinnableDealError(
         f"no deal from {start} to {number - 1} was proved winnable within {max_seconds:g} s each"
     )

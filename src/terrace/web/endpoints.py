@@ -196,7 +196,7 @@ class WebGame:
                                         min(WINNABLE_DEAL_SECONDS, total), until,
                                         str(self.store.verdicts_path), budget=total)
         except NoWinnableDealError:
-            raise ApiError(WebRefusal.NO_WINNABLE_DEAL, _RETRY, seconds=f"{total:g}") from None
+            raise ApiError(WebRefusal.NO_WINNABLE_DEAL, _RETRY, seconds=total) from None
 
     async def current(self, request: Request) -> Response:
         game = await run_in_threadpool(self.store.latest_unfinished)

@@ -13,6 +13,9 @@ form. A reason is put into words by its code, never by reading its English.
 >>> reason = Reason(WebRefusal.CONFLICT)
 >>> say(reason, "en"), reason.status
 ('the game changed in another window: reload it', 409)
+>>> slow = Reason(WebRefusal.BODY_TOO_SLOW, seconds=2.5)
+>>> say(slow, "en"), say(slow, "de")
+('the request body did not arrive within 2.5 s', 'Die Anfrage ist nicht innerhalb von 2,5 s angekommen.')
 """
 
 from __future__ import annotations
@@ -135,8 +138,8 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         400, "{problem}",
         "{problem}"),
     WebRefusal.BODY_TOO_SLOW: Wording(
-        408, "the request body did not arrive within {seconds} s",
-        "Die Anfrage ist nicht innerhalb von {seconds} s angekommen."),
+        408, "the request body did not arrive within {seconds:seconds} s",
+        "Die Anfrage ist nicht innerhalb von {seconds:seconds} s angekommen."),
     WebRefusal.CLIENT_GONE: Wording(
         400, "the client went away before its request arrived",
         "Die Verbindung wurde getrennt, bevor die Anfrage ankam."),
@@ -147,9 +150,9 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         503, "{problem}: try again",
         "Der Löser wurde angehalten ({problem}): Bitte noch einmal versuchen."),
     WebRefusal.NO_WINNABLE_DEAL: Wording(
-        503, 'no deal was proved winnable within {seconds} s for these rules: try again, '
+        503, 'no deal was proved winnable within {seconds:seconds} s for these rules: try again, '
              'or other rules, or without "winnable only"',
-        "Innerhalb von {seconds} s wurde für diese Regeln kein gewinnbares Spiel gefunden: "
+        "Innerhalb von {seconds:seconds} s wurde für diese Regeln kein gewinnbares Spiel gefunden: "
         "Bitte noch einmal, mit anderen Regeln oder ohne „nur gewinnbare“."),
     WebRefusal.GAME_DAMAGED: Wording(
         500, "{problem}",

@@ -67,7 +67,7 @@ async def read_body(request: Request) -> dict[str, Any]:
                     raise ApiError(WebRefusal.BODY_TOO_LARGE, most=MAX_BODY)
                 chunks.append(chunk)
     except TimeoutError:
-        raise ApiError(WebRefusal.BODY_TOO_SLOW, seconds=f"{BODY_SECONDS:g}") from None
+        raise ApiError(WebRefusal.BODY_TOO_SLOW, seconds=BODY_SECONDS) from None
     except ClientDisconnect:
         raise ApiError(WebRefusal.CLIENT_GONE) from None
     raw = b"".join(chunks)
