@@ -29,6 +29,7 @@ from terrace.solver.winnable import NoWinnableDealError
 from terrace.variants import get_rules
 from terrace.web.endpoints import RANDOM_DEALS, WINNABLE_SECONDS
 from terrace.web.hints import next_winnable
+from terrace.web.numbers import whole_number
 
 
 def seconds(text: str) -> float:
@@ -48,10 +49,11 @@ def budgets(text: str) -> list[float]:
 
 
 def count(text: str) -> int:
-    """A number of searches from 1 to 10,000."""
-    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 10_000:
+    """A number of searches from 1 to 10,000 (ASCII digits only)."""
+    number = whole_number(text)
+    if number is None or not 1 <= number <= 10_000:
         raise argparse.ArgumentTypeError(f"give a whole number of searches from 1 to 10000, not {text!r}")
-    return int(text)
+    return number
 
 
 def run(variant: str, deal_seconds: float, total: float, starts: list[int]) -> str:
@@ -86,7 +88,8 @@ def main() -> None:
     parser.add_argument("--starts", type=count, default=30, help="Searches per setting.")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    for variant in args.variants.split(","):
+    variants = args.variants.split(",")
+    for variant in variants:
         try:
             get_rules(variant)
         except ValueError as error:
@@ -96,7 +99,7 @@ def main() -> None:
     print("| preset | s per deal | searches | found | not found (503) | median s | 90th pct s | longest s "
           "| deals solved | s in all |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for variant in args.variants.split(","):
+    for variant in variants:
         for deal_seconds in args.deal_seconds:
             print(run(variant, deal_seconds, args.total, starts), flush=True)
 

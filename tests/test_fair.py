@@ -445,8 +445,6 @@ def test_undecided_samples_are_solved_again_at_the_next_decision() -> None:
     """With ``lines`` every sample left undecided is solved again from the
     next position (its best line there is the vote); without, it was kept
     undecided and the decision made no solve at all."""
-    from collections import Counter as Votes
-
     board = Board.from_number(1, get_rules("admirals-patience"))
     for text in ("c1", "rf", "t1t11", "s", "s"):
         board.push_text(text)
@@ -458,7 +456,7 @@ def test_undecided_samples_are_solved_again_at_the_next_decision() -> None:
         first = player.decide(observe(game))
         assert first.undecided == first.samples == 2 and all(s.best is not None for s in player._samples)
         if lines:
-            votes = Votes(s.best for s in player._samples)
+            votes = Counter(s.best for s in player._samples)
             assert votes[first.move] == max(votes.values())
         game.push(quiet)
         player._last = quiet  # as if the player had chosen it
