@@ -13,7 +13,7 @@ play: $(VENV)/.installed
 test: $(VENV)/.installed-dev browser-deps lint typecheck unit
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench setup.py
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy --strict src

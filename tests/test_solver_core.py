@@ -46,6 +46,9 @@ def run_on(search: Search, max_nodes: int) -> tuple[str | None, int, int, list[i
 @pytest.mark.skipif(os.environ.get("CI") != "true", reason="only CI insists on the compiled core")
 def test_compiled_core_is_built_in_ci() -> None:
     assert core_available()
+    from terrace.solver import _core
+
+    assert _core.PROFILED == 1, "setup.py built the core without its profile: see the install's output"
     board = Board.from_number(4, get_rules("falling-star"))
     assert Search(board).compiled
 

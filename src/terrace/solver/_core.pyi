@@ -1,5 +1,8 @@
 """Type stub of the compiled core (``ccore/``)."""
 
+PROFILED: int
+"""1 when setup.py built the core guided by its training run's profile."""
+
 class Search:
     """The compiled search of one position (see ``search.py``)."""
 

@@ -375,5 +375,13 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(m);
         return NULL;
     }
+    /* 1 when setup.py built the core guided by its training run's profile */
+#ifndef TERRACE_PROFILED
+#define TERRACE_PROFILED 0
+#endif
+    if (PyModule_AddIntConstant(m, "PROFILED", TERRACE_PROFILED) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     return m;
 }
