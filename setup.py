@@ -21,6 +21,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 CORE = "src/terrace/solver/ccore/"
+TRAINING = os.path.join(os.path.dirname(os.path.abspath(__file__)), CORE, "train.py")
 TRAINING_SECONDS = 300
 """The training run normally takes a few seconds; past this it is stopped and
 the core is built without a profile."""
@@ -50,8 +51,10 @@ class ProfiledBuild(build_ext):
         ext.extra_compile_args = [*compile_args, f"-fprofile-generate={profile}"]
         ext.extra_link_args = [*link_args, f"-fprofile-generate={profile}"]
         super().build_extension(ext)
-        subprocess.run([sys.executable, CORE + "train.py", self.get_ext_fullpath(ext.name)], check=True,
+        subprocess.run([sys.executable, TRAINING, self.get_ext_fullpath(ext.name)], check=True,
                        timeout=TRAINING_SECONDS, stdout=subprocess.DEVNULL)
+        if not any(name.endswith(".gcda") for _, _, names in os.walk(profile) for name in names):
+            raise RuntimeError("the training run wrote no profile")
         ext.extra_compile_args = [*compile_args, f"-fprofile-use={profile}", "-fprofile-partial-training",
                                   "-Wno-missing-profile"]
         ext.extra_link_args = link_args
