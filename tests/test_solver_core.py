@@ -48,7 +48,7 @@ def test_compiled_core_is_built_in_ci() -> None:
     assert core_available()
     from terrace.solver import _core
 
-    assert _core.PROFILED == 1, "setup.py built the core without its profile: see the install's output"
+    assert _core.PROFILED == 1, "setup.py built the core without its profile: `pip install -v -e .` says why"
     board = Board.from_number(4, get_rules("falling-star"))
     assert Search(board).compiled
 
