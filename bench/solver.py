@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 
-from terrace.solver.search import core_available
+from terrace.solver.search import core_available, core_profiled
 from terrace.solver.survey import parse_range, percentile, run_survey
 from terrace.solver.verdicts import VerdictStore
 from terrace.variants import get_rules, variant_names
@@ -36,7 +36,8 @@ def main() -> None:
     parser.add_argument("--db", default=os.path.join(tempfile.gettempdir(), "terrace-bench-solver.sqlite3"))
     args = parser.parse_args()
     first, last = parse_range(args.deals)
-    core = "compiled core" if core_available() else "pure-Python search (no compiled core)"
+    core = (("compiled core, built with its profile" if core_profiled() else "compiled core, plain build")
+            if core_available() else "pure-Python search (no compiled core)")
     print(f"deals {first}-{last}, {args.max_seconds:g} s each, {args.jobs} processes, {core}, db {args.db}")
     print()
     print("| preset | deals | won | lost | unknown | decided | median s | 90th pct s "

@@ -16,7 +16,7 @@ from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position
 from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
-from terrace.solver.search import Options, Search, core_available
+from terrace.solver.search import Options, Search, core_available, core_profiled
 from terrace.solver.state import SRC_RETURN, SRC_WASTE
 from terrace.variants import get_rules
 
@@ -46,9 +46,7 @@ def run_on(search: Search, max_nodes: int) -> tuple[str | None, int, int, list[i
 @pytest.mark.skipif(os.environ.get("CI") != "true", reason="only CI insists on the compiled core")
 def test_compiled_core_is_built_in_ci() -> None:
     assert core_available()
-    from terrace.solver import _core
-
-    assert _core.PROFILED == 1, "setup.py built the core without its profile: `pip install -v -e .` says why"
+    assert core_profiled(), "setup.py built the core without its profile: `pip install -v -e .` says why"
     board = Board.from_number(4, get_rules("falling-star"))
     assert Search(board).compiled
 
