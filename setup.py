@@ -5,8 +5,8 @@ solver runs its pure-Python search.
 
 With gcc the core is built guided by a profile: once instrumented, trained
 by solving a few deals (``ccore/train.py``), and again with what that run
-counted. The solver then enters about a tenth more positions a second
-(docs/winnability.md, "Solver benchmark"). If any step fails the core is
+counted. The solver then enters 5-9% more positions a second
+(docs/winnability.md, "Changes measured"). If any step fails the core is
 built the plain way, and ``TERRACE_PROFILE=0`` asks for that at once.
 """
 
