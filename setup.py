@@ -36,7 +36,7 @@ class ProfiledBuild(build_ext):
             plain = (list(ext.extra_compile_args), list(ext.extra_link_args), list(ext.define_macros))
             try:
                 with tempfile.TemporaryDirectory() as profile:
-                    self._profiled(ext, profile)
+                    self._profiled(ext, profile, *plain)
                 return
             except Exception as error:  # any failure: the plain build below
                 print(f"terrace: the profile-guided build failed ({error}); "
@@ -45,9 +45,10 @@ class ProfiledBuild(build_ext):
                 ext.extra_compile_args, ext.extra_link_args, ext.define_macros = plain
         super().build_extension(ext)
 
-    def _profiled(self, ext: Extension, profile: str) -> None:
-        compile_args, link_args = list(ext.extra_compile_args), list(ext.extra_link_args)
-        macros = list(ext.define_macros)
+    def _profiled(self, ext: Extension, profile: str, compile_args: list[str], link_args: list[str],
+                  macros: list[tuple[str, str | None]]) -> None:
+        """The instrumented build, the training run, the build with the
+        profile (``compile_args`` and the rest: the plain build's)."""
         ext.extra_compile_args = [*compile_args, f"-fprofile-generate={profile}"]
         ext.extra_link_args = [*link_args, f"-fprofile-generate={profile}"]
         super().build_extension(ext)

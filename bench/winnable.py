@@ -23,7 +23,9 @@ import tempfile
 import time
 from contextlib import closing
 
-from terrace.solver.budget import check_budget
+import click
+
+from terrace.cli.options import Seconds
 from terrace.solver.survey import percentile
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.variants import get_rules
@@ -33,14 +35,12 @@ from terrace.web.numbers import whole_number
 
 
 def seconds(text: str) -> float:
-    """A positive, finite number of seconds (NaN, infinite, 0 refused)."""
+    """A positive, finite number of seconds, read as the command line's
+    options read them (NaN, infinite, 0 and digits other than 0-9 refused)."""
     try:
-        value = check_budget(float(text))
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"give a number of seconds above 0, not {text!r}")
-    return value
+        return Seconds().convert(text, None, None)
+    except click.BadParameter as error:
+        raise argparse.ArgumentTypeError(error.message) from None
 
 
 def budgets(text: str) -> list[float]:
