@@ -277,6 +277,48 @@ def test_a_current_database_opens_while_another_connection_holds_the_write_lock(
         writer.close()
 
 
+def test_calls_queued_behind_a_locked_file_each_wait_the_timeout_once_not_in_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Four threads write while another program holds the file: each gives
+    # up after the timeout counted from its own call (its wait for the
+    # threads ahead of it included), not one timeout after another.
+    from terrace.storage import sqlite as sqlite_module
+    db = populated(tmp_path / "games.sqlite")
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_SECONDS", 1.0)
+    holder = sqlite3.connect(db, isolation_level=None)
+    with open_store(db) as store:
+        ids = store.game_ids()
+        before = digest(db)
+        holder.execute("BEGIN EXCLUSIVE")
+        answers: list[tuple[float, str]] = []
+
+        def write(game_id: str) -> None:
+            start_time = time.monotonic()
+            try:
+                store.mark_assisted(game_id)
+                answers.append((time.monotonic() - start_time, "saved"))
+            except StoreError as error:
+                answers.append((time.monotonic() - start_time, str(error)))
+
+        try:
+            threads = [threading.Thread(target=write, args=(ids[i % len(ids)],)) for i in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        assert len(answers) == 4
+        for seconds, text in answers:
+            assert text == "the database games.sqlite is busy (another program holds it): try again"
+            assert seconds < 1.6, answers  # each within its own second (before: 1, 2, 3 and 4 s)
+        store.mark_assisted(ids[0])  # free again: the full timeout is back and the write is saved
+        assert store.get(ids[0]).assisted
+    assert digest(db) != before
+
+
 # -- newer versions ----------------------------------------------------------------
 
 
@@ -406,6 +448,22 @@ def test_a_layout_that_does_not_match_its_schema_number_is_refused_as_damaged(
         with pytest.raises(DatabaseFileError, match=f"games.sqlite is damaged .*{phrase}.*untouched"):
             open_store(db, read_only=read_only)
         assert listing(db.parent) == before
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_damaged_byte_in_the_table_definitions_is_refused_as_damaged(
+    tmp_path: Path, read_only: bool
+) -> None:
+    # SQLite's own message then quotes bytes that are not UTF-8
+    db = populated(tmp_path / "games.sqlite")
+    content = bytearray(db.read_bytes())
+    at = content.find(b"CREATE TABLE games")
+    content[at + 8] = 0xFF
+    db.write_bytes(bytes(content))
+    before = listing(tmp_path)
+    with pytest.raises(DatabaseFileError, match=r"games\.sqlite is damaged .*not readable text.*untouched"):
+        open_store(db, read_only=read_only)
+    assert listing(tmp_path) == before
 
 
 def test_a_folder_at_the_path_is_refused(tmp_path: Path) -> None:

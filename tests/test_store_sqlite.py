@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -183,6 +184,28 @@ def test_restoring_a_backup_of_a_game_played_on_since_adds_nothing(store: Sqlite
     assert fresh and new_id != game.id and len(store.game_ids()) == 2
 
 
+def test_importing_what_is_here_already_takes_no_write_lock(db: Path) -> None:
+    """The games of an import that are here already are found (and
+    checked) in a read, so restoring the same backup again neither waits
+    for nor holds the write lock a game in play needs for its moves."""
+    record = golden("terrace-won")
+    with open_store(db) as store:
+        games = [start(store, record) for _ in range(3)]
+        for game in games:
+            play(store, game, record.moves[:4])
+        backup = json.dumps([export_record(store.get(game.id)) for game in games])
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another program (the web game) writing
+    try:
+        with open_store(db) as store:
+            started = time.monotonic()
+            assert store.add_games(read_games(backup)) == [(game.id, False) for game in games]
+            assert time.monotonic() - started < 2  # no wait for the lock (10 s)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
 def test_a_backup_of_a_game_played_on_elsewhere_is_not_lost(store: SqliteStore, tmp_path: Path) -> None:
     """Played on one computer, carried to another and won there, carried
     back: the win comes back (beside the older state), never skipped."""
@@ -278,6 +301,38 @@ def test_a_read_only_store_creates_nothing_and_refuses_every_change(tmp_path: Pa
             store.mark_assisted(game.id)
     assert db.read_bytes() == content
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
+
+
+@pytest.mark.parametrize("edit", [
+    "UPDATE moves SET move = CAST(x'77ff66' AS TEXT) WHERE ply = 0 AND game_id = ?",  # not UTF-8
+    "UPDATE games SET variant = CAST(x'ff' AS TEXT) WHERE id = ?",
+    "UPDATE games SET variant = CAST(variant AS BLOB) WHERE id = ?",  # one bit of a record's type
+    "UPDATE games SET rules = CAST(rules AS BLOB) WHERE id = ?",
+    "UPDATE games SET status = CAST(status AS BLOB) WHERE id = ?",
+    "UPDATE games SET move_count = CAST(move_count AS BLOB) WHERE id = ?",
+    "UPDATE moves SET move = CAST(move AS BLOB) WHERE ply = 1 AND game_id = ?",
+])
+def test_a_value_of_the_wrong_kind_or_not_text_is_a_damaged_game(db: Path, edit: str) -> None:
+    """Bytes that are not UTF-8, or a BLOB where text or a number belongs
+    (a flipped bit), damage that game only: the others, the recent list,
+    the statistics and the export of every game go on."""
+    record = golden("terrace-won")
+    with open_store(db) as store:
+        bad, good = start(store, record), start(store, record)
+        play(store, bad, record.moves[:2])
+        play(store, good, record.moves[:3])
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA ignore_check_constraints = ON")
+    conn.execute(edit, (bad.id,))
+    conn.close()
+    for read_only in (False, True):
+        with open_store(db, read_only=read_only) as store:
+            with pytest.raises(DamagedGameError, match=f"saved game {bad.id} is damaged"):
+                store.get(bad.id)
+            assert [g.id for g in store.recent()] == [good.id]
+            assert store.get(good.id).moves == list(record.moves[:3])
+            data = store.statistics()
+            assert (data["overall"]["played"], data["damaged"]) == (1, 1)
 
 
 @pytest.mark.parametrize("edit", [

@@ -46,6 +46,8 @@ EDITS = {
     "hints beyond a million": "UPDATE games SET hints = 2000000 WHERE id = '{playing}'",
     "won but it is not": "UPDATE games SET status = 'won' WHERE id = '{playing}'",
     "won in one move": "UPDATE games SET won_at = 1796205000, won_moves = 1 WHERE id = '{playing}'",
+    "a move that is not UTF-8": "UPDATE moves SET move = CAST(x'77ff66' AS TEXT) WHERE game_id = '{playing}'",
+    "a variant stored as a BLOB": "UPDATE games SET variant = CAST(variant AS BLOB) WHERE id = '{playing}'",
 }
 
 

@@ -208,6 +208,12 @@ def is_busy(error: sqlite3.Error) -> bool:
     return isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
 
+def busy_error(name: str) -> StoreError:
+    """The error of a database that another program (or another request of
+    this one, waiting on it) keeps busy for longer than a caller waits."""
+    return StoreError(f"the database {name} is busy (another program holds it): try again")
+
+
 def sql_error(name: str, error: sqlite3.Error, change: str | None = None) -> StoreError:
     """A clear error for a failure inside SQLite. When ``change`` (e.g.
     "the move") was being written and the disk is full, the file read-only
@@ -223,7 +229,7 @@ def sql_error(name: str, error: sqlite3.Error, change: str | None = None) -> Sto
                 return StoreError(f"the database {name} cannot be used: {words}")
             return StoreWriteError(f"{change} was not saved: {words}", reason)
     if is_busy(error):
-        return StoreError(f"the database {name} is busy (another program holds it): try again")
+        return busy_error(name)
     if "malformed" in text or "not a database" in text or "corrupt" in text:
         return damaged(name, text)
     return StoreError(f"the database {name} failed: {text}")

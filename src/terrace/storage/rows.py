@@ -51,14 +51,15 @@ REPLAY_STAMP_VERSION = 1
 it did (the rules of the engine changed), and every game is replayed again
 once."""
 LINES = (
-    "SELECT game_id, group_concat(move, char(0)), count(*), max(instr(move, char(0))) "
+    "SELECT game_id, group_concat(move, char(0)), count(*), "
+    "max(instr(move, char(0)) OR typeof(move) <> 'text') "
     "FROM moves WHERE game_id IN (SELECT value FROM json_each(?)) GROUP BY game_id"
 )
 """The lines of the games whose ids a JSON array gives, in one query (each
 read along the moves table's key, game and ply): the moves joined by NUL
-characters, their number, and whether one holds a NUL itself (then the
-joined text is ambiguous). One game costs a lookup, not a scan of every
-move in the file."""
+characters, their number, and whether one holds a NUL itself or is not
+text (then the joined text is ambiguous, and the game is read move by
+move). One game costs a lookup, not a scan of every move in the file."""
 MAX_QUOTE = 200
 """Messages quote at most this many characters of what they were given."""
 
@@ -94,8 +95,15 @@ def joined_stamp(stamped: Sequence[Any], joined: str, moves: int) -> str:
     """:func:`replay_stamp` of a line given as its moves joined by NUL
     characters (as :data:`LINES` reads it) and their number."""
     line = hashlib.blake2b(joined.encode(), digest_size=16).hexdigest()
-    text = json.dumps([REPLAY_STAMP_VERSION, list(stamped), moves, line], separators=(",", ":"))
+    text = json.dumps([REPLAY_STAMP_VERSION, list(stamped), moves, line], separators=(",", ":"),
+                      default=_not_stamped)
     return hashlib.blake2b(text.encode(), digest_size=16, person=b"terrace-replay").hexdigest()
+
+
+def _not_stamped(value: object) -> str:
+    """A value no stamp was made of (a BLOB where a checked game has text
+    or a number: a damaged row), written so that the stamp cannot match."""
+    return f"not stamped: {type(value).__name__}"
 
 
 def stamped_values(row: Sequence[Any]) -> list[Any]:

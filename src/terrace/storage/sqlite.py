@@ -64,6 +64,7 @@ from terrace.storage.base import (
 from terrace.storage.files import (
     DatabaseFileError,
     NoDatabaseError,
+    busy_error,
     damaged,
     foreign,
     inspect_file,
@@ -102,6 +103,11 @@ from terrace.storage.statistics import MAX_ACTIVE_MS, GameFacts, summarize
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_SECONDS = 10.0
+"""The longest a call of the store waits for the database (see
+:meth:`SqliteStore._transaction`)."""
+SHORTEN_AFTER = 0.05
+"""Seconds spent waiting for this connection after which a transaction
+gives SQLite only what is left of :data:`BUSY_TIMEOUT_SECONDS`."""
 REMEMBERED_GAMES = 32
 """Games whose last read or written state the store keeps, so that the next
 read of an unchanged game needs neither its moves' rows nor a replay."""
@@ -148,12 +154,27 @@ def _switch_to_wal(conn: sqlite3.Connection) -> str:
             time.sleep(0.01)
 
 
-def _connect(path: Path, mode: str | None = None) -> sqlite3.Connection:
-    """The store's connection to ``path``: for reading and writing, or
-    opened as the URI parameters ``mode`` say (``"mode=ro"``...)."""
-    target = path if mode is None else path.resolve().as_uri() + "?" + mode
-    return sqlite3.connect(target, uri=mode is not None, isolation_level=None, check_same_thread=False,
+def _set_busy_timeout(conn: sqlite3.Connection, seconds: float) -> None:
+    """How long SQLite waits for another connection's lock on ``conn``."""
+    conn.execute(f"PRAGMA busy_timeout = {max(1, int(seconds * 1000))}")
+
+
+def _connect(path: Path | str, mode: str | None = None) -> sqlite3.Connection:
+    """The store's connection to ``path`` (or :data:`MEMORY`): for reading
+    and writing, or opened as the URI parameters ``mode`` say
+    (``"mode=ro"``...). Text that is not UTF-8 (a damaged byte) is read
+    with U+FFFD in its place instead of failing the whole query, so that
+    the checks of the one game that holds it find it damaged."""
+    target = path if mode is None or isinstance(path, str) else path.resolve().as_uri() + "?" + mode
+    conn = sqlite3.connect(target, uri=mode is not None, isolation_level=None, check_same_thread=False,
                            timeout=BUSY_TIMEOUT_SECONDS)
+    conn.text_factory = _lenient_text
+    return conn
+
+
+def _lenient_text(data: bytes) -> str:
+    """A text value as read (see :func:`_connect`)."""
+    return data.decode("utf-8", "replace")
 
 
 class SqliteStore:
@@ -183,7 +204,7 @@ class SqliteStore:
         if str(path) == MEMORY:
             self.path: Path | None = None
             self._name = MEMORY
-            self._conn = sqlite3.connect(MEMORY, isolation_level=None, check_same_thread=False)
+            self._conn = _connect(MEMORY)
         else:
             self.path = Path(path).expanduser()
             self._name = label(self.path)
@@ -257,7 +278,7 @@ class SqliteStore:
     def _prepare(self, migrate_to: int) -> None:
         conn = self._conn
         try:
-            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+            _set_busy_timeout(conn, BUSY_TIMEOUT_SECONDS)
             self._check_file(conn)
             conn.execute("BEGIN")
             try:
@@ -289,6 +310,8 @@ class SqliteStore:
             self.schema_version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         except sqlite3.Error as error:
             raise sql_error(self._name, error, "the update of the database's layout") from None
+        except UnicodeDecodeError:  # SQLite's own message quotes a damaged byte of the layout
+            raise damaged(self._name, "its table definitions are not readable text") from None
 
     def _check_file(self, conn: sqlite3.Connection) -> None:
         """Refuse a damaged file; rows that only break a constraint (a
@@ -309,7 +332,7 @@ class SqliteStore:
         self.journal_mode = str(self._conn.execute("PRAGMA journal_mode").fetchone()[0])
         self.schema_version = version
         if version < migrate_to:
-            copy = sqlite3.connect(MEMORY, isolation_level=None, check_same_thread=False)
+            copy = _connect(MEMORY)
             self._conn.backup(copy)
             self._conn.close()
             self._conn = copy
@@ -367,9 +390,23 @@ class SqliteStore:
         """One transaction: ``BEGIN IMMEDIATE`` (the write lock at once, so
         a revision read inside cannot go stale) or a read snapshot. A write
         that fails for want of space or permission is a
-        :class:`~terrace.storage.base.StoreWriteError` naming ``action``."""
-        with self._lock:
+        :class:`~terrace.storage.base.StoreWriteError` naming ``action``.
+
+        A call waits at most :data:`BUSY_TIMEOUT_SECONDS` in all: for the
+        other threads' transactions on this connection, then for SQLite's
+        lock; a request behind three others waiting on a locked file is
+        answered after 10 s, not 40."""
+        start = time.monotonic()
+        if not self._lock.acquire(timeout=BUSY_TIMEOUT_SECONDS):
+            raise busy_error(self._name)
+        try:
             conn = self._conn
+            left = BUSY_TIMEOUT_SECONDS - (time.monotonic() - start)
+            shortened = left < BUSY_TIMEOUT_SECONDS - SHORTEN_AFTER
+            if shortened:
+                if left <= 0:
+                    raise busy_error(self._name)
+                _set_busy_timeout(conn, left)
             if write and self.read_only:
                 refused = CHANGES.get(action or "", "the change")
                 raise StoreWriteError(
@@ -387,6 +424,11 @@ class SqliteStore:
             except sqlite3.Error as error:
                 change = CHANGES.get(action or "", "the change") if write else None
                 raise sql_error(self._name, error, change) from None
+            finally:
+                if shortened:
+                    _set_busy_timeout(conn, BUSY_TIMEOUT_SECONDS)
+        finally:
+            self._lock.release()
 
     def _others_wrote(self, conn: sqlite3.Connection) -> None:
         """Forget every remembered game when another connection (another
@@ -574,9 +616,15 @@ class SqliteStore:
         return row[:-1]
 
     def game_ids(self) -> list[str]:
-        """Every game id, oldest game first."""
+        """Every game id, oldest game first. A game whose id is not text (a
+        damaged row, which the statistics count as damaged) is left out
+        and logged."""
         with self._transaction(write=False) as conn:
-            return [i for (i,) in conn.execute("SELECT id FROM games ORDER BY created_at, rowid")]
+            ids = [i for (i,) in conn.execute("SELECT id FROM games ORDER BY created_at, rowid")]
+        readable = [i for i in ids if isinstance(i, str)]
+        if len(readable) < len(ids):
+            log.warning("%s: saved games left out for a damaged id: %d", self._name, len(ids) - len(readable))
+        return readable
 
     # -- writing ----------------------------------------------------------
 
@@ -718,19 +766,30 @@ class SqliteStore:
             except StoreError as error:
                 name = f"game {game.id}" if game.id else "a game"
                 raise StoreError(f"{name} cannot be saved: {error}") from None
-        result: list[tuple[str, bool]] = []
+        # The games already here are found first, in a read: each is
+        # checked (replayed), which for a large backup takes a while, and
+        # the write lock is not held meanwhile (a game being played in the
+        # web game goes on saving its moves). Importing the same file
+        # again so takes no write lock at all.
+        with self._transaction(write=False) as conn:
+            found = [self._already_here(conn, game) for game in games]
+        result: list[tuple[str, bool]] = [(here, False) if here else ("", True) for here in found]
+        if all(found):
+            return result
         with self._transaction(write=True, action="import") as conn:
-            for game in games:
+            for i, game in enumerate(games):
+                if found[i]:
+                    continue
                 if not isinstance(game.id, str) or not game.id:
                     game.id = new_game_id()
-                here = self._already_here(conn, game)
+                here = self._already_here(conn, game)  # (stored since the read: another import)
                 if here is not None:
-                    result.append((here, False))
+                    result[i] = (here, False)
                     continue
                 if conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
                     game.id = new_game_id()
                 insert_game(conn, game, "import")
-                result.append((game.id, True))
+                result[i] = (game.id, True)
         return result
 
 
