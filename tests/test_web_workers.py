@@ -103,6 +103,30 @@ def test_a_waiting_job_whose_caller_goes_away_leaves_the_line(pool: SolverPool) 
     assert queued == 0
 
 
+def test_a_job_waits_for_a_worker_no_longer_than_its_budget(pool: SolverPool) -> None:
+    """A short job (a 2 s hint) behind a long one (a 20 s analysis) is
+    refused once its own budget has gone by in line, not served late."""
+
+    async def scenario() -> tuple[Any, float, int]:
+        running = asyncio.ensure_future(pool.run(_sleep, 3.0, budget=10))
+        await asyncio.sleep(0.1)
+        started = time.perf_counter()
+        try:
+            waited: Any = await pool.run(_echo, "served late", budget=0.5)
+        except PoolBusy as error:
+            waited = error
+        took = time.perf_counter() - started
+        queued = pool._queued
+        await running
+        return waited, took, queued
+
+    waited, took, queued = asyncio.run(scenario())
+    assert isinstance(waited, PoolBusy) and "in time" in str(waited)
+    assert 0.4 < took < 2.0  # the running job takes 3 s
+    assert queued == 0
+    assert asyncio.run(pool.run(_echo, "next", budget=5)) == "next"
+
+
 def test_a_worker_still_starting_is_not_replaced_for_a_slow_cancel(monkeypatch: pytest.MonkeyPatch) -> None:
     """A cancel sent while the worker is still starting (a busy machine) is
     answered once it has started: killing it would only make its successor

@@ -6,7 +6,9 @@ searches in threads a plain request took 30 ms at the median instead of
 1 ms (measured with two solver threads beside a Starlette app).
 
 * At most ``workers`` jobs run and ``waiting`` more wait for a worker; any
-  further job is refused at once with :class:`PoolBusy`.
+  further job is refused at once with :class:`PoolBusy`, and so is a job
+  that has waited its own budget without a worker coming free (a 2 s hint
+  is not kept waiting behind a 20 s analysis).
 * A job stops when its caller goes away (``gone``), when the pool closes,
   or when its budget plus a grace period has passed: the worker is told to
   cancel (the solver asks between slices) and is replaced if it does not
@@ -26,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import math
 import multiprocessing
 import signal
 import threading
@@ -173,9 +176,10 @@ class SolverPool:
     ) -> T:
         """``func(*args, cancel=...)`` in a worker; ``func`` must be a
         module-level function and its arguments and result picklable.
+        It waits for a free worker for at most ``budget`` seconds.
         Raises :class:`PoolBusy`, :class:`WorkStopped` or
         :class:`WorkFailed`, or whatever ``func`` raised."""
-        worker = await self._acquire(gone)
+        worker = await self._acquire(gone, time.monotonic() + budget)
         usable = False  # a worker left mid-job (an exception, a cancelled task) is replaced
         try:
             job = next(self._jobs)
@@ -191,11 +195,13 @@ class SolverPool:
         result: T = value
         return result
 
-    async def _acquire(self, gone: Callable[[], Awaitable[bool]] | None = None) -> _Worker:
+    async def _acquire(self, gone: Callable[[], Awaitable[bool]] | None = None,
+                       until: float = math.inf) -> _Worker:
         """A worker for a new job; a job waiting in line leaves it (with
         :class:`WorkStopped`) as soon as its caller has gone away, so a
         request nobody waits for any more neither holds a place in line nor
-        starts a search."""
+        starts a search, and (with :class:`PoolBusy`) at ``until`` (a
+        :func:`time.monotonic` instant) if no worker came free by then."""
         queued = False
         next_look = time.monotonic() + GONE_EVERY
         try:
@@ -214,6 +220,8 @@ class SolverPool:
                             raise PoolBusy("the solver is busy")
                         self._queued += 1
                         queued = True
+                if time.monotonic() >= until:
+                    raise PoolBusy("no solver process came free in time")
                 if gone is not None and time.monotonic() >= next_look:
                     next_look = time.monotonic() + GONE_EVERY
                     if await gone():
