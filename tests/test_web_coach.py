@@ -92,8 +92,7 @@ def test_analysis_finds_the_move_that_threw_the_win_away(client: TestClient, sto
     moves, losing = thrown_away()
     game = new_game(client, variant="terrace", options=SMALL, deal_number=SMALL_DEAL)
     game = play(client, game, *moves)
-    if game["status"] != "lost":
-        assert client.post(f"/api/games/{game['id']}/give-up", json={}).status_code == 200
+    assert game["status"] == "lost"  # stuck, no move left: undo can still reopen it
     revision = store.get(game["id"]).revision
     response = client.post(f"/api/games/{game['id']}/coach", json={})
     assert response.status_code == 200, response.text
@@ -110,8 +109,26 @@ def test_analysis_finds_the_move_that_threw_the_win_away(client: TestClient, sto
     for text in moves[: losing - 1]:
         board.push_text(text)
     assert board.is_legal(Move.parse(fair["move"]))
+    # the game can still be taken back and played on: the analysis, which
+    # saw the face-down stock, is an assist (and nothing else changed)
+    assert report["assist"] is True and report["assisted"] is True
     stored = store.get(game["id"])
-    assert stored.revision == revision and not stored.assisted  # not an assist, nothing changed
+    assert stored.revision == revision and stored.assisted and stored.moves == moves
+    undone = client.post(f"/api/games/{game['id']}/undo", json={})
+    assert undone.status_code == 200 and undone.json()["status"] == "playing"
+
+
+def test_analysis_of_a_game_over_for_good_is_no_assist(client: TestClient, store: GameStore) -> None:
+    moves, losing = thrown_away()
+    game = new_game(client, variant="terrace", options=SMALL, deal_number=SMALL_DEAL)
+    game = play(client, game, *moves[:losing])
+    assert client.post(f"/api/games/{game['id']}/give-up", json={}).status_code == 200
+    revision = store.get(game["id"]).revision
+    report = client.post(f"/api/games/{game['id']}/coach", json={}).json()
+    assert report["outcome"] == "lost-at" and report["step"] == losing
+    assert report["assist"] is False and report["assisted"] is False
+    stored = store.get(game["id"])
+    assert stored.revision == revision and not stored.assisted
 
 
 def test_analysis_of_a_won_game(client: TestClient) -> None:

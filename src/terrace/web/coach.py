@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from terrace.board import Board
+from terrace.board import Board, Status
 from terrace.moves import Move
 from terrace.refusals import Reason, Refusal
 from terrace.solver.coach import base_chances, coach_report, warn_check
@@ -55,7 +55,11 @@ class CoachEndpoints:
         self.budgets = budgets
 
     async def analyse(self, request: Request) -> Response:
-        """Where a finished game was lost, and the fair player's choice there."""
+        """Where a finished game was lost, and the fair player's choice
+        there. A game stuck with no move left can still be taken back and
+        played on, so there the analysis (which saw the face-down stock) is
+        an assist and marks the game; a game won or given up is over for
+        good."""
         game = await self.web.load(request.path_params["game_id"])
         only_fields(await read_body(request), set())
         board = game.board()
@@ -66,7 +70,10 @@ class CoachEndpoints:
         seconds = self.budgets.analysis
         report = await self.web.in_solver(request, coach_report, start, moves, seconds, budget=seconds)
         _describe(report, start, moves)
-        return json_response(report)
+        reopenable = game.given_up_at is None and board.status is Status.LOST and board.can_undo
+        if reopenable:
+            await run_in_threadpool(self.web.store.mark_assisted, game.id)
+        return json_response({**report, "assist": reopenable, "assisted": game.assisted or reopenable})
 
     async def chances(self, request: Request) -> Response:
         """Each base card's wins across sampled stock orders (no peeking, so

@@ -36,11 +36,13 @@ function fairWords(game, fair) {
 }
 
 function reportWords(game, report) {
-  const words = outcomeWords(game, report);
-  if (!report.terrace_dead_move) return words;
-  const dead = t("coach.terraceDead", { step: report.terrace_dead,
-    what: moveWords(game, report.terrace_dead_move, report.terrace_dead_piles) });
-  return `${words} ${dead}`;
+  let words = outcomeWords(game, report);
+  if (report.terrace_dead_move) {
+    words += ` ${t("coach.terraceDead", { step: report.terrace_dead,
+      what: moveWords(game, report.terrace_dead_move, report.terrace_dead_piles) })}`;
+  }
+  // a game stuck with no move left can still be taken back: there the analysis is an assist
+  return report.assist ? `${words} ${t("coach.assist")}` : words;
 }
 
 function outcomeWords(game, report) {
