@@ -283,6 +283,9 @@ def test_move_undo_redo_restart(client: TestClient) -> None:
     restarted = client.post(f"/api/games/{game['id']}/restart", json={"after": 2}).json()
     assert restarted["moves"] == [] and restarted["status"] == "choosing"
     assert restarted["can_redo"] and restarted["redo"] == ["s", "c1"]
+    again = client.post(f"/api/games/{game['id']}/restart", json={"after": 0})
+    assert again.status_code == 200 and again.json() == restarted  # at the start: nothing changes
+    assert again.json()["revision"] == restarted["revision"]  # so other tabs get no conflict
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
     again = client.post(f"/api/games/{game['id']}/redo", json={"after": 0}).json()
     assert again["moves"] == ["c1"]
@@ -514,8 +517,10 @@ def test_wrong_method_is_405(client: TestClient) -> None:
     response = client.delete("/api/games")
     assert response.status_code == 405
     assert response.json()["error"]
+    assert set(response.headers["allow"].split(", ")) == {"GET", "HEAD", "POST"}  # what it takes (RFC 9110)
     game = new_game(client)
-    assert client.get(f"/api/games/{game['id']}/moves").status_code == 405
+    moves = client.get(f"/api/games/{game['id']}/moves")
+    assert moves.status_code == 405 and moves.headers["allow"] == "POST"
 
 
 @pytest.mark.parametrize(

@@ -198,6 +198,11 @@ class WebGame:
         except NoWinnableDealError:
             raise ApiError(WebRefusal.NO_WINNABLE_DEAL, _RETRY, seconds=total) from None
 
+    async def games(self, request: Request) -> Response:
+        """``/api/games``: the recent games (GET) or a new one (POST), one
+        route, so that a 405 there lists both methods in its Allow header."""
+        return await (self.create(request) if request.method == "POST" else self.recent(request))
+
     async def current(self, request: Request) -> Response:
         game = await run_in_threadpool(self.store.latest_unfinished)
         if game is None:
@@ -313,7 +318,11 @@ class WebGame:
         body = await read_body(request)
         only_fields(body, {"after", "revision"})
         may_change(body, game)
-        # Like undoing every move: the whole line stays redoable.
+        # Like undoing every move: the whole line stays redoable. At the
+        # start already nothing changes, and no new revision is stored (it
+        # would make every other tab's next change a conflict).
+        if not game.moves:
+            return json_response(game_json(game, game.board()))
         revision = game.revision
         game.moves, game.redo = [], [*game.redo, *reversed(game.moves)]
         board = game.board()

@@ -218,8 +218,12 @@ add_wordings(WebRefusal, WEB_WORDINGS)
 def pick_language(header: str | None) -> str:
     """The language to answer in, from an Accept-Language header.
 
+    A language of quality 0 is one the client does not want (RFC 9110).
+
     >>> pick_language("de-DE,de;q=0.9,en;q=0.8"), pick_language(None), pick_language("fr, de;q=0.5")
     ('de', 'en', 'de')
+    >>> pick_language("de;q=0"), pick_language("de;q=0.0, en;q=0.1")
+    ('en', 'en')
     """
     if not header:
         return "en"
@@ -233,8 +237,8 @@ def pick_language(header: str | None) -> str:
             except ValueError:
                 quality = 0.0
         weighted.append((-quality, position, code.strip().lower()[:2]))
-    for _, _, code in sorted(weighted):
-        if code in LANGUAGES:
+    for quality, _, code in sorted(weighted):
+        if code in LANGUAGES and quality < 0:
             return code
     return "en"
 

@@ -165,8 +165,11 @@ async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code = _HTTP_REFUSALS.get(exc.status_code)
     if code is None:
-        return json_response({"error": str(exc.detail), "code": None}, status=exc.status_code)
-    return json_response(request_refusal_json(request, Reason(code)), status=exc.status_code)
+        reply = json_response({"error": str(exc.detail), "code": None}, status=exc.status_code)
+    else:
+        reply = json_response(request_refusal_json(request, Reason(code)), status=exc.status_code)
+    reply.headers.update(exc.headers or {})  # such as a 405's Allow
+    return reply
 
 
 async def server_error(request: Request, exc: Exception) -> Response:
