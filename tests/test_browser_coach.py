@@ -30,6 +30,8 @@ def test_analyse_a_lost_game_shows_where_it_was_lost(api: Api, open_game: Any) -
     note.wait_for(timeout=30_000)
     text = note.inner_text()
     assert f"at move {losing}" in text and "fair player" in text
+    # stuck, not over: undo can reopen it, so the analysis is an assist
+    assert text.endswith("so this analysis, which saw the face-down cards, marks it as assisted.")
     # The replay stands just before the losing move, which is marked.
     assert f"move {losing - 1} of {len(moves)}" in page.locator("#prompt").inner_text()
     assert page.locator("#board .coach-lost-src").count() == 1
@@ -41,7 +43,7 @@ def test_analyse_a_lost_game_shows_where_it_was_lost(api: Api, open_game: Any) -
     page.locator("#coach-goto").click()
     page.locator("#board .coach-lost-src").wait_for()
     stored = api.client.get(f"/api/games/{game['id']}").json()
-    assert not stored["assisted"] and stored["moves"] == moves
+    assert stored["assisted"] and stored["moves"] == moves
 
 
 def test_analyse_after_giving_up_in_german(api: Api, open_game: Any) -> None:
@@ -56,6 +58,7 @@ def test_analyse_after_giving_up_in_german(api: Api, open_game: Any) -> None:
     note = page.locator("#coach-note[data-state='winnable']")
     note.wait_for(timeout=30_000)
     assert "noch einen Weg zum Sieg" in note.inner_text()
+    assert "Hilfe" not in note.inner_text()  # given up: over for good, no assist
 
 
 def test_chances_only_when_asked(api: Api, open_game: Any) -> None:
