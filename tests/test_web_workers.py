@@ -76,28 +76,36 @@ def test_a_job_stops_when_its_caller_goes_away(pool: SolverPool) -> None:
     assert asyncio.run(pool.run(_echo, "next", budget=5)) == "next"
 
 
-def test_a_waiting_job_whose_caller_goes_away_leaves_the_line(pool: SolverPool) -> None:
-    """It neither keeps its place (others would be refused) nor waits for a
-    worker to start its search for nobody."""
+def _behind_a_running_job(pool: SolverPool, **run: Any) -> tuple[Any, float, int]:
+    """Run ``_echo`` with ``run``'s budget and caller while a 3 s job holds
+    the pool's one worker: (its result or error, its seconds, the jobs
+    still counted in line afterwards)."""
 
     async def scenario() -> tuple[Any, float, int]:
-        started = time.perf_counter()
-
-        async def gone() -> bool:
-            return time.perf_counter() > started + 0.3
-
         running = asyncio.ensure_future(pool.run(_sleep, 3.0, budget=10))
         await asyncio.sleep(0.1)
+        started = time.perf_counter()
         try:
-            waited: Any = await pool.run(_echo, "ran for nobody", budget=10, gone=gone)
-        except WorkStopped as error:
+            waited: Any = await pool.run(_echo, "served", **run)
+        except (WorkStopped, PoolBusy) as error:
             waited = error
         took = time.perf_counter() - started
         queued = pool._queued
         await running
         return waited, took, queued
 
-    waited, took, queued = asyncio.run(scenario())
+    return asyncio.run(scenario())
+
+
+def test_a_waiting_job_whose_caller_goes_away_leaves_the_line(pool: SolverPool) -> None:
+    """It neither keeps its place (others would be refused) nor waits for a
+    worker to start its search for nobody."""
+    leaves = time.perf_counter() + 0.4
+
+    async def gone() -> bool:
+        return time.perf_counter() > leaves
+
+    waited, took, queued = _behind_a_running_job(pool, budget=10, gone=gone)
     assert isinstance(waited, WorkStopped)
     assert took < 2.5  # the running job takes 3 s
     assert queued == 0
@@ -106,21 +114,7 @@ def test_a_waiting_job_whose_caller_goes_away_leaves_the_line(pool: SolverPool) 
 def test_a_job_waits_for_a_worker_no_longer_than_its_budget(pool: SolverPool) -> None:
     """A short job (a 2 s hint) behind a long one (a 20 s analysis) is
     refused once its own budget has gone by in line, not served late."""
-
-    async def scenario() -> tuple[Any, float, int]:
-        running = asyncio.ensure_future(pool.run(_sleep, 3.0, budget=10))
-        await asyncio.sleep(0.1)
-        started = time.perf_counter()
-        try:
-            waited: Any = await pool.run(_echo, "served late", budget=0.5)
-        except PoolBusy as error:
-            waited = error
-        took = time.perf_counter() - started
-        queued = pool._queued
-        await running
-        return waited, took, queued
-
-    waited, took, queued = asyncio.run(scenario())
+    waited, took, queued = _behind_a_running_job(pool, budget=0.5)
     assert isinstance(waited, PoolBusy) and "in time" in str(waited)
     assert 0.4 < took < 2.0  # the running job takes 3 s
     assert queued == 0
