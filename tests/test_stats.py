@@ -99,9 +99,11 @@ def test_a_loss_counts_when_it_came_not_when_the_game_last_changed() -> None:
     assert [day["date"] for day in block["days"] if day["lost"]] == [local_day(noon)]
 
 
-def test_a_win_before_its_first_move_by_a_clock_put_back_takes_no_time() -> None:
+def test_a_win_before_its_first_move_by_a_clock_put_back_has_no_time_to_be_fastest() -> None:
     block = summarize([facts("won", 900.0, started=1000.0)])["overall"]
-    assert block["fastest_seconds"] == 0.0
+    assert block["won"] == 1 and block["fastest_seconds"] is None
+    both = summarize([facts("won", 900.0, started=1000.0), facts("won", 1100.0, started=1000.0)])
+    assert both["overall"]["fastest_seconds"] == 100.0  # not 0 s
 
 
 def test_stored_values_at_their_limits_are_kept_and_beyond_them_are_unknown() -> None:

@@ -113,13 +113,15 @@ class GameFacts:
 
     def seconds_to_win(self) -> float | None:
         """The win's active playing time, or, when none was reported, the
-        time from the first move to the win; None when unknown."""
+        time from the first move to the win; None when unknown, as it is
+        for a win timed before its first move (a clock put back, or an
+        import that says so): the fastest win is never a win in no time."""
         if self.won_active_ms:
             return self.won_active_ms / 1000
         end = self.won_at if self.won_at is not None else self.finished_at
-        if end is None or self.started_at is None:
+        if end is None or self.started_at is None or end <= self.started_at:
             return None
-        return max(end - self.started_at, 0.0)
+        return end - self.started_at
 
 
 def summarize(games: Iterable[GameFacts], damaged: int = 0) -> dict[str, Any]:
