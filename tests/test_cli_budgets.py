@@ -41,3 +41,14 @@ def test_deal_winnable_stops_at_its_total_budget(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "no deal was proved winnable within 1 s" in result.output
     assert "--total-seconds" in result.output
+
+
+def test_a_fair_hint_with_many_samples_stops_at_its_budget() -> None:
+    """Drawing 4,096 stock orders of four decks takes seconds: it stops at
+    the budget too (it once drew every sample first, 3.4 s for 0.1 s)."""
+    started = time.perf_counter()
+    result = CliRunner().invoke(main, ["hint", "-v", "admirals-patience", "-n", "6", "-m", "c1",
+                                       "--samples", "4096", "--max-seconds", "0.1"])
+    assert result.exit_code == 0, result.output
+    assert time.perf_counter() - started < 1.5
+    assert "rule of thumb" in result.output  # no sampled stock order decided in 0.1 s

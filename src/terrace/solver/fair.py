@@ -298,8 +298,10 @@ class FairPlayer:
     def _top_up(self, obs: Observation, count: int) -> list[_Sample]:
         """The first ``count`` samples, new ones drawn as needed. Always a
         prefix in the order the samples were drawn, never a choice by what
-        is known about them (that would bias the counts)."""
-        while len(self._samples) < count:
+        is known about them (that would bias the counts). Fewer once the
+        decision's time is up: drawing thousands of samples takes seconds,
+        and none drawn after the deadline could be solved anyway."""
+        while len(self._samples) < count and not self._cancel():
             self._samples.append(_Sample(obs.sample(self.rng)))
         return self._samples[:count]
 
