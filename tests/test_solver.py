@@ -596,6 +596,29 @@ def test_sigterm_stops_a_local_survey_and_its_workers(tmp_path: Path) -> None:
             and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"] == []
 
 
+def test_ctrl_c_stops_a_survey_with_one_line_and_no_traceback_from_its_workers(tmp_path: Path) -> None:
+    """Ctrl+C reaches the whole process group: the pool's workers ignore it
+    (they printed tracebacks), and the survey stops as its own process says."""
+    import os
+    import signal
+    import subprocess
+
+    # (Terrace's deals are solved in milliseconds: the workers spend much
+    # of their time in Python, where an interrupt raises at once)
+    command = [str(Path(sys.executable).parent / "terrace"), "survey", "--deals", "9001-12000",
+               "--jobs", "2", "--max-seconds", "0.5", "--db", str(tmp_path / "v.sqlite3")]
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    survey = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              start_new_session=True)
+    time.sleep(4)  # the workers have started and are solving (or still importing on a loaded machine)
+    os.killpg(survey.pid, signal.SIGINT)
+    _, err = survey.communicate(timeout=60)
+    text = err.decode()
+    assert survey.returncode == 130, text[-2000:]
+    assert "the same command goes on from there" in text
+    assert "Traceback" not in text and "Aborted" not in text, text[-3000:]
+
+
 def test_cli_solve_json_says_why_a_result_is_unknown() -> None:
     """The text report says "(budget ran out: nodes)"; the JSON says it in
     ``reason`` (null for a decided result), so that a script can tell a

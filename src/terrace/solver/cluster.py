@@ -33,7 +33,6 @@ import asyncio
 import importlib.metadata
 import logging
 import re
-import signal
 import socket
 import time
 from collections import Counter
@@ -48,7 +47,7 @@ from terrace.solver.budget import check_budget
 from terrace.solver.fair import FAIR_VERSION
 from terrace.solver.players import PLAYER_VERSION, player_key, player_settings
 from terrace.solver.search import core_available
-from terrace.solver.survey import Job, run_job, usable
+from terrace.solver.survey import Job, ignore_interrupts, run_job, usable
 from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore
 
 
@@ -266,20 +265,12 @@ def connect(scheduler: str) -> Iterator[Any]:
     try:
         client = distributed.Client(cluster)
         try:
-            client.run(_ignore_interrupts)
+            client.run(ignore_interrupts)
             yield client
         finally:
             _quietly(client.close)
     finally:
         _quietly(cluster.close)
-
-
-def _ignore_interrupts() -> None:
-    """Run on each worker of a local cluster: Ctrl+C reaches the whole
-    process group, and a worker process it interrupted printed a traceback
-    or two; the client alone stops the survey, and it closes the cluster."""
-    with suppress(ValueError):  # (not the worker process's main thread)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _quietly(close: Callable[[], Any]) -> None:

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,7 +103,8 @@ def run_survey(
         results = map(run_job, jobs_list)
         pool = None
     else:
-        pool = multiprocessing.get_context("spawn").Pool(jobs, maxtasksperchild=50)
+        with _interrupts_ignored():
+            pool = _worker_context().Pool(jobs, initializer=ignore_interrupts, maxtasksperchild=50)
         results = pool.imap_unordered(run_job, jobs_list)
     try:
         for number, verdict, kb in results:
@@ -115,6 +118,41 @@ def run_survey(
             pool.terminate()
             pool.join()
     return known, peak
+
+
+def ignore_interrupts() -> None:
+    """Run in each worker process: Ctrl+C reaches the whole process group,
+    and a worker it interrupted printed a traceback or two; the survey's
+    own process alone stops the survey (its verdicts so far are kept)."""
+    with suppress(ValueError):  # (not the process's main thread)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _worker_context() -> Any:
+    """How the workers start: from a fork server where there is one
+    (Linux), which :func:`_interrupts_ignored` starts ignoring Ctrl+C, so
+    that every worker it forks, also those that replace a worker after its
+    50 deals, ignores Ctrl+C from its first instruction (a worker started
+    otherwise could be interrupted while it still imports, and print a
+    traceback); else spawned."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+@contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """Ctrl+C ignored while worker processes (and the fork server) start:
+    a process started meanwhile inherits that, so it cannot be interrupted
+    even while it still imports, before :func:`ignore_interrupts` runs."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: nothing to change
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def usable(stored: Mapping[int, Verdict], max_seconds: float, player: str = "perfect") -> dict[int, Verdict]:
