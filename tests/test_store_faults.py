@@ -269,6 +269,20 @@ def test_a_verdict_cache_that_is_not_one_gives_one_clear_line(tmp_path: Path) ->
         )
 
 
+def test_a_verdict_cache_that_is_not_a_regular_file_is_refused_at_once(tmp_path: Path) -> None:
+    # a FIFO would block the first read for good; a device would take a journal beside it
+    fifo = tmp_path / "cache.fifo"
+    os.mkfifo(fifo)
+    for path in (fifo, Path("/dev/null")):
+        for args in (["deal", "--winnable", "--verdicts-db", str(path)],
+                     ["survey", "--deals", "1-1", "--jobs", "1", "--verdicts-db", str(path)]):
+            result = CliRunner().invoke(main, args)
+            assert result.exit_code == 1, (args, result.output)
+            assert result.stderr == f"Error: {path.name} is not a regular file, not a verdict cache file\n"
+    assert not Path("/dev/null-journal").exists()
+    assert sorted(files_in(tmp_path)) == ["cache.fifo"]
+
+
 def test_statistics_survive_junk_already_stored(db: Path) -> None:
     record = golden("terrace-won")
     with open_store(db) as store:

@@ -149,8 +149,11 @@ def check_verdict_cache(path: Path) -> None:
     fine (it becomes the cache). Nothing is written."""
     name = label(path)
     try:
-        if path.is_dir():
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
             raise DatabaseFileError(f"{name} is a folder, not a verdict cache file")
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would hang, a device take a journal beside it
+            raise DatabaseFileError(f"{name} is not a regular file, not a verdict cache file")
         with path.open("rb") as file:
             header = file.read(100)
     except FileNotFoundError:
