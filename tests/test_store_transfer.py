@@ -214,3 +214,28 @@ def test_check_saved_refuses_what_no_game_can_be() -> None:
     long.redo.pop()
     with pytest.raises(StoreError, match="its moves do not replay"):  # (now it is only too long to replay)
         check_saved(long)
+
+
+def test_an_export_too_large_to_import_indented_is_written_compactly_or_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every export imports: past the import's size limit the JSON loses
+    its indentation, and when even that is too large nothing is written."""
+    from terrace.cli import storage as cli_storage
+    db = tmp_path / "games.sqlite"
+    _hand_edited(db, "SELECT 1")
+    backup = tmp_path / "backup.json"
+    assert CliRunner().invoke(main, ["export", "--all", "--db", str(db), "-o", str(backup)]).exit_code == 0
+    indented = backup.read_bytes()
+    compact = len(json.dumps(json.loads(indented), separators=(",", ":"))) + 1
+    assert compact < len(indented)
+    monkeypatch.setattr(cli_storage, "MAX_IMPORT_BYTES", compact)
+    exported = CliRunner().invoke(main, ["export", "--all", "--db", str(db), "-o", str(backup)])
+    assert exported.exit_code == 0 and len(backup.read_bytes()) == compact
+    assert json.loads(backup.read_bytes()) == json.loads(indented)
+    imported = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "new.sqlite"), str(backup)])
+    assert imported.exit_code == 0 and "imported 2 games" in imported.output, imported.output
+    monkeypatch.setattr(cli_storage, "MAX_IMPORT_BYTES", compact - 1)
+    refused = CliRunner().invoke(main, ["export", "--all", "--db", str(db), "-o", str(tmp_path / "no.json")])
+    assert refused.exit_code == 1 and "more than an import reads" in refused.output
+    assert "export them in parts with --game ID" in refused.output and not (tmp_path / "no.json").exists()

@@ -207,12 +207,28 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
         except StoreError as error:
             raise click.ClickException(str(error)) from None
     document: Any = records[0] if len(game_ids) == 1 else records
-    text = json.dumps(document, indent=2) + "\n"
+    text = _export_text(document)
     if output == "-":
         click.echo(text, nl=False)
         return
     _write_atomically(Path(output), text)
     click.echo(f"wrote {len(records)} game{'s' if len(records) != 1 else ''} to {clip(output)}", err=True)
+
+
+def _export_text(document: Any) -> str:
+    """The export's JSON, indented to be read; written compactly when the
+    indented text would be larger than an import reads, so that every
+    export imports (refused when even that is too large)."""
+    text = json.dumps(document, indent=2) + "\n"
+    if len(text.encode()) <= MAX_IMPORT_BYTES:
+        return text
+    text = json.dumps(document, separators=(",", ":")) + "\n"
+    if len(text.encode()) > MAX_IMPORT_BYTES:
+        raise click.ClickException(
+            f"nothing was exported: the games take {len(text.encode()) / 2**20:.0f} MB, more than an import "
+            f"reads ({MAX_IMPORT_BYTES // 2**20} MB); export them in parts with --game ID"
+        )
+    return text
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
