@@ -643,3 +643,25 @@ def test_the_python_search_stops_at_its_memory_cap() -> None:
     while not search.step():
         pass
     assert search.result == "memory" and search.nodes <= 2 * SLICE
+
+
+def test_a_survey_starts_no_more_workers_than_it_has_deals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--jobs 32`` for three deals starts three processes, not 32 (each
+    costs a process start: 10 s instead of 1 s for 40 deals)."""
+    from terrace.solver import survey
+
+    sizes: list[int] = []
+    real = survey._worker_context
+
+    class Counting:
+        def Pool(self, processes: int, **kwargs: object) -> object:  # (multiprocessing's name)
+            sizes.append(processes)
+            return real().Pool(processes, **kwargs)
+
+    monkeypatch.setattr(survey, "_worker_context", Counting)
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    verdicts, _ = survey.run_survey(Rules(), 1, 3, jobs=32, max_seconds=2, store=store)
+    store.close()
+    assert sizes == [3] and sorted(verdicts) == [1, 2, 3]

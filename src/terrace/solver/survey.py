@@ -104,7 +104,9 @@ def run_survey(
         pool = None
     else:
         with _interrupts_ignored():
-            pool = _worker_context().Pool(jobs, initializer=ignore_interrupts, maxtasksperchild=50)
+            # (no more workers than deals: each one costs a process start)
+            pool = _worker_context().Pool(min(jobs, len(todo)), initializer=ignore_interrupts,
+                                          maxtasksperchild=50)
         results = pool.imap_unordered(run_job, jobs_list)
     try:
         for number, verdict, kb in results:
