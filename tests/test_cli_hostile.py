@@ -106,6 +106,7 @@ OTHER_CASES = [
     ["survey", "--deals", "1-2", "--verdicts-db", "{w}/new.sqlite", "--out", "{w}/empty.txt/sub"],
     # Hints
     *(["hint", "-n", "1", "--samples", v] for v in ("0", "-1", "99999")),
+    ["hint", "-n", "1", "--peek", "--samples", "8"],  # the solver's hint samples nothing
     ["hint", "-n", "1", "--seed", "²"],
     # Statistics
     *(["stats", "--db", "{w}/" + name] for name in ("notadb.sqlite", "garbage.bin", "folder", "huge.bin")),

@@ -117,6 +117,8 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     """Suggest a move for the position after --moves."""
     from terrace.solver.advice import describe, hint_report
 
+    if samples is not None and not fair:
+        raise click.UsageError("--samples is for the fair hint: --peek sees the stock and samples nothing")
     rules = pop_rules(kwargs)
     board = Board(rules, load_deal(rules, deal_number, deal_file))
     illegal = play_moves(board, moves)
