@@ -314,7 +314,8 @@ def test_calls_queued_behind_a_locked_file_each_wait_the_timeout_once_not_in_tur
         for seconds, text in answers:
             assert text == "the database games.sqlite is busy (another program holds it): try again"
             assert seconds < 1.6, answers  # each within its own second (before: 1, 2, 3 and 4 s)
-        store.mark_assisted(ids[0])  # free again: the full timeout is back and the write is saved
+        assert store._conn.execute("PRAGMA busy_timeout").fetchone()[0] == 1000  # the full timeout is back
+        store.mark_assisted(ids[0])  # free again: the write is saved
         assert store.get(ids[0]).assisted
     assert digest(db) != before
 

@@ -239,3 +239,21 @@ def test_an_export_too_large_to_import_indented_is_written_compactly_or_refused(
     refused = CliRunner().invoke(main, ["export", "--all", "--db", str(db), "-o", str(tmp_path / "no.json")])
     assert refused.exit_code == 1 and "more than an import reads" in refused.output
     assert "export them in parts with --game ID" in refused.output and not (tmp_path / "no.json").exists()
+
+
+@pytest.mark.parametrize("edit", ["UPDATE games SET id = CAST(x'7a7aff' AS TEXT) WHERE id = '{playing}'",
+                                  "UPDATE games SET id = CAST(id AS BLOB) WHERE id = '{playing}'"])
+def test_a_game_whose_id_is_damaged_is_left_out_and_counted(tmp_path: Path, edit: str) -> None:
+    """An id with a byte that is not UTF-8 (read with U+FFFD, it finds
+    nothing) or stored as a BLOB: export --all writes the other game, the
+    statistics count it as damaged."""
+    db = tmp_path / "games.sqlite"
+    won, _ = _hand_edited(db, edit)
+    backup = tmp_path / "backup.json"
+    exported = CliRunner().invoke(main, ["export", "--all", "--db", str(db), "-o", str(backup)])
+    assert exported.exit_code == 0 and "wrote 1 game" in exported.output, exported.output
+    assert [record["saved"]["id"] for record in json.loads(backup.read_text())] == [won]
+    with open_store(db, read_only=True) as store:
+        stats = store.statistics()
+        assert (stats["overall"]["played"], stats["damaged"]) == (1, 1)
+        assert [game.id for game in store.recent()] == [won]

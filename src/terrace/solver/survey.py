@@ -132,7 +132,9 @@ def ignore_interrupts() -> None:
 
 def _worker_context() -> Any:
     """How the workers start: from a fork server where there is one
-    (Linux), which :func:`_interrupts_ignored` starts ignoring Ctrl+C, so
+    (Linux, macOS), which :func:`_interrupts_ignored` starts ignoring Ctrl+C
+    (the process's first pool starts it; the survey is the only user of
+    one in the command line and in the web game), so
     that every worker it forks, also those that replace a worker after its
     50 deals, ignores Ctrl+C from its first instruction (a worker started
     otherwise could be interrupted while it still imports, and print a
@@ -146,15 +148,14 @@ def _interrupts_ignored() -> Iterator[None]:
     """Ctrl+C ignored while worker processes (and the fork server) start:
     a process started meanwhile inherits that, so it cannot be interrupted
     even while it still imports, before :func:`ignore_interrupts` runs."""
-    try:
+    previous: Any = None
+    with suppress(ValueError):  # not the main thread: nothing to change
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: nothing to change
-        yield
-        return
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def usable(stored: Mapping[int, Verdict], max_seconds: float, player: str = "perfect") -> dict[int, Verdict]:

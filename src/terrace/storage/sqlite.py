@@ -172,6 +172,13 @@ def _connect(path: Path | str, mode: str | None = None) -> sqlite3.Connection:
     return conn
 
 
+def _readable_id(game_id: Any, raw: Any) -> bool:
+    """True when a stored id is text that reads back as it is stored (an
+    id with a byte that is not UTF-8 reads with U+FFFD, which finds
+    nothing: that game is damaged)."""
+    return isinstance(game_id, str) and game_id.encode() == raw
+
+
 def _lenient_text(data: bytes) -> str:
     """A text value as read (see :func:`_connect`)."""
     return data.decode("utf-8", "replace")
@@ -401,18 +408,19 @@ class SqliteStore:
             raise busy_error(self._name)
         try:
             conn = self._conn
-            left = BUSY_TIMEOUT_SECONDS - (time.monotonic() - start)
-            shortened = left < BUSY_TIMEOUT_SECONDS - SHORTEN_AFTER
-            if shortened:
-                if left <= 0:
-                    raise busy_error(self._name)
-                _set_busy_timeout(conn, left)
             if write and self.read_only:
                 refused = CHANGES.get(action or "", "the change")
                 raise StoreWriteError(
                     f"{refused} was not saved: the database was opened only to read", "read-only"
                 )
+            left = BUSY_TIMEOUT_SECONDS - (time.monotonic() - start)
+            shortened = False
             try:
+                if left < BUSY_TIMEOUT_SECONDS - SHORTEN_AFTER:
+                    if left <= 0:
+                        raise busy_error(self._name)
+                    _set_busy_timeout(conn, left)
+                    shortened = True
                 conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
                     yield conn
@@ -537,15 +545,21 @@ class SqliteStore:
         earned: list[tuple[str, str, int]] = []
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
-            rows = conn.execute(f"SELECT {GAME_COLUMNS}, {FACT_COLUMNS}, replay_stamp FROM games").fetchall()
+            rows = conn.execute(
+                f"SELECT {GAME_COLUMNS}, {FACT_COLUMNS}, replay_stamp, CAST(id AS BLOB) FROM games"
+            ).fetchall()
             # (games not found sound since they last changed; of those, the
             # stamped ones have their lines read, to check the stamps)
             unsure = {r[0] for r in rows if self._sound.get(r[0]) != hash(r[:_WIDTH])}
-            stamped = [r[0] for r in rows if r[0] in unsure and r[-1] is not None and isinstance(r[0], str)]
+            stamped = [r[0] for r in rows if r[0] in unsure and r[-2] is not None and isinstance(r[0], str)]
             found = conn.execute(LINES, (json.dumps(stamped),)) if stamped else []
             lines = {row[0]: row[1:] for row in found}
-        for *columns, stamp in rows:
+        for *columns, stamp, raw_id in rows:
             row = tuple(columns)
+            if not _readable_id(row[0], raw_id):
+                log.warning("%s: a saved game has a damaged id (%r) and is left out", self._name, row[0])
+                damaged += 1
+                continue
             if row[0] in unsure:
                 try:
                     if not self._stamp_holds(row, stamp, lines):
@@ -620,8 +634,8 @@ class SqliteStore:
         damaged row, which the statistics count as damaged) is left out
         and logged."""
         with self._transaction(write=False) as conn:
-            ids = [i for (i,) in conn.execute("SELECT id FROM games ORDER BY created_at, rowid")]
-        readable = [i for i in ids if isinstance(i, str)]
+            ids = conn.execute("SELECT id, CAST(id AS BLOB) FROM games ORDER BY created_at, rowid").fetchall()
+        readable = [i for i, raw in ids if _readable_id(i, raw)]
         if len(readable) < len(ids):
             log.warning("%s: saved games left out for a damaged id: %d", self._name, len(ids) - len(readable))
         return readable
@@ -750,7 +764,8 @@ class SqliteStore:
 
     def add_games(self, games: Sequence[StoredGame]) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
-        in one transaction: every one or, on any error, none. A game whose
+        in one write transaction: every one or, on any error, none (the
+        games here already are found first, in a read). A game whose
         id is taken by the same game (:func:`~terrace.storage.rows.same_game`:
         same variant, rules, deal and creation time) changed here no earlier
         than the record says is not stored again (restoring an older backup
