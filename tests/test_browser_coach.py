@@ -24,7 +24,16 @@ def test_analyse_a_lost_game_shows_where_it_was_lost(api: Api, open_game: Any) -
     assert game["status"] == "lost"
     page = open_game(game, reduced_motion="reduce")
     end = page.locator("dialog.end[open]")
+    # stuck, not over: undo can reopen it, so the player is asked first
     end.locator("#end-analyse").click()
+    ask = page.locator("#dlg-confirm[open]")
+    assert "marks the game as assisted" in ask.inner_text()
+    ask.locator("#confirm-no").click()
+    assert page.locator("#replay-bar").is_hidden()
+    assert not api.client.get(f"/api/games/{game['id']}").json()["assisted"]  # declined: nothing asked
+    page.reload()
+    end.locator("#end-analyse").click()
+    ask.locator("#confirm-yes").click()
     page.locator("#replay-bar:not([hidden])").wait_for()
     note = page.locator("#coach-note[data-state='lost-at']")
     note.wait_for(timeout=30_000)
@@ -160,6 +169,9 @@ def test_analyse_by_keyboard_never_drops_the_focus(api: Api, open_game: Any) -> 
     page = open_game(game, reduced_motion="reduce", locale="de-DE")
     page.locator("dialog.end[open] #end-analyse").focus()
     page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "confirm-no"  # the safe answer first
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")  # yes: an assist (undo could still reopen the game)
     page.locator("#coach-note[data-state='lost-at']").wait_for(timeout=30_000)
     page.locator("#replay-next").focus()
     page.keyboard.press("Enter")

@@ -95,6 +95,7 @@ function oneAtATime(action) {
 export const analyse = oneAtATime(analyseNow);
 
 async function analyseNow(id, ctx) {
+  if (!(await assistAgreed(id))) return;
   if (!app.game || !app.game.replay || app.game.id !== id) await ctx.startReplay(id);
   const box = note();
   box.hidden = false;
@@ -116,8 +117,23 @@ async function analyseNow(id, ctx) {
   }
   app.coach = { id, report: result.data };
   const report = result.data;
+  if (report.assist && app.saved && app.saved.id === id) app.saved.assisted = true;  // not asked again
   if (report.outcome === "lost-at") await ctx.showStep(id, report.step - 1);
   else drawCoach();
+}
+
+// A game stuck with no move left can still be taken back: there the
+// analysis (which sees the face-down cards) is an assist, so the player is
+// asked first, as for every assist that marks a game.
+async function assistAgreed(id) {
+  let live = app.game && !app.game.replay && app.game.id === id ? app.game
+    : app.saved && app.saved.id === id ? app.saved : null;
+  if (!live) {  // (asked for from the list of games)
+    const got = await api.get(id);
+    live = got.ok ? got.data : null;
+  }
+  if (!live || live.assisted || live.status !== "lost" || live.given_up || !live.can_undo) return true;
+  return confirmChoice({ title: t("coach.assistAsk.title"), text: t("coach.assistAsk.text"), yes: t("btn.analyse") });
 }
 
 // What the coach shows above the board: the analysis beside the replay and
