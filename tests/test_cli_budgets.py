@@ -50,5 +50,5 @@ def test_a_fair_hint_with_many_samples_stops_at_its_budget() -> None:
     result = CliRunner().invoke(main, ["hint", "-v", "admirals-patience", "-n", "6", "-m", "c1",
                                        "--samples", "4096", "--max-seconds", "0.1"])
     assert result.exit_code == 0, result.output
-    assert time.perf_counter() - started < 1.5
+    assert time.perf_counter() - started < 2.5  # (3.4 s before; loaded CI machines are slow)
     assert "rule of thumb" in result.output  # no sampled stock order decided in 0.1 s
