@@ -217,10 +217,38 @@ def test_a_backup_of_a_game_played_on_elsewhere_is_not_lost(store: SqliteStore, 
         elsewhere = other.get(game.id)
         play(other, elsewhere, record.moves[5:])
         newer = json.dumps([export_record(other.get(game.id))])
+    revision = store.get(game.id).revision
+    # it continues the game here: that game is brought up to date, in place
+    assert store.add_games(read_games(newer)) == [(game.id, True)]
+    here = store.get(game.id)
+    assert here.status == "won" and here.moves == list(record.moves) and here.revision == revision + 1
+    assert store.game_ids() == [game.id]
+    overall = store.statistics()["overall"]
+    assert (overall["played"], overall["won"], overall["abandoned"]) == (1, 1, 0)  # one game, won
+    assert store.latest_unfinished() is None
+    assert store.add_games(read_games(newer)) == [(game.id, False)]  # once
+    assert store.history(game.id)[-1]["action"] == "import"
+
+
+def test_a_backup_that_does_not_continue_the_game_here_goes_beside_it(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    """Played on in both places (here a move taken back, there three
+    played): neither state is lost, the record is stored with a new id."""
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:5])
+    carried = json.dumps([export_record(store.get(game.id))])
+    undo(store, store.get(game.id))
+    time.sleep(0.01)  # (changed there after the undo here)
+    with open_store(tmp_path / "other.sqlite") as other:
+        other.add_games(read_games(carried))
+        play(other, other.get(game.id), record.moves[5:8])
+        newer = json.dumps([export_record(other.get(game.id))])
     [(new_id, added)] = store.add_games(read_games(newer))
-    assert added and store.get(new_id).status == "won"
-    assert store.statistics()["overall"]["won"] == 1
-    assert store.add_games(read_games(newer)) == [(new_id, False)]  # once
+    assert added and new_id != game.id
+    assert store.get(game.id).moves == list(record.moves[:4])
+    assert store.get(new_id).moves == list(record.moves[:8])
 
 
 def test_add_games_is_all_or_nothing(store: SqliteStore) -> None:

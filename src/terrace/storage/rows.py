@@ -20,7 +20,7 @@ from terrace.deal import DEAL_VERSION, Deal
 from terrace.errors import TerraceError
 from terrace.record import RESULTS
 from terrace.rules import Rules
-from terrace.storage.base import DamagedGameError, StoredGame, check_fields, check_saved
+from terrace.storage.base import DamagedGameError, StoredGame, check_fields, check_saved, common_prefix
 from terrace.variants import canonical_name
 
 GAME_COLUMNS = (
@@ -120,16 +120,19 @@ def write_stamp(conn: sqlite3.Connection, game_id: str, line: Sequence[str]) -> 
     conn.execute("UPDATE games SET replay_stamp = ? WHERE id = ?", (replay_stamp(stamped, line), game_id))
 
 
+def _values(game: StoredGame) -> tuple[Any, ...]:
+    """The game's row, in the order of :data:`GAME_COLUMNS`."""
+    return (game.id, game.variant, rules_json(game.rules), game.deal.number, DEAL_VERSION,
+            game.deal.text(), game.status, len(game.moves), game.hints, game.undos,
+            int(game.winnable_only), game.created_at, game.updated_at, game.started_at,
+            game.finished_at, int(game.assisted), game.active_ms, game.won_at, game.won_moves,
+            game.won_active_ms, game.given_up_at, game.revision)
+
+
 def insert_game(conn: sqlite3.Connection, game: StoredGame, action: str) -> list[str]:
     """Insert a new game, its line and the event; returns the line stored."""
-    conn.execute(
-        f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * _COLUMN_COUNT)})",
-        (game.id, game.variant, rules_json(game.rules), game.deal.number, DEAL_VERSION,
-         game.deal.text(), game.status, len(game.moves), game.hints, game.undos,
-         int(game.winnable_only), game.created_at, game.updated_at, game.started_at,
-         game.finished_at, int(game.assisted), game.active_ms, game.won_at, game.won_moves,
-         game.won_active_ms, game.given_up_at, game.revision),
-    )
+    conn.execute(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * _COLUMN_COUNT)})",
+                 _values(game))
     line = game.line()
     conn.executemany(
         "INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
@@ -138,6 +141,17 @@ def insert_game(conn: sqlite3.Connection, game: StoredGame, action: str) -> list
     write_stamp(conn, game.id, line)
     log_event(conn, game, action)
     return line
+
+
+def overwrite_game(conn: sqlite3.Connection, game: StoredGame, old: list[str]) -> None:
+    """Store ``game`` over the row of its id, whose stored line is ``old``
+    (an import that continues it), with the import's event."""
+    conn.execute(f"UPDATE games SET ({GAME_COLUMNS}) = ({', '.join('?' * _COLUMN_COUNT)}) WHERE id = ?",
+                 (*_values(game), game.id))
+    line = game.line()
+    replace_line(conn, game.id, old, line, common_prefix(old, line))
+    write_stamp(conn, game.id, line)
+    log_event(conn, game, "import")
 
 
 def replace_line(conn: sqlite3.Connection, game_id: str, old: list[str], new: list[str], keep: int) -> None:

@@ -91,6 +91,7 @@ from terrace.storage.rows import (
     joined_stamp,
     load_game,
     log_event,
+    overwrite_game,
     read_line,
     replace_line,
     replay_stamp,
@@ -762,6 +763,24 @@ class SqliteStore:
                 return str(game_id)
         return None
 
+    def _continued(self, conn: sqlite3.Connection, game: StoredGame) -> StoredGame | None:
+        """The game stored under ``game``'s id when ``game`` continues it:
+        the same game, changed later, its moves played on from the stored
+        ones (none taken back), none of its counts lower, neither given up
+        nor first won at another time; else None (``game`` then goes
+        beside it, so that nothing played anywhere is lost)."""
+        try:
+            stored = self._fetch(conn, game.id)
+        except DamagedGameError:
+            return None
+        if stored is None or not same_game(stored, game) or stored.updated_at >= game.updated_at:
+            return None
+        played_on = game.moves[: len(stored.moves)] == stored.moves
+        counts = all(getattr(game, name) >= getattr(stored, name)
+                     for name in ("hints", "undos", "active_ms", "assisted"))
+        ended = stored.given_up_at is None and stored.won_at in (None, game.won_at)
+        return stored if played_on and counts and ended else None
+
     def add_games(self, games: Sequence[StoredGame]) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
         in one write transaction: every one or, on any error, none (the
@@ -769,11 +788,14 @@ class SqliteStore:
         id is taken by the same game (:func:`~terrace.storage.rows.same_game`:
         same variant, rules, deal and creation time) changed here no earlier
         than the record says is not stored again (restoring an older backup
-        adds nothing). A game whose id is taken by another game, by a
-        damaged one, or by an older state of the same game (played on
-        elsewhere, say, and brought back) is stored with a new id, so that
-        nothing played anywhere is lost. Returns each game's id and whether
-        it was added."""
+        adds nothing). An older state of the same game that the record
+        continues (played on elsewhere and brought back, nothing taken
+        back) is brought up to the record's state in place, so that one
+        game stays one game in the statistics. A game whose id is taken by
+        another game, by a damaged one, or by a state the record does not
+        continue is stored with a new id, so that nothing played anywhere
+        is lost. Returns each game's id and whether it was added (or
+        brought up to date)."""
         now = time.time()
         for game in games:
             try:
@@ -802,6 +824,14 @@ class SqliteStore:
                     result[i] = (here, False)
                     continue
                 if conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
+                    stored = self._continued(conn, game)
+                    if stored is not None:
+                        game.revision = stored.revision + 1  # (a tab still showing it must reload)
+                        overwrite_game(conn, game, stored.line())
+                        self._remembered.pop(game.id, None)
+                        self._sound.pop(game.id, None)
+                        result[i] = (game.id, True)
+                        continue
                     game.id = new_game_id()
                 insert_game(conn, game, "import")
                 result[i] = (game.id, True)
