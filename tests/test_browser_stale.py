@@ -181,6 +181,7 @@ def test_a_late_analysis_does_not_take_the_page_back_to_the_replay(api: Api, ope
     page = open_game(game, reduced_motion="reduce")
     delay(page, "/coach$", 3000)
     page.locator("dialog.end[open] #end-analyse").click()
+    page.locator("#dlg-confirm[open] #confirm-yes").click()  # stuck, not over: an assist, asked first
     page.locator("#replay-bar:not([hidden])").wait_for()
     page.locator("#replay-exit").click()
     page.locator("#replay-bar[hidden]").wait_for(state="attached")
