@@ -295,6 +295,27 @@ def test_a_new_game_while_one_is_in_progress_asks_first(api: Api, open_game: Any
     assert page.locator("#dlg-confirm[open]").count() == 0
 
 
+def test_a_restarted_game_still_asks_before_it_is_left(api: Api, open_game: Any) -> None:
+    """Restarted (its moves wait to be redone), a game has been played and
+    counts as lost when left: so the question comes, naming its moves; a
+    game given up cannot be restarted."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    page = open_game(game)
+    page.locator("#btn-restart").click()
+    page.wait_for_selector("body[data-moves='0']")
+    page.locator("#btn-new").click()
+    page.locator("#new-start").click()
+    confirm = page.locator("#dlg-confirm[open]")
+    assert "(2 moves) will count as lost" in confirm.inner_text()
+    confirm.locator("#confirm-no").click()
+    page.locator("#dlg-new button.close").click()
+    given_up = api.play(api.new(variant="terrace", deal_number=8), "c1", "s")
+    assert api.client.post(f"/api/games/{given_up['id']}/give-up", json={}).status_code == 200
+    page = open_game(given_up)
+    page.locator("dialog.end[open]").wait_for()
+    assert page.locator("#btn-restart").is_disabled()
+
+
 def test_a_tab_left_open_catches_up(api: Api, browser: Any, server: str) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     context = browser.new_context(viewport={"width": 1280, "height": 860})

@@ -78,6 +78,18 @@ def test_touch_taps_choose_and_draw(api: Api, open_game: Any) -> None:
     assert page.locator("[data-pile='waste'] > .card").count() == 1
 
 
+def test_quick_taps_on_the_stock_each_draw(api: Api, open_game: Any) -> None:
+    """Quick taps count 1, 2, 3 like clicks; the second of a mouse's double
+    click is skipped (one card for a double click), never a tap's."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game, has_touch=True, viewport={"width": 390, "height": 844})
+    stock = page.locator("[data-pile='stock']")
+    for _ in range(6):
+        stock.tap()
+        page.wait_for_timeout(80)
+    moves_seen(page, 7)
+
+
 def test_touch_drag(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game, has_touch=True, viewport={"width": 390, "height": 844})

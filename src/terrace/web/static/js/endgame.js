@@ -27,7 +27,10 @@ function gameInPlay() {
 
 // True when leaving `game` for a new one would count it as abandoned (lost).
 export function inProgress(game) {
-  return Boolean(game) && !game.given_up && game.won_at === null && game.moves.length > 0
+  // (a game restarted, or with every move undone, was played all the same:
+  // its moves wait to be redone, and the statistics count it)
+  return Boolean(game) && !game.given_up && game.won_at === null
+    && (game.moves.length > 0 || (game.redo || []).length > 0)
     && (game.status === "playing" || game.status === "choosing");
 }
 
@@ -65,7 +68,7 @@ export async function confirmLeaving() {
   if (!inProgress(game)) return true;
   return confirmChoice({
     title: t("leave.title"),
-    text: t("leave.text", { n: game.moves.length }),
+    text: t("leave.text", { n: game.moves.length + (game.redo || []).length }),
     yes: t("leave.yes"),
   });
 }

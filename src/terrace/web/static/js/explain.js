@@ -51,7 +51,8 @@ export function showWhy(text, anchor) {
 export async function explainCard(pile, index, anchor) {
   const game = app.game;
   if (!game || game.replay) return false;
-  const key = [game.id, game.moves.length, getLanguage(), pile, index].join(" ");
+  // (by revision: after an undo and another move the count of moves is the same, the cards are not)
+  const key = [game.id, game.revision, getLanguage(), pile, index].join(" ");
   let answer = answers.get(key);
   if (!answer) {
     const result = await api.why(game.id, pile, index);

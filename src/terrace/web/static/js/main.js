@@ -122,7 +122,7 @@ function draw() {
   $("#btn-undo").disabled = replay || !game.can_undo;
   $("#btn-redo").disabled = replay || !game.can_redo;
   $("#btn-hint").disabled = replay || game.status === "won" || game.status === "lost";
-  $("#btn-restart").disabled = replay || !game.moves.length;
+  $("#btn-restart").disabled = replay || !game.moves.length || game.given_up;
   $("#replay-bar").hidden = !replay;
   // (Analyse only for a game that is over: the server's coach refuses any other)
   $("#replay-coach").hidden = !(replay && game.over);
@@ -515,16 +515,17 @@ board.addEventListener("click", (event) => {
   // acts on its pile only as a drop target.
   const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
   if (still && !app.selected && name !== "stock") return;
-  if (name === "stock") return clickStock(event.detail);
+  if (name === "stock") return clickStock(event.detail, lastPointer === "touch");
   activate(name, event.detail || 1);
 });
 
 // A double click fires two clicks (detail 1, then 2): the stock draws on the
 // first only, so a double click draws one card, not two. Every click of a
 // quicker run (detail 3, 4, …: a player tapping through a long stock) draws
-// again.
-function clickStock(detail) {
-  if (detail !== 2) activate("stock", detail || 1);
+// again. A touch draws on every tap: quick taps count 1, 2, 3 too, and
+// nobody double-taps a stock to draw one card.
+function clickStock(detail, touch = false) {
+  if (touch || detail !== 2) activate("stock", detail || 1);
 }
 
 // A mouse press on the stock that the board's redraw replaced before the
@@ -532,7 +533,9 @@ function clickStock(detail) {
 // no click from the browser: its release on the new stock draws instead. A
 // touch is not affected (the browser sends its click to the new stock).
 let pressedStock = null;
+let lastPointer = "mouse";  // what the last press on the board was made with
 board.addEventListener("pointerdown", (event) => {
+  lastPointer = event.pointerType;
   const pile = event.target.closest("[data-pile]");
   pressedStock = event.pointerType !== "touch" && pile && pile.dataset.pile === "stock" ? pile : null;
 }, true);
