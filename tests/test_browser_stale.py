@@ -248,3 +248,24 @@ def test_the_address_names_the_game_shown(api: Api, open_game: Any) -> None:
     page.reload()
     page.wait_for_selector("body[data-ready='true']")
     assert page.evaluate("document.body.dataset.game") == shown
+
+
+def test_a_winnable_deal_found_after_the_dialog_closed_does_not_replace_the_game(
+    api: Api, open_game: Any
+) -> None:
+    """The search takes seconds: the form says it searches; a player who
+    closed the New game dialog meanwhile and played on keeps that game."""
+    game = api.new(variant="terrace", deal_number=7)  # no move yet: no Leave question
+    page = open_game(game, reduced_motion="reduce")
+    delay(page, "/api/games$", 2500)
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    page.locator("#new-winnable").check()
+    page.locator("#new-start").click()
+    page.locator("#dlg-new .form-error", has_text="Looking for a deal the solver proves winnable").wait_for()
+    page.locator("#dlg-new button.close").click()
+    top(page, "t1").click()
+    moves_seen(page, 1)
+    page.wait_for_timeout(4000)  # the answer has come by now
+    assert page.evaluate("document.body.dataset.game") == game["id"]
+    assert page.evaluate("document.body.dataset.moves") == "1"

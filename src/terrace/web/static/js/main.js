@@ -744,9 +744,13 @@ async function resume(id) {
 
 // ---------------------------------------------------------------- start-up
 
-async function newGame(body) {
+// `wanted` says, once the server has answered, whether the new game is
+// still to be shown: a player who closed the New game dialog while a
+// winnable deal was searched for (seconds) and played on keeps that game.
+async function newGame(body, wanted = () => true) {
   if (!(await confirmLeaving())) return { ok: false, cancelled: true, data: { error: "" } };
   const result = await api.create(body);
+  if (!wanted()) return { ok: false, cancelled: true, data: { error: "" } };
   if (!result.ok) return result;
   app.saved = null;
   localStorage.setItem("terrace.variant", JSON.stringify({ variant: result.data.variant, options: result.data.options }));

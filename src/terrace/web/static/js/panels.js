@@ -113,7 +113,8 @@ export async function openNewGame({ newGame, loadVariants }) {
     if (deal.value.trim() !== "") body.deal_number = Number(deal.value);
     const button = $("#new-start");
     button.disabled = true;
-    const result = await newGame(body);
+    if (body.winnable) error.textContent = t("new.searching");  // (it takes seconds on some rules)
+    const result = await newGame(body, () => dialog.open);
     button.disabled = false;
     if (result.ok) dialog.close();
     else error.textContent = result.data.error;
