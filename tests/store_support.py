@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -120,3 +121,15 @@ def count_pushes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(Board, "push", counted)
     return pushes
+
+
+@contextmanager
+def locked_by_another(db: Path, begin: str = "BEGIN IMMEDIATE") -> Iterator[None]:
+    """Another program holding ``db``'s lock (``begin``) for the block."""
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute(begin)
+    try:
+        yield
+    finally:
+        other.execute("ROLLBACK")
+        other.close()

@@ -22,7 +22,7 @@ from typing import Any, cast
 
 import pytest
 
-from store_support import digest, golden, no_default_db, play, start, undo
+from store_support import digest, golden, locked_by_another, no_default_db, play, start, undo
 from terrace.storage import (
     LATEST_VERSION,
     MIGRATIONS,
@@ -263,18 +263,13 @@ def test_a_current_database_opens_while_another_connection_holds_the_write_lock(
     from terrace.storage import sqlite as sqlite_module
     db = populated(tmp_path / "games.sqlite")
     monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_SECONDS", 1.0)
-    writer = sqlite3.connect(db, isolation_level=None)
-    writer.execute("BEGIN IMMEDIATE")
-    try:
+    with locked_by_another(db):
         start_time = time.monotonic()
         with open_store(db) as store:
             assert store.migrations_applied == []
             assert store.statistics()["overall"]["played"] == 3
             assert len(store.game_ids()) == 3
         assert time.monotonic() - start_time < 0.9
-    finally:
-        writer.execute("ROLLBACK")
-        writer.close()
 
 
 def test_calls_queued_behind_a_locked_file_each_wait_the_timeout_once_not_in_turn(
@@ -286,11 +281,9 @@ def test_calls_queued_behind_a_locked_file_each_wait_the_timeout_once_not_in_tur
     from terrace.storage import sqlite as sqlite_module
     db = populated(tmp_path / "games.sqlite")
     monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_SECONDS", 1.0)
-    holder = sqlite3.connect(db, isolation_level=None)
     with open_store(db) as store:
         ids = store.game_ids()
         before = digest(db)
-        holder.execute("BEGIN EXCLUSIVE")
         answers: list[tuple[float, str]] = []
 
         def write(game_id: str) -> None:
@@ -301,15 +294,12 @@ def test_calls_queued_behind_a_locked_file_each_wait_the_timeout_once_not_in_tur
             except StoreError as error:
                 answers.append((time.monotonic() - start_time, str(error)))
 
-        try:
+        with locked_by_another(db, "BEGIN EXCLUSIVE"):
             threads = [threading.Thread(target=write, args=(ids[i % len(ids)],)) for i in range(4)]
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join()
-        finally:
-            holder.execute("ROLLBACK")
-            holder.close()
         assert len(answers) == 4
         for seconds, text in answers:
             assert text == "the database games.sqlite is busy (another program holds it): try again"

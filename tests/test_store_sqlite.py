@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from store_support import finish, golden, no_default_db, play, quick_finish, start, undo
+from store_support import finish, golden, locked_by_another, no_default_db, play, quick_finish, start, undo
 from terrace.record import GameRecord
 from terrace.storage import (
     DamagedGameError,
@@ -194,16 +194,10 @@ def test_importing_what_is_here_already_takes_no_write_lock(db: Path) -> None:
         for game in games:
             play(store, game, record.moves[:4])
         backup = json.dumps([export_record(store.get(game.id)) for game in games])
-    holder = sqlite3.connect(db, isolation_level=None)
-    holder.execute("BEGIN IMMEDIATE")  # another program (the web game) writing
-    try:
-        with open_store(db) as store:
-            started = time.monotonic()
-            assert store.add_games(read_games(backup)) == [(game.id, False) for game in games]
-            assert time.monotonic() - started < 2  # no wait for the lock (10 s)
-    finally:
-        holder.execute("ROLLBACK")
-        holder.close()
+    with locked_by_another(db), open_store(db) as store:  # (another program: the web game writing)
+        started = time.monotonic()
+        assert store.add_games(read_games(backup)) == [(game.id, False) for game in games]
+        assert time.monotonic() - started < 2  # no wait for the lock (10 s)
 
 
 def test_a_backup_of_a_game_played_on_elsewhere_is_not_lost(store: SqliteStore, tmp_path: Path) -> None:

@@ -219,16 +219,17 @@ def _export_text(document: Any) -> str:
     """The export's JSON, indented to be read; written compactly when the
     indented text would be larger than an import reads, so that every
     export imports (refused when even that is too large)."""
-    text = json.dumps(document, indent=2) + "\n"
-    if len(text.encode()) <= MAX_IMPORT_BYTES:
-        return text
-    text = json.dumps(document, separators=(",", ":")) + "\n"
-    if len(text.encode()) > MAX_IMPORT_BYTES:
-        raise click.ClickException(
-            f"nothing was exported: the games take {len(text.encode()) / 2**20:.0f} MB, more than an import "
-            f"reads ({MAX_IMPORT_BYTES // 2**20} MB); export them in parts with --game ID"
-        )
-    return text
+    indented = json.dumps(document, indent=2) + "\n"
+    if len(indented.encode()) <= MAX_IMPORT_BYTES:
+        return indented
+    compact = json.dumps(document, separators=(",", ":")) + "\n"
+    size = len(compact.encode())
+    if size <= MAX_IMPORT_BYTES:
+        return compact
+    raise click.ClickException(
+        f"nothing was exported: the games take {size / 2**20:.0f} MB, more than an import "
+        f"reads ({MAX_IMPORT_BYTES // 2**20} MB); export them in parts with --game ID"
+    )
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"

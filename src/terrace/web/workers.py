@@ -28,7 +28,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import math
 import multiprocessing
 import signal
 import threading
@@ -195,8 +194,7 @@ class SolverPool:
         result: T = value
         return result
 
-    async def _acquire(self, gone: Callable[[], Awaitable[bool]] | None = None,
-                       until: float = math.inf) -> _Worker:
+    async def _acquire(self, gone: Callable[[], Awaitable[bool]] | None, until: float) -> _Worker:
         """A worker for a new job; a job waiting in line leaves it (with
         :class:`WorkStopped`) as soon as its caller has gone away, so a
         request nobody waits for any more neither holds a place in line nor
