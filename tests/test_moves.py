@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from terrace.errors import InvalidMoveError
-from terrace.moves import Move, parse_moves
+from terrace.moves import MAX_INDEX, Move, parse_moves
 from terrace.refusals import Reason, Refusal
 
 
@@ -138,6 +140,33 @@ def test_unreadable_moves_name_their_problem(text: str, problem: Refusal) -> Non
     nested = reason.params["problem"]
     assert isinstance(nested, Reason) and nested.code is problem
     assert info.value.text("de").startswith(f"„{text}“ ist kein gültiger Zug: ")
+
+
+@pytest.mark.parametrize(
+    "fields", [("t", MAX_INDEX + 1, "f"), ("c", 10**9), ("w", 0, "t", MAX_INDEX + 1), ("f", 1, "t", 10**30)]
+)
+def test_numbers_past_the_notation_are_refused(fields: tuple[object, ...]) -> None:
+    with pytest.raises(InvalidMoveError) as info:
+        Move(*fields)  # type: ignore[arg-type]
+    nested = info.value.reason.params["problem"] if info.value.reason else None
+    assert isinstance(nested, Reason) and nested.code is Refusal.MOVE_NUMBER_TOO_LARGE
+    assert str(info.value) == f"not a move: piles, foundations and candidates are numbered up to {MAX_INDEX}"
+
+
+@given(
+    st.sampled_from(["c", "s", "r", "w", "t", "f"]),
+    st.integers(0, MAX_INDEX + 2),
+    st.sampled_from(["", "t", "f"]),
+    st.integers(0, MAX_INDEX + 2),
+)
+def test_every_move_made_prints_a_move_that_reads_back(
+    source: str, source_index: int, target: str, target_index: int
+) -> None:
+    try:
+        move = Move(source, source_index, target, target_index)
+    except InvalidMoveError:
+        return
+    assert Move.parse(str(move)) == move
 
 
 def test_impossible_fields_name_their_problem() -> None:

@@ -35,10 +35,14 @@ WASTE = "w"
 TABLEAU = "t"
 FOUNDATION = "f"
 
-# ASCII digits only, at most six: no rules value has piles, foundations or
-# candidates numbered beyond that, and a longer number is no move.
+# The largest number a move can carry: no rules value has piles,
+# foundations or candidates numbered beyond it, and a longer number is no
+# move. The notation reads ASCII digits only, at most as many as it has.
+MAX_INDEX = 999_999
+_DIGITS = len(str(MAX_INDEX))
 _PATTERN = re.compile(
-    r"c(?P<choice>[0-9]{1,6})|s|(?P<src>r|w|t[0-9]{1,6}|f[0-9]{1,6})(?P<dst>f[0-9]{0,6}|t[0-9]{1,6})"
+    rf"c(?P<choice>[0-9]{{1,{_DIGITS}}})|s"
+    rf"|(?P<src>r|w|t[0-9]{{1,{_DIGITS}}}|f[0-9]{{1,{_DIGITS}}})(?P<dst>f[0-9]{{0,{_DIGITS}}}|t[0-9]{{1,{_DIGITS}}})"
 )
 
 
@@ -107,6 +111,8 @@ def _problem(source: object, source_index: object, target: object, target_index:
     if not all(isinstance(i, int) and not isinstance(i, bool) for i in (source_index, target_index)):
         return Reason(Refusal.MOVE_INDEX_NOT_WHOLE)
     assert isinstance(source_index, int) and isinstance(target_index, int)
+    if max(source_index, target_index) > MAX_INDEX:
+        return Reason(Refusal.MOVE_NUMBER_TOO_LARGE, largest=MAX_INDEX)
     if source in (CHOOSE, DRAW):
         if target != "" or target_index != 0:
             return Reason(Refusal.MOVE_NO_TARGET)

@@ -89,6 +89,7 @@ class Refusal(StrEnum):
     MOVE_UNKNOWN_TARGET = "move-unknown-target"
     MOVE_PLACE_NO_INDEX = "move-place-no-index"
     MOVE_NUMBERED_FROM_ONE = "move-numbered-from-one"
+    MOVE_NUMBER_TOO_LARGE = "move-number-too-large"
     MOVE_FOUNDATION_TO_FOUNDATION = "move-foundation-to-foundation"
     MOVE_OWN_PILE = "move-own-pile"
     NOT_AN_ACTION = "not-an-action"
@@ -283,6 +284,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.MOVE_NUMBERED_FROM_ONE: Wording(
         _BAD, "piles and foundations are numbered from 1",
         "Stapel und Zielstapel werden ab 1 gezählt."),
+    Refusal.MOVE_NUMBER_TOO_LARGE: Wording(
+        _BAD, "piles, foundations and candidates are numbered up to {largest}",
+        "Stapel, Zielstapel und Karten zur Wahl werden bis höchstens {largest} gezählt."),
     Refusal.MOVE_FOUNDATION_TO_FOUNDATION: Wording(
         _BAD, "a foundation card cannot go to a foundation",
         "Eine Karte vom Zielstapel kann nicht auf einen Zielstapel."),
