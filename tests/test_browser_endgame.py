@@ -79,6 +79,10 @@ def test_autoplay_finishes_the_game_and_the_win_screen_tells_all(api: Api, open_
     for name in ("time", "hints", "undos", "streak"):
         assert end.locator(f"[data-stat='{name}'] dd").inner_text().strip()
     assert f"{moves_now(page)} moves" in end.locator("[data-stat='best'] dd").inner_text()
+    # the best of the rules played, which are not the preset's: named as the statistics name them
+    assert game["stats_key"] != game["variant"]
+    best_label = end.locator("[data-stat='best'] dt").inner_text()
+    assert best_label == f"Your best in {label_title(game['stats_key'])}"
     stored = api.client.get(f"/api/games/{game['id']}").json()
     assert stored["status"] == "won" and len(stored["moves"]) == moves_now(page)
     assert stored["moves"][:FINISH_AFTER] == LINE["moves"][:FINISH_AFTER]

@@ -1,6 +1,6 @@
 """The keyboard in a real browser: the buttons keep their own Enter and
 Space, the focus stays on its pile when the board is drawn anew, and Enter
-acts on the focused pile (also pile 11).
+and S act on the focused pile (also pile 11).
 
 Without Chromium these tests are skipped, except under ``CI=true`` where
 they fail.
@@ -94,6 +94,41 @@ def test_enter_moves_the_selected_card_onto_the_focused_pile_11(api: Api, open_g
     moves_seen(page, len(game["moves"]) + 1)
     played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-1]
     assert played == wanted
+
+
+def _eleventh_pile_source(api: Api) -> tuple[dict[str, Any], str, str]:
+    """A Thirteen game where pile 11's card can go to one of piles 1-10
+    that is not where its own move (Enter on it) sends it."""
+    rng = random.Random(2)
+    for deal in range(1, 60):
+        game = api.play(api.new(variant="thirteen", deal_number=deal), "c1")
+        for _ in range(80):
+            info = game["sources"].get("t11")
+            if info:
+                for target, move in info["targets"].items():
+                    if target[0] == "t" and int(target[1:]) <= 10 and move != info["auto"]:
+                        return game, target, move
+            if not game["legal_moves"]:
+                break
+            game = api.play(game, rng.choice(game["legal_moves"]))
+    raise AssertionError("no position found")
+
+
+def test_s_picks_up_the_card_of_the_focused_pile_11(api: Api, open_game: Any) -> None:
+    game, target, wanted = _eleventh_pile_source(api)
+    page = open_game(game)
+    page.locator("[data-pile='t11']").focus()
+    page.keyboard.press("s")
+    assert page.locator("[data-pile='t11'] .card.selected").count() == 1
+    page.keyboard.press("s")  # S again puts it back
+    assert page.locator(".card.selected").count() == 0
+    page.keyboard.press("S")
+    assert page.locator("[data-pile='t11'] .card.selected").count() == 1
+    page.keyboard.press(str(int(target[1:]) % 10))
+    moves_seen(page, len(game["moves"]) + 1)
+    played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-1]
+    assert played == wanted
+    assert focused_pile(page) == "t11"
 
 
 @pytest.mark.parametrize(("locale", "keys"), [("en-GB", "press 1–9, or 0 for the tenth."),

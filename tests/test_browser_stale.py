@@ -269,3 +269,43 @@ def test_a_winnable_deal_found_after_the_dialog_closed_does_not_replace_the_game
     page.wait_for_timeout(4000)  # the answer has come by now
     assert page.evaluate("document.body.dataset.game") == game["id"]
     assert page.evaluate("document.body.dataset.moves") == "1"
+
+
+def test_escape_closes_the_new_game_dialog_while_it_searches(api: Api, open_game: Any) -> None:
+    """Start goes off while the deal is searched for: the focus waits on
+    the dialog's close button, Escape closes the dialog, and no key of the
+    board acts on the game behind it meanwhile."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, reduced_motion="reduce")
+    delay(page, "/api/games$", 2500)
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    page.locator("#new-winnable").check()
+    page.locator("#new-start").focus()
+    page.keyboard.press("Enter")
+    page.locator("#dlg-new .form-error", has_text="Looking for a deal").wait_for()
+    assert page.evaluate("document.activeElement.matches('#dlg-new button.close')")
+    page.evaluate("document.activeElement.blur()")  # the focus on the page's body: still the dialog's keys
+    page.keyboard.press("1")  # no pile is selected behind the dialog
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#dlg-new", state="hidden")
+    assert page.locator(".card.selected").count() == 0
+    page.wait_for_timeout(3500)  # the answer has come by now, and is dropped
+    assert page.evaluate("document.body.dataset.game") == game["id"]
+    assert page.evaluate("document.body.dataset.moves") == "0"
+
+
+def test_a_failed_start_gives_the_focus_back_to_start(api: Api, open_game: Any) -> None:
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, reduced_motion="reduce")
+    page.route("**/api/games", lambda route: route.fulfill(
+        status=503, json={"error": "the solver is busy", "code": "solver-busy"}
+    ) if route.request.method == "POST" else route.continue_())
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    page.locator("#new-start").focus()
+    page.keyboard.press("Enter")
+    page.locator("#dlg-new .form-error", has_text="the solver is busy").wait_for()
+    assert page.evaluate("document.activeElement.id") == "new-start"
+    assert all("503" in error for error in open_game.errors)  # (the browser logs the refused request)
+    open_game.errors.clear()

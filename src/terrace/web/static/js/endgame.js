@@ -4,6 +4,7 @@
 // cascade, and the question before leaving a game in progress.
 
 import { api } from "./api.js";
+import { groupTitle } from "./groups.js";
 import { t, getLanguage } from "./i18n.js";
 import { el, makeCard, topCard } from "./render.js";
 import { app } from "./state.js";
@@ -250,12 +251,15 @@ async function winFacts(game) {
   const total = await flushTime();
   const stats = await api.stats();
   // the group the game counts in: its variant, or a custom one for other rules
-  const block = stats.ok ? (stats.data.variants || {})[game.stats_key || game.variant] : null;
-  return { ms: total ?? game.active_ms ?? 0, block };
+  const key = game.stats_key || game.variant;
+  const block = stats.ok ? (stats.data.variants || {})[key] : null;
+  // (custom rules are named with what differs from their preset, as the statistics name them)
+  const title = stats.ok ? groupTitle(stats.data, key) : game.title;
+  return { ms: total ?? game.active_ms ?? 0, block, title };
 }
 
 async function fillWin(dialog, game) {
-  const { ms, block } = await winFacts(game);
+  const { ms, block, title } = await winFacts(game);
   if (dialog.dataset.game !== game.id) return;
   const moves = game.moves.length;
   const facts = el("dl", { class: "end-stats" },
@@ -268,7 +272,7 @@ async function fillWin(dialog, game) {
     const best = [];
     if (block.fewest_moves !== null) best.push(t("end.bestMoves", { n: block.fewest_moves }));
     if (block.fastest_seconds !== null) best.push(formatDuration(block.fastest_seconds * 1000));
-    facts.append(stat(t("end.best", { variant: game.title }), best.join(" · ") || "–", "best"));
+    facts.append(stat(t("end.best", { variant: title }), best.join(" · ") || "–", "best"));
     // (a win that only equals the fewest moves of an earlier one is no new record)
     const fewest = moves <= (block.fewest_moves ?? Infinity);
     const equalled = fewest && (block.fewest_moves_wins ?? 1) > 1;

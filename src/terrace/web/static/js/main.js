@@ -579,6 +579,21 @@ attachDrag(board, {
 attachArrows(board);
 catchLostFocus(board, $("#btn-menu"));
 
+// A pile's key (or S on the focused pile): with a card selected, that card
+// goes there; else the pile's card is selected, or, when it cannot move, its
+// own move says why.
+function keyOnPile(pile) {
+  if (app.selected) {
+    const source = app.selected;
+    deselect();
+    moveTo(source, pile);
+  } else if (app.game.sources[pile]) {
+    select(pile);
+  } else {
+    autoMove(pile);
+  }
+}
+
 // Controls that answer Enter and Space themselves (a button presses, a link
 // opens, a summary folds): those keys stay theirs. The board's piles are
 // not among them.
@@ -586,6 +601,9 @@ const OWN_KEYS = "button, a[href], summary, select, [contenteditable], [role='bu
 
 document.addEventListener("keydown", (event) => {
   if (event.target.closest && event.target.closest("dialog, input, select, textarea")) return;
+  // Under a modal dialog the board takes no keys, also when the focus fell
+  // to the page's body (a button disabled meanwhile): Escape is the dialog's.
+  if (document.querySelector("dialog:modal")) return;
   if ((event.key === "Enter" || event.key === " " || event.key === "Spacebar")
     && event.target.closest && event.target.closest(OWN_KEYS)) return;
   const game = app.game;
@@ -611,24 +629,26 @@ document.addEventListener("keydown", (event) => {
   if (game.replay) return;
   const index = PILE_KEYS.indexOf(key);
   if (index >= 0) {
-    const pile = `t${index + 1}`;
     if (game.status === "choosing") {
       const choice = game.choices[index];
       if (choice) play(choice.move);
-    } else if (app.selected) {
-      const source = app.selected;
-      deselect();
-      moveTo(source, pile);
-    } else if (game.sources[pile]) {
-      select(pile);
     } else {
-      autoMove(pile);
+      keyOnPile(`t${index + 1}`);
     }
     event.preventDefault();
     return;
   }
   const lower = key.toLowerCase();
-  if (lower === "r" || lower === "w") {
+  if (lower === "s") {
+    // S acts on the focused pile as its own key would: on any pile, also
+    // those beyond the keys 1-9 and 0, and the terrace and the waste.
+    const focused = event.target.closest && event.target.closest("[data-pile]");
+    if (!focused || !board.contains(focused)) return;
+    const pile = focused.dataset.pile;
+    if (game.status === "choosing" || pile === "stock") activate(pile, 1);
+    else if (app.selected === pile) deselect();
+    else keyOnPile(pile);
+  } else if (lower === "r" || lower === "w") {
     const pile = lower === "r" ? "reserve" : "waste";
     if (app.selected === pile) deselect();
     else select(pile);

@@ -6,6 +6,7 @@ import { t, getLanguage } from "./i18n.js";
 import { el } from "./render.js";
 import { app, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
+import { groupTitle } from "./groups.js";
 
 const $ = (selector) => document.querySelector(selector);
 const SVG = "http://www.w3.org/2000/svg";
@@ -112,7 +113,13 @@ export async function openNewGame({ newGame, loadVariants }) {
     const body = { variant: select.value, options, winnable: winnable.checked };
     if (deal.value.trim() !== "") body.deal_number = Number(deal.value);
     const button = $("#new-start");
+    const closer = dialog.querySelector("button.close");
+    // Start is off while the game is made (seconds, for a winnable deal):
+    // the focus it had goes to the dialog's close button meanwhile, not to
+    // the page's body behind the dialog, and comes back if the dialog stays.
+    const hadFocus = document.activeElement === button;
     button.disabled = true;
+    if (hadFocus) closer.focus();
     if (body.winnable) error.textContent = t("new.searching");  // (it takes seconds on some rules)
     const result = await newGame(body, () => dialog.open);
     button.disabled = false;
@@ -120,7 +127,9 @@ export async function openNewGame({ newGame, loadVariants }) {
     else error.textContent = result.data.error;
     // The Leave question, answered No, gives the focus back to Start, which
     // was disabled then: it falls to the page's body, behind this dialog.
-    if (dialog.open && !dialog.contains(document.activeElement)) button.focus();
+    if (dialog.open && (!dialog.contains(document.activeElement) || (hadFocus && document.activeElement === closer))) {
+      button.focus();
+    }
   });
   open(dialog, t("new.title"), form);
 }
@@ -259,23 +268,6 @@ function chart(stats, games) {
     }
   });
   return svg;
-}
-
-// A statistics group's title in the page's language: the variant's title,
-// and for other rules the options that differ, with the values the new-game
-// form shows (the server's English title when it says no more).
-function groupTitle(data, name) {
-  const group = (data.groups || {})[name];
-  const variant = group && (app.variants ? app.variants.variants : []).find((v) => v.name === group.variant);
-  if (!group || !variant) return (data.titles || {})[name] || name;
-  if (!group.custom.length) return variant.title;
-  const said = (value) => {
-    if (value === "yes" || value === "no") return t(`stats.${value}`);
-    const choice = t(`choice.${value}`);
-    return choice === `choice.${value}` ? value : choice;
-  };
-  const changes = group.custom.map(([option, value]) => `${t(`stats.opt.${option}`)} ${said(value)}`);
-  return `${variant.title} (${t("stats.custom")}: ${changes.join(", ")})`;
 }
 
 export async function openStats({ resume, startReplay }) {
