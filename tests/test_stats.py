@@ -350,6 +350,17 @@ def test_export_to_a_device_writes_to_it_and_never_replaces_it(
         assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 
+def test_export_names_a_folder_that_takes_no_file(
+    run: Callable[..., Any], filled: list[str], tmp_path: Path
+) -> None:
+    missing = run("export", "--all", "-o", str(tmp_path / "nowhere" / "games.json"))
+    assert missing.exit_code == 1
+    assert f"its folder {tmp_path / 'nowhere'} does not exist" in missing.output
+    if os.path.isfile("/proc/version"):  # (a regular file in a folder where no file can be made)
+        proc = run("export", "--all", "-o", "/proc/version")
+        assert proc.exit_code == 1 and "no new file can be made in its folder /proc" in proc.output
+
+
 def test_export_errors(run: Callable[..., Any], filled: list[str]) -> None:
     assert run("export").exit_code == 2
     assert run("export", "--all", "--game", filled[0]).exit_code == 2

@@ -278,7 +278,15 @@ def _write_atomically(path: Path, text: str) -> None:
             with open(target, "w", encoding="utf-8") as file:
                 file.write(text)
             return
-        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        if not target.parent.is_dir():
+            raise click.ClickException(f"cannot write {clip(str(path))}: its folder"
+                                       f" {clip(str(target.parent))} does not exist")
+        try:
+            handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        except OSError as error:  # (a folder that takes no new file: /proc, read-only, full)
+            raise click.ClickException(f"cannot write {clip(str(path))}: no new file can be made in its"
+                                       f" folder {clip(str(target.parent))} ({error.strerror or error})"
+                                       ) from None
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as file:
                 file.write(text)
