@@ -32,7 +32,7 @@ from terrace.cli.options import (
 )
 from terrace.refusals import clip
 from terrace.rules import Rules
-from terrace.solver.api import solve
+from terrace.solver.api import NODE_SLICE, solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
 from terrace.solver.fair import FairSettings
 from terrace.solver.players import PLAYERS, player_key, player_settings
@@ -62,7 +62,10 @@ SAMPLES_HELP = (f"Sampled stock orders per decision (fair; default {_FAIR.sample
 @rule_options
 @deal_options
 @click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True, help="Time budget.")
-@click.option("--max-nodes", type=WholeNumber(1), default=None, help="Node budget (positions entered).")
+@click.option("--max-nodes", type=WholeNumber(1), default=None,
+              help=f"Node budget (positions entered), checked between slices of {NODE_SLICE:,} positions,"
+                   " so the same budget gives the same answer on every machine; the count can pass"
+                   " it by a few slices.")
 @click.option("--first-win", is_flag=True,
               help="Stop at the first base card that wins (the others may stay unknown); "
                    "much faster on the hardest presets.")
