@@ -4,6 +4,7 @@ changes nothing, and leaves no ``-wal`` or ``-shm`` file behind."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -153,6 +154,29 @@ def test_a_read_only_database_is_refused_at_start_with_nothing_left_behind(db: P
         assert result.exit_code == 1
         assert result.output.strip().splitlines() == [f"Error: {message}"]
         assert files_in(db.parent) == before
+
+
+def test_a_database_on_a_read_only_file_system_is_refused_with_the_same_words(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """There even removing a side file that is not there is refused
+    (EROFS); the refusal that closed the database is still what is said."""
+    record = golden("terrace-won")
+    with open_store(db) as store:
+        play(store, start(store, record), record.moves[:3])
+    unlink = Path.unlink
+
+    def refused(self: Path, missing_ok: bool = False) -> None:
+        if self.name.endswith(("-wal", "-shm", "-journal")):
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(self))
+        unlink(self, missing_ok=missing_ok)
+
+    with read_only(db):
+        monkeypatch.setattr(Path, "unlink", refused)
+        with pytest.raises(StoreWriteError) as caught:
+            open_store(db).check_writable()
+    said = str(caught.value)
+    assert said.startswith("games cannot be saved in games.sqlite: the database is read-only")
 
 
 def test_a_move_on_a_read_only_database_answers_503(db: Path) -> None:

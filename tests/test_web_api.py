@@ -128,6 +128,18 @@ def test_a_game_with_custom_options_has_its_own_statistics_key(client: TestClien
     assert {g["stats_key"] for g in recent} == {"terrace", custom["stats_key"]}
 
 
+def test_rules_that_are_another_presets_count_under_that_preset(client: TestClient) -> None:
+    """Terrace with no candidates is Falling Star: one block of statistics."""
+    star = new_game(client, variant="falling-star", deal_number=5)
+    same = new_game(client, variant="terrace", options={"candidates": 0}, deal_number=5)
+    assert same["preset"] == "falling-star" and same["stats_key"] == star["stats_key"] == "falling-star"
+    for game in (star, same):
+        move(client, game, "s", after=0)
+    stats = client.get("/api/stats").json()
+    assert stats["variants"]["falling-star"]["played"] == 2
+    assert not any("custom" in key for key in stats["variants"])
+
+
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_every_preset_starts(client: TestClient, name: str) -> None:
     game = new_game(client, variant=name, deal_number=3)

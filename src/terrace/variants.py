@@ -173,10 +173,19 @@ def rules_label(variant: str, rules: Rules) -> str:
     'terrace (custom: decks 1, reserve 0)'
     >>> rules_label("wood", get_rules("wood", foundation_return=True))
     'wood (custom: foundation-return yes)'
+
+    Rules that are exactly another preset's are that preset's, whatever
+    variant the game was started from (one set of rules, one name):
+
+    >>> rules_label("terrace", get_rules("terrace", candidates=0))
+    'falling-star'
     """
     preset = PRESETS.get(variant)
     if preset is None or rules == preset:
         return variant
+    other = preset_name(rules)
+    if other is not None:
+        return other
     ours, theirs = rules.to_dict(), preset.to_dict()
     changed = [
         f"{name.replace('_', '-')} {_shown(value)}" for name, value in ours.items() if value != theirs[name]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 import stat
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -202,7 +203,10 @@ def remove_new_side_files(path: Path, before: set[str]) -> None:
         return
     for suffix in SIDE_FILES:
         if suffix not in before:
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
+            # (on a read-only file system none was made, and removing says so:
+            # the refusal that closed the database is what the caller reports)
+            with suppress(OSError):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 def is_busy(error: sqlite3.Error) -> bool:
