@@ -13,6 +13,7 @@ import socket
 import sqlite3
 import threading
 import time
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -64,6 +65,25 @@ def test_a_stop_during_a_search_ends_the_server_within_2_s(sig: int) -> None:
         assert took < 2.0
         assert results and (results[0] == 503 or isinstance(results[0], httpx.HTTPError))
         assert "Traceback" not in server.stderr()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_closes_the_database_and_ends_with_status_0(sig: int, tmp_path: Path) -> None:
+    """SIGTERM (a service manager's stop) ends the game as Ctrl+C does: the
+    log is folded into the database file, so that the file alone holds
+    every game, and the status is 0."""
+    db = tmp_path / "games.sqlite"
+    with (
+        started_server("--db", str(db)) as server,
+        httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client,
+    ):
+        game = client.post("/api/games", json={"deal_number": 7}).json()
+        moved = client.post(f"/api/games/{game['id']}/moves", json={"move": "c1", "after": 0})
+        assert moved.status_code == 200
+        server.stop(sig)
+        assert server.proc.returncode == 0
+        assert "Traceback" not in server.stderr()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
 
 
 def test_plain_requests_never_wait_behind_searches() -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from terrace.cli.errors import stop_on_sigterm
 from terrace.cli.options import FilePath, Seconds, WholeNumber, pop_rules, rule_options
 from terrace.errors import TerraceError
 from terrace.refusals import clip
@@ -54,7 +55,12 @@ def play(host: str | None, port: int, remote: bool, no_browser: bool, db: str | 
     store = open_games(db)
     try:
         store.check_writable()
-        run(store, settings, sys.stdout, sock)
+        # SIGTERM (a service manager's stop, kill) stops the server as Ctrl+C
+        # does, and the store is closed below: uvicorn, once stopped, raises
+        # the signal again, which without a handler of ours would end the
+        # process before that.
+        with stop_on_sigterm():
+            run(store, settings, sys.stdout, sock)
     except BaseException:
         sock.close()
         raise
