@@ -245,6 +245,47 @@ def test_a_backup_that_does_not_continue_the_game_here_goes_beside_it(
     assert store.get(new_id).moves == list(record.moves[:8])
 
 
+def test_a_game_won_elsewhere_comes_back_even_after_a_later_change_here(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    """Carried to another computer and won there, while here a hint was
+    counted later: the copy here changed last, yet it lacks the win, so the
+    record goes beside it and the win counts."""
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:5])
+    with open_store(tmp_path / "other.sqlite") as other:
+        other.add_games(read_games(json.dumps([export_record(store.get(game.id))])))
+        play(other, other.get(game.id), record.moves[5:])
+        won = json.dumps([export_record(other.get(game.id))])
+    time.sleep(0.01)
+    assert store.count_hint(game.id, "a position")  # (a change here after the win there)
+    [(new_id, added)] = store.add_games(read_games(won))
+    assert added and new_id != game.id and store.get(new_id).status == "won"
+    assert store.statistics()["overall"]["won"] == 1
+    assert store.add_games(read_games(won)) == [(new_id, False)]  # once
+
+
+def test_a_backup_of_a_state_the_game_here_passed_through_adds_nothing(store: SqliteStore) -> None:
+    """Restoring an older backup after moves were taken back here and
+    others played adds nothing: the game here was in that state once."""
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:6])
+    backup = json.dumps([export_record(store.get(game.id))])
+    board = undo(store, store.get(game.id), 2)
+    other = next(str(m) for m in board.legal_moves if str(m) != record.moves[4])
+    play(store, store.get(game.id), [other])
+    assert store.add_games(read_games(backup)) == [(game.id, False)]
+    assert store.game_ids() == [game.id]
+    # a state it never passed through (the same game, other moves) is kept
+    stranger = read_games(backup)[0]
+    stranger.moves = [*record.moves[:4], other, "s"] if other != "s" else [*record.moves[:4], other, other]
+    stranger.id = "stranger"
+    [(kept, added)] = store.add_games([stranger])
+    assert added and kept == "stranger" and len(store.game_ids()) == 2
+
+
 def test_add_games_is_all_or_nothing(store: SqliteStore) -> None:
     good = finish(MemoryStore(), "terrace-won")
     bad = finish(MemoryStore(), "terrace-lost")

@@ -314,8 +314,9 @@ def _write_atomically(path: Path, text: str) -> None:
 def import_(db: str | None, file: str) -> None:
     """Import game records from FILE (one record or a list). Every record
     and every move is checked; a file with any bad record imports nothing.
-    A game already in the database (same id, deal, rules and creation time)
-    is left as it is and counted as already here."""
+    A game the database already holds whole (the same game, changed no
+    earlier, that had the record's moves, its counts and its win) is left as
+    it is and counted as already here; nothing played elsewhere is lost."""
     name = "standard input" if file == "-" else clip(file)
     try:
         raw = read_input(file, MAX_IMPORT_BYTES)

@@ -173,6 +173,18 @@ def _connect(path: Path | str, mode: str | None = None) -> sqlite3.Connection:
     return conn
 
 
+def _holds(stored: StoredGame, game: StoredGame) -> bool:
+    """True when ``stored`` lost nothing ``game`` has besides its moves: no
+    count is lower, and a win or a giving up of ``game`` is ``stored``'s
+    own (the same time). A game won or played on elsewhere fails this, and
+    is then kept beside the one here."""
+    counts = all(getattr(stored, name) >= getattr(game, name)
+                 for name in ("hints", "undos", "active_ms", "assisted"))
+    won = game.won_at is None or stored.won_at == game.won_at
+    given_up = game.given_up_at is None or stored.given_up_at == game.given_up_at
+    return counts and won and given_up
+
+
 def _readable_id(game_id: Any, raw: Any) -> bool:
     """True when a stored id is text that reads back as it is stored (an
     id with a byte that is not UTF-8 reads with U+FFFD, which finds
@@ -752,16 +764,47 @@ class SqliteStore:
         return int(row[0])
 
     def _already_here(self, conn: sqlite3.Connection, game: StoredGame) -> str | None:
-        """The id of a stored state of ``game`` (the same game, changed no
-        earlier than it), under its own id or another."""
+        """The id of a stored game that holds all of ``game``, under its own
+        id or another: the same game, changed no earlier, that passed
+        through ``game``'s moves (or still holds them, some to redo), with
+        no count lower, and ``game``'s win or giving up, if any, its own."""
         for (game_id,) in conn.execute("SELECT id FROM games WHERE created_at = ?", (game.created_at,)):
             try:
                 stored = self._fetch(conn, game_id)
             except DamagedGameError:
                 continue
-            if stored is not None and same_game(stored, game) and stored.updated_at >= game.updated_at:
+            if (stored is not None and same_game(stored, game) and stored.updated_at >= game.updated_at
+                    and _holds(stored, game) and self._passed_through(conn, stored, game.moves)):
                 return str(game_id)
         return None
+
+    def _passed_through(self, conn: sqlite3.Connection, stored: StoredGame, moves: list[str]) -> bool:
+        """True when the stored game holds ``moves`` in its line (played, or
+        taken back and still to redo) or played exactly them at some time,
+        as its log of changes shows (an import's own moves are not in the
+        log: what was played before it is not known)."""
+        line = stored.line()
+        if line[: len(moves)] == moves:
+            return True
+        played: list[str] | None = None
+        for action, move, count in conn.execute(
+            "SELECT action, move, move_count FROM events WHERE game_id = ? ORDER BY id", (stored.id,)
+        ):
+            if action in ("create", "restart"):
+                played = []
+            elif action == "import":
+                played = None
+            elif played is None or not isinstance(count, int):
+                continue
+            elif action in ("move", "redo") and isinstance(move, str) and count == len(played) + 1:
+                played.append(move)
+            elif action == "undo" and count < len(played):
+                del played[count:]
+            elif action in ("move", "redo", "undo"):
+                played = None  # (a log that does not add up: nothing more is known from it)
+            if played == moves:
+                return True
+        return False
 
     def _continued(self, conn: sqlite3.Connection, game: StoredGame) -> StoredGame | None:
         """The game stored under ``game``'s id when ``game`` continues it:
