@@ -245,7 +245,7 @@ def test_statistics_count_abandoned_games(browser: Any) -> None:
         row.wait_for()
         cells = {key: row.locator(f"[data-stat='{key}']").inner_text()
                  for key in ("played", "won", "lost", "abandoned", "winRate")}
-        assert cells == {"played": "6", "won": "1", "lost": "0", "abandoned": "5", "winRate": "16.7 %"}
+        assert cells == {"played": "6", "won": "1", "lost": "0", "abandoned": "5", "winRate": "16.7%"}
         # the five abandoned games came after the win: five losses in a row
         assert row.locator("[data-stat='losingStreak']").inner_text() == "5"
         assert row.locator("[data-stat='worstStreak']").inner_text() == "5"
@@ -274,8 +274,8 @@ def test_the_page_never_rounds_a_win_rate_to_all_or_nothing(api: Api, open_game:
     page.locator("#dlg-stats tr[data-variant='thirteen']").wait_for()
     shown = {name: page.locator(f"#dlg-stats tr[data-variant='{name}'] [data-stat='winRate']").inner_text()
              for name in [*rates, "overall"]}
-    assert shown == {"terrace": "99.8 %", "wood": "0.3 %", "madame": ">99.9 %", "thirteen": "<0.1 %",
-                     "overall": "100 %"}
+    assert shown == {"terrace": "99.8%", "wood": "0.3%", "madame": ">99.9%", "thirteen": "<0.1%",
+                     "overall": "100%"}
 
 
 def test_a_new_game_while_one_is_in_progress_asks_first(api: Api, open_game: Any) -> None:
@@ -635,3 +635,20 @@ def test_the_prompt_mentions_the_stock_only_while_it_can_be_turned(api: Api, ope
     assert near_the_end["draw"] is None
     page = open_game(near_the_end)
     assert page.locator("#prompt").inner_text().endswith("The stock is used up.")
+
+
+@pytest.mark.parametrize(("locale", "choose", "play"), [
+    ("en-GB", "tap one of the 3 candidates.", "Drag a card, or double-tap it to send it home. Tap the stock"),
+    ("de-DE", "Tippe eine der 3 Karten an.", "Ziehe eine Karte oder tippe sie zweimal an, um sie abzulegen."),
+])
+def test_on_a_touch_screen_the_prompt_speaks_of_taps(
+    api: Api, open_game: Any, locale: str, choose: str, play: str
+) -> None:
+    """No clicks, keys or Space on a phone: taps."""
+    touch = {"has_touch": True, "is_mobile": True, "locale": locale,
+             "viewport": {"width": 390, "height": 800}}
+    page = open_game(api.new(variant="terrace", deal_number=7), **touch)
+    assert choose in page.locator("#prompt").inner_text()
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"), **touch)
+    text = page.locator("#prompt").inner_text()
+    assert text.startswith(play) and "Space" not in text and "Leertaste" not in text

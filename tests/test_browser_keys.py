@@ -389,3 +389,41 @@ def test_question_mark_opens_the_rules_at_the_keys(api: Api, open_game: Any) -> 
     page.keyboard.press("?")
     page.wait_for_timeout(200)
     assert page.locator("#dlg-rules[open]").count() == 0
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("en-GB", "Base card 7 of diamonds: every foundation starts at its rank."),
+    ("de-DE", "Basiskarte Karo 7: Jeder Zielstapel beginnt mit ihrem Rang."),
+])
+def test_the_base_card_chosen_is_heard_by_name(api: Api, open_game: Any, locale: str, words: str) -> None:
+    """Choosing moves several cards (the base card up, spaces filled): a
+    screen reader hears which card became the base, not a count of cards."""
+    page = open_game(api.new(variant="terrace", deal_number=7), locale=locale)
+    page.keyboard.press("2")
+    moves_seen(page, 1)
+    said = page.locator("#said").text_content()
+    assert said.startswith(words) and "cards moved" not in said and "Karten bewegt" not in said
+
+
+def test_enter_on_a_focused_pile_plays_also_with_single_clicks(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    page.locator("#btn-settings").click()
+    page.locator("#click-single").check()
+    page.locator("#dlg-settings button.close").click()
+    page.locator("[data-pile='t7']").focus()
+    page.keyboard.press("Enter")  # 9D goes home, as a single click sends it
+    moves_seen(page, 2)
+
+
+def test_the_phone_menu_closes_when_the_focus_leaves_it(api: Api, open_game: Any) -> None:
+    """Open, it covers the piles: Tab out of it closes it."""
+    page = open_game(api.new(variant="terrace", deal_number=7), viewport={"width": 360, "height": 640})
+    page.locator("#btn-menu").focus()
+    page.keyboard.press("Enter")
+    assert page.locator("#btn-menu").get_attribute("aria-expanded") == "true"
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if not page.evaluate("Boolean(document.activeElement.closest('#menu, #btn-menu'))"):
+            break
+    assert page.locator("#btn-menu").get_attribute("aria-expanded") == "false"

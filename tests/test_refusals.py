@@ -50,7 +50,7 @@ def test_nested_reasons_render_and_serialise() -> None:
          "the Q♥ cannot go on the K♣ in pile 1: piles build down in alternating colours, "
          "so it takes only a black Q",
          "Die D♥ passt nicht auf die K♣ in Stapel 1: Die Auslage wird abwärts in wechselnden Farben "
-         "gebaut, hier passt nur eine schwarze D."),
+         "gebaut, hier passt nur eine schwarze Dame."),
     ],
 )
 def test_cards_ranks_and_colours_in_each_language(

@@ -18,7 +18,7 @@ so they could move into a gettext catalogue unchanged if more languages come.
 >>> str(reason)
 'foundation 2 is empty: only a Q can start it'
 >>> reason.text("de")
-'Zielstapel 2 ist leer: Nur eine D kann ihn beginnen.'
+'Zielstapel 2 ist leer: Nur eine Dame kann ihn beginnen.'
 >>> reason.code, reason.status
 (<Refusal.FOUNDATION_NEEDS_BASE: 'foundation-needs-base'>, 422)
 >>> reason.to_json()
@@ -28,7 +28,7 @@ so they could move into a gettext catalogue unchanged if more languages come.
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeAlias, TypeVar
@@ -355,25 +355,25 @@ WORDINGS: dict[Refusal, Wording] = {
         "Noch nimmt kein Zielstapel die {card:card}."),
     Refusal.FOUNDATION_NEEDS_BASE: Wording(
         _NO, "foundation {foundation} is empty: only {rank:a-rank} can start it",
-        "Zielstapel {foundation} ist leer: Nur {rank:a-rank} kann ihn beginnen."),
+        "Zielstapel {foundation} ist leer: Nur {rank:ein} kann ihn beginnen."),
     Refusal.FOUNDATION_COMPLETE: Wording(
         _NO, "foundation {foundation} is complete",
         "Zielstapel {foundation} ist vollständig."),
     Refusal.FOUNDATION_NEEDS_COLOUR: Wording(
         _NO, "the {card:card} cannot go on the {top:card}: foundation {foundation} takes only a "
         "{colour:colour} {rank:rank}",
-        "Die {card:card} passt nicht auf die {top:card}: Zielstapel {foundation} nimmt nur eine "
-        "{colour:colour} {rank:rank}."),
+        "Die {card:card} passt nicht auf die {top:card}: Zielstapel {foundation} nimmt nur "
+        "{colour_rank:einen}."),
     Refusal.FOUNDATION_NEEDS_SUIT: Wording(
         _NO, "the {card:card} cannot go on the {top:card}: foundation {foundation} takes only {rank:a-rank} "
         "of the same suit",
-        "Die {card:card} passt nicht auf die {top:card}: Zielstapel {foundation} nimmt nur {rank:a-rank} "
+        "Die {card:card} passt nicht auf die {top:card}: Zielstapel {foundation} nimmt nur {rank:einen} "
         "derselben Farbe."),
     Refusal.PILE_NEEDS: Wording(
         _NO, "the {card:card} cannot go on the {top:card} in pile {pile}: piles build down in alternating "
         "colours, so it takes only a {colour:colour} {rank:rank}",
         "Die {card:card} passt nicht auf die {top:card} in Stapel {pile}: Die Auslage wird abwärts in "
-        "wechselnden Farben gebaut, hier passt nur eine {colour:colour} {rank:rank}."),
+        "wechselnden Farben gebaut, hier passt nur {colour_rank:ein}."),
     Refusal.SPACE_TAKES_WASTE_ONLY: Wording(
         _NO, "an empty pile takes only the waste card in this game",
         "In diesem Spiel nimmt ein leerer Stapel nur die Karte vom Abwurfstapel."),
@@ -609,6 +609,37 @@ _PLACE_DE = {
 }
 
 
+# German rank nouns: gender (m, f, n) and the noun in the nominative and the
+# accusative (Bube is a weak noun); the number ranks are feminine (die Acht)
+# and stay digits.
+_NOUNS_DE = {"A": ("n", "Ass", "Ass"), "K": ("m", "König", "König"), "Q": ("f", "Dame", "Dame"),
+             "J": ("m", "Bube", "Buben")}
+_COLOUR_STEM_DE = {"red": "rot", "black": "schwarz"}
+
+
+def _german_noun(rank: str, colour: str | None, *, accusative: bool) -> str:
+    """A rank as a German noun with its indefinite article and, when given,
+    its colour as an adjective.
+
+    >>> _german_noun("A", "black", accusative=True), _german_noun("J", "red", accusative=True)
+    ('ein schwarzes Ass', 'einen roten Buben')
+    >>> _german_noun("K", None, accusative=False), _german_noun("T", "black", accusative=False)
+    ('ein König', 'eine schwarze 10')
+    """
+    gender, nominative, accusative_noun = _NOUNS_DE.get(rank, ("f", _RANK_DE.get(rank, rank), ""))
+    noun = (accusative_noun or nominative) if accusative else nominative
+    if gender == "f":
+        article, ending = "eine", "e"
+    elif gender == "n":
+        article, ending = "ein", "es"
+    elif accusative:
+        article, ending = "einen", "en"
+    else:
+        article, ending = "ein", "er"
+    adjective = f"{_COLOUR_STEM_DE[colour]}{ending} " if colour else ""
+    return f"{article} {adjective}{noun}"
+
+
 class _Words(string.Formatter):
     """Renders parameters in one language. Format specs:
 
@@ -618,9 +649,14 @@ class _Words(string.Formatter):
     ``rank``
         a rank code as the player reads it (German ``B``, ``D`` for J, Q)
     ``a-rank``
-        the same with its article (``an 8``, ``a Q``; German ``eine 8``)
+        the same with its article (``an 8``, ``a Q``; German as ``ein``)
     ``colour``
         ``red`` or ``black`` as an adjective (German ``rote``, ``schwarze``)
+    ``ein``, ``einen``
+        German only: a rank code, or the pseudo-field ``colour_rank`` (the
+        reason's ``colour`` and ``rank`` together), as a noun with its
+        article, nominative or accusative (``ein Ass``, ``einen Buben``,
+        ``ein schwarzes Ass``, ``einen roten König``, ``eine schwarze 8``)
     ``choices``
         a list as ``'a', 'b' or 'c'``
     ``list``
@@ -640,6 +676,11 @@ class _Words(string.Formatter):
         super().__init__()
         self.language = language
 
+    def get_field(self, field_name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        if field_name == "colour_rank":
+            return (kwargs["colour"], kwargs["rank"]), field_name
+        return super().get_field(field_name, args, kwargs)
+
     def format_field(self, value: object, format_spec: str) -> str:
         de = self.language == "de"
         if isinstance(value, Reason):
@@ -654,8 +695,11 @@ class _Words(string.Formatter):
         if format_spec == "a-rank":
             assert isinstance(value, str)
             if de:
-                return "eine " + self._rank(value)
+                return _german_noun(value, None, accusative=False)
             return ("an " if value in "8A" else "a ") + self._rank(value)
+        if format_spec in ("ein", "einen"):
+            colour, rank = value if isinstance(value, tuple) else (None, value)
+            return _german_noun(str(rank), colour, accusative=format_spec == "einen")
         if format_spec == "colour":
             return {"red": "rote", "black": "schwarze"}[str(value)] if de else str(value)
         if format_spec in ("choices", "list"):

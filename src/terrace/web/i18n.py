@@ -9,7 +9,7 @@ form. A reason is put into words by its code, never by reading its English.
 >>> say(Reason(Refusal.TERRACE_ONLY_TO_FOUNDATION), "de")
 'Die Terrassenkarte darf nur auf einen Zielstapel.'
 >>> say(Reason(Refusal.FOUNDATION_NEEDS_BASE, foundation=2, rank="Q"), "de")
-'Zielstapel 2 ist leer: Nur eine D kann ihn beginnen.'
+'Zielstapel 2 ist leer: Nur eine Dame kann ihn beginnen.'
 >>> reason = Reason(WebRefusal.CONFLICT)
 >>> say(reason, "en"), reason.status
 ('the game changed in another window: reload it', 409)

@@ -73,12 +73,12 @@ WHY_WORDINGS: dict[Why, Wording] = {
         422, "the {card:card} has nowhere to go yet: no foundation takes it, and no pile has a "
         "{colour:colour} {rank:rank} on top",
         "Die {card:card} kann noch nirgendwohin: Kein Zielstapel nimmt sie, und kein Stapel hat oben "
-        "eine {colour:colour} {rank:rank}."),
+        "{colour_rank:einen}."),
     Why.FOUNDATION_CARD_STUCK: Wording(
         422, "the {card:card} may come back only onto a pile, and no pile has a {colour:colour} "
         "{rank:rank} on top",
-        "Die {card:card} darf nur zurück auf einen Stapel, und kein Stapel hat oben eine "
-        "{colour:colour} {rank:rank}."),
+        "Die {card:card} darf nur zurück auf einen Stapel, und kein Stapel hat oben "
+        "{colour_rank:einen}."),
     Why.PILE_NAME_UNKNOWN: Wording(
         400, "there is no pile {pile!r} in this game: use stock, waste, reserve, f1 to f{foundations} "
         "or t1 to t{piles}",

@@ -22,8 +22,10 @@ export function hideWhy() {
 // its text, and a live region that appears is not read out.
 export function showWhy(text, anchor) {
   const node = document.querySelector("#why");
-  node.textContent = text;
-  say(text.charAt(0).toUpperCase() + text.slice(1));
+  // (a refusal's English starts in lower case, to follow other words; shown alone it starts a sentence)
+  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  node.textContent = sentence;
+  say(sentence);
   node.hidden = false;
   const margin = 6;
   const rect = anchor ? anchor.getBoundingClientRect() : { left: 0, right: innerWidth, top: innerHeight / 2, bottom: innerHeight / 2 };

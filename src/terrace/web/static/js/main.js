@@ -53,7 +53,7 @@ function show(game, { ghost = null, animate = true } = {}) {
   app.selected = null;
   app.hint = null;
   followGame(game);
-  if (!changedGame) sayMotions(game.motions || []);  // (before the prompt it may change)
+  if (!changedGame) sayMotions(game.motions || [], game);  // (before the prompt it may change)
   draw();
   if (before && animate && animationsOn() && game.motions) animateMotions(game.motions, before, ghost);
   if (ghost) ghost.remove();
@@ -72,8 +72,15 @@ function show(game, { ghost = null, animate = true } = {}) {
 // What a move, an undo, a redo or auto-play did, in words, for a screen
 // reader: the board is drawn anew, and the prompt does not change with a
 // move.
-function sayMotions(motions) {
+function sayMotions(motions, game) {
   if (!motions.length) return;
+  // The base card chosen (or the choice redone): its card and what it means,
+  // not the count of the cards that moved with it.
+  const last = game.moves[game.moves.length - 1];
+  if (game.status !== "choosing" && last && last[0] === "c" && motions[0].to[0] === "f") {
+    say(t("said.chosen", { card: cardName(motions[0].card) }));
+    return;
+  }
   const one = (m) => {
     if (m.from === "stock" && m.to === "waste") return t("said.drawn", { card: cardName(m.card) });
     if (m.to === "stock") return t("said.back", { card: cardName(m.card) });
@@ -143,8 +150,16 @@ function draw() {
 }
 
 // How to play on: the stock is mentioned only while it can still be turned.
+// On a touch screen (a coarse pointer first) it speaks of taps, not of
+// clicks and keys.
 function playPrompt(game) {
-  return t(game.draw ? "prompt.play" : "prompt.playNoStock", { click: t(`prompt.click.${app.settings.click}`) });
+  const key = game.draw ? "prompt.play" : "prompt.playNoStock";
+  if (touchFirst()) return t(`${key}.touch`, { tap: t(`prompt.tap.${app.settings.click}`) });
+  return t(key, { click: t(`prompt.click.${app.settings.click}`) });
+}
+
+function touchFirst() {
+  return window.matchMedia("(pointer: coarse)").matches;
 }
 
 // The prompt: `text`, or what to do now. The prompt is no live region: a
@@ -159,7 +174,8 @@ function prompt(text, { said = true } = {}) {
   if (!message) {
     if (game.replay) message = t("prompt.replay", { deal: game.deal_number, step: game.step, steps: game.steps });
     else if (game.status === "choosing") {
-      message = t("prompt.choose", { n: game.choices.length, keys: choiceKeys(game.choices.length) });
+      message = t(touchFirst() ? "prompt.choose.touch" : "prompt.choose",
+        { n: game.choices.length, keys: choiceKeys(game.choices.length) });
       if (app.verdicts) message += ` ${t("prompt.verdicts")}`;
       if (app.verdictNote) message += ` ${app.verdictNote}`;
     }
@@ -449,7 +465,7 @@ function select(source) {
   }
   app.selected = source;
   markSelection(source);
-  prompt(t("prompt.selected", { card: cardLabel(info.card) }));
+  prompt(t(touchFirst() ? "prompt.selected.touch" : "prompt.selected", { card: cardLabel(info.card) }));
 }
 
 function deselect() {
@@ -664,7 +680,9 @@ document.addEventListener("keydown", (event) => {
     // selected elsewhere, it moves that card onto this pile.
     const focused = event.target.closest && event.target.closest("[data-pile]");
     if (focused && board.contains(focused)) {
-      activate(focused.dataset.pile, 2);
+      // (as the click that sends a card home: a double click, or with the
+      // single-click setting a single one)
+      activate(focused.dataset.pile, app.settings.click === "single" ? 1 : 2);
     } else if (app.selected) {
       const source = app.selected;
       deselect();

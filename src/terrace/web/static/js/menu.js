@@ -28,6 +28,15 @@ export function attachMenu() {
   document.addEventListener("pointerdown", (event) => {
     if (isOpen() && !event.target.closest(".bar")) setOpen(false);
   });
+  // Tab (or anything else) taking the focus out of the menu and its button
+  // closes it: open, it would cover the piles that get the focus next.
+  // (A focus that merely leaves the page, relatedTarget null, leaves it open.)
+  const within = (node) => node && (menu.contains(node) || node === toggle);
+  for (const node of [menu, toggle]) {
+    node.addEventListener("focusout", (event) => {
+      if (isOpen() && event.relatedTarget && !within(event.relatedTarget)) setOpen(false);
+    });
+  }
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && isOpen()) {
       setOpen(false);

@@ -197,14 +197,16 @@ export function openSettings(actions) {
 // ---------------------------------------------------------------- statistics
 
 function percent(value) {
-  // One decimal, so that 1 win in 6 reads 16.7 %, not 17 %; never 100 %
-  // unless every game was won, nor 0 % unless none was (as terrace stats).
+  // One decimal, so that 1 win in 6 reads 16.7%, not 17%; never 100%
+  // unless every game was won, nor 0% unless none was (as terrace stats).
   if (value === null || value === undefined) return "–";
   const shown = Math.round(value * 1000) / 10;
-  const text = (n) => n.toLocaleString(getLanguage(), { maximumFractionDigits: 1 });
-  if (value < 1 && shown >= 100) return `>${text(99.9)} %`;
-  if (value > 0 && shown <= 0) return `<${text(0.1)} %`;
-  return `${text(shown)} %`;
+  // (written as each language writes it: 16.7% in English, 16,7 % in German)
+  const sign = getLanguage() === "de" ? " %" : "%";
+  const text = (n) => n.toLocaleString(getLanguage(), { maximumFractionDigits: 1 }) + sign;
+  if (value < 1 && shown >= 100) return `>${text(99.9)}`;
+  if (value > 0 && shown <= 0) return `<${text(0.1)}`;
+  return text(shown);
 }
 
 function duration(seconds) {

@@ -256,7 +256,8 @@ export function renderBoard(board, game, view) {
     "data-pile": "waste",
     tabindex: "0",
     role: "button",
-    "aria-label": pileLabel(t("pile.waste", { n: s.waste.length }), s.waste, "", true),
+    "aria-label": s.waste.length ? pileLabel(t("pile.waste", { n: s.waste.length }), s.waste, "", true)
+      : t("pile.wasteEmpty"),
   });
   s.waste.slice(-3).forEach((code, i, shown) => {
     const card = makeCard(code, s.waste.length - shown.length + i);
