@@ -237,6 +237,14 @@ def test_statistics_as_a_player_meets_them(store: GameStore) -> None:
     store.add_active_time(game.id, 10_000)  # not part of the win any more
     assert counts(store) == (1, 1, 0, 0, 0) and overall(store)["fewest_moves"] == len(record.moves)
     assert overall(store)["fastest_seconds"] == 92.5
+    # Won again by the same moves: time reported then is play after the
+    # first win (the clock does not run on a won game), no part of it.
+    play(store, store.get(game.id), record.moves[-2:])
+    assert store.get(game.id).status == "won"
+    store.add_active_time(game.id, 5_000)
+    store.add_active_time(game.id, 5_000)
+    assert store.get(game.id).won_active_ms == 92_500 and store.get(game.id).active_ms == 112_500
+    assert overall(store)["fastest_seconds"] == 92.5
     # Five more games, each left after one move for the next: 1 won in 6.
     for name in ["terrace-lost"] * 5:
         play(store, start(store, golden(name)), ["c1"])

@@ -393,7 +393,11 @@ class GameStore(Protocol):
     def add_active_time(self, game_id: str, ms: int) -> int:
         """Add ``ms`` (0 to :data:`MAX_ACTIVE_REPORT_MS`) of active playing
         time; returns the game's total. Time reported while the game stands
-        won from its first win counts towards that win."""
+        won counts towards its first win only while no time was counted
+        since that win outside it (the report that follows the winning move
+        carries the last of its time; a report after moves were taken back
+        and played again carries play after the win, which is no part of
+        it)."""
         ...
 
     def recent(self, limit: int = 20) -> list[StoredGame]:

@@ -116,9 +116,9 @@ class MemoryStore:
     def add_active_time(self, game_id: str, ms: int) -> int:
         ms = check_active_ms(ms)
         game = self._stored(game_id)
-        game.active_ms = min(game.active_ms + ms, MAX_ACTIVE_MS)
-        if game.status == "won" and game.won_active_ms is not None:
+        if game.status == "won" and game.won_active_ms == game.active_ms:
             game.won_active_ms = min(game.won_active_ms + ms, MAX_ACTIVE_MS)
+        game.active_ms = min(game.active_ms + ms, MAX_ACTIVE_MS)
         return game.active_ms
 
     def latest_unfinished(self) -> StoredGame | None:

@@ -754,7 +754,7 @@ class SqliteStore:
         with self._transaction(write=True, action="time") as conn:
             conn.execute(
                 "UPDATE games SET active_ms = min(active_ms + ?, ?), won_active_ms = CASE "
-                "WHEN status = 'won' AND won_active_ms IS NOT NULL THEN min(won_active_ms + ?, ?) "
+                "WHEN status = 'won' AND won_active_ms = active_ms THEN min(won_active_ms + ?, ?) "
                 "ELSE won_active_ms END WHERE id = ?",
                 (ms, MAX_ACTIVE_MS, ms, MAX_ACTIVE_MS, game_id),
             )
