@@ -238,3 +238,17 @@ def test_one_deck_messages() -> None:
     text = DEAL_0_ONE_DECK.replace("TD", "9S")
     with pytest.raises(InvalidDealError, match="the deal has 2 of 9S; one deck has 1"):
         Deal.parse(text, one)
+
+
+@pytest.mark.parametrize("bad", [-1, -100, 52, 10**30, 2.0, True, "AS", None])
+def test_a_deal_made_directly_with_something_that_is_no_card_is_refused(bad: object) -> None:
+    cards = list(full_pack(2))
+    cards[-1] = bad  # type: ignore[call-overload]
+    with pytest.raises(InvalidDealError) as caught:
+        Board(Rules(), Deal(tuple(cards)))  # type: ignore[arg-type]
+    assert "of the deal: " in str(caught.value) and "is not a card" in str(caught.value)
+
+
+def test_a_deal_made_directly_from_a_list_is_its_number() -> None:
+    cards = list(shuffled_pack(1, 2))
+    assert Board(Rules(), Deal(cards, 1)).status.value == "choosing"  # type: ignore[arg-type]

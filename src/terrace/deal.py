@@ -24,7 +24,16 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from terrace.cards import Card, card_code, exact_cards, format_cards, full_pack, parse_card, word_count
+from terrace.cards import (
+    CARDS_PER_DECK,
+    Card,
+    card_code,
+    exact_cards,
+    format_cards,
+    full_pack,
+    parse_card,
+    word_count,
+)
 from terrace.errors import InvalidCardError, InvalidDealError
 from terrace.refusals import Reason, Refusal, quote
 from terrace.rules import Rules
@@ -146,7 +155,18 @@ class Deal:
         return deal
 
     def check(self, rules: Rules) -> None:
-        """Raise :class:`InvalidDealError` unless this deal fits ``rules``."""
+        """Raise :class:`InvalidDealError` unless this deal fits ``rules``
+        (also for a deal made directly, with anything as its cards).
+
+        >>> Deal((0, -1, 2.0)).check(Rules())
+        Traceback (most recent call last):
+        ...
+        terrace.errors.InvalidDealError: card 2 of the deal: -1 is not a card: a card is a whole ...
+        """
+        for index, card in enumerate(self.cards):
+            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < CARDS_PER_DECK:
+                problem = Reason(Refusal.CARD_NOT_A_CARD, value=quote(card), last=CARDS_PER_DECK - 1)
+                raise InvalidDealError(Reason(Refusal.DEAL_BAD_CARD, index=index + 1, problem=problem))
         if len(self.cards) != rules.card_count:
             raise InvalidDealError(Reason(
                 Refusal.DEAL_CARD_COUNT, decks=rules.decks, cards=rules.card_count, count=len(self.cards)
@@ -157,7 +177,7 @@ class Deal:
             if have != rules.decks:
                 code = Refusal.DEAL_COPIES if rules.decks > 1 else Refusal.DEAL_COPIES_ONE_DECK
                 raise InvalidDealError(Reason(code, have=have, card=card_code(card), decks=rules.decks))
-        if self.number is not None and self.cards != tuple(
+        if self.number is not None and tuple(self.cards) != tuple(
             shuffled_pack(self.number, rules.decks)
         ):
             raise InvalidDealError(Reason(Refusal.DEAL_NOT_THAT_NUMBER, number=self.number))

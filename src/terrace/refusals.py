@@ -54,6 +54,7 @@ class Refusal(StrEnum):
     # Cards
     CARD_UNREADABLE = "card-unreadable"
     CARD_NO_SUCH = "card-no-such"
+    CARD_NOT_A_CARD = "card-not-a-card"
     RANK_UNREADABLE = "rank-unreadable"
     # Rule options and variants
     OPTION_UNKNOWN = "option-unknown"
@@ -186,6 +187,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.CARD_NO_SUCH: Wording(
         _BAD, "no card has rank {rank} and suit {suit}",
         "Keine Karte hat Rang {rank} und Farbe {suit}."),
+    Refusal.CARD_NOT_A_CARD: Wording(
+        _BAD, "{value} is not a card: a card is a whole number from 0 to {last}",
+        "{value} ist keine Karte: Eine Karte ist eine ganze Zahl von 0 bis {last}."),
     Refusal.RANK_UNREADABLE: Wording(
         _BAD, "{text!r} is not a rank: use one of {ranks}",
         "„{text}“ ist kein Rang: Erlaubt sind {ranks}."),
