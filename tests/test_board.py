@@ -977,3 +977,36 @@ def test_a_preset_name_where_rules_belong_is_a_clear_type_error(make: Callable[[
     # (was an AttributeError from deep inside: 'str' object has no attribute 'decks')
     with pytest.raises(TypeError, match=r"rules must be a Rules \(for a preset: terrace.get_rules"):
         make()
+
+
+def test_a_wrong_argument_type_says_what_to_pass() -> None:
+    board = Board.from_number(1)
+    for call in (lambda: board.is_legal("c1"), lambda: board.refusal("c1"),  # type: ignore[arg-type]
+                 lambda: board.move_to_action("c1"), lambda: board.push("c1"),  # type: ignore[arg-type]
+                 lambda: board.auto_move(None),  # type: ignore[arg-type]
+                 lambda: Deal.from_number(1, "terrace"),  # type: ignore[arg-type]
+                 lambda: Deal.parse("AS", "terrace"),  # type: ignore[arg-type]
+                 lambda: Board(Rules(), "AS 2S"),  # type: ignore[arg-type]
+                 ):
+        with pytest.raises(TypeError, match=r"takes|must be"):
+            call()
+    assert board.move_stack == []
+
+
+def test_an_action_may_be_any_whole_number_type() -> None:
+    class Index:
+        def __index__(self) -> int:
+            return 1
+
+    board = Board.from_number(1)
+    board.apply_action(Index())  # type: ignore[arg-type]  # (numpy's int64 is such a number)
+    assert [str(m) for m in board.move_stack] == ["c2"]
+
+
+def test_copy_copy_shares_nothing() -> None:
+    import copy
+
+    board = Board.from_number(1)
+    twin = copy.copy(board)
+    twin.push_text("c1")
+    assert board.move_stack == [] and board.choosing and not twin.choosing

@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import operator
 from functools import lru_cache
 
 from terrace.errors import InvalidMoveError
@@ -112,9 +113,14 @@ def action_to_move(rules: Rules, action: int) -> Move:
     Move.parse('s')
     """
     moves = action_moves(rules)
-    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < len(moves):
+    # (any whole number type, such as numpy's int64: what operator.index takes)
+    try:
+        index = None if isinstance(action, bool) else operator.index(action)
+    except TypeError:
+        index = None
+    if index is None or not 0 <= index < len(moves):
         raise InvalidMoveError(Reason(Refusal.NOT_AN_ACTION, value=quote(action), last=len(moves) - 1))
-    return moves[action]
+    return moves[index]
 
 
 def move_to_action(rules: Rules, move: Move) -> int:

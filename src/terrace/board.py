@@ -66,6 +66,16 @@ from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import Rules, SpaceRule, given_rules
 from terrace.undo import Undo, choose, draw, play, take_back
 
+
+def _given_move(move: object, method: str) -> Move:
+    """``move`` when it is a :class:`Move`; else a :class:`TypeError` that
+    says what to pass (text goes through :meth:`Move.parse`)."""
+    if not isinstance(move, Move):
+        text = "board.push_text('c1') or " if method == "push" else ""
+        raise TypeError(f"{method} takes a Move, not {type(move).__name__}:"
+                        f" use {text}board.{method}(Move.parse('c1'))")
+    return move
+
 __all__ = ["FOUNDATION_SIZE", "Board", "LegalMoves", "Status", "action_moves"]
 
 _R, _W, _T, _F = RESERVE_AREA, WASTE_AREA, TABLEAU_AREA, FOUNDATION_AREA
@@ -158,6 +168,10 @@ class Board(BaseBoard):
         else:
             other.move_stack, other._undo, other._redo = [], [], []
         return other
+
+    def __copy__(self) -> Board:
+        """``copy.copy(board)`` is :meth:`copy`: the piles are never shared."""
+        return self.copy()
 
     # ------------------------------------------------------------------
     # Queries
@@ -339,7 +353,7 @@ class Board(BaseBoard):
 
     def is_legal(self, move: Move) -> bool:
         """True when ``move`` may be pushed now."""
-        return not isinstance(self._resolve(move), Reason)
+        return not isinstance(self._resolve(_given_move(move, "is_legal")), Reason)
 
     def refusal(self, move: Move) -> Reason | None:
         """Why ``move`` is illegal (a refusal code with its parameters), or
@@ -349,7 +363,7 @@ class Board(BaseBoard):
         >>> board.refusal(Move.parse("s"))
         Reason(Refusal.CHOOSE_FIRST, candidates=3)
         """
-        resolved = self._resolve(move)
+        resolved = self._resolve(_given_move(move, "refusal"))
         return resolved if isinstance(resolved, Reason) else None
 
     def why_illegal(self, move: Move) -> str | None:
@@ -460,6 +474,8 @@ class Board(BaseBoard):
         accepts the card, else to the first pile that does; None for a
         foundation (its card is home already: with foundation return it
         comes back only when moved on purpose, to a pile the player names)."""
+        if not isinstance(source, str):
+            raise TypeError(f"auto_move takes a place such as 'waste' or 't3', not {type(source).__name__}")
         if source.startswith(FOUNDATION):
             return None
         moves = self.moves_from(source)
@@ -472,10 +488,7 @@ class Board(BaseBoard):
         """Play ``move``; raises :class:`IllegalMoveError` (and changes
         nothing) when the rules forbid it, and :class:`TypeError` when
         ``move`` is not a :class:`Move` (text goes to :meth:`push_text`)."""
-        if not isinstance(move, Move):
-            raise TypeError(f"push takes a Move, not {type(move).__name__}:"
-                            " use board.push_text('c1') or board.push(Move.parse('c1'))")
-        resolved = self._resolve(move)
+        resolved = self._resolve(_given_move(move, "push"))
         if isinstance(resolved, Reason):
             raise IllegalMoveError(resolved, move=clip(str(move)))
         self._apply(move, resolved)
@@ -565,7 +578,7 @@ class Board(BaseBoard):
         >>> board.move_to_action(Move.parse("wf3")) == board.move_to_action(Move.parse("wf"))
         True
         """
-        return move_to_action(self.rules, move)
+        return move_to_action(self.rules, _given_move(move, "move_to_action"))
 
     def apply_action(self, action: int) -> None:
         """Play the move of an action number (see :meth:`push`).

@@ -9,7 +9,7 @@ the next card to be drawn first.
 Deals by number use our own shuffle (see ``docs/notation.md``), so deal N is the
 same everywhere, whatever the Python version or platform:
 
->>> from terrace.rules import Rules
+>>> from terrace.rules import Rules, given_rules
 >>> d = Deal.from_number(1, Rules())
 >>> len(d.cards), d.number
 (104, 1)
@@ -36,7 +36,7 @@ from terrace.cards import (
 )
 from terrace.errors import InvalidCardError, InvalidDealError
 from terrace.refusals import Reason, Refusal, quote
-from terrace.rules import Rules
+from terrace.rules import Rules, given_rules
 
 DEAL_VERSION = 1
 """Version of the numbered-deal shuffle. Saved games record it."""
@@ -126,12 +126,14 @@ class Deal:
     @classmethod
     def from_number(cls, number: int, rules: Rules) -> Deal:
         """Deal ``number`` for the decks of ``rules``."""
+        rules = given_rules(rules)
         return cls(tuple(shuffled_pack(number, rules.decks)), number)
 
     @classmethod
     def parse(cls, text: str, rules: Rules) -> Deal:
         """Read a deal string and check it holds exactly the cards of the
         decks of ``rules``."""
+        rules = given_rules(rules)
         if not isinstance(text, str):
             raise InvalidDealError(Reason(Refusal.DEAL_NOT_TEXT))
         # never more words than the deal may hold (a huge text is counted, not split)

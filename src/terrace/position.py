@@ -68,6 +68,9 @@ class BaseBoard:
         self.rules = given_rules(rules)
         if deal is None:
             deal = Deal.from_number(1, self.rules)
+        elif not isinstance(deal, Deal):
+            raise TypeError(f"deal must be a Deal (for a deal string: Board.from_deal_text(text, rules)), "
+                            f"not {type(deal).__name__}")
         else:
             deal.check(self.rules)
         self.deal = deal
