@@ -127,6 +127,8 @@ def _bad(change: Any) -> dict[str, Any]:
         # without a number any version of the numbering will do, but not a non-number
         (lambda d: d.update(deal_number=None, deal_version="x"), "deal version 'x' is not known"),
         (lambda d: d.update(deal_number=None, deal_version=1.5), "deal version 1.5 is not known"),
+        (lambda d: d.update(deal_number=None, deal_version=-5), "deal version -5 is not known"),
+        (lambda d: d.update(deal_number=None, deal_version=0), "deal version 0 is not known"),
         (lambda d: d.update(deal=d["deal"][3:]), "a deal for 2 decks has 104 cards"),
         (lambda d: d.update(deal=5), "'deal' must be a str"),
         (lambda d: d.update(moves="c1 s"), "'moves' must be a list"),

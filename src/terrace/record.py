@@ -110,8 +110,10 @@ class GameRecord:
                 raise InvalidRecordError(Reason(Refusal.RECORD_DEAL_NUMBER))
             deal_version = data.get("deal_version", DEAL_VERSION)
             # (without a number the deal string alone decides the game, so any
-            # version of the numbering will do, but it must be one: a whole number)
-            if type(deal_version) is not int or (number is not None and deal_version != DEAL_VERSION):
+            # version of the numbering will do, but it must be one: a whole
+            # number from 1, as versions are numbered)
+            if (type(deal_version) is not int or deal_version < 1
+                    or (number is not None and deal_version != DEAL_VERSION)):
                 raise InvalidRecordError(Reason(Refusal.RECORD_DEAL_VERSION, version=quote(deal_version)))
             deal = Deal.parse(_typed(data, "deal", str), rules)
             if number is not None:
