@@ -219,9 +219,17 @@ class Rules:
         >>> print(Rules(candidates=0, spaces="free").describe())  # doctest: +NORMALIZE_WHITESPACE
         2 decks, 11 reserve cards, 9 piles, base card turned,
         foundations in alternate colours, spaces filled freely
+        >>> one = Rules(decks=1, reserve=1, piles=1, candidates=1)
+        >>> print(one.describe())  # doctest: +NORMALIZE_WHITESPACE
+        1 deck, 1 reserve card, 1 pile, base chosen from 1 candidate,
+        foundations in alternate colours, spaces refilled automatically
         """
+
+        def count(n: int, noun: str) -> str:
+            return f"{n} {noun}{'' if n == 1 else 's'}"
+
         base = (
-            f"base chosen from {self.candidates} candidates"
+            f"base chosen from {count(self.candidates, 'candidate')}"
             if self.picks_base
             else "base card turned"
         )
@@ -232,15 +240,15 @@ class Rules:
             SpaceRule.WASTE: "spaces filled from the waste",
         }[self.spaces]
         parts = [
-            f"{self.decks} deck{'s' if self.decks > 1 else ''}",
-            f"{self.reserve} reserve cards",
-            f"{self.piles} piles",
+            count(self.decks, "deck"),
+            count(self.reserve, "reserve card"),
+            count(self.piles, "pile"),
             base,
             f"foundations {build}",
             spaces,
         ]
         if self.redeals:
-            parts.append(f"{self.redeals} redeal{'s' if self.redeals > 1 else ''}")
+            parts.append(count(self.redeals, "redeal"))
         if self.foundation_return:
             parts.append("foundation cards may return")
         return ", ".join(parts)
