@@ -113,6 +113,28 @@ def test_no_hint_once_the_game_is_won(client: TestClient) -> None:
         assert (last["move"], last["why"], last["counted"]) == (None, "game-over", False)
 
 
+def test_a_game_once_won_counts_no_hint_and_no_assist_after_an_undo(client: TestClient) -> None:
+    """A win is final: moves taken back after it may be played again with
+    hints and warnings, but the game, its win and the statistics stay as
+    they were (unassisted, its hints as at the win)."""
+    game = new_game(client, variant="falling-star", deal_number=4)
+    line = hint(client, game, peek=True)["line"]
+    fresh = new_game(client, variant="falling-star", deal_number=4)  # (played without any assist)
+    for move in line:
+        client.post(f"/api/games/{fresh['id']}/moves", json={"move": move})
+    undone = client.post(f"/api/games/{fresh['id']}/undo", json={}).json()
+    assert undone["status"] == "playing" and undone["won_at"] is not None
+    before = client.get("/api/stats").json()["overall"]
+    for peek in (False, True):
+        found = hint(client, undone, peek=peek)
+        assert found["move"] is not None and found["counted"] is False
+    warned = client.post(f"/api/games/{fresh['id']}/warn", json={"move": line[-1]}).json()
+    assert warned["assisted"] is False
+    after = client.get(f"/api/games/{fresh['id']}").json()
+    assert (after["hints"], after["assisted"]) == (0, False)
+    assert client.get("/api/stats").json()["overall"] == before
+
+
 def test_a_peeking_hint_after_leaving_the_line_finds_a_new_one(client: TestClient) -> None:
     game = new_game(client, variant="falling-star", deal_number=4)
     first = hint(client, game, peek=True)

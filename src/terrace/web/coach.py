@@ -28,7 +28,7 @@ from terrace.board import Board, Status
 from terrace.moves import Move
 from terrace.refusals import Reason, Refusal
 from terrace.solver.coach import base_chances, coach_report, warn_check
-from terrace.web.endpoints import WebGame, fair_seed
+from terrace.web.endpoints import WebGame, fair_seed, in_play
 from terrace.web.i18n import WebRefusal
 from terrace.web.replies import ApiError, json_response, may_change, only_fields, read_body
 from terrace.web.view import describe_move, finished
@@ -100,9 +100,10 @@ class CoachEndpoints:
         game, board, move = await self.web.requested_move(request)
         seconds = self.budgets.warn
         report = await self.web.in_solver(request, warn_check, board, move, seconds, budget=seconds)
-        # the answer is the assist, whatever it says
-        await run_in_threadpool(self.web.store.mark_assisted, game.id)
-        return json_response({"move": str(move), **report, "assisted": True})
+        # the answer is the assist, whatever it says (not after a win: it is final)
+        if in_play(game):
+            await run_in_threadpool(self.web.store.mark_assisted, game.id)
+        return json_response({"move": str(move), **report, "assisted": game.assisted or in_play(game)})
 
 
 def _describe(report: dict[str, Any], start: Board, moves: list[Move]) -> None:

@@ -354,12 +354,13 @@ class WebGame:
             self.lines.move_to_end(game.id)
             while len(self.lines) > MAX_KEPT_LINES:
                 self.lines.popitem(last=False)
-        if peek and _in_play(game):
+        if peek and in_play(game):
             await run_in_threadpool(self.store.mark_assisted, game.id)
         found["counted"] = False
         if found["move"] is not None:
             found.update(describe_move(board, found["move"]))
-            found["counted"] = await run_in_threadpool(self.store.count_hint, game.id, board.position())
+            if in_play(game):
+                found["counted"] = await run_in_threadpool(self.store.count_hint, game.id, board.position())
         return json_response(found)
 
     async def analysis(self, request: Request) -> Response:
@@ -370,7 +371,7 @@ class WebGame:
         only_fields(await read_body(request), set())
         result = await self.in_solver(request, hints.analyse, game.board(), self.hint_seconds,
                                       budget=self.hint_seconds)
-        if _in_play(game):
+        if in_play(game):
             await run_in_threadpool(self.store.mark_assisted, game.id)
         return json_response(result)
 
@@ -479,9 +480,11 @@ def _moved(data: dict[str, Any], before: dict[str, Any], source: str | None) -> 
     return data
 
 
-def _in_play(game: StoredGame) -> bool:
-    """True while the game is being played (an assist used now counts)."""
-    return game.status in ("choosing", "playing") and game.given_up_at is None
+def in_play(game: StoredGame) -> bool:
+    """True while the game is being played and can still end otherwise:
+    an assist used or a hint given now counts. A game once won is not (its
+    win is final: moves taken back after it change nothing it counts)."""
+    return game.status in ("choosing", "playing") and game.given_up_at is None and game.won_at is None
 
 
 def _given_up(game: StoredGame) -> Reason | None:
