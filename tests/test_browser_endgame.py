@@ -527,6 +527,8 @@ def test_a_custom_group_of_the_statistics_is_named_in_the_page_language(
         page.locator("#btn-stats").click()
         row = page.locator(f"#dlg-stats tr[data-variant='{game['stats_key']}'] th")
         assert row.inner_text() == title
+        # and so in the list of recent games
+        assert page.locator("#dlg-stats ol.recent li .what").first.inner_text().startswith(f"{title} · ")
         context.close()
         api.client.close()
 

@@ -427,3 +427,14 @@ def test_the_phone_menu_closes_when_the_focus_leaves_it(api: Api, open_game: Any
         if not page.evaluate("Boolean(document.activeElement.closest('#menu, #btn-menu'))"):
             break
     assert page.locator("#btn-menu").get_attribute("aria-expanded") == "false"
+
+
+@pytest.mark.parametrize("opener", ["#btn-new", "#btn-settings", "#btn-rules", "#btn-stats"])
+def test_tab_goes_round_a_modal_dialog(api: Api, open_game: Any, opener: str) -> None:
+    """Forward and back, the focus never leaves the dialog for the page."""
+    page = open_game(api.new(variant="terrace", deal_number=7))
+    page.locator(opener).click()
+    page.locator("dialog:modal").wait_for()
+    for key in ["Tab"] * 40 + ["Shift+Tab"] * 40:
+        page.keyboard.press(key)
+        assert page.evaluate("document.querySelector('dialog:modal').contains(document.activeElement)"), key

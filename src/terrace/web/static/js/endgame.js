@@ -268,7 +268,8 @@ async function fillWin(dialog, game) {
     stat(t("end.hints"), game.hints, "hints"),
     stat(t("end.undos"), game.undos, "undos"));
   if (block) {
-    facts.append(stat(t("end.streak"), block.current_streak, "streak"));
+    // (today's streak belongs to a win just made, not to a won game opened again)
+    if (game.last_move) facts.append(stat(t("end.streak"), block.current_streak, "streak"));
     const best = [];
     if (block.fewest_moves !== null) best.push(t("end.bestMoves", { n: block.fewest_moves }));
     if (block.fastest_seconds !== null) best.push(formatDuration(block.fastest_seconds * 1000));

@@ -72,3 +72,40 @@ export function catchLostFocus(board, toggle) {
     else if (pile) pile.focus();
   }, true);
 }
+
+// Tab and Shift+Tab go round the controls of a modal dialog, as in the end
+// screen: a modal dialog alone lets the focus leave for the page's body
+// and the browser's own controls before it comes back.
+const TABBABLE = "button:not(:disabled), a[href], input:not(:disabled), select:not(:disabled), "
+  + "textarea:not(:disabled), summary, [tabindex]:not([tabindex='-1'])";
+
+function tabStops(dialog) {
+  return [...dialog.querySelectorAll(TABBABLE)].filter((node) => {
+    if (!node.getClientRects().length) return false;  // hidden (a folded section, say)
+    if (node.type !== "radio") return true;
+    // a group of radio buttons is one stop: its checked one, else its first
+    const group = [...dialog.querySelectorAll(`input[type='radio'][name='${CSS.escape(node.name)}']`)];
+    return node.checked || (!group.some((r) => r.checked) && group[0] === node);
+  });
+}
+
+export function keepTabInModals() {
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab" || event.ctrlKey || event.altKey || event.metaKey) return;
+    const dialog = document.querySelector("dialog:modal");
+    if (!dialog) return;
+    const stops = tabStops(dialog);
+    if (!stops.length) return;
+    const first = stops[0];
+    const last = stops[stops.length - 1];
+    const active = document.activeElement;
+    const inside = dialog.contains(active);
+    if (event.shiftKey && (!inside || active === first || active === dialog)) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && (!inside || active === last)) {
+      event.preventDefault();
+      first.focus();
+    }
+  });
+}

@@ -11,7 +11,7 @@ import { followGame, paintTimer, startTimer } from "./timer.js";
 import { announce, watchOtherTabs } from "./tabs.js";
 import { explainCard, showWhy } from "./explain.js";
 import { openRules, watchNewGame } from "./help.js";
-import { attachArrows, catchLostFocus } from "./keyboard.js";
+import { attachArrows, catchLostFocus, keepTabInModals } from "./keyboard.js";
 import { attachMenu } from "./menu.js";
 import { labelTables } from "./tables.js";
 import { analyse, confirmMove, drawCoach, markCoach } from "./coach.js";
@@ -594,6 +594,7 @@ attachDrag(board, {
 });
 attachArrows(board);
 catchLostFocus(board, $("#btn-menu"));
+keepTabInModals();
 
 // A pile's key (or S on the focused pile): with a card selected, that card
 // goes there; else the pile's card is selected, or, when it cannot move, its

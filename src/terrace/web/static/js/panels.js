@@ -286,9 +286,11 @@ export async function openStats({ resume, startReplay }) {
   const list = el("ol", { class: "recent" });
   for (const game of games) {
     const when = new Date(game.updated_at * 1000).toLocaleString(getLanguage());
+    // (custom rules named with what differs, as in the table above)
+    const title = (stats.data.groups || {})[game.stats_key] ? groupTitle(stats.data, game.stats_key) : game.title;
     const item = el("li", {},
       el("span", { class: `status ${game.status}`, text: t(game.given_up ? "status.givenUp" : `status.${game.status}`) }),
-      el("span", { class: "what", text: `${game.title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${t("stats.moves", { n: game.moves })}${game.assisted ? ` · ${t("stats.assistedGame")}` : ""}` }),
+      el("span", { class: "what", text: `${title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${t("stats.moves", { n: game.moves })}${game.assisted ? ` · ${t("stats.assistedGame")}` : ""}` }),
       el("span", { class: "when", text: when }));
     const buttons = el("span", { class: "buttons" });
     if ((game.status === "choosing" || game.status === "playing") && !game.given_up) {
