@@ -4,6 +4,7 @@ strategy and common mistakes; every variant described in both languages."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -145,3 +146,17 @@ def test_variants_carry_descriptions_in_both_languages(client: TestClient) -> No
     variants = client.get("/api/variants").json()["variants"]
     for variant in variants:
         assert variant["descriptions"] == DESCRIPTIONS[variant["name"]]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("reserve", [0, 1])
+def test_one_or_none_is_said_as_such(language: str, reserve: int) -> None:
+    """No '1 piles', '1 cards' or '0 cards ... only the end card'."""
+    rules = Rules(decks=1, reserve=reserve, piles=1, candidates=0)
+    guide = rules_guide(rules, None, language)
+    words = " ".join(
+        text for section in guide["sections"] for block in section["blocks"]
+        for text in ([block["text"]] if block["kind"] == "p" else block["items"])
+    )
+    wrong = r"\b(1 (piles|cards|packs|Karten|Kartenspielen)|0 (cards|offene)|jeder der 1)\b"
+    assert not re.search(wrong, words)

@@ -130,10 +130,11 @@ def rules_guide(rules: Rules, variant: Variant | None, language: str = "en") -> 
 
 
 def _goal(w: _Words, r: Rules, title: str, custom: bool) -> dict[str, Any]:
-    packs = w.count(r.decks, ("pack", "packs"), ("Kartenspiel", "Kartenspielen"))
-    text = w("{title} is a patience for one player with {packs} shuffled together. The aim: bring all "
+    packs = (w("one pack", "einem Kartenspiel") if r.decks == 1 else
+             w("{n} packs shuffled together", "{n} Kartenspielen, zusammengemischt", n=r.decks))
+    text = w("{title} is a patience for one player with {packs}. The aim: bring all "
              "{cards} cards onto {foundations} foundations of thirteen cards each.",
-             "{title} ist eine Patience für eine Person mit {packs}, zusammengemischt. Das Ziel: alle "
+             "{title} ist eine Patience für eine Person mit {packs}. Das Ziel: alle "
              "{cards} Karten auf {foundations} Zielstapel zu je dreizehn Karten bringen.",
              title=title, packs=packs, cards=r.card_count, foundations=r.foundation_count)
     note = w("This game changes some rule options; the rules below are the ones in play.",
@@ -142,19 +143,32 @@ def _goal(w: _Words, r: Rules, title: str, custom: bool) -> dict[str, Any]:
 
 
 def _layout(w: _Words, r: Rules) -> dict[str, Any]:
-    terrace = w("The terrace: {n} cards in an overlapping row, all face up. Only the end card that lies "
-                "on top may be played, and only onto a foundation; then the card under it comes free.",
-                "Die Terrasse: {n} offene Karten in einer überlappenden Reihe. Spielbar ist nur die "
-                "letzte Karte, die obenauf liegt, und nur auf einen Zielstapel; dann wird die Karte "
-                "darunter frei.", n=r.reserve)
+    if r.reserve == 0:
+        terrace = w("The terrace: none in these rules; no card is set aside.",
+                    "Die Terrasse: In diesen Regeln gibt es keine; keine Karte wird beiseitegelegt.")
+    elif r.reserve == 1:
+        terrace = w("The terrace: one face-up card, set aside. It may be played only onto a foundation.",
+                    "Die Terrasse: eine offene Karte, beiseitegelegt. Sie darf nur auf einen Zielstapel.")
+    else:
+        terrace = w("The terrace: {n} cards in an overlapping row, all face up. Only the end card that "
+                    "lies on top may be played, and only onto a foundation; then the card under it comes "
+                    "free.",
+                    "Die Terrasse: {n} offene Karten in einer überlappenden Reihe. Spielbar ist nur die "
+                    "letzte Karte, die obenauf liegt, und nur auf einen Zielstapel; dann wird die Karte "
+                    "darunter frei.", n=r.reserve)
     foundations = w("The foundations: {n} places that all start with a card of one rank, the base rank, "
                     "and climb from there.",
                     "Die Zielstapel: {n} Plätze, die alle mit einer Karte desselben Werts beginnen, dem "
                     "Basiswert, und von dort aufsteigen.", n=r.foundation_count)
-    tableau = w("The tableau: {n} piles that start with one face-up card each. Only the top card of a "
-                "pile can move.",
-                "Die Auslage: {n} Stapel mit anfangs je einer offenen Karte. Nur die oberste Karte eines "
-                "Stapels kann ziehen.", n=r.piles)
+    if r.piles == 1:
+        tableau = w("The tableau: one pile that starts with one face-up card. Only its top card can move.",
+                    "Die Auslage: ein Stapel mit anfangs einer offenen Karte. Nur seine oberste Karte kann "
+                    "ziehen.")
+    else:
+        tableau = w("The tableau: {n} piles that start with one face-up card each. Only the top card of "
+                    "a pile can move.",
+                    "Die Auslage: {n} Stapel mit anfangs je einer offenen Karte. Nur die oberste Karte "
+                    "eines Stapels kann ziehen.", n=r.piles)
     stock = w("The stock and the waste: the rest of the cards, face down, turned one at a time onto the "
               "waste. The top card of the waste is in play.",
               "Vorrat und Abwurfstapel: der verdeckte Rest der Karten, Karte für Karte auf den "
@@ -177,10 +191,17 @@ def _base(w: _Words, r: Rules) -> dict[str, Any]:
                  "Zielstapel; die übrigen bleiben in der Auslage, und jeder leere Stapel bekommt eine "
                  "Karte aus dem Vorrat.", candidates=candidates, foundations=r.foundation_count)
         return _section("base", w("Choosing the base card", "Die Basiskarte wählen"), _p(text))
-    text = w("There is no choice: once each of the {piles} piles has its card, the next card of the pack "
-             "is turned up. It starts the first foundation and sets the base rank.",
-             "Es gibt keine Wahl: Sobald jeder der {piles} Stapel seine Karte hat, wird die nächste Karte "
-             "aufgedeckt. Sie beginnt den ersten Zielstapel und legt den Basiswert fest.", piles=r.piles)
+    if r.piles == 1:
+        text = w("There is no choice: once the pile has its card, the next card of the pack is turned "
+                 "up. It starts the first foundation and sets the base rank.",
+                 "Es gibt keine Wahl: Sobald der Stapel seine Karte hat, wird die nächste Karte "
+                 "aufgedeckt. Sie beginnt den ersten Zielstapel und legt den Basiswert fest.")
+    else:
+        text = w("There is no choice: once each of the {piles} piles has its card, the next card of the "
+                 "pack is turned up. It starts the first foundation and sets the base rank.",
+                 "Es gibt keine Wahl: Sobald jeder der {piles} Stapel seine Karte hat, wird die nächste "
+                 "Karte aufgedeckt. Sie beginnt den ersten Zielstapel und legt den Basiswert fest.",
+                 piles=r.piles)
     return _section("base", w("The base card", "Die Basiskarte"), _p(text))
 
 
