@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -250,19 +251,27 @@ def test_the_address_names_the_game_shown(api: Api, open_game: Any) -> None:
     assert page.evaluate("document.body.dataset.game") == shown
 
 
-def test_a_winnable_deal_found_after_the_dialog_closed_does_not_replace_the_game(
-    api: Api, open_game: Any
-) -> None:
-    """The search takes seconds: the form says it searches; a player who
-    closed the New game dialog meanwhile and played on keeps that game."""
-    game = api.new(variant="terrace", deal_number=7)  # no move yet: no Leave question
+def _searching(api: Api, open_game: Any, start: Callable[[Any], None]) -> tuple[dict[str, Any], Any]:
+    """A game with no move yet (no Leave question) whose page has asked for
+    a new winnable deal (``start`` presses Start), the answer held back
+    2.5 s: the game and the page, the form saying it searches."""
+    game = api.new(variant="terrace", deal_number=7)
     page = open_game(game, reduced_motion="reduce")
     delay(page, "/api/games$", 2500)
     page.locator("#btn-new").click()
     page.wait_for_selector("#dlg-new[open]")
     page.locator("#new-winnable").check()
-    page.locator("#new-start").click()
+    start(page)
     page.locator("#dlg-new .form-error", has_text="Looking for a deal the solver proves winnable").wait_for()
+    return game, page
+
+
+def test_a_winnable_deal_found_after_the_dialog_closed_does_not_replace_the_game(
+    api: Api, open_game: Any
+) -> None:
+    """The search takes seconds: the form says it searches; a player who
+    closed the New game dialog meanwhile and played on keeps that game."""
+    game, page = _searching(api, open_game, lambda page: page.locator("#new-start").click())
     page.locator("#dlg-new button.close").click()
     top(page, "t1").click()
     moves_seen(page, 1)
@@ -275,15 +284,11 @@ def test_escape_closes_the_new_game_dialog_while_it_searches(api: Api, open_game
     """Start goes off while the deal is searched for: the focus waits on
     the dialog's close button, Escape closes the dialog, and no key of the
     board acts on the game behind it meanwhile."""
-    game = api.new(variant="terrace", deal_number=7)
-    page = open_game(game, reduced_motion="reduce")
-    delay(page, "/api/games$", 2500)
-    page.locator("#btn-new").click()
-    page.wait_for_selector("#dlg-new[open]")
-    page.locator("#new-winnable").check()
-    page.locator("#new-start").focus()
-    page.keyboard.press("Enter")
-    page.locator("#dlg-new .form-error", has_text="Looking for a deal").wait_for()
+    def start_by_key(page: Any) -> None:
+        page.locator("#new-start").focus()
+        page.keyboard.press("Enter")
+
+    game, page = _searching(api, open_game, start_by_key)
     assert page.evaluate("document.activeElement.matches('#dlg-new button.close')")
     page.evaluate("document.activeElement.blur()")  # the focus on the page's body: still the dialog's keys
     page.keyboard.press("1")  # no pile is selected behind the dialog
