@@ -575,6 +575,14 @@ def test_cross_site_writes_are_refused(client: TestClient, store: GameStore) -> 
     assert ok.status_code == 201
 
 
+@pytest.mark.parametrize("sites", [["cross-site", "same-origin"], ["cross-site, same-origin"], ["evil"]])
+def test_a_fetch_site_no_browser_sends_counts_as_cross_site(client: TestClient, sites: list[str]) -> None:
+    """Two headers, a list, an unknown value: refused, for a read too."""
+    headers = [("sec-fetch-site", site) for site in sites]
+    assert client.get("/api/stats", headers=headers).status_code == 403
+    assert client.post("/api/games", json={}, headers=headers).status_code == 403
+
+
 def test_security_headers_everywhere(client: TestClient) -> None:
     for response in (
         client.get("/"),

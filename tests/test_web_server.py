@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from terrace.web.protocol import HEAD_BYTES, HEAD_SECONDS
+from terrace.web.protocol import CLIENT_CONNECTIONS, HEAD_BYTES, HEAD_SECONDS
 from terrace.web.security import TOKEN_COOKIE
 from web_support import started_server
 
@@ -228,6 +228,36 @@ def test_a_request_head_is_bounded_in_size_and_time() -> None:
         assert HEAD_SECONDS - 0.5 < time.monotonic() - started < HEAD_SECONDS + 5
         silent.close()
         partial.close()
+        server.stop()
+        assert "Traceback" not in server.stderr()
+
+
+def test_one_client_cannot_hold_the_servers_connections() -> None:
+    """Remote mode, no token: a refusal closes its connection, and one
+    address may hold CLIENT_CONNECTIONS connections at most (more close as
+    they open), so the player's requests still find a place."""
+    with started_server("--remote", "--host", "127.0.0.1") as server:
+        host = urlsplit(server.url).netloc
+        asking = _connect(server.url)
+        asking.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        answer = _read_all(asking)  # (returns once the server closed the connection)
+        assert answer.startswith(b"HTTP/1.1 401 ") and b"connection: close" in answer.lower()
+        asking.close()
+        held = [_connect(server.url) for _ in range(CLIENT_CONNECTIONS)]
+        time.sleep(0.3)
+        extra = _connect(server.url)
+        extra.settimeout(5)
+        assert _read_all(extra) == b""  # closed at once, long before the head's deadline
+        extra.close()
+        for sock in held[:4]:
+            sock.close()
+        time.sleep(0.3)
+        again = _connect(server.url)
+        again.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        assert _read_all(again).startswith(b"HTTP/1.1 401 ")  # a place again: answered
+        again.close()
+        for sock in held[4:]:
+            sock.close()
         server.stop()
         assert "Traceback" not in server.stderr()
 

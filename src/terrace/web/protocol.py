@@ -1,5 +1,6 @@
 """The HTTP protocol the server speaks: uvicorn's h11 protocol with a
-deadline for a request's head and a bound on its size.
+deadline for a request's head, a bound on its size, and a bound on the
+connections one client address holds.
 
 uvicorn's default parser (httptools, when installed) accepts request
 headers of any size, and neither parser times out a connection that never
@@ -14,6 +15,7 @@ is answered 400 at once); a request body has its own deadline in the app
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from typing import Any
 
 import h11
@@ -24,15 +26,31 @@ HEAD_SECONDS = 10.0
 opens, and again from the end of each answer (keep-alive)."""
 HEAD_BYTES = 16 * 1024
 """Largest request head (request line and headers) accepted."""
+CLIENT_CONNECTIONS = 32
+"""Most connections one address may hold open at once; more are closed as
+they open. A browser opens six at most, and the server's own limit
+(:data:`terrace.web.server.MAX_CONNECTIONS`) is shared by every client, so
+one client on the network, token or not, cannot take all of it."""
+
+_open_from: Counter[str] = Counter()
+"""Open connections per client address (the server runs one event loop)."""
 
 
 class GuardedH11Protocol(H11Protocol):
     """h11 with a deadline on each request's head (see the module)."""
 
     _head_timer: asyncio.TimerHandle | None = None
+    _address: str | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        address = self.client[0] if self.client else None
+        if address is not None and _open_from[address] >= CLIENT_CONNECTIONS:
+            transport.close()
+            return
+        if address is not None:
+            _open_from[address] += 1
+            self._address = address
         self._bound_head_size()
         self._await_head()
 
@@ -66,6 +84,11 @@ class GuardedH11Protocol(H11Protocol):
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
+        if self._address is not None:
+            _open_from[self._address] -= 1
+            if _open_from[self._address] <= 0:
+                del _open_from[self._address]
+            self._address = None
         super().connection_lost(exc)
 
     def _waiting_for_head(self) -> bool:

@@ -37,6 +37,8 @@ from terrace.refusals import Reason
 from terrace.web.i18n import WebRefusal, refusal_json
 from terrace.web.numbers import whole_number
 
+FETCH_SITES = frozenset({"same-origin", "same-site", "cross-site", "none"})
+"""The values of ``Sec-Fetch-Site`` a browser sends."""
 MAX_BODY = 16 * 1024
 """The largest request body accepted, in bytes (a move is a few dozen)."""
 
@@ -198,7 +200,12 @@ class SecurityMiddleware:
             if entry is not None:
                 return entry
         path: str = scope["path"]
-        site = headers.get("sec-fetch-site", ["same-origin"])[-1]
+        # (a browser sends one of four values once; anything else, or two,
+        # is no browser of this page: treated as cross-site)
+        sites = headers.get("sec-fetch-site", ["same-origin"])
+        site = sites[0].strip().lower() if len(sites) == 1 else "cross-site"
+        if site not in FETCH_SITES:
+            site = "cross-site"
         method = scope["method"]
         if method in ("GET", "HEAD", "OPTIONS"):
             if path.startswith("/api/") and site == "cross-site":
@@ -234,7 +241,10 @@ class SecurityMiddleware:
             ]
         if _equal(cookies.get(TOKEN_COOKIE, ""), self.token):
             return None
-        return _refused(TOKEN_NEEDED, scope)
+        # (the connection is closed after the answer: one without the token
+        # cannot keep it open, holding a place the player needs)
+        status, body, extra = _refused(TOKEN_NEEDED, scope)
+        return status, body, [*extra, (b"connection", b"close")]
 
 
 def _same_site_path(scope: Scope) -> str:
