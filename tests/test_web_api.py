@@ -712,3 +712,14 @@ def test_a_revision_that_is_not_a_count_is_refused(client: TestClient, revision:
     response = move(client, game, "c1", revision=revision)
     assert response.status_code == 400
     assert response.json()["code"] == "revision-not-count"
+
+
+def test_an_address_with_a_slash_too_many_is_unknown(client: TestClient) -> None:
+    for path in ("/api/stats/", "/api/games/"):
+        answer = client.get(path, follow_redirects=False)
+        assert answer.status_code == 404 and answer.json()["code"] == "not-found"
+
+
+def test_no_current_game_is_not_stored_by_a_cache(client: TestClient) -> None:
+    answer = client.get("/api/games/current")
+    assert answer.status_code == 204 and answer.headers["cache-control"] == "no-store"

@@ -388,3 +388,12 @@ def test_the_token_opens_only_when_given_once_or_in_its_own_cookie() -> None:
     assert _guarded([host, ("cookie", "terrace_token=s3cret")], "GET", token="s3cret") == 200
     assert _guarded([host, ("cookie", "terrace_token=guess")], "GET", token="s3cret") == 401
     assert _guarded([host, ("cookie", "terrace_token=")], "GET", token="s3cret") == 401
+
+
+def test_an_ipv6_address_given_in_its_long_form_matches_the_short_one() -> None:
+    """The link printed for --host fd00:0:0:0:0:0:0:2 opens: a browser sends
+    the address in its shortest form."""
+    hosts = ("fd00:0:0:0:0:0:0:2",)
+    assert _guarded([("host", "[fd00::2]:8743")], "GET", hosts=hosts) == 200
+    assert _guarded([("host", "[fd00:0:0:0:0:0:0:2]:8743")], "GET", hosts=hosts) == 200
+    assert _guarded([("host", "[fd00::3]:8743")], "GET", hosts=hosts) == 421

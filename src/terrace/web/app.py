@@ -112,6 +112,7 @@ def create_app(
             Exception: server_error,
         },
     )
+    app.router.redirect_slashes = False  # (an address with a slash too many is unknown: 404, not a redirect)
     app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts, token=token)
     app.state.game = game
     return app

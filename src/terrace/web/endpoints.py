@@ -206,7 +206,7 @@ class WebGame:
     async def current(self, request: Request) -> Response:
         game = await run_in_threadpool(self.store.latest_unfinished)
         if game is None:
-            return Response(status_code=204)
+            return Response(status_code=204, headers={"cache-control": "no-store"})  # (as every answer)
         self.clock.seen(game.id)
         return json_response(game_json(game, game.board()))
 

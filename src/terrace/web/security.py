@@ -140,8 +140,21 @@ def same_origin(origin: str, scheme: str, host: str) -> bool:
 
 
 def _normal_host(name: str) -> str:
+    """A host as the Host check compares it: lower case, an IPv6 address
+    without brackets and in its shortest form (``fd00:0:0:0:0:0:0:2`` is
+    ``fd00::2``, as a browser writes it).
+
+    >>> _normal_host("[FD00:0:0:0:0:0:0:2]"), _normal_host("Example.LAN")
+    ('fd00::2', 'example.lan')
+    """
     name = name.strip().lower()
-    return name[1:-1] if name.startswith("[") and name.endswith("]") else name
+    name = name[1:-1] if name.startswith("[") and name.endswith("]") else name
+    if ":" in name:
+        try:
+            return ipaddress.IPv6Address(name).compressed
+        except ValueError:
+            return name
+    return name
 
 
 class SecurityMiddleware:

@@ -123,9 +123,10 @@ def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool) -> None:
             pool.closing.set()
             super().handle_exit(sig, frame)
 
-    # (uvicorn counts the connection asking among the open ones: one more)
+    # (uvicorn counts the connection asking among the open ones: one more;
+    # no proxy stands before the game, so X-Forwarded-* is never believed)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=1, http=GuardedH11Protocol,
+                            timeout_graceful_shutdown=1, http=GuardedH11Protocol, proxy_headers=False,
                             h11_max_incomplete_event_size=HEAD_BYTES, limit_concurrency=MAX_CONNECTIONS + 1)
     try:
         Server(config).run(sockets=[sock])
