@@ -232,28 +232,58 @@ def test_a_request_head_is_bounded_in_size_and_time() -> None:
         assert "Traceback" not in server.stderr()
 
 
-def test_one_client_cannot_hold_the_servers_connections() -> None:
-    """Remote mode, no token: a refusal closes its connection, and one
-    address may hold CLIENT_CONNECTIONS connections at most (more close as
-    they open), so the player's requests still find a place."""
+def _network_address() -> str | None:
+    """This machine's address on its network (not loopback), if it has one."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # (no packet is sent: it only picks the outgoing address)
+        address: str = probe.getsockname()[0]
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") else address
+
+
+def test_a_request_without_the_token_closes_its_connection() -> None:
     with started_server("--remote", "--host", "127.0.0.1") as server:
         host = urlsplit(server.url).netloc
         asking = _connect(server.url)
+        asking.settimeout(5)  # (the server closes it at once, long before the head's deadline)
         asking.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
-        answer = _read_all(asking)  # (returns once the server closed the connection)
+        answer = _read_all(asking)
         assert answer.startswith(b"HTTP/1.1 401 ") and b"connection: close" in answer.lower()
         asking.close()
-        held = [_connect(server.url) for _ in range(CLIENT_CONNECTIONS)]
+        server.stop()
+
+
+def test_one_machine_on_the_network_cannot_hold_the_servers_connections() -> None:
+    """One address other than this computer's own may hold
+    CLIENT_CONNECTIONS connections at most (more close as they open), so
+    the player's requests still find a place."""
+    address = _network_address()
+    if address is None:
+        pytest.skip("this machine has no network address besides loopback")
+    with started_server("--remote", "--host", "0.0.0.0") as server:
+        port = urlsplit(server.url).port
+        url = f"http://{address}:{port}/"
+        held = [_connect(url) for _ in range(CLIENT_CONNECTIONS)]
         time.sleep(0.3)
-        extra = _connect(server.url)
+        extra = _connect(url)
         extra.settimeout(5)
         assert _read_all(extra) == b""  # closed at once, long before the head's deadline
         extra.close()
+        local = _connect(f"http://127.0.0.1:{port}/")  # this computer's own: not bounded
+        local.sendall(f"GET /api/stats HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        local.settimeout(5)
+        assert local.recv(64).startswith(b"HTTP/1.1 401 ")
+        local.close()
         for sock in held[:4]:
             sock.close()
         time.sleep(0.3)
-        again = _connect(server.url)
-        again.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        again = _connect(url)
+        again.settimeout(5)
+        again.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {address}:{port}\r\n\r\n".encode())
         assert _read_all(again).startswith(b"HTTP/1.1 401 ")  # a place again: answered
         again.close()
         for sock in held[4:]:

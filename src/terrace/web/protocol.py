@@ -15,6 +15,7 @@ is answered 400 at once); a request body has its own deadline in the app
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 from collections import Counter
 from typing import Any
 
@@ -27,10 +28,12 @@ opens, and again from the end of each answer (keep-alive)."""
 HEAD_BYTES = 16 * 1024
 """Largest request head (request line and headers) accepted."""
 CLIENT_CONNECTIONS = 32
-"""Most connections one address may hold open at once; more are closed as
-they open. A browser opens six at most, and the server's own limit
-(:data:`terrace.web.server.MAX_CONNECTIONS`) is shared by every client, so
-one client on the network, token or not, cannot take all of it."""
+"""Most connections one address on the network may hold open at once; more
+are closed as they open. A browser opens six at most, and the server's own
+limit (:data:`terrace.web.server.MAX_CONNECTIONS`) is shared by every
+client, so one machine on the network, token or not, cannot take all of
+it. This computer's own addresses (loopback) are not bounded: a program
+here can do anything the player can anyway."""
 
 _open_from: Counter[str] = Counter()
 """Open connections per client address (the server runs one event loop)."""
@@ -44,7 +47,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        address = self.client[0] if self.client else None
+        address = self.client[0] if self.client and not _loopback(self.client[0]) else None
         if address is not None and _open_from[address] >= CLIENT_CONNECTIONS:
             transport.close()
             return
@@ -103,6 +106,18 @@ class GuardedH11Protocol(H11Protocol):
         self._head_timer = None
         if self._waiting_for_head() and not self.transport.is_closing():
             self.transport.close()
+
+
+def _loopback(address: str) -> bool:
+    """True for this computer's own addresses (``127.0.0.1``, ``::1``).
+
+    >>> _loopback("127.0.0.1"), _loopback("::1"), _loopback("192.168.1.9"), _loopback("not an address")
+    (True, True, False, False)
+    """
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 def head_size(request: h11.Request) -> int:
