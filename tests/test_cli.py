@@ -424,3 +424,30 @@ def test_sigterm_stops_a_long_solve_as_ctrl_c_does(command: list[str], tmp_path:
     assert process.returncode == 143, stderr
     assert stderr.strip().splitlines()[-1] == "stopped: terminated (SIGTERM)"
     assert stdout == "" and "Traceback" not in stderr
+
+
+def test_survey_runs_no_more_processes_than_cores(tmp_path: Path) -> None:
+    """A deal's budget is wall-clock time: --jobs beyond the cores would
+    starve every deal and store unknowns a later survey would reuse."""
+    result = run("survey", "-v", "falling-star", "--deals", "3-3", "--jobs", "256", "--max-seconds", "2",
+                 "--verdicts-db", str(tmp_path / "v.sqlite3"), "--json")
+    assert result.exit_code == 0, result.output
+    assert "--jobs 256: this machine runs" in result.stderr
+    assert json.loads(result.stdout)["deals"] == 1
+
+
+def test_a_winnable_search_that_reaches_the_last_deal_is_no_usage_error(tmp_path: Path) -> None:
+    from terrace.deal import MAX_DEAL_NUMBER
+
+    lost_at_start = ["--decks", "1", "--piles", "1", "--reserve", "50", "--candidates", "0"]
+    result = run("deal", "--winnable", *lost_at_start, "-n", str(MAX_DEAL_NUMBER - 1),
+                 "--total-seconds", "5", "--verdicts-db", str(tmp_path / "w.sqlite3"))
+    assert result.exit_code == 1, result.output
+    assert "to the last one" in result.output and "Usage:" not in result.output
+
+
+def test_a_damaged_database_is_said_in_one_line() -> None:
+    from terrace.storage.files import damaged
+
+    error = damaged("v.sqlite3", "*** in database main ***\nOn tree page 3 cell 19: bad")
+    assert "\n" not in str(error) and "main *** On tree page 3" in str(error)

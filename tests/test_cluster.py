@@ -156,7 +156,8 @@ def test_cli_json_is_the_same_on_a_local_cluster(tmp_path: Path) -> None:
 def test_cli_refuses_bad_schedulers(tmp_path: Path) -> None:
     db = str(tmp_path / "v.sqlite3")
     for extra in (["--scheduler", "local:0"], ["--scheduler", "local:x"], ["--scheduler", "http://a:1"],
-                  ["--scheduler", "tcp://host"], ["--scheduler", "local:2", "--jobs", "2"]):
+                  ["--scheduler", "tcp://host"], ["--scheduler", "local:2", "--jobs", "2"],
+                  ["--scheduler", "tcp://[::1"], ["--scheduler", "tcp://::1:8786"]):
         out = CliRunner().invoke(main, ["survey", "--deals", "1-2", "--verdicts-db", db, *extra])
         assert out.exit_code == 2, (extra, out.output)
     assert not Path(db).exists()

@@ -22,6 +22,7 @@ from terrace.cli.options import (
     verdicts_db_options,
 )
 from terrace.errors import TerraceError
+from terrace.refusals import Refusal
 from terrace.variants import VARIANTS
 
 
@@ -65,6 +66,8 @@ def deal(
         except VerdictCacheError as error:
             raise click.ClickException(str(error)) from None
         except TerraceError as error:
+            if error.code is Refusal.NO_WINNABLE_TO_LAST:  # (a search's result, not a usage error)
+                raise click.ClickException(str(error)) from None
             raise click.UsageError(str(error)) from None
         click.echo(f"# deal number {found}", err=True)
         number = found

@@ -151,7 +151,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
 @click.option("--samples", type=WholeNumber(), default=None, help=SAMPLES_HELP)
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True, help="Seed of the players' games.")
 @click.option("--jobs", "-j", type=WholeNumber(1, MAX_JOBS), default=None,
-              help="Worker processes (default: all cores).")
+              help="Worker processes (default, and at most: all cores).")
 @click.option("--max-seconds", type=Seconds(), default=None,
               help="Budget per deal (default: 10 for perfect, 1800 for fair, 60 for greedy and random).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
@@ -187,7 +187,14 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         raise click.UsageError(str(error)) from None
     if not as_json:
         _check_writable(Path(out).expanduser())  # before hours of solving, not after
-    jobs = jobs or os.cpu_count() or 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if jobs is not None and jobs > cores:
+        # (a deal's budget is wall-clock time: more processes than cores
+        # would give each deal a share of a core, and store starved unknowns
+        # that later surveys of the same budget would take as they are)
+        click.echo(f"--jobs {jobs}: this machine runs {cores} at once; using {cores}", err=True)
+        jobs = cores
+    jobs = jobs or cores
     name = preset_name(rules) or "custom"
     store = VerdictStore(chosen_verdicts_db(verdicts_db, old_db))
     total = last - first + 1

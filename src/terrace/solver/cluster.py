@@ -78,7 +78,8 @@ scheduler never holds a whole million-deal survey."""
 INSTALL_HINT = ("surveys on a cluster need Dask's distributed: install the extra with"
                 "  pip install 'terrace[cluster]'")
 
-_ADDRESS = re.compile(r"^tcp://[A-Za-z0-9._\-\[\]:]+:\d{1,5}$")
+_ADDRESS = re.compile(r"^tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._\-]+):\d{1,5}$")
+"""``tcp://HOST:PORT``: a name or IPv4 address, or an IPv6 address in brackets."""
 
 CONNECT_SECONDS = 30.0
 """How long the scheduler may take to answer (a listener that is not a Dask

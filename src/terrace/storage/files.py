@@ -71,7 +71,9 @@ class Header:
 
 
 def damaged(name: str, why: str) -> DatabaseFileError:
-    """The error for a database file that is damaged."""
+    """The error for a database file that is damaged (one line: SQLite's
+    own report may have several)."""
+    why = " ".join(why.split())
     return DatabaseFileError(
         f"{name} is damaged ({why}); it was left untouched: restore a backup, "
         "or move it away to start a new database"
