@@ -596,6 +596,51 @@ def test_sigterm_stops_a_local_survey_and_its_workers(tmp_path: Path) -> None:
             and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"] == []
 
 
+def _parents() -> dict[int, int]:
+    """Every process's parent (Linux's /proc)."""
+    import os
+
+    found: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                found[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def test_a_survey_whose_worker_dies_ends_with_one_clear_line(tmp_path: Path) -> None:
+    """A worker killed (by hand, or by the kernel for its memory) lost its
+    deal: the survey used to wait for it for ever. It ends at once, saying
+    what happened, where the verdicts so far are, and how to go on."""
+    import os
+    import signal
+    import subprocess
+
+    command = [str(Path(sys.executable).parent / "terrace"), "survey", "-v", "admirals-patience",
+               "--deals", "101-106", "--jobs", "2", "--max-seconds", "3", "--db", str(tmp_path / "v.sqlite3"),
+               "--json"]
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    survey = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    workers: list[int] = []
+    for _ in range(400):  # the pool's workers (children of the fork server) have started
+        parents = _parents()
+        servers = [pid for pid, parent in parents.items() if parent == survey.pid]
+        workers = [pid for pid, parent in parents.items() if parent in servers]
+        if len(workers) >= 2:
+            break
+        time.sleep(0.05)
+    assert workers, "no worker started"
+    time.sleep(1)  # solving
+    os.kill(workers[0], signal.SIGKILL)
+    _, err = survey.communicate(timeout=60)
+    text = err.decode()
+    assert survey.returncode == 1, text[-2000:]
+    assert "a worker process died" in text and "the same command goes on from there" in text
+    assert "Traceback" not in text
+
+
 def test_ctrl_c_stops_a_survey_with_one_line_and_no_traceback_from_its_workers(tmp_path: Path) -> None:
     """Ctrl+C reaches the whole process group: the pool's workers ignore it
     (they printed tracebacks), and the survey stops as its own process says."""

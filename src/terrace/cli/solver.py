@@ -37,6 +37,7 @@ from terrace.solver.chart import ChartsUnavailableError, charts_available, surve
 from terrace.solver.fair import FairSettings
 from terrace.solver.players import PLAYERS, player_key, player_settings
 from terrace.solver.survey import (
+    WorkerDiedError,
     markdown_table,
     now,
     parse_range,
@@ -244,6 +245,13 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                     seed=seed)
         except ClusterError as error:
             raise click.ClickException(str(error)) from None
+        except WorkerDiedError as error:
+            done = sum(counts.values())
+            store.close()
+            raise click.ClickException(
+                f"{error}: the {done:,} {'deal' if done == 1 else 'deals'} solved in this run "
+                f"{'is' if done == 1 else 'are'} stored in {store.path}; the same command goes on from there"
+            ) from None
         except KeyboardInterrupt as stop:
             done = sum(counts.values())
             click.echo("", err=True)

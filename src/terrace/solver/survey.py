@@ -107,7 +107,7 @@ def run_survey(
             # (no more workers than deals: each one costs a process start)
             pool = _worker_context().Pool(min(jobs, len(todo)), initializer=ignore_interrupts,
                                           maxtasksperchild=50)
-        results = pool.imap_unordered(run_job, jobs_list)
+        results = _watched(pool, pool.imap_unordered(run_job, jobs_list))
     try:
         for number, verdict, kb in results:
             store.put(rules, number, verdict, key)
@@ -120,6 +120,38 @@ def run_survey(
             pool.terminate()
             pool.join()
     return known, peak
+
+
+class WorkerDiedError(RuntimeError):
+    """A worker process of a local survey died: the verdicts stored so far
+    stay, and the same survey run again goes on from them."""
+
+
+WATCH_SECONDS = 0.5
+"""How often a survey waiting for its workers looks whether one died."""
+
+
+def _watched(pool: Any, results: Any) -> Iterator[tuple[int, Verdict, int]]:
+    """The results of ``pool.imap_unordered``, ending in
+    :class:`WorkerDiedError` when a worker dies otherwise than by finishing
+    its share of deals (killed, or by the kernel for its memory): the pool
+    replaces it, but its deal is lost, and the survey waited for ever. (The
+    pool lists its worker processes only in ``_pool``; a worker that ended
+    is dropped from it, so every worker seen is kept here, with its exit
+    code.)"""
+    seen: dict[int, Any] = {}
+    while True:
+        for process in list(getattr(pool, "_pool", [])):
+            seen.setdefault(id(process), process)
+        try:
+            yield results.next(timeout=WATCH_SECONDS)
+        except StopIteration:
+            return
+        except multiprocessing.TimeoutError:
+            if any(process.exitcode not in (None, 0) for process in seen.values()):
+                raise WorkerDiedError(
+                    "a worker process died (killed, or out of memory) before it gave its deal's verdict"
+                ) from None
 
 
 def ignore_interrupts() -> None:
