@@ -252,3 +252,6 @@ def test_a_deal_made_directly_with_something_that_is_no_card_is_refused(bad: obj
 def test_a_deal_made_directly_from_a_list_is_its_number() -> None:
     cards = list(shuffled_pack(1, 2))
     assert Board(Rules(), Deal(cards, 1)).status.value == "choosing"  # type: ignore[arg-type]
+    deal = Deal(cards, 1)  # type: ignore[arg-type]
+    cards.reverse()  # (the list changed afterwards: the deal does not)
+    assert deal == Deal.from_number(1, Rules()) and hash(deal) == hash(Deal.from_number(1, Rules()))

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sqlite3
 import sys
 import time
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
 from click.testing import CliRunner
@@ -26,6 +27,10 @@ from terrace.solver.survey import summarise, wilson_interval
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.solver.winnable import next_winnable_deal
 from terrace.variants import get_rules
+
+TWO_CORES = pytest.mark.skipif(
+    len(os.sched_getaffinity(0)) < 2, reason="a survey runs no pool of workers on one core"
+)
 
 NO_PRUNING = Options(canonical=False, safe_moves=False, dead_reserve=False)
 
@@ -556,6 +561,7 @@ def test_best_line_leads_to_the_most_cards_up() -> None:
         assert sum(len(f) for f in copy.foundations) == search.best_found > 1
 
 
+@TWO_CORES
 def test_sigterm_stops_a_local_survey_and_its_workers(tmp_path: Path) -> None:
     import os
     import signal
@@ -596,6 +602,45 @@ def test_sigterm_stops_a_local_survey_and_its_workers(tmp_path: Path) -> None:
             and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"] == []
 
 
+def test_the_watch_of_a_surveys_workers_keeps_no_finished_one_and_tells_a_killed_one() -> None:
+    """Read, never polled (the pool's thread polls); a worker that ended
+    well is let go (its pipes close), one killed ends the survey."""
+    import multiprocessing
+    from types import SimpleNamespace
+
+    from terrace.solver.survey import WorkerDiedError, _watched
+
+    class Results:
+        def __init__(self, answers: list[Any]) -> None:
+            self.answers = answers
+
+        def next(self, timeout: float) -> Any:
+            answer = self.answers.pop(0)
+            if isinstance(answer, BaseException):
+                raise answer
+            return answer
+
+    class Worker:  # (as a pool's Process: its exit code kept by its Popen)
+        def __init__(self, code: int | None) -> None:
+            self._popen = SimpleNamespace(returncode=code)
+
+        @property
+        def exitcode(self) -> int:
+            raise AssertionError("polled: the pool's own thread may lose the exit code")
+
+    pool = SimpleNamespace(_pool=[Worker(0)])
+    answers = [(1, "v", 0), multiprocessing.TimeoutError(), (2, "w", 0), StopIteration()]
+    watched = _watched(pool, Results(answers))
+    assert next(watched) == (1, "v", 0)
+    pool._pool = []  # (ended after its 50 deals: the pool dropped it)
+    assert next(watched) == (2, "w", 0)
+    assert watched.gi_frame is not None and watched.gi_frame.f_locals["running"] == {}  # let go
+    assert list(watched) == []
+    killed = Worker(-9)
+    with pytest.raises(WorkerDiedError, match="a worker process died"):
+        list(_watched(SimpleNamespace(_pool=[killed]), Results([multiprocessing.TimeoutError()])))
+
+
 def _parents() -> dict[int, int]:
     """Every process's parent (Linux's /proc)."""
     import os
@@ -610,6 +655,7 @@ def _parents() -> dict[int, int]:
     return found
 
 
+@TWO_CORES
 def test_a_survey_whose_worker_dies_ends_with_one_clear_line(tmp_path: Path) -> None:
     """A worker killed (by hand, or by the kernel for its memory) lost its
     deal: the survey used to wait for it for ever. It ends at once, saying

@@ -286,6 +286,25 @@ def test_a_backup_of_a_state_the_game_here_passed_through_adds_nothing(store: Sq
     assert added and kept == "stranger" and len(store.game_ids()) == 2
 
 
+def test_a_backup_imported_then_played_otherwise_is_already_here_when_imported_again(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    """An import logs no moves: the moves it brought are the line's first
+    ones while nothing since took moves back below them."""
+    record = golden("terrace-won")
+    with open_store(tmp_path / "other.sqlite") as other:
+        game = start(other, record)
+        play(other, game, record.moves[:6])
+        backup = json.dumps([export_record(other.get(game.id))])
+    [(here, added)] = store.add_games(read_games(backup))
+    assert added
+    board = undo(store, store.get(here), 2)
+    elsewhere = next(str(m) for m in board.legal_moves if str(m) != record.moves[4])
+    play(store, store.get(here), [elsewhere])
+    assert store.add_games(read_games(backup)) == [(here, False)]
+    assert store.game_ids() == [here]
+
+
 def test_add_games_is_all_or_nothing(store: SqliteStore) -> None:
     good = finish(MemoryStore(), "terrace-won")
     bad = finish(MemoryStore(), "terrace-lost")

@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import suppress
 from dataclasses import dataclass
 
 from terrace.cards import (
@@ -122,6 +123,12 @@ class Deal:
 
     cards: tuple[Card, ...]
     number: int | None = None
+
+    def __post_init__(self) -> None:
+        # (cards given as a list are kept as a tuple: a deal never changes, and hashes)
+        if not isinstance(self.cards, tuple):
+            with suppress(TypeError):  # (not even a sequence: check() says so)
+                object.__setattr__(self, "cards", tuple(self.cards))
 
     @classmethod
     def from_number(cls, number: int, rules: Rules) -> Deal:

@@ -136,22 +136,29 @@ def _watched(pool: Any, results: Any) -> Iterator[tuple[int, Verdict, int]]:
     :class:`WorkerDiedError` when a worker dies otherwise than by finishing
     its share of deals (killed, or by the kernel for its memory): the pool
     replaces it, but its deal is lost, and the survey waited for ever. (The
-    pool lists its worker processes only in ``_pool``; a worker that ended
-    is dropped from it, so every worker seen is kept here, with its exit
-    code.)"""
-    seen: dict[int, Any] = {}
+    pool lists its worker processes only in ``_pool``, and drops one that
+    ended; so each is kept here until its exit code, read as the pool's own
+    thread left it, says how it ended: never polled from here, which could
+    take the code from that thread, and never kept once it ended well, which
+    would keep its pipes open.)"""
+    running: dict[int, Any] = {}
     while True:
         for process in list(getattr(pool, "_pool", [])):
-            seen.setdefault(id(process), process)
+            running.setdefault(id(process), process)
         try:
             yield results.next(timeout=WATCH_SECONDS)
         except StopIteration:
             return
         except multiprocessing.TimeoutError:
-            if any(process.exitcode not in (None, 0) for process in seen.values()):
-                raise WorkerDiedError(
-                    "a worker process died (killed, or out of memory) before it gave its deal's verdict"
-                ) from None
+            for key, process in list(running.items()):
+                code = getattr(getattr(process, "_popen", None), "returncode", None)
+                if code is None:
+                    continue
+                if code != 0:
+                    raise WorkerDiedError(
+                        "a worker process died (killed, or out of memory) before it gave its deal's verdict"
+                    ) from None
+                del running[key]
 
 
 def ignore_interrupts() -> None:

@@ -17,9 +17,9 @@ notes.txt is not a Terrace database (not an SQLite file); it was left untouched
 
 from __future__ import annotations
 
+import errno
 import sqlite3
 import stat
-from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -207,8 +207,11 @@ def remove_new_side_files(path: Path, before: set[str]) -> None:
         if suffix not in before:
             # (on a read-only file system none was made, and removing says so:
             # the refusal that closed the database is what the caller reports)
-            with suppress(OSError):
+            try:
                 Path(f"{path}{suffix}").unlink(missing_ok=True)
+            except OSError as error:
+                if error.errno != errno.EROFS:
+                    raise
 
 
 def is_busy(error: sqlite3.Error) -> bool:

@@ -185,6 +185,49 @@ def _holds(stored: StoredGame, game: StoredGame) -> bool:
     return counts and won and given_up
 
 
+def _played_forward(events: list[Any], moves: list[str]) -> bool:
+    """True when the log, read from a creation or a restart on, shows the
+    game with exactly ``moves`` played at some time."""
+    played: list[str] | None = None
+    for action, move, count in events:
+        if action in ("create", "restart"):
+            played = []
+        elif action == "import":
+            played = None
+        elif played is None or not isinstance(count, int):
+            continue
+        elif action in ("move", "redo") and isinstance(move, str) and count == len(played) + 1:
+            played.append(move)
+        elif action == "undo" and count < len(played):
+            del played[count:]
+        elif action in ("move", "redo", "undo"):
+            played = None  # (a log that does not add up: nothing more is known from it)
+        if played == moves:
+            return True
+    return False
+
+
+def _played_backward(events: list[Any], played: list[str], moves: list[str]) -> bool:
+    """True when the log, read back from today's ``played`` moves, shows
+    the game with exactly ``moves`` played at some time: before a move or
+    a redo one move fewer, before an undo one more (the move it took back
+    is logged); it stops at an import, a restart or a creation."""
+    for action, move, count in reversed(events):
+        if played == moves:
+            return True
+        if action in ("create", "import", "restart"):
+            return False
+        if action in ("move", "redo"):
+            if count != len(played) or not played or played[-1] != move:
+                return False
+            played = played[:-1]
+        elif action == "undo":
+            if count != len(played) or not isinstance(move, str):
+                return False
+            played = [*played, move]
+    return played == moves
+
+
 def _readable_id(game_id: Any, raw: Any) -> bool:
     """True when a stored id is text that reads back as it is stored (an
     id with a byte that is not UTF-8 reads with U+FFFD, which finds
@@ -781,30 +824,16 @@ class SqliteStore:
     def _passed_through(self, conn: sqlite3.Connection, stored: StoredGame, moves: list[str]) -> bool:
         """True when the stored game holds ``moves`` in its line (played, or
         taken back and still to redo) or played exactly them at some time,
-        as its log of changes shows (an import's own moves are not in the
-        log: what was played before it is not known)."""
+        as its log of changes shows: forward from its creation (or a
+        restart), and backward from today to its last import (an import
+        logs no moves, so what came before it is not known)."""
         line = stored.line()
         if line[: len(moves)] == moves:
             return True
-        played: list[str] | None = None
-        for action, move, count in conn.execute(
+        events = conn.execute(
             "SELECT action, move, move_count FROM events WHERE game_id = ? ORDER BY id", (stored.id,)
-        ):
-            if action in ("create", "restart"):
-                played = []
-            elif action == "import":
-                played = None
-            elif played is None or not isinstance(count, int):
-                continue
-            elif action in ("move", "redo") and isinstance(move, str) and count == len(played) + 1:
-                played.append(move)
-            elif action == "undo" and count < len(played):
-                del played[count:]
-            elif action in ("move", "redo", "undo"):
-                played = None  # (a log that does not add up: nothing more is known from it)
-            if played == moves:
-                return True
-        return False
+        ).fetchall()
+        return _played_forward(events, moves) or _played_backward(events, list(stored.moves), moves)
 
     def _continued(self, conn: sqlite3.Connection, game: StoredGame) -> StoredGame | None:
         """The game stored under ``game``'s id when ``game`` continues it:
@@ -827,10 +856,11 @@ class SqliteStore:
     def add_games(self, games: Sequence[StoredGame]) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
         in one write transaction: every one or, on any error, none (the
-        games here already are found first, in a read). A game whose
-        id is taken by the same game (:func:`~terrace.storage.rows.same_game`:
-        same variant, rules, deal and creation time) changed here no earlier
-        than the record says is not stored again (restoring an older backup
+        games here already are found first, in a read). A game that a
+        stored game holds whole (:meth:`_already_here`: the same game, see
+        :func:`~terrace.storage.rows.same_game`, changed here no earlier,
+        that had the record's moves, with no count lower and the record's
+        win or giving up) is not stored again (restoring an older backup
         adds nothing). An older state of the same game that the record
         continues (played on elsewhere and brought back, nothing taken
         back) is brought up to the record's state in place, so that one

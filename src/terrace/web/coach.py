@@ -70,7 +70,8 @@ class CoachEndpoints:
         seconds = self.budgets.analysis
         report = await self.web.in_solver(request, coach_report, start, moves, seconds, budget=seconds)
         _describe(report, start, moves)
-        reopenable = game.given_up_at is None and board.status is Status.LOST and board.can_undo
+        reopenable = (game.given_up_at is None and game.won_at is None  # (a win is final)
+                      and board.status is Status.LOST and board.can_undo)
         if reopenable:
             await run_in_threadpool(self.web.store.mark_assisted, game.id)
         return json_response({**report, "assist": reopenable, "assisted": game.assisted or reopenable})

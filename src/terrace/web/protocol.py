@@ -109,15 +109,20 @@ class GuardedH11Protocol(H11Protocol):
 
 
 def _loopback(address: str) -> bool:
-    """True for this computer's own addresses (``127.0.0.1``, ``::1``).
+    """True for this computer's own addresses (``127.0.0.1``, ``::1``, and
+    ``::ffff:127.0.0.1``, as a socket listening on ``::`` sees 127.0.0.1).
 
-    >>> _loopback("127.0.0.1"), _loopback("::1"), _loopback("192.168.1.9"), _loopback("not an address")
-    (True, True, False, False)
+    >>> _loopback("127.0.0.1"), _loopback("::1"), _loopback("::ffff:127.0.0.1")
+    (True, True, True)
+    >>> _loopback("192.168.1.9"), _loopback("::ffff:192.168.1.9"), _loopback("not an address")
+    (False, False, False)
     """
     try:
-        return ipaddress.ip_address(address).is_loopback
+        ip = ipaddress.ip_address(address)
     except ValueError:
         return False
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return (mapped or ip).is_loopback
 
 
 def head_size(request: h11.Request) -> int:

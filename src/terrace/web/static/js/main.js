@@ -76,8 +76,12 @@ function sayMotions(motions, game) {
   if (!motions.length) return;
   // The base card chosen (or the choice redone): its card and what it means,
   // not the count of the cards that moved with it.
+  // (only the choice itself, played or redone: its card goes from a pile to
+  // the first foundation; an undo back to it moves other cards)
   const last = game.moves[game.moves.length - 1];
-  if (game.status !== "choosing" && last && last[0] === "c" && motions[0].to[0] === "f") {
+  const chosen = game.moves.length === 1 && last[0] === "c" && motions[0].from[0] === "t" && motions[0].to === "f1"
+    && !(game.can_redo && motions.length === 1);  // (a first move f1tN taken back looks alike, alone)
+  if (game.status !== "choosing" && chosen) {
     say(t("said.chosen", { card: cardName(motions[0].card) }));
     return;
   }
