@@ -131,6 +131,26 @@ def test_analysis_of_a_game_over_for_good_is_no_assist(client: TestClient, store
     assert stored.revision == revision and not stored.assisted
 
 
+def test_analysis_of_a_game_once_won_is_no_assist(client: TestClient, store: GameStore) -> None:
+    """Won, then taken back and played into a dead end: the analysis may
+    reopen nothing the win did not already settle (a win is final)."""
+    moves, losing = thrown_away()
+    board = Board.from_number(SMALL_DEAL, small_rules())
+    for text in moves[: losing - 1]:
+        board.push_text(text)
+    rest = [str(move) for move in solve(board, max_seconds=10).moves]
+    game = new_game(client, variant="terrace", options=SMALL, deal_number=SMALL_DEAL)
+    game = play(client, game, *moves[: losing - 1], *rest)
+    assert game["status"] == "won"
+    for _ in rest:
+        game = client.post(f"/api/games/{game['id']}/undo", json={}).json()
+    game = play(client, game, *moves[losing - 1:])
+    assert game["status"] == "lost" and game["won_at"] is not None
+    report = client.post(f"/api/games/{game['id']}/coach", json={}).json()
+    assert report["assist"] is False and report["assisted"] is False
+    assert not store.get(game["id"]).assisted
+
+
 def test_analysis_of_a_won_game(client: TestClient) -> None:
     line = WINNING_LINE
     game = new_game(client, variant=line["variant"], options=line["options"], deal_number=line["deal_number"])
