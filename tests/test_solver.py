@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sqlite3
 import sys
 import time
@@ -707,6 +708,13 @@ def test_ctrl_c_stops_a_survey_with_one_line_and_no_traceback_from_its_workers(t
     text = err.decode()
     assert survey.returncode == 130, text[-2000:]
     assert "the same command goes on from there" in text
+    # the count said is the rows stored, to the deal (a stop between storing and counting was one short)
+    said = re.search(r"stopped: the ([0-9,]+) deals? solved in this run", text)
+    assert said is not None
+    db = sqlite3.connect(tmp_path / "v.sqlite3")
+    rows = db.execute("SELECT count(*) FROM verdicts").fetchone()[0]
+    db.close()
+    assert int(said.group(1).replace(",", "")) == rows
     assert "Traceback" not in text and "Aborted" not in text, text[-3000:]
 
 

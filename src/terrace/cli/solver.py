@@ -205,6 +205,15 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         already = store.range(rules, first, last, key)
         bar.update(len(usable(already, budget, player)))
 
+        def stored_in_run() -> int:
+            """The deals whose verdict this run stored, as the store says
+            (a stop can come between a deal's storing and its counting)."""
+            try:
+                after = store.range(rules, first, last, key)
+            except Exception:  # (the store gone bad: what was counted)
+                return sum(counts.values())
+            return sum(1 for number, verdict in after.items() if already.get(number) != verdict)
+
         started = now()
         pace: dict[str, float] = {"workers": jobs if scheduler is None else 0, "rate": 0.0}
 
@@ -246,14 +255,14 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         except ClusterError as error:
             raise click.ClickException(str(error)) from None
         except WorkerDiedError as error:
-            done = sum(counts.values())
+            done = stored_in_run()
             store.close()
             raise click.ClickException(
                 f"{error}: the {done:,} {'deal' if done == 1 else 'deals'} solved in this run "
                 f"{'is' if done == 1 else 'are'} stored in {store.path}; the same command goes on from there"
             ) from None
         except KeyboardInterrupt as stop:
-            done = sum(counts.values())
+            done = stored_in_run()
             click.echo("", err=True)
             click.echo(f"stopped: the {done:,} {'deal' if done == 1 else 'deals'} solved in this run "
                        f"{'is' if done == 1 else 'are'} stored in {store.path}; the same command "
