@@ -66,16 +66,6 @@ from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import Rules, SpaceRule, given_rules
 from terrace.undo import Undo, choose, draw, play, take_back
 
-
-def _given_move(move: object, method: str) -> Move:
-    """``move`` when it is a :class:`Move`; else a :class:`TypeError` that
-    says what to pass (text goes through :meth:`Move.parse`)."""
-    if not isinstance(move, Move):
-        text = "board.push_text('c1') or " if method == "push" else ""
-        raise TypeError(f"{method} takes a Move, not {type(move).__name__}:"
-                        f" use {text}board.{method}(Move.parse('c1'))")
-    return move
-
 __all__ = ["FOUNDATION_SIZE", "Board", "LegalMoves", "Status", "action_moves"]
 
 _R, _W, _T, _F = RESERVE_AREA, WASTE_AREA, TABLEAU_AREA, FOUNDATION_AREA
@@ -91,6 +81,16 @@ _NOWHERE: frozenset[int] = frozenset()
 
 Resolved = tuple[int, int, int, int]
 """A move as (source area, index, target area, index), 0-based."""
+
+
+def _given_move(move: object, method: str) -> Move:
+    """``move`` when it is a :class:`Move`; else a :class:`TypeError` that
+    says what to pass (text goes through :meth:`Move.parse`)."""
+    if not isinstance(move, Move):
+        text = "board.push_text('c1') or " if method == "push" else ""
+        raise TypeError(f"{method} takes a Move, not {type(move).__name__}:"
+                        f" use {text}board.{method}(Move.parse('c1'))")
+    return move
 
 
 class LegalMoves:

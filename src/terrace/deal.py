@@ -9,7 +9,7 @@ the next card to be drawn first.
 Deals by number use our own shuffle (see ``docs/notation.md``), so deal N is the
 same everywhere, whatever the Python version or platform:
 
->>> from terrace.rules import Rules, given_rules
+>>> from terrace.rules import Rules
 >>> d = Deal.from_number(1, Rules())
 >>> len(d.cards), d.number
 (104, 1)

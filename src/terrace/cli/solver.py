@@ -52,12 +52,17 @@ from terrace.variants import TITLES, preset_name
 DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
 """Seconds per deal when ``--max-seconds`` is not given."""
 
-
-
 _FAIR = FairSettings()
 SAMPLES_HELP = (f"Sampled stock orders per decision (fair; default {_FAIR.samples}), times"
                 f" {_FAIR.choice_factor} for the base-card choice and {_FAIR.space_factor} for a move"
                 " that empties or fills a pile.")
+
+
+def _stored_note(done: int, path: object) -> str:
+    """Where a survey that stopped early left its verdicts, and how to go on."""
+    return (f"the {done:,} {'deal' if done == 1 else 'deals'} solved in this run "
+            f"{'is' if done == 1 else 'are'} stored in {path}; the same command goes on from there")
+
 
 @click.command("solve")
 @rule_options
@@ -257,16 +262,11 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         except WorkerDiedError as error:
             done = stored_in_run()
             store.close()
-            raise click.ClickException(
-                f"{error}: the {done:,} {'deal' if done == 1 else 'deals'} solved in this run "
-                f"{'is' if done == 1 else 'are'} stored in {store.path}; the same command goes on from there"
-            ) from None
+            raise click.ClickException(f"{error}: {_stored_note(done, store.path)}") from None
         except KeyboardInterrupt as stop:
             done = stored_in_run()
             click.echo("", err=True)
-            click.echo(f"stopped: the {done:,} {'deal' if done == 1 else 'deals'} solved in this run "
-                       f"{'is' if done == 1 else 'are'} stored in {store.path}; the same command "
-                       f"goes on from there", err=True)
+            click.echo(f"stopped: {_stored_note(done, store.path)}", err=True)
             store.close()
             sys.exit(stopped(stop)[1])
         finally:

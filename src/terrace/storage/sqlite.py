@@ -173,13 +173,19 @@ def _connect(path: Path | str, mode: str | None = None) -> sqlite3.Connection:
     return conn
 
 
+def _no_count_lower(later: StoredGame, earlier: StoredGame) -> bool:
+    """True when none of ``later``'s counts (hints, undos, playing time,
+    assists) is below ``earlier``'s: counts only grow as a game goes on."""
+    return all(getattr(later, name) >= getattr(earlier, name)
+               for name in ("hints", "undos", "active_ms", "assisted"))
+
+
 def _holds(stored: StoredGame, game: StoredGame) -> bool:
     """True when ``stored`` lost nothing ``game`` has besides its moves: no
     count is lower, and a win or a giving up of ``game`` is ``stored``'s
     own (the same time). A game won or played on elsewhere fails this, and
     is then kept beside the one here."""
-    counts = all(getattr(stored, name) >= getattr(game, name)
-                 for name in ("hints", "undos", "active_ms", "assisted"))
+    counts = _no_count_lower(stored, game)
     won = game.won_at is None or stored.won_at == game.won_at
     given_up = game.given_up_at is None or stored.given_up_at == game.given_up_at
     return counts and won and given_up
@@ -848,8 +854,7 @@ class SqliteStore:
         if stored is None or not same_game(stored, game) or stored.updated_at >= game.updated_at:
             return None
         played_on = game.moves[: len(stored.moves)] == stored.moves
-        counts = all(getattr(game, name) >= getattr(stored, name)
-                     for name in ("hints", "undos", "active_ms", "assisted"))
+        counts = _no_count_lower(game, stored)
         ended = stored.given_up_at is None and stored.won_at in (None, game.won_at)
         return stored if played_on and counts and ended else None
 

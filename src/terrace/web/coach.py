@@ -102,9 +102,10 @@ class CoachEndpoints:
         seconds = self.budgets.warn
         report = await self.web.in_solver(request, warn_check, board, move, seconds, budget=seconds)
         # the answer is the assist, whatever it says (not after a win: it is final)
-        if in_play(game):
+        playing = in_play(game)
+        if playing:
             await run_in_threadpool(self.web.store.mark_assisted, game.id)
-        return json_response({"move": str(move), **report, "assisted": game.assisted or in_play(game)})
+        return json_response({"move": str(move), **report, "assisted": game.assisted or playing})
 
 
 def _describe(report: dict[str, Any], start: Board, moves: list[Move]) -> None:

@@ -254,7 +254,7 @@ async function winFacts(game) {
   const key = game.stats_key || game.variant;
   const block = stats.ok ? (stats.data.variants || {})[key] : null;
   // (custom rules are named with what differs from their preset, as the statistics name them)
-  const title = stats.ok ? groupTitle(stats.data, key) : game.title;
+  const title = stats.ok ? groupTitle(stats.data, key, game.title) : game.title;
   return { ms: total ?? game.active_ms ?? 0, block, title };
 }
 

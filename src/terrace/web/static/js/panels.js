@@ -287,7 +287,7 @@ export async function openStats({ resume, startReplay }) {
   for (const game of games) {
     const when = new Date(game.updated_at * 1000).toLocaleString(getLanguage());
     // (custom rules named with what differs, as in the table above)
-    const title = (stats.data.groups || {})[game.stats_key] ? groupTitle(stats.data, game.stats_key) : game.title;
+    const title = groupTitle(stats.data, game.stats_key, game.title);
     const item = el("li", {},
       el("span", { class: `status ${game.status}`, text: t(game.given_up ? "status.givenUp" : `status.${game.status}`) }),
       el("span", { class: "what", text: `${title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${t("stats.moves", { n: game.moves })}${game.assisted ? ` · ${t("stats.assistedGame")}` : ""}` }),
