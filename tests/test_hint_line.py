@@ -21,10 +21,10 @@ from terrace.solver.hint_line import (
     WHY_NO_MOVE,
     KeptLine,
     continued,
-    game_positions,
     peek_hint,
     rule_of_thumb,
 )
+from terrace.solver.history import same_pass_positions
 from terrace.variants import get_rules
 from terrace.web.hints import find_hint
 from web_support import WINNING_LINE
@@ -107,7 +107,7 @@ def test_a_line_that_leads_back_is_not_used(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(hint_line, "solve", detour_first)
     found = peek_hint(board, 5.0)
-    seen = game_positions(board)
+    seen = same_pass_positions(board)
     assert found.move != back and len(calls) >= 2
     after = board.copy()
     for step in found.line:
@@ -121,7 +121,7 @@ def test_leaving_the_line_and_seen_positions_end_it() -> None:
     found = peek_hint(board, 5.0)
     kept = found.kept
     assert kept is not None
-    seen = game_positions(board)
+    seen = same_pass_positions(board)
     assert continued(kept, board, seen) == [Move.parse(m) for m in kept.moves]
     # a position the line passes through already reached: not continued
     walker = board.copy(stack=False)
@@ -130,7 +130,7 @@ def test_leaving_the_line_and_seen_positions_end_it() -> None:
     # the player left the line
     other = next(m for m in board.legal_moves if str(m) != kept.moves[0])
     board.push(other)
-    assert continued(kept, board, game_positions(board)) is None
+    assert continued(kept, board, same_pass_positions(board)) is None
     assert continued(KeptLine("not a position", kept.moves), board, set()) is None
 
 

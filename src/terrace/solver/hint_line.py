@@ -36,6 +36,7 @@ from terrace.moves import Move
 from terrace.solver.api import LOST, WON, Hint, solve
 from terrace.solver.budget import check_budget
 from terrace.solver.greedy import greedy_move
+from terrace.solver.history import same_pass_positions
 from terrace.solver.observation import observe
 
 Cancel = Callable[[], bool]
@@ -83,25 +84,6 @@ class PeekHint:
     line: list[Move] = field(default_factory=list)
     why: str | None = None
     kept: KeptLine | None = None
-
-
-def game_positions(board: Board) -> set[str]:
-    """The positions (:meth:`Board.position`) of ``board``'s game so far:
-    the start, every position after a move played, and the current one.
-
-    >>> from terrace.variants import get_rules
-    >>> board = Board.from_number(4, get_rules("falling-star"))
-    >>> board.push_text("s")
-    Move.parse('s')
-    >>> len(game_positions(board))
-    2
-    """
-    copy = board.copy()
-    seen = {copy.position()}
-    while copy.move_stack:
-        copy.pop()
-        seen.add(copy.position())
-    return seen
 
 
 def continued(kept: KeptLine, board: Board, seen: set[str]) -> list[Move] | None:
@@ -157,13 +139,14 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     deadline = time.perf_counter() + seconds
     if game_over(board):
         return PeekHint(None, NONE, why=GAME_OVER)
-    seen = game_positions(board)
+    seen = same_pass_positions(board)
     if kept is not None:
         rest = continued(kept, board, seen)
         if rest is not None:
             return PeekHint(rest[0], WINNABLE, rest, kept=kept)
     start = board.copy(stack=False)
-    result = solve(start, max_seconds=seconds, all_candidates=False, cancel=cancel)
+    left = max(deadline - time.perf_counter(), 0.0)  # (the walk above took its share)
+    result = solve(start, max_seconds=left, all_candidates=False, cancel=cancel)
     if result.result == LOST:
         return PeekHint(None, LOST, why=NO_WINNING_LINE)
     line = list(result.moves) if result.result == WON else []

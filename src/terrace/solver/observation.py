@@ -36,6 +36,7 @@ from terrace.board import Board
 from terrace.cards import CODE, RANKS, Card
 from terrace.moves import Move
 from terrace.rules import Rules, SpaceRule
+from terrace.solver.history import same_pass_positions
 from terrace.solver.safe import safe_moves
 
 Cards = tuple[Card, ...]
@@ -167,7 +168,7 @@ def observe(board: Board) -> Observation:
     seen_stock: list[Card | None] = [c if i >= known_from else None for i, c in enumerate(stock)]
     unseen = tuple(sorted(stock[:known_from]))
     legal = tuple(board.legal_moves)
-    visited = _visited(board)
+    visited = same_pass_positions(board, visible_key)
     moves = tuple(m for m in legal if _fresh(board, m, visited))
     return Observation(
         rules=board.rules,
@@ -196,23 +197,6 @@ def _first_known(board: Board) -> int:
             return 0
         lowest = min(lowest, len(copy.stock))
     return lowest
-
-
-def _visited(board: Board) -> set[str]:
-    """Keys of the earlier positions of the game with the same stock size and
-    redeals (no other earlier position can come back: the stock only shrinks
-    within a pass)."""
-    keys = {visible_key(board.position())}
-    if not board.move_stack:
-        return keys
-    copy = board.copy()
-    size, redeals = len(board.stock), board.redeals_used
-    while copy.move_stack:
-        copy.pop()
-        if len(copy.stock) != size or copy.redeals_used != redeals:
-            break
-        keys.add(visible_key(copy.position()))
-    return keys
 
 
 def _fresh(board: Board, move: Move, visited: set[str]) -> bool:

@@ -1,0 +1,54 @@
+"""The earlier positions of a game that play from now on could reach again.
+
+The stock only shrinks within a pass, and a redeal only adds to the
+redeals used, so a position with another stock size or another count of
+redeals can never come back: walking the game backwards, the first such
+position ends the walk. Hints and the fair player avoid the positions
+found, so that following them always ends the game.
+
+A game that moves one card to and fro a hundred thousand times never
+draws; the walk then stops after :data:`LOOKBACK` positions, so that it
+costs a bounded time (about a tenth of a second) whatever was played. Past
+that many moves without a draw, a position may be suggested again.
+
+>>> from terrace.board import Board
+>>> from terrace.variants import get_rules
+>>> board = Board.from_number(4, get_rules("falling-star"))
+>>> board.push_text("s")
+Move.parse('s')
+>>> len(same_pass_positions(board))   # the start had one stock card more
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from terrace.board import Board
+
+LOOKBACK = 10_000
+"""The most earlier positions a walk back through a game looks at."""
+
+
+def _unchanged(position: str) -> str:
+    return position
+
+
+def same_pass_positions(board: Board, key: Callable[[str], str] = _unchanged,
+                        lookback: int = LOOKBACK) -> set[str]:
+    """``key`` of :meth:`Board.position` for the current position and the
+    earlier ones of the game (``board``'s move stack) with the same stock
+    size and redeals used, the latest ``lookback`` of them at most."""
+    keys = {key(board.position())}
+    if not board.move_stack:
+        return keys
+    copy = board.copy()
+    size, redeals = len(board.stock), board.redeals_used
+    for _ in range(lookback):
+        if not copy.move_stack:
+            break
+        copy.pop()
+        if len(copy.stock) != size or copy.redeals_used != redeals:
+            break
+        keys.add(key(copy.position()))
+    return keys
