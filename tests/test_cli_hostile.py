@@ -15,7 +15,7 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -327,3 +327,27 @@ def test_a_real_process_shows_a_traceback_only_when_asked(world: Path) -> None:
     for debug in (run("--debug", "variants"), run("variants", env={"TERRACE_DEBUG": "1"})):
         assert debug.returncode == 1
         assert "Traceback (most recent call last)" in debug.stderr
+
+
+def _closing(fd: int) -> Callable[[], None]:
+    return lambda: os.close(fd)
+
+
+@pytest.mark.parametrize("args", [["deal", "-n", "5"], ["solve", "-n", "5", "--json", "--max-seconds", "1"]])
+def test_a_closed_standard_output_is_an_error_not_a_silent_success(args: list[str], tmp_path: Path) -> None:
+    """``terrace deal >&-`` wrote nothing and ended with status 0."""
+    from terrace.cli import OUTPUT_CLOSED
+
+    done = subprocess.run([sys.executable, "-m", "terrace", *args], stdout=None, stderr=subprocess.PIPE,
+                          text=True, timeout=120, cwd=tmp_path, preexec_fn=_closing(1))
+    assert done.returncode == 1
+    assert done.stderr.strip() == OUTPUT_CLOSED
+
+
+def test_errors_with_standard_error_closed_stay_out_of_the_output(tmp_path: Path) -> None:
+    """click wrote the usage error into standard output when standard error was closed."""
+    done = subprocess.run([sys.executable, "-m", "terrace", "deal", "--bogus"], capture_output=False,
+                          stdout=subprocess.PIPE, text=True, timeout=120, cwd=tmp_path,
+                          preexec_fn=_closing(2))
+    assert done.returncode == 2
+    assert done.stdout == ""

@@ -12,6 +12,8 @@ command a thin layer over the library (see ``terrace --help``).
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from typing import Any
 
 import click
@@ -29,6 +31,10 @@ A command's module is imported only when the command is run or listed, so
 ``terrace stats`` does not load the solver nor the web server."""
 
 
+OUTPUT_CLOSED = "Error: standard output is closed: nothing could be written"
+"""What every command says, with status 1, when standard output is closed."""
+
+
 class Main(click.Group):
     """The ``terrace`` group: every error of every command ends in one
     line on standard error (see :mod:`terrace.cli.errors`)."""
@@ -44,6 +50,18 @@ class Main(click.Group):
                 raise RuntimeError(f"terrace.cli.COMMANDS names {cmd_name!r} wrongly")
             self.add_command(command)
         return self.commands.get(cmd_name)
+
+    def main(self, *args: Any, **extra: Any) -> Any:
+        # A closed standard error (2>&-) would send errors into the output
+        # (click falls back to standard output): they go nowhere instead.
+        # With standard output closed (>&-) a command would write nothing
+        # and end with status 0: it ends with 1 and says so.
+        if sys.stderr is None:
+            sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the process)
+        if sys.stdout is None:
+            click.echo(OUTPUT_CLOSED, err=True)
+            sys.exit(1)
+        return super().main(*args, **extra)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
