@@ -862,6 +862,11 @@ def test_bad_actions() -> None:
         board.move_to_action(Move.parse("f1t1"))
     with pytest.raises(InvalidMoveError, match="c4 has no action"):
         board.move_to_action(Move.parse("c4"))
+    # a foundation past the last has none, as a pile past the last has none
+    assert board.move_to_action(Move.parse("rf8")) == board.move_to_action(Move.parse("rf"))
+    for text in ("rf9", "rf99", "t99f"):
+        with pytest.raises(InvalidMoveError, match=f"{text} has no action"):
+            board.move_to_action(Move.parse(text))
     with pytest.raises(IllegalMoveError, match="s: choose a base card first"):
         board.apply_action(95)
     assert board.move_stack == []

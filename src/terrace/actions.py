@@ -130,9 +130,9 @@ def move_to_action(rules: Rules, move: Move) -> int:
     >>> move_to_action(Rules(), Move.parse("wf3")) == move_to_action(Rules(), Move.parse("wf"))
     True
     """
-    if move.target == FOUNDATION and move.target_index:
+    if move.target == FOUNDATION and 0 < move.target_index <= rules.foundation_count:
         move = Move(move.source, move.source_index, FOUNDATION)
-    action = action_index(rules).get(move)
+    action = action_index(rules).get(move)  # (a foundation past the last has none, as pile 99 has none)
     if action is None:
         raise InvalidMoveError(Reason(Refusal.NO_ACTION, move=str(move)))
     return action
