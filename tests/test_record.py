@@ -152,6 +152,23 @@ def test_not_json_or_not_an_object(text: str) -> None:
     assert "set_int_max_str_digits" not in str(info.value)
 
 
+def test_a_record_reads_alike_as_text_or_bytes_with_or_without_a_byte_order_mark() -> None:
+    """The library refused a byte-order mark in text and took UTF-16 bytes,
+    ``terrace import`` the other way round: both now take UTF-8 (a mark
+    passed over) and refuse anything else."""
+    from terrace.storage.transfer import ImportRefusedError, read_games
+
+    text = _record().to_json()
+    for given in (text, "\ufeff" + text, text.encode(), "\ufeff".encode() + text.encode()):
+        assert GameRecord.from_json(given) == _record()
+        assert len(read_games(given)) == 1
+    for other in (text.encode("utf-16"), text.encode("utf-32")):
+        with pytest.raises(InvalidRecordError, match="not valid JSON: it is not UTF-8 text"):
+            GameRecord.from_json(other)
+        with pytest.raises(ImportRefusedError, match="it is not UTF-8 text"):
+            read_games(other)
+
+
 def test_replay_reports_the_bad_move() -> None:
     record = GameRecord(**{**_record().__dict__, "moves": ("c1", "rt1")})
     with pytest.raises(InvalidRecordError, match=r"move 2 \('rt1'\) does not replay: rt1: "):

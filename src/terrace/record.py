@@ -139,13 +139,28 @@ class GameRecord:
         return record if moves == record.moves else dataclasses.replace(record, moves=moves)
 
     @classmethod
-    def from_json(cls, text: str) -> GameRecord:
-        """Read a record from JSON text."""
+    def from_json(cls, text: str | bytes) -> GameRecord:
+        """Read a record from JSON text (or its UTF-8 bytes; see :func:`json_text`)."""
         try:
-            data = json.loads(text)
+            data = json.loads(json_text(text))
         except (ValueError, TypeError, RecursionError) as error:
             raise InvalidRecordError(Reason(Refusal.RECORD_NOT_JSON, problem=json_problem(error))) from None
         return cls.from_dict(data)
+
+
+def json_text(text: str | bytes) -> str:
+    """A record file's text: UTF-8 bytes decoded, and a leading byte-order
+    mark (Windows Notepad writes one) passed over, the same for text and
+    bytes; other encodings are refused with a ``UnicodeDecodeError`` (a
+    ``ValueError``), where ``json.loads`` alone took UTF-16 bytes but
+    refused a byte-order mark in text.
+
+    >>> json_text(b"\\xef\\xbb\\xbf[]") == json_text("\\ufeff[]") == "[]"
+    True
+    """
+    if isinstance(text, bytes | bytearray):
+        return bytes(text).decode("utf-8-sig")
+    return text.removeprefix("\ufeff") if isinstance(text, str) else text
 
 
 def json_problem(error: Exception) -> str:
@@ -161,6 +176,8 @@ def json_problem(error: Exception) -> str:
     """
     if isinstance(error, RecursionError):
         return "it is nested too deeply"
+    if isinstance(error, UnicodeDecodeError):
+        return "it is not UTF-8 text"
     limit = sys.get_int_max_str_digits()
     if "set_int_max_str_digits" in str(error):
         return f"a number has more than {limit} digits"

@@ -20,6 +20,7 @@ import click
 
 from terrace.cli.options import FilePath, db_option, read_input
 from terrace.errors import TerraceError
+from terrace.record import json_text
 from terrace.refusals import clip
 from terrace.storage.base import DamagedGameError, StoreError
 from terrace.storage.files import NoDatabaseError
@@ -324,7 +325,7 @@ def import_(db: str | None, file: str) -> None:
             raise click.ClickException(
                 f"nothing was imported: {name} is larger than {MAX_IMPORT_BYTES // 2**20} MB"
             )
-        text = raw.decode("utf-8-sig")  # a byte-order mark (Windows Notepad) is fine
+        text = json_text(raw)  # (a byte-order mark is fine)
     except OSError as error:
         raise click.ClickException(f"cannot read {name}: {error.strerror or error}") from None
     except UnicodeDecodeError:

@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from terrace.errors import TerraceError
-from terrace.record import GameRecord, json_problem
+from terrace.record import GameRecord, json_problem, json_text
 from terrace.storage.base import FINISHED, MAX_LINE, StoredGame, StoreError, check_saved, check_times
 from terrace.storage.rows import clip
 
@@ -86,12 +86,13 @@ def exportable_record(game: StoredGame, now: float) -> dict[str, Any]:
     return export_record(game)
 
 
-def read_games(text: str) -> list[StoredGame]:
-    """Every game in a JSON document holding one record or a list of them,
-    each checked move by move; raises :class:`ImportRefusedError` listing
-    every bad record when any is bad."""
+def read_games(text: str | bytes) -> list[StoredGame]:
+    """Every game in a JSON document holding one record or a list of them
+    (text, or UTF-8 bytes: see :func:`~terrace.record.json_text`), each
+    checked move by move; raises :class:`ImportRefusedError` listing every
+    bad record when any is bad."""
     try:
-        data = json.loads(text)
+        data = json.loads(json_text(text))
     except RecursionError:
         raise ImportRefusedError(["the file is not valid JSON: it is nested too deeply"]) from None
     except ValueError as error:
