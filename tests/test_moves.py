@@ -70,6 +70,14 @@ def test_unreadable_moves(text: str, message: str) -> None:
         Move.parse(text)
 
 
+@pytest.mark.parametrize(("text", "quoted"), [("ＲＦ", "'ＲＦ'"), (" T0F ", "'T0F'"), ("C0", "'C0'")])
+def test_a_refusal_quotes_the_move_as_given(text: str, quoted: str) -> None:
+    """It quoted the move lower-cased ('ｒｆ' for ＲＦ), which the player never wrote."""
+    with pytest.raises(InvalidMoveError) as info:
+        Move.parse(text)
+    assert str(info.value).startswith(f"{quoted} is not a move")
+
+
 def test_parse_needs_text() -> None:
     with pytest.raises(InvalidMoveError, match="a move must be text"):
         Move.parse(3)  # type: ignore[arg-type]

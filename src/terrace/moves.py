@@ -68,7 +68,8 @@ class Move:
         """Read a move in the notation above (case and spaces ignored)."""
         if not isinstance(text, str):
             raise InvalidMoveError(Reason(Refusal.MOVE_NOT_TEXT, value=quote(text)))
-        return _parse(text.strip().lower())
+        shown = text.strip()
+        return _parse(shown.lower(), shown)
 
     @staticmethod
     def choose(index: int) -> Move:
@@ -152,14 +153,15 @@ DRAW_MOVE = Move(DRAW)
 
 
 @lru_cache(maxsize=4096)
-def _parse(text: str) -> Move:
+def _parse(text: str, shown: str) -> Move:
+    """``text`` (lower case) as a move; errors quote ``shown``, as it was given."""
     match = _PATTERN.fullmatch(text)
     if match is None:
-        raise _unreadable(text, Reason(Refusal.MOVE_SYNTAX))
+        raise _unreadable(shown, Reason(Refusal.MOVE_SYNTAX))
     if match["choice"] is not None:
         index = int(match["choice"])
         if index < 1:
-            raise _unreadable(text, Reason(Refusal.MOVE_CANDIDATE_FROM_ONE))
+            raise _unreadable(shown, Reason(Refusal.MOVE_CANDIDATE_FROM_ONE))
         return Move(CHOOSE, index)
     if match["src"] is None:
         return DRAW_MOVE
@@ -167,10 +169,10 @@ def _parse(text: str) -> Move:
     source_index = int(src[1:]) if len(src) > 1 else 0
     target_index = int(dst[1:]) if len(dst) > 1 else 0
     if (src[0] in "tf" and source_index < 1) or (len(dst) > 1 and target_index < 1):
-        raise _unreadable(text, Reason(Refusal.MOVE_NUMBERED_FROM_ONE))
+        raise _unreadable(shown, Reason(Refusal.MOVE_NUMBERED_FROM_ONE))
     problem = _pair_problem(src[0], source_index, dst[0], target_index)
     if problem is not None:
-        raise _unreadable(text, problem)
+        raise _unreadable(shown, problem)
     return Move(src[0], source_index, dst[0], target_index)
 
 
