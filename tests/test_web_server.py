@@ -21,6 +21,7 @@ import httpx
 import pytest
 
 from terrace.web.protocol import CLIENT_CONNECTIONS, HEAD_BYTES, HEAD_SECONDS
+from terrace.web.remote import network_address
 from terrace.web.security import TOKEN_COOKIE
 from web_support import started_server
 
@@ -234,15 +235,8 @@ def test_a_request_head_is_bounded_in_size_and_time() -> None:
 
 def _network_address() -> str | None:
     """This machine's address on its network (not loopback), if it has one."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("192.0.2.1", 9))  # (no packet is sent: it only picks the outgoing address)
-        address: str = probe.getsockname()[0]
-    except OSError:
-        return None
-    finally:
-        probe.close()
-    return None if address.startswith("127.") else address
+    address = network_address()
+    return None if address is None or address.startswith("127.") else address
 
 
 def test_a_request_without_the_token_closes_its_connection() -> None:
@@ -290,6 +284,23 @@ def test_one_machine_on_the_network_cannot_hold_the_servers_connections() -> Non
             sock.close()
         server.stop()
         assert "Traceback" not in server.stderr()
+
+
+def test_listening_on_all_addresses_takes_requests_by_the_ipv6_network_address() -> None:
+    """``--remote --host ::`` named no IPv6 address of this computer, so a
+    phone that reached it by one was refused (421) instead of asked for the
+    token (401)."""
+    address = network_address(socket.AF_INET6)
+    if address is None:
+        pytest.skip("this machine has no IPv6 network address")
+    with started_server("--remote", "--host", "::") as server:
+        port = urlsplit(server.url).port
+        asking = _connect(f"http://[{address}]:{port}/")
+        asking.settimeout(5)
+        asking.sendall(f"GET /api/stats HTTP/1.1\r\nHost: [{address}]:{port}\r\n\r\n".encode())
+        assert _read_all(asking).startswith(b"HTTP/1.1 401 ")
+        asking.close()
+        server.stop()
 
 
 def test_a_locked_database_delays_only_the_requests_that_need_it(tmp_path: Any) -> None:

@@ -27,22 +27,28 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def network_address() -> str | None:
+_PROBES = {socket.AF_INET: "192.0.2.1", socket.AF_INET6: "2001:db8::1"}
+"""Addresses for documentation (TEST-NET-1, RFC 5737; RFC 3849), never
+routed for real: connecting a UDP socket to one picks the default route."""
+
+
+def network_address(family: socket.AddressFamily = socket.AF_INET) -> str | None:
     """This computer's address on its network (the one its default route
-    uses), or None. A UDP socket's ``connect`` only picks the route: no
-    packet is sent."""
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.connect(("192.0.2.1", 9))  # TEST-NET-1, never routed for real
+    uses) in ``family`` (IPv4 unless told), or None. A UDP socket's
+    ``connect`` only picks the route: no packet is sent."""
+    with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as probe:
+        probe.connect((_PROBES[family], 9))
         address: str = probe.getsockname()[0]
-        if not ipaddress.ip_address(address).is_unspecified:
-            return address
+        if not ipaddress.ip_address(address.split("%")[0]).is_unspecified:
+            return address.split("%")[0]
     return None
 
 
 def machine_hosts(host: str) -> list[str]:
     """The names and addresses by which other devices may reach this
     computer: its host name (also with ``.local``), its fully qualified
-    name, their addresses, its network address, and ``host`` itself."""
+    name, their addresses, its network address (listening on ``::``, its
+    IPv6 one as well), and ``host`` itself."""
     names = {socket.gethostname(), socket.getfqdn()}
     names |= {f"{name.split('.')[0]}.local" for name in list(names) if name}
     found = {name.lower() for name in names if name}
@@ -50,9 +56,9 @@ def machine_hosts(host: str) -> list[str]:
         with contextlib.suppress(OSError, UnicodeError):
             found |= {str(info[4][0]).split("%")[0] for info in socket.getaddrinfo(name, None)}
     if host in WILDCARDS:
-        address = network_address()
-        if address:
-            found.add(address)
+        # (a socket on :: takes IPv4 too, so both families are named)
+        families = (socket.AF_INET,) if host == "0.0.0.0" else (socket.AF_INET, socket.AF_INET6)
+        found |= {a for a in (network_address(f) for f in families) if a}
     else:
         found.add(host.lower().strip("[]"))
     return sorted(found)
