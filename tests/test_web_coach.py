@@ -205,6 +205,29 @@ def test_chances_for_each_candidate(client: TestClient, store: GameStore) -> Non
     assert stored.hints == 0 and not stored.assisted  # not a spoiler: neither a hint nor an assist
 
 
+def test_the_fair_hint_at_the_choice_names_the_card_the_chances_show_best(store: GameStore) -> None:
+    """Madame's ten candidates take the chances about 2 s: a hint with less
+    time solved a few samples and could name another card. Once the chances
+    have solved every sample, the hint at the choice answers with them."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(store, hint_seconds=0.2, coach=CoachBudgets(chances=60))
+        quick = TestClient(app, base_url=LOCAL)
+    with quick:
+        game = new_game(quick, variant="madame", deal_number=3)
+        chances = quick.post(f"/api/games/{game['id']}/chances", json={}).json()
+        assert all(c["tried"] == chances["samples"] == 32 for c in chances["candidates"])
+        most = max(c["wins"] for c in chances["candidates"])
+        for _ in range(2):  # (the chances stay for this position)
+            found = quick.post(f"/api/games/{game['id']}/hint", json={}).json()
+            assert found["kind"] == "sampled" and found["samples"] == 32 and found["wins"] == most
+            assert next(c for c in chances["candidates"] if c["move"] == found["move"])["wins"] == most
+        # past the choice the hint thinks for itself again
+        play(quick, game, found["move"])
+        after = quick.post(f"/api/games/{game['id']}/hint", json={}).json()
+        assert after["move"] is None or not after["move"].startswith("c")
+
+
 def test_chances_refusals(client: TestClient) -> None:
     game = play(client, new_game(client, variant="terrace", deal_number=7), "c2")
     response = client.post(f"/api/games/{game['id']}/chances", json={})

@@ -331,12 +331,27 @@ def base_chances(
     >>> chances["samples"], [(c["move"], c["tried"]) for c in chances["candidates"]]
     (4, [('c1', 4), ('c2', 4), ('c3', 4)])
     """
+    return chances_and_pick(board, seed, seconds, settings=settings, cancel=cancel)[0]
+
+
+def chances_and_pick(
+    board: Board,
+    seed: int = 0,
+    seconds: float = 10.0,
+    *,
+    settings: FairSettings = CHANCE_SETTINGS,
+    cancel: Cancel | None = None,
+) -> tuple[dict[str, Any], Decision | None]:
+    """:func:`base_chances` and the fair player's decision they come from
+    (None past the choice): with every sample solved, the decision is the
+    fair hint's at the choice, given all the time it needs (same settings,
+    same seed)."""
     check_budget(seconds)
     began = time.perf_counter()
     obs = observe(board)
     count = settings.samples * settings.choice_factor
     if not obs.choosing:
-        return {"samples": count, "candidates": [], "seconds": 0.0}
+        return {"samples": count, "candidates": [], "seconds": 0.0}, None
     player = FairPlayer(settings, seed, cancel)
     decision = player.decide(obs, began + seconds)
     counts = {move: (wins, tried) for move, wins, tried in decision.choices}
@@ -345,7 +360,8 @@ def base_chances(
         wins, tried = counts.get(move, (0, 0))
         undecided = player.undecided(move) if decision.kind == "sampled" else 0
         candidates.append({"move": str(move), "wins": wins, "tried": tried, "undecided": undecided})
-    return {"samples": count, "candidates": candidates, "seconds": round(time.perf_counter() - began, 3)}
+    report = {"samples": count, "candidates": candidates, "seconds": round(time.perf_counter() - began, 3)}
+    return report, decision
 
 
 def warn_check(

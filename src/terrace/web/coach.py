@@ -27,8 +27,8 @@ from starlette.routing import Route
 from terrace.board import Board, Status
 from terrace.moves import Move
 from terrace.refusals import Reason, Refusal
-from terrace.solver.coach import base_chances, coach_report, warn_check
-from terrace.web.endpoints import WebGame, fair_seed, in_play
+from terrace.solver.coach import chances_and_pick, coach_report, warn_check
+from terrace.web.endpoints import WebGame, fair_seed, in_play, remember
 from terrace.web.i18n import WebRefusal
 from terrace.web.replies import ApiError, json_response, may_change, only_fields, read_body
 from terrace.web.view import describe_move, finished
@@ -88,8 +88,10 @@ class CoachEndpoints:
             raise ApiError(Reason(Refusal.NO_CHOICE if not game.rules.candidates else Refusal.BASE_CHOSEN))
         seconds = self.budgets.chances
         # the hints' seed: the hint at the choice is a card these chances show winning most
-        report = await self.web.in_solver(request, base_chances, board, fair_seed(game.id), seconds,
-                                          budget=seconds)
+        report, pick = await self.web.in_solver(request, chances_and_pick, board, fair_seed(game.id), seconds,
+                                                budget=seconds)
+        if pick is not None and all(c["tried"] == report["samples"] for c in report["candidates"]):
+            remember(self.web.picks, game.id, (board.position(), pick))  # (the hint at the choice agrees)
         cards = board.to_dict()["candidates"]
         for candidate in report["candidates"]:
             candidate["card"] = cards[int(candidate["move"][1:]) - 1]

@@ -9,6 +9,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
@@ -22,6 +23,7 @@ from terrace.guide import descriptions, rules_guide
 from terrace.moves import Move
 from terrace.refusals import Reason, clip
 from terrace.rules import RULE_OPTIONS, Rules
+from terrace.solver.decision import Decision
 from terrace.solver.hint_line import KeptLine
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import GAME_ID, GameStore, StoredGame
@@ -69,13 +71,22 @@ General's and Admiral's Patience: with 5 s a deal, 4 and 3 searches of 30
 found no winnable deal within 10 s; with 1 s, 1 and 0; docs/api.md)."""
 RETRY_AFTER = 5
 MAX_KEPT_LINES = 1024
-"""Games whose last winning line the server remembers for their hints."""
+"""Games whose last winning line (and base-card chances) the server
+remembers for their hints."""
 T = TypeVar("T")
 OPTION_LIMITS: dict[str, dict[str, Any]] = {name: option.to_json() for name, option in RULE_OPTIONS.items()}
 """The rule options as ``/api/variants`` publishes them: the limits the
 rules really apply (see :meth:`terrace.rules.RuleOption.to_json`)."""
 
 _RETRY = {"retry-after": str(RETRY_AFTER)}
+
+
+def remember(cache: OrderedDict[str, T], key: str, value: T) -> None:
+    """Keep ``value`` under ``key``, forgetting the oldest beyond :data:`MAX_KEPT_LINES`."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > MAX_KEPT_LINES:
+        cache.popitem(last=False)
 
 
 class WebGame:
@@ -100,6 +111,10 @@ class WebGame:
         self.clock = ReportClock()
         self.lines: OrderedDict[str, KeptLine] = OrderedDict()
         """The winning line of each game's last peeking hint (most recent last)."""
+        self.picks: OrderedDict[str, tuple[str, Decision]] = OrderedDict()
+        """Each game's base-card chances that solved every sample, as the fair
+        player's decision, with the position they were for (most recent last):
+        the fair hint at the choice then names the card they show best."""
 
     # -- helpers --------------------------------------------------------
 
@@ -343,17 +358,17 @@ class WebGame:
         check_after(body, game)
         board = game.board()
         kept = self.lines.get(game.id)  # (a fair hint uses it once nothing is hidden)
+        pick = self.picks.get(game.id)
+        decided = pick[1] if pick is not None and pick[0] == board.position() else None
         if game.given_up_at is not None:  # over, though its board is not
             found = hints.over_hint(peek)
         else:
-            found = await self.in_solver(request, hints.find_hint, board, self.hint_seconds, peek, kept,
+            find = partial(hints.find_hint, decided=decided)
+            found = await self.in_solver(request, find, board, self.hint_seconds, peek, kept,
                                          fair_seed(game.id), budget=self.hint_seconds)
         line = found.pop("kept")
         if line is not None:
-            self.lines[game.id] = line
-            self.lines.move_to_end(game.id)
-            while len(self.lines) > MAX_KEPT_LINES:
-                self.lines.popitem(last=False)
+            remember(self.lines, game.id, line)
         if peek and in_play(game):
             await run_in_threadpool(self.store.mark_assisted, game.id)
         found["counted"] = False

@@ -42,7 +42,7 @@ solved (no early stop: the hint reports how many samples each move wins)."""
 
 def find_hint(
     board: Board, seconds: float, peek: bool = False, kept: KeptLine | None = None, seed: int = 0,
-    cancel: Cancel | None = None, settings: FairSettings = HINT_SETTINGS,
+    cancel: Cancel | None = None, settings: FairSettings = HINT_SETTINGS, decided: Decision | None = None,
 ) -> dict[str, Any]:
     """The hint for ``board`` (its move stack is the game so far) as the page
     gets it, with ``"kept"``: the winning line to pass back as ``kept`` in
@@ -60,7 +60,9 @@ def find_hint(
     ``line``, ``lost``, ``heuristic`` or ``none``. No move comes with ``why``
     (one of :data:`terrace.solver.hint_line.WHY_NO_MOVE`); no hint ever
     leads back to a position the game has already reached. ``settings`` are
-    the fair player's behind a fair hint (``bench/hints.py`` compares others).
+    the fair player's behind a fair hint (``bench/hints.py`` compares others);
+    ``decided``, the fair player's decision already made for this position
+    with every sample solved (the base-card chances), is answered as it is.
     """
     if peek:
         found = _line_reply(board, lambda: peek_hint(board, seconds, kept, cancel=cancel), fair=False)
@@ -68,6 +70,8 @@ def find_hint(
         return found
     if game_over(board):
         decision = Decision(None, "none")
+    elif decided is not None:
+        decision = decided
     else:
         found = _line_reply(board, lambda: open_hint(board, seconds, kept, cancel=cancel), fair=True)
         if found is not None:  # a dead terrace, or nothing hidden: the proved answer is fair
