@@ -194,6 +194,51 @@ def test_a_move_on_a_read_only_database_answers_503(db: Path) -> None:
         assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
 
 
+@pytest.mark.parametrize("how", ["deleted", "moved", "replaced", "log deleted", "folder deleted"])
+def test_a_database_taken_away_while_in_use_refuses_every_change(db: Path, how: str) -> None:
+    """SQLite goes on writing to the file it has open: every move was
+    answered 200 after the file was deleted or replaced, and lost."""
+    with open_store(db) as store:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            client = TestClient(create_app(store), base_url=LOCAL)
+        game = client.post("/api/games", json={"variant": "terrace", "deal_number": 7}).json()
+        assert client.post(f"/api/games/{game['id']}/moves", json={"move": "c2"}).status_code == 200
+        if how == "deleted":
+            db.unlink()
+        elif how == "moved":
+            db.rename(db.with_name("elsewhere.sqlite"))
+        elif how == "replaced":
+            shutil.copy(db, db.with_name("copy.sqlite"))
+            db.with_name("copy.sqlite").replace(db)
+        elif how == "log deleted":
+            Path(f"{db}-wal").unlink()
+        else:
+            shutil.rmtree(db.parent)
+        answer = client.post(f"/api/games/{game['id']}/moves", json={"move": "s"})
+        assert answer.status_code == 503 and answer.json()["code"] == "not-saved"
+        assert answer.json()["error"] == ("the move was not saved: games.sqlite was moved, replaced or "
+                                          "deleted while in use; put it back, or start Terrace again")
+        assert client.post("/api/games", json={"variant": "terrace"}).status_code == 503
+
+
+def test_a_log_left_beside_no_database_is_never_thrown_away(db: Path) -> None:
+    """With the file deleted while in use, its log held the last changes,
+    and the next start made a new database and deleted it."""
+    with open_store(db) as store:
+        store._conn.execute("PRAGMA wal_autocheckpoint = 0")
+        start(store, golden("falling-star-won"))
+        log = Path(f"{db}-wal").read_bytes()
+        assert log
+        db.unlink()
+    Path(f"{db}-wal").write_bytes(log)  # (as SQLite leaves it when its file is gone)
+    for read_only in (False, True):
+        with pytest.raises(StoreError, match="games.sqlite is missing or empty, but its log games.sqlite-wal "
+                                             "holds changes"):
+            open_store(db, read_only=read_only)
+        assert Path(f"{db}-wal").read_bytes() == log and not db.exists()
+
+
 # -- a damaged game and clear SQLite errors ----------------------------------------
 
 

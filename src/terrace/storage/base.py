@@ -136,8 +136,9 @@ def given_up(game_id: str) -> GivenUpError:
 
 class StoreWriteError(StoreError):
     """A change could not be written: the disk is full (``fault`` is
-    ``"full"``), the database is read-only (``"read-only"``) or the disk
-    failed (``"failed"``). Nothing was changed."""
+    ``"full"``), the database is read-only (``"read-only"``), the disk
+    failed (``"failed"``), or the file was moved, replaced or deleted while
+    open (``"moved"``). Nothing was changed."""
 
     def __init__(self, message: str, fault: str) -> None:
         super().__init__(message)

@@ -96,6 +96,7 @@ def inspect_file(path: Path) -> Header | None:
     try:
         info = path.stat()
     except FileNotFoundError:
+        _no_orphan_log(path)
         return None
     except OSError as error:
         raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
@@ -104,6 +105,7 @@ def inspect_file(path: Path) -> Header | None:
     if not stat.S_ISREG(info.st_mode):
         raise DatabaseFileError(f"{name} is not a regular file")
     if info.st_size == 0:
+        _no_orphan_log(path)
         return None
     try:
         with path.open("rb") as file:
@@ -189,6 +191,27 @@ def _nonempty(path: Path) -> bool:
         return path.stat().st_size > 0
     except OSError:
         return False
+
+
+def _no_orphan_log(path: Path) -> None:
+    """Refuse to start a new database where a log holding changes lies
+    beside no database (the file was deleted or emptied while in use):
+    SQLite would start afresh and delete the log, the last copy of them."""
+    if _nonempty(Path(f"{path}-wal")):
+        raise DatabaseFileError(
+            f"{label(path)} is missing or empty, but its log {label(path)}-wal holds changes: "
+            "put the database file back, or move the log away to start a new database"
+        )
+
+
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """The device and inode of the file at ``path`` (None when there is
+    none): a database moved, replaced or deleted while open has another."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 def side_files(path: Path) -> set[str]:

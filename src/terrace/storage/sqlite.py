@@ -66,6 +66,7 @@ from terrace.storage.files import (
     NoDatabaseError,
     busy_error,
     damaged,
+    file_identity,
     foreign,
     inspect_file,
     is_busy,
@@ -283,6 +284,30 @@ class SqliteStore:
         except BaseException:
             self._close_refused()
             raise
+        self._identity = self._files_identity()
+        """The database file's and its log's device and inode, as opened:
+        a write checks them first (see :meth:`_check_same_file`)."""
+
+    def _files_identity(self) -> tuple[tuple[int, int] | None, ...]:
+        if self.path is None:
+            return ()
+        return file_identity(self.path), file_identity(Path(f"{self.path}-wal"))
+
+    def _check_same_file(self, change: str) -> None:
+        """Refuse a write when the database file (or its log) is no longer
+        the one opened: deleted, moved or replaced while in use, SQLite
+        would go on writing to the file it has open, which nobody can ever
+        read again, and every move acknowledged from then on would be lost."""
+        now = self._files_identity()
+        if now == self._identity:
+            return
+        if self._identity[1] is None and now[0] == self._identity[0]:
+            self._identity = now  # (the log made since opening: it is SQLite's own)
+            return
+        raise StoreWriteError(
+            f"{change} was not saved: {self._name} was moved, replaced or deleted while in use; "
+            "put it back, or start Terrace again", "moved",
+        )
 
     # -- opening ----------------------------------------------------------
 
@@ -485,6 +510,8 @@ class SqliteStore:
                     shortened = True
                 conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
+                    if write:
+                        self._check_same_file(CHANGES.get(action or "", "the change"))
                     yield conn
                     conn.execute("COMMIT")
                 except BaseException:
