@@ -4,6 +4,7 @@ changes nothing, and leaves no ``-wal`` or ``-shm`` file behind."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -179,6 +180,54 @@ def test_a_database_on_a_read_only_file_system_is_refused_with_the_same_words(
     assert said.startswith("games cannot be saved in games.sqlite: the database is read-only")
 
 
+@contextmanager
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A folder on a small file system with no room left (a tmpfs: root only)."""
+    folder = tmp_path / "full"
+    folder.mkdir()
+    mount = shutil.which("mount")
+    mounted = mount and subprocess.run([mount, "-t", "tmpfs", "-o", "size=600k", "tmpfs", str(folder)],
+                                       capture_output=True, check=False)
+    if not mounted or mounted.returncode != 0:
+        pytest.skip("no small file system can be mounted here (not root)")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def _fill(folder: Path) -> None:
+    with contextlib.suppress(OSError), open(folder / "filler", "wb", buffering=0) as filler:
+        while True:
+            filler.write(b"\0" * 4096)
+
+
+def test_a_full_disk_still_lets_stats_and_export_read_and_leaves_nothing_behind(tmp_path: Path) -> None:
+    """SQLite has no room for the -shm file it reads through: stats and
+    export said "the update of the database's layout was not saved: the
+    disk failed"; a refused play or import left an empty database file."""
+    record = golden("terrace-won")
+    with open_store(tmp_path / "games.sqlite") as store:
+        play(store, start(store, record), record.moves)
+    with full_disk(tmp_path) as folder:
+        db = folder / "games.sqlite"
+        shutil.copy(tmp_path / "games.sqlite", db)
+        _fill(folder)
+        before = db.read_bytes()
+        runner = CliRunner()
+        stats = runner.invoke(main, ["stats", "--db", str(db)])
+        assert stats.exit_code == 0 and "Won" in stats.output, stats.output
+        exported = runner.invoke(main, ["export", "--all", "--db", str(db), "-o", str(tmp_path / "out.json")])
+        assert exported.exit_code == 0, exported.output
+        assert len(json.loads((tmp_path / "out.json").read_text())) == 1
+        for name in ("games.sqlite", "new.sqlite"):
+            with pytest.raises(StoreWriteError) as refused:
+                open_store(folder / name)
+            assert str(refused.value).startswith(f"games cannot be saved in {name}: the disk is full; ")
+        assert sorted(p.name for p in folder.iterdir()) == ["filler", "games.sqlite"]
+        assert db.read_bytes() == before
+
+
 def test_a_move_on_a_read_only_database_answers_503(db: Path) -> None:
     with open_store(db) as store:
         with warnings.catch_warnings():
@@ -233,9 +282,10 @@ def test_a_log_left_beside_no_database_is_never_thrown_away(db: Path) -> None:
         db.unlink()
     Path(f"{db}-wal").write_bytes(log)  # (as SQLite leaves it when its file is gone)
     for read_only in (False, True):
-        with pytest.raises(StoreError, match="games.sqlite is missing or empty, but its log games.sqlite-wal "
-                                             "holds changes"):
+        with pytest.raises(StoreError) as refused:
             open_store(db, read_only=read_only)
+        assert str(refused.value).startswith(
+            "games.sqlite is missing or empty, but its log games.sqlite-wal holds changes")
         assert Path(f"{db}-wal").read_bytes() == log and not db.exists()
 
 

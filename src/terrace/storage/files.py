@@ -36,6 +36,7 @@ _WRITE_FAULTS = (
     ("SQLITE_READONLY", "read-only", "the database is read-only"),
     ("SQLITE_PERM", "read-only", "the database is read-only"),
     ("SQLITE_CANTOPEN", "failed", "the database file cannot be opened"),
+    ("SQLITE_IOERR_SHMSIZE", "full", "the disk is full"),  # (no room for the -shm file)
     ("SQLITE_IOERR", "failed", "the disk failed (input/output error)"),
 )
 _FAULT_WORDS = (
@@ -202,6 +203,14 @@ def _no_orphan_log(path: Path) -> None:
             f"{label(path)} is missing or empty, but its log {label(path)}-wal holds changes: "
             "put the database file back, or move the log away to start a new database"
         )
+
+
+def file_size(path: Path) -> int | None:
+    """The size of the file at ``path`` (None when there is none)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return None
 
 
 def file_identity(path: Path) -> tuple[int, int] | None:

@@ -67,6 +67,7 @@ from terrace.storage.files import (
     busy_error,
     damaged,
     file_identity,
+    file_size,
     foreign,
     inspect_file,
     is_busy,
@@ -271,6 +272,7 @@ class SqliteStore:
         self._data_version = -1
         self.migrations_applied: list[int] = []
         self._side_before: set[str] = set()
+        self._made = False
         if str(path) == MEMORY:
             self.path: Path | None = None
             self._name = MEMORY
@@ -281,6 +283,21 @@ class SqliteStore:
             self._conn = self._open_file(self.path)
         try:
             self._prepare(migrate_to)
+        except StoreWriteError as error:
+            self._close_refused()
+            if not read_only:
+                raise self._unsavable(error) from None
+            if self.path is None or self._side_before or error.fault not in ("full", "failed"):
+                raise
+            # A full disk has no room for the -shm file that SQLite needs to
+            # read: with no writer at work (no log beside it), the file is
+            # read as it stands, so that a backup can still be exported.
+            self._conn = _connect(self.path, "mode=ro&immutable=1")
+            try:
+                self._prepare(migrate_to)
+            except BaseException:
+                self._close_refused()
+                raise
         except BaseException:
             self._close_refused()
             raise
@@ -314,6 +331,7 @@ class SqliteStore:
     def _open_file(self, path: Path) -> sqlite3.Connection:
         header = inspect_file(path)
         self._side_before = side_files(path)
+        self._made = not path.exists()  # (a refused database made here is removed again)
         if header is None and self.read_only:
             raise NoDatabaseError(label(path))
         if header is not None:
@@ -440,6 +458,8 @@ class SqliteStore:
             self._conn.close()
             if self.path is not None:
                 remove_new_side_files(self.path, self._side_before)
+                if self._made and not side_files(self.path) and file_size(self.path) == 0:
+                    self.path.unlink(missing_ok=True)
 
     def check_writable(self) -> None:
         """Write to the database once (and commit) to prove that changes
@@ -451,12 +471,16 @@ class SqliteStore:
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         except StoreWriteError as error:
             self._close_refused()
-            why = str(error).split(": ", 1)[-1]
-            remedy = _REMEDIES.get(error.fault, "check the disk")
-            raise StoreWriteError(
-                f"games cannot be saved in {self._name}: {why}; {remedy}, "
-                "or name another file with --db", error.fault,
-            ) from None
+            raise self._unsavable(error) from None
+
+    def _unsavable(self, error: StoreWriteError) -> StoreWriteError:
+        """The refusal of a database in which games cannot be saved."""
+        why = str(error).split(": ", 1)[-1]
+        remedy = _REMEDIES.get(error.fault, "check the disk")
+        return StoreWriteError(
+            f"games cannot be saved in {self._name}: {why}; {remedy}, or name another file with --db",
+            error.fault,
+        )
 
     @property
     def verdicts_path(self) -> Path:
