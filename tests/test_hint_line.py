@@ -72,11 +72,34 @@ def test_the_kept_line_is_continued_not_solved_again(monkeypatch: pytest.MonkeyP
     assert first.kind == "winnable" and first.kept is not None
     calls = []
     monkeypatch.setattr(hint_line, "solve", lambda *a, **k: calls.append(a) or solver_api.solve(*a, **k))
-    for expected in first.kept.moves[:30]:
-        found = peek_hint(board, 5.0, first.kept)
-        assert str(found.move) == expected and found.kept is first.kept
+    kept = first.kept
+    for played, expected in enumerate(first.kept.moves[:30]):
+        for given in (first.kept, kept):  # (the line as first found, or as the last hint kept it)
+            found = peek_hint(board, 5.0, given)
+            assert str(found.move) == expected
+        # kept from here on, so that the next hint reads it from here
+        assert found.kept == KeptLine(board.position(), first.kept.moves[played:])
+        kept = found.kept
         board.push(found.move)  # type: ignore[arg-type]
     assert calls == []
+
+
+def test_a_long_line_is_read_only_as_far_as_the_current_stage(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Continuing a line (and checking it leads nowhere already reached)
+    built the position after every move of the whole line: a hint on a
+    line of 277,000 moves took 10 s against its 2 s. No position past the
+    current stage of the stock can be one the game has reached."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    first = peek_hint(board, 5.0)
+    assert first.kept is not None
+    for move in first.line[: len(first.line) * 3 // 5]:
+        board.push(move)
+    built = []
+    position = Board.position
+    monkeypatch.setattr(Board, "position", lambda self: built.append(1) or position(self))
+    found = peek_hint(board, 5.0, first.kept)
+    assert found.kind == "winnable" and found.line == first.line[len(first.line) * 3 // 5:]
+    assert len(built) < len(first.line) // 4, (len(built), len(first.line))
 
 
 def test_a_line_that_leads_back_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -88,32 +88,59 @@ class PeekHint:
 
 def continued(kept: KeptLine, board: Board, seen: set[str]) -> list[Move] | None:
     """The rest of ``kept`` from ``board``'s position, when the line passes
-    through it and none of the rest's positions is in ``seen``; else None."""
+    through it and none of the rest's positions is in ``seen``; else None.
+    The line is read only as far as it can pass through ``board``'s
+    position (see :func:`pass_stage`), so that continuing a long line costs
+    as little at its end as at its start."""
     try:
         walker = Board.from_position(kept.start, board.rules)
-        moves = [Move.parse(text) for text in kept.moves]
-        here = board.position()
+        here, stage = board.position(), pass_stage(board)
         at = 0 if walker.position() == here else -1
-        for index, move in enumerate(moves):
-            walker.push(move)
-            if walker.position() == here:
+        for index, text in enumerate(kept.moves):
+            walker.push(Move.parse(text))
+            now = pass_stage(walker)
+            if now > stage:
+                break
+            if now == stage and walker.position() == here:
                 at = index + 1
+        if at < 0 or at >= len(kept.moves):
+            return None
+        rest = [Move.parse(text) for text in kept.moves[at:]]
     except TerraceError:
         return None
-    if at < 0 or at >= len(moves):
-        return None
-    rest = moves[at:]
     return rest if _fresh_line(board, rest, seen) else None
 
 
+def pass_stage(board: Board) -> tuple[int, int]:
+    """How far play is through the stock: redeals used, then cards drawn
+    (as minus the stock's size). It never goes down, so no position of a
+    later stage is one of an earlier stage (see :mod:`terrace.solver.history`).
+
+    >>> from terrace.variants import get_rules
+    >>> board = Board.from_number(4, get_rules("falling-star"))
+    >>> before = pass_stage(board)
+    >>> board.push_text("s")
+    Move.parse('s')
+    >>> pass_stage(board) > before
+    True
+    """
+    return board.redeals_used, -len(board.stock)
+
+
 def _fresh_line(board: Board, line: list[Move], seen: set[str]) -> bool:
-    """True when playing ``line`` from ``board`` reaches no position in ``seen``."""
+    """True when playing ``line`` from ``board`` reaches no position in
+    ``seen``, the game's positions of ``board``'s stage (see
+    :func:`~terrace.solver.history.same_pass_positions`): the line is
+    played only until it leaves that stage, since none later can be one."""
     copy = board.copy(stack=False)
+    stage = pass_stage(board)
     try:
         for move in line:
             copy.push(move)
             if copy.position() in seen:
                 return False
+            if pass_stage(copy) != stage:
+                return True
     except TerraceError:
         return False
     return True
@@ -142,8 +169,8 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     seen = same_pass_positions(board)
     if kept is not None:
         rest = continued(kept, board, seen)
-        if rest is not None:
-            return PeekHint(rest[0], WINNABLE, rest, kept=kept)
+        if rest is not None:  # (kept from here on: the next hint reads it from here)
+            return PeekHint(rest[0], WINNABLE, rest, kept=KeptLine(board.position(), kept.moves[-len(rest):]))
     start = board.copy(stack=False)
     left = max(deadline - time.perf_counter(), 0.0)  # (the walk above took its share)
     result = solve(start, max_seconds=left, all_candidates=False, cancel=cancel)
