@@ -111,7 +111,7 @@ def _bad(change: Any) -> dict[str, Any]:
         (lambda d: d.update(format="chess"), "not a Terrace game record"),
         (lambda d: d.pop("format"), "not a Terrace game record"),
         (lambda d: d.update(version=2), "record version 2 is not supported"),
-        (lambda d: d.update(version=True), "record version True is not supported"),
+        (lambda d: d.update(version=True), "record version true is not supported"),
         (lambda d: d.update(version=1.0), "record version 1.0 is not supported"),
         (lambda d: d.update(variant="klondike"), "unknown variant 'klondike'"),
         (lambda d: d.pop("variant"), "the record has no 'variant'"),
@@ -123,7 +123,7 @@ def _bad(change: Any) -> dict[str, Any]:
         (lambda d: d.update(deal_number=True), "deal_number must be a whole number or null"),
         (lambda d: d.update(deal_number=7), "these cards are not deal number 7"),
         (lambda d: d.update(deal_version=9), "deal version 9 is not known"),
-        (lambda d: d.update(deal_number=6, deal_version=True), "deal version True is not known"),
+        (lambda d: d.update(deal_number=6, deal_version=True), "deal version true is not known"),
         # without a number any version of the numbering will do, but not a non-number
         (lambda d: d.update(deal_number=None, deal_version="x"), "deal version 'x' is not known"),
         (lambda d: d.update(deal_number=None, deal_version=1.5), "deal version 1.5 is not known"),

@@ -723,3 +723,9 @@ def test_an_address_with_a_slash_too_many_is_unknown(client: TestClient) -> None
 def test_no_current_game_is_not_stored_by_a_cache(client: TestClient) -> None:
     answer = client.get("/api/games/current")
     assert answer.status_code == 204 and answer.headers["cache-control"] == "no-store"
+
+
+def test_a_refusal_spells_json_values_as_json(client: Any) -> None:
+    """{"decks": true} was refused with "... not True", Python's spelling."""
+    answer = client.post("/api/games", json={"variant": "terrace", "options": {"decks": True}})
+    assert answer.status_code == 400 and answer.json()["error"].endswith("not true")

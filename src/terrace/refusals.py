@@ -572,12 +572,16 @@ def clip(text: str) -> str:
 
 
 def quote(value: object) -> str:
-    """``repr(value)``, shortened like :func:`clip`.
+    """``repr(value)``, shortened like :func:`clip`; ``true``, ``false``
+    and ``null`` as JSON spells them (the API's bodies are JSON, and the
+    page's player never wrote Python's ``True``).
 
-    >>> quote(1.5), quote("2")
-    ('1.5', "'2'")
+    >>> quote(1.5), quote("2"), quote(True), quote(None)
+    ('1.5', "'2'", 'true', 'null')
     """
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    if isinstance(value, int):
         return number_text(value)
     return clip(repr(value))
 
