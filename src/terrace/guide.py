@@ -178,18 +178,28 @@ def _layout(w: _Words, r: Rules) -> dict[str, Any]:
 
 
 def _base(w: _Words, r: Rules) -> dict[str, Any]:
+    if r.picks_base and r.candidates == 1:
+        text = w("Before the first move, the card in the first pile is the only candidate: choosing it "
+                 "starts the first foundation and sets the base rank of all {foundations} foundations, "
+                 "and the empty pile gets a card from the stock.",
+                 "Vor dem ersten Zug ist die Karte im ersten Stapel die einzige zur Wahl: Sie zu wählen "
+                 "beginnt den ersten Zielstapel und legt den Basiswert aller {foundations} Zielstapel "
+                 "fest, und der leere Stapel bekommt eine Karte aus dem Vorrat.",
+                 foundations=r.foundation_count)
+        return _section("base", w("Choosing the base card", "Die Basiskarte wählen"), _p(text))
     if r.picks_base:
-        candidates = w.count(r.candidates, ("candidate card", "candidate cards"),
-                             ("Karte zur Wahl", "Karten zur Wahl"))
-        text = w("Before the first move, {candidates} lie in the first piles. Read the terrace, then pick "
-                 "one: it starts the first foundation and sets the base rank of all {foundations}. Any "
-                 "other candidate of the same rank starts a foundation too; the rest stay in the tableau, "
-                 "and every empty pile gets a card from the stock.",
-                 "Vor dem ersten Zug liegen {candidates} in den ersten Stapeln. Lies die Terrasse und "
-                 "nimm dann eine davon: Sie beginnt den ersten Zielstapel und legt den Basiswert aller "
-                 "{foundations} fest. Jeder weitere Kandidat desselben Werts beginnt ebenfalls einen "
-                 "Zielstapel; die übrigen bleiben in der Auslage, und jeder leere Stapel bekommt eine "
-                 "Karte aus dem Vorrat.", candidates=candidates, foundations=r.foundation_count)
+        read = w("Read the terrace, then pick", "Lies die Terrasse und nimm dann") if r.reserve else \
+            w("Pick", "Nimm")
+        text = w("Before the first move, {candidates} candidate cards lie in the first piles. {read} "
+                 "one: it starts the first foundation and sets the base rank of all {foundations} "
+                 "foundations. Any other candidate of the same rank starts a foundation too; the rest stay "
+                 "in the tableau, and every empty pile gets a card from the stock.",
+                 "Vor dem ersten Zug liegen {candidates} Karten zur Wahl in den ersten Stapeln. {read} "
+                 "eine davon: Sie beginnt den ersten Zielstapel und legt den Basiswert aller "
+                 "{foundations} Zielstapel fest. Jeder weitere Kandidat desselben Werts beginnt ebenfalls "
+                 "einen Zielstapel; die übrigen bleiben in der Auslage, und jeder leere Stapel bekommt "
+                 "eine Karte aus dem Vorrat.",
+                 candidates=r.candidates, read=read, foundations=r.foundation_count)
         return _section("base", w("Choosing the base card", "Die Basiskarte wählen"), _p(text))
     if r.piles == 1:
         text = w("There is no choice: once the pile has its card, the next card of the pack is turned "
@@ -227,10 +237,12 @@ def _building(w: _Words, r: Rules) -> dict[str, Any]:
              "Eck: eine rote 8 auf eine schwarze 9, ein König auf ein Ass.")
     single = w("Cards move one at a time; an ordered run never moves as a block.",
                "Karten ziehen einzeln; eine geordnete Reihe zieht nie als Ganzes.")
-    where = w("The top waste card and the top card of each pile may go to a foundation or onto a pile. The "
-              "terrace card may go only to a foundation.",
+    where = w("The top waste card and the top card of each pile may go to a foundation or onto a pile.",
               "Die oberste Karte des Abwurfstapels und die oberste Karte jedes Stapels dürfen auf einen "
-              "Zielstapel oder an einen Stapel. Die Terrassenkarte darf nur auf einen Zielstapel.")
+              "Zielstapel oder an einen Stapel.")
+    if r.reserve:
+        where += w(" The terrace card may go only to a foundation.",
+                   " Die Terrassenkarte darf nur auf einen Zielstapel.")
     back = w("Cards may come back from a foundation onto a pile, except the base card at its bottom.",
              "Karten dürfen von einem Zielstapel zurück an einen Stapel, außer der Basiskarte ganz unten."
              ) if r.foundation_return else None
@@ -247,13 +259,13 @@ def _spaces(w: _Words, r: Rules) -> dict[str, Any]:
                   "wählst du nicht; leer bleibt ein Stapel erst, wenn Vorrat und Abwurfstapel aufgebraucht "
                   "sind.")
     elif r.spaces is SpaceRule.FREE:
-        space = w("A pile that empties stays empty until you move a card there: the waste card, the top "
-                  "card of another pile{foundation} may fill it, never the terrace card.",
+        space = w("A pile that empties stays empty until you move a card there: the waste card or the top "
+                  "card of another pile{foundation} may fill it{never}.",
                   "Ein leer gewordener Stapel bleibt leer, bis du eine Karte hineinlegst: die Karte vom "
-                  "Abwurfstapel, die oberste Karte eines anderen Stapels{foundation}, nie die "
-                  "Terrassenkarte.",
-                  foundation=w(" or a foundation card", " oder eine Karte vom Zielstapel")
-                  if r.foundation_return else "")
+                  "Abwurfstapel oder die oberste Karte eines anderen Stapels{foundation}{never}.",
+                  foundation=w(" or of a foundation", " oder eines Zielstapels") if r.foundation_return
+                  else "",
+                  never=w(", never the terrace card", ", nie die Terrassenkarte") if r.reserve else "")
     else:
         space = w("A pile that empties stays empty until you move the top waste card there; no other card "
                   "may fill it.",
@@ -263,7 +275,9 @@ def _spaces(w: _Words, r: Rules) -> dict[str, Any]:
         times = w.count(r.redeals, ("time", "times"), ("Mal", "Mal"))
         stock = w("When the stock runs out, the waste is turned over into a new stock, {times} in all.",
                   "Ist der Vorrat aufgebraucht, wird der Abwurfstapel zu einem neuen Vorrat umgedreht, "
-                  "insgesamt {times}.", times=times)
+                  "insgesamt {times}.", times=times) if r.redeals > 1 else \
+            w("When the stock runs out, the waste is turned over into a new stock once.",
+              "Ist der Vorrat aufgebraucht, wird der Abwurfstapel einmal zu einem neuen Vorrat umgedreht.")
     else:
         stock = w("You go through the stock only once: there is no redeal.",
                   "Durch den Vorrat gehst du nur einmal: Es gibt keinen neuen Durchgang.")
@@ -287,7 +301,7 @@ def _tips(w: _Words, r: Rules) -> dict[str, Any]:
           "The right base rank can turn such a pair into a good order.",
           "Such in der Terrasse nach Paaren, bei denen eine später gebrauchte Karte auf einer früher "
           "gebrauchten liegt. Der richtige Basiswert kann so ein Paar in eine gute Reihenfolge bringen."),
-    ] if r.picks_base else [
+    ] if r.picks_base and r.reserve else [] if r.picks_base or not r.reserve else [
         w("The base card is dealt, not chosen: before your first move, find where the base-rank cards lie "
           "in the terrace and plan towards them.",
           "Die Basiskarte wird aufgedeckt, nicht gewählt: Sieh vor dem ersten Zug nach, wo die Karten des "
@@ -301,7 +315,7 @@ def _tips(w: _Words, r: Rules) -> dict[str, Any]:
         w("Build on the foundations first of all to release the current terrace card, not just because a "
           "move is there.",
           "Bau die Zielstapel vor allem auf, um die gerade freie Terrassenkarte loszuwerden, nicht nur, "
-          "weil ein Zug möglich ist."),
+          "weil ein Zug möglich ist.") if r.reserve else None,
         cover,
         w("Keep the cards you will soon want on top, and a spread of different ranks within reach.",
           "Halte bald gebrauchte Karten oben und möglichst verschiedene Werte griffbereit."),
@@ -330,7 +344,7 @@ def _strategy(w: _Words, r: Rules) -> dict[str, Any]:
         w("Play the terrace card whenever it can go: it blocks every card behind it, while a tableau card "
           "can wait.",
           "Spiel die Terrassenkarte, sobald sie passt: Sie blockiert alle Karten dahinter, eine Karte der "
-          "Auslage kann warten."),
+          "Auslage kann warten.") if r.reserve else None,
         w("Start every foundation early. A card of the base rank that turns up should usually go straight "
           "up, because a foundation that has not started takes nothing.",
           "Eröffne alle Zielstapel früh. Eine Karte des Basiswerts, die auftaucht, gehört meist sofort "
@@ -352,9 +366,11 @@ def _strategy(w: _Words, r: Rules) -> dict[str, Any]:
 def _mistakes(w: _Words, r: Rules) -> dict[str, Any]:
     return _section("mistakes", w("Common mistakes", "Häufige Fehler"), _ul(
         w("Picking the base card without reading the terrace first.",
-          "Die Basiskarte wählen, ohne zuerst die Terrasse zu lesen.") if r.picks_base else None,
+          "Die Basiskarte wählen, ohne zuerst die Terrasse zu lesen."
+          ) if r.picks_base and r.reserve else None,
         w("Leaving a playable terrace card where it is to make a neat tableau move.",
-          "Eine spielbare Terrassenkarte liegen lassen, um einen hübschen Zug in der Auslage zu machen."),
+          "Eine spielbare Terrassenkarte liegen lassen, um einen hübschen Zug in der Auslage zu machen."
+          ) if r.reserve else None,
         w("Building long piles that bury the cards the foundations need.",
           "Lange Stapel bauen, die Karten begraben, die die Zielstapel brauchen."),
         w("Emptying a pile once stock and waste are used up: it stays empty for good.",
