@@ -271,6 +271,23 @@ def test_a_database_taken_away_while_in_use_refuses_every_change(db: Path, how: 
         assert client.post("/api/games", json={"variant": "terrace"}).status_code == 503
 
 
+def test_a_database_a_newer_terrace_upgraded_while_in_use_is_not_written_any_more(db: Path) -> None:
+    """The check of the schema's number was made at start only: a server
+    went on writing into tables a newer version had changed."""
+    from terrace.storage.migrations import LATEST_VERSION, NewerDatabaseError
+
+    record = golden("terrace-won")
+    with open_store(db) as store:
+        game = start(store, record)
+        other = sqlite3.connect(db)
+        other.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+        other.close()
+        with pytest.raises(NewerDatabaseError, match="was written by a newer version of Terrace"):
+            play(store, game, record.moves[:1])
+        with pytest.raises(NewerDatabaseError):
+            store.get(game.id)
+
+
 def test_a_log_left_beside_no_database_is_never_thrown_away(db: Path) -> None:
     """With the file deleted while in use, its log held the last changes,
     and the next start made a new database and deleted it."""

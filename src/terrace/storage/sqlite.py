@@ -536,6 +536,7 @@ class SqliteStore:
                 try:
                     if write:
                         self._check_same_file(CHANGES.get(action or "", "the change"))
+                        self._check_schema(conn)
                     yield conn
                     conn.execute("COMMIT")
                 except BaseException:
@@ -557,9 +558,18 @@ class SqliteStore:
         looked: its games are then read whole and replayed again."""
         version = int(conn.execute("PRAGMA data_version").fetchone()[0])
         if version != self._data_version:
+            self._check_schema(conn)
             self._remembered.clear()
             self._sound.clear()
             self._data_version = version
+
+    def _check_schema(self, conn: sqlite3.Connection) -> None:
+        """Refuse to go on with a file that a newer Terrace upgraded while
+        this one had it open (its tables may no longer be what this one
+        reads and writes)."""
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > LATEST_VERSION:
+            raise NewerDatabaseError(version, self._name)
 
     def _remember(self, game: StoredGame) -> None:
         """Keep ``game`` (a private copy) as the database now holds it."""
