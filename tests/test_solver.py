@@ -759,11 +759,48 @@ def test_a_survey_starts_no_more_workers_than_it_has_deals(
             sizes.append(processes)
             return real().Pool(processes, **kwargs)
 
+        def get_start_method(self) -> str:
+            return str(real().get_start_method())
+
     monkeypatch.setattr(survey, "_worker_context", Counting)
     store = VerdictStore(str(tmp_path / "v.sqlite3"))
     verdicts, _ = survey.run_survey(Rules(), 1, 3, jobs=32, max_seconds=2, store=store)
     store.close()
     assert sizes == [3] and sorted(verdicts) == [1, 2, 3]
+
+
+def test_ctrl_c_while_the_workers_start_stops_the_survey(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl+C was ignored while the pool started (a few tenths of a second,
+    while the fork server imports): pressed then, it was lost and the
+    survey ran to its end. It is ignored now only while the fork server's
+    process starts, which its workers inherit."""
+    import multiprocessing
+    import signal
+
+    from terrace.solver import survey
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        pytest.skip("no fork server on this system")
+    seen: list[object] = []
+    real = survey._worker_context
+
+    class Watching:
+        def Pool(self, processes: int, **kwargs: object) -> object:  # (multiprocessing's name)
+            seen.append(signal.getsignal(signal.SIGINT))
+            return real().Pool(processes, **kwargs)
+
+        def get_start_method(self) -> str:
+            return str(real().get_start_method())
+
+    monkeypatch.setattr(survey, "_worker_context", Watching)
+    pool = survey._start_pool(1)
+    try:
+        assert seen and seen[0] is not signal.SIG_IGN
+        # the workers ignore it from their start
+        assert pool.apply(signal.getsignal, (signal.SIGINT,)) is signal.SIG_IGN
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def test_the_pure_python_search_keeps_its_time_budget() -> None:

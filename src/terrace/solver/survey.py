@@ -103,10 +103,8 @@ def run_survey(
         results = map(run_job, jobs_list)
         pool = None
     else:
-        with _interrupts_ignored():
-            # (no more workers than deals: each one costs a process start)
-            pool = _worker_context().Pool(min(jobs, len(todo)), initializer=ignore_interrupts,
-                                          maxtasksperchild=50)
+        # (no more workers than deals: each one costs a process start)
+        pool = _start_pool(min(jobs, len(todo)))
         results = _watched(pool, pool.imap_unordered(run_job, jobs_list))
     try:
         for number, verdict, kb in results:
@@ -180,6 +178,24 @@ def _worker_context() -> Any:
     traceback); else spawned."""
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _start_pool(workers: int) -> Any:
+    """The pool of worker processes. Ctrl+C is ignored only while the fork
+    server's process starts (so that it, and every worker it forks, ignores
+    Ctrl+C from the start; it then imports for a few tenths of a second,
+    while Ctrl+C stops the survey as it should: ignored meanwhile, it was
+    lost, and the survey ran to its end). Without a fork server, while the
+    workers start."""
+    context = _worker_context()
+    if context.get_start_method() != "forkserver":
+        with _interrupts_ignored():
+            return context.Pool(workers, initializer=ignore_interrupts, maxtasksperchild=50)
+    from multiprocessing import forkserver
+
+    with _interrupts_ignored():
+        forkserver.ensure_running()
+    return context.Pool(workers, initializer=ignore_interrupts, maxtasksperchild=50)
 
 
 @contextmanager
