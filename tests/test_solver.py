@@ -642,6 +642,30 @@ def test_the_watch_of_a_surveys_workers_keeps_no_finished_one_and_tells_a_killed
         list(_watched(SimpleNamespace(_pool=[killed]), Results([multiprocessing.TimeoutError()])))
 
 
+def test_a_killed_worker_ends_the_survey_while_the_others_still_give_verdicts() -> None:
+    """The watch looked at the workers only when no verdict came for half a
+    second: with the other worker busy, a survey of a million deals went on
+    for its whole range after one was killed."""
+    from types import SimpleNamespace
+
+    from terrace.solver.survey import WATCH_SECONDS, WorkerDiedError, _watched
+
+    class Flowing:  # a verdict every tenth of a second
+        given = 0
+
+        def next(self, timeout: float) -> Any:
+            time.sleep(0.1)
+            self.given += 1
+            return (self.given, "v", 0)
+
+    results = Flowing()
+    killed = SimpleNamespace(_popen=SimpleNamespace(returncode=-9))
+    with pytest.raises(WorkerDiedError):
+        for _ in _watched(SimpleNamespace(_pool=[killed]), results):
+            assert results.given < 100
+    assert results.given <= WATCH_SECONDS / 0.1 + 3
+
+
 def _parents() -> dict[int, int]:
     """Every process's parent (Linux's /proc)."""
     import os

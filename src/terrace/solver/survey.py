@@ -140,23 +140,36 @@ def _watched(pool: Any, results: Any) -> Iterator[tuple[int, Verdict, int]]:
     take the code from that thread, and never kept once it ended well, which
     would keep its pipes open.)"""
     running: dict[int, Any] = {}
+    looked = time.monotonic()
     while True:
         for process in list(getattr(pool, "_pool", [])):
             running.setdefault(id(process), process)
+        waited = False
         try:
             yield results.next(timeout=WATCH_SECONDS)
         except StopIteration:
             return
         except multiprocessing.TimeoutError:
-            for key, process in list(running.items()):
-                code = getattr(getattr(process, "_popen", None), "returncode", None)
-                if code is None:
-                    continue
-                if code != 0:
-                    raise WorkerDiedError(
-                        "a worker process died (killed, or out of memory) before it gave its deal's verdict"
-                    ) from None
-                del running[key]
+            waited = True
+        # (also while verdicts keep coming from the other workers: a survey
+        # of a million deals went on for their whole range, then said so)
+        if waited or time.monotonic() - looked >= WATCH_SECONDS:
+            looked = time.monotonic()
+            _none_died(running)
+
+
+def _none_died(running: dict[int, Any]) -> None:
+    """Raise :class:`WorkerDiedError` when one of the ``running`` workers
+    ended otherwise than well; forget those that ended well."""
+    for key, process in list(running.items()):
+        code = getattr(getattr(process, "_popen", None), "returncode", None)
+        if code is None:
+            continue
+        if code != 0:
+            raise WorkerDiedError(
+                "a worker process died (killed, or out of memory) before it gave its deal's verdict"
+            )
+        del running[key]
 
 
 def ignore_interrupts() -> None:
