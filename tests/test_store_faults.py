@@ -405,6 +405,27 @@ def test_a_verdict_cache_that_is_not_one_gives_one_clear_line(tmp_path: Path) ->
         )
 
 
+def test_a_verdict_cache_another_program_holds_is_busy_not_damaged(tmp_path: Path) -> None:
+    """A survey started while another program held the cache's lock said it
+    was damaged, and advised throwing it away."""
+    from terrace.storage.files import check_verdict_cache
+
+    cache = tmp_path / "v.sqlite3"
+    made = sqlite3.connect(cache)
+    made.execute("CREATE TABLE verdicts (x)")
+    made.commit()
+    made.isolation_level = None
+    made.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError) as refused:
+            check_verdict_cache(cache)
+    finally:
+        made.execute("ROLLBACK")
+        made.close()
+    assert str(refused.value) == "the database v.sqlite3 is busy (another program holds it): try again"
+    check_verdict_cache(cache)  # (free again: fine)
+
+
 def test_a_verdict_cache_that_is_not_a_regular_file_is_refused_at_once(tmp_path: Path) -> None:
     # a FIFO would block the first read for good; a device would take a journal beside it
     fifo = tmp_path / "cache.fifo"

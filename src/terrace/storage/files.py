@@ -148,6 +148,10 @@ def is_sqlite_header(header: bytes) -> bool:
     return len(header) >= len(SQLITE_MAGIC) and header.startswith(SQLITE_MAGIC)
 
 
+PROBE_SECONDS = 2.0
+"""How long the check of a verdict cache waits for another program's lock."""
+
+
 def check_verdict_cache(path: Path) -> None:
     """Refuse, with a clear :class:`DatabaseFileError`, a file at ``path``
     that cannot serve as the solver's verdict cache: not an SQLite file, a
@@ -174,12 +178,14 @@ def check_verdict_cache(path: Path) -> None:
         raise DatabaseFileError(f"{name} is a database of saved games, not a verdict cache")
     before = side_files(path)
     try:
-        probe = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        probe = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=PROBE_SECONDS)
         try:
             check = probe.execute("PRAGMA quick_check(1)").fetchone()[0]
         finally:
             probe.close()
     except sqlite3.Error as error:
+        if is_busy(error):  # (held by another program, not damaged)
+            raise busy_error(name) from None
         check = str(error)
     finally:
         remove_new_side_files(path, before)
