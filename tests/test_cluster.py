@@ -341,7 +341,9 @@ def test_frozen_workers_are_left_out_at_the_start_and_mid_survey(store: VerdictS
 
 @needs_cluster
 def test_a_scheduler_gone_mid_survey_is_a_cluster_error(tmp_path: Path, store: VerdictStore,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        capfd: pytest.CaptureFixture[str]) -> None:
+    """... and Dask's own log of it (two tracebacks) stays out of the output."""
     import subprocess
 
     monkeypatch.setattr(cluster, "CONNECT_SECONDS", 2.0)
@@ -370,6 +372,8 @@ def test_a_scheduler_gone_mid_survey_is_a_cluster_error(tmp_path: Path, store: V
                                on_result=on_result)
         assert stored(store, 1, 30, "perfect")  # what came back before is kept
         assert time.perf_counter() - started < 30
+        said = capfd.readouterr().err
+        assert "Traceback" not in said and "distributed.client - ERROR" not in said, said[-3000:]
     finally:
         for process in (scheduler, worker):
             if process is not None:
@@ -436,3 +440,18 @@ def test_the_start_waits_for_the_first_usable_worker_not_for_a_slow_check() -> N
     # checked (it is left out after CHECK_SECONDS, 30 s, if it never answers).
     assert time.perf_counter() - started < cluster.TICK + 0.5 < cluster.CHECK_SECONDS
     assert set(fleet.checking) == {"tcp://frozen:1"}
+
+
+@needs_cluster
+def test_dasks_own_log_stays_out_of_the_output_while_connected(capfd: pytest.CaptureFixture[str]) -> None:
+    """A scheduler that died: Dask's client logged two tracebacks (about
+    thirty lines) before the survey's one line saying so."""
+    import logging
+
+    cluster._distributed()
+    client_log = logging.getLogger("distributed.client")
+    before = client_log.level
+    with cluster._dask_logs_silenced():
+        client_log.error("Failed to reconnect to scheduler after 30.00 seconds, closing client")
+    assert "Failed to reconnect" not in capfd.readouterr().err
+    assert client_log.level == before

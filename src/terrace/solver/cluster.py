@@ -249,14 +249,16 @@ def connect(scheduler: str) -> Iterator[Any]:
     if kind == "address":
         assert isinstance(where, str)
         _probe(where)
-        try:
-            client = distributed.Client(where, timeout=f"{CONNECT_SECONDS}s")
-        except Exception as error:
-            raise ClusterError(f"cannot connect to the scheduler at {where}: {_describe(error)}") from None
-        try:
-            yield client
-        finally:
-            _quietly(client.close)
+        with _dask_logs_silenced():
+            try:
+                client = distributed.Client(where, timeout=f"{CONNECT_SECONDS}s")
+            except Exception as error:
+                why = _describe(error)
+                raise ClusterError(f"cannot connect to the scheduler at {where}: {why}") from None
+            try:
+                yield client
+            finally:
+                _quietly(client.close)
         return
     # Dask's own warnings stay out of the survey's output (it says itself
     # what goes wrong); on Ctrl+C they were a screenful about cancelled
@@ -272,6 +274,24 @@ def connect(scheduler: str) -> Iterator[Any]:
             _quietly(client.close)
     finally:
         _quietly(cluster.close)
+
+
+@contextmanager
+def _dask_logs_silenced() -> Iterator[None]:
+    """Dask's own log lines (a scheduler that died wrote two tracebacks of
+    about thirty lines before the survey's one line saying so) kept out of
+    the survey's output, as ``silence_logs`` does for a local cluster."""
+    loggers = [logging.getLogger(name) for name in list(logging.root.manager.loggerDict)
+               if name == "distributed" or name.startswith("distributed.")]
+    loggers.append(logging.getLogger("distributed"))
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 def _quietly(close: Callable[[], Any]) -> None:
