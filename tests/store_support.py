@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import shutil
 import sqlite3
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -133,3 +136,26 @@ def locked_by_another(db: Path, begin: str = "BEGIN IMMEDIATE") -> Iterator[None
     finally:
         other.execute("ROLLBACK")
         other.close()
+
+
+@contextmanager
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A folder on a small file system with no room left (a tmpfs: root only)."""
+    folder = tmp_path / "full"
+    folder.mkdir()
+    mount = shutil.which("mount")
+    mounted = mount and subprocess.run([mount, "-t", "tmpfs", "-o", "size=600k", "tmpfs", str(folder)],
+                                       capture_output=True, check=False)
+    if not mounted or mounted.returncode != 0:
+        pytest.skip("no small file system can be mounted here (not root)")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+def fill(folder: Path) -> None:
+    """Fill the file system of ``folder`` up."""
+    with contextlib.suppress(OSError), open(folder / "filler", "wb", buffering=0) as filler:
+        while True:
+            filler.write(b"\0" * 4096)

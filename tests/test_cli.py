@@ -340,6 +340,21 @@ def test_survey_progress_counts_its_workers_in_english(tmp_path: Path) -> None:
     assert ", 1 worker" in one.stderr and "1 workers" not in one.stderr
 
 
+def test_a_survey_report_on_a_full_disk_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    """It left an empty report and said "No space left on device" without
+    naming the file."""
+    from store_support import fill, full_disk
+
+    with full_disk(tmp_path) as folder:
+        fill(folder)
+        args = ["--deals", "1-1", "--max-seconds", "2", "--verdicts-db", str(tmp_path / "v.sqlite3"),
+                "--out", str(folder)]
+        done = run("survey", *args, "--jobs", "1")
+        assert done.exit_code == 1
+        assert "cannot write " in done.stderr and "survey-terrace-1-1" in done.stderr, done.stderr
+        assert [p.name for p in folder.iterdir()] == ["filler"]
+
+
 def test_ctrl_c_stops_a_command_in_one_line_with_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl+C ends solve, hint and the rest as it ends ``terrace survey``:
     one line on standard error, status 130 (not click's "Aborted!" and 1,

@@ -4,7 +4,6 @@ changes nothing, and leaves no ``-wal`` or ``-shm`` file behind."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import json
 import os
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from store_support import golden, no_default_db, play, start
+from store_support import fill, full_disk, golden, no_default_db, play, start
 from terrace.cli import main
 from terrace.storage import SqliteStore, StoreError, StoreWriteError, open_store
 from terrace.storage import base as storage_base
@@ -180,28 +179,6 @@ def test_a_database_on_a_read_only_file_system_is_refused_with_the_same_words(
     assert said.startswith("games cannot be saved in games.sqlite: the database is read-only")
 
 
-@contextmanager
-def full_disk(tmp_path: Path) -> Iterator[Path]:
-    """A folder on a small file system with no room left (a tmpfs: root only)."""
-    folder = tmp_path / "full"
-    folder.mkdir()
-    mount = shutil.which("mount")
-    mounted = mount and subprocess.run([mount, "-t", "tmpfs", "-o", "size=600k", "tmpfs", str(folder)],
-                                       capture_output=True, check=False)
-    if not mounted or mounted.returncode != 0:
-        pytest.skip("no small file system can be mounted here (not root)")
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
-
-
-def _fill(folder: Path) -> None:
-    with contextlib.suppress(OSError), open(folder / "filler", "wb", buffering=0) as filler:
-        while True:
-            filler.write(b"\0" * 4096)
-
-
 def test_a_full_disk_still_lets_stats_and_export_read_and_leaves_nothing_behind(tmp_path: Path) -> None:
     """SQLite has no room for the -shm file it reads through: stats and
     export said "the update of the database's layout was not saved: the
@@ -212,7 +189,7 @@ def test_a_full_disk_still_lets_stats_and_export_read_and_leaves_nothing_behind(
     with full_disk(tmp_path) as folder:
         db = folder / "games.sqlite"
         shutil.copy(tmp_path / "games.sqlite", db)
-        _fill(folder)
+        fill(folder)
         before = db.read_bytes()
         runner = CliRunner()
         stats = runner.invoke(main, ["stats", "--db", str(db)])

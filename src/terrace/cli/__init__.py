@@ -6,6 +6,7 @@ command a thin layer over the library (see ``terrace --help``).
 - :mod:`terrace.cli.storage`: ``stats``, ``export``, ``import``
 - :mod:`terrace.cli.web`: ``play``
 - :mod:`terrace.cli.options`: the options they share
+- :mod:`terrace.cli.output`: files written whole or not at all
 - :mod:`terrace.cli.errors`: how an error ends a command (one line, no traceback)
 """
 

@@ -30,6 +30,7 @@ from terrace.cli.options import (
     rule_options,
     verdicts_db_options,
 )
+from terrace.cli.output import write_whole
 from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.solver.api import NODE_SLICE, solve
@@ -294,15 +295,14 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     command = " ".join(shlex.quote(a) for a in argv)
     folder = Path(out).expanduser()
     stem = _stem(rules, name, first, last, player, key, budget)
-    (folder / f"{stem}.md").write_text(markdown_table(title, summary, command, budget))
+    write_whole(folder / f"{stem}.md", markdown_table(title, summary, command, budget))
     if not charts_available():
         click.echo(f"wrote {folder / (stem + '.md')} (no chart: {ChartsUnavailableError()})")
         return
-    (folder / f"{stem}.png").write_bytes(
-        survey_chart(f"{title} {first}-{last}", {"won": summary.won, "lost": summary.lost,
-                                                 "unknown": summary.unknown},
-                     [v.seconds for v in verdicts.values()])
-    )
+    write_whole(folder / f"{stem}.png",
+                survey_chart(f"{title} {first}-{last}", {"won": summary.won, "lost": summary.lost,
+                                                         "unknown": summary.unknown},
+                             [v.seconds for v in verdicts.values()]))
     click.echo(f"wrote {folder / (stem + '.md')} and {folder / (stem + '.png')}")
 
 

@@ -6,12 +6,9 @@ Each of the three takes ``--db PATH`` (default: ``$TERRACE_DB``, else
 
 from __future__ import annotations
 
-import errno
 import json
 import math
 import os
-import stat
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -19,6 +16,7 @@ from typing import Any
 import click
 
 from terrace.cli.options import FilePath, db_option, read_input
+from terrace.cli.output import write_whole
 from terrace.errors import TerraceError
 from terrace.record import json_text
 from terrace.refusals import clip
@@ -212,7 +210,7 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
     if output == "-":
         click.echo(text, nl=False)
         return
-    _write_atomically(Path(output), text)
+    write_whole(Path(output), text)
     click.echo(f"wrote {len(records)} game{'s' if len(records) != 1 else ''} to {clip(output)}", err=True)
 
 
@@ -259,54 +257,6 @@ def _refuse_database_output(output: Path, database: Path | None) -> None:
     if start == SQLITE_HEADER:
         raise click.UsageError(f"{clip(str(output))} is an SQLite database, not a file of game"
                                " records: write the records to another file")
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write a file whole or not at all: a temporary file beside it, renamed
-    over it. A symbolic link is followed (the link stays, its target gets
-    the text), a file that is there keeps its permissions (and, for root,
-    its owner), a new one gets the umask's, and something that is not a
-    regular file (``/dev/stdout``, a pipe) is written to as it is."""
-    target = Path(os.path.realpath(path))
-    try:
-        try:
-            existing: os.stat_result | None = target.stat()
-        except FileNotFoundError:
-            existing = None
-        if existing is not None and stat.S_ISDIR(existing.st_mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-        if existing is not None and not stat.S_ISREG(existing.st_mode):
-            with open(target, "w", encoding="utf-8") as file:
-                file.write(text)
-            return
-        if not target.parent.is_dir():
-            raise click.ClickException(f"cannot write {clip(str(path))}: its folder"
-                                       f" {clip(str(target.parent))} does not exist")
-        try:
-            handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        except OSError as error:  # (a folder that takes no new file: /proc, read-only, full)
-            raise click.ClickException(f"cannot write {clip(str(path))}: no new file can be made in its"
-                                       f" folder {clip(str(target.parent))} ({error.strerror or error})"
-                                       ) from None
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(text)
-                file.flush()
-                os.fsync(file.fileno())
-            if existing is not None:
-                os.chmod(temp, stat.S_IMODE(existing.st_mode))
-                if os.geteuid() == 0:
-                    os.chown(temp, existing.st_uid, existing.st_gid)
-            else:
-                umask = os.umask(0)
-                os.umask(umask)
-                os.chmod(temp, 0o666 & ~umask)
-            os.replace(temp, target)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
-    except OSError as error:
-        raise click.ClickException(f"cannot write {clip(str(path))}: {error.strerror or error}") from None
 
 
 @click.command("import")

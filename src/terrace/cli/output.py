@@ -1,0 +1,66 @@
+"""Files a command writes for the person at the terminal: whole or not at
+all, and a failure said in one line that names the file."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+import click
+
+from terrace.refusals import clip
+
+
+def write_whole(path: Path, data: str | bytes) -> None:
+    """Write a file whole or not at all: a temporary file beside it, renamed
+    over it. A symbolic link is followed (the link stays, its target gets
+    the text), a file that is there keeps its permissions (and, for root,
+    its owner), a new one gets the umask's, and something that is not a
+    regular file (``/dev/stdout``, a pipe) is written to as it is."""
+    target = Path(os.path.realpath(path))
+    try:
+        try:
+            existing: os.stat_result | None = target.stat()
+        except FileNotFoundError:
+            existing = None
+        if existing is not None and stat.S_ISDIR(existing.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        if existing is not None and not stat.S_ISREG(existing.st_mode):
+            with open(target, "wb") as file:
+                file.write(_encoded(data))
+            return
+        if not target.parent.is_dir():
+            raise click.ClickException(f"cannot write {clip(str(path))}: its folder"
+                                       f" {clip(str(target.parent))} does not exist")
+        try:
+            handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        except OSError as error:  # (a folder that takes no new file: /proc, read-only, full)
+            raise click.ClickException(f"cannot write {clip(str(path))}: no new file can be made in its"
+                                       f" folder {clip(str(target.parent))} ({error.strerror or error})"
+                                       ) from None
+        try:
+            with os.fdopen(handle, "wb") as file:
+                file.write(_encoded(data))
+                file.flush()
+                os.fsync(file.fileno())
+            if existing is not None:
+                os.chmod(temp, stat.S_IMODE(existing.st_mode))
+                if os.geteuid() == 0:
+                    os.chown(temp, existing.st_uid, existing.st_gid)
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(temp, 0o666 & ~umask)
+            os.replace(temp, target)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise click.ClickException(f"cannot write {clip(str(path))}: {error.strerror or error}") from None
+
+
+def _encoded(data: str | bytes) -> bytes:
+    return data.encode("utf-8") if isinstance(data, str) else data
