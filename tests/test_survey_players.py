@@ -74,10 +74,12 @@ def test_a_cache_of_an_unknown_layout_is_refused_and_left_unchanged(tmp_path: Pa
     assert _bytes_of(path) == before
 
 
-def test_another_programs_database_is_refused_and_left_unchanged(tmp_path: Path) -> None:
+@pytest.mark.parametrize("table", ["foo (x)", "verdicts (x, y)"])
+def test_another_programs_database_is_refused_and_left_unchanged(tmp_path: Path, table: str) -> None:
+    """(A table named verdicts of another layout gave "no such column: rules".)"""
     path = tmp_path / "other.sqlite3"
     with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE foo (x)")
+        db.execute(f"CREATE TABLE {table}")
     db.close()
     before = _bytes_of(path)
     with pytest.raises(VerdictCacheError, match="another program"):

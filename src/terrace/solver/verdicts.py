@@ -188,7 +188,8 @@ class VerdictStore:
                                     f"Terrace does not know (a newer one wrote it?); it was left unchanged")
         tables = {row[0] for row in self._db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
-        if tables - {"verdicts"}:
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(verdicts)")}
+        if tables - {"verdicts"} or (columns and not set(_COLUMNS.split(", ")) <= columns):
             raise VerdictCacheError(f"{name} is an SQLite database of another program, not a verdict "
                                     f"cache; it was left unchanged")
 
