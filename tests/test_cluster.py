@@ -455,3 +455,17 @@ def test_dasks_own_log_stays_out_of_the_output_while_connected(capfd: pytest.Cap
         client_log.error("Failed to reconnect to scheduler after 30.00 seconds, closing client")
     assert "Failed to reconnect" not in capfd.readouterr().err
     assert client_log.level == before
+
+
+@needs_cluster
+def test_an_address_where_nothing_listens_is_refused_at_once(store: VerdictStore) -> None:
+    """Dask's connect tried again for the whole 30 s."""
+    import socket
+
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{closed.getsockname()[1]}"  # (bound, not listening: refused)
+        started = time.perf_counter()
+        with pytest.raises(ClusterError, match=r"nothing listens at tcp://\S+ \(the connection was refused"):
+            run_cluster_survey(RULES, 1, 2, scheduler=address, max_seconds=5, store=store)
+    assert time.perf_counter() - started < 5

@@ -39,6 +39,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
+from urllib.parse import urlsplit
 
 from terrace.deal import DEAL_VERSION
 from terrace.refusals import clip
@@ -215,6 +216,25 @@ def _describe(error: BaseException) -> str:
     return clip(f"{type(error).__name__}: {error}")
 
 
+def _listening(address: str) -> None:
+    """Refuse at once an address where nothing listens (Dask's own connect
+    tried again for the whole :data:`CONNECT_SECONDS`)."""
+    parts = urlsplit(address)
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return
+    if parts.scheme != "tcp" or host is None or port is None:
+        return
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
+    except ConnectionRefusedError:
+        raise ClusterError(f"nothing listens at {address} (the connection was refused): is a Dask "
+                           f"scheduler running there (dask scheduler), and is that its address?") from None
+    except OSError:
+        return  # (the probe says what it finds)
+
+
 def _probe(address: str) -> None:
     """Make sure a Dask scheduler answers at ``address`` within
     :data:`CONNECT_SECONDS` (``distributed.Client`` waits for ever on a
@@ -228,10 +248,12 @@ def _probe(address: str) -> None:
         finally:
             await remote.close_rpc()
 
+    _listening(address)
     try:
         reply = asyncio.run(asyncio.wait_for(identity(), CONNECT_SECONDS))
-    except Exception:  # refused, reset, timed out, garbled: no scheduler there
-        raise ClusterError(f"no Dask scheduler answered at {address} within {CONNECT_SECONDS:g} s: is one "
+    except Exception as error:  # reset, timed out, garbled: no scheduler there
+        when = f" within {CONNECT_SECONDS:g} s" if isinstance(error, TimeoutError) else ""
+        raise ClusterError(f"no Dask scheduler answered at {address}{when}: is one "
                            f"running there (dask scheduler), and is that its address?") from None
     kind = reply.get("type") if isinstance(reply, dict) else None
     if kind != "Scheduler":
