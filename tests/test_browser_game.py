@@ -313,6 +313,19 @@ def test_switch_language(api: Api, open_game: Any) -> None:
     assert page.locator("#btn-new").inner_text() == "New game"
 
 
+def test_a_hint_shown_is_said_again_in_the_language_switched_to(api: Api, open_game: Any) -> None:
+    """The hint's words were replaced by the usual prompt (its marks stayed
+    on the board), and its message stayed up in the other language."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"))
+    page.locator("#btn-hint").click()
+    page.wait_for_selector(".hint-src")
+    assert page.locator("#prompt").inner_text().startswith("Hint: move ")
+    page.locator("#lang").select_option("de")
+    assert page.locator("#prompt").inner_text().startswith("Tipp: ")
+    assert page.locator("#toast.show").count() == 0
+    assert page.locator(".hint-src").count() == 1
+
+
 def test_german_browser_gets_german(api: Api, open_game: Any) -> None:
     page = open_game(api.new(variant="terrace", deal_number=9), locale="de-DE")
     assert page.locator("#btn-undo").inner_text() == "Zurück"
@@ -389,6 +402,22 @@ def test_the_replay_slider_goes_to_any_move(api: Api, open_game: Any) -> None:
     assert page.locator("#replay-next").is_disabled()
     slider.press("ArrowLeft")
     page.locator("#prompt", has_text="move 199 of 200").wait_for()
+
+
+def test_a_hint_asked_once_the_game_is_won_says_nothing_over_the_win(api: Api, open_game: Any) -> None:
+    """A hint asked while the last cards went up on their own came back
+    with "No hint: the game is over." in place of the win's words."""
+    game = api.new(variant=WINNING_LINE["variant"], options=WINNING_LINE["options"],
+                   deal_number=WINNING_LINE["deal_number"])
+    page = open_game(api.play(game, *WINNING_LINE["moves"]))
+    page.keyboard.press("Escape")  # (the end screen)
+    page.locator("#prompt", has_text="Won!").wait_for()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if request.url.endswith("/hint") else None)
+    page.evaluate("document.body.focus()")
+    page.keyboard.press("h")
+    page.wait_for_timeout(600)
+    assert page.locator("#prompt").inner_text().startswith("Won!") and asked == []
 
 
 def _click_move(page: Any, board: Board, text: str) -> None:

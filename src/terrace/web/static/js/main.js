@@ -145,7 +145,9 @@ function draw() {
     if (!scrubbing) slider.value = String(game.step);  // (not under the player's thumb)
   }
   if (focused && focused.closest && focused.closest(".actions, .replay-bar") && !usable(focused)) keepFocusNear(focused);
-  prompt();
+  // (a hint shown stays in the prompt, as its marks stay on the board)
+  if (app.hint && app.hint.found) prompt(hintText(game, app.hint.found), { said: false });
+  else prompt();
   drawCoach(draw);  // (above the board: before it is fitted into the room left)
   renderBoard(board, game, { verdicts: app.verdicts });
   if (app.selected) markSelection(app.selected);
@@ -386,7 +388,8 @@ function hint() {
 
 async function askHint() {
   const game = app.game;
-  if (!game || game.replay) return;
+  // (a hint asked while the last cards went up on their own finds the game won)
+  if (!game || game.replay || game.status === "won" || game.status === "lost") return;
   const result = await api.hint(game, app.settings.assists.peek);
   if (app.game !== game) return;  // asked on a position no longer shown
   if (await caughtUp(result)) return;
@@ -399,8 +402,17 @@ async function askHint() {
     prompt(why, { said: !hopeless });  // (the end screen says that no winning line remains)
     return toast(why, "info", { quiet: true });
   }
-  app.hint = { source: found.source, target: found.target, move: found.move };
+  app.hint = { source: found.source, target: found.target, move: found.move, found };
   markHint(app.hint);
+  // (said once, by the prompt: the toast only shows it)
+  const text = hintText(game, found);
+  prompt(text);
+  toast(text, "info", { quiet: true });
+}
+
+// A hint's move and what backs it, in the page's language (drawn again in
+// another language when the player switches).
+function hintText(game, found) {
   let what;
   if (found.move === "s") what = t("hint.draw");
   else if (found.move[0] === "c") {
@@ -414,10 +426,7 @@ async function askHint() {
       to: found.target ? placeName(found.target) : "",
     });
   }
-  // (said once, by the prompt: the toast only shows it)
-  const text = `${t("hint.move", { what })} ${backing(found)}`;
-  prompt(text);
-  toast(text, "info", { quiet: true });
+  return `${t("hint.move", { what })} ${backing(found)}`;
 }
 
 // The solver's verdicts on the base cards: only with the assist on (asking
@@ -883,6 +892,7 @@ function changeLanguage(lang) {
   localStorage.setItem("terrace.lang", lang);
   setLanguage(lang);
   $("#lang").value = getLanguage();
+  $("#toast").className = "toast";  // (a message of the other language: the prompt says it again)
   draw();
 }
 
