@@ -417,6 +417,27 @@ def test_the_timer_pauses_while_hidden_or_idle(api: Api, clocked_page: Any) -> N
     assert page.locator("[data-counter='time']").count() == 0
 
 
+def test_a_replay_shows_its_own_games_time(api: Api, clocked_page: Any) -> None:
+    """A game given up, replayed from the statistics while another is being
+    played, showed the time of the game being played."""
+    over = api.play(api.new(variant="falling-star", deal_number=3), "s")
+    assert api.client.post(f"/api/games/{over['id']}/give-up", json={}).status_code == 200
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = clocked_page(game)
+    page.route("**/time", lambda route: route.fulfill(json={"id": game["id"], "active_ms": 0}))
+    page.mouse.move(200, 200)
+    page.clock.run_for(30_000)
+    assert 29 <= shown_seconds(page) <= 31
+    page.locator("#btn-stats").click()
+    replay = page.locator("#dlg-stats ol.recent li", has_text="Falling Star").first
+    replay.get_by_role("button", name="Replay").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    assert shown_seconds(page) == 0  # (the game given up was never timed)
+    page.locator("#replay-exit").click()
+    page.locator("#replay-bar[hidden]").wait_for(state="attached")
+    assert 29 <= shown_seconds(page) <= 31
+
+
 def test_the_time_reaches_the_server(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)

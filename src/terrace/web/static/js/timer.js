@@ -20,6 +20,7 @@ const clock = {
   unsent: 0,        // ms counted and not reported yet
   since: null,      // performance.now() when the current run began; null while paused
   lastActive: performance.now(),
+  replayMs: null,   // a replay's game's own playing time, while a replay is shown
 };
 
 const now = () => performance.now();
@@ -89,8 +90,10 @@ export function followGame(game) {
     settle();
     clock.playing = false;
     settle();
+    clock.replayMs = game.active_ms || 0;  // (the game played meanwhile keeps its own)
     return;
   }
+  clock.replayMs = null;
   if (game.id !== clock.gameId) {
     if (clock.gameId) flushTime();
     Object.assign(clock, { gameId: game.id, base: game.active_ms || 0, sending: 0, unsent: 0, since: null });
@@ -135,8 +138,9 @@ export function paintTimer() {
   const paused = clock.playing && !isRunning();
   node.classList.toggle("paused", paused);
   node.title = paused ? t("timer.paused") : "";
-  node.querySelector(".value").textContent = format(activeMs());
-  node.dataset.ms = String(Math.floor(activeMs()));
+  const shown = clock.replayMs ?? activeMs();
+  node.querySelector(".value").textContent = format(shown);
+  node.dataset.ms = String(Math.floor(shown));
 }
 
 function activity() {
