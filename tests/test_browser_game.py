@@ -342,8 +342,17 @@ def test_new_game_dialog_starts_a_variant(api: Api, open_game: Any) -> None:
     page.locator("#dlg-new:not([open])").wait_for(state="attached")
     page.wait_for_selector("[data-pile='f16']")
     assert page.locator("[data-pile^='t']").count() == 11
-    assert "Big Terrace" in page.locator("#game-title").inner_text()
-    assert "12" in page.locator("#game-title").inner_text()
+    assert page.locator("#game-title").inner_text() == "Big Terrace · Deal 12"
+
+
+@pytest.mark.parametrize(("locale", "title"), [("en-GB", "Wood (custom) · Deal 5"),
+                                               ("de-DE", "Wood (eigene Regeln) · Spiel 5")])
+def test_a_game_of_changed_rules_says_so_in_its_title(api: Api, open_game: Any, locale: str,
+                                                      title: str) -> None:
+    """Only the statistics said that a game's rules were changed by hand."""
+    game = api.new(variant="wood", options={"reserve": 8, "redeals": 1}, deal_number=5)
+    page = open_game(game, locale=locale)
+    assert page.locator("#game-title").inner_text() == title
 
 
 def test_new_game_limits_follow_the_other_options(api: Api, open_game: Any) -> None:

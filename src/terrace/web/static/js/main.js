@@ -128,7 +128,9 @@ function draw() {
   renderCounters($("#counters"), game);
   paintTimer();
   syncEndButtons(game);
-  $("#game-title").textContent = `${game.title} · ${t("counter.deal")} ${game.deal_number ?? "–"}`;
+  // (rules changed by hand: said as the statistics count them)
+  const custom = String(game.stats_key || "").includes("(custom") ? ` (${t("stats.custom")})` : "";
+  $("#game-title").textContent = `${game.title}${custom} · ${t("counter.deal")} ${game.deal_number ?? "–"}`;
   const replay = Boolean(game.replay);
   $("#btn-undo").disabled = replay || !game.can_undo;
   $("#btn-redo").disabled = replay || !game.can_redo;
