@@ -600,6 +600,19 @@ def test_the_win_screen_tells_a_record_from_an_equalled_one(
     assert record.inner_text() == said
 
 
+def test_a_win_with_an_assist_says_it_sets_no_best(api: Api, open_game: Any) -> None:
+    """A win with the peeking hint on was hailed as a new personal best and
+    stood as the best of the variant."""
+    game = line_game(api, FINISH_AFTER - 1)
+    answer = api.client.post(f"/api/games/{game['id']}/hint", json={"peek": True})
+    assert answer.status_code == 200 and api.client.get(f"/api/games/{game['id']}").json()["assisted"]
+    page = win_by_clicks(open_game, game, None)
+    note = page.locator("dialog.end[open] p.assisted-win")
+    note.wait_for()
+    assert note.inner_text().startswith("An assist looked at the face-down cards in this game")
+    assert page.locator("dialog.end[open] p.record").count() == 0
+
+
 def test_the_win_screen_asks_for_the_statistics_after_the_time_is_stored(api: Api, open_game: Any) -> None:
     """The report of the time sent as the game ends is slow to be answered:
     the win screen still waits for it before it reads the statistics, so

@@ -88,6 +88,20 @@ def test_only_started_games_count_and_unfinished_are_not_losses() -> None:
     assert stats["variants"]["terrace"]["current_streak"] == 2
 
 
+def test_a_win_with_an_assist_counts_as_a_win_and_sets_no_record() -> None:
+    """A win with the peeking hint on was the player's best in moves and
+    time, and a later win of their own was hailed as a new best against it."""
+    from dataclasses import replace
+
+    assisted = replace(facts("won", 300.0, moves=80, started=250.0), assisted=True)
+    own = facts("won", 900.0, moves=120, started=700.0)
+    block = summarize([assisted, own])["overall"]
+    assert block["won"] == 2 and block["assisted"] == 1
+    assert (block["fewest_moves"], block["fewest_moves_wins"], block["fastest_seconds"]) == (120, 1, 200.0)
+    alone = summarize([assisted])["overall"]
+    assert alone["won"] == 1 and alone["fewest_moves"] is None and alone["fastest_seconds"] is None
+
+
 def test_a_loss_counts_when_it_came_not_when_the_game_last_changed() -> None:
     """A game lost (finished) before a win, and changed after it (a hint
     counted on the lost position), keeps its place in the streaks and its day."""

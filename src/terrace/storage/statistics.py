@@ -176,9 +176,12 @@ def _block(group: list[GameFacts], last_opened: tuple[float, float]) -> dict[str
             date = local_day(g.result_at())
             days.setdefault(date, {"date": date, "won": 0, "lost": 0, "abandoned": 0})[result] += 1
     won = [g for g, r in results if r == "won"]
-    won_in = [g.moves if g.won_moves is None else g.won_moves for g in won]
+    # (the records are a player's own: a win in which an assist looked at the
+    # face-down cards sets none)
+    unassisted = [g for g in won if not g.assisted]
+    won_in = [g.moves if g.won_moves is None else g.won_moves for g in unassisted]
     fewest = min(won_in, default=None)
-    times = [t for g in won if (t := g.seconds_to_win()) is not None]
+    times = [t for g in unassisted if (t := g.seconds_to_win()) is not None]
     played = [g for g, _ in results]
     counted = counts["won"] + counts["lost"] + counts["abandoned"]
     return {

@@ -278,7 +278,9 @@ async function fillWin(dialog, game) {
     const fewest = moves <= (block.fewest_moves ?? Infinity);
     const equalled = fewest && (block.fewest_moves_wins ?? 1) > 1;
     const fastest = block.fastest_seconds !== null && Math.abs(block.fastest_seconds * 1000 - ms) < 1;
-    if (block.won > 1 && (fastest || (fewest && !equalled))) {
+    if (game.assisted) {  // (the statistics' records are from wins without an assist)
+      facts.append(el("p", { class: "assisted-win", text: t("end.assisted") }));
+    } else if (block.won > 1 && (fastest || (fewest && !equalled))) {
       facts.append(el("p", { class: "record", text: t("end.record") }));
     } else if (block.won > 1 && equalled) {
       facts.append(el("p", { class: "record", text: t("end.equalled") }));
