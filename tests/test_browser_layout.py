@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api
+from browser_support import Api, moves_seen, top
 from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
@@ -296,3 +296,41 @@ def test_every_pile_is_on_the_screen_with_the_largest_options(
     assert found["out"] == [], found
     assert not found["wide"]
     assert not found["tall"]
+
+
+def test_an_upright_phone_lays_many_piles_in_two_lines(api: Api, open_game: Any) -> None:
+    """Eleven piles in one line left an upright phone cards of 29 px and
+    half its screen empty; in two lines they are half as wide again."""
+    game = api.play(api.new(variant="admirals-patience", deal_number=3), "c1")
+    page = open_game(game, **PHONE)
+    assert page.locator(".row.tableau.two-lines").count() == 1
+    boxes = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.tpile')]
+      .map((p) => p.getBoundingClientRect()).map((r, i) => [`t${i + 1}`, [r.left, r.top, r.width]]))""")
+    first, second = [boxes[f"t{i}"] for i in range(1, 7)], [boxes[f"t{i}"] for i in range(7, 12)]
+    assert len({round(y) for _, y, _ in first}) == 1 and len({round(y) for _, y, _ in second}) == 1
+    assert second[0][1] > first[0][1] and min(width for _, _, width in boxes.values()) >= 36, boxes
+    assert_fits(page)
+    landscape = open_game(game, viewport={"width": 844, "height": 390})
+    assert landscape.locator(".row.tableau.two-lines").count() == 0
+
+
+def test_a_card_dropped_below_a_pile_of_the_second_line_goes_there(api: Api, open_game: Any) -> None:
+    game = api.play(api.new(variant="admirals-patience", deal_number=3), "c1")
+    moves = [(source, target) for source, info in game["sources"].items()
+             for target in info["targets"] if target.startswith("t") and int(target[1:]) >= 7]
+    if not moves:
+        pytest.skip("no move onto a pile of the second line in this deal")
+    source, target = moves[0]
+    page = open_game(game, **PHONE)
+    card = top(page, source).bounding_box()
+    pile = top(page, target).bounding_box()
+    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(card["x"] + 20, card["y"] + 20, steps=3)
+    # below the pile's last card: no pile is under the pointer there
+    # (at its left, under a pile of the first line too)
+    page.mouse.move(pile["x"] + pile["width"] * 0.2, pile["y"] + pile["height"] * 2.2, steps=6)
+    page.mouse.up()
+    moves_seen(page, 2)
+    played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-1]
+    assert played == game["sources"][source]["targets"][target]

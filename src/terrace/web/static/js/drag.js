@@ -75,11 +75,16 @@ export function attachDrag(board, { onStart, onDrop, onCancel, onPress }) {
       .map((node) => node.closest && node.closest("[data-pile]"))
       .find((node) => node && node.closest("#board"));
     if (!under) {
-      // Below a tableau pile still counts as that pile.
-      under = [...board.querySelectorAll(".tpile")].find((pile) => {
+      // Below a tableau pile still counts as that pile (the lowest one
+      // above the pointer, when the tableau lies in two lines).
+      let lowest = -Infinity;
+      for (const pile of board.querySelectorAll(".tpile")) {
         const r = pile.getBoundingClientRect();
-        return event.clientX >= r.left && event.clientX <= r.right && event.clientY >= r.top;
-      });
+        if (event.clientX >= r.left && event.clientX <= r.right && event.clientY >= r.top && r.top > lowest) {
+          under = pile;
+          lowest = r.top;
+        }
+      }
     }
     onDrop(current.pile, under ? under.dataset.pile : null, current.ghost, current.card);
   };

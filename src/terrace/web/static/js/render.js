@@ -94,6 +94,8 @@ const AIR = 2;                 // pixels between an index and the card that cove
 const BOTTOM = 8;              // pixels kept free below the tallest pile
 const TYPICAL_PILE = 7;        // the pile the card size is chosen for
 const MIN_CW = 24;
+const TWO_LINES_FROM = 10;     // piles from which an upright phone may lay the tableau in two lines
+const TWO_LINES_GAIN = 1.25;   // ... when that makes its cards at least this much wider
 
 // The fan step (px) at which a covered card shows its whole index, at index
 // size `font` (px).
@@ -157,35 +159,54 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   // The tableau's first card and fan for an ordinary pile and for the tallest one.
   const tallest = Math.max(1, ...game.state.tableau.map((pile) => pile.length));
   const tableau = (cw) => RATIO * cw + Math.max((TYPICAL_PILE - 1) * fullStep(cw), (tallest - 1) * tightStep(cw));
+  const typical = (cw) => RATIO * cw + (TYPICAL_PILE - 1) * fullStep(cw);
   // The board with the foundations in `rows` rows. The width is a hard
   // limit, also below MIN_CW (a wider board would scroll sideways with its
   // centred rows starting off the screen, the stock out of reach); the
   // height gives way at MIN_CW (the page then scrolls down).
-  const layout = (rows) => {
+  // The tableau in `lines` lines (two on an upright phone with many piles:
+  // eleven piles in one line left it cards of 29 px and half the screen empty).
+  const layout = (rows, lines = 1, pile = tableau) => {
     const perRow = Math.ceil(foundations / rows);
     const topCols = 2 + perRow + GAP * 1.5;  // the waste keeps a wider gap
-    const cols = Math.max(o.piles, topCols);
+    const pileCols = Math.ceil(o.piles / lines);
+    // (in two lines the top row keeps its own, smaller cards: below)
+    const cols = lines > 1 ? pileCols : Math.max(pileCols, topCols);
     const byWidth = width / (cols + (Math.ceil(cols) - 1) * GAP + 2 * PAD_X);
     // Everything above the tableau, in top card widths.
     const above = GAP * 1.2 + rows * RATIO + (rows - 1) * 0.24 + 0.26 + ROW_GAP + RATIO + ROW_GAP;
-    const byHeight = largest(MIN_CW, 240, (cw) => above * cw + tableau(cw) <= height);
+    const tall = (cw) => lines * pile(cw) + (lines - 1) * ROW_GAP * cw;
+    const byHeight = largest(MIN_CW, 240, (cw) => above * cw + tall(cw) <= height);
     const cw = Math.min(byWidth, Math.max(MIN_CW, byHeight));
-    return { rows, perRow, topCols, cols, above, cw, over: above * cw + tableau(cw) - height };
+    return { rows, lines, pileCols, perRow, topCols, cols, above, tall, cw, over: above * cw + tall(cw) - height };
   };
-  let chosen = layout(Math.ceil(foundations / (portrait ? Math.max(4, o.piles - 2) : 8)));
-  // Too tall even with the smallest cards (many decks in a low window):
-  // more foundations to a row, as few rows as it takes to fit.
-  for (let rows = chosen.rows - 1; chosen.over > 0 && rows >= 1; rows -= 1) {
-    const other = layout(rows);
-    if (other.over < chosen.over) chosen = other;
+  const fitted = (lines, pile = tableau) => {
+    let best = layout(Math.ceil(foundations / (portrait ? Math.max(4, o.piles - 2) : 8)), lines, pile);
+    // Too tall even with the smallest cards (many decks in a low window):
+    // more foundations to a row, as few rows as it takes to fit.
+    for (let rows = best.rows - 1; best.over > 0 && rows >= 1; rows -= 1) {
+      const other = layout(rows, lines, pile);
+      if (other.over < best.over) best = other;
+    }
+    return best;
+  };
+  // One line or two is chosen by the rules and the window alone, for piles
+  // of a usual height, so that the tableau does not change shape as its
+  // piles grow (they fan tighter instead, as in one line).
+  let lines = 1;
+  if (portrait && o.piles >= TWO_LINES_FROM) {
+    const two = fitted(2, typical);
+    if (two.over <= 0 && two.cw >= fitted(1, typical).cw * TWO_LINES_GAIN) lines = 2;
   }
-  const { rows, perRow, topCols, cols, above, cw } = chosen;
+  const chosen = fitted(lines);
+  const { rows, pileCols, perRow, topCols, cols, above, tall, cw } = chosen;
   let cwTop = cw;
   if (portrait) {
     const byWidthTop = width / (topCols + Math.ceil(topCols - 1) * GAP + 2 * PAD_X);
-    const byHeightTop = (height - tableau(cw)) / above;
+    const byHeightTop = (height - tall(cw)) / above;
     cwTop = Math.max(cw, Math.min(byWidthTop, byHeightTop, cw * 1.6));
     if (cwTop < cw * 1.1) cwTop = cw;
+    if (lines > 1) cwTop = Math.min(cw, byWidthTop);
   }
   // Where the tableau will start (as style.css lays the rows out), so that
   // the piles are fanned before the board is laid out, once.
@@ -194,14 +215,16 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   board.style.setProperty("--cw-top", `${cwTop.toFixed(2)}px`);
   board.style.setProperty("--cols", String(cols));
   board.style.setProperty("--frow", String(perRow));
+  board.style.setProperty("--tcols", String(pileCols));
   board.classList.toggle("compact", cw < 64);
-  return { cw, cwTop, ch: cw * RATIO, cols, portrait, tableauTop };
+  return { cw, cwTop, ch: cw * RATIO, cols, portrait, tableauTop, lines };
 }
 
 // Fan each tableau pile into the room left below it: as wide as looks
 // good, never wider than the room, never so tight that an index is hidden.
-function fanPiles(tableau, { cw, ch, portrait, tableauTop }, bottom) {
-  const room = bottom - tableauTop - BOTTOM;
+function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines }, bottom) {
+  // (in two lines, each line's piles fan into half the room)
+  const room = (bottom - tableauTop - BOTTOM - (lines - 1) * ROW_GAP * cw) / lines;
   const widest = Math.max(fullStep(cw), ch * (portrait ? 0.6 : 0.3));
   for (const pile of tableau.children) {
     const n = pile.querySelectorAll(":scope > .card").length;
@@ -310,7 +333,7 @@ export function renderBoard(board, game, view) {
   const terrace = el("div", { class: "row terrace" }, reserve);
 
   // The tableau.
-  const tableau = el("div", { class: "row tableau" });
+  const tableau = el("div", { class: `row tableau${fit.lines > 1 ? " two-lines" : ""}` });
   s.tableau.forEach((cards, i) => {
     const name = `t${i + 1}`;
     const choice = choices.get(name);
