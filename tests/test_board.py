@@ -1015,3 +1015,16 @@ def test_copy_copy_shares_nothing() -> None:
     twin = copy.copy(board)
     twin.push_text("c1")
     assert board.move_stack == [] and board.choosing and not twin.choosing
+
+
+def test_foundation_accepts_nothing_while_choosing_and_refuses_bad_arguments() -> None:
+    """It said the four kings were taken while the base card was being
+    chosen, took -1 as a card, and raised IndexError for 8 foundations' 8."""
+    board = Board.from_number(1)
+    assert not any(board.foundation_accepts(0, card) for card in range(52))
+    for index, card in ((8, 0), (-1, 0), (True, 0), (0, 52), (0, -1), (0, 2**64), ("0", 0)):
+        with pytest.raises(ValueError, match=r"a (foundation index runs|card is a number)"):
+            board.foundation_accepts(index, card)  # type: ignore[arg-type]
+    board.push_text("c1")
+    base = board.foundations[0][0]
+    assert any(board.foundation_accepts(1, card) for card in range(52) if card != base)

@@ -62,7 +62,7 @@ from terrace.deal import Deal
 from terrace.errors import IllegalMoveError
 from terrace.moves import CHOOSE, DRAW, DRAW_MOVE, FOUNDATION, TABLEAU, Move
 from terrace.position import BaseBoard, Status
-from terrace.refusals import Reason, Refusal, clip
+from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules, SpaceRule, given_rules
 from terrace.undo import Undo, choose, draw, play, take_back
 
@@ -221,8 +221,23 @@ class Board(BaseBoard):
     # may not, why; move generation uses the same tables.
 
     def foundation_accepts(self, index: int, card: Card) -> bool:
-        """True when foundation ``index`` (0-based) takes ``card`` now."""
-        return self._foundation_refusal(index, card) is None
+        """True when foundation ``index`` (0-based) takes ``card`` now (none
+        takes anything while the base card is being chosen).
+
+        >>> board = Board.from_number(1)
+        >>> board.foundation_accepts(0, 12)  # (choosing: no base rank yet)
+        False
+        >>> board.foundation_accepts(8, 0)
+        Traceback (most recent call last):
+        ...
+        ValueError: a foundation index runs from 0 to 7 here, not 8
+        """
+        last = len(self.foundations) - 1
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= last:
+            raise ValueError(f"a foundation index runs from 0 to {last} here, not {quote(index)}")
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < len(CODE):
+            raise ValueError(f"a card is a number from 0 to {len(CODE) - 1}, not {quote(card)}")
+        return not self.choosing and self._foundation_refusal(index, card) is None
 
     def _foundation_refusal(self, index: int, card: Card) -> Reason | None:
         """Why foundation ``index`` does not take ``card`` now, if it does not."""
