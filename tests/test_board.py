@@ -1028,3 +1028,20 @@ def test_foundation_accepts_nothing_while_choosing_and_refuses_bad_arguments() -
     board.push_text("c1")
     base = board.foundations[0][0]
     assert any(board.foundation_accepts(1, card) for card in range(52) if card != base)
+
+
+def test_a_place_is_named_as_the_notation_or_the_page_names_it_and_others_are_refused() -> None:
+    """auto_move's own message suggested 'waste', which then found nothing,
+    and 'foo' or 'T1' gave None as if the place had no move."""
+    board = Board.from_number(0, get_rules("falling-star"))
+    for _ in range(3):
+        board.push_text("s")
+    assert board.auto_move("waste") == board.auto_move("w") and board.moves_from("W") == board.moves_from("w")
+    assert board.moves_from("T1") == board.moves_from("t1")
+    for place in ("foo", "t0", "t10", "t01", "f9", "t١", ""):
+        with pytest.raises(ValueError, match="is not a place here: write r"):
+            board.moves_from(place)
+        with pytest.raises(ValueError, match="is not a place here"):
+            board.auto_move(place)
+    with pytest.raises(TypeError, match="moves_from takes a place"):
+        board.moves_from(object())  # type: ignore[arg-type]

@@ -480,17 +480,40 @@ class Board(BaseBoard):
         return wanted
 
     def moves_from(self, source: str) -> list[Move]:
-        """Legal moves of the card at ``source`` (``'r'``, ``'w'``, ``'t3'``,
-        ``'f2'``), foundation moves first, then piles in order."""
-        return [m for m in self.generate_legal_moves() if _place(m) == source]
+        """Legal moves of the card at ``source`` (``'r'`` or ``'reserve'``,
+        ``'w'`` or ``'waste'``, ``'t3'``, ``'f2'``), foundation moves first,
+        then piles in order; a place the rules do not have is a
+        :class:`ValueError`.
+
+        >>> Board.from_number(1).moves_from("t12")
+        Traceback (most recent call last):
+        ...
+        ValueError: 't12' is not a place here: write r (the terrace), w (the waste), t1 to t9 or f1 to f8
+        """
+        place = self._given_place(source, "moves_from")
+        return [m for m in self.generate_legal_moves() if _place(m) == place]
+
+    def _given_place(self, source: object, method: str) -> str:
+        """``source`` as the notation names it ('r', 'w', 't3', 'f2')."""
+        if not isinstance(source, str):
+            raise TypeError(f"{method} takes a place such as 'w' or 't3', not {type(source).__name__}")
+        place = {"reserve": "r", "waste": "w"}.get(source.strip().lower(), source.strip().lower())
+        piles, foundations = len(self.tableau), len(self.foundations)
+        number = place[1:]
+        known = place in ("r", "w") or (
+            place[:1] in ("t", "f") and number.isascii() and number.isdigit() and not number.startswith("0")
+            and 1 <= int(number) <= (piles if place[0] == "t" else foundations))
+        if not known:
+            raise ValueError(f"{quote(source)} is not a place here: write r (the terrace), w (the waste),"
+                             f" t1 to t{piles} or f1 to f{foundations}")
+        return place
 
     def auto_move(self, source: str) -> Move | None:
         """The move a click on ``source`` makes: to a foundation if one
         accepts the card, else to the first pile that does; None for a
         foundation (its card is home already: with foundation return it
         comes back only when moved on purpose, to a pile the player names)."""
-        if not isinstance(source, str):
-            raise TypeError(f"auto_move takes a place such as 'waste' or 't3', not {type(source).__name__}")
+        source = self._given_place(source, "auto_move")
         if source.startswith(FOUNDATION):
             return None
         moves = self.moves_from(source)
