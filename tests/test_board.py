@@ -1045,3 +1045,18 @@ def test_a_place_is_named_as_the_notation_or_the_page_names_it_and_others_are_re
             board.auto_move(place)
     with pytest.raises(TypeError, match="moves_from takes a place"):
         board.moves_from(object())  # type: ignore[arg-type]
+
+
+def test_wrong_argument_types_of_public_helpers_are_type_errors_that_say_what_to_pass() -> None:
+    """They raised AttributeError ('NoneType' object has no attribute 'stock')."""
+    from terrace.record import GameRecord
+    from terrace.solver.observation import observe
+
+    board = Board.from_number(1)
+    for call, words in ((lambda: observe(None), "observe takes a Board"),  # type: ignore[arg-type]
+                        (lambda: GameRecord.from_board(5), "from_board takes a Board"),  # type: ignore[arg-type]
+                        (lambda: board.peek("t1f"), "peek takes a Move"),  # type: ignore[arg-type]
+                        (lambda: Rules.from_dict({}, "terrace"), "rules must be a Rules"),  # type: ignore[arg-type]
+                        (lambda: Rules.from_dict({}, 5), "rules must be a Rules")):  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=words):
+            call()

@@ -138,6 +138,8 @@ class BaseBoard:
 
     def peek(self, move: Move) -> Card | None:
         """The card ``move`` would move, if its source holds one."""
+        if not isinstance(move, Move):
+            raise TypeError(f"peek takes a Move, not {type(move).__name__}: board.peek(Move.parse('t1f'))")
         area = move.source
         if area == RESERVE:
             return self.reserve[-1] if self.reserve else None

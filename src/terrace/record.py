@@ -45,6 +45,8 @@ class GameRecord:
     @classmethod
     def from_board(cls, board: Board, variant: str = "terrace") -> GameRecord:
         """The record of ``board``'s game so far (its deal and move stack)."""
+        if not isinstance(board, Board):
+            raise TypeError(f"from_board takes a Board, not {type(board).__name__}")
         if board.deal is None:
             raise InvalidRecordError(Reason(Refusal.RECORD_NO_DEAL))
         return cls(

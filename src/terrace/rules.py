@@ -211,7 +211,7 @@ class Rules:
         for key in data:
             if not isinstance(key, str):  # (JSON keys always are)
                 raise InvalidRulesError(Reason(Refusal.OPTION_UNKNOWN, option=quote(key), known=RULE_FIELDS))
-        return (base or cls()).replace(**data)
+        return given_rules(base).replace(**data)
 
     def describe(self) -> str:
         """A one-line summary for people.

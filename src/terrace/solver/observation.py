@@ -163,6 +163,8 @@ def observe(board: Board) -> Observation:
     of a stock turned over from the waste and those a draw showed before it
     was taken back (the board's redo moves).
     """
+    if not isinstance(board, Board):
+        raise TypeError(f"observe takes a Board, not {type(board).__name__}")
     stock = board.stock
     known_from = 0 if board.redeals_used else _first_known(board)
     seen_stock: list[Card | None] = [c if i >= known_from else None for i, c in enumerate(stock)]
