@@ -8,8 +8,9 @@ found, so that following them always ends the game.
 
 A game that moves one card to and fro a hundred thousand times never
 draws; the walk then stops after :data:`LOOKBACK` positions, so that it
-costs a bounded time (about a tenth of a second) whatever was played. Past
-that many moves without a draw, a position may be suggested again.
+costs a bounded time (a few hundredths of a second: :func:`observe` calls it
+at every step of a fair player's game) whatever was played. Past that many
+moves without a draw, a position may be suggested again.
 
 >>> from terrace.board import Board
 >>> from terrace.variants import get_rules
@@ -26,7 +27,7 @@ from collections.abc import Callable
 
 from terrace.board import Board
 
-LOOKBACK = 10_000
+LOOKBACK = 2_000
 """The most earlier positions a walk back through a game looks at."""
 
 
