@@ -255,3 +255,13 @@ def test_a_deal_made_directly_from_a_list_is_its_number() -> None:
     deal = Deal(cards, 1)  # type: ignore[arg-type]
     cards.reverse()  # (the list changed afterwards: the deal does not)
     assert deal == Deal.from_number(1, Rules()) and hash(deal) == hash(Deal.from_number(1, Rules()))
+
+
+def test_a_deal_whose_cards_are_not_a_sequence_is_refused_with_its_reason() -> None:
+    """Board(Rules(), Deal(5)) raised "'int' object is not iterable"."""
+    from terrace.board import Board
+    from terrace.errors import InvalidDealError
+    from terrace.rules import Rules
+
+    with pytest.raises(InvalidDealError, match="a deal's cards are a sequence of cards, not 5"):
+        Board(Rules(), Deal(5))  # type: ignore[arg-type]

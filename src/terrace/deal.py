@@ -172,6 +172,8 @@ class Deal:
         ...
         terrace.errors.InvalidDealError: card 2 of the deal: -1 is not a card: a card is a whole ...
         """
+        if not isinstance(self.cards, tuple):  # (__post_init__ could not make it one)
+            raise InvalidDealError(Reason(Refusal.DEAL_NOT_CARDS, value=quote(self.cards)))
         for index, card in enumerate(self.cards):
             if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < CARDS_PER_DECK:
                 problem = Reason(Refusal.CARD_NOT_A_CARD, value=quote(card), last=CARDS_PER_DECK - 1)

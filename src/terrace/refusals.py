@@ -72,6 +72,7 @@ class Refusal(StrEnum):
     DEAL_NUMBER_RANGE = "deal-number-range"
     DEAL_NOT_TEXT = "deal-not-text"
     DEAL_BAD_CARD = "deal-bad-card"
+    DEAL_NOT_CARDS = "deal-not-cards"
     DEAL_CARD_COUNT = "deal-card-count"
     DEAL_COPIES = "deal-copies"
     DEAL_COPIES_ONE_DECK = "deal-copies-one-deck"
@@ -235,6 +236,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.DEAL_BAD_CARD: Wording(
         _BAD, "card {index} of the deal: {problem}",
         "Karte {index} des Spiels: {problem}"),
+    Refusal.DEAL_NOT_CARDS: Wording(
+        _BAD, "a deal's cards are a sequence of cards, not {value}",
+        "Die Karten eines Spiels sind eine Folge von Karten, nicht {value}."),
     Refusal.DEAL_CARD_COUNT: Wording(
         _BAD, "a deal for {decks:decks} has {cards} cards, this one has {count}",
         "Ein Spiel mit {decks:decks} hat {cards} Karten, dieses hat {count}."),
