@@ -98,7 +98,12 @@ class LegalMoves:
     always shows the board's current position. The moves are computed once
     per position and kept until the next push or pop.
 
-    Supports iteration, ``len()``, ``in`` and ``bool()``.
+    Supports iteration, ``len()``, ``in`` and ``bool()``. ``in`` asks
+    :meth:`Board.is_legal`, which takes a move to a named foundation
+    (``wf2``) as well as to any foundation (``wf``); iteration lists each
+    foundation move once, as ``wf`` (foundations are interchangeable, as in
+    :meth:`Board.move_to_action`). The moves are kept per position: the
+    board's pile lists are not to be changed by hand.
     """
 
     __slots__ = ("_board",)
