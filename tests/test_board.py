@@ -1060,3 +1060,22 @@ def test_wrong_argument_types_of_public_helpers_are_type_errors_that_say_what_to
                         (lambda: Rules.from_dict({}, 5), "rules must be a Rules")):  # type: ignore[arg-type]
         with pytest.raises(TypeError, match=words):
             call()
+
+
+def test_numpy_whole_numbers_are_taken_everywhere_and_kept_as_ints() -> None:
+    """They worked as actions but were refused as deal numbers, rule values
+    and move numbers ("not a whole number")."""
+    np = pytest.importorskip("numpy")
+    board = Board.from_number(np.int64(5), Rules(decks=np.int64(2), piles=np.int64(9)))
+    assert board.deal is not None and type(board.deal.number) is int and board.deal.number == 5
+    assert type(board.rules.decks) is int and board.rules == Rules(decks=2, piles=9)
+    move = Move("c", np.int64(1))
+    assert type(move.source_index) is int and move == Move.parse("c1")
+    assert hash(move) == hash(Move.parse("c1"))
+    board.push(move)
+    plain = Board.from_number(5, Rules())
+    plain.push_text("c1")
+    assert board.position() == plain.position()
+    for refused in (np.True_, np.float64(2.0)):
+        with pytest.raises(ValueError, match="whole number"):
+            Board.from_number(refused, Rules())

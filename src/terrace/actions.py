@@ -17,13 +17,13 @@ True
 
 from __future__ import annotations
 
-import operator
 from functools import lru_cache
 
 from terrace.errors import InvalidMoveError
 from terrace.moves import DRAW_MOVE, FOUNDATION, RESERVE, TABLEAU, WASTE, Move
 from terrace.refusals import Reason, Refusal, quote
 from terrace.rules import MAX_FOUNDATIONS, RULE_OPTIONS, Rules
+from terrace.whole import as_whole
 
 RESERVE_AREA, WASTE_AREA, TABLEAU_AREA, FOUNDATION_AREA = 0, 1, 2, 3
 """The places a card moves from or to, as the engine stores them."""
@@ -113,11 +113,7 @@ def action_to_move(rules: Rules, action: int) -> Move:
     Move.parse('s')
     """
     moves = action_moves(rules)
-    # (any whole number type, such as numpy's int64: what operator.index takes)
-    try:
-        index = None if isinstance(action, bool) else operator.index(action)
-    except TypeError:
-        index = None
+    index = as_whole(action)  # (any whole number type, such as numpy's int64)
     if index is None or not 0 <= index < len(moves):
         raise InvalidMoveError(Reason(Refusal.NOT_AN_ACTION, value=quote(action), last=len(moves) - 1))
     return moves[index]

@@ -38,6 +38,7 @@ from terrace.cards import (
 from terrace.errors import InvalidCardError, InvalidDealError
 from terrace.refusals import Reason, Refusal, quote
 from terrace.rules import Rules, given_rules
+from terrace.whole import as_whole
 
 DEAL_VERSION = 1
 """Version of the numbered-deal shuffle. Saved games record it."""
@@ -93,27 +94,29 @@ def shuffled_pack(number: int, decks: int, version: int = DEAL_VERSION) -> list[
         raise InvalidDealError(
             Reason(Refusal.DEAL_VERSION_UNKNOWN, version=quote(version), known=DEAL_VERSION)
         )
-    check_number(number)
     pack = full_pack(decks)
-    rng = SplitMix64(number)
+    rng = SplitMix64(check_number(number))
     for i in range(len(pack) - 1, 0, -1):
         j = rng.below(i + 1)
         pack[i], pack[j] = pack[j], pack[i]
     return pack
 
 
-def check_number(number: object) -> None:
-    """Raise :class:`InvalidDealError` unless ``number`` is a deal number.
+def check_number(number: object) -> int:
+    """``number`` as an ``int`` when it is a deal number (of any whole
+    number type); else :class:`InvalidDealError`.
 
     >>> check_number(-1)
     Traceback (most recent call last):
     ...
     terrace.errors.InvalidDealError: deal numbers run from 0 to 9223372036854775807, not -1
     """
-    if isinstance(number, bool) or not isinstance(number, int):
+    whole = as_whole(number)
+    if whole is None:
         raise InvalidDealError(Reason(Refusal.DEAL_NUMBER_NOT_WHOLE, value=quote(number)))
-    if not 0 <= number <= MAX_DEAL_NUMBER:
-        raise InvalidDealError(Reason(Refusal.DEAL_NUMBER_RANGE, low=0, high=MAX_DEAL_NUMBER, value=number))
+    if not 0 <= whole <= MAX_DEAL_NUMBER:
+        raise InvalidDealError(Reason(Refusal.DEAL_NUMBER_RANGE, low=0, high=MAX_DEAL_NUMBER, value=whole))
+    return whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +137,7 @@ class Deal:
     def from_number(cls, number: int, rules: Rules) -> Deal:
         """Deal ``number`` for the decks of ``rules``."""
         rules = given_rules(rules)
-        return cls(tuple(shuffled_pack(number, rules.decks)), number)
+        return cls(tuple(shuffled_pack(number, rules.decks)), check_number(number))
 
     @classmethod
     def parse(cls, text: str, rules: Rules) -> Deal:

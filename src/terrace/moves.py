@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from terrace.errors import InvalidMoveError
 from terrace.refusals import Reason, Refusal, clip, quote
+from terrace.whole import as_whole
 
 CHOOSE = "c"
 DRAW = "s"
@@ -59,6 +60,11 @@ class Move:
     target_index: int = 0
 
     def __post_init__(self) -> None:
+        for name in ("source_index", "target_index"):  # (numpy's int64 kept as an int)
+            value = getattr(self, name)
+            whole = as_whole(value)
+            if whole is not None and whole is not value:
+                object.__setattr__(self, name, whole)
         problem = _problem(self.source, self.source_index, self.target, self.target_index)
         if problem is not None:
             raise InvalidMoveError(Reason(Refusal.MOVE_MALFORMED, problem=problem))

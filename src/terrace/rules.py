@@ -25,6 +25,7 @@ from typing import Any
 from terrace.cards import CARDS_PER_DECK
 from terrace.errors import InvalidRulesError
 from terrace.refusals import Reason, Refusal, clip, quote
+from terrace.whole import as_whole
 
 
 class FoundationBuild(StrEnum):
@@ -293,11 +294,12 @@ class RuleOption:
                 raise InvalidRulesError(Reason(Refusal.OPTION_NOT_BOOL, option=self.name, value=quote(value)))
             return value
         if self.kind is OptionKind.INT:
-            if not isinstance(value, int) or isinstance(value, bool):
+            whole = as_whole(value)  # (numpy's int64 kept as an int)
+            if whole is None:
                 raise InvalidRulesError(
                     Reason(Refusal.OPTION_NOT_WHOLE, option=self.name, value=quote(value))
                 )
-            return value
+            return value if type(value) is int else whole
         if isinstance(value, str) and value in self.choices and self.enum is not None:
             return self.enum(value)
         raise InvalidRulesError(
