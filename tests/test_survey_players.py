@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from terrace.board import Board
 from terrace.cli import main
 from terrace.deal import DEAL_VERSION
 from terrace.moves import Move
+from terrace.rules import Rules
 from terrace.solver.players import player_key
 from terrace.solver.survey import run_survey, summarise, summary_json, usable, wilson_interval
 from terrace.solver.verdicts import (
@@ -333,4 +335,38 @@ def test_a_verdict_found_in_no_time_is_kept(tmp_path: Path) -> None:
     rules = get_rules("terrace")
     store.put(rules, 1, Verdict("won", 0, 0.0, 0.0, "c1"))
     assert store.get(rules, 1) == Verdict("won", 0, 0.0, 0.0, "c1")
+    store.close()
+
+
+def test_a_store_of_the_current_layout_is_opened_without_a_write(tmp_path: Path) -> None:
+    """Opening a store always wrote (its layout, again), so a store that may
+    only be read (a read-only disk) could not even be read: "database
+    error: attempt to write a readonly database". A writer holding the
+    file (here, another connection's write lock) no longer holds up the
+    opening either."""
+    path = tmp_path / "v.sqlite3"
+    store = VerdictStore(str(path))
+    store.put(Rules(), 3, Verdict("won", 10, 0.1, 5.0))
+    store.close()
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        started = time.perf_counter()
+        again = VerdictStore(str(path))
+        assert time.perf_counter() - started < 5
+        assert again.get(Rules(), 3) == Verdict("won", 10, 0.1, 5.0)
+        again.close()
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+def test_a_verdict_that_cannot_be_stored_names_the_store(tmp_path: Path) -> None:
+    path = tmp_path / "v.sqlite3"
+    store = VerdictStore(str(path))
+    store._db.execute("PRAGMA query_only = ON")  # (as on a read-only disk)
+    with pytest.raises(VerdictCacheError, match=r"v\.sqlite3: the verdicts could not be stored \(attempt"):
+        store.put(Rules(), 3, Verdict("won", 10, 0.1, 5.0))
+    with pytest.raises(VerdictCacheError, match="could not be stored"):
+        store.put_many(Rules(), {4: Verdict("lost", 10, 0.1, 5.0)})
     store.close()

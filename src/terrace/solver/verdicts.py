@@ -157,6 +157,8 @@ class VerdictStore:
         schema 2 in one transaction (safe with several processes opening an
         old store at once: the second finds the work done)."""
         db = self._db
+        if self._current():
+            return  # (nothing to write: a store on a read-only disk is read all the same)
         db.isolation_level = None
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -178,6 +180,19 @@ class VerdictStore:
             raise
         finally:
             db.isolation_level = "DEFERRED"
+
+    def _current(self) -> bool:
+        """True when the store already has this version's layout (checked,
+        as :meth:`_check_layout` checks it, without a write)."""
+        if self._db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:
+            return False
+        self._check_layout()
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(verdicts)")}
+        return "player" in columns
+
+    def _written(self, error: sqlite3.OperationalError) -> VerdictCacheError:
+        """The error of a verdict that could not be stored, naming the file."""
+        return VerdictCacheError(f"{clip(self.path)}: the verdicts could not be stored ({error})")
 
     def _check_layout(self) -> None:
         """Refuse a newer layout and another program's tables."""
@@ -207,14 +222,19 @@ class VerdictStore:
         ``won`` or ``lost`` that still counts, nor an ``unknown`` of the same
         solver with a larger budget (another process may have stored it
         while this one was solving)."""
-        self._db.execute(
-            _UPSERT,
-            (
-                rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION, verdict.result,
-                verdict.nodes, verdict.seconds, verdict.max_seconds, verdict.line, player,
-            ),
-        )
-        self._db.commit()
+        try:
+            self._db.execute(
+                _UPSERT,
+                (
+                    rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION, verdict.result,
+                    verdict.nodes, verdict.seconds, verdict.max_seconds, verdict.line, player,
+                ),
+            )
+            self._db.commit()
+        except sqlite3.OperationalError as error:
+            if self._db.in_transaction:
+                self._db.rollback()
+            raise self._written(error) from None
 
     def put_many(self, rules: Rules, verdicts: Mapping[int, Verdict], player: str = PERFECT) -> None:
         """Store (or replace, as :meth:`put` does) the verdicts of several
@@ -228,12 +248,15 @@ class VerdictStore:
         >>> store.close()
         """
         key = rules_key(rules)
-        with self._db:
-            self._db.executemany(
-                _UPSERT,
-                [(key, deal, DEAL_VERSION, SOLVER_VERSION, v.result, v.nodes, v.seconds, v.max_seconds,
-                  v.line, player) for deal, v in verdicts.items()],
-            )
+        try:
+            with self._db:
+                self._db.executemany(
+                    _UPSERT,
+                    [(key, deal, DEAL_VERSION, SOLVER_VERSION, v.result, v.nodes, v.seconds, v.max_seconds,
+                      v.line, player) for deal, v in verdicts.items()],
+                )
+        except sqlite3.OperationalError as error:
+            raise self._written(error) from None
 
     def range(self, rules: Rules, first: int, last: int, player: str = PERFECT) -> dict[int, Verdict]:
         """Every stored verdict of deals ``first..last``."""
