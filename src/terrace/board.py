@@ -60,7 +60,7 @@ from terrace.building import (
 from terrace.cards import CODE, RANK, RANKS, Card
 from terrace.deal import Deal
 from terrace.errors import IllegalMoveError
-from terrace.moves import CHOOSE, DRAW, DRAW_MOVE, FOUNDATION, TABLEAU, Move
+from terrace.moves import CHOOSE, DRAW, DRAW_MOVE, FOUNDATION, TABLEAU, Move, given_move
 from terrace.position import BaseBoard, Status
 from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules, SpaceRule, given_rules
@@ -81,16 +81,6 @@ _NOWHERE: frozenset[int] = frozenset()
 
 Resolved = tuple[int, int, int, int]
 """A move as (source area, index, target area, index), 0-based."""
-
-
-def _given_move(move: object, method: str) -> Move:
-    """``move`` when it is a :class:`Move`; else a :class:`TypeError` that
-    says what to pass (text goes through :meth:`Move.parse`)."""
-    if not isinstance(move, Move):
-        text = "board.push_text('c1') or " if method == "push" else ""
-        raise TypeError(f"{method} takes a Move, not {type(move).__name__}:"
-                        f" use {text}board.{method}(Move.parse('c1'))")
-    return move
 
 
 class LegalMoves:
@@ -373,7 +363,7 @@ class Board(BaseBoard):
 
     def is_legal(self, move: Move) -> bool:
         """True when ``move`` may be pushed now."""
-        return not isinstance(self._resolve(_given_move(move, "is_legal")), Reason)
+        return not isinstance(self._resolve(given_move(move, "is_legal")), Reason)
 
     def refusal(self, move: Move) -> Reason | None:
         """Why ``move`` is illegal (a refusal code with its parameters), or
@@ -383,7 +373,7 @@ class Board(BaseBoard):
         >>> board.refusal(Move.parse("s"))
         Reason(Refusal.CHOOSE_FIRST, candidates=3)
         """
-        resolved = self._resolve(_given_move(move, "refusal"))
+        resolved = self._resolve(given_move(move, "refusal"))
         return resolved if isinstance(resolved, Reason) else None
 
     def why_illegal(self, move: Move) -> str | None:
@@ -495,14 +485,17 @@ class Board(BaseBoard):
         ...
         ValueError: 't12' is not a place here: write r (the terrace), w (the waste), t1 to t9 or f1 to f8
         """
-        place = self._given_place(source, "moves_from")
+        return self._moves_at(self._given_place(source, "moves_from"))
+
+    def _moves_at(self, place: str) -> list[Move]:
         return [m for m in self.generate_legal_moves() if _place(m) == place]
 
     def _given_place(self, source: object, method: str) -> str:
         """``source`` as the notation names it ('r', 'w', 't3', 'f2')."""
         if not isinstance(source, str):
             raise TypeError(f"{method} takes a place such as 'w' or 't3', not {type(source).__name__}")
-        place = {"reserve": "r", "waste": "w"}.get(source.strip().lower(), source.strip().lower())
+        written = source.strip().lower()
+        place = {"reserve": "r", "waste": "w"}.get(written, written)
         piles, foundations = len(self.tableau), len(self.foundations)
         number = place[1:]
         known = place in ("r", "w") or (
@@ -518,10 +511,10 @@ class Board(BaseBoard):
         accepts the card, else to the first pile that does; None for a
         foundation (its card is home already: with foundation return it
         comes back only when moved on purpose, to a pile the player names)."""
-        source = self._given_place(source, "auto_move")
-        if source.startswith(FOUNDATION):
+        place = self._given_place(source, "auto_move")
+        if place.startswith(FOUNDATION):
             return None
-        moves = self.moves_from(source)
+        moves = self._moves_at(place)
         return moves[0] if moves else None
 
     # ------------------------------------------------------------------
@@ -531,7 +524,7 @@ class Board(BaseBoard):
         """Play ``move``; raises :class:`IllegalMoveError` (and changes
         nothing) when the rules forbid it, and :class:`TypeError` when
         ``move`` is not a :class:`Move` (text goes to :meth:`push_text`)."""
-        resolved = self._resolve(_given_move(move, "push"))
+        resolved = self._resolve(given_move(move, "push"))
         if isinstance(resolved, Reason):
             raise IllegalMoveError(resolved, move=clip(str(move)))
         self._apply(move, resolved)
@@ -621,7 +614,7 @@ class Board(BaseBoard):
         >>> board.move_to_action(Move.parse("wf3")) == board.move_to_action(Move.parse("wf"))
         True
         """
-        return move_to_action(self.rules, _given_move(move, "move_to_action"))
+        return move_to_action(self.rules, given_move(move, "move_to_action"))
 
     def apply_action(self, action: int) -> None:
         """Play the move of an action number (see :meth:`push`).

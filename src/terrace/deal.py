@@ -136,8 +136,8 @@ class Deal:
     @classmethod
     def from_number(cls, number: int, rules: Rules) -> Deal:
         """Deal ``number`` for the decks of ``rules``."""
-        rules = given_rules(rules)
-        return cls(tuple(shuffled_pack(number, rules.decks)), check_number(number))
+        rules, number = given_rules(rules), check_number(number)
+        return cls(tuple(shuffled_pack(number, rules.decks)), number)
 
     @classmethod
     def parse(cls, text: str, rules: Rules) -> Deal:

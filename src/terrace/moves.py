@@ -60,11 +60,11 @@ class Move:
     target_index: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("source_index", "target_index"):  # (numpy's int64 kept as an int)
-            value = getattr(self, name)
-            whole = as_whole(value)
-            if whole is not None and whole is not value:
-                object.__setattr__(self, name, whole)
+        if type(self.source_index) is not int or type(self.target_index) is not int:
+            for name in ("source_index", "target_index"):  # (numpy's int64 kept as an int)
+                whole = as_whole(getattr(self, name))
+                if whole is not None:
+                    object.__setattr__(self, name, whole)
         problem = _problem(self.source, self.source_index, self.target, self.target_index)
         if problem is not None:
             raise InvalidMoveError(Reason(Refusal.MOVE_MALFORMED, problem=problem))
@@ -156,6 +156,17 @@ def _place(area: str, index: int) -> str:
 
 
 DRAW_MOVE = Move(DRAW)
+
+
+def given_move(move: object, method: str) -> Move:
+    """``move`` when it is a :class:`Move`; else a :class:`TypeError` that
+    says what to pass to the board's ``method`` (text goes through
+    :meth:`Move.parse`)."""
+    if not isinstance(move, Move):
+        text = "board.push_text('c1') or " if method == "push" else ""
+        raise TypeError(f"{method} takes a Move, not {type(move).__name__}:"
+                        f" use {text}board.{method}(Move.parse('c1'))")
+    return move
 
 
 @lru_cache(maxsize=4096)

@@ -27,7 +27,7 @@ from terrace.building import FOUNDATION_SIZE, builds_down, builds_up, starts
 from terrace.cards import CODE, RANK, RANKS, Card, full_pack, parse_card, word_count
 from terrace.deal import Deal
 from terrace.errors import InvalidCardError, InvalidPositionError
-from terrace.moves import CHOOSE, FOUNDATION, RESERVE, TABLEAU, WASTE, Move
+from terrace.moves import CHOOSE, FOUNDATION, RESERVE, TABLEAU, WASTE, Move, given_move
 from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import Rules, SpaceRule, given_rules
 
@@ -138,9 +138,7 @@ class BaseBoard:
 
     def peek(self, move: Move) -> Card | None:
         """The card ``move`` would move, if its source holds one."""
-        if not isinstance(move, Move):
-            raise TypeError(f"peek takes a Move, not {type(move).__name__}: board.peek(Move.parse('t1f'))")
-        area = move.source
+        area = given_move(move, "peek").source
         if area == RESERVE:
             return self.reserve[-1] if self.reserve else None
         if area == WASTE:

@@ -299,7 +299,7 @@ class RuleOption:
                 raise InvalidRulesError(
                     Reason(Refusal.OPTION_NOT_WHOLE, option=self.name, value=quote(value))
                 )
-            return value if type(value) is int else whole
+            return whole
         if isinstance(value, str) and value in self.choices and self.enum is not None:
             return self.enum(value)
         raise InvalidRulesError(

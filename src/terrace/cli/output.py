@@ -21,6 +21,7 @@ def write_whole(path: Path, data: str | bytes) -> None:
     its owner), a new one gets the umask's, and something that is not a
     regular file (``/dev/stdout``, a pipe) is written to as it is."""
     target = Path(os.path.realpath(path))
+    raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
         try:
             existing: os.stat_result | None = target.stat()
@@ -30,7 +31,7 @@ def write_whole(path: Path, data: str | bytes) -> None:
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
         if existing is not None and not stat.S_ISREG(existing.st_mode):
             with open(target, "wb") as file:
-                file.write(_encoded(data))
+                file.write(raw)
             return
         if not target.parent.is_dir():
             raise click.ClickException(f"cannot write {clip(str(path))}: its folder"
@@ -43,7 +44,7 @@ def write_whole(path: Path, data: str | bytes) -> None:
                                        ) from None
         try:
             with os.fdopen(handle, "wb") as file:
-                file.write(_encoded(data))
+                file.write(raw)
                 file.flush()
                 os.fsync(file.fileno())
             if existing is not None:
@@ -60,7 +61,3 @@ def write_whole(path: Path, data: str | bytes) -> None:
             raise
     except OSError as error:
         raise click.ClickException(f"cannot write {clip(str(path))}: {error.strerror or error}") from None
-
-
-def _encoded(data: str | bytes) -> bytes:
-    return data.encode("utf-8") if isinstance(data, str) else data

@@ -303,9 +303,9 @@ def _dask_logs_silenced() -> Iterator[None]:
     """Dask's own log lines (a scheduler that died wrote two tracebacks of
     about thirty lines before the survey's one line saying so) kept out of
     the survey's output, as ``silence_logs`` does for a local cluster."""
-    loggers = [logging.getLogger(name) for name in list(logging.root.manager.loggerDict)
-               if name == "distributed" or name.startswith("distributed.")]
-    loggers.append(logging.getLogger("distributed"))
+    names = {"distributed", *(name for name in list(logging.root.manager.loggerDict)
+                             if name.startswith("distributed."))}
+    loggers = [logging.getLogger(name) for name in names]
     levels = [logger.level for logger in loggers]
     for logger in loggers:
         logger.setLevel(logging.CRITICAL)

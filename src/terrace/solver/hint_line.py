@@ -36,7 +36,7 @@ from terrace.moves import Move
 from terrace.solver.api import LOST, WON, Hint, solve
 from terrace.solver.budget import check_budget
 from terrace.solver.greedy import greedy_move
-from terrace.solver.history import same_pass_positions
+from terrace.solver.history import pass_stage, same_pass_positions
 from terrace.solver.observation import observe
 
 Cancel = Callable[[], bool]
@@ -90,7 +90,7 @@ def continued(kept: KeptLine, board: Board, seen: set[str]) -> list[Move] | None
     """The rest of ``kept`` from ``board``'s position, when the line passes
     through it and none of the rest's positions is in ``seen``; else None.
     The line is read only as far as it can pass through ``board``'s
-    position (see :func:`pass_stage`), so that continuing a long line costs
+    position (see :func:`~terrace.solver.history.pass_stage`), so that continuing a long line costs
     as little at its end as at its start."""
     try:
         walker = Board.from_position(kept.start, board.rules)
@@ -109,22 +109,6 @@ def continued(kept: KeptLine, board: Board, seen: set[str]) -> list[Move] | None
     except TerraceError:
         return None
     return rest if _fresh_line(board, rest, seen) else None
-
-
-def pass_stage(board: Board) -> tuple[int, int]:
-    """How far play is through the stock: redeals used, then cards drawn
-    (as minus the stock's size). It never goes down, so no position of a
-    later stage is one of an earlier stage (see :mod:`terrace.solver.history`).
-
-    >>> from terrace.variants import get_rules
-    >>> board = Board.from_number(4, get_rules("falling-star"))
-    >>> before = pass_stage(board)
-    >>> board.push_text("s")
-    Move.parse('s')
-    >>> pass_stage(board) > before
-    True
-    """
-    return board.redeals_used, -len(board.stock)
 
 
 def _fresh_line(board: Board, line: list[Move], seen: set[str]) -> bool:

@@ -31,6 +31,22 @@ LOOKBACK = 2_000
 """The most earlier positions a walk back through a game looks at."""
 
 
+def pass_stage(board: Board) -> tuple[int, int]:
+    """How far play is through the stock: redeals used, then cards drawn
+    (as minus the stock's size). It never goes down, so no position of a
+    later stage is one of an earlier stage.
+
+    >>> from terrace.variants import get_rules
+    >>> board = Board.from_number(4, get_rules("falling-star"))
+    >>> before = pass_stage(board)
+    >>> board.push_text("s")
+    Move.parse('s')
+    >>> pass_stage(board) > before
+    True
+    """
+    return board.redeals_used, -len(board.stock)
+
+
 def _unchanged(position: str) -> str:
     return position
 
@@ -38,18 +54,18 @@ def _unchanged(position: str) -> str:
 def same_pass_positions(board: Board, key: Callable[[str], str] = _unchanged,
                         lookback: int = LOOKBACK) -> set[str]:
     """``key`` of :meth:`Board.position` for the current position and the
-    earlier ones of the game (``board``'s move stack) with the same stock
-    size and redeals used, the latest ``lookback`` of them at most."""
+    earlier ones of the game (``board``'s move stack) of the same
+    :func:`pass_stage`, the latest ``lookback`` of them at most."""
     keys = {key(board.position())}
     if not board.move_stack:
         return keys
     copy = board.copy()
-    size, redeals = len(board.stock), board.redeals_used
+    stage = pass_stage(board)
     for _ in range(lookback):
         if not copy.move_stack:
             break
         copy.pop()
-        if len(copy.stock) != size or copy.redeals_used != redeals:
+        if pass_stage(copy) != stage:
             break
         keys.add(key(copy.position()))
     return keys

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from terrace.rules import Rules
@@ -201,14 +202,15 @@ def _start_pool(workers: int) -> Any:
     lost, and the survey ran to its end). Without a fork server, while the
     workers start."""
     context = _worker_context()
+    start = partial(context.Pool, workers, initializer=ignore_interrupts, maxtasksperchild=50)
     if context.get_start_method() != "forkserver":
         with _interrupts_ignored():
-            return context.Pool(workers, initializer=ignore_interrupts, maxtasksperchild=50)
+            return start()
     from multiprocessing import forkserver
 
     with _interrupts_ignored():
         forkserver.ensure_running()
-    return context.Pool(workers, initializer=ignore_interrupts, maxtasksperchild=50)
+    return start()
 
 
 @contextmanager

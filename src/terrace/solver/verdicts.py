@@ -162,8 +162,7 @@ class VerdictStore:
         db.isolation_level = None
         try:
             db.execute("BEGIN IMMEDIATE")
-            self._check_layout()
-            columns = [row[1] for row in db.execute("PRAGMA table_info(verdicts)")]
+            columns = self._check_layout()
             if columns and "player" not in columns:
                 db.execute("ALTER TABLE verdicts RENAME TO verdicts_schema1")
                 db.execute(_CREATE)
@@ -186,16 +185,11 @@ class VerdictStore:
         as :meth:`_check_layout` checks it, without a write)."""
         if self._db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:
             return False
-        self._check_layout()
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(verdicts)")}
-        return "player" in columns
+        return "player" in self._check_layout()
 
-    def _written(self, error: sqlite3.OperationalError) -> VerdictCacheError:
-        """The error of a verdict that could not be stored, naming the file."""
-        return VerdictCacheError(f"{clip(self.path)}: the verdicts could not be stored ({error})")
-
-    def _check_layout(self) -> None:
-        """Refuse a newer layout and another program's tables."""
+    def _check_layout(self) -> set[str]:
+        """Refuse a newer layout and another program's tables; the columns
+        of the verdicts table (none before it is made)."""
         name = clip(self.path)
         layout = self._db.execute("PRAGMA user_version").fetchone()[0]
         if not 0 <= layout <= SCHEMA:
@@ -207,6 +201,7 @@ class VerdictStore:
         if tables - {"verdicts"} or (columns and not set(_COLUMNS.split(", ")) <= columns):
             raise VerdictCacheError(f"{name} is an SQLite database of another program, not a verdict "
                                     f"cache; it was left unchanged")
+        return columns
 
     def get(self, rules: Rules, deal: int, player: str = PERFECT) -> Verdict | None:
         """The stored verdict of a deal that still counts (see :data:`SOLVER_VERSION`)."""
@@ -222,19 +217,7 @@ class VerdictStore:
         ``won`` or ``lost`` that still counts, nor an ``unknown`` of the same
         solver with a larger budget (another process may have stored it
         while this one was solving)."""
-        try:
-            self._db.execute(
-                _UPSERT,
-                (
-                    rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION, verdict.result,
-                    verdict.nodes, verdict.seconds, verdict.max_seconds, verdict.line, player,
-                ),
-            )
-            self._db.commit()
-        except sqlite3.OperationalError as error:
-            if self._db.in_transaction:
-                self._db.rollback()
-            raise self._written(error) from None
+        self.put_many(rules, {deal: verdict}, player)
 
     def put_many(self, rules: Rules, verdicts: Mapping[int, Verdict], player: str = PERFECT) -> None:
         """Store (or replace, as :meth:`put` does) the verdicts of several
@@ -255,8 +238,9 @@ class VerdictStore:
                     [(key, deal, DEAL_VERSION, SOLVER_VERSION, v.result, v.nodes, v.seconds, v.max_seconds,
                       v.line, player) for deal, v in verdicts.items()],
                 )
-        except sqlite3.OperationalError as error:
-            raise self._written(error) from None
+        except sqlite3.OperationalError as error:  # (a read-only disk, a lock held too long: named)
+            name = clip(self.path)
+            raise VerdictCacheError(f"{name}: the verdicts could not be stored ({error})") from None
 
     def range(self, rules: Rules, first: int, last: int, player: str = PERFECT) -> dict[int, Verdict]:
         """Every stored verdict of deals ``first..last``."""

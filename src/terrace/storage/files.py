@@ -124,8 +124,8 @@ def inspect_file(path: Path) -> Header | None:
         page_size = 65536
     if page_size < 512 or page_size & (page_size - 1):
         raise damaged(name, "its header gives an impossible page size")
-    has_wal = _nonempty(Path(f"{path}-wal"))
-    if not has_wal and not _nonempty(Path(f"{path}-journal")):
+    has_wal = nonempty(Path(f"{path}-wal"))
+    if not has_wal and not nonempty(Path(f"{path}-journal")):
         # With a pending log or journal, SQLite will bring the file up to
         # date first, so until then it may legitimately look short.
         if info.st_size % page_size:
@@ -193,7 +193,8 @@ def check_verdict_cache(path: Path) -> None:
         raise damaged(name, check)
 
 
-def _nonempty(path: Path) -> bool:
+def nonempty(path: Path) -> bool:
+    """True when a file at ``path`` holds anything (a missing one does not)."""
     try:
         return path.stat().st_size > 0
     except OSError:
@@ -204,19 +205,11 @@ def _no_orphan_log(path: Path) -> None:
     """Refuse to start a new database where a log holding changes lies
     beside no database (the file was deleted or emptied while in use):
     SQLite would start afresh and delete the log, the last copy of them."""
-    if _nonempty(Path(f"{path}-wal")):
+    if nonempty(Path(f"{path}-wal")):
         raise DatabaseFileError(
             f"{label(path)} is missing or empty, but its log {label(path)}-wal holds changes: "
             "put the database file back, or move the log away to start a new database"
         )
-
-
-def file_size(path: Path) -> int | None:
-    """The size of the file at ``path`` (None when there is none)."""
-    try:
-        return path.stat().st_size
-    except OSError:
-        return None
 
 
 def file_identity(path: Path) -> tuple[int, int] | None:
@@ -239,7 +232,7 @@ def remove_new_side_files(path: Path, before: set[str]) -> None:
     ``before`` a connection, now closed, opened a refused database (SQLite
     leaves them when it could not write the file). A log holding changes is
     never removed."""
-    if "-wal" not in before and _nonempty(Path(f"{path}-wal")):
+    if "-wal" not in before and nonempty(Path(f"{path}-wal")):
         return
     for suffix in SIDE_FILES:
         if suffix not in before:

@@ -67,10 +67,10 @@ from terrace.storage.files import (
     busy_error,
     damaged,
     file_identity,
-    file_size,
     foreign,
     inspect_file,
     is_busy,
+    nonempty,
     remove_new_side_files,
     side_files,
     sql_error,
@@ -458,7 +458,7 @@ class SqliteStore:
             self._conn.close()
             if self.path is not None:
                 remove_new_side_files(self.path, self._side_before)
-                if self._made and not side_files(self.path) and file_size(self.path) == 0:
+                if self._made and not side_files(self.path) and not nonempty(self.path):
                     self.path.unlink(missing_ok=True)
 
     def check_writable(self) -> None:
@@ -536,7 +536,7 @@ class SqliteStore:
                 try:
                     if write:
                         self._check_same_file(CHANGES.get(action or "", "the change"))
-                        self._check_schema(conn)
+                        self._others_wrote(conn)  # (a newer Terrace may have upgraded the file)
                     yield conn
                     conn.execute("COMMIT")
                 except BaseException:

@@ -15,12 +15,13 @@ is answered 400 at once); a request body has its own deadline in the app
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 from collections import Counter
 from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from terrace.web.remote import is_loopback
 
 HEAD_SECONDS = 10.0
 """Seconds a connection has to send a request's whole head: from when it
@@ -47,7 +48,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        address = self.client[0] if self.client and not _loopback(self.client[0]) else None
+        address = self.client[0] if self.client and not is_loopback(self.client[0]) else None
         if address is not None and _open_from[address] >= CLIENT_CONNECTIONS:
             transport.close()
             return
@@ -106,23 +107,6 @@ class GuardedH11Protocol(H11Protocol):
         self._head_timer = None
         if self._waiting_for_head() and not self.transport.is_closing():
             self.transport.close()
-
-
-def _loopback(address: str) -> bool:
-    """True for this computer's own addresses (``127.0.0.1``, ``::1``, and
-    ``::ffff:127.0.0.1``, as a socket listening on ``::`` sees 127.0.0.1).
-
-    >>> _loopback("127.0.0.1"), _loopback("::1"), _loopback("::ffff:127.0.0.1")
-    (True, True, True)
-    >>> _loopback("192.168.1.9"), _loopback("::ffff:192.168.1.9"), _loopback("not an address")
-    (False, False, False)
-    """
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
-    return (mapped or ip).is_loopback
 
 
 def head_size(request: h11.Request) -> int:

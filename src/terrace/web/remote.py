@@ -18,13 +18,21 @@ WILDCARDS = ("0.0.0.0", "::")
 
 
 def is_loopback(host: str) -> bool:
-    """True when listening on ``host`` keeps the game on this computer."""
+    """True when ``host`` is this computer itself: listening there keeps
+    the game on it, and a client there is one of its own programs
+    (``::ffff:127.0.0.1`` is 127.0.0.1 as a socket listening on ``::`` sees it).
+
+    >>> is_loopback("::ffff:127.0.0.1"), is_loopback("::ffff:192.168.1.9"), is_loopback("not an address")
+    (True, False, False)
+    """
     if host.lower() == "localhost":
         return True
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
+        ip = ipaddress.ip_address(host.strip("[]"))
     except ValueError:
         return False
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return (mapped or ip).is_loopback
 
 
 _PROBES = {socket.AF_INET: "192.0.2.1", socket.AF_INET6: "2001:db8::1"}
@@ -38,9 +46,9 @@ def network_address(family: socket.AddressFamily = socket.AF_INET) -> str | None
     ``connect`` only picks the route: no packet is sent."""
     with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as probe:
         probe.connect((_PROBES[family], 9))
-        address: str = probe.getsockname()[0]
-        if not ipaddress.ip_address(address.split("%")[0]).is_unspecified:
-            return address.split("%")[0]
+        address: str = probe.getsockname()[0].split("%")[0]  # (without an IPv6 zone)
+        if not ipaddress.ip_address(address).is_unspecified:
+            return address
     return None
 
 

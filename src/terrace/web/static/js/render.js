@@ -203,10 +203,13 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   let cwTop = cw;
   if (portrait) {
     const byWidthTop = width / (topCols + Math.ceil(topCols - 1) * GAP + 2 * PAD_X);
-    const byHeightTop = (height - tall(cw)) / above;
-    cwTop = Math.max(cw, Math.min(byWidthTop, byHeightTop, cw * 1.6));
-    if (cwTop < cw * 1.1) cwTop = cw;
-    if (lines > 1) cwTop = Math.min(cw, byWidthTop);
+    if (lines > 1) {
+      cwTop = Math.min(cw, byWidthTop);  // (the piles took the width the top row could not)
+    } else {
+      const byHeightTop = (height - tall(cw)) / above;
+      cwTop = Math.max(cw, Math.min(byWidthTop, byHeightTop, cw * 1.6));
+      if (cwTop < cw * 1.1) cwTop = cw;
+    }
   }
   // Where the tableau will start (as style.css lays the rows out), so that
   // the piles are fanned before the board is laid out, once.
