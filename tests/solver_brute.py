@@ -1,5 +1,6 @@
 """A plain exhaustive search over engine positions, with no pruning at all:
-the reference the solver's verdicts are checked against."""
+the reference the solver's verdicts are checked against; random endgame
+positions for it, and winning lines with detours slipped in."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 
 from terrace.board import Board
 from terrace.cards import CODE, RANKS, make_card
+from terrace.moves import Move
 from terrace.rules import Rules, SpaceRule
 
 RULE_SETS = [
@@ -107,3 +109,30 @@ def endgame_position(seed: int, rules: Rules, in_play: int = 13) -> Board:
         "0",
     ])
     return Board.from_position(text, rules)
+
+
+def with_detours(board: Board, line: list[Move], seed: int) -> list[Move]:
+    """``line`` (a winning line) with out-and-back pile moves slipped in at
+    random, each a plain return to the same position: still a winning line."""
+    rng = random.Random(seed)
+    game = board.copy(stack=False)
+    out: list[Move] = []
+    for move in line:
+        shifts = [m for m in game.legal_moves if m.source == "t" and m.target == "t"]
+        if shifts and rng.random() < 0.3:
+            shift = rng.choice(shifts)
+            before = game.position()
+            game.push(shift)
+            back = Move.parse(f"t{shift.target_index}t{shift.source_index}")
+            if game.is_legal(back):
+                game.push(back)
+                if game.position() == before:
+                    out += [shift, back]
+                else:
+                    game.pop()
+                    game.pop()
+            else:
+                game.pop()
+        game.push(move)
+        out.append(move)
+    return out

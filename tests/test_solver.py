@@ -16,7 +16,7 @@ from typing import Any, cast
 import pytest
 from click.testing import CliRunner
 
-from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position
+from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position, with_detours
 from terrace.board import Board
 from terrace.cli import main
 from terrace.moves import Move
@@ -356,35 +356,6 @@ def replays_to_win_or_not(board: Board, moves: list[Move]) -> bool:
         return False
 
 
-def _with_detours(board: Board, line: list[Move], seed: int) -> list[Move]:
-    """``line`` (a winning line) with out-and-back pile moves slipped in at
-    random, each a plain return to the same position: still a winning line."""
-    import random
-
-    rng = random.Random(seed)
-    game = board.copy(stack=False)
-    out: list[Move] = []
-    for move in line:
-        shifts = [m for m in game.legal_moves if m.source == "t" and m.target == "t"]
-        if shifts and rng.random() < 0.3:
-            shift = rng.choice(shifts)
-            before = game.position()
-            game.push(shift)
-            back = Move.parse(f"t{shift.target_index}t{shift.source_index}")
-            if game.is_legal(back):
-                game.push(back)
-                if game.position() == before:
-                    out += [shift, back]
-                else:
-                    game.pop()
-                    game.pop()
-            else:
-                game.pop()
-        game.push(move)
-        out.append(move)
-    return out
-
-
 @pytest.mark.parametrize("variant", ["terrace", "falling-star", "wood", "madame"])
 def test_tidying_gives_what_full_replays_give(variant: str) -> None:
     from terrace.solver.api import _tidy
@@ -402,7 +373,7 @@ def test_tidying_gives_what_full_replays_give(variant: str) -> None:
             start.push(line[0])
             line = line[1:]
         for seed in range(3):
-            noisy = _with_detours(start, line, seed)
+            noisy = with_detours(start, line, seed)
             assert replays_to_win(start, noisy)
             for tries in (None, 64, 3):
                 expected = _tidy_by_full_replays(start, noisy, tries)

@@ -22,6 +22,7 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.budget import check_budget, check_nodes
+from terrace.solver.endgame import shorten
 from terrace.solver.options import DEFAULT_SEED, ORDER_DRAW_EARLY, ORDER_UNRANKED
 from terrace.solver.search import CORE_SLICE_SECONDS, HuntState, Options, Search, core_available
 from terrace.solver.twins import carried_over, chosen, representatives
@@ -89,6 +90,11 @@ Patience); both are the same hunters. ``bench/restarts.py`` turns it off to
 give the hunters other lengths."""
 TIDY_SECONDS = 0.25
 """At most this long (and a quarter of the budget) is spent tidying a winning line."""
+SHORTEN_SECONDS = 1.0
+"""At most this long (and a quarter of the budget) is spent shortening a
+long winning line (:func:`terrace.solver.endgame.shorten`)."""
+SHORTEN_TRIES = 200_000
+"""With a node budget, the skipping of detours tries at most this many moves."""
 TIDY_TRIES = 64
 """With a node budget, tidying is bounded by tries instead of time, so the
 line is the same on any machine."""
@@ -412,6 +418,7 @@ def solve(
     hunt: bool = True,
     progress: Callable[[int, float], None] | None = None,
     cancel: Callable[[], bool] | None = None,
+    short_line: bool = True,
 ) -> SolveResult:
     """Decide whether ``board`` can still be won, within a budget.
 
@@ -424,7 +431,12 @@ def solve(
     of the search; once it returns True the answer is ``unknown`` with
     reason ``"cancelled"``. With ``max_nodes`` the search runs in slices of
     :data:`NODE_SLICE` positions, so the same board and budget give the same
-    answer on every machine (unless ``max_seconds`` runs out first).
+    answer on every machine (unless ``max_seconds`` runs out first). With
+    ``short_line`` a winning line of many moves a card is made shorter
+    (:func:`terrace.solver.endgame.shorten`, within :data:`SHORTEN_SECONDS`
+    and a quarter of the budget, or :data:`SHORTEN_TRIES` with ``max_nodes``);
+    surveys and the fair player, which need the verdict more than the line,
+    leave it off.
     """
     check_budget(max_seconds, "max_seconds")
     check_nodes(max_nodes)
@@ -489,10 +501,15 @@ def solve(
     best: Move | None = None
     for task, verdict in zip(tasks, verdicts, strict=True):
         if verdict == WON:
+            line = task.line
+            if short_line and max_nodes is None:
+                line = shorten(task.board, line, seconds=min(SHORTEN_SECONDS, max_seconds / 4))
+            elif short_line:
+                line = shorten(task.board, line, seconds=math.inf, max_tries=SHORTEN_TRIES)
             if max_nodes is None:
-                line = _tidy(task.board, task.line, min(TIDY_SECONDS, max_seconds / 4))
+                line = _tidy(task.board, line, min(TIDY_SECONDS, max_seconds / 4))
             else:
-                line = _tidy(task.board, task.line, math.inf, max_tries=TIDY_TRIES)
+                line = _tidy(task.board, line, math.inf, max_tries=TIDY_TRIES)
             moves = ([task.choice] if task.choice else []) + line
             break
     if overall != WON:

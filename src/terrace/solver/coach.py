@@ -236,7 +236,7 @@ def find_loss(
             break
         found = solve(game.boards[step], max_seconds=min(left, max(left / game.probes_left(), MIN_PROBE)),
                       max_nodes=probe_nodes,
-                      all_candidates=False, cancel=cancel)
+                      all_candidates=False, cancel=cancel, short_line=False)
         stopped = found.reason == "cancelled"
         game.learn(step, found.result, found.moves)
     dead = game.terrace_dead
@@ -291,7 +291,8 @@ def _ask_fair(analysis: Analysis, start: Board, game: _Bisection, settings: Fair
     left = deadline - time.perf_counter()
     analysis.fair_result = UNKNOWN
     if left > 0:
-        analysis.fair_result = solve(after, max_seconds=left, all_candidates=False, cancel=cancel).result
+        analysis.fair_result = solve(after, max_seconds=left, all_candidates=False, cancel=cancel,
+                                     short_line=False).result
 
 
 def _same(board: Board, a: Move, b: Move) -> bool:
@@ -385,11 +386,11 @@ def warn_check(
     deadline = time.perf_counter() + seconds
     after = board.copy(stack=False)
     after.push(move)
-    verdict = solve(board, max_seconds=seconds / 2, all_candidates=False, cancel=cancel)
+    verdict = solve(board, max_seconds=seconds / 2, all_candidates=False, cancel=cancel, short_line=False)
     if verdict.result != WON:
         return {"warn": False, "before": verdict.result, "after": None}
     if verdict.moves and _same(board, move, verdict.moves[0]):
         return {"warn": False, "before": WON, "after": WON}
     left = max(0.0, deadline - time.perf_counter())
-    result = solve(after, max_seconds=left, all_candidates=False, cancel=cancel).result
+    result = solve(after, max_seconds=left, all_candidates=False, cancel=cancel, short_line=False).result
     return {"warn": result == LOST, "before": WON, "after": result}

@@ -323,7 +323,7 @@ class FairPlayer:
             return None
         self._solves += 1
         return solve(board, max_seconds=seconds, max_nodes=nodes, all_candidates=all_candidates,
-                     options=UNCHANGED_HUNTERS, cancel=self._cancel)
+                     options=UNCHANGED_HUNTERS, cancel=self._cancel, short_line=False)
 
     def _lines(self, samples: list[_Sample], obs: Observation, first: Move | None = None) -> list[list[Move]]:
         """Known winning lines from this position that start with a move of

@@ -118,7 +118,7 @@ def play_deal(
     board = Board.from_number(number, rules)
     if player == "perfect":
         player_settings(player, settings)
-        solved = solve(board, max_seconds=budget, all_candidates=False)
+        solved = solve(board, max_seconds=budget, all_candidates=False, short_line=False)
         return Verdict(solved.result, solved.nodes, solved.seconds, budget,
                        " ".join(str(m) for m in solved.moves))
     played = play_out(board, make_player(player, settings, deal_seed(seed, number)), max_seconds=budget)

@@ -39,7 +39,7 @@ def verdict_for(
     if cached is not None and settled(cached, max_seconds):
         return cached
     board = Board.from_number(number, rules)
-    result = solve(board, max_seconds=max_seconds, all_candidates=False, cancel=cancel)
+    result = solve(board, max_seconds=max_seconds, all_candidates=False, cancel=cancel, short_line=False)
     verdict = Verdict(
         result.result, result.nodes, result.seconds, max_seconds,
         " ".join(str(m) for m in result.moves),

@@ -118,7 +118,7 @@ def analyse(board: Board, seconds: float, cancel: Cancel | None = None) -> dict[
     winning line exists, ``lost``: none remains, ``unknown``) and, while
     choosing, the verdict of each candidate."""
     try:
-        outcome = solve(board.copy(), max_seconds=seconds, cancel=cancel)
+        outcome = solve(board.copy(), max_seconds=seconds, cancel=cancel, short_line=False)
     except Exception:  # the page then simply shows no verdicts
         return {"available": True, "result": "unknown", "candidates": []}
     candidates = [{"move": str(move), "verdict": verdict} for move, verdict in outcome.candidates]

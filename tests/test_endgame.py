@@ -1,0 +1,197 @@
+"""Shorter winning lines (solver/endgame.py): the best-first endgame search,
+skipping detours and bridging stretches, and how solve uses them."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position, with_detours
+from terrace.board import Board
+from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.solver import endgame
+from terrace.solver.api import solve
+from terrace.solver.lines import replays_to_win
+from terrace.solver.movegen import MoveGen
+from terrace.solver.options import Options
+from terrace.solver.search import engine_move, slot_keys
+from terrace.solver.state import DRAW, State
+from terrace.variants import get_rules
+
+EMPRESS_DEAL_4 = Board.from_number(4, get_rules("empress-of-italy"))
+"""Its line from the hunters (3 million positions) ends with 23,000 moves
+of wandering after the stock and the waste are used up, 20 cards left."""
+
+
+def _after_choice(board: Board, line: list[Move]) -> tuple[Board, list[Move]]:
+    start = board.copy(stack=False)
+    if start.choosing:
+        start.push(line[0])
+        line = line[1:]
+    return start, line
+
+
+def test_a_wandering_endgame_is_replaced_by_a_short_one_and_the_line_still_wins() -> None:
+    raw = solve(EMPRESS_DEAL_4, max_seconds=120, max_nodes=3_000_000, all_candidates=False,
+                short_line=False)
+    short = solve(EMPRESS_DEAL_4, max_seconds=120, max_nodes=3_000_000, all_candidates=False)
+    assert raw.result == short.result == "won"
+    assert len(raw.moves) > 10_000
+    assert len(short.moves) < 700  # 629 when measured: about three moves a card
+    assert replays_to_win(EMPRESS_DEAL_4, short.moves)
+    assert short.moves[0] == raw.moves[0]  # the same base card
+    again = solve(EMPRESS_DEAL_4, max_seconds=120, max_nodes=3_000_000, all_candidates=False)
+    assert again.moves == short.moves  # with a node budget, the same line on every machine
+
+
+def test_the_endgame_search_alone_finds_the_short_ending() -> None:
+    raw = solve(EMPRESS_DEAL_4, max_seconds=120, max_nodes=3_000_000, all_candidates=False,
+                short_line=False)
+    start, line = _after_choice(EMPRESS_DEAL_4, raw.moves)
+    found = endgame.endgame_start(start, line)
+    assert found is not None
+    index, board = found
+    assert not board.stock and not board.waste
+    ending = endgame.best_first(board)
+    assert ending is not None and len(ending) < 100 < len(line) - index
+    assert replays_to_win(board, ending)
+
+
+def test_lines_of_the_usual_length_are_left_as_they_are() -> None:
+    board = Board.from_number(1, get_rules("terrace"))
+    line = solve(board, max_seconds=10, max_nodes=200_000).moves
+    assert 0 < len(line) <= endgame.LONG_LINE * board.rules.card_count
+    assert endgame.shorten(board, line) is line
+
+
+def test_a_shortening_without_time_gives_back_a_winning_line_at_once() -> None:
+    raw = solve(EMPRESS_DEAL_4, max_seconds=120, max_nodes=3_000_000, all_candidates=False,
+                short_line=False)
+    began = time.perf_counter()
+    kept = endgame.shorten(EMPRESS_DEAL_4, raw.moves, seconds=0.0)
+    assert time.perf_counter() - began < 1.0
+    assert kept == raw.moves
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
+def test_the_endgame_search_wins_exactly_the_positions_the_plain_search_wins(rules: Rules) -> None:
+    checked = won = 0
+    for seed in range(12):
+        board = Board.from_position(endgame_position(seed, rules, cards_in_play(rules)).position(), rules)
+        before = board.position()
+        reference = brute_force(board, 20_000)
+        line = endgame.best_first(board, max_positions=10_000_000)
+        assert board.position() == before
+        if line is not None:
+            assert replays_to_win(board, line)
+        if reference is not None:
+            checked += 1
+            won += reference == "won"
+            assert (line is not None) == (reference == "won"), board.position()
+    assert checked >= 6 and won >= 1
+
+
+def test_the_endgame_search_with_free_spaces_and_foundation_return_gives_lines_that_win() -> None:
+    rules = Rules(decks=1, reserve=4, piles=3, candidates=0, spaces="free", foundation_return=True)
+    found = 0
+    for seed in range(10):
+        board = Board.from_position(endgame_position(seed, rules, 10).position(), rules)
+        line = endgame.best_first(board, max_positions=200_000)
+        if line is not None:
+            found += 1
+            assert replays_to_win(board, line)
+    assert found >= 3
+
+
+def _walk(s: State, gen: MoveGen, rng: random.Random, steps: int) -> list[tuple[int, int]]:
+    """Random moves (no draws) played on ``s``; each with its refill code."""
+    done: list[tuple[int, int]] = []
+    prev, prev_u = -2, 0
+    for _ in range(steps):
+        moves = [m for m in gen.moves(s, prev, prev_u) if m != DRAW]
+        if not moves:
+            break
+        m = rng.choice(moves)
+        prev, prev_u = m, s.apply(m)
+        done.append((m, prev_u))
+    return done
+
+
+@pytest.mark.parametrize("rules", [RULE_SETS[0], RULE_SETS[2], RULE_SETS[5], RULE_SETS[10]],
+                         ids=lambda r: r.describe())
+def test_a_bridge_reaches_exactly_where_a_random_walk_went_in_no_more_moves(rules: Rules) -> None:
+    options = Options(canonical=False)
+    bridged = 0
+    for seed in range(20):
+        board = Board.from_position(endgame_position(seed, rules, cards_in_play(rules)).position(), rules)
+        s = State(board, options.canonical, options.seed)
+        gen = MoveGen(options, s.ret)
+        start_key = s.key()
+        walk = _walk(s, gen, random.Random(seed), 12)
+        if not walk:
+            continue
+        target = endgame._Target(s)
+        walked = board.copy(stack=False)
+        keys = slot_keys(rules.in_suit)
+        for m, _ in walk:
+            walked.push(engine_move(walked, m, keys))
+        for m, u in reversed(walk):
+            s.undo(m, u)
+        assert s.key() == start_key
+        way = endgame.bridge(s, gen, target, most=len(walk) + 1, until=time.perf_counter() + 5)
+        assert s.key() == start_key  # left as it was
+        if way is None:
+            continue
+        bridged += 1
+        assert len(way) <= len(walk) and DRAW not in way
+        copy = board.copy(stack=False)
+        for m in way:
+            copy.push(engine_move(copy, m, keys))
+        assert _same_but_foundations(copy, walked, keys)
+    assert bridged >= 10
+
+
+def _same_but_foundations(a: Board, b: Board, keys: tuple[int, ...]) -> bool:
+    """The same position, but for which foundation holds which of two cards
+    that a foundation takes alike (the search does not tell them apart)."""
+    def heights(board: Board) -> list[tuple[int, ...]]:
+        return sorted(tuple(keys[c] for c in f) for f in board.foundations)
+
+    return (a.tableau == b.tableau and a.waste == b.waste and a.stock == b.stock
+            and a.reserve == b.reserve and heights(a) == heights(b))
+
+
+@pytest.mark.parametrize("variant", ["terrace", "empress-of-italy"])
+def test_skipping_removes_detours_and_keeps_a_winning_line(variant: str) -> None:
+    board = Board.from_number(1, get_rules(variant))
+    result = solve(board, max_seconds=30, max_nodes=500_000, all_candidates=False, short_line=False)
+    assert result.result == "won"
+    start, line = _after_choice(board, result.moves)
+    noisy = with_detours(start, line, 7)
+    assert len(noisy) > len(line) and replays_to_win(start, noisy)
+    skipped = endgame.skip_detours(start, noisy)
+    assert len(skipped) <= len(line)
+    assert replays_to_win(start, skipped)
+
+
+def test_internal_moves_are_the_inverse_of_engine_moves() -> None:
+    board = EMPRESS_DEAL_4.copy(stack=False)
+    line = solve(board, max_seconds=120, max_nodes=3_000_000, all_candidates=False).moves
+    board.push(line[0])
+    keys = slot_keys(board.rules.in_suit)
+    kinds = set()
+    for move in line[1:]:
+        code = endgame.internal_move(board, move, keys)
+        back = engine_move(board, code, keys)
+        if move.source == "f":  # any foundation of the same top card will do
+            assert back.source == "f" and back.target == move.target
+            assert keys[board.foundations[back.source_index - 1][-1]] == keys[board.foundations[
+                move.source_index - 1][-1]]
+        else:
+            assert back == move
+        kinds.add(move.source)
+        board.push(move)
+    assert {"s", "t", "w", "r", "f"} <= kinds
