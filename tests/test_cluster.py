@@ -171,9 +171,29 @@ def test_without_distributed_the_message_names_the_extra(tmp_path: Path,
     out = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-2", "--verdicts-db", db,
                                     "--scheduler", "local:1", "--json"])
     assert out.exit_code == 1 and "pip install 'terrace[cluster]'" in out.output
-    store = VerdictStore(db)
-    assert store.range(RULES, 1, 2) == {}
-    store.close()
+    assert not Path(db).exists()  # the store this run made, empty, is not left behind
+
+
+@needs_cluster
+def test_a_scheduler_never_reached_leaves_no_new_store_and_keeps_an_old_one(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{closed.getsockname()[1]}"  # (bound, not listening: refused)
+        new = tmp_path / "new.sqlite3"
+        out = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-2", "--verdicts-db",
+                                        str(new), "--scheduler", address, "--json"])
+        assert out.exit_code == 1 and "nothing listens" in out.output
+        assert list(tmp_path.iterdir()) == []
+        old = tmp_path / "old.sqlite3"
+        kept = VerdictStore(str(old))
+        kept.put(RULES, 9, Verdict("won", 10, 0.1, 5.0, "c1"))
+        kept.close()
+        out = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-2", "--verdicts-db",
+                                        str(old), "--scheduler", address, "--json"])
+        assert out.exit_code == 1
+        assert VerdictStore(str(old)).range(RULES, 9, 9) == {9: Verdict("won", 10, 0.1, 5.0, "c1")}
 
 
 class FakeFuture:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
+import os
 import shlex
 import signal
 import sys
@@ -57,6 +59,17 @@ _FAIR = FairSettings()
 SAMPLES_HELP = (f"Sampled stock orders per decision (fair; default {_FAIR.samples}), times"
                 f" {_FAIR.choice_factor} for the base-card choice and {_FAIR.space_factor} for a move"
                 " that empties or fills a pile.")
+
+
+def _remove_if_empty(store: VerdictStore) -> None:
+    """Close ``store`` and delete its file (and SQLite's side files) if it
+    holds no verdict."""
+    empty = store.is_empty()
+    store.close()
+    if empty:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(store.path + suffix)
 
 
 def _stored_note(done: int, path: object) -> str:
@@ -172,8 +185,6 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                    max_seconds: float | None, scheduler: str | None, verdicts_db: str | None,
                    old_db: str | None, out: str, as_json: bool, **kwargs: Any) -> None:
     """Solve or play many numbered deals in parallel and report the win rate."""
-    import os
-
     from terrace.solver.cluster import ClusterError, parse_scheduler, run_cluster_survey
 
     argv = _command_line(click.get_current_context())
@@ -203,7 +214,9 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         jobs = cores
     jobs = jobs or cores
     name = preset_name(rules) or "custom"
-    store = VerdictStore(chosen_verdicts_db(verdicts_db, old_db))
+    store_path = chosen_verdicts_db(verdicts_db, old_db)
+    store_is_new = not Path(store_path).exists()
+    store = VerdictStore(store_path)
     total = last - first + 1
     counts = {"won": 0, "lost": 0, "unknown": 0}
     with click.progressbar(length=total, label=f"{name} {player} {first}-{last}", file=sys.stderr,
@@ -259,6 +272,8 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                     settings=settings,
                     seed=seed)
         except ClusterError as error:
+            if store_is_new:  # a cluster never reached leaves no empty store behind
+                _remove_if_empty(store)
             raise click.ClickException(str(error)) from None
         except WorkerDiedError as error:
             done = stored_in_run()

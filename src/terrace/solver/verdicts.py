@@ -252,6 +252,10 @@ class VerdictStore:
         verdicts = {r[0]: _verdict(*r[1:]) for r in rows}
         return {deal: v for deal, v in verdicts.items() if v is not None}
 
+    def is_empty(self) -> bool:
+        """True when the store holds no verdict at all (of any rules or version)."""
+        return self._db.execute("SELECT 1 FROM verdicts LIMIT 1").fetchone() is None
+
     def close(self) -> None:
         """Close the database."""
         self._db.close()
