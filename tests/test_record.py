@@ -173,3 +173,13 @@ def test_replay_reports_the_bad_move() -> None:
     record = GameRecord(**{**_record().__dict__, "moves": ("c1", "rt1")})
     with pytest.raises(InvalidRecordError, match=r"move 2 \('rt1'\) does not replay: rt1: "):
         record.replay()
+
+
+def test_a_refused_move_spelt_another_way_is_named_as_the_engine_prints_it() -> None:
+    """A move the notation reads (`` C2 ``) but the rules refuse is named
+    once, as ``c2``: the message read "move 2 (' C2 ') does not replay:
+    C2 : ...", with the record's spaces and capitals."""
+    record = GameRecord(**{**_record().__dict__, "moves": ("c1", " C2 ")})
+    with pytest.raises(InvalidRecordError) as info:
+        record.replay()
+    assert str(info.value) == "move 2 ('c2') does not replay: c2: the base card has already been chosen"

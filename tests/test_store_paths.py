@@ -43,6 +43,23 @@ def test_the_defaults_follow_terrace_db_else_the_user_data_folder(
     assert games_path(":memory:") is None and games_path(None) == default_games_path()
 
 
+def test_terrace_db_in_memory_keeps_the_verdicts_in_the_user_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``TERRACE_DB=:memory:`` names no folder: the verdicts go to the user
+    data folder, not to a solver.sqlite3 in the current directory."""
+    monkeypatch.setenv("TERRACE_DB", ":memory:")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    expected = tmp_path / "data" / "terrace" / VERDICTS_FILE_NAME
+    assert default_verdicts_path() == expected
+    assert verdicts_path(":memory:") == verdicts_path(None) == expected
+    with open_store(None) as store:
+        assert store.verdicts_path == expected
+    assert MemoryStore().verdicts_path == expected
+
+
 def _deal(*args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(
         main, ["deal", "--variant", "falling-star", "--winnable", "--max-seconds", "2", *args]

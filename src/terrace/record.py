@@ -62,13 +62,15 @@ class GameRecord:
         board = Board(self.rules, self.deal)
         for index, text in enumerate(self.moves):
             try:
-                board.push(Move.parse(text))
+                move = Move.parse(text)
+                board.push(move)
+            except IllegalMoveError as error:  # read: named as the engine prints it (' C2 ' as c2)
+                reason = Reason(Refusal.RECORD_MOVE_ILLEGAL, number=index + 1, move=str(move),
+                                problem=error.why)
+                raise InvalidRecordError(reason) from None
             except TerraceError as error:
-                code = (
-                    Refusal.RECORD_MOVE_ILLEGAL if isinstance(error, IllegalMoveError)
-                    else Refusal.RECORD_MOVE_UNREADABLE
-                )
-                reason = Reason(code, number=index + 1, move=clip(text), problem=error.why)
+                reason = Reason(Refusal.RECORD_MOVE_UNREADABLE, number=index + 1, move=clip(text),
+                                problem=error.why)
                 raise InvalidRecordError(reason) from None
         return board
 

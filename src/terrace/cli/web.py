@@ -32,9 +32,9 @@ from terrace.web.server import ServerSettings, bind, run
               help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite in the user data "
                    "folder; ':memory:' keeps nothing).")
 @click.option("--hint-seconds", type=Seconds(0.1, 60), default=HINT_SECONDS, show_default=True,
-              help="Time the solver may spend on a hint.")
+              help="Time the solver may spend on a hint: 0.1-60 s.")
 @click.option("--winnable-seconds", type=Seconds(0.1, 600), default=WINNABLE_SECONDS, show_default=True,
-              help="Time the solver may spend looking for a winnable deal for one new game.")
+              help="Time the solver may spend looking for a winnable deal for one new game: 0.1-600 s.")
 @rule_options
 def play(host: str | None, port: int, remote: bool, no_browser: bool, db: str | None,
          hint_seconds: float, winnable_seconds: float, **kwargs: Any) -> None:

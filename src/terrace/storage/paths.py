@@ -60,9 +60,13 @@ def default_verdicts_path() -> Path:
 
 def verdicts_path(games_db: str | os.PathLike[str] | None) -> Path:
     """The solver's verdict cache that goes with a games database: in the
-    same folder, or beside the default one for None and ``:memory:``."""
-    games = games_path(games_db) or default_games_path()
-    return games.parent / VERDICTS_FILE_NAME
+    same folder, or beside the default one for None and ``:memory:``, or in
+    the user data folder when the default is ``:memory:`` too
+    (``TERRACE_DB=:memory:``), never in the current directory."""
+    default = games_path(default_games_path())  # None for TERRACE_DB=:memory:
+    games = default if games_db is None else games_path(games_db) or default
+    folder = data_folder() if games is None else games.parent
+    return folder / VERDICTS_FILE_NAME
 
 
 
