@@ -25,6 +25,18 @@ EMPRESS_DEAL_4 = Board.from_number(4, get_rules("empress-of-italy"))
 """Its line from the hunters (3 million positions) ends with 23,000 moves
 of wandering after the stock and the waste are used up, 20 cards left."""
 
+EMPRESS_WANDERING = Board.from_position(
+    "9 5C7DJC5C4S5HQH 9CTHJSQHKCAH2C3D4S5D6S7H8S,9CTDJCQDKCAD2S3H4S5D6C7H8S,"
+    "9HTSJDQSKDAC2D3C4H5S6D7S8H,9STDJCQDKCAD2C3H4C5H6C7D8C,9HTCJHQSKDAC2D3S4D5S6D7S8H,"
+    "9STDJCQDKSAD2C3D4C5H6S7H8C,9DTSJDQCKHAS2H3C4H5S6H7C8D,9HTCJHQSKDAC2H3C4H5C6H7C8D,"
+    "9DTCJDQSKHAS2H3S4D5S6H7C8H,9CTHJSQDKCAH2S3D4C5H6S7H8C,9STDJSQHKSAH2S3H4S5D6C7D8S,"
+    "9STHJSQHKSAD2C3D4C5D6C7D8S,9HTCJHQCKHAS2D3S4D5C6H7S8D,9DTSJHQCKDAC2H3S4D,9CTH,9D ,8D7C6D,,6D,TS,"
+    "8H7S,2SAHKS,8C,3H,6S,4H3C2DASKHQCJD - - 0",
+    get_rules("empress-of-italy"))
+"""Deal 4 after 3,000 moves of that wandering: the hunters win it in 0.3 s
+(1.6 million positions) with a line of 46,000 moves, and a best-first
+search of 300,000 positions finds no ending."""
+
 
 def _after_choice(board: Board, line: list[Move]) -> tuple[Board, list[Move]]:
     start = board.copy(stack=False)
@@ -58,6 +70,16 @@ def test_the_endgame_search_alone_finds_the_short_ending() -> None:
     ending = endgame.best_first(board)
     assert ending is not None and len(ending) < 100 < len(line) - index
     assert replays_to_win(board, ending)
+
+
+def test_with_a_node_budget_the_shortening_still_stops_when_max_seconds_runs_out() -> None:
+    # the search takes 0.3 s; the shortening, bounded in positions alone, took 7 s more
+    began = time.perf_counter()
+    result = solve(EMPRESS_WANDERING, max_seconds=1.0, max_nodes=3_000_000)
+    took = time.perf_counter() - began
+    assert took < 1.0 + 1.0 / 4 + 0.5, result.result
+    if result.result == "won":
+        assert replays_to_win(EMPRESS_WANDERING, result.moves)
 
 
 def test_lines_of_the_usual_length_are_left_as_they_are() -> None:

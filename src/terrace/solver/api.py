@@ -94,7 +94,9 @@ SHORTEN_SECONDS = 1.0
 """At most this long (and a quarter of the budget) is spent shortening a
 long winning line (:func:`terrace.solver.endgame.shorten`)."""
 SHORTEN_TRIES = 200_000
-"""With a node budget, the skipping of detours tries at most this many moves."""
+"""With a node budget, the skipping of detours tries at most this many moves;
+``max_seconds`` stays a safety net (the shortening stops by the budget's end
+plus the share a time budget gets past it)."""
 TIDY_TRIES = 64
 """With a node budget, tidying is bounded by tries instead of time, so the
 line is the same on any machine."""
@@ -434,7 +436,8 @@ def solve(
     answer on every machine (unless ``max_seconds`` runs out first). With
     ``short_line`` a winning line of many moves a card is made shorter
     (:func:`terrace.solver.endgame.shorten`, within :data:`SHORTEN_SECONDS`
-    and a quarter of the budget, or :data:`SHORTEN_TRIES` with ``max_nodes``);
+    and a quarter of the budget, or :data:`SHORTEN_TRIES` with ``max_nodes``,
+    then ending by that long past the budget's end at the latest);
     surveys and the fair player, which need the verdict more than the line,
     leave it off.
     """
@@ -504,8 +507,10 @@ def solve(
             line = task.line
             if short_line and max_nodes is None:
                 line = shorten(task.board, line, seconds=min(SHORTEN_SECONDS, max_seconds / 4))
-            elif short_line:
-                line = shorten(task.board, line, seconds=math.inf, max_tries=SHORTEN_TRIES)
+            elif short_line:  # bounded in tries; max_seconds (and the share past it) only as a safety net
+                until = deadline + min(SHORTEN_SECONDS, max_seconds / 4)
+                line = shorten(task.board, line, seconds=max(until - time.perf_counter(), 0.0),
+                               max_tries=SHORTEN_TRIES)
             if max_nodes is None:
                 line = _tidy(task.board, line, min(TIDY_SECONDS, max_seconds / 4))
             else:
