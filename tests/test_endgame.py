@@ -82,6 +82,15 @@ def test_with_a_node_budget_the_shortening_still_stops_when_max_seconds_runs_out
         assert replays_to_win(EMPRESS_WANDERING, result.moves)
 
 
+def test_an_endgame_search_that_finds_nothing_leaves_time_to_skip_detours() -> None:
+    # the search took the whole budget and the 46,000 moves were kept
+    raw = solve(EMPRESS_WANDERING, max_seconds=60, max_nodes=3_000_000, short_line=False)
+    assert raw.result == "won" and len(raw.moves) > 40_000
+    short = endgame.shorten(EMPRESS_WANDERING, raw.moves, seconds=2.0)
+    assert len(short) < 0.9 * len(raw.moves)  # about 29,000 when measured
+    assert replays_to_win(EMPRESS_WANDERING, short)
+
+
 def test_lines_of_the_usual_length_are_left_as_they_are() -> None:
     board = Board.from_number(1, get_rules("terrace"))
     line = solve(board, max_seconds=10, max_nodes=200_000).moves
