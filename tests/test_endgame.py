@@ -208,6 +208,40 @@ def test_skipping_removes_detours_and_keeps_a_winning_line(variant: str) -> None
     assert replays_to_win(start, skipped)
 
 
+def _positions_twice(board: Board, line: list[Move]) -> int:
+    """How many moves of ``line`` lead to a position reached before."""
+    copy = board.copy(stack=False)
+    seen = {copy.position()}
+    twice = 0
+    for move in line:
+        copy.push(move)
+        twice += copy.position() in seen
+        seen.add(copy.position())
+    return twice
+
+
+def test_dropping_returns_leaves_a_winning_line_that_reaches_no_position_twice() -> None:
+    board = Board.from_number(1, get_rules("empress-of-italy"))
+    result = solve(board, max_seconds=30, max_nodes=500_000, all_candidates=False, short_line=False)
+    start, line = _after_choice(board, result.moves)
+    noisy = with_detours(start, line, 7)
+    assert _positions_twice(start, noisy) > 0
+    kept = endgame.without_returns(start, noisy)
+    assert _positions_twice(start, kept) == 0 and len(kept) <= len(line)
+    assert replays_to_win(start, kept)
+    assert endgame.without_returns(start, noisy, until=0.0) == noisy  # no time: as it was
+
+
+def test_a_shortened_line_reaches_no_position_twice() -> None:
+    # the pairs tidying drops left a card taken back from a foundation and put
+    # straight up again: 6 positions reached twice in deal 5's 1,069 moves
+    board = Board.from_number(5, get_rules("empress-of-italy"))
+    result = solve(board, max_seconds=60, max_nodes=1_000_000, all_candidates=False)
+    assert result.result == "won"
+    assert _positions_twice(board, result.moves) == 0
+    assert replays_to_win(board, result.moves)
+
+
 def test_internal_moves_are_the_inverse_of_engine_moves() -> None:
     board = EMPRESS_DEAL_4.copy(stack=False)
     line = solve(board, max_seconds=120, max_nodes=3_000_000, all_candidates=False).moves

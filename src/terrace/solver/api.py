@@ -22,7 +22,7 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.budget import check_budget, check_nodes
-from terrace.solver.endgame import shorten
+from terrace.solver.endgame import shorten, without_returns
 from terrace.solver.options import DEFAULT_SEED, ORDER_DRAW_EARLY, ORDER_UNRANKED
 from terrace.solver.search import CORE_SLICE_SECONDS, HuntState, Options, Search, core_available
 from terrace.solver.twins import carried_over, chosen, representatives
@@ -511,10 +511,14 @@ def solve(
                 until = deadline + min(SHORTEN_SECONDS, max_seconds / 4)
                 line = shorten(task.board, line, seconds=max(until - time.perf_counter(), 0.0),
                                max_tries=SHORTEN_TRIES)
+            tidy_until = time.perf_counter() + min(TIDY_SECONDS, max_seconds / 4)
             if max_nodes is None:
-                line = _tidy(task.board, line, min(TIDY_SECONDS, max_seconds / 4))
+                line = _tidy(task.board, line, tidy_until - time.perf_counter())
             else:
                 line = _tidy(task.board, line, math.inf, max_tries=TIDY_TRIES)
+                tidy_until = max(tidy_until, deadline + min(SHORTEN_SECONDS, max_seconds / 4))
+            if short_line:  # the pairs tidying drops can leave a move and its reverse side by side
+                line = without_returns(task.board, line, until=tidy_until)
             moves = ([task.choice] if task.choice else []) + line
             break
     if overall != WON:

@@ -326,6 +326,43 @@ def skip_detours(board: Board, line: list[Move], *, until: float = math.inf,
     return shorter if shorter is not None and len(shorter) < len(line) else line
 
 
+def without_returns(board: Board, line: list[Move], *, until: float = math.inf) -> list[Move]:
+    """``line`` (moves from ``board``) without the moves between two visits
+    of one position, so that no position comes twice: the engine's moves
+    depend on the position alone, so the rest plays on unchanged. Once
+    :func:`time.perf_counter` passes ``until``, the rest of ``line`` is kept
+    as it is."""
+    copy = board.copy(stack=False)
+    at = {_exact(copy): 0}
+    passed = [_exact(copy)]  # the position after each move of ``out``, the start first
+    out: list[Move] = []
+    for index, move in enumerate(line):
+        if index % CHECK_EVERY == 0 and time.perf_counter() > until:
+            return out + line[index:]  # (``out`` ends where ``line[:index]`` does)
+        copy.push(move)
+        here = _exact(copy)
+        back = at.get(here)
+        if back is None:
+            out.append(move)
+            at[here] = len(out)
+            passed.append(here)
+            continue
+        for gone in passed[back + 1:]:
+            del at[gone]
+        del passed[back + 1:]
+        del out[back:]
+    return out
+
+
+def _exact(board: Board) -> tuple[object, ...]:
+    """What tells ``board``'s position from the others of one game: within a
+    pass (:func:`~terrace.solver.history.pass_stage`) the stock stays as it
+    is and the waste and the terrace only lose their top cards, so their
+    sizes tell them apart."""
+    return (board.base_rank, board.redeals_used, len(board.stock), len(board.waste), len(board.reserve),
+            tuple(map(tuple, board.tableau)), tuple(map(tuple, board.foundations)))
+
+
 class _Target:
     """A position a bridge must reach: its exact key and what the distance
     estimate compares."""
