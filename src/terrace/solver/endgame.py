@@ -281,22 +281,28 @@ def skip_detours(board: Board, line: list[Move], *, until: float = math.inf,
     skipping at ``until`` or once ``max_tries`` moves were tried (the rest
     of the line is then kept as it is). The stretches between draws are then
     bridged (:func:`bridge_stretches`). The result is replayed by the engine
-    (a line shorter than ``line``, so in less time than ``line`` took); if it
-    did not win, which would be a bug, ``line`` is returned."""
+    (a line shorter than ``line``, so in less time than reading ``line``
+    took: skipping and bridging stop that long before ``until``); if it did
+    not win, which would be a bug, ``line`` is returned, as it is when
+    nothing was skipped (without a replay)."""
     options = Options(canonical=False)
     keys = slot_keys(board.rules.in_suit)
     copy = board.copy(stack=False)
     codes: list[int] = []
+    began = time.perf_counter()
     for move in line:
         if len(codes) % CHECK_EVERY == 0 and time.perf_counter() > until:
             return line
         codes.append(internal_move(copy, move, keys))
         copy.push(move)
+    until -= time.perf_counter() - began  # kept for the replay at the end
     s = State(board, options.canonical, options.seed)
     gen = MoveGen(options, s.ret)
     latest: dict[int, int] = {s.key(): 0}
     played = []
     for index, m in enumerate(codes, 1):
+        if index % CHECK_EVERY == 0 and time.perf_counter() > until:
+            return line
         played.append((m, s.apply(m)))
         latest[s.key()] = index
     for m, u in reversed(played):
@@ -322,8 +328,11 @@ def skip_detours(board: Board, line: list[Move], *, until: float = math.inf,
         prev, prev_u = best, s.apply(best)
         out.append(best)
         index = best_index
-    shorter = _engine_line(board, bridge_stretches(board, out, until=until, max_tries=max_tries, spent=tries))
-    return shorter if shorter is not None and len(shorter) < len(line) else line
+    bridged = bridge_stretches(board, out, until=until, max_tries=max_tries, spent=tries)
+    if len(bridged) >= len(line):
+        return line
+    shorter = _engine_line(board, bridged)
+    return shorter if shorter is not None else line
 
 
 def without_returns(board: Board, line: list[Move], *, until: float = math.inf) -> list[Move]:
