@@ -53,12 +53,6 @@ many times the cards it starts with outside the foundations (plus
 SLACK = 20
 MAX_POSITIONS = 300_000
 """The most positions one best-first search keeps (about 60 MB)."""
-ENDGAME_SHARE = 0.75
-"""The best-first search of the endgame takes at most this share of the
-shortening's time, so that skipping detours still gets the rest when it
-finds no ending (it found those of Empress of Italy's deals 1-40 within
-0.6 s; where it found none, it took the whole second and the line was
-kept as it was)."""
 BRIDGE_FROM = 8
 """Stretches between two draws of more moves than this are bridged anew."""
 BRIDGE_POSITIONS = 64
@@ -228,8 +222,7 @@ def shorten(board: Board, line: list[Move], *, seconds: float = 0.5,
     card), or a shorter one: its endgame replaced by a best-first search's
     (:func:`best_first`, given ``max_positions``), then every stretch that
     one move can skip skipped (:func:`skip_detours`, given ``max_tries``).
-    Both share ``seconds``, the search at most :data:`ENDGAME_SHARE` of
-    it. Lines of at most :data:`LONG_LINE` moves a card
+    Both share ``seconds``. Lines of at most :data:`LONG_LINE` moves a card
     are left as they are. The result is always a line the engine replays to
     a win.
     A line that starts with the choice of the base card keeps it."""
@@ -248,9 +241,7 @@ def _shorten_from(board: Board, line: list[Move], until: float, max_positions: i
     start = endgame_start(board, line, until)
     if start is not None:
         index, endgame = start
-        now = time.perf_counter()
-        searched_until = now + ENDGAME_SHARE * (until - now) if until < math.inf else until
-        found = best_first(endgame, until=searched_until, max_positions=max_positions)
+        found = best_first(endgame, until=until, max_positions=max_positions)
         if found is not None and len(found) < len(line) - index:
             line = line[:index] + found
     return skip_detours(board, line, until=until, max_tries=max_tries)
