@@ -272,10 +272,10 @@ def skip_detours(board: Board, line: list[Move], *, until: float = math.inf,
     skipping at ``until`` or once ``max_tries`` moves were tried (the rest
     of the line is then kept as it is). The stretches between draws are then
     bridged (:func:`bridge_stretches`). The result is replayed by the engine
-    (a line shorter than ``line``, so in less time than reading ``line``
-    took: skipping and bridging stop that long before ``until``); if it did
-    not win, which would be a bug, ``line`` is returned, as it is when
-    nothing was skipped (without a replay)."""
+    (a line shorter than ``line``: skipping and bridging stop in time for
+    it, reckoned by the time reading ``line`` took a move); if it did not
+    win, which would be a bug, ``line`` is returned, as it is when nothing
+    was skipped (without a replay)."""
     options = Options(canonical=False)
     keys = slot_keys(board.rules.in_suit)
     copy = board.copy(stack=False)
@@ -286,13 +286,13 @@ def skip_detours(board: Board, line: list[Move], *, until: float = math.inf,
             return line
         codes.append(internal_move(copy, move, keys))
         copy.push(move)
-    until -= time.perf_counter() - began  # kept for the replay at the end
+    per_move = (time.perf_counter() - began) / max(len(line), 1)  # about what replaying takes a move
     s = State(board, options.canonical, options.seed)
     gen = MoveGen(options, s.ret)
     latest: dict[int, int] = {s.key(): 0}
     played = []
     for index, m in enumerate(codes, 1):
-        if index % CHECK_EVERY == 0 and time.perf_counter() > until:
+        if index % CHECK_EVERY == 0 and time.perf_counter() > until - per_move * len(codes):
             return line
         played.append((m, s.apply(m)))
         latest[s.key()] = index
@@ -303,8 +303,8 @@ def skip_detours(board: Board, line: list[Move], *, until: float = math.inf,
     prev, prev_u = -2, 0
     tries = 0
     while index < len(codes):
-        if (max_tries is not None and tries >= max_tries) or (
-                len(out) % CHECK_EVERY == 0 and time.perf_counter() > until):
+        if (max_tries is not None and tries >= max_tries) or (len(out) % CHECK_EVERY == 0 and (
+                time.perf_counter() > until - per_move * (len(out) + len(codes) - index))):
             out += codes[index:]
             break
         best, best_index = codes[index], index + 1
@@ -319,7 +319,8 @@ def skip_detours(board: Board, line: list[Move], *, until: float = math.inf,
         prev, prev_u = best, s.apply(best)
         out.append(best)
         index = best_index
-    bridged = bridge_stretches(board, out, until=until, max_tries=max_tries, spent=tries)
+    bridged = bridge_stretches(board, out, until=until - per_move * len(out), max_tries=max_tries,
+                               spent=tries)
     if len(bridged) >= len(line):
         return line
     shorter = _engine_line(board, bridged)
