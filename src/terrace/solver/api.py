@@ -437,9 +437,9 @@ def solve(
     ``short_line`` a winning line of many moves a card is made shorter
     (:func:`terrace.solver.endgame.shorten`, within :data:`SHORTEN_SECONDS`
     and a quarter of the budget, or :data:`SHORTEN_TRIES` with ``max_nodes``,
-    then ending by that long past the budget's end at the latest);
-    surveys and the fair player, which need the verdict more than the line,
-    leave it off.
+    then stopping by that long past the end of ``max_seconds``), and no
+    position is reached twice (in the time of tidying); surveys and the fair
+    player, which need the verdict more than the line, leave it off.
     """
     check_budget(max_seconds, "max_seconds")
     check_nodes(max_nodes)
