@@ -22,8 +22,21 @@ from terrace.solver.state import DRAW, State
 from terrace.variants import get_rules
 
 EMPRESS_DEAL_4 = Board.from_number(4, get_rules("empress-of-italy"))
-"""Its line from the hunters (3 million positions) ends with 23,000 moves
-of wandering after the stock and the waste are used up, 20 cards left."""
+"""Its line from the hunters (3 million positions) ends with 22,947 moves
+of wandering after the stock and the waste are used up, 40 cards left (13
+of them on the terrace)."""
+
+EMPRESS_WANDERING = Board.from_position(
+    "9 5C7DJC5C4S5HQH 9CTHJSQHKCAH2C3D4S5D6S7H8S,9CTDJCQDKCAD2S3H4S5D6C7H8S,"
+    "9HTSJDQSKDAC2D3C4H5S6D7S8H,9STDJCQDKCAD2C3H4C5H6C7D8C,9HTCJHQSKDAC2D3S4D5S6D7S8H,"
+    "9STDJCQDKSAD2C3D4C5H6S7H8C,9DTSJDQCKHAS2H3C4H5S6H7C8D,9HTCJHQSKDAC2H3C4H5C6H7C8D,"
+    "9DTCJDQSKHAS2H3S4D5S6H7C8H,9CTHJSQDKCAH2S3D4C5H6S7H8C,9STDJSQHKSAH2S3H4S5D6C7D8S,"
+    "9STHJSQHKSAD2C3D4C5D6C7D8S,9HTCJHQCKHAS2D3S4D5C6H7S8D,9DTSJHQCKDAC2H3S4D,9CTH,9D ,8D7C6D,,6D,TS,"
+    "8H7S,2SAHKS,8C,3H,6S,4H3C2DASKHQCJD - - 0",
+    get_rules("empress-of-italy"))
+"""Deal 4 after 3,000 moves of that wandering: the hunters win it in 0.3 s
+(1.6 million positions) with a line of 46,000 moves, and a best-first
+search of 300,000 positions finds no ending."""
 
 
 def _after_choice(board: Board, line: list[Move]) -> tuple[Board, list[Move]]:
@@ -58,6 +71,41 @@ def test_the_endgame_search_alone_finds_the_short_ending() -> None:
     ending = endgame.best_first(board)
     assert ending is not None and len(ending) < 100 < len(line) - index
     assert replays_to_win(board, ending)
+
+
+def test_with_a_node_budget_the_shortening_still_stops_when_max_seconds_runs_out() -> None:
+    # the search takes 0.3 s; the shortening, bounded in positions alone, took 7 s more
+    began = time.perf_counter()
+    result = solve(EMPRESS_WANDERING, max_seconds=1.0, max_nodes=3_000_000)
+    took = time.perf_counter() - began
+    assert took < 3.0, result.result  # the budget, a quarter past it, and room for a busy machine
+    if result.result == "won":
+        assert replays_to_win(EMPRESS_WANDERING, result.moves)
+
+
+def _replay_seconds(board: Board, line: list[Move]) -> float:
+    """The time the engine takes to play ``line`` from ``board`` (the least of two)."""
+    took = []
+    for _ in range(2):
+        copy = board.copy(stack=False)
+        began = time.perf_counter()
+        for move in line:
+            copy.push(move)
+        took.append(time.perf_counter() - began)
+    return min(took)
+
+
+def test_skipping_detours_keeps_time_for_its_last_replay() -> None:
+    # the replay of the result came after the time was up: 2.4 to 3.4 replays of the line too late
+    raw = solve(EMPRESS_WANDERING, max_seconds=60, max_nodes=3_000_000, short_line=False).moves
+    assert len(raw) > 40_000
+    replay = _replay_seconds(EMPRESS_WANDERING, raw)
+    for share in (1.5, 3.0):
+        began = time.perf_counter()
+        short = endgame.skip_detours(EMPRESS_WANDERING, raw, until=began + share * replay)
+        took = time.perf_counter() - began
+        assert took < (share + 1) * replay + 0.03, (share, took / replay)
+        assert replays_to_win(EMPRESS_WANDERING, short)
 
 
 def test_lines_of_the_usual_length_are_left_as_they_are() -> None:
@@ -175,6 +223,40 @@ def test_skipping_removes_detours_and_keeps_a_winning_line(variant: str) -> None
     skipped = endgame.skip_detours(start, noisy)
     assert len(skipped) <= len(line)
     assert replays_to_win(start, skipped)
+
+
+def _positions_twice(board: Board, line: list[Move]) -> int:
+    """How many moves of ``line`` lead to a position reached before."""
+    copy = board.copy(stack=False)
+    seen = {copy.position()}
+    twice = 0
+    for move in line:
+        copy.push(move)
+        twice += copy.position() in seen
+        seen.add(copy.position())
+    return twice
+
+
+def test_dropping_returns_leaves_a_winning_line_that_reaches_no_position_twice() -> None:
+    board = Board.from_number(1, get_rules("empress-of-italy"))
+    result = solve(board, max_seconds=30, max_nodes=500_000, all_candidates=False, short_line=False)
+    start, line = _after_choice(board, result.moves)
+    noisy = with_detours(start, line, 7)
+    assert _positions_twice(start, noisy) > 0
+    kept = endgame.without_returns(start, noisy)
+    assert _positions_twice(start, kept) == 0 and len(kept) <= len(line)
+    assert replays_to_win(start, kept)
+    assert endgame.without_returns(start, noisy, until=0.0) == noisy  # no time: as it was
+
+
+def test_a_shortened_line_reaches_no_position_twice() -> None:
+    # the pairs tidying drops left a card taken back from a foundation and put
+    # straight up again: 6 positions reached twice in deal 5's 1,069 moves
+    board = Board.from_number(5, get_rules("empress-of-italy"))
+    result = solve(board, max_seconds=60, max_nodes=1_000_000, all_candidates=False)
+    assert result.result == "won"
+    assert _positions_twice(board, result.moves) == 0
+    assert replays_to_win(board, result.moves)
 
 
 def test_internal_moves_are_the_inverse_of_engine_moves() -> None:

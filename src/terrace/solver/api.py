@@ -22,7 +22,7 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.budget import check_budget, check_nodes
-from terrace.solver.endgame import shorten
+from terrace.solver.endgame import shorten, without_returns
 from terrace.solver.options import DEFAULT_SEED, ORDER_DRAW_EARLY, ORDER_UNRANKED
 from terrace.solver.search import CORE_SLICE_SECONDS, HuntState, Options, Search, core_available
 from terrace.solver.twins import carried_over, chosen, representatives
@@ -94,7 +94,9 @@ SHORTEN_SECONDS = 1.0
 """At most this long (and a quarter of the budget) is spent shortening a
 long winning line (:func:`terrace.solver.endgame.shorten`)."""
 SHORTEN_TRIES = 200_000
-"""With a node budget, the skipping of detours tries at most this many moves."""
+"""With a node budget, the skipping of detours tries at most this many moves;
+``max_seconds`` stays a safety net (the shortening stops by the budget's end
+plus the share a time budget gets past it)."""
 TIDY_TRIES = 64
 """With a node budget, tidying is bounded by tries instead of time, so the
 line is the same on any machine."""
@@ -434,9 +436,10 @@ def solve(
     answer on every machine (unless ``max_seconds`` runs out first). With
     ``short_line`` a winning line of many moves a card is made shorter
     (:func:`terrace.solver.endgame.shorten`, within :data:`SHORTEN_SECONDS`
-    and a quarter of the budget, or :data:`SHORTEN_TRIES` with ``max_nodes``);
-    surveys and the fair player, which need the verdict more than the line,
-    leave it off.
+    and a quarter of the budget, or :data:`SHORTEN_TRIES` with ``max_nodes``,
+    then stopping by that long past the end of ``max_seconds``), and no
+    position is reached twice (in the time of tidying); surveys and the fair
+    player, which need the verdict more than the line, leave it off.
     """
     check_budget(max_seconds, "max_seconds")
     check_nodes(max_nodes)
@@ -504,12 +507,18 @@ def solve(
             line = task.line
             if short_line and max_nodes is None:
                 line = shorten(task.board, line, seconds=min(SHORTEN_SECONDS, max_seconds / 4))
-            elif short_line:
-                line = shorten(task.board, line, seconds=math.inf, max_tries=SHORTEN_TRIES)
+            elif short_line:  # bounded in tries; max_seconds (and the share past it) only as a safety net
+                until = deadline + min(SHORTEN_SECONDS, max_seconds / 4)
+                line = shorten(task.board, line, seconds=max(until - time.perf_counter(), 0.0),
+                               max_tries=SHORTEN_TRIES)
+            tidy_until = time.perf_counter() + min(TIDY_SECONDS, max_seconds / 4)
             if max_nodes is None:
-                line = _tidy(task.board, line, min(TIDY_SECONDS, max_seconds / 4))
+                line = _tidy(task.board, line, tidy_until - time.perf_counter())
             else:
                 line = _tidy(task.board, line, math.inf, max_tries=TIDY_TRIES)
+                tidy_until = max(tidy_until, deadline + min(SHORTEN_SECONDS, max_seconds / 4))
+            if short_line:  # the pairs tidying drops can leave a move and its reverse side by side
+                line = without_returns(task.board, line, until=tidy_until)
             moves = ([task.choice] if task.choice else []) + line
             break
     if overall != WON:

@@ -272,22 +272,28 @@ def skip_detours(board: Board, line: list[Move], *, until: float = math.inf,
     skipping at ``until`` or once ``max_tries`` moves were tried (the rest
     of the line is then kept as it is). The stretches between draws are then
     bridged (:func:`bridge_stretches`). The result is replayed by the engine
-    (a line shorter than ``line``, so in less time than ``line`` took); if it
-    did not win, which would be a bug, ``line`` is returned."""
+    (a line shorter than ``line``: skipping and bridging stop in time for
+    it, reckoned by the time reading ``line`` took a move); if it did not
+    win, which would be a bug, ``line`` is returned, as it is when nothing
+    was skipped (without a replay)."""
     options = Options(canonical=False)
     keys = slot_keys(board.rules.in_suit)
     copy = board.copy(stack=False)
     codes: list[int] = []
+    began = time.perf_counter()
     for move in line:
         if len(codes) % CHECK_EVERY == 0 and time.perf_counter() > until:
             return line
         codes.append(internal_move(copy, move, keys))
         copy.push(move)
+    per_move = (time.perf_counter() - began) / max(len(line), 1)  # about what replaying takes a move
     s = State(board, options.canonical, options.seed)
     gen = MoveGen(options, s.ret)
     latest: dict[int, int] = {s.key(): 0}
     played = []
     for index, m in enumerate(codes, 1):
+        if index % CHECK_EVERY == 0 and time.perf_counter() > until - per_move * len(codes):
+            return line
         played.append((m, s.apply(m)))
         latest[s.key()] = index
     for m, u in reversed(played):
@@ -297,8 +303,8 @@ def skip_detours(board: Board, line: list[Move], *, until: float = math.inf,
     prev, prev_u = -2, 0
     tries = 0
     while index < len(codes):
-        if (max_tries is not None and tries >= max_tries) or (
-                len(out) % CHECK_EVERY == 0 and time.perf_counter() > until):
+        if (max_tries is not None and tries >= max_tries) or (len(out) % CHECK_EVERY == 0 and (
+                time.perf_counter() > until - per_move * (len(out) + len(codes) - index))):
             out += codes[index:]
             break
         best, best_index = codes[index], index + 1
@@ -313,8 +319,49 @@ def skip_detours(board: Board, line: list[Move], *, until: float = math.inf,
         prev, prev_u = best, s.apply(best)
         out.append(best)
         index = best_index
-    shorter = _engine_line(board, bridge_stretches(board, out, until=until, max_tries=max_tries, spent=tries))
-    return shorter if shorter is not None and len(shorter) < len(line) else line
+    bridged = bridge_stretches(board, out, until=until - per_move * len(out), max_tries=max_tries,
+                               spent=tries)
+    if len(bridged) >= len(line):
+        return line
+    shorter = _engine_line(board, bridged)
+    return shorter if shorter is not None else line
+
+
+def without_returns(board: Board, line: list[Move], *, until: float = math.inf) -> list[Move]:
+    """``line`` (moves from ``board``) without the moves between two visits
+    of one position, so that no position comes twice: the engine's moves
+    depend on the position alone, so the rest plays on unchanged. Once
+    :func:`time.perf_counter` passes ``until``, the rest of ``line`` is kept
+    as it is."""
+    copy = board.copy(stack=False)
+    at = {_exact(copy): 0}
+    passed = [_exact(copy)]  # the position after each move of ``out``, the start first
+    out: list[Move] = []
+    for index, move in enumerate(line):
+        if index % CHECK_EVERY == 0 and time.perf_counter() > until:
+            return out + line[index:]  # (``out`` ends where ``line[:index]`` does)
+        copy.push(move)
+        here = _exact(copy)
+        back = at.get(here)
+        if back is None:
+            out.append(move)
+            at[here] = len(out)
+            passed.append(here)
+            continue
+        for gone in passed[back + 1:]:
+            del at[gone]
+        del passed[back + 1:]
+        del out[back:]
+    return out
+
+
+def _exact(board: Board) -> tuple[object, ...]:
+    """What tells ``board``'s position from the others of one game: within a
+    pass (:func:`~terrace.solver.history.pass_stage`) the stock stays as it
+    is and the waste and the terrace only lose their top cards, so their
+    sizes tell them apart."""
+    return (board.base_rank, board.redeals_used, len(board.stock), len(board.waste), len(board.reserve),
+            tuple(map(tuple, board.tableau)), tuple(map(tuple, board.foundations)))
 
 
 class _Target:
