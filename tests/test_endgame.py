@@ -277,3 +277,21 @@ def test_internal_moves_are_the_inverse_of_engine_moves() -> None:
         kinds.add(move.source)
         board.push(move)
     assert {"s", "t", "w", "r", "f"} <= kinds
+
+
+def test_a_cancelled_solve_gives_its_winning_line_unshortened(monkeypatch: pytest.MonkeyPatch) -> None:
+    import terrace.solver.api as api
+
+    def refuse(*_: object, **__: object) -> list[Move]:
+        raise AssertionError("a cancelled solve must answer at once")
+
+    board = Board.from_number(1, get_rules("terrace"))
+    found = solve(board, max_seconds=10, max_nodes=200_000)
+    assert found.result == "won"
+    start, line = _after_choice(board, found.moves)
+    for move in line[:-20]:
+        start.push(move)
+    monkeypatch.setattr(api, "shorten", refuse)
+    monkeypatch.setattr(api, "without_returns", refuse)
+    result = solve(start, max_seconds=10, cancel=lambda: True)
+    assert result.result == "won" and replays_to_win(start, result.moves)

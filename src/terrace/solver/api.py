@@ -505,6 +505,8 @@ def solve(
     for task, verdict in zip(tasks, verdicts, strict=True):
         if verdict == WON:
             line = task.line
+            if reason == "cancelled":  # (the search was stopped: the line is given as found)
+                short_line = False
             if short_line and max_nodes is None:
                 line = shorten(task.board, line, seconds=min(SHORTEN_SECONDS, max_seconds / 4))
             elif short_line:  # bounded in tries; max_seconds (and the share past it) only as a safety net

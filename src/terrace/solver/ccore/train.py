@@ -47,7 +47,8 @@ def main(core_path: str) -> None:
         rules = get_rules(name)
         for deal in deals:
             board = Board.from_number(deal, rules)
-            api.solve(board, max_seconds=600.0, max_nodes=nodes, all_candidates=deal % 2 == 0)
+            api.solve(board, max_seconds=600.0, max_nodes=nodes, all_candidates=deal % 2 == 0,
+                      short_line=False)  # (the Python shortening does not train the core)
 
 
 if __name__ == "__main__":
