@@ -75,7 +75,47 @@ def test_a_hint_is_heard_once_and_whole(api: Api, open_game: Any, locale: str, h
         shown = page.locator("#prompt").inner_text()
         assert shown.startswith(hint) and backing in shown
         assert page.locator("#toast.show").inner_text() == shown
-        assert heard(page) == [shown]
+        said = heard(page)
+        assert len(said) == 1 and said[0].startswith(hint) and said[0].endswith(shown[shown.index(backing):])
+
+
+@pytest.mark.parametrize(("locale", "card", "selected", "prompt", "moved"), [
+    ("en-GB", "7♠", "7 of spades selected: ", "Drag a card", "7 of spades from pile 8 to foundation 2."),
+    ("de-DE", "♠7", "Pik 7 gewählt: ", "Ziehe eine Karte", "Pik 7 von Stapel 8 auf Zielstapel 2."),
+])
+def test_a_move_by_keys_is_heard_by_card_names_and_without_the_prompt_between(
+    api: Api, open_game: Any, locale: str, card: str, selected: str, prompt: str, moved: str
+) -> None:
+    """A card selected by its key, then sent by another: a screen reader
+    hears the card selected by name (not "7♠", its symbol), then what the
+    move did or why it was refused, not the prompt of play between them
+    (heard after every such move); Escape, which only puts the card back,
+    says the prompt. A hint names its card too."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game, locale=locale)
+    listen(page)
+    page.keyboard.press("8")
+    page.locator(".card.selected").wait_for()
+    assert card[0] in page.locator("#prompt").inner_text()
+    page.keyboard.press("1")  # onto the 9 of clubs: refused
+    page.locator("#why:not([hidden])").wait_for()
+    said = heard(page)
+    assert len(said) == 2 and said[0].startswith(selected), said
+    assert said[1] == page.locator("#why").inner_text()
+    page.keyboard.press("8")
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(100)
+    said = heard(page)
+    assert len(said) == 2 and said[0].startswith(selected) and said[1].startswith(prompt), said
+    ask_hint(page, by_key=True)
+    said = heard(page)
+    assert len(said) == 1 and not any(symbol in said[0] for symbol in "♠♥♦♣"), said
+    page.keyboard.press("8")
+    page.keyboard.press("f")
+    page.wait_for_selector("body[data-moves='2']")
+    page.wait_for_timeout(100)
+    said = heard(page)
+    assert len(said) == 2 and said[0].startswith(selected) and said[1].startswith(moved), said
 
 
 def test_the_end_of_a_game_is_heard_once_from_its_dialog(api: Api, open_game: Any) -> None:

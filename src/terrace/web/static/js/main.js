@@ -174,8 +174,9 @@ function touchFirst() {
 // screen reader hears it (say) when `text` is given or the words change,
 // but not the end of a game (won, lost, given up), nor a `text` given with
 // `said` false: the end screen says those itself, when it opens and takes
-// the focus (they were heard twice).
-function prompt(text, { said = true } = {}) {
+// the focus (they were heard twice). `spoken` is what a screen reader hears
+// for `text`, when that names cards by symbol ("7♠": "7 of spades").
+function prompt(text, { said = true, spoken = null } = {}) {
   const game = app.game;
   const ended = !game.replay && (game.status === "won" || game.status === "lost");
   let message = text;
@@ -197,7 +198,7 @@ function prompt(text, { said = true } = {}) {
     else message = playPrompt(game);
   }
   const node = $("#prompt");
-  if (said && (text || (!ended && node.textContent !== message))) say(message);
+  if (said && (text || (!ended && node.textContent !== message))) say(spoken || message);
   node.textContent = message;
 }
 
@@ -408,22 +409,23 @@ async function askHint() {
   markHint(app.hint);
   // (said once, by the prompt: the toast only shows it)
   const text = hintText(game, found);
-  prompt(text);
+  prompt(text, { spoken: hintText(game, found, cardName) });
   toast(text, "info", { quiet: true });
 }
 
 // A hint's move and what backs it, in the page's language (drawn again in
-// another language when the player switches).
-function hintText(game, found) {
+// another language when the player switches); `name` names a card (cardName
+// for a screen reader).
+function hintText(game, found, name = cardLabel) {
   let what;
   if (found.move === "s") what = t("hint.draw");
   else if (found.move[0] === "c") {
     const choice = game.choices.find((c) => c.move === found.move);
-    what = t("hint.choose", { card: choice ? cardLabel(choice.card) : found.move });
+    what = t("hint.choose", { card: choice ? name(choice.card) : found.move });
   } else {
     const info = game.sources[found.source];
     what = t("hint.moveCard", {
-      card: info ? cardLabel(info.card) : found.source,
+      card: info ? name(info.card) : found.source,
       from: fromPlace(found.source),
       to: found.target ? placeName(found.target) : "",
     });
@@ -480,15 +482,19 @@ function select(source) {
   }
   app.selected = source;
   markSelection(source);
-  prompt(t(touchFirst() ? "prompt.selected.touch" : "prompt.selected", { card: cardLabel(info.card) }));
+  const key = touchFirst() ? "prompt.selected.touch" : "prompt.selected";
+  prompt(t(key, { card: cardLabel(info.card) }), { spoken: t(key, { card: cardName(info.card) }) });
 }
 
-function deselect() {
+// The selection put back. `said` false when a move or a draw follows at
+// once: what it did (or why it was refused) is heard, not the prompt of
+// play that the selection's prompt gives way to in between.
+function deselect({ said = true } = {}) {
   if (!app.selected) return;
   app.selected = null;
   clearMarks("selected");
   clearMarks("target");
-  prompt();
+  prompt(undefined, { said });
 }
 
 function markHint(found) {
@@ -511,24 +517,24 @@ function activate(pileName, detail) {
     return;
   }
   if (pileName === "stock") {
-    deselect();
+    deselect({ said: !game.draw });
     if (game.draw) play(game.draw);
     return;
   }
   if (app.selected && pileName !== app.selected) {
     const source = app.selected;
-    deselect();
+    deselect({ said: false });
     moveTo(source, pileName);
     return;
   }
   const hasCard = (game.sources[pileName] || (pileName !== "stock" && topCard(board.querySelector(`[data-pile="${pileName}"]`) || board)));
   if (!hasCard) return deselect();
   if (app.settings.click === "single") {
-    if (detail <= 1) { deselect(); autoMove(pileName); }
+    if (detail <= 1) { deselect({ said: false }); autoMove(pileName); }
     return;
   }
   if (detail >= 2) {
-    deselect();
+    deselect({ said: false });
     autoMove(pileName);
   } else if (app.selected === pileName) {
     deselect();
@@ -615,9 +621,11 @@ keepTabInModals();
 // goes there; else the pile's card is selected, or, when it cannot move, its
 // own move says why.
 function keyOnPile(pile) {
-  if (app.selected) {
-    const source = app.selected;
+  if (app.selected === pile) {
     deselect();
+  } else if (app.selected) {
+    const source = app.selected;
+    deselect({ said: false });
     moveTo(source, pile);
   } else if (app.game.sources[pile]) {
     select(pile);
@@ -686,7 +694,7 @@ document.addEventListener("keydown", (event) => {
     else select(pile);
   } else if (lower === "f" && app.selected) {
     const source = app.selected;
-    deselect();
+    deselect({ said: false });
     const info = game.sources[source];
     const foundation = info && Object.keys(info.targets).find((p) => p[0] === "f");
     if (foundation) play(info.targets[foundation]);
@@ -701,13 +709,13 @@ document.addEventListener("keydown", (event) => {
       activate(focused.dataset.pile, app.settings.click === "single" ? 1 : 2);
     } else if (app.selected) {
       const source = app.selected;
-      deselect();
+      deselect({ said: false });
       autoMove(source);
     } else {
       return;
     }
   } else if (key === " " || key === "Spacebar") {
-    deselect();
+    deselect({ said: !game.draw });
     if (game.draw) play(game.draw);
   } else if (key === "Escape") {
     deselect();
