@@ -438,3 +438,21 @@ def test_tab_goes_round_a_modal_dialog(api: Api, open_game: Any, opener: str) ->
     for key in ["Tab"] * 40 + ["Shift+Tab"] * 40:
         page.keyboard.press(key)
         assert page.evaluate("document.querySelector('dialog:modal').contains(document.activeElement)"), key
+
+
+@pytest.mark.parametrize("pile", ["stock", "waste"])
+def test_enter_sends_the_selected_card_when_the_focus_is_on_the_stock(
+    api: Api, open_game: Any, pile: str
+) -> None:
+    """The focus rests on the stock after a new game: a card selected by its
+    key, then Enter, which the prompt says sends it, sends it; it turned a
+    card from the stock instead (and on the waste it was refused)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game)
+    page.locator(f"[data-pile='{pile}']").focus()
+    page.keyboard.press("8")
+    assert "Enter to send it" in page.locator("#prompt").inner_text()
+    page.keyboard.press("Enter")
+    moves_seen(page, 2)
+    assert api.client.get(f"/api/games/{game['id']}").json()["moves"][-1].startswith("t8f")
+    assert focused_pile(page) == pile

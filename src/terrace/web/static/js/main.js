@@ -701,9 +701,15 @@ document.addEventListener("keydown", (event) => {
     else explain(`${notation(source)}f`, null, null, source);
   } else if (key === "Enter") {
     // On a focused pile Enter acts as a double click there: with a card
-    // selected elsewhere, it moves that card onto this pile.
-    const focused = event.target.closest && event.target.closest("[data-pile]");
-    if (focused && board.contains(focused)) {
+    // selected elsewhere, it moves that card onto this pile. With a card
+    // selected and the focus on a pile no card is put on (the stock, where
+    // the focus rests after a new game; the waste; the terrace), Enter sends
+    // the card, as the prompt says, rather than draw or refuse.
+    const found = event.target.closest && event.target.closest("[data-pile]");
+    const focused = found && board.contains(found) ? found : null;
+    const takesCards = (pile) => pile[0] === "t" || pile[0] === "f";
+    const sendSelected = app.selected && focused && !takesCards(focused.dataset.pile);
+    if (focused && !sendSelected) {
       // (as the click that sends a card home: a double click, or with the
       // single-click setting a single one)
       activate(focused.dataset.pile, app.settings.click === "single" ? 1 : 2);
