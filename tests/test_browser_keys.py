@@ -456,3 +456,30 @@ def test_enter_sends_the_selected_card_when_the_focus_is_on_the_stock(
     moves_seen(page, 2)
     assert api.client.get(f"/api/games/{game['id']}").json()["moves"][-1].startswith("t8f")
     assert focused_pile(page) == pile
+
+
+@pytest.mark.parametrize(("locale", "selected", "takes"), [
+    ("en-GB", ", selected", ", takes the selected card"),
+    ("de-DE", ", gewählt", ", nimmt die gewählte Karte"),
+])
+def test_the_selected_card_and_where_it_can_go_are_in_the_pile_names(
+    api: Api, open_game: Any, locale: str, selected: str, takes: str
+) -> None:
+    """The selection and the piles that can take its card are marked in
+    colour: a screen reader moving from pile to pile hears them too."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game, locale=locale)
+
+    def name(pile: str) -> str:
+        label: str = page.locator(f"[data-pile='{pile}']").get_attribute("aria-label")
+        return label
+
+    before = {pile: name(pile) for pile in ("t8", "f2", "t1")}
+    page.keyboard.press("8")  # the 7 of spades: it goes on foundation 2 only
+    page.locator(".card.selected").wait_for()
+    assert name("t8") == before["t8"] + selected
+    assert name("f2") == before["f2"] + takes
+    assert name("t1") == before["t1"]
+    assert page.get_by_role("button", name=before["f2"] + takes).count() == 1
+    page.keyboard.press("Escape")
+    assert {pile: name(pile) for pile in before} == before

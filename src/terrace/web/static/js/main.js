@@ -472,6 +472,19 @@ function markSelection(source) {
   const card = node && topCard(node);
   if (card) card.classList.add("selected");
   markTargets(source);
+  nameMarks();
+}
+
+// The selection and the piles that can take its card are marked in colour
+// only: a screen reader hears them in the piles' names ("Pile 4, top card
+// 8 of hearts, takes the selected card"), while a card is selected.
+function nameMarks() {
+  for (const node of board.querySelectorAll("[data-pile]")) {
+    if (node.dataset.name === undefined) node.dataset.name = node.getAttribute("aria-label") || "";
+    const words = !app.selected ? "" : node.dataset.pile === app.selected ? t("pile.selected")
+      : node.classList.contains("target") ? t("pile.takes") : "";
+    node.setAttribute("aria-label", words ? `${node.dataset.name}, ${words}` : node.dataset.name);
+  }
 }
 
 function select(source) {
@@ -494,6 +507,7 @@ function deselect({ said = true } = {}) {
   app.selected = null;
   clearMarks("selected");
   clearMarks("target");
+  nameMarks();
   prompt(undefined, { said });
 }
 
