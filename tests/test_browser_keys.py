@@ -483,3 +483,31 @@ def test_the_selected_card_and_where_it_can_go_are_in_the_pile_names(
     assert page.get_by_role("button", name=before["f2"] + takes).count() == 1
     page.keyboard.press("Escape")
     assert {pile: name(pile) for pile in before} == before
+
+
+def test_tab_reaches_the_leave_question_s_answers_over_the_new_game_dialog(
+    api: Api, open_game: Any
+) -> None:
+    """A new game while one is in progress, by keyboard: the leave question
+    opens over the New game dialog, and Tab goes from Cancel to Leave (it
+    stayed on Cancel: the Tab trap followed the dialog under the question),
+    so that the game can be left."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2", "s")
+    page = open_game(game)
+    page.locator("#btn-new").focus()
+    page.keyboard.press("Enter")
+    page.locator("#new-deal").focus()
+    page.keyboard.type("9")
+    page.keyboard.press("Enter")
+    page.locator("#dlg-confirm[open]").wait_for()
+    assert page.evaluate("document.activeElement.id") == "confirm-no"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "confirm-yes"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "confirm-no"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "confirm-yes"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-status='choosing']")
+    page.wait_for_selector("#dlg-new:not([open])", state="attached")
+    assert page.locator("#game-title").inner_text().endswith("Deal 9")
