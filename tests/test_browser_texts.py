@@ -90,3 +90,27 @@ def test_one_candidate_is_singular(api: Api, open_game: Any, locale: str, words:
     page = open_game(game, locale=locale)
     text = page.locator("#prompt").inner_text()
     assert words in text and plural not in text
+
+
+@pytest.mark.parametrize(("locale", "pile", "under"), [
+    ("en-GB", "Terrace, 11 cards, top card queen of hearts",
+     "under it: 8 of clubs, 10 of clubs, 4 of hearts, 8 of clubs, king of clubs, 4 of clubs, king of hearts, "
+     "ace of spades, 2 of clubs, 9 of spades"),
+    ("de-DE", "Terrasse, 11 Karten, oben Herz Dame",
+     "darunter: Kreuz 8, Kreuz 10, Herz 4, Kreuz 8, Kreuz König, Kreuz 4, Herz König, Pik Ass, "
+     "Kreuz 2, Pik 9"),
+])
+def test_a_screen_reader_hears_the_cards_under_a_pile_s_top_card(
+    api: Api, open_game: Any, locale: str, pile: str, under: str
+) -> None:
+    """A sighted player reads the terrace's fan before choosing the base
+    card; the cards inside a pile's button are not read out on their own,
+    so the pile's description names them, from the top down, in words."""
+    page = open_game(api.new(variant="terrace", deal_number=7), locale=locale)
+    session = page.context.new_cdp_session(page)
+    nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+    described = {node.get("name", {}).get("value"): node.get("description", {}).get("value")
+                 for node in nodes}
+    assert described[pile] == under
+    single = page.locator("[data-pile='t1']").get_attribute("aria-label")
+    assert described[single] is None  # one card: nothing under it
