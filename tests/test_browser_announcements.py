@@ -163,3 +163,25 @@ def test_a_proved_loss_is_heard_once_from_its_dialog(api: Api, open_game: Any) -
     over.wait_for()
     assert page.evaluate("window.entered") == 1
     assert not any("Zug ist mehr" in words for words in heard(page))
+
+
+@pytest.mark.parametrize(("locale", "deal", "resume", "said"), [
+    ("en-GB", 5, "Resume", "Terrace · Deal 5."), ("de-DE", 6, "Weiterspielen", "Terrace · Spiel 6."),
+])
+def test_a_game_resumed_from_the_statistics_is_heard(
+    api: Api, open_game: Any, locale: str, deal: int, resume: str, said: str
+) -> None:
+    """Resume closes the statistics and shows another game, whose prompt
+    may be the same as the last one's: a screen reader hears which game it
+    is (it heard nothing, back on the Statistics button)."""
+    api.play(api.new(variant="terrace", deal_number=deal), "c1")
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"), locale=locale)
+    listen(page)
+    page.locator("#btn-stats").focus()
+    page.keyboard.press("Enter")
+    item = page.locator("#dlg-stats[open] li", has_text=f"{said[:-1]} ·").first
+    item.get_by_role("button", name=resume).focus()
+    page.keyboard.press("Enter")
+    page.locator("#game-title", has_text=f" {deal}").wait_for()
+    page.wait_for_timeout(100)
+    assert heard(page) == [said]

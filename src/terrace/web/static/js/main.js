@@ -49,6 +49,11 @@ function show(game, { ghost = null, animate = true } = {}) {
   const before = app.game && board.childElementCount ? snapshot() : null;
   const changedGame = !app.game || app.game.id !== game.id;
   if (changedGame) { app.verdicts = null; app.verdictNote = null; }
+  // Another game in place of the one shown (a game resumed from the
+  // statistics, a new one, back from another game's replay): a screen
+  // reader hears which, before the prompt (which may not change). A replay
+  // says itself in its prompt.
+  if (changedGame && app.game && !game.replay) say(`${gameTitle(game)}.`);
   app.game = game;
   app.selected = null;
   app.hint = null;
@@ -119,6 +124,13 @@ function keepFocusNear(button) {
   if (next) next.focus();
 }
 
+// The game's name in the header: its variant and deal.
+function gameTitle(game) {
+  // (rules changed by hand: said as the statistics count them)
+  const custom = String(game.stats_key || "").includes("(custom") ? ` (${t("stats.custom")})` : "";
+  return `${game.title}${custom} · ${t("counter.deal")} ${game.deal_number ?? "–"}`;
+}
+
 function draw() {
   const game = app.game;
   if (!game) return;
@@ -128,9 +140,7 @@ function draw() {
   renderCounters($("#counters"), game);
   paintTimer();
   syncEndButtons(game);
-  // (rules changed by hand: said as the statistics count them)
-  const custom = String(game.stats_key || "").includes("(custom") ? ` (${t("stats.custom")})` : "";
-  $("#game-title").textContent = `${game.title}${custom} · ${t("counter.deal")} ${game.deal_number ?? "–"}`;
+  $("#game-title").textContent = gameTitle(game);
   const replay = Boolean(game.replay);
   $("#btn-undo").disabled = replay || !game.can_undo;
   $("#btn-redo").disabled = replay || !game.can_redo;
