@@ -185,3 +185,20 @@ def test_a_game_resumed_from_the_statistics_is_heard(
     page.locator("#game-title", has_text=f" {deal}").wait_for()
     page.wait_for_timeout(100)
     assert heard(page) == [said]
+
+
+def test_a_replay_s_base_card_is_heard_by_name(api: Api, open_game: Any) -> None:
+    """The replay's first move, the base card chosen, is heard as in play
+    (here in German), not as a count of the cards it moved: a replay's moves
+    are the whole game's, its step says how many were played."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2", "s"), locale="de-DE")
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats[open] ol.recent li").first.get_by_role("button", name="Nachspielen").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    listen(page)
+    page.locator("#replay-next").focus()
+    page.keyboard.press("Enter")
+    page.locator("#prompt", has_text="Zug 1 von 2").wait_for()
+    page.wait_for_timeout(100)
+    said = heard(page)
+    assert len(said) == 1 and said[0].startswith("Basiskarte Karo 7: "), said

@@ -83,8 +83,10 @@ function sayMotions(motions, game) {
   // not the count of the cards that moved with it.
   // (only the choice itself, played or redone: its card goes from a pile to
   // the first foundation; an undo back to it moves other cards)
-  const last = game.moves[game.moves.length - 1];
-  const chosen = game.moves.length === 1 && last[0] === "c" && motions[0].from[0] === "t" && motions[0].to === "f1"
+  // (a replay's moves are the whole game's: the moves played are those up to its step)
+  const played = game.replay ? game.moves.slice(0, game.step) : game.moves;
+  const last = played[played.length - 1];
+  const chosen = played.length === 1 && last[0] === "c" && motions[0].from[0] === "t" && motions[0].to === "f1"
     && !(game.can_redo && motions.length === 1);  // (a first move f1tN taken back looks alike, alone)
   if (game.status !== "choosing" && chosen) {
     say(t("said.chosen", { card: cardName(motions[0].card) }));
