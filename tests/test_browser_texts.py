@@ -114,3 +114,22 @@ def test_a_screen_reader_hears_the_cards_under_a_pile_s_top_card(
     assert described[pile] == under
     single = page.locator("[data-pile='t1']").get_attribute("aria-label")
     assert described[single] is None  # one card: nothing under it
+
+
+def test_a_recent_game_s_buttons_say_which_game(api: Api, open_game: Any) -> None:
+    """The statistics list recent games, each with Resume and Replay: a
+    screen reader going from button to button hears which game each is for
+    (here in German), not only twenty times "Nachspielen"."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2", "s")
+    page = open_game(game, locale="de-DE")
+    page.locator("#btn-stats").click()
+    item = page.locator("#dlg-stats[open] ol.recent li").first
+    item.get_by_role("button", name="Nachspielen").focus()
+    session = page.context.new_cdp_session(page)
+    def has_focus(node: dict[str, Any]) -> bool:
+        return any(p["name"] == "focused" and p["value"].get("value") for p in node.get("properties", []))
+
+    focused = [node for node in session.send("Accessibility.getFullAXTree")["nodes"]
+               if node.get("role", {}).get("value") == "button" and has_focus(node)]
+    assert [node["name"]["value"] for node in focused] == ["Nachspielen"]
+    assert focused[0]["description"]["value"] == "Terrace · Spiel 7 · 2 Züge läuft"
