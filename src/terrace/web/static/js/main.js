@@ -988,11 +988,19 @@ async function load() {
   $("#offline").hidden = Boolean(app.game);
 }
 
+// (Try again, pressed by keyboard, is disabled while it loads and hidden
+// once the game is drawn: the focus, fallen to the page's body, goes to the
+// board; it stays on the button when the server still cannot be reached.)
 async function retryLoad() {
   const button = $("#offline-retry");
+  const hadFocus = document.activeElement === button;
   button.disabled = true;
   await enqueue(load);
   button.disabled = false;
+  if (!hadFocus) return;
+  const pile = board.querySelector("[data-pile]");
+  if (!$("#offline").hidden) button.focus();
+  else if (pile && (document.activeElement === document.body || document.activeElement === button)) pile.focus();
 }
 
 async function main() {
