@@ -133,3 +133,16 @@ def test_a_recent_game_s_buttons_say_which_game(api: Api, open_game: Any) -> Non
                if node.get("role", {}).get("value") == "button" and has_focus(node)]
     assert [node["name"]["value"] for node in focused] == ["Nachspielen"]
     assert focused[0]["description"]["value"] == "Terrace · Spiel 7 · 2 Züge läuft"
+
+
+def test_a_screen_reader_hears_the_waste_cards_in_sight(api: Api, open_game: Any) -> None:
+    """The waste shows its top three cards fanned: its description names
+    the two under the top one (not the rest, out of sight)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2", "s", "s", "s", "s")
+    waste = game["state"]["waste"]
+    assert len(waste) == 4
+    page = open_game(game)
+    names = [page.locator(f"[data-pile='waste'] .card[data-card='{code}']").get_attribute("aria-label")
+             for code in waste[-3:-1]]
+    under = page.locator("[data-pile='waste']").get_attribute("aria-description")
+    assert under == f"under it: {names[1]}, {names[0]}"

@@ -293,6 +293,7 @@ export function renderBoard(board, game, view) {
     role: "button",
     "aria-label": s.waste.length ? pileLabel(t("pile.waste", { n: s.waste.length }), s.waste, "", true)
       : t("pile.wasteEmpty"),
+    "aria-description": underTop(s.waste.slice(-3)),  // (the cards it shows)
   });
   s.waste.slice(-3).forEach((code, i, shown) => {
     const card = makeCard(code, s.waste.length - shown.length + i);
