@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from browser_support import Api, moves_seen
+from store_support import golden
 
 pytestmark = pytest.mark.browser
 
@@ -511,3 +512,26 @@ def test_tab_reaches_the_leave_question_s_answers_over_the_new_game_dialog(
     page.wait_for_selector("body[data-status='choosing']")
     page.wait_for_selector("#dlg-new:not([open])", state="attached")
     assert page.locator("#game-title").inner_text().endswith("Deal 9")
+
+
+def test_ctrl_z_undoes_from_the_end_screen(api: Api, open_game: Any) -> None:
+    """A game lost by a move: the end screen takes the focus and says "Undo
+    a few moves"; Ctrl+Z undoes there too (it did nothing in the end
+    screen), the end screen closes and the focus goes to the board; Ctrl+Y
+    redoes the move, and the end screen comes back."""
+    record = golden("terrace-lost")
+    game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
+    game = api.play(game, *record.moves)
+    assert game["status"] == "lost"
+    page = open_game(game)
+    end = page.locator("#dlg-end[open]")
+    end.wait_for()
+    assert page.evaluate("document.activeElement.closest('#dlg-end') !== null")
+    page.keyboard.press("Control+z")
+    moves_seen(page, len(record.moves) - 1)
+    end.wait_for(state="detached")
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.activeElement.dataset.pile") == "stock"
+    page.keyboard.press("Control+y")
+    moves_seen(page, len(record.moves))
+    end.wait_for()

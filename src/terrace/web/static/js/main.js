@@ -666,7 +666,10 @@ function keyOnPile(pile) {
 const OWN_KEYS = "button, a[href], summary, select, [contenteditable], [role='button']:not([data-pile])";
 
 document.addEventListener("keydown", (event) => {
-  if (event.target.closest && event.target.closest("dialog, input, select, textarea")) return;
+  // The end screen (no modal dialog) has the focus once a game ends; it
+  // says "Undo a few moves": Ctrl+Z and Ctrl+Y work there too, and ?.
+  const inEnd = Boolean(event.target.closest && event.target.closest("#dlg-end"));
+  if (!inEnd && event.target.closest && event.target.closest("dialog, input, select, textarea")) return;
   // Under a modal dialog the board takes no keys, also when the focus fell
   // to the page's body (a button disabled meanwhile): Escape is the dialog's.
   if (document.querySelector("dialog:modal")) return;
@@ -692,6 +695,7 @@ document.addEventListener("keydown", (event) => {
     openRules("playing");
     return;
   }
+  if (inEnd) return;
   if (game.replay) return;
   const index = PILE_KEYS.indexOf(key);
   if (index >= 0) {
