@@ -15,6 +15,7 @@ import pytest
 
 from browser_support import Api, moves_seen
 from store_support import golden
+from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
 
@@ -535,3 +536,21 @@ def test_ctrl_z_undoes_from_the_end_screen(api: Api, open_game: Any) -> None:
     page.keyboard.press("Control+y")
     moves_seen(page, len(record.moves))
     end.wait_for()
+
+
+def test_ctrl_z_in_the_win_screen_undoes_nothing(api: Api, open_game: Any) -> None:
+    """The win screen offers no Undo: a stray Ctrl+Z there takes no move
+    of the won game back (Undo in the header still can); ? opens the rules
+    over it, as anywhere."""
+    line = WINNING_LINE
+    game = api.new(variant=line["variant"], options=line["options"], deal_number=line["deal_number"])
+    game = api.play(game, *line["moves"])
+    assert game["status"] == "won" and game["can_undo"]
+    page = open_game(game, reduced_motion="reduce")
+    page.locator("#dlg-end[open]").wait_for()
+    assert page.locator("#end-undo").count() == 0
+    page.keyboard.press("Control+z")
+    page.keyboard.press("?")
+    page.locator("#dlg-rules[open]").wait_for()
+    assert page.locator("#dlg-end[open]").count() == 1
+    assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == game["moves"]

@@ -666,8 +666,9 @@ function keyOnPile(pile) {
 const OWN_KEYS = "button, a[href], summary, select, [contenteditable], [role='button']:not([data-pile])";
 
 document.addEventListener("keydown", (event) => {
-  // The end screen (no modal dialog) has the focus once a game ends; it
-  // says "Undo a few moves": Ctrl+Z and Ctrl+Y work there too, and ?.
+  // The end screen (no modal dialog) has the focus once a game ends: where
+  // it offers Undo ("Undo a few moves"), Ctrl+Z and Ctrl+Y work there too;
+  // ? works on any end screen.
   const inEnd = Boolean(event.target.closest && event.target.closest("#dlg-end"));
   if (!inEnd && event.target.closest && event.target.closest("dialog, input, select, textarea")) return;
   // Under a modal dialog the board takes no keys, also when the focus fell
@@ -679,6 +680,7 @@ document.addEventListener("keydown", (event) => {
   if (!game) return;
   const key = event.key;
   const ctrl = event.ctrlKey || event.metaKey;
+  if (inEnd && ctrl && !$("#dlg-end #end-undo")) return;
   if (ctrl && (key === "z" || key === "Z")) {
     event.preventDefault();
     step(event.shiftKey ? "redo" : "undo");
