@@ -75,7 +75,47 @@ def test_a_hint_is_heard_once_and_whole(api: Api, open_game: Any, locale: str, h
         shown = page.locator("#prompt").inner_text()
         assert shown.startswith(hint) and backing in shown
         assert page.locator("#toast.show").inner_text() == shown
-        assert heard(page) == [shown]
+        said = heard(page)
+        assert len(said) == 1 and said[0].startswith(hint) and said[0].endswith(shown[shown.index(backing):])
+
+
+@pytest.mark.parametrize(("locale", "card", "selected", "prompt", "moved"), [
+    ("en-GB", "7♠", "7 of spades selected: ", "Drag a card", "7 of spades from pile 8 to foundation 2."),
+    ("de-DE", "♠7", "Pik 7 gewählt: ", "Ziehe eine Karte", "Pik 7 von Stapel 8 auf Zielstapel 2."),
+])
+def test_a_move_by_keys_is_heard_by_card_names_and_without_the_prompt_between(
+    api: Api, open_game: Any, locale: str, card: str, selected: str, prompt: str, moved: str
+) -> None:
+    """A card selected by its key, then sent by another: a screen reader
+    hears the card selected by name (not "7♠", its symbol), then what the
+    move did or why it was refused, not the prompt of play between them
+    (heard after every such move); Escape, which only puts the card back,
+    says the prompt. A hint names its card too."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game, locale=locale)
+    listen(page)
+    page.keyboard.press("8")
+    page.locator(".card.selected").wait_for()
+    assert card[0] in page.locator("#prompt").inner_text()
+    page.keyboard.press("1")  # onto the 9 of clubs: refused
+    page.locator("#why:not([hidden])").wait_for()
+    said = heard(page)
+    assert len(said) == 2 and said[0].startswith(selected), said
+    assert said[1] == page.locator("#why").inner_text()
+    page.keyboard.press("8")
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(100)
+    said = heard(page)
+    assert len(said) == 2 and said[0].startswith(selected) and said[1].startswith(prompt), said
+    ask_hint(page, by_key=True)
+    said = heard(page)
+    assert len(said) == 1 and not any(symbol in said[0] for symbol in "♠♥♦♣"), said
+    page.keyboard.press("8")
+    page.keyboard.press("f")
+    page.wait_for_selector("body[data-moves='2']")
+    page.wait_for_timeout(100)
+    said = heard(page)
+    assert len(said) == 2 and said[0].startswith(selected) and said[1].startswith(moved), said
 
 
 def test_the_end_of_a_game_is_heard_once_from_its_dialog(api: Api, open_game: Any) -> None:
@@ -123,3 +163,42 @@ def test_a_proved_loss_is_heard_once_from_its_dialog(api: Api, open_game: Any) -
     over.wait_for()
     assert page.evaluate("window.entered") == 1
     assert not any("Zug ist mehr" in words for words in heard(page))
+
+
+@pytest.mark.parametrize(("locale", "deal", "resume", "said"), [
+    ("en-GB", 5, "Resume", "Terrace · Deal 5."), ("de-DE", 6, "Weiterspielen", "Terrace · Spiel 6."),
+])
+def test_a_game_resumed_from_the_statistics_is_heard(
+    api: Api, open_game: Any, locale: str, deal: int, resume: str, said: str
+) -> None:
+    """Resume closes the statistics and shows another game, whose prompt
+    may be the same as the last one's: a screen reader hears which game it
+    is (it heard nothing, back on the Statistics button)."""
+    api.play(api.new(variant="terrace", deal_number=deal), "c1")
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"), locale=locale)
+    listen(page)
+    page.locator("#btn-stats").focus()
+    page.keyboard.press("Enter")
+    item = page.locator("#dlg-stats[open] li", has_text=f"{said[:-1]} ·").first
+    item.get_by_role("button", name=resume).focus()
+    page.keyboard.press("Enter")
+    page.locator("#game-title", has_text=f" {deal}").wait_for()
+    page.wait_for_timeout(100)
+    assert heard(page) == [said]
+
+
+def test_a_replay_s_base_card_is_heard_by_name(api: Api, open_game: Any) -> None:
+    """The replay's first move, the base card chosen, is heard as in play
+    (here in German), not as a count of the cards it moved: a replay's moves
+    are the whole game's, its step says how many were played."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2", "s"), locale="de-DE")
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats[open] ol.recent li").first.get_by_role("button", name="Nachspielen").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    listen(page)
+    page.locator("#replay-next").focus()
+    page.keyboard.press("Enter")
+    page.locator("#prompt", has_text="Zug 1 von 2").wait_for()
+    page.wait_for_timeout(100)
+    said = heard(page)
+    assert len(said) == 1 and said[0].startswith("Basiskarte Karo 7: "), said

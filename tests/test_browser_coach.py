@@ -160,6 +160,22 @@ def test_chances_by_keyboard_keep_the_focus_and_are_said(api: Api, open_game: An
     assert "gewinnt in" in said and not any(symbol in said for symbol in "♥♦♠♣")
 
 
+def test_a_base_card_chosen_by_key_from_chances_leaves_the_focus_on_the_board(
+    api: Api, open_game: Any
+) -> None:
+    """The focus on Chances (asked, and its answer heard), then the base card
+    chosen by its key: Chances is hidden, and the focus goes to the board,
+    where arrows go on from the stock, not to the page's body."""
+    page = open_game(api.new(variant="terrace", deal_number=7))
+    page.locator("#btn-chances").focus()
+    page.keyboard.press("2")
+    moves_seen(page, 1)
+    page.locator("#coach-chances[hidden]").wait_for(state="attached")
+    assert page.evaluate("document.activeElement.dataset.pile") == "stock"
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.pile") == "reserve"
+
+
 def test_analyse_by_keyboard_never_drops_the_focus(api: Api, open_game: Any) -> None:
     """Analyse keeps the focus while the solver works (it was disabled, and
     the focus fell to the page's body), and 'Show where it was lost', gone

@@ -131,3 +131,27 @@ def test_a_broken_game_answer_is_not_adopted(api: Api, open_game: Any) -> None:
     page.unroute("**/moves")
     page.locator("[data-pile='stock']").click()
     moves_seen(page, 2)
+
+
+def test_try_again_by_keyboard_leaves_the_focus_on_the_board(browser: Any, server: str) -> None:
+    """Try again, pressed with Enter, is disabled while the game loads and
+    hidden once it is drawn: the focus goes to the board (the stock), not
+    to the page's body."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+    try:
+        page = context.new_page()
+        # (no game to resume, and none can be made: quickly out of reach)
+        page.route("**/api/games/current", refuse(200, "null"))
+        page.route("**/api/games", refuse(503, json.dumps({"error": "busy", "code": "busy"})))
+        page.goto(server)
+        page.wait_for_selector("body[data-ready='true']")
+        assert page.locator("#offline").is_visible()
+        page.unroute("**/api/games/current")
+        page.unroute("**/api/games")
+        page.locator("#offline-retry").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("body[data-game]")
+        page.wait_for_timeout(100)
+        assert page.evaluate("document.activeElement.dataset.pile") == "stock"
+    finally:
+        context.close()

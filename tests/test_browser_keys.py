@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from browser_support import Api, moves_seen
+from store_support import golden
+from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
 
@@ -438,3 +440,117 @@ def test_tab_goes_round_a_modal_dialog(api: Api, open_game: Any, opener: str) ->
     for key in ["Tab"] * 40 + ["Shift+Tab"] * 40:
         page.keyboard.press(key)
         assert page.evaluate("document.querySelector('dialog:modal').contains(document.activeElement)"), key
+
+
+@pytest.mark.parametrize("pile", ["stock", "waste"])
+def test_enter_sends_the_selected_card_when_the_focus_is_on_the_stock(
+    api: Api, open_game: Any, pile: str
+) -> None:
+    """The focus rests on the stock after a new game: a card selected by its
+    key, then Enter, which the prompt says sends it, sends it; it turned a
+    card from the stock instead (and on the waste it was refused)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game)
+    page.locator(f"[data-pile='{pile}']").focus()
+    page.keyboard.press("8")
+    assert "Enter to send it" in page.locator("#prompt").inner_text()
+    page.keyboard.press("Enter")
+    moves_seen(page, 2)
+    assert api.client.get(f"/api/games/{game['id']}").json()["moves"][-1].startswith("t8f")
+    assert focused_pile(page) == pile
+
+
+@pytest.mark.parametrize(("locale", "selected", "takes"), [
+    ("en-GB", ", selected", ", takes the selected card"),
+    ("de-DE", ", gewählt", ", nimmt die gewählte Karte"),
+])
+def test_the_selected_card_and_where_it_can_go_are_in_the_pile_names(
+    api: Api, open_game: Any, locale: str, selected: str, takes: str
+) -> None:
+    """The selection and the piles that can take its card are marked in
+    colour: a screen reader moving from pile to pile hears them too."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game, locale=locale)
+
+    def name(pile: str) -> str:
+        label: str = page.locator(f"[data-pile='{pile}']").get_attribute("aria-label")
+        return label
+
+    before = {pile: name(pile) for pile in ("t8", "f2", "t1")}
+    page.keyboard.press("8")  # the 7 of spades: it goes on foundation 2 only
+    page.locator(".card.selected").wait_for()
+    assert name("t8") == before["t8"] + selected
+    assert name("f2") == before["f2"] + takes
+    assert name("t1") == before["t1"]
+    assert page.get_by_role("button", name=before["f2"] + takes).count() == 1
+    page.keyboard.press("Escape")
+    assert {pile: name(pile) for pile in before} == before
+
+
+def test_tab_reaches_the_leave_question_s_answers_over_the_new_game_dialog(
+    api: Api, open_game: Any
+) -> None:
+    """A new game while one is in progress, by keyboard: the leave question
+    opens over the New game dialog, and Tab goes from Cancel to Leave (it
+    stayed on Cancel: the Tab trap followed the dialog under the question),
+    so that the game can be left."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2", "s")
+    page = open_game(game)
+    page.locator("#btn-new").focus()
+    page.keyboard.press("Enter")
+    page.locator("#new-deal").focus()
+    page.keyboard.type("9")
+    page.keyboard.press("Enter")
+    page.locator("#dlg-confirm[open]").wait_for()
+    assert page.evaluate("document.activeElement.id") == "confirm-no"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "confirm-yes"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "confirm-no"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "confirm-yes"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-status='choosing']")
+    page.wait_for_selector("#dlg-new:not([open])", state="attached")
+    assert page.locator("#game-title").inner_text().endswith("Deal 9")
+
+
+def test_ctrl_z_undoes_from_the_end_screen(api: Api, open_game: Any) -> None:
+    """A game lost by a move: the end screen takes the focus and says "Undo
+    a few moves"; Ctrl+Z undoes there too (it did nothing in the end
+    screen), the end screen closes and the focus goes to the board; Ctrl+Y
+    redoes the move, and the end screen comes back."""
+    record = golden("terrace-lost")
+    game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
+    game = api.play(game, *record.moves)
+    assert game["status"] == "lost"
+    page = open_game(game)
+    end = page.locator("#dlg-end[open]")
+    end.wait_for()
+    assert page.evaluate("document.activeElement.closest('#dlg-end') !== null")
+    page.keyboard.press("Control+z")
+    moves_seen(page, len(record.moves) - 1)
+    end.wait_for(state="detached")
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.activeElement.dataset.pile") == "stock"
+    page.keyboard.press("Control+y")
+    moves_seen(page, len(record.moves))
+    end.wait_for()
+
+
+def test_ctrl_z_in_the_win_screen_undoes_nothing(api: Api, open_game: Any) -> None:
+    """The win screen offers no Undo: a stray Ctrl+Z there takes no move
+    of the won game back (Undo in the header still can); ? opens the rules
+    over it, as anywhere."""
+    line = WINNING_LINE
+    game = api.new(variant=line["variant"], options=line["options"], deal_number=line["deal_number"])
+    game = api.play(game, *line["moves"])
+    assert game["status"] == "won" and game["can_undo"]
+    page = open_game(game, reduced_motion="reduce")
+    page.locator("#dlg-end[open]").wait_for()
+    assert page.locator("#end-undo").count() == 0
+    page.keyboard.press("Control+z")
+    page.keyboard.press("?")
+    page.locator("#dlg-rules[open]").wait_for()
+    assert page.locator("#dlg-end[open]").count() == 1
+    assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == game["moves"]

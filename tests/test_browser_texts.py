@@ -90,3 +90,59 @@ def test_one_candidate_is_singular(api: Api, open_game: Any, locale: str, words:
     page = open_game(game, locale=locale)
     text = page.locator("#prompt").inner_text()
     assert words in text and plural not in text
+
+
+@pytest.mark.parametrize(("locale", "pile", "under"), [
+    ("en-GB", "Terrace, 11 cards, top card queen of hearts",
+     "under it: 8 of clubs, 10 of clubs, 4 of hearts, 8 of clubs, king of clubs, 4 of clubs, king of hearts, "
+     "ace of spades, 2 of clubs, 9 of spades"),
+    ("de-DE", "Terrasse, 11 Karten, oben Herz Dame",
+     "darunter: Kreuz 8, Kreuz 10, Herz 4, Kreuz 8, Kreuz König, Kreuz 4, Herz König, Pik Ass, "
+     "Kreuz 2, Pik 9"),
+])
+def test_a_screen_reader_hears_the_cards_under_a_pile_s_top_card(
+    api: Api, open_game: Any, locale: str, pile: str, under: str
+) -> None:
+    """A sighted player reads the terrace's fan before choosing the base
+    card; the cards inside a pile's button are not read out on their own,
+    so the pile's description names them, from the top down, in words."""
+    page = open_game(api.new(variant="terrace", deal_number=7), locale=locale)
+    session = page.context.new_cdp_session(page)
+    nodes = session.send("Accessibility.getFullAXTree")["nodes"]
+    described = {node.get("name", {}).get("value"): node.get("description", {}).get("value")
+                 for node in nodes}
+    assert described[pile] == under
+    single = page.locator("[data-pile='t1']").get_attribute("aria-label")
+    assert described[single] is None  # one card: nothing under it
+
+
+def test_a_recent_game_s_buttons_say_which_game(api: Api, open_game: Any) -> None:
+    """The statistics list recent games, each with Resume and Replay: a
+    screen reader going from button to button hears which game each is for
+    (here in German), not only twenty times "Nachspielen"."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2", "s")
+    page = open_game(game, locale="de-DE")
+    page.locator("#btn-stats").click()
+    item = page.locator("#dlg-stats[open] ol.recent li").first
+    item.get_by_role("button", name="Nachspielen").focus()
+    session = page.context.new_cdp_session(page)
+    def has_focus(node: dict[str, Any]) -> bool:
+        return any(p["name"] == "focused" and p["value"].get("value") for p in node.get("properties", []))
+
+    focused = [node for node in session.send("Accessibility.getFullAXTree")["nodes"]
+               if node.get("role", {}).get("value") == "button" and has_focus(node)]
+    assert [node["name"]["value"] for node in focused] == ["Nachspielen"]
+    assert focused[0]["description"]["value"] == "Terrace · Spiel 7 · 2 Züge läuft"
+
+
+def test_a_screen_reader_hears_the_waste_cards_in_sight(api: Api, open_game: Any) -> None:
+    """The waste shows its top three cards fanned: its description names
+    the two under the top one (not the rest, out of sight)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2", "s", "s", "s", "s")
+    waste = game["state"]["waste"]
+    assert len(waste) == 4
+    page = open_game(game)
+    names = [page.locator(f"[data-pile='waste'] .card[data-card='{code}']").get_attribute("aria-label")
+             for code in waste[-3:-1]]
+    under = page.locator("[data-pile='waste']").get_attribute("aria-description")
+    assert under == f"under it: {names[1]}, {names[0]}"

@@ -226,6 +226,13 @@ function drawChances() {
   const game = app.game;
   const box = chancesBox();
   const choosing = Boolean(game && !game.replay && game.status === "choosing" && game.choices.length > 1);
+  // Hidden once the base card is chosen (by its key, with the focus still
+  // on Chances): the focus goes to the board, not to the page's body (the
+  // board, drawn next, keeps it on its pile).
+  if (!choosing && box.contains(document.activeElement)) {
+    const pile = $("#board [data-pile]");
+    if (pile) pile.focus({ preventScroll: true });
+  }
   box.hidden = !choosing;
   if (!choosing) return;
   const known = knownChances();

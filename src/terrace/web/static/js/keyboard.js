@@ -89,10 +89,19 @@ function tabStops(dialog) {
   });
 }
 
+// The modal dialog on top: the one with the focus, else the last one in the
+// page. (A question asked over the New game dialog, the leave question, is
+// added to the page after it; the first modal dialog, the New game dialog
+// under it, is inert, and Tab, sent there, stayed on the question's Cancel.)
+function topModal() {
+  const modals = [...document.querySelectorAll("dialog:modal")];
+  return modals.find((dialog) => dialog.contains(document.activeElement)) || modals[modals.length - 1] || null;
+}
+
 export function keepTabInModals() {
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Tab" || event.ctrlKey || event.altKey || event.metaKey) return;
-    const dialog = document.querySelector("dialog:modal");
+    const dialog = topModal();
     if (!dialog) return;
     const stops = tabStops(dialog);
     if (!stops.length) return;

@@ -49,6 +49,11 @@ function show(game, { ghost = null, animate = true } = {}) {
   const before = app.game && board.childElementCount ? snapshot() : null;
   const changedGame = !app.game || app.game.id !== game.id;
   if (changedGame) { app.verdicts = null; app.verdictNote = null; }
+  // Another game in place of the one shown (a game resumed from the
+  // statistics, a new one, back from another game's replay): a screen
+  // reader hears which, before the prompt (which may not change). A replay
+  // says itself in its prompt.
+  if (changedGame && app.game && !game.replay) say(`${gameTitle(game)}.`);
   app.game = game;
   app.selected = null;
   app.hint = null;
@@ -78,8 +83,10 @@ function sayMotions(motions, game) {
   // not the count of the cards that moved with it.
   // (only the choice itself, played or redone: its card goes from a pile to
   // the first foundation; an undo back to it moves other cards)
-  const last = game.moves[game.moves.length - 1];
-  const chosen = game.moves.length === 1 && last[0] === "c" && motions[0].from[0] === "t" && motions[0].to === "f1"
+  // (a replay's moves are the whole game's: the moves played are those up to its step)
+  const played = game.replay ? game.moves.slice(0, game.step) : game.moves;
+  const last = played[played.length - 1];
+  const chosen = played.length === 1 && last[0] === "c" && motions[0].from[0] === "t" && motions[0].to === "f1"
     && !(game.can_redo && motions.length === 1);  // (a first move f1tN taken back looks alike, alone)
   if (game.status !== "choosing" && chosen) {
     say(t("said.chosen", { card: cardName(motions[0].card) }));
@@ -119,6 +126,13 @@ function keepFocusNear(button) {
   if (next) next.focus();
 }
 
+// The game's name in the header: its variant and deal.
+function gameTitle(game) {
+  // (rules changed by hand: said as the statistics count them)
+  const custom = String(game.stats_key || "").includes("(custom") ? ` (${t("stats.custom")})` : "";
+  return `${game.title}${custom} · ${t("counter.deal")} ${game.deal_number ?? "–"}`;
+}
+
 function draw() {
   const game = app.game;
   if (!game) return;
@@ -128,9 +142,7 @@ function draw() {
   renderCounters($("#counters"), game);
   paintTimer();
   syncEndButtons(game);
-  // (rules changed by hand: said as the statistics count them)
-  const custom = String(game.stats_key || "").includes("(custom") ? ` (${t("stats.custom")})` : "";
-  $("#game-title").textContent = `${game.title}${custom} · ${t("counter.deal")} ${game.deal_number ?? "–"}`;
+  $("#game-title").textContent = gameTitle(game);
   const replay = Boolean(game.replay);
   $("#btn-undo").disabled = replay || !game.can_undo;
   $("#btn-redo").disabled = replay || !game.can_redo;
@@ -174,8 +186,9 @@ function touchFirst() {
 // screen reader hears it (say) when `text` is given or the words change,
 // but not the end of a game (won, lost, given up), nor a `text` given with
 // `said` false: the end screen says those itself, when it opens and takes
-// the focus (they were heard twice).
-function prompt(text, { said = true } = {}) {
+// the focus (they were heard twice). `spoken` is what a screen reader hears
+// for `text`, when that names cards by symbol ("7♠": "7 of spades").
+function prompt(text, { said = true, spoken = null } = {}) {
   const game = app.game;
   const ended = !game.replay && (game.status === "won" || game.status === "lost");
   let message = text;
@@ -197,7 +210,7 @@ function prompt(text, { said = true } = {}) {
     else message = playPrompt(game);
   }
   const node = $("#prompt");
-  if (said && (text || (!ended && node.textContent !== message))) say(message);
+  if (said && (text || (!ended && node.textContent !== message))) say(spoken || message);
   node.textContent = message;
 }
 
@@ -408,22 +421,23 @@ async function askHint() {
   markHint(app.hint);
   // (said once, by the prompt: the toast only shows it)
   const text = hintText(game, found);
-  prompt(text);
+  prompt(text, { spoken: hintText(game, found, cardName) });
   toast(text, "info", { quiet: true });
 }
 
 // A hint's move and what backs it, in the page's language (drawn again in
-// another language when the player switches).
-function hintText(game, found) {
+// another language when the player switches); `name` names a card (cardName
+// for a screen reader).
+function hintText(game, found, name = cardLabel) {
   let what;
   if (found.move === "s") what = t("hint.draw");
   else if (found.move[0] === "c") {
     const choice = game.choices.find((c) => c.move === found.move);
-    what = t("hint.choose", { card: choice ? cardLabel(choice.card) : found.move });
+    what = t("hint.choose", { card: choice ? name(choice.card) : found.move });
   } else {
     const info = game.sources[found.source];
     what = t("hint.moveCard", {
-      card: info ? cardLabel(info.card) : found.source,
+      card: info ? name(info.card) : found.source,
       from: fromPlace(found.source),
       to: found.target ? placeName(found.target) : "",
     });
@@ -470,6 +484,19 @@ function markSelection(source) {
   const card = node && topCard(node);
   if (card) card.classList.add("selected");
   markTargets(source);
+  nameMarks();
+}
+
+// The selection and the piles that can take its card are marked in colour
+// only: a screen reader hears them in the piles' names ("Pile 4, top card
+// 8 of hearts, takes the selected card"), while a card is selected.
+function nameMarks() {
+  for (const node of board.querySelectorAll("[data-pile]")) {
+    if (node.dataset.name === undefined) node.dataset.name = node.getAttribute("aria-label") || "";
+    const words = !app.selected ? "" : node.dataset.pile === app.selected ? t("pile.selected")
+      : node.classList.contains("target") ? t("pile.takes") : "";
+    node.setAttribute("aria-label", words ? `${node.dataset.name}, ${words}` : node.dataset.name);
+  }
 }
 
 function select(source) {
@@ -480,15 +507,20 @@ function select(source) {
   }
   app.selected = source;
   markSelection(source);
-  prompt(t(touchFirst() ? "prompt.selected.touch" : "prompt.selected", { card: cardLabel(info.card) }));
+  const key = touchFirst() ? "prompt.selected.touch" : "prompt.selected";
+  prompt(t(key, { card: cardLabel(info.card) }), { spoken: t(key, { card: cardName(info.card) }) });
 }
 
-function deselect() {
+// The selection put back. `said` false when a move or a draw follows at
+// once: what it did (or why it was refused) is heard, not the prompt of
+// play that the selection's prompt gives way to in between.
+function deselect({ said = true } = {}) {
   if (!app.selected) return;
   app.selected = null;
   clearMarks("selected");
   clearMarks("target");
-  prompt();
+  nameMarks();
+  prompt(undefined, { said });
 }
 
 function markHint(found) {
@@ -511,24 +543,24 @@ function activate(pileName, detail) {
     return;
   }
   if (pileName === "stock") {
-    deselect();
+    deselect({ said: !game.draw });
     if (game.draw) play(game.draw);
     return;
   }
   if (app.selected && pileName !== app.selected) {
     const source = app.selected;
-    deselect();
+    deselect({ said: false });
     moveTo(source, pileName);
     return;
   }
   const hasCard = (game.sources[pileName] || (pileName !== "stock" && topCard(board.querySelector(`[data-pile="${pileName}"]`) || board)));
   if (!hasCard) return deselect();
   if (app.settings.click === "single") {
-    if (detail <= 1) { deselect(); autoMove(pileName); }
+    if (detail <= 1) { deselect({ said: false }); autoMove(pileName); }
     return;
   }
   if (detail >= 2) {
-    deselect();
+    deselect({ said: false });
     autoMove(pileName);
   } else if (app.selected === pileName) {
     deselect();
@@ -615,9 +647,11 @@ keepTabInModals();
 // goes there; else the pile's card is selected, or, when it cannot move, its
 // own move says why.
 function keyOnPile(pile) {
-  if (app.selected) {
-    const source = app.selected;
+  if (app.selected === pile) {
     deselect();
+  } else if (app.selected) {
+    const source = app.selected;
+    deselect({ said: false });
     moveTo(source, pile);
   } else if (app.game.sources[pile]) {
     select(pile);
@@ -632,7 +666,11 @@ function keyOnPile(pile) {
 const OWN_KEYS = "button, a[href], summary, select, [contenteditable], [role='button']:not([data-pile])";
 
 document.addEventListener("keydown", (event) => {
-  if (event.target.closest && event.target.closest("dialog, input, select, textarea")) return;
+  // The end screen (no modal dialog) has the focus once a game ends: where
+  // it offers Undo ("Undo a few moves"), Ctrl+Z and Ctrl+Y work there too;
+  // ? works on any end screen.
+  const inEnd = Boolean(event.target.closest && event.target.closest("#dlg-end"));
+  if (!inEnd && event.target.closest && event.target.closest("dialog, input, select, textarea")) return;
   // Under a modal dialog the board takes no keys, also when the focus fell
   // to the page's body (a button disabled meanwhile): Escape is the dialog's.
   if (document.querySelector("dialog:modal")) return;
@@ -642,6 +680,7 @@ document.addEventListener("keydown", (event) => {
   if (!game) return;
   const key = event.key;
   const ctrl = event.ctrlKey || event.metaKey;
+  if (inEnd && ctrl && !$("#dlg-end #end-undo")) return;
   if (ctrl && (key === "z" || key === "Z")) {
     event.preventDefault();
     step(event.shiftKey ? "redo" : "undo");
@@ -658,6 +697,7 @@ document.addEventListener("keydown", (event) => {
     openRules("playing");
     return;
   }
+  if (inEnd) return;
   if (game.replay) return;
   const index = PILE_KEYS.indexOf(key);
   if (index >= 0) {
@@ -686,28 +726,34 @@ document.addEventListener("keydown", (event) => {
     else select(pile);
   } else if (lower === "f" && app.selected) {
     const source = app.selected;
-    deselect();
+    deselect({ said: false });
     const info = game.sources[source];
     const foundation = info && Object.keys(info.targets).find((p) => p[0] === "f");
     if (foundation) play(info.targets[foundation]);
     else explain(`${notation(source)}f`, null, null, source);
   } else if (key === "Enter") {
     // On a focused pile Enter acts as a double click there: with a card
-    // selected elsewhere, it moves that card onto this pile.
-    const focused = event.target.closest && event.target.closest("[data-pile]");
-    if (focused && board.contains(focused)) {
+    // selected elsewhere, it moves that card onto this pile. With a card
+    // selected and the focus on a pile no card is put on (the stock, where
+    // the focus rests after a new game; the waste; the terrace), Enter sends
+    // the card, as the prompt says, rather than draw or refuse.
+    const found = event.target.closest && event.target.closest("[data-pile]");
+    const focused = found && board.contains(found) ? found : null;
+    const takesCards = (pile) => pile[0] === "t" || pile[0] === "f";
+    const sendSelected = app.selected && focused && !takesCards(focused.dataset.pile);
+    if (focused && !sendSelected) {
       // (as the click that sends a card home: a double click, or with the
       // single-click setting a single one)
       activate(focused.dataset.pile, app.settings.click === "single" ? 1 : 2);
     } else if (app.selected) {
       const source = app.selected;
-      deselect();
+      deselect({ said: false });
       autoMove(source);
     } else {
       return;
     }
   } else if (key === " " || key === "Spacebar") {
-    deselect();
+    deselect({ said: !game.draw });
     if (game.draw) play(game.draw);
   } else if (key === "Escape") {
     deselect();
@@ -948,11 +994,19 @@ async function load() {
   $("#offline").hidden = Boolean(app.game);
 }
 
+// (Try again, pressed by keyboard, is disabled while it loads and hidden
+// once the game is drawn: the focus, fallen to the page's body, goes to the
+// board; it stays on the button when the server still cannot be reached.)
 async function retryLoad() {
   const button = $("#offline-retry");
+  const hadFocus = document.activeElement === button;
   button.disabled = true;
   await enqueue(load);
   button.disabled = false;
+  if (!hadFocus) return;
+  const pile = board.querySelector("[data-pile]");
+  if (!$("#offline").hidden) button.focus();
+  else if (pile && (document.activeElement === document.body || document.activeElement === button)) pile.focus();
 }
 
 async function main() {

@@ -284,24 +284,28 @@ export async function openStats({ resume, startReplay }) {
   const honest = el("p", { class: "help stats-note", text: t("stats.honest") });
   const games = recent.data.games;
   const list = el("ol", { class: "recent" });
-  for (const game of games) {
+  games.forEach((game, i) => {
     const when = new Date(game.updated_at * 1000).toLocaleString(getLanguage());
     // (custom rules named with what differs, as in the table above)
     const title = groupTitle(stats.data, game.stats_key, game.title);
+    // A game's Resume and Replay are described by its line (a screen reader
+    // going from button to button heard twenty "Replay" and not which game).
+    const about = `recent-${i}`;
     const item = el("li", {},
-      el("span", { class: `status ${game.status}`, text: t(game.given_up ? "status.givenUp" : `status.${game.status}`) }),
-      el("span", { class: "what", text: `${title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${t("stats.moves", { n: game.moves })}${game.assisted ? ` · ${t("stats.assistedGame")}` : ""}` }),
+      el("span", { class: `status ${game.status}`, id: `${about}-status`, text: t(game.given_up ? "status.givenUp" : `status.${game.status}`) }),
+      el("span", { class: "what", id: `${about}-what`, text: `${title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${t("stats.moves", { n: game.moves })}${game.assisted ? ` · ${t("stats.assistedGame")}` : ""}` }),
       el("span", { class: "when", text: when }));
     const buttons = el("span", { class: "buttons" });
+    const described = `${about}-what ${about}-status`;
     if ((game.status === "choosing" || game.status === "playing") && !game.given_up) {
-      buttons.append(el("button", { type: "button", text: t("btn.resume"), onclick: () => { dialog.close(); resume(game.id); } }));
+      buttons.append(el("button", { type: "button", text: t("btn.resume"), "aria-describedby": described, onclick: () => { dialog.close(); resume(game.id); } }));
     }
     if (game.moves) {
-      buttons.append(el("button", { type: "button", text: t("btn.replay"), onclick: () => { dialog.close(); startReplay(game.id); } }));
+      buttons.append(el("button", { type: "button", text: t("btn.replay"), "aria-describedby": described, onclick: () => { dialog.close(); startReplay(game.id); } }));
     }
     item.append(buttons);
     list.append(item);
-  }
+  });
   open(dialog, t("stats.title"), table, honest, chart(stats.data, games), el("h3", { text: t("stats.recent") }),
     games.length ? list : el("p", { text: t("stats.none") }));
 }

@@ -72,6 +72,15 @@ function pileLabel(name, cards, extra = "", counted = false) {
   return [name, top, count, extra].filter(Boolean).join(", ");
 }
 
+// The face-up cards under a pile's top card, from the top down ("under it:
+// 4 of clubs, king of hearts, …"): a sighted player reads the whole fan, a
+// screen reader the pile's name and this description (the cards inside a
+// button are not read out on their own). Null for one card or none.
+function underTop(cards) {
+  if (cards.length < 2) return null;
+  return t("pile.under", { cards: cards.slice(0, -1).reverse().map(cardName).join(", ") });
+}
+
 // ---------------------------------------------------------------- layout
 //
 // Every length is in card widths (cw); a card is 1.4 cw high. The board must
@@ -284,6 +293,7 @@ export function renderBoard(board, game, view) {
     role: "button",
     "aria-label": s.waste.length ? pileLabel(t("pile.waste", { n: s.waste.length }), s.waste, "", true)
       : t("pile.wasteEmpty"),
+    "aria-description": underTop(s.waste.slice(-3)),  // (the cards it shows)
   });
   s.waste.slice(-3).forEach((code, i, shown) => {
     const card = makeCard(code, s.waste.length - shown.length + i);
@@ -325,6 +335,7 @@ export function renderBoard(board, game, view) {
     tabindex: "0",
     role: "button",
     "aria-label": pileLabel(t("pile.reserve", { n: s.reserve.length }), s.reserve, "", true),
+    "aria-description": underTop(s.reserve),
   });
   fanTerrace(reserve, s.reserve.length, fit.cwTop, board.clientWidth - 2 * PAD_X * cw);
   s.reserve.forEach((code, i) => {
@@ -352,6 +363,7 @@ export function renderBoard(board, game, view) {
       tabindex: "0",
       role: "button",
       "aria-label": pileLabel(t("pile.tableau", { i: i + 1 }), cards, said),
+      "aria-description": underTop(cards),
     });
     cards.forEach((code, j) => {
       const card = makeCard(code, j);
