@@ -20,6 +20,7 @@ from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
 from terrace.solver.advice import fair_hint, open_hint
+from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairSettings
 from terrace.solver.hint_line import (
@@ -64,6 +65,7 @@ def find_hint(
     ``decided``, the fair player's decision already made for this position
     with every sample solved (the base-card chances), is answered as it is.
     """
+    check_budget(seconds)  # (not left to the solver: a failing solve gives the rule of thumb)
     if peek:
         found = _line_reply(board, lambda: peek_hint(board, seconds, kept, cancel=cancel), fair=False)
         assert found is not None  # (a peeking hint always answers)
