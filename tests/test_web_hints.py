@@ -237,6 +237,19 @@ def test_a_deal_whose_every_base_card_kills_the_terrace_is_lost_at_the_choice(cl
     assert (found["move"], found["kind"], found["why"]) == (None, "lost", "terrace-dead")
 
 
+def test_the_base_card_chances_do_not_change_the_hint_on_a_dead_terrace(client: TestClient) -> None:
+    """General's Patience deal 5 again: once the chances had solved every
+    sample (every card wins in 0 of 32), the hint answered their pick, c1,
+    "wins in 0 of 32", and counted it, where it had said the terrace can
+    never be played out."""
+    game = new_game(client, variant="generals-patience", deal_number=5)
+    chances = client.post(f"/api/games/{game['id']}/chances", json={}).json()
+    assert all(c["tried"] == chances["samples"] and c["wins"] == 0 for c in chances["candidates"])
+    found = hint(client, game)
+    assert (found["move"], found["kind"], found["why"]) == (None, "lost", "terrace-dead")
+    assert found["counted"] is False
+
+
 @pytest.mark.parametrize("seconds", [math.nan, math.inf, -1.0])
 @pytest.mark.parametrize("peek", [False, True])
 def test_a_hint_refuses_a_budget_that_would_not_stop(seconds: float, peek: bool) -> None:
