@@ -194,13 +194,16 @@ class _Bisection:
         if result == LOST:
             self.high = min(self.high, step)
         elif result == WON:
-            rest = list(line)
-            while rest and step < len(self.moves) and _same(self.board(step), rest[0], self.moves[step]):
-                rest.pop(0)
+            taken = 0
+            moves = self.moves
+            while taken < len(line) and step < len(moves) and (
+                    line[taken] == moves[step]  # (no board needed)
+                    or _same(self.board(step), line[taken], moves[step])):
+                taken += 1
                 step += 1
             if step > self.low:
                 self.low = step
-                self.lines[step] = rest
+                self.lines[step] = list(line[taken:])
         else:
             self.unknown.add(step)
 
