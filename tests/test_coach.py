@@ -16,6 +16,8 @@ from solver_brute import RULE_SETS, brute_force
 from terrace.board import Board
 from terrace.errors import TerraceError
 from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.solver import coach
 from terrace.solver.api import solve
 from terrace.solver.coach import (
     LOST_AT,
@@ -28,6 +30,7 @@ from terrace.solver.coach import (
 )
 from terrace.solver.fair import FairSettings
 from terrace.solver.observation import observe
+from terrace.solver.prune import terrace_dead
 from terrace.variants import get_rules
 
 SMALL = RULE_SETS[3]
@@ -173,8 +176,7 @@ def test_budgets_that_would_not_stop_are_refused(seconds: float) -> None:
 def test_bisection_probes_the_ends_then_the_widest_gap() -> None:
     start = Board.from_position(LOSING_START, SMALL)
     game = _Bisection(start, [Move.parse("s")] * 2)
-    game.boards += game.boards[-1:] * 8  # (only the count of positions matters here)
-    game.moves += [Move.parse("s")] * 8
+    game.moves += [Move.parse("s")] * 8  # (only the count of positions matters here)
     last = len(game.moves)
     game.high = last + 1
     assert game.next_step() == last
@@ -188,6 +190,83 @@ def test_bisection_probes_the_ends_then_the_widest_gap() -> None:
         game.learn(step, "unknown")
     assert game.next_step() is None and not game.settled
 
+
+
+def to_and_fro(rules: Rules, number: int, length: int) -> tuple[Board, list[Move]]:
+    """Deal ``number`` and a game of ``length`` moves that, after a few
+    first moves, moves one card to and fro between two piles."""
+    start = Board.from_number(number, rules)
+    board = start.copy(stack=False)
+    moves: list[Move] = []
+    while True:
+        for move in board.legal_moves:
+            if move.is_draw:
+                continue
+            after = board.copy(stack=False)
+            after.push(move)
+            back = next((m for m in after.legal_moves if not m.is_draw
+                         and _moved(after, m).position() == board.position()), None)
+            if back is not None:
+                pair = [move, back]
+                moves += [pair[i % 2] for i in range(length - len(moves))]
+                return start, moves
+        first = next(iter(board.legal_moves))
+        board.push(first)
+        moves.append(first)
+
+
+def _moved(board: Board, move: Move) -> Board:
+    after = board.copy(stack=False)
+    after.push(move)
+    return after
+
+
+def test_a_game_of_a_hundred_thousand_moves_is_analysed_within_its_budget() -> None:
+    """Eight decks, 100,000 moves: keeping a copy of every position took
+    8.7 s of a 5 s budget (700 MB) before the first probe; only every
+    CHECKPOINT-th is kept now."""
+    rules = Rules(decks=8, reserve=5, piles=4, candidates=0, spaces="free")
+    start, moves = to_and_fro(rules, 3, 100_000)
+    began = time.perf_counter()
+    analysis = find_loss(start, moves, seconds=1.0, fair=None)
+    assert time.perf_counter() - began < 2.5  # (0.7 s on a quiet machine: the fair player's 0.3 s is unused)
+    assert analysis.moves == 100_000  # (with a probe or two, unless the machine is very busy)
+
+
+def test_a_winning_line_that_follows_a_long_game_is_read_in_linear_time() -> None:
+    """A probe's winning line that goes on as 100,000 moves of the game
+    went: taking its moves off the front one by one (list.pop(0)) took
+    3.5 s after the probe, outside any budget; now 0.07 s."""
+    rules = Rules(decks=8, reserve=5, piles=4, candidates=0, spaces="free")
+    start, moves = to_and_fro(rules, 3, 100_000)
+    game = _Bisection(start, moves)
+    began = time.perf_counter()
+    game.learn(0, "won", [*moves[:99_990], *moves[:3]])
+    assert time.perf_counter() - began < 1.0
+    assert game.low == 99_993 and game.lines[99_993] == []
+
+def test_positions_replayed_from_checkpoints_are_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every position the bisection asks for, in any order, is the game's,
+    and the first dead terrace is the one a check of every position finds."""
+    monkeypatch.setattr(coach, "CHECKPOINT", 4)
+    rng = random.Random(3)
+    from test_players import DEAL_70_LINE
+
+    games = [(70, [Move.parse(text) for text in (DEAL_70_LINE + " wf s s s").split()])]
+    for number in (61, 14, 9):
+        dealt = Board.from_number(number, get_rules("generals-patience"))
+        games.append((number, random_game(dealt, rng, 60)))
+    for number, moves in games:
+        start = Board.from_number(number, get_rules("generals-patience"))
+        boards = [start.copy(stack=False)]
+        for move in moves:
+            boards.append(_moved(boards[-1], move))
+        game = _Bisection(start, moves)
+        assert game.terrace_dead == next((i for i, b in enumerate(boards) if terrace_dead(b)), None)
+        steps = list(range(len(boards))) * 2
+        rng.shuffle(steps)
+        for step in steps:
+            assert game.board(step).position() == boards[step].position()
 
 # ---------------------------------------------------------------- the warning
 

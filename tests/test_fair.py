@@ -24,6 +24,7 @@ from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.api import solve
 from terrace.solver.fair import FairPlayer, FairSettings, _Sample
+from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import observe, visible_key
 from terrace.solver.players import make_player
 from terrace.solver.playout import play_out
@@ -144,6 +145,35 @@ def test_a_draw_taken_back_stays_known() -> None:
     assert len(seen.unseen) == len(board.stock) - 2
     board.push(Move.draw())  # the same move again: the redo line goes on
     assert observe(board).stock[-1] is not None
+
+
+def test_a_long_game_taken_back_is_looked_ahead_only_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After 100,000 moves to and fro were taken back, every observation
+    redid all of them (1 s an observation, two a hint: a 0.2 s fair hint
+    took 2.3 s); it now looks LOOKBACK redo moves ahead, and a draw taken
+    back within them is still known."""
+    from test_coach import to_and_fro
+
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    start, moves = to_and_fro(rules, 3, 100_000)
+    board = start.copy()
+    board.push(Move.draw())
+    for move in moves:
+        board.push(move)
+    while board.can_undo:
+        board.pop()
+    redone = 0
+    real_redo = Board.redo
+
+    def counted(self: Board) -> Move:
+        nonlocal redone
+        redone += 1
+        return real_redo(self)
+
+    monkeypatch.setattr(Board, "redo", counted)
+    seen = observe(board)
+    assert redone <= LOOKBACK
+    assert seen.stock[-1] == board.stock[-1] and seen.stock[-2] is None  # the draw, redo move 1
 
 
 def test_moves_never_return_to_a_position_seen_before() -> None:

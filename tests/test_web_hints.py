@@ -5,12 +5,14 @@ the solver's base-card verdicts as an assist."""
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from solver_brute import RULE_SETS
 from store_support import (
     store_on_each_kind,  # noqa: F401  (the store fixture)
 )
@@ -26,6 +28,7 @@ from terrace.solver.advice import nothing_hidden
 from terrace.storage import GameStore
 from terrace.variants import get_rules
 from terrace.web.app import create_app
+from terrace.web.hints import find_hint
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -232,3 +235,33 @@ def test_a_deal_whose_every_base_card_kills_the_terrace_is_lost_at_the_choice(cl
     assert game["terrace_dead"] is True and game["fatal"] == []
     found = hint(client, game)
     assert (found["move"], found["kind"], found["why"]) == (None, "lost", "terrace-dead")
+
+
+def test_the_base_card_chances_do_not_change_the_hint_on_a_dead_terrace(client: TestClient) -> None:
+    """General's Patience deal 5 again: once the chances had solved every
+    sample (every card wins in 0 of 32), the hint answered their pick, c1,
+    "wins in 0 of 32", and counted it, where it had said the terrace can
+    never be played out."""
+    game = new_game(client, variant="generals-patience", deal_number=5)
+    chances = client.post(f"/api/games/{game['id']}/chances", json={}).json()
+    assert all(c["tried"] == chances["samples"] and c["wins"] == 0 for c in chances["candidates"])
+    found = hint(client, game)
+    assert (found["move"], found["kind"], found["why"]) == (None, "lost", "terrace-dead")
+    assert found["counted"] is False
+
+
+@pytest.mark.parametrize("seconds", [math.nan, math.inf, -1.0])
+@pytest.mark.parametrize("peek", [False, True])
+def test_a_hint_refuses_a_budget_that_would_not_stop(seconds: float, peek: bool) -> None:
+    """A peeking hint, and a fair one once nothing is hidden, answered the
+    rule of thumb for a NaN, infinite or negative budget (the solver's
+    refusal was taken for a solver failure), where a fair hint refused it."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    with pytest.raises(ValueError, match="time budget"):
+        find_hint(board, seconds, peek=peek)
+    ended = Board.from_position(
+        "2 7C 2S3H4S5D6C7D8S9HTCJDQCKH,2H3S4D5S6D7S8D9STDJCQDKCAH,2D3C4H5C,2C3D4C5H6S7H8C ,"
+        "QH ADAC9DQSJHTS6H9C8HTHJSKS ASKD 1", RULE_SETS[3])
+    assert nothing_hidden(ended)
+    with pytest.raises(ValueError, match="time budget"):
+        find_hint(ended, seconds, peek=peek)

@@ -61,6 +61,8 @@ OUTCOMES = (LOST_AT, NEVER, WON, WINNABLE, UNKNOWN)
 ``never``: no line won even from the start; ``won``: the game was won;
 ``winnable``: a winning line still remained after the last move (a game
 given up too early); ``unknown``: the budget ran out first."""
+CHECKPOINT = 256
+"""Every how many moves the coach keeps a copy of the game's position."""
 MIN_PROBE = 2.0
 """Seconds a probe gets at least (while the budget lasts): a hard position
 needs time, and many short probes that all end undecided teach nothing."""
@@ -139,25 +141,46 @@ class Analysis:
 
 
 class _Bisection:
-    """The positions of one game and what is known about them."""
+    """The positions of one game and what is known about them. Only every
+    :data:`CHECKPOINT`-th position is kept; the others are replayed from
+    the one before when asked for (a game of 100,000 moves kept whole took
+    seconds to copy and hundreds of megabytes, before any search)."""
 
     def __init__(self, start: Board, moves: Sequence[Move]) -> None:
         board = start.copy(stack=False)
         self.moves = list(moves)
-        self.boards = [board.copy(stack=False)]
-        for move in self.moves:
+        self._kept = [board.copy(stack=False)]
+        self._at = (0, self._kept[0])
+        self.terrace_dead: int | None = 0 if terrace_dead(board) else None
+        """The first position whose terrace can never be played out: lost,
+        so the bisection need not look beyond it."""
+        for step, move in enumerate(self.moves, 1):
             board.push(move)  # an illegal move is refused here, before any search
-            self.boards.append(board.copy(stack=False))
+            if step % CHECKPOINT == 0:
+                self._kept.append(board.copy(stack=False))
+                board = board.copy(stack=False)  # (its move stack would keep every undo record)
+            # only a base card or a foundation move changes what the reserve schedule reads
+            if self.terrace_dead is None and (move.is_choice or move.to_foundation) and terrace_dead(board):
+                self.terrace_dead = step
         self.low = -1
         self.high = len(self.moves) + 1
         self.lines: dict[int, list[Move]] = {}
         self.unknown: set[int] = set()
         self.probes: list[Probe] = []
-        self.terrace_dead = next((step for step, seen in enumerate(self.boards) if terrace_dead(seen)), None)
-        """The first position whose terrace can never be played out: lost,
-        so the bisection need not look beyond it."""
         if self.terrace_dead is not None:
             self.high = self.terrace_dead
+
+    def board(self, step: int) -> Board:
+        """A copy of the position after ``step`` moves (replayed from the
+        last one asked for when that is nearer than a kept one)."""
+        at, board = self._at
+        if not 0 <= step - at <= step % CHECKPOINT:
+            at, board = step - step % CHECKPOINT, self._kept[step // CHECKPOINT]
+        board = board.copy(stack=False)
+        for move in self.moves[at:step]:
+            board.push(move)
+        self._at = (step, board)
+        return board.copy(stack=False)
 
     @property
     def settled(self) -> bool:
@@ -171,13 +194,16 @@ class _Bisection:
         if result == LOST:
             self.high = min(self.high, step)
         elif result == WON:
-            rest = list(line)
-            while rest and step < len(self.moves) and _same(self.boards[step], rest[0], self.moves[step]):
-                rest.pop(0)
+            taken = 0
+            moves = self.moves
+            while taken < len(line) and step < len(moves) and (
+                    line[taken] == moves[step]  # (no board needed)
+                    or _same(self.board(step), line[taken], moves[step])):
+                taken += 1
                 step += 1
             if step > self.low:
                 self.low = step
-                self.lines[step] = rest
+                self.lines[step] = list(line[taken:])
         else:
             self.unknown.add(step)
 
@@ -225,7 +251,7 @@ def find_loss(
     search_until = began + seconds * (1 - FAIR_SHARE)
     game = _Bisection(start, moves)
     last = len(game.moves)
-    if game.boards[last].is_won():
+    if game.board(last).is_won():
         return Analysis(WON, last, last, last + 1, seconds=time.perf_counter() - began)
     stopped = False
     while not game.settled and not stopped:
@@ -234,7 +260,7 @@ def find_loss(
         if step is None or left <= 0 or (cancel is not None and cancel()):
             stopped = step is not None and left > 0
             break
-        found = solve(game.boards[step], max_seconds=min(left, max(left / game.probes_left(), MIN_PROBE)),
+        found = solve(game.board(step), max_seconds=min(left, max(left / game.probes_left(), MIN_PROBE)),
                       max_nodes=probe_nodes,
                       all_candidates=False, cancel=cancel, short_line=False)
         stopped = found.reason == "cancelled"
@@ -278,7 +304,7 @@ def _ask_fair(analysis: Analysis, start: Board, game: _Bisection, settings: Fair
     move = decision.move
     if move is None:
         return
-    before = game.boards[game.low]
+    before = game.board(game.low)
     line = game.lines[game.low]
     if _same(before, move, game.moves[game.low]):
         analysis.fair_result = LOST

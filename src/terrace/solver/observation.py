@@ -36,7 +36,7 @@ from terrace.board import Board
 from terrace.cards import CODE, RANKS, Card
 from terrace.moves import Move
 from terrace.rules import Rules, SpaceRule
-from terrace.solver.history import same_pass_positions
+from terrace.solver.history import LOOKBACK, same_pass_positions
 from terrace.solver.safe import safe_moves
 
 Cards = tuple[Card, ...]
@@ -188,12 +188,18 @@ def observe(board: Board) -> Observation:
 
 
 def _first_known(board: Board) -> int:
-    """The lowest stock index a redo move has shown (``len(stock)`` if none)."""
+    """The lowest stock index a redo move has shown (``len(stock)`` if none),
+    among the next :data:`LOOKBACK` redo moves: after a game of 100,000
+    moves was taken back, redoing all of them cost every hint a second. A
+    card shown further ahead counts as unseen (the player forgets it: a
+    hint knows less, never more)."""
     lowest = len(board.stock)
     if not board.can_redo:
         return lowest
     copy = board.copy()
-    while copy.can_redo:
+    for _ in range(LOOKBACK):
+        if not copy.can_redo:
+            break
         copy.redo()
         if copy.redeals_used:
             return 0

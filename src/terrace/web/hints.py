@@ -20,6 +20,7 @@ from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
 from terrace.solver.advice import fair_hint, open_hint
+from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairSettings
 from terrace.solver.hint_line import (
@@ -62,21 +63,24 @@ def find_hint(
     leads back to a position the game has already reached. ``settings`` are
     the fair player's behind a fair hint (``bench/hints.py`` compares others);
     ``decided``, the fair player's decision already made for this position
-    with every sample solved (the base-card chances), is answered as it is.
+    with every sample solved (the base-card chances), is answered as it is
+    (after the dead-terrace check: the same position, the same hint).
     """
+    check_budget(seconds)  # (not left to the solver: a failing solve gives the rule of thumb)
     if peek:
         found = _line_reply(board, lambda: peek_hint(board, seconds, kept, cancel=cancel), fair=False)
         assert found is not None  # (a peeking hint always answers)
         return found
     if game_over(board):
         decision = Decision(None, "none")
-    elif decided is not None:
-        decision = decided
     else:
         found = _line_reply(board, lambda: open_hint(board, seconds, kept, cancel=cancel), fair=True)
         if found is not None:  # a dead terrace, or nothing hidden: the proved answer is fair
             return found
-        decision = fair_hint(board, settings=settings, seed=seed, seconds=seconds, cancel=cancel)
+        if decided is not None:  # (after the dead terrace: a hint depends on the position alone)
+            decision = decided
+        else:
+            decision = fair_hint(board, settings=settings, seed=seed, seconds=seconds, cancel=cancel)
     kind = decision.kind  # "heuristic" when no sample was decided (see fair_hint)
     why = None
     if decision.move is None:
