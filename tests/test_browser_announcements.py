@@ -202,3 +202,28 @@ def test_a_replay_s_base_card_is_heard_by_name(api: Api, open_game: Any) -> None
     page.wait_for_timeout(100)
     said = heard(page)
     assert len(said) == 1 and said[0].startswith("Basiskarte Karo 7: "), said
+
+
+def test_the_alert_is_emptied_when_its_toast_hides(api: Api, open_game: Any) -> None:
+    """A failed call: #alert says it while the toast shows it, and is empty
+    once the toast hides, so that a screen reader going through the page
+    later finds no stale message; a quiet toast (a hint) empties it too."""
+    game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
+    page = open_game(game)
+    alert = page.locator("#alert")
+    bad_gateway = lambda route: route.fulfill(  # noqa: E731
+        status=502, body="<html>Bad gateway</html>", headers={"content-type": "text/html"})
+    page.route("**/hint", bad_gateway)
+    page.locator("#btn-hint").click()
+    page.wait_for_selector("#toast.show")
+    assert "error 502" in alert.inner_text()
+    page.wait_for_selector("#toast:not(.show)", state="attached", timeout=8000)
+    assert alert.text_content() == ""
+    page.locator("#btn-hint").click()  # (fails again, then a hint: quiet, it is said by the prompt)
+    page.wait_for_selector("#toast.show")
+    assert alert.text_content() != ""
+    page.unroute("**/hint")
+    ask_hint(page, by_key=True)
+    assert page.locator("#prompt").inner_text().startswith("Hint: ")
+    assert alert.text_content() == ""
+    open_game.errors.clear()

@@ -5,7 +5,7 @@ import { attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
-import { app, say, toast } from "./state.js";
+import { app, hideToast, say, toast } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
 import { followGame, paintTimer, startTimer } from "./timer.js";
 import { announce, watchOtherTabs } from "./tabs.js";
@@ -940,7 +940,7 @@ function changeLanguage(lang) {
   localStorage.setItem("terrace.lang", lang);
   setLanguage(lang);
   $("#lang").value = getLanguage();
-  $("#toast").className = "toast";  // (a message of the other language: the prompt says it again)
+  hideToast();  // (a message of the other language: the prompt says it again)
   draw();
 }
 

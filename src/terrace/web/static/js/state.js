@@ -57,12 +57,19 @@ export function say(text) {
 // is only seen (aria-hidden): a screen reader hears the message from #alert,
 // a live region that is always there, unless `quiet` says that a live
 // region says it already (a hint is in the prompt), so that it is not heard
-// twice.
+// twice. Once the toast hides, #alert is emptied too: a screen reader
+// going through the page later finds no stale message there.
 export function toast(message, kind = "error", { quiet = false } = {}) {
   const node = document.querySelector("#toast");
   node.textContent = message;
   node.className = `toast show ${kind}`;
-  if (!quiet) document.querySelector("#alert").textContent = message;
+  document.querySelector("#alert").textContent = quiet ? "" : message;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { node.className = "toast"; }, kind === "error" ? 4500 : 3500);
+  toast.timer = setTimeout(hideToast, kind === "error" ? 4500 : 3500);
+}
+
+export function hideToast() {
+  clearTimeout(toast.timer);
+  document.querySelector("#toast").className = "toast";
+  document.querySelector("#alert").textContent = "";
 }
