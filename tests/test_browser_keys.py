@@ -554,3 +554,20 @@ def test_ctrl_z_in_the_win_screen_undoes_nothing(api: Api, open_game: Any) -> No
     page.locator("#dlg-rules[open]").wait_for()
     assert page.locator("#dlg-end[open]").count() == 1
     assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == game["moves"]
+
+
+@pytest.mark.parametrize(("locale", "language"), [("en-GB", "Language"), ("de-DE", "Sprache")])
+def test_the_languages_are_named_in_full_and_in_their_own_language(
+        api: Api, open_game: Any, locale: str, language: str) -> None:
+    """The header's language list shows EN and DE, but a screen reader hears
+    each option named in full, as the settings' list names it, and in its own
+    language (lang), on the English and on the German page."""
+    page = open_game(api.new(variant="terrace", deal_number=7), locale=locale)
+    header = page.locator("#lang")
+    assert header.locator("option").all_inner_texts() == ["EN", "DE"]
+    page.locator("#btn-settings").click()
+    lists = [header, page.get_by_role("dialog").get_by_role("combobox", name=language)]
+    for languages in lists:
+        for name, code in (("English", "en"), ("Deutsch", "de")):
+            option = languages.get_by_role("option", name=name, exact=True)
+            assert option.count() == 1 and option.get_attribute("lang") == code

@@ -168,7 +168,7 @@ export function openSettings(actions) {
     return el("label", { class: "field bool", for: `assist-${name}` }, el("span", { text: t(`assist.${name}`) }), input);
   };
   const noChoice = app.game && !app.game.replay && app.game.options && app.game.options.candidates === 0;
-  const lang = el("select", { id: "set-lang" }, el("option", { value: "en", text: "English" }), el("option", { value: "de", text: "Deutsch" }));
+  const lang = el("select", { id: "set-lang" }, el("option", { value: "en", lang: "en", text: "English" }), el("option", { value: "de", lang: "de", text: "Deutsch" }));
   lang.value = getLanguage();
   // The dialog is written again in the new language: the focus stays on
   // the language (the list it was on is gone).
