@@ -102,3 +102,17 @@ def test_no_winnable_deal_within_the_time_is_said_in_the_form(browser: Any) -> N
             assert errors == []
         finally:
             context.close()
+
+
+@pytest.mark.parametrize(("locale", "name"), [("en-GB", "Rule options"), ("de-DE", "Regeln")])
+def test_the_rule_options_are_a_named_group(api: Api, open_game: Any, locale: str, name: str) -> None:
+    """The form's folding rule options (a details element) are a group
+    named by its summary, folded and unfolded."""
+    page = open_game(api.new(variant="terrace", deal_number=7), locale=locale)
+    page.locator("#btn-new").click()
+    form = page.get_by_role("dialog").locator("form")
+    form.wait_for()
+    assert form.get_by_role("group", name=name, exact=True).count() == 1
+    page.locator("#dlg-new summary").click()
+    group = form.get_by_role("group", name=name, exact=True)
+    assert group.count() == 1 and group.get_by_role("spinbutton").count() > 0

@@ -80,7 +80,8 @@ export async function openNewGame({ newGame, loadVariants }) {
     el("p", { class: "help", text: t("new.dealHelp") }),
     el("label", { class: "field bool", for: "new-winnable" }, el("span", { text: t("new.winnable") }), winnable),
     el("p", { class: "help", text: t("new.winnableHelp") }),
-    el("details", {}, el("summary", { text: t("new.options") }), grid),
+    // (a group a screen reader names by its summary, which it does not do by itself)
+    el("details", { "aria-labelledby": "new-options" }, el("summary", { id: "new-options", text: t("new.options") }), grid),
     error,
     el("div", { class: "buttons" }, el("button", { type: "submit", class: "primary", id: "new-start", text: t("btn.start") })));
   form.addEventListener("submit", async (event) => {
