@@ -116,3 +116,36 @@ def test_the_rule_options_are_a_named_group(api: Api, open_game: Any, locale: st
     page.locator("#dlg-new summary").click()
     group = form.get_by_role("group", name=name, exact=True)
     assert group.count() == 1 and group.get_by_role("spinbutton").count() > 0
+
+
+@pytest.mark.parametrize(("locale", "low", "high", "whole"), [
+    ("en-GB", "“Deal number” must be at least 0.", "“Decks” must be at most {max}.",
+     "“Decks” needs a whole number."),
+    ("de-DE", "„Spielnummer“ muss mindestens 0 sein.", "„Kartenspiele“ darf höchstens {max} sein.",
+     "„Kartenspiele“ braucht eine ganze Zahl."),
+])
+def test_a_number_out_of_range_is_said_in_the_page_s_language(
+        api: Api, open_game: Any, locale: str, low: str, high: str, whole: str) -> None:
+    """A number out of range: the browser's bubble says so in the page's
+    words (the browser's own are in the browser's language), naming the
+    field, and the game starts once the field is put right."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, locale=locale)
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    decks = page.locator("#opt-decks")
+    before = decks.input_value()
+    top = decks.get_attribute("max")
+    message = "el => el.validationMessage"
+    cases = [("#new-deal", "-1", low), ("#opt-decks", str(int(top) + 1), high.format(max=top)),
+             ("#opt-decks", "1.5", whole)]
+    for field, value, said in cases:
+        page.locator(field).fill(value)
+        page.locator("#new-start").click()
+        assert page.locator(field).evaluate(message) == said
+        assert page.evaluate("document.activeElement.id") == field[1:]
+        page.locator(field).fill(before if field == "#opt-decks" else "")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.dataset.game") == game["id"]  # no game was started
+    page.locator("#new-start").click()
+    page.wait_for_selector(f"body:not([data-game='{game['id']}'])")

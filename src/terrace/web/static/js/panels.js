@@ -29,6 +29,17 @@ function limit(spec, key, fields) {
   return Object.entries(from.terms).reduce((sum, [name, factor]) => sum + factor * Number(fields[name].value), from.constant);
 }
 
+// What is wrong with a number field the browser finds invalid, as the page
+// says it ("" for a valid field).
+function outOfRange(input, field) {
+  input.setCustomValidity("");
+  const { validity } = input;
+  if (validity.rangeUnderflow) return t("new.tooLow", { field, min: input.min });
+  if (validity.rangeOverflow) return t("new.tooHigh", { field, max: input.max });
+  if (validity.stepMismatch) return t("new.needsNumber", { field });
+  return "";
+}
+
 export async function openNewGame({ newGame, loadVariants }) {
   const dialog = $("#dlg-new");
   if (!app.variants && loadVariants) {
@@ -101,7 +112,12 @@ export async function openNewGame({ newGame, loadVariants }) {
       return;
     }
     error.textContent = "";
-    if (!form.checkValidity()) {  // out of range: the browser says so, once the field can be seen
+    // Out of range: the browser says so, once the field can be seen, in
+    // the page's words (its own are in the language of the browser).
+    const numbers = [[deal, "new.deal"], ...OPTION_ORDER.filter((name) => fields[name].type === "number")
+      .map((name) => [fields[name], `opt.${name}`])];
+    for (const [input, label] of numbers) input.setCustomValidity(outOfRange(input, t(label)));
+    if (!form.checkValidity()) {
       form.querySelector("details").open = true;
       form.reportValidity();
       return;
