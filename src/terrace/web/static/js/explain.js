@@ -4,7 +4,7 @@
 // from the server, in the page's language.
 
 import { api } from "./api.js";
-import { getLanguage } from "./i18n.js";
+import { getLanguage, spoken } from "./i18n.js";
 import { app, say } from "./state.js";
 
 const SHOWN_MS = 3800;
@@ -25,7 +25,7 @@ export function showWhy(text, anchor) {
   // (a refusal's English starts in lower case, to follow other words; shown alone it starts a sentence)
   const sentence = text.charAt(0).toUpperCase() + text.slice(1);
   node.textContent = sentence;
-  say(sentence);
+  say(spoken(sentence));  // (cards by name: "9 of clubs", not "9♣")
   node.hidden = false;
   const margin = 6;
   const rect = anchor ? anchor.getBoundingClientRect() : { left: 0, right: innerWidth, top: innerHeight / 2, bottom: innerHeight / 2 };

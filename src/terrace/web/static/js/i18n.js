@@ -663,6 +663,19 @@ export function cardName(code) {
   return language === "de" ? `${suit} ${rank}` : `${rank} of ${suit}`;
 }
 
+// A text with cards written as labels (the server's refusals: "the 7♠
+// cannot go on the 9♣", German "D♥") as a screen reader should hear it,
+// each card by its name ("the 7 of spades cannot go on the 9 of clubs",
+// "Herz Dame"): a label is the rank as cardLabel writes it and a suit symbol.
+export function spoken(text) {
+  const codes = Object.fromEntries(Object.entries(RANK_LABEL[language]).map(([code, label]) => [label, code]));
+  const suits = Object.fromEntries(Object.entries(SUIT_SYMBOL).map(([code, symbol]) => [symbol, code]));
+  return String(text).replace(/(?<![\p{L}\p{N}])(10|[2-9]|\p{Lu})([♠♥♦♣])/gu, (label, rank, suit) => {
+    const code = /^[2-9]$/.test(rank) ? rank : codes[rank];
+    return code ? cardName(code + suits[suit]) : label;
+  });
+}
+
 export function placeName(pile) {
   if (pile === "reserve" || pile === "waste" || pile === "stock") return t(`place.${pile}`);
   return t(`place.${pile[0]}`, { i: pile.slice(1) });

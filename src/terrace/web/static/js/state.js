@@ -1,6 +1,8 @@
 // What the page's modules share: the state of the page and the toast.
 // main.js changes the state; the dialogs in panels.js only read it.
 
+import { spoken } from "./i18n.js";
+
 // A stored setting, if it is one of `allowed`; else (nothing stored, a value
 // from an older page or garbage, no storage at all) the first of them, the
 // default.
@@ -55,15 +57,15 @@ export function say(text) {
 
 // A message for a few seconds at the bottom of the window. The toast itself
 // is only seen (aria-hidden): a screen reader hears the message from #alert,
-// a live region that is always there, unless `quiet` says that a live
-// region says it already (a hint is in the prompt), so that it is not heard
-// twice. Once the toast hides, #alert is emptied too: a screen reader
+// a live region that is always there (with cards by name, not "9♣"),
+// unless `quiet` says that a live region says it already (a hint is in the
+// prompt), so that it is not heard twice. Once the toast hides, #alert is emptied too: a screen reader
 // going through the page later finds no stale message there.
 export function toast(message, kind = "error", { quiet = false } = {}) {
   const node = document.querySelector("#toast");
   node.textContent = message;
   node.className = `toast show ${kind}`;
-  document.querySelector("#alert").textContent = quiet ? "" : message;
+  document.querySelector("#alert").textContent = quiet ? "" : spoken(message);
   clearTimeout(toast.timer);
   toast.timer = setTimeout(hideToast, kind === "error" ? 4500 : 3500);
 }
