@@ -245,6 +245,28 @@ def test_usage_errors_are_status_2_and_refusals_status_1(world: Path) -> None:
     assert moved.exit_code == 1 and moved.stderr.startswith("move 1 is illegal: 'c111")
 
 
+@pytest.mark.parametrize("args", [
+    ["play", "--no-browser", "--port", "0"], ["stats"], ["export", "--all"], ["import", "{w}/record.json"],
+], ids=lambda args: args[0])
+def test_an_empty_database_name_names_no_file(args: list[str], world: Path) -> None:
+    """Not "`.` is a folder": the empty name was taken as the current folder."""
+    before = snapshot(world)
+    result = invoke([*args, "--db", ""], world)
+    assert result.exit_code == 2 and "an empty name names no file" in result.stderr, result.stderr
+    assert snapshot(world) == before
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("args", [["stats"], ["import", "{w}/record.json"]], ids=lambda args: args[0])
+def test_a_file_whose_size_reads_as_zero_is_read_all_the_same(args: list[str], world: Path) -> None:
+    """/proc/self/status holds text though its size reads as 0: it is no
+    database (not "there is no games database" there)."""
+    result = invoke([*args, "--db", "/proc/self/status"], world)
+    assert result.exit_code == 1, result.output
+    assert result.stderr == ("Error: status is not a Terrace database (not an SQLite file); "
+                             "it was left untouched\n")
+
+
 def test_messages_quote_at_most_200_characters_of_the_input(world: Path) -> None:
     for args in (["deal", "-n", "1", "--variant", HUGE], ["deal", "-n", DIGITS], ["survey", "--deals", LONG],
                  ["export", "--game", LONG], ["play", "--no-browser", "--host", LONG]):

@@ -450,6 +450,7 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("negative hints", _record(saved={"hints": -1}), "saved.hints"),
     ("bad time", _record(saved={"created_at": "monday"}), "saved.created_at"),
     ("bad id", _record(saved={"id": "../etc"}), "saved.id"),
+    ("empty id", _record(saved={"id": ""}), "saved.id must be 1 to 64 letters"),
     ("illegal redo", _bad_redo(), "its moves do not replay: rf"),
     ("one bad among good", [_record(), _record("wood-lost", result="won")], "record 2: the record says"),
     ("finish time far ahead", _record(saved={"finished_at": 1e15}), "saved.finished_at must be a time"),

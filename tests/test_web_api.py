@@ -729,3 +729,25 @@ def test_a_refusal_spells_json_values_as_json(client: Any) -> None:
     """{"decks": true} was refused with "... not True", Python's spelling."""
     answer = client.post("/api/games", json={"variant": "terrace", "options": {"decks": True}})
     assert answer.status_code == 400 and answer.json()["error"].endswith("not true")
+
+
+def _compact(data: Any) -> bytes:
+    """JSON as the app writes it (Starlette's JSONResponse): no spaces, UTF-8."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_guards_refusals_are_written_as_the_apps_json(client: TestClient, language: str) -> None:
+    """The guard's 413, 421 and 403 came with spaces after the separators
+    (and German letters escaped), unlike every other reply."""
+    lang = {"accept-language": language}
+    app_refusal = client.get("/api/games/nosuchgame", headers=lang)
+    assert app_refusal.status_code == 404 and app_refusal.content == _compact(app_refusal.json())
+    too_large = client.post("/api/games", content=b" " * (MAX_BODY + 1),
+                            headers={**lang, "content-type": "application/json"})
+    wrong_host = client.get("/api/stats", headers={**lang, "host": "evil.example"})
+    cross_site = client.post("/api/games", json={}, headers={**lang, "origin": "http://evil.example"})
+    for response, status in ((too_large, 413), (wrong_host, 421), (cross_site, 403)):
+        assert response.status_code == status
+        assert response.content == _compact(response.json()), response.content
+        assert set(response.json()) == set(app_refusal.json())

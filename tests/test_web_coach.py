@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -349,3 +350,38 @@ def test_analysis_names_the_move_that_killed_the_terrace(client: TestClient, sto
     assert (report["terrace_dead"], report["terrace_dead_move"]) == (len(moves), str(fatal))
     assert set(report["terrace_dead_piles"]) == {"source", "target"}
     assert report["high"] <= len(moves)
+
+
+CHOICE_GAME = "coach-seed-0"
+"""A game id whose fair seed picks another base card of Terrace deal 6 than
+seed 0 does (c1 and c2 win about as often; c3 never wins)."""
+
+
+def test_the_coachs_fair_move_is_the_hint_the_game_gave_there(tmp_path: Path) -> None:
+    """The coach's "the fair player would have played X" at the losing move
+    is the fair hint the game showed at that position: the same fair player
+    with the game's seed (the coach used seed 0, and named c2 where the hint
+    had named c1). Both decide within their node budgets, long before the
+    seconds run out, so the answer does not depend on the machine."""
+    from terrace.deal import Deal
+    from terrace.storage import open_store
+    from terrace.storage.base import new_game as stored_game
+
+    rules = Rules()
+    game = stored_game("terrace", rules, Deal.from_number(6, rules))
+    game.id = CHOICE_GAME
+    store = open_store(tmp_path / "games.sqlite")
+    store.add_games([game])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(store, hint_seconds=120, coach=CoachBudgets(analysis=120),
+                         pool=SolverPool(workers=1))
+    with TestClient(app, base_url=LOCAL) as client:
+        hint = client.post(f"/api/games/{CHOICE_GAME}/hint", json={}).json()
+        assert hint["kind"] == "sampled" and hint["move"] is not None
+        played = play(client, {"id": CHOICE_GAME}, "c3")  # the card that never wins
+        assert client.post(f"/api/games/{CHOICE_GAME}/give-up", json={}).status_code == 200, played
+        report = client.post(f"/api/games/{CHOICE_GAME}/coach", json={}).json()
+    store.close()
+    assert (report["outcome"], report["step"], report["move"]) == ("lost-at", 1, "c3")
+    assert report["fair"]["move"] == hint["move"] == "c1"

@@ -104,12 +104,16 @@ class WholeNumber(click.ParamType[int]):
 
 
 class FilePath(click.Path[str]):
-    """A file or folder name (see :class:`click.Path`); a name holding the
-    NUL character, which no file can have, is refused.
+    """A file or folder name (see :class:`click.Path`); an empty name (which
+    would be taken as the current folder) and a name holding the NUL
+    character, which no file can have, are refused.
 
     >>> FilePath(dir_okay=False).convert("a" + chr(0), None, None)
     Traceback (most recent call last):
     click.exceptions.BadParameter: a file name cannot hold the NUL character
+    >>> FilePath(dir_okay=False).convert("", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: an empty name names no file
     """
 
     def __init__(self, *, file_okay: bool = True, dir_okay: bool = True, allow_dash: bool = False) -> None:
@@ -117,6 +121,8 @@ class FilePath(click.Path[str]):
 
     def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
                 ctx: click.Context | None) -> str:
+        if not os.fspath(value):
+            self.fail(f"an empty name names no {'file' if self.file_okay else 'folder'}", param, ctx)
         if "\x00" in os.fspath(value):
             self.fail("a file name cannot hold the NUL character", param, ctx)
         return super().convert(value, param, ctx)

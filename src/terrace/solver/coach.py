@@ -243,8 +243,10 @@ def find_loss(
     """Where the game played from ``start`` with ``moves`` was lost (see the
     module docstring), within ``seconds`` in all. ``probe_nodes`` caps each
     probe's search in positions (for answers that do not depend on the
-    machine); ``fair`` None skips the fair player. An illegal move is
-    refused before any search."""
+    machine); ``fair`` None skips the fair player, ``seed`` is its seed
+    (the one the game's fair hints use, so that its move is the hint the
+    player was shown there). An illegal move is refused before any
+    search."""
     check_budget(seconds)
     began = time.perf_counter()
     deadline = began + seconds
@@ -285,10 +287,11 @@ def find_loss(
     return analysis
 
 
-def coach_report(start: Board, moves: Sequence[Move], seconds: float, cancel: Cancel | None = None
-                 ) -> dict[str, Any]:
-    """:func:`find_loss` as JSON values (a job for the web game's solver pool)."""
-    return find_loss(start, moves, seconds=seconds, cancel=cancel).to_dict()
+def coach_report(start: Board, moves: Sequence[Move], seconds: float, seed: int = 0,
+                 cancel: Cancel | None = None) -> dict[str, Any]:
+    """:func:`find_loss` as JSON values (a job for the web game's solver
+    pool); ``seed`` is the fair player's, the one the game's hints use."""
+    return find_loss(start, moves, seconds=seconds, seed=seed, cancel=cancel).to_dict()
 
 
 def _ask_fair(analysis: Analysis, start: Board, game: _Bisection, settings: FairSettings, seed: int,

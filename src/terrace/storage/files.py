@@ -105,7 +105,7 @@ def inspect_file(path: Path) -> Header | None:
         raise DatabaseFileError(f"{name} is a folder, not a database file")
     if not stat.S_ISREG(info.st_mode):
         raise DatabaseFileError(f"{name} is not a regular file")
-    if info.st_size == 0:
+    if info.st_size == 0 and not _reads_any(path):  # (a file of /proc says 0 and holds text)
         _no_orphan_log(path)
         return None
     try:
@@ -137,6 +137,17 @@ def inspect_file(path: Path) -> Header | None:
     if application_id not in (0, APPLICATION_ID):
         raise foreign(name)
     return Header(int.from_bytes(header[60:64], "big", signed=True), application_id, has_wal)
+
+
+def _reads_any(path: Path) -> bool:
+    """True when the file at ``path``, whose size reads as 0, yields a byte
+    all the same (a kernel file such as ``/proc/self/status``); an
+    unreadable one counts as empty, as its size says."""
+    try:
+        with path.open("rb") as file:
+            return bool(file.read(1))
+    except OSError:
+        return False
 
 
 def is_sqlite_header(header: bytes) -> bool:

@@ -45,7 +45,8 @@ class ImportRefusedError(StoreError):
 
 
 def export_record(game: StoredGame) -> dict[str, Any]:
-    """The game as a record, with its ``saved`` details."""
+    """The game as a record, with its ``saved`` details (no ``id`` for a
+    game not stored yet)."""
     data = game.record().to_dict()
     data["saved"] = {
         "id": game.id,
@@ -64,6 +65,8 @@ def export_record(game: StoredGame) -> dict[str, Any]:
         "won_active_ms": game.won_active_ms,
         "given_up_at": game.given_up_at,
     }
+    if not game.id:  # (a game not stored yet has none: the import gives one)
+        del data["saved"]["id"]
     return data
 
 
@@ -127,8 +130,8 @@ def game_from_record(data: Any) -> StoredGame:
     if not isinstance(saved, dict):
         raise StoreError("'saved' must be a JSON object")
     now = time.time()
-    game_id = saved.get("id", "")
-    if not isinstance(game_id, str):
+    game_id = saved.get("id", "")  # (no id at all: the import gives one)
+    if not isinstance(game_id, str) or ("id" in saved and not game_id):
         raise StoreError("saved.id must be 1 to 64 letters, digits, '-' or '_'")
     redo = saved.get("redo", [])
     if not isinstance(redo, list) or not all(isinstance(m, str) for m in redo):

@@ -68,7 +68,9 @@ class CoachEndpoints:
         start = Board(game.rules, game.deal)
         moves = [Move.parse(text) for text in game.moves]
         seconds = self.budgets.analysis
-        report = await self.web.in_solver(request, coach_report, start, moves, seconds, budget=seconds)
+        # the hints' seed: the fair player's move at the loss is the hint shown there
+        report = await self.web.in_solver(request, coach_report, start, moves, seconds, fair_seed(game.id),
+                                          budget=seconds)
         _describe(report, start, moves)
         reopenable = (game.given_up_at is None and game.won_at is None  # (a win is final)
                       and board.status is Status.LOST and board.can_undo)

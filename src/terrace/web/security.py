@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import json
 import re
 from collections.abc import Iterable, Sequence
 from urllib.parse import parse_qsl, quote, urlencode
 
 from starlette.requests import cookie_parser
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from terrace.refusals import Reason
@@ -290,7 +290,7 @@ def _equal(given: str, token: str) -> bool:
 async def _answer(
     send: Send, status: int, body_data: dict[str, str], extra: Sequence[tuple[bytes, bytes]] = ()
 ) -> None:
-    body = json.dumps(body_data).encode()
+    body = JSONResponse(body_data).body  # (the app's own JSON: compact, UTF-8)
     await send(
         {
             "type": "http.response.start",
