@@ -528,6 +528,73 @@ def test_in_suit_win() -> None:
     assert board.status is Status.WON
 
 
+# -- the web version's worked examples (four candidates; they pin rules the tests above state) ----
+
+
+def test_web_example_two_full_foundations_on_sevens_of_either_colour() -> None:
+    """With 7s as the base, a foundation runs 7 8 9 10 J Q K A 2 3 4 5 6 in
+    alternating colours, turning the corner after the king; one neighbour
+    starts red, the other black, and each card finds the one that wants it."""
+    red_start = "8S 9D TC JH QS KD AC 2H 3S 4D 5C 6H"
+    black_start = "8H 9S TD JC QH KS AD 2C 3H 4S 5D 6C"
+    order = [card for pair in zip(red_start.split(), black_start.split(), strict=True) for card in pair]
+    board = craft(TERRACE, "7", foundations=["7H", "7C"], tableau=QUIET, waste=" ".join(reversed(order)))
+    for _ in order:
+        play(board, "wf")
+    assert board.foundations[0] == cards("7H " + red_start)
+    assert board.foundations[1] == cards("7C " + black_start)
+    assert [RANKS[f[-1] >> 2] for f in board.foundations[:2]] == ["6", "6"]
+    assert board.foundations[2:] == [[]] * 6
+
+
+def test_web_example_the_first_card_of_a_foundation_may_be_either_colour() -> None:
+    """An empty foundation asks only for the base rank: a second red 7 starts
+    one beside a red 7, and in suit a 7 of any suit does."""
+    board = craft(TERRACE, "7", foundations=["7D"], tableau=QUIET, waste="7H")
+    play(board, "wf")
+    assert board.foundations[:2] == [cards("7D"), cards("7H")]
+    suit = get_rules("generals-patience")
+    board = craft(suit, "7", foundations=["7D"], tableau=QUIET, waste="7S")
+    play(board, "wf")
+    assert board.foundations[:2] == [cards("7D"), cards("7S")]
+
+
+@pytest.mark.parametrize(("lower", "upper"), [
+    ("7H", "6S"), ("7D", "6C"),  # a black 6 packs onto a red 7
+    ("AD", "KS"), ("AH", "KC"),  # a black king packs onto a red ace, round the corner
+    ("9H", "8S"), ("9H", "8C"),  # a red 9 takes either black 8
+    ("AS", "KH"), ("AS", "KD"),  # a black ace takes either red king
+])
+def test_web_example_tableau_packing(lower: str, upper: str) -> None:
+    board = craft(TERRACE, "5", foundations=["5S"], tableau=[lower, upper, *QUIET[2:]])
+    play(board, "t2t1")
+    assert board.tableau[0] == cards(f"{lower} {upper}")
+
+
+def test_web_example_an_ace_refuses_a_king_of_its_own_colour() -> None:
+    board = craft(TERRACE, "5", foundations=["5S"], tableau=["AH", "KD", *QUIET[2:]])
+    refused(board, "t2t1", "the K♦ cannot go on the A♥ in pile 1: piles build down in alternating colours, "
+                           "so it takes only a black K")
+
+
+def test_four_candidates_deal_eleven_one_nine_eighty_three() -> None:
+    """The four-card reading: the candidates lie in piles 1 to 4, nothing
+    moves until one is taken, its gap is filled from the stock first and the
+    last five piles after it; then 11 terrace, 1 foundation, 9 tableau and
+    83 stock cards."""
+    rules = TERRACE.replace(candidates=4)
+    board = Board.from_deal_text(deal_text(rules, RESERVE + " 7S JH 6D 9C  2H 3H 4H 5H 6H 7H"), rules)
+    assert board.candidates() == cards("7S JH 6D 9C")
+    assert [len(p) for p in board.tableau] == [1, 1, 1, 1, 0, 0, 0, 0, 0]
+    refused(board, "s", "choose a base card first (c1 to c4)")
+    play(board, "c2")
+    assert board.foundations[0] == cards("JH")
+    assert board.tableau == [[c] for c in cards("7S 2H 6D 9C 3H 4H 5H 6H 7H")]
+    counters = board.counters()
+    assert (counters["reserve"], counters["foundation_cards"], counters["tableau"], counters["stock"]) == (
+        11, 1, 9, 83)
+
+
 # -- push, pop, redo, copy -----------------------------------------------------------------------
 
 

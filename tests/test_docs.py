@@ -19,7 +19,8 @@ import terrace.web.i18n  # noqa: F401  (adds the web layer's refusal codes)
 from terrace.cli import all_commands, main
 from terrace.errors import TerraceError
 from terrace.refusals import LANGUAGES, Param, Reason, Refusal, catalogues
-from terrace.rules import RULE_OPTIONS, OptionKind
+from terrace.rules import RULE_OPTIONS, OptionKind, Rules
+from terrace.variants import VARIANTS
 from terrace.web.app import create_app
 from web_support import app_client
 
@@ -201,3 +202,37 @@ def test_readme_command_line_examples_run() -> None:
         assert result.exit_code == 0, (line, result.output)
         if "--json" in words:
             assert '"legal": true' in result.output, line
+
+
+# -- the presets table ----------------------------------------------------------------
+
+
+def _preset_row(rules: Rules) -> list[str]:
+    """A row of the presets table of docs/rules.md as the rules say it should read."""
+    base = f"pick 1 of {rules.candidates}" if rules.picks_base else "turned"
+    build = "in suit" if rules.in_suit else "alternate"
+    if rules.decks != 2:
+        build += f" ({rules.foundation_count})"
+    other = ["foundation return"] if rules.foundation_return else []
+    if rules.redeals:
+        other.append(f"{rules.redeals} redeals")
+    return [str(rules.decks), str(rules.reserve), str(rules.piles), base, build, rules.spaces.value,
+            ", ".join(other)]
+
+
+def test_rules_md_presets_table_matches_the_variants() -> None:
+    """Each preset's row in docs/rules.md states the options its record in
+    terrace.variants plays, and names its other names."""
+    text = (DOCS / "rules.md").read_text(encoding="utf-8")
+    table = text.split("## The presets", 1)[1].split("Which reading each preset follows", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    found = {}
+    for line in rows:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        names = re.findall(r"`([^`]+)`", cells[0])
+        found[names[0]] = (names[1:], cells[1:])
+    assert list(found) == [v.name for v in VARIANTS]
+    for variant in VARIANTS:
+        aliases, cells = found[variant.name]
+        assert aliases == list(variant.alias_names), variant.name
+        assert cells == _preset_row(variant.rules), variant.name
