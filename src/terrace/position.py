@@ -181,6 +181,19 @@ class BaseBoard:
             ]
         )
 
+    def position_key(self) -> tuple[object, ...]:
+        """What :meth:`position` says, as tuples, which are far cheaper to
+        build (a position string of 8 decks takes 0.15 ms): for boards of
+        the same rules, equal exactly when their positions are.
+
+        >>> from terrace.board import Board
+        >>> Board.from_number(3).position_key() == Board.from_number(3).position_key()
+        True
+        """
+        return (None if self.choosing else self.base_rank, tuple(self.reserve),
+                tuple(map(tuple, self.foundations)), tuple(map(tuple, self.tableau)),
+                tuple(self.waste), tuple(self.stock), self.redeals_used)
+
     @classmethod
     def from_position(cls, text: str, rules: Rules | None = None) -> Self:
         """The board a :meth:`position` string describes, fully checked."""

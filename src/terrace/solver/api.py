@@ -504,24 +504,9 @@ def solve(
     best: Move | None = None
     for task, verdict in zip(tasks, verdicts, strict=True):
         if verdict == WON:
-            line = task.line
-            if reason == "cancelled":  # (the search was stopped: the line is given as found)
-                short_line = False
-            if short_line and max_nodes is None:
-                line = shorten(task.board, line, seconds=min(SHORTEN_SECONDS, max_seconds / 4))
-            elif short_line:  # bounded in tries; max_seconds (and the share past it) only as a safety net
-                until = deadline + min(SHORTEN_SECONDS, max_seconds / 4)
-                line = shorten(task.board, line, seconds=max(until - time.perf_counter(), 0.0),
-                               max_tries=SHORTEN_TRIES)
-            tidy_until = time.perf_counter() + min(TIDY_SECONDS, max_seconds / 4)
-            if max_nodes is None:
-                line = _tidy(task.board, line, tidy_until - time.perf_counter())
-            else:
-                line = _tidy(task.board, line, math.inf, max_tries=TIDY_TRIES)
-                tidy_until = max(tidy_until, deadline + min(SHORTEN_SECONDS, max_seconds / 4))
-            if short_line:  # the pairs tidying drops can leave a move and its reverse side by side
-                line = without_returns(task.board, line, until=tidy_until)
-            moves = ([task.choice] if task.choice else []) + line
+            shorter = short_line and reason != "cancelled"  # (a cancelled search answers at once)
+            moves = ([task.choice] if task.choice else []) + _finished_line(
+                task, max_seconds, max_nodes, deadline, shorter)
             break
     if overall != WON:
         ranked = sorted(tasks, key=lambda t: t.search.best_found, reverse=True)
@@ -543,6 +528,30 @@ def solve(
         reason="" if overall != UNKNOWN else (reason or "time"),
         best_move=best,
     )
+
+
+def _finished_line(task: _Task, max_seconds: float, max_nodes: int | None, deadline: float,
+                   shorter: bool) -> list[Move]:
+    """``task``'s winning line as :func:`solve` returns it: shortened and
+    with no position twice when ``shorter``, and tidied. With ``max_nodes``
+    the shortening and tidying are bounded in tries, and the solve's
+    ``deadline`` plus the share a time budget gets is only a safety net."""
+    line = task.line
+    share = min(SHORTEN_SECONDS, max_seconds / 4)
+    if shorter and max_nodes is None:
+        line = shorten(task.board, line, seconds=share)
+    elif shorter:
+        line = shorten(task.board, line, seconds=max(deadline + share - time.perf_counter(), 0.0),
+                       max_tries=SHORTEN_TRIES)
+    tidy_until = time.perf_counter() + min(TIDY_SECONDS, max_seconds / 4)
+    if max_nodes is None:
+        line = _tidy(task.board, line, tidy_until - time.perf_counter())
+    else:
+        line = _tidy(task.board, line, math.inf, max_tries=TIDY_TRIES)
+        tidy_until = max(tidy_until, deadline + share)
+    if shorter:  # the pairs tidying drops can leave a move and its reverse side by side
+        line = without_returns(task.board, line, until=tidy_until)
+    return line
 
 
 def _twin_verdict(task: _Task, verdict: str, child: Board) -> str:

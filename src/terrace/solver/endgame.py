@@ -34,7 +34,7 @@ from terrace.moves import Move
 from terrace.solver.movegen import MoveGen
 from terrace.solver.options import Options
 from terrace.solver.prune import reserve_dead
-from terrace.solver.search import engine_move, slot_keys
+from terrace.solver.search import replay_line, slot_keys
 from terrace.solver.state import DRAW, DST_FOUNDATION, SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
 
 RESERVE_WEIGHT = 30
@@ -184,17 +184,13 @@ class _Tree:
 def _engine_line(board: Board, line: list[int]) -> list[Move] | None:
     """The engine's moves for the search's ``line`` from ``board``, or None
     unless the engine plays them to a win (which would be a bug)."""
-    copy = board.copy(stack=False)
-    keys = slot_keys(board.rules.in_suit)
-    out: list[Move] = []
     try:
-        for m in line:
-            move = engine_move(copy, m, keys)
-            copy.push(move)
-            out.append(move)
+        replayed = replay_line(board, line)
     except (TerraceError, ValueError):  # pragma: no cover - a bug; the line is then kept
         return None
-    return out if copy.is_won() else None
+    assert replayed is not None  # (no deadline)
+    moves, end = replayed
+    return moves if end.is_won() else None
 
 
 def endgame_start(board: Board, line: list[Move], until: float = math.inf) -> tuple[int, Board] | None:
@@ -334,14 +330,14 @@ def without_returns(board: Board, line: list[Move], *, until: float = math.inf) 
     :func:`time.perf_counter` passes ``until``, the rest of ``line`` is kept
     as it is."""
     copy = board.copy(stack=False)
-    at = {_exact(copy): 0}
-    passed = [_exact(copy)]  # the position after each move of ``out``, the start first
+    at = {copy.position_key(): 0}
+    passed = [copy.position_key()]  # the position after each move of ``out``, the start first
     out: list[Move] = []
     for index, move in enumerate(line):
         if index % CHECK_EVERY == 0 and time.perf_counter() > until:
             return out + line[index:]  # (``out`` ends where ``line[:index]`` does)
         copy.push(move)
-        here = _exact(copy)
+        here = copy.position_key()
         back = at.get(here)
         if back is None:
             out.append(move)
@@ -353,15 +349,6 @@ def without_returns(board: Board, line: list[Move], *, until: float = math.inf) 
         del passed[back + 1:]
         del out[back:]
     return out
-
-
-def _exact(board: Board) -> tuple[object, ...]:
-    """What tells ``board``'s position from the others of one game: within a
-    pass (:func:`~terrace.solver.history.pass_stage`) the stock stays as it
-    is and the waste and the terrace only lose their top cards, so their
-    sizes tell them apart."""
-    return (board.base_rank, board.redeals_used, len(board.stock), len(board.waste), len(board.reserve),
-            tuple(map(tuple, board.tableau)), tuple(map(tuple, board.foundations)))
 
 
 class _Target:

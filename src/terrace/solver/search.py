@@ -37,7 +37,8 @@ except ImportError:  # pragma: no cover - depends on the build
 
 __all__ = [
     "DRAW", "DST_FOUNDATION", "SRC_RESERVE", "SRC_RETURN", "SRC_WASTE",
-    "HuntState", "Options", "Search", "core_available", "core_profiled", "engine_move", "slot_keys",
+    "HuntState", "Options", "Search", "core_available", "core_profiled", "engine_move", "replay_line",
+    "slot_keys",
 ]
 
 SLICE = 2048
@@ -296,16 +297,7 @@ class Search:
     def replay_until(self, board: Board, line: list[int], until: float) -> tuple[list[Move], Board] | None:
         """:meth:`replay`, or None when :func:`time.perf_counter` passes
         ``until`` first."""
-        copy = board.copy(stack=False)
-        out: list[Move] = []
-        keys = slot_keys(self.rules.in_suit)
-        for done, m in enumerate(line):
-            if done % REPLAY_CHECK == 0 and time.perf_counter() > until:
-                return None
-            move = engine_move(copy, m, keys)
-            copy.push(move)
-            out.append(move)
-        return out, copy
+        return replay_line(board, line, until)
 
     # ------------------------------------------------------------------
 
@@ -396,6 +388,23 @@ def _core_arguments(board: Board, opt: Options) -> tuple[Any, ...]:
 _PLAIN_MOVES: dict[int, Move] = {}
 """Engine moves of internal moves that do not depend on the position (all
 but foundation returns), made once (moves are immutable values)."""
+
+
+def replay_line(board: Board, line: list[int], until: float = math.inf) -> tuple[list[Move], Board] | None:
+    """The engine moves of the internal moves ``line`` from ``board`` (left
+    as it is) and the board they reach, or None when
+    :func:`time.perf_counter` passes ``until`` first; raises the engine's
+    error if a move is illegal."""
+    copy = board.copy(stack=False)
+    out: list[Move] = []
+    keys = slot_keys(board.rules.in_suit)
+    for done, m in enumerate(line):
+        if done % REPLAY_CHECK == 0 and time.perf_counter() > until:
+            return None
+        move = engine_move(copy, m, keys)
+        copy.push(move)
+        out.append(move)
+    return out, copy
 
 
 def engine_move(board: Board, m: int, keys: tuple[int, ...]) -> Move:
