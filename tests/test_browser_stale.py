@@ -105,6 +105,30 @@ def test_a_triple_click_plays_once_and_quietly(api: Api, open_game: Any) -> None
     assert page.locator("#toast.show.error").count() == 0  # (and no refused request: see open_game)
 
 
+def test_the_third_click_of_a_run_plays_nothing_even_after_the_answer(api: Api, open_game: Any) -> None:
+    # The race a loaded machine showed: the first move's answer came back
+    # between the second and the third click, and the third click played
+    # the card the move uncovered (t1t9). A fourth click is a double click
+    # again.
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    box = top(page, "t1").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    for count in (1, 2):
+        page.mouse.down(click_count=count)
+        page.mouse.up(click_count=count)
+    moves_seen(page, 2)
+    page.mouse.down(click_count=3)
+    page.mouse.up(click_count=3)
+    page.wait_for_timeout(500)
+    assert stored(api, game)["moves"] == ["c1", "t1t8"]
+    assert page.locator("[data-pile].selected, .card.selected").count() == 0
+    page.mouse.down(click_count=4)
+    page.mouse.up(click_count=4)
+    moves_seen(page, 3)
+    assert stored(api, game)["moves"] == ["c1", "t1t8", "t1t9"]
+
+
 def test_a_board_drawn_again_during_a_drag_cancels_the_drop(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)

@@ -559,7 +559,12 @@ function activate(pileName, detail) {
     if (detail <= 1) { deselect({ said: false }); autoMove(pileName); }
     return;
   }
+  // A double click plays its card (detail 2). A quick third click is not a
+  // new choice but the tail of the same gesture: it would play whatever
+  // card the first move uncovered, as soon as its answer came back. So odd
+  // clicks of a run do nothing, and the next even one is a double click again.
   if (detail >= 2) {
+    if (detail % 2 === 1) return;
     deselect({ said: false });
     autoMove(pileName);
   } else if (app.selected === pileName) {
