@@ -101,10 +101,16 @@ def test_skipping_detours_keeps_time_for_its_last_replay() -> None:
     assert len(raw) > 40_000
     replay = _replay_seconds(EMPRESS_WANDERING, raw)
     for share in (1.5, 3.0):
+        # The deadline is on the wall clock, what it cost is counted in this
+        # process's CPU time: on a loaded machine (CI) the wall clock also
+        # counts other processes' turns, and the work done before the
+        # deadline can only be less. The defect cost 2.4 to 3.4 replays of
+        # CPU time too many.
+        cpu = time.process_time()
         began = time.perf_counter()
         short = endgame.skip_detours(EMPRESS_WANDERING, raw, until=began + share * replay)
-        took = time.perf_counter() - began
-        assert took < (share + 1) * replay + 0.03, (share, took / replay)
+        took = time.process_time() - cpu
+        assert took < (share + 1) * replay + 0.05, (share, took / replay)
         assert replays_to_win(EMPRESS_WANDERING, short)
 
 
