@@ -269,6 +269,22 @@ def test_ten_megabytes_of_text_are_refused_without_reading_them(
     assert world(client, sqlite_store, game_id) == before
 
 
+@pytest.mark.parametrize("path", ["/", "/favicon.ico", "/favicon.svg", "/static/js/main.js"])
+def test_the_pages_files_are_sent_whole_whatever_range_is_asked(client: TestClient, path: str) -> None:
+    """Before, Starlette's range support answered a Range it could not read
+    with a plain-text 400 and one past the end with an empty 416 (no JSON,
+    no code); the files are small, and now always sent whole."""
+    whole = client.get(path)
+    assert whole.status_code == 200 and "accept-ranges" not in whole.headers
+    for asked in ("bytes=0-10", "bytes=-5", "bytes=10-0", "bytes=99999999-", "items=0-1", "bytes=x-y",
+                  "bytes=" + ",".join(["0-"] * 50)):
+        for extra in ({}, {"if-range": whole.headers["etag"]}):
+            response = client.get(path, headers={"range": asked, **extra})
+            assert response.status_code == 200, (asked, response.status_code, response.text[:80])
+            assert response.content == whole.content, asked
+            assert "content-range" not in response.headers and "accept-ranges" not in response.headers
+
+
 # ---------------------------------------------------------------- queries
 
 GETS = ["/api/games", "/api/rules", "GAME/position", "GAME/check", "GAME/why", "GAME/rules", "GAME",
