@@ -255,6 +255,21 @@ def test_no_body_breaks_a_post_and_a_refused_one_changes_nothing(
         assert response.json()["code"] == "body-not-json-type", context
 
 
+def test_a_value_nested_as_deep_as_json_goes_is_refused_clearly(
+    client: TestClient, sqlite_store: SqliteStore, game_id: str
+) -> None:
+    """Every depth up to where JSON itself gives up (body-not-json). Before,
+    a rule option nested about 960 deep (2 KB of brackets) answered 500:
+    the refusal quoted the value with repr(), which ran out of stack."""
+    before = world(client, sqlite_store, game_id)
+    for depth in range(900, 1001):
+        for opener, closer in ("[", "]"), ('{"a":', "}"):
+            body = '{"options": {"decks": ' + opener * depth + "1" + closer * depth + "}}"
+            response = client.post("/api/games", content=body.encode(), headers=JSON_TYPE)
+            assert_clear_refusal(response, (depth, opener))
+    assert world(client, sqlite_store, game_id) == before
+
+
 def test_ten_megabytes_of_text_are_refused_without_reading_them(
     client: TestClient, sqlite_store: SqliteStore, game_id: str
 ) -> None:
