@@ -240,14 +240,17 @@ def _body(value: Any) -> bytes:
         "application/json; charset=utf-8", "Application/JSON", "text/plain", "application/jsonx",
         "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "", "json"]),
     query=st.sampled_from([{}] * 6 + [{"move": "s"}, {"after": "0"}, {"ms": "5"}, {"mode": "safe"}]),
+    language=st.sampled_from([b"en", b"de", b"de-DE,de;q=0.9", b"de;q=nan", b"*;q=1e999", "de;q=٣".encode(),
+                              b"\xff" * 300, b""]),
 )
 def test_no_body_breaks_a_post_and_a_refused_one_changes_nothing(
     client: TestClient, sqlite_store: SqliteStore, game_id: str, target: str, body: bytes,
-    content_type: str, query: dict[str, str],
+    content_type: str, query: dict[str, str], language: bytes,
 ) -> None:
     path = target.replace("GAME", f"/api/games/{game_id}")
     before = world(client, sqlite_store, game_id)
-    response = client.post(path, content=body, params=query, headers={"content-type": content_type})
+    response = client.post(path, content=body, params=query,
+                           headers={"content-type": content_type.encode(), "accept-language": language})
     context = (path, body[:80], content_type, query)
     if not answered_well(response, context):
         assert world(client, sqlite_store, game_id) == before, context
