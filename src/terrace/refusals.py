@@ -27,6 +27,7 @@ so they could move into a gettext catalogue unchanged if more languages come.
 
 from __future__ import annotations
 
+import reprlib
 import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -575,19 +576,33 @@ def clip(text: str) -> str:
     return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 1] + "…"
 
 
+_SHALLOW = reprlib.Repr()
+"""A ``repr`` that shows a few levels of a nested value and ``...`` below."""
+
+
 def quote(value: object) -> str:
     """``repr(value)``, shortened like :func:`clip`; ``true``, ``false``
     and ``null`` as JSON spells them (the API's bodies are JSON, and the
-    page's player never wrote Python's ``True``).
+    page's player never wrote Python's ``True``). A value nested deeper
+    than ``repr`` can go (a JSON body of a few KB can be) shows its first
+    levels.
 
     >>> quote(1.5), quote("2"), quote(True), quote(None)
     ('1.5', "'2'", 'true', 'null')
+    >>> deep: list[object] = []
+    >>> for _ in range(5000):
+    ...     deep = [deep]
+    >>> quote(deep)
+    '[[[[[[[...]]]]]]]'
     """
     if isinstance(value, bool) or value is None:
         return {True: "true", False: "false", None: "null"}[value]
     if isinstance(value, int):
         return number_text(value)
-    return clip(repr(value))
+    try:
+        return clip(repr(value))
+    except RecursionError:
+        return clip(_SHALLOW.repr(value))
 
 
 def number_text(value: int, language: str = "en") -> str:

@@ -337,7 +337,9 @@ def _texts(moves: list[Move], known_moves: list[Move], known_texts: list[str]) -
 
 
 class GameStore(Protocol):
-    """What the web game and the CLI need from saved games."""
+    """What the web game and the CLI need from saved games. The web game
+    calls a store from several threads at once: a store serializes its
+    calls (an update's revision check and its write are one step)."""
 
     @property
     def verdicts_path(self) -> Path:

@@ -14,6 +14,7 @@ terrace.storage.base.StoreError: unknown action 'shuffle'
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -39,11 +40,15 @@ from terrace.storage.statistics import MAX_ACTIVE_MS, summarize
 
 class MemoryStore:
     """A :class:`~terrace.storage.base.GameStore` kept in memory (lost when
-    the process ends)."""
+    the process ends). Its calls are serialized, as the SQLite store's are:
+    the web game calls it from worker threads, and an update checks the
+    revision, replays the game and only then writes, so two writers must
+    not both pass the check, nor a read walk the games while one is added."""
 
     def __init__(self) -> None:
         self._games: dict[str, StoredGame] = {}
         self._hinted: dict[str, set[str]] = {}
+        self._lock = threading.RLock()
 
     @property
     def verdicts_path(self) -> Path:
@@ -58,37 +63,40 @@ class MemoryStore:
     ) -> StoredGame:
         game = new_game(variant, rules, deal, winnable_only=winnable_only)
         check_game(game)
-        self._games[game.id] = game.clone()
+        with self._lock:
+            self._games[game.id] = game.clone()
         return game
 
     def get(self, game_id: str) -> StoredGame:
-        try:
-            return self._games[game_id].clone()
-        except (KeyError, TypeError):
-            raise unknown_game(str(game_id)) from None
+        with self._lock:
+            try:
+                return self._games[game_id].clone()
+            except (KeyError, TypeError):
+                raise unknown_game(str(game_id)) from None
 
     def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
         check_action(action)
-        stored = self._games.get(game.id)
-        if stored is None:
-            raise unknown_game(game.id)
-        if stored.revision != expected_revision:
-            raise conflict(stored.revision, expected_revision)
-        check_identity(stored.variant, stored.rules.to_dict(), stored.deal.text(), game)
-        if stored.given_up_at is not None:
-            raise given_up(game.id)
-        after = game.clone()
-        after.revision = expected_revision + 1
-        # As in SQLite: counters only grow, the first win stays.
-        after.hints = max(after.hints, stored.hints)
-        after.assisted = after.assisted or stored.assisted
-        after.active_ms = max(after.active_ms, stored.active_ms)
-        if stored.won_at is not None:
-            after.won_at, after.won_moves = stored.won_at, stored.won_moves
-            after.won_active_ms = stored.won_active_ms
-        after.stamp(time.time())
-        check_game(after)
-        self._games[game.id] = after
+        with self._lock:
+            stored = self._games.get(game.id)
+            if stored is None:
+                raise unknown_game(game.id)
+            if stored.revision != expected_revision:
+                raise conflict(stored.revision, expected_revision)
+            check_identity(stored.variant, stored.rules.to_dict(), stored.deal.text(), game)
+            if stored.given_up_at is not None:
+                raise given_up(game.id)
+            after = game.clone()
+            after.revision = expected_revision + 1
+            # As in SQLite: counters only grow, the first win stays.
+            after.hints = max(after.hints, stored.hints)
+            after.assisted = after.assisted or stored.assisted
+            after.active_ms = max(after.active_ms, stored.active_ms)
+            if stored.won_at is not None:
+                after.won_at, after.won_moves = stored.won_at, stored.won_moves
+                after.won_active_ms = stored.won_active_ms
+            after.stamp(time.time())
+            check_game(after)
+            self._games[game.id] = after
         for name in ("revision", "updated_at", "started_at", "finished_at", "hints", "assisted",
                      "active_ms", "won_at", "won_moves", "won_active_ms"):
             setattr(game, name, getattr(after, name))
@@ -101,35 +109,42 @@ class MemoryStore:
 
     def count_hint(self, game_id: str, position_key: str) -> bool:
         key = check_position_key(position_key)
-        game = self._stored(game_id)
-        seen = self._hinted.setdefault(game_id, set())
-        if key in seen:
-            return False
-        seen.add(key)
-        game.hints += 1
-        game.updated_at = max(game.updated_at, time.time())
+        with self._lock:
+            game = self._stored(game_id)
+            seen = self._hinted.setdefault(game_id, set())
+            if key in seen:
+                return False
+            seen.add(key)
+            game.hints += 1
+            game.updated_at = max(game.updated_at, time.time())
         return True
 
     def mark_assisted(self, game_id: str) -> None:
-        self._stored(game_id).assisted = True
+        with self._lock:
+            self._stored(game_id).assisted = True
 
     def add_active_time(self, game_id: str, ms: int) -> int:
         ms = check_active_ms(ms)
-        game = self._stored(game_id)
-        if game.status == "won" and game.won_active_ms == game.active_ms:
-            game.won_active_ms = min(game.won_active_ms + ms, MAX_ACTIVE_MS)
-        game.active_ms = min(game.active_ms + ms, MAX_ACTIVE_MS)
-        return game.active_ms
+        with self._lock:
+            game = self._stored(game_id)
+            if game.status == "won" and game.won_active_ms == game.active_ms:
+                game.won_active_ms = min(game.won_active_ms + ms, MAX_ACTIVE_MS)
+            game.active_ms = min(game.active_ms + ms, MAX_ACTIVE_MS)
+            return game.active_ms
 
     def latest_unfinished(self) -> StoredGame | None:
-        playing = [g for g in self._games.values() if g.status in UNFINISHED and g.given_up_at is None]
-        if not playing:
-            return None
-        return max(playing, key=lambda g: g.updated_at).clone()
+        with self._lock:
+            playing = [g for g in self._games.values() if g.status in UNFINISHED and g.given_up_at is None]
+            if not playing:
+                return None
+            return max(playing, key=lambda g: g.updated_at).clone()
 
     def recent(self, limit: int = 20) -> list[StoredGame]:
-        games = sorted(self._games.values(), key=lambda g: g.updated_at, reverse=True)
-        return [g.clone() for g in games[: max(limit, 0)]]
+        with self._lock:
+            games = sorted(self._games.values(), key=lambda g: g.updated_at, reverse=True)
+            return [g.clone() for g in games[: max(limit, 0)]]
 
     def statistics(self) -> dict[str, Any]:
-        return summarize([g.facts() for g in self._games.values()])
+        with self._lock:
+            facts = [g.facts() for g in self._games.values()]
+        return summarize(facts)

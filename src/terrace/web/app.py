@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from terrace.errors import TerraceError
 from terrace.rules import Rules
@@ -33,6 +34,32 @@ from terrace.web.security import SecurityMiddleware
 from terrace.web.workers import SolverPool
 
 STATIC = Path(__file__).parent / "static"
+RANGE_HEADERS = (b"range", b"if-range")
+
+
+class WholeFiles:
+    """The page's files are always sent whole: a ``Range`` header is ignored
+    (RFC 9110 lets a server do so; the files are small) and no answer
+    offers ranges. Starlette's own range support answered a range it could
+    not read with a plain-text 400, and one past the end with an empty 416,
+    neither of them a refusal of the app's (JSON with a code)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = [(k, v) for k, v in scope["headers"] if k.lower() not in RANGE_HEADERS]
+
+        async def send_without_ranges(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [(k, v) for k, v in message.get("headers", [])
+                                      if k.lower() != b"accept-ranges"]
+            await send(message)
+
+        await self.app({**scope, "headers": headers}, receive, send_without_ranges)
 
 
 def create_app(
@@ -113,6 +140,7 @@ def create_app(
         },
     )
     app.router.redirect_slashes = False  # (an address with a slash too many is unknown: 404, not a redirect)
+    app.add_middleware(WholeFiles)
     app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts, token=token)
     app.state.game = game
     return app
