@@ -110,5 +110,14 @@ def moves_seen(page: Any, count: int) -> None:
     page.wait_for_selector(f"body[data-moves='{count}']")
 
 
+def slow_animations(page: Any, rate: float = 0.1) -> None:
+    """Play the page's animations at ``rate`` times their speed (Chrome's
+    DevTools protocol), so that a test acts while a card is still on its
+    way, also on a loaded machine."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": rate})
+
+
 def top(page: Any, pile: str) -> Any:
     return page.locator(f"[data-pile='{pile}'] > .card").last

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, top
+from browser_support import Api, moves_seen, slow_animations, top
 from test_web_coach import SMALL, SMALL_DEAL, thrown_away
 
 pytestmark = pytest.mark.browser
@@ -127,6 +127,29 @@ def test_the_third_click_of_a_run_plays_nothing_even_after_the_answer(api: Api, 
     page.mouse.up(click_count=4)
     moves_seen(page, 3)
     assert stored(api, game)["moves"] == ["c1", "t1t8", "t1t9"]
+
+
+def test_a_card_dragged_on_its_way_is_that_card(api: Api, open_game: Any) -> None:
+    # Deal 2: after c1 s the waste holds KC; the next draw turns 7S, which
+    # goes on pile 8. A drag begun where 7S lands, while it is still on its
+    # way (here slowed down), took the card under it: a bubble said that
+    # KC is covered and nothing moved.
+    game = api.play(api.new(variant="terrace", deal_number=2), "c1", "s")
+    page = open_game(game)
+    slow_animations(page)
+    page.locator("[data-pile='stock']").click()
+    page.wait_for_selector("[data-pile='waste'] > .card[data-card='7S']")
+    assert page.evaluate("document.getAnimations().length") > 0  # (on its way)
+    box = top(page, "waste").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    target = page.locator("[data-pile='t8']").bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=8)
+    assert page.locator(".ghost[data-card='7S']").count() == 1
+    page.mouse.up()
+    moves_seen(page, 4)
+    assert stored(api, game)["moves"] == ["c1", "s", "s", "wt8"]
+    assert page.locator("#why").is_hidden()
 
 
 def test_a_board_drawn_again_during_a_drag_cancels_the_drop(api: Api, open_game: Any) -> None:

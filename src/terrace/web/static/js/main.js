@@ -136,6 +136,7 @@ function gameTitle(game) {
 function draw() {
   const game = app.game;
   if (!game) return;
+  landAll();  // (the cards on their way are drawn anew, at their place)
   const focused = document.activeElement;
   $("#offline").hidden = true;
   // The counters and the prompt first: the board fits the room they leave.
@@ -230,16 +231,51 @@ function animateMotions(motions, before, ghost) {
     const dx = from.left - to.left;
     const dy = from.top - to.top;
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
-    card.classList.add("flying");
-    const animation = card.animate(
+    const flight = flyingCopy(card, to);
+    card.classList.add("landing");
+    document.body.append(flight);
+    const animation = flight.animate(
       [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
       { duration: motion.refill ? 320 : 200, delay: motion.refill ? 170 : 0, easing: "cubic-bezier(.25,.8,.3,1)", fill: "backwards" }
     );
-    const land = () => card.classList.remove("flying");
+    const land = () => {
+      if (flights.get(card) !== land) return;
+      flights.delete(card);
+      flight.remove();
+      card.classList.remove("landing");
+    };
+    flights.set(card, land);
     animation.onfinish = land;
     animation.oncancel = land;
     if (motion.refill) card.classList.add("refilled");
   }
+}
+
+// A card on its way lies at its place from the start, unseen (class
+// "landing"), and a copy of it flies there, taking no clicks. So a press
+// where the card lands takes that card (a drag begun at once after a draw
+// took the card under it, and explained that one), and a click where the
+// copy flies goes to what lies there (the stock, for a double click's
+// second click). `flights`: card -> what lands it at once.
+const flights = new Map();
+
+function flyingCopy(card, rect) {
+  const flight = card.cloneNode(true);
+  flight.className = `${card.className} flight`;
+  flight.classList.remove("movable", "selected", "hint-src", "landing");
+  for (const name of ["data-card", "data-index", "role", "aria-label", "tabindex"]) flight.removeAttribute(name);
+  flight.setAttribute("aria-hidden", "true");
+  const style = getComputedStyle(card);
+  for (const name of ["--cw", "--round", "--idx"]) {
+    const value = style.getPropertyValue(name);
+    if (value) flight.style.setProperty(name, value);
+  }
+  Object.assign(flight.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
+  return flight;
+}
+
+function landAll() {
+  for (const land of [...flights.values()]) land();
 }
 
 // ---------------------------------------------------------------- actions
@@ -604,6 +640,9 @@ let pressedStock = null;
 let lastPointer = "mouse";  // what the last press on the board was made with
 board.addEventListener("pointerdown", (event) => {
   lastPointer = event.pointerType;
+  // A card pressed on its way lands at once (a drag lifts it as it is seen).
+  const landing = event.target.closest(".card.landing");
+  if (landing && flights.has(landing)) flights.get(landing)();
   const pile = event.target.closest("[data-pile]");
   pressedStock = event.pointerType !== "touch" && pile && pile.dataset.pile === "stock" ? pile : null;
 }, true);
