@@ -152,6 +152,32 @@ def test_a_card_dragged_on_its_way_is_that_card(api: Api, open_game: Any) -> Non
     assert page.locator("#why").is_hidden()
 
 
+def test_a_card_selected_before_an_answer_stays_selected(api: Api, open_game: Any) -> None:
+    # Space draws, 1 selects 6H on pile 1 while the draw's answer is on its
+    # way, 8 sends it to pile 8 after the answer came: the answer put the
+    # selection down, and 8 selected pile 8's card instead. By mouse alike.
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    assert game["sources"]["t1"]["targets"] == {"t8": "t1t8"}
+    page = open_game(game)
+    delay(page, "/moves$", 800, 0)
+    page.keyboard.press(" ")
+    page.keyboard.press("1")
+    assert page.locator("[data-pile='t1'] > .card.selected[data-card='6H']").count() == 1
+    moves_seen(page, 2)
+    assert page.locator("[data-pile='t1'] > .card.selected[data-card='6H']").count() == 1
+    assert "6♥ selected" in page.locator("#prompt").inner_text()
+    page.keyboard.press("8")
+    moves_seen(page, 3)
+    assert stored(api, game)["moves"] == ["c1", "s", "t1t8"]
+    delay(page, "/moves$", 800, 0)
+    page.locator("[data-pile='stock']").click()
+    top(page, "t1").click()
+    moves_seen(page, 4)
+    top(page, "t9").click()
+    moves_seen(page, 5)
+    assert stored(api, game)["moves"] == ["c1", "s", "t1t8", "s", "t1t9"]
+
+
 def test_a_board_drawn_again_during_a_drag_cancels_the_drop(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)

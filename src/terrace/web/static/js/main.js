@@ -54,8 +54,8 @@ function show(game, { ghost = null, animate = true } = {}) {
   // reader hears which, before the prompt (which may not change). A replay
   // says itself in its prompt.
   if (changedGame && app.game && !game.replay) say(`${gameTitle(game)}.`);
+  app.selected = keptSelection(game);
   app.game = game;
-  app.selected = null;
   app.hint = null;
   followGame(game);
   if (!changedGame) sayMotions(game.motions || [], game);  // (before the prompt it may change)
@@ -72,6 +72,19 @@ function show(game, { ghost = null, animate = true } = {}) {
     if (game.status === "won" || game.status === "lost") showEnd(game, game.status, false, actions);
     else closeEnd();
   }
+}
+
+// A card selected on the game shown stays selected in `game`, an answer
+// that leaves it on top of its pile and free to move (a draw asked for just
+// before the card was selected): the player's next click or key moves it.
+// Else the answer put it down, and that key selected another card.
+function keptSelection(game) {
+  const shown = app.game;
+  const source = app.selected;
+  if (!source || !shown || shown.replay || game.replay || shown.id !== game.id) return null;
+  const before = shown.sources[source];
+  const now = (game.sources || {})[source];
+  return before && now && before.card === now.card ? source : null;
 }
 
 // What a move, an undo, a redo or auto-play did, in words, for a screen
@@ -162,6 +175,7 @@ function draw() {
   if (focused && focused.closest && focused.closest(".actions, .replay-bar") && !usable(focused)) keepFocusNear(focused);
   // (a hint shown stays in the prompt, as its marks stay on the board)
   if (app.hint && app.hint.found) prompt(hintText(game, app.hint.found), { said: false });
+  else if (app.selected && game.sources[app.selected]) selectedPrompt(game.sources[app.selected].card, false);
   else prompt();
   drawCoach(draw);  // (above the board: before it is fitted into the room left)
   renderBoard(board, game, { verdicts: app.verdicts });
@@ -543,8 +557,12 @@ function select(source) {
   }
   app.selected = source;
   markSelection(source);
+  selectedPrompt(info.card);
+}
+
+function selectedPrompt(card, said = true) {
   const key = touchFirst() ? "prompt.selected.touch" : "prompt.selected";
-  prompt(t(key, { card: cardLabel(info.card) }), { spoken: t(key, { card: cardName(info.card) }) });
+  prompt(t(key, { card: cardLabel(card) }), { said, spoken: t(key, { card: cardName(card) }) });
 }
 
 // The selection put back. `said` false when a move or a draw follows at
