@@ -178,6 +178,35 @@ def test_a_card_selected_before_an_answer_stays_selected(api: Api, open_game: An
     assert stored(api, game)["moves"] == ["c1", "s", "t1t8", "s", "t1t9"]
 
 
+def test_a_double_click_plays_the_card_its_first_click_was_on(api: Api, open_game: Any) -> None:
+    # Deal 7: after c1 s the waste's card goes on pile 9; the next draw's
+    # card would go on pile 2. The stock is clicked, then the waste double
+    # clicked, the draw's answer coming between the two clicks: the second
+    # click sent home the card just drawn, which the first never saw.
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    assert game["sources"]["waste"]["auto"] == "wt9"
+    page = open_game(game)
+    delay(page, "/moves$", 800, 0)
+    page.locator("[data-pile='stock']").click()
+    box = top(page, "waste").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down(click_count=1)
+    page.mouse.up(click_count=1)
+    moves_seen(page, 3)
+    assert stored(api, game)["sources"]["waste"]["auto"] == "wt2"
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    page.wait_for_timeout(500)
+    assert stored(api, game)["moves"] == ["c1", "s", "s"]
+    # The next double click on it sends it.
+    page.mouse.down(click_count=3)
+    page.mouse.up(click_count=3)
+    page.mouse.down(click_count=4)
+    page.mouse.up(click_count=4)
+    moves_seen(page, 4)
+    assert stored(api, game)["moves"] == ["c1", "s", "s", "wt2"]
+
+
 def test_a_board_drawn_again_during_a_drag_cancels_the_drop(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)

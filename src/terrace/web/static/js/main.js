@@ -588,7 +588,13 @@ function markHint(found) {
 
 // ---------------------------------------------------------------- input
 
-function activate(pileName, detail) {
+// The card `pile` shows on top in `game` for a click (null: none that moves).
+const clickedCard = (game, pile) => (game.sources[pile] || {}).card || null;
+
+// `first`: the game shown at the first click of a double click (detail 2),
+// when the page took that click; its second click acts only on the card
+// the first was on.
+function activate(pileName, detail, first = null) {
   const game = app.game;
   if (!game || game.replay) return;
   if (game.status === "choosing") {
@@ -617,9 +623,12 @@ function activate(pileName, detail) {
   // new choice but the tail of the same gesture: it would play whatever
   // card the first move uncovered, as soon as its answer came back. So odd
   // clicks of a run do nothing, and the next even one is a double click again.
+  // An answer drawn between its two clicks (a draw asked for just before)
+  // may have put another card there: the double click is not for that one.
   if (detail >= 2) {
     if (detail % 2 === 1) return;
     deselect({ said: false });
+    if (first && (first.id !== game.id || clickedCard(first, pileName) !== clickedCard(game, pileName))) return;
     autoMove(pileName);
   } else if (app.selected === pileName) {
     deselect();
@@ -638,8 +647,14 @@ board.addEventListener("click", (event) => {
   const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
   if (still && !app.selected && name !== "stock") return;
   if (name === "stock") return clickStock(event.detail, lastPointer === "touch");
-  activate(name, event.detail || 1);
+  const detail = event.detail || 1;
+  if (detail % 2 === 1) pairStart = app.game;
+  activate(name, detail, detail % 2 === 0 ? pairStart : null);
 });
+
+// The game shown at the last odd click on a pile (the first of a double
+// click, or of the next pair of a quick run).
+let pairStart = null;
 
 // A double click fires two clicks (detail 1, then 2): the stock draws on the
 // first only, so a double click draws one card, not two. Every click of a
