@@ -207,6 +207,78 @@ def test_a_double_click_plays_the_card_its_first_click_was_on(api: Api, open_gam
     assert stored(api, game)["moves"] == ["c1", "s", "s", "wt2"]
 
 
+def test_a_refused_drop_of_a_card_that_has_moved_is_not_explained(api: Api, open_game: Any) -> None:
+    # 6H is double clicked onto pile 8 and, before that move's answer, also
+    # dropped on pile 5, where it cannot go: by the time the refusal was
+    # looked at, pile 1 showed another card, and the bubble explained that
+    # one, in the window's corner (the card it was shown by had gone).
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    delay(page, "/moves$", 800, 0)
+    card = top(page, "t1")
+    assert card.get_attribute("data-card") == "6H"
+    box = card.bounding_box()
+    card.dblclick()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    target = page.locator("[data-pile='t5']").bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=6)
+    page.mouse.up()
+    assert page.evaluate("document.body.dataset.moves") == "1"  # (dropped before the answer)
+    moves_seen(page, 2)
+    page.wait_for_timeout(500)
+    assert page.locator("#why").is_hidden(), page.locator("#why").inner_text()
+    assert stored(api, game)["moves"] == ["c1", "t1t8"]
+
+
+def near(page: Any, card: Any) -> bool:
+    """True when the bubble that says why lies just above or below ``card``
+    (a locator), across from it."""
+    box = page.locator("#why").bounding_box()
+    rect = card.bounding_box()
+    middle = box["x"] + box["width"] / 2
+    across = rect["x"] - 10 <= middle <= rect["x"] + rect["width"] + 10
+    below = abs(box["y"] - (rect["y"] + rect["height"])) < 40
+    above = abs(box["y"] + box["height"] - rect["y"]) < 40
+    return across and (below or above)
+
+
+def test_a_card_pressed_before_an_answer_is_explained_beside_it(api: Api, open_game: Any) -> None:
+    # A covered card of the terrace pressed while a move's answer is on its
+    # way: the bubble waits for it, and the card it was to be shown by had
+    # gone with the board drawn anew: it came up in the window's corner.
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    delay(page, "/moves$", 800, 0)
+    top(page, "t7").dblclick()
+    pressed = page.locator("[data-pile='reserve'] > .card").first
+    code = pressed.get_attribute("data-card")
+    pressed.click()
+    moves_seen(page, 2)
+    page.locator("#why").wait_for()
+    card = page.locator(f"[data-pile='reserve'] > .card[data-card='{code}']").first
+    assert near(page, card), page.locator("#why").bounding_box()
+
+
+def test_a_refused_drop_before_an_answer_is_explained_beside_the_card(api: Api, open_game: Any) -> None:
+    # 6H dropped where it cannot go while another move's answer is on its
+    # way: the refusal waits for it, and the bubble came up in the window's
+    # corner (the card it was to be shown by had gone with the board).
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    delay(page, "/moves$", 800, 0)
+    top(page, "t7").dblclick()
+    box = top(page, "t1").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    target = page.locator("[data-pile='t5']").bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=6)
+    page.mouse.up()
+    moves_seen(page, 2)
+    page.locator("#why", has_text="6♥ cannot go on").wait_for()
+    assert near(page, top(page, "t1")), page.locator("#why").bounding_box()
+
+
 def test_a_board_drawn_again_during_a_drag_cancels_the_drop(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)

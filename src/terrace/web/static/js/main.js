@@ -371,12 +371,20 @@ function play(move, ghost = null, card = null) {
 
 // Why a move the player tried is refused, next to the card (or the top
 // card of `source`).
+// When its turn comes after an answer that took the card away (a drop on
+// the card a double click had just sent), nothing is said: the server
+// would explain the card that lies there now, which was not tried.
 function explain(move, ghost = null, card = null, source = null) {
+  const shown = app.game;
   return enqueue(async () => {
     if (ghost && card) snapBack(ghost, card, animationsOn());
-    const result = await api.check(app.game.id, move);
+    const game = app.game;
+    if (!game || game.replay) return;
+    if (source && game !== shown && (game.id !== shown.id || topOf(game, source) !== topOf(shown, source))) return;
+    const result = await api.check(game.id, move);
     const pile = source && board.querySelector(`[data-pile="${source}"]`);
-    const anchor = card || (pile && (topCard(pile) || pile));
+    // (the card dropped, or its like on the board drawn anew meanwhile)
+    const anchor = (card && card.isConnected && card) || (pile && (topCard(pile) || pile));
     if (result.ok && !result.data.legal) showWhy(result.data.reason, anchor);
     else if (!result.ok) toast(result.data.error);
   });
@@ -384,8 +392,10 @@ function explain(move, ghost = null, card = null, source = null) {
 
 // Why the top card of a pile cannot move (a key or a click on it).
 function explainPile(pile) {
-  const node = board.querySelector(`[data-pile="${pile}"]`);
-  return enqueue(() => explainCard(pile, null, (node && topCard(node)) || node));
+  return enqueue(() => {
+    const node = board.querySelector(`[data-pile="${pile}"]`);  // (as drawn by its turn)
+    return explainCard(pile, null, (node && topCard(node)) || node);
+  });
 }
 
 function autoMove(pile) {
@@ -587,6 +597,15 @@ function markHint(found) {
 }
 
 // ---------------------------------------------------------------- input
+
+// The card on top of `pile` in `game` (null for none, or for the stock).
+function topOf(game, pile) {
+  const s = game.state;
+  const at = (list) => list[Number(pile.slice(1)) - 1];
+  const cards = pile === "reserve" ? s.reserve : pile === "waste" ? s.waste
+    : pile[0] === "f" ? at(s.foundations) : pile[0] === "t" ? at(s.tableau) : null;
+  return cards && cards.length ? cards[cards.length - 1] : null;
+}
 
 // The card `pile` shows on top in `game` for a click (null: none that moves).
 const clickedCard = (game, pile) => (game.sources[pile] || {}).card || null;
