@@ -279,6 +279,29 @@ def test_a_refused_drop_before_an_answer_is_explained_beside_the_card(api: Api, 
     assert near(page, top(page, "t1")), page.locator("#why").bounding_box()
 
 
+def test_a_card_pressed_before_an_answer_and_dragged_after_it_moves_nothing(
+        api: Api, open_game: Any) -> None:
+    # 6H is double clicked onto pile 8, and pressed again before that
+    # move's answer; the drag begins after it, when 4S lies on pile 1: the
+    # drop on pile 9 played 4S there, a card the player never took.
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    delay(page, "/moves$", 800, 0)
+    card = top(page, "t1")
+    box = card.bounding_box()
+    card.dblclick()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    moves_seen(page, 2)
+    assert stored(api, game)["sources"]["t1"]["targets"] == {"t9": "t1t9"}
+    target = page.locator("[data-pile='t9']").bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=6)
+    page.mouse.up()
+    page.wait_for_timeout(500)
+    assert stored(api, game)["moves"] == ["c1", "t1t8"]
+    assert page.locator(".ghost").count() == 0
+
+
 def test_a_board_drawn_again_during_a_drag_cancels_the_drop(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)

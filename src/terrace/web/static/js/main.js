@@ -692,6 +692,7 @@ let pressedStock = null;
 let lastPointer = "mouse";  // what the last press on the board was made with
 board.addEventListener("pointerdown", (event) => {
   lastPointer = event.pointerType;
+  pressedOn = app.game;
   // A card pressed on its way lands at once (a drag lifts it as it is seen).
   const landing = event.target.closest(".card.landing");
   if (landing && flights.has(landing)) flights.get(landing)();
@@ -706,11 +707,15 @@ board.addEventListener("mouseup", (event) => {
   if (pile && pile.dataset.pile === "stock") clickStock(event.detail);
 });
 
-let dragged = null;  // the game shown when the drag began
+// The game shown when the card was pressed: a drag that begins once an
+// answer has drawn the board anew (the press was quicker than the answer)
+// drops nothing, where it played the card that lay there by then.
+let pressedOn = null;
+let dragged = null;
 
 attachDrag(board, {
   onStart(source) {
-    dragged = app.game;
+    dragged = pressedOn;
     deselect();
     markTargets(source);
   },
