@@ -382,16 +382,19 @@ def test_a_click_on_the_stock_pressed_before_a_redraw_still_draws(api: Api, open
     # The first draw's answer comes late; the second click is pressed on the
     # stock shown before that answer and released on the one drawn after it
     # (the browser sends no click then: the two are different elements).
+    # (The answer is held back until the second press: a delay of 800 ms
+    # could pass before it on a loaded machine.)
     game = api.play(api.new(variant="admirals-patience", deal_number=12), "c1")
-    page = open_game(game)
-    delay(page, "/moves$", 800, 0)
+    gate = Gate()
+    page = open_game(game, before_goto=gate.install)
     box = page.locator("[data-pile='stock']").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    gate.close()
     page.mouse.down(click_count=1)
     page.mouse.up(click_count=1)
-    page.wait_for_timeout(200)
     pressed = page.evaluate_handle("document.querySelector(\"[data-pile='stock']\")")
     page.mouse.down(click_count=1)
+    gate.open(page)
     moves_seen(page, 2)
     assert not pressed.evaluate("node => node.isConnected")  # (the board was drawn anew)
     page.mouse.up(click_count=1)
@@ -399,11 +402,11 @@ def test_a_click_on_the_stock_pressed_before_a_redraw_still_draws(api: Api, open
     page.wait_for_timeout(600)
     assert stored(api, game)["moves"] == ["c1", "s", "s"]
     # A double click's second press drawn over stays a double click: one card.
-    delay(page, "/moves$", 800, 0)
+    gate.close()
     page.mouse.down(click_count=1)
     page.mouse.up(click_count=1)
-    page.wait_for_timeout(200)
     page.mouse.down(click_count=2)
+    gate.open(page)
     moves_seen(page, 4)
     page.mouse.up(click_count=2)
     page.wait_for_timeout(600)
@@ -412,11 +415,13 @@ def test_a_click_on_the_stock_pressed_before_a_redraw_still_draws(api: Api, open
 
 def test_a_late_hint_is_not_shown_on_the_next_game(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
-    page = open_game(game)
-    delay(page, "/hint$", 3000)
+    gate = Gate("**/hint")
+    page = open_game(game, before_goto=gate.install)
+    gate.close()
     page.locator("#btn-hint").click()
     new_game_by_dialog(page, 5)
-    page.wait_for_timeout(4000)  # the hint's answer has come by now
+    gate.open(page)
+    page.locator("#btn-hint:not([aria-busy])").wait_for()  # the hint's answer has come
     assert page.locator(".hint-src, .hint-dst").count() == 0
     assert "Hint" not in page.locator("#prompt").inner_text()
     assert page.locator("#dlg-end[open]").count() == 0
@@ -425,8 +430,9 @@ def test_a_late_hint_is_not_shown_on_the_next_game(api: Api, open_game: Any) -> 
 def test_a_late_analysis_does_not_take_the_page_back_to_the_replay(api: Api, open_game: Any) -> None:
     moves, _ = thrown_away()
     game = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), *moves)
-    page = open_game(game, reduced_motion="reduce")
-    delay(page, "/coach$", 3000)
+    gate = Gate("**/coach")
+    page = open_game(game, before_goto=gate.install, reduced_motion="reduce")
+    gate.close()
     page.locator("dialog.end[open] #end-analyse").click()
     page.locator("#dlg-confirm[open] #confirm-yes").click()  # stuck, not over: an assist, asked first
     page.locator("#replay-bar:not([hidden])").wait_for()
@@ -434,7 +440,8 @@ def test_a_late_analysis_does_not_take_the_page_back_to_the_replay(api: Api, ope
     page.locator("#replay-bar[hidden]").wait_for(state="attached")
     new_game_by_dialog(page, 8)
     shown = page.evaluate("document.body.dataset.game")
-    page.wait_for_timeout(4000)  # the analysis has come by now
+    gate.open(page)
+    page.locator("#coach-note:not([data-state])").wait_for(state="attached")  # the analysis has come
     assert page.evaluate("document.body.dataset.game") == shown != game["id"]
     assert page.locator("#replay-bar").get_attribute("hidden") is not None
     assert page.locator("#coach-note").get_attribute("hidden") is not None
@@ -456,8 +463,7 @@ def test_replay_steps_wait_their_turn_and_a_late_one_is_dropped(api: Api, open_g
     assert "move 3 of 6" in page.locator("#prompt").inner_text()
     page.locator("#replay-next").click()
     page.locator("#replay-exit").click()
-    page.wait_for_timeout(2500)
-    assert page.locator("#replay-bar").get_attribute("hidden") is not None
+    page.locator("#replay-bar[hidden]").wait_for(state="attached")  # (after the late step: it waits its turn)
     page.locator("[data-pile='stock']").click()
     moves_seen(page, 7)
 
