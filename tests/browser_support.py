@@ -10,6 +10,7 @@ they fail.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,16 @@ def open_game(browser: Any, server: str) -> Iterator[Any]:
     for context in contexts:
         context.close()
     assert errors == []
+
+
+def until(ok: Callable[[], Any], seconds: float = 10) -> None:
+    """Wait until ``ok()`` (the page's CSP forbids wait_for_function's
+    evaluated strings). ``ok`` should ask the page (a locator's count, an
+    evaluate): that lets the page's events through meanwhile."""
+    end = time.monotonic() + seconds
+    while not ok():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.05)
 
 
 def moves_seen(page: Any, count: int) -> None:

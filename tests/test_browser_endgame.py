@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, top
+from browser_support import Api, moves_seen, top, until
 from store_support import golden
 from terrace.board import Board
 from terrace.variants import get_rules, label_title
@@ -523,9 +523,9 @@ def test_the_leave_question_answered_no_gives_the_focus_back_to_start(api: Api, 
     page.locator("#dlg-confirm[open]").wait_for()
     page.keyboard.press("Escape")
     page.locator("#dlg-confirm[open]").wait_for(state="detached")
-    page.wait_for_timeout(100)
+    # (the answer comes in the question's close event, a moment later)
+    until(lambda: page.evaluate("document.activeElement.id") == "new-start")
     assert page.locator("#dlg-new[open]").count() == 1
-    assert page.evaluate("document.activeElement.id") == "new-start"
 
 
 @pytest.mark.parametrize(("locale", "title"), [

@@ -8,13 +8,12 @@ the game shown."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, slow_animations, top
+from browser_support import Api, moves_seen, slow_animations, top, until
 from test_web_coach import SMALL, SMALL_DEAL, thrown_away
 
 pytestmark = pytest.mark.browser
@@ -80,14 +79,6 @@ class Gate:
         self.closed = False
         while self.held:
             self.held.pop(0).continue_()
-
-
-def until(ok: Any, seconds: float = 10) -> None:
-    """Wait until ``ok()`` (the page's CSP forbids wait_for_function)."""
-    end = time.monotonic() + seconds
-    while not ok():
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.05)
 
 
 def new_game_by_dialog(page: Any, deal: int) -> None:
