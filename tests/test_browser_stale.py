@@ -404,6 +404,29 @@ def test_a_click_on_the_stock_pressed_before_a_redraw_still_draws(api: Api, open
     assert stored(api, game)["moves"] == ["c1", "s", "s", "s"]
 
 
+def test_a_base_card_pressed_before_the_verdicts_came_is_chosen(api: Api, open_game: Any) -> None:
+    # The verdicts (an assist) come while the base card is pressed: the
+    # board, drawn again with them, replaced the card between the press and
+    # the release, the browser sent no click, and no base card was chosen.
+    game = api.new(variant="terrace", deal_number=7)
+    gate = Gate("**/analysis")
+    gate.close()
+
+    def before(page: Any) -> None:
+        gate.install(page)
+        page.add_init_script("localStorage.setItem('terrace.assist.verdicts', 'on')")
+
+    page = open_game(game, before_goto=before)
+    box = top(page, "t2").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    gate.open(page)
+    page.locator(".verdict").first.wait_for()
+    page.mouse.up()
+    moves_seen(page, 1)
+    assert stored(api, game)["moves"] == ["c2"]
+
+
 def test_a_late_hint_is_not_shown_on_the_next_game(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     gate = Gate("**/hint")

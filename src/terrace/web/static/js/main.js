@@ -1,7 +1,7 @@
 // The web game: state, actions, clicks, keys and animations.
 
 import { api } from "./api.js";
-import { attachDrag, snapBack } from "./drag.js";
+import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
@@ -656,20 +656,22 @@ function activate(pileName, detail, first = null) {
   }
 }
 
-board.addEventListener("click", (event) => {
-  const pile = event.target.closest("[data-pile]");
+board.addEventListener("click", (event) => clickBoard(event.target, event.detail));
+
+function clickBoard(target, clicks) {
+  const pile = target.closest("[data-pile]");
   if (!pile) return deselect();
-  const card = event.target.closest(".card");
+  const card = target.closest(".card");
   const name = pile.dataset.pile;
   // A card that cannot move was explained when pressed (see onPress); it
   // acts on its pile only as a drop target.
   const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
   if (still && !app.selected && name !== "stock") return;
-  if (name === "stock") return clickStock(event.detail, lastPointer === "touch");
-  const detail = event.detail || 1;
+  if (name === "stock") return clickStock(clicks, lastPointer === "touch");
+  const detail = clicks || 1;
   if (detail % 2 === 1) pairStart = app.game;
   activate(name, detail, detail % 2 === 0 ? pairStart : null);
-});
+}
 
 // The game shown at the last odd click on a pile (the first of a double
 // click, or of the next pair of a quick run).
@@ -684,11 +686,16 @@ function clickStock(detail, touch = false) {
   if (touch || detail !== 2) activate("stock", detail || 1);
 }
 
-// A mouse press on the stock that the board's redraw replaced before the
-// release (a quick player's second click while the first card is shown) gets
-// no click from the browser: its release on the new stock draws instead. A
-// touch is not affected (the browser sends its click to the new stock).
-let pressedStock = null;
+// A mouse press on a pile that the board's redraw replaced before the
+// release gets no click from the browser (the two are different elements):
+// its release on the pile of the same name clicks there instead. On the
+// stock always (a quick player's second click while the first card is
+// shown: a draw is a draw on any position); elsewhere when the board was
+// drawn again on the same position (the base cards' verdicts arriving, a
+// resize: that click was lost), not by an answer that changed it. A drag is
+// no click. A touch is not affected (the browser sends its click to the new
+// pile).
+let pressed = null;  // {pile, game, x, y} of the last mouse press on a pile
 let lastPointer = "mouse";  // what the last press on the board was made with
 board.addEventListener("pointerdown", (event) => {
   lastPointer = event.pointerType;
@@ -697,14 +704,17 @@ board.addEventListener("pointerdown", (event) => {
   const landing = event.target.closest(".card.landing");
   if (landing && flights.has(landing)) flights.get(landing)();
   const pile = event.target.closest("[data-pile]");
-  pressedStock = event.pointerType !== "touch" && pile && pile.dataset.pile === "stock" ? pile : null;
+  pressed = event.pointerType !== "touch" && pile ? { pile, game: app.game, x: event.clientX, y: event.clientY } : null;
 }, true);
 board.addEventListener("mouseup", (event) => {
-  const pressed = pressedStock;
-  pressedStock = null;
-  if (!pressed || pressed.isConnected || event.button !== 0) return;  // (its click comes)
+  const press = pressed;
+  pressed = null;
+  if (!press || press.pile.isConnected || event.button !== 0) return;  // (its click comes)
+  if (Math.hypot(event.clientX - press.x, event.clientY - press.y) >= DRAG_THRESHOLD) return;
   const pile = event.target.closest("[data-pile]");
-  if (pile && pile.dataset.pile === "stock") clickStock(event.detail);
+  if (!pile || pile.dataset.pile !== press.pile.dataset.pile) return;
+  if (pile.dataset.pile === "stock") clickStock(event.detail);
+  else if (press.game === app.game) clickBoard(event.target, event.detail);
 });
 
 // The game shown when the card was pressed: a drag that begins once an
