@@ -237,6 +237,29 @@ def test_a_double_click_plays_the_card_its_first_click_was_on(api: Api, open_gam
     assert stored(api, game)["moves"] == ["c1", "s", "s", "s"]
 
 
+def test_a_double_click_whose_first_press_came_before_an_answer_plays_nothing(
+        api: Api, open_game: Any) -> None:
+    # As above, the draw's answer coming while the double click's first
+    # click is held down: the board drawn anew took that click away, and
+    # the second sent home the card just drawn.
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    gate = Gate()
+    page = open_game(game, before_goto=gate.install, reduced_motion="reduce")
+    gate.close()
+    page.locator("[data-pile='stock']").click()
+    box = top(page, "waste").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down(click_count=1)
+    gate.open(page)
+    moves_seen(page, 3)
+    page.mouse.up(click_count=1)
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    page.keyboard.press(" ")
+    moves_seen(page, 4)
+    assert stored(api, game)["moves"] == ["c1", "s", "s", "s"]
+
+
 def test_a_refused_drop_of_a_card_that_has_moved_is_not_explained(api: Api, open_game: Any) -> None:
     # 6H is double clicked onto pile 8 and, before that move's answer, also
     # dropped on pile 5, where it cannot go: by the time the refusal was

@@ -610,9 +610,8 @@ function topOf(game, pile) {
 // The card `pile` shows on top in `game` for a click (null: none that moves).
 const clickedCard = (game, pile) => (game.sources[pile] || {}).card || null;
 
-// `first`: the game shown at the first click of a double click (detail 2),
-// when the page took that click; its second click acts only on the card
-// the first was on.
+// `first`: the game shown when the first click of a double click (detail
+// 2) was pressed; its second click acts only on the card the first was on.
 function activate(pileName, detail, first = null) {
   const game = app.game;
   if (!game || game.replay) return;
@@ -669,13 +668,9 @@ function clickBoard(target, clicks) {
   if (still && !app.selected && name !== "stock") return;
   if (name === "stock") return clickStock(clicks, lastPointer === "touch");
   const detail = clicks || 1;
-  if (detail % 2 === 1) pairStart = app.game;
-  activate(name, detail, detail % 2 === 0 ? pairStart : null);
+  // (the first click of this double click was pressed on pressedBefore)
+  activate(name, detail, detail % 2 === 0 ? pressedBefore : null);
 }
-
-// The game shown at the last odd click on a pile (the first of a double
-// click, or of the next pair of a quick run).
-let pairStart = null;
 
 // A double click fires two clicks (detail 1, then 2): the stock draws on the
 // first only, so a double click draws one card, not two. Every click of a
@@ -699,6 +694,7 @@ let pressed = null;  // {pile, game, x, y} of the last mouse press on a pile
 let lastPointer = "mouse";  // what the last press on the board was made with
 board.addEventListener("pointerdown", (event) => {
   lastPointer = event.pointerType;
+  pressedBefore = pressedOn;
   pressedOn = app.game;
   // A card pressed on its way lands at once (a drag lifts it as it is seen).
   const landing = event.target.closest(".card.landing");
@@ -721,6 +717,7 @@ board.addEventListener("mouseup", (event) => {
 // answer has drawn the board anew (the press was quicker than the answer)
 // drops nothing, where it played the card that lay there by then.
 let pressedOn = null;
+let pressedBefore = null;  // (the game shown at the press before)
 let dragged = null;
 
 attachDrag(board, {
