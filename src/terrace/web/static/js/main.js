@@ -288,8 +288,13 @@ function flyingCopy(card, rect) {
   return flight;
 }
 
+// (also the cards auto-play sends home one after the other: an undo
+// pressed meanwhile drew them back on the board while they flew on)
 function landAll() {
   for (const land of [...flights.values()]) land();
+  for (const ghost of document.querySelectorAll(".ghost.homeward")) {
+    for (const animation of ghost.getAnimations()) animation.cancel();
+  }
 }
 
 // ---------------------------------------------------------------- actions
