@@ -10,6 +10,7 @@ they fail.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -106,8 +107,27 @@ def open_game(browser: Any, server: str) -> Iterator[Any]:
     assert errors == []
 
 
+def until(ok: Callable[[], Any], seconds: float = 10) -> None:
+    """Wait until ``ok()`` (the page's CSP forbids wait_for_function's
+    evaluated strings). ``ok`` should ask the page (a locator's count, an
+    evaluate): that lets the page's events through meanwhile."""
+    end = time.monotonic() + seconds
+    while not ok():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.05)
+
+
 def moves_seen(page: Any, count: int) -> None:
     page.wait_for_selector(f"body[data-moves='{count}']")
+
+
+def slow_animations(page: Any, rate: float = 0.1) -> None:
+    """Play the page's animations at ``rate`` times their speed (Chrome's
+    DevTools protocol), so that a test acts while a card is still on its
+    way, also on a loaded machine."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": rate})
 
 
 def top(page: Any, pile: str) -> Any:

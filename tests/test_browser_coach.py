@@ -29,6 +29,10 @@ def test_analyse_a_lost_game_shows_where_it_was_lost(api: Api, open_game: Any) -
     ask = page.locator("#dlg-confirm[open]")
     assert "marks the game as assisted" in ask.inner_text()
     ask.locator("#confirm-no").click()
+    # (the answer is read in the question's close event, a moment later: a
+    # replay started then would not have shown yet had the check come at once)
+    ask.wait_for(state="detached")
+    page.wait_for_timeout(500)
     assert page.locator("#replay-bar").is_hidden()
     assert not api.client.get(f"/api/games/{game['id']}").json()["assisted"]  # declined: nothing asked
     page.reload()

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, top
+from browser_support import Api, moves_seen, slow_animations, top, until
 from store_support import golden
 from terrace.board import Board
 from terrace.variants import get_rules, label_title
@@ -173,6 +173,21 @@ def test_autoplay_settings(api: Api, open_game: Any) -> None:
     assert json.loads(page.evaluate("JSON.stringify(localStorage.getItem('terrace.autoplay'))")) == "safe"
     page.locator("#btn-undo").click()  # each auto-played move is undone on its own
     moves_seen(page, 2)
+
+
+def test_an_undo_while_auto_played_cards_fly_home_stops_them(api: Api, open_game: Any) -> None:
+    """Ctrl+Z pressed while the cards auto-play put up still fly home (here
+    slowed down): the board shows them back where they were, and they flew
+    on to the foundations over it."""
+    page = open_game(api.new(variant="terrace", deal_number=SAFE_DEAL))
+    setting(page, autoplay="safe")
+    slow_animations(page)
+    top(page, "t1").click()
+    moves_seen(page, 3)
+    page.locator(".ghost.homeward").first.wait_for(state="attached")
+    page.keyboard.press("Control+z")
+    moves_seen(page, 2)
+    assert page.locator(".ghost.homeward").count() == 0
 
 
 def test_give_up_with_confirmation(api: Api, open_game: Any) -> None:
@@ -523,9 +538,9 @@ def test_the_leave_question_answered_no_gives_the_focus_back_to_start(api: Api, 
     page.locator("#dlg-confirm[open]").wait_for()
     page.keyboard.press("Escape")
     page.locator("#dlg-confirm[open]").wait_for(state="detached")
-    page.wait_for_timeout(100)
+    # (the answer comes in the question's close event, a moment later)
+    until(lambda: page.evaluate("document.activeElement.id") == "new-start")
     assert page.locator("#dlg-new[open]").count() == 1
-    assert page.evaluate("document.activeElement.id") == "new-start"
 
 
 @pytest.mark.parametrize(("locale", "title"), [

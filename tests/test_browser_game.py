@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, top
+from browser_support import Api, moves_seen, slow_animations, top
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.variants import get_rules
@@ -135,11 +135,12 @@ def test_a_double_click_on_the_stock_draws_once(api: Api, open_game: Any) -> Non
     # The first click's card is drawn, and flies over the stock, before the
     # second click arrives (a slow double click, a fast server): that click
     # went to the flying card and sent it home (here it can go home).
+    slow_animations(page)  # (a flight of 200 ms may be over before the test looks)
     box = page.locator("[data-pile='stock']").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down(click_count=1)
     page.mouse.up(click_count=1)
-    page.wait_for_selector("[data-pile='waste'] > .card.flying")
+    page.wait_for_selector("[data-pile='waste'] > .card.landing")
     page.mouse.down(click_count=2)
     page.mouse.up(click_count=2)
     page.wait_for_timeout(600)

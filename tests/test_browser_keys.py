@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen
+from browser_support import Api, moves_seen, until
 from store_support import golden
 from web_support import WINNING_LINE
 
@@ -214,8 +214,8 @@ def test_a_dialog_opened_from_the_phone_menu_gives_the_focus_to_the_menu_button(
         page.locator("dialog[open]").wait_for()
         page.keyboard.press("Escape")
         page.locator("dialog[open]").wait_for(state="detached")
-        page.wait_for_timeout(100)
-        assert page.evaluate("document.activeElement.id") == "btn-menu", item
+        # (the focus moves in the dialog's close event, a moment later)
+        until(lambda: page.evaluate("document.activeElement.id") == "btn-menu")
 
 
 def test_a_new_game_from_the_end_screen_leaves_the_focus_on_the_board(api: Api, open_game: Any) -> None:
@@ -236,8 +236,8 @@ def test_a_new_game_from_the_end_screen_leaves_the_focus_on_the_board(api: Api, 
     page.keyboard.press("Enter")
     page.wait_for_selector("body[data-status='choosing']")
     page.wait_for_selector("#dlg-new:not([open])", state="attached")
-    page.wait_for_timeout(100)
-    assert page.evaluate("document.activeElement.dataset.pile") == "stock"
+    # (the focus moves in the dialog's close event, a moment later)
+    until(lambda: page.evaluate("document.activeElement.dataset.pile || null") == "stock")
     page.keyboard.press("ArrowDown")
     assert page.evaluate("document.activeElement.dataset.pile") == "reserve"
 

@@ -8,13 +8,12 @@ the game shown."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, top
+from browser_support import Api, moves_seen, slow_animations, top, until
 from test_web_coach import SMALL, SMALL_DEAL, thrown_away
 
 pytestmark = pytest.mark.browser
@@ -45,12 +44,41 @@ def delay(page: Any, pattern: str, *ms: int) -> None:
     }""", [pattern, list(ms)])
 
 
-def until(ok: Any, seconds: float = 10) -> None:
-    """Wait until ``ok()`` (the page's CSP forbids wait_for_function)."""
-    end = time.monotonic() + seconds
-    while not ok():
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.05)
+class Gate:
+    """Holds back the page's requests to ``pattern`` (a glob) while closed,
+    until ``open``: an answer comes after the test's next clicks or keys,
+    however quick or slow the machine. Installed before the page loads
+    (``open_game(game, before_goto=gate.install)``): a route added to a
+    page already loaded may miss its next request."""
+
+    def __init__(self, pattern: str = "**/moves") -> None:
+        self.pattern = pattern
+        self.closed = False
+        self.held: list[Any] = []
+
+    def install(self, page: Any) -> None:
+        page.route(self.pattern, self._route)
+
+    def _route(self, route: Any) -> None:
+        if self.closed:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def close(self) -> None:
+        self.closed = True
+
+    def open(self, page: Any) -> None:
+        """Wait for a request held back (the page sends it a moment after
+        the click), then let it and any later ones through."""
+        for _ in range(400):
+            if self.held:
+                break
+            page.wait_for_timeout(25)
+        assert self.held, f"no request to {self.pattern} was held back"
+        self.closed = False
+        while self.held:
+            self.held.pop(0).continue_()
 
 
 def new_game_by_dialog(page: Any, deal: int) -> None:
@@ -129,6 +157,214 @@ def test_the_third_click_of_a_run_plays_nothing_even_after_the_answer(api: Api, 
     assert stored(api, game)["moves"] == ["c1", "t1t8", "t1t9"]
 
 
+def test_a_card_dragged_on_its_way_is_that_card(api: Api, open_game: Any) -> None:
+    # Deal 2: after c1 s the waste holds KC; the next draw turns 7S, which
+    # goes on pile 8. A drag begun where 7S lands, while it is still on its
+    # way (here slowed down), took the card under it: a bubble said that
+    # KC is covered and nothing moved.
+    game = api.play(api.new(variant="terrace", deal_number=2), "c1", "s")
+    page = open_game(game)
+    slow_animations(page)
+    page.locator("[data-pile='stock']").click()
+    page.wait_for_selector("[data-pile='waste'] > .card[data-card='7S']")
+    assert page.evaluate("document.getAnimations().length") > 0  # (on its way)
+    box = top(page, "waste").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    target = page.locator("[data-pile='t8']").bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=8)
+    assert page.locator(".ghost[data-card='7S']").count() == 1
+    page.mouse.up()
+    moves_seen(page, 4)
+    assert stored(api, game)["moves"] == ["c1", "s", "s", "wt8"]
+    assert page.locator("#why").is_hidden()
+
+
+def test_a_card_selected_before_an_answer_stays_selected(api: Api, open_game: Any) -> None:
+    # Space draws, 1 selects 6H on pile 1 while the draw's answer is on its
+    # way, 8 sends it to pile 8 after the answer came: the answer put the
+    # selection down, and 8 selected pile 8's card instead. By mouse alike.
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    assert game["sources"]["t1"]["targets"] == {"t8": "t1t8"}
+    gate = Gate()
+    page = open_game(game, before_goto=gate.install)
+    gate.close()
+    page.keyboard.press(" ")
+    page.keyboard.press("1")
+    assert page.locator("[data-pile='t1'] > .card.selected[data-card='6H']").count() == 1
+    gate.open(page)
+    moves_seen(page, 2)
+    assert page.locator("[data-pile='t1'] > .card.selected[data-card='6H']").count() == 1
+    assert "6♥ selected" in page.locator("#prompt").inner_text()
+    page.keyboard.press("8")
+    moves_seen(page, 3)
+    assert stored(api, game)["moves"] == ["c1", "s", "t1t8"]
+    gate.close()
+    page.locator("[data-pile='stock']").click()
+    top(page, "t1").click()
+    gate.open(page)
+    moves_seen(page, 4)
+    top(page, "t9").click()
+    moves_seen(page, 5)
+    assert stored(api, game)["moves"] == ["c1", "s", "t1t8", "s", "t1t9"]
+
+
+def test_a_double_click_plays_the_card_its_first_click_was_on(api: Api, open_game: Any) -> None:
+    # Deal 7: after c1 s the waste's card goes on pile 9; the next draw's
+    # card would go on pile 2. The stock is clicked, then the waste double
+    # clicked, the draw's answer coming between the two clicks: the second
+    # click sent home the card just drawn, which the first never saw. (No
+    # animation: the card drawn lies in its place at once. A draw by key
+    # after the double click waits its turn behind anything the double
+    # click played: once it is seen, the double click has done its all.)
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    assert game["sources"]["waste"]["auto"] == "wt9"
+    gate = Gate()
+    page = open_game(game, before_goto=gate.install, reduced_motion="reduce")
+    gate.close()
+    page.locator("[data-pile='stock']").click()
+    box = top(page, "waste").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down(click_count=1)
+    page.mouse.up(click_count=1)
+    gate.open(page)
+    moves_seen(page, 3)
+    assert stored(api, game)["sources"]["waste"]["auto"] == "wt2"
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    page.keyboard.press(" ")
+    moves_seen(page, 4)
+    assert stored(api, game)["moves"] == ["c1", "s", "s", "s"]
+
+
+def test_a_double_click_whose_first_press_came_before_an_answer_plays_nothing(
+        api: Api, open_game: Any) -> None:
+    # As above, the draw's answer coming while the double click's first
+    # click is held down: the board drawn anew took that click away, and
+    # the second sent home the card just drawn.
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    gate = Gate()
+    page = open_game(game, before_goto=gate.install, reduced_motion="reduce")
+    gate.close()
+    page.locator("[data-pile='stock']").click()
+    box = top(page, "waste").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down(click_count=1)
+    gate.open(page)
+    moves_seen(page, 3)
+    page.mouse.up(click_count=1)
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    page.keyboard.press(" ")
+    moves_seen(page, 4)
+    assert stored(api, game)["moves"] == ["c1", "s", "s", "s"]
+
+
+def test_a_refused_drop_of_a_card_that_has_moved_is_not_explained(api: Api, open_game: Any) -> None:
+    # 6H is double clicked onto pile 8 and, before that move's answer, also
+    # dropped on pile 5, where it cannot go: by the time the refusal was
+    # looked at, pile 1 showed another card, and the bubble explained that
+    # one, in the window's corner (the card it was shown by had gone).
+    # (A draw by key after the drop waits its turn behind the refusal.)
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    gate = Gate()
+    page = open_game(game, before_goto=gate.install)
+    card = top(page, "t1")
+    assert card.get_attribute("data-card") == "6H"
+    box = card.bounding_box()
+    gate.close()
+    card.dblclick()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    target = page.locator("[data-pile='t5']").bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=6)
+    page.mouse.up()
+    page.keyboard.press(" ")
+    gate.open(page)
+    moves_seen(page, 3)
+    assert page.locator("#why").is_hidden(), page.locator("#why").inner_text()
+    assert stored(api, game)["moves"] == ["c1", "t1t8", "s"]
+
+
+def near(page: Any, card: Any) -> bool:
+    """True when the bubble that says why lies just above or below ``card``
+    (a locator), across from it."""
+    box = page.locator("#why").bounding_box()
+    rect = card.bounding_box()
+    middle = box["x"] + box["width"] / 2
+    across = rect["x"] - 10 <= middle <= rect["x"] + rect["width"] + 10
+    below = abs(box["y"] - (rect["y"] + rect["height"])) < 40
+    above = abs(box["y"] + box["height"] - rect["y"]) < 40
+    return across and (below or above)
+
+
+def test_a_card_pressed_before_an_answer_is_explained_beside_it(api: Api, open_game: Any) -> None:
+    # A covered card of the terrace pressed while a move's answer is on its
+    # way: the bubble waits for it, and the card it was to be shown by had
+    # gone with the board drawn anew: it came up in the window's corner.
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    gate = Gate()
+    page = open_game(game, before_goto=gate.install)
+    gate.close()
+    top(page, "t7").dblclick()
+    pressed = page.locator("[data-pile='reserve'] > .card").first
+    code = pressed.get_attribute("data-card")
+    pressed.click()
+    gate.open(page)
+    moves_seen(page, 2)
+    page.locator("#why").wait_for()
+    card = page.locator(f"[data-pile='reserve'] > .card[data-card='{code}']").first
+    assert near(page, card), page.locator("#why").bounding_box()
+
+
+def test_a_refused_drop_before_an_answer_is_explained_beside_the_card(api: Api, open_game: Any) -> None:
+    # 6H dropped where it cannot go while another move's answer is on its
+    # way: the refusal waits for it, and the bubble came up in the window's
+    # corner (the card it was to be shown by had gone with the board).
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    gate = Gate()
+    page = open_game(game, before_goto=gate.install)
+    gate.close()
+    top(page, "t7").dblclick()
+    box = top(page, "t1").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    target = page.locator("[data-pile='t5']").bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=6)
+    page.mouse.up()
+    gate.open(page)
+    moves_seen(page, 2)
+    page.locator("#why", has_text="6♥ cannot go on").wait_for()
+    assert near(page, top(page, "t1")), page.locator("#why").bounding_box()
+
+
+def test_a_card_pressed_before_an_answer_and_dragged_after_it_moves_nothing(
+        api: Api, open_game: Any) -> None:
+    # 6H is double clicked onto pile 8, and pressed again before that
+    # move's answer; the drag begins after it, when 4S lies on pile 1: the
+    # drop on pile 9 played 4S there, a card the player never took. (A
+    # draw by key after the drop waits its turn behind anything it played.)
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    gate = Gate()
+    page = open_game(game, before_goto=gate.install)
+    card = top(page, "t1")
+    box = card.bounding_box()
+    gate.close()
+    card.dblclick()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    gate.open(page)
+    moves_seen(page, 2)
+    assert stored(api, game)["sources"]["t1"]["targets"] == {"t9": "t1t9"}
+    target = page.locator("[data-pile='t9']").bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=6)
+    page.mouse.up()
+    page.keyboard.press(" ")
+    moves_seen(page, 3)
+    assert stored(api, game)["moves"] == ["c1", "t1t8", "s"]
+    page.locator(".ghost").wait_for(state="detached")
+
+
 def test_a_board_drawn_again_during_a_drag_cancels_the_drop(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)
@@ -160,16 +396,19 @@ def test_a_click_on_the_stock_pressed_before_a_redraw_still_draws(api: Api, open
     # The first draw's answer comes late; the second click is pressed on the
     # stock shown before that answer and released on the one drawn after it
     # (the browser sends no click then: the two are different elements).
+    # (The answer is held back until the second press: a delay of 800 ms
+    # could pass before it on a loaded machine.)
     game = api.play(api.new(variant="admirals-patience", deal_number=12), "c1")
-    page = open_game(game)
-    delay(page, "/moves$", 800, 0)
+    gate = Gate()
+    page = open_game(game, before_goto=gate.install)
     box = page.locator("[data-pile='stock']").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    gate.close()
     page.mouse.down(click_count=1)
     page.mouse.up(click_count=1)
-    page.wait_for_timeout(200)
     pressed = page.evaluate_handle("document.querySelector(\"[data-pile='stock']\")")
     page.mouse.down(click_count=1)
+    gate.open(page)
     moves_seen(page, 2)
     assert not pressed.evaluate("node => node.isConnected")  # (the board was drawn anew)
     page.mouse.up(click_count=1)
@@ -177,24 +416,49 @@ def test_a_click_on_the_stock_pressed_before_a_redraw_still_draws(api: Api, open
     page.wait_for_timeout(600)
     assert stored(api, game)["moves"] == ["c1", "s", "s"]
     # A double click's second press drawn over stays a double click: one card.
-    delay(page, "/moves$", 800, 0)
+    gate.close()
     page.mouse.down(click_count=1)
     page.mouse.up(click_count=1)
-    page.wait_for_timeout(200)
     page.mouse.down(click_count=2)
+    gate.open(page)
     moves_seen(page, 4)
     page.mouse.up(click_count=2)
     page.wait_for_timeout(600)
     assert stored(api, game)["moves"] == ["c1", "s", "s", "s"]
 
 
+def test_a_base_card_pressed_before_the_verdicts_came_is_chosen(api: Api, open_game: Any) -> None:
+    # The verdicts (an assist) come while the base card is pressed: the
+    # board, drawn again with them, replaced the card between the press and
+    # the release, the browser sent no click, and no base card was chosen.
+    game = api.new(variant="terrace", deal_number=7)
+    gate = Gate("**/analysis")
+    gate.close()
+
+    def before(page: Any) -> None:
+        gate.install(page)
+        page.add_init_script("localStorage.setItem('terrace.assist.verdicts', 'on')")
+
+    page = open_game(game, before_goto=before)
+    box = top(page, "t2").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    gate.open(page)
+    page.locator(".verdict").first.wait_for()
+    page.mouse.up()
+    moves_seen(page, 1)
+    assert stored(api, game)["moves"] == ["c2"]
+
+
 def test_a_late_hint_is_not_shown_on_the_next_game(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
-    page = open_game(game)
-    delay(page, "/hint$", 3000)
+    gate = Gate("**/hint")
+    page = open_game(game, before_goto=gate.install)
+    gate.close()
     page.locator("#btn-hint").click()
     new_game_by_dialog(page, 5)
-    page.wait_for_timeout(4000)  # the hint's answer has come by now
+    gate.open(page)
+    page.locator("#btn-hint:not([aria-busy])").wait_for()  # the hint's answer has come
     assert page.locator(".hint-src, .hint-dst").count() == 0
     assert "Hint" not in page.locator("#prompt").inner_text()
     assert page.locator("#dlg-end[open]").count() == 0
@@ -203,8 +467,9 @@ def test_a_late_hint_is_not_shown_on_the_next_game(api: Api, open_game: Any) -> 
 def test_a_late_analysis_does_not_take_the_page_back_to_the_replay(api: Api, open_game: Any) -> None:
     moves, _ = thrown_away()
     game = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), *moves)
-    page = open_game(game, reduced_motion="reduce")
-    delay(page, "/coach$", 3000)
+    gate = Gate("**/coach")
+    page = open_game(game, before_goto=gate.install, reduced_motion="reduce")
+    gate.close()
     page.locator("dialog.end[open] #end-analyse").click()
     page.locator("#dlg-confirm[open] #confirm-yes").click()  # stuck, not over: an assist, asked first
     page.locator("#replay-bar:not([hidden])").wait_for()
@@ -212,7 +477,8 @@ def test_a_late_analysis_does_not_take_the_page_back_to_the_replay(api: Api, ope
     page.locator("#replay-bar[hidden]").wait_for(state="attached")
     new_game_by_dialog(page, 8)
     shown = page.evaluate("document.body.dataset.game")
-    page.wait_for_timeout(4000)  # the analysis has come by now
+    gate.open(page)
+    page.locator("#coach-note:not([data-state])").wait_for(state="attached")  # the analysis has come
     assert page.evaluate("document.body.dataset.game") == shown != game["id"]
     assert page.locator("#replay-bar").get_attribute("hidden") is not None
     assert page.locator("#coach-note").get_attribute("hidden") is not None
@@ -234,8 +500,7 @@ def test_replay_steps_wait_their_turn_and_a_late_one_is_dropped(api: Api, open_g
     assert "move 3 of 6" in page.locator("#prompt").inner_text()
     page.locator("#replay-next").click()
     page.locator("#replay-exit").click()
-    page.wait_for_timeout(2500)
-    assert page.locator("#replay-bar").get_attribute("hidden") is not None
+    page.locator("#replay-bar[hidden]").wait_for(state="attached")  # (after the late step: it waits its turn)
     page.locator("[data-pile='stock']").click()
     moves_seen(page, 7)
 

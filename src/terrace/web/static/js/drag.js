@@ -5,7 +5,7 @@
 // card): when it explains the card (returns true), the card is let go and
 // its click does nothing more.
 
-const THRESHOLD = 6;
+export const DRAG_THRESHOLD = 6;
 
 export function attachDrag(board, { onStart, onDrop, onCancel, onPress }) {
   let drag = null;
@@ -38,7 +38,7 @@ export function attachDrag(board, { onStart, onDrop, onCancel, onPress }) {
     const dx = event.clientX - drag.x;
     const dy = event.clientY - drag.y;
     if (!drag.ghost) {
-      if (Math.hypot(dx, dy) < THRESHOLD) return;
+      if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
       const rect = drag.card.getBoundingClientRect();
       const ghost = drag.card.cloneNode(true);
       ghost.classList.add("ghost");

@@ -53,6 +53,12 @@ export function showWhy(text, anchor) {
 export async function explainCard(pile, index, anchor) {
   const game = app.game;
   if (!game || game.replay) return false;
+  // Pressed before an answer that drew the board anew (the press waits its
+  // turn): the same card there now, else nothing to explain.
+  if (anchor && !anchor.isConnected) {
+    anchor = drawnAgain(anchor, pile);
+    if (!anchor) return false;
+  }
   // (by revision: after an undo and another move the count of moves is the same, the cards are not)
   const key = [game.id, game.revision, getLanguage(), pile, index].join(" ");
   let answer = answers.get(key);
@@ -69,6 +75,17 @@ export async function explainCard(pile, index, anchor) {
   if (answer.movable) return false;
   if (app.game === game) showWhy(answer.reason, anchor);
   return true;
+}
+
+// `node` (a card or a pile) of a board since drawn anew: the card of the
+// same place and code, or the pile, in the board shown now (null if gone).
+function drawnAgain(node, pile) {
+  const now = document.querySelector(`#board [data-pile="${pile}"]`);
+  if (!now || !node.classList.contains("card")) return now;
+  const at = node.dataset.index === undefined ? null : `:scope > .card[data-index="${node.dataset.index}"]`;
+  const cards = now.querySelectorAll(":scope > .card");
+  const card = at ? now.querySelector(at) : cards[cards.length - 1];
+  return card && card.dataset.card === node.dataset.card ? card : null;
 }
 
 // A press anywhere or a key hides the bubble (before a new one may show).

@@ -1,7 +1,7 @@
 // The web game: state, actions, clicks, keys and animations.
 
 import { api } from "./api.js";
-import { attachDrag, snapBack } from "./drag.js";
+import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
@@ -54,8 +54,8 @@ function show(game, { ghost = null, animate = true } = {}) {
   // reader hears which, before the prompt (which may not change). A replay
   // says itself in its prompt.
   if (changedGame && app.game && !game.replay) say(`${gameTitle(game)}.`);
+  app.selected = keptSelection(game);
   app.game = game;
-  app.selected = null;
   app.hint = null;
   followGame(game);
   if (!changedGame) sayMotions(game.motions || [], game);  // (before the prompt it may change)
@@ -72,6 +72,19 @@ function show(game, { ghost = null, animate = true } = {}) {
     if (game.status === "won" || game.status === "lost") showEnd(game, game.status, false, actions);
     else closeEnd();
   }
+}
+
+// A card selected on the game shown stays selected in `game`, an answer
+// that leaves it on top of its pile and free to move (a draw asked for just
+// before the card was selected): the player's next click or key moves it.
+// Else the answer put it down, and that key selected another card.
+function keptSelection(game) {
+  const shown = app.game;
+  const source = app.selected;
+  if (!source || !shown || shown.replay || game.replay || shown.id !== game.id) return null;
+  const before = shown.sources[source];
+  const now = (game.sources || {})[source];
+  return before && now && before.card === now.card ? source : null;
 }
 
 // What a move, an undo, a redo or auto-play did, in words, for a screen
@@ -136,6 +149,7 @@ function gameTitle(game) {
 function draw() {
   const game = app.game;
   if (!game) return;
+  landAll();  // (the cards on their way are drawn anew, at their place)
   const focused = document.activeElement;
   $("#offline").hidden = true;
   // The counters and the prompt first: the board fits the room they leave.
@@ -161,6 +175,7 @@ function draw() {
   if (focused && focused.closest && focused.closest(".actions, .replay-bar") && !usable(focused)) keepFocusNear(focused);
   // (a hint shown stays in the prompt, as its marks stay on the board)
   if (app.hint && app.hint.found) prompt(hintText(game, app.hint.found), { said: false });
+  else if (app.selected && game.sources[app.selected]) selectedPrompt(game.sources[app.selected].card, false);
   else prompt();
   drawCoach(draw);  // (above the board: before it is fitted into the room left)
   renderBoard(board, game, { verdicts: app.verdicts });
@@ -230,15 +245,55 @@ function animateMotions(motions, before, ghost) {
     const dx = from.left - to.left;
     const dy = from.top - to.top;
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
-    card.classList.add("flying");
-    const animation = card.animate(
+    const flight = flyingCopy(card, to);
+    card.classList.add("landing");
+    document.body.append(flight);
+    const animation = flight.animate(
       [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
       { duration: motion.refill ? 320 : 200, delay: motion.refill ? 170 : 0, easing: "cubic-bezier(.25,.8,.3,1)", fill: "backwards" }
     );
-    const land = () => card.classList.remove("flying");
+    const land = () => {
+      if (flights.get(card) !== land) return;
+      flights.delete(card);
+      flight.remove();
+      card.classList.remove("landing");
+    };
+    flights.set(card, land);
     animation.onfinish = land;
     animation.oncancel = land;
     if (motion.refill) card.classList.add("refilled");
+  }
+}
+
+// A card on its way lies at its place from the start, unseen (class
+// "landing"), and a copy of it flies there, taking no clicks. So a press
+// where the card lands takes that card (a drag begun at once after a draw
+// took the card under it, and explained that one), and a click where the
+// copy flies goes to what lies there (the stock, for a double click's
+// second click). `flights`: card -> what lands it at once.
+const flights = new Map();
+
+function flyingCopy(card, rect) {
+  const flight = card.cloneNode(true);
+  flight.className = `${card.className} flight`;
+  flight.classList.remove("movable", "selected", "hint-src", "landing");
+  for (const name of ["data-card", "data-index", "role", "aria-label", "tabindex"]) flight.removeAttribute(name);
+  flight.setAttribute("aria-hidden", "true");
+  const style = getComputedStyle(card);
+  for (const name of ["--cw", "--round", "--idx"]) {
+    const value = style.getPropertyValue(name);
+    if (value) flight.style.setProperty(name, value);
+  }
+  Object.assign(flight.style, { left: `${rect.left}px`, top: `${rect.top}px`, width: `${rect.width}px`, height: `${rect.height}px` });
+  return flight;
+}
+
+// (also the cards auto-play sends home one after the other: an undo
+// pressed meanwhile drew them back on the board while they flew on)
+function landAll() {
+  for (const land of [...flights.values()]) land();
+  for (const ghost of document.querySelectorAll(".ghost.homeward")) {
+    for (const animation of ghost.getAnimations()) animation.cancel();
   }
 }
 
@@ -321,12 +376,20 @@ function play(move, ghost = null, card = null) {
 
 // Why a move the player tried is refused, next to the card (or the top
 // card of `source`).
+// When its turn comes after an answer that took the card away (a drop on
+// the card a double click had just sent), nothing is said: the server
+// would explain the card that lies there now, which was not tried.
 function explain(move, ghost = null, card = null, source = null) {
+  const shown = app.game;
   return enqueue(async () => {
     if (ghost && card) snapBack(ghost, card, animationsOn());
-    const result = await api.check(app.game.id, move);
+    const game = app.game;
+    if (!game || game.replay) return;
+    if (source && game !== shown && (game.id !== shown.id || topOf(game, source) !== topOf(shown, source))) return;
+    const result = await api.check(game.id, move);
     const pile = source && board.querySelector(`[data-pile="${source}"]`);
-    const anchor = card || (pile && (topCard(pile) || pile));
+    // (the card dropped, or its like on the board drawn anew meanwhile)
+    const anchor = (card && card.isConnected && card) || (pile && (topCard(pile) || pile));
     if (result.ok && !result.data.legal) showWhy(result.data.reason, anchor);
     else if (!result.ok) toast(result.data.error);
   });
@@ -334,8 +397,10 @@ function explain(move, ghost = null, card = null, source = null) {
 
 // Why the top card of a pile cannot move (a key or a click on it).
 function explainPile(pile) {
-  const node = board.querySelector(`[data-pile="${pile}"]`);
-  return enqueue(() => explainCard(pile, null, (node && topCard(node)) || node));
+  return enqueue(() => {
+    const node = board.querySelector(`[data-pile="${pile}"]`);  // (as drawn by its turn)
+    return explainCard(pile, null, (node && topCard(node)) || node);
+  });
 }
 
 function autoMove(pile) {
@@ -507,8 +572,12 @@ function select(source) {
   }
   app.selected = source;
   markSelection(source);
+  selectedPrompt(info.card);
+}
+
+function selectedPrompt(card, said = true) {
   const key = touchFirst() ? "prompt.selected.touch" : "prompt.selected";
-  prompt(t(key, { card: cardLabel(info.card) }), { spoken: t(key, { card: cardName(info.card) }) });
+  prompt(t(key, { card: cardLabel(card) }), { said, spoken: t(key, { card: cardName(card) }) });
 }
 
 // The selection put back. `said` false when a move or a draw follows at
@@ -534,7 +603,21 @@ function markHint(found) {
 
 // ---------------------------------------------------------------- input
 
-function activate(pileName, detail) {
+// The card on top of `pile` in `game` (null for none, or for the stock).
+function topOf(game, pile) {
+  const s = game.state;
+  const at = (list) => list[Number(pile.slice(1)) - 1];
+  const cards = pile === "reserve" ? s.reserve : pile === "waste" ? s.waste
+    : pile[0] === "f" ? at(s.foundations) : pile[0] === "t" ? at(s.tableau) : null;
+  return cards && cards.length ? cards[cards.length - 1] : null;
+}
+
+// The card `pile` shows on top in `game` for a click (null: none that moves).
+const clickedCard = (game, pile) => (game.sources[pile] || {}).card || null;
+
+// `first`: the game shown when the first click of a double click (detail
+// 2) was pressed; its second click acts only on the card the first was on.
+function activate(pileName, detail, first = null) {
   const game = app.game;
   if (!game || game.replay) return;
   if (game.status === "choosing") {
@@ -563,9 +646,12 @@ function activate(pileName, detail) {
   // new choice but the tail of the same gesture: it would play whatever
   // card the first move uncovered, as soon as its answer came back. So odd
   // clicks of a run do nothing, and the next even one is a double click again.
+  // An answer drawn between its two clicks (a draw asked for just before)
+  // may have put another card there: the double click is not for that one.
   if (detail >= 2) {
     if (detail % 2 === 1) return;
     deselect({ said: false });
+    if (first && (first.id !== game.id || clickedCard(first, pileName) !== clickedCard(game, pileName))) return;
     autoMove(pileName);
   } else if (app.selected === pileName) {
     deselect();
@@ -574,18 +660,22 @@ function activate(pileName, detail) {
   }
 }
 
-board.addEventListener("click", (event) => {
-  const pile = event.target.closest("[data-pile]");
+board.addEventListener("click", (event) => clickBoard(event.target, event.detail));
+
+function clickBoard(target, clicks) {
+  const pile = target.closest("[data-pile]");
   if (!pile) return deselect();
-  const card = event.target.closest(".card");
+  const card = target.closest(".card");
   const name = pile.dataset.pile;
   // A card that cannot move was explained when pressed (see onPress); it
   // acts on its pile only as a drop target.
   const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
   if (still && !app.selected && name !== "stock") return;
-  if (name === "stock") return clickStock(event.detail, lastPointer === "touch");
-  activate(name, event.detail || 1);
-});
+  if (name === "stock") return clickStock(clicks, lastPointer === "touch");
+  const detail = clicks || 1;
+  // (the first click of this double click was pressed on pressedBefore)
+  activate(name, detail, detail % 2 === 0 ? pressedBefore : null);
+}
 
 // A double click fires two clicks (detail 1, then 2): the stock draws on the
 // first only, so a double click draws one card, not two. Every click of a
@@ -596,30 +686,48 @@ function clickStock(detail, touch = false) {
   if (touch || detail !== 2) activate("stock", detail || 1);
 }
 
-// A mouse press on the stock that the board's redraw replaced before the
-// release (a quick player's second click while the first card is shown) gets
-// no click from the browser: its release on the new stock draws instead. A
-// touch is not affected (the browser sends its click to the new stock).
-let pressedStock = null;
+// A mouse press on a pile that the board's redraw replaced before the
+// release gets no click from the browser (the two are different elements):
+// its release on the pile of the same name clicks there instead. On the
+// stock always (a quick player's second click while the first card is
+// shown: a draw is a draw on any position); elsewhere when the board was
+// drawn again on the same position (the base cards' verdicts arriving, a
+// resize: that click was lost), not by an answer that changed it. A drag is
+// no click. A touch is not affected (the browser sends its click to the new
+// pile).
+let pressed = null;  // {pile, game, x, y} of the last mouse press on a pile
 let lastPointer = "mouse";  // what the last press on the board was made with
 board.addEventListener("pointerdown", (event) => {
   lastPointer = event.pointerType;
+  pressedBefore = pressedOn;
+  pressedOn = app.game;
+  // A card pressed on its way lands at once (a drag lifts it as it is seen).
+  const landing = event.target.closest(".card.landing");
+  if (landing && flights.has(landing)) flights.get(landing)();
   const pile = event.target.closest("[data-pile]");
-  pressedStock = event.pointerType !== "touch" && pile && pile.dataset.pile === "stock" ? pile : null;
+  pressed = event.pointerType !== "touch" && pile ? { pile, game: app.game, x: event.clientX, y: event.clientY } : null;
 }, true);
 board.addEventListener("mouseup", (event) => {
-  const pressed = pressedStock;
-  pressedStock = null;
-  if (!pressed || pressed.isConnected || event.button !== 0) return;  // (its click comes)
+  const press = pressed;
+  pressed = null;
+  if (!press || press.pile.isConnected || event.button !== 0) return;  // (its click comes)
+  if (Math.hypot(event.clientX - press.x, event.clientY - press.y) >= DRAG_THRESHOLD) return;
   const pile = event.target.closest("[data-pile]");
-  if (pile && pile.dataset.pile === "stock") clickStock(event.detail);
+  if (!pile || pile.dataset.pile !== press.pile.dataset.pile) return;
+  if (pile.dataset.pile === "stock") clickStock(event.detail);
+  else if (press.game === app.game) clickBoard(event.target, event.detail);
 });
 
-let dragged = null;  // the game shown when the drag began
+// The game shown when the card was pressed: a drag that begins once an
+// answer has drawn the board anew (the press was quicker than the answer)
+// drops nothing, where it played the card that lay there by then.
+let pressedOn = null;
+let pressedBefore = null;  // (the game shown at the press before)
+let dragged = null;
 
 attachDrag(board, {
   onStart(source) {
-    dragged = app.game;
+    dragged = pressedOn;
     deselect();
     markTargets(source);
   },
