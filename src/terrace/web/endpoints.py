@@ -25,6 +25,7 @@ from terrace.refusals import Reason, clip
 from terrace.rules import RULE_OPTIONS, Rules
 from terrace.solver.decision import Decision
 from terrace.solver.hint_line import KeptLine
+from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import GAME_ID, GameStore, StoredGame
 from terrace.variants import (
@@ -363,7 +364,8 @@ class WebGame:
         if game.given_up_at is not None:  # over, though its board is not
             found = hints.over_hint(peek)
         else:
-            find = partial(hints.find_hint, decided=decided)
+            shown = None if peek else await run_in_threadpool(self.stock_shown, game)
+            find = partial(hints.find_hint, decided=decided, shown=shown)
             found = await self.in_solver(request, find, board, self.hint_seconds, peek, kept,
                                          fair_seed(game.id), budget=self.hint_seconds)
         line = found.pop("kept")
@@ -377,6 +379,12 @@ class WebGame:
             if in_play(game):
                 found["counted"] = await run_in_threadpool(self.store.count_hint, game.id, board.position())
         return json_response(found)
+
+    def stock_shown(self, game: StoredGame) -> int | None:
+        """The stock cards the game's event log shows the player saw (see
+        :func:`terrace.solver.observation.stock_shown`): draws taken back
+        and then replaced by another move stay known to a fair hint."""
+        return stock_shown(Board(game.rules, game.deal), game_events(self.store, game.id))
 
     async def analysis(self, request: Request) -> Response:
         """The solver's verdicts; while the game is being played, looking
@@ -506,6 +514,11 @@ def _given_up(game: StoredGame) -> Reason | None:
     """Why nothing may move in a game that was given up (its board does not
     know); None for any other game."""
     return Reason(WebRefusal.GAME_GIVEN_UP) if game.given_up_at is not None else None
+
+
+def game_events(store: GameStore, game_id: str) -> list[Event]:
+    """A game's event log as :func:`terrace.solver.observation.stock_shown` reads it."""
+    return [(e["action"], e["move"], e["moves"]) for e in store.history(game_id)]
 
 
 def fair_seed(game_id: str) -> int:
