@@ -11,8 +11,8 @@ honest: ``unknown``, with the moves between which the loss lies.
 
 At the losing move the coach also asks the fair player
 (:mod:`terrace.solver.fair`), which sees only what the player saw, what it
-would have played there, and the solver whether that move kept a winning
-line.
+would have played there (the fair hint, :func:`terrace.solver.advice.fair_answer`),
+and the solver whether that move kept a winning line.
 
 :func:`base_chances` is the fair player's view of the base-card choice:
 each candidate's wins across sampled stock orders (no peeking), and
@@ -322,7 +322,9 @@ def find_loss(
             analysis.move = game.moves[game.high - 1]
             analysis.winning = next(iter(game.lines[game.low]), None)
             if fair is not None and not stopped and time.perf_counter() < deadline:
-                shown = None if events is None else shown_before(start, events, game.moves, game.low)
+                # (a quarter of the time left at most: a log of 100,000 moves takes over a second)
+                until = time.perf_counter() + (deadline - time.perf_counter()) * 0.25
+                shown = None if events is None else shown_before(start, events, game.moves, game.low, until)
                 _ask_fair(analysis, start, game, fair, seed, deadline, cancel, fair_nodes, shown)
     analysis.seconds = time.perf_counter() - began
     return analysis
@@ -336,12 +338,14 @@ def coach_report(start: Board, moves: Sequence[Move], seconds: float, seed: int 
     return find_loss(start, moves, seconds=seconds, seed=seed, cancel=cancel, events=events).to_dict()
 
 
-def shown_before(start: Board, events: Sequence[Event], moves: Sequence[Move], step: int) -> int | None:
+def shown_before(start: Board, events: Sequence[Event], moves: Sequence[Move], step: int,
+                 until: float | None = None) -> int | None:
     """What the event log shows of the stock (see
     :func:`~terrace.solver.observation.stock_shown`) up to the last time
     the player played move ``step + 1`` of ``moves`` (the game's line):
     what they had seen when they played it. None when the log does not
-    show it played (an imported game).
+    show it played (an imported game). ``until``: as for
+    :func:`~terrace.solver.observation.stock_shown`.
 
     >>> from terrace.variants import get_rules
     >>> start = Board.from_number(4, get_rules("falling-star"))
@@ -357,7 +361,7 @@ def shown_before(start: Board, events: Sequence[Event], moves: Sequence[Move], s
             last = index
     if last is None or events[last][1] != str(moves[step]):
         return None
-    return stock_shown(start, events[:last])
+    return stock_shown(start, events[:last], until)
 
 
 def _ask_fair(analysis: Analysis, start: Board, game: _Bisection, settings: FairSettings, seed: int,

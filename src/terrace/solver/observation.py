@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -223,7 +224,7 @@ the move played, taken back or redone (or None), and how many moves were
 played after it."""
 
 
-def stock_shown(start: Board, events: Iterable[Event]) -> int | None:
+def stock_shown(start: Board, events: Iterable[Event], until: float | None = None) -> int | None:
     """The fewest cards the first stock of a game held at any position the
     player stood at, read from the game's event log (``start`` is the deal):
     every stock card from that index on was shown face up, whatever was
@@ -233,7 +234,9 @@ def stock_shown(start: Board, events: Iterable[Event]) -> int | None:
     (each puts the game at its start); after an import (the log of the
     game before it is not there) or a change that does not add up, nothing
     more is read until the next restart: what was read up to there stays
-    known, and a hint never knows more than the log proves.
+    known, and a hint never knows more than the log proves. ``until`` (a
+    :func:`time.perf_counter` instant) stops the reading there, with what
+    was read so far (a log of 100,000 moves takes more than a second).
 
     >>> from terrace.variants import get_rules
     >>> start = Board.from_number(4, get_rules("falling-star"))
@@ -244,7 +247,9 @@ def stock_shown(start: Board, events: Iterable[Event]) -> int | None:
     """
     lowest: int | None = None
     board: Board | None = None
-    for action, text, count in events:
+    for index, (action, text, count) in enumerate(events):
+        if until is not None and index % 256 == 0 and time.perf_counter() >= until:
+            break
         if action in ("create", "restart"):
             board = start.copy(stack=False)
         elif action == "import":

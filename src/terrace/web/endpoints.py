@@ -364,10 +364,15 @@ class WebGame:
         if game.given_up_at is not None:  # over, though its board is not
             found = hints.over_hint(peek)
         else:
-            shown = None if peek else await run_in_threadpool(self.stock_shown, game)
+            began = time.perf_counter()
+            # (at most a quarter of the hint's time: a log of 100,000 moves takes over a second)
+            shown = None if peek else await run_in_threadpool(
+                self.stock_shown, game, began + self.hint_seconds * SHOWN_SHARE)
+            spent = time.perf_counter() - began
+            seconds = max(self.hint_seconds * (1 - SHOWN_SHARE), self.hint_seconds - spent)
             find = partial(hints.find_hint, decided=decided, shown=shown)
-            found = await self.in_solver(request, find, board, self.hint_seconds, peek, kept,
-                                         fair_seed(game.id), budget=self.hint_seconds)
+            found = await self.in_solver(request, find, board, seconds, peek, kept,
+                                         fair_seed(game.id), budget=seconds)
         line = found.pop("kept")
         if line is not None:
             remember(self.lines, game.id, line)
@@ -380,11 +385,12 @@ class WebGame:
                 found["counted"] = await run_in_threadpool(self.store.count_hint, game.id, board.position())
         return json_response(found)
 
-    def stock_shown(self, game: StoredGame) -> int | None:
+    def stock_shown(self, game: StoredGame, until: float | None = None) -> int | None:
         """The stock cards the game's event log shows the player saw (see
-        :func:`terrace.solver.observation.stock_shown`): draws taken back
-        and then replaced by another move stay known to a fair hint."""
-        return stock_shown(Board(game.rules, game.deal), game_events(self.store, game.id))
+        :func:`terrace.solver.observation.stock_shown`; read until the
+        :func:`time.perf_counter` instant ``until``): draws taken back and
+        then replaced by another move stay known to a fair hint."""
+        return stock_shown(Board(game.rules, game.deal), game_events(self.store, game.id), until)
 
     async def analysis(self, request: Request) -> Response:
         """The solver's verdicts; while the game is being played, looking
@@ -514,6 +520,11 @@ def _given_up(game: StoredGame) -> Reason | None:
     """Why nothing may move in a game that was given up (its board does not
     know); None for any other game."""
     return Reason(WebRefusal.GAME_GIVEN_UP) if game.given_up_at is not None else None
+
+
+SHOWN_SHARE = 0.25
+"""The most of a fair hint's time spent reading the game's event log for
+the stock cards draws taken back had shown (the rest is the solver's)."""
 
 
 def game_events(store: GameStore, game_id: str) -> list[Event]:
