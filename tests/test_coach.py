@@ -465,3 +465,17 @@ def test_a_bisection_that_does_not_settle_spends_the_fair_players_share_too(
     assert len(tried) > len(set(tried))  # every position tried, then some again
     again = tried.index(tried[len(set(tried))])
     assert given[len(set(tried))][2] == 4 * given[again][2]
+
+
+@pytest.mark.parametrize("nodes", [-1, True, 1.5])
+def test_a_fair_answer_refuses_a_bad_budget_of_positions_whatever_the_position(nodes: object) -> None:
+    """A dead terrace needs no sampling, so the budget of positions was never
+    looked at, and a negative one passed there (and was refused elsewhere)."""
+    from terrace.solver.advice import fair_answer
+
+    board = Board.from_number(61, get_rules("generals-patience"))
+    board.push_text("c1")  # (a dead terrace: the answer needs no sample)
+    with pytest.raises(ValueError):
+        fair_answer(board, 5, nodes=nodes)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        fair_answer(board, 5, shown=nodes)  # type: ignore[arg-type]

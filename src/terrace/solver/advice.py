@@ -123,8 +123,12 @@ def fair_answer(
     (:func:`~terrace.solver.observation.stock_shown`).
     ``decided``, a decision already made at this position with every sample
     solved (the base-card chances), is the answer unless :func:`fair_hint`
-    would decide again (most of its samples undecided)."""
+    would decide again (most of its samples undecided). A budget or a
+    ``shown`` that is not one is refused before anything else, whatever the
+    position needs."""
     check_budget(seconds)
+    check_nodes(nodes, "nodes")
+    check_nodes(shown, "shown")
     if game_over(board):
         return Decision(None, "none")
     try:
