@@ -262,6 +262,7 @@ def find_loss(
     cancel: Cancel | None = None,
     fair_nodes: int | None = None,
     events: Sequence[Event] | None = None,
+    fair_seconds: float | None = None,
 ) -> Analysis:
     """Where the game played from ``start`` with ``moves`` was lost (see the
     module docstring), within ``seconds`` in all. ``probe_nodes`` caps each
@@ -269,8 +270,10 @@ def find_loss(
     machine; a position probed again, once every other was tried, gets
     :data:`RETRY_FACTOR` times the positions of its last probe); ``fair``
     None skips the fair player, ``seed`` is its seed (the one the game's
-    fair hints use) and ``fair_nodes`` its budget in positions (None: only
-    its share of the time). The fair player is the fair hint
+    fair hints use), ``fair_seconds`` and ``fair_nodes`` its budgets (None:
+    its share of the time, no count of positions; the web coach gives it the
+    game's hint budget, so that it thinks as long as the hint it names did).
+    The fair player is the fair hint
     (:func:`terrace.solver.advice.fair_answer`): with the same seed, the
     same position and the same budget, its move is the hint's there.
     :data:`FAIR_SHARE` of the time is kept for it only while the bisection
@@ -283,6 +286,8 @@ def find_loss(
     hint there knew. An illegal move is refused before any search."""
     check_budget(seconds)
     check_nodes(fair_nodes, "fair_nodes")
+    if fair_seconds is not None:
+        check_budget(fair_seconds, "fair_seconds")
     began = time.perf_counter()
     deadline = began + seconds
     search_until = began + seconds * (1 - FAIR_SHARE)
@@ -325,17 +330,20 @@ def find_loss(
                 # (a quarter of the time left at most: a log of 100,000 moves takes over a second)
                 until = time.perf_counter() + (deadline - time.perf_counter()) * 0.25
                 shown = None if events is None else shown_before(start, events, game.moves, game.low, until)
-                _ask_fair(analysis, start, game, fair, seed, deadline, cancel, fair_nodes, shown)
+                budget = (fair_seconds, fair_nodes)
+                _ask_fair(analysis, start, game, fair, seed, deadline, cancel, budget, shown)
     analysis.seconds = time.perf_counter() - began
     return analysis
 
 
 def coach_report(start: Board, moves: Sequence[Move], seconds: float, seed: int = 0,
-                 cancel: Cancel | None = None, events: Sequence[Event] | None = None) -> dict[str, Any]:
+                 cancel: Cancel | None = None, events: Sequence[Event] | None = None,
+                 fair_seconds: float | None = None) -> dict[str, Any]:
     """:func:`find_loss` as JSON values (a job for the web game's solver
-    pool); ``seed`` is the fair player's, the one the game's hints use,
-    ``events`` the game's event log."""
-    return find_loss(start, moves, seconds=seconds, seed=seed, cancel=cancel, events=events).to_dict()
+    pool); ``seed`` and ``fair_seconds`` are the fair player's, the seed
+    and the budget the game's hints use, ``events`` the game's event log."""
+    return find_loss(start, moves, seconds=seconds, seed=seed, cancel=cancel, events=events,
+                     fair_seconds=fair_seconds).to_dict()
 
 
 def shown_before(start: Board, events: Sequence[Event], moves: Sequence[Move], step: int,
@@ -365,16 +373,19 @@ def shown_before(start: Board, events: Sequence[Event], moves: Sequence[Move], s
 
 
 def _ask_fair(analysis: Analysis, start: Board, game: _Bisection, settings: FairSettings, seed: int,
-              deadline: float, cancel: Cancel | None, nodes: int | None, shown: int | None) -> None:
+              deadline: float, cancel: Cancel | None, budget: tuple[float | None, int | None],
+              shown: int | None) -> None:
     """The fair player's move where the game was lost (the fair hint there:
     :func:`terrace.solver.advice.fair_answer`), and the solver's verdict
     after it."""
     board = start.copy(stack=False)
     for played in game.moves[: game.low]:
         board.push(played)  # with the game's history: the fair player never goes back
-    now = time.perf_counter()
-    answer = fair_answer(board, max(0.0, (deadline - now) * 0.7), seed=seed, nodes=nodes, settings=settings,
-                         cancel=cancel, shown=shown)
+    seconds, nodes = budget
+    share = max(0.0, (deadline - time.perf_counter()) * 0.7)  # (the rest for the verdict after its move)
+    seconds = share if seconds is None else min(seconds, share)
+    answer = fair_answer(board, seconds, seed=seed, nodes=nodes, settings=settings, cancel=cancel,
+                         shown=shown)
     decision = answer if isinstance(answer, Decision) else Decision(answer.move, answer.kind)
     analysis.fair = decision
     move = decision.move

@@ -71,7 +71,8 @@ class CoachEndpoints:
         seconds = self.budgets.analysis
         # the hints' seed: the fair player's move at the loss is the hint shown there
         events = await run_in_threadpool(game_events, self.web.store, game.id)
-        analyse = partial(coach_report, events=events)
+        # the hint's budget too: the fair player thinks as long as the hint it names did
+        analyse = partial(coach_report, events=events, fair_seconds=self.web.hint_seconds)
         report = await self.web.in_solver(request, analyse, start, moves, seconds, fair_seed(game.id),
                                           budget=seconds)
         _describe(report, start, moves)
