@@ -136,3 +136,33 @@ def test_the_walk_finds_what_a_walk_through_every_position_finds() -> None:
                 break
             expected.add(walker.position())
         assert same_pass_positions(board) == expected
+
+
+def test_the_event_log_is_read_for_draws_taken_back_and_within_its_time() -> None:
+    """A draw taken back and replaced by another move leaves the redo line,
+    not the event log: the card it showed stays known. Reading a log of
+    100,000 moves takes over a second, so the reading stops at its instant
+    with what it has read (knowing less, never more)."""
+    from terrace.solver.observation import stock_shown
+
+    board = to_and_fro(0)
+    start = Board.from_number(1, get_rules("terrace"))
+    log: list[tuple[str, str | None, int]] = [("create", None, 0)]
+    log += [("move", str(m), n) for n, m in enumerate(board.move_stack, 1)]
+    played = len(log) - 1
+    board.push_text("s")
+    board.pop()
+    board.push_text("t5t4")  # the redo line is gone
+    log += [("move", "s", played + 1), ("undo", "s", played), ("move", "t5t4", played + 1)]
+    assert observe(board).stock[-1] is None
+    shown = stock_shown(start, log)
+    assert shown == len(board.stock) - 1 and observe(board, shown).stock[-1] == board.stock[-1]
+    assert stock_shown(start, [("import", None, played), *log[played + 1:]]) is None  # (no log before it)
+    long = to_and_fro(50_000)
+    texts = [str(m) for m in long.move_stack]
+    events = [("create", None, 0), *[("move", text, n) for n, text in enumerate(texts, 1)]]
+    began = time.perf_counter()
+    partly = stock_shown(Board.from_number(1, get_rules("terrace")), events, until=began + 0.05)
+    assert time.perf_counter() - began < 0.5
+    assert partly is None or partly >= len(long.stock)
+

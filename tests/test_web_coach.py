@@ -385,3 +385,44 @@ def test_the_coachs_fair_move_is_the_hint_the_game_gave_there(tmp_path: Path) ->
     store.close()
     assert (report["outcome"], report["step"], report["move"]) == ("lost-at", 1, "c3")
     assert report["fair"]["move"] == hint["move"] == "c1"
+
+
+class InlinePool(SolverPool):
+    """Runs each job in this process (so that a test can watch it)."""
+
+    def __init__(self) -> None:
+        super().__init__(workers=0)
+
+    async def run(self, func: Any, *args: Any, budget: float, gone: Any = None) -> Any:
+        return func(*args, cancel=lambda: False)
+
+
+def test_the_coachs_fair_player_thinks_as_long_as_the_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The coach's fair player is the game's fair hint, with the hint's
+    budget (it had 70% of what the bisection left, 14 s of 20 where the
+    hint has 2 s, and could retry where the hint had not), and with the
+    game's event log, which says what the player had seen."""
+    from terrace.solver import coach
+
+    asked: list[tuple[float, Any]] = []
+    real = coach.fair_answer
+
+    def watched(board: Board, seconds: float, **kwargs: Any) -> Any:
+        asked.append((seconds, kwargs.get("shown")))
+        return real(board, seconds, **kwargs)
+
+    monkeypatch.setattr(coach, "fair_answer", watched)
+    moves, losing = thrown_away()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(hint_seconds=0.75, coach=CoachBudgets(analysis=30), pool=InlinePool())
+    with TestClient(app, base_url=LOCAL) as client:
+        game = new_game(client, variant="terrace", options=SMALL, deal_number=SMALL_DEAL)
+        game = play(client, game, *moves)
+        report = client.post(f"/api/games/{game['id']}/coach", json={}).json()
+    assert report["outcome"] == "lost-at" and report["step"] == losing
+    assert len(asked) == 1 and asked[0][0] <= 0.75
+    board = Board.from_number(SMALL_DEAL, small_rules())
+    for text in moves[: losing - 1]:
+        board.push_text(text)
+    assert asked[0][1] is not None and asked[0][1] <= len(board.stock)  # (the log was read)

@@ -204,6 +204,41 @@ def test_once_nothing_is_hidden_the_fair_hint_is_a_proved_line_and_no_assist(
     assert stored.hints == 2 and not stored.assisted
 
 
+def test_a_fair_hint_remembers_draws_taken_back_after_a_new_move(client: TestClient) -> None:
+    """The player draws the whole stock, takes the draws back and plays
+    another move: the redo line is gone, but the player saw every card, and
+    the game's event log says so. The fair hint knows it too: nothing is
+    hidden, so it gives the proved answer without sampling (it forgot the
+    cards with the redo line, and sampled the stock the player had seen)."""
+    from terrace.solver.observation import observe
+
+    rules = get_rules(WINNING_LINE["variant"], **WINNING_LINE["options"])
+    board = Board.from_number(WINNING_LINE["deal_number"], rules)
+    game = new_game(client, variant=WINNING_LINE["variant"], options=WINNING_LINE["options"],
+                    deal_number=WINNING_LINE["deal_number"])
+    url = f"/api/games/{game['id']}"
+    for text in WINNING_LINE["moves"]:
+        if nothing_hidden(board):
+            break
+        board.push(Move.parse(text))
+        game = client.post(f"{url}/moves", json={"move": text}).json()
+    # back to the last position with a card still to draw and another move than the draw
+    while True:
+        board.pop()
+        game = client.post(f"{url}/undo", json={}).json()
+        other = [m for m in board.legal_moves if not m.is_draw and m != board.redo_stack[-1]]
+        if board.stock and board.redo_stack[-1].is_draw and other:
+            after = board.copy()
+            after.push(other[0])
+            if observe(after).unseen:
+                break
+    game = client.post(f"{url}/moves", json={"move": str(other[0])}).json()
+    assert not game["can_redo"]
+    found = hint(client, game)
+    assert (found["fair"], "samples" in found) == (True, False), found
+    assert found["kind"] in ("winnable", "lost", "heuristic")
+
+
 def test_a_dead_terrace_gets_a_fair_proved_answer_without_sampling(
     client: TestClient, store: GameStore
 ) -> None:

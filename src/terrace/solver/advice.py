@@ -22,7 +22,7 @@ from typing import Any
 
 from terrace.board import Board
 from terrace.solver.api import LOST
-from terrace.solver.budget import check_budget
+from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.hint_line import (
@@ -33,6 +33,7 @@ from terrace.solver.hint_line import (
     PeekHint,
     game_over,
     peek_hint,
+    rule_of_thumb,
     why_no_move,
 )
 from terrace.solver.observation import observe
@@ -45,34 +46,51 @@ MOST_NODES = 100_000_000
 """The most positions per sample a fair hint escalates to."""
 
 
+HINT_SETTINGS = FairSettings(early=False)
+"""How hard a fair hint (and the coach's fair player, which is the same
+hint) thinks: the fair player's settings, every sample solved (no early
+stop: the hint reports how many samples each move wins)."""
+
+
 def fair_hint(
     board: Board, *, settings: FairSettings | None = None, seed: int = 0, seconds: float = 10.0,
-    escalate: bool = True, cancel: Callable[[], bool] | None = None,
+    escalate: bool = True, cancel: Callable[[], bool] | None = None, nodes: int | None = None,
+    shown: int | None = None,
 ) -> Decision:
     """The fair player's move for ``board`` (which it sees only through
-    :func:`~terrace.solver.observation.observe`), within ``seconds``. A
-    sampled move that no sample decided (none was solved in the time, or
-    the solver left every one undecided) is the rule of thumb's: kind
+    :func:`~terrace.solver.observation.observe`), within ``seconds`` and,
+    when given, ``nodes`` positions in all (its solves stop within a turn
+    of :data:`terrace.solver.api.NODE_SLICE` positions past it). A sampled
+    move that no sample decided (none was solved in the time, or the
+    solver left every one undecided) is the rule of thumb's: kind
     ``heuristic``, not ``sampled`` (it would read "wins in 0 of 32").
 
     The player's node budget per sample keeps its games fixed, but it is
     small for the hardest games (four decks in suit: every sample of a deal
     of Admiral's Patience undecided in a fifth of a second). So while most
-    samples are undecided and the time left allows it (the last round,
-    :data:`ESCALATION` times longer, would still end before ``seconds``),
-    the hint decides again on the same samples with :data:`ESCALATION`
-    times the positions, and keeps the round that decided most samples
-    (the later one on a tie). ``escalate=False`` decides once. ``cancel``
-    (a client that went away) stops the solving as the deadline does."""
+    samples are undecided and the budget allows it (the last round,
+    :data:`ESCALATION` times longer, would still end before ``seconds``;
+    with ``nodes``, the positions it entered times :data:`ESCALATION` are
+    still left too), the hint decides again on the same samples with
+    :data:`ESCALATION` times the positions, and keeps the round that
+    decided most samples (the later one on a tie). With ``nodes`` and
+    seconds to spare, the answer is the same on any machine. ``escalate=False``
+    decides once. ``cancel`` (a client that went away) stops the solving
+    as the deadline does. ``shown``: the stock cards the game's log shows
+    the player saw (:func:`~terrace.solver.observation.stock_shown`)."""
     check_budget(seconds)
+    check_nodes(nodes, "nodes")
     settings = settings or FairSettings()
-    observed = observe(board)
+    observed = observe(board, shown)
     deadline = time.perf_counter() + seconds
+    spent = 0
     best: Decision | None = None
     while True:
         started = time.perf_counter()
-        decision = FairPlayer(settings, seed, cancel).decide(observed, deadline)
+        player = FairPlayer(settings, seed, cancel, None if nodes is None else nodes - spent)
+        decision = player.decide(observed, deadline)
         took = time.perf_counter() - started
+        spent += player.positions
         if best is None or _decided(decision) >= _decided(best):
             best = decision
         if not escalate or decision.kind != "sampled" or 2 * decision.undecided <= decision.samples:
@@ -81,6 +99,8 @@ def fair_hint(
             break
         if settings.nodes * ESCALATION > MOST_NODES or started + took * (ESCALATION + 1) > deadline:
             break
+        if nodes is not None and spent + player.positions * ESCALATION > nodes:
+            break
         settings = replace(settings, nodes=settings.nodes * ESCALATION,
                            choice_nodes=min(settings.choice_nodes * ESCALATION, MOST_NODES))
     if best.kind == "sampled" and best.samples == best.undecided:
@@ -88,16 +108,52 @@ def fair_hint(
     return best
 
 
-def nothing_hidden(board: Board) -> bool:
+def fair_answer(
+    board: Board, seconds: float, *, seed: int = 0, nodes: int | None = None,
+    settings: FairSettings = HINT_SETTINGS, kept: KeptLine | None = None, cancel: Cancel | None = None,
+    decided: Decision | None = None, shown: int | None = None,
+) -> Decision | PeekHint:
+    """The fair hint for ``board`` (its move stack is the game so far), the
+    one code path behind the page's fair hint and the coach's "the fair
+    player would have played": no move on a game over (kind ``none``), the
+    proved answer that needs no sampled stock (:func:`open_hint`: a dead
+    terrace, or nothing hidden), else the fair player's decision
+    (:func:`fair_hint`, with ``seed``, ``seconds`` and ``nodes``). ``shown``:
+    the stock cards the game's log shows the player saw
+    (:func:`~terrace.solver.observation.stock_shown`).
+    ``decided``, a decision already made at this position with every sample
+    solved (the base-card chances), is the answer unless :func:`fair_hint`
+    would decide again (most of its samples undecided). A budget or a
+    ``shown`` that is not one is refused before anything else, whatever the
+    position needs."""
+    check_budget(seconds)
+    check_nodes(nodes, "nodes")
+    check_nodes(shown, "shown")
+    if game_over(board):
+        return Decision(None, "none")
+    try:
+        found = open_hint(board, seconds, kept, cancel=cancel, shown=shown)
+    except Exception:  # a solver failure must not cost the player a hint
+        found = rule_of_thumb(board)
+    if found is not None:
+        return found
+    if decided is not None and (decided.kind != "sampled" or 2 * decided.undecided <= decided.samples):
+        return decided
+    return fair_hint(board, settings=settings, seed=seed, seconds=seconds, cancel=cancel, nodes=nodes,
+                     shown=shown)
+
+
+def nothing_hidden(board: Board, shown: int | None = None) -> bool:
     """True when a player has seen every card: the stock is empty, or it
-    holds only cards seen before (the waste turned over by a redeal).
+    holds only cards seen before (the waste turned over by a redeal, draws
+    taken back, or with ``shown`` those the game's log shows).
 
     >>> from terrace.variants import get_rules
     >>> board = Board.from_number(4, get_rules("falling-star"))
     >>> nothing_hidden(board)
     False
     """
-    return not observe(board).unseen
+    return not observe(board, shown).unseen
 
 
 def dead_end_hint(board: Board) -> PeekHint | None:
@@ -120,14 +176,14 @@ def dead_end_hint(board: Board) -> PeekHint | None:
 
 
 def open_hint(board: Board, seconds: float, kept: KeptLine | None = None,
-              cancel: Cancel | None = None) -> PeekHint | None:
+              cancel: Cancel | None = None, shown: int | None = None) -> PeekHint | None:
     """The fair hint that needs no sampled stock, else None: the proved loss
     of a dead terrace (:func:`dead_end_hint`), or, when nothing is hidden
     from the player, the peeking hint (a proved winning line, a proved
     loss, or the rule of thumb), fair then: every sample would be the one
     stock the player knows."""
     dead = dead_end_hint(board)
-    if dead is not None or not nothing_hidden(board):
+    if dead is not None or not nothing_hidden(board, shown):
         return dead
     return peek_hint(board, seconds, kept, cancel=cancel)
 
@@ -150,11 +206,11 @@ def hint_report(
     fair report once nothing is hidden (:func:`open_hint`) is the same."""
     check_budget(seconds)
     start = time.perf_counter()
-    found = open_hint(board, seconds) if fair else None
-    if fair and found is None:
-        # one decision that someone asked about: every sample, no early stop
-        settings = FairSettings(early=False) if samples is None else FairSettings(samples, early=False)
-        report = fair_hint(board, settings=settings, seed=seed, seconds=seconds).to_dict()
+    # one decision that someone asked about: every sample, no early stop (the page's hint)
+    settings = HINT_SETTINGS if samples is None else replace(HINT_SETTINGS, samples=samples)
+    found = fair_answer(board, seconds, seed=seed, settings=settings) if fair else None
+    if isinstance(found, Decision):
+        report = found.to_dict()
         report["why"] = None if report["move"] is not None else why_no_move(board)
     else:
         found = found or peek_hint(board, seconds)  # the game so far is board's move stack

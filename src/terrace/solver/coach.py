@@ -11,8 +11,8 @@ honest: ``unknown``, with the moves between which the loss lies.
 
 At the losing move the coach also asks the fair player
 (:mod:`terrace.solver.fair`), which sees only what the player saw, what it
-would have played there, and the solver whether that move kept a winning
-line.
+would have played there (the fair hint, :func:`terrace.solver.advice.fair_answer`),
+and the solver whether that move kept a winning line.
 
 :func:`base_chances` is the fair player's view of the base-card choice:
 each candidate's wins across sampled stock orders (no peeking), and
@@ -43,11 +43,12 @@ from typing import Any
 
 from terrace.board import Board
 from terrace.moves import Move
+from terrace.solver.advice import HINT_SETTINGS, fair_answer
 from terrace.solver.api import LOST, UNKNOWN, WON, solve
-from terrace.solver.budget import check_budget
+from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
-from terrace.solver.observation import observe
+from terrace.solver.observation import Event, observe, stock_shown
 from terrace.solver.prune import terrace_dead
 
 Cancel = Callable[[], bool]
@@ -67,10 +68,16 @@ MIN_PROBE = 2.0
 """Seconds a probe gets at least (while the budget lasts): a hard position
 needs time, and many short probes that all end undecided teach nothing."""
 FAIR_SHARE = 0.3
-"""The share of the budget kept for the fair player once the loss is found."""
-COACH_SETTINGS = FairSettings(early=False)
-"""The fair player the coach asks (every sample solved: one decision that
-someone asked about)."""
+"""The share of the budget kept for the fair player once the loss is found
+(given to the bisection when it has not found the loss by then)."""
+RETRY_FACTOR = 4
+"""With a budget of positions per probe, a position probed again gets this
+many times the positions of its previous probe..."""
+MOST_PROBE_NODES = 10**9
+"""... up to this many."""
+COACH_SETTINGS = HINT_SETTINGS
+"""The fair player the coach asks: the fair hint's (every sample solved:
+one decision that someone asked about)."""
 CHANCE_SETTINGS = FairSettings()
 """The fair player's own sampling for the base-card chances (it solves
 ``choice_factor`` times ``samples`` stock orders, each for every candidate:
@@ -225,6 +232,20 @@ class _Bisection:
     def _tried(self, step: int) -> bool:
         return any(p.step == step for p in self.probes)
 
+    def retry_step(self) -> int | None:
+        """Once :meth:`next_step` has nothing new: an undecided position
+        between the known ones to probe again (with more time or
+        positions), the one tried fewest times, then the one nearest the
+        middle; None when there is none."""
+        inside = [s for s in self.unknown if self.low < s < self.high]
+        if not inside:
+            return None
+        return min(inside, key=lambda s: (self.tries(s), abs(2 * s - self.low - self.high), s))
+
+    def tries(self, step: int) -> int:
+        """How often the position after ``step`` moves was probed."""
+        return sum(p.step == step for p in self.probes)
+
     def probes_left(self) -> int:
         """About how many probes bisection still needs."""
         return max(1, (self.high - self.low - 1).bit_length())
@@ -239,15 +260,34 @@ def find_loss(
     fair: FairSettings | None = COACH_SETTINGS,
     seed: int = 0,
     cancel: Cancel | None = None,
+    fair_nodes: int | None = None,
+    events: Sequence[Event] | None = None,
+    fair_seconds: float | None = None,
 ) -> Analysis:
     """Where the game played from ``start`` with ``moves`` was lost (see the
     module docstring), within ``seconds`` in all. ``probe_nodes`` caps each
     probe's search in positions (for answers that do not depend on the
-    machine); ``fair`` None skips the fair player, ``seed`` is its seed
-    (the one the game's fair hints use, so that its move is the hint the
-    player was shown there). An illegal move is refused before any
-    search."""
+    machine; a position probed again, once every other was tried, gets
+    :data:`RETRY_FACTOR` times the positions of its last probe); ``fair``
+    None skips the fair player, ``seed`` is its seed (the one the game's
+    fair hints use), ``fair_seconds`` and ``fair_nodes`` its budgets (None:
+    its share of the time, no count of positions; the web coach gives it the
+    game's hint budget, so that it thinks as long as the hint it names did).
+    The fair player is the fair hint
+    (:func:`terrace.solver.advice.fair_answer`): with the same seed, the
+    same position and the same budget, its move is the hint's there.
+    :data:`FAIR_SHARE` of the time is kept for it only while the bisection
+    settles in the rest; a bisection that has not settled by then goes on
+    to the end of the budget (the fair player then gets what is left once
+    it settles, if anything). ``events``, the game's event log, tells the
+    fair player which stock cards the player had seen when playing the
+    losing move (draws taken back and replaced since, which the moves alone
+    do not show: :func:`~terrace.solver.observation.stock_shown`), as the
+    hint there knew. An illegal move is refused before any search."""
     check_budget(seconds)
+    check_nodes(fair_nodes, "fair_nodes")
+    if fair_seconds is not None:
+        check_budget(fair_seconds, "fair_seconds")
     began = time.perf_counter()
     deadline = began + seconds
     search_until = began + seconds * (1 - FAIR_SHARE)
@@ -258,13 +298,18 @@ def find_loss(
     stopped = False
     while not game.settled and not stopped:
         step = game.next_step()
-        left = search_until - time.perf_counter()
+        if step is None:
+            step = game.retry_step()  # (every position tried: the undecided ones get more)
+        # the fair player's share is kept only for a loss found: until then it is the bisection's
+        left = (search_until if time.perf_counter() < search_until else deadline) - time.perf_counter()
         if step is None or left <= 0 or (cancel is not None and cancel()):
             stopped = step is not None and left > 0
             break
+        nodes = probe_nodes
+        if nodes is not None:  # (the same positions again would decide nothing new)
+            nodes = min(nodes * RETRY_FACTOR ** game.tries(step), MOST_PROBE_NODES)
         found = solve(game.board(step), max_seconds=min(left, max(left / game.probes_left(), MIN_PROBE)),
-                      max_nodes=probe_nodes,
-                      all_candidates=False, cancel=cancel, short_line=False)
+                      max_nodes=nodes, all_candidates=False, cancel=cancel, short_line=False)
         stopped = found.reason == "cancelled"
         game.learn(step, found.result, found.moves)
     dead = game.terrace_dead
@@ -281,28 +326,67 @@ def find_loss(
             analysis.step = game.high
             analysis.move = game.moves[game.high - 1]
             analysis.winning = next(iter(game.lines[game.low]), None)
-            if fair is not None and not stopped:
-                _ask_fair(analysis, start, game, fair, seed, deadline, cancel)
+            if fair is not None and not stopped and time.perf_counter() < deadline:
+                # (a quarter of the time left at most: a log of 100,000 moves takes over a second)
+                until = time.perf_counter() + (deadline - time.perf_counter()) * 0.25
+                shown = None if events is None else shown_before(start, events, game.moves, game.low, until)
+                budget = (fair_seconds, fair_nodes)
+                _ask_fair(analysis, start, game, fair, seed, deadline, cancel, budget, shown)
     analysis.seconds = time.perf_counter() - began
     return analysis
 
 
 def coach_report(start: Board, moves: Sequence[Move], seconds: float, seed: int = 0,
-                 cancel: Cancel | None = None) -> dict[str, Any]:
+                 cancel: Cancel | None = None, events: Sequence[Event] | None = None,
+                 fair_seconds: float | None = None) -> dict[str, Any]:
     """:func:`find_loss` as JSON values (a job for the web game's solver
-    pool); ``seed`` is the fair player's, the one the game's hints use."""
-    return find_loss(start, moves, seconds=seconds, seed=seed, cancel=cancel).to_dict()
+    pool); ``seed`` and ``fair_seconds`` are the fair player's, the seed
+    and the budget the game's hints use, ``events`` the game's event log."""
+    return find_loss(start, moves, seconds=seconds, seed=seed, cancel=cancel, events=events,
+                     fair_seconds=fair_seconds).to_dict()
+
+
+def shown_before(start: Board, events: Sequence[Event], moves: Sequence[Move], step: int,
+                 until: float | None = None) -> int | None:
+    """What the event log shows of the stock (see
+    :func:`~terrace.solver.observation.stock_shown`) up to the last time
+    the player played move ``step + 1`` of ``moves`` (the game's line):
+    what they had seen when they played it. None when the log does not
+    show it played (an imported game). ``until``: as for
+    :func:`~terrace.solver.observation.stock_shown`.
+
+    >>> from terrace.variants import get_rules
+    >>> start = Board.from_number(4, get_rules("falling-star"))
+    >>> log = [("create", None, 0), ("move", "s", 1), ("undo", "s", 0), ("move", "t1t2", 1),
+    ...        ("move", "s", 2)]
+    >>> moves = [Move.parse("t1t2"), Move.parse("s")]
+    >>> shown_before(start, log, moves, 0) == len(start.stock) - 1
+    True
+    """
+    last = None
+    for index, (action, _, count) in enumerate(events):
+        if action in ("move", "redo") and count == step + 1:
+            last = index
+    if last is None or events[last][1] != str(moves[step]):
+        return None
+    return stock_shown(start, events[:last], until)
 
 
 def _ask_fair(analysis: Analysis, start: Board, game: _Bisection, settings: FairSettings, seed: int,
-              deadline: float, cancel: Cancel | None) -> None:
-    """The fair player's move where the game was lost, and the solver's
-    verdict after it."""
+              deadline: float, cancel: Cancel | None, budget: tuple[float | None, int | None],
+              shown: int | None) -> None:
+    """The fair player's move where the game was lost (the fair hint there:
+    :func:`terrace.solver.advice.fair_answer`), and the solver's verdict
+    after it."""
     board = start.copy(stack=False)
     for played in game.moves[: game.low]:
         board.push(played)  # with the game's history: the fair player never goes back
-    now = time.perf_counter()
-    decision = FairPlayer(settings, seed, cancel).decide(observe(board), now + (deadline - now) * 0.7)
+    seconds, nodes = budget
+    share = max(0.0, (deadline - time.perf_counter()) * 0.7)  # (the rest for the verdict after its move)
+    seconds = share if seconds is None else min(seconds, share)
+    answer = fair_answer(board, seconds, seed=seed, nodes=nodes, settings=settings, cancel=cancel,
+                         shown=shown)
+    decision = answer if isinstance(answer, Decision) else Decision(answer.move, answer.kind)
     analysis.fair = decision
     move = decision.move
     if move is None:

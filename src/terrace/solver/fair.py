@@ -48,6 +48,7 @@ from terrace.board import Board
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.solver.api import solve
+from terrace.solver.budget import check_nodes
 from terrace.solver.decision import Decision
 from terrace.solver.greedy import choice_value, greedy_move
 from terrace.solver.lines import replays_to_win
@@ -183,10 +184,18 @@ class FairPlayer:
     name = "fair"
 
     def __init__(
-        self, settings: FairSettings | None = None, seed: int = 0, cancel: Callable[[], bool] | None = None
+        self, settings: FairSettings | None = None, seed: int = 0, cancel: Callable[[], bool] | None = None,
+        positions: int | None = None,
     ) -> None:
         self.settings = settings or FairSettings()
         self._stop = cancel  # (also stops at a decision's deadline: a client that went away)
+        self.budget = check_nodes(positions, "positions")
+        """The most positions this player's solves may enter in all (None: no
+        cap but each solve's ``nodes``); a solve gets no more than what is
+        left, and none once it is spent."""
+        self.positions = 0
+        """Positions its solves entered so far (each solve stops within a
+        turn of :data:`terrace.solver.api.NODE_SLICE` positions past its cap)."""
         self.rng = random.Random(seed)
         self._samples: list[_Sample] = []
         self._last: Move | None = None
@@ -315,15 +324,21 @@ class FairPlayer:
     def _cancel(self) -> bool:
         if self._stop is not None and self._stop():
             return True
+        if self.budget is not None and self.positions >= self.budget:
+            return True
         return self._deadline is not None and time.perf_counter() >= self._deadline
 
     def _solve(self, board: Board, nodes: int, all_candidates: bool = False) -> Any:
         seconds = self._seconds()
-        if seconds <= 0:
+        if seconds <= 0 or self._cancel():
             return None
+        if self.budget is not None:
+            nodes = min(nodes, self.budget - self.positions)
         self._solves += 1
-        return solve(board, max_seconds=seconds, max_nodes=nodes, all_candidates=all_candidates,
-                     options=UNCHANGED_HUNTERS, cancel=self._cancel, short_line=False)
+        result = solve(board, max_seconds=seconds, max_nodes=nodes, all_candidates=all_candidates,
+                       options=UNCHANGED_HUNTERS, cancel=self._cancel, short_line=False)
+        self.positions += result.nodes
+        return result
 
     def _lines(self, samples: list[_Sample], obs: Observation, first: Move | None = None) -> list[list[Move]]:
         """Known winning lines from this position that start with a move of

@@ -29,13 +29,16 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from terrace.board import Board
 from terrace.cards import CODE, RANKS, Card
+from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules, SpaceRule
+from terrace.solver.budget import check_nodes
 from terrace.solver.history import LOOKBACK, same_pass_positions
 from terrace.solver.safe import safe_moves
 
@@ -156,17 +159,24 @@ def visible_key(position: str) -> str:
     return " ".join(fields)
 
 
-def observe(board: Board) -> Observation:
+def observe(board: Board, shown: int | None = None) -> Observation:
     """What a player with perfect memory sees of ``board``'s game.
 
     The only function that reads a board's stock: known stock cards are those
     of a stock turned over from the waste and those a draw showed before it
-    was taken back (the board's redo moves).
+    was taken back (the board's redo moves, and, with ``shown``, every
+    stock card from that index on: the game's first stock, of which
+    ``board.stock`` is the start while no redeal was made, once got down to
+    ``shown`` cards, :func:`stock_shown`; moves that cleared the redo line
+    do not make the player forget the cards their draws showed).
     """
     if not isinstance(board, Board):
         raise TypeError(f"observe takes a Board, not {type(board).__name__}")
+    check_nodes(shown, "shown")
     stock = board.stock
     known_from = 0 if board.redeals_used else _first_known(board)
+    if shown is not None:
+        known_from = min(known_from, shown)
     seen_stock: list[Card | None] = [c if i >= known_from else None for i, c in enumerate(stock)]
     unseen = tuple(sorted(stock[:known_from]))
     legal = tuple(board.legal_moves)
@@ -204,6 +214,65 @@ def _first_known(board: Board) -> int:
         if copy.redeals_used:
             return 0
         lowest = min(lowest, len(copy.stock))
+    return lowest
+
+
+Event = tuple[str, str | None, int]
+"""One change of a stored game as its event log keeps it: the action
+(``create``, ``move``, ``undo``, ``redo``, ``restart``, ``import``, ...),
+the move played, taken back or redone (or None), and how many moves were
+played after it."""
+
+
+def stock_shown(start: Board, events: Iterable[Event], until: float | None = None) -> int | None:
+    """The fewest cards the first stock of a game held at any position the
+    player stood at, read from the game's event log (``start`` is the deal):
+    every stock card from that index on was shown face up, whatever was
+    taken back since. 0 once a redeal was made (the whole stock was drawn
+    first); None when the log shows no position (nothing to add to what the
+    game's line shows). The log is read from a creation or a restart on
+    (each puts the game at its start); after an import (the log of the
+    game before it is not there) or a change that does not add up, nothing
+    more is read until the next restart: what was read up to there stays
+    known, and a hint never knows more than the log proves. ``until`` (a
+    :func:`time.perf_counter` instant) stops the reading there, with what
+    was read so far (a log of 100,000 moves takes more than a second).
+
+    >>> from terrace.variants import get_rules
+    >>> start = Board.from_number(4, get_rules("falling-star"))
+    >>> size = len(start.stock)
+    >>> log = [("create", None, 0), ("move", "s", 1), ("undo", "s", 0), ("move", "t1t2", 1)]
+    >>> stock_shown(start, log) == size - 1
+    True
+    """
+    lowest: int | None = None
+    board: Board | None = None
+    for index, (action, text, count) in enumerate(events):
+        if until is not None and index % 256 == 0 and time.perf_counter() >= until:
+            break
+        if action in ("create", "restart"):
+            board = start.copy(stack=False)
+        elif action == "import":
+            board = None  # (the moves before an import are not in this log)
+        if board is None:
+            continue
+        if not isinstance(count, int) or isinstance(count, bool):
+            board = None  # (a log that does not add up: nothing more is read from it)
+            continue
+        try:
+            if action in ("move", "redo") and text is not None and count == len(board.move_stack) + 1:
+                board.push(Move.parse(text))
+            elif action == "undo" and 0 <= count < len(board.move_stack):
+                while len(board.move_stack) > count:
+                    board.pop()
+            elif action in ("move", "redo", "undo"):
+                board = None  # (a log that does not add up: nothing more is read from it)
+                continue
+        except (TerraceError, ValueError):
+            board = None
+            continue
+        size = 0 if board.redeals_used else len(board.stock)
+        lowest = size if lowest is None else min(lowest, size)
     return lowest
 
 

@@ -407,6 +407,12 @@ class GameStore(Protocol):
         """The most recently updated games, newest first."""
         ...
 
+    def history(self, game_id: str) -> list[dict[str, Any]]:
+        """The game's stored changes, oldest first: ``action``, ``move``
+        (the move played, undone or redone, if any), ``moves`` (played
+        after it), ``revision`` and ``at`` (seconds since the epoch)."""
+        ...
+
     def statistics(self) -> dict[str, Any]:
         """Per-variant and overall statistics (see
         :func:`terrace.storage.statistics.summarize`)."""

@@ -48,6 +48,7 @@ class MemoryStore:
     def __init__(self) -> None:
         self._games: dict[str, StoredGame] = {}
         self._hinted: dict[str, set[str]] = {}
+        self._events: dict[str, list[dict[str, Any]]] = {}
         self._lock = threading.RLock()
 
     @property
@@ -65,6 +66,7 @@ class MemoryStore:
         check_game(game)
         with self._lock:
             self._games[game.id] = game.clone()
+            self._log(game, "create")
         return game
 
     def get(self, game_id: str) -> StoredGame:
@@ -97,9 +99,36 @@ class MemoryStore:
             after.stamp(time.time())
             check_game(after)
             self._games[game.id] = after
+            played = len(stored.moves)
+            self._log(after, action, played if stored.line()[:played] == after.line()[:played] else None)
         for name in ("revision", "updated_at", "started_at", "finished_at", "hints", "assisted",
                      "active_ms", "won_at", "won_moves", "won_active_ms"):
             setattr(game, name, getattr(after, name))
+
+    def _log(self, game: StoredGame, action: str, played_before: int | None = None) -> None:
+        """Log a change as the SQLite store does (one event per move of an
+        auto-play)."""
+        log = self._events.setdefault(game.id, [])
+
+        def event(name: str, move: str | None, count: int) -> None:
+            log.append({"action": name, "move": move, "moves": count, "revision": game.revision,
+                        "at": game.updated_at})
+
+        if action == "move" and played_before is not None and len(game.moves) - played_before > 1:
+            for count in range(played_before + 1, len(game.moves) + 1):
+                event(action, game.moves[count - 1], count)
+            return
+        move = None
+        if action in ("move", "redo") and game.moves:
+            move = game.moves[-1]
+        elif action == "undo" and game.redo:
+            move = game.redo[-1]
+        event(action, move, len(game.moves))
+
+    def history(self, game_id: str) -> list[dict[str, Any]]:
+        with self._lock:
+            self._stored(game_id)
+            return [dict(e) for e in self._events.get(game_id, [])]
 
     def _stored(self, game_id: str) -> StoredGame:
         try:
@@ -117,6 +146,7 @@ class MemoryStore:
             seen.add(key)
             game.hints += 1
             game.updated_at = max(game.updated_at, time.time())
+            self._log(game, "hint")
         return True
 
     def mark_assisted(self, game_id: str) -> None:

@@ -17,6 +17,7 @@ client goes away; :func:`coach_routes` gives the routes to
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -28,7 +29,7 @@ from terrace.board import Board, Status
 from terrace.moves import Move
 from terrace.refusals import Reason, Refusal
 from terrace.solver.coach import chances_and_pick, coach_report, warn_check
-from terrace.web.endpoints import WebGame, fair_seed, in_play, remember
+from terrace.web.endpoints import WebGame, fair_seed, game_events, in_play, remember
 from terrace.web.i18n import WebRefusal
 from terrace.web.replies import ApiError, json_response, may_change, only_fields, read_body
 from terrace.web.view import describe_move, finished
@@ -69,7 +70,10 @@ class CoachEndpoints:
         moves = [Move.parse(text) for text in game.moves]
         seconds = self.budgets.analysis
         # the hints' seed: the fair player's move at the loss is the hint shown there
-        report = await self.web.in_solver(request, coach_report, start, moves, seconds, fair_seed(game.id),
+        events = await run_in_threadpool(game_events, self.web.store, game.id)
+        # the hint's budget too: the fair player thinks as long as the hint it names did
+        analyse = partial(coach_report, events=events, fair_seconds=self.web.hint_seconds)
+        report = await self.web.in_solver(request, analyse, start, moves, seconds, fair_seed(game.id),
                                           budget=seconds)
         _describe(report, start, moves)
         reopenable = (game.given_up_at is None and game.won_at is None  # (a win is final)

@@ -25,6 +25,7 @@ from terrace.refusals import Reason, clip
 from terrace.rules import RULE_OPTIONS, Rules
 from terrace.solver.decision import Decision
 from terrace.solver.hint_line import KeptLine
+from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import GAME_ID, GameStore, StoredGame
 from terrace.variants import (
@@ -363,9 +364,15 @@ class WebGame:
         if game.given_up_at is not None:  # over, though its board is not
             found = hints.over_hint(peek)
         else:
-            find = partial(hints.find_hint, decided=decided)
-            found = await self.in_solver(request, find, board, self.hint_seconds, peek, kept,
-                                         fair_seed(game.id), budget=self.hint_seconds)
+            began = time.perf_counter()
+            # (at most a quarter of the hint's time: a log of 100,000 moves takes over a second)
+            shown = None if peek else await run_in_threadpool(
+                self.stock_shown, game, began + self.hint_seconds * SHOWN_SHARE)
+            spent = time.perf_counter() - began
+            seconds = max(self.hint_seconds * (1 - SHOWN_SHARE), self.hint_seconds - spent)
+            find = partial(hints.find_hint, decided=decided, shown=shown)
+            found = await self.in_solver(request, find, board, seconds, peek, kept,
+                                         fair_seed(game.id), budget=seconds)
         line = found.pop("kept")
         if line is not None:
             remember(self.lines, game.id, line)
@@ -377,6 +384,13 @@ class WebGame:
             if in_play(game):
                 found["counted"] = await run_in_threadpool(self.store.count_hint, game.id, board.position())
         return json_response(found)
+
+    def stock_shown(self, game: StoredGame, until: float | None = None) -> int | None:
+        """The stock cards the game's event log shows the player saw (see
+        :func:`terrace.solver.observation.stock_shown`; read until the
+        :func:`time.perf_counter` instant ``until``): draws taken back and
+        then replaced by another move stay known to a fair hint."""
+        return stock_shown(Board(game.rules, game.deal), game_events(self.store, game.id), until)
 
     async def analysis(self, request: Request) -> Response:
         """The solver's verdicts; while the game is being played, looking
@@ -506,6 +520,16 @@ def _given_up(game: StoredGame) -> Reason | None:
     """Why nothing may move in a game that was given up (its board does not
     know); None for any other game."""
     return Reason(WebRefusal.GAME_GIVEN_UP) if game.given_up_at is not None else None
+
+
+SHOWN_SHARE = 0.25
+"""The most of a fair hint's time spent reading the game's event log for
+the stock cards draws taken back had shown (the rest is the solver's)."""
+
+
+def game_events(store: GameStore, game_id: str) -> list[Event]:
+    """A game's event log as :func:`terrace.solver.observation.stock_shown` reads it."""
+    return [(e["action"], e["move"], e["moves"]) for e in store.history(game_id)]
 
 
 def fair_seed(game_id: str) -> int:

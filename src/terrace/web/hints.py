@@ -19,7 +19,7 @@ from typing import Any
 from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
-from terrace.solver.advice import fair_hint, open_hint
+from terrace.solver.advice import HINT_SETTINGS, fair_answer
 from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairSettings
@@ -27,7 +27,6 @@ from terrace.solver.hint_line import (
     GAME_OVER,
     KeptLine,
     PeekHint,
-    game_over,
     peek_hint,
     rule_of_thumb,
     why_no_move,
@@ -36,20 +35,19 @@ from terrace.solver.winnable import next_winnable_deal
 
 Cancel = Callable[[], bool]
 """Asked between slices of a search: True stops it."""
-HINT_SETTINGS = FairSettings(early=False)
-"""How hard a fair hint thinks: the fair player's settings, every sample
-solved (no early stop: the hint reports how many samples each move wins)."""
 
 
 def find_hint(
     board: Board, seconds: float, peek: bool = False, kept: KeptLine | None = None, seed: int = 0,
     cancel: Cancel | None = None, settings: FairSettings = HINT_SETTINGS, decided: Decision | None = None,
+    shown: int | None = None,
 ) -> dict[str, Any]:
     """The hint for ``board`` (its move stack is the game so far) as the page
     gets it, with ``"kept"``: the winning line to pass back as ``kept`` in
     the next peeking hint of this game (the server drops it from the reply).
 
-    Fair (the default, see :func:`terrace.solver.advice.fair_hint`): ``kind``
+    Fair (the default, :func:`terrace.solver.advice.fair_answer`, which the
+    coach asks too): ``kind``
     ``sampled`` (``wins`` of ``samples`` sampled stock orders are won after
     the move, ``undecided`` of them the solver could not decide), ``safe``,
     ``only``, ``heuristic`` (no sample was decided in the time: the greedy
@@ -64,23 +62,22 @@ def find_hint(
     the fair player's behind a fair hint (``bench/hints.py`` compares others);
     ``decided``, the fair player's decision already made for this position
     with every sample solved (the base-card chances), is answered as it is
-    (after the dead-terrace check: the same position, the same hint).
+    (after the dead-terrace check: the same position, the same hint) unless
+    most of its samples are undecided (then the hint decides again with
+    more positions, as everywhere else). ``shown``: the stock cards the
+    game's event log shows the player saw
+    (:func:`terrace.solver.observation.stock_shown`).
     """
     check_budget(seconds)  # (not left to the solver: a failing solve gives the rule of thumb)
     if peek:
         found = _line_reply(board, lambda: peek_hint(board, seconds, kept, cancel=cancel), fair=False)
         assert found is not None  # (a peeking hint always answers)
         return found
-    if game_over(board):
-        decision = Decision(None, "none")
-    else:
-        found = _line_reply(board, lambda: open_hint(board, seconds, kept, cancel=cancel), fair=True)
-        if found is not None:  # a dead terrace, or nothing hidden: the proved answer is fair
-            return found
-        if decided is not None:  # (after the dead terrace: a hint depends on the position alone)
-            decision = decided
-        else:
-            decision = fair_hint(board, settings=settings, seed=seed, seconds=seconds, cancel=cancel)
+    answer = fair_answer(board, seconds, seed=seed, settings=settings, kept=kept, cancel=cancel,
+                         decided=decided, shown=shown)
+    if isinstance(answer, PeekHint):  # a dead terrace, or nothing hidden: the proved answer is fair
+        return _reply(answer, fair=True)
+    decision = answer
     kind = decision.kind  # "heuristic" when no sample was decided (see fair_hint)
     why = None
     if decision.move is None:
@@ -97,8 +94,11 @@ def _line_reply(board: Board, find: Callable[[], PeekHint | None], fair: bool) -
         found = find()
     except Exception:  # a solver failure must not cost the player a hint
         found = rule_of_thumb(board)
-    if found is None:
-        return None
+    return None if found is None else _reply(found, fair)
+
+
+def _reply(found: PeekHint, fair: bool) -> dict[str, Any]:
+    """The reply for a hint with a proved line (or its fallback)."""
     return {"move": None if found.move is None else str(found.move), "kind": found.kind,
             "line": [str(m) for m in found.line], "why": found.why, "fair": fair, "kept": found.kept}
 
