@@ -41,6 +41,7 @@ from terrace.web import hints
 from terrace.web.endgame import AUTOPLAY_MODES, ReportClock, autoplay
 from terrace.web.i18n import WebRefusal, pick_language
 from terrace.web.numbers import whole_number
+from terrace.web.replay import Replays
 from terrace.web.replies import (
     ApiError,
     check_after,
@@ -112,6 +113,8 @@ class WebGame:
         self.clock = ReportClock()
         self.lines: OrderedDict[str, KeptLine] = OrderedDict()
         """The winning line of each game's last peeking hint (most recent last)."""
+        self.replays = Replays()
+        """The board each game's replay showed last (see :mod:`terrace.web.replay`)."""
         self.picks: OrderedDict[str, tuple[str, Decision]] = OrderedDict()
         """Each game's base-card chances that solved every sample, as the fair
         player's decision, with the position they were for (most recent last):
@@ -243,9 +246,9 @@ class WebGame:
         step = whole_number(request.query_params.get("step", ""))
         if step is None or step > len(game.moves):
             raise ApiError(WebRefusal.STEP_RANGE, last=len(game.moves))
-        board = Board(game.rules, game.deal)
-        for move in game.moves[: max(step - 1, 0)]:
-            board.push(Move.parse(move))
+        # (reached from the step shown before, not replayed from the deal:
+        # nothing awaits from here on, so no other request changes the board)
+        board = self.replays.board_at(game, max(step - 1, 0))
         before = board.to_dict()
         last = None
         if step:
@@ -257,6 +260,7 @@ class WebGame:
             step=step, steps=len(game.moves), replay=True, last_move=last, over=finished(game, game.board()),
             motions=motions(before, board.to_dict(), source if step else None),
             sources={}, draw=None, choices=[], legal_moves=[],
+            can_redo=False,  # (the replay shows the game up to a step: nothing after it is undone)
         )
         return json_response(data)
 
