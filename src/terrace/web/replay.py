@@ -35,8 +35,9 @@ from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.storage import StoredGame
 
-KEPT_REPLAYS = 8
-"""Games whose replay board the server keeps (most recent)."""
+KEPT_REPLAYS = 4
+"""Games whose replay board the server keeps (most recent; a board of
+100,000 moves holds about 16 MB of history)."""
 
 
 @dataclass
