@@ -656,6 +656,28 @@ def test_copy_is_independent() -> None:
     assert bare.deal == board.deal
 
 
+def test_a_copy_keeping_recent_moves_takes_them_back_and_redoes_them_as_the_board_does() -> None:
+    board = Board.from_number(3)
+    play(board, "c1 " + "s " * 30)
+    for _ in range(12):
+        board.pop()
+    for keep in (0, 1, 5, 12, 19, 100):
+        recent = board.copy(keep=keep)
+        assert recent == board and len(recent.move_stack) == min(keep, 19)
+        assert recent.move_stack == board.move_stack[len(board.move_stack) - len(recent.move_stack):]
+        assert recent.redo_stack == board.redo_stack[len(board.redo_stack) - min(keep, 12):]
+        full, back = board.copy(), recent.copy()
+        while back.can_undo:  # every move kept comes back as the whole board's does
+            assert back.pop() == full.pop() and back == full
+        full, ahead = board.copy(), recent.copy()
+        while ahead.can_redo:
+            assert ahead.redo() == full.redo() and ahead == full
+    assert board.copy(keep=3).copy(keep=5).move_stack == board.move_stack[-3:]
+    for bad in (-1, True, 2.5):
+        with pytest.raises(ValueError, match="keep is a number of moves"):
+            board.copy(keep=bad)  # type: ignore[arg-type]
+
+
 # -- position strings -----------------------------------------------------------------------------
 
 

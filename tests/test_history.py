@@ -166,3 +166,24 @@ def test_the_event_log_is_read_for_draws_taken_back_and_within_its_time() -> Non
     assert time.perf_counter() - began < 0.5
     assert partly is None or partly >= len(long.stock)
 
+
+def test_the_solver_reads_no_further_back_or_ahead_than_a_board_keeping_lookback_moves() -> None:
+    """A solver job of the web game gets the board with LOOKBACK moves of
+    history each way (``Board.copy(keep=LOOKBACK)``): what a hint reads of
+    the game, the positions it avoids and the stock cards a redo would
+    show, is the whole board's, whether the game was taken back or not."""
+    board = to_and_fro(LOOKBACK + 400)
+    board.push_text("s")  # (a draw taken back is a stock card known)
+    for _ in range(LOOKBACK // 2):
+        board.push_text("t5t4")
+        board.push_text("t4t5")
+    # (taken back 2 * LOOKBACK moves, the draw is the last redo move a hint looks at; one more, and it is not)
+    for undo in (0, 1, 40, LOOKBACK, LOOKBACK + 1, 2 * LOOKBACK, 2 * LOOKBACK + 1):
+        full = board.copy()
+        for _ in range(undo):
+            full.pop()
+        recent = full.copy(keep=LOOKBACK)
+        assert observe(full.copy(keep=LOOKBACK - 1)) != observe(full) or undo != 2 * LOOKBACK
+        assert len(recent.move_stack) <= LOOKBACK and len(recent.redo_stack) <= LOOKBACK
+        assert observe(recent) == observe(full)
+        assert same_pass_positions(recent) == same_pass_positions(full)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from store_support import count_pushes, golden, no_default_db
+from terrace.board import Board
 from terrace.deal import Deal
 from terrace.errors import IllegalMoveError
 from terrace.record import GameRecord
@@ -106,3 +107,34 @@ def test_undo_and_redo_on_a_long_game_touch_no_move_row(
     touched = [sql for sql in statements if "INTO moves" in sql or "FROM moves" in sql]
     assert touched == []
     assert store.get(game_id).moves == list(record.moves[:1100])
+
+
+def test_a_move_on_a_long_game_copies_its_history_twice_not_four_times(
+    long_game: tuple[SqliteStore, str, GameRecord], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A copy of a board copies its history (a millisecond at 100,000
+    moves): the board the request plays on and the one the game remembers
+    are copies; the checks before a read and a write ask the remembered
+    board's status, which needs none (they took two copies more)."""
+    store, game_id, record = long_game
+    copies = [0]
+    real_copy = Board.copy
+
+    def counted(board: Board, *, stack: bool = True, keep: int | None = None) -> Board:
+        if keep is not None:
+            return real_copy(board, stack=stack, keep=keep)
+        copies[0] += stack
+        return real_copy(board, stack=stack)
+
+    monkeypatch.setattr(Board, "copy", counted)
+    for move in record.moves[1100:1103]:
+        game = store.get(game_id)
+        board = game.board()
+        board.push_text(move)
+        revision = game.revision
+        game.sync(board)
+        store.update(game, expected_revision=revision, action="move")
+    assert copies[0] == 2 * 3
+    copies[0] = 0
+    store.get(game_id).board()  # (a request that only reads)
+    assert copies[0] == 1

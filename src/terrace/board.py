@@ -151,17 +151,39 @@ class Board(BaseBoard):
         rules = given_rules(rules)
         return cls(rules, Deal.parse(text, rules))
 
-    def copy(self, *, stack: bool = True) -> Board:
-        """An independent copy; with ``stack=False`` the history is dropped."""
+    def copy(self, *, stack: bool = True, keep: int | None = None) -> Board:
+        """An independent copy; with ``stack=False`` the history is dropped.
+
+        With ``keep``, only the last ``keep`` moves played and the next
+        ``keep`` moves to redo are copied: the copy takes back and redoes
+        those exactly as this board would, and costs what they cost,
+        however long the game (a solver that looks back or ahead at most
+        ``keep`` moves gets all it reads of a game of 100,000 moves).
+
+        >>> board = Board.from_number(1)
+        >>> for text in ("c1", "s", "s", "s"):
+        ...     _ = board.push_text(text)
+        >>> _ = board.pop()
+        >>> recent = board.copy(keep=1)
+        >>> recent.move_stack, recent.redo_stack
+        ([Move.parse('s')], [Move.parse('s')])
+        """
         other = Board.__new__(Board)
         self._copy_cards_to(other)
         other._version, other._legal_version, other._legal = 0, -1, []
-        if stack:
+        if not stack:
+            other.move_stack, other._undo, other._redo = [], [], []
+        elif keep is None:
             other.move_stack = self.move_stack[:]
             other._undo = self._undo[:]
             other._redo = self._redo[:]
         else:
-            other.move_stack, other._undo, other._redo = [], [], []
+            if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+                raise ValueError(f"keep is a number of moves, 0 or more, not {quote(keep)}")
+            played, undone = max(len(self.move_stack) - keep, 0), max(len(self._redo) - keep, 0)
+            other.move_stack = self.move_stack[played:]
+            other._undo = self._undo[played:]
+            other._redo = self._redo[undone:]
         return other
 
     def __copy__(self) -> Board:

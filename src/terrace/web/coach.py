@@ -29,7 +29,7 @@ from terrace.board import Board, Status
 from terrace.moves import Move
 from terrace.refusals import Reason, Refusal
 from terrace.solver.coach import chances_and_pick, coach_report, warn_check
-from terrace.web.endpoints import WebGame, fair_seed, game_events, in_play, remember
+from terrace.web.endpoints import WebGame, fair_seed, for_solver, game_events, in_play, remember
 from terrace.web.i18n import WebRefusal
 from terrace.web.replies import ApiError, json_response, may_change, only_fields, read_body
 from terrace.web.view import describe_move, finished
@@ -94,8 +94,8 @@ class CoachEndpoints:
             raise ApiError(Reason(Refusal.NO_CHOICE if not game.rules.candidates else Refusal.BASE_CHOSEN))
         seconds = self.budgets.chances
         # the hints' seed: the hint at the choice is a card these chances show winning most
-        report, pick = await self.web.in_solver(request, chances_and_pick, board, fair_seed(game.id), seconds,
-                                                budget=seconds)
+        report, pick = await self.web.in_solver(request, chances_and_pick, for_solver(board),
+                                                fair_seed(game.id), seconds, budget=seconds)
         if pick is not None and all(c["tried"] == report["samples"] for c in report["candidates"]):
             remember(self.web.picks, game.id, (board.position(), pick))  # (the hint at the choice agrees)
         cards = board.to_dict()["candidates"]
@@ -108,7 +108,8 @@ class CoachEndpoints:
         check has run (whatever it says); a refused check changes nothing."""
         game, board, move = await self.web.requested_move(request)
         seconds = self.budgets.warn
-        report = await self.web.in_solver(request, warn_check, board, move, seconds, budget=seconds)
+        report = await self.web.in_solver(request, warn_check, for_solver(board), move, seconds,
+                                          budget=seconds)
         # the answer is the assist, whatever it says (not after a win: it is final)
         playing = in_play(game)
         if playing:

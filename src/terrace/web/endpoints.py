@@ -25,6 +25,7 @@ from terrace.refusals import Reason, clip
 from terrace.rules import RULE_OPTIONS, Rules
 from terrace.solver.decision import Decision
 from terrace.solver.hint_line import KeptLine
+from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import GAME_ID, GameStore, StoredGame
@@ -41,6 +42,7 @@ from terrace.web import hints
 from terrace.web.endgame import AUTOPLAY_MODES, ReportClock, autoplay
 from terrace.web.i18n import WebRefusal, pick_language
 from terrace.web.numbers import whole_number
+from terrace.web.replay import Replays
 from terrace.web.replies import (
     ApiError,
     check_after,
@@ -112,6 +114,8 @@ class WebGame:
         self.clock = ReportClock()
         self.lines: OrderedDict[str, KeptLine] = OrderedDict()
         """The winning line of each game's last peeking hint (most recent last)."""
+        self.replays = Replays()
+        """The board each game's replay showed last (see :mod:`terrace.web.replay`)."""
         self.picks: OrderedDict[str, tuple[str, Decision]] = OrderedDict()
         """Each game's base-card chances that solved every sample, as the fair
         player's decision, with the position they were for (most recent last):
@@ -243,9 +247,9 @@ class WebGame:
         step = whole_number(request.query_params.get("step", ""))
         if step is None or step > len(game.moves):
             raise ApiError(WebRefusal.STEP_RANGE, last=len(game.moves))
-        board = Board(game.rules, game.deal)
-        for move in game.moves[: max(step - 1, 0)]:
-            board.push(Move.parse(move))
+        # (reached from the step shown before, not replayed from the deal:
+        # nothing awaits from here on, so no other request changes the board)
+        board = self.replays.board_at(game, max(step - 1, 0))
         before = board.to_dict()
         last = None
         if step:
@@ -257,6 +261,7 @@ class WebGame:
             step=step, steps=len(game.moves), replay=True, last_move=last, over=finished(game, game.board()),
             motions=motions(before, board.to_dict(), source if step else None),
             sources={}, draw=None, choices=[], legal_moves=[],
+            can_redo=False,  # (the replay shows the game up to a step: nothing after it is undone)
         )
         return json_response(data)
 
@@ -371,7 +376,7 @@ class WebGame:
             spent = time.perf_counter() - began
             seconds = max(self.hint_seconds * (1 - SHOWN_SHARE), self.hint_seconds - spent)
             find = partial(hints.find_hint, decided=decided, shown=shown)
-            found = await self.in_solver(request, find, board, seconds, peek, kept,
+            found = await self.in_solver(request, find, for_solver(board), seconds, peek, kept,
                                          fair_seed(game.id), budget=seconds)
         line = found.pop("kept")
         if line is not None:
@@ -398,7 +403,7 @@ class WebGame:
         no link or image on another page can ask for it."""
         game = await self.load(request.path_params["game_id"])
         only_fields(await read_body(request), set())
-        result = await self.in_solver(request, hints.analyse, game.board(), self.hint_seconds,
+        result = await self.in_solver(request, hints.analyse, for_solver(game.board()), self.hint_seconds,
                                       budget=self.hint_seconds)
         if in_play(game):
             await run_in_threadpool(self.store.mark_assisted, game.id)
@@ -507,6 +512,14 @@ def _moved(data: dict[str, Any], before: dict[str, Any], source: str | None) -> 
     """``data`` (a game's JSON) with the cards that travelled since ``before``."""
     data["motions"] = motions(before, data["state"], source)
     return data
+
+
+def for_solver(board: Board) -> Board:
+    """``board`` as a solver job gets it: with its history only as far as
+    the solver reads it (:data:`~terrace.solver.history.LOOKBACK` moves back
+    and ahead), so that a job on a long game does not send the whole game to
+    the worker process (at 100,000 moves, 0.3 s to send and read back)."""
+    return board.copy(keep=LOOKBACK)
 
 
 def in_play(game: StoredGame) -> bool:

@@ -42,7 +42,8 @@ def find_hint(
     cancel: Cancel | None = None, settings: FairSettings = HINT_SETTINGS, decided: Decision | None = None,
     shown: int | None = None,
 ) -> dict[str, Any]:
-    """The hint for ``board`` (its move stack is the game so far) as the page
+    """The hint for ``board`` (its move stack is the game so far, or the
+    last :data:`~terrace.solver.history.LOOKBACK` moves of it at least) as the page
     gets it, with ``"kept"``: the winning line to pass back as ``kept`` in
     the next peeking hint of this game (the server drops it from the reply).
 

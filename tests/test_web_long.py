@@ -1,0 +1,200 @@
+"""Long games in the web game: a request costs what it costs on a short
+game, where it can. The replay reaches each step from the step it showed
+before (not by replaying the game from the deal: stepping through a game
+was quadratic), and a solver job gets the board with only the history the
+solver reads (a hint on a game of 100,000 moves spent 0.3 s sending it).
+The costs are counted in moves played and taken back, not timed."""
+
+from __future__ import annotations
+
+import json
+import random
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from store_support import count_pushes, golden
+from test_coach import to_and_fro
+from web_support import LOCAL
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from terrace.board import Board
+from terrace.deal import Deal
+from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.solver.history import LOOKBACK
+from terrace.storage import GameStore, MemoryStore, StoredGame, open_store
+from terrace.variants import get_rules
+from terrace.web.app import create_app
+from terrace.web.coach import CoachBudgets
+from terrace.web.view import describe_move, finished, game_json, motions
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+class InlinePool:
+    """A solver pool that runs each job here and now, and keeps its arguments."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        self.closing = None
+
+    async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None) -> Any:
+        self.jobs.append((func, args))
+        return func(*args, cancel=lambda: False)
+
+    def close(self) -> None:
+        pass
+
+
+def client_of(store: GameStore, **settings: Any) -> TestClient:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return TestClient(create_app(store, **settings), base_url=LOCAL)
+
+
+def stored(store: GameStore, variant: str, rules: Rules, number: int, moves: list[Move],
+           undone: int = 0) -> StoredGame:
+    """A game of ``moves`` in ``store``, the last ``undone`` of them taken back."""
+    game = store.create(variant, rules, Deal.from_number(number, rules))
+    board = game.board()
+    for move in moves:
+        board.push(move)
+    for _ in range(undone):
+        board.pop()
+    game.sync(board)
+    store.update(game, expected_revision=game.revision, action="move")
+    return store.get(game.id)
+
+
+def replayed(game: StoredGame, step: int) -> dict[str, Any]:
+    """The replay's answer for ``step`` as it was made before the replay
+    kept a board: the game replayed from the deal."""
+    board = Board(game.rules, game.deal)
+    for text in game.moves[: max(step - 1, 0)]:
+        board.push(Move.parse(text))
+    before = board.to_dict()
+    last = source = None
+    if step:
+        last = game.moves[step - 1]
+        source = describe_move(board, last)["source"]
+        board.push(Move.parse(last))
+    data = game_json(game, board)
+    data.update(step=step, steps=len(game.moves), replay=True, last_move=last,
+                over=finished(game, game.board()), motions=motions(before, board.to_dict(), source),
+                sources={}, draw=None, choices=[], legal_moves=[])
+    answer: dict[str, Any] = json.loads(json.dumps(data))
+    return answer
+
+
+def position(client: TestClient, game_id: str, step: int) -> dict[str, Any]:
+    response = client.get(f"/api/games/{game_id}/position", params={"step": step})
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+@pytest.fixture
+def long_game() -> Iterator[tuple[TestClient, MemoryStore, StoredGame]]:
+    """Falling Star's golden win, its first 400 moves played and 20 of them taken back."""
+    record = golden("falling-star-won")
+    store = MemoryStore()
+    moves = [Move.parse(text) for text in record.moves[:400]]
+    game = stored(store, record.variant, record.rules, record.deal.number or 0, moves, undone=20)
+    with client_of(store) as client:
+        yield client, store, game
+
+
+def test_every_step_of_a_replay_in_any_order_is_the_one_replayed_from_the_deal(
+    long_game: tuple[TestClient, MemoryStore, StoredGame],
+) -> None:
+    client, _, game = long_game
+    last = len(game.moves)
+    steps = [0, 1, 2, 1, 0, last, last - 1, last, 190, 191, 189, 3, last - 2]
+    steps += random.Random(5).sample(range(last + 1), 40)
+    for step in steps:
+        assert position(client, game.id, step) == replayed(game, step), step
+
+
+def test_stepping_through_a_replay_plays_each_move_about_once(
+    long_game: tuple[TestClient, MemoryStore, StoredGame], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One step costs a move or two, whatever the game's length (replayed
+    from the deal, 380 steps forward and back played 145,000 moves)."""
+    client, _, game = long_game
+    last = len(game.moves)
+    pops = [0]
+    real_pop = Board.pop
+
+    def counted(board: Board) -> Move:
+        pops[0] += 1
+        return real_pop(board)
+
+    monkeypatch.setattr(Board, "pop", counted)
+    pushes = count_pushes(monkeypatch)
+    steps = [*range(last + 1), *range(last, -1, -1)]
+    for step in steps:
+        position(client, game.id, step)
+    # (a step back takes back two moves and plays one; the page's dead-end
+    # check plays a move or two of its own on a copy)
+    assert pushes[0] + pops[0] <= 3 * len(steps)
+    pushes[0] = pops[0] = 0
+    position(client, game.id, last // 2)  # a jump: from the deal or the game's end, not further
+    assert pushes[0] + pops[0] <= last // 2 + 10
+
+
+def test_the_replay_follows_a_change_made_in_another_server_on_the_same_database(tmp_path: Path) -> None:
+    """Two servers on one database: a change in one is replayed by the
+    other, never the board it kept for the game as it was."""
+    record = golden("falling-star-won")
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store_a, open_store(db) as store_b:
+        moves = [Move.parse(text) for text in record.moves[:120]]
+        game = stored(store_a, record.variant, record.rules, record.deal.number or 0, moves)
+        with client_of(store_a) as a, client_of(store_b) as b:
+            for step in (120, 119, 118, 119):
+                assert position(a, game.id, step) == replayed(game, step)
+            shown = b.get(f"/api/games/{game.id}").json()
+            for _ in range(2):
+                shown = b.post(f"/api/games/{game.id}/undo", json={"revision": shown["revision"]}).json()
+            other = next(m for m in shown["legal_moves"] if m != shown["redo"][-1])
+            shown = b.post(f"/api/games/{game.id}/moves", json={"move": other, "revision": shown["revision"]})
+            assert shown.status_code == 200
+            changed = store_b.get(game.id)
+            assert changed.moves[-1] == other and changed.moves != game.moves
+            for step in (119, 118, 117, 119, 0, 119):
+                assert position(a, game.id, step) == replayed(changed, step)
+
+
+def test_solver_jobs_get_the_board_with_the_history_the_solver_reads() -> None:
+    """Hint, analysis, the coach's warning and chances: the job's board
+    holds at most LOOKBACK moves each way (all a hint reads of the game:
+    test_history checks that it reads the same there)."""
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    _, moves = to_and_fro(rules, 3, LOOKBACK + 700)
+    store = MemoryStore()
+    game = stored(store, "terrace", rules, 3, moves, undone=300)
+    pool = InlinePool()
+    budgets = CoachBudgets(warn=0.2, chances=0.2)
+    with client_of(store, pool=pool, hint_seconds=0.2, coach=budgets) as client:
+        base = f"/api/games/{game.id}"
+        assert client.post(f"{base}/hint", json={}).status_code == 200
+        assert client.post(f"{base}/analysis", json={}).status_code == 200
+        redo = game.redo[-1]
+        assert client.post(f"{base}/warn", json={"move": redo}).status_code == 200
+    line = to_and_fro(get_rules("terrace"), 1, 2 * LOOKBACK)[1]
+    choosing = stored(store, "terrace", get_rules("terrace"), 1, line, undone=2 * LOOKBACK)
+    with client_of(store, pool=pool, coach=budgets) as client:
+        assert client.post(f"/api/games/{choosing.id}/chances", json={}).status_code == 200
+    boards = [arg for _, args in pool.jobs for arg in args if isinstance(arg, Board)]
+    assert len(boards) == 4
+    for board in boards:
+        assert len(board.move_stack) <= LOOKBACK and len(board.redo_stack) <= LOOKBACK
+    assert boards[0] == game.board() and boards[-1] == choosing.board()
+    assert len(boards[-1].redo_stack) == LOOKBACK
