@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
+import terrace.solver.api as api
 from terrace.board import Board
+from terrace.moves import Move
 from terrace.rules import Rules
+from terrace.solver.api import solve
 from terrace.solver.budget import check_budget
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.observation import observe
@@ -57,3 +62,47 @@ def test_a_fair_decision_that_carries_thousands_of_samples_keeps_its_deadline() 
     started = time.perf_counter()
     player.decide(observe(board), started + 0.01)
     assert time.perf_counter() - started < 0.3  # (0.03 s measured; 1.1 s before, on a busy machine)
+
+
+def _with_bounces(board: Board, line: list[Move], most: int) -> list[Move]:
+    """``line`` with up to ``most`` pairs of moves inserted that shift a
+    card to another pile and straight back (the line still wins)."""
+    out: list[Move] = []
+    here = board.copy(stack=False)
+    for move in line:
+        if most > 0 and not here.choosing:
+            for shift in (m for m in here.legal_moves if m.source == "t" and m.target == "t"):
+                back = Move("t", shift.target_index, "t", shift.source_index)
+                after = here.copy(stack=False)
+                after.push(shift)
+                if after.is_legal(back):
+                    here.push(shift)
+                    here.push(back)
+                    out += [shift, back]
+                    most -= 1
+                break
+        here.push(move)
+        out.append(move)
+    assert here.is_won()
+    return out
+
+
+def test_tidying_a_line_under_a_node_budget_stops_at_the_safety_net(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a node budget, tidying was bounded only by its 64 tries, and a
+    try whose shortened line never meets the line again replays the rest of
+    it twice: 7 s for a 0.2 s budget on a line of 4,300 moves, minutes on
+    lines of hundreds of thousands. The solve's deadline plus its share is
+    its safety net now, as it is the shortening's."""
+    board = Board.from_number(2, Rules(decks=8, reserve=0, piles=9, candidates=0, foundations="suit",
+                                       spaces="free", redeals=9, foundation_return=True))
+    found = solve(board, max_seconds=60, max_nodes=200_000, short_line=False)
+    assert found.result == "won"
+    task = SimpleNamespace(board=board, line=_with_bounces(board, found.moves, 80), choice=None)
+    monkeypatch.setattr(api, "_same_position", lambda a, b: False)  # every try replays to the end
+    started = time.perf_counter()
+    line = api._finished_line(cast(Any, task), 0.2, 10**6, started + 0.2, False)
+    assert time.perf_counter() - started < 1.0  # (0.25 s measured; 7 s before)
+    replayed = board.copy(stack=False)
+    for move in line:
+        replayed.push(move)
+    assert replayed.is_won()
