@@ -4,6 +4,7 @@ searches end near their budgets at the extremes of the rule options."""
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -12,6 +13,7 @@ from typing import Any, cast
 import pytest
 
 import terrace.solver.api as api
+import terrace.solver.search as search_module
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.rules import Rules
@@ -19,6 +21,7 @@ from terrace.solver.api import solve
 from terrace.solver.budget import check_budget
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.observation import observe
+from terrace.solver.search import Options, Search
 from terrace.solver.winnable import next_winnable_deal
 from terrace.variants import get_rules
 
@@ -106,3 +109,24 @@ def test_tidying_a_line_under_a_node_budget_stops_at_the_safety_net(monkeypatch:
     for move in line:
         replayed.push(move)
     assert replayed.is_won()
+
+
+def test_the_pure_python_searches_of_a_process_share_one_memory_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cap of 20 million transposition entries (about 2 GB) held for
+    each pure-Python search alone, and a solve runs several (every
+    candidate's, and its win-hunters): a solve without the compiled core
+    grew past 2 GB with a budget of some minutes. Now the searches of the
+    process share the cap, as the compiled core's tables share its limit,
+    and a search that ends or is dropped gives its entries back."""
+    monkeypatch.setattr(search_module, "PY_MAX_ENTRIES", 2_000)
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push_text("c1")
+    first, second = (Search(board, Options(core="python")) for _ in range(2))
+    first.step(math.inf, max_nodes=2_048)  # about 1,300 entries each: under the cap alone
+    assert first.result is None
+    second.step(math.inf, max_nodes=2_048)
+    assert second.result == "memory"  # (each went on before, to 2,000 entries of its own)
+    del first, second  # their entries are given back
+    third = Search(board, Options(core="python"))
+    third.step(math.inf, max_nodes=2_048)
+    assert third.result is None
