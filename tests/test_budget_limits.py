@@ -11,10 +11,12 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
+from click.testing import CliRunner
 
 import terrace.solver.api as api
 import terrace.solver.search as search_module
 from terrace.board import Board
+from terrace.cli import main
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.api import solve
@@ -22,6 +24,7 @@ from terrace.solver.budget import check_budget
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.observation import observe
 from terrace.solver.search import Options, Search
+from terrace.solver.verdicts import VerdictStore
 from terrace.solver.winnable import next_winnable_deal
 from terrace.variants import get_rules
 
@@ -130,3 +133,28 @@ def test_the_pure_python_searches_of_a_process_share_one_memory_cap(monkeypatch:
     third = Search(board, Options(core="python"))
     third.step(math.inf, max_nodes=2_048)
     assert third.result is None
+
+
+@pytest.mark.parametrize("made", [True, False], ids=["new cache", "cache there before"])
+def test_a_survey_stopped_before_any_deal_says_so_and_leaves_no_empty_cache(
+    made: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl+C before the first verdict said "the 0 deals solved in this run
+    are stored in FILE" and left an empty verdict cache that the run had
+    just made."""
+    db = tmp_path / "verdicts.sqlite"
+    if not made:
+        VerdictStore(str(db)).close()
+    before = db.read_bytes() if not made else None
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("terrace.cli.solver.run_survey", interrupted)
+    result = CliRunner().invoke(main, ["survey", "--deals", "1-3", "--jobs", "1", "--max-seconds", "1",
+                                       "--verdicts-db", str(db), "--out", str(tmp_path)])
+    assert result.exit_code == 130, result.output
+    assert "0 deals" not in result.stderr and "no deal was solved in this run" in result.stderr
+    assert db.exists() is not made
+    if not made:
+        assert db.read_bytes() == before
