@@ -489,3 +489,51 @@ def test_an_address_where_nothing_listens_is_refused_at_once(store: VerdictStore
         with pytest.raises(ClusterError, match=r"nothing listens at tcp://\S+ \(the connection was refused"):
             run_cluster_survey(RULES, 1, 2, scheduler=address, max_seconds=5, store=store)
     assert time.perf_counter() - started < 5
+
+
+STOPPED_WHILE_STARTING = """
+import distributed
+from distributed.deploy import spec
+from terrace.solver import cluster
+
+
+class Starting:
+    '''A local cluster that Ctrl+C stopped while a worker was starting:
+    closing it fails as Dask's did (its workers' status still "init").'''
+
+    shutdown_on_close = True
+    status = "running"
+
+    def close(self, timeout=None):
+        raise AssertionError("Status.init")
+
+
+starting = Starting()
+
+
+def interrupted(*args, **kwargs):
+    spec.SpecCluster._instances.add(starting)
+    raise KeyboardInterrupt
+
+
+distributed.LocalCluster = interrupted
+try:
+    with cluster.connect("local:1"):
+        pass
+except KeyboardInterrupt:
+    print("stopped")
+"""
+
+
+@needs_cluster
+def test_ctrl_c_while_a_local_cluster_starts_prints_no_traceback_at_exit() -> None:
+    """Dask's own exit hook closes the local clusters left open; one that
+    Ctrl+C stopped while a worker was starting made it fail, and Python
+    printed 30 lines of traceback after the survey's line saying it
+    stopped (``survey --scheduler local:1``, Ctrl+C 5 s in)."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", STOPPED_WHILE_STARTING], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.stdout == "stopped\n"
+    assert "Traceback" not in done.stderr and "Status.init" not in done.stderr, done.stderr[-2000:]

@@ -72,10 +72,24 @@ def _remove_if_empty(store: VerdictStore) -> None:
                 os.remove(store.path + suffix)
 
 
-def _stored_note(done: int, path: object) -> str:
-    """Where a survey that stopped early left its verdicts, and how to go on."""
+def _stored_note(done: int, path: object, made: bool = False) -> str:
+    """Where a survey that stopped early left its verdicts, and how to go on
+    (``made``: the verdict cache was made by this run)."""
+    if not done:
+        where = "no verdict cache was left behind" if made else f"{path} is as it was"
+        return f"no deal was solved in this run, and {where}; the same command goes on from there"
     return (f"the {done:,} {'deal' if done == 1 else 'deals'} solved in this run "
             f"{'is' if done == 1 else 'are'} stored in {path}; the same command goes on from there")
+
+
+def _stop_store(store: VerdictStore, done: int, made: bool) -> str:
+    """Close the verdict cache of a survey that stopped early (deleting it
+    when this run made it and stored nothing in it) and say where things stand."""
+    if made and not done:
+        _remove_if_empty(store)
+    else:
+        store.close()
+    return _stored_note(done, store.path, made)
 
 
 @click.command("solve")
@@ -276,14 +290,12 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                 _remove_if_empty(store)
             raise click.ClickException(str(error)) from None
         except WorkerDiedError as error:
-            done = stored_in_run()
-            store.close()
-            raise click.ClickException(f"{error}: {_stored_note(done, store.path)}") from None
+            note = _stop_store(store, stored_in_run(), store_is_new)
+            raise click.ClickException(f"{error}: {note}") from None
         except KeyboardInterrupt as stop:
-            done = stored_in_run()
+            note = _stop_store(store, stored_in_run(), store_is_new)
             click.echo("", err=True)
-            click.echo(f"stopped: {_stored_note(done, store.path)}", err=True)
-            store.close()
+            click.echo(f"stopped: {note}", err=True)
             sys.exit(stopped(stop)[1])
         finally:
             for number, handler in previous.items():

@@ -24,7 +24,7 @@ from terrace.rules import Rules
 from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.endgame import shorten, without_returns
 from terrace.solver.options import DEFAULT_SEED, ORDER_DRAW_EARLY, ORDER_UNRANKED
-from terrace.solver.search import CORE_SLICE_SECONDS, HuntState, Options, Search, core_available
+from terrace.solver.search import CORE_SLICE_SECONDS, REPLAY_CHECK, HuntState, Options, Search, core_available
 from terrace.solver.twins import carried_over, chosen, representatives
 
 HUNTER_SHARE = 2.0
@@ -546,9 +546,9 @@ def _finished_line(task: _Task, max_seconds: float, max_nodes: int | None, deadl
     tidy_until = time.perf_counter() + min(TIDY_SECONDS, max_seconds / 4)
     if max_nodes is None:
         line = _tidy(task.board, line, tidy_until - time.perf_counter())
-    else:
-        line = _tidy(task.board, line, math.inf, max_tries=TIDY_TRIES)
+    else:  # (the safety net: each try may replay the rest of a long line twice)
         tidy_until = max(tidy_until, deadline + share)
+        line = _tidy(task.board, line, max(tidy_until - time.perf_counter(), 0.0), max_tries=TIDY_TRIES)
     if shorter:  # the pairs tidying drops can leave a move and its reverse side by side
         line = without_returns(task.board, line, until=tidy_until)
     return line
@@ -585,8 +585,9 @@ def _tidy(board: Board, moves: list[Move], seconds: float = 0.25, max_tries: int
     """Drop pairs of moves that shift a card to another pile and straight
     back, keeping only changes after which the engine still replays the line
     to a win. One pass: the board before the move looked at is kept, so each
-    try replays only the rest of the line. Bounded by ``seconds`` and, when
-    given, ``max_tries`` replays.
+    try replays only the rest of the line. Bounded by ``seconds`` (a try
+    still replaying then keeps its pair) and, when given, ``max_tries``
+    replays.
     """
     deadline = time.perf_counter() + seconds
     tries = 0
@@ -600,7 +601,7 @@ def _tidy(board: Board, moves: list[Move], seconds: float = 0.25, max_tries: int
             j = _partner(moves, i)
             if j >= 0:
                 tries += 1
-                if _still_wins_without(current, moves, i, j):
+                if _still_wins_without(current, moves, i, j, deadline):
                     moves = moves[:i] + moves[i + 1:j] + moves[j + 1:]
                     continue
         current.push(m)
@@ -608,9 +609,11 @@ def _tidy(board: Board, moves: list[Move], seconds: float = 0.25, max_tries: int
     return moves
 
 
-def _still_wins_without(current: Board, moves: list[Move], i: int, j: int) -> bool:
+def _still_wins_without(current: Board, moves: list[Move], i: int, j: int, until: float = math.inf) -> bool:
     """True when the winning line ``moves`` still wins without its moves
-    ``i`` and ``j``, played from ``current`` (the position before move ``i``).
+    ``i`` and ``j``, played from ``current`` (the position before move ``i``);
+    False too once :func:`time.perf_counter` passes ``until`` (the pair is
+    then kept: the line as it is wins).
 
     The shorter line is replayed side by side with the line itself; once the
     two reach the same position at the same point, the rest of both is the
@@ -634,6 +637,8 @@ def _still_wins_without(current: Board, moves: list[Move], i: int, j: int) -> bo
     for t in range(middle, len(rest)):
         if _same_position(mine, theirs):
             return True
+        if t % REPLAY_CHECK == 0 and time.perf_counter() > until:
+            return False
         try:
             mine.push(rest[t])
         except TerraceError:

@@ -23,9 +23,13 @@ def check_budget(seconds: float, name: str = "a time budget") -> float:
     negative budgets (and booleans, text, ...) are refused, naming ``name``."""
     if isinstance(seconds, bool) or not isinstance(seconds, int | float):
         raise ValueError(f"{name} must be a number of seconds, not {seconds!r}")
-    if not math.isfinite(seconds) or seconds < 0:
+    try:
+        value = float(seconds)
+    except OverflowError:  # a whole number beyond any float: it would never run out
+        raise ValueError(f"{name} must be a finite number of seconds >= 0, not one that large") from None
+    if not math.isfinite(value) or value < 0:
         raise ValueError(f"{name} must be a finite number of seconds >= 0, not {seconds!r}")
-    return float(seconds)
+    return value
 
 
 def check_nodes(nodes: int | None, name: str = "max_nodes") -> int | None:

@@ -30,6 +30,7 @@ ValueError: --scheduler local:N wants 1 to 256 workers, not 0
 from __future__ import annotations
 
 import asyncio
+import atexit
 import importlib.metadata
 import logging
 import re
@@ -285,6 +286,7 @@ def connect(scheduler: str) -> Iterator[Any]:
     # Dask's own warnings stay out of the survey's output (it says itself
     # what goes wrong); on Ctrl+C they were a screenful about cancelled
     # tasks and worker processes killed on the way out.
+    _quiet_exit_hook()
     cluster = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
                                        dashboard_address=":0", silence_logs=logging.ERROR)
     try:
@@ -314,6 +316,24 @@ def _dask_logs_silenced() -> Iterator[None]:
     finally:
         for logger, level in zip(loggers, levels, strict=True):
             logger.setLevel(level)
+
+
+def _quiet_exit_hook() -> None:
+    """Dask closes the local clusters still open at exit (a hook of its
+    own); one that Ctrl+C stopped while a worker was starting made that
+    hook fail, and Python printed its traceback of 30 lines after the
+    survey's one line saying it stopped. The hook now runs quietly."""
+    from distributed.deploy import spec
+
+    atexit.unregister(spec.close_clusters)
+    atexit.unregister(_close_clusters_quietly)  # (once, however many clusters)
+    atexit.register(_close_clusters_quietly)
+
+
+def _close_clusters_quietly() -> None:
+    from distributed.deploy import spec
+
+    _quietly(spec.close_clusters)
 
 
 def _quietly(close: Callable[[], Any]) -> None:

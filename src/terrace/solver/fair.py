@@ -209,12 +209,12 @@ class FairPlayer:
     def decide(self, obs: Observation, deadline: float | None = None) -> Decision:
         """The move that wins in the most sampled stock orders."""
         self._keys = {}
+        self._deadline = deadline  # (before the carry, which stops there too)
         self._samples = self._carry(obs) if self.settings.reuse else []
         kept = len(self._samples)
         self._last = None
         self._solves = 0
         self._used = 0
-        self._deadline = deadline
         moves = obs.moves
         safe = obs.safe_move()
         if not moves:
@@ -234,13 +234,19 @@ class FairPlayer:
 
     def _carry(self, obs: Observation) -> list[_Sample]:
         """The samples of the last decision moved on by the move played, as
-        far as they are (or, repaired, can be made) consistent with ``obs``."""
+        far as they are (or, repaired, can be made) consistent with ``obs``.
+        Once the decision's time is up, the rest are dropped: a prefix, in
+        the order they were drawn, as :meth:`_top_up` keeps (moving on
+        thousands of samples, each replaying its winning line, took seconds
+        for a decision of a hundredth of a second)."""
         last = self._last
         if last is None:
             return []
         key = obs.key()
         kept: list[_Sample] = []
         for sample in self._samples:
+            if self._cancel():
+                break
             board = sample.board.copy(stack=False)
             try:
                 board.push(last)

@@ -55,7 +55,8 @@ class Options:
     rank both lead to (``solve`` only; see :mod:`terrace.solver.twins`)."""
     max_entries: int | None = None
     """Transposition entries before the search gives up (memory cap); by
-    default 20 million for the pure-Python search, and for the compiled core
+    default 20 million for the pure-Python search (and for all its searches
+    in the process together, whatever this says), and for the compiled core
     as many as its memory limit allows (see :func:`set_memory_limit`)."""
     seed: int = DEFAULT_SEED
     """The seed of the position keys and of the win-hunters' random choices

@@ -15,6 +15,7 @@ prunings", for the proofs; the names in the code are its headings).
 
 from __future__ import annotations
 
+import gc
 import math
 import time
 from collections.abc import Iterator
@@ -46,7 +47,14 @@ REPLAY_CHECK = 256
 """A replay looks at the clock every this many moves."""
 """Positions per slice of the pure-Python search."""
 PY_MAX_ENTRIES = 20_000_000
-"""The pure-Python search's default cap on transposition entries (about 2 GB)."""
+"""The pure-Python search's default cap on transposition entries (about 2 GB),
+for one search and for all the pure-Python searches of the process together
+(a solve runs several: every candidate's, and its win-hunters), as the
+compiled core's memory limit counts all its tables."""
+_PY_ENTRIES = [0]
+"""The transposition entries the live pure-Python searches of the process
+hold (each adds its own at every slice and takes them back when it ends or
+is dropped)."""
 CORE_SLICE_SECONDS = 0.02
 """Wall time per slice of the compiled core."""
 BEAM_CLOSURE = 100
@@ -324,52 +332,71 @@ class Search:
         # foundation move (nothing else changes what it looks at)
         frames.append([] if dead_check and reserve_dead(s) else gen.moves(s, -2, 0))
         fidx.append(0)
-        while True:
-            if nodes >= self._stop:  # (step sets the stop of each slice)
-                self.nodes = nodes
-                if len(visited) > (opt.max_entries or PY_MAX_ENTRIES):
-                    self.result = "memory"
-                    return
-                yield
-                continue
-            moves = frames[-1]
-            i = fidx[-1]
-            if i < len(moves):
-                fidx[-1] = i + 1
-                m = moves[i]
-                u = s.apply(m)
-                path.append(m)
-                undo.append(u)
-                nodes += 1
-                if s.found > best:
-                    best = s.found
-                    self.best_found = best
-                    self.best_first = path[0]
-                    self._best_path = self._prefix + path
-                    if best == total:
-                        self.line = self._prefix + path
-                        self.result = "won"
+        held = 0  # this search's entries counted in _PY_ENTRIES
+        try:
+            while True:
+                if nodes >= self._stop:  # (step sets the stop of each slice)
+                    self.nodes = nodes
+                    _PY_ENTRIES[0] += len(visited) - held
+                    held = len(visited)
+                    if held > (opt.max_entries or PY_MAX_ENTRIES) or _over_cap():
+                        self.result = "memory"
+                        return
+                    yield
+                    continue
+                moves = frames[-1]
+                i = fidx[-1]
+                if i < len(moves):
+                    fidx[-1] = i + 1
+                    m = moves[i]
+                    u = s.apply(m)
+                    path.append(m)
+                    undo.append(u)
+                    nodes += 1
+                    if s.found > best:
+                        best = s.found
+                        self.best_found = best
+                        self.best_first = path[0]
+                        self._best_path = self._prefix + path
+                        if best == total:
+                            self.line = self._prefix + path
+                            self.result = "won"
+                            self.nodes = nodes
+                            return
+                    key = s.key()
+                    if key not in visited:
+                        visited.add(key)
+                        up = m >= 0 and (m & 63) == DST_FOUNDATION
+                        if up and dead_check and s.res and reserve_dead(s):
+                            frames.append([])
+                        else:
+                            frames.append(gen.moves(s, m, u))
+                        fidx.append(0)
+                        continue
+                    # seen before: fall through to take the move back
+                else:
+                    frames.pop()
+                    fidx.pop()
+                    if not path:
+                        self.result = "lost" if opt.complete else "exhausted"
                         self.nodes = nodes
                         return
-                key = s.key()
-                if key not in visited:
-                    visited.add(key)
-                    up = m >= 0 and (m & 63) == DST_FOUNDATION
-                    if up and dead_check and s.res and reserve_dead(s):
-                        frames.append([])
-                    else:
-                        frames.append(gen.moves(s, m, u))
-                    fidx.append(0)
-                    continue
-                # seen before: fall through to take the move back
-            else:
-                frames.pop()
-                fidx.pop()
-                if not path:
-                    self.result = "lost" if opt.complete else "exhausted"
-                    self.nodes = nodes
-                    return
-            s.undo(path.pop(), undo.pop())
+                s.undo(path.pop(), undo.pop())
+        finally:  # (also when the search is dropped mid-way: its generator is closed)
+            _PY_ENTRIES[0] -= held
+
+
+def _over_cap() -> bool:
+    """True when the pure-Python searches of the process hold more than
+    :data:`PY_MAX_ENTRIES` entries. A search dropped mid-way (it and its
+    generator refer to each other) gives its entries back only when the
+    garbage collector closes its generator, so near the cap it is run first:
+    the answer depends on the live searches alone, never on when the
+    collector last ran."""
+    if _PY_ENTRIES[0] <= PY_MAX_ENTRIES:
+        return False
+    gc.collect()
+    return _PY_ENTRIES[0] > PY_MAX_ENTRIES
 
 
 def _core_arguments(board: Board, opt: Options) -> tuple[Any, ...]:

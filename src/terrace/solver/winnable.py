@@ -19,6 +19,7 @@ from terrace.errors import InvalidDealError, TerraceError
 from terrace.refusals import Reason, Refusal
 from terrace.rules import Rules
 from terrace.solver.api import solve
+from terrace.solver.budget import check_budget
 from terrace.solver.verdicts import Verdict, VerdictStore, settled
 
 MAX_TRIES = 100_000
@@ -56,7 +57,11 @@ def next_winnable_deal(
     """The first deal number from ``start`` on that the solver proves won
     (within ``max_seconds`` per deal and ``total_seconds`` in all; then, or
     once ``cancel()`` says so, :class:`NoWinnableDealError`). Verdicts are
-    cached in SQLite (``db_path``, default in the user data folder)."""
+    cached in SQLite (``db_path``, default in the user data folder). A
+    budget that would never run out (NaN, infinite, negative) is refused
+    before the cache is opened."""
+    check_budget(max_seconds, "max_seconds")
+    check_budget(total_seconds, "total_seconds")
     if start < 0 or start > MAX_DEAL_NUMBER:
         raise InvalidDealError(f"deal numbers run from 0 to {MAX_DEAL_NUMBER}, not {start}")
     deadline = time.monotonic() + total_seconds

@@ -1,0 +1,160 @@
+"""Every budget of the library really stops: budgets that would never run
+out are refused before any work (and before any file is made), and the
+searches end near their budgets at the extremes of the rule options."""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+from click.testing import CliRunner
+
+import terrace.solver.api as api
+import terrace.solver.search as search_module
+from terrace.board import Board
+from terrace.cli import main
+from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.solver.api import solve
+from terrace.solver.budget import check_budget
+from terrace.solver.fair import FairPlayer, FairSettings
+from terrace.solver.observation import observe
+from terrace.solver.search import Options, Search
+from terrace.solver.verdicts import VerdictStore
+from terrace.solver.winnable import next_winnable_deal
+from terrace.variants import get_rules
+
+
+@pytest.mark.parametrize("seconds", [10**400, -(10**400)], ids=["huge", "huge-negative"])
+def test_a_whole_number_beyond_any_float_is_refused_as_a_budget(seconds: int) -> None:
+    """It raised OverflowError (from math.isfinite), not the ValueError of
+    every other budget that never runs out."""
+    with pytest.raises(ValueError, match="finite number of seconds"):
+        check_budget(seconds)
+
+
+@pytest.mark.parametrize("budget", [
+    {"total_seconds": float("nan")}, {"total_seconds": float("inf")}, {"total_seconds": -1.0},
+    {"max_seconds": float("nan")}, {"max_seconds": float("inf")}, {"max_seconds": -1.0},
+])
+def test_the_search_for_a_winnable_deal_refuses_a_budget_that_never_runs_out(
+    budget: dict[str, float], tmp_path: Path
+) -> None:
+    """A NaN or infinite ``total_seconds`` never ran out: eight-deck deals
+    were solved one after another for as long as one cared to wait; a bad
+    ``max_seconds`` was refused only after the verdict cache was made."""
+    db = tmp_path / "verdicts.sqlite"
+    given_up = time.perf_counter() + 2  # (so that the test itself ends on the old code)
+    with pytest.raises(ValueError, match="seconds"):
+        next_winnable_deal(Rules(decks=8), 1, db_path=str(db), **{"max_seconds": 0.05, **budget},
+                           cancel=lambda: time.perf_counter() > given_up)
+    assert not db.exists()
+
+
+def test_a_fair_decision_that_carries_thousands_of_samples_keeps_its_deadline() -> None:
+    """The samples of the last decision were all moved on (each replaying
+    its winning line) before the deadline was looked at: 1-4.6 s for a
+    decision of 0.01 s after one of 4,096 samples (x2 at the choice)."""
+    board = Board.from_number(3, get_rules("terrace"))
+    board.push_text("c1")
+    player = FairPlayer(FairSettings(samples=4096, early=False, nodes=50), 0)
+    first = player.decide(observe(board), time.perf_counter() + 2)
+    assert first.move is not None
+    board.push(first.move)
+    started = time.perf_counter()
+    player.decide(observe(board), started + 0.01)
+    assert time.perf_counter() - started < 0.3  # (0.03 s measured; 1.1 s before, on a busy machine)
+
+
+def _with_bounces(board: Board, line: list[Move], most: int) -> list[Move]:
+    """``line`` with up to ``most`` pairs of moves inserted that shift a
+    card to another pile and straight back (the line still wins)."""
+    out: list[Move] = []
+    here = board.copy(stack=False)
+    for move in line:
+        if most > 0 and not here.choosing:
+            for shift in (m for m in here.legal_moves if m.source == "t" and m.target == "t"):
+                back = Move("t", shift.target_index, "t", shift.source_index)
+                after = here.copy(stack=False)
+                after.push(shift)
+                if after.is_legal(back):
+                    here.push(shift)
+                    here.push(back)
+                    out += [shift, back]
+                    most -= 1
+                break
+        here.push(move)
+        out.append(move)
+    assert here.is_won()
+    return out
+
+
+def test_tidying_a_line_under_a_node_budget_stops_at_the_safety_net(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a node budget, tidying was bounded only by its 64 tries, and a
+    try whose shortened line never meets the line again replays the rest of
+    it twice: 7 s for a 0.2 s budget on a line of 4,300 moves, minutes on
+    lines of hundreds of thousands. The solve's deadline plus its share is
+    its safety net now, as it is the shortening's."""
+    board = Board.from_number(2, Rules(decks=8, reserve=0, piles=9, candidates=0, foundations="suit",
+                                       spaces="free", redeals=9, foundation_return=True))
+    found = solve(board, max_seconds=60, max_nodes=200_000, short_line=False)
+    assert found.result == "won"
+    task = SimpleNamespace(board=board, line=_with_bounces(board, found.moves, 80), choice=None)
+    monkeypatch.setattr(api, "_same_position", lambda a, b: False)  # every try replays to the end
+    started = time.perf_counter()
+    line = api._finished_line(cast(Any, task), 0.2, 10**6, started + 0.2, False)
+    assert time.perf_counter() - started < 1.0  # (0.25 s measured; 7 s before)
+    replayed = board.copy(stack=False)
+    for move in line:
+        replayed.push(move)
+    assert replayed.is_won()
+
+
+def test_the_pure_python_searches_of_a_process_share_one_memory_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cap of 20 million transposition entries (about 2 GB) held for
+    each pure-Python search alone, and a solve runs several (every
+    candidate's, and its win-hunters): a solve without the compiled core
+    grew past 2 GB with a budget of some minutes. Now the searches of the
+    process share the cap, as the compiled core's tables share its limit,
+    and a search that ends or is dropped gives its entries back."""
+    monkeypatch.setattr(search_module, "PY_MAX_ENTRIES", 2_000)
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push_text("c1")
+    first, second = (Search(board, Options(core="python")) for _ in range(2))
+    first.step(math.inf, max_nodes=2_048)  # about 1,300 entries each: under the cap alone
+    assert first.result is None
+    second.step(math.inf, max_nodes=2_048)
+    assert second.result == "memory"  # (each went on before, to 2,000 entries of its own)
+    del first, second  # their entries are given back
+    third = Search(board, Options(core="python"))
+    third.step(math.inf, max_nodes=2_048)
+    assert third.result is None
+
+
+@pytest.mark.parametrize("made", [True, False], ids=["new cache", "cache there before"])
+def test_a_survey_stopped_before_any_deal_says_so_and_leaves_no_empty_cache(
+    made: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl+C before the first verdict said "the 0 deals solved in this run
+    are stored in FILE" and left an empty verdict cache that the run had
+    just made."""
+    db = tmp_path / "verdicts.sqlite"
+    if not made:
+        VerdictStore(str(db)).close()
+    before = db.read_bytes() if not made else None
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("terrace.cli.solver.run_survey", interrupted)
+    result = CliRunner().invoke(main, ["survey", "--deals", "1-3", "--jobs", "1", "--max-seconds", "1",
+                                       "--verdicts-db", str(db), "--out", str(tmp_path)])
+    assert result.exit_code == 130, result.output
+    assert "0 deals" not in result.stderr and "no deal was solved in this run" in result.stderr
+    assert db.exists() is not made
+    if not made:
+        assert db.read_bytes() == before
