@@ -293,6 +293,24 @@ def test_winnable_deal_uses_the_cache(tmp_path: Path) -> None:
     assert deal is not None and out.stdout.split() == deal.text().split()
 
 
+def test_a_winnable_search_stopped_before_any_verdict_leaves_no_empty_cache(tmp_path: Path) -> None:
+    # (before: Ctrl+C in `deal --winnable` left an empty solver.sqlite3, as
+    # a survey stopped early once did)
+    from terrace.solver.winnable import NoWinnableDealError
+    rules = get_rules("falling-star")
+    made = tmp_path / "new.sqlite3"
+    with pytest.raises(NoWinnableDealError, match="cancelled"):
+        next_winnable_deal(rules, 4, max_seconds=2, db_path=str(made), cancel=lambda: True)
+    assert not made.exists() and list(tmp_path.iterdir()) == []
+    there = tmp_path / "there.sqlite3"
+    VerdictStore(str(there)).close()  # an empty cache that was there before stays
+    with pytest.raises(NoWinnableDealError):
+        next_winnable_deal(rules, 4, max_seconds=2, db_path=str(there), cancel=lambda: True)
+    assert there.exists()
+    assert next_winnable_deal(rules, 4, max_seconds=2, db_path=str(made)) == 4
+    assert made.exists()  # (a verdict stored: kept)
+
+
 def test_terrace_card_needing_cards_beneath_it_is_lost_at_once() -> None:
     # Base ace. The exposed terrace card 3H needs a red ace and then a black
     # two on one foundation, but both black twos lie beneath it.

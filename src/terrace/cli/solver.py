@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
@@ -61,20 +60,9 @@ SAMPLES_HELP = (f"Sampled stock orders per decision (fair; default {_FAIR.sample
                 " that empties or fills a pile.")
 
 
-def _remove_if_empty(store: VerdictStore) -> None:
-    """Close ``store`` and delete its file (and SQLite's side files) if it
-    holds no verdict."""
-    empty = store.is_empty()
-    store.close()
-    if empty:
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            with contextlib.suppress(FileNotFoundError):
-                os.remove(store.path + suffix)
-
-
 def _stored_note(done: int, path: object, made: bool = False) -> str:
     """Where a survey that stopped early left its verdicts, and how to go on
-    (``made``: the verdict cache was made by this run)."""
+    (``made``: the verdict cache was made by this run and deleted again)."""
     if not done:
         where = "no verdict cache was left behind" if made else f"{path} is as it was"
         return f"no deal was solved in this run, and {where}; the same command goes on from there"
@@ -82,14 +70,11 @@ def _stored_note(done: int, path: object, made: bool = False) -> str:
             f"{'is' if done == 1 else 'are'} stored in {path}; the same command goes on from there")
 
 
-def _stop_store(store: VerdictStore, done: int, made: bool) -> str:
+def _stop_store(store: VerdictStore, done: int) -> str:
     """Close the verdict cache of a survey that stopped early (deleting it
     when this run made it and stored nothing in it) and say where things stand."""
-    if made and not done:
-        _remove_if_empty(store)
-    else:
-        store.close()
-    return _stored_note(done, store.path, made)
+    store.close_or_discard()
+    return _stored_note(done, store.path, store.made and not os.path.exists(store.path))
 
 
 @click.command("solve")
@@ -229,7 +214,6 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     jobs = jobs or cores
     name = preset_name(rules) or "custom"
     store_path = chosen_verdicts_db(verdicts_db, old_db)
-    store_is_new = not Path(store_path).exists()
     store = VerdictStore(store_path)
     total = last - first + 1
     counts = {"won": 0, "lost": 0, "unknown": 0}
@@ -286,14 +270,13 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                     settings=settings,
                     seed=seed)
         except ClusterError as error:
-            if store_is_new:  # a cluster never reached leaves no empty store behind
-                _remove_if_empty(store)
+            store.close_or_discard()  # a cluster never reached leaves no empty store behind
             raise click.ClickException(str(error)) from None
         except WorkerDiedError as error:
-            note = _stop_store(store, stored_in_run(), store_is_new)
+            note = _stop_store(store, stored_in_run())
             raise click.ClickException(f"{error}: {note}") from None
         except KeyboardInterrupt as stop:
-            note = _stop_store(store, stored_in_run(), store_is_new)
+            note = _stop_store(store, stored_in_run())
             click.echo("", err=True)
             click.echo(f"stopped: {note}", err=True)
             sys.exit(stopped(stop)[1])

@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -147,6 +148,8 @@ class VerdictStore:
 
     def __init__(self, path: str | None = None) -> None:
         self.path = path or default_db_path()
+        self.made = not os.path.exists(self.path)
+        """True when the file did not exist before this store opened it."""
         folder = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(folder, exist_ok=True)
         self._db = sqlite3.connect(self.path, timeout=30)
@@ -259,6 +262,18 @@ class VerdictStore:
     def close(self) -> None:
         """Close the database."""
         self._db.close()
+
+    def close_or_discard(self) -> None:
+        """Close the database, and delete its file (with SQLite's side files)
+        when this store made it and it still holds no verdict: a run that was
+        stopped, or never reached its workers, before it stored anything
+        leaves nothing behind. A file that was there before is kept."""
+        empty = self.made and self.is_empty()
+        self._db.close()
+        if empty:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(self.path + suffix)
 
 
 def settled(verdict: Verdict | None, max_seconds: float) -> bool:

@@ -83,7 +83,7 @@ def next_winnable_deal(
                 return number
             number += 1
     finally:
-        store.close()
+        store.close_or_discard()  # (stopped before any verdict: no empty cache left behind)
     if number > MAX_DEAL_NUMBER:
         raise InvalidDealError(Reason(Refusal.NO_WINNABLE_TO_LAST, start=start,
                                       last=MAX_DEAL_NUMBER, seconds=max_seconds))
