@@ -346,7 +346,7 @@ class WebGame:
             return json_response(game_json(game, game.board()))
         revision = game.revision
         game.moves, game.redo = [], [*game.redo, *reversed(game.moves)]
-        board = game.board()
+        board = await run_in_threadpool(game.board)  # (the whole line replayed: not on the event loop)
         game.status = board.status.value
         await run_in_threadpool(self.store.update, game, expected_revision=revision, action="restart")
         return json_response(game_json(game, board))
