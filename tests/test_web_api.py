@@ -303,13 +303,16 @@ def test_move_undo_redo_restart(client: TestClient) -> None:
     assert again["moves"] == ["c1"]
 
 
-def test_a_restart_replays_its_line_off_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_restart_replays_its_line_off_the_event_loop(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A restart replays the whole line (285 ms at 100,000 moves): in a
     worker thread, so that other tabs' requests are not held up."""
     import asyncio
 
     from terrace.storage.base import StoredGame
-    game = move(client, move(client, new_game(client, deal_number=7), "c1", after=0).json(), "s", after=1).json()
+    game = move(client, new_game(client, deal_number=7), "c1", after=0).json()
+    game = move(client, game, "s", after=1).json()
     replays: list[bool] = []
     real = StoredGame.board
 
