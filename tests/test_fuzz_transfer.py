@@ -71,7 +71,7 @@ def _play(store: object, variant: str, number: int, actions: list[str], seed: in
 
 def _rows(db: Path) -> dict[str, list[tuple[object, ...]]]:
     with sqlite3.connect(db) as conn:
-        return {table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()  # noqa: S608
+        return {table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
                 for table in ("games", "moves", "events", "hinted", "migrations")}
 
 
