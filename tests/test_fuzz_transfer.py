@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from terrace.deal import Deal
 from terrace.storage import open_store
-from terrace.storage.base import StoredGame
+from terrace.storage.base import StoredGame, StoreError
 from terrace.storage.transfer import ImportRefusedError, export_record, read_games
 from terrace.variants import PRESETS, get_rules
 
@@ -137,3 +137,29 @@ def test_a_record_that_lies_is_refused_and_the_database_is_unchanged(
         else:
             raise AssertionError(f"a record that lies about {lie} was imported")
     assert _rows(db) == before
+
+
+def test_a_line_that_does_not_replay_names_the_move_that_fails(tmp_path: Path) -> None:
+    # (both said only "its moves do not replay: rf: ...": of a redo line, and
+    # of a move somewhere in a game of hundreds, with no word of which)
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        game = _play(store, "terrace", 7, ["move"] * 12 + ["undo"] * 3, 5)
+        record = export_record(game)
+    record["saved"]["redo"][0] = "c1"  # (the last of three to redo: they are stored next-to-redo last)
+    try:
+        read_games(json.dumps(record))
+    except ImportRefusedError as error:
+        said = "nothing was imported: its moves do not replay: saved.redo item 1 of 3: c1: "
+        assert str(error).startswith(said), str(error)
+    else:
+        raise AssertionError("a redo line that does not replay was imported")
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE moves SET move = 'c1' WHERE game_id = ? AND ply = 4", (game.id,))
+    with open_store(db) as store:
+        try:
+            store.get(game.id)
+        except StoreError as error:
+            assert "its moves do not replay: move 5: c1: " in str(error), str(error)
+        else:
+            raise AssertionError("a game whose fifth move does not replay was read")
