@@ -451,7 +451,7 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("bad time", _record(saved={"created_at": "monday"}), "saved.created_at"),
     ("bad id", _record(saved={"id": "../etc"}), "saved.id"),
     ("empty id", _record(saved={"id": ""}), "saved.id must be 1 to 64 letters"),
-    ("illegal redo", _bad_redo(), "its moves do not replay: rf"),
+    ("illegal redo", _bad_redo(), "its moves do not replay: saved.redo item 1 of 1: rf"),
     ("one bad among good", [_record(), _record("wood-lost", result="won")], "record 2: the record says"),
     ("finish time far ahead", _record(saved={"finished_at": 1e15}), "saved.finished_at must be a time"),
     ("time before 2000", _record(saved={"created_at": 5e8}), "from 2000 to now (at most 5 minutes ahead"),

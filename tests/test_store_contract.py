@@ -127,7 +127,7 @@ def test_a_stale_revision_is_refused_and_changes_nothing(store: GameStore) -> No
 
 
 SPOILS = [
-    ("illegal move", "cannot be saved: rf: "),
+    ("illegal move", "cannot be saved: move 6: rf: "),
     ("unreadable move", "is not a move"),
     ("status", "its status is 'won'"),
     ("deal", "cannot change|cannot be saved"),

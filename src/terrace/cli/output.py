@@ -19,18 +19,20 @@ def write_whole(path: Path, data: str | bytes) -> None:
     over it. A symbolic link is followed (the link stays, its target gets
     the text), a file that is there keeps its permissions (and, for root,
     its owner), a new one gets the umask's, and something that is not a
-    regular file (``/dev/stdout``, a pipe) is written to as it is."""
+    regular file (a pipe, a device) or is reached through an open file of
+    the process (``/dev/stdout``, ``/proc/self/fd/1``: the link names no
+    path to put a file at) is written to as it is."""
     target = Path(os.path.realpath(path))
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
         try:
-            existing: os.stat_result | None = target.stat()
+            existing: os.stat_result | None = os.stat(path)  # (follows /dev/stdout to what it is)
         except FileNotFoundError:
             existing = None
         if existing is not None and stat.S_ISDIR(existing.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-        if existing is not None and not stat.S_ISREG(existing.st_mode):
-            with open(target, "wb") as file:
+        if existing is not None and (not stat.S_ISREG(existing.st_mode) or not _names(target, existing)):
+            with open(path, "wb") as file:
                 file.write(raw)
             return
         if not target.parent.is_dir():
@@ -61,3 +63,14 @@ def write_whole(path: Path, data: str | bytes) -> None:
             raise
     except OSError as error:
         raise click.ClickException(f"cannot write {clip(str(path))}: {error.strerror or error}") from None
+
+
+def _names(target: Path, existing: os.stat_result) -> bool:
+    """Whether the resolved path ``target`` is the file ``existing`` (a
+    path through an open file of the process, ``/dev/stdout``, resolves
+    to no such path: ``/proc/<pid>/fd/pipe:[…]``)."""
+    try:
+        here = target.stat()
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (existing.st_dev, existing.st_ino)

@@ -292,8 +292,10 @@ def import_(db: str | None, file: str) -> None:
             added = store.add_games(games)
         except StoreError as error:
             raise click.ClickException(f"nothing was imported: {error}") from None
-    new = sum(1 for _, fresh in added if fresh)
-    known = len(added) - new
+    # (games, not records: two states of one game in the file, the later
+    # bringing the first up to date, are one game imported)
+    new = len({game_id for game_id, fresh in added if fresh})
+    known = sum(1 for _, fresh in added if not fresh)
     message = f"imported {new} game{'s' if new != 1 else ''}"
     if known:
         message += f" ({known} already here)"

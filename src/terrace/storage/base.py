@@ -499,7 +499,8 @@ def check_saved(game: StoredGame, *, now: float | None = None, prefix: str = "")
     the loader leaves that out, so that a game stays playable when the
     computer's clock is put back."""
     _check_fields(game, now=now, prefix=prefix)
-    _replayed(game, "its moves do not replay: {error}", "it says {said!r} but its moves lead to {reached!r}")
+    _replayed(game, "its moves do not replay: {error}", "it says {said!r} but its moves lead to {reached!r}",
+              prefix)
     _check_outcome(game, prefix)
 
 
@@ -605,14 +606,41 @@ def check_game(game: StoredGame) -> None:
         raise UnsavableGameError(f"{name} cannot be saved: {error}") from None
 
 
-def _replayed(game: StoredGame, unplayable: str, wrong_status: str) -> None:
+def _replayed(game: StoredGame, unplayable: str, wrong_status: str, prefix: str = "") -> None:
     """Check the status ``game``'s moves reach against the stored one; a
     failure raises :class:`StoreError` worded by the caller's template
-    (fields ``error``, ``said`` and ``reached``)."""
+    (fields ``error``, ``said`` and ``reached``; the error names the move
+    that fails, ``move 6: ...`` or ``redo item 2 of 3: ...``, after
+    ``prefix``)."""
     try:
         canonical_name(game.variant)
         reached = game.reached_status()
     except TerraceError as error:
-        raise StoreError(unplayable.format(error=error)) from None
+        raise StoreError(unplayable.format(error=_failing_move(game, prefix) + str(error))) from None
     if game.status != reached:
         raise StoreError(wrong_status.format(said=game.status, reached=reached))
+
+
+
+def _failing_move(game: StoredGame, prefix: str) -> str:
+    """Where the line of ``game`` stops replaying, as the start of a
+    message: ``"move 6: "`` (counted from 1 in its moves) or
+    ``"redo item 2 of 3: "`` (the item of its redo list as stored and
+    exported, the next to redo last); empty when no move is at fault (the
+    rules or the deal are)."""
+    try:
+        board = Board(game.rules, game.deal)
+    except TerraceError:
+        return ""
+    for number, text in enumerate(game.moves, 1):
+        try:
+            board.push(Move.parse(text))
+        except TerraceError:
+            return f"move {number:,}: "
+    for item in range(len(game.redo), 0, -1):
+        try:
+            board.push(Move.parse(game.redo[item - 1]))
+        except TerraceError:
+            return f"{prefix}redo item {item:,} of {len(game.redo):,}: "
+    return ""
+
