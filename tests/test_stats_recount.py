@@ -290,3 +290,25 @@ def test_hints_undos_after_a_win_and_replays_count_as_a_player_expects(tmp_path:
         overall = session.api("GET", "/api/stats").json()["overall"]
         assert (overall["won"], overall["abandoned"], overall["current_streak"]) == (1, 1, 0)
         assert overall["fewest_moves"] == len(golden("terrace-won").moves)
+
+
+def test_going_back_to_an_older_game_leaves_the_game_in_play_in_progress(tmp_path: Path) -> None:
+    """docs/storage.md: only a new game abandons the games in progress; a
+    restart is no loss."""
+    rng = random.Random(3)
+    with session_at(tmp_path) as session:
+        older = session.new_game({"variant": "wood", "deal_number": 4})
+        session.random_move(rng)
+        session.new_game({"variant": "terrace", "deal_number": 5})
+        session.random_move(rng)
+        session.change("restart")
+        assert session.api("GET", "/api/stats").json()["overall"]["abandoned"] == 1
+        session.current = older["id"]
+        session.random_move(rng)  # the older game resumed: both are in progress
+        compare(session)
+        overall = session.api("GET", "/api/stats").json()["overall"]
+        assert (overall["abandoned"], overall["unfinished"], overall["lost"]) == (0, 2, 0)
+        assert session.api("GET", "/api/games/current").json()["id"] == older["id"]
+        session.new_game({"variant": "wood"})
+        assert session.api("GET", "/api/stats").json()["overall"]["abandoned"] == 2
+        compare(session)
