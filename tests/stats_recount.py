@@ -74,7 +74,8 @@ class Ledger:
             kept.won_at, kept.won_moves = data["updated_at"], kept.moves
             kept.won_ms, kept.won_ms_open = kept.active_ms, True
         kept.standing_won = status == "won"
-        kept.lost_at = data["updated_at"] if status == "lost" and kept.given_up_at is None else None
+        if action != "give-up":  # (a game lost, then given up: the loss came first)
+            kept.lost_at = data["updated_at"] if status == "lost" else None
 
     def hinted(self, game_id: str, at: float) -> None:
         """A hint the server counted (it said so)."""
@@ -99,10 +100,10 @@ class Ledger:
             return None
         if kept.won_at is not None:
             return "won", kept.won_at
-        if kept.given_up_at is not None:
-            return "lost", kept.given_up_at
         if kept.lost_at is not None:
             return "lost", kept.lost_at
+        if kept.given_up_at is not None:
+            return "lost", kept.given_up_at
         # left for a game opened here after its last change (an imported
         # game, never played here, was left only for a later import)
         later = [g.opened for g in self.games.values() if not g.imported or kept.imported]
