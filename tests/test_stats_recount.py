@@ -312,3 +312,36 @@ def test_going_back_to_an_older_game_leaves_the_game_in_play_in_progress(tmp_pat
         session.new_game({"variant": "wood"})
         assert session.api("GET", "/api/stats").json()["overall"]["abandoned"] == 2
         compare(session)
+
+
+def test_two_servers_on_one_database_count_a_minute_of_play_once(tmp_path: Path) -> None:
+    """Two ``terrace play`` on one file, a page of each open on one game:
+    each server allowed the time since it last heard of the game, so the
+    statistics counted the minute twice (active_seconds 120). The servers'
+    clock (one for the computer) is moved on by the test."""
+    now = [1000.0]
+    with open_store(tmp_path / "games.sqlite") as first, open_store(tmp_path / "games.sqlite") as second:
+        clients = []
+        for store in (first, second):
+            app = create_app(store)
+            app.state.game.clock = ReportClock(lambda: now[0])
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                clients.append(TestClient(app, base_url="http://localhost"))
+        game = clients[0].post("/api/games", json={"variant": "terrace", "deal_number": 5}).json()
+        clients[0].post(f"/api/games/{game['id']}/moves", json={"move": "c1"})
+        clients[1].get(f"/api/games/{game['id']}")  # both pages show it
+        now[0] += 60  # a minute of play, both pages measuring it
+        answers = [c.post(f"/api/games/{game['id']}/time", json={"ms": 60_000}) for c in clients]
+        assert [a.status_code for a in answers] == [200, 400]
+        refused = answers[1].json()
+        assert refused["code"] == "time-too-much" and "at most 2000 ms" in refused["error"]
+        assert clients[1].get("/api/stats").json()["overall"]["active_seconds"] == 60.0
+        # what may still be reported (the 2 s lent), and the next minute, count once
+        assert clients[1].post(f"/api/games/{game['id']}/time", json={"ms": 2_000}).status_code == 200
+        now[0] += 60
+        assert clients[1].post(f"/api/games/{game['id']}/time", json={"ms": 58_000}).status_code == 200
+        assert clients[0].post(f"/api/games/{game['id']}/time", json={"ms": 30_000}).status_code == 400
+        assert clients[0].get("/api/stats").json()["overall"]["active_seconds"] == 120.0
+        for client in clients:
+            client.app.state.game.pool.close()  # type: ignore[attr-defined]
