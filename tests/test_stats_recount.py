@@ -228,9 +228,9 @@ def compare(session: Session) -> None:
 def test_long_random_sessions_agree_with_a_recount(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     with session_at(tmp_path) as session:
-        for turn in range(260):
+        for turn in range(200):
             session.step(rng)
-            if turn % 65 == 64:
+            if turn % 50 == 49:
                 compare(session)
         compare(session)
         assert session.ledger.expected()["won"] >= 1
