@@ -19,11 +19,14 @@ import pytest
 from click.testing import CliRunner
 
 from stats_recount import Ledger
-from store_support import golden, no_default_db
+from store_support import golden, no_default_db, store_on_each_kind
 from terrace.cli import main
 from terrace.cli.storage import format_rate
-from terrace.storage import SqliteStore, open_store
+from terrace.deal import Deal
+from terrace.storage import GameStore, SqliteStore, open_store
+from terrace.storage.base import TimeTooMuchError
 from terrace.storage.transfer import export_record
+from terrace.variants import get_rules
 from terrace.web.endgame import ReportClock
 
 with warnings.catch_warnings():
@@ -32,7 +35,7 @@ with warnings.catch_warnings():
 
 from terrace.web.app import create_app
 
-_ = no_default_db
+_ = no_default_db, store_on_each_kind
 ENDINGS = ("terrace-won", "terrace-lost", "wood-lost", "thirteen-lost")
 """Golden games the player brings to their end (most moves stored at once)."""
 NEW_GAMES: list[dict[str, Any]] = [
@@ -345,3 +348,21 @@ def test_two_servers_on_one_database_count_a_minute_of_play_once(tmp_path: Path)
         assert clients[0].get("/api/stats").json()["overall"]["active_seconds"] == 120.0
         for client in clients:
             client.app.state.game.pool.close()  # type: ignore[attr-defined]
+
+
+def test_reports_of_time_are_held_to_one_clock_on_each_store(store: GameStore) -> None:
+    """The store's part: a report ``at`` an instant takes no more than the
+    time since the last one plus the 2 s lent; a mark from before the
+    computer's clock started again is ignored; reports without ``at`` (an
+    import's, a script's) are not held."""
+    rules = get_rules("terrace")
+    game = store.create("terrace", rules, Deal.from_number(5, rules))
+    assert store.add_active_time(game.id, 20_000, at=1_000.0) == 20_000
+    with pytest.raises(TimeTooMuchError) as refused:
+        store.add_active_time(game.id, 20_000, at=1_005.0)
+    assert refused.value.most == 7_000 and store.get(game.id).active_ms == 20_000
+    assert store.add_active_time(game.id, 7_000, at=1_005.0) == 27_000
+    with pytest.raises(TimeTooMuchError):
+        store.add_active_time(game.id, 1, at=1_005.0)  # (the 2 s were lent, not given)
+    assert store.add_active_time(game.id, 20_000, at=12.0) == 47_000  # the computer restarted
+    assert store.add_active_time(game.id, 60_000) == 107_000

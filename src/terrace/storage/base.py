@@ -167,20 +167,21 @@ def report_mark(mark: float | None, ms: int, now: float) -> float:
     reported up to ``mark`` before (None: never): ``ms`` may be the time
     since ``mark`` plus :data:`REPORT_SLACK_MS`, and what it takes beyond the
     time passed the next report may not take again. Raises
-    :class:`TimeTooMuchError`. A mark ahead of the clock by more than the
-    slack (a clock that started again: the computer was restarted) costs at
-    most the slack.
+    :class:`TimeTooMuchError`. A mark further ahead of the clock than the
+    slack lends is from before the clock started again (the computer was
+    restarted): it is ignored, as no mark is.
 
     >>> report_mark(None, 5_000, 100.0), report_mark(100.0, 12_000, 110.0), report_mark(112.0, 0, 110.0)
     (100.0, 112.0, 112.0)
+    >>> report_mark(86_400.0, 20_000, 30.0)
+    30.0
     >>> report_mark(100.0, 40_000, 130.0)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     terrace.storage.base.TimeTooMuchError: 40000 ms of active time is more than the 32000 ms ...
     """
-    if mark is None:
+    if mark is None or mark > now + REPORT_SLACK_MS / 1000:
         return now
-    mark = min(mark, now + REPORT_SLACK_MS / 1000)
     most = max(0, int((now - mark) * 1000) + REPORT_SLACK_MS)
     if ms > most:
         raise TimeTooMuchError(ms, most)
