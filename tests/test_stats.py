@@ -206,7 +206,11 @@ def test_the_win_rate_is_never_shown_as_all_or_nothing_when_it_is_not() -> None:
 
 def test_format_duration() -> None:
     assert format_duration(0) == "0:00"
-    assert format_duration(59.6) == "1:00"
+    # whole seconds elapsed, as the game's clock and the page show a time (this read 1:00;
+    # 60.5 read 1:00 by rounding half to even where the page read 1:01)
+    assert format_duration(59.6) == "0:59"
+    assert format_duration(60.5) == "1:00" and format_duration(61.5) == "1:01"
+    assert format_duration(3599.99) == "59:59" and format_duration(3600) == "1:00:00"
     assert format_duration(7200) == "2:00:00"
 
 

@@ -54,8 +54,8 @@ class CountingStore(MemoryStore):
         super().update(game, expected_revision=expected_revision, action=action)
         self.writes += 1  # (an update the store refuses changes nothing)
 
-    def add_active_time(self, game_id: str, ms: int) -> int:
-        total = super().add_active_time(game_id, ms)
+    def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
+        total = super().add_active_time(game_id, ms, at=at)
         self.writes += 1
         return total
 

@@ -94,12 +94,14 @@ def format_rate(rate: float) -> str:
 
 
 def format_duration(seconds: float) -> str:
-    """``m:ss`` or ``h:mm:ss``.
+    """``m:ss`` or ``h:mm:ss`` of the whole seconds elapsed, as the game's
+    clock, its win screen and the statistics on the page show a time (a
+    win at 59.7 s read 0:59 there and 1:00 here).
 
-    >>> format_duration(75.4), format_duration(3725)
-    ('1:15', '1:02:05')
+    >>> format_duration(75.4), format_duration(3725.9), format_duration(59.7)
+    ('1:15', '1:02:05', '0:59')
     """
-    whole = round(seconds)
+    whole = math.floor(seconds)
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"

@@ -58,6 +58,10 @@ MAX_POSITION_KEY = 4096
 position string of eight decks is about 1,000 characters)."""
 MAX_ACTIVE_REPORT_MS = 6 * 3600 * 1000
 """The most active playing time one report may add (six hours)."""
+REPORT_SLACK_MS = 2_000
+"""How much more than the wall time since its last report a page may
+report (requests do not arrive exactly as far apart as they were sent);
+lent, not given: see :func:`report_mark`."""
 MAX_LINE = 100_000
 """The most moves (played and undone) one saved game may hold."""
 EARLIEST = 946_684_800.0
@@ -84,6 +88,7 @@ __all__ = [
     "StoreError",
     "StoreWriteError",
     "StoredGame",
+    "TimeTooMuchError",
     "UnknownGameError",
     "UnsavableGameError",
     "check_action",
@@ -99,6 +104,7 @@ __all__ = [
     "given_up",
     "new_game",
     "new_game_id",
+    "report_mark",
     "unknown_game",
 ]
 
@@ -143,6 +149,43 @@ class StoreWriteError(StoreError):
     def __init__(self, message: str, fault: str) -> None:
         super().__init__(message)
         self.fault = fault
+
+
+class TimeTooMuchError(StoreError):
+    """A report of active time asks for more than the wall time since the
+    game's last report (made through any server on this database) allows:
+    nothing was added. ``most`` is what may be reported now (ms)."""
+
+    def __init__(self, ms: int, most: int) -> None:
+        super().__init__(f"{ms} ms of active time is more than the {most} ms that may be reported now")
+        self.most = most
+
+
+def report_mark(mark: float | None, ms: int, now: float) -> float:
+    """The instant up to which a game's active time is reported once a
+    report of ``ms`` is taken at ``now`` (seconds of a clock), when it was
+    reported up to ``mark`` before (None: never): ``ms`` may be the time
+    since ``mark`` plus :data:`REPORT_SLACK_MS`, and what it takes beyond the
+    time passed the next report may not take again. Raises
+    :class:`TimeTooMuchError`. A mark further ahead of the clock than the
+    slack lends is from before the clock started again (the computer was
+    restarted): it is ignored, as no mark is.
+
+    >>> report_mark(None, 5_000, 100.0), report_mark(100.0, 12_000, 110.0), report_mark(112.0, 0, 110.0)
+    (100.0, 112.0, 112.0)
+    >>> report_mark(86_400.0, 20_000, 30.0)
+    30.0
+    >>> report_mark(100.0, 40_000, 130.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    terrace.storage.base.TimeTooMuchError: 40000 ms of active time is more than the 32000 ms ...
+    """
+    if mark is None or mark > now + REPORT_SLACK_MS / 1000:
+        return now
+    most = max(0, int((now - mark) * 1000) + REPORT_SLACK_MS)
+    if ms > most:
+        raise TimeTooMuchError(ms, most)
+    return max(now, mark + ms / 1000)
 
 
 def conflict(stored_revision: int, expected_revision: int) -> ConflictError:
@@ -402,9 +445,14 @@ class GameStore(Protocol):
         """Mark the game as one in which an assist was used (for good)."""
         ...
 
-    def add_active_time(self, game_id: str, ms: int) -> int:
+    def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         """Add ``ms`` (0 to :data:`MAX_ACTIVE_REPORT_MS`) of active playing
-        time; returns the game's total. Time reported while the game stands
+        time; returns the game's total. A report made ``at`` an instant of
+        a clock that every process of the computer shares (the web game's:
+        :func:`time.monotonic`) takes no more than the time since the
+        game's last such report, made by any process on this store
+        (:func:`report_mark`): more raises :class:`TimeTooMuchError`, and
+        nothing is added. Time reported while the game stands
         won counts towards its first win only while no time was counted
         since that win outside it (the report that follows the winning move
         carries the last of its time; a report after moves were taken back

@@ -32,6 +32,7 @@ from terrace.storage.base import (
     conflict,
     given_up,
     new_game,
+    report_mark,
     unknown_game,
 )
 from terrace.storage.paths import default_verdicts_path
@@ -49,6 +50,8 @@ class MemoryStore:
         self._games: dict[str, StoredGame] = {}
         self._hinted: dict[str, set[str]] = {}
         self._events: dict[str, list[dict[str, Any]]] = {}
+        self._timed: dict[str, float] = {}
+        """Up to when each game's time reports were counted (see ``add_active_time``)."""
         self._lock = threading.RLock()
 
     @property
@@ -153,10 +156,12 @@ class MemoryStore:
         with self._lock:
             self._stored(game_id).assisted = True
 
-    def add_active_time(self, game_id: str, ms: int) -> int:
+    def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         ms = check_active_ms(ms)
         with self._lock:
             game = self._stored(game_id)
+            if at is not None:
+                self._timed[game_id] = report_mark(self._timed.get(game_id), ms, at)
             if game.status == "won" and game.won_active_ms == game.active_ms:
                 game.won_active_ms = min(game.won_active_ms + ms, MAX_ACTIVE_MS)
             game.active_ms = min(game.active_ms + ms, MAX_ACTIVE_MS)

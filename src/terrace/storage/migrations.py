@@ -158,12 +158,21 @@ _V5 = (
     "ALTER TABLE games ADD COLUMN replay_stamp TEXT",
 )
 
+_V6 = (
+    # Up to when the page's reports of active time have been counted: every
+    # server on this database checks a report against it, so that two
+    # servers never count the same time twice. Seconds of the computer's
+    # monotonic clock (the servers' own); null until a game's first report.
+    "ALTER TABLE games ADD COLUMN timed_until REAL",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, moves and events", _V1),
     Migration(2, "start times and indexes", _V2),
     Migration(3, "final wins, assists, active time and hinted positions", _V3),
     Migration(4, "games given up", _V4),
     Migration(5, "replay stamps", _V5),
+    Migration(6, "time reports shared by servers", _V6),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

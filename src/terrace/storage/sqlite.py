@@ -59,6 +59,7 @@ from terrace.storage.base import (
     given_up,
     new_game,
     new_game_id,
+    report_mark,
     unknown_game,
 )
 from terrace.storage.files import (
@@ -859,9 +860,17 @@ class SqliteStore:
         if not changed:
             raise unknown_game(str(game_id))
 
-    def add_active_time(self, game_id: str, ms: int) -> int:
+    def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         ms = check_active_ms(ms)
         with self._transaction(write=True, action="time") as conn:
+            if at is not None:
+                # (under the write lock: another server's report waits, then sees this one)
+                row = conn.execute("SELECT timed_until FROM games WHERE id = ?", (game_id,)).fetchone()
+                if row is None:
+                    raise unknown_game(str(game_id))
+                mark = row[0] if isinstance(row[0], float) else None
+                conn.execute("UPDATE games SET timed_until = ? WHERE id = ?",
+                             (report_mark(mark, ms, at), game_id))
             conn.execute(
                 "UPDATE games SET active_ms = min(active_ms + ?, ?), won_active_ms = CASE "
                 "WHEN status = 'won' AND won_active_ms = active_ms THEN min(won_active_ms + ?, ?) "

@@ -25,7 +25,7 @@ from typing import Any
 
 from terrace.board import Board
 from terrace.solver.safe import finish_line, safe_moves
-from terrace.storage.base import MAX_ACTIVE_REPORT_MS
+from terrace.storage.base import MAX_ACTIVE_REPORT_MS, REPORT_SLACK_MS
 from terrace.web.view import describe_move, motions
 
 AUTOPLAY_MODES = ("safe", "finish")
@@ -34,9 +34,6 @@ a certain finish (the page's setting "finish the game")."""
 FINISH_POSITIONS = 5_000
 """The finish search's budget per request (it is found at once in nearly
 every game; without a line found in time, nothing is finished)."""
-REPORT_SLACK_MS = 2_000
-"""How much more than the wall time since its last report a page may
-report (requests do not arrive exactly as far apart as they were sent)."""
 CLOCKS_KEPT = 1_024
 """How many games the report clock remembers (the oldest is forgotten)."""
 
@@ -118,6 +115,12 @@ class ReportClock:
             self._since.pop(game_id, None)
         else:
             self._mark(game_id, before)
+
+    def now(self) -> float:
+        """This clock's time, in seconds (:func:`time.monotonic`: one clock
+        for every process of a computer, so that the store can hold two
+        servers on one database to one allowance)."""
+        return self._now()
 
     def allowance(self, game_id: str) -> int:
         """The most milliseconds a report may add now."""

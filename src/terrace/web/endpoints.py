@@ -29,6 +29,7 @@ from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import GAME_ID, GameStore, StoredGame
+from terrace.storage.base import TimeTooMuchError
 from terrace.variants import (
     VARIANTS,
     canonical_name,
@@ -458,7 +459,8 @@ class WebGame:
 
     async def active_time(self, request: Request) -> Response:
         """Add active playing time as the page measured it: never more than
-        the wall time since the game's last report."""
+        the wall time since the game's last report, to this server or to
+        another one on the same database (the store keeps when)."""
         game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"ms"})
@@ -471,7 +473,11 @@ class WebGame:
             raise ApiError(WebRefusal.TIME_TOO_MUCH, ms=ms, most=most)
         before = self.clock.reported(game.id, ms)  # (before the await: a report meanwhile sees less)
         try:
-            total = await run_in_threadpool(self.store.add_active_time, game.id, ms)
+            add = partial(self.store.add_active_time, game.id, ms, at=self.clock.now())
+            total = await run_in_threadpool(add)
+        except TimeTooMuchError as error:  # (another server took that time)
+            self.clock.restore(game.id, before)
+            raise ApiError(WebRefusal.TIME_TOO_MUCH, ms=ms, most=min(most, error.most)) from None
         except BaseException:
             self.clock.restore(game.id, before)
             raise

@@ -7,6 +7,7 @@ import { el } from "./render.js";
 import { app, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
 import { groupTitle } from "./groups.js";
+import { formatDuration } from "./timer.js";
 
 const $ = (selector) => document.querySelector(selector);
 const SVG = "http://www.w3.org/2000/svg";
@@ -226,10 +227,10 @@ function percent(value) {
   return text(shown);
 }
 
+// (as the game's clock and the win screen show a time, and terrace stats prints it)
 function duration(seconds) {
   if (seconds === null || seconds === undefined) return "–";
-  const s = Math.round(seconds);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  return formatDuration(seconds * 1000);
 }
 
 // The columns of the statistics table: heading key and the value of a block.
