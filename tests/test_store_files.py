@@ -509,7 +509,8 @@ def _play_until_killed(db: Path, game_id: str, at_least: int) -> tuple[str, int]
         rest = child.stdout.read()
         child.wait()
     assert child.returncode == -signal.SIGKILL
-    for line in rest.splitlines():
+    # (the kill may cut the last line short: only whole lines count)
+    for line in rest.split("\n")[:-1]:
         seen = max(seen, int(line.split()[1]))
     return game_id, seen
 
