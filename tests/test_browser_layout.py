@@ -334,3 +334,43 @@ def test_a_card_dropped_below_a_pile_of_the_second_line_goes_there(api: Api, ope
     moves_seen(page, 2)
     played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-1]
     assert played == game["sources"][source]["targets"][target]
+
+
+SIDEWAYS = {**PHONE, "viewport": {"width": 844, "height": 390}}
+
+IN_SIGHT = """(selector) => {
+  // Whether the middle of each node matched is on the screen and not under
+  // anything else (the header, the edge of the window).
+  return [...document.querySelectorAll(selector)].filter((n) => n.getClientRects().length).map((n) => {
+    const r = n.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const hit = x >= 0 && y >= 0 && x <= innerWidth && y <= innerHeight && document.elementFromPoint(x, y);
+    return [n.id || n.textContent.trim().slice(0, 20), Boolean(hit && (hit === n || n.contains(hit)))];
+  });
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize("size", ["sideways", "upright", "zoom"])
+def test_the_end_notice_is_whole_on_a_small_screen(api: Api, open_game: Any, locale: str, size: str) -> None:
+    """The notice of a won game, on a phone held sideways or at 200% zoom,
+    once rose past the top of the window, its heading under the header;
+    on an upright phone it touched both edges of the screen."""
+    line = WINNING_LINE
+    game = api.play(api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"]),
+                    *line["moves"])
+    options = {"sideways": SIDEWAYS, "upright": PHONE,
+               "zoom": {"viewport": {"width": 640, "height": 360}, "device_scale_factor": 2}}[size]
+    page = open_game(game, locale=locale, **options)
+    end = page.locator("dialog.end[open]")
+    end.locator("[data-stat='best']").wait_for()
+    page.wait_for_timeout(100)
+    box = end.bounding_box()
+    header = page.locator(".bar").bounding_box()
+    width, height = options["viewport"]["width"], options["viewport"]["height"]
+    assert box is not None and header is not None
+    assert box["y"] >= header["y"] + header["height"] - 0.5, (box, header)
+    assert box["y"] + box["height"] <= height + 0.5
+    assert 4 <= box["x"] and box["x"] + box["width"] <= width - 4, box
+    seen = page.evaluate(IN_SIGHT, "dialog.end h2, dialog.end button")
+    assert len(seen) >= 3 and all(ok for _, ok in seen), seen
