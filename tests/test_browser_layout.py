@@ -371,6 +371,6 @@ def test_the_end_notice_is_whole_on_a_small_screen(api: Api, open_game: Any, loc
     assert box is not None and header is not None
     assert box["y"] >= header["y"] + header["height"] - 0.5, (box, header)
     assert box["y"] + box["height"] <= height + 0.5
-    assert 4 <= box["x"] and box["x"] + box["width"] <= width - 4, box
+    assert box["x"] >= 4 and box["x"] + box["width"] <= width - 4, box
     seen = page.evaluate(IN_SIGHT, "dialog.end h2, dialog.end button")
     assert len(seen) >= 3 and all(ok for _, ok in seen), seen
