@@ -419,3 +419,30 @@ def test_the_statistics_of_many_variants_need_no_sideways_scrolling(
         assert fit["table"], fit
     if not fit["table"]:  # each number with its column's name
         assert fit["labels"] not in ("none", "normal", '""'), fit
+
+
+KEYS_CLEAR = """() => [...document.querySelectorAll('#board .candidate .card.choice')].map((card) => {
+  const key = card.querySelector('.choice-key').getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const index = [...card.querySelectorAll('.idx:not(.corner) > *')].map((n) => n.getBoundingClientRect());
+  const others = [...document.querySelectorAll('#board .candidate .card.choice')].filter((c) => c !== card)
+    .map((c) => c.getBoundingClientRect());
+  return [card.dataset.card, Math.round(card.getBoundingClientRect().width),
+          !index.some((r) => meet(r, key)) && !others.some((r) => meet(r, key))];
+})"""
+
+
+@pytest.mark.parametrize("variant", ["madame", "big-terrace"])
+def test_a_candidate_s_key_leaves_its_rank_and_suit_in_sight(api: Api, open_game: Any, variant: str) -> None:
+    """On a phone held sideways the candidates are 25 px wide, and the key
+    that chooses one (a disc at least 18 px across) covered the suit and
+    part of the rank in the card's corner."""
+    game = api.new(variant=variant, deal_number=5)
+    page = open_game(game, **SIDEWAYS)
+    keys = page.evaluate(KEYS_CLEAR)
+    assert len(keys) == game["options"]["candidates"] and max(width for _, width, _ in keys) < 40
+    assert all(clear for _, _, clear in keys), keys
+    # A desktop's larger cards keep the key at the corner, clear of the rank too.
+    page = open_game(game, viewport={"width": 1280, "height": 800})
+    assert all(clear for _, _, clear in page.evaluate(KEYS_CLEAR))
