@@ -446,3 +446,28 @@ def test_a_candidate_s_key_leaves_its_rank_and_suit_in_sight(api: Api, open_game
     # A desktop's larger cards keep the key at the corner, clear of the rank too.
     page = open_game(game, viewport={"width": 1280, "height": 800})
     assert all(clear for _, _, clear in page.evaluate(KEYS_CLEAR))
+
+
+def test_the_stock_s_count_stays_on_the_screen_with_many_decks(api: Api, open_game: Any) -> None:
+    """Eight packs and twenty piles on an upright phone: the stock's card is
+    19 px wide and its count (296) was wider, reaching past the left edge
+    of the screen (it read 96)."""
+    options = {"decks": 8, "piles": 20, "candidates": 20, "reserve": 100}
+    game = api.new(variant="terrace", deal_number=5, options=options)
+    page = open_game(game, **PHONE)
+    found = page.evaluate("""() => {
+      const count = document.querySelector('[data-pile="stock"] .count');
+      const card = document.querySelector('[data-pile="stock"] .card').getBoundingClientRect();
+      const r = count.getBoundingClientRect();
+      return { text: count.textContent, left: r.left, right: r.right, card: card.width };
+    }""")
+    assert found["text"] == str(game["state"]["stock"]) and found["card"] < 25, found
+    assert found["left"] >= 0 and found["right"] <= 390, found
+    # An ordinary game keeps the count at the stock card's lower right corner.
+    page = open_game(api.new(variant="terrace", deal_number=5), viewport={"width": 1280, "height": 800})
+    corner = page.evaluate("""() => {
+      const count = document.querySelector('[data-pile="stock"] .count').getBoundingClientRect();
+      const card = document.querySelector('[data-pile="stock"] .card').getBoundingClientRect();
+      return [count.right - card.right, count.left - card.left];
+    }""")
+    assert 0 < corner[0] < 10 and corner[1] > 10, corner
