@@ -471,3 +471,34 @@ def test_the_stock_s_count_stays_on_the_screen_with_many_decks(api: Api, open_ga
       return [count.right - card.right, count.left - card.left];
     }""")
     assert 0 < corner[0] < 10 and corner[1] > 10, corner
+
+
+CONTRAST = """(selector) => {
+  // The text's colour laid over the lightest felt (the middle of the
+  // board's gradient, --felt-light), and its contrast with that felt.
+  const felt = getComputedStyle(document.documentElement).getPropertyValue('--felt-light').trim();
+  const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+  const linear = (v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  const lum = (rgb) => rgb.map((v) => linear(v / 255))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  return [...document.querySelectorAll(selector)].map((node) => {
+    const [r, g, b, a = 1] = getComputedStyle(node).color.match(/[\\d.]+/g).map(Number);
+    const under = hex(felt);
+    const shown = [r, g, b].map((v, i) => v * a + under[i] * (1 - a));
+    const [hi, lo] = [lum(shown), lum(under)].sort((x, y) => y - x);
+    return [node.textContent, Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100];
+  });
+}"""
+
+
+def test_the_marks_of_empty_piles_can_be_read(api: Api, open_game: Any) -> None:
+    """The rank an empty foundation waits for and the stock's redeal mark
+    (↺) were drawn in half-transparent white: 2.9:1 and 2.6:1 on the felt,
+    under the 3:1 that large text needs."""
+    options = {"decks": 1, "piles": 2, "candidates": 2, "reserve": 1, "redeals": 1}
+    game = api.play(api.new(variant="terrace", deal_number=5, options=options), "c1")
+    game = api.play(game, *["s"] * game["state"]["stock"])
+    page = open_game(game)
+    marks = page.evaluate(CONTRAST, "#board .waits, #board .slot-mark")
+    assert any(text == "↺" for text, _ in marks) and len(marks) >= 3, marks
+    assert all(ratio >= 3 for _, ratio in marks), marks
