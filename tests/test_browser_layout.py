@@ -2,7 +2,10 @@
 window (above a phone's toolbar) at 1440x900, 1366x768, 1280x720 and
 390x844, also with piles of 20 cards, and no covered card's rank index
 hidden by the card on it; 44 px touch targets on a phone; a header menu at
-200% zoom; a statistics table that fits on a desktop and on a phone.
+200% zoom; a statistics table that fits on a desktop, or folds into cards
+(a phone, a small laptop), in English and German; an end notice whole on
+a small screen; candidates' keys clear of their rank; the stock's count on
+the screen with eight packs; the marks of empty piles readable.
 
 Tall piles are hard to reach in real play, so those tests give the page a
 game whose piles are stacked high (the page draws whatever position the
