@@ -2,7 +2,10 @@
 window (above a phone's toolbar) at 1440x900, 1366x768, 1280x720 and
 390x844, also with piles of 20 cards, and no covered card's rank index
 hidden by the card on it; 44 px touch targets on a phone; a header menu at
-200% zoom; a statistics table that fits on a desktop and on a phone.
+200% zoom; a statistics table that fits on a desktop, or folds into cards
+(a phone, a small laptop), in English and German; an end notice whole on
+a small screen; candidates' keys clear of their rank; the stock's count on
+the screen with eight packs; the marks of empty piles readable.
 
 Tall piles are hard to reach in real play, so those tests give the page a
 game whose piles are stacked high (the page draws whatever position the
@@ -334,3 +337,171 @@ def test_a_card_dropped_below_a_pile_of_the_second_line_goes_there(api: Api, ope
     moves_seen(page, 2)
     played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-1]
     assert played == game["sources"][source]["targets"][target]
+
+
+SIDEWAYS = {**PHONE, "viewport": {"width": 844, "height": 390}}
+
+IN_SIGHT = """(selector) => {
+  // Whether the middle of each node matched is on the screen and not under
+  // anything else (the header, the edge of the window).
+  return [...document.querySelectorAll(selector)].filter((n) => n.getClientRects().length).map((n) => {
+    const r = n.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const hit = x >= 0 && y >= 0 && x <= innerWidth && y <= innerHeight && document.elementFromPoint(x, y);
+    return [n.id || n.textContent.trim().slice(0, 20), Boolean(hit && (hit === n || n.contains(hit)))];
+  });
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize("size", ["sideways", "upright", "zoom"])
+def test_the_end_notice_is_whole_on_a_small_screen(api: Api, open_game: Any, locale: str, size: str) -> None:
+    """The notice of a won game, on a phone held sideways or at 200% zoom,
+    once rose past the top of the window, its heading under the header;
+    on an upright phone it touched both edges of the screen."""
+    line = WINNING_LINE
+    game = api.play(api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"]),
+                    *line["moves"])
+    options = {"sideways": SIDEWAYS, "upright": PHONE,
+               "zoom": {"viewport": {"width": 640, "height": 360}, "device_scale_factor": 2}}[size]
+    page = open_game(game, locale=locale, **options)
+    end = page.locator("dialog.end[open]")
+    end.locator("[data-stat='best']").wait_for()
+    page.wait_for_timeout(100)
+    box = end.bounding_box()
+    header = page.locator(".bar").bounding_box()
+    width, height = options["viewport"]["width"], options["viewport"]["height"]
+    assert box is not None and header is not None
+    assert box["y"] >= header["y"] + header["height"] - 0.5, (box, header)
+    assert box["y"] + box["height"] <= height + 0.5
+    assert box["x"] >= 4 and box["x"] + box["width"] <= width - 4, box
+    seen = page.evaluate(IN_SIGHT, "dialog.end h2, dialog.end button")
+    assert len(seen) >= 3 and all(ok for _, ok in seen), seen
+
+
+STATS_FIT = """() => {
+  const dialog = document.querySelector('#dlg-stats').getBoundingClientRect();
+  const wrap = document.querySelector('#dlg-stats .table-wrap');
+  const table = wrap.querySelector('table.stats');
+  // (the heads of a folded table are there for a screen reader only)
+  const folded = getComputedStyle(table).display !== 'table';
+  const cells = [...table.querySelectorAll(folded ? 'tbody :is(td, th)' : 'td, th')];
+  return {
+    scroll: wrap.scrollWidth - wrap.clientWidth,
+    out: cells.filter((c) => c.getBoundingClientRect().right > dialog.right + 0.5).map((c) => c.textContent),
+    clipped: cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
+    table: !folded,
+    labels: getComputedStyle(table.querySelector('tbody td'), '::before').content,
+    cells: table.querySelectorAll('tbody td').length,
+  };
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1280, 800), (1024, 640)])
+def test_the_statistics_of_many_variants_need_no_sideways_scrolling(
+    api: Api, open_game: Any, locale: str, width: int, height: int
+) -> None:
+    """Fifteen columns: in German they were 200 px wider than the table's
+    box even on a 1920x1080 screen, and the last columns had to be scrolled
+    to. The long German heads break at their syllables, and a window too
+    narrow for the table shows each variant as a card of labelled numbers,
+    as a phone does."""
+    for variant in ("terrace", "wood", "madame", "big-terrace", "admirals-patience"):
+        api.play(api.new(variant=variant, deal_number=21), *([] if variant == "wood" else ["c1"]), "s")
+    api.play(api.new(variant="terrace", deal_number=21, options={"decks": 3, "candidates": 4, "redeals": 2,
+                                                                 "foundations": "suit"}), "c1", "s")
+    page = open_game(api.new(variant="terrace", deal_number=22), locale=locale,
+                     viewport={"width": width, "height": height})
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats table.stats").wait_for()
+    fit = page.evaluate(STATS_FIT)
+    assert fit["cells"] >= 6 * 14
+    assert fit["scroll"] <= 0 and fit["out"] == [] and fit["clipped"] == [], fit
+    if width >= 1280:  # a desktop keeps the table
+        assert fit["table"], fit
+    if not fit["table"]:  # each number with its column's name
+        assert fit["labels"] not in ("none", "normal", '""'), fit
+
+
+KEYS_CLEAR = """() => [...document.querySelectorAll('#board .candidate .card.choice')].map((card) => {
+  const key = card.querySelector('.choice-key').getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const index = [...card.querySelectorAll('.idx:not(.corner) > *')].map((n) => n.getBoundingClientRect());
+  const others = [...document.querySelectorAll('#board .candidate .card.choice')].filter((c) => c !== card)
+    .map((c) => c.getBoundingClientRect());
+  return [card.dataset.card, Math.round(card.getBoundingClientRect().width),
+          !index.some((r) => meet(r, key)) && !others.some((r) => meet(r, key))];
+})"""
+
+
+@pytest.mark.parametrize("variant", ["madame", "big-terrace"])
+def test_a_candidate_s_key_leaves_its_rank_and_suit_in_sight(api: Api, open_game: Any, variant: str) -> None:
+    """On a phone held sideways the candidates are 25 px wide, and the key
+    that chooses one (a disc at least 18 px across) covered the suit and
+    part of the rank in the card's corner."""
+    game = api.new(variant=variant, deal_number=5)
+    page = open_game(game, **SIDEWAYS)
+    keys = page.evaluate(KEYS_CLEAR)
+    assert len(keys) == game["options"]["candidates"] and max(width for _, width, _ in keys) < 40
+    assert all(clear for _, _, clear in keys), keys
+    # A desktop's larger cards keep the key at the corner, clear of the rank too.
+    page = open_game(game, viewport={"width": 1280, "height": 800})
+    assert all(clear for _, _, clear in page.evaluate(KEYS_CLEAR))
+
+
+def test_the_stock_s_count_stays_on_the_screen_with_many_decks(api: Api, open_game: Any) -> None:
+    """Eight packs and twenty piles on an upright phone: the stock's card is
+    19 px wide and its count (296) was wider, reaching past the left edge
+    of the screen (it read 96)."""
+    options = {"decks": 8, "piles": 20, "candidates": 20, "reserve": 100}
+    game = api.new(variant="terrace", deal_number=5, options=options)
+    page = open_game(game, **PHONE)
+    found = page.evaluate("""() => {
+      const count = document.querySelector('[data-pile="stock"] .count');
+      const card = document.querySelector('[data-pile="stock"] .card').getBoundingClientRect();
+      const r = count.getBoundingClientRect();
+      return { text: count.textContent, left: r.left, right: r.right, card: card.width };
+    }""")
+    assert found["text"] == str(game["state"]["stock"]) and found["card"] < 25, found
+    assert found["left"] >= 0 and found["right"] <= 390, found
+    # An ordinary game keeps the count at the stock card's lower right corner.
+    page = open_game(api.new(variant="terrace", deal_number=5), viewport={"width": 1280, "height": 800})
+    corner = page.evaluate("""() => {
+      const count = document.querySelector('[data-pile="stock"] .count').getBoundingClientRect();
+      const card = document.querySelector('[data-pile="stock"] .card').getBoundingClientRect();
+      return [count.right - card.right, count.left - card.left];
+    }""")
+    assert 0 < corner[0] < 10 and corner[1] > 10, corner
+
+
+CONTRAST = """(selector) => {
+  // The text's colour laid over the lightest felt (the middle of the
+  // board's gradient, --felt-light), and its contrast with that felt.
+  const felt = getComputedStyle(document.documentElement).getPropertyValue('--felt-light').trim();
+  const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+  const linear = (v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  const lum = (rgb) => rgb.map((v) => linear(v / 255))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  return [...document.querySelectorAll(selector)].map((node) => {
+    const [r, g, b, a = 1] = getComputedStyle(node).color.match(/[\\d.]+/g).map(Number);
+    const under = hex(felt);
+    const shown = [r, g, b].map((v, i) => v * a + under[i] * (1 - a));
+    const [hi, lo] = [lum(shown), lum(under)].sort((x, y) => y - x);
+    return [node.textContent, Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100];
+  });
+}"""
+
+
+def test_the_marks_of_empty_piles_can_be_read(api: Api, open_game: Any) -> None:
+    """The rank an empty foundation waits for and the stock's redeal mark
+    (↺) were drawn in half-transparent white: 2.9:1 and 2.6:1 on the felt,
+    under the 3:1 that large text needs."""
+    options = {"decks": 1, "piles": 2, "candidates": 2, "reserve": 1, "redeals": 1}
+    game = api.play(api.new(variant="terrace", deal_number=5, options=options), "c1")
+    game = api.play(game, *["s"] * game["state"]["stock"])
+    page = open_game(game)
+    marks = page.evaluate(CONTRAST, "#board .waits, #board .slot-mark")
+    assert any(text == "↺" for text, _ in marks) and len(marks) >= 3, marks
+    assert all(ratio >= 3 for _, ratio in marks), marks

@@ -326,6 +326,24 @@ export async function openStats({ resume, startReplay }) {
   });
   open(dialog, t("stats.title"), table, honest, chart(stats.data, games), el("h3", { text: t("stats.recent") }),
     games.length ? list : el("p", { text: t("stats.none") }));
+  foldWhenTooWide(table);
+}
+
+// A table wider than its box is folded into cards (style.css: .stacked)
+// rather than scrolled sideways to its last columns; measured again when
+// the window changes size while the statistics are open.
+function foldWhenTooWide(wrap) {
+  const table = wrap.querySelector("table");
+  const fit = () => {
+    if (!wrap.isConnected) {
+      window.removeEventListener("resize", fit);
+      return;
+    }
+    table.classList.remove("stacked");
+    table.classList.toggle("stacked", wrap.scrollWidth > wrap.clientWidth + 1);
+  };
+  window.addEventListener("resize", fit);
+  fit();
 }
 
 // ---------------------------------------------------------------- end of game
