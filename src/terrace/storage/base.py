@@ -91,6 +91,7 @@ __all__ = [
     "TimeTooMuchError",
     "UnknownGameError",
     "UnsavableGameError",
+    "change_events",
     "check_action",
     "check_active_ms",
     "check_game",
@@ -186,6 +187,24 @@ def report_mark(mark: float | None, ms: int, now: float) -> float:
     if ms > most:
         raise TimeTooMuchError(ms, most)
     return max(now, mark + ms / 1000)
+
+
+def change_events(
+    game: StoredGame, action: str, played_before: int | None = None
+) -> list[tuple[str | None, int]]:
+    """What a stored change of ``game`` logs, every store alike: ``(move,
+    moves played after it)`` for each event, the move being the one played,
+    undone or redone (None for others). A change that played several moves
+    at once (auto-play; ``played_before`` moves were played before it) logs
+    each of them."""
+    if action == "move" and played_before is not None and len(game.moves) - played_before > 1:
+        return [(game.moves[count - 1], count) for count in range(played_before + 1, len(game.moves) + 1)]
+    move: str | None = None
+    if action in ("move", "redo") and game.moves:
+        move = game.moves[-1]
+    elif action == "undo" and game.redo:
+        move = game.redo[-1]
+    return [(move, len(game.moves))]
 
 
 def conflict(stored_revision: int, expected_revision: int) -> ConflictError:
@@ -667,7 +686,6 @@ def _replayed(game: StoredGame, unplayable: str, wrong_status: str, prefix: str 
         raise StoreError(unplayable.format(error=_failing_move(game, prefix) + str(error))) from None
     if game.status != reached:
         raise StoreError(wrong_status.format(said=game.status, reached=reached))
-
 
 
 def _failing_move(game: StoredGame, prefix: str) -> str:

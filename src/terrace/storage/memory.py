@@ -24,6 +24,7 @@ from terrace.rules import Rules
 from terrace.storage.base import (
     UNFINISHED,
     StoredGame,
+    change_events,
     check_action,
     check_active_ms,
     check_game,
@@ -109,24 +110,10 @@ class MemoryStore:
             setattr(game, name, getattr(after, name))
 
     def _log(self, game: StoredGame, action: str, played_before: int | None = None) -> None:
-        """Log a change as the SQLite store does (one event per move of an
-        auto-play)."""
-        log = self._events.setdefault(game.id, [])
-
-        def event(name: str, move: str | None, count: int) -> None:
-            log.append({"action": name, "move": move, "moves": count, "revision": game.revision,
-                        "at": game.updated_at})
-
-        if action == "move" and played_before is not None and len(game.moves) - played_before > 1:
-            for count in range(played_before + 1, len(game.moves) + 1):
-                event(action, game.moves[count - 1], count)
-            return
-        move = None
-        if action in ("move", "redo") and game.moves:
-            move = game.moves[-1]
-        elif action == "undo" and game.redo:
-            move = game.redo[-1]
-        event(action, move, len(game.moves))
+        """Log a change as the SQLite store does."""
+        self._events.setdefault(game.id, []).extend(
+            {"action": action, "move": move, "moves": count, "revision": game.revision, "at": game.updated_at}
+            for move, count in change_events(game, action, played_before))
 
     def history(self, game_id: str) -> list[dict[str, Any]]:
         with self._lock:

@@ -20,7 +20,14 @@ from terrace.deal import DEAL_VERSION, Deal
 from terrace.errors import TerraceError
 from terrace.record import RESULTS
 from terrace.rules import Rules
-from terrace.storage.base import DamagedGameError, StoredGame, check_fields, check_saved, common_prefix
+from terrace.storage.base import (
+    DamagedGameError,
+    StoredGame,
+    change_events,
+    check_fields,
+    check_saved,
+    common_prefix,
+)
 from terrace.variants import canonical_name
 
 GAME_COLUMNS = (
@@ -178,21 +185,10 @@ def log_event(
     """Log a stored change: the move played, undone or redone, if any. A
     change that played several moves at once (auto-play; ``played_before``
     moves were played before it) logs each of them."""
-    move: str | None = None
-    if action == "move" and played_before is not None and len(game.moves) - played_before > 1:
-        conn.executemany(
-            "INSERT INTO events (game_id, revision, action, move, move_count, at) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game.id, game.revision, action, game.moves[count - 1], count, game.updated_at)
-             for count in range(played_before + 1, len(game.moves) + 1)],
-        )
-        return
-    if action in ("move", "redo") and game.moves:
-        move = game.moves[-1]
-    elif action == "undo" and game.redo:
-        move = game.redo[-1]
-    conn.execute(
+    conn.executemany(
         "INSERT INTO events (game_id, revision, action, move, move_count, at) VALUES (?, ?, ?, ?, ?, ?)",
-        (game.id, game.revision, action, move, len(game.moves), game.updated_at),
+        [(game.id, game.revision, action, move, count, game.updated_at)
+         for move, count in change_events(game, action, played_before)],
     )
 
 
