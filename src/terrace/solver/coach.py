@@ -220,7 +220,7 @@ class _Bisection:
         known (or tried in vain); None when every one has been tried."""
         last = len(self.moves)
         for step in (last, 0):
-            if self.low < step < self.high and step not in self.unknown and not self._tried(step):
+            if self.low < step < self.high and step not in self.unknown and not self.tries(step):
                 return step
         marks = sorted({self.low, self.high, *[s for s in self.unknown if self.low < s < self.high]})
         gaps = [(b - a, a, b) for a, b in itertools.pairwise(marks) if b - a > 1]
@@ -228,9 +228,6 @@ class _Bisection:
             return None
         _, a, b = max(gaps)
         return (a + b) // 2
-
-    def _tried(self, step: int) -> bool:
-        return any(p.step == step for p in self.probes)
 
     def retry_step(self) -> int | None:
         """Once :meth:`next_step` has nothing new: an undecided position
