@@ -105,6 +105,7 @@ __all__ = [
     "given_up",
     "new_game",
     "new_game_id",
+    "report_allowance",
     "report_mark",
     "unknown_game",
 ]
@@ -162,6 +163,17 @@ class TimeTooMuchError(StoreError):
         self.most = most
 
 
+def report_allowance(mark: float, now: float) -> int:
+    """The most milliseconds a report of active time may add at ``now``
+    when the game's time was reported up to ``mark`` (seconds of one
+    clock): the time since, plus :data:`REPORT_SLACK_MS`.
+
+    >>> report_allowance(100.0, 130.0), report_allowance(112.0, 110.0)
+    (32000, 0)
+    """
+    return max(0, int((now - mark) * 1000) + REPORT_SLACK_MS)
+
+
 def report_mark(mark: float | None, ms: int, now: float) -> float:
     """The instant up to which a game's active time is reported once a
     report of ``ms`` is taken at ``now`` (seconds of a clock), when it was
@@ -183,7 +195,7 @@ def report_mark(mark: float | None, ms: int, now: float) -> float:
     """
     if mark is None or mark > now + REPORT_SLACK_MS / 1000:
         return now
-    most = max(0, int((now - mark) * 1000) + REPORT_SLACK_MS)
+    most = report_allowance(mark, now)
     if ms > most:
         raise TimeTooMuchError(ms, most)
     return max(now, mark + ms / 1000)

@@ -25,7 +25,7 @@ from typing import Any
 
 from terrace.board import Board
 from terrace.solver.safe import finish_line, safe_moves
-from terrace.storage.base import MAX_ACTIVE_REPORT_MS, REPORT_SLACK_MS
+from terrace.storage.base import MAX_ACTIVE_REPORT_MS, report_allowance
 from terrace.web.view import describe_move, motions
 
 AUTOPLAY_MODES = ("safe", "finish")
@@ -70,7 +70,7 @@ class ReportClock:
 
     A game is *seen* when the server first serves it; the clock then holds
     the moment up to which its wall time has been reported. A report may add
-    the wall time since then plus :data:`REPORT_SLACK_MS` (a page's own
+    the wall time since then plus :data:`~terrace.storage.base.REPORT_SLACK_MS` (a page's own
     clock may run a little ahead), at most :data:`MAX_ACTIVE_REPORT_MS`.
     The slack is lent, not given: time reported beyond the wall time is
     taken from the next report's allowance, so reports sent in quick
@@ -124,9 +124,8 @@ class ReportClock:
 
     def allowance(self, game_id: str) -> int:
         """The most milliseconds a report may add now."""
-        since = self._since.get(game_id)
-        elapsed = 0.0 if since is None else self._now() - since
-        return max(0, min(int(elapsed * 1000) + REPORT_SLACK_MS, MAX_ACTIVE_REPORT_MS))
+        now = self._now()
+        return min(report_allowance(self._since.get(game_id, now), now), MAX_ACTIVE_REPORT_MS)
 
     def _mark(self, game_id: str, since: float) -> None:
         self._since[game_id] = since
