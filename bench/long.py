@@ -26,12 +26,9 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
-import re
 import signal
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -42,6 +39,7 @@ from terrace.deal import Deal
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.storage import MemoryStore, open_store
+from web import start_server
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADERS = {"content-type": "application/json"}
@@ -86,21 +84,6 @@ def store_games(path: str, lengths: list[int]) -> dict[int, str]:
     with open_store(path) as store:
         ids = [game_id for game_id, _ in store.add_games(games)]
     return dict(zip(lengths, ids, strict=True))
-
-
-def start_server(db: str, hint_seconds: float) -> tuple[subprocess.Popen[str], int]:
-    """``terrace play`` on a free port; the process and its port."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "terrace", "play", "--port", "0", "--no-browser", "--db", db,
-         "--hint-seconds", str(hint_seconds)],
-        stdout=subprocess.PIPE, text=True, cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"),
-    )
-    assert proc.stdout is not None
-    match = re.search(r"http://[^:/]+:(\d+)/", proc.stdout.readline())
-    if match is None:
-        proc.kill()
-        raise SystemExit("the server did not start")
-    return proc, int(match.group(1))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -183,7 +166,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "long.sqlite")
         ids = store_games(db, lengths)
-        proc, port = start_server(db, args.hint_seconds)
+        proc, port = start_server(db, "--hint-seconds", str(args.hint_seconds))
         try:
             client = Client(port, proc.pid)
             results = {length: measure(client, ids[length], args.runs, skip) for length in lengths}

@@ -36,10 +36,10 @@ ROOT = Path(__file__).resolve().parent.parent
 HEADERS = {"content-type": "application/json"}
 
 
-def start_server(db: str) -> tuple[subprocess.Popen[str], int]:
-    """``terrace play`` on a free port; the process and its port."""
+def start_server(db: str, *options: str) -> tuple[subprocess.Popen[str], int]:
+    """``terrace play`` on a free port (with more ``options``); the process and its port."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "terrace", "play", "--port", "0", "--no-browser", "--db", db],
+        [sys.executable, "-m", "terrace", "play", "--port", "0", "--no-browser", "--db", db, *options],
         stdout=subprocess.PIPE, text=True, cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"),
     )
     assert proc.stdout is not None
