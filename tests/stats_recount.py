@@ -25,6 +25,9 @@ class Kept:
     key: str
     opened: float
     imported: bool = False
+    """Came in by an import: its opening was none here."""
+    touched: bool = False
+    """Changed here (a move, undo, redo, restart, give-up or counted hint)."""
     moved: bool = False
     first_move: float | None = None
     last_change: float = 0.0
@@ -60,7 +63,7 @@ class Ledger:
         """The server's answer to a stored change of a game (move, undo,
         redo, restart, give-up): what it shows now."""
         kept = self.games[data["id"]]
-        kept.last_change = data["updated_at"]
+        kept.last_change, kept.touched = data["updated_at"], True
         kept.moves = len(data["moves"])
         if action == "move":
             kept.moved = True
@@ -81,6 +84,7 @@ class Ledger:
         """A hint the server counted (it said so)."""
         kept = self.games[game_id]
         kept.hints += 1
+        kept.touched = True
         kept.last_change = max(kept.last_change, at)
 
     def timed(self, game_id: str, ms: int) -> None:
@@ -105,8 +109,11 @@ class Ledger:
         if kept.given_up_at is not None:
             return "lost", kept.given_up_at
         # left for a game opened here after its last change (an imported
-        # game, never played here, was left only for a later import)
-        later = [g.opened for g in self.games.values() if not g.imported or kept.imported]
+        # game, never played here, was left also for a later import; going
+        # to an imported game and playing it leaves no game, as going back
+        # to an older game leaves none)
+        untouched_import = kept.imported and not kept.touched
+        later = [g.opened for g in self.games.values() if not g.imported or untouched_import]
         if any(opened > kept.last_change for opened in later):
             return "abandoned", kept.last_change
         return "unfinished", kept.last_change

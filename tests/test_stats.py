@@ -123,7 +123,7 @@ def test_a_win_before_its_first_move_by_a_clock_put_back_has_no_time_to_be_faste
 def test_stored_values_at_their_limits_are_kept_and_beyond_them_are_unknown() -> None:
     def row(count: int, ms: int, started: float) -> list[Any]:
         return ["terrace", "playing", 0, count, count, 1e9, 1e9, started, None, None, None, ms, 0, ms,
-                None, None, 0]
+                None, None, 0, 0]
 
     kept = GameFacts.from_row(row(MAX_COUNT, MAX_ACTIVE_MS, SANE_TIMES[0]))
     assert (kept.hints, kept.undos, kept.active_ms, kept.won_active_ms) == (

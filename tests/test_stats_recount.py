@@ -152,6 +152,11 @@ class Session:
             record = export_record(self.store.get(rng.choice(list(self.ledger.games))))
         file = self.path.parent / "import.json"
         file.write_text(json.dumps([record]))
+        self.import_game_file(file)
+
+    def import_game_file(self, file: Path) -> None:
+        """``terrace import FILE``, and the games it brought in, in the ledger."""
+        assert self.store is not None
         before = set(self.store.game_ids())
         result = CliRunner().invoke(main, ["import", "--db", str(self.path), str(file)])
         assert result.exit_code == 0, result.output
@@ -169,7 +174,8 @@ class Session:
     def step(self, rng: random.Random) -> None:
         roll = rng.random()
         if self.current is None or roll < 0.08:
-            self.new_game(rng.choice(NEW_GAMES))
+            # (a deal number from the seed, so that a session is the same every run)
+            self.new_game({**rng.choice(NEW_GAMES), "deal_number": rng.randint(1, 10**6)})
         elif roll < 0.14:
             self.play_out(rng.choice(ENDINGS), rng, rng.choice([1, 2]))
         elif roll < 0.45:
@@ -227,15 +233,11 @@ def compare(session: Session) -> None:
     assert cells[4] == ("-" if rate is None else format_rate(rate)), table
 
 
-# Seed 2 fails about one run in eight on a loaded machine (two CPU hogs
-# beside it; never in ten quiet runs): a non-imported game whose last
-# change came before an imported game was opened is counted abandoned by
-# the server and unfinished by the recount. Which side is wrong is not yet
-# known (the session's steps are the same every run; something in it
-# depends on timing): an open question in the closing note, kept visible
-# here rather than dropped.
-@pytest.mark.parametrize("seed", [0, 1, pytest.param(2, marks=pytest.mark.xfail(
-    strict=False, reason="under load the server and the recount can disagree on an abandoned game"))])
+# (Seed 2 used to fail about one run in eight: its deals were the server's
+# random ones, and some sessions went to an imported game and played it,
+# which the server took for opening a new game; see
+# test_playing_an_imported_game_leaves_no_game_behind.)
+@pytest.mark.parametrize("seed", [0, 1, 2])
 def test_long_random_sessions_agree_with_a_recount(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
     with session_at(tmp_path) as session:
@@ -323,6 +325,38 @@ def test_going_back_to_an_older_game_leaves_the_game_in_play_in_progress(tmp_pat
         session.new_game({"variant": "wood"})
         assert session.api("GET", "/api/stats").json()["overall"]["abandoned"] == 2
         compare(session)
+
+
+def test_playing_an_imported_game_leaves_no_game_behind(tmp_path: Path) -> None:
+    """A record without times is imported as of the import. Playing it
+    (an undo, here) is going to another game, not opening a new one: the
+    game in play before the import stays in progress. The server used to
+    count it abandoned once the imported game was changed here (seen by the
+    random sessions, about one run in eight)."""
+    rng = random.Random(5)
+    with session_at(tmp_path) as session:
+        left = session.new_game({"variant": "terrace", "deal_number": 5})
+        session.random_move(rng)
+        file = tmp_path / "import.json"
+        file.write_text(json.dumps([golden("terrace-lost").to_dict()]))
+        before = set(session.ledger.games)
+        assert session.store is not None
+        session.import_game_file(file)
+        (imported,) = set(session.ledger.games) - before
+        session.current = imported
+        assert session.change("undo") is not None
+        compare(session)
+        overall = session.api("GET", "/api/stats").json()["overall"]
+        assert (overall["abandoned"], overall["unfinished"]) == (0, 2)
+        session.current = left["id"]
+        session.random_move(rng)  # and back: both still in progress
+        assert session.api("GET", "/api/stats").json()["overall"]["unfinished"] == 2
+        file.write_text(json.dumps([golden("terrace-won").to_dict()]))
+        session.import_game_file(file)  # a later import leaves the played one in progress too
+        compare(session)
+        session.new_game({"variant": "wood"})  # a new game leaves both behind
+        compare(session)
+        assert session.api("GET", "/api/stats").json()["overall"]["abandoned"] == 2
 
 
 def test_two_servers_on_one_database_count_a_minute_of_play_once(tmp_path: Path) -> None:

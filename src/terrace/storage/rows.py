@@ -41,9 +41,16 @@ IMPORTED = (
 )
 """True (1) for a game that came in by an import and has not been changed
 here since: its only event is the import."""
+OPENED_ELSEWHERE = (
+    "COALESCE((SELECT action FROM events WHERE events.game_id = games.id ORDER BY id LIMIT 1) = 'import', 0)"
+)
+"""True (1) for a game that came in by an import (its first event is the
+import, where a game made here starts with ``create``): its creation was no
+opening here, played here since or not."""
 FACT_COLUMNS = (
     "variant, status, move_count, hints, undos, created_at, updated_at, started_at, finished_at, "
-    f"won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at, rules, {IMPORTED}"
+    f"won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at, rules, {IMPORTED}, "
+    f"{OPENED_ELSEWHERE}"
 )
 """The columns the statistics read, in the order ``GameFacts.from_row`` takes them."""
 _COLUMN_COUNT = len(GAME_COLUMNS.split(","))

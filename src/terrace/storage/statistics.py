@@ -62,6 +62,10 @@ class GameFacts:
     given_up: bool = False
     imported: bool = False
     """Came in by an import and not changed here since."""
+    opened_elsewhere: bool = False
+    """Came in by an import, changed here since or not: its creation was no
+    opening here, so it leaves no game behind (as going back to an older
+    game leaves none)."""
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> GameFacts:
@@ -70,14 +74,15 @@ class GameFacts:
         counts as unknown, so the statistics never fail on it.
 
         >>> facts = GameFacts.from_row(
-        ...     [7, "won", -1, 10**30, 2, "x", 1e300, None, float("nan"), 1e15, 5, -3, 1, 10, "?", "{", 0])
+        ...     [7, "won", -1, 10**30, 2, "x", 1e300, None, float("nan"), 1e15, 5, -3, 1, 10, "?", "{", 0, 0])
         >>> facts.variant, facts.moves, facts.hints, facts.undos, facts.updated_at, facts.won_at
         ('7', 0, 0, 2, 0.0, None)
         >>> facts.won_moves, facts.won_active_ms, facts.assisted, facts.active_ms, facts.given_up
         (5, None, True, 10, True)
         """
         (variant, status, moves, hints, undos, created, updated, started, finished,
-         won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at, rules, imported) = row
+         won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at, rules, imported,
+         elsewhere) = row
         known_status = status in FINISHED or status in UNFINISHED
         return cls(
             _group(str(variant), rules), status if known_status else "playing", _count(moves), _count(hints),
@@ -85,6 +90,7 @@ class GameFacts:
             _time(finished), _time(won_at), _count_or_none(won_moves),
             _count_or_none(won_active_ms, MAX_ACTIVE_MS), assisted == 1,
             _count(active_ms, MAX_ACTIVE_MS), given_up_at is not None, imported == 1,
+            imported == 1 or elsewhere == 1,
         )
 
     @property
@@ -132,9 +138,9 @@ def summarize(games: Iterable[GameFacts], damaged: int = 0) -> dict[str, Any]:
     counts as a loss in them: it breaks a winning streak and adds to a
     losing one, as a loss (no move left, or given up) does. A game counts
     as abandoned when a game was opened after its last change; a game
-    imported (and not played here since) counts as opened for other
-    imported games only, so that an import never turns the game in play
-    into an abandoned one.
+    that came in by an import counts as opened only for imported games not
+    played here since, so that neither an import nor playing an imported
+    game turns the game in play into an abandoned one.
 
     >>> won = GameFacts("wood", "won", 80, 0, 0, 10.0, 90.0, 20.0, 90.0, 90.0, 80)
     >>> left = GameFacts("wood", "playing", 3, 0, 0, 100.0, 110.0, 105.0, None)
@@ -144,7 +150,7 @@ def summarize(games: Iterable[GameFacts], damaged: int = 0) -> dict[str, Any]:
     (1, 1, 0.5)
     """
     facts = list(games)
-    here = max((g.created_at for g in facts if not g.imported), default=0.0)
+    here = max((g.created_at for g in facts if not (g.imported or g.opened_elsewhere)), default=0.0)
     last_opened = (here, max([here, *(g.created_at for g in facts if g.imported)]))
     variants = sorted({g.variant for g in facts})
     return {
