@@ -295,9 +295,11 @@ def import_(db: str | None, file: str) -> None:
         except StoreError as error:
             raise click.ClickException(f"nothing was imported: {error}") from None
     # (games, not records: two states of one game in the file, the later
-    # bringing the first up to date, are one game imported)
-    new = len({game_id for game_id, fresh in added if fresh})
-    known = sum(1 for _, fresh in added if not fresh)
+    # bringing the first up to date, are one game imported, or one game
+    # already here)
+    fresh_ids = {game_id for game_id, fresh in added if fresh}
+    new = len(fresh_ids)
+    known = len({game_id for game_id, fresh in added if not fresh} - fresh_ids)
     message = f"imported {new} game{'s' if new != 1 else ''}"
     if known:
         message += f" ({known} already here)"
