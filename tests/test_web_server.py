@@ -168,7 +168,7 @@ def test_remote_play_needs_the_secret_link() -> None:
             assert entry.headers["location"] == "/"
             cookie = entry.headers["set-cookie"]
             assert cookie.startswith(f"{TOKEN_COOKIE}={token};")
-            assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+            assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
             assert client.cookies.get(TOKEN_COOKIE) == token
             assert client.get("/").status_code == 200
             assert client.post("/api/games", json={}).status_code == 201

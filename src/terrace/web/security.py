@@ -8,8 +8,12 @@
   and port; ``null`` is refused), and no API request may say
   ``Sec-Fetch-Site: cross-site``.
 * With a token (``terrace play --remote``) every request needs the token,
-  in the query once (which sets an HttpOnly, SameSite=Strict cookie and
-  redirects to the clean address) or in that cookie; else 401.
+  in the query once (which sets an HttpOnly, SameSite=Lax cookie and
+  redirects to the clean address) or in that cookie; else 401. (Lax, not
+  Strict: a browser sends no Strict cookie on a navigation that began on
+  another site, so the link tapped in a web mail, or a reload after it,
+  would answer 401; another site's requests that could change something,
+  or read the API, get no Lax cookie, and the checks below refuse them anyway.)
 * Request bodies are capped at :data:`MAX_BODY` bytes.
 * Every response, refusals and server errors included, carries a strict
   Content-Security-Policy (no inline scripts or styles) and the usual
@@ -45,6 +49,8 @@ MAX_BODY = 16 * 1024
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 TOKEN_COOKIE = "terrace_token"
 TOKEN_PARAM = "token"
+TOKEN_COOKIE_FLAGS = "Path=/; HttpOnly; SameSite=Lax"
+"""The token cookie's attributes (see the module docstring for why Lax)."""
 SERVER_ERROR = Reason(WebRefusal.SERVER_ERROR)
 HOST_NOT_LOCAL = Reason(WebRefusal.HOST_NOT_LOCAL)
 CROSS_SITE = Reason(WebRefusal.CROSS_SITE)
@@ -247,7 +253,7 @@ class SecurityMiddleware:
         if len(given) == 1 and _equal(given[0], self.token) and scope["method"] in ("GET", "HEAD"):
             # (also with the cookie set already: the token leaves the address bar and history)
             rest = urlencode([(k, v) for k, v in query if k != TOKEN_PARAM])
-            cookie = f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+            cookie = f"{TOKEN_COOKIE}={self.token}; {TOKEN_COOKIE_FLAGS}"
             return 303, {"error": "see the address without the token"}, [
                 (b"location", (_same_site_path(scope) + ("?" + rest if rest else "")).encode("ascii")),
                 (b"set-cookie", cookie.encode()),
