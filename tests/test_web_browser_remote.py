@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from browser_support import need_browser
-from terrace.web.security import TOKEN_COOKIE
+from terrace.web.security import token_cookie
 from web_support import CHROMIUM, Server, started_server
 
 pytestmark = pytest.mark.browser
@@ -119,7 +119,7 @@ def other_site(page_html: str) -> Iterator[str]:
 def _games(remote: Server, token: str) -> list[tuple[str, int]]:
     """Each game's id and moves (the page itself may report playing time)."""
     with httpx.Client(base_url=remote.url, trust_env=False, timeout=30) as client:
-        client.cookies.set(TOKEN_COOKIE, token)
+        client.cookies.set(token_cookie(httpx.URL(remote.url).port), token)
         return [(game["id"], game["moves"]) for game in client.get("/api/games").json()["games"]]
 
 

@@ -22,7 +22,7 @@ import pytest
 
 from terrace.web.protocol import CLIENT_CONNECTIONS, HEAD_BYTES, HEAD_SECONDS
 from terrace.web.remote import network_address
-from terrace.web.security import TOKEN_COOKIE
+from terrace.web.security import token_cookie
 from web_support import started_server
 
 HARD = {"winnable": True, "options": {"decks": 8}}
@@ -155,6 +155,7 @@ def test_remote_play_needs_the_secret_link() -> None:
         match = re.search(r"(http://\S+/)\?token=(\S+)", server.first_line)
         assert match is not None, server.first_line
         base, token = match.group(1), match.group(2)
+        cookie_name = token_cookie(urlsplit(base).port)
         # One character changed; "x" would be no change for a token that ends in "x".
         wrong = token[:-1] + ("y" if token.endswith("x") else "x")
         with httpx.Client(base_url=base, trust_env=False, timeout=30) as client:
@@ -167,9 +168,9 @@ def test_remote_play_needs_the_secret_link() -> None:
             assert entry.status_code == 303
             assert entry.headers["location"] == "/"
             cookie = entry.headers["set-cookie"]
-            assert cookie.startswith(f"{TOKEN_COOKIE}={token};")
+            assert cookie.startswith(f"{cookie_name}={token};")
             assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
-            assert client.cookies.get(TOKEN_COOKIE) == token
+            assert client.cookies.get(cookie_name) == token
             assert client.get("/").status_code == 200
             assert client.post("/api/games", json={}).status_code == 201
             # The token leaves the address even with the cookie set; the
@@ -185,14 +186,33 @@ def test_remote_play_needs_the_secret_link() -> None:
                 again = client.get(httpx.URL(base).copy_with(raw_path=path.encode()))
                 assert again.status_code == 303 and again.headers["location"] == location, path
                 assert "x-evil" not in again.headers
-            name = socket.gethostname().lower()
+            # (as a browser names the computer: with the port, whose cookie it sends)
+            name = f"{socket.gethostname().lower()}:{urlsplit(base).port}"
             assert client.get("/api/variants", headers={"host": name}).status_code == 200
             assert client.get("/api/variants", headers={"host": "evil.example"}).status_code == 421
         with httpx.Client(base_url=base, trust_env=False, timeout=30) as stranger:
-            stranger.cookies.set(TOKEN_COOKIE, "guess")
+            stranger.cookies.set(cookie_name, "guess")
             assert stranger.get("/").status_code == 401
         server.stop()
         assert "Traceback" not in server.stderr()
+
+
+def test_two_remote_servers_on_one_computer_each_keep_their_link() -> None:
+    """A browser keeps cookies by host name, whatever the port: two servers
+    of one computer (a player each, with a database each) set the same
+    cookie, so opening the second link answered 401 on the first server's
+    page from then on. Each server's cookie has a name of its own."""
+    with started_server("--remote", "--host", "127.0.0.1") as first, \
+            started_server("--remote", "--host", "127.0.0.1") as second:
+        links = [re.search(r"http://\S+\?token=\S+", s.first_line) for s in (first, second)]
+        assert all(links), (first.first_line, second.first_line)
+        with httpx.Client(trust_env=False, timeout=30, follow_redirects=True) as browser:  # (one cookie jar)
+            for link in links:
+                assert link is not None
+                assert browser.get(link.group(0)).status_code == 200
+            assert browser.get(first.url + "api/games").status_code == 200
+            assert browser.get(second.url + "api/games").status_code == 200
+            assert len(browser.cookies) == 2
 
 
 def _connect(url: str) -> socket.socket:
