@@ -7,6 +7,8 @@ requests that need it."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 import signal
 import socket
@@ -14,7 +16,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 import httpx
@@ -366,3 +368,104 @@ def test_a_whole_request_head_over_the_limit_is_refused_too() -> None:
             client.close()
         server.stop()
         assert "Traceback" not in server.stderr()
+
+
+class _OtherProtocol(asyncio.Protocol):
+    """A WebSocket library's protocol, as uvicorn would switch a
+    connection to when one is installed (``websockets`` or ``wsproto``)."""
+
+    taken: ClassVar[list[bytes]] = []
+
+    def __init__(self, **_: Any) -> None:
+        pass
+
+    def data_received(self, data: bytes) -> None:
+        self.taken.append(data)
+
+
+class _Transport(asyncio.Transport):
+    """A connection from a phone on the network, recording what is written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = b""
+        self.closed = False
+        self.protocol: asyncio.BaseProtocol | None = None
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("192.168.1.9", 50000), "sockname": ("192.168.1.20", 8000)}.get(name, default)
+
+    def write(self, data: Any) -> None:
+        self.written += bytes(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self.protocol = protocol
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("upgrade", [b"websocket", b"h2c"])
+def test_a_request_to_switch_protocols_stays_a_request_of_the_guarded_protocol(upgrade: bytes) -> None:
+    """The game has no WebSocket. With a WebSocket library installed,
+    uvicorn handed a connection asking for one to that library's protocol:
+    out of the head's deadline and size, and its address stayed counted for
+    good (``connection_lost`` never came to this protocol), so a page in
+    any tab of the player's phone could shut the phone out of the game with
+    CLIENT_CONNECTIONS ``new WebSocket(...)``. Without one, uvicorn warned
+    on the player's terminal, for each such request, to install one. Now
+    such a request is an ordinary one: answered, and no warning."""
+    import uvicorn
+
+    from terrace.web import protocol as web_protocol
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    async def connect() -> _Transport:
+        config = uvicorn.Config(app, ws=_OtherProtocol, lifespan="off", log_level="warning")
+        config.load()
+        server_log.addHandler(heard)  # (after the Config, which sets up uvicorn's logging anew)
+        guarded = web_protocol.GuardedH11Protocol(config=config, server_state=uvicorn.server.ServerState(),
+                                                  app_state={})
+        transport = _Transport()
+        guarded.connection_made(transport)
+        guarded.data_received(b"GET / HTTP/1.1\r\nHost: 192.168.1.20:8000\r\nConnection: Upgrade\r\n"
+                              b"Upgrade: " + upgrade + b"\r\nSec-WebSocket-Version: 13\r\n"
+                              b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+        for _ in range(100):  # (the app's task runs on this loop)
+            if transport.written:
+                break
+            await asyncio.sleep(0.01)
+        (transport.protocol or guarded).connection_lost(None)  # (the transport tells its protocol now)
+        return transport
+
+    class Warnings(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__(logging.WARNING)
+            self.said: list[str] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.said.append(record.getMessage())
+
+    _OtherProtocol.taken = []
+    heard = Warnings()
+    server_log = logging.getLogger("uvicorn.error")  # (what the terminal shows)
+    try:
+        transport = asyncio.run(connect())
+    finally:
+        server_log.removeHandler(heard)
+    assert transport.protocol is None and _OtherProtocol.taken == []
+    assert transport.written.startswith(b"HTTP/1.1 200 ")
+    assert "192.168.1.9" not in web_protocol._open_from
+    assert heard.said == []
