@@ -421,3 +421,19 @@ def test_the_pages_files_have_their_type_whatever_the_systems_table_says(
     assert response.status_code == 200
     assert response.headers["content-type"].split(";")[0] == media
     assert response.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("path", ["/", "/static/js/main.js", "/static/js/api.js", "/static/style.css",
+                                  "/favicon.svg"])
+def test_the_pages_files_are_asked_again_each_time(client: TestClient, path: str) -> None:
+    """Without Cache-Control a browser keeps a file it got with a
+    Last-Modified for a tenth of the file's age without asking (RFC 9111,
+    4.2.2): after an update of Terrace, the page (asked again each time)
+    ran the modules of the old version for days. Every file of the page is
+    asked again (a module or the style sheet: a 304 when it has not changed)."""
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.headers.get("cache-control") == "no-cache"
+    if path.startswith("/static/"):
+        again = client.get(path, headers={"if-none-match": response.headers["etag"]})
+        assert again.status_code == 304
