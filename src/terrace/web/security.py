@@ -9,14 +9,14 @@
   ``Sec-Fetch-Site: cross-site``.
 * With a token (``terrace play --remote``) every request needs the token,
   in the query once (which sets an HttpOnly, SameSite=Lax cookie and
-  redirects to the clean address) or in that cookie; else 401. The
-  cookie's name carries the port of the address (:func:`token_cookie`): a
-  browser keeps cookies by host name whatever the port, so two servers of
-  one computer would take each other's place. (Lax, not
+  redirects to the clean address) or in that cookie; else 401. Lax, not
   Strict: a browser sends no Strict cookie on a navigation that began on
   another site, so the link tapped in a web mail, or a reload after it,
-  would answer 401; another site's requests that could change something,
-  or read the API, get no Lax cookie, and the checks below refuse them anyway.)
+  answered 401; another site's requests that could change something, or
+  read the API, get no Lax cookie, and the checks above refuse them anyway.
+  The cookie's name carries the port of the address (:func:`token_cookie`):
+  a browser keeps cookies by host name whatever the port, so two servers of
+  one computer took each other's place.
 * Request bodies are capped at :data:`MAX_BODY` bytes.
 * Every response, refusals and server errors included, carries a strict
   Content-Security-Policy (no inline scripts or styles) and the usual
