@@ -140,11 +140,11 @@ def test_the_secret_link_opens_the_game_from_another_site(
     with other_site(links) as mail:
         page.goto(mail)
         page.click("#secret")
-        page.wait_for_selector("body[data-ready='true']", timeout=15_000)
+        page.wait_for_selector("body[data-ready='true']")
         assert "token" not in page.url
         page.goto(mail)
         page.click("#plain")
-        page.wait_for_selector("body[data-ready='true']", timeout=15_000)
+        page.wait_for_selector("body[data-ready='true']")
         shown = _games(remote, token)
         # the other site, with the cookie in the browser, tries to start a game
         page.goto(mail)
