@@ -1,16 +1,24 @@
 """Remote play and the dialogs' callbacks in a real browser: the secret
 link sets an HttpOnly cookie the page cannot read, leads to the clean
-address, and the game plays; the settings dialog changes the language."""
+address, and the game plays, also when the link is followed from a page
+of another site (a web mail, a chat), while that site still cannot change
+anything; the settings dialog changes the language."""
 
 from __future__ import annotations
 
+import html
+import http.server
 import re
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import httpx
 import pytest
 
 from browser_support import need_browser
+from terrace.web.security import token_cookie
 from web_support import CHROMIUM, Server, started_server
 
 pytestmark = pytest.mark.browser
@@ -78,3 +86,85 @@ def test_without_the_link_the_page_is_refused(remote: Server, browsing: tuple[An
     response = page.goto(remote.url)
     assert response.status == 401
     assert "token" in page.content()
+
+
+@contextmanager
+def other_site(page_html: str) -> Iterator[str]:
+    """A page on another site than the game's (``localhost`` is another
+    site than ``127.0.0.1``), as a web mail or a chat showing the link."""
+    body = page_html.encode()
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("content-type", "text/html; charset=utf-8")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    thread = threading.Thread(target=site.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://localhost:{site.server_address[1]}/"
+    finally:
+        site.shutdown()
+        site.server_close()
+        thread.join()
+
+
+def _games(remote: Server, token: str) -> list[tuple[str, int]]:
+    """Each game's id and moves (the page itself may report playing time)."""
+    with httpx.Client(base_url=remote.url, trust_env=False, timeout=30) as client:
+        client.cookies.set(token_cookie(httpx.URL(remote.url).port), token)
+        return [(game["id"], game["moves"]) for game in client.get("/api/games").json()["games"]]
+
+
+def test_the_secret_link_opens_the_game_from_another_site(
+    remote: Server, browsing: tuple[Any, list[str]]
+) -> None:
+    """The link tapped in a web mail, and later a plain link to the game,
+    open the game (a SameSite=Strict cookie was not sent on a navigation
+    that began on another site: the player saw a 401, even after a reload);
+    that site's own requests, which carry no cookie, still change nothing."""
+    page, expected = browsing
+    expected += ["ERR_BLOCKED_BY_RESPONSE", "401 (Unauthorized)"]
+    match = re.search(r"http://\S+\?token=(\S+)", remote.first_line)
+    assert match is not None
+    link, token = match.group(0), match.group(1)
+    before = _games(remote, token)
+    links = f'<a id="secret" href="{html.escape(link)}">play</a> <a id="plain" href="{remote.url}">again</a>'
+    with other_site(links) as mail:
+        page.goto(mail)
+        page.click("#secret")
+        page.wait_for_selector("body[data-ready='true']")
+        assert "token" not in page.url
+        page.goto(mail)
+        page.click("#plain")
+        page.wait_for_selector("body[data-ready='true']")
+        shown = _games(remote, token)
+        # the other site, with the cookie in the browser, tries to start a game
+        page.goto(mail)
+        page.evaluate(
+            """async (url) => {
+                for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+                    try {  // (the answer is blocked: Cross-Origin-Resource-Policy)
+                        await fetch(url + 'api/games', {
+                            method: 'POST', mode: 'no-cors', credentials: 'include',
+                            headers: {'content-type': type}, body: '{}'});
+                    } catch {}
+                }
+            }""",
+            remote.url,
+        )
+        page.set_content(
+            f'<form id="f" method="post" enctype="text/plain" action="{remote.url}api/games">'
+            '<input name=\'{"deal_number": 7, "x": "\' value=\'"}\'></form>'
+        )
+        with page.expect_navigation():
+            page.evaluate("document.getElementById('f').submit()")
+    assert len(shown) >= len(before)
+    assert _games(remote, token) == shown

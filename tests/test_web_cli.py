@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import socket
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 
 from terrace.cli import main
 from terrace.storage import MemoryStore, open_games
+from terrace.web import server as web_server
 from terrace.web.server import bind
 from web_support import running_server
 
@@ -125,3 +127,26 @@ def test_listening_beyond_this_computer_needs_remote(host: str) -> None:
     result = CliRunner().invoke(main, ["play", "--host", host, "--no-browser", "--db", ":memory:"])
     assert result.exit_code == 2
     assert "--remote" in result.output
+
+
+@pytest.mark.parametrize(("host", "bound"), [
+    ("0.0.0.0", None), ("192.168.1.20", None), ("127.0.0.1", "0.0.0.0"),
+])
+def test_the_server_itself_serves_the_network_only_with_the_token(
+    monkeypatch: pytest.MonkeyPatch, host: str, bound: str | None
+) -> None:
+    """Only ``terrace play`` refused ``--host`` beyond this computer without
+    ``--remote``: the server's own ``run`` (any other front end, or a
+    socket bound by the caller) served every machine of the network
+    without a token. ``run`` refuses now, before it starts anything."""
+    served: list[object] = []
+    monkeypatch.setattr(web_server, "serve", lambda *args: served.append(args))
+    sock = bind(bound, 0) if bound is not None else None
+    try:
+        settings = web_server.ServerSettings(host=host, port=0, open_browser=False)
+        with pytest.raises(web_server.ListenError, match="--remote"):
+            web_server.run(MemoryStore(), settings, io.StringIO(), sock)
+    finally:
+        if sock is not None:
+            sock.close()
+    assert served == []

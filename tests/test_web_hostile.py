@@ -36,7 +36,7 @@ from terrace.refusals import catalogues
 from terrace.storage import GameStore, MemoryStore, SqliteStore, StoredGame, open_store
 from terrace.web.app import create_app
 from terrace.web.coach import CoachBudgets
-from terrace.web.security import MAX_BODY
+from terrace.web.security import MAX_BODY, token_cookie
 from terrace.web.workers import SolverPool
 from web_support import LOCAL
 
@@ -476,6 +476,8 @@ def test_many_games_made_at_once_are_all_kept(any_store: GameStore) -> None:
 # ---------------------------------------------------------------- the guard
 
 TOKEN = "k" * 32
+COOKIE = token_cookie(8000)
+"""The token cookie's name at ``192.168.1.20:8000``, the address the remote tests use."""
 
 
 @pytest.mark.parametrize(("host", "status"), [
@@ -500,19 +502,21 @@ def test_only_this_computers_names_are_answered(
 
 @pytest.mark.parametrize(("headers", "query", "method", "status"), [
     ({}, "", "GET", 401),
-    ({"cookie": f"terrace_token={'K' * 32}"}, "", "GET", 401),  # (wrong, of the right length)
-    ({"cookie": f"terrace_token={TOKEN[:-1]}"}, "", "GET", 401),
-    ({"cookie": f"terrace_token={TOKEN}k"}, "", "GET", 401),
-    ({"cookie": f"Terrace_Token={TOKEN}"}, "", "GET", 401),
+    ({"cookie": f"{COOKIE}={'K' * 32}"}, "", "GET", 401),  # (wrong, of the right length)
+    ({"cookie": f"{COOKIE}={TOKEN[:-1]}"}, "", "GET", 401),
+    ({"cookie": f"{COOKIE}={TOKEN}k"}, "", "GET", 401),
+    ({"cookie": f"{COOKIE.title()}={TOKEN}"}, "", "GET", 401),
     ({"cookie": f"other={TOKEN}"}, "", "GET", 401),
+    ({"cookie": f"{token_cookie(8001)}={TOKEN}"}, "", "GET", 401),  # (another server's, on port 8001)
+    ({"cookie": f"{token_cookie(None)}={TOKEN}"}, "", "GET", 401),
     ({"authorization": f"Bearer {TOKEN}"}, "", "GET", 401),
     ({"x-token": TOKEN}, "", "GET", 401),
     ({}, f"TOKEN={TOKEN}", "GET", 401),
     ({}, f"token={'K' * 32}", "GET", 401),
     ({}, f"token={TOKEN}", "POST", 401),  # (a POST needs the cookie)
     ({}, f"token={TOKEN}", "GET", 303),
-    ({"cookie": f"terrace_token={TOKEN}"}, "", "GET", 200),
-    ({"cookie": f"terrace_token={TOKEN}"}, "", "POST", 201),
+    ({"cookie": f"{COOKIE}={TOKEN}"}, "", "GET", 200),
+    ({"cookie": f"{COOKIE}={TOKEN}"}, "", "POST", 201),
 ])
 def test_remote_play_opens_only_with_the_token(
     headers: dict[str, str], query: str, method: str, status: int
@@ -528,10 +532,10 @@ def test_remote_play_opens_only_with_the_token(
             assert response.headers["connection"] == "close"
         if status == 303:
             assert response.headers["location"] == "/api/games"
-            assert f"terrace_token={TOKEN};" in response.headers["set-cookie"]
+            assert f"{COOKIE}={TOKEN};" in response.headers["set-cookie"]
         client.cookies.clear()
-        games = client.get("/api/games", headers={"cookie": f"terrace_token={TOKEN}"}).json()["games"]
-        assert len(games) == (1 if status == 201 else 0)
+        games = client.get("/api/games", headers={"cookie": f"{COOKIE}={TOKEN}", "host": headers["host"]})
+        assert len(games.json()["games"]) == (1 if status == 201 else 0)
 
 
 def test_the_token_is_never_echoed(caplog: pytest.LogCaptureFixture) -> None:

@@ -6,6 +6,7 @@ that stall or vanish."""
 from __future__ import annotations
 
 import asyncio
+import mimetypes
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -397,3 +398,42 @@ def test_an_ipv6_address_given_in_its_long_form_matches_the_short_one() -> None:
     assert _guarded([("host", "[fd00::2]:8743")], "GET", hosts=hosts) == 200
     assert _guarded([("host", "[fd00:0:0:0:0:0:0:2]:8743")], "GET", hosts=hosts) == 200
     assert _guarded([("host", "[fd00::3]:8743")], "GET", hosts=hosts) == 421
+
+
+@pytest.mark.parametrize(("path", "media"), [
+    ("/static/js/main.js", "text/javascript"), ("/static/style.css", "text/css"), ("/", "text/html"),
+    ("/favicon.svg", "image/svg+xml"), ("/favicon.ico", "image/x-icon"),
+])
+def test_the_pages_files_have_their_type_whatever_the_systems_table_says(
+    monkeypatch: pytest.MonkeyPatch, client: TestClient, path: str, media: str
+) -> None:
+    """With ``nosniff`` a browser runs a module only as JavaScript and a
+    style sheet only as CSS. Python guesses a file's type from the system's
+    table (the registry on Windows, where an editor may have made ``.js``
+    ``text/plain``): the page then stayed blank. Its files' types are the
+    server's own."""
+    table = mimetypes.MimeTypes()
+    for extension in (".js", ".css", ".html", ".svg", ".ico"):
+        table.add_type("text/plain", extension)
+    monkeypatch.setattr(mimetypes, "_db", table)
+    assert mimetypes.guess_type("main.js")[0] == "text/plain"  # (the broken table is the one used)
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.headers["content-type"].split(";")[0] == media
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("path", ["/", "/static/js/main.js", "/static/js/api.js", "/static/style.css",
+                                  "/favicon.svg"])
+def test_the_pages_files_are_asked_again_each_time(client: TestClient, path: str) -> None:
+    """Without Cache-Control a browser keeps a file it got with a
+    Last-Modified for a tenth of the file's age without asking (RFC 9111,
+    4.2.2): after an update of Terrace, the page (asked again each time)
+    ran the modules of the old version for days. Every file of the page is
+    asked again (a module or the style sheet: a 304 when it has not changed)."""
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response.headers.get("cache-control") == "no-cache"
+    if path.startswith("/static/"):
+        again = client.get(path, headers={"if-none-match": response.headers["etag"]})
+        assert again.status_code == 304

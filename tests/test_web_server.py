@@ -7,6 +7,8 @@ requests that need it."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 import signal
 import socket
@@ -14,7 +16,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 import httpx
@@ -22,7 +24,7 @@ import pytest
 
 from terrace.web.protocol import CLIENT_CONNECTIONS, HEAD_BYTES, HEAD_SECONDS
 from terrace.web.remote import network_address
-from terrace.web.security import TOKEN_COOKIE
+from terrace.web.security import token_cookie
 from web_support import started_server
 
 HARD = {"winnable": True, "options": {"decks": 8}}
@@ -155,6 +157,7 @@ def test_remote_play_needs_the_secret_link() -> None:
         match = re.search(r"(http://\S+/)\?token=(\S+)", server.first_line)
         assert match is not None, server.first_line
         base, token = match.group(1), match.group(2)
+        cookie_name = token_cookie(urlsplit(base).port)
         # One character changed; "x" would be no change for a token that ends in "x".
         wrong = token[:-1] + ("y" if token.endswith("x") else "x")
         with httpx.Client(base_url=base, trust_env=False, timeout=30) as client:
@@ -167,9 +170,9 @@ def test_remote_play_needs_the_secret_link() -> None:
             assert entry.status_code == 303
             assert entry.headers["location"] == "/"
             cookie = entry.headers["set-cookie"]
-            assert cookie.startswith(f"{TOKEN_COOKIE}={token};")
-            assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
-            assert client.cookies.get(TOKEN_COOKIE) == token
+            assert cookie.startswith(f"{cookie_name}={token};")
+            assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+            assert client.cookies.get(cookie_name) == token
             assert client.get("/").status_code == 200
             assert client.post("/api/games", json={}).status_code == 201
             # The token leaves the address even with the cookie set; the
@@ -185,14 +188,33 @@ def test_remote_play_needs_the_secret_link() -> None:
                 again = client.get(httpx.URL(base).copy_with(raw_path=path.encode()))
                 assert again.status_code == 303 and again.headers["location"] == location, path
                 assert "x-evil" not in again.headers
-            name = socket.gethostname().lower()
+            # (as a browser names the computer: with the port, whose cookie it sends)
+            name = f"{socket.gethostname().lower()}:{urlsplit(base).port}"
             assert client.get("/api/variants", headers={"host": name}).status_code == 200
             assert client.get("/api/variants", headers={"host": "evil.example"}).status_code == 421
         with httpx.Client(base_url=base, trust_env=False, timeout=30) as stranger:
-            stranger.cookies.set(TOKEN_COOKIE, "guess")
+            stranger.cookies.set(cookie_name, "guess")
             assert stranger.get("/").status_code == 401
         server.stop()
         assert "Traceback" not in server.stderr()
+
+
+def test_two_remote_servers_on_one_computer_each_keep_their_link() -> None:
+    """A browser keeps cookies by host name, whatever the port: two servers
+    of one computer (a player each, with a database each) set the same
+    cookie, so opening the second link answered 401 on the first server's
+    page from then on. Each server's cookie has a name of its own."""
+    with started_server("--remote", "--host", "127.0.0.1") as first, \
+            started_server("--remote", "--host", "127.0.0.1") as second:
+        links = [re.search(r"http://\S+\?token=\S+", s.first_line) for s in (first, second)]
+        assert all(links), (first.first_line, second.first_line)
+        with httpx.Client(trust_env=False, timeout=30, follow_redirects=True) as browser:  # (one cookie jar)
+            for link in links:
+                assert link is not None
+                assert browser.get(link.group(0)).status_code == 200
+            assert browser.get(first.url + "api/games").status_code == 200
+            assert browser.get(second.url + "api/games").status_code == 200
+            assert len(browser.cookies) == 2
 
 
 def _connect(url: str) -> socket.socket:
@@ -346,3 +368,104 @@ def test_a_whole_request_head_over_the_limit_is_refused_too() -> None:
             client.close()
         server.stop()
         assert "Traceback" not in server.stderr()
+
+
+class _OtherProtocol(asyncio.Protocol):
+    """A WebSocket library's protocol, as uvicorn would switch a
+    connection to when one is installed (``websockets`` or ``wsproto``)."""
+
+    taken: ClassVar[list[bytes]] = []
+
+    def __init__(self, **_: Any) -> None:
+        pass
+
+    def data_received(self, data: bytes) -> None:
+        self.taken.append(data)
+
+
+class _Transport(asyncio.Transport):
+    """A connection from a phone on the network, recording what is written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = b""
+        self.closed = False
+        self.protocol: asyncio.BaseProtocol | None = None
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("192.168.1.9", 50000), "sockname": ("192.168.1.20", 8000)}.get(name, default)
+
+    def write(self, data: Any) -> None:
+        self.written += bytes(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self.protocol = protocol
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("upgrade", [b"websocket", b"h2c"])
+def test_a_request_to_switch_protocols_stays_a_request_of_the_guarded_protocol(upgrade: bytes) -> None:
+    """The game has no WebSocket. With a WebSocket library installed,
+    uvicorn handed a connection asking for one to that library's protocol:
+    out of the head's deadline and size, and its address stayed counted for
+    good (``connection_lost`` never came to this protocol), so a page in
+    any tab of the player's phone could shut the phone out of the game with
+    CLIENT_CONNECTIONS ``new WebSocket(...)``. Without one, uvicorn warned
+    on the player's terminal, for each such request, to install one. Now
+    such a request is an ordinary one: answered, and no warning."""
+    import uvicorn
+
+    from terrace.web import protocol as web_protocol
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    async def connect() -> _Transport:
+        config = uvicorn.Config(app, ws=_OtherProtocol, lifespan="off", log_level="warning")
+        config.load()
+        server_log.addHandler(heard)  # (after the Config, which sets up uvicorn's logging anew)
+        guarded = web_protocol.GuardedH11Protocol(config=config, server_state=uvicorn.server.ServerState(),
+                                                  app_state={})
+        transport = _Transport()
+        guarded.connection_made(transport)
+        guarded.data_received(b"GET / HTTP/1.1\r\nHost: 192.168.1.20:8000\r\nConnection: Upgrade\r\n"
+                              b"Upgrade: " + upgrade + b"\r\nSec-WebSocket-Version: 13\r\n"
+                              b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+        for _ in range(1000):  # (the app's task runs on this loop: at once, but the machine may be busy)
+            if transport.written:
+                break
+            await asyncio.sleep(0.01)
+        (transport.protocol or guarded).connection_lost(None)  # (the transport tells its protocol now)
+        return transport
+
+    class Warnings(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__(logging.WARNING)
+            self.said: list[str] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.said.append(record.getMessage())
+
+    _OtherProtocol.taken = []
+    heard = Warnings()
+    server_log = logging.getLogger("uvicorn.error")  # (what the terminal shows)
+    try:
+        transport = asyncio.run(connect())
+    finally:
+        server_log.removeHandler(heard)
+    assert transport.protocol is None and _OtherProtocol.taken == []
+    assert transport.written.startswith(b"HTTP/1.1 200 ")
+    assert "192.168.1.9" not in web_protocol._open_from
+    assert heard.said == []

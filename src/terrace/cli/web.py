@@ -11,12 +11,11 @@ import click
 from terrace.cli.errors import stop_on_sigterm
 from terrace.cli.options import FilePath, Seconds, WholeNumber, pop_rules, rule_options
 from terrace.errors import TerraceError
-from terrace.refusals import clip
 from terrace.storage import open_games
 from terrace.variants import canonical_name
 from terrace.web.endpoints import HINT_SECONDS, WINNABLE_SECONDS
-from terrace.web.remote import WILDCARDS, is_loopback
-from terrace.web.server import ServerSettings, bind, run
+from terrace.web.remote import WILDCARDS
+from terrace.web.server import ListenError, ServerSettings, bind, check_reach, run
 
 
 @click.command()
@@ -43,11 +42,10 @@ def play(host: str | None, port: int, remote: bool, no_browser: bool, db: str | 
     rules = pop_rules(kwargs)
     if host is None:
         host = WILDCARDS[0] if remote else "127.0.0.1"
-    if not remote and not is_loopback(host):
-        raise click.UsageError(
-            f"--host {clip(host)} lets other machines on the network reach the game: add --remote to "
-            "guard it with a secret link, or leave --host out to play on this computer only"
-        )
+    try:
+        check_reach(host, remote)
+    except ListenError as error:
+        raise click.UsageError(str(error)) from None
     settings = ServerSettings(host=host, port=port, remote=remote, open_browser=not no_browser,
                               default_variant=variant, default_rules=rules,
                               hint_seconds=hint_seconds, winnable_seconds=winnable_seconds)

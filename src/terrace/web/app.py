@@ -13,6 +13,7 @@ every endpoint.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -35,6 +36,44 @@ from terrace.web.workers import SolverPool
 
 STATIC = Path(__file__).parent / "static"
 RANGE_HEADERS = (b"range", b"if-range")
+PAGE_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".ico": "image/x-icon",
+}
+"""The type of each kind of the page's files. Python would guess it from the
+system's table (on Windows the registry, where an editor may have made
+``.js`` ``text/plain``), and with ``nosniff`` a browser then runs no module
+and applies no style sheet: the page stayed blank."""
+
+
+PAGE_CACHE = "no-cache"
+"""How a browser may keep the page's files: asking again each time (a 304
+when unchanged). Without Cache-Control it kept a file for a tenth of its
+age without asking (RFC 9111, 4.2.2), and after an update of Terrace ran
+the old version's modules for days."""
+
+
+def page_file(path: Path, cache: str = PAGE_CACHE) -> FileResponse:
+    """One of the page's files, with its type from :data:`PAGE_TYPES`."""
+    media = PAGE_TYPES.get(path.suffix.lower())
+    return FileResponse(path, headers={"cache-control": cache}, media_type=media)
+
+
+class PageFiles(StaticFiles):
+    """The page's static files, each with its type from :data:`PAGE_TYPES`,
+    asked again each time (:data:`PAGE_CACHE`)."""
+
+    def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result, scope: Scope,
+                      status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        media = PAGE_TYPES.get(Path(full_path).suffix.lower())
+        if media is not None and "content-type" in response.headers:
+            response.headers["content-type"] = media
+        response.headers["cache-control"] = PAGE_CACHE
+        return response
 
 
 class WholeFiles:
@@ -93,14 +132,13 @@ def create_app(
         game.pool.close()
 
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
+        return page_file(STATIC / "index.html")
 
     async def favicon(request: Request) -> Response:
-        return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon",
-                            headers={"cache-control": "max-age=86400"})
+        return page_file(STATIC / "favicon.ico", cache="max-age=86400")
 
     async def favicon_svg(request: Request) -> Response:
-        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+        return page_file(STATIC / "favicon.svg")
 
     gid = "/api/games/{game_id}"
     routes = [
@@ -127,7 +165,7 @@ def create_app(
         Route(gid + "/why", game.why),
         Route(gid + "/rules", game.game_rules),
         *coach_routes(game, coach),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", PageFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
         routes=routes,

@@ -58,6 +58,17 @@ class GuardedH11Protocol(H11Protocol):
         self._bound_head_size()
         self._await_head()
 
+    def _should_upgrade(self) -> bool:
+        """Never: the game has no WebSocket, nor any protocol to switch to,
+        so a request asking for one (``Upgrade``) is answered as an ordinary
+        request. uvicorn handed such a connection to a WebSocket library's
+        protocol when one was installed, out of the bounds kept here (and
+        its address stayed counted for good: a page in any tab of the
+        player's phone could shut the phone out with a few dozen
+        ``new WebSocket(...)``), and without one warned on the player's
+        terminal, for every such request, to install one."""
+        return False
+
     def _bound_head_size(self) -> None:
         """h11 bounds only a head that has not ended yet
         (``h11_max_incomplete_event_size``); a whole head that arrives in

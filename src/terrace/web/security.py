@@ -8,8 +8,15 @@
   and port; ``null`` is refused), and no API request may say
   ``Sec-Fetch-Site: cross-site``.
 * With a token (``terrace play --remote``) every request needs the token,
-  in the query once (which sets an HttpOnly, SameSite=Strict cookie and
-  redirects to the clean address) or in that cookie; else 401.
+  in the query once (which sets an HttpOnly, SameSite=Lax cookie and
+  redirects to the clean address) or in that cookie; else 401. Lax, not
+  Strict: a browser sends no Strict cookie on a navigation that began on
+  another site, so the link tapped in a web mail, or a reload after it,
+  answered 401; another site's requests that could change something, or
+  read the API, get no Lax cookie, and the checks above refuse them anyway.
+  The cookie's name carries the port of the address (:func:`token_cookie`):
+  a browser keeps cookies by host name whatever the port, so two servers of
+  one computer took each other's place.
 * Request bodies are capped at :data:`MAX_BODY` bytes.
 * Every response, refusals and server errors included, carries a strict
   Content-Security-Policy (no inline scripts or styles) and the usual
@@ -45,6 +52,8 @@ MAX_BODY = 16 * 1024
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 TOKEN_COOKIE = "terrace_token"
 TOKEN_PARAM = "token"
+TOKEN_COOKIE_FLAGS = "Path=/; HttpOnly; SameSite=Lax"
+"""The token cookie's attributes (see the module docstring for why Lax)."""
 SERVER_ERROR = Reason(WebRefusal.SERVER_ERROR)
 HOST_NOT_LOCAL = Reason(WebRefusal.HOST_NOT_LOCAL)
 CROSS_SITE = Reason(WebRefusal.CROSS_SITE)
@@ -111,6 +120,16 @@ def parse_host(value: str) -> tuple[str, int | None] | None:
     if port is not None and not 0 < port < 65536:
         return None
     return host, port
+
+
+def token_cookie(port: int | None) -> str:
+    """The token cookie's name on an address with ``port`` (None: the
+    default port, which the Host header leaves out).
+
+    >>> token_cookie(8000), token_cookie(None)
+    ('terrace_token_8000', 'terrace_token')
+    """
+    return TOKEN_COOKIE if port is None else f"{TOKEN_COOKIE}_{port}"
 
 
 def host_is_local(value: str, extra: Iterable[str] = ()) -> bool:
@@ -209,7 +228,9 @@ class SecurityMiddleware:
         if len(hosts) != 1 or not host_is_local(hosts[0], self.extra_hosts):
             return _refused(HOST_NOT_LOCAL, scope)
         if self.token is not None:
-            entry = self._token_entry(scope, headers)
+            parsed = parse_host(hosts[0])
+            assert parsed is not None  # (the Host check above parsed it)
+            entry = self._token_entry(scope, headers, token_cookie(parsed[1]))
             if entry is not None:
                 return entry
         path: str = scope["path"]
@@ -236,10 +257,11 @@ class SecurityMiddleware:
         return None
 
     def _token_entry(
-        self, scope: Scope, headers: dict[str, list[str]]
+        self, scope: Scope, headers: dict[str, list[str]], name: str
     ) -> tuple[int, dict[str, str], list[tuple[bytes, bytes]]] | None:
-        """None when the request carries the token cookie; a redirect that
-        sets the cookie when the query carries the token; else 401."""
+        """None when the request carries the token cookie (named ``name``);
+        a redirect that sets the cookie when the query carries the token;
+        else 401."""
         assert self.token is not None
         cookies = cookie_parser("; ".join(headers.get("cookie", [])))
         query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
@@ -247,12 +269,12 @@ class SecurityMiddleware:
         if len(given) == 1 and _equal(given[0], self.token) and scope["method"] in ("GET", "HEAD"):
             # (also with the cookie set already: the token leaves the address bar and history)
             rest = urlencode([(k, v) for k, v in query if k != TOKEN_PARAM])
-            cookie = f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+            cookie = f"{name}={self.token}; {TOKEN_COOKIE_FLAGS}"
             return 303, {"error": "see the address without the token"}, [
                 (b"location", (_same_site_path(scope) + ("?" + rest if rest else "")).encode("ascii")),
                 (b"set-cookie", cookie.encode()),
             ]
-        if _equal(cookies.get(TOKEN_COOKIE, ""), self.token):
+        if _equal(cookies.get(name, ""), self.token):
             return None
         # (the connection is closed after the answer: one without the token
         # cannot keep it open, holding a place the player needs)

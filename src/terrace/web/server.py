@@ -28,7 +28,7 @@ from terrace.rules import Rules
 from terrace.storage import GameStore
 from terrace.web.app import create_app
 from terrace.web.endpoints import HINT_SECONDS, WINNABLE_SECONDS
-from terrace.web.remote import WILDCARDS, machine_hosts, network_address, print_qr, url_host
+from terrace.web.remote import WILDCARDS, is_loopback, machine_hosts, network_address, print_qr, url_host
 from terrace.web.security import TOKEN_PARAM
 from terrace.web.workers import SolverPool
 
@@ -41,6 +41,16 @@ BROWSER_DELAY = 0.5
 
 class ListenError(TerraceError):
     """The server cannot listen on the address and port asked for."""
+
+
+def check_reach(host: str, remote: bool) -> None:
+    """Refuse to listen on ``host`` when other machines of the network could
+    reach the game there without remote play's secret token."""
+    if not remote and not is_loopback(host):
+        raise ListenError(
+            f"--host {clip(host)} lets other machines on the network reach the game: add --remote to "
+            "guard it with a secret link, or leave --host out to play on this computer only"
+        )
 
 
 @dataclass(frozen=True)
@@ -142,7 +152,12 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
     """Serve the web game on ``store`` until stopped: listen (on ``sock``
     when the caller has bound it already), print the link (a secret one with
     ``settings.remote``) on ``out`` (standard output by default), open the
-    browser, serve."""
+    browser, serve. Without ``settings.remote`` the game is served on this
+    computer only: an address (or ``sock``) other machines can reach is
+    refused before anything starts."""
+    check_reach(settings.host, settings.remote)
+    if sock is not None:
+        check_reach(str(sock.getsockname()[0]), settings.remote)
     token = secrets.token_urlsafe(24) if settings.remote else None
     hosts = tuple(machine_hosts(settings.host)) if settings.remote else (settings.host,)
     pool = SolverPool()
