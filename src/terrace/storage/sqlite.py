@@ -59,6 +59,7 @@ from terrace.storage.base import (
     given_up,
     new_game,
     new_game_id,
+    one_more,
     report_mark,
     unknown_game,
 )
@@ -835,7 +836,7 @@ class SqliteStore:
         key = check_position_key(position_key)
         with self._transaction(write=True, action="hint") as conn:
             row = conn.execute(
-                "SELECT revision, move_count FROM games WHERE id = ?", (game_id,)
+                "SELECT revision, move_count, hints FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if row is None:
                 raise unknown_game(str(game_id))
@@ -845,8 +846,8 @@ class SqliteStore:
             if added:
                 now = time.time()
                 conn.execute(
-                    "UPDATE games SET hints = hints + 1, updated_at = max(updated_at, ?) WHERE id = ?",
-                    (now, game_id),
+                    "UPDATE games SET hints = ?, updated_at = max(updated_at, ?) WHERE id = ?",
+                    (one_more(row[2]), now, game_id),
                 )
                 conn.execute(
                     "INSERT INTO events (game_id, revision, action, move, move_count, at) "
