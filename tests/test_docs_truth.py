@@ -20,9 +20,12 @@ import pytest
 
 from terrace import Board, Move, get_rules
 from terrace.cli import all_commands
+from terrace.cli.options import pop_rules
 from terrace.errors import InvalidMoveError
+from terrace.rules import RULE_FIELDS
 from terrace.storage import open_store
 from terrace.storage.migrations import MIGRATIONS
+from terrace.variants import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -341,3 +344,31 @@ def test_each_limit_the_docs_state_is_the_one_the_code_applies(page: str, words:
         ways = [[*way, written] for way in ways for written in _written(one)]
     stated = [" ".join(words.split()).format(*way) for way in ways]
     assert any(sentence in text for sentence in stated), f"docs/{page} should say {stated[0]!r} (the code's)"
+
+
+# -- docs/rules.md's readings -------------------------------------------------------------------
+
+
+def _rule_settings() -> list[str]:
+    """Each rule setting docs/rules.md writes in code: a preset with rule
+    options (`terrace --candidates 4`), a preset alone, or rule options
+    alone, which read as changes to the `terrace` preset the page is about."""
+    flags = {f"--{name.replace('_', '-')}" for name in RULE_FIELDS} | {"--no-foundation-return"}
+    found = []
+    for code in _inline_code(ROOT / "docs" / "rules.md"):
+        words = code.split()
+        options = words[1:] if words[0] in PRESETS else words
+        named = [word for word in options if word.startswith("--")]
+        bare = options in (["--foundations"], ["--spaces"])  # (the option table names them)
+        plain = not bare and not any(word.isupper() for word in options)  # (no placeholder)
+        if (named and set(named) <= flags and plain) or (words[0] in PRESETS and len(words) == 1):
+            found.append(code)
+    return found
+
+
+@pytest.mark.parametrize("setting", _rule_settings())
+def test_every_rule_setting_rules_md_names_is_one_the_rules_take(setting: str) -> None:
+    words = setting.split()
+    args = ["--variant", *words] if words[0] in PRESETS else words
+    context = all_commands()["deal"].make_context("deal", args)
+    pop_rules(dict(context.params))  # (raises when the options do not go together)
