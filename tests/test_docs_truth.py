@@ -266,7 +266,7 @@ def _limits() -> list[tuple[str, str, object]]:
     """(page, the words stating a limit, with {} for the value, the value the
     code applies). The words must be on the page with the code's value."""
     from terrace.cli import storage as cli_storage
-    from terrace.solver import coach, history
+    from terrace.solver import api, coach, history, search, verdicts
     from terrace.solver.advice import ESCALATION
     from terrace.solver.fair import FairSettings
     from terrace.storage import base, rows, sqlite, statistics, transfer
@@ -320,6 +320,13 @@ def _limits() -> list[tuple[str, str, object]]:
         ("storage.md", "a time more than {} minutes ahead", base.AHEAD / 60),
         ("storage.md", "at most {}\nminutes ahead", base.AHEAD / 60),
         ("storage.md", "`LOOKBACK` ({})", history.LOOKBACK),
+        ("winnability.md", "`verdicts.SOLVER_VERSION`, now {}", verdicts.SOLVER_VERSION),
+        ("winnability.md", "about {} ms of complete search", round(search.CORE_SLICE_SECONDS * 1000)),
+        ("winnability.md", "{} times once the complete search has entered", round(api.LEARNING_HUNTER_SHARE)),
+        ("winnability.md", "has entered {} positions", api.EARLY_AFTER),
+        ("winnability.md", "A hunter restarts after {} positions", api.RESTART_NODES),
+        ("winnability.md", "after {} hunters in a row", api.STALE_HUNTERS),
+        ("winnability.md", "searches stop at {} million positions", search.PY_MAX_ENTRIES // 1_000_000),
     ]
 
 
