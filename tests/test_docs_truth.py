@@ -266,7 +266,7 @@ def _limits() -> list[tuple[str, str, object]]:
     """(page, the words stating a limit, with {} for the value, the value the
     code applies). The words must be on the page with the code's value."""
     from terrace.cli import storage as cli_storage
-    from terrace.solver import api, coach, history, search, verdicts
+    from terrace.solver import api, cluster, coach, history, search, verdicts
     from terrace.solver.advice import ESCALATION
     from terrace.solver.fair import FairSettings
     from terrace.storage import base, rows, sqlite, statistics, transfer
@@ -320,6 +320,13 @@ def _limits() -> list[tuple[str, str, object]]:
         ("storage.md", "a time more than {} minutes ahead", base.AHEAD / 60),
         ("storage.md", "at most {}\nminutes ahead", base.AHEAD / 60),
         ("storage.md", "`LOOKBACK` ({})", history.LOOKBACK),
+        ("cluster.md", "at most {} deals; one deal per batch", cluster.MAX_BATCH),
+        ("cluster.md", "keeps {} batches per worker in flight", cluster.IN_FLIGHT_PER_WORKER),
+        ("cluster.md", "with a {} s deadline) for its versions", cluster.CHECK_SECONDS),
+        ("cluster.md", "no Dask scheduler answers within {} s", cluster.CONNECT_SECONDS),
+        ("cluster.md", "joined the scheduler in {} s", cluster.WORKER_WAIT),
+        ("cluster.md", "for {} minutes ends it", cluster.WORKER_WAIT / 60),
+        ("cluster.md", "twice {} batches' budgets", cluster.IN_FLIGHT_PER_WORKER),
         ("winnability.md", "`verdicts.SOLVER_VERSION`, now {}", verdicts.SOLVER_VERSION),
         ("winnability.md", "about {} ms of complete search", round(search.CORE_SLICE_SECONDS * 1000)),
         ("winnability.md", "{} times once the complete search has entered", round(api.LEARNING_HUNTER_SHARE)),

@@ -342,8 +342,7 @@ def test_counts_stop_at_their_limit_and_the_game_stays_readable(store: GameStore
     game = start(store, record)
     game.hints = game.undos = base.MAX_COUNT
     board = play(store, game, record.moves[:2])
-    assert store.count_hint(game.id, board.position()) is True
+    assert store.count_hint(game.id, board.position()) is False  # (a new position, but no more is counted)
     again = store.get(game.id)
     assert (again.hints, again.undos) == (base.MAX_COUNT, base.MAX_COUNT)
     assert overall(store)["hints"] == base.MAX_COUNT
-    assert store.count_hint(game.id, board.position()) is False

@@ -480,7 +480,8 @@ class GameStore(Protocol):
     def count_hint(self, game_id: str, position_key: str) -> bool:
         """Count a hint given on the position ``position_key`` (e.g.
         ``Board.position()``) unless one was counted there before; True when
-        it was counted. Neither this nor the next two change the revision:
+        it was counted (not once the game's hints reached :data:`MAX_COUNT`,
+        see :func:`one_more`). Neither this nor the next two change the revision:
         they never make another tab's move a conflict."""
         ...
 

@@ -843,6 +843,7 @@ class SqliteStore:
             added = conn.execute(
                 "INSERT OR IGNORE INTO hinted (game_id, position) VALUES (?, ?)", (game_id, key)
             ).rowcount
+            counted = bool(added) and one_more(row[2]) > row[2]
             if added:
                 now = time.time()
                 conn.execute(
@@ -853,7 +854,7 @@ class SqliteStore:
                     "INSERT INTO events (game_id, revision, action, move, move_count, at) "
                     "VALUES (?, ?, 'hint', NULL, ?, ?)", (game_id, row[0], row[1], now),
                 )
-        return bool(added)
+        return counted
 
     def mark_assisted(self, game_id: str) -> None:
         with self._transaction(write=True, action="assist") as conn:
