@@ -386,3 +386,33 @@ def test_every_rule_setting_rules_md_names_is_one_the_rules_take(setting: str) -
     args = ["--variant", *words] if words[0] in PRESETS else words
     context = all_commands()["deal"].make_context("deal", args)
     pop_rules(dict(context.params))  # (raises when the options do not go together)
+
+
+# -- what "abandoned" means ----------------------------------------------------------------------
+
+
+def test_the_words_for_abandoned_say_what_the_statistics_count() -> None:
+    """A game left for a new one counts as abandoned until it is played
+    again, not until it is won: resumed, it is in progress (`unfinished`).
+    The stats command's help, the page's note and docs/api.md said 'until
+    you resume and win it'."""
+    from store_support import golden, play, start
+    from terrace.cli.storage import stats
+    from terrace.storage import MemoryStore
+
+    store = MemoryStore()
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:2])
+    start(store, golden("terrace-lost"))  # a new game: the first is left
+    assert store.statistics()["overall"]["abandoned"] == 1
+    play(store, store.get(game.id), record.moves[2:3])  # played again, not won
+    block = store.statistics()["overall"]
+    assert (block["abandoned"], block["unfinished"], block["won"]) == (0, 1, 0)
+    page = (ROOT / "src" / "terrace" / "web" / "static" / "js" / "i18n.js").read_text(encoding="utf-8")
+    words = [" ".join((stats.help or "").split()), (ROOT / "docs" / "api.md").read_text(encoding="utf-8"),
+             " ".join((ROOT / "docs" / "storage.md").read_text(encoding="utf-8").split()), page]
+    for text in words:
+        assert not re.search(r"until (you resume and win|it is resumed and won|resumed and won)", text)
+        assert not re.search(r"bis du es fortsetzt und gewinnst", text)
+    assert "counts as abandoned until you play it again" in words[0]
