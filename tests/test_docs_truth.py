@@ -270,7 +270,7 @@ def _limits() -> list[tuple[str, str, object]]:
     from terrace.solver.advice import ESCALATION
     from terrace.solver.fair import FairSettings
     from terrace.storage import base, rows, sqlite, statistics, transfer
-    from terrace.web import endgame, endpoints, protocol, replies, security, server
+    from terrace.web import endgame, endpoints, protocol, replay, replies, security, server
     from terrace.web.coach import CoachBudgets
     from terrace.web.workers import SolverPool
 
@@ -320,6 +320,7 @@ def _limits() -> list[tuple[str, str, object]]:
         ("storage.md", "a time more than {} minutes ahead", base.AHEAD / 60),
         ("storage.md", "at most {}\nminutes ahead", base.AHEAD / 60),
         ("storage.md", "`LOOKBACK` ({})", history.LOOKBACK),
+        ("storage.md", "for the last {} games replayed", replay.KEPT_REPLAYS),
         ("cluster.md", "at most {} deals; one deal per batch", cluster.MAX_BATCH),
         ("cluster.md", "keeps {} batches per worker in flight", cluster.IN_FLIGHT_PER_WORKER),
         ("cluster.md", "with a {} s deadline) for its versions", cluster.CHECK_SECONDS),
