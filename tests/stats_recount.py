@@ -6,7 +6,7 @@ was opened, every change the player made to it, when it was first won and in
 how many moves, the time reported for it, its hints, undos and assists. From
 that :meth:`Ledger.expected` counts what a player expects, as PySolFC and
 Aisleriot count: a game with a move that is left for a new game is lost
-(abandoned) until it is resumed and won, a game given up or with no move
+(abandoned) until it is resumed, a game given up or with no move
 left is lost, a win is a win once and for good, whatever is undone after it.
 """
 

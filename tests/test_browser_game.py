@@ -476,19 +476,19 @@ def test_a_whole_game_won_through_the_page(api: Api, open_game: Any) -> None:
 def test_screenshots(api: Api, open_game: Any, tmp_path: Path) -> None:
     """The opening and a mid-game board at phone and desktop sizes. They go
     to docs/screenshots (shown in the README) when TERRACE_SCREENSHOTS=docs,
-    else to a temporary folder, so that test runs leave the docs alone."""
+    else to a temporary folder, so that test runs leave the docs alone. They
+    show the game the README describes, Terrace as its preset plays it (the
+    winning line's first 120 moves use no redeal)."""
     folder = SCREENSHOTS if os.environ.get("TERRACE_SCREENSHOTS") == "docs" else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     line = WINNING_LINE
     sizes = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
     for name, viewport in sizes.items():
         phone = name == "phone"
-        opening = api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"])
-        mid = api.play(
-            api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"]),
-            *line["moves"][:120],
-        )
+        opening = api.new(variant="terrace", deal_number=line["deal_number"])
+        mid = api.play(api.new(variant="terrace", deal_number=line["deal_number"]), *line["moves"][:120])
         for stage, game in (("opening", opening), ("midgame", mid)):
+            assert game["stats_key"] == "terrace" and game["title"] == "Terrace", game["stats_key"]
             page = open_game(
                 game,
                 viewport=viewport,

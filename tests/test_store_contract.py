@@ -332,3 +332,17 @@ def test_a_line_longer_than_a_saved_game_may_hold_is_refused(
     with pytest.raises(UnsavableGameError, match="more than 4 moves"):
         store.update(game, expected_revision=4, action="move")
     assert store.get(game.id) == before
+
+
+def test_counts_stop_at_their_limit_and_the_game_stays_readable(store: GameStore) -> None:
+    """Hints and undos are counted up to base.MAX_COUNT (docs/storage.md): a
+    hint on a new position at the limit used to store one more, and the game
+    then read as damaged (no read, export or statistics took it again)."""
+    record = golden("terrace-won")
+    game = start(store, record)
+    game.hints = game.undos = base.MAX_COUNT
+    board = play(store, game, record.moves[:2])
+    assert store.count_hint(game.id, board.position()) is False  # (a new position, but no more is counted)
+    again = store.get(game.id)
+    assert (again.hints, again.undos) == (base.MAX_COUNT, base.MAX_COUNT)
+    assert overall(store)["hints"] == base.MAX_COUNT

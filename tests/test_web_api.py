@@ -23,6 +23,7 @@ with warnings.catch_warnings():
 
 from terrace.rules import RULE_FIELDS
 from terrace.storage import ConflictError, GameStore
+from terrace.storage.base import MAX_COUNT
 from terrace.variants import PRESETS
 from terrace.web.app import STATIC, create_app
 from terrace.web.security import MAX_BODY
@@ -779,3 +780,19 @@ def test_the_guards_refusals_are_written_as_the_apps_json(client: TestClient, la
         assert response.status_code == status
         assert response.content == _compact(response.json()), response.content
         assert set(response.json()) == set(app_refusal.json())
+
+
+def test_an_undo_at_the_count_limit_is_taken(client: TestClient, store: GameStore) -> None:
+    """Undos are counted up to their limit (docs/storage.md): an undo after
+    1,000,000 was refused with 422 not-savable, so the player could take
+    nothing back any more."""
+    game = new_game(client, deal_number=7)
+    for move in ("c1", "s"):
+        assert client.post(f"/api/games/{game['id']}/moves", json={"move": move}).status_code == 200
+    stored = store.get(game["id"])
+    stored.undos = MAX_COUNT
+    store.update(stored, expected_revision=stored.revision, action="move")
+    answer = client.post(f"/api/games/{game['id']}/undo", json={})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["moves"] == ["c1"] and answer.json()["undos"] == MAX_COUNT
+    assert store.get(game["id"]).undos == MAX_COUNT

@@ -13,8 +13,9 @@ asks for it).
 - anything else is a bug: ``internal error: ...``, exit status 1;
 - Ctrl+C: ``stopped: interrupted (Ctrl+C)``, exit status 130 (128 + SIGINT;
   see :mod:`terrace.cli`);
-- SIGTERM, on ``solve`` and ``hint`` (:func:`stop_on_sigterm`; ``survey``
-  sets its own handler, which says where its verdicts are):
+- SIGTERM, on ``solve``, ``hint`` and ``deal --winnable``
+  (:func:`stop_on_sigterm`; ``survey`` sets its own handler, which says
+  where its verdicts are):
   ``stopped: terminated (SIGTERM)``, exit status 143 (128 + SIGTERM), as
   Ctrl+C stops them (without it a SIGTERM ended them with 143 and nothing
   on standard error).

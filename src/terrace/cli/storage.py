@@ -129,7 +129,8 @@ def stats_table(blocks: list[tuple[str, dict[str, Any]]]) -> str:
 def stats(db: str | None, variant: str | None, as_json: bool) -> None:
     """Show how you are doing, per variant and overall. A game you leave
     for a new one (after at least one move) counts as abandoned until you
-    resume and win it; the win rate is won / (won + lost + abandoned), and a
+    play it again (and again once you leave it again); the win rate is
+    won / (won + lost + abandoned), and a
     win stays a win even if you take moves back after it. Streak and Best
     are wins in a row (now, and the longest), Losing and Worst losses in a
     row (an abandoned or given-up game is a loss)."""

@@ -77,6 +77,17 @@ COUNTS = {"hints": MAX_COUNT, "undos": MAX_COUNT, "active_ms": MAX_ACTIVE_MS}
 TIMES = ("created_at", "updated_at", "started_at", "finished_at", "won_at", "given_up_at")
 """The times of a saved game; the first two are always set."""
 
+
+def one_more(count: int) -> int:
+    """``count`` + 1 for a hint or an undo, kept at :data:`MAX_COUNT`: the
+    counters stop at the most a saved game may hold, so that counting one
+    more never leaves a game that no read accepts.
+
+    >>> one_more(4), one_more(MAX_COUNT) == MAX_COUNT
+    (5, True)
+    """
+    return min(count + 1, MAX_COUNT)
+
 __all__ = [
     "ACTIONS",
     "FINISHED",
@@ -105,6 +116,7 @@ __all__ = [
     "given_up",
     "new_game",
     "new_game_id",
+    "one_more",
     "report_allowance",
     "report_mark",
     "unknown_game",
@@ -468,7 +480,8 @@ class GameStore(Protocol):
     def count_hint(self, game_id: str, position_key: str) -> bool:
         """Count a hint given on the position ``position_key`` (e.g.
         ``Board.position()``) unless one was counted there before; True when
-        it was counted. Neither this nor the next two change the revision:
+        it was counted (not once the game's hints reached :data:`MAX_COUNT`,
+        see :func:`one_more`). Neither this nor the next two change the revision:
         they never make another tab's move a conflict."""
         ...
 

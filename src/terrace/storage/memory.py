@@ -33,6 +33,7 @@ from terrace.storage.base import (
     conflict,
     given_up,
     new_game,
+    one_more,
     report_mark,
     unknown_game,
 )
@@ -134,10 +135,11 @@ class MemoryStore:
             if key in seen:
                 return False
             seen.add(key)
-            game.hints += 1
+            counted = one_more(game.hints) > game.hints
+            game.hints = one_more(game.hints)
             game.updated_at = max(game.updated_at, time.time())
             self._log(game, "hint")
-        return True
+        return counted
 
     def mark_assisted(self, game_id: str) -> None:
         with self._lock:

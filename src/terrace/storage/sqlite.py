@@ -59,6 +59,7 @@ from terrace.storage.base import (
     given_up,
     new_game,
     new_game_id,
+    one_more,
     report_mark,
     unknown_game,
 )
@@ -835,24 +836,25 @@ class SqliteStore:
         key = check_position_key(position_key)
         with self._transaction(write=True, action="hint") as conn:
             row = conn.execute(
-                "SELECT revision, move_count FROM games WHERE id = ?", (game_id,)
+                "SELECT revision, move_count, hints FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if row is None:
                 raise unknown_game(str(game_id))
             added = conn.execute(
                 "INSERT OR IGNORE INTO hinted (game_id, position) VALUES (?, ?)", (game_id, key)
             ).rowcount
+            counted = bool(added) and one_more(row[2]) > row[2]
             if added:
                 now = time.time()
                 conn.execute(
-                    "UPDATE games SET hints = hints + 1, updated_at = max(updated_at, ?) WHERE id = ?",
-                    (now, game_id),
+                    "UPDATE games SET hints = ?, updated_at = max(updated_at, ?) WHERE id = ?",
+                    (one_more(row[2]), now, game_id),
                 )
                 conn.execute(
                     "INSERT INTO events (game_id, revision, action, move, move_count, at) "
                     "VALUES (?, ?, 'hint', NULL, ?, ?)", (game_id, row[0], row[1], now),
                 )
-        return bool(added)
+        return counted
 
     def mark_assisted(self, game_id: str) -> None:
         with self._transaction(write=True, action="assist") as conn:

@@ -29,7 +29,7 @@ from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import GAME_ID, GameStore, StoredGame
-from terrace.storage.base import TimeTooMuchError
+from terrace.storage.base import TimeTooMuchError, one_more
 from terrace.variants import (
     VARIANTS,
     canonical_name,
@@ -325,7 +325,7 @@ class WebGame:
             if not board.can_undo:
                 raise ApiError(WebRefusal.NOTHING_TO_UNDO)
             board.pop()
-            game.undos += 1
+            game.undos = one_more(game.undos)
             source = None
         else:
             if not board.can_redo:

@@ -251,7 +251,7 @@ const STRINGS = {
     "settings.timer": "Show the timer",
     "stats.lost": "Lost",
     "stats.abandoned": "Abandoned",
-    "stats.honest": "A game with a move that you leave for a new one counts as abandoned (lost) until you resume and win it; a win stays a win even after undo. Win rate = won / (won + lost + abandoned).",
+    "stats.honest": "A game with a move that you leave for a new one counts as abandoned (lost) until you play it again; a win stays a win even after undo. Win rate = won / (won + lost + abandoned).",
     "tabs.caughtUp": "This game was played on in another window: showing the latest position.",
     "conflict": "This game changed in another window; the page now shows the latest position.",
     // The coach (coach.js)
@@ -549,7 +549,7 @@ const STRINGS = {
     "settings.timer": "Zeit anzeigen",
     "stats.lost": "Verloren",
     "stats.abandoned": "Abge\u00ADbrochen",
-    "stats.honest": "Ein Spiel mit mindestens einem Zug, das du für ein neues verlässt, zählt als abgebrochen (verloren), bis du es fortsetzt und gewinnst; ein Sieg bleibt auch nach dem Zurücknehmen ein Sieg. Quote = gewonnen / (gewonnen + verloren + abgebrochen).",
+    "stats.honest": "Ein Spiel mit mindestens einem Zug, das du für ein neues verlässt, zählt als abgebrochen (verloren), bis du es weiterspielst; ein Sieg bleibt auch nach dem Zurücknehmen ein Sieg. Quote = gewonnen / (gewonnen + verloren + abgebrochen).",
     "tabs.caughtUp": "Dieses Spiel wurde in einem anderen Fenster weitergespielt: Hier steht jetzt der neueste Stand.",
     "conflict": "Das Spiel wurde in einem anderen Fenster geändert; die Seite zeigt jetzt den neuesten Stand.",
     // Der Trainer (coach.js)

@@ -1,0 +1,419 @@
+"""What README.md and docs/*.md show is what the code does today: every
+command they show parses as its program takes it, every link and named file
+or module exists, the notation's examples read and print as written, the
+schema block is the schema, and every limit they state is the constant the
+code applies (so a change to one of them cannot leave the other behind)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+import shlex
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+
+from terrace import Board, Move, get_rules
+from terrace.cli import all_commands
+from terrace.cli.options import pop_rules
+from terrace.errors import InvalidMoveError
+from terrace.rules import RULE_FIELDS
+from terrace.storage import open_store
+from terrace.storage.migrations import MIGRATIONS
+from terrace.variants import PRESETS
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _prose_and_blocks(page: Path) -> tuple[str, list[str]]:
+    """A page's prose (fenced blocks left out, whitespace made single) and
+    the lines of its fenced blocks (continuation backslashes joined)."""
+    prose: list[str] = []
+    blocks: list[str] = []
+    block: list[str] | None = None
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.lstrip().startswith("```"):
+            if block is None:
+                block = []
+            else:
+                blocks += "\n".join(block).replace("\\\n", " ").splitlines()
+                block = None
+        elif block is not None:
+            block.append(line)
+        else:
+            prose.append(line)
+    return " ".join(" ".join(prose).split()), blocks
+
+
+def _inline_code(page: Path) -> list[str]:
+    return re.findall(r"`([^`]+)`", _prose_and_blocks(page)[0])
+
+
+def doc_commands() -> Iterator[tuple[str, str]]:
+    """(page, command) for every command a page shows: each line of a fenced
+    block that runs terrace or a benchmark, and each such inline command."""
+    for page in PAGES:
+        _, blocks = _prose_and_blocks(page)
+        for line in blocks:
+            line = line.split(" #", 1)[0].strip().removesuffix("&").strip()
+            if re.match(r"(terrace |\.venv/bin/(python bench/|terrace ))", line):
+                yield page.name, line
+        for code in _inline_code(page):
+            if re.match(r"(terrace \w+ -|(\.venv/bin/python )?bench/\w+\.py( |$)|\.venv/bin/terrace )", code):
+                yield page.name, code.strip()
+
+
+# Placeholders the docs write for a value of the reader's choice.
+PLACEHOLDERS = {"PRESET": "terrace", "N": "5", "DEAL": "1", "ID": "abc", "ID2": "abd", "FILE": "x.sqlite3",
+                "V": "terrace", "NAME": "terrace"}
+
+
+def _terrace_words(command: str) -> list[str]:
+    command = command.replace("(--deal-number N | --deal-file F)", "--deal-number N").replace("[options]", "")
+    command = re.sub(r"\[(-o FILE)\]", r"\1", command).replace('"…"', '"c1"').replace("tcp://HOST", "tcp://h")
+    words = [PLACEHOLDERS.get(word, word) for word in shlex.split(command)]
+    return words[1:]  # (after "terrace" or ".venv/bin/terrace")
+
+
+TERRACE_COMMANDS = [(page, command) for page, command in doc_commands() if "bench/" not in command]
+BENCH_COMMANDS = [(page, command) for page, command in doc_commands() if "bench/" in command]
+
+
+def test_the_docs_show_commands_at_all() -> None:
+    """(The collection above finds what it looks for.)"""
+    assert len(TERRACE_COMMANDS) > 40 and len(BENCH_COMMANDS) > 30
+    assert ("README.md", 'terrace replay -n 7 --moves "c1 s t7f" --json') in TERRACE_COMMANDS
+
+
+@pytest.mark.parametrize(("page", "command"), TERRACE_COMMANDS)
+def test_every_terrace_command_in_the_docs_parses_as_written(page: str, command: str) -> None:
+    """Its options are spelt as the command takes them and their values are
+    valid (a bare ``--option`` named in the text is only checked by name)."""
+    words = _terrace_words(command)
+    commands = all_commands()
+    assert words and words[0] in commands, (page, command)
+    cli = commands[words[0]]
+    options = {name for param in cli.params for name in (*param.opts, *param.secondary_opts)}
+    named = [word.split("=")[0] for word in words[1:] if re.match(r"--?[A-Za-z]", word)]
+    assert set(named) <= options | {"--help", "-h"}, (page, command, set(named) - options)
+    takes_value = {name for param in cli.params if isinstance(param, click.Option) and not param.is_flag
+                   for name in param.opts}
+    if len(words) == 2 and words[1] in takes_value:
+        return  # the text names the option, with no value
+    try:
+        cli.make_context(words[0], words[1:], resilient_parsing=False)
+    except click.exceptions.Exit:
+        pass
+    except click.UsageError as error:
+        pytest.fail(f"{page}: {command!r} does not parse: {error}")
+
+
+def _bench_options(script: str) -> set[str]:
+    source = (ROOT / "bench" / script).read_text(encoding="utf-8")
+    return set(re.findall(r"add_argument\(\s*\"(--?[\w-]+)\"(?:,\s*\"(?:--?[\w-]+)\")*", source)) | set(
+        re.findall(r"add_argument\(\s*\"--?[\w-]+\",\s*\"(--?[\w-]+)\"", source)) | {"--help", "-h"}
+
+
+@pytest.mark.parametrize(("page", "command"), BENCH_COMMANDS)
+def test_every_benchmark_command_in_the_docs_names_options_the_script_takes(page: str, command: str) -> None:
+    script = re.search(r"bench/(\w+\.py)", command)
+    assert script and (ROOT / "bench" / script.group(1)).is_file(), (page, command)
+    named = {word.split("=")[0] for word in shlex.split(command) if re.match(r"--?[A-Za-z]", word)}
+    assert named <= _bench_options(script.group(1)), (page, command, named - _bench_options(script.group(1)))
+
+
+# -- links, files and modules ---------------------------------------------------------
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors GitHub makes of a page's headings."""
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+            for heading in re.findall(r"^#+ (.*)$", page.read_text(encoding="utf-8"), re.MULTILINE)}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_links_named_files_and_modules_resolve(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if target.startswith(("http://", "https://")):
+            continue
+        path, _, anchor = target.partition("#")
+        linked = (page.parent / path) if path else page
+        assert linked.exists(), f"{page.name} links to {target}, which is not there"
+        if anchor:
+            assert anchor in _anchors(linked), f"{page.name} links to {target}: no such heading"
+    for code in _inline_code(page):
+        if re.fullmatch(r"(tests|bench|docs|src)/[\w./*-]+", code):
+            assert list(ROOT.glob(code)), f"{page.name} names {code}, which is not there"
+        if re.fullmatch(r"terrace(\.\w+)+", code):
+            assert _resolves(code), f"{page.name} names {code}, which the code does not have"
+
+
+def _resolves(name: str) -> bool:
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for part in parts[cut:]:
+            if not hasattr(found, part):
+                return False
+            found = getattr(found, part)
+        return True
+    return False
+
+
+# -- docs/notation.md's examples ----------------------------------------------------------
+
+
+NOTATION = ROOT / "docs" / "notation.md"
+
+
+def _section(page: Path, heading: str) -> str:
+    text = page.read_text(encoding="utf-8")
+    return text.split(heading, 1)[1].split("\n#", 1)[0]
+
+
+def test_every_move_of_the_notation_table_reads_and_prints_as_written() -> None:
+    rows = re.findall(r"^\| (`.+?`) \|", _section(NOTATION, "## Moves"), re.MULTILINE)
+    moves = [move for row in rows for move in re.findall(r"`([^`]+)`", row)]
+    assert len(moves) >= 10
+    for text in moves:
+        assert str(Move.parse(text)) == text
+        assert str(Move.parse(f"  {text.upper()} ")) == text  # any case, spaces around
+
+
+def test_the_unreadable_moves_the_notation_names_are_refused_as_unreadable() -> None:
+    sentence = re.search(r"A move that cannot be read \(([^)]*)\)", " ".join(NOTATION.read_text().split()))
+    assert sentence
+    examples = re.findall(r"`([^`]+)`", sentence.group(1))
+    assert len(examples) >= 4
+    for text in examples:
+        with pytest.raises(InvalidMoveError):
+            Move.parse(text)
+
+
+def test_the_position_string_example_is_what_the_engine_writes() -> None:
+    """The example of one pack, 3 reserve cards, 2 piles and 1 candidate (deal 0), after c1 s."""
+    section = _section(NOTATION, "## Position strings")
+    assert "one pack, 3 reserve cards, 2 piles, 1 candidate, after `c1 s`" in " ".join(section.split())
+    example = re.search(r"```\n(.*?)\n```", section, re.DOTALL)
+    assert example
+    shown = example.group(1).strip()
+    board = Board.from_number(0, get_rules("terrace", decks=1, reserve=3, piles=2, candidates=1))
+    for move in ("c1", "s"):
+        board.push_text(move)
+    head, _, tail = shown.partition("…")
+    assert board.position().startswith(head) and board.position().endswith(tail)
+
+
+# -- docs/storage.md's schema ------------------------------------------------------------------
+
+
+STORAGE = ROOT / "docs" / "storage.md"
+
+
+def _schema_block() -> dict[str, str]:
+    """The schema block of docs/storage.md: each table's text, by name."""
+    section = _section(STORAGE, "## Schema and migrations")
+    block = next(b for b in re.findall(r"```\n(.*?)```", section, re.DOTALL) if b.startswith("games"))
+    tables: dict[str, str] = {}
+    name = ""
+    for line in block.splitlines():
+        if line[:1].isalpha():
+            name, line = line.split(None, 1)
+        tables[name] = tables.get(name, "") + " " + line
+    return tables
+
+
+def test_the_schema_block_names_every_column_and_event_action(tmp_path: Path) -> None:
+    with open_store(tmp_path / "games.sqlite"):
+        pass
+    connection = sqlite3.connect(tmp_path / "games.sqlite")
+    documented = _schema_block()
+    assert set(documented) == {"games", "moves", "events", "hinted"}
+    for table, text in documented.items():
+        columns = [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
+        pieces = re.sub(r"\([^)]*\)", "", text.split("--")[0]).split(",")
+        assert sorted(piece.split()[0] for piece in pieces) == sorted(columns), table
+    schema = connection.execute("SELECT sql FROM sqlite_master WHERE name = 'events'").fetchone()[0]
+    actions = re.search(r"action IN \(([^)]*)\)", schema)
+    documented_actions = re.search(r"action \(([^)]*)\)", documented["events"])
+    assert actions and documented_actions
+    assert documented_actions.group(1).split("|") == re.findall(r"'([^']+)'", actions.group(1))
+    connection.close()
+
+
+def test_the_migrations_are_listed_by_number_and_name() -> None:
+    section = _section(STORAGE, "## Schema and migrations")
+    listed = re.findall(r"^(\d+)\. \*\*([^*]+)\*\*", section, re.MULTILINE)
+    assert [(int(number), name) for number, name in listed] == [
+        (migration.version, migration.name) for migration in MIGRATIONS
+    ]
+
+
+# -- limits -----------------------------------------------------------------------------------
+
+
+def _limits() -> list[tuple[str, str, object]]:
+    """(page, the words stating a limit, with {} for the value, the value the
+    code applies). The words must be on the page with the code's value."""
+    from terrace.cli import storage as cli_storage
+    from terrace.solver import api, cluster, coach, history, search, verdicts
+    from terrace.solver.advice import ESCALATION
+    from terrace.solver.fair import FairSettings
+    from terrace.storage import base, rows, sqlite, statistics, transfer
+    from terrace.web import endgame, endpoints, protocol, replay, replies, security, server
+    from terrace.web.coach import CoachBudgets
+    from terrace.web.workers import SolverPool
+
+    pool = inspect.signature(SolverPool).parameters
+    budgets = CoachBudgets()
+    return [
+        ("api.md", "a body is at most {} KiB", security.MAX_BODY // 1024),
+        ("api.md", "must arrive within {} s", replies.BODY_SECONDS),
+        ("api.md", "the body did not arrive within {} s", replies.BODY_SECONDS),
+        ("api.md", "must arrive whole within {} s", protocol.HEAD_SECONDS),
+        ("api.md", "be at most {} KB long", protocol.HEAD_BYTES // 1024),
+        ("api.md", "holds at most {} connections at once", protocol.CLIENT_CONNECTIONS),
+        ("api.md", "Beyond {} open connections", server.MAX_CONNECTIONS),
+        ("api.md", "waits up to {} s in all", sqlite.BUSY_TIMEOUT_SECONDS),
+        ("api.md", "runs in {} processes of its own", pool["workers"].default),
+        ("api.md", "{} more jobs may wait", pool["waiting"].default),
+        ("api.md", "(1–{}, default 20)", endpoints.MAX_RECENT),
+        ("api.md", "a `move` of 1 to {} characters", endpoints.MAX_MOVE_TEXT),
+        ("api.md", "--hint-seconds`, {} s by default", endpoints.HINT_SECONDS),
+        ("api.md", "--winnable-seconds`, {} s by default", endpoints.WINNABLE_SECONDS),
+        ("api.md", "at most {} s per deal", endpoints.WINNABLE_DEAL_SECONDS),
+        ("api.md", "plus {} s, at most six hours", base.REPORT_SLACK_MS / 1000),
+        ("api.md", "for the {} games used last", endpoints.MAX_KEPT_LINES),
+        ("api.md", "solved in the budget ({} s)", budgets.chances),
+        ("api.md", "The whole request has a budget ({} s", budgets.analysis),
+        ("api.md", "share a short budget ({} s)", budgets.warn),
+        ("api.md", "within a budget of {} positions", endgame.FINISH_POSITIONS),
+        ("api.md", "the other {}% is kept for", round(coach.FAIR_SHARE * 100)),
+        ("api.md", "from the fair player's {} up", FairSettings().nodes),
+        ("api.md", "again with {} times the positions", ESCALATION),
+        ("api.md", "after {} moves without a draw", history.LOOKBACK),
+        ("api.md", "looking up to {} moves ahead", history.LOOKBACK),
+        ("api.md", "more than {} moves or a computer clock", base.MAX_LINE),
+        ("storage.md", "remembers the last {}\ngames", sqlite.REMEMBERED_GAMES),
+        ("storage.md", "at most {} characters", base.MAX_POSITION_KEY),
+        ("storage.md", "whole numbers up to {}", statistics.MAX_COUNT),
+        ("storage.md", "whole numbers from 0 to {}", statistics.MAX_COUNT),
+        ("storage.md", "the active times at most {} days", statistics.MAX_ACTIVE_MS // 86_400_000),
+        ("storage.md", "the line holds at most {} moves", base.MAX_LINE),
+        ("storage.md", "(0 to {} hours per report)", base.MAX_ACTIVE_REPORT_MS // 3_600_000),
+        ("storage.md", "last report plus {} s, lent", base.REPORT_SLACK_MS // 1000),
+        ("storage.md", "wait up to {} seconds (busy timeout)", sqlite.BUSY_TIMEOUT_SECONDS),
+        ("storage.md", "than an import\n  reads ({} MB)", cli_storage.MAX_IMPORT_BYTES // 2**20),
+        ("storage.md", "(at most {} MB, {} records",
+         (cli_storage.MAX_IMPORT_BYTES // 2**20, transfer.MAX_RECORDS)),
+        ("storage.md", "quoting at most {}\ncharacters", rows.MAX_QUOTE),
+        ("storage.md", "a time more than {} minutes ahead", base.AHEAD / 60),
+        ("storage.md", "at most {}\nminutes ahead", base.AHEAD / 60),
+        ("storage.md", "`LOOKBACK` ({})", history.LOOKBACK),
+        ("storage.md", "for the last {} games replayed", replay.KEPT_REPLAYS),
+        ("cluster.md", "at most {} deals; one deal per batch", cluster.MAX_BATCH),
+        ("cluster.md", "keeps {} batches per worker in flight", cluster.IN_FLIGHT_PER_WORKER),
+        ("cluster.md", "with a {} s deadline) for its versions", cluster.CHECK_SECONDS),
+        ("cluster.md", "no Dask scheduler answers within {} s", cluster.CONNECT_SECONDS),
+        ("cluster.md", "joined the scheduler in {} s", cluster.WORKER_WAIT),
+        ("cluster.md", "for {} minutes ends it", cluster.WORKER_WAIT / 60),
+        ("cluster.md", "twice {} batches' budgets", cluster.IN_FLIGHT_PER_WORKER),
+        ("winnability.md", "`verdicts.SOLVER_VERSION`, now {}", verdicts.SOLVER_VERSION),
+        ("winnability.md", "about {} ms of complete search", round(search.CORE_SLICE_SECONDS * 1000)),
+        ("winnability.md", "{} times once the complete search has entered", round(api.LEARNING_HUNTER_SHARE)),
+        ("winnability.md", "has entered {} positions", api.EARLY_AFTER),
+        ("winnability.md", "A hunter restarts after {} positions", api.RESTART_NODES),
+        ("winnability.md", "after {} hunters in a row", api.STALE_HUNTERS),
+        ("winnability.md", "searches stop at {} million positions", search.PY_MAX_ENTRIES // 1_000_000),
+    ]
+
+
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _written(value: object) -> list[str]:
+    """The ways the docs write a number: 16, 0.1, 1,024, 100,000; two."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int):
+        return [str(value)]
+    return [f"{value:,}", *([NUMBER_WORDS[value]] if 0 <= value < len(NUMBER_WORDS) else [])]
+
+
+@pytest.mark.parametrize(("page", "words", "value"), _limits(), ids=lambda v: v if isinstance(v, str) else "")
+def test_each_limit_the_docs_state_is_the_one_the_code_applies(page: str, words: str, value: object) -> None:
+    text = " ".join((ROOT / "docs" / page).read_text(encoding="utf-8").split())
+    values = value if isinstance(value, tuple) else (value,)
+    ways: list[list[str]] = [[]]
+    for one in values:
+        ways = [[*way, written] for way in ways for written in _written(one)]
+    stated = [" ".join(words.split()).format(*way) for way in ways]
+    assert any(sentence in text for sentence in stated), f"docs/{page} should say {stated[0]!r} (the code's)"
+
+
+# -- docs/rules.md's readings -------------------------------------------------------------------
+
+
+def _rule_settings() -> list[str]:
+    """Each rule setting docs/rules.md writes in code: a preset with rule
+    options (`terrace --candidates 4`), a preset alone, or rule options
+    alone, which read as changes to the `terrace` preset the page is about."""
+    flags = {f"--{name.replace('_', '-')}" for name in RULE_FIELDS} | {"--no-foundation-return"}
+    found = []
+    for code in _inline_code(ROOT / "docs" / "rules.md"):
+        words = code.split()
+        options = words[1:] if words[0] in PRESETS else words
+        named = [word for word in options if word.startswith("--")]
+        bare = options in (["--foundations"], ["--spaces"])  # (the option table names them)
+        plain = not bare and not any(word.isupper() for word in options)  # (no placeholder)
+        if (named and set(named) <= flags and plain) or (words[0] in PRESETS and len(words) == 1):
+            found.append(code)
+    return found
+
+
+@pytest.mark.parametrize("setting", _rule_settings())
+def test_every_rule_setting_rules_md_names_is_one_the_rules_take(setting: str) -> None:
+    words = setting.split()
+    args = ["--variant", *words] if words[0] in PRESETS else words
+    context = all_commands()["deal"].make_context("deal", args)
+    pop_rules(dict(context.params))  # (raises when the options do not go together)
+
+
+# -- what "abandoned" means ----------------------------------------------------------------------
+
+
+def test_the_words_for_abandoned_say_what_the_statistics_count() -> None:
+    """A game left for a new one counts as abandoned until it is played
+    again, not until it is won: resumed, it is in progress (`unfinished`).
+    The stats command's help, the page's note and docs/api.md said 'until
+    you resume and win it'."""
+    from store_support import golden, play, start
+    from terrace.cli.storage import stats
+    from terrace.storage import MemoryStore
+
+    store = MemoryStore()
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:2])
+    start(store, golden("terrace-lost"))  # a new game: the first is left
+    assert store.statistics()["overall"]["abandoned"] == 1
+    play(store, store.get(game.id), record.moves[2:3])  # played again, not won
+    block = store.statistics()["overall"]
+    assert (block["abandoned"], block["unfinished"], block["won"]) == (0, 1, 0)
+    page = (ROOT / "src" / "terrace" / "web" / "static" / "js" / "i18n.js").read_text(encoding="utf-8")
+    words = [" ".join((stats.help or "").split()), (ROOT / "docs" / "api.md").read_text(encoding="utf-8"),
+             " ".join((ROOT / "docs" / "storage.md").read_text(encoding="utf-8").split()), page]
+    for text in words:
+        assert not re.search(r"until (you resume and win|it is resumed and won|resumed and won)", text)
+        assert not re.search(r"bis du es fortsetzt und gewinnst", text)
+    assert "counts as abandoned until you play it again" in words[0]
