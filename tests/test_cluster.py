@@ -324,7 +324,9 @@ def test_frozen_workers_are_left_out_at_the_start_and_mid_survey(store: VerdictS
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     from distributed import Client, LocalCluster
 
-    monkeypatch.setattr(cluster, "CHECK_SECONDS", 2.0)
+    # (6 s for the check: at 2 s, on a machine loaded by other work, the
+    # two workers that were not frozen were left out too)
+    monkeypatch.setattr(cluster, "CHECK_SECONDS", 6.0)
     monkeypatch.setattr(cluster, "OVERRUN_SLACK", 2.0)
     with LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=":0") as local, \
             Client(local.scheduler_address) as spy:
@@ -352,7 +354,7 @@ def test_frozen_workers_are_left_out_at_the_start_and_mid_survey(store: VerdictS
             assert time.perf_counter() - started < 40
             assert verdicts.keys() == set(range(1, 11))
             assert len(stopped) == 2
-            assert any(first in line and "did not report its versions within 2 s" in line for line in warned)
+            assert any(first in line and "did not report its versions within 6 s" in line for line in warned)
             assert any("far beyond their budget" in line for line in warned), warned
         finally:
             for pid in stopped:
