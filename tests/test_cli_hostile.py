@@ -373,3 +373,17 @@ def test_errors_with_standard_error_closed_stay_out_of_the_output(tmp_path: Path
                           preexec_fn=_closing(2))
     assert done.returncode == 2
     assert done.stdout == ""
+
+
+@pytest.mark.parametrize("args", [["import", "-"], ["show", "--deal-file", "-"]], ids=lambda args: args[0])
+def test_a_closed_standard_input_is_refused_in_one_line(args: list[str], tmp_path: Path) -> None:
+    """``terrace import - <&-`` ended in "internal error: AttributeError:
+    'NoneType' object has no attribute 'buffer'"."""
+    from terrace.cli.options import INPUT_CLOSED
+
+    done = subprocess.run([sys.executable, "-m", "terrace", *args], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path, preexec_fn=_closing(0),
+                          env={**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite")})
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"Error: {INPUT_CLOSED}\n"
+    assert list(tmp_path.iterdir()) == []
