@@ -387,3 +387,27 @@ def test_a_closed_standard_input_is_refused_in_one_line(args: list[str], tmp_pat
     assert done.returncode == 1, done.stderr
     assert done.stderr == f"Error: {INPUT_CLOSED}\n"
     assert list(tmp_path.iterdir()) == []
+
+
+NEWLINE_CASES = [
+    ["import", "{w}/no\nsuch.json"], ["export", "--all", "-o", "{w}/no\nsuch/games.json"],
+    ["stats", "--db", "{w}/bad\nname.sqlite"], ["export", "--all", "--db", "{w}/bad\nname.sqlite"],
+    ["import", "{w}/record.json", "--db", "{w}/bad\nname.sqlite"],
+    ["deal", "-n", "1", "--winnable", "--verdicts-db", "{w}/bad\nname.sqlite"],
+    ["play", "--no-browser", "--port", "0", "--host", "a\nb"], ["import", "{w}/esc\x1b[2Jape.json"],
+]
+
+
+@pytest.mark.parametrize("args", NEWLINE_CASES, ids=[case_id(c) for c in NEWLINE_CASES])
+def test_a_name_with_a_newline_is_quoted_on_one_line(args: list[str], world: Path) -> None:
+    """A file name holding a newline (or a terminal's escape) was repeated
+    as it is: the one-line error became two lines (or commanded the
+    terminal)."""
+    (world / "bad\nname.sqlite").write_text("my shopping list\n" * 20)
+    before = snapshot(world)
+    result = invoke(args, world)
+    assert_refused_cleanly(result)
+    message = result.stderr.splitlines()[-1]
+    assert message.startswith("Error: ") and ("\\n" in message or "\\x1b" in message), result.stderr
+    assert "\x1b" not in result.stderr
+    assert snapshot(world) == before
