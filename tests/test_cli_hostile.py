@@ -411,3 +411,51 @@ def test_a_name_with_a_newline_is_quoted_on_one_line(args: list[str], world: Pat
     assert message.startswith("Error: ") and ("\\n" in message or "\\x1b" in message), result.stderr
     assert "\x1b" not in result.stderr
     assert snapshot(world) == before
+
+
+def _records_of_one_moment(world: Path, count: int) -> Path:
+    """A file of ``count`` records of one game, all created at one moment,
+    none holding another (each has one hint more and was saved a second
+    earlier than the one before), so that every record is compared with
+    every game stored before it."""
+    record = json.loads((world / "record.json").read_text())
+    saved = record["saved"]
+    records = [{**record, "saved": {**saved, "id": f"state-{i}", "hints": i,
+                                    "updated_at": saved["created_at"] + count - i}} for i in range(count)]
+    path = world / f"moment-{count}.json"
+    path.write_text(json.dumps(records))
+    return path
+
+
+def test_records_of_one_moment_are_each_read_once(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import compared each record with every game of the same
+    ``created_at`` stored before it, reading and replaying each of them
+    again every time: 3,000 such records (3 MB) took over ten minutes.
+    Each stored game is now read once per transaction."""
+    from terrace.storage.sqlite import SqliteStore
+
+    reads = 0
+    fetch = SqliteStore._fetch
+
+    def counted(self: SqliteStore, conn: object, game_id: str) -> object:
+        nonlocal reads
+        reads += 1
+        return fetch(self, conn, game_id)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SqliteStore, "_fetch", counted)
+    path = _records_of_one_moment(world, 60)
+    result = invoke(["import", str(path), "--db", "{w}/moment.sqlite"], world)
+    assert result.exit_code == 0 and result.output == "imported 60 games\n", result.output
+    assert reads <= 2 * 60, reads  # (it was 60 * 59 / 2 = 1,770)
+
+
+def test_too_many_records_of_one_moment_are_refused(world: Path) -> None:
+    from terrace.storage.transfer import MAX_SAME_MOMENT
+
+    path = _records_of_one_moment(world, MAX_SAME_MOMENT + 1)
+    before = snapshot(world)
+    result = invoke(["import", str(path)], world)
+    assert_refused_cleanly(result)
+    assert f"{MAX_SAME_MOMENT + 1} records were created at the same moment" in result.stderr
+    assert f"at most {MAX_SAME_MOMENT} at once" in result.stderr
+    assert snapshot(world) == before
