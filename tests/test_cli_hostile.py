@@ -459,3 +459,23 @@ def test_too_many_records_of_one_moment_are_refused(world: Path) -> None:
     assert f"{MAX_SAME_MOMENT + 1} records were created at the same moment" in result.stderr
     assert f"at most {MAX_SAME_MOMENT} at once" in result.stderr
     assert snapshot(world) == before
+
+
+@pytest.mark.parametrize("unbuffered", ["1", ""], ids=["unbuffered", "buffered"])
+def test_a_reader_that_stops_early_is_an_error_not_a_success(unbuffered: str, tmp_path: Path) -> None:
+    """With ``PYTHONUNBUFFERED=1`` (many containers and services set it),
+    ``terrace export --all | head -3`` lost all but the first 64 kB of the
+    export without a word and ended with status 0."""
+    rules = get_rules("terrace")
+    with open_store(tmp_path / "games.sqlite") as store:
+        for number in range(300):  # (an export of about 340 kB, more than a pipe holds)
+            store.create("terrace", rules, Deal.from_number(number, rules))
+    env = {**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite"), "PYTHONUNBUFFERED": unbuffered}
+    process = subprocess.Popen([sys.executable, "-m", "terrace", "export", "--all"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, cwd=tmp_path, env=env)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.read(100).startswith(b"[")
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 1
+    assert "Traceback" not in stderr and "internal error" not in stderr, stderr

@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from terrace.cli.errors import DEBUG_ENV, debug_wanted, passes_through, refusal, stopped
+from terrace.cli.output import whole_standard_output
 
 COMMANDS = {
     "variants": "engine:variants", "deal": "engine:deal", "replay": "engine:replay", "show": "engine:show",
@@ -62,6 +63,7 @@ class Main(click.Group):
         if sys.stdout is None:
             click.echo(OUTPUT_CLOSED, err=True)
             sys.exit(1)
+        whole_standard_output()  # (a reader that stops early: status 1, as for click)
         return super().main(*args, **extra)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
