@@ -479,3 +479,31 @@ def test_a_reader_that_stops_early_is_an_error_not_a_success(unbuffered: str, tm
     stderr = process.stderr.read().decode()
     assert process.wait(timeout=120) == 1
     assert "Traceback" not in stderr and "internal error" not in stderr, stderr
+
+
+@pytest.mark.parametrize("command", ["import", "export"])
+def test_sigterm_stops_any_command_as_ctrl_c_does(command: str, world: Path) -> None:
+    """SIGTERM during an import (or an export to a file) killed the process
+    outright: status 143 with nothing said, and the database left with its
+    -wal and -shm files. It now stops as Ctrl+C does: one line, status 143,
+    the import's transaction rolled back and the database closed whole."""
+    code = ("import os, signal, sys\n"
+            "from terrace.storage.sqlite import SqliteStore\n"
+            "from terrace.cli import output\n"
+            "def stop(*args, **kwargs):\n"
+            "    os.kill(os.getpid(), signal.SIGTERM)\n"
+            "    raise AssertionError('SIGTERM did not stop the command')\n"
+            "SqliteStore.add_games = stop\n"
+            "output.write_whole = stop\n"
+            "from terrace.cli import storage\n"
+            "storage.write_whole = stop\n"
+            "from terrace.cli import main\n"
+            "sys.argv[0] = 'terrace'\n"
+            "main()\n")
+    args = ["import", "record.json"] if command == "import" else ["export", "--all", "-o", "out.json"]
+    before = snapshot(world)
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
+                          cwd=world, env={**os.environ, "TERRACE_DB": str(world / "games.sqlite")})
+    assert done.returncode == 143, (done.returncode, done.stderr)
+    assert done.stderr.strip() == "stopped: terminated (SIGTERM)"
+    assert snapshot(world) == before  # (no -wal, -shm or out.json left behind)

@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from terrace.cli.errors import DEBUG_ENV, debug_wanted, passes_through, refusal, stopped
+from terrace.cli.errors import DEBUG_ENV, debug_wanted, passes_through, refusal, stop_on_sigterm, stopped
 from terrace.cli.output import whole_standard_output
 
 COMMANDS = {
@@ -75,7 +75,11 @@ class Main(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            # SIGTERM stops every command as Ctrl+C does: a database is
+            # closed whole (an import's transaction rolled back), a file
+            # being written is removed, and the command says so
+            with stop_on_sigterm():
+                return super().invoke(ctx)
         except KeyboardInterrupt as stop:
             # Ctrl+C (or SIGTERM, see errors.stop_on_sigterm): one line and
             # status 130 (143), as ``terrace survey`` ends (click's own

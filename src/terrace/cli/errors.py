@@ -13,11 +13,12 @@ asks for it).
 - anything else is a bug: ``internal error: ...``, exit status 1;
 - Ctrl+C: ``stopped: interrupted (Ctrl+C)``, exit status 130 (128 + SIGINT;
   see :mod:`terrace.cli`);
-- SIGTERM, on ``solve`` and ``hint`` (:func:`stop_on_sigterm`; ``survey``
-  sets its own handler, which says where its verdicts are):
+- SIGTERM, on every command (:func:`stop_on_sigterm`, set by
+  :mod:`terrace.cli`; ``survey`` sets its own handler, which says where
+  its verdicts are, and ``play`` ends with 0 as on Ctrl+C):
   ``stopped: terminated (SIGTERM)``, exit status 143 (128 + SIGTERM), as
   Ctrl+C stops them (without it a SIGTERM ended them with 143 and nothing
-  on standard error).
+  on standard error, an import's database left with its -wal and -shm).
 
 Messages quote at most :data:`~terrace.refusals.MAX_QUOTE` characters of
 anyone's input:
