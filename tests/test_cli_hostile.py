@@ -507,3 +507,23 @@ def test_sigterm_stops_any_command_as_ctrl_c_does(command: str, world: Path) -> 
     assert done.returncode == 143, (done.returncode, done.stderr)
     assert done.stderr.strip() == "stopped: terminated (SIGTERM)"
     assert snapshot(world) == before  # (no -wal, -shm or out.json left behind)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("command", [
+    ["deal", "-n", "1", "--winnable"], ["survey", "--deals", "1-2", "--json"],
+], ids=lambda command: command[0])
+@pytest.mark.parametrize(("path", "why"), [
+    ("/proc/verdicts.sqlite", "no new file can be made in its folder /proc (No such file or directory)"),
+    ("/proc/nosuch/verdicts.sqlite", "its folder /proc/nosuch cannot be made (No such file or directory)"),
+], ids=["folder takes no file", "folder cannot be made"])
+def test_a_verdict_cache_that_cannot_be_made_says_why(command: list[str], path: str, why: str,
+                                                      world: Path) -> None:
+    """A verdict cache in a folder that takes no new file (read-only) said
+    "database error: unable to open database file", and one whose folder
+    cannot be made "/proc/nosuch: No such file or directory", neither
+    naming the verdict cache."""
+    result = invoke([*command, "--verdicts-db", path], world)
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: the verdict cache verdicts.sqlite cannot be used: {why}\n"
+    assert result.stdout == ""
