@@ -527,3 +527,15 @@ def test_a_verdict_cache_that_cannot_be_made_says_why(command: list[str], path: 
     assert result.exit_code == 1
     assert result.stderr == f"Error: the verdict cache verdicts.sqlite cannot be used: {why}\n"
     assert result.stdout == ""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("args", [["import", "{w}/record.json"], ["play", "--no-browser", "--port", "0"]],
+                         ids=lambda args: args[0])
+def test_a_games_database_that_cannot_be_made_says_why(args: list[str], world: Path) -> None:
+    """A new games database in a folder that takes no new file (a
+    read-only disk, /proc) said only "the database file cannot be opened"."""
+    result = invoke([*args, "--db", "/proc/new-games.sqlite"], world)
+    assert result.exit_code == 1
+    assert result.stderr == ("Error: no database new-games.sqlite can be made: no new file can be made in "
+                             "its folder proc (No such file or directory)\n")

@@ -33,6 +33,7 @@ import logging
 import os
 import re
 import sqlite3
+import tempfile
 import threading
 import time
 from collections import OrderedDict
@@ -161,6 +162,19 @@ def _switch_to_wal(conn: sqlite3.Connection) -> str:
 def _set_busy_timeout(conn: sqlite3.Connection, seconds: float) -> None:
     """How long SQLite waits for another connection's lock on ``conn``."""
     conn.execute(f"PRAGMA busy_timeout = {max(1, int(seconds * 1000))}")
+
+
+def _check_folder_takes_a_file(path: Path) -> None:
+    """Refuse, saying why, a new database in a folder that takes no new
+    file (a read-only disk)."""
+    try:
+        with tempfile.TemporaryFile(dir=path.parent):
+            pass
+    except OSError as error:
+        raise DatabaseFileError(
+            f"no database {label(path)} can be made: no new file can be made in its folder "
+            f"{label(path.parent)} ({error.strerror or error})"
+        ) from None
 
 
 def _connect(path: Path | str, mode: str | None = None) -> sqlite3.Connection:
@@ -386,6 +400,8 @@ class SqliteStore:
                 return _connect(path, "mode=ro")
             return _connect(path)
         except sqlite3.Error as error:
+            if header is None:  # (SQLite says only "unable to open database file")
+                _check_folder_takes_a_file(path)
             raise sql_error(self._name, error) from None
 
     @staticmethod
