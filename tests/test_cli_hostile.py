@@ -539,3 +539,25 @@ def test_a_games_database_that_cannot_be_made_says_why(args: list[str], world: P
     assert result.exit_code == 1
     assert result.stderr == ("Error: no database new-games.sqlite can be made: no new file can be made in "
                              "its folder proc (No such file or directory)\n")
+
+
+@pytest.mark.parametrize("module", ["click", "terrace.board", "terrace.cli.errors"])
+def test_ctrl_c_while_the_command_line_loads_is_one_line(module: str, tmp_path: Path) -> None:
+    """Ctrl+C in the first quarter second of any command (while ``import
+    terrace`` loaded the whole engine, or the command line loaded click)
+    showed a traceback; it now ends as Ctrl+C ends a command."""
+    from terrace.cli.stops import INTERRUPTED, STOPPED
+
+    code = ("import sys\n"
+            "class CtrlC:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            f"        if name == {module!r}:\n"
+            "            raise KeyboardInterrupt\n"
+            "sys.meta_path.insert(0, CtrlC())\n"
+            "sys.argv[0] = 'terrace'\n"
+            "from terrace.cli import main\n"
+            "main()\n")
+    done = subprocess.run([sys.executable, "-c", code, "deal", "-n", "1"], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == INTERRUPTED, done.stderr
+    assert done.stderr.strip() == STOPPED and done.stdout == ""

@@ -8,6 +8,7 @@ command a thin layer over the library (see ``terrace --help``).
 - :mod:`terrace.cli.options`: the options they share
 - :mod:`terrace.cli.output`: files written whole or not at all
 - :mod:`terrace.cli.errors`: how an error ends a command (one line, no traceback)
+- :mod:`terrace.cli.stops`: how Ctrl+C ends one (also while the command line loads)
 """
 
 from __future__ import annotations
@@ -17,10 +18,20 @@ import os
 import sys
 from typing import Any
 
-import click
+from terrace.cli.stops import INTERRUPTED, STOPPED
 
-from terrace.cli.errors import DEBUG_ENV, debug_wanted, passes_through, refusal, stop_on_sigterm, stopped
-from terrace.cli.output import whole_standard_output
+try:
+    import click
+
+    from terrace.cli.errors import DEBUG_ENV, debug_wanted, passes_through, refusal, stop_on_sigterm, stopped
+    from terrace.cli.output import whole_standard_output
+except KeyboardInterrupt:
+    # Ctrl+C while the command line itself loads (before any command can
+    # catch it): the one line and status of a command stopped by Ctrl+C,
+    # not a traceback
+    if sys.stderr is not None:
+        print(f"\n{STOPPED}", file=sys.stderr)
+    raise SystemExit(INTERRUPTED) from None
 
 COMMANDS = {
     "variants": "engine:variants", "deal": "engine:deal", "replay": "engine:replay", "show": "engine:show",

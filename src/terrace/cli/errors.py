@@ -45,6 +45,7 @@ from types import FrameType
 
 import click
 
+from terrace.cli.stops import INTERRUPTED, STOPPED
 from terrace.refusals import MAX_QUOTE, clip
 
 DEBUG_ENV = "TERRACE_DEBUG"
@@ -54,11 +55,6 @@ ILLEGAL_MOVE = 1
 """The exit status of every command that refuses a move of ``--moves``:
 that of any other refusal."""
 
-INTERRUPTED = 130
-"""The exit status of a command stopped by Ctrl+C (128 + SIGINT)."""
-
-STOPPED = "stopped: interrupted (Ctrl+C)"
-"""What a command stopped by Ctrl+C says on standard error."""
 
 TERMINATED = 128 + signal.SIGTERM
 """The exit status of a command stopped by SIGTERM (143), where
