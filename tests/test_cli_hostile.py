@@ -561,3 +561,17 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line(module: str, tmp_path: 
                           timeout=120, cwd=tmp_path)
     assert done.returncode == INTERRUPTED, done.stderr
     assert done.stderr.strip() == STOPPED and done.stdout == ""
+
+
+@pytest.mark.parametrize("args", [
+    ["deal", "-n"], ["show", "--moves"], ["survey", "--deals"], ["solve", "-n", "1", "--max-seconds"],
+    ["export", "-o"], ["stats", "--db"], ["play", "--port"], ["hint", "--seed"],
+], ids=lambda args: " ".join(args))
+def test_an_option_without_its_value_comes_with_the_usage_reminder(args: list[str], world: Path) -> None:
+    """``terrace deal -n`` said only "Error: Option '-n' requires an
+    argument.", without the two usage lines every other usage error has."""
+    result = invoke(args, world)
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("Usage: ") and f" {args[0]} [OPTIONS]" in lines[0], result.stderr
+    assert lines[1].endswith(f"{args[0]} --help' for help.") and lines[-1].startswith("Error: Option "), lines

@@ -103,7 +103,17 @@ class Main(click.Group):
             debug = debug_wanted(bool(ctx.params.get("debug")))
             if passes_through(error) or (debug and not isinstance(error, click.ClickException)):
                 raise
+            if isinstance(error, click.UsageError) and error.ctx is None:
+                # (click raises "Option '-n' requires an argument." with no
+                # context, so it came without the command's usage reminder)
+                error.ctx = self._command_context(ctx)
             raise refusal(error) from None
+
+    def _command_context(self, ctx: click.Context) -> click.Context | None:
+        """A context of the command being started, for its usage line."""
+        name = ctx.invoked_subcommand
+        command = None if name is None else self.get_command(ctx, name)
+        return None if command is None else click.Context(command, info_name=name, parent=ctx)
 
 
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})
