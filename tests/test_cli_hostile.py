@@ -373,3 +373,205 @@ def test_errors_with_standard_error_closed_stay_out_of_the_output(tmp_path: Path
                           preexec_fn=_closing(2))
     assert done.returncode == 2
     assert done.stdout == ""
+
+
+@pytest.mark.parametrize("args", [["import", "-"], ["show", "--deal-file", "-"]], ids=lambda args: args[0])
+def test_a_closed_standard_input_is_refused_in_one_line(args: list[str], tmp_path: Path) -> None:
+    """``terrace import - <&-`` ended in "internal error: AttributeError:
+    'NoneType' object has no attribute 'buffer'"."""
+    from terrace.cli.options import INPUT_CLOSED
+
+    done = subprocess.run([sys.executable, "-m", "terrace", *args], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path, preexec_fn=_closing(0),
+                          env={**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite")})
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"Error: {INPUT_CLOSED}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+NEWLINE_CASES = [
+    ["import", "{w}/no\nsuch.json"], ["export", "--all", "-o", "{w}/no\nsuch/games.json"],
+    ["stats", "--db", "{w}/bad\nname.sqlite"], ["export", "--all", "--db", "{w}/bad\nname.sqlite"],
+    ["import", "{w}/record.json", "--db", "{w}/bad\nname.sqlite"],
+    ["deal", "-n", "1", "--winnable", "--verdicts-db", "{w}/bad\nname.sqlite"],
+    ["play", "--no-browser", "--port", "0", "--host", "a\nb"], ["import", "{w}/esc\x1b[2Jape.json"],
+]
+
+
+@pytest.mark.parametrize("args", NEWLINE_CASES, ids=[case_id(c) for c in NEWLINE_CASES])
+def test_a_name_with_a_newline_is_quoted_on_one_line(args: list[str], world: Path) -> None:
+    """A file name holding a newline (or a terminal's escape) was repeated
+    as it is: the one-line error became two lines (or commanded the
+    terminal)."""
+    (world / "bad\nname.sqlite").write_text("my shopping list\n" * 20)
+    before = snapshot(world)
+    result = invoke(args, world)
+    assert_refused_cleanly(result)
+    message = result.stderr.splitlines()[-1]
+    assert message.startswith("Error: ") and ("\\n" in message or "\\x1b" in message), result.stderr
+    assert "\x1b" not in result.stderr
+    assert snapshot(world) == before
+
+
+def _records_of_one_moment(world: Path, count: int) -> Path:
+    """A file of ``count`` records of one game, all created at one moment,
+    none holding another (each has one hint more and was saved a second
+    earlier than the one before), so that every record is compared with
+    every game stored before it."""
+    record = json.loads((world / "record.json").read_text())
+    saved = record["saved"]
+    records = [{**record, "saved": {**saved, "id": f"state-{i}", "hints": i,
+                                    "updated_at": saved["created_at"] + count - i}} for i in range(count)]
+    path = world / f"moment-{count}.json"
+    path.write_text(json.dumps(records))
+    return path
+
+
+def test_records_of_one_moment_are_each_read_once(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import compared each record with every game of the same
+    ``created_at`` stored before it, reading and replaying each of them
+    again every time: 3,000 such records (3 MB) took over ten minutes.
+    Each stored game is now read once per transaction."""
+    from terrace.storage.sqlite import SqliteStore
+
+    reads = 0
+    fetch = SqliteStore._fetch
+
+    def counted(self: SqliteStore, conn: object, game_id: str) -> object:
+        nonlocal reads
+        reads += 1
+        return fetch(self, conn, game_id)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SqliteStore, "_fetch", counted)
+    path = _records_of_one_moment(world, 60)
+    result = invoke(["import", str(path), "--db", "{w}/moment.sqlite"], world)
+    assert result.exit_code == 0 and result.output == "imported 60 games\n", result.output
+    assert reads <= 2 * 60, reads  # (it was 60 * 59 / 2 = 1,770)
+
+
+def test_too_many_records_of_one_moment_are_refused(world: Path) -> None:
+    from terrace.storage.transfer import MAX_SAME_MOMENT
+
+    path = _records_of_one_moment(world, MAX_SAME_MOMENT + 1)
+    before = snapshot(world)
+    result = invoke(["import", str(path)], world)
+    assert_refused_cleanly(result)
+    assert f"{MAX_SAME_MOMENT + 1} records were created at the same moment" in result.stderr
+    assert f"at most {MAX_SAME_MOMENT} at once" in result.stderr
+    assert snapshot(world) == before
+
+
+@pytest.mark.parametrize("unbuffered", ["1", ""], ids=["unbuffered", "buffered"])
+def test_a_reader_that_stops_early_is_an_error_not_a_success(unbuffered: str, tmp_path: Path) -> None:
+    """With ``PYTHONUNBUFFERED=1`` (many containers and services set it),
+    ``terrace export --all | head -3`` lost all but the first 64 kB of the
+    export without a word and ended with status 0."""
+    rules = get_rules("terrace")
+    with open_store(tmp_path / "games.sqlite") as store:
+        for number in range(300):  # (an export of about 340 kB, more than a pipe holds)
+            store.create("terrace", rules, Deal.from_number(number, rules))
+    env = {**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite"), "PYTHONUNBUFFERED": unbuffered}
+    process = subprocess.Popen([sys.executable, "-m", "terrace", "export", "--all"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, cwd=tmp_path, env=env)
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.read(100).startswith(b"[")
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 1
+    assert "Traceback" not in stderr and "internal error" not in stderr, stderr
+
+
+@pytest.mark.parametrize("command", ["import", "export"])
+def test_sigterm_stops_any_command_as_ctrl_c_does(command: str, world: Path) -> None:
+    """SIGTERM during an import (or an export to a file) killed the process
+    outright: status 143 with nothing said, and the database left with its
+    -wal and -shm files. It now stops as Ctrl+C does: one line, status 143,
+    the import's transaction rolled back and the database closed whole."""
+    code = ("import os, signal, sys\n"
+            "from terrace.storage.sqlite import SqliteStore\n"
+            "from terrace.cli import output\n"
+            "def stop(*args, **kwargs):\n"
+            "    os.kill(os.getpid(), signal.SIGTERM)\n"
+            "    raise AssertionError('SIGTERM did not stop the command')\n"
+            "SqliteStore.add_games = stop\n"
+            "output.write_whole = stop\n"
+            "from terrace.cli import storage\n"
+            "storage.write_whole = stop\n"
+            "from terrace.cli import main\n"
+            "sys.argv[0] = 'terrace'\n"
+            "main()\n")
+    args = ["import", "record.json"] if command == "import" else ["export", "--all", "-o", "out.json"]
+    before = snapshot(world)
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
+                          cwd=world, env={**os.environ, "TERRACE_DB": str(world / "games.sqlite")})
+    assert done.returncode == 143, (done.returncode, done.stderr)
+    assert done.stderr.strip() == "stopped: terminated (SIGTERM)"
+    assert snapshot(world) == before  # (no -wal, -shm or out.json left behind)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("command", [
+    ["deal", "-n", "1", "--winnable"], ["survey", "--deals", "1-2", "--json"],
+], ids=lambda command: command[0])
+@pytest.mark.parametrize(("path", "why"), [
+    ("/proc/verdicts.sqlite", "no new file can be made in its folder /proc (No such file or directory)"),
+    ("/proc/nosuch/verdicts.sqlite", "its folder /proc/nosuch cannot be made (No such file or directory)"),
+], ids=["folder takes no file", "folder cannot be made"])
+def test_a_verdict_cache_that_cannot_be_made_says_why(command: list[str], path: str, why: str,
+                                                      world: Path) -> None:
+    """A verdict cache in a folder that takes no new file (read-only) said
+    "database error: unable to open database file", and one whose folder
+    cannot be made "/proc/nosuch: No such file or directory", neither
+    naming the verdict cache."""
+    result = invoke([*command, "--verdicts-db", path], world)
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: the verdict cache verdicts.sqlite cannot be used: {why}\n"
+    assert result.stdout == ""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("args", [["import", "{w}/record.json"], ["play", "--no-browser", "--port", "0"]],
+                         ids=lambda args: args[0])
+def test_a_games_database_that_cannot_be_made_says_why(args: list[str], world: Path) -> None:
+    """A new games database in a folder that takes no new file (a
+    read-only disk, /proc) said only "the database file cannot be opened"."""
+    result = invoke([*args, "--db", "/proc/new-games.sqlite"], world)
+    assert result.exit_code == 1
+    assert result.stderr == ("Error: no database new-games.sqlite can be made: no new file can be made in "
+                             "its folder proc (No such file or directory)\n")
+
+
+@pytest.mark.parametrize("module", ["click", "terrace.board", "terrace.cli.errors"])
+def test_ctrl_c_while_the_command_line_loads_is_one_line(module: str, tmp_path: Path) -> None:
+    """Ctrl+C in the first quarter second of any command (while ``import
+    terrace`` loaded the whole engine, or the command line loaded click)
+    showed a traceback; it now ends as Ctrl+C ends a command."""
+    from terrace.cli.stops import INTERRUPTED, STOPPED
+
+    code = ("import sys\n"
+            "class CtrlC:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            f"        if name == {module!r}:\n"
+            "            raise KeyboardInterrupt\n"
+            "sys.meta_path.insert(0, CtrlC())\n"
+            "sys.argv[0] = 'terrace'\n"
+            "from terrace.cli import main\n"
+            "main()\n")
+    done = subprocess.run([sys.executable, "-c", code, "deal", "-n", "1"], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == INTERRUPTED, done.stderr
+    assert done.stderr.strip() == STOPPED and done.stdout == ""
+
+
+@pytest.mark.parametrize("args", [
+    ["deal", "-n"], ["show", "--moves"], ["survey", "--deals"], ["solve", "-n", "1", "--max-seconds"],
+    ["export", "-o"], ["stats", "--db"], ["play", "--port"], ["hint", "--seed"],
+], ids=lambda args: " ".join(args))
+def test_an_option_without_its_value_comes_with_the_usage_reminder(args: list[str], world: Path) -> None:
+    """``terrace deal -n`` said only "Error: Option '-n' requires an
+    argument.", without the two usage lines every other usage error has."""
+    result = invoke(args, world)
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("Usage: ") and f" {args[0]} [OPTIONS]" in lines[0], result.stderr
+    assert lines[1].endswith(f"{args[0]} --help' for help.") and lines[-1].startswith("Error: Option "), lines

@@ -27,6 +27,7 @@ so they could move into a gettext catalogue unchanged if more languages come.
 
 from __future__ import annotations
 
+import re
 import reprlib
 import string
 from collections.abc import Mapping, Sequence
@@ -566,14 +567,33 @@ def catalogues() -> dict[type[StrEnum], Mapping[Any, Wording]]:
     return dict(_CATALOGUES)
 
 
-def clip(text: str) -> str:
-    """``text`` shortened to :data:`MAX_QUOTE` characters, for messages
-    that repeat someone's input.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+"""Characters that would break a message's line or command the terminal."""
 
-    >>> len(clip("x" * 500)), clip("wf")
-    (200, 'wf')
+
+def printable(text: str) -> str:
+    r"""``text`` with every control character (a newline, an escape that a
+    terminal would obey) written as its Python escape, so that a message
+    repeating someone's input stays one plain line.
+
+    >>> print(printable("a\nb\x1b[2J.json"))
+    a\nb\x1b[2J.json
     """
-    return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 1] + "…"
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def clip(text: str) -> str:
+    r"""``text`` shortened to :data:`MAX_QUOTE` characters, its control
+    characters escaped (:func:`printable`), for messages that repeat
+    someone's input.
+
+    >>> len(clip("x" * 500)), clip("wf"), clip("games\n.json")
+    (200, 'wf', 'games\\n.json')
+    """
+    shown = printable(text[:MAX_QUOTE])  # (cut first: a long text is never scanned whole)
+    if len(text) <= MAX_QUOTE and len(shown) <= MAX_QUOTE:
+        return shown
+    return shown[: MAX_QUOTE - 1] + "…"
 
 
 _SHALLOW = reprlib.Repr()

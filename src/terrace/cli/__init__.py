@@ -8,6 +8,7 @@ command a thin layer over the library (see ``terrace --help``).
 - :mod:`terrace.cli.options`: the options they share
 - :mod:`terrace.cli.output`: files written whole or not at all
 - :mod:`terrace.cli.errors`: how an error ends a command (one line, no traceback)
+- :mod:`terrace.cli.stops`: how Ctrl+C ends one (also while the command line loads)
 """
 
 from __future__ import annotations
@@ -17,9 +18,20 @@ import os
 import sys
 from typing import Any
 
-import click
+from terrace.cli.stops import INTERRUPTED, STOPPED
 
-from terrace.cli.errors import DEBUG_ENV, debug_wanted, passes_through, refusal, stopped
+try:
+    import click
+
+    from terrace.cli.errors import DEBUG_ENV, debug_wanted, passes_through, refusal, stop_on_sigterm, stopped
+    from terrace.cli.output import whole_standard_output
+except KeyboardInterrupt:
+    # Ctrl+C while the command line itself loads (before any command can
+    # catch it): the one line and status of a command stopped by Ctrl+C,
+    # not a traceback
+    if sys.stderr is not None:
+        print(f"\n{STOPPED}", file=sys.stderr)
+    raise SystemExit(INTERRUPTED) from None
 
 COMMANDS = {
     "variants": "engine:variants", "deal": "engine:deal", "replay": "engine:replay", "show": "engine:show",
@@ -62,6 +74,7 @@ class Main(click.Group):
         if sys.stdout is None:
             click.echo(OUTPUT_CLOSED, err=True)
             sys.exit(1)
+        whole_standard_output()  # (a reader that stops early: status 1, as for click)
         return super().main(*args, **extra)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
@@ -73,7 +86,11 @@ class Main(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            # SIGTERM stops every command as Ctrl+C does: a database is
+            # closed whole (an import's transaction rolled back), a file
+            # being written is removed, and the command says so
+            with stop_on_sigterm():
+                return super().invoke(ctx)
         except KeyboardInterrupt as stop:
             # Ctrl+C (or SIGTERM, see errors.stop_on_sigterm): one line and
             # status 130 (143), as ``terrace survey`` ends (click's own
@@ -86,7 +103,17 @@ class Main(click.Group):
             debug = debug_wanted(bool(ctx.params.get("debug")))
             if passes_through(error) or (debug and not isinstance(error, click.ClickException)):
                 raise
+            if isinstance(error, click.UsageError) and error.ctx is None:
+                # (click raises "Option '-n' requires an argument." with no
+                # context, so it came without the command's usage reminder)
+                error.ctx = self._command_context(ctx)
             raise refusal(error) from None
+
+    def _command_context(self, ctx: click.Context) -> click.Context | None:
+        """A context of the command being started, for its usage line."""
+        name = ctx.invoked_subcommand
+        command = None if name is None else self.get_command(ctx, name)
+        return None if command is None else click.Context(command, info_name=name, parent=ctx)
 
 
 @click.group(cls=Main, context_settings={"help_option_names": ["-h", "--help"]})

@@ -13,12 +13,12 @@ asks for it).
 - anything else is a bug: ``internal error: ...``, exit status 1;
 - Ctrl+C: ``stopped: interrupted (Ctrl+C)``, exit status 130 (128 + SIGINT;
   see :mod:`terrace.cli`);
-- SIGTERM, on ``solve``, ``hint`` and ``deal --winnable``
-  (:func:`stop_on_sigterm`; ``survey`` sets its own handler, which says
-  where its verdicts are):
+- SIGTERM, on every command (:func:`stop_on_sigterm`, set by
+  :mod:`terrace.cli`; ``survey`` sets its own handler, which says where
+  its verdicts are, and ``play`` ends with 0 as on Ctrl+C):
   ``stopped: terminated (SIGTERM)``, exit status 143 (128 + SIGTERM), as
   Ctrl+C stops them (without it a SIGTERM ended them with 143 and nothing
-  on standard error).
+  on standard error, an import's database left with its -wal and -shm).
 
 Messages quote at most :data:`~terrace.refusals.MAX_QUOTE` characters of
 anyone's input:
@@ -45,6 +45,7 @@ from types import FrameType
 
 import click
 
+from terrace.cli.stops import INTERRUPTED, STOPPED
 from terrace.refusals import MAX_QUOTE, clip
 
 DEBUG_ENV = "TERRACE_DEBUG"
@@ -54,11 +55,6 @@ ILLEGAL_MOVE = 1
 """The exit status of every command that refuses a move of ``--moves``:
 that of any other refusal."""
 
-INTERRUPTED = 130
-"""The exit status of a command stopped by Ctrl+C (128 + SIGINT)."""
-
-STOPPED = "stopped: interrupted (Ctrl+C)"
-"""What a command stopped by Ctrl+C says on standard error."""
 
 TERMINATED = 128 + signal.SIGTERM
 """The exit status of a command stopped by SIGTERM (143), where

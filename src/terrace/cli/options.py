@@ -49,6 +49,9 @@ MAX_SURVEY_DEALS = 1_000_000
 MAX_DEAL_FILE_BYTES = 64 * 1024
 """The largest deal file read (a deal string of 8 decks is under 2 kB)."""
 
+INPUT_CLOSED = "standard input is closed: there is nothing to read from '-'"
+"""What a command told to read standard input says when it is closed."""
+
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
@@ -238,8 +241,11 @@ def deal_options(func: F) -> F:
 
 def read_input(name: str, limit: int) -> bytes | None:
     """The bytes of file ``name`` (``-``: standard input), or None when it
-    holds more than ``limit`` bytes (the rest is never read)."""
+    holds more than ``limit`` bytes (the rest is never read); standard
+    input closed (``<&-``) is refused in one line."""
     if name == "-":
+        if sys.stdin is None:
+            raise click.ClickException(INPUT_CLOSED)
         raw = sys.stdin.buffer.read(limit + 1)
     else:
         with Path(name).open("rb") as file:

@@ -4,10 +4,13 @@ all, and a failure said in one line that names the file."""
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
+import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -74,3 +77,51 @@ def _names(target: Path, existing: os.stat_result) -> bool:
     except OSError:
         return False
     return (here.st_dev, here.st_ino) == (existing.st_dev, existing.st_ino)
+
+
+class _WholeWrites(io.RawIOBase):
+    """File descriptor ``fd``, each write written whole or failing."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self._fd)
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self._fd, view[done:])
+        return done
+
+
+def whole_standard_output() -> None:
+    """Make every write to an unbuffered standard output (``python -u``,
+    ``PYTHONUNBUFFERED=1``, as set in many containers and services) whole
+    or an error. Python's text layer writes straight to the file there and
+    drops the short count a pipe returns when its reader stops early
+    (``terrace export --all | head``): the rest of the output was lost
+    without a word and the command ended with status 0, where a buffered
+    output raises ``BrokenPipeError`` (status 1, see :mod:`terrace.cli`).
+    A buffered output, or one that is no file of the process (a test
+    runner's), is left as it is."""
+    stream = sys.stdout
+    if not isinstance(stream, io.TextIOWrapper):
+        return
+    if isinstance(stream.buffer, io.BufferedIOBase | _WholeWrites):
+        return
+    try:
+        fd = stream.fileno()
+        stream.flush()
+    except (OSError, ValueError):
+        return
+    sys.stdout = io.TextIOWrapper(_WholeWrites(fd), encoding=stream.encoding, errors=stream.errors,
+                                  line_buffering=stream.line_buffering, write_through=True)

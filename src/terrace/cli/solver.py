@@ -64,10 +64,11 @@ def _stored_note(done: int, path: object, made: bool = False) -> str:
     """Where a survey that stopped early left its verdicts, and how to go on
     (``made``: the verdict cache was made by this run and deleted again)."""
     if not done:
-        where = "no verdict cache was left behind" if made else f"{path} is as it was"
+        where = "no verdict cache was left behind" if made else f"{clip(str(path))} is as it was"
         return f"no deal was solved in this run, and {where}; the same command goes on from there"
     return (f"the {done:,} {'deal' if done == 1 else 'deals'} solved in this run "
-            f"{'is' if done == 1 else 'are'} stored in {path}; the same command goes on from there")
+            f"{'is' if done == 1 else 'are'} stored in {clip(str(path))}; "
+            "the same command goes on from there")
 
 
 def _stop_store(store: VerdictStore, done: int) -> str:

@@ -26,6 +26,7 @@ import json
 import math
 import os
 import sqlite3
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -141,6 +142,24 @@ def _seconds(value: float) -> bool:
     return math.isfinite(value) and value >= 0
 
 
+def _cannot_open(path: str, folder: str, error: Exception) -> VerdictCacheError:
+    """The error of a verdict cache that cannot be opened or made at
+    ``path``, saying why in one line (SQLite says only "unable to open
+    database file")."""
+    if isinstance(error, OSError):
+        why = f"its folder {clip(folder)} cannot be made ({error.strerror or error})"
+    else:
+        why = str(error)
+        if not os.path.exists(path):
+            try:
+                with tempfile.TemporaryFile(dir=folder):
+                    pass
+            except OSError as made:
+                why = f"no new file can be made in its folder {clip(folder)} ({made.strerror or made})"
+    name = clip(os.path.basename(path) or path)
+    return VerdictCacheError(f"the verdict cache {name} cannot be used: {why}")
+
+
 class VerdictStore:
     """Verdicts in SQLite; safe to share between processes. A file that is
     another program's database, or a cache of a newer layout, is refused
@@ -151,9 +170,18 @@ class VerdictStore:
         self.made = not os.path.exists(self.path)
         """True when the file did not exist before this store opened it."""
         folder = os.path.dirname(os.path.abspath(self.path))
-        os.makedirs(folder, exist_ok=True)
-        self._db = sqlite3.connect(self.path, timeout=30)
-        self._migrate()
+        try:
+            os.makedirs(folder, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=30)
+        except (OSError, sqlite3.Error) as error:
+            raise _cannot_open(self.path, folder, error) from None
+        try:
+            self._migrate()
+        except sqlite3.OperationalError as error:
+            self._db.close()
+            if "unable to open" not in str(error) and "readonly" not in str(error):
+                raise
+            raise _cannot_open(self.path, folder, error) from None
 
     def _migrate(self) -> None:
         """Create the table, or move a schema-1 table (no player column) to

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import platformdirs
 
+from terrace.refusals import printable
+
 APP_NAME = "terrace"
 GAMES_FILE_NAME = "games.sqlite"
 VERDICTS_FILE_NAME = "solver.sqlite3"
@@ -72,10 +74,11 @@ def verdicts_path(games_db: str | os.PathLike[str] | None) -> Path:
 
 def label(path: str | os.PathLike[str]) -> str:
     """How messages name a database file: its name only, never the folders
-    above it (a message may be shown in a browser).
+    above it (a message may be shown in a browser), a newline or another
+    control character in it escaped (the message stays one line).
 
-    >>> label("/home/ann/.local/share/terrace/games.sqlite")
-    'games.sqlite'
+    >>> label("/home/ann/.local/share/terrace/games.sqlite"), label("/tmp/my\\ngames.sqlite")
+    ('games.sqlite', 'my\\\\ngames.sqlite')
     """
     text = str(path)
-    return text if text == MEMORY else Path(text).name or text
+    return text if text == MEMORY else printable(Path(text).name or text)

@@ -33,6 +33,7 @@ import logging
 import os
 import re
 import sqlite3
+import tempfile
 import threading
 import time
 from collections import OrderedDict
@@ -164,6 +165,19 @@ def _set_busy_timeout(conn: sqlite3.Connection, seconds: float) -> None:
     conn.execute(f"PRAGMA busy_timeout = {max(1, int(seconds * 1000))}")
 
 
+def _check_folder_takes_a_file(path: Path) -> None:
+    """Refuse, saying why, a new database in a folder that takes no new
+    file (a read-only disk)."""
+    try:
+        with tempfile.TemporaryFile(dir=path.parent):
+            pass
+    except OSError as error:
+        raise DatabaseFileError(
+            f"no database {label(path)} can be made: no new file can be made in its folder "
+            f"{label(path.parent)} ({error.strerror or error})"
+        ) from None
+
+
 def _connect(path: Path | str, mode: str | None = None) -> sqlite3.Connection:
     """The store's connection to ``path`` (or :data:`MEMORY`): for reading
     and writing, or opened as the URI parameters ``mode`` say
@@ -182,6 +196,20 @@ def _no_count_lower(later: StoredGame, earlier: StoredGame) -> bool:
     assists) is below ``earlier``'s: counts only grow as a game goes on."""
     return all(getattr(later, name) >= getattr(earlier, name)
                for name in ("hints", "undos", "active_ms", "assisted"))
+
+
+class _Seen:
+    """The stored games (None: damaged) and logs of changes an import has
+    read in one transaction, by game id."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, StoredGame | None] = {}
+        self.events: dict[str, list[Any]] = {}
+
+    def forget(self, game_id: str) -> None:
+        """Read ``game_id`` again next time (it was just written)."""
+        self.games.pop(game_id, None)
+        self.events.pop(game_id, None)
 
 
 def _holds(stored: StoredGame, game: StoredGame) -> bool:
@@ -373,6 +401,8 @@ class SqliteStore:
                 return _connect(path, "mode=ro")
             return _connect(path)
         except sqlite3.Error as error:
+            if header is None:  # (SQLite says only "unable to open database file")
+                _check_folder_takes_a_file(path)
             raise sql_error(self._name, error) from None
 
     @staticmethod
@@ -884,22 +914,30 @@ class SqliteStore:
             raise unknown_game(str(game_id))
         return int(row[0])
 
-    def _already_here(self, conn: sqlite3.Connection, game: StoredGame) -> str | None:
+    def _already_here(self, conn: sqlite3.Connection, game: StoredGame, seen: _Seen) -> str | None:
         """The id of a stored game that holds all of ``game``, under its own
         id or another: the same game, changed no earlier, that passed
         through ``game``'s moves (or still holds them, some to redo), with
-        no count lower, and ``game``'s win or giving up, if any, its own."""
-        for (game_id,) in conn.execute("SELECT id FROM games WHERE created_at = ?", (game.created_at,)):
-            try:
-                stored = self._fetch(conn, game_id)
-            except DamagedGameError:
-                continue
+        no count lower, and ``game``'s win or giving up, if any, its own.
+        ``seen`` keeps each stored game read (and its log) for the rest of
+        the transaction: a file of many records of one moment (the same
+        ``created_at``) compares each with every game stored before it,
+        and read and replayed each of them again for every record."""
+        for (game_id,) in conn.execute("SELECT id FROM games WHERE created_at = ? AND updated_at >= ?",
+                                       (game.created_at, game.updated_at)):
+            if game_id not in seen.games:
+                try:
+                    seen.games[game_id] = self._fetch(conn, game_id)
+                except DamagedGameError:
+                    seen.games[game_id] = None
+            stored = seen.games[game_id]
             if (stored is not None and same_game(stored, game) and stored.updated_at >= game.updated_at
-                    and _holds(stored, game) and self._passed_through(conn, stored, game.moves)):
+                    and _holds(stored, game) and self._passed_through(conn, stored, game.moves, seen)):
                 return str(game_id)
         return None
 
-    def _passed_through(self, conn: sqlite3.Connection, stored: StoredGame, moves: list[str]) -> bool:
+    def _passed_through(self, conn: sqlite3.Connection, stored: StoredGame, moves: list[str],
+                        seen: _Seen) -> bool:
         """True when the stored game holds ``moves`` in its line (played, or
         taken back and still to redo) or played exactly them at some time,
         as its log of changes shows: forward from its creation (or a
@@ -908,9 +946,11 @@ class SqliteStore:
         line = stored.line()
         if line[: len(moves)] == moves:
             return True
-        events = conn.execute(
-            "SELECT action, move, move_count FROM events WHERE game_id = ? ORDER BY id", (stored.id,)
-        ).fetchall()
+        events = seen.events.get(stored.id)
+        if events is None:
+            events = seen.events[stored.id] = conn.execute(
+                "SELECT action, move, move_count FROM events WHERE game_id = ? ORDER BY id", (stored.id,)
+            ).fetchall()
         return _played_forward(events, moves) or _played_backward(events, list(stored.moves), moves)
 
     def _continued(self, conn: sqlite3.Connection, game: StoredGame) -> StoredGame | None:
@@ -959,17 +999,19 @@ class SqliteStore:
         # web game goes on saving its moves). Importing the same file
         # again so takes no write lock at all.
         with self._transaction(write=False) as conn:
-            found = [self._already_here(conn, game) for game in games]
+            seen = _Seen()
+            found = [self._already_here(conn, game, seen) for game in games]
         result: list[tuple[str, bool]] = [(here, False) if here else ("", True) for here in found]
         if all(found):
             return result
         with self._transaction(write=True, action="import") as conn:
+            seen = _Seen()  # (read again: another program may have written since)
             for i, game in enumerate(games):
                 if found[i]:
                     continue
                 if not isinstance(game.id, str) or not game.id:
                     game.id = new_game_id()
-                here = self._already_here(conn, game)  # (stored since the read: another import)
+                here = self._already_here(conn, game, seen)  # (stored since the read: another import)
                 if here is not None:
                     result[i] = (here, False)
                     continue
@@ -978,6 +1020,7 @@ class SqliteStore:
                     if stored is not None:
                         game.revision = stored.revision + 1  # (a tab still showing it must reload)
                         overwrite_game(conn, game, stored.line())
+                        seen.forget(game.id)
                         self._remembered.pop(game.id, None)
                         self._sound.pop(game.id, None)
                         result[i] = (game.id, True)
