@@ -265,6 +265,12 @@ def test_stats_with_no_games(run: Callable[..., Any], tmp_path: Path) -> None:
     assert "No games played yet." in result.output
 
 
+def test_stats_of_one_variant_without_games_names_it(run: Callable[..., Any], filled: list[str]) -> None:
+    """Other variants have games: "No games played yet." read as if none had."""
+    result = run("stats", "-v", "madame")
+    assert (result.exit_code, result.output) == (0, "No games of Madame played yet.\n")
+
+
 def test_reading_commands_on_a_missing_database_create_nothing(
     run: Callable[..., Any], tmp_path: Path
 ) -> None:

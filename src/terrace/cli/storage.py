@@ -168,7 +168,8 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
         blocks = [(label_title(name), block) for name, block in data["variants"].items()]
         blocks.append(("All variants", data["overall"]))
     if not any(block["played"] for _, block in blocks):
-        click.echo("No games played yet.")
+        # (with -v, other variants may have games: say whose there are none)
+        click.echo(f"No games of {TITLES[name]} played yet." if name is not None else "No games played yet.")
     else:
         click.echo(stats_table(blocks))
     if data["damaged"]:

@@ -31,7 +31,7 @@ class ChartsUnavailableError(RuntimeError):
 
     def __init__(self) -> None:
         super().__init__(
-            "charts need matplotlib: install the extra with  pip install 'terrace[charts]'"
+            "charts need matplotlib: install the extra with pip install 'terrace[charts]'"
         )
 
 
