@@ -38,7 +38,8 @@ def main() -> None:
     first, last = parse_range(args.deals)
     core = (("compiled core, built with its profile" if core_profiled() else "compiled core, plain build")
             if core_available() else "pure-Python search (no compiled core)")
-    print(f"deals {first}-{last}, {args.max_seconds:g} s each, {args.jobs} process{'es' if args.jobs != 1 else ''}, {core}, db {args.db}")
+    processes = f"{args.jobs} process{'es' if args.jobs != 1 else ''}"
+    print(f"deals {first}-{last}, {args.max_seconds:g} s each, {processes}, {core}, db {args.db}")
     print()
     print("| preset | deals | won | lost | unknown | decided | median s | 90th pct s "
           "| positions/s | peak MB/worker | wall s |")
