@@ -340,3 +340,31 @@ def test_the_analysis_reads_whatever_move_it_names(
     note.wait_for()
     assert words in note.inner_text()
 
+
+def test_the_analysis_is_heard_once_not_at_every_step_of_the_replay(api: Api, open_game: Any) -> None:
+    """The analysis is in a live region, which the page drew anew at each
+    step of the replay and on a resize: a screen reader heard the whole
+    analysis again with every Next move."""
+    from test_browser_announcements import heard, listen
+
+    game = _given_up(api)
+    page = open_game(game, reduced_motion="reduce")
+    listen(page)
+    page.locator("dialog.end[open] #end-analyse").focus()
+    page.keyboard.press("Enter")
+    page.locator("#coach-note[data-state='winnable']").wait_for(timeout=30_000)
+    words = page.locator("#coach-note .coach-text").inner_text()
+    assert heard(page).count(words) == 1
+    for step in (1, 2):
+        page.locator("#replay-next").focus()
+        page.keyboard.press("Enter")
+        page.locator("#prompt", has_text=f"move {step} of 3").wait_for()
+    page.set_viewport_size({"width": 1000, "height": 760})
+    page.locator("#replay-prev").click()
+    page.locator("#prompt", has_text="move 1 of 3").wait_for()
+    said = heard(page)
+    assert words not in said, said
+    assert any("move 2 of 3" in text for text in said)  # (the steps themselves are heard)
+    # Another language: the analysis is said anew, in it.
+    page.locator("#lang").select_option("de")
+    assert any("noch einen Weg zum Sieg" in text for text in heard(page))

@@ -180,16 +180,26 @@ function drawNote() {
   if (!here) return;
   const report = coach.report;
   box.dataset.state = report.outcome;
-  const children = [el("p", { class: "coach-text", text: reportWords(game, report) })];
-  if (report.outcome === "lost-at" && game.step !== report.step - 1) {
-    children.push(el("button", { type: "button", id: "coach-goto", text: t("coach.goto"),
+  // The box is a live region, and the page is drawn anew at every step of
+  // the replay (and on a resize): only what changed is put in, so that a
+  // screen reader hears the analysis once, not again at each step.
+  const words = reportWords(game, report);
+  const text = box.querySelector(".coach-text");
+  if (!text) box.replaceChildren(el("p", { class: "coach-text", text: words }));  // (in place of "Analysing…")
+  else if (text.textContent !== words) text.textContent = words;  // (another language)
+  const wanted = report.outcome === "lost-at" && game.step !== report.step - 1;
+  const shown = box.querySelector("#coach-goto");
+  if (wanted && shown) shown.textContent = t("coach.goto");  // (the language may have changed)
+  if (wanted && !shown) {
+    box.append(el("button", { type: "button", id: "coach-goto", text: t("coach.goto"),
       onclick: () => box.dispatchEvent(new CustomEvent("coach-goto", { bubbles: true, detail: report.step - 1 })) }));
   }
+  if (wanted || !shown) return;
   // "Show where it was lost" goes once it is pressed: its focus goes to the
   // replay's Next move (else Previous), not to the page's body.
-  const focused = document.activeElement && document.activeElement.id === "coach-goto";
-  box.replaceChildren(...children);
-  if (focused && !box.querySelector("#coach-goto")) {
+  const focused = document.activeElement === shown;
+  shown.remove();
+  if (focused) {
     const next = ["#replay-next", "#replay-prev"].map((s) => $(s)).find((b) => b && !b.disabled && !b.hidden);
     if (next) next.focus();
   }
