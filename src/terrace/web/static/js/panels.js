@@ -326,25 +326,25 @@ export async function openStats({ resume, startReplay }) {
   });
   open(dialog, t("stats.title"), table, honest, chart(stats.data, games), el("h3", { text: t("stats.recent") }),
     games.length ? list : el("p", { text: t("stats.none") }));
-  foldWhenTooWide(table);
+  foldWhenTooWide();
 }
 
 // A table wider than its box is folded into cards (style.css: .stacked)
 // rather than scrolled sideways to its last columns; measured again when
-// the window changes size while the statistics are open.
-function foldWhenTooWide(wrap) {
+// the window changes size while the statistics are open. One listener for
+// the page's life, for whatever table the dialog holds now: one added at
+// each opening stayed (until a resize), and held every table shown before,
+// its rows and the chart, for as long as the page lived.
+function foldWhenTooWide() {
+  const dialog = $("#dlg-stats");
+  const wrap = dialog.querySelector(".table-wrap");
+  if (!wrap || !dialog.open) return;
   const table = wrap.querySelector("table");
-  const fit = () => {
-    if (!wrap.isConnected) {
-      window.removeEventListener("resize", fit);
-      return;
-    }
-    table.classList.remove("stacked");
-    table.classList.toggle("stacked", wrap.scrollWidth > wrap.clientWidth + 1);
-  };
-  window.addEventListener("resize", fit);
-  fit();
+  table.classList.remove("stacked");
+  table.classList.toggle("stacked", wrap.scrollWidth > wrap.clientWidth + 1);
 }
+
+window.addEventListener("resize", foldWhenTooWide);
 
 // ---------------------------------------------------------------- end of game
 
