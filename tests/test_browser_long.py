@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api
+from browser_support import Api, moves_seen
 
 pytestmark = pytest.mark.browser
 
@@ -85,3 +85,33 @@ def test_the_statistics_opened_again_and_again_hold_nothing_more(api: Api, open_
     page.set_viewport_size({"width": 1280, "height": 860})
     dialog.locator("table.stats:not(.stacked)").wait_for()
 
+
+def test_a_long_game_by_keyboard_holds_no_more_than_a_short_one(api: Api, open_game: Any) -> None:
+    """Eight decks and nine redeals (the largest board, and a stock to draw
+    from for hundreds of moves): a few hundred draws, undos and redos by
+    keyboard leave the page holding what it held after the first ones
+    (2,000 of them were measured by hand: no growth)."""
+    game = api.play(api.new(variant="terrace", deal_number=7, options={"decks": 8, "redeals": 9}), "c1")
+    page = open_game(game, reduced_motion="reduce")
+    held = measure(page)
+    page.locator("[data-pile='t1']").focus()
+    moves = 1
+
+    def play(actions: int) -> None:
+        nonlocal moves
+        for i in range(actions):
+            key, step = {8: ("Control+z", -1), 9: ("Control+y", 1)}.get(i % 10, (" ", 1))
+            page.keyboard.press(key)
+            moves += step
+            moves_seen(page, moves)
+
+    play(40)
+    before = held()
+    play(240)
+    after = held()
+    assert moves == 1 + 28 * 8  # (each ten keys: eight draws, an undo and a redo)
+    assert after.listeners - before.listeners <= 3, (before, after)
+    assert after.detached - before.detached < 150, (before, after)
+    assert abs(after.nodes - before.nodes) < 100, (before, after)  # (the same board, other cards)
+    assert after.heap - before.heap < 600_000, (before, after)
+    assert page.evaluate("document.activeElement.dataset.pile") == "t1"
