@@ -368,3 +368,24 @@ def test_the_analysis_is_heard_once_not_at_every_step_of_the_replay(api: Api, op
     # Another language: the analysis is said anew, in it.
     page.locator("#lang").select_option("de")
     assert any("noch einen Weg zum Sieg" in text for text in heard(page))
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_analysis_leaves_the_replay_whole_on_a_small_phone(api: Api, open_game: Any, locale: str) -> None:
+    """The analysis stands above the board, which is fitted into the room
+    below it; the board was not fitted again when the analysis came (unless
+    it jumped to a losing move): on a phone of 320x640 the counters and the
+    prompt went under the toolbar, and the page scrolled."""
+    game = _given_up(api)
+    page = open_game(game, reduced_motion="reduce", locale=locale, viewport={"width": 320, "height": 640})
+    page.locator("dialog.end[open] #end-analyse").click()
+    page.locator("#coach-note[data-state='winnable'] .coach-text").wait_for(timeout=30_000)
+    place = page.evaluate("""() => ({
+      toolbar: document.querySelector('.actions').getBoundingClientRect().top,
+      prompt: document.querySelector('#prompt').getBoundingClientRect().bottom,
+      counters: document.querySelector('#counters').getBoundingClientRect().bottom,
+      scrolls: document.scrollingElement.scrollHeight > innerHeight + 1,
+    })""")
+    assert place["counters"] <= place["toolbar"] and place["prompt"] <= place["toolbar"], place
+    assert not place["scrolls"], place
+    assert page.locator("#prompt").inner_text().endswith("3.")  # ("move 0 of 3.", "Zug 0 von 3.")

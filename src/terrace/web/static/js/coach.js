@@ -101,6 +101,11 @@ async function analyseNow(id, ctx) {
   box.hidden = false;
   box.dataset.state = "busy";
   box.replaceChildren(el("p", { text: t("coach.busy") }));
+  // The note stands above the board, which is fitted into the room left
+  // below it: each time the note changes, the page is drawn again (drawn
+  // alone, a long analysis pushed the counters and the prompt of a phone
+  // under its toolbar).
+  redraw();
   const button = $("#replay-coach");
   if (button) button.setAttribute("aria-disabled", "true");
   const result = await api.coach(id);
@@ -108,10 +113,12 @@ async function analyseNow(id, ctx) {
   delete box.dataset.state;
   if (!app.game || !app.game.replay || app.game.id !== id) {
     drawNote();  // the replay was left meanwhile: the answer is not shown
+    redraw();
     return;
   }
   if (!result.ok) {
     box.hidden = true;
+    redraw();
     toast(result.status === 0 ? t("error.network") : result.data.error);
     return;
   }
@@ -119,7 +126,7 @@ async function analyseNow(id, ctx) {
   const report = result.data;
   if (report.assist && app.saved && app.saved.id === id) app.saved.assisted = true;  // not asked again
   if (report.outcome === "lost-at") await ctx.showStep(id, report.step - 1);
-  else drawCoach();
+  else redraw();
 }
 
 // A game stuck with no move left can still be taken back: there the
