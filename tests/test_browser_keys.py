@@ -9,6 +9,7 @@ they fail.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -571,3 +572,26 @@ def test_the_languages_are_named_in_full_and_in_their_own_language(
         for name, code in (("English", "en"), ("Deutsch", "de")):
             option = languages.get_by_role("option", name=name, exact=True)
             assert option.count() == 1 and option.get_attribute("lang") == code
+
+
+@pytest.mark.parametrize(("locale", "focused", "pile"), [("en-GB", "focused pile", "pile"),
+                                                         ("de-DE", "mit dem Fokus", "Stapel")])
+def test_the_keys_help_tells_the_focused_pile_from_the_selected_card(
+    api: Api, open_game: Any, locale: str, focused: str, pile: str
+) -> None:
+    """S and Enter act on the pile that has the keyboard's focus; a pile
+    whose card is picked up is named "selected" ("gewählt"). The German
+    help called the focused pile "den gewählten Stapel" (the selected pile),
+    the word a screen reader hears for the pile of the selected card."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game, locale=locale)
+    page.keyboard.press("8")  # the 7 of spades picked up: its pile is named so
+    label = page.locator("[data-pile='t8']").get_attribute("aria-label") or ""
+    selected = label.rsplit(", ", 1)[-1]
+    assert selected in ("selected", "gewählt"), label
+    page.keyboard.press("Escape")
+    page.keyboard.press("?")
+    keys = page.locator("#dlg-rules[open] section[data-section='playing'] p.keys").inner_text()
+    entries = dict(entry.split(": ", 1) for entry in keys.split(" · "))
+    assert focused in entries["S"] and focused in entries["Enter"], entries
+    assert not re.search(rf"{selected}\w* {pile}", keys), keys

@@ -471,7 +471,7 @@ const STRINGS = {
     "settings.double": "Doppelklick",
     "settings.animate": "Animationen",
     "settings.keys": "Tasten",
-    "keys.text": "1–9, 0: Stapel (oder Basiskarten) · R: Terrasse · W: Abwurfstapel · F: Zielstapel · Pfeiltasten: von Stapel zu Stapel · S: die Karte des gewählten Stapels aufnehmen oder die aufgenommene dorthin legen · Enter: den gewählten Stapel bedienen oder die gewählte Karte ablegen · Leertaste: aufdecken · Esc: abbrechen, auch beim Ziehen · H: Tipp · Strg+Z / Strg+Y: zurück / wieder · ?: Regeln und Tasten",
+    "keys.text": "1–9, 0: Stapel (oder Basiskarten) · R: Terrasse · W: Abwurfstapel · F: Zielstapel · Pfeiltasten: von Stapel zu Stapel · S: die Karte des Stapels mit dem Fokus wählen oder die gewählte Karte dorthin legen · Enter: den Stapel mit dem Fokus bedienen oder die gewählte Karte ablegen · Leertaste: aufdecken · Esc: abbrechen, auch beim Ziehen · H: Tipp · Strg+Z / Strg+Y: zurück / wieder · ?: Regeln und Tasten",
     "rules.title": "Regeln",
     "rules.alsoKnown": "Auch bekannt als {names}.",
     "rules.playing.title": "So spielst du hier",
