@@ -8,6 +8,7 @@ import { app, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
 import { groupTitle } from "./groups.js";
 import { formatDuration } from "./timer.js";
+import { focusBoard } from "./keyboard.js";
 
 const $ = (selector) => document.querySelector(selector);
 const SVG = "http://www.w3.org/2000/svg";
@@ -141,8 +142,12 @@ export async function openNewGame({ newGame, loadVariants }) {
     if (body.winnable) error.textContent = t("new.searching");  // (it takes seconds on some rules)
     const result = await newGame(body, () => dialog.open);
     button.disabled = false;
-    if (result.ok) dialog.close();
-    else error.textContent = result.data.error;
+    if (result.ok) {
+      dialog.close();
+      focusBoard();
+    } else {
+      error.textContent = result.data.error;
+    }
     // The Leave question, answered No, gives the focus back to Start, which
     // was disabled then: it falls to the page's body, behind this dialog.
     if (dialog.open && (!dialog.contains(document.activeElement) || (hadFocus && document.activeElement === closer))) {
@@ -316,7 +321,7 @@ export async function openStats({ resume, startReplay }) {
     const buttons = el("span", { class: "buttons" });
     const described = `${about}-what ${about}-status`;
     if ((game.status === "choosing" || game.status === "playing") && !game.given_up) {
-      buttons.append(el("button", { type: "button", text: t("btn.resume"), "aria-describedby": described, onclick: () => { dialog.close(); resume(game.id); } }));
+      buttons.append(el("button", { type: "button", text: t("btn.resume"), "aria-describedby": described, onclick: () => { dialog.close(); focusBoard(); resume(game.id); } }));
     }
     if (game.moves) {
       buttons.append(el("button", { type: "button", text: t("btn.replay"), "aria-describedby": described, onclick: () => { dialog.close(); startReplay(game.id); } }));
