@@ -698,3 +698,24 @@ def test_a_game_resumed_from_the_statistics_by_keyboard_has_the_focus_on_its_boa
     page.keyboard.press(" ")
     moves_seen(page, 2)
     assert page.locator("#dlg-stats[open]").count() == 0
+
+
+def test_a_replay_started_from_the_statistics_by_keyboard_has_the_focus_on_next_move(
+    api: Api, open_game: Any
+) -> None:
+    """Replay in the statistics: the focus goes to the replay's Next move,
+    not back to the Statistics button (many Tabs from the replay bar, and
+    Enter there opened the statistics again)."""
+    played = api.play(api.new(variant="terrace", deal_number=4319), "c2", "s")
+    page = open_game(played)
+    page.locator("#btn-stats").focus()
+    page.keyboard.press("Enter")
+    page.locator("#dlg-stats[open] ol.recent").wait_for()
+    item = page.locator("#dlg-stats ol.recent li", has_text="Deal 4319").first
+    item.get_by_role("button", name="Replay").focus()
+    page.keyboard.press("Enter")
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    until(lambda: page.evaluate("document.activeElement.id") == "replay-next")
+    page.keyboard.press("Enter")
+    page.locator("#prompt", has_text="move 1 of 2").wait_for()
+    assert page.locator("#dlg-stats[open]").count() == 0

@@ -324,7 +324,7 @@ export async function openStats({ resume, startReplay }) {
       buttons.append(el("button", { type: "button", text: t("btn.resume"), "aria-describedby": described, onclick: () => { dialog.close(); focusBoard(); resume(game.id); } }));
     }
     if (game.moves) {
-      buttons.append(el("button", { type: "button", text: t("btn.replay"), "aria-describedby": described, onclick: () => { dialog.close(); startReplay(game.id); } }));
+      buttons.append(el("button", { type: "button", text: t("btn.replay"), "aria-describedby": described, onclick: () => replay(dialog, startReplay, game.id) }));
     }
     item.append(buttons);
     list.append(item);
@@ -332,6 +332,17 @@ export async function openStats({ resume, startReplay }) {
   open(dialog, t("stats.title"), table, honest, chart(stats.data, games), el("h3", { text: t("stats.recent") }),
     games.length ? list : el("p", { text: t("stats.none") }));
   foldWhenTooWide();
+}
+
+// A replay started from the statistics: the focus goes to its Next move
+// (else the board), not back to the Statistics button, many Tabs from the
+// replay bar, where Space and Enter opened the statistics again.
+async function replay(dialog, startReplay, id) {
+  dialog.close();
+  await startReplay(id);
+  const next = $("#replay-next");
+  if (!$("#replay-bar").hidden && !next.disabled) next.focus();
+  else if (!$("#replay-bar").hidden) focusBoard();
 }
 
 // A table wider than its box is folded into cards (style.css: .stacked)
