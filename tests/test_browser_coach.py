@@ -284,3 +284,108 @@ def test_chances_name_a_base_card_whose_terrace_is_dead(api: Api, open_game: Any
     text = words.inner_text()
     assert text.count("the terrace could never be played out") == 3, text
     assert "sampled stocks" in text.split(" · ")[3], text
+
+
+def _given_up(api: Api) -> dict[str, Any]:
+    """Deal 7, base card 2 and two cards drawn, then given up."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2", "s", "s")
+    seen = {"after": 3, "revision": game["revision"]}
+    response = api.client.post(f"/api/games/{game['id']}/give-up", json=seen)
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+# An analysis as the server may answer it (routed: the sentences do not
+# wait for the solver): a winning line left, whose first move is a card's;
+# a loss at the base card, where the fair player would have chosen another.
+_WINNABLE = {"outcome": "winnable", "moves": 3, "winning": "t8f2",
+             "winning_piles": {"source": "t8", "target": "f2"},
+             "fair": None, "assist": False, "assisted": False}
+_LOST_AT_CHOICE = {
+    "outcome": "lost-at", "moves": 3, "step": 1, "move": "c2", "move_piles": None,
+    "winning": "c1", "winning_piles": None, "assist": False, "assisted": False,
+    "fair": {"move": "c3", "kind": "sampled", "samples": 16, "wins": 4, "undecided": 0, "result": "lost",
+             "same": False, "piles": None},
+}
+
+
+@pytest.mark.parametrize(("locale", "report", "words"), [
+    ("en-GB", _WINNABLE, "A winning line still remained when the game ended. Its first move: "
+     "from pile 8 to foundation 2 (the solver's move, which sees the face-down cards)."),
+    ("de-DE", _WINNABLE, "Als das Spiel endete, gab es noch einen Weg zum Sieg. Sein erster Zug: "
+     "von Stapel 8 auf Zielstapel 2 (der Zug des Lösers, der die verdeckten Karten sieht)."),
+    ("en-GB", _LOST_AT_CHOICE, "The fair player, which sees only what you saw, would have played "
+     "another move (choosing candidate 3 as the base card): it wins in 4 of 16 sampled stocks,"),
+    ("de-DE", _LOST_AT_CHOICE, "Der faire Spieler, der nur sieht, was du gesehen hast, hätte einen "
+     "anderen Zug gespielt (Kandidat 3 als Basiskarte wählen): Er gewinnt in 4 von 16 ausgelosten "
+     "Reihenfolgen des Vorrats,"),
+], ids=["winnable-en", "winnable-de", "fair-en", "fair-de"])
+def test_the_analysis_reads_whatever_move_it_names(
+    api: Api, open_game: Any, locale: str, report: dict[str, Any], words: str
+) -> None:
+    """A move in the analysis is put in words as "from pile 8 to foundation
+    2", "choosing candidate 3 as the base card" or "turn a card from the
+    stock": its sentences take each of them ("It started with from pile 8",
+    "Er begann mit von Stapel 8", "would have played choosing candidate 3",
+    "hätte Kandidat 3 als Basiskarte wählen gespielt" they read before)."""
+    game = _given_up(api)
+
+    def route(page: Any) -> None:
+        page.route("**/coach", lambda r: r.fulfill(json=report))
+
+    page = open_game(game, before_goto=route, reduced_motion="reduce", locale=locale)
+    page.locator("dialog.end[open] #end-analyse").click()
+    note = page.locator(f"#coach-note[data-state='{report['outcome']}'] .coach-text")
+    note.wait_for()
+    assert words in note.inner_text()
+
+
+def test_the_analysis_is_heard_once_not_at_every_step_of_the_replay(api: Api, open_game: Any) -> None:
+    """The analysis is in a live region, which the page drew anew at each
+    step of the replay and on a resize: a screen reader heard the whole
+    analysis again with every Next move."""
+    from test_browser_announcements import heard, listen
+
+    game = _given_up(api)
+    page = open_game(game, reduced_motion="reduce")
+    listen(page)
+    page.locator("dialog.end[open] #end-analyse").focus()
+    page.keyboard.press("Enter")
+    page.locator("#coach-note[data-state='winnable']").wait_for(timeout=30_000)
+    words = page.locator("#coach-note .coach-text").inner_text()
+    assert heard(page).count(words) == 1
+    for step in (1, 2):
+        page.locator("#replay-next").focus()
+        page.keyboard.press("Enter")
+        page.locator("#prompt", has_text=f"move {step} of 3").wait_for()
+    page.set_viewport_size({"width": 1000, "height": 760})
+    page.locator("#replay-prev").click()
+    page.locator("#prompt", has_text="move 1 of 3").wait_for()
+    said = heard(page)
+    assert words not in said, said
+    assert any("move 2 of 3" in text for text in said)  # (the steps themselves are heard)
+    # Another language: the analysis is said anew, in it.
+    page.locator("#lang").select_option("de")
+    assert any("noch einen Weg zum Sieg" in text for text in heard(page))
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_analysis_leaves_the_replay_whole_on_a_small_phone(api: Api, open_game: Any, locale: str) -> None:
+    """The analysis stands above the board, which is fitted into the room
+    below it; the board was not fitted again when the analysis came (unless
+    it jumped to a losing move): on a phone of 320x640 the counters and the
+    prompt went under the toolbar, and the page scrolled."""
+    game = _given_up(api)
+    page = open_game(game, reduced_motion="reduce", locale=locale, viewport={"width": 320, "height": 640})
+    page.locator("dialog.end[open] #end-analyse").click()
+    page.locator("#coach-note[data-state='winnable'] .coach-text").wait_for(timeout=30_000)
+    place = page.evaluate("""() => ({
+      toolbar: document.querySelector('.actions').getBoundingClientRect().top,
+      prompt: document.querySelector('#prompt').getBoundingClientRect().bottom,
+      counters: document.querySelector('#counters').getBoundingClientRect().bottom,
+      scrolls: document.scrollingElement.scrollHeight > innerHeight + 1,
+    })""")
+    assert place["counters"] <= place["toolbar"] and place["prompt"] <= place["toolbar"], place
+    assert not place["scrolls"], place
+    assert page.locator("#prompt").inner_text().endswith("3.")  # ("move 0 of 3.", "Zug 0 von 3.")

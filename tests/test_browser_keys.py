@@ -9,6 +9,7 @@ they fail.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -571,3 +572,150 @@ def test_the_languages_are_named_in_full_and_in_their_own_language(
         for name, code in (("English", "en"), ("Deutsch", "de")):
             option = languages.get_by_role("option", name=name, exact=True)
             assert option.count() == 1 and option.get_attribute("lang") == code
+
+
+@pytest.mark.parametrize(("locale", "focused", "pile"), [("en-GB", "focused pile", "pile"),
+                                                         ("de-DE", "mit dem Fokus", "Stapel")])
+def test_the_keys_help_tells_the_focused_pile_from_the_selected_card(
+    api: Api, open_game: Any, locale: str, focused: str, pile: str
+) -> None:
+    """S and Enter act on the pile that has the keyboard's focus; a pile
+    whose card is picked up is named "selected" ("gewählt"). The German
+    help called the focused pile "den gewählten Stapel" (the selected pile),
+    the word a screen reader hears for the pile of the selected card."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game, locale=locale)
+    page.keyboard.press("8")  # the 7 of spades picked up: its pile is named so
+    label = page.locator("[data-pile='t8']").get_attribute("aria-label") or ""
+    selected = label.rsplit(", ", 1)[-1]
+    assert selected in ("selected", "gewählt"), label
+    page.keyboard.press("Escape")
+    page.keyboard.press("?")
+    keys = page.locator("#dlg-rules[open] section[data-section='playing'] p.keys").inner_text()
+    entries = dict(entry.split(": ", 1) for entry in keys.split(" · "))
+    assert focused in entries["S"] and focused in entries["Enter"], entries
+    assert not re.search(rf"{selected}\w* {pile}", keys), keys
+
+
+def _keys_for(move: str) -> list[str]:
+    """The keys that play ``move`` (notation): a candidate's number, Space
+    for a draw, the source's key (a pile's number, R, W) then the target's
+    (a pile's number, F for a foundation)."""
+    if move[0] == "c":
+        return [move[1:]]
+    if move == "s":
+        return [" "]
+    found = re.fullmatch(r"(t\d+|r|w)(f\d*|t\d+)", move)
+    assert found, move
+    source, target = found.groups()
+    return [_pile_key(source), "f" if target[0] == "f" else _pile_key(target)]
+
+
+def _pile_key(pile: str) -> str:
+    return pile if pile in "rw" else str(int(pile[1:]) % 10)
+
+
+def test_a_whole_game_won_with_the_keyboard_alone(api: Api, open_game: Any) -> None:
+    """Keyboard only, from the New game dialog (its deal number and an
+    option typed in) to the end screen: the base card by its number, then
+    every kind of move by keys (draws, pile to pile, waste and terrace to the
+    foundations, ...), the last cards sent home by auto-play; the end screen
+    takes the focus and Escape gives it back to the page, never to its body.
+    (Before, Start gave the focus back to the header's New game, and the
+    first Space, the draw, opened the New game dialog again.)"""
+    line = WINNING_LINE
+    start = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(start, reduced_motion="reduce")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "btn-new"
+    page.keyboard.press("Enter")
+    page.locator("#dlg-new[open]").wait_for()
+    page.locator("#new-variant").focus()  # (its first field; Tab on from there)
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "new-deal"
+    page.keyboard.type(str(line["deal_number"]))
+    page.locator("#dlg-new summary").focus()
+    page.keyboard.press("Enter")  # the rule options unfold
+    page.locator("#opt-redeals").focus()
+    page.keyboard.press("Control+a")
+    page.keyboard.type(str(line["options"]["redeals"]))
+    page.locator("#new-start").focus()
+    page.keyboard.press("Enter")
+    confirm = page.locator("#dlg-confirm[open]")
+    confirm.wait_for()  # (the game in progress is left: asked first)
+    page.locator("#confirm-yes").focus()
+    page.keyboard.press("Enter")
+    page.locator("body[data-status='choosing'][data-moves='0']").wait_for()
+    created = page.evaluate("document.body.dataset.game")
+    assert created != start["id"]
+    game = api.client.get(f"/api/games/{created}").json()
+    assert game["deal_number"] == line["deal_number"] and game["options"]["redeals"] == 1
+    # The focus is on the board, not back on New game (where Space, the
+    # draw, opened the New game dialog again, and the piles were Tabs away).
+    until(lambda: page.evaluate("document.activeElement.dataset.pile || null") == "stock")
+    for count, move in enumerate(line["moves"], 1):
+        if page.evaluate("document.body.dataset.status") == "won":
+            break  # (auto-play sent the last cards home)
+        for key in _keys_for(move):
+            page.keyboard.press(key)
+        try:
+            until(lambda n=count: int(page.evaluate("document.body.dataset.moves")) >= n)
+        except AssertionError:
+            focused = page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+            raise AssertionError(f"{move} (move {count}): {focused}") from None
+        assert page.evaluate("document.activeElement !== document.body"
+                             " || document.body.dataset.status === 'won'"), move
+    page.locator("body[data-status='won']").wait_for()
+    played = api.client.get(f"/api/games/{created}").json()["moves"]
+    # (as the line has them, or with the foundation named: "wf2" for "wf")
+    wanted = line["moves"][:count - 1]
+    assert all(move.startswith(line_move) for move, line_move in zip(played, wanted, strict=False))
+    end = page.locator("dialog.end[open]")
+    end.wait_for()
+    until(lambda: page.evaluate("document.activeElement.closest('dialog.end') !== null"))
+    page.keyboard.press("Escape")
+    end.wait_for(state="detached")
+    until(lambda: page.evaluate("document.activeElement !== document.body"))
+
+
+def test_a_game_resumed_from_the_statistics_by_keyboard_has_the_focus_on_its_board(
+    api: Api, open_game: Any
+) -> None:
+    """Resume in the statistics: the focus goes to the resumed game's board,
+    where Space draws, not back to the Statistics button (where Space opened
+    the statistics again)."""
+    older = api.play(api.new(variant="terrace", deal_number=4317), "c2")
+    page = open_game(api.new(variant="terrace", deal_number=4318))
+    page.locator("#btn-stats").focus()
+    page.keyboard.press("Enter")
+    page.locator("#dlg-stats[open] ol.recent").wait_for()
+    item = page.locator("#dlg-stats ol.recent li", has_text="Deal 4317").first
+    resume = item.get_by_role("button", name="Resume")
+    resume.focus()
+    page.keyboard.press("Enter")
+    page.locator(f"body[data-game='{older['id']}']").wait_for()
+    until(lambda: page.evaluate("document.activeElement.dataset.pile || null") == "stock")
+    page.keyboard.press(" ")
+    moves_seen(page, 2)
+    assert page.locator("#dlg-stats[open]").count() == 0
+
+
+def test_a_replay_started_from_the_statistics_by_keyboard_has_the_focus_on_next_move(
+    api: Api, open_game: Any
+) -> None:
+    """Replay in the statistics: the focus goes to the replay's Next move,
+    not back to the Statistics button (many Tabs from the replay bar, and
+    Enter there opened the statistics again)."""
+    played = api.play(api.new(variant="terrace", deal_number=4319), "c2", "s")
+    page = open_game(played)
+    page.locator("#btn-stats").focus()
+    page.keyboard.press("Enter")
+    page.locator("#dlg-stats[open] ol.recent").wait_for()
+    item = page.locator("#dlg-stats ol.recent li", has_text="Deal 4319").first
+    item.get_by_role("button", name="Replay").focus()
+    page.keyboard.press("Enter")
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    until(lambda: page.evaluate("document.activeElement.id") == "replay-next")
+    page.keyboard.press("Enter")
+    page.locator("#prompt", has_text="move 1 of 2").wait_for()
+    assert page.locator("#dlg-stats[open]").count() == 0

@@ -505,3 +505,24 @@ def test_the_marks_of_empty_piles_can_be_read(api: Api, open_game: Any) -> None:
     marks = page.evaluate(CONTRAST, "#board .waits, #board .slot-mark")
     assert any(text == "↺" for text, _ in marks) and len(marks) >= 3, marks
     assert all(ratio >= 3 for _, ratio in marks), marks
+
+
+@pytest.mark.parametrize(("locale", "width", "height"), [("de-DE", 1280, 720), ("en-GB", 390, 844)])
+def test_a_longer_prompt_fits_the_board_again(
+    api: Api, open_game: Any, locale: str, width: int, height: int
+) -> None:
+    """A hint's prompt takes a line more than the prompt of play (German, on
+    a desktop; English on a phone): with tall piles, fanned into the room
+    the short prompt left, the board was not fitted again, its lowest cards
+    ran off the bottom of the window and the page scrolled."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    options = PHONE if width < 500 else {"viewport": {"width": width, "height": height}}
+    tall = {2: run(20), 5: run(14, 3, True), 0: run(9, 5)}
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, tall), locale=locale, **options)
+    assert_fits(page)
+    lines = page.evaluate("document.querySelector('#prompt').offsetHeight")
+    page.keyboard.press("h")
+    page.locator(".hint-src").wait_for()
+    page.locator("#btn-hint:not([aria-busy])").wait_for()
+    assert page.evaluate("document.querySelector('#prompt').offsetHeight") > lines  # (the case tested)
+    assert_fits(page)

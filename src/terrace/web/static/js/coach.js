@@ -101,6 +101,11 @@ async function analyseNow(id, ctx) {
   box.hidden = false;
   box.dataset.state = "busy";
   box.replaceChildren(el("p", { text: t("coach.busy") }));
+  // The note stands above the board, which is fitted into the room left
+  // below it: each time the note changes, the page is drawn again (drawn
+  // alone, a long analysis pushed the counters and the prompt of a phone
+  // under its toolbar).
+  redraw();
   const button = $("#replay-coach");
   if (button) button.setAttribute("aria-disabled", "true");
   const result = await api.coach(id);
@@ -108,10 +113,12 @@ async function analyseNow(id, ctx) {
   delete box.dataset.state;
   if (!app.game || !app.game.replay || app.game.id !== id) {
     drawNote();  // the replay was left meanwhile: the answer is not shown
+    redraw();
     return;
   }
   if (!result.ok) {
     box.hidden = true;
+    redraw();
     toast(result.status === 0 ? t("error.network") : result.data.error);
     return;
   }
@@ -119,7 +126,7 @@ async function analyseNow(id, ctx) {
   const report = result.data;
   if (report.assist && app.saved && app.saved.id === id) app.saved.assisted = true;  // not asked again
   if (report.outcome === "lost-at") await ctx.showStep(id, report.step - 1);
-  else drawCoach();
+  else redraw();
 }
 
 // A game stuck with no move left can still be taken back: there the
@@ -180,16 +187,26 @@ function drawNote() {
   if (!here) return;
   const report = coach.report;
   box.dataset.state = report.outcome;
-  const children = [el("p", { class: "coach-text", text: reportWords(game, report) })];
-  if (report.outcome === "lost-at" && game.step !== report.step - 1) {
-    children.push(el("button", { type: "button", id: "coach-goto", text: t("coach.goto"),
+  // The box is a live region, and the page is drawn anew at every step of
+  // the replay (and on a resize): only what changed is put in, so that a
+  // screen reader hears the analysis once, not again at each step.
+  const words = reportWords(game, report);
+  const text = box.querySelector(".coach-text");
+  if (!text) box.replaceChildren(el("p", { class: "coach-text", text: words }));  // (in place of "Analysing…")
+  else if (text.textContent !== words) text.textContent = words;  // (another language)
+  const wanted = report.outcome === "lost-at" && game.step !== report.step - 1;
+  const shown = box.querySelector("#coach-goto");
+  if (wanted && shown) shown.textContent = t("coach.goto");  // (the language may have changed)
+  if (wanted && !shown) {
+    box.append(el("button", { type: "button", id: "coach-goto", text: t("coach.goto"),
       onclick: () => box.dispatchEvent(new CustomEvent("coach-goto", { bubbles: true, detail: report.step - 1 })) }));
   }
+  if (wanted || !shown) return;
   // "Show where it was lost" goes once it is pressed: its focus goes to the
   // replay's Next move (else Previous), not to the page's body.
-  const focused = document.activeElement && document.activeElement.id === "coach-goto";
-  box.replaceChildren(...children);
-  if (focused && !box.querySelector("#coach-goto")) {
+  const focused = document.activeElement === shown;
+  shown.remove();
+  if (focused) {
     const next = ["#replay-next", "#replay-prev"].map((s) => $(s)).find((b) => b && !b.disabled && !b.hidden);
     if (next) next.focus();
   }

@@ -54,6 +54,16 @@ export function attachArrows(board) {
   });
 }
 
+// A game started or resumed from a dialog: the focus goes to the board's
+// first pile (the stock), where the arrows start, rather than back to the
+// button that opened the dialog (New game, Statistics), where Space, the
+// draw, pressed that button again and Enter too, and the piles were many
+// Tabs away.
+export function focusBoard() {
+  const pile = document.querySelector("#board [data-pile]");
+  if (pile) pile.focus();
+}
+
 // A dialog gives the focus back, when it closes, to what had it before; when
 // that is hidden now (an item of the header's menu, which closed; a button of
 // the end screen, which closed before the New game dialog), the focus stays

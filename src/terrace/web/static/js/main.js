@@ -146,6 +146,11 @@ function gameTitle(game) {
   return `${game.title}${custom} · ${t("counter.deal")} ${game.deal_number ?? "–"}`;
 }
 
+let drawing = false;  // draw() is setting the prompt: it fits the board itself
+// A card is being dragged: the board, which holds the lifted card, is not
+// drawn anew under it for a prompt's sake (the move's answer draws it).
+let dragging = false;
+
 function draw() {
   const game = app.game;
   if (!game) return;
@@ -173,12 +178,23 @@ function draw() {
     if (!scrubbing) slider.value = String(game.step);  // (not under the player's thumb)
   }
   if (focused && focused.closest && focused.closest(".actions, .replay-bar") && !usable(focused)) keepFocusNear(focused);
-  // (a hint shown stays in the prompt, as its marks stay on the board)
-  if (app.hint && app.hint.found) prompt(hintText(game, app.hint.found), { said: false });
-  else if (app.selected && game.sources[app.selected]) selectedPrompt(game.sources[app.selected].card, false);
-  else prompt();
+  drawing = true;  // (the prompt set here is followed by the board, fitted below)
+  try {
+    // (a hint shown stays in the prompt, as its marks stay on the board)
+    if (app.hint && app.hint.found) prompt(hintText(game, app.hint.found), { said: false });
+    else if (app.selected && game.sources[app.selected]) selectedPrompt(game.sources[app.selected].card, false);
+    else prompt();
+  } finally {
+    drawing = false;
+  }
   drawCoach(draw);  // (above the board: before it is fitted into the room left)
-  renderBoard(board, game, { verdicts: app.verdicts });
+  drawBoard();
+}
+
+// The board, fitted into the room the counters, the prompt and the notes
+// leave it, with its marks.
+function drawBoard() {
+  renderBoard(board, app.game, { verdicts: app.verdicts });
   if (app.selected) markSelection(app.selected);
   if (app.hint) markHint(app.hint);
   markCoach();
@@ -226,7 +242,12 @@ function prompt(text, { said = true, spoken = null } = {}) {
   }
   const node = $("#prompt");
   if (said && (text || (!ended && node.textContent !== message))) say(spoken || message);
+  // A prompt of more lines or fewer (a hint, a selected card; a German
+  // prompt is longer) changes the room left to the board: it is fitted
+  // again (else the cards of tall piles ran off the bottom of the window).
+  const height = drawing || dragging ? 0 : node.offsetHeight;
   node.textContent = message;
+  if (!drawing && !dragging && game && node.offsetHeight !== height) drawBoard();
 }
 
 function animateMotions(motions, before, ghost) {
@@ -728,10 +749,12 @@ let dragged = null;
 attachDrag(board, {
   onStart(source) {
     dragged = pressedOn;
+    dragging = true;
     deselect();
     markTargets(source);
   },
   onDrop(source, target, ghost, card) {
+    dragging = false;
     clearMarks("target");
     // A board drawn again during the drag may have another card there.
     if (!target || target === source || app.game !== dragged) {
@@ -741,6 +764,7 @@ attachDrag(board, {
     moveTo(source, target, ghost, card);
   },
   onCancel(source, ghost, card) {
+    dragging = false;
     clearMarks("target");
     snapBack(ghost, card, animationsOn());
   },

@@ -8,6 +8,7 @@ import { app, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
 import { groupTitle } from "./groups.js";
 import { formatDuration } from "./timer.js";
+import { focusBoard } from "./keyboard.js";
 
 const $ = (selector) => document.querySelector(selector);
 const SVG = "http://www.w3.org/2000/svg";
@@ -141,8 +142,12 @@ export async function openNewGame({ newGame, loadVariants }) {
     if (body.winnable) error.textContent = t("new.searching");  // (it takes seconds on some rules)
     const result = await newGame(body, () => dialog.open);
     button.disabled = false;
-    if (result.ok) dialog.close();
-    else error.textContent = result.data.error;
+    if (result.ok) {
+      dialog.close();
+      focusBoard();
+    } else {
+      error.textContent = result.data.error;
+    }
     // The Leave question, answered No, gives the focus back to Start, which
     // was disabled then: it falls to the page's body, behind this dialog.
     if (dialog.open && (!dialog.contains(document.activeElement) || (hadFocus && document.activeElement === closer))) {
@@ -316,35 +321,46 @@ export async function openStats({ resume, startReplay }) {
     const buttons = el("span", { class: "buttons" });
     const described = `${about}-what ${about}-status`;
     if ((game.status === "choosing" || game.status === "playing") && !game.given_up) {
-      buttons.append(el("button", { type: "button", text: t("btn.resume"), "aria-describedby": described, onclick: () => { dialog.close(); resume(game.id); } }));
+      buttons.append(el("button", { type: "button", text: t("btn.resume"), "aria-describedby": described, onclick: () => { dialog.close(); focusBoard(); resume(game.id); } }));
     }
     if (game.moves) {
-      buttons.append(el("button", { type: "button", text: t("btn.replay"), "aria-describedby": described, onclick: () => { dialog.close(); startReplay(game.id); } }));
+      buttons.append(el("button", { type: "button", text: t("btn.replay"), "aria-describedby": described, onclick: () => replay(dialog, startReplay, game.id) }));
     }
     item.append(buttons);
     list.append(item);
   });
   open(dialog, t("stats.title"), table, honest, chart(stats.data, games), el("h3", { text: t("stats.recent") }),
     games.length ? list : el("p", { text: t("stats.none") }));
-  foldWhenTooWide(table);
+  foldWhenTooWide();
+}
+
+// A replay started from the statistics: the focus goes to its Next move
+// (else the board), not back to the Statistics button, many Tabs from the
+// replay bar, where Space and Enter opened the statistics again.
+async function replay(dialog, startReplay, id) {
+  dialog.close();
+  await startReplay(id);
+  const next = $("#replay-next");
+  if (!$("#replay-bar").hidden && !next.disabled) next.focus();
+  else if (!$("#replay-bar").hidden) focusBoard();
 }
 
 // A table wider than its box is folded into cards (style.css: .stacked)
 // rather than scrolled sideways to its last columns; measured again when
-// the window changes size while the statistics are open.
-function foldWhenTooWide(wrap) {
+// the window changes size while the statistics are open. One listener for
+// the page's life, for whatever table the dialog holds now: one added at
+// each opening stayed (until a resize), and held every table shown before,
+// its rows and the chart, for as long as the page lived.
+function foldWhenTooWide() {
+  const dialog = $("#dlg-stats");
+  const wrap = dialog.querySelector(".table-wrap");
+  if (!wrap || !dialog.open) return;
   const table = wrap.querySelector("table");
-  const fit = () => {
-    if (!wrap.isConnected) {
-      window.removeEventListener("resize", fit);
-      return;
-    }
-    table.classList.remove("stacked");
-    table.classList.toggle("stacked", wrap.scrollWidth > wrap.clientWidth + 1);
-  };
-  window.addEventListener("resize", fit);
-  fit();
+  table.classList.remove("stacked");
+  table.classList.toggle("stacked", wrap.scrollWidth > wrap.clientWidth + 1);
 }
+
+window.addEventListener("resize", foldWhenTooWide);
 
 // ---------------------------------------------------------------- end of game
 

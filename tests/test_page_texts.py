@@ -1,0 +1,115 @@
+"""The page's own words (static/js/i18n.js) in every language it offers:
+the same keys, the same placeholders, every key the page asks for, and a
+word for every value the server sends that the page puts in words (why a
+hint has no move, the rule options and their choices, a game's status).
+A missing German string would not show as an error: ``t`` falls back to
+the English one, or to the key itself.
+
+(The refusals' texts, keyed by refusal code, are checked in test_docs.py:
+test_every_refusal_has_english_and_german_text.)
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from terrace.position import Status
+from terrace.solver.hint_line import WHY_NO_MOVE
+from web_support import app_client
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "terrace" / "web" / "static"
+I18N = STATIC / "js" / "i18n.js"
+ENTRY = re.compile(r'^ {4}"([^"\\]+)": "((?:[^"\\]|\\.)*)",?$')
+
+
+def _strings() -> dict[str, dict[str, str]]:
+    """STRINGS of i18n.js: language -> key -> text. Every line of a
+    language's block must be an entry (a line this cannot read fails)."""
+    text = I18N.read_text()
+    block = re.search(r"^const STRINGS = \{\n(.*?)^\};", text, re.S | re.M)
+    assert block, "i18n.js: no STRINGS"
+    languages: dict[str, dict[str, str]] = {}
+    current: dict[str, str] | None = None
+    for line in block.group(1).splitlines():
+        opening = re.fullmatch(r" {2}(\w+): \{", line)
+        if opening:
+            current = languages.setdefault(opening.group(1), {})
+        elif line == "  },":
+            current = None
+        elif line.strip() and not line.strip().startswith("//"):
+            entry = ENTRY.match(line)
+            assert entry and current is not None, f"i18n.js: a line not read: {line!r}"
+            assert entry.group(1) not in current, f"i18n.js: {entry.group(1)} twice"
+            current[entry.group(1)] = entry.group(2)
+    return languages
+
+
+STRINGS = _strings()
+ENGLISH = STRINGS["en"]
+OTHERS = sorted(set(STRINGS) - {"en"})
+
+
+def _fields(text: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+
+
+def test_the_page_offers_english_and_german() -> None:
+    assert set(STRINGS) == {"en", "de"}
+    assert len(ENGLISH) > 250
+    options = re.findall(r'<option value="(\w+)"', (STATIC / "index.html").read_text())
+    assert sorted(options) == sorted(STRINGS)
+
+
+@pytest.mark.parametrize("language", OTHERS)
+def test_every_page_string_is_translated(language: str) -> None:
+    words = STRINGS[language]
+    assert sorted(set(ENGLISH) - set(words)) == [], f"{language} lacks these (English shows instead)"
+    assert sorted(set(words) - set(ENGLISH)) == [], f"{language} has these, English does not"
+    for key, text in ENGLISH.items():
+        assert words[key].strip(), f"{language}: {key} is empty"
+        assert _fields(words[key]) == _fields(text), f"{language}: {key} takes other placeholders"
+
+
+def _asked_for() -> set[str]:
+    """The keys the page names literally: t("…") in its scripts,
+    data-i18n, data-i18n-aria and data-i18n-title in its HTML."""
+    keys: set[str] = set()
+    for path in [*sorted((STATIC / "js").glob("*.js")), STATIC / "index.html"]:
+        # (not in comments: "t(\"key\", {n: 3}) fills {n}")
+        lines = path.read_text().splitlines()
+        source = "\n".join(line for line in lines if not line.lstrip().startswith("//"))
+        keys |= set(re.findall(r'\bt\(\s*"([^"]+)"', source))
+        keys |= set(re.findall(r'data-i18n(?:-aria|-title)?="([^"]+)"', source))
+    return keys
+
+
+def test_every_key_the_page_asks_for_has_words() -> None:
+    asked = _asked_for()
+    assert len(asked) > 150
+    missing = sorted(key for key in asked if key not in ENGLISH)
+    assert missing == []
+
+
+def _server_words() -> list[str]:
+    """The keys of the words for what the server sends: why a hint has no
+    move, a game's status, the verdict on a base card, each rule option (in
+    the New game dialog and the statistics) and each choice of one."""
+    with app_client() as client:
+        variants = client.get("/api/variants").json()
+    options = variants["options"]
+    keys = [f"hint.why.{why}" for why in WHY_NO_MOVE]
+    keys += [f"status.{status.value}" for status in Status]
+    keys += [f"verdict.{verdict}" for verdict in ("won", "lost", "unknown")]
+    keys += [f"opt.{name}" for name in options] + [f"stats.opt.{name}" for name in options]
+    keys += [f"choice.{choice}" for spec in options.values() for choice in spec.get("choices", [])]
+    return keys
+
+
+def test_every_value_the_server_sends_has_words() -> None:
+    keys = _server_words()
+    assert len(keys) > 25
+    assert sorted(key for key in keys if key not in ENGLISH) == []
