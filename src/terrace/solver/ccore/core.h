@@ -72,7 +72,7 @@ struct nest;
 struct root {
     int nres, nstk, nwst, ru, found, plen[MAXP];
     int want[52], off[52], ftop[52], done[4];
-    uint64_t h[2], hpt[2], ph[MAXP][2];
+    uint64_t h[2], hpt[2], ph[MAXP][2], pm[MAXP][2];
     uint8_t stk[MAXSZ], wst[MAXSZ], pile[MAXP][MAXSZ];
 };
 
@@ -98,6 +98,7 @@ typedef struct {
     int nres, nstk, nwst, plen[MAXP], ru;
     int want[52], off[52], ftop[52], done[4], found;
     uint64_t h[2], hpt[2], ph[MAXP][2];
+    uint64_t pm[MAXP][2];  /* each pile's share of hpt (state.h, pile_share) */
     int32_t *pref;
     const lane2 (*zp[MAXP])[52];
     zset *z;

@@ -102,6 +102,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
         else s->done[s->CLASS_OF[top]]++;
     }
     for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]] = empties;
+    for (int j = 0; j < piles; j++) pile_share(s, 0, 0, s->pm[j]);  /* the empty piles' shares */
     for (int j = 0; j < piles; j++) {
         uint8_t *tmp = malloc(total + 1);
         int n;

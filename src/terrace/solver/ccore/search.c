@@ -324,6 +324,7 @@ static void root_copy(Core *s, struct root *r, int keep) {
     field(s->h, r->h, sizeof r->h, keep);
     field(s->hpt, r->hpt, sizeof r->hpt, keep);
     field(s->ph, r->ph, sizeof r->ph, keep);
+    field(s->pm, r->pm, sizeof r->pm, keep);
     field(s->stk, r->stk, r->nstk, keep);
     field(s->wst, r->wst, r->nwst, keep);
     field(s->plen, r->plen, sizeof r->plen, keep);
