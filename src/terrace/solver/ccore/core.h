@@ -100,6 +100,9 @@ typedef struct {
     uint64_t h[2], hpt[2], ph[MAXP][2];
     uint64_t pm[MAXP][2];  /* each pile's share of hpt (state.h, pile_share) */
     int32_t *pref;
+    int nres0;          /* the reserve's first length (its cards never change) */
+    int16_t *rbelow;    /* [cls * (nres0 + 1) + n]: reserve cards of class cls among res[0..n) */
+    uint8_t *rheight;   /* [cls * nres0 + i]: the height of the i-th of them, bottom first */
     const lane2 (*zp[MAXP])[52];
     zset *z;
     /* the search */
