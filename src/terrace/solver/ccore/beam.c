@@ -141,13 +141,11 @@ static void restore(Core *s, bslot *x) {
         }
         s->ph[j][0] = a;
         s->ph[j][1] = bb;
-        if (s->mixed) {
-            s->hpt[0] += mix64(a) - mix64(0);
-            s->hpt[1] += mix64(bb ^ 0x5bd1e9955bd1e995ULL) - mix64(0x5bd1e9955bd1e995ULL);
-        } else {
-            s->hpt[0] += a;
-            s->hpt[1] += bb;
-        }
+        pile_share(s, a, bb, s->pm[j]);
+        uint64_t empty[2];
+        pile_share(s, 0, 0, empty);
+        s->hpt[0] += s->pm[j][0] - empty[0];
+        s->hpt[1] += s->pm[j][1] - empty[1];
     }
     s->npath = 0;
 }

@@ -72,7 +72,7 @@ struct nest;
 struct root {
     int nres, nstk, nwst, ru, found, plen[MAXP];
     int want[52], off[52], ftop[52], done[4];
-    uint64_t h[2], hpt[2], ph[MAXP][2];
+    uint64_t h[2], hpt[2], ph[MAXP][2], pm[MAXP][2];
     uint8_t stk[MAXSZ], wst[MAXSZ], pile[MAXP][MAXSZ];
 };
 
@@ -98,7 +98,11 @@ typedef struct {
     int nres, nstk, nwst, plen[MAXP], ru;
     int want[52], off[52], ftop[52], done[4], found;
     uint64_t h[2], hpt[2], ph[MAXP][2];
+    uint64_t pm[MAXP][2];  /* each pile's share of hpt (state.h, pile_share) */
     int32_t *pref;
+    int nres0;          /* the reserve's first length (its cards never change) */
+    int16_t *rbelow;    /* [cls * (nres0 + 1) + n]: reserve cards of class cls among res[0..n) */
+    uint8_t *rheight;   /* [cls * nres0 + i]: the height of the i-th of them, bottom first */
     const lane2 (*zp[MAXP])[52];
     zset *z;
     /* the search */

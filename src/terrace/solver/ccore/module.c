@@ -27,7 +27,7 @@ static void core_free_arrays(Core *s) {
     root_free(s);
     free(s->res); free(s->stk); free(s->wst);
     for (int j = 0; j < MAXP; j++) free(s->pile[j]);
-    free(s->pref); free(s->mv); free(s->fstart); free(s->fcount); free(s->fidx);
+    free(s->pref); free(s->rbelow); free(s->rheight); free(s->mv); free(s->fstart); free(s->fcount); free(s->fidx);
     free(s->path); free(s->undo); free(s->upc); free(s->best_path);
     if (s->tt) { free(s->tt); mem_give(s->tt_bytes); }
     s->tt = NULL;
@@ -102,6 +102,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
         else s->done[s->CLASS_OF[top]]++;
     }
     for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]] = empties;
+    for (int j = 0; j < piles; j++) pile_share(s, 0, 0, s->pm[j]);  /* the empty piles' shares */
     for (int j = 0; j < piles; j++) {
         uint8_t *tmp = malloc(total + 1);
         int n;
@@ -135,6 +136,16 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     for (int i = 0; i < nres; i++) {
         memcpy(s->pref + (int64_t)(i + 1) * s->nslot, s->pref + (int64_t)i * s->nslot, s->nslot * sizeof(int32_t));
         s->pref[(int64_t)(i + 1) * s->nslot + s->SK[s->res[i]]]++;
+    }
+    s->nres0 = nres;
+    s->rbelow = calloc((size_t)4 * (nres + 1), sizeof(int16_t));
+    s->rheight = malloc((size_t)4 * nres + 1);
+    if (!s->rbelow || !s->rheight) { PyErr_NoMemory(); return -1; }
+    for (int i = 0; i < nres; i++) {
+        int k = s->SK[s->res[i]], cls = s->CLASS_OF[k];
+        for (int c = 0; c < 4; c++) s->rbelow[c * (nres + 1) + i + 1] = s->rbelow[c * (nres + 1) + i];
+        s->rheight[cls * nres + s->rbelow[cls * (nres + 1) + i]] = s->HEIGHT[k];
+        s->rbelow[cls * (nres + 1) + i + 1]++;
     }
     s->cap = 0;
     s->mv_cap = 0;

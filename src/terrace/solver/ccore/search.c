@@ -235,7 +235,9 @@ int grow(Core *s) {
 
 /* pushes the frame of the position just entered (after move m with refill u) */
 static int push_frame(Core *s, int m, int u, int up_) {
-    if (!grow(s)) return 0;
+    /* grow() only when an array is near its end (a call through the PLT
+     * for every position entered cost 1% of the time) */
+    if ((s->mv_len + MAXGEN > s->mv_cap || s->nfr + 1 >= s->cap || s->npath + 1 >= s->cap) && !grow(s)) return 0;
     int64_t at = s->mv_len;
     int n = 0;
     /* Reserve schedule: checked at the start and after every foundation
@@ -324,6 +326,7 @@ static void root_copy(Core *s, struct root *r, int keep) {
     field(s->h, r->h, sizeof r->h, keep);
     field(s->hpt, r->hpt, sizeof r->hpt, keep);
     field(s->ph, r->ph, sizeof r->ph, keep);
+    field(s->pm, r->pm, sizeof r->pm, keep);
     field(s->stk, r->stk, r->nstk, keep);
     field(s->wst, r->wst, r->nwst, keep);
     field(s->plen, r->plen, sizeof r->plen, keep);
