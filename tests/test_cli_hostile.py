@@ -575,3 +575,16 @@ def test_an_option_without_its_value_comes_with_the_usage_reminder(args: list[st
     lines = result.stderr.splitlines()
     assert lines[0].startswith("Usage: ") and f" {args[0]} [OPTIONS]" in lines[0], result.stderr
     assert lines[1].endswith(f"{args[0]} --help' for help.") and lines[-1].startswith("Error: Option "), lines
+
+
+def test_samples_out_of_range_are_refused_before_any_work_with_the_range() -> None:
+    """--samples takes its range from the fair player's own limits, and its
+    help says it (the help did not, and 99999 got as far as the player)."""
+    from terrace.solver.fair import SETTING_LIMITS
+
+    low, high = SETTING_LIMITS["samples"]
+    for command in (["hint", "-n", "1"], ["survey", "--deals", "1-2", "--player", "fair"]):
+        out = CliRunner().invoke(main, [*command, "--samples", str(high + 1)])
+        assert out.exit_code == 2 and f"is not in the range {low} to {high}" in out.output, out.output
+        helped = CliRunner().invoke(main, [command[0], "--help"]).output
+        assert f"{low} to {high}" in " ".join(helped.split()), helped

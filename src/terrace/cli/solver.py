@@ -36,7 +36,7 @@ from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.solver.api import NODE_SLICE, solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
-from terrace.solver.fair import FairSettings
+from terrace.solver.fair import SETTING_LIMITS, FairSettings
 from terrace.solver.players import PLAYERS, player_key, player_settings
 from terrace.solver.survey import (
     WorkerDiedError,
@@ -55,7 +55,9 @@ DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.
 """Seconds per deal when ``--max-seconds`` is not given."""
 
 _FAIR = FairSettings()
-SAMPLES_HELP = (f"Sampled stock orders per decision (fair; default {_FAIR.samples}), times"
+SAMPLES_RANGE = SETTING_LIMITS["samples"]
+SAMPLES_HELP = (f"Sampled stock orders per decision (fair; {SAMPLES_RANGE[0]} to {SAMPLES_RANGE[1]},"
+                f" default {_FAIR.samples}), times"
                 f" {_FAIR.choice_factor} for the base-card choice and {_FAIR.space_factor} for a move"
                 " that empties or fills a pile.")
 
@@ -138,7 +140,7 @@ def _code(card: int) -> str:
               help="Fair: decide from what a player sees; peek: the solver's line, which sees the stock.")
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True,
               help="Seed of the sampled stock orders.")
-@click.option("--samples", type=WholeNumber(), default=None, help=SAMPLES_HELP)
+@click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
 @click.option("--max-seconds", "--seconds", "max_seconds", type=Seconds(), default=10.0, show_default=True,
               help="Time budget (named as in solve, deal and survey; --seconds is its older name).")
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
@@ -168,7 +170,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
               help="Deal numbers, e.g. 1-10000.")
 @click.option("--player", type=click.Choice(PLAYERS), default="perfect", show_default=True,
               help="perfect: the solver, which sees the stock; fair, greedy, random: play-outs.")
-@click.option("--samples", type=WholeNumber(), default=None, help=SAMPLES_HELP)
+@click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True, help="Seed of the players' games.")
 @click.option("--jobs", "-j", type=WholeNumber(1, MAX_JOBS), default=None,
               help="Worker processes (default, and at most: all cores).")

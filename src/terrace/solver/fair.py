@@ -66,6 +66,14 @@ apart, as then), so that its games stay those its tables were measured with."""
 WON, LOST, UNKNOWN, OPEN = "won", "lost", "unknown", "open"
 
 
+SETTING_LIMITS: dict[str, tuple[int, int]] = {
+    "samples": (1, 4096), "nodes": (1, 10**9), "choice_nodes": (1, 10**9),
+    "choice_factor": (1, 64), "space_factor": (1, 64), "candidates": (1, 64), "share": (0, 64),
+}
+"""The lowest and highest value of each whole-number setting of
+:class:`FairSettings` (the command line's ``--samples`` takes its range)."""
+
+
 @dataclass(frozen=True, slots=True)
 class FairSettings:
     """How hard the fair player thinks.
@@ -113,10 +121,7 @@ class FairSettings:
     Measured, not yet the default (docs/winnability.md, "What it says")."""
 
     def __post_init__(self) -> None:
-        limits = {"samples": (1, 4096), "nodes": (1, 10**9), "choice_nodes": (1, 10**9),
-                  "choice_factor": (1, 64), "space_factor": (1, 64), "candidates": (1, 64),
-                  "share": (0, 64)}
-        for name, (low, high) in limits.items():
+        for name, (low, high) in SETTING_LIMITS.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
