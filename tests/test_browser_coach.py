@@ -310,7 +310,15 @@ _LOST_AT_CHOICE = {
 }
 
 
+_WINNABLE_CARD = {**_WINNABLE, "winning_piles": {"source": "t8", "target": "f2", "card": "7H"}}
+_LOST_AT_CHOICE_CARD = {**_LOST_AT_CHOICE, "fair": {**_LOST_AT_CHOICE["fair"],
+                                                   "piles": {"source": "t3", "target": "f1", "card": "QD"}}}
+
+
 @pytest.mark.parametrize(("locale", "report", "words"), [
+    ("en-GB", _WINNABLE_CARD, "Its first move: the 7♥ from pile 8 to foundation 2 (the solver's move"),
+    ("de-DE", _LOST_AT_CHOICE_CARD,
+     "hätte einen anderen Zug gespielt (D♦ (Kandidat 3) als Basiskarte wählen)"),
     ("en-GB", _WINNABLE, "A winning line still remained when the game ended. Its first move: "
      "from pile 8 to foundation 2 (the solver's move, which sees the face-down cards)."),
     ("de-DE", _WINNABLE, "Als das Spiel endete, gab es noch einen Weg zum Sieg. Sein erster Zug: "
@@ -320,7 +328,7 @@ _LOST_AT_CHOICE = {
     ("de-DE", _LOST_AT_CHOICE, "Der faire Spieler, der nur sieht, was du gesehen hast, hätte einen "
      "anderen Zug gespielt (Kandidat 3 als Basiskarte wählen): Er gewinnt in 4 von 16 ausgelosten "
      "Reihenfolgen des Vorrats,"),
-], ids=["winnable-en", "winnable-de", "fair-en", "fair-de"])
+], ids=["card-en", "card-de", "winnable-en", "winnable-de", "fair-en", "fair-de"])
 def test_the_analysis_reads_whatever_move_it_names(
     api: Api, open_game: Any, locale: str, report: dict[str, Any], words: str
 ) -> None:

@@ -22,6 +22,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from terrace.board import Board
+from terrace.cards import card_code
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.api import solve
@@ -101,15 +102,19 @@ def test_analysis_finds_the_move_that_threw_the_win_away(client: TestClient, sto
     assert report["outcome"] == "lost-at" and report["step"] == losing
     assert report["move"] == moves[losing - 1] and report["moves"] == len(moves)
     assert (report["low"], report["high"]) == (losing - 1, losing)
-    assert set(report["move_piles"]) == {"source", "target"}
     fair = report["fair"]
     assert fair is not None and fair["move"] is not None and fair["result"] in ("won", "lost", "unknown")
     assert fair["same"] == (fair["move"] == report["move"])
-    assert set(fair["piles"]) == {"source", "target"}
     board = Board.from_number(SMALL_DEAL, small_rules())
     for text in moves[: losing - 1]:
         board.push_text(text)
     assert board.is_legal(Move.parse(fair["move"]))
+    # each move named with its piles and its card (none for a draw: it lies face down)
+    for move, piles in ((report["move"], report["move_piles"]), (fair["move"], fair["piles"])):
+        assert set(piles) == {"source", "target", "card"}
+        parsed = Move.parse(move)
+        card = None if parsed.is_draw else board.peek(parsed)
+        assert piles["card"] == (None if card is None else card_code(card)), (move, piles)
     # the game can still be taken back and played on: the analysis, which
     # saw the face-down stock, is an assist (and nothing else changed)
     assert report["assist"] is True and report["assisted"] is True
@@ -167,7 +172,8 @@ def test_analysis_of_a_game_given_up_while_winnable(client: TestClient) -> None:
     assert client.post(f"/api/games/{game['id']}/give-up", json={}).status_code == 200
     report = client.post(f"/api/games/{game['id']}/coach", json={}).json()
     assert report["outcome"] == "winnable" and report["low"] == 1 and report["winning"]
-    assert set(report["winning_piles"]) == {"source", "target"}
+    assert set(report["winning_piles"]) == {"source", "target", "card"}
+    assert report["winning"] == "s" or report["winning_piles"]["card"] is not None
 
 
 def test_analysis_is_refused_while_the_game_goes_on(client: TestClient) -> None:
@@ -348,7 +354,7 @@ def test_analysis_names_the_move_that_killed_the_terrace(client: TestClient, sto
     assert client.post(f"/api/games/{game['id']}/give-up", json={}).status_code == 200
     report = client.post(f"/api/games/{game['id']}/coach", json={}).json()
     assert (report["terrace_dead"], report["terrace_dead_move"]) == (len(moves), str(fatal))
-    assert set(report["terrace_dead_piles"]) == {"source", "target"}
+    assert set(report["terrace_dead_piles"]) == {"source", "target", "card"}
     assert report["high"] <= len(moves)
 
 

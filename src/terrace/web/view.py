@@ -21,7 +21,7 @@ from typing import Any
 
 from terrace.board import Board
 from terrace.building import FOUNDATION_SIZE
-from terrace.cards import RANK, RANKS, RED, SUIT, SUITS, parse_card
+from terrace.cards import RANK, RANKS, RED, SUIT, SUITS, card_code, parse_card
 from terrace.moves import Move
 from terrace.position import Status
 from terrace.solver.prune import dead_end
@@ -113,23 +113,24 @@ def _target_order(item: tuple[str, str]) -> tuple[bool, int]:
 
 
 def describe_move(board: Board, text: str) -> dict[str, str | None]:
-    """The pile a move takes a card from and the pile it goes to, on the
+    """The pile a move takes a card from, the pile it goes to and the card
+    it moves (its code; none for a draw, whose card lies face down), on the
     board before the move (``wf`` is resolved to the foundation it fills)."""
     move = Move.parse(text)
     if move.is_draw:
-        return {"source": "stock", "target": "waste"}
+        return {"source": "stock", "target": "waste", "card": None}
+    card = board.peek(move)
+    code = None if card is None else card_code(card)
     if move.is_choice:
-        return {"source": f"t{move.source_index}", "target": "f1"}
+        return {"source": f"t{move.source_index}", "target": "f1", "card": code}
     source = pile_name(move.source) + (str(move.source_index) if move.source in "tf" else "")
     target: str | None = f"{move.target}{move.target_index}" if move.target_index else None
-    if target is None:
-        card = board.peek(move)
-        if card is not None:
-            for index in range(len(board.foundations)):
-                if board.foundation_accepts(index, card):
-                    target = f"f{index + 1}"
-                    break
-    return {"source": source, "target": target}
+    if target is None and card is not None:
+        for index in range(len(board.foundations)):
+            if board.foundation_accepts(index, card):
+                target = f"f{index + 1}"
+                break
+    return {"source": source, "target": target, "card": code}
 
 
 def foundation_badges(board: Board, state: dict[str, Any] | None = None) -> list[dict[str, Any]]:

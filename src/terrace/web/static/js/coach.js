@@ -20,10 +20,14 @@ let redraw = () => {};  // main.js's draw, to show an answer
 function moveWords(game, move, piles) {
   if (!move) return "–";
   if (move === "s") return t("hint.draw");
-  if (move[0] === "c") return t("coach.choice", { i: move.slice(1) });
+  // (the card, when the server named it: "the 7♥ from pile 8 to foundation 2")
+  const card = piles && piles.card ? cardLabel(piles.card) : null;
+  if (move[0] === "c") {
+    return card ? t("coach.choiceCard", { i: move.slice(1), card }) : t("coach.choice", { i: move.slice(1) });
+  }
   const from = piles && piles.source ? fromPlace(piles.source) : move;
   const to = piles && piles.target ? placeName(piles.target) : "";
-  return t("coach.moveFromTo", { from, to });
+  return card ? t("coach.moveCardFromTo", { card, from, to }) : t("coach.moveFromTo", { from, to });
 }
 
 function fairWords(game, fair) {
