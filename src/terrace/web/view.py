@@ -11,7 +11,9 @@ cards travelled where (``motions``) so that it can animate them.
 >>> sorted(describe_sources(board))[:3]
 ['t3', 't5', 't6']
 >>> describe_move(board, "s")
-{'source': 'stock', 'target': 'waste'}
+{'source': 'stock', 'target': 'waste', 'card': None}
+>>> describe_move(board, "t3f")
+{'source': 't3', 'target': 'f2', 'card': 'JD'}
 """
 
 from __future__ import annotations
