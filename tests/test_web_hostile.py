@@ -560,3 +560,22 @@ def test_the_token_is_never_echoed(caplog: pytest.LogCaptureFixture) -> None:
             assert TOKEN not in response.text, response.request.url
             assert TOKEN not in str(response.headers), response.request.url
     assert all(TOKEN not in record.getMessage() for record in caplog.records)
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("hint_seconds", float("nan")), ("hint_seconds", float("inf")), ("hint_seconds", -1),
+    ("hint_seconds", True), ("winnable_seconds", float("nan")), ("winnable_seconds", "10"),
+])
+def test_the_web_game_refuses_budgets_that_are_no_time(name: str, value: object) -> None:
+    """The library's web game took any budget (a NaN hint time reached the
+    solver at the first hint); ``terrace play`` offers the ranges it names
+    in its help, which come from one place."""
+    from terrace.cli.web import play
+    from terrace.web.endpoints import HINT_SECONDS_RANGE, WINNABLE_SECONDS_RANGE
+
+    with pytest.raises(ValueError, match=f"{name} must be a"):
+        create_app(**{name: value})  # type: ignore[arg-type]
+    ranges = {"hint_seconds": HINT_SECONDS_RANGE, "winnable_seconds": WINNABLE_SECONDS_RANGE}
+    option = next(p for p in play.params if p.name == name)
+    low, high = ranges[name]
+    assert f"{low:g}-{high:g} s" in (option.help or "")

@@ -13,7 +13,7 @@ from terrace.cli.options import FilePath, Seconds, WholeNumber, pop_rules, rule_
 from terrace.errors import TerraceError
 from terrace.storage import open_games
 from terrace.variants import canonical_name
-from terrace.web.endpoints import HINT_SECONDS, WINNABLE_SECONDS
+from terrace.web.endpoints import HINT_SECONDS, HINT_SECONDS_RANGE, WINNABLE_SECONDS, WINNABLE_SECONDS_RANGE
 from terrace.web.remote import WILDCARDS
 from terrace.web.server import ListenError, ServerSettings, bind, check_reach, run
 
@@ -30,10 +30,12 @@ from terrace.web.server import ListenError, ServerSettings, bind, check_reach, r
 @click.option("--db", type=FilePath(dir_okay=False),
               help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite in the user data "
                    "folder; ':memory:' keeps nothing).")
-@click.option("--hint-seconds", type=Seconds(0.1, 60), default=HINT_SECONDS, show_default=True,
-              help="Time the solver may spend on a hint: 0.1-60 s.")
-@click.option("--winnable-seconds", type=Seconds(0.1, 600), default=WINNABLE_SECONDS, show_default=True,
-              help="Time the solver may spend looking for a winnable deal for one new game: 0.1-600 s.")
+@click.option("--hint-seconds", type=Seconds(*HINT_SECONDS_RANGE), default=HINT_SECONDS, show_default=True,
+              help="Time the solver may spend on a hint: {:g}-{:g} s.".format(*HINT_SECONDS_RANGE))
+@click.option("--winnable-seconds", type=Seconds(*WINNABLE_SECONDS_RANGE), default=WINNABLE_SECONDS,
+              show_default=True,
+              help="Time the solver may spend looking for a winnable deal for one new game: "
+                   "{:g}-{:g} s.".format(*WINNABLE_SECONDS_RANGE))
 @rule_options
 def play(host: str | None, port: int, remote: bool, no_browser: bool, db: str | None,
          hint_seconds: float, winnable_seconds: float, **kwargs: Any) -> None:

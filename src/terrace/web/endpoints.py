@@ -23,6 +23,7 @@ from terrace.guide import descriptions, rules_guide
 from terrace.moves import Move
 from terrace.refusals import Reason, clip
 from terrace.rules import RULE_OPTIONS, Rules
+from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
 from terrace.solver.hint_line import KeptLine
 from terrace.solver.history import LOOKBACK
@@ -64,9 +65,15 @@ MAX_RECENT = 200
 RANDOM_DEALS = 1_000_000_000
 HINT_SECONDS = 2.0
 """The solver's time for one hint, unless ``terrace play --hint-seconds`` says otherwise."""
+HINT_SECONDS_RANGE = (0.1, 60.0)
+"""The least and most time ``terrace play --hint-seconds`` offers (the
+library takes any finite budget, as the tests' short ones)."""
 WINNABLE_SECONDS = 10.0
 """The time one request may spend looking for a winnable deal, unless
 ``terrace play --winnable-seconds`` says otherwise."""
+WINNABLE_SECONDS_RANGE = (0.1, 600.0)
+"""The least and most time ``terrace play --winnable-seconds`` offers."""
+
 WINNABLE_DEAL_SECONDS = 1.0
 """The solver's budget per deal while looking for a winnable one. Most
 deals are decided in milliseconds; in the two suit presets the wins that
@@ -109,8 +116,9 @@ class WebGame:
         self.store = store
         self.default_variant = canonical_name(default_variant)
         self.default_rules = default_rules or get_rules(self.default_variant)
-        self.hint_seconds = hint_seconds
-        self.winnable_seconds = winnable_seconds
+        # (checked here: a NaN hint time used to reach the solver at the first hint)
+        self.hint_seconds = check_budget(hint_seconds, "hint_seconds")
+        self.winnable_seconds = check_budget(winnable_seconds, "winnable_seconds")
         self.pool = pool or SolverPool()
         self.clock = ReportClock()
         self.lines: OrderedDict[str, KeptLine] = OrderedDict()
