@@ -648,3 +648,27 @@ def test_writers_in_processes_never_lose_or_double_a_move(tmp_path: Path) -> Non
     assert sum(made for made, _ in counts) == 30
     assert time.monotonic() - started < 60
     _check_shared_game(db, game_id, 30)
+
+
+def test_a_database_made_between_the_first_look_and_the_read_is_not_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four first openings at once (the test above) once found the file
+    damaged ("it holds 0 of its 1 pages"): the first look saw an empty
+    file, another opener made the database, and the header then read was
+    held against the old size. Here the database is made at that moment."""
+    from terrace.storage import files
+
+    made = tmp_path / "made.sqlite"
+    open_store(made).close()
+    db = tmp_path / "games.sqlite"
+    db.touch()
+    looked = files._reads_any
+
+    def made_meanwhile(path: Path) -> bool:
+        db.write_bytes(made.read_bytes())  # another process made it just now
+        return looked(path)
+
+    monkeypatch.setattr(files, "_reads_any", made_meanwhile)
+    with open_store(db) as store:
+        assert store.migrations_applied == []

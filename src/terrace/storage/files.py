@@ -18,6 +18,7 @@ notes.txt is not a Terrace database (not an SQLite file); it was left untouched
 from __future__ import annotations
 
 import errno
+import os
 import sqlite3
 import stat
 from dataclasses import dataclass
@@ -111,6 +112,10 @@ def inspect_file(path: Path) -> Header | None:
     try:
         with path.open("rb") as file:
             header = file.read(100)
+            # (the size again, of the file whose header was read: another
+            # process may have made the database since the first look,
+            # whose size then said 0 where the header now gives a page)
+            size = os.fstat(file.fileno()).st_size
     except OSError as error:
         raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
     if not is_sqlite_header(header):
@@ -128,11 +133,11 @@ def inspect_file(path: Path) -> Header | None:
     if not has_wal and not nonempty(Path(f"{path}-journal")):
         # With a pending log or journal, SQLite will bring the file up to
         # date first, so until then it may legitimately look short.
-        if info.st_size % page_size:
+        if size % page_size:
             raise damaged(name, "it is not a whole number of pages long: it was cut short")
         pages = int.from_bytes(header[28:32], "big")
-        if header[24:28] == header[92:96] and info.st_size < pages * page_size:
-            raise damaged(name, f"it holds {info.st_size // page_size} of its {pages} pages")
+        if header[24:28] == header[92:96] and size < pages * page_size:
+            raise damaged(name, f"it holds {size // page_size} of its {pages} pages")
     application_id = int.from_bytes(header[68:72], "big", signed=True)
     if application_id not in (0, APPLICATION_ID):
         raise foreign(name)
