@@ -26,7 +26,6 @@ import json
 import math
 import os
 import sqlite3
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -34,7 +33,7 @@ from terrace.deal import DEAL_VERSION
 from terrace.errors import TerraceError
 from terrace.refusals import clip
 from terrace.rules import Rules
-from terrace.storage.paths import default_verdicts_path
+from terrace.storage.paths import default_verdicts_path, no_new_file
 
 SOLVER_VERSION = 8
 """Bumped whenever the solver may now decide deals it left unknown (2:
@@ -150,12 +149,8 @@ def _cannot_open(path: str, folder: str, error: Exception) -> VerdictCacheError:
         why = f"its folder {clip(folder)} cannot be made ({error.strerror or error})"
     else:
         why = str(error)
-        if not os.path.exists(path):
-            try:
-                with tempfile.TemporaryFile(dir=folder):
-                    pass
-            except OSError as made:
-                why = f"no new file can be made in its folder {clip(folder)} ({made.strerror or made})"
+        if not os.path.exists(path) and (reason := no_new_file(folder)) is not None:
+            why = f"no new file can be made in its folder {clip(folder)} ({reason})"
     name = clip(os.path.basename(path) or path)
     return VerdictCacheError(f"the verdict cache {name} cannot be used: {why}")
 

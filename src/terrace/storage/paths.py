@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import platformdirs
@@ -70,6 +71,17 @@ def verdicts_path(games_db: str | os.PathLike[str] | None) -> Path:
     folder = data_folder() if games is None else games.parent
     return folder / VERDICTS_FILE_NAME
 
+
+def no_new_file(folder: str | os.PathLike[str]) -> str | None:
+    """Why no new file can be made in ``folder`` (the system's reason, such
+    as "Read-only file system"), or None when one can: SQLite says only
+    "unable to open database file"."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        return str(error.strerror or error)
+    return None
 
 
 def label(path: str | os.PathLike[str]) -> str:

@@ -33,7 +33,6 @@ import logging
 import os
 import re
 import sqlite3
-import tempfile
 import threading
 import time
 from collections import OrderedDict
@@ -86,7 +85,7 @@ from terrace.storage.migrations import (
     migrate,
     read_layout,
 )
-from terrace.storage.paths import MEMORY, default_games_path, label, verdicts_path
+from terrace.storage.paths import MEMORY, default_games_path, label, no_new_file, verdicts_path
 from terrace.storage.rows import (
     FACT_COLUMNS,
     GAME_COLUMNS,
@@ -168,14 +167,12 @@ def _set_busy_timeout(conn: sqlite3.Connection, seconds: float) -> None:
 def _check_folder_takes_a_file(path: Path) -> None:
     """Refuse, saying why, a new database in a folder that takes no new
     file (a read-only disk)."""
-    try:
-        with tempfile.TemporaryFile(dir=path.parent):
-            pass
-    except OSError as error:
+    why = no_new_file(path.parent)
+    if why is not None:
         raise DatabaseFileError(
             f"no database {label(path)} can be made: no new file can be made in its folder "
-            f"{label(path.parent)} ({error.strerror or error})"
-        ) from None
+            f"{label(path.parent)} ({why})"
+        )
 
 
 def _connect(path: Path | str, mode: str | None = None) -> sqlite3.Connection:
