@@ -420,8 +420,9 @@ def _records_of_one_moment(world: Path, count: int) -> Path:
     every game stored before it."""
     record = json.loads((world / "record.json").read_text())
     saved = record["saved"]
-    records = [{**record, "saved": {**saved, "id": f"state-{i}", "hints": i,
-                                    "updated_at": saved["created_at"] + count - i}} for i in range(count)]
+    made = saved["created_at"] - count - 1  # (no time ahead of the clock)
+    records = [{**record, "saved": {**saved, "id": f"state-{i}", "hints": i, "created_at": made,
+                                    "updated_at": made + count - i}} for i in range(count)]
     path = world / f"moment-{count}.json"
     path.write_text(json.dumps(records))
     return path
@@ -449,16 +450,53 @@ def test_records_of_one_moment_are_each_read_once(world: Path, monkeypatch: pyte
     assert reads <= 2 * 60, reads  # (it was 60 * 59 / 2 = 1,770)
 
 
-def test_too_many_records_of_one_moment_are_refused(world: Path) -> None:
-    from terrace.storage.transfer import MAX_SAME_MOMENT
+def test_records_of_one_moment_are_compared_only_with_games_that_may_hold_them(
+        world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file of more than 100 records of one ``created_at`` was refused
+    (the comparison of each with every game of that moment took hours for
+    thousands); now each record is compared only with the stored games
+    that may hold it (the same deal, changed no earlier, no count lower),
+    found in an index: 400 records need no comparison at all, and a second
+    import finds each here at once."""
+    from terrace.storage import sqlite
 
-    path = _records_of_one_moment(world, MAX_SAME_MOMENT + 1)
-    before = snapshot(world)
-    result = invoke(["import", str(path)], world)
-    assert_refused_cleanly(result)
-    assert f"{MAX_SAME_MOMENT + 1} records were created at the same moment" in result.stderr
-    assert f"at most {MAX_SAME_MOMENT} at once" in result.stderr
-    assert snapshot(world) == before
+    compared = 0
+    same = sqlite.same_game
+
+    def counted(a: object, b: object) -> bool:
+        nonlocal compared
+        compared += 1
+        return same(a, b)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sqlite, "same_game", counted)
+    path = _records_of_one_moment(world, 400)
+    result = invoke(["import", str(path), "--db", "{w}/moment.sqlite"], world)
+    assert result.exit_code == 0 and result.output == "imported 400 games\n", result.output + result.stderr
+    assert compared == 0, compared  # (it was 400 * 399 / 2 = 79,800)
+    result = invoke(["import", str(path), "--db", "{w}/moment.sqlite"], world)
+    assert result.output == "imported 0 games (400 already here)\n", result.output + result.stderr
+    assert compared <= 2 * 400, compared
+
+
+def test_an_export_of_many_games_of_one_moment_imports_again(world: Path) -> None:
+    """Two imports can gather more than 100 games created at one moment
+    (a program that writes whole seconds), and the export of such a
+    database was refused by an import, into a new database or its own."""
+    record = json.loads((world / "record.json").read_text())
+    rules = get_rules("terrace")
+    for part in range(2):
+        records = [{**record, "deal": Deal.from_number(number, rules).text(), "deal_number": number,
+                    "saved": {**record["saved"], "id": f"made-{number}"}}
+                   for number in range(part * 75, part * 75 + 75)]
+        (world / f"part{part}.json").write_text(json.dumps(records))
+        result = invoke(["import", f"{{w}}/part{part}.json", "--db", "{w}/many.sqlite"], world)
+        assert result.output == "imported 75 games\n", result.output + result.stderr
+    result = invoke(["export", "--all", "-o", "{w}/all.json", "--db", "{w}/many.sqlite"], world)
+    assert result.exit_code == 0, result.stderr
+    result = invoke(["import", "{w}/all.json", "--db", "{w}/fresh.sqlite"], world)
+    assert result.output == "imported 150 games\n", result.output + result.stderr
+    result = invoke(["import", "{w}/all.json", "--db", "{w}/many.sqlite"], world)
+    assert result.output == "imported 0 games (150 already here)\n", result.output + result.stderr
 
 
 @pytest.mark.parametrize("unbuffered", ["1", ""], ids=["unbuffered", "buffered"])

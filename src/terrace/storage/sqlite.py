@@ -28,6 +28,7 @@ Move.parse('c1')
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
 import os
@@ -195,13 +196,96 @@ def _no_count_lower(later: StoredGame, earlier: StoredGame) -> bool:
                for name in ("hints", "undos", "active_ms", "assisted"))
 
 
-class _Seen:
-    """The stored games (None: damaged) and logs of changes an import has
-    read in one transaction, by game id."""
+_LIGHT_COLUMNS = "id, created_at, deal, updated_at, hints, undos, active_ms, assisted, won_at, given_up_at"
+"""What an import compares of a stored game before reading it whole: its
+identity (creation time and deal), then what only grows as it is played."""
+_RANKED = range(3, 7)
+"""Where ``updated_at``, ``hints``, ``undos`` and ``active_ms`` are in a row
+of :data:`_LIGHT_COLUMNS`: a game that holds a record has each of them no
+lower than the record's."""
+
+
+def _light_row(game: StoredGame) -> tuple[Any, ...]:
+    """``game``'s row of :data:`_LIGHT_COLUMNS`, as stored."""
+    return (game.id, game.created_at, game.deal.text(), game.updated_at, game.hints, game.undos,
+            game.active_ms, int(game.assisted), game.won_at, game.given_up_at)
+
+
+def _may_hold(row: tuple[Any, ...], game: StoredGame) -> bool:
+    """False when the stored game of ``row`` cannot hold ``game``: changed
+    earlier, a count lower, or another win or giving up. A value that is
+    not a number (a damaged row) leaves that to the game's read."""
+    _, _, _, updated_at, hints, undos, active_ms, assisted, won_at, given_up_at = row
+    try:
+        return bool(updated_at >= game.updated_at and hints >= game.hints and undos >= game.undos
+                    and active_ms >= game.active_ms and assisted >= game.assisted
+                    and (game.won_at is None or won_at == game.won_at)
+                    and (game.given_up_at is None or given_up_at == game.given_up_at))
+    except TypeError:
+        return True
+
+
+class _Group:
+    """The stored games of one identity (creation time and deal), with,
+    for each value of :data:`_RANKED`, their rows sorted by it: the games
+    that may hold a record are found among those no lower on the value
+    that leaves the fewest, never by comparing the record with all."""
 
     def __init__(self) -> None:
+        self.values: list[list[Any]] = [[] for _ in _RANKED]
+        self.rows: list[list[tuple[Any, ...]]] = [[] for _ in _RANKED]
+        self.unranked: list[tuple[Any, ...]] = []
+
+    def add(self, row: tuple[Any, ...]) -> None:
+        if not all(isinstance(row[i], (int, float)) and row[i] == row[i] for i in _RANKED):
+            self.unranked.append(row)  # (a damaged row: always read)
+            return
+        for values, rows, i in zip(self.values, self.rows, _RANKED, strict=True):
+            at = bisect.bisect_right(values, row[i])
+            values.insert(at, row[i])
+            rows.insert(at, row)
+
+    def candidates(self, game: StoredGame) -> list[tuple[Any, ...]]:
+        """The rows no lower than ``game`` on the most selective value (and
+        the damaged ones)."""
+        wanted = (game.updated_at, game.hints, game.undos, game.active_ms)
+        starts = [bisect.bisect_left(values, value)
+                  for values, value in zip(self.values, wanted, strict=True)]
+        best = max(range(len(starts)), key=lambda k: starts[k] - len(self.values[k]))
+        return [*self.rows[best][starts[best]:], *self.unranked]
+
+
+class _Seen:
+    """What an import knows of the stored games in one transaction: each
+    game read whole (None: damaged) and its log of changes, by id, and the
+    rows of the games of the records' creation times by identity, read in
+    one scan, so that a record is compared only with the games that may
+    hold it (a file of thousands of records of one moment used to compare
+    each with every game of that moment)."""
+
+    def __init__(self, conn: sqlite3.Connection, games: Sequence[StoredGame]) -> None:
         self.games: dict[str, StoredGame | None] = {}
         self.events: dict[str, list[Any]] = {}
+        self.current: dict[Any, tuple[Any, ...]] = {}
+        self.groups: dict[tuple[Any, Any], _Group] = {}
+        moments = {game.created_at for game in games}
+        for row in conn.execute(f"SELECT {_LIGHT_COLUMNS} FROM games"):
+            if row[1] in moments:
+                self.add(row)
+
+    def add(self, row: tuple[Any, ...]) -> None:
+        """Know the stored game of ``row`` (new, or changed: its older row
+        is then passed over)."""
+        self.current[row[0]] = row
+        self.groups.setdefault((row[1], row[2]), _Group()).add(row)
+
+    def stored(self, game: StoredGame) -> list[Any]:
+        """The ids of the stored games that may hold ``game``."""
+        group = self.groups.get((game.created_at, game.deal.text()))
+        if group is None:
+            return []
+        return [row[0] for row in group.candidates(game)
+                if self.current.get(row[0]) is row and _may_hold(row, game)]
 
     def forget(self, game_id: str) -> None:
         """Read ``game_id`` again next time (it was just written)."""
@@ -916,12 +1000,10 @@ class SqliteStore:
         id or another: the same game, changed no earlier, that passed
         through ``game``'s moves (or still holds them, some to redo), with
         no count lower, and ``game``'s win or giving up, if any, its own.
-        ``seen`` keeps each stored game read (and its log) for the rest of
-        the transaction: a file of many records of one moment (the same
-        ``created_at``) compares each with every game stored before it,
-        and read and replayed each of them again for every record."""
-        for (game_id,) in conn.execute("SELECT id FROM games WHERE created_at = ? AND updated_at >= ?",
-                                       (game.created_at, game.updated_at)):
+        ``seen`` finds the stored games that may hold it without reading
+        them, and keeps each stored game read (and its log) for the rest of
+        the transaction."""
+        for game_id in seen.stored(game):
             if game_id not in seen.games:
                 try:
                     seen.games[game_id] = self._fetch(conn, game_id)
@@ -996,13 +1078,13 @@ class SqliteStore:
         # web game goes on saving its moves). Importing the same file
         # again so takes no write lock at all.
         with self._transaction(write=False) as conn:
-            seen = _Seen()
+            seen = _Seen(conn, games)
             found = [self._already_here(conn, game, seen) for game in games]
         result: list[tuple[str, bool]] = [(here, False) if here else ("", True) for here in found]
         if all(found):
             return result
         with self._transaction(write=True, action="import") as conn:
-            seen = _Seen()  # (read again: another program may have written since)
+            seen = _Seen(conn, games)  # (read again: another program may have written since)
             for i, game in enumerate(games):
                 if found[i]:
                     continue
@@ -1018,12 +1100,14 @@ class SqliteStore:
                         game.revision = stored.revision + 1  # (a tab still showing it must reload)
                         overwrite_game(conn, game, stored.line())
                         seen.forget(game.id)
+                        seen.add(_light_row(game))
                         self._remembered.pop(game.id, None)
                         self._sound.pop(game.id, None)
                         result[i] = (game.id, True)
                         continue
                     game.id = new_game_id()
                 insert_game(conn, game, "import")
+                seen.add(_light_row(game))
                 result[i] = (game.id, True)
         return result
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections import Counter
 from typing import Any
 
 from terrace.errors import TerraceError
@@ -30,11 +29,6 @@ from terrace.storage.rows import clip
 MAX_REASONS = 20
 MAX_RECORDS = 100_000
 """The most records one file may hold."""
-MAX_SAME_MOMENT = 100
-"""The most records of one file created at the same moment (the same
-``saved.created_at``): states of one game, or games made by a program that
-writes whole seconds. Each such record is compared with every game stored
-at that moment, so a file of thousands of them took hours to import."""
 
 
 class ImportRefusedError(StoreError):
@@ -121,12 +115,6 @@ def read_games(text: str | bytes) -> list[StoredGame]:
             reasons.append(f"record {index}: it is nested too deeply" if label else "it is nested too deeply")
     if reasons:
         raise ImportRefusedError(reasons)
-    moments = Counter(game.created_at for game in games)
-    crowded = [moment for moment, count in moments.items() if count > MAX_SAME_MOMENT]
-    if crowded:
-        raise ImportRefusedError([
-            f"{moments[moment]:,} records were created at the same moment (saved.created_at {moment!r}): "
-            f"at most {MAX_SAME_MOMENT} at once" for moment in crowded])
     return games
 
 
