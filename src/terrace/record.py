@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -165,6 +166,61 @@ def json_text(text: str | bytes) -> str:
     if isinstance(text, bytes | bytearray):
         return bytes(text).decode("utf-8-sig")
     return text.removeprefix("\ufeff") if isinstance(text, str) else text
+
+
+_DECODER = json.JSONDecoder()
+_SPACE = " \t\n\r"
+
+
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at] in _SPACE:
+        at += 1
+    return at
+
+
+def json_items(text: str) -> tuple[bool, Iterator[Any]]:
+    """Whether a JSON document is a list, and its values one at a time:
+    the items of a list, read each only when the one before is done with
+    (a file of 64 MB of records, read whole, took ten times its size in
+    memory), or the one value of any other document. Raises what
+    ``json.loads`` raises (a ``ValueError``; a ``RecursionError``), for a
+    list possibly only once the items before the fault were read.
+
+    >>> listed, items = json_items(' [1, {"a": 2}] ')
+    >>> listed, list(items)
+    (True, [1, {'a': 2}])
+    >>> json_items("{}")[0]
+    False
+    """
+    at = _skip_space(text, 0)
+    if not text.startswith("[", at):
+        value, end = _DECODER.raw_decode(text, at)
+        if _skip_space(text, end) != len(text):
+            raise json.JSONDecodeError("Extra data", text, _skip_space(text, end))
+        return False, iter([value])
+    return True, _list_items(text, at + 1)
+
+
+def _list_items(text: str, at: int) -> Iterator[Any]:
+    """The items of the list whose ``[`` ends just before ``at``."""
+    at = _skip_space(text, at)
+    if text.startswith("]", at):
+        at += 1
+    else:
+        while True:
+            item, at = _DECODER.raw_decode(text, _skip_space(text, at))
+            yield item
+            at = _skip_space(text, at)
+            if text.startswith(",", at):
+                at += 1
+                continue
+            if not text.startswith("]", at):
+                raise json.JSONDecodeError("Expecting ',' delimiter", text, at)
+            at += 1
+            break
+    at = _skip_space(text, at)
+    if at != len(text):
+        raise json.JSONDecodeError("Extra data", text, at)
 
 
 def json_problem(error: Exception) -> str:

@@ -354,6 +354,12 @@ class StoredGame:
         other._known, other._saved = self._known, self._saved
         return other
 
+    def forget_board(self) -> None:
+        """Let go of the remembered board (the next :meth:`board` replays):
+        an import holds thousands of games at once, and their boards took
+        ten times the memory of their moves."""
+        self._known = None
+
     def adopt_board(self, other: StoredGame) -> None:
         """Take over the board ``other`` remembers (this game as read or
         written before); :meth:`board` uses it only while it fits."""

@@ -1006,7 +1006,9 @@ class SqliteStore:
         for game_id in seen.stored(game):
             if game_id not in seen.games:
                 try:
-                    seen.games[game_id] = self._fetch(conn, game_id)
+                    seen.games[game_id] = stored = self._fetch(conn, game_id)
+                    if stored is not None:
+                        stored.forget_board()  # (its line is all that is compared)
                 except DamagedGameError:
                     seen.games[game_id] = None
             stored = seen.games[game_id]
@@ -1072,6 +1074,8 @@ class SqliteStore:
             except StoreError as error:
                 name = f"game {game.id}" if game.id else "a game"
                 raise StoreError(f"{name} cannot be saved: {error}") from None
+            finally:
+                game.forget_board()  # (thousands of boards at once: gigabytes)
         # The games already here are found first, in a read: each is
         # checked (replayed), which for a large backup takes a while, and
         # the write lock is not held meanwhile (a game being played in the

@@ -5,6 +5,7 @@ key, ``saved``: the game's id, times, counters and redo stack, so that an
 export imported elsewhere is the same game. Records without ``saved`` (from
 ``terrace replay`` or another tool) import too.
 
+>>> import json
 >>> from terrace.storage import MemoryStore
 >>> from terrace.variants import get_rules
 >>> from terrace.deal import Deal
@@ -16,13 +17,13 @@ export imported elsewhere is the same game. Records without ``saved`` (from
 
 from __future__ import annotations
 
-import json
 import math
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from terrace.errors import TerraceError
-from terrace.record import GameRecord, json_problem, json_text
+from terrace.record import GameRecord, json_items, json_problem, json_text
 from terrace.storage.base import FINISHED, MAX_LINE, StoredGame, StoreError, check_saved, check_times
 from terrace.storage.rows import clip
 
@@ -94,35 +95,42 @@ def read_games(text: str | bytes) -> list[StoredGame]:
     (text, or UTF-8 bytes: see :func:`~terrace.record.json_text`), each
     checked move by move; raises :class:`ImportRefusedError` listing every
     bad record when any is bad."""
+    games: list[StoredGame] = []
+    reasons: list[str] = []
+    shared: dict[str, str] = {}
     try:
-        data = json.loads(json_text(text))
+        listed, items = json_items(json_text(text))
+        for index, item in enumerate(items, 1):
+            if index > MAX_RECORDS:
+                raise ImportRefusedError([f"the file holds more than {MAX_RECORDS:,} records; "
+                                          f"at most {MAX_RECORDS:,} at once"])
+            try:
+                game = game_from_record(item, shared)
+            except (TerraceError, StoreError) as error:
+                reasons.append(f"record {index}: {error}" if listed else str(error))
+            except RecursionError:
+                why = "it is nested too deeply"
+                reasons.append(f"record {index}: {why}" if listed else why)
+            else:
+                if not reasons:  # (once one is bad, only the reasons are kept)
+                    games.append(game)
+            del item
     except RecursionError:
         raise ImportRefusedError(["the file is not valid JSON: it is nested too deeply"]) from None
     except ValueError as error:
         raise ImportRefusedError([f"the file is not valid JSON: {json_problem(error)}"]) from None
-    items = data if isinstance(data, list) else [data]
-    if len(items) > MAX_RECORDS:
-        raise ImportRefusedError([f"the file holds {len(items):,} records; at most {MAX_RECORDS:,} at once"])
-    label = len(items) > 1 or isinstance(data, list)
-    games: list[StoredGame] = []
-    reasons: list[str] = []
-    for index, item in enumerate(items, 1):
-        try:
-            games.append(game_from_record(item))
-        except (TerraceError, StoreError) as error:
-            reasons.append(f"record {index}: {error}" if label else str(error))
-        except RecursionError:
-            reasons.append(f"record {index}: it is nested too deeply" if label else "it is nested too deeply")
     if reasons:
         raise ImportRefusedError(reasons)
     return games
 
 
-def game_from_record(data: Any) -> StoredGame:
+def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredGame:
     """A game from one record: the engine checks rules, deal, every move
     and the result; the ``saved`` details are read here and the game is
     checked by :func:`~terrace.storage.base.check_saved`, as every saved game
-    is (times from 2000, counts up to a million...)."""
+    is (times from 2000, counts up to a million...). The game keeps no
+    board, and its moves are the strings of ``shared`` where it has them
+    (a file of many games holds a few hundred different moves)."""
     if isinstance(data, dict) and isinstance(data.get("moves"), list) and len(data["moves"]) > MAX_LINE:
         raise StoreError(f"the record holds more than {MAX_LINE:,} moves")
     record = GameRecord.from_dict(data)
@@ -144,8 +152,8 @@ def game_from_record(data: Any) -> StoredGame:
         variant=record.variant,
         rules=record.rules,
         deal=record.deal,
-        moves=list(record.moves),
-        redo=redo,
+        moves=_shared(record.moves, shared),
+        redo=_shared(redo, shared),
         status=record.result,
         hints=_count(saved, "hints"),
         undos=_count(saved, "undos"),
@@ -171,7 +179,15 @@ def game_from_record(data: Any) -> StoredGame:
     if game.status == "won" and game.won_at is None and game.won_moves is None:
         game.won_at, game.won_moves = game.finished_at, len(game.moves)
     check_saved(game, now=now, prefix="saved.")
+    game.forget_board()
     return game
+
+
+def _shared(moves: Sequence[str], shared: dict[str, str] | None) -> list[str]:
+    """``moves``, each the string ``shared`` holds for it (added there when new)."""
+    if shared is None:
+        return list(moves)
+    return [shared.setdefault(move, move) for move in moves]
 
 
 def _count(saved: dict[str, Any], key: str, default: int | None = 0) -> Any:
