@@ -281,3 +281,22 @@ def test_an_import_holds_the_moves_of_its_games_not_their_boards(tmp_path: Path)
             tracemalloc.stop()
     assert len(added) == 300
     assert peak < 3 * len(text) + 2 * 2**20, f"{peak / 2**20:.1f} MB for a file of {len(text) / 2**20:.1f} MB"
+
+
+@pytest.mark.parametrize("where", ["record", "saved", "rules"])
+def test_an_import_refuses_a_key_given_twice(tmp_path: Path, where: str) -> None:
+    """A record with a key given twice imported the last of the two
+    without a word (``"result": "lost", "result": "won"``)."""
+    record = json.loads(golden("terrace-won").to_json())
+    record["saved"] = {"id": "twice", "hints": 0}
+    text = json.dumps([record], indent=1)
+    key = {"record": '"result": "won"', "saved": '"hints": 0', "rules": '"decks": 2'}[where]
+    assert key in text
+    text = text.replace(key, f"{key}, {key}", 1)
+    path = tmp_path / "twice.json"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["import", str(path), "--db", str(tmp_path / "games.sqlite")])
+    assert result.exit_code == 1, result.output
+    name = key.split(":")[0].strip('"')
+    assert f"the key '{name}' is given twice in one object" in result.stderr, result.stderr
+    assert not (tmp_path / "games.sqlite").exists()

@@ -273,6 +273,26 @@ def test_a_value_nested_as_deep_as_json_goes_is_refused_clearly(
     assert world(client, sqlite_store, game_id) == before
 
 
+@pytest.mark.parametrize("body", [
+    '{"move": "s", "move": "c1"}',
+    '{"move": "c1", "after": 0, "after": 5}',
+    '{"move": "c1", "options": {"decks": 1, "decks": 2}}',
+])
+def test_a_key_given_twice_is_refused_not_left_to_the_last(
+    client: TestClient, sqlite_store: SqliteStore, game_id: str, body: str
+) -> None:
+    """``{"move": "s", "move": "c1"}`` played c1: the last of two keys won
+    without a word, where the client may have meant the first."""
+    before = world(client, sqlite_store, game_id)
+    response = client.post(f"/api/games/{game_id}/moves", content=body.encode(), headers=JSON_TYPE)
+    assert_clear_refusal(response, body)
+    assert response.json()["code"] == "json-duplicate-key", response.json()
+    german = client.post(f"/api/games/{game_id}/moves", content=body.encode(),
+                         headers={**JSON_TYPE, "accept-language": "de"})
+    assert german.json()["error"].startswith("Der Schlüssel „"), german.json()
+    assert world(client, sqlite_store, game_id) == before
+
+
 def test_ten_megabytes_of_text_are_refused_without_reading_them(
     client: TestClient, sqlite_store: SqliteStore, game_id: str
 ) -> None:

@@ -80,5 +80,10 @@ class InvalidPositionError(TerraceError):
     """A position string is malformed or describes an impossible position."""
 
 
+class DuplicateKeyError(TerraceError):
+    """A JSON object from outside gives one key twice (which one was meant
+    is not known: Python's reader kept the last without a word)."""
+
+
 class InvalidRecordError(TerraceError):
     """A saved game record is malformed or does not replay."""

@@ -21,7 +21,7 @@ from typing import Any
 
 from terrace.board import Board
 from terrace.deal import DEAL_VERSION, Deal
-from terrace.errors import IllegalMoveError, InvalidRecordError, TerraceError
+from terrace.errors import DuplicateKeyError, IllegalMoveError, InvalidRecordError, TerraceError
 from terrace.moves import Move
 from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules
@@ -147,7 +147,7 @@ class GameRecord:
     def from_json(cls, text: str | bytes) -> GameRecord:
         """Read a record from JSON text (or its UTF-8 bytes; see :func:`json_text`)."""
         try:
-            data = json.loads(json_text(text))
+            data = read_json(json_text(text))
         except (ValueError, TypeError, RecursionError) as error:
             raise InvalidRecordError(Reason(Refusal.RECORD_NOT_JSON, problem=json_problem(error))) from None
         return cls.from_dict(data)
@@ -168,7 +168,33 @@ def json_text(text: str | bytes) -> str:
     return text.removeprefix("\ufeff") if isinstance(text, str) else text
 
 
-_DECODER = json.JSONDecoder()
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members as a dict; refuses a key given twice."""
+    data = dict(pairs)
+    if len(data) < len(pairs):
+        seen: set[str] = set()
+        key = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise DuplicateKeyError(Reason(Refusal.JSON_DUPLICATE_KEY, key=clip(key)))
+    return data
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_one_of_each)
+"""The reader of JSON from outside: a key given twice in one object is
+refused (:class:`~terrace.errors.DuplicateKeyError`), not left to the last."""
+
+
+def read_json(text: str | bytes) -> Any:
+    """``json.loads`` of JSON from outside (a file, a request's body), with a
+    key given twice in one object refused.
+
+    >>> read_json('{"move": "s"}')
+    {'move': 's'}
+    >>> read_json('{"move": "s", "move": "c1"}')
+    Traceback (most recent call last):
+    ...
+    terrace.errors.DuplicateKeyError: the key 'move' is given twice in one object: give each key once
+    """
+    return json.loads(text, object_pairs_hook=_one_of_each)
 _SPACE = " \t\n\r"
 
 
@@ -238,6 +264,8 @@ def json_problem(error: Exception) -> str:
         return "it is nested too deeply"
     if isinstance(error, UnicodeDecodeError):
         return "it is not UTF-8 text"
+    if isinstance(error, DuplicateKeyError):
+        return str(error)
     limit = sys.get_int_max_str_digits()
     if "set_int_max_str_digits" in str(error):
         return f"a number has more than {limit} digits"

@@ -160,6 +160,8 @@ class Refusal(StrEnum):
     RECORD_NOT_JSON = "record-not-json"
     RECORD_FIELD_MISSING = "record-field-missing"
     RECORD_FIELD_TYPE = "record-field-type"
+    # JSON from outside (files, request bodies)
+    JSON_DUPLICATE_KEY = "json-duplicate-key"
 
 
 @dataclass(frozen=True, slots=True)
@@ -495,6 +497,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.RECORD_FIELD_TYPE: Wording(
         _BAD, "{key!r} must be a {kind}",
         "„{key}“ muss vom Typ {kind} sein."),
+    Refusal.JSON_DUPLICATE_KEY: Wording(
+        _BAD, "the key {key!r} is given twice in one object: give each key once",
+        "Der Schlüssel „{key}“ steht zweimal in einem Objekt: Jeden Schlüssel nur einmal angeben."),
 }
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from terrace.deal import DEAL_VERSION, Deal
 from terrace.errors import TerraceError
-from terrace.record import RESULTS
+from terrace.record import RESULTS, read_json
 from terrace.rules import Rules
 from terrace.storage.base import (
     DamagedGameError,
@@ -264,7 +264,7 @@ def _rules_and_deal(rules_text: Any, deal_text: Any, known: StoredGame | None) -
 def _rules_from_text(rules_text: str) -> Rules:
     """The rules a stored JSON text gives; raises ``ValueError`` for rules
     that are incomplete, and what :meth:`Rules.from_dict` raises."""
-    data = json.loads(rules_text)
+    data = read_json(rules_text)
     rules = Rules.from_dict(data)
     if data != rules.to_dict():
         raise ValueError("the rules are incomplete")

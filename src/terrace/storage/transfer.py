@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from terrace.errors import TerraceError
+from terrace.errors import DuplicateKeyError, TerraceError
 from terrace.record import GameRecord, json_items, json_problem, json_text
 from terrace.storage.base import FINISHED, MAX_LINE, StoredGame, StoreError, check_saved, check_times
 from terrace.storage.rows import clip
@@ -117,6 +117,8 @@ def read_games(text: str | bytes) -> list[StoredGame]:
             del item
     except RecursionError:
         raise ImportRefusedError(["the file is not valid JSON: it is nested too deeply"]) from None
+    except DuplicateKeyError as error:
+        raise ImportRefusedError([f"the file cannot be read: {error}"]) from None
     except ValueError as error:
         raise ImportRefusedError([f"the file is not valid JSON: {json_problem(error)}"]) from None
     if reasons:

@@ -7,7 +7,6 @@ page's language. Shared by the game's endpoints, the coach's and the app.
 from __future__ import annotations
 
 import asyncio
-import json
 from enum import StrEnum
 from typing import Any
 
@@ -15,7 +14,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from terrace.errors import TerraceError
+from terrace.errors import DuplicateKeyError, TerraceError
+from terrace.record import read_json
 from terrace.refusals import Param, Reason, clip
 from terrace.storage import (
     ConflictError,
@@ -74,7 +74,9 @@ async def read_body(request: Request) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        data = json.loads(raw)
+        data = read_json(raw)
+    except DuplicateKeyError as error:
+        raise ApiError(error.reason or WebRefusal.BODY_NOT_JSON) from None
     except (ValueError, RecursionError):
         raise ApiError(WebRefusal.BODY_NOT_JSON) from None
     if not isinstance(data, dict):
