@@ -108,3 +108,26 @@ def test_survey_takes_verdicts_db_and_the_old_db(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         assert cache.is_file()
         assert ("deprecated" in result.stderr) == (option == "--db")
+
+
+def test_both_databases_make_a_missing_folder_and_name_a_blocked_one_alike(tmp_path: Path) -> None:
+    """The games database (``play``, ``import``) and the verdict cache
+    (``deal --winnable``, ``survey``) both make the folders their file
+    needs; a folder that is a file is refused by both in the same words,
+    and the reading commands (``stats``, ``export``) make nothing."""
+    record = str(Path(__file__).parent / "golden" / "terrace-won.json")
+    runner = CliRunner()
+    made = runner.invoke(main, ["import", record, "--db", str(tmp_path / "a" / "b" / "games.sqlite")])
+    assert made.exit_code == 0 and (tmp_path / "a" / "b" / "games.sqlite").is_file(), made.output
+    made = runner.invoke(main, ["deal", "--winnable", "-n", "1", "--verdicts-db",
+                                str(tmp_path / "c" / "d" / "v.sqlite")])
+    assert made.exit_code == 0 and (tmp_path / "c" / "d" / "v.sqlite").is_file(), made.output
+    (tmp_path / "file").write_text("")
+    games = runner.invoke(main, ["import", record, "--db", str(tmp_path / "file" / "x" / "games.sqlite")])
+    verdicts = runner.invoke(main, ["deal", "--winnable", "-n", "1", "--verdicts-db",
+                                    str(tmp_path / "file" / "x" / "games.sqlite")])
+    assert games.exit_code == verdicts.exit_code == 1
+    assert games.stderr == verdicts.stderr == "Error: cannot read games.sqlite: Not a directory\n"
+    for command in ("stats", "export --all"):
+        runner.invoke(main, [*command.split(), "--db", str(tmp_path / "e" / "games.sqlite")])
+    assert not (tmp_path / "e").exists()

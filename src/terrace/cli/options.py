@@ -313,7 +313,8 @@ def verdicts_db_options(func: F) -> F:
     return click.option(
         "--verdicts-db", type=FilePath(dir_okay=False),
         help="SQLite file of the solver's verdicts (default: solver.sqlite3 beside "
-             "the games database, in the user data folder); reruns resume.",
+             "the games database, in the user data folder; made, with its folder, "
+             "when first needed); reruns resume.",
     )(func)
 
 
