@@ -374,6 +374,28 @@ def test_export_to_a_device_writes_to_it_and_never_replaces_it(
         assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["export", "--all"], ["stats", "--json"], ["deal", "-n", "1"]],
+                         ids=["export", "stats", "deal"])
+@pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "unbuffered"])
+def test_a_full_standard_output_is_named(filled: list[str], tmp_path: Path, args: list[str],
+                                         unbuffered: str) -> None:
+    """``terrace export --all > /dev/full`` said only "No space left on
+    device": not which file was full (the database? a temporary file?)."""
+    import subprocess
+    import sys
+
+    import terrace
+
+    env = {**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite"), "PYTHONUNBUFFERED": unbuffered,
+           "PYTHONPATH": str(Path(terrace.__file__).parents[1])}
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "terrace", *args], stdout=full, stderr=subprocess.PIPE,
+                              text=True, env=env, cwd=tmp_path, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == "Error: standard output could not be written: No space left on device\n"
+
+
 def test_export_names_a_folder_that_takes_no_file(
     run: Callable[..., Any], filled: list[str], tmp_path: Path
 ) -> None:

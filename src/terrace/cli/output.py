@@ -125,3 +125,65 @@ def whole_standard_output() -> None:
         return
     sys.stdout = io.TextIOWrapper(_WholeWrites(fd), encoding=stream.encoding, errors=stream.errors,
                                   line_buffering=stream.line_buffering, write_through=True)
+
+
+OUTPUT_FAILED = "standard output could not be written"
+"""How a failed write to standard output (not a closed pipe) is named."""
+
+
+class OutputError(OSError):
+    """A write to standard output that failed (``> /dev/full``, a full
+    disk, an input/output error), named as such: the system's words alone
+    ("No space left on device") did not say which file was full."""
+
+
+class _NamedOutput(io.TextIOWrapper):
+    """Standard output whose failed writes say they are standard output's
+    (a reader that stopped early, ``EPIPE``, is left to click). Once one
+    has failed, the command ends on that error: the flush at the program's
+    end, which fails again, stays quiet (it printed a traceback and made
+    the status 120)."""
+
+    failed = False
+
+    def write(self, text: str) -> int:
+        try:
+            return super().write(text)
+        except OSError as error:
+            self.failed = True
+            raise _named(error) from None
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except OSError as error:
+            if self.failed and sys.is_finalizing():
+                return
+            self.failed = True
+            raise _named(error) from None
+
+
+def _named(error: OSError) -> OSError:
+    if error.errno == errno.EPIPE or isinstance(error, OutputError):
+        return error
+    return OutputError(error.errno, f"{OUTPUT_FAILED}: {error.strerror or error}")
+
+
+def named_standard_output() -> None:
+    """Make a failed write to standard output say so: "standard output
+    could not be written: No space left on device" (see
+    :class:`OutputError`). Standard output that is no file of the process
+    (a test runner's) is left as it is."""
+    stream = sys.stdout
+    if type(stream) is not io.TextIOWrapper:
+        return
+    try:
+        stream.fileno()
+        stream.flush()
+    except (OSError, ValueError):
+        return
+    encoding, errors = stream.encoding, stream.errors
+    lines, through = stream.line_buffering, stream.write_through
+    # (detached, the old layer no longer closes the file when it is let go)
+    sys.stdout = _NamedOutput(stream.detach(), encoding=encoding, errors=errors, line_buffering=lines,
+                              write_through=through)
