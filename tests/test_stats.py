@@ -676,3 +676,53 @@ def test_a_win_that_equals_the_fewest_moves_is_counted_as_such() -> None:
     games.append(facts("won", 990.0, moves=90, started=950.0))
     overall = summarize(games)["overall"]
     assert (overall["fewest_moves"], overall["fewest_moves_wins"]) == (90, 2)
+
+
+class _Clock:
+    """A wall clock the test sets (``time.time`` everywhere), a millisecond
+    on at each reading, as a real one goes."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.now = time.time() - 86_400
+        monkeypatch.setattr(time, "time", self)
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+
+def test_a_clock_put_back_leaves_the_game_in_play_and_the_abandoned_one_as_they_are(
+        store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Game A was played, the clock was put back an hour (by hand, or NTP
+    after a wrong start), and game B opened and played: A, left for B, is
+    abandoned, and B is the game in play. Both used to be ordered by their
+    times, so A, changed "later", stayed in progress and the page went back
+    to A instead of B."""
+    clock = _Clock(monkeypatch)
+    record = golden("terrace-won")
+    left = start(store, record)
+    play(store, left, record.moves[:3])
+    clock.now -= 3600
+    other = golden("wood-lost")
+    playing = start(store, other)
+    play(store, playing, other.moves[:2])
+    latest = store.latest_unfinished()
+    assert latest is not None and latest.id == playing.id
+    block = store.statistics()["overall"]
+    assert (block["played"], block["abandoned"], block["unfinished"]) == (2, 1, 1), block
+
+
+def test_a_clock_put_back_keeps_the_streaks_in_the_order_results_came(
+        store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A win, the clock put back an hour, then a loss: the current winning
+    streak is 0 and the losing one 1 (the results were ordered by their
+    times: the loss came first, and the streak read 1 win)."""
+    clock = _Clock(monkeypatch)
+    finish(store, "terrace-won")
+    clock.now -= 3600
+    finish(store, "wood-lost")
+    block = store.statistics()["overall"]
+    streaks = {key: block[key] for key in ("current_streak", "best_streak", "current_losing_streak",
+                                           "longest_losing_streak")}
+    assert streaks == {"current_streak": 0, "best_streak": 1, "current_losing_streak": 1,
+                       "longest_losing_streak": 1}, streaks

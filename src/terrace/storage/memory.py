@@ -14,6 +14,7 @@ terrace.storage.base.StoreError: unknown action 'shuffle'
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from pathlib import Path
@@ -38,7 +39,7 @@ from terrace.storage.base import (
     unknown_game,
 )
 from terrace.storage.paths import default_verdicts_path
-from terrace.storage.statistics import MAX_ACTIVE_MS, summarize
+from terrace.storage.statistics import MAX_ACTIVE_MS, GameFacts, summarize
 
 
 class MemoryStore:
@@ -52,6 +53,10 @@ class MemoryStore:
         self._games: dict[str, StoredGame] = {}
         self._hinted: dict[str, set[str]] = {}
         self._events: dict[str, list[dict[str, Any]]] = {}
+        self._places: dict[str, list[tuple[int, float]]] = {}
+        """Each game's places in the log of changes (one counter for all
+        games, as the SQLite store's event ids) with their times."""
+        self._logged = 0
         self._timed: dict[str, float] = {}
         """Up to when each game's time reports were counted (see ``add_active_time``)."""
         self._lock = threading.RLock()
@@ -112,9 +117,28 @@ class MemoryStore:
 
     def _log(self, game: StoredGame, action: str, played_before: int | None = None) -> None:
         """Log a change as the SQLite store does."""
-        self._events.setdefault(game.id, []).extend(
-            {"action": action, "move": move, "moves": count, "revision": game.revision, "at": game.updated_at}
-            for move, count in change_events(game, action, played_before))
+        events = [{"action": action, "move": move, "moves": count, "revision": game.revision,
+                   "at": game.updated_at} for move, count in change_events(game, action, played_before)]
+        self._events.setdefault(game.id, []).extend(events)
+        places = self._places.setdefault(game.id, [])
+        for _ in events:
+            self._logged += 1
+            places.append((self._logged, game.updated_at))
+
+    def _facts(self, game: StoredGame) -> GameFacts:
+        """The game's facts with its places in the log, as the SQLite store
+        reads them (``rows.LOG_PLACES``)."""
+        places = self._places.get(game.id, [])
+        ended = game.won_at if game.won_at is not None else game.finished_at
+        result = None if ended is None else min((seq for seq, at in places if at == ended), default=None)
+        return dataclasses.replace(
+            game.facts(), opened_seq=min((seq for seq, _ in places), default=None),
+            changed_seq=self._changed(game.id), result_seq=result,
+        )
+
+    def _changed(self, game_id: str) -> int:
+        """Where in the log the game last changed."""
+        return max((seq for seq, _ in self._places.get(game_id, [])), default=0)
 
     def history(self, game_id: str) -> list[dict[str, Any]]:
         with self._lock:
@@ -161,7 +185,7 @@ class MemoryStore:
             playing = [g for g in self._games.values() if g.status in UNFINISHED and g.given_up_at is None]
             if not playing:
                 return None
-            return max(playing, key=lambda g: g.updated_at).clone()
+            return max(playing, key=lambda g: self._changed(g.id)).clone()
 
     def recent(self, limit: int = 20) -> list[StoredGame]:
         with self._lock:
@@ -170,5 +194,5 @@ class MemoryStore:
 
     def statistics(self) -> dict[str, Any]:
         with self._lock:
-            facts = [g.facts() for g in self._games.values()]
+            facts = [self._facts(g) for g in self._games.values()]
         return summarize(facts)

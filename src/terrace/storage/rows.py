@@ -47,10 +47,19 @@ OPENED_ELSEWHERE = (
 """True (1) for a game that came in by an import (its first event is the
 import, where a game made here starts with ``create``): its creation was no
 opening here, played here since or not."""
+LOG_PLACES = (
+    "(SELECT min(id) FROM events WHERE events.game_id = games.id), "
+    "(SELECT max(id) FROM events WHERE events.game_id = games.id), "
+    "CASE WHEN coalesce(won_at, finished_at) IS NOT NULL THEN (SELECT min(id) FROM events "
+    "WHERE events.game_id = games.id AND events.at = coalesce(games.won_at, games.finished_at)) END"
+)
+"""Where in the log of changes (the events' ids, in the order things
+happened here, whatever the clock said) a game was opened, last changed,
+and first won or lost (the change logged at that time)."""
 FACT_COLUMNS = (
     "variant, status, move_count, hints, undos, created_at, updated_at, started_at, finished_at, "
     f"won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at, rules, {IMPORTED}, "
-    f"{OPENED_ELSEWHERE}"
+    f"{OPENED_ELSEWHERE}, {LOG_PLACES}"
 )
 """The columns the statistics read, in the order ``GameFacts.from_row`` takes them."""
 _COLUMN_COUNT = len(GAME_COLUMNS.split(","))

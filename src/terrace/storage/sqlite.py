@@ -739,12 +739,16 @@ class SqliteStore:
         return games
 
     def latest_unfinished(self) -> StoredGame | None:
-        """The most recently updated game still being played; a game
-        imported and not played here since comes after every game that
-        was (so an import never takes the place of the game in play)."""
+        """The game still being played that changed last here (in the
+        order of the log of changes: a clock put back does not make an
+        older game the latest); a game imported and not played here since
+        comes after every game that was (so an import never takes the
+        place of the game in play), the latest first."""
         games = self._loadable(
             "SELECT id FROM games WHERE status IN ('choosing', 'playing') AND given_up_at IS NULL "
-            f"ORDER BY {IMPORTED}, updated_at DESC, rowid DESC",
+            f"ORDER BY {IMPORTED}, CASE WHEN {IMPORTED} THEN NULL ELSE "
+            "(SELECT max(id) FROM events WHERE events.game_id = games.id) END DESC, "
+            "updated_at DESC, rowid DESC",
             first=True,
         )
         return games[0] if games else None

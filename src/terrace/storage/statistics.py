@@ -66,6 +66,15 @@ class GameFacts:
     """Came in by an import, changed here since or not: its creation was no
     opening here, so it leaves no game behind (as going back to an older
     game leaves none)."""
+    opened_seq: int | None = None
+    """Where in the store's log of changes the game was opened (created or
+    imported): the log's order is the order things happened here, which
+    the times are not once the clock was put back."""
+    changed_seq: int | None = None
+    """Where in the log the game last changed."""
+    result_seq: int | None = None
+    """Where in the log its first win or its loss came (None: not logged,
+    as for a game given up, whose giving up is its last change)."""
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> GameFacts:
@@ -82,7 +91,8 @@ class GameFacts:
         """
         (variant, status, moves, hints, undos, created, updated, started, finished,
          won_at, won_moves, won_active_ms, assisted, active_ms, given_up_at, rules, imported,
-         elsewhere) = row
+         elsewhere, *seqs) = row
+        opened_seq, changed_seq, result_seq = [_seq(value) for value in seqs] or [None, None, None]
         known_status = status in FINISHED or status in UNFINISHED
         return cls(
             _group(str(variant), rules), status if known_status else "playing", _count(moves), _count(hints),
@@ -90,7 +100,7 @@ class GameFacts:
             _time(finished), _time(won_at), _count_or_none(won_moves),
             _count_or_none(won_active_ms, MAX_ACTIVE_MS), assisted == 1,
             _count(active_ms, MAX_ACTIVE_MS), given_up_at is not None, imported == 1,
-            imported == 1 or elsewhere == 1,
+            imported == 1 or elsewhere == 1, opened_seq, changed_seq, result_seq,
         )
 
     @property
@@ -98,17 +108,21 @@ class GameFacts:
         """True once a move was made (games only opened do not count)."""
         return self.started_at is not None or self.moves > 0 or self.won_at is not None
 
-    def result(self, last_opened: float) -> str | None:
+    def result(self, last_opened: float, opened_seq: int | None = None) -> str | None:
         """``won`` (once won, for good), ``lost`` (no move left, or given
-        up), ``abandoned`` (left for a game opened after its last change,
-        ``last_opened``: see :func:`summarize`), ``unfinished`` (still being
-        played), or None for a game never started."""
+        up), ``abandoned`` (left for a game opened after its last change:
+        here at ``opened_seq`` in the log of changes, or, for a game
+        imported and not changed here, at ``last_opened``; see
+        :func:`summarize`), ``unfinished`` (still being played), or None
+        for a game never started."""
         if not self.started:
             return None
         if self.won_at is not None or self.status == "won":
             return "won"
         if self.status == "lost" or self.given_up:
             return "lost"
+        if not self.imported and self.changed_seq is not None and opened_seq is not None:
+            return "abandoned" if self.changed_seq < opened_seq else "unfinished"
         return "abandoned" if self.updated_at < last_opened else "unfinished"
 
     def result_at(self) -> float:
@@ -150,8 +164,12 @@ def summarize(games: Iterable[GameFacts], damaged: int = 0) -> dict[str, Any]:
     (1, 1, 0.5)
     """
     facts = list(games)
-    here = max((g.created_at for g in facts if not (g.imported or g.opened_elsewhere)), default=0.0)
-    last_opened = (here, max([here, *(g.created_at for g in facts if g.imported)]))
+    opened_here = [g for g in facts if not (g.imported or g.opened_elsewhere)]
+    here = max((g.created_at for g in opened_here), default=0.0)
+    seqs = [g.opened_seq for g in opened_here if g.opened_seq is not None]
+    last_opened = _Opened(here, max([here, *(g.created_at for g in facts if g.imported)]),
+                          max(seqs) if seqs and len(seqs) == len(opened_here) else None,
+                          _log_clock(facts))
     variants = sorted({g.variant for g in facts})
     return {
         "overall": _block(facts, last_opened),
@@ -160,16 +178,64 @@ def summarize(games: Iterable[GameFacts], damaged: int = 0) -> dict[str, Any]:
     }
 
 
-def _block(group: list[GameFacts], last_opened: tuple[float, float]) -> dict[str, Any]:
-    """The block of ``group``; ``last_opened`` is when the last game was
-    opened here, then when the last game was opened here or imported."""
-    results = [(g, r) for g in group if (r := g.result(last_opened[g.imported])) is not None]
+@dataclass(frozen=True)
+class _Opened:
+    """When the last game was opened here (``here``), here or by an import
+    (``imported``), and where in the log of changes it was opened here
+    (``seq``; None when a game's place in the log is unknown), and the
+    log's clock (see :func:`_log_clock`)."""
+
+    here: float
+    imported: float
+    seq: int | None
+    clock: dict[int, float]
+
+
+def _log_clock(facts: list[GameFacts]) -> dict[int, float]:
+    """A clock that never goes back along the log of changes: for each
+    place in the log the statistics know of (a game's opening, last change
+    and result, for games changed here), the latest time read there or
+    before. Results are ordered by it, so that a clock put back never puts
+    a later result before an earlier one; while the clock goes on, it is
+    the time itself."""
+    points: list[tuple[int, float]] = []
+    for g in facts:
+        if g.imported:
+            continue  # (its times are another computer's)
+        if g.opened_seq is not None and not g.opened_elsewhere:
+            points.append((g.opened_seq, g.created_at))
+        if g.changed_seq is not None:
+            points.append((g.changed_seq, g.updated_at))
+        if g.result_seq is not None:
+            points.append((g.result_seq, g.result_at()))
+    clock: dict[int, float] = {}
+    latest = -math.inf
+    for seq, at in sorted(points):
+        latest = max(latest, at)
+        clock[seq] = latest
+    return clock
+
+
+def _result_order(g: GameFacts, clock: dict[int, float]) -> tuple[float, int, float]:
+    """Where a result goes in the streaks: by the log's clock for a result
+    that came here, by its own time for one that came with an import."""
+    seq = g.result_seq if g.result_seq is not None else g.changed_seq
+    if g.imported or seq is None or seq not in clock:
+        return (g.result_at(), 0, g.created_at)
+    return (clock[seq], 1, seq)
+
+
+def _block(group: list[GameFacts], last_opened: _Opened) -> dict[str, Any]:
+    """The block of ``group``, with ``last_opened`` (see :class:`_Opened`)."""
+    results = [(g, r) for g in group
+               if (r := g.result(last_opened.imported if g.imported else last_opened.here, last_opened.seq))
+               is not None]
     counts = dict.fromkeys(RESULTS, 0)
     for _, result in results:
         counts[result] += 1
     ended = sorted(
         ((g, r) for g, r in results if r != "unfinished"),
-        key=lambda pair: (pair[0].result_at(), pair[0].created_at),
+        key=lambda pair: _result_order(pair[0], last_opened.clock),
     )
     streak = best = losing = longest_losing = 0
     days: dict[str, dict[str, Any]] = {}
@@ -227,6 +293,11 @@ def _group(variant: str, rules: Any) -> str:
         return rules_label(variant, Rules.from_dict(json.loads(rules)))
     except (TerraceError, ValueError, TypeError, RecursionError):
         return variant
+
+
+def _seq(value: Any) -> int | None:
+    """A place in the log of changes (an event's id), or None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _count(value: Any, limit: int = MAX_COUNT) -> int:
