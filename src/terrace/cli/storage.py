@@ -197,12 +197,17 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
         _refuse_database_output(Path(output), games_path(db))
     records: list[dict[str, Any]] = []
     now = time.time()
+    shared: dict[str, str] = {}  # (the few hundred different moves, each kept once)
     with _open(db, read_only=True) as store:
         try:
             ids = store.game_ids() if all_games else list(game_ids)
             for game_id in ids:
                 try:
-                    records.append(exportable_record(store.get(game_id), now))
+                    record = exportable_record(store.get(game_id), now)
+                    record["moves"] = [shared.setdefault(move, move) for move in record["moves"]]
+                    saved = record["saved"]
+                    saved["redo"] = [shared.setdefault(move, move) for move in saved["redo"]]
+                    records.append(record)
                 except (DamagedGameError, UnexportableGameError) as error:
                     if not all_games:
                         raise
@@ -221,18 +226,37 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
 def _export_text(document: Any) -> str:
     """The export's JSON, indented to be read; written compactly when the
     indented text would be larger than an import reads, so that every
-    export imports (refused when even that is too large)."""
-    indented = json.dumps(document, indent=2) + "\n"
-    if len(indented.encode()) <= MAX_IMPORT_BYTES:
+    export imports (refused when even that is too large).
+
+    >>> records = [{"a": [1, 2], "b": {"c": None}}, {}]
+    >>> _export_text(records) == json.dumps(records, indent=2) + "\\n"
+    True
+    >>> _export_text([]), _export_text({"a": 1})
+    ('[]\\n', '{\\n  "a": 1\\n}\\n')
+    """
+    # (json.dumps writes ASCII only: its length is its size in bytes)
+    indented = _indented(document)
+    if len(indented) <= MAX_IMPORT_BYTES:
         return indented
-    compact = json.dumps(document, separators=(",", ":")) + "\n"
-    size = len(compact.encode())
+    del indented
+    compact = json.dumps(document, separators=(",", ":"), ensure_ascii=True) + "\n"
+    size = len(compact)
     if size <= MAX_IMPORT_BYTES:
         return compact
     raise click.ClickException(
         f"nothing was exported: the games take {size / 2**20:.0f} MB, more than an import "
         f"reads ({MAX_IMPORT_BYTES // 2**20} MB); export them in parts with --game ID"
     )
+
+
+def _indented(document: Any) -> str:
+    """``json.dumps(document, indent=2)`` and a newline, a list made record
+    by record: Python's indenting encoder holds every piece of the whole
+    text at once (about 900 MB for 24,000 won games)."""
+    if not isinstance(document, list) or not document:
+        return json.dumps(document, indent=2, ensure_ascii=True) + "\n"
+    items = ("  " + json.dumps(item, indent=2, ensure_ascii=True).replace("\n", "\n  ") for item in document)
+    return "[\n" + ",\n".join(items) + "\n]\n"
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
