@@ -329,3 +329,16 @@ def test_an_export_holds_about_its_text_in_memory(tmp_path: Path) -> None:
     written = out.read_text()
     assert written == json.dumps(json.loads(written), indent=2) + "\n"  # (indented as json.dumps does)
     assert peak < 5 * size + 2 * 2**20, f"{peak / 2**20:.1f} MB to export {size / 2**20:.1f} MB"
+
+
+def test_a_file_of_too_many_records_is_refused_as_such(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read one record at a time, the refusal of too many records (a
+    ValueError, as every refusal) was taken for a JSON error: "the file is
+    not valid JSON: nothing was imported: ..."."""
+    import terrace.storage.transfer as transfer
+
+    monkeypatch.setattr(transfer, "MAX_RECORDS", 3)
+    record = json.loads(golden("terrace-won").to_json())
+    with pytest.raises(ImportRefusedError) as refused:
+        read_games(json.dumps([record] * 4))
+    assert refused.value.reasons == ["the file holds more than 3 records; at most 3 at once"]

@@ -17,10 +17,11 @@ export imported elsewhere is the same game. Records without ``saved`` (from
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from terrace.errors import DuplicateKeyError, TerraceError
 from terrace.record import GameRecord, json_items, json_problem, json_text
@@ -98,32 +99,47 @@ def read_games(text: str | bytes) -> list[StoredGame]:
     games: list[StoredGame] = []
     reasons: list[str] = []
     shared: dict[str, str] = {}
+    listed, items = _read_json(lambda: json_items(json_text(text)))
+    for index in itertools.count(1):
+        item = _read_json(lambda: next(items, _END))
+        if item is _END:
+            break
+        if index > MAX_RECORDS:
+            raise ImportRefusedError([f"the file holds more than {MAX_RECORDS:,} records; "
+                                      f"at most {MAX_RECORDS:,} at once"])
+        try:
+            game = game_from_record(item, shared)
+        except (TerraceError, StoreError) as error:
+            reasons.append(f"record {index}: {error}" if listed else str(error))
+        except RecursionError:
+            why = "it is nested too deeply"
+            reasons.append(f"record {index}: {why}" if listed else why)
+        else:
+            if not reasons:  # (once one is bad, only the reasons are kept)
+                games.append(game)
+        del item
+    if reasons:
+        raise ImportRefusedError(reasons)
+    return games
+
+
+_END = object()
+"""What follows the last record."""
+
+_T = TypeVar("_T")
+
+
+def _read_json(read: Callable[[], _T]) -> _T:
+    """What ``read`` reads of the file's JSON; a file that is not JSON
+    (or gives a key twice) is refused as such."""
     try:
-        listed, items = json_items(json_text(text))
-        for index, item in enumerate(items, 1):
-            if index > MAX_RECORDS:
-                raise ImportRefusedError([f"the file holds more than {MAX_RECORDS:,} records; "
-                                          f"at most {MAX_RECORDS:,} at once"])
-            try:
-                game = game_from_record(item, shared)
-            except (TerraceError, StoreError) as error:
-                reasons.append(f"record {index}: {error}" if listed else str(error))
-            except RecursionError:
-                why = "it is nested too deeply"
-                reasons.append(f"record {index}: {why}" if listed else why)
-            else:
-                if not reasons:  # (once one is bad, only the reasons are kept)
-                    games.append(game)
-            del item
+        return read()
     except RecursionError:
         raise ImportRefusedError(["the file is not valid JSON: it is nested too deeply"]) from None
     except DuplicateKeyError as error:
         raise ImportRefusedError([f"the file cannot be read: {error}"]) from None
     except ValueError as error:
         raise ImportRefusedError([f"the file is not valid JSON: {json_problem(error)}"]) from None
-    if reasons:
-        raise ImportRefusedError(reasons)
-    return games
 
 
 def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredGame:
