@@ -173,8 +173,10 @@ def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     data = dict(pairs)
     if len(data) < len(pairs):
         seen: set[str] = set()
-        key = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
-        raise DuplicateKeyError(Reason(Refusal.JSON_DUPLICATE_KEY, key=clip(key)))
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(Reason(Refusal.JSON_DUPLICATE_KEY, key=clip(key)))
+            seen.add(key)
     return data
 
 
