@@ -198,3 +198,63 @@ def test_solver_jobs_get_the_board_with_the_history_the_solver_reads() -> None:
         assert len(board.move_stack) <= LOOKBACK and len(board.redo_stack) <= LOOKBACK
     assert boards[0] == game.board() and boards[-1] == choosing.board()
     assert len(boards[-1].redo_stack) == LOOKBACK
+
+
+def test_another_servers_write_costs_a_long_game_no_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two servers on one database: the other's report of playing time on
+    another game (which every open page sends) made this server forget
+    every board it kept, and replay the whole of a long game at its next
+    request (0.6 s at 100,000 moves). The board now stays, checked against
+    the game's stored rows: the next GET, move and undo play a move or two,
+    and a change the other server made is still seen."""
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    length = 3_000
+    _, moves = to_and_fro(rules, 3, length)
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store_a, open_store(db) as store_b:
+        game = stored(store_a, "terrace", rules, 3, moves)
+        other = store_b.create("terrace", rules, Deal.from_number(4, rules))
+        with client_of(store_a) as a, client_of(store_b) as b:
+            base = f"/api/games/{game.id}"
+            shown = a.get(base).json()
+            pushes = count_pushes(monkeypatch)
+            for _ in range(3):
+                assert b.get(f"/api/games/{other.id}").status_code == 200
+                assert b.post(f"/api/games/{other.id}/time", json={"ms": 10}).status_code == 200
+                pushes[0] = 0
+                shown = a.get(base).json()
+                assert pushes[0] < 10, pushes[0]
+                assert len(shown["moves"]) == length
+                move = next(m for m in shown["legal_moves"] if m != "s")
+                shown = a.post(f"{base}/moves", json={"move": move, "revision": shown["revision"]}).json()
+                b.post(f"/api/games/{other.id}/time", json={"ms": 10})
+                shown = a.post(f"{base}/undo", json={"revision": shown["revision"]}).json()
+                assert pushes[0] < 20, pushes[0]
+            # a change by the other server is served, not the board kept
+            theirs = b.post(f"{base}/undo", json={"revision": shown["revision"]}).json()
+            mine = a.get(base).json()
+            assert mine["moves"] == theirs["moves"] == game.moves[:-1]
+            assert mine["state"] == theirs["state"] and mine["revision"] == theirs["revision"]
+
+
+def test_a_hand_edit_of_a_kept_games_moves_is_still_found(tmp_path: Path) -> None:
+    """The board kept for a game vouches only for the very line it was
+    built from: a move edited by hand in the file, revision unchanged, is
+    replayed and refused as damage."""
+    import sqlite3
+
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    _, moves = to_and_fro(rules, 3, 50)
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        game = stored(store, "terrace", rules, 3, moves)
+        with client_of(store) as client:
+            assert client.get(f"/api/games/{game.id}").status_code == 200
+            hand = sqlite3.connect(db)
+            with hand:
+                hand.execute("UPDATE moves SET move = 'f1t2' WHERE game_id = ? AND ply = 30", (game.id,))
+            hand.close()
+            answer = client.get(f"/api/games/{game.id}")
+            assert answer.status_code >= 400 and "damaged" in answer.text, answer.text

@@ -375,6 +375,11 @@ class StoredGame:
         """Remember that the database holds ``line`` at ``revision``."""
         self._saved = (revision, line)
 
+    def forget_saved(self) -> None:
+        """Forget the line the database held (another process may have
+        written it since); the board stays, used only while it fits."""
+        self._saved = None
+
     def record(self) -> GameRecord:
         """The game as an engine record (for export)."""
         return GameRecord(self.variant, self.rules, self.deal, tuple(self.moves), self.status)
