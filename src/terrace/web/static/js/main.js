@@ -12,7 +12,7 @@ import { announce, watchOtherTabs } from "./tabs.js";
 import { explainCard, showWhy } from "./explain.js";
 import { openRules, watchNewGame } from "./help.js";
 import { attachArrows, catchLostFocus, keepTabInModals } from "./keyboard.js";
-import { attachMenu } from "./menu.js";
+import { attachMenu, keepKeyboardOrder } from "./menu.js";
 import { labelTables } from "./tables.js";
 import { analyse, confirmMove, drawCoach, markCoach } from "./coach.js";
 
@@ -1053,6 +1053,7 @@ function bindButtons() {
   $("#btn-new").addEventListener("click", () => openNewGame(actions));
   $("#btn-rules").addEventListener("click", () => openRules());
   attachMenu();
+  keepKeyboardOrder();
   watchNewGame();
   labelTables($("#dlg-stats"));
   $("#btn-stats").addEventListener("click", () => openStats(actions));
