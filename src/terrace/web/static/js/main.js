@@ -1,6 +1,6 @@
 // The web game: state, actions, clicks, keys and animations.
 
-import { api } from "./api.js";
+import { api, refusedByApp } from "./api.js";
 import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
@@ -1030,14 +1030,15 @@ function lastVariant() {
 async function startup() {
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted) {
-    // (an unknown game falls back to the current one; a server that cannot answer now does not)
-    const reachable = (r) => r.status !== 0 && r.status < 500;
-    const chosen = await readUntil(() => api.get(wanted), reachable);
+    // (an unknown game falls back to the current one; a server that cannot
+    // answer now does not, nor one that refused the request itself)
+    const answered = (r) => r.status !== 0 && r.status < 500;
+    const chosen = await readUntil(() => api.get(wanted), answered);
     if (chosen.ok) return show(chosen.data, { animate: false });
-    if (!reachable(chosen)) return;
+    if (!refusedByApp(chosen) || chosen.status >= 500) return chosen;
   }
   const current = await readUntil(() => api.current(), (r) => r.ok);
-  if (!current.ok) return;  // (no game shown: load() says the server cannot be reached)
+  if (!current.ok) return current;  // (no game shown: load() says why)
   if (current.data) return show(current.data, { animate: false });
   const body = lastVariant();
   const created = await newGame(body);
@@ -1126,10 +1127,15 @@ async function loadVariants() {
 // not be reached: say so, with a button to try again.
 async function load() {
   const variants = loadVariants();  // (while the game is fetched and drawn)
-  await startup();
+  const failed = await startup();
   await variants;
   // (The game's buttons stay disabled, as index.html has them, until a game is drawn.)
   $("#offline").hidden = Boolean(app.game);
+  // A server that answered, but not with a game, is not out of reach: its words say why.
+  const why = !app.game && failed && failed.status !== 0 ? failed.data.error : "";
+  $("#offline-why").textContent = why;
+  $("#offline-why").hidden = !why;
+  $("#offline-text").hidden = Boolean(why);
 }
 
 // (Try again, pressed by keyboard, is disabled while it loads and hidden
