@@ -503,10 +503,10 @@ class GameStore(Protocol):
         (:func:`report_mark`): more raises :class:`TimeTooMuchError`, and
         nothing is added. Time reported while the game stands
         won counts towards its first win only while no time was counted
-        since that win outside it (the report that follows the winning move
-        carries the last of its time; a report after moves were taken back
-        and played again carries play after the win, which is no part of
-        it)."""
+        since that win outside it and the winning change is still the
+        game's last (the report that follows the winning move carries the
+        last of its time; a report after moves were taken back and played
+        again carries play after the win, which is no part of it)."""
         ...
 
     def recent(self, limit: int = 20) -> list[StoredGame]:

@@ -907,9 +907,12 @@ class SqliteStore:
                 mark = row[0] if isinstance(row[0], float) else None
                 conn.execute("UPDATE games SET timed_until = ? WHERE id = ?",
                              (report_mark(mark, ms, at), game_id))
+            # (part of the first win while the winning change is still the
+            # game's last: not once it was won again after moves taken back)
             conn.execute(
                 "UPDATE games SET active_ms = min(active_ms + ?, ?), won_active_ms = CASE "
-                "WHEN status = 'won' AND won_active_ms = active_ms THEN min(won_active_ms + ?, ?) "
+                "WHEN status = 'won' AND won_active_ms = active_ms AND won_at = (SELECT at FROM events "
+                "WHERE events.game_id = games.id ORDER BY id DESC LIMIT 1) THEN min(won_active_ms + ?, ?) "
                 "ELSE won_active_ms END WHERE id = ?",
                 (ms, MAX_ACTIVE_MS, ms, MAX_ACTIVE_MS, game_id),
             )
