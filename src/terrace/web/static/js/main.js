@@ -71,6 +71,8 @@ function show(game, { ghost = null, animate = true } = {}) {
     wantVerdicts(game);
     if (game.status === "won" || game.status === "lost") showEnd(game, game.status, false, actions);
     else closeEnd();
+  } else {
+    closeEnd();  // (a replay started from the statistics, over a win screen that is not modal)
   }
 }
 
