@@ -293,3 +293,36 @@ def test_the_recent_games_of_a_server_just_started_are_listed_without_a_replay(
         assert shown["moves"] == games[2].moves and shown["redo"] == games[2].redo
         assert shown["state"] == client.get(f"/api/games/{games[2].id}/position",
                                             params={"step": len(games[2].moves)}).json()["state"]
+
+
+def test_a_move_past_the_longest_line_says_so_in_the_players_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At the most moves a saved game holds (100,000, played and taken
+    back) a move was refused as 'not-savable': in German 'das Spiel wäre
+    danach beschädigt (game … cannot be saved: …)', English inside a
+    German sentence that spoke of damage. Now its own code says the limit
+    and what the player can do; nothing changes, and a move played in place
+    of one taken back is still taken."""
+    from terrace.storage import base as storage_base
+
+    monkeypatch.setattr(storage_base, "MAX_LINE", 40)
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    _, moves = to_and_fro(rules, 3, 40)
+    store = MemoryStore()
+    game = stored(store, "terrace", rules, 3, moves)
+    with client_of(store) as client:
+        base = f"/api/games/{game.id}"
+        shown = client.get(base).json()
+        move = next(m for m in shown["legal_moves"] if m != "s")
+        said = {"en": "a game holds at most 40 moves", "de": "Ein Spiel fasst höchstens 40 Züge"}
+        for language, words in said.items():
+            answer = client.post(f"{base}/moves", json={"move": move}, headers={"accept-language": language})
+            assert answer.status_code == 422
+            assert answer.json()["code"] == "game-too-long"
+            assert answer.json()["error"].startswith(words), answer.json()["error"]
+            assert "cannot be saved" not in answer.json()["error"]
+        assert client.get(base).json()["revision"] == shown["revision"]
+        undone = client.post(f"{base}/undo", json={}).json()
+        other = next(m for m in undone["legal_moves"] if m not in ("s", undone["redo"][-1]))
+        assert client.post(f"{base}/moves", json={"move": other}).status_code == 200

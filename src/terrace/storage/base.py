@@ -96,6 +96,7 @@ __all__ = [
     "DamagedGameError",
     "GameStore",
     "GivenUpError",
+    "LineTooLongError",
     "StoreError",
     "StoreWriteError",
     "StoredGame",
@@ -143,6 +144,16 @@ class UnsavableGameError(StoreError):
     """A change would store a game that every later read would take for a
     damaged one (the computer's clock reads before 2000, the line is longer
     than :data:`MAX_LINE` moves...): nothing was changed."""
+
+
+class LineTooLongError(UnsavableGameError):
+    """A change would make the line (moves played and undone) longer than
+    :data:`MAX_LINE` moves, ``most``: nothing was changed. Taking moves back
+    and playing others in their place is still possible."""
+
+    def __init__(self, message: str, most: int) -> None:
+        super().__init__(message)
+        self.most = most
 
 
 class GivenUpError(StoreError):
@@ -695,6 +706,9 @@ def check_game(game: StoredGame) -> None:
     with the reason, e.g. when the computer's clock reads before 2000 or
     the line has grown past :data:`MAX_LINE` moves."""
     name = f"game {game.id}" if game.id else "the game"
+    if len(game.moves) + len(game.redo) > MAX_LINE:
+        too_long = f"{name} cannot be saved: redo and the moves hold more than {MAX_LINE:,} moves"
+        raise LineTooLongError(too_long, MAX_LINE)
     try:
         _check_fields(game, now=None, prefix="")
         _replayed(game, "{error}", "its status is {said!r} but its moves lead to {reached!r}")

@@ -21,6 +21,7 @@ from terrace.storage import (
     ConflictError,
     DamagedGameError,
     GivenUpError,
+    LineTooLongError,
     StoredGame,
     StoreError,
     StoreWriteError,
@@ -177,6 +178,8 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
     if isinstance(exc, StoreWriteError):
         code = WebRefusal.NOT_SAVED_DISK_FULL if exc.fault == "full" else WebRefusal.NOT_SAVED
         return Reason(code, problem=str(exc))
+    if isinstance(exc, LineTooLongError):
+        return Reason(WebRefusal.GAME_TOO_LONG, most=exc.most)
     if isinstance(exc, UnsavableGameError):
         return Reason(WebRefusal.NOT_SAVABLE, problem=str(exc))
     if isinstance(exc, DamagedGameError):
