@@ -76,6 +76,8 @@ class Ledger:
         if status == "won" and kept.won_at is None:
             kept.won_at, kept.won_moves = data["updated_at"], kept.moves
             kept.won_ms, kept.won_ms_open = kept.active_ms, True
+        elif kept.won_at is not None:  # (any change after the win: play after it, even if won again)
+            kept.won_ms_open = False
         kept.standing_won = status == "won"
         if action != "give-up":  # (a game lost, then given up: the loss came first)
             kept.lost_at = data["updated_at"] if status == "lost" else None

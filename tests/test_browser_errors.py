@@ -43,7 +43,8 @@ def test_a_server_out_of_reach_at_load_is_said_with_a_retry(browser: Any, server
         page.wait_for_selector("body[data-ready='true']")
         banner = page.locator("#offline")
         assert banner.is_visible()
-        assert "cannot reach the server" in banner.inner_text()
+        # (the server answered: its words, not "cannot reach the server")
+        assert banner.inner_text().startswith("busy")
         for button in ("#btn-undo", "#btn-redo", "#btn-hint", "#btn-restart", "#btn-giveup"):
             assert page.locator(button).is_disabled()
         page.unroute("**/api/**")
@@ -153,5 +154,71 @@ def test_try_again_by_keyboard_leaves_the_focus_on_the_board(browser: Any, serve
         page.wait_for_selector("body[data-game]")
         # (the focus moves once the variants are loaded too, which may come later)
         until(lambda: page.evaluate("document.activeElement.dataset.pile || null") == "stock")
+    finally:
+        context.close()
+
+
+REFUSED = ("The server refused the browser's request (error 400): it was too large or malformed. "
+           "Cookies that other programs on this address set count too: delete this site's cookies, "
+           "then reload the page.")
+REFUSED_DE = ("Der Server hat die Anfrage des Browsers abgelehnt (Fehler 400): Sie war zu groß oder "
+              "fehlerhaft. Auch Cookies, die andere Programme für diese Adresse gesetzt haben, zählen "
+              "mit: Lösche die Cookies dieser Seite und lade sie dann neu.")
+
+
+def big_cookies(page: Any, server: str) -> None:
+    """Cookies for the server's address, as another program on it (any
+    port) may set: the browser then sends a head of over 16 KB."""
+    page.context.add_cookies([{"name": f"other{i}", "value": "x" * 4000, "url": server} for i in range(5)])
+
+
+def test_a_request_the_server_itself_refuses_is_said_so(api: Api, open_game: Any, server: str) -> None:
+    """uvicorn answers a request head it will not read with its own plain
+    text 400 ("Invalid HTTP request received."), before the app: the page
+    said "The server could not answer (error 400). Try again in a moment."
+    though no try could succeed."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    big_cookies(page, server)
+    page.locator("[data-pile='stock']").click()
+    page.wait_for_selector("#toast.show")
+    assert page.locator("#toast").inner_text() == REFUSED
+    assert page.locator("body").get_attribute("data-moves") == "1"
+    open_game.errors.clear()  # (the browser logs the refused call)
+
+
+def test_a_refused_load_is_not_taken_for_a_server_out_of_reach(api: Api, browser: Any, server: str) -> None:
+    """All the page's calls refused by uvicorn at load (in German): the page
+    said it could not reach the server, and the refusal of the game named in
+    the address made it fall back to another game, or start a new one."""
+    game = api.new(variant="terrace", deal_number=7)
+    before = len(api.client.get("/api/games?recent=200").json()["games"])
+    plain = refuse(400, "Invalid HTTP request received.", "text/plain; charset=utf-8")
+    reached: list[str] = []
+
+    def refused(route: Any) -> None:
+        reached.append(f"{route.request.method} {route.request.url}")
+        plain(route)
+
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="de-DE")
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.route("**/api/**", refused)
+        page.goto(f"{server}?game={game['id']}")
+        page.wait_for_selector("body[data-ready='true']")
+        panel = page.locator("#offline")
+        assert panel.is_visible()
+        assert REFUSED_DE in panel.inner_text()
+        assert "erreicht den Server nicht" not in panel.inner_text()
+        assert not any(call.startswith("POST") for call in reached), reached
+        assert not any(call.endswith("/api/games/current") for call in reached), reached
+        assert len(api.client.get("/api/games?recent=200").json()["games"]) == before
+        page.unroute("**/api/**")
+        page.locator("#offline-retry").click()
+        page.wait_for_selector(f"body[data-game='{game['id']}']")
+        assert not panel.is_visible()
+        assert errors == []
     finally:
         context.close()

@@ -499,3 +499,25 @@ def test_screenshots(api: Api, open_game: Any, tmp_path: Path) -> None:
             page.screenshot(path=str(folder / f"{name}-{stage}.png"))
     for name in ("desktop-opening", "desktop-midgame", "phone-opening", "phone-midgame"):
         assert (folder / f"{name}.png").stat().st_size > 10_000
+
+
+def test_a_replay_from_the_statistics_closes_the_win_screen(api: Api, open_game: Any) -> None:
+    """A won game shows its win screen, which is not modal: Statistics in
+    the header, then Replay on that game, left the win screen ("You won!",
+    1563 moves...) open over the replay's first move."""
+    line = WINNING_LINE
+    game = api.new(variant=line["variant"], options=line["options"], deal_number=line["deal_number"])
+    game = api.play(game, *line["moves"])
+    assert game["status"] == "won"
+    page = open_game(game, reduced_motion="reduce")
+    end = page.locator("#dlg-end")
+    page.locator("#dlg-end[open] .end-stats-slot > *").first.wait_for()  # (filled once the figures came)
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats").locator("ol.recent li").first.get_by_role("button", name="Replay").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    page.locator("#prompt", has_text=f"move 0 of {len(line['moves'])}").wait_for()
+    page.locator("#replay-next").click()
+    page.locator("#prompt", has_text=f"move 1 of {len(line['moves'])}").wait_for()
+    assert not end.evaluate("(dialog) => dialog.open")
+    page.locator("#replay-exit").click()  # back to the won game: its win screen again
+    page.locator("#dlg-end[open]").wait_for()

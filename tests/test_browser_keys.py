@@ -420,14 +420,17 @@ def test_enter_on_a_focused_pile_plays_also_with_single_clicks(api: Api, open_ga
 
 
 def test_the_phone_menu_closes_when_the_focus_leaves_it(api: Api, open_game: Any) -> None:
-    """Open, it covers the piles: Tab out of it closes it."""
+    """Open, it covers the piles: Tab out of it closes it (on an upright
+    phone the toolbar is the page's last stop: Tab leaves the page, the
+    menu stays open, and closes when Tab comes back to the page)."""
     page = open_game(api.new(variant="terrace", deal_number=7), viewport={"width": 360, "height": 640})
     page.locator("#btn-menu").focus()
     page.keyboard.press("Enter")
     assert page.locator("#btn-menu").get_attribute("aria-expanded") == "true"
-    for _ in range(20):
+    for _ in range(40):
         page.keyboard.press("Tab")
-        if not page.evaluate("Boolean(document.activeElement.closest('#menu, #btn-menu'))"):
+        if page.evaluate("document.activeElement !== document.body"
+                         " && !document.activeElement.closest('#menu, #btn-menu')"):
             break
     assert page.locator("#btn-menu").get_attribute("aria-expanded") == "false"
 
@@ -719,3 +722,51 @@ def test_a_replay_started_from_the_statistics_by_keyboard_has_the_focus_on_next_
     page.keyboard.press("Enter")
     page.locator("#prompt", has_text="move 1 of 2").wait_for()
     assert page.locator("#dlg-stats[open]").count() == 0
+
+
+REGION = """() => {
+  const node = document.activeElement;
+  if (!node || node === document.body) return "none";
+  for (const [name, selector] of [["toolbar", ".actions"], ["board", "#board"], ["replay", "#replay-bar"]])
+    if (node.closest(selector)) return name;
+  return node.tagName + "#" + node.id;
+}"""
+
+
+def regions_by_tab(page: Any, presses: int = 60) -> list[str]:
+    """The parts of the page Tab goes through from the header's title
+    (clicked, as a reader of the page might), each once, in order."""
+    page.locator(".brand h1").click()
+    seen: list[str] = []
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        region = page.evaluate(REGION)
+        if region == "none" or (region in seen and region != seen[-1]):
+            break  # (out of the page, or round again)
+        if not seen or region != seen[-1]:
+            seen.append(region)
+    return seen
+
+
+@pytest.mark.parametrize("layout", ["phone", "desktop", "phone-replay"])
+def test_tab_goes_through_the_page_in_the_order_it_is_seen(api: Api, open_game: Any, layout: str) -> None:
+    """On an upright phone the game's buttons are drawn at the bottom,
+    below the board (and a replay's bar): Tab reached them first, before
+    the board, on a phone as on a desktop."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    options: dict[str, Any] = {}
+    if layout.startswith("phone"):
+        options = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+    page = open_game(game, **options)
+    expected = {"phone": ["board", "toolbar"], "desktop": ["toolbar", "board"],
+                "phone-replay": ["board", "replay", "toolbar"]}[layout]
+    if layout == "phone-replay":
+        page.evaluate("document.querySelector('#replay-bar').hidden = false")
+        # (what a replay shows: its bar, drawn below the board)
+    boxes = page.evaluate("""() => ['.actions', '#board'].map((s) => document.querySelector(s)
+        .getBoundingClientRect().top)""")
+    assert (boxes[0] > boxes[1]) == layout.startswith("phone"), boxes  # (what is seen)
+    assert regions_by_tab(page) == expected
+    page.set_viewport_size({"width": 1280, "height": 860})  # the phone turned into a desktop window
+    until(lambda: page.evaluate("getComputedStyle(document.querySelector('.actions')).position") != "fixed")
+    assert regions_by_tab(page)[:2] == ["toolbar", "board"]

@@ -17,6 +17,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -544,3 +545,61 @@ def test_ctrl_c_while_a_local_cluster_starts_prints_no_traceback_at_exit() -> No
                           timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert done.stdout == "stopped\n"
     assert "Traceback" not in done.stderr and "Status.init" not in done.stderr, done.stderr[-2000:]
+
+
+def test_a_cluster_surveys_label_counts_a_verdict_in_before_the_first_progress_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A verdict that comes back before the cluster's first progress report
+    proves a worker at work: the label said "0.0 deals/s, waiting for
+    workers" until that report came."""
+    import click
+
+    labels: list[str] = []
+
+    class Bar:
+        def __init__(self, **settings: object) -> None:
+            self._label = str(settings.get("label", ""))
+
+        def __enter__(self) -> Bar:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        @property
+        def label(self) -> str:
+            return self._label
+
+        @label.setter
+        def label(self, text: str) -> None:
+            self._label = text
+            labels.append(text)
+
+        def update(self, steps: int) -> None:
+            pass
+
+        def render_progress(self) -> None:
+            pass
+
+    def survey(rules: object, first: int, last: int, *, on_result: Any, on_progress: Any,
+               **settings: object) -> tuple[dict[int, Verdict], int]:
+        on_progress(0, 0.0, 0)  # (no worker known yet)
+        verdict = Verdict("won", 10, 0.1, 5.0, "c1")
+        on_result(first, verdict)
+        before = list(labels)
+        on_progress(1, 3.0, 2)
+        labels.append("-- " + " | ".join(before))
+        return {first: verdict}, 0
+
+    monkeypatch.setattr(click, "progressbar", Bar)
+    monkeypatch.setattr(cluster, "run_cluster_survey", survey)
+    db = str(tmp_path / "v.sqlite3")
+    out = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-1", "--verdicts-db", db,
+                                    "--scheduler", "local:2", "--json"])
+    assert out.exit_code == 0, out.output
+    waiting, counted, reported = labels[0], labels[1], labels[2]
+    assert "waiting for workers" in waiting
+    assert "won 1" in counted and "waiting for workers" not in counted, counted
+    assert " 0.0 deals/s" not in counted, counted
+    assert reported.endswith("3.0 deals/s, 2 workers")

@@ -303,7 +303,7 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "again with {} times the positions", ESCALATION),
         ("api.md", "after {} moves without a draw", history.LOOKBACK),
         ("api.md", "looking up to {} moves ahead", history.LOOKBACK),
-        ("api.md", "more than {} moves or a computer clock", base.MAX_LINE),
+        ("api.md", "a line of more than {} moves, played and taken back", base.MAX_LINE),
         ("storage.md", "remembers the last {}\ngames", sqlite.REMEMBERED_GAMES),
         ("storage.md", "at most {} characters", base.MAX_POSITION_KEY),
         ("storage.md", "whole numbers up to {}", statistics.MAX_COUNT),

@@ -346,3 +346,25 @@ def test_counts_stop_at_their_limit_and_the_game_stays_readable(store: GameStore
     again = store.get(game.id)
     assert (again.hints, again.undos) == (base.MAX_COUNT, base.MAX_COUNT)
     assert overall(store)["hints"] == base.MAX_COUNT
+
+
+def test_play_after_a_win_reported_once_it_is_won_again_is_no_part_of_the_win(store: GameStore) -> None:
+    """Moves taken back after a win and played again, with no report of
+    time between (the page reports every 20 s, and when the game ends):
+    the report that follows the second win carries play after the first,
+    and made the fastest win that much slower (0.15 s became 12.9 s)."""
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:-1])
+    store.add_active_time(game.id, 60_000)
+    play(store, store.get(game.id), record.moves[-1:])
+    store.add_active_time(game.id, 2_500)  # the page's last report, after the winning move
+    assert store.get(game.id).won_active_ms == 62_500
+    again = undo(store, store.get(game.id), 2)
+    assert again.status.value == "playing"
+    play(store, store.get(game.id), record.moves[-2:])  # won again, no report between
+    store.add_active_time(game.id, 12_000)  # the play since the first win
+    won = store.get(game.id)
+    assert won.status == "won" and won.active_ms == 74_500
+    assert won.won_active_ms == 62_500
+    assert overall(store)["fastest_seconds"] == 62.5

@@ -465,6 +465,6 @@ def test_the_web_game_answers_422_to_a_move_no_later_read_would_accept(
         for count, move in enumerate(record.moves[:4]):
             answer = client.post(f"/api/games/{game['id']}/moves", json={"move": move, "after": count})
         assert answer.status_code == 422
-        assert answer.json()["code"] == "not-savable"
-        assert "cannot be saved: redo and the moves hold more than 3 moves" in answer.json()["error"]
+        assert answer.json()["code"] == "game-too-long"
+        assert answer.json()["error"].startswith("a game holds at most 3 moves")
         assert client.get(f"/api/games/{game['id']}").json()["moves"] == list(record.moves[:3])

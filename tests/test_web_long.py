@@ -198,3 +198,131 @@ def test_solver_jobs_get_the_board_with_the_history_the_solver_reads() -> None:
         assert len(board.move_stack) <= LOOKBACK and len(board.redo_stack) <= LOOKBACK
     assert boards[0] == game.board() and boards[-1] == choosing.board()
     assert len(boards[-1].redo_stack) == LOOKBACK
+
+
+def test_another_servers_write_costs_a_long_game_no_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two servers on one database: the other's report of playing time on
+    another game (which every open page sends) made this server forget
+    every board it kept, and replay the whole of a long game at its next
+    request (0.6 s at 100,000 moves). The board now stays, checked against
+    the game's stored rows: the next GET, move and undo play a move or two,
+    and a change the other server made is still seen."""
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    length = 3_000
+    _, moves = to_and_fro(rules, 3, length)
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store_a, open_store(db) as store_b:
+        game = stored(store_a, "terrace", rules, 3, moves)
+        other = store_b.create("terrace", rules, Deal.from_number(4, rules))
+        with client_of(store_a) as a, client_of(store_b) as b:
+            base = f"/api/games/{game.id}"
+            shown = a.get(base).json()
+            pushes = count_pushes(monkeypatch)
+            for _ in range(3):
+                assert b.get(f"/api/games/{other.id}").status_code == 200
+                assert b.post(f"/api/games/{other.id}/time", json={"ms": 10}).status_code == 200
+                pushes[0] = 0
+                shown = a.get(base).json()
+                assert pushes[0] < 10, pushes[0]
+                assert len(shown["moves"]) == length
+                move = next(m for m in shown["legal_moves"] if m != "s")
+                shown = a.post(f"{base}/moves", json={"move": move, "revision": shown["revision"]}).json()
+                b.post(f"/api/games/{other.id}/time", json={"ms": 10})
+                shown = a.post(f"{base}/undo", json={"revision": shown["revision"]}).json()
+                assert pushes[0] < 20, pushes[0]
+            # a change by the other server is served, not the board kept
+            theirs = b.post(f"{base}/undo", json={"revision": shown["revision"]}).json()
+            mine = a.get(base).json()
+            assert mine["moves"] == theirs["moves"] == game.moves[:-1]
+            assert mine["state"] == theirs["state"] and mine["revision"] == theirs["revision"]
+
+
+def test_a_hand_edit_of_a_kept_games_moves_is_still_found(tmp_path: Path) -> None:
+    """The board kept for a game vouches only for the very line it was
+    built from: a move edited by hand in the file, revision unchanged, is
+    replayed and refused as damage."""
+    import sqlite3
+
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    _, moves = to_and_fro(rules, 3, 50)
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        game = stored(store, "terrace", rules, 3, moves)
+        with client_of(store) as client:
+            assert client.get(f"/api/games/{game.id}").status_code == 200
+            hand = sqlite3.connect(db)
+            with hand:
+                hand.execute("UPDATE moves SET move = 'f1t2' WHERE game_id = ? AND ply = 30", (game.id,))
+            hand.close()
+            answer = client.get(f"/api/games/{game.id}")
+            assert answer.status_code >= 400 and "damaged" in answer.text, answer.text
+
+
+def test_the_recent_games_of_a_server_just_started_are_listed_without_a_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The statistics dialog lists the 20 most recent games: on a server
+    just started each was read and replayed whole (20 games of 20,000 moves
+    with eight decks: 1.9 s). A game whose replay stamp still fits is now
+    listed from its rows; a game whose move was edited by hand is still
+    replayed, found damaged and left out."""
+    import sqlite3
+
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    _, moves = to_and_fro(rules, 3, 1_000)
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        games = [stored(store, "terrace", rules, 3, moves[: 1_000 - i], undone=i) for i in range(4)]
+    hand = sqlite3.connect(db)
+    with hand:
+        hand.execute("UPDATE moves SET move = 'f1t2' WHERE game_id = ? AND ply = 30", (games[0].id,))
+    hand.close()
+    with open_store(db) as store, client_of(store) as client:
+        pushes = count_pushes(monkeypatch)
+        for _ in range(2):
+            listed = client.get("/api/games", params={"recent": 20}).json()["games"]
+            assert [g["id"] for g in listed] == [g.id for g in reversed(games[1:])]
+            assert [g["moves"] for g in listed] == [len(g.moves) for g in reversed(games[1:])]
+        # (the game edited by hand is replayed up to its bad move, move 31, each time)
+        assert pushes[0] <= 2 * 2 * 31, pushes[0]
+        assert client.get("/api/stats").json()["overall"]["played"] == 3
+        pushes[0] = 0
+        shown = client.get(f"/api/games/{games[2].id}").json()  # a game listed: its board when asked for
+        assert shown["moves"] == games[2].moves and shown["redo"] == games[2].redo
+        assert shown["state"] == client.get(f"/api/games/{games[2].id}/position",
+                                            params={"step": len(games[2].moves)}).json()["state"]
+
+
+def test_a_move_past_the_longest_line_says_so_in_the_players_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At the most moves a saved game holds (100,000, played and taken
+    back) a move was refused as 'not-savable': in German 'das Spiel wäre
+    danach beschädigt (game … cannot be saved: …)', English inside a
+    German sentence that spoke of damage. Now its own code says the limit
+    and what the player can do; nothing changes, and a move played in place
+    of one taken back is still taken."""
+    from terrace.storage import base as storage_base
+
+    monkeypatch.setattr(storage_base, "MAX_LINE", 40)
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    _, moves = to_and_fro(rules, 3, 40)
+    store = MemoryStore()
+    game = stored(store, "terrace", rules, 3, moves)
+    with client_of(store) as client:
+        base = f"/api/games/{game.id}"
+        shown = client.get(base).json()
+        move = next(m for m in shown["legal_moves"] if m != "s")
+        said = {"en": "a game holds at most 40 moves", "de": "Ein Spiel fasst höchstens 40 Züge"}
+        for language, words in said.items():
+            answer = client.post(f"{base}/moves", json={"move": move}, headers={"accept-language": language})
+            assert answer.status_code == 422
+            assert answer.json()["code"] == "game-too-long"
+            assert answer.json()["error"].startswith(words), answer.json()["error"]
+            assert "cannot be saved" not in answer.json()["error"]
+        assert client.get(base).json()["revision"] == shown["revision"]
+        undone = client.post(f"{base}/undo", json={}).json()
+        other = next(m for m in undone["legal_moves"] if m not in ("s", undone["redo"][-1]))
+        assert client.post(f"{base}/moves", json={"move": other}).status_code == 200

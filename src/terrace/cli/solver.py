@@ -235,13 +235,18 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
             return sum(1 for number, verdict in after.items() if already.get(number) != verdict)
 
         started = now()
-        pace: dict[str, float] = {"workers": jobs if scheduler is None else 0, "rate": 0.0}
+        pace: dict[str, float] = {"workers": jobs if scheduler is None else 0, "rate": 0.0, "done": 0}
 
         def show() -> None:
-            rate = pace["rate"] if scheduler else sum(counts.values()) / max(now() - started, 1e-9)
+            # (a cluster's verdicts can come in before its next progress
+            # report: until that report counts them, the rate is counted here,
+            # and a worker has evidently been found)
+            done = sum(counts.values())
+            reported = scheduler is not None and pace["done"] >= done
+            rate = pace["rate"] if reported else done / max(now() - started, 1e-9)
             count = round(pace["workers"])
             workers = f", {count} worker{'' if count == 1 else 's'}" if count else ""
-            if scheduler and not pace["workers"]:
+            if scheduler and not pace["workers"] and not done:
                 workers = ", waiting for workers"
             bar.label = (f"{name} {player} won {counts['won']} lost {counts['lost']} "
                          f"unknown {counts['unknown']}, {rate:.1f} deals/s{workers}")
@@ -256,7 +261,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
             click.echo(f"warning: {text}", err=True)
 
         def on_progress(done: int, rate: float, workers: int) -> None:
-            pace["workers"], pace["rate"] = workers, rate
+            pace["workers"], pace["rate"], pace["done"] = workers, rate, done
             show()
             bar.render_progress()
 

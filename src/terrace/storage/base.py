@@ -96,6 +96,7 @@ __all__ = [
     "DamagedGameError",
     "GameStore",
     "GivenUpError",
+    "LineTooLongError",
     "StoreError",
     "StoreWriteError",
     "StoredGame",
@@ -143,6 +144,16 @@ class UnsavableGameError(StoreError):
     """A change would store a game that every later read would take for a
     damaged one (the computer's clock reads before 2000, the line is longer
     than :data:`MAX_LINE` moves...): nothing was changed."""
+
+
+class LineTooLongError(UnsavableGameError):
+    """A change would make the line (moves played and undone) longer than
+    :data:`MAX_LINE` moves, ``most``: nothing was changed. Taking moves back
+    and playing others in their place is still possible."""
+
+    def __init__(self, message: str, most: int) -> None:
+        super().__init__(message)
+        self.most = most
 
 
 class GivenUpError(StoreError):
@@ -381,6 +392,11 @@ class StoredGame:
         """Remember that the database holds ``line`` at ``revision``."""
         self._saved = (revision, line)
 
+    def forget_saved(self) -> None:
+        """Forget the line the database held (another process may have
+        written it since); the board stays, used only while it fits."""
+        self._saved = None
+
     def record(self) -> GameRecord:
         """The game as an engine record (for export)."""
         return GameRecord(self.variant, self.rules, self.deal, tuple(self.moves), self.status)
@@ -504,10 +520,10 @@ class GameStore(Protocol):
         (:func:`report_mark`): more raises :class:`TimeTooMuchError`, and
         nothing is added. Time reported while the game stands
         won counts towards its first win only while no time was counted
-        since that win outside it (the report that follows the winning move
-        carries the last of its time; a report after moves were taken back
-        and played again carries play after the win, which is no part of
-        it)."""
+        since that win outside it and the winning change is still the
+        game's last (the report that follows the winning move carries the
+        last of its time; a report after moves were taken back and played
+        again carries play after the win, which is no part of it)."""
         ...
 
     def recent(self, limit: int = 20) -> list[StoredGame]:
@@ -696,6 +712,9 @@ def check_game(game: StoredGame) -> None:
     with the reason, e.g. when the computer's clock reads before 2000 or
     the line has grown past :data:`MAX_LINE` moves."""
     name = f"game {game.id}" if game.id else "the game"
+    if len(game.moves) + len(game.redo) > MAX_LINE:
+        too_long = f"{name} cannot be saved: redo and the moves hold more than {MAX_LINE:,} moves"
+        raise LineTooLongError(too_long, MAX_LINE)
     try:
         _check_fields(game, now=None, prefix="")
         _replayed(game, "{error}", "its status is {said!r} but its moves lead to {reached!r}")

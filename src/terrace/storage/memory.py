@@ -175,7 +175,11 @@ class MemoryStore:
             game = self._stored(game_id)
             if at is not None:
                 self._timed[game_id] = report_mark(self._timed.get(game_id), ms, at)
-            if game.status == "won" and game.won_active_ms == game.active_ms:
+            last = self._events.get(game_id, [{}])[-1]
+            # (part of the first win while the winning change is still the
+            # game's last: not once it was won again after moves taken back)
+            winning = last.get("at") == game.won_at
+            if game.status == "won" and game.won_active_ms == game.active_ms and winning:
                 game.won_active_ms = min(game.won_active_ms + ms, MAX_ACTIVE_MS)
             game.active_ms = min(game.active_ms + ms, MAX_ACTIVE_MS)
             return game.active_ms

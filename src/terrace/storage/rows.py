@@ -209,12 +209,16 @@ def log_event(
 
 
 def load_game(
-    row: Sequence[Any], line: list[str], known: StoredGame | None = None, *, stamped: bool = False
+    row: Sequence[Any], line: list[str], known: StoredGame | None = None, *, stamped: bool = False,
+    board_of: StoredGame | None = None,
 ) -> StoredGame:
     """A game from its database row and line, checked by
     :func:`~terrace.storage.base.check_saved` as an import is: by replaying
     the moves, or, when ``known`` is this game as last read or written at
-    the same revision, by the board remembered with it. With ``stamped``
+    the same revision, by the board remembered with it. ``board_of`` (this
+    game as read or written before, its line read again since) lends only
+    its board, which the check uses while rules, deal, moves and redo are
+    exactly the ones it was built for (else the game is replayed). With ``stamped``
     (the row and line still give their :func:`replay_stamp`) everything but
     the replay and what the stamp covers of the deal is checked."""
     game_id = row[0]
@@ -244,8 +248,9 @@ def load_game(
             won_moves=won_moves, won_active_ms=won_active_ms,
             given_up_at=_time_or_none(given_up_at),
         )
-        if known is not None:
-            game.adopt_board(known)
+        lender = known if known is not None else board_of
+        if lender is not None:
+            game.adopt_board(lender)
         if stamped:
             check_fields(game)
         else:

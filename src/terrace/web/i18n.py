@@ -59,6 +59,7 @@ class WebRefusal(StrEnum):
     NOT_SAVED = "not-saved"
     NOT_SAVED_DISK_FULL = "not-saved-disk-full"
     NOT_SAVABLE = "not-savable"
+    GAME_TOO_LONG = "game-too-long"
     STORE_UNAVAILABLE = "store-unavailable"
     SERVER_ERROR = "server-error"
     # The guard in front of the app (terrace.web.security)
@@ -168,6 +169,11 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         422, "{problem}",
         "Die Änderung wurde nicht gespeichert, denn das Spiel wäre danach beschädigt "
         "({problem})."),
+    WebRefusal.GAME_TOO_LONG: Wording(
+        422, "a game holds at most {most} moves, played and taken back: take moves back and play "
+             "others in their place, or start a new game",
+        "Ein Spiel fasst höchstens {most} Züge, gespielte und zurückgenommene: Nimm Züge zurück und "
+        "spiele andere an ihrer Stelle, oder beginne ein neues Spiel."),
     WebRefusal.STORE_UNAVAILABLE: Wording(
         503, "{problem}",
         "Die Datenbank ist gerade nicht benutzbar ({problem})."),

@@ -21,6 +21,7 @@ from terrace.storage import (
     ConflictError,
     DamagedGameError,
     GivenUpError,
+    LineTooLongError,
     StoredGame,
     StoreError,
     StoreWriteError,
@@ -45,9 +46,49 @@ class ApiError(Exception):
         super().__init__(str(self.reason))
 
 
+LINES = ("moves", "redo")
+"""The lists of move texts a game's answer holds, each as long as the game."""
+
+
+class GameResponse(JSONResponse):
+    """A JSON reply whose lists of moves (:data:`LINES`) are written by a
+    join when every move is letters and digits, as move notation is: the
+    JSON encoder spent 5.5 ms on the 100,000 moves of the longest game
+    (about half of a GET's time), the join 0.5 ms. Any other text is
+    encoded by the encoder, escaped as JSON wants."""
+
+    def render(self, content: Any) -> bytes:
+        if not isinstance(content, dict):
+            return super().render(content)
+        joined = {key: _joined(content.get(key)) for key in LINES}
+        rest = {key: value for key, value in content.items() if joined.get(key) is None}
+        head = ",".join(f'"{key}":{text}' for key, text in joined.items() if text is not None)
+        body = super().render(rest)
+        if not head:
+            return body
+        return b"{" + head.encode() + (b"," + body[1:] if body != b"{}" else b"}")
+
+
+def _joined(value: Any) -> str | None:
+    """A list of move texts as a JSON array; None for anything else, and
+    for texts that are not all ASCII letters and digits (JSON might escape
+    them: the encoder writes those)."""
+    if not isinstance(value, list):
+        return None
+    try:
+        flat = "".join(value).encode("ascii")
+    except (TypeError, UnicodeEncodeError):  # (not all text, or not all ASCII)
+        return None
+    if not value:
+        return "[]"
+    if not flat.isalnum():  # (bytes: ten times as fast as a str's)
+        return None
+    return '["' + '","'.join(value) + '"]'
+
+
 def json_response(data: Any, status: int = 200) -> JSONResponse:
     """``data`` as a JSON reply that no cache keeps."""
-    return JSONResponse(data, status_code=status, headers={"cache-control": "no-store"})
+    return GameResponse(data, status_code=status, headers={"cache-control": "no-store"})
 
 
 async def read_body(request: Request) -> dict[str, Any]:
@@ -139,6 +180,8 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
     if isinstance(exc, StoreWriteError):
         code = WebRefusal.NOT_SAVED_DISK_FULL if exc.fault == "full" else WebRefusal.NOT_SAVED
         return Reason(code, problem=str(exc))
+    if isinstance(exc, LineTooLongError):
+        return Reason(WebRefusal.GAME_TOO_LONG, most=exc.most)
     if isinstance(exc, UnsavableGameError):
         return Reason(WebRefusal.NOT_SAVABLE, problem=str(exc))
     if isinstance(exc, DamagedGameError):

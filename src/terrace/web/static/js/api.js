@@ -6,11 +6,21 @@
 
 import { getLanguage, t } from "./i18n.js";
 
-// The message for a failed call, in the page's language.
+// The message for a failed call, in the page's language. A 400 or 431
+// that is not the app's JSON comes from the web server itself (uvicorn),
+// which refuses a request it will not read, as one whose head is too large:
+// trying again cannot help.
 function failure(status, data) {
   if (status === 0) return t("error.network");
   if (data && typeof data === "object" && typeof data.error === "string" && data.error) return data.error;
+  if (status === 400 || status === 431) return t("error.refused", { status });
   return t("error.server", { status });
+}
+
+// True for a refusal the app itself made (JSON with its refusal code), as
+// an unknown game: not a web server's, a proxy's or a network's failure.
+export function refusedByApp(result) {
+  return !result.ok && result.status !== 0 && Boolean(result.data) && typeof result.data.code === "string";
 }
 
 function failed(status, data = null) {

@@ -72,7 +72,7 @@ function note() {
   let node = $("#coach-note");
   if (!node) {
     node = el("div", { id: "coach-note", class: "coach-note", role: "status", "aria-live": "polite", hidden: true });
-    $("#replay-bar").after(node);
+    $("#offline").before(node);  // (after the replay bar, wherever menu.js's keepKeyboardOrder put that)
   }
   return node;
 }

@@ -340,7 +340,8 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
   dialog.lang = getLanguage();
   if (kind === "won") {
     if (app.landed) await app.landed;
-    if (dialog.dataset.game !== game.id || dialog.dataset.kind !== mark) return;
+    // (a replay may have started meanwhile: its end screen is not this one)
+    if (dialog.dataset.game !== game.id || dialog.dataset.kind !== mark || (app.game && app.game.replay)) return;
     if (game.last_move) celebrate();  // a win just made, not a won game opened again
     fillWin(dialog, game);
   }

@@ -1,6 +1,6 @@
 // The web game: state, actions, clicks, keys and animations.
 
-import { api } from "./api.js";
+import { api, refusedByApp } from "./api.js";
 import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
@@ -12,7 +12,7 @@ import { announce, watchOtherTabs } from "./tabs.js";
 import { explainCard, showWhy } from "./explain.js";
 import { openRules, watchNewGame } from "./help.js";
 import { attachArrows, catchLostFocus, keepTabInModals } from "./keyboard.js";
-import { attachMenu } from "./menu.js";
+import { attachMenu, keepKeyboardOrder } from "./menu.js";
 import { labelTables } from "./tables.js";
 import { analyse, confirmMove, drawCoach, markCoach } from "./coach.js";
 
@@ -71,6 +71,8 @@ function show(game, { ghost = null, animate = true } = {}) {
     wantVerdicts(game);
     if (game.status === "won" || game.status === "lost") showEnd(game, game.status, false, actions);
     else closeEnd();
+  } else {
+    closeEnd();  // (a replay started from the statistics, over a win screen that is not modal)
   }
 }
 
@@ -1030,14 +1032,15 @@ function lastVariant() {
 async function startup() {
   const wanted = new URLSearchParams(window.location.search).get("game");
   if (wanted) {
-    // (an unknown game falls back to the current one; a server that cannot answer now does not)
-    const reachable = (r) => r.status !== 0 && r.status < 500;
-    const chosen = await readUntil(() => api.get(wanted), reachable);
+    // (an unknown game falls back to the current one; a server that cannot
+    // answer now does not, nor one that refused the request itself)
+    const answered = (r) => r.status !== 0 && r.status < 500;
+    const chosen = await readUntil(() => api.get(wanted), answered);
     if (chosen.ok) return show(chosen.data, { animate: false });
-    if (!reachable(chosen)) return;
+    if (!refusedByApp(chosen) || chosen.status >= 500) return chosen;
   }
   const current = await readUntil(() => api.current(), (r) => r.ok);
-  if (!current.ok) return;  // (no game shown: load() says the server cannot be reached)
+  if (!current.ok) return current;  // (no game shown: load() says why)
   if (current.data) return show(current.data, { animate: false });
   const body = lastVariant();
   const created = await newGame(body);
@@ -1053,6 +1056,7 @@ function bindButtons() {
   $("#btn-new").addEventListener("click", () => openNewGame(actions));
   $("#btn-rules").addEventListener("click", () => openRules());
   attachMenu();
+  keepKeyboardOrder();
   watchNewGame();
   labelTables($("#dlg-stats"));
   $("#btn-stats").addEventListener("click", () => openStats(actions));
@@ -1125,10 +1129,15 @@ async function loadVariants() {
 // not be reached: say so, with a button to try again.
 async function load() {
   const variants = loadVariants();  // (while the game is fetched and drawn)
-  await startup();
+  const failed = await startup();
   await variants;
   // (The game's buttons stay disabled, as index.html has them, until a game is drawn.)
   $("#offline").hidden = Boolean(app.game);
+  // A server that answered, but not with a game, is not out of reach: its words say why.
+  const why = !app.game && failed && failed.status !== 0 ? failed.data.error : "";
+  $("#offline-why").textContent = why;
+  $("#offline-why").hidden = !why;
+  $("#offline-text").hidden = Boolean(why);
 }
 
 // (Try again, pressed by keyboard, is disabled while it loads and hidden

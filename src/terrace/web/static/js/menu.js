@@ -3,7 +3,8 @@
 // decides when, this module opens and closes it.
 
 export function attachMenu() {
-  const bar = document.querySelector(".bar");
+  // (the toolbar, which holds the menu, may be moved out of the header: see keepKeyboardOrder)
+  const bar = document.querySelector(".actions");
   const toggle = document.querySelector("#btn-menu");
   const menu = document.querySelector("#menu");
   const isOpen = () => bar.classList.contains("menu-open");
@@ -26,7 +27,7 @@ export function attachMenu() {
     if (event.target.closest("button")) setOpen(false);
   });
   document.addEventListener("pointerdown", (event) => {
-    if (isOpen() && !event.target.closest(".bar")) setOpen(false);
+    if (isOpen() && !event.target.closest(".actions")) setOpen(false);
   });
   // Tab (or anything else) taking the focus out of the menu and its button
   // closes it: open, it would cover the piles that get the focus next.
@@ -37,6 +38,11 @@ export function attachMenu() {
       if (isOpen() && event.relatedTarget && !within(event.relatedTarget)) setOpen(false);
     });
   }
+  // (on an upright phone the menu is the page's last stop: Tab leaves the
+  // page from it, and comes back to the board)
+  document.addEventListener("focusin", (event) => {
+    if (isOpen() && !within(event.target)) setOpen(false);
+  });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && isOpen()) {
       setOpen(false);
@@ -44,4 +50,32 @@ export function attachMenu() {
       event.stopPropagation();
     }
   }, true);
+}
+
+// Tab goes through the page in the order it is seen. On an upright phone
+// style.css draws the game's buttons at the bottom, below the board and a
+// replay's bar: the toolbar and the replay bar then follow the board in the
+// document too (Tab reached the toolbar before the board); elsewhere they
+// go back to their places above it. style.css alone decides the layout:
+// the toolbar is at the bottom when it is fixed there.
+export function keepKeyboardOrder() {
+  const header = document.querySelector(".bar");
+  const toolbar = document.querySelector(".actions");
+  const board = document.querySelector("#board");
+  const replay = document.querySelector("#replay-bar");
+  const replayHome = replay.previousElementSibling;
+  const place = () => {
+    const below = getComputedStyle(toolbar).position === "fixed"
+      && toolbar.getBoundingClientRect().top > board.getBoundingClientRect().top;
+    if (below === (toolbar.parentElement !== header)) return;
+    const focused = document.activeElement;  // (a node moved loses the focus)
+    if (below) board.after(replay, toolbar);
+    else {
+      header.append(toolbar);
+      replayHome.after(replay);
+    }
+    if (focused && focused !== document.activeElement && focused.isConnected) focused.focus({ preventScroll: true });
+  };
+  place();
+  window.addEventListener("resize", place);
 }
