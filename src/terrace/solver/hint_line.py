@@ -26,18 +26,22 @@ answers, and it too only suggests moves to new positions.
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from terrace.board import Board, Status
 from terrace.errors import TerraceError
 from terrace.moves import Move
+from terrace.rules import Rules
 from terrace.solver.api import LOST, WON, Hint, solve
 from terrace.solver.budget import check_budget
 from terrace.solver.greedy import greedy_move
 from terrace.solver.history import pass_stage, same_pass_positions
 from terrace.solver.observation import observe
+from terrace.solver.search import REPLAY_CHECK
 
 Cancel = Callable[[], bool]
 
@@ -111,6 +115,50 @@ def continued(kept: KeptLine, board: Board, seen: set[str]) -> list[Move] | None
     return rest if _fresh_line(board, rest, seen) else None
 
 
+def given_line(board: Board, line: Sequence[Move], until: float) -> KeptLine | None:
+    """``line``, a winning line that an earlier hint of this game gave, as
+    a :class:`KeptLine` to continue: it starts where the game's last moves
+    (as many of them as match, none when it starts from ``board``'s
+    position) began to follow it, and played from there it wins, which is
+    checked by replaying it by ``until``; else None (the game left it, it
+    does not win, or its replay would take longer)."""
+    texts = [str(move) for move in line]
+    if not texts:
+        return None
+    played = [str(move) for move in board.move_stack[-(len(texts) - 1):]] if len(texts) > 1 else []
+    followed = _overlap(played, texts[:-1])
+    start = board.copy()
+    for _ in range(followed):
+        start.pop()
+    walker = start.copy(stack=False)
+    try:
+        for index, move in enumerate(line):
+            if index % REPLAY_CHECK == 0 and time.perf_counter() > until:
+                return None
+            walker.push(move)
+    except TerraceError:
+        return None
+    return KeptLine(start.position(), tuple(texts)) if walker.is_won() else None
+
+
+def _overlap(played: list[str], line: list[str]) -> int:
+    """The length of the longest end of ``played`` that is a start of
+    ``line`` (the prefix function of ``line``, then ``played`` run through it)."""
+    border = [0] * len(line)
+    for i in range(1, len(line)):
+        k = border[i - 1]
+        while k and line[i] != line[k]:
+            k = border[k - 1]
+        border[i] = k + 1 if line[i] == line[k] else k
+    k = 0
+    for word in played:
+        while k and (k == len(line) or word != line[k]):
+            k = border[k - 1]
+        if k < len(line) and word == line[k]:
+            k += 1
+    return k
+
+
 def _fresh_line(board: Board, line: list[Move], seen: set[str]) -> bool:
     """True when playing ``line`` from ``board`` reaches no position in
     ``seen``, the game's positions of ``board``'s stage (see
@@ -169,20 +217,78 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     return rule_of_thumb(board)
 
 
+KEPT_LINES = 256
+"""How many winning lines :func:`hint` remembers (the most recent ones),
+each under the position its hinted move leads to."""
+
+
+class KeptLines:
+    """The winning lines of the latest hints, by the position (and rules)
+    their hinted move leads to, so that a stateless :func:`hint` continues
+    the line a player followed instead of solving afresh (a fresh solve
+    finds another winning line each time, and following those could wander
+    for thousands of moves). Thread-safe; the oldest line is forgotten first."""
+
+    def __init__(self, size: int = KEPT_LINES) -> None:
+        self.size = size
+        self._lines: OrderedDict[tuple[Rules, str], KeptLine] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def recall(self, board: Board) -> KeptLine | None:
+        """The line kept for ``board``'s position, else None."""
+        key = (board.rules, board.position())
+        with self._lock:
+            kept = self._lines.get(key)
+            if kept is not None:
+                self._lines.move_to_end(key)
+            return kept
+
+    def keep(self, board: Board, found: PeekHint) -> None:
+        """Remember ``found``'s line (a hint for ``board``) under the
+        position its move leads to; a hint without a line keeps nothing."""
+        if found.move is None or found.kept is None:
+            return
+        after = board.copy(stack=False)
+        after.push(found.move)
+        with self._lock:
+            self._lines[(board.rules, after.position())] = found.kept
+            self._lines.move_to_end((board.rules, after.position()))
+            while len(self._lines) > self.size:
+                self._lines.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every line."""
+        with self._lock:
+            self._lines.clear()
+
+
+KEPT = KeptLines()
+"""The lines :func:`hint` keeps in this process."""
+
+
 def hint(board: Board, seconds: float = 1.0, cancel: Cancel | None = None) -> Hint:
     """The move to play now, looking at the face-down stock; ``board``'s
     move stack is the game so far, and no hint returns to a position it has
-    reached, so following the hints always ends the game. ``winnable``: the
-    move starts ``line``, a proved winning line. ``lost``: no line wins any
-    more (no move). ``heuristic``: undecided in the time, the rule of
-    thumb's move. ``none``: no move leads anywhere new, or the game is over.
+    reached. A winning line found once is continued (:data:`KEPT`) while
+    the player follows it, so following the hints ends the game within the
+    first winning line's length (or once every move returns to a position
+    already reached). ``winnable``: the move starts ``line``, a proved
+    winning line. ``lost``: no line wins any more (no move). ``heuristic``:
+    undecided in the time, the rule of thumb's move. ``none``: no move
+    leads anywhere new, or the game is over.
 
     >>> from terrace.variants import get_rules
-    >>> found = hint(Board.from_number(4, get_rules("falling-star")), 2.0)
+    >>> board = Board.from_number(4, get_rules("falling-star"))
+    >>> found = hint(board, 2.0)
     >>> found.kind, found.move == found.line[0]
     ('winnable', True)
+    >>> board.push(found.move)
+    >>> hint(board, 2.0).line == found.line[1:]   # the same line, continued
+    True
     """
-    found = peek_hint(board, seconds, cancel=cancel)
+    check_budget(seconds)
+    found = peek_hint(board, seconds, KEPT.recall(board), cancel=cancel)
+    KEPT.keep(board, found)
     return Hint(found.move, found.kind, list(found.line))
 
 

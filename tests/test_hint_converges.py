@@ -1,0 +1,189 @@
+"""The stateless hints end the game: :func:`terrace.solver.hint_line.hint`
+(which gets the game so far and nothing else) and ``terrace hint`` (one
+process a call) continue a winning line the player followed, instead of
+solving afresh each time and wandering from one winning line to another.
+
+Empress of Italy deal 1 at 1 s a hint, before: every hint said
+``winnable``, yet after 1,349 followed hints (61 s of solving) every move
+went back to a position already reached, and the game ended unwon.
+Admiral's Patience deal 1 had not ended after 588 hints (30 s)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from terrace.board import Board
+from terrace.cli import main
+from terrace.moves import Move
+from terrace.solver import api as solver_api
+from terrace.solver import hint_line
+from terrace.solver.api import Hint
+from terrace.solver.hint_line import KEPT, KeptLines, given_line, hint, peek_hint
+from terrace.variants import get_rules
+
+MOST_HINTS = 5_000
+
+
+@pytest.fixture(autouse=True)
+def _no_kept_lines() -> Iterator[None]:
+    KEPT.clear()
+    yield
+    KEPT.clear()
+
+
+def counted_solve(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the solver's searches for hints from now on."""
+    calls: list[int] = []
+    real = solver_api.solve
+
+    def counting(*args: Any, **options: Any) -> solver_api.SolveResult:
+        calls.append(1)
+        return real(*args, **options)
+
+    monkeypatch.setattr(hint_line, "solve", counting)
+    return calls
+
+
+def follow(board: Board, seconds: float) -> tuple[list[Hint], Hint | None]:
+    """Follow :func:`hint` until the game is won or a hint offers no move:
+    the hints asked, and the first that offered a winning line."""
+    seen = {board.position()}
+    hints: list[Hint] = []
+    first_line: Hint | None = None
+    while not board.is_won() and len(hints) < MOST_HINTS:
+        found = hint(board, seconds)
+        hints.append(found)
+        if found.move is None:
+            break
+        if first_line is None and found.kind == "winnable":
+            first_line = found
+        board.push(found.move)
+        assert board.position() not in seen, f"hint {len(hints)} went back to a position"
+        seen.add(board.position())
+    return hints, first_line
+
+
+def test_a_followed_winning_line_is_continued_not_solved_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = Board.from_number(1, get_rules("empress-of-italy"))
+    calls = counted_solve(monkeypatch)
+    first = hint(board, 5.0)
+    assert first.kind == "winnable" and first.move == first.line[0]
+    for played in range(1, 80):
+        board.push(first.line[played - 1])
+        found = hint(board, 5.0)
+        assert (found.kind, found.line) == ("winnable", first.line[played:]), played
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize(("variant", "number"), [
+    ("terrace", 1), ("falling-star", 4), ("thirteen", 1), ("big-terrace", 1),
+    ("empress-of-italy", 1), ("admirals-patience", 1),
+])
+def test_following_the_hint_ends_the_game_within_its_first_winning_line(variant: str, number: int) -> None:
+    board = Board.from_number(number, get_rules(variant))
+    hints, first = follow(board, 2.0)
+    assert first is not None and board.is_won(), (len(hints), hints[-1])
+    before = hints.index(first)
+    assert len(hints) - before == len(first.line)  # (the line, to its end)
+
+
+def test_a_move_off_the_line_is_solved_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = Board.from_number(4, get_rules("falling-star"))
+    first = hint(board, 5.0)
+    calls = counted_solve(monkeypatch)
+    other = next(m for m in board.legal_moves if m != first.move)
+    board.push(other)
+    found = hint(board, 5.0)
+    assert calls == [1] and found.kind == "winnable"
+    board.pop()
+    board.push(first.move)  # type: ignore[arg-type]
+    assert hint(board, 5.0).line == first.line[1:] and calls == [1]
+
+
+def test_the_kept_lines_are_bounded() -> None:
+    lines = KeptLines(size=2)
+    board = Board.from_number(4, get_rules("falling-star"))
+    boards = []
+    for move in list(board.legal_moves)[:3]:
+        found = peek_hint(board, 5.0)
+        lines.keep(board, hint_line.PeekHint(move, "winnable", [move], kept=found.kept))
+        after = board.copy()
+        after.push(move)
+        boards.append(after)
+    assert [lines.recall(b) is None for b in boards] == [True, False, False]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["terrace", "blondes-and-brunettes", "falling-star", "generals-patience",
+                                     "thirteen", "wood", "madame", "big-terrace", "empress-of-italy",
+                                     "admirals-patience"])
+def test_soak_following_the_hint_on_every_preset(variant: str) -> None:
+    """Deals 1-3 of every preset: once a hint offers a winning line, the
+    game ends with it (the heuristic hints before are bounded by the
+    budget, not tested here beyond 40 of them)."""
+    for number in (1, 2, 3):
+        board = Board.from_number(number, get_rules(variant))
+        seen = {board.position()}
+        first: Hint | None = None
+        asked = 0
+        while not board.is_won():
+            found = hint(board, 0.5)
+            asked += 1
+            if found.move is None or (first is None and asked > 40):
+                break
+            if first is None and found.kind == "winnable":
+                first, asked = found, 1
+            board.push(found.move)
+            assert board.position() not in seen
+            seen.add(board.position())
+        if first is not None:
+            assert board.is_won() and asked == len(first.line), (variant, number, asked, len(first.line))
+
+
+def cli_hint(*args: str) -> dict[str, Any]:
+    result = CliRunner().invoke(main, ["hint", "-v", "empress-of-italy", "-n", "1", "--peek", "--json",
+                                       "--max-seconds", "5", *args])
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_the_command_line_continues_the_line_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    first = cli_hint()
+    line = first["line"]
+    assert first["kind"] == "winnable" and len(line) > 20
+    calls = counted_solve(monkeypatch)
+    for played in (0, 1, 7):
+        found = cli_hint("--moves", " ".join(line[:played]), "--line", " ".join(line))
+        assert found["line"] == line[played:]
+    # the rest of the line, as the last hint gave it, after its first move
+    rest = line[7:]
+    found = cli_hint("--moves", " ".join(line[:8]), "--line", " ".join(rest))
+    assert found["line"] == line[8:] and calls == []
+    # a line that does not win (cut short) is not continued
+    cli_hint("--moves", " ".join(line[:2]), "--line", " ".join(line[:-1]))
+    assert calls == [1]
+
+
+def test_the_command_line_refuses_a_line_it_cannot_read() -> None:
+    result = CliRunner().invoke(main, ["hint", "-n", "1", "--peek", "--line", "c1 zz"])
+    assert result.exit_code == 2 and "--line: 'zz' is not a move" in result.output
+
+
+def test_a_given_line_starts_where_the_game_began_to_follow_it() -> None:
+    board = Board.from_number(4, get_rules("falling-star"))
+    line = solver_api.solve(board.copy(stack=False), max_seconds=5).moves
+    start = board.position()
+    for move in line[:5]:
+        board.push(move)
+    kept = given_line(board, line, float("inf"))
+    assert kept is not None and kept.start == start and kept.moves == tuple(str(m) for m in line)
+    assert given_line(board, line[5:], float("inf")) is not None  # (from here)
+    assert given_line(board, line[5:-1], float("inf")) is None  # (does not win)
+    assert given_line(board, line, 0.0) is None  # (no time to check it)
+    assert given_line(board, [Move.parse("s")], float("inf")) is None
