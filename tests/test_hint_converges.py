@@ -11,6 +11,7 @@ Admiral's Patience deal 1 had not ended after 588 hints (30 s)."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -187,3 +188,47 @@ def test_a_given_line_starts_where_the_game_began_to_follow_it() -> None:
     assert given_line(board, line[5:-1], float("inf")) is None  # (does not win)
     assert given_line(board, line, 0.0) is None  # (no time to check it)
     assert given_line(board, [Move.parse("s")], float("inf")) is None
+
+
+@pytest.fixture(scope="module")
+def wandering_line() -> list[Move]:
+    """A winning line of over 40,000 moves from an Empress of Italy endgame
+    (the stock used up, so all of it is one stage), as the hunters find it."""
+    from test_endgame import EMPRESS_WANDERING
+
+    found = solver_api.solve(EMPRESS_WANDERING, max_seconds=60, max_nodes=3_000_000, all_candidates=False,
+                             short_line=False)
+    assert found.result == "won" and len(found.moves) > 20_000
+    return found.moves
+
+
+def test_continuing_a_long_line_in_the_endgame_keeps_a_short_budget(wandering_line: list[Move]) -> None:
+    """Each hint read the kept line's positions as strings to the end of the
+    stage, which is the whole line in an endgame: a 0.1 s hint continuing
+    a line of 44,000 moves took 1.6 s (the web game's kept line, and
+    hint()'s). Counted in CPU time: about 0.1 s now."""
+    from test_endgame import EMPRESS_WANDERING
+
+    board = EMPRESS_WANDERING.copy()
+    kept = hint_line.KeptLine(board.position(), tuple(str(m) for m in wandering_line))
+    for played in range(1, 4):
+        board.push(wandering_line[played - 1])
+        began = time.process_time()
+        found = peek_hint(board, 0.1, kept)
+        assert time.process_time() - began < 0.45
+        assert found.line[:50] == wandering_line[played:played + 50] and found.kept is not None
+        kept = found.kept
+
+
+def test_a_long_fresh_line_is_checked_within_the_budget(monkeypatch: pytest.MonkeyPatch,
+                                                        wandering_line: list[Move]) -> None:
+    """The check that a solver's line reaches no position of the game read
+    all of a 44,000-move endgame line after the solve: 0.5 s past a 1 s hint."""
+    from test_endgame import EMPRESS_WANDERING
+
+    long_win = solver_api.SolveResult("won", list(wandering_line))
+    monkeypatch.setattr(hint_line, "solve", lambda *a, **k: long_win)
+    began = time.process_time()
+    found = peek_hint(EMPRESS_WANDERING.copy(), 0.1)
+    assert time.process_time() - began < 0.45
+    assert found.kind == "winnable" and found.move == wandering_line[0]

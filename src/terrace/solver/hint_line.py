@@ -26,6 +26,7 @@ answers, and it too only suggests moves to new positions.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -39,7 +40,7 @@ from terrace.rules import Rules
 from terrace.solver.api import LOST, WON, Hint, solve
 from terrace.solver.budget import check_budget
 from terrace.solver.greedy import greedy_move
-from terrace.solver.history import pass_stage, same_pass_positions
+from terrace.solver.history import Key, pass_stage, same_pass_keys
 from terrace.solver.observation import observe
 from terrace.solver.search import REPLAY_CHECK
 
@@ -90,29 +91,35 @@ class PeekHint:
     kept: KeptLine | None = None
 
 
-def continued(kept: KeptLine, board: Board, seen: set[str]) -> list[Move] | None:
-    """The rest of ``kept`` from ``board``'s position, when the line passes
-    through it and none of the rest's positions is in ``seen``; else None.
-    The line is read only as far as it can pass through ``board``'s
-    position (see :func:`~terrace.solver.history.pass_stage`), so that continuing a long line costs
-    as little at its end as at its start."""
+def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.inf) -> list[Move] | None:
+    """The rest of ``kept`` from the first point where it passes through
+    ``board``'s position, when none of the rest's positions is in ``seen``
+    (position keys: :func:`~terrace.solver.history.same_pass_keys`); else
+    None. The line is read only up to that point, and never past the
+    current stage (see :func:`~terrace.solver.history.pass_stage`) nor once
+    :func:`time.perf_counter` passes ``until``, so that continuing a long
+    line costs as little at its end as at its start (an endgame with the
+    stock used up is one stage: Empress of Italy's hunters left 44,000
+    moves there, which took 1.6 s to read for a 0.1 s hint)."""
     try:
         walker = Board.from_position(kept.start, board.rules)
-        here, stage = board.position(), pass_stage(board)
-        at = 0 if walker.position() == here else -1
+        here, stage = board.position_key(), pass_stage(board)
+        at = 0 if walker.position_key() == here else -1
         for index, text in enumerate(kept.moves):
+            if at >= 0 or (index % REPLAY_CHECK == 0 and time.perf_counter() > until):
+                break
             walker.push(Move.parse(text))
             now = pass_stage(walker)
             if now > stage:
                 break
-            if now == stage and walker.position() == here:
+            if now == stage and walker.position_key() == here:
                 at = index + 1
         if at < 0 or at >= len(kept.moves):
             return None
         rest = [Move.parse(text) for text in kept.moves[at:]]
     except TerraceError:
         return None
-    return rest if _fresh_line(board, rest, seen) else None
+    return rest if _fresh_line(board, rest, seen, until) else None
 
 
 def given_line(board: Board, line: Sequence[Move], until: float) -> KeptLine | None:
@@ -159,17 +166,24 @@ def _overlap(played: list[str], line: list[str]) -> int:
     return k
 
 
-def _fresh_line(board: Board, line: list[Move], seen: set[str]) -> bool:
+def _fresh_line(board: Board, line: list[Move], seen: set[Key], until: float = math.inf) -> bool:
     """True when playing ``line`` from ``board`` reaches no position in
     ``seen``, the game's positions of ``board``'s stage (see
-    :func:`~terrace.solver.history.same_pass_positions`): the line is
-    played only until it leaves that stage, since none later can be one."""
+    :func:`~terrace.solver.history.same_pass_keys`): the line is
+    played only until it leaves that stage, since none later can be one,
+    and once :func:`time.perf_counter` passes ``until`` (its first
+    :data:`~terrace.solver.search.REPLAY_CHECK` moves are always looked
+    at) the rest is taken as new: each later hint looks at the rest of the
+    line again from where it stands, so no hint suggests a move to a
+    position reached."""
     copy = board.copy(stack=False)
     stage = pass_stage(board)
     try:
-        for move in line:
+        for index, move in enumerate(line):
+            if index and index % REPLAY_CHECK == 0 and time.perf_counter() > until:
+                return True
             copy.push(move)
-            if copy.position() in seen:
+            if copy.position_key() in seen:
                 return False
             if pass_stage(copy) != stage:
                 return True
@@ -198,9 +212,9 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     deadline = time.perf_counter() + seconds
     if game_over(board):
         return PeekHint(None, NONE, why=GAME_OVER)
-    seen = same_pass_positions(board)
+    seen = same_pass_keys(board)
     if kept is not None:
-        rest = continued(kept, board, seen)
+        rest = continued(kept, board, seen, deadline)
         if rest is not None:  # (kept from here on: the next hint reads it from here)
             return PeekHint(rest[0], WINNABLE, rest, kept=KeptLine(board.position(), kept.moves[-len(rest):]))
     start = board.copy(stack=False)
@@ -209,7 +223,7 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     if result.result == LOST:
         return PeekHint(None, LOST, why=NO_WINNING_LINE)
     line = list(result.moves) if result.result == WON else []
-    if line and not _fresh_line(board, line, seen):
+    if line and not _fresh_line(board, line, seen, deadline):
         line = _fresh_detour(board, seen, deadline, cancel)
     if line:
         return PeekHint(line[0], WINNABLE, line,
@@ -231,12 +245,12 @@ class KeptLines:
 
     def __init__(self, size: int = KEPT_LINES) -> None:
         self.size = size
-        self._lines: OrderedDict[tuple[Rules, str], KeptLine] = OrderedDict()
+        self._lines: OrderedDict[tuple[Rules, Key], KeptLine] = OrderedDict()
         self._lock = threading.Lock()
 
     def recall(self, board: Board) -> KeptLine | None:
         """The line kept for ``board``'s position, else None."""
-        key = (board.rules, board.position())
+        key = (board.rules, board.position_key())
         with self._lock:
             kept = self._lines.get(key)
             if kept is not None:
@@ -251,8 +265,8 @@ class KeptLines:
         after = board.copy(stack=False)
         after.push(found.move)
         with self._lock:
-            self._lines[(board.rules, after.position())] = found.kept
-            self._lines.move_to_end((board.rules, after.position()))
+            self._lines[(board.rules, after.position_key())] = found.kept
+            self._lines.move_to_end((board.rules, after.position_key()))
             while len(self._lines) > self.size:
                 self._lines.popitem(last=False)
 
@@ -292,7 +306,7 @@ def hint(board: Board, seconds: float = 1.0, cancel: Cancel | None = None) -> Hi
     return Hint(found.move, found.kind, list(found.line))
 
 
-def _fresh_detour(board: Board, seen: set[str], deadline: float, cancel: Cancel | None) -> list[Move]:
+def _fresh_detour(board: Board, seen: set[Key], deadline: float, cancel: Cancel | None) -> list[Move]:
     """A winning line that reaches no position in ``seen``, starting with
     one of the moves to a new position, each tried with an equal share of
     the time left; empty when none is found in time."""
@@ -300,7 +314,7 @@ def _fresh_detour(board: Board, seen: set[str], deadline: float, cancel: Cancel 
     for move in board.legal_moves:
         after = board.copy(stack=False)
         after.push(move)
-        if after.position() not in seen:
+        if after.position_key() not in seen:
             fresh.append((move, after))
     for index, (move, after) in enumerate(fresh):
         share = (deadline - time.perf_counter()) / (len(fresh) - index)
@@ -308,7 +322,7 @@ def _fresh_detour(board: Board, seen: set[str], deadline: float, cancel: Cancel 
             break
         found = solve(after, max_seconds=share, all_candidates=False, cancel=cancel)
         line = [move, *found.moves]
-        if found.result == WON and _fresh_line(board, line, seen):
+        if found.result == WON and _fresh_line(board, line, seen, deadline):
             return line
     return []
 
