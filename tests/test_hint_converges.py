@@ -232,3 +232,27 @@ def test_a_long_fresh_line_is_checked_within_the_budget(monkeypatch: pytest.Monk
     found = peek_hint(EMPRESS_WANDERING.copy(), 0.1)
     assert time.process_time() - began < 0.45
     assert found.kind == "winnable" and found.move == wandering_line[0]
+
+
+def test_the_command_lines_text_says_how_to_continue_the_line() -> None:
+    result = CliRunner().invoke(main, ["hint", "-v", "falling-star", "-n", "4", "--peek",
+                                       "--max-seconds", "5"])
+    assert result.exit_code == 0, result.output
+    words, line = result.stdout.splitlines()
+    assert "starts a winning line of" in words and line.startswith("line (--line continues it): ")
+    given = line.split(": ", 1)[1]
+    again = CliRunner().invoke(main, ["hint", "-v", "falling-star", "-n", "4", "--peek", "--json",
+                                      "--moves", given.split()[0], "--line", given])
+    assert json.loads(again.stdout)["line"] == given.split()[1:]
+
+
+def test_hint_report_in_one_process_continues_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from terrace.solver.advice import hint_report
+
+    board = Board.from_number(1, get_rules("empress-of-italy"))
+    first = hint_report(board, fair=False, seconds=5.0)
+    calls = counted_solve(monkeypatch)
+    for played in range(1, 30):
+        board.push_text(first["line"][played - 1])
+        assert hint_report(board, fair=False, seconds=5.0)["line"] == first["line"][played:]
+    assert calls == []

@@ -173,6 +173,8 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     except ValueError as error:  # includes every TerraceError
         raise click.UsageError(str(error)) from None
     click.echo(json.dumps(report) if as_json else describe(report))
+    if not as_json and len(report.get("line") or ()) > 1:  # (the next hint continues it when given)
+        click.echo(f"line (--line continues it): {' '.join(report['line'])}")
 
 
 @click.command("survey")

@@ -27,6 +27,7 @@ from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.hint_line import (
+    KEPT,
     NO_NEW_POSITION,
     TERRACE_DEAD,
     Cancel,
@@ -209,10 +210,12 @@ def hint_report(
     fair report once nothing is hidden (:func:`open_hint`) is the same.
     ``line``: the winning line of an earlier hint of this game, continued
     (not solved afresh) when the game has followed it and it still wins
-    (:func:`~terrace.solver.hint_line.given_line`), all within ``seconds``."""
+    (:func:`~terrace.solver.hint_line.given_line`), all within ``seconds``;
+    without it, the line this process's last hint for the game kept
+    (:data:`~terrace.solver.hint_line.KEPT`), as :func:`~terrace.solver.hint_line.hint` does."""
     check_budget(seconds)
     start = time.perf_counter()
-    kept = given_line(board, line, start + seconds) if line else None
+    kept = given_line(board, line, start + seconds) if line else KEPT.recall(board)
     left = max(start + seconds - time.perf_counter(), 0.0)
     # one decision that someone asked about: every sample, no early stop (the page's hint)
     settings = HINT_SETTINGS if samples is None else replace(HINT_SETTINGS, samples=samples)
@@ -222,6 +225,7 @@ def hint_report(
         report["why"] = None if report["move"] is not None else why_no_move(board)
     else:
         found = found or peek_hint(board, left, kept)  # the game so far is board's move stack
+        KEPT.keep(board, found)
         report = {
             "move": None if found.move is None else str(found.move),
             "kind": found.kind,
