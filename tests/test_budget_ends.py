@@ -73,3 +73,17 @@ def test_a_replay_stops_at_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None
     line = api.solve(board, max_seconds=10, short_line=False).moves
     assert len(line) > 16 and replays_to_win(board, line)
     assert not replays_to_win(board, line, time.perf_counter() - 1)
+
+
+def test_no_twin_is_replayed_once_the_grace_is_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Renaming a raw line of 30,000 moves for a twin took 0.1 s before its
+    replay looked at the clock: three twins ended 0.37 s past the grace."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    task = SimpleNamespace(board=board, line=api.solve(board, max_seconds=10).moves)
+
+    def never(*args: Any) -> None:
+        raise AssertionError("replayed after the grace")
+
+    monkeypatch.setattr(api, "carried_over", never)
+    twin = board.copy(stack=False)
+    assert api._twin_verdict(task, "won", twin, time.perf_counter() - 0.01) == "unknown"  # type: ignore[arg-type]

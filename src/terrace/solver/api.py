@@ -569,6 +569,8 @@ def _twin_verdict(task: _Task, verdict: str, child: Board, until: float = math.i
     replaying a long line took 0.4 s more), else unknown."""
     if verdict != WON or child is task.board:
         return verdict
+    if time.perf_counter() > until:
+        return UNKNOWN
     return WON if carried_over(task.line, task.board, child, until) is not None else UNKNOWN
 
 

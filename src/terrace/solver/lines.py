@@ -26,7 +26,7 @@ def replays_to_win(board: Board, moves: Iterable[Move], until: float = math.inf)
     copy = board.copy(stack=False)
     try:
         for index, move in enumerate(moves):
-            if index % CHECK_EVERY == 0 and index and time.perf_counter() > until:
+            if index % CHECK_EVERY == 0 and time.perf_counter() > until:
                 return False
             copy.push(move)
     except TerraceError:

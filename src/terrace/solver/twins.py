@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 
 from terrace.board import Board
 from terrace.cards import Card
@@ -96,5 +96,11 @@ def carried_over(line: Sequence[Move], won_from: Board, twin: Board,
         target = names.get(move.target, {}).get(move.target_index, move.target_index)
         return Move(move.source, source, move.target, target)
 
-    moves = [renamed(move) for move in line]
-    return moves if replays_to_win(twin, moves, until) else None
+    moves: list[Move] = []
+
+    def renaming() -> Iterator[Move]:  # (as the replay goes: it may stop at ``until``)
+        for move in line:
+            moves.append(renamed(move))
+            yield moves[-1]
+
+    return moves if replays_to_win(twin, renaming(), until) else None
