@@ -233,7 +233,10 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
 
 KEPT_LINES = 256
 """How many winning lines :func:`hint` remembers (the most recent ones),
-each under the position its hinted move leads to."""
+each under the position its hinted move leads to..."""
+KEPT_MOVES = 1_000_000
+"""... and how many of their moves in all (about 8 MB: a hint continuing
+a line keeps its rest, and an endgame line can be 44,000 moves long)."""
 
 
 class KeptLines:
@@ -241,11 +244,14 @@ class KeptLines:
     their hinted move leads to, so that a stateless :func:`hint` continues
     the line a player followed instead of solving afresh (a fresh solve
     finds another winning line each time, and following those could wander
-    for thousands of moves). Thread-safe; the oldest line is forgotten first."""
+    for thousands of moves). Thread-safe; the oldest line is forgotten
+    first, once more than ``size`` lines or ``moves`` moves are kept."""
 
-    def __init__(self, size: int = KEPT_LINES) -> None:
+    def __init__(self, size: int = KEPT_LINES, moves: int = KEPT_MOVES) -> None:
         self.size = size
+        self.moves = moves
         self._lines: OrderedDict[tuple[Rules, Key], KeptLine] = OrderedDict()
+        self._held = 0
         self._lock = threading.Lock()
 
     def recall(self, board: Board) -> KeptLine | None:
@@ -264,16 +270,19 @@ class KeptLines:
             return
         after = board.copy(stack=False)
         after.push(found.move)
+        key = (board.rules, after.position_key())
         with self._lock:
-            self._lines[(board.rules, after.position_key())] = found.kept
-            self._lines.move_to_end((board.rules, after.position_key()))
-            while len(self._lines) > self.size:
-                self._lines.popitem(last=False)
+            old = self._lines.pop(key, None)
+            self._held += len(found.kept.moves) - (0 if old is None else len(old.moves))
+            self._lines[key] = found.kept
+            while len(self._lines) > self.size or (self._held > self.moves and len(self._lines) > 1):
+                self._held -= len(self._lines.popitem(last=False)[1].moves)
 
     def clear(self) -> None:
         """Forget every line."""
         with self._lock:
             self._lines.clear()
+            self._held = 0
 
 
 KEPT = KeptLines()
