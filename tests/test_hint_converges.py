@@ -273,3 +273,15 @@ def test_the_kept_lines_hold_a_bounded_number_of_moves(wandering_line: list[Move
         board.push(wandering_line[played])
         assert lines.recall(board) == found.kept  # (the latest is always kept)
     assert sum(len(k.moves) for k in lines._lines.values()) <= 100_000
+
+
+def test_a_kept_line_is_continued_even_when_the_budget_is_spent() -> None:
+    """The line kept from the last position is found one move in, whatever
+    the clock says (a hint that spent its time walking back through the
+    game must not drop the line for the rule of thumb)."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    first = peek_hint(board, 5.0)
+    assert first.kept is not None and first.move is not None
+    board.push(first.move)
+    seen = hint_line.same_pass_keys(board)
+    assert hint_line.continued(first.kept, board, seen, time.perf_counter() - 1) == first.line[1:]

@@ -96,7 +96,8 @@ def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.
     ``board``'s position, when none of the rest's positions is in ``seen``
     (position keys: :func:`~terrace.solver.history.same_pass_keys`); else
     None. The line is read only up to that point, and never past the
-    current stage (see :func:`~terrace.solver.history.pass_stage`) nor once
+    current stage (see :func:`~terrace.solver.history.pass_stage`) nor,
+    after its first :data:`~terrace.solver.search.REPLAY_CHECK` moves, once
     :func:`time.perf_counter` passes ``until``, so that continuing a long
     line costs as little at its end as at its start (an endgame with the
     stock used up is one stage: Empress of Italy's hunters left 44,000
@@ -106,7 +107,7 @@ def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.
         here, stage = board.position_key(), pass_stage(board)
         at = 0 if walker.position_key() == here else -1
         for index, text in enumerate(kept.moves):
-            if at >= 0 or (index % REPLAY_CHECK == 0 and time.perf_counter() > until):
+            if at >= 0 or (index and index % REPLAY_CHECK == 0 and time.perf_counter() > until):
                 break
             walker.push(Move.parse(text))
             now = pass_stage(walker)
