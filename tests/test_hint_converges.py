@@ -285,3 +285,21 @@ def test_a_kept_line_is_continued_even_when_the_budget_is_spent() -> None:
     board.push(first.move)
     seen = hint_line.same_pass_keys(board)
     assert hint_line.continued(first.kept, board, seen, time.perf_counter() - 1) == first.line[1:]
+
+
+def test_a_continued_line_is_checked_a_bounded_way_ahead(monkeypatch: pytest.MonkeyPatch,
+                                                         wandering_line: list[Move]) -> None:
+    """Continuing Empress of Italy deal 4's endgame line checked all its
+    rest at every hint (following hint() there: 753 moves in 60 s); the
+    positions a hint builds no longer grow with the line."""
+    from test_endgame import EMPRESS_WANDERING
+
+    board = EMPRESS_WANDERING.copy()
+    kept = hint_line.KeptLine(board.position(), tuple(str(m) for m in wandering_line))
+    board.push(wandering_line[0])
+    built: list[int] = []
+    key = Board.position_key
+    monkeypatch.setattr(Board, "position_key", lambda self: built.append(1) or key(self))
+    found = peek_hint(board, 30.0, kept)
+    assert found.line[:10] == wandering_line[1:11]
+    assert len(built) < 2 * hint_line.REPLAY_CHECK + 10, len(built)

@@ -120,7 +120,7 @@ def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.
         rest = [Move.parse(text) for text in kept.moves[at:]]
     except TerraceError:
         return None
-    return rest if _fresh_line(board, rest, seen, until) else None
+    return rest if _fresh_line(board, rest, seen, until, REPLAY_CHECK) else None
 
 
 def given_line(board: Board, line: Sequence[Move], until: float) -> KeptLine | None:
@@ -167,20 +167,25 @@ def _overlap(played: list[str], line: list[str]) -> int:
     return k
 
 
-def _fresh_line(board: Board, line: list[Move], seen: set[Key], until: float = math.inf) -> bool:
+def _fresh_line(board: Board, line: list[Move], seen: set[Key], until: float = math.inf,
+                horizon: int | None = None) -> bool:
     """True when playing ``line`` from ``board`` reaches no position in
     ``seen``, the game's positions of ``board``'s stage (see
     :func:`~terrace.solver.history.same_pass_keys`): the line is
     played only until it leaves that stage, since none later can be one,
-    and once :func:`time.perf_counter` passes ``until`` (its first
+    and only for ``horizon`` moves when given (a line being continued was
+    looked at when it was found, and the game has followed it since); once
+    :func:`time.perf_counter` passes ``until`` (its first
     :data:`~terrace.solver.search.REPLAY_CHECK` moves are always looked
-    at) the rest is taken as new: each later hint looks at the rest of the
+    at) the rest is taken as new. Each later hint looks at the rest of the
     line again from where it stands, so no hint suggests a move to a
     position reached."""
     copy = board.copy(stack=False)
     stage = pass_stage(board)
     try:
         for index, move in enumerate(line):
+            if index == horizon:
+                return True
             if index and index % REPLAY_CHECK == 0 and time.perf_counter() > until:
                 return True
             copy.push(move)
