@@ -303,3 +303,28 @@ def test_a_continued_line_is_checked_a_bounded_way_ahead(monkeypatch: pytest.Mon
     found = peek_hint(board, 30.0, kept)
     assert found.line[:10] == wandering_line[1:11]
     assert len(built) < 2 * hint_line.REPLAY_CHECK + 10, len(built)
+
+
+def test_a_detour_of_the_kept_line_back_here_is_skipped() -> None:
+    """A hunter's line can move a card and straight back; continuing it from
+    before the detour skips it (Empress of Italy deal 4: the kept line was
+    dropped for a new one, and following hint() ended unwon)."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    line = solver_api.solve(board.copy(stack=False), max_seconds=10).moves
+    played = -1
+    for move in line:
+        board.push(move)
+        played += 1
+        there = next((m for m in board.legal_moves if m.source == "t" and m.target == "t"
+                      and board.is_legal(m)), None)
+        if there is not None:
+            after = board.copy(stack=False)
+            after.push(there)
+            back = Move("t", there.target_index, "t", there.source_index)
+            if after.is_legal(back):
+                break
+    else:
+        pytest.skip("no reversible move along this line")
+    rest = line[played + 1:]
+    kept = hint_line.KeptLine(board.position(), tuple(str(m) for m in (there, back, *rest)))
+    assert hint_line.continued(kept, board, hint_line.same_pass_keys(board)) == rest

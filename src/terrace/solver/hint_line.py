@@ -92,13 +92,14 @@ class PeekHint:
 
 
 def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.inf) -> list[Move] | None:
-    """The rest of ``kept`` from the first point where it passes through
-    ``board``'s position, when none of the rest's positions is in ``seen``
-    (position keys: :func:`~terrace.solver.history.same_pass_keys`); else
-    None. The line is read only up to that point, and never past the
-    current stage (see :func:`~terrace.solver.history.pass_stage`) nor,
-    after its first :data:`~terrace.solver.search.REPLAY_CHECK` moves, once
-    :func:`time.perf_counter` passes ``until``, so that continuing a long
+    """The rest of ``kept`` from the last point where it passes through
+    ``board``'s position (a detour that comes back here is skipped), when
+    none of the rest's positions is in ``seen`` (position keys:
+    :func:`~terrace.solver.history.same_pass_keys`); else None. The line
+    is read only :data:`~terrace.solver.search.REPLAY_CHECK` moves past the
+    first such point, and never past the current stage (see
+    :func:`~terrace.solver.history.pass_stage`) nor, after its first
+    REPLAY_CHECK moves, once :func:`time.perf_counter` passes ``until``, so that continuing a long
     line costs as little at its end as at its start (an endgame with the
     stock used up is one stage: Empress of Italy's hunters left 44,000
     moves there, which took 1.6 s to read for a 0.1 s hint)."""
@@ -107,7 +108,9 @@ def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.
         here, stage = board.position_key(), pass_stage(board)
         at = 0 if walker.position_key() == here else -1
         for index, text in enumerate(kept.moves):
-            if at >= 0 or (index and index % REPLAY_CHECK == 0 and time.perf_counter() > until):
+            if at >= 0 and index >= at + REPLAY_CHECK:
+                break
+            if index and index % REPLAY_CHECK == 0 and time.perf_counter() > until:
                 break
             walker.push(Move.parse(text))
             now = pass_stage(walker)
