@@ -439,7 +439,9 @@ def solve(
     and a quarter of the budget, or :data:`SHORTEN_TRIES` with ``max_nodes``,
     then stopping by that long past the end of ``max_seconds``), and no
     position is reached twice (in the time of tidying); surveys and the fair
-    player, which need the verdict more than the line, leave it off.
+    player, which need the verdict more than the line, leave it off. With
+    a time budget alone, the answer comes by ``max_seconds`` plus
+    :data:`REPLAY_GRACE`, whatever is left to do with a winning line.
     """
     check_budget(max_seconds, "max_seconds")
     check_nodes(max_nodes)
