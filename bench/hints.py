@@ -14,6 +14,10 @@ position it had reached.
     .venv/bin/python bench/hints.py --variants terrace --deals 1-10 --seconds 1 --jobs 2
     .venv/bin/python bench/hints.py --fair --deals 1-5 --seconds 2   # the default, fair Hint
     .venv/bin/python bench/hints.py --fair --set nodes=20000         # other fair-hint settings
+    .venv/bin/python bench/hints.py --stateless --variants empress-of-italy --deals 1-5 --seconds 1
+                                     # terrace.solver.hint(board), which gets the game and nothing else
+    .venv/bin/python bench/hints.py --stateless --forget ...        # each hint solving afresh (as before
+                                                                    # hint() kept its lines)
 
 Also prints how long the hints took (median, 90th percentile, longest).
 """
@@ -31,7 +35,7 @@ from fair import setting
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.solver.fair import FairSettings
-from terrace.solver.hint_line import GAME_OVER, NO_WINNING_LINE, TERRACE_DEAD
+from terrace.solver.hint_line import GAME_OVER, KEPT, NO_NEW_POSITION, NO_WINNING_LINE, TERRACE_DEAD, hint
 from terrace.solver.survey import parse_range, percentile
 from terrace.variants import get_rules
 from terrace.web.hints import HINT_SETTINGS, find_hint
@@ -43,8 +47,21 @@ move is left at all."""
 LOST_OUTCOMES = tuple(dict.fromkeys(LOSSES.values()))
 
 
+def stateless_hint(board: Board, seconds: float, forget: bool) -> dict[str, Any]:
+    """:func:`terrace.solver.hint_line.hint` as find_hint answers (``kept``
+    None: hint() keeps its lines itself); ``forget``: with no line kept."""
+    if forget:
+        KEPT.clear()
+    found = hint(board, seconds)
+    why = None
+    if found.move is None:
+        why = (NO_WINNING_LINE if found.kind == "lost" else GAME_OVER if not board.legal_moves
+               else NO_NEW_POSITION)
+    return {"move": None if found.move is None else str(found.move), "why": why, "kept": None}
+
+
 def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: float,
-           settings: FairSettings) -> dict[str, Any]:
+           settings: FairSettings, stateless: bool = False, forget: bool = False) -> dict[str, Any]:
     """Follow the hint from one deal; the outcome, hints asked, moves, seconds
     (each hint's too)."""
     start = time.perf_counter()
@@ -59,7 +76,10 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
             outcome = "won"
             break
         asked = time.perf_counter()
-        found = find_hint(board, seconds, not fair, kept, number, settings=settings)
+        if stateless:
+            found = stateless_hint(board, seconds, forget)
+        else:
+            found = find_hint(board, seconds, not fair, kept, number, settings=settings)
         hint_seconds.append(time.perf_counter() - asked)
         hints += 1
         kept = found["kept"]
@@ -86,16 +106,23 @@ def main() -> None:
     parser.add_argument("--fair", action="store_true", help="Fair hints instead of peeking ones.")
     parser.add_argument("--set", type=setting, action="append", default=[],
                         help="Another fair-hint setting, name=value (repeatable).")
+    parser.add_argument("--stateless", action="store_true",
+                        help="Follow terrace.solver.hint(board) (peeking), not the web game's hint.")
+    parser.add_argument("--forget", action="store_true",
+                        help="With --stateless: forget the kept lines before each hint.")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     low, high = parse_range(args.deals)
     deals = range(low, high + 1)
     settings = FairSettings.from_dict({**HINT_SETTINGS.to_dict(), **dict(args.set)})
-    print(f"{'fair' if args.fair else 'peeking'} hints, {args.seconds:g} s each, deals {args.deals}"
+    kind = "stateless hint()" + (" forgetting its lines" if args.forget else "") if args.stateless else (
+        "fair" if args.fair else "peeking")
+    print(f"{kind} hints, {args.seconds:g} s each, deals {args.deals}"
           f"{f', fair settings {dict(args.set)}' if args.set and args.fair else ''}")
     for variant in args.variants.split(","):
         wall = time.perf_counter()
-        jobs = [(variant, n, args.seconds, args.fair, args.deal_seconds, settings) for n in deals]
+        jobs = [(variant, n, args.seconds, args.fair, args.deal_seconds, settings, args.stateless,
+                 args.forget) for n in deals]
         with ProcessPoolExecutor(args.jobs) as pool:
             results = list(pool.map(follow, *zip(*jobs, strict=True)))
         outcomes = Counter(r["outcome"] for r in results)

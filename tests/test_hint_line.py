@@ -24,7 +24,7 @@ from terrace.solver.hint_line import (
     peek_hint,
     rule_of_thumb,
 )
-from terrace.solver.history import same_pass_positions
+from terrace.solver.history import same_pass_keys, same_pass_positions
 from terrace.variants import get_rules
 from terrace.web.hints import find_hint
 from web_support import WINNING_LINE
@@ -144,16 +144,16 @@ def test_leaving_the_line_and_seen_positions_end_it() -> None:
     found = peek_hint(board, 5.0)
     kept = found.kept
     assert kept is not None
-    seen = same_pass_positions(board)
+    seen = same_pass_keys(board)
     assert continued(kept, board, seen) == [Move.parse(m) for m in kept.moves]
     # a position the line passes through already reached: not continued
     walker = board.copy(stack=False)
     walker.push(Move.parse(kept.moves[0]))
-    assert continued(kept, board, seen | {walker.position()}) is None
+    assert continued(kept, board, seen | {walker.position_key()}) is None
     # the player left the line
     other = next(m for m in board.legal_moves if str(m) != kept.moves[0])
     board.push(other)
-    assert continued(kept, board, same_pass_positions(board)) is None
+    assert continued(kept, board, same_pass_keys(board)) is None
     assert continued(KeptLine("not a position", kept.moves), board, set()) is None
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from terrace.board import Board
 from terrace.solver import hint_line
-from terrace.solver.history import LOOKBACK, pass_stage, same_pass_positions
+from terrace.solver.history import LOOKBACK, Key, pass_stage, same_pass_keys, same_pass_positions
 from terrace.solver.observation import observe, visible_key
 from terrace.variants import get_rules
 from terrace.web.hints import find_hint
@@ -76,12 +76,12 @@ def test_a_hint_on_a_game_of_a_hundred_thousand_moves_keeps_its_budget(monkeypat
         given.append(options["max_seconds"])
         return real_solve(start, **options)
 
-    def slow_walk(board: Board) -> set[str]:
+    def slow_walk(board: Board) -> set[Key]:
         time.sleep(0.3)
-        return same_pass_positions(board)
+        return same_pass_keys(board)
 
     monkeypatch.setattr(hint_line, "solve", timed)
-    monkeypatch.setattr(hint_line, "same_pass_positions", slow_walk)
+    monkeypatch.setattr(hint_line, "same_pass_keys", slow_walk)
     found = hint_line.peek_hint(board, 1.0)
     assert found.move is not None
     assert given and given[0] <= 0.7  # the solver gets what the walk left of the budget

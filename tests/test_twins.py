@@ -101,7 +101,7 @@ def test_a_line_is_carried_over_only_when_it_wins() -> None:
 
 def test_a_twin_whose_carried_line_fails_is_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
     board = Board.from_number(13, get_rules("terrace"))
-    monkeypatch.setattr(api, "carried_over", lambda line, won_from, twin: None)
+    monkeypatch.setattr(api, "carried_over", lambda line, won_from, twin, until: None)
     result = solve(board, max_seconds=30)
     assert [verdict for _, verdict in result.candidates] == ["won", "unknown", "won"]
 

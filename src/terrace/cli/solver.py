@@ -32,6 +32,8 @@ from terrace.cli.options import (
     verdicts_db_options,
 )
 from terrace.cli.output import write_whole
+from terrace.errors import TerraceError
+from terrace.moves import Move
 from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.solver.api import NODE_SLICE, solve
@@ -143,9 +145,13 @@ def _code(card: int) -> str:
 @click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
 @click.option("--max-seconds", "--seconds", "max_seconds", type=Seconds(), default=10.0, show_default=True,
               help="Time budget (named as in solve, deal and survey; --seconds is its older name).")
+@click.option("--line", "-l", default="",
+              help="The winning line an earlier hint of this game gave (its JSON \"line\"): when the"
+                   " moves played since follow it and it still wins, the hint continues it instead of"
+                   " solving afresh (a new line each time can make the game wander for thousands of moves).")
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
 def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fair: bool, seed: int,
-                 samples: int | None, max_seconds: float, as_json: bool, **kwargs: Any) -> None:
+                 samples: int | None, max_seconds: float, line: str, as_json: bool, **kwargs: Any) -> None:
     """Suggest a move for the position after --moves."""
     from terrace.solver.advice import describe, hint_report
 
@@ -157,11 +163,18 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     if illegal is not None:
         raise illegal
     try:
+        given = [Move.parse(word) for word in line.replace(",", " ").split()]
+    except TerraceError as error:
+        raise click.UsageError(f"--line: {error}") from None
+    try:
         with stop_on_sigterm():
-            report = hint_report(board, fair=fair, seed=seed, seconds=max_seconds, samples=samples)
+            report = hint_report(board, fair=fair, seed=seed, seconds=max_seconds, samples=samples,
+                                 line=given)
     except ValueError as error:  # includes every TerraceError
         raise click.UsageError(str(error)) from None
     click.echo(json.dumps(report) if as_json else describe(report))
+    if not as_json and len(report.get("line") or ()) > 1:  # (the next hint continues it when given)
+        click.echo(f"line (--line continues it): {' '.join(report['line'])}")
 
 
 @click.command("survey")

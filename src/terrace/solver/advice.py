@@ -16,22 +16,25 @@ proved line is fair too, and a fair hint gives it (:func:`open_hint`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from terrace.board import Board
+from terrace.moves import Move
 from terrace.solver.api import LOST
 from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.hint_line import (
+    KEPT,
     NO_NEW_POSITION,
     TERRACE_DEAD,
     Cancel,
     KeptLine,
     PeekHint,
     game_over,
+    given_line,
     peek_hint,
     rule_of_thumb,
     why_no_move,
@@ -194,7 +197,8 @@ def _decided(decision: Decision) -> int:
 
 
 def hint_report(
-    board: Board, *, fair: bool = True, seed: int = 0, seconds: float = 10.0, samples: int | None = None
+    board: Board, *, fair: bool = True, seed: int = 0, seconds: float = 10.0, samples: int | None = None,
+    line: Sequence[Move] = (),
 ) -> dict[str, Any]:
     """The ``terrace hint --json`` report. Fair: ``move``, ``kind``
     (``sampled``, ``safe``, ``only``, ``heuristic`` or ``none``),
@@ -203,17 +207,25 @@ def hint_report(
     solver could not decide: not counted as wins), ``choices`` and
     ``solves``. Peeking: ``move``, ``kind``
     (``winnable``, ``lost`` or ``heuristic``) and the proved ``line``; a
-    fair report once nothing is hidden (:func:`open_hint`) is the same."""
+    fair report once nothing is hidden (:func:`open_hint`) is the same.
+    ``line``: the winning line of an earlier hint of this game, continued
+    (not solved afresh) when the game has followed it and it still wins
+    (:func:`~terrace.solver.hint_line.given_line`), all within ``seconds``;
+    without it, the line this process's last hint for the game kept
+    (:data:`~terrace.solver.hint_line.KEPT`), as :func:`~terrace.solver.hint_line.hint` does."""
     check_budget(seconds)
     start = time.perf_counter()
+    kept = given_line(board, line, start + seconds) if line else KEPT.recall(board)
+    left = max(start + seconds - time.perf_counter(), 0.0)
     # one decision that someone asked about: every sample, no early stop (the page's hint)
     settings = HINT_SETTINGS if samples is None else replace(HINT_SETTINGS, samples=samples)
-    found = fair_answer(board, seconds, seed=seed, settings=settings) if fair else None
+    found = fair_answer(board, left, seed=seed, settings=settings, kept=kept) if fair else None
     if isinstance(found, Decision):
         report = found.to_dict()
         report["why"] = None if report["move"] is not None else why_no_move(board)
     else:
-        found = found or peek_hint(board, seconds)  # the game so far is board's move stack
+        found = found or peek_hint(board, left, kept)  # the game so far is board's move stack
+        KEPT.keep(board, found)
         report = {
             "move": None if found.move is None else str(found.move),
             "kind": found.kind,

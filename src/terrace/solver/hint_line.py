@@ -26,18 +26,23 @@ answers, and it too only suggests moves to new positions.
 
 from __future__ import annotations
 
+import math
+import threading
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from terrace.board import Board, Status
 from terrace.errors import TerraceError
 from terrace.moves import Move
+from terrace.rules import Rules
 from terrace.solver.api import LOST, WON, Hint, solve
 from terrace.solver.budget import check_budget
 from terrace.solver.greedy import greedy_move
-from terrace.solver.history import pass_stage, same_pass_positions
+from terrace.solver.history import Key, pass_stage, same_pass_keys
 from terrace.solver.observation import observe
+from terrace.solver.search import REPLAY_CHECK
 
 Cancel = Callable[[], bool]
 
@@ -86,42 +91,108 @@ class PeekHint:
     kept: KeptLine | None = None
 
 
-def continued(kept: KeptLine, board: Board, seen: set[str]) -> list[Move] | None:
-    """The rest of ``kept`` from ``board``'s position, when the line passes
-    through it and none of the rest's positions is in ``seen``; else None.
-    The line is read only as far as it can pass through ``board``'s
-    position (see :func:`~terrace.solver.history.pass_stage`), so that continuing a long line costs
-    as little at its end as at its start."""
+def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.inf) -> list[Move] | None:
+    """The rest of ``kept`` from the last point where it passes through
+    ``board``'s position (a detour that comes back here is skipped), when
+    none of the rest's positions is in ``seen`` (position keys:
+    :func:`~terrace.solver.history.same_pass_keys`); else None. The line
+    is read only :data:`~terrace.solver.search.REPLAY_CHECK` moves past the
+    first such point, and never past the current stage (see
+    :func:`~terrace.solver.history.pass_stage`) nor, after its first
+    REPLAY_CHECK moves, once :func:`time.perf_counter` passes ``until``, so that continuing a long
+    line costs as little at its end as at its start (an endgame with the
+    stock used up is one stage: Empress of Italy's hunters left 44,000
+    moves there, which took 1.6 s to read for a 0.1 s hint)."""
     try:
         walker = Board.from_position(kept.start, board.rules)
-        here, stage = board.position(), pass_stage(board)
-        at = 0 if walker.position() == here else -1
+        here, stage = board.position_key(), pass_stage(board)
+        at = 0 if walker.position_key() == here else -1
         for index, text in enumerate(kept.moves):
+            if at >= 0 and index >= at + REPLAY_CHECK:
+                break
+            if index and index % REPLAY_CHECK == 0 and time.perf_counter() > until:
+                break
             walker.push(Move.parse(text))
             now = pass_stage(walker)
             if now > stage:
                 break
-            if now == stage and walker.position() == here:
+            if now == stage and walker.position_key() == here:
                 at = index + 1
         if at < 0 or at >= len(kept.moves):
             return None
         rest = [Move.parse(text) for text in kept.moves[at:]]
     except TerraceError:
         return None
-    return rest if _fresh_line(board, rest, seen) else None
+    return rest if _fresh_line(board, rest, seen, until, REPLAY_CHECK) else None
 
 
-def _fresh_line(board: Board, line: list[Move], seen: set[str]) -> bool:
+def given_line(board: Board, line: Sequence[Move], until: float) -> KeptLine | None:
+    """``line``, a winning line that an earlier hint of this game gave, as
+    a :class:`KeptLine` to continue: it starts where the game's last moves
+    (as many of them as match, none when it starts from ``board``'s
+    position) began to follow it, and played from there it wins, which is
+    checked by replaying it by ``until``; else None (the game left it, it
+    does not win, or its replay would take longer)."""
+    texts = [str(move) for move in line]
+    if not texts:
+        return None
+    played = [str(move) for move in board.move_stack[-(len(texts) - 1):]] if len(texts) > 1 else []
+    followed = _overlap(played, texts[:-1])
+    start = board.copy()
+    for _ in range(followed):
+        start.pop()
+    walker = start.copy(stack=False)
+    try:
+        for index, move in enumerate(line):
+            if index % REPLAY_CHECK == 0 and time.perf_counter() > until:
+                return None
+            walker.push(move)
+    except TerraceError:
+        return None
+    return KeptLine(start.position(), tuple(texts)) if walker.is_won() else None
+
+
+def _overlap(played: list[str], line: list[str]) -> int:
+    """The length of the longest end of ``played`` that is a start of
+    ``line`` (the prefix function of ``line``, then ``played`` run through it)."""
+    border = [0] * len(line)
+    for i in range(1, len(line)):
+        k = border[i - 1]
+        while k and line[i] != line[k]:
+            k = border[k - 1]
+        border[i] = k + 1 if line[i] == line[k] else k
+    k = 0
+    for word in played:
+        while k and (k == len(line) or word != line[k]):
+            k = border[k - 1]
+        if k < len(line) and word == line[k]:
+            k += 1
+    return k
+
+
+def _fresh_line(board: Board, line: list[Move], seen: set[Key], until: float = math.inf,
+                horizon: int | None = None) -> bool:
     """True when playing ``line`` from ``board`` reaches no position in
     ``seen``, the game's positions of ``board``'s stage (see
-    :func:`~terrace.solver.history.same_pass_positions`): the line is
-    played only until it leaves that stage, since none later can be one."""
+    :func:`~terrace.solver.history.same_pass_keys`): the line is
+    played only until it leaves that stage, since none later can be one,
+    and only for ``horizon`` moves when given (a line being continued was
+    looked at when it was found, and the game has followed it since); once
+    :func:`time.perf_counter` passes ``until`` (its first
+    :data:`~terrace.solver.search.REPLAY_CHECK` moves are always looked
+    at) the rest is taken as new. Each later hint looks at the rest of the
+    line again from where it stands, so no hint suggests a move to a
+    position reached."""
     copy = board.copy(stack=False)
     stage = pass_stage(board)
     try:
-        for move in line:
+        for index, move in enumerate(line):
+            if index == horizon:
+                return True
+            if index and index % REPLAY_CHECK == 0 and time.perf_counter() > until:
+                return True
             copy.push(move)
-            if copy.position() in seen:
+            if copy.position_key() in seen:
                 return False
             if pass_stage(copy) != stage:
                 return True
@@ -150,9 +221,9 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     deadline = time.perf_counter() + seconds
     if game_over(board):
         return PeekHint(None, NONE, why=GAME_OVER)
-    seen = same_pass_positions(board)
+    seen = same_pass_keys(board)
     if kept is not None:
-        rest = continued(kept, board, seen)
+        rest = continued(kept, board, seen, deadline)
         if rest is not None:  # (kept from here on: the next hint reads it from here)
             return PeekHint(rest[0], WINNABLE, rest, kept=KeptLine(board.position(), kept.moves[-len(rest):]))
     start = board.copy(stack=False)
@@ -161,7 +232,7 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     if result.result == LOST:
         return PeekHint(None, LOST, why=NO_WINNING_LINE)
     line = list(result.moves) if result.result == WON else []
-    if line and not _fresh_line(board, line, seen):
+    if line and not _fresh_line(board, line, seen, deadline):
         line = _fresh_detour(board, seen, deadline, cancel)
     if line:
         return PeekHint(line[0], WINNABLE, line,
@@ -169,24 +240,91 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     return rule_of_thumb(board)
 
 
+KEPT_LINES = 256
+"""How many winning lines :func:`hint` remembers (the most recent ones),
+each under the position its hinted move leads to..."""
+KEPT_MOVES = 1_000_000
+"""... and how many of their moves in all (about 8 MB: a hint continuing
+a line keeps its rest, and an endgame line can be 44,000 moves long)."""
+
+
+class KeptLines:
+    """The winning lines of the latest hints, by the position (and rules)
+    their hinted move leads to, so that a stateless :func:`hint` continues
+    the line a player followed instead of solving afresh (a fresh solve
+    finds another winning line each time, and following those could wander
+    for thousands of moves). Thread-safe; the oldest line is forgotten
+    first, once more than ``size`` lines or ``moves`` moves are kept."""
+
+    def __init__(self, size: int = KEPT_LINES, moves: int = KEPT_MOVES) -> None:
+        self.size = size
+        self.moves = moves
+        self._lines: OrderedDict[tuple[Rules, Key], KeptLine] = OrderedDict()
+        self._held = 0
+        self._lock = threading.Lock()
+
+    def recall(self, board: Board) -> KeptLine | None:
+        """The line kept for ``board``'s position, else None."""
+        key = (board.rules, board.position_key())
+        with self._lock:
+            kept = self._lines.get(key)
+            if kept is not None:
+                self._lines.move_to_end(key)
+            return kept
+
+    def keep(self, board: Board, found: PeekHint) -> None:
+        """Remember ``found``'s line (a hint for ``board``) under the
+        position its move leads to; a hint without a line keeps nothing."""
+        if found.move is None or found.kept is None:
+            return
+        after = board.copy(stack=False)
+        after.push(found.move)
+        key = (board.rules, after.position_key())
+        with self._lock:
+            old = self._lines.pop(key, None)
+            self._held += len(found.kept.moves) - (0 if old is None else len(old.moves))
+            self._lines[key] = found.kept
+            while len(self._lines) > self.size or (self._held > self.moves and len(self._lines) > 1):
+                self._held -= len(self._lines.popitem(last=False)[1].moves)
+
+    def clear(self) -> None:
+        """Forget every line."""
+        with self._lock:
+            self._lines.clear()
+            self._held = 0
+
+
+KEPT = KeptLines()
+"""The lines :func:`hint` keeps in this process."""
+
+
 def hint(board: Board, seconds: float = 1.0, cancel: Cancel | None = None) -> Hint:
     """The move to play now, looking at the face-down stock; ``board``'s
     move stack is the game so far, and no hint returns to a position it has
-    reached, so following the hints always ends the game. ``winnable``: the
-    move starts ``line``, a proved winning line. ``lost``: no line wins any
-    more (no move). ``heuristic``: undecided in the time, the rule of
-    thumb's move. ``none``: no move leads anywhere new, or the game is over.
+    reached. A winning line found once is continued (:data:`KEPT`) while
+    the player follows it, so following the hints ends the game within the
+    first winning line's length (or once every move returns to a position
+    already reached). ``winnable``: the move starts ``line``, a proved
+    winning line. ``lost``: no line wins any more (no move). ``heuristic``:
+    undecided in the time, the rule of thumb's move. ``none``: no move
+    leads anywhere new, or the game is over.
 
     >>> from terrace.variants import get_rules
-    >>> found = hint(Board.from_number(4, get_rules("falling-star")), 2.0)
+    >>> board = Board.from_number(4, get_rules("falling-star"))
+    >>> found = hint(board, 2.0)
     >>> found.kind, found.move == found.line[0]
     ('winnable', True)
+    >>> board.push(found.move)
+    >>> hint(board, 2.0).line == found.line[1:]   # the same line, continued
+    True
     """
-    found = peek_hint(board, seconds, cancel=cancel)
+    check_budget(seconds)
+    found = peek_hint(board, seconds, KEPT.recall(board), cancel=cancel)
+    KEPT.keep(board, found)
     return Hint(found.move, found.kind, list(found.line))
 
 
-def _fresh_detour(board: Board, seen: set[str], deadline: float, cancel: Cancel | None) -> list[Move]:
+def _fresh_detour(board: Board, seen: set[Key], deadline: float, cancel: Cancel | None) -> list[Move]:
     """A winning line that reaches no position in ``seen``, starting with
     one of the moves to a new position, each tried with an equal share of
     the time left; empty when none is found in time."""
@@ -194,7 +332,7 @@ def _fresh_detour(board: Board, seen: set[str], deadline: float, cancel: Cancel 
     for move in board.legal_moves:
         after = board.copy(stack=False)
         after.push(move)
-        if after.position() not in seen:
+        if after.position_key() not in seen:
             fresh.append((move, after))
     for index, (move, after) in enumerate(fresh):
         share = (deadline - time.perf_counter()) / (len(fresh) - index)
@@ -202,7 +340,7 @@ def _fresh_detour(board: Board, seen: set[str], deadline: float, cancel: Cancel 
             break
         found = solve(after, max_seconds=share, all_candidates=False, cancel=cancel)
         line = [move, *found.moves]
-        if found.result == WON and _fresh_line(board, line, seen):
+        if found.result == WON and _fresh_line(board, line, seen, deadline):
             return line
     return []
 

@@ -47,6 +47,27 @@ def pass_stage(board: Board) -> tuple[int, int]:
     return board.redeals_used, -len(board.stock)
 
 
+Key = tuple[object, ...]
+"""A :meth:`Board.position_key`: equal for two boards of the same rules
+exactly when their positions are, and far cheaper than the position string."""
+
+
+def same_pass_keys(board: Board, lookback: int = LOOKBACK) -> set[Key]:
+    """:meth:`Board.position_key` of the positions
+    :func:`same_pass_positions` finds (with the same ``lookback``)."""
+    keys = {board.position_key()}
+    copy = board.copy() if board.move_stack else board
+    stage = pass_stage(board)
+    for _ in range(lookback):
+        if not copy.move_stack:
+            break
+        copy.pop()
+        if pass_stage(copy) != stage:
+            break
+        keys.add(copy.position_key())
+    return keys
+
+
 def _unchanged(position: str) -> str:
     return position
 

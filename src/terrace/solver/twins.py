@@ -19,8 +19,9 @@ same two facts the solver's keys rely on (docs/winnability.md, "Keys").
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 
 from terrace.board import Board
 from terrace.cards import Card
@@ -78,10 +79,12 @@ def _renaming(source: list[list[Card]], target: list[list[Card]], board: Board) 
     return mapping
 
 
-def carried_over(line: Sequence[Move], won_from: Board, twin: Board) -> list[Move] | None:
+def carried_over(line: Sequence[Move], won_from: Board, twin: Board,
+                 until: float = math.inf) -> list[Move] | None:
     """``line``, which wins from ``won_from``, with its piles and
     foundations renamed to win from ``twin`` (a position of the same game);
-    None unless the engine replays it to a win."""
+    None unless the engine replays it to a win (by ``until``, a
+    :func:`time.perf_counter` instant)."""
     piles = _renaming(won_from.tableau, twin.tableau, twin)
     foundations = _renaming(won_from.foundations, twin.foundations, twin)
     if piles is None or foundations is None:
@@ -93,5 +96,11 @@ def carried_over(line: Sequence[Move], won_from: Board, twin: Board) -> list[Mov
         target = names.get(move.target, {}).get(move.target_index, move.target_index)
         return Move(move.source, source, move.target, target)
 
-    moves = [renamed(move) for move in line]
-    return moves if replays_to_win(twin, moves) else None
+    moves: list[Move] = []
+
+    def renaming() -> Iterator[Move]:  # (as the replay goes: it may stop at ``until``)
+        for move in line:
+            moves.append(renamed(move))
+            yield moves[-1]
+
+    return moves if replays_to_win(twin, renaming(), until) else None

@@ -1,0 +1,89 @@
+"""A time budget's answer comes by its deadline plus api.REPLAY_GRACE,
+whatever is left to do with a winning line found late: shortening it,
+tidying it, carrying it over to the twin candidates (8 decks, 20 piles,
+20 candidates, free spaces, foundation return, deal 27: a 1 s solve took
+1.81 s, 0.39 s of it shortening and tidying after a late win, 0.41 s
+replaying the line for ten twins)."""
+
+from __future__ import annotations
+
+import time
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from terrace.board import Board
+from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.solver import api, lines
+from terrace.solver.lines import replays_to_win
+from terrace.variants import get_rules
+
+
+def test_a_late_win_is_shortened_and_tidied_only_until_the_grace_ends(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    board = Board.from_number(4, get_rules("falling-star"))
+    line = api.solve(board, max_seconds=10, short_line=False).moves
+    ends: list[tuple[float, float]] = []  # (when asked, when told to end)
+    real_shorten, real_tidy = api.shorten, api._tidy
+
+    def shorten(start: Board, moves: list[Move], *, seconds: float, **options: Any) -> list[Move]:
+        ends.append((time.perf_counter(), time.perf_counter() + seconds))
+        return real_shorten(start, moves, seconds=seconds, **options)
+
+    def tidy(start: Board, moves: list[Move], seconds: float = 0.25,
+             max_tries: int | None = None) -> list[Move]:
+        ends.append((time.perf_counter(), time.perf_counter() + seconds))
+        return real_tidy(start, moves, seconds, max_tries)
+
+    monkeypatch.setattr(api, "shorten", shorten)
+    monkeypatch.setattr(api, "_tidy", tidy)
+    for late in (0.0, 0.3, 0.45, 0.6):
+        ends.clear()
+        deadline = time.perf_counter() - late  # (the win was replayed this long after the deadline)
+        task = SimpleNamespace(board=board, line=line, replay_by=deadline + api.REPLAY_GRACE)
+        finished = api._finished_line(task, 1.0, None, deadline, True)  # type: ignore[arg-type]
+        last = deadline + api.REPLAY_GRACE
+        assert len(ends) == 2, ends
+        assert all(end <= max(asked, last) + 0.01 for asked, end in ends), (late, ends, last)
+        assert replays_to_win(board, finished)
+
+
+def test_twins_are_checked_only_until_the_grace_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = Rules(decks=2, piles=9, candidates=9)
+    board = Board.from_number(3, rules)
+    given: list[float] = []
+    real = api.carried_over
+
+    def carried_over(line: list[Move], won_from: Board, twin: Board, until: float = float("inf")) -> Any:
+        given.append(until)
+        return real(line, won_from, twin, until)
+
+    monkeypatch.setattr(api, "carried_over", carried_over)
+    began = time.perf_counter()
+    found = api.solve(board, max_seconds=5.0)
+    assert found.result == "won" and given, "no twin among the winning candidates: pick another deal"
+    assert all(until <= began + 5.0 + api.REPLAY_GRACE + 0.05 for until in given)
+
+
+def test_a_replay_stops_at_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lines, "CHECK_EVERY", 16)
+    board = Board.from_number(4, get_rules("falling-star"))
+    line = api.solve(board, max_seconds=10, short_line=False).moves
+    assert len(line) > 16 and replays_to_win(board, line)
+    assert not replays_to_win(board, line, time.perf_counter() - 1)
+
+
+def test_no_twin_is_replayed_once_the_grace_is_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Renaming a raw line of 30,000 moves for a twin took 0.1 s before its
+    replay looked at the clock: three twins ended 0.37 s past the grace."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    task = SimpleNamespace(board=board, line=api.solve(board, max_seconds=10).moves)
+
+    def never(*args: Any) -> None:
+        raise AssertionError("replayed after the grace")
+
+    monkeypatch.setattr(api, "carried_over", never)
+    twin = board.copy(stack=False)
+    assert api._twin_verdict(task, "won", twin, time.perf_counter() - 0.01) == "unknown"  # type: ignore[arg-type]
