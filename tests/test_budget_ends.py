@@ -87,3 +87,30 @@ def test_no_twin_is_replayed_once_the_grace_is_over(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(api, "carried_over", never)
     twin = board.copy(stack=False)
     assert api._twin_verdict(task, "won", twin, time.perf_counter() - 0.01) == "unknown"  # type: ignore[arg-type]
+
+
+def test_a_win_found_early_is_shortened_in_the_rest_of_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Empress of Italy deal 4: a 1 s solve found its win early and returned
+    # 19,688 moves (a wandering endgame) after shortening for a quarter of
+    # the budget, while the shortening that the rest of the second allowed
+    # makes it 627 moves; a hint following it then took 19,300 moves
+    board = Board.from_number(4, get_rules("falling-star"))
+    line = api.solve(board, max_seconds=10, short_line=False).moves
+    given: list[float] = []
+    real_shorten = api.shorten
+
+    def shorten(start: Board, moves: list[Move], *, seconds: float, **options: Any) -> list[Move]:
+        given.append(seconds)
+        return real_shorten(start, moves, seconds=seconds, **options)
+
+    monkeypatch.setattr(api, "shorten", shorten)
+    deadline = time.perf_counter() + 20  # (the win came 20 s before the budget's end)
+    task = SimpleNamespace(board=board, line=line, replay_by=deadline + api.REPLAY_GRACE)
+    finished = api._finished_line(task, 30.0, None, deadline, True)  # type: ignore[arg-type]
+    assert len(given) == 1 and 19 < given[0] <= 20, given
+    assert replays_to_win(board, finished)
+    given.clear()
+    deadline = time.perf_counter() - 0.1  # (a late win: at least the share, within the grace)
+    task = SimpleNamespace(board=board, line=line, replay_by=deadline + api.REPLAY_GRACE)
+    api._finished_line(task, 30.0, None, deadline, True)  # type: ignore[arg-type]
+    assert len(given) == 1 and given[0] <= api.REPLAY_GRACE, given

@@ -91,8 +91,10 @@ give the hunters other lengths."""
 TIDY_SECONDS = 0.25
 """At most this long (and a quarter of the budget) is spent tidying a winning line."""
 SHORTEN_SECONDS = 1.0
-"""At most this long (and a quarter of the budget) is spent shortening a
-long winning line (:func:`terrace.solver.endgame.shorten`)."""
+"""What is left of the budget is spent shortening a long winning line
+(:func:`terrace.solver.endgame.shorten`), and at least this long or a
+quarter of the budget, whichever is less, when little is left (a win
+found late)."""
 SHORTEN_TRIES = 200_000
 """With a node budget, the skipping of detours tries at most this many moves;
 ``max_seconds`` stays a safety net (the shortening stops by the budget's end
@@ -435,8 +437,9 @@ def solve(
     :data:`NODE_SLICE` positions, so the same board and budget give the same
     answer on every machine (unless ``max_seconds`` runs out first). With
     ``short_line`` a winning line of many moves a card is made shorter
-    (:func:`terrace.solver.endgame.shorten`, within :data:`SHORTEN_SECONDS`
-    and a quarter of the budget, or :data:`SHORTEN_TRIES` with ``max_nodes``,
+    (:func:`terrace.solver.endgame.shorten`, within what is left of the
+    budget, and at least :data:`SHORTEN_SECONDS` or a quarter of the budget,
+    whichever is less; or :data:`SHORTEN_TRIES` with ``max_nodes``,
     then stopping by that long past the end of ``max_seconds``), and no
     position is reached twice (in the time of tidying); surveys and the fair
     player, which need the verdict more than the line, leave it off. With
@@ -546,8 +549,9 @@ def _finished_line(task: _Task, max_seconds: float, max_nodes: int | None, deadl
     line = task.line
     share = min(SHORTEN_SECONDS, max_seconds / 4)
     last = deadline + REPLAY_GRACE  # (a time budget's answer comes by then, a late win's line as it is)
-    if shorter and max_nodes is None:
-        line = shorten(task.board, line, seconds=max(min(share, last - time.perf_counter()), 0.0))
+    if shorter and max_nodes is None:  # (the rest of the budget, at least the share: a win found early)
+        now = time.perf_counter()
+        line = shorten(task.board, line, seconds=max(min(max(share, deadline - now), last - now), 0.0))
     elif shorter:
         line = shorten(task.board, line, seconds=max(deadline + share - time.perf_counter(), 0.0),
                        max_tries=SHORTEN_TRIES)
