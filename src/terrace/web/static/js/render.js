@@ -190,7 +190,9 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
     return { rows, lines, pileCols, perRow, topCols, cols, above, tall, cw, over: above * cw + tall(cw) - height };
   };
   const fitted = (lines, pile = tableau) => {
-    let best = layout(Math.ceil(foundations / (portrait ? Math.max(4, o.piles - 2) : 8)), lines, pile);
+    // (on an upright phone, a row of foundations about as wide as a line of piles)
+    const across = portrait ? Math.max(4, Math.ceil(o.piles / lines) - 2) : 8;
+    let best = layout(Math.ceil(foundations / across), lines, pile);
     // Too tall even with the smallest cards (many decks in a low window):
     // more foundations to a row, as few rows as it takes to fit.
     for (let rows = best.rows - 1; best.over > 0 && rows >= 1; rows -= 1) {
