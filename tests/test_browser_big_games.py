@@ -1,6 +1,6 @@
-"""The biggest games in a real browser: a top row of eight packs'
-foundations as large as the tableau's cards on an upright phone, and the
-stock's and the waste's counts apart.
+"""The biggest games in a real browser: a long terrace whose every rank can
+be read, a top row of eight packs' foundations as large as the tableau's
+cards on an upright phone, and the stock's and the waste's counts apart.
 """
 
 from __future__ import annotations
@@ -15,6 +15,47 @@ from test_browser_layout import PHONE, assert_fits
 pytestmark = pytest.mark.browser
 
 EIGHT_PACKS = {"decks": 8, "piles": 20, "candidates": 20, "reserve": 40}
+
+# Each covered terrace card: its rank index (rank and suit) under no later
+# card of the terrace, and its font size.
+TERRACE = """() => {
+  const cards = [...document.querySelectorAll('[data-pile="reserve"] > .card')];
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const boxes = cards.map((c) => c.getBoundingClientRect());
+  const covered = [], fonts = [];
+  cards.forEach((card, i) => {
+    const parts = [...card.querySelectorAll('.idx:not(.corner) > *')].map((n) => n.getBoundingClientRect());
+    fonts.push(parseFloat(getComputedStyle(card.querySelector('.idx')).fontSize));
+    const under = boxes.slice(i + 1).some((b) => parts.some((p) => meet(p, b)));
+    if (under) covered.push(`${i}:${card.dataset.card}`);
+  });
+  return { count: cards.length, covered, smallest: Math.min(...fonts) };
+}"""
+
+
+@pytest.mark.parametrize(("options", "size", "least"), [
+    (EIGHT_PACKS, (360, 640), 8),
+    ({"decks": 2, "piles": 9, "candidates": 3, "reserve": 94}, (1366, 768), 10),
+    ({"decks": 2, "piles": 9, "candidates": 3, "reserve": 94}, (390, 844), 10),
+], ids=["40-phone", "94-laptop", "94-phone"])
+def test_every_rank_of_a_long_terrace_can_be_read(api: Api, open_game: Any, options: dict[str, int],
+                                                  size: tuple[int, int], least: float) -> None:
+    """Forty terrace cards on a 360 px phone were fanned 8.6 px apart: each
+    10 read "1", its 0 under the next card; ninety-four were 3 px apart on
+    a phone (no rank could be read) and had 8 px ranks on a laptop. A long
+    terrace now takes more lines, each card's rank and suit in sight, at
+    10 px or more where its cards are large enough (the 360 px phone's
+    twenty piles leave cards 25 px wide, whose full index is 8.4 px)."""
+    game = api.play(api.new(variant="terrace", deal_number=5, options=options), "c1")
+    width, height = size
+    page = open_game(game, **({**PHONE, "viewport": {"width": width, "height": height}} if width < 500
+                              else {"viewport": {"width": width, "height": height}}))
+    found = page.evaluate(TERRACE)
+    assert found["count"] == options["reserve"]
+    assert found["covered"] == [] and found["smallest"] >= least, found
+    assert_fits(page)
+
 
 SIZES = """() => {
   const width = (sel) => document.querySelector(sel).getBoundingClientRect().width;

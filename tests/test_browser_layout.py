@@ -54,7 +54,10 @@ FITS = """() => {
     if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > limit + 0.5)
       out.push(`${card.dataset.card} ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
   }
-  // A covered card's rank index must not be under the next card of its fan.
+  // A covered card's rank index must not be under a later card of its fan
+  // (in the terrace's lines: the next card of its line, or the line below).
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
   for (const pile of document.querySelectorAll('#board .tpile, #board .reserve')) {
     const cards = [...pile.querySelectorAll(':scope > .card')];
     cards.slice(0, -1).forEach((card, i) => {
@@ -62,7 +65,8 @@ FITS = """() => {
       const next = cards[i + 1].getBoundingClientRect();
       const font = parseFloat(getComputedStyle(card.querySelector('.idx')).fontSize);
       const covered = pile.classList.contains('reserve')
-        ? idx.right > next.left - 0.5 : idx.bottom > next.top - 0.5;
+        ? cards.slice(i + 1).some((later) => meet(idx, later.getBoundingClientRect()))
+        : idx.bottom > next.top - 0.5;
       if (covered || font < 8) hidden.push(`${pile.dataset.pile}:${card.dataset.card}:${Math.round(font)}px`);
     });
   }

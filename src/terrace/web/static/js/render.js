@@ -99,6 +99,9 @@ const IDX_FONT = 0.34;         // its full size
 const IDX_BOX = 1.08;          // its box in ems: the J's and the Q's tails fit inside (DejaVu Sans Bold)
 const IDX_WIDE = 1.12;         // the width in ems of the widest rank label ("10") in the terrace's column
 const MIN_IDX_PX = 10;         // the smallest index font a compressed fan may use
+const IDX_TALL = 1.95;         // the height in ems of a terrace card's index (rank over suit)
+const TERRACE_LINES = 6;       // the most lines a long terrace may take
+const LIFT = 0.05;             // the terrace's exposed card is raised by this share of its height
 const AIR = 2;                 // pixels between an index and the card that covers it
 const BOTTOM = 8;              // pixels kept free below the tallest pile
 const TYPICAL_PILE = 7;        // the pile the card size is chosen for
@@ -118,6 +121,28 @@ const tightStep = (cw) => stepFor(cw, Math.min(IDX_FONT * cw, Math.max(MIN_IDX_P
 // The index font (px) that a fan step leaves room for.
 function indexFont(cw, step) {
   return Math.min(IDX_FONT * cw, (step - AIR - IDX_TOP * cw) / IDX_BOX);
+}
+
+// The terrace: `count` cards of width `cw` fanned across `width`, in as few
+// lines as leave each covered card's rank and suit (a column at its left)
+// at MIN_IDX_PX or more (or its full size, if smaller), at most `most`
+// lines. A line covers the one above it below that line's indices (`rise`
+// px below its top, with room for the exposed card, raised). `font` is the covered cards' index size, null at full
+// size.
+function terraceFan(count, cw, width, most = TERRACE_LINES) {
+  const full = IDX_FONT * cw;
+  const want = Math.min(full, MIN_IDX_PX);
+  let fan;
+  for (let lines = 1; lines <= Math.max(1, Math.min(most, count)); lines += 1) {
+    const per = Math.ceil(count / lines);
+    const step = per > 1 ? Math.min(cw * 0.7, (width - cw) / (per - 1)) : 0;
+    const room = (step - AIR - 0.03 * cw) / IDX_WIDE;
+    const font = per > 1 && room < full ? Math.max(room, 8) : null;
+    fan = { lines: count ? Math.ceil(count / per) : 1, per, step, font,
+            rise: IDX_TOP * cw + IDX_TALL * (font || full) + AIR + LIFT * RATIO * cw };
+    if (font === null || room >= want) break;
+  }
+  return fan;
 }
 
 // The lowest edge the board may use: the window's, less a toolbar fixed at
@@ -175,28 +200,51 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   // height gives way at MIN_CW (the page then scrolls down).
   // The tableau in `lines` lines (two on an upright phone with many piles:
   // eleven piles in one line left it cards of 29 px and half the screen empty).
-  const layout = (rows, lines = 1, pile = tableau) => {
+  // The terrace's lines (at most `most`) for cards of width `c`.
+  const terrace = (c, most) => terraceFan(game.state.reserve.length, c, width - 2 * PAD_X * c, most);
+  const layout = (rows, lines = 1, pile = tableau, most = TERRACE_LINES) => {
     const perRow = Math.ceil(foundations / rows);
     const topCols = 2 + perRow + GAP * 1.5;  // the waste keeps a wider gap
     const pileCols = Math.ceil(o.piles / lines);
     // (in two lines the top row keeps its own, smaller cards: below)
     const cols = lines > 1 ? pileCols : Math.max(pileCols, topCols);
     const byWidth = width / (cols + (Math.ceil(cols) - 1) * GAP + 2 * PAD_X);
-    // Everything above the tableau, in top card widths.
-    const above = GAP * 1.2 + rows * RATIO + (rows - 1) * 0.24 + 0.26 + ROW_GAP + RATIO + ROW_GAP;
+    // Everything above the tableau, in px for top cards of width `c` (the
+    // terrace's further lines, each `rise` below the one before).
+    const base = GAP * 1.2 + rows * RATIO + (rows - 1) * 0.24 + 0.26 + ROW_GAP + RATIO + ROW_GAP;
+    const above = (c) => {
+      const fan = terrace(c, most);
+      return base * c + (fan.lines - 1) * fan.rise;
+    };
     const tall = (cw) => lines * pile(cw) + (lines - 1) * ROW_GAP * cw;
-    const byHeight = largest(MIN_CW, 240, (cw) => above * cw + tall(cw) <= height);
+    const byHeight = largest(MIN_CW, 240, (cw) => above(cw) + tall(cw) <= height);
     const cw = Math.min(byWidth, Math.max(MIN_CW, byHeight));
-    return { rows, lines, pileCols, perRow, topCols, cols, above, tall, cw, over: above * cw + tall(cw) - height };
+    return { rows, lines, most, pileCols, perRow, topCols, cols, above, tall, cw,
+             over: above(cw) + tall(cw) - height };
+  };
+  // The cards of the top row and the terrace: as wide as the tableau's,
+  // except on an upright phone, where they take the width and the height
+  // the tableau leaves them.
+  const topWidth = ({ lines, topCols, above, tall, cw }) => {
+    if (!portrait) return cw;
+    const byWidthTop = width / (topCols + Math.ceil(topCols - 1) * GAP + 2 * PAD_X);
+    if (lines > 1) return Math.min(cw, byWidthTop);  // (the piles took the width the top row could not)
+    const cwTop = largest(cw, Math.max(cw, Math.min(byWidthTop, cw * 1.6)), (c) => above(c) <= height - tall(cw));
+    return cwTop < cw * 1.1 ? cw : cwTop;
   };
   const fitted = (lines, pile = tableau) => {
     // (on an upright phone, a row of foundations about as wide as a line of piles)
     const across = portrait ? Math.max(4, Math.ceil(o.piles / lines) - 2) : 8;
     let best = layout(Math.ceil(foundations / across), lines, pile);
     // Too tall even with the smallest cards (many decks in a low window):
-    // more foundations to a row, as few rows as it takes to fit.
+    // more foundations to a row, as few rows as it takes to fit; and a
+    // long terrace in fewer lines.
     for (let rows = best.rows - 1; best.over > 0 && rows >= 1; rows -= 1) {
       const other = layout(rows, lines, pile);
+      if (other.over < best.over) best = other;
+    }
+    for (let most = TERRACE_LINES - 1; best.over > 0 && most >= 1; most -= 1) {
+      const other = layout(best.rows, lines, pile, most);
       if (other.over < best.over) best = other;
     }
     return best;
@@ -210,28 +258,20 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
     if (two.over <= 0 && two.cw >= fitted(1, typical).cw * TWO_LINES_GAIN) lines = 2;
   }
   const chosen = fitted(lines);
-  const { rows, pileCols, perRow, topCols, cols, above, tall, cw } = chosen;
-  let cwTop = cw;
-  if (portrait) {
-    const byWidthTop = width / (topCols + Math.ceil(topCols - 1) * GAP + 2 * PAD_X);
-    if (lines > 1) {
-      cwTop = Math.min(cw, byWidthTop);  // (the piles took the width the top row could not)
-    } else {
-      const byHeightTop = (height - tall(cw)) / above;
-      cwTop = Math.max(cw, Math.min(byWidthTop, byHeightTop, cw * 1.6));
-      if (cwTop < cw * 1.1) cwTop = cw;
-    }
-  }
+  const { rows, pileCols, perRow, cols, cw } = chosen;
+  const cwTop = topWidth(chosen);
+  const fan = terraceFan(game.state.reserve.length, cwTop, width - 2 * PAD_X * cw, chosen.most);
   // Where the tableau will start (as style.css lays the rows out), so that
   // the piles are fanned before the board is laid out, once.
-  const tableauTop = top + cw * (GAP * 1.2 + 2 * ROW_GAP) + cwTop * (rows * RATIO + (rows - 1) * 0.24 + 0.1 + RATIO);
+  const tableauTop = top + cw * (GAP * 1.2 + 2 * ROW_GAP) + cwTop * (rows * RATIO + (rows - 1) * 0.24 + 0.1 + RATIO)
+    + (fan.lines - 1) * fan.rise;
   board.style.setProperty("--cw", `${cw.toFixed(2)}px`);
   board.style.setProperty("--cw-top", `${cwTop.toFixed(2)}px`);
   board.style.setProperty("--cols", String(cols));
   board.style.setProperty("--frow", String(perRow));
   board.style.setProperty("--tcols", String(pileCols));
   board.classList.toggle("compact", cw < 64);
-  return { cw, cwTop, ch: cw * RATIO, cols, portrait, tableauTop, lines };
+  return { cw, cwTop, ch: cw * RATIO, cols, portrait, tableauTop, lines, terrace: fan };
 }
 
 // Fan each tableau pile into the room left below it: as wide as looks
@@ -253,12 +293,12 @@ function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines }, bottom) {
 
 // Fan the terrace across the board's width; a long terrace gets a smaller
 // index so that each card's rank stays readable.
-function fanTerrace(reserve, count, cw, width) {
-  const step = count > 1 ? Math.min(cw * 0.7, (width - cw) / (count - 1)) : 0;
+function fanTerrace(reserve, { lines, per, step, font, rise }, cw) {
   reserve.style.setProperty("--rstep", `${step.toFixed(2)}px`);
-  reserve.style.setProperty("--rwidth", `${(cw + step * Math.max(count - 1, 0)).toFixed(2)}px`);
-  const font = (step - AIR - 0.03 * cw) / IDX_WIDE;
-  if (count > 1 && font < IDX_FONT * cw) reserve.style.setProperty("--idx", `${Math.max(font, 8).toFixed(2)}px`);
+  reserve.style.setProperty("--rrise", `${rise.toFixed(2)}px`);
+  reserve.style.setProperty("--rwidth", `${(cw + step * Math.max(per - 1, 0)).toFixed(2)}px`);
+  reserve.style.setProperty("--rheight", `${(cw * RATIO + rise * (lines - 1)).toFixed(2)}px`);
+  if (font !== null) reserve.style.setProperty("--idx", `${font.toFixed(2)}px`);
 }
 
 export function renderBoard(board, game, view) {
@@ -339,13 +379,14 @@ export function renderBoard(board, game, view) {
     "aria-label": pileLabel(t("pile.reserve", { n: s.reserve.length }), s.reserve, "", true),
     "aria-description": underTop(s.reserve),
   });
-  fanTerrace(reserve, s.reserve.length, fit.cwTop, board.clientWidth - 2 * PAD_X * cw);
   s.reserve.forEach((code, i) => {
     const card = makeCard(code, i);
-    card.style.setProperty("--i", String(i));
+    card.style.setProperty("--i", String(i % fit.terrace.per));
+    card.style.setProperty("--line", String(Math.floor(i / fit.terrace.per)));
     if (i === s.reserve.length - 1) card.classList.add("exposed");
     reserve.append(card);
   });
+  fanTerrace(reserve, fit.terrace, fit.cwTop);
   const terrace = el("div", { class: "row terrace" }, reserve);
 
   // The tableau.
