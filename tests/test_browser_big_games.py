@@ -85,3 +85,39 @@ def test_eight_packs_on_an_upright_phone_keep_the_top_row_as_large_as_the_tablea
     assert found["top"] >= 24, found
     assert found["counts"][0] <= found["counts"][1], found  # the stock's count ends before the waste's
     assert_fits(page)
+
+
+CUT_SELECTS = """() => [...document.querySelectorAll('dialog[open] select')].map((select) => {
+  // (a select left at its own width is as wide as its longest choice)
+  const shown = select.getBoundingClientRect().width;
+  const [width, most] = [select.style.width, select.style.maxWidth];
+  select.style.width = 'auto';
+  select.style.maxWidth = 'none';
+  const needs = select.getBoundingClientRect().width;
+  [select.style.width, select.style.maxWidth] = [width, most];
+  const dialog = select.closest('dialog').getBoundingClientRect();
+  const r = select.getBoundingClientRect();
+  return [select.id, Math.round(shown), Math.round(needs), r.left >= dialog.left && r.right <= dialog.right];
+})"""
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-GB"])
+def test_no_choice_of_a_dialog_is_cut_on_a_small_phone(api: Api, open_game: Any, locale: str) -> None:
+    """On a 360 px phone each select of the new game's rules was held to
+    55% of its line: German choices read "in wechselnden" (Farben) and
+    "automatisch ge" (füllt), and the variant "Empress of Italy" lost its
+    last letters in both languages. A select too wide beside its label now
+    takes a line of its own."""
+    game = api.new(variant="empress-of-italy", deal_number=5)
+    page = open_game(game, locale=locale, **{**PHONE, "viewport": {"width": 360, "height": 640}})
+    page.locator("#btn-new").click()
+    page.locator("#dlg-new[open] summary").click()
+    page.locator("#dlg-new[open] details[open] select").first.wait_for()
+    selects = page.evaluate(CUT_SELECTS)
+    assert len(selects) >= 3
+    page.keyboard.press("Escape")
+    page.locator("#btn-menu").click()
+    page.locator("#btn-settings").click()
+    page.locator("#dlg-settings[open] select").first.wait_for()
+    selects += page.evaluate(CUT_SELECTS)
+    assert all(shown >= needs - 0.5 and inside for _, shown, needs, inside in selects), selects
