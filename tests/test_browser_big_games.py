@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from browser_support import Api
-from test_browser_layout import PHONE, assert_fits
+from test_browser_layout import PHONE, REACH, assert_fits, run, stack_high
 
 pytestmark = pytest.mark.browser
 
@@ -60,9 +60,10 @@ def test_every_rank_of_a_long_terrace_can_be_read(api: Api, open_game: Any, opti
 SIZES = """() => {
   const width = (sel) => document.querySelector(sel).getBoundingClientRect().width;
   const box = (sel) => document.querySelector(sel).getBoundingClientRect();
-  const [stock, waste] = [box('[data-pile="stock"] .count'), box('[data-pile="waste"] .count')];
+  const waste = document.querySelector('[data-pile="waste"] .count');
   return { top: width('[data-pile="f1"]'), terrace: width('[data-pile="reserve"] > .card'),
-           tableau: width('[data-pile="t1"]'), counts: [stock.right, waste.left] };
+           tableau: width('[data-pile="t1"]'),
+           counts: waste && [box('[data-pile="stock"] .count').right, waste.getBoundingClientRect().left] };
 }"""
 
 
@@ -121,3 +122,25 @@ def test_no_choice_of_a_dialog_is_cut_on_a_small_phone(api: Api, open_game: Any,
     page.locator("#dlg-settings[open] select").first.wait_for()
     selects += page.evaluate(CUT_SELECTS)
     assert all(shown >= needs - 0.5 and inside for _, shown, needs, inside in selects), selects
+
+
+def test_a_pile_of_thirty_cards_leaves_the_top_row_readable(api: Api, open_game: Any) -> None:
+    """Eight packs on an upright phone, a pile of thirty cards and one of
+    fifteen, in two lines: too tall even with the smallest cards, the
+    board put the 32 foundations in one row of 9 px cards (ranks of 3 px,
+    the terrace's too). The top row now keeps cards of 24 px or more, the
+    terrace readable, and the page scrolls down to the tall pile's end."""
+    game = api.play(api.new(variant="terrace", deal_number=5, options=EIGHT_PACKS), "c1")
+    tall = {2: run(30), 13: run(15, 3, True)}
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, tall),
+                     **{**PHONE, "viewport": {"width": 390, "height": 844}})
+    assert page.locator("[data-pile='t3'] > .card").count() == 30
+    found = page.evaluate(SIZES)
+    assert found["top"] >= 24 and found["terrace"] >= 24, found
+    terrace = page.evaluate(TERRACE)
+    assert terrace["covered"] == [] and terrace["smallest"] >= 8, terrace
+    reach = page.evaluate(REACH)
+    assert reach["out"] == [] and not reach["wide"], reach
+    page.locator("[data-pile='t3'] > .card").last.scroll_into_view_if_needed()
+    box = page.locator("[data-pile='t3'] > .card").last.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844

@@ -237,15 +237,18 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
     const across = portrait ? Math.max(4, Math.ceil(o.piles / lines) - 2) : 8;
     let best = layout(Math.ceil(foundations / across), lines, pile);
     // Too tall even with the smallest cards (many decks in a low window):
-    // more foundations to a row, as few rows as it takes to fit; and a
-    // long terrace in fewer lines.
+    // more foundations to a row, as few rows as it takes to fit, but not
+    // at the cost of top cards under MIN_CW (a pile of thirty cards on an
+    // upright phone put 32 foundations in one row of 9 px cards: the page
+    // scrolls down instead); and a long terrace in fewer lines, if that
+    // makes the board fit.
     for (let rows = best.rows - 1; best.over > 0 && rows >= 1; rows -= 1) {
       const other = layout(rows, lines, pile);
-      if (other.over < best.over) best = other;
+      if (other.over < best.over && topWidth(other) >= Math.min(MIN_CW, topWidth(best))) best = other;
     }
     for (let most = TERRACE_LINES - 1; best.over > 0 && most >= 1; most -= 1) {
       const other = layout(best.rows, lines, pile, most);
-      if (other.over < best.over) best = other;
+      if (other.over <= 0) best = other;
     }
     return best;
   };
