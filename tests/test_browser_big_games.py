@@ -144,3 +144,36 @@ def test_a_pile_of_thirty_cards_leaves_the_top_row_readable(api: Api, open_game:
     page.locator("[data-pile='t3'] > .card").last.scroll_into_view_if_needed()
     box = page.locator("[data-pile='t3'] > .card").last.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+
+
+ONE_LINE = """() => {
+  const shown = [...document.querySelectorAll('.bar .actions button, .bar .actions select')]
+    .filter((n) => n.getClientRects().length).map((n) => n.getBoundingClientRect());
+  return { lines: new Set(shown.map((r) => Math.round(r.top))).size, count: shown.length,
+           bar: document.querySelector('.bar').getBoundingClientRect().height };
+}"""
+
+
+@pytest.mark.parametrize(("locale", "width", "height"), [("de-DE", 820, 1180), ("de-DE", 940, 800),
+                                                         ("en-GB", 840, 1000)])
+def test_a_crowded_header_folds_its_buttons_into_the_menu(api: Api, open_game: Any, locale: str, width: int,
+                                                          height: int) -> None:
+    """An upright tablet (820x1180) in German drew the header's eleven
+    buttons in two lines under the game's title: a header of 118 px (so
+    from 820 to 960 px in German, 840 in English). Buttons that would wrap
+    now fold into the menu, as on a phone; a window wide enough keeps them."""
+    game = api.play(api.new(variant="admirals-patience", deal_number=5), "c1")
+    page = open_game(game, locale=locale, viewport={"width": width, "height": height})
+    found = page.evaluate(ONE_LINE)
+    assert found["lines"] == 1 and found["bar"] < 90, found
+    assert page.locator("#btn-menu").is_visible()
+    page.locator("#btn-menu").click()
+    for name in ("restart", "giveup", "stats", "rules", "settings"):
+        assert page.locator(f"#btn-{name}").is_visible(), name
+    page.locator("#btn-rules").click()
+    page.locator("#dlg-rules[open] section").first.wait_for()
+    # Wide enough, every button shows in the header again.
+    page.keyboard.press("Escape")
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.locator("#btn-menu").wait_for(state="hidden")
+    assert page.locator("#btn-settings").is_visible()

@@ -12,7 +12,7 @@ import { announce, watchOtherTabs } from "./tabs.js";
 import { explainCard, showWhy } from "./explain.js";
 import { openRules, watchNewGame } from "./help.js";
 import { attachArrows, catchLostFocus, keepTabInModals } from "./keyboard.js";
-import { attachMenu, keepKeyboardOrder } from "./menu.js";
+import { attachMenu, foldCrowdedHeader, keepKeyboardOrder } from "./menu.js";
 import { labelTables } from "./tables.js";
 import { analyse, confirmMove, drawCoach, markCoach } from "./coach.js";
 
@@ -1057,6 +1057,7 @@ function bindButtons() {
   $("#btn-rules").addEventListener("click", () => openRules());
   attachMenu();
   keepKeyboardOrder();
+  foldCrowdedHeader();
   watchNewGame();
   labelTables($("#dlg-stats"));
   $("#btn-stats").addEventListener("click", () => openStats(actions));
@@ -1072,6 +1073,7 @@ function bindButtons() {
   language.addEventListener("change", () => changeLanguage(language.value));
   let resizeTimer = null;
   window.addEventListener("resize", () => {
+    foldCrowdedHeader();  // (before the board is fitted below the header)
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(draw, 60);
   });
@@ -1081,6 +1083,7 @@ function changeLanguage(lang) {
   localStorage.setItem("terrace.lang", lang);
   setLanguage(lang);
   $("#lang").value = getLanguage();
+  foldCrowdedHeader();
   hideToast();  // (a message of the other language: the prompt says it again)
   draw();
 }

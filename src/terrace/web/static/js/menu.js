@@ -52,6 +52,26 @@ export function attachMenu() {
   }, true);
 }
 
+// The header's buttons in one line: where style.css shows them all (a wide
+// window) but they would take more than one line (an upright tablet in
+// German drew them in two, under the title: a header of 118 px), the
+// header folds them into the menu too (class "crowded"). Measured again
+// when the window's size or the language changes.
+export function foldCrowdedHeader() {
+  const header = document.querySelector(".bar");
+  const toolbar = document.querySelector(".actions");
+  toolbar.classList.remove("crowded");
+  if (toolbar.parentElement !== header) return;  // (at the bottom of an upright phone: style.css folds it)
+  const shown = [...toolbar.querySelectorAll("button, select")].filter((node) => node.getClientRects().length);
+  if (!shown.length || getComputedStyle(document.querySelector("#btn-menu")).display !== "none") return;
+  const first = shown[0].getBoundingClientRect();
+  if (shown.some((node) => node.getBoundingClientRect().top >= first.bottom - 1)) toolbar.classList.add("crowded");
+  else if (toolbar.classList.contains("menu-open")) {  // (unfolded: no menu left open)
+    toolbar.classList.remove("menu-open");
+    document.querySelector("#btn-menu").setAttribute("aria-expanded", "false");
+  }
+}
+
 // Tab goes through the page in the order it is seen. On an upright phone
 // style.css draws the game's buttons at the bottom, below the board and a
 // replay's bar: the toolbar and the replay bar then follow the board in the
