@@ -177,3 +177,25 @@ def test_a_crowded_header_folds_its_buttons_into_the_menu(api: Api, open_game: A
     page.set_viewport_size({"width": 1400, "height": 900})
     page.locator("#btn-menu").wait_for(state="hidden")
     assert page.locator("#btn-settings").is_visible()
+
+
+@pytest.mark.parametrize(("height", "choose"), [(600, False), (640, True)],
+                         ids=["600-playing", "640-choosing"])
+def test_twenty_piles_on_a_small_phone_take_two_lines(api: Api, open_game: Any, height: int,
+                                                      choose: bool) -> None:
+    """Twenty piles on a 360 px phone: where two lines of piles of seven
+    cards would not quite fit the height (a 360x600 phone; the choice of
+    the base card, with its Chances button and longer prompt, at 360x640),
+    the tableau fell back to one line, whose width left every card 16 px
+    wide, the top row's and the terrace's too (ranks of 5 px). Two lines
+    keep cards of 24 px."""
+    game = api.new(variant="terrace", deal_number=5, options=EIGHT_PACKS)
+    if not choose:
+        game = api.play(game, "c1")
+    page = open_game(game, **{**PHONE, "viewport": {"width": 360, "height": height}})
+    assert page.locator(".row.tableau.two-lines").count() == 1
+    found = page.evaluate(SIZES)
+    assert min(found["top"], found["terrace"], found["tableau"]) >= 24, found
+    terrace = page.evaluate(TERRACE)
+    assert terrace["covered"] == [] and terrace["smallest"] >= 8, terrace
+    assert_fits(page)

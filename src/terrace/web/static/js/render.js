@@ -255,10 +255,13 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   // One line or two is chosen by the rules and the window alone, for piles
   // of a usual height, so that the tableau does not change shape as its
   // piles grow (they fan tighter instead, as in one line).
+  // Two lines a little too tall for such piles still beat one line whose
+  // width makes the cards smaller than MIN_CW (twenty piles on a 360x640
+  // phone: 16 px cards in one line, 24 px in two).
   let lines = 1;
   if (portrait && o.piles >= TWO_LINES_FROM) {
-    const two = fitted(2, typical);
-    if (two.over <= 0 && two.cw >= fitted(1, typical).cw * TWO_LINES_GAIN) lines = 2;
+    const [one, two] = [fitted(1, typical), fitted(2, typical)];
+    if ((two.over <= 0 || one.cw < MIN_CW) && two.cw >= one.cw * TWO_LINES_GAIN) lines = 2;
   }
   const chosen = fitted(lines);
   const { rows, pileCols, perRow, cols, cw } = chosen;
