@@ -25,13 +25,23 @@ SUIT = FoundationBuild.SUIT
 
 
 def name_key(name: str) -> str:
-    """The name as the tables spell it: lower case, words joined by ``-``,
-    no apostrophes.
+    """The name as the tables spell it: lower case, words (split at
+    spaces, ``_`` and ``-``, however many) joined by one ``-``, no
+    apostrophes (straight or curly, as phones and word processors type
+    them).
 
-    >>> name_key("General's Patience"), name_key(" queen_of italy ")
-    ('generals-patience', 'queen-of-italy')
+    >>> name_key("General's Patience"), name_key(" queen_of  italy "), name_key("Admiral’s Patience")
+    ('generals-patience', 'queen-of-italy', 'admirals-patience')
     """
-    return name.strip().lower().replace("_", "-").replace(" ", "-").replace("'", "")
+    words = name.lower().replace("_", " ").replace("-", " ")
+    for apostrophe in _APOSTROPHES:
+        words = words.replace(apostrophe, "")
+    return "-".join(words.split())
+
+
+_APOSTROPHES = ("'", "\u2019", "\u2018")
+"""The apostrophes a name may be written with: straight, and the closing and
+opening curly ones."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +190,11 @@ def rules_label(variant: str, rules: Rules) -> str:
     >>> rules_label("terrace", get_rules("terrace", candidates=0))
     'falling-star'
     """
-    preset = PRESETS.get(variant)
-    if preset is None or rules == preset:
+    known = _BY_NAME.get(name_key(variant)) if isinstance(variant, str) else None
+    if known is None:
+        return variant
+    variant, preset = known.name, known.rules  # (another name of a variant is that variant)
+    if rules == preset:
         return variant
     other = preset_name(rules)
     if other is not None:
