@@ -174,3 +174,17 @@ def test_no_terrace_and_one_candidate_are_said_as_such(language: str) -> None:
     )
     assert not re.search(r"[Tt]errace|Terrass|1 candidate|1 Karte", words), words
     assert ("the only candidate" if language == "en" else "die einzige zur Wahl") in words
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("decks", [2, 4, 8])
+def test_the_colour_tips_count_the_cards_the_packs_hold(language: str, decks: int) -> None:
+    """Standard Terrace's strategy said "If both black nines are already on
+    foundations" and its mistakes "Sending both cards of one colour and rank
+    up": two packs hold four black nines (and the claim that the red eights
+    then had no way up was untrue: a red eight goes up onto a black seven)."""
+    words = text_of(rules_guide(Rules(decks=decks, reserve=11, piles=9, candidates=3), None, language))
+    assert not re.search(r"\bboth (black|red|cards)|[Bb]eide (schwarzen|roten|Karten)", words), words
+    seven = "on a foundation a red eight can follow only a black seven" if language == "en" else \
+        "Auf einem Zielstapel kann eine rote Acht nur auf eine schwarze Sieben folgen"
+    assert seven in words

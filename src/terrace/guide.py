@@ -323,10 +323,11 @@ def _tips(w: _Words, r: Rules) -> dict[str, Any]:
 
 
 def _strategy(w: _Words, r: Rules) -> dict[str, Any]:
-    colours = w("Keep both colours moving. If both black nines are already on foundations, every red eight "
-                "has lost its way up for a long while.",
-                "Halte beide Farben in Bewegung. Liegen beide schwarzen Neunen schon auf Zielstapeln, hat "
-                "jede rote Acht lange keinen Weg nach oben.") if not r.in_suit else \
+    colours = w("Keep both colours moving: on a foundation a red eight can follow only a black seven, so "
+                "while the black sevens lie buried in the piles, every red eight waits.",
+                "Halte beide Farben in Bewegung: Auf einem Zielstapel kann eine rote Acht nur auf eine "
+                "schwarze Sieben folgen. Liegen die schwarzen Siebenen in der Auslage begraben, wartet "
+                "jede rote Acht.") if not r.in_suit else \
         w("Building in suit leaves each card only the {n} foundations of its own suit: follow how each "
           "suit is doing, not only the ranks.",
           "In Farbe gebaut passt jede Karte nur auf die {n} Zielstapel ihres Symbols: Verfolge, wie jede "
@@ -380,7 +381,7 @@ def _mistakes(w: _Words, r: Rules) -> dict[str, Any]:
           "Eine neue Karte über eine Karte des Abwurfstapels decken, die du bald brauchst."),
         w("Forgetting that foundations turn the corner and waiting for something to follow the king.",
           "Vergessen, dass Zielstapel ums Eck gehen, und auf etwas nach dem König warten."),
-        w("Sending both cards of one colour and rank up while the other colour has no way to follow.",
-          "Beide Karten einer Farbe und eines Werts hochlegen, während die andere Farbe nicht folgen kann."
+        w("Sending every card of one colour and rank up while the other colour has no way to follow.",
+          "Alle Karten einer Farbe und eines Werts hochlegen, während die andere Farbe nicht folgen kann."
           ) if not r.in_suit else None,
     ))
