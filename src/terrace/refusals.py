@@ -576,8 +576,10 @@ def catalogues() -> dict[type[StrEnum], Mapping[Any, Wording]]:
     return dict(_CATALOGUES)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-"""Characters that would break a message's line or command the terminal."""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Characters that would break a message's line or command the terminal,
+and the direction marks and overrides that would show the rest of the
+message in another order than it is written ("Trojan source")."""
 
 
 def printable(text: str) -> str:
