@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,15 +34,22 @@ def name_key(name: str) -> str:
     >>> name_key("General's Patience"), name_key(" queen_of  italy "), name_key("Admiral’s Patience")
     ('generals-patience', 'queen-of-italy', 'admirals-patience')
     """
-    words = name.lower().replace("_", " ").replace("-", " ")
+    words = name.strip().lower()
+    if len(words) > _LONGEST_NAME:  # (no name: not worth splitting, however many words it holds)
+        return words
     for apostrophe in _APOSTROPHES:
         words = words.replace(apostrophe, "")
-    return "-".join(words.split())
+    return "-".join(_SEPARATORS.split(words)).strip("-")
 
 
 _APOSTROPHES = ("'", "\u2019", "\u2018")
 """The apostrophes a name may be written with: straight, and the closing and
 opening curly ones."""
+_LONGEST_NAME = 200
+"""A name longer than this (spaces around it aside) is no variant's name,
+however it is spelt."""
+_SEPARATORS = re.compile(r"[\s_-]+")
+"""What separates the words of a name: any run of spaces, ``_`` and ``-``."""
 
 
 @dataclass(frozen=True, slots=True)
