@@ -1186,3 +1186,20 @@ def test_numpy_numbers_are_taken_by_foundation_accepts_and_copy() -> None:
     assert recent.move_stack == [Move.parse("s")] and recent == board
     with pytest.raises(ValueError, match=r"keep is a number of moves, 0 or more, not 1\.0"):
         board.copy(keep=1.0)  # type: ignore[arg-type]
+
+
+def test_a_copy_of_a_subclass_is_of_that_subclass() -> None:
+    """Board.copy() made a plain Board from a subclass (as from_number and
+    from_position do not): a researcher's board with methods of its own lost
+    them on the first copy."""
+    import copy
+
+    class Mine(Board):
+        def tops(self) -> list[int]:
+            return [pile[-1] for pile in self.tableau if pile]
+
+    board = Mine.from_number(4)
+    board.push_text("c1")
+    for twin in (board.copy(), board.copy(stack=False), board.copy(keep=0), copy.copy(board)):
+        assert type(twin) is Mine and twin.tops() == board.tops() and twin == board
+    assert type(Mine.from_position(board.position(), board.rules)) is Mine

@@ -169,7 +169,7 @@ class Board(BaseBoard):
         >>> recent.move_stack, recent.redo_stack
         ([Move.parse('s')], [Move.parse('s')])
         """
-        other = Board.__new__(Board)
+        other = type(self).__new__(type(self))
         self._copy_cards_to(other)
         other._version, other._legal_version, other._legal = 0, -1, []
         if not stack:
