@@ -188,3 +188,15 @@ def test_the_colour_tips_count_the_cards_the_packs_hold(language: str, decks: in
     seven = "on a foundation a red eight can follow only a black seven" if language == "en" else \
         "Auf einem Zielstapel kann eine rote Acht nur auf eine schwarze Sieben folgen"
     assert seven in words
+
+
+def test_wrong_arguments_say_what_to_pass() -> None:
+    """rules_guide("terrace", None) and rules_guide(None, None) raised
+    AttributeError ('NoneType' object has no attribute 'decks'), and a
+    variant's name where its record belongs "'str' object has no attribute
+    'rules'"."""
+    with pytest.raises(TypeError, match=r"rules must be a Rules \(for a preset: terrace.get_rules"):
+        rules_guide("terrace", None)  # type: ignore[arg-type]
+    assert rules_guide(None, None) == rules_guide(Rules(), None)  # type: ignore[arg-type]  # (as Board)
+    with pytest.raises(TypeError, match=r"variant must be a Variant \(terrace.variants.get_variant"):
+        rules_guide(get_rules("terrace"), "terrace")  # type: ignore[arg-type]

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from terrace.refusals import LANGUAGES
-from terrace.rules import Rules, SpaceRule
+from terrace.rules import Rules, SpaceRule, given_rules
 from terrace.variants import VARIANTS, Variant
 
 __all__ = ["DESCRIPTIONS", "descriptions", "rules_guide"]
@@ -107,6 +107,10 @@ def rules_guide(rules: Rules, variant: Variant | None, language: str = "en") -> 
     rules that match no variant); ``custom`` says that ``rules`` differ
     from the variant's own."""
     w = _Words(language)
+    rules = given_rules(rules)
+    if variant is not None and not isinstance(variant, Variant):
+        raise TypeError("variant must be a Variant (terrace.variants.get_variant('terrace')) or None, "
+                        f"not {type(variant).__name__}")
     custom = variant is not None and variant.rules != rules
     title = variant.title if variant else w("Terrace with your own rules", "Terrace mit eigenen Regeln")
     return {
