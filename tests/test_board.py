@@ -1203,3 +1203,17 @@ def test_a_copy_of_a_subclass_is_of_that_subclass() -> None:
     for twin in (board.copy(), board.copy(stack=False), board.copy(keep=0), copy.copy(board)):
         assert type(twin) is Mine and twin.tops() == board.tops() and twin == board
     assert type(Mine.from_position(board.position(), board.rules)) is Mine
+
+
+def test_the_action_space_of_a_preset_name_says_what_to_pass() -> None:
+    """notation.md points reinforcement-learning code at
+    terrace.actions.action_moves(rules); action_moves("terrace") raised
+    AttributeError ("'str' object has no attribute 'piles'")."""
+    from terrace.actions import action_index
+
+    for call in (lambda: action_moves("terrace"), lambda: action_index("terrace"),  # type: ignore[arg-type]
+                 lambda: action_to_move("terrace", 0), lambda: move_to_action("terrace", Move.draw()),  # type: ignore[arg-type]
+                 lambda: move_to_action("terrace", Move.parse("wf3"))):  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"rules must be a Rules \(for a preset: terrace.get_rules"):
+            call()
+    assert action_moves(get_rules("terrace"))[-1] == Move.draw()
