@@ -208,3 +208,15 @@ def test_an_extra_key_may_not_overwrite_a_key_of_the_record(key: str) -> None:
     with pytest.raises(InvalidRecordError, match=f"the extra key {key!r} is one of the record's own keys"):
         dataclasses.replace(record, extra={key: "won"})
     assert dataclasses.replace(record, extra={"final_position": "x"}).to_dict()["final_position"] == "x"
+
+
+def test_a_record_made_under_another_name_of_its_variant_is_the_record_it_reads_back_as() -> None:
+    """GameRecord("Signora", ...) wrote "Signora" and read back as
+    "terrace": a different record value; from_board stored the preset's
+    name all along, the constructor did not."""
+    board = Board.from_number(3)
+    board.push_text("c2")
+    record = dataclasses.replace(GameRecord.from_board(board), variant="Signora")
+    assert record.variant == "terrace" and GameRecord.from_json(record.to_json()) == record
+    with pytest.raises(ValueError, match="unknown variant 'nope'"):
+        dataclasses.replace(record, variant="nope")

@@ -48,6 +48,10 @@ class GameRecord:
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
+        # (another name of a variant is stored as the preset's, as from_board and from_dict store it)
+        variant = canonical_name(self.variant)
+        if variant != self.variant:
+            object.__setattr__(self, "variant", variant)
         # (moves given as a list are kept as a tuple, as a record read back holds them: equal, and hashable)
         if not isinstance(self.moves, tuple):
             with suppress(TypeError):
