@@ -1112,7 +1112,7 @@ def test_foundation_accepts_nothing_while_choosing_and_refuses_bad_arguments() -
     board = Board.from_number(1)
     assert not any(board.foundation_accepts(0, card) for card in range(52))
     for index, card in ((8, 0), (-1, 0), (True, 0), (0, 52), (0, -1), (0, 2**64), ("0", 0)):
-        with pytest.raises(ValueError, match=r"a (foundation index runs|card is a number)"):
+        with pytest.raises(ValueError, match=r"a (foundation index runs|card is a whole number)"):
             board.foundation_accepts(index, card)  # type: ignore[arg-type]
     board.push_text("c1")
     base = board.foundations[0][0]
@@ -1168,3 +1168,52 @@ def test_numpy_whole_numbers_are_taken_everywhere_and_kept_as_ints() -> None:
     for refused in (np.True_, np.float64(2.0)):
         with pytest.raises(ValueError, match="whole number"):
             Board.from_number(refused, Rules())
+
+
+def test_numpy_numbers_are_taken_by_foundation_accepts_and_copy() -> None:
+    """foundation_accepts(np.int64(0), card) said "a foundation index runs
+    from 0 to 7 here, not np.int64(0)" and copy(keep=np.int64(1)) "keep is
+    a number of moves, 0 or more, not np.int64(1)": both untrue."""
+    np = pytest.importorskip("numpy")
+    board = Board.from_number(1)
+    board.push_text("c1")
+    base = board.foundations[0][0]
+    expected = [board.foundation_accepts(1, card) for card in range(52)]
+    assert [board.foundation_accepts(np.int64(1), np.int64(card)) for card in range(52)] == expected
+    assert expected[base] and not all(expected)  # (foundation 2 is empty: any card of the base rank)
+    board.push_text("s")
+    recent = board.copy(keep=np.int64(1))
+    assert recent.move_stack == [Move.parse("s")] and recent == board
+    with pytest.raises(ValueError, match=r"keep is a number of moves, 0 or more, not 1\.0"):
+        board.copy(keep=1.0)  # type: ignore[arg-type]
+
+
+def test_a_copy_of_a_subclass_is_of_that_subclass() -> None:
+    """Board.copy() made a plain Board from a subclass (as from_number and
+    from_position do not): a researcher's board with methods of its own lost
+    them on the first copy."""
+    import copy
+
+    class Mine(Board):
+        def tops(self) -> list[int]:
+            return [pile[-1] for pile in self.tableau if pile]
+
+    board = Mine.from_number(4)
+    board.push_text("c1")
+    for twin in (board.copy(), board.copy(stack=False), board.copy(keep=0), copy.copy(board)):
+        assert type(twin) is Mine and twin.tops() == board.tops() and twin == board
+    assert type(Mine.from_position(board.position(), board.rules)) is Mine
+
+
+def test_the_action_space_of_a_preset_name_says_what_to_pass() -> None:
+    """notation.md points reinforcement-learning code at
+    terrace.actions.action_moves(rules); action_moves("terrace") raised
+    AttributeError ("'str' object has no attribute 'piles'")."""
+    from terrace.actions import action_index
+
+    for call in (lambda: action_moves("terrace"), lambda: action_index("terrace"),  # type: ignore[arg-type]
+                 lambda: action_to_move("terrace", 0), lambda: move_to_action("terrace", Move.draw()),  # type: ignore[arg-type]
+                 lambda: move_to_action("terrace", Move.parse("wf3"))):  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"rules must be a Rules \(for a preset: terrace.get_rules"):
+            call()
+    assert action_moves(get_rules("terrace"))[-1] == Move.draw()

@@ -106,3 +106,50 @@ def test_word_count_counts_as_split_does(text: str) -> None:
         assert word_count(text) == len(text.split())
     finally:
         terrace.cards.WORD_CHUNK = chunk
+
+
+@pytest.mark.parametrize("rank, suit", [(1.5, 0), (1.0, 0), (True, 0), (0, False), ("1", 0), (0, None),
+                                        (-1, 0)])
+def test_make_card_refuses_what_is_no_rank_or_suit(rank: object, suit: object) -> None:
+    """make_card(1.5, 0) gave the "card" 6.0 and make_card(True, 0) the
+    card 4; make_card("1", 0) raised a bare TypeError."""
+    with pytest.raises(InvalidCardError, match="no card has rank"):
+        make_card(rank, suit)  # type: ignore[arg-type]
+
+
+def test_make_card_takes_any_whole_number_type_and_gives_a_plain_int() -> None:
+    np = pytest.importorskip("numpy")
+    card = make_card(np.int64(9), np.int64(2))
+    assert type(card) is int and card_code(card) == "TD"
+
+
+@pytest.mark.parametrize("helper", [card_code, card_name, card_symbol, rank_of, suit_of, is_red])
+@pytest.mark.parametrize("card", [-1, -52, 52, 2**70, 1.0, "AS", None, True])
+def test_card_helpers_refuse_what_is_no_card(helper: object, card: object) -> None:
+    """card_code(-1) was 'KC' and rank_of(-1) the rank of a king (Python
+    counts -1 from the end of the tables); card_code(52) raised IndexError
+    and card_code(1.0) a TypeError."""
+    assert callable(helper)
+    with pytest.raises(InvalidCardError, match="is not a card: a card is a whole number from 0 to 51"):
+        helper(card)
+
+
+@pytest.mark.parametrize("rank", [-1, 13, 1.0, "A", None, True])
+def test_rank_code_refuses_what_is_no_rank(rank: object) -> None:
+    """rank_code(-1) was 'K' and rank_code(13) raised IndexError."""
+    with pytest.raises(InvalidCardError, match="is not a rank"):
+        rank_code(rank)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", [7, None, b"7", ["7"]])
+def test_parse_rank_refuses_what_is_no_text(value: object) -> None:
+    """parse_rank(7) raised AttributeError ('int' object has no attribute 'strip')."""
+    with pytest.raises(InvalidCardError, match="is not a rank"):
+        parse_rank(value)  # type: ignore[arg-type]
+
+
+def test_card_helpers_take_numpy_cards() -> None:
+    np = pytest.importorskip("numpy")
+    card = np.int64(38)
+    assert (card_code(card), card_name(card), card_symbol(card)) == ("TD", "ten of diamonds", "10♦")
+    assert (rank_of(card), suit_of(card), is_red(card)) == (9, 2, True)

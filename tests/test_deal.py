@@ -265,3 +265,31 @@ def test_a_deal_whose_cards_are_not_a_sequence_is_refused_with_its_reason() -> N
 
     with pytest.raises(InvalidDealError, match="a deal's cards are a sequence of cards, not 5"):
         Board(Rules(), Deal(5))  # type: ignore[arg-type]
+
+
+def test_a_deal_of_numpy_cards_is_its_plain_int_cards() -> None:
+    """Deal(numpy array) was refused: "card 1 of the deal: np.int64(22) is
+    not a card: a card is a whole number from 0 to 51", though it was one."""
+    np = pytest.importorskip("numpy")
+    pack = shuffled_pack(1, 2)
+    deal = Deal(tuple(np.array(pack)), np.int64(1))  # type: ignore[arg-type]
+    board = Board(Rules(), deal)
+    assert deal == Deal.from_number(1, Rules()) and all(type(card) is int for card in deal.cards)
+    assert type(deal.number) is int
+    assert all(type(card) is int for card in board.reserve + board.stock)
+    assert board == Board.from_number(1, Rules())
+
+
+def test_a_card_twice_over_is_named_before_the_card_it_stands_in_for() -> None:
+    """A deal string with 7H typed for the AS named the AS ("the deal has 1
+    of AS"), where a position with the same cards names the 7H, the card
+    given too often (two checks said the same fact two ways)."""
+    codes = Deal.from_number(1, Rules()).text().split()
+    codes[codes.index("AS")] = "7H"
+    with pytest.raises(InvalidDealError, match="the deal has 3 of 7H; 2 decks have 2"):
+        Deal.parse(" ".join(codes), Rules())
+    one = Rules(decks=1, reserve=3, piles=2, candidates=1)
+    codes = Deal.from_number(0, one).text().split()
+    codes[codes.index("2C")] = "KS"
+    with pytest.raises(InvalidDealError, match="the deal has 2 of KS; one deck has 1"):
+        Deal.parse(" ".join(codes), one)

@@ -174,3 +174,29 @@ def test_no_terrace_and_one_candidate_are_said_as_such(language: str) -> None:
     )
     assert not re.search(r"[Tt]errace|Terrass|1 candidate|1 Karte", words), words
     assert ("the only candidate" if language == "en" else "die einzige zur Wahl") in words
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("decks", [2, 4, 8])
+def test_the_colour_tips_count_the_cards_the_packs_hold(language: str, decks: int) -> None:
+    """Standard Terrace's strategy said "If both black nines are already on
+    foundations" and its mistakes "Sending both cards of one colour and rank
+    up": two packs hold four black nines (and the claim that the red eights
+    then had no way up was untrue: a red eight goes up onto a black seven)."""
+    words = text_of(rules_guide(Rules(decks=decks, reserve=11, piles=9, candidates=3), None, language))
+    assert not re.search(r"\bboth (black|red|cards)|[Bb]eide (schwarzen|roten|Karten)", words), words
+    seven = "on a foundation a red eight can follow only a black seven" if language == "en" else \
+        "Auf einem Zielstapel kann eine rote Acht nur auf eine schwarze Sieben folgen"
+    assert seven in words
+
+
+def test_wrong_arguments_say_what_to_pass() -> None:
+    """rules_guide("terrace", None) and rules_guide(None, None) raised
+    AttributeError ('NoneType' object has no attribute 'decks'), and a
+    variant's name where its record belongs "'str' object has no attribute
+    'rules'"."""
+    with pytest.raises(TypeError, match=r"rules must be a Rules \(for a preset: terrace.get_rules"):
+        rules_guide("terrace", None)  # type: ignore[arg-type]
+    assert rules_guide(None, None) == rules_guide(Rules(), None)  # type: ignore[arg-type]  # (as Board)
+    with pytest.raises(TypeError, match=r"variant must be a Variant \(terrace.variants.get_variant"):
+        rules_guide(get_rules("terrace"), "terrace")  # type: ignore[arg-type]

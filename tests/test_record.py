@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -183,3 +184,39 @@ def test_a_refused_move_spelt_another_way_is_named_as_the_engine_prints_it() -> 
     with pytest.raises(InvalidRecordError) as info:
         record.replay()
     assert str(info.value) == "move 2 ('c2') does not replay: c2: the base card has already been chosen"
+
+
+def test_a_record_made_with_a_list_of_moves_is_the_same_value_as_with_a_tuple() -> None:
+    """GameRecord(..., moves=["c1"]) was unequal to the record read back
+    from its own JSON (a list is not a tuple), and hash() raised TypeError."""
+    board = Board.from_number(3)
+    board.push_text("c2")
+    record = GameRecord.from_board(board)
+    listed = dataclasses.replace(record, moves=["c2"])  # type: ignore[arg-type]
+    assert listed == record and hash(listed) == hash(record)
+    assert GameRecord.from_json(listed.to_json()) == listed
+    with pytest.raises(InvalidRecordError, match="moves must be a list of strings"):
+        dataclasses.replace(record, moves=["c2", 2])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("key", ["moves", "result", "format", "deal", "rules"])
+def test_an_extra_key_may_not_overwrite_a_key_of_the_record(key: str) -> None:
+    """extra={"result": "won"} silently replaced the record's own result in
+    to_json(), writing a file that no longer loads (or loads as another
+    game)."""
+    record = GameRecord.from_board(Board.from_number(3))
+    with pytest.raises(InvalidRecordError, match=f"the extra key {key!r} is one of the record's own keys"):
+        dataclasses.replace(record, extra={key: "won"})
+    assert dataclasses.replace(record, extra={"final_position": "x"}).to_dict()["final_position"] == "x"
+
+
+def test_a_record_made_under_another_name_of_its_variant_is_the_record_it_reads_back_as() -> None:
+    """GameRecord("Signora", ...) wrote "Signora" and read back as
+    "terrace": a different record value; from_board stored the preset's
+    name all along, the constructor did not."""
+    board = Board.from_number(3)
+    board.push_text("c2")
+    record = dataclasses.replace(GameRecord.from_board(board), variant="Signora")
+    assert record.variant == "terrace" and GameRecord.from_json(record.to_json()) == record
+    with pytest.raises(ValueError, match="unknown variant 'nope'"):
+        dataclasses.replace(record, variant="nope")

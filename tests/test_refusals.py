@@ -151,3 +151,19 @@ def test_any_value_gets_a_coded_refusal_of_a_few_hundred_characters(build: Any) 
     with pytest.raises(TerraceError) as info:
         build()
     assert len(str(info.value)) < 3 * MAX_QUOTE
+
+
+@pytest.mark.parametrize("mark", ["\u202e", "\u202a", "\u202d", "\u2066", "\u2067", "\u2068", "\u2069",
+                                  "\u200e", "\u200f", "\u061c"])
+def test_a_quoted_input_cannot_reorder_the_message_around_it(mark: str) -> None:
+    """A move or a file name holding U+202E (right-to-left override) was
+    repeated as it was: a terminal or page then showed the rest of the
+    message reversed ("Trojan source"), so the message read otherwise than
+    it said. Direction marks are written as escapes, as control characters are."""
+    from terrace.errors import InvalidMoveError
+    from terrace.moves import Move
+
+    with pytest.raises(InvalidMoveError) as caught:
+        Move.parse(f"t1{mark}f2t")
+    assert mark not in str(caught.value) and mark not in caught.value.text("de")
+    assert mark.encode("unicode_escape").decode("ascii") in str(caught.value)

@@ -147,3 +147,44 @@ def test_a_label_gives_back_its_variant_and_options(name: str, options: dict[str
         value = plain[key]
         assert text == ({True: "yes", False: "no"}[value] if isinstance(value, bool) else str(value))
     assert label_title(label).startswith(TITLES[name])
+
+
+@pytest.mark.parametrize(("spelling", "name"), [
+    ("General’s Patience", "generals-patience"),
+    ("Admiral‘s patience", "admirals-patience"),
+    ("queen  of\titaly", "terrace"),
+    ("Blondes - and - Brunettes", "blondes-and-brunettes"),
+    ("EMPRESS_OF_ITALY", "empress-of-italy"),
+])
+def test_names_as_people_type_them_with_curly_apostrophes_and_extra_spaces(spelling: str, name: str) -> None:
+    """ "General’s Patience" (the apostrophe a phone or a word processor
+    types) and "queen  of italy" (two spaces) were unknown variants."""
+    assert canonical_name(spelling) == name
+
+
+def test_the_label_of_rules_started_under_another_name_of_a_variant_names_their_options() -> None:
+    """rules_label("signora", one-deck rules) was "signora": the custom
+    options were lost (statistics counted the game as the preset's), and
+    the label named no variant label_title knows."""
+    rules = get_rules("terrace", decks=1, reserve=0)
+    assert rules_label("Signora", rules) == rules_label("terrace", rules)
+    assert rules_label("terrace", rules) == "terrace (custom: decks 1, reserve 0)"
+    assert rules_label("queen-of-italy", get_rules("terrace")) == "terrace"
+    assert label_title(rules_label("signora", get_rules("wood"))) == "Wood"
+
+
+def test_a_huge_name_of_many_words_is_refused_without_splitting_it() -> None:
+    """(Reading names word by word must not make a list of every word of a
+    huge text: 'ab ' * 33 million took 2.4 GB and half a minute.)"""
+    import tracemalloc
+
+    text = "ab " * 2_000_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidRulesError, match="unknown variant"):
+            get_variant(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * len(text)
+    assert canonical_name(" " * 1000 + "wood\n") == "wood"

@@ -22,7 +22,7 @@ from functools import lru_cache
 from terrace.errors import InvalidMoveError
 from terrace.moves import DRAW_MOVE, FOUNDATION, RESERVE, TABLEAU, WASTE, Move
 from terrace.refusals import Reason, Refusal, quote
-from terrace.rules import MAX_FOUNDATIONS, RULE_OPTIONS, Rules
+from terrace.rules import MAX_FOUNDATIONS, RULE_OPTIONS, Rules, given_rules
 from terrace.whole import as_whole
 
 RESERVE_AREA, WASTE_AREA, TABLEAU_AREA, FOUNDATION_AREA = 0, 1, 2, 3
@@ -91,6 +91,7 @@ def action_moves(rules: Rules) -> tuple[Move, ...]:
     (only with foundation-return), and the draw ``s`` last. The order
     matches the order in which legal moves are generated.
     """
+    rules = given_rules(rules)  # (a preset's name is no rules: a TypeError that says what to pass)
     piles = rules.piles
     moves = [*CHOICES[: rules.candidates], RF, WF, *TF[:piles], *WT[:piles]]
     moves += [TT[i][j] for i in range(piles) for j in range(piles) if i != j]
@@ -126,6 +127,7 @@ def move_to_action(rules: Rules, move: Move) -> int:
     >>> move_to_action(Rules(), Move.parse("wf3")) == move_to_action(Rules(), Move.parse("wf"))
     True
     """
+    rules = given_rules(rules)
     if move.target == FOUNDATION and 0 < move.target_index <= rules.foundation_count:
         move = Move(move.source, move.source_index, FOUNDATION)
     action = action_index(rules).get(move)  # (a foundation past the last has none, as pile 99 has none)

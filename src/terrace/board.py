@@ -57,7 +57,7 @@ from terrace.building import (
     SUIT_STARTS,
     key_words,
 )
-from terrace.cards import CODE, RANK, RANKS, Card
+from terrace.cards import CODE, RANK, RANKS, Card, given_card
 from terrace.deal import Deal
 from terrace.errors import IllegalMoveError
 from terrace.moves import CHOOSE, DRAW, DRAW_MOVE, FOUNDATION, TABLEAU, Move, given_move
@@ -65,6 +65,7 @@ from terrace.position import BaseBoard, Status
 from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules, SpaceRule, given_rules
 from terrace.undo import Undo, choose, draw, play, take_back
+from terrace.whole import as_whole
 
 __all__ = ["FOUNDATION_SIZE", "Board", "LegalMoves", "Status", "action_moves"]
 
@@ -168,7 +169,7 @@ class Board(BaseBoard):
         >>> recent.move_stack, recent.redo_stack
         ([Move.parse('s')], [Move.parse('s')])
         """
-        other = Board.__new__(Board)
+        other = type(self).__new__(type(self))
         self._copy_cards_to(other)
         other._version, other._legal_version, other._legal = 0, -1, []
         if not stack:
@@ -178,8 +179,10 @@ class Board(BaseBoard):
             other._undo = self._undo[:]
             other._redo = self._redo[:]
         else:
-            if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+            moves = as_whole(keep)  # (any whole number type, such as numpy's int64)
+            if moves is None or moves < 0:
                 raise ValueError(f"keep is a number of moves, 0 or more, not {quote(keep)}")
+            keep = moves
             played, undone = max(len(self.move_stack) - keep, 0), max(len(self._redo) - keep, 0)
             other.move_stack = self.move_stack[played:]
             other._undo = self._undo[played:]
@@ -250,11 +253,11 @@ class Board(BaseBoard):
         ValueError: a foundation index runs from 0 to 7 here, not 8
         """
         last = len(self.foundations) - 1
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= last:
+        whole = as_whole(index)  # (any whole number type, such as numpy's int64)
+        if whole is None or not 0 <= whole <= last:
             raise ValueError(f"a foundation index runs from 0 to {last} here, not {quote(index)}")
-        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < len(CODE):
-            raise ValueError(f"a card is a number from 0 to {len(CODE) - 1}, not {quote(card)}")
-        return not self.choosing and self._foundation_refusal(index, card) is None
+        card = given_card(card)
+        return not self.choosing and self._foundation_refusal(whole, card) is None
 
     def _foundation_refusal(self, index: int, card: Card) -> Reason | None:
         """Why foundation ``index`` does not take ``card`` now, if it does not."""

@@ -13,6 +13,8 @@ nothing in the game tells them apart.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from terrace.errors import InvalidCardError
 from terrace.refusals import Reason, Refusal, clip, quote
 
@@ -20,6 +22,7 @@ from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.symbols import RANKS as RANKS
 from terrace.symbols import SUIT_SYMBOLS as SUIT_SYMBOLS
 from terrace.symbols import SUITS as SUITS
+from terrace.whole import as_whole
 
 Card = int
 
@@ -43,9 +46,28 @@ def make_card(rank: int, suit: int) -> Card:
     >>> card_code(make_card(12, 3))
     'KC'
     """
-    if not (0 <= rank < 13 and 0 <= suit < 4):
-        raise InvalidCardError(Reason(Refusal.CARD_NO_SUCH, rank=rank, suit=suit))
-    return rank * 4 + suit
+    whole_rank, whole_suit = as_whole(rank), as_whole(suit)
+    if whole_rank is None or whole_suit is None or not (0 <= whole_rank < 13 and 0 <= whole_suit < 4):
+        raise InvalidCardError(Reason(Refusal.CARD_NO_SUCH, rank=quote(rank), suit=quote(suit)))
+    return whole_rank * 4 + whole_suit
+
+
+def given_card(card: object) -> Card:
+    """``card`` as a plain ``int`` when it is a card (a whole number of any
+    integer type from 0 to 51), else :class:`InvalidCardError`: the tables
+    below would read -1 as the king of clubs.
+
+    >>> given_card(38)
+    38
+    >>> given_card(-1)
+    Traceback (most recent call last):
+    ...
+    terrace.errors.InvalidCardError: -1 is not a card: a card is a whole number from 0 to 51
+    """
+    whole = card if type(card) is int else as_whole(card)
+    if whole is None or not 0 <= whole < CARDS_PER_DECK:
+        raise InvalidCardError(Reason(Refusal.CARD_NOT_A_CARD, value=quote(card), last=CARDS_PER_DECK - 1))
+    return whole
 
 
 def parse_card(text: str) -> Card:
@@ -81,11 +103,12 @@ def exact_cards(codes: list[str]) -> list[Card] | None:
 
 def card_code(card: Card) -> str:
     """The two-character code of ``card``, e.g. ``'TD'``."""
-    return CODE[card]
+    return CODE[given_card(card)]
 
 
 def card_symbol(card: Card) -> str:
     """A short label with the suit symbol, e.g. ``'10♦'``."""
+    card = given_card(card)
     rank = RANKS[RANK[card]]
     return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[SUIT[card]]
 
@@ -96,22 +119,23 @@ def card_name(card: Card) -> str:
     >>> card_name(parse_card("QS"))
     'queen of spades'
     """
+    card = given_card(card)
     return f"{RANK_NAMES[RANK[card]]} of {SUIT_NAMES[SUIT[card]]}"
 
 
 def rank_of(card: Card) -> int:
     """The rank of ``card``: 0 for an ace up to 12 for a king."""
-    return RANK[card]
+    return RANK[given_card(card)]
 
 
 def suit_of(card: Card) -> int:
     """The suit of ``card``: 0..3 for spades, hearts, diamonds, clubs."""
-    return SUIT[card]
+    return SUIT[given_card(card)]
 
 
 def is_red(card: Card) -> bool:
     """True for hearts and diamonds."""
-    return RED[card]
+    return RED[given_card(card)]
 
 
 def parse_rank(text: str) -> int:
@@ -120,6 +144,8 @@ def parse_rank(text: str) -> int:
     >>> parse_rank("10"), parse_rank("a")
     (9, 0)
     """
+    if not isinstance(text, str):
+        raise InvalidCardError(Reason(Refusal.RANK_UNREADABLE, text=quote(text), ranks=RANKS))
     code = text.strip().upper()
     if code == "10":
         code = "T"
@@ -130,7 +156,10 @@ def parse_rank(text: str) -> int:
 
 def rank_code(rank: int) -> str:
     """The one-character code of a rank (0 -> ``'A'``)."""
-    return RANKS[rank]
+    whole = as_whole(rank)
+    if whole is None or not 0 <= whole < len(RANKS):
+        raise InvalidCardError(Reason(Refusal.RANK_UNREADABLE, text=quote(rank), ranks=RANKS))
+    return RANKS[whole]
 
 
 def full_pack(decks: int) -> list[Card]:
@@ -144,6 +173,23 @@ def full_pack(decks: int) -> list[Card]:
     """
     one = [rank * 4 + suit for suit in range(4) for rank in range(13)]
     return one * decks
+
+
+def wrong_copies(counts: Mapping[Card, int], decks: int) -> Card | None:
+    """The card to name when ``counts`` (how often each card is there) are
+    not ``decks`` of each card, else None: a card given too often before a
+    card that is missing (the one it most likely stands in for), each
+    kind in card order. Deal strings and positions both name it.
+
+    >>> from collections import Counter
+    >>> card_code(wrong_copies(Counter([0, 5, 5]), 1) or 0), wrong_copies(Counter(range(52)), 1)
+    ('2H', None)
+    """
+    cards = sorted(set(range(CARDS_PER_DECK)) | set(counts))
+    wrong = [card for card in cards if counts.get(card, 0) != decks]
+    if not wrong:
+        return None
+    return max(wrong, key=lambda card: counts.get(card, 0) > decks)
 
 
 WORD_CHUNK = 1 << 16

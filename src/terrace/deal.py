@@ -32,8 +32,10 @@ from terrace.cards import (
     exact_cards,
     format_cards,
     full_pack,
+    given_card,
     parse_card,
     word_count,
+    wrong_copies,
 )
 from terrace.errors import InvalidCardError, InvalidDealError
 from terrace.refusals import Reason, Refusal, quote
@@ -132,6 +134,13 @@ class Deal:
         if not isinstance(self.cards, tuple):
             with suppress(TypeError):  # (not even a sequence: check() says so)
                 object.__setattr__(self, "cards", tuple(self.cards))
+        # (whole numbers of other types, numpy's int64 say, kept as plain ints; check() refuses the rest)
+        if isinstance(self.cards, tuple) and not all(type(card) is int for card in self.cards):
+            plain = tuple(card if (whole := as_whole(card)) is None else whole for card in self.cards)
+            object.__setattr__(self, "cards", plain)
+        number = as_whole(self.number) if type(self.number) is not int else None
+        if number is not None:
+            object.__setattr__(self, "number", number)
 
     @classmethod
     def from_number(cls, number: int, rules: Rules) -> Deal:
@@ -178,19 +187,21 @@ class Deal:
         if not isinstance(self.cards, tuple):  # (__post_init__ could not make it one)
             raise InvalidDealError(Reason(Refusal.DEAL_NOT_CARDS, value=quote(self.cards)))
         for index, card in enumerate(self.cards):
-            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < CARDS_PER_DECK:
-                problem = Reason(Refusal.CARD_NOT_A_CARD, value=quote(card), last=CARDS_PER_DECK - 1)
-                raise InvalidDealError(Reason(Refusal.DEAL_BAD_CARD, index=index + 1, problem=problem))
+            if type(card) is not int or not 0 <= card < CARDS_PER_DECK:
+                try:
+                    given_card(card)
+                except InvalidCardError as error:
+                    reason = Reason(Refusal.DEAL_BAD_CARD, index=index + 1, problem=error.why)
+                    raise InvalidDealError(reason) from None
         if len(self.cards) != rules.card_count:
             raise InvalidDealError(Reason(
                 Refusal.DEAL_CARD_COUNT, decks=rules.decks, cards=rules.card_count, count=len(self.cards)
             ))
         counts = Counter(self.cards)
-        for card in sorted(set(full_pack(1)) | set(counts)):
-            have = counts.get(card, 0)
-            if have != rules.decks:
-                code = Refusal.DEAL_COPIES if rules.decks > 1 else Refusal.DEAL_COPIES_ONE_DECK
-                raise InvalidDealError(Reason(code, have=have, card=card_code(card), decks=rules.decks))
+        wrong = wrong_copies(counts, rules.decks)
+        if wrong is not None:
+            code = Refusal.DEAL_COPIES if rules.decks > 1 else Refusal.DEAL_COPIES_ONE_DECK
+            raise InvalidDealError(Reason(code, have=counts[wrong], card=card_code(wrong), decks=rules.decks))
         if self.number is not None and tuple(self.cards) != tuple(
             shuffled_pack(self.number, rules.decks)
         ):

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from terrace.refusals import LANGUAGES
-from terrace.rules import Rules, SpaceRule
+from terrace.rules import Rules, SpaceRule, given_rules
 from terrace.variants import VARIANTS, Variant
 
 __all__ = ["DESCRIPTIONS", "descriptions", "rules_guide"]
@@ -107,6 +107,10 @@ def rules_guide(rules: Rules, variant: Variant | None, language: str = "en") -> 
     rules that match no variant); ``custom`` says that ``rules`` differ
     from the variant's own."""
     w = _Words(language)
+    rules = given_rules(rules)
+    if variant is not None and not isinstance(variant, Variant):
+        raise TypeError("variant must be a Variant (terrace.variants.get_variant('terrace')) or None, "
+                        f"not {type(variant).__name__}")
     custom = variant is not None and variant.rules != rules
     title = variant.title if variant else w("Terrace with your own rules", "Terrace mit eigenen Regeln")
     return {
@@ -323,10 +327,11 @@ def _tips(w: _Words, r: Rules) -> dict[str, Any]:
 
 
 def _strategy(w: _Words, r: Rules) -> dict[str, Any]:
-    colours = w("Keep both colours moving. If both black nines are already on foundations, every red eight "
-                "has lost its way up for a long while.",
-                "Halte beide Farben in Bewegung. Liegen beide schwarzen Neunen schon auf Zielstapeln, hat "
-                "jede rote Acht lange keinen Weg nach oben.") if not r.in_suit else \
+    colours = w("Keep both colours moving: on a foundation a red eight can follow only a black seven, so "
+                "while the black sevens lie buried in the piles, every red eight waits.",
+                "Halte beide Farben in Bewegung: Auf einem Zielstapel kann eine rote Acht nur auf eine "
+                "schwarze Sieben folgen. Liegen die schwarzen Siebenen in der Auslage begraben, wartet "
+                "jede rote Acht.") if not r.in_suit else \
         w("Building in suit leaves each card only the {n} foundations of its own suit: follow how each "
           "suit is doing, not only the ranks.",
           "In Farbe gebaut passt jede Karte nur auf die {n} Zielstapel ihres Symbols: Verfolge, wie jede "
@@ -380,7 +385,7 @@ def _mistakes(w: _Words, r: Rules) -> dict[str, Any]:
           "Eine neue Karte über eine Karte des Abwurfstapels decken, die du bald brauchst."),
         w("Forgetting that foundations turn the corner and waiting for something to follow the king.",
           "Vergessen, dass Zielstapel ums Eck gehen, und auf etwas nach dem König warten."),
-        w("Sending both cards of one colour and rank up while the other colour has no way to follow.",
-          "Beide Karten einer Farbe und eines Werts hochlegen, während die andere Farbe nicht folgen kann."
+        w("Sending every card of one colour and rank up while the other colour has no way to follow.",
+          "Alle Karten einer Farbe und eines Werts hochlegen, während die andere Farbe nicht folgen kann."
           ) if not r.in_suit else None,
     ))

@@ -24,7 +24,7 @@ from itertools import pairwise
 from typing import Any, Self
 
 from terrace.building import FOUNDATION_SIZE, builds_down, builds_up, starts
-from terrace.cards import CODE, RANK, RANKS, Card, full_pack, parse_card, word_count
+from terrace.cards import CODE, RANK, RANKS, Card, parse_card, word_count, wrong_copies
 from terrace.deal import Deal
 from terrace.errors import InvalidCardError, InvalidPositionError
 from terrace.moves import CHOOSE, FOUNDATION, RESERVE, TABLEAU, WASTE, Move, given_move
@@ -266,10 +266,8 @@ class BaseBoard:
             + [c for f in self.foundations for c in f]
             + [c for p in self.tableau for c in p]
         )
-        cards = sorted(set(full_pack(1)) | set(everything))
-        wrong = [card for card in cards if everything[card] != rules.decks]
-        if wrong:  # a card twice over is named before the card it stands in for
-            card = max(wrong, key=lambda c: everything[c] > rules.decks)
+        card = wrong_copies(everything, rules.decks)
+        if card is not None:
             code = Refusal.POSITION_COPIES if rules.decks > 1 else Refusal.POSITION_COPIES_ONE_DECK
             return Reason(code, have=everything[card], card=CODE[card], decks=rules.decks)
         for number, pile in enumerate(self.tableau, 1):

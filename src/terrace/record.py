@@ -16,6 +16,7 @@ import dataclasses
 import json
 import sys
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,9 @@ from terrace.variants import canonical_name, get_rules
 RECORD_FORMAT = "terrace-game"
 RECORD_VERSION = 1
 RESULTS = ("choosing", "playing", "won", "lost")
+RECORD_KEYS = ("format", "version", "variant", "rules", "deal_number", "deal_version", "deal", "moves",
+               "result")
+"""The keys of a record's JSON object that are the record's own (``extra`` may add others)."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,21 @@ class GameRecord:
     moves: tuple[str, ...] = ()
     result: str = "choosing"
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        # (another name of a variant is stored as the preset's, as from_board and from_dict store it)
+        variant = canonical_name(self.variant)
+        if variant != self.variant:
+            object.__setattr__(self, "variant", variant)
+        # (moves given as a list are kept as a tuple, as a record read back holds them: equal, and hashable)
+        if not isinstance(self.moves, tuple):
+            with suppress(TypeError):
+                object.__setattr__(self, "moves", tuple(self.moves))
+        if not isinstance(self.moves, tuple) or not all(isinstance(move, str) for move in self.moves):
+            raise InvalidRecordError(Reason(Refusal.RECORD_MOVES))
+        for key in self.extra:
+            if key in RECORD_KEYS:  # (to_dict would write it over the record's own value)
+                raise InvalidRecordError(Reason(Refusal.RECORD_EXTRA_KEY, key=clip(key)))
 
     @classmethod
     def from_board(cls, board: Board, variant: str = "terrace") -> GameRecord:
@@ -88,6 +107,7 @@ class GameRecord:
             "moves": list(self.moves),
             "result": self.result,
         }
+        assert tuple(data) == RECORD_KEYS
         data.update(self.extra)
         return data
 

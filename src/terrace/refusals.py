@@ -160,6 +160,7 @@ class Refusal(StrEnum):
     RECORD_NOT_JSON = "record-not-json"
     RECORD_FIELD_MISSING = "record-field-missing"
     RECORD_FIELD_TYPE = "record-field-type"
+    RECORD_EXTRA_KEY = "record-extra-key"
     # JSON from outside (files, request bodies)
     JSON_DUPLICATE_KEY = "json-duplicate-key"
 
@@ -497,6 +498,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.RECORD_FIELD_TYPE: Wording(
         _BAD, "{key!r} must be a {kind}",
         "„{key}“ muss vom Typ {kind} sein."),
+    Refusal.RECORD_EXTRA_KEY: Wording(
+        _BAD, "the extra key {key!r} is one of the record's own keys: give it another name",
+        "Der zusätzliche Schlüssel „{key}“ gehört dem Protokoll selbst: Gib ihm einen anderen Namen."),
     Refusal.JSON_DUPLICATE_KEY: Wording(
         _BAD, "the key {key!r} is given twice in one object: give each key once",
         "Der Schlüssel „{key}“ steht zweimal in einem Objekt: Jeden Schlüssel nur einmal angeben."),
@@ -572,8 +576,10 @@ def catalogues() -> dict[type[StrEnum], Mapping[Any, Wording]]:
     return dict(_CATALOGUES)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-"""Characters that would break a message's line or command the terminal."""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Characters that would break a message's line or command the terminal,
+and the direction marks and overrides that would show the rest of the
+message in another order than it is written ("Trojan source")."""
 
 
 def printable(text: str) -> str:

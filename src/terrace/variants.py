@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,13 +26,30 @@ SUIT = FoundationBuild.SUIT
 
 
 def name_key(name: str) -> str:
-    """The name as the tables spell it: lower case, words joined by ``-``,
-    no apostrophes.
+    """The name as the tables spell it: lower case, words (split at
+    spaces, ``_`` and ``-``, however many) joined by one ``-``, no
+    apostrophes (straight or curly, as phones and word processors type
+    them).
 
-    >>> name_key("General's Patience"), name_key(" queen_of italy ")
-    ('generals-patience', 'queen-of-italy')
+    >>> name_key("General's Patience"), name_key(" queen_of  italy "), name_key("Admiral’s Patience")
+    ('generals-patience', 'queen-of-italy', 'admirals-patience')
     """
-    return name.strip().lower().replace("_", "-").replace(" ", "-").replace("'", "")
+    words = name.strip().lower()
+    if len(words) > _LONGEST_NAME:  # (no name: not worth splitting, however many words it holds)
+        return words
+    for apostrophe in _APOSTROPHES:
+        words = words.replace(apostrophe, "")
+    return "-".join(_SEPARATORS.split(words)).strip("-")
+
+
+_APOSTROPHES = ("'", "\u2019", "\u2018")
+"""The apostrophes a name may be written with: straight, and the closing and
+opening curly ones."""
+_LONGEST_NAME = 200
+"""A name longer than this (spaces around it aside) is no variant's name,
+however it is spelt."""
+_SEPARATORS = re.compile(r"[\s_-]+")
+"""What separates the words of a name: any run of spaces, ``_`` and ``-``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +198,11 @@ def rules_label(variant: str, rules: Rules) -> str:
     >>> rules_label("terrace", get_rules("terrace", candidates=0))
     'falling-star'
     """
-    preset = PRESETS.get(variant)
-    if preset is None or rules == preset:
+    known = _BY_NAME.get(name_key(variant)) if isinstance(variant, str) else None
+    if known is None:
+        return variant
+    variant, preset = known.name, known.rules  # (another name of a variant is that variant)
+    if rules == preset:
         return variant
     other = preset_name(rules)
     if other is not None:
