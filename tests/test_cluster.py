@@ -603,3 +603,64 @@ def test_a_cluster_surveys_label_counts_a_verdict_in_before_the_first_progress_r
     assert "won 1" in counted and "waiting for workers" not in counted, counted
     assert " 0.0 deals/s" not in counted, counted
     assert reported.endswith("3.0 deals/s, 2 workers")
+
+
+INTERRUPTED_INSIDE_SYNC = """
+import os, signal, sys, threading, time
+from terrace.cli import main
+from terrace.solver import cluster
+
+survey = threading.get_ident()
+
+
+def in_dask_sync():
+    frames, frame = set(), sys._current_frames().get(survey)
+    while frame is not None:
+        frames.add((frame.f_code.co_name, os.path.basename(frame.f_code.co_filename)))
+        frame = frame.f_back
+    return ("sync", "utils.py") in frames
+
+
+def interrupt():
+    '''On Dask's event loop: once the survey's thread waits in Dask's sync()
+    for a call this loop has not started yet, Ctrl+C it, and hold the loop
+    until Dask has queued the call's cancellation (a loaded machine).'''
+    deadline = time.monotonic() + 60
+    while not in_dask_sync() and time.monotonic() < deadline:
+        time.sleep(0.001)
+    signal.pthread_kill(survey, signal.SIGINT)
+    while in_dask_sync() and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+looked = cluster._Fleet.refresh
+
+
+def refresh(self):
+    if not getattr(self, "armed", False):
+        self.armed = True
+        self.client.loop.add_callback(interrupt)
+    return looked(self)
+
+
+cluster._Fleet.refresh = refresh
+main(["survey", "-v", "falling-star", "--deals", "1-4", "--scheduler", "local:1", "--max-seconds", "1",
+      "--verdicts-db", sys.argv[1], "--json"])
+"""
+
+
+@needs_cluster
+def test_ctrl_c_while_the_client_waits_for_dasks_event_loop_prints_no_traceback(tmp_path: Path) -> None:
+    """Ctrl+C while the survey waits in Dask's ``sync()`` for a call its
+    event loop has not started yet (a loaded machine): Dask's cancel of
+    that call failed with ``NameError: cannot access free variable
+    'future'`` and its event loop logged that with a traceback after the
+    survey's line (``tornado.application`` keeps a level of its own)."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_INSIDE_SYNC, str(tmp_path / "v.sqlite3")],
+                          capture_output=True, text=True, timeout=180, start_new_session=True,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 130, done.stderr[-3000:]
+    assert "stopped: " in done.stderr
+    assert "Traceback" not in done.stderr and "NameError" not in done.stderr, done.stderr[-3000:]

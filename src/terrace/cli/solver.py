@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import os
 import shlex
 import signal
@@ -38,6 +37,7 @@ from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.solver.api import NODE_SLICE, solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
+from terrace.solver.cluster import silence_dask_logs
 from terrace.solver.fair import SETTING_LIMITS, FairSettings
 from terrace.solver.players import PLAYERS, player_key, player_settings
 from terrace.solver.survey import (
@@ -346,8 +346,7 @@ def _stop_on_signals() -> dict[int, Any]:
     way out, and Dask logged that with tracebacks). Returns the handlers it
     replaced (none off the main thread)."""
     def stop(signum: int, frame: Any) -> None:
-        for name in ("distributed", "tornado", "asyncio"):
-            logging.getLogger(name).setLevel(logging.CRITICAL)
+        silence_dask_logs()  # (also the loggers with a level of their own)
         raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
     previous: dict[int, Any] = {}

@@ -300,14 +300,35 @@ def connect(scheduler: str) -> Iterator[Any]:
         _quietly(cluster.close)
 
 
+DASK_LOGS = ("distributed", "tornado", "asyncio")
+"""The loggers of Dask's client and of its event loop."""
+
+
+def dask_loggers() -> list[logging.Logger]:
+    """Every logger named in :data:`DASK_LOGS` or under one of them: also
+    those Dask gave a level of their own (``tornado.application`` at
+    ``ERROR``, ``distributed.client`` at ``WARNING``), which a level set
+    on their parent leaves as they were."""
+    names = {name for name in list(logging.root.manager.loggerDict)
+             if name.split(".")[0] in DASK_LOGS}
+    return [logging.getLogger(name) for name in sorted(names | set(DASK_LOGS))]
+
+
+def silence_dask_logs() -> None:
+    """Keep Dask's log out of the output for the rest of the process (a
+    survey being stopped: its connections close mid-request, and Dask logs
+    that, or a call of its event loop that the stop cancelled before it
+    began, with tracebacks; the survey says itself that it stopped)."""
+    for logger in dask_loggers():
+        logger.setLevel(logging.CRITICAL)
+
+
 @contextmanager
 def _dask_logs_silenced() -> Iterator[None]:
     """Dask's own log lines (a scheduler that died wrote two tracebacks of
     about thirty lines before the survey's one line saying so) kept out of
     the survey's output, as ``silence_logs`` does for a local cluster."""
-    names = {"distributed", *(name for name in list(logging.root.manager.loggerDict)
-                             if name.startswith("distributed."))}
-    loggers = [logging.getLogger(name) for name in names]
+    loggers = dask_loggers()
     levels = [logger.level for logger in loggers]
     for logger in loggers:
         logger.setLevel(logging.CRITICAL)
