@@ -664,3 +664,52 @@ def test_ctrl_c_while_the_client_waits_for_dasks_event_loop_prints_no_traceback(
     assert done.returncode == 130, done.stderr[-3000:]
     assert "stopped: " in done.stderr
     assert "Traceback" not in done.stderr and "NameError" not in done.stderr, done.stderr[-3000:]
+
+
+HOLD_WHILE_STARTING = """
+import os, time
+
+hold = os.environ.get("TERRACE_TEST_HOLD")
+if hold:
+    try:  # the first process to start is the survey's own
+        os.close(os.open(os.path.join(hold, "survey"), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:  # any other one waits here, while Python still starts
+        open(os.path.join(hold, f"starting-{os.getpid()}"), "w").close()
+        deadline = time.monotonic() + 60
+        while not os.path.exists(os.path.join(hold, "go")) and time.monotonic() < deadline:
+            time.sleep(0.01)
+"""
+
+
+@needs_cluster
+def test_ctrl_c_while_a_local_clusters_worker_process_starts_prints_no_traceback(tmp_path: Path) -> None:
+    """Ctrl+C reaches the whole process group: a worker process that Dask
+    had spawned and that was still starting (importing, on a loaded
+    machine) printed "Fatal Python error: init_import_site" and a traceback
+    after the survey's line. Each new Python process here waits while it
+    imports, until the test has sent Ctrl+C."""
+    import subprocess
+
+    hold = tmp_path / "hold"
+    hold.mkdir()
+    (hold / "sitecustomize.py").write_text(HOLD_WHILE_STARTING)
+    command = [sys.executable, "-m", "terrace", "survey", "-v", "falling-star", "--deals", "1-4",
+               "--scheduler", "local:1", "--max-seconds", "1", "--verdicts-db", str(tmp_path / "v.sqlite3"),
+               "--json"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(hold), *sys.path]),
+           "TERRACE_TEST_HOLD": str(hold), "XDG_DATA_HOME": str(tmp_path)}
+    survey = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(hold.glob("starting-*")):
+            assert survey.poll() is None and time.monotonic() < deadline, survey.communicate()
+            time.sleep(0.02)
+        os.killpg(survey.pid, signal.SIGINT)
+    finally:
+        (hold / "go").touch()
+    _, err = survey.communicate(timeout=120)
+    text = err.decode()
+    assert survey.returncode == 130, text[-3000:]
+    assert "stopped: " in text
+    assert "Traceback" not in text and "Fatal Python error" not in text, text[-3000:]

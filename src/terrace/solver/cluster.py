@@ -34,6 +34,7 @@ import atexit
 import importlib.metadata
 import logging
 import re
+import signal
 import socket
 import time
 from collections import Counter
@@ -49,7 +50,7 @@ from terrace.solver.budget import check_budget
 from terrace.solver.fair import FAIR_VERSION
 from terrace.solver.players import PLAYER_VERSION, player_key, player_settings
 from terrace.solver.search import core_available
-from terrace.solver.survey import Job, ignore_interrupts, run_job, usable
+from terrace.solver.survey import Job, ignore_interrupts, run_job, usable, worker_start_method
 from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore
 
 
@@ -287,17 +288,61 @@ def connect(scheduler: str) -> Iterator[Any]:
     # what goes wrong); on Ctrl+C they were a screenful about cancelled
     # tasks and worker processes killed on the way out.
     _quiet_exit_hook()
-    cluster = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0", silence_logs=logging.ERROR)
-    try:
-        client = distributed.Client(cluster)
+    # The workers are forked by a fork server that ignores Ctrl+C, as the
+    # local pool's are: Ctrl+C reaches the whole process group, and a worker
+    # Dask had just spawned (at the start, or to replace one) printed
+    # "Fatal Python error: init_import_site" and a traceback. (Dask reads
+    # the method at each worker start: it stays set while the cluster runs.)
+    dask: Any = importlib.import_module("dask")
+    with dask.config.set({"distributed.worker.multiprocessing-method": worker_start_method()}):
+        with _interrupts_deferred():
+            cluster = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
+                                               dashboard_address=":0", silence_logs=logging.ERROR)
         try:
-            client.run(ignore_interrupts)
-            yield client
+            client = distributed.Client(cluster)
+            try:
+                client.run(ignore_interrupts)
+                yield client
+            finally:
+                _quietly(client.close)
         finally:
-            _quietly(client.close)
+            _quietly(cluster.close)
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Ctrl+C while the body runs takes effect as it ends (a second one at
+    once). For the start of a local cluster: stopped midway, Dask went on
+    starting its workers while the survey closed, and a worker that came up
+    as the survey ended printed a traceback (its semaphores already gone);
+    started whole, the cluster is closed whole."""
+    heard: list[int] = []
+
+    def hear(signum: int, frame: Any) -> None:
+        if heard:
+            _interrupt(previous, signum, frame)
+        heard.append(signum)
+
+    try:
+        previous = signal.signal(signal.SIGINT, hear)
+    except ValueError:  # (not the main thread: Ctrl+C cannot reach it)
+        yield
+        return
+    try:
+        yield
     finally:
-        _quietly(cluster.close)
+        if signal.getsignal(signal.SIGINT) is hear:
+            signal.signal(signal.SIGINT, previous)
+    if heard:
+        _interrupt(previous, heard[0], None)
+
+
+def _interrupt(handler: Any, signum: int, frame: Any) -> None:
+    """Do what ``handler``, a SIGINT handler, does on a signal."""
+    if callable(handler):
+        handler(signum, frame)
+    elif handler != signal.SIG_IGN:
+        raise KeyboardInterrupt
 
 
 DASK_LOGS = ("distributed", "tornado", "asyncio")

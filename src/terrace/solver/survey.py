@@ -203,14 +203,25 @@ def _start_pool(workers: int) -> Any:
     workers start."""
     context = _worker_context()
     start = partial(context.Pool, workers, initializer=ignore_interrupts, maxtasksperchild=50)
-    if context.get_start_method() != "forkserver":
+    if worker_start_method() != "forkserver":
         with _interrupts_ignored():
             return start()
-    from multiprocessing import forkserver
-
-    with _interrupts_ignored():
-        forkserver.ensure_running()
     return start()
+
+
+def worker_start_method() -> str:
+    """How worker processes start (see :func:`_worker_context`):
+    ``"forkserver"``, its server then running and ignoring Ctrl+C (started
+    so if this call starts it), or ``"spawn"``. The local pool uses it, and
+    so do the workers of ``--scheduler local:N``, which Dask starts (and
+    starts again) at any moment of a survey."""
+    method = str(_worker_context().get_start_method())
+    if method == "forkserver":
+        from multiprocessing import forkserver
+
+        with _interrupts_ignored():
+            forkserver.ensure_running()
+    return method
 
 
 @contextmanager
