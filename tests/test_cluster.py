@@ -682,12 +682,16 @@ if hold:
 
 
 @needs_cluster
-def test_ctrl_c_while_a_local_clusters_worker_process_starts_prints_no_traceback(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", ["ctrl-c", "sigterm"])
+def test_a_stop_while_a_local_clusters_worker_process_starts_prints_no_traceback(tmp_path: Path,
+                                                                                 stop: str) -> None:
     """Ctrl+C reaches the whole process group: a worker process that Dask
     had spawned and that was still starting (importing, on a loaded
     machine) printed "Fatal Python error: init_import_site" and a traceback
-    after the survey's line. Each new Python process here waits while it
-    imports, until the test has sent Ctrl+C."""
+    after the survey's line; and one that Dask went on starting after the
+    survey had stopped (Ctrl+C or SIGTERM) printed a FileNotFoundError
+    traceback. Each new Python process here waits while it imports, until
+    the test has stopped the survey."""
     import subprocess
 
     hold = tmp_path / "hold"
@@ -705,11 +709,14 @@ def test_ctrl_c_while_a_local_clusters_worker_process_starts_prints_no_traceback
         while not list(hold.glob("starting-*")):
             assert survey.poll() is None and time.monotonic() < deadline, survey.communicate()
             time.sleep(0.02)
-        os.killpg(survey.pid, signal.SIGINT)
+        if stop == "ctrl-c":
+            os.killpg(survey.pid, signal.SIGINT)
+        else:
+            survey.send_signal(signal.SIGTERM)
     finally:
         (hold / "go").touch()
     _, err = survey.communicate(timeout=120)
     text = err.decode()
-    assert survey.returncode == 130, text[-3000:]
+    assert survey.returncode == (130 if stop == "ctrl-c" else 143), text[-3000:]
     assert "stopped: " in text
     assert "Traceback" not in text and "Fatal Python error" not in text, text[-3000:]

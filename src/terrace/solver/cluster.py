@@ -309,40 +309,51 @@ def connect(scheduler: str) -> Iterator[Any]:
             _quietly(cluster.close)
 
 
+STOPS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
+"""The signals that stop a survey (Ctrl+C, and SIGTERM as the command line
+takes it)."""
+
+
 @contextmanager
 def _interrupts_deferred() -> Iterator[None]:
-    """Ctrl+C while the body runs takes effect as it ends (a second one at
-    once). For the start of a local cluster: stopped midway, Dask went on
-    starting its workers while the survey closed, and a worker that came up
-    as the survey ended printed a traceback (its semaphores already gone);
-    started whole, the cluster is closed whole."""
+    """Ctrl+C or SIGTERM while the body runs takes effect as it ends (a
+    second one at once). For the start of a local cluster: stopped midway,
+    Dask went on starting its workers while the survey closed, and a worker
+    that came up as the survey ended printed a traceback (its semaphores
+    already gone); started whole, the cluster is closed whole."""
     heard: list[int] = []
+    previous: dict[int, Any] = {}
 
     def hear(signum: int, frame: Any) -> None:
         if heard:
-            _interrupt(previous, signum, frame)
+            _interrupt(previous.get(signum, signal.SIG_DFL), signum, frame)
         heard.append(signum)
 
     try:
-        previous = signal.signal(signal.SIGINT, hear)
-    except ValueError:  # (not the main thread: Ctrl+C cannot reach it)
-        yield
-        return
+        for number in STOPS:
+            previous[number] = signal.signal(number, hear)
+    except ValueError:  # (not the main thread: no signal reaches it)
+        pass
     try:
         yield
     finally:
-        if signal.getsignal(signal.SIGINT) is hear:
-            signal.signal(signal.SIGINT, previous)
+        for number, handler in previous.items():
+            if signal.getsignal(number) is hear:
+                signal.signal(number, handler)
     if heard:
-        _interrupt(previous, heard[0], None)
+        _interrupt(previous.get(heard[0], signal.SIG_DFL), heard[0], None)
 
 
 def _interrupt(handler: Any, signum: int, frame: Any) -> None:
-    """Do what ``handler``, a SIGINT handler, does on a signal."""
+    """Do what ``handler``, the handler of the stop signal ``signum`` that
+    was deferred, does on it."""
     if callable(handler):
         handler(signum, frame)
-    elif handler != signal.SIG_IGN:
+    elif handler == signal.SIG_DFL and signum == signal.SIGINT:
         raise KeyboardInterrupt
+    elif handler == signal.SIG_DFL:
+        signal.signal(signum, signal.SIG_DFL)
+        signal.raise_signal(signum)
 
 
 DASK_LOGS = ("distributed", "tornado", "asyncio")
