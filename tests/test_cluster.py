@@ -720,3 +720,33 @@ def test_a_stop_while_a_local_clusters_worker_process_starts_prints_no_traceback
     assert survey.returncode == (130 if stop == "ctrl-c" else 143), text[-3000:]
     assert "stopped: " in text
     assert "Traceback" not in text and "Fatal Python error" not in text, text[-3000:]
+
+
+def test_a_local_cluster_runs_no_more_workers_than_the_machine_has_cores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A deal's budget is wall-clock time: ``--scheduler local:64`` on two
+    cores started 64 workers, each deal got a share of a core, and the
+    survey stored starved ``unknown``s that later surveys of that budget take
+    as they are (``--jobs`` was already held to the cores)."""
+    import terrace.cli.solver as cli_solver
+
+    cores = len(os.sched_getaffinity(0))
+    asked: list[str] = []
+
+    def survey(*args: Any, scheduler: str, **kwargs: Any) -> tuple[dict[int, Verdict], int]:
+        asked.append(scheduler)
+        return {1: Verdict("won", 1, 0.1, 5.0)}, 0
+
+    monkeypatch.setattr(cluster, "run_cluster_survey", survey)
+    monkeypatch.setattr(cli_solver, "charts_available", lambda: False)
+    result = CliRunner().invoke(main, ["survey", "--deals", "1", "--scheduler", f"local:{cores + 62}",
+                                       "--verdicts-db", str(tmp_path / "v.sqlite3"), "--json"])
+    assert result.exit_code == 0, result.output
+    assert asked == [f"local:{cores}"]
+    assert f"--scheduler local:{cores + 62}: this machine runs {cores} at once; using local:{cores}" \
+        in result.output
+    asked.clear()
+    result = CliRunner().invoke(main, ["survey", "--deals", "1", "--scheduler", "local:1", "--verdicts-db",
+                                       str(tmp_path / "v.sqlite3"), "--json"])
+    assert asked == ["local:1"] and "at once" not in result.output

@@ -221,13 +221,20 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     if not as_json:
         _check_writable(Path(out).expanduser())  # before hours of solving, not after
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    # (a deal's budget is wall-clock time: more processes than cores would
+    # give each deal a share of a core, and store starved unknowns that
+    # later surveys of the same budget would take as they are; so for the
+    # local pool and for a local cluster alike)
     if jobs is not None and jobs > cores:
-        # (a deal's budget is wall-clock time: more processes than cores
-        # would give each deal a share of a core, and store starved unknowns
-        # that later surveys of the same budget would take as they are)
         click.echo(f"--jobs {jobs}: this machine runs {cores} at once; using {cores}", err=True)
         jobs = cores
     jobs = jobs or cores
+    if scheduler is not None and parse_scheduler(scheduler)[0] == "local":
+        asked = parse_scheduler(scheduler)[1]
+        if isinstance(asked, int) and asked > cores:
+            click.echo(f"--scheduler local:{asked}: this machine runs {cores} at once; using local:{cores}",
+                       err=True)
+            scheduler = f"local:{cores}"
     name = preset_name(rules) or "custom"
     store_path = chosen_verdicts_db(verdicts_db, old_db)
     store = VerdictStore(store_path)
