@@ -17,6 +17,7 @@ import argparse
 import time
 
 from terrace.board import Board
+from terrace.cli.options import seconds_argument
 from terrace.solver.prune import terrace_dead
 from terrace.solver.search import Search
 from terrace.solver.survey import parse_range
@@ -41,7 +42,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="generals-patience")
     parser.add_argument("--deals", type=deal_numbers, default="2,8,12", help="such as 2,8,12 or 1-40")
-    parser.add_argument("--seconds", type=float, default=12.0, help="per candidate")
+    parser.add_argument("--seconds", type=seconds_argument, default=12.0, help="per candidate")
     args = parser.parse_args()
     rules, searched, proved = get_rules(args.variant), 0, 0
     for number in args.deals:

@@ -29,6 +29,7 @@ import random
 import time
 
 from terrace.board import Board, Status
+from terrace.cli.options import seconds_argument
 from terrace.moves import Move
 from terrace.variants import PRESETS, get_rules
 
@@ -78,7 +79,7 @@ def generations(samples: list[Board], seconds: float, actions: bool = False) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("presets", nargs="*", default=list(PRESETS))
-    parser.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement")
+    parser.add_argument("--seconds", type=seconds_argument, default=1.0, help="seconds per measurement")
     args = parser.parse_args()
     print(f"{'preset':24}{'playout moves/s':>17}{'legal gens/s':>15}{'actions gens/s':>16}")
     for name in args.presets:

@@ -25,6 +25,7 @@ import tempfile
 import time
 from typing import Any
 
+from terrace.cli.options import seconds_argument
 from terrace.solver.survey import parse_range, percentile, run_survey, summarise
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.variants import get_rules
@@ -61,8 +62,8 @@ def main() -> None:
     parser.add_argument("--set", type=setting, action="append", default=[],
                         help="Another fair-player setting, name=value (repeatable).")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--budget", type=float, default=3600.0, help="Seconds per deal.")
-    parser.add_argument("--perfect-seconds", type=float, default=10.0)
+    parser.add_argument("--budget", type=seconds_argument, default=3600.0, help="Seconds per deal.")
+    parser.add_argument("--perfect-seconds", type=seconds_argument, default=10.0)
     parser.add_argument("--baselines", default="perfect,greedy,random",
                         help="Other players to run on the same deals ('' for none).")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)

@@ -33,6 +33,7 @@ from typing import Any
 
 from fair import setting
 from terrace.board import Board
+from terrace.cli.options import seconds_argument
 from terrace.moves import Move
 from terrace.solver.fair import FairSettings
 from terrace.solver.hint_line import GAME_OVER, KEPT, NO_NEW_POSITION, NO_WINNING_LINE, TERRACE_DEAD, hint
@@ -101,8 +102,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variants", default="terrace,falling-star")
     parser.add_argument("--deals", default="1-50")
-    parser.add_argument("--seconds", type=float, default=2.0, help="Seconds per hint.")
-    parser.add_argument("--deal-seconds", type=float, default=300.0, help="Give a deal up after this long.")
+    parser.add_argument("--seconds", type=seconds_argument, default=2.0, help="Seconds per hint.")
+    parser.add_argument("--deal-seconds", type=seconds_argument, default=300.0,
+                        help="Give a deal up after this long.")
     parser.add_argument("--fair", action="store_true", help="Fair hints instead of peeking ones.")
     parser.add_argument("--set", type=setting, action="append", default=[],
                         help="Another fair-hint setting, name=value (repeatable).")

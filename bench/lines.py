@@ -20,6 +20,7 @@ import statistics
 import time
 
 from terrace.board import Board
+from terrace.cli.options import seconds_argument
 from terrace.solver.api import SHORTEN_SECONDS, solve
 from terrace.solver.endgame import shorten
 from terrace.solver.lines import replays_to_win
@@ -56,7 +57,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variants", default="empress-of-italy")
     parser.add_argument("--deals", default="1-40", help="such as 1-40")
-    parser.add_argument("--max-seconds", type=float, default=4.0, help="the solve's budget per deal")
+    parser.add_argument("--max-seconds", type=seconds_argument, default=4.0,
+                        help="the solve's budget per deal")
     args = parser.parse_args()
     first, last = parse_range(args.deals)
     variants = args.variants.split(",")

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from terrace.board import Board
+from terrace.cli.options import seconds_argument
 from terrace.deal import Deal
 from terrace.moves import Move
 from terrace.rules import Rules
@@ -158,7 +159,8 @@ def main() -> None:
     parser.add_argument("--lengths", default="100,1000,10000,99990",
                         help="game lengths in moves, comma-separated (at most 99,990)")
     parser.add_argument("--runs", type=int, default=7, help="times each request is timed per length")
-    parser.add_argument("--hint-seconds", type=float, default=0.2, help="the server's time for a hint")
+    parser.add_argument("--hint-seconds", type=seconds_argument, default=0.2,
+                        help="the server's time for a hint")
     parser.add_argument("--skip", default="", help="requests to leave out, comma-separated")
     args = parser.parse_args()
     lengths = [int(n) for n in args.lengths.split(",")]

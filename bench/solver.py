@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 
+from terrace.cli.options import seconds_argument
 from terrace.solver.search import core_available, core_profiled
 from terrace.solver.survey import parse_range, percentile, run_survey
 from terrace.solver.verdicts import VerdictStore
@@ -31,7 +32,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variants", default=",".join(variant_names()))
     parser.add_argument("--deals", default="1-200")
-    parser.add_argument("--max-seconds", type=float, default=10.0)
+    parser.add_argument("--max-seconds", type=seconds_argument, default=10.0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--db", default=os.path.join(tempfile.gettempdir(), "terrace-bench-solver.sqlite3"))
     args = parser.parse_args()

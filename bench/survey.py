@@ -30,6 +30,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from terrace.cli.options import seconds_argument
 from terrace.rules import Rules
 from terrace.solver.players import PLAYERS
 from terrace.solver.survey import parse_range, percentile, run_survey, summarise
@@ -73,7 +74,7 @@ def main() -> None:
     parser.add_argument("--variants", default="terrace")
     parser.add_argument("--players", default="perfect", help=f"Comma-separated, of {', '.join(PLAYERS)}.")
     parser.add_argument("--deals", default="1-100")
-    parser.add_argument("--max-seconds", type=float, default=10.0, help="Budget per deal.")
+    parser.add_argument("--max-seconds", type=seconds_argument, default=10.0, help="Budget per deal.")
     parser.add_argument("--samples", type=int, default=None, help="Sampled stock orders (fair player).")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--repeats", type=int, default=3, help="Runs per backend (the median is shown).")

@@ -32,6 +32,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from terrace.cli.options import seconds_argument
+
 ROOT = Path(__file__).resolve().parent.parent
 HEADERS = {"content-type": "application/json"}
 
@@ -160,7 +162,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=200, help="moves for the single client")
     parser.add_argument("--clients", type=int, default=20, help="concurrent clients")
-    parser.add_argument("--seconds", type=float, default=10.0, help="how long the clients play")
+    parser.add_argument("--seconds", type=seconds_argument, default=10.0, help="how long the clients play")
     parser.add_argument("--db", help="database file (default: a temporary SQLite file)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:

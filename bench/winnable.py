@@ -23,9 +23,7 @@ import tempfile
 import time
 from contextlib import closing
 
-import click
-
-from terrace.cli.options import Seconds
+from terrace.cli.options import seconds_argument
 from terrace.solver.survey import percentile
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.variants import get_rules
@@ -34,18 +32,9 @@ from terrace.web.hints import next_winnable
 from terrace.web.numbers import whole_number
 
 
-def seconds(text: str) -> float:
-    """A positive, finite number of seconds, read as the command line's
-    options read them (NaN, infinite, 0 and digits other than 0-9 refused)."""
-    try:
-        return Seconds().convert(text, None, None)
-    except click.BadParameter as error:
-        raise argparse.ArgumentTypeError(error.message) from None
-
-
 def budgets(text: str) -> list[float]:
     """Comma-separated per-deal budgets."""
-    return [seconds(part) for part in text.split(",")]
+    return [seconds_argument(part) for part in text.split(",")]
 
 
 def count(text: str) -> int:
@@ -83,7 +72,7 @@ def main() -> None:
     parser.add_argument("--variants", default="generals-patience,admirals-patience")
     parser.add_argument("--deal-seconds", type=budgets, default="1,5",
                         help="Per-deal budgets to compare, comma-separated.")
-    parser.add_argument("--total", type=seconds, default=WINNABLE_SECONDS,
+    parser.add_argument("--total", type=seconds_argument, default=WINNABLE_SECONDS,
                         help="The budget of one request (terrace play --winnable-seconds).")
     parser.add_argument("--starts", type=count, default=30, help="Searches per setting.")
     parser.add_argument("--seed", type=int, default=1)

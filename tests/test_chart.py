@@ -55,3 +55,17 @@ def test_a_rate_of_nothing_draws_its_interval() -> None:
     bars = [RateBar("terrace", "random", 0.0, low + 1e-17, high, 1000),
             RateBar("terrace", "greedy", 1.0, 0.99, 1.0 - 1e-17, 1000)]
     assert win_rate_chart("t", bars, "svg").startswith(b"<?xml")
+
+
+def test_a_win_rate_chart_of_no_rates_says_so_without_a_warning() -> None:
+    """``bench/players.py --chart`` with rates of too few deals (or none):
+    matplotlib warned "No artists with labels found to put in legend" and
+    the chart was an empty frame with an empty legend."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        svg = win_rate_chart("Win rates", [], "svg").decode()
+        one = win_rate_chart("Win rates", [RateBar("wood", "fair", 1.0, 0.21, 1.0, 1)], "svg").decode()
+    assert "no win rates to draw" in svg
+    assert "wood" in one and "fair" in one and "no win rates" not in one

@@ -603,3 +603,150 @@ def test_a_cluster_surveys_label_counts_a_verdict_in_before_the_first_progress_r
     assert "won 1" in counted and "waiting for workers" not in counted, counted
     assert " 0.0 deals/s" not in counted, counted
     assert reported.endswith("3.0 deals/s, 2 workers")
+
+
+INTERRUPTED_INSIDE_SYNC = """
+import os, signal, sys, threading, time
+from terrace.cli import main
+from terrace.solver import cluster
+
+survey = threading.get_ident()
+
+
+def in_dask_sync():
+    frames, frame = set(), sys._current_frames().get(survey)
+    while frame is not None:
+        frames.add((frame.f_code.co_name, os.path.basename(frame.f_code.co_filename)))
+        frame = frame.f_back
+    return ("sync", "utils.py") in frames
+
+
+def interrupt():
+    '''On Dask's event loop: once the survey's thread waits in Dask's sync()
+    for a call this loop has not started yet, Ctrl+C it, and hold the loop
+    until Dask has queued the call's cancellation (a loaded machine).'''
+    deadline = time.monotonic() + 60
+    while not in_dask_sync() and time.monotonic() < deadline:
+        time.sleep(0.001)
+    signal.pthread_kill(survey, signal.SIGINT)
+    while in_dask_sync() and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+looked = cluster._Fleet.refresh
+
+
+def refresh(self):
+    if not getattr(self, "armed", False):
+        self.armed = True
+        self.client.loop.add_callback(interrupt)
+    return looked(self)
+
+
+cluster._Fleet.refresh = refresh
+main(["survey", "-v", "falling-star", "--deals", "1-4", "--scheduler", "local:1", "--max-seconds", "1",
+      "--verdicts-db", sys.argv[1], "--json"])
+"""
+
+
+@needs_cluster
+def test_ctrl_c_while_the_client_waits_for_dasks_event_loop_prints_no_traceback(tmp_path: Path) -> None:
+    """Ctrl+C while the survey waits in Dask's ``sync()`` for a call its
+    event loop has not started yet (a loaded machine): Dask's cancel of
+    that call failed with ``NameError: cannot access free variable
+    'future'`` and its event loop logged that with a traceback after the
+    survey's line (``tornado.application`` keeps a level of its own)."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_INSIDE_SYNC, str(tmp_path / "v.sqlite3")],
+                          capture_output=True, text=True, timeout=180, start_new_session=True,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 130, done.stderr[-3000:]
+    assert "stopped: " in done.stderr
+    assert "Traceback" not in done.stderr and "NameError" not in done.stderr, done.stderr[-3000:]
+
+
+HOLD_WHILE_STARTING = """
+import os, time
+
+hold = os.environ.get("TERRACE_TEST_HOLD")
+if hold:
+    try:  # the first process to start is the survey's own
+        os.close(os.open(os.path.join(hold, "survey"), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:  # any other one waits here, while Python still starts
+        open(os.path.join(hold, f"starting-{os.getpid()}"), "w").close()
+        deadline = time.monotonic() + 60
+        while not os.path.exists(os.path.join(hold, "go")) and time.monotonic() < deadline:
+            time.sleep(0.01)
+"""
+
+
+@needs_cluster
+@pytest.mark.parametrize("stop", ["ctrl-c", "sigterm"])
+def test_a_stop_while_a_local_clusters_worker_process_starts_prints_no_traceback(tmp_path: Path,
+                                                                                 stop: str) -> None:
+    """Ctrl+C reaches the whole process group: a worker process that Dask
+    had spawned and that was still starting (importing, on a loaded
+    machine) printed "Fatal Python error: init_import_site" and a traceback
+    after the survey's line; and one that Dask went on starting after the
+    survey had stopped (Ctrl+C or SIGTERM) printed a FileNotFoundError
+    traceback. Each new Python process here waits while it imports, until
+    the test has stopped the survey."""
+    import subprocess
+
+    hold = tmp_path / "hold"
+    hold.mkdir()
+    (hold / "sitecustomize.py").write_text(HOLD_WHILE_STARTING)
+    command = [sys.executable, "-m", "terrace", "survey", "-v", "falling-star", "--deals", "1-4",
+               "--scheduler", "local:1", "--max-seconds", "1", "--verdicts-db", str(tmp_path / "v.sqlite3"),
+               "--json"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(hold), *sys.path]),
+           "TERRACE_TEST_HOLD": str(hold), "XDG_DATA_HOME": str(tmp_path)}
+    survey = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(hold.glob("starting-*")):
+            assert survey.poll() is None and time.monotonic() < deadline, survey.communicate()
+            time.sleep(0.02)
+        if stop == "ctrl-c":
+            os.killpg(survey.pid, signal.SIGINT)
+        else:
+            survey.send_signal(signal.SIGTERM)
+    finally:
+        (hold / "go").touch()
+    _, err = survey.communicate(timeout=120)
+    text = err.decode()
+    assert survey.returncode == (130 if stop == "ctrl-c" else 143), text[-3000:]
+    assert "stopped: " in text
+    assert "Traceback" not in text and "Fatal Python error" not in text, text[-3000:]
+
+
+def test_a_local_cluster_runs_no_more_workers_than_the_machine_has_cores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A deal's budget is wall-clock time: ``--scheduler local:64`` on two
+    cores started 64 workers, each deal got a share of a core, and the
+    survey stored starved ``unknown``s that later surveys of that budget take
+    as they are (``--jobs`` was already held to the cores)."""
+    import terrace.cli.solver as cli_solver
+
+    cores = len(os.sched_getaffinity(0))
+    asked: list[str] = []
+
+    def survey(*args: Any, scheduler: str, **kwargs: Any) -> tuple[dict[int, Verdict], int]:
+        asked.append(scheduler)
+        return {1: Verdict("won", 1, 0.1, 5.0)}, 0
+
+    monkeypatch.setattr(cluster, "run_cluster_survey", survey)
+    monkeypatch.setattr(cli_solver, "charts_available", lambda: False)
+    result = CliRunner().invoke(main, ["survey", "--deals", "1", "--scheduler", f"local:{cores + 62}",
+                                       "--verdicts-db", str(tmp_path / "v.sqlite3"), "--json"])
+    assert result.exit_code == 0, result.output
+    assert asked == [f"local:{cores}"]
+    assert f"--scheduler local:{cores + 62}: this machine runs {cores} at once; using local:{cores}" \
+        in result.output
+    asked.clear()
+    result = CliRunner().invoke(main, ["survey", "--deals", "1", "--scheduler", "local:1", "--verdicts-db",
+                                       str(tmp_path / "v.sqlite3"), "--json"])
+    assert asked == ["local:1"] and "at once" not in result.output

@@ -592,6 +592,52 @@ def test_sigterm_stops_a_local_survey_and_its_workers(tmp_path: Path) -> None:
             and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"] == []
 
 
+def test_a_local_surveys_workers_end_with_it_when_it_is_killed(tmp_path: Path) -> None:
+    """SIGKILL of the survey's own process (the out-of-memory killer, a
+    batch system's hard stop): its pool's workers solved on for up to their
+    deal's budget (the fair player's: 30 minutes), then each printed a
+    BrokenPipeError traceback as it handed over a verdict nobody read."""
+    import signal
+    import subprocess
+
+    command = [sys.executable, "-m", "terrace", "survey", "-v", "big-terrace", "--deals", "1-4",
+               "--player", "fair", "--samples", "4096", "--jobs", "2", "--max-seconds", "600",
+               "--verdicts-db", str(tmp_path / "v.sqlite3"), "--json"]
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "PYTHONPATH": os.pathsep.join(sys.path)}
+    survey = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              start_new_session=True)
+
+    def session() -> list[int]:
+        """The processes of the survey's session (it, the fork server, the workers, ...)."""
+        found = []
+        for entry in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+                if entry.isdigit() and int(fields[3]) == survey.pid and fields[0] != "Z":
+                    found.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+        return found
+
+    deadline = time.monotonic() + 120
+    while len(session()) < 5:  # the survey, the fork server, the resource tracker, two workers
+        assert survey.poll() is None and time.monotonic() < deadline, survey.communicate()[1][-2000:]
+        time.sleep(0.05)
+    os.kill(survey.pid, signal.SIGKILL)
+    survey.wait()
+    deadline = time.monotonic() + 30  # (a game of 4096 samples a move takes minutes)
+    while session() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = session()
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert survey.stderr is not None
+    err = survey.stderr.read().decode()
+    assert left == [], err[-2000:]
+    assert "Traceback" not in err, err[-3000:]
+
+
 def test_the_watch_of_a_surveys_workers_keeps_no_finished_one_and_tells_a_killed_one() -> None:
     """Read, never polled (the pool's thread polls); a worker that ended
     well is let go (its pipes close), one killed ends the survey."""

@@ -201,6 +201,25 @@ class Seconds(click.ParamType[float]):
         return seconds
 
 
+def seconds_argument(text: str) -> float:
+    """A time budget for an ``argparse`` option (the benchmarks'), read and
+    refused as :class:`Seconds` reads ``--max-seconds``: NaN, infinite, 0
+    and digits other than 0-9 are an ``argparse`` usage error.
+
+    >>> seconds_argument("2.5")
+    2.5
+    >>> seconds_argument("inf")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 'inf' is not a time budget: give a finite number of seconds above 0
+    """
+    import argparse
+
+    try:
+        return Seconds().convert(text, None, None)
+    except click.BadParameter as error:
+        raise argparse.ArgumentTypeError(error.message) from None
+
+
 def rule_options(func: F) -> F:
     """Add ``--variant`` and every rule override option to a command."""
     names = [name for variant in VARIANTS for name in (variant.name, *variant.alias_names)]

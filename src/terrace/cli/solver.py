@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import os
 import shlex
 import signal
@@ -38,6 +37,7 @@ from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.solver.api import NODE_SLICE, solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
+from terrace.solver.cluster import silence_dask_logs
 from terrace.solver.fair import SETTING_LIMITS, FairSettings
 from terrace.solver.players import PLAYERS, player_key, player_settings
 from terrace.solver.survey import (
@@ -221,13 +221,20 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     if not as_json:
         _check_writable(Path(out).expanduser())  # before hours of solving, not after
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    # (a deal's budget is wall-clock time: more processes than cores would
+    # give each deal a share of a core, and store starved unknowns that
+    # later surveys of the same budget would take as they are; so for the
+    # local pool and for a local cluster alike)
     if jobs is not None and jobs > cores:
-        # (a deal's budget is wall-clock time: more processes than cores
-        # would give each deal a share of a core, and store starved unknowns
-        # that later surveys of the same budget would take as they are)
         click.echo(f"--jobs {jobs}: this machine runs {cores} at once; using {cores}", err=True)
         jobs = cores
     jobs = jobs or cores
+    if scheduler is not None and parse_scheduler(scheduler)[0] == "local":
+        asked = parse_scheduler(scheduler)[1]
+        if isinstance(asked, int) and asked > cores:
+            click.echo(f"--scheduler local:{asked}: this machine runs {cores} at once; using local:{cores}",
+                       err=True)
+            scheduler = f"local:{cores}"
     name = preset_name(rules) or "custom"
     store_path = chosen_verdicts_db(verdicts_db, old_db)
     store = VerdictStore(store_path)
@@ -346,8 +353,7 @@ def _stop_on_signals() -> dict[int, Any]:
     way out, and Dask logged that with tracebacks). Returns the handlers it
     replaced (none off the main thread)."""
     def stop(signum: int, frame: Any) -> None:
-        for name in ("distributed", "tornado", "asyncio"):
-            logging.getLogger(name).setLevel(logging.CRITICAL)
+        silence_dask_logs()  # (also the loggers with a level of their own)
         raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
     previous: dict[int, Any] = {}

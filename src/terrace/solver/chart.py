@@ -121,7 +121,7 @@ class RateBar:
 
 def win_rate_chart(title: str, bars: Sequence[RateBar], image_format: ImageFormat = "png") -> bytes:
     """Win rates per preset (groups) and player (bars) with their Wilson 95%
-    intervals as error bars.
+    intervals as error bars (no bars: a chart that says so).
 
     >>> svg = win_rate_chart("t", [RateBar("terrace", "perfect", 0.9, 0.85, 0.93, 200)], "svg")
     >>> b"<svg" in svg
@@ -149,5 +149,8 @@ def win_rate_chart(title: str, bars: Sequence[RateBar], image_format: ImageForma
     axes.set_ylim(0, 105)
     axes.set_title(title)
     axes.grid(axis="y", alpha=0.3)
+    if not bars:  # (a legend of nothing made matplotlib warn)
+        axes.text(0.5, 0.5, "no win rates to draw", transform=axes.transAxes, ha="center", va="center")
+        return _image(figure, image_format)
     axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small", title="player")
     return _image(figure, image_format)

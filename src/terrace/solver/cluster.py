@@ -34,6 +34,7 @@ import atexit
 import importlib.metadata
 import logging
 import re
+import signal
 import socket
 import time
 from collections import Counter
@@ -49,7 +50,7 @@ from terrace.solver.budget import check_budget
 from terrace.solver.fair import FAIR_VERSION
 from terrace.solver.players import PLAYER_VERSION, player_key, player_settings
 from terrace.solver.search import core_available
-from terrace.solver.survey import Job, ignore_interrupts, run_job, usable
+from terrace.solver.survey import Job, ignore_interrupts, run_job, usable, worker_start_method
 from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore
 
 
@@ -287,17 +288,95 @@ def connect(scheduler: str) -> Iterator[Any]:
     # what goes wrong); on Ctrl+C they were a screenful about cancelled
     # tasks and worker processes killed on the way out.
     _quiet_exit_hook()
-    cluster = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0", silence_logs=logging.ERROR)
-    try:
-        client = distributed.Client(cluster)
+    # The workers are forked by a fork server that ignores Ctrl+C, as the
+    # local pool's are: Ctrl+C reaches the whole process group, and a worker
+    # Dask had just spawned (at the start, or to replace one) printed
+    # "Fatal Python error: init_import_site" and a traceback. (Dask reads
+    # the method at each worker start: it stays set while the cluster runs.)
+    dask: Any = importlib.import_module("dask")
+    with dask.config.set({"distributed.worker.multiprocessing-method": worker_start_method()}):
+        with _interrupts_deferred():
+            cluster = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
+                                               dashboard_address=":0", silence_logs=logging.ERROR)
         try:
-            client.run(ignore_interrupts)
-            yield client
+            client = distributed.Client(cluster)
+            try:
+                client.run(ignore_interrupts)
+                yield client
+            finally:
+                _quietly(client.close)
         finally:
-            _quietly(client.close)
+            _quietly(cluster.close)
+
+
+STOPS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
+"""The signals that stop a survey (Ctrl+C, and SIGTERM as the command line
+takes it)."""
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Ctrl+C or SIGTERM while the body runs takes effect as it ends (a
+    second one at once). For the start of a local cluster: stopped midway,
+    Dask went on starting its workers while the survey closed, and a worker
+    that came up as the survey ended printed a traceback (its semaphores
+    already gone); started whole, the cluster is closed whole."""
+    heard: list[int] = []
+    previous: dict[int, Any] = {}
+
+    def hear(signum: int, frame: Any) -> None:
+        if heard:
+            _interrupt(previous.get(signum, signal.SIG_DFL), signum, frame)
+        heard.append(signum)
+
+    try:
+        for number in STOPS:
+            previous[number] = signal.signal(number, hear)
+    except ValueError:  # (not the main thread: no signal reaches it)
+        pass
+    try:
+        yield
     finally:
-        _quietly(cluster.close)
+        for number, handler in previous.items():
+            if signal.getsignal(number) is hear:
+                signal.signal(number, handler)
+    if heard:
+        _interrupt(previous.get(heard[0], signal.SIG_DFL), heard[0], None)
+
+
+def _interrupt(handler: Any, signum: int, frame: Any) -> None:
+    """Do what ``handler``, the handler of the stop signal ``signum`` that
+    was deferred, does on it."""
+    if callable(handler):
+        handler(signum, frame)
+    elif handler == signal.SIG_DFL and signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    elif handler == signal.SIG_DFL:
+        signal.signal(signum, signal.SIG_DFL)
+        signal.raise_signal(signum)
+
+
+DASK_LOGS = ("distributed", "tornado", "asyncio")
+"""The loggers of Dask's client and of its event loop."""
+
+
+def dask_loggers() -> list[logging.Logger]:
+    """Every logger named in :data:`DASK_LOGS` or under one of them: also
+    those Dask gave a level of their own (``tornado.application`` at
+    ``ERROR``, ``distributed.client`` at ``WARNING``), which a level set
+    on their parent leaves as they were."""
+    names = {name for name in list(logging.root.manager.loggerDict)
+             if name.split(".")[0] in DASK_LOGS}
+    return [logging.getLogger(name) for name in sorted(names | set(DASK_LOGS))]
+
+
+def silence_dask_logs() -> None:
+    """Keep Dask's log out of the output for the rest of the process (a
+    survey being stopped: its connections close mid-request, and Dask logs
+    that, or a call of its event loop that the stop cancelled before it
+    began, with tracebacks; the survey says itself that it stopped)."""
+    for logger in dask_loggers():
+        logger.setLevel(logging.CRITICAL)
 
 
 @contextmanager
@@ -305,9 +384,7 @@ def _dask_logs_silenced() -> Iterator[None]:
     """Dask's own log lines (a scheduler that died wrote two tracebacks of
     about thirty lines before the survey's one line saying so) kept out of
     the survey's output, as ``silence_logs`` does for a local cluster."""
-    names = {"distributed", *(name for name in list(logging.root.manager.loggerDict)
-                             if name.startswith("distributed."))}
-    loggers = [logging.getLogger(name) for name in names]
+    loggers = dask_loggers()
     levels = [logger.level for logger in loggers]
     for logger in loggers:
         logger.setLevel(logging.CRITICAL)

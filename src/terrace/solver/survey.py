@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import multiprocessing.connection
+import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -181,6 +184,32 @@ def ignore_interrupts() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _start_worker() -> None:
+    """Run in each worker process of the local pool as it starts: it
+    ignores Ctrl+C (:func:`ignore_interrupts`) and ends with the survey's
+    process (:func:`_end_with_survey`)."""
+    ignore_interrupts()
+    _end_with_survey()
+
+
+def _end_with_survey() -> None:
+    """End this worker process at once when the process that started it
+    (the survey's) has ended, however it ended: killed with SIGKILL (by the
+    out-of-memory killer, or a batch system's hard stop), its workers solved
+    on for up to their deal's budget (the fair player's: 30 minutes), then
+    each printed a BrokenPipeError traceback as it handed over a verdict
+    nobody read. A thread waits for the end of the survey's process."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # (not a worker process)
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)  # (nothing to store or say: the survey is gone)
+
+    threading.Thread(target=watch, name="end-with-survey", daemon=True).start()
+
+
 def _worker_context() -> Any:
     """How the workers start: from a fork server where there is one
     (Linux, macOS), which :func:`_interrupts_ignored` starts ignoring Ctrl+C
@@ -202,15 +231,26 @@ def _start_pool(workers: int) -> Any:
     lost, and the survey ran to its end). Without a fork server, while the
     workers start."""
     context = _worker_context()
-    start = partial(context.Pool, workers, initializer=ignore_interrupts, maxtasksperchild=50)
-    if context.get_start_method() != "forkserver":
+    start = partial(context.Pool, workers, initializer=_start_worker, maxtasksperchild=50)
+    if worker_start_method() != "forkserver":
         with _interrupts_ignored():
             return start()
-    from multiprocessing import forkserver
-
-    with _interrupts_ignored():
-        forkserver.ensure_running()
     return start()
+
+
+def worker_start_method() -> str:
+    """How worker processes start (see :func:`_worker_context`):
+    ``"forkserver"``, its server then running and ignoring Ctrl+C (started
+    so if this call starts it), or ``"spawn"``. The local pool uses it, and
+    so do the workers of ``--scheduler local:N``, which Dask starts (and
+    starts again) at any moment of a survey."""
+    method = str(_worker_context().get_start_method())
+    if method == "forkserver":
+        from multiprocessing import forkserver
+
+        with _interrupts_ignored():
+            forkserver.ensure_running()
+    return method
 
 
 @contextmanager
