@@ -41,6 +41,7 @@ from terrace.solver.api import LOST, WON, Hint, solve
 from terrace.solver.budget import check_budget
 from terrace.solver.greedy import greedy_move
 from terrace.solver.history import Key, pass_stage, same_pass_keys
+from terrace.solver.lines import replays_to_win
 from terrace.solver.observation import observe
 from terrace.solver.search import REPLAY_CHECK
 
@@ -141,15 +142,7 @@ def given_line(board: Board, line: Sequence[Move], until: float) -> KeptLine | N
     start = board.copy()
     for _ in range(followed):
         start.pop()
-    walker = start.copy(stack=False)
-    try:
-        for index, move in enumerate(line):
-            if index % REPLAY_CHECK == 0 and time.perf_counter() > until:
-                return None
-            walker.push(move)
-    except TerraceError:
-        return None
-    return KeptLine(start.position(), tuple(texts)) if walker.is_won() else None
+    return KeptLine(start.position(), tuple(texts)) if replays_to_win(start, line, until) else None
 
 
 def _overlap(played: list[str], line: list[str]) -> int:

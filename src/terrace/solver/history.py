@@ -23,7 +23,7 @@ Move.parse('s')
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from terrace.board import Board
 
@@ -52,11 +52,13 @@ Key = tuple[object, ...]
 exactly when their positions are, and far cheaper than the position string."""
 
 
-def same_pass_keys(board: Board, lookback: int = LOOKBACK) -> set[Key]:
-    """:meth:`Board.position_key` of the positions
-    :func:`same_pass_positions` finds (with the same ``lookback``)."""
-    keys = {board.position_key()}
-    copy = board.copy() if board.move_stack else board
+def _same_pass_boards(board: Board, lookback: int) -> Iterator[Board]:
+    """The game's earlier positions (``board``'s move stack taken back one
+    move at a time, on a copy) of ``board``'s :func:`pass_stage`, the
+    latest ``lookback`` of them at most; one board, changed between yields."""
+    if not board.move_stack:
+        return
+    copy = board.copy()
     stage = pass_stage(board)
     for _ in range(lookback):
         if not copy.move_stack:
@@ -64,7 +66,14 @@ def same_pass_keys(board: Board, lookback: int = LOOKBACK) -> set[Key]:
         copy.pop()
         if pass_stage(copy) != stage:
             break
-        keys.add(copy.position_key())
+        yield copy
+
+
+def same_pass_keys(board: Board, lookback: int = LOOKBACK) -> set[Key]:
+    """:meth:`Board.position_key` of the positions
+    :func:`same_pass_positions` finds (with the same ``lookback``)."""
+    keys = {board.position_key()}
+    keys.update(earlier.position_key() for earlier in _same_pass_boards(board, lookback))
     return keys
 
 
@@ -78,20 +87,11 @@ def same_pass_positions(board: Board, key: Callable[[str], str] = _unchanged,
     earlier ones of the game (``board``'s move stack) of the same
     :func:`pass_stage`, the latest ``lookback`` of them at most."""
     keys = {key(board.position())}
-    if not board.move_stack:
-        return keys
-    copy = board.copy()
-    stage = pass_stage(board)
     seen = {board.position_key()}
-    for _ in range(lookback):
-        if not copy.move_stack:
-            break
-        copy.pop()
-        if pass_stage(copy) != stage:
-            break
-        cards = copy.position_key()
+    for earlier in _same_pass_boards(board, lookback):
+        cards = earlier.position_key()
         if cards not in seen:  # (a position string costs far more: 8 decks, 0.15 ms)
             seen.add(cards)
-            keys.add(key(copy.position()))
+            keys.add(key(earlier.position()))
     return keys
 
