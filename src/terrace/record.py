@@ -217,6 +217,8 @@ def read_json(text: str | bytes) -> Any:
     terrace.errors.DuplicateKeyError: the key 'move' is given twice in one object: give each key once
     """
     return json.loads(text, object_pairs_hook=_one_of_each)
+
+
 _SPACE = " \t\n\r"
 
 

@@ -37,7 +37,7 @@ from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.solver.api import NODE_SLICE, solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
-from terrace.solver.cluster import silence_dask_logs
+from terrace.solver.cluster import STOPS, silence_dask_logs
 from terrace.solver.fair import SETTING_LIMITS, FairSettings
 from terrace.solver.players import PLAYERS, player_key, player_settings
 from terrace.solver.survey import (
@@ -358,7 +358,7 @@ def _stop_on_signals() -> dict[int, Any]:
 
     previous: dict[int, Any] = {}
     try:
-        for number in (signal.SIGTERM, signal.SIGINT):
+        for number in STOPS:
             previous[number] = signal.signal(number, stop)
     except ValueError:  # not the main thread (a test runner's)
         pass
