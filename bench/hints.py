@@ -18,8 +18,12 @@ position it had reached.
                                      # terrace.solver.hint(board), which gets the game and nothing else
     .venv/bin/python bench/hints.py --stateless --forget ...        # each hint solving afresh (as before
                                                                     # hint() kept its lines)
+    .venv/bin/python bench/hints.py --variants admirals-patience --deals 5-5 --seconds 1 --rule-of-thumb
+                                     # an undecided peeking hint as the rule of thumb's move (as before
+                                     # it followed the solver's furthest line)
 
-Also prints how long the hints took (median, 90th percentile, longest).
+Also prints how long the hints took (median, 90th percentile, longest),
+and how many cards were on the foundations where each game not won ended.
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ from fair import setting
 from terrace.board import Board
 from terrace.cli.options import seconds_argument
 from terrace.moves import Move
+from terrace.solver import hint_line
+from terrace.solver.api import SolveResult, solve
 from terrace.solver.fair import FairSettings
 from terrace.solver.hint_line import GAME_OVER, KEPT, NO_NEW_POSITION, NO_WINNING_LINE, TERRACE_DEAD, hint
 from terrace.solver.survey import parse_range, percentile
@@ -59,6 +65,14 @@ def stateless_hint(board: Board, seconds: float, forget: bool) -> dict[str, Any]
         why = (NO_WINNING_LINE if found.kind == "lost" else GAME_OVER if not board.legal_moves
                else NO_NEW_POSITION)
     return {"move": None if found.move is None else str(found.move), "why": why, "kept": None}
+
+
+def without_furthest(board: Board, **options: Any) -> SolveResult:
+    """The solver without its furthest line's move, so that an undecided
+    peeking hint falls back on the rule of thumb."""
+    found = solve(board, **options)
+    found.best_move = None
+    return found
 
 
 def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: float,
@@ -94,8 +108,8 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
             break
         seen.add(position)
     return {"variant": variant, "deal": number, "outcome": outcome, "hints": hints,
-            "moves": len(board.move_stack), "seconds": time.perf_counter() - start,
-            "hint_seconds": hint_seconds}
+            "moves": len(board.move_stack), "up": board.foundation_cards,
+            "seconds": time.perf_counter() - start, "hint_seconds": hint_seconds}
 
 
 def main() -> None:
@@ -112,13 +126,20 @@ def main() -> None:
                         help="Follow terrace.solver.hint(board) (peeking), not the web game's hint.")
     parser.add_argument("--forget", action="store_true",
                         help="With --stateless: forget the kept lines before each hint.")
+    parser.add_argument("--rule-of-thumb", action="store_true",
+                        help="An undecided peeking hint plays the rule of thumb's move, "
+                             "not the first move of the solver's furthest line.")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
+    if args.rule_of_thumb:
+        hint_line.solve = without_furthest  # (the pool's processes are forked from this one)
     low, high = parse_range(args.deals)
     deals = range(low, high + 1)
     settings = FairSettings.from_dict({**HINT_SETTINGS.to_dict(), **dict(args.set)})
     kind = "stateless hint()" + (" forgetting its lines" if args.forget else "") if args.stateless else (
         "fair" if args.fair else "peeking")
+    if args.rule_of_thumb:
+        kind += " (the rule of thumb when undecided)"
     print(f"{kind} hints, {args.seconds:g} s each, deals {args.deals}"
           f"{f', fair settings {dict(args.set)}' if args.set and args.fair else ''}")
     for variant in args.variants.split(","):
@@ -141,9 +162,13 @@ def main() -> None:
         print(f"  a hint took {percentile(each, 50):.3f} s (median), {percentile(each, 90):.3f} s "
               f"(90th percentile), {max(each, default=0.0):.3f} s at most; {full} of {len(each)} "
               f"ran to the {args.seconds:g} s budget")
-        for r in results:
-            if r["outcome"] not in ("won", *LOST_OUTCOMES):
-                print(f"  deal {r['deal']}: {r['outcome']} after {r['moves']} moves, {r['hints']} hints")
+        unfinished = [r for r in results if r["outcome"] != "won"]
+        if unfinished:
+            print(f"  the games not won ended with {statistics.mean(r['up'] for r in unfinished):.1f} "
+                  f"cards up on average")
+        for r in unfinished:
+            print(f"  deal {r['deal']}: {r['outcome']} after {r['moves']} moves, {r['hints']} hints, "
+                  f"{r['up']} cards up")
 
 
 if __name__ == "__main__":

@@ -183,6 +183,63 @@ def test_the_rule_of_thumb_never_loops() -> None:
     assert found.move is None and found.why in WHY_NO_MOVE and found.kind == "none"
 
 
+def test_an_undecided_hint_starts_the_line_that_got_furthest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Undecided in the time, the peeking hint plays the first move of the
+    solver's furthest line, not the rule of thumb's (followed to the end on
+    eight undecided Admiral's Patience deals, it won one and put 87 of 208
+    cards up on average on the others, the rule of thumb 71 and no win;
+    docs/api.md), unless that move returns to a position already reached."""
+    board = Board.from_number(5, get_rules("admirals-patience"))
+    greedy = rule_of_thumb(board).move
+    furthest = next(m for m in board.legal_moves if m != greedy)
+    monkeypatch.setattr(hint_line, "solve", _undecided(furthest))
+    found = peek_hint(board, 1.0)
+    assert (found.move, found.kind, found.line) == (furthest, "furthest", [])
+    report = hint_report(board, fair=False, seconds=1.0)
+    assert report["kind"] == "furthest" and describe(report).endswith(
+        "undecided in the time; starts the line that put the most cards up (looks at the face-down stock)")
+    # a furthest move back to where the game was: the rule of thumb instead
+    back = _a_move_back(board)
+    monkeypatch.setattr(hint_line, "solve", _undecided(back))
+    found = peek_hint(board, 1.0)
+    assert found.kind == "heuristic" and found.move == rule_of_thumb(board).move != back
+
+
+def _undecided(furthest: Move) -> Any:
+    """A stand-in for the solver: undecided, ``furthest`` its best line's move."""
+    return lambda start, **_: solver_api.SolveResult("unknown", best_move=furthest)
+
+
+def _a_move_back(board: Board) -> Move:
+    """Plays rule-of-thumb moves on ``board`` until a move between piles can
+    be taken back by the reverse move, then that move; the reverse move."""
+    for _ in range(500):
+        for move in board.legal_moves:
+            if move.source == "t" and move.target == "t":
+                back = Move("t", move.target_index, "t", move.source_index)
+                after = board.copy(stack=False)
+                after.push(move)
+                if after.is_legal(back):
+                    before = board.position_key()
+                    after.push(back)
+                    if after.position_key() == before:  # (no space was filled)
+                        board.push(move)
+                        return back
+        found = rule_of_thumb(board).move
+        assert found is not None
+        board.push(found)
+    raise AssertionError("no move between piles that can be taken back")
+
+
+def test_the_real_solver_leads_an_undecided_hint_along_its_furthest_line() -> None:
+    """No monkeypatch: Admiral's Patience deal 5 stays undecided for 0.3 s
+    (and for 10 s in the benchmark), and the hint is the furthest line's
+    first move, a legal one."""
+    board = Board.from_number(5, get_rules("admirals-patience"))
+    found = peek_hint(board, 0.3)
+    assert found.kind == "furthest" and found.move in board.legal_moves
+
+
 def test_no_hint_when_the_game_is_over_or_every_move_goes_back() -> None:
     rules = get_rules("falling-star")
     board = Board.from_number(4, rules)

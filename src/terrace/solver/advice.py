@@ -272,7 +272,8 @@ def describe(report: dict[str, Any]) -> str:
         return f"{move}: {reason} (does not look at face-down cards)"
     reason = {
         "winnable": f"starts a winning line of {len(report.get('line', []))} moves",
-    }.get(report["kind"], "undecided in the time; the line that got furthest")
+        "furthest": "undecided in the time; starts the line that put the most cards up",
+    }.get(report["kind"], "undecided in the time; the rule of thumb")
     source = "nothing is face down" if report["fair"] else "looks at the face-down stock"
     return f"{move}: {reason} ({source})"
 

@@ -49,8 +49,12 @@ Cancel = Callable[[], bool]
 
 WINNABLE = "winnable"
 """The move starts a proved winning line."""
+FURTHEST = "furthest"
+"""The solver decided nothing in the time: the move starts the line that
+put the most cards on the foundations (a lead, not a proof)."""
 HEURISTIC = "heuristic"
-"""The solver decided nothing in the time: the greedy rule of thumb's move."""
+"""The solver decided nothing in the time and its furthest line returns to
+a position already reached: the greedy rule of thumb's move."""
 NONE = "none"
 """No move to suggest; ``why`` says why."""
 
@@ -230,6 +234,8 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     if line:
         return PeekHint(line[0], WINNABLE, line,
                         kept=KeptLine(board.position(), tuple(str(m) for m in line)))
+    if result.result != WON and result.best_move is not None and _fresh_line(board, [result.best_move], seen):
+        return PeekHint(result.best_move, FURTHEST)
     return rule_of_thumb(board)
 
 
@@ -298,9 +304,11 @@ def hint(board: Board, seconds: float = 1.0, cancel: Cancel | None = None) -> Hi
     the player follows it, so following the hints ends the game within the
     first winning line's length (or once every move returns to a position
     already reached). ``winnable``: the move starts ``line``, a proved
-    winning line. ``lost``: no line wins any more (no move). ``heuristic``:
-    undecided in the time, the rule of thumb's move. ``none``: no move
-    leads anywhere new, or the game is over.
+    winning line. ``lost``: no line wins any more (no move). ``furthest``:
+    undecided in the time, the first move of the line that put the most
+    cards up. ``heuristic``: undecided, and that move returns to a position
+    already reached: the rule of thumb's move. ``none``: no move leads
+    anywhere new, or the game is over.
 
     >>> from terrace.variants import get_rules
     >>> board = Board.from_number(4, get_rules("falling-star"))

@@ -57,7 +57,7 @@ def find_hint(
     sight); once the player has seen every card, the peeking answer, which
     is then fair (``"fair": true``). Peeking (see
     :func:`terrace.solver.hint_line.peek_hint`): ``winnable`` with the proved
-    ``line``, ``lost``, ``heuristic`` or ``none``. No move comes with ``why``
+    ``line``, ``lost``, ``furthest``, ``heuristic`` or ``none``. No move comes with ``why``
     (one of :data:`terrace.solver.hint_line.WHY_NO_MOVE`); no hint ever
     leads back to a position the game has already reached. ``settings`` are
     the fair player's behind a fair hint (``bench/hints.py`` compares others);
