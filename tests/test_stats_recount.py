@@ -166,10 +166,10 @@ class Session:
             kept.moved = bool(data["moves"] or data["redo"])
             kept.first_move = data["created_at"]
             if data["status"] == "won":
-                kept.won_at, kept.won_moves = data["won_at"], len(data["moves"])
+                kept.won_at, kept.won_moves = data["won_at"], data["moves"]
             elif data["status"] == "lost":
                 kept.lost_at = data["finished_at"]
-            kept.moves = len(data["moves"])
+            kept.moves = data["moves"]
 
     def step(self, rng: random.Random) -> None:
         roll = rng.random()

@@ -76,17 +76,20 @@ def test_autoplay_finishes_once_the_finish_is_certain(client: TestClient, store:
     played = done["autoplayed"]
     assert done["status"] == "won"
     assert len(played) == WON.rules.card_count - game["counters"]["foundation_cards"]
-    assert all(move.endswith("f") for move in played) and done["moves"][FINISH_AT:] == played
+    line = client.get(f"/api/games/{game['id']}/line").json()["moves"]
+    assert all(move.endswith("f") for move in played) and line[FINISH_AT:] == played
+    assert done["moves"] == len(line) and done["last_played"] == played[-1]
     assert done["revision"] == game["revision"] + 1 and done["last_move"] == played[-1]
     homeward = [m for m in done["motions"] if m["to"].startswith("f")]
     assert len(homeward) == len(played)
     assert {m["card"] for m in homeward} == {c for p in game["state"]["tableau"] for c in p} | set(
         game["state"]["reserve"] + game["state"]["waste"])
     # Each auto-played move is an ordinary move: undo takes back one, the win stays.
-    undone = client.post(f"/api/games/{game['id']}/undo", json={"after": len(done["moves"])}).json()
-    assert undone["status"] == "playing" and undone["moves"] == done["moves"][:-1]
+    undone = client.post(f"/api/games/{game['id']}/undo", json={"after": done["moves"]}).json()
+    assert undone["status"] == "playing" and undone["moves"] == done["moves"] - 1
+    assert client.get(f"/api/games/{game['id']}/line").json()["moves"] == line[:-1]
     stats = client.get("/api/stats").json()["overall"]
-    assert stats["won"] == 1 and stats["fewest_moves"] == len(done["moves"])
+    assert stats["won"] == 1 and stats["fewest_moves"] == done["moves"]
 
 
 def test_autoplay_plays_safe_moves_only_when_asked(client: TestClient) -> None:
@@ -104,10 +107,11 @@ def test_autoplay_plays_safe_moves_only_when_asked(client: TestClient) -> None:
     answer = autoplay(client, game, after=1)  # "safe" is the default
     assert answer.status_code == 200
     data = answer.json()
-    assert data["autoplayed"] == proved and data["moves"] == ["c1", *proved]
+    assert data["autoplayed"] == proved and data["moves"] == 1 + len(proved)
+    assert client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1", *proved]
     assert data["state"] == expected.to_dict() and data["revision"] == game["revision"] + 1
     assert [m["card"] for m in data["motions"]] == game["state"]["reserve"][::-1][: len(proved)]
-    again = autoplay(client, data, after=len(data["moves"]), mode="safe").json()
+    again = autoplay(client, data, after=data["moves"], mode="safe").json()
     assert again["autoplayed"] == [] and again["revision"] == data["revision"]
 
 
@@ -145,7 +149,7 @@ def test_giving_up(client: TestClient, store: GameStore) -> None:
     given = answer.json()
     assert given["status"] == "lost" and given["given_up"] is True and given["finished_at"]
     assert given["legal_moves"] == [] and given["sources"] == {} and not given["can_undo"]
-    assert given["moves"] == ["c1"] and given["revision"] == game["revision"] + 1
+    assert given["moves"] == 1 and given["revision"] == game["revision"] + 1
     refused = [
         client.post(f"/api/games/{gid}/give-up", json={}),
         client.post(f"/api/games/{gid}/moves", json={"move": given["state"]["status"] and "s"}),

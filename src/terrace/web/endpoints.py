@@ -56,7 +56,7 @@ from terrace.web.replies import (
     refusal_reason,
     request_refusal_json,
 )
-from terrace.web.view import describe_move, finished, game_json, game_summary, motions
+from terrace.web.view import describe_move, finished, game_json, game_line, game_summary, motions
 from terrace.web.why import explain
 from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
 
@@ -250,6 +250,11 @@ class WebGame:
         game = await self.load(request.path_params["game_id"])
         return json_response(game_json(game, game.board()))
 
+    async def line(self, request: Request) -> Response:
+        """The game's moves and redo line (the game JSON carries only their counts)."""
+        game = await self.load(request.path_params["game_id"])
+        return json_response(game_line(game))
+
     async def position(self, request: Request) -> Response:
         """The position after the first ``step`` moves (for replays)."""
         game = await self.load(request.path_params["game_id"])
@@ -267,7 +272,8 @@ class WebGame:
             board.push(Move.parse(last))
         data = game_json(game, board)
         data.update(
-            step=step, steps=len(game.moves), replay=True, last_move=last, over=finished(game, game.board()),
+            step=step, steps=len(game.moves), replay=True, last_move=last, last_played=last,
+            over=finished(game, game.board()),
             motions=motions(before, board.to_dict(), source if step else None),
             sources={}, draw=None, choices=[], legal_moves=[],
             can_redo=False,  # (the replay shows the game up to a step: nothing after it is undone)
