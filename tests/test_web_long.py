@@ -364,3 +364,50 @@ def test_an_answer_about_a_long_game_is_no_larger_than_about_a_short_one() -> No
     for short, long in zip(sizes[20], sizes[20_000], strict=True):
         assert long - short < 100, (sizes[20], sizes[20_000])
 
+
+def test_the_coach_describes_its_answer_within_its_job_without_replaying_the_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The coach parsed every move of the game on the server's event loop,
+    and once its solver job had spent the budget, replayed the game from
+    the deal to describe the moves it named (0.2 s and more at 100,000
+    moves, outside the budget). Now the job gets the moves the server has
+    read already and describes them on the positions the analysis kept:
+    the request plays no move outside the job, and the job no more than
+    the analysis's one replay and a few stretches between kept positions."""
+    from terrace.solver.coach import CHECKPOINT
+
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    _, moves = to_and_fro(rules, 9, 6_000)  # (deal 9 stays won: a game given up too early)
+    store = MemoryStore()
+    game = stored(store, "terrace", rules, 9, moves)
+    pool = InlinePool()
+    outside = [0]
+    parsed = [0]
+    real_run, real_parse = pool.run, Move.parse
+
+    async def counted_run(func: Callable[..., Any], *args: Any, budget: float, gone: Any = None) -> Any:
+        before = pushes[0]
+        try:
+            return await real_run(func, *args, budget=budget, gone=gone)
+        finally:
+            outside[0] -= pushes[0] - before
+
+    def counted_parse(text: str) -> Move:
+        parsed[0] += 1
+        return real_parse(text)
+
+    monkeypatch.setattr(pool, "run", counted_run)
+    with client_of(store, pool=pool, coach=CoachBudgets(analysis=5.0)) as client:
+        base = f"/api/games/{game.id}"
+        assert client.post(f"{base}/give-up", json={}).status_code == 200
+        pushes = count_pushes(monkeypatch)
+        monkeypatch.setattr(Move, "parse", staticmethod(counted_parse))
+        answer = client.post(f"{base}/coach", json={})
+        assert answer.status_code == 200, answer.text
+    report = answer.json()
+    assert report["outcome"] == "winnable" and report["low"] == len(moves)
+    assert report["winning_piles"]["source"]  # (described, on the position after the last move)
+    outside[0] += pushes[0]
+    assert outside[0] == 0 and parsed[0] < 100, (outside[0], parsed[0])
+    assert pushes[0] <= len(moves) + 8 * CHECKPOINT, pushes[0]

@@ -123,6 +123,10 @@ class Analysis:
     seconds: float = 0.0
     terrace_dead: int | None = None
     terrace_dead_move: Move | None = None
+    board: Callable[[int], Board] | None = field(default=None, repr=False, compare=False)
+    """The position after a number of the game's moves, replayed from the
+    analysis's nearest kept position (at most :data:`CHECKPOINT` moves), not
+    from the deal: for describing the moves the analysis names."""
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as JSON values."""
@@ -291,7 +295,7 @@ def find_loss(
     game = _Bisection(start, moves)
     last = len(game.moves)
     if game.board(last).is_won():
-        return Analysis(WON, last, last, last + 1, seconds=time.perf_counter() - began)
+        return Analysis(WON, last, last, last + 1, seconds=time.perf_counter() - began, board=game.board)
     stopped = False
     while not game.settled and not stopped:
         step = game.next_step()
@@ -311,7 +315,7 @@ def find_loss(
         game.learn(step, found.result, found.moves)
     dead = game.terrace_dead
     analysis = Analysis(UNKNOWN, last, game.low, game.high, probes=game.probes, terrace_dead=dead,
-                        terrace_dead_move=game.moves[dead - 1] if dead else None)
+                        terrace_dead_move=game.moves[dead - 1] if dead else None, board=game.board)
     if game.settled:
         if game.low == -1:
             analysis.outcome = NEVER
@@ -331,16 +335,6 @@ def find_loss(
                 _ask_fair(analysis, start, game, fair, seed, deadline, cancel, budget, shown)
     analysis.seconds = time.perf_counter() - began
     return analysis
-
-
-def coach_report(start: Board, moves: Sequence[Move], seconds: float, seed: int = 0,
-                 cancel: Cancel | None = None, events: Sequence[Event] | None = None,
-                 fair_seconds: float | None = None) -> dict[str, Any]:
-    """:func:`find_loss` as JSON values (a job for the web game's solver
-    pool); ``seed`` and ``fair_seconds`` are the fair player's, the seed
-    and the budget the game's hints use, ``events`` the game's event log."""
-    return find_loss(start, moves, seconds=seconds, seed=seed, cancel=cancel, events=events,
-                     fair_seconds=fair_seconds).to_dict()
 
 
 def shown_before(start: Board, events: Sequence[Event], moves: Sequence[Move], step: int,
