@@ -704,3 +704,31 @@ def test_on_a_touch_screen_the_prompt_speaks_of_taps(
     page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"), **touch)
     text = page.locator("#prompt").inner_text()
     assert text.startswith(play) and "Space" not in text and "Leertaste" not in text
+
+
+def test_two_tabs_on_one_game_count_its_time_once_and_show_no_error(api: Api, open_game: Any) -> None:
+    """Two tabs open on one game both measure the time played. The second
+    report was refused (400 time-too-much, an error in the console), and
+    that tab dropped the time it had measured: its clock went back to
+    0:00. Now the server counts what the wall time allows (the time once)
+    and both reports are answered; the second tab shows the game's total."""
+    began = time.monotonic()
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    pages = [open_game(game), open_game(game)]
+    for page in pages:
+        page.mouse.move(100, 100)
+
+    def shown_ms(page: Any) -> int:
+        return int(page.locator("[data-counter='time']").get_attribute("data-ms") or 0)
+
+    # (more than the 2 s the server lends beyond the wall time)
+    until(lambda: all(shown_ms(page) >= 3_500 for page in pages), 30)
+    statuses = []
+    for page in pages:
+        with page.expect_response(lambda response: response.url.endswith("/time")) as report:
+            hide(page, True)  # each tab reports its time as it is hidden
+        statuses.append(report.value.status)
+    assert statuses == [200, 200]
+    stored = api.client.get(f"/api/games/{game['id']}").json()["active_ms"]
+    assert 3_500 <= stored <= (time.monotonic() - began) * 1000 + 2_000  # counted once
+    until(lambda: abs(shown_ms(pages[1]) - stored) < 1_000)  # (was 0: the tab's time dropped)

@@ -4,6 +4,7 @@ the server's settings; :func:`terrace.web.app.create_app` routes them.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 import time
@@ -121,6 +122,10 @@ class WebGame:
         self.winnable_seconds = check_budget(winnable_seconds, "winnable_seconds")
         self.pool = pool or SolverPool()
         self.clock = ReportClock()
+        self.reporting = asyncio.Lock()
+        """Held while a report of playing time is counted and stored: a
+        smaller report stored first would make the store refuse a larger one
+        the clock had already allowed (the time would be lost)."""
         self.lines: OrderedDict[str, KeptLine] = OrderedDict()
         """The winning line of each game's last peeking hint (most recent last)."""
         self.replays = Replays()
@@ -474,7 +479,9 @@ class WebGame:
     async def active_time(self, request: Request) -> Response:
         """Add active playing time as the page measured it: never more than
         the wall time since the game's last report, to this server or to
-        another one on the same database (the store keeps when)."""
+        another one on the same database (the store keeps when). A report
+        of more counts what the wall time allows (two tabs on one game
+        measure the same time: it counts once, and neither is refused)."""
         game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"ms"})
@@ -482,20 +489,30 @@ class WebGame:
         if isinstance(ms, bool) or not isinstance(ms, int) or ms < 0:
             raise ApiError(WebRefusal.TIME_NOT_COUNT)
         playable(game)
-        most = self.clock.allowance(game.id)
-        if ms > most:
-            raise ApiError(WebRefusal.TIME_TOO_MUCH, ms=ms, most=most)
-        before = self.clock.reported(game.id, ms)  # (before the await: a report meanwhile sees less)
+        async with self.reporting:
+            counted = min(ms, self.clock.allowance(game.id))
+            try:
+                total = await self.add_time(game.id, counted)
+            except TimeTooMuchError as error:  # (another server took that time: what is left of it)
+                counted = min(counted, error.most)
+                try:
+                    total = await self.add_time(game.id, counted)
+                except TimeTooMuchError:  # (and meanwhile that too: none, which the store always takes)
+                    counted = 0
+                    total = await self.add_time(game.id, counted)
+        return json_response({"id": game.id, "active_ms": total, "counted": counted})
+
+    async def add_time(self, game_id: str, ms: int) -> int:
+        """Store ``ms`` of playing time (see :meth:`active_time`); the game's
+        new total. Raises :class:`TimeTooMuchError` when another server on
+        the database took that time meanwhile: nothing is added."""
+        before = self.clock.reported(game_id, ms)
         try:
-            add = partial(self.store.add_active_time, game.id, ms, at=self.clock.now())
-            total = await run_in_threadpool(add)
-        except TimeTooMuchError as error:  # (another server took that time)
-            self.clock.restore(game.id, before)
-            raise ApiError(WebRefusal.TIME_TOO_MUCH, ms=ms, most=min(most, error.most)) from None
+            add = partial(self.store.add_active_time, game_id, ms, at=self.clock.now())
+            return await run_in_threadpool(add)
         except BaseException:
-            self.clock.restore(game.id, before)
+            self.clock.restore(game_id, before)
             raise
-        return json_response({"id": game.id, "active_ms": total})
 
     # -- what the page explains: a pressed card, the rules -----------------
 

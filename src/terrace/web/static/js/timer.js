@@ -80,7 +80,8 @@ export async function flushTime({ keepalive = false } = {}) {
   clock.sending -= ms;
   if (result.ok) clock.base = Math.max(clock.base, result.data.active_ms);
   else if (result.status === 0) clock.unsent += ms;  // no answer: try again with the next report
-  // A refusal (more than the wall time allows, a game given up) drops the time.
+  // A refusal (a game given up) drops the time. Time another tab reported
+  // already is not counted again: the total answered says what counts.
   return clock.base + clock.sending + clock.unsent;
 }
 
