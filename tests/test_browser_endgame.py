@@ -732,3 +732,26 @@ def test_two_tabs_on_one_game_count_its_time_once_and_show_no_error(api: Api, op
     stored = api.client.get(f"/api/games/{game['id']}").json()["active_ms"]
     assert 3_500 <= stored <= (time.monotonic() - began) * 1000 + 2_000  # counted once
     until(lambda: abs(shown_ms(pages[1]) - stored) < 1_000)  # (was 0: the tab's time dropped)
+
+
+def test_a_tab_whose_time_report_finds_the_game_given_up_elsewhere_catches_up(
+    api: Api, open_game: Any,
+) -> None:
+    """A game given up on another device (no message between the two
+    browsers): this tab's report of playing time was refused (409) and its
+    time dropped, and the tab went on showing the game in play, its clock
+    running and going back at each report. Now the refusal brings the tab
+    up to date: the game shows given up (and its clock stops)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    page.mouse.move(100, 100)
+    until(lambda: int(page.locator("[data-counter='time']").get_attribute("data-ms") or 0) >= 1_000)
+    assert api.client.post(f"/api/games/{game['id']}/give-up", json={}).status_code == 200
+    with page.expect_response(lambda response: response.url.endswith("/time")) as report:
+        hide(page, True)  # the tab reports its time (and stays hidden: no look at the game on showing it)
+    assert report.value.status == 409
+    page.locator("body[data-status='lost']").wait_for()
+    assert page.locator("#btn-giveup").is_disabled()
+    # the refused report is the one error in the console (the browser's own line)
+    assert [e for e in open_game.errors if "409" not in e] == []
+    open_game.errors.clear()
