@@ -87,7 +87,7 @@ def replayed(game: StoredGame, step: int) -> dict[str, Any]:
         board.push(Move.parse(last))
     data = game_json(game, board)
     data.update(step=step, steps=len(game.moves), replay=True, last_move=last, last_played=last,
-                over=finished(game, game.board()), motions=motions(before, board.to_dict(), source),
+                over=finished(game, game.board().status), motions=motions(before, board.to_dict(), source),
                 sources={}, draw=None, choices=[], legal_moves=[])
     answer: dict[str, Any] = json.loads(json.dumps(data))
     return answer
@@ -147,6 +147,28 @@ def test_stepping_through_a_replay_plays_each_move_about_once(
     pushes[0] = pops[0] = 0
     position(client, game.id, last // 2)  # a jump: from the deal or the game's end, not further
     assert pushes[0] + pops[0] <= last // 2 + 10
+
+
+def test_a_replay_step_copies_no_whole_game(
+    long_game: tuple[TestClient, MemoryStore, StoredGame], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each replay step copied the live board, history and all (a
+    millisecond and more at 100,000 moves), only to say whether the game
+    is over; the store's status of the line says it without a copy."""
+    client, _, game = long_game
+    position(client, game.id, 5)
+    copied = [0]
+    real_copy = Board.copy
+
+    def counted(board: Board, *, stack: bool = True, keep: int | None = None) -> Board:
+        if stack and keep is None:
+            copied[0] += len(board.move_stack) + len(board.redo_stack)
+        return real_copy(board, stack=stack, keep=keep)
+
+    monkeypatch.setattr(Board, "copy", counted)
+    for step in (6, 7, 8, 7, 6):
+        assert position(client, game.id, step)["over"] is False
+    assert copied[0] == 0, copied[0]
 
 
 def test_the_replay_follows_a_change_made_in_another_server_on_the_same_database(tmp_path: Path) -> None:

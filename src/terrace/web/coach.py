@@ -70,7 +70,7 @@ class CoachEndpoints:
         game = await self.web.load(request.path_params["game_id"])
         only_fields(await read_body(request), set())
         board = game.board()
-        if not finished(game, board):
+        if not finished(game, board.status):
             raise ApiError(WebRefusal.COACH_NOT_OVER)
         start = Board(game.rules, game.deal)
         moves = list(board.move_stack)  # (read already: no move parsed again)

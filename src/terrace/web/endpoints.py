@@ -22,6 +22,7 @@ from terrace.deal import Deal, check_number
 from terrace.errors import TerraceError
 from terrace.guide import descriptions, rules_guide
 from terrace.moves import Move
+from terrace.position import Status
 from terrace.refusals import Reason, clip
 from terrace.rules import RULE_OPTIONS, Rules
 from terrace.solver.budget import check_budget
@@ -278,7 +279,7 @@ class WebGame:
         data = game_json(game, board)
         data.update(
             step=step, steps=len(game.moves), replay=True, last_move=last, last_played=last,
-            over=finished(game, game.board()),
+            over=finished(game, Status(game.reached_status())),  # (no copy of the whole game)
             motions=motions(before, board.to_dict(), source if step else None),
             sources={}, draw=None, choices=[], legal_moves=[],
             can_redo=False,  # (the replay shows the game up to a step: nothing after it is undone)

@@ -197,10 +197,10 @@ def motions(
     return result
 
 
-def finished(game: StoredGame, board: Board) -> bool:
+def finished(game: StoredGame, status: Status) -> bool:
     """True when the game is over: won, lost (no move left) or given up
-    (``board`` is its live board). The coach analyses only such a game."""
-    return game.given_up_at is not None or board.status in (Status.WON, Status.LOST)
+    (``status`` is its live board's). The coach analyses only such a game."""
+    return game.given_up_at is not None or status in (Status.WON, Status.LOST)
 
 
 def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
