@@ -48,6 +48,7 @@ from terrace.solver.api import LOST, UNKNOWN, WON, solve
 from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
+from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, observe, stock_shown
 from terrace.solver.prune import terrace_dead
 
@@ -157,7 +158,8 @@ class _Bisection:
     the one before when asked for (a game of 100,000 moves kept whole took
     seconds to copy and hundreds of megabytes, before any search)."""
 
-    def __init__(self, start: Board, moves: Sequence[Move]) -> None:
+    def __init__(self, start: Board, moves: Sequence[Move], until: float | None = None,
+                 cancel: Cancel | None = None) -> None:
         board = start.copy(stack=False)
         self.moves = list(moves)
         self._kept = [board.copy(stack=False)]
@@ -165,7 +167,16 @@ class _Bisection:
         self.terrace_dead: int | None = 0 if terrace_dead(board) else None
         """The first position whose terrace can never be played out: lost,
         so the bisection need not look beyond it."""
+        self.replayed = len(self.moves)
+        """How many moves were replayed: all, unless the :func:`time.perf_counter`
+        instant ``until`` passed or ``cancel()`` said so first (asked every
+        :data:`CHECKPOINT` moves; a game of 100,000 moves takes a second
+        on a busy machine); the positions after them are not known."""
         for step, move in enumerate(self.moves, 1):
+            if step % CHECKPOINT == 0 and ((until is not None and time.perf_counter() > until)
+                                           or (cancel is not None and cancel())):
+                self.replayed = step - 1
+                break
             board.push(move)  # an illegal move is refused here, before any search
             if step % CHECKPOINT == 0:
                 self._kept.append(board.copy(stack=False))
@@ -292,8 +303,13 @@ def find_loss(
     began = time.perf_counter()
     deadline = began + seconds
     search_until = began + seconds * (1 - FAIR_SHARE)
-    game = _Bisection(start, moves)
+    game = _Bisection(start, moves, deadline, cancel)
     last = len(game.moves)
+    if game.replayed < last:  # (the budget ran out, or the client went away, while replaying)
+        dead = game.terrace_dead
+        return Analysis(UNKNOWN, last, -1, last + 1 if dead is None else dead, terrace_dead=dead,
+                        terrace_dead_move=game.moves[dead - 1] if dead else None,
+                        seconds=time.perf_counter() - began, board=game.board)
     if game.board(last).is_won():
         return Analysis(WON, last, last, last + 1, seconds=time.perf_counter() - began, board=game.board)
     stopped = False
@@ -369,9 +385,12 @@ def _ask_fair(analysis: Analysis, start: Board, game: _Bisection, settings: Fair
     """The fair player's move where the game was lost (the fair hint there:
     :func:`terrace.solver.advice.fair_answer`), and the solver's verdict
     after it."""
-    board = start.copy(stack=False)
-    for played in game.moves[: game.low]:
-        board.push(played)  # with the game's history: the fair player never goes back
+    # with the game's history as far as a hint reads it (LOOKBACK moves):
+    # the fair player never goes back to a position on the game's line
+    first = max(game.low - LOOKBACK, 0)
+    board = game.board(first)
+    for played in game.moves[first: game.low]:
+        board.push(played)
     seconds, nodes = budget
     share = max(0.0, (deadline - time.perf_counter()) * 0.7)  # (the rest for the verdict after its move)
     seconds = share if seconds is None else min(seconds, share)
