@@ -64,7 +64,7 @@ class Ledger:
         redo, restart, give-up): what it shows now."""
         kept = self.games[data["id"]]
         kept.last_change, kept.touched = data["updated_at"], True
-        kept.moves = len(data["moves"])
+        kept.moves = data["moves"]
         if action == "move":
             kept.moved = True
             kept.first_move = kept.first_move or data["updated_at"]

@@ -56,7 +56,8 @@ def test_analyse_a_lost_game_shows_where_it_was_lost(api: Api, open_game: Any) -
     page.locator("#coach-goto").click()
     page.locator("#board .coach-lost-src").wait_for()
     stored = api.client.get(f"/api/games/{game['id']}").json()
-    assert stored["assisted"] and stored["moves"] == moves
+    assert stored["assisted"] and stored["moves"] == len(moves)
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == moves
 
 
 def test_analyse_after_giving_up_in_german(api: Api, open_game: Any) -> None:
@@ -116,7 +117,7 @@ def test_warning_before_a_move_that_loses_a_won_game(api: Api, open_game: Any) -
     confirm.locator("#confirm-no").click()
     page.wait_for_timeout(300)
     stored = api.client.get(f"/api/games/{game['id']}").json()
-    assert len(stored["moves"]) == losing - 1 and stored["assisted"]
+    assert stored["moves"] == losing - 1 and stored["assisted"]
     # Confirmed, the move is played.
     _click_move(page, board, moves[losing - 1])
     page.locator("#dlg-confirm[open] #confirm-yes").click()
@@ -224,7 +225,7 @@ def test_the_dead_end_warning_judges_from_the_cards_in_sight(api: Api, open_game
     confirm.locator("#confirm-no").click()
     page.wait_for_timeout(300)
     stored = api.client.get(f"/api/games/{game['id']}").json()
-    assert stored["moves"] == [] and not stored["assisted"]
+    assert stored["moves"] == 0 and not stored["assisted"]
     page.keyboard.press("4")  # alive: no question
     moves_seen(page, 1)
     assert page.locator("#dlg-confirm[open]").count() == 0
@@ -235,7 +236,8 @@ def test_the_dead_end_warning_judges_from_the_cards_in_sight(api: Api, open_game
     moves_seen(page, 1)
     page.locator("#prompt", has_text="The terrace can no longer be played out").wait_for()
     stored = api.client.get(f"/api/games/{game['id']}").json()
-    assert stored["moves"] == ["c2"] and stored["terrace_dead"] and not stored["assisted"]
+    assert stored["last_played"] == "c2" and stored["moves"] == 1
+    assert stored["terrace_dead"] and not stored["assisted"]
     # Off: no question, no such prompt.
     page.locator("#btn-settings").click()
     page.locator("#set-dead").uncheck()

@@ -84,7 +84,8 @@ def test_autoplay_finishes_the_game_and_the_win_screen_tells_all(api: Api, open_
     best_label = end.locator("[data-stat='best'] dt").inner_text()
     assert best_label == f"Your best in {label_title(game['stats_key'])}"
     stored = api.client.get(f"/api/games/{game['id']}").json()
-    assert stored["status"] == "won" and len(stored["moves"]) == moves_now(page)
+    assert stored["status"] == "won" and stored["moves"] == moves_now(page)
+    stored = api.client.get(f"/api/games/{game['id']}/line").json()
     assert stored["moves"][:FINISH_AFTER] == LINE["moves"][:FINISH_AFTER]
     assert all(move.endswith("f") for move in stored["moves"][FINISH_AFTER:])
     # Undo after the win: the game goes on, the win stays in the statistics.
@@ -144,7 +145,7 @@ def test_quick_draws_do_not_wait_for_an_autoplay_that_played_nothing(api: Api, o
     setting(page, autoplay="finish")
     on = _quick_draws(page, 7)
     assert on - off < 5 * 230 / 2, (on, off)
-    assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == ["c1"] + ["s"] * 12
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1"] + ["s"] * 12
 
 
 def test_autoplay_settings(api: Api, open_game: Any) -> None:
@@ -168,7 +169,7 @@ def test_autoplay_settings(api: Api, open_game: Any) -> None:
     setting(page, autoplay="safe")
     top(page, "t1").click()
     moves_seen(page, 3)
-    stored = api.client.get(f"/api/games/{page.evaluate('document.body.dataset.game')}").json()
+    stored = api.client.get(f"/api/games/{page.evaluate('document.body.dataset.game')}/line").json()
     assert stored["moves"] == ["c1", "rf", "rf"]
     assert json.loads(page.evaluate("JSON.stringify(localStorage.getItem('terrace.autoplay'))")) == "safe"
     page.locator("#btn-undo").click()  # each auto-played move is undone on its own
@@ -359,7 +360,7 @@ def test_a_tab_left_open_catches_up(api: Api, browser: Any, server: str) -> None
     moves_seen(second, 3)
     second.locator("[data-pile='stock']").click()  # its next move is accepted, not refused
     moves_seen(second, 4)
-    assert api.client.get(f"/api/games/{game['id']}").json()["moves"][-1] == "s"
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"][-1] == "s"
     moves_seen(first, 4)
     context.close()
 
@@ -703,3 +704,54 @@ def test_on_a_touch_screen_the_prompt_speaks_of_taps(
     page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"), **touch)
     text = page.locator("#prompt").inner_text()
     assert text.startswith(play) and "Space" not in text and "Leertaste" not in text
+
+
+def test_two_tabs_on_one_game_count_its_time_once_and_show_no_error(api: Api, open_game: Any) -> None:
+    """Two tabs open on one game both measure the time played. The second
+    report was refused (400 time-too-much, an error in the console), and
+    that tab dropped the time it had measured: its clock went back to
+    0:00. Now the server counts what the wall time allows (the time once)
+    and both reports are answered; the second tab shows the game's total."""
+    began = time.monotonic()
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    pages = [open_game(game), open_game(game)]
+    for page in pages:
+        page.mouse.move(100, 100)
+
+    def shown_ms(page: Any) -> int:
+        return int(page.locator("[data-counter='time']").get_attribute("data-ms") or 0)
+
+    # (more than the 2 s the server lends beyond the wall time)
+    until(lambda: all(shown_ms(page) >= 3_500 for page in pages), 30)
+    statuses = []
+    for page in pages:
+        with page.expect_response(lambda response: response.url.endswith("/time")) as report:
+            hide(page, True)  # each tab reports its time as it is hidden
+        statuses.append(report.value.status)
+    assert statuses == [200, 200]
+    stored = api.client.get(f"/api/games/{game['id']}").json()["active_ms"]
+    assert 3_500 <= stored <= (time.monotonic() - began) * 1000 + 2_000  # counted once
+    until(lambda: abs(shown_ms(pages[1]) - stored) < 1_000)  # (was 0: the tab's time dropped)
+
+
+def test_a_tab_whose_time_report_finds_the_game_given_up_elsewhere_catches_up(
+    api: Api, open_game: Any,
+) -> None:
+    """A game given up on another device (no message between the two
+    browsers): this tab's report of playing time was refused (409) and its
+    time dropped, and the tab went on showing the game in play, its clock
+    running and going back at each report. Now the refusal brings the tab
+    up to date: the game shows given up (and its clock stops)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    page.mouse.move(100, 100)
+    until(lambda: int(page.locator("[data-counter='time']").get_attribute("data-ms") or 0) >= 1_000)
+    assert api.client.post(f"/api/games/{game['id']}/give-up", json={}).status_code == 200
+    with page.expect_response(lambda response: response.url.endswith("/time")) as report:
+        hide(page, True)  # the tab reports its time (and stays hidden: no look at the game on showing it)
+    assert report.value.status == 409
+    page.locator("body[data-status='lost']").wait_for()
+    assert page.locator("#btn-giveup").is_disabled()
+    # the refused report is the one error in the console (the browser's own line)
+    assert [e for e in open_game.errors if "409" not in e] == []
+    open_game.errors.clear()

@@ -139,7 +139,7 @@ def test_pressing_a_card_that_cannot_move_says_why(api: Api, open_game: Any) -> 
     found = find("terrace", stuck_everywhere)
     game = start(api, "terrace", found)
     spots = found[2]
-    moves = len(game["moves"])
+    moves = game["moves"]
     page = open_game(game)
     texts = {}
     cases = [
@@ -185,7 +185,7 @@ def test_each_refused_drop_has_its_own_explanation(api: Api, open_game: Any) -> 
         top(page, source).drag_to(page.locator(f"[data-pile='{target}']"))
         texts[code] = says(page, answer["reason"])
         page.locator(".ghost").wait_for(state="detached")
-        let_go(page, len(game["moves"]))
+        let_go(page, game["moves"])
         page.context.close()
 
     # Seed 001: the terrace card onto a tableau pile, whatever its rank.

@@ -144,13 +144,13 @@ def test_a_double_click_on_the_stock_draws_once(api: Api, open_game: Any) -> Non
     page.mouse.down(click_count=2)
     page.mouse.up(click_count=2)
     page.wait_for_timeout(600)
-    assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == ["c1", "s"]
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1", "s"]
     # A quick double click, its second click before the card is drawn.
     page.locator("[data-pile='stock']").dblclick()
     moves_seen(page, 3)
     page.wait_for_timeout(600)
     assert page.evaluate("document.body.dataset.moves") == "3"
-    assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == ["c1", "s", "s"]
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1", "s", "s"]
 
 
 def test_quick_clicks_on_the_stock_draw_after_the_double_click(api: Api, open_game: Any) -> None:
@@ -169,7 +169,7 @@ def test_quick_clicks_on_the_stock_draw_after_the_double_click(api: Api, open_ga
             page.wait_for_timeout(400)  # (time enough for a draw that should not come)
         moves_seen(page, moves)
     page.wait_for_timeout(600)
-    assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == ["c1", "s", "s", "s"]
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1", "s", "s", "s"]
 
 
 def test_an_illegal_drop_snaps_back_with_the_reason(api: Api, open_game: Any) -> None:

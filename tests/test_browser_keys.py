@@ -94,8 +94,8 @@ def test_enter_moves_the_selected_card_onto_the_focused_pile_11(api: Api, open_g
     assert page.locator(".card.selected").count() == 1
     page.locator("[data-pile='t11']").focus()
     page.keyboard.press("Enter")
-    moves_seen(page, len(game["moves"]) + 1)
-    played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-1]
+    moves_seen(page, game["moves"] + 1)
+    played = api.client.get(f"/api/games/{game['id']}/line").json()["moves"][-1]
     assert played == wanted
 
 
@@ -128,8 +128,8 @@ def test_s_picks_up_the_card_of_the_focused_pile_11(api: Api, open_game: Any) ->
     page.keyboard.press("S")
     assert page.locator("[data-pile='t11'] .card.selected").count() == 1
     page.keyboard.press(str(int(target[1:]) % 10))
-    moves_seen(page, len(game["moves"]) + 1)
-    played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-1]
+    moves_seen(page, game["moves"] + 1)
+    played = api.client.get(f"/api/games/{game['id']}/line").json()["moves"][-1]
     assert played == wanted
     assert focused_pile(page) == "t11"
 
@@ -147,7 +147,7 @@ def test_the_tenth_candidate_shows_and_names_its_key_0(
     assert page.locator("[data-pile='t1'] .choice-key").text_content() == "1"
     page.keyboard.press("0")
     moves_seen(page, 1)
-    assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == ["c10"]
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c10"]
 
 
 def test_candidates_beyond_the_tenth_show_no_key(api: Api, open_game: Any) -> None:
@@ -169,7 +169,7 @@ def test_space_pressed_quickly_draws_each_time(api: Api, open_game: Any) -> None
         page.keyboard.press(" ")
     moves_seen(page, 4)
     page.wait_for_timeout(300)
-    assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == ["c1", "s", "s", "s"]
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1", "s", "s", "s"]
 
 
 def test_every_dialog_is_named_by_its_heading(api: Api, open_game: Any) -> None:
@@ -460,7 +460,7 @@ def test_enter_sends_the_selected_card_when_the_focus_is_on_the_stock(
     assert "Enter to send it" in page.locator("#prompt").inner_text()
     page.keyboard.press("Enter")
     moves_seen(page, 2)
-    assert api.client.get(f"/api/games/{game['id']}").json()["moves"][-1].startswith("t8f")
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"][-1].startswith("t8f")
     assert focused_pile(page) == pile
 
 
@@ -557,7 +557,7 @@ def test_ctrl_z_in_the_win_screen_undoes_nothing(api: Api, open_game: Any) -> No
     page.keyboard.press("?")
     page.locator("#dlg-rules[open]").wait_for()
     assert page.locator("#dlg-end[open]").count() == 1
-    assert api.client.get(f"/api/games/{game['id']}").json()["moves"] == game["moves"]
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == line["moves"]
 
 
 @pytest.mark.parametrize(("locale", "language"), [("en-GB", "Language"), ("de-DE", "Sprache")])
@@ -669,7 +669,7 @@ def test_a_whole_game_won_with_the_keyboard_alone(api: Api, open_game: Any) -> N
         assert page.evaluate("document.activeElement !== document.body"
                              " || document.body.dataset.status === 'won'"), move
     page.locator("body[data-status='won']").wait_for()
-    played = api.client.get(f"/api/games/{created}").json()["moves"]
+    played = api.client.get(f"/api/games/{created}/line").json()["moves"]
     # (as the line has them, or with the foundation named: "wf2" for "wf")
     wanted = line["moves"][:count - 1]
     assert all(move.startswith(line_move) for move, line_move in zip(played, wanted, strict=False))

@@ -339,7 +339,7 @@ def test_a_card_dropped_below_a_pile_of_the_second_line_goes_there(api: Api, ope
     page.mouse.move(pile["x"] + pile["width"] * 0.2, pile["y"] + pile["height"] * 2.2, steps=6)
     page.mouse.up()
     moves_seen(page, 2)
-    played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-1]
+    played = api.client.get(f"/api/games/{game['id']}/line").json()["moves"][-1]
     assert played == game["sources"][source]["targets"][target]
 
 

@@ -499,3 +499,58 @@ def test_a_fair_answer_refuses_a_bad_budget_of_positions_whatever_the_position(n
         fair_answer(board, 5, nodes=nodes)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         fair_answer(board, 5, shown=nodes)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("stop", ["budget", "client-gone"])
+def test_the_replay_of_a_long_game_stops_with_the_budget_or_the_client(
+    stop: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """find_loss replayed the whole game before it looked at its budget or
+    at its client: 100,000 moves took a second and more (0.4 to 1.3 s on a
+    busy machine) beyond a budget already spent or a client gone. The
+    replay now asks both every CHECKPOINT moves, and an analysis stopped
+    there is unknown, with no probe."""
+    from store_support import count_pushes
+
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    start, moves = to_and_fro(rules, 3, 5_000)
+    pushes = count_pushes(monkeypatch)
+    if stop == "budget":
+        analysis = find_loss(start, moves, seconds=1e-6, fair=None)
+    else:
+        analysis = find_loss(start, moves, seconds=30.0, fair=None, cancel=lambda: True)
+    assert pushes[0] < coach.CHECKPOINT, pushes[0]
+    assert (analysis.outcome, analysis.low, analysis.high, analysis.probes) == ("unknown", -1, 5_001, [])
+
+
+def test_the_fair_player_at_a_late_loss_gets_the_history_a_hint_reads_without_a_replay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The fair player's position at the losing move was replayed from the
+    deal, every move of the game (1.3 s at 100,000 moves, after the
+    bisection). It starts now from the bisection's position LOOKBACK moves
+    earlier: the history a hint reads, the same position."""
+    from store_support import count_pushes
+    from terrace.solver.decision import Decision
+    from terrace.solver.history import LOOKBACK
+
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    start, moves = to_and_fro(rules, 3, 3 * LOOKBACK)
+    game = coach._Bisection(start, moves)
+    game.low, game.high = len(moves) - 1, len(moves)
+    game.lines[game.low] = []
+    given: list[Board] = []
+
+    def fair_answer(board: Board, *args: object, **kwargs: object) -> Decision:
+        given.append(board.copy())
+        return Decision(None, "none")
+
+    monkeypatch.setattr(coach, "fair_answer", fair_answer)
+    pushes = count_pushes(monkeypatch)
+    analysis = coach.Analysis("lost-at", len(moves), game.low, game.high)
+    coach._ask_fair(analysis, start, game, coach.COACH_SETTINGS, 0, time.perf_counter() + 5, None,
+                    (1.0, None), None)
+    assert pushes[0] <= LOOKBACK + coach.CHECKPOINT, pushes[0]
+    (board,) = given
+    assert board.position() == game.board(game.low).position()
+    assert board.move_stack == moves[game.low - LOOKBACK: game.low]

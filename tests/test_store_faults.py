@@ -102,7 +102,7 @@ def test_the_web_game_answers_507_when_the_disk_is_full(db: Path) -> None:
         assert answer is not None and answer.status_code == 507
         assert answer.json() == {"error": "the move was not saved: the disk is full",
                                      "code": "not-saved-disk-full"}
-        assert client.get(f"/api/games/{game['id']}").json()["moves"] == list(record.moves[:count])
+        assert client.get(f"/api/games/{game['id']}/line").json()["moves"] == list(record.moves[:count])
         refused = client.post("/api/games", json={"variant": "wood"})
         assert refused.status_code == 507
         assert refused.json()["error"] == "the new game was not saved: the disk is full"
@@ -217,7 +217,7 @@ def test_a_move_on_a_read_only_database_answers_503(db: Path) -> None:
         assert answer.json() == {"error": "the move was not saved: the database is read-only",
                                      "code": "not-saved"}
         store._conn.execute("PRAGMA query_only = OFF")
-        assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+        assert client.get(f"/api/games/{game['id']}/line").json()["moves"] == []
 
 
 @pytest.mark.parametrize("how", ["deleted", "moved", "replaced", "log deleted", "folder deleted"])
@@ -467,4 +467,4 @@ def test_the_web_game_answers_422_to_a_move_no_later_read_would_accept(
         assert answer.status_code == 422
         assert answer.json()["code"] == "game-too-long"
         assert answer.json()["error"].startswith("a game holds at most 3 moves")
-        assert client.get(f"/api/games/{game['id']}").json()["moves"] == list(record.moves[:3])
+        assert client.get(f"/api/games/{game['id']}/line").json()["moves"] == list(record.moves[:3])

@@ -76,7 +76,7 @@ def test_server_killed_mid_game_keeps_every_answered_move(tmp_path: Path) -> Non
                                  {"move": move, "after": index})
                 except (urllib.error.URLError, http.client.HTTPException, OSError):
                     return  # the server died under us (before or in the middle of its answer)
-                answered.append(len(reply["moves"]))
+                answered.append(reply["moves"])
                 if len(answered) >= 30:
                     reached.set()
 
@@ -94,10 +94,12 @@ def test_server_killed_mid_game_keeps_every_answered_move(tmp_path: Path) -> Non
     server = Server(db)
     try:
         current = call(server.url + "/api/games/current")
-        assert current["id"] == game_id and current["moves"] == stored.moves
+        assert current["id"] == game_id and current["moves"] == len(stored.moves)
+        assert call(f"{server.url}/api/games/{game_id}/line")["moves"] == stored.moves
         done = len(stored.moves)
         reply = call(f"{server.url}/api/games/{game_id}/moves", "POST",
                      {"move": line[done], "after": done})
-        assert reply["moves"] == line[: done + 1]
+        assert reply["moves"] == done + 1
+        assert call(f"{server.url}/api/games/{game_id}/line")["moves"] == line[: done + 1]
     finally:
         server.kill()

@@ -15,7 +15,7 @@ from store_support import (
     store_on_each_kind,  # noqa: F401  (the store fixture)
 )
 from test_players import DEAL_70_LINE
-from web_support import LOCAL, WINNING_LINE
+from web_support import LOCAL, WINNING_LINE, game_line
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -277,31 +277,36 @@ def test_move_undo_redo_restart(client: TestClient) -> None:
     assert response.status_code == 200
     game = response.json()
     assert game["status"] == "playing"
-    assert game["moves"] == ["c1"]
+    assert game["moves"] == 1 and game["redo"] == 0 and game["last_played"] == "c1"
+    assert game_line(client, game["id"])["moves"] == ["c1"]
     assert game["counters"]["moves"] == 1
     assert game["motions"][0] == {"card": "9C", "from": "t1", "to": "f1", "refill": False}
     assert all(m["refill"] and m["from"] == "stock" for m in game["motions"][1:])
     game = move(client, game, "s", after=1).json()
-    assert game["moves"] == ["c1", "s"]
+    assert game["moves"] == 2 and game_line(client, game["id"])["moves"] == ["c1", "s"]
     assert game["motions"] == [
         {"card": game["state"]["waste"][-1], "from": "stock", "to": "waste", "refill": False}
     ]
     undone = client.post(f"/api/games/{game['id']}/undo", json={"after": 2}).json()
-    assert undone["moves"] == ["c1"] and undone["can_redo"] and undone["redo"] == ["s"]
+    assert (undone["moves"], undone["redo"], undone["last_played"]) == (1, 1, "c1") and undone["can_redo"]
+    assert game_line(client, game["id"]) == {"id": game["id"], "revision": undone["revision"],
+                                             "moves": ["c1"], "redo": ["s"]}
     assert undone["motions"][0]["to"] == "stock"
     assert (game["undos"], undone["undos"]) == (0, 1)  # an undo is counted (the statistics show it)
     redone = client.post(f"/api/games/{game['id']}/redo", json={"after": 1}).json()
-    assert redone["moves"] == ["c1", "s"] and redone["undos"] == 1
+    assert (redone["moves"], redone["redo"], redone["last_played"]) == (2, 0, "s") and redone["undos"] == 1
+    assert game_line(client, game["id"])["moves"] == ["c1", "s"]
     assert redone["state"] == game["state"]
     restarted = client.post(f"/api/games/{game['id']}/restart", json={"after": 2}).json()
-    assert restarted["moves"] == [] and restarted["status"] == "choosing"
-    assert restarted["can_redo"] and restarted["redo"] == ["s", "c1"]
+    assert restarted["moves"] == 0 and restarted["status"] == "choosing" and restarted["last_played"] is None
+    assert restarted["can_redo"] and restarted["redo"] == 2
+    assert game_line(client, game["id"])["redo"] == ["s", "c1"]
     again = client.post(f"/api/games/{game['id']}/restart", json={"after": 0})
     assert again.status_code == 200 and again.json() == restarted  # at the start: nothing changes
     assert again.json()["revision"] == restarted["revision"]  # so other tabs get no conflict
-    assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+    assert game_line(client, game["id"])["moves"] == []
     again = client.post(f"/api/games/{game['id']}/redo", json={"after": 0}).json()
-    assert again["moves"] == ["c1"]
+    assert again["moves"] == 1 and game_line(client, game["id"])["moves"] == ["c1"]
 
 
 def test_a_restart_replays_its_line_off_the_event_loop(
@@ -327,8 +332,8 @@ def test_a_restart_replays_its_line_off_the_event_loop(
         return real(self)
 
     monkeypatch.setattr(StoredGame, "board", board)
-    restarted = client.post(f"/api/games/{game['id']}/restart", json={"after": 2}).json()
-    assert restarted["redo"] == ["s", "c1"]
+    assert client.post(f"/api/games/{game['id']}/restart", json={"after": 2}).status_code == 200
+    assert game_line(client, game["id"])["redo"] == ["s", "c1"]
     assert replays and not any(replays), replays  # (True: on the event loop)
 
 
@@ -379,7 +384,7 @@ def test_illegal_moves_are_explained_and_change_nothing(client: TestClient, stor
         "error": "Die Terrassenkarte darf nur auf einen Zielstapel.", "code": "terrace-only-to-foundation"
     }
     assert store.get(game["id"]).revision == revision
-    assert client.get(f"/api/games/{game['id']}").json()["moves"] == ["c1"]
+    assert game_line(client, game["id"])["moves"] == ["c1"]
 
 
 @pytest.mark.parametrize(
@@ -685,7 +690,7 @@ def test_odd_move_bodies_never_500(client: TestClient, body: Any) -> None:
         headers={"content-type": "application/json"},
     )
     assert 400 <= response.status_code < 500
-    assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+    assert game_line(client, game["id"])["moves"] == []
 
 
 def test_a_whole_game_won_through_the_api(client: TestClient) -> None:
@@ -720,8 +725,8 @@ def test_stale_revision_with_the_same_move_count_gives_409(client: TestClient, s
     seen = move(client, game, "t1t8").json()
     client.post(f"/api/games/{game['id']}/undo", json={})
     now = move(client, game, "s").json()
-    assert len(now["moves"]) == len(seen["moves"]) and now["revision"] != seen["revision"]
-    stale = {"after": len(seen["moves"]), "revision": seen["revision"]}
+    assert now["moves"] == seen["moves"] and now["revision"] != seen["revision"]
+    stale = {"after": seen["moves"], "revision": seen["revision"]}
     before = store.get(game["id"])
     requests = [("moves", {"move": "s", **stale}), ("undo", stale), ("redo", stale), ("restart", stale),
                 ("autoplay", stale), ("give-up", stale), ("hint", stale)]
@@ -731,7 +736,7 @@ def test_stale_revision_with_the_same_move_count_gives_409(client: TestClient, s
         assert response.json()["code"] == "conflict"
     after = store.get(game["id"])
     assert (after.moves, after.revision, after.given_up_at) == (before.moves, before.revision, None)
-    fresh = {"after": len(now["moves"]), "revision": now["revision"]}
+    fresh = {"after": now["moves"], "revision": now["revision"]}
     assert move(client, game, "s", **fresh).status_code == 200
 
 
@@ -794,5 +799,5 @@ def test_an_undo_at_the_count_limit_is_taken(client: TestClient, store: GameStor
     store.update(stored, expected_revision=stored.revision, action="move")
     answer = client.post(f"/api/games/{game['id']}/undo", json={})
     assert answer.status_code == 200, answer.text
-    assert answer.json()["moves"] == ["c1"] and answer.json()["undos"] == MAX_COUNT
+    assert answer.json()["moves"] == 1 and answer.json()["undos"] == MAX_COUNT
     assert store.get(game["id"]).undos == MAX_COUNT

@@ -77,7 +77,7 @@ def test_games_survive_a_restart_with_a_database(tmp_path: Path) -> None:
     ):
         current = client.get("/api/games/current").json()
         assert current["id"] == game["id"]
-        assert current["moves"] == ["c1"]
+        assert current["moves"] == 1 and current["last_played"] == "c1"
         assert current["deal_number"] == 7
         stale = client.post(f"/api/games/{game['id']}/moves", json={"move": "s", "after": 0})
         assert stale.status_code == 409

@@ -76,17 +76,20 @@ def test_autoplay_finishes_once_the_finish_is_certain(client: TestClient, store:
     played = done["autoplayed"]
     assert done["status"] == "won"
     assert len(played) == WON.rules.card_count - game["counters"]["foundation_cards"]
-    assert all(move.endswith("f") for move in played) and done["moves"][FINISH_AT:] == played
+    line = client.get(f"/api/games/{game['id']}/line").json()["moves"]
+    assert all(move.endswith("f") for move in played) and line[FINISH_AT:] == played
+    assert done["moves"] == len(line) and done["last_played"] == played[-1]
     assert done["revision"] == game["revision"] + 1 and done["last_move"] == played[-1]
     homeward = [m for m in done["motions"] if m["to"].startswith("f")]
     assert len(homeward) == len(played)
     assert {m["card"] for m in homeward} == {c for p in game["state"]["tableau"] for c in p} | set(
         game["state"]["reserve"] + game["state"]["waste"])
     # Each auto-played move is an ordinary move: undo takes back one, the win stays.
-    undone = client.post(f"/api/games/{game['id']}/undo", json={"after": len(done["moves"])}).json()
-    assert undone["status"] == "playing" and undone["moves"] == done["moves"][:-1]
+    undone = client.post(f"/api/games/{game['id']}/undo", json={"after": done["moves"]}).json()
+    assert undone["status"] == "playing" and undone["moves"] == done["moves"] - 1
+    assert client.get(f"/api/games/{game['id']}/line").json()["moves"] == line[:-1]
     stats = client.get("/api/stats").json()["overall"]
-    assert stats["won"] == 1 and stats["fewest_moves"] == len(done["moves"])
+    assert stats["won"] == 1 and stats["fewest_moves"] == done["moves"]
 
 
 def test_autoplay_plays_safe_moves_only_when_asked(client: TestClient) -> None:
@@ -104,10 +107,11 @@ def test_autoplay_plays_safe_moves_only_when_asked(client: TestClient) -> None:
     answer = autoplay(client, game, after=1)  # "safe" is the default
     assert answer.status_code == 200
     data = answer.json()
-    assert data["autoplayed"] == proved and data["moves"] == ["c1", *proved]
+    assert data["autoplayed"] == proved and data["moves"] == 1 + len(proved)
+    assert client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1", *proved]
     assert data["state"] == expected.to_dict() and data["revision"] == game["revision"] + 1
     assert [m["card"] for m in data["motions"]] == game["state"]["reserve"][::-1][: len(proved)]
-    again = autoplay(client, data, after=len(data["moves"]), mode="safe").json()
+    again = autoplay(client, data, after=data["moves"], mode="safe").json()
     assert again["autoplayed"] == [] and again["revision"] == data["revision"]
 
 
@@ -145,7 +149,7 @@ def test_giving_up(client: TestClient, store: GameStore) -> None:
     given = answer.json()
     assert given["status"] == "lost" and given["given_up"] is True and given["finished_at"]
     assert given["legal_moves"] == [] and given["sources"] == {} and not given["can_undo"]
-    assert given["moves"] == ["c1"] and given["revision"] == game["revision"] + 1
+    assert given["moves"] == 1 and given["revision"] == game["revision"] + 1
     refused = [
         client.post(f"/api/games/{gid}/give-up", json={}),
         client.post(f"/api/games/{gid}/moves", json={"move": given["state"]["status"] and "s"}),
@@ -206,22 +210,24 @@ def test_active_time_is_bounded_by_the_wall_clock(client: TestClient, store: Gam
     gid = game["id"]
     now[0] += 30.0
     ok = client.post(f"/api/games/{gid}/time", json={"ms": 30_000})
-    assert ok.status_code == 200 and ok.json() == {"id": gid, "active_ms": 30_000}
+    assert ok.status_code == 200 and ok.json() == {"id": gid, "active_ms": 30_000, "counted": 30_000}
     now[0] += 1.0
-    too_much = client.post(f"/api/games/{gid}/time", json={"ms": 20_000})
-    assert too_much.status_code == 400 and too_much.json()["code"] == "time-too-much"
-    assert "3000" in too_much.json()["error"]
+    too_much = client.post(f"/api/games/{gid}/time", json={"ms": 20_000})  # what the wall time allows
+    assert too_much.status_code == 200
+    assert too_much.json() == {"id": gid, "active_ms": 33_000, "counted": 3_000}
+    assert client.post(f"/api/games/{gid}/time", json={"ms": 5}).json()["counted"] == 0  # (the 2 s were lent)
     for bad in ({"ms": -1}, {"ms": 1.5}, {"ms": True}, {"ms": "5"}, {}):
         answer = client.post(f"/api/games/{gid}/time", json=bad)
         assert answer.status_code == 400 and answer.json()["code"] == "time-not-count"
     unknown = client.post(f"/api/games/{gid}/time", json={"ms": 1, "after": 0})
     assert unknown.status_code == 400 and unknown.json()["code"] == "field-unknown"
-    assert store.get(gid).active_ms == 30_000
+    assert store.get(gid).active_ms == 33_000
     now[0] += 9.0
-    assert client.post(f"/api/games/{gid}/time", json={"ms": 10_000}).json()["active_ms"] == 40_000
+    assert client.post(f"/api/games/{gid}/time", json={"ms": 7_000}).json()["active_ms"] == 40_000
     assert client.get(f"/api/games/{gid}").json()["active_ms"] == 40_000
-    german = client.post(f"/api/games/{gid}/time", json={"ms": 99_000}, headers={"accept-language": "de"})
-    assert german.status_code == 400 and "Spielzeit" in german.json()["error"]
+    german = client.post(f"/api/games/{gid}/time", json={"ms": -5}, headers={"accept-language": "de"})
+    assert german.status_code == 400 and "Millisekunden" in german.json()["error"]
+    assert store.get(gid).active_ms == 40_000
 
 
 def test_the_time_slack_is_lent_not_given_again(client: TestClient, store: GameStore) -> None:
@@ -230,11 +236,11 @@ def test_the_time_slack_is_lent_not_given_again(client: TestClient, store: GameS
     now = [1000.0]
     client.app.state.game.clock = ReportClock(lambda: now[0])  # type: ignore[attr-defined]
     gid = client.post("/api/games", json={"deal_number": 3}).json()["id"]
-    answers = [client.post(f"/api/games/{gid}/time", json={"ms": 2_000}).status_code for _ in range(30)]
-    assert answers == [200] + [400] * 29
+    answers = [client.post(f"/api/games/{gid}/time", json={"ms": 2_000}).json()["counted"] for _ in range(30)]
+    assert answers == [2_000] + [0] * 29
     now[0] += 10.0
-    assert client.post(f"/api/games/{gid}/time", json={"ms": 10_000}).status_code == 200
-    assert client.post(f"/api/games/{gid}/time", json={"ms": 1}).status_code == 400
+    assert client.post(f"/api/games/{gid}/time", json={"ms": 10_000}).json()["counted"] == 10_000
+    assert client.post(f"/api/games/{gid}/time", json={"ms": 1}).json()["counted"] == 0
     assert store.get(gid).active_ms == 12_000  # 10 s of wall time and the 2 s lent
 
 
@@ -262,7 +268,8 @@ def test_time_reports_at_once_share_one_allowance(tmp_path: Any) -> None:
                 *[web.post(f"/api/games/{gid}/time", json={"ms": 30_000}) for _ in range(5)])
         stored = store.get(gid).active_ms
         store.close()
-        return [a.status_code for a in answers], stored
+        assert [a.status_code for a in answers] == [200] * 5
+        return [a.json()["counted"] for a in answers], stored
 
-    codes, stored = asyncio.run(scenario())
-    assert sorted(codes) == [200, 400, 400, 400, 400] and stored == 30_000
+    counted, stored = asyncio.run(scenario())
+    assert sorted(counted) == [0, 0, 0, 2_000, 30_000] and stored == 32_000  # (30 s and the 2 s lent)

@@ -165,7 +165,7 @@ def build(plan: dict[str, Any], games: dict[str, dict[str, Any]]) -> dict[str, A
     body: Any = plan["body"]
     if game and path.endswith("/moves") and game["legal_moves"] and plan["legal_move"] is not None:
         legal = game["legal_moves"]
-        body = {"move": legal[plan["legal_move"] % len(legal)], "after": len(game["moves"])}
+        body = {"move": legal[plan["legal_move"] % len(legal)], "after": game["moves"]}
     elif path == "/api/games" and plan["new_game"] is not None:
         body = plan["new_game"]
     raw = plan["raw"] if plan["raw"] is not None else b"" if body is None else json.dumps(body).encode()

@@ -91,7 +91,7 @@ def game_id(client: TestClient, games: dict[str, str]) -> str:
     """The game the requests go to: the fuzzing may play it on, or give it
     up, and then gets a new one to play with."""
     game = client.get(f"/api/games/{games['id']}").json()
-    if game["given_up"] or game["status"] not in ("choosing", "playing") or len(game["moves"]) > 50:
+    if game["given_up"] or game["status"] not in ("choosing", "playing") or game["moves"] > 50:
         games["id"] = new_game(client)
     return games["id"]
 

@@ -351,7 +351,7 @@ def test_a_locked_database_delays_only_the_requests_that_need_it(tmp_path: Any) 
             holder.execute("ROLLBACK")
             holder.close()
         assert answers == [503]  # store-unavailable: nothing changed
-        assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+        assert client.get(f"/api/games/{game['id']}/line").json()["moves"] == []
         server.stop()
 
 

@@ -103,3 +103,13 @@ def app_client(**options: Any) -> Iterator[TestClient]:
         warnings.simplefilter("ignore")
         with TestClient(create_app(**options), base_url=LOCAL) as client:
             yield client
+
+
+def game_line(client: Any, game_id: str) -> dict[str, Any]:
+    """The game's moves and redo line (``GET /api/games/{id}/line``; the
+    game JSON carries only their counts). ``client``: a TestClient or an
+    httpx client."""
+    response = client.get(f"/api/games/{game_id}/line")
+    assert response.status_code == 200, response.text
+    line: dict[str, Any] = response.json()
+    return line

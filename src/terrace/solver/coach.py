@@ -48,6 +48,7 @@ from terrace.solver.api import LOST, UNKNOWN, WON, solve
 from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
+from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, observe, stock_shown
 from terrace.solver.prune import terrace_dead
 
@@ -123,6 +124,10 @@ class Analysis:
     seconds: float = 0.0
     terrace_dead: int | None = None
     terrace_dead_move: Move | None = None
+    board: Callable[[int], Board] | None = field(default=None, repr=False, compare=False)
+    """The position after a number of the game's moves, replayed from the
+    analysis's nearest kept position (at most :data:`CHECKPOINT` moves), not
+    from the deal: for describing the moves the analysis names."""
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as JSON values."""
@@ -153,7 +158,8 @@ class _Bisection:
     the one before when asked for (a game of 100,000 moves kept whole took
     seconds to copy and hundreds of megabytes, before any search)."""
 
-    def __init__(self, start: Board, moves: Sequence[Move]) -> None:
+    def __init__(self, start: Board, moves: Sequence[Move], until: float | None = None,
+                 cancel: Cancel | None = None) -> None:
         board = start.copy(stack=False)
         self.moves = list(moves)
         self._kept = [board.copy(stack=False)]
@@ -161,7 +167,16 @@ class _Bisection:
         self.terrace_dead: int | None = 0 if terrace_dead(board) else None
         """The first position whose terrace can never be played out: lost,
         so the bisection need not look beyond it."""
+        self.replayed = len(self.moves)
+        """How many moves were replayed: all, unless the :func:`time.perf_counter`
+        instant ``until`` passed or ``cancel()`` said so first (asked every
+        :data:`CHECKPOINT` moves; a game of 100,000 moves takes a second
+        on a busy machine); the positions after them are not known."""
         for step, move in enumerate(self.moves, 1):
+            if step % CHECKPOINT == 0 and ((until is not None and time.perf_counter() > until)
+                                           or (cancel is not None and cancel())):
+                self.replayed = step - 1
+                break
             board.push(move)  # an illegal move is refused here, before any search
             if step % CHECKPOINT == 0:
                 self._kept.append(board.copy(stack=False))
@@ -288,10 +303,15 @@ def find_loss(
     began = time.perf_counter()
     deadline = began + seconds
     search_until = began + seconds * (1 - FAIR_SHARE)
-    game = _Bisection(start, moves)
+    game = _Bisection(start, moves, deadline, cancel)
     last = len(game.moves)
+    if game.replayed < last:  # (the budget ran out, or the client went away, while replaying)
+        dead = game.terrace_dead
+        return Analysis(UNKNOWN, last, -1, last + 1 if dead is None else dead, terrace_dead=dead,
+                        terrace_dead_move=game.moves[dead - 1] if dead else None,
+                        seconds=time.perf_counter() - began, board=game.board)
     if game.board(last).is_won():
-        return Analysis(WON, last, last, last + 1, seconds=time.perf_counter() - began)
+        return Analysis(WON, last, last, last + 1, seconds=time.perf_counter() - began, board=game.board)
     stopped = False
     while not game.settled and not stopped:
         step = game.next_step()
@@ -311,7 +331,7 @@ def find_loss(
         game.learn(step, found.result, found.moves)
     dead = game.terrace_dead
     analysis = Analysis(UNKNOWN, last, game.low, game.high, probes=game.probes, terrace_dead=dead,
-                        terrace_dead_move=game.moves[dead - 1] if dead else None)
+                        terrace_dead_move=game.moves[dead - 1] if dead else None, board=game.board)
     if game.settled:
         if game.low == -1:
             analysis.outcome = NEVER
@@ -331,16 +351,6 @@ def find_loss(
                 _ask_fair(analysis, start, game, fair, seed, deadline, cancel, budget, shown)
     analysis.seconds = time.perf_counter() - began
     return analysis
-
-
-def coach_report(start: Board, moves: Sequence[Move], seconds: float, seed: int = 0,
-                 cancel: Cancel | None = None, events: Sequence[Event] | None = None,
-                 fair_seconds: float | None = None) -> dict[str, Any]:
-    """:func:`find_loss` as JSON values (a job for the web game's solver
-    pool); ``seed`` and ``fair_seconds`` are the fair player's, the seed
-    and the budget the game's hints use, ``events`` the game's event log."""
-    return find_loss(start, moves, seconds=seconds, seed=seed, cancel=cancel, events=events,
-                     fair_seconds=fair_seconds).to_dict()
 
 
 def shown_before(start: Board, events: Sequence[Event], moves: Sequence[Move], step: int,
@@ -375,9 +385,12 @@ def _ask_fair(analysis: Analysis, start: Board, game: _Bisection, settings: Fair
     """The fair player's move where the game was lost (the fair hint there:
     :func:`terrace.solver.advice.fair_answer`), and the solver's verdict
     after it."""
-    board = start.copy(stack=False)
-    for played in game.moves[: game.low]:
-        board.push(played)  # with the game's history: the fair player never goes back
+    # with the game's history as far as a hint reads it (LOOKBACK moves):
+    # the fair player never goes back to a position on the game's line
+    first = max(game.low - LOOKBACK, 0)
+    board = game.board(first)
+    for played in game.moves[first: game.low]:
+        board.push(played)
     seconds, nodes = budget
     share = max(0.0, (deadline - time.perf_counter()) * 0.7)  # (the rest for the verdict after its move)
     seconds = share if seconds is None else min(seconds, share)

@@ -152,6 +152,7 @@ def create_app(
         Route("/api/games/current", game.current),
         Route(gid, game.get),
         Route(gid + "/position", game.position),
+        Route(gid + "/line", game.line),
         Route(gid + "/check", game.check),
         Route(gid + "/moves", game.move, methods=["POST"]),
         Route(gid + "/undo", game.undo, methods=["POST"]),

@@ -16,6 +16,8 @@ client goes away; :func:`coach_routes` gives the routes to
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -28,7 +30,8 @@ from starlette.routing import Route
 from terrace.board import Board, Status
 from terrace.moves import Move
 from terrace.refusals import Reason, Refusal
-from terrace.solver.coach import chances_and_pick, coach_report, warn_check
+from terrace.solver.coach import chances_and_pick, find_loss, warn_check
+from terrace.solver.observation import Event
 from terrace.web.endpoints import WebGame, fair_seed, for_solver, game_events, in_play, remember
 from terrace.web.i18n import WebRefusal
 from terrace.web.replies import ApiError, json_response, may_change, only_fields, read_body
@@ -61,21 +64,23 @@ class CoachEndpoints:
         played on, so there the analysis (which saw the face-down stock) is
         an assist and marks the game; a game won or given up is over for
         good."""
+        # (the whole request within the budget: reading the game and its
+        # log, sending it to the solver and describing its answer too)
+        until = time.monotonic() + self.budgets.analysis
         game = await self.web.load(request.path_params["game_id"])
         only_fields(await read_body(request), set())
         board = game.board()
-        if not finished(game, board):
+        if not finished(game, board.status):
             raise ApiError(WebRefusal.COACH_NOT_OVER)
         start = Board(game.rules, game.deal)
-        moves = [Move.parse(text) for text in game.moves]
-        seconds = self.budgets.analysis
+        moves = list(board.move_stack)  # (read already: no move parsed again)
         # the hints' seed: the fair player's move at the loss is the hint shown there
         events = await run_in_threadpool(game_events, self.web.store, game.id)
+        seconds = max(until - time.monotonic(), self.budgets.analysis * LEAST_SHARE)
         # the hint's budget too: the fair player thinks as long as the hint it names did
-        analyse = partial(coach_report, events=events, fair_seconds=self.web.hint_seconds)
+        analyse = partial(coach_job, events=events, fair_seconds=self.web.hint_seconds)
         report = await self.web.in_solver(request, analyse, start, moves, seconds, fair_seed(game.id),
                                           budget=seconds)
-        _describe(report, start, moves)
         reopenable = (game.given_up_at is None and game.won_at is None  # (a win is final)
                       and board.status is Status.LOST and board.can_undo)
         if reopenable:
@@ -117,20 +122,38 @@ class CoachEndpoints:
         return json_response({"move": str(move), **report, "assisted": game.assisted or playing})
 
 
-def _describe(report: dict[str, Any], start: Board, moves: list[Move]) -> None:
-    """Add the piles of the moves the analysis names, as the page marks them."""
+LEAST_SHARE = 0.05
+"""The share of the coach's budget its solver job gets however long the
+game took to read (a solver job needs a budget; the game is read first)."""
+
+
+def coach_job(start: Board, moves: Sequence[Move], seconds: float, seed: int = 0,
+              cancel: Callable[[], bool] | None = None, events: Sequence[Event] | None = None,
+              fair_seconds: float | None = None) -> dict[str, Any]:
+    """The coach's analysis (:func:`terrace.solver.coach.find_loss`) as the
+    page gets it, a job for the solver pool: ``seed`` and ``fair_seconds``
+    are the fair player's (the game's hints'), ``events`` the game's log.
+    The moves it names are described on the positions the analysis kept,
+    within the job: replaying the game from the deal for them took 0.2 s
+    and more at 100,000 moves, after the budget."""
+    analysis = find_loss(start, moves, seconds=seconds, seed=seed, cancel=cancel, events=events,
+                         fair_seconds=fair_seconds)
+    report = analysis.to_dict()
+    assert analysis.board is not None  # (find_loss always gives it)
+    _describe(report, analysis.board)
+    return report
+
+
+def _describe(report: dict[str, Any], board_at: Callable[[int], Board]) -> None:
+    """Add the piles of the moves the analysis names, as the page marks them
+    (``board_at``: the position after a number of moves)."""
     dead = report["terrace_dead"]
     if report["terrace_dead_move"] is not None:
-        board = start.copy(stack=False)
-        for move in moves[: dead - 1]:
-            board.push(move)
-        report["terrace_dead_piles"] = describe_move(board, report["terrace_dead_move"])
+        report["terrace_dead_piles"] = describe_move(board_at(dead - 1), report["terrace_dead_move"])
     step = report["low"]
     if report["outcome"] not in ("lost-at", "winnable") or step < 0:
         return
-    board = start.copy(stack=False)
-    for move in moves[:step]:
-        board.push(move)
+    board = board_at(step)
     for key in ("move", "winning"):
         if report[key] is not None:
             report[f"{key}_piles"] = describe_move(board, report[key])

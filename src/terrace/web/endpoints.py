@@ -4,6 +4,7 @@ the server's settings; :func:`terrace.web.app.create_app` routes them.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 import time
@@ -21,6 +22,7 @@ from terrace.deal import Deal, check_number
 from terrace.errors import TerraceError
 from terrace.guide import descriptions, rules_guide
 from terrace.moves import Move
+from terrace.position import Status
 from terrace.refusals import Reason, clip
 from terrace.rules import RULE_OPTIONS, Rules
 from terrace.solver.budget import check_budget
@@ -56,7 +58,7 @@ from terrace.web.replies import (
     refusal_reason,
     request_refusal_json,
 )
-from terrace.web.view import describe_move, finished, game_json, game_summary, motions
+from terrace.web.view import describe_move, finished, game_json, game_line, game_summary, motions
 from terrace.web.why import explain
 from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
 
@@ -121,6 +123,10 @@ class WebGame:
         self.winnable_seconds = check_budget(winnable_seconds, "winnable_seconds")
         self.pool = pool or SolverPool()
         self.clock = ReportClock()
+        self.reporting = asyncio.Lock()
+        """Held while a report of playing time is counted and stored: a
+        smaller report stored first would make the store refuse a larger one
+        the clock had already allowed (the time would be lost)."""
         self.lines: OrderedDict[str, KeptLine] = OrderedDict()
         """The winning line of each game's last peeking hint (most recent last)."""
         self.replays = Replays()
@@ -250,6 +256,11 @@ class WebGame:
         game = await self.load(request.path_params["game_id"])
         return json_response(game_json(game, game.board()))
 
+    async def line(self, request: Request) -> Response:
+        """The game's moves and redo line (the game JSON carries only their counts)."""
+        game = await self.load(request.path_params["game_id"])
+        return json_response(game_line(game))
+
     async def position(self, request: Request) -> Response:
         """The position after the first ``step`` moves (for replays)."""
         game = await self.load(request.path_params["game_id"])
@@ -267,7 +278,8 @@ class WebGame:
             board.push(Move.parse(last))
         data = game_json(game, board)
         data.update(
-            step=step, steps=len(game.moves), replay=True, last_move=last, over=finished(game, game.board()),
+            step=step, steps=len(game.moves), replay=True, last_move=last, last_played=last,
+            over=finished(game, Status(game.reached_status())),  # (no copy of the whole game)
             motions=motions(before, board.to_dict(), source if step else None),
             sources={}, draw=None, choices=[], legal_moves=[],
             can_redo=False,  # (the replay shows the game up to a step: nothing after it is undone)
@@ -468,7 +480,9 @@ class WebGame:
     async def active_time(self, request: Request) -> Response:
         """Add active playing time as the page measured it: never more than
         the wall time since the game's last report, to this server or to
-        another one on the same database (the store keeps when)."""
+        another one on the same database (the store keeps when). A report
+        of more counts what the wall time allows (two tabs on one game
+        measure the same time: it counts once, and neither is refused)."""
         game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"ms"})
@@ -476,20 +490,30 @@ class WebGame:
         if isinstance(ms, bool) or not isinstance(ms, int) or ms < 0:
             raise ApiError(WebRefusal.TIME_NOT_COUNT)
         playable(game)
-        most = self.clock.allowance(game.id)
-        if ms > most:
-            raise ApiError(WebRefusal.TIME_TOO_MUCH, ms=ms, most=most)
-        before = self.clock.reported(game.id, ms)  # (before the await: a report meanwhile sees less)
+        async with self.reporting:
+            counted = min(ms, self.clock.allowance(game.id))
+            try:
+                total = await self.add_time(game.id, counted)
+            except TimeTooMuchError as error:  # (another server took that time: what is left of it)
+                counted = min(counted, error.most)
+                try:
+                    total = await self.add_time(game.id, counted)
+                except TimeTooMuchError:  # (and meanwhile that too: none, which the store always takes)
+                    counted = 0
+                    total = await self.add_time(game.id, counted)
+        return json_response({"id": game.id, "active_ms": total, "counted": counted})
+
+    async def add_time(self, game_id: str, ms: int) -> int:
+        """Store ``ms`` of playing time (see :meth:`active_time`); the game's
+        new total. Raises :class:`TimeTooMuchError` when another server on
+        the database took that time meanwhile: nothing is added."""
+        before = self.clock.reported(game_id, ms)
         try:
-            add = partial(self.store.add_active_time, game.id, ms, at=self.clock.now())
-            total = await run_in_threadpool(add)
-        except TimeTooMuchError as error:  # (another server took that time)
-            self.clock.restore(game.id, before)
-            raise ApiError(WebRefusal.TIME_TOO_MUCH, ms=ms, most=min(most, error.most)) from None
+            add = partial(self.store.add_active_time, game_id, ms, at=self.clock.now())
+            return await run_in_threadpool(add)
         except BaseException:
-            self.clock.restore(game.id, before)
+            self.clock.restore(game_id, before)
             raise
-        return json_response({"id": game.id, "active_ms": total})
 
     # -- what the page explains: a pressed card, the rules -----------------
 

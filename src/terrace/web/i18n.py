@@ -72,7 +72,6 @@ class WebRefusal(StrEnum):
     GIVE_UP_UNPLAYED = "give-up-unplayed"
     AUTOPLAY_MODE = "autoplay-mode"
     TIME_NOT_COUNT = "time-not-count"
-    TIME_TOO_MUCH = "time-too-much"
     # The coach
     COACH_NOT_OVER = "coach-not-over"
 
@@ -206,11 +205,6 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.TIME_NOT_COUNT: Wording(
         400, "ms must be a whole number of milliseconds, 0 or more",
         "„ms“ muss eine ganze Zahl von Millisekunden sein, 0 oder mehr."),
-    WebRefusal.TIME_TOO_MUCH: Wording(
-        400, "{ms} ms of playing time is more than has passed since the last report "
-             "(at most {most} ms now)",
-        "{ms} ms Spielzeit sind mehr, als seit der letzten Meldung vergangen ist "
-        "(jetzt höchstens {most} ms)."),
     WebRefusal.COACH_NOT_OVER: Wording(
         409, "the game is not over yet: the coach analyses a game once it is won, lost or given up",
         "Das Spiel ist noch nicht zu Ende: Der Trainer untersucht ein Spiel, wenn es gewonnen, "

@@ -197,10 +197,10 @@ def motions(
     return result
 
 
-def finished(game: StoredGame, board: Board) -> bool:
+def finished(game: StoredGame, status: Status) -> bool:
     """True when the game is over: won, lost (no move left) or given up
-    (``board`` is its live board). The coach analyses only such a game."""
-    return game.given_up_at is not None or board.status in (Status.WON, Status.LOST)
+    (``status`` is its live board's). The coach analyses only such a game."""
+    return game.given_up_at is not None or status in (Status.WON, Status.LOST)
 
 
 def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
@@ -219,8 +219,11 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
         "options": game.rules.to_dict(),
         "stats_key": rules_label(game.variant, game.rules),
         "deal_number": game.deal.number,
-        "moves": list(game.moves),
-        "redo": list(game.redo),
+        # counts, not the lists: an answer's size must not grow with the
+        # game (GET /api/games/{id}/line gives the moves themselves)
+        "moves": len(game.moves),
+        "redo": len(game.redo),
+        "last_played": game.moves[-1] if game.moves else None,
         "revision": game.revision,
         "status": state["status"],
         "state": state,
@@ -252,6 +255,13 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
                     draw=None, choices=[], fatal=[])
     data.update(extra)
     return data
+
+
+def game_line(game: StoredGame) -> dict[str, Any]:
+    """The game's moves and the moves taken back that can be redone (next
+    last): the one answer whose size grows with the game, asked for only
+    where the moves themselves are needed."""
+    return {"id": game.id, "revision": game.revision, "moves": list(game.moves), "redo": list(game.redo)}
 
 
 def game_summary(game: StoredGame) -> dict[str, Any]:

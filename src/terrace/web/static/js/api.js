@@ -62,14 +62,14 @@ export function isGame(data) {
   return object(s) && Array.isArray(s.tableau) && Array.isArray(s.foundations) && Array.isArray(s.reserve)
     && Array.isArray(s.waste) && typeof s.stock === "number"
     && object(data.options) && object(data.counters) && object(data.sources)
-    && Array.isArray(data.moves) && Array.isArray(data.choices) && Array.isArray(data.foundations);
+    && Number.isInteger(data.moves) && Number.isInteger(data.redo) && Array.isArray(data.choices) && Array.isArray(data.foundations);
 }
 
 const game = (id) => `/api/games/${encodeURIComponent(id)}`;
 // What the page saw of `shown` (a game JSON): a change asked for on it is
 // refused (409 conflict) once the game has changed since, even if only an
 // undo and another move (the same number of moves) came between.
-const seen = (shown) => ({ after: shown.moves.length, revision: shown.revision });
+const seen = (shown) => ({ after: shown.moves, revision: shown.revision });
 
 export const api = {
   variants: () => call("GET", "/api/variants"),

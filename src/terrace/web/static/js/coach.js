@@ -238,7 +238,7 @@ function chancesBox() {
 function knownChances() {
   const game = app.game;
   const fresh = game && !game.replay && game.status === "choosing" && app.chances
-    && app.chances.id === game.id && app.chances.moves === game.moves.length;
+    && app.chances.id === game.id && app.chances.moves === game.moves;
   return fresh ? app.chances.data : null;
 }
 
@@ -293,7 +293,7 @@ async function sampleChances(game) {
   if (!result.ok) {
     toast(result.status === 0 ? t("error.network") : result.data.error);
   } else if (app.game && app.game.id === game.id) {
-    app.chances = { id: game.id, moves: game.moves.length, data: result.data };
+    app.chances = { id: game.id, moves: game.moves, data: result.data };
     say(chancesWords(result.data, cardName));
   }
   redraw();

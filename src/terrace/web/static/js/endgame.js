@@ -31,7 +31,7 @@ export function inProgress(game) {
   // (a game restarted, or with every move undone, was played all the same:
   // its moves wait to be redone, and the statistics count it)
   return Boolean(game) && !game.given_up && game.won_at === null
-    && (game.moves.length > 0 || (game.redo || []).length > 0)
+    && (game.moves > 0 || game.redo > 0)
     && (game.status === "playing" || game.status === "choosing");
 }
 
@@ -69,7 +69,7 @@ export async function confirmLeaving() {
   if (!inProgress(game)) return true;
   return confirmChoice({
     title: t("leave.title"),
-    text: t("leave.text", { n: game.moves.length + (game.redo || []).length }),
+    text: t("leave.text", { n: game.moves + game.redo }),
     yes: t("leave.yes"),
   });
 }
@@ -197,7 +197,7 @@ export async function giveUp(show, refused) {
 export function canGiveUp(game) {
   return Boolean(game) && !game.given_up && game.won_at === null
     && (game.status === "playing" || game.status === "choosing")
-    && game.moves.length + game.redo.length > 0;
+    && game.moves + game.redo > 0;
 }
 
 // The Give up button follows the game shown.
@@ -261,7 +261,7 @@ async function winFacts(game) {
 async function fillWin(dialog, game) {
   const { ms, block, title } = await winFacts(game);
   if (dialog.dataset.game !== game.id) return;
-  const moves = game.moves.length;
+  const moves = game.moves;
   const facts = el("dl", { class: "end-stats" },
     stat(t("end.time"), formatDuration(ms), "time"),
     stat(t("end.moves"), moves, "moves"),
@@ -310,7 +310,7 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
   let text;
   if (kind === "won") {
     title = t("end.won.title");
-    text = t("end.won.text", { moves: game.moves.length });
+    text = t("end.won.text", { moves: game.moves });
     buttons.append(close, again);
   } else if (hopeless) {
     const proof = hopeless === "terrace-dead" ? "end.dead" : "end.hopeless";

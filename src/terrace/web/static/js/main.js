@@ -62,7 +62,7 @@ function show(game, { ghost = null, animate = true } = {}) {
   draw();
   if (before && animate && animationsOn() && game.motions) animateMotions(game.motions, before, ghost);
   if (ghost) ghost.remove();
-  document.body.dataset.moves = String(game.moves.length);
+  document.body.dataset.moves = String(game.moves);
   document.body.dataset.status = game.status;
   document.body.dataset.game = game.id;
   if (!game.replay) {
@@ -99,9 +99,9 @@ function sayMotions(motions, game) {
   // (only the choice itself, played or redone: its card goes from a pile to
   // the first foundation; an undo back to it moves other cards)
   // (a replay's moves are the whole game's: the moves played are those up to its step)
-  const played = game.replay ? game.moves.slice(0, game.step) : game.moves;
-  const last = played[played.length - 1];
-  const chosen = played.length === 1 && last[0] === "c" && motions[0].from[0] === "t" && motions[0].to === "f1"
+  const played = game.replay ? game.step : game.moves;
+  const last = game.last_played;
+  const chosen = played === 1 && last !== null && last[0] === "c" && motions[0].from[0] === "t" && motions[0].to === "f1"
     && !(game.can_redo && motions.length === 1);  // (a first move f1tN taken back looks alike, alone)
   if (game.status !== "choosing" && chosen) {
     say(t("said.chosen", { card: cardName(motions[0].card) }));
@@ -168,7 +168,7 @@ function draw() {
   $("#btn-undo").disabled = replay || !game.can_undo;
   $("#btn-redo").disabled = replay || !game.can_redo;
   $("#btn-hint").disabled = replay || game.status === "won" || game.status === "lost";
-  $("#btn-restart").disabled = replay || !game.moves.length || game.given_up;
+  $("#btn-restart").disabled = replay || !game.moves || game.given_up;
   $("#replay-bar").hidden = !replay;
   // (Analyse only for a game that is over: the server's coach refuses any other)
   $("#replay-coach").hidden = !(replay && game.over);
@@ -233,7 +233,7 @@ function prompt(text, { said = true, spoken = null } = {}) {
       if (app.verdicts) message += ` ${t("prompt.verdicts")}`;
       if (app.verdictNote) message += ` ${app.verdictNote}`;
     }
-    else if (app.settings.assists.verdicts && game.status === "playing" && !game.moves.length && game.options.candidates === 0) {
+    else if (app.settings.assists.verdicts && game.status === "playing" && !game.moves && game.options.candidates === 0) {
       message = `${playPrompt(game)} ${t("assist.noChoice")}`;
     }
     else if (game.status === "won") message = t("prompt.won", { n: game.counters.total_cards });
@@ -451,7 +451,7 @@ function step(kind) {
     const game = app.game;
     if (!game || game.replay) return;
     if ((kind === "undo" && !game.can_undo) || (kind === "redo" && !game.can_redo)) return;
-    if (kind === "restart" && !game.moves.length) return;
+    if (kind === "restart" && !game.moves) return;
     const result = await api[kind](game);
     if (app.game === game) await answer(result);
   });

@@ -5,6 +5,11 @@
 
 const channel = "BroadcastChannel" in window ? new BroadcastChannel("terrace.games") : null;
 
+// Sent on the window (detail: {id}) by a part of the page that learnt from
+// a refusal that the game changed elsewhere, as a report of playing time
+// refused because another device gave the game up.
+export const STALE_EVENT = "terrace:stale";
+
 // This tab just changed `game` (a move, an undo, auto-play, giving up...).
 export function announce(game) {
   if (channel && game && !game.replay) channel.postMessage({ id: game.id, revision: game.revision });
@@ -12,8 +17,12 @@ export function announce(game) {
 
 // `current()` is the game this tab plays (null during a replay); `catchUp(id)`
 // fetches it again and shows it. Called when another tab announces a change
-// to it, and when this tab becomes visible or gets the focus.
+// to it, when this tab becomes visible or gets the focus, and on STALE_EVENT.
 export function watchOtherTabs(current, catchUp) {
+  window.addEventListener(STALE_EVENT, (event) => {
+    const game = current();
+    if (game && event.detail && event.detail.id === game.id) catchUp(game.id);
+  });
   if (channel) {
     channel.addEventListener("message", (event) => {
       const game = current();

@@ -4,6 +4,7 @@
 // /time), which never accepts more than the wall time since the last report.
 
 import { api } from "./api.js";
+import { STALE_EVENT } from "./tabs.js";
 import { t } from "./i18n.js";
 import { el } from "./render.js";
 import { app } from "./state.js";
@@ -80,7 +81,10 @@ export async function flushTime({ keepalive = false } = {}) {
   clock.sending -= ms;
   if (result.ok) clock.base = Math.max(clock.base, result.data.active_ms);
   else if (result.status === 0) clock.unsent += ms;  // no answer: try again with the next report
-  // A refusal (more than the wall time allows, a game given up) drops the time.
+  // (409: the game was given up elsewhere, on another device: the tab catches up)
+  else if (result.status === 409) window.dispatchEvent(new CustomEvent(STALE_EVENT, { detail: { id } }));
+  // A refusal (a game given up) drops the time. Time another tab reported
+  // already is not counted again: the total answered says what counts.
   return clock.base + clock.sending + clock.unsent;
 }
 
