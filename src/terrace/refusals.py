@@ -96,6 +96,8 @@ class Refusal(StrEnum):
     MOVE_NUMBER_TOO_LARGE = "move-number-too-large"
     MOVE_FOUNDATION_TO_FOUNDATION = "move-foundation-to-foundation"
     MOVE_OWN_PILE = "move-own-pile"
+    MOVE_LEADING_ZERO = "move-leading-zero"
+    MOVES_TOO_MANY = "moves-too-many"
     NOT_AN_ACTION = "not-an-action"
     NO_ACTION = "no-action"
     # Moves the rules do not allow now
@@ -306,6 +308,12 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.MOVE_OWN_PILE: Wording(
         _BAD, "a card cannot move onto its own pile",
         "Eine Karte kann nicht auf ihren eigenen Stapel."),
+    Refusal.MOVE_LEADING_ZERO: Wording(
+        _BAD, "numbers are written without leading zeros (t1f, not t01f)",
+        "Nummern werden ohne führende Nullen geschrieben (t1f, nicht t01f)."),
+    Refusal.MOVES_TOO_MANY: Wording(
+        _BAD, "a list of moves may hold at most {most} moves",
+        "Eine Zugliste darf höchstens {most} Züge enthalten."),
     Refusal.NOT_AN_ACTION: Wording(
         _BAD, "{value} is not an action: actions run from 0 to {last}",
         "{value} ist keine Aktion: Aktionen reichen von 0 bis {last}."),
