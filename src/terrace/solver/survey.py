@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from terrace.refusals import quote
 from terrace.rules import Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.players import player_key, player_settings
@@ -376,7 +377,7 @@ def parse_range(text: str) -> tuple[int, int]:
         first, last = int(parts[0]), int(parts[1])
         if first <= last:
             return first, last
-    raise ValueError(f"{text!r} is not a range of deal numbers such as 1-10000")
+    raise ValueError(f"{quote(text)} is not a range of deal numbers such as 1-10000")
 
 
 def now() -> float:
