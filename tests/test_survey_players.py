@@ -370,3 +370,14 @@ def test_a_verdict_that_cannot_be_stored_names_the_store(tmp_path: Path) -> None
     with pytest.raises(VerdictCacheError, match="could not be stored"):
         store.put_many(Rules(), {4: Verdict("lost", 10, 0.1, 5.0)})
     store.close()
+
+
+@pytest.mark.parametrize("text", ["٣-٩", "1-１０", "1_0", "1-" + "9" * 5000, "9" * 41])
+def test_deal_ranges_in_other_digits_or_too_long_are_refused_in_words(text: str) -> None:
+    """A range of 5,000 digits gave Python's own words ('Exceeds the limit
+    (4300 digits) for integer string conversion...')."""
+    from terrace.solver.survey import parse_range
+
+    with pytest.raises(ValueError, match="is not a range of deal numbers such as 1-10000") as info:
+        parse_range(text)
+    assert len(str(info.value)) < 300

@@ -31,6 +31,7 @@ from terrace.solver.budget import check_budget
 from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import play_deal
 from terrace.solver.verdicts import PERFECT, Verdict, VerdictStore, at_budget
+from terrace.whole import digits_value
 
 Z95 = 1.959963984540054
 
@@ -368,15 +369,11 @@ def parse_range(text: str) -> tuple[int, int]:
     Traceback (most recent call last):
     ValueError: '1 2' is not a range of deal numbers such as 1-10000
     """
-    parts = [part.strip() for part in text.split("-")]
-    if not all(part.isascii() and part.isdigit() for part in parts):
-        parts = []
-    if len(parts) == 1:
-        return int(parts[0]), int(parts[0])
-    if len(parts) == 2:
-        first, last = int(parts[0]), int(parts[1])
-        if first <= last:
-            return first, last
+    numbers = [digits_value(part.strip()) for part in text.split("-", 2)]
+    if len(numbers) == 1 and numbers[0] is not None:
+        return numbers[0], numbers[0]
+    if len(numbers) == 2 and numbers[0] is not None and numbers[1] is not None and numbers[0] <= numbers[1]:
+        return numbers[0], numbers[1]
     raise ValueError(f"{quote(text)} is not a range of deal numbers such as 1-10000")
 
 
