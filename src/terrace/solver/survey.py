@@ -17,8 +17,10 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -246,6 +248,7 @@ def worker_start_method() -> str:
     so if this call starts it), or ``"spawn"``. The local pool uses it, and
     so do the workers of ``--scheduler local:N``, which Dask starts (and
     starts again) at any moment of a survey."""
+    quiet_resource_tracker()
     method = str(_worker_context().get_start_method())
     if method == "forkserver":
         from multiprocessing import forkserver
@@ -253,6 +256,27 @@ def worker_start_method() -> str:
         with _interrupts_ignored():
             forkserver.ensure_running()
     return method
+
+
+TRACKER_WARNINGS = "ignore:resource_tracker:UserWarning"
+"""The ``-W`` option that keeps the warnings of multiprocessing's resource
+tracker (the process that removes the pool's semaphores when the survey's
+process is gone) out of the output."""
+
+
+def quiet_resource_tracker() -> None:
+    """Keep the resource tracker's warnings out of the output. The tracker
+    outlives a survey killed with SIGKILL, removes the semaphores of its
+    pool as it should, and said so in a warning ("There appear to be 6
+    leaked semaphore objects to clean up at shutdown"), printed after the
+    survey had ended (a shell prompt already shown). It takes its warning
+    options from ``sys.warnoptions`` when it starts, as every process
+    multiprocessing starts does. The warning this process gives when the
+    tracker itself was killed ("process died unexpectedly, relaunching")
+    is left out too: the tracker started again does the work."""
+    if TRACKER_WARNINGS not in sys.warnoptions:
+        sys.warnoptions.append(TRACKER_WARNINGS)
+    warnings.filterwarnings("ignore", "resource_tracker: ", UserWarning, "multiprocessing.resource_tracker")
 
 
 @contextmanager
