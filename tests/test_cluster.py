@@ -750,3 +750,50 @@ def test_a_local_cluster_runs_no_more_workers_than_the_machine_has_cores(
     result = CliRunner().invoke(main, ["survey", "--deals", "1", "--scheduler", "local:1", "--verdicts-db",
                                        str(tmp_path / "v.sqlite3"), "--json"])
     assert asked == ["local:1"] and "at once" not in result.output
+
+
+@pytest.mark.parametrize("port", ["８７８６", "٨٧٨٦", "৮৭৮৬", "8_786", "0", "99999", "+8786", " 8786",
+                                  "87860", ""])
+def test_a_port_in_other_digits_or_out_of_range_is_refused_as_other_bad_ports(port: str) -> None:
+    """'\\d{1,5}' matched Arabic-Indic and fullwidth digits and int() read
+    them, so tcp://h:٨٧٨٦ was taken for port 8786 (and tcp://h:0 for a port)."""
+    with pytest.raises(ValueError, match=r"^--scheduler wants tcp://HOST:PORT or local:N, not '"):
+        cluster.parse_scheduler(f"tcp://sched.example:{port}")
+    assert cluster.parse_scheduler("tcp://sched.example:8786") == ("address", "tcp://sched.example:8786")
+    assert cluster.parse_scheduler("tcp://[::1]:1") == ("address", "tcp://[::1]:1")
+
+
+@pytest.mark.parametrize("count", ["٤", "４", "1_0", "+2", "0", "257"])
+def test_a_local_worker_count_in_other_digits_is_refused(count: str) -> None:
+    with pytest.raises(ValueError, match="wants 1 to 256 workers"):
+        cluster.parse_scheduler(f"local:{count}")
+
+
+def test_one_helper_swaps_the_stop_signals_handlers_and_gives_them_back() -> None:
+    """The survey command and the start of a local cluster each had their
+    own copy of the loop over cluster.STOPS; both use catch_stops and
+    restore_stops now."""
+    import threading
+
+    def mine(signum: int, frame: Any) -> None:
+        """(never called)"""
+
+    def later(signum: int, frame: Any) -> None:
+        """(never called)"""
+
+    before = {number: signal.getsignal(number) for number in cluster.STOPS}
+    previous = cluster.catch_stops(mine)
+    try:
+        assert previous == before and all(signal.getsignal(n) is mine for n in cluster.STOPS)
+        signal.signal(signal.SIGTERM, later)
+        cluster.restore_stops(previous, only_from=mine)  # (a later handler stays)
+        assert signal.getsignal(signal.SIGINT) == before[signal.SIGINT]
+        assert signal.getsignal(signal.SIGTERM) is later
+    finally:
+        cluster.restore_stops(previous)
+    assert {number: signal.getsignal(number) for number in cluster.STOPS} == before
+    found: list[dict[int, Any]] = []
+    thread = threading.Thread(target=lambda: found.append(cluster.catch_stops(mine)))
+    thread.start()
+    thread.join()
+    assert found == [{}]  # off the main thread nothing is set

@@ -293,3 +293,22 @@ def test_a_card_twice_over_is_named_before_the_card_it_stands_in_for() -> None:
     codes[codes.index("2C")] = "KS"
     with pytest.raises(InvalidDealError, match="the deal has 2 of KS; one deck has 1"):
         Deal.parse(" ".join(codes), one)
+
+
+@pytest.mark.parametrize("bound", [0, -1, 2**64 + 1, 10**30, 1.5, "3", None, True])
+def test_a_bound_below_one_or_past_64_bits_is_a_coded_refusal(bound: object) -> None:
+    """below(0) raised ZeroDivisionError, below('3') a TypeError, and a
+    bound past 2**64 drew for ever (no output is below its limit)."""
+    from terrace.errors import InvalidDealError
+    from terrace.refusals import Refusal
+
+    with pytest.raises(InvalidDealError, match="bound must be a whole number from 1 to 2") as info:
+        SplitMix64(1).below(bound)  # type: ignore[arg-type]
+    assert info.value.code is Refusal.RANDOM_BOUND
+
+
+def test_the_largest_bound_is_taken_and_a_seed_must_be_whole() -> None:
+    assert 0 <= SplitMix64(1).below(2**64) < 2**64
+    assert SplitMix64(1).below(1) == 0
+    with pytest.raises(ValueError, match="must be a whole number"):
+        SplitMix64("1")  # type: ignore[arg-type]

@@ -182,3 +182,65 @@ def test_impossible_fields_name_their_problem() -> None:
         Move("t", 2, "t", 2)
     assert info.value.code is Refusal.MOVE_MALFORMED
     assert str(info.value) == "not a move: a card cannot move onto its own pile"
+
+
+@pytest.mark.parametrize("text", ["t01f", "c01", "C002", "t1f01", "f01t1", "t01t7", "wt03", "rf01", "c0001"])
+def test_a_number_with_a_leading_zero_is_refused_as_the_places_are(text: str) -> None:
+    """Move.parse read 't01f' as t1f (printed back as 't1f', another text)
+    while Board.moves_from refused the place 't01': one move had several
+    texts, and a place two spellings of which one was refused."""
+    with pytest.raises(InvalidMoveError, match="without leading zeros") as info:
+        Move.parse(text)
+    assert info.value.reason is not None and info.value.reason.params["problem"] == Reason(
+        Refusal.MOVE_LEADING_ZERO)
+
+
+_NUMBER = st.sampled_from(["", "0", "00", "01", "1", "2", "09", "10", "010", "12"])
+
+
+@given(st.tuples(st.sampled_from(["c", "C", "s", "r", "w", "t", "T", "f"]), _NUMBER,
+                 st.sampled_from(["", "f", "F", "t"]), _NUMBER, st.sampled_from(["", " "])).map("".join)
+       | st.text(alphabet="cstfrwCTF0123456789 ,", max_size=16))
+def test_a_text_read_as_a_move_is_that_move_s_own_text(text: str) -> None:
+    """One notation, one text: what parse reads is, up to case and the
+    spaces around it, exactly what str prints."""
+    try:
+        move = Move.parse(text)
+    except InvalidMoveError:
+        return
+    assert str(move) == text.strip().lower()
+
+
+def test_legal_moves_and_places_read_back_as_the_same_text() -> None:
+    from terrace import Board, get_rules
+
+    for variant in ("terrace", "falling-star", "wood"):
+        board = Board.from_number(5, get_rules(variant, piles=12, decks=3) if variant == "wood"
+                                  else get_rules(variant))
+        for _ in range(40):
+            moves = list(board.legal_moves)
+            for move in moves:
+                assert Move.parse(str(move)) == move and Move.parse(str(move).upper()) == move
+                place = str(move)[:1] + (str(move.source_index) if move.source in "tf" else "")
+                if not move.is_choice and not move.is_draw:
+                    assert move in board.moves_from(place)
+            board.push(moves[len(moves) // 2])
+            if not board.legal_moves:
+                break
+
+
+def test_a_move_list_holds_at_most_max_moves() -> None:
+    """parse_moves read any number of moves (a 10 MB --moves text was a
+    list of millions of moves before anything looked at them)."""
+    from terrace.moves import MAX_MOVES
+
+    assert len(parse_moves("s " * MAX_MOVES)) == MAX_MOVES
+    with pytest.raises(InvalidMoveError, match=f"at most {MAX_MOVES} moves") as info:
+        parse_moves("s," * (MAX_MOVES + 1))
+    assert info.value.code is Refusal.MOVES_TOO_MANY
+
+
+def test_a_huge_word_is_refused_without_being_read_whole() -> None:
+    with pytest.raises(InvalidMoveError, match=r"write e\.g\.") as info:
+        Move.parse("t" * 10**7)
+    assert len(str(info.value)) < 300

@@ -12,7 +12,8 @@ from conftest import craft
 from terrace.board import Board
 from terrace.deal import DEAL_VERSION, Deal
 from terrace.errors import InvalidRecordError
-from terrace.record import RECORD_FORMAT, RECORD_VERSION, GameRecord
+from terrace.record import RECORD_FORMAT, RECORD_KEYS, RECORD_VERSION, GameRecord
+from terrace.refusals import Refusal
 from terrace.variants import get_rules
 
 
@@ -33,17 +34,42 @@ def test_round_trip() -> None:
 
 
 def test_moves_in_another_spelling_are_read_into_the_notation() -> None:
-    """Upper case, spaces and leading zeros are read, and written back as
-    the notation prints moves (not as the record spelt them)."""
+    """Upper case and spaces are read, and written back as the notation
+    prints moves (not as the record spelt them); a leading zero is no
+    spelling of a move (each move has one text), and is refused."""
     data = json.loads(_record().to_json())
     data["moves"] = ["C2", " S ", "s\t"]
     again = GameRecord.from_dict(data)
     assert again.moves == ("c2", "s", "s") and again == _record()
     assert json.loads(again.to_json())["moves"] == ["c2", "s", "s"]
-    data = json.loads(_record("c2 t01t07 t8F").to_json())
+    data = json.loads(_record("c2 T1t7 t8F").to_json())
     assert data["moves"] == ["c2", "t1t7", "t8f"]
-    data["moves"] = ["c02", "T01T7", "t8f2"]
+    data["moves"] = ["c2", "T1T7", "t8f2"]
     assert GameRecord.from_dict(data).moves == ("c2", "t1t7", "t8f2")
+    data["moves"] = ["c2", "T01T7"]
+    with pytest.raises(InvalidRecordError, match=r"move 2 .* without leading zeros"):
+        GameRecord.from_dict(data)
+
+
+def test_a_record_holds_at_most_max_moves() -> None:
+    """A record of millions of moves was read and replayed whole."""
+    from terrace.moves import MAX_MOVES
+
+    data = json.loads(_record().to_json())
+    data["moves"] = ["s"] * (MAX_MOVES + 1)
+    with pytest.raises(InvalidRecordError, match=f"at most {MAX_MOVES} moves") as info:
+        GameRecord.from_dict(data)
+    assert info.value.code is Refusal.MOVES_TOO_MANY
+    record = _record()
+    with pytest.raises(InvalidRecordError, match=f"at most {MAX_MOVES} moves"):
+        dataclasses.replace(record, moves=("s",) * (MAX_MOVES + 1))
+
+
+def test_to_dict_writes_the_record_s_own_keys_in_order_then_the_extra_ones() -> None:
+    """(to_dict asserted this on every call; it is the code's own promise,
+    checked here once.)"""
+    record = dataclasses.replace(_record(), extra={"final_position": "x"})
+    assert tuple(record.to_dict()) == (*RECORD_KEYS, "final_position")
 
 
 def test_fields() -> None:

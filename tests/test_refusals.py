@@ -11,10 +11,15 @@ import pytest
 from terrace.board import Board
 from terrace.cards import parse_card
 from terrace.errors import IllegalMoveError, InvalidDealError, TerraceError
+from terrace.guide import _Words as Guide_words
 from terrace.moves import Move
 from terrace.record import GameRecord
 from terrace.refusals import MAX_QUOTE, WORDINGS, Reason, Refusal, Wording, add_wordings, clip, quote
 from terrace.rules import Rules
+from terrace.solver.budget import check_budget, check_nodes
+from terrace.solver.options import Options
+from terrace.solver.players import player_settings
+from terrace.solver.survey import parse_range
 from terrace.variants import get_rules
 from terrace.web.i18n import WebRefusal
 
@@ -167,3 +172,31 @@ def test_a_quoted_input_cannot_reorder_the_message_around_it(mark: str) -> None:
         Move.parse(f"t1{mark}f2t")
     assert mark not in str(caught.value) and mark not in caught.value.text("de")
     assert mark.encode("unicode_escape").decode("ascii") in str(caught.value)
+
+
+_HUGE_TEXT = "x" * 10**6
+_HUGE_LIST = list(range(10**5))
+
+
+@pytest.mark.parametrize("build", [
+    lambda: check_budget(_HUGE_TEXT),  # type: ignore[arg-type]
+    lambda: check_budget(_HUGE_LIST),  # type: ignore[arg-type]
+    lambda: check_nodes(_HUGE_TEXT),  # type: ignore[arg-type]
+    lambda: parse_range(_HUGE_TEXT),
+    lambda: player_settings(_HUGE_TEXT),
+    lambda: player_settings("greedy", {str(i): i for i in range(10**5)}),
+    lambda: player_settings("fair", {_HUGE_TEXT: 1}),
+    lambda: player_settings("fair", {"samples": _HUGE_LIST}),
+    lambda: player_settings("fair", {"seconds": _HUGE_TEXT}),
+    lambda: player_settings("fair", {"reuse": _HUGE_TEXT}),
+    lambda: Options(order=_HUGE_TEXT),
+    lambda: Guide_words(_HUGE_TEXT),
+])
+def test_a_refusal_quoting_a_huge_value_stays_short(build: Any) -> None:
+    """check_budget, parse_range, player_settings, the fair player's
+    settings, the solver's options and the guide repeated a refused value
+    whole: a 1 MB text gave a 1 MB message (and a settings object of
+    100,000 keys listed them all)."""
+    with pytest.raises(ValueError) as info:
+        build()
+    assert len(str(info.value)) < 3 * MAX_QUOTE

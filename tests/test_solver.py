@@ -636,6 +636,9 @@ def test_a_local_surveys_workers_end_with_it_when_it_is_killed(tmp_path: Path) -
     err = survey.stderr.read().decode()
     assert left == [], err[-2000:]
     assert "Traceback" not in err, err[-3000:]
+    # (the resource tracker, which outlives the survey to remove its pool's
+    # semaphores, warned of "6 leaked semaphore objects" after it had ended)
+    assert "resource_tracker" not in err and "leaked" not in err, err[-3000:]
 
 
 def test_the_watch_of_a_surveys_workers_keeps_no_finished_one_and_tells_a_killed_one() -> None:

@@ -370,3 +370,47 @@ def test_a_verdict_that_cannot_be_stored_names_the_store(tmp_path: Path) -> None
     with pytest.raises(VerdictCacheError, match="could not be stored"):
         store.put_many(Rules(), {4: Verdict("lost", 10, 0.1, 5.0)})
     store.close()
+
+
+@pytest.mark.parametrize("text", ["٣-٩", "1-１０", "1_0", "1-" + "9" * 5000, "9" * 41])
+def test_deal_ranges_in_other_digits_or_too_long_are_refused_in_words(text: str) -> None:
+    """A range of 5,000 digits gave Python's own words ('Exceeds the limit
+    (4300 digits) for integer string conversion...')."""
+    from terrace.solver.survey import parse_range
+
+    with pytest.raises(ValueError, match="is not a range of deal numbers such as 1-10000") as info:
+        parse_range(text)
+    assert len(str(info.value)) < 300
+
+
+def test_a_verdict_cache_left_mid_write_by_a_killed_survey_is_taken_up_again(tmp_path: Path) -> None:
+    """A survey killed (SIGKILL) while it wrote left a hot rollback journal
+    beside the cache; the next survey's read-only check could not roll it
+    back and refused the file as damaged ('attempt to write a readonly
+    database'), although SQLite's next write undoes the half-written
+    transaction as it should. The cache is now taken, the half-write undone."""
+    import subprocess
+    import sys
+
+    from terrace.storage.files import check_verdict_cache
+
+    cache = tmp_path / "v.sqlite3"
+    store = VerdictStore(str(cache))
+    rules = get_rules("terrace")
+    store.put(rules, 1, Verdict("won", 10, 0.1, 1.0, "(x)"))
+    store.close()
+    writer = ("import os, sqlite3, sys\n"
+              "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+              "db.execute('PRAGMA cache_size = 1')\n"
+              "db.execute('BEGIN IMMEDIATE')\n"
+              "db.execute('CREATE TABLE filler (x)')\n"
+              "db.executemany('INSERT INTO filler VALUES (?)', [('x' * 500,)] * 2000)\n"
+              "os.kill(os.getpid(), 9)\n")
+    done = subprocess.run([sys.executable, "-c", writer, str(cache)], capture_output=True, timeout=60)
+    assert done.returncode == -9 and Path(f"{cache}-journal").stat().st_size > 0
+    check_verdict_cache(cache)
+    again = VerdictStore(str(cache))
+    assert again.get(rules, 1) == Verdict("won", 10, 0.1, 1.0, "(x)")
+    tables = {row[0] for row in again._db.execute("SELECT name FROM sqlite_master")}
+    assert "filler" not in tables  # (the half-written transaction was undone)
+    again.close()

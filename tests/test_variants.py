@@ -188,3 +188,17 @@ def test_a_huge_name_of_many_words_is_refused_without_splitting_it() -> None:
         tracemalloc.stop()
     assert peak < 4 * len(text)
     assert canonical_name(" " * 1000 + "wood\n") == "wood"
+
+
+@pytest.mark.parametrize("label", [None, 3, b"wood", ["wood"]])
+def test_a_label_that_is_not_text_is_a_coded_refusal(label: object) -> None:
+    """label_parts(None) raised AttributeError ('NoneType' object has no
+    attribute 'partition'), label_title too."""
+    from terrace.errors import InvalidRulesError
+    from terrace.refusals import Refusal
+    from terrace.variants import label_title
+
+    for read in (label_parts, label_title):
+        with pytest.raises(InvalidRulesError, match="a rules label must be text") as info:
+            read(label)  # type: ignore[arg-type]
+        assert info.value.code is Refusal.LABEL_NOT_TEXT

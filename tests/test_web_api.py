@@ -801,3 +801,15 @@ def test_an_undo_at_the_count_limit_is_taken(client: TestClient, store: GameStor
     assert answer.status_code == 200, answer.text
     assert answer.json()["moves"] == 1 and answer.json()["undos"] == MAX_COUNT
     assert store.get(game["id"]).undos == MAX_COUNT
+
+
+@pytest.mark.parametrize("header", ["de;q=١", "de;q=nan, en;q=0.5", "de;q=inf, en;q=0.5",
+                                    "de;q=1_0, en;q=0.9",
+                                    "de;q=2, en;q=0.9", "de;q=1e-9", "de;q=-1, en;q=0.1"])
+def test_a_quality_not_written_as_rfc_9110_writes_it_counts_as_zero(header: str) -> None:
+    """float() read 'q=١' as 1, 'q=inf' as more than 1 and 'q=nan' as a
+    number no other compares with, so German was chosen or not by accident."""
+    from terrace.web.i18n import pick_language
+
+    assert pick_language(header) == "en"
+    assert pick_language("de;q=0.5, en;q=0.4") == pick_language("de;q=1.000") == "de"

@@ -65,7 +65,7 @@ from terrace.position import BaseBoard, Status
 from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules, SpaceRule, given_rules
 from terrace.undo import Undo, choose, draw, play, take_back
-from terrace.whole import as_whole
+from terrace.whole import as_whole, digits_value
 
 __all__ = ["FOUNDATION_SIZE", "Board", "LegalMoves", "Status", "action_moves"]
 
@@ -522,10 +522,10 @@ class Board(BaseBoard):
         written = source.strip().lower()
         place = {"reserve": "r", "waste": "w"}.get(written, written)
         piles, foundations = len(self.tableau), len(self.foundations)
-        number = place[1:]
+        number = None if place[1:2] == "0" else digits_value(place[1:])  # (t1, never t01)
         known = place in ("r", "w") or (
-            place[:1] in ("t", "f") and number.isascii() and number.isdigit() and not number.startswith("0")
-            and 1 <= int(number) <= (piles if place[0] == "t" else foundations))
+            place[:1] in ("t", "f") and number is not None
+            and 1 <= number <= (piles if place[0] == "t" else foundations))
         if not known:
             raise ValueError(f"{quote(source)} is not a place here: write r (the terrace), w (the waste),"
                              f" t1 to t{piles} or f1 to f{foundations}")

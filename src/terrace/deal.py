@@ -48,6 +48,9 @@ DEAL_VERSION = 1
 MAX_DEAL_NUMBER = 2**63 - 1
 
 _MASK64 = (1 << 64) - 1
+_BOUND_MAX = 1 << 64
+"""The largest bound :meth:`SplitMix64.below` takes (beyond it no output
+is below the rejection limit, and it drew for ever)."""
 
 
 class SplitMix64:
@@ -60,7 +63,10 @@ class SplitMix64:
     __slots__ = ("state",)
 
     def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK64
+        whole = as_whole(seed)
+        if whole is None:
+            raise InvalidDealError(Reason(Refusal.DEAL_NUMBER_NOT_WHOLE, value=quote(seed)))
+        self.state = whole & _MASK64
 
     def next(self) -> int:
         """The next 64-bit output."""
@@ -76,7 +82,16 @@ class SplitMix64:
         >>> rng = SplitMix64(7)
         >>> all(0 <= rng.below(10) < 10 for _ in range(100))
         True
+        >>> rng.below(0)
+        Traceback (most recent call last):
+        ...
+        terrace.errors.InvalidDealError: a random number's bound must be a whole number from 1 to 2**64, not 0
         """
+        if type(bound) is not int or not 1 <= bound <= _BOUND_MAX:
+            whole = as_whole(bound)
+            if whole is None or not 1 <= whole <= _BOUND_MAX:
+                raise InvalidDealError(Reason(Refusal.RANDOM_BOUND, value=quote(bound)))
+            bound = whole
         limit = (1 << 64) - (1 << 64) % bound
         while True:
             value = self.next()

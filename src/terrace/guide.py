@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from terrace.refusals import LANGUAGES
+from terrace.refusals import LANGUAGES, quote
 from terrace.rules import Rules, SpaceRule, given_rules
 from terrace.variants import VARIANTS, Variant
 
@@ -75,7 +75,7 @@ class _Words:
 
     def __init__(self, language: str) -> None:
         if language not in LANGUAGES:
-            raise ValueError(f"no guide in {language!r}")
+            raise ValueError(f"no guide in {quote(language)}")
         self.de = language == "de"
 
     def __call__(self, en: str, de: str, **values: Any) -> str:

@@ -38,9 +38,16 @@ FOUNDATION = "f"
 
 # The largest number a move can carry: no rules value has piles,
 # foundations or candidates numbered beyond it, and a longer number is no
-# move. The notation reads ASCII digits only, at most as many as it has.
+# move. The notation reads ASCII digits only, at most as many as it has,
+# and no leading zero: each move has one text (``t1f``, never ``t01f``).
 MAX_INDEX = 999_999
 _DIGITS = len(str(MAX_INDEX))
+MAX_MOVE_TEXT = 2 * (2 + _DIGITS)
+"""The longest text a move can have (``t999999t999999``)."""
+MAX_MOVES = 100_000
+"""The most moves one list of moves may hold (a ``--moves`` text, a game
+record, a saved game's line): far beyond any game played, short enough to
+read and replay in a few seconds."""
 _PATTERN = re.compile(
     rf"c(?P<choice>[0-9]{{1,{_DIGITS}}})|s"
     rf"|(?P<src>r|w|t[0-9]{{1,{_DIGITS}}}|f[0-9]{{1,{_DIGITS}}})(?P<dst>f[0-9]{{0,{_DIGITS}}}|t[0-9]{{1,{_DIGITS}}})"
@@ -75,6 +82,8 @@ class Move:
         if not isinstance(text, str):
             raise InvalidMoveError(Reason(Refusal.MOVE_NOT_TEXT, value=quote(text)))
         shown = text.strip()
+        if len(shown) > MAX_MOVE_TEXT:  # (never lower-cased or cached whole)
+            raise _unreadable(shown, Reason(Refusal.MOVE_SYNTAX))
         return _parse(shown.lower(), shown)
 
     @staticmethod
@@ -175,6 +184,8 @@ def _parse(text: str, shown: str) -> Move:
     match = _PATTERN.fullmatch(text)
     if match is None:
         raise _unreadable(shown, Reason(Refusal.MOVE_SYNTAX))
+    if _LEADING_ZERO.search(text):
+        raise _unreadable(shown, Reason(Refusal.MOVE_LEADING_ZERO))
     if match["choice"] is not None:
         index = int(match["choice"])
         if index < 1:
@@ -193,16 +204,33 @@ def _parse(text: str, shown: str) -> Move:
     return Move(src[0], source_index, dst[0], target_index)
 
 
+_LEADING_ZERO = re.compile(r"(?<![0-9])0[0-9]")
+"""A number of a move written with a leading zero (``t01f``)."""
+
+
 def _unreadable(text: str, problem: Reason) -> InvalidMoveError:
     return InvalidMoveError(Reason(Refusal.MOVE_UNREADABLE, text=clip(text), problem=problem))
 
 
+_WORD = re.compile(r"[^\s,]+")
+
+
 def parse_moves(text: str) -> list[Move]:
-    """Read moves separated by spaces or commas.
+    """Read moves separated by spaces or commas, at most :data:`MAX_MOVES`.
 
     >>> [str(m) for m in parse_moves("c2 s, wf")]
     ['c2', 's', 'wf']
     """
     if not isinstance(text, str):
         raise InvalidMoveError(Reason(Refusal.MOVE_NOT_TEXT, value=quote(text)))
-    return [Move.parse(word) for word in text.replace(",", " ").split()]
+    moves: list[Move] = []
+    for word in _WORD.finditer(text):
+        if len(moves) == MAX_MOVES:
+            raise InvalidMoveError(too_many_moves())
+        moves.append(Move.parse(word.group()))
+    return moves
+
+
+def too_many_moves() -> Reason:
+    """Why a list of more than :data:`MAX_MOVES` moves is refused."""
+    return Reason(Refusal.MOVES_TOO_MANY, most=MAX_MOVES)

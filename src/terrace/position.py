@@ -30,6 +30,7 @@ from terrace.errors import InvalidCardError, InvalidPositionError
 from terrace.moves import CHOOSE, FOUNDATION, RESERVE, TABLEAU, WASTE, Move, given_move
 from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import Rules, SpaceRule, given_rules
+from terrace.whole import digits_value
 
 POSITION_FIELDS = 7
 """Space-separated fields of a position string."""
@@ -234,9 +235,10 @@ class BaseBoard:
         board.tableau = [_read_run(part, f"t{i}", len(piles) == 1) for i, part in enumerate(piles, 1)]
         board.waste = _read_run(waste, "w")
         board.stock = _read_run(stock, "s")[::-1]
-        if not (redeals.isascii() and redeals.isdigit()) or len(redeals) > 9:
+        used = digits_value(redeals, 9)
+        if used is None:
             raise InvalidPositionError(Reason(Refusal.POSITION_REDEALS_TEXT, text=clip(redeals)))
-        board.redeals_used = int(redeals)
+        board.redeals_used = used
         board._check_position()
         board._start_history()
         return board

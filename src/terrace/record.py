@@ -23,7 +23,7 @@ from typing import Any
 from terrace.board import Board
 from terrace.deal import DEAL_VERSION, Deal
 from terrace.errors import DuplicateKeyError, IllegalMoveError, InvalidRecordError, TerraceError
-from terrace.moves import Move
+from terrace.moves import MAX_MOVES, Move, too_many_moves
 from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules
 from terrace.variants import canonical_name, get_rules
@@ -58,6 +58,8 @@ class GameRecord:
                 object.__setattr__(self, "moves", tuple(self.moves))
         if not isinstance(self.moves, tuple) or not all(isinstance(move, str) for move in self.moves):
             raise InvalidRecordError(Reason(Refusal.RECORD_MOVES))
+        if len(self.moves) > MAX_MOVES:
+            raise InvalidRecordError(too_many_moves())
         for key in self.extra:
             if key in RECORD_KEYS:  # (to_dict would write it over the record's own value)
                 raise InvalidRecordError(Reason(Refusal.RECORD_EXTRA_KEY, key=clip(key)))
@@ -107,7 +109,6 @@ class GameRecord:
             "moves": list(self.moves),
             "result": self.result,
         }
-        assert tuple(data) == RECORD_KEYS
         data.update(self.extra)
         return data
 
@@ -145,6 +146,8 @@ class GameRecord:
                 deal = Deal(deal.cards, number)
                 deal.check(rules)
             moves = _typed(data, "moves", list)
+            if len(moves) > MAX_MOVES:
+                raise InvalidRecordError(too_many_moves())
             if not all(isinstance(m, str) for m in moves):
                 raise InvalidRecordError(Reason(Refusal.RECORD_MOVES))
             record = cls(variant, rules, deal, tuple(moves), _typed(data, "result", str))

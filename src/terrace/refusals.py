@@ -68,6 +68,7 @@ class Refusal(StrEnum):
     RESERVE_RANGE = "reserve-range"
     CANDIDATES_RANGE = "candidates-range"
     VARIANT_UNKNOWN = "variant-unknown"
+    LABEL_NOT_TEXT = "label-not-text"
     # Deals
     DEAL_VERSION_UNKNOWN = "deal-version-unknown"
     DEAL_NUMBER_NOT_WHOLE = "deal-number-not-whole"
@@ -80,6 +81,7 @@ class Refusal(StrEnum):
     DEAL_COPIES_ONE_DECK = "deal-copies-one-deck"
     DEAL_NOT_THAT_NUMBER = "deal-not-that-number"
     NO_WINNABLE_TO_LAST = "no-winnable-to-last"
+    RANDOM_BOUND = "random-bound"
     # Move notation (a move that cannot be read)
     MOVE_NOT_TEXT = "move-not-text"
     MOVE_UNREADABLE = "move-unreadable"
@@ -96,6 +98,8 @@ class Refusal(StrEnum):
     MOVE_NUMBER_TOO_LARGE = "move-number-too-large"
     MOVE_FOUNDATION_TO_FOUNDATION = "move-foundation-to-foundation"
     MOVE_OWN_PILE = "move-own-pile"
+    MOVE_LEADING_ZERO = "move-leading-zero"
+    MOVES_TOO_MANY = "moves-too-many"
     NOT_AN_ACTION = "not-an-action"
     NO_ACTION = "no-action"
     # Moves the rules do not allow now
@@ -226,6 +230,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.VARIANT_UNKNOWN: Wording(
         _BAD, "unknown variant {name!r}; known variants: {known:list}",
         "Unbekannte Variante „{name}“; bekannt sind: {known:list}."),
+    Refusal.LABEL_NOT_TEXT: Wording(
+        _BAD, "a rules label must be text such as 'wood (custom: decks 1)', not {value}",
+        "Eine Regelbezeichnung muss Text wie „wood (custom: decks 1)“ sein, nicht {value}."),
     Refusal.DEAL_VERSION_UNKNOWN: Wording(
         _BAD, "deal version {version} is not known to this program (it knows {known})",
         "Die Mischversion {version} kennt dieses Programm nicht (es kennt {known})."),
@@ -261,6 +268,9 @@ WORDINGS: dict[Refusal, Wording] = {
               " within {seconds:seconds} s each",
         "Kein Spiel von {start} bis zum letzten, {last}, wurde in je {seconds:seconds} s"
         " als gewinnbar erwiesen."),
+    Refusal.RANDOM_BOUND: Wording(
+        _BAD, "a random number's bound must be a whole number from 1 to 2**64, not {value}",
+        "Die Schranke einer Zufallszahl muss eine ganze Zahl von 1 bis 2**64 sein, nicht {value}."),
     Refusal.MOVE_NOT_TEXT: Wording(
         _BAD, "a move must be text such as 'wf', not {value}",
         "Ein Zug muss Text wie „wf“ sein, nicht {value}."),
@@ -306,6 +316,12 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.MOVE_OWN_PILE: Wording(
         _BAD, "a card cannot move onto its own pile",
         "Eine Karte kann nicht auf ihren eigenen Stapel."),
+    Refusal.MOVE_LEADING_ZERO: Wording(
+        _BAD, "numbers are written without leading zeros (t1f, not t01f)",
+        "Nummern werden ohne führende Nullen geschrieben (t1f, nicht t01f)."),
+    Refusal.MOVES_TOO_MANY: Wording(
+        _BAD, "a list of moves may hold at most {most} moves",
+        "Eine Zugliste darf höchstens {most} Züge enthalten."),
     Refusal.NOT_AN_ACTION: Wording(
         _BAD, "{value} is not an action: actions run from 0 to {last}",
         "{value} ist keine Aktion: Aktionen reichen von 0 bis {last}."),

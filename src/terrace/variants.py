@@ -225,7 +225,7 @@ def label_parts(label: str) -> tuple[str, list[tuple[str, str]]]:
     >>> label_parts("generals-patience")
     ('generals-patience', [])
     """
-    name, custom, rest = label.partition(CUSTOM)
+    name, custom, rest = _given_label(label).partition(CUSTOM)
     if not custom or not rest.endswith(")"):
         return name, []
     changes = []
@@ -241,8 +241,15 @@ def label_title(label: str) -> str:
     >>> label_title("generals-patience"), label_title("terrace (custom: decks 1, reserve 0)")
     ("General's Patience", 'Terrace (custom: decks 1, reserve 0)')
     """
-    name, custom, rest = label.partition(CUSTOM)
+    name, custom, rest = _given_label(label).partition(CUSTOM)
     return TITLES.get(name, name) + custom + rest
+
+
+def _given_label(label: object) -> str:
+    """``label`` when it is text, else :class:`InvalidRulesError`."""
+    if not isinstance(label, str):
+        raise InvalidRulesError(Reason(Refusal.LABEL_NOT_TEXT, value=quote(label)))
+    return label
 
 
 def _shown(value: Any) -> str:

@@ -30,15 +30,13 @@ from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
 from terrace.storage.paths import default_verdicts_path
 from terrace.variants import VARIANTS, get_rules
+from terrace.whole import MAX_DIGITS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 RULE_OPTION_NAMES: tuple[str, ...] = tuple(RULE_OPTIONS)
 """The keyword arguments :func:`rule_options` adds besides ``variant``."""
 
-MAX_DIGITS = 40
-"""The most digits of a whole number on the command line (a deal number
-has at most 19)."""
 
 MAX_JOBS = 256
 """The most worker processes ``--jobs`` starts."""

@@ -37,7 +37,7 @@ from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.solver.api import NODE_SLICE, solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
-from terrace.solver.cluster import STOPS, silence_dask_logs
+from terrace.solver.cluster import catch_stops, restore_stops, silence_dask_logs
 from terrace.solver.fair import SETTING_LIMITS, FairSettings
 from terrace.solver.players import PLAYERS, player_key, player_settings
 from terrace.solver.survey import (
@@ -309,8 +309,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
             click.echo(f"stopped: {note}", err=True)
             sys.exit(stopped(stop)[1])
         finally:
-            for number, handler in previous.items():
-                signal.signal(number, handler)
+            restore_stops(previous)
     store.close()
     summary = summarise(verdicts)
     if as_json:
@@ -356,13 +355,7 @@ def _stop_on_signals() -> dict[int, Any]:
         silence_dask_logs()  # (also the loggers with a level of their own)
         raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
-    previous: dict[int, Any] = {}
-    try:
-        for number in STOPS:
-            previous[number] = signal.signal(number, stop)
-    except ValueError:  # not the main thread (a test runner's)
-        pass
-    return previous
+    return catch_stops(stop)
 
 
 def _stem(rules: Rules, name: str, first: int, last: int, player: str, key: str, budget: float) -> str:

@@ -17,23 +17,25 @@ from __future__ import annotations
 
 import math
 
+from terrace.refusals import quote
+
 
 def check_budget(seconds: float, name: str = "a time budget") -> float:
     """``seconds`` as a float if it is a usable budget; NaN, infinite or
     negative budgets (and booleans, text, ...) are refused, naming ``name``."""
     if isinstance(seconds, bool) or not isinstance(seconds, int | float):
-        raise ValueError(f"{name} must be a number of seconds, not {seconds!r}")
+        raise ValueError(f"{name} must be a number of seconds, not {quote(seconds)}")
     try:
         value = float(seconds)
     except OverflowError:  # a whole number beyond any float: it would never run out
         raise ValueError(f"{name} must be a finite number of seconds >= 0, not one that large") from None
     if not math.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite number of seconds >= 0, not {seconds!r}")
+        raise ValueError(f"{name} must be a finite number of seconds >= 0, not {quote(seconds)}")
     return value
 
 
 def check_nodes(nodes: int | None, name: str = "max_nodes") -> int | None:
     """``nodes`` if it is None (no count) or a whole number of positions >= 0."""
     if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0):
-        raise ValueError(f"{name} must be a whole number >= 0, not {nodes!r}")
+        raise ValueError(f"{name} must be a whole number >= 0, not {quote(nodes)}")
     return nodes

@@ -44,7 +44,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from terrace.deal import DEAL_VERSION
-from terrace.refusals import clip
+from terrace.refusals import clip, quote
 from terrace.rules import Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.fair import FAIR_VERSION
@@ -52,6 +52,7 @@ from terrace.solver.players import PLAYER_VERSION, player_key, player_settings
 from terrace.solver.search import core_available
 from terrace.solver.survey import Job, ignore_interrupts, run_job, usable, worker_start_method
 from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore
+from terrace.whole import digits_value
 
 
 def _installed_version() -> str:
@@ -81,8 +82,9 @@ scheduler never holds a whole million-deal survey."""
 INSTALL_HINT = ("surveys on a cluster need Dask's distributed: install the extra with"
                 "  pip install 'terrace[cluster]'")
 
-_ADDRESS = re.compile(r"^tcp://(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._\-]+):\d{1,5}$")
-"""``tcp://HOST:PORT``: a name or IPv4 address, or an IPv6 address in brackets."""
+_ADDRESS = re.compile(r"tcp://(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._\-]+):(?P<port>[^:]*)")
+"""``tcp://HOST:PORT``: a name or IPv4 address, or an IPv6 address in
+brackets; the port is read by :func:`~terrace.whole.digits_value`."""
 
 CONNECT_SECONDS = 30.0
 """How long the scheduler may take to answer (a listener that is not a Dask
@@ -148,12 +150,15 @@ def parse_scheduler(text: str) -> tuple[str, int | str]:
     text = text.strip()
     if text.startswith("local:"):
         count = text[len("local:"):]
-        if count.isascii() and count.isdigit() and 1 <= int(count) <= MAX_WORKERS:
-            return "local", int(count)
-        raise ValueError(f"--scheduler local:N wants 1 to {MAX_WORKERS} workers, not {count[:20]}")
-    if _ADDRESS.match(text) and int(text.rsplit(":", 1)[1]) <= 65535:
+        workers = digits_value(count)
+        if workers is not None and 1 <= workers <= MAX_WORKERS:
+            return "local", workers
+        raise ValueError(f"--scheduler local:N wants 1 to {MAX_WORKERS} workers, not {clip(count[:20])}")
+    address = _ADDRESS.fullmatch(text)
+    port = None if address is None else digits_value(address["port"], 5)
+    if port is not None and 1 <= port <= 65535:
         return "address", text
-    raise ValueError(f"--scheduler wants tcp://HOST:PORT or local:N, not {text[:80]!r}")
+    raise ValueError(f"--scheduler wants tcp://HOST:PORT or local:N, not {quote(text[:80])}")
 
 
 def batch_size(deals: int, workers: int, player: str = "perfect") -> int:
@@ -314,6 +319,32 @@ STOPS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
 takes it)."""
 
 
+Handler = Callable[[int, Any], None]
+"""A signal handler, as :func:`signal.signal` takes it."""
+
+
+def catch_stops(handler: Handler, previous: dict[int, Any] | None = None) -> dict[int, Any]:
+    """Make ``handler`` the handler of every signal in :data:`STOPS`;
+    returns the handlers it replaced, in ``previous`` when given (filled
+    as it goes, so that ``handler`` can read it at once), none off the main
+    thread (where no signal arrives and none can be set)."""
+    replaced: dict[int, Any] = {} if previous is None else previous
+    try:
+        for number in STOPS:
+            replaced[number] = signal.signal(number, handler)
+    except ValueError:  # (not the main thread)
+        pass
+    return replaced
+
+
+def restore_stops(previous: Mapping[int, Any], only_from: Handler | None = None) -> None:
+    """Give the signals in ``previous`` their handlers back (only those
+    still handled by ``only_from``, when given: a later handler stays)."""
+    for number, handler in previous.items():
+        if only_from is None or signal.getsignal(number) is only_from:
+            signal.signal(number, handler)
+
+
 @contextmanager
 def _interrupts_deferred() -> Iterator[None]:
     """Ctrl+C or SIGTERM while the body runs takes effect as it ends (a
@@ -329,17 +360,11 @@ def _interrupts_deferred() -> Iterator[None]:
             _interrupt(previous.get(signum, signal.SIG_DFL), signum, frame)
         heard.append(signum)
 
-    try:
-        for number in STOPS:
-            previous[number] = signal.signal(number, hear)
-    except ValueError:  # (not the main thread: no signal reaches it)
-        pass
+    catch_stops(hear, previous)
     try:
         yield
     finally:
-        for number, handler in previous.items():
-            if signal.getsignal(number) is hear:
-                signal.signal(number, handler)
+        restore_stops(previous, hear)
     if heard:
         _interrupt(previous.get(heard[0], signal.SIG_DFL), heard[0], None)
 

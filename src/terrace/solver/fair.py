@@ -47,6 +47,7 @@ from typing import Any
 from terrace.board import Board
 from terrace.errors import TerraceError
 from terrace.moves import Move
+from terrace.refusals import quote
 from terrace.solver.api import solve
 from terrace.solver.budget import check_nodes
 from terrace.solver.decision import Decision
@@ -124,13 +125,13 @@ class FairSettings:
         for name, (low, high) in SETTING_LIMITS.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+                raise ValueError(f"{name} must be a whole number from {low} to {high}, not {quote(value)}")
         s = self.seconds
         if isinstance(s, bool) or not isinstance(s, int | float) or not 0 < s < float("inf"):
-            raise ValueError(f"seconds must be a positive finite number, not {s!r}")
+            raise ValueError(f"seconds must be a positive finite number, not {quote(s)}")
         for name in ("reuse", "repair", "early", "lines"):
             if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
+                raise ValueError(f"{name} must be true or false, not {quote(getattr(self, name))}")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> FairSettings:
@@ -138,7 +139,8 @@ class FairSettings:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ValueError(f"unknown fair-player setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
+            raise ValueError(f"unknown fair-player setting {quote(unknown[0])};"
+                             f" known: {', '.join(sorted(known))}")
         return cls(**dict(data))
 
     def to_dict(self) -> dict[str, Any]:

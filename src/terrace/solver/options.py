@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from terrace.refusals import quote
+
 DEFAULT_SEED = 20240601
 """The seed of :class:`Options` unless another is given."""
 
@@ -68,7 +70,7 @@ class Options:
     def __post_init__(self) -> None:
         if self.order not in ORDERS:
             known = ", ".join(map(str, ORDERS[:-1])) + f" and {ORDERS[-1]}"
-            raise ValueError(f"move order {self.order!r} is not one of {known}")
+            raise ValueError(f"move order {quote(self.order)} is not one of {known}")
 
     @property
     def complete(self) -> bool:

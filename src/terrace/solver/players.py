@@ -23,6 +23,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from terrace.refusals import clip, quote
 from terrace.solver.decision import Decision, Player
 from terrace.solver.fair import FAIR_VERSION, FairPlayer, FairSettings
 from terrace.solver.greedy import greedy_move
@@ -82,12 +83,13 @@ def player_settings(name: str, settings: Mapping[str, Any] | None = None) -> dic
     (8, {})
     """
     if name not in PLAYERS:
-        raise ValueError(f"unknown player {name!r}: choose one of {', '.join(PLAYERS)}")
+        raise ValueError(f"unknown player {quote(name)}: choose one of {', '.join(PLAYERS)}")
     settings = dict(settings or {})
     if name == "fair":
         return FairSettings.from_dict(settings).to_dict()
     if settings:
-        raise ValueError(f"the {name} player has no settings, got {', '.join(sorted(settings))}")
+        given = clip(", ".join(sorted(map(str, settings))))
+        raise ValueError(f"the {name} player has no settings, got {given}")
     return {}
 
 

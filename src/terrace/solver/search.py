@@ -25,6 +25,7 @@ from typing import Any
 from terrace.board import Board
 from terrace.deal import SplitMix64
 from terrace.moves import Move
+from terrace.refusals import quote
 from terrace.solver.movegen import MoveGen
 from terrace.solver.options import Options
 from terrace.solver.prune import reserve_dead
@@ -131,7 +132,7 @@ class Search:
             raise ValueError("the search starts after the base card is chosen")
         self.options = options or Options()
         if self.options.core not in ("auto", "python", "compiled"):
-            raise ValueError(f"core must be 'auto', 'python' or 'compiled', not {self.options.core!r}")
+            raise ValueError(f"core must be 'auto', 'python' or 'compiled', not {quote(self.options.core)}")
         self.rules = board.rules
         self._board = board
         self._root = board

@@ -17,19 +17,23 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from terrace.refusals import quote
 from terrace.rules import Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import play_deal
 from terrace.solver.verdicts import PERFECT, Verdict, VerdictStore, at_budget
+from terrace.whole import digits_value
 
 Z95 = 1.959963984540054
 
@@ -244,6 +248,7 @@ def worker_start_method() -> str:
     so if this call starts it), or ``"spawn"``. The local pool uses it, and
     so do the workers of ``--scheduler local:N``, which Dask starts (and
     starts again) at any moment of a survey."""
+    quiet_resource_tracker()
     method = str(_worker_context().get_start_method())
     if method == "forkserver":
         from multiprocessing import forkserver
@@ -251,6 +256,27 @@ def worker_start_method() -> str:
         with _interrupts_ignored():
             forkserver.ensure_running()
     return method
+
+
+TRACKER_WARNINGS = "ignore:resource_tracker:UserWarning"
+"""The ``-W`` option that keeps the warnings of multiprocessing's resource
+tracker (the process that removes the pool's semaphores when the survey's
+process is gone) out of the output."""
+
+
+def quiet_resource_tracker() -> None:
+    """Keep the resource tracker's warnings out of the output. The tracker
+    outlives a survey killed with SIGKILL, removes the semaphores of its
+    pool as it should, and said so in a warning ("There appear to be 6
+    leaked semaphore objects to clean up at shutdown"), printed after the
+    survey had ended (a shell prompt already shown). It takes its warning
+    options from ``sys.warnoptions`` when it starts, as every process
+    multiprocessing starts does. The warning this process gives when the
+    tracker itself was killed ("process died unexpectedly, relaunching")
+    is left out too: the tracker started again does the work."""
+    if TRACKER_WARNINGS not in sys.warnoptions:
+        sys.warnoptions.append(TRACKER_WARNINGS)
+    warnings.filterwarnings("ignore", "resource_tracker: ", UserWarning, "multiprocessing.resource_tracker")
 
 
 @contextmanager
@@ -367,16 +393,12 @@ def parse_range(text: str) -> tuple[int, int]:
     Traceback (most recent call last):
     ValueError: '1 2' is not a range of deal numbers such as 1-10000
     """
-    parts = [part.strip() for part in text.split("-")]
-    if not all(part.isascii() and part.isdigit() for part in parts):
-        parts = []
-    if len(parts) == 1:
-        return int(parts[0]), int(parts[0])
-    if len(parts) == 2:
-        first, last = int(parts[0]), int(parts[1])
-        if first <= last:
-            return first, last
-    raise ValueError(f"{text!r} is not a range of deal numbers such as 1-10000")
+    numbers = [digits_value(part.strip()) for part in text.split("-", 2)]
+    if len(numbers) == 1 and numbers[0] is not None:
+        return numbers[0], numbers[0]
+    if len(numbers) == 2 and numbers[0] is not None and numbers[1] is not None and numbers[0] <= numbers[1]:
+        return numbers[0], numbers[1]
+    raise ValueError(f"{quote(text)} is not a range of deal numbers such as 1-10000")
 
 
 def now() -> float:

@@ -38,7 +38,7 @@ from typing import Any, Protocol
 from terrace.board import Board
 from terrace.deal import Deal
 from terrace.errors import TerraceError
-from terrace.moves import Move
+from terrace.moves import MAX_MOVES, Move
 from terrace.record import GameRecord
 from terrace.refusals import quote
 from terrace.rules import Rules
@@ -62,7 +62,7 @@ REPORT_SLACK_MS = 2_000
 """How much more than the wall time since its last report a page may
 report (requests do not arrive exactly as far apart as they were sent);
 lent, not given: see :func:`report_mark`."""
-MAX_LINE = 100_000
+MAX_LINE = MAX_MOVES
 """The most moves (played and undone) one saved game may hold."""
 EARLIEST = 946_684_800.0
 """2000-01-01: no Terrace game was saved before."""

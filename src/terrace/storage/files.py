@@ -168,6 +168,11 @@ PROBE_SECONDS = 2.0
 """How long the check of a verdict cache waits for another program's lock."""
 
 
+SQLITE_READONLY_ROLLBACK = 776
+"""SQLite's extended code for a read-only connection that found a hot
+journal (a transaction left half-written) it may not roll back."""
+
+
 def check_verdict_cache(path: Path) -> None:
     """Refuse, with a clear :class:`DatabaseFileError`, a file at ``path``
     that cannot serve as the solver's verdict cache: not an SQLite file, a
@@ -202,6 +207,8 @@ def check_verdict_cache(path: Path) -> None:
     except sqlite3.Error as error:
         if is_busy(error):  # (held by another program, not damaged)
             raise busy_error(name) from None
+        if getattr(error, "sqlite_errorcode", None) == SQLITE_READONLY_ROLLBACK:
+            return  # (a transaction left half-written, by a killed survey: the store's first write undoes it)
         check = str(error)
     finally:
         remove_new_side_files(path, before)

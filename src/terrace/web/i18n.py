@@ -20,6 +20,7 @@ form. A reason is put into words by its code, never by reading its English.
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 
 from terrace.refusals import LANGUAGES, Reason, Wording, add_wordings
@@ -215,6 +216,10 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
 add_wordings(WebRefusal, WEB_WORDINGS)
 
 
+_QVALUE = re.compile(r"0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?")
+"""A quality as RFC 9110 writes it (0 to 1, at most three decimals)."""
+
+
 def pick_language(header: str | None) -> str:
     """The language to answer in, from an Accept-Language header.
 
@@ -231,11 +236,9 @@ def pick_language(header: str | None) -> str:
     for position, part in enumerate(header.split(",")):
         code, _, params = part.strip().partition(";")
         quality = 1.0
-        if params.strip().startswith("q="):
-            try:
-                quality = float(params.strip()[2:])
-            except ValueError:
-                quality = 0.0
+        if params.strip().startswith("q="):  # (float() also read 'nan', 'inf', '1_0' and '١')
+            value = params.strip()[2:]
+            quality = float(value) if _QVALUE.fullmatch(value) else 0.0
         weighted.append((-quality, position, code.strip().lower()[:2]))
     for quality, _, code in sorted(weighted):
         if code in LANGUAGES and quality < 0:

@@ -8,11 +8,9 @@ only, so "²" or "١" is refused instead of reaching ``int()`` (which
 
 from __future__ import annotations
 
-import re
-
-_DIGITS = re.compile(r"[0-9]{1,18}")
+from terrace.whole import digits_value
 
 
 def whole_number(text: str) -> int | None:
     """The number ``text`` spells in ASCII digits (at most 18), else None."""
-    return int(text) if _DIGITS.fullmatch(text) else None
+    return digits_value(text, 18)
