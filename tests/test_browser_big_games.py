@@ -199,3 +199,55 @@ def test_twenty_piles_on_a_small_phone_take_two_lines(api: Api, open_game: Any, 
     terrace = page.evaluate(TERRACE)
     assert terrace["covered"] == [] and terrace["smallest"] >= 8, terrace
     assert_fits(page)
+
+
+# Every face-up card's rank index (top-left, rank and suit): its font size
+# and whether it lies whole inside its card.
+RANKS = """() => {
+  const fonts = [], cut = [];
+  for (const card of document.querySelectorAll('#board .card.face')) {
+    const box = card.getBoundingClientRect();
+    const idx = card.querySelector('.idx:not(.corner)');
+    fonts.push(parseFloat(getComputedStyle(idx).fontSize));
+    for (const part of idx.children) {
+      const r = part.getBoundingClientRect();
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.bottom > box.bottom + 0.5) {
+        cut.push(card.dataset.card);
+        break;
+      }
+    }
+  }
+  return { count: fonts.length, smallest: Math.min(...fonts), cut };
+}"""
+
+TERRACE_94 = {"decks": 2, "piles": 9, "candidates": 3, "reserve": 94}
+FOUR_PACKS = {"decks": 4, "piles": 14, "candidates": 3}
+SCREENS = [(360, 640), (640, 360), (390, 844), (768, 1024), (1366, 768), (1920, 1080), (3840, 2160)]
+
+
+@pytest.mark.parametrize(("options", "size", "locale"), [
+    *[(TERRACE_94, size, "en-GB") for size in SCREENS],
+    (TERRACE_94, (640, 360), "de-DE"),
+    (FOUR_PACKS, (360, 640), "en-GB"),
+    (FOUR_PACKS, (640, 360), "de-DE"),
+    (EIGHT_PACKS, (360, 640), "de-DE"),
+    (EIGHT_PACKS, (640, 360), "en-GB"),
+], ids=lambda value: "x".join(map(str, value)) if isinstance(value, tuple) else
+    (value if isinstance(value, str) else f"{value['decks']}d{value['piles']}p{value.get('reserve', 11)}r"))
+def test_every_rank_is_at_least_ten_pixels_high(api: Api, open_game: Any, options: dict[str, int],
+                                                size: tuple[int, int], locale: str) -> None:
+    """A card's index was a share of its width alone: 94 terrace cards on a
+    640x360 phone were fanned in two lines with ranks of 9.2 px (three lines
+    would have fitted with slightly smaller cards), four packs' fourteen
+    piles on a 360x640 phone had cards 22.7 px wide and ranks of 7.7 px,
+    eight packs' 8.4 px (360x640) and 8.7 px (640x360). Every rank is now
+    10.5 px or more, whole inside its card, uncovered."""
+    game = api.play(api.new(variant="terrace", deal_number=5, options=options), "c1")
+    width, height = size
+    viewport = {"viewport": {"width": width, "height": height}}
+    page = open_game(game, locale=locale, **({**PHONE, **viewport} if min(size) < 500 else viewport))
+    ranks = page.evaluate(RANKS)
+    assert ranks["count"] > 20 and ranks["smallest"] >= 10 and ranks["cut"] == [], ranks
+    terrace = page.evaluate(TERRACE)
+    assert terrace["covered"] == [], terrace
+    assert_fits(page)

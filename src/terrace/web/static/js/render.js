@@ -98,7 +98,7 @@ const IDX_TOP = 0.02;          // the rank index's top offset
 const IDX_FONT = 0.34;         // its full size
 const IDX_BOX = 1.08;          // its box in ems: the J's and the Q's tails fit inside (DejaVu Sans Bold)
 const IDX_WIDE = 1.12;         // the width in ems of the widest rank label ("10") in the terrace's column
-const MIN_IDX_PX = 10;         // the smallest index font a compressed fan may use
+const MIN_IDX_PX = 10.5;       // the smallest index font of any card (style.css: --idx-least)
 const IDX_TALL = 1.95;         // the height in ems of a terrace card's index (rank over suit)
 const TERRACE_LINES = 6;       // the most lines a long terrace may take
 const LIFT = 0.05;             // the terrace's exposed card is raised by this share of its height
@@ -115,12 +115,21 @@ function stepFor(cw, font) {
   return IDX_TOP * cw + IDX_BOX * font + AIR;
 }
 
-const fullStep = (cw) => stepFor(cw, IDX_FONT * cw);
+// A card's index at full size (px): a share of its width, but never under
+// MIN_IDX_PX (a 640x360 phone's 27 px cards had ranks of 9 px).
+const fullFont = (cw) => Math.max(IDX_FONT * cw, MIN_IDX_PX);
+document.documentElement.style.setProperty("--idx-least", `${MIN_IDX_PX}px`);
+
+// A pile taller than an ordinary one may fan tighter, down to an index of
+// its card's own proportion (8.2 px on a 24 px card): a tableau pile is a
+// run built down in alternating colours, the ranks of its covered cards
+// follow from its first card, and the tableau then fits the screen.
+const fullStep = (cw) => stepFor(cw, fullFont(cw));
 const tightStep = (cw) => stepFor(cw, Math.min(IDX_FONT * cw, Math.max(MIN_IDX_PX, 0.2 * cw)));
 
 // The index font (px) that a fan step leaves room for.
 function indexFont(cw, step) {
-  return Math.min(IDX_FONT * cw, (step - AIR - IDX_TOP * cw) / IDX_BOX);
+  return Math.min(fullFont(cw), (step - AIR - IDX_TOP * cw) / IDX_BOX);
 }
 
 // The terrace: `count` cards of width `cw` fanned across `width`, in as few
@@ -130,8 +139,8 @@ function indexFont(cw, step) {
 // px below its top, with room for the exposed card, raised). `font` is the covered cards' index size, null at full
 // size.
 function terraceFan(count, cw, width, most = TERRACE_LINES) {
-  const full = IDX_FONT * cw;
-  const want = Math.min(full, MIN_IDX_PX);
+  const full = fullFont(cw);
+  const want = MIN_IDX_PX;
   let fan;
   for (let lines = 1; lines <= Math.max(1, Math.min(most, count)); lines += 1) {
     const per = Math.ceil(count / lines);
@@ -246,9 +255,16 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
       const other = layout(rows, lines, pile);
       if (other.over < best.over && topWidth(other) >= Math.min(MIN_CW, topWidth(best))) best = other;
     }
+    // (never at the cost of its ranks: 94 cards on a 640x360 phone took two
+    // lines of 9 px ranks instead of three of 10.5 px; smaller cards, or a
+    // page that scrolls down, leave them readable)
+    const readable = (l) => {
+      const { font } = terrace(topWidth(l), l.most);
+      return font === null || font >= MIN_IDX_PX - 0.01;
+    };
     for (let most = TERRACE_LINES - 1; best.over > 0 && most >= 1; most -= 1) {
       const other = layout(best.rows, lines, pile, most);
-      if (other.over <= 0) best = other;
+      if (other.over <= 0 && readable(other)) best = other;
     }
     return best;
   };
