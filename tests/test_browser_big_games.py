@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api
+from browser_support import Api, moves_seen, top
 from test_browser_layout import PHONE, REACH, assert_fits, run, stack_high
 
 pytestmark = pytest.mark.browser
@@ -251,3 +251,33 @@ def test_every_rank_is_at_least_ten_pixels_high(api: Api, open_game: Any, option
     terrace = page.evaluate(TERRACE)
     assert terrace["covered"] == [], terrace
     assert_fits(page)
+
+
+def test_four_packs_on_a_small_phone_take_two_lines_and_play_by_tap_and_drag(api: Api,
+                                                                             open_game: Any) -> None:
+    """Four packs' sixteen foundations, laid in four rows of five on a
+    360x640 phone, left two lines of piles cards of 27 px, so the fourteen
+    piles took one line of cards 22.7 px wide. The foundations now take
+    two rows of eight, the piles two lines of 31 px cards or more; a tap on
+    a card and one on a pile of the second line, and a drag within the
+    second line, play the moves meant."""
+    game = api.play(api.new(variant="terrace", deal_number=1, options=FOUR_PACKS), "c1")
+    assert {"t7t14", "t11t10"} <= {info["targets"].get(t) for info in game["sources"].values()
+                                   for t in ("t14", "t10")}
+    page = open_game(game, **{**PHONE, "viewport": {"width": 360, "height": 640}})
+    assert page.locator(".row.tableau.two-lines").count() == 1
+    found = page.evaluate(SIZES)
+    assert found["tableau"] >= 30 and found["top"] >= 28, found
+    assert_fits(page)
+    top(page, "t7").tap()
+    page.locator("[data-pile='t14']").tap()
+    moves_seen(page, 2)
+    card, pile = top(page, "t11").bounding_box(), top(page, "t10").bounding_box()
+    assert card is not None and pile is not None
+    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=6)
+    page.mouse.up()
+    moves_seen(page, 3)
+    played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-2:]
+    assert played == ["t7t14", "t11t10"]

@@ -245,6 +245,16 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
     // (on an upright phone, a row of foundations about as wide as a line of piles)
     const across = portrait ? Math.max(4, Math.ceil(o.piles / lines) - 2) : 8;
     let best = layout(Math.ceil(foundations / across), lines, pile);
+    // Another number of rows that fits as well and makes the smaller of the
+    // two card sizes (the tableau's, the top row's) clearly larger: four
+    // packs' sixteen foundations in four rows of five left a 360x640
+    // phone's two lines of piles cards of 27 px (so its fourteen piles took
+    // one line of 23 px cards); in two rows of eight, 31 px.
+    const smaller = (l) => Math.min(l.cw, topWidth(l));
+    for (let rows = 1; best.over <= 0 && rows <= Math.ceil(foundations / 2); rows += 1) {
+      const other = layout(rows, lines, pile);
+      if (other.over <= 0 && smaller(other) > smaller(best) * 1.05) best = other;
+    }
     // Too tall even with the smallest cards (many decks in a low window):
     // more foundations to a row, as few rows as it takes to fit, but not
     // at the cost of top cards under MIN_CW (a pile of thirty cards on an
