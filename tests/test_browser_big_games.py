@@ -281,3 +281,55 @@ def test_four_packs_on_a_small_phone_take_two_lines_and_play_by_tap_and_drag(api
     moves_seen(page, 3)
     played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-2:]
     assert played == ["t7t14", "t11t10"]
+
+
+# Each tableau pile: its cards squeezed (index hidden), the number its mark
+# shows, and its covered cards not squeezed whose index a later card hides.
+RUNS = """() => Object.fromEntries([...document.querySelectorAll('#board .tpile')].map((pile) => {
+  const cards = [...pile.querySelectorAll(':scope > .card')];
+  const squeezed = cards.filter((c) => c.classList.contains('squeezed'));
+  const hidden = cards.slice(0, -1).filter((card, i) => {
+    if (card.classList.contains('squeezed')) return false;
+    const idx = card.querySelector('.idx:not(.corner)').getBoundingClientRect();
+    return idx.bottom > cards[i + 1].getBoundingClientRect().top + 0.5;
+  }).map((c) => c.dataset.card);
+  const mark = pile.querySelector('.squeeze-mark');
+  return [pile.dataset.pile, { count: cards.length, squeezed: squeezed.length, hidden,
+                               mark: mark ? mark.textContent : null,
+                               unread: squeezed.every((c) =>
+                                 getComputedStyle(c.querySelector('.idx')).visibility === 'hidden') }];
+}))"""
+
+
+@pytest.mark.parametrize(("size", "piles"), [
+    ((640, 360), {2: run(26)}),
+    ((844, 390), {2: run(30), 6: run(14, 3, True)}),
+    ((360, 640), {2: run(40), 6: run(20, 4, True)}),
+], ids=["26-640x360", "30-844x390", "40-360x640"])
+def test_a_pile_too_tall_for_a_small_screen_squeezes_its_run(api: Api, open_game: Any, size: tuple[int, int],
+                                                            piles: dict[int, list[str]]) -> None:
+    """A pile of 26 cards ran 140 px below a 640x360 phone's screen (the
+    page scrolled, the pile's top card out of sight), one of 40 on a 360x640
+    phone 110 px below the toolbar. The middle of a run too tall for the
+    screen is now squeezed, with a mark saying how many cards are there
+    (their ranks follow from the run's first card); its first card and the
+    cards under its top card keep their ranks in sight, and the whole board
+    fits."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    width, height = size
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, piles),
+                     **{**PHONE, "viewport": {"width": width, "height": height}})
+    runs = page.evaluate(RUNS)
+    tall = runs["t3"]
+    assert tall["count"] == len(piles[2]) and tall["squeezed"] >= 5, runs
+    assert tall["mark"] == f"⋮{tall['squeezed']}" and tall["unread"], runs
+    assert tall["count"] - tall["squeezed"] >= 6  # the first card, the top card and four under it
+    assert all(not pile["hidden"] for pile in runs.values()), runs
+    assert all(pile["squeezed"] == 0 and pile["mark"] is None for name, pile in runs.items()
+               if pile["count"] < 14), runs
+    found = page.evaluate(REACH)
+    assert found["out"] == [] and not found["wide"] and not found["tall"], found
+    limit = page.evaluate("""Math.min(innerHeight, ...[...document.querySelectorAll('.actions')]
+      .filter((n) => getComputedStyle(n).position === 'fixed').map((n) => n.getBoundingClientRect().top))""")
+    box = top(page, "t3").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= limit + 0.5, (box, limit)

@@ -307,17 +307,44 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
 }
 
 // Fan each tableau pile into the room left below it: as wide as looks
-// good, never wider than the room, never so tight that an index is hidden.
+// good, never wider than the room, never so tight that an index is hidden,
+// except in a pile too tall for the room even so (26 cards on a 640x360
+// phone ran 140 px past the bottom of the screen, the page scrolled): its
+// run's middle is squeezed (each card's edge in sight, its index hidden,
+// a mark saying how many), its first card and the RUN_KEPT cards under its
+// top card still fanned in full. The squeezed ranks follow from theirs: a
+// pile is a run built down in alternating colours.
+const RUN_KEPT = 4;
+const SQUEEZED_STEP = 2;       // px: the tightest squeeze; a taller pile runs past the bottom
+
 function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines }, bottom) {
   // (in two lines, each line's piles fan into half the room)
   const room = (bottom - tableauTop - BOTTOM - (lines - 1) * ROW_GAP * cw) / lines;
   const widest = Math.max(fullStep(cw), ch * (portrait ? 0.6 : 0.3));
+  const tight = tightStep(cw);
   for (const pile of tableau.children) {
-    const n = pile.querySelectorAll(":scope > .card").length;
+    const cards = [...pile.querySelectorAll(":scope > .card")];
+    const n = cards.length;
     let step = 0;
-    if (n > 1) step = Math.max(tightStep(cw), Math.min(widest, (room - ch) / (n - 1)));
+    if (n > 1) step = Math.max(tight, Math.min(widest, (room - ch) / (n - 1)));
+    // The cards squeezed: from the second to the one below the kept ones.
+    const squeezed = Math.max(0, n - 2 - RUN_KEPT);
+    const over = ch + step * (n - 1) > room + 0.5 && squeezed > 0;
+    const thin = over ? Math.max(SQUEEZED_STEP, (room - ch - step * (n - 1 - squeezed)) / squeezed) : step;
+    let y = 0;
+    cards.forEach((card, j) => {
+      const inside = over && j >= 1 && j <= squeezed;
+      if (j > 0) y += over && j >= 2 && j <= squeezed + 1 ? thin : step;  // (the card below squeezed?)
+      card.style.setProperty("--y", `${y.toFixed(2)}px`);
+      card.classList.toggle("squeezed", inside);
+    });
+    if (over) {
+      const mark = el("span", { class: "squeeze-mark", "aria-hidden": "true", text: `⋮${squeezed}` });
+      mark.style.setProperty("--y", `${(step + thin * squeezed / 2).toFixed(2)}px`);
+      pile.append(mark);
+    }
     pile.style.setProperty("--fan", `${step.toFixed(2)}px`);
-    pile.style.setProperty("--h", `${(ch + step * Math.max(n - 1, 0)).toFixed(2)}px`);
+    pile.style.setProperty("--h", `${(ch + y).toFixed(2)}px`);
     if (n > 1 && step < fullStep(cw)) pile.style.setProperty("--idx", `${indexFont(cw, step).toFixed(2)}px`);
     else pile.style.removeProperty("--idx");
   }
