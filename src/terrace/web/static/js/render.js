@@ -251,11 +251,15 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
     // phone's two lines of piles cards of 27 px (so its fourteen piles took
     // one line of 23 px cards); in two rows of eight, 31 px.
     const smaller = (l) => Math.min(l.cw, topWidth(l));
-    // (and one that fits where the guess does not: German's longer prompt
-    // left that phone's four rows no room for two lines)
+    // (and one that fits where the guess does not, its cards not under
+    // MIN_CW for that: German's longer prompt left that phone's four rows
+    // no room for two lines)
     for (let rows = 1; rows <= Math.ceil(foundations / 2); rows += 1) {
       const other = layout(rows, lines, pile);
-      if (other.over <= 0 && (best.over > 0 || smaller(other) > smaller(best) * 1.05)) best = other;
+      if (other.over > 0) continue;
+      if (best.over > 0 ? smaller(other) >= Math.min(MIN_CW, smaller(best)) : smaller(other) > smaller(best) * 1.05) {
+        best = other;
+      }
     }
     // Too tall even with the smallest cards (many decks in a low window):
     // more foundations to a row, as few rows as it takes to fit, but not
