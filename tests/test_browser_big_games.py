@@ -337,3 +337,24 @@ def test_a_pile_too_tall_for_a_small_screen_squeezes_its_run(api: Api, open_game
       .filter((n) => getComputedStyle(n).position === 'fixed').map((n) => n.getBoundingClientRect().top))""")
     box = top(page, "t3").bounding_box()
     assert box is not None and box["y"] + box["height"] <= limit + 0.5, (box, limit)
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_one_tall_pile_does_not_shrink_every_card_of_a_laptop(api: Api, open_game: Any,
+                                                              size: tuple[int, int]) -> None:
+    """A pile of 40 cards made every card of a 1366x768 laptop 29 px wide
+    (88 px for ordinary piles), every rank of the board 10 px high, so that
+    all forty could show their ranks. The cards now keep 70% of their usual
+    size at least; the run's middle is squeezed instead."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    width, height = size
+    usual = open_game(game, viewport={"width": width, "height": height}).evaluate(SIZES)["tableau"]
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, {2: run(40), 6: run(20, 4, True)}),
+                     viewport={"width": width, "height": height})
+    found = page.evaluate(SIZES)
+    assert found["tableau"] >= 0.69 * usual, (found, usual)
+    runs = page.evaluate(RUNS)
+    assert runs["t3"]["count"] == 40 and runs["t3"]["squeezed"] > 0, runs
+    assert all(not pile["hidden"] for pile in runs.values()), runs
+    found = page.evaluate(REACH)
+    assert found["out"] == [] and not found["wide"] and not found["tall"], found

@@ -107,6 +107,7 @@ const BOTTOM = 8;              // pixels kept free below the tallest pile
 const TYPICAL_PILE = 7;        // the pile the card size is chosen for
 const MIN_CW = 24;
 const TWO_LINES_FROM = 10;     // piles from which an upright phone may lay the tableau in two lines
+const KEEP_SIZE = 0.7;          // a tall pile shrinks the cards to this share of their usual size at most
 const TWO_LINES_GAIN = 1.25;   // ... when that makes its cards at least this much wider
 
 // The fan step (px) at which a covered card shows its whole index, at index
@@ -295,7 +296,18 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
     const [one, two] = [fitted(1, typical), fitted(2, typical)];
     if ((two.over <= 0 || one.cw < MIN_CW) && two.cw >= one.cw * TWO_LINES_GAIN) lines = 2;
   }
-  const chosen = fitted(lines);
+  let chosen = fitted(lines);
+  // A pile so tall that every card would shrink below KEEP_SIZE of the
+  // size it has for ordinary piles squeezes its run instead (render.js:
+  // fanPiles): a pile of 40 cards on a 1366x768 laptop made every card
+  // 29 px wide, not 88. The tableau is then given the room it has at that
+  // size, no more.
+  const usual = fitted(lines, typical);
+  const least = KEEP_SIZE * usual.cw;
+  if (chosen.cw < least - 0.5 && least > MIN_CW) {
+    const room = height - usual.above(least);
+    chosen = fitted(lines, (c) => Math.min(tableau(c), Math.max(typical(c), room * c / least)));
+  }
   const { rows, pileCols, perRow, cols, cw } = chosen;
   const cwTop = topWidth(chosen);
   const fan = terraceFan(game.state.reserve.length, cwTop, width - 2 * PAD_X * cw, chosen.most);
