@@ -298,8 +298,9 @@ RUNS = """() => Object.fromEntries([...document.querySelectorAll('#board .tpile'
     return idx.bottom > cards[i + 1].getBoundingClientRect().top + 0.5;
   }).map((c) => c.dataset.card);
   const mark = pile.querySelector('.squeeze-mark');
+  const font = (card) => card ? parseFloat(getComputedStyle(card.querySelector('.idx')).fontSize) : null;
   return [pile.dataset.pile, { count: cards.length, squeezed: squeezed.length, hidden,
-                               mark: mark ? mark.textContent : null,
+                               top: font(cards.at(-1)), mark: mark ? mark.textContent : null,
                                unread: squeezed.every((c) =>
                                  getComputedStyle(c.querySelector('.idx')).visibility === 'hidden') }];
 }))"""
@@ -329,6 +330,7 @@ def test_a_pile_too_tall_for_a_small_screen_squeezes_its_run(api: Api, open_game
     assert tall["mark"] == f"⋮{tall['squeezed']}" and tall["unread"], runs
     assert tall["count"] - tall["squeezed"] >= 6  # the first card, the top card and four under it
     assert all(not pile["hidden"] for pile in runs.values()), runs
+    assert tall["top"] == runs["t1"]["top"], runs  # the top card's index at full size, as a lone card's
     assert all(pile["squeezed"] == 0 and pile["mark"] is None for name, pile in runs.items()
                if pile["count"] < 14), runs
     found = page.evaluate(REACH)
