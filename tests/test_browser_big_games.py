@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from browser_support import Api, moves_seen, top
-from test_browser_layout import PHONE, REACH, assert_fits, run, stack_high
+from test_browser_layout import KEYS_CLEAR, PHONE, REACH, assert_fits, run, stack_high
 
 pytestmark = pytest.mark.browser
 
@@ -360,3 +360,18 @@ def test_one_tall_pile_does_not_shrink_every_card_of_a_laptop(api: Api, open_gam
     assert all(not pile["hidden"] for pile in runs.values()), runs
     found = page.evaluate(REACH)
     assert found["out"] == [] and not found["wide"] and not found["tall"], found
+
+
+@pytest.mark.parametrize("size", [(360, 640), (640, 360)])
+def test_a_candidate_s_key_clears_the_larger_index_of_a_small_card(api: Api, open_game: Any,
+                                                                  size: tuple[int, int]) -> None:
+    """The key of a small candidate sits below its index, placed for an
+    index a third of the card's width; on eight packs' 24-26 px cards the
+    index is now 10.5 px (larger than that), and the key's disc lay on the
+    bottom of the suit sign."""
+    game = api.new(variant="terrace", deal_number=5, options=EIGHT_PACKS)
+    width, height = size
+    page = open_game(game, **{**PHONE, "viewport": {"width": width, "height": height}})
+    keys = page.evaluate(KEYS_CLEAR.replace(".card.choice')]", ".card.choice:has(.choice-key)')]"))
+    assert len(keys) == 10 and max(w for _, w, _ in keys) < 30, keys
+    assert all(clear for _, _, clear in keys), keys
