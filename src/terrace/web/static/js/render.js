@@ -88,7 +88,8 @@ function underTop(cards) {
 // an ordinary pile (7 cards) fans out in full, and a taller pile first
 // compresses its fan (with a smaller rank index, never a clipped one) and
 // only then, when even the tightest fan would run past the bottom, makes
-// every card smaller. These numbers match style.css.
+// every card smaller, to KEEP_SIZE of their size at most; a pile still too
+// tall squeezes its run (fanPiles). These numbers match style.css.
 
 const RATIO = 1.4;
 const GAP = 0.12;              // between piles (--gap)
@@ -106,8 +107,8 @@ const AIR = 2;                 // pixels between an index and the card that cove
 const BOTTOM = 8;              // pixels kept free below the tallest pile
 const TYPICAL_PILE = 7;        // the pile the card size is chosen for
 const MIN_CW = 24;
+const KEEP_SIZE = 0.7;         // a tall pile shrinks the cards to this share of their usual size at most
 const TWO_LINES_FROM = 10;     // piles from which an upright phone may lay the tableau in two lines
-const KEEP_SIZE = 0.7;          // a tall pile shrinks the cards to this share of their usual size at most
 const TWO_LINES_GAIN = 1.25;   // ... when that makes its cards at least this much wider
 
 // The fan step (px) at which a covered card shows its whole index, at index
@@ -121,11 +122,11 @@ function stepFor(cw, font) {
 const fullFont = (cw) => Math.max(IDX_FONT * cw, MIN_IDX_PX);
 document.documentElement.style.setProperty("--idx-least", `${MIN_IDX_PX}px`);
 
+const fullStep = (cw) => stepFor(cw, fullFont(cw));
 // A pile taller than an ordinary one may fan tighter, down to an index of
 // its card's own proportion (8.2 px on a 24 px card): a tableau pile is a
 // run built down in alternating colours, the ranks of its covered cards
 // follow from its first card, and the tableau then fits the screen.
-const fullStep = (cw) => stepFor(cw, fullFont(cw));
 const tightStep = (cw) => stepFor(cw, Math.min(IDX_FONT * cw, Math.max(MIN_IDX_PX, 0.2 * cw)));
 
 // The index font (px) that a fan step leaves room for.
@@ -258,9 +259,9 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
     for (let rows = 1; rows <= Math.ceil(foundations / 2); rows += 1) {
       const other = layout(rows, lines, pile);
       if (other.over > 0) continue;
-      if (best.over > 0 ? smaller(other) >= Math.min(MIN_CW, smaller(best)) : smaller(other) > smaller(best) * 1.05) {
-        best = other;
-      }
+      const better = best.over > 0 ? smaller(other) >= Math.min(MIN_CW, smaller(best))
+        : smaller(other) > smaller(best) * 1.05;
+      if (better) best = other;
     }
     // Too tall even with the smallest cards (many decks in a low window):
     // more foundations to a row, as few rows as it takes to fit, but not
@@ -352,7 +353,7 @@ function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines }, bottom) {
     let y = 0;
     cards.forEach((card, j) => {
       const inside = over && j >= 1 && j <= squeezed;
-      if (j > 0) y += over && j >= 2 && j <= squeezed + 1 ? thin : step;  // (the card below squeezed?)
+      if (j > 0) y += over && j >= 2 && j <= squeezed + 1 ? thin : step;  // (the one below it squeezed?)
       card.style.setProperty("--y", `${y.toFixed(2)}px`);
       card.classList.toggle("squeezed", inside);
     });
