@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api
-from test_browser_layout import PHONE, REACH, assert_fits, run, stack_high
+from browser_support import Api, moves_seen, top
+from test_browser_layout import KEYS_CLEAR, PHONE, REACH, assert_fits, run, stack_high
 
 pytestmark = pytest.mark.browser
 
@@ -199,3 +199,179 @@ def test_twenty_piles_on_a_small_phone_take_two_lines(api: Api, open_game: Any, 
     terrace = page.evaluate(TERRACE)
     assert terrace["covered"] == [] and terrace["smallest"] >= 8, terrace
     assert_fits(page)
+
+
+# Every face-up card's rank index (top-left, rank and suit): its font size
+# and whether it lies whole inside its card.
+RANKS = """() => {
+  const fonts = [], cut = [];
+  for (const card of document.querySelectorAll('#board .card.face')) {
+    const box = card.getBoundingClientRect();
+    const idx = card.querySelector('.idx:not(.corner)');
+    fonts.push(parseFloat(getComputedStyle(idx).fontSize));
+    for (const part of idx.children) {
+      const r = part.getBoundingClientRect();
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.bottom > box.bottom + 0.5) {
+        cut.push(card.dataset.card);
+        break;
+      }
+    }
+  }
+  return { count: fonts.length, smallest: Math.min(...fonts), cut };
+}"""
+
+TERRACE_94 = {"decks": 2, "piles": 9, "candidates": 3, "reserve": 94}
+FOUR_PACKS = {"decks": 4, "piles": 14, "candidates": 3}
+SCREENS = [(360, 640), (640, 360), (390, 844), (768, 1024), (1366, 768), (1920, 1080), (3840, 2160)]
+
+
+@pytest.mark.parametrize(("options", "size", "locale"), [
+    *[(TERRACE_94, size, "en-GB") for size in SCREENS],
+    (TERRACE_94, (640, 360), "de-DE"),
+    (FOUR_PACKS, (360, 640), "en-GB"),
+    (FOUR_PACKS, (360, 640), "de-DE"),
+    (FOUR_PACKS, (640, 360), "de-DE"),
+    (EIGHT_PACKS, (360, 640), "de-DE"),
+    (EIGHT_PACKS, (640, 360), "en-GB"),
+], ids=lambda value: "x".join(map(str, value)) if isinstance(value, tuple) else
+    (value if isinstance(value, str) else f"{value['decks']}d{value['piles']}p{value.get('reserve', 11)}r"))
+def test_every_rank_is_at_least_ten_pixels_high(api: Api, open_game: Any, options: dict[str, int],
+                                                size: tuple[int, int], locale: str) -> None:
+    """A card's index was a share of its width alone: 94 terrace cards on a
+    640x360 phone were fanned in two lines with ranks of 9.2 px (three lines
+    would have fitted with slightly smaller cards), four packs' fourteen
+    piles on a 360x640 phone had cards 22.7 px wide and ranks of 7.7 px,
+    eight packs' 8.4 px (360x640) and 8.7 px (640x360). Every rank is now
+    10.5 px or more, whole inside its card, uncovered."""
+    game = api.play(api.new(variant="terrace", deal_number=5, options=options), "c1")
+    width, height = size
+    viewport = {"viewport": {"width": width, "height": height}}
+    page = open_game(game, locale=locale, **({**PHONE, **viewport} if min(size) < 500 else viewport))
+    ranks = page.evaluate(RANKS)
+    assert ranks["count"] > 20 and ranks["smallest"] >= 10 and ranks["cut"] == [], ranks
+    terrace = page.evaluate(TERRACE)
+    assert terrace["covered"] == [], terrace
+    assert_fits(page)
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_four_packs_on_a_small_phone_take_two_lines_and_play_by_tap_and_drag(api: Api, open_game: Any,
+                                                                             locale: str) -> None:
+    """Four packs' sixteen foundations, laid in four rows of five on a
+    360x640 phone, left two lines of piles cards of 27 px, so the fourteen
+    piles took one line of cards 22.7 px wide. The foundations now take
+    two rows of eight, the piles two lines of 31 px cards or more; a tap on
+    a card and one on a pile of the second line, and a drag within the
+    second line, play the moves meant. (In German, whose longer prompt
+    leaves less height, the rows first tried did not fit, and the one line
+    of 22.7 px cards cut a 10's index.)"""
+    game = api.play(api.new(variant="terrace", deal_number=1, options=FOUR_PACKS), "c1")
+    assert {"t7t14", "t11t10"} <= {info["targets"].get(t) for info in game["sources"].values()
+                                   for t in ("t14", "t10")}
+    page = open_game(game, locale=locale, **{**PHONE, "viewport": {"width": 360, "height": 640}})
+    assert page.locator(".row.tableau.two-lines").count() == 1
+    found = page.evaluate(SIZES)
+    assert found["tableau"] >= 30 and found["top"] >= 28, found
+    assert_fits(page)
+    top(page, "t7").tap()
+    page.locator("[data-pile='t14']").tap()
+    moves_seen(page, 2)
+    card, pile = top(page, "t11").bounding_box(), top(page, "t10").bounding_box()
+    assert card is not None and pile is not None
+    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=6)
+    page.mouse.up()
+    moves_seen(page, 3)
+    played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-2:]
+    assert played == ["t7t14", "t11t10"]
+
+
+# Each tableau pile: its cards squeezed (index hidden), the number its mark
+# shows, and its covered cards not squeezed whose index a later card hides.
+RUNS = """() => Object.fromEntries([...document.querySelectorAll('#board .tpile')].map((pile) => {
+  const cards = [...pile.querySelectorAll(':scope > .card')];
+  const squeezed = cards.filter((c) => c.classList.contains('squeezed'));
+  const hidden = cards.slice(0, -1).filter((card, i) => {
+    if (card.classList.contains('squeezed')) return false;
+    const idx = card.querySelector('.idx:not(.corner)').getBoundingClientRect();
+    return idx.bottom > cards[i + 1].getBoundingClientRect().top + 0.5;
+  }).map((c) => c.dataset.card);
+  const mark = pile.querySelector('.squeeze-mark');
+  const font = (card) => card ? parseFloat(getComputedStyle(card.querySelector('.idx')).fontSize) : null;
+  return [pile.dataset.pile, { count: cards.length, squeezed: squeezed.length, hidden,
+                               top: font(cards.at(-1)), mark: mark ? mark.textContent : null,
+                               unread: squeezed.every((c) =>
+                                 getComputedStyle(c.querySelector('.idx')).visibility === 'hidden') }];
+}))"""
+
+
+@pytest.mark.parametrize(("size", "piles"), [
+    ((640, 360), {2: run(26)}),
+    ((844, 390), {2: run(30), 6: run(14, 3, True)}),
+    ((360, 640), {2: run(40), 6: run(20, 4, True)}),
+], ids=["26-640x360", "30-844x390", "40-360x640"])
+def test_a_pile_too_tall_for_a_small_screen_squeezes_its_run(api: Api, open_game: Any, size: tuple[int, int],
+                                                            piles: dict[int, list[str]]) -> None:
+    """A pile of 26 cards ran 140 px below a 640x360 phone's screen (the
+    page scrolled, the pile's top card out of sight), one of 40 on a 360x640
+    phone 110 px below the toolbar. The middle of a run too tall for the
+    screen is now squeezed, with a mark saying how many cards are there
+    (their ranks follow from the run's first card); its first card and the
+    cards under its top card keep their ranks in sight, and the whole board
+    fits."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    width, height = size
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, piles),
+                     **{**PHONE, "viewport": {"width": width, "height": height}})
+    runs = page.evaluate(RUNS)
+    tall = runs["t3"]
+    assert tall["count"] == len(piles[2]) and tall["squeezed"] >= 5, runs
+    assert tall["mark"] == f"⋮{tall['squeezed']}" and tall["unread"], runs
+    assert tall["count"] - tall["squeezed"] >= 6  # the first card, the top card and four under it
+    assert all(not pile["hidden"] for pile in runs.values()), runs
+    assert tall["top"] == runs["t1"]["top"], runs  # the top card's index at full size, as a lone card's
+    assert all(pile["squeezed"] == 0 and pile["mark"] is None for name, pile in runs.items()
+               if pile["count"] < 14), runs
+    found = page.evaluate(REACH)
+    assert found["out"] == [] and not found["wide"] and not found["tall"], found
+    limit = page.evaluate("""Math.min(innerHeight, ...[...document.querySelectorAll('.actions')]
+      .filter((n) => getComputedStyle(n).position === 'fixed').map((n) => n.getBoundingClientRect().top))""")
+    box = top(page, "t3").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= limit + 0.5, (box, limit)
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)])
+def test_one_tall_pile_does_not_shrink_every_card_of_a_laptop(api: Api, open_game: Any,
+                                                              size: tuple[int, int]) -> None:
+    """A pile of 40 cards made every card of a 1366x768 laptop 29 px wide
+    (88 px for ordinary piles), every rank of the board 10 px high, so that
+    all forty could show their ranks. The cards now keep 70% of their usual
+    size at least; the run's middle is squeezed instead."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    width, height = size
+    usual = open_game(game, viewport={"width": width, "height": height}).evaluate(SIZES)["tableau"]
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, {2: run(40), 6: run(20, 4, True)}),
+                     viewport={"width": width, "height": height})
+    found = page.evaluate(SIZES)
+    assert found["tableau"] >= 0.69 * usual, (found, usual)
+    runs = page.evaluate(RUNS)
+    assert runs["t3"]["count"] == 40 and runs["t3"]["squeezed"] > 0, runs
+    assert all(not pile["hidden"] for pile in runs.values()), runs
+    found = page.evaluate(REACH)
+    assert found["out"] == [] and not found["wide"] and not found["tall"], found
+
+
+@pytest.mark.parametrize("size", [(360, 640), (640, 360)])
+def test_a_candidate_s_key_clears_the_larger_index_of_a_small_card(api: Api, open_game: Any,
+                                                                  size: tuple[int, int]) -> None:
+    """The key of a small candidate sits below its index, placed for an
+    index a third of the card's width; on eight packs' 24-26 px cards the
+    index is now 10.5 px (larger than that), and the key's disc lay on the
+    bottom of the suit sign."""
+    game = api.new(variant="terrace", deal_number=5, options=EIGHT_PACKS)
+    width, height = size
+    page = open_game(game, **{**PHONE, "viewport": {"width": width, "height": height}})
+    keys = page.evaluate(KEYS_CLEAR.replace(".card.choice')]", ".card.choice:has(.choice-key)')]"))
+    assert len(keys) == 10 and max(w for _, w, _ in keys) < 30, keys
+    assert all(clear for _, _, clear in keys), keys

@@ -149,3 +149,35 @@ def test_a_number_out_of_range_is_said_in_the_page_s_language(
     assert page.evaluate("document.body.dataset.game") == game["id"]  # no game was started
     page.locator("#new-start").click()
     page.wait_for_selector(f"body:not([data-game='{game['id']}'])")
+
+
+IN_SIGHT = """(sel) => {
+  const node = document.querySelector(sel);
+  const r = node.getBoundingClientRect();
+  const box = node.closest('dialog').getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return r.height > 0 && r.top >= box.top && r.bottom <= box.bottom && r.bottom <= innerHeight
+    && (hit === node || node.contains(hit));
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_start_and_its_error_are_in_sight_on_a_phone_held_sideways(api: Api, open_game: Any,
+                                                                   locale: str) -> None:
+    """On a 640x360 phone the New game dialog's Start button lay 80 px below
+    its foot, to be found by scrolling the form; an empty field's error,
+    just above it, could not be seen either. Both now stay at the dialog's
+    foot, whatever the form's scrolling."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, locale=locale, viewport={"width": 640, "height": 360}, has_touch=True,
+                     is_mobile=True)
+    page.locator("#btn-new").tap()
+    page.wait_for_selector("#dlg-new[open]")
+    assert page.evaluate(IN_SIGHT, "#new-start")
+    page.locator("#dlg-new summary").tap()
+    page.locator("#opt-reserve").fill("")
+    page.locator("#new-start").tap()
+    page.locator("#dlg-new .form-error:not(:empty)").wait_for()
+    assert page.evaluate(IN_SIGHT, "#dlg-new .form-error") and page.evaluate(IN_SIGHT, "#new-start")
+    assert page.evaluate("document.activeElement.id") == "opt-reserve"
+    assert page.evaluate(IN_SIGHT, "#opt-reserve")  # the field to fix, above the foot

@@ -95,8 +95,9 @@ export async function openNewGame({ newGame, loadVariants }) {
     el("p", { class: "help", text: t("new.winnableHelp") }),
     // (a group a screen reader names by its summary, which it does not do by itself)
     el("details", { "aria-labelledby": "new-options" }, el("summary", { id: "new-options", text: t("new.options") }), grid),
-    error,
-    el("div", { class: "buttons" }, el("button", { type: "submit", class: "primary", id: "new-start", text: t("btn.start") })));
+    // (the error beside the Start button, both in sight at the dialog's foot)
+    el("div", { class: "buttons" }, error,
+      el("button", { type: "submit", class: "primary", id: "new-start", text: t("btn.start") })));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     // A number field left empty (or not a number) is the player's to fix,

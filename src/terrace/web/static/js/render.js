@@ -88,7 +88,8 @@ function underTop(cards) {
 // an ordinary pile (7 cards) fans out in full, and a taller pile first
 // compresses its fan (with a smaller rank index, never a clipped one) and
 // only then, when even the tightest fan would run past the bottom, makes
-// every card smaller. These numbers match style.css.
+// every card smaller, to KEEP_SIZE of their size at most; a pile still too
+// tall squeezes its run (fanPiles). These numbers match style.css.
 
 const RATIO = 1.4;
 const GAP = 0.12;              // between piles (--gap)
@@ -98,7 +99,7 @@ const IDX_TOP = 0.02;          // the rank index's top offset
 const IDX_FONT = 0.34;         // its full size
 const IDX_BOX = 1.08;          // its box in ems: the J's and the Q's tails fit inside (DejaVu Sans Bold)
 const IDX_WIDE = 1.12;         // the width in ems of the widest rank label ("10") in the terrace's column
-const MIN_IDX_PX = 10;         // the smallest index font a compressed fan may use
+const MIN_IDX_PX = 10.5;       // the smallest index font of any card (style.css: --idx-least)
 const IDX_TALL = 1.95;         // the height in ems of a terrace card's index (rank over suit)
 const TERRACE_LINES = 6;       // the most lines a long terrace may take
 const LIFT = 0.05;             // the terrace's exposed card is raised by this share of its height
@@ -106,6 +107,7 @@ const AIR = 2;                 // pixels between an index and the card that cove
 const BOTTOM = 8;              // pixels kept free below the tallest pile
 const TYPICAL_PILE = 7;        // the pile the card size is chosen for
 const MIN_CW = 24;
+const KEEP_SIZE = 0.7;         // a tall pile shrinks the cards to this share of their usual size at most
 const TWO_LINES_FROM = 10;     // piles from which an upright phone may lay the tableau in two lines
 const TWO_LINES_GAIN = 1.25;   // ... when that makes its cards at least this much wider
 
@@ -115,12 +117,21 @@ function stepFor(cw, font) {
   return IDX_TOP * cw + IDX_BOX * font + AIR;
 }
 
-const fullStep = (cw) => stepFor(cw, IDX_FONT * cw);
+// A card's index at full size (px): a share of its width, but never under
+// MIN_IDX_PX (a 640x360 phone's 27 px cards had ranks of 9 px).
+const fullFont = (cw) => Math.max(IDX_FONT * cw, MIN_IDX_PX);
+document.documentElement.style.setProperty("--idx-least", `${MIN_IDX_PX}px`);
+
+const fullStep = (cw) => stepFor(cw, fullFont(cw));
+// A pile taller than an ordinary one may fan tighter, down to an index of
+// its card's own proportion (8.2 px on a 24 px card): a tableau pile is a
+// run built down in alternating colours, the ranks of its covered cards
+// follow from its first card, and the tableau then fits the screen.
 const tightStep = (cw) => stepFor(cw, Math.min(IDX_FONT * cw, Math.max(MIN_IDX_PX, 0.2 * cw)));
 
 // The index font (px) that a fan step leaves room for.
 function indexFont(cw, step) {
-  return Math.min(IDX_FONT * cw, (step - AIR - IDX_TOP * cw) / IDX_BOX);
+  return Math.min(fullFont(cw), (step - AIR - IDX_TOP * cw) / IDX_BOX);
 }
 
 // The terrace: `count` cards of width `cw` fanned across `width`, in as few
@@ -130,8 +141,8 @@ function indexFont(cw, step) {
 // px below its top, with room for the exposed card, raised). `font` is the covered cards' index size, null at full
 // size.
 function terraceFan(count, cw, width, most = TERRACE_LINES) {
-  const full = IDX_FONT * cw;
-  const want = Math.min(full, MIN_IDX_PX);
+  const full = fullFont(cw);
+  const want = MIN_IDX_PX;
   let fan;
   for (let lines = 1; lines <= Math.max(1, Math.min(most, count)); lines += 1) {
     const per = Math.ceil(count / lines);
@@ -236,6 +247,22 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
     // (on an upright phone, a row of foundations about as wide as a line of piles)
     const across = portrait ? Math.max(4, Math.ceil(o.piles / lines) - 2) : 8;
     let best = layout(Math.ceil(foundations / across), lines, pile);
+    // Another number of rows that fits as well and makes the smaller of the
+    // two card sizes (the tableau's, the top row's) clearly larger: four
+    // packs' sixteen foundations in four rows of five left a 360x640
+    // phone's two lines of piles cards of 27 px (so its fourteen piles took
+    // one line of 23 px cards); in two rows of eight, 31 px.
+    const smaller = (l) => Math.min(l.cw, topWidth(l));
+    // (and one that fits where the guess does not, its cards not under
+    // MIN_CW for that: German's longer prompt left that phone's four rows
+    // no room for two lines)
+    for (let rows = 1; rows <= Math.ceil(foundations / 2); rows += 1) {
+      const other = layout(rows, lines, pile);
+      if (other.over > 0) continue;
+      const better = best.over > 0 ? smaller(other) >= Math.min(MIN_CW, smaller(best))
+        : smaller(other) > smaller(best) * 1.05;
+      if (better) best = other;
+    }
     // Too tall even with the smallest cards (many decks in a low window):
     // more foundations to a row, as few rows as it takes to fit, but not
     // at the cost of top cards under MIN_CW (a pile of thirty cards on an
@@ -246,9 +273,16 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
       const other = layout(rows, lines, pile);
       if (other.over < best.over && topWidth(other) >= Math.min(MIN_CW, topWidth(best))) best = other;
     }
+    // (never at the cost of its ranks: 94 cards on a 640x360 phone took two
+    // lines of 9 px ranks instead of three of 10.5 px; smaller cards, or a
+    // page that scrolls down, leave them readable)
+    const readable = (l) => {
+      const { font } = terrace(topWidth(l), l.most);
+      return font === null || font >= MIN_IDX_PX - 0.01;
+    };
     for (let most = TERRACE_LINES - 1; best.over > 0 && most >= 1; most -= 1) {
       const other = layout(best.rows, lines, pile, most);
-      if (other.over <= 0) best = other;
+      if (other.over <= 0 && readable(other)) best = other;
     }
     return best;
   };
@@ -263,7 +297,18 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
     const [one, two] = [fitted(1, typical), fitted(2, typical)];
     if ((two.over <= 0 || one.cw < MIN_CW) && two.cw >= one.cw * TWO_LINES_GAIN) lines = 2;
   }
-  const chosen = fitted(lines);
+  let chosen = fitted(lines);
+  // A pile so tall that every card would shrink below KEEP_SIZE of the
+  // size it has for ordinary piles squeezes its run instead (render.js:
+  // fanPiles): a pile of 40 cards on a 1366x768 laptop made every card
+  // 29 px wide, not 88. The tableau is then given the room it has at that
+  // size, no more.
+  const usual = fitted(lines, typical);
+  const least = KEEP_SIZE * usual.cw;
+  if (chosen.cw < least - 0.5 && least > MIN_CW) {
+    const room = height - usual.above(least);
+    chosen = fitted(lines, (c) => Math.min(tableau(c), Math.max(typical(c), room * c / least)));
+  }
   const { rows, pileCols, perRow, cols, cw } = chosen;
   const cwTop = topWidth(chosen);
   const fan = terraceFan(game.state.reserve.length, cwTop, width - 2 * PAD_X * cw, chosen.most);
@@ -281,17 +326,44 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
 }
 
 // Fan each tableau pile into the room left below it: as wide as looks
-// good, never wider than the room, never so tight that an index is hidden.
+// good, never wider than the room, never so tight that an index is hidden,
+// except in a pile too tall for the room even so (26 cards on a 640x360
+// phone ran 140 px past the bottom of the screen, the page scrolled): its
+// run's middle is squeezed (each card's edge in sight, its index hidden,
+// a mark saying how many), its first card and the RUN_KEPT cards under its
+// top card still fanned in full. The squeezed ranks follow from theirs: a
+// pile is a run built down in alternating colours.
+const RUN_KEPT = 4;
+const SQUEEZED_STEP = 2;       // px: the tightest squeeze; a taller pile runs past the bottom
+
 function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines }, bottom) {
   // (in two lines, each line's piles fan into half the room)
   const room = (bottom - tableauTop - BOTTOM - (lines - 1) * ROW_GAP * cw) / lines;
   const widest = Math.max(fullStep(cw), ch * (portrait ? 0.6 : 0.3));
+  const tight = tightStep(cw);
   for (const pile of tableau.children) {
-    const n = pile.querySelectorAll(":scope > .card").length;
+    const cards = [...pile.querySelectorAll(":scope > .card")];
+    const n = cards.length;
     let step = 0;
-    if (n > 1) step = Math.max(tightStep(cw), Math.min(widest, (room - ch) / (n - 1)));
+    if (n > 1) step = Math.max(tight, Math.min(widest, (room - ch) / (n - 1)));
+    // The cards squeezed: from the second to the one below the kept ones.
+    const squeezed = Math.max(0, n - 2 - RUN_KEPT);
+    const over = ch + step * (n - 1) > room + 0.5 && squeezed > 0;
+    const thin = over ? Math.max(SQUEEZED_STEP, (room - ch - step * (n - 1 - squeezed)) / squeezed) : step;
+    let y = 0;
+    cards.forEach((card, j) => {
+      const inside = over && j >= 1 && j <= squeezed;
+      if (j > 0) y += over && j >= 2 && j <= squeezed + 1 ? thin : step;  // (the one below it squeezed?)
+      card.style.setProperty("--y", `${y.toFixed(2)}px`);
+      card.classList.toggle("squeezed", inside);
+    });
+    if (over) {
+      const mark = el("span", { class: "squeeze-mark", "aria-hidden": "true", text: `⋮${squeezed}` });
+      mark.style.setProperty("--y", `${(step + thin * squeezed / 2).toFixed(2)}px`);
+      pile.append(mark);
+    }
     pile.style.setProperty("--fan", `${step.toFixed(2)}px`);
-    pile.style.setProperty("--h", `${(ch + step * Math.max(n - 1, 0)).toFixed(2)}px`);
+    pile.style.setProperty("--h", `${(ch + y).toFixed(2)}px`);
     if (n > 1 && step < fullStep(cw)) pile.style.setProperty("--idx", `${indexFont(cw, step).toFixed(2)}px`);
     else pile.style.removeProperty("--idx");
   }
