@@ -42,8 +42,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from terrace.cards import CARDS_PER_DECK
 from terrace.deal import Deal
-from terrace.rules import Rules
+from terrace.rules import MAX_DECKS, Rules
 from terrace.storage.base import (
     DamagedGameError,
     StoredGame,
@@ -225,6 +226,15 @@ def _may_hold(row: tuple[Any, ...], game: StoredGame) -> bool:
         return True
 
 
+def _deal_key(text: Any) -> Any:
+    """What a stored deal string is as a deal: its cards, however it is
+    spelled (spacing, case: a string edited by hand or written by another
+    tool is the same deal, as its read finds it), or the value itself when
+    it names no deal (a damaged row: its read decides)."""
+    cards = Deal.cards_of(text, MAX_DECKS * CARDS_PER_DECK)
+    return text if cards is None else cards
+
+
 class _Group:
     """The stored games of one identity (creation time and deal), with,
     for each value of :data:`_RANKED`, their rows sorted by it: the games
@@ -277,11 +287,11 @@ class _Seen:
         """Know the stored game of ``row`` (new, or changed: its older row
         is then passed over)."""
         self.current[row[0]] = row
-        self.groups.setdefault((row[1], row[2]), _Group()).add(row)
+        self.groups.setdefault((row[1], _deal_key(row[2])), _Group()).add(row)
 
     def stored(self, game: StoredGame) -> list[Any]:
         """The ids of the stored games that may hold ``game``."""
-        group = self.groups.get((game.created_at, game.deal.text()))
+        group = self.groups.get((game.created_at, game.deal.cards))
         if group is None:
             return []
         return [row[0] for row in group.candidates(game)
