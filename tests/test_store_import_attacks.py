@@ -49,3 +49,54 @@ def test_a_stored_deal_spelled_otherwise_is_the_same_deal(tmp_path: Path, spelli
     result = _cli("import", str(backup), "--db", str(db))
     assert result.output == "imported 0 games (1 already here)\n", result.output + str(result.exception)
     assert _count_games(db) == 1
+
+
+def _pushes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the moves the engine plays from now on (``[count]``)."""
+    from terrace.board import Board
+
+    counted = [0]
+    push = Board.push
+
+    def counting(board: Board, move: Any) -> Any:
+        counted[0] += 1
+        return push(board, move)
+
+    monkeypatch.setattr(Board, "push", counting)
+    return counted
+
+
+def test_an_import_replays_each_game_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import replayed every game three times: the record's check,
+    the check of its ``saved`` details, and the store's check before the
+    write (24,000 won games took minutes). The record's replay is now the
+    only one: its board serves the second check, and what it proved serves
+    the third once the board is let go. A record with moves to redo has
+    them played once more, on the same board."""
+    made = time.time() - 86_400
+    records = [_won_record(f"g{i}", made - i) for i in range(20)]
+    undone = json.loads(golden("terrace-lost").to_json())
+    undone["moves"], redo = undone["moves"][:-3], undone["moves"][-3:]
+    undone["result"] = "playing"
+    undone["saved"] = {"id": "undone", "created_at": made, "updated_at": made + 5, "redo": redo[::-1]}
+    records.append(undone)
+    path = tmp_path / "records.json"
+    path.write_text(json.dumps(records))
+    moves = sum(len(record["moves"]) for record in records) + len(redo)
+    pushed = _pushes(monkeypatch)
+    result = _cli("import", str(path), "--db", str(tmp_path / "games.sqlite"))
+    assert result.output == "imported 21 games\n", result.output + str(result.exception)
+    assert pushed[0] == moves, (pushed[0], moves)  # (it was three times as many)
+
+
+def test_a_game_changed_after_its_check_is_checked_again(tmp_path: Path) -> None:
+    """What a record's replay proved holds only while the game is the one
+    replayed: a game whose line is changed between the read and the store
+    is replayed again, and refused."""
+    from terrace.storage import StoreError, open_store
+    from terrace.storage.transfer import read_games
+
+    games = read_games(json.dumps([_won_record("g1", time.time() - 86_400)]))
+    games[0].moves.pop()  # (still says "won")
+    with open_store(tmp_path / "games.sqlite") as store, pytest.raises(StoreError, match="lead to"):
+        store.add_games(games)

@@ -27,6 +27,8 @@ terrace.storage.base.ConflictError: the game changed in another window (revision
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 import re
 import time
 import uuid
@@ -312,6 +314,10 @@ class StoredGame:
     given_up_at: float | None = None
     _known: _Known | None = field(default=None, init=False, repr=False, compare=False)
     _saved: tuple[int, list[str]] | None = field(default=None, init=False, repr=False, compare=False)
+    _replayed: str | None = field(default=None, init=False, repr=False, compare=False)
+    """The :meth:`_replay_digest` of the game when the engine last replayed
+    it to its status, kept when the board is let go (:meth:`forget_board`):
+    while the game still gives it, its status needs no replay again."""
 
     def board(self) -> Board:
         """The live board: moves played, redo stack restored.
@@ -341,7 +347,34 @@ class StoredGame:
         known = self._known
         if known is not None and known.matches(self):
             return known.board.status.value
+        if self._replayed is not None and self._replayed == self._replay_digest():
+            return self.status
         return self.board().status.value
+
+    def _replay_digest(self) -> str:
+        """A digest of what a replay decides: rules, deal, moves, redo
+        stack and the status they reach (here, the stored one)."""
+        text = json.dumps([self.rules.to_dict(), self.deal.cards, self.moves, self.redo, self.status],
+                          separators=(",", ":"))
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+    def adopt_played(self, board: Board) -> None:
+        """Take ``board``, the engine's replay of exactly this game's rules,
+        deal and moves (a record's check), as the game's board, with the
+        redo stack pushed and taken back on it: the game is then not
+        replayed again. A board of other moves, or a redo stack that does
+        not replay, is not taken (the next check replays and says why)."""
+        if (board.rules != self.rules or board.deal != self.deal
+                or [str(move) for move in board.move_stack] != self.moves):
+            return
+        try:
+            for text in reversed(self.redo):
+                board.push(Move.parse(text))
+        except TerraceError:
+            return
+        for _ in self.redo:
+            board.pop()
+        self._known = _Known(self.rules, self.deal, list(self.moves), list(self.redo), board)
 
     def sync(self, board: Board) -> None:
         """Copy moves, redo stack and status from ``board``. Only the moves
@@ -362,13 +395,18 @@ class StoredGame:
         """An independent copy (the remembered board is shared: it never
         changes)."""
         other = dataclasses.replace(self, moves=list(self.moves), redo=list(self.redo))
-        other._known, other._saved = self._known, self._saved
+        other._known, other._saved, other._replayed = self._known, self._saved, self._replayed
         return other
 
     def forget_board(self) -> None:
         """Let go of the remembered board (the next :meth:`board` replays):
         an import holds thousands of games at once, and their boards took
-        ten times the memory of their moves."""
+        ten times the memory of their moves. What the board proved stays:
+        while rules, deal, moves, redo stack and status are the ones it was
+        built for, the status needs no replay (:meth:`reached_status`)."""
+        known = self._known
+        if known is not None and known.matches(self) and known.board.status.value == self.status:
+            self._replayed = self._replay_digest()
         self._known = None
 
     def adopt_board(self, other: StoredGame) -> None:

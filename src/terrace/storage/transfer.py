@@ -151,7 +151,7 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
     (a file of many games holds a few hundred different moves)."""
     if isinstance(data, dict) and isinstance(data.get("moves"), list) and len(data["moves"]) > MAX_LINE:
         raise StoreError(f"the record holds more than {MAX_LINE:,} moves")
-    record = GameRecord.from_dict(data)
+    record, board = GameRecord.checked(data)
     saved = data.get("saved", {})
     if not isinstance(saved, dict):
         raise StoreError("'saved' must be a JSON object")
@@ -187,6 +187,8 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
         won_active_ms=_count(saved, "won_active_ms", None),
         given_up_at=_time(saved, "given_up_at", None),
     )
+    game.adopt_played(board)  # (the record's check replayed its moves: not again)
+    del board
     check_times(game, now=now, prefix="saved.")  # (before an unused finished_at is dropped)
     if game.given_up_at is not None:
         game.finished_at = game.finished_at or game.given_up_at
