@@ -100,3 +100,53 @@ def test_a_game_changed_after_its_check_is_checked_again(tmp_path: Path) -> None
     games[0].moves.pop()  # (still says "won")
     with open_store(tmp_path / "games.sqlite") as store, pytest.raises(StoreError, match="lead to"):
         store.add_games(games)
+
+
+def _states_of_one_game(count: int, made: float) -> list[dict[str, Any]]:
+    """``count`` records of one game (one deal, one creation time, no
+    move), none holding another: hints and undos pull apart, given from
+    the middle out, so that each record is no lower than half of those
+    before it on each count, and holds none of them."""
+    record: dict[str, Any] = json.loads(golden("terrace-won").to_json())
+    record.update(moves=[], result="choosing")
+    records = []
+    low, high = 0, count
+    for index in range(count):
+        hints = low if index % 2 == 0 else high
+        low, high = (low + 1, high) if index % 2 == 0 else (low, high - 1)
+        records.append({**record, "saved": {"created_at": made, "updated_at": made + 60,
+                                            "hints": hints, "undos": count - hints}})
+    return records
+
+
+def test_a_file_of_many_states_of_one_game_is_refused_within_its_budget(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Records of one game whose counts pull apart defeat the import's
+    index (each is no lower than half of the games before it on every
+    count, and held by none): each was compared with half of those before
+    it, 1,000,000 comparisons for 2,000 records, 25,000,000,000 for a file
+    of 100,000 (hours). The import now stops at its budget of comparisons
+    (64 a record) with a refusal that says why, and changes nothing."""
+    from terrace.storage import sqlite
+
+    compared = [0]
+    may_hold = sqlite._may_hold
+
+    def counting(row: Any, game: Any) -> bool:
+        compared[0] += 1
+        return may_hold(row, game)
+
+    monkeypatch.setattr(sqlite, "_may_hold", counting)
+    db, path = tmp_path / "games.sqlite", tmp_path / "states.json"
+    before = _won_record("kept", time.time() - 86_400)
+    (tmp_path / "one.json").write_text(json.dumps(before))
+    assert _cli("import", str(tmp_path / "one.json"), "--db", str(db)).exit_code == 0
+    image = db.read_bytes()
+    path.write_text(json.dumps(_states_of_one_game(2_000, time.time() - 3_600)))
+    compared[0] = 0
+    result = _cli("import", str(path), "--db", str(db))
+    assert result.exit_code == 1, result.output
+    assert "the file holds too many different states of one game" in result.output, result.output
+    assert "(at most 64 a record)" in result.output
+    assert compared[0] <= 64 * 2_000 + 10_000, compared[0]  # (it was 1,000,000, and then imported)
+    assert db.read_bytes() == image and _count_games(db) == 1

@@ -29,6 +29,7 @@ Move.parse('c1')
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import logging
 import os
@@ -255,14 +256,48 @@ class _Group:
             values.insert(at, row[i])
             rows.insert(at, row)
 
-    def candidates(self, game: StoredGame) -> list[tuple[Any, ...]]:
+    def candidates(self, game: StoredGame) -> Iterator[tuple[Any, ...]]:
         """The rows no lower than ``game`` on the most selective value (and
-        the damaged ones)."""
+        the damaged ones), one at a time (the caller may stop early)."""
         wanted = (game.updated_at, game.hints, game.undos, game.active_ms)
         starts = [bisect.bisect_left(values, value)
                   for values, value in zip(self.values, wanted, strict=True)]
         best = max(range(len(starts)), key=lambda k: starts[k] - len(self.values[k]))
-        return [*self.rows[best][starts[best]:], *self.unranked]
+        return itertools.chain(itertools.islice(self.rows[best], starts[best], None), self.unranked)
+
+
+class ImportTooCostlyError(StoreError):
+    """An import whose records would take more comparisons with the games
+    of their deal and creation time than :data:`COMPARISONS_PER_RECORD`
+    allows (a file made of many states of one game)."""
+
+
+COMPARISONS_PER_RECORD = 64
+"""How many stored games of a record's deal and creation time an import
+compares it with, on average over the file (the first
+:data:`COMPARISONS_FREE` comparisons are free): a real file needs one or
+two a record (its own copy here); a file of thousands of different
+states of one game, each compared with every other, made an import take
+hours, and is refused instead."""
+COMPARISONS_FREE = 10_000
+
+
+class _Budget:
+    """The comparisons an import may still make (see
+    :data:`COMPARISONS_PER_RECORD`)."""
+
+    def __init__(self, records: int) -> None:
+        self.total = self.left = COMPARISONS_PER_RECORD * records + COMPARISONS_FREE
+
+    def spend(self, number: int) -> None:
+        """One comparison more, for record ``number`` (counted from 1)."""
+        self.left -= 1
+        if self.left < 0:
+            raise ImportTooCostlyError(
+                f"record {number:,} and those before it need more than {self.total:,} comparisons "
+                f"with games of their deal and creation time (at most {COMPARISONS_PER_RECORD} a "
+                "record): the file holds too many different states of one game"
+            )
 
 
 class _Seen:
@@ -273,9 +308,11 @@ class _Seen:
     hold it (a file of thousands of records of one moment used to compare
     each with every game of that moment)."""
 
-    def __init__(self, conn: sqlite3.Connection, games: Sequence[StoredGame]) -> None:
+    def __init__(self, conn: sqlite3.Connection, games: Sequence[StoredGame], budget: _Budget) -> None:
+        self.budget = budget
         self.games: dict[str, StoredGame | None] = {}
-        self.events: dict[str, list[Any]] = {}
+        self.states: dict[str, set[tuple[int, int]]] = {}
+        self.keys: dict[int, tuple[int, int]] = {}
         self.current: dict[Any, tuple[Any, ...]] = {}
         self.groups: dict[tuple[Any, Any], _Group] = {}
         moments = {game.created_at for game in games}
@@ -289,18 +326,36 @@ class _Seen:
         self.current[row[0]] = row
         self.groups.setdefault((row[1], _deal_key(row[2])), _Group()).add(row)
 
-    def stored(self, game: StoredGame) -> list[Any]:
-        """The ids of the stored games that may hold ``game``."""
+    def stored(self, game: StoredGame, number: int) -> Iterator[Any]:
+        """The ids of the stored games that may hold ``game`` (record
+        ``number`` of the import), the game under its own id first; each
+        row looked at spends one comparison of the budget."""
+        own = self.current.get(game.id) if game.id else None
+        if own is not None and (own[1], _deal_key(own[2])) == (game.created_at, game.deal.cards):
+            self.budget.spend(number)
+            if _may_hold(own, game):
+                yield own[0]
         group = self.groups.get((game.created_at, game.deal.cards))
         if group is None:
-            return []
-        return [row[0] for row in group.candidates(game)
-                if self.current.get(row[0]) is row and _may_hold(row, game)]
+            return
+        for row in group.candidates(game):
+            if row is own:
+                continue
+            self.budget.spend(number)
+            if self.current.get(row[0]) is row and _may_hold(row, game):
+                yield row[0]
+
+    def key(self, game: StoredGame) -> tuple[int, int]:
+        """The :func:`_line_key` of ``game``'s moves (made once)."""
+        key = self.keys.get(id(game))
+        if key is None:
+            key = self.keys[id(game)] = _line_key(game.moves)
+        return key
 
     def forget(self, game_id: str) -> None:
         """Read ``game_id`` again next time (it was just written)."""
         self.games.pop(game_id, None)
-        self.events.pop(game_id, None)
+        self.states.pop(game_id, None)
 
 
 def _holds(stored: StoredGame, game: StoredGame) -> bool:
@@ -314,47 +369,63 @@ def _holds(stored: StoredGame, game: StoredGame) -> bool:
     return counts and won and given_up
 
 
-def _played_forward(events: list[Any], moves: list[str]) -> bool:
-    """True when the log, read from a creation or a restart on, shows the
-    game with exactly ``moves`` played at some time."""
-    played: list[str] | None = None
+def _line_key(moves: Sequence[str]) -> tuple[int, int]:
+    """A line as its length and a hash chained over its moves: equal lines
+    give equal keys, and different ones (but with a chance of 2**-64) different
+    ones; :func:`_log_states` chains the same hash move by move."""
+    chained = 0
+    for move in moves:
+        chained = hash((chained, move))
+    return len(moves), chained
+
+
+def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
+    """The :func:`_line_key` of every line the game is known to have had
+    played at some time, as its log of changes shows (``played``: its moves
+    today): forward from its creation or a restart (an import logs no
+    moves, so what came before it is not known), and backward from today,
+    before a move or a redo one move fewer, before an undo one more (the
+    move it took back is logged), to its last import, restart or creation.
+    Made in one pass over the log: a record is then compared with a game
+    in one look-up, however long its log (each record walked the whole log
+    of each game it was compared with)."""
+    states: set[tuple[int, int]] = set()
+    chain: list[int] | None = None  # (forward: the chained hash of each prefix)
     for action, move, count in events:
         if action in ("create", "restart"):
-            played = []
+            chain = [0]
         elif action == "import":
-            played = None
-        elif played is None or not isinstance(count, int):
+            chain = None
+        elif chain is None or not isinstance(count, int):
             continue
-        elif action in ("move", "redo") and isinstance(move, str) and count == len(played) + 1:
-            played.append(move)
-        elif action == "undo" and count < len(played):
-            del played[count:]
+        elif action in ("move", "redo") and isinstance(move, str) and count == len(chain):
+            chain.append(hash((chain[-1], move)))
+        elif action == "undo" and count < len(chain) - 1:
+            del chain[count + 1:]
         elif action in ("move", "redo", "undo"):
-            played = None  # (a log that does not add up: nothing more is known from it)
-        if played == moves:
-            return True
-    return False
-
-
-def _played_backward(events: list[Any], played: list[str], moves: list[str]) -> bool:
-    """True when the log, read back from today's ``played`` moves, shows
-    the game with exactly ``moves`` played at some time: before a move or
-    a redo one move fewer, before an undo one more (the move it took back
-    is logged); it stops at an import, a restart or a creation."""
+            chain = None
+        if chain is not None:
+            states.add((len(chain) - 1, chain[-1]))
+    line = list(played)  # (backward from today)
+    chain = [0]
+    for move in line:
+        chain.append(hash((chain[-1], move)))
     for action, move, count in reversed(events):
-        if played == moves:
-            return True
+        states.add((len(line), chain[-1]))
         if action in ("create", "import", "restart"):
-            return False
+            return states
         if action in ("move", "redo"):
-            if count != len(played) or not played or played[-1] != move:
-                return False
-            played = played[:-1]
+            if count != len(line) or not line or line[-1] != move:
+                return states
+            line.pop()
+            chain.pop()
         elif action == "undo":
-            if count != len(played) or not isinstance(move, str):
-                return False
-            played = [*played, move]
-    return played == moves
+            if count != len(line) or not isinstance(move, str):
+                return states
+            line.append(move)
+            chain.append(hash((chain[-1], move)))
+    states.add((len(line), chain[-1]))
+    return states
 
 
 def _readable_id(game_id: Any, raw: Any) -> bool:
@@ -1084,15 +1155,18 @@ class SqliteStore:
             raise unknown_game(str(game_id))
         return int(row[0])
 
-    def _already_here(self, conn: sqlite3.Connection, game: StoredGame, seen: _Seen) -> str | None:
+    def _already_here(self, conn: sqlite3.Connection, game: StoredGame, seen: _Seen,
+                      number: int) -> str | None:
         """The id of a stored game that holds all of ``game``, under its own
         id or another: the same game, changed no earlier, that passed
         through ``game``'s moves (or still holds them, some to redo), with
         no count lower, and ``game``'s win or giving up, if any, its own.
         ``seen`` finds the stored games that may hold it without reading
         them, and keeps each stored game read (and its log) for the rest of
-        the transaction."""
-        for game_id in seen.stored(game):
+        the transaction. ``number`` is the record's place in the import
+        (for the refusal of a file too costly to compare:
+        :class:`ImportTooCostlyError`)."""
+        for game_id in seen.stored(game, number):
             if game_id not in seen.games:
                 try:
                     seen.games[game_id] = stored = self._fetch(conn, game_id)
@@ -1102,26 +1176,31 @@ class SqliteStore:
                     seen.games[game_id] = None
             stored = seen.games[game_id]
             if (stored is not None and same_game(stored, game) and stored.updated_at >= game.updated_at
-                    and _holds(stored, game) and self._passed_through(conn, stored, game.moves, seen)):
+                    and _holds(stored, game) and self._passed_through(conn, stored, game, seen)):
                 return str(game_id)
         return None
 
-    def _passed_through(self, conn: sqlite3.Connection, stored: StoredGame, moves: list[str],
+    def _passed_through(self, conn: sqlite3.Connection, stored: StoredGame, game: StoredGame,
                         seen: _Seen) -> bool:
-        """True when the stored game holds ``moves`` in its line (played, or
-        taken back and still to redo) or played exactly them at some time,
-        as its log of changes shows: forward from its creation (or a
-        restart), and backward from today to its last import (an import
-        logs no moves, so what came before it is not known)."""
-        line = stored.line()
-        if line[: len(moves)] == moves:
+        """True when the stored game holds ``game``'s moves in its line
+        (played, or taken back and still to redo) or played exactly them at
+        some time, as its log of changes shows (:func:`_log_states`, made
+        once a game and transaction)."""
+        moves, played, redo = game.moves, stored.moves, stored.redo
+        beyond = len(moves) - len(played)  # (how many of the record's moves are on the redo stack)
+        if beyond <= 0:
+            if played[: len(moves)] == moves:
+                return True
+        elif (beyond <= len(redo) and played == moves[: len(played)]
+              and redo[len(redo) - beyond:][::-1] == moves[len(played):]):
             return True
-        events = seen.events.get(stored.id)
-        if events is None:
-            events = seen.events[stored.id] = conn.execute(
+        states = seen.states.get(stored.id)
+        if states is None:
+            events = conn.execute(
                 "SELECT action, move, move_count FROM events WHERE game_id = ? ORDER BY id", (stored.id,)
             ).fetchall()
-        return _played_forward(events, moves) or _played_backward(events, list(stored.moves), moves)
+            states = seen.states[stored.id] = _log_states(events, stored.moves)
+        return seen.key(game) in states
 
     def _continued(self, conn: sqlite3.Connection, game: StoredGame) -> StoredGame | None:
         """The game stored under ``game``'s id when ``game`` continues it:
@@ -1171,19 +1250,20 @@ class SqliteStore:
         # web game goes on saving its moves). Importing the same file
         # again so takes no write lock at all.
         with self._transaction(write=False) as conn:
-            seen = _Seen(conn, games)
-            found = [self._already_here(conn, game, seen) for game in games]
+            budget = _Budget(len(games))
+            seen = _Seen(conn, games, budget)
+            found = [self._already_here(conn, game, seen, number) for number, game in enumerate(games, 1)]
         result: list[tuple[str, bool]] = [(here, False) if here else ("", True) for here in found]
         if all(found):
             return result
         with self._transaction(write=True, action="import") as conn:
-            seen = _Seen(conn, games)  # (read again: another program may have written since)
+            seen = _Seen(conn, games, budget)  # (read again: another program may have written since)
             for i, game in enumerate(games):
                 if found[i]:
                     continue
                 if not isinstance(game.id, str) or not game.id:
                     game.id = new_game_id()
-                here = self._already_here(conn, game, seen)  # (stored since the read: another import)
+                here = self._already_here(conn, game, seen, i + 1)  # (stored since the read: another import)
                 if here is not None:
                     result[i] = (here, False)
                     continue
