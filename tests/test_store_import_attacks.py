@@ -150,3 +150,47 @@ def test_a_file_of_many_states_of_one_game_is_refused_within_its_budget(
     assert "(at most 64 a record)" in result.output
     assert compared[0] <= 64 * 2_000 + 10_000, compared[0]  # (it was 1,000,000, and then imported)
     assert db.read_bytes() == image and _count_games(db) == 1
+
+
+def test_a_backup_restored_keeps_the_order_of_the_log_and_the_statistics(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The statistics follow the store's log of changes (a clock put back
+    does not reorder results), but the export listed games by creation
+    time and the import counted them by their times: restored into a new
+    database, a backup gave other streaks (the worst losing streak 2 read
+    1), another game abandoned (the game in play, and the one really left
+    counted in play), and another order. A backup restored into an empty
+    database now keeps its games' places in the log (``saved.log``): the
+    same statistics byte for byte, the same order, and exported again the
+    same file."""
+    from store_support import play, start
+    from terrace.storage import open_store
+
+    won, lost = golden("terrace-won"), golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+
+    def later(seconds: float) -> None:
+        clock[0] += seconds
+
+    source, fresh = tmp_path / "source.sqlite", tmp_path / "fresh.sqlite"
+    with open_store(source) as store:
+        for record, moves, pause in [(won, won.moves, 100), (lost, lost.moves[:4], -5_000),
+                                     (lost, lost.moves, 10), (won, won.moves, 10), (lost, lost.moves[:3], 0)]:
+            game = start(store, record)
+            later(10)
+            play(store, game, moves)
+            later(pause)  # (the second game is left, then the clock is put back)
+        ids = store.game_ids()
+    monkeypatch.undo()
+    backup, again = tmp_path / "backup.json", tmp_path / "again.json"
+    assert _cli("export", "--all", "-o", str(backup), "--db", str(source)).exit_code == 0
+    assert _cli("import", str(backup), "--db", str(fresh)).output == "imported 5 games\n"
+    stats = [_cli("stats", "--json", "--db", str(db)).output for db in (source, fresh)]
+    assert json.loads(stats[0])["overall"]["longest_losing_streak"] == 2
+    assert stats[1] == stats[0]
+    with open_store(fresh) as store:
+        assert store.game_ids() == ids
+        assert store.latest_unfinished() is not None and store.latest_unfinished().id == ids[-1]
+    assert _cli("export", "--all", "-o", str(again), "--db", str(fresh)).exit_code == 0
+    assert again.read_bytes() == backup.read_bytes()

@@ -99,6 +99,7 @@ __all__ = [
     "GameStore",
     "GivenUpError",
     "LineTooLongError",
+    "LogPlaces",
     "StoreError",
     "StoreWriteError",
     "StoredGame",
@@ -279,6 +280,59 @@ class _Known:
         )
 
 
+MAX_PLACE = 2**53
+"""The largest place in a log of changes an export may give (an event id)."""
+
+
+@dataclass(frozen=True)
+class LogPlaces:
+    """Where a game stands in the log of changes of the store it was
+    exported from (the events' ids: only their order matters): where it
+    was opened, first won or lost (None: not logged), and last changed;
+    whether it came into that store by an import, and whether it was
+    changed there by anything but imports. An import into an empty
+    database writes its games' log entries in this order, so that the
+    statistics, which follow the log, come out the same."""
+
+    opened: int
+    changed: int
+    result: int | None
+    by_import: bool
+    changed_here: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """As the export writes it (``saved.log``)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any, prefix: str = "saved.log") -> LogPlaces:
+        """Read ``saved.log`` of a record; raises :class:`StoreError`."""
+        if not isinstance(data, dict) or set(data) != {f.name for f in dataclasses.fields(cls)}:
+            raise StoreError(f"{prefix} must be an object of opened, changed, result, by_import and "
+                             "changed_here")
+
+        def place(name: str, nullable: bool = False) -> int | None:
+            value = data[name]
+            if value is None and nullable:
+                return None
+            if type(value) is not int or not 1 <= value <= MAX_PLACE:
+                raise StoreError(f"{prefix}.{name} must be a whole number from 1"
+                                 f"{', or null' if nullable else ''}")
+            return value
+
+        opened, changed, result = place("opened"), place("changed"), place("result", nullable=True)
+        assert opened is not None and changed is not None
+        for name in ("by_import", "changed_here"):
+            if not isinstance(data[name], bool):
+                raise StoreError(f"{prefix}.{name} must be true or false")
+        if not opened <= changed or (result is not None and not opened <= result <= changed):
+            raise StoreError(f"{prefix}: a game is opened first and changed last "
+                             "(opened <= result <= changed)")
+        if not data["by_import"] and not data["changed_here"]:
+            raise StoreError(f"{prefix}: a game not opened by an import was changed where it was opened")
+        return cls(opened, changed, result, data["by_import"], data["changed_here"])
+
+
 @dataclass
 class StoredGame:
     """One saved game. ``moves`` are played, ``redo`` are undone moves
@@ -312,6 +366,9 @@ class StoredGame:
     won_moves: int | None = None
     won_active_ms: int | None = None
     given_up_at: float | None = None
+    log: LogPlaces | None = field(default=None, repr=False, compare=False)
+    """Its places in the log of the store it was exported from (an import's
+    game only)."""
     _known: _Known | None = field(default=None, init=False, repr=False, compare=False)
     _saved: tuple[int, list[str]] | None = field(default=None, init=False, repr=False, compare=False)
     _replayed: str | None = field(default=None, init=False, repr=False, compare=False)

@@ -48,6 +48,7 @@ from terrace.deal import Deal
 from terrace.rules import MAX_DECKS, Rules
 from terrace.storage.base import (
     DamagedGameError,
+    LogPlaces,
     StoredGame,
     StoreError,
     StoreWriteError,
@@ -94,6 +95,8 @@ from terrace.storage.rows import (
     GAME_COLUMNS,
     IMPORTED,
     LINES,
+    LOG_PLACES,
+    OPENED_ELSEWHERE,
     insert_game,
     joined_stamp,
     load_game,
@@ -426,6 +429,36 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
             chain.append(hash((chain[-1], move)))
     states.add((len(line), chain[-1]))
     return states
+
+
+def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:
+    """Log the games of a backup restored into an empty database in the
+    order of the exporting store's log (their :class:`LogPlaces`): each
+    game's opening (``create``, or ``import`` for a game that came into
+    that store by an import), its first win or loss, and its last change,
+    so that the statistics, the game to resume and the export's order,
+    which follow the log, come out as they were there. (The moves between
+    are not in an export: the log of each game starts as after an
+    import.)"""
+    entries: list[tuple[int, int, str, int, float]] = []
+    for index, game in enumerate(games):
+        places = game.log
+        assert places is not None
+        result_at = game.won_at if game.won_at is not None else game.finished_at
+        opening = "import" if places.by_import else "create"
+        entries.append((places.opened, index, opening, 0 if opening == "create" else len(game.moves),
+                        game.created_at))
+        if places.result is not None and result_at is not None and places.result not in (
+                places.opened, places.changed):
+            entries.append((places.result, index, "import", len(game.moves), result_at))
+        if places.changed != places.opened:
+            at = result_at if places.result == places.changed and result_at is not None else game.updated_at
+            entries.append((places.changed, index, "import", len(game.moves), at))
+    entries.sort()
+    conn.executemany(
+        "INSERT INTO events (game_id, revision, action, move, move_count, at) VALUES (?, ?, ?, NULL, ?, ?)",
+        [(games[i].id, games[i].revision, action, count, at) for _, i, action, count, at in entries],
+    )
 
 
 def _readable_id(game_id: Any, raw: Any) -> bool:
@@ -1024,15 +1057,35 @@ class SqliteStore:
         return row[:-1]
 
     def game_ids(self) -> list[str]:
-        """Every game id, oldest game first. A game whose id is not text (a
+        """Every game id, in the order the games were opened here (created
+        or imported: the order of the log of changes, which the statistics
+        follow, whatever the clock said). A game whose id is not text (a
         damaged row, which the statistics count as damaged) is left out
         and logged."""
         with self._transaction(write=False) as conn:
-            ids = conn.execute("SELECT id, CAST(id AS BLOB) FROM games ORDER BY created_at, rowid").fetchall()
+            ids = conn.execute(
+                "SELECT id, CAST(id AS BLOB) FROM games ORDER BY "
+                "(SELECT min(id) FROM events WHERE events.game_id = games.id), created_at, rowid"
+            ).fetchall()
         readable = [i for i, raw in ids if _readable_id(i, raw)]
         if len(readable) < len(ids):
             log.warning("%s: saved games left out for a damaged id: %d", self._name, len(ids) - len(readable))
         return readable
+
+    def log_places(self) -> dict[str, LogPlaces]:
+        """Each game's places in the log of changes (see
+        :class:`~terrace.storage.base.LogPlaces`), by id; a game with no
+        log entry (a row made by hand) has none."""
+        with self._transaction(write=False) as conn:
+            rows = conn.execute(
+                f"SELECT id, {LOG_PLACES}, {IMPORTED}, {OPENED_ELSEWHERE} FROM games"
+            ).fetchall()
+        places: dict[str, LogPlaces] = {}
+        for game_id, opened, changed, result, imported, elsewhere in rows:
+            if isinstance(game_id, str) and isinstance(opened, int) and isinstance(changed, int):
+                places[game_id] = LogPlaces(opened, changed, result if isinstance(result, int) else None,
+                                            elsewhere == 1, imported != 1)
+        return places
 
     # -- writing ----------------------------------------------------------
 
@@ -1258,6 +1311,12 @@ class SqliteStore:
             return result
         with self._transaction(write=True, action="import") as conn:
             seen = _Seen(conn, games, budget)  # (read again: another program may have written since)
+            # (a backup restored into an empty database: its log entries in
+            # the order of the exporting store's log, see _restore_log)
+            restoring = (conn.execute("SELECT 1 FROM games LIMIT 1").fetchone() is None
+                         and all(game.log is not None for game in games)
+                         and len({game.id for game in games}) == len(games))
+            restored: list[StoredGame] = []
             for i, game in enumerate(games):
                 if found[i]:
                     continue
@@ -1280,9 +1339,12 @@ class SqliteStore:
                         result[i] = (game.id, True)
                         continue
                     game.id = new_game_id()
-                insert_game(conn, game, "import")
+                insert_game(conn, game, None if restoring else "import")
+                if restoring:
+                    restored.append(game)
                 seen.add(_light_row(game))
                 result[i] = (game.id, True)
+            _restore_log(conn, restored)
         return result
 
 
