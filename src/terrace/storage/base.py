@@ -27,6 +27,7 @@ terrace.storage.base.ConflictError: the game changed in another window (revision
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import re
@@ -776,6 +777,7 @@ def check_times(game: StoredGame, *, now: float | None = None, prefix: str = "")
             )
 
 
+@functools.lru_cache(maxsize=256)
 def fewest_moves_to_win(rules: Rules, deal: Deal) -> int:
     """A lower bound on the moves any win of this deal takes: every card
     must reach a foundation, a move puts at most one there, and the choice
