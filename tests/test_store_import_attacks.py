@@ -194,3 +194,33 @@ def test_a_backup_restored_keeps_the_order_of_the_log_and_the_statistics(
         assert store.latest_unfinished() is not None and store.latest_unfinished().id == ids[-1]
     assert _cli("export", "--all", "-o", str(again), "--db", str(fresh)).exit_code == 0
     assert again.read_bytes() == backup.read_bytes()
+
+
+_LOG = {"opened": 1, "changed": 2, "result": None, "by_import": False, "changed_here": True}
+
+
+@pytest.mark.parametrize(("log", "why"), [
+    ({**_LOG, "opened": True}, "saved.log.opened must be a whole number from 1 to 9,007,199,254,740,992"),
+    ({**_LOG, "changed": 2.0}, "saved.log.changed must be a whole number"),
+    ({**_LOG, "opened": 0}, "saved.log.opened must be a whole number"),
+    ({**_LOG, "changed": 10**30}, "saved.log.changed must be a whole number"),
+    ({**_LOG, "result": "1"}, "saved.log.result must be a whole number from 1 to 9,007,199,254,740,992, or"),
+    ({**_LOG, "opened": 3}, "opened <= result <= changed"),
+    ({**_LOG, "result": 5}, "opened <= result <= changed"),
+    ({**_LOG, "changed_here": False}, "a game not opened by an import was changed where it was opened"),
+    ({**_LOG, "by_import": 0}, "saved.log.by_import must be true or false"),
+    ({"opened": 1, "changed": 2}, "saved.log must be an object of opened, changed, result, by_import"),
+    ([1, 2], "saved.log must be an object"),
+])
+def test_a_record_s_places_in_the_log_are_checked(tmp_path: Path, log: Any, why: str) -> None:
+    """``saved.log`` comes from outside like every value of a record: a
+    place that is not a whole number from 1 (true, 2.0, 10**30), places
+    out of order, or flags that are not true or false are refused with the
+    reason, and nothing is imported."""
+    record = _won_record("g1", time.time() - 86_400)
+    record["saved"]["log"] = log
+    path, db = tmp_path / "record.json", tmp_path / "games.sqlite"
+    path.write_text(json.dumps(record))
+    result = _cli("import", str(path), "--db", str(db))
+    assert result.exit_code == 1 and why in result.output, result.output
+    assert not db.exists()

@@ -317,7 +317,7 @@ class LogPlaces:
             if value is None and nullable:
                 return None
             if type(value) is not int or not 1 <= value <= MAX_PLACE:
-                raise StoreError(f"{prefix}.{name} must be a whole number from 1"
+                raise StoreError(f"{prefix}.{name} must be a whole number from 1 to {MAX_PLACE:,}"
                                  f"{', or null' if nullable else ''}")
             return value
 
