@@ -266,7 +266,8 @@ class _Group:
         starts = [bisect.bisect_left(values, value)
                   for values, value in zip(self.values, wanted, strict=True)]
         best = max(range(len(starts)), key=lambda k: starts[k] - len(self.values[k]))
-        return itertools.chain(itertools.islice(self.rows[best], starts[best], None), self.unranked)
+        rows = self.rows[best]  # (islice would step over the rows before the start, one by one)
+        return itertools.chain((rows[at] for at in range(starts[best], len(rows))), self.unranked)
 
 
 class ImportTooCostlyError(StoreError):
