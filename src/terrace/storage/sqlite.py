@@ -306,11 +306,11 @@ class _Budget:
 
 class _Seen:
     """What an import knows of the stored games in one transaction: each
-    game read whole (None: damaged) and its log of changes, by id, and the
+    game read whole (None: damaged) and the lines its log shows, by id, the
     rows of the games of the records' creation times by identity, read in
     one scan, so that a record is compared only with the games that may
     hold it (a file of thousands of records of one moment used to compare
-    each with every game of that moment)."""
+    each with every game of that moment), and the budget of comparisons."""
 
     def __init__(self, conn: sqlite3.Connection, games: Sequence[StoredGame], budget: _Budget) -> None:
         self.budget = budget
@@ -374,9 +374,11 @@ def _holds(stored: StoredGame, game: StoredGame) -> bool:
 
 
 def _line_key(moves: Sequence[str]) -> tuple[int, int]:
-    """A line as its length and a hash chained over its moves: equal lines
-    give equal keys, and different ones (but with a chance of 2**-64) different
-    ones; :func:`_log_states` chains the same hash move by move."""
+    """A line as its length and a hash chained over its moves
+    (:func:`_log_states` chains the same hash move by move): equal lines
+    give equal keys; two lines of one length share a key with a chance of
+    about 2**-64 (Python keys its string hash anew in each process, so a
+    file cannot be made to hit one)."""
     chained = 0
     for move in moves:
         chained = hash((chained, move))
