@@ -99,6 +99,22 @@ class SplitMix64:
                 return value % bound
 
 
+def _cards_of_words(words: list[str]) -> tuple[Card, ...]:
+    """The cards of a deal string's words; raises :class:`InvalidDealError`
+    naming the first word that is no card."""
+    cards = exact_cards(words)  # (a stored deal string: each code as written)
+    if cards is not None:
+        return tuple(cards)
+    read: list[Card] = []
+    for index, word in enumerate(words):
+        try:
+            read.append(parse_card(word))
+        except InvalidCardError as error:
+            reason = Reason(Refusal.DEAL_BAD_CARD, index=index + 1, problem=error.why)
+            raise InvalidDealError(reason) from None
+    return tuple(read)
+
+
 def shuffled_pack(number: int, decks: int, version: int = DEAL_VERSION) -> list[Card]:
     """The pack of deal ``number``: ``full_pack(decks)`` shuffled by
     Fisher-Yates, swapping position i (from the last down to 1) with a
@@ -177,18 +193,32 @@ class Deal:
             raise InvalidDealError(Reason(
                 Refusal.DEAL_CARD_COUNT, decks=rules.decks, cards=rules.card_count, count=word_count(text)
             ))
-        cards = exact_cards(words)  # (a stored deal string: each code as written)
-        if cards is None:
-            cards = []
-            for index, word in enumerate(words):
-                try:
-                    cards.append(parse_card(word))
-                except InvalidCardError as error:
-                    reason = Reason(Refusal.DEAL_BAD_CARD, index=index + 1, problem=error.why)
-                    raise InvalidDealError(reason) from None
-        deal = cls(tuple(cards))
+        deal = cls(_cards_of_words(words))
         deal.check(rules)
         return deal
+
+    @staticmethod
+    def cards_of(text: str, most: int) -> tuple[Card, ...] | None:
+        """The cards a deal string names, read as :meth:`parse` reads them
+        (any spacing, any case, any card spelling), without checking them
+        against rules: what decides whether two deal strings are the same
+        deal. None when the text names more than ``most`` cards or a word
+        is no card.
+
+        >>> Deal.cards_of(" th  ad\\n", 104) == Deal.cards_of("TH AD", 104)
+        True
+        >>> Deal.cards_of("TH XX", 104), Deal.cards_of("TH AD", 1)
+        (None, None)
+        """
+        if not isinstance(text, str):
+            return None
+        words = text.split(maxsplit=most)
+        if len(words) > most:
+            return None
+        try:
+            return _cards_of_words(words)
+        except InvalidDealError:
+            return None
 
     def check(self, rules: Rules) -> None:
         """Raise :class:`InvalidDealError` unless this deal fits ``rules``

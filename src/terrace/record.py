@@ -119,6 +119,12 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
         """Read and fully check a record: rules, deal, every move, result."""
+        return cls.checked(data)[0]
+
+    @classmethod
+    def checked(cls, data: Any) -> tuple[GameRecord, Board]:
+        """:meth:`from_dict`, and the board its check replayed (after every
+        move), so that a caller need not replay the record again."""
         if not isinstance(data, dict):
             raise InvalidRecordError(Reason(Refusal.RECORD_NOT_OBJECT))
         if data.get("format") != RECORD_FORMAT:
@@ -164,7 +170,7 @@ class GameRecord:
             )
         # moves read in another spelling ('C2', ' wf ') are kept as the notation prints them
         moves = tuple(str(move) for move in board.move_stack)
-        return record if moves == record.moves else dataclasses.replace(record, moves=moves)
+        return (record if moves == record.moves else dataclasses.replace(record, moves=moves)), board
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:

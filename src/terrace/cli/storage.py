@@ -29,6 +29,7 @@ from terrace.storage.transfer import (
     ImportRefusedError,
     UnexportableGameError,
     exportable_record,
+    rank_places,
     read_games,
 )
 from terrace.variants import TITLES, canonical_name, label_title
@@ -201,9 +202,10 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
     with _open(db, read_only=True) as store:
         try:
             ids = store.game_ids() if all_games else list(game_ids)
+            places = store.log_places()  # (so that a restore keeps the log's order)
             for game_id in ids:
                 try:
-                    record = exportable_record(store.get(game_id), now)
+                    record = exportable_record(store.get(game_id), now, places.get(game_id))
                     record["moves"] = [shared.setdefault(move, move) for move in record["moves"]]
                     saved = record["saved"]
                     saved["redo"] = [shared.setdefault(move, move) for move in saved["redo"]]
@@ -214,6 +216,7 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
                     click.echo(f"skipped: {error}", err=True)
         except StoreError as error:
             raise click.ClickException(str(error)) from None
+    rank_places(records)
     document: Any = records[0] if len(game_ids) == 1 else records
     text = _export_text(document)
     if output == "-":

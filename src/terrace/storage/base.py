@@ -27,6 +27,9 @@ terrace.storage.base.ConflictError: the game changed in another window (revision
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
+import json
 import re
 import time
 import uuid
@@ -97,6 +100,7 @@ __all__ = [
     "GameStore",
     "GivenUpError",
     "LineTooLongError",
+    "LogPlaces",
     "StoreError",
     "StoreWriteError",
     "StoredGame",
@@ -277,6 +281,59 @@ class _Known:
         )
 
 
+MAX_PLACE = 2**53
+"""The largest place in a log of changes an export may give (an event id)."""
+
+
+@dataclass(frozen=True)
+class LogPlaces:
+    """Where a game stands in the log of changes of the store it was
+    exported from (the events' ids: only their order matters): where it
+    was opened, first won or lost (None: not logged), and last changed;
+    whether it came into that store by an import, and whether it was
+    changed there by anything but imports. An import into an empty
+    database writes its games' log entries in this order, so that the
+    statistics, which follow the log, come out the same."""
+
+    opened: int
+    changed: int
+    result: int | None
+    by_import: bool
+    changed_here: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """As the export writes it (``saved.log``)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any, prefix: str = "saved.log") -> LogPlaces:
+        """Read ``saved.log`` of a record; raises :class:`StoreError`."""
+        if not isinstance(data, dict) or set(data) != {f.name for f in dataclasses.fields(cls)}:
+            raise StoreError(f"{prefix} must be an object of opened, changed, result, by_import and "
+                             "changed_here")
+
+        def place(name: str, nullable: bool = False) -> int | None:
+            value = data[name]
+            if value is None and nullable:
+                return None
+            if type(value) is not int or not 1 <= value <= MAX_PLACE:
+                raise StoreError(f"{prefix}.{name} must be a whole number from 1 to {MAX_PLACE:,}"
+                                 f"{', or null' if nullable else ''}")
+            return value
+
+        opened, changed, result = place("opened"), place("changed"), place("result", nullable=True)
+        assert opened is not None and changed is not None
+        for name in ("by_import", "changed_here"):
+            if not isinstance(data[name], bool):
+                raise StoreError(f"{prefix}.{name} must be true or false")
+        if not opened <= changed or (result is not None and not opened <= result <= changed):
+            raise StoreError(f"{prefix}: a game is opened first and changed last "
+                             "(opened <= result <= changed)")
+        if not data["by_import"] and not data["changed_here"]:
+            raise StoreError(f"{prefix}: a game not opened by an import was changed where it was opened")
+        return cls(opened, changed, result, data["by_import"], data["changed_here"])
+
+
 @dataclass
 class StoredGame:
     """One saved game. ``moves`` are played, ``redo`` are undone moves
@@ -310,8 +367,15 @@ class StoredGame:
     won_moves: int | None = None
     won_active_ms: int | None = None
     given_up_at: float | None = None
+    log: LogPlaces | None = field(default=None, repr=False, compare=False)
+    """Its places in the log of the store it was exported from (an import's
+    game only)."""
     _known: _Known | None = field(default=None, init=False, repr=False, compare=False)
     _saved: tuple[int, list[str]] | None = field(default=None, init=False, repr=False, compare=False)
+    _replayed: str | None = field(default=None, init=False, repr=False, compare=False)
+    """The :meth:`_replay_digest` of the game when the engine last replayed
+    it to its status, kept when the board is let go (:meth:`forget_board`):
+    while the game still gives it, its status needs no replay again."""
 
     def board(self) -> Board:
         """The live board: moves played, redo stack restored.
@@ -341,7 +405,34 @@ class StoredGame:
         known = self._known
         if known is not None and known.matches(self):
             return known.board.status.value
+        if self._replayed is not None and self._replayed == self._replay_digest():
+            return self.status
         return self.board().status.value
+
+    def _replay_digest(self) -> str:
+        """A digest of what a replay decides: rules, deal, moves, redo
+        stack and the status they reach (here, the stored one)."""
+        text = json.dumps([self.rules.to_dict(), self.deal.cards, self.moves, self.redo, self.status],
+                          separators=(",", ":"))
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+    def adopt_played(self, board: Board) -> None:
+        """Take ``board``, the engine's replay of exactly this game's rules,
+        deal and moves (a record's check), as the game's board, with the
+        redo stack pushed and taken back on it: the game is then not
+        replayed again. A board of other moves, or a redo stack that does
+        not replay, is not taken (the next check replays and says why)."""
+        if (board.rules != self.rules or board.deal != self.deal
+                or [str(move) for move in board.move_stack] != self.moves):
+            return
+        try:
+            for text in reversed(self.redo):
+                board.push(Move.parse(text))
+        except TerraceError:
+            return
+        for _ in self.redo:
+            board.pop()
+        self._known = _Known(self.rules, self.deal, list(self.moves), list(self.redo), board)
 
     def sync(self, board: Board) -> None:
         """Copy moves, redo stack and status from ``board``. Only the moves
@@ -362,13 +453,18 @@ class StoredGame:
         """An independent copy (the remembered board is shared: it never
         changes)."""
         other = dataclasses.replace(self, moves=list(self.moves), redo=list(self.redo))
-        other._known, other._saved = self._known, self._saved
+        other._known, other._saved, other._replayed = self._known, self._saved, self._replayed
         return other
 
     def forget_board(self) -> None:
         """Let go of the remembered board (the next :meth:`board` replays):
         an import holds thousands of games at once, and their boards took
-        ten times the memory of their moves."""
+        ten times the memory of their moves. What the board proved stays:
+        while rules, deal, moves, redo stack and status are the ones it was
+        built for, the status needs no replay (:meth:`reached_status`)."""
+        known = self._known
+        if known is not None and known.matches(self) and known.board.status.value == self.status:
+            self._replayed = self._replay_digest()
         self._known = None
 
     def adopt_board(self, other: StoredGame) -> None:
@@ -681,6 +777,7 @@ def check_times(game: StoredGame, *, now: float | None = None, prefix: str = "")
             )
 
 
+@functools.lru_cache(maxsize=256)
 def fewest_moves_to_win(rules: Rules, deal: Deal) -> int:
     """A lower bound on the moves any win of this deal takes: every card
     must reach a foundation, a move puts at most one there, and the choice

@@ -152,8 +152,9 @@ def _values(game: StoredGame) -> tuple[Any, ...]:
             game.won_active_ms, game.given_up_at, game.revision)
 
 
-def insert_game(conn: sqlite3.Connection, game: StoredGame, action: str) -> list[str]:
-    """Insert a new game, its line and the event; returns the line stored."""
+def insert_game(conn: sqlite3.Connection, game: StoredGame, action: str | None) -> list[str]:
+    """Insert a new game, its line and the event (none for ``None``: the
+    caller logs it); returns the line stored."""
     conn.execute(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * _COLUMN_COUNT)})",
                  _values(game))
     line = game.line()
@@ -162,7 +163,8 @@ def insert_game(conn: sqlite3.Connection, game: StoredGame, action: str) -> list
         [(game.id, ply, move) for ply, move in enumerate(line)],
     )
     write_stamp(conn, game.id, line)
-    log_event(conn, game, action)
+    if action is not None:
+        log_event(conn, game, action)
     return line
 
 

@@ -29,6 +29,7 @@ Move.parse('c1')
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 import logging
 import os
@@ -42,10 +43,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from terrace.cards import CARDS_PER_DECK
 from terrace.deal import Deal
-from terrace.rules import Rules
+from terrace.rules import MAX_DECKS, Rules
 from terrace.storage.base import (
     DamagedGameError,
+    LogPlaces,
     StoredGame,
     StoreError,
     StoreWriteError,
@@ -92,6 +95,8 @@ from terrace.storage.rows import (
     GAME_COLUMNS,
     IMPORTED,
     LINES,
+    LOG_PLACES,
+    OPENED_ELSEWHERE,
     insert_game,
     joined_stamp,
     load_game,
@@ -225,6 +230,15 @@ def _may_hold(row: tuple[Any, ...], game: StoredGame) -> bool:
         return True
 
 
+def _deal_key(text: Any) -> Any:
+    """What a stored deal string is as a deal: its cards, however it is
+    spelled (spacing, case: a string edited by hand or written by another
+    tool is the same deal, as its read finds it), or the value itself when
+    it names no deal (a damaged row: its read decides)."""
+    cards = Deal.cards_of(text, MAX_DECKS * CARDS_PER_DECK)
+    return text if cards is None else cards
+
+
 class _Group:
     """The stored games of one identity (creation time and deal), with,
     for each value of :data:`_RANKED`, their rows sorted by it: the games
@@ -245,27 +259,64 @@ class _Group:
             values.insert(at, row[i])
             rows.insert(at, row)
 
-    def candidates(self, game: StoredGame) -> list[tuple[Any, ...]]:
+    def candidates(self, game: StoredGame) -> Iterator[tuple[Any, ...]]:
         """The rows no lower than ``game`` on the most selective value (and
-        the damaged ones)."""
+        the damaged ones), one at a time (the caller may stop early)."""
         wanted = (game.updated_at, game.hints, game.undos, game.active_ms)
         starts = [bisect.bisect_left(values, value)
                   for values, value in zip(self.values, wanted, strict=True)]
         best = max(range(len(starts)), key=lambda k: starts[k] - len(self.values[k]))
-        return [*self.rows[best][starts[best]:], *self.unranked]
+        rows = self.rows[best]  # (islice would step over the rows before the start, one by one)
+        return itertools.chain((rows[at] for at in range(starts[best], len(rows))), self.unranked)
+
+
+class ImportTooCostlyError(StoreError):
+    """An import whose records would take more comparisons with the games
+    of their deal and creation time than :data:`COMPARISONS_PER_RECORD`
+    allows (a file made of many states of one game)."""
+
+
+COMPARISONS_PER_RECORD = 64
+"""How many stored games of a record's deal and creation time an import
+compares it with, on average over the file (the first
+:data:`COMPARISONS_FREE` comparisons are free): a real file needs one or
+two a record (its own copy here); a file of thousands of different
+states of one game, each compared with every other, made an import take
+hours, and is refused instead."""
+COMPARISONS_FREE = 10_000
+
+
+class _Budget:
+    """The comparisons an import may still make (see
+    :data:`COMPARISONS_PER_RECORD`)."""
+
+    def __init__(self, records: int) -> None:
+        self.total = self.left = COMPARISONS_PER_RECORD * records + COMPARISONS_FREE
+
+    def spend(self, number: int) -> None:
+        """One comparison more, for record ``number`` (counted from 1)."""
+        self.left -= 1
+        if self.left < 0:
+            raise ImportTooCostlyError(
+                f"record {number:,} and those before it need more than {self.total:,} comparisons "
+                f"with games of their deal and creation time (at most {COMPARISONS_PER_RECORD} a "
+                "record): the file holds too many different states of one game"
+            )
 
 
 class _Seen:
     """What an import knows of the stored games in one transaction: each
-    game read whole (None: damaged) and its log of changes, by id, and the
+    game read whole (None: damaged) and the lines its log shows, by id, the
     rows of the games of the records' creation times by identity, read in
     one scan, so that a record is compared only with the games that may
     hold it (a file of thousands of records of one moment used to compare
-    each with every game of that moment)."""
+    each with every game of that moment), and the budget of comparisons."""
 
-    def __init__(self, conn: sqlite3.Connection, games: Sequence[StoredGame]) -> None:
+    def __init__(self, conn: sqlite3.Connection, games: Sequence[StoredGame], budget: _Budget) -> None:
+        self.budget = budget
         self.games: dict[str, StoredGame | None] = {}
-        self.events: dict[str, list[Any]] = {}
+        self.states: dict[str, set[tuple[int, int]]] = {}
+        self.keys: dict[int, tuple[int, int]] = {}
         self.current: dict[Any, tuple[Any, ...]] = {}
         self.groups: dict[tuple[Any, Any], _Group] = {}
         moments = {game.created_at for game in games}
@@ -277,20 +328,38 @@ class _Seen:
         """Know the stored game of ``row`` (new, or changed: its older row
         is then passed over)."""
         self.current[row[0]] = row
-        self.groups.setdefault((row[1], row[2]), _Group()).add(row)
+        self.groups.setdefault((row[1], _deal_key(row[2])), _Group()).add(row)
 
-    def stored(self, game: StoredGame) -> list[Any]:
-        """The ids of the stored games that may hold ``game``."""
-        group = self.groups.get((game.created_at, game.deal.text()))
+    def stored(self, game: StoredGame, number: int) -> Iterator[Any]:
+        """The ids of the stored games that may hold ``game`` (record
+        ``number`` of the import), the game under its own id first; each
+        row looked at spends one comparison of the budget."""
+        own = self.current.get(game.id) if game.id else None
+        if own is not None and (own[1], _deal_key(own[2])) == (game.created_at, game.deal.cards):
+            self.budget.spend(number)
+            if _may_hold(own, game):
+                yield own[0]
+        group = self.groups.get((game.created_at, game.deal.cards))
         if group is None:
-            return []
-        return [row[0] for row in group.candidates(game)
-                if self.current.get(row[0]) is row and _may_hold(row, game)]
+            return
+        for row in group.candidates(game):
+            if row is own:
+                continue
+            self.budget.spend(number)
+            if self.current.get(row[0]) is row and _may_hold(row, game):
+                yield row[0]
+
+    def key(self, game: StoredGame) -> tuple[int, int]:
+        """The :func:`_line_key` of ``game``'s moves (made once)."""
+        key = self.keys.get(id(game))
+        if key is None:
+            key = self.keys[id(game)] = _line_key(game.moves)
+        return key
 
     def forget(self, game_id: str) -> None:
         """Read ``game_id`` again next time (it was just written)."""
         self.games.pop(game_id, None)
-        self.events.pop(game_id, None)
+        self.states.pop(game_id, None)
 
 
 def _holds(stored: StoredGame, game: StoredGame) -> bool:
@@ -304,47 +373,95 @@ def _holds(stored: StoredGame, game: StoredGame) -> bool:
     return counts and won and given_up
 
 
-def _played_forward(events: list[Any], moves: list[str]) -> bool:
-    """True when the log, read from a creation or a restart on, shows the
-    game with exactly ``moves`` played at some time."""
-    played: list[str] | None = None
+def _line_key(moves: Sequence[str]) -> tuple[int, int]:
+    """A line as its length and a hash chained over its moves
+    (:func:`_log_states` chains the same hash move by move): equal lines
+    give equal keys; two lines of one length share a key with a chance of
+    about 2**-64 (Python keys its string hash anew in each process, so a
+    file cannot be made to hit one)."""
+    chained = 0
+    for move in moves:
+        chained = hash((chained, move))
+    return len(moves), chained
+
+
+def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
+    """The :func:`_line_key` of every line the game is known to have had
+    played at some time, as its log of changes shows (``played``: its moves
+    today): forward from its creation or a restart (an import logs no
+    moves, so what came before it is not known), and backward from today,
+    before a move or a redo one move fewer, before an undo one more (the
+    move it took back is logged), to its last import, restart or creation.
+    Made in one pass over the log: a record is then compared with a game
+    in one look-up, however long its log (each record walked the whole log
+    of each game it was compared with)."""
+    states: set[tuple[int, int]] = set()
+    chain: list[int] | None = None  # (forward: the chained hash of each prefix)
     for action, move, count in events:
         if action in ("create", "restart"):
-            played = []
+            chain = [0]
         elif action == "import":
-            played = None
-        elif played is None or not isinstance(count, int):
+            chain = None
+        elif chain is None or not isinstance(count, int):
             continue
-        elif action in ("move", "redo") and isinstance(move, str) and count == len(played) + 1:
-            played.append(move)
-        elif action == "undo" and count < len(played):
-            del played[count:]
+        elif action in ("move", "redo") and isinstance(move, str) and count == len(chain):
+            chain.append(hash((chain[-1], move)))
+        elif action == "undo" and count < len(chain) - 1:
+            del chain[count + 1:]
         elif action in ("move", "redo", "undo"):
-            played = None  # (a log that does not add up: nothing more is known from it)
-        if played == moves:
-            return True
-    return False
-
-
-def _played_backward(events: list[Any], played: list[str], moves: list[str]) -> bool:
-    """True when the log, read back from today's ``played`` moves, shows
-    the game with exactly ``moves`` played at some time: before a move or
-    a redo one move fewer, before an undo one more (the move it took back
-    is logged); it stops at an import, a restart or a creation."""
+            chain = None
+        if chain is not None:
+            states.add((len(chain) - 1, chain[-1]))
+    line = list(played)  # (backward from today)
+    chain = [0]
+    for move in line:
+        chain.append(hash((chain[-1], move)))
     for action, move, count in reversed(events):
-        if played == moves:
-            return True
+        states.add((len(line), chain[-1]))
         if action in ("create", "import", "restart"):
-            return False
+            return states
         if action in ("move", "redo"):
-            if count != len(played) or not played or played[-1] != move:
-                return False
-            played = played[:-1]
+            if count != len(line) or not line or line[-1] != move:
+                return states
+            line.pop()
+            chain.pop()
         elif action == "undo":
-            if count != len(played) or not isinstance(move, str):
-                return False
-            played = [*played, move]
-    return played == moves
+            if count != len(line) or not isinstance(move, str):
+                return states
+            line.append(move)
+            chain.append(hash((chain[-1], move)))
+    states.add((len(line), chain[-1]))
+    return states
+
+
+def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:
+    """Log the games of a backup restored into an empty database in the
+    order of the exporting store's log (their :class:`LogPlaces`): each
+    game's opening (``create``, or ``import`` for a game that came into
+    that store by an import), its first win or loss, and its last change,
+    so that the statistics, the game to resume and the export's order,
+    which follow the log, come out as they were there. (The moves between
+    are not in an export: the log of each game starts as after an
+    import.)"""
+    entries: list[tuple[int, int, str, int, float]] = []
+    for index, game in enumerate(games):
+        places = game.log
+        assert places is not None
+        result_at = game.won_at if game.won_at is not None else game.finished_at
+        opening = "import" if places.by_import else "create"
+        entries.append((places.opened, index, opening, 0 if opening == "create" else len(game.moves),
+                        game.created_at))
+        if places.result is not None and result_at is not None and places.result not in (
+                places.opened, places.changed):
+            entries.append((places.result, index, "import", len(game.moves), result_at))
+        if places.changed != places.opened:
+            at = result_at if places.result == places.changed and result_at is not None else game.updated_at
+            entries.append((places.changed, index, "import", len(game.moves), at))
+    entries.sort()
+    conn.executemany(
+        "INSERT INTO events (game_id, revision, action, move, move_count, at) VALUES (?, ?, ?, NULL, ?, ?)",
+        [(games[i].id, games[i].revision, action, count, at) for _, i, action, count, at in entries],
+    )
 
 
 def _readable_id(game_id: Any, raw: Any) -> bool:
@@ -943,15 +1060,35 @@ class SqliteStore:
         return row[:-1]
 
     def game_ids(self) -> list[str]:
-        """Every game id, oldest game first. A game whose id is not text (a
+        """Every game id, in the order the games were opened here (created
+        or imported: the order of the log of changes, which the statistics
+        follow, whatever the clock said). A game whose id is not text (a
         damaged row, which the statistics count as damaged) is left out
         and logged."""
         with self._transaction(write=False) as conn:
-            ids = conn.execute("SELECT id, CAST(id AS BLOB) FROM games ORDER BY created_at, rowid").fetchall()
+            ids = conn.execute(
+                "SELECT id, CAST(id AS BLOB) FROM games ORDER BY "
+                "(SELECT min(id) FROM events WHERE events.game_id = games.id), created_at, rowid"
+            ).fetchall()
         readable = [i for i, raw in ids if _readable_id(i, raw)]
         if len(readable) < len(ids):
             log.warning("%s: saved games left out for a damaged id: %d", self._name, len(ids) - len(readable))
         return readable
+
+    def log_places(self) -> dict[str, LogPlaces]:
+        """Each game's places in the log of changes (see
+        :class:`~terrace.storage.base.LogPlaces`), by id; a game with no
+        log entry (a row made by hand) has none."""
+        with self._transaction(write=False) as conn:
+            rows = conn.execute(
+                f"SELECT id, {LOG_PLACES}, {IMPORTED}, {OPENED_ELSEWHERE} FROM games"
+            ).fetchall()
+        places: dict[str, LogPlaces] = {}
+        for game_id, opened, changed, result, imported, elsewhere in rows:
+            if isinstance(game_id, str) and isinstance(opened, int) and isinstance(changed, int):
+                places[game_id] = LogPlaces(opened, changed, result if isinstance(result, int) else None,
+                                            elsewhere == 1, imported != 1)
+        return places
 
     # -- writing ----------------------------------------------------------
 
@@ -1074,15 +1211,18 @@ class SqliteStore:
             raise unknown_game(str(game_id))
         return int(row[0])
 
-    def _already_here(self, conn: sqlite3.Connection, game: StoredGame, seen: _Seen) -> str | None:
+    def _already_here(self, conn: sqlite3.Connection, game: StoredGame, seen: _Seen,
+                      number: int) -> str | None:
         """The id of a stored game that holds all of ``game``, under its own
         id or another: the same game, changed no earlier, that passed
         through ``game``'s moves (or still holds them, some to redo), with
         no count lower, and ``game``'s win or giving up, if any, its own.
         ``seen`` finds the stored games that may hold it without reading
         them, and keeps each stored game read (and its log) for the rest of
-        the transaction."""
-        for game_id in seen.stored(game):
+        the transaction. ``number`` is the record's place in the import
+        (for the refusal of a file too costly to compare:
+        :class:`ImportTooCostlyError`)."""
+        for game_id in seen.stored(game, number):
             if game_id not in seen.games:
                 try:
                     seen.games[game_id] = stored = self._fetch(conn, game_id)
@@ -1092,26 +1232,31 @@ class SqliteStore:
                     seen.games[game_id] = None
             stored = seen.games[game_id]
             if (stored is not None and same_game(stored, game) and stored.updated_at >= game.updated_at
-                    and _holds(stored, game) and self._passed_through(conn, stored, game.moves, seen)):
+                    and _holds(stored, game) and self._passed_through(conn, stored, game, seen)):
                 return str(game_id)
         return None
 
-    def _passed_through(self, conn: sqlite3.Connection, stored: StoredGame, moves: list[str],
+    def _passed_through(self, conn: sqlite3.Connection, stored: StoredGame, game: StoredGame,
                         seen: _Seen) -> bool:
-        """True when the stored game holds ``moves`` in its line (played, or
-        taken back and still to redo) or played exactly them at some time,
-        as its log of changes shows: forward from its creation (or a
-        restart), and backward from today to its last import (an import
-        logs no moves, so what came before it is not known)."""
-        line = stored.line()
-        if line[: len(moves)] == moves:
+        """True when the stored game holds ``game``'s moves in its line
+        (played, or taken back and still to redo) or played exactly them at
+        some time, as its log of changes shows (:func:`_log_states`, made
+        once a game and transaction)."""
+        moves, played, redo = game.moves, stored.moves, stored.redo
+        beyond = len(moves) - len(played)  # (how many of the record's moves are on the redo stack)
+        if beyond <= 0:
+            if played[: len(moves)] == moves:
+                return True
+        elif (beyond <= len(redo) and played == moves[: len(played)]
+              and redo[len(redo) - beyond:][::-1] == moves[len(played):]):
             return True
-        events = seen.events.get(stored.id)
-        if events is None:
-            events = seen.events[stored.id] = conn.execute(
+        states = seen.states.get(stored.id)
+        if states is None:
+            events = conn.execute(
                 "SELECT action, move, move_count FROM events WHERE game_id = ? ORDER BY id", (stored.id,)
             ).fetchall()
-        return _played_forward(events, moves) or _played_backward(events, list(stored.moves), moves)
+            states = seen.states[stored.id] = _log_states(events, stored.moves)
+        return seen.key(game) in states
 
     def _continued(self, conn: sqlite3.Connection, game: StoredGame) -> StoredGame | None:
         """The game stored under ``game``'s id when ``game`` continues it:
@@ -1161,19 +1306,26 @@ class SqliteStore:
         # web game goes on saving its moves). Importing the same file
         # again so takes no write lock at all.
         with self._transaction(write=False) as conn:
-            seen = _Seen(conn, games)
-            found = [self._already_here(conn, game, seen) for game in games]
+            budget = _Budget(len(games))
+            seen = _Seen(conn, games, budget)
+            found = [self._already_here(conn, game, seen, number) for number, game in enumerate(games, 1)]
         result: list[tuple[str, bool]] = [(here, False) if here else ("", True) for here in found]
         if all(found):
             return result
         with self._transaction(write=True, action="import") as conn:
-            seen = _Seen(conn, games)  # (read again: another program may have written since)
+            seen = _Seen(conn, games, budget)  # (read again: another program may have written since)
+            # (a backup restored into an empty database: its log entries in
+            # the order of the exporting store's log, see _restore_log)
+            restoring = (conn.execute("SELECT 1 FROM games LIMIT 1").fetchone() is None
+                         and all(game.log is not None for game in games)
+                         and len({game.id for game in games}) == len(games))
+            restored: list[StoredGame] = []
             for i, game in enumerate(games):
                 if found[i]:
                     continue
                 if not isinstance(game.id, str) or not game.id:
                     game.id = new_game_id()
-                here = self._already_here(conn, game, seen)  # (stored since the read: another import)
+                here = self._already_here(conn, game, seen, i + 1)  # (stored since the read: another import)
                 if here is not None:
                     result[i] = (here, False)
                     continue
@@ -1190,9 +1342,12 @@ class SqliteStore:
                         result[i] = (game.id, True)
                         continue
                     game.id = new_game_id()
-                insert_game(conn, game, "import")
+                insert_game(conn, game, None if restoring else "import")
+                if restoring:
+                    restored.append(game)
                 seen.add(_light_row(game))
                 result[i] = (game.id, True)
+            _restore_log(conn, restored)
         return result
 
 

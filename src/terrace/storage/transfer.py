@@ -25,7 +25,15 @@ from typing import Any, TypeVar
 
 from terrace.errors import DuplicateKeyError, TerraceError
 from terrace.record import GameRecord, json_items, json_problem, json_text
-from terrace.storage.base import FINISHED, MAX_LINE, StoredGame, StoreError, check_saved, check_times
+from terrace.storage.base import (
+    FINISHED,
+    MAX_LINE,
+    LogPlaces,
+    StoredGame,
+    StoreError,
+    check_saved,
+    check_times,
+)
 from terrace.storage.rows import clip
 
 MAX_REASONS = 20
@@ -46,9 +54,10 @@ class ImportRefusedError(StoreError):
         self.reasons = reasons
 
 
-def export_record(game: StoredGame) -> dict[str, Any]:
+def export_record(game: StoredGame, log: LogPlaces | None = None) -> dict[str, Any]:
     """The game as a record, with its ``saved`` details (no ``id`` for a
-    game not stored yet)."""
+    game not stored yet) and, when given, its places in the store's log of
+    changes (``saved.log``)."""
     data = game.record().to_dict()
     data["saved"] = {
         "id": game.id,
@@ -67,9 +76,33 @@ def export_record(game: StoredGame) -> dict[str, Any]:
         "won_active_ms": game.won_active_ms,
         "given_up_at": game.given_up_at,
     }
+    if log is not None:
+        data["saved"]["log"] = log.to_dict()
     if not game.id:  # (a game not stored yet has none: the import gives one)
         del data["saved"]["id"]
     return data
+
+
+def rank_places(records: list[dict[str, Any]]) -> None:
+    """Write the ``saved.log`` places of exported records as their ranks
+    among the places of the records exported (1, 2, ...): only their order
+    matters, and so a backup restored and exported again is the same file
+    (the restored store's log holds exactly those places, in that order).
+
+    >>> records = [{"saved": {"log": {"opened": 40, "changed": 90, "result": None}}}, {"saved": {}}]
+    >>> rank_places(records); records[0]["saved"]["log"]
+    {'opened': 1, 'changed': 2, 'result': None}
+    """
+    logs = [record["saved"]["log"] for record in records if "log" in record.get("saved", {})]
+    values = sorted({log[key] for log in logs for key in _PLACES if log[key] is not None})
+    rank = {value: index for index, value in enumerate(values, 1)}
+    for log in logs:
+        for key in _PLACES:
+            if log[key] is not None:
+                log[key] = rank[log[key]]
+
+
+_PLACES = ("opened", "changed", "result")
 
 
 class UnexportableGameError(StoreError):
@@ -77,7 +110,7 @@ class UnexportableGameError(StoreError):
     ahead of this computer's clock)."""
 
 
-def exportable_record(game: StoredGame, now: float) -> dict[str, Any]:
+def exportable_record(game: StoredGame, now: float, log: LogPlaces | None = None) -> dict[str, Any]:
     """:func:`export_record` for a game an import at ``now`` takes (checked
     by :func:`~terrace.storage.base.check_saved`, as the import checks it);
     else raises :class:`UnexportableGameError`, so that an export never
@@ -88,7 +121,7 @@ def exportable_record(game: StoredGame, now: float) -> dict[str, Any]:
         raise UnexportableGameError(
             f"game {game.id} cannot be exported, an import would refuse it: {error}"
         ) from None
-    return export_record(game)
+    return export_record(game, log)
 
 
 def read_games(text: str | bytes) -> list[StoredGame]:
@@ -151,7 +184,7 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
     (a file of many games holds a few hundred different moves)."""
     if isinstance(data, dict) and isinstance(data.get("moves"), list) and len(data["moves"]) > MAX_LINE:
         raise StoreError(f"the record holds more than {MAX_LINE:,} moves")
-    record = GameRecord.from_dict(data)
+    record, board = GameRecord.checked(data)
     saved = data.get("saved", {})
     if not isinstance(saved, dict):
         raise StoreError("'saved' must be a JSON object")
@@ -186,7 +219,10 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
         won_moves=_count(saved, "won_moves", None),
         won_active_ms=_count(saved, "won_active_ms", None),
         given_up_at=_time(saved, "given_up_at", None),
+        log=None if saved.get("log") is None else LogPlaces.from_dict(saved["log"]),
     )
+    game.adopt_played(board)  # (the record's check replayed its moves: not again)
+    del board
     check_times(game, now=now, prefix="saved.")  # (before an unused finished_at is dropped)
     if game.given_up_at is not None:
         game.finished_at = game.finished_at or game.given_up_at

@@ -1,0 +1,258 @@
+"""Import and export under attack: the same game found however its deal is
+spelled, each game replayed once, adversarial files of one game's states
+kept near linear or refused, and the log's order kept through an export."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from store_support import golden, no_default_db
+from terrace.cli import main
+
+_ = no_default_db
+
+
+def _cli(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args))
+
+
+def _won_record(game_id: str, created_at: float) -> dict[str, Any]:
+    record: dict[str, Any] = json.loads(golden("terrace-won").to_json())
+    record["saved"] = {"id": game_id, "created_at": created_at, "updated_at": created_at + 600}
+    return record
+
+
+def _count_games(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+
+
+@pytest.mark.parametrize("spelling", ["lower(deal)", "replace(deal, ' ', '  ')", "' ' || deal || char(10)"])
+def test_a_stored_deal_spelled_otherwise_is_the_same_deal(tmp_path: Path, spelling: str) -> None:
+    """A stored game whose deal string was written in another spelling
+    (edited by hand, or by another tool: other spacing or case) still
+    loads as the same deal, but an import compared deal strings as text:
+    the record's game was not found, and a second copy was added (the
+    statistics then counted two wins)."""
+    db, backup = tmp_path / "games.sqlite", tmp_path / "backup.json"
+    backup.write_text(json.dumps(_won_record("g1", time.time() - 86_400)))
+    assert _cli("import", str(backup), "--db", str(db)).output == "imported 1 game\n"
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"UPDATE games SET deal = {spelling}")
+    result = _cli("import", str(backup), "--db", str(db))
+    assert result.output == "imported 0 games (1 already here)\n", result.output + str(result.exception)
+    assert _count_games(db) == 1
+
+
+def _pushes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the moves the engine plays from now on (``[count]``)."""
+    from terrace.board import Board
+
+    counted = [0]
+    push = Board.push
+
+    def counting(board: Board, move: Any) -> Any:
+        counted[0] += 1
+        return push(board, move)
+
+    monkeypatch.setattr(Board, "push", counting)
+    return counted
+
+
+def test_an_import_replays_each_game_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import replayed every game three times: the record's check,
+    the check of its ``saved`` details, and the store's check before the
+    write (24,000 won games took minutes). The record's replay is now the
+    only one: its board serves the second check, and what it proved serves
+    the third once the board is let go. A record with moves to redo has
+    them played once more, on the same board."""
+    made = time.time() - 86_400
+    records = [_won_record(f"g{i}", made - i) for i in range(20)]
+    undone = json.loads(golden("terrace-lost").to_json())
+    undone["moves"], redo = undone["moves"][:-3], undone["moves"][-3:]
+    undone["result"] = "playing"
+    undone["saved"] = {"id": "undone", "created_at": made, "updated_at": made + 5, "redo": redo[::-1]}
+    records.append(undone)
+    path = tmp_path / "records.json"
+    path.write_text(json.dumps(records))
+    moves = sum(len(record["moves"]) for record in records) + len(redo)
+    pushed = _pushes(monkeypatch)
+    result = _cli("import", str(path), "--db", str(tmp_path / "games.sqlite"))
+    assert result.output == "imported 21 games\n", result.output + str(result.exception)
+    assert pushed[0] == moves, (pushed[0], moves)  # (it was three times as many)
+
+
+def test_a_game_changed_after_its_check_is_checked_again(tmp_path: Path) -> None:
+    """What a record's replay proved holds only while the game is the one
+    replayed: a game whose line is changed between the read and the store
+    is replayed again, and refused."""
+    from terrace.storage import StoreError, open_store
+    from terrace.storage.transfer import read_games
+
+    games = read_games(json.dumps([_won_record("g1", time.time() - 86_400)]))
+    games[0].moves.pop()  # (still says "won")
+    with open_store(tmp_path / "games.sqlite") as store, pytest.raises(StoreError, match="lead to"):
+        store.add_games(games)
+
+
+def _states_of_one_game(count: int, made: float) -> list[dict[str, Any]]:
+    """``count`` records of one game (one deal, one creation time, no
+    move), none holding another: hints and undos pull apart, given from
+    the middle out, so that each record is no lower than half of those
+    before it on each count, and holds none of them."""
+    record: dict[str, Any] = json.loads(golden("terrace-won").to_json())
+    record.update(moves=[], result="choosing")
+    records = []
+    low, high = 0, count
+    for index in range(count):
+        hints = low if index % 2 == 0 else high
+        low, high = (low + 1, high) if index % 2 == 0 else (low, high - 1)
+        records.append({**record, "saved": {"created_at": made, "updated_at": made + 60,
+                                            "hints": hints, "undos": count - hints}})
+    return records
+
+
+def test_a_file_of_many_states_of_one_game_is_refused_within_its_budget(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Records of one game whose counts pull apart defeat the import's
+    index (each is no lower than half of the games before it on every
+    count, and held by none): each was compared with half of those before
+    it, 1,000,000 comparisons for 2,000 records, 25,000,000,000 for a file
+    of 100,000 (hours). The import now stops at its budget of comparisons
+    (64 a record) with a refusal that says why, and changes nothing."""
+    from terrace.storage import sqlite
+
+    compared = [0]
+    may_hold = sqlite._may_hold
+
+    def counting(row: Any, game: Any) -> bool:
+        compared[0] += 1
+        return may_hold(row, game)
+
+    monkeypatch.setattr(sqlite, "_may_hold", counting)
+    db, path = tmp_path / "games.sqlite", tmp_path / "states.json"
+    before = _won_record("kept", time.time() - 86_400)
+    (tmp_path / "one.json").write_text(json.dumps(before))
+    assert _cli("import", str(tmp_path / "one.json"), "--db", str(db)).exit_code == 0
+    image = db.read_bytes()
+    path.write_text(json.dumps(_states_of_one_game(2_000, time.time() - 3_600)))
+    compared[0] = 0
+    result = _cli("import", str(path), "--db", str(db))
+    assert result.exit_code == 1, result.output
+    assert "the file holds too many different states of one game" in result.output, result.output
+    assert "(at most 64 a record)" in result.output
+    assert compared[0] <= 64 * 2_000 + 10_000, compared[0]  # (it was 1,000,000, and then imported)
+    assert db.read_bytes() == image and _count_games(db) == 1
+
+
+def test_a_backup_restored_keeps_the_order_of_the_log_and_the_statistics(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The statistics follow the store's log of changes (a clock put back
+    does not reorder results), but the export listed games by creation
+    time and the import counted them by their times: restored into a new
+    database, a backup gave other streaks (the worst losing streak 2 read
+    1), another game abandoned (the game in play, and the one really left
+    counted in play), and another order. A backup restored into an empty
+    database now keeps its games' places in the log (``saved.log``): the
+    same statistics byte for byte, the same order, and exported again the
+    same file."""
+    from store_support import play, start
+    from terrace.storage import open_store
+
+    won, lost = golden("terrace-won"), golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+
+    def later(seconds: float) -> None:
+        clock[0] += seconds
+
+    source, fresh = tmp_path / "source.sqlite", tmp_path / "fresh.sqlite"
+    with open_store(source) as store:
+        for record, moves, pause in [(won, won.moves, 100), (lost, lost.moves[:4], -5_000),
+                                     (lost, lost.moves, 10), (won, won.moves, 10), (lost, lost.moves[:3], 0)]:
+            game = start(store, record)
+            later(10)
+            play(store, game, moves)
+            later(pause)  # (the second game is left, then the clock is put back)
+        ids = store.game_ids()
+    monkeypatch.undo()
+    backup, again = tmp_path / "backup.json", tmp_path / "again.json"
+    assert _cli("export", "--all", "-o", str(backup), "--db", str(source)).exit_code == 0
+    assert _cli("import", str(backup), "--db", str(fresh)).output == "imported 5 games\n"
+    stats = [_cli("stats", "--json", "--db", str(db)).output for db in (source, fresh)]
+    assert json.loads(stats[0])["overall"]["longest_losing_streak"] == 2
+    assert stats[1] == stats[0]
+    with open_store(fresh) as store:
+        assert store.game_ids() == ids
+        assert store.latest_unfinished() is not None and store.latest_unfinished().id == ids[-1]
+    assert _cli("export", "--all", "-o", str(again), "--db", str(fresh)).exit_code == 0
+    assert again.read_bytes() == backup.read_bytes()
+
+
+_LOG = {"opened": 1, "changed": 2, "result": None, "by_import": False, "changed_here": True}
+
+
+@pytest.mark.parametrize(("log", "why"), [
+    ({**_LOG, "opened": True}, "saved.log.opened must be a whole number from 1 to 9,007,199,254,740,992"),
+    ({**_LOG, "changed": 2.0}, "saved.log.changed must be a whole number"),
+    ({**_LOG, "opened": 0}, "saved.log.opened must be a whole number"),
+    ({**_LOG, "changed": 10**30}, "saved.log.changed must be a whole number"),
+    ({**_LOG, "result": "1"}, "saved.log.result must be a whole number from 1 to 9,007,199,254,740,992, or"),
+    ({**_LOG, "opened": 3}, "opened <= result <= changed"),
+    ({**_LOG, "result": 5}, "opened <= result <= changed"),
+    ({**_LOG, "changed_here": False}, "a game not opened by an import was changed where it was opened"),
+    ({**_LOG, "by_import": 0}, "saved.log.by_import must be true or false"),
+    ({"opened": 1, "changed": 2}, "saved.log must be an object of opened, changed, result, by_import"),
+    ([1, 2], "saved.log must be an object"),
+])
+def test_a_record_s_places_in_the_log_are_checked(tmp_path: Path, log: Any, why: str) -> None:
+    """``saved.log`` comes from outside like every value of a record: a
+    place that is not a whole number from 1 (true, 2.0, 10**30), places
+    out of order, or flags that are not true or false are refused with the
+    reason, and nothing is imported."""
+    record = _won_record("g1", time.time() - 86_400)
+    record["saved"]["log"] = log
+    path, db = tmp_path / "record.json", tmp_path / "games.sqlite"
+    path.write_text(json.dumps(record))
+    result = _cli("import", str(path), "--db", str(db))
+    assert result.exit_code == 1 and why in result.output, result.output
+    assert not db.exists()
+
+
+def test_the_games_that_may_hold_a_record_are_found_without_stepping_over_the_others() -> None:
+    """A record of a game whose stored states are many looks only at the
+    states no lower than it; the rows below were stepped over one by one
+    each time (itertools.islice), which made a file of 40,000 states of
+    one game, each held by none, take 20 s of CPU instead of 15 (and grow
+    with the square of its size). Counted here as the rows touched."""
+    from terrace.storage.sqlite import _Group, _light_row
+    from terrace.storage.transfer import read_games
+
+    class Touched(list):  # type: ignore[type-arg]
+        touched = 0
+
+        def __iter__(self) -> Any:
+            for row in super().__iter__():
+                Touched.touched += 1
+                yield row
+
+        def __getitem__(self, at: Any) -> Any:
+            Touched.touched += 1
+            return super().__getitem__(at)
+
+    game = read_games(json.dumps(_won_record("g1", time.time() - 86_400)))[0]
+    group, row = _Group(), _light_row(game)
+    for hints in range(20_000):
+        group.add((f"g{hints}", *row[1:4], hints, *row[5:]))
+    group.rows = [Touched(rows) for rows in group.rows]
+    game.hints = 19_990
+    found = list(group.candidates(game))
+    assert len(found) == 10
+    assert Touched.touched <= 20, Touched.touched  # (it was 20,000)
