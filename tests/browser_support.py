@@ -40,11 +40,8 @@ def server() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One Chromium for every test of a process (each test opens contexts
-    of its own, which share nothing): a launch per module cost 0.5 s of
-    CPU, twenty times over."""
     sync_playwright = need_browser()
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM)
