@@ -38,10 +38,24 @@ def cards_in_play(rules: Rules) -> int:
     return 13 if rules.spaces is SpaceRule.FREE else 15
 
 
+_VERDICTS: dict[tuple[Rules, str, int], str | None] = {}
+"""The verdicts found in this process: the solver's, the hunters' and the
+endgame search's tests check the same endgame positions against this
+search (a pure-Python one: it took a fifth of their time, and repeated)."""
+
+
 def brute_force(board: Board, max_positions: int = 200_000) -> str | None:
     """``"won"`` or ``"lost"`` by trying every legal move from every
     reachable position (keyed by the exact position string), or None when
-    there are more than ``max_positions`` positions."""
+    there are more than ``max_positions`` positions. Remembered by position
+    and rules for the rest of the process."""
+    key = (board.rules, board.position(), max_positions)
+    if key not in _VERDICTS:
+        _VERDICTS[key] = _search(board, max_positions)
+    return _VERDICTS[key]
+
+
+def _search(board: Board, max_positions: int) -> str | None:
     start = board.copy(stack=False)
     seen = {start.position()}
     stack = [start]

@@ -587,9 +587,21 @@ def test_sigterm_stops_a_local_survey_and_its_workers(tmp_path: Path) -> None:
     # with the status of a SIGTERM, as solve and hint (130 is Ctrl+C's).
     assert survey.returncode == 143
     assert b"the same command goes on from there" in err and b"Aborted" not in err
-    time.sleep(0.5)
-    assert [pid for pid in workers if Path(f"/proc/{pid}").exists()
-            and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"] == []
+
+    def alive() -> list[int]:
+        found = []
+        for pid in workers:
+            try:
+                if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                    found.append(pid)
+            except OSError:  # (gone)
+                continue
+        return found
+
+    deadline = time.monotonic() + 10  # (was a fixed 0.5 s: the workers end within it when quiet)
+    while alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert alive() == []
 
 
 def test_a_local_surveys_workers_end_with_it_when_it_is_killed(tmp_path: Path) -> None:
@@ -704,6 +716,20 @@ def test_a_killed_worker_ends_the_survey_while_the_others_still_give_verdicts() 
     assert results.given <= WATCH_SECONDS / 0.1 + 3
 
 
+def _verdicts_stored(path: Path) -> int:
+    """How many verdicts the survey's database holds yet (0 before it has one)."""
+    if not path.exists():
+        return 0
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.1)
+        try:
+            return int(db.execute("SELECT count(*) FROM verdicts").fetchone()[0])
+        finally:
+            db.close()
+    except sqlite3.Error:  # (not made yet, or being written)
+        return 0
+
+
 def _parents() -> dict[int, int]:
     """Every process's parent (Linux's /proc)."""
     import os
@@ -764,7 +790,13 @@ def test_ctrl_c_stops_a_survey_with_one_line_and_no_traceback_from_its_workers(t
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     survey = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               start_new_session=True)
-    time.sleep(4)  # the workers have started and are solving (or still importing on a loaded machine)
+    # the workers have started and are solving: a verdict has been stored
+    # (a fixed 4 s waited mostly for nothing, and on a loaded machine could
+    # still find the workers importing)
+    deadline = time.monotonic() + 120
+    while _verdicts_stored(tmp_path / "v.sqlite3") == 0:
+        assert survey.poll() is None and time.monotonic() < deadline, survey.communicate()
+        time.sleep(0.05)
     os.killpg(survey.pid, signal.SIGINT)
     _, err = survey.communicate(timeout=60)
     text = err.decode()
