@@ -306,12 +306,24 @@ def connect(scheduler: str) -> Iterator[Any]:
         try:
             client = distributed.Client(cluster)
             try:
-                client.run(ignore_interrupts)
+                client.run(_prepare_local_worker)
                 yield client
             finally:
                 _quietly(client.close)
         finally:
             _quietly(cluster.close)
+
+
+def _prepare_local_worker() -> None:
+    """Run in each worker process of a local cluster as it starts: it
+    ignores Ctrl+C (the survey stops it) and keeps Dask's log out of the
+    survey's terminal, which it shares. Stopped under load, a worker logged
+    a failed heartbeat to the scheduler already gone, with a traceback,
+    after the survey's line saying it stopped; an error of a deal's job
+    reaches the survey as the job's own (``silence_logs`` of the cluster
+    quiets only the worker's nanny in its process)."""
+    ignore_interrupts()
+    silence_dask_logs()
 
 
 STOPS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
