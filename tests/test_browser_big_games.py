@@ -11,6 +11,7 @@ import pytest
 
 from browser_support import Api, moves_seen, top
 from test_browser_layout import KEYS_CLEAR, PHONE, REACH, assert_fits, run, stack_high
+from web_support import game_line
 
 pytestmark = pytest.mark.browser
 
@@ -283,7 +284,7 @@ def test_four_packs_on_a_small_phone_take_two_lines_and_play_by_tap_and_drag(api
     page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=6)
     page.mouse.up()
     moves_seen(page, 3)
-    played = api.client.get(f"/api/games/{game['id']}").json()["moves"][-2:]
+    played = game_line(api.client, game["id"])["moves"][-2:]
     assert played == ["t7t14", "t11t10"]
 
 
