@@ -51,19 +51,24 @@ def test_a_stored_deal_spelled_otherwise_is_the_same_deal(tmp_path: Path, spelli
     assert _count_games(db) == 1
 
 
+def _calls(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> list[int]:
+    """Count the calls of ``owner.name`` from now on (``[count]``)."""
+    counted = [0]
+    wrapped = getattr(owner, name)
+
+    def counting(*args: Any) -> Any:
+        counted[0] += 1
+        return wrapped(*args)
+
+    monkeypatch.setattr(owner, name, counting)
+    return counted
+
+
 def _pushes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the moves the engine plays from now on (``[count]``)."""
     from terrace.board import Board
 
-    counted = [0]
-    push = Board.push
-
-    def counting(board: Board, move: Any) -> Any:
-        counted[0] += 1
-        return push(board, move)
-
-    monkeypatch.setattr(Board, "push", counting)
-    return counted
+    return _calls(monkeypatch, Board, "push")
 
 
 def test_an_import_replays_each_game_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -129,14 +134,7 @@ def test_a_file_of_many_states_of_one_game_is_refused_within_its_budget(
     (64 a record) with a refusal that says why, and changes nothing."""
     from terrace.storage import sqlite
 
-    compared = [0]
-    may_hold = sqlite._may_hold
-
-    def counting(row: Any, game: Any) -> bool:
-        compared[0] += 1
-        return may_hold(row, game)
-
-    monkeypatch.setattr(sqlite, "_may_hold", counting)
+    compared = _calls(monkeypatch, sqlite, "_may_hold")
     db, path = tmp_path / "games.sqlite", tmp_path / "states.json"
     before = _won_record("kept", time.time() - 86_400)
     (tmp_path / "one.json").write_text(json.dumps(before))
