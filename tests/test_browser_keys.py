@@ -769,4 +769,6 @@ def test_tab_goes_through_the_page_in_the_order_it_is_seen(api: Api, open_game: 
     assert regions_by_tab(page) == expected
     page.set_viewport_size({"width": 1280, "height": 860})  # the phone turned into a desktop window
     until(lambda: page.evaluate("getComputedStyle(document.querySelector('.actions')).position") != "fixed")
-    assert regions_by_tab(page)[:2] == ["toolbar", "board"]
+    # (the replay bar this test showed by hand is hidden again by the redraw
+    # that follows a resize, 60 ms later, or is still there, above the board)
+    assert [region for region in regions_by_tab(page) if region != "replay"][:2] == ["toolbar", "board"]
