@@ -121,7 +121,7 @@ def test_the_kept_lines_are_bounded() -> None:
 
 
 HEURISTIC_HINTS = 40 if os.environ.get("TERRACE_SLOW") else 10
-"""Heuristic hints followed before the soak gives a deal up. Each spends
+"""Undecided hints (``furthest`` or ``heuristic``) followed before the soak gives a deal up. Each spends
 its whole budget (0.5 s): deal 2 of General's and of Admiral's Patience
 offer no winning line in the first 40, which cost 40 s of the suite's time
 for no check but that no position came back (TERRACE_SLOW=1: 40)."""
@@ -133,7 +133,7 @@ for no check but that no position came back (TERRACE_SLOW=1: 40)."""
                                      "admirals-patience"])
 def test_soak_following_the_hint_on_every_preset(variant: str) -> None:
     """Deals 1-3 of every preset: once a hint offers a winning line, the
-    game ends with it (the heuristic hints before are bounded by the
+    game ends with it (the undecided hints before are bounded by the
     budget, not tested here beyond HEURISTIC_HINTS of them)."""
     for number in (1, 2, 3):
         board = Board.from_number(number, get_rules(variant))
