@@ -229,12 +229,11 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         click.echo(f"--jobs {jobs}: this machine runs {cores} at once; using {cores}", err=True)
         jobs = cores
     jobs = jobs or cores
-    if scheduler is not None and parse_scheduler(scheduler)[0] == "local":
-        asked = parse_scheduler(scheduler)[1]
-        if isinstance(asked, int) and asked > cores:
-            click.echo(f"--scheduler local:{asked}: this machine runs {cores} at once; using local:{cores}",
-                       err=True)
-            scheduler = f"local:{cores}"
+    kind, asked = parse_scheduler(scheduler) if scheduler is not None else ("", 0)
+    if kind == "local" and isinstance(asked, int) and asked > cores:
+        click.echo(f"--scheduler local:{asked}: this machine runs {cores} at once; using local:{cores}",
+                   err=True)
+        scheduler = f"local:{cores}"
     name = preset_name(rules) or "custom"
     store_path = chosen_verdicts_db(verdicts_db, old_db)
     store = VerdictStore(store_path)

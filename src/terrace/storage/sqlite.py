@@ -29,6 +29,7 @@ Move.parse('c1')
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import json
 import logging
@@ -379,10 +380,12 @@ def _line_key(moves: Sequence[str]) -> tuple[int, int]:
     give equal keys; two lines of one length share a key with a chance of
     about 2**-64 (Python keys its string hash anew in each process, so a
     file cannot be made to hit one)."""
-    chained = 0
-    for move in moves:
-        chained = hash((chained, move))
-    return len(moves), chained
+    return len(moves), functools.reduce(_chained, moves, 0)
+
+
+def _chained(before: int, move: str) -> int:
+    """The hash of a line one move longer than a line of hash ``before``."""
+    return hash((before, move))
 
 
 def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
@@ -405,7 +408,7 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
         elif chain is None or not isinstance(count, int):
             continue
         elif action in ("move", "redo") and isinstance(move, str) and count == len(chain):
-            chain.append(hash((chain[-1], move)))
+            chain.append(_chained(chain[-1], move))
         elif action == "undo" and count < len(chain) - 1:
             del chain[count + 1:]
         elif action in ("move", "redo", "undo"):
@@ -413,9 +416,7 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
         if chain is not None:
             states.add((len(chain) - 1, chain[-1]))
     line = list(played)  # (backward from today)
-    chain = [0]
-    for move in line:
-        chain.append(hash((chain[-1], move)))
+    chain = list(itertools.accumulate(line, _chained, initial=0))
     for action, move, count in reversed(events):
         states.add((len(line), chain[-1]))
         if action in ("create", "import", "restart"):
@@ -429,7 +430,7 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
             if count != len(line) or not isinstance(move, str):
                 return states
             line.append(move)
-            chain.append(hash((chain[-1], move)))
+            chain.append(_chained(chain[-1], move))
     states.add((len(line), chain[-1]))
     return states
 

@@ -292,9 +292,13 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   // Two lines a little too tall for such piles still beat one line whose
   // width makes the cards smaller than MIN_CW (twenty piles on a 360x640
   // phone: 16 px cards in one line, 24 px in two).
+  // (the layouts for piles of a usual height, each made once: asked for
+  // below as well)
+  const usualFits = [];
+  const fittedUsual = (count) => (usualFits[count] ??= fitted(count, typical));
   let lines = 1;
   if (portrait && o.piles >= TWO_LINES_FROM) {
-    const [one, two] = [fitted(1, typical), fitted(2, typical)];
+    const [one, two] = [fittedUsual(1), fittedUsual(2)];
     if ((two.over <= 0 || one.cw < MIN_CW) && two.cw >= one.cw * TWO_LINES_GAIN) lines = 2;
   }
   let chosen = fitted(lines);
@@ -303,7 +307,7 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   // fanPiles): a pile of 40 cards on a 1366x768 laptop made every card
   // 29 px wide, not 88. The tableau is then given the room it has at that
   // size, no more.
-  const usual = fitted(lines, typical);
+  const usual = fittedUsual(lines);
   const least = KEEP_SIZE * usual.cw;
   if (chosen.cw < least - 0.5 && least > MIN_CW) {
     const room = height - usual.above(least);
