@@ -283,6 +283,7 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "must arrive whole within {} s", protocol.HEAD_SECONDS),
         ("api.md", "be at most {} KB long", protocol.HEAD_BYTES // 1024),
         ("api.md", "holds at most {} connections at once", protocol.CLIENT_CONNECTIONS),
+        ("api.md", "all\n  addresses together, hold at most {} places", protocol.STRANGER_CONNECTIONS),
         ("api.md", "Beyond {} open connections", server.MAX_CONNECTIONS),
         ("api.md", "waits up to {} s in all", sqlite.BUSY_TIMEOUT_SECONDS),
         ("api.md", "runs in {} processes of its own", pool["workers"].default),

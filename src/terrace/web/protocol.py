@@ -1,6 +1,7 @@
 """The HTTP protocol the server speaks: uvicorn's h11 protocol with a
-deadline for a request's head, a bound on its size, and a bound on the
-connections one client address holds.
+deadline for a request's head, a bound on its size, a bound on the
+connections one client address holds, and one on the connections from the
+network, all addresses together, that have not shown remote play's token.
 
 uvicorn's default parser (httptools, when installed) accepts request
 headers of any size, and neither parser times out a connection that never
@@ -22,6 +23,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from terrace.web.remote import is_loopback
+from terrace.web.security import TRUST_EXTENSION
 
 HEAD_SECONDS = 10.0
 """Seconds a connection has to send a request's whole head: from when it
@@ -36,8 +38,23 @@ client, so one machine on the network, token or not, cannot take all of
 it. This computer's own addresses (loopback) are not bounded: a program
 here can do anything the player can anyway."""
 
+STRANGER_CONNECTIONS = 48
+"""Most connections from the network, all addresses together, that have not
+shown the token yet (strangers); a stranger beyond them takes the place of
+the oldest stranger, which is closed. One machine can take many addresses
+(an IPv6 one picks any number in its network, an IPv4 one a few free ones),
+so the cap of :data:`CLIENT_CONNECTIONS` per address alone let a machine
+without the token take every place of the server's limit and lock the
+player out; now strangers hold at most this many of the
+:data:`terrace.web.server.MAX_CONNECTIONS`, and a connection that showed the
+token is never closed to make room. The player's new connection is a
+stranger until its first request arrives: to push it out, others would have
+to open this many connections within that moment."""
+
 _open_from: Counter[str] = Counter()
 """Open connections per client address (the server runs one event loop)."""
+_strangers: dict[GuardedH11Protocol, None] = {}
+"""The open connections from the network that have not shown the token, oldest first."""
 
 
 class GuardedH11Protocol(H11Protocol):
@@ -53,8 +70,13 @@ class GuardedH11Protocol(H11Protocol):
             transport.close()
             return
         if address is not None:
+            if len(_strangers) >= STRANGER_CONNECTIONS:
+                oldest = next(iter(_strangers))
+                del _strangers[oldest]
+                oldest.transport.close()
             _open_from[address] += 1
             self._address = address
+            _strangers[self] = None
         self._bound_head_size()
         self._await_head()
 
@@ -89,8 +111,19 @@ class GuardedH11Protocol(H11Protocol):
         super().on_response_complete()
         self._await_head()
 
+    def trust(self) -> None:
+        """The connection has shown the token (called by the guard through
+        the request's :data:`~terrace.web.security.TRUST_EXTENSION`): it is
+        no stranger any more."""
+        _strangers.pop(self, None)
+
     def handle_events(self) -> None:
         super().handle_events()
+        if self._address is not None and self.scope is not None:
+            # (the request's task has not run yet: it finds the hook there)
+            extensions = self.scope.setdefault("extensions", {})
+            assert extensions is not None
+            extensions.setdefault(TRUST_EXTENSION, {"trust": self.trust})
         if self._head_timer is not None and not self._waiting_for_head():
             self._head_timer.cancel()
             self._head_timer = None
@@ -99,6 +132,7 @@ class GuardedH11Protocol(H11Protocol):
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
+        _strangers.pop(self, None)
         if self._address is not None:
             _open_from[self._address] -= 1
             if _open_from[self._address] <= 0:

@@ -54,6 +54,10 @@ TOKEN_COOKIE = "terrace_token"
 TOKEN_PARAM = "token"
 TOKEN_COOKIE_FLAGS = "Path=/; HttpOnly; SameSite=Lax"
 """The token cookie's attributes (see the module docstring for why Lax)."""
+TRUST_EXTENSION = "terrace.trust"
+"""The ASGI extension by which the server's protocol
+(:mod:`terrace.web.protocol`) lets the guard say that a connection showed
+the token: ``scope["extensions"][TRUST_EXTENSION]["trust"]()``."""
 SERVER_ERROR = Reason(WebRefusal.SERVER_ERROR)
 HOST_NOT_LOCAL = Reason(WebRefusal.HOST_NOT_LOCAL)
 CROSS_SITE = Reason(WebRefusal.CROSS_SITE)
@@ -267,6 +271,7 @@ class SecurityMiddleware:
         query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
         given = [value for key, value in query if key == TOKEN_PARAM]
         if len(given) == 1 and _equal(given[0], self.token) and scope["method"] in ("GET", "HEAD"):
+            _trust(scope)
             # (also with the cookie set already: the token leaves the address bar and history)
             rest = urlencode([(k, v) for k, v in query if k != TOKEN_PARAM])
             cookie = f"{name}={self.token}; {TOKEN_COOKIE_FLAGS}"
@@ -275,11 +280,19 @@ class SecurityMiddleware:
                 (b"set-cookie", cookie.encode()),
             ]
         if _equal(cookies.get(name, ""), self.token):
+            _trust(scope)
             return None
         # (the connection is closed after the answer: one without the token
         # cannot keep it open, holding a place the player needs)
         status, body, extra = _refused(TOKEN_NEEDED, scope)
         return status, body, [*extra, (b"connection", b"close")]
+
+
+def _trust(scope: Scope) -> None:
+    """Tell the server that the request's connection showed the token."""
+    hook = (scope.get("extensions") or {}).get(TRUST_EXTENSION)
+    if hook is not None:
+        hook["trust"]()
 
 
 def _same_site_path(scope: Scope) -> str:
