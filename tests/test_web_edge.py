@@ -5,15 +5,26 @@ made-up addresses, and the guard in front of the app."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import shutil
+import ssl
+import stat
+import subprocess
+import time
+from pathlib import Path
 from typing import Any
 
+import pytest
 import uvicorn
+from click.testing import CliRunner
 from starlette.types import Receive, Send
 
+from terrace.cli import main
 from terrace.web import protocol as web_protocol
-from terrace.web.protocol import STRANGER_CONNECTIONS, GuardedH11Protocol
+from terrace.web.protocol import STRANGER_CONNECTIONS, GuardedH11Protocol, https_protocol
 from terrace.web.security import SecurityMiddleware, token_cookie
 from terrace.web.server import MAX_CONNECTIONS
+from terrace.web.tls import ensure_self_signed, fingerprint, server_context
 
 TOKEN = "s3cret-token-of-the-player"
 PHONE = "192.168.1.9"
@@ -130,3 +141,118 @@ def test_many_addresses_without_the_token_cannot_lock_the_player_out() -> None:
         assert not web_protocol._strangers and not web_protocol._open_from
 
     asyncio.run(attack())
+
+
+# -- HTTPS ---------------------------------------------------------------------------------------
+
+
+def _self_signed(folder: Path) -> tuple[Path, Path]:
+    return ensure_self_signed(["192.168.1.20", "terrace-box.local"], folder)
+
+
+def test_the_self_signed_certificate_is_valid_for_the_machine_and_kept(tmp_path: Path) -> None:
+    cert, key = _self_signed(tmp_path)
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    server_context(cert, key)  # (OpenSSL takes the pair: the key is the certificate's)
+    decoded = ssl._ssl._test_decode_cert(str(cert))  # type: ignore[attr-defined]
+    names = set(decoded["subjectAltName"])
+    assert {("IP Address", "192.168.1.20"), ("DNS", "terrace-box.local"), ("DNS", "localhost"),
+            ("IP Address", "127.0.0.1")} <= names
+    printed = fingerprint(cert)
+    assert printed == ":".join(f"{b:02X}" for b in hashlib.sha256(
+        ssl.PEM_cert_to_DER_cert(cert.read_text())).digest())
+    again = _self_signed(tmp_path)  # (kept: a phone that accepted it accepts it again)
+    assert again == (cert, key) and fingerprint(cert) == printed
+    if shutil.which("openssl"):  # (its own signature checked, not only read)
+        checked = subprocess.run(["openssl", "verify", "-check_ss_sig", "-CAfile", str(cert), str(cert)],
+                                 capture_output=True, text=True, check=False)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+async def _tls_exchange(port: int, cert: Path, request: bytes) -> bytes:
+    client = ssl.create_default_context(cafile=str(cert))
+    client.check_hostname = False  # (the certificate names 127.0.0.1, but be plain about what is tested)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=client)
+    writer.write(request)
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(65536), 20)
+    writer.close()
+    return answer
+
+
+def test_https_counts_and_bounds_connections_from_their_handshake(tmp_path: Path, monkeypatch: Any) -> None:
+    """asyncio's TLS (uvicorn's) hands a connection to the protocol only
+    after its handshake, which it waits 60 s for: such connections were
+    out of every bound. Here the handshake is the protocol's: a silent
+    connection counts for its address from the start and is closed at the
+    head's deadline; the token link over HTTPS sets a Secure cookie."""
+    monkeypatch.setattr(web_protocol, "HEAD_SECONDS", 1.0)
+    monkeypatch.setattr(web_protocol, "CLIENT_CONNECTIONS", 3)
+    monkeypatch.setattr(web_protocol, "is_loopback", lambda host: False)  # (127.0.0.1 plays the network)
+    cert, key = _self_signed(tmp_path)
+    config = uvicorn.Config(SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"], token=TOKEN),
+                            lifespan="off", log_level="critical")
+    config.load()
+    state = uvicorn.server.ServerState()
+    protocol = https_protocol(server_context(cert, key))
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(
+            lambda: protocol(config=config, server_state=state, app_state={}), "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        try:
+            silent = [await asyncio.open_connection("127.0.0.1", port) for _ in range(3)]
+            for _ in range(200):
+                if web_protocol._open_from.get("127.0.0.1") == 3:
+                    break
+                await asyncio.sleep(0.01)
+            assert web_protocol._open_from["127.0.0.1"] == 3
+            extra, _ = await asyncio.open_connection("127.0.0.1", port)
+            assert await asyncio.wait_for(extra.read(), 5) == b""  # (over the cap: closed as it opens)
+            started = time.monotonic()
+            for reader, _ in silent:
+                assert await asyncio.wait_for(reader.read(), 10) == b""
+            assert time.monotonic() - started < 8  # (the head's deadline, not asyncio's 60 s)
+            for _ in range(200):
+                if not web_protocol._open_from:
+                    break
+                await asyncio.sleep(0.01)
+            assert not web_protocol._open_from and not web_protocol._strangers
+            link = await _tls_exchange(port, cert, f"GET /?token={TOKEN} HTTP/1.1\r\n"
+                                       f"Host: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+            assert link.startswith(b"HTTP/1.1 303 ")
+            cookie = next(line for line in link.split(b"\r\n") if line.lower().startswith(b"set-cookie:"))
+            assert b"; Secure" in cookie and b"HttpOnly" in cookie
+            played = await _tls_exchange(port, cert, f"GET /api/stats HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                         f"Cookie: {token_cookie(port)}={TOKEN}\r\nConnection: close\r\n\r\n"
+                                         .encode())
+            assert played.startswith(b"HTTP/1.1 200 ")
+            for _, writer in silent:
+                writer.close()
+        finally:
+            server.close()
+            await server.wait_closed()
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("case", ["no-key", "not-pem", "mismatch", "missing", "key-without-cert"])
+def test_play_refuses_a_certificate_it_cannot_use_before_touching_anything(tmp_path: Path, case: str) -> None:
+    cert, key = _self_signed(tmp_path / "mine")
+    _, other_key = _self_signed(tmp_path / "other")
+    junk = tmp_path / "junk.pem"
+    junk.write_text("not a certificate\n")
+    args, words = {
+        "no-key": (["--certfile", str(cert)], "holds no PEM private key: name the key's file with --keyfile"),
+        "not-pem": (["--certfile", str(junk), "--keyfile", str(key)], "holds no PEM certificate"),
+        "mismatch": (["--certfile", str(cert), "--keyfile", str(other_key)],
+                     "does not go with the certificate"),
+        "missing": (["--certfile", str(tmp_path / "nothing.pem")], "no such file"),
+        "key-without-cert": (["--keyfile", str(key)], "--keyfile needs --certfile"),
+    }[case]
+    db = tmp_path / "games.sqlite"
+    result = CliRunner().invoke(main, ["play", "--no-browser", "--port", "0", "--db", str(db), *args])
+    assert result.exit_code == (2 if case == "key-without-cert" else 1), result.output
+    assert words in result.output
+    assert not db.exists()

@@ -3,6 +3,7 @@ server itself is :mod:`terrace.web.server`)."""
 
 from __future__ import annotations
 
+import ssl
 import sys
 from typing import Any
 
@@ -26,6 +27,13 @@ from terrace.web.server import ListenError, ServerSettings, bind, check_reach, r
 @click.option("--remote", is_flag=True,
               help="Let phones and tablets on your network play: prints a secret link (and its QR code); "
                    "only browsers that opened it are served.")
+@click.option("--https", "https", is_flag=True,
+              help="Serve HTTPS (recommended with --remote): with a self-signed certificate made on the "
+                   "first run and kept in the user data folder, unless --certfile names one.")
+@click.option("--certfile", type=FilePath(dir_okay=False),
+              help="PEM certificate (chain) to serve HTTPS with; implies --https.")
+@click.option("--keyfile", type=FilePath(dir_okay=False),
+              help="PEM private key of --certfile (default: the key is in the --certfile file).")
 @click.option("--no-browser", is_flag=True, help="Do not open the browser.")
 @click.option("--db", type=FilePath(dir_okay=False),
               help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite in the user data "
@@ -37,8 +45,9 @@ from terrace.web.server import ListenError, ServerSettings, bind, check_reach, r
               help="Time the solver may spend looking for a winnable deal for one new game: "
                    "{:g}-{:g} s.".format(*WINNABLE_SECONDS_RANGE))
 @rule_options
-def play(host: str | None, port: int, remote: bool, no_browser: bool, db: str | None,
-         hint_seconds: float, winnable_seconds: float, **kwargs: Any) -> None:
+def play(host: str | None, port: int, remote: bool, https: bool, certfile: str | None,
+         keyfile: str | None, no_browser: bool, db: str | None, hint_seconds: float,
+         winnable_seconds: float, **kwargs: Any) -> None:
     """Play in the browser: start the local web game and open it."""
     variant = canonical_name_or_error(kwargs["variant"])
     rules = pop_rules(kwargs)
@@ -48,9 +57,13 @@ def play(host: str | None, port: int, remote: bool, no_browser: bool, db: str | 
         check_reach(host, remote)
     except ListenError as error:
         raise click.UsageError(str(error)) from None
+    if keyfile is not None and certfile is None:
+        raise click.UsageError("--keyfile needs --certfile (the certificate it is the key of)")
+    tls, fingerprint = _tls(host, remote, https, certfile, keyfile)
     settings = ServerSettings(host=host, port=port, remote=remote, open_browser=not no_browser,
                               default_variant=variant, default_rules=rules,
-                              hint_seconds=hint_seconds, winnable_seconds=winnable_seconds)
+                              hint_seconds=hint_seconds, winnable_seconds=winnable_seconds,
+                              tls=tls, fingerprint=fingerprint)
     sock = bind(host, port)  # an address that cannot be used is refused before the games are touched
     store = open_games(db)
     try:
@@ -68,6 +81,22 @@ def play(host: str | None, port: int, remote: bool, no_browser: bool, db: str | 
         close = getattr(store, "close", None)
         if close is not None:  # a file store leaves no -wal or -shm file behind
             close()
+
+
+def _tls(host: str, remote: bool, https: bool, certfile: str | None, keyfile: str | None
+         ) -> tuple[ssl.SSLContext | None, str | None]:
+    """The TLS context to serve with (None: plain HTTP) and the fingerprint
+    of a self-signed certificate; a certificate that cannot be used is
+    refused before anything starts."""
+    if certfile is None and not https:
+        return None, None
+    from terrace.web.remote import machine_hosts
+    from terrace.web.tls import ensure_self_signed, fingerprint, server_context
+
+    if certfile is not None:
+        return server_context(certfile, keyfile), None
+    cert, key = ensure_self_signed(machine_hosts(host) if remote else [host])
+    return server_context(cert, key), fingerprint(cert)
 
 
 def canonical_name_or_error(name: str) -> str:

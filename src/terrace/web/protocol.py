@@ -16,18 +16,21 @@ is answered 400 at once); a request body has its own deadline in the app
 from __future__ import annotations
 
 import asyncio
+import ssl
 from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.utils import get_remote_addr
 
 from terrace.web.remote import is_loopback
 from terrace.web.security import TRUST_EXTENSION
 
 HEAD_SECONDS = 10.0
 """Seconds a connection has to send a request's whole head: from when it
-opens, and again from the end of each answer (keep-alive)."""
+opens (on HTTPS, its TLS handshake included), and again from the end of
+each answer (keep-alive)."""
 HEAD_BYTES = 16 * 1024
 """Largest request head (request line and headers) accepted."""
 CLIENT_CONNECTIONS = 32
@@ -58,14 +61,24 @@ _strangers: dict[GuardedH11Protocol, None] = {}
 
 
 class GuardedH11Protocol(H11Protocol):
-    """h11 with a deadline on each request's head (see the module)."""
+    """h11 with a deadline on each request's head and bounds on the
+    connections (see the module); with :attr:`tls` set, the connection's
+    TLS handshake is made here too, counted and within the deadline of its
+    first head."""
 
+    tls: ClassVar[ssl.SSLContext | None] = None
+    """The TLS context of an HTTPS server (:func:`https_protocol`), else None."""
     _head_timer: asyncio.TimerHandle | None = None
     _address: str | None = None
+    _begun = False
+    _handshake: asyncio.Task[None] | None = None
+    _early = b""
+    """Bytes that came with the end of the TLS handshake, before :meth:`_begin`."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        address = self.client[0] if self.client and not is_loopback(self.client[0]) else None
+        self.transport = transport  # (what a deadline or a newer stranger closes, handshake or not)
+        client = get_remote_addr(transport)
+        address = client[0] if client and not is_loopback(client[0]) else None
         if address is not None and _open_from[address] >= CLIENT_CONNECTIONS:
             transport.close()
             return
@@ -77,8 +90,61 @@ class GuardedH11Protocol(H11Protocol):
             _open_from[address] += 1
             self._address = address
             _strangers[self] = None
-        self._bound_head_size()
         self._await_head()
+        if self.tls is None:
+            self._begin(transport)
+        else:
+            # (uvicorn's own TLS, asyncio's, hands a connection over only
+            # after its handshake, which may take 60 s: uncounted, each
+            # held a file descriptor, and a flood of them took them all)
+            transport.pause_reading()  # (until start_tls hands the bytes to TLS)
+            self._handshake = self.loop.create_task(self._start_tls(transport, self.tls))
+
+    async def _start_tls(self, transport: asyncio.Transport, context: ssl.SSLContext) -> None:
+        try:
+            secure = await self.loop.start_tls(transport, self, context, server_side=True,
+                                               ssl_handshake_timeout=HEAD_SECONDS)
+        except asyncio.CancelledError:
+            self._release()
+            raise
+        except (TimeoutError, OSError, RuntimeError):  # (a failed handshake; asyncio closed it)
+            self._release()
+            return
+        if secure is None or transport.is_closing():
+            self._release()
+            return
+        self._begin(secure)
+
+    def _begin(self, transport: asyncio.Transport) -> None:
+        """Serve HTTP on ``transport`` (after the TLS handshake on HTTPS)."""
+        super().connection_made(transport)
+        self._begun = True
+        self._bound_head_size()
+        if self._early:
+            early, self._early = self._early, b""
+            self.data_received(early)
+
+    def data_received(self, data: bytes) -> None:
+        if self._begun:
+            super().data_received(data)
+        elif len(self._early) + len(data) <= HEAD_BYTES:
+            # (asyncio hands over a request sent with the handshake's last
+            # flight before start_tls returns the connection)
+            self._early += data
+        else:
+            self.transport.close()
+
+    def _release(self) -> None:
+        """Give the connection's places back (once)."""
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+        _strangers.pop(self, None)
+        if self._address is not None:
+            _open_from[self._address] -= 1
+            if _open_from[self._address] <= 0:
+                del _open_from[self._address]
+            self._address = None
 
     def _should_upgrade(self) -> bool:
         """Never: the game has no WebSocket, nor any protocol to switch to,
@@ -129,16 +195,9 @@ class GuardedH11Protocol(H11Protocol):
             self._head_timer = None
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
-        _strangers.pop(self, None)
-        if self._address is not None:
-            _open_from[self._address] -= 1
-            if _open_from[self._address] <= 0:
-                del _open_from[self._address]
-            self._address = None
-        super().connection_lost(exc)
+        self._release()
+        if self._begun:
+            super().connection_lost(exc)
 
     def _waiting_for_head(self) -> bool:
         return self.cycle is None or self.cycle.response_complete
@@ -152,6 +211,11 @@ class GuardedH11Protocol(H11Protocol):
         self._head_timer = None
         if self._waiting_for_head() and not self.transport.is_closing():
             self.transport.close()
+
+
+def https_protocol(context: ssl.SSLContext) -> type[GuardedH11Protocol]:
+    """The guarded protocol serving HTTPS with ``context``."""
+    return type("GuardedHttpsProtocol", (GuardedH11Protocol,), {"tls": context})
 
 
 def head_size(request: h11.Request) -> int:

@@ -274,7 +274,8 @@ class SecurityMiddleware:
             _trust(scope)
             # (also with the cookie set already: the token leaves the address bar and history)
             rest = urlencode([(k, v) for k, v in query if k != TOKEN_PARAM])
-            cookie = f"{name}={self.token}; {TOKEN_COOKIE_FLAGS}"
+            secure = "; Secure" if scope["scheme"] == "https" else ""  # (never sent back over plain HTTP)
+            cookie = f"{name}={self.token}; {TOKEN_COOKIE_FLAGS}{secure}"
             return 303, {"error": "see the address without the token"}, [
                 (b"location", (_same_site_path(scope) + ("?" + rest if rest else "")).encode("ascii")),
                 (b"set-cookie", cookie.encode()),

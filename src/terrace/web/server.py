@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import secrets
 import socket
+import ssl
 import sys
 import threading
 import webbrowser
@@ -66,6 +67,10 @@ class ServerSettings:
     default_rules: Rules | None = None
     hint_seconds: float = HINT_SECONDS
     winnable_seconds: float = WINNABLE_SECONDS
+    tls: ssl.SSLContext | None = None
+    """Serve HTTPS with this context (:mod:`terrace.web.tls`), else HTTP."""
+    fingerprint: str | None = None
+    """The SHA-256 fingerprint of a self-signed certificate, printed with the link."""
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -101,32 +106,44 @@ def browser_host(host: str) -> str:
     return url_host(host)
 
 
-def game_link(host: str, port: int, token: str | None) -> str:
+def game_link(host: str, port: int, token: str | None, scheme: str = "http") -> str:
     """The URL to open: on this computer, or (with ``token``) on another
-    device of the network, carrying the token."""
+    device of the network, carrying the token.
+
+    >>> game_link("127.0.0.1", 8443, None, "https")
+    'https://127.0.0.1:8443/'
+    """
     if token is None:
-        return f"http://{browser_host(host)}:{port}/"
+        return f"{scheme}://{browser_host(host)}:{port}/"
     address = network_address() if host in WILDCARDS else host
-    return f"http://{url_host(address or socket.gethostname())}:{port}/?{TOKEN_PARAM}={token}"
+    return f"{scheme}://{url_host(address or socket.gethostname())}:{port}/?{TOKEN_PARAM}={token}"
 
 
-def announce(url: str, remote: bool, out: TextIO) -> None:
-    """Tell the player where the game is (with the QR code of a remote link)."""
+def announce(url: str, remote: bool, out: TextIO, fingerprint: str | None = None) -> None:
+    """Tell the player where the game is (with the QR code of a remote
+    link, and how to check a self-signed certificate's ``fingerprint``)."""
     out.write(f"Terrace is running at {url}  (Ctrl+C to stop)\n")
     if remote:
         out.write("Open this link on your phone or tablet (same network), or scan the code; "
                   "keep it to yourself: it is the key to your games.\n")
+        if url.startswith("http:"):
+            out.write("The link and the games travel in clear over the network: "
+                      "--https (or --certfile) serves them encrypted.\n")
         print_qr(url, out)
+    if fingerprint is not None:
+        out.write("The certificate is self-signed: the browser warns once. Accept it only when the "
+                  f"certificate it shows has the SHA-256 fingerprint\n  {fingerprint}\n")
     out.flush()
 
 
-def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool) -> None:
+def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool, tls: ssl.SSLContext | None = None) -> None:
     """Run uvicorn on ``sock`` until SIGTERM or Ctrl+C; running searches
     are stopped as soon as a stop is asked for, so the server ends within a
     second or two."""
     import uvicorn
 
-    from terrace.web.protocol import HEAD_BYTES, GuardedH11Protocol  # (uvicorn only when serving)
+    # (uvicorn only when serving)
+    from terrace.web.protocol import HEAD_BYTES, GuardedH11Protocol, https_protocol
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
@@ -134,9 +151,11 @@ def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool) -> None:
             super().handle_exit(sig, frame)
 
     # (uvicorn counts the connection asking among the open ones: one more;
-    # no proxy stands before the game, so X-Forwarded-* is never believed)
+    # no proxy stands before the game, so X-Forwarded-* is never believed;
+    # TLS is the protocol's, not uvicorn's: see https_protocol)
+    protocol = GuardedH11Protocol if tls is None else https_protocol(tls)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=1, http=GuardedH11Protocol, proxy_headers=False,
+                            timeout_graceful_shutdown=1, http=protocol, proxy_headers=False,
                             h11_max_incomplete_event_size=HEAD_BYTES, limit_concurrency=MAX_CONNECTIONS + 1)
     try:
         Server(config).run(sockets=[sock])
@@ -166,9 +185,10 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
                      winnable_seconds=settings.winnable_seconds, pool=pool, token=token)
     if sock is None:
         sock = bind(settings.host, settings.port)
-    url = game_link(settings.host, sock.getsockname()[1], token)
-    announce(url, settings.remote, sys.stdout if out is None else out)
+    scheme = "http" if settings.tls is None else "https"
+    url = game_link(settings.host, sock.getsockname()[1], token, scheme)
+    announce(url, settings.remote, sys.stdout if out is None else out, settings.fingerprint)
     pool.start()
     if settings.open_browser:
         threading.Timer(BROWSER_DELAY, webbrowser.open, args=(url,)).start()
-    serve(app, sock, pool)
+    serve(app, sock, pool, settings.tls)
