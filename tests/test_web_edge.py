@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import shutil
 import ssl
 import stat
@@ -21,9 +22,9 @@ from starlette.types import Receive, Send
 
 from terrace.cli import main
 from terrace.web import protocol as web_protocol
-from terrace.web.protocol import STRANGER_CONNECTIONS, GuardedH11Protocol, https_protocol
+from terrace.web.protocol import HEAD_BYTES, STRANGER_CONNECTIONS, GuardedH11Protocol
 from terrace.web.security import SecurityMiddleware, token_cookie
-from terrace.web.server import MAX_CONNECTIONS
+from terrace.web.server import MAX_CONNECTIONS, server_config
 from terrace.web.tls import ensure_self_signed, fingerprint, server_context
 
 TOKEN = "s3cret-token-of-the-player"
@@ -75,15 +76,15 @@ class Network:
 
     def __init__(self) -> None:
         app = SecurityMiddleware(_ok, allowed_hosts=[SERVER[0]], token=TOKEN)
-        self.config = uvicorn.Config(app, lifespan="off", log_level="critical",
-                                     limit_concurrency=MAX_CONNECTIONS + 1)
+        self.config = server_config(app, lifespan="off")
         self.config.load()
         self.state = uvicorn.server.ServerState()
         self.peers: list[Peer] = []
 
     def connect(self, address: str) -> Peer:
         peer = Peer(address)
-        protocol = GuardedH11Protocol(config=self.config, server_state=self.state, app_state={})
+        protocol_class: type[GuardedH11Protocol] = self.config.http_protocol_class  # type: ignore[assignment]
+        protocol = protocol_class(config=self.config, server_state=self.state, app_state={})
         peer.protocol = protocol
         self.peers.append(peer)
         protocol.connection_made(peer)
@@ -143,6 +144,48 @@ def test_many_addresses_without_the_token_cannot_lock_the_player_out() -> None:
     asyncio.run(attack())
 
 
+def _refusal(answer: bytes) -> tuple[int, dict[str, str], dict[str, Any]]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.lower().split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers, json.loads(body)
+
+
+def test_what_the_protocol_refuses_is_refused_like_the_app_with_a_code() -> None:
+    """A head over HEAD_BYTES (whole or unfinished), a request that is not
+    HTTP, and a request beyond the server's connections were answered by
+    uvicorn in plain text (400, 400, 503) with no code and none of the
+    hardening headers; now as every other refusal: JSON with a code."""
+    host = f"Host: {SERVER[0]}:{SERVER[1]}\r\n".encode()
+    cases = [
+        (b"GET / HTTP/1.1\r\n" + host + b"X-Big: " + b"a" * HEAD_BYTES + b"\r\n\r\n", 431, "head-too-large"),
+        (b"GET / HTTP/1.1\r\n" + host + b"X-Big: " + b"a" * (2 * HEAD_BYTES), 431, "head-too-large"),
+        (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 400, "request-malformed"),
+        (b"GET / HTTP/1.1\r\nHost: a\r\nHost b\r\n\r\n", 400, "request-malformed"),
+    ]
+
+    async def ask() -> None:
+        network = Network()
+        try:
+            for request, status, code in cases:
+                answer = await _answer(network.connect(PHONE), request)
+                got, headers, body = _refusal(answer)
+                assert (got, body["code"]) == (status, code), answer[:300]
+                assert body["error"] and "content-security-policy" in headers
+                assert headers["connection"] == "close" and network.peers[-1].closed
+            for _ in range(MAX_CONNECTIONS + 1):
+                network.connect("127.0.0.1")  # (this computer's own: only the server's limit holds)
+            await asyncio.sleep(0)
+            got, headers, body = _refusal(await _answer(network.peers[-1], _with_cookie()))
+            assert (got, body["code"]) == (503, "server-busy") and headers["retry-after"] == "1"
+            assert "content-security-policy" in headers
+        finally:
+            network.close_all()
+            await asyncio.sleep(0)
+
+    asyncio.run(ask())
+
+
 # -- HTTPS ---------------------------------------------------------------------------------------
 
 
@@ -190,11 +233,11 @@ def test_https_counts_and_bounds_connections_from_their_handshake(tmp_path: Path
     monkeypatch.setattr(web_protocol, "CLIENT_CONNECTIONS", 3)
     monkeypatch.setattr(web_protocol, "is_loopback", lambda host: False)  # (127.0.0.1 plays the network)
     cert, key = _self_signed(tmp_path)
-    config = uvicorn.Config(SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"], token=TOKEN),
-                            lifespan="off", log_level="critical")
+    config = server_config(SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"], token=TOKEN),
+                           server_context(cert, key), lifespan="off")
     config.load()
     state = uvicorn.server.ServerState()
-    protocol = https_protocol(server_context(cert, key))
+    protocol = config.http_protocol_class
 
     async def run() -> None:
         loop = asyncio.get_running_loop()

@@ -244,7 +244,7 @@ def test_a_request_head_is_bounded_in_size_and_time() -> None:
         host = urlsplit(server.url).netloc
         big = _connect(server.url)
         big.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {host}\r\nX-Big: ".encode() + b"a" * (4 * HEAD_BYTES))
-        assert _read_all(big).startswith(b"HTTP/1.1 400 ")
+        assert _read_all(big).startswith(b"HTTP/1.1 431 ")
         big.close()
         started = time.monotonic()
         silent, partial = _connect(server.url), _connect(server.url)
@@ -366,7 +366,7 @@ def test_a_whole_request_head_over_the_limit_is_refused_too() -> None:
     one write was answered 200 at 100 KB."""
     with started_server() as server:
         host = urlsplit(server.url).netloc
-        for size, status in ((HEAD_BYTES // 2, b"200"), (HEAD_BYTES + 100, b"400"), (100_000, b"400")):
+        for size, status in ((HEAD_BYTES // 2, b"200"), (HEAD_BYTES + 100, b"431"), (100_000, b"431")):
             client = _connect(server.url)
             client.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n"
                            f"X-Big: {'a' * size}\r\n\r\n".encode())

@@ -67,6 +67,10 @@ class WebRefusal(StrEnum):
     HOST_NOT_LOCAL = "host-not-local"
     CROSS_SITE = "cross-site"
     TOKEN_NEEDED = "token-needed"
+    # The server's protocol (terrace.web.protocol), before the app
+    HEAD_TOO_LARGE = "head-too-large"
+    REQUEST_MALFORMED = "request-malformed"
+    SERVER_BUSY = "server-busy"
     # Ending a game (auto-play, giving up, active time)
     GAME_GIVEN_UP = "game-given-up"
     GIVE_UP_WON = "give-up-won"
@@ -189,6 +193,15 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.TOKEN_NEEDED: Wording(
         401, "open the address with the token that terrace play printed",
         "Bitte die Adresse mit dem Token öffnen, das terrace play ausgegeben hat."),
+    WebRefusal.HEAD_TOO_LARGE: Wording(
+        431, "the request's head (request line and headers) is over {most} bytes",
+        "Der Kopf der Anfrage (Anfragezeile und Kopfzeilen) ist länger als {most} Bytes."),
+    WebRefusal.REQUEST_MALFORMED: Wording(
+        400, "the request is not well-formed HTTP/1.1",
+        "Die Anfrage ist kein wohlgeformtes HTTP/1.1."),
+    WebRefusal.SERVER_BUSY: Wording(
+        503, "the server has too many connections open: try again in a moment",
+        "Der Server hat zu viele offene Verbindungen: Bitte gleich noch einmal versuchen."),
     WebRefusal.GAME_GIVEN_UP: Wording(
         409, "this game was given up: it can be replayed, no longer played",
         "Dieses Spiel wurde aufgegeben: Es kann nachgespielt, aber nicht mehr gespielt werden."),

@@ -24,8 +24,10 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.utils import get_remote_addr
 
+from terrace.refusals import Reason
+from terrace.web.i18n import WebRefusal, refusal_json
 from terrace.web.remote import is_loopback
-from terrace.web.security import TRUST_EXTENSION
+from terrace.web.security import TRUST_EXTENSION, json_answer, send_refusal
 
 HEAD_SECONDS = 10.0
 """Seconds a connection has to send a request's whole head: from when it
@@ -74,6 +76,24 @@ class GuardedH11Protocol(H11Protocol):
     _handshake: asyncio.Task[None] | None = None
     _early = b""
     """Bytes that came with the end of the TLS handshake, before :meth:`_begin`."""
+    _parse_error: h11.RemoteProtocolError | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The server's limit (uvicorn's limit_concurrency) is answered here,
+        # as a refusal of the app's (JSON with a code, the hardening
+        # headers), not with uvicorn's plain-text 503.
+        self._limit, self.limit_concurrency = self.limit_concurrency, None
+        self._served, self.app = self.app, self._within_limit
+
+    async def _within_limit(self, scope: Any, receive: Any, send: Any) -> None:
+        """The app, or ``server-busy`` (503) beyond the server's limit
+        (this request's connection and task counted, as uvicorn counts them)."""
+        limit = self._limit
+        if limit is not None and (len(self.connections) >= limit or len(self.tasks) > limit):
+            await send_refusal(send, SERVER_BUSY, scope, [(b"retry-after", b"1"), (b"connection", b"close")])
+            return
+        await self._served(scope, receive, send)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self.transport = transport  # (what a deadline or a newer stranger closes, handshake or not)
@@ -166,12 +186,34 @@ class GuardedH11Protocol(H11Protocol):
         parse = self.conn.next_event
 
         def next_event() -> Any:
-            event = parse()
-            if isinstance(event, h11.Request) and head_size(event) > HEAD_BYTES:
-                raise h11.RemoteProtocolError("request head too large", error_status_hint=431)
+            try:
+                event = parse()
+                if isinstance(event, h11.Request) and head_size(event) > HEAD_BYTES:
+                    raise h11.RemoteProtocolError("request head too large", error_status_hint=431)
+            except h11.RemoteProtocolError as error:
+                self._parse_error = error  # (for send_400_response)
+                raise
             return event
 
         self.conn.next_event = next_event  # type: ignore[method-assign]
+
+    def send_400_response(self, msg: str) -> None:
+        """A request h11 cannot read (or whose head is too large) is
+        refused as the app refuses (JSON with a code, the hardening
+        headers), and the connection closed; uvicorn answered a plain-text
+        400 without a code."""
+        error = self._parse_error
+        reason = HEAD_TOO_LARGE if error is not None and error.error_status_hint == 431 else REQUEST_MALFORMED
+        headers, body = json_answer(refusal_json(reason, None), [(b"connection", b"close")])
+        try:
+            data = self.conn.send(h11.Response(status_code=reason.status, headers=headers))
+            data = (data or b"") + (self.conn.send(h11.Data(data=body)) or b"")
+            data += self.conn.send(h11.EndOfMessage()) or b""
+        except h11.LocalProtocolError:  # (an answer had begun: nothing more can be said)
+            self.transport.close()
+            return
+        self.transport.write(data)
+        self.transport.close()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -211,6 +253,11 @@ class GuardedH11Protocol(H11Protocol):
         self._head_timer = None
         if self._waiting_for_head() and not self.transport.is_closing():
             self.transport.close()
+
+
+HEAD_TOO_LARGE = Reason(WebRefusal.HEAD_TOO_LARGE, most=HEAD_BYTES)
+REQUEST_MALFORMED = Reason(WebRefusal.REQUEST_MALFORMED)
+SERVER_BUSY = Reason(WebRefusal.SERVER_BUSY)
 
 
 def https_protocol(context: ssl.SSLContext) -> type[GuardedH11Protocol]:

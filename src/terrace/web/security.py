@@ -323,21 +323,33 @@ def _equal(given: str, token: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode())
 
 
+def json_answer(
+    body_data: dict[str, str], extra: Sequence[tuple[bytes, bytes]] = ()
+) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of an answer of the guard (or of the server's
+    protocol, :mod:`terrace.web.protocol`): the app's own JSON (compact,
+    UTF-8), never cached, with ``extra`` and the hardening headers."""
+    body = bytes(JSONResponse(body_data).body)
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"cache-control", b"no-store"),
+        *extra,
+        *SECURITY_HEADERS,
+    ]
+    return headers, body
+
+
+async def send_refusal(send: Send, reason: Reason, scope: Scope,
+                       extra: Sequence[tuple[bytes, bytes]] = ()) -> None:
+    """Answer the request of ``scope`` with the refusal ``reason``."""
+    status, body_data, more = _refused(reason, scope)
+    await _answer(send, status, body_data, [*more, *extra])
+
+
 async def _answer(
     send: Send, status: int, body_data: dict[str, str], extra: Sequence[tuple[bytes, bytes]] = ()
 ) -> None:
-    body = JSONResponse(body_data).body  # (the app's own JSON: compact, UTF-8)
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"cache-control", b"no-store"),
-                *extra,
-                *SECURITY_HEADERS,
-            ],
-        }
-    )
+    headers, body = json_answer(body_data, extra)
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -19,9 +19,12 @@ import threading
 import webbrowser
 from dataclasses import dataclass
 from types import FrameType
-from typing import TextIO
+from typing import TYPE_CHECKING, Literal, TextIO
 
 from starlette.types import ASGIApp
+
+if TYPE_CHECKING:
+    import uvicorn
 
 from terrace.errors import TerraceError
 from terrace.refusals import clip
@@ -136,27 +139,35 @@ def announce(url: str, remote: bool, out: TextIO, fingerprint: str | None = None
     out.flush()
 
 
+def server_config(app: ASGIApp, tls: ssl.SSLContext | None = None,
+                  lifespan: Literal["on", "off"] = "on") -> uvicorn.Config:
+    """uvicorn's configuration of the game's server (HTTPS with ``tls``)."""
+    import uvicorn
+
+    # (uvicorn only when serving)
+    from terrace.web.protocol import HEAD_BYTES, GuardedH11Protocol, https_protocol
+
+    # (uvicorn counts the connection asking among the open ones: one more;
+    # no proxy stands before the game, so X-Forwarded-* is never believed;
+    # TLS is the protocol's, not uvicorn's: see https_protocol)
+    protocol = GuardedH11Protocol if tls is None else https_protocol(tls)
+    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan=lifespan,
+                          timeout_graceful_shutdown=1, http=protocol, proxy_headers=False,
+                          h11_max_incomplete_event_size=HEAD_BYTES, limit_concurrency=MAX_CONNECTIONS + 1)
+
+
 def serve(app: ASGIApp, sock: socket.socket, pool: SolverPool, tls: ssl.SSLContext | None = None) -> None:
     """Run uvicorn on ``sock`` until SIGTERM or Ctrl+C; running searches
     are stopped as soon as a stop is asked for, so the server ends within a
     second or two."""
     import uvicorn
 
-    # (uvicorn only when serving)
-    from terrace.web.protocol import HEAD_BYTES, GuardedH11Protocol, https_protocol
-
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: FrameType | None) -> None:
             pool.closing.set()
             super().handle_exit(sig, frame)
 
-    # (uvicorn counts the connection asking among the open ones: one more;
-    # no proxy stands before the game, so X-Forwarded-* is never believed;
-    # TLS is the protocol's, not uvicorn's: see https_protocol)
-    protocol = GuardedH11Protocol if tls is None else https_protocol(tls)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=1, http=protocol, proxy_headers=False,
-                            h11_max_incomplete_event_size=HEAD_BYTES, limit_concurrency=MAX_CONNECTIONS + 1)
+    config = server_config(app, tls)
     try:
         Server(config).run(sockets=[sock])
     except KeyboardInterrupt:  # pragma: no cover - interactive
