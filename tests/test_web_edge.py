@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import shutil
 import ssl
 import stat
@@ -164,8 +165,19 @@ def test_what_the_protocol_refuses_is_refused_like_the_app_with_a_code() -> None
         (b"GET / HTTP/1.1\r\nHost: a\r\nHost b\r\n\r\n", 400, "request-malformed"),
     ]
 
+    class Heard(logging.Handler):
+        def __init__(self) -> None:
+            super().__init__(logging.DEBUG)
+            self.said: list[str] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.said.append(record.getMessage())
+
+    heard = Heard()
+
     async def ask() -> None:
         network = Network()
+        logging.getLogger("uvicorn.error").addHandler(heard)  # (what the player's terminal shows)
         try:
             for request, status, code in cases:
                 answer = await _answer(network.connect(PHONE), request)
@@ -180,10 +192,12 @@ def test_what_the_protocol_refuses_is_refused_like_the_app_with_a_code() -> None
             assert (got, body["code"]) == (503, "server-busy") and headers["retry-after"] == "1"
             assert "content-security-policy" in headers
         finally:
+            logging.getLogger("uvicorn.error").removeHandler(heard)
             network.close_all()
             await asyncio.sleep(0)
 
     asyncio.run(ask())
+    assert heard.said == []  # (each refused request was a warning on the terminal)
 
 
 # -- HTTPS ---------------------------------------------------------------------------------------

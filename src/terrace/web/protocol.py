@@ -16,6 +16,7 @@ is answered 400 at once); a request body has its own deadline in the app
 from __future__ import annotations
 
 import asyncio
+import logging
 import ssl
 from collections import Counter
 from typing import Any, ClassVar
@@ -62,6 +63,19 @@ _strangers: dict[GuardedH11Protocol, None] = {}
 """The open connections from the network that have not shown the token, oldest first."""
 
 
+class _NoParseWarnings(logging.Filter):
+    """Drops uvicorn's warning for each request it cannot read: such a
+    request is answered (``request-malformed``, ``head-too-large``), and
+    any machine of the network could fill the player's terminal with the
+    warning, a line a request, and push the printed link out of sight."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "Invalid HTTP request received."
+
+
+_QUIET = _NoParseWarnings()
+
+
 class GuardedH11Protocol(H11Protocol):
     """h11 with a deadline on each request's head and bounds on the
     connections (see the module); with :attr:`tls` set, the connection's
@@ -80,6 +94,8 @@ class GuardedH11Protocol(H11Protocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if _QUIET not in self.logger.filters:
+            self.logger.addFilter(_QUIET)
         # The server's limit (uvicorn's limit_concurrency) is answered here,
         # as a refusal of the app's (JSON with a code, the hardening
         # headers), not with uvicorn's plain-text 503.
