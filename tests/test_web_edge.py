@@ -26,7 +26,7 @@ from terrace.web import protocol as web_protocol
 from terrace.web.protocol import HEAD_BYTES, STRANGER_CONNECTIONS, GuardedH11Protocol
 from terrace.web.security import SecurityMiddleware, token_cookie
 from terrace.web.server import MAX_CONNECTIONS, server_config
-from terrace.web.tls import ensure_self_signed, fingerprint, server_context
+from terrace.web.tls import ensure_self_signed, fingerprint, self_signed_paths, server_context
 
 TOKEN = "s3cret-token-of-the-player"
 PHONE = "192.168.1.9"
@@ -312,4 +312,18 @@ def test_play_refuses_a_certificate_it_cannot_use_before_touching_anything(tmp_p
     result = CliRunner().invoke(main, ["play", "--no-browser", "--port", "0", "--db", str(db), *args])
     assert result.exit_code == (2 if case == "key-without-cert" else 1), result.output
     assert words in result.output
+    assert not db.exists()
+
+
+def test_a_damaged_self_signed_certificate_says_how_to_make_another(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    cert, key = self_signed_paths()
+    assert cert.parent == tmp_path / "terrace"
+    cert.parent.mkdir()
+    cert.write_text("-----BEGIN CERTIFICATE-----\nbroken\n-----END CERTIFICATE-----\n")
+    key.write_text("-----BEGIN EC PRIVATE KEY-----\nbroken\n-----END EC PRIVATE KEY-----\n")
+    db = tmp_path / "games.sqlite"
+    result = CliRunner().invoke(main, ["play", "--https", "--no-browser", "--port", "0", "--db", str(db)])
+    assert result.exit_code == 1, result.output
+    assert "damaged" in result.output and "to make a new self-signed certificate" in result.output
     assert not db.exists()

@@ -12,6 +12,7 @@ import click
 from terrace.cli.errors import stop_on_sigterm
 from terrace.cli.options import FilePath, Seconds, WholeNumber, pop_rules, rule_options
 from terrace.errors import TerraceError
+from terrace.refusals import clip
 from terrace.storage import open_games
 from terrace.variants import canonical_name
 from terrace.web.endpoints import HINT_SECONDS, HINT_SECONDS_RANGE, WINNABLE_SECONDS, WINNABLE_SECONDS_RANGE
@@ -59,7 +60,7 @@ def play(host: str | None, port: int, remote: bool, https: bool, certfile: str |
         raise click.UsageError(str(error)) from None
     if keyfile is not None and certfile is None:
         raise click.UsageError("--keyfile needs --certfile (the certificate it is the key of)")
-    tls, fingerprint = _tls(host, remote, https, certfile, keyfile)
+    tls, fingerprint = _tls(host, https, certfile, keyfile)
     settings = ServerSettings(host=host, port=port, remote=remote, open_browser=not no_browser,
                               default_variant=variant, default_rules=rules,
                               hint_seconds=hint_seconds, winnable_seconds=winnable_seconds,
@@ -83,7 +84,7 @@ def play(host: str | None, port: int, remote: bool, https: bool, certfile: str |
             close()
 
 
-def _tls(host: str, remote: bool, https: bool, certfile: str | None, keyfile: str | None
+def _tls(host: str, https: bool, certfile: str | None, keyfile: str | None
          ) -> tuple[ssl.SSLContext | None, str | None]:
     """The TLS context to serve with (None: plain HTTP) and the fingerprint
     of a self-signed certificate; a certificate that cannot be used is
@@ -91,12 +92,18 @@ def _tls(host: str, remote: bool, https: bool, certfile: str | None, keyfile: st
     if certfile is None and not https:
         return None, None
     from terrace.web.remote import machine_hosts
-    from terrace.web.tls import ensure_self_signed, fingerprint, server_context
+    from terrace.web.tls import CertificateError, ensure_self_signed, fingerprint, server_context
 
     if certfile is not None:
         return server_context(certfile, keyfile), None
-    cert, key = ensure_self_signed(machine_hosts(host) if remote else [host])
-    return server_context(cert, key), fingerprint(cert)
+    # (named for the computer's names and addresses also without --remote:
+    # the certificate is kept, and a later --remote uses it too)
+    cert, key = ensure_self_signed(machine_hosts(host))
+    try:
+        return server_context(cert, key), fingerprint(cert)
+    except CertificateError as error:
+        raise CertificateError(f"{error} (delete {clip(str(cert))} and {clip(str(key))} to make a new "
+                               "self-signed certificate)") from None
 
 
 def canonical_name_or_error(name: str) -> str:
