@@ -61,10 +61,10 @@ class Server:
 
 
 @contextmanager
-def started_server(*extra: str) -> Iterator[Server]:
+def started_server(*extra: str, env: dict[str, str] | None = None) -> Iterator[Server]:
     """``terrace play`` on a free port (games in memory), stopped by its
-    process id at the end."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    process id at the end; ``env`` adds to its environment."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
     proc = subprocess.Popen(
         [sys.executable, "-m", "terrace", "play", "--port", "0", "--no-browser", "--db", ":memory:", *extra],
         stdout=subprocess.PIPE,
@@ -76,7 +76,7 @@ def started_server(*extra: str) -> Iterator[Server]:
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
-        match = re.search(r"http://\S+/", line)
+        match = re.search(r"https?://\S+/", line)
         if match is None:
             err = proc.stderr.read() if proc.stderr else ""
             raise RuntimeError(f"the server did not start: {line!r} {err}")
