@@ -210,7 +210,8 @@ def _self_signed(folder: Path) -> tuple[Path, Path]:
 def test_the_self_signed_certificate_is_valid_for_the_machine_and_kept(tmp_path: Path) -> None:
     cert, key = _self_signed(tmp_path)
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
-    server_context(cert, key)  # (OpenSSL takes the pair: the key is the certificate's)
+    context = server_context(cert, key)  # (OpenSSL takes the pair: the key is the certificate's)
+    assert context.minimum_version == ssl.TLSVersion.TLSv1_2 and context.options & ssl.OP_NO_RENEGOTIATION
     decoded = ssl._ssl._test_decode_cert(str(cert))  # type: ignore[attr-defined]
     names = set(decoded["subjectAltName"])
     assert {("IP Address", "192.168.1.20"), ("DNS", "terrace-box.local"), ("DNS", "localhost"),

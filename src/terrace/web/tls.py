@@ -60,6 +60,7 @@ def server_context(certfile: str | os.PathLike[str], keyfile: str | os.PathLike[
                                + (": name the key's file with --keyfile" if keyfile is None else ""))
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.options |= ssl.OP_NO_RENEGOTIATION  # (a client cannot make the server redo handshakes)
     try:
         context.load_cert_chain(certfile, keyfile, password=_no_password)
     except ssl.SSLError as error:
