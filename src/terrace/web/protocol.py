@@ -9,8 +9,11 @@ finishes sending its head, so one client could hold hundreds of megabytes or
 every file descriptor of the server, and in remote mode without the token,
 since the token is read from the head. Here a head must arrive whole within
 :data:`HEAD_SECONDS` and be at most :data:`HEAD_BYTES` long (a longer one
-is answered 400 at once); a request body has its own deadline in the app
-(:data:`terrace.web.replies.BODY_SECONDS`).
+is answered 431 ``head-too-large`` at once); a request body has its own
+deadline in the app (:data:`terrace.web.replies.BODY_SECONDS`). What the
+protocol refuses itself (a head too large, a request that is not HTTP, a
+request beyond the server's limit) it refuses as the app does: JSON with a
+code and the hardening headers.
 """
 
 from __future__ import annotations
