@@ -8,7 +8,9 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
 import shutil
+import socket
 import ssl
 import stat
 import subprocess
@@ -16,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import uvicorn
 from click.testing import CliRunner
@@ -27,6 +30,7 @@ from terrace.web.protocol import HEAD_BYTES, STRANGER_CONNECTIONS, GuardedH11Pro
 from terrace.web.security import SecurityMiddleware, token_cookie
 from terrace.web.server import MAX_CONNECTIONS, server_config
 from terrace.web.tls import ensure_self_signed, fingerprint, self_signed_paths, server_context
+from web_support import started_server
 
 TOKEN = "s3cret-token-of-the-player"
 PHONE = "192.168.1.9"
@@ -328,3 +332,25 @@ def test_a_damaged_self_signed_certificate_says_how_to_make_another(tmp_path: Pa
     assert result.exit_code == 1, result.output
     assert "damaged" in result.output and "to make a new self-signed certificate" in result.output
     assert not db.exists()
+
+
+def test_the_server_writes_neither_requests_nor_the_token_on_the_terminal() -> None:
+    with started_server("--remote", "--host", "127.0.0.1") as server:
+        match = re.search(r"\?token=(\S+)", server.first_line)
+        assert match is not None
+        token = match.group(1)
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
+            assert client.get(f"/?token={token}x").status_code == 401
+            assert client.get("/api/nothing").status_code == 401
+            assert client.post(f"/api/games?token={token}", json={}).status_code == 401
+            assert client.get(f"/?token={token}").status_code == 303
+            assert client.get("/api/nothing").status_code == 404
+        port = int(server.url.rsplit(":", 1)[1].strip("/"))
+        big = b"GET /?token=" + token.encode() + b" HTTP/1.1\r\nX: " + b"a" * HEAD_BYTES + b"\r\n\r\n"
+        for raw in (b"NOT HTTP\r\n\r\n", big):
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+                sock.sendall(raw)
+                assert sock.recv(64).startswith(b"HTTP/1.1 4")
+        server.stop()
+        said = server.stderr()
+        assert token not in said and "Invalid HTTP" not in said and "GET /" not in said, said

@@ -39,6 +39,10 @@ from terrace.web.workers import SolverPool
 MAX_CONNECTIONS = 100
 """Open connections (and requests in progress) beyond which a request is
 answered 503 at once: the page needs a handful."""
+TOKEN_BYTES = 24
+"""Random bytes of remote play's token (192 bits): guessing is hopeless, so
+failed tries lock nobody out (a lockout would let any machine of the
+network lock the player out)."""
 BROWSER_DELAY = 0.5
 """Seconds between the server's start and opening the browser."""
 
@@ -188,7 +192,7 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
     check_reach(settings.host, settings.remote)
     if sock is not None:
         check_reach(str(sock.getsockname()[0]), settings.remote)
-    token = secrets.token_urlsafe(24) if settings.remote else None
+    token = secrets.token_urlsafe(TOKEN_BYTES) if settings.remote else None
     hosts = tuple(machine_hosts(settings.host)) if settings.remote else (settings.host,)
     pool = SolverPool()
     app = create_app(store, default_variant=settings.default_variant, default_rules=settings.default_rules,
