@@ -158,7 +158,7 @@ def test_try_again_by_keyboard_leaves_the_focus_on_the_board(browser: Any, serve
         context.close()
 
 
-REFUSED = ("The server refused the browser's request (error 400): it was too large or malformed. "
+REFUSED = ("The server refused the browser's request (error {}): it was too large or malformed. "
            "Cookies that other programs on this address set count too: delete this site's cookies, "
            "then reload the page.")
 REFUSED_DE = ("Der Server hat die Anfrage des Browsers abgelehnt (Fehler 400): Sie war zu groß oder "
@@ -173,16 +173,17 @@ def big_cookies(page: Any, server: str) -> None:
 
 
 def test_a_request_the_server_itself_refuses_is_said_so(api: Api, open_game: Any, server: str) -> None:
-    """uvicorn answers a request head it will not read with its own plain
-    text 400 ("Invalid HTTP request received."), before the app: the page
-    said "The server could not answer (error 400). Try again in a moment."
-    though no try could succeed."""
+    """The server refuses a request head it will not read before the app
+    and before it knows the request's language (431 head-too-large; uvicorn
+    answered a plain-text 400): the page said "The server could not answer
+    (error 400). Try again in a moment." though no try could succeed, and
+    now says why in its own words."""
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)
     big_cookies(page, server)
     page.locator("[data-pile='stock']").click()
     page.wait_for_selector("#toast.show")
-    assert page.locator("#toast").inner_text() == REFUSED
+    assert page.locator("#toast").inner_text() == REFUSED.format(431)
     assert page.locator("body").get_attribute("data-moves") == "1"
     open_game.errors.clear()  # (the browser logs the refused call)
 

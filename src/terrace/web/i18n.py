@@ -194,8 +194,10 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         401, "open the address with the token that terrace play printed",
         "Bitte die Adresse mit dem Token öffnen, das terrace play ausgegeben hat."),
     WebRefusal.HEAD_TOO_LARGE: Wording(
-        431, "the request's head (request line and headers) is over {most} bytes",
-        "Der Kopf der Anfrage (Anfragezeile und Kopfzeilen) ist länger als {most} Bytes."),
+        431, "the request's head (request line and headers) is over {most} bytes; cookies that other "
+             "programs on this address set count too",
+        "Der Kopf der Anfrage (Anfragezeile und Kopfzeilen) ist länger als {most} Bytes; auch Cookies, "
+        "die andere Programme für diese Adresse gesetzt haben, zählen mit."),
     WebRefusal.REQUEST_MALFORMED: Wording(
         400, "the request is not well-formed HTTP/1.1",
         "Die Anfrage ist kein wohlgeformtes HTTP/1.1."),

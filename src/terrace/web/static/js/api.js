@@ -6,13 +6,20 @@
 
 import { getLanguage, t } from "./i18n.js";
 
+// The refusals of a request the server could not read (its head too
+// large, not HTTP): made before the request's language was known, so the
+// page says them in its own words.
+const UNREAD = new Set(["head-too-large", "request-malformed"]);
+
 // The message for a failed call, in the page's language. A 400 or 431
-// that is not the app's JSON comes from the web server itself (uvicorn),
-// which refuses a request it will not read, as one whose head is too large:
-// trying again cannot help.
+// that is not the app's JSON comes from a web server before the app, which
+// refuses a request it will not read, as one whose head is too large; so
+// does one of UNREAD: trying again cannot help.
 function failure(status, data) {
   if (status === 0) return t("error.network");
-  if (data && typeof data === "object" && typeof data.error === "string" && data.error) return data.error;
+  const object = Boolean(data) && typeof data === "object";
+  if (object && UNREAD.has(data.code)) return t("error.refused", { status });
+  if (object && typeof data.error === "string" && data.error) return data.error;
   if (status === 400 || status === 431) return t("error.refused", { status });
   return t("error.server", { status });
 }
