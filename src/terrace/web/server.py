@@ -126,11 +126,22 @@ def game_link(host: str, port: int, token: str | None, scheme: str = "http") -> 
     return f"{scheme}://{url_host(address or socket.gethostname())}:{port}/?{TOKEN_PARAM}={token}"
 
 
-def announce(url: str, remote: bool, out: TextIO, fingerprint: str | None = None) -> None:
+def announce(url: str, remote: bool, out: TextIO, fingerprint: str | None = None, host: str = "") -> None:
     """Tell the player where the game is (with the QR code of a remote
-    link, and how to check a self-signed certificate's ``fingerprint``)."""
+    link, and how to check a self-signed certificate's ``fingerprint``);
+    a remote game listening on this computer's own ``host`` is said to be
+    out of the phone's reach.
+
+    >>> import io; said = io.StringIO()
+    >>> announce("http://127.0.0.1:8000/?token=t", True, said, host="127.0.0.1")
+    >>> print(said.getvalue().splitlines()[1])
+    Only this computer can open the link: it listens on 127.0.0.1 (leave --host out to let your phone play).
+    """
     out.write(f"Terrace is running at {url}  (Ctrl+C to stop)\n")
-    if remote:
+    if remote and is_loopback(host):
+        out.write(f"Only this computer can open the link: it listens on {clip(host)} "
+                  "(leave --host out to let your phone play).\n")
+    elif remote:
         out.write("Open this link on your phone or tablet (same network), or scan the code; "
                   "keep it to yourself: it is the key to your games.\n")
         if url.startswith("http:"):
@@ -202,7 +213,7 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
         sock = bind(settings.host, settings.port)
     scheme = "http" if settings.tls is None else "https"
     url = game_link(settings.host, sock.getsockname()[1], token, scheme)
-    announce(url, settings.remote, sys.stdout if out is None else out, settings.fingerprint)
+    announce(url, settings.remote, sys.stdout if out is None else out, settings.fingerprint, settings.host)
     pool.start()
     if settings.open_browser:
         threading.Timer(BROWSER_DELAY, webbrowser.open, args=(url,)).start()
