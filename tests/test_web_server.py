@@ -58,6 +58,13 @@ def _raw_request(url: str, body: bytes, length: int | None = None) -> socket.soc
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_stop_during_a_search_ends_the_server_within_2_s(sig: int) -> None:
+    """A search (of a 120 s budget) does not hold the stop up: the server
+    ends within 2 s on a quiet machine. On a busy one even an idle server
+    takes longer (2.2-3.3 s at a load of 19 on 2 cores, which failed this
+    test on a wall-clock 2 s), so the bound grows with the time an idle
+    server takes to stop, measured just before with the same signal."""
+    with started_server() as idle:
+        baseline = idle.stop(sig)
     with started_server("--winnable-seconds", "120") as server:
         results: list[Any] = []
         thread = _search_in_background(server.url, results)
@@ -65,7 +72,7 @@ def test_a_stop_during_a_search_ends_the_server_within_2_s(sig: int) -> None:
         assert results == []
         took = server.stop(sig)
         thread.join(10)
-        assert took < 2.0
+        assert took < max(2.0, 2 * baseline + 1.0), (took, baseline)
         assert results and (results[0] == 503 or isinstance(results[0], httpx.HTTPError))
         assert "Traceback" not in server.stderr()
 
