@@ -254,3 +254,79 @@ def test_the_games_that_may_hold_a_record_are_found_without_stepping_over_the_ot
     found = list(group.candidates(game))
     assert len(found) == 10
     assert Touched.touched <= 20, Touched.touched  # (it was 20,000)
+
+
+def _elsewhere(record: Any, moves: int) -> dict[str, Any]:
+    """A record of a game played elsewhere (another computer's database)
+    on ``record``'s deal, ``moves`` moves in."""
+    from store_support import play, start
+    from terrace.storage import MemoryStore
+    from terrace.storage.transfer import export_record
+
+    other = MemoryStore()
+    game = start(other, record)
+    play(other, game, record.moves[:moves])
+    return export_record(other.get(game.id))
+
+
+@pytest.mark.parametrize("order", ["played-then-imported", "imported-then-played", "played-and-continued"])
+def test_a_backup_restored_keeps_an_imported_game_played_here_as_played_here(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, order: str) -> None:
+    """A game that came into a database by an import and was played there
+    since came back from a restore (export --all, import into an empty
+    database) as imported and never played: the restore logged its last
+    change as one more import. The game to resume became another one, a
+    game imported later made it abandoned in the statistics (and broke
+    their streaks), and the next export said ``changed_here: false``. The
+    restore now logs that last change as a change made here."""
+    from store_support import play, start
+    from terrace.storage import open_store
+
+    won, lost = golden("terrace-won"), golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    source, fresh = tmp_path / "source.sqlite", tmp_path / "fresh.sqlite"
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    first.write_text(json.dumps(_elsewhere(lost, 3)))
+    with open_store(source) as store:
+        mine = start(store, won)
+        clock[0] += 10
+        play(store, mine, won.moves[:5])
+        clock[0] += 10
+        if order == "played-and-continued":  # (the import brings a later state of it: played on)
+            [(imported_id, _)] = store.add_games(read_games_of(first))
+            clock[0] += 10
+            later = json.loads(first.read_text())
+            later["moves"], later["saved"]["updated_at"] = lost.moves[:5], clock[0]
+            first.write_text(json.dumps(later))
+        [(imported_id, _)] = store.add_games(read_games_of(first))
+        clock[0] += 10
+        imported = store.get(imported_id)
+        play(store, imported, lost.moves[len(imported.moves):7])
+        clock[0] += 10
+        if order != "played-then-imported":  # (a game from elsewhere opened after it was played)
+            other = _elsewhere(lost, 2)
+            other["saved"].update(created_at=clock[0], updated_at=clock[0])
+            second.write_text(json.dumps(other))
+            store.add_games(read_games_of(second))
+        resumed = store.latest_unfinished()
+    monkeypatch.undo()
+    assert resumed is not None and resumed.id == imported_id
+    backup, again = tmp_path / "backup.json", tmp_path / "again.json"
+    assert _cli("export", "--all", "-o", str(backup), "--db", str(source)).exit_code == 0
+    assert _cli("import", str(backup), "--db", str(fresh)).output.startswith("imported ")
+    stats = [_cli("stats", "--json", "--db", str(db)).output for db in (source, fresh)]
+    assert stats[1] == stats[0]
+    with open_store(fresh) as store:
+        restored = store.latest_unfinished()
+        assert restored is not None and restored.id == imported_id
+        assert store.get(imported_id).moves == list(lost.moves[:7])
+    assert _cli("export", "--all", "-o", str(again), "--db", str(fresh)).exit_code == 0
+    assert again.read_bytes() == backup.read_bytes()
+
+
+def read_games_of(path: Path) -> Any:
+    """The games of a file of records, as an import reads them."""
+    from terrace.storage.transfer import read_games
+
+    return read_games(path.read_text())

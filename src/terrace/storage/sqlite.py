@@ -441,27 +441,32 @@ def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:
     game's opening (``create``, or ``import`` for a game that came into
     that store by an import), its first win or loss, and its last change,
     so that the statistics, the game to resume and the export's order,
-    which follow the log, come out as they were there. (The moves between
-    are not in an export: the log of each game starts as after an
-    import.)"""
-    entries: list[tuple[int, int, str, int, float]] = []
+    which follow the log, come out as they were there. The last change of
+    a game changed there by more than imports (``changed_here``) is logged
+    as a change made here (a ``hint`` entry: it plays no move), so that a
+    game imported there and played since comes back played here, not
+    imported and unplayed. (The moves between are not in an export: the
+    log of each game starts as after an import.)"""
+    entries: list[tuple[int, int, int, str, int, float]] = []
     for index, game in enumerate(games):
         places = game.log
         assert places is not None
+        moves = len(game.moves)
         result_at = game.won_at if game.won_at is not None else game.finished_at
         opening = "import" if places.by_import else "create"
-        entries.append((places.opened, index, opening, 0 if opening == "create" else len(game.moves),
+        entries.append((places.opened, index, 0, opening, 0 if opening == "create" else moves,
                         game.created_at))
         if places.result is not None and result_at is not None and places.result not in (
                 places.opened, places.changed):
-            entries.append((places.result, index, "import", len(game.moves), result_at))
-        if places.changed != places.opened:
+            entries.append((places.result, index, 1, "import", moves, result_at))
+        here = places.by_import and places.changed_here  # (else its opening says so, or nothing does)
+        if places.changed != places.opened or here:
             at = result_at if places.result == places.changed and result_at is not None else game.updated_at
-            entries.append((places.changed, index, "import", len(game.moves), at))
+            entries.append((places.changed, index, 2, "hint" if here else "import", moves, at))
     entries.sort()
     conn.executemany(
         "INSERT INTO events (game_id, revision, action, move, move_count, at) VALUES (?, ?, ?, NULL, ?, ?)",
-        [(games[i].id, games[i].revision, action, count, at) for _, i, action, count, at in entries],
+        [(games[i].id, games[i].revision, action, count, at) for _, i, _, action, count, at in entries],
     )
 
 
