@@ -330,3 +330,20 @@ def read_games_of(path: Path) -> Any:
     from terrace.storage.transfer import read_games
 
     return read_games(path.read_text())
+
+
+def test_an_import_checks_each_record_s_deal_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each record's deal was checked three times (its string read, then
+    again with its number, which deals the number's pack anew, then once
+    more by the board of the record's replay), about a tenth of an
+    import's CPU. It is checked once now; counted as the checks of the
+    copies of each card, which every check makes once."""
+    from terrace import deal
+
+    made = time.time() - 86_400
+    path = tmp_path / "records.json"
+    path.write_text(json.dumps([_won_record(f"g{i}", made - i) for i in range(12)]))
+    checks = _calls(monkeypatch, deal, "wrong_copies")
+    result = _cli("import", str(path), "--db", str(tmp_path / "games.sqlite"))
+    assert result.output == "imported 12 games\n", result.output + str(result.exception)
+    assert checks[0] == 12, checks[0]  # (it was 36)

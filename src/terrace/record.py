@@ -147,10 +147,7 @@ class GameRecord:
             if (type(deal_version) is not int or deal_version < 1
                     or (number is not None and deal_version != DEAL_VERSION)):
                 raise InvalidRecordError(Reason(Refusal.RECORD_DEAL_VERSION, version=quote(deal_version)))
-            deal = Deal.parse(_typed(data, "deal", str), rules)
-            if number is not None:
-                deal = Deal(deal.cards, number)
-                deal.check(rules)
+            deal = Deal.parse(_typed(data, "deal", str), rules, number)  # (checked once)
             moves = _typed(data, "moves", list)
             if len(moves) > MAX_MOVES:
                 raise InvalidRecordError(too_many_moves())
