@@ -182,8 +182,6 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
     is (times from 2000, counts up to a million...). The game keeps no
     board, and its moves are the strings of ``shared`` where it has them
     (a file of many games holds a few hundred different moves)."""
-    if isinstance(data, dict) and isinstance(data.get("moves"), list) and len(data["moves"]) > MAX_LINE:
-        raise StoreError(f"the record holds more than {MAX_LINE:,} moves")
     record, board = GameRecord.checked(data)
     saved = data.get("saved", {})
     if not isinstance(saved, dict):
