@@ -36,6 +36,11 @@ from terrace.storage.base import (
 )
 from terrace.storage.rows import clip
 
+SAVED_KEYS = ("id", "created_at", "updated_at", "started_at", "finished_at", "hints", "undos",
+              "winnable_only", "redo", "assisted", "active_ms", "won_at", "won_moves", "won_active_ms",
+              "given_up_at", "log")
+"""The keys of a record's ``saved`` details, in the order an export writes
+them; an import refuses any other (a key misspelt by hand)."""
 MAX_REASONS = 20
 MAX_RECORDS = 100_000
 """The most records one file may hold."""
@@ -186,6 +191,9 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
     saved = data.get("saved", {})
     if not isinstance(saved, dict):
         raise StoreError("'saved' must be a JSON object")
+    unknown = next((key for key in saved if key not in SAVED_KEYS), None)
+    if unknown is not None:
+        raise StoreError(f"saved has no key {clip(unknown)!r}: its keys are {', '.join(SAVED_KEYS)}")
     now = time.time()
     game_id = saved.get("id", "")  # (no id at all: the import gives one)
     if not isinstance(game_id, str) or ("id" in saved and not game_id):
