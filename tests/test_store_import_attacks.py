@@ -347,3 +347,63 @@ def test_an_import_checks_each_record_s_deal_once(tmp_path: Path, monkeypatch: p
     result = _cli("import", str(path), "--db", str(tmp_path / "games.sqlite"))
     assert result.output == "imported 12 games\n", result.output + str(result.exception)
     assert checks[0] == 12, checks[0]  # (it was 36)
+
+
+def test_a_newer_backup_restored_over_an_older_one_gives_back_the_newer_statistics(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two backups of one database, the older restored into an empty
+    database and then the newer imported over it: the newer one's places
+    in the log were ignored (the database was not empty), so its games
+    came in as games from elsewhere. A game opened after another was left
+    no longer made that one abandoned (abandoned 1 read 0, the losing
+    streak 2 read 1). A database that holds nothing but states of the
+    file's games that its records are or continue is now restored over,
+    with the file's log, as an empty one is; the other order adds
+    nothing."""
+    from store_support import play, start, undo
+    from terrace.storage import open_store
+
+    won, lost = golden("terrace-won"), golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    source = tmp_path / "source.sqlite"
+    older, newer = tmp_path / "older.json", tmp_path / "newer.json"
+    with open_store(source) as store:
+        first = start(store, won)
+        clock[0] += 10
+        play(store, first, won.moves[:10])
+        clock[0] += 10
+        second = start(store, lost)
+        clock[0] += 10
+        play(store, second, lost.moves[:5])
+        clock[0] += 10
+        kept = start(store, lost)  # (not played on after the older backup)
+        clock[0] += 10
+        play(store, kept, lost.moves)
+        clock[0] += 10
+    assert _cli("export", "--all", "-o", str(older), "--db", str(source)).exit_code == 0
+    with open_store(source) as store:
+        first = store.get(first.id)
+        play(store, first, won.moves[10:])
+        clock[0] += 10
+        second = store.get(second.id)
+        play(store, second, lost.moves[5:8])
+        undo(store, second, 2)
+        clock[0] += 10
+        third = start(store, lost)  # (leaves the second game: abandoned)
+        clock[0] += 10
+        play(store, third, lost.moves)
+        clock[0] += 10
+    monkeypatch.undo()
+    assert _cli("export", "--all", "-o", str(newer), "--db", str(source)).exit_code == 0
+    wanted = _cli("stats", "--json", "--db", str(source)).output
+    assert json.loads(wanted)["overall"]["abandoned"] == 1
+    for name, files, said in [("older-newer", [older, newer], "imported 3 games (1 already here)\n"),
+                              ("newer-older", [newer, older], "imported 0 games (3 already here)\n")]:
+        db = tmp_path / f"{name}.sqlite"
+        assert _cli("import", str(files[0]), "--db", str(db)).exit_code == 0
+        assert _cli("import", str(files[1]), "--db", str(db)).output == said, name
+        assert _cli("stats", "--json", "--db", str(db)).output == wanted, name
+        again = tmp_path / f"{name}.json"
+        assert _cli("export", "--all", "-o", str(again), "--db", str(db)).exit_code == 0
+        assert again.read_bytes() == newer.read_bytes(), name

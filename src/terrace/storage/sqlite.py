@@ -363,6 +363,14 @@ class _Seen:
         self.states.pop(game_id, None)
 
 
+def _state(game: StoredGame) -> tuple[Any, ...]:
+    """Everything of a game that its play changes (its line, result, counts
+    and times): two states of one game are the same state when equal."""
+    return (game.moves, game.redo, game.status, game.hints, game.undos, game.winnable_only,
+            game.updated_at, game.started_at, game.finished_at, game.assisted, game.active_ms,
+            game.won_at, game.won_moves, game.won_active_ms, game.given_up_at)
+
+
 def _holds(stored: StoredGame, game: StoredGame) -> bool:
     """True when ``stored`` lost nothing ``game`` has besides its moves: no
     count is lower, and a win or a giving up of ``game`` is ``stored``'s
@@ -436,7 +444,8 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
 
 
 def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:
-    """Log the games of a backup restored into an empty database in the
+    """Log the games of a backup restored (into an empty database, or over
+    older states of its own games: :meth:`SqliteStore._restored_over`) in the
     order of the exporting store's log (their :class:`LogPlaces`): each
     game's opening (``create``, or ``import`` for a game that came into
     that store by an import), its first win or loss, and its last change,
@@ -1320,19 +1329,23 @@ class SqliteStore:
             return result
         with self._transaction(write=True, action="import") as conn:
             seen = _Seen(conn, games, budget)  # (read again: another program may have written since)
-            # (a backup restored into an empty database: its log entries in
-            # the order of the exporting store's log, see _restore_log)
-            restoring = (conn.execute("SELECT 1 FROM games LIMIT 1").fetchone() is None
-                         and all(game.log is not None for game in games)
-                         and len({game.id for game in games}) == len(games))
+            # (a backup restored into an empty database, or over its own older
+            # states: its log entries in the order of the exporting store's
+            # log, see _restore_log)
+            exact = self._restored_over(conn, games)
             restored: list[StoredGame] = []
             for i, game in enumerate(games):
-                if found[i]:
+                if exact is not None and game.id in exact:
+                    game.revision = exact[game.id]  # (this very state is here: nothing to write)
+                    restored.append(game)
+                    result[i] = (game.id, False)
+                    continue
+                if found[i] and exact is None:
                     continue
                 if not isinstance(game.id, str) or not game.id:
                     game.id = new_game_id()
-                here = self._already_here(conn, game, seen, i + 1)  # (stored since the read: another import)
-                if here is not None:
+                here = None if exact is not None else self._already_here(conn, game, seen, i + 1)
+                if here is not None:  # (stored since the read: another import)
                     result[i] = (here, False)
                     continue
                 if conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
@@ -1346,15 +1359,48 @@ class SqliteStore:
                         self._vouched.pop(game.id, None)
                         self._sound.pop(game.id, None)
                         result[i] = (game.id, True)
+                        if exact is not None:
+                            restored.append(game)
                         continue
                     game.id = new_game_id()
-                insert_game(conn, game, None if restoring else "import")
-                if restoring:
+                insert_game(conn, game, None if exact is not None else "import")
+                if exact is not None:
                     restored.append(game)
                 seen.add(_light_row(game))
                 result[i] = (game.id, True)
-            _restore_log(conn, restored)
+            if exact is not None:
+                conn.execute("DELETE FROM events")  # (only the file's games are here: its log is theirs)
+                _restore_log(conn, restored)
         return result
+
+    def _restored_over(self, conn: sqlite3.Connection, games: Sequence[StoredGame]) -> dict[str, int] | None:
+        """When ``games`` (an import) restore a backup: each has its places in
+        the exporting store's log and an id of its own, and the database holds
+        nothing but states of these games, each this game's very state or one
+        that it continues (:meth:`_continued`: an older backup of the same
+        database restored before, say). Returns the ids of the games whose
+        very state is here, with their revisions; None when the import is no
+        restore (its games then come in as games from elsewhere)."""
+        if not all(game.log is not None for game in games):
+            return None
+        by_id = {game.id: game for game in games}
+        if len(by_id) != len(games):
+            return None
+        stored_ids = [game_id for (game_id,) in conn.execute("SELECT id FROM games")]
+        if not all(isinstance(game_id, str) and game_id in by_id for game_id in stored_ids):
+            return None  # (a game of its own, or none of the file's)
+        exact: dict[str, int] = {}
+        for game_id in stored_ids:
+            game = by_id[game_id]
+            try:
+                stored = self._fetch(conn, game_id)
+            except DamagedGameError:
+                return None
+            if stored is not None and same_game(stored, game) and _state(stored) == _state(game):
+                exact[game_id] = stored.revision
+            elif self._continued(conn, game) is None:
+                return None
+        return exact
 
 
 __all__ = [
