@@ -194,6 +194,7 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
     one that import would refuse."""
     if bool(game_ids) == all_games:
         raise click.UsageError("give --game ID (one or more) or --all")
+    game_ids = tuple(dict.fromkeys(game_ids))  # (a game named twice is written once)
     if output != "-":
         _refuse_database_output(Path(output), games_path(db))
     records: list[dict[str, Any]] = []
