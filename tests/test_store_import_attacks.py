@@ -407,3 +407,45 @@ def test_a_newer_backup_restored_over_an_older_one_gives_back_the_newer_statisti
         again = tmp_path / f"{name}.json"
         assert _cli("export", "--all", "-o", str(again), "--db", str(db)).exit_code == 0
         assert again.read_bytes() == newer.read_bytes(), name
+
+
+def test_a_backup_restored_keeps_the_result_of_a_game_that_came_in_finished(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that came in by an import already won has its result at its
+    opening in the log (the import is logged at its last change, the
+    win). The restore logged that opening at the game's creation time, so
+    the result's place was lost (the next export said ``result: null``);
+    when the game had been changed here since (a move taken back after the
+    win), the statistics then put its win after a later loss: the current
+    streak read 1 win where it was 1 loss."""
+    from store_support import play, start, undo
+    from terrace.storage import open_store
+
+    won, lost = golden("terrace-won"), golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    source, fresh = tmp_path / "source.sqlite", tmp_path / "fresh.sqlite"
+    record = tmp_path / "won.json"
+    elsewhere = _elsewhere(won, len(won.moves))
+    elsewhere["saved"]["created_at"] -= 600  # (opened ten minutes before it was won)
+    record.write_text(json.dumps(elsewhere))
+    clock[0] += 100
+    with open_store(source) as store:
+        [(won_id, _)] = store.add_games(read_games_of(record))
+        clock[0] += 10
+        game = start(store, lost)
+        clock[0] += 10
+        play(store, game, lost.moves)
+        clock[0] += 10
+        undo(store, store.get(won_id))
+    monkeypatch.undo()
+    backup, again = tmp_path / "backup.json", tmp_path / "again.json"
+    assert _cli("export", "--all", "-o", str(backup), "--db", str(source)).exit_code == 0
+    places = [record["saved"]["log"] for record in json.loads(backup.read_text())]
+    assert places[0]["result"] == places[0]["opened"]
+    assert _cli("import", str(backup), "--db", str(fresh)).output == "imported 2 games\n"
+    stats = [_cli("stats", "--json", "--db", str(db)).output for db in (source, fresh)]
+    assert json.loads(stats[0])["overall"]["current_losing_streak"] == 1
+    assert stats[1] == stats[0]
+    assert _cli("export", "--all", "-o", str(again), "--db", str(fresh)).exit_code == 0
+    assert again.read_bytes() == backup.read_bytes()

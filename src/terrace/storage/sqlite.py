@@ -463,8 +463,11 @@ def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:
         moves = len(game.moves)
         result_at = game.won_at if game.won_at is not None else game.finished_at
         opening = "import" if places.by_import else "create"
-        entries.append((places.opened, index, 0, opening, 0 if opening == "create" else moves,
-                        game.created_at))
+        # (an import is logged at the game's last change then: its result,
+        # when the game came in finished, so that the result keeps its place)
+        opened_at = result_at if (places.by_import and places.result == places.opened
+                                  and result_at is not None) else game.created_at
+        entries.append((places.opened, index, 0, opening, 0 if opening == "create" else moves, opened_at))
         if places.result is not None and result_at is not None and places.result not in (
                 places.opened, places.changed):
             entries.append((places.result, index, 1, "import", moves, result_at))
