@@ -449,3 +449,27 @@ def test_a_backup_restored_keeps_the_result_of_a_game_that_came_in_finished(
     assert stats[1] == stats[0]
     assert _cli("export", "--all", "-o", str(again), "--db", str(fresh)).exit_code == 0
     assert again.read_bytes() == backup.read_bytes()
+
+
+def test_an_import_refused_by_the_store_leaves_no_new_database_behind(tmp_path: Path) -> None:
+    """An import that the store refused (here: a file of too many states of
+    one game, found only as they are compared) into a database that was not
+    there left a new, empty database behind, and the folders made for it;
+    a refused import now changes nothing. A database that was there, or
+    that holds games, stays."""
+    db = tmp_path / "new" / "deeper" / "games.sqlite"
+    path = tmp_path / "states.json"
+    path.write_text(json.dumps(_states_of_one_game(800, time.time() - 3_600)))
+    result = _cli("import", str(path), "--db", str(db))
+    assert result.exit_code == 1 and "too many different states of one game" in result.output, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["states.json"]
+    (tmp_path / "new").mkdir()
+    assert _cli("import", str(path), "--db", str(db)).exit_code == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new", "states.json"]
+    assert list((tmp_path / "new").iterdir()) == []
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(_won_record("kept", time.time() - 86_400)))
+    assert _cli("import", str(one), "--db", str(db)).exit_code == 0
+    image = db.read_bytes()
+    assert _cli("import", str(path), "--db", str(db)).exit_code == 1
+    assert db.read_bytes() == image and _count_games(db) == 1

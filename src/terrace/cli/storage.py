@@ -320,11 +320,16 @@ def import_(db: str | None, file: str) -> None:
         more = len(error.reasons) - len(shown)
         lines = [f"  {reason}" for reason in shown] + ([f"  and {more} more"] if more else [])
         raise click.ClickException("nothing was imported:\n" + "\n".join(lines)) from None
-    with _open(db) as store:
-        try:
-            added = store.add_games(games)
-        except StoreError as error:
-            raise click.ClickException(f"nothing was imported: {error}") from None
+    store = _open(db)
+    try:
+        added = store.add_games(games)
+    except StoreError as error:
+        store.discard()  # (a database made for this import is removed again)
+        raise click.ClickException(f"nothing was imported: {error}") from None
+    except BaseException:
+        store.discard()
+        raise
+    store.close()
     # (games, not records: two states of one game in the file, the later
     # bringing the first up to date, are one game imported, or one game
     # already here)

@@ -523,6 +523,7 @@ class SqliteStore:
         self.migrations_applied: list[int] = []
         self._side_before: set[str] = set()
         self._made = False
+        self._made_folders: list[Path] = []
         if str(path) == MEMORY:
             self.path: Path | None = None
             self._name = MEMORY
@@ -598,7 +599,9 @@ class SqliteStore:
                 raise
         else:
             try:
+                missing = [folder for folder in path.parents if not folder.exists()]
                 path.parent.mkdir(parents=True, exist_ok=True)
+                self._made_folders = missing  # (deepest first: see discard)
             except OSError as error:
                 raise DatabaseFileError(
                     f"cannot make the folder {label(path.parent)}: {error.strerror or error}"
@@ -743,6 +746,29 @@ class SqliteStore:
         """Close the database (further calls fail)."""
         with self._lock:
             self._conn.close()
+
+    def discard(self) -> None:
+        """Close the store, and remove the database again when this store
+        made it (with the folders made for it) and it holds no game: an
+        import refused changes nothing. A database that was there, or that
+        holds a game (another program's), stays as it is."""
+        with self._lock:
+            try:
+                empty = self._conn.execute("SELECT 1 FROM games LIMIT 1").fetchone() is None
+            except sqlite3.Error:
+                empty = False
+            self._conn.close()
+            if self.path is None or not self._made or not empty:
+                return
+            remove_new_side_files(self.path, self._side_before)
+            if side_files(self.path):
+                return
+            self.path.unlink(missing_ok=True)
+            for folder in self._made_folders:
+                try:
+                    folder.rmdir()
+                except OSError:  # (no longer empty: something else is there now)
+                    return
 
     def __enter__(self) -> SqliteStore:
         return self
