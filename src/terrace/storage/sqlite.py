@@ -363,6 +363,13 @@ class _Seen:
         self.states.pop(game_id, None)
 
 
+def _versions(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    """Every stored game's id, revision and last change: what an import
+    compares to tell whether the games changed between its read and its
+    write."""
+    return conn.execute("SELECT id, revision, updated_at FROM games ORDER BY id").fetchall()
+
+
 def _state(game: StoredGame) -> tuple[Any, ...]:
     """Everything of a game that its play changes (its line, result, counts
     and times): two states of one game are the same state when equal."""
@@ -1353,6 +1360,9 @@ class SqliteStore:
             budget = _Budget(len(games))
             seen = _Seen(conn, games, budget)
             found = [self._already_here(conn, game, seen, number) for number, game in enumerate(games, 1)]
+            # (whether it restores a backup: the games it compares are read
+            # here, not under the write lock, which the web game's moves need)
+            restoring = _versions(conn), self._restored_over(conn, games)
         result: list[tuple[str, bool]] = [(here, False) if here else ("", True) for here in found]
         if all(found):
             return result
@@ -1360,8 +1370,8 @@ class SqliteStore:
             seen = _Seen(conn, games, budget)  # (read again: another program may have written since)
             # (a backup restored into an empty database, or over its own older
             # states: its log entries in the order of the exporting store's
-            # log, see _restore_log)
-            exact = self._restored_over(conn, games)
+            # log, see _restore_log; decided again if anything changed since)
+            exact = restoring[1] if _versions(conn) == restoring[0] else self._restored_over(conn, games)
             restored: list[StoredGame] = []
             for i, game in enumerate(games):
                 if exact is not None and game.id in exact:
@@ -1415,9 +1425,12 @@ class SqliteStore:
         by_id = {game.id: game for game in games}
         if len(by_id) != len(games):
             return None
-        stored_ids = [game_id for (game_id,) in conn.execute("SELECT id FROM games")]
-        if not all(isinstance(game_id, str) and game_id in by_id for game_id in stored_ids):
-            return None  # (a game of its own, or none of the file's)
+        stored_ids = []
+        for game_id, updated_at in conn.execute("SELECT id, updated_at FROM games"):
+            game = by_id.get(game_id) if isinstance(game_id, str) else None
+            if game is None or not isinstance(updated_at, (int, float)) or updated_at > game.updated_at:
+                return None  # (a game of its own, none of the file's, or one changed since)
+            stored_ids.append(game_id)
         exact: dict[str, int] = {}
         for game_id in stored_ids:
             game = by_id[game_id]
