@@ -473,3 +473,32 @@ def test_an_import_refused_by_the_store_leaves_no_new_database_behind(tmp_path: 
     image = db.read_bytes()
     assert _cli("import", str(path), "--db", str(db)).exit_code == 1
     assert db.read_bytes() == image and _count_games(db) == 1
+
+
+def test_a_backup_restored_gives_no_result_to_a_game_opened_at_the_time_of_its_result(
+        tmp_path: Path) -> None:
+    """A game that came in by an import with its result at its creation
+    time (given up the moment it was opened, on another computer's clock)
+    and its last change later: the exporting log has no result place for
+    it, but the restore logged its opening at that time, which the
+    restored log then took for its result (the next export said
+    ``result: 3`` where the backup said null)."""
+    from store_support import play, start
+    from terrace.storage import open_store
+
+    lost = golden("terrace-lost")
+    record = _elsewhere(lost, 3)
+    made = record["saved"]["created_at"] - 600
+    record["saved"].update(created_at=made, started_at=made, finished_at=made, given_up_at=made,
+                           updated_at=made + 10)
+    path, source, fresh = tmp_path / "record.json", tmp_path / "source.sqlite", tmp_path / "fresh.sqlite"
+    path.write_text(json.dumps(record))
+    with open_store(source) as store:
+        play(store, start(store, lost), lost.moves[:2])
+        store.add_games(read_games_of(path))
+    backup, again = tmp_path / "backup.json", tmp_path / "again.json"
+    assert _cli("export", "--all", "-o", str(backup), "--db", str(source)).exit_code == 0
+    assert json.loads(backup.read_text())[1]["saved"]["log"]["result"] is None
+    assert _cli("import", str(backup), "--db", str(fresh)).output == "imported 2 games\n"
+    assert _cli("export", "--all", "-o", str(again), "--db", str(fresh)).exit_code == 0
+    assert again.read_bytes() == backup.read_bytes()

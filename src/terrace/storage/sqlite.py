@@ -33,6 +33,7 @@ import functools
 import itertools
 import json
 import logging
+import math
 import os
 import re
 import sqlite3
@@ -474,6 +475,8 @@ def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:
         # when the game came in finished, so that the result keeps its place)
         opened_at = result_at if (places.by_import and places.result == places.opened
                                   and result_at is not None) else game.created_at
+        if opened_at == result_at and places.result != places.opened:  # (a result elsewhere, or none)
+            opened_at = math.nextafter(opened_at, -math.inf)
         entries.append((places.opened, index, 0, opening, 0 if opening == "create" else moves, opened_at))
         if places.result is not None and result_at is not None and places.result not in (
                 places.opened, places.changed):
