@@ -379,6 +379,15 @@ def _state(game: StoredGame) -> tuple[Any, ...]:
             game.won_at, game.won_moves, game.won_active_ms, game.given_up_at)
 
 
+def _continues(game: StoredGame, stored: StoredGame) -> bool:
+    """True when ``game`` continues ``stored`` (see :meth:`SqliteStore._continued`)."""
+    if not same_game(stored, game) or stored.updated_at >= game.updated_at:
+        return False
+    played_on = game.moves[: len(stored.moves)] == stored.moves
+    ended = stored.given_up_at is None and stored.won_at in (None, game.won_at)
+    return played_on and _no_count_lower(game, stored) and ended
+
+
 def _holds(stored: StoredGame, game: StoredGame) -> bool:
     """True when ``stored`` lost nothing ``game`` has besides its moves: no
     count is lower, and a win or a giving up of ``game`` is ``stored``'s
@@ -1322,12 +1331,7 @@ class SqliteStore:
             stored = self._fetch(conn, game.id)
         except DamagedGameError:
             return None
-        if stored is None or not same_game(stored, game) or stored.updated_at >= game.updated_at:
-            return None
-        played_on = game.moves[: len(stored.moves)] == stored.moves
-        counts = _no_count_lower(game, stored)
-        ended = stored.given_up_at is None and stored.won_at in (None, game.won_at)
-        return stored if played_on and counts and ended else None
+        return stored if stored is not None and _continues(game, stored) else None
 
     def add_games(self, games: Sequence[StoredGame]) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
@@ -1365,7 +1369,7 @@ class SqliteStore:
             found = [self._already_here(conn, game, seen, number) for number, game in enumerate(games, 1)]
             # (whether it restores a backup: the games it compares are read
             # here, not under the write lock, which the web game's moves need)
-            restoring = _versions(conn), self._restored_over(conn, games)
+            restoring = _versions(conn), self._restored_over(conn, games, seen.games)
         result: list[tuple[str, bool]] = [(here, False) if here else ("", True) for here in found]
         if all(found):
             return result
@@ -1415,14 +1419,16 @@ class SqliteStore:
                 _restore_log(conn, restored)
         return result
 
-    def _restored_over(self, conn: sqlite3.Connection, games: Sequence[StoredGame]) -> dict[str, int] | None:
+    def _restored_over(self, conn: sqlite3.Connection, games: Sequence[StoredGame],
+                       read: dict[str, StoredGame | None] | None = None) -> dict[str, int] | None:
         """When ``games`` (an import) restore a backup: each has its places in
         the exporting store's log and an id of its own, and the database holds
         nothing but states of these games, each this game's very state or one
         that it continues (:meth:`_continued`: an older backup of the same
         database restored before, say). Returns the ids of the games whose
         very state is here, with their revisions; None when the import is no
-        restore (its games then come in as games from elsewhere)."""
+        restore (its games then come in as games from elsewhere). ``read``:
+        the stored games this import read whole already (None: damaged)."""
         if not all(game.log is not None for game in games):
             return None
         by_id = {game.id: game for game in games}
@@ -1437,13 +1443,18 @@ class SqliteStore:
         exact: dict[str, int] = {}
         for game_id in stored_ids:
             game = by_id[game_id]
-            try:
-                stored = self._fetch(conn, game_id)
-            except DamagedGameError:
+            if read is not None and game_id in read:  # (read whole by this import already)
+                stored = read[game_id]
+            else:
+                try:
+                    stored = self._fetch(conn, game_id)
+                except DamagedGameError:
+                    stored = None
+            if stored is None:
                 return None
-            if stored is not None and same_game(stored, game) and _state(stored) == _state(game):
+            if same_game(stored, game) and _state(stored) == _state(game):
                 exact[game_id] = stored.revision
-            elif self._continued(conn, game) is None:
+            elif not _continues(game, stored):
                 return None
         return exact
 
