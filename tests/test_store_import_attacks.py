@@ -502,3 +502,43 @@ def test_a_backup_restored_gives_no_result_to_a_game_opened_at_the_time_of_its_r
     assert _cli("import", str(backup), "--db", str(fresh)).output == "imported 2 games\n"
     assert _cli("export", "--all", "-o", str(again), "--db", str(fresh)).exit_code == 0
     assert again.read_bytes() == backup.read_bytes()
+
+
+def test_an_export_while_a_game_is_played_is_of_one_moment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``export --all`` read the games' places in the log, then each game
+    in a read of its own: a move stored meanwhile by the web game (here: the
+    move that loses game B, made while game A is read) was in B's record but
+    not in its places, and the backup restored gave statistics of no moment
+    of the source (B lost, but before A's win: 1 game lost and the current
+    streak 1, where before the move none was lost, and after it the streak
+    was 0). The export now reads the games and their places in one read."""
+    from store_support import play, start
+    from terrace.storage import open_store, sqlite
+
+    won, lost = golden("terrace-won"), golden("terrace-lost")
+    source, fresh = tmp_path / "source.sqlite", tmp_path / "fresh.sqlite"
+    with open_store(source) as store:
+        first = start(store, won)
+        second = start(store, lost)
+        play(store, second, lost.moves[:-1])
+        play(store, first, won.moves)
+    before = _cli("stats", "--json", "--db", str(source)).output
+    read = sqlite.load_game
+    played: list[bool] = []
+
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        if not played:  # (another program plays B's last move while the export reads)
+            played.append(True)
+            with open_store(source) as other:
+                play(other, other.get(second.id), lost.moves[-1:])
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(sqlite, "load_game", reading)
+    backup = tmp_path / "backup.json"
+    assert _cli("export", "--all", "-o", str(backup), "--db", str(source)).exit_code == 0
+    monkeypatch.undo()
+    after = _cli("stats", "--json", "--db", str(source)).output
+    assert played and after != before
+    assert _cli("import", str(backup), "--db", str(fresh)).output == "imported 2 games\n"
+    assert _cli("stats", "--json", "--db", str(fresh)).output in (before, after)

@@ -20,7 +20,7 @@ from terrace.cli.output import write_whole
 from terrace.errors import TerraceError
 from terrace.record import json_text
 from terrace.refusals import clip
-from terrace.storage.base import DamagedGameError, StoreError
+from terrace.storage.base import DamagedGameError, LogPlaces, StoredGame, StoreError
 from terrace.storage.files import NoDatabaseError
 from terrace.storage.paths import games_path
 from terrace.storage.sqlite import SqliteStore, open_store
@@ -200,21 +200,25 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
     records: list[dict[str, Any]] = []
     now = time.time()
     shared: dict[str, str] = {}  # (the few hundred different moves, each kept once)
+
+    def take(game_id: str, game: StoredGame | StoreError, places: LogPlaces | None) -> None:
+        try:
+            if isinstance(game, StoreError):
+                raise game
+            # (with its places in the log, so that a restore keeps the log's order)
+            record = exportable_record(game, now, places)
+            record["moves"] = [shared.setdefault(move, move) for move in record["moves"]]
+            saved = record["saved"]
+            saved["redo"] = [shared.setdefault(move, move) for move in saved["redo"]]
+            records.append(record)
+        except (DamagedGameError, UnexportableGameError) as error:
+            if not all_games:
+                raise
+            click.echo(f"skipped: {error}", err=True)
+
     with _open(db, read_only=True) as store:
         try:
-            ids = store.game_ids() if all_games else list(game_ids)
-            places = store.log_places()  # (so that a restore keeps the log's order)
-            for game_id in ids:
-                try:
-                    record = exportable_record(store.get(game_id), now, places.get(game_id))
-                    record["moves"] = [shared.setdefault(move, move) for move in record["moves"]]
-                    saved = record["saved"]
-                    saved["redo"] = [shared.setdefault(move, move) for move in saved["redo"]]
-                    records.append(record)
-                except (DamagedGameError, UnexportableGameError) as error:
-                    if not all_games:
-                        raise
-                    click.echo(f"skipped: {error}", err=True)
+            store.export_games(None if all_games else game_ids, take)  # (one read: one moment)
         except StoreError as error:
             raise click.ClickException(str(error)) from None
     rank_places(records)

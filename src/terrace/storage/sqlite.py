@@ -40,7 +40,7 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -362,6 +362,17 @@ class _Seen:
         """Read ``game_id`` again next time (it was just written)."""
         self.games.pop(game_id, None)
         self.states.pop(game_id, None)
+
+
+def _places(conn: sqlite3.Connection) -> dict[str, LogPlaces]:
+    """:meth:`SqliteStore.log_places`, read on ``conn``."""
+    rows = conn.execute(f"SELECT id, {LOG_PLACES}, {IMPORTED}, {OPENED_ELSEWHERE} FROM games").fetchall()
+    places: dict[str, LogPlaces] = {}
+    for game_id, opened, changed, result, imported, elsewhere in rows:
+        if isinstance(game_id, str) and isinstance(opened, int) and isinstance(changed, int):
+            places[game_id] = LogPlaces(opened, changed, result if isinstance(result, int) else None,
+                                        elsewhere == 1, imported != 1)
+    return places
 
 
 def _versions(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
@@ -1129,10 +1140,14 @@ class SqliteStore:
         damaged row, which the statistics count as damaged) is left out
         and logged."""
         with self._transaction(write=False) as conn:
-            ids = conn.execute(
-                "SELECT id, CAST(id AS BLOB) FROM games ORDER BY "
-                "(SELECT min(id) FROM events WHERE events.game_id = games.id), created_at, rowid"
-            ).fetchall()
+            return self._ids(conn)
+
+    def _ids(self, conn: sqlite3.Connection) -> list[str]:
+        """:meth:`game_ids`, read on ``conn``."""
+        ids = conn.execute(
+            "SELECT id, CAST(id AS BLOB) FROM games ORDER BY "
+            "(SELECT min(id) FROM events WHERE events.game_id = games.id), created_at, rowid"
+        ).fetchall()
         readable = [i for i, raw in ids if _readable_id(i, raw)]
         if len(readable) < len(ids):
             log.warning("%s: saved games left out for a damaged id: %d", self._name, len(ids) - len(readable))
@@ -1143,15 +1158,32 @@ class SqliteStore:
         :class:`~terrace.storage.base.LogPlaces`), by id; a game with no
         log entry (a row made by hand) has none."""
         with self._transaction(write=False) as conn:
-            rows = conn.execute(
-                f"SELECT id, {LOG_PLACES}, {IMPORTED}, {OPENED_ELSEWHERE} FROM games"
-            ).fetchall()
-        places: dict[str, LogPlaces] = {}
-        for game_id, opened, changed, result, imported, elsewhere in rows:
-            if isinstance(game_id, str) and isinstance(opened, int) and isinstance(changed, int):
-                places[game_id] = LogPlaces(opened, changed, result if isinstance(result, int) else None,
-                                            elsewhere == 1, imported != 1)
-        return places
+            return _places(conn)
+
+    def export_games(self, game_ids: Sequence[str] | None,
+                     take: Callable[[str, StoredGame | StoreError, LogPlaces | None], None]) -> None:
+        """Read the games ``game_ids`` names (every game, in the order of
+        :meth:`game_ids`, for None) and their places in the log in one read,
+        so that a backup taken while games are played is of one moment (read
+        one by one, a move stored meanwhile was in a game but not in its
+        places). ``take`` is given each id, in order, with its game (its
+        board let go) or why it cannot be read (:class:`DamagedGameError`,
+        :class:`~terrace.storage.base.UnknownGameError`), and its places;
+        what it raises ends the export."""
+        with self._transaction(write=False) as conn:
+            self._others_wrote(conn)
+            ids = self._ids(conn) if game_ids is None else list(game_ids)
+            places = _places(conn)
+            for game_id in ids:
+                item: StoredGame | StoreError
+                try:
+                    game = self._fetch(conn, game_id) if isinstance(game_id, str) else None
+                    item = game if game is not None else unknown_game(str(game_id))
+                except DamagedGameError as error:
+                    item = error
+                if isinstance(item, StoredGame):
+                    item.forget_board()
+                take(game_id, item, places.get(game_id))
 
     # -- writing ----------------------------------------------------------
 
