@@ -246,3 +246,101 @@ def test_a_record_made_under_another_name_of_its_variant_is_the_record_it_reads_
     assert record.variant == "terrace" and GameRecord.from_json(record.to_json()) == record
     with pytest.raises(ValueError, match="unknown variant 'nope'"):
         dataclasses.replace(record, variant="nope")
+
+
+def _bad_record(*changes: tuple[str, Any]) -> dict[str, Any]:
+    """A good record's JSON values with ``changes`` (key, value; a value of
+    ``KeyError`` removes the key)."""
+    data = _record("c2 s").to_dict()
+    for key, value in changes:
+        if value is KeyError:
+            data.pop(key)
+        else:
+            data[key] = value
+    return data
+
+
+_TOO_MANY = ["s"] * 100_001
+_BAD_RECORDS: list[tuple[Refusal, Any]] = [
+    (Refusal.RECORD_NOT_OBJECT, 1),
+    (Refusal.RECORD_FORMAT, _bad_record(("format", "chess"), ("moves", _TOO_MANY))),
+    (Refusal.RECORD_VERSION, _bad_record(("version", 2), ("moves", [3]))),
+    (Refusal.RECORD_FIELD_MISSING, _bad_record(("variant", KeyError), ("moves", _TOO_MANY))),
+    (Refusal.RECORD_FIELD_TYPE, _bad_record(("rules", []), ("result", 3))),
+    (Refusal.VARIANT_UNKNOWN, _bad_record(("variant", "chess"), ("moves", 3))),
+    (Refusal.RECORD_DEAL_NUMBER, _bad_record(("deal_number", "6"), ("moves", [3]))),
+    (Refusal.RECORD_DEAL_VERSION, _bad_record(("deal_version", 0), ("moves", _TOO_MANY))),
+    (Refusal.DEAL_NOT_THAT_NUMBER, _bad_record(("deal_number", 7), ("moves", _TOO_MANY))),
+    (Refusal.DEAL_CARD_COUNT, _bad_record(("deal", "AH 2H"), ("deal_number", 7), ("moves", [3]))),
+    (Refusal.RECORD_FIELD_TYPE, _bad_record(("moves", "c2 s"), ("result", KeyError))),
+    (Refusal.MOVES_TOO_MANY, _bad_record(("moves", [*_TOO_MANY, 3]), ("result", KeyError))),
+    (Refusal.RECORD_MOVES, _bad_record(("moves", ["c2", 3]), ("result", KeyError))),
+    (Refusal.RECORD_FIELD_MISSING, _bad_record(("result", KeyError))),
+    (Refusal.RECORD_FIELD_TYPE, _bad_record(("result", 3), ("moves", ["zz"]))),
+    (Refusal.RECORD_MOVE_UNREADABLE, _bad_record(("moves", ["c2", "zz"]), ("result", "draw"))),
+    (Refusal.RECORD_MOVE_ILLEGAL, _bad_record(("moves", ["c2", "c2"]), ("result", "draw"))),
+    (Refusal.RECORD_RESULT_UNKNOWN, _bad_record(("result", "draw"))),
+    (Refusal.RECORD_RESULT_MISMATCH, _bad_record(("result", "won"))),
+]
+
+
+@pytest.mark.parametrize(("code", "data"), _BAD_RECORDS, ids=[f"{i}-{c.value}" for i, (c, _) in
+                                                                enumerate(_BAD_RECORDS)])
+def test_every_refusal_of_a_record_comes_out_first_for_its_fault(code: Refusal, data: Any) -> None:
+    """Each refusal a record can get comes out for its fault, before any
+    fault of a later key (a record too long and of another format is
+    refused for its format), alike from ``GameRecord.from_dict``, an
+    import and the constructor: the import refused a record of more than
+    100,000 moves before reading it ("the record holds more than 100,000
+    moves", whatever else was wrong), and the constructor checked the
+    moves' types before their number, the reading the other way round."""
+    from terrace.storage.rows import clip
+    from terrace.storage.transfer import ImportRefusedError, read_games
+
+    with pytest.raises(InvalidRecordError) as info:
+        GameRecord.from_dict(data)
+    assert info.value.code is code, str(info.value)
+    with pytest.raises(ImportRefusedError) as refused:
+        read_games(json.dumps(data))
+    assert refused.value.reasons == [clip(str(info.value))]
+    if code in (Refusal.MOVES_TOO_MANY, Refusal.RECORD_MOVES):
+        with pytest.raises(InvalidRecordError) as made:
+            dataclasses.replace(_record(), moves=data["moves"])
+        assert made.value.code is code
+
+
+def test_a_record_s_moves_are_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading a record checked its moves' number and types, then made
+    the record, whose constructor checked both again (and again when the
+    moves were respelt): one check now, for the reading and the
+    constructor alike."""
+    from terrace import record as record_module
+
+    checks = [0]
+    check = record_module._record_moves
+
+    def counted(moves: Any) -> tuple[str, ...]:
+        checks[0] += 1
+        return check(moves)
+
+    expected = _record("c2 s s")
+    data = expected.to_dict()
+    data["moves"] = ["C2", " s", "S "]
+    monkeypatch.setattr(record_module, "_record_moves", counted)
+    assert GameRecord.from_dict(data) == expected
+    assert checks[0] == 1
+
+
+def test_a_record_made_with_a_string_for_its_moves_is_refused() -> None:
+    """GameRecord(..., moves="c2") took the string's characters as its
+    moves ('c', '2'), and failed only at the replay, on a move 'c'."""
+    with pytest.raises(InvalidRecordError, match="moves must be a list of strings") as info:
+        dataclasses.replace(_record(), moves="c2")
+    assert info.value.code is Refusal.RECORD_MOVES
+
+
+def test_the_refusals_above_are_every_refusal_of_a_record_s_values() -> None:
+    """(So that a new refusal of a record is added to the list above.)"""
+    elsewhere = {Refusal.RECORD_NOT_JSON, Refusal.RECORD_EXTRA_KEY, Refusal.RECORD_NO_DEAL}
+    own = {code for code in Refusal if code.name.startswith("RECORD_")} - elsewhere
+    assert own <= {code for code, _ in _BAD_RECORDS}

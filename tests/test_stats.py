@@ -492,7 +492,7 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("infinite time", '{"saved": {"started_at": 1e999}, ' + json.dumps(_record())[1:], "saved.started_at"),
     ("hints beyond bounds", _record(saved={"hints": 10**30}), "saved.hints must be a whole number from 0"),
     ("undos beyond bounds", _record(saved={"undos": 1_000_001}), "saved.undos"),
-    ("too many moves", _record(moves=["s"] * 100_001), "more than 100,000 moves"),
+    ("too many moves", _record(moves=["s"] * 100_001), "a list of moves may hold at most 100000 moves"),
     ("deeply nested", "[" * 100_000 + "]" * 100_000, "not valid JSON: it is nested too deeply"),
     ("nested in a record", '[{"saved": ' + "[" * 50_000 + "]" * 50_000 + "}]", "nested too deeply"),
     ("active time beyond bounds", _record(saved={"active_ms": 10**15}), "saved.active_ms must be"),
@@ -726,3 +726,15 @@ def test_a_clock_put_back_keeps_the_streaks_in_the_order_results_came(
                                            "longest_losing_streak")}
     assert streaks == {"current_streak": 0, "best_streak": 1, "current_losing_streak": 1,
                        "longest_losing_streak": 1}, streaks
+
+
+def test_export_of_one_game_named_twice_writes_it_once(
+        run: Callable[..., Any], filled: list[str], tmp_path: Path) -> None:
+    """``--game A --game A`` wrote the game twice ("wrote 2 games"), a list
+    of two copies of one record; ``--game A --game B --game A`` three."""
+    out = tmp_path / "one.json"
+    result = run("export", "--game", filled[0], "--game", filled[0], "-o", str(out))
+    assert result.exit_code == 0 and "wrote 1 game to" in result.output, result.output
+    assert json.loads(out.read_text())["saved"]["id"] == filled[0]
+    listed = json.loads(run("export", "--game", filled[1], "--game", filled[0], "--game", filled[1]).output)
+    assert [record["saved"]["id"] for record in listed] == [filled[1], filled[0]]

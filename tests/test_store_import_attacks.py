@@ -254,3 +254,291 @@ def test_the_games_that_may_hold_a_record_are_found_without_stepping_over_the_ot
     found = list(group.candidates(game))
     assert len(found) == 10
     assert Touched.touched <= 20, Touched.touched  # (it was 20,000)
+
+
+def _elsewhere(record: Any, moves: int) -> dict[str, Any]:
+    """A record of a game played elsewhere (another computer's database)
+    on ``record``'s deal, ``moves`` moves in."""
+    from store_support import play, start
+    from terrace.storage import MemoryStore
+    from terrace.storage.transfer import export_record
+
+    other = MemoryStore()
+    game = start(other, record)
+    play(other, game, record.moves[:moves])
+    return export_record(other.get(game.id))
+
+
+@pytest.mark.parametrize("order", ["played-then-imported", "imported-then-played", "played-and-continued"])
+def test_a_backup_restored_keeps_an_imported_game_played_here_as_played_here(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, order: str) -> None:
+    """A game that came into a database by an import and was played there
+    since came back from a restore (export --all, import into an empty
+    database) as imported and never played: the restore logged its last
+    change as one more import. The game to resume became another one, a
+    game imported later made it abandoned in the statistics (and broke
+    their streaks), and the next export said ``changed_here: false``. The
+    restore now logs that last change as a change made here."""
+    from store_support import play, start
+    from terrace.storage import open_store
+
+    won, lost = golden("terrace-won"), golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    source, fresh = tmp_path / "source.sqlite", tmp_path / "fresh.sqlite"
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    first.write_text(json.dumps(_elsewhere(lost, 3)))
+    with open_store(source) as store:
+        mine = start(store, won)
+        clock[0] += 10
+        play(store, mine, won.moves[:5])
+        clock[0] += 10
+        if order == "played-and-continued":  # (the import brings a later state of it: played on)
+            [(imported_id, _)] = store.add_games(read_games_of(first))
+            clock[0] += 10
+            later = json.loads(first.read_text())
+            later["moves"], later["saved"]["updated_at"] = lost.moves[:5], clock[0]
+            first.write_text(json.dumps(later))
+        [(imported_id, _)] = store.add_games(read_games_of(first))
+        clock[0] += 10
+        imported = store.get(imported_id)
+        play(store, imported, lost.moves[len(imported.moves):7])
+        clock[0] += 10
+        if order != "played-then-imported":  # (a game from elsewhere opened after it was played)
+            other = _elsewhere(lost, 2)
+            other["saved"].update(created_at=clock[0], updated_at=clock[0])
+            second.write_text(json.dumps(other))
+            store.add_games(read_games_of(second))
+        resumed = store.latest_unfinished()
+    monkeypatch.undo()
+    assert resumed is not None and resumed.id == imported_id
+    backup, again = tmp_path / "backup.json", tmp_path / "again.json"
+    assert _cli("export", "--all", "-o", str(backup), "--db", str(source)).exit_code == 0
+    assert _cli("import", str(backup), "--db", str(fresh)).output.startswith("imported ")
+    stats = [_cli("stats", "--json", "--db", str(db)).output for db in (source, fresh)]
+    assert stats[1] == stats[0]
+    with open_store(fresh) as store:
+        restored = store.latest_unfinished()
+        assert restored is not None and restored.id == imported_id
+        assert store.get(imported_id).moves == list(lost.moves[:7])
+    assert _cli("export", "--all", "-o", str(again), "--db", str(fresh)).exit_code == 0
+    assert again.read_bytes() == backup.read_bytes()
+
+
+def read_games_of(path: Path) -> Any:
+    """The games of a file of records, as an import reads them."""
+    from terrace.storage.transfer import read_games
+
+    return read_games(path.read_text())
+
+
+def test_an_import_checks_each_record_s_deal_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each record's deal was checked three times (its string read, then
+    again with its number, which deals the number's pack anew, then once
+    more by the board of the record's replay), about a tenth of an
+    import's CPU. It is checked once now; counted as the checks of the
+    copies of each card, which every check makes once."""
+    from terrace import deal
+
+    made = time.time() - 86_400
+    path = tmp_path / "records.json"
+    path.write_text(json.dumps([_won_record(f"g{i}", made - i) for i in range(12)]))
+    checks = _calls(monkeypatch, deal, "wrong_copies")
+    result = _cli("import", str(path), "--db", str(tmp_path / "games.sqlite"))
+    assert result.output == "imported 12 games\n", result.output + str(result.exception)
+    assert checks[0] == 12, checks[0]  # (it was 36)
+
+
+def test_a_newer_backup_restored_over_an_older_one_gives_back_the_newer_statistics(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two backups of one database, the older restored into an empty
+    database and then the newer imported over it: the newer one's places
+    in the log were ignored (the database was not empty), so its games
+    came in as games from elsewhere. A game opened after another was left
+    no longer made that one abandoned (abandoned 1 read 0, the losing
+    streak 2 read 1). A database that holds nothing but states of the
+    file's games that its records are or continue is now restored over,
+    with the file's log, as an empty one is; the other order adds
+    nothing."""
+    from store_support import play, start, undo
+    from terrace.storage import open_store
+
+    won, lost = golden("terrace-won"), golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    source = tmp_path / "source.sqlite"
+    older, newer = tmp_path / "older.json", tmp_path / "newer.json"
+    with open_store(source) as store:
+        first = start(store, won)
+        clock[0] += 10
+        play(store, first, won.moves[:10])
+        clock[0] += 10
+        second = start(store, lost)
+        clock[0] += 10
+        play(store, second, lost.moves[:5])
+        clock[0] += 10
+        kept = start(store, lost)  # (not played on after the older backup)
+        clock[0] += 10
+        play(store, kept, lost.moves)
+        clock[0] += 10
+    assert _cli("export", "--all", "-o", str(older), "--db", str(source)).exit_code == 0
+    with open_store(source) as store:
+        first = store.get(first.id)
+        play(store, first, won.moves[10:])
+        clock[0] += 10
+        second = store.get(second.id)
+        play(store, second, lost.moves[5:8])
+        undo(store, second, 2)
+        clock[0] += 10
+        third = start(store, lost)  # (leaves the second game: abandoned)
+        clock[0] += 10
+        play(store, third, lost.moves)
+        clock[0] += 10
+    monkeypatch.undo()
+    assert _cli("export", "--all", "-o", str(newer), "--db", str(source)).exit_code == 0
+    wanted = _cli("stats", "--json", "--db", str(source)).output
+    assert json.loads(wanted)["overall"]["abandoned"] == 1
+    for name, files, said in [("older-newer", [older, newer], "imported 3 games (1 already here)\n"),
+                              ("newer-older", [newer, older], "imported 0 games (3 already here)\n")]:
+        db = tmp_path / f"{name}.sqlite"
+        assert _cli("import", str(files[0]), "--db", str(db)).exit_code == 0
+        assert _cli("import", str(files[1]), "--db", str(db)).output == said, name
+        assert _cli("stats", "--json", "--db", str(db)).output == wanted, name
+        again = tmp_path / f"{name}.json"
+        assert _cli("export", "--all", "-o", str(again), "--db", str(db)).exit_code == 0
+        assert again.read_bytes() == newer.read_bytes(), name
+
+
+def test_a_backup_restored_keeps_the_result_of_a_game_that_came_in_finished(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that came in by an import already won has its result at its
+    opening in the log (the import is logged at its last change, the
+    win). The restore logged that opening at the game's creation time, so
+    the result's place was lost (the next export said ``result: null``);
+    when the game had been changed here since (a move taken back after the
+    win), the statistics then put its win after a later loss: the current
+    streak read 1 win where it was 1 loss."""
+    from store_support import play, start, undo
+    from terrace.storage import open_store
+
+    won, lost = golden("terrace-won"), golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    source, fresh = tmp_path / "source.sqlite", tmp_path / "fresh.sqlite"
+    record = tmp_path / "won.json"
+    elsewhere = _elsewhere(won, len(won.moves))
+    elsewhere["saved"]["created_at"] -= 600  # (opened ten minutes before it was won)
+    record.write_text(json.dumps(elsewhere))
+    clock[0] += 100
+    with open_store(source) as store:
+        [(won_id, _)] = store.add_games(read_games_of(record))
+        clock[0] += 10
+        game = start(store, lost)
+        clock[0] += 10
+        play(store, game, lost.moves)
+        clock[0] += 10
+        undo(store, store.get(won_id))
+    monkeypatch.undo()
+    backup, again = tmp_path / "backup.json", tmp_path / "again.json"
+    assert _cli("export", "--all", "-o", str(backup), "--db", str(source)).exit_code == 0
+    places = [record["saved"]["log"] for record in json.loads(backup.read_text())]
+    assert places[0]["result"] == places[0]["opened"]
+    assert _cli("import", str(backup), "--db", str(fresh)).output == "imported 2 games\n"
+    stats = [_cli("stats", "--json", "--db", str(db)).output for db in (source, fresh)]
+    assert json.loads(stats[0])["overall"]["current_losing_streak"] == 1
+    assert stats[1] == stats[0]
+    assert _cli("export", "--all", "-o", str(again), "--db", str(fresh)).exit_code == 0
+    assert again.read_bytes() == backup.read_bytes()
+
+
+def test_an_import_refused_by_the_store_leaves_no_new_database_behind(tmp_path: Path) -> None:
+    """An import that the store refused (here: a file of too many states of
+    one game, found only as they are compared) into a database that was not
+    there left a new, empty database behind, and the folders made for it;
+    a refused import now changes nothing. A database that was there, or
+    that holds games, stays."""
+    db = tmp_path / "new" / "deeper" / "games.sqlite"
+    path = tmp_path / "states.json"
+    path.write_text(json.dumps(_states_of_one_game(800, time.time() - 3_600)))
+    result = _cli("import", str(path), "--db", str(db))
+    assert result.exit_code == 1 and "too many different states of one game" in result.output, result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["states.json"]
+    (tmp_path / "new").mkdir()
+    assert _cli("import", str(path), "--db", str(db)).exit_code == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new", "states.json"]
+    assert list((tmp_path / "new").iterdir()) == []
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(_won_record("kept", time.time() - 86_400)))
+    assert _cli("import", str(one), "--db", str(db)).exit_code == 0
+    image = db.read_bytes()
+    assert _cli("import", str(path), "--db", str(db)).exit_code == 1
+    assert db.read_bytes() == image and _count_games(db) == 1
+
+
+def test_a_backup_restored_gives_no_result_to_a_game_opened_at_the_time_of_its_result(
+        tmp_path: Path) -> None:
+    """A game that came in by an import with its result at its creation
+    time (given up the moment it was opened, on another computer's clock)
+    and its last change later: the exporting log has no result place for
+    it, but the restore logged its opening at that time, which the
+    restored log then took for its result (the next export said
+    ``result: 3`` where the backup said null)."""
+    from store_support import play, start
+    from terrace.storage import open_store
+
+    lost = golden("terrace-lost")
+    record = _elsewhere(lost, 3)
+    made = record["saved"]["created_at"] - 600
+    record["saved"].update(created_at=made, started_at=made, finished_at=made, given_up_at=made,
+                           updated_at=made + 10)
+    path, source, fresh = tmp_path / "record.json", tmp_path / "source.sqlite", tmp_path / "fresh.sqlite"
+    path.write_text(json.dumps(record))
+    with open_store(source) as store:
+        play(store, start(store, lost), lost.moves[:2])
+        store.add_games(read_games_of(path))
+    backup, again = tmp_path / "backup.json", tmp_path / "again.json"
+    assert _cli("export", "--all", "-o", str(backup), "--db", str(source)).exit_code == 0
+    assert json.loads(backup.read_text())[1]["saved"]["log"]["result"] is None
+    assert _cli("import", str(backup), "--db", str(fresh)).output == "imported 2 games\n"
+    assert _cli("export", "--all", "-o", str(again), "--db", str(fresh)).exit_code == 0
+    assert again.read_bytes() == backup.read_bytes()
+
+
+def test_an_export_while_a_game_is_played_is_of_one_moment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``export --all`` read the games' places in the log, then each game
+    in a read of its own: a move stored meanwhile by the web game (here: the
+    move that loses game B, made while game A is read) was in B's record but
+    not in its places, and the backup restored gave statistics of no moment
+    of the source (B lost, but before A's win: 1 game lost and the current
+    streak 1, where before the move none was lost, and after it the streak
+    was 0). The export now reads the games and their places in one read."""
+    from store_support import play, start
+    from terrace.storage import open_store, sqlite
+
+    won, lost = golden("terrace-won"), golden("terrace-lost")
+    source, fresh = tmp_path / "source.sqlite", tmp_path / "fresh.sqlite"
+    with open_store(source) as store:
+        first = start(store, won)
+        second = start(store, lost)
+        play(store, second, lost.moves[:-1])
+        play(store, first, won.moves)
+    before = _cli("stats", "--json", "--db", str(source)).output
+    read = sqlite.load_game
+    played: list[bool] = []
+
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        if not played:  # (another program plays B's last move while the export reads)
+            played.append(True)
+            with open_store(source) as other:
+                play(other, other.get(second.id), lost.moves[-1:])
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(sqlite, "load_game", reading)
+    backup = tmp_path / "backup.json"
+    assert _cli("export", "--all", "-o", str(backup), "--db", str(source)).exit_code == 0
+    monkeypatch.undo()
+    after = _cli("stats", "--json", "--db", str(source)).output
+    assert played and after != before
+    assert _cli("import", str(backup), "--db", str(fresh)).output == "imported 2 games\n"
+    assert _cli("stats", "--json", "--db", str(fresh)).output in (before, after)

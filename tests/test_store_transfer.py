@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from store_support import golden, no_default_db, play, start
 from terrace.cli import main
 from terrace.storage import StoreError, open_store
-from terrace.storage.base import AHEAD, MAX_LINE, check_saved
+from terrace.storage.base import AHEAD, MAX_LINE, LogPlaces, check_saved
 from terrace.storage.transfer import ImportRefusedError, export_record, read_games
 
 _ = no_default_db
@@ -342,3 +342,17 @@ def test_a_file_of_too_many_records_is_refused_as_such(monkeypatch: pytest.Monke
     with pytest.raises(ImportRefusedError) as refused:
         read_games(json.dumps([record] * 4))
     assert refused.value.reasons == ["the file holds more than 3 records; at most 3 at once"]
+
+
+@pytest.mark.parametrize("key", ["hint", "wonAt", "given_up", "revision", ""])
+def test_an_import_refuses_a_key_of_saved_it_does_not_know(key: str) -> None:
+    """A ``saved`` key misspelt by hand ("hint" for "hints", "given_up"
+    for "given_up_at") or one no export writes was passed over in silence:
+    the game came in without what the file said. It is refused, naming the
+    key and the keys there are."""
+    with pytest.raises(ImportRefusedError, match=f"saved has no key {key!r}: its keys are id, created_at,"):
+        _imported(**{key: 3})
+    from terrace.storage.transfer import SAVED_KEYS
+
+    exported = export_record(_imported(id="g1"), LogPlaces(1, 2, None, False, True))["saved"]
+    assert tuple(exported) == SAVED_KEYS

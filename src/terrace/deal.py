@@ -180,9 +180,10 @@ class Deal:
         return cls(tuple(shuffled_pack(number, rules.decks)), number)
 
     @classmethod
-    def parse(cls, text: str, rules: Rules) -> Deal:
+    def parse(cls, text: str, rules: Rules, number: int | None = None) -> Deal:
         """Read a deal string and check it holds exactly the cards of the
-        decks of ``rules``."""
+        decks of ``rules`` (and, with ``number``, that it is that deal),
+        in one check."""
         rules = given_rules(rules)
         if not isinstance(text, str):
             raise InvalidDealError(Reason(Refusal.DEAL_NOT_TEXT))
@@ -193,7 +194,7 @@ class Deal:
             raise InvalidDealError(Reason(
                 Refusal.DEAL_CARD_COUNT, decks=rules.decks, cards=rules.card_count, count=word_count(text)
             ))
-        deal = cls(_cards_of_words(words))
+        deal = cls(_cards_of_words(words), number)
         deal.check(rules)
         return deal
 
@@ -228,7 +229,15 @@ class Deal:
         Traceback (most recent call last):
         ...
         terrace.errors.InvalidDealError: card 2 of the deal: -1 is not a card: a card is a whole ...
+
+        The deal last found to fit (this very object, which cannot change,
+        and the decks it was checked for) is not checked again: a record
+        read, then replayed on a board, checked its deal once for each.
         """
+        global _last_checked
+        last = _last_checked
+        if last is not None and last[0] is self and last[1] == (rules.decks, rules.card_count):
+            return
         if not isinstance(self.cards, tuple):  # (__post_init__ could not make it one)
             raise InvalidDealError(Reason(Refusal.DEAL_NOT_CARDS, value=quote(self.cards)))
         for index, card in enumerate(self.cards):
@@ -251,7 +260,13 @@ class Deal:
             shuffled_pack(self.number, rules.decks)
         ):
             raise InvalidDealError(Reason(Refusal.DEAL_NOT_THAT_NUMBER, number=self.number))
+        _last_checked = (self, (rules.decks, rules.card_count))
 
     def text(self) -> str:
         """The deal string."""
         return format_cards(self.cards)
+
+
+_last_checked: tuple[Deal, tuple[int, int]] | None = None
+"""The deal :meth:`Deal.check` last found to fit, and the decks and cards
+of the rules it was checked for."""

@@ -12,7 +12,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from collections.abc import Iterator
@@ -53,13 +52,9 @@ class GameRecord:
         if variant != self.variant:
             object.__setattr__(self, "variant", variant)
         # (moves given as a list are kept as a tuple, as a record read back holds them: equal, and hashable)
-        if not isinstance(self.moves, tuple):
-            with suppress(TypeError):
-                object.__setattr__(self, "moves", tuple(self.moves))
-        if not isinstance(self.moves, tuple) or not all(isinstance(move, str) for move in self.moves):
-            raise InvalidRecordError(Reason(Refusal.RECORD_MOVES))
-        if len(self.moves) > MAX_MOVES:
-            raise InvalidRecordError(too_many_moves())
+        moves = _record_moves(self.moves)
+        if moves is not self.moves:
+            object.__setattr__(self, "moves", moves)
         for key in self.extra:
             if key in RECORD_KEYS:  # (to_dict would write it over the record's own value)
                 raise InvalidRecordError(Reason(Refusal.RECORD_EXTRA_KEY, key=clip(key)))
@@ -147,16 +142,10 @@ class GameRecord:
             if (type(deal_version) is not int or deal_version < 1
                     or (number is not None and deal_version != DEAL_VERSION)):
                 raise InvalidRecordError(Reason(Refusal.RECORD_DEAL_VERSION, version=quote(deal_version)))
-            deal = Deal.parse(_typed(data, "deal", str), rules)
-            if number is not None:
-                deal = Deal(deal.cards, number)
-                deal.check(rules)
-            moves = _typed(data, "moves", list)
-            if len(moves) > MAX_MOVES:
-                raise InvalidRecordError(too_many_moves())
-            if not all(isinstance(m, str) for m in moves):
-                raise InvalidRecordError(Reason(Refusal.RECORD_MOVES))
-            record = cls(variant, rules, deal, tuple(moves), _typed(data, "result", str))
+            deal = Deal.parse(_typed(data, "deal", str), rules, number)  # (checked once)
+            # (the moves are checked by the record made of them, before the result is read)
+            record = cls(variant, rules, deal, _typed(data, "moves", list))
+            object.__setattr__(record, "result", _typed(data, "result", str))  # (not checked again)
         except InvalidRecordError:
             raise
         except TerraceError as error:
@@ -170,7 +159,9 @@ class GameRecord:
             )
         # moves read in another spelling ('C2', ' wf ') are kept as the notation prints them
         moves = tuple(str(move) for move in board.move_stack)
-        return (record if moves == record.moves else dataclasses.replace(record, moves=moves)), board
+        if moves != record.moves:
+            object.__setattr__(record, "moves", moves)  # (the board's own: not checked again)
+        return record, board
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
@@ -180,6 +171,26 @@ class GameRecord:
         except (ValueError, TypeError, RecursionError) as error:
             raise InvalidRecordError(Reason(Refusal.RECORD_NOT_JSON, problem=json_problem(error))) from None
         return cls.from_dict(data)
+
+
+def _record_moves(moves: Any) -> tuple[str, ...]:
+    """The moves of a record as it holds them, a tuple of at most
+    :data:`~terrace.moves.MAX_MOVES` strings (their number checked first:
+    a list too long is refused before it is looked through); else
+    :class:`InvalidRecordError`. The one check of a record's moves, for the
+    constructor and the reading alike."""
+    if isinstance(moves, str | bytes | bytearray):  # (its characters are no moves)
+        raise InvalidRecordError(Reason(Refusal.RECORD_MOVES))
+    if not isinstance(moves, tuple):
+        with suppress(TypeError):
+            moves = tuple(moves)
+    if not isinstance(moves, tuple):
+        raise InvalidRecordError(Reason(Refusal.RECORD_MOVES))
+    if len(moves) > MAX_MOVES:
+        raise InvalidRecordError(too_many_moves())
+    if not all(isinstance(move, str) for move in moves):
+        raise InvalidRecordError(Reason(Refusal.RECORD_MOVES))
+    return moves
 
 
 def json_text(text: str | bytes) -> str:

@@ -20,7 +20,7 @@ from terrace.cli.output import write_whole
 from terrace.errors import TerraceError
 from terrace.record import json_text
 from terrace.refusals import clip
-from terrace.storage.base import DamagedGameError, StoreError
+from terrace.storage.base import DamagedGameError, LogPlaces, StoredGame, StoreError
 from terrace.storage.files import NoDatabaseError
 from terrace.storage.paths import games_path
 from terrace.storage.sqlite import SqliteStore, open_store
@@ -194,26 +194,31 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
     one that import would refuse."""
     if bool(game_ids) == all_games:
         raise click.UsageError("give --game ID (one or more) or --all")
+    game_ids = tuple(dict.fromkeys(game_ids))  # (a game named twice is written once)
     if output != "-":
         _refuse_database_output(Path(output), games_path(db))
     records: list[dict[str, Any]] = []
     now = time.time()
     shared: dict[str, str] = {}  # (the few hundred different moves, each kept once)
+
+    def take(game_id: str, game: StoredGame | StoreError, places: LogPlaces | None) -> None:
+        try:
+            if isinstance(game, StoreError):
+                raise game
+            # (with its places in the log, so that a restore keeps the log's order)
+            record = exportable_record(game, now, places)
+            record["moves"] = [shared.setdefault(move, move) for move in record["moves"]]
+            saved = record["saved"]
+            saved["redo"] = [shared.setdefault(move, move) for move in saved["redo"]]
+            records.append(record)
+        except (DamagedGameError, UnexportableGameError) as error:
+            if not all_games:
+                raise
+            click.echo(f"skipped: {error}", err=True)
+
     with _open(db, read_only=True) as store:
         try:
-            ids = store.game_ids() if all_games else list(game_ids)
-            places = store.log_places()  # (so that a restore keeps the log's order)
-            for game_id in ids:
-                try:
-                    record = exportable_record(store.get(game_id), now, places.get(game_id))
-                    record["moves"] = [shared.setdefault(move, move) for move in record["moves"]]
-                    saved = record["saved"]
-                    saved["redo"] = [shared.setdefault(move, move) for move in saved["redo"]]
-                    records.append(record)
-                except (DamagedGameError, UnexportableGameError) as error:
-                    if not all_games:
-                        raise
-                    click.echo(f"skipped: {error}", err=True)
+            store.export_games(None if all_games else game_ids, take)  # (one read: one moment)
         except StoreError as error:
             raise click.ClickException(str(error)) from None
     rank_places(records)
@@ -319,11 +324,16 @@ def import_(db: str | None, file: str) -> None:
         more = len(error.reasons) - len(shown)
         lines = [f"  {reason}" for reason in shown] + ([f"  and {more} more"] if more else [])
         raise click.ClickException("nothing was imported:\n" + "\n".join(lines)) from None
-    with _open(db) as store:
-        try:
-            added = store.add_games(games)
-        except StoreError as error:
-            raise click.ClickException(f"nothing was imported: {error}") from None
+    store = _open(db)
+    try:
+        added = store.add_games(games)
+    except StoreError as error:
+        store.discard()  # (a database made for this import is removed again)
+        raise click.ClickException(f"nothing was imported: {error}") from None
+    except BaseException:
+        store.discard()
+        raise
+    store.close()
     # (games, not records: two states of one game in the file, the later
     # bringing the first up to date, are one game imported, or one game
     # already here)

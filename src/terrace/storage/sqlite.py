@@ -33,13 +33,14 @@ import functools
 import itertools
 import json
 import logging
+import math
 import os
 import re
 import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -363,6 +364,41 @@ class _Seen:
         self.states.pop(game_id, None)
 
 
+def _places(conn: sqlite3.Connection) -> dict[str, LogPlaces]:
+    """:meth:`SqliteStore.log_places`, read on ``conn``."""
+    rows = conn.execute(f"SELECT id, {LOG_PLACES}, {IMPORTED}, {OPENED_ELSEWHERE} FROM games").fetchall()
+    places: dict[str, LogPlaces] = {}
+    for game_id, opened, changed, result, imported, elsewhere in rows:
+        if isinstance(game_id, str) and isinstance(opened, int) and isinstance(changed, int):
+            places[game_id] = LogPlaces(opened, changed, result if isinstance(result, int) else None,
+                                        elsewhere == 1, imported != 1)
+    return places
+
+
+def _versions(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    """Every stored game's id, revision and last change: what an import
+    compares to tell whether the games changed between its read and its
+    write."""
+    return conn.execute("SELECT id, revision, updated_at FROM games ORDER BY id").fetchall()
+
+
+def _state(game: StoredGame) -> tuple[Any, ...]:
+    """Everything of a game that its play changes (its line, result, counts
+    and times): two states of one game are the same state when equal."""
+    return (game.moves, game.redo, game.status, game.hints, game.undos, game.winnable_only,
+            game.updated_at, game.started_at, game.finished_at, game.assisted, game.active_ms,
+            game.won_at, game.won_moves, game.won_active_ms, game.given_up_at)
+
+
+def _continues(game: StoredGame, stored: StoredGame) -> bool:
+    """True when ``game`` continues ``stored`` (see :meth:`SqliteStore._continued`)."""
+    if not same_game(stored, game) or stored.updated_at >= game.updated_at:
+        return False
+    played_on = game.moves[: len(stored.moves)] == stored.moves
+    ended = stored.given_up_at is None and stored.won_at in (None, game.won_at)
+    return played_on and _no_count_lower(game, stored) and ended
+
+
 def _holds(stored: StoredGame, game: StoredGame) -> bool:
     """True when ``stored`` lost nothing ``game`` has besides its moves: no
     count is lower, and a win or a giving up of ``game`` is ``stored``'s
@@ -436,32 +472,43 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
 
 
 def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:
-    """Log the games of a backup restored into an empty database in the
+    """Log the games of a backup restored (into an empty database, or over
+    older states of its own games: :meth:`SqliteStore._restored_over`) in the
     order of the exporting store's log (their :class:`LogPlaces`): each
     game's opening (``create``, or ``import`` for a game that came into
     that store by an import), its first win or loss, and its last change,
     so that the statistics, the game to resume and the export's order,
-    which follow the log, come out as they were there. (The moves between
-    are not in an export: the log of each game starts as after an
-    import.)"""
-    entries: list[tuple[int, int, str, int, float]] = []
+    which follow the log, come out as they were there. The last change of
+    a game changed there by more than imports (``changed_here``) is logged
+    as a change made here (a ``hint`` entry: it plays no move), so that a
+    game imported there and played since comes back played here, not
+    imported and unplayed. (The moves between are not in an export: the
+    log of each game starts as after an import.)"""
+    entries: list[tuple[int, int, int, str, int, float]] = []
     for index, game in enumerate(games):
         places = game.log
         assert places is not None
+        moves = len(game.moves)
         result_at = game.won_at if game.won_at is not None else game.finished_at
         opening = "import" if places.by_import else "create"
-        entries.append((places.opened, index, opening, 0 if opening == "create" else len(game.moves),
-                        game.created_at))
+        # (an import is logged at the game's last change then: its result,
+        # when the game came in finished, so that the result keeps its place)
+        opened_at = result_at if (places.by_import and places.result == places.opened
+                                  and result_at is not None) else game.created_at
+        if opened_at == result_at and places.result != places.opened:  # (a result elsewhere, or none)
+            opened_at = math.nextafter(opened_at, -math.inf)
+        entries.append((places.opened, index, 0, opening, 0 if opening == "create" else moves, opened_at))
         if places.result is not None and result_at is not None and places.result not in (
                 places.opened, places.changed):
-            entries.append((places.result, index, "import", len(game.moves), result_at))
-        if places.changed != places.opened:
+            entries.append((places.result, index, 1, "import", moves, result_at))
+        here = places.by_import and places.changed_here  # (else its opening says so, or nothing does)
+        if places.changed != places.opened or here:
             at = result_at if places.result == places.changed and result_at is not None else game.updated_at
-            entries.append((places.changed, index, "import", len(game.moves), at))
+            entries.append((places.changed, index, 2, "hint" if here else "import", moves, at))
     entries.sort()
     conn.executemany(
         "INSERT INTO events (game_id, revision, action, move, move_count, at) VALUES (?, ?, ?, NULL, ?, ?)",
-        [(games[i].id, games[i].revision, action, count, at) for _, i, action, count, at in entries],
+        [(games[i].id, games[i].revision, action, count, at) for _, i, _, action, count, at in entries],
     )
 
 
@@ -506,6 +553,7 @@ class SqliteStore:
         self.migrations_applied: list[int] = []
         self._side_before: set[str] = set()
         self._made = False
+        self._made_folders: list[Path] = []
         if str(path) == MEMORY:
             self.path: Path | None = None
             self._name = MEMORY
@@ -581,7 +629,9 @@ class SqliteStore:
                 raise
         else:
             try:
+                missing = [folder for folder in path.parents if not folder.exists()]
                 path.parent.mkdir(parents=True, exist_ok=True)
+                self._made_folders = missing  # (deepest first: see discard)
             except OSError as error:
                 raise DatabaseFileError(
                     f"cannot make the folder {label(path.parent)}: {error.strerror or error}"
@@ -726,6 +776,29 @@ class SqliteStore:
         """Close the database (further calls fail)."""
         with self._lock:
             self._conn.close()
+
+    def discard(self) -> None:
+        """Close the store, and remove the database again when this store
+        made it (with the folders made for it) and it holds no game: an
+        import refused changes nothing. A database that was there, or that
+        holds a game (another program's), stays as it is."""
+        with self._lock:
+            try:
+                empty = self._conn.execute("SELECT 1 FROM games LIMIT 1").fetchone() is None
+            except sqlite3.Error:
+                empty = False
+            self._conn.close()
+            if self.path is None or not self._made or not empty:
+                return
+            remove_new_side_files(self.path, self._side_before)
+            if side_files(self.path):
+                return
+            self.path.unlink(missing_ok=True)
+            for folder in self._made_folders:
+                try:
+                    folder.rmdir()
+                except OSError:  # (no longer empty: something else is there now)
+                    return
 
     def __enter__(self) -> SqliteStore:
         return self
@@ -1067,10 +1140,14 @@ class SqliteStore:
         damaged row, which the statistics count as damaged) is left out
         and logged."""
         with self._transaction(write=False) as conn:
-            ids = conn.execute(
-                "SELECT id, CAST(id AS BLOB) FROM games ORDER BY "
-                "(SELECT min(id) FROM events WHERE events.game_id = games.id), created_at, rowid"
-            ).fetchall()
+            return self._ids(conn)
+
+    def _ids(self, conn: sqlite3.Connection) -> list[str]:
+        """:meth:`game_ids`, read on ``conn``."""
+        ids = conn.execute(
+            "SELECT id, CAST(id AS BLOB) FROM games ORDER BY "
+            "(SELECT min(id) FROM events WHERE events.game_id = games.id), created_at, rowid"
+        ).fetchall()
         readable = [i for i, raw in ids if _readable_id(i, raw)]
         if len(readable) < len(ids):
             log.warning("%s: saved games left out for a damaged id: %d", self._name, len(ids) - len(readable))
@@ -1081,15 +1158,32 @@ class SqliteStore:
         :class:`~terrace.storage.base.LogPlaces`), by id; a game with no
         log entry (a row made by hand) has none."""
         with self._transaction(write=False) as conn:
-            rows = conn.execute(
-                f"SELECT id, {LOG_PLACES}, {IMPORTED}, {OPENED_ELSEWHERE} FROM games"
-            ).fetchall()
-        places: dict[str, LogPlaces] = {}
-        for game_id, opened, changed, result, imported, elsewhere in rows:
-            if isinstance(game_id, str) and isinstance(opened, int) and isinstance(changed, int):
-                places[game_id] = LogPlaces(opened, changed, result if isinstance(result, int) else None,
-                                            elsewhere == 1, imported != 1)
-        return places
+            return _places(conn)
+
+    def export_games(self, game_ids: Sequence[str] | None,
+                     take: Callable[[str, StoredGame | StoreError, LogPlaces | None], None]) -> None:
+        """Read the games ``game_ids`` names (every game, in the order of
+        :meth:`game_ids`, for None) and their places in the log in one read,
+        so that a backup taken while games are played is of one moment (read
+        one by one, a move stored meanwhile was in a game but not in its
+        places). ``take`` is given each id, in order, with its game (its
+        board let go) or why it cannot be read (:class:`DamagedGameError`,
+        :class:`~terrace.storage.base.UnknownGameError`), and its places;
+        what it raises ends the export."""
+        with self._transaction(write=False) as conn:
+            self._others_wrote(conn)
+            ids = self._ids(conn) if game_ids is None else list(game_ids)
+            places = _places(conn)
+            for game_id in ids:
+                item: StoredGame | StoreError
+                try:
+                    game = self._fetch(conn, game_id) if isinstance(game_id, str) else None
+                    item = game if game is not None else unknown_game(str(game_id))
+                except DamagedGameError as error:
+                    item = error
+                if isinstance(item, StoredGame):
+                    item.forget_board()
+                take(game_id, item, places.get(game_id))
 
     # -- writing ----------------------------------------------------------
 
@@ -1269,12 +1363,7 @@ class SqliteStore:
             stored = self._fetch(conn, game.id)
         except DamagedGameError:
             return None
-        if stored is None or not same_game(stored, game) or stored.updated_at >= game.updated_at:
-            return None
-        played_on = game.moves[: len(stored.moves)] == stored.moves
-        counts = _no_count_lower(game, stored)
-        ended = stored.given_up_at is None and stored.won_at in (None, game.won_at)
-        return stored if played_on and counts and ended else None
+        return stored if stored is not None and _continues(game, stored) else None
 
     def add_games(self, games: Sequence[StoredGame]) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
@@ -1310,24 +1399,31 @@ class SqliteStore:
             budget = _Budget(len(games))
             seen = _Seen(conn, games, budget)
             found = [self._already_here(conn, game, seen, number) for number, game in enumerate(games, 1)]
+            # (whether it restores a backup: the games it compares are read
+            # here, not under the write lock, which the web game's moves need)
+            restoring = _versions(conn), self._restored_over(conn, games, seen.games)
         result: list[tuple[str, bool]] = [(here, False) if here else ("", True) for here in found]
         if all(found):
             return result
         with self._transaction(write=True, action="import") as conn:
             seen = _Seen(conn, games, budget)  # (read again: another program may have written since)
-            # (a backup restored into an empty database: its log entries in
-            # the order of the exporting store's log, see _restore_log)
-            restoring = (conn.execute("SELECT 1 FROM games LIMIT 1").fetchone() is None
-                         and all(game.log is not None for game in games)
-                         and len({game.id for game in games}) == len(games))
+            # (a backup restored into an empty database, or over its own older
+            # states: its log entries in the order of the exporting store's
+            # log, see _restore_log; decided again if anything changed since)
+            exact = restoring[1] if _versions(conn) == restoring[0] else self._restored_over(conn, games)
             restored: list[StoredGame] = []
             for i, game in enumerate(games):
-                if found[i]:
+                if exact is not None and game.id in exact:
+                    game.revision = exact[game.id]  # (this very state is here: nothing to write)
+                    restored.append(game)
+                    result[i] = (game.id, False)
+                    continue
+                if found[i] and exact is None:
                     continue
                 if not isinstance(game.id, str) or not game.id:
                     game.id = new_game_id()
-                here = self._already_here(conn, game, seen, i + 1)  # (stored since the read: another import)
-                if here is not None:
+                here = None if exact is not None else self._already_here(conn, game, seen, i + 1)
+                if here is not None:  # (stored since the read: another import)
                     result[i] = (here, False)
                     continue
                 if conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
@@ -1341,15 +1437,58 @@ class SqliteStore:
                         self._vouched.pop(game.id, None)
                         self._sound.pop(game.id, None)
                         result[i] = (game.id, True)
+                        if exact is not None:
+                            restored.append(game)
                         continue
                     game.id = new_game_id()
-                insert_game(conn, game, None if restoring else "import")
-                if restoring:
+                insert_game(conn, game, None if exact is not None else "import")
+                if exact is not None:
                     restored.append(game)
                 seen.add(_light_row(game))
                 result[i] = (game.id, True)
-            _restore_log(conn, restored)
+            if exact is not None:
+                conn.execute("DELETE FROM events")  # (only the file's games are here: its log is theirs)
+                _restore_log(conn, restored)
         return result
+
+    def _restored_over(self, conn: sqlite3.Connection, games: Sequence[StoredGame],
+                       read: dict[str, StoredGame | None] | None = None) -> dict[str, int] | None:
+        """When ``games`` (an import) restore a backup: each has its places in
+        the exporting store's log and an id of its own, and the database holds
+        nothing but states of these games, each this game's very state or one
+        that it continues (:meth:`_continued`: an older backup of the same
+        database restored before, say). Returns the ids of the games whose
+        very state is here, with their revisions; None when the import is no
+        restore (its games then come in as games from elsewhere). ``read``:
+        the stored games this import read whole already (None: damaged)."""
+        if not all(game.log is not None for game in games):
+            return None
+        by_id = {game.id: game for game in games}
+        if len(by_id) != len(games):
+            return None
+        stored_ids = []
+        for game_id, updated_at in conn.execute("SELECT id, updated_at FROM games"):
+            game = by_id.get(game_id) if isinstance(game_id, str) else None
+            if game is None or not isinstance(updated_at, (int, float)) or updated_at > game.updated_at:
+                return None  # (a game of its own, none of the file's, or one changed since)
+            stored_ids.append(game_id)
+        exact: dict[str, int] = {}
+        for game_id in stored_ids:
+            game = by_id[game_id]
+            if read is not None and game_id in read:  # (read whole by this import already)
+                stored = read[game_id]
+            else:
+                try:
+                    stored = self._fetch(conn, game_id)
+                except DamagedGameError:
+                    stored = None
+            if stored is None:
+                return None
+            if same_game(stored, game) and _state(stored) == _state(game):
+                exact[game_id] = stored.revision
+            elif not _continues(game, stored):
+                return None
+        return exact
 
 
 __all__ = [

@@ -36,6 +36,11 @@ from terrace.storage.base import (
 )
 from terrace.storage.rows import clip
 
+SAVED_KEYS = ("id", "created_at", "updated_at", "started_at", "finished_at", "hints", "undos",
+              "winnable_only", "redo", "assisted", "active_ms", "won_at", "won_moves", "won_active_ms",
+              "given_up_at", "log")
+"""The keys of a record's ``saved`` details, in the order an export writes
+them; an import refuses any other (a key misspelt by hand)."""
 MAX_REASONS = 20
 MAX_RECORDS = 100_000
 """The most records one file may hold."""
@@ -182,12 +187,13 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
     is (times from 2000, counts up to a million...). The game keeps no
     board, and its moves are the strings of ``shared`` where it has them
     (a file of many games holds a few hundred different moves)."""
-    if isinstance(data, dict) and isinstance(data.get("moves"), list) and len(data["moves"]) > MAX_LINE:
-        raise StoreError(f"the record holds more than {MAX_LINE:,} moves")
     record, board = GameRecord.checked(data)
     saved = data.get("saved", {})
     if not isinstance(saved, dict):
         raise StoreError("'saved' must be a JSON object")
+    unknown = next((key for key in saved if key not in SAVED_KEYS), None)
+    if unknown is not None:
+        raise StoreError(f"saved has no key {clip(unknown)!r}: its keys are {', '.join(SAVED_KEYS)}")
     now = time.time()
     game_id = saved.get("id", "")  # (no id at all: the import gives one)
     if not isinstance(game_id, str) or ("id" in saved and not game_id):
