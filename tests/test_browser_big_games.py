@@ -376,3 +376,48 @@ def test_a_candidate_s_key_clears_the_larger_index_of_a_small_card(api: Api, ope
     keys = page.evaluate(KEYS_CLEAR.replace(".card.choice')]", ".card.choice:has(.choice-key)')]"))
     assert len(keys) == 10 and max(w for _, w, _ in keys) < 30, keys
     assert all(clear for _, _, clear in keys), keys
+
+
+# The face-up tableau cards whose index is in sight (not squeezed): the
+# smallest index font among them.
+TABLEAU_FONTS = """() => Math.min(...[...document.querySelectorAll('#board .tpile > .card:not(.squeezed)')]
+  .map((card) => parseFloat(getComputedStyle(card.querySelector('.idx')).fontSize)))"""
+
+
+@pytest.mark.parametrize("size", [(360, 640), (640, 360), (390, 844)])
+def test_the_covered_cards_of_a_tall_pile_keep_readable_ranks(api: Api, open_game: Any,
+                                                              size: tuple[int, int]) -> None:
+    """Eight packs' small cards (24 px): a pile taller than an ordinary one
+    fanned its covered cards tighter, with ranks of 8.2 px (a share of the
+    card's width), under the page's own least of 10.5 px. Every rank in
+    sight is now 10.5 px or more; a pile too tall for that squeezes its run."""
+    game = api.play(api.new(variant="terrace", deal_number=5, options=EIGHT_PACKS), "c1")
+    tall = {2: run(14), 6: run(12, 3, True), 13: run(10, 5)}
+    width, height = size
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, tall),
+                     **{**PHONE, "viewport": {"width": width, "height": height}})
+    assert page.locator("[data-pile='t3'] > .card").count() == 14
+    smallest = page.evaluate(TABLEAU_FONTS)
+    assert smallest >= 10.5 - 0.01, smallest
+    assert_fits(page)
+
+
+@pytest.mark.parametrize("size", [(360, 640), (640, 360)])
+def test_eight_packs_with_a_pile_of_thirty_do_not_scroll_a_small_phone(api: Api, open_game: Any,
+                                                                       size: tuple[int, int]) -> None:
+    """Eight packs on a 360x640 phone, a pile of thirty cards and one of
+    fifteen: the cards already at their least width (24 px), the run was
+    not squeezed (only a pile that would shrink cards larger than that
+    was), and the page scrolled down 28 to 40 px. The run is now squeezed
+    into the room there is, the board fits the screen."""
+    game = api.play(api.new(variant="terrace", deal_number=5, options=EIGHT_PACKS), "c1")
+    tall = {2: run(30), 13: run(15, 3, True)}
+    width, height = size
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, tall),
+                     **{**PHONE, "viewport": {"width": width, "height": height}})
+    assert page.locator("[data-pile='t3'] > .card").count() == 30
+    runs = page.evaluate(RUNS)
+    assert runs["t3"]["squeezed"] > 0 and all(not pile["hidden"] for pile in runs.values()), runs
+    found = page.evaluate(REACH)
+    assert found["out"] == [] and not found["wide"] and not found["tall"], found
+    assert_fits(page)

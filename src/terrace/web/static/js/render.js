@@ -124,10 +124,10 @@ document.documentElement.style.setProperty("--idx-least", `${MIN_IDX_PX}px`);
 
 const fullStep = (cw) => stepFor(cw, fullFont(cw));
 // A pile taller than an ordinary one may fan tighter, down to an index of
-// its card's own proportion (8.2 px on a 24 px card): a tableau pile is a
-// run built down in alternating colours, the ranks of its covered cards
-// follow from its first card, and the tableau then fits the screen.
-const tightStep = (cw) => stepFor(cw, Math.min(IDX_FONT * cw, Math.max(MIN_IDX_PX, 0.2 * cw)));
+// a fifth of its card's width, never under MIN_IDX_PX (it was the card's
+// full proportion below that: 8.2 px on a 24 px card); a pile too tall even
+// so squeezes its run (fanPiles).
+const tightStep = (cw) => stepFor(cw, Math.min(fullFont(cw), Math.max(MIN_IDX_PX, 0.2 * cw)));
 
 // The index font (px) that a fan step leaves room for.
 function indexFont(cw, step) {
@@ -307,11 +307,16 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   // fanPiles): a pile of 40 cards on a 1366x768 laptop made every card
   // 29 px wide, not 88. The tableau is then given the room it has at that
   // size, no more.
+  // So does a pile too tall for the board even with the least cards (eight
+  // packs' 24 px cards on a 360x640 phone, where even two lines of seven
+  // cards are 17 px too tall: a pile of thirty scrolled the page 28-40 px),
+  // down to the room there is. In two lines, each line has half the room.
   const usual = fittedUsual(lines);
-  const least = KEEP_SIZE * usual.cw;
-  if (chosen.cw < least - 0.5 && least > MIN_CW) {
-    const room = height - usual.above(least);
-    chosen = fitted(lines, (c) => Math.min(tableau(c), Math.max(typical(c), room * c / least)));
+  const least = Math.max(KEEP_SIZE * usual.cw, Math.min(MIN_CW, usual.cw));
+  if (chosen.cw < least - 0.5 || chosen.over > 0.5) {
+    const room = (height - usual.above(least) - (lines - 1) * ROW_GAP * least) / lines;
+    const floor = usual.over > 0.5 ? () => 0 : typical;
+    chosen = fitted(lines, (c) => Math.min(tableau(c), Math.max(floor(c), room * c / least)));
   }
   const { rows, pileCols, perRow, cols, cw } = chosen;
   const cwTop = topWidth(chosen);
@@ -335,7 +340,7 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
 // phone ran 140 px past the bottom of the screen, the page scrolled): its
 // run's middle is squeezed (each card's edge in sight, its index hidden,
 // a mark saying how many), its first card and the RUN_KEPT cards under its
-// top card still fanned in full. The squeezed ranks follow from theirs: a
+// top card still fanned in full (fewer, where the room is very short). The squeezed ranks follow from theirs: a
 // pile is a run built down in alternating colours.
 const RUN_KEPT = 4;
 const SQUEEZED_STEP = 2;       // px: the tightest squeeze; a taller pile runs past the bottom
@@ -350,10 +355,19 @@ function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines }, bottom) {
     const n = cards.length;
     let step = 0;
     if (n > 1) step = Math.max(tight, Math.min(widest, (room - ch) / (n - 1)));
-    // The cards squeezed: from the second to the one below the kept ones.
-    const squeezed = Math.max(0, n - 2 - RUN_KEPT);
-    const over = ch + step * (n - 1) > room + 0.5 && squeezed > 0;
-    const thin = over ? Math.max(SQUEEZED_STEP, (room - ch - step * (n - 1 - squeezed)) / squeezed) : step;
+    // The cards squeezed: from the second to the one below the kept ones,
+    // fewer kept (down to none) where even the tightest squeeze of the
+    // others runs past the bottom (thirty cards in a line of eight packs'
+    // two on a 360x640 phone ran 44 px past it).
+    const over = ch + step * (n - 1) > room + 0.5 && n - 2 - RUN_KEPT > 0;
+    const squeezeWith = (kept) => {
+      const count = Math.max(0, n - 2 - kept);
+      return { count, thin: count ? (room - ch - step * (n - 1 - count)) / count : step };
+    };
+    let kept = RUN_KEPT;
+    while (over && kept > 0 && squeezeWith(kept).thin < SQUEEZED_STEP) kept -= 1;
+    const squeezed = over ? squeezeWith(kept).count : 0;
+    const thin = over ? Math.max(SQUEEZED_STEP, squeezeWith(kept).thin) : step;
     let y = 0;
     cards.forEach((card, j) => {
       const inside = over && j >= 1 && j <= squeezed;
