@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, top
+from browser_support import Api, moves_seen, top, until
 from test_browser_layout import KEYS_CLEAR, PHONE, REACH, assert_fits, run, stack_high
 from web_support import game_line
 
@@ -420,4 +420,105 @@ def test_eight_packs_with_a_pile_of_thirty_do_not_scroll_a_small_phone(api: Api,
     assert runs["t3"]["squeezed"] > 0 and all(not pile["hidden"] for pile in runs.values()), runs
     found = page.evaluate(REACH)
     assert found["out"] == [] and not found["wide"] and not found["tall"], found
+    assert_fits(page)
+
+
+# Each terrace card brought into sight (its strip scrolled, if it scrolls):
+# the cards whose rank is then not the topmost thing at its place, the
+# smallest index font, and whether the strip scrolls; the strip is left at
+# its end again.
+READ_ALL = """() => {
+  const strip = document.querySelector('[data-pile="reserve"]');
+  const cards = [...strip.querySelectorAll(':scope > .card')];
+  const unread = [];
+  for (const card of cards) {
+    card.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const rank = card.querySelector('.idx:not(.corner) .rank').getBoundingClientRect();
+    const hit = document.elementFromPoint(rank.left + rank.width / 2, rank.top + rank.height / 2);
+    if (!hit || hit.closest('.card') !== card) unread.push(card.dataset.card);
+  }
+  strip.scrollTop = strip.scrollHeight;
+  const fonts = cards.map((c) => parseFloat(getComputedStyle(c.querySelector('.idx')).fontSize));
+  return { count: cards.length, unread, smallest: Math.min(...fonts),
+           scrolls: strip.scrollHeight > strip.clientHeight + 1, page: window.scrollY };
+}"""
+
+HUNDREDS = [{**EIGHT_PACKS, "reserve": 395}, {"decks": 8, "piles": 1, "candidates": 0, "reserve": 414}]
+
+
+@pytest.mark.parametrize(("options", "size", "locale"), [
+    *[(HUNDREDS[0], size, "en-GB") for size in [(360, 640), (640, 360), (390, 844), (768, 1024)]],
+    (HUNDREDS[0], (360, 640), "de-DE"),
+    (HUNDREDS[1], (360, 640), "en-GB"),
+    (HUNDREDS[1], (844, 390), "de-DE"),
+    (HUNDREDS[1], (1366, 768), "en-GB"),
+], ids=lambda value: "x".join(map(str, value)) if isinstance(value, tuple) else
+    (value if isinstance(value, str) else f"{value['piles']}p{value['reserve']}r"))
+def test_a_terrace_of_hundreds_of_cards_keeps_every_rank_readable(
+    api: Api, open_game: Any, options: dict[str, int], size: tuple[int, int], locale: str
+) -> None:
+    """Eight packs' terrace of 395 to 414 cards was fanned in six lines (the
+    most) with ranks of 8 px on every phone and tablet. It now takes as many
+    lines as keep every rank at 10.5 px (the page's least); those that do
+    not fit the screen scroll in a strip, drawn at its end (the exposed
+    card), and every card's rank can be brought into sight and read there."""
+    # (deal 2 of the one-pile game has a move: most are lost at once)
+    game = api.new(variant="terrace", deal_number=5 if options["candidates"] else 2, options=options)
+    if options["candidates"]:
+        game = api.play(game, "c1")
+    assert game["status"] == "playing"
+    width, height = size
+    viewport = {"viewport": {"width": width, "height": height}}
+    page = open_game(game, locale=locale, **({**PHONE, **viewport} if min(size) < 500 else viewport))
+    exposed = page.locator("[data-pile='reserve'] > .card.exposed")
+    assert exposed.get_attribute("data-card") == game["state"]["reserve"][-1]
+    rank = exposed.locator(".idx:not(.corner) .rank").bounding_box()
+    assert rank is not None
+    assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.card.exposed') !== null",
+                         [rank["x"] + rank["width"] / 2, rank["y"] + rank["height"] / 2])
+    assert_fits(page)
+    found = page.evaluate(READ_ALL)
+    assert found["count"] == options["reserve"] and found["page"] == 0, found
+    assert found["unread"] == [] and found["smallest"] >= 10.5 - 0.01, found
+    terrace = page.evaluate(TERRACE)
+    assert terrace["covered"] == [], terrace
+
+
+EXPOSED_IN_SIGHT = """() => {
+  const card = document.querySelector('[data-pile="reserve"] > .card.exposed');
+  const rank = card.querySelector('.idx:not(.corner) .rank').getBoundingClientRect();
+  const hit = document.elementFromPoint(rank.left + rank.width / 2, rank.top + rank.height / 2);
+  return hit !== null && hit.closest('.card') === card;
+}"""
+
+
+def test_the_exposed_card_of_a_scrolled_terrace_is_played_and_the_strip_follows(api: Api,
+                                                                                open_game: Any) -> None:
+    """The strip of a terrace of 395 cards on a 360x640 phone: a player who
+    scrolled it up to read keeps that place while the terrace is unchanged
+    (a redraw: the window turned back and forth); the exposed card, back in
+    sight, is dragged to a foundation, and the strip then shows the next one."""
+    game = api.play(api.new(variant="terrace", deal_number=4, options={**EIGHT_PACKS, "reserve": 395}), "c1")
+    assert game["sources"]["reserve"]["card"] == "6S"
+    page = open_game(game, **{**PHONE, "viewport": {"width": 360, "height": 640}})
+    strip = page.locator("[data-pile='reserve']")
+    assert page.evaluate(EXPOSED_IN_SIGHT)
+    assert strip.evaluate("(s) => s.scrollHeight > s.clientHeight + 100")
+    strip.evaluate("(s) => { s.scrollTop = 40; s.dataset.before = 'yes'; }")
+    page.set_viewport_size({"width": 361, "height": 640})
+    until(lambda: page.locator("[data-pile='reserve'][data-before]").count() == 0)  # drawn anew
+    until(lambda: strip.evaluate("(s) => s.scrollTop") == 40)
+    assert not page.evaluate(EXPOSED_IN_SIGHT)
+    strip.evaluate("(s) => { s.scrollTop = s.scrollHeight; }")
+    card = page.locator("[data-pile='reserve'] > .card.exposed").bounding_box()
+    home = page.locator("[data-pile='f3']").bounding_box()
+    assert card is not None and home is not None
+    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(home["x"] + home["width"] / 2, home["y"] + home["height"] / 2, steps=6)
+    page.mouse.up()
+    moves_seen(page, 2)
+    assert game_line(api.client, game["id"])["moves"][-1] == "rf3"
+    until(lambda: page.locator("[data-pile='reserve'] > .card").count() == 394)
+    assert page.evaluate(EXPOSED_IN_SIGHT)
     assert_fits(page)

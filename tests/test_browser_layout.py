@@ -45,12 +45,21 @@ def stack_high(page: Any, game: dict[str, Any], piles: dict[int, list[str]]) -> 
     page.route(f"**/api/games/{game['id']}", fulfil)
 
 
+# A node's box on the screen; for a card of a terrace that scrolls in its
+# strip, the strip's (the card is reached by scrolling it: test_browser_big_games).
+PLACE = """const placeOf = (node) => {
+    const strip = node.closest('.reserve.scrolled');
+    return (strip && node !== strip ? strip : node).getBoundingClientRect();
+  };"""
+
 FITS = """() => {
+  """ + PLACE + """
+
   const limit = Math.min(innerHeight, ...[...document.querySelectorAll('.actions')]
     .filter((n) => getComputedStyle(n).position === 'fixed').map((n) => n.getBoundingClientRect().top));
   const out = [], hidden = [];
   for (const card of document.querySelectorAll('#board .card')) {
-    const r = card.getBoundingClientRect();
+    const r = placeOf(card);
     if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > limit + 0.5)
       out.push(`${card.dataset.card} ${[r.left, r.top, r.right, r.bottom].map(Math.round)}`);
   }
@@ -271,9 +280,10 @@ def test_the_statistics_table_fits(api: Api, open_game: Any, phone: bool) -> Non
 
 
 REACH = """() => {
+  """ + PLACE + """
   const out = [];
   for (const node of document.querySelectorAll('#board [data-pile], #board .card')) {
-    const r = node.getBoundingClientRect();
+    const r = placeOf(node);
     if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5)
       out.push(`${node.dataset.pile || node.dataset.card} ${[r.left, r.top, r.right].map(Math.round)}`);
   }

@@ -136,24 +136,33 @@ function indexFont(cw, step) {
 
 // The terrace: `count` cards of width `cw` fanned across `width`, in as few
 // lines as leave each covered card's rank and suit (a column at its left)
-// at MIN_IDX_PX or more (or its full size, if smaller), at most `most`
-// lines. A line covers the one above it below that line's indices (`rise`
-// px below its top, with room for the exposed card, raised). `font` is the covered cards' index size, null at full
-// size.
+// at MIN_IDX_PX or more (or its full size, if smaller). A line covers the
+// one above it below that line's indices (`rise` px below its top, with
+// room for the exposed card, raised). At most `most` lines are shown: a
+// longer terrace scrolls in a strip of that height, at its last line (the
+// exposed card) when drawn, `SCROLL_ROOM` px to its right for a scroll
+// bar (eight packs' 395 cards kept 8 px ranks in six lines on every phone
+// and tablet). `font` is the covered cards' index size, null at full size;
+// `shown` the lines in sight.
+const SCROLL_ROOM = 12;
+
 function terraceFan(count, cw, width, most = TERRACE_LINES) {
   const full = fullFont(cw);
-  const want = MIN_IDX_PX;
-  let fan;
-  for (let lines = 1; lines <= Math.max(1, Math.min(most, count)); lines += 1) {
-    const per = Math.ceil(count / lines);
-    const step = per > 1 ? Math.min(cw * 0.7, (width - cw) / (per - 1)) : 0;
-    const room = (step - AIR - 0.03 * cw) / IDX_WIDE;
-    const font = per > 1 && room < full ? Math.max(room, 8) : null;
-    fan = { lines: count ? Math.ceil(count / per) : 1, per, step, font,
-            rise: IDX_TOP * cw + IDX_TALL * (font || full) + AIR + LIFT * RATIO * cw };
-    if (font === null || room >= want) break;
-  }
-  return fan;
+  const fanIn = (room) => {
+    for (let lines = 1; ; lines += 1) {
+      const per = Math.ceil(count / lines);
+      const step = per > 1 ? Math.min(cw * 0.7, (room - cw) / (per - 1)) : 0;
+      const space = (step - AIR - 0.03 * cw) / IDX_WIDE;
+      if (per <= 1 || space >= Math.min(full, MIN_IDX_PX)) {
+        return { lines: count ? Math.ceil(count / per) : 1, per, step, font: per > 1 && space < full ? space : null };
+      }
+    }
+  };
+  let fan = fanIn(width);
+  if (fan.lines > most) fan = fanIn(width - SCROLL_ROOM);
+  const shown = Math.min(fan.lines, Math.max(1, most));
+  return { ...fan, shown, scrolled: fan.lines > shown,
+           rise: IDX_TOP * cw + IDX_TALL * (fan.font || full) + AIR + LIFT * RATIO * cw };
 }
 
 // The lowest edge the board may use: the window's, less a toolbar fixed at
@@ -225,7 +234,7 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
     const base = GAP * 1.2 + rows * RATIO + (rows - 1) * 0.24 + 0.26 + ROW_GAP + RATIO + ROW_GAP;
     const above = (c) => {
       const fan = terrace(c, most);
-      return base * c + (fan.lines - 1) * fan.rise;
+      return base * c + (fan.shown - 1) * fan.rise;
     };
     const tall = (cw) => lines * pile(cw) + (lines - 1) * ROW_GAP * cw;
     const byHeight = largest(MIN_CW, 240, (cw) => above(cw) + tall(cw) <= height);
@@ -273,16 +282,20 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
       const other = layout(rows, lines, pile);
       if (other.over < best.over && topWidth(other) >= Math.min(MIN_CW, topWidth(best))) best = other;
     }
-    // (never at the cost of its ranks: 94 cards on a 640x360 phone took two
-    // lines of 9 px ranks instead of three of 10.5 px; smaller cards, or a
-    // page that scrolls down, leave them readable)
-    const readable = (l) => {
-      const { font } = terrace(topWidth(l), l.most);
-      return font === null || font >= MIN_IDX_PX - 0.01;
-    };
+    // (in sight as a whole: 94 cards on a 640x360 phone took two lines of
+    // 9 px ranks instead of three of 10.5 px, with slightly smaller cards)
+    const whole = (l) => !terrace(topWidth(l), l.most).scrolled;
     for (let most = TERRACE_LINES - 1; best.over > 0 && most >= 1; most -= 1) {
       const other = layout(best.rows, lines, pile, most);
-      if (other.over <= 0 && readable(other)) best = other;
+      if (other.over <= 0 && whole(other)) best = other;
+    }
+    // A terrace that cannot be shown whole even so scrolls in fewer lines,
+    // rather than the page (eight packs' 395 cards on a 360x640 phone), two
+    // at least (the exposed card, raised, and the line it covers; a tall
+    // pile squeezes its run if the board is too tall still).
+    for (let most = best.most - 1; best.over > 0 && most >= 2; most -= 1) {
+      const other = layout(best.rows, lines, pile, most);
+      if (other.over < best.over) best = other;
     }
     return best;
   };
@@ -324,7 +337,7 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   // Where the tableau will start (as style.css lays the rows out), so that
   // the piles are fanned before the board is laid out, once.
   const tableauTop = top + cw * (GAP * 1.2 + 2 * ROW_GAP) + cwTop * (rows * RATIO + (rows - 1) * 0.24 + 0.1 + RATIO)
-    + (fan.lines - 1) * fan.rise;
+    + (fan.shown - 1) * fan.rise;
   board.style.setProperty("--cw", `${cw.toFixed(2)}px`);
   board.style.setProperty("--cw-top", `${cwTop.toFixed(2)}px`);
   board.style.setProperty("--cols", String(cols));
@@ -389,11 +402,14 @@ function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines }, bottom) {
 
 // Fan the terrace across the board's width; a long terrace gets a smaller
 // index so that each card's rank stays readable.
-function fanTerrace(reserve, { lines, per, step, font, rise }, cw) {
+// A terrace longer than its lines in sight scrolls (style.css: .scrolled).
+function fanTerrace(reserve, { shown, per, step, font, rise, scrolled }, cw) {
   reserve.style.setProperty("--rstep", `${step.toFixed(2)}px`);
   reserve.style.setProperty("--rrise", `${rise.toFixed(2)}px`);
-  reserve.style.setProperty("--rwidth", `${(cw + step * Math.max(per - 1, 0)).toFixed(2)}px`);
-  reserve.style.setProperty("--rheight", `${(cw * RATIO + rise * (lines - 1)).toFixed(2)}px`);
+  const width = cw + step * Math.max(per - 1, 0) + (scrolled ? SCROLL_ROOM : 0);
+  reserve.style.setProperty("--rwidth", `${width.toFixed(2)}px`);
+  reserve.style.setProperty("--rheight", `${(cw * RATIO + rise * (shown - 1)).toFixed(2)}px`);
+  reserve.classList.toggle("scrolled", scrolled);
   if (font !== null) reserve.style.setProperty("--idx", `${font.toFixed(2)}px`);
 }
 
@@ -408,6 +424,10 @@ export function renderBoard(board, game, view) {
   const active = document.activeElement;
   const focusedPile = active && board.contains(active) && active.closest("[data-pile]");
   const refocus = focusedPile ? focusedPile.dataset.pile : null;
+  // A scrolled terrace keeps the place a player scrolled it to while it
+  // holds the same cards; a changed one shows its exposed card again.
+  const strip = board.querySelector(".reserve.scrolled");
+  const scrolledTo = strip && strip.dataset.count === String(s.reserve.length) ? strip.scrollTop : null;
   board.replaceChildren();
   board.classList.toggle("choosing", game.status === "choosing");
   board.classList.toggle("replay", Boolean(game.replay));
@@ -529,6 +549,10 @@ export function renderBoard(board, game, view) {
   fanPiles(tableau, fit, bottom);
 
   board.append(top, terrace, tableau);
+  if (fit.terrace.scrolled) {
+    reserve.dataset.count = String(s.reserve.length);
+    reserve.scrollTop = scrolledTo ?? reserve.scrollHeight;
+  }
   if (refocus) {
     const again = board.querySelector(`[data-pile="${refocus}"]`);
     if (again) again.focus({ preventScroll: true });
