@@ -522,3 +522,38 @@ def test_the_exposed_card_of_a_scrolled_terrace_is_played_and_the_strip_follows(
     until(lambda: page.locator("[data-pile='reserve'] > .card").count() == 394)
     assert page.evaluate(EXPOSED_IN_SIGHT)
     assert_fits(page)
+
+
+COUNTER_LINES = """() => {
+  const tops = [...document.querySelectorAll('#counters .counter')]
+    .map((n) => Math.round(n.getBoundingClientRect().top));
+  const box = document.querySelector('#counters').getBoundingClientRect();
+  return { count: tops.length, lines: new Set(tops).size, height: box.height,
+           text: document.querySelector('#counters').innerText.replace(/\\s+/g, ' ') };
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize("options", [{}, {**EIGHT_PACKS, "reserve": 395}], ids=["2-packs", "8-packs"])
+def test_the_counters_of_a_long_game_take_two_lines_on_a_small_phone(
+    api: Api, open_game: Any, locale: str, options: dict[str, int]
+) -> None:
+    """On a 360x640 phone the eight counters (the time among them) took
+    three lines in English, 54 px of the board's height, with 100,000
+    moves. They now take two (as German's did)."""
+    game = api.play(api.new(variant="terrace", deal_number=5, options=options), "c1")
+
+    def many_moves(page: Any) -> None:
+        def fulfil(route: Any) -> None:
+            data = route.fetch().json()
+            data["counters"]["moves"] = 100000
+            route.fulfill(json=data)
+        page.route(f"**/api/games/{game['id']}", fulfil)
+
+    page = open_game(game, before_goto=many_moves, locale=locale,
+                     **{**PHONE, "viewport": {"width": 360, "height": 640}})
+    until(lambda: page.locator("#counters [data-counter='time']").count() == 1)
+    found = page.evaluate(COUNTER_LINES)
+    assert found["count"] == 8 and "100000" in found["text"], found
+    assert found["lines"] <= 2, found
+    assert_fits(page)
