@@ -356,7 +356,8 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
 // top card still fanned in full (fewer, where the room is very short). The squeezed ranks follow from theirs: a
 // pile is a run built down in alternating colours.
 const RUN_KEPT = 4;
-const SQUEEZED_STEP = 2;       // px: the tightest squeeze; a taller pile runs past the bottom
+const SQUEEZED_STEP = 2;       // px: the tightest squeeze while cards are kept in full
+const SQUEEZED_LEAST = 0.5;    // px: the tightest of all; a taller pile runs past the bottom
 
 function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines }, bottom) {
   // (in two lines, each line's piles fan into half the room)
@@ -380,7 +381,11 @@ function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines }, bottom) {
     let kept = RUN_KEPT;
     while (over && kept > 0 && squeezeWith(kept).thin < SQUEEZED_STEP) kept -= 1;
     const squeezed = over ? squeezeWith(kept).count : 0;
-    const thin = over ? Math.max(SQUEEZED_STEP, squeezeWith(kept).thin) : step;
+    // (and, with none kept, a squeeze tighter than SQUEEZED_STEP, to
+    // SQUEEZED_LEAST: thirty cards on a 640x360 phone under eight packs'
+    // two rows of foundations and two lines of terrace ran 4 px past it)
+    const least = kept > 0 ? SQUEEZED_STEP : SQUEEZED_LEAST;
+    const thin = over ? Math.max(least, squeezeWith(kept).thin) : step;
     let y = 0;
     cards.forEach((card, j) => {
       const inside = over && j >= 1 && j <= squeezed;
