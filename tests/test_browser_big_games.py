@@ -565,3 +565,21 @@ def test_the_counters_of_a_long_game_take_two_lines_on_a_small_phone(
     assert found["count"] == 8 and "100000" in found["text"], found
     assert found["lines"] <= 2, found
     assert_fits(page)
+
+
+@pytest.mark.parametrize("tall", [{10: run(24)}, {1: run(24)}], ids=["second-line", "first-line"])
+def test_a_tall_pile_in_either_line_takes_the_room_the_other_line_leaves(api: Api, open_game: Any,
+                                                                        tall: dict[int, list[str]]) -> None:
+    """Four packs' fourteen piles on a 390x844 phone, in two lines: a pile
+    of 24 cards in the second line was squeezed (18 cards' ranks hidden)
+    into half the room, while 290 px lay empty below it, the first line
+    holding single cards. Each line now takes the room its tallest pile
+    needs, when both fit; the pile fans in full."""
+    game = api.play(api.new(variant="terrace", deal_number=5, options=FOUR_PACKS), "c1")
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, tall),
+                     **{**PHONE, "viewport": {"width": 390, "height": 844}})
+    assert page.locator(".row.tableau.two-lines").count() == 1
+    runs = page.evaluate(RUNS)
+    name = f"t{next(iter(tall)) + 1}"
+    assert runs[name]["count"] == 24 and runs[name]["squeezed"] == 0, runs
+    assert_fits(page)

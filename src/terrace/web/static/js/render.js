@@ -344,7 +344,7 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   board.style.setProperty("--frow", String(perRow));
   board.style.setProperty("--tcols", String(pileCols));
   board.classList.toggle("compact", cw < 64);
-  return { cw, cwTop, ch: cw * RATIO, cols, portrait, tableauTop, lines, terrace: fan };
+  return { cw, cwTop, ch: cw * RATIO, cols, portrait, tableauTop, lines, pileCols, terrace: fan };
 }
 
 // Fan each tableau pile into the room left below it: as wide as looks
@@ -359,12 +359,29 @@ const RUN_KEPT = 4;
 const SQUEEZED_STEP = 2;       // px: the tightest squeeze while cards are kept in full
 const SQUEEZED_LEAST = 0.5;    // px: the tightest of all; a taller pile runs past the bottom
 
-function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines }, bottom) {
-  // (in two lines, each line's piles fan into half the room)
-  const room = (bottom - tableauTop - BOTTOM - (lines - 1) * ROW_GAP * cw) / lines;
+function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines, pileCols }, bottom) {
+  const total = bottom - tableauTop - BOTTOM - (lines - 1) * ROW_GAP * cw;
   const widest = Math.max(fullStep(cw), ch * (portrait ? 0.6 : 0.3));
   const tight = tightStep(cw);
-  for (const pile of tableau.children) {
+  const piles = [...tableau.children];
+  const count = (pile) => pile.querySelectorAll(":scope > .card").length;
+  // In two lines, each line's share of the room: as its tallest pile needs
+  // at its tightest fan, when both fit (the rest shared in that proportion),
+  // else what the other line leaves of half, or half (a pile of 24 in the
+  // second line was squeezed into half the room, 290 px left empty below
+  // the first line's single cards).
+  let rooms = [total];
+  if (lines > 1) {
+    const need = [piles.slice(0, pileCols), piles.slice(pileCols)]
+      .map((line) => ch + Math.max(0, ...line.map(count).map((n) => n - 1)) * tight);
+    const [one, two] = need;
+    if (one + two <= total) rooms = [total * one / (one + two), total * two / (one + two)];
+    else if (one <= total / 2) rooms = [one, total - one];
+    else if (two <= total / 2) rooms = [total - two, two];
+    else rooms = [total / 2, total / 2];
+  }
+  piles.forEach((pile, i) => {
+    const room = rooms[lines > 1 && i >= pileCols ? 1 : 0];
     const cards = [...pile.querySelectorAll(":scope > .card")];
     const n = cards.length;
     let step = 0;
@@ -402,7 +419,7 @@ function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines }, bottom) {
     pile.style.setProperty("--h", `${(ch + y).toFixed(2)}px`);
     if (n > 1 && step < fullStep(cw)) pile.style.setProperty("--idx", `${indexFont(cw, step).toFixed(2)}px`);
     else pile.style.removeProperty("--idx");
-  }
+  });
 }
 
 // Fan the terrace across the board's width; a long terrace gets a smaller
