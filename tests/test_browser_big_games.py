@@ -583,3 +583,30 @@ def test_a_tall_pile_in_either_line_takes_the_room_the_other_line_leaves(api: Ap
     name = f"t{next(iter(tall)) + 1}"
     assert runs[name]["count"] == 24 and runs[name]["squeezed"] == 0, runs
     assert_fits(page)
+
+
+def test_a_finger_scrolling_the_terrace_strip_is_not_a_press_on_its_card(api: Api, open_game: Any) -> None:
+    """A terrace of 395 cards scrolls in its strip on a 360x640 phone: each
+    flick of the strip explained the covered card it began on (why it cannot
+    move), as a press on it. Only a tap on a card explains it now."""
+    game = api.play(api.new(variant="terrace", deal_number=4, options={**EIGHT_PACKS, "reserve": 395}), "c1")
+    page = open_game(game, **{**PHONE, "viewport": {"width": 360, "height": 640}})
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "/why" in request.url else None)
+    strip = page.locator("[data-pile='reserve']")
+    box = strip.bounding_box()
+    assert box is not None
+    before = strip.evaluate("(s) => s.scrollTop")
+    cdp = page.context.new_cdp_session(page)
+    x, y = box["x"] + 100, box["y"] + 10
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for i in range(1, 11):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y + 6 * i}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    until(lambda: strip.evaluate("(s) => s.scrollTop") < before - 20)  # scrolled up, to earlier lines
+    # A tap on a covered card in sight: its explanation, the only one asked for.
+    card = page.locator("[data-pile='reserve'] > .card:not(.exposed)").nth(380)
+    card.scroll_into_view_if_needed()
+    card.tap(position={"x": 4, "y": 4})
+    page.locator(".why").wait_for(state="visible")
+    assert len(asked) == 1, asked
