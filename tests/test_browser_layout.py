@@ -79,7 +79,8 @@ FITS = """() => {
       const covered = pile.classList.contains('reserve')
         ? cards.slice(i + 1).some((later) => meet(idx, later.getBoundingClientRect()))
         : idx.bottom > next.top - 0.5;
-      if (covered || font < 8) hidden.push(`${pile.dataset.pile}:${card.dataset.card}:${Math.round(font)}px`);
+      const name = `${pile.dataset.pile}:${card.dataset.card}:${font.toFixed(1)}px`;
+      if (covered || font < 10.49) hidden.push(name);
     });
   }
   const scrolls = document.scrollingElement.scrollHeight > innerHeight + 1;
