@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, top
+from browser_support import Api, moves_seen, top, until
 from test_browser_layout import KEYS_CLEAR, PHONE, REACH, assert_fits, run, stack_high
 from web_support import game_line
 
@@ -36,7 +36,7 @@ TERRACE = """() => {
 
 
 @pytest.mark.parametrize(("options", "size", "least"), [
-    (EIGHT_PACKS, (360, 640), 8),
+    (EIGHT_PACKS, (360, 640), 10.5),
     ({"decks": 2, "piles": 9, "candidates": 3, "reserve": 94}, (1366, 768), 10),
     ({"decks": 2, "piles": 9, "candidates": 3, "reserve": 94}, (390, 844), 10),
 ], ids=["40-phone", "94-laptop", "94-phone"])
@@ -46,8 +46,8 @@ def test_every_rank_of_a_long_terrace_can_be_read(api: Api, open_game: Any, opti
     10 read "1", its 0 under the next card; ninety-four were 3 px apart on
     a phone (no rank could be read) and had 8 px ranks on a laptop. A long
     terrace now takes more lines, each card's rank and suit in sight, at
-    10 px or more where its cards are large enough (the 360 px phone's
-    twenty piles leave cards 25 px wide, whose full index is 8.4 px)."""
+    10 px or more (on the 360 px phone's 24 px cards, the page's least of
+    10.5 px, larger than their own full index of 8.2 px)."""
     game = api.play(api.new(variant="terrace", deal_number=5, options=options), "c1")
     width, height = size
     page = open_game(game, **({**PHONE, "viewport": {"width": width, "height": height}} if width < 500
@@ -130,7 +130,8 @@ def test_a_pile_of_thirty_cards_leaves_the_top_row_readable(api: Api, open_game:
     fifteen, in two lines: too tall even with the smallest cards, the
     board put the 32 foundations in one row of 9 px cards (ranks of 3 px,
     the terrace's too). The top row now keeps cards of 24 px or more, the
-    terrace readable, and the page scrolls down to the tall pile's end."""
+    terrace readable, and the tall pile's end can be reached (its run is
+    squeezed into the screen: test_eight_packs_with_a_pile_of_thirty...)."""
     game = api.play(api.new(variant="terrace", deal_number=5, options=EIGHT_PACKS), "c1")
     tall = {2: run(30), 13: run(15, 3, True)}
     page = open_game(game, before_goto=lambda p: stack_high(p, game, tall),
@@ -139,7 +140,7 @@ def test_a_pile_of_thirty_cards_leaves_the_top_row_readable(api: Api, open_game:
     found = page.evaluate(SIZES)
     assert found["top"] >= 24 and found["terrace"] >= 24, found
     terrace = page.evaluate(TERRACE)
-    assert terrace["covered"] == [] and terrace["smallest"] >= 8, terrace
+    assert terrace["covered"] == [] and terrace["smallest"] >= 10.5 - 0.01, terrace
     reach = page.evaluate(REACH)
     assert reach["out"] == [] and not reach["wide"], reach
     page.locator("[data-pile='t3'] > .card").last.scroll_into_view_if_needed()
@@ -198,7 +199,7 @@ def test_twenty_piles_on_a_small_phone_take_two_lines(api: Api, open_game: Any, 
     found = page.evaluate(SIZES)
     assert min(found["top"], found["terrace"], found["tableau"]) >= 24, found
     terrace = page.evaluate(TERRACE)
-    assert terrace["covered"] == [] and terrace["smallest"] >= 8, terrace
+    assert terrace["covered"] == [] and terrace["smallest"] >= 10.5 - 0.01, terrace
     assert_fits(page)
 
 
@@ -376,3 +377,237 @@ def test_a_candidate_s_key_clears_the_larger_index_of_a_small_card(api: Api, ope
     keys = page.evaluate(KEYS_CLEAR.replace(".card.choice')]", ".card.choice:has(.choice-key)')]"))
     assert len(keys) == 10 and max(w for _, w, _ in keys) < 30, keys
     assert all(clear for _, _, clear in keys), keys
+
+
+# The face-up tableau cards whose index is in sight (not squeezed): the
+# smallest index font among them.
+TABLEAU_FONTS = """() => Math.min(...[...document.querySelectorAll('#board .tpile > .card:not(.squeezed)')]
+  .map((card) => parseFloat(getComputedStyle(card.querySelector('.idx')).fontSize)))"""
+
+
+@pytest.mark.parametrize("size", [(360, 640), (640, 360), (390, 844)])
+def test_the_covered_cards_of_a_tall_pile_keep_readable_ranks(api: Api, open_game: Any,
+                                                              size: tuple[int, int]) -> None:
+    """Eight packs' small cards (24 px): a pile taller than an ordinary one
+    fanned its covered cards tighter, with ranks of 8.2 px (a share of the
+    card's width), under the page's own least of 10.5 px. Every rank in
+    sight is now 10.5 px or more; a pile too tall for that squeezes its run."""
+    game = api.play(api.new(variant="terrace", deal_number=5, options=EIGHT_PACKS), "c1")
+    tall = {2: run(14), 6: run(12, 3, True), 13: run(10, 5)}
+    width, height = size
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, tall),
+                     **{**PHONE, "viewport": {"width": width, "height": height}})
+    assert page.locator("[data-pile='t3'] > .card").count() == 14
+    smallest = page.evaluate(TABLEAU_FONTS)
+    assert smallest >= 10.5 - 0.01, smallest
+    assert_fits(page)
+
+
+@pytest.mark.parametrize(("size", "reserve", "locale", "tall"), [
+    ((360, 640), 40, "en-GB", {2: run(30), 13: run(15, 3, True)}),
+    ((640, 360), 40, "en-GB", {2: run(30), 13: run(15, 3, True)}),
+    ((640, 360), 100, "de-DE", {2: run(30), 5: run(13, 3, True), 12: run(20)}),
+], ids=["360x640", "640x360", "640x360-100-de"])
+def test_eight_packs_with_a_pile_of_thirty_do_not_scroll_a_small_phone(
+    api: Api, open_game: Any, size: tuple[int, int], reserve: int, locale: str, tall: dict[int, list[str]]
+) -> None:
+    """Eight packs on a 360x640 phone, a pile of thirty cards and one of
+    fifteen: the cards already at their least width (24 px), the run was
+    not squeezed (only a pile that would shrink cards larger than that
+    was), and the page scrolled down 28 to 40 px. The run is now squeezed
+    into the room there is, the board fits the screen. (On a 640x360 phone
+    in German, under two lines of a terrace of 100, the squeeze of 2 px a
+    card still ran 4 px past the bottom: with no card kept in full it may
+    be tighter.)"""
+    options = {**EIGHT_PACKS, "reserve": reserve}
+    game = api.play(api.new(variant="terrace", deal_number=5, options=options), "c1")
+    width, height = size
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, tall), locale=locale,
+                     **{**PHONE, "viewport": {"width": width, "height": height}})
+    assert page.locator("[data-pile='t3'] > .card").count() == 30
+    runs = page.evaluate(RUNS)
+    assert runs["t3"]["squeezed"] > 0 and all(not pile["hidden"] for pile in runs.values()), runs
+    found = page.evaluate(REACH)
+    assert found["out"] == [] and not found["wide"] and not found["tall"], found
+    assert_fits(page)
+
+
+# Each terrace card brought into sight (its strip scrolled, if it scrolls):
+# the cards whose rank is then not the topmost thing at its place, the
+# smallest index font, and whether the strip scrolls; the strip is left at
+# its end again.
+READ_ALL = """() => {
+  const strip = document.querySelector('[data-pile="reserve"]');
+  const cards = [...strip.querySelectorAll(':scope > .card')];
+  const unread = [];
+  for (const card of cards) {
+    card.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const rank = card.querySelector('.idx:not(.corner) .rank').getBoundingClientRect();
+    const hit = document.elementFromPoint(rank.left + rank.width / 2, rank.top + rank.height / 2);
+    if (!hit || hit.closest('.card') !== card) unread.push(card.dataset.card);
+  }
+  strip.scrollTop = strip.scrollHeight;
+  const fonts = cards.map((c) => parseFloat(getComputedStyle(c.querySelector('.idx')).fontSize));
+  return { count: cards.length, unread, smallest: Math.min(...fonts),
+           scrolls: strip.scrollHeight > strip.clientHeight + 1, page: window.scrollY };
+}"""
+
+HUNDREDS = [{**EIGHT_PACKS, "reserve": 395}, {"decks": 8, "piles": 1, "candidates": 0, "reserve": 414}]
+
+
+@pytest.mark.parametrize(("options", "size", "locale"), [
+    *[(HUNDREDS[0], size, "en-GB") for size in [(360, 640), (640, 360), (390, 844), (768, 1024)]],
+    (HUNDREDS[0], (360, 640), "de-DE"),
+    (HUNDREDS[1], (360, 640), "en-GB"),
+    (HUNDREDS[1], (844, 390), "de-DE"),
+    (HUNDREDS[1], (1366, 768), "en-GB"),
+], ids=lambda value: "x".join(map(str, value)) if isinstance(value, tuple) else
+    (value if isinstance(value, str) else f"{value['piles']}p{value['reserve']}r"))
+def test_a_terrace_of_hundreds_of_cards_keeps_every_rank_readable(
+    api: Api, open_game: Any, options: dict[str, int], size: tuple[int, int], locale: str
+) -> None:
+    """Eight packs' terrace of 395 to 414 cards was fanned in six lines (the
+    most) with ranks of 8 px on every phone and tablet. It now takes as many
+    lines as keep every rank at 10.5 px (the page's least); those that do
+    not fit the screen scroll in a strip, drawn at its end (the exposed
+    card), and every card's rank can be brought into sight and read there."""
+    # (deal 2 of the one-pile game has a move: most are lost at once)
+    game = api.new(variant="terrace", deal_number=5 if options["candidates"] else 2, options=options)
+    if options["candidates"]:
+        game = api.play(game, "c1")
+    assert game["status"] == "playing"
+    width, height = size
+    viewport = {"viewport": {"width": width, "height": height}}
+    page = open_game(game, locale=locale, **({**PHONE, **viewport} if min(size) < 500 else viewport))
+    exposed = page.locator("[data-pile='reserve'] > .card.exposed")
+    assert exposed.get_attribute("data-card") == game["state"]["reserve"][-1]
+    rank = exposed.locator(".idx:not(.corner) .rank").bounding_box()
+    assert rank is not None
+    assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('.card.exposed') !== null",
+                         [rank["x"] + rank["width"] / 2, rank["y"] + rank["height"] / 2])
+    assert_fits(page)
+    found = page.evaluate(READ_ALL)
+    assert found["count"] == options["reserve"] and found["page"] == 0, found
+    assert found["unread"] == [] and found["smallest"] >= 10.5 - 0.01, found
+    terrace = page.evaluate(TERRACE)
+    assert terrace["covered"] == [], terrace
+
+
+EXPOSED_IN_SIGHT = """() => {
+  const card = document.querySelector('[data-pile="reserve"] > .card.exposed');
+  const rank = card.querySelector('.idx:not(.corner) .rank').getBoundingClientRect();
+  const hit = document.elementFromPoint(rank.left + rank.width / 2, rank.top + rank.height / 2);
+  return hit !== null && hit.closest('.card') === card;
+}"""
+
+
+def test_the_exposed_card_of_a_scrolled_terrace_is_played_and_the_strip_follows(api: Api,
+                                                                                open_game: Any) -> None:
+    """The strip of a terrace of 395 cards on a 360x640 phone: a player who
+    scrolled it up to read keeps that place while the terrace is unchanged
+    (a redraw: the window turned back and forth); the exposed card, back in
+    sight, is dragged to a foundation, and the strip then shows the next one."""
+    game = api.play(api.new(variant="terrace", deal_number=4, options={**EIGHT_PACKS, "reserve": 395}), "c1")
+    assert game["sources"]["reserve"]["card"] == "6S"
+    page = open_game(game, **{**PHONE, "viewport": {"width": 360, "height": 640}})
+    strip = page.locator("[data-pile='reserve']")
+    assert page.evaluate(EXPOSED_IN_SIGHT)
+    assert strip.evaluate("(s) => s.scrollHeight > s.clientHeight + 100")
+    strip.evaluate("(s) => { s.scrollTop = 40; s.dataset.before = 'yes'; }")
+    page.set_viewport_size({"width": 361, "height": 640})
+    until(lambda: page.locator("[data-pile='reserve'][data-before]").count() == 0)  # drawn anew
+    until(lambda: strip.evaluate("(s) => s.scrollTop") == 40)
+    assert not page.evaluate(EXPOSED_IN_SIGHT)
+    strip.evaluate("(s) => { s.scrollTop = s.scrollHeight; }")
+    card = page.locator("[data-pile='reserve'] > .card.exposed").bounding_box()
+    home = page.locator("[data-pile='f3']").bounding_box()
+    assert card is not None and home is not None
+    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(home["x"] + home["width"] / 2, home["y"] + home["height"] / 2, steps=6)
+    page.mouse.up()
+    moves_seen(page, 2)
+    assert game_line(api.client, game["id"])["moves"][-1] == "rf3"
+    until(lambda: page.locator("[data-pile='reserve'] > .card").count() == 394)
+    assert page.evaluate(EXPOSED_IN_SIGHT)
+    assert_fits(page)
+
+
+COUNTER_LINES = """() => {
+  const tops = [...document.querySelectorAll('#counters .counter')]
+    .map((n) => Math.round(n.getBoundingClientRect().top));
+  const box = document.querySelector('#counters').getBoundingClientRect();
+  return { count: tops.length, lines: new Set(tops).size, height: box.height,
+           text: document.querySelector('#counters').innerText.replace(/\\s+/g, ' ') };
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize("options", [{}, {**EIGHT_PACKS, "reserve": 395}], ids=["2-packs", "8-packs"])
+def test_the_counters_of_a_long_game_take_two_lines_on_a_small_phone(
+    api: Api, open_game: Any, locale: str, options: dict[str, int]
+) -> None:
+    """On a 360x640 phone the eight counters (the time among them) took
+    three lines in English, 54 px of the board's height, with 100,000
+    moves. They now take two (as German's did)."""
+    game = api.play(api.new(variant="terrace", deal_number=5, options=options), "c1")
+
+    def many_moves(page: Any) -> None:
+        def fulfil(route: Any) -> None:
+            data = route.fetch().json()
+            data["counters"]["moves"] = 100000
+            route.fulfill(json=data)
+        page.route(f"**/api/games/{game['id']}", fulfil)
+
+    page = open_game(game, before_goto=many_moves, locale=locale,
+                     **{**PHONE, "viewport": {"width": 360, "height": 640}})
+    until(lambda: page.locator("#counters [data-counter='time']").count() == 1)
+    found = page.evaluate(COUNTER_LINES)
+    assert found["count"] == 8 and "100000" in found["text"], found
+    assert found["lines"] <= 2, found
+    assert_fits(page)
+
+
+@pytest.mark.parametrize("tall", [{10: run(24)}, {1: run(24)}], ids=["second-line", "first-line"])
+def test_a_tall_pile_in_either_line_takes_the_room_the_other_line_leaves(api: Api, open_game: Any,
+                                                                        tall: dict[int, list[str]]) -> None:
+    """Four packs' fourteen piles on a 390x844 phone, in two lines: a pile
+    of 24 cards in the second line was squeezed (18 cards' ranks hidden)
+    into half the room, while 290 px lay empty below it, the first line
+    holding single cards. Each line now takes the room its tallest pile
+    needs, when both fit; the pile fans in full."""
+    game = api.play(api.new(variant="terrace", deal_number=5, options=FOUR_PACKS), "c1")
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, tall),
+                     **{**PHONE, "viewport": {"width": 390, "height": 844}})
+    assert page.locator(".row.tableau.two-lines").count() == 1
+    runs = page.evaluate(RUNS)
+    name = f"t{next(iter(tall)) + 1}"
+    assert runs[name]["count"] == 24 and runs[name]["squeezed"] == 0, runs
+    assert_fits(page)
+
+
+def test_a_finger_scrolling_the_terrace_strip_is_not_a_press_on_its_card(api: Api, open_game: Any) -> None:
+    """A terrace of 395 cards scrolls in its strip on a 360x640 phone: each
+    flick of the strip explained the covered card it began on (why it cannot
+    move), as a press on it. Only a tap on a card explains it now."""
+    game = api.play(api.new(variant="terrace", deal_number=4, options={**EIGHT_PACKS, "reserve": 395}), "c1")
+    page = open_game(game, **{**PHONE, "viewport": {"width": 360, "height": 640}})
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "/why" in request.url else None)
+    strip = page.locator("[data-pile='reserve']")
+    box = strip.bounding_box()
+    assert box is not None
+    before = strip.evaluate("(s) => s.scrollTop")
+    cdp = page.context.new_cdp_session(page)
+    x, y = box["x"] + 100, box["y"] + 10
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for i in range(1, 11):
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y + 6 * i}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    until(lambda: strip.evaluate("(s) => s.scrollTop") < before - 20)  # scrolled up, to earlier lines
+    # A tap on a covered card in sight: its explanation, the only one asked for.
+    card = page.locator("[data-pile='reserve'] > .card:not(.exposed)").nth(380)
+    card.scroll_into_view_if_needed()
+    card.tap(position={"x": 4, "y": 4})
+    page.locator(".why").wait_for(state="visible")
+    assert len(asked) == 1, asked

@@ -399,3 +399,32 @@ def test_the_analysis_leaves_the_replay_whole_on_a_small_phone(api: Api, open_ga
     assert place["counters"] <= place["toolbar"] and place["prompt"] <= place["toolbar"], place
     assert not place["scrolls"], place
     assert page.locator("#prompt").inner_text().endswith("3.")  # ("move 0 of 3.", "Zug 0 von 3.")
+
+
+@pytest.mark.parametrize(("locale", "size"), [("en-GB", (640, 360)), ("de-DE", (640, 360)),
+                                              ("de-DE", (844, 390))])
+def test_the_analysis_leaves_the_board_on_the_screen_of_a_phone_held_sideways(
+    api: Api, open_game: Any, locale: str, size: tuple[int, int]
+) -> None:
+    """On a 640x360 phone the replay bar took two lines (its slider's 16rem
+    pushed "Back to my game" under the others: 102 px) and the analysis
+    three lines of full-size text (76 px): the board was pushed down, its
+    tableau 37 px past the bottom, the page scrolled 45 px. In a short
+    window the bar now takes one line and the analysis the prompt's size."""
+    game = _given_up(api)
+    width, height = size
+    page = open_game(game, reduced_motion="reduce", locale=locale, device_scale_factor=2, has_touch=True,
+                     is_mobile=True, viewport={"width": width, "height": height})
+    page.locator("dialog.end[open] #end-analyse").click()
+    page.locator("#coach-note[data-state='winnable'] .coach-text").wait_for(timeout=30_000)
+    found = page.evaluate("""() => {
+      const tops = [...document.querySelectorAll('#replay-bar > *')]
+        .map((n) => Math.round(n.getBoundingClientRect().top));
+      const note = document.querySelector('#coach-note');
+      return { bar: new Set(tops).size, whole: note.scrollHeight <= note.clientHeight + 1,
+               lowest: Math.max(...[...document.querySelectorAll('#board .card')]
+                 .map((c) => c.getBoundingClientRect().bottom)),
+               scrolls: document.scrollingElement.scrollHeight > innerHeight + 1 };
+    }""")
+    assert found["bar"] == 1 and found["whole"], found
+    assert found["lowest"] <= height and not found["scrolls"], found

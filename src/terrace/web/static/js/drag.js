@@ -22,7 +22,13 @@ export function attachDrag(board, { onStart, onDrop, onCancel, onPress }) {
     if (!card) {
       const still = event.target.closest(".card");
       const pile = still && still.closest("[data-pile]");
-      if (pile && onPress && onPress(pile.dataset.pile, still)) {
+      // (a finger on a terrace that scrolls in its strip may be scrolling
+      // it: its card is explained when the finger is lifted without the
+      // browser taking the touch for a scroll; every flick of the strip
+      // explained the card first touched)
+      if (pile && onPress && event.pointerType === "touch" && still.closest(".scrolled")) {
+        drag = { deferred: { pile: pile.dataset.pile, card: still }, id: event.pointerId };
+      } else if (pile && onPress && onPress(pile.dataset.pile, still)) {
         drag = { pressed: true, id: event.pointerId };
       }
       return;
@@ -34,7 +40,7 @@ export function attachDrag(board, { onStart, onDrop, onCancel, onPress }) {
   });
 
   board.addEventListener("pointermove", (event) => {
-    if (!drag || event.pointerId !== drag.id || drag.pressed || drag.cancelled) return;
+    if (!drag || event.pointerId !== drag.id || drag.pressed || drag.cancelled || drag.deferred) return;
     const dx = event.clientX - drag.x;
     const dy = event.clientY - drag.y;
     if (!drag.ghost) {
@@ -61,6 +67,10 @@ export function attachDrag(board, { onStart, onDrop, onCancel, onPress }) {
     if (!drag || event.pointerId !== drag.id) return;
     const current = drag;
     drag = null;
+    if (current.deferred) {
+      if (!cancelled && onPress(current.deferred.pile, current.deferred.card)) swallowNextClick();
+      return;
+    }
     if (current.pressed || current.cancelled) {
       swallowNextClick();
       return;

@@ -124,10 +124,10 @@ document.documentElement.style.setProperty("--idx-least", `${MIN_IDX_PX}px`);
 
 const fullStep = (cw) => stepFor(cw, fullFont(cw));
 // A pile taller than an ordinary one may fan tighter, down to an index of
-// its card's own proportion (8.2 px on a 24 px card): a tableau pile is a
-// run built down in alternating colours, the ranks of its covered cards
-// follow from its first card, and the tableau then fits the screen.
-const tightStep = (cw) => stepFor(cw, Math.min(IDX_FONT * cw, Math.max(MIN_IDX_PX, 0.2 * cw)));
+// a fifth of its card's width, never under MIN_IDX_PX (it was the card's
+// full proportion below that: 8.2 px on a 24 px card); a pile too tall even
+// so squeezes its run (fanPiles).
+const tightStep = (cw) => stepFor(cw, Math.min(fullFont(cw), Math.max(MIN_IDX_PX, 0.2 * cw)));
 
 // The index font (px) that a fan step leaves room for.
 function indexFont(cw, step) {
@@ -136,24 +136,33 @@ function indexFont(cw, step) {
 
 // The terrace: `count` cards of width `cw` fanned across `width`, in as few
 // lines as leave each covered card's rank and suit (a column at its left)
-// at MIN_IDX_PX or more (or its full size, if smaller), at most `most`
-// lines. A line covers the one above it below that line's indices (`rise`
-// px below its top, with room for the exposed card, raised). `font` is the covered cards' index size, null at full
-// size.
+// at MIN_IDX_PX or more (or its full size, if smaller). A line covers the
+// one above it below that line's indices (`rise` px below its top, with
+// room for the exposed card, raised). At most `most` lines are shown: a
+// longer terrace scrolls in a strip of that height, at its last line (the
+// exposed card) when drawn, `SCROLL_ROOM` px to its right for a scroll
+// bar (eight packs' 395 cards kept 8 px ranks in six lines on every phone
+// and tablet). `font` is the covered cards' index size, null at full size;
+// `shown` the lines in sight.
+const SCROLL_ROOM = 12;
+
 function terraceFan(count, cw, width, most = TERRACE_LINES) {
   const full = fullFont(cw);
-  const want = MIN_IDX_PX;
-  let fan;
-  for (let lines = 1; lines <= Math.max(1, Math.min(most, count)); lines += 1) {
-    const per = Math.ceil(count / lines);
-    const step = per > 1 ? Math.min(cw * 0.7, (width - cw) / (per - 1)) : 0;
-    const room = (step - AIR - 0.03 * cw) / IDX_WIDE;
-    const font = per > 1 && room < full ? Math.max(room, 8) : null;
-    fan = { lines: count ? Math.ceil(count / per) : 1, per, step, font,
-            rise: IDX_TOP * cw + IDX_TALL * (font || full) + AIR + LIFT * RATIO * cw };
-    if (font === null || room >= want) break;
-  }
-  return fan;
+  const fanIn = (room) => {
+    for (let lines = 1; ; lines += 1) {
+      const per = Math.ceil(count / lines);
+      const step = per > 1 ? Math.min(cw * 0.7, (room - cw) / (per - 1)) : 0;
+      const space = (step - AIR - 0.03 * cw) / IDX_WIDE;
+      if (per <= 1 || space >= Math.min(full, MIN_IDX_PX)) {
+        return { lines: count ? Math.ceil(count / per) : 1, per, step, font: per > 1 && space < full ? space : null };
+      }
+    }
+  };
+  let fan = fanIn(width);
+  if (fan.lines > most) fan = fanIn(width - SCROLL_ROOM);
+  const shown = Math.min(fan.lines, Math.max(1, most));
+  return { ...fan, shown, scrolled: fan.lines > shown,
+           rise: IDX_TOP * cw + IDX_TALL * (fan.font || full) + AIR + LIFT * RATIO * cw };
 }
 
 // The lowest edge the board may use: the window's, less a toolbar fixed at
@@ -225,7 +234,7 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
     const base = GAP * 1.2 + rows * RATIO + (rows - 1) * 0.24 + 0.26 + ROW_GAP + RATIO + ROW_GAP;
     const above = (c) => {
       const fan = terrace(c, most);
-      return base * c + (fan.lines - 1) * fan.rise;
+      return base * c + (fan.shown - 1) * fan.rise;
     };
     const tall = (cw) => lines * pile(cw) + (lines - 1) * ROW_GAP * cw;
     const byHeight = largest(MIN_CW, 240, (cw) => above(cw) + tall(cw) <= height);
@@ -273,16 +282,20 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
       const other = layout(rows, lines, pile);
       if (other.over < best.over && topWidth(other) >= Math.min(MIN_CW, topWidth(best))) best = other;
     }
-    // (never at the cost of its ranks: 94 cards on a 640x360 phone took two
-    // lines of 9 px ranks instead of three of 10.5 px; smaller cards, or a
-    // page that scrolls down, leave them readable)
-    const readable = (l) => {
-      const { font } = terrace(topWidth(l), l.most);
-      return font === null || font >= MIN_IDX_PX - 0.01;
-    };
+    // (in sight as a whole: 94 cards on a 640x360 phone took two lines of
+    // 9 px ranks instead of three of 10.5 px, with slightly smaller cards)
+    const whole = (l) => !terrace(topWidth(l), l.most).scrolled;
     for (let most = TERRACE_LINES - 1; best.over > 0 && most >= 1; most -= 1) {
       const other = layout(best.rows, lines, pile, most);
-      if (other.over <= 0 && readable(other)) best = other;
+      if (other.over <= 0 && whole(other)) best = other;
+    }
+    // A terrace that cannot be shown whole even so scrolls in fewer lines,
+    // rather than the page (eight packs' 395 cards on a 360x640 phone), two
+    // at least (the exposed card, raised, and the line it covers; a tall
+    // pile squeezes its run if the board is too tall still).
+    for (let most = best.most - 1; best.over > 0 && most >= 2; most -= 1) {
+      const other = layout(best.rows, lines, pile, most);
+      if (other.over < best.over) best = other;
     }
     return best;
   };
@@ -307,11 +320,16 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   // fanPiles): a pile of 40 cards on a 1366x768 laptop made every card
   // 29 px wide, not 88. The tableau is then given the room it has at that
   // size, no more.
+  // So does a pile too tall for the board even with the least cards (eight
+  // packs' 24 px cards on a 360x640 phone, where even two lines of seven
+  // cards are 17 px too tall: a pile of thirty scrolled the page 28-40 px),
+  // down to the room there is. In two lines, each line has half the room.
   const usual = fittedUsual(lines);
-  const least = KEEP_SIZE * usual.cw;
-  if (chosen.cw < least - 0.5 && least > MIN_CW) {
-    const room = height - usual.above(least);
-    chosen = fitted(lines, (c) => Math.min(tableau(c), Math.max(typical(c), room * c / least)));
+  const least = Math.max(KEEP_SIZE * usual.cw, Math.min(MIN_CW, usual.cw));
+  if (chosen.cw < least - 0.5 || chosen.over > 0.5) {
+    const room = (height - usual.above(least) - (lines - 1) * ROW_GAP * least) / lines;
+    const floor = usual.over > 0.5 ? () => 0 : typical;
+    chosen = fitted(lines, (c) => Math.min(tableau(c), Math.max(floor(c), room * c / least)));
   }
   const { rows, pileCols, perRow, cols, cw } = chosen;
   const cwTop = topWidth(chosen);
@@ -319,14 +337,14 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   // Where the tableau will start (as style.css lays the rows out), so that
   // the piles are fanned before the board is laid out, once.
   const tableauTop = top + cw * (GAP * 1.2 + 2 * ROW_GAP) + cwTop * (rows * RATIO + (rows - 1) * 0.24 + 0.1 + RATIO)
-    + (fan.lines - 1) * fan.rise;
+    + (fan.shown - 1) * fan.rise;
   board.style.setProperty("--cw", `${cw.toFixed(2)}px`);
   board.style.setProperty("--cw-top", `${cwTop.toFixed(2)}px`);
   board.style.setProperty("--cols", String(cols));
   board.style.setProperty("--frow", String(perRow));
   board.style.setProperty("--tcols", String(pileCols));
   board.classList.toggle("compact", cw < 64);
-  return { cw, cwTop, ch: cw * RATIO, cols, portrait, tableauTop, lines, terrace: fan };
+  return { cw, cwTop, ch: cw * RATIO, cols, portrait, tableauTop, lines, pileCols, terrace: fan };
 }
 
 // Fan each tableau pile into the room left below it: as wide as looks
@@ -335,25 +353,56 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
 // phone ran 140 px past the bottom of the screen, the page scrolled): its
 // run's middle is squeezed (each card's edge in sight, its index hidden,
 // a mark saying how many), its first card and the RUN_KEPT cards under its
-// top card still fanned in full. The squeezed ranks follow from theirs: a
+// top card still fanned in full (fewer, where the room is very short). The squeezed ranks follow from theirs: a
 // pile is a run built down in alternating colours.
 const RUN_KEPT = 4;
-const SQUEEZED_STEP = 2;       // px: the tightest squeeze; a taller pile runs past the bottom
+const SQUEEZED_STEP = 2;       // px: the tightest squeeze while cards are kept in full
+const SQUEEZED_LEAST = 0.5;    // px: the tightest of all; a taller pile runs past the bottom
 
-function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines }, bottom) {
-  // (in two lines, each line's piles fan into half the room)
-  const room = (bottom - tableauTop - BOTTOM - (lines - 1) * ROW_GAP * cw) / lines;
+function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines, pileCols }, bottom) {
+  const total = bottom - tableauTop - BOTTOM - (lines - 1) * ROW_GAP * cw;
   const widest = Math.max(fullStep(cw), ch * (portrait ? 0.6 : 0.3));
   const tight = tightStep(cw);
-  for (const pile of tableau.children) {
+  const piles = [...tableau.children];
+  const count = (pile) => pile.querySelectorAll(":scope > .card").length;
+  // In two lines, each line's share of the room: as its tallest pile needs
+  // at its tightest fan, when both fit (the rest shared in that proportion),
+  // else what the other line leaves of half, or half (a pile of 24 in the
+  // second line was squeezed into half the room, 290 px left empty below
+  // the first line's single cards).
+  let rooms = [total];
+  if (lines > 1) {
+    const need = [piles.slice(0, pileCols), piles.slice(pileCols)]
+      .map((line) => ch + Math.max(0, ...line.map(count).map((n) => n - 1)) * tight);
+    const [one, two] = need;
+    if (one + two <= total) rooms = [total * one / (one + two), total * two / (one + two)];
+    else if (one <= total / 2) rooms = [one, total - one];
+    else if (two <= total / 2) rooms = [total - two, two];
+    else rooms = [total / 2, total / 2];
+  }
+  piles.forEach((pile, i) => {
+    const room = rooms[lines > 1 && i >= pileCols ? 1 : 0];
     const cards = [...pile.querySelectorAll(":scope > .card")];
     const n = cards.length;
     let step = 0;
     if (n > 1) step = Math.max(tight, Math.min(widest, (room - ch) / (n - 1)));
-    // The cards squeezed: from the second to the one below the kept ones.
-    const squeezed = Math.max(0, n - 2 - RUN_KEPT);
-    const over = ch + step * (n - 1) > room + 0.5 && squeezed > 0;
-    const thin = over ? Math.max(SQUEEZED_STEP, (room - ch - step * (n - 1 - squeezed)) / squeezed) : step;
+    // The cards squeezed: from the second to the one below the kept ones,
+    // fewer kept (down to none) where even the tightest squeeze of the
+    // others runs past the bottom (thirty cards in a line of eight packs'
+    // two on a 360x640 phone ran 44 px past it).
+    const over = ch + step * (n - 1) > room + 0.5 && n - 2 - RUN_KEPT > 0;
+    const squeezeWith = (kept) => {
+      const count = Math.max(0, n - 2 - kept);
+      return { count, thin: count ? (room - ch - step * (n - 1 - count)) / count : step };
+    };
+    let kept = RUN_KEPT;
+    while (over && kept > 0 && squeezeWith(kept).thin < SQUEEZED_STEP) kept -= 1;
+    const squeezed = over ? squeezeWith(kept).count : 0;
+    // (and, with none kept, a squeeze tighter than SQUEEZED_STEP, to
+    // SQUEEZED_LEAST: thirty cards on a 640x360 phone under eight packs'
+    // two rows of foundations and two lines of terrace ran 4 px past it)
+    const least = kept > 0 ? SQUEEZED_STEP : SQUEEZED_LEAST;
+    const thin = over ? Math.max(least, squeezeWith(kept).thin) : step;
     let y = 0;
     cards.forEach((card, j) => {
       const inside = over && j >= 1 && j <= squeezed;
@@ -370,16 +419,19 @@ function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines }, bottom) {
     pile.style.setProperty("--h", `${(ch + y).toFixed(2)}px`);
     if (n > 1 && step < fullStep(cw)) pile.style.setProperty("--idx", `${indexFont(cw, step).toFixed(2)}px`);
     else pile.style.removeProperty("--idx");
-  }
+  });
 }
 
 // Fan the terrace across the board's width; a long terrace gets a smaller
 // index so that each card's rank stays readable.
-function fanTerrace(reserve, { lines, per, step, font, rise }, cw) {
+// A terrace longer than its lines in sight scrolls (style.css: .scrolled).
+function fanTerrace(reserve, { shown, per, step, font, rise, scrolled }, cw) {
   reserve.style.setProperty("--rstep", `${step.toFixed(2)}px`);
   reserve.style.setProperty("--rrise", `${rise.toFixed(2)}px`);
-  reserve.style.setProperty("--rwidth", `${(cw + step * Math.max(per - 1, 0)).toFixed(2)}px`);
-  reserve.style.setProperty("--rheight", `${(cw * RATIO + rise * (lines - 1)).toFixed(2)}px`);
+  const width = cw + step * Math.max(per - 1, 0) + (scrolled ? SCROLL_ROOM : 0);
+  reserve.style.setProperty("--rwidth", `${width.toFixed(2)}px`);
+  reserve.style.setProperty("--rheight", `${(cw * RATIO + rise * (shown - 1)).toFixed(2)}px`);
+  reserve.classList.toggle("scrolled", scrolled);
   if (font !== null) reserve.style.setProperty("--idx", `${font.toFixed(2)}px`);
 }
 
@@ -394,6 +446,10 @@ export function renderBoard(board, game, view) {
   const active = document.activeElement;
   const focusedPile = active && board.contains(active) && active.closest("[data-pile]");
   const refocus = focusedPile ? focusedPile.dataset.pile : null;
+  // A scrolled terrace keeps the place a player scrolled it to while it
+  // holds the same cards; a changed one shows its exposed card again.
+  const strip = board.querySelector(".reserve.scrolled");
+  const scrolledTo = strip && strip.dataset.count === String(s.reserve.length) ? strip.scrollTop : null;
   board.replaceChildren();
   board.classList.toggle("choosing", game.status === "choosing");
   board.classList.toggle("replay", Boolean(game.replay));
@@ -515,6 +571,10 @@ export function renderBoard(board, game, view) {
   fanPiles(tableau, fit, bottom);
 
   board.append(top, terrace, tableau);
+  if (fit.terrace.scrolled) {
+    reserve.dataset.count = String(s.reserve.length);
+    reserve.scrollTop = scrolledTo ?? reserve.scrollHeight;
+  }
   if (refocus) {
     const again = board.querySelector(`[data-pile="${refocus}"]`);
     if (again) again.focus({ preventScroll: true });
