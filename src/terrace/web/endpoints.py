@@ -243,7 +243,7 @@ class WebGame:
         if game is None:
             return Response(status_code=204, headers={"cache-control": "no-store"})  # (as every answer)
         self.clock.seen(game.id)
-        return json_response(game_json(game, game.board()))
+        return json_response(game_json(game, game.recent_board()))
 
     async def recent(self, request: Request) -> Response:
         count = whole_number(request.query_params.get("recent", "20"))
@@ -254,7 +254,7 @@ class WebGame:
 
     async def get(self, request: Request) -> Response:
         game = await self.load(request.path_params["game_id"])
-        return json_response(game_json(game, game.board()))
+        return json_response(game_json(game, game.recent_board()))
 
     async def line(self, request: Request) -> Response:
         """The game's moves and redo line (the game JSON carries only their counts)."""
@@ -296,7 +296,7 @@ class WebGame:
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
             raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
         may_change(body, game)
-        board = game.board()
+        board = game.recent_board()
         move = Move.parse(text)
         reason = board.refusal(move)
         if reason is not None:
@@ -322,7 +322,7 @@ class WebGame:
         except TerraceError as error:
             reason: Reason | None = refusal_reason(request, error)
         else:
-            text, reason = str(move), game.board().refusal(move) or _given_up(game)
+            text, reason = str(move), game.recent_board().refusal(move) or _given_up(game)
         if reason is None:
             return json_response({"move": text, "legal": True, "reason": None, "code": None})
         refused = request_refusal_json(request, reason, "reason")
@@ -339,7 +339,7 @@ class WebGame:
         body = await read_body(request)
         only_fields(body, {"after", "revision"})
         may_change(body, game)
-        board = game.board()
+        board = game.recent_board()
         before = board.to_dict()
         if action == "undo":
             if not board.can_undo:
@@ -363,8 +363,8 @@ class WebGame:
         # Like undoing every move: the whole line stays redoable. At the
         # start already nothing changes, and no new revision is stored (it
         # would make every other tab's next change a conflict).
-        if not game.moves:
-            return json_response(game_json(game, game.board()))
+        if not game.played_count():
+            return json_response(game_json(game, game.recent_board()))
         revision = game.revision
         game.moves, game.redo = [], [*game.redo, *reversed(game.moves)]
         board = await run_in_threadpool(game.board)  # (the whole line replayed: not on the event loop)
@@ -383,7 +383,7 @@ class WebGame:
         if not isinstance(peek, bool):
             raise ApiError(WebRefusal.PEEK_NOT_FLAG)
         check_after(body, game)
-        board = game.board()
+        board = game.recent_board(LOOKBACK)  # (all that a solver job gets: for_solver)
         kept = self.lines.get(game.id)  # (a fair hint uses it once nothing is hidden)
         pick = self.picks.get(game.id)
         decided = pick[1] if pick is not None and pick[0] == board.position() else None
@@ -424,8 +424,9 @@ class WebGame:
         no link or image on another page can ask for it."""
         game = await self.load(request.path_params["game_id"])
         only_fields(await read_body(request), set())
-        result = await self.in_solver(request, hints.analyse, for_solver(game.board()), self.hint_seconds,
-                                      budget=self.hint_seconds)
+        board = for_solver(game.recent_board(LOOKBACK))
+        seconds = self.hint_seconds
+        result = await self.in_solver(request, hints.analyse, board, seconds, budget=seconds)
         if in_play(game):
             await run_in_threadpool(self.store.mark_assisted, game.id)
         return json_response(result)
@@ -455,7 +456,7 @@ class WebGame:
         if not isinstance(mode, str) or mode not in AUTOPLAY_MODES:
             raise ApiError(WebRefusal.AUTOPLAY_MODE, choices=AUTOPLAY_MODES)
         may_change(body, game)
-        board = game.board()
+        board = game.recent_board()
         played, travelled = await run_in_threadpool(autoplay, board, mode)
         if played:
             await self.save(game, board, "move")
@@ -472,7 +473,7 @@ class WebGame:
             raise ApiError(WebRefusal.GIVE_UP_WON)
         if game.started_at is None:
             raise ApiError(WebRefusal.GIVE_UP_UNPLAYED)
-        board = game.board()
+        board = game.recent_board()
         game.given_up_at = time.time()
         await run_in_threadpool(self.store.update, game, expected_revision=game.revision, action="give-up")
         return json_response(game_json(game, board))
@@ -525,7 +526,7 @@ class WebGame:
         index = None if raw is None else whole_number(raw)
         if raw is not None and index is None:
             index = -1  # refused by explain() with the pile's range
-        board = game.board()
+        board = game.recent_board()
         reason = explain(board, pile, index) or _given_up(game)
         body: dict[str, Any] = {"pile": pile, "index": index, "movable": reason is None}
         if reason is None:

@@ -1,0 +1,192 @@
+"""What a request of the web game costs does not grow with the game: GET,
+a move, an undo and a redo on a game of 20,000 moves do the same counted
+work as on a game of 10 (history copied, text hashed, SQL run, moves
+replayed), and a line changed on the short board of a request is stored
+exactly as the engine's whole board has it."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from terrace.board import Board
+from terrace.deal import Deal
+from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.storage import GameStore, MemoryStore, SqliteStore, StoredGame, open_store, rows
+from terrace.web.app import create_app
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from long import long_line
+
+RULES = Rules(decks=8, reserve=5, piles=4, candidates=0, spaces="free")
+DEAL = 3
+LOCAL = "http://localhost"
+
+
+class Work:
+    """Counts of what requests do: board history copied (moves each way of
+    every board copy), bytes hashed for replay stamps, SQL statements, and
+    moves the engine played."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, store: GameStore) -> None:
+        self.copied = self.hashed = self.pushes = 0
+        self.sql: list[str] = []
+        copy, push, blake = Board.copy, Board.push, hashlib.blake2b
+
+        def counted_copy(board: Board, *, stack: bool = True, keep: int | None = None) -> Board:
+            other = copy(board, stack=stack, keep=keep)
+            self.copied += len(other.move_stack) + len(other.redo_stack)
+            return other
+
+        def counted_push(board: Board, move: Move) -> None:
+            self.pushes += 1
+            push(board, move)
+
+        def counted_blake(data: bytes = b"", **settings: Any) -> Any:
+            self.hashed += len(data)
+            return blake(data, **settings)
+
+        monkeypatch.setattr(Board, "copy", counted_copy)
+        monkeypatch.setattr(Board, "push", counted_push)
+        monkeypatch.setattr(rows.hashlib, "blake2b", counted_blake)
+        if isinstance(store, SqliteStore):
+            store._conn.set_trace_callback(self.sql.append)
+
+    def counts(self) -> dict[str, Any]:
+        return {"copied": self.copied, "hashed": self.hashed, "pushes": self.pushes,
+                "statements": len(self.sql), "move rows read": sum("FROM moves" in s for s in self.sql)}
+
+
+def make_store(kind: str, tmp_path: Path) -> GameStore:
+    return MemoryStore() if kind == "memory" else open_store(tmp_path / "games.sqlite")
+
+
+def stored(store: GameStore, length: int) -> str:
+    game = store.create("terrace", RULES, Deal.from_number(DEAL, RULES))
+    board = game.board()
+    for move in long_line(RULES, DEAL, length):
+        board.push(move)
+    game.sync(board)
+    store.update(game, expected_revision=0, action="move")
+    return game.id
+
+
+def client_of(store: GameStore) -> TestClient:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return TestClient(create_app(store), base_url=LOCAL)
+
+
+def requests(client: TestClient, game_id: str) -> dict[str, Any]:
+    """GET, undo, redo, undo and a move (the one taken back): the game is
+    as it was after them. Returns the last answer."""
+    base = f"/api/games/{game_id}"
+    game = client.get(base).json()
+    last = game["last_played"]
+    for path, body in (("/undo", {}), ("/redo", {}), ("/undo", {}), ("/moves", {"move": last})):
+        answer = client.post(base + path, json={**body, "revision": game["revision"]})
+        assert answer.status_code == 200, answer.text
+        game = answer.json()
+    return dict(game)
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_a_request_on_a_long_game_does_the_work_of_one_on_a_short_game(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counts = {}
+    for length in (10, 20_000):
+        store = make_store(kind, tmp_path / str(length))
+        game_id = stored(store, length)
+        client = client_of(store)
+        requests(client, game_id)  # (the first read of a game replays it: once)
+        with monkeypatch.context() as patch:
+            work = Work(patch, store)
+            answer = requests(client, game_id)
+            counts[length] = work.counts()
+        assert answer["moves"] == answer["counters"]["moves"] == length
+        assert answer["redo"] == 0 and answer["can_undo"] and not answer["can_redo"]
+        assert store.get(game_id).moves == [str(m) for m in long_line(RULES, DEAL, length)]
+    # (a stamp's text holds the number of moves: a few digits more)
+    assert abs(counts[20_000].pop("hashed") - counts[10].pop("hashed")) < 100, counts
+    assert counts[20_000] == counts[10], counts
+    assert counts[10]["move rows read"] == 0 and counts[10]["copied"] < 200
+
+
+def reference(rules: Rules, deal: Deal, game: StoredGame) -> Board:
+    """The game replayed on a whole board."""
+    board = Board(rules, deal)
+    for text in game.moves:
+        board.push(Move.parse(text))
+    for text in reversed(game.redo):
+        board.push(Move.parse(text))
+    for _ in game.redo:
+        board.pop()
+    return board
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
+    store = make_store(request.param, tmp_path)
+    yield store
+    if isinstance(store, SqliteStore):
+        store.close()
+
+
+def test_changes_on_the_short_board_of_a_request_are_the_whole_boards(any_store: GameStore) -> None:
+    """Undos and redos past the request board's few moves of history (one
+    request each), several moves played again from the redo stack in one
+    change (auto-play), and new moves that drop the redo stack: the stored
+    line, moves and status are those of the engine's whole board."""
+    rules = Rules.from_dict({}, RULES)
+    deal = Deal.from_number(DEAL, rules)
+    game = any_store.create("terrace", rules, Deal.from_number(DEAL, rules))
+    whole = Board(rules, deal)
+    rng = random.Random(7)
+    for step in range(400):
+        game = any_store.get(game.id)
+        board = game.recent_board()
+        choice = rng.random()
+        if choice < 0.3 and whole.can_undo:
+            board.pop()
+            whole.pop()
+        elif choice < 0.55 and whole.can_redo:
+            for _ in range(rng.choice([1, 1, 1, 12])):  # (12: more than the board holds)
+                if not whole.can_redo:
+                    break
+                move = whole.redo()
+                if board.can_redo:
+                    board.redo()
+                else:
+                    board.push(move)  # (as auto-play plays a move that is the next to redo)
+        else:
+            legal = [m for m in whole.legal_moves if not m.is_choice] or list(whole.legal_moves)
+            if not legal:
+                break
+            move = rng.choice(legal)
+            board.push(move)
+            whole.push(move)
+        revision = game.revision
+        game.sync(board)
+        any_store.update(game, expected_revision=revision, action="move")
+        again = any_store.get(game.id)
+        assert again.moves == [str(m) for m in whole.move_stack], step
+        assert again.redo == [str(m) for m in whole.redo_stack], step
+        assert again.status == whole.status.value
+        replayed = reference(rules, deal, again)
+        assert again.board().to_dict() == replayed.to_dict() == whole.to_dict()
+        assert [str(m) for m in again.board().redo_stack] == [str(m) for m in whole.redo_stack]
+    if isinstance(any_store, SqliteStore) and any_store.path is not None:
+        fresh = SqliteStore(any_store.path)  # another process reads the rows and replays them
+        assert fresh.get(game.id).moves == [str(m) for m in whole.move_stack]
+        assert fresh.get(game.id).redo == [str(m) for m in whole.redo_stack]
+        fresh.close()
