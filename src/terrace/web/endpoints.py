@@ -53,7 +53,6 @@ from terrace.web.replies import (
     json_response,
     may_change,
     only_fields,
-    playable,
     read_body,
     refusal_reason,
     request_refusal_json,
@@ -490,7 +489,11 @@ class WebGame:
         ms = body.get("ms")
         if isinstance(ms, bool) or not isinstance(ms, int) or ms < 0:
             raise ApiError(WebRefusal.TIME_NOT_COUNT)
-        playable(game)
+        if game.given_up_at is not None:
+            # Nothing counts after giving up, and a tab that did not know (the game was given
+            # up on another device) learns it from this answer: not an error (a 409 showed in
+            # the browser's console as one, for a report the page only has to catch up on).
+            return json_response({"id": game.id, "active_ms": game.active_ms, "counted": 0, "given_up": True})
         async with self.reporting:
             counted = min(ms, self.clock.allowance(game.id))
             try:
