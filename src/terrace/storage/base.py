@@ -68,6 +68,11 @@ REPORT_SLACK_MS = 2_000
 """How much more than the wall time since its last report a page may
 report (requests do not arrive exactly as far apart as they were sent);
 lent, not given: see :func:`report_mark`."""
+PART = 16
+"""How many moves each way of its history the board of a game a store hands
+out holds (:meth:`StoredGame.part_board`): more than a request's board
+(:data:`RECENT`); a solver job's longer part (2,000 moves) is copied from
+the whole board while it still fits."""
 RECENT = 8
 """How many moves each way of its history the board of a request holds
 (:meth:`StoredGame.recent_board`): a request takes back or redoes one move."""
@@ -276,9 +281,9 @@ class _Known:
     each copy or move whole (requests copy while the store writes)."""
 
     def __init__(self, rules: Rules, deal: Deal, line: Line, played: int, board: Board,
-                 whole: bool) -> None:
+                 whole: bool, source: _Known | None = None) -> None:
         self.rules, self.deal, self.line, self.played = rules, deal, line, played
-        self.board, self.whole = board, whole
+        self.board, self.whole, self.source = board, whole, source
         self.lock = threading.Lock()
 
     def matches(self, game: StoredGame) -> bool:
@@ -306,11 +311,20 @@ class _Known:
         with self.lock:
             if not self.matches(game):
                 return None
-            if keep is None and not self.whole:
-                return None
-            if keep is not None and not self.whole and not _window_holds(self.board, game, keep):
-                return None
-            return self.board.copy(keep=keep)
+            if self.whole or (keep is not None and _window_holds(self.board, game, keep)):
+                return self.board.copy(keep=keep)
+        # (a game's own part of a whole board: the whole one while it still fits)
+        return None if self.source is None else self.source.copy_for(game, keep)
+
+    def part(self) -> _Known:
+        """This board with only :data:`PART` moves each way of its history,
+        for a game handed out: its requests copy from it, whatever the store
+        does to the whole board meanwhile (another tab's move moves it on,
+        and a request on the older game would have replayed the whole game)."""
+        with self.lock:
+            board = self.board.copy(keep=PART)
+            return _Known(self.rules, self.deal, self.line, self.played, board, whole=False,
+                          source=self if self.whole else self.source)
 
     def status(self, game: StoredGame) -> str | None:
         """The status the line reaches, while the board fits ``game``."""
@@ -687,6 +701,22 @@ class StoredGame:
         if known is not None and known.status(self) == self.status:
             self._replayed = self._replay_digest()
         self._known = None
+
+    def keep_whole_board(self) -> None:
+        """Make sure a whole board of this game is remembered (replaying it
+        when none fits: once, as when a game is first read), so that the
+        games handed out from it copy their part of it."""
+        known = self._known
+        if known is None or not known.whole or known.status(self) is None:
+            self.board()
+
+    def part_board(self) -> None:
+        """Keep a board of its own with the last :data:`PART` moves each way
+        of the remembered board's history (a store does so for every game it
+        hands out): what a request copies cannot change under it."""
+        known = self._known
+        if known is not None and known.whole and known.status(self) is not None:
+            self._known = known.part()
 
     def adopt_board(self, other: StoredGame) -> None:
         """Take over the board ``other`` remembers (this game as read or

@@ -82,9 +82,13 @@ class MemoryStore:
     def get(self, game_id: str) -> StoredGame:
         with self._lock:
             try:
-                return self._games[game_id].clone()
+                stored = self._games[game_id]
             except (KeyError, TypeError):
                 raise unknown_game(str(game_id)) from None
+            stored.keep_whole_board()
+            game = stored.clone()
+            game.part_board()
+            return game
 
     def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
         check_action(action)

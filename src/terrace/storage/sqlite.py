@@ -846,6 +846,11 @@ class SqliteStore:
             raise unknown_game(str(game_id))
         with self._transaction(write=False) as conn:
             game = self._fetch(conn, game_id)
+            kept = self._remembered.get(game_id)
+            if game is not None and kept is not None and kept.revision == game.revision:
+                kept.keep_whole_board()
+                game.adopt_board(kept)
+                game.part_board()
         if game is None:
             raise unknown_game(game_id)
         return game
@@ -1154,10 +1159,11 @@ class SqliteStore:
             log_event(conn, after, action, played_before=row[5] if same >= row[5] else None)
         after.set_line(line, after.played_count())
         after.mark_saved(after.revision, line)
-        before = self._remembered.get(game.id)
-        if before is not None and before.saved_line(expected_revision) is not None:
-            after.carry_board(before)
-        self._remember(after)
+        with self._lock:  # (no read moves the whole board on meanwhile)
+            before = self._remembered.get(game.id)
+            if before is not None and before.saved_line(expected_revision) is not None:
+                after.carry_board(before)
+            self._remember(after)
         for name in ("revision", "updated_at", "started_at", "finished_at", "hints", "assisted",
                      "active_ms", "won_at", "won_moves", "won_active_ms"):
             setattr(game, name, getattr(after, name))
