@@ -219,3 +219,36 @@ def test_a_game_read_before_another_tabs_change_plays_on_without_a_replay(
     with pytest.raises(ConflictError):
         any_store.update(second, expected_revision=first.revision - 1, action="undo")
     assert any_store.get(game_id).played_count() == 2_999 and any_store.get(game_id).redo == [str(undone)]
+
+
+@pytest.mark.parametrize("edited", ["t9t9", 5, b"s"])
+def test_a_move_edited_by_hand_in_a_remembered_long_game_is_found(
+    tmp_path: Path, edited: object
+) -> None:
+    """A move row changed by hand (another notation, a number, a BLOB) in
+    the middle of a game the server remembers: the store moves its whole
+    board on to the line it reads again, the engine refuses the edited
+    move, and the read says the game is damaged (never a crash, never the
+    old board vouching for the new line); put back, the game reads and
+    plays as before."""
+    import sqlite3
+
+    from terrace.storage import DamagedGameError
+
+    store = open_store(tmp_path / "games.sqlite")
+    game_id = stored(store, 300)
+    before = store.get(game_id).moves
+    with sqlite3.connect(tmp_path / "games.sqlite") as hand:
+        hand.execute("UPDATE moves SET move = ? WHERE game_id = ? AND ply = 150", (edited, game_id))
+    with pytest.raises(DamagedGameError):
+        store.get(game_id)
+    with sqlite3.connect(tmp_path / "games.sqlite") as hand:
+        hand.execute("UPDATE moves SET move = ? WHERE game_id = ? AND ply = 150", (before[150], game_id))
+    game = store.get(game_id)
+    assert game.moves == before
+    board = game.recent_board()
+    board.pop()
+    game.sync(board)
+    store.update(game, expected_revision=game.revision, action="undo")
+    assert store.get(game_id).redo == [before[-1]] and store.get(game_id).played_count() == 299
+    store.close()
