@@ -219,6 +219,10 @@ def test_solver_jobs_get_the_board_with_the_history_the_solver_reads() -> None:
     assert len(boards) == 4
     for board in boards:
         assert len(board.move_stack) <= LOOKBACK and len(board.redo_stack) <= LOOKBACK
+    # (and as much as that: the request's own board holds 8 moves each way, and the
+    # coach's warning got only those, so the solver looked 8 moves back, not 2,000)
+    for board in boards[:3]:
+        assert (len(board.move_stack), len(board.redo_stack)) == (LOOKBACK, 300)
     assert boards[0] == game.board() and boards[-1] == choosing.board()
     assert len(boards[-1].redo_stack) == LOOKBACK
 

@@ -33,6 +33,7 @@ from terrace.board import Board, Status
 from terrace.moves import Move
 from terrace.refusals import Reason, Refusal
 from terrace.solver.coach import chances_and_pick, find_loss, warn_check
+from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event
 from terrace.web.endpoints import WebGame, fair_seed, for_solver, game_events, in_play, remember
 from terrace.web.i18n import WebRefusal
@@ -125,7 +126,7 @@ class CoachEndpoints:
     async def warn(self, request: Request) -> Response:
         """Would this move lose a won game? Marks the game assisted once the
         check has run (whatever it says); a refused check changes nothing."""
-        game, board, move = await self.web.requested_move(request)
+        game, board, move = await self.web.requested_move(request, LOOKBACK)  # (what the solver reads)
         seconds = self.budgets.warn
         report = await self.web.in_solver(request, warn_check, for_solver(board), move, seconds,
                                           budget=seconds)

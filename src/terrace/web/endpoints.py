@@ -32,7 +32,7 @@ from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import GAME_ID, GameStore, StoredGame
-from terrace.storage.base import TimeTooMuchError, one_more
+from terrace.storage.base import RECENT, TimeTooMuchError, one_more
 from terrace.variants import (
     VARIANTS,
     canonical_name,
@@ -285,9 +285,11 @@ class WebGame:
         )
         return json_response(data)
 
-    async def requested_move(self, request: Request) -> tuple[StoredGame, Board, Move]:
-        """The game, its board and the move of a request ``{"move", "after", "revision"}``,
-        refused unless the move can be played now."""
+    async def requested_move(self, request: Request, keep: int = RECENT) -> tuple[StoredGame, Board, Move]:
+        """The game, its board (with ``keep`` moves each way of its history:
+        :meth:`~terrace.storage.StoredGame.recent_board`) and the move of a
+        request ``{"move", "after", "revision"}``, refused unless the move
+        can be played now."""
         game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"move", "after", "revision"})
@@ -295,7 +297,7 @@ class WebGame:
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
             raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
         may_change(body, game)
-        board = game.recent_board()
+        board = game.recent_board(keep)
         move = Move.parse(text)
         reason = board.refusal(move)
         if reason is not None:
@@ -455,7 +457,7 @@ class WebGame:
         if not isinstance(mode, str) or mode not in AUTOPLAY_MODES:
             raise ApiError(WebRefusal.AUTOPLAY_MODE, choices=AUTOPLAY_MODES)
         may_change(body, game)
-        board = game.recent_board()
+        board = game.recent_board(LOOKBACK)  # (the finish's search avoids positions seen before)
         played, travelled = await run_in_threadpool(autoplay, board, mode)
         if played:
             await self.save(game, board, "move")
