@@ -122,6 +122,24 @@ def joined_stamp(stamped: Sequence[Any], joined: str, moves: int) -> str:
     return _stamp(stamped, Line.digest_of_joined(joined, moves), moves)
 
 
+def stamp_fits(stamp: Any, stamped: Sequence[Any], joined: str, moves: int) -> bool:
+    """True when ``stamp`` is the :func:`replay_stamp` of a line given as
+    :func:`joined_stamp` takes it, by this recipe or by that of stamps of
+    version 1 (a digest of the joined moves), which a Terrace before
+    version 2 wrote after checking the game just as well: a database it
+    last wrote is read by ``terrace stats`` (which writes no new stamps)
+    without a replay of every game."""
+    if not isinstance(stamp, str):
+        return False
+    if stamp == joined_stamp(stamped, joined, moves):
+        return True
+    if REPLAY_STAMP_VERSION != 2:  # (a later version says a line may replay otherwise)
+        return False
+    line = hashlib.blake2b(joined.encode(), digest_size=16).hexdigest()
+    text = json.dumps([1, list(stamped), moves, line], separators=(",", ":"), default=_not_stamped)
+    return stamp == hashlib.blake2b(text.encode(), digest_size=16, person=b"terrace-replay").hexdigest()
+
+
 def _stamp(stamped: Sequence[Any], digest: int, moves: int) -> str:
     text = json.dumps([REPLAY_STAMP_VERSION, list(stamped), moves, f"{digest:x}"], separators=(",", ":"),
                       default=_not_stamped)

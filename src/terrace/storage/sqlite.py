@@ -99,7 +99,6 @@ from terrace.storage.rows import (
     LOG_PLACES,
     OPENED_ELSEWHERE,
     insert_game,
-    joined_stamp,
     load_game,
     log_event,
     overwrite_game,
@@ -107,6 +106,7 @@ from terrace.storage.rows import (
     replace_line,
     replay_stamp,
     same_game,
+    stamp_fits,
     stamped_values,
     write_stamp,
 )
@@ -943,7 +943,7 @@ class SqliteStore:
             line = vouched[2]
         else:
             joined, moves, nul = lines.get(game_id, ("", 0, 0))
-            if stamp is None or nul or stamp != joined_stamp(stamped_values(row), joined, moves):
+            if nul or not stamp_fits(stamp, stamped_values(row), joined, moves):
                 return None
             line = Line.of(joined.split("\0") if moves else [])
         game = load_game(row, line, stamped=True, board_of=known)
@@ -1035,7 +1035,7 @@ class SqliteStore:
         checks: the game is then sound without a replay. Raises
         :class:`DamagedGameError` like a read."""
         joined, moves, nul = lines.get(row[0], ("", 0, 0))
-        if stamp is None or nul or stamp != joined_stamp(stamped_values(row), joined, moves):
+        if nul or not stamp_fits(stamp, stamped_values(row), joined, moves):
             return False
         load_game(row[:_WIDTH], Line.of(joined.split("\0") if moves else []), stamped=True)
         self._sound[row[0]] = hash(row[:_WIDTH])
