@@ -651,6 +651,8 @@ class StoredGame:
             self._sync_recent(board, *window[1:])
             return
         known = self._known if same_game else None
+        if known is not None and not known.whole:
+            known = known.source  # (the whole board its part came from)
         if known is not None and known.whole and known.played >= 0:
             with known.lock:  # (the texts of the moves it shares with the board it was built for)
                 moves = _texts(board.move_stack, known.board.move_stack, known.line, 0)
