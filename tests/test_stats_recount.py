@@ -139,7 +139,7 @@ class Session:
         ms = rng.randint(0, 2000)
         game = self.game()
         answer = self.api("POST", f"/api/games/{game['id']}/time", {"ms": ms})
-        if answer.status_code == 200:
+        if answer.status_code == 200 and not answer.json().get("given_up"):  # (given up: nothing counts)
             self.ledger.timed(game["id"], ms)
 
     def import_game(self, rng: random.Random) -> None:

@@ -141,3 +141,31 @@ def test_a_move_on_a_stamped_game_reads_no_move_row(games: Path) -> None:
         assert not any("FROM moves" in sql for sql in statements)
         assert sum(sql.startswith("UPDATE games SET replay_stamp") for sql in statements) == 1
     assert statistics(games, read_only=True)["damaged"] == 0
+
+
+def test_stamps_of_version_1_still_spare_the_replay(games: Path, pushes: list[int]) -> None:
+    """Stamps written before the line's digest changed (version 1: a digest
+    of the moves joined by NULs) still vouch for their games: `terrace
+    stats` opens the file only to read and stores no new stamps, so a
+    database last written by the older Terrace replayed every game on every
+    call (5 s for 3,000 games) until the web game ran its statistics."""
+    import hashlib
+    import json
+
+    from terrace.storage.rows import GAME_COLUMNS, LINES, stamped_values
+
+    conn = sqlite3.connect(games)
+    rows = conn.execute(f"SELECT {GAME_COLUMNS} FROM games").fetchall()
+    lines = {r[0]: r[1:] for r in conn.execute(LINES, (json.dumps([row[0] for row in rows]),))}
+    for row in rows:
+        joined, moves, _ = lines.get(row[0], ("", 0, 0))
+        line = hashlib.blake2b(joined.encode(), digest_size=16).hexdigest()
+        text = json.dumps([1, stamped_values(row), moves, line], separators=(",", ":"))
+        old = hashlib.blake2b(text.encode(), digest_size=16, person=b"terrace-replay").hexdigest()
+        conn.execute("UPDATE games SET replay_stamp = ? WHERE id = ?", (old, row[0]))
+    conn.commit()
+    conn.close()
+    fast = statistics(games, read_only=True)
+    assert pushes[0] == 0 and fast["overall"]["played"] == 3 and fast["damaged"] == 0
+    edit(games, "UPDATE moves SET move = 't9t9' WHERE ply = 5 AND game_id = (SELECT id FROM games LIMIT 1)")
+    assert statistics(games, read_only=True)["damaged"] == 1  # (an old stamp lets no damage through)

@@ -157,10 +157,14 @@ def test_giving_up(client: TestClient, store: GameStore) -> None:
         client.post(f"/api/games/{gid}/redo", json={}),
         client.post(f"/api/games/{gid}/restart", json={}),
         client.post(f"/api/games/{gid}/autoplay", json={}),
-        client.post(f"/api/games/{gid}/time", json={"ms": 10}),
     ]
     for response in refused:
         assert response.status_code == 409 and response.json()["code"] == "game-given-up", response.text
+    # a report of playing time counts nothing, and says why without an error
+    # (a tab on another device learns of it from the answer; a 409 was an error in its console)
+    report = client.post(f"/api/games/{gid}/time", json={"ms": 10})
+    assert report.status_code == 200
+    assert report.json() == {"id": gid, "active_ms": 0, "counted": 0, "given_up": True}
     assert store.get(gid).revision == given["revision"] and store.get(gid).active_ms == 0
     assert client.get("/api/games/current").status_code == 204
     replay = client.get(f"/api/games/{gid}/position?step=1")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -218,6 +219,10 @@ def test_solver_jobs_get_the_board_with_the_history_the_solver_reads() -> None:
     assert len(boards) == 4
     for board in boards:
         assert len(board.move_stack) <= LOOKBACK and len(board.redo_stack) <= LOOKBACK
+    # (and as much as that: the request's own board holds 8 moves each way, and the
+    # coach's warning got only those, so the solver looked 8 moves back, not 2,000)
+    for board in boards[:3]:
+        assert (len(board.move_stack), len(board.redo_stack)) == (LOOKBACK, 300)
     assert boards[0] == game.board() and boards[-1] == choosing.board()
     assert len(boards[-1].redo_stack) == LOOKBACK
 
@@ -433,3 +438,48 @@ def test_the_coach_describes_its_answer_within_its_job_without_replaying_the_gam
     outside[0] += pushes[0]
     assert outside[0] == 0 and parsed[0] < 100, (outside[0], parsed[0])
     assert pushes[0] <= len(moves) + 8 * CHECKPOINT, pushes[0]
+
+
+def test_the_coachs_job_counts_the_time_its_work_took_to_reach_the_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The coach gave its job what was left of the request's budget when it
+    sent the work; sending a long game and its log to the worker process
+    and reading it there (0.2 s at 100,000 moves) came on top, so the
+    request ran over its budget. Now the job's analysis gets the time left
+    at the request's deadline when it starts. (A clock of the test's own:
+    sending is made to take 60% of the budget.)"""
+    import types
+
+    import terrace.solver.coach as solver_coach
+    import terrace.web.coach as web_coach
+
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    _, moves = to_and_fro(rules, 9, 200)
+    store = MemoryStore()
+    game = stored(store, "terrace", rules, 9, moves)
+    budget = 4.0
+    offset = [0.0]
+    fake = types.SimpleNamespace(monotonic=lambda: time.monotonic() + offset[0])
+
+    given: list[float] = []
+    real_find_loss = solver_coach.find_loss
+
+    def recorded(*args: Any, seconds: float, **settings: Any) -> Any:
+        given.append(seconds)
+        return real_find_loss(*args, seconds=min(seconds, 0.5), **settings)
+
+    class SlowToSend(InlinePool):
+        async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None) -> Any:
+            offset[0] += 0.6 * budget  # (the work on its way to the worker)
+            return await super().run(func, *args, budget=budget, gone=gone)
+
+    monkeypatch.setattr(web_coach, "time", fake)
+    monkeypatch.setattr(web_coach, "find_loss", recorded)
+    with client_of(store, pool=SlowToSend(), coach=CoachBudgets(analysis=budget)) as client:
+        base = f"/api/games/{game.id}"
+        assert client.post(f"{base}/give-up", json={}).status_code == 200
+        answer = client.post(f"{base}/coach", json={})
+        assert answer.status_code == 200, answer.text
+    assert len(given) == 1
+    assert given[0] + 0.6 * budget <= budget, given  # (the old job got nearly all 4 s)

@@ -26,11 +26,13 @@ terrace.storage.base.ConflictError: the game changed in another window (revision
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import hashlib
 import json
 import re
+import threading
 import time
 import uuid
 from collections.abc import Sequence
@@ -45,6 +47,7 @@ from terrace.moves import MAX_MOVES, Move
 from terrace.record import GameRecord
 from terrace.refusals import quote
 from terrace.rules import Rules
+from terrace.storage.line import Line
 from terrace.storage.statistics import (
     FINISHED,
     MAX_ACTIVE_MS,
@@ -65,6 +68,14 @@ REPORT_SLACK_MS = 2_000
 """How much more than the wall time since its last report a page may
 report (requests do not arrive exactly as far apart as they were sent);
 lent, not given: see :func:`report_mark`."""
+PART = 16
+"""How many moves each way of its history the board of a game a store hands
+out holds (:meth:`StoredGame.part_board`): more than a request's board
+(:data:`RECENT`); a solver job's longer part (2,000 moves) is copied from
+the whole board while it still fits."""
+RECENT = 8
+"""How many moves each way of its history the board of a request holds
+(:meth:`StoredGame.recent_board`): a request takes back or redoes one move."""
 MAX_LINE = MAX_MOVES
 """The most moves (played and undone) one saved game may hold."""
 EARLIEST = 946_684_800.0
@@ -236,14 +247,15 @@ def change_events(
     undone or redone (None for others). A change that played several moves
     at once (auto-play; ``played_before`` moves were played before it) logs
     each of them."""
-    if action == "move" and played_before is not None and len(game.moves) - played_before > 1:
-        return [(game.moves[count - 1], count) for count in range(played_before + 1, len(game.moves) + 1)]
+    played = game.played_count()
+    if action == "move" and played_before is not None and played - played_before > 1:
+        return [(game.move_at(count - 1), count) for count in range(played_before + 1, played + 1)]
     move: str | None = None
-    if action in ("move", "redo") and game.moves:
-        move = game.moves[-1]
-    elif action == "undo" and game.redo:
-        move = game.redo[-1]
-    return [(move, len(game.moves))]
+    if action in ("move", "redo"):
+        move = game.last_move()
+    elif action == "undo":
+        move = game.next_redo()
+    return [(move, played)]
 
 
 def conflict(stored_revision: int, expected_revision: int) -> ConflictError:
@@ -259,26 +271,109 @@ def unknown_game(game_id: str) -> UnknownGameError:
     return UnknownGameError(f"there is no game {game_id!r}")
 
 
-@dataclass(frozen=True)
 class _Known:
-    """A board the engine built for exactly these moves and redo stack.
-    It is never handed out or changed: callers get copies."""
+    """A board the engine built for one line (moves played, then the redo
+    stack) of one game, with its whole history (``whole``) or only the last
+    moves of it (a request's board, see :meth:`StoredGame.recent_board`).
+    Games handed out share it and only copy its board; the store that owns
+    it may move it on to the line it stored next (:meth:`advance`), after
+    which the games of the older line no longer match it. Its lock makes
+    each copy or move whole (requests copy while the store writes)."""
 
-    rules: Rules
-    deal: Deal
-    moves: list[str]
-    redo: list[str]
-    board: Board
+    def __init__(self, rules: Rules, deal: Deal, line: Line, played: int, board: Board,
+                 whole: bool, source: _Known | None = None) -> None:
+        self.rules, self.deal, self.line, self.played = rules, deal, line, played
+        self.board, self.whole, self.source = board, whole, source
+        self.lock = threading.Lock()
 
     def matches(self, game: StoredGame) -> bool:
-        """True when ``game`` still holds the moves this board was built for
-        (comparing lists of short strings: microseconds at 1,000 moves)."""
-        return (
-            (self.rules is game.rules or self.rules == game.rules)
-            and (self.deal is game.deal or self.deal == game.deal)
-            and self.moves == game.moves
-            and self.redo == game.redo
-        )
+        """True when ``game`` holds exactly the line this board was built
+        for (a line handed out is compared by identity; a game whose lists
+        were read or set, move by move)."""
+        if not ((self.rules is game.rules or self.rules == game.rules)
+                and (self.deal is game.deal or self.deal == game.deal)):
+            return False
+        lazy = game._lazy
+        if lazy is not None:
+            if lazy[1] != self.played:
+                return False
+            if lazy[0] is not self.line and lazy[0] == self.line:
+                self.line = lazy[0]  # (the same moves: compared by identity from now on)
+            return lazy[0] is self.line
+        moves, redo = game._moves or [], game._redo or []
+        return (len(moves) == self.played and len(moves) + len(redo) == len(self.line)
+                and self.line.to_list(0, self.played) == moves
+                and self.line.to_list(self.played) == redo[::-1])
+
+    def copy_for(self, game: StoredGame, keep: int | None = None) -> Board | None:
+        """A copy of the board (its last ``keep`` moves each way of history
+        only, or all) while it still fits ``game``; else None."""
+        with self.lock:
+            if not self.matches(game):
+                return None
+            if self.whole or (keep is not None and _window_holds(self.board, game, keep)):
+                return self.board.copy(keep=keep)
+        # (a game's own part of a whole board: the whole one while it still fits)
+        return None if self.source is None else self.source.copy_for(game, keep)
+
+    def part(self) -> _Known:
+        """This board with only :data:`PART` moves each way of its history,
+        for a game handed out: its requests copy from it, whatever the store
+        does to the whole board meanwhile (another tab's move moves it on,
+        and a request on the older game would have replayed the whole game)."""
+        with self.lock:
+            board = self.board.copy(keep=PART)
+            return _Known(self.rules, self.deal, self.line, self.played, board, whole=False,
+                          source=self if self.whole else self.source)
+
+    def status(self, game: StoredGame) -> str | None:
+        """The status the line reaches, while the board fits ``game``."""
+        with self.lock:
+            return self.board.status.value if self.matches(game) else None
+
+    def advance(self, line: Line, played: int) -> bool:
+        """Move this whole board on to ``line`` with ``played`` moves played,
+        by the engine's own moves (taking back, redoing, playing): work in
+        proportion to the change, not to the game. False (and the board
+        is then no longer used) when it cannot."""
+        with self.lock:
+            if not self.whole:
+                return False
+            try:
+                _move_board(self.board, self.line, self.played, line, played)
+            except Exception:  # (a line edited by hand: its read replays it and says what is wrong)
+                self.whole, self.line, self.played = False, Line(), -1
+                return False
+            self.line, self.played = line, played
+            return True
+
+
+def _window_holds(board: Board, game: StoredGame, keep: int) -> bool:
+    """True when ``board`` (a board with a part of its history) holds as
+    much history as a copy keeping ``keep`` moves each way needs."""
+    return (len(board.move_stack) >= min(keep, game.played_count())
+            and len(board.redo_stack) >= min(keep, game.redo_count()))
+
+
+def _move_board(board: Board, old: Line, old_played: int, new: Line, played: int) -> None:
+    """Make ``board``, whose history is ``old`` with ``old_played`` moves
+    played, into the board of ``new`` with ``played`` played."""
+    same = old.common_prefix(new)
+    if same == len(old) == len(new):
+        while len(board.move_stack) > played:
+            board.pop()
+        while len(board.move_stack) < played:
+            board.redo()
+        return
+    if same == len(new):  # (a line cut short: the engine has no move for that)
+        raise IndexError("a line cut short")
+    keep = min(same, played, old_played)
+    while len(board.move_stack) > keep:
+        board.pop()
+    for text in new.to_list(keep):
+        board.push(Move.parse(text))
+    for _ in range(len(new) - played):
+        board.pop()
 
 
 MAX_PLACE = 2**53
@@ -371,11 +466,97 @@ class StoredGame:
     """Its places in the log of the store it was exported from (an import's
     game only)."""
     _known: _Known | None = field(default=None, init=False, repr=False, compare=False)
-    _saved: tuple[int, list[str]] | None = field(default=None, init=False, repr=False, compare=False)
+    _saved: tuple[int, Line] | None = field(default=None, init=False, repr=False, compare=False)
     _replayed: str | None = field(default=None, init=False, repr=False, compare=False)
     """The :meth:`_replay_digest` of the game when the engine last replayed
     it to its status, kept when the board is let go (:meth:`forget_board`):
     while the game still gives it, its status needs no replay again."""
+    _window: tuple[Board, Line, int, int] | None = field(default=None, init=False, repr=False,
+                                                          compare=False)
+    """The board :meth:`recent_board` handed out last, the line and moves
+    played it was made from, and how many moves of the line lie before its
+    history (see :meth:`sync`)."""
+
+    _before: tuple[Board, int] | None = field(default=None, init=False, repr=False, compare=False)
+    """The board :meth:`recent_board` handed out last and how many moves lie
+    before its history (see :meth:`moves_before`)."""
+
+    # The line is kept either as the lists ``moves`` and ``redo`` or, for a
+    # game a store hands out or a request changed, as a Line and the number
+    # of its moves played (``_lazy``): the lists are made from it only when
+    # read, so that a request that reads only counts and the last move
+    # copies nothing of a long game.
+    _lazy: tuple[Line, int] | None = field(default=None, init=False, repr=False, compare=False)
+    _moves: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _redo: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _lists(self) -> tuple[list[str], list[str]]:
+        """The lists ``moves`` and ``redo``, made from the Line if need be
+        (from then on they are the game's line: a caller may change them)."""
+        lazy = self._lazy
+        if lazy is not None:
+            line, played = lazy
+            self._moves, self._redo, self._lazy = line.to_list(0, played), line.to_list(played)[::-1], None
+        return self._moves or [], self._redo or []
+
+    def _get_moves(self) -> list[str]:
+        return self._lists()[0]
+
+    def _set_moves(self, value: list[str]) -> None:
+        self._lists()
+        self._moves = value
+
+    def _get_redo(self) -> list[str]:
+        return self._lists()[1]
+
+    def _set_redo(self, value: list[str]) -> None:
+        self._lists()
+        self._redo = value
+
+    def set_line(self, line: Line, played: int) -> None:
+        """Hold ``line`` with its first ``played`` moves played (the lists
+        ``moves`` and ``redo`` are made from it when read)."""
+        self._lazy, self._moves, self._redo = (line, played), None, None
+
+    def played_count(self) -> int:
+        """``len(moves)``, without making the list."""
+        return self._lazy[1] if self._lazy is not None else len(self._moves or [])
+
+    def redo_count(self) -> int:
+        """``len(redo)``, without making the list."""
+        if self._lazy is not None:
+            return len(self._lazy[0]) - self._lazy[1]
+        return len(self._redo or [])
+
+    def line_length(self) -> int:
+        """Moves played and to redo."""
+        return self.played_count() + self.redo_count()
+
+    def move_at(self, index: int) -> str:
+        """``moves[index]`` (0 or more), without making the list."""
+        if self._lazy is not None:
+            if not 0 <= index < self._lazy[1]:
+                raise IndexError("move index out of range")
+            return self._lazy[0][index]
+        return (self._moves or [])[index]
+
+    def last_move(self) -> str | None:
+        """The last move played, if any."""
+        played = self.played_count()
+        return self.move_at(played - 1) if played else None
+
+    def next_redo(self) -> str | None:
+        """The next move to redo, if any."""
+        if self._lazy is not None:
+            line, played = self._lazy
+            return line[played] if played < len(line) else None
+        redo = self._redo or []
+        return redo[-1] if redo else None
+
+    def line_of(self) -> Line:
+        """The line (:meth:`line`) as a :class:`Line`: shared, not copied,
+        when the game holds one."""
+        return self._lazy[0] if self._lazy is not None else Line.of(self.line())
 
     def board(self) -> Board:
         """The live board: moves played, redo stack restored.
@@ -386,8 +567,10 @@ class StoredGame:
         without another replay.
         """
         known = self._known
-        if known is not None and known.matches(self):
-            return known.board.copy()
+        if known is not None:
+            copy = known.copy_for(self)
+            if copy is not None:
+                return copy
         board = Board(self.rules, self.deal)
         for text in self.moves:
             board.push(Move.parse(text))
@@ -395,16 +578,40 @@ class StoredGame:
             board.push(Move.parse(text))
         for _ in self.redo:
             board.pop()
-        self._known = _Known(self.rules, self.deal, list(self.moves), list(self.redo), board.copy())
+        self._known = _Known(self.rules, self.deal, self.line_of(), self.played_count(), board.copy(),
+                             whole=True)
         return board
+
+    def recent_board(self, keep: int = RECENT) -> Board:
+        """The live board with only its last ``keep`` moves each way of
+        history (the engine's :meth:`~terrace.board.Board.copy` with
+        ``keep``): it plays, takes back and redoes up to ``keep`` moves as
+        the whole board would, and costs the same however long the game. A
+        request changes the game on it and :meth:`sync` finds the change
+        without reading the rest of the line."""
+        known = self._known
+        board = None if known is None else known.copy_for(self, keep)
+        if board is None:
+            board = self.board().copy(keep=keep)
+        self._window = (board, self.line_of(), self.played_count(),
+                        self.played_count() - len(board.move_stack))
+        self._before = (board, self._window[3])
+        return board
+
+    def moves_before(self, board: Board) -> int:
+        """How many moves of the game lie before the history of ``board``:
+        those of the last :meth:`recent_board` (it does not take back past
+        them), 0 for any other board."""
+        return self._before[1] if self._before is not None and self._before[0] is board else 0
 
     def reached_status(self) -> str:
         """The status the moves reach: that of :meth:`board`, without a copy
         of it (the checks before every read and write ask; a copy of a
         game of 100,000 moves takes a millisecond)."""
         known = self._known
-        if known is not None and known.matches(self):
-            return known.board.status.value
+        status = None if known is None else known.status(self)
+        if status is not None:
+            return status
         if self._replayed is not None and self._replayed == self._replay_digest():
             return self.status
         return self.board().status.value
@@ -432,28 +639,58 @@ class StoredGame:
             return
         for _ in self.redo:
             board.pop()
-        self._known = _Known(self.rules, self.deal, list(self.moves), list(self.redo), board)
+        self._known = _Known(self.rules, self.deal, self.line_of(), self.played_count(), board, whole=True)
 
     def sync(self, board: Board) -> None:
-        """Copy moves, redo stack and status from ``board``. Only the moves
-        that differ from the remembered board are written out again."""
+        """Copy moves, redo stack and status from ``board``. A board that
+        :meth:`recent_board` handed out is read only as far as its history
+        goes: the rest of the line is the game's own, shared, not copied."""
         same_game = board.rules == self.rules and board.deal == self.deal
+        window, self._window = self._window, None
+        if same_game and window is not None and window[0] is board:
+            self._sync_recent(board, *window[1:])
+            return
         known = self._known if same_game else None
-        if known is not None:
-            self.moves = _texts(board.move_stack, known.board.move_stack, known.moves)
-            self.redo = _texts(board.redo_stack, known.board.redo_stack, known.redo)
+        if known is not None and not known.whole:
+            known = known.source  # (the whole board its part came from)
+        if known is not None and known.whole and known.played >= 0:
+            with known.lock:  # (the texts of the moves it shares with the board it was built for)
+                moves = _texts(board.move_stack, known.board.move_stack, known.line, 0)
+                redo = _texts(board.redo_stack, known.board.redo_stack, known.line, known.played)
         else:
-            self.moves = [str(m) for m in board.move_stack]
-            self.redo = [str(m) for m in board.redo_stack]
+            moves = [str(m) for m in board.move_stack]
+            redo = [str(m) for m in board.redo_stack]
+        self._lazy, self._moves, self._redo = None, moves, redo
         self.status = board.status.value
         if same_game:
-            self._known = _Known(self.rules, self.deal, list(self.moves), list(self.redo), board.copy())
+            self._known = _Known(self.rules, self.deal, self.line_of(), len(moves), board.copy(), whole=True)
+
+    def _sync_recent(self, board: Board, line: Line, played: int, before: int) -> None:
+        """:meth:`sync` from a board with a part of the history of ``line``
+        (``played`` moves played), the first ``before`` moves of the line
+        lying before it. Its line as far as the board knows it is compared
+        with ``line`` from there: when it still agrees, the board only took
+        moves back or played again the moves to redo (the engine keeps the
+        line then, even past what the board holds), and the line stays;
+        else a move the line did not hold was played, which drops the rest
+        of the redo stack (as the engine does), and the line is cut there."""
+        shown = [str(m) for m in board.move_stack] + [str(m) for m in reversed(board.redo_stack)]
+        stored = line.to_list(before, before + len(shown))
+        same = common_prefix(stored, shown)
+        if same < len(shown):
+            line = line.prefix(before + same).extend(shown[same:])
+        now_played = before + len(board.move_stack)
+        self.set_line(line, now_played)
+        self.status = board.status.value
+        self._known = _Known(self.rules, self.deal, line, now_played, board.copy(), whole=False)
 
     def clone(self) -> StoredGame:
-        """An independent copy (the remembered board is shared: it never
-        changes)."""
-        other = dataclasses.replace(self, moves=list(self.moves), redo=list(self.redo))
-        other._known, other._saved, other._replayed = self._known, self._saved, self._replayed
+        """An independent copy (the remembered board is shared: only its
+        owner store moves it on, and a game it no longer fits replays)."""
+        other = copy.copy(self)
+        if self._lazy is None:
+            other._moves, other._redo = list(self._moves or []), list(self._redo or [])
+        other._window = other._before = None
         return other
 
     def forget_board(self) -> None:
@@ -463,28 +700,60 @@ class StoredGame:
         while rules, deal, moves, redo stack and status are the ones it was
         built for, the status needs no replay (:meth:`reached_status`)."""
         known = self._known
-        if known is not None and known.matches(self) and known.board.status.value == self.status:
+        if known is not None and known.status(self) == self.status:
             self._replayed = self._replay_digest()
         self._known = None
+
+    def keep_whole_board(self) -> None:
+        """Make sure a whole board of this game is remembered (replaying it
+        when none fits: once, as when a game is first read), so that the
+        games handed out from it copy their part of it."""
+        known = self._known
+        if known is None or not known.whole or known.status(self) is None:
+            self.board()
+
+    def part_board(self) -> None:
+        """Keep a board of its own with the last :data:`PART` moves each way
+        of the remembered board's history (a store does so for every game it
+        hands out): what a request copies cannot change under it."""
+        known = self._known
+        if known is not None and known.whole and known.status(self) is not None:
+            self._known = known.part()
 
     def adopt_board(self, other: StoredGame) -> None:
         """Take over the board ``other`` remembers (this game as read or
         written before); :meth:`board` uses it only while it fits."""
         self._known = other._known
 
+    def carry_board(self, before: StoredGame) -> None:
+        """After this game was stored in place of ``before`` (the store's own
+        copy of the line it replaced), move the whole board ``before``
+        remembers on to this game's line, when it has one, and take it: the
+        next request copies it instead of replaying the game."""
+        mine = self._known
+        if mine is not None and mine.whole and mine.status(self) is not None:
+            return  # (it has a whole board of its own: the one it was played on)
+        known = before._known
+        if known is None or not known.whole or self._lazy is None or known.status(before) is None:
+            return
+        if known.advance(*self._lazy):
+            self._known = known
+
     def line(self) -> list[str]:
         """The moves played followed by the redo stack, next to redo first:
         what the database stores."""
+        if self._lazy is not None:
+            return self._lazy[0].to_list()
         return [*self.moves, *reversed(self.redo)]
 
-    def saved_line(self, revision: int) -> list[str] | None:
+    def saved_line(self, revision: int) -> Line | None:
         """The line as the database held it at ``revision``, when this game
         was read or written at that revision (else None: ask the database)."""
         if self._saved is not None and self._saved[0] == revision:
             return self._saved[1]
         return None
 
-    def mark_saved(self, revision: int, line: list[str]) -> None:
+    def mark_saved(self, revision: int, line: Line) -> None:
         """Remember that the database holds ``line`` at ``revision``."""
         self._saved = (revision, line)
 
@@ -500,7 +769,7 @@ class StoredGame:
     def facts(self) -> GameFacts:
         """What the statistics need to know about this game."""
         return GameFacts(
-            rules_label(self.variant, self.rules), self.status, len(self.moves), self.hints, self.undos,
+            rules_label(self.variant, self.rules), self.status, self.played_count(), self.hints, self.undos,
             self.created_at, self.updated_at, self.started_at, self.finished_at,
             self.won_at, self.won_moves, self.won_active_ms, self.assisted, self.active_ms,
             self.given_up_at is not None,
@@ -511,7 +780,7 @@ class StoredGame:
         the first move, finished when won, lost or given up (cleared again
         when a move is taken back), and the first win, which stays."""
         self.updated_at = now
-        if self.started_at is None and (self.moves or self.redo):
+        if self.started_at is None and self.line_length():
             self.started_at = now
         if self.status == "won" and self.won_at is None:
             self.won_at, self.won_moves, self.won_active_ms = now, len(self.moves), self.active_ms
@@ -522,6 +791,14 @@ class StoredGame:
                 self.finished_at = now
         else:
             self.finished_at = None
+
+
+# (``moves`` and ``redo`` stay fields of the dataclass, read and set through
+# these properties: see StoredGame._lazy)
+setattr(StoredGame, "moves", property(StoredGame._get_moves, StoredGame._set_moves,  # noqa: B010
+                                      doc="The moves played."))
+setattr(StoredGame, "redo", property(StoredGame._get_redo, StoredGame._set_redo,  # noqa: B010
+                                     doc="The moves taken back, the next to redo last."))
 
 
 def common_prefix(a: Sequence[object], b: Sequence[object]) -> int:
@@ -543,10 +820,15 @@ def common_prefix(a: Sequence[object], b: Sequence[object]) -> int:
     return same
 
 
-def _texts(moves: list[Move], known_moves: list[Move], known_texts: list[str]) -> list[str]:
-    """The text of each move, reusing the known texts of a shared start."""
+def _texts(moves: list[Move], known_moves: list[Move], line: Line, start: int) -> list[str]:
+    """The text of each move, taking those of a start shared with the known
+    board's ``known_moves`` from its ``line`` (from ``start`` on; the redo
+    stack, next to redo last, lies reversed at the line's end)."""
     keep = common_prefix(moves, known_moves)
-    return known_texts[:keep] + [str(m) for m in moves[keep:]]
+    if not start:
+        return line.to_list(0, keep) + [str(m) for m in moves[keep:]]
+    texts = line.to_list(len(line) - keep)[::-1] if keep else []  # (the redo stack's bottom: the line's end)
+    return texts + [str(m) for m in moves[keep:]]
 
 
 class GameStore(Protocol):
@@ -731,7 +1013,7 @@ def _check_fields(game: StoredGame, *, now: float | None, prefix: str) -> None:
     if game.won_active_ms is not None:
         _check_count(game.won_active_ms, f"{prefix}won_active_ms", MAX_ACTIVE_MS)
     check_times(game, now=now, prefix=prefix)
-    if len(game.moves) + len(game.redo) > MAX_LINE:
+    if game.line_length() > MAX_LINE:
         raise StoreError(f"{prefix}redo and the moves hold more than {MAX_LINE:,} moves")
 
 
@@ -752,7 +1034,7 @@ def _check_outcome(game: StoredGame, prefix: str) -> None:
         # the loss final, as the web game allows)
         if game.won_at is not None or game.status == "won":
             raise StoreError(f"{prefix}given_up_at: a game that was won cannot have been given up")
-        if not game.moves and not game.redo:
+        if not game.line_length():
             raise StoreError(
                 f"{prefix}given_up_at: a game without a move cannot have been given up"
             )
@@ -809,7 +1091,7 @@ def check_game(game: StoredGame) -> None:
     with the reason, e.g. when the computer's clock reads before 2000 or
     the line has grown past :data:`MAX_LINE` moves."""
     name = f"game {game.id}" if game.id else "the game"
-    if len(game.moves) + len(game.redo) > MAX_LINE:
+    if game.line_length() > MAX_LINE:
         too_long = f"{name} cannot be saved: redo and the moves hold more than {MAX_LINE:,} moves"
         raise LineTooLongError(too_long, MAX_LINE)
     try:

@@ -82,9 +82,13 @@ class MemoryStore:
     def get(self, game_id: str) -> StoredGame:
         with self._lock:
             try:
-                return self._games[game_id].clone()
+                stored = self._games[game_id]
             except (KeyError, TypeError):
                 raise unknown_game(str(game_id)) from None
+            stored.keep_whole_board()
+            game = stored.clone()
+            game.part_board()
+            return game
 
     def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
         check_action(action)
@@ -108,9 +112,12 @@ class MemoryStore:
                 after.won_active_ms = stored.won_active_ms
             after.stamp(time.time())
             check_game(after)
+            line = after.line_of()
+            after.set_line(line, after.played_count())
+            after.carry_board(stored)
             self._games[game.id] = after
-            played = len(stored.moves)
-            self._log(after, action, played if stored.line()[:played] == after.line()[:played] else None)
+            played = stored.played_count()
+            self._log(after, action, played if stored.line_of().common_prefix(line) >= played else None)
         for name in ("revision", "updated_at", "started_at", "finished_at", "hints", "assisted",
                      "active_ms", "won_at", "won_moves", "won_active_ms"):
             setattr(game, name, getattr(after, name))

@@ -26,8 +26,8 @@ from terrace.storage.base import (
     change_events,
     check_fields,
     check_saved,
-    common_prefix,
 )
+from terrace.storage.line import Line
 from terrace.variants import canonical_name
 
 GAME_COLUMNS = (
@@ -69,10 +69,11 @@ STAMPED_COLUMNS = (
 """The columns a replay checks, which :func:`replay_stamp` covers with the line."""
 _STAMPED = tuple(GAME_COLUMNS.split(", ").index(name) for name in STAMPED_COLUMNS.split(", "))
 """Where the stamped columns are in a row of :data:`GAME_COLUMNS`."""
-REPLAY_STAMP_VERSION = 1
+REPLAY_STAMP_VERSION = 2
 """Part of every stamp: raise it when a stored line may no longer replay as
 it did (the rules of the engine changed), and every game is replayed again
-once."""
+once. (2: the line is covered by its :meth:`Line.digest`, which a change
+of the line updates without reading the rest of it.)"""
 LINES = (
     "SELECT game_id, group_concat(move, char(0)), count(*), "
     "max(instr(move, char(0)) OR typeof(move) <> 'text') "
@@ -100,25 +101,47 @@ def rules_json(rules: Rules) -> str:
 def replay_stamp(stamped: Sequence[Any], line: Sequence[str]) -> str:
     """The digest of what a replay of a game checks: the values of
     :data:`STAMPED_COLUMNS` as the database holds them, and the line (moves
-    played, then the redo stack). Written with each change that was checked
-    (:func:`~terrace.storage.base.check_game`); a game whose values still
-    give its stamp is one that was checked, so the statistics need not
-    replay it. A damaged row or line gives another digest, and is replayed.
-    The cost grows with the line only as joining its moves does (about
-    15 µs for 1,100 moves).
+    played, then the redo stack) by its :meth:`Line.digest`. Written with
+    each change that was checked (:func:`~terrace.storage.base.check_game`);
+    a game whose values still give its stamp is one that was checked, so
+    the statistics need not replay it. A damaged row or line gives another
+    digest, and is replayed. A :class:`Line` carries its digest, kept as
+    it is changed: stamping a move reads nothing of the rest of the line.
 
     >>> a = replay_stamp(["terrace", "{}", 1, 2, "AH", "playing", 1, None, None, None], ["s"])
     >>> len(a), a == replay_stamp(["terrace", "{}", 1, 2, "AH", "playing", 1, None, None, None], ["s", "s"])
     (32, False)
     """
-    return joined_stamp(stamped, "\0".join(line), len(line))
+    digest = (line if isinstance(line, Line) else Line.of(line)).digest()
+    return _stamp(stamped, digest, len(line))
 
 
 def joined_stamp(stamped: Sequence[Any], joined: str, moves: int) -> str:
     """:func:`replay_stamp` of a line given as its moves joined by NUL
     characters (as :data:`LINES` reads it) and their number."""
+    return _stamp(stamped, Line.digest_of_joined(joined, moves), moves)
+
+
+def stamp_fits(stamp: Any, stamped: Sequence[Any], joined: str, moves: int) -> bool:
+    """True when ``stamp`` is the :func:`replay_stamp` of a line given as
+    :func:`joined_stamp` takes it, by this recipe or by that of stamps of
+    version 1 (a digest of the joined moves), which a Terrace before
+    version 2 wrote after checking the game just as well: a database it
+    last wrote is read by ``terrace stats`` (which writes no new stamps)
+    without a replay of every game."""
+    if not isinstance(stamp, str):
+        return False
+    if stamp == joined_stamp(stamped, joined, moves):
+        return True
+    if REPLAY_STAMP_VERSION != 2:  # (a later version says a line may replay otherwise)
+        return False
     line = hashlib.blake2b(joined.encode(), digest_size=16).hexdigest()
-    text = json.dumps([REPLAY_STAMP_VERSION, list(stamped), moves, line], separators=(",", ":"),
+    text = json.dumps([1, list(stamped), moves, line], separators=(",", ":"), default=_not_stamped)
+    return stamp == hashlib.blake2b(text.encode(), digest_size=16, person=b"terrace-replay").hexdigest()
+
+
+def _stamp(stamped: Sequence[Any], digest: int, moves: int) -> str:
+    text = json.dumps([REPLAY_STAMP_VERSION, list(stamped), moves, f"{digest:x}"], separators=(",", ":"),
                       default=_not_stamped)
     return hashlib.blake2b(text.encode(), digest_size=16, person=b"terrace-replay").hexdigest()
 
@@ -135,7 +158,7 @@ def stamped_values(row: Sequence[Any]) -> list[Any]:
     return [row[i] for i in _STAMPED]
 
 
-def write_stamp(conn: sqlite3.Connection, game_id: str, line: Sequence[str]) -> None:
+def write_stamp(conn: sqlite3.Connection, game_id: str, line: Line) -> None:
     """Stamp the game as it is now stored, with its stored ``line`` (after
     a checked change, in the same transaction): the values are read back,
     so that the stamp is made from exactly what a later read will find."""
@@ -152,12 +175,12 @@ def _values(game: StoredGame) -> tuple[Any, ...]:
             game.won_active_ms, game.given_up_at, game.revision)
 
 
-def insert_game(conn: sqlite3.Connection, game: StoredGame, action: str | None) -> list[str]:
+def insert_game(conn: sqlite3.Connection, game: StoredGame, action: str | None) -> Line:
     """Insert a new game, its line and the event (none for ``None``: the
     caller logs it); returns the line stored."""
     conn.execute(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * _COLUMN_COUNT)})",
                  _values(game))
-    line = game.line()
+    line = game.line_of()
     conn.executemany(
         "INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
         [(game.id, ply, move) for ply, move in enumerate(line)],
@@ -168,18 +191,18 @@ def insert_game(conn: sqlite3.Connection, game: StoredGame, action: str | None) 
     return line
 
 
-def overwrite_game(conn: sqlite3.Connection, game: StoredGame, old: list[str]) -> None:
+def overwrite_game(conn: sqlite3.Connection, game: StoredGame, old: Line) -> None:
     """Store ``game`` over the row of its id, whose stored line is ``old``
     (an import that continues it), with the import's event."""
     conn.execute(f"UPDATE games SET ({GAME_COLUMNS}) = ({', '.join('?' * _COLUMN_COUNT)}) WHERE id = ?",
                  (*_values(game), game.id))
-    line = game.line()
-    replace_line(conn, game.id, old, line, common_prefix(old, line))
+    line = game.line_of()
+    replace_line(conn, game.id, old, line, old.common_prefix(line))
     write_stamp(conn, game.id, line)
     log_event(conn, game, "import")
 
 
-def replace_line(conn: sqlite3.Connection, game_id: str, old: list[str], new: list[str], keep: int) -> None:
+def replace_line(conn: sqlite3.Connection, game_id: str, old: Line, new: Line, keep: int) -> None:
     """Make the stored line ``old`` into ``new``, which share their first
     ``keep`` moves: only the rows after them are touched (one row for a
     move, none for an undo or a redo)."""
@@ -188,13 +211,14 @@ def replace_line(conn: sqlite3.Connection, game_id: str, old: list[str], new: li
     if keep < len(new):
         conn.executemany(
             "INSERT INTO moves (game_id, ply, move) VALUES (?, ?, ?)",
-            [(game_id, ply, move) for ply, move in enumerate(new[keep:], keep)],
+            [(game_id, ply, move) for ply, move in enumerate(new.to_list(keep), keep)],
         )
 
 
-def read_line(conn: sqlite3.Connection, game_id: str) -> list[str]:
+def read_line(conn: sqlite3.Connection, game_id: str) -> Line:
     """The stored line of a game: moves played, then the redo stack."""
-    return [m for (m,) in conn.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))]
+    return Line.of(m for (m,) in conn.execute("SELECT move FROM moves WHERE game_id = ? ORDER BY ply",
+                                              (game_id,)))
 
 
 def log_event(
@@ -211,7 +235,7 @@ def log_event(
 
 
 def load_game(
-    row: Sequence[Any], line: list[str], known: StoredGame | None = None, *, stamped: bool = False,
+    row: Sequence[Any], line: Line, known: StoredGame | None = None, *, stamped: bool = False,
     board_of: StoredGame | None = None,
 ) -> StoredGame:
     """A game from its database row and line, checked by
@@ -241,8 +265,7 @@ def load_game(
         if status not in RESULTS:
             raise ValueError(f"unknown status {status!r}")
         game = StoredGame(
-            game_id, variant, rules, deal, moves=line[:played], redo=line[played:][::-1],
-            status=status, hints=hints, undos=undos,
+            game_id, variant, rules, deal, status=status, hints=hints, undos=undos,
             winnable_only=_flag(winnable_only, "winnable_only"), created_at=_time(created_at),
             updated_at=_time(updated_at), started_at=_time_or_none(started_at),
             finished_at=_time_or_none(finished_at), revision=whole(revision, "revision"),
@@ -250,9 +273,13 @@ def load_game(
             won_moves=won_moves, won_active_ms=won_active_ms,
             given_up_at=_time_or_none(given_up_at),
         )
-        lender = known if known is not None else board_of
-        if lender is not None:
-            game.adopt_board(lender)
+        game.set_line(line, played)
+        if known is not None:
+            game.adopt_board(known)
+        elif board_of is not None and not stamped:
+            game.carry_board(board_of)  # (its whole board, moved on by the engine: no replay)
+        elif board_of is not None:
+            game.adopt_board(board_of)
         if stamped:
             check_fields(game)
         else:

@@ -60,7 +60,6 @@ from terrace.storage.base import (
     check_identity,
     check_position_key,
     check_saved,
-    common_prefix,
     conflict,
     given_up,
     new_game,
@@ -83,6 +82,7 @@ from terrace.storage.files import (
     side_files,
     sql_error,
 )
+from terrace.storage.line import Line
 from terrace.storage.migrations import (
     APPLICATION_ID,
     LATEST_VERSION,
@@ -100,7 +100,6 @@ from terrace.storage.rows import (
     LOG_PLACES,
     OPENED_ELSEWHERE,
     insert_game,
-    joined_stamp,
     load_game,
     log_event,
     overwrite_game,
@@ -108,6 +107,7 @@ from terrace.storage.rows import (
     replace_line,
     replay_stamp,
     same_game,
+    stamp_fits,
     stamped_values,
     write_stamp,
 )
@@ -542,7 +542,7 @@ class SqliteStore:
         self._lock = threading.RLock()
         self.read_only = read_only
         self._remembered: OrderedDict[str, StoredGame] = OrderedDict()
-        self._vouched: OrderedDict[str, tuple[int, str, list[str]]] = OrderedDict()
+        self._vouched: OrderedDict[str, tuple[int, str, Line]] = OrderedDict()
         """The revision, replay stamp and line of games the recent list read
         by their stamps (most recent last; cleared when another connection
         writes)."""
@@ -919,6 +919,11 @@ class SqliteStore:
             raise unknown_game(str(game_id))
         with self._transaction(write=False) as conn:
             game = self._fetch(conn, game_id)
+            kept = self._remembered.get(game_id)
+            if game is not None and kept is not None and kept.revision == game.revision:
+                kept.keep_whole_board()
+                game.adopt_board(kept)
+                game.part_board()
         if game is None:
             raise unknown_game(game_id)
         return game
@@ -986,7 +991,7 @@ class SqliteStore:
                     games.append(game)
         return games
 
-    def _known_line(self, row: tuple[Any, ...]) -> list[str] | None:
+    def _known_line(self, row: tuple[Any, ...]) -> Line | None:
         """The line of the game of ``row`` (its id first, its revision
         last) as this store last read or wrote it at that revision (None
         when it did not, or another connection wrote since)."""
@@ -1011,9 +1016,9 @@ class SqliteStore:
             line = vouched[2]
         else:
             joined, moves, nul = lines.get(game_id, ("", 0, 0))
-            if stamp is None or nul or stamp != joined_stamp(stamped_values(row), joined, moves):
+            if nul or not stamp_fits(stamp, stamped_values(row), joined, moves):
                 return None
-            line = joined.split("\0") if moves else []
+            line = Line.of(joined.split("\0") if moves else [])
         game = load_game(row, line, stamped=True, board_of=known)
         self._sound[game_id] = hash(row)  # (as a read finds it: the statistics need not look again)
         self._vouched[game_id] = (row[-1], stamp, line)
@@ -1103,9 +1108,9 @@ class SqliteStore:
         checks: the game is then sound without a replay. Raises
         :class:`DamagedGameError` like a read."""
         joined, moves, nul = lines.get(row[0], ("", 0, 0))
-        if stamp is None or nul or stamp != joined_stamp(stamped_values(row), joined, moves):
+        if nul or not stamp_fits(stamp, stamped_values(row), joined, moves):
             return False
-        load_game(row[:_WIDTH], joined.split("\0") if moves else [], stamped=True)
+        load_game(row[:_WIDTH], Line.of(joined.split("\0") if moves else []), stamped=True)
         self._sound[row[0]] = hash(row[:_WIDTH])
         return True
 
@@ -1201,7 +1206,7 @@ class SqliteStore:
 
     def update(self, game: StoredGame, *, expected_revision: int, action: str) -> None:
         check_action(action)
-        line = game.line()
+        line = game.line_of()
         after = game.clone()
         after.revision = expected_revision + 1
         after.stamp(time.time())
@@ -1222,7 +1227,8 @@ class SqliteStore:
             old = self._known_line((game.id, expected_revision))
             if old is None:
                 old = read_line(conn, game.id)
-            replace_line(conn, game.id, old, line, common_prefix(old, line))
+            same = old.common_prefix(line)
+            replace_line(conn, game.id, old, line, same)
             # Counters only grow (count_hint and friends may have added to
             # them since the caller read the game); the first win stays.
             conn.execute(
@@ -1232,7 +1238,7 @@ class SqliteStore:
                 "won_at = coalesce(won_at, ?), won_moves = coalesce(won_moves, ?), "
                 "won_active_ms = coalesce(won_active_ms, CASE WHEN ? IS NOT NULL "
                 "THEN max(active_ms, ?) END), given_up_at = ?, revision = ? WHERE id = ?",
-                (after.status, len(after.moves), after.hints, after.undos, int(after.winnable_only),
+                (after.status, after.played_count(), after.hints, after.undos, int(after.winnable_only),
                  after.updated_at, after.started_at, after.finished_at, int(after.assisted),
                  after.active_ms, after.won_at, after.won_moves, after.won_at, after.active_ms,
                  after.given_up_at, after.revision, game.id),
@@ -1244,9 +1250,14 @@ class SqliteStore:
             ).fetchone()
             after.assisted = bool(assisted)
             write_stamp(conn, game.id, line)
-            log_event(conn, after, action, played_before=row[5] if old[: row[5]] == line[: row[5]] else None)
+            log_event(conn, after, action, played_before=row[5] if same >= row[5] else None)
+        after.set_line(line, after.played_count())
         after.mark_saved(after.revision, line)
-        self._remember(after)
+        with self._lock:  # (no read moves the whole board on meanwhile)
+            before = self._remembered.get(game.id)
+            if before is not None and before.saved_line(expected_revision) is not None:
+                after.carry_board(before)
+            self._remember(after)
         for name in ("revision", "updated_at", "started_at", "finished_at", "hints", "assisted",
                      "active_ms", "won_at", "won_moves", "won_active_ms"):
             setattr(game, name, getattr(after, name))
@@ -1430,7 +1441,7 @@ class SqliteStore:
                     stored = self._continued(conn, game)
                     if stored is not None:
                         game.revision = stored.revision + 1  # (a tab still showing it must reload)
-                        overwrite_game(conn, game, stored.line())
+                        overwrite_game(conn, game, stored.line_of())
                         seen.forget(game.id)
                         seen.add(_light_row(game))
                         self._remembered.pop(game.id, None)

@@ -16,11 +16,13 @@ client goes away; :func:`coach_routes` gives the routes to
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable, Sequence
+from array import array
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, overload
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -31,6 +33,7 @@ from terrace.board import Board, Status
 from terrace.moves import Move
 from terrace.refusals import Reason, Refusal
 from terrace.solver.coach import chances_and_pick, find_loss, warn_check
+from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event
 from terrace.web.endpoints import WebGame, fair_seed, for_solver, game_events, in_play, remember
 from terrace.web.i18n import WebRefusal
@@ -75,10 +78,22 @@ class CoachEndpoints:
         start = Board(game.rules, game.deal)
         moves = list(board.move_stack)  # (read already: no move parsed again)
         # the hints' seed: the fair player's move at the loss is the hint shown there
-        events = await run_in_threadpool(game_events, self.web.store, game.id)
-        seconds = max(until - time.monotonic(), self.budgets.analysis * LEAST_SHARE)
-        # the hint's budget too: the fair player thinks as long as the hint it names did
-        analyse = partial(coach_job, events=events, fair_seconds=self.web.hint_seconds)
+        # (the log read for at most a share of the budget: 100,000 entries took a second on a
+        # busy machine; without it the fair player knows what an imported game's would)
+        reading = asyncio.ensure_future(
+            run_in_threadpool(lambda: PackedEvents(game_events(self.web.store, game.id))))
+        read_until = until - self.budgets.analysis * (1 - LOG_SHARE)
+        try:
+            events: PackedEvents | None = await asyncio.wait_for(
+                asyncio.shield(reading), max(read_until - time.monotonic(), 0))
+        except TimeoutError:
+            events = None
+            reading.add_done_callback(lambda done: done.cancelled() or done.exception())
+        seconds = max(until - time.monotonic(), LEAST_SECONDS)
+        # the hint's budget too: the fair player thinks as long as the hint it names did;
+        # the job's own clock starts at the request's deadline, not when it got its work
+        # (sending a long game and its log to the worker took 0.2 s at 100,000 moves)
+        analyse = partial(coach_job, events=events, fair_seconds=self.web.hint_seconds, until=until)
         report = await self.web.in_solver(request, analyse, start, moves, seconds, fair_seed(game.id),
                                           budget=seconds)
         reopenable = (game.given_up_at is None and game.won_at is None  # (a win is final)
@@ -111,7 +126,7 @@ class CoachEndpoints:
     async def warn(self, request: Request) -> Response:
         """Would this move lose a won game? Marks the game assisted once the
         check has run (whatever it says); a refused check changes nothing."""
-        game, board, move = await self.web.requested_move(request)
+        game, board, move = await self.web.requested_move(request, LOOKBACK)  # (what the solver reads)
         seconds = self.budgets.warn
         report = await self.web.in_solver(request, warn_check, for_solver(board), move, seconds,
                                           budget=seconds)
@@ -122,20 +137,98 @@ class CoachEndpoints:
         return json_response({"move": str(move), **report, "assisted": game.assisted or playing})
 
 
-LEAST_SHARE = 0.05
-"""The share of the coach's budget its solver job gets however long the
-game took to read (a solver job needs a budget; the game is read first)."""
+_NO_MOVE = "\x01"
+"""How a log entry without a move is packed (a move's notation never holds it)."""
+
+
+class PackedEvents(Sequence[Event]):
+    """A game's event log as a coach job gets it: one text of its actions,
+    one of its moves and an array of its counts, which a worker process
+    reads back at once (a list of 100,000 tuples took 0.3 s to pickle and
+    0.15 s to read back, from the coach's budget); it unpacks them into
+    the tuples when first read there. A log that does not pack (a count
+    that is not a whole number, a text with a NUL: an event edited by
+    hand) is kept as it is.
+
+    >>> log = PackedEvents([("create", None, 0), ("move", "s", 1)])
+    >>> import pickle
+    >>> list(pickle.loads(pickle.dumps(log))), log[1:], len(log)
+    ([('create', None, 0), ('move', 's', 1)], [('move', 's', 1)], 2)
+    """
+
+    def __init__(self, events: Sequence[Event]) -> None:
+        self._rows: list[Event] | None = None
+        self._packed: tuple[str, str, array[int]] | None = None
+        try:
+            self._packed = ("\0".join(action for action, _, _ in events),
+                            "\0".join(_NO_MOVE if move is None else move for _, move, _ in events),
+                            array("q", [count for _, _, count in events]))
+            self._length = len(events)
+            if events and any(text.count("\0") != len(events) - 1 for text in self._packed[:2]):
+                raise TypeError("a text holds the separator")  # (an event edited by hand)
+        except (TypeError, OverflowError):
+            self._packed = None
+            self._rows, self._length = list(events), len(events)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"packed": self._packed, "rows": None if self._packed is not None else self._rows,
+                "length": self._length}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._packed, self._rows, self._length = state["packed"], state["rows"], state["length"]
+
+    def _unpacked(self) -> list[Event]:
+        if self._rows is None:
+            assert self._packed is not None
+            actions, moves, counts = self._packed
+            self._rows = [] if not self._length else [
+                (action, None if move == _NO_MOVE else move, count)
+                for action, move, count in zip(actions.split("\0"), moves.split("\0"), counts, strict=True)
+            ]
+        return self._rows
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
+        return self._unpacked()[index]
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._unpacked())
+
+
+LOG_SHARE = 0.5
+"""The most of the coach's budget spent reading the game's event log."""
+LEAST_SECONDS = 0.001
+"""The budget of a solver job whose request's time is all spent (reading a
+long game and its log): it answers "unknown" at once (a job needs a
+budget)."""
+REPLY_SECONDS = 0.05
+"""What a coach job keeps of its request's time for describing its answer
+and sending it back."""
 
 
 def coach_job(start: Board, moves: Sequence[Move], seconds: float, seed: int = 0,
               cancel: Callable[[], bool] | None = None, events: Sequence[Event] | None = None,
-              fair_seconds: float | None = None) -> dict[str, Any]:
+              fair_seconds: float | None = None, until: float | None = None) -> dict[str, Any]:
     """The coach's analysis (:func:`terrace.solver.coach.find_loss`) as the
     page gets it, a job for the solver pool: ``seed`` and ``fair_seconds``
     are the fair player's (the game's hints'), ``events`` the game's log.
-    The moves it names are described on the positions the analysis kept,
+    With ``until`` (the request's deadline, a :func:`time.monotonic`
+    instant, a clock every process of the computer shares) the analysis
+    gets at most the time left then, less :data:`REPLY_SECONDS`: the time
+    the job's work took to reach the worker is the request's too. The
+    moves it names are described on the positions the analysis kept,
     within the job: replaying the game from the deal for them took 0.2 s
     and more at 100,000 moves, after the budget."""
+    if until is not None:
+        seconds = max(min(seconds, until - time.monotonic() - REPLY_SECONDS), LEAST_SECONDS)
     analysis = find_loss(start, moves, seconds=seconds, seed=seed, cancel=cancel, events=events,
                          fair_seconds=fair_seconds)
     report = analysis.to_dict()

@@ -32,7 +32,7 @@ from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import GAME_ID, GameStore, StoredGame
-from terrace.storage.base import TimeTooMuchError, one_more
+from terrace.storage.base import RECENT, TimeTooMuchError, one_more
 from terrace.variants import (
     VARIANTS,
     canonical_name,
@@ -53,7 +53,6 @@ from terrace.web.replies import (
     json_response,
     may_change,
     only_fields,
-    playable,
     read_body,
     refusal_reason,
     request_refusal_json,
@@ -243,7 +242,7 @@ class WebGame:
         if game is None:
             return Response(status_code=204, headers={"cache-control": "no-store"})  # (as every answer)
         self.clock.seen(game.id)
-        return json_response(game_json(game, game.board()))
+        return json_response(game_json(game, game.recent_board()))
 
     async def recent(self, request: Request) -> Response:
         count = whole_number(request.query_params.get("recent", "20"))
@@ -254,7 +253,7 @@ class WebGame:
 
     async def get(self, request: Request) -> Response:
         game = await self.load(request.path_params["game_id"])
-        return json_response(game_json(game, game.board()))
+        return json_response(game_json(game, game.recent_board()))
 
     async def line(self, request: Request) -> Response:
         """The game's moves and redo line (the game JSON carries only their counts)."""
@@ -286,9 +285,11 @@ class WebGame:
         )
         return json_response(data)
 
-    async def requested_move(self, request: Request) -> tuple[StoredGame, Board, Move]:
-        """The game, its board and the move of a request ``{"move", "after", "revision"}``,
-        refused unless the move can be played now."""
+    async def requested_move(self, request: Request, keep: int = RECENT) -> tuple[StoredGame, Board, Move]:
+        """The game, its board (with ``keep`` moves each way of its history:
+        :meth:`~terrace.storage.StoredGame.recent_board`) and the move of a
+        request ``{"move", "after", "revision"}``, refused unless the move
+        can be played now."""
         game = await self.load(request.path_params["game_id"])
         body = await read_body(request)
         only_fields(body, {"move", "after", "revision"})
@@ -296,7 +297,7 @@ class WebGame:
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_TEXT:
             raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
         may_change(body, game)
-        board = game.board()
+        board = game.recent_board(keep)
         move = Move.parse(text)
         reason = board.refusal(move)
         if reason is not None:
@@ -322,7 +323,7 @@ class WebGame:
         except TerraceError as error:
             reason: Reason | None = refusal_reason(request, error)
         else:
-            text, reason = str(move), game.board().refusal(move) or _given_up(game)
+            text, reason = str(move), game.recent_board().refusal(move) or _given_up(game)
         if reason is None:
             return json_response({"move": text, "legal": True, "reason": None, "code": None})
         refused = request_refusal_json(request, reason, "reason")
@@ -339,7 +340,7 @@ class WebGame:
         body = await read_body(request)
         only_fields(body, {"after", "revision"})
         may_change(body, game)
-        board = game.board()
+        board = game.recent_board()
         before = board.to_dict()
         if action == "undo":
             if not board.can_undo:
@@ -363,8 +364,8 @@ class WebGame:
         # Like undoing every move: the whole line stays redoable. At the
         # start already nothing changes, and no new revision is stored (it
         # would make every other tab's next change a conflict).
-        if not game.moves:
-            return json_response(game_json(game, game.board()))
+        if not game.played_count():
+            return json_response(game_json(game, game.recent_board()))
         revision = game.revision
         game.moves, game.redo = [], [*game.redo, *reversed(game.moves)]
         board = await run_in_threadpool(game.board)  # (the whole line replayed: not on the event loop)
@@ -383,7 +384,7 @@ class WebGame:
         if not isinstance(peek, bool):
             raise ApiError(WebRefusal.PEEK_NOT_FLAG)
         check_after(body, game)
-        board = game.board()
+        board = game.recent_board(LOOKBACK)  # (all that a solver job gets: for_solver)
         kept = self.lines.get(game.id)  # (a fair hint uses it once nothing is hidden)
         pick = self.picks.get(game.id)
         decided = pick[1] if pick is not None and pick[0] == board.position() else None
@@ -424,8 +425,9 @@ class WebGame:
         no link or image on another page can ask for it."""
         game = await self.load(request.path_params["game_id"])
         only_fields(await read_body(request), set())
-        result = await self.in_solver(request, hints.analyse, for_solver(game.board()), self.hint_seconds,
-                                      budget=self.hint_seconds)
+        board = for_solver(game.recent_board(LOOKBACK))
+        seconds = self.hint_seconds
+        result = await self.in_solver(request, hints.analyse, board, seconds, budget=seconds)
         if in_play(game):
             await run_in_threadpool(self.store.mark_assisted, game.id)
         return json_response(result)
@@ -455,7 +457,7 @@ class WebGame:
         if not isinstance(mode, str) or mode not in AUTOPLAY_MODES:
             raise ApiError(WebRefusal.AUTOPLAY_MODE, choices=AUTOPLAY_MODES)
         may_change(body, game)
-        board = game.board()
+        board = game.recent_board(LOOKBACK)  # (the finish's search avoids positions seen before)
         played, travelled = await run_in_threadpool(autoplay, board, mode)
         if played:
             await self.save(game, board, "move")
@@ -472,7 +474,7 @@ class WebGame:
             raise ApiError(WebRefusal.GIVE_UP_WON)
         if game.started_at is None:
             raise ApiError(WebRefusal.GIVE_UP_UNPLAYED)
-        board = game.board()
+        board = game.recent_board()
         game.given_up_at = time.time()
         await run_in_threadpool(self.store.update, game, expected_revision=game.revision, action="give-up")
         return json_response(game_json(game, board))
@@ -489,7 +491,11 @@ class WebGame:
         ms = body.get("ms")
         if isinstance(ms, bool) or not isinstance(ms, int) or ms < 0:
             raise ApiError(WebRefusal.TIME_NOT_COUNT)
-        playable(game)
+        if game.given_up_at is not None:
+            # Nothing counts after giving up, and a tab that did not know (the game was given
+            # up on another device) learns it from this answer: not an error (a 409 showed in
+            # the browser's console as one, for a report the page only has to catch up on).
+            return json_response({"id": game.id, "active_ms": game.active_ms, "counted": 0, "given_up": True})
         async with self.reporting:
             counted = min(ms, self.clock.allowance(game.id))
             try:
@@ -525,7 +531,7 @@ class WebGame:
         index = None if raw is None else whole_number(raw)
         if raw is not None and index is None:
             index = -1  # refused by explain() with the pile's range
-        board = game.board()
+        board = game.recent_board()
         reason = explain(board, pile, index) or _given_up(game)
         body: dict[str, Any] = {"pile": pile, "index": index, "movable": reason is None}
         if reason is None:

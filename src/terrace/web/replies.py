@@ -150,7 +150,7 @@ def check_after(body: dict[str, Any], game: StoredGame) -> None:
     ``after`` is the number of moves the client saw, ``revision`` the
     revision of the game it saw (which tells apart two positions with the
     same number of moves, say after an undo and another move)."""
-    for field, code, now in (("after", WebRefusal.AFTER_NOT_COUNT, len(game.moves)),
+    for field, code, now in (("after", WebRefusal.AFTER_NOT_COUNT, game.played_count()),
                              ("revision", WebRefusal.REVISION_NOT_COUNT, game.revision)):
         if field not in body:
             continue

@@ -206,6 +206,7 @@ def finished(game: StoredGame, status: Status) -> bool:
 def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
     """Everything the page needs to draw and play a game."""
     state = board.to_dict()
+    counters = board.counters()
     # from what the player sees: the reserve schedule, whatever the stock holds
     dead, fatal = dead_end(board) if board.status in (Status.PLAYING, Status.CHOOSING) else (False, [])
     choices = [
@@ -221,16 +222,17 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
         "deal_number": game.deal.number,
         # counts, not the lists: an answer's size must not grow with the
         # game (GET /api/games/{id}/line gives the moves themselves)
-        "moves": len(game.moves),
-        "redo": len(game.redo),
-        "last_played": game.moves[-1] if game.moves else None,
+        "moves": game.played_count(),
+        "redo": game.redo_count(),
+        "last_played": game.last_move(),
         "revision": game.revision,
         "status": state["status"],
         "state": state,
         "legal_moves": [str(m) for m in board.legal_moves],
         "can_undo": board.can_undo,
         "can_redo": board.can_redo,
-        "counters": board.counters(),
+        # (the board of a request holds only the last moves of its history)
+        "counters": {**counters, "moves": counters["moves"] + game.moves_before(board)},
         "sources": describe_sources(board, state),
         "draw": "s" if board.is_legal(Move.draw()) and not board.choosing else None,
         "choices": choices,
@@ -275,7 +277,7 @@ def game_summary(game: StoredGame) -> dict[str, Any]:
         "deal_number": game.deal.number,
         "status": "lost" if game.given_up_at is not None else game.status,
         "given_up": game.given_up_at is not None,
-        "moves": len(game.moves),
+        "moves": game.played_count(),
         "hints": game.hints,
         "undos": game.undos,
         "created_at": game.created_at,

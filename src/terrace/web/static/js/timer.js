@@ -81,8 +81,10 @@ export async function flushTime({ keepalive = false } = {}) {
   clock.sending -= ms;
   if (result.ok) clock.base = Math.max(clock.base, result.data.active_ms);
   else if (result.status === 0) clock.unsent += ms;  // no answer: try again with the next report
-  // (409: the game was given up elsewhere, on another device: the tab catches up)
-  else if (result.status === 409) window.dispatchEvent(new CustomEvent(STALE_EVENT, { detail: { id } }));
+  // The game was given up elsewhere, on another device (a server before this
+  // one refused the report with a 409): the tab catches up.
+  const givenUp = result.ok ? result.data.given_up === true : result.status === 409;
+  if (givenUp) window.dispatchEvent(new CustomEvent(STALE_EVENT, { detail: { id } }));
   // A refusal (a game given up) drops the time. Time another tab reported
   // already is not counted again: the total answered says what counts.
   return clock.base + clock.sending + clock.unsent;

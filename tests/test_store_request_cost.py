@@ -1,0 +1,301 @@
+"""What a request of the web game costs does not grow with the game: GET,
+a move, an undo and a redo on a game of 20,000 moves do the same counted
+work as on a game of 50 (history copied, text hashed, SQL run, moves
+replayed), and a line changed on the short board of a request is stored
+exactly as the engine's whole board has it."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from terrace.board import Board
+from terrace.deal import Deal
+from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.storage import GameStore, MemoryStore, SqliteStore, StoredGame, open_store, rows
+from terrace.web.app import create_app
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from long import long_line
+
+RULES = Rules(decks=8, reserve=5, piles=4, candidates=0, spaces="free")
+DEAL = 3
+LOCAL = "http://localhost"
+
+
+class Work:
+    """Counts of what requests do: board history copied (moves each way of
+    every board copy), bytes hashed for replay stamps, SQL statements, and
+    moves the engine played."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, store: GameStore) -> None:
+        self.copied = self.hashed = self.pushes = 0
+        self.sql: list[str] = []
+        copy, push, blake = Board.copy, Board.push, hashlib.blake2b
+
+        def counted_copy(board: Board, *, stack: bool = True, keep: int | None = None) -> Board:
+            other = copy(board, stack=stack, keep=keep)
+            self.copied += len(other.move_stack) + len(other.redo_stack)
+            return other
+
+        def counted_push(board: Board, move: Move) -> None:
+            self.pushes += 1
+            push(board, move)
+
+        def counted_blake(data: bytes = b"", **settings: Any) -> Any:
+            self.hashed += len(data)
+            return blake(data, **settings)
+
+        monkeypatch.setattr(Board, "copy", counted_copy)
+        monkeypatch.setattr(Board, "push", counted_push)
+        monkeypatch.setattr(rows.hashlib, "blake2b", counted_blake)
+        if isinstance(store, SqliteStore):
+            store._conn.set_trace_callback(self.sql.append)
+
+    def counts(self) -> dict[str, Any]:
+        return {"copied": self.copied, "hashed": self.hashed, "pushes": self.pushes,
+                "statements": len(self.sql), "move rows read": sum("FROM moves" in s for s in self.sql)}
+
+
+def make_store(kind: str, tmp_path: Path) -> GameStore:
+    return MemoryStore() if kind == "memory" else open_store(tmp_path / "games.sqlite")
+
+
+def stored(store: GameStore, length: int) -> str:
+    game = store.create("terrace", RULES, Deal.from_number(DEAL, RULES))
+    board = game.board()
+    for move in long_line(RULES, DEAL, length):
+        board.push(move)
+    game.sync(board)
+    store.update(game, expected_revision=0, action="move")
+    return game.id
+
+
+def client_of(store: GameStore) -> TestClient:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return TestClient(create_app(store), base_url=LOCAL)
+
+
+def requests(client: TestClient, game_id: str) -> dict[str, Any]:
+    """GET, undo, redo, undo and a move (the one taken back): the game is
+    as it was after them. Returns the last answer."""
+    base = f"/api/games/{game_id}"
+    game = client.get(base).json()
+    last = game["last_played"]
+    for path, body in (("/undo", {}), ("/redo", {}), ("/undo", {}), ("/moves", {"move": last})):
+        answer = client.post(base + path, json={**body, "revision": game["revision"]})
+        assert answer.status_code == 200, answer.text
+        game = answer.json()
+    return dict(game)
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_a_request_on_a_long_game_does_the_work_of_one_on_a_short_game(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counts = {}
+    for length in (50, 20_000):
+        store = make_store(kind, tmp_path / str(length))
+        game_id = stored(store, length)
+        client = client_of(store)
+        requests(client, game_id)  # (the first read of a game replays it: once)
+        with monkeypatch.context() as patch:
+            work = Work(patch, store)
+            answer = requests(client, game_id)
+            counts[length] = work.counts()
+        assert answer["moves"] == answer["counters"]["moves"] == length
+        assert answer["redo"] == 0 and answer["can_undo"] and not answer["can_redo"]
+        assert store.get(game_id).moves == [str(m) for m in long_line(RULES, DEAL, length)]
+    # (a stamp's text holds the number of moves: a few digits more)
+    assert abs(counts[20_000].pop("hashed") - counts[50].pop("hashed")) < 100, counts
+    assert counts[20_000] == counts[50], counts
+    assert counts[50]["move rows read"] == 0 and counts[50]["copied"] < 400
+
+
+def reference(rules: Rules, deal: Deal, game: StoredGame) -> Board:
+    """The game replayed on a whole board."""
+    board = Board(rules, deal)
+    for text in game.moves:
+        board.push(Move.parse(text))
+    for text in reversed(game.redo):
+        board.push(Move.parse(text))
+    for _ in game.redo:
+        board.pop()
+    return board
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
+    store = make_store(request.param, tmp_path)
+    yield store
+    if isinstance(store, SqliteStore):
+        store.close()
+
+
+def test_changes_on_the_short_board_of_a_request_are_the_whole_boards(any_store: GameStore) -> None:
+    """Undos and redos past the request board's few moves of history (one
+    request each), several moves played again from the redo stack in one
+    change (auto-play), and new moves that drop the redo stack: the stored
+    line, moves and status are those of the engine's whole board."""
+    rules = Rules.from_dict({}, RULES)
+    deal = Deal.from_number(DEAL, rules)
+    game = any_store.create("terrace", rules, Deal.from_number(DEAL, rules))
+    whole = Board(rules, deal)
+    rng = random.Random(7)
+    for step in range(400):
+        game = any_store.get(game.id)
+        board = game.recent_board()
+        choice = rng.random()
+        if choice < 0.3 and whole.can_undo:
+            board.pop()
+            whole.pop()
+        elif choice < 0.55 and whole.can_redo:
+            for _ in range(rng.choice([1, 1, 1, 12])):  # (12: more than the board holds)
+                if not whole.can_redo:
+                    break
+                move = whole.redo()
+                if board.can_redo:
+                    board.redo()
+                else:
+                    board.push(move)  # (as auto-play plays a move that is the next to redo)
+        else:
+            legal = [m for m in whole.legal_moves if not m.is_choice] or list(whole.legal_moves)
+            if not legal:
+                break
+            move = rng.choice(legal)
+            board.push(move)
+            whole.push(move)
+        revision = game.revision
+        game.sync(board)
+        any_store.update(game, expected_revision=revision, action="move")
+        again = any_store.get(game.id)
+        assert again.moves == [str(m) for m in whole.move_stack], step
+        assert again.redo == [str(m) for m in whole.redo_stack], step
+        assert again.status == whole.status.value
+        replayed = reference(rules, deal, again)
+        assert again.board().to_dict() == replayed.to_dict() == whole.to_dict()
+        assert [str(m) for m in again.board().redo_stack] == [str(m) for m in whole.redo_stack]
+    if isinstance(any_store, SqliteStore) and any_store.path is not None:
+        fresh = SqliteStore(any_store.path)  # another process reads the rows and replays them
+        assert fresh.get(game.id).moves == [str(m) for m in whole.move_stack]
+        assert fresh.get(game.id).redo == [str(m) for m in whole.redo_stack]
+        fresh.close()
+
+
+def test_a_game_read_before_another_tabs_change_plays_on_without_a_replay(
+    any_store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two tabs read a long game; one plays a move (the store moves its
+    whole board on). The other tab's request still gets its board without
+    replaying the game (it replayed all 3,000 moves, on the server's event
+    loop, before the change it asked for was refused as stale), shows the
+    game as it read it, and its change is refused with a conflict."""
+    from terrace.storage import ConflictError
+
+    game_id = stored(any_store, 3_000)
+    any_store.get(game_id)
+    first, second = any_store.get(game_id), any_store.get(game_id)
+    board = first.recent_board()
+    undone = board.pop()
+    first.sync(board)
+    any_store.update(first, expected_revision=second.revision, action="undo")
+    with monkeypatch.context() as patch:
+        work = Work(patch, any_store)
+        stale = second.recent_board()
+        assert work.pushes == 0 and work.copied <= 32
+    assert len(stale.move_stack) == 8 and stale.move_stack[-1] == undone
+    stale.pop()
+    second.sync(stale)
+    with pytest.raises(ConflictError):
+        any_store.update(second, expected_revision=first.revision - 1, action="undo")
+    assert any_store.get(game_id).played_count() == 2_999 and any_store.get(game_id).redo == [str(undone)]
+
+
+@pytest.mark.parametrize("edited", ["t9t9", 5, b"s"])
+def test_a_move_edited_by_hand_in_a_remembered_long_game_is_found(
+    tmp_path: Path, edited: object
+) -> None:
+    """A move row changed by hand (another notation, a number, a BLOB) in
+    the middle of a game the server remembers: the store moves its whole
+    board on to the line it reads again, the engine refuses the edited
+    move, and the read says the game is damaged (never a crash, never the
+    old board vouching for the new line); put back, the game reads and
+    plays as before."""
+    import sqlite3
+
+    from terrace.storage import DamagedGameError
+
+    store = open_store(tmp_path / "games.sqlite")
+    game_id = stored(store, 300)
+    before = store.get(game_id).moves
+    with sqlite3.connect(tmp_path / "games.sqlite") as hand:
+        hand.execute("UPDATE moves SET move = ? WHERE game_id = ? AND ply = 150", (edited, game_id))
+    with pytest.raises(DamagedGameError):
+        store.get(game_id)
+    with sqlite3.connect(tmp_path / "games.sqlite") as hand:
+        hand.execute("UPDATE moves SET move = ? WHERE game_id = ? AND ply = 150", (before[150], game_id))
+    game = store.get(game_id)
+    assert game.moves == before
+    board = game.recent_board()
+    board.pop()
+    game.sync(board)
+    store.update(game, expected_revision=game.revision, action="undo")
+    assert store.get(game_id).redo == [before[-1]] and store.get(game_id).played_count() == 299
+    store.close()
+
+
+def test_two_clients_changing_one_long_game_at_once_store_one_consistent_line(tmp_path: Path) -> None:
+    """Two clients send undos, redos and moves on one game at the same time
+    (each from what it last saw): every change is either stored whole or
+    refused as a conflict, and the line the server holds is the one a fresh
+    process reads and replays from the file."""
+    import threading
+
+    store = open_store(tmp_path / "games.sqlite")
+    game_id = stored(store, 500)
+    app = create_app(store)
+    outcomes: list[int] = []
+
+    def client_work(seed: int) -> None:
+        rng = random.Random(seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            client = TestClient(app, base_url=LOCAL)
+        base = f"/api/games/{game_id}"
+        shown = client.get(base).json()
+        for _ in range(40):
+            kind = rng.choice(["undo", "redo", "move"])
+            body: dict[str, Any] = {"revision": shown["revision"]}
+            if kind == "move":
+                if not shown["legal_moves"]:
+                    continue
+                body["move"] = rng.choice(shown["legal_moves"])
+            answer = client.post(base + ("/moves" if kind == "move" else f"/{kind}"), json=body)
+            outcomes.append(answer.status_code)
+            assert answer.status_code in (200, 409), answer.text
+            shown = answer.json() if answer.status_code == 200 else client.get(base).json()
+
+    threads = [threading.Thread(target=client_work, args=(seed,)) for seed in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert 200 in outcomes
+    held = store.get(game_id)
+    fresh = SqliteStore(tmp_path / "games.sqlite")
+    again = fresh.get(game_id)  # (read from the rows and replayed whole)
+    assert (again.moves, again.redo, again.status, again.revision) == (
+        held.moves, held.redo, held.status, held.revision)
+    assert again.board().to_dict() == held.board().to_dict()
+    fresh.close()
+    store.close()
