@@ -466,3 +466,19 @@ def test_a_damaged_database_is_said_in_one_line() -> None:
 
     error = damaged("v.sqlite3", "*** in database main ***\nOn tree page 3 cell 19: bad")
     assert "\n" not in str(error) and "main *** On tree page 3" in str(error)
+
+
+@pytest.mark.parametrize("args", [
+    ["show", "-n", "1\t2"],
+    ["solve", "-n", "1", "--max-seconds", "1\tx"],
+    ["survey", "--deals", "1\t-２"],
+    ["show", "-n", "1", "--moves", "c1 w\x01f"],
+    ["show", "-n", "1", "--variant", "ter\trace"],
+])
+def test_a_tab_in_a_refused_option_shows_as_one_escape(args: list[str]) -> None:
+    r"""`show -n $'1\t2'` said '1\\t2' is not a whole number: the value
+    was escaped, then quoted with repr, which doubled the backslash."""
+    result = run(*args)
+    assert result.exit_code != 0
+    shown = "\\x01" if "\x01" in "".join(args) else "\\t"
+    assert shown in result.stderr and "\\\\" not in result.stderr, result.stderr

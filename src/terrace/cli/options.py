@@ -24,7 +24,7 @@ from terrace.cli.errors import IllegalMove
 from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import TerraceError
 from terrace.moves import Move
-from terrace.refusals import clip
+from terrace.refusals import clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
 from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
@@ -90,9 +90,9 @@ class WholeNumber(click.ParamType[int]):
         else:
             text = str(value).strip()
             if not _WHOLE.fullmatch(text):
-                self.fail(f"{clip(text)!r} is not a whole number (write it in the digits 0-9)", param, ctx)
+                self.fail(f"{quote(text)} is not a whole number (write it in the digits 0-9)", param, ctx)
             if len(text.lstrip("+-")) > MAX_DIGITS:
-                self.fail(f"{clip(text)!r} is too large: give at most {MAX_DIGITS} digits", param, ctx)
+                self.fail(f"{quote(text)} is too large: give at most {MAX_DIGITS} digits", param, ctx)
             number = int(text)
         low, high = self.minimum, self.maximum
         if (low is not None and number < low) or (high is not None and number > high):
@@ -146,7 +146,7 @@ class DealRange(click.ParamType[str]):
         text = str(value)
         try:
             if not text.isascii():
-                raise ValueError(f"{clip(text)!r} is not a range of deal numbers such as 1-10000 "
+                raise ValueError(f"{quote(text)} is not a range of deal numbers such as 1-10000 "
                                  "(write them in the digits 0-9)")
             from terrace.solver.survey import parse_range  # (the solver loads only for a range)
 
@@ -190,8 +190,8 @@ class Seconds(click.ParamType[float]):
         except (TypeError, ValueError):
             seconds = math.nan
         if not math.isfinite(seconds) or seconds <= 0:
-            self.fail(f"{str(value)[:40]!r} is not a time budget: give a finite number of seconds above 0",
-                      param, ctx)
+            self.fail(f"{quote(str(value)[:40])} is not a time budget: "
+                      "give a finite number of seconds above 0", param, ctx)
         if seconds < self.minimum:
             self.fail(f"{seconds:g} s is too short: give at least {self.minimum:g} s", param, ctx)
         if self.maximum is not None and seconds > self.maximum:
