@@ -77,7 +77,7 @@ def deal(
 @click.command()
 @rule_options
 @deal_options
-@click.option("--moves", "-m", default="", help="Moves separated by spaces, e.g. \"c1 s wf\".")
+@click.option("--moves", "-m", default="", help="Moves separated by spaces or commas, e.g. \"c1 s wf\".")
 @click.option("--json", "as_json", is_flag=True, help="Print the final position as JSON.")
 def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: bool, **kwargs: Any) -> None:
     """Replay moves on a deal and report the position after the last legal one."""

@@ -23,7 +23,7 @@ from terrace.board import Board
 from terrace.cli.errors import IllegalMove
 from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import TerraceError
-from terrace.moves import Move
+from terrace.moves import Move, move_words
 from terrace.refusals import clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
 from terrace.storage.base import StoreError
@@ -292,7 +292,7 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
 
 
 def play_moves(board: Board, moves: str) -> IllegalMove | None:
-    """Play the moves of ``--moves`` (separated by spaces or commas) on
+    """Play the moves of ``--moves`` (words of :func:`terrace.moves.move_words`) on
     ``board`` until the first that cannot be read or played, and return
     that refusal (None when every move was played). Every command that
     takes ``--moves`` refuses a move through this one error.
@@ -303,7 +303,7 @@ def play_moves(board: Board, moves: str) -> IllegalMove | None:
     >>> play_moves(board, "s zz s").format_message()
     "move 2 is illegal: 'zz' is not a move: write e.g. c1, s, wf, rf, t2t5, wt3 or t4f2"
     """
-    for index, word in enumerate(moves.replace(",", " ").split()):
+    for index, word in enumerate(move_words(moves)):
         try:
             board.push(Move.parse(word))
         except TerraceError as error:

@@ -32,7 +32,7 @@ from terrace.cli.options import (
 )
 from terrace.cli.output import write_whole
 from terrace.errors import TerraceError
-from terrace.moves import Move
+from terrace.moves import parse_moves
 from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.solver.api import NODE_SLICE, solve
@@ -163,7 +163,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     if illegal is not None:
         raise illegal
     try:
-        given = [Move.parse(word) for word in line.replace(",", " ").split()]
+        given = parse_moves(line)
     except TerraceError as error:
         raise click.UsageError(f"--line: {error}") from None
     try:
