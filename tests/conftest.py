@@ -18,6 +18,17 @@ from terrace.rules import Rules
 # verdicts): they and the servers they start get a fresh one.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="terrace-tests-data-")
 
+# The processes the tests start (`python -m terrace` in another folder, a
+# server) run the code under test, this checkout's, not whatever copy the
+# interpreter would find first (an editable install of another checkout,
+# or a relative PYTHONPATH that means nothing in their folder).
+import terrace
+
+_SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(terrace.__file__)))
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [_SOURCE, *(os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)]
+)
+
 
 def cards(text: str) -> list[Card]:
     """Cards from space-separated codes: ``cards("6D 7C")``."""
