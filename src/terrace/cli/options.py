@@ -9,9 +9,12 @@ options.
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import re
+import select
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -256,18 +259,61 @@ def deal_options(func: F) -> F:
     return func
 
 
+WRITER_WAIT = 1.0
+"""How long, in seconds, an input file that is a pipe (a FIFO, or
+``<(...)`` once its writer has gone) may wait for a program to write to
+it before it is refused: reading would otherwise wait for ever."""
+
+
+class NoWriterError(OSError):
+    """An input file is a pipe that no program writes to."""
+
+
 def read_input(name: str, limit: int) -> bytes | None:
     """The bytes of file ``name`` (``-``: standard input), or None when it
     holds more than ``limit`` bytes (the rest is never read); standard
-    input closed (``<&-``) is refused in one line."""
+    input closed (``<&-``) is refused in one line, and so is a pipe (a
+    FIFO) that nothing writes to within :data:`WRITER_WAIT` seconds
+    (:class:`NoWriterError`, an ``OSError``)."""
     if name == "-":
         if sys.stdin is None:
             raise click.ClickException(INPUT_CLOSED)
-        raw = sys.stdin.buffer.read(limit + 1)
-    else:
-        with Path(name).open("rb") as file:
-            raw = file.read(limit + 1)
+        return _within(sys.stdin.buffer.read(limit + 1), limit)
+    # (opened without waiting: a FIFO's open() waits for a writer)
+    handle = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(handle, "rb", buffering=0) as file:
+        first = b"" if stat.S_ISREG(os.fstat(handle).st_mode) else _await_writer(handle)
+        os.set_blocking(handle, True)
+        parts, size = [first], len(first)
+        while size <= limit:
+            chunk = file.read(limit + 1 - size)
+            if not chunk:
+                break
+            parts.append(chunk)
+            size += len(chunk)
+    return _within(b"".join(parts), limit)
+
+
+def _within(raw: bytes, limit: int) -> bytes | None:
     return None if len(raw) > limit else raw
+
+
+def _await_writer(handle: int) -> bytes:
+    """Wait, at most :data:`WRITER_WAIT` seconds, until a program writes to
+    the pipe ``handle`` (opened without blocking) or has it open; answer
+    the byte read to find out, if any."""
+    poller = select.poll()
+    poller.register(handle, select.POLLIN)
+    if poller.poll(0):
+        return b""  # data, or a writer come and gone: the reading says which
+    try:
+        first = os.read(handle, 1)
+    except BlockingIOError:
+        return b""  # a writer has it open and has written nothing yet
+    if first or poller.poll(WRITER_WAIT * 1000):
+        return first
+    raise NoWriterError(errno.EPIPE, f"it is a pipe that nothing writes to (waited {WRITER_WAIT:g} s for a "
+                                     "writer): start the program that writes to it first, or give a file")
 
 
 def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> Deal:
