@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from conftest import deal_text
+from conftest import deal_text, wait_for_cpu
 from terrace.board import Board
 from terrace.cli import COMMANDS, main
 from terrace.deal import Deal
@@ -430,7 +430,7 @@ def test_sigterm_stops_a_long_solve_as_ctrl_c_does(command: list[str], tmp_path:
             assert process.poll() is None, "ended before it was stopped"
             assert time.monotonic() < deadline, "no handler of its own for SIGTERM"
             time.sleep(0.02)
-        time.sleep(0.5)  # well into the search
+        wait_for_cpu(lambda: [process.pid], 0.3)  # well into the search (was: a fixed 0.5 s)
         process.send_signal(signal.SIGTERM)
         stdout, stderr = process.communicate(timeout=30)
     finally:

@@ -17,6 +17,7 @@ from typing import Any, cast
 import pytest
 from click.testing import CliRunner
 
+from conftest import wait_for_cpu
 from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position, with_detours
 from terrace.board import Board
 from terrace.cli import main
@@ -581,7 +582,11 @@ def test_sigterm_stops_a_local_survey_and_its_workers(tmp_path: Path) -> None:
         time.sleep(0.05)
     workers = children()
     assert len(workers) >= 2
-    time.sleep(1)
+    def pool() -> list[int]:  # (the workers are the fork server's children)
+        parents = _parents()
+        return [pid for pid, parent in parents.items() if parents.get(parent) == survey.pid]
+
+    wait_for_cpu(pool, 0.3)  # the pool's workers are solving (was: a fixed 1 s)
     survey.send_signal(signal.SIGTERM)
     _, err = survey.communicate(timeout=20)  # (the pool's workers hold its pipes open while they run)
     # A stopped survey says where its verdicts are and how to go on, not "Aborted!",
@@ -768,7 +773,7 @@ def test_a_survey_whose_worker_dies_ends_with_one_clear_line(tmp_path: Path) -> 
             break
         time.sleep(0.05)
     assert workers, "no worker started"
-    time.sleep(1)  # solving
+    wait_for_cpu(lambda: workers[:1], 0.3)  # solving (was: a fixed 1 s)
     os.kill(workers[0], signal.SIGKILL)
     _, err = survey.communicate(timeout=60)
     text = err.decode()
