@@ -482,3 +482,12 @@ def test_a_tab_in_a_refused_option_shows_as_one_escape(args: list[str]) -> None:
     assert result.exit_code != 0
     shown = "\\x01" if "\x01" in "".join(args) else "\\t"
     assert shown in result.stderr and "\\\\" not in result.stderr, result.stderr
+
+
+def test_the_variants_table_keeps_its_columns_in_line() -> None:
+    """`terrace variants` padded titles to 20 characters: "Blondes and
+    Brunettes" (21) ran into its rules, one space apart, out of line."""
+    lines = run("variants").output.splitlines()
+    starts = {line.index(get_rules(name).describe()) for line, name in zip(lines, PRESETS, strict=True)}
+    assert len(starts) == 1, lines
+    assert all(line[min(starts) - 2:min(starts)] == "  " for line in lines), lines

@@ -29,8 +29,10 @@ from terrace.variants import VARIANTS
 @click.command()
 def variants() -> None:
     """List the presets and their rules."""
+    names = max(len(variant.name) for variant in VARIANTS)
+    titles = max(len(variant.title) for variant in VARIANTS)  # (not a fixed width: no title runs over)
     for variant in VARIANTS:
-        click.echo(f"{variant.name:22} {variant.title:20} {variant.rules.describe()}")
+        click.echo(f"{variant.name:{names}}  {variant.title:{titles}}  {variant.rules.describe()}")
 
 
 @click.command()
