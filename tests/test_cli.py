@@ -491,3 +491,18 @@ def test_the_variants_table_keeps_its_columns_in_line() -> None:
     starts = {line.index(get_rules(name).describe()) for line, name in zip(lines, PRESETS, strict=True)}
     assert len(starts) == 1, lines
     assert all(line[min(starts) - 2:min(starts)] == "  " for line in lines), lines
+
+
+def test_a_moves_option_of_more_than_max_moves_is_refused() -> None:
+    """`--moves` played 100,003 legal moves (a card sent home and taken
+    back, again and again) while docs/notation.md says a move list holds
+    at most 100,000, more refused with moves-too-many (as parse_moves and a
+    game record do)."""
+    from terrace.moves import MAX_MOVES
+
+    cycle = "t4f f1t4 " * (MAX_MOVES // 2 + 1)
+    report = replay_json("-n", "3", "--foundation-return", "--moves", "c1 " + cycle)
+    assert not report["legal"] and report["first_illegal"] == MAX_MOVES, report["reason"]
+    assert report["moves_played"] == MAX_MOVES and "at most 100000 moves" in report["reason"]
+    shown = run("show", "-n", "3", "--foundation-return", "--moves", "c1 " + cycle)
+    assert shown.exit_code == 1 and f"move {MAX_MOVES + 1} is illegal: " in shown.stderr

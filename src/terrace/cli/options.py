@@ -26,7 +26,7 @@ from terrace.board import Board
 from terrace.cli.errors import IllegalMove
 from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import TerraceError
-from terrace.moves import Move, move_words
+from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
 from terrace.refusals import clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
 from terrace.storage.base import StoreError
@@ -350,6 +350,8 @@ def play_moves(board: Board, moves: str) -> IllegalMove | None:
     "move 2 is illegal: 'zz' is not a move: write e.g. c1, s, wf, rf, t2t5, wt3 or t4f2"
     """
     for index, word in enumerate(move_words(moves)):
+        if index == MAX_MOVES:  # (as parse_moves and a record: a longer list is refused)
+            return IllegalMove(index, str(too_many_moves()))
         try:
             board.push(Move.parse(word))
         except TerraceError as error:
