@@ -647,8 +647,8 @@ FIFO_CASES = [["show", "--deal-file", "{fifo}"], ["replay", "--deal-file", "{fif
 def test_a_pipe_that_nothing_writes_to_is_refused_not_waited_on_for_ever(tmp_path: Path) -> None:
     """A FIFO given as the deal file or the file to import, with no program
     writing to it, made every command wait for ever (open() waits for a
-    writer). Each now waits WRITER_WAIT seconds for one, then says so."""
-    from terrace.cli.options import WRITER_WAIT
+    writer). Each now waits PIPE_WAIT seconds for one, then says so."""
+    from terrace.cli.options import PIPE_WAIT
 
     fifo = tmp_path / "deal.fifo"
     os.mkfifo(fifo)
@@ -658,9 +658,9 @@ def test_a_pipe_that_nothing_writes_to_is_refused_not_waited_on_for_ever(tmp_pat
                                 env=env) for args in FIFO_CASES]
     try:
         for args, process in zip(FIFO_CASES, started, strict=True):
-            out, err = process.communicate(timeout=60 + WRITER_WAIT)
+            out, err = process.communicate(timeout=60 + PIPE_WAIT)
             assert process.returncode == (1 if args[0] == "import" else 2), err
-            assert f"it is a pipe that nothing writes to (waited {WRITER_WAIT:g} s" in err, err
+            assert f"it is a pipe that nothing writes to (waited {PIPE_WAIT:g} s" in err, err
             assert out == "" and err.count("Error: ") == 1 and "Traceback" not in err
     finally:
         for process in started:
@@ -703,3 +703,28 @@ def _names(fds: Path, target: Path) -> Iterator[bool]:
             yield os.readlink(fd) == str(target)
         except OSError:
             yield False
+
+
+def test_a_pipe_that_nothing_reads_from_is_refused_as_an_output(tmp_path: Path) -> None:
+    """`export -o FIFO` with no program reading the pipe waited for ever
+    (open() waits for a reader); it now waits PIPE_WAIT seconds, then says
+    so. A pipe with a reader gets the records, as before."""
+    from terrace.cli.options import PIPE_WAIT
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    env = {**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite")}
+    assert CliRunner().invoke(main, ["import", "-"], input="[]", env=env).exit_code == 0
+    command = [sys.executable, "-m", "terrace", "export", "--all", "-o", str(fifo)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60 + PIPE_WAIT, env=env)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == (f"Error: cannot write {fifo}: it is a pipe that nothing reads from (waited "
+                           f"{PIPE_WAIT:g} s for a reader): start the program that reads from it first, "
+                           "or give a file\n")
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # (a reader, without waiting for a writer)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 0, done.stderr
+        assert os.read(reader, 1000) == b"[]\n"
+    finally:
+        os.close(reader)

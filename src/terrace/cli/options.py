@@ -24,6 +24,7 @@ import click
 
 from terrace.board import Board
 from terrace.cli.errors import IllegalMove
+from terrace.cli.output import PIPE_WAIT
 from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import TerraceError
 from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
@@ -259,12 +260,6 @@ def deal_options(func: F) -> F:
     return func
 
 
-WRITER_WAIT = 1.0
-"""How long, in seconds, an input file that is a pipe (a FIFO, or
-``<(...)`` once its writer has gone) may wait for a program to write to
-it before it is refused: reading would otherwise wait for ever."""
-
-
 class NoWriterError(OSError):
     """An input file is a pipe that no program writes to."""
 
@@ -273,7 +268,7 @@ def read_input(name: str, limit: int) -> bytes | None:
     """The bytes of file ``name`` (``-``: standard input), or None when it
     holds more than ``limit`` bytes (the rest is never read); standard
     input closed (``<&-``) is refused in one line, and so is a pipe (a
-    FIFO) that nothing writes to within :data:`WRITER_WAIT` seconds
+    FIFO) that nothing writes to within :data:`PIPE_WAIT` seconds
     (:class:`NoWriterError`, an ``OSError``)."""
     if name == "-":
         if sys.stdin is None:
@@ -299,7 +294,7 @@ def _within(raw: bytes, limit: int) -> bytes | None:
 
 
 def _await_writer(handle: int) -> bytes:
-    """Wait, at most :data:`WRITER_WAIT` seconds, until a program writes to
+    """Wait, at most :data:`PIPE_WAIT` seconds, until a program writes to
     the pipe ``handle`` (opened without blocking) or has it open; answer
     the byte read to find out, if any."""
     poller = select.poll()
@@ -310,9 +305,9 @@ def _await_writer(handle: int) -> bytes:
         first = os.read(handle, 1)
     except BlockingIOError:
         return b""  # a writer has it open and has written nothing yet
-    if first or poller.poll(WRITER_WAIT * 1000):
+    if first or poller.poll(PIPE_WAIT * 1000):
         return first
-    raise NoWriterError(errno.EPIPE, f"it is a pipe that nothing writes to (waited {WRITER_WAIT:g} s for a "
+    raise NoWriterError(errno.EPIPE, f"it is a pipe that nothing writes to (waited {PIPE_WAIT:g} s for a "
                                      "writer): start the program that writes to it first, or give a file")
 
 
