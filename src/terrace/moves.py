@@ -51,9 +51,10 @@ record, a saved game's line): far beyond any game played, short enough to
 read and replay in a few seconds."""
 
 SPACES = " \t\n\r\v\f"
-"""The white space around a move and between the moves of a text: ASCII
-only. Another Unicode space (U+00A0, U+3000, U+2028) is no separator but
-part of a word, so that a move list reads the same in every program."""
+"""The white space around a move, between the moves of a text and between
+the fields of a position string: ASCII only. Another Unicode space (U+00A0,
+U+3000, U+2028) is no separator but part of a word, so that a move list or
+a position reads the same in every program."""
 
 SEPARATORS = SPACES + ","
 """What separates the moves of a list given as one text (``--moves``)."""
