@@ -205,7 +205,8 @@ class BaseBoard:
         if not isinstance(text, str):
             raise InvalidPositionError(Reason(Refusal.POSITION_NOT_TEXT))
         # (a huge text is counted, not split; ASCII white space only, as between moves)
-        fields = _FIELD_GAP.split(text.strip(SPACES), maxsplit=POSITION_FIELDS) if text.strip(SPACES) else []
+        stripped = text.strip(SPACES)
+        fields = _FIELD_GAP.split(stripped, maxsplit=POSITION_FIELDS) if stripped else []
         if len(fields) != POSITION_FIELDS:
             count = len(fields) if len(fields) < POSITION_FIELDS else word_count(text)
             reason = Reason(Refusal.POSITION_FIELDS, fields=POSITION_FIELDS, count=count)
