@@ -506,3 +506,19 @@ def test_a_moves_option_of_more_than_max_moves_is_refused() -> None:
     assert report["moves_played"] == MAX_MOVES and "at most 100000 moves" in report["reason"]
     shown = run("show", "-n", "3", "--foundation-return", "--moves", "c1 " + cycle)
     assert shown.exit_code == 1 and f"move {MAX_MOVES + 1} is illegal: " in shown.stderr
+
+
+def test_a_survey_names_the_files_it_wrote_on_one_line(tmp_path: Path) -> None:
+    """`survey --out` a folder whose name holds a newline (or a terminal's
+    escape) printed "wrote ..." with the name as it was: the line broke in
+    two (and a terminal would obey the escape), where every other message
+    quoting a file name escapes it."""
+    folder = tmp_path / "a\nb\x1b[2J"
+    folder.mkdir()
+    result = run("survey", "--deals", "1-1", "--jobs", "1", "--max-seconds", "1",
+                 "--verdicts-db", str(tmp_path / "v.sqlite3"), "--out", str(folder))
+    assert result.exit_code == 0, result.output
+    wrote = [line for line in result.stdout.splitlines() if line.startswith("wrote ")]
+    assert len(wrote) == 1 and "a\\nb\\x1b[2J" in wrote[0], result.stdout
+    assert "\x1b" not in result.stdout
+    assert len(list(folder.iterdir())) >= 1
