@@ -18,6 +18,17 @@ from terrace.rules import Rules
 # verdicts): they and the servers they start get a fresh one.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="terrace-tests-data-")
 
+# The processes the tests start (`python -m terrace` in another folder, a
+# server) run the code under test, this checkout's, not whatever copy the
+# interpreter would find first (an editable install of another checkout,
+# or a relative PYTHONPATH that means nothing in their folder).
+import terrace
+
+_SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(terrace.__file__)))
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [_SOURCE, *(os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)]
+)
+
 
 def cards(text: str) -> list[Card]:
     """Cards from space-separated codes: ``cards("6D 7C")``."""
@@ -126,3 +137,29 @@ def random_game(
         board.push(move)
         moves.append(move)
     return moves
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used (Linux's /proc; 0 once it has gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_for_cpu(pids: Callable[[], Sequence[int]], seconds: float, timeout: float = 120) -> None:
+    """Return once each process of ``pids()`` has used ``seconds`` more CPU
+    time than when this was called (work done: a count, not the wall clock,
+    which a loaded machine stretches)."""
+    import time
+
+    start = {pid: cpu_seconds(pid) for pid in pids()}
+    deadline = time.monotonic() + timeout
+    while True:
+        now = list(pids())
+        if now and all(cpu_seconds(pid) - start.setdefault(pid, 0.0) >= seconds for pid in now):
+            return
+        assert time.monotonic() < deadline, f"no {seconds} s of CPU time in {timeout} s"
+        time.sleep(0.02)

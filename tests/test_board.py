@@ -1217,3 +1217,17 @@ def test_the_action_space_of_a_preset_name_says_what_to_pass() -> None:
         with pytest.raises(TypeError, match=r"rules must be a Rules \(for a preset: terrace.get_rules"):
             call()
     assert action_moves(get_rules("terrace"))[-1] == Move.draw()
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u3000", "\u2028", "\u0085", "\x1c"])
+def test_a_unicode_space_separates_no_fields_of_a_position(space: str) -> None:
+    """Board.from_position split on any Unicode white space, while
+    docs/notation.md gives fields separated by spaces and the move reader
+    takes ASCII white space only: a position with U+00A0 or U+3000 between
+    its fields read here and nowhere else. Another space is part of a
+    field, so the position is refused."""
+    text = Board.from_number(7).position()
+    with pytest.raises(InvalidPositionError):
+        Board.from_position(text.replace(" ", space, 1))
+    for ascii_space in ("  ", "\t", "\n", "\r\n"):  # (ASCII white space still separates)
+        assert Board.from_position(f" {text.replace(' ', ascii_space)}\n").position() == text

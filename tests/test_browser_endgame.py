@@ -636,10 +636,14 @@ def test_the_win_screen_asks_for_the_statistics_after_the_time_is_stored(api: Ap
     is on its way waits for that report)."""
     game = line_game(api, FINISH_AFTER - 1)
     seen: list[str] = []
+    held: list[Any] = []
+    let_through: list[bool] = []
 
-    def slow(route: Any) -> None:
-        time.sleep(0.4)
-        route.continue_()
+    def slow(route: Any) -> None:  # (held until the win screen is open: was a fixed 0.4 s)
+        if let_through:
+            route.continue_()
+        else:
+            held.append(route)
 
     def request(req: Any) -> None:
         if req.url.endswith("/api/stats"):
@@ -655,6 +659,15 @@ def test_the_win_screen_asks_for_the_statistics_after_the_time_is_stored(api: Ap
         page.on("response", response)
 
     page = win_by_clicks(open_game, game, ready)
+    page.locator("dialog.end[open]").wait_for()
+    deadline = time.monotonic() + 30
+    while not held:  # the report of the time has been sent, and is held
+        assert time.monotonic() < deadline, seen
+        page.wait_for_timeout(20)  # (Playwright hands over the routes while it waits)
+    assert "stats asked" not in seen, seen  # the page waits for the time to be stored
+    let_through.append(True)
+    for route in held:
+        route.continue_()
     page.locator("dialog.end[open] [data-stat='time']").wait_for()
     assert "time stored" in seen and "stats asked" in seen, seen
     assert seen.index("time stored") < seen.index("stats asked"), seen

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from conftest import deal_text
+from conftest import deal_text, wait_for_cpu
 from terrace.board import Board
 from terrace.cli import COMMANDS, main
 from terrace.deal import Deal
@@ -430,7 +430,7 @@ def test_sigterm_stops_a_long_solve_as_ctrl_c_does(command: list[str], tmp_path:
             assert process.poll() is None, "ended before it was stopped"
             assert time.monotonic() < deadline, "no handler of its own for SIGTERM"
             time.sleep(0.02)
-        time.sleep(0.5)  # well into the search
+        wait_for_cpu(lambda: [process.pid], 0.3)  # well into the search (was: a fixed 0.5 s)
         process.send_signal(signal.SIGTERM)
         stdout, stderr = process.communicate(timeout=30)
     finally:
@@ -466,3 +466,59 @@ def test_a_damaged_database_is_said_in_one_line() -> None:
 
     error = damaged("v.sqlite3", "*** in database main ***\nOn tree page 3 cell 19: bad")
     assert "\n" not in str(error) and "main *** On tree page 3" in str(error)
+
+
+@pytest.mark.parametrize("args", [
+    ["show", "-n", "1\t2"],
+    ["solve", "-n", "1", "--max-seconds", "1\tx"],
+    ["survey", "--deals", "1\t-２"],
+    ["show", "-n", "1", "--moves", "c1 w\x01f"],
+    ["show", "-n", "1", "--variant", "ter\trace"],
+])
+def test_a_tab_in_a_refused_option_shows_as_one_escape(args: list[str]) -> None:
+    r"""`show -n $'1\t2'` said '1\\t2' is not a whole number: the value
+    was escaped, then quoted with repr, which doubled the backslash."""
+    result = run(*args)
+    assert result.exit_code != 0
+    shown = "\\x01" if "\x01" in "".join(args) else "\\t"
+    assert shown in result.stderr and "\\\\" not in result.stderr, result.stderr
+
+
+def test_the_variants_table_keeps_its_columns_in_line() -> None:
+    """`terrace variants` padded titles to 20 characters: "Blondes and
+    Brunettes" (21) ran into its rules, one space apart, out of line."""
+    lines = run("variants").output.splitlines()
+    starts = {line.index(get_rules(name).describe()) for line, name in zip(lines, PRESETS, strict=True)}
+    assert len(starts) == 1, lines
+    assert all(line[min(starts) - 2:min(starts)] == "  " for line in lines), lines
+
+
+def test_a_moves_option_of_more_than_max_moves_is_refused() -> None:
+    """`--moves` played 100,003 legal moves (a card sent home and taken
+    back, again and again) while docs/notation.md says a move list holds
+    at most 100,000, more refused with moves-too-many (as parse_moves and a
+    game record do)."""
+    from terrace.moves import MAX_MOVES
+
+    cycle = "t4f f1t4 " * (MAX_MOVES // 2 + 1)
+    report = replay_json("-n", "3", "--foundation-return", "--moves", "c1 " + cycle)
+    assert not report["legal"] and report["first_illegal"] == MAX_MOVES, report["reason"]
+    assert report["moves_played"] == MAX_MOVES and "at most 100000 moves" in report["reason"]
+    shown = run("show", "-n", "3", "--foundation-return", "--moves", "c1 " + cycle)
+    assert shown.exit_code == 1 and f"move {MAX_MOVES + 1} is illegal: " in shown.stderr
+
+
+def test_a_survey_names_the_files_it_wrote_on_one_line(tmp_path: Path) -> None:
+    """`survey --out` a folder whose name holds a newline (or a terminal's
+    escape) printed "wrote ..." with the name as it was: the line broke in
+    two (and a terminal would obey the escape), where every other message
+    quoting a file name escapes it."""
+    folder = tmp_path / "a\nb\x1b[2J"
+    folder.mkdir()
+    result = run("survey", "--deals", "1-1", "--jobs", "1", "--max-seconds", "1",
+                 "--verdicts-db", str(tmp_path / "v.sqlite3"), "--out", str(folder))
+    assert result.exit_code == 0, result.output
+    wrote = [line for line in result.stdout.splitlines() if line.startswith("wrote ")]
+    assert len(wrote) == 1 and "a\\nb\\x1b[2J" in wrote[0], result.stdout
+    assert "\x1b" not in result.stdout
+    assert len(list(folder.iterdir())) >= 1

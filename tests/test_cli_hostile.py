@@ -16,6 +16,7 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -637,3 +638,93 @@ def test_samples_out_of_range_are_refused_before_any_work_with_the_range() -> No
         assert out.exit_code == 2 and f"is not in the range {low} to {high}" in out.output, out.output
         helped = CliRunner().invoke(main, [command[0], "--help"]).output
         assert f"{low} to {high}" in " ".join(helped.split()), helped
+
+
+FIFO_CASES = [["show", "--deal-file", "{fifo}"], ["replay", "--deal-file", "{fifo}", "--json"],
+              ["hint", "--deal-file", "{fifo}"], ["solve", "--deal-file", "{fifo}"], ["import", "{fifo}"]]
+
+
+def test_a_pipe_that_nothing_writes_to_is_refused_not_waited_on_for_ever(tmp_path: Path) -> None:
+    """A FIFO given as the deal file or the file to import, with no program
+    writing to it, made every command wait for ever (open() waits for a
+    writer). Each now waits PIPE_WAIT seconds for one, then says so."""
+    from terrace.cli.options import PIPE_WAIT
+
+    fifo = tmp_path / "deal.fifo"
+    os.mkfifo(fifo)
+    env = {**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite")}
+    started = [subprocess.Popen([sys.executable, "-m", "terrace", *(a.format(fifo=fifo) for a in args)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                                env=env) for args in FIFO_CASES]
+    try:
+        for args, process in zip(FIFO_CASES, started, strict=True):
+            out, err = process.communicate(timeout=60 + PIPE_WAIT)
+            assert process.returncode == (1 if args[0] == "import" else 2), err
+            assert f"it is a pipe that nothing writes to (waited {PIPE_WAIT:g} s" in err, err
+            assert out == "" and err.count("Error: ") == 1 and "Traceback" not in err
+    finally:
+        for process in started:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deal.fifo"]
+
+
+def test_a_pipe_with_a_writer_is_read(tmp_path: Path) -> None:
+    """A pipe is still an input when a program writes to it (``<(terrace
+    deal -n 5)``): its deal is read, however long the writer takes."""
+    fifo = tmp_path / "deal.fifo"
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR)  # (a writer, without waiting for a reader)
+    try:
+        os.write(writer, CliRunner().invoke(main, ["deal", "-n", "5"]).stdout.encode())
+        command = [sys.executable, "-m", "terrace", "replay", "--deal-file", str(fifo), "--json"]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   cwd=tmp_path)
+        # the writer leaves once the command has the pipe open (else its deal would go with it)
+        fds = Path(f"/proc/{process.pid}/fd")
+        deadline = time.monotonic() + 120
+        while not any(_names(fds, fifo)) and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        os.close(writer)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    assert json.loads(out)["status"] == "choosing"
+
+
+def _names(fds: Path, target: Path) -> Iterator[bool]:
+    try:
+        links = list(fds.iterdir())
+    except OSError:  # (the process has ended)
+        return
+    for fd in links:
+        try:
+            yield os.readlink(fd) == str(target)
+        except OSError:
+            yield False
+
+
+def test_a_pipe_that_nothing_reads_from_is_refused_as_an_output(tmp_path: Path) -> None:
+    """`export -o FIFO` with no program reading the pipe waited for ever
+    (open() waits for a reader); it now waits PIPE_WAIT seconds, then says
+    so. A pipe with a reader gets the records, as before."""
+    from terrace.cli.options import PIPE_WAIT
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    env = {**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite")}
+    assert CliRunner().invoke(main, ["import", "-"], input="[]", env=env).exit_code == 0
+    command = [sys.executable, "-m", "terrace", "export", "--all", "-o", str(fifo)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60 + PIPE_WAIT, env=env)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == (f"Error: cannot write {fifo}: it is a pipe that nothing reads from (waited "
+                           f"{PIPE_WAIT:g} s for a reader): start the program that reads from it first, "
+                           "or give a file\n")
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # (a reader, without waiting for a writer)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
+        assert done.returncode == 0, done.stderr
+        assert os.read(reader, 1000) == b"[]\n"
+    finally:
+        os.close(reader)

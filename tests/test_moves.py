@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from terrace.cli import main
 from terrace.errors import InvalidMoveError
-from terrace.moves import MAX_INDEX, Move, parse_moves
+from terrace.moves import MAX_INDEX, SEPARATORS, Move, parse_moves
 from terrace.refusals import Reason, Refusal
 
 
@@ -244,3 +246,28 @@ def test_a_huge_word_is_refused_without_being_read_whole() -> None:
     with pytest.raises(InvalidMoveError, match=r"write e\.g\.") as info:
         Move.parse("t" * 10**7)
     assert len(str(info.value)) < 300
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u3000", "\u2028", "\u0085", "\u1680", "\x1c", "\u2009"])
+def test_a_unicode_space_separates_no_moves(space: str) -> None:
+    """`--moves` and parse_moves read U+00A0, U+3000, U+2028 and other
+    Unicode spaces as separators (the reader split on \\s), and Move.parse
+    stripped them, while docs/notation.md says spaces and commas: a move
+    list read here could read otherwise in another program. Only ASCII
+    white space and commas separate; anything else is part of a word."""
+    with pytest.raises(InvalidMoveError, match="is not a move"):
+        parse_moves(f"c1{space}s")
+    with pytest.raises(InvalidMoveError, match="is not a move"):
+        Move.parse(f"{space}wf")
+    escaped = space.encode("unicode_escape").decode("ascii")
+    result = CliRunner().invoke(main, ["show", "-n", "7", "--moves", f"c1{space}s"])
+    assert result.exit_code == 1 and f"move 1 is illegal: 'c1{escaped}s'" in result.stderr, result.stderr
+    line = CliRunner().invoke(main, ["hint", "-n", "7", "--peek", "--line", f"c1{space}s"])
+    assert line.exit_code == 2 and "--line: " in line.stderr and escaped in line.stderr, line.stderr
+
+
+def test_the_documented_separators_separate() -> None:
+    assert set(SEPARATORS) == set(" \t\n\r\x0b\x0c,")
+    text = "c1" + "".join(f"{sep}s" for sep in SEPARATORS) + " \r\n ,wf"
+    assert [str(m) for m in parse_moves(text)] == ["c1"] + ["s"] * len(SEPARATORS) + ["wf"]
+    assert str(Move.parse(" \t wf \r\n")) == "wf"

@@ -200,3 +200,30 @@ def test_a_refusal_quoting_a_huge_value_stays_short(build: Any) -> None:
     with pytest.raises(ValueError) as info:
         build()
     assert len(str(info.value)) < 3 * MAX_QUOTE
+
+
+def _record_with_move(move: str) -> dict[str, Any]:
+    return {"format": "terrace-game", "version": 1, "variant": "terrace", "rules": {}, "deal_number": 1,
+            "deal_version": 1, "deal": Board.from_number(1).deal.text(), "moves": [move], "result": "playing"}
+
+
+@pytest.mark.parametrize("build", [
+    lambda: Move.parse("t\tf"),
+    lambda: parse_card("A\tZ"),
+    lambda: get_rules("ter\trace"),
+    lambda: Rules().replace(**{"de\tcks": 2}),
+    lambda: GameRecord.from_dict(_record_with_move("w\tf")),
+    lambda: parse_range("1\t-x"),
+    lambda: player_settings("fa\tir"),
+    lambda: Options(order="de\tep"),
+])
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_control_character_in_a_quoted_input_is_escaped_once(build: Any, language: str) -> None:
+    r"""A tab in a bad move showed as '\\t' (the reason held the text with
+    its tab already escaped, and the template's !r escaped that backslash
+    again): the player read two backslashes where one meant a tab."""
+    with pytest.raises(ValueError) as info:
+        build()
+    error = info.value
+    message = error.reason.text(language) if isinstance(error, TerraceError) else str(error)
+    assert "\\t" in message and "\\\\" not in message and "\t" not in message, message

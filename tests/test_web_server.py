@@ -8,13 +8,18 @@ requests that need it."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
+import json
 import logging
+import os
 import re
+import select
 import signal
 import socket
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
@@ -56,6 +61,26 @@ def _raw_request(url: str, body: bytes, length: int | None = None) -> socket.soc
     return sock
 
 
+COMPILED = importlib.util.find_spec("terrace.solver._core") is not None
+
+
+def _searching(server: int) -> int:
+    """How many of the ``server`` process's worker processes search: they
+    have the solver's compiled core loaded, which a worker loads with its
+    first search (Linux's /proc)."""
+    found = 0
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                if not entry.isdigit() or int(stat.read().rsplit(")", 1)[1].split()[1]) != server:
+                    continue
+            with open(f"/proc/{entry}/maps") as maps:
+                found += "/_core." in maps.read()
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_stop_during_a_search_ends_the_server_within_2_s(sig: int) -> None:
     """A search (of a 120 s budget) does not hold the stop up: the server
@@ -67,13 +92,21 @@ def test_a_stop_during_a_search_ends_the_server_within_2_s(sig: int) -> None:
         baseline = idle.stop(sig)
     with started_server("--winnable-seconds", "120") as server:
         results: list[Any] = []
-        thread = _search_in_background(server.url, results)
-        time.sleep(2.0)  # the search is running
-        assert results == []
+        # five searches: two run, two wait for a worker, and one is refused
+        # at once, which tells that the others are held (was: one search and
+        # a fixed 2 s, taken to mean it was running)
+        threads = [_search_in_background(server.url, results) for _ in range(5)]
+        deadline = time.monotonic() + 120
+        while not results or (COMPILED and _searching(server.proc.pid) < 2):
+            assert time.monotonic() < deadline, ("the searches never ran", results)
+            time.sleep(0.05)
+        assert results == [503]
         took = server.stop(sig)
-        thread.join(10)
+        for thread in threads:
+            thread.join(10)
         assert took < max(2.0, 2 * baseline + 1.0), (took, baseline)
-        assert results and (results[0] == 503 or isinstance(results[0], httpx.HTTPError))
+        assert len(results) == 5, results
+        assert all(result == 503 or isinstance(result, httpx.HTTPError) for result in results), results
         assert "Traceback" not in server.stderr()
 
 
@@ -108,7 +141,8 @@ def test_plain_requests_never_wait_behind_searches() -> None:
         deadline = time.monotonic() + 20
         while len(results) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
-        time.sleep(0.5)
+        # (two refused: the four others are held, two running and two in
+        # line, for their 60 s: no fixed wait is needed to see no more come)
         assert results == [503, 503]
         game = client.post("/api/games", json={"deal_number": 7}).json()
         for _ in range(5):
@@ -150,13 +184,38 @@ def test_a_client_that_goes_away_stops_its_search() -> None:
         assert hint.status_code == 200, hint.text
 
 
+def _server_end(client_port: int, server_port: int) -> tuple[str, int] | None:
+    """The server's end of a connection on this machine, from Linux's
+    /proc/net/tcp: its TCP state (``01`` established, ``08`` close-wait:
+    the client has gone, the server has not closed yet) and how many bytes
+    sent to it it has not read yet; None once it has gone."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as rows:
+            for row in list(rows)[1:]:
+                fields = row.split()
+                local, remote = (int(address.rsplit(":", 1)[1], 16) for address in fields[1:3])
+                if (local, remote) == (server_port, client_port):
+                    return fields[3], int(fields[4].split(":")[1], 16)
+    return None
+
+
+def _wait_for_server_end(ports: tuple[int, int], done: Callable[[tuple[str, int] | None], bool]) -> None:
+    deadline = time.monotonic() + 30
+    while not done(_server_end(*ports)):
+        assert time.monotonic() < deadline, _server_end(*ports)
+        time.sleep(0.01)
+
+
 def test_a_client_gone_mid_upload_leaves_no_traceback() -> None:
     with started_server() as server:
         for _ in range(3):
             sock = _raw_request(server.url, b'{"variant": "ter', length=1000)
-            time.sleep(0.2)
+            ports = sock.getsockname()[1], sock.getpeername()[1]
+            # the server has read the head and the start of the body (was: a fixed 0.2 s)
+            _wait_for_server_end(ports, lambda end: end == ("01", 0))
             sock.close()
-        time.sleep(0.5)
+            # the server has seen the client go and closed its end (was: a fixed 0.5 s)
+            _wait_for_server_end(ports, lambda end: end is None or end[0] != "08")
         with httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
             assert client.get("/api/variants").status_code == 200
         server.stop()
@@ -257,9 +316,13 @@ def test_a_request_head_is_bounded_in_size_and_time() -> None:
         silent, partial = _connect(server.url), _connect(server.url)
         partial.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {host}\r\n".encode())
         with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as client:
-            for _ in range(3):
+            served = 0
+            # served until the server closes the silent connections (was: three
+            # times, 0.5 s apart); select() waits for that close, at most 0.5 s a turn
+            while not select.select([silent, partial], [], [], 0.5 if served else 0)[0]:
                 assert client.get("/api/stats").status_code == 200
-                time.sleep(0.5)
+                served += 1
+            assert served >= 2, served
         assert _read_all(silent) == b"" and _read_all(partial) == b""  # closed by the server
         assert HEAD_SECONDS - 0.5 < time.monotonic() - started < HEAD_SECONDS + 5
         silent.close()
@@ -297,7 +360,8 @@ def test_one_machine_on_the_network_cannot_hold_the_servers_connections() -> Non
         port = urlsplit(server.url).port
         url = f"http://{address}:{port}/"
         held = [_connect(url) for _ in range(CLIENT_CONNECTIONS)]
-        time.sleep(0.3)
+        # (no wait needed, was a fixed 0.3 s: the server takes connections in
+        # the order they opened, and counts each as it takes it)
         extra = _connect(url)
         extra.settimeout(5)
         assert _read_all(extra) == b""  # closed at once, long before the head's deadline
@@ -307,9 +371,11 @@ def test_one_machine_on_the_network_cannot_hold_the_servers_connections() -> Non
         local.settimeout(5)
         assert local.recv(64).startswith(b"HTTP/1.1 401 ")
         local.close()
+        closed = [(sock.getsockname()[1], sock.getpeername()[1]) for sock in held[:4]]
         for sock in held[:4]:
             sock.close()
-        time.sleep(0.3)
+        for ports in closed:  # the server has seen them go (was: a fixed 0.3 s)
+            _wait_for_server_end(ports, lambda end: end is None or end[0] != "08")
         again = _connect(url)
         again.settimeout(5)
         again.sendall(f"GET /api/stats HTTP/1.1\r\nHost: {address}:{port}\r\n\r\n".encode())
@@ -349,21 +415,26 @@ def test_a_locked_database_delays_only_the_requests_that_need_it(tmp_path: Any) 
         holder = sqlite3.connect(db, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
         try:
-            answers: list[int] = []
-            mover = threading.Thread(target=lambda: answers.append(client.post(
-                f"/api/games/{game['id']}/moves", json={"move": "c1"}).status_code))
-            mover.start()
-            time.sleep(0.5)  # the move waits for the lock now
+            body = json.dumps({"move": "c1"}).encode()
+            mover = _connect(server.url)
+            host = urlsplit(server.url).netloc
+            mover.sendall(f"POST /api/games/{game['id']}/moves HTTP/1.1\r\nHost: {host}\r\n"
+                          f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+                          "Connection: close\r\n\r\n".encode() + body)
+            # the server has read the move, which now waits for the lock (was: a fixed 0.5 s)
+            ports = mover.getsockname()[1], mover.getpeername()[1]
+            _wait_for_server_end(ports, lambda end: end == ("01", 0))
             with httpx.Client(base_url=server.url, trust_env=False, timeout=60) as other:
                 for path in ("/favicon.svg", "/api/variants", "/"):
                     started = time.monotonic()
                     assert other.get(path).status_code == 200
                     assert time.monotonic() - started < 2.0, path
-            mover.join(60)
+            answer = _read_all(mover)
+            mover.close()
         finally:
             holder.execute("ROLLBACK")
             holder.close()
-        assert answers == [503]  # store-unavailable: nothing changed
+        assert answer.startswith(b"HTTP/1.1 503 "), answer[:200]  # store-unavailable: nothing changed
         assert client.get(f"/api/games/{game['id']}/line").json()["moves"] == []
         server.stop()
 

@@ -22,6 +22,7 @@ terrace.errors.InvalidMoveError: 't0f' is not a move: piles and foundations are 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -48,6 +49,16 @@ MAX_MOVES = 100_000
 """The most moves one list of moves may hold (a ``--moves`` text, a game
 record, a saved game's line): far beyond any game played, short enough to
 read and replay in a few seconds."""
+
+SPACES = " \t\n\r\v\f"
+"""The white space around a move, between the moves of a text and between
+the fields of a position string: ASCII only. Another Unicode space (U+00A0,
+U+3000, U+2028) is no separator but part of a word, so that a move list or
+a position reads the same in every program."""
+
+SEPARATORS = SPACES + ","
+"""What separates the moves of a list given as one text (``--moves``)."""
+
 _PATTERN = re.compile(
     rf"c(?P<choice>[0-9]{{1,{_DIGITS}}})|s"
     rf"|(?P<src>r|w|t[0-9]{{1,{_DIGITS}}}|f[0-9]{{1,{_DIGITS}}})(?P<dst>f[0-9]{{0,{_DIGITS}}}|t[0-9]{{1,{_DIGITS}}})"
@@ -81,7 +92,7 @@ class Move:
         """Read a move in the notation above (case and spaces ignored)."""
         if not isinstance(text, str):
             raise InvalidMoveError(Reason(Refusal.MOVE_NOT_TEXT, value=quote(text)))
-        shown = text.strip()
+        shown = text.strip(SPACES)
         if len(shown) > MAX_MOVE_TEXT:  # (never lower-cased or cached whole)
             raise _unreadable(shown, Reason(Refusal.MOVE_SYNTAX))
         return _parse(shown.lower(), shown)
@@ -212,11 +223,12 @@ def _unreadable(text: str, problem: Reason) -> InvalidMoveError:
     return InvalidMoveError(Reason(Refusal.MOVE_UNREADABLE, text=clip(text), problem=problem))
 
 
-_WORD = re.compile(r"[^\s,]+")
+_WORD = re.compile(f"[^{re.escape(SEPARATORS)}]+")
 
 
 def parse_moves(text: str) -> list[Move]:
-    """Read moves separated by spaces or commas, at most :data:`MAX_MOVES`.
+    """Read moves separated by :data:`SEPARATORS` (ASCII spaces or
+    commas), at most :data:`MAX_MOVES`.
 
     >>> [str(m) for m in parse_moves("c2 s, wf")]
     ['c2', 's', 'wf']
@@ -224,11 +236,22 @@ def parse_moves(text: str) -> list[Move]:
     if not isinstance(text, str):
         raise InvalidMoveError(Reason(Refusal.MOVE_NOT_TEXT, value=quote(text)))
     moves: list[Move] = []
-    for word in _WORD.finditer(text):
+    for word in move_words(text):
         if len(moves) == MAX_MOVES:
             raise InvalidMoveError(too_many_moves())
-        moves.append(Move.parse(word.group()))
+        moves.append(Move.parse(word))
     return moves
+
+
+def move_words(text: str) -> Iterator[str]:
+    """The words of a move list given as one text, in order (each a move
+    to read, or to refuse).
+
+    >>> list(move_words(" c2,s\u00a0wf\t"))
+    ['c2', 's\xa0wf']
+    """
+    for word in _WORD.finditer(text):
+        yield word.group()
 
 
 def too_many_moves() -> Reason:

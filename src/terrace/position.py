@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from enum import StrEnum
 from itertools import pairwise
@@ -27,13 +28,15 @@ from terrace.building import FOUNDATION_SIZE, builds_down, builds_up, starts
 from terrace.cards import CODE, RANK, RANKS, Card, parse_card, word_count, wrong_copies
 from terrace.deal import Deal
 from terrace.errors import InvalidCardError, InvalidPositionError
-from terrace.moves import CHOOSE, FOUNDATION, RESERVE, TABLEAU, WASTE, Move, given_move
+from terrace.moves import CHOOSE, FOUNDATION, RESERVE, SPACES, TABLEAU, WASTE, Move, given_move
 from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import Rules, SpaceRule, given_rules
 from terrace.whole import digits_value
 
 POSITION_FIELDS = 7
 """Space-separated fields of a position string."""
+_FIELD_GAP = re.compile(f"[{re.escape(SPACES)}]+")
+"""What separates the fields of a position string when it is read."""
 
 
 class Status(StrEnum):
@@ -201,7 +204,9 @@ class BaseBoard:
         rules = given_rules(rules)
         if not isinstance(text, str):
             raise InvalidPositionError(Reason(Refusal.POSITION_NOT_TEXT))
-        fields = text.split(maxsplit=POSITION_FIELDS)  # (a huge text is counted, not split)
+        # (a huge text is counted, not split; ASCII white space only, as between moves)
+        stripped = text.strip(SPACES)
+        fields = _FIELD_GAP.split(stripped, maxsplit=POSITION_FIELDS) if stripped else []
         if len(fields) != POSITION_FIELDS:
             count = len(fields) if len(fields) < POSITION_FIELDS else word_count(text)
             reason = Reason(Refusal.POSITION_FIELDS, fields=POSITION_FIELDS, count=count)

@@ -27,7 +27,6 @@ so they could move into a gettext catalogue unchanged if more languages come.
 
 from __future__ import annotations
 
-import re
 import reprlib
 import string
 from collections.abc import Mapping, Sequence
@@ -592,21 +591,25 @@ def catalogues() -> dict[type[StrEnum], Mapping[Any, Wording]]:
     return dict(_CATALOGUES)
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""Characters that would break a message's line or command the terminal,
-and the direction marks and overrides that would show the rest of the
-message in another order than it is written ("Trojan source")."""
+def _escape(char: str) -> str:
+    return char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
 
 
 def printable(text: str) -> str:
-    r"""``text`` with every control character (a newline, an escape that a
-    terminal would obey) written as its Python escape, so that a message
-    repeating someone's input stays one plain line.
+    r"""``text`` with every character that Python's ``repr`` would escape
+    written as its escape: the control characters that would break a
+    message's line or command the terminal, the direction marks and
+    overrides that would show the rest of the message in another order than
+    it is written ("Trojan source"), and the invisible ones (a zero-width or
+    no-break space) that would make two different texts look the same. A
+    message repeating someone's input stays one plain line.
 
-    >>> print(printable("a\nb\x1b[2J.json"))
-    a\nb\x1b[2J.json
+    >>> print(printable("a\nb\x1b[2J.json"), printable("t1\u202ef\u00a0"), printable("Größe"))
+    a\nb\x1b[2J.json t1\u202ef\xa0 Größe
     """
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    if text.isprintable():
+        return text
+    return "".join(map(_escape, text))
 
 
 def clip(text: str) -> str:
@@ -628,14 +631,18 @@ _SHALLOW = reprlib.Repr()
 
 
 def quote(value: object) -> str:
-    """``repr(value)``, shortened like :func:`clip`; ``true``, ``false``
-    and ``null`` as JSON spells them (the API's bodies are JSON, and the
-    page's player never wrote Python's ``True``). A value nested deeper
-    than ``repr`` can go (a JSON body of a few KB can be) shows its first
-    levels.
+    r"""``value`` as a message shows someone's input: text between single
+    quotes, clipped and its control characters escaped once (:func:`clip`:
+    a tab shows as ``\t``, never ``\\t``); anything else as ``repr``,
+    shortened the same way; ``true``, ``false`` and ``null`` as JSON spells
+    them (the API's bodies are JSON, and the page's player never wrote
+    Python's ``True``). A value nested deeper than ``repr`` can go (a JSON
+    body of a few KB can be) shows its first levels.
 
     >>> quote(1.5), quote("2"), quote(True), quote(None)
     ('1.5', "'2'", 'true', 'null')
+    >>> print(quote("t\tf"), quote(clip("t\tf")), quote(["a\tb"]))
+    't\tf' 't\tf' ['a\tb']
     >>> deep: list[object] = []
     >>> for _ in range(5000):
     ...     deep = [deep]
@@ -646,6 +653,11 @@ def quote(value: object) -> str:
         return {True: "true", False: "false", None: "null"}[value]
     if isinstance(value, int):
         return number_text(value)
+    if isinstance(value, str):  # (already clipped text stays as it is: clip() is idempotent)
+        shown = clip(value)
+        if len(shown) > MAX_QUOTE - 2:
+            shown = shown[: MAX_QUOTE - 3] + "…"
+        return f"'{shown}'"
     try:
         return clip(repr(value))
     except RecursionError:
@@ -805,6 +817,14 @@ class _Words(string.Formatter):
         """A rank code in this language (English keeps the code itself, but
         for ten: "a 10", never "a T")."""
         return (_RANK_DE if self.language == "de" else _RANK_EN).get(code, code)
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        """``!r`` quotes text once, as :func:`quote` does (a parameter
+        holds text already clipped, its control characters escaped: Python's
+        ``repr`` would double their backslashes)."""
+        if conversion == "r" and isinstance(value, str):
+            return quote(value)
+        return super().convert_field(value, conversion)
 
     def check_unused_args(self, *args: object) -> None:
         """Every parameter need not appear in every language."""

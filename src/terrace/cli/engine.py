@@ -29,8 +29,10 @@ from terrace.variants import VARIANTS
 @click.command()
 def variants() -> None:
     """List the presets and their rules."""
+    names = max(len(variant.name) for variant in VARIANTS)
+    titles = max(len(variant.title) for variant in VARIANTS)  # (not a fixed width: no title runs over)
     for variant in VARIANTS:
-        click.echo(f"{variant.name:22} {variant.title:20} {variant.rules.describe()}")
+        click.echo(f"{variant.name:{names}}  {variant.title:{titles}}  {variant.rules.describe()}")
 
 
 @click.command()
@@ -77,7 +79,7 @@ def deal(
 @click.command()
 @rule_options
 @deal_options
-@click.option("--moves", "-m", default="", help="Moves separated by spaces, e.g. \"c1 s wf\".")
+@click.option("--moves", "-m", default="", help="Moves separated by spaces or commas, e.g. \"c1 s wf\".")
 @click.option("--json", "as_json", is_flag=True, help="Print the final position as JSON.")
 def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: bool, **kwargs: Any) -> None:
     """Replay moves on a deal and report the position after the last legal one."""

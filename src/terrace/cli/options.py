@@ -9,9 +9,12 @@ options.
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import re
+import select
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -21,10 +24,11 @@ import click
 
 from terrace.board import Board
 from terrace.cli.errors import IllegalMove
+from terrace.cli.output import PIPE_WAIT
 from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import TerraceError
-from terrace.moves import Move
-from terrace.refusals import clip
+from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
+from terrace.refusals import clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
 from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
@@ -90,9 +94,9 @@ class WholeNumber(click.ParamType[int]):
         else:
             text = str(value).strip()
             if not _WHOLE.fullmatch(text):
-                self.fail(f"{clip(text)!r} is not a whole number (write it in the digits 0-9)", param, ctx)
+                self.fail(f"{quote(text)} is not a whole number (write it in the digits 0-9)", param, ctx)
             if len(text.lstrip("+-")) > MAX_DIGITS:
-                self.fail(f"{clip(text)!r} is too large: give at most {MAX_DIGITS} digits", param, ctx)
+                self.fail(f"{quote(text)} is too large: give at most {MAX_DIGITS} digits", param, ctx)
             number = int(text)
         low, high = self.minimum, self.maximum
         if (low is not None and number < low) or (high is not None and number > high):
@@ -146,7 +150,7 @@ class DealRange(click.ParamType[str]):
         text = str(value)
         try:
             if not text.isascii():
-                raise ValueError(f"{clip(text)!r} is not a range of deal numbers such as 1-10000 "
+                raise ValueError(f"{quote(text)} is not a range of deal numbers such as 1-10000 "
                                  "(write them in the digits 0-9)")
             from terrace.solver.survey import parse_range  # (the solver loads only for a range)
 
@@ -190,8 +194,8 @@ class Seconds(click.ParamType[float]):
         except (TypeError, ValueError):
             seconds = math.nan
         if not math.isfinite(seconds) or seconds <= 0:
-            self.fail(f"{str(value)[:40]!r} is not a time budget: give a finite number of seconds above 0",
-                      param, ctx)
+            self.fail(f"{quote(str(value)[:40])} is not a time budget: "
+                      "give a finite number of seconds above 0", param, ctx)
         if seconds < self.minimum:
             self.fail(f"{seconds:g} s is too short: give at least {self.minimum:g} s", param, ctx)
         if self.maximum is not None and seconds > self.maximum:
@@ -256,18 +260,56 @@ def deal_options(func: F) -> F:
     return func
 
 
+class NoWriterError(OSError):
+    """An input file is a pipe that no program writes to."""
+
+
 def read_input(name: str, limit: int) -> bytes | None:
     """The bytes of file ``name`` (``-``: standard input), or None when it
     holds more than ``limit`` bytes (the rest is never read); standard
-    input closed (``<&-``) is refused in one line."""
+    input closed (``<&-``) is refused in one line, and so is a pipe (a
+    FIFO) that nothing writes to within :data:`PIPE_WAIT` seconds
+    (:class:`NoWriterError`, an ``OSError``)."""
     if name == "-":
         if sys.stdin is None:
             raise click.ClickException(INPUT_CLOSED)
-        raw = sys.stdin.buffer.read(limit + 1)
-    else:
-        with Path(name).open("rb") as file:
-            raw = file.read(limit + 1)
+        return _within(sys.stdin.buffer.read(limit + 1), limit)
+    # (opened without waiting: a FIFO's open() waits for a writer)
+    handle = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(handle, "rb", buffering=0) as file:
+        first = b"" if stat.S_ISREG(os.fstat(handle).st_mode) else _await_writer(handle)
+        os.set_blocking(handle, True)
+        parts, size = [first], len(first)
+        while size <= limit:
+            chunk = file.read(limit + 1 - size)
+            if not chunk:
+                break
+            parts.append(chunk)
+            size += len(chunk)
+    # (a file read in one go is not copied: an import may be 64 MB)
+    return _within(parts[1] if len(parts) == 2 and not first else b"".join(parts), limit)
+
+
+def _within(raw: bytes, limit: int) -> bytes | None:
     return None if len(raw) > limit else raw
+
+
+def _await_writer(handle: int) -> bytes:
+    """Wait, at most :data:`PIPE_WAIT` seconds, until a program writes to
+    the pipe ``handle`` (opened without blocking) or has it open; answer
+    the byte read to find out, if any."""
+    poller = select.poll()
+    poller.register(handle, select.POLLIN)
+    if poller.poll(0):
+        return b""  # data, or a writer come and gone: the reading says which
+    try:
+        first = os.read(handle, 1)
+    except BlockingIOError:
+        return b""  # a writer has it open and has written nothing yet
+    if first or poller.poll(PIPE_WAIT * 1000):
+        return first
+    raise NoWriterError(errno.EPIPE, f"it is a pipe that nothing writes to (waited {PIPE_WAIT:g} s for a "
+                                     "writer): start the program that writes to it first, or give a file")
 
 
 def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> Deal:
@@ -292,7 +334,7 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
 
 
 def play_moves(board: Board, moves: str) -> IllegalMove | None:
-    """Play the moves of ``--moves`` (separated by spaces or commas) on
+    """Play the moves of ``--moves`` (words of :func:`terrace.moves.move_words`) on
     ``board`` until the first that cannot be read or played, and return
     that refusal (None when every move was played). Every command that
     takes ``--moves`` refuses a move through this one error.
@@ -303,7 +345,9 @@ def play_moves(board: Board, moves: str) -> IllegalMove | None:
     >>> play_moves(board, "s zz s").format_message()
     "move 2 is illegal: 'zz' is not a move: write e.g. c1, s, wf, rf, t2t5, wt3 or t4f2"
     """
-    for index, word in enumerate(moves.replace(",", " ").split()):
+    for index, word in enumerate(move_words(moves)):
+        if index == MAX_MOVES:  # (as parse_moves and a record: a longer list is refused)
+            return IllegalMove(index, str(too_many_moves()))
         try:
             board.push(Move.parse(word))
         except TerraceError as error:

@@ -9,12 +9,19 @@ import os
 import stat
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
 import click
 
 from terrace.refusals import clip
+
+PIPE_WAIT = 1.0
+"""How long, in seconds, a file that is a pipe (a FIFO) may wait for the
+program at its other end: an input for a program that writes to it, an
+output for one that reads from it. Then it is refused: opening or
+reading it would otherwise wait for ever."""
 
 
 def write_whole(path: Path, data: str | bytes) -> None:
@@ -34,6 +41,9 @@ def write_whole(path: Path, data: str | bytes) -> None:
             existing = None
         if existing is not None and stat.S_ISDIR(existing.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        if existing is not None and stat.S_ISFIFO(existing.st_mode):
+            _write_to_pipe(path, raw)
+            return
         if existing is not None and (not stat.S_ISREG(existing.st_mode) or not _names(target, existing)):
             with open(path, "wb") as file:
                 file.write(raw)
@@ -66,6 +76,28 @@ def write_whole(path: Path, data: str | bytes) -> None:
             raise
     except OSError as error:
         raise click.ClickException(f"cannot write {clip(str(path))}: {error.strerror or error}") from None
+
+
+def _write_to_pipe(path: Path, raw: bytes) -> None:
+    """Write ``raw`` into the pipe ``path`` once a program reads from it,
+    waiting :data:`PIPE_WAIT` seconds at most for one (opened plainly, a
+    pipe that nothing reads from waited for ever)."""
+    deadline = time.monotonic() + PIPE_WAIT
+    while True:
+        try:
+            handle = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            break
+        except OSError as error:
+            if error.errno != errno.ENXIO:  # (ENXIO: nothing reads from it yet)
+                raise
+            if time.monotonic() >= deadline:
+                why = (f"it is a pipe that nothing reads from (waited {PIPE_WAIT:g} s for a reader): "
+                       "start the program that reads from it first, or give a file")
+                raise OSError(errno.ENXIO, why) from None
+            time.sleep(0.01)
+    os.set_blocking(handle, True)
+    with open(handle, "wb") as file:
+        file.write(raw)
 
 
 def _names(target: Path, existing: os.stat_result) -> bool:

@@ -32,7 +32,7 @@ from terrace.cli.options import (
 )
 from terrace.cli.output import write_whole
 from terrace.errors import TerraceError
-from terrace.moves import Move
+from terrace.moves import parse_moves
 from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.solver.api import NODE_SLICE, solve
@@ -163,7 +163,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     if illegal is not None:
         raise illegal
     try:
-        given = [Move.parse(word) for word in line.replace(",", " ").split()]
+        given = parse_moves(line)
     except TerraceError as error:
         raise click.UsageError(f"--line: {error}") from None
     try:
@@ -333,13 +333,14 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     stem = _stem(rules, name, first, last, player, key, budget)
     write_whole(folder / f"{stem}.md", markdown_table(title, summary, command, budget))
     if not charts_available():
-        click.echo(f"wrote {folder / (stem + '.md')} (no chart: {ChartsUnavailableError()})")
+        click.echo(f"wrote {clip(str(folder / (stem + '.md')))} (no chart: {ChartsUnavailableError()})")
         return
     write_whole(folder / f"{stem}.png",
                 survey_chart(f"{title} {first}-{last}", {"won": summary.won, "lost": summary.lost,
                                                          "unknown": summary.unknown},
                              [v.seconds for v in verdicts.values()]))
-    click.echo(f"wrote {folder / (stem + '.md')} and {folder / (stem + '.png')}")
+    # (the folder as someone typed it: a newline or a terminal's escape in it is written escaped)
+    click.echo(f"wrote {clip(str(folder / (stem + '.md')))} and {clip(str(folder / (stem + '.png')))}")
 
 
 def _stop_on_signals() -> dict[int, Any]:

@@ -12,6 +12,7 @@ keyed by player, so an interrupted survey resumes.
 
 from __future__ import annotations
 
+import io
 import math
 import multiprocessing
 import multiprocessing.connection
@@ -25,7 +26,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TextIO, cast
 
 from terrace.refusals import quote
 from terrace.rules import Rules
@@ -212,6 +213,40 @@ def _end_with_survey() -> None:
         os._exit(1)  # (nothing to store or say: the survey is gone)
 
     threading.Thread(target=watch, name="end-with-survey", daemon=True).start()
+    if sys.stderr is not None:
+        sys.stderr = cast(TextIO, _SilentOnceGone(sys.stderr, parent.sentinel))
+
+
+class _SilentOnceGone(io.TextIOBase):
+    """A worker's standard error that writes nothing once the survey's
+    process has ended. The thread of :func:`_end_with_survey` needs the
+    GIL to end the worker, while the worker's own thread, solving, may
+    first hand its verdict to the gone survey: the broken pipe then
+    printed ``Process ForkServerPoolWorker-1:`` and part of a traceback
+    (about one SIGKILL or Ctrl+C of a survey in four)."""
+
+    def __init__(self, stream: TextIO, sentinel: int) -> None:
+        super().__init__()
+        self._stream = stream
+        self._sentinel = sentinel
+
+    def _gone(self) -> bool:
+        return bool(multiprocessing.connection.wait([self._sentinel], timeout=0))
+
+    def write(self, text: str) -> int:
+        if self._gone():
+            return len(text)
+        return self._stream.write(text)
+
+    def flush(self) -> None:
+        if not self._gone():
+            self._stream.flush()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    def writable(self) -> bool:
+        return True
 
 
 def _worker_context() -> Any:
