@@ -136,15 +136,15 @@ def measure(client: Client, game_id: str, runs: int, skip: set[str]) -> dict[str
 
     for _ in range(runs):
         game = timed("get", "GET", base)
-        steps = len(game["moves"])
+        steps = game["moves"]  # (a count: the moves are at /line)
         timed("check", "GET", f"{base}/check?move=s")
         timed("why", "GET", f"{base}/why?pile=t1")
         timed("position", "GET", f"{base}/position?step={steps}")
         timed("position-1", "GET", f"{base}/position?step={steps - 1}")
         game = timed("undo", "POST", f"{base}/undo", {"revision": game["revision"]})
         game = timed("redo", "POST", f"{base}/redo", {"revision": game["revision"]})
+        move = game["last_played"]  # (the move the undo below takes back)
         game = client.call("POST", f"{base}/undo", {"revision": game["revision"]})[0]
-        move = game["redo"][-1]
         if "warn" in times:
             timed("warn", "POST", f"{base}/warn", {"move": move, "revision": game["revision"]})
         game = timed("move", "POST", f"{base}/moves", {"move": move, "revision": game["revision"]})

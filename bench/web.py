@@ -80,7 +80,7 @@ class Player:
         # Prefer moves other than drawing, so games last a while.
         others = [m for m in moves if m != "s"]
         text = self.random.choice(others if others and self.random.random() < 0.7 else moves)
-        body = {"move": text, "after": len(self.game["moves"])}
+        body = {"move": text, "after": self.game["moves"]}
         started = time.perf_counter()
         status, data = self.call("POST", f"/api/games/{self.game['id']}/moves", body)
         took = time.perf_counter() - started
