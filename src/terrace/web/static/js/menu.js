@@ -52,11 +52,12 @@ export function attachMenu() {
   }, true);
 }
 
-// The header's buttons in one line: where style.css shows them all (a wide
-// window) but they would take more than one line (an upright tablet in
-// German drew them in two, under the title: a header of 118 px), the
-// header folds them into the menu too (class "crowded"). Measured again
-// when the window's size or the language changes.
+// The header in one line: where style.css shows all its buttons (a wide
+// window) but they would take more than one line, or a line under the title
+// (an upright tablet in German drew them in two, under the title: a header
+// of 118 px), the header folds them into the menu too (class "crowded"),
+// the game's title cut short if need be. Measured again when the window's
+// size, the language or the game's title changes.
 export function foldCrowdedHeader() {
   const header = document.querySelector(".bar");
   const toolbar = document.querySelector(".actions");
@@ -64,8 +65,13 @@ export function foldCrowdedHeader() {
   if (toolbar.parentElement !== header) return;  // (at the bottom of an upright phone: style.css folds it)
   const shown = [...toolbar.querySelectorAll("button, select")].filter((node) => node.getClientRects().length);
   if (!shown.length || getComputedStyle(document.querySelector("#btn-menu")).display !== "none") return;
+  // (in more than one line, or in a line of their own under the title: a
+  // 1024x768 laptop drew them under it, a header of 78 px instead of 48)
   const first = shown[0].getBoundingClientRect();
-  if (shown.some((node) => node.getBoundingClientRect().top >= first.bottom - 1)) toolbar.classList.add("crowded");
+  const brand = header.querySelector(".brand").getBoundingClientRect();
+  if (shown.some((node) => node.getBoundingClientRect().top >= Math.min(first.bottom, brand.bottom) - 1)) {
+    toolbar.classList.add("crowded");
+  }
   else if (toolbar.classList.contains("menu-open")) {  // (unfolded: no menu left open)
     toolbar.classList.remove("menu-open");
     document.querySelector("#btn-menu").setAttribute("aria-expanded", "false");
