@@ -7,12 +7,13 @@ what each needs."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from browser_support import Api
-from test_browser_layout import assert_fits
+from test_browser_layout import PHONE, assert_fits
 
 pytestmark = pytest.mark.browser
 
@@ -46,3 +47,57 @@ def test_the_header_takes_one_line(api: Api, open_game: Any, locale: str, width:
     for name in ("new", "undo", "redo", "hint", "restart", "giveup", "stats", "rules", "settings"):
         assert page.locator(f"#btn-{name}").is_visible(), name
     assert page.locator("#lang").is_visible()
+
+
+def _replay(api: Api, open_game: Any, locale: str, width: int, height: int) -> Any:
+    """A given-up game's replay on an upright phone, started from the statistics."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2", "s", "s")
+    seen = {"after": 3, "revision": game["revision"]}
+    assert api.client.post(f"/api/games/{game['id']}/give-up", json=seen).status_code == 200
+    page = open_game(game, locale=locale, reduced_motion="reduce",
+                     **{**PHONE, "viewport": {"width": width, "height": height}})
+    page.locator("dialog.end[open]").wait_for()
+    page.keyboard.press("Escape")
+    page.locator("#btn-menu").click()
+    page.locator("#btn-stats").click()
+    replay = "Replay" if locale == "en-GB" else "Nachspielen"
+    page.locator("#dlg-stats[open] ol.recent li").first.get_by_role("button", name=replay).click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    return page
+
+
+BAR = """() => {
+  const bar = document.querySelector('#replay-bar');
+  const parts = [...bar.children].filter((n) => n.getClientRects().length).map((n) => {
+    const r = n.getBoundingClientRect();
+    return { id: n.id, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  });
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
+    && b.top < a.bottom - 0.5;
+  return { height: bar.getBoundingClientRect().height, parts,
+           overlaps: parts.flatMap((a, i) => parts.slice(i + 1).filter((b) => meet(a, b))
+             .map((b) => `${a.id}/${b.id}`)),
+           scrolls: document.scrollingElement.scrollHeight > innerHeight + 1 };
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (390, 844)])
+def test_the_replay_bar_of_an_upright_phone_is_compact(api: Api, open_game: Any, locale: str, width: int,
+                                                        height: int) -> None:
+    """On a 360x640 phone the replay bar took 154 px: its slider on a line
+    of its own, then two rows of worded buttons. Previous and Next move are
+    now arrows beside the slider (their words still their names): two rows
+    at most, every control at least 40 px each way, none over another."""
+    page = _replay(api, open_game, locale, width, height)
+    found = page.evaluate(BAR)
+    assert found["height"] <= 110 and found["overlaps"] == [] and not found["scrolls"], found
+    assert len(found["parts"]) == 5, found  # (Analyse too: the game is over)
+    for part in found["parts"]:
+        assert part["right"] - part["left"] >= 40 and part["bottom"] - part["top"] >= 40, part
+        assert part["left"] >= 0 and part["right"] <= width, part
+    names = {"en-GB": ("Previous move", "Next move"), "de-DE": ("Vorheriger Zug", "Nächster Zug")}[locale]
+    for name in names:
+        assert page.get_by_role("button", name=name, exact=True).is_visible(), name
+    page.get_by_role("button", name=names[1], exact=True).click()
+    page.locator("#prompt", has_text=re.compile(r"\b1 (of|von) 3")).wait_for()
