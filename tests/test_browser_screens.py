@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from browser_support import Api
-from test_browser_layout import PHONE, assert_fits
+from test_browser_big_games import EIGHT_PACKS, FOUR_PACKS, RUNS
+from test_browser_layout import PHONE, assert_fits, run, stack_high
 
 pytestmark = pytest.mark.browser
 
@@ -101,3 +102,32 @@ def test_the_replay_bar_of_an_upright_phone_is_compact(api: Api, open_game: Any,
         assert page.get_by_role("button", name=name, exact=True).is_visible(), name
     page.get_by_role("button", name=names[1], exact=True).click()
     page.locator("#prompt", has_text=re.compile(r"\b1 (of|von) 3")).wait_for()
+
+
+@pytest.mark.parametrize(("options", "size", "piles", "most", "kept"), [
+    (FOUR_PACKS, (390, 844), {1: run(20), 10: run(40)}, 34, 4),
+    (EIGHT_PACKS, (390, 844), {2: run(20), 12: run(45)}, 40, 3),
+    (EIGHT_PACKS, (360, 640), {2: run(14), 12: run(40)}, 46, 4),
+], ids=["4p-390x844", "8p-390x844", "8p-360x640"])
+def test_two_lines_too_tall_for_the_room_share_it_by_need(api: Api, open_game: Any, options: dict[str, int],
+                                                          size: tuple[int, int], piles: dict[int, list[str]],
+                                                          most: int, kept: int) -> None:
+    """Two lines of piles that both needed more than half the room each got
+    half: four packs' piles of 20 and 40 on a 390x844 phone had 14 and 34
+    cards squeezed (their ranks hidden, 48 in all) where the pile of 20 fits
+    whole beside the other squeezed a little more (34 in all; eight packs'
+    20 and 45: 53 where 40 do); eight packs'
+    40 beside 14 on a 360x640 phone kept none of its cards under the top
+    one in full. The room is now shared so that the fewest ranks are hidden,
+    and the tall pile keeps its last cards readable."""
+    game = api.play(api.new(variant="terrace", deal_number=5, options=options), "c1")
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, piles),
+                     **{**PHONE, "viewport": {"width": size[0], "height": size[1]}})
+    assert page.locator(".row.tableau.two-lines").count() == 1
+    runs = page.evaluate(RUNS)
+    names = [f"t{index + 1}" for index in piles]
+    assert [runs[name]["count"] for name in names] == [len(cards) for cards in piles.values()]
+    assert sum(runs[name]["squeezed"] for name in names) <= most, runs
+    tallest = runs[names[-1]]
+    assert tallest["squeezed"] <= tallest["count"] - 2 - kept, tallest  # (cards under its top in full)
+    assert_fits(page)
