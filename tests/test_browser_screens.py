@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api
+from browser_support import Api, until
 from test_browser_big_games import EIGHT_PACKS, FOUR_PACKS, RUNS
 from test_browser_layout import PHONE, assert_fits, run, stack_high
 
@@ -130,4 +130,46 @@ def test_two_lines_too_tall_for_the_room_share_it_by_need(api: Api, open_game: A
     assert sum(runs[name]["squeezed"] for name in names) <= most, runs
     tallest = runs[names[-1]]
     assert tallest["squeezed"] <= tallest["count"] - 2 - kept, tallest  # (cards under its top in full)
+    assert_fits(page)
+
+
+# The signs of a scrolled terrace: which show, whether each lies inside the
+# strip's box and clear of every card of the terrace in sight (and its rank).
+SIGNS = """() => {
+  const strip = document.querySelector('.reserve.scrolled');
+  const box = strip.getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const cards = [...strip.querySelectorAll(':scope > .card')].map((c) => c.getBoundingClientRect())
+    .filter((r) => meet(r, box));
+  const signs = [...document.querySelectorAll('.strip-more')].filter((n) => n.getClientRects().length);
+  return { shown: signs.map((n) => n.classList.contains('up') ? 'up' : 'down').sort(),
+           inside: signs.every((n) => { const r = n.getBoundingClientRect();
+             return r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5
+               && r.bottom <= box.bottom + 0.5 && r.width > 0; }),
+           covers: signs.filter((n) => cards.some((c) => meet(n.getBoundingClientRect(), c))).length,
+           scrollTop: strip.scrollTop };
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize(("width", "height"), [(360, 640), (768, 1024), (640, 360)])
+def test_a_scrolled_terrace_shows_that_it_scrolls(api: Api, open_game: Any, locale: str, width: int,
+                                                 height: int) -> None:
+    """Eight packs' terrace of 395 cards scrolls in its strip, but nothing
+    showed it (a phone hides the scroll bar until one scrolls): an arrow now
+    marks each end past which lines are hidden, in the strip's room for a
+    scroll bar, clear of every card; it follows the player's scrolling."""
+    game = api.play(api.new(variant="terrace", deal_number=4, options={**EIGHT_PACKS, "reserve": 395}), "c1")
+    viewport = {"viewport": {"width": width, "height": height}}
+    page = open_game(game, locale=locale, **({**PHONE, **viewport} if min(width, height) < 500 else viewport))
+    strip = page.locator(".reserve.scrolled")
+    found = page.evaluate(SIGNS)
+    assert found["shown"] == ["up"] and found["inside"] and found["covers"] == 0, found  # (at its end)
+    strip.evaluate("(s) => { s.scrollTop = 0; }")
+    until(lambda: page.evaluate(SIGNS)["shown"] == ["down"])
+    strip.evaluate("(s) => { s.scrollTop = (s.scrollHeight - s.clientHeight) / 2; }")
+    until(lambda: page.evaluate(SIGNS)["shown"] == ["down", "up"])
+    found = page.evaluate(SIGNS)
+    assert found["inside"] and found["covers"] == 0, found
     assert_fits(page)

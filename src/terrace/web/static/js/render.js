@@ -145,6 +145,7 @@ function indexFont(cw, step) {
 // and tablet). `font` is the covered cards' index size, null at full size;
 // `shown` the lines in sight.
 const SCROLL_ROOM = 12;
+document.documentElement.style.setProperty("--scroll-room", `${SCROLL_ROOM}px`);
 
 function terraceFan(count, cw, width, most = TERRACE_LINES) {
   const full = fullFont(cw);
@@ -465,6 +466,24 @@ function fanTerrace(reserve, { shown, per, step, font, rise, scrolled }, cw) {
   if (font !== null) reserve.style.setProperty("--idx", `${font.toFixed(2)}px`);
 }
 
+// The signs that a terrace's strip scrolls: an arrow at the top and one at
+// the bottom of its scroll bar's room, each while lines of the terrace are
+// hidden that way (a phone shows no scroll bar until the strip is
+// scrolled: nothing told a player that more cards lay above). A scroll bar
+// that takes room of its own is sign enough: the arrows give way to it.
+function markStrip(strip, row) {
+  const up = el("span", { class: "strip-more up", "aria-hidden": "true", text: "▲" });
+  const down = el("span", { class: "strip-more down", "aria-hidden": "true", text: "▼" });
+  row.append(up, down);
+  const mark = () => {
+    const bar = strip.offsetWidth - strip.clientWidth > 1;
+    up.hidden = bar || strip.scrollTop < 1;
+    down.hidden = bar || strip.scrollTop + strip.clientHeight > strip.scrollHeight - 1;
+  };
+  strip.addEventListener("scroll", mark, { passive: true });
+  mark();
+}
+
 export function renderBoard(board, game, view) {
   const bottom = bottomEdge();
   const fit = fitBoard(board, game, bottom);
@@ -604,6 +623,7 @@ export function renderBoard(board, game, view) {
   if (fit.terrace.scrolled) {
     reserve.dataset.count = String(s.reserve.length);
     reserve.scrollTop = scrolledTo ?? reserve.scrollHeight;
+    markStrip(reserve, terrace);
   }
   if (refocus) {
     const again = board.querySelector(`[data-pile="${refocus}"]`);
