@@ -173,3 +173,33 @@ def test_a_scrolled_terrace_shows_that_it_scrolls(api: Api, open_game: Any, loca
     found = page.evaluate(SIGNS)
     assert found["inside"] and found["covers"] == 0, found
     assert_fits(page)
+
+
+MENU = """() => {
+  const items = [...document.querySelectorAll('#menu > *')].map((n) => n.getBoundingClientRect());
+  return { out: items.filter((r) => r.top < -0.5 || r.bottom > innerHeight + 0.5 || r.left < -0.5
+                                   || r.right > innerWidth + 0.5).length,
+           least: Math.min(...items.map((r) => r.height)), count: items.length,
+           scrolls: document.scrollingElement.scrollHeight > innerHeight + 1 };
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize(("width", "height"), [(640, 360), (568, 320)])
+def test_the_open_menu_of_a_phone_held_sideways_is_on_the_screen(api: Api, open_game: Any, locale: str,
+                                                                 width: int, height: int) -> None:
+    """The header's menu, open on a 640x360 phone, ran 2 px past the bottom
+    of the screen (six items of 44 px in a column under a header of 54 px),
+    on a 568x320 phone 42 px: the language lay out of reach. In a short
+    window its items now take two columns."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    page = open_game(game, locale=locale, **{**PHONE, "viewport": {"width": width, "height": height}})
+    page.locator("#btn-menu").click()
+    found = page.evaluate(MENU)
+    assert found["count"] == 6 and found["out"] == 0 and not found["scrolls"], found
+    assert found["least"] >= 44, found
+    page.locator("#lang").select_option("de" if locale == "en-GB" else "en")
+    if not page.locator("#btn-rules").is_visible():  # (the language leaves the menu open)
+        page.locator("#btn-menu").click()
+    page.locator("#btn-rules").click()
+    page.locator("#dlg-rules[open] section").first.wait_for()
