@@ -71,8 +71,7 @@ export function foldCrowdedHeader() {
   const brand = header.querySelector(".brand").getBoundingClientRect();
   if (shown.some((node) => node.getBoundingClientRect().top >= Math.min(first.bottom, brand.bottom) - 1)) {
     toolbar.classList.add("crowded");
-  }
-  else if (toolbar.classList.contains("menu-open")) {  // (unfolded: no menu left open)
+  } else if (toolbar.classList.contains("menu-open")) {  // (unfolded: no menu left open)
     toolbar.classList.remove("menu-open");
     document.querySelector("#btn-menu").setAttribute("aria-expanded", "false");
   }
