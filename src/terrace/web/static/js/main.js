@@ -163,7 +163,11 @@ function draw() {
   renderCounters($("#counters"), game);
   paintTimer();
   syncEndButtons(game);
-  $("#game-title").textContent = gameTitle(game);
+  const title = gameTitle(game);
+  if ($("#game-title").textContent !== title) {
+    $("#game-title").textContent = title;
+    foldCrowdedHeader();  // (a longer title may leave the buttons no room beside it)
+  }
   const replay = Boolean(game.replay);
   $("#btn-undo").disabled = replay || !game.can_undo;
   $("#btn-redo").disabled = replay || !game.can_redo;

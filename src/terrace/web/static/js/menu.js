@@ -52,11 +52,14 @@ export function attachMenu() {
   }, true);
 }
 
-// The header's buttons in one line: where style.css shows them all (a wide
-// window) but they would take more than one line (an upright tablet in
-// German drew them in two, under the title: a header of 118 px), the
-// header folds them into the menu too (class "crowded"). Measured again
-// when the window's size or the language changes.
+// The header in one line: where style.css shows all its buttons (a wide
+// window) but they would not fit beside the game's title, cut short to
+// TITLE_LEAST at most (an upright tablet in German drew them in two lines
+// under the title: a header of 118 px), the header folds them into the
+// menu too (class "crowded"). Measured again when the window's
+// size, the language or the game's title changes.
+const TITLE_LEAST = 10;  // ems: the least of a game's title shown beside the buttons
+
 export function foldCrowdedHeader() {
   const header = document.querySelector(".bar");
   const toolbar = document.querySelector(".actions");
@@ -64,8 +67,19 @@ export function foldCrowdedHeader() {
   if (toolbar.parentElement !== header) return;  // (at the bottom of an upright phone: style.css folds it)
   const shown = [...toolbar.querySelectorAll("button, select")].filter((node) => node.getClientRects().length);
   if (!shown.length || getComputedStyle(document.querySelector("#btn-menu")).display !== "none") return;
+  // (in more than one line, past the header's edge, or leaving the game's
+  // title less than TITLE_LEAST of its font's size: a 1024x768 laptop drew
+  // them in a line of their own under the title, a header of 78 px, not 48)
   const first = shown[0].getBoundingClientRect();
-  if (shown.some((node) => node.getBoundingClientRect().top >= first.bottom - 1)) toolbar.classList.add("crowded");
+  const title = header.querySelector(".game-title");
+  const least = Math.min(title.scrollWidth, TITLE_LEAST * parseFloat(getComputedStyle(title).fontSize));
+  const edge = header.getBoundingClientRect().right - parseFloat(getComputedStyle(header).paddingRight);
+  const out = (node) => {
+    const box = node.getBoundingClientRect();
+    return box.top >= first.bottom - 1 || box.right > edge + 1;
+  };
+  const crowded = title.clientWidth < least - 1 || shown.some(out);
+  if (crowded) toolbar.classList.add("crowded");
   else if (toolbar.classList.contains("menu-open")) {  // (unfolded: no menu left open)
     toolbar.classList.remove("menu-open");
     document.querySelector("#btn-menu").setAttribute("aria-expanded", "false");

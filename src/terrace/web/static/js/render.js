@@ -145,6 +145,7 @@ function indexFont(cw, step) {
 // and tablet). `font` is the covered cards' index size, null at full size;
 // `shown` the lines in sight.
 const SCROLL_ROOM = 12;
+document.documentElement.style.setProperty("--scroll-room", `${SCROLL_ROOM}px`);
 
 function terraceFan(count, cw, width, most = TERRACE_LINES) {
   const full = fullFont(cw);
@@ -347,9 +348,7 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   return { cw, cwTop, ch: cw * RATIO, cols, portrait, tableauTop, lines, pileCols, terrace: fan };
 }
 
-// Fan each tableau pile into the room left below it: as wide as looks
-// good, never wider than the room, never so tight that an index is hidden,
-// except in a pile too tall for the room even so (26 cards on a 640x360
+// A pile too tall for its room even at its tightest fan (26 cards on a 640x360
 // phone ran 140 px past the bottom of the screen, the page scrolled): its
 // run's middle is squeezed (each card's edge in sight, its index hidden,
 // a mark saying how many), its first card and the RUN_KEPT cards under its
@@ -359,50 +358,82 @@ const RUN_KEPT = 4;
 const SQUEEZED_STEP = 2;       // px: the tightest squeeze while cards are kept in full
 const SQUEEZED_LEAST = 0.5;    // px: the tightest of all; a taller pile runs past the bottom
 
+// How a pile of `n` cards is fanned into `room` px: its step, and whether
+// its run is squeezed (`over`): how many cards (`squeezed`, their index
+// hidden), at what step (`thin`), with how many kept in full; `height` is
+// the pile's, taller than the room only where even the tightest squeeze is;
+// `lost` the cards under its top card not kept in full for lack of room.
+function fanOne(n, room, { ch, tight, widest }) {
+  let step = 0;
+  if (n > 1) step = Math.max(tight, Math.min(widest, (room - ch) / (n - 1)));
+  // The cards squeezed: from the second to the one below the kept ones,
+  // fewer kept (down to none) where even the tightest squeeze of the
+  // others runs past the bottom (thirty cards in a line of eight packs'
+  // two on a 360x640 phone ran 44 px past it).
+  const over = ch + step * (n - 1) > room + 0.5 && n - 2 - RUN_KEPT > 0;
+  const squeezeWith = (kept) => {
+    const count = Math.max(0, n - 2 - kept);
+    return { count, thin: count ? (room - ch - step * (n - 1 - count)) / count : step };
+  };
+  let kept = RUN_KEPT;
+  while (over && kept > 0 && squeezeWith(kept).thin < SQUEEZED_STEP) kept -= 1;
+  const squeezed = over ? squeezeWith(kept).count : 0;
+  // (and, with none kept, a squeeze tighter than SQUEEZED_STEP, to
+  // SQUEEZED_LEAST: thirty cards on a 640x360 phone under eight packs'
+  // two rows of foundations and two lines of terrace ran 4 px past it)
+  const least = kept > 0 ? SQUEEZED_STEP : SQUEEZED_LEAST;
+  const thin = over ? Math.max(least, squeezeWith(kept).thin) : step;
+  const height = n ? ch + (over ? step * (n - 1 - squeezed) + thin * squeezed : step * (n - 1)) : ch;
+  return { step, over, squeezed, thin, height, lost: over ? RUN_KEPT - kept : 0 };
+}
+
+// The rooms (px) of two lines of piles (their card counts) sharing `total`
+// px: each line as its tallest pile needs at its tightest fan, when both
+// fit (the rest shared in that proportion); else the split that hides the
+// fewest ranks, those of the cards just under a top card counting
+// LOST_WEIGHT times (none running past the bottom where a split can avoid it),
+// of those the nearest to the proportion of their needs. (A pile of 24 in
+// the second line was squeezed into half the room, 290 px left empty
+// below the first line's single cards; when both lines needed more than
+// half, each still got half: on a 360x640 phone a pile of 40 beside one of
+// 14 had 38 cards squeezed, none under its top card kept in full.)
+const LOST_WEIGHT = 3;
+
+function shareRoom(counts, total, fit) {
+  const need = counts.map((line) => fit.ch + Math.max(0, ...line.map((n) => n - 1)) * fit.tight);
+  const [one, two] = need;
+  const fair = total * one / (one + two);
+  if (one + two <= total) return [fair, total - fair];
+  const cost = (room, line) => line.reduce((sum, n) => {
+    const fan = fanOne(n, room, fit);
+    return sum + fan.squeezed + LOST_WEIGHT * fan.lost + 1000 * Math.max(0, fan.height - room - 0.5);
+  }, 0);
+  let best = null;
+  for (let room = Math.floor(fit.ch); room <= total - fit.ch; room += 1) {
+    const score = cost(room, counts[0]) + cost(total - room, counts[1]);
+    const better = best === null || score < best.score - 1e-6
+      || (Math.abs(score - best.score) <= 1e-6 && Math.abs(room - fair) < Math.abs(best.room - fair));
+    if (better) best = { room, score };
+  }
+  return best === null ? [total / 2, total / 2] : [best.room, total - best.room];
+}
+
+// Fan each tableau pile into the room left below it: as wide as looks
+// good, never wider than the room, never so tight that an index is hidden,
+// except in a pile too tall for the room even so (fanOne).
 function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines, pileCols }, bottom) {
   const total = bottom - tableauTop - BOTTOM - (lines - 1) * ROW_GAP * cw;
-  const widest = Math.max(fullStep(cw), ch * (portrait ? 0.6 : 0.3));
-  const tight = tightStep(cw);
+  const fit = { ch, tight: tightStep(cw), widest: Math.max(fullStep(cw), ch * (portrait ? 0.6 : 0.3)) };
   const piles = [...tableau.children];
   const count = (pile) => pile.querySelectorAll(":scope > .card").length;
-  // In two lines, each line's share of the room: as its tallest pile needs
-  // at its tightest fan, when both fit (the rest shared in that proportion),
-  // else what the other line leaves of half, or half (a pile of 24 in the
-  // second line was squeezed into half the room, 290 px left empty below
-  // the first line's single cards).
-  let rooms = [total];
-  if (lines > 1) {
-    const need = [piles.slice(0, pileCols), piles.slice(pileCols)]
-      .map((line) => ch + Math.max(0, ...line.map(count).map((n) => n - 1)) * tight);
-    const [one, two] = need;
-    if (one + two <= total) rooms = [total * one / (one + two), total * two / (one + two)];
-    else if (one <= total / 2) rooms = [one, total - one];
-    else if (two <= total / 2) rooms = [total - two, two];
-    else rooms = [total / 2, total / 2];
-  }
+  const rooms = lines > 1
+    ? shareRoom([piles.slice(0, pileCols).map(count), piles.slice(pileCols).map(count)], total, fit)
+    : [total];
   piles.forEach((pile, i) => {
     const room = rooms[lines > 1 && i >= pileCols ? 1 : 0];
     const cards = [...pile.querySelectorAll(":scope > .card")];
     const n = cards.length;
-    let step = 0;
-    if (n > 1) step = Math.max(tight, Math.min(widest, (room - ch) / (n - 1)));
-    // The cards squeezed: from the second to the one below the kept ones,
-    // fewer kept (down to none) where even the tightest squeeze of the
-    // others runs past the bottom (thirty cards in a line of eight packs'
-    // two on a 360x640 phone ran 44 px past it).
-    const over = ch + step * (n - 1) > room + 0.5 && n - 2 - RUN_KEPT > 0;
-    const squeezeWith = (kept) => {
-      const count = Math.max(0, n - 2 - kept);
-      return { count, thin: count ? (room - ch - step * (n - 1 - count)) / count : step };
-    };
-    let kept = RUN_KEPT;
-    while (over && kept > 0 && squeezeWith(kept).thin < SQUEEZED_STEP) kept -= 1;
-    const squeezed = over ? squeezeWith(kept).count : 0;
-    // (and, with none kept, a squeeze tighter than SQUEEZED_STEP, to
-    // SQUEEZED_LEAST: thirty cards on a 640x360 phone under eight packs'
-    // two rows of foundations and two lines of terrace ran 4 px past it)
-    const least = kept > 0 ? SQUEEZED_STEP : SQUEEZED_LEAST;
-    const thin = over ? Math.max(least, squeezeWith(kept).thin) : step;
+    const { step, over, squeezed, thin } = fanOne(n, room, fit);
     let y = 0;
     cards.forEach((card, j) => {
       const inside = over && j >= 1 && j <= squeezed;
@@ -433,6 +464,24 @@ function fanTerrace(reserve, { shown, per, step, font, rise, scrolled }, cw) {
   reserve.style.setProperty("--rheight", `${(cw * RATIO + rise * (shown - 1)).toFixed(2)}px`);
   reserve.classList.toggle("scrolled", scrolled);
   if (font !== null) reserve.style.setProperty("--idx", `${font.toFixed(2)}px`);
+}
+
+// The signs that a terrace's strip scrolls: an arrow at the top and one at
+// the bottom of its scroll bar's room, each while lines of the terrace are
+// hidden that way (a phone shows no scroll bar until the strip is
+// scrolled: nothing told a player that more cards lay above). A scroll bar
+// that takes room of its own is sign enough: the arrows give way to it.
+function markStrip(strip, row) {
+  const up = el("span", { class: "strip-more up", "aria-hidden": "true", text: "▲" });
+  const down = el("span", { class: "strip-more down", "aria-hidden": "true", text: "▼" });
+  row.append(up, down);
+  const mark = () => {
+    const bar = strip.offsetWidth - strip.clientWidth > 1;
+    up.hidden = bar || strip.scrollTop < 1;
+    down.hidden = bar || strip.scrollTop + strip.clientHeight > strip.scrollHeight - 1;
+  };
+  strip.addEventListener("scroll", mark, { passive: true });
+  mark();
 }
 
 export function renderBoard(board, game, view) {
@@ -574,6 +623,7 @@ export function renderBoard(board, game, view) {
   if (fit.terrace.scrolled) {
     reserve.dataset.count = String(s.reserve.length);
     reserve.scrollTop = scrolledTo ?? reserve.scrollHeight;
+    markStrip(reserve, terrace);
   }
   if (refocus) {
     const again = board.querySelector(`[data-pile="${refocus}"]`);
