@@ -22,7 +22,7 @@ def test_the_secret_link_plays_over_https(tmp_path: Path) -> None:
                         env={"XDG_DATA_HOME": str(tmp_path)}) as server:
         match = re.search(r"https://\S+", server.first_line)
         assert match is not None, server.first_line
-        assert (tmp_path / "terrace" / "remote-cert.pem").exists()
+        assert (tmp_path / "terrace" / "remote-https" / "cert.pem").exists()
         errors: list[str] = []
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM)

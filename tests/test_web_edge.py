@@ -5,6 +5,7 @@ made-up addresses, and the guard in front of the app."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import hashlib
 import json
 import logging
@@ -29,7 +30,13 @@ from terrace.web import protocol as web_protocol
 from terrace.web.protocol import HEAD_BYTES, STRANGER_CONNECTIONS, GuardedH11Protocol
 from terrace.web.security import SecurityMiddleware, token_cookie
 from terrace.web.server import MAX_CONNECTIONS, server_config
-from terrace.web.tls import ensure_self_signed, fingerprint, self_signed_paths, server_context
+from terrace.web.tls import (
+    CertificateError,
+    ensure_self_signed,
+    fingerprint,
+    self_signed_paths,
+    server_context,
+)
 from web_support import started_server
 
 TOKEN = "s3cret-token-of-the-player"
@@ -323,15 +330,38 @@ def test_play_refuses_a_certificate_it_cannot_use_before_touching_anything(tmp_p
 def test_a_damaged_self_signed_certificate_says_how_to_make_another(tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     cert, key = self_signed_paths()
-    assert cert.parent == tmp_path / "terrace"
-    cert.parent.mkdir()
+    assert cert.parent == tmp_path / "terrace" / "remote-https"
+    cert.parent.mkdir(parents=True)
     cert.write_text("-----BEGIN CERTIFICATE-----\nbroken\n-----END CERTIFICATE-----\n")
     key.write_text("-----BEGIN EC PRIVATE KEY-----\nbroken\n-----END EC PRIVATE KEY-----\n")
     db = tmp_path / "games.sqlite"
     result = CliRunner().invoke(main, ["play", "--https", "--no-browser", "--port", "0", "--db", str(db)])
     assert result.exit_code == 1, result.output
     assert "damaged" in result.output and "to make a new self-signed certificate" in result.output
+    assert str(cert.parent) in result.output
     assert not db.exists()
+
+
+def test_a_self_signed_certificate_without_its_key_is_refused_saying_what_to_delete(tmp_path: Path) -> None:
+    cert, key = _self_signed(tmp_path)
+    key.unlink()  # (the folder appears whole; only a hand can take a file out of it)
+    with pytest.raises(CertificateError, match=r"certificate without its key .* delete that folder"):
+        _self_signed(tmp_path)
+    assert cert.exists() and not key.exists()
+
+
+def test_runs_making_the_self_signed_certificate_at_once_all_take_one_pair(tmp_path: Path) -> None:
+    """Two first runs of ``play --https`` at the same moment: each made a
+    key, then a certificate, in place, so one could pair its key with the
+    other's certificate (OpenSSL then refuses them). The pair now appears
+    in one step: every run takes the first one made, whole."""
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        made = list(pool.map(lambda _: _self_signed(tmp_path), range(8)))
+    cert, key = made[0]
+    assert all(pair == (cert, key) for pair in made)
+    server_context(cert, key)  # (a pair: the key is the certificate's)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["remote-https"]  # (no scratch folder left)
+    assert stat.S_IMODE(cert.parent.stat().st_mode) == 0o700 and stat.S_IMODE(key.stat().st_mode) == 0o600
 
 
 def test_the_server_writes_neither_requests_nor_the_token_on_the_terminal() -> None:

@@ -102,7 +102,7 @@ def _tls(host: str, https: bool, certfile: str | None, keyfile: str | None
     try:
         return server_context(cert, key), fingerprint(cert)
     except CertificateError as error:
-        raise CertificateError(f"{error} (delete {clip(str(cert))} and {clip(str(key))} to make a new "
+        raise CertificateError(f"{error} (delete the folder {clip(str(cert.parent))} to make a new "
                                "self-signed certificate)") from None
 
 

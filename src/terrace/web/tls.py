@@ -14,7 +14,9 @@ import datetime
 import hashlib
 import ipaddress
 import os
+import shutil
 import ssl
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -27,9 +29,11 @@ from terrace.errors import TerraceError
 from terrace.refusals import clip
 from terrace.storage.paths import data_folder
 
-CERT_FILE_NAME = "remote-cert.pem"
-KEY_FILE_NAME = "remote-key.pem"
-"""The self-signed certificate and its key in the user data folder."""
+HTTPS_FOLDER_NAME = "remote-https"
+CERT_FILE_NAME = "cert.pem"
+KEY_FILE_NAME = "key.pem"
+"""The self-signed certificate and its key: a folder of the user data
+folder, readable by its owner only, that appears with both files whole."""
 CERT_DAYS = 3650
 """How long a self-signed certificate is valid: a phone that accepted it
 keeps doing so for years."""
@@ -92,27 +96,42 @@ def _read_pem(path: str | os.PathLike[str]) -> str:
 def self_signed_paths(folder: Path | None = None) -> tuple[Path, Path]:
     """Where the self-signed certificate and its key are kept (the user
     data folder unless ``folder`` is given)."""
-    where = data_folder() if folder is None else folder
+    where = (data_folder() if folder is None else folder) / HTTPS_FOLDER_NAME
     return where / CERT_FILE_NAME, where / KEY_FILE_NAME
 
 
 def ensure_self_signed(hosts: Iterable[str], folder: Path | None = None) -> tuple[Path, Path]:
     """The self-signed certificate and key (:func:`self_signed_paths`),
     made for ``hosts`` on the first run and kept for the next ones (a phone
-    that accepted it then accepts it again); the key file is readable by
+    that accepted it then accepts it again); their folder is readable by
     its owner only."""
     cert_path, key_path = self_signed_paths(folder)
     if cert_path.exists() and key_path.exists():
         return cert_path, key_path
     cert_pem, key_pem = make_self_signed(hosts)
+    kept = cert_path.parent
     try:
-        cert_path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(key_pem)
-        cert_path.write_bytes(cert_pem)
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=f".{HTTPS_FOLDER_NAME}-", dir=kept.parent))  # (owner only)
+        try:
+            descriptor = os.open(scratch / KEY_FILE_NAME, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(descriptor, "wb") as out:
+                out.write(key_pem)
+            (scratch / CERT_FILE_NAME).write_bytes(cert_pem)
+            try:
+                # (one step: the pair appears whole, never a key without its
+                # certificate; a run started at the same moment that got
+                # there first keeps its own, and this one takes it)
+                os.rename(scratch, kept)
+            except OSError:
+                if not (cert_path.exists() and key_path.exists()):
+                    raise CertificateError(f"{clip(str(kept))} holds a certificate without its key or a key "
+                                           "without its certificate: delete that folder to make a new "
+                                           "self-signed certificate") from None
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
     except OSError as error:
-        raise CertificateError(f"cannot keep the self-signed certificate in {clip(str(cert_path.parent))}: "
+        raise CertificateError(f"cannot keep the self-signed certificate in {clip(str(kept))}: "
                                f"{error.strerror or error}") from None
     return cert_path, key_path
 
