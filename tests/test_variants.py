@@ -202,3 +202,13 @@ def test_a_label_that_is_not_text_is_a_coded_refusal(label: object) -> None:
         with pytest.raises(InvalidRulesError, match="a rules label must be text") as info:
             read(label)  # type: ignore[arg-type]
         assert info.value.code is Refusal.LABEL_NOT_TEXT
+
+
+@pytest.mark.parametrize("name", [None, 5, True, ["terrace"]])
+def test_a_variant_named_by_anything_but_text_is_refused_as_such(name: object) -> None:
+    """``get_rules(None)`` said "unknown variant 'null'", as if a variant
+    called "null" had been asked for."""
+    with pytest.raises(InvalidRulesError, match="a variant is named by text such as 'terrace', not ") as info:
+        get_variant(name)  # type: ignore[arg-type]
+    assert info.value.code == "variant-not-text"
+    assert "unknown variant" not in str(info.value)

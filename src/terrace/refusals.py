@@ -67,6 +67,7 @@ class Refusal(StrEnum):
     RESERVE_RANGE = "reserve-range"
     CANDIDATES_RANGE = "candidates-range"
     VARIANT_UNKNOWN = "variant-unknown"
+    VARIANT_NOT_TEXT = "variant-not-text"
     LABEL_NOT_TEXT = "label-not-text"
     # Deals
     DEAL_VERSION_UNKNOWN = "deal-version-unknown"
@@ -229,6 +230,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.VARIANT_UNKNOWN: Wording(
         _BAD, "unknown variant {name!r}; known variants: {known:list}",
         "Unbekannte Variante „{name}“; bekannt sind: {known:list}."),
+    Refusal.VARIANT_NOT_TEXT: Wording(
+        _BAD, "a variant is named by text such as 'terrace', not {value}",
+        "Eine Variante wird mit Text wie „terrace“ benannt, nicht mit {value}."),
     Refusal.LABEL_NOT_TEXT: Wording(
         _BAD, "a rules label must be text such as 'wood (custom: decks 1)', not {value}",
         "Eine Regelbezeichnung muss Text wie „wood (custom: decks 1)“ sein, nicht {value}."),

@@ -144,11 +144,12 @@ def get_variant(name: str) -> Variant:
     >>> get_variant("General's Patience").name
     'generals-patience'
     """
-    variant = _BY_NAME.get(name_key(name)) if isinstance(name, str) else None
+    if not isinstance(name, str):
+        raise InvalidRulesError(Reason(Refusal.VARIANT_NOT_TEXT, value=quote(name)))
+    variant = _BY_NAME.get(name_key(name))
     if variant is None:
         known = tuple(sorted(_BY_NAME))
-        shown = clip(name) if isinstance(name, str) else quote(name)
-        raise InvalidRulesError(Reason(Refusal.VARIANT_UNKNOWN, name=shown, known=known))
+        raise InvalidRulesError(Reason(Refusal.VARIANT_UNKNOWN, name=clip(name), known=known))
     return variant
 
 
