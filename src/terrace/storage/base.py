@@ -574,10 +574,7 @@ class StoredGame:
         board = Board(self.rules, self.deal)
         for text in self.moves:
             board.push(Move.parse(text))
-        for text in reversed(self.redo):
-            board.push(Move.parse(text))
-        for _ in self.redo:
-            board.pop()
+        _put_redo(board, self.redo)
         self._known = _Known(self.rules, self.deal, self.line_of(), self.played_count(), board.copy(),
                              whole=True)
         return board
@@ -633,12 +630,9 @@ class StoredGame:
                 or [str(move) for move in board.move_stack] != self.moves):
             return
         try:
-            for text in reversed(self.redo):
-                board.push(Move.parse(text))
+            _put_redo(board, self.redo)
         except TerraceError:
             return
-        for _ in self.redo:
-            board.pop()
         self._known = _Known(self.rules, self.deal, self.line_of(), self.played_count(), board, whole=True)
 
     def sync(self, board: Board) -> None:
@@ -1038,6 +1032,15 @@ def _check_outcome(game: StoredGame, prefix: str) -> None:
             raise StoreError(
                 f"{prefix}given_up_at: a game without a move cannot have been given up"
             )
+
+
+def _put_redo(board: Board, redo: list[str]) -> None:
+    """Give ``board`` the redo stack ``redo`` (the next move to redo last):
+    its moves are played, then taken back."""
+    for text in reversed(redo):
+        board.push(Move.parse(text))
+    for _ in redo:
+        board.pop()
 
 
 def check_times(game: StoredGame, *, now: float | None = None, prefix: str = "") -> None:
