@@ -390,13 +390,33 @@ def _state(game: StoredGame) -> tuple[Any, ...]:
             game.won_at, game.won_moves, game.won_active_ms, game.given_up_at)
 
 
-def _continues(game: StoredGame, stored: StoredGame) -> bool:
-    """True when ``game`` continues ``stored`` (see :meth:`SqliteStore._continued`)."""
+def _continues(game: StoredGame, stored: StoredGame, untouched: bool = False) -> bool:
+    """True when ``game`` continues ``stored`` (see :meth:`SqliteStore._continued`):
+    its line (moves played, then those taken back and still to redo) goes
+    on from ``stored``'s moves, or, when ``untouched`` (a backup restored
+    over a game not played here since it came in), it is any later state
+    of that game."""
     if not same_game(stored, game) or stored.updated_at >= game.updated_at:
         return False
-    played_on = game.moves[: len(stored.moves)] == stored.moves
+    played = stored.moves
+    played_on = untouched or game.line()[: len(played)] == played
     ended = stored.given_up_at is None and stored.won_at in (None, game.won_at)
     return played_on and _no_count_lower(game, stored) and ended
+
+
+_PLAYED_HERE = (
+    "SELECT 1 FROM events WHERE game_id = ? AND action IN ('move', 'undo', 'redo', 'restart', 'give-up') "
+    "LIMIT 1"
+)
+"""A row when the game was played here (a move played, taken back or
+redone, a restart, giving up), not only brought in by an import or a
+restore, whose log holds none of these."""
+
+
+def _untouched(conn: sqlite3.Connection, game_id: str) -> bool:
+    """True when the stored game ``game_id`` was not played here since it
+    came in (:data:`_PLAYED_HERE`)."""
+    return conn.execute(_PLAYED_HERE, (game_id,)).fetchone() is None
 
 
 def _holds(stored: StoredGame, game: StoredGame) -> bool:
@@ -1364,17 +1384,25 @@ class SqliteStore:
             states = seen.states[stored.id] = _log_states(events, stored.moves)
         return seen.key(game) in states
 
-    def _continued(self, conn: sqlite3.Connection, game: StoredGame) -> StoredGame | None:
+    def _continued(self, conn: sqlite3.Connection, game: StoredGame,
+                   restoring: bool = False) -> StoredGame | None:
         """The game stored under ``game``'s id when ``game`` continues it:
-        the same game, changed later, its moves played on from the stored
-        ones (none taken back), none of its counts lower, neither given up
-        nor first won at another time; else None (``game`` then goes
-        beside it, so that nothing played anywhere is lost)."""
+        the same game, changed later, its line going on from the stored
+        moves (played on, or some taken back and still to redo), none of
+        its counts lower, neither given up nor first won at another time;
+        when ``restoring`` (a backup restored over an older one), also any
+        later state of a game not played here since it came in. Else None
+        (``game`` then goes beside it, so that nothing played anywhere is
+        lost)."""
         try:
             stored = self._fetch(conn, game.id)
         except DamagedGameError:
             return None
-        return stored if stored is not None and _continues(game, stored) else None
+        if stored is None:
+            return None
+        if _continues(game, stored) or (restoring and _continues(game, stored, _untouched(conn, game.id))):
+            return stored
+        return None
 
     def add_games(self, games: Sequence[StoredGame]) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
@@ -1438,7 +1466,7 @@ class SqliteStore:
                     result[i] = (here, False)
                     continue
                 if conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
-                    stored = self._continued(conn, game)
+                    stored = self._continued(conn, game, restoring=exact is not None)
                     if stored is not None:
                         game.revision = stored.revision + 1  # (a tab still showing it must reload)
                         overwrite_game(conn, game, stored.line_of())
@@ -1497,7 +1525,7 @@ class SqliteStore:
                 return None
             if same_game(stored, game) and _state(stored) == _state(game):
                 exact[game_id] = stored.revision
-            elif not _continues(game, stored):
+            elif not (_continues(game, stored) or _continues(game, stored, _untouched(conn, game_id))):
                 return None
         return exact
 

@@ -1,0 +1,140 @@
+"""Backups restored one after another, and records of games changed by
+hand: a newer state of a game replaces the older one here, whether its
+moves were played on, taken back, or taken back and played otherwise,
+and a game is recognised as the same game however its first win is
+written."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from store_support import golden, no_default_db, play, start, undo
+from terrace.cli import main
+from terrace.storage import open_store
+
+_ = no_default_db
+
+
+def _cli(*args: str) -> Any:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, result.output + str(result.exception)
+    return result.output
+
+
+def _count_games(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+
+
+@pytest.mark.parametrize("between", ["undone", "undone-and-played-otherwise", "undone-redone"])
+def test_a_newer_backup_restored_over_an_older_one_replaces_a_game_whose_moves_were_taken_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, between: str) -> None:
+    """The older backup restored, then the newer: a game whose moves were
+    taken back between the two backups no longer continued its older
+    state (its moves did not go on from the older ones), so the newer
+    state was added beside the older with a new id: two games where the
+    player had one (played 2, the statistics of neither backup). A game
+    not played here since it came in is now replaced by any later state of
+    it that a backup restored over it holds; one played here, by a state
+    whose line holds its moves (some of them to redo)."""
+    lost = golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    source = tmp_path / "source.sqlite"
+    older, newer = tmp_path / "older.json", tmp_path / "newer.json"
+    with open_store(source) as store:
+        game = start(store, lost)
+        clock[0] += 10
+        play(store, game, lost.moves[:8])
+        clock[0] += 10
+        other = start(store, lost)
+        clock[0] += 10
+        play(store, other, lost.moves[:3])
+        clock[0] += 10
+    monkeypatch.undo()
+    _cli("export", "--all", "-o", str(older), "--db", str(source))
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    with open_store(source) as store:
+        game = store.get(game.id)
+        board = undo(store, game, 4)
+        clock[0] += 10
+        if between == "undone-and-played-otherwise":
+            board.push(next(m for m in board.legal_moves if str(m) != lost.moves[4]))
+            revision = game.revision
+            game.sync(board)
+            store.update(game, expected_revision=revision, action="move")
+        elif between == "undone-redone":
+            board.redo()
+            revision = game.revision
+            game.sync(board)
+            store.update(game, expected_revision=revision, action="redo")
+        clock[0] += 10
+    monkeypatch.undo()
+    _cli("export", "--all", "-o", str(newer), "--db", str(source))
+    wanted = _cli("stats", "--json", "--db", str(source))
+    db = tmp_path / "restored.sqlite"
+    _cli("import", str(older), "--db", str(db))
+    _cli("import", str(newer), "--db", str(db))
+    assert _count_games(db) == 2
+    assert _cli("stats", "--json", "--db", str(db)) == wanted
+    again = tmp_path / "again.json"
+    _cli("export", "--all", "-o", str(again), "--db", str(db))
+    assert again.read_bytes() == newer.read_bytes()
+    if between != "undone-and-played-otherwise":  # (else the moves taken back are known nowhere here)
+        assert _cli("import", str(older), "--db", str(db)) == "imported 0 games (2 already here)\n"
+
+
+def test_a_game_carried_elsewhere_with_moves_taken_back_comes_back_in_place(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game exported, carried to another computer, some moves taken back
+    there (still to redo) and brought back into a database of other games:
+    it was added beside the copy here (two games for one); it now brings
+    the copy here up to its state. A copy that was played here since, and
+    a record that took moves back and played others, are both kept."""
+    lost = golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    here, there = tmp_path / "here.sqlite", tmp_path / "there.sqlite"
+    record, back = tmp_path / "game.json", tmp_path / "back.json"
+    with open_store(here) as store:
+        game = start(store, lost)
+        clock[0] += 10
+        play(store, game, lost.moves[:8])
+        clock[0] += 10
+        play(store, start(store, lost), lost.moves[:2])  # (a game of this database's own)
+        clock[0] += 10
+    monkeypatch.undo()
+    _cli("export", "--game", game.id, "-o", str(record), "--db", str(here))
+    _cli("import", str(record), "--db", str(there))
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    with open_store(there) as store:
+        undo(store, store.get(game.id), 3)
+        clock[0] += 10
+    monkeypatch.undo()
+    _cli("export", "--game", game.id, "-o", str(back), "--db", str(there))
+    assert _cli("import", str(back), "--db", str(here)) == "imported 1 game\n"
+    assert _count_games(here) == 2
+    with open_store(here) as store:
+        back_here = store.get(game.id)
+        assert (back_here.moves, back_here.redo) == (list(lost.moves[:5]), list(lost.moves[7:4:-1]))
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    with open_store(here) as store:  # (played here since: a record not holding its moves goes beside)
+        board = undo(store, store.get(game.id), 1)
+        clock[0] += 10
+    with open_store(there) as store:
+        played = store.get(game.id)
+        board = played.board()
+        board.push(next(m for m in board.legal_moves if str(m) != lost.moves[5]))
+        revision = played.revision
+        played.sync(board)
+        store.update(played, expected_revision=revision, action="move")
+    monkeypatch.undo()
+    _cli("export", "--game", game.id, "-o", str(back), "--db", str(there))
+    assert _cli("import", str(back), "--db", str(here)) == "imported 1 game\n"
+    assert _count_games(here) == 3
