@@ -138,3 +138,37 @@ def test_a_game_carried_elsewhere_with_moves_taken_back_comes_back_in_place(
     _cli("export", "--game", game.id, "-o", str(back), "--db", str(there))
     assert _cli("import", str(back), "--db", str(here)) == "imported 1 game\n"
     assert _count_games(here) == 3
+
+
+@pytest.mark.parametrize("edit", [
+    "won_at = NULL, won_moves = NULL, won_active_ms = NULL",
+    "won_at = NULL, won_moves = NULL, won_active_ms = NULL, finished_at = NULL",
+])
+def test_a_won_game_that_says_nothing_of_its_first_win_is_the_same_game_after_an_export(
+        tmp_path: Path, edit: str) -> None:
+    """A won game whose first win was wiped by hand (``won_at`` null) was
+    exported with ``won_at`` null, which an import reads as won at its
+    finish: imported again into its own database it was no longer the game
+    there (another first win), and came in as a second won game (played 3,
+    won 2). Every read now takes such a game as first won at its finish
+    (else its last change) in its moves, as the statistics and an import
+    do: the export says so, and the game is found here."""
+    from store_support import quick_finish
+
+    source, fresh = tmp_path / "source.sqlite", tmp_path / "fresh.sqlite"
+    backup, again = tmp_path / "backup.json", tmp_path / "again.json"
+    lost = golden("terrace-lost")
+    with open_store(source) as store:
+        quick_finish(store, "terrace-won")
+        play(store, start(store, lost), lost.moves[:3])
+    with sqlite3.connect(source) as conn:
+        conn.execute(f"UPDATE games SET {edit} WHERE status = 'won'")
+    conn.close()
+    wanted = _cli("stats", "--json", "--db", str(source))
+    _cli("export", "--all", "-o", str(backup), "--db", str(source))
+    assert _cli("import", str(backup), "--db", str(source)) == "imported 0 games (2 already here)\n"
+    assert _cli("stats", "--json", "--db", str(source)) == wanted
+    assert _cli("import", str(backup), "--db", str(fresh)) == "imported 2 games\n"
+    assert _cli("stats", "--json", "--db", str(fresh)) == wanted
+    _cli("export", "--all", "-o", str(again), "--db", str(fresh))
+    assert again.read_bytes() == backup.read_bytes()

@@ -28,6 +28,7 @@ from terrace.storage.base import (
     check_saved,
 )
 from terrace.storage.line import Line
+from terrace.storage.statistics import finish_time, first_win
 from terrace.variants import canonical_name
 
 GAME_COLUMNS = (
@@ -47,11 +48,19 @@ OPENED_ELSEWHERE = (
 """True (1) for a game that came in by an import (its first event is the
 import, where a game made here starts with ``create``): its creation was no
 opening here, played here since or not."""
+RESULT_AT = (
+    "coalesce(games.won_at, games.finished_at, games.given_up_at, "
+    "CASE WHEN games.status IN ('won', 'lost') THEN games.updated_at END)"
+)
+"""When a game was first won or lost, in SQL: its first win, else its end,
+as a read takes them (:func:`~terrace.storage.statistics.finish_time`,
+:func:`~terrace.storage.statistics.first_win`: a game that says nothing
+of them ended at its last change)."""
 LOG_PLACES = (
     "(SELECT min(id) FROM events WHERE events.game_id = games.id), "
     "(SELECT max(id) FROM events WHERE events.game_id = games.id), "
-    "CASE WHEN coalesce(won_at, finished_at) IS NOT NULL THEN (SELECT min(id) FROM events "
-    "WHERE events.game_id = games.id AND events.at = coalesce(games.won_at, games.finished_at)) END"
+    f"CASE WHEN {RESULT_AT} IS NOT NULL THEN (SELECT min(id) FROM events "
+    f"WHERE events.game_id = games.id AND events.at = {RESULT_AT}) END"
 )
 """Where in the log of changes (the events' ids, in the order things
 happened here, whatever the clock said) a game was opened, last changed,
@@ -273,6 +282,9 @@ def load_game(
             won_moves=won_moves, won_active_ms=won_active_ms,
             given_up_at=_time_or_none(given_up_at),
         )
+        game.finished_at = finish_time(status, game.finished_at, game.given_up_at, game.updated_at)
+        game.won_at, game.won_moves = first_win(status, game.won_at, won_moves, game.finished_at,
+                                                game.updated_at, played)
         game.set_line(line, played)
         if known is not None:
             game.adopt_board(known)

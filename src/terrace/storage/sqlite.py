@@ -221,12 +221,15 @@ def _light_row(game: StoredGame) -> tuple[Any, ...]:
 def _may_hold(row: tuple[Any, ...], game: StoredGame) -> bool:
     """False when the stored game of ``row`` cannot hold ``game``: changed
     earlier, a count lower, or another win or giving up. A value that is
-    not a number (a damaged row) leaves that to the game's read."""
+    not a number (a damaged row), or a win not stored (a game won that
+    says nothing of its first win is first won at its finish:
+    :func:`~terrace.storage.statistics.first_win`), leaves that to the
+    game's read."""
     _, _, _, updated_at, hints, undos, active_ms, assisted, won_at, given_up_at = row
     try:
         return bool(updated_at >= game.updated_at and hints >= game.hints and undos >= game.undos
                     and active_ms >= game.active_ms and assisted >= game.assisted
-                    and (game.won_at is None or won_at == game.won_at)
+                    and (game.won_at is None or won_at in (None, game.won_at))
                     and (game.given_up_at is None or given_up_at == game.given_up_at))
     except TypeError:
         return True

@@ -27,6 +27,39 @@ from terrace.variants import PRESETS, rules_label
 
 FINISHED = ("won", "lost")
 UNFINISHED = ("choosing", "playing")
+
+
+def finish_time(status: object, finished_at: float | None, given_up_at: float | None,
+                updated_at: float) -> float | None:
+    """When a game ended: ``finished_at``, or, for a game that says
+    nothing of it (a row edited by hand, a record of another tool), when
+    it was given up, else, for a game won or lost, its last change. Every
+    read of a game, the statistics and an import take an end so.
+
+    >>> finish_time("lost", None, None, 50.0), finish_time("playing", None, 20.0, 50.0)
+    (50.0, 20.0)
+    """
+    if finished_at is not None:
+        return finished_at
+    if given_up_at is not None:
+        return given_up_at
+    return updated_at if status in FINISHED else None
+
+
+def first_win(status: object, won_at: float | None, won_moves: int | None, finished_at: float | None,
+              updated_at: float, moves: int) -> tuple[float | None, int | None]:
+    """When and in how many moves a game was first won: ``won_at`` and
+    ``won_moves``, or, for a game won that says nothing of its first win
+    (both null: a row edited by hand, a record of another tool), its
+    finish (else its last change) and the ``moves`` it holds. Every read
+    of a game, the statistics and an import take a win so.
+
+    >>> first_win("won", None, None, None, 50.0, 104), first_win("won", 7.0, 120, 9.0, 50.0, 104)
+    ((50.0, 104), (7.0, 120))
+    """
+    if status == "won" and won_at is None and won_moves is None:
+        return (finished_at if finished_at is not None else updated_at), moves
+    return won_at, won_moves
 RESULTS = ("won", "lost", "abandoned", "unfinished")
 """What a played game counts as: ``unfinished`` is the game being played."""
 MAX_COUNT = 1_000_000
@@ -94,10 +127,13 @@ class GameFacts:
          elsewhere, *seqs) = row
         opened_seq, changed_seq, result_seq = [_seq(value) for value in seqs] or [None, None, None]
         known_status = status in FINISHED or status in UNFINISHED
+        finished = finish_time(status, _time(finished), _time(given_up_at), _time(updated) or 0.0)
+        won = first_win(status, _time(won_at), _count_or_none(won_moves), finished,
+                        _time(updated) or 0.0, _count(moves))
         return cls(
             _group(str(variant), rules), status if known_status else "playing", _count(moves), _count(hints),
             _count(undos), _time(created) or 0.0, _time(updated) or 0.0, _time(started),
-            _time(finished), _time(won_at), _count_or_none(won_moves),
+            finished, *won,
             _count_or_none(won_active_ms, MAX_ACTIVE_MS), assisted == 1,
             _count(active_ms, MAX_ACTIVE_MS), given_up_at is not None, imported == 1,
             imported == 1 or elsewhere == 1, opened_seq, changed_seq, result_seq,

@@ -35,6 +35,7 @@ from terrace.storage.base import (
     check_times,
 )
 from terrace.storage.rows import clip
+from terrace.storage.statistics import finish_time, first_win
 
 SAVED_KEYS = ("id", "created_at", "updated_at", "started_at", "finished_at", "hints", "undos",
               "winnable_only", "redo", "assisted", "active_ms", "won_at", "won_moves", "won_active_ms",
@@ -230,14 +231,11 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
     game.adopt_played(board)  # (the record's check replayed its moves: not again)
     del board
     check_times(game, now=now, prefix="saved.")  # (before an unused finished_at is dropped)
-    if game.given_up_at is not None:
-        game.finished_at = game.finished_at or game.given_up_at
-    elif not finished:
-        game.finished_at = None
-    elif game.finished_at is None:
-        game.finished_at = game.updated_at
-    if game.status == "won" and game.won_at is None and game.won_moves is None:
-        game.won_at, game.won_moves = game.finished_at, len(game.moves)
+    ended = finished or game.given_up_at is not None
+    game.finished_at = finish_time(game.status, game.finished_at, game.given_up_at,
+                                   game.updated_at) if ended else None
+    game.won_at, game.won_moves = first_win(game.status, game.won_at, game.won_moves, game.finished_at,
+                                            game.updated_at, len(game.moves))
     check_saved(game, now=now, prefix="saved.")
     game.forget_board()
     return game
