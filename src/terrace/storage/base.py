@@ -649,8 +649,8 @@ class StoredGame:
             known = known.source  # (the whole board its part came from)
         if known is not None and known.whole and known.played >= 0:
             with known.lock:  # (the texts of the moves it shares with the board it was built for)
-                moves = _texts(board.move_stack, known.board.move_stack, known.line, 0)
-                redo = _texts(board.redo_stack, known.board.redo_stack, known.line, known.played)
+                moves = _texts(board.move_stack, known.board.move_stack, known.line, redo=False)
+                redo = _texts(board.redo_stack, known.board.redo_stack, known.line, redo=True)
         else:
             moves = [str(m) for m in board.move_stack]
             redo = [str(m) for m in board.redo_stack]
@@ -814,12 +814,17 @@ def common_prefix(a: Sequence[object], b: Sequence[object]) -> int:
     return same
 
 
-def _texts(moves: list[Move], known_moves: list[Move], line: Line, start: int) -> list[str]:
+def _texts(moves: list[Move], known_moves: list[Move], line: Line, *, redo: bool) -> list[str]:
     """The text of each move, taking those of a start shared with the known
-    board's ``known_moves`` from its ``line`` (from ``start`` on; the redo
-    stack, next to redo last, lies reversed at the line's end)."""
+    board's ``known_moves`` from its ``line``: the moves played from the
+    line's start, or, with ``redo``, the redo stack (next to redo last) from
+    the line's end, where it lies reversed. (The redo stack of a board with
+    no move played was taken from the line's start, as if it were the moves
+    played: a redo after taking every move back stored the redone move a
+    second time in place of the one still to redo, a line that no longer
+    replays.)"""
     keep = common_prefix(moves, known_moves)
-    if not start:
+    if not redo:
         return line.to_list(0, keep) + [str(m) for m in moves[keep:]]
     texts = line.to_list(len(line) - keep)[::-1] if keep else []  # (the redo stack's bottom: the line's end)
     return texts + [str(m) for m in moves[keep:]]
