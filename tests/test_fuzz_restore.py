@@ -31,7 +31,7 @@ from terrace.variants import get_rules
 _ = no_default_db
 
 ACTIONS = ("new", "new", "play", "play", "undo", "redo", "hint", "time", "assist", "give-up",
-           "import", "carried")
+           "import", "carried", "undos", "redos")
 
 
 def _cli(*args: str) -> str:
@@ -86,11 +86,14 @@ def _carried(game: StoredGame, rng: random.Random, clock: list[float]) -> Stored
     return carried
 
 
-def _history(store: SqliteStore, rng: random.Random, clock: list[float]) -> None:
-    """A random history of ``store``'s games, on the clock ``clock``."""
-    ids: list[str] = []
-    for _ in range(rng.randrange(3, 14)):
-        clock[0] += rng.choice([5, 10, 100, -50, 3000])
+def _history(store: SqliteStore, rng: random.Random, clock: list[float], ids: list[str] | None = None,
+             steps: int | None = None, back: int = -50) -> list[str]:
+    """A random history of ``store``'s games (``ids``: those made so far),
+    on the clock ``clock``, put ``back`` seconds at times; returns the ids
+    of the games made."""
+    ids = [] if ids is None else ids
+    for _ in range(rng.randrange(3, 14) if steps is None else steps):
+        clock[0] += rng.choice([5, 10, 100, back, 3000])
         action = rng.choice(ACTIONS)
         if action == "new" or not ids:
             name = rng.choice(["terrace", "wood", "falling-star"])
@@ -107,6 +110,15 @@ def _history(store: SqliteStore, rng: random.Random, clock: list[float]) -> None
         elif action == "redo" and board.redo_stack:
             board.redo()
             _store(store, game, board, "redo")
+        elif action in ("undos", "redos"):  # (a chain of them, each stored, as the page stores them)
+            for _ in range(rng.randrange(2, 8)):
+                if action == "undos" and board.move_stack:
+                    board.pop()
+                elif action == "redos" and board.redo_stack:
+                    board.redo()
+                else:
+                    break
+                _store(store, game, board, action[:-1])
         elif action == "hint":
             store.count_hint(game.id, board.position())
         elif action == "time":
@@ -122,6 +134,7 @@ def _history(store: SqliteStore, rng: random.Random, clock: list[float]) -> None
         elif action == "carried":
             with suppress(StoreError, TerraceError):  # (a game given up cannot be played on)
                 store.add_games([_carried(game, rng, clock)])
+    return ids
 
 
 @pytest.mark.parametrize("seed", [*range(12), 141, 752, 784])
@@ -143,3 +156,33 @@ def test_a_backup_restored_is_the_database_it_came_from(
     _cli("export", "--all", "-o", str(again), "--db", str(fresh))
     assert again.read_bytes() == backup.read_bytes()
     assert _cli("import", str(backup), "--db", str(source)).startswith("imported 0 games")
+
+
+@pytest.mark.parametrize("seed", range(int(__import__("os").environ.get("FUZZ_N", "10"))))
+def test_backups_restored_one_after_another_give_the_newest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Backups taken in the middle of play (moves taken back in chains and
+    redone, games given up, imported, carried away and back between them),
+    restored into an empty database oldest first, give the newest one's
+    statistics, games and file: every state of a game between two backups
+    replaces the older state, none is kept beside it."""
+    rng = random.Random(seed)
+    clock = [time.time() - 3 * 86_400]
+    source, fresh = tmp_path / "source.sqlite", tmp_path / "fresh.sqlite"
+    backups: list[Path] = []
+    ids: list[str] = []
+    for number in range(3):
+        monkeypatch.setattr(time, "time", lambda: clock[0])
+        with open_store(source) as store:
+            # (the clock never put back: a state of a game after a backup is
+            # told from the one in it by its later time of change)
+            _history(store, rng, clock, ids, steps=rng.randrange(4, 12), back=1)
+        clock[0] += 60
+        monkeypatch.undo()
+        backups.append(tmp_path / f"backup{number}.json")
+        _cli("export", "--all", "-o", str(backups[-1]), "--db", str(source))
+        assert _cli("import", str(backups[-1]), "--db", str(fresh)).startswith("imported ")
+    assert _cli("stats", "--json", "--db", str(fresh)) == _cli("stats", "--json", "--db", str(source))
+    again = tmp_path / "again.json"
+    _cli("export", "--all", "-o", str(again), "--db", str(fresh))
+    assert again.read_bytes() == backups[-1].read_bytes()

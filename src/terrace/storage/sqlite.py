@@ -398,12 +398,18 @@ def _continues(game: StoredGame, stored: StoredGame, untouched: bool = False) ->
     its line (moves played, then those taken back and still to redo) goes
     on from ``stored``'s moves, or, when ``untouched`` (a backup restored
     over a game not played here since it came in), it is any later state
-    of that game."""
-    if not same_game(stored, game) or stored.updated_at >= game.updated_at:
+    of that game. A game given up, or one changed without its time of
+    change moving on (a hint counted on a game given up, playing time
+    reported, an assist used), is continued only by its very line with
+    more counted."""
+    if not same_game(stored, game) or stored.updated_at > game.updated_at:
         return False
     played = stored.moves
-    played_on = untouched or game.line()[: len(played)] == played
-    ended = stored.given_up_at is None and stored.won_at in (None, game.won_at)
+    if stored.given_up_at is not None or stored.updated_at == game.updated_at:
+        played_on = game.line() == stored.line() and _state(game) != _state(stored)
+    else:
+        played_on = untouched or game.line()[: len(played)] == played
+    ended = stored.given_up_at in (None, game.given_up_at) and stored.won_at in (None, game.won_at)
     return played_on and _no_count_lower(game, stored) and ended
 
 
