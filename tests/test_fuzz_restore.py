@@ -10,6 +10,7 @@ found faults in the restore's log."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from contextlib import suppress
@@ -158,7 +159,12 @@ def test_a_backup_restored_is_the_database_it_came_from(
     assert _cli("import", str(backup), "--db", str(source)).startswith("imported 0 games")
 
 
-@pytest.mark.parametrize("seed", range(int(__import__("os").environ.get("FUZZ_N", "10"))))
+BACKUP_SEEDS = 200 if os.environ.get("TERRACE_SLOW") else 10
+"""How many histories of backups restored one after another are tried
+(TERRACE_SLOW=1: 200)."""
+
+
+@pytest.mark.parametrize("seed", range(BACKUP_SEEDS))
 def test_backups_restored_one_after_another_give_the_newest(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """Backups taken in the middle of play (moves taken back in chains and
