@@ -6,6 +6,7 @@ written."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from pathlib import Path
@@ -212,3 +213,23 @@ def test_a_redo_after_every_move_was_taken_back_keeps_the_moves_still_to_redo(
         if kind == "sqlite":
             with open_store(tmp_path / "games.sqlite") as other:
                 assert other.get(game.id).moves == line
+
+
+@pytest.mark.parametrize("key", ["created_at", "updated_at", "started_at", "finished_at", "won_at",
+                                 "given_up_at"])
+def test_a_time_of_hundreds_of_digits_is_refused_as_a_time(tmp_path: Path, key: str) -> None:
+    """A time written as a whole number of 400 digits (JSON allows it) was
+    turned into a float unchecked: OverflowError, "internal error" and
+    status 1 in place of the record's reason. It is refused as any time out
+    of range is, and nothing is imported."""
+    record = json.loads(golden("terrace-won").to_json())
+    record["saved"] = {"id": "g1", "created_at": time.time() - 600, key: 10 ** 400}
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    result = CliRunner().invoke(main, ["import", str(path), "--db", str(tmp_path / "games.sqlite")])
+    assert result.exit_code == 1
+    assert result.output == (f"Error: nothing was imported:\n  saved.{key} must be a time in seconds "
+                             "since 1970 from 2000 to now (at most 5 minutes ahead of this computer's clock)"
+                             f"{'' if key in ('created_at', 'updated_at') else ', or null'}, "
+                             "not a number of about 401 digits\n")
+    assert not (tmp_path / "games.sqlite").exists()

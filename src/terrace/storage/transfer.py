@@ -267,10 +267,13 @@ def _flag(saved: dict[str, Any], key: str) -> bool:
 
 def _time(saved: dict[str, Any], key: str, default: float | None) -> Any:
     """A time as a number of seconds (its range is for :func:`check_saved`),
-    or None."""
+    or None. A whole number too large for a float (JSON allows hundreds of
+    digits) stays whole: the range check refuses it, quoting its size."""
     value = saved.get(key, default)
     if value is None:
         return None
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value.bit_length() > 64 else float(value)
+    if not isinstance(value, float) or not math.isfinite(value):
         raise StoreError(f"saved.{key} must be a time in seconds since 1970, or null")
-    return float(value)
+    return value
