@@ -7,6 +7,7 @@ written."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -233,3 +234,29 @@ def test_a_time_of_hundreds_of_digits_is_refused_as_a_time(tmp_path: Path, key: 
                              f"{'' if key in ('created_at', 'updated_at') else ', or null'}, "
                              "not a number of about 401 digits\n")
     assert not (tmp_path / "games.sqlite").exists()
+
+
+def test_an_export_never_replaces_a_file_its_user_may_not_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``export -o FILE`` over a file made read-only (chmod 444) in a
+    folder its user may write: the record went to a new file renamed over
+    it, which the folder allows, so the protected file was replaced where
+    ``>`` or ``cp`` say "Permission denied". The test runs as root, for
+    whom every file is writable: the check is made to see the file as a
+    user without the right to write it sees it (``os.access``)."""
+    from terrace.cli import output
+
+    db = tmp_path / "games.sqlite"
+    record = tmp_path / "won.json"
+    record.write_text(golden("terrace-won").to_json())
+    _cli("import", str(record), "--db", str(db))
+    kept = tmp_path / "kept.json"
+    kept.write_text("[]\n")
+    kept.chmod(0o444)
+    real_access = os.access
+    monkeypatch.setattr(output.os, "access", lambda path, mode, **kw: (
+        False if mode & os.W_OK and os.path.realpath(path) == str(kept) else real_access(path, mode, **kw)))
+    result = CliRunner().invoke(main, ["export", "--all", "-o", str(kept), "--db", str(db)])
+    assert (result.exit_code, result.output) == (1, f"Error: cannot write {kept}: Permission denied\n")
+    assert kept.read_text() == "[]\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["games.sqlite", "kept.json", "won.json"]

@@ -31,7 +31,8 @@ def write_whole(path: Path, data: str | bytes) -> None:
     its owner), a new one gets the umask's, and something that is not a
     regular file (a pipe, a device) or is reached through an open file of
     the process (``/dev/stdout``, ``/proc/self/fd/1``: the link names no
-    path to put a file at) is written to as it is."""
+    path to put a file at) is written to as it is. A file there that this
+    user may not write is refused, as ``>`` refuses it."""
     target = Path(os.path.realpath(path))
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
@@ -48,6 +49,10 @@ def write_whole(path: Path, data: str | bytes) -> None:
             with open(path, "wb") as file:
                 file.write(raw)
             return
+        if existing is not None and not os.access(target, os.W_OK):
+            # (the new file renamed over it needs only the folder's leave:
+            # a file its user made read-only would be replaced all the same)
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
         if not target.parent.is_dir():
             raise click.ClickException(f"cannot write {clip(str(path))}: its folder"
                                        f" {clip(str(target.parent))} does not exist")
