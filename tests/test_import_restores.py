@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from store_support import golden, no_default_db, play, start, undo
 from terrace.cli import main
 from terrace.storage import open_store
+from terrace.storage.migrations import LATEST_VERSION
 
 _ = no_default_db
 
@@ -260,3 +261,25 @@ def test_an_export_never_replaces_a_file_its_user_may_not_write(
     assert (result.exit_code, result.output) == (1, f"Error: cannot write {kept}: Permission denied\n")
     assert kept.read_text() == "[]\n"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["games.sqlite", "kept.json", "won.json"]
+
+
+@pytest.mark.parametrize("version", range(1, LATEST_VERSION + 1))
+def test_a_database_of_an_older_schema_exported_restores_as_it_was(tmp_path: Path, version: int) -> None:
+    """A database of each older schema (a won game and one being played,
+    written as version 1 wrote them: from schema 3 on, a won row without
+    ``won_at``), exported (upgraded in memory only), imported into an empty
+    database: the same statistics and, exported again, the same file;
+    imported back into the old database (which upgrades it), it adds
+    nothing (from schema 3 on the won game came back as a second one)."""
+    from test_store_files import _old_database
+
+    old, fresh = _old_database(tmp_path / "old.sqlite", version), tmp_path / "fresh.sqlite"
+    backup, again = tmp_path / "backup.json", tmp_path / "again.json"
+    _cli("export", "--all", "-o", str(backup), "--db", str(old))
+    wanted = _cli("stats", "--json", "--db", str(old))
+    assert _cli("import", str(backup), "--db", str(fresh)) == "imported 2 games\n"
+    assert _cli("stats", "--json", "--db", str(fresh)) == wanted
+    _cli("export", "--all", "-o", str(again), "--db", str(fresh))
+    assert again.read_bytes() == backup.read_bytes()
+    assert _cli("import", str(backup), "--db", str(old)) == "imported 0 games (2 already here)\n"
+    assert _cli("stats", "--json", "--db", str(old)) == wanted
