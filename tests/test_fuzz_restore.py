@@ -188,6 +188,8 @@ def test_backups_restored_one_after_another_give_the_newest(
         backups.append(tmp_path / f"backup{number}.json")
         _cli("export", "--all", "-o", str(backups[-1]), "--db", str(source))
         assert _cli("import", str(backups[-1]), "--db", str(fresh)).startswith("imported ")
+        for older in backups:  # (the database they came from holds every state they hold)
+            assert _cli("import", str(older), "--db", str(source)).startswith("imported 0 games")
     assert _cli("stats", "--json", "--db", str(fresh)) == _cli("stats", "--json", "--db", str(source))
     again = tmp_path / "again.json"
     _cli("export", "--all", "-o", str(again), "--db", str(fresh))

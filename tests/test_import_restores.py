@@ -283,3 +283,55 @@ def test_a_database_of_an_older_schema_exported_restores_as_it_was(tmp_path: Pat
     assert again.read_bytes() == backup.read_bytes()
     assert _cli("import", str(backup), "--db", str(old)) == "imported 0 games (2 already here)\n"
     assert _cli("stats", "--json", "--db", str(old)) == wanted
+
+
+def test_an_older_backup_adds_nothing_to_a_game_brought_up_to_a_record_s_state_since(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that came in by an import, backed up, moves taken back here,
+    the game carried away, played on otherwise there and brought back (its
+    state here replaced by the record's): the backup imported again added
+    its state of the game as a second game (found by the restore fuzz),
+    since the log of changes was read back only to that import, which logs
+    no moves. It is now read back past such an import, to the moves the
+    game had then (the change before it says how many). (A database that
+    holds nothing but that game takes the record as a backup restored: its
+    log is written anew, and such older states are known nowhere.)"""
+    lost = golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    here, there = tmp_path / "here.sqlite", tmp_path / "there.sqlite"
+    backup, carried, back = tmp_path / "backup.json", tmp_path / "carried.json", tmp_path / "back.json"
+    first = tmp_path / "first.sqlite"  # (where the game was begun: it came here by an import)
+    with open_store(first) as store:
+        game = start(store, lost)
+        clock[0] += 10
+        play(store, game, lost.moves[:6])
+        clock[0] += 10
+    with open_store(here) as store:
+        play(store, start(store, lost), lost.moves[:2])  # (a game of its own: the import is no restore)
+        clock[0] += 10
+    monkeypatch.undo()
+    _cli("export", "--game", game.id, "-o", str(carried), "--db", str(first))
+    _cli("import", str(carried), "--db", str(here))
+    _cli("export", "--all", "-o", str(backup), "--db", str(here))
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    with open_store(here) as store:
+        undo(store, store.get(game.id), 2)
+        clock[0] += 10
+    monkeypatch.undo()
+    _cli("export", "--game", game.id, "-o", str(carried), "--db", str(here))
+    _cli("import", str(carried), "--db", str(there))
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    with open_store(there) as store:
+        played = store.get(game.id)
+        board = played.board()
+        board.push(next(m for m in board.legal_moves if str(m) != lost.moves[4]))
+        revision = played.revision
+        played.sync(board)
+        store.update(played, expected_revision=revision, action="move")
+    monkeypatch.undo()
+    _cli("export", "--game", game.id, "-o", str(back), "--db", str(there))
+    assert _cli("import", str(back), "--db", str(here)) == "imported 1 game\n"
+    assert _count_games(here) == 2
+    assert _cli("import", str(backup), "--db", str(here)) == "imported 0 games (2 already here)\n"
+    assert _count_games(here) == 2

@@ -459,7 +459,10 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
     today): forward from its creation or a restart (an import logs no
     moves, so what came before it is not known), and backward from today,
     before a move or a redo one move fewer, before an undo one more (the
-    move it took back is logged), to its last import, restart or creation.
+    move it took back is logged), before an import that brought the game
+    up to a record's state the moves it had then (the record went on from
+    them; the change before the import says how many), to its first
+    import, its last restart or its creation.
     Made in one pass over the log: a record is then compared with a game
     in one look-up, however long its log (each record walked the whole log
     of each game it was compared with)."""
@@ -482,8 +485,16 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
             states.add((len(chain) - 1, chain[-1]))
     line = list(played)  # (backward from today)
     chain = list(itertools.accumulate(line, _chained, initial=0))
-    for action, move, count in reversed(events):
+    for at in range(len(events) - 1, -1, -1):
+        action, move, count = events[at]
         states.add((len(line), chain[-1]))
+        if action == "import" and at > 0 and isinstance(before := events[at - 1][2], int):
+            # (a record brought the game here up to its state: its line went
+            # on from the moves here, as many as the change before says)
+            if not 0 <= before <= len(line):
+                return states
+            del line[before:], chain[before + 1:]
+            continue
         if action in ("create", "import", "restart"):
             return states
         if action in ("move", "redo"):
