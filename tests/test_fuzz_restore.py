@@ -27,7 +27,7 @@ from terrace.errors import TerraceError
 from terrace.storage import MemoryStore, SqliteStore, StoreError, open_store
 from terrace.storage.base import StoredGame
 from terrace.storage.transfer import export_record, read_games
-from terrace.variants import get_rules
+from terrace.variants import PRESETS, get_rules
 
 _ = no_default_db
 
@@ -88,7 +88,8 @@ def _carried(game: StoredGame, rng: random.Random, clock: list[float]) -> Stored
 
 
 def _history(store: SqliteStore, rng: random.Random, clock: list[float], ids: list[str] | None = None,
-             steps: int | None = None, back: int = -50) -> list[str]:
+             steps: int | None = None, back: int = -50,
+             variants: tuple[str, ...] = ("terrace", "wood", "falling-star")) -> list[str]:
     """A random history of ``store``'s games (``ids``: those made so far),
     on the clock ``clock``, put ``back`` seconds at times; returns the ids
     of the games made."""
@@ -97,7 +98,7 @@ def _history(store: SqliteStore, rng: random.Random, clock: list[float], ids: li
         clock[0] += rng.choice([5, 10, 100, back, 3000])
         action = rng.choice(ACTIONS)
         if action == "new" or not ids:
-            name = rng.choice(["terrace", "wood", "falling-star"])
+            name = rng.choice(variants)
             rules = get_rules(name)
             ids.append(store.create(name, rules, Deal.from_number(rng.randrange(50), rules)).id)
             action = "play"
@@ -167,8 +168,9 @@ BACKUP_SEEDS = 200 if os.environ.get("TERRACE_SLOW") else 10
 @pytest.mark.parametrize("seed", range(BACKUP_SEEDS))
 def test_backups_restored_one_after_another_give_the_newest(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
-    """Backups taken in the middle of play (moves taken back in chains and
-    redone, games given up, imported, carried away and back between them),
+    """Backups taken in the middle of play of every preset (moves taken
+    back in chains and redone, games given up, imported, carried away and
+    back between them),
     restored into an empty database oldest first, give the newest one's
     statistics, games and file: every state of a game between two backups
     replaces the older state, none is kept beside it."""
@@ -182,7 +184,7 @@ def test_backups_restored_one_after_another_give_the_newest(
         with open_store(source) as store:
             # (the clock never put back: a state of a game after a backup is
             # told from the one in it by its later time of change)
-            _history(store, rng, clock, ids, steps=rng.randrange(4, 12), back=1)
+            _history(store, rng, clock, ids, steps=rng.randrange(4, 12), back=1, variants=tuple(PRESETS))
         clock[0] += 60
         monkeypatch.undo()
         backups.append(tmp_path / f"backup{number}.json")
