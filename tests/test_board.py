@@ -857,6 +857,33 @@ def test_moves_from_and_auto_move() -> None:
     assert board.peek(Move.parse("t12f")) is None
 
 
+def test_with_free_spaces_a_click_packs_onto_a_card_before_it_fills_a_space() -> None:
+    """With free spaces a click on a card that fits on a pile put it into an
+    empty pile with a lower number instead (the waste's 8♦ into empty pile 1,
+    not onto the 9♠ of pile 2), spending the space; and a click on a pile's
+    only card moved it into another empty pile, a move that changes nothing
+    but the pile's number. Now a click packs onto a card first, fills a space
+    only when no card takes it, and never moves a lone card into a space; the
+    page's click is the same move."""
+    from terrace.web.view import describe_sources
+
+    rules = get_rules("terrace", spaces="free")
+    board = craft(rules, "6", foundations=["6S"], tableau=["", "9S", "8H", "4S 3H", "KC", "QC", "2C"],
+                  waste="8D")
+    assert [str(m) for m in board.moves_from("w")] == ["wt1", "wt2", "wt8", "wt9"]
+    assert str(board.auto_move("w")) == "wt2"
+    assert [str(m) for m in board.moves_from("t3")] == ["t3t1", "t3t2", "t3t8", "t3t9"]
+    assert str(board.auto_move("t3")) == "t3t2"  # (a lone card onto a card: its pile is freed)
+    assert [str(m) for m in board.moves_from("t5")] == ["t5t1", "t5t8", "t5t9"]
+    assert board.auto_move("t5") is None  # (a lone card from space to space: no click moves it)
+    assert [str(m) for m in board.moves_from("t4")] == ["t4t1", "t4t8", "t4t9"]
+    assert str(board.auto_move("t4")) == "t4t1"  # (no card takes the 3♥: the first space does)
+    sources = describe_sources(board)
+    for place, page in (("w", "waste"), ("t3", "t3"), ("t4", "t4"), ("t5", "t5")):
+        move = board.auto_move(place)
+        assert sources[page]["auto"] == (None if move is None else str(move))
+
+
 def test_a_click_never_takes_a_card_off_a_foundation() -> None:
     """With foundation return a foundation's card can go back to a pile, but
     only by a move the player names: the click's move (send it home) is none."""
