@@ -82,7 +82,7 @@ def test_nothing_moves_before_the_choice() -> None:
     refused(board, "s", "choose a base card first (c1 to c3)")
     refused(board, "rf", "choose a base card first (c1 to c3)")
     refused(board, "t1t2", "choose a base card first (c1 to c3)")
-    refused(board, "c4", "there are only 3 candidates (c1 to c3)")
+    refused(board, "c4", "this game has only 3 candidates (c1 to c3)")
     play(board, "c1")
     refused(board, "c2", "the base card has already been chosen")
     turned = Board.from_number(1, get_rules("falling-star"))

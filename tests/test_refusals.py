@@ -109,7 +109,7 @@ def test_errors_carry_reasons() -> None:
     error = info.value
     assert error.code is Refusal.CHOOSE_FIRST and error.move == "s"
     assert str(error) == "s: choose a base card first (c1 to c3)"
-    assert error.text("de") == "Wähle zuerst eine Basiskarte (1 bis 3)."
+    assert error.text("de") == "Wähle zuerst eine Basiskarte (c1 bis c3)."
     assert error.why == board.refusal(Move.parse("s"))
     plain = TerraceError("the disk is full")
     assert (plain.code, plain.reason) == (None, None)
@@ -227,3 +227,22 @@ def test_a_control_character_in_a_quoted_input_is_escaped_once(build: Any, langu
     error = info.value
     message = error.reason.text(language) if isinstance(error, TerraceError) else str(error)
     assert "\\t" in message and "\\\\" not in message and "\t" not in message, message
+
+
+@pytest.mark.parametrize(("candidates", "choose_en", "range_en", "choose_de", "range_de"), [
+    (1, "choose a base card first (c1)", "this game has only one candidate (c1)",
+     "Wähle zuerst eine Basiskarte (c1).", "Dieses Spiel hat nur eine Karte zur Wahl (c1)."),
+    (3, "choose a base card first (c1 to c3)", "this game has only 3 candidates (c1 to c3)",
+     "Wähle zuerst eine Basiskarte (c1 bis c3).", "Dieses Spiel hat nur 3 Karten zur Wahl (c1 bis c3)."),
+])
+def test_the_candidates_are_counted_in_good_words(
+        candidates: int, choose_en: str, range_en: str, choose_de: str, range_de: str) -> None:
+    """With a single candidate (``--candidates 1``) a move before the choice
+    was refused with "choose a base card first (c1 to c1)" and a c2 with
+    "there are only 1 candidates (c1 to c1)" (German "Es gibt nur 1 Karten
+    zur Wahl", and "(1 bis 1)", the moves without their c)."""
+    board = Board.from_number(1, Rules(candidates=candidates))
+    for move, english, german in (("s", choose_en, choose_de), ("c9", range_en, range_de)):
+        reason = board.refusal(Move.parse(move))
+        assert reason is not None
+        assert (reason.text("en"), reason.text("de")) == (english, german)

@@ -332,11 +332,11 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "{move} has no action in these rules: it can never be legal",
         "{move} hat in diesen Regeln keine Aktion: Der Zug ist nie erlaubt."),
     Refusal.CHOOSE_FIRST: Wording(
-        _NO, "choose a base card first (c1 to c{candidates})",
-        "Wähle zuerst eine Basiskarte (1 bis {candidates})."),
+        _NO, "choose a base card first ({candidates:choices-moves})",
+        "Wähle zuerst eine Basiskarte ({candidates:choices-moves})."),
     Refusal.CANDIDATE_RANGE: Wording(
-        _NO, "there are only {candidates} candidates (c1 to c{candidates})",
-        "Es gibt nur {candidates} Karten zur Wahl."),
+        _NO, "this game has only {candidates:candidates} ({candidates:choices-moves})",
+        "Dieses Spiel hat nur {candidates:candidates} ({candidates:choices-moves})."),
     Refusal.NO_CHOICE: Wording(
         _NO, "this game has no choice: its base card is turned from the pack",
         "In diesem Spiel gibt es keine Wahl: Die Basiskarte wird aufgedeckt."),
@@ -753,6 +753,11 @@ class _Words(string.Formatter):
         a list separated by commas (an empty one, either way: ``none``)
     ``decks``
         a number of decks with its noun (``1 deck``, ``2 decks``)
+    ``candidates``
+        a number of candidates with its noun (``one candidate``, ``3
+        candidates``; German ``eine Karte zur Wahl``, ``3 Karten zur Wahl``)
+    ``choices-moves``
+        the choice moves of that many candidates (``c1``, ``c1 to c3``)
     ``place``
         a place code (``r``, ``w``, ``s``, ``f3``, ``t2``) in words
     ``seconds``
@@ -805,6 +810,14 @@ class _Words(string.Formatter):
             if de:
                 return f"{value} Kartenspiel" + ("en" if value > 1 else "")
             return f"{value} deck" + ("s" if value > 1 else "")
+        if format_spec == "candidates":
+            assert isinstance(value, int)
+            if value == 1:
+                return "eine Karte zur Wahl" if de else "one candidate"
+            return f"{value} Karten zur Wahl" if de else f"{value} candidates"
+        if format_spec == "choices-moves":
+            assert isinstance(value, int)
+            return "c1" if value == 1 else f"c1 {'bis' if de else 'to'} c{value}"
         if format_spec == "seconds":
             assert isinstance(value, int | float) and not isinstance(value, bool)
             text = f"{value:g}"
