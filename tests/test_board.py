@@ -795,7 +795,7 @@ def test_a_dash_stands_only_for_a_whole_empty_field() -> None:
 
 def test_reserve_too_long() -> None:
     board = craft(TERRACE, "6", reserve="9H 8C", foundations=["6D 7C"], tableau=QUIET)
-    with pytest.raises(InvalidPositionError, match="the reserve holds at most 1 cards"):
+    with pytest.raises(InvalidPositionError, match="the reserve holds at most 1 card"):
         Board.from_position(board.position(), TERRACE.replace(reserve=1))
 
 
