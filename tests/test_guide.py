@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from terrace.board import Board
 from terrace.guide import DESCRIPTIONS, rules_guide
 from terrace.rules import RULE_OPTIONS, OptionKind, Rules
 from terrace.variants import VARIANTS, get_rules, get_variant
@@ -200,3 +201,22 @@ def test_wrong_arguments_say_what_to_pass() -> None:
     assert rules_guide(None, None) == rules_guide(Rules(), None)  # type: ignore[arg-type]  # (as Board)
     with pytest.raises(TypeError, match=r"variant must be a Variant \(terrace.variants.get_variant"):
         rules_guide(get_rules("terrace"), "terrace")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("language", "piles", "said"), [
+    ("en", 9, "and each of the 9 piles, all empty now, gets a card from the stock"),
+    ("de", 9, "und jeder der 9 Stapel, nun alle leer, bekommt eine Karte aus dem Vorrat"),
+    ("en", 1, "and the empty pile gets a card from the stock"),
+    ("de", 1, "und der leere Stapel bekommt eine Karte aus dem Vorrat"),
+])
+def test_one_candidate_among_many_piles_fills_every_pile(language: str, piles: int, said: str) -> None:
+    """With one candidate and nine piles the guide said that after the
+    choice "the empty pile gets a card from the stock", as if one pile were
+    empty: the other eight are dealt only after the choice, so all nine are
+    (the engine deals them all: see the test below it)."""
+    rules = Rules(reserve=11, piles=piles, candidates=1)
+    assert said in text_of(rules_guide(rules, None, language), "base")
+    board = Board.from_number(1, rules)
+    assert [len(pile) for pile in board.tableau] == [1] + [0] * (piles - 1)
+    board.push_text("c1")
+    assert [len(pile) for pile in board.tableau] == [1] * piles

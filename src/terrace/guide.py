@@ -183,13 +183,17 @@ def _layout(w: _Words, r: Rules) -> dict[str, Any]:
 
 def _base(w: _Words, r: Rules) -> dict[str, Any]:
     if r.picks_base and r.candidates == 1:
+        filled = w("the empty pile gets a card from the stock",
+                   "der leere Stapel bekommt eine Karte aus dem Vorrat") if r.piles == 1 else \
+            w("each of the {piles} piles, all empty now, gets a card from the stock",
+              "jeder der {piles} Stapel, nun alle leer, bekommt eine Karte aus dem Vorrat", piles=r.piles)
         text = w("Before the first move, the card in the first pile is the only candidate: choosing it "
                  "starts the first foundation and sets the base rank of all {foundations} foundations, "
-                 "and the empty pile gets a card from the stock.",
+                 "and {filled}.",
                  "Vor dem ersten Zug ist die Karte im ersten Stapel die einzige zur Wahl: Sie zu wählen "
                  "beginnt den ersten Zielstapel und legt den Basiswert aller {foundations} Zielstapel "
-                 "fest, und der leere Stapel bekommt eine Karte aus dem Vorrat.",
-                 foundations=r.foundation_count)
+                 "fest, und {filled}.",
+                 foundations=r.foundation_count, filled=filled)
         return _section("base", w("Choosing the base card", "Die Basiskarte wählen"), _p(text))
     if r.picks_base:
         read = w("Read the terrace, then pick", "Lies die Terrasse und nimm dann") if r.reserve else \
