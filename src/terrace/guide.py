@@ -47,7 +47,8 @@ DESCRIPTIONS_DE: dict[str, str] = {
     "big-terrace": "Vier Kartenspiele und sechzehn Zielstapel, neunzehn Karten in der Terrasse, elf "
     "Stapel und fünf Karten zur Wahl.",
     "empress-of-italy": "Big Terrace, großzügig gespielt: Leere Stapel nehmen jede Karte, die du "
-    "dorthin ziehst, und Karten dürfen von den Zielstapeln zurück in die Auslage.",
+    "dorthin ziehst, nur nicht die Terrassenkarte, und Karten dürfen von den Zielstapeln zurück in die "
+    "Auslage.",
     "admirals-patience": "Das Spiel mit vier Kartenspielen, in Farbe gebaut: sechzehn Zielstapel, "
     "dreizehn Karten in der Terrasse, elf Stapel und fünf Karten zur Wahl.",
 }
