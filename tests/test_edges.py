@@ -14,6 +14,7 @@ from terrace.cards import CODE, RANK, full_pack, parse_card
 from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import IllegalMoveError, InvalidDealError
 from terrace.moves import Move
+from terrace.refusals import Reason, Refusal
 from terrace.rules import RULE_OPTIONS, Rules
 
 
@@ -98,11 +99,15 @@ def test_a_space_at_the_very_end_of_the_stock() -> None:
 
 
 def test_a_redeal_with_an_empty_waste_is_no_move() -> None:
+    """With redeals left but the stock and the waste both used up, a draw
+    was refused with just "the stock is empty", while the counters showed
+    two redeals left: it now says why no redeal is made."""
     board = end_of_stock(2)
     board.push_text("t1f")
     assert board.stock == [] and board.waste == []
-    refused(board, "s", "the stock is empty")
+    refused(board, "s", "the stock and the waste are both empty: a redeal has no card to turn over")
     assert board.counters()["redeals_left"] == 2 and board.redeals_used == 0
+    assert board.refusal(Move.draw()) == Reason(Refusal.NOTHING_TO_REDEAL)
 
 
 @pytest.mark.parametrize("number", [0, MAX_DEAL_NUMBER])

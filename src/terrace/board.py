@@ -341,6 +341,8 @@ class Board(BaseBoard):
                 return (_DRAW, 0, _DRAW, 0)
             if self.waste and rules.redeals:
                 return Reason(Refusal.STOCK_EMPTY_NO_REDEALS)
+            if self.redeals_used < rules.redeals:  # (redeals are left, but the waste is empty)
+                return Reason(Refusal.NOTHING_TO_REDEAL)
             return Reason(Refusal.STOCK_EMPTY)
         source = AREA[move.source]
         src_index = move.source_index - 1

@@ -109,6 +109,7 @@ class Refusal(StrEnum):
     BASE_CHOSEN = "base-chosen"
     STOCK_EMPTY = "stock-empty"
     STOCK_EMPTY_NO_REDEALS = "stock-empty-no-redeals"
+    NOTHING_TO_REDEAL = "nothing-to-redeal"
     NO_SUCH_FOUNDATION = "no-such-foundation"
     NO_SUCH_PILE = "no-such-pile"
     TERRACE_ONLY_TO_FOUNDATION = "terrace-only-to-foundation"
@@ -349,6 +350,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.STOCK_EMPTY_NO_REDEALS: Wording(
         _NO, "the stock is empty and no redeals are left",
         "Der Vorrat ist leer, und es bleibt kein neuer Durchgang."),
+    Refusal.NOTHING_TO_REDEAL: Wording(
+        _NO, "the stock and the waste are both empty: a redeal has no card to turn over",
+        "Vorrat und Abwurfstapel sind beide leer: Ein neuer Durchgang hat keine Karte zum Umdrehen."),
     Refusal.NO_SUCH_FOUNDATION: Wording(
         _NO, "there is no foundation {foundation} (foundations run from 1 to {count})",
         "Es gibt keinen Zielstapel {foundation} (nur 1 bis {count})."),
