@@ -220,3 +220,17 @@ def test_one_candidate_among_many_piles_fills_every_pile(language: str, piles: i
     assert [len(pile) for pile in board.tableau] == [1] + [0] * (piles - 1)
     board.push_text("c1")
     assert [len(pile) for pile in board.tableau] == [1] * piles
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "Before the first move, a candidate card lies in each of the 10 piles."),
+    ("de", "Vor dem ersten Zug liegt in jedem der 10 Stapel eine Karte zur Wahl."),
+])
+def test_a_candidate_in_every_pile_is_said_so(language: str, said: str) -> None:
+    """Madame deals a candidate to each of its ten piles, and its guide said
+    "10 candidate cards lie in the first piles", as if other piles followed."""
+    rules = get_rules("madame")
+    assert rules.candidates == rules.piles == 10
+    assert text_of(rules_guide(rules, get_variant("madame"), language), "base").startswith(said)
+    board = Board.from_number(1, rules)
+    assert all(len(pile) == 1 for pile in board.tableau)

@@ -199,16 +199,21 @@ def _base(w: _Words, r: Rules) -> dict[str, Any]:
     if r.picks_base:
         read = w("Read the terrace, then pick", "Lies die Terrasse und nimm dann") if r.reserve else \
             w("Pick", "Nimm")
-        text = w("Before the first move, {candidates} candidate cards lie in the first piles. {read} "
+        lie = w("{candidates} candidate cards lie in the first piles",
+                "liegen {candidates} Karten zur Wahl in den ersten Stapeln", candidates=r.candidates) \
+            if r.candidates < r.piles else \
+            w("a candidate card lies in each of the {piles} piles",
+              "liegt in jedem der {piles} Stapel eine Karte zur Wahl", piles=r.piles)
+        text = w("Before the first move, {lie}. {read} "
                  "one: it starts the first foundation and sets the base rank of all {foundations} "
                  "foundations. Any other candidate of the same rank starts a foundation too; the rest stay "
                  "in the tableau, and every empty pile gets a card from the stock.",
-                 "Vor dem ersten Zug liegen {candidates} Karten zur Wahl in den ersten Stapeln. {read} "
+                 "Vor dem ersten Zug {lie}. {read} "
                  "eine davon: Sie beginnt den ersten Zielstapel und legt den Basiswert aller "
                  "{foundations} Zielstapel fest. Jeder weitere Kandidat desselben Werts beginnt ebenfalls "
                  "einen Zielstapel; die übrigen bleiben in der Auslage, und jeder leere Stapel bekommt "
                  "eine Karte aus dem Vorrat.",
-                 candidates=r.candidates, read=read, foundations=r.foundation_count)
+                 lie=lie, read=read, foundations=r.foundation_count)
         return _section("base", w("Choosing the base card", "Die Basiskarte wählen"), _p(text))
     if r.piles == 1:
         text = w("There is no choice: once the pile has its card, the next card of the pack is turned "
