@@ -12,7 +12,7 @@ import pytest
 
 from terrace.board import Board
 from terrace.guide import DESCRIPTIONS, rules_guide
-from terrace.rules import RULE_OPTIONS, OptionKind, Rules
+from terrace.rules import RULE_OPTIONS, OptionKind, Rules, SpaceRule
 from terrace.variants import VARIANTS, get_rules, get_variant
 from web_support import TestClient, app_client
 
@@ -234,3 +234,19 @@ def test_a_candidate_in_every_pile_is_said_so(language: str, said: str) -> None:
     assert text_of(rules_guide(rules, get_variant("madame"), language), "base").startswith(said)
     board = Board.from_number(1, rules)
     assert all(len(pile) == 1 for pile in board.tableau)
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "An empty pile takes only the waste card"),
+    ("de", "Ein leerer Stapel nimmt nur die Karte vom Abwurfstapel"),
+])
+def test_the_strategy_for_waste_spaces_offers_only_the_waste_card(language: str, said: str) -> None:
+    """Wood's strategy advised filling an empty pile "with a card that
+    unblocks something, not the first card at hand", as free spaces allow;
+    in Wood only the waste card may enter a space."""
+    rules = get_rules("wood")
+    assert rules.spaces is SpaceRule.WASTE
+    words = text_of(rules_guide(rules, get_variant("wood"), language), "strategy")
+    assert said in words and "unblocks something" not in words and "etwas frei macht" not in words
+    free = text_of(rules_guide(get_rules("empress-of-italy"), None, language), "strategy")
+    assert said not in free

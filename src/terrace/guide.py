@@ -354,7 +354,11 @@ def _strategy(w: _Words, r: Rules) -> dict[str, Any]:
         w("An empty pile is your only storage: fill it with a card that unblocks something, not the first "
           "card at hand.",
           "Ein leerer Stapel ist dein einziger Ablageplatz: Füll ihn mit einer Karte, die etwas frei macht, "
-          "nicht mit der erstbesten.")
+          "nicht mit der erstbesten.") if r.spaces is SpaceRule.FREE else \
+        w("An empty pile takes only the waste card: keep it for a waste card you will need and cannot "
+          "place elsewhere, not the first one turned.",
+          "Ein leerer Stapel nimmt nur die Karte vom Abwurfstapel: Heb ihn für eine Karte auf, die du "
+          "brauchen wirst und sonst nirgends unterbringst, nicht für die erstbeste.")
     return _section("strategy", w("Strategy", "Strategie"), _ul(
         w("Play the terrace card whenever it can go: it blocks every card behind it, while a tableau card "
           "can wait.",
