@@ -16,6 +16,8 @@ from terrace.errors import IllegalMoveError, InvalidDealError
 from terrace.moves import Move
 from terrace.refusals import Reason, Refusal
 from terrace.rules import RULE_OPTIONS, Rules
+from terrace.variants import get_rules
+from test_properties_wide import complete_foundations, text_of
 
 
 def refused(board: Board, text: str, reason: str) -> None:
@@ -126,3 +128,40 @@ def test_eight_packs_deal_at_the_ends_of_the_numbering(number: int) -> None:
     other = MAX_DEAL_NUMBER - 1 if number else 1
     with pytest.raises(InvalidDealError, match=f"these cards are not deal number {other}"):
         Deal.parse(" ".join(CODE[c] for c in deal.cards), rules, other)
+
+
+# -- docs/rules.md, "The end of the game": games that need not end --------------------------
+
+
+def three_cards_out(rules: Rules) -> Board:
+    """Two packs, base ten, the stock, waste and terrace used up: every card
+    is home but the 9♦ and 8♣ of foundation 2 (in pile 1) and the 9♦ of
+    foundation 6 (in pile 2)."""
+    foundations = complete_foundations(rules, 9)
+    first = [foundations[1].pop(), foundations[1].pop()]  # (the 9♦, then the 8♣ on it)
+    second = [foundations[5].pop()]
+    assert [CODE[c] for c in first + second] == ["9D", "8C", "9D"]
+    piles = [first, second] + [[] for _ in range(rules.piles - 2)]
+    return Board.from_position(text_of(rules, 9, [], foundations, piles), rules)
+
+
+@pytest.mark.parametrize(("changes", "cycle"), [
+    ({}, "t1t2 t2t1"),  # an 8♣ between two 9♦, in the standard game
+    ({"spaces": "free"}, "t2t3 t3t2"),  # a lone card between its pile and an empty one
+    ({"foundation_return": True}, "f2t1 t1f"),  # a card down from a foundation and back up
+])
+def test_a_game_may_go_round_in_a_circle_with_the_stock_used_up(
+        changes: dict[str, object], cycle: str) -> None:
+    """What docs/rules.md says of the end of the game: such a game stays
+    "playing" (never lost while a move remains), and the moves come back to
+    the very position they left."""
+    rules = get_rules("terrace", **changes)
+    board = three_cards_out(rules)
+    start = board.position()
+    assert not board.stock and not board.waste and not board.reserve
+    for _ in range(3):
+        for text in cycle.split():
+            assert board.status is Status.PLAYING
+            board.push_text(text)
+        assert board.position() == start
+    assert board.status is Status.PLAYING and len(board.move_stack) == 6
