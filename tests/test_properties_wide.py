@@ -196,8 +196,8 @@ def test_the_last_cards_home_win_the_game_and_then_nothing_moves(
     home = ["rf"] * taken
     pile = data.draw(st.integers(-1, rules.piles - 1))
     if pile >= 0:
-        other = data.draw(st.integers(0, len(foundations) - 1))
-        piles[pile].append(foundations[other].pop())
+        other = data.draw(st.sampled_from([i for i, f in enumerate(foundations) if len(f) > 1]))
+        piles[pile].append(foundations[other].pop())  # (never a base card: it never leaves)
         home.insert(0, f"t{pile + 1}f")  # (taken last, so needed first)
     board = Board.from_position(text_of(rules, base, reserve, foundations, piles), rules)
     start = board.position()
