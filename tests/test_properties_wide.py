@@ -122,7 +122,7 @@ def test_random_games_over_every_rule_option_keep_every_property(game: tuple[Rul
         moves = list(board.legal_moves)
         for move in moves:
             assert Move.parse(str(move)) == move
-        if step % 60 == 0 or not moves:
+        if step % 20 == 0 or not moves:
             check_push_takes_exactly_the_legal_moves(board)
             assert engine_moves(board) == seed_rules.legal(layout_of(board)), board.position()
         move = choose(board, rng)
