@@ -82,7 +82,7 @@ def test_nothing_moves_before_the_choice() -> None:
     refused(board, "s", "choose a base card first (c1 to c3)")
     refused(board, "rf", "choose a base card first (c1 to c3)")
     refused(board, "t1t2", "choose a base card first (c1 to c3)")
-    refused(board, "c4", "there are only 3 candidates (c1 to c3)")
+    refused(board, "c4", "this game has only 3 candidates (c1 to c3)")
     play(board, "c1")
     refused(board, "c2", "the base card has already been chosen")
     turned = Board.from_number(1, get_rules("falling-star"))
@@ -795,7 +795,7 @@ def test_a_dash_stands_only_for_a_whole_empty_field() -> None:
 
 def test_reserve_too_long() -> None:
     board = craft(TERRACE, "6", reserve="9H 8C", foundations=["6D 7C"], tableau=QUIET)
-    with pytest.raises(InvalidPositionError, match="the reserve holds at most 1 cards"):
+    with pytest.raises(InvalidPositionError, match="the reserve holds at most 1 card"):
         Board.from_position(board.position(), TERRACE.replace(reserve=1))
 
 
@@ -855,6 +855,33 @@ def test_moves_from_and_auto_move() -> None:
     assert board.peek(Move.parse("t9f")) == parse_card("4C")
     assert board.peek(Move.parse("f1t1")) == parse_card("6S")
     assert board.peek(Move.parse("t12f")) is None
+
+
+def test_with_free_spaces_a_click_packs_onto_a_card_before_it_fills_a_space() -> None:
+    """With free spaces a click on a card that fits on a pile put it into an
+    empty pile with a lower number instead (the waste's 8♦ into empty pile 1,
+    not onto the 9♠ of pile 2), spending the space; and a click on a pile's
+    only card moved it into another empty pile, a move that changes nothing
+    but the pile's number. Now a click packs onto a card first, fills a space
+    only when no card takes it, and never moves a lone card into a space; the
+    page's click is the same move."""
+    from terrace.web.view import describe_sources
+
+    rules = get_rules("terrace", spaces="free")
+    board = craft(rules, "6", foundations=["6S"], tableau=["", "9S", "8H", "4S 3H", "KC", "QC", "2C"],
+                  waste="8D")
+    assert [str(m) for m in board.moves_from("w")] == ["wt1", "wt2", "wt8", "wt9"]
+    assert str(board.auto_move("w")) == "wt2"
+    assert [str(m) for m in board.moves_from("t3")] == ["t3t1", "t3t2", "t3t8", "t3t9"]
+    assert str(board.auto_move("t3")) == "t3t2"  # (a lone card onto a card: its pile is freed)
+    assert [str(m) for m in board.moves_from("t5")] == ["t5t1", "t5t8", "t5t9"]
+    assert board.auto_move("t5") is None  # (a lone card from space to space: no click moves it)
+    assert [str(m) for m in board.moves_from("t4")] == ["t4t1", "t4t8", "t4t9"]
+    assert str(board.auto_move("t4")) == "t4t1"  # (no card takes the 3♥: the first space does)
+    sources = describe_sources(board)
+    for place, page in (("w", "waste"), ("t3", "t3"), ("t4", "t4"), ("t5", "t5")):
+        move = board.auto_move(place)
+        assert sources[page]["auto"] == (None if move is None else str(move))
 
 
 def test_a_click_never_takes_a_card_off_a_foundation() -> None:

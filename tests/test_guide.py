@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from terrace.board import Board
 from terrace.guide import DESCRIPTIONS, rules_guide
-from terrace.rules import RULE_OPTIONS, OptionKind, Rules
+from terrace.rules import RULE_OPTIONS, OptionKind, Rules, SpaceRule
 from terrace.variants import VARIANTS, get_rules, get_variant
 from web_support import TestClient, app_client
 
@@ -200,3 +201,52 @@ def test_wrong_arguments_say_what_to_pass() -> None:
     assert rules_guide(None, None) == rules_guide(Rules(), None)  # type: ignore[arg-type]  # (as Board)
     with pytest.raises(TypeError, match=r"variant must be a Variant \(terrace.variants.get_variant"):
         rules_guide(get_rules("terrace"), "terrace")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("language", "piles", "said"), [
+    ("en", 9, "and each of the 9 piles, all empty now, gets a card from the stock"),
+    ("de", 9, "und jeder der 9 Stapel, nun alle leer, bekommt eine Karte aus dem Vorrat"),
+    ("en", 1, "and the empty pile gets a card from the stock"),
+    ("de", 1, "und der leere Stapel bekommt eine Karte aus dem Vorrat"),
+])
+def test_one_candidate_among_many_piles_fills_every_pile(language: str, piles: int, said: str) -> None:
+    """With one candidate and nine piles the guide said that after the
+    choice "the empty pile gets a card from the stock", as if one pile were
+    empty: the other eight are dealt only after the choice, so all nine are
+    (the engine deals them all: see the test below it)."""
+    rules = Rules(reserve=11, piles=piles, candidates=1)
+    assert said in text_of(rules_guide(rules, None, language), "base")
+    board = Board.from_number(1, rules)
+    assert [len(pile) for pile in board.tableau] == [1] + [0] * (piles - 1)
+    board.push_text("c1")
+    assert [len(pile) for pile in board.tableau] == [1] * piles
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "Before the first move, a candidate card lies in each of the 10 piles."),
+    ("de", "Vor dem ersten Zug liegt in jedem der 10 Stapel eine Karte zur Wahl."),
+])
+def test_a_candidate_in_every_pile_is_said_so(language: str, said: str) -> None:
+    """Madame deals a candidate to each of its ten piles, and its guide said
+    "10 candidate cards lie in the first piles", as if other piles followed."""
+    rules = get_rules("madame")
+    assert rules.candidates == rules.piles == 10
+    assert text_of(rules_guide(rules, get_variant("madame"), language), "base").startswith(said)
+    board = Board.from_number(1, rules)
+    assert all(len(pile) == 1 for pile in board.tableau)
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "An empty pile takes only the waste card"),
+    ("de", "Ein leerer Stapel nimmt nur die Karte vom Abwurfstapel"),
+])
+def test_the_strategy_for_waste_spaces_offers_only_the_waste_card(language: str, said: str) -> None:
+    """Wood's strategy advised filling an empty pile "with a card that
+    unblocks something, not the first card at hand", as free spaces allow;
+    in Wood only the waste card may enter a space."""
+    rules = get_rules("wood")
+    assert rules.spaces is SpaceRule.WASTE
+    words = text_of(rules_guide(rules, get_variant("wood"), language), "strategy")
+    assert said in words and "unblocks something" not in words and "etwas frei macht" not in words
+    free = text_of(rules_guide(get_rules("empress-of-italy"), None, language), "strategy")
+    assert said not in free

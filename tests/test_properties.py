@@ -235,9 +235,12 @@ def explained(board: Board, move: Move, reason: Reason) -> bool:
     if code in (Refusal.BASE_CHOSEN, Refusal.NO_CHOICE):
         turned = rules.candidates == 0
         return not board.choosing and move.is_choice and (code is Refusal.NO_CHOICE) == turned
-    if code in (Refusal.STOCK_EMPTY, Refusal.STOCK_EMPTY_NO_REDEALS):
+    if code in (Refusal.STOCK_EMPTY, Refusal.STOCK_EMPTY_NO_REDEALS, Refusal.NOTHING_TO_REDEAL):
         no_redeal = not board.waste or board.redeals_used >= rules.redeals
-        named = (code is Refusal.STOCK_EMPTY_NO_REDEALS) == bool(board.waste and rules.redeals)
+        named = {Refusal.STOCK_EMPTY_NO_REDEALS: bool(board.waste and rules.redeals),
+                 Refusal.NOTHING_TO_REDEAL: not board.waste and board.redeals_used < rules.redeals,
+                 Refusal.STOCK_EMPTY: not rules.redeals or (not board.waste and board.redeals_used
+                                                            >= rules.redeals)}[code]
         return move.is_draw and not board.stock and no_redeal and named
     if board.choosing or move.is_choice or move.is_draw:
         return False

@@ -10,7 +10,7 @@ import pytest
 
 from terrace.board import Board
 from terrace.cards import parse_card
-from terrace.errors import IllegalMoveError, InvalidDealError, TerraceError
+from terrace.errors import IllegalMoveError, InvalidDealError, InvalidPositionError, TerraceError
 from terrace.guide import _Words as Guide_words
 from terrace.moves import Move
 from terrace.record import GameRecord
@@ -109,7 +109,7 @@ def test_errors_carry_reasons() -> None:
     error = info.value
     assert error.code is Refusal.CHOOSE_FIRST and error.move == "s"
     assert str(error) == "s: choose a base card first (c1 to c3)"
-    assert error.text("de") == "Wähle zuerst eine Basiskarte (1 bis 3)."
+    assert error.text("de") == "Wähle zuerst eine Basiskarte (c1 bis c3)."
     assert error.why == board.refusal(Move.parse("s"))
     plain = TerraceError("the disk is full")
     assert (plain.code, plain.reason) == (None, None)
@@ -227,3 +227,62 @@ def test_a_control_character_in_a_quoted_input_is_escaped_once(build: Any, langu
     error = info.value
     message = error.reason.text(language) if isinstance(error, TerraceError) else str(error)
     assert "\\t" in message and "\\\\" not in message and "\t" not in message, message
+
+
+@pytest.mark.parametrize(("candidates", "choose_en", "range_en", "choose_de", "range_de"), [
+    (1, "choose a base card first (c1)", "this game has only one candidate (c1)",
+     "Wähle zuerst eine Basiskarte (c1).", "Dieses Spiel hat nur eine Karte zur Wahl (c1)."),
+    (3, "choose a base card first (c1 to c3)", "this game has only 3 candidates (c1 to c3)",
+     "Wähle zuerst eine Basiskarte (c1 bis c3).", "Dieses Spiel hat nur 3 Karten zur Wahl (c1 bis c3)."),
+])
+def test_the_candidates_are_counted_in_good_words(
+        candidates: int, choose_en: str, range_en: str, choose_de: str, range_de: str) -> None:
+    """With a single candidate (``--candidates 1``) a move before the choice
+    was refused with "choose a base card first (c1 to c1)" and a c2 with
+    "there are only 1 candidates (c1 to c1)" (German "Es gibt nur 1 Karten
+    zur Wahl", and "(1 bis 1)", the moves without their c)."""
+    board = Board.from_number(1, Rules(candidates=candidates))
+    for move, english, german in (("s", choose_en, choose_de), ("c9", range_en, range_de)):
+        reason = board.refusal(Move.parse(move))
+        assert reason is not None
+        assert (reason.text("en"), reason.text("de")) == (english, german)
+
+
+def test_one_pile_one_redeal_one_reserve_card_are_counted_in_the_singular() -> None:
+    """Rules at the low ends of their options were answered in the plural:
+    "there is no pile 2 (piles run from 1 to 1)", "these rules have 1 piles",
+    "these rules allow 1 redeals, not 2", "the reserve holds at most 1 cards"
+    (German "erlauben 1 neue Durchgänge", "höchstens 1 Karten")."""
+    rules = Rules(decks=1, reserve=1, piles=1, candidates=0, redeals=1)
+    board = Board.from_number(1, rules)
+    reason = board.refusal(Move.parse("t1t2"))
+    assert reason is not None
+    assert (reason.text("en"), reason.text("de")) == ("there is no pile 2 (the only pile is pile 1)",
+                                                      "Es gibt keinen Stapel 2 (nur Stapel 1).")
+    fields = board.position().split()
+    wrong = {
+        "piles": " ".join([*fields[:3], fields[3] + ",", *fields[4:]]),
+        "redeals": " ".join([*fields[:6], "2"]),
+        "reserve": " ".join([fields[0], fields[1] + fields[5][:2], *fields[2:5], fields[5][2:], fields[6]]),
+    }
+    said = {}
+    for name, text in wrong.items():
+        with pytest.raises(InvalidPositionError) as info:
+            Board.from_position(text, rules)
+        said[name] = (str(info.value), info.value.text("de"))
+    assert said == {
+        "piles": ("these rules have 1 pile, the position has 2",
+                  "Diese Regeln haben 1 Stapel, die Stellung hat 2."),
+        "redeals": ("these rules allow 1 redeal, not 2", "Diese Regeln erlauben 1 neuen Durchgang, nicht 2."),
+        "reserve": ("the reserve holds at most 1 card", "Die Terrasse hat höchstens 1 Karte."),
+    }
+    nine = Board.from_number(1, Rules(redeals=3))
+    nine.push(Move.parse("c1"))
+    reason = nine.refusal(Move.parse("t1t10"))
+    assert reason is not None and str(reason) == "there is no pile 10 (piles run from 1 to 9)"
+    assert reason.text("de") == "Es gibt keinen Stapel 10 (nur 1 bis 9)."
+    fields = nine.position().split()
+    with pytest.raises(InvalidPositionError) as info:
+        Board.from_position(" ".join([*fields[:6], "4"]), Rules(redeals=3))
+    assert (str(info.value), info.value.text("de")) == (
+        "these rules allow 3 redeals, not 4", "Diese Regeln erlauben 3 neue Durchgänge, nicht 4.")

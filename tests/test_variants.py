@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from terrace.errors import InvalidRulesError
+from terrace.guide import DESCRIPTIONS
 from terrace.refusals import Refusal
-from terrace.rules import FoundationBuild, Rules, SpaceRule
+from terrace.rules import RULE_OPTIONS, FoundationBuild, Rules, SpaceRule
 from terrace.variants import (
     ALIASES,
     PRESETS,
@@ -212,3 +213,16 @@ def test_a_variant_named_by_anything_but_text_is_refused_as_such(name: object) -
         get_variant(name)  # type: ignore[arg-type]
     assert info.value.code == "variant-not-text"
     assert "unknown variant" not in str(info.value)
+
+
+def test_free_spaces_are_never_said_to_take_any_card_at_all() -> None:
+    """Empress of Italy's description said "empty piles take any card the
+    player moves there" (German "nehmen jede Karte"), and the help of
+    --spaces "free = any card": the terrace card can never enter a pile,
+    free spaces or not (``test_board``'s free-space test plays it)."""
+    free = [v for v in VARIANTS if v.rules.spaces is SpaceRule.FREE]
+    assert free
+    for variant in free:
+        for text in DESCRIPTIONS[variant.name].values():
+            assert "terrace card" in text or "Terrassenkarte" in text, text
+    assert "any card but the terrace card" in RULE_OPTIONS["spaces"].help

@@ -341,6 +341,8 @@ class Board(BaseBoard):
                 return (_DRAW, 0, _DRAW, 0)
             if self.waste and rules.redeals:
                 return Reason(Refusal.STOCK_EMPTY_NO_REDEALS)
+            if self.redeals_used < rules.redeals:  # (redeals are left, but the waste is empty)
+                return Reason(Refusal.NOTHING_TO_REDEAL)
             return Reason(Refusal.STOCK_EMPTY)
         source = AREA[move.source]
         src_index = move.source_index - 1
@@ -533,14 +535,23 @@ class Board(BaseBoard):
 
     def auto_move(self, source: str) -> Move | None:
         """The move a click on ``source`` makes: to a foundation if one
-        accepts the card, else to the first pile that does; None for a
-        foundation (its card is home already: with foundation return it
-        comes back only when moved on purpose, to a pile the player names)."""
+        accepts the card, else onto the first pile whose top card takes it,
+        else into the first empty pile that takes it (spaces the player
+        fills), but never a pile's only card into a space (that changes
+        nothing); None for a foundation (its card is home already: with
+        foundation return it comes back only when moved on purpose, to a
+        pile the player names)."""
         place = self._given_place(source, "auto_move")
         if place.startswith(FOUNDATION):
             return None
         moves = self._moves_at(place)
-        return moves[0] if moves else None
+        if not moves or moves[0].to_foundation:
+            return moves[0] if moves else None
+        onto_cards = [m for m in moves if self.tableau[m.target_index - 1]]
+        if onto_cards:
+            return onto_cards[0]
+        lone = place.startswith(TABLEAU) and len(self.tableau[int(place[1:]) - 1]) == 1
+        return None if lone else moves[0]
 
     # ------------------------------------------------------------------
     # Making and taking back moves

@@ -47,7 +47,8 @@ DESCRIPTIONS_DE: dict[str, str] = {
     "big-terrace": "Vier Kartenspiele und sechzehn Zielstapel, neunzehn Karten in der Terrasse, elf "
     "Stapel und fünf Karten zur Wahl.",
     "empress-of-italy": "Big Terrace, großzügig gespielt: Leere Stapel nehmen jede Karte, die du "
-    "dorthin ziehst, und Karten dürfen von den Zielstapeln zurück in die Auslage.",
+    "dorthin ziehst, nur nicht die Terrassenkarte, und Karten dürfen von den Zielstapeln zurück in die "
+    "Auslage.",
     "admirals-patience": "Das Spiel mit vier Kartenspielen, in Farbe gebaut: sechzehn Zielstapel, "
     "dreizehn Karten in der Terrasse, elf Stapel und fünf Karten zur Wahl.",
 }
@@ -183,27 +184,36 @@ def _layout(w: _Words, r: Rules) -> dict[str, Any]:
 
 def _base(w: _Words, r: Rules) -> dict[str, Any]:
     if r.picks_base and r.candidates == 1:
+        filled = w("the empty pile gets a card from the stock",
+                   "der leere Stapel bekommt eine Karte aus dem Vorrat") if r.piles == 1 else \
+            w("each of the {piles} piles, all empty now, gets a card from the stock",
+              "jeder der {piles} Stapel, nun alle leer, bekommt eine Karte aus dem Vorrat", piles=r.piles)
         text = w("Before the first move, the card in the first pile is the only candidate: choosing it "
                  "starts the first foundation and sets the base rank of all {foundations} foundations, "
-                 "and the empty pile gets a card from the stock.",
+                 "and {filled}.",
                  "Vor dem ersten Zug ist die Karte im ersten Stapel die einzige zur Wahl: Sie zu wählen "
                  "beginnt den ersten Zielstapel und legt den Basiswert aller {foundations} Zielstapel "
-                 "fest, und der leere Stapel bekommt eine Karte aus dem Vorrat.",
-                 foundations=r.foundation_count)
+                 "fest, und {filled}.",
+                 foundations=r.foundation_count, filled=filled)
         return _section("base", w("Choosing the base card", "Die Basiskarte wählen"), _p(text))
     if r.picks_base:
         read = w("Read the terrace, then pick", "Lies die Terrasse und nimm dann") if r.reserve else \
             w("Pick", "Nimm")
-        text = w("Before the first move, {candidates} candidate cards lie in the first piles. {read} "
+        lie = w("{candidates} candidate cards lie in the first piles",
+                "liegen {candidates} Karten zur Wahl in den ersten Stapeln", candidates=r.candidates) \
+            if r.candidates < r.piles else \
+            w("a candidate card lies in each of the {piles} piles",
+              "liegt in jedem der {piles} Stapel eine Karte zur Wahl", piles=r.piles)
+        text = w("Before the first move, {lie}. {read} "
                  "one: it starts the first foundation and sets the base rank of all {foundations} "
                  "foundations. Any other candidate of the same rank starts a foundation too; the rest stay "
                  "in the tableau, and every empty pile gets a card from the stock.",
-                 "Vor dem ersten Zug liegen {candidates} Karten zur Wahl in den ersten Stapeln. {read} "
+                 "Vor dem ersten Zug {lie}. {read} "
                  "eine davon: Sie beginnt den ersten Zielstapel und legt den Basiswert aller "
                  "{foundations} Zielstapel fest. Jeder weitere Kandidat desselben Werts beginnt ebenfalls "
                  "einen Zielstapel; die übrigen bleiben in der Auslage, und jeder leere Stapel bekommt "
                  "eine Karte aus dem Vorrat.",
-                 candidates=r.candidates, read=read, foundations=r.foundation_count)
+                 lie=lie, read=read, foundations=r.foundation_count)
         return _section("base", w("Choosing the base card", "Die Basiskarte wählen"), _p(text))
     if r.piles == 1:
         text = w("There is no choice: once the pile has its card, the next card of the pack is turned "
@@ -344,7 +354,11 @@ def _strategy(w: _Words, r: Rules) -> dict[str, Any]:
         w("An empty pile is your only storage: fill it with a card that unblocks something, not the first "
           "card at hand.",
           "Ein leerer Stapel ist dein einziger Ablageplatz: Füll ihn mit einer Karte, die etwas frei macht, "
-          "nicht mit der erstbesten.")
+          "nicht mit der erstbesten.") if r.spaces is SpaceRule.FREE else \
+        w("An empty pile takes only the waste card: keep it for a waste card you will need and cannot "
+          "place elsewhere, not the first one turned.",
+          "Ein leerer Stapel nimmt nur die Karte vom Abwurfstapel: Heb ihn für eine Karte auf, die du "
+          "brauchen wirst und sonst nirgends unterbringst, nicht für die erstbeste.")
     return _section("strategy", w("Strategy", "Strategie"), _ul(
         w("Play the terrace card whenever it can go: it blocks every card behind it, while a tableau card "
           "can wait.",

@@ -109,6 +109,7 @@ class Refusal(StrEnum):
     BASE_CHOSEN = "base-chosen"
     STOCK_EMPTY = "stock-empty"
     STOCK_EMPTY_NO_REDEALS = "stock-empty-no-redeals"
+    NOTHING_TO_REDEAL = "nothing-to-redeal"
     NO_SUCH_FOUNDATION = "no-such-foundation"
     NO_SUCH_PILE = "no-such-pile"
     TERRACE_ONLY_TO_FOUNDATION = "terrace-only-to-foundation"
@@ -332,11 +333,11 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "{move} has no action in these rules: it can never be legal",
         "{move} hat in diesen Regeln keine Aktion: Der Zug ist nie erlaubt."),
     Refusal.CHOOSE_FIRST: Wording(
-        _NO, "choose a base card first (c1 to c{candidates})",
-        "Wähle zuerst eine Basiskarte (1 bis {candidates})."),
+        _NO, "choose a base card first ({candidates:choices-moves})",
+        "Wähle zuerst eine Basiskarte ({candidates:choices-moves})."),
     Refusal.CANDIDATE_RANGE: Wording(
-        _NO, "there are only {candidates} candidates (c1 to c{candidates})",
-        "Es gibt nur {candidates} Karten zur Wahl."),
+        _NO, "this game has only {candidates:candidates} ({candidates:choices-moves})",
+        "Dieses Spiel hat nur {candidates:candidates} ({candidates:choices-moves})."),
     Refusal.NO_CHOICE: Wording(
         _NO, "this game has no choice: its base card is turned from the pack",
         "In diesem Spiel gibt es keine Wahl: Die Basiskarte wird aufgedeckt."),
@@ -349,12 +350,15 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.STOCK_EMPTY_NO_REDEALS: Wording(
         _NO, "the stock is empty and no redeals are left",
         "Der Vorrat ist leer, und es bleibt kein neuer Durchgang."),
+    Refusal.NOTHING_TO_REDEAL: Wording(
+        _NO, "the stock and the waste are both empty: a redeal has no card to turn over",
+        "Vorrat und Abwurfstapel sind beide leer: Ein neuer Durchgang hat keine Karte zum Umdrehen."),
     Refusal.NO_SUCH_FOUNDATION: Wording(
         _NO, "there is no foundation {foundation} (foundations run from 1 to {count})",
         "Es gibt keinen Zielstapel {foundation} (nur 1 bis {count})."),
     Refusal.NO_SUCH_PILE: Wording(
-        _NO, "there is no pile {pile} (piles run from 1 to {count})",
-        "Es gibt keinen Stapel {pile} (nur 1 bis {count})."),
+        _NO, "there is no pile {pile} ({count:piles-range})",
+        "Es gibt keinen Stapel {pile} ({count:piles-range})."),
     Refusal.TERRACE_ONLY_TO_FOUNDATION: Wording(
         _NO, "the terrace card can go only to a foundation",
         "Die Terrassenkarte darf nur auf einen Zielstapel."),
@@ -436,14 +440,14 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "these rules have {expected} foundations, the position has {count}",
         "Diese Regeln haben {expected} Zielstapel, die Stellung hat {count}."),
     Refusal.POSITION_PILE_COUNT: Wording(
-        _BAD, "these rules have {expected} piles, the position has {count}",
+        _BAD, "these rules have {expected:#pile/piles}, the position has {count}",
         "Diese Regeln haben {expected} Stapel, die Stellung hat {count}."),
     Refusal.POSITION_RESERVE_SIZE: Wording(
-        _BAD, "the reserve holds at most {most} cards",
-        "Die Terrasse hat höchstens {most} Karten."),
+        _BAD, "the reserve holds at most {most:#card/cards}",
+        "Die Terrasse hat höchstens {most:#Karte/Karten}."),
     Refusal.POSITION_REDEALS: Wording(
-        _BAD, "these rules allow {allowed} redeals, not {used}",
-        "Diese Regeln erlauben {allowed} neue Durchgänge, nicht {used}."),
+        _BAD, "these rules allow {allowed:#redeal/redeals}, not {used}",
+        "Diese Regeln erlauben {allowed:#neuen Durchgang/neue Durchgänge}, nicht {used}."),
     Refusal.POSITION_CARDS: Wording(
         _BAD, "the position holds more than the {cards} cards of {decks:decks}",
         "Die Stellung enthält mehr als die {cards} Karten von {decks:decks}."),
@@ -753,6 +757,17 @@ class _Words(string.Formatter):
         a list separated by commas (an empty one, either way: ``none``)
     ``decks``
         a number of decks with its noun (``1 deck``, ``2 decks``)
+    ``candidates``
+        a number of candidates with its noun (``one candidate``, ``3
+        candidates``; German ``eine Karte zur Wahl``, ``3 Karten zur Wahl``)
+    ``choices-moves``
+        the choice moves of that many candidates (``c1``, ``c1 to c3``)
+    ``piles-range``
+        the piles of that many (``the only pile is pile 1``, ``piles run
+        from 1 to 9``; German ``nur Stapel 1``, ``nur 1 bis 9``)
+    ``#one/many``
+        a number with the noun that follows it, one's or many's (German
+        nouns in the template's German: ``{most:#Karte/Karten}``)
     ``place``
         a place code (``r``, ``w``, ``s``, ``f3``, ``t2``) in words
     ``seconds``
@@ -805,6 +820,24 @@ class _Words(string.Formatter):
             if de:
                 return f"{value} Kartenspiel" + ("en" if value > 1 else "")
             return f"{value} deck" + ("s" if value > 1 else "")
+        if format_spec == "candidates":
+            assert isinstance(value, int)
+            if value == 1:
+                return "eine Karte zur Wahl" if de else "one candidate"
+            return f"{value} Karten zur Wahl" if de else f"{value} candidates"
+        if format_spec == "choices-moves":
+            assert isinstance(value, int)
+            return "c1" if value == 1 else f"c1 {'bis' if de else 'to'} c{value}"
+        if format_spec == "piles-range":
+            assert isinstance(value, int)
+            if value == 1:
+                return "nur Stapel 1" if de else "the only pile is pile 1"
+            return f"nur 1 bis {value}" if de else f"piles run from 1 to {value}"
+        if format_spec.startswith("#"):
+            one, _, many = format_spec[1:].partition("/")
+            if isinstance(value, int) and not isinstance(value, bool):
+                return f"{number_text(value, self.language)} {one if value == 1 else many}"
+            return f"{self.format_field(value, '')} {many}"
         if format_spec == "seconds":
             assert isinstance(value, int | float) and not isinstance(value, bool)
             text = f"{value:g}"

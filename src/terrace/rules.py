@@ -148,7 +148,7 @@ class Rules:
     foundations: FoundationBuild = field(default=FoundationBuild.ALTERNATE, metadata=_option(
         "Build foundations in alternate colours or in suit"))
     spaces: SpaceRule = field(default=SpaceRule.AUTO, metadata=_option(
-        "auto = refilled from waste/stock; free = any card; waste = waste card only"))
+        "auto = refilled from waste/stock; free = any card but the terrace card; waste = waste card only"))
     redeals: int = field(default=0, metadata=_option(
         "Extra passes through the stock", low=0, high=MAX_REDEALS))
     foundation_return: bool = field(default=False, metadata=_option(

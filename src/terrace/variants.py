@@ -113,8 +113,8 @@ VARIANTS: tuple[Variant, ...] = (
     Variant(
         "empress-of-italy", "Empress of Italy",
         Rules(decks=4, reserve=19, piles=11, candidates=5, spaces=SpaceRule.FREE, foundation_return=True),
-        "Big Terrace made generous: empty piles take any card the player moves there, and "
-        "foundation cards may come back to the tableau.",
+        "Big Terrace made generous: empty piles take any card the player moves there but the terrace "
+        "card, and foundation cards may come back to the tableau.",
     ),
     Variant(
         "admirals-patience", "Admiral's Patience",

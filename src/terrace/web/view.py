@@ -91,9 +91,8 @@ def describe_sources(board: Board, state: dict[str, Any] | None = None) -> dict[
                     exact = _move(f"{move}{index}")
                     if board.is_legal(exact):
                         targets[f"f{index}"] = str(exact)
-        # as Board.auto_move: a click never takes a card off a foundation
-        auto = None if pile.startswith("f") else str(moves[0])
-        result[pile] = {"card": cards[-1], "auto": auto,
+        auto = board.auto_move(notation(pile))  # (the click's move: the board's one rule)
+        result[pile] = {"card": cards[-1], "auto": None if auto is None else str(auto),
                         "targets": dict(sorted(targets.items(), key=_target_order))}
     return result
 
