@@ -86,6 +86,7 @@ from terrace.storage.line import Line
 from terrace.storage.migrations import (
     APPLICATION_ID,
     LATEST_VERSION,
+    RESTORED,
     NewerDatabaseError,
     layout_fault,
     migrate,
@@ -480,9 +481,10 @@ def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:
     so that the statistics, the game to resume and the export's order,
     which follow the log, come out as they were there. The last change of
     a game changed there by more than imports (``changed_here``) is logged
-    as a change made here (a ``hint`` entry: it plays no move), so that a
-    game imported there and played since comes back played here, not
-    imported and unplayed. (The moves between are not in an export: the
+    as a change made here (a :data:`~terrace.storage.migrations.RESTORED`
+    entry: it plays no move; before schema 7 it was logged as a ``hint``,
+    which reads the same), so that a game imported there and played since
+    comes back played here, not imported and unplayed. (The moves between are not in an export: the
     log of each game starts as after an import.)"""
     entries: list[tuple[int, int, int, str, int, float]] = []
     for index, game in enumerate(games):
@@ -504,7 +506,7 @@ def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:
         here = places.by_import and places.changed_here  # (else its opening says so, or nothing does)
         if places.changed != places.opened or here:
             at = result_at if places.result == places.changed and result_at is not None else game.updated_at
-            entries.append((places.changed, index, 2, "hint" if here else "import", moves, at))
+            entries.append((places.changed, index, 2, RESTORED if here else "import", moves, at))
     entries.sort()
     conn.executemany(
         "INSERT INTO events (game_id, revision, action, move, move_count, at) VALUES (?, ?, ?, NULL, ?, ?)",
