@@ -125,3 +125,31 @@ def test_a_database_newer_than_schema_7_is_refused_unchanged(tmp_path: Path) -> 
     with pytest.raises(NewerDatabaseError, match=f"schema {LATEST_VERSION + 1}; this one knows up to 7"):
         open_store(db)
     assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("version", [3, 6])
+def test_an_event_row_edited_by_hand_does_not_stop_the_upgrade(tmp_path: Path, version: int) -> None:
+    """A log row that breaks the table's CHECK (an action set by hand with
+    the sqlite3 shell's ``ignore_check_constraints``; the file's check
+    passes such a row, whose game alone is in doubt) made the migration
+    that copies the events table fail: the database could not be opened
+    at all ("CHECK constraint failed: action IN (...)")."""
+    from test_store_files import _old_database
+
+    db = _old_database(tmp_path / "games.sqlite", version)
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA ignore_check_constraints = ON")
+    conn.execute("UPDATE events SET action = 'bogus' WHERE game_id = 'won' AND move_count = 2")
+    conn.execute("UPDATE events SET action = 7 WHERE game_id = 'won' AND move_count = 3")
+    conn.close()
+    before = _rows(db)["events"]
+    with open_store(db) as store:
+        assert store.migrations_applied == list(range(version + 1, LATEST_VERSION + 1))
+        assert [e["action"] for e in store.history("won")][:5] == ["create", "move", "bogus", "7", "move"]
+        assert store.get("open").moves == list(golden("terrace-lost").moves[:7])
+        assert store.statistics()["overall"]["played"] == 2
+        play(store, store.get("open"), golden("terrace-lost").moves[7:8])
+        with pytest.raises(sqlite3.IntegrityError):  # (the constraint holds again for new rows)
+            store._conn.execute("INSERT INTO events (game_id, revision, action, move, move_count, at) "
+                                "VALUES ('open', 0, 'bogus', NULL, 0, 0)")
+    assert _rows(db)["events"][: len(before)] == before

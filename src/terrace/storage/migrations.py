@@ -222,6 +222,10 @@ def migrate(connection: sqlite3.Connection, target: int = LATEST_VERSION) -> lis
     if current >= target:
         return []
     connection.execute("BEGIN IMMEDIATE")
+    # A row that breaks a CHECK constraint (edited by hand) makes its game
+    # damaged, never the file: a table copied by a migration keeps it as
+    # it is (the copy refused it, and the whole database stayed unopenable).
+    connection.execute("PRAGMA ignore_check_constraints = ON")
     try:
         current = int(connection.execute("PRAGMA user_version").fetchone()[0])
         if current > LATEST_VERSION:
@@ -241,6 +245,8 @@ def migrate(connection: sqlite3.Connection, target: int = LATEST_VERSION) -> lis
     except BaseException:
         connection.execute("ROLLBACK")
         raise
+    finally:
+        connection.execute("PRAGMA ignore_check_constraints = OFF")
     return applied
 
 
