@@ -25,7 +25,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from terrace.actions import (
@@ -151,6 +151,29 @@ class Board(BaseBoard):
         """The starting position of a deal string."""
         rules = given_rules(rules)
         return cls(rules, Deal.parse(text, rules))
+
+    @classmethod
+    def at_start(cls, rules: Rules, deal: Deal, redo: Sequence[Move]) -> Board:
+        """The starting position of ``deal`` with ``redo`` to redo (the next
+        to redo last, as :attr:`redo_stack` lists them): the board that
+        taking back every move of a game played from the deal leaves, made
+        without taking them back one by one (a restart of a game of 100,000
+        moves). Each move is checked when it is redone (:meth:`redo` plays
+        it as :meth:`push` does, and refuses anything but a legal
+        :class:`~terrace.moves.Move`).
+
+        >>> board = Board.from_number(1)
+        >>> for text in ("c1", "s"):
+        ...     _ = board.push_text(text)
+        >>> start = Board.at_start(board.rules, board.deal, board.move_stack[::-1])
+        >>> start.position() == Board.from_number(1).position(), start.redo_stack
+        (True, [Move.parse('s'), Move.parse('c1')])
+        >>> _ = start.redo(); _ = start.redo(); start.position() == board.position()
+        True
+        """
+        board = cls(rules, deal)
+        board._redo = list(redo)  # (checked move by move as they are redone, a type included)
+        return board
 
     def copy(self, *, stack: bool = True, keep: int | None = None) -> Board:
         """An independent copy; with ``stack=False`` the history is dropped.
