@@ -42,8 +42,8 @@ class Work:
         self.sql: list[str] = []
         copy, push, blake = Board.copy, Board.push, hashlib.blake2b
 
-        def counted_copy(board: Board, *, stack: bool = True, keep: int | None = None) -> Board:
-            other = copy(board, stack=stack, keep=keep)
+        def counted_copy(board: Board, **settings: Any) -> Board:
+            other = copy(board, **settings)
             self.copied += len(other.move_stack) + len(other.redo_stack)
             return other
 
@@ -347,3 +347,90 @@ def test_a_restart_of_a_long_game_does_the_work_of_one_of_a_short_game(
     assert abs(counts[20_000].pop("hashed") - counts[50].pop("hashed")) < 100, counts
     assert counts[20_000] == counts[50], counts
     assert counts[50]["pushes"] <= 2 and counts[50]["move rows read"] == 0, counts
+
+
+@pytest.mark.parametrize("change", ["undo", "redo", "move", "move after undo", "restart"])
+def test_a_game_read_just_before_another_tabs_change_gets_a_long_board_without_a_replay(
+    any_store: GameStore, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    """A hint (which gives its solver 2,000 moves of history each way) or
+    the game to resume (``current``), read just before another tab
+    changed the game: the game it read no longer fit the whole board the
+    store had moved on, and its board was replayed from the deal (3,000
+    moves here, 100,000 at most). Now the whole board is taken back to the
+    line it read, in proportion to the change."""
+    from terrace.solver.history import LOOKBACK
+
+    game_id = stored(any_store, 3_000)
+    tab = any_store.get(game_id)
+    board = tab.recent_board()
+    if change in ("redo", "move after undo"):  # (something to redo first)
+        for _ in range(3):
+            board.pop()
+        tab.sync(board)
+        any_store.update(tab, expected_revision=tab.revision, action="undo")
+    read = any_store.get(game_id)  # (the hint's read)
+    resumed = any_store.latest_unfinished()  # (current's)
+    assert resumed is not None and resumed.revision == read.revision
+    other = any_store.get(game_id)
+    board = other.recent_board()
+    if change == "undo":
+        board.pop()
+    elif change == "redo":
+        board.redo()
+    elif change == "restart":
+        board = other.restart()
+    else:
+        if change == "move after undo":
+            board.pop()
+        board.push(next(m for m in board.legal_moves if not board.redo_stack or m != board.redo_stack[-1]))
+    if change != "restart":
+        other.sync(board)
+    any_store.update(other, expected_revision=read.revision, action="move")
+    whole = reference(Rules.from_dict({}, RULES), Deal.from_number(DEAL, RULES), read)
+    for game, keep in ((read, LOOKBACK), (resumed, 8), (resumed, LOOKBACK)):
+        with monkeypatch.context() as patch:
+            work = Work(patch, any_store)
+            got = game.recent_board(keep)
+            changed = 3_000 if change == "restart" else 0  # (the restart changed every move)
+            counts = work.counts()
+            assert work.pushes <= changed + 8 and work.copied <= changed + 3 * (keep + 16), (keep, counts)
+        assert got.to_dict() == whole.to_dict()
+        played, redo = len(got.move_stack), len(got.redo_stack)
+        assert played >= min(keep, len(whole.move_stack)) and redo == min(keep, len(whole.redo_stack))
+        assert got.move_stack == whole.move_stack[len(whole.move_stack) - played:]
+        assert got.redo_stack == whole.redo_stack[len(whole.redo_stack) - redo:]
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_current_on_a_game_another_tab_changes_at_that_moment_replays_nothing(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``GET /api/games/current`` read the game to resume, and another tab's
+    undo was stored before it made its board: it replayed the whole game
+    (3,000 moves here). It now takes the store's whole board back by the
+    one move, and shows the game as it read it."""
+    store = make_store(kind, tmp_path)
+    game_id = stored(store, 3_000)
+    client = client_of(store)
+    shown = client.get(f"/api/games/{game_id}").json()
+    real = store.latest_unfinished
+
+    def then_another_tab() -> Any:
+        game = real()
+        other = store.get(game_id)
+        board = other.recent_board()
+        board.pop()
+        other.sync(board)
+        store.update(other, expected_revision=other.revision, action="undo")
+        return game
+
+    monkeypatch.setattr(store, "latest_unfinished", then_another_tab)
+    with monkeypatch.context() as patch:
+        work = Work(patch, store)
+        answer = client.get("/api/games/current")
+        assert work.pushes <= 8, work.counts()
+    assert answer.status_code == 200, answer.text
+    got = answer.json()
+    assert (got["revision"], got["moves"], got["redo"], got["state"]) == (
+        shown["revision"], 3_000, 0, shown["state"])

@@ -175,7 +175,7 @@ class Board(BaseBoard):
         board._redo = list(redo)  # (checked move by move as they are redone, a type included)
         return board
 
-    def copy(self, *, stack: bool = True, keep: int | None = None) -> Board:
+    def copy(self, *, stack: bool = True, keep: int | None = None, redo: int | None = None) -> Board:
         """An independent copy; with ``stack=False`` the history is dropped.
 
         With ``keep``, only the last ``keep`` moves played and the next
@@ -183,6 +183,8 @@ class Board(BaseBoard):
         those exactly as this board would, and costs what they cost,
         however long the game (a solver that looks back or ahead at most
         ``keep`` moves gets all it reads of a game of 100,000 moves).
+        With ``redo`` too, only the next ``redo`` moves to redo are copied
+        (fewer than ``keep``: the rest of the redo stack is dropped).
 
         >>> board = Board.from_number(1)
         >>> for text in ("c1", "s", "s", "s"):
@@ -191,6 +193,8 @@ class Board(BaseBoard):
         >>> recent = board.copy(keep=1)
         >>> recent.move_stack, recent.redo_stack
         ([Move.parse('s')], [Move.parse('s')])
+        >>> _ = board.pop(); board.copy(keep=2, redo=1).redo_stack
+        [Move.parse('s')]
         """
         other = type(self).__new__(type(self))
         self._copy_cards_to(other)
@@ -206,7 +210,8 @@ class Board(BaseBoard):
             if moves is None or moves < 0:
                 raise ValueError(f"keep is a number of moves, 0 or more, not {quote(keep)}")
             keep = moves
-            played, undone = max(len(self.move_stack) - keep, 0), max(len(self._redo) - keep, 0)
+            ahead = keep if redo is None else min(redo, keep)
+            played, undone = max(len(self.move_stack) - keep, 0), max(len(self._redo) - max(ahead, 0), 0)
             other.move_stack = self.move_stack[played:]
             other._undo = self._undo[played:]
             other._redo = self._redo[undone:]

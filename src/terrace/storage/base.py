@@ -307,14 +307,44 @@ class _Known:
 
     def copy_for(self, game: StoredGame, keep: int | None = None) -> Board | None:
         """A copy of the board (its last ``keep`` moves each way of history
-        only, or all) while it still fits ``game``; else None."""
+        only, or all) while it still fits ``game``; else, with ``keep``,
+        one of a whole board taken back to ``game``'s line (:meth:`back_to`);
+        else None."""
         with self.lock:
             if not self.matches(game):
-                return None
-            if self.whole or (keep is not None and _window_holds(self.board, game, keep)):
+                if self.whole:
+                    return self.back_to(game, keep)
+            elif self.whole or (keep is not None and _window_holds(self.board, game, keep)):
                 return self.board.copy(keep=keep)
-        # (a game's own part of a whole board: the whole one while it still fits)
+        # (a game's own part of a whole board: the whole one, while it fits or taken back)
         return None if self.source is None else self.source.copy_for(game, keep)
+
+    def back_to(self, game: StoredGame, keep: int | None) -> Board | None:
+        """A copy with ``keep`` moves each way of history of this whole
+        board moved to ``game``'s line (the caller holds the lock): a game
+        read just before another tab changed it (the store moved this
+        board on) gets its board by taking back and playing only what
+        changed, not by a replay of the whole game. None without ``keep``,
+        for another deal or rules, or when the moves do not replay."""
+        if keep is None or not self.whole or self.played < 0 or not (
+                (self.rules is game.rules or self.rules == game.rules)
+                and (self.deal is game.deal or self.deal == game.deal)):
+            return None
+        line, played = game.line_of(), game.played_count()
+        base = min(self.line.common_prefix(line), played, self.played)
+        taken_back = self.played - base
+        board = self.board.copy(keep=keep + taken_back)
+        try:
+            for _ in range(taken_back):
+                board.pop()
+            ahead = line.to_list(base, min(len(line), played + keep))
+            for text in ahead:
+                board.push(Move.parse(text))
+            for _ in range(len(ahead) - (played - base)):
+                board.pop()
+        except Exception:  # (a line that does not replay: the caller replays and says why)
+            return None
+        return board.copy(keep=keep, redo=len(line) - played)
 
     def part(self) -> _Known:
         """This board with only :data:`PART` moves each way of its history,
