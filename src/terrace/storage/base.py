@@ -408,6 +408,10 @@ def _move_board(board: Board, old: Line, old_played: int, new: Line, played: int
 
 MAX_PLACE = 2**53
 """The largest place in a log of changes an export may give (an event id)."""
+MAX_REVISION = 2**53 - 1
+"""The largest revision of a game: the page keeps it as a JavaScript
+number, exact up to this (a revision edited by hand past SQLite's largest
+integer made the next change fail with an OverflowError)."""
 
 
 @dataclass(frozen=True)
@@ -1061,6 +1065,7 @@ def _check_fields(game: StoredGame, *, now: float | None, prefix: str) -> None:
         raise StoreError(f"{prefix}id must be 1 to 64 letters, digits, '-' or '_'")
     for name, limit in COUNTS.items():
         _check_count(getattr(game, name), f"{prefix}{name}", limit)
+    _check_count(game.revision, f"{prefix}revision", MAX_REVISION)
     if game.won_active_ms is not None:
         _check_count(game.won_active_ms, f"{prefix}won_active_ms", MAX_ACTIVE_MS)
     check_times(game, now=now, prefix=prefix)

@@ -286,9 +286,7 @@ def load_game(
             check_saved(game)
     except (TerraceError, ValueError, TypeError, KeyError, RecursionError) as error:
         why = "it is nested too deeply" if isinstance(error, RecursionError) else str(error)
-        raise DamagedGameError(
-            f"saved game {clip(str(game_id), 64)} is damaged and cannot be loaded: {clip(why)}"
-        ) from None
+        raise damaged_game(game_id, why) from None
     game.mark_saved(game.revision, line)
     return game
 
@@ -324,6 +322,12 @@ def same_game(a: StoredGame | None, b: StoredGame) -> bool:
     return a is not None and (a.variant, a.rules, a.deal.cards, a.created_at) == (
         b.variant, b.rules, b.deal.cards, b.created_at
     )
+
+
+def damaged_game(game_id: Any, why: str) -> DamagedGameError:
+    """The refusal of a stored game whose row or line is damaged."""
+    name = clip(str(game_id), 64)
+    return DamagedGameError(f"saved game {name} is damaged and cannot be loaded: {clip(why)}")
 
 
 def whole(value: Any, name: str) -> int:

@@ -100,6 +100,7 @@ from terrace.storage.rows import (
     LINES,
     LOG_PLACES,
     OPENED_ELSEWHERE,
+    damaged_game,
     insert_game,
     load_game,
     log_event,
@@ -110,6 +111,7 @@ from terrace.storage.rows import (
     same_game,
     stamp_fits,
     stamped_values,
+    whole,
     write_stamp,
 )
 from terrace.storage.statistics import MAX_ACTIVE_MS, GameFacts, summarize
@@ -1272,6 +1274,10 @@ class SqliteStore:
             ).fetchone()
             if row is None:
                 raise unknown_game(str(game_id))
+            try:
+                whole(row[2], "hints")  # (a count edited by hand: refused as a read refuses it)
+            except ValueError as error:
+                raise damaged_game(game_id, str(error)) from None
             added = conn.execute(
                 "INSERT OR IGNORE INTO hinted (game_id, position) VALUES (?, ?)", (game_id, key)
             ).rowcount

@@ -1,0 +1,70 @@
+"""Rows edited by hand that reached the store's code as a Python error
+(HTTP 500) instead of a clear refusal that changes nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from store_support import golden, play, start
+from terrace.storage import DamagedGameError, open_store
+from terrace.storage.base import MAX_REVISION, UnsavableGameError
+
+
+def _game(db: Path) -> str:
+    with open_store(db) as store:
+        game = start(store, golden("terrace-won"))
+        play(store, game, golden("terrace-won").moves[:5])
+        return game.id
+
+
+def _edit(db: Path, sql: str, *values: object) -> None:
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA ignore_check_constraints = ON")
+    conn.execute(sql, values)
+    conn.close()
+
+
+def _rows(db: Path) -> list[object]:
+    with sqlite3.connect(db) as conn:
+        tables = ("games", "events", "hinted")
+        return [conn.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall() for t in tables]
+
+
+@pytest.mark.parametrize("hints", ["abc", b"\x00", 2.5, -3])
+def test_a_hint_counted_on_a_game_whose_hint_count_was_edited_is_refused_as_damage(
+        tmp_path: Path, hints: object) -> None:
+    """count_hint added one to the stored count as it found it: text or a
+    BLOB there raised TypeError (the web game answered 500 with a trace)."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    _edit(db, "UPDATE games SET hints = ? WHERE id = ?", hints, game_id)
+    before = _rows(db)
+    with open_store(db) as store, pytest.raises(DamagedGameError, match=r"is damaged .*hints must be"):
+        store.count_hint(game_id, "a position")
+    assert _rows(db) == before
+
+
+def test_a_revision_edited_past_what_a_change_can_count_is_damage(tmp_path: Path) -> None:
+    """A revision set by hand to SQLite's largest integer read back, and
+    the next change failed with OverflowError (expected + 1 does not fit
+    SQLite): it is now read as damage; the largest revision the page keeps
+    exactly is read, and a change past it is refused, changing nothing."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    _edit(db, "UPDATE games SET revision = ? WHERE id = ?", 2**63 - 1, game_id)
+    with open_store(db) as store, pytest.raises(DamagedGameError, match="revision must be a whole number"):
+        store.get(game_id)
+    _edit(db, "UPDATE games SET revision = ? WHERE id = ?", MAX_REVISION, game_id)
+    before = _rows(db)
+    with open_store(db) as store:
+        game = store.get(game_id)
+        assert game.revision == MAX_REVISION
+        board = game.recent_board()
+        board.pop()
+        game.sync(board)
+        with pytest.raises(UnsavableGameError, match="revision must be a whole number from 0 to"):
+            store.update(game, expected_revision=MAX_REVISION, action="undo")
+    assert _rows(db) == before
