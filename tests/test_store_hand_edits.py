@@ -68,3 +68,21 @@ def test_a_revision_edited_past_what_a_change_can_count_is_damage(tmp_path: Path
         with pytest.raises(UnsavableGameError, match="revision must be a whole number from 0 to"):
             store.update(game, expected_revision=MAX_REVISION, action="undo")
     assert _rows(db) == before
+
+
+@pytest.mark.parametrize("at", [None, 123.0])
+def test_a_time_report_on_a_game_whose_playing_time_was_edited_is_refused_as_damage(
+        tmp_path: Path, at: float | None) -> None:
+    """add_active_time added the report in SQL: text there ('abc' + 1000 is
+    1000 to SQLite) turned a game that every read refused as damaged into
+    one that loads, with a playing time it never had."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    _edit(db, "UPDATE games SET active_ms = 'abc' WHERE id = ?", game_id)
+    before = _rows(db)
+    with open_store(db) as store:
+        with pytest.raises(DamagedGameError, match=r"is damaged .*active_ms must be"):
+            store.add_active_time(game_id, 1000, at=at)
+        with pytest.raises(DamagedGameError):
+            store.get(game_id)
+    assert _rows(db) == before

@@ -1303,11 +1303,15 @@ class SqliteStore:
     def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         ms = check_active_ms(ms)
         with self._transaction(write=True, action="time") as conn:
+            # (under the write lock: another server's report waits, then sees this one)
+            row = conn.execute("SELECT timed_until, active_ms FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise unknown_game(str(game_id))
+            try:
+                whole(row[1], "active_ms")  # (SQLite's sum of text and a number made a damaged count good)
+            except ValueError as error:
+                raise damaged_game(game_id, str(error)) from None
             if at is not None:
-                # (under the write lock: another server's report waits, then sees this one)
-                row = conn.execute("SELECT timed_until FROM games WHERE id = ?", (game_id,)).fetchone()
-                if row is None:
-                    raise unknown_game(str(game_id))
                 mark = row[0] if isinstance(row[0], float) else None
                 conn.execute("UPDATE games SET timed_until = ? WHERE id = ?",
                              (report_mark(mark, ms, at), game_id))
