@@ -86,3 +86,20 @@ def test_a_time_report_on_a_game_whose_playing_time_was_edited_is_refused_as_dam
         with pytest.raises(DamagedGameError):
             store.get(game_id)
     assert _rows(db) == before
+
+
+@pytest.mark.parametrize("assisted", ["abc", 7, 0.5])
+def test_an_assist_marked_on_a_game_whose_flag_was_edited_is_refused_as_damage(
+        tmp_path: Path, assisted: object) -> None:
+    """mark_assisted set the flag whatever it held: a game every read
+    refused as damaged (assisted 'abc' or 7) became loadable again."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    _edit(db, "UPDATE games SET assisted = ? WHERE id = ?", assisted, game_id)
+    before = _rows(db)
+    with open_store(db) as store:
+        with pytest.raises(DamagedGameError, match=r"is damaged .*assisted must be 0 or 1"):
+            store.mark_assisted(game_id)
+        with pytest.raises(DamagedGameError):
+            store.get(game_id)
+    assert _rows(db) == before

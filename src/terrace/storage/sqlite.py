@@ -101,6 +101,7 @@ from terrace.storage.rows import (
     LOG_PLACES,
     OPENED_ELSEWHERE,
     damaged_game,
+    flag,
     insert_game,
     load_game,
     log_event,
@@ -1296,9 +1297,14 @@ class SqliteStore:
 
     def mark_assisted(self, game_id: str) -> None:
         with self._transaction(write=True, action="assist") as conn:
-            changed = conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,)).rowcount
-        if not changed:
-            raise unknown_game(str(game_id))
+            row = conn.execute("SELECT assisted FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise unknown_game(str(game_id))
+            try:
+                flag(row[0], "assisted")  # (a value edited by hand is damage: never made good here)
+            except ValueError as error:
+                raise damaged_game(game_id, str(error)) from None
+            conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
 
     def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         ms = check_active_ms(ms)
