@@ -7,6 +7,7 @@ The costs are counted in moves played and taken back, not timed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
@@ -483,3 +484,42 @@ def test_the_coachs_job_counts_the_time_its_work_took_to_reach_the_worker(
         assert answer.status_code == 200, answer.text
     assert len(given) == 1
     assert given[0] + 0.6 * budget <= budget, given  # (the old job got nearly all 4 s)
+
+
+def test_the_coach_answers_at_its_deadline_when_its_job_reaches_the_worker_late() -> None:
+    """The coach waited for its job however late the worker answered: a
+    worker still starting (its imports: 0.3 s and more on a busy machine)
+    or slow to read a long game made the request of a game of 100,000
+    moves end 0.1 to 0.5 s past a 1 s budget. The request now answers at
+    its deadline with what an analysis out of time says ("unknown"), and
+    the job is stopped. (A real clock: the job here reaches its worker a
+    whole second after the budget.)"""
+    import threading
+
+    rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
+    _, moves = to_and_fro(rules, 9, 200)
+    store = MemoryStore()
+    game = stored(store, "terrace", rules, 9, moves)
+    budget = 0.5
+    stopped = threading.Event()
+
+    class LateWorker(InlinePool):
+        async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None) -> Any:
+            try:
+                await asyncio.sleep(budget + 1.0)  # (the worker starting, then reading the job)
+            except asyncio.CancelledError:
+                stopped.set()
+                raise
+            return await super().run(func, *args, budget=budget, gone=gone)
+
+    with client_of(store, pool=LateWorker(), coach=CoachBudgets(analysis=budget)) as client:
+        base = f"/api/games/{game.id}"
+        assert client.post(f"{base}/give-up", json={}).status_code == 200
+        began = time.monotonic()
+        answer = client.post(f"{base}/coach", json={})
+        took = time.monotonic() - began
+    assert answer.status_code == 200, answer.text
+    report = answer.json()
+    assert (report["outcome"], report["moves"], report["low"], report["probes"]) == ("unknown", 200, -1, [])
+    assert stopped.is_set()
+    assert took < budget + 0.5, took  # (the old request took the worker's 1.5 s)

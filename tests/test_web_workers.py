@@ -5,6 +5,7 @@ time, a full pool answers 503 with Retry-After, bad deal ranges are 400)."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -267,3 +268,67 @@ def test_a_full_solver_pool_answers_503_with_retry_after() -> None:
     assert "busy" in second.json()["error"]
     assert int(second.headers["retry-after"]) > 0
     assert store.get(game.id).hints == 0
+
+
+class _HeldPipe:
+    """A worker's end of its pipe whose next job is held on its way until
+    ``released`` (as a long game's job waits for a worker that reads it):
+    ``held`` says whether the release came while the job was on its way."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.sending = threading.Event()
+        self.released = threading.Event()
+        self.held: list[bool] = []
+
+    def send(self, message: Any) -> None:
+        if isinstance(message, tuple):
+            self.sending.set()
+            self.held.append(self.released.wait(10))
+        self.real.send(message)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def test_a_job_on_its_way_to_its_worker_does_not_hold_up_the_event_loop() -> None:
+    """A job was sent to its worker on the event loop: a pipe takes 64 KB
+    at a time, so while a large job (a coach job of a game of 100,000
+    moves and its log, about 2 MB) waited for its worker to read it, 0.3 s
+    for a worker still starting, no other request was answered. Here the
+    loop itself must release the job it is sending: it could not while
+    blocked in the send, which then waited out its 10 s and said so."""
+    solver_pool = SolverPool(workers=1)
+    solver_pool.start()
+    try:
+        [worker] = solver_pool._idle
+        pipe = _HeldPipe(worker.conn)
+        worker.conn = pipe  # type: ignore[assignment]
+
+        async def scenario() -> Any:
+            job = asyncio.ensure_future(solver_pool.run(_echo, "x" * 2_000_000, budget=30))
+            while not pipe.sending.is_set():
+                await asyncio.sleep(0.001)
+            pipe.released.set()  # (the loop answers something else meanwhile)
+            return await job
+
+        assert asyncio.run(scenario()) == "x" * 2_000_000
+        assert pipe.held == [True]
+    finally:
+        solver_pool.close()
+
+
+def test_a_worker_that_died_before_its_job_fails_the_job_clearly() -> None:
+    """A worker gone before its job was sent raised BrokenPipeError out of
+    the pool (the web game answered 500); it is a WorkFailed now (503)."""
+    solver_pool = SolverPool(workers=1)
+    solver_pool.start()
+    try:
+        [worker] = solver_pool._idle
+        worker.process.kill()
+        worker.process.join(10)
+        with pytest.raises(workers.WorkFailed, match="stopped unexpectedly"):
+            asyncio.run(solver_pool.run(_echo, "x" * 200_000, budget=5))
+        assert asyncio.run(solver_pool.run(_echo, 3, budget=5)) == 3  # a new worker took its place
+    finally:
+        solver_pool.close()

@@ -25,7 +25,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from terrace.actions import (
@@ -152,7 +152,30 @@ class Board(BaseBoard):
         rules = given_rules(rules)
         return cls(rules, Deal.parse(text, rules))
 
-    def copy(self, *, stack: bool = True, keep: int | None = None) -> Board:
+    @classmethod
+    def at_start(cls, rules: Rules, deal: Deal, redo: Sequence[Move]) -> Board:
+        """The starting position of ``deal`` with ``redo`` to redo (the next
+        to redo last, as :attr:`redo_stack` lists them): the board that
+        taking back every move of a game played from the deal leaves, made
+        without taking them back one by one (a restart of a game of 100,000
+        moves). Each move is checked when it is redone (:meth:`redo` plays
+        it as :meth:`push` does, and refuses anything but a legal
+        :class:`~terrace.moves.Move`).
+
+        >>> board = Board.from_number(1)
+        >>> for text in ("c1", "s"):
+        ...     _ = board.push_text(text)
+        >>> start = Board.at_start(board.rules, board.deal, board.move_stack[::-1])
+        >>> start.position() == Board.from_number(1).position(), start.redo_stack
+        (True, [Move.parse('s'), Move.parse('c1')])
+        >>> _ = start.redo(); _ = start.redo(); start.position() == board.position()
+        True
+        """
+        board = cls(rules, deal)
+        board._redo = list(redo)  # (checked move by move as they are redone, a type included)
+        return board
+
+    def copy(self, *, stack: bool = True, keep: int | None = None, redo: int | None = None) -> Board:
         """An independent copy; with ``stack=False`` the history is dropped.
 
         With ``keep``, only the last ``keep`` moves played and the next
@@ -160,6 +183,8 @@ class Board(BaseBoard):
         those exactly as this board would, and costs what they cost,
         however long the game (a solver that looks back or ahead at most
         ``keep`` moves gets all it reads of a game of 100,000 moves).
+        With ``redo`` too, only the next ``redo`` moves to redo are copied
+        (fewer than ``keep``: the rest of the redo stack is dropped).
 
         >>> board = Board.from_number(1)
         >>> for text in ("c1", "s", "s", "s"):
@@ -168,6 +193,8 @@ class Board(BaseBoard):
         >>> recent = board.copy(keep=1)
         >>> recent.move_stack, recent.redo_stack
         ([Move.parse('s')], [Move.parse('s')])
+        >>> _ = board.pop(); board.copy(keep=2, redo=1).redo_stack
+        [Move.parse('s')]
         """
         other = type(self).__new__(type(self))
         self._copy_cards_to(other)
@@ -183,7 +210,8 @@ class Board(BaseBoard):
             if moves is None or moves < 0:
                 raise ValueError(f"keep is a number of moves, 0 or more, not {quote(keep)}")
             keep = moves
-            played, undone = max(len(self.move_stack) - keep, 0), max(len(self._redo) - keep, 0)
+            ahead = keep if redo is None else min(redo, keep)
+            played, undone = max(len(self.move_stack) - keep, 0), max(len(self._redo) - max(ahead, 0), 0)
             other.move_stack = self.move_stack[played:]
             other._undo = self._undo[played:]
             other._redo = self._redo[undone:]

@@ -307,14 +307,44 @@ class _Known:
 
     def copy_for(self, game: StoredGame, keep: int | None = None) -> Board | None:
         """A copy of the board (its last ``keep`` moves each way of history
-        only, or all) while it still fits ``game``; else None."""
+        only, or all) while it still fits ``game``; else, with ``keep``,
+        one of a whole board taken back to ``game``'s line (:meth:`back_to`);
+        else None."""
         with self.lock:
             if not self.matches(game):
-                return None
-            if self.whole or (keep is not None and _window_holds(self.board, game, keep)):
+                if self.whole:
+                    return self.back_to(game, keep)
+            elif self.whole or (keep is not None and _window_holds(self.board, game, keep)):
                 return self.board.copy(keep=keep)
-        # (a game's own part of a whole board: the whole one while it still fits)
+        # (a game's own part of a whole board: the whole one, while it fits or taken back)
         return None if self.source is None else self.source.copy_for(game, keep)
+
+    def back_to(self, game: StoredGame, keep: int | None) -> Board | None:
+        """A copy with ``keep`` moves each way of history of this whole
+        board moved to ``game``'s line (the caller holds the lock): a game
+        read just before another tab changed it (the store moved this
+        board on) gets its board by taking back and playing only what
+        changed, not by a replay of the whole game. None without ``keep``,
+        for another deal or rules, or when the moves do not replay."""
+        if keep is None or not self.whole or self.played < 0 or not (
+                (self.rules is game.rules or self.rules == game.rules)
+                and (self.deal is game.deal or self.deal == game.deal)):
+            return None
+        line, played = game.line_of(), game.played_count()
+        base = min(self.line.common_prefix(line), played, self.played)
+        taken_back = self.played - base
+        board = self.board.copy(keep=keep + taken_back)
+        try:
+            for _ in range(taken_back):
+                board.pop()
+            ahead = line.to_list(base, min(len(line), played + keep))
+            for text in ahead:
+                board.push(Move.parse(text))
+            for _ in range(len(ahead) - (played - base)):
+                board.pop()
+        except Exception:  # (a line that does not replay: the caller replays and says why)
+            return None
+        return board.copy(keep=keep, redo=len(line) - played)
 
     def part(self) -> _Known:
         """This board with only :data:`PART` moves each way of its history,
@@ -378,6 +408,10 @@ def _move_board(board: Board, old: Line, old_played: int, new: Line, played: int
 
 MAX_PLACE = 2**53
 """The largest place in a log of changes an export may give (an event id)."""
+MAX_REVISION = 2**53 - 1
+"""The largest revision of a game: the page keeps it as a JavaScript
+number, exact up to this (a revision edited by hand past SQLite's largest
+integer made the next change fail with an OverflowError)."""
 
 
 @dataclass(frozen=True)
@@ -594,6 +628,33 @@ class StoredGame:
                         self.played_count() - len(board.move_stack))
         self._before = (board, self._window[3])
         return board
+
+    def restart(self, keep: int = RECENT) -> Board:
+        """Take back every move at once (a restart: the whole line stays,
+        to redo) and return the board of that with only ``keep`` moves to
+        redo of its history, as :meth:`recent_board` gives one. While the
+        whole board a store remembers for the game still fits, the new
+        board is made from its moves (:meth:`Board.at_start`: copies of
+        two lists); replaying the line from the deal to put it on the redo
+        stack took half a second at 100,000 moves. Else the game is
+        replayed once, as on its first read."""
+        known = self._known
+        whole = known if known is None or known.whole else known.source
+        line, board = self.line_of(), None
+        if whole is not None:
+            with whole.lock:
+                if whole.whole and whole.matches(self):
+                    history = whole.board
+                    board = Board.at_start(self.rules, self.deal,
+                                           history.redo_stack + history.move_stack[::-1])
+        if board is None:
+            self.set_line(line, 0)
+            board = self.board()
+        else:
+            self.set_line(line, 0)
+            self._known = _Known(self.rules, self.deal, line, 0, board, whole=True)
+        self.status = board.status.value
+        return self.recent_board(keep)
 
     def moves_before(self, board: Board) -> int:
         """How many moves of the game lie before the history of ``board``:
@@ -1009,6 +1070,7 @@ def _check_fields(game: StoredGame, *, now: float | None, prefix: str) -> None:
         raise StoreError(f"{prefix}id must be 1 to 64 letters, digits, '-' or '_'")
     for name, limit in COUNTS.items():
         _check_count(getattr(game, name), f"{prefix}{name}", limit)
+    _check_count(game.revision, f"{prefix}revision", MAX_REVISION)
     if game.won_active_ms is not None:
         _check_count(game.won_active_ms, f"{prefix}won_active_ms", MAX_ACTIVE_MS)
     check_times(game, now=now, prefix=prefix)

@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 import functools
+import re
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -166,6 +167,33 @@ _V6 = (
     "ALTER TABLE games ADD COLUMN timed_until REAL",
 )
 
+RESTORED = "restore"
+"""The log's action for the last change of a restored game that was made
+where the backup came from (no move, no hint: a change made here, not an
+import). Databases restored before schema 7 logged it as ``hint``, which
+reads the same (a change made here that plays no move)."""
+
+_V7_ACTIONS = f"{_EVENT_ACTIONS}, '{RESTORED}'"
+
+_V7 = (
+    # The event log learns the action 'restore' (the table is copied, as
+    # for schema 4: SQLite cannot change a CHECK constraint in place).
+    f"""CREATE TABLE events_v7 (
+        id         INTEGER PRIMARY KEY,
+        game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        revision   INTEGER NOT NULL,
+        action     TEXT NOT NULL CHECK (action IN ({_V7_ACTIONS})),
+        move       TEXT,
+        move_count INTEGER NOT NULL,
+        at         REAL NOT NULL
+    )""",
+    "INSERT INTO events_v7 (id, game_id, revision, action, move, move_count, at) "
+    "SELECT id, game_id, revision, action, move, move_count, at FROM events",
+    "DROP TABLE events",
+    "ALTER TABLE events_v7 RENAME TO events",
+    "CREATE INDEX events_by_game ON events (game_id, id)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, moves and events", _V1),
     Migration(2, "start times and indexes", _V2),
@@ -173,6 +201,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "games given up", _V4),
     Migration(5, "replay stamps", _V5),
     Migration(6, "time reports shared by servers", _V6),
+    Migration(7, "restored changes in the log", _V7),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
@@ -193,6 +222,10 @@ def migrate(connection: sqlite3.Connection, target: int = LATEST_VERSION) -> lis
     if current >= target:
         return []
     connection.execute("BEGIN IMMEDIATE")
+    # A row that breaks a CHECK constraint (edited by hand) makes its game
+    # damaged, never the file: a table copied by a migration keeps it as
+    # it is (the copy refused it, and the whole database stayed unopenable).
+    connection.execute("PRAGMA ignore_check_constraints = ON")
     try:
         current = int(connection.execute("PRAGMA user_version").fetchone()[0])
         if current > LATEST_VERSION:
@@ -212,22 +245,38 @@ def migrate(connection: sqlite3.Connection, target: int = LATEST_VERSION) -> lis
     except BaseException:
         connection.execute("ROLLBACK")
         raise
+    finally:
+        connection.execute("PRAGMA ignore_check_constraints = OFF")
     return applied
 
 
 Layout = dict[str, frozenset[str]]
-"""The tables of a database (SQLite's own left out) and their columns."""
+"""The tables of a database (SQLite's own left out) and their columns, and
+under :data:`ACTIONS_KEY` the actions its event log takes (a migration may
+add one without adding a column: schema 7)."""
+
+ACTIONS_KEY = "events (actions)"
+"""The key of a :data:`Layout` that holds the actions the ``events``
+table's CHECK constraint allows (no table has a name with a space here)."""
+
+_ACTION_CHECK = re.compile(r"CHECK\s*\(\s*action\s+IN\s*\(([^)]*)\)", re.IGNORECASE)
 
 
 def read_layout(connection: sqlite3.Connection) -> Layout:
-    """The tables the database holds, with their columns."""
-    tables = [name for (name,) in connection.execute(
-        "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite~_%' ESCAPE '~'"
-    )]
-    return {
+    """The tables the database holds, with their columns, and the actions
+    its event log takes."""
+    tables = connection.execute(
+        "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite~_%' ESCAPE '~'"
+    ).fetchall()
+    found: Layout = {
         table: frozenset(c for (c,) in connection.execute("SELECT name FROM pragma_table_info(?)", (table,)))
-        for table in tables
+        for table, _ in tables
     }
+    for table, sql in tables:
+        if table == "events":
+            check = _ACTION_CHECK.search(str(sql))
+            found[ACTIONS_KEY] = frozenset(re.findall(r"'([^']*)'", check.group(1)) if check else ())
+    return found
 
 
 @functools.cache
@@ -236,7 +285,9 @@ def layout(version: int) -> Layout:
     up to it, run on an empty database in memory.
 
     >>> sorted(layout(1)), "given_up_at" in layout(4)["games"], layout(0)
-    (['events', 'games', 'migrations', 'moves'], True, {})
+    (['events', 'events (actions)', 'games', 'migrations', 'moves'], True, {})
+    >>> sorted(layout(7)[ACTIONS_KEY] - layout(6)[ACTIONS_KEY])
+    ['restore']
     """
     connection = sqlite3.connect(":memory:", isolation_level=None)
     try:
@@ -260,10 +311,15 @@ def layout_fault(found: Layout, version: int) -> str | None:
     'its schema number is 2, but it has no table events'
     >>> layout_fault(layout(1), 0)
     'its schema number is 0, that of a new database, but it holds tables'
+    >>> layout_fault(layout(7), 6)
+    "its schema number is 6, but its event log takes the action 'restore', which schema 6 does not have"
     """
     if version == 0:
         return "its schema number is 0, that of a new database, but it holds tables" if found else None
-    for table, columns in sorted(layout(version).items()):
+    promised = layout(version)
+    for table, columns in sorted(promised.items()):
+        if table == ACTIONS_KEY:
+            continue
         if table not in found:
             return f"its schema number is {version}, but it has no table {table}"
         for column in sorted(columns - found[table]):
@@ -271,4 +327,10 @@ def layout_fault(found: Layout, version: int) -> str | None:
         for column in sorted(found[table] - columns):
             return (f"its schema number is {version}, but its table {table} has the column {column}, "
                     f"which schema {version} does not have")
+    taken, actions = found.get(ACTIONS_KEY, frozenset()), promised.get(ACTIONS_KEY, frozenset())
+    for action in sorted(actions - taken):
+        return f"its schema number is {version}, but its event log does not take the action {action!r}"
+    for action in sorted(taken - actions):
+        return (f"its schema number is {version}, but its event log takes the action {action!r}, "
+                f"which schema {version} does not have")
     return None

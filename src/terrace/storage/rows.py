@@ -275,10 +275,10 @@ def load_game(
             raise ValueError(f"unknown status {status!r}")
         game = StoredGame(
             game_id, variant, rules, deal, status=status, hints=hints, undos=undos,
-            winnable_only=_flag(winnable_only, "winnable_only"), created_at=_time(created_at),
+            winnable_only=flag(winnable_only, "winnable_only"), created_at=_time(created_at),
             updated_at=_time(updated_at), started_at=_time_or_none(started_at),
             finished_at=_time_or_none(finished_at), revision=whole(revision, "revision"),
-            assisted=_flag(assisted, "assisted"), active_ms=active_ms, won_at=_time_or_none(won_at),
+            assisted=flag(assisted, "assisted"), active_ms=active_ms, won_at=_time_or_none(won_at),
             won_moves=won_moves, won_active_ms=won_active_ms,
             given_up_at=_time_or_none(given_up_at),
         )
@@ -298,9 +298,7 @@ def load_game(
             check_saved(game)
     except (TerraceError, ValueError, TypeError, KeyError, RecursionError) as error:
         why = "it is nested too deeply" if isinstance(error, RecursionError) else str(error)
-        raise DamagedGameError(
-            f"saved game {clip(str(game_id), 64)} is damaged and cannot be loaded: {clip(why)}"
-        ) from None
+        raise damaged_game(game_id, why) from None
     game.mark_saved(game.revision, line)
     return game
 
@@ -338,6 +336,12 @@ def same_game(a: StoredGame | None, b: StoredGame) -> bool:
     )
 
 
+def damaged_game(game_id: Any, why: str) -> DamagedGameError:
+    """The refusal of a stored game whose row or line is damaged."""
+    name = clip(str(game_id), 64)
+    return DamagedGameError(f"saved game {name} is damaged and cannot be loaded: {clip(why)}")
+
+
 def whole(value: Any, name: str) -> int:
     """A stored count, checked."""
     if not isinstance(value, int) or value < 0:
@@ -345,7 +349,7 @@ def whole(value: Any, name: str) -> int:
     return value
 
 
-def _flag(value: Any, name: str) -> bool:
+def flag(value: Any, name: str) -> bool:
     """A stored 0 or 1, checked."""
     if value not in (0, 1) or isinstance(value, float):
         raise ValueError(f"{name} must be 0 or 1, not {clip(repr(value), 40)}")

@@ -86,6 +86,7 @@ from terrace.storage.line import Line
 from terrace.storage.migrations import (
     APPLICATION_ID,
     LATEST_VERSION,
+    RESTORED,
     NewerDatabaseError,
     layout_fault,
     migrate,
@@ -99,6 +100,8 @@ from terrace.storage.rows import (
     LINES,
     LOG_PLACES,
     OPENED_ELSEWHERE,
+    damaged_game,
+    flag,
     insert_game,
     load_game,
     log_event,
@@ -109,6 +112,7 @@ from terrace.storage.rows import (
     same_game,
     stamp_fits,
     stamped_values,
+    whole,
     write_stamp,
 )
 from terrace.storage.statistics import MAX_ACTIVE_MS, GameFacts, summarize
@@ -520,9 +524,10 @@ def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:
     so that the statistics, the game to resume and the export's order,
     which follow the log, come out as they were there. The last change of
     a game changed there by more than imports (``changed_here``) is logged
-    as a change made here (a ``hint`` entry: it plays no move), so that a
-    game imported there and played since comes back played here, not
-    imported and unplayed. (The moves between are not in an export: the
+    as a change made here (a :data:`~terrace.storage.migrations.RESTORED`
+    entry: it plays no move; before schema 7 it was logged as a ``hint``,
+    which reads the same), so that a game imported there and played since
+    comes back played here, not imported and unplayed. (The moves between are not in an export: the
     log of each game starts as after an import.)"""
     entries: list[tuple[int, int, int, str, int, float]] = []
     for index, game in enumerate(games):
@@ -544,7 +549,7 @@ def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:
         here = places.by_import and places.changed_here  # (else its opening says so, or nothing does)
         if places.changed != places.opened or here:
             at = result_at if places.result == places.changed and result_at is not None else game.updated_at
-            entries.append((places.changed, index, 2, "hint" if here else "import", moves, at))
+            entries.append((places.changed, index, 2, RESTORED if here else "import", moves, at))
     entries.sort()
     conn.executemany(
         "INSERT INTO events (game_id, revision, action, move, move_count, at) VALUES (?, ?, ?, NULL, ?, ?)",
@@ -1310,6 +1315,10 @@ class SqliteStore:
             ).fetchone()
             if row is None:
                 raise unknown_game(str(game_id))
+            try:
+                whole(row[2], "hints")  # (a count edited by hand: refused as a read refuses it)
+            except ValueError as error:
+                raise damaged_game(game_id, str(error)) from None
             added = conn.execute(
                 "INSERT OR IGNORE INTO hinted (game_id, position) VALUES (?, ?)", (game_id, key)
             ).rowcount
@@ -1328,18 +1337,27 @@ class SqliteStore:
 
     def mark_assisted(self, game_id: str) -> None:
         with self._transaction(write=True, action="assist") as conn:
-            changed = conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,)).rowcount
-        if not changed:
-            raise unknown_game(str(game_id))
+            row = conn.execute("SELECT assisted FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise unknown_game(str(game_id))
+            try:
+                flag(row[0], "assisted")  # (a value edited by hand is damage: never made good here)
+            except ValueError as error:
+                raise damaged_game(game_id, str(error)) from None
+            conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
 
     def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         ms = check_active_ms(ms)
         with self._transaction(write=True, action="time") as conn:
+            # (under the write lock: another server's report waits, then sees this one)
+            row = conn.execute("SELECT timed_until, active_ms FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise unknown_game(str(game_id))
+            try:
+                whole(row[1], "active_ms")  # (SQLite's sum of text and a number made a damaged count good)
+            except ValueError as error:
+                raise damaged_game(game_id, str(error)) from None
             if at is not None:
-                # (under the write lock: another server's report waits, then sees this one)
-                row = conn.execute("SELECT timed_until FROM games WHERE id = ?", (game_id,)).fetchone()
-                if row is None:
-                    raise unknown_game(str(game_id))
                 mark = row[0] if isinstance(row[0], float) else None
                 conn.execute("UPDATE games SET timed_until = ? WHERE id = ?",
                              (report_mark(mark, ms, at), game_id))

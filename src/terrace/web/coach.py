@@ -32,7 +32,8 @@ from starlette.routing import Route
 from terrace.board import Board, Status
 from terrace.moves import Move
 from terrace.refusals import Reason, Refusal
-from terrace.solver.coach import chances_and_pick, find_loss, warn_check
+from terrace.solver.api import UNKNOWN
+from terrace.solver.coach import Analysis, chances_and_pick, find_loss, warn_check
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event
 from terrace.web.endpoints import WebGame, fair_seed, for_solver, game_events, in_play, remember
@@ -94,8 +95,14 @@ class CoachEndpoints:
         # the job's own clock starts at the request's deadline, not when it got its work
         # (sending a long game and its log to the worker took 0.2 s at 100,000 moves)
         analyse = partial(coach_job, events=events, fair_seconds=self.web.hint_seconds, until=until)
-        report = await self.web.in_solver(request, analyse, start, moves, seconds, fair_seed(game.id),
-                                          budget=seconds)
+        job = self.web.in_solver(request, analyse, start, moves, seconds, fair_seed(game.id), budget=seconds)
+        try:
+            # (the answer comes at the deadline, the job's or not: a worker still starting, or
+            # one slow to read a long game, made the request run over its budget by its delay)
+            report = await asyncio.wait_for(job, max(until - time.monotonic(), 0))
+        except TimeoutError:
+            report = Analysis(UNKNOWN, len(moves), -1, len(moves) + 1,
+                              seconds=self.budgets.analysis).to_dict()
         reopenable = (game.given_up_at is None and game.won_at is None  # (a win is final)
                       and board.status is Status.LOST and board.can_undo)
         if reopenable:

@@ -367,9 +367,7 @@ class WebGame:
         if not game.played_count():
             return json_response(game_json(game, game.recent_board()))
         revision = game.revision
-        game.moves, game.redo = [], [*game.redo, *reversed(game.moves)]
-        board = await run_in_threadpool(game.board)  # (the whole line replayed: not on the event loop)
-        game.status = board.status.value
+        board = await run_in_threadpool(game.restart)  # (a replay when no whole board fits: not on the loop)
         await run_in_threadpool(self.store.update, game, expected_revision=revision, action="restart")
         return json_response(game_json(game, board))
 

@@ -182,7 +182,14 @@ class SolverPool:
         usable = False  # a worker left mid-job (an exception, a cancelled task) is replaced
         try:
             job = next(self._jobs)
-            worker.conn.send((job, func, args))
+            # (in a thread: a pipe takes 64 KB at a time, so the event loop
+            # waited until the worker had read the rest, a worker still
+            # starting included: a coach job of a game of 100,000 moves
+            # and its log, 2 MB, held every other request up for 0.3 s)
+            try:
+                await asyncio.to_thread(worker.conn.send, (job, func, args))
+            except (EOFError, OSError):
+                raise WorkFailed("the solver process stopped unexpectedly") from None
             usable, reply = await self._wait(worker, job, time.monotonic() + budget + START_GRACE, gone)
         finally:
             self._release(worker, usable)

@@ -1,0 +1,105 @@
+"""Rows edited by hand that reached the store's code as a Python error
+(HTTP 500) instead of a clear refusal that changes nothing."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from store_support import golden, play, start
+from terrace.storage import DamagedGameError, open_store
+from terrace.storage.base import MAX_REVISION, UnsavableGameError
+
+
+def _game(db: Path) -> str:
+    with open_store(db) as store:
+        game = start(store, golden("terrace-won"))
+        play(store, game, golden("terrace-won").moves[:5])
+        return game.id
+
+
+def _edit(db: Path, sql: str, *values: object) -> None:
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("PRAGMA ignore_check_constraints = ON")
+    conn.execute(sql, values)
+    conn.close()
+
+
+def _rows(db: Path) -> list[object]:
+    with sqlite3.connect(db) as conn:
+        tables = ("games", "events", "hinted")
+        return [conn.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall() for t in tables]
+
+
+@pytest.mark.parametrize("hints", ["abc", b"\x00", 2.5, -3])
+def test_a_hint_counted_on_a_game_whose_hint_count_was_edited_is_refused_as_damage(
+        tmp_path: Path, hints: object) -> None:
+    """count_hint added one to the stored count as it found it: text or a
+    BLOB there raised TypeError (the web game answered 500 with a trace)."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    _edit(db, "UPDATE games SET hints = ? WHERE id = ?", hints, game_id)
+    before = _rows(db)
+    with open_store(db) as store, pytest.raises(DamagedGameError, match=r"is damaged .*hints must be"):
+        store.count_hint(game_id, "a position")
+    assert _rows(db) == before
+
+
+def test_a_revision_edited_past_what_a_change_can_count_is_damage(tmp_path: Path) -> None:
+    """A revision set by hand to SQLite's largest integer read back, and
+    the next change failed with OverflowError (expected + 1 does not fit
+    SQLite): it is now read as damage; the largest revision the page keeps
+    exactly is read, and a change past it is refused, changing nothing."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    _edit(db, "UPDATE games SET revision = ? WHERE id = ?", 2**63 - 1, game_id)
+    with open_store(db) as store, pytest.raises(DamagedGameError, match="revision must be a whole number"):
+        store.get(game_id)
+    _edit(db, "UPDATE games SET revision = ? WHERE id = ?", MAX_REVISION, game_id)
+    before = _rows(db)
+    with open_store(db) as store:
+        game = store.get(game_id)
+        assert game.revision == MAX_REVISION
+        board = game.recent_board()
+        board.pop()
+        game.sync(board)
+        with pytest.raises(UnsavableGameError, match="revision must be a whole number from 0 to"):
+            store.update(game, expected_revision=MAX_REVISION, action="undo")
+    assert _rows(db) == before
+
+
+@pytest.mark.parametrize("at", [None, 123.0])
+def test_a_time_report_on_a_game_whose_playing_time_was_edited_is_refused_as_damage(
+        tmp_path: Path, at: float | None) -> None:
+    """add_active_time added the report in SQL: text there ('abc' + 1000 is
+    1000 to SQLite) turned a game that every read refused as damaged into
+    one that loads, with a playing time it never had."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    _edit(db, "UPDATE games SET active_ms = 'abc' WHERE id = ?", game_id)
+    before = _rows(db)
+    with open_store(db) as store:
+        with pytest.raises(DamagedGameError, match=r"is damaged .*active_ms must be"):
+            store.add_active_time(game_id, 1000, at=at)
+        with pytest.raises(DamagedGameError):
+            store.get(game_id)
+    assert _rows(db) == before
+
+
+@pytest.mark.parametrize("assisted", ["abc", 7, 0.5])
+def test_an_assist_marked_on_a_game_whose_flag_was_edited_is_refused_as_damage(
+        tmp_path: Path, assisted: object) -> None:
+    """mark_assisted set the flag whatever it held: a game every read
+    refused as damaged (assisted 'abc' or 7) became loadable again."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    _edit(db, "UPDATE games SET assisted = ? WHERE id = ?", assisted, game_id)
+    before = _rows(db)
+    with open_store(db) as store:
+        with pytest.raises(DamagedGameError, match=r"is damaged .*assisted must be 0 or 1"):
+            store.mark_assisted(game_id)
+        with pytest.raises(DamagedGameError):
+            store.get(game_id)
+    assert _rows(db) == before
