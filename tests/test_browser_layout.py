@@ -278,6 +278,9 @@ def test_the_statistics_table_fits(api: Api, open_game: Any, phone: bool) -> Non
         first = page.locator("#dlg-stats table.stats tbody td").first
         before = page.evaluate("(td) => getComputedStyle(td, '::before').content", first.element_handle())
         assert before not in ("none", "normal", '""')
+        # and the heads, not drawn, are still the columns' names to a screen reader
+        assert page.locator("#dlg-stats table.stats thead").bounding_box()["height"] <= 1
+        assert page.locator("#dlg-stats").get_by_role("columnheader").count() >= 5
 
 
 REACH = """() => {
