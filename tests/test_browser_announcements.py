@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api
+from browser_support import Api, settled
 from store_support import golden
 
 pytestmark = pytest.mark.browser
@@ -107,7 +107,7 @@ def test_a_move_by_keys_is_heard_by_card_names_and_without_the_prompt_between(
     assert not any(symbol in said[1] for symbol in "♠♥♦♣"), said
     page.keyboard.press("8")
     page.keyboard.press("Escape")
-    page.wait_for_timeout(100)
+    settled(page)
     said = heard(page)
     assert len(said) == 2 and said[0].startswith(selected) and said[1].startswith(prompt), said
     ask_hint(page, by_key=True)
@@ -116,7 +116,7 @@ def test_a_move_by_keys_is_heard_by_card_names_and_without_the_prompt_between(
     page.keyboard.press("8")
     page.keyboard.press("f")
     page.wait_for_selector("body[data-moves='2']")
-    page.wait_for_timeout(100)
+    settled(page)  # (and the auto-play after the move, which plays nothing here)
     said = heard(page)
     assert len(said) == 2 and said[0].startswith(selected) and said[1].startswith(moved), said
 
@@ -186,7 +186,7 @@ def test_a_game_resumed_from_the_statistics_is_heard(
     item.get_by_role("button", name=resume).focus()
     page.keyboard.press("Enter")
     page.locator("#game-title", has_text=f" {deal}").wait_for()
-    page.wait_for_timeout(100)
+    settled(page)
     assert heard(page) == [said]
 
 
@@ -202,7 +202,7 @@ def test_a_replay_s_base_card_is_heard_by_name(api: Api, open_game: Any) -> None
     page.locator("#replay-next").focus()
     page.keyboard.press("Enter")
     page.locator("#prompt", has_text="Zug 1 von 2").wait_for()
-    page.wait_for_timeout(100)
+    settled(page)
     said = heard(page)
     assert len(said) == 1 and said[0].startswith("Basiskarte Karo 7: "), said
 

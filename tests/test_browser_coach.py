@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen
+from browser_support import Api, moves_seen, settled
 from terrace.board import Board
 from terrace.rules import Rules
 from test_browser_game import _click_move
@@ -29,10 +29,10 @@ def test_analyse_a_lost_game_shows_where_it_was_lost(api: Api, open_game: Any) -
     ask = page.locator("#dlg-confirm[open]")
     assert "marks the game as assisted" in ask.inner_text()
     ask.locator("#confirm-no").click()
-    # (the answer is read in the question's close event, a moment later: a
-    # replay started then would not have shown yet had the check come at once)
+    # (the answer is read in the question's close event: a replay started
+    # then is queued at once, and would have shown once the page settles)
     ask.wait_for(state="detached")
-    page.wait_for_timeout(500)
+    settled(page)
     assert page.locator("#replay-bar").is_hidden()
     assert not api.client.get(f"/api/games/{game['id']}").json()["assisted"]  # declined: nothing asked
     page.reload()
@@ -115,7 +115,8 @@ def test_warning_before_a_move_that_loses_a_won_game(api: Api, open_game: Any) -
     confirm.wait_for(timeout=15_000)
     assert "loses a won game" in confirm.inner_text()
     confirm.locator("#confirm-no").click()
-    page.wait_for_timeout(300)
+    confirm.wait_for(state="detached")
+    settled(page)
     stored = api.client.get(f"/api/games/{game['id']}").json()
     assert stored["moves"] == losing - 1 and stored["assisted"]
     # Confirmed, the move is played.
@@ -223,7 +224,8 @@ def test_the_dead_end_warning_judges_from_the_cards_in_sight(api: Api, open_game
     confirm.wait_for()
     assert "This move loses the game" in confirm.inner_text()
     confirm.locator("#confirm-no").click()
-    page.wait_for_timeout(300)
+    confirm.wait_for(state="detached")
+    settled(page)
     stored = api.client.get(f"/api/games/{game['id']}").json()
     assert stored["moves"] == 0 and not stored["assisted"]
     page.keyboard.press("4")  # alive: no question

@@ -24,9 +24,19 @@ function animationsOn() {
   return app.settings.animate && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
-// Run actions one after the other, so quick clicks never overlap.
+// Run actions one after the other, so quick clicks never overlap. The body
+// says whether any is waiting or running (data-busy: "false" once the last
+// has ended, auto-play after a move included): the browser tests wait for
+// the page to have done all it was asked, rather than for a while.
+let queued = 0;
+document.body.dataset.busy = "false";
 function enqueue(action) {
-  app.queue = app.queue.then(action).catch((error) => toast(String(error)));
+  queued += 1;
+  document.body.dataset.busy = "true";
+  app.queue = app.queue.then(action).catch((error) => toast(String(error))).finally(() => {
+    queued -= 1;
+    if (!queued) document.body.dataset.busy = "false";
+  });
   return app.queue;
 }
 
