@@ -464,7 +464,8 @@ function step(kind) {
   return enqueue(async () => {
     const game = app.game;
     if (!game || game.replay) return;
-    if ((kind === "undo" && !game.can_undo) || (kind === "redo" && !game.can_redo)) return;
+    // (nothing to undo or redo: the server's refusal says so; Ctrl+Z and
+    // Ctrl+Y said nothing then, only the buttons showed it, disabled)
     if (kind === "restart" && !game.moves) return;
     const result = await api[kind](game);
     if (app.game === game) await answer(result);
