@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, settled
+from browser_support import Api, moves_seen, settled, until
 from terrace.board import Board
 from terrace.rules import Rules
 from test_browser_game import _click_move
@@ -432,3 +432,49 @@ def test_the_analysis_leaves_the_board_on_the_screen_of_a_phone_held_sideways(
     }""")
     assert found["bar"] == 1 and found["whole"], found
     assert found["lowest"] <= height and not found["scrolls"], found
+
+
+# Whether the page scrolls, and the controls of the replay and the analysis
+# that lie under the toolbar fixed at the bottom of an upright phone (or
+# past the window's bottom): hidden there, reached only by scrolling.
+UNDER = """() => {
+  const toolbar = document.querySelector('.actions').getBoundingClientRect().top;
+  const controls = [...document.querySelectorAll(
+    '#replay-bar > *, #coach-note button, #coach-note .coach-text')].filter((n) => n.getClientRects().length);
+  return { scrolls: document.scrollingElement.scrollHeight > innerHeight + 1,
+           under: controls.map((n) => [n.id || n.className, n.getBoundingClientRect().bottom])
+             .filter(([, bottom]) => bottom > Math.min(toolbar, innerHeight) + 0.5).map(([name]) => name),
+           count: controls.length };
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_a_long_analysis_leaves_the_replay_s_buttons_in_sight_on_a_phone(api: Api, open_game: Any,
+                                                                          locale: str) -> None:
+    """The analysis of a game lost where undo could still save it is long
+    (where it was lost, the fair player's move, why it is an assist): on a
+    360x640 phone it took 300 px in German, the page scrolled 111 px and
+    "Back to my game" lay under the toolbar. The analysis now scrolls in a
+    box of its own, which the keyboard reaches too, and "Show where it was
+    lost" stays in sight."""
+    moves, _ = thrown_away()
+    game = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), *moves)
+    page = open_game(game, reduced_motion="reduce", locale=locale, has_touch=True, is_mobile=True,
+                     viewport={"width": 360, "height": 640})
+    page.locator("dialog.end[open] #end-analyse").click()
+    page.locator("#dlg-confirm[open] #confirm-yes").click()
+    page.locator("#coach-note[data-state='lost-at'] .coach-text").wait_for(timeout=30_000)
+    settled(page)
+    found = page.evaluate(UNDER)
+    assert found["count"] >= 5 and found["under"] == [] and not found["scrolls"], found
+    page.locator("#replay-next").click()
+    page.locator("#coach-goto").wait_for()
+    settled(page)
+    found = page.evaluate(UNDER)
+    assert found["under"] == [] and not found["scrolls"], found
+    # The whole analysis can be read: its box scrolls, by the keyboard too.
+    text = page.locator("#coach-note .coach-text")
+    assert text.evaluate("(t) => t.scrollHeight > t.clientHeight")
+    text.focus()
+    page.keyboard.press("End")
+    until(lambda: text.evaluate("(t) => t.scrollTop + t.clientHeight >= t.scrollHeight - 1"))

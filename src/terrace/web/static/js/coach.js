@@ -196,7 +196,8 @@ function drawNote() {
   // screen reader hears the analysis once, not again at each step.
   const words = reportWords(game, report);
   const text = box.querySelector(".coach-text");
-  if (!text) box.replaceChildren(el("p", { class: "coach-text", text: words }));  // (in place of "Analysing…")
+  // (focusable: on a phone its box scrolls, by the keyboard too; style.css)
+  if (!text) box.replaceChildren(el("p", { class: "coach-text", tabindex: "0", text: words }));  // (in place of "Analysing…")
   else if (text.textContent !== words) text.textContent = words;  // (another language)
   const wanted = report.outcome === "lost-at" && game.step !== report.step - 1;
   const shown = box.querySelector("#coach-goto");
