@@ -478,3 +478,53 @@ def test_a_long_analysis_leaves_the_replay_s_buttons_in_sight_on_a_phone(api: Ap
     text.focus()
     page.keyboard.press("End")
     until(lambda: text.evaluate("(t) => t.scrollTop + t.clientHeight >= t.scrollHeight - 1"))
+
+
+CANDIDATES = """() => {
+  const toolbar = Math.min(innerHeight, ...[...document.querySelectorAll('.actions')]
+    .filter((n) => getComputedStyle(n).position === 'fixed').map((n) => n.getBoundingClientRect().top));
+  const tops = [...document.querySelectorAll('#board .candidate .card.choice')]
+    .map((c) => c.getBoundingClientRect());
+  // each candidate's badge ("18/32") in one line, whole, clear of the others
+  const badges = [...document.querySelectorAll('#board .verdict.chance')].map((b) => {
+    const range = document.createRange();
+    range.selectNodeContents(b);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    return { lines: b.scrollWidth > b.clientWidth + 1 ? 'cut' : lines, box: b.getBoundingClientRect(),
+             text: b.textContent };
+  });
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
+    && b.top < a.bottom - 0.5;
+  return { count: tops.length, out: tops.filter((r) => r.top < -0.5 || r.bottom > toolbar + 0.5).length,
+           scrolls: document.scrollingElement.scrollHeight > innerHeight + 1, badges: badges.length,
+           broken: badges.filter((b) => b.lines !== 1).map((b) => b.text),
+           overlaps: badges.filter((b, i) => badges.some((o, j) => j !== i && meet(b.box, o.box))).length };
+}"""
+
+
+@pytest.mark.parametrize(("locale", "size"), [("de-DE", (360, 640)), ("en-GB", (390, 844)),
+                                              ("de-DE", (640, 360))])
+def test_the_chances_of_ten_candidates_leave_them_on_the_screen_of_a_phone(
+    api: Api, open_game: Any, locale: str, size: tuple[int, int]
+) -> None:
+    """Madame's ten candidates: their chances in words took 450 px of a
+    360x640 phone in German, above the board, and pushed the candidates to
+    be chosen under the toolbar (the page scrolled); on a 640x360 phone off
+    the bottom. The words now scroll in a box of their own (the keyboard
+    reaches it), and every candidate stays on the screen. Each one's badge
+    of wins ("18/32") is in one line: on those phones it broke after "18/3"."""
+    game = api.new(variant="madame", deal_number=3)
+    width, height = size
+    page = open_game(game, reduced_motion="reduce", locale=locale, has_touch=True, is_mobile=True,
+                     viewport={"width": width, "height": height})
+    page.locator("#btn-chances").click()
+    text = page.locator("#coach-chances .chances-text")
+    text.wait_for(timeout=60_000)
+    settled(page)
+    found = page.evaluate(CANDIDATES)
+    assert found["count"] == 10 and found["out"] == 0 and not found["scrolls"], found
+    assert found["badges"] == 10 and found["broken"] == [] and found["overlaps"] == 0, found
+    if text.evaluate("(t) => t.scrollHeight > t.clientHeight + 1"):  # its end, by the keyboard
+        text.focus()
+        page.keyboard.press("End")
+        until(lambda: text.evaluate("(t) => t.scrollTop + t.clientHeight >= t.scrollHeight - 1"))

@@ -263,7 +263,8 @@ function drawChances() {
   const button = el("button", { type: "button", id: "btn-chances", text: t("chances.button"), title: t("chances.help"),
     onclick: () => askChances(game) });
   const children = [button];
-  if (known) children.push(el("span", { class: "chances-text", text: chancesWords(known, cardLabel) }));
+  // (focusable: on a phone its box scrolls, by the keyboard too; style.css)
+  if (known) children.push(el("span", { class: "chances-text", tabindex: "0", text: chancesWords(known, cardLabel) }));
   box.replaceChildren(...children);
   if (focused) button.focus();
 }
