@@ -267,3 +267,21 @@ def test_undo_and_redo_by_key_with_nothing_to_take_back_say_so(api: Api, open_ga
     # (the two refused requests, as the console reports them, and nothing else)
     assert len(open_game.errors) == 2 and all("409" in error for error in open_game.errors), open_game.errors
     open_game.errors.clear()
+
+
+@pytest.mark.parametrize(("locale", "said"), [
+    ("en-GB", "Base card 9 of clubs taken back. Choose the base card"),
+    ("de-DE", "Basiskarte Kreuz 9 zurückgenommen. Wähle die Basiskarte"),
+])
+def test_the_base_card_taken_back_is_heard_by_name(api: Api, open_game: Any, locale: str, said: str) -> None:
+    """Undoing the choice of the base card was heard as "8 cards moved."
+    (the terrace's and the stock's cards go back with it): it is heard as
+    the base card taken back, then what to do (choose again)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game, locale=locale)
+    listen(page)
+    page.keyboard.press("Control+z")
+    page.wait_for_selector("body[data-moves='0']")
+    settled(page)
+    heard_now = heard(page)
+    assert len(heard_now) == 1 and heard_now[0].startswith(said), heard_now

@@ -117,6 +117,14 @@ function sayMotions(motions, game) {
     say(t("said.chosen", { card: cardName(motions[0].card) }));
     return;
   }
+  // The choice taken back (undone, or a replay stepped back to it): the base
+  // card by name, not "8 cards moved" (the terrace's and the stock's cards
+  // went back with it); the prompt then says to choose again.
+  const unchosen = game.status === "choosing" && motions.find((m) => m.from === "f1");
+  if (unchosen) {
+    say(t("said.unchosen", { card: cardName(unchosen.card) }));
+    return;
+  }
   const one = (m) => {
     if (m.from === "stock" && m.to === "waste") return t("said.drawn", { card: cardName(m.card) });
     if (m.to === "stock") return t("said.back", { card: cardName(m.card) });
