@@ -522,16 +522,18 @@ def test_tab_reaches_the_leave_question_s_answers_over_the_new_game_dialog(
     assert page.locator("#game-title").inner_text().endswith("Deal 9")
 
 
-def test_ctrl_z_undoes_from_the_end_screen(api: Api, open_game: Any) -> None:
+@pytest.mark.parametrize("size", [(1280, 860), (768, 1024)], ids=["desktop", "tablet"])
+def test_ctrl_z_undoes_from_the_end_screen(api: Api, open_game: Any, size: tuple[int, int]) -> None:
     """A game lost by a move: the end screen takes the focus and says "Undo
     a few moves"; Ctrl+Z undoes there too (it did nothing in the end
     screen), the end screen closes and the focus goes to the board; Ctrl+Y
-    redoes the move, and the end screen comes back."""
+    redoes the move, and the end screen comes back. On an upright tablet
+    (a keyboard at hand) the focus went to the menu's button instead."""
     record = golden("terrace-lost")
     game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
     game = api.play(game, *record.moves)
     assert game["status"] == "lost"
-    page = open_game(game)
+    page = open_game(game, viewport={"width": size[0], "height": size[1]})
     end = page.locator("#dlg-end[open]")
     end.wait_for()
     assert page.evaluate("document.activeElement.closest('#dlg-end') !== null")
