@@ -121,6 +121,16 @@ def until(ok: Callable[[], Any], seconds: float = 10) -> None:
         pause = min(2 * pause, 0.05)
 
 
+def settled(page: Any) -> None:
+    """Wait until the page has done all it was asked: no action of its
+    queue waiting or running (main.js: enqueue; auto-play after a move
+    included). What a key or a click asks for is queued as the event is
+    handled, before Playwright's press or click returns: so a check that
+    nothing happened (no move, no request) can follow this at once, where
+    a fixed wait could end too soon on a loaded machine, or waste time."""
+    page.wait_for_selector("body[data-busy='false']")
+
+
 def moves_seen(page: Any, count: int) -> None:
     page.wait_for_selector(f"body[data-moves='{count}']")
 

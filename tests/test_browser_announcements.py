@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api
+from browser_support import Api, settled
 from store_support import golden
 
 pytestmark = pytest.mark.browser
@@ -107,7 +107,7 @@ def test_a_move_by_keys_is_heard_by_card_names_and_without_the_prompt_between(
     assert not any(symbol in said[1] for symbol in "♠♥♦♣"), said
     page.keyboard.press("8")
     page.keyboard.press("Escape")
-    page.wait_for_timeout(100)
+    settled(page)
     said = heard(page)
     assert len(said) == 2 and said[0].startswith(selected) and said[1].startswith(prompt), said
     ask_hint(page, by_key=True)
@@ -116,7 +116,7 @@ def test_a_move_by_keys_is_heard_by_card_names_and_without_the_prompt_between(
     page.keyboard.press("8")
     page.keyboard.press("f")
     page.wait_for_selector("body[data-moves='2']")
-    page.wait_for_timeout(100)
+    settled(page)  # (and the auto-play after the move, which plays nothing here)
     said = heard(page)
     assert len(said) == 2 and said[0].startswith(selected) and said[1].startswith(moved), said
 
@@ -186,7 +186,7 @@ def test_a_game_resumed_from_the_statistics_is_heard(
     item.get_by_role("button", name=resume).focus()
     page.keyboard.press("Enter")
     page.locator("#game-title", has_text=f" {deal}").wait_for()
-    page.wait_for_timeout(100)
+    settled(page)
     assert heard(page) == [said]
 
 
@@ -202,7 +202,7 @@ def test_a_replay_s_base_card_is_heard_by_name(api: Api, open_game: Any) -> None
     page.locator("#replay-next").focus()
     page.keyboard.press("Enter")
     page.locator("#prompt", has_text="Zug 1 von 2").wait_for()
-    page.wait_for_timeout(100)
+    settled(page)
     said = heard(page)
     assert len(said) == 1 and said[0].startswith("Basiskarte Karo 7: "), said
 
@@ -230,3 +230,58 @@ def test_the_alert_is_emptied_when_its_toast_hides(api: Api, open_game: Any) -> 
     assert page.locator("#prompt").inner_text().startswith("Hint: ")
     assert alert.text_content() == ""
     open_game.errors.clear()
+
+
+@pytest.mark.parametrize(("locale", "undo", "redo"), [
+    ("en-GB", "there is no move to undo", "there is no move to redo"),
+    ("de-DE", "Es gibt keinen Zug zum Zurücknehmen.", "Es gibt keinen Zug zum Wiederholen."),
+])
+def test_undo_and_redo_by_key_with_nothing_to_take_back_say_so(api: Api, open_game: Any, locale: str,
+                                                               undo: str, redo: str) -> None:
+    """Ctrl+Z with no move left to undo (Ctrl+Y with none to redo) did
+    nothing and said nothing: only the buttons, disabled, showed it to
+    whoever sees them. The refusal is now said (and shown), and nothing
+    changes."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game, locale=locale)
+    listen(page)
+    page.keyboard.press("Control+z")
+    page.wait_for_selector("body[data-moves='0']")
+    settled(page)
+    heard(page)
+    page.keyboard.press("Control+z")
+    settled(page)
+    said = heard(page)
+    assert any(undo in words for words in said), said
+    assert page.evaluate("document.body.dataset.moves") == "0"
+    page.keyboard.press("Control+y")
+    page.wait_for_selector("body[data-moves='1']")
+    settled(page)
+    heard(page)
+    page.keyboard.press("Control+y")
+    settled(page)
+    said = heard(page)
+    assert any(redo in words for words in said), said
+    stored = api.client.get(f"/api/games/{game['id']}").json()
+    assert stored["moves"] == 1 and not stored["can_redo"]
+    # (the two refused requests, as the console reports them, and nothing else)
+    assert len(open_game.errors) == 2 and all("409" in error for error in open_game.errors), open_game.errors
+    open_game.errors.clear()
+
+
+@pytest.mark.parametrize(("locale", "said"), [
+    ("en-GB", "Base card 9 of clubs taken back. Choose the base card"),
+    ("de-DE", "Basiskarte Kreuz 9 zurückgenommen. Wähle die Basiskarte"),
+])
+def test_the_base_card_taken_back_is_heard_by_name(api: Api, open_game: Any, locale: str, said: str) -> None:
+    """Undoing the choice of the base card was heard as "8 cards moved."
+    (the terrace's and the stock's cards go back with it): it is heard as
+    the base card taken back, then what to do (choose again)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game, locale=locale)
+    listen(page)
+    page.keyboard.press("Control+z")
+    page.wait_for_selector("body[data-moves='0']")
+    settled(page)
+    heard_now = heard(page)
+    assert len(heard_now) == 1 and heard_now[0].startswith(said), heard_now

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen
+from browser_support import Api, moves_seen, settled, until
 from terrace.board import Board
 from terrace.rules import Rules
 from test_browser_game import _click_move
@@ -29,10 +29,10 @@ def test_analyse_a_lost_game_shows_where_it_was_lost(api: Api, open_game: Any) -
     ask = page.locator("#dlg-confirm[open]")
     assert "marks the game as assisted" in ask.inner_text()
     ask.locator("#confirm-no").click()
-    # (the answer is read in the question's close event, a moment later: a
-    # replay started then would not have shown yet had the check come at once)
+    # (the answer is read in the question's close event: a replay started
+    # then is queued at once, and would have shown once the page settles)
     ask.wait_for(state="detached")
-    page.wait_for_timeout(500)
+    settled(page)
     assert page.locator("#replay-bar").is_hidden()
     assert not api.client.get(f"/api/games/{game['id']}").json()["assisted"]  # declined: nothing asked
     page.reload()
@@ -115,7 +115,8 @@ def test_warning_before_a_move_that_loses_a_won_game(api: Api, open_game: Any) -
     confirm.wait_for(timeout=15_000)
     assert "loses a won game" in confirm.inner_text()
     confirm.locator("#confirm-no").click()
-    page.wait_for_timeout(300)
+    confirm.wait_for(state="detached")
+    settled(page)
     stored = api.client.get(f"/api/games/{game['id']}").json()
     assert stored["moves"] == losing - 1 and stored["assisted"]
     # Confirmed, the move is played.
@@ -223,7 +224,8 @@ def test_the_dead_end_warning_judges_from_the_cards_in_sight(api: Api, open_game
     confirm.wait_for()
     assert "This move loses the game" in confirm.inner_text()
     confirm.locator("#confirm-no").click()
-    page.wait_for_timeout(300)
+    confirm.wait_for(state="detached")
+    settled(page)
     stored = api.client.get(f"/api/games/{game['id']}").json()
     assert stored["moves"] == 0 and not stored["assisted"]
     page.keyboard.press("4")  # alive: no question
@@ -430,3 +432,99 @@ def test_the_analysis_leaves_the_board_on_the_screen_of_a_phone_held_sideways(
     }""")
     assert found["bar"] == 1 and found["whole"], found
     assert found["lowest"] <= height and not found["scrolls"], found
+
+
+# Whether the page scrolls, and the controls of the replay and the analysis
+# that lie under the toolbar fixed at the bottom of an upright phone (or
+# past the window's bottom): hidden there, reached only by scrolling.
+UNDER = """() => {
+  const toolbar = document.querySelector('.actions').getBoundingClientRect().top;
+  const controls = [...document.querySelectorAll(
+    '#replay-bar > *, #coach-note button, #coach-note .coach-text')].filter((n) => n.getClientRects().length);
+  return { scrolls: document.scrollingElement.scrollHeight > innerHeight + 1,
+           under: controls.map((n) => [n.id || n.className, n.getBoundingClientRect().bottom])
+             .filter(([, bottom]) => bottom > Math.min(toolbar, innerHeight) + 0.5).map(([name]) => name),
+           count: controls.length };
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_a_long_analysis_leaves_the_replay_s_buttons_in_sight_on_a_phone(api: Api, open_game: Any,
+                                                                          locale: str) -> None:
+    """The analysis of a game lost where undo could still save it is long
+    (where it was lost, the fair player's move, why it is an assist): on a
+    360x640 phone it took 300 px in German, the page scrolled 111 px and
+    "Back to my game" lay under the toolbar. The analysis now scrolls in a
+    box of its own, which the keyboard reaches too, and "Show where it was
+    lost" stays in sight."""
+    moves, _ = thrown_away()
+    game = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), *moves)
+    page = open_game(game, reduced_motion="reduce", locale=locale, has_touch=True, is_mobile=True,
+                     viewport={"width": 360, "height": 640})
+    page.locator("dialog.end[open] #end-analyse").click()
+    page.locator("#dlg-confirm[open] #confirm-yes").click()
+    page.locator("#coach-note[data-state='lost-at'] .coach-text").wait_for(timeout=30_000)
+    settled(page)
+    found = page.evaluate(UNDER)
+    assert found["count"] >= 5 and found["under"] == [] and not found["scrolls"], found
+    page.locator("#replay-next").click()
+    page.locator("#coach-goto").wait_for()
+    settled(page)
+    found = page.evaluate(UNDER)
+    assert found["under"] == [] and not found["scrolls"], found
+    # The whole analysis can be read: its box scrolls, by the keyboard too.
+    text = page.locator("#coach-note .coach-text")
+    assert text.evaluate("(t) => t.scrollHeight > t.clientHeight")
+    text.focus()
+    page.keyboard.press("End")
+    until(lambda: text.evaluate("(t) => t.scrollTop + t.clientHeight >= t.scrollHeight - 1"))
+
+
+CANDIDATES = """() => {
+  const toolbar = Math.min(innerHeight, ...[...document.querySelectorAll('.actions')]
+    .filter((n) => getComputedStyle(n).position === 'fixed').map((n) => n.getBoundingClientRect().top));
+  const tops = [...document.querySelectorAll('#board .candidate .card.choice')]
+    .map((c) => c.getBoundingClientRect());
+  // each candidate's badge ("18/32") in one line, whole, clear of the others
+  const badges = [...document.querySelectorAll('#board .verdict.chance')].map((b) => {
+    const range = document.createRange();
+    range.selectNodeContents(b);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    return { lines: b.scrollWidth > b.clientWidth + 1 ? 'cut' : lines, box: b.getBoundingClientRect(),
+             text: b.textContent };
+  });
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
+    && b.top < a.bottom - 0.5;
+  return { count: tops.length, out: tops.filter((r) => r.top < -0.5 || r.bottom > toolbar + 0.5).length,
+           scrolls: document.scrollingElement.scrollHeight > innerHeight + 1, badges: badges.length,
+           broken: badges.filter((b) => b.lines !== 1).map((b) => b.text),
+           overlaps: badges.filter((b, i) => badges.some((o, j) => j !== i && meet(b.box, o.box))).length };
+}"""
+
+
+@pytest.mark.parametrize(("locale", "size"), [("de-DE", (360, 640)), ("en-GB", (390, 844)),
+                                              ("de-DE", (640, 360))])
+def test_the_chances_of_ten_candidates_leave_them_on_the_screen_of_a_phone(
+    api: Api, open_game: Any, locale: str, size: tuple[int, int]
+) -> None:
+    """Madame's ten candidates: their chances in words took 450 px of a
+    360x640 phone in German, above the board, and pushed the candidates to
+    be chosen under the toolbar (the page scrolled); on a 640x360 phone off
+    the bottom. The words now scroll in a box of their own (the keyboard
+    reaches it), and every candidate stays on the screen. Each one's badge
+    of wins ("18/32") is in one line: on those phones it broke after "18/3"."""
+    game = api.new(variant="madame", deal_number=3)
+    width, height = size
+    page = open_game(game, reduced_motion="reduce", locale=locale, has_touch=True, is_mobile=True,
+                     viewport={"width": width, "height": height})
+    page.locator("#btn-chances").click()
+    text = page.locator("#coach-chances .chances-text")
+    text.wait_for(timeout=60_000)
+    settled(page)
+    found = page.evaluate(CANDIDATES)
+    assert found["count"] == 10 and found["out"] == 0 and not found["scrolls"], found
+    assert found["badges"] == 10 and found["broken"] == [] and found["overlaps"] == 0, found
+    if text.evaluate("(t) => t.scrollHeight > t.clientHeight + 1"):  # its end, by the keyboard
+        text.focus()
+        page.keyboard.press("End")
+        until(lambda: text.evaluate("(t) => t.scrollTop + t.clientHeight >= t.scrollHeight - 1"))

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, slow_animations, top, until
+from browser_support import Api, moves_seen, settled, slow_animations, top, until
 from store_support import golden
 from terrace.board import Board
 from terrace.variants import get_rules, label_title
@@ -154,15 +154,18 @@ def test_autoplay_settings(api: Api, open_game: Any) -> None:
     setting(page, autoplay="off")
     _click_move(page, line_board(FINISH_AFTER - 1), LINE["moves"][FINISH_AFTER - 1])
     moves_seen(page, FINISH_AFTER)
-    page.wait_for_timeout(800)
+    settled(page)
     assert moves_now(page) == FINISH_AFTER and page.evaluate("document.body.dataset.status") == "playing"
     # "finish" (the default) plays nothing while the finish is not certain...
     page = open_game(api.new(variant="terrace", deal_number=SAFE_DEAL))
     assert page.locator("#autoplay-finish").count() == 0  # (settings are closed)
     setting(page, autoplay="finish")
-    top(page, "t1").click()
+    # (asked for, and it played nothing)
+    with page.expect_response(lambda r: r.url.endswith("/autoplay")) as asked:
+        top(page, "t1").click()
+    assert asked.value.json()["autoplayed"] == []
     moves_seen(page, 1)
-    page.wait_for_timeout(800)
+    settled(page)
     assert moves_now(page) == 1
     # ...and "safe moves too" puts up the two base cards the solver proves safe.
     page = open_game(api.new(variant="terrace", deal_number=SAFE_DEAL))
@@ -455,18 +458,23 @@ def test_a_replay_shows_its_own_games_time(api: Api, clocked_page: Any) -> None:
 
 
 def test_the_time_reaches_the_server(api: Api, open_game: Any) -> None:
+    """Played for two seconds or more (the clock shown says so: the server
+    takes no more than the real time since the game began, so a clock
+    moved on by the test would not do), the time is reported when the tab
+    is hidden."""
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)
     page.mouse.move(100, 100)
-    page.wait_for_timeout(2_500)
+    until(lambda: shown_seconds(page) >= 2)
     hide(page, True)
-    stored = 0
-    for _ in range(50):  # the report goes out when the tab is hidden
-        stored = api.client.get(f"/api/games/{game['id']}").json()["active_ms"]
-        if stored:
-            break
-        page.wait_for_timeout(100)
-    assert 1_500 <= stored <= 6_000
+    stored: list[int] = []
+
+    def reported() -> int:
+        stored.append(api.client.get(f"/api/games/{game['id']}").json()["active_ms"])
+        return stored[-1]
+
+    until(reported)  # the report goes out when the tab is hidden
+    assert 1_500 <= stored[-1] <= 6_000
 
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, top
+from browser_support import Api, moves_seen, settled, top
 from terrace.board import Board
 from terrace.cards import RANK, RED
 from terrace.moves import Move
@@ -244,7 +244,7 @@ def test_escape_cancels_a_drag(api: Api, open_game: Any) -> None:
     page.locator(".ghost").wait_for(state="detached")
     assert page.locator(".pile.target, .card.lifted").count() == 0
     page.mouse.up()  # over the pile that would have taken the card: nothing happens
-    page.wait_for_timeout(150)
+    settled(page)
     let_go(page, 1)
     assert top(page, "t1").get_attribute("data-card") == "6H"
     # The next drag works as always.

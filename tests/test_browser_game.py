@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, slow_animations, top
+from browser_support import Api, moves_seen, settled, slow_animations, top
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.variants import get_rules
@@ -143,12 +143,12 @@ def test_a_double_click_on_the_stock_draws_once(api: Api, open_game: Any) -> Non
     page.wait_for_selector("[data-pile='waste'] > .card.landing")
     page.mouse.down(click_count=2)
     page.mouse.up(click_count=2)
-    page.wait_for_timeout(600)
+    settled(page)
     assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1", "s"]
     # A quick double click, its second click before the card is drawn.
     page.locator("[data-pile='stock']").dblclick()
     moves_seen(page, 3)
-    page.wait_for_timeout(600)
+    settled(page)
     assert page.evaluate("document.body.dataset.moves") == "3"
     assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1", "s", "s"]
 
@@ -166,9 +166,9 @@ def test_quick_clicks_on_the_stock_draw_after_the_double_click(api: Api, open_ga
         page.mouse.down(click_count=count)
         page.mouse.up(click_count=count)
         if count == 2:
-            page.wait_for_timeout(400)  # (time enough for a draw that should not come)
+            settled(page)  # (a draw that should not come would have been asked for)
         moves_seen(page, moves)
-    page.wait_for_timeout(600)
+    settled(page)
     assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1", "s", "s", "s"]
 
 
@@ -426,7 +426,7 @@ def test_a_hint_asked_once_the_game_is_won_says_nothing_over_the_win(api: Api, o
     page.on("request", lambda request: asked.append(request.url) if request.url.endswith("/hint") else None)
     page.evaluate("document.body.focus()")
     page.keyboard.press("h")
-    page.wait_for_timeout(600)
+    settled(page)
     assert page.locator("#prompt").inner_text().startswith("Won!") and asked == []
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen
+from browser_support import Api, moves_seen, settled
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.solver.advice import nothing_hidden
@@ -50,10 +50,11 @@ def press_hint(page: Any) -> dict[str, Any]:
 
 def test_assists_are_off_by_default_and_verdicts_need_theirs(api: Api, open_game: Any) -> None:
     game = api.new(variant="terrace", deal_number=7)
-    page = open_game(game)
     asked: list[str] = []
-    page.on("request", lambda r: asked.append(r.url) if "/analysis" in r.url else None)
-    page.wait_for_timeout(500)
+    # (listening from before the page loads: the verdicts would be asked for as the game is shown)
+    page = open_game(game, before_goto=lambda p: p.on(
+        "request", lambda r: asked.append(r.url) if "/analysis" in r.url else None))
+    settled(page)
     assert page.locator(".verdict").count() == 0 and asked == []
     page.locator("#btn-settings").click()
     group = page.locator("#dlg-settings fieldset#assists")

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, top
+from browser_support import Api, moves_seen, top, until
 from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
@@ -168,7 +168,7 @@ def test_a_long_toast_uses_the_width_of_a_phone(api: Api, open_game: Any) -> Non
     page.locator("#btn-hint").click()
     toast = page.locator("#toast.show")
     toast.wait_for()
-    page.wait_for_timeout(300)  # (its slide in)
+    until(lambda: toast.evaluate("(t) => t.getAnimations().length === 0"))  # (its slide in)
     box = toast.bounding_box()
     assert box is not None and len(toast.inner_text()) > 80
     assert box["width"] > 0.85 * 390 and box["x"] >= 0 and box["x"] + box["width"] <= 390
@@ -278,6 +278,9 @@ def test_the_statistics_table_fits(api: Api, open_game: Any, phone: bool) -> Non
         first = page.locator("#dlg-stats table.stats tbody td").first
         before = page.evaluate("(td) => getComputedStyle(td, '::before').content", first.element_handle())
         assert before not in ("none", "normal", '""')
+        # and the heads, not drawn, are still the columns' names to a screen reader
+        assert page.locator("#dlg-stats table.stats thead").bounding_box()["height"] <= 1
+        assert page.locator("#dlg-stats").get_by_role("columnheader").count() >= 5
 
 
 REACH = """() => {
@@ -385,7 +388,7 @@ def test_the_end_notice_is_whole_on_a_small_screen(api: Api, open_game: Any, loc
     page = open_game(game, locale=locale, **options)
     end = page.locator("dialog.end[open]")
     end.locator("[data-stat='best']").wait_for()
-    page.wait_for_timeout(100)
+    until(lambda: end.evaluate("(d) => d.getAnimations({ subtree: true }).length === 0"))
     box = end.bounding_box()
     header = page.locator(".bar").bounding_box()
     width, height = options["viewport"]["width"], options["viewport"]["height"]

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api
+from browser_support import Api, settled
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +40,7 @@ def test_an_empty_number_field_is_a_form_error(api: Api, open_game: Any, field: 
     assert page.locator("#dlg-new .form-error").inner_text() == message
     assert page.evaluate("document.activeElement.id") == f"opt-{field}"
     assert page.locator(f"#opt-{field}").get_attribute("aria-invalid") == "true"
-    page.wait_for_timeout(300)
+    settled(page)
     assert page.evaluate("document.body.dataset.game") == game["id"]  # no game was started
     # Filled again, the form starts the game.
     page.locator(f"#opt-{field}").fill(before)
@@ -145,7 +145,7 @@ def test_a_number_out_of_range_is_said_in_the_page_s_language(
         assert page.locator(field).evaluate(message) == said
         assert page.evaluate("document.activeElement.id") == field[1:]
         page.locator(field).fill(before if field == "#opt-decks" else "")
-    page.wait_for_timeout(300)
+    settled(page)
     assert page.evaluate("document.body.dataset.game") == game["id"]  # no game was started
     page.locator("#new-start").click()
     page.wait_for_selector(f"body:not([data-game='{game['id']}'])")

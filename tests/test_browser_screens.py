@@ -143,7 +143,23 @@ SIGNS = """() => {
   const cards = [...strip.querySelectorAll(':scope > .card')].map((c) => c.getBoundingClientRect())
     .filter((r) => meet(r, box));
   const signs = [...document.querySelectorAll('.strip-more')].filter((n) => n.getClientRects().length);
-  return { shown: signs.map((n) => n.classList.contains('up') ? 'up' : 'down').sort(),
+  // The lines out of sight each way, from the cards' places in the strip
+  // (offsetTop: as laid out, the exposed card's lift left out): a line is
+  // out of sight while its ranks (the band down to the next line; the last
+  // line's whole card) are not all in the strip. And what each sign says.
+  const tops = [...new Set([...strip.querySelectorAll(':scope > .card')].map((c) => c.offsetTop))]
+    .sort((a, b) => a - b);
+  const last = strip.querySelector(':scope > .card:last-of-type').offsetHeight;
+  const from = strip.scrollTop, to = strip.scrollTop + strip.clientHeight;
+  const hidden = {
+    up: tops.filter((top) => top < from - 1).length,
+    down: tops.filter((top, i) => top >= from - 1
+      && (i + 1 < tops.length ? tops[i + 1] : top + last) > to + 1).length,
+  };
+  const says = Object.fromEntries(signs.map((n) => [n.classList.contains('up') ? 'up' : 'down',
+    { count: n.querySelector('.n').textContent, inside: ((r) => r.width > 0 && r.left >= box.left - 0.5
+      && r.right <= box.right + 0.5)(n.querySelector('.n').getBoundingClientRect()) }]));
+  return { hidden, says, shown: signs.map((n) => n.classList.contains('up') ? 'up' : 'down').sort(),
            inside: signs.every((n) => { const r = n.getBoundingClientRect();
              return r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5
                && r.bottom <= box.bottom + 0.5 && r.width > 0; }),
@@ -159,19 +175,39 @@ def test_a_scrolled_terrace_shows_that_it_scrolls(api: Api, open_game: Any, loca
     """Eight packs' terrace of 395 cards scrolls in its strip, but nothing
     showed it (a phone hides the scroll bar until one scrolls): an arrow now
     marks each end past which lines are hidden, in the strip's room for a
-    scroll bar, clear of every card; it follows the player's scrolling."""
+    scroll bar, clear of every card; it follows the player's scrolling.
+    Each says how many lines it hides, in digits beside the arrow and in
+    words to a screen reader (the arrows said neither)."""
     game = api.play(api.new(variant="terrace", deal_number=4, options={**EIGHT_PACKS, "reserve": 395}), "c1")
     viewport = {"viewport": {"width": width, "height": height}}
     page = open_game(game, locale=locale, **({**PHONE, **viewport} if min(width, height) < 500 else viewport))
     strip = page.locator(".reserve.scrolled")
+    row = page.locator(".row.terrace")
+    words = {"en-GB": "{n} {lines} of the terrace {way}, out of sight",
+             "de-DE": "{n} {lines} der Terrasse weiter {way}, nicht im Blick"}[locale]
+    lines = {"en-GB": ("line", "lines"), "de-DE": ("Reihe", "Reihen")}[locale]
+    ways = {"en-GB": {"up": "above", "down": "below"}, "de-DE": {"up": "oben", "down": "unten"}}[locale]
+
+    def says_what_it_hides(found: dict[str, Any]) -> None:
+        assert found["inside"] and found["covers"] == 0, found
+        for way in ("up", "down"):
+            n = found["hidden"][way]
+            assert (way in found["shown"]) == (n > 0), found
+            if n:
+                assert found["says"][way] == {"count": str(n), "inside": True}, found
+                said = words.format(n=n, lines=lines[n != 1], way=ways[way])
+                assert said in row.aria_snapshot(), (said, row.aria_snapshot())
+        assert "▲" not in row.aria_snapshot() and "▼" not in row.aria_snapshot()
+
     found = page.evaluate(SIGNS)
-    assert found["shown"] == ["up"] and found["inside"] and found["covers"] == 0, found  # (at its end)
+    assert found["shown"] == ["up"] and found["hidden"]["up"] >= 3, found  # (at its end)
+    says_what_it_hides(found)
     strip.evaluate("(s) => { s.scrollTop = 0; }")
     until(lambda: page.evaluate(SIGNS)["shown"] == ["down"])
+    says_what_it_hides(page.evaluate(SIGNS))
     strip.evaluate("(s) => { s.scrollTop = (s.scrollHeight - s.clientHeight) / 2; }")
     until(lambda: page.evaluate(SIGNS)["shown"] == ["down", "up"])
-    found = page.evaluate(SIGNS)
-    assert found["inside"] and found["covers"] == 0, found
+    says_what_it_hides(page.evaluate(SIGNS))
     assert_fits(page)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, slow_animations, top, until
+from browser_support import Api, moves_seen, settled, slow_animations, top, until
 from test_web_coach import SMALL, SMALL_DEAL, thrown_away
 
 pytestmark = pytest.mark.browser
@@ -134,7 +134,7 @@ def test_a_triple_click_plays_once_and_quietly(api: Api, open_game: Any) -> None
     page = open_game(game)
     top(page, "t1").click(click_count=3)
     moves_seen(page, 2)
-    page.wait_for_timeout(1000)
+    settled(page)
     assert played(api, game) == ["c1", "t1t8"]
     assert page.locator("#toast.show.error").count() == 0  # (and no refused request: see open_game)
 
@@ -154,7 +154,7 @@ def test_the_third_click_of_a_run_plays_nothing_even_after_the_answer(api: Api, 
     moves_seen(page, 2)
     page.mouse.down(click_count=3)
     page.mouse.up(click_count=3)
-    page.wait_for_timeout(500)
+    settled(page)
     assert played(api, game) == ["c1", "t1t8"]
     assert page.locator("[data-pile].selected, .card.selected").count() == 0
     page.mouse.down(click_count=4)
@@ -393,7 +393,7 @@ def test_a_board_drawn_again_during_a_drag_cancels_the_drop(api: Api, open_game:
     target = page.locator("[data-pile='t9']").bounding_box()
     page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 10, steps=6)
     page.mouse.up()
-    page.wait_for_timeout(1000)
+    settled(page)
     assert played(api, game) == ["c1", "t1t8"]
     assert page.locator(".ghost").count() == 0
 
@@ -419,7 +419,7 @@ def test_a_click_on_the_stock_pressed_before_a_redraw_still_draws(api: Api, open
     assert not pressed.evaluate("node => node.isConnected")  # (the board was drawn anew)
     page.mouse.up(click_count=1)
     moves_seen(page, 3)
-    page.wait_for_timeout(600)
+    settled(page)
     assert played(api, game) == ["c1", "s", "s"]
     # A double click's second press drawn over stays a double click: one card.
     gate.close()
@@ -429,7 +429,7 @@ def test_a_click_on_the_stock_pressed_before_a_redraw_still_draws(api: Api, open
     gate.open(page)
     moves_seen(page, 4)
     page.mouse.up(click_count=2)
-    page.wait_for_timeout(600)
+    settled(page)
     assert played(api, game) == ["c1", "s", "s", "s"]
 
 
@@ -502,7 +502,7 @@ def test_replay_steps_wait_their_turn_and_a_late_one_is_dropped(api: Api, open_g
     for _ in range(3):
         page.locator("#replay-next").click()
     page.locator("#prompt", has_text="move 3 of 6").wait_for()
-    page.wait_for_timeout(500)
+    settled(page)
     assert "move 3 of 6" in page.locator("#prompt").inner_text()
     page.locator("#replay-next").click()
     page.locator("#replay-exit").click()
@@ -570,7 +570,8 @@ def test_a_winnable_deal_found_after_the_dialog_closed_does_not_replace_the_game
     page.locator("#dlg-new button.close").click()
     top(page, "t1").click()
     moves_seen(page, 1)
-    page.wait_for_timeout(4000)  # the answer has come by now
+    assert page.locator("#new-start").is_disabled()  # (the answer awaited: Start is off until it comes)
+    page.locator("#new-start:not([disabled])").wait_for(state="attached")  # it came
     assert page.evaluate("document.body.dataset.game") == game["id"]
     assert page.evaluate("document.body.dataset.moves") == "1"
 
@@ -590,7 +591,8 @@ def test_escape_closes_the_new_game_dialog_while_it_searches(api: Api, open_game
     page.keyboard.press("Escape")
     page.wait_for_selector("#dlg-new", state="hidden")
     assert page.locator(".card.selected").count() == 0
-    page.wait_for_timeout(3500)  # the answer has come by now, and is dropped
+    assert page.locator("#new-start").is_disabled()  # (the answer awaited: Start is off until it comes)
+    page.locator("#new-start:not([disabled])").wait_for(state="attached")  # it came, and is dropped
     assert page.evaluate("document.body.dataset.game") == game["id"]
     assert page.evaluate("document.body.dataset.moves") == "0"
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, top
+from browser_support import Api, moves_seen, settled, top
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +44,7 @@ def test_garbage_settings_fall_back_to_the_defaults(api: Api, open_game: Any) ->
     # auto-play (finish) is asked for: no error toast.
     top(page, "t7").dblclick()
     moves_seen(page, 2)
-    page.wait_for_timeout(800)
+    settled(page)  # (the auto-play asked for, and answered)
     assert "error" not in (page.locator("#toast").get_attribute("class") or "")
     settings = page.evaluate("JSON.stringify(window.localStorage)")
     assert "bogus" in settings  # (nothing was rewritten: only read with care)

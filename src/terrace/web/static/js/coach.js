@@ -196,7 +196,8 @@ function drawNote() {
   // screen reader hears the analysis once, not again at each step.
   const words = reportWords(game, report);
   const text = box.querySelector(".coach-text");
-  if (!text) box.replaceChildren(el("p", { class: "coach-text", text: words }));  // (in place of "Analysing…")
+  // (focusable: on a phone its box scrolls, by the keyboard too; style.css)
+  if (!text) box.replaceChildren(el("p", { class: "coach-text", tabindex: "0", text: words }));  // (in place of "Analysing…")
   else if (text.textContent !== words) text.textContent = words;  // (another language)
   const wanted = report.outcome === "lost-at" && game.step !== report.step - 1;
   const shown = box.querySelector("#coach-goto");
@@ -262,7 +263,8 @@ function drawChances() {
   const button = el("button", { type: "button", id: "btn-chances", text: t("chances.button"), title: t("chances.help"),
     onclick: () => askChances(game) });
   const children = [button];
-  if (known) children.push(el("span", { class: "chances-text", text: chancesWords(known, cardLabel) }));
+  // (focusable: on a phone its box scrolls, by the keyboard too; style.css)
+  if (known) children.push(el("span", { class: "chances-text", tabindex: "0", text: chancesWords(known, cardLabel) }));
   box.replaceChildren(...children);
   if (focused) button.focus();
 }

@@ -69,8 +69,11 @@ export function focusBoard() {
 // the end screen, which closed before the New game dialog), the focus stays
 // in the closed dialog and then falls to the page's body. It goes to the
 // menu's button instead when the menu is there (the item's place), else to
-// the board's first pile. (A dialog's close event comes after it tried to
-// give the focus back; it does not bubble.)
+// the board's first pile; from the end screen, which no menu item opens,
+// always to the board (with the menu there, Ctrl+Z or Escape in it left the
+// focus on the menu's button: Space then opened the menu, not a draw).
+// (A dialog's close event comes after it tried to give the focus back; it
+// does not bubble.)
 export function catchLostFocus(board, toggle) {
   const shown = (node) => Boolean(node) && node.getClientRects().length > 0;
   document.addEventListener("close", (event) => {
@@ -78,7 +81,7 @@ export function catchLostFocus(board, toggle) {
     const active = document.activeElement;
     if (active && active !== document.body && shown(active)) return;
     const pile = board.querySelector("[data-pile]");
-    if (shown(toggle)) toggle.focus();
+    if (shown(toggle) && event.target.id !== "dlg-end") toggle.focus();
     else if (pile) pile.focus();
   }, true);
 }

@@ -24,9 +24,19 @@ function animationsOn() {
   return app.settings.animate && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
-// Run actions one after the other, so quick clicks never overlap.
+// Run actions one after the other, so quick clicks never overlap. The body
+// says whether any is waiting or running (data-busy: "false" once the last
+// has ended, auto-play after a move included): the browser tests wait for
+// the page to have done all it was asked, rather than for a while.
+let queued = 0;
+document.body.dataset.busy = "false";
 function enqueue(action) {
-  app.queue = app.queue.then(action).catch((error) => toast(String(error)));
+  queued += 1;
+  document.body.dataset.busy = "true";
+  app.queue = app.queue.then(action).catch((error) => toast(String(error))).finally(() => {
+    queued -= 1;
+    if (!queued) document.body.dataset.busy = "false";
+  });
   return app.queue;
 }
 
@@ -105,6 +115,14 @@ function sayMotions(motions, game) {
     && !(game.can_redo && motions.length === 1);  // (a first move f1tN taken back looks alike, alone)
   if (game.status !== "choosing" && chosen) {
     say(t("said.chosen", { card: cardName(motions[0].card) }));
+    return;
+  }
+  // The choice taken back (undone, or a replay stepped back to it): the base
+  // card by name, not "8 cards moved" (the terrace's and the stock's cards
+  // went back with it); the prompt then says to choose again.
+  const unchosen = game.status === "choosing" && motions.find((m) => m.from === "f1");
+  if (unchosen) {
+    say(t("said.unchosen", { card: cardName(unchosen.card) }));
     return;
   }
   const one = (m) => {
@@ -454,7 +472,8 @@ function step(kind) {
   return enqueue(async () => {
     const game = app.game;
     if (!game || game.replay) return;
-    if ((kind === "undo" && !game.can_undo) || (kind === "redo" && !game.can_redo)) return;
+    // (nothing to undo or redo: the server's refusal says so; Ctrl+Z and
+    // Ctrl+Y said nothing then, only the buttons showed it, disabled)
     if (kind === "restart" && !game.moves) return;
     const result = await api[kind](game);
     if (app.game === game) await answer(result);

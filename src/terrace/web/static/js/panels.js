@@ -358,7 +358,11 @@ function foldWhenTooWide() {
   if (!wrap || !dialog.open) return;
   const table = wrap.querySelector("table");
   table.classList.remove("stacked");
-  table.classList.toggle("stacked", wrap.scrollWidth > wrap.clientWidth + 1);
+  table.tHead.classList.remove("sr-only");
+  const stacked = wrap.scrollWidth > wrap.clientWidth + 1;
+  table.classList.toggle("stacked", stacked);
+  // (its heads, then, are read by a screen reader, not drawn: each card shows them)
+  table.tHead.classList.toggle("sr-only", stacked);
 }
 
 window.addEventListener("resize", foldWhenTooWide);

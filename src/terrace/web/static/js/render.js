@@ -140,12 +140,15 @@ function indexFont(cw, step) {
 // one above it below that line's indices (`rise` px below its top, with
 // room for the exposed card, raised). At most `most` lines are shown: a
 // longer terrace scrolls in a strip of that height, at its last line (the
-// exposed card) when drawn, `SCROLL_ROOM` px to its right for a scroll
-// bar (eight packs' 395 cards kept 8 px ranks in six lines on every phone
-// and tablet). `font` is the covered cards' index size, null at full size;
-// `shown` the lines in sight.
+// exposed card) when drawn, `room` px to its right for a scroll bar or,
+// where none shows, the signs of the lines out of sight and their count
+// (markStrip; eight packs' 395 cards kept 8 px ranks in six lines on every
+// phone and tablet). `font` is the covered cards' index size, null at full
+// size; `shown` the lines in sight.
 const SCROLL_ROOM = 12;
-document.documentElement.style.setProperty("--scroll-room", `${SCROLL_ROOM}px`);
+const DIGIT = 0.7;  // the width of a digit of style.css's .strip-more, in its font size
+// The room for a scroll bar, or for a count of `hidden` lines (MIN_IDX_PX digits).
+const stripRoom = (hidden) => Math.max(SCROLL_ROOM, Math.ceil(String(hidden).length * DIGIT * MIN_IDX_PX) + 3);
 
 function terraceFan(count, cw, width, most = TERRACE_LINES) {
   const full = fullFont(cw);
@@ -160,9 +163,14 @@ function terraceFan(count, cw, width, most = TERRACE_LINES) {
     }
   };
   let fan = fanIn(width);
-  if (fan.lines > most) fan = fanIn(width - SCROLL_ROOM);
+  let room = 0;
   const shown = Math.min(fan.lines, Math.max(1, most));
-  return { ...fan, shown, scrolled: fan.lines > shown,
+  // (a narrower fan may take more lines, and their count more digits)
+  while (fan.lines > shown && stripRoom(fan.lines - shown) > room) {
+    room = stripRoom(fan.lines - shown);
+    fan = fanIn(width - room);
+  }
+  return { ...fan, shown, room, scrolled: fan.lines > shown,
            rise: IDX_TOP * cw + IDX_TALL * (fan.font || full) + AIR + LIFT * RATIO * cw };
 }
 
@@ -456,10 +464,10 @@ function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines, pileCols }, bo
 // Fan the terrace across the board's width; a long terrace gets a smaller
 // index so that each card's rank stays readable.
 // A terrace longer than its lines in sight scrolls (style.css: .scrolled).
-function fanTerrace(reserve, { shown, per, step, font, rise, scrolled }, cw) {
+function fanTerrace(reserve, { shown, per, step, font, rise, scrolled, room }, cw) {
   reserve.style.setProperty("--rstep", `${step.toFixed(2)}px`);
   reserve.style.setProperty("--rrise", `${rise.toFixed(2)}px`);
-  const width = cw + step * Math.max(per - 1, 0) + (scrolled ? SCROLL_ROOM : 0);
+  const width = cw + step * Math.max(per - 1, 0) + (scrolled ? room : 0);
   reserve.style.setProperty("--rwidth", `${width.toFixed(2)}px`);
   reserve.style.setProperty("--rheight", `${(cw * RATIO + rise * (shown - 1)).toFixed(2)}px`);
   reserve.classList.toggle("scrolled", scrolled);
@@ -469,16 +477,39 @@ function fanTerrace(reserve, { shown, per, step, font, rise, scrolled }, cw) {
 // The signs that a terrace's strip scrolls: an arrow at the top and one at
 // the bottom of its scroll bar's room, each while lines of the terrace are
 // hidden that way (a phone shows no scroll bar until the strip is
-// scrolled: nothing told a player that more cards lay above). A scroll bar
-// that takes room of its own is sign enough: the arrows give way to it.
-function markStrip(strip, row) {
-  const up = el("span", { class: "strip-more up", "aria-hidden": "true", text: "▲" });
-  const down = el("span", { class: "strip-more down", "aria-hidden": "true", text: "▼" });
-  row.append(up, down);
+// scrolled: nothing told a player that more cards lay above), with the
+// count of those lines, shown and read ("12 lines of the terrace above,
+// out of sight": the arrows alone said neither how many nor anything to a
+// screen reader). A line is out of sight while its ranks (its top `rise`
+// px; the last line's whole card) are not all in the strip. A scroll bar
+// that takes room of its own is sign enough: the signs give way to it.
+function markStrip(strip, row, { lines, rise, room }, ch) {
+  const sign = (way, arrow) => {
+    const count = el("span", { class: "n", "aria-hidden": "true" });
+    const said = el("span", { class: "sr-only" });
+    const node = el("span", { class: `strip-more ${way}` },
+      el("span", { "aria-hidden": "true", text: arrow }), count, said);
+    return { node, say: (n) => { count.textContent = String(n); said.textContent = t(`strip.${way}`, { n }); } };
+  };
+  const up = sign("up", "▲");
+  const down = sign("down", "▼");
+  row.style.setProperty("--scroll-room", `${room}px`);
+  row.append(up.node, down.node);
   const mark = () => {
     const bar = strip.offsetWidth - strip.clientWidth > 1;
-    up.hidden = bar || strip.scrollTop < 1;
-    down.hidden = bar || strip.scrollTop + strip.clientHeight > strip.scrollHeight - 1;
+    const from = strip.scrollTop - 1;
+    const to = strip.scrollTop + strip.clientHeight + 1;
+    let above = 0;
+    let below = 0;
+    for (let line = 0; line < lines; line += 1) {
+      const top = line * rise;
+      if (top < from) above += 1;
+      else if (top + (line === lines - 1 ? ch : rise) > to) below += 1;
+    }
+    up.node.hidden = bar || above === 0;
+    down.node.hidden = bar || below === 0;
+    if (above) up.say(above);
+    if (below) down.say(below);
   };
   strip.addEventListener("scroll", mark, { passive: true });
   mark();
@@ -623,7 +654,7 @@ export function renderBoard(board, game, view) {
   if (fit.terrace.scrolled) {
     reserve.dataset.count = String(s.reserve.length);
     reserve.scrollTop = scrolledTo ?? reserve.scrollHeight;
-    markStrip(reserve, terrace);
+    markStrip(reserve, terrace, fit.terrace, fit.cwTop * RATIO);
   }
   if (refocus) {
     const again = board.querySelector(`[data-pile="${refocus}"]`);
