@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
+import terrace.web
 from terrace.errors import InvalidRulesError
 from terrace.guide import DESCRIPTIONS
 from terrace.refusals import Refusal
@@ -226,3 +230,7 @@ def test_free_spaces_are_never_said_to_take_any_card_at_all() -> None:
         for text in DESCRIPTIONS[variant.name].values():
             assert "terrace card" in text or "Terrassenkarte" in text, text
     assert "any card but the terrace card" in RULE_OPTIONS["spaces"].help
+    # the new-game form's choice says the same, in both of the page's languages
+    page = (Path(terrace.web.__file__).parent / "static" / "js" / "i18n.js").read_text(encoding="utf-8")
+    assert re.findall(r'"choice\.free": "([^"]*)"', page) == [
+        "any card but the terrace card", "jede Karte außer der Terrassenkarte"]
