@@ -269,7 +269,9 @@ def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.i
     """The winning ``line`` from ``board`` without the detours at its head:
     while its first move shifts a card to another pile that a later move
     takes straight back (nothing touching either pile in between) and the
-    line still wins without the two, reaching no position in ``seen``, both
+    line still wins without the two (the two lines meet again within
+    :data:`~terrace.solver.search.REPLAY_CHECK` moves: continuing a long
+    line stays as cheap as before), reaching no position in ``seen``, both
     are dropped (checked by :func:`time.perf_counter` ``until``; the line
     is kept as it is past then). A line made in a hurry (the solver tidies
     its lines in a share of its budget, which a busy machine cuts short)
@@ -279,7 +281,7 @@ def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.i
         if time.perf_counter() > until:
             break
         back = _partner(line, 0)
-        if back < 0 or not _still_wins_without(board, line, 0, back, until):
+        if back < 0 or not _still_wins_without(board, line, 0, back, until, REPLAY_CHECK):
             break
         shorter = line[1:back] + line[back + 1:]
         if not _fresh_line(board, shorter, seen, until, REPLAY_CHECK):
