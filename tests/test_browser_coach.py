@@ -528,3 +528,35 @@ def test_the_chances_of_ten_candidates_leave_them_on_the_screen_of_a_phone(
         text.focus()
         page.keyboard.press("End")
         until(lambda: text.evaluate("(t) => t.scrollTop + t.clientHeight >= t.scrollHeight - 1"))
+
+
+@pytest.mark.parametrize(("low", "high", "said", "not_said"), [
+    (-1, None, "whether this game could be won at all, and where it was lost, is not known",
+     "lost somewhere"),
+    (-1, 5, "after move 5 no winning line remained, but whether one ever did is not known", "move 0"),
+    (3, None, "a winning line remained before move 4, but whether one still did when the game ended",
+     "lost somewhere"),
+    (3, 7, "the game was lost somewhere between move 4 and move 7", "not known"),
+])
+def test_an_undecided_analysis_says_only_what_the_solver_proved(
+        api: Api, open_game: Any, low: int, high: int | None, said: str, not_said: str) -> None:
+    """The analysis ran out of time (``unknown``): the losing move lies
+    after the last position known won (``low``, -1: none) and by the first
+    known lost (``high``, moves + 1: none). With neither known the page
+    said "the game was lost somewhere between move 0 and move N": no move 0,
+    and neither the loss nor a win at the start proved (a given-up game may
+    still have been winnable, a deal never)."""
+    from terrace.solver.coach import Analysis
+
+    moves, _ = thrown_away()
+    game = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), *moves)
+    report = Analysis("unknown", len(moves), low, len(moves) + 1 if high is None else high).to_dict()
+    report.update(assist=False, assisted=False)
+    page = open_game(game, reduced_motion="reduce")
+    page.route("**/coach", lambda route: route.fulfill(json=report))  # (the solver's answer, undecided)
+    page.locator("dialog.end[open] #end-analyse").click()
+    page.locator("#dlg-confirm[open] #confirm-yes").click()
+    note = page.locator("#coach-note[data-state='unknown']")
+    note.wait_for(timeout=30_000)
+    text = note.inner_text()
+    assert text.startswith("The solver ran out of time") and said in text and not_said not in text, text

@@ -181,3 +181,41 @@ def test_start_and_its_error_are_in_sight_on_a_phone_held_sideways(api: Api, ope
     assert page.evaluate(IN_SIGHT, "#dlg-new .form-error") and page.evaluate(IN_SIGHT, "#new-start")
     assert page.evaluate("document.activeElement.id") == "opt-reserve"
     assert page.evaluate(IN_SIGHT, "#opt-reserve")  # the field to fix, above the foot
+
+
+def test_closing_the_form_stops_the_search_for_a_winnable_deal(browser: Any) -> None:
+    """Closing the New game form while it looks for a winnable deal stops
+    the search: the page dropped the answer but left the request, so the
+    server went on searching (up to ``--winnable-seconds``, each search
+    holding one of the two solver processes) and then started a game nobody
+    waited for. Two searches closed so, a hint still gets a solver process
+    (before: 503, "no solver process came free in time")."""
+    from web_support import running_server
+
+    with running_server("--winnable-seconds", "600", "--hint-seconds", "10") as url:
+        context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+        errors: list[str] = []
+        try:
+            page = context.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url)
+            page.wait_for_selector("body[data-ready='true'][data-game]")
+            before = page.evaluate("document.body.dataset.game")
+            for _ in range(2):  # (one search for each solver process)
+                page.locator("#btn-new").click()
+                page.wait_for_selector("#dlg-new[open]")
+                page.locator("#dlg-new summary").click()
+                page.locator("#opt-decks").fill("8")  # (no deal is proved won in the time)
+                page.locator("#new-winnable").check()
+                page.locator("#new-start").click()
+                page.locator("#dlg-new .form-error", has_text="Looking for a deal").wait_for()
+                page.locator("#dlg-new button.close").click()
+                page.wait_for_selector("#dlg-new:not([open])", state="attached")
+            status = page.evaluate("""async (id) => (await fetch(`/api/games/${id}/hint`, {
+                method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"})).status""",
+                                   before)
+            assert status == 200
+            assert page.evaluate("document.body.dataset.game") == before
+            assert errors == []
+        finally:
+            context.close()

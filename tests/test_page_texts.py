@@ -113,3 +113,13 @@ def test_every_value_the_server_sends_has_words() -> None:
     keys = _server_words()
     assert len(keys) > 25
     assert sorted(key for key in keys if key not in ENGLISH) == []
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "does not look at face-down cards"),
+                                                  ("de", "keine verdeckten Karten")])
+def test_the_rule_of_thumb_says_it_does_not_look_at_face_down_cards(language: str, words: str) -> None:
+    """A hint by the rule of thumb (fair, or peeking and undecided) said only
+    "A rule of thumb, not a proof", though the sampled and the safe hints say
+    that they do not look at face-down cards, and a peeking hint's rule of
+    thumb never does either."""
+    assert words in _strings()[language]["hint.by.heuristic"]

@@ -27,8 +27,11 @@ from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings
 from terrace.solver.hint_line import (
+    GAME_OVER,
     KEPT,
     NO_NEW_POSITION,
+    NO_WINNING_LINE,
+    NOTHING_USEFUL,
     TERRACE_DEAD,
     Cancel,
     KeptLine,
@@ -237,6 +240,18 @@ def hint_report(
     return report
 
 
+NO_MOVE_WORDS = {
+    TERRACE_DEAD: "no move wins any more: the terrace can never be played out, whatever the stock holds",
+    NO_WINNING_LINE: "no move wins any more",
+    GAME_OVER: "no move: the game is over",
+    NO_NEW_POSITION: "no move: every move returns to a position already reached",
+    NOTHING_USEFUL: "no move: the rule of thumb finds no move worth making, and the solver decided "
+                    "nothing in the time",
+}
+"""What :func:`describe` says of a hint without a move, by its ``why``
+(one for each of :data:`~terrace.solver.hint_line.WHY_NO_MOVE`)."""
+
+
 def describe(report: dict[str, Any]) -> str:
     """A hint report in one line of words.
 
@@ -252,16 +267,15 @@ def describe(report: dict[str, Any]) -> str:
     't4f: starts a winning line of 2 moves (nothing is face down)'
     >>> describe({"move": None, "kind": "lost", "fair": True, "why": "terrace-dead"})
     'no move wins any more: the terrace can never be played out, whatever the stock holds'
+    >>> describe({"move": "wf", "kind": "winnable", "fair": True, "line": ["wf"]})
+    'wf: starts a winning line of 1 move (nothing is face down)'
+    >>> describe({"move": "t2t5", "kind": "heuristic", "fair": False, "line": []})
+    't2t5: undecided in the time; the rule of thumb (does not look at face-down cards)'
     """
     move = report["move"]
     if move is None:
-        if report.get("why") == TERRACE_DEAD:
-            return "no move wins any more: the terrace can never be played out, whatever the stock holds"
-        if report["kind"] == "lost":
-            return "no move wins any more"
-        if report.get("why") == NO_NEW_POSITION:
-            return "no move: every move returns to a position already reached"
-        return "no move: the game is over"
+        why = report.get("why") or (NO_WINNING_LINE if report["kind"] == "lost" else GAME_OVER)
+        return NO_MOVE_WORDS.get(why, NO_MOVE_WORDS[GAME_OVER])
     if report["fair"] and "samples" in report:  # (else a proved line, fair once nothing is hidden)
         reason = {
             "only": "the only move that leads somewhere new",
@@ -270,12 +284,19 @@ def describe(report: dict[str, Any]) -> str:
         }.get(report["kind"], f"wins in {report.get('wins', 0)} of {report.get('samples', 0)} "
                               "sampled stock orders" + _undecided(report))
         return f"{move}: {reason} (does not look at face-down cards)"
-    reason = {
-        "winnable": f"starts a winning line of {len(report.get('line', []))} moves",
+    proved = {
+        "winnable": f"starts a winning line of {_moves(len(report.get('line', [])))}",
         "furthest": "undecided in the time; starts the line that put the most cards up",
-    }.get(report["kind"], "undecided in the time; the rule of thumb")
+    }.get(report["kind"])
+    if proved is None:  # the rule of thumb, which sees only what a player sees
+        return f"{move}: undecided in the time; the rule of thumb (does not look at face-down cards)"
     source = "nothing is face down" if report["fair"] else "looks at the face-down stock"
-    return f"{move}: {reason} ({source})"
+    return f"{move}: {proved} ({source})"
+
+
+def _moves(count: int) -> str:
+    """``count`` moves, in words ("1 move", "2 moves")."""
+    return f"{count} move" if count == 1 else f"{count} moves"
 
 
 def _undecided(report: dict[str, Any]) -> str:

@@ -626,11 +626,13 @@ def _tidy(board: Board, moves: list[Move], seconds: float = 0.25, max_tries: int
     return moves
 
 
-def _still_wins_without(current: Board, moves: list[Move], i: int, j: int, until: float = math.inf) -> bool:
+def _still_wins_without(current: Board, moves: list[Move], i: int, j: int, until: float = math.inf,
+                        horizon: int | None = None) -> bool:
     """True when the winning line ``moves`` still wins without its moves
     ``i`` and ``j``, played from ``current`` (the position before move ``i``);
-    False too once :func:`time.perf_counter` passes ``until`` (the pair is
-    then kept: the line as it is wins).
+    False too once :func:`time.perf_counter` passes ``until``, or, with
+    ``horizon``, when the two lines have not met within that many moves
+    past move ``j`` (the pair is then kept: the line as it is wins).
 
     The shorter line is replayed side by side with the line itself; once the
     two reach the same position at the same point, the rest of both is the
@@ -655,6 +657,8 @@ def _still_wins_without(current: Board, moves: list[Move], i: int, j: int, until
         if _same_position(mine, theirs):
             return True
         if t % REPLAY_CHECK == 0 and time.perf_counter() > until:
+            return False
+        if horizon is not None and t - middle >= horizon:
             return False
         try:
             mine.push(rest[t])

@@ -37,10 +37,10 @@ from terrace.board import Board, Status
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
-from terrace.solver.api import LOST, WON, Hint, solve
+from terrace.solver.api import LOST, WON, Hint, _partner, _still_wins_without, _touches, solve
 from terrace.solver.budget import check_budget
 from terrace.solver.greedy import greedy_move
-from terrace.solver.history import Key, pass_stage, same_pass_keys
+from terrace.solver.history import LOOKBACK, Key, pass_stage, same_pass_keys
 from terrace.solver.lines import replays_to_win
 from terrace.solver.observation import observe
 from terrace.solver.search import REPLAY_CHECK
@@ -222,7 +222,7 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     if kept is not None:
         rest = continued(kept, board, seen, deadline)
         if rest is not None:  # (kept from here on: the next hint reads it from here)
-            return PeekHint(rest[0], WINNABLE, rest, kept=KeptLine(board.position(), kept.moves[-len(rest):]))
+            return _winnable(board, rest, seen, deadline)
     start = board.copy(stack=False)
     left = max(deadline - time.perf_counter(), 0.0)  # (the walk above took its share)
     result = solve(start, max_seconds=left, all_candidates=False, cancel=cancel)
@@ -232,11 +232,62 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     if line and not _fresh_line(board, line, seen, deadline):
         line = _fresh_detour(board, seen, deadline, cancel)
     if line:
-        return PeekHint(line[0], WINNABLE, line,
-                        kept=KeptLine(board.position(), tuple(str(m) for m in line)))
-    if result.result != WON and result.best_move is not None and _fresh_line(board, [result.best_move], seen):
-        return PeekHint(result.best_move, FURTHEST)
+        return _winnable(board, line, seen, deadline)
+    best = result.best_move
+    if (result.result != WON and best is not None and _fresh_line(board, [best], seen)
+            and not takes_back(board, best)):
+        return PeekHint(best, FURTHEST)
     return rule_of_thumb(board)
+
+
+def takes_back(board: Board, move: Move) -> bool:
+    """True when ``move`` shifts a card straight back to the pile the game's
+    last move touching either pile took it from (draws and moves elsewhere
+    in between). Each undecided hint solves afresh, and the line that got
+    furthest may start with either way: the hints said "pile 6 to pile 7",
+    "turn a card", "pile 7 to pile 6", "turn a card", ... (General's Patience
+    deal 2, 0.5 s hints on a busy machine)."""
+    if move.source != "t" or move.target != "t":
+        return False
+    for index, earlier in enumerate(reversed(board.move_stack)):
+        if index >= LOOKBACK:
+            break
+        if _touches(earlier, move.source_index) or _touches(earlier, move.target_index):
+            piles = (earlier.source_index, earlier.target_index)
+            return earlier.source == earlier.target == "t" and piles == (move.target_index, move.source_index)
+    return False
+
+
+def _winnable(board: Board, line: list[Move], seen: set[Key], until: float) -> PeekHint:
+    """The hint that starts the winning ``line`` from ``board``, kept for the
+    next hint, without the detours at its head (:func:`direct`)."""
+    line = direct(board, line, seen, until)
+    return PeekHint(line[0], WINNABLE, line, kept=KeptLine(board.position(), tuple(str(m) for m in line)))
+
+
+def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.inf) -> list[Move]:
+    """The winning ``line`` from ``board`` without the detours at its head:
+    while its first move shifts a card to another pile that a later move
+    takes straight back (nothing touching either pile in between) and the
+    line still wins without the two (the two lines meet again within
+    :data:`~terrace.solver.search.REPLAY_CHECK` moves: continuing a long
+    line stays as cheap as before), reaching no position in ``seen``, both
+    are dropped (checked by :func:`time.perf_counter` ``until``; the line
+    is kept as it is past then). A line made in a hurry (the solver tidies
+    its lines in a share of its budget, which a busy machine cuts short)
+    otherwise had the hint say "move the card from pile 2 to pile 9" and
+    three hints later "from pile 9 back to pile 2"."""
+    while len(line) > 2 and line[0].source == "t" and line[0].target == "t":
+        if time.perf_counter() > until:
+            break
+        back = _partner(line, 0)
+        if back < 0 or not _still_wins_without(board, line, 0, back, until, REPLAY_CHECK):
+            break
+        shorter = line[1:back] + line[back + 1:]
+        if not _fresh_line(board, shorter, seen, until, REPLAY_CHECK):
+            break
+        line = shorter
+    return line
 
 
 KEPT_LINES = 256

@@ -82,7 +82,9 @@ export const api = {
   variants: () => call("GET", "/api/variants"),
   current: () => call("GET", "/api/games/current"),
   recent: (n = 20) => call("GET", `/api/games?recent=${n}`),
-  create: (body) => call("POST", "/api/games", body),
+  // signal: an AbortSignal that stops the request (and the server's search
+  // for a winnable deal with it) when the player closes the form.
+  create: (body, signal = undefined) => call("POST", "/api/games", body, signal ? { signal } : {}),
   get: (id) => call("GET", game(id)),
   position: (id, step) => call("GET", `${game(id)}/position?step=${step}`),
   move: (shown, move) => call("POST", `${game(shown.id)}/moves`, { move, ...seen(shown) }),

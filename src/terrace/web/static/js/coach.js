@@ -61,8 +61,18 @@ function outcomeWords(game, report) {
     case "won": return t("coach.won");
     case "winnable":
       return `${t("coach.winnable")} ${report.winning ? t("coach.winningEnd", { what: moveWords(game, report.winning, report.winning_piles) }) : ""}`.trim();
-    default:
-      return t("coach.unknown", { from: report.low + 1, to: Math.min(report.high, report.moves) });
+    default: {
+      // Only what the solver proved: a position known won (low >= 0) and
+      // one known lost (high <= moves) bound the losing move; without the
+      // first, whether the deal could be won at all is not known, without
+      // the second, whether the game was lost at all.
+      const won = report.low >= 0;
+      const lost = report.high <= report.moves;
+      if (won && lost) return t("coach.unknown", { from: report.low + 1, to: report.high });
+      if (lost) return t("coach.unknownStart", { to: report.high });
+      if (won) return t("coach.unknownEnd", { from: report.low + 1 });
+      return t("coach.unknownAll");
+    }
   }
 }
 

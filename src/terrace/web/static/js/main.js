@@ -1009,9 +1009,9 @@ async function resume(id) {
 // `wanted` says, once the server has answered, whether the new game is
 // still to be shown: a player who closed the New game dialog while a
 // winnable deal was searched for (seconds) and played on keeps that game.
-async function newGame(body, wanted = () => true) {
+async function newGame(body, wanted = () => true, signal = undefined) {
   if (!(await confirmLeaving())) return { ok: false, cancelled: true, data: { error: "" } };
-  const result = await api.create(body);
+  const result = await api.create(body, signal);
   if (!wanted()) return { ok: false, cancelled: true, data: { error: "" } };
   if (!result.ok) return result;
   app.saved = null;

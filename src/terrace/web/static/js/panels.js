@@ -141,7 +141,13 @@ export async function openNewGame({ newGame, loadVariants }) {
     button.disabled = true;
     if (hadFocus) closer.focus();
     if (body.winnable) error.textContent = t("new.searching");  // (it takes seconds on some rules)
-    const result = await newGame(body, () => dialog.open);
+    // Closing the form stops the request: the server then stops its search
+    // (a winnable deal: seconds of a solver process) and starts no game.
+    const stop = new AbortController();
+    const abort = () => stop.abort();
+    dialog.addEventListener("close", abort);
+    const result = await newGame(body, () => dialog.open, stop.signal);
+    dialog.removeEventListener("close", abort);
     button.disabled = false;
     if (result.ok) {
       dialog.close();

@@ -1,0 +1,132 @@
+"""A peeking hint does not send a card to another pile that a later hint
+brings straight back when the line wins without the two moves
+(terrace.solver.hint_line.direct): a winning line tidied in a hurry (a busy
+machine) or given back by ``terrace hint --line`` kept them, and the hint
+said "pile 9 to pile 2" and, four hints later, "pile 2 to pile 9"."""
+
+from __future__ import annotations
+
+import pytest
+
+from terrace.board import Board
+from terrace.moves import Move
+from terrace.rules import Rules
+from terrace.solver import hint_line
+from terrace.solver.advice import hint_report
+from terrace.solver.api import SolveResult, _partner, _still_wins_without
+from terrace.solver.hint_line import (
+    FURTHEST,
+    HEURISTIC,
+    WINNABLE,
+    KeptLine,
+    peek_hint,
+    rule_of_thumb,
+    takes_back,
+)
+from terrace.variants import get_rules
+from web_support import WINNING_LINE
+
+RULES = Rules.from_dict(WINNING_LINE["options"], get_rules(WINNING_LINE["variant"]))
+LINE = [Move.parse(text) for text in WINNING_LINE["moves"]]
+AT = 29
+"""Where the line moves a card from pile 9 to pile 2 that its move 35 takes
+straight back, and it wins without the two."""
+
+
+def start() -> Board:
+    return Board.from_number(WINNING_LINE["deal_number"], RULES)
+
+
+def removable_pairs(board: Board, line: list[Move]) -> int:
+    """The pile-to-pile moves of ``line`` taken straight back later, the
+    line still winning from ``board`` without the two."""
+    count = 0
+    here = board.copy(stack=False)
+    for i, move in enumerate(line):
+        if move.source == "t" and move.target == "t":
+            back = _partner(line, i)
+            count += back >= 0 and _still_wins_without(here, line, i, back)
+        here.push(move)
+    return count
+
+
+def test_the_fixture_has_the_detour() -> None:
+    board = start()
+    for move in LINE[:AT]:
+        board.push(move)
+    assert str(LINE[AT]) == "t9t2" and _partner(LINE, AT) == 35
+    assert _still_wins_without(board, LINE[AT:], 0, 35 - AT)
+
+
+def test_a_kept_line_is_hinted_without_its_detours() -> None:
+    board = start()
+    kept = KeptLine(board.position(), tuple(WINNING_LINE["moves"]))
+    for move in LINE[:AT]:
+        board.push(move)
+    found = peek_hint(board, 10.0, kept)
+    assert found.kind == WINNABLE and str(found.move) != "t9t2", found.move
+    played = board.copy(stack=False)
+    for move in found.line:
+        played.push(move)
+    assert played.is_won()
+    assert found.kept is not None and list(found.kept.moves) == [str(m) for m in found.line]
+
+
+def test_following_the_hints_of_a_kept_line_drops_its_detours() -> None:
+    """From move 29 the line has 221 moves, 9 of them pile-to-pile moves
+    taken straight back that it wins without; the hints, followed, win
+    with none of those."""
+    board = start()
+    kept: KeptLine | None = KeptLine(board.position(), tuple(WINNING_LINE["moves"]))
+    for move in LINE[:AT]:
+        board.push(move)
+    assert removable_pairs(board, LINE[AT:]) >= 5
+    from_here = board.copy(stack=False)
+    played: list[Move] = []
+    while not board.is_won():
+        found = peek_hint(board, 10.0, kept)
+        assert found.kind == WINNABLE and found.move is not None
+        kept = found.kept
+        board.push(found.move)
+        played.append(found.move)
+    assert len(played) < len(LINE) - AT and removable_pairs(from_here, played) == 0
+
+
+def test_terrace_hint_line_is_continued_without_its_detours() -> None:
+    """``terrace hint --line`` gives the line back: the same."""
+    board = start()
+    for move in LINE[:AT]:
+        board.push(move)
+    report = hint_report(board, fair=False, seconds=10.0, line=LINE)
+    assert report["kind"] == WINNABLE and report["move"] != "t9t2", report["move"]
+
+
+GENERALS_2 = "c2 rf t8f t3t9 t6t2 t3t6 t3t2 t3f t3f t5t2 t5f s s s wt6 t6t7 s"
+"""General's Patience deal 2 as 0.5 s peeking hints played it, undecided:
+the next one said t7t6, the card of t6t7 straight back, then t6t7 again."""
+
+
+def test_an_undecided_hint_does_not_take_the_last_shift_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    board = Board.from_number(2, get_rules("generals-patience"))
+    for text in GENERALS_2.split():
+        board.push_text(text)
+    back = Move.parse("t7t6")
+    assert back in board.legal_moves and takes_back(board, back)
+    monkeypatch.setattr(hint_line, "solve", lambda start, **_: SolveResult("unknown", best_move=back))
+    found = peek_hint(board, 1.0)
+    assert found.move != back and found.kind == HEURISTIC and found.move == rule_of_thumb(board).move
+    # another furthest move is given as it was
+    other = next(m for m in board.legal_moves if m != back and not takes_back(board, m))
+    monkeypatch.setattr(hint_line, "solve", lambda start, **_: SolveResult("unknown", best_move=other))
+    assert (peek_hint(board, 1.0).move, peek_hint(board, 1.0).kind) == (other, FURTHEST)
+
+
+def test_takes_back() -> None:
+    board = Board.from_number(2, get_rules("generals-patience"))
+    for text in GENERALS_2.split():
+        board.push_text(text)
+    assert takes_back(board, Move.parse("t7t6"))
+    assert not takes_back(board, Move.parse("s"))
+    board.pop()
+    board.pop()  # (before t6t7: the last move touching pile 6 put a card there from the waste)
+    assert not takes_back(board, Move.parse("t7t6")) and not takes_back(board, Move.parse("t6t7"))
