@@ -189,24 +189,21 @@ class WebGame:
     async def create(self, request: Request) -> Response:
         body = await read_body(request)
         only_fields(body, {"variant", "options", "deal_number", "winnable"})
-        variant = body.get("variant", None)
-        options = body.get("options", None)
-        if variant is None and options is None:
+        # (a field left out takes its default; one given, null included, is
+        # checked where its fact lives: the variant's name and the options
+        # by the engine, which refuses null as it refuses any value of the
+        # wrong kind)
+        if "variant" not in body and "options" not in body:
             variant_name, rules = self.default_variant, self.default_rules
         else:
-            if variant is None:
-                variant = self.default_variant
-            if not isinstance(variant, str) or len(variant) > 64:
-                raise ApiError(WebRefusal.VARIANT_NOT_NAME)
-            variant_name = canonical_name(variant)
-            rules = Rules.from_dict({} if options is None else options, get_rules(variant_name))
+            variant_name = canonical_name(body.get("variant", self.default_variant))
+            rules = Rules.from_dict(body.get("options", {}), get_rules(variant_name))
         winnable = body.get("winnable", False)
         if not isinstance(winnable, bool):
             raise ApiError(WebRefusal.WINNABLE_NOT_BOOL)
-        number = body.get("deal_number", None)
-        if number is not None:
-            check_number(number)
-        if number is None:
+        if "deal_number" in body:
+            number = check_number(body["deal_number"])
+        else:
             number = 1 + secrets.randbelow(RANDOM_DEALS)
         if winnable:
             number = await self.winnable(request, rules, number)
@@ -526,7 +523,7 @@ class WebGame:
     async def why(self, request: Request) -> Response:
         """Why the card a player pressed cannot move (``reason`` null when it can)."""
         game = await self.load(request.path_params["game_id"])
-        pile = request.query_params.get("pile", "")[:MAX_MOVE_TEXT]
+        pile = request.query_params.get("pile", "")  # (whole: refused as it was sent, never cut short)
         raw = request.query_params.get("index")
         index = None if raw is None else whole_number(raw)
         if raw is not None and index is None:
@@ -541,7 +538,7 @@ class WebGame:
     async def rules(self, request: Request) -> Response:
         """The rules of a variant (``?variant=``, the default one without) for people."""
         name = request.query_params.get("variant", self.default_variant)
-        variant = get_variant(name[:64])
+        variant = get_variant(name)  # (whole: a name cut short could name a variant the query did not)
         language = pick_language(request.headers.get("accept-language"))
         return json_response(rules_guide(variant.rules, variant, language))
 

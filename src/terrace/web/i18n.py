@@ -35,7 +35,6 @@ class WebRefusal(StrEnum):
     CONFLICT = "conflict"
     NOTHING_TO_UNDO = "nothing-to-undo"
     NOTHING_TO_REDO = "nothing-to-redo"
-    VARIANT_NOT_NAME = "variant-not-name"
     WINNABLE_NOT_BOOL = "winnable-not-bool"
     PEEK_NOT_FLAG = "peek-not-flag"
     RECENT_RANGE = "recent-range"
@@ -94,9 +93,6 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.NOTHING_TO_REDO: Wording(
         409, "there is no move to redo",
         "Es gibt keinen Zug zum Wiederholen."),
-    WebRefusal.VARIANT_NOT_NAME: Wording(
-        400, 'variant must be the name of a variant, e.g. "terrace"',
-        "„variant“ muss der Name einer Variante sein, z. B. „terrace“."),
     WebRefusal.WINNABLE_NOT_BOOL: Wording(
         400, "winnable must be true or false",
         "„winnable“ muss true oder false sein."),
