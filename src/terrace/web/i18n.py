@@ -70,6 +70,7 @@ class WebRefusal(StrEnum):
     HEAD_TOO_LARGE = "head-too-large"
     REQUEST_MALFORMED = "request-malformed"
     SERVER_BUSY = "server-busy"
+    HTTPS_NEEDED = "https-needed"
     # Ending a game (auto-play, giving up, active time)
     GAME_GIVEN_UP = "game-given-up"
     GIVE_UP_WON = "give-up-won"
@@ -200,6 +201,9 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.SERVER_BUSY: Wording(
         503, "the server has too many connections open: try again in a moment",
         "Der Server hat zu viele offene Verbindungen: Bitte gleich noch einmal versuchen."),
+    WebRefusal.HTTPS_NEEDED: Wording(
+        400, "this address serves HTTPS only: open it with https:// instead of http://",
+        "Diese Adresse antwortet nur über HTTPS: Bitte mit https:// statt http:// öffnen."),
     WebRefusal.GAME_GIVEN_UP: Wording(
         409, "this game was given up: it can be replayed, no longer played",
         "Dieses Spiel wurde aufgegeben: Es kann nachgespielt, aber nicht mehr gespielt werden."),
