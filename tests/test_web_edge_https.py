@@ -12,11 +12,14 @@ from typing import Any
 import uvicorn
 from starlette.types import Receive, Send
 
-from terrace.web.security import SecurityMiddleware, token_cookie
+from terrace.web.security import RemoteKeys, SecurityMiddleware, token_cookie
 from terrace.web.server import server_config
 from terrace.web.tls import ensure_self_signed, server_context
 
 TOKEN = "s3cret-token-of-the-player"
+"""The cookie's secret."""
+LINK = "the-link-s-token-for-one-use"
+"""The link's token, good for one use."""
 reached: list[str] = []
 
 
@@ -44,7 +47,8 @@ def test_plain_http_to_the_https_port_is_told_to_use_https(tmp_path: Path) -> No
     without reaching the app (a token in its query sets no cookie), and
     the connection closed. A TLS client is served as before."""
     cert, key = ensure_self_signed(["127.0.0.1"], tmp_path)
-    app = SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"], token=TOKEN)
+    keys = RemoteKeys(cookie=TOKEN, link=LINK)
+    app = SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"], token=keys)
     config = server_config(app, server_context(cert, key), lifespan="off")
     config.load()
     state = uvicorn.server.ServerState()
@@ -58,13 +62,14 @@ def test_plain_http_to_the_https_port_is_told_to_use_https(tmp_path: Path) -> No
         port = server.sockets[0].getsockname()[1]
         try:
             for language, words in (("en", "https://"), ("de", "https://")):
-                plain = await _exchange(port, f"GET /?token={TOKEN} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                plain = await _exchange(port, f"GET /?token={LINK} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
                                         f"Accept-Language: {language}\r\n\r\n".encode())
                 head, _, body = plain.partition(b"\r\n\r\n")
                 assert head.startswith(b"HTTP/1.1 400 "), plain[:200]
                 answer = json.loads(body)
                 assert answer["code"] == "https-needed" and words in answer["error"]
                 assert b"set-cookie" not in head.lower() and b"content-security-policy" in head.lower()
+            assert keys.link == LINK  # (the link was not spent)
             german = json.loads(plain.partition(b"\r\n\r\n")[2])["error"]
             assert german.startswith("Diese Adresse")
             client = ssl.create_default_context(cafile=str(cert))

@@ -26,8 +26,9 @@ from terrace.web.server import ListenError, ServerSettings, bind, check_reach, r
 @click.option("--port", default=8000, show_default=True, type=WholeNumber(0, 65535),
               help="Port to listen on (0 = any free port).")
 @click.option("--remote", is_flag=True,
-              help="Let phones and tablets on your network play: prints a secret link (and its QR code); "
-                   "only browsers that opened it are served.")
+              help="Let phones and tablets on your network play: prints a secret link (and its QR code), "
+                   "which opens the game once (the next is printed then); only browsers that opened "
+                   "one are served.")
 @click.option("--https", "https", is_flag=True,
               help="Serve HTTPS (recommended with --remote): with a self-signed certificate made on the "
                    "first run and kept in the user data folder, unless --certfile names one.")

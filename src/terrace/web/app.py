@@ -32,7 +32,7 @@ from terrace.storage import GameStore, MemoryStore
 from terrace.web.coach import CoachBudgets, coach_routes
 from terrace.web.endpoints import HINT_SECONDS, WINNABLE_SECONDS, WebGame
 from terrace.web.replies import ApiError, http_error, refused, server_error
-from terrace.web.security import SecurityMiddleware
+from terrace.web.security import RemoteKeys, SecurityMiddleware
 from terrace.web.workers import SolverPool
 
 STATIC = Path(__file__).parent / "static"
@@ -134,12 +134,12 @@ def create_app(
     hint_seconds: float = HINT_SECONDS,
     winnable_seconds: float = WINNABLE_SECONDS,
     pool: SolverPool | None = None,
-    token: str | None = None,
+    token: RemoteKeys | None = None,
     coach: CoachBudgets | None = None,
 ) -> Starlette:
     """The web game as an ASGI application (a memory store by default).
     Solver work runs in ``pool`` (two processes by default), closed when
-    the application's lifespan ends; ``token`` requires it on every request
+    the application's lifespan ends; ``token``, remote play's keys, guards every request
     (``terrace play --remote``); ``coach`` sets the coach's budgets."""
     game = WebGame(
         store if store is not None else MemoryStore(),

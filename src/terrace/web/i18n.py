@@ -66,6 +66,7 @@ class WebRefusal(StrEnum):
     HOST_NOT_LOCAL = "host-not-local"
     CROSS_SITE = "cross-site"
     TOKEN_NEEDED = "token-needed"
+    LINK_SPENT = "link-spent"
     # The server's protocol (terrace.web.protocol), before the app
     HEAD_TOO_LARGE = "head-too-large"
     REQUEST_MALFORMED = "request-malformed"
@@ -190,6 +191,11 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.TOKEN_NEEDED: Wording(
         401, "open the address with the token that terrace play printed",
         "Bitte die Adresse mit dem Token öffnen, das terrace play ausgegeben hat."),
+    WebRefusal.LINK_SPENT: Wording(
+        401, "this link has been used already, and each link opens the game once: open the new link "
+             "that terrace play printed after it",
+        "Dieser Link wurde schon benutzt, und jeder Link öffnet das Spiel nur einmal: Bitte den neuen "
+        "Link öffnen, den terrace play danach ausgegeben hat."),
     WebRefusal.HEAD_TOO_LARGE: Wording(
         431, "the request's head (request line and headers) is over {most} bytes; cookies that other "
              "programs on this address set count too",
