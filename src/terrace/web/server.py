@@ -10,6 +10,7 @@ devices on the network may play).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import socket
 import ssl
@@ -222,7 +223,9 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
     keys = None
     if settings.remote:
         def renewed(link: str) -> None:
-            announce_new_link(game_link(settings.host, port, link, scheme), said, settings.host)
+            # (a terminal gone, or an output closed, must not fail the request that used the link)
+            with contextlib.suppress(OSError, ValueError):
+                announce_new_link(game_link(settings.host, port, link, scheme), said, settings.host)
 
         keys = RemoteKeys(renewed=renewed)
     hosts = tuple(machine_hosts(settings.host)) if settings.remote else (settings.host,)
