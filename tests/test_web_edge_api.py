@@ -80,3 +80,63 @@ def test_a_pile_that_is_no_pile_is_named_as_it_was_sent(client: TestClient) -> N
     answer = client.get(f"/api/games/{game['id']}/why", params={"pile": sent})
     assert (answer.status_code, answer.json()["code"]) == (400, "pile-name-unknown")
     assert sent in answer.json()["error"]
+
+
+@pytest.fixture(scope="module")
+def game_id(client: TestClient) -> str:
+    made: dict[str, Any] = client.post("/api/games", json={"deal_number": 7}).json()
+    return str(made["id"])
+
+
+@pytest.mark.parametrize(("path", "code"), [
+    ("/api/games?recent=1&recent=200", "query-twice"),
+    ("/api/games?recnt=5", "query-unknown"),
+    ("/api/rules?variant=wood&variant=terrace", "query-twice"),
+    ("/api/variants?x=1", "query-unknown"),
+    ("/api/stats?x=1", "query-unknown"),
+    ("/api/games/current?x=1", "query-unknown"),
+    ("GAME?x=1", "query-unknown"),
+    ("GAME/line?x=1", "query-unknown"),
+    ("GAME/rules?x=1", "query-unknown"),
+    ("GAME/position?step=0&step=1", "query-twice"),
+    ("GAME/position?step=0&stp=1", "query-unknown"),
+    ("GAME/check?move=c1&move=c2", "query-twice"),
+    ("GAME/why?pile=t1&pile=t2", "query-twice"),
+    ("GAME/why?pile=t1&index=0&index=1", "query-twice"),
+    ("GAME/why?pile=t1&card=0", "query-unknown"),
+])
+def test_a_query_parameter_misspelt_or_given_twice_is_refused(client: TestClient, game_id: str, path: str,
+                                                              code: str) -> None:
+    """A misspelt parameter was ignored (``?recnt=5`` gave the default 20
+    games) and one given twice read as its last value, where a body's
+    unknown field or key given twice is refused."""
+    words = set()
+    for language in LANGUAGES:
+        asked = path.replace("GAME", f"/api/games/{game_id}")
+        answer = client.get(asked, headers={"accept-language": language})
+        assert (answer.status_code, answer.json()["code"]) == (400, code), (path, answer.text)
+        words.add(answer.json()["error"])
+    assert len(words) == len(LANGUAGES)
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/api/games?deal_number=5", {}),
+    ("GAME/moves?move=c1", {"move": "c2"}),
+    ("GAME/undo?after=0", {}),
+    ("GAME/time?ms=5", {"ms": 0}),
+])
+def test_a_request_with_a_body_takes_no_query_parameter(client: TestClient, game_id: str, path: str,
+                                                        body: dict[str, Any]) -> None:
+    """``POST /api/games?deal_number=5`` made a game of a random deal, as if
+    the number had been read; now refused, and nothing changes."""
+    before = client.get("/api/games?recent=200").json()
+    answer = client.post(path.replace("GAME", f"/api/games/{game_id}"), json=body)
+    assert (answer.status_code, answer.json()["code"]) == (400, "query-unknown"), answer.text
+    assert client.get("/api/games?recent=200").json() == before
+
+
+def test_the_page_s_own_queries_are_still_answered(client: TestClient, game_id: str) -> None:
+    base = f"/api/games/{game_id}"
+    for path in ("/api/games?recent=5", f"{base}/position?step=0", f"{base}/check?move=c1",
+                 f"{base}/why?pile=t1", f"{base}/why?pile=t1&index=0", "/api/rules?variant=wood"):
+        assert client.get(path).status_code == 200, path

@@ -43,6 +43,8 @@ class WebRefusal(StrEnum):
     AFTER_NOT_COUNT = "after-not-count"
     REVISION_NOT_COUNT = "revision-not-count"
     FIELD_UNKNOWN = "field-unknown"
+    QUERY_UNKNOWN = "query-unknown"
+    QUERY_TWICE = "query-twice"
     BODY_TOO_LARGE = "body-too-large"
     BODY_NOT_JSON_TYPE = "body-not-json-type"
     BODY_NOT_JSON = "body-not-json"
@@ -119,6 +121,12 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.FIELD_UNKNOWN: Wording(
         400, "unknown field {field!r}; expected {expected:list}",
         "Unbekanntes Feld „{field}“; erwartet: {expected:list}."),
+    WebRefusal.QUERY_UNKNOWN: Wording(
+        400, "unknown query parameter {name!r}; this address takes {expected:list}",
+        "Unbekannter Parameter „{name}“ in der Adresse; diese Adresse nimmt: {expected:list}."),
+    WebRefusal.QUERY_TWICE: Wording(
+        400, "the query parameter {name!r} is given twice: give it once",
+        "Der Parameter „{name}“ steht zweimal in der Adresse: Bitte nur einmal angeben."),
     WebRefusal.BODY_TOO_LARGE: Wording(
         413, "the request body is too large (at most {most} bytes)",
         "Die Anfrage ist zu groß (höchstens {most} Bytes)."),
