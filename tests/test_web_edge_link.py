@@ -87,3 +87,12 @@ def test_play_prints_the_next_link_once_one_is_used() -> None:
         with httpx.Client(base_url=base, trust_env=False, timeout=30) as tablet:
             assert tablet.get(f"/?token={renewed.group(1)}").status_code == 303
             assert tablet.cookies.get(token_cookie(urlsplit(base).port)) not in (None, token)
+
+
+def test_play_listens_on_an_ipv6_address_written_as_a_url_writes_it() -> None:
+    """``--host [::1]``, as the printed link writes the address, was refused:
+    "cannot listen on [::1]:8000: Name or service not known"."""
+    with started_server("--host", "[::1]") as server:
+        assert server.url.startswith("http://[::1]:"), server.first_line
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
+            assert client.get("/api/variants").status_code == 200
