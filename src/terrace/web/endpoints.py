@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from terrace.board import Board
-from terrace.deal import Deal, check_number
+from terrace.deal import MAX_DEAL_NUMBER, Deal, check_number
 from terrace.errors import TerraceError
 from terrace.guide import descriptions, rules_guide
 from terrace.moves import Move
@@ -92,6 +92,10 @@ OPTION_LIMITS: dict[str, dict[str, Any]] = {name: option.to_json() for name, opt
 rules really apply (see :meth:`terrace.rules.RuleOption.to_json`)."""
 
 _RETRY = {"retry-after": str(RETRY_AFTER)}
+DEAL_NUMBERS = {"min": 0, "max": MAX_DEAL_NUMBER}
+"""The deal numbers as ``/api/variants`` publishes them (those
+:func:`terrace.deal.check_number` takes): the page's New game form reads
+its limits there."""
 RECENT_QUERY = frozenset({"recent"})
 STEP_QUERY = frozenset({"step"})
 MOVE_QUERY = frozenset({"move"})
@@ -190,6 +194,7 @@ class WebGame:
         return json_response({
             "variants": presets,
             "options": OPTION_LIMITS,
+            "deal_numbers": DEAL_NUMBERS,
             "default": {"variant": self.default_variant, "options": self.default_rules.to_dict()},
             "solver": True,
         })
