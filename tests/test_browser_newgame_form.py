@@ -219,3 +219,29 @@ def test_closing_the_form_stops_the_search_for_a_winnable_deal(browser: Any) -> 
             assert errors == []
         finally:
             context.close()
+
+
+def test_a_deal_number_past_a_script_numbers_exact_range_is_played_as_typed(api: Api, open_game: Any) -> None:
+    """Deal numbers run to 2^63 - 1, and the form sent ``Number(value)``:
+    9007199254740993 (2^53 + 1) started deal 9007199254740992, another deal
+    than the one typed, and one past the last deal number was let through
+    (as floating point it equals the form's limit). The limits come from
+    ``/api/variants`` (``deal_numbers``), the digits go out as typed, and
+    the title shows them."""
+    from terrace.deal import MAX_DEAL_NUMBER
+
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game)
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    page.locator("#new-deal").fill(str(MAX_DEAL_NUMBER + 1))
+    page.locator("#new-start").click()
+    page.wait_for_function("(most) => document.getElementById('new-deal').validationMessage"
+                           " === `“Deal number” must be at most ${most}.`", arg=str(MAX_DEAL_NUMBER))
+    assert page.evaluate("document.body.dataset.game") == game["id"]  # no game was started
+    page.locator("#new-deal").fill("9007199254740993")
+    page.locator("#new-start").click()
+    page.wait_for_selector(f"body:not([data-game='{game['id']}'])")
+    started = api.client.get(f"/api/games/{page.evaluate('document.body.dataset.game')}").json()
+    assert started["deal_number"] == 9007199254740993
+    page.locator("#game-title", has_text="9007199254740993").wait_for()

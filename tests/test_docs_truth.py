@@ -286,7 +286,7 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "holds at most {} connections at once", protocol.CLIENT_CONNECTIONS),
         ("api.md", "all\n  addresses together, hold at most {} places", protocol.STRANGER_CONNECTIONS),
         ("api.md", "Beyond {} open connections", server.MAX_CONNECTIONS),
-        ("api.md", "at each start from {}\nrandom bytes", server.TOKEN_BYTES),
+        ("api.md", "is made from {}\nrandom bytes", security.TOKEN_BYTES),
         ("api.md", "waits up to {} s in all", sqlite.BUSY_TIMEOUT_SECONDS),
         ("api.md", "runs in {} processes of its own", pool["workers"].default),
         ("api.md", "{} more jobs may wait", pool["waiting"].default),

@@ -200,8 +200,8 @@ def test_the_reserve_of_eight_decks_is_published_and_accepted(client: TestClient
     ("body", "words"),
     [
         ({"variant": "chess"}, "unknown variant"),
-        ({"variant": 7}, "variant must be"),
-        ({"variant": "x" * 500}, "variant must be"),
+        ({"variant": 7}, "a variant is named by text"),
+        ({"variant": "x" * 500}, "unknown variant"),
         ({"options": "fast"}, "options must be"),
         ({"options": {"jokers": 2}}, "unknown rule option"),
         ({"options": {"self": 1}}, "unknown rule option 'self'"),

@@ -30,6 +30,43 @@ def remote() -> Iterator[Server]:
         yield server
 
 
+class Links:
+    """The links ``terrace play`` prints: each opens the game once, and the
+    next one is printed once it is used."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        match = re.search(r"http://\S+", server.first_line)
+        assert match is not None, server.first_line
+        self.unused: str | None = match.group(0)
+
+    def take(self) -> str:
+        """A link not used yet (the caller uses it)."""
+        stdout = self.server.proc.stdout
+        assert stdout is not None
+        while self.unused is None:
+            said = stdout.readline()
+            assert said, "the server printed no new link"
+            match = re.search(r"http://\S+\?token=\S+", said)
+            self.unused = match.group(0) if match else None
+        link, self.unused = self.unused, None
+        return link
+
+    def cookie(self) -> str:
+        """The cookie's secret, as a browser gets it by opening a link."""
+        with httpx.Client(trust_env=False, timeout=30) as client:
+            opened = client.get(self.take())
+            assert opened.status_code == 303
+            secret = client.cookies.get(token_cookie(httpx.URL(self.server.url).port))
+            assert secret is not None
+            return secret
+
+
+@pytest.fixture(scope="module")
+def links(remote: Server) -> Links:
+    return Links(remote)
+
+
 @pytest.fixture
 def browsing(remote: Server) -> Iterator[tuple[Any, list[str]]]:
     """A page and the console errors it logs: none are expected except
@@ -50,12 +87,10 @@ def browsing(remote: Server) -> Iterator[tuple[Any, list[str]]]:
     assert [error for error in errors if not any(word in error for word in expected)] == []
 
 
-def test_the_secret_link_opens_the_game(remote: Server, browsing: tuple[Any, list[str]]) -> None:
+def test_the_secret_link_opens_the_game(remote: Server, links: Links,
+                                        browsing: tuple[Any, list[str]]) -> None:
     page, _ = browsing
-    match = re.search(r"http://\S+", remote.first_line)
-    assert match is not None
-    link = match.group(0)
-    page.goto(link)
+    page.goto(links.take())
     page.wait_for_selector("body[data-ready='true']")
     assert "token" not in page.url
     assert page.evaluate("document.cookie") == ""  # HttpOnly: no script can read it
@@ -124,7 +159,7 @@ def _games(remote: Server, token: str) -> list[tuple[str, int]]:
 
 
 def test_the_secret_link_opens_the_game_from_another_site(
-    remote: Server, browsing: tuple[Any, list[str]]
+    remote: Server, links: Links, browsing: tuple[Any, list[str]]
 ) -> None:
     """The link tapped in a web mail, and later a plain link to the game,
     open the game (a SameSite=Strict cookie was not sent on a navigation
@@ -132,9 +167,8 @@ def test_the_secret_link_opens_the_game_from_another_site(
     that site's own requests, which carry no cookie, still change nothing."""
     page, expected = browsing
     expected += ["ERR_BLOCKED_BY_RESPONSE", "401 (Unauthorized)"]
-    match = re.search(r"http://\S+\?token=(\S+)", remote.first_line)
-    assert match is not None
-    link, token = match.group(0), match.group(1)
+    token = links.cookie()
+    link = links.take()
     before = _games(remote, token)
     links = f'<a id="secret" href="{html.escape(link)}">play</a> <a id="plain" href="{remote.url}">again</a>'
     with other_site(links) as mail:

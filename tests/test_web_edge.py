@@ -28,7 +28,7 @@ from starlette.types import Receive, Send
 from terrace.cli import main
 from terrace.web import protocol as web_protocol
 from terrace.web.protocol import HEAD_BYTES, STRANGER_CONNECTIONS, GuardedH11Protocol
-from terrace.web.security import SecurityMiddleware, token_cookie
+from terrace.web.security import RemoteKeys, SecurityMiddleware, token_cookie
 from terrace.web.server import MAX_CONNECTIONS, server_config
 from terrace.web.tls import (
     CertificateError,
@@ -40,6 +40,9 @@ from terrace.web.tls import (
 from web_support import started_server
 
 TOKEN = "s3cret-token-of-the-player"
+"""The cookie's secret."""
+LINK = "the-link-s-token-for-one-use"
+"""The link's token, good for one use."""
 PHONE = "192.168.1.9"
 SERVER = ("192.168.1.20", 8000)
 
@@ -87,7 +90,7 @@ class Network:
     guard with a token, uvicorn's limit), taking connections from any address."""
 
     def __init__(self) -> None:
-        app = SecurityMiddleware(_ok, allowed_hosts=[SERVER[0]], token=TOKEN)
+        app = SecurityMiddleware(_ok, allowed_hosts=[SERVER[0]], token=RemoteKeys(cookie=TOKEN, link=LINK))
         self.config = server_config(app, lifespan="off")
         self.config.load()
         self.state = uvicorn.server.ServerState()
@@ -259,7 +262,8 @@ def test_https_counts_and_bounds_connections_from_their_handshake(tmp_path: Path
     monkeypatch.setattr(web_protocol, "CLIENT_CONNECTIONS", 3)
     monkeypatch.setattr(web_protocol, "is_loopback", lambda host: False)  # (127.0.0.1 plays the network)
     cert, key = _self_signed(tmp_path)
-    config = server_config(SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"], token=TOKEN),
+    keys = RemoteKeys(cookie=TOKEN, link=LINK)
+    config = server_config(SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"], token=keys),
                            server_context(cert, key), lifespan="off")
     config.load()
     state = uvicorn.server.ServerState()
@@ -288,7 +292,7 @@ def test_https_counts_and_bounds_connections_from_their_handshake(tmp_path: Path
                     break
                 await asyncio.sleep(0.01)
             assert not web_protocol._open_from and not web_protocol._strangers
-            link = await _tls_exchange(port, cert, f"GET /?token={TOKEN} HTTP/1.1\r\n"
+            link = await _tls_exchange(port, cert, f"GET /?token={LINK} HTTP/1.1\r\n"
                                        f"Host: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
             assert link.startswith(b"HTTP/1.1 303 ")
             cookie = next(line for line in link.split(b"\r\n") if line.lower().startswith(b"set-cookie:"))

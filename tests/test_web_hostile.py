@@ -36,7 +36,7 @@ from terrace.refusals import catalogues
 from terrace.storage import GameStore, MemoryStore, SqliteStore, StoredGame, open_store
 from terrace.web.app import create_app
 from terrace.web.coach import CoachBudgets
-from terrace.web.security import MAX_BODY, token_cookie
+from terrace.web.security import MAX_BODY, RemoteKeys, token_cookie
 from terrace.web.workers import SolverPool
 from web_support import LOCAL
 
@@ -496,6 +496,9 @@ def test_many_games_made_at_once_are_all_kept(any_store: GameStore) -> None:
 # ---------------------------------------------------------------- the guard
 
 TOKEN = "k" * 32
+"""The cookie's secret (remote play's keys: :func:`_keys`)."""
+LINK = "l" * 32
+"""The link's token, good for one use."""
 COOKIE = token_cookie(8000)
 """The token cookie's name at ``192.168.1.20:8000``, the address the remote tests use."""
 
@@ -531,17 +534,19 @@ def test_only_this_computers_names_are_answered(
     ({"cookie": f"{token_cookie(None)}={TOKEN}"}, "", "GET", 401),
     ({"authorization": f"Bearer {TOKEN}"}, "", "GET", 401),
     ({"x-token": TOKEN}, "", "GET", 401),
-    ({}, f"TOKEN={TOKEN}", "GET", 401),
+    ({}, f"TOKEN={LINK}", "GET", 401),
     ({}, f"token={'K' * 32}", "GET", 401),
-    ({}, f"token={TOKEN}", "POST", 401),  # (a POST needs the cookie)
-    ({}, f"token={TOKEN}", "GET", 303),
+    ({}, f"token={TOKEN}", "GET", 401),  # (the cookie's secret is no link)
+    ({}, f"token={LINK}", "POST", 401),  # (a POST needs the cookie)
+    ({}, f"token={LINK}", "GET", 303),
     ({"cookie": f"{COOKIE}={TOKEN}"}, "", "GET", 200),
     ({"cookie": f"{COOKIE}={TOKEN}"}, "", "POST", 201),
 ])
 def test_remote_play_opens_only_with_the_token(
     headers: dict[str, str], query: str, method: str, status: int
 ) -> None:
-    with _client(MemoryStore(), token=TOKEN, allowed_hosts=("192.168.1.20",)) as client:
+    keys = RemoteKeys(cookie=TOKEN, link=LINK)
+    with _client(MemoryStore(), token=keys, allowed_hosts=("192.168.1.20",)) as client:
         client.follow_redirects = False
         headers = {"host": "192.168.1.20:8000", **headers, **JSON_TYPE}
         path = "/api/games" + (f"?{query}" if query else "")
@@ -561,11 +566,11 @@ def test_remote_play_opens_only_with_the_token(
 def test_the_token_is_never_echoed(caplog: pytest.LogCaptureFixture) -> None:
     """Only the redirect's cookie carries the token: no body, no other
     header, no log line, also when the request quotes the token itself."""
-    with _client(MemoryStore(), token=TOKEN) as client:
+    with _client(MemoryStore(), token=RemoteKeys(cookie=TOKEN, link=LINK)) as client:
         client.follow_redirects = False
         cookie = {"cookie": f"terrace_token={TOKEN}"}
-        first = client.get(f"/?token={TOKEN}")
-        assert first.status_code == 303 and TOKEN not in first.text and TOKEN not in first.headers["location"]
+        first = client.get(f"/?token={LINK}")
+        assert first.status_code == 303 and TOKEN not in first.text and LINK not in first.headers["location"]
         game = client.post("/api/games", json={"deal_number": 7}, headers=cookie).json()
         base = f"/api/games/{game['id']}"
         answers = [

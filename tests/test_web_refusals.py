@@ -16,7 +16,7 @@ import pytest
 from terrace.storage import MemoryStore
 from terrace.web import replies as web_replies
 from terrace.web.app import create_app
-from terrace.web.security import SECURITY_HEADERS
+from terrace.web.security import SECURITY_HEADERS, RemoteKeys
 from web_support import LOCAL
 
 with warnings.catch_warnings():
@@ -300,7 +300,7 @@ def test_the_guard_refuses_with_a_code_in_the_requests_language(
 
 
 def test_a_missing_token_is_refused_with_a_code() -> None:
-    guarded = TestClient(create_app(MemoryStore(), hint_seconds=0.2, token="s3cret"), base_url=LOCAL)
+    guarded = TestClient(create_app(MemoryStore(), hint_seconds=0.2, token=RemoteKeys()), base_url=LOCAL)
     response = guarded.get("/api/variants", headers={"accept-language": "de"})
     assert response.status_code == 401
     assert response.json()["code"] == "token-needed"
@@ -342,7 +342,8 @@ def _guarded(headers: list[tuple[str, str]], method: str = "POST", query: str = 
 
     scope = {"type": "http", "method": method, "path": "/api/games", "query_string": query.encode(),
              "scheme": "http", "headers": [(k.encode(), v.encode()) for k, v in headers]}
-    asyncio.run(SecurityMiddleware(_ok, allowed_hosts=hosts, token=token)(scope, receive, send))
+    keys = None if token is None else RemoteKeys(cookie=token, link="l1nk")  # (the link: l1nk)
+    asyncio.run(SecurityMiddleware(_ok, allowed_hosts=hosts, token=keys)(scope, receive, send))
     status: int = sent[0]["status"]
     return status
 
@@ -383,9 +384,10 @@ def test_a_name_the_server_was_given_matches_whole_and_in_any_case() -> None:
 
 def test_the_token_opens_only_when_given_once_or_in_its_own_cookie() -> None:
     host = ("host", "localhost")
-    assert _guarded([host], "GET", "token=s3cret", token="s3cret") == 303
-    assert _guarded([host], "GET", "token=s3cret&token=s3cret", token="s3cret") == 401
-    assert _guarded([host], "GET", "token=s3cret&token=guess", token="s3cret") == 401
+    assert _guarded([host], "GET", "token=l1nk", token="s3cret") == 303
+    assert _guarded([host], "GET", "token=s3cret", token="s3cret") == 401  # (the cookie's secret is no link)
+    assert _guarded([host], "GET", "token=l1nk&token=l1nk", token="s3cret") == 401
+    assert _guarded([host], "GET", "token=l1nk&token=guess", token="s3cret") == 401
     assert _guarded([host, ("cookie", "terrace_token=s3cret")], "GET", token="s3cret") == 200
     assert _guarded([host, ("cookie", "terrace_token=guess")], "GET", token="s3cret") == 401
     assert _guarded([host, ("cookie", "terrace_token=")], "GET", token="s3cret") == 401

@@ -22,12 +22,14 @@ from terrace.web.server import ListenError, ServerSettings, bind, check_reach, r
 
 @click.command()
 @click.option("--host", default=None,
-              help="Address to listen on: 127.0.0.1 by default, 0.0.0.0 (every network) with --remote.")
+              help="Address to listen on: 127.0.0.1 by default, 0.0.0.0 (every network) with --remote; "
+                   "an IPv6 address with or without brackets ([::1] or ::1).")
 @click.option("--port", default=8000, show_default=True, type=WholeNumber(0, 65535),
               help="Port to listen on (0 = any free port).")
 @click.option("--remote", is_flag=True,
-              help="Let phones and tablets on your network play: prints a secret link (and its QR code); "
-                   "only browsers that opened it are served.")
+              help="Let phones and tablets on your network play: prints a secret link (and its QR code), "
+                   "which opens the game once (the next is printed then); only browsers that opened "
+                   "one are served.")
 @click.option("--https", "https", is_flag=True,
               help="Serve HTTPS (recommended with --remote): with a self-signed certificate made on the "
                    "first run and kept in the user data folder, unless --certfile names one.")
@@ -54,6 +56,8 @@ def play(host: str | None, port: int, remote: bool, https: bool, certfile: str |
     rules = pop_rules(kwargs)
     if host is None:
         host = WILDCARDS[0] if remote else "127.0.0.1"
+    elif host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]  # (an IPv6 address as a URL writes it, as the printed link shows it)
     try:
         check_reach(host, remote)
     except ListenError as error:

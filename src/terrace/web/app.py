@@ -17,6 +17,7 @@ import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from starlette._utils import get_route_path
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -31,7 +32,7 @@ from terrace.storage import GameStore, MemoryStore
 from terrace.web.coach import CoachBudgets, coach_routes
 from terrace.web.endpoints import HINT_SECONDS, WINNABLE_SECONDS, WebGame
 from terrace.web.replies import ApiError, http_error, refused, server_error
-from terrace.web.security import SecurityMiddleware
+from terrace.web.security import RemoteKeys, SecurityMiddleware
 from terrace.web.workers import SolverPool
 
 STATIC = Path(__file__).parent / "static"
@@ -64,7 +65,30 @@ def page_file(path: Path, cache: str = PAGE_CACHE) -> FileResponse:
 
 class PageFiles(StaticFiles):
     """The page's static files, each with its type from :data:`PAGE_TYPES`,
-    asked again each time (:data:`PAGE_CACHE`)."""
+    asked again each time (:data:`PAGE_CACHE`), each at one address only:
+    its path in the folder exactly, letter case included. Any other
+    spelling (a slash at the end, two slashes, ``.`` or ``..``, a NUL, a
+    backslash, a name in other letter case, a folder) is 404 ``not-found``:
+    Starlette served ``/static/index.html/``, ``/static//index.html`` and
+    ``/static/js/../index.html`` as the page (each an address of its own to
+    a browser, resolving the page's relative links elsewhere), and on a
+    file system that ignores case ``/static/INDEX.HTML`` too. The files
+    are listed once, when the app is made (they come with the package)."""
+
+    def __init__(self, *, directory: Path) -> None:
+        super().__init__(directory=directory)
+        self.names = frozenset(path.relative_to(directory).as_posix()
+                               for path in directory.rglob("*") if path.is_file())
+
+    def get_path(self, scope: Scope) -> str:
+        wanted = get_route_path(scope).removeprefix("/")
+        # (an empty name is no file: get_response then refuses it)
+        return wanted if wanted in self.names else ""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        if not path and scope["method"] in ("GET", "HEAD"):
+            raise HTTPException(status_code=404)
+        return await super().get_response(path, scope)
 
     def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result, scope: Scope,
                       status_code: int = 200) -> Response:
@@ -110,12 +134,12 @@ def create_app(
     hint_seconds: float = HINT_SECONDS,
     winnable_seconds: float = WINNABLE_SECONDS,
     pool: SolverPool | None = None,
-    token: str | None = None,
+    token: RemoteKeys | None = None,
     coach: CoachBudgets | None = None,
 ) -> Starlette:
     """The web game as an ASGI application (a memory store by default).
     Solver work runs in ``pool`` (two processes by default), closed when
-    the application's lifespan ends; ``token`` requires it on every request
+    the application's lifespan ends; ``token``, remote play's keys, guards every request
     (``terrace play --remote``); ``coach`` sets the coach's budgets."""
     game = WebGame(
         store if store is not None else MemoryStore(),

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from terrace.board import Board
-from terrace.deal import Deal, check_number
+from terrace.deal import MAX_DEAL_NUMBER, Deal, check_number
 from terrace.errors import TerraceError
 from terrace.guide import descriptions, rules_guide
 from terrace.moves import Move
@@ -53,6 +53,7 @@ from terrace.web.replies import (
     json_response,
     may_change,
     only_fields,
+    query,
     read_body,
     refusal_reason,
     request_refusal_json,
@@ -91,6 +92,16 @@ OPTION_LIMITS: dict[str, dict[str, Any]] = {name: option.to_json() for name, opt
 rules really apply (see :meth:`terrace.rules.RuleOption.to_json`)."""
 
 _RETRY = {"retry-after": str(RETRY_AFTER)}
+DEAL_NUMBERS = {"min": 0, "max": MAX_DEAL_NUMBER}
+"""The deal numbers as ``/api/variants`` publishes them (those
+:func:`terrace.deal.check_number` takes): the page's New game form reads
+its limits there."""
+RECENT_QUERY = frozenset({"recent"})
+STEP_QUERY = frozenset({"step"})
+MOVE_QUERY = frozenset({"move"})
+WHY_QUERY = frozenset({"pile", "index"})
+RULES_QUERY = frozenset({"variant"})
+"""The query parameters each reading endpoint takes (:func:`~terrace.web.replies.query`)."""
 
 
 def remember(cache: OrderedDict[str, T], key: str, value: T) -> None:
@@ -166,6 +177,7 @@ class WebGame:
     # -- endpoints ------------------------------------------------------
 
     async def variants(self, request: Request) -> Response:
+        query(request)
         presets = [
             {
                 "name": variant.name,
@@ -182,6 +194,7 @@ class WebGame:
         return json_response({
             "variants": presets,
             "options": OPTION_LIMITS,
+            "deal_numbers": DEAL_NUMBERS,
             "default": {"variant": self.default_variant, "options": self.default_rules.to_dict()},
             "solver": True,
         })
@@ -189,24 +202,21 @@ class WebGame:
     async def create(self, request: Request) -> Response:
         body = await read_body(request)
         only_fields(body, {"variant", "options", "deal_number", "winnable"})
-        variant = body.get("variant", None)
-        options = body.get("options", None)
-        if variant is None and options is None:
+        # (a field left out takes its default; one given, null included, is
+        # checked where its fact lives: the variant's name and the options
+        # by the engine, which refuses null as it refuses any value of the
+        # wrong kind)
+        if "variant" not in body and "options" not in body:
             variant_name, rules = self.default_variant, self.default_rules
         else:
-            if variant is None:
-                variant = self.default_variant
-            if not isinstance(variant, str) or len(variant) > 64:
-                raise ApiError(WebRefusal.VARIANT_NOT_NAME)
-            variant_name = canonical_name(variant)
-            rules = Rules.from_dict({} if options is None else options, get_rules(variant_name))
+            variant_name = canonical_name(body.get("variant", self.default_variant))
+            rules = Rules.from_dict(body.get("options", {}), get_rules(variant_name))
         winnable = body.get("winnable", False)
         if not isinstance(winnable, bool):
             raise ApiError(WebRefusal.WINNABLE_NOT_BOOL)
-        number = body.get("deal_number", None)
-        if number is not None:
-            check_number(number)
-        if number is None:
+        if "deal_number" in body:
+            number = check_number(body["deal_number"])
+        else:
             number = 1 + secrets.randbelow(RANDOM_DEALS)
         if winnable:
             number = await self.winnable(request, rules, number)
@@ -238,6 +248,7 @@ class WebGame:
         return await (self.create(request) if request.method == "POST" else self.recent(request))
 
     async def current(self, request: Request) -> Response:
+        query(request)
         game = await run_in_threadpool(self.store.latest_unfinished)
         if game is None:
             return Response(status_code=204, headers={"cache-control": "no-store"})  # (as every answer)
@@ -245,25 +256,28 @@ class WebGame:
         return json_response(game_json(game, game.recent_board()))
 
     async def recent(self, request: Request) -> Response:
-        count = whole_number(request.query_params.get("recent", "20"))
+        count = whole_number(query(request, RECENT_QUERY).get("recent", "20"))
         if count is None or not 1 <= count <= MAX_RECENT:
             raise ApiError(WebRefusal.RECENT_RANGE, low=1, high=MAX_RECENT)
         games = await run_in_threadpool(lambda: [game_summary(g) for g in self.store.recent(count)])
         return json_response({"games": games})
 
     async def get(self, request: Request) -> Response:
+        query(request)
         game = await self.load(request.path_params["game_id"])
         return json_response(game_json(game, game.recent_board()))
 
     async def line(self, request: Request) -> Response:
         """The game's moves and redo line (the game JSON carries only their counts)."""
+        query(request)
         game = await self.load(request.path_params["game_id"])
         return json_response(game_line(game))
 
     async def position(self, request: Request) -> Response:
         """The position after the first ``step`` moves (for replays)."""
+        asked = query(request, STEP_QUERY)
         game = await self.load(request.path_params["game_id"])
-        step = whole_number(request.query_params.get("step", ""))
+        step = whole_number(asked.get("step", ""))
         if step is None or step > len(game.moves):
             raise ApiError(WebRefusal.STEP_RANGE, last=len(game.moves))
         # (reached from the step shown before, not replayed from the deal:
@@ -314,8 +328,9 @@ class WebGame:
 
     async def check(self, request: Request) -> Response:
         """Would this move be legal? 200 with the reason when it is not."""
+        asked = query(request, MOVE_QUERY)
         game = await self.load(request.path_params["game_id"])
-        text = request.query_params.get("move", "")
+        text = asked.get("move", "")
         if not text or len(text) > MAX_MOVE_TEXT:
             raise ApiError(WebRefusal.MOVE_NOT_NOTATION)
         try:
@@ -434,6 +449,7 @@ class WebGame:
         """The statistics, with the title of each group of ``variants``, and
         its variant and changed options (for a page that names them in its
         own language)."""
+        query(request)
         # (the first call may replay every saved game once: not on the event loop)
         data = await run_in_threadpool(self.store.statistics)
         data["titles"] = {key: label_title(key) for key in data["variants"]}
@@ -523,9 +539,10 @@ class WebGame:
 
     async def why(self, request: Request) -> Response:
         """Why the card a player pressed cannot move (``reason`` null when it can)."""
+        asked = query(request, WHY_QUERY)
         game = await self.load(request.path_params["game_id"])
-        pile = request.query_params.get("pile", "")[:MAX_MOVE_TEXT]
-        raw = request.query_params.get("index")
+        pile = asked.get("pile", "")  # (whole: refused as it was sent, never cut short)
+        raw = asked.get("index")
         index = None if raw is None else whole_number(raw)
         if raw is not None and index is None:
             index = -1  # refused by explain() with the pile's range
@@ -538,13 +555,14 @@ class WebGame:
 
     async def rules(self, request: Request) -> Response:
         """The rules of a variant (``?variant=``, the default one without) for people."""
-        name = request.query_params.get("variant", self.default_variant)
-        variant = get_variant(name[:64])
+        name = query(request, RULES_QUERY).get("variant", self.default_variant)
+        variant = get_variant(name)  # (whole: a name cut short could name a variant the query did not)
         language = pick_language(request.headers.get("accept-language"))
         return json_response(rules_guide(variant.rules, variant, language))
 
     async def game_rules(self, request: Request) -> Response:
         """The rules one game is played by, for people."""
+        query(request)
         game = await self.load(request.path_params["game_id"])
         language = pick_language(request.headers.get("accept-language"))
         return json_response(rules_guide(game.rules, get_variant(game.variant), language))

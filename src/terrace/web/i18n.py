@@ -35,7 +35,6 @@ class WebRefusal(StrEnum):
     CONFLICT = "conflict"
     NOTHING_TO_UNDO = "nothing-to-undo"
     NOTHING_TO_REDO = "nothing-to-redo"
-    VARIANT_NOT_NAME = "variant-not-name"
     WINNABLE_NOT_BOOL = "winnable-not-bool"
     PEEK_NOT_FLAG = "peek-not-flag"
     RECENT_RANGE = "recent-range"
@@ -44,6 +43,8 @@ class WebRefusal(StrEnum):
     AFTER_NOT_COUNT = "after-not-count"
     REVISION_NOT_COUNT = "revision-not-count"
     FIELD_UNKNOWN = "field-unknown"
+    QUERY_UNKNOWN = "query-unknown"
+    QUERY_TWICE = "query-twice"
     BODY_TOO_LARGE = "body-too-large"
     BODY_NOT_JSON_TYPE = "body-not-json-type"
     BODY_NOT_JSON = "body-not-json"
@@ -67,10 +68,12 @@ class WebRefusal(StrEnum):
     HOST_NOT_LOCAL = "host-not-local"
     CROSS_SITE = "cross-site"
     TOKEN_NEEDED = "token-needed"
+    LINK_SPENT = "link-spent"
     # The server's protocol (terrace.web.protocol), before the app
     HEAD_TOO_LARGE = "head-too-large"
     REQUEST_MALFORMED = "request-malformed"
     SERVER_BUSY = "server-busy"
+    HTTPS_NEEDED = "https-needed"
     # Ending a game (auto-play, giving up, active time)
     GAME_GIVEN_UP = "game-given-up"
     GIVE_UP_WON = "give-up-won"
@@ -94,9 +97,6 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.NOTHING_TO_REDO: Wording(
         409, "there is no move to redo",
         "Es gibt keinen Zug zum Wiederholen."),
-    WebRefusal.VARIANT_NOT_NAME: Wording(
-        400, 'variant must be the name of a variant, e.g. "terrace"',
-        "„variant“ muss der Name einer Variante sein, z. B. „terrace“."),
     WebRefusal.WINNABLE_NOT_BOOL: Wording(
         400, "winnable must be true or false",
         "„winnable“ muss true oder false sein."),
@@ -121,6 +121,12 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.FIELD_UNKNOWN: Wording(
         400, "unknown field {field!r}; expected {expected:list}",
         "Unbekanntes Feld „{field}“; erwartet: {expected:list}."),
+    WebRefusal.QUERY_UNKNOWN: Wording(
+        400, "unknown query parameter {name!r}; this address takes {expected:list}",
+        "Unbekannter Parameter „{name}“ in der Adresse; diese Adresse nimmt: {expected:list}."),
+    WebRefusal.QUERY_TWICE: Wording(
+        400, "the query parameter {name!r} is given twice: give it once",
+        "Der Parameter „{name}“ steht zweimal in der Adresse: Bitte nur einmal angeben."),
     WebRefusal.BODY_TOO_LARGE: Wording(
         413, "the request body is too large (at most {most} bytes)",
         "Die Anfrage ist zu groß (höchstens {most} Bytes)."),
@@ -193,6 +199,11 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.TOKEN_NEEDED: Wording(
         401, "open the address with the token that terrace play printed",
         "Bitte die Adresse mit dem Token öffnen, das terrace play ausgegeben hat."),
+    WebRefusal.LINK_SPENT: Wording(
+        401, "this link has been used already, and each link opens the game once: open the new link "
+             "that terrace play printed after it",
+        "Dieser Link wurde schon benutzt, und jeder Link öffnet das Spiel nur einmal: Bitte den neuen "
+        "Link öffnen, den terrace play danach ausgegeben hat."),
     WebRefusal.HEAD_TOO_LARGE: Wording(
         431, "the request's head (request line and headers) is over {most} bytes; cookies that other "
              "programs on this address set count too",
@@ -204,6 +215,9 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.SERVER_BUSY: Wording(
         503, "the server has too many connections open: try again in a moment",
         "Der Server hat zu viele offene Verbindungen: Bitte gleich noch einmal versuchen."),
+    WebRefusal.HTTPS_NEEDED: Wording(
+        400, "this address serves HTTPS only: open it with https:// instead of http://",
+        "Diese Adresse antwortet nur über HTTPS: Bitte mit https:// statt http:// öffnen."),
     WebRefusal.GAME_GIVEN_UP: Wording(
         409, "this game was given up: it can be replayed, no longer played",
         "Dieses Spiel wurde aufgegeben: Es kann nachgespielt, aber nicht mehr gespielt werden."),

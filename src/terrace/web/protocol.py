@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import ssl
 from collections import Counter
 from typing import Any, ClassVar
@@ -94,6 +95,12 @@ class GuardedH11Protocol(H11Protocol):
     _early = b""
     """Bytes that came with the end of the TLS handshake, before :meth:`_begin`."""
     _parse_error: h11.RemoteProtocolError | None = None
+    _sniffer: socket.socket | None = None
+    """A duplicate of an HTTPS connection's socket, watched for its first
+    byte, which tells TLS from plain HTTP (:meth:`_sniff`)."""
+    _plain = False
+    """A connection to the HTTPS port that spoke plain HTTP: each request
+    is answered ``https-needed``, none reaches the app."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -111,6 +118,9 @@ class GuardedH11Protocol(H11Protocol):
         limit = self._limit
         if limit is not None and (len(self.connections) >= limit or len(self.tasks) > limit):
             await send_refusal(send, SERVER_BUSY, scope, [(b"retry-after", b"1"), (b"connection", b"close")])
+            return
+        if self._plain:
+            await send_refusal(send, HTTPS_NEEDED, scope, [(b"connection", b"close")])
             return
         await self._served(scope, receive, send)
 
@@ -137,7 +147,58 @@ class GuardedH11Protocol(H11Protocol):
             # after its handshake, which may take 60 s: uncounted, each
             # held a file descriptor, and a flood of them took them all)
             transport.pause_reading()  # (until start_tls hands the bytes to TLS)
+            if not self._sniff(transport):
+                self._handshake = self.loop.create_task(self._start_tls(transport, self.tls))
+
+    def _sniff(self, transport: asyncio.Transport) -> bool:
+        """Wait for the connection's first byte without taking it: a TLS
+        handshake begins with a handshake record (:data:`TLS_HANDSHAKE`),
+        anything else is plain HTTP sent to the HTTPS port, which asyncio's
+        TLS closed without a word (the browser said "empty reply") and which
+        is now answered ``https-needed``. False when the event loop cannot
+        watch a socket (Windows' proactor): TLS begins at once then."""
+        try:
+            sniffer = transport.get_extra_info("socket").dup()
+        except (AttributeError, OSError):
+            return False
+        try:
+            self.loop.add_reader(sniffer.fileno(), self._sniffed, transport)
+        except (NotImplementedError, OSError, RuntimeError):
+            sniffer.close()
+            return False
+        self._sniffer = sniffer
+        return True
+
+    def _sniffed(self, transport: asyncio.Transport) -> None:
+        """The connection's first byte has come (or the connection ended):
+        TLS, or plain HTTP answered in plain HTTP."""
+        sniffer = self._sniffer
+        if sniffer is None:
+            return
+        try:
+            first = sniffer.recv(1, socket.MSG_PEEK)
+        except (BlockingIOError, InterruptedError):
+            return  # (not yet: still watched)
+        except OSError:
+            first = b""
+        self._stop_sniffing()
+        if transport.is_closing():
+            return
+        if not first:
+            transport.close()
+        elif first == TLS_HANDSHAKE:
+            assert self.tls is not None
             self._handshake = self.loop.create_task(self._start_tls(transport, self.tls))
+        else:
+            self._plain = True
+            self._begin(transport)
+            transport.resume_reading()
+
+    def _stop_sniffing(self) -> None:
+        sniffer, self._sniffer = self._sniffer, None
+        if sniffer is not None:
+            self.loop.remove_reader(sniffer.fileno())
+            sniffer.close()
 
     async def _start_tls(self, transport: asyncio.Transport, context: ssl.SSLContext) -> None:
         try:
@@ -256,6 +317,7 @@ class GuardedH11Protocol(H11Protocol):
             self._head_timer = None
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_sniffing()
         self._release()
         if self._begun:
             super().connection_lost(exc)
@@ -277,6 +339,9 @@ class GuardedH11Protocol(H11Protocol):
 HEAD_TOO_LARGE = Reason(WebRefusal.HEAD_TOO_LARGE, most=HEAD_BYTES)
 REQUEST_MALFORMED = Reason(WebRefusal.REQUEST_MALFORMED)
 SERVER_BUSY = Reason(WebRefusal.SERVER_BUSY)
+HTTPS_NEEDED = Reason(WebRefusal.HTTPS_NEEDED)
+TLS_HANDSHAKE = b"\x16"
+"""The first byte of every TLS connection: a handshake record (RFC 8446, 5.1)."""
 
 
 def https_protocol(context: ssl.SSLContext) -> type[GuardedH11Protocol]:

@@ -91,13 +91,30 @@ def json_response(data: Any, status: int = 200) -> JSONResponse:
     return GameResponse(data, status_code=status, headers={"cache-control": "no-store"})
 
 
+def query(request: Request, names: frozenset[str] = frozenset()) -> dict[str, str]:
+    """The request's query parameters, refused unless each is one of
+    ``names`` and given once: a misspelt one (``?recnt=5``) was ignored,
+    and one given twice (``?step=0&step=9``) read as its last value,
+    where a body's unknown field or key given twice is refused."""
+    found: dict[str, str] = {}
+    for name, value in request.query_params.multi_items():
+        if name not in names:
+            raise ApiError(WebRefusal.QUERY_UNKNOWN, name=clip(name), expected=tuple(sorted(names)))
+        if name in found:
+            raise ApiError(WebRefusal.QUERY_TWICE, name=clip(name))
+        found[name] = value
+    return found
+
+
 async def read_body(request: Request) -> dict[str, Any]:
     """The request's JSON object (empty when there is no body). Every POST
     must say ``Content-Type: application/json``, even with an empty body:
-    a plain HTML form on another site cannot."""
+    a plain HTML form on another site cannot. A request with a body takes
+    no query parameters (:func:`query`): its fields are in the body."""
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
         raise ApiError(WebRefusal.BODY_NOT_JSON_TYPE)
+    query(request)
     chunks = []
     size = 0
     try:

@@ -7,9 +7,15 @@
   ``Origin`` header must equal the page's own origin exactly (scheme, host
   and port; ``null`` is refused), and no API request may say
   ``Sec-Fetch-Site: cross-site``.
-* With a token (``terrace play --remote``) every request needs the token,
-  in the query once (which sets an HttpOnly, SameSite=Lax cookie and
-  redirects to the clean address) or in that cookie; else 401. Lax, not
+* With remote play's keys (``terrace play --remote``, :class:`RemoteKeys`)
+  every request needs the cookie's secret, or the link's token in the
+  query once, which sets that HttpOnly, SameSite=Lax cookie and redirects
+  to the clean address; else 401. The link's token is good for one use:
+  the link a browser opened stays in its history (and in a history synced
+  to other devices), where anyone who reads it could have opened the game
+  while the server ran; spent, it opens nothing (``link-spent``), and the
+  server prints a new link for the next device. The cookie's secret is
+  another one, never in an address. Lax, not
   Strict: a browser sends no Strict cookie on a navigation that began on
   another site, so the link tapped in a web mail, or a reload after it,
   answered 401; another site's requests that could change something, or
@@ -33,7 +39,8 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import re
-from collections.abc import Iterable, Sequence
+import secrets
+from collections.abc import Callable, Iterable, Sequence
 from urllib.parse import parse_qsl, quote, urlencode
 
 from starlette.requests import cookie_parser
@@ -62,6 +69,11 @@ SERVER_ERROR = Reason(WebRefusal.SERVER_ERROR)
 HOST_NOT_LOCAL = Reason(WebRefusal.HOST_NOT_LOCAL)
 CROSS_SITE = Reason(WebRefusal.CROSS_SITE)
 TOKEN_NEEDED = Reason(WebRefusal.TOKEN_NEEDED)
+LINK_SPENT = Reason(WebRefusal.LINK_SPENT)
+TOKEN_BYTES = 24
+"""Random bytes of each of remote play's secrets (192 bits): guessing is
+hopeless, so failed tries lock nobody out (a lockout would let any machine
+of the network lock the player out)."""
 BODY_TOO_LARGE = Reason(WebRefusal.BODY_TOO_LARGE, most=MAX_BODY)
 
 CSP = "; ".join(
@@ -180,11 +192,63 @@ def _normal_host(name: str) -> str:
     return name
 
 
+def new_secret() -> str:
+    """A new secret of :data:`TOKEN_BYTES` random bytes, as URL-safe text."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+class RemoteKeys:
+    """Remote play's secrets: the cookie's, the same while the server runs,
+    and the links', each good for one use (see the module docstring): the
+    link printed for the player (:attr:`link`), which ``renewed`` is told
+    anew each time it is spent, and any made for one browser
+    (:meth:`one_link`, the browser ``terrace play`` opens)."""
+
+    def __init__(self, cookie: str | None = None, link: str | None = None,
+                 renewed: Callable[[str], None] | None = None) -> None:
+        self.cookie = cookie or new_secret()
+        self.link = link or new_secret()
+        if hmac.compare_digest(self.cookie.encode(), self.link.encode()):
+            raise ValueError("the link's token must not be the cookie's secret")
+        self.renewed = renewed
+        self.others: list[str] = []
+        """Links made for one browser each, not used yet."""
+        self.spent: list[str] = []
+        """The link tokens used already (one a device: a few)."""
+
+    def one_link(self) -> str:
+        """The token of a new link for one browser (not printed)."""
+        token = new_secret()
+        self.others.append(token)
+        return token
+
+    def take(self, given: str) -> bool:
+        """True when ``given`` is a link's token not used yet, which is
+        then spent (the printed link then has a new token, told to
+        ``renewed``)."""
+        if _equal(given, self.link):
+            self.spent.append(self.link)
+            self.link = new_secret()
+            if self.renewed is not None:
+                self.renewed(self.link)
+            return True
+        for token in self.others:
+            if _equal(given, token):
+                self.others.remove(token)
+                self.spent.append(token)
+                return True
+        return False
+
+    def was_spent(self, given: str) -> bool:
+        """True when ``given`` is a link token used already."""
+        return any(_equal(given, old) for old in self.spent)
+
+
 class SecurityMiddleware:
     """The checks and headers described in the module docstring."""
 
     def __init__(
-        self, app: ASGIApp, *, allowed_hosts: Iterable[str] = (), token: str | None = None
+        self, app: ASGIApp, *, allowed_hosts: Iterable[str] = (), token: RemoteKeys | None = None
     ) -> None:
         self.app = app
         self.extra_hosts = frozenset(_normal_host(h) for h in allowed_hosts if h)
@@ -263,29 +327,37 @@ class SecurityMiddleware:
     def _token_entry(
         self, scope: Scope, headers: dict[str, list[str]], name: str
     ) -> tuple[int, dict[str, str], list[tuple[bytes, bytes]]] | None:
-        """None when the request carries the token cookie (named ``name``);
-        a redirect that sets the cookie when the query carries the token;
-        else 401."""
-        assert self.token is not None
+        """None when the request carries the cookie's secret (in the cookie
+        named ``name``); a redirect that sets the cookie when the query
+        carries the link's token (which is then spent), or, for a browser
+        with the cookie, any link; else 401."""
+        keys = self.token
+        assert keys is not None
         cookies = cookie_parser("; ".join(headers.get("cookie", [])))
+        has_cookie = _equal(cookies.get(name, ""), keys.cookie)
         query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
         given = [value for key, value in query if key == TOKEN_PARAM]
-        if len(given) == 1 and _equal(given[0], self.token) and scope["method"] in ("GET", "HEAD"):
+        opening = given and scope["method"] in ("GET", "HEAD")
+        fresh = bool(opening and len(given) == 1 and keys.take(given[0]))
+        if fresh or (opening and has_cookie):
             _trust(scope)
-            # (also with the cookie set already: the token leaves the address bar and history)
+            # (also with the cookie set already, as when a spent link is
+            # opened again in the browser that spent it: the token leaves
+            # the address bar and the history of the tab)
             rest = urlencode([(k, v) for k, v in query if k != TOKEN_PARAM])
-            secure = "; Secure" if scope["scheme"] == "https" else ""  # (never sent back over plain HTTP)
-            cookie = f"{name}={self.token}; {TOKEN_COOKIE_FLAGS}{secure}"
-            return 303, {"error": "see the address without the token"}, [
-                (b"location", (_same_site_path(scope) + ("?" + rest if rest else "")).encode("ascii")),
-                (b"set-cookie", cookie.encode()),
-            ]
-        if _equal(cookies.get(name, ""), self.token):
+            extra = [(b"location", (_same_site_path(scope) + ("?" + rest if rest else "")).encode("ascii"))]
+            if fresh:
+                secure = "; Secure" if scope["scheme"] == "https" else ""  # (never sent back over plain HTTP)
+                cookie = f"{name}={keys.cookie}; {TOKEN_COOKIE_FLAGS}{secure}"
+                extra.append((b"set-cookie", cookie.encode()))
+            return 303, {"error": "see the address without the token"}, extra
+        if has_cookie:
             _trust(scope)
             return None
         # (the connection is closed after the answer: one without the token
         # cannot keep it open, holding a place the player needs)
-        status, body, extra = _refused(TOKEN_NEEDED, scope)
+        spent = len(given) == 1 and keys.was_spent(given[0])
+        status, body, extra = _refused(LINK_SPENT if spent else TOKEN_NEEDED, scope)
         return status, body, [*extra, (b"connection", b"close")]
 
 

@@ -10,8 +10,8 @@ devices on the network may play).
 
 from __future__ import annotations
 
+import contextlib
 import errno
-import secrets
 import socket
 import ssl
 import sys
@@ -33,16 +33,12 @@ from terrace.storage import GameStore
 from terrace.web.app import create_app
 from terrace.web.endpoints import HINT_SECONDS, WINNABLE_SECONDS
 from terrace.web.remote import WILDCARDS, is_loopback, machine_hosts, network_address, print_qr, url_host
-from terrace.web.security import TOKEN_PARAM
+from terrace.web.security import TOKEN_PARAM, RemoteKeys
 from terrace.web.workers import SolverPool
 
 MAX_CONNECTIONS = 100
 """Open connections (and requests in progress) beyond which a request is
 answered 503 at once: the page needs a handful."""
-TOKEN_BYTES = 24
-"""Random bytes of remote play's token (192 bits): guessing is hopeless, so
-failed tries lock nobody out (a lockout would let any machine of the
-network lock the player out)."""
 BROWSER_DELAY = 0.5
 """Seconds between the server's start and opening the browser."""
 
@@ -154,6 +150,22 @@ def announce(url: str, remote: bool, out: TextIO, fingerprint: str | None = None
     out.flush()
 
 
+def announce_new_link(url: str, out: TextIO, host: str = "") -> None:
+    """Tell the player that the last link was used and give the next one
+    (each link opens the game once: the one used stays, spent, in its
+    browser's history), with its QR code when a phone can reach it.
+
+    >>> import io; said = io.StringIO()
+    >>> announce_new_link("http://127.0.0.1:8000/?token=t2", said, host="127.0.0.1")
+    >>> print(said.getvalue().strip())
+    The link was opened (it opens the game once). For another browser: http://127.0.0.1:8000/?token=t2
+    """
+    out.write(f"The link was opened (it opens the game once). For another browser: {url}\n")
+    if not is_loopback(host):
+        print_qr(url, out)
+    out.flush()
+
+
 def server_config(app: ASGIApp, tls: ssl.SSLContext | None = None,
                   lifespan: Literal["on", "off"] = "on") -> uvicorn.Config:
     """uvicorn's configuration of the game's server (HTTPS with ``tls``)."""
@@ -203,18 +215,29 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
     check_reach(settings.host, settings.remote)
     if sock is not None:
         check_reach(str(sock.getsockname()[0]), settings.remote)
-    token = secrets.token_urlsafe(TOKEN_BYTES) if settings.remote else None
+    if sock is None:
+        sock = bind(settings.host, settings.port)
+    scheme = "http" if settings.tls is None else "https"
+    port = sock.getsockname()[1]
+    said = sys.stdout if out is None else out
+    keys = None
+    if settings.remote:
+        def renewed(link: str) -> None:
+            # (a terminal gone, or an output closed, must not fail the request that used the link)
+            with contextlib.suppress(OSError, ValueError):
+                announce_new_link(game_link(settings.host, port, link, scheme), said, settings.host)
+
+        keys = RemoteKeys(renewed=renewed)
     hosts = tuple(machine_hosts(settings.host)) if settings.remote else (settings.host,)
     pool = SolverPool()
     app = create_app(store, default_variant=settings.default_variant, default_rules=settings.default_rules,
                      allowed_hosts=hosts, hint_seconds=settings.hint_seconds,
-                     winnable_seconds=settings.winnable_seconds, pool=pool, token=token)
-    if sock is None:
-        sock = bind(settings.host, settings.port)
-    scheme = "http" if settings.tls is None else "https"
-    url = game_link(settings.host, sock.getsockname()[1], token, scheme)
-    announce(url, settings.remote, sys.stdout if out is None else out, settings.fingerprint, settings.host)
+                     winnable_seconds=settings.winnable_seconds, pool=pool, token=keys)
+    url = game_link(settings.host, port, None if keys is None else keys.link, scheme)
+    # (the browser opened here gets a link of its own: the printed one stays for the phone)
+    opened = url if keys is None else game_link(settings.host, port, keys.one_link(), scheme)
+    announce(url, settings.remote, said, settings.fingerprint, settings.host)
     pool.start()
     if settings.open_browser:
-        threading.Timer(BROWSER_DELAY, webbrowser.open, args=(url,)).start()
+        threading.Timer(BROWSER_DELAY, webbrowser.open, args=(opened,)).start()
     serve(app, sock, pool, settings.tls)

@@ -34,13 +34,31 @@ function failed(status, data = null) {
   return { ok: false, status, data: { ...(data && typeof data === "object" ? data : {}), error: failure(status, data) } };
 }
 
+// Deal numbers run to 2^63 - 1, past the whole numbers a script's number
+// holds exactly (2^53): such a number goes out as a BigInt, written into
+// the JSON as its digits, and comes back as one (where the browser lets a
+// reviver read a number's own text), so the deal played and shown is the
+// one typed, not its neighbour (any whole number past 2^53 is read so: a
+// deal number, the last of them that /api/variants publishes).
+function writeJSON(value) {
+  const big = [];
+  const text = JSON.stringify(value, (key, item) => (typeof item === "bigint" ? `\u0000${big.push(item) - 1}\u0000` : item));
+  return text.replace(/"\\u0000(\d+)\\u0000"/g, (_, index) => big[Number(index)].toString());
+}
+
+function readJSON(text) {
+  return JSON.parse(text, (key, item, context) => (
+    typeof item === "number" && !Number.isSafeInteger(item)
+      && context && /^[0-9]+$/.test(context.source) ? BigInt(context.source) : item));
+}
+
 async function call(method, path, body, extra = {}) {
   const headers = { "Accept-Language": getLanguage() };
   const init = { method, headers, cache: "no-store", ...extra };
   if (method !== "GET") {
     // The server refuses a POST that is not JSON, even an empty one.
     headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body ?? {});
+    init.body = writeJSON(body ?? {});
   }
   let response;
   try {
@@ -51,7 +69,7 @@ async function call(method, path, body, extra = {}) {
   let data = null;
   if (response.status !== 204) {
     try {
-      data = await response.json();
+      data = readJSON(await response.text());
     } catch {
       return failed(response.status, response.ok ? { error: t("error.badAnswer") } : null);
     }

@@ -37,7 +37,10 @@ function outOfRange(input, field) {
   input.setCustomValidity("");
   const { validity } = input;
   if (validity.rangeUnderflow) return t("new.tooLow", { field, min: input.min });
-  if (validity.rangeOverflow) return t("new.tooHigh", { field, max: input.max });
+  // (the browser compares as floating point: one past a limit beyond 2^53 is equal to it there)
+  const exact = /^[0-9]+$/;
+  const over = exact.test(input.value) && exact.test(input.max) && BigInt(input.value) > BigInt(input.max);
+  if (validity.rangeOverflow || over) return t("new.tooHigh", { field, max: input.max });
   if (validity.stepMismatch) return t("new.needsNumber", { field });
   return "";
 }
@@ -84,7 +87,8 @@ export async function openNewGame({ newGame, loadVariants }) {
   const presetOf = (name) => info.variants.find((v) => v.name === name);
   fill(current ? current.options : presetOf(select.value).rules);
   select.addEventListener("change", () => fill(presetOf(select.value).rules));
-  const deal = el("input", { type: "number", min: 0, step: 1, id: "new-deal", name: "deal", inputmode: "numeric" });
+  const deal = el("input", { type: "number", min: info.deal_numbers.min, max: info.deal_numbers.max, step: 1,
+    id: "new-deal", name: "deal", inputmode: "numeric" });
   const winnable = el("input", { type: "checkbox", id: "new-winnable", name: "winnable" });
   const error = el("p", { class: "form-error", role: "alert" });
   const form = el("form", { method: "dialog", class: "new-game", novalidate: true },
@@ -131,7 +135,8 @@ export async function openNewGame({ newGame, loadVariants }) {
       options[name] = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value;
     }
     const body = { variant: select.value, options, winnable: winnable.checked };
-    if (deal.value.trim() !== "") body.deal_number = Number(deal.value);
+    // (digits as typed, exactly: a number past 2^53 would become its neighbour)
+    if (deal.value.trim() !== "") body.deal_number = /^[0-9]+$/.test(deal.value) ? BigInt(deal.value) : Number(deal.value);
     const button = $("#new-start");
     const closer = dialog.querySelector("button.close");
     // Start is off while the game is made (seconds, for a winnable deal):

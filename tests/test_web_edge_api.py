@@ -1,0 +1,142 @@
+"""The game API attacked as a client would: every field given the worst
+value, every refusal JSON with a code and words in each of the page's
+languages, and nothing changed by a refused request."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from terrace.refusals import LANGUAGES
+from web_support import app_client
+
+JSON = {"content-type": "application/json"}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with app_client() as made:
+        yield made
+
+
+def _refused(client: TestClient, path: str, raw: str, code: str, status: int = 400) -> None:
+    """``raw`` posted to ``path`` is refused with ``code`` in every language,
+    and no game is made."""
+    before = client.get("/api/games?recent=200").json()["games"]
+    words = set()
+    for language in LANGUAGES:
+        answer = client.post(path, content=raw.encode(), headers={**JSON, "accept-language": language})
+        assert (answer.status_code, answer.json()["code"]) == (status, code), (raw, answer.text)
+        words.add(answer.json()["error"])
+    assert len(words) == len(LANGUAGES)  # (each language its own words)
+    assert client.get("/api/games?recent=200").json()["games"] == before
+
+
+@pytest.mark.parametrize(("raw", "code"), [
+    ('{"variant": null}', "variant-not-text"),
+    ('{"variant": 5}', "variant-not-text"),
+    ('{"variant": ["terrace"]}', "variant-not-text"),
+    ('{"variant": {"name": "terrace"}}', "variant-not-text"),
+    ('{"variant": true, "options": {"decks": 1}}', "variant-not-text"),
+    ('{"variant": "' + "terrace" + " " * 60 + 'zz"}', "variant-unknown"),
+    ('{"options": null}', "options-not-object"),
+    ('{"variant": "wood", "options": null}', "options-not-object"),
+    ('{"deal_number": null}', "deal-number-not-whole"),
+])
+def test_a_new_games_fields_are_refused_by_the_engines_own_refusal(client: TestClient, raw: str,
+                                                                     code: str) -> None:
+    """A variant that is not text got the web's own ``variant-not-name``
+    (a second fact beside the engine's ``variant-not-text``, which
+    ``get_rules(None)`` gives), and null was taken as "left out": a game
+    was made. A long name with a variant's name in its first 64
+    characters was refused as no name at all."""
+    _refused(client, "/api/games", raw, code)
+
+
+def test_a_field_left_out_still_takes_its_default(client: TestClient) -> None:
+    made = client.post("/api/games", json={"variant": "wood"})
+    assert made.status_code == 201 and made.json()["variant"] == "wood"
+    assert client.post("/api/games", json={"options": {"decks": 1, "reserve": 0}}).status_code == 201
+    assert client.post("/api/games", json={"deal_number": 0}).json()["deal_number"] == 0
+
+
+def test_the_rules_of_a_variant_are_never_those_of_a_name_cut_short(client: TestClient) -> None:
+    """``/api/rules`` read only the first 64 characters of ``variant``: a
+    name followed by spaces and anything at all was that variant's rules."""
+    answer = client.get("/api/rules", params={"variant": "terrace" + " " * 60 + "and more"})
+    assert (answer.status_code, answer.json()["code"]) == (400, "variant-unknown")
+    assert "and more" in answer.json()["error"]
+    assert client.get("/api/rules", params={"variant": "Queen of Italy"}).json()["variant"] == "terrace"
+
+
+def test_a_pile_that_is_no_pile_is_named_as_it_was_sent(client: TestClient) -> None:
+    """``/why`` cut ``pile`` to 16 characters, and its refusal named a pile
+    the client never sent."""
+    game: dict[str, Any] = client.post("/api/games", json={"deal_number": 7}).json()
+    sent = "t1" + " " * 14 + "and more"
+    answer = client.get(f"/api/games/{game['id']}/why", params={"pile": sent})
+    assert (answer.status_code, answer.json()["code"]) == (400, "pile-name-unknown")
+    assert sent in answer.json()["error"]
+
+
+@pytest.fixture(scope="module")
+def game_id(client: TestClient) -> str:
+    made: dict[str, Any] = client.post("/api/games", json={"deal_number": 7}).json()
+    return str(made["id"])
+
+
+@pytest.mark.parametrize(("path", "code"), [
+    ("/api/games?recent=1&recent=200", "query-twice"),
+    ("/api/games?recnt=5", "query-unknown"),
+    ("/api/rules?variant=wood&variant=terrace", "query-twice"),
+    ("/api/variants?x=1", "query-unknown"),
+    ("/api/stats?x=1", "query-unknown"),
+    ("/api/games/current?x=1", "query-unknown"),
+    ("GAME?x=1", "query-unknown"),
+    ("GAME/line?x=1", "query-unknown"),
+    ("GAME/rules?x=1", "query-unknown"),
+    ("GAME/position?step=0&step=1", "query-twice"),
+    ("GAME/position?step=0&stp=1", "query-unknown"),
+    ("GAME/check?move=c1&move=c2", "query-twice"),
+    ("GAME/why?pile=t1&pile=t2", "query-twice"),
+    ("GAME/why?pile=t1&index=0&index=1", "query-twice"),
+    ("GAME/why?pile=t1&card=0", "query-unknown"),
+])
+def test_a_query_parameter_misspelt_or_given_twice_is_refused(client: TestClient, game_id: str, path: str,
+                                                              code: str) -> None:
+    """A misspelt parameter was ignored (``?recnt=5`` gave the default 20
+    games) and one given twice read as its last value, where a body's
+    unknown field or key given twice is refused."""
+    words = set()
+    for language in LANGUAGES:
+        asked = path.replace("GAME", f"/api/games/{game_id}")
+        answer = client.get(asked, headers={"accept-language": language})
+        assert (answer.status_code, answer.json()["code"]) == (400, code), (path, answer.text)
+        words.add(answer.json()["error"])
+    assert len(words) == len(LANGUAGES)
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/api/games?deal_number=5", {}),
+    ("GAME/moves?move=c1", {"move": "c2"}),
+    ("GAME/undo?after=0", {}),
+    ("GAME/time?ms=5", {"ms": 0}),
+])
+def test_a_request_with_a_body_takes_no_query_parameter(client: TestClient, game_id: str, path: str,
+                                                        body: dict[str, Any]) -> None:
+    """``POST /api/games?deal_number=5`` made a game of a random deal, as if
+    the number had been read; now refused, and nothing changes."""
+    before = client.get("/api/games?recent=200").json()
+    answer = client.post(path.replace("GAME", f"/api/games/{game_id}"), json=body)
+    assert (answer.status_code, answer.json()["code"]) == (400, "query-unknown"), answer.text
+    assert client.get("/api/games?recent=200").json() == before
+
+
+def test_the_page_s_own_queries_are_still_answered(client: TestClient, game_id: str) -> None:
+    base = f"/api/games/{game_id}"
+    for path in ("/api/games?recent=5", f"{base}/position?step=0", f"{base}/check?move=c1",
+                 f"{base}/why?pile=t1", f"{base}/why?pile=t1&index=0", "/api/rules?variant=wood"):
+        assert client.get(path).status_code == 200, path

@@ -1,0 +1,98 @@
+"""Remote play's secret link leaves nothing behind worth taking: each link
+opens the game once, so the one a phone's browser keeps in its history
+(and a history synced to other devices) opens nothing any more; the
+cookie holds another secret, never in an address."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import httpx
+
+from terrace.storage import MemoryStore
+from terrace.web.security import RemoteKeys, token_cookie
+from web_support import app_client, started_server
+
+HOST = {"host": "192.168.1.20:8000"}
+COOKIE = token_cookie(8000)
+
+
+def test_a_link_opens_the_game_once_and_a_new_one_is_told() -> None:
+    told: list[str] = []
+    keys = RemoteKeys(renewed=told.append)
+    first = keys.link
+    with app_client(store=MemoryStore(), token=keys, allowed_hosts=("192.168.1.20",)) as phone:
+        phone.follow_redirects = False
+        opened = phone.get(f"/?token={first}&game=g", headers=HOST)
+        assert opened.status_code == 303 and opened.headers["location"] == "/?game=g"
+        assert opened.headers["referrer-policy"] == "no-referrer"
+        assert opened.headers["cache-control"] == "no-store"
+        cookie = opened.headers["set-cookie"]
+        assert cookie.startswith(f"{COOKIE}={keys.cookie};") and first not in cookie
+        assert told == [keys.link] and keys.link != first
+        # the phone, cookie and all, opening the spent link again: the clean address, nothing more
+        again = phone.get(f"/?token={first}", headers={**HOST, "cookie": f"{COOKIE}={keys.cookie}"})
+        assert again.status_code == 303 and again.headers["location"] == "/"
+        assert "set-cookie" not in again.headers and len(told) == 1
+        with_cookie = {**HOST, "cookie": f"{COOKIE}={keys.cookie}"}
+        assert phone.get("/api/stats", headers=with_cookie).status_code == 200
+    with app_client(store=MemoryStore(), token=keys, allowed_hosts=("192.168.1.20",)) as other:
+        other.follow_redirects = False
+        for language, words in (("en", "used already"), ("de", "schon benutzt")):
+            spent = other.get(f"/?token={first}", headers={**HOST, "accept-language": language})
+            assert (spent.status_code, spent.json()["code"]) == (401, "link-spent")
+            assert words in spent.json()["error"] and spent.headers["connection"] == "close"
+        link_as_cookie = {**HOST, "cookie": f"{COOKIE}={first}"}  # (the link is no cookie)
+        assert other.get(f"/?token={first}", headers=link_as_cookie).status_code == 401
+        assert other.get(f"/?token={keys.link}", headers=HOST).status_code == 303  # (the new link)
+        assert len(told) == 2
+
+
+def test_the_browser_opened_by_play_has_a_link_of_its_own() -> None:
+    keys = RemoteKeys()
+    printed, own = keys.link, keys.one_link()
+    with app_client(store=MemoryStore(), token=keys, allowed_hosts=("192.168.1.20",)) as browser:
+        browser.follow_redirects = False
+        assert browser.get(f"/?token={own}", headers=HOST).status_code == 303
+        assert keys.link == printed  # (the printed link is still the phone's)
+        browser.cookies.clear()
+        assert browser.get(f"/?token={own}", headers=HOST).json()["code"] == "link-spent"
+
+
+def test_play_prints_the_next_link_once_one_is_used() -> None:
+    """The printed link kept working for as long as the server ran: the
+    one in the phone's browser history opened the game for anyone who read
+    it there (or in a synced history), the cookie holding the same token."""
+    with started_server("--remote", "--host", "127.0.0.1") as server:
+        match = re.search(r"(http://\S+/)\?token=(\S+)", server.first_line)
+        assert match is not None, server.first_line
+        base, token = match.group(1), match.group(2)
+        with httpx.Client(base_url=base, trust_env=False, timeout=30) as phone:
+            entry = phone.get(f"/?token={token}")
+            assert entry.status_code == 303
+            assert token not in entry.headers["set-cookie"]
+            assert phone.get("/api/stats").status_code == 200
+        assert server.proc.stdout is not None
+        said = ""
+        while "?token=" not in said:
+            said = server.proc.stdout.readline()
+            assert said, "the server printed no new link"
+        assert "opens the game once" in said
+        renewed = re.search(r"\?token=(\S+)", said)
+        assert renewed is not None and renewed.group(1) != token
+        with httpx.Client(base_url=base, trust_env=False, timeout=30) as reader_of_the_history:
+            refused = reader_of_the_history.get(f"/?token={token}")
+            assert (refused.status_code, refused.json()["code"]) == (401, "link-spent")
+        with httpx.Client(base_url=base, trust_env=False, timeout=30) as tablet:
+            assert tablet.get(f"/?token={renewed.group(1)}").status_code == 303
+            assert tablet.cookies.get(token_cookie(urlsplit(base).port)) not in (None, token)
+
+
+def test_play_listens_on_an_ipv6_address_written_as_a_url_writes_it() -> None:
+    """``--host [::1]``, as the printed link writes the address, was refused:
+    "cannot listen on [::1]:8000: Name or service not known"."""
+    with started_server("--host", "[::1]") as server:
+        assert server.url.startswith("http://[::1]:"), server.first_line
+        with httpx.Client(base_url=server.url, trust_env=False, timeout=30) as client:
+            assert client.get("/api/variants").status_code == 200
