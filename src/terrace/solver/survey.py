@@ -114,7 +114,7 @@ def run_survey(
     else:
         # (no more workers than deals: each one costs a process start)
         pool = _start_pool(min(jobs, len(todo)))
-        results = _watched(pool, pool.imap_unordered(run_job, jobs_list))
+        results = _watched(pool, pool.imap_unordered(run_job, jobs_list), max_seconds)
     try:
         for number, verdict, kb in results:
             store.put(rules, number, verdict, key)
@@ -124,25 +124,55 @@ def run_survey(
                 on_result(number, verdict)
     finally:
         if pool is not None:
-            pool.terminate()
-            pool.join()
+            _stop_pool(pool)
     return known, peak
 
 
+def _stop_pool(pool: Any) -> None:
+    """Stop the pool's workers and wait for them. A worker that was
+    stopped (SIGSTOP: a debugger, Ctrl+Z of its process alone) is continued
+    first: the pool's SIGTERM waits in a stopped process, and one stopped
+    while it waited for its next deal holds the lock of the pool's task
+    queue, which :meth:`Pool.terminate` takes; either way the survey waited
+    for ever, also after its last verdict."""
+    for process in list(getattr(pool, "_pool", [])):
+        with suppress(OSError, TypeError, ValueError):  # (already gone)
+            os.kill(process.pid, signal.SIGCONT)
+    pool.terminate()
+    pool.join()
+
+
 class WorkerDiedError(RuntimeError):
-    """A worker process of a local survey died: the verdicts stored so far
-    stay, and the same survey run again goes on from them."""
+    """A worker process of a local survey died (or froze): the verdicts
+    stored so far stay, and the same survey run again goes on from them."""
 
 
 WATCH_SECONDS = 0.5
 """How often a survey waiting for its workers looks whether one died."""
 
+STALL_SLACK = 60.0
+"""Seconds beyond twice a deal's budget that a local survey waits for its
+next verdict before it takes a worker for frozen (see :func:`_stall_limit`)."""
 
-def _watched(pool: Any, results: Any) -> Iterator[tuple[int, Verdict, int]]:
+
+def _stall_limit(max_seconds: float) -> float:
+    """Seconds of waiting with no verdict after which a local survey stops:
+    each worker solves one deal at a time, within its budget, so some
+    verdict comes at least that often; twice it, and :data:`STALL_SLACK`
+    for a worker's start under load."""
+    return 2 * max_seconds + STALL_SLACK
+
+
+def _watched(pool: Any, results: Any, max_seconds: float = math.inf) -> Iterator[tuple[int, Verdict, int]]:
     """The results of ``pool.imap_unordered``, ending in
     :class:`WorkerDiedError` when a worker dies otherwise than by finishing
     its share of deals (killed, or by the kernel for its memory): the pool
-    replaces it, but its deal is lost, and the survey waited for ever. (The
+    replaces it, but its deal is lost, and the survey waited for ever; and
+    when no verdict came for :func:`_stall_limit` of the budget per deal
+    ``max_seconds`` (a worker frozen,
+    SIGSTOP or stuck, held its deal for ever). Waiting is counted in the
+    watch's own waits, not by the clock: a survey suspended with Ctrl+Z
+    for an hour is not taken for frozen when it goes on. (The
     pool lists its worker processes only in ``_pool``, and drops one that
     ended; so each is kept here until its exit code, read as the pool's own
     thread left it, says how it ended: never polled from here, which could
@@ -150,21 +180,30 @@ def _watched(pool: Any, results: Any) -> Iterator[tuple[int, Verdict, int]]:
     would keep its pipes open.)"""
     running: dict[int, Any] = {}
     looked = time.monotonic()
+    idle = 0.0
     while True:
         for process in list(getattr(pool, "_pool", [])):
             running.setdefault(id(process), process)
         waited = False
         try:
-            yield results.next(timeout=WATCH_SECONDS)
+            result = results.next(timeout=WATCH_SECONDS)
         except StopIteration:
             return
         except multiprocessing.TimeoutError:
             waited = True
+            idle += WATCH_SECONDS
+        else:
+            idle = 0.0
+            yield result
         # (also while verdicts keep coming from the other workers: a survey
         # of a million deals went on for their whole range, then said so)
         if waited or time.monotonic() - looked >= WATCH_SECONDS:
             looked = time.monotonic()
             _none_died(running)
+        if idle > _stall_limit(max_seconds):
+            raise WorkerDiedError(
+                f"no worker gave a verdict for {idle:g} s, far beyond the budget of {max_seconds:g} s "
+                "per deal: a worker process seems frozen (stopped, or stuck)")
 
 
 def _none_died(running: dict[int, Any]) -> None:
