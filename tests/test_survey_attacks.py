@@ -124,3 +124,47 @@ def test_the_watch_counts_its_own_waits_not_the_clock(monkeypatch: pytest.Monkey
     with pytest.raises(survey.WorkerDiedError, match=r"for 2 s, far beyond the budget of 0\.25 s"):
         next(watched)
     assert results.calls == 3 + 4  # (1.5 s of waiting allowed: the fourth empty wait passes it)
+
+
+STOPPED_AS_POOL_STARTS = """
+import json, multiprocessing, signal, sys
+from terrace.rules import Rules
+from terrace.solver import survey
+from terrace.solver.verdicts import VerdictStore
+
+real = survey._start_pool
+
+def start_then_stopped(workers):
+    pool = real(workers)
+    signal.raise_signal(getattr(signal, sys.argv[2]))  # the stop, just as the pool has started
+    return pool
+
+def stop(signum, frame):
+    raise KeyboardInterrupt
+
+survey._start_pool = start_then_stopped
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, stop)  # (as the command line takes it)
+    store = VerdictStore(sys.argv[1])
+    try:
+        survey.run_survey(Rules(), 1, 40, jobs=2, max_seconds=0.2, store=store)
+        print(json.dumps(["finished"]))
+    except KeyboardInterrupt:
+        alive = [p.pid for p in multiprocessing.active_children() if "PoolWorker" in p.name and p.is_alive()]
+        print(json.dumps(["stopped", alive]))
+"""
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_a_stop_as_the_local_pool_starts_stops_its_workers(tmp_path: Path, stop: str) -> None:
+    """Ctrl+C (or SIGTERM) while the pool's workers started reached no
+    ``finally``: the pool was made before the survey's ``try``, and
+    ``Pool()`` cleans up only on an ``Exception``. Its workers were never
+    stopped, and one still starting as the survey ended printed a 12-line
+    ``FileNotFoundError`` traceback after the survey's "stopped" line (the
+    pool's semaphores gone; 2 of 6 Ctrl+C about 1.5 s into a survey on a
+    loaded machine). The stop now takes effect once the pool is made, and
+    the pool is stopped with the survey."""
+    lines = _run(STOPPED_AS_POOL_STARTS, str(tmp_path / "v.sqlite3"), stop, timeout=90)
+    assert lines == [["stopped", []]]
