@@ -168,3 +168,30 @@ def test_a_stop_as_the_local_pool_starts_stops_its_workers(tmp_path: Path, stop:
     the pool is stopped with the survey."""
     lines = _run(STOPPED_AS_POOL_STARTS, str(tmp_path / "v.sqlite3"), stop, timeout=90)
     assert lines == [["stopped", []]]
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--deals", "5-1"], "argument --deals: '5-1' is not a range of deal numbers"),
+    (["--deals", "١-٣"], "argument --deals: '١-٣' is not a range of deal numbers"),
+    (["--deals", "1-99999999999"], "one survey covers at most 1,000,000"),
+    (["--workers", "0"], "argument --workers: 0 is not in the range 1 to 256"),
+    (["--workers", "-3"], "argument --workers: -3 is not in the range 1 to 256"),
+    (["--repeats", "0"], "argument --repeats: 0 is not in the range 1 to"),
+    (["--variants", "nope"], "unknown variant 'nope'"),
+    (["--players", "xyz"], "unknown player 'xyz'"),
+    (["--samples", "0"], "argument --samples: 0 is not in the range"),
+    (["--samples", "8"], "--samples is for the fair player"),
+])
+def test_the_survey_benchmark_refuses_bad_options_in_one_line(args: list[str], said: str) -> None:
+    """``bench/survey.py`` ended a range such as ``5-1``, an unknown preset
+    or player, or ``--samples`` without the fair player in a traceback;
+    ``--workers 0`` or ``-3`` and ``--repeats 0`` printed a row of made-up
+    figures (0 deals, "-3 worker processes"), and ``--deals 1-99999999999``
+    set off a survey of 10^11 deals. Each is now a usage error, status 2,
+    before anything runs."""
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "survey.py"), "--backends", "local",
+                           "--max-seconds", "0.05", *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": f"{ROOT / 'src'}"})
+    assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-2000:])
+    assert said in done.stderr and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert done.stdout == ""
