@@ -30,12 +30,16 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from terrace.cli.options import seconds_argument
+from terrace.cli.options import MAX_JOBS, DealRange, WholeNumber, argparse_type, seconds_argument
 from terrace.rules import Rules
-from terrace.solver.players import PLAYERS
+from terrace.solver.fair import SETTING_LIMITS
+from terrace.solver.players import PLAYERS, player_settings
 from terrace.solver.survey import parse_range, percentile, run_survey, summarise
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.variants import get_rules
+
+MAX_REPEATS = 1000
+"""The most runs per backend ``--repeats`` asks for."""
 
 Run = Callable[[VerdictStore], dict[int, Verdict]]
 Clock = Callable[[], float]
@@ -73,21 +77,31 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variants", default="terrace")
     parser.add_argument("--players", default="perfect", help=f"Comma-separated, of {', '.join(PLAYERS)}.")
-    parser.add_argument("--deals", default="1-100")
+    parser.add_argument("--deals", type=argparse_type(DealRange()), default="1-100")
     parser.add_argument("--max-seconds", type=seconds_argument, default=10.0, help="Budget per deal.")
-    parser.add_argument("--samples", type=int, default=None, help="Sampled stock orders (fair player).")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--repeats", type=int, default=3, help="Runs per backend (the median is shown).")
+    parser.add_argument("--samples", type=argparse_type(WholeNumber(*SETTING_LIMITS["samples"])),
+                        default=None,
+                        help="Sampled stock orders (fair player).")
+    parser.add_argument("--workers", type=argparse_type(WholeNumber(1, MAX_JOBS)),
+                        default=min(os.cpu_count() or 1, MAX_JOBS))
+    parser.add_argument("--repeats", type=argparse_type(WholeNumber(1, MAX_REPEATS)), default=3,
+                        help="Runs per backend (the median is shown).")
     parser.add_argument("--backends", default="local,cluster",
                         help="local, cluster or both (the default; also written local,cluster).")
     args = parser.parse_args()
     first, last = parse_range(args.deals)
+    players = [name.strip() for name in args.players.split(",")]
     try:
         backends = parse_backends(args.backends)
-    except ValueError as error:
+        variants = {name.strip(): get_rules(name.strip()) for name in args.variants.split(",")}
+        for player in players:  # (refused as the survey refuses it, before anything runs)
+            player_settings(player, None)
+    except ValueError as error:  # (also every refusal of the rules)
         parser.error(str(error))
+    if args.samples is not None and "fair" not in players:
+        parser.error("--samples is for the fair player: the others sample nothing")
     deals = last - first + 1
-    settings = None if args.samples is None else {"samples": args.samples}
+    fair_settings = None if args.samples is None else {"samples": args.samples}
     folder = tempfile.mkdtemp(prefix="terrace-bench-survey-")
     clocks: dict[str, Clock] = {"local": children_cpu}
     scheduler = ""
@@ -110,9 +124,9 @@ def main() -> None:
           "| wall overhead | local CPU s/deal | cluster CPU s/deal | CPU overhead |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     try:
-        for variant in args.variants.split(","):
-            rules = get_rules(variant)
-            for player in args.players.split(","):
+        for variant, rules in variants.items():
+            for player in players:
+                settings = fair_settings if player == "fair" else None
                 runs: dict[str, Run] = {
                     "local": partial(_local_run, rules, first, last, args.workers, args.max_seconds,
                                      player=player, settings=settings),

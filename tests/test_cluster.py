@@ -23,6 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 import terrace.solver.cluster as cluster
+import terrace.solver.survey as survey
 from terrace.cli import main
 from terrace.solver.cluster import ClusterError, cluster_available, run_cluster_survey
 from terrace.solver.players import player_key
@@ -804,7 +805,7 @@ def test_a_local_worker_count_in_other_digits_is_refused(count: str) -> None:
 
 def test_one_helper_swaps_the_stop_signals_handlers_and_gives_them_back() -> None:
     """The survey command and the start of a local cluster each had their
-    own copy of the loop over cluster.STOPS; both use catch_stops and
+    own copy of the loop over STOPS; both use catch_stops and
     restore_stops now."""
     import threading
 
@@ -814,19 +815,19 @@ def test_one_helper_swaps_the_stop_signals_handlers_and_gives_them_back() -> Non
     def later(signum: int, frame: Any) -> None:
         """(never called)"""
 
-    before = {number: signal.getsignal(number) for number in cluster.STOPS}
-    previous = cluster.catch_stops(mine)
+    before = {number: signal.getsignal(number) for number in survey.STOPS}
+    previous = survey.catch_stops(mine)
     try:
-        assert previous == before and all(signal.getsignal(n) is mine for n in cluster.STOPS)
+        assert previous == before and all(signal.getsignal(n) is mine for n in survey.STOPS)
         signal.signal(signal.SIGTERM, later)
-        cluster.restore_stops(previous, only_from=mine)  # (a later handler stays)
+        survey.restore_stops(previous, only_from=mine)  # (a later handler stays)
         assert signal.getsignal(signal.SIGINT) == before[signal.SIGINT]
         assert signal.getsignal(signal.SIGTERM) is later
     finally:
-        cluster.restore_stops(previous)
-    assert {number: signal.getsignal(number) for number in cluster.STOPS} == before
+        survey.restore_stops(previous)
+    assert {number: signal.getsignal(number) for number in survey.STOPS} == before
     found: list[dict[int, Any]] = []
-    thread = threading.Thread(target=lambda: found.append(cluster.catch_stops(mine)))
+    thread = threading.Thread(target=lambda: found.append(survey.catch_stops(mine)))
     thread.start()
     thread.join()
     assert found == [{}]  # off the main thread nothing is set

@@ -37,6 +37,7 @@ from terrace.variants import VARIANTS, get_rules
 from terrace.whole import MAX_DIGITS
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 RULE_OPTION_NAMES: tuple[str, ...] = tuple(RULE_OPTIONS)
 """The keyword arguments :func:`rule_options` adds besides ``variant``."""
@@ -201,6 +202,26 @@ class Seconds(click.ParamType[float]):
         if self.maximum is not None and seconds > self.maximum:
             self.fail(f"{seconds:g} s is too long: give at most {self.maximum:g} s", param, ctx)
         return seconds
+
+
+def argparse_type(kind: click.ParamType[T]) -> Callable[[str], T]:
+    """A click parameter type as an ``argparse`` type (for the benchmarks'
+    options): the value read, and refused, as the command line reads it;
+    a refusal is an ``argparse`` usage error.
+
+    >>> argparse_type(WholeNumber(1, 8))("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 0 is not in the range 1 to 8
+    """
+    import argparse
+
+    def convert(text: str) -> T:
+        try:
+            return kind.convert(text, None, None)
+        except click.BadParameter as error:
+            raise argparse.ArgumentTypeError(error.message) from None
+
+    return convert
 
 
 def seconds_argument(text: str) -> float:

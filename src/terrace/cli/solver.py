@@ -37,14 +37,16 @@ from terrace.refusals import clip
 from terrace.rules import Rules
 from terrace.solver.api import NODE_SLICE, solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
-from terrace.solver.cluster import catch_stops, restore_stops, silence_dask_logs
+from terrace.solver.cluster import silence_dask_logs
 from terrace.solver.fair import SETTING_LIMITS, FairSettings
 from terrace.solver.players import PLAYERS, player_key, player_settings
 from terrace.solver.survey import (
     WorkerDiedError,
+    catch_stops,
     markdown_table,
     now,
     parse_range,
+    restore_stops,
     run_survey,
     summarise,
     summary_json,

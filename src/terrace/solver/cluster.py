@@ -34,7 +34,6 @@ import atexit
 import importlib.metadata
 import logging
 import re
-import signal
 import socket
 import time
 from collections import Counter
@@ -50,7 +49,14 @@ from terrace.solver.budget import check_budget
 from terrace.solver.fair import FAIR_VERSION
 from terrace.solver.players import PLAYER_VERSION, player_key, player_settings
 from terrace.solver.search import core_available
-from terrace.solver.survey import Job, ignore_interrupts, run_job, usable, worker_start_method
+from terrace.solver.survey import (
+    Job,
+    ignore_interrupts,
+    interrupts_deferred,
+    run_job,
+    usable,
+    worker_start_method,
+)
 from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore
 from terrace.whole import digits_value
 
@@ -300,7 +306,7 @@ def connect(scheduler: str) -> Iterator[Any]:
     # the method at each worker start: it stays set while the cluster runs.)
     dask: Any = importlib.import_module("dask")
     with dask.config.set({"distributed.worker.multiprocessing-method": worker_start_method()}):
-        with _interrupts_deferred():
+        with interrupts_deferred():
             cluster = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
                                                dashboard_address=":0", silence_logs=logging.ERROR)
         try:
@@ -324,73 +330,6 @@ def _prepare_local_worker() -> None:
     quiets only the worker's nanny in its process)."""
     ignore_interrupts()
     silence_dask_logs()
-
-
-STOPS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
-"""The signals that stop a survey (Ctrl+C, and SIGTERM as the command line
-takes it)."""
-
-
-Handler = Callable[[int, Any], None]
-"""A signal handler, as :func:`signal.signal` takes it."""
-
-
-def catch_stops(handler: Handler, previous: dict[int, Any] | None = None) -> dict[int, Any]:
-    """Make ``handler`` the handler of every signal in :data:`STOPS`;
-    returns the handlers it replaced, in ``previous`` when given (filled
-    as it goes, so that ``handler`` can read it at once), none off the main
-    thread (where no signal arrives and none can be set)."""
-    replaced: dict[int, Any] = {} if previous is None else previous
-    try:
-        for number in STOPS:
-            replaced[number] = signal.signal(number, handler)
-    except ValueError:  # (not the main thread)
-        pass
-    return replaced
-
-
-def restore_stops(previous: Mapping[int, Any], only_from: Handler | None = None) -> None:
-    """Give the signals in ``previous`` their handlers back (only those
-    still handled by ``only_from``, when given: a later handler stays)."""
-    for number, handler in previous.items():
-        if only_from is None or signal.getsignal(number) is only_from:
-            signal.signal(number, handler)
-
-
-@contextmanager
-def _interrupts_deferred() -> Iterator[None]:
-    """Ctrl+C or SIGTERM while the body runs takes effect as it ends (a
-    second one at once). For the start of a local cluster: stopped midway,
-    Dask went on starting its workers while the survey closed, and a worker
-    that came up as the survey ended printed a traceback (its semaphores
-    already gone); started whole, the cluster is closed whole."""
-    heard: list[int] = []
-    previous: dict[int, Any] = {}
-
-    def hear(signum: int, frame: Any) -> None:
-        if heard:
-            _interrupt(previous.get(signum, signal.SIG_DFL), signum, frame)
-        heard.append(signum)
-
-    catch_stops(hear, previous)
-    try:
-        yield
-    finally:
-        restore_stops(previous, hear)
-    if heard:
-        _interrupt(previous.get(heard[0], signal.SIG_DFL), heard[0], None)
-
-
-def _interrupt(handler: Any, signum: int, frame: Any) -> None:
-    """Do what ``handler``, the handler of the stop signal ``signum`` that
-    was deferred, does on it."""
-    if callable(handler):
-        handler(signum, frame)
-    elif handler == signal.SIG_DFL and signum == signal.SIGINT:
-        raise KeyboardInterrupt
-    elif handler == signal.SIG_DFL:
-        signal.signal(signum, signal.SIG_DFL)
-        signal.raise_signal(signum)
 
 
 DASK_LOGS = ("distributed", "tornado", "asyncio")

@@ -108,14 +108,16 @@ def run_survey(
     peak = 0
     results: Iterator[tuple[int, Verdict, int]]
     jobs_list: list[Job] = [(rules, n, player, full, seed, max_seconds) for n in todo]
-    if jobs <= 1 or len(todo) <= 1:
-        results = map(run_job, jobs_list)
-        pool = None
-    else:
-        # (no more workers than deals: each one costs a process start)
-        pool = _start_pool(min(jobs, len(todo)))
-        results = _watched(pool, pool.imap_unordered(run_job, jobs_list))
+    pool = None
     try:
+        if jobs <= 1 or len(todo) <= 1:
+            results = map(run_job, jobs_list)
+        else:
+            # (no more workers than deals: each one costs a process start; a
+            # stop while they start stops them, in the ``finally`` below)
+            with interrupts_deferred():
+                pool = _start_pool(min(jobs, len(todo)))
+            results = _watched(pool, pool.imap_unordered(run_job, jobs_list), max_seconds)
         for number, verdict, kb in results:
             store.put(rules, number, verdict, key)
             known[number] = verdict
@@ -124,25 +126,55 @@ def run_survey(
                 on_result(number, verdict)
     finally:
         if pool is not None:
-            pool.terminate()
-            pool.join()
+            _stop_pool(pool)
     return known, peak
 
 
+def _stop_pool(pool: Any) -> None:
+    """Stop the pool's workers and wait for them. A worker that was
+    stopped (SIGSTOP: a debugger, Ctrl+Z of its process alone) is continued
+    first: the pool's SIGTERM waits in a stopped process, and one stopped
+    while it waited for its next deal holds the lock of the pool's task
+    queue, which :meth:`Pool.terminate` takes; either way the survey waited
+    for ever, also after its last verdict."""
+    for process in list(getattr(pool, "_pool", [])):
+        with suppress(OSError, TypeError, ValueError):  # (already gone)
+            os.kill(process.pid, signal.SIGCONT)
+    pool.terminate()
+    pool.join()
+
+
 class WorkerDiedError(RuntimeError):
-    """A worker process of a local survey died: the verdicts stored so far
-    stay, and the same survey run again goes on from them."""
+    """A worker process of a local survey died (or froze): the verdicts
+    stored so far stay, and the same survey run again goes on from them."""
 
 
 WATCH_SECONDS = 0.5
 """How often a survey waiting for its workers looks whether one died."""
 
+STALL_SLACK = 60.0
+"""Seconds beyond twice a deal's budget that a local survey waits for its
+next verdict before it takes a worker for frozen (see :func:`_stall_limit`)."""
 
-def _watched(pool: Any, results: Any) -> Iterator[tuple[int, Verdict, int]]:
+
+def _stall_limit(max_seconds: float) -> float:
+    """Seconds of waiting with no verdict after which a local survey stops:
+    each worker solves one deal at a time, within its budget, so some
+    verdict comes at least that often; twice it, and :data:`STALL_SLACK`
+    for a worker's start under load."""
+    return 2 * max_seconds + STALL_SLACK
+
+
+def _watched(pool: Any, results: Any, max_seconds: float = math.inf) -> Iterator[tuple[int, Verdict, int]]:
     """The results of ``pool.imap_unordered``, ending in
     :class:`WorkerDiedError` when a worker dies otherwise than by finishing
     its share of deals (killed, or by the kernel for its memory): the pool
-    replaces it, but its deal is lost, and the survey waited for ever. (The
+    replaces it, but its deal is lost, and the survey waited for ever; and
+    when no verdict came for :func:`_stall_limit` of the budget per deal
+    ``max_seconds`` (a worker frozen,
+    SIGSTOP or stuck, held its deal for ever). Waiting is counted in the
+    watch's own waits, not by the clock: a survey suspended with Ctrl+Z
+    for an hour is not taken for frozen when it goes on. (The
     pool lists its worker processes only in ``_pool``, and drops one that
     ended; so each is kept here until its exit code, read as the pool's own
     thread left it, says how it ended: never polled from here, which could
@@ -150,21 +182,30 @@ def _watched(pool: Any, results: Any) -> Iterator[tuple[int, Verdict, int]]:
     would keep its pipes open.)"""
     running: dict[int, Any] = {}
     looked = time.monotonic()
+    idle = 0.0
     while True:
         for process in list(getattr(pool, "_pool", [])):
             running.setdefault(id(process), process)
         waited = False
         try:
-            yield results.next(timeout=WATCH_SECONDS)
+            result = results.next(timeout=WATCH_SECONDS)
         except StopIteration:
             return
         except multiprocessing.TimeoutError:
             waited = True
+            idle += WATCH_SECONDS
+        else:
+            idle = 0.0
+            yield result
         # (also while verdicts keep coming from the other workers: a survey
         # of a million deals went on for their whole range, then said so)
         if waited or time.monotonic() - looked >= WATCH_SECONDS:
             looked = time.monotonic()
             _none_died(running)
+        if idle > _stall_limit(max_seconds):
+            raise WorkerDiedError(
+                f"no worker gave a verdict for {idle:g} s, far beyond the budget of {max_seconds:g} s "
+                "per deal: a worker process seems frozen (stopped, or stuck)")
 
 
 def _none_died(running: dict[int, Any]) -> None:
@@ -439,3 +480,71 @@ def parse_range(text: str) -> tuple[int, int]:
 def now() -> float:
     """Wall-clock seconds (monotonic)."""
     return time.perf_counter()
+
+
+STOPS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
+"""The signals that stop a survey (Ctrl+C, and SIGTERM as the command line
+takes it)."""
+
+
+Handler = Callable[[int, Any], None]
+"""A signal handler, as :func:`signal.signal` takes it."""
+
+
+def catch_stops(handler: Handler, previous: dict[int, Any] | None = None) -> dict[int, Any]:
+    """Make ``handler`` the handler of every signal in :data:`STOPS`;
+    returns the handlers it replaced, in ``previous`` when given (filled
+    as it goes, so that ``handler`` can read it at once), none off the main
+    thread (where no signal arrives and none can be set)."""
+    replaced: dict[int, Any] = {} if previous is None else previous
+    try:
+        for number in STOPS:
+            replaced[number] = signal.signal(number, handler)
+    except ValueError:  # (not the main thread)
+        pass
+    return replaced
+
+
+def restore_stops(previous: Mapping[int, Any], only_from: Handler | None = None) -> None:
+    """Give the signals in ``previous`` their handlers back (only those
+    still handled by ``only_from``, when given: a later handler stays)."""
+    for number, handler in previous.items():
+        if only_from is None or signal.getsignal(number) is only_from:
+            signal.signal(number, handler)
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Ctrl+C or SIGTERM while the body runs takes effect as it ends (a
+    second one at once). For the start of the local pool and of a local
+    cluster: stopped midway, the workers already started were never
+    stopped, and one that came up as the survey ended printed a traceback
+    (its semaphores already gone); started whole, the pool (or cluster) is
+    closed whole."""
+    heard: list[int] = []
+    previous: dict[int, Any] = {}
+
+    def hear(signum: int, frame: Any) -> None:
+        if heard:
+            _interrupt(previous.get(signum, signal.SIG_DFL), signum, frame)
+        heard.append(signum)
+
+    catch_stops(hear, previous)
+    try:
+        yield
+    finally:
+        restore_stops(previous, hear)
+    if heard:
+        _interrupt(previous.get(heard[0], signal.SIG_DFL), heard[0], None)
+
+
+def _interrupt(handler: Any, signum: int, frame: Any) -> None:
+    """Do what ``handler``, the handler of the stop signal ``signum`` that
+    was deferred, does on it."""
+    if callable(handler):
+        handler(signum, frame)
+    elif handler == signal.SIG_DFL and signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    elif handler == signal.SIG_DFL:
+        signal.signal(signum, signal.SIG_DFL)
+        signal.raise_signal(signum)

@@ -1,0 +1,197 @@
+"""Surveys attacked as a researcher running long ones: workers that freeze,
+stops at awkward moments, the report's figures against a hand computation."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from terrace.rules import Rules
+from terrace.solver.players import player_key
+from terrace.solver.verdicts import VerdictStore
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FROZEN_SURVEY = """
+import json, multiprocessing, os, signal, sys
+from terrace.rules import Rules
+from terrace.solver import survey
+from terrace.solver.verdicts import VerdictStore
+
+frozen = []
+
+def on_result(number, verdict):
+    print(json.dumps(["result", number]), flush=True)
+    if not frozen:  # the first verdict in: freeze the workers (SIGSTOP, as a debugger does)
+        survey.STALL_SLACK = 1.0  # (the product waits a minute beyond the budget)
+        for worker in multiprocessing.active_children():
+            if "PoolWorker" in worker.name:
+                os.kill(worker.pid, signal.SIGSTOP)
+                frozen.append(worker.pid)
+                print(json.dumps(["frozen", worker.pid]), flush=True)
+
+if __name__ == "__main__":
+    store = VerdictStore(sys.argv[1])
+    try:
+        survey.run_survey(Rules(), 1, 12, jobs=2, max_seconds=0.2, store=store, on_result=on_result)
+        print(json.dumps(["finished"]), flush=True)
+    except survey.WorkerDiedError as error:
+        print(json.dumps(["error", str(error)]), flush=True)
+    for pid in frozen:
+        try:
+            os.kill(pid, 0)
+            print(json.dumps(["frozen worker still there"]), flush=True)
+        except ProcessLookupError:
+            pass
+"""
+
+
+def _run(script: str, *args: str, timeout: float) -> list[list[object]]:
+    """Run ``script`` in its own session; its JSON lines (the whole session
+    killed if it overruns ``timeout``, which is then the failure)."""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}"}
+    process = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        out, err = process.communicate()
+        pytest.fail(f"still waiting after {timeout} s:\n{out}\n{err[-2000:]}")
+    lines = [json.loads(line) for line in out.splitlines() if line.startswith("[")]
+    for kind, *rest in lines:  # (a frozen worker left behind: killed)
+        if kind == "frozen":
+            for sig in (signal.SIGKILL, signal.SIGCONT):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(str(rest[0])), sig)
+    return lines
+
+
+def test_a_frozen_local_worker_ends_the_survey_within_its_budget_and_loses_no_verdict(tmp_path: Path) -> None:
+    """Workers of the local pool that stopped (SIGSTOP) without dying held
+    their deals for ever: the survey, 0.2 s per deal, waited for ever (the
+    dead-worker watch sees only exit codes), and so did its teardown after
+    the last verdict (a stopped worker keeps the pool's SIGTERM pending, and
+    the lock of its task queue). Now no verdict for twice the budget and a
+    slack ends it with a clear message, the frozen workers end with it, and
+    every verdict reported is stored, none other."""
+    path = tmp_path / "v.sqlite3"
+    lines = _run(FROZEN_SURVEY, str(path), timeout=90)
+    kinds = [line[0] for line in lines]
+    assert "frozen" in kinds, lines
+    errors = [line[1] for line in lines if line[0] == "error"]
+    assert errors and "frozen" in str(errors[0]) and "0.2 s" in str(errors[0]), lines
+    assert "frozen worker still there" not in kinds, "the frozen worker outlived the survey"
+    reported = {line[1] for line in lines if line[0] == "result"}
+    store = VerdictStore(str(path))
+    try:
+        stored = store.range(Rules(), 1, 12, player_key("perfect"))
+    finally:
+        store.close()
+    assert set(stored) == reported and len(reported) < 12
+
+
+def test_the_watch_counts_its_own_waits_not_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stall is counted in waits that came back empty, so a survey
+    suspended (Ctrl+Z) for longer than the limit is not taken for frozen;
+    a verdict starts the count again."""
+    import multiprocessing
+    from types import SimpleNamespace
+
+    from terrace.solver import survey
+
+    monkeypatch.setattr(survey, "STALL_SLACK", 1.0)
+
+    class Results:  # two empty waits, a verdict, then empty waits for ever
+        calls = 0
+
+        def next(self, timeout: float) -> object:
+            self.calls += 1
+            if self.calls == 3:
+                return (1, "v", 0)
+            raise multiprocessing.TimeoutError
+
+    results = Results()
+    watched = survey._watched(SimpleNamespace(_pool=[]), results, 0.25)
+    assert next(watched) == (1, "v", 0)
+    with pytest.raises(survey.WorkerDiedError, match=r"for 2 s, far beyond the budget of 0\.25 s"):
+        next(watched)
+    assert results.calls == 3 + 4  # (1.5 s of waiting allowed: the fourth empty wait passes it)
+
+
+STOPPED_AS_POOL_STARTS = """
+import json, multiprocessing, signal, sys
+from terrace.rules import Rules
+from terrace.solver import survey
+from terrace.solver.verdicts import VerdictStore
+
+real = survey._start_pool
+
+def start_then_stopped(workers):
+    pool = real(workers)
+    signal.raise_signal(getattr(signal, sys.argv[2]))  # the stop, just as the pool has started
+    return pool
+
+def stop(signum, frame):
+    raise KeyboardInterrupt
+
+survey._start_pool = start_then_stopped
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, stop)  # (as the command line takes it)
+    store = VerdictStore(sys.argv[1])
+    try:
+        survey.run_survey(Rules(), 1, 40, jobs=2, max_seconds=0.2, store=store)
+        print(json.dumps(["finished"]))
+    except KeyboardInterrupt:
+        alive = [p.pid for p in multiprocessing.active_children() if "PoolWorker" in p.name and p.is_alive()]
+        print(json.dumps(["stopped", alive]))
+"""
+
+
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_a_stop_as_the_local_pool_starts_stops_its_workers(tmp_path: Path, stop: str) -> None:
+    """Ctrl+C (or SIGTERM) while the pool's workers started reached no
+    ``finally``: the pool was made before the survey's ``try``, and
+    ``Pool()`` cleans up only on an ``Exception``. Its workers were never
+    stopped, and one still starting as the survey ended printed a 12-line
+    ``FileNotFoundError`` traceback after the survey's "stopped" line (the
+    pool's semaphores gone; 2 of 6 Ctrl+C about 1.5 s into a survey on a
+    loaded machine). The stop now takes effect once the pool is made, and
+    the pool is stopped with the survey."""
+    lines = _run(STOPPED_AS_POOL_STARTS, str(tmp_path / "v.sqlite3"), stop, timeout=90)
+    assert lines == [["stopped", []]]
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--deals", "5-1"], "argument --deals: '5-1' is not a range of deal numbers"),
+    (["--deals", "١-٣"], "argument --deals: '١-٣' is not a range of deal numbers"),
+    (["--deals", "1-99999999999"], "one survey covers at most 1,000,000"),
+    (["--workers", "0"], "argument --workers: 0 is not in the range 1 to 256"),
+    (["--workers", "-3"], "argument --workers: -3 is not in the range 1 to 256"),
+    (["--repeats", "0"], "argument --repeats: 0 is not in the range 1 to"),
+    (["--variants", "nope"], "unknown variant 'nope'"),
+    (["--players", "xyz"], "unknown player 'xyz'"),
+    (["--samples", "0"], "argument --samples: 0 is not in the range"),
+    (["--samples", "8"], "--samples is for the fair player"),
+])
+def test_the_survey_benchmark_refuses_bad_options_in_one_line(args: list[str], said: str) -> None:
+    """``bench/survey.py`` ended a range such as ``5-1``, an unknown preset
+    or player, or ``--samples`` without the fair player in a traceback;
+    ``--workers 0`` or ``-3`` and ``--repeats 0`` printed a row of made-up
+    figures (0 deals, "-3 worker processes"), and ``--deals 1-99999999999``
+    set off a survey of 10^11 deals. Each is now a usage error, status 2,
+    before anything runs."""
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "survey.py"), "--backends", "local",
+                           "--max-seconds", "0.05", *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": f"{ROOT / 'src'}"})
+    assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-2000:])
+    assert said in done.stderr and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert done.stdout == ""
