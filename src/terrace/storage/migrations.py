@@ -129,25 +129,34 @@ _V3 = (
 
 _EVENT_ACTIONS = "'create', 'move', 'undo', 'redo', 'hint', 'restart', 'import', 'give-up'"
 
-_V4 = (
-    # Giving up ends a game as lost: it can be replayed, never played again.
-    "ALTER TABLE games ADD COLUMN given_up_at REAL",
-    # The event log learns the action 'give-up' (SQLite cannot change a
-    # CHECK constraint in place: the table is copied).
-    f"""CREATE TABLE events_v4 (
+def _events_allowing(actions: str, version: int) -> tuple[str, ...]:
+    """The statements that copy the event log into a table whose CHECK
+    allows ``actions`` (SQLite cannot change a CHECK constraint in place),
+    every row and id kept; the copy is named for its schema ``version``."""
+    copy = f"events_v{version}"
+    return (
+        f"""CREATE TABLE {copy} (
         id         INTEGER PRIMARY KEY,
         game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
         revision   INTEGER NOT NULL,
-        action     TEXT NOT NULL CHECK (action IN ({_EVENT_ACTIONS})),
+        action     TEXT NOT NULL CHECK (action IN ({actions})),
         move       TEXT,
         move_count INTEGER NOT NULL,
         at         REAL NOT NULL
     )""",
-    "INSERT INTO events_v4 (id, game_id, revision, action, move, move_count, at) "
-    "SELECT id, game_id, revision, action, move, move_count, at FROM events",
-    "DROP TABLE events",
-    "ALTER TABLE events_v4 RENAME TO events",
-    "CREATE INDEX events_by_game ON events (game_id, id)",
+        f"INSERT INTO {copy} (id, game_id, revision, action, move, move_count, at) "
+        "SELECT id, game_id, revision, action, move, move_count, at FROM events",
+        "DROP TABLE events",
+        f"ALTER TABLE {copy} RENAME TO events",
+        "CREATE INDEX events_by_game ON events (game_id, id)",
+    )
+
+
+_V4 = (
+    # Giving up ends a game as lost: it can be replayed, never played again.
+    "ALTER TABLE games ADD COLUMN given_up_at REAL",
+    # The event log learns the action 'give-up'.
+    *_events_allowing(_EVENT_ACTIONS, 4),
 )
 
 _V5 = (
@@ -176,22 +185,8 @@ reads the same (a change made here that plays no move)."""
 _V7_ACTIONS = f"{_EVENT_ACTIONS}, '{RESTORED}'"
 
 _V7 = (
-    # The event log learns the action 'restore' (the table is copied, as
-    # for schema 4: SQLite cannot change a CHECK constraint in place).
-    f"""CREATE TABLE events_v7 (
-        id         INTEGER PRIMARY KEY,
-        game_id    TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        revision   INTEGER NOT NULL,
-        action     TEXT NOT NULL CHECK (action IN ({_V7_ACTIONS})),
-        move       TEXT,
-        move_count INTEGER NOT NULL,
-        at         REAL NOT NULL
-    )""",
-    "INSERT INTO events_v7 (id, game_id, revision, action, move, move_count, at) "
-    "SELECT id, game_id, revision, action, move, move_count, at FROM events",
-    "DROP TABLE events",
-    "ALTER TABLE events_v7 RENAME TO events",
-    "CREATE INDEX events_by_game ON events (game_id, id)",
+    # The event log learns the action 'restore'.
+    *_events_allowing(_V7_ACTIONS, 7),
 )
 
 MIGRATIONS: tuple[Migration, ...] = (
