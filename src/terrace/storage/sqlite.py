@@ -432,6 +432,18 @@ def _untouched(conn: sqlite3.Connection, game_id: str) -> bool:
     return conn.execute(_PLAYED_HERE, (game_id,)).fetchone() is None
 
 
+def _sound(game_id: str, check: Callable[[Any, str], object], value: Any, name: str) -> None:
+    """Check the stored ``value`` of column ``name`` of game ``game_id`` with
+    ``check`` (:func:`~terrace.storage.rows.whole`, :func:`~terrace.storage.rows.flag`)
+    before a change writes over it: a value edited by hand is damage
+    (:class:`DamagedGameError`, as a read refuses it), never made good by the
+    change."""
+    try:
+        check(value, name)
+    except ValueError as error:
+        raise damaged_game(game_id, str(error)) from None
+
+
 def _holds(stored: StoredGame, game: StoredGame) -> bool:
     """True when ``stored`` lost nothing ``game`` has besides its moves: no
     count is lower, and a win or a giving up of ``game`` is ``stored``'s
@@ -1315,10 +1327,7 @@ class SqliteStore:
             ).fetchone()
             if row is None:
                 raise unknown_game(str(game_id))
-            try:
-                whole(row[2], "hints")  # (a count edited by hand: refused as a read refuses it)
-            except ValueError as error:
-                raise damaged_game(game_id, str(error)) from None
+            _sound(game_id, whole, row[2], "hints")  # (a count edited by hand: refused as a read refuses it)
             added = conn.execute(
                 "INSERT OR IGNORE INTO hinted (game_id, position) VALUES (?, ?)", (game_id, key)
             ).rowcount
@@ -1340,10 +1349,7 @@ class SqliteStore:
             row = conn.execute("SELECT assisted FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 raise unknown_game(str(game_id))
-            try:
-                flag(row[0], "assisted")  # (a value edited by hand is damage: never made good here)
-            except ValueError as error:
-                raise damaged_game(game_id, str(error)) from None
+            _sound(game_id, flag, row[0], "assisted")  # (edited by hand: damage, never made good here)
             conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
 
     def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
@@ -1353,10 +1359,8 @@ class SqliteStore:
             row = conn.execute("SELECT timed_until, active_ms FROM games WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 raise unknown_game(str(game_id))
-            try:
-                whole(row[1], "active_ms")  # (SQLite's sum of text and a number made a damaged count good)
-            except ValueError as error:
-                raise damaged_game(game_id, str(error)) from None
+            # (SQLite's sum of text and a number made a damaged count good)
+            _sound(game_id, whole, row[1], "active_ms")
             if at is not None:
                 mark = row[0] if isinstance(row[0], float) else None
                 conn.execute("UPDATE games SET timed_until = ? WHERE id = ?",
@@ -1438,7 +1442,8 @@ class SqliteStore:
             return None
         if stored is None:
             return None
-        if _continues(game, stored) or (restoring and _continues(game, stored, _untouched(conn, game.id))):
+        if _continues(game, stored) or (
+                restoring and _untouched(conn, game.id) and _continues(game, stored, untouched=True)):
             return stored
         return None
 
@@ -1563,7 +1568,8 @@ class SqliteStore:
                 return None
             if same_game(stored, game) and _state(stored) == _state(game):
                 exact[game_id] = stored.revision
-            elif not (_continues(game, stored) or _continues(game, stored, _untouched(conn, game_id))):
+            elif not (_continues(game, stored)
+                      or (_untouched(conn, game_id) and _continues(game, stored, untouched=True))):
                 return None
         return exact
 
