@@ -28,6 +28,15 @@ from terrace.variants import PRESETS, rules_label
 FINISHED = ("won", "lost")
 UNFINISHED = ("choosing", "playing")
 
+RESULTS = ("won", "lost", "abandoned", "unfinished")
+"""What a played game counts as: ``unfinished`` is the game being played."""
+MAX_COUNT = 1_000_000
+"""The most hints or undos one game can sensibly have; more is junk."""
+MAX_ACTIVE_MS = 100 * 86_400_000
+"""The most active playing time one game can sensibly have (100 days)."""
+SANE_TIMES = (86_400.0, 4_102_444_800.0)
+"""Times the statistics believe (1970-01-02 to 2100-01-01); others are junk."""
+
 
 def finish_time(status: object, finished_at: float | None, given_up_at: float | None,
                 updated_at: float) -> float | None:
@@ -60,14 +69,6 @@ def first_win(status: object, won_at: float | None, won_moves: int | None, finis
     if status == "won" and won_at is None and won_moves is None:
         return (finished_at if finished_at is not None else updated_at), moves
     return won_at, won_moves
-RESULTS = ("won", "lost", "abandoned", "unfinished")
-"""What a played game counts as: ``unfinished`` is the game being played."""
-MAX_COUNT = 1_000_000
-"""The most hints or undos one game can sensibly have; more is junk."""
-MAX_ACTIVE_MS = 100 * 86_400_000
-"""The most active playing time one game can sensibly have (100 days)."""
-SANE_TIMES = (86_400.0, 4_102_444_800.0)
-"""Times the statistics believe (1970-01-02 to 2100-01-01); others are junk."""
 
 
 @dataclass(frozen=True)
