@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 import terrace.solver.cluster as cluster
-import terrace.solver.survey as survey
+import terrace.solver.stops as stops
 from terrace.cli import main
 from terrace.solver.cluster import ClusterError, cluster_available, run_cluster_survey
 from terrace.solver.players import player_key
@@ -815,19 +815,19 @@ def test_one_helper_swaps_the_stop_signals_handlers_and_gives_them_back() -> Non
     def later(signum: int, frame: Any) -> None:
         """(never called)"""
 
-    before = {number: signal.getsignal(number) for number in survey.STOPS}
-    previous = survey.catch_stops(mine)
+    before = {number: signal.getsignal(number) for number in stops.STOPS}
+    previous = stops.catch_stops(mine)
     try:
-        assert previous == before and all(signal.getsignal(n) is mine for n in survey.STOPS)
+        assert previous == before and all(signal.getsignal(n) is mine for n in stops.STOPS)
         signal.signal(signal.SIGTERM, later)
-        survey.restore_stops(previous, only_from=mine)  # (a later handler stays)
+        stops.restore_stops(previous, only_from=mine)  # (a later handler stays)
         assert signal.getsignal(signal.SIGINT) == before[signal.SIGINT]
         assert signal.getsignal(signal.SIGTERM) is later
     finally:
-        survey.restore_stops(previous)
-    assert {number: signal.getsignal(number) for number in survey.STOPS} == before
+        stops.restore_stops(previous)
+    assert {number: signal.getsignal(number) for number in stops.STOPS} == before
     found: list[dict[int, Any]] = []
-    thread = threading.Thread(target=lambda: found.append(survey.catch_stops(mine)))
+    thread = threading.Thread(target=lambda: found.append(stops.catch_stops(mine)))
     thread.start()
     thread.join()
     assert found == [{}]  # off the main thread nothing is set

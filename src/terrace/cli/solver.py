@@ -40,13 +40,12 @@ from terrace.solver.chart import ChartsUnavailableError, charts_available, surve
 from terrace.solver.cluster import silence_dask_logs
 from terrace.solver.fair import SETTING_LIMITS, FairSettings
 from terrace.solver.players import PLAYERS, player_key, player_settings
+from terrace.solver.stops import catch_stops, restore_stops
 from terrace.solver.survey import (
     WorkerDiedError,
-    catch_stops,
     markdown_table,
     now,
     parse_range,
-    restore_stops,
     run_survey,
     summarise,
     summary_json,

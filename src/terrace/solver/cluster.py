@@ -49,10 +49,10 @@ from terrace.solver.budget import check_budget
 from terrace.solver.fair import FAIR_VERSION
 from terrace.solver.players import PLAYER_VERSION, player_key, player_settings
 from terrace.solver.search import core_available
+from terrace.solver.stops import interrupts_deferred
 from terrace.solver.survey import (
     Job,
     ignore_interrupts,
-    interrupts_deferred,
     run_job,
     usable,
     worker_start_method,

@@ -33,6 +33,7 @@ from terrace.rules import Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import play_deal
+from terrace.solver.stops import interrupts_deferred
 from terrace.solver.verdicts import PERFECT, Verdict, VerdictStore, at_budget
 from terrace.whole import digits_value
 
@@ -481,70 +482,3 @@ def now() -> float:
     """Wall-clock seconds (monotonic)."""
     return time.perf_counter()
 
-
-STOPS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
-"""The signals that stop a survey (Ctrl+C, and SIGTERM as the command line
-takes it)."""
-
-
-Handler = Callable[[int, Any], None]
-"""A signal handler, as :func:`signal.signal` takes it."""
-
-
-def catch_stops(handler: Handler, previous: dict[int, Any] | None = None) -> dict[int, Any]:
-    """Make ``handler`` the handler of every signal in :data:`STOPS`;
-    returns the handlers it replaced, in ``previous`` when given (filled
-    as it goes, so that ``handler`` can read it at once), none off the main
-    thread (where no signal arrives and none can be set)."""
-    replaced: dict[int, Any] = {} if previous is None else previous
-    try:
-        for number in STOPS:
-            replaced[number] = signal.signal(number, handler)
-    except ValueError:  # (not the main thread)
-        pass
-    return replaced
-
-
-def restore_stops(previous: Mapping[int, Any], only_from: Handler | None = None) -> None:
-    """Give the signals in ``previous`` their handlers back (only those
-    still handled by ``only_from``, when given: a later handler stays)."""
-    for number, handler in previous.items():
-        if only_from is None or signal.getsignal(number) is only_from:
-            signal.signal(number, handler)
-
-
-@contextmanager
-def interrupts_deferred() -> Iterator[None]:
-    """Ctrl+C or SIGTERM while the body runs takes effect as it ends (a
-    second one at once). For the start of the local pool and of a local
-    cluster: stopped midway, the workers already started were never
-    stopped, and one that came up as the survey ended printed a traceback
-    (its semaphores already gone); started whole, the pool (or cluster) is
-    closed whole."""
-    heard: list[int] = []
-    previous: dict[int, Any] = {}
-
-    def hear(signum: int, frame: Any) -> None:
-        if heard:
-            _interrupt(previous.get(signum, signal.SIG_DFL), signum, frame)
-        heard.append(signum)
-
-    catch_stops(hear, previous)
-    try:
-        yield
-    finally:
-        restore_stops(previous, hear)
-    if heard:
-        _interrupt(previous.get(heard[0], signal.SIG_DFL), heard[0], None)
-
-
-def _interrupt(handler: Any, signum: int, frame: Any) -> None:
-    """Do what ``handler``, the handler of the stop signal ``signum`` that
-    was deferred, does on it."""
-    if callable(handler):
-        handler(signum, frame)
-    elif handler == signal.SIG_DFL and signum == signal.SIGINT:
-        raise KeyboardInterrupt
-    elif handler == signal.SIG_DFL:
-        signal.signal(signum, signal.SIG_DFL)
-        signal.raise_signal(signum)
