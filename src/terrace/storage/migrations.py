@@ -189,6 +189,27 @@ _V7 = (
     *_events_allowing(_V7_ACTIONS, 7),
 )
 
+LINE_CHANGES = "line_changes"
+"""The column of ``games`` that counts the changes to a game's rows in
+``moves``, whoever made them (a trigger of the file keeps it)."""
+
+_V8 = (
+    # Every change to a game's move rows, by any connection (another
+    # server, the CLI, a hand edit in the sqlite3 shell), counts one in its
+    # row: a store that remembers a game's line reads it again only when
+    # this count moved, not after every write of another connection to
+    # another game or to the statistics.
+    f"ALTER TABLE games ADD COLUMN {LINE_CHANGES} INTEGER NOT NULL DEFAULT 0",
+    *(f"""CREATE TRIGGER moves_{event.lower()}_counted AFTER {event} ON moves BEGIN
+        UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 WHERE id = {row}.game_id;
+    END""" for event, row in (("INSERT", "NEW"), ("DELETE", "OLD"), ("UPDATE", "NEW"))),
+    # (a row moved to another game changes that game's line too)
+    f"""CREATE TRIGGER moves_moved_counted AFTER UPDATE OF game_id ON moves
+        WHEN OLD.game_id IS NOT NEW.game_id BEGIN
+        UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 WHERE id = OLD.game_id;
+    END""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, moves and events", _V1),
     Migration(2, "start times and indexes", _V2),
@@ -197,6 +218,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "replay stamps", _V5),
     Migration(6, "time reports shared by servers", _V6),
     Migration(7, "restored changes in the log", _V7),
+    Migration(8, "changes to a line counted", _V8),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -86,6 +86,7 @@ from terrace.storage.line import Line
 from terrace.storage.migrations import (
     APPLICATION_ID,
     LATEST_VERSION,
+    LINE_CHANGES,
     RESTORED,
     NewerDatabaseError,
     layout_fault,
@@ -607,6 +608,12 @@ class SqliteStore:
         """The hash of each game's row as last found sound by a full check
         (cleared with the remembered games)."""
         self._data_version = -1
+        self._line_marks: dict[str, Any] = {}
+        """The count of changes to its move rows (the ``line_changes``
+        column) at which each remembered game's line was read or written."""
+        self._unsure: set[str] = set()
+        """Remembered games whose line another connection may have changed
+        since: :meth:`_saved_line` compares their count first."""
         self.migrations_applied: list[int] = []
         self._side_before: set[str] = set()
         self._made = False
@@ -919,19 +926,20 @@ class SqliteStore:
 
     def _others_wrote(self, conn: sqlite3.Connection) -> None:
         """When another connection (another process, or a hand edit) has
-        written to the file since we last looked, forget the line each
-        remembered game was stored with: its rows are then read again and
-        checked. Its board is kept, and vouches for the game only while the
-        rules, deal, moves and redo read are exactly the ones it was built
-        for; any change is replayed. (Forgetting the boards too made any
-        write of another server, as a page's report of playing time on
-        another game, cost the next read of a game of 100,000 moves a
-        replay of 0.6 s.)"""
+        written to the file since we last looked, the line each remembered
+        game was stored with is no longer taken on trust: the next read
+        compares the game's count of changes to its move rows
+        (:meth:`_saved_line`), and reads and checks its rows again only
+        when that count moved. (Forgetting every line made any write of
+        another server, as a report of playing time on another game, cost
+        the next request on a game of 100,000 moves a read of its whole
+        line, 55 to 135 ms.) The board is kept, and vouches for the game
+        only while the rules, deal, moves and redo read are exactly the
+        ones it was built for; any change is replayed."""
         version = int(conn.execute("PRAGMA data_version").fetchone()[0])
         if version != self._data_version:
             self._check_schema(conn)
-            for game in self._remembered.values():
-                game.forget_saved()
+            self._unsure.update(self._remembered)
             self._vouched.clear()
             self._sound.clear()
             self._data_version = version
@@ -950,7 +958,30 @@ class SqliteStore:
             self._remembered[game.id] = game
             self._remembered.move_to_end(game.id)
             while len(self._remembered) > REMEMBERED_GAMES:
-                self._remembered.popitem(last=False)
+                gone, _ = self._remembered.popitem(last=False)
+                self._line_marks.pop(gone, None)
+                self._unsure.discard(gone)
+
+    def _saved_line(self, conn: sqlite3.Connection, game_id: str, revision: Any) -> Line | None:
+        """The line of the remembered game ``game_id`` as the database holds
+        it at ``revision`` (None when this store did not read or write it
+        at that revision, or its move rows changed since)."""
+        known = self._remembered.get(game_id)
+        line = None if known is None else known.saved_line(revision)
+        if line is not None and known is not None and game_id in self._unsure:
+            found = conn.execute(f"SELECT {LINE_CHANGES} FROM games WHERE id = ?", (game_id,)).fetchone()
+            self._unsure.discard(game_id)
+            if found is None or game_id not in self._line_marks or found[0] != self._line_marks[game_id]:
+                known.forget_saved()
+                return None
+        return line
+
+    def _read_line(self, conn: sqlite3.Connection, game_id: str) -> Line:
+        """The game's line read from its rows, its count of changes noted."""
+        found = conn.execute(f"SELECT {LINE_CHANGES} FROM games WHERE id = ?", (game_id,)).fetchone()
+        self._line_marks[game_id] = None if found is None else found[0]
+        self._unsure.discard(game_id)
+        return read_line(conn, game_id)
 
     # -- reading ----------------------------------------------------------
 
@@ -963,9 +994,9 @@ class SqliteStore:
         if row is None:
             return None
         known = lender = self._remembered.get(game_id)
-        line = None if known is None else known.saved_line(row[-1])
+        line = self._saved_line(conn, game_id, row[-1])
         if line is None:
-            known, line = None, read_line(conn, game_id)
+            known, line = None, self._read_line(conn, game_id)
         game = load_game(row, line, known, board_of=lender)
         self._sound[game_id] = hash(tuple(row))
         self._remember(game.clone())
@@ -1034,7 +1065,7 @@ class SqliteStore:
             ).fetchall()
             # (the lines of the games neither remembered nor vouched for at their revision)
             wanted = [row[0] for row in rows
-                      if isinstance(row[0], str) and self._known_line(row[:-1]) is None]
+                      if isinstance(row[0], str) and self._known_line(conn, row[:-1]) is None]
             found = conn.execute(LINES, (json.dumps(wanted),)) if wanted else []
             lines = {line[0]: line[1:] for line in found}
             for *columns, stamp in rows:
@@ -1048,12 +1079,11 @@ class SqliteStore:
                     games.append(game)
         return games
 
-    def _known_line(self, row: tuple[Any, ...]) -> Line | None:
+    def _known_line(self, conn: sqlite3.Connection, row: tuple[Any, ...]) -> Line | None:
         """The line of the game of ``row`` (its id first, its revision
         last) as this store last read or wrote it at that revision (None
         when it did not, or another connection wrote since)."""
-        known = self._remembered.get(row[0])
-        line = None if known is None else known.saved_line(row[-1])
+        line = self._saved_line(conn, row[0], row[-1])
         if line is None and row[0] in self._vouched and self._vouched[row[0]][0] == row[-1]:
             line = self._vouched[row[0]][2]
         return line
@@ -1184,7 +1214,7 @@ class SqliteStore:
             if row is None:
                 return None
             known = lender = self._remembered.get(game_id)
-            line = None if known is None else known.saved_line(row[_WIDTH - 1])
+            line = self._saved_line(conn, game_id, row[_WIDTH - 1])
             if line is None:
                 known, line = None, read_line(conn, game_id)
             load_game(row[:_WIDTH], line, known, board_of=lender)
@@ -1281,7 +1311,7 @@ class SqliteStore:
             check_identity(row[1], json.loads(row[2]), row[3], game)
             if row[4] is not None:
                 raise given_up(game.id)
-            old = self._known_line((game.id, expected_revision))
+            old = self._known_line(conn, (game.id, expected_revision))
             if old is None:
                 old = read_line(conn, game.id)
             same = old.common_prefix(line)
@@ -1301,9 +1331,9 @@ class SqliteStore:
                  after.given_up_at, after.revision, game.id),
             )
             (after.hints, assisted, after.active_ms, after.won_at, after.won_moves,
-             after.won_active_ms) = conn.execute(
-                "SELECT hints, assisted, active_ms, won_at, won_moves, won_active_ms FROM games "
-                "WHERE id = ?", (game.id,),
+             after.won_active_ms, line_mark) = conn.execute(
+                f"SELECT hints, assisted, active_ms, won_at, won_moves, won_active_ms, {LINE_CHANGES} "
+                "FROM games WHERE id = ?", (game.id,),
             ).fetchone()
             after.assisted = bool(assisted)
             write_stamp(conn, game.id, line)
@@ -1315,6 +1345,8 @@ class SqliteStore:
             if before is not None and before.saved_line(expected_revision) is not None:
                 after.carry_board(before)
             self._remember(after)
+            self._line_marks[game.id] = line_mark
+            self._unsure.discard(game.id)
         for name in ("revision", "updated_at", "started_at", "finished_at", "hints", "assisted",
                      "active_ms", "won_at", "won_moves", "won_active_ms"):
             setattr(game, name, getattr(after, name))
