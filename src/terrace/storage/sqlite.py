@@ -97,10 +97,14 @@ from terrace.storage.paths import MEMORY, default_games_path, label, no_new_file
 from terrace.storage.rows import (
     FACT_COLUMNS,
     GAME_COLUMNS,
+    GAME_ID,
+    GAME_READ,
     IMPORTED,
     LINES,
     LOG_PLACES,
+    MOVE_READ,
     OPENED_ELSEWHERE,
+    bounded,
     damaged_game,
     flag,
     insert_game,
@@ -211,6 +215,7 @@ def _no_count_lower(later: StoredGame, earlier: StoredGame) -> bool:
 _LIGHT_COLUMNS = "id, created_at, deal, updated_at, hints, undos, active_ms, assisted, won_at, given_up_at"
 """What an import compares of a stored game before reading it whole: its
 identity (creation time and deal), then what only grows as it is played."""
+_LIGHT_READ = ", ".join(bounded(column) for column in _LIGHT_COLUMNS.split(", "))
 _RANKED = range(3, 7)
 """Where ``updated_at``, ``hints``, ``undos`` and ``active_ms`` are in a row
 of :data:`_LIGHT_COLUMNS`: a game that holds a record has each of them no
@@ -330,7 +335,7 @@ class _Seen:
         self.current: dict[Any, tuple[Any, ...]] = {}
         self.groups: dict[tuple[Any, Any], _Group] = {}
         moments = {game.created_at for game in games}
-        for row in conn.execute(f"SELECT {_LIGHT_COLUMNS} FROM games"):
+        for row in conn.execute(f"SELECT {_LIGHT_READ} FROM games"):
             if row[1] in moments:
                 self.add(row)
 
@@ -374,7 +379,8 @@ class _Seen:
 
 def _places(conn: sqlite3.Connection) -> dict[str, LogPlaces]:
     """:meth:`SqliteStore.log_places`, read on ``conn``."""
-    rows = conn.execute(f"SELECT id, {LOG_PLACES}, {IMPORTED}, {OPENED_ELSEWHERE} FROM games").fetchall()
+    rows = conn.execute(
+        f"SELECT {GAME_ID}, {LOG_PLACES}, {IMPORTED}, {OPENED_ELSEWHERE} FROM games").fetchall()
     places: dict[str, LogPlaces] = {}
     for game_id, opened, changed, result, imported, elsewhere in rows:
         if isinstance(game_id, str) and isinstance(opened, int) and isinstance(changed, int):
@@ -387,7 +393,8 @@ def _versions(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
     """Every stored game's id, revision and last change: what an import
     compares to tell whether the games changed between its read and its
     write."""
-    return conn.execute("SELECT id, revision, updated_at FROM games ORDER BY id").fetchall()
+    return conn.execute(f"SELECT {GAME_ID}, {bounded('revision')}, {bounded('updated_at')} FROM games "
+                        "ORDER BY id").fetchall()
 
 
 def _state(game: StoredGame) -> tuple[Any, ...]:
@@ -989,7 +996,7 @@ class SqliteStore:
         """The game, checked. An unchanged game read or written before is
         checked against the board remembered with it; any other is read
         whole and replayed."""
-        row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = conn.execute(f"SELECT {GAME_READ} FROM games WHERE id = ?", (game_id,)).fetchone()
         self._others_wrote(conn)
         if row is None:
             return None
@@ -1041,7 +1048,7 @@ class SqliteStore:
         comes after every game that was (so an import never takes the
         place of the game in play), the latest first."""
         games = self._loadable(
-            "SELECT id FROM games WHERE status IN ('choosing', 'playing') AND given_up_at IS NULL "
+            f"SELECT {GAME_ID} FROM games WHERE status IN ('choosing', 'playing') AND given_up_at IS NULL "
             f"ORDER BY {IMPORTED}, CASE WHEN {IMPORTED} THEN NULL ELSE "
             "(SELECT max(id) FROM events WHERE events.game_id = games.id) END DESC, "
             "updated_at DESC, rowid DESC",
@@ -1060,7 +1067,7 @@ class SqliteStore:
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
             rows = conn.execute(
-                f"SELECT {GAME_COLUMNS}, replay_stamp FROM games "
+                f"SELECT {GAME_READ}, {bounded('replay_stamp')} FROM games "
                 "ORDER BY updated_at DESC, rowid DESC LIMIT ?", (max(limit, 0),),
             ).fetchall()
             # (the lines of the games neither remembered nor vouched for at their revision)
@@ -1122,8 +1129,8 @@ class SqliteStore:
             if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise unknown_game(game_id)
             rows = conn.execute(
-                "SELECT action, move, move_count, revision, at FROM events "
-                "WHERE game_id = ? ORDER BY id", (game_id,),
+                f"SELECT {bounded('action')}, {MOVE_READ}, {bounded('move_count')}, {bounded('revision')}, "
+                f"{bounded('at')} FROM events WHERE game_id = ? ORDER BY id", (game_id,),
             ).fetchall()
         return [
             {"action": a, "move": m, "moves": n, "revision": r, "at": at} for a, m, n, r, at in rows
@@ -1142,7 +1149,8 @@ class SqliteStore:
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
             rows = conn.execute(
-                f"SELECT {GAME_COLUMNS}, {FACT_COLUMNS}, replay_stamp, CAST(id AS BLOB) FROM games"
+                f"SELECT {GAME_READ}, {FACT_COLUMNS}, {bounded('replay_stamp')}, "
+                f"{bounded('CAST(id AS BLOB)')} FROM games"
             ).fetchall()
             # (games not found sound since they last changed; of those, the
             # stamped ones have their lines read, to check the stamps)
@@ -1208,7 +1216,8 @@ class SqliteStore:
         has earned, with its id and revision."""
         with self._transaction(write=False) as conn:
             row = conn.execute(
-                f"SELECT {GAME_COLUMNS}, {FACT_COLUMNS}, replay_stamp FROM games WHERE id = ?", (game_id,)
+                f"SELECT {GAME_READ}, {FACT_COLUMNS}, {bounded('replay_stamp')} FROM games WHERE id = ?",
+                (game_id,)
             ).fetchone()
             self._others_wrote(conn)
             if row is None:
@@ -1237,7 +1246,7 @@ class SqliteStore:
     def _ids(self, conn: sqlite3.Connection) -> list[str]:
         """:meth:`game_ids`, read on ``conn``."""
         ids = conn.execute(
-            "SELECT id, CAST(id AS BLOB) FROM games ORDER BY "
+            f"SELECT {GAME_ID}, {bounded('CAST(id AS BLOB)')} FROM games ORDER BY "
             "(SELECT min(id) FROM events WHERE events.game_id = games.id), created_at, rowid"
         ).fetchall()
         readable = [i for i, raw in ids if _readable_id(i, raw)]
@@ -1453,7 +1462,8 @@ class SqliteStore:
         states = seen.states.get(stored.id)
         if states is None:
             events = conn.execute(
-                "SELECT action, move, move_count FROM events WHERE game_id = ? ORDER BY id", (stored.id,)
+                f"SELECT {bounded('action')}, {MOVE_READ}, {bounded('move_count')} FROM events "
+                "WHERE game_id = ? ORDER BY id", (stored.id,)
             ).fetchall()
             states = seen.states[stored.id] = _log_states(events, stored.moves)
         return seen.key(game) in states
@@ -1581,7 +1591,7 @@ class SqliteStore:
         if len(by_id) != len(games):
             return None
         stored_ids = []
-        for game_id, updated_at in conn.execute("SELECT id, updated_at FROM games"):
+        for game_id, updated_at in conn.execute(f"SELECT {GAME_ID}, {bounded('updated_at')} FROM games"):
             game = by_id.get(game_id) if isinstance(game_id, str) else None
             if game is None or not isinstance(updated_at, (int, float)) or updated_at > game.updated_at:
                 return None  # (a game of its own, none of the file's, or one changed since)
