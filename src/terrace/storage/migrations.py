@@ -210,6 +210,20 @@ _V8 = (
     END""",
 )
 
+_V9 = (
+    # The moves a game had played before an import or a restore brought it
+    # up to a later state in place (its log of changes, which showed them,
+    # is written anew by a restore): a record holding exactly those moves
+    # (an older backup imported again) is then found already here, not
+    # added beside. Each line as its length and Line digest (hex).
+    """CREATE TABLE passed (
+        game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        moves   INTEGER NOT NULL,
+        digest  TEXT NOT NULL,
+        PRIMARY KEY (game_id, moves, digest)
+    ) WITHOUT ROWID""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, moves and events", _V1),
     Migration(2, "start times and indexes", _V2),
@@ -219,6 +233,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "time reports shared by servers", _V6),
     Migration(7, "restored changes in the log", _V7),
     Migration(8, "changes to a line counted", _V8),
+    Migration(9, "states a game was brought up from", _V9),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
@@ -330,6 +345,8 @@ def layout_fault(found: Layout, version: int) -> str | None:
     'its schema number is 0, that of a new database, but it holds tables'
     >>> layout_fault(layout(7), 6)
     "its schema number is 6, but its event log takes the action 'restore', which schema 6 does not have"
+    >>> layout_fault(layout(9), 8)
+    'its schema number is 8, but it has the table passed, which schema 8 does not have'
     """
     if version == 0:
         return "its schema number is 0, that of a new database, but it holds tables" if found else None
@@ -344,6 +361,9 @@ def layout_fault(found: Layout, version: int) -> str | None:
         for column in sorted(found[table] - columns):
             return (f"its schema number is {version}, but its table {table} has the column {column}, "
                     f"which schema {version} does not have")
+    for table in sorted(set(found) - set(promised) - {ACTIONS_KEY}):
+        return (f"its schema number is {version}, but it has the table {table}, "
+                f"which schema {version} does not have")
     taken, actions = found.get(ACTIONS_KEY, frozenset()), promised.get(ACTIONS_KEY, frozenset())
     for action in sorted(actions - taken):
         return f"its schema number is {version}, but its event log does not take the action {action!r}"

@@ -212,7 +212,27 @@ def _no_count_lower(later: StoredGame, earlier: StoredGame) -> bool:
                for name in ("hints", "undos", "active_ms", "assisted"))
 
 
-_LIGHT_COLUMNS = "id, created_at, deal, updated_at, hints, undos, active_ms, assisted, won_at, given_up_at"
+def _no_earlier(later: StoredGame, earlier: StoredGame) -> bool:
+    """True when the state ``later`` of a game came no earlier than
+    ``earlier``: by their revisions, which count the game's changes, when
+    both have one that does (:attr:`StoredGame.ordered`); else by their
+    times of change (a record of an older export). Backups taken either
+    side of a clock put back were ordered by the clock, and the newer
+    state was taken for the older one."""
+    if later.ordered and earlier.ordered:
+        return later.revision >= earlier.revision
+    return later.updated_at >= earlier.updated_at
+
+
+def _same_point(one: StoredGame, other: StoredGame) -> bool:
+    """True when neither state of one game came after the other by
+    :func:`_no_earlier` (a change that leaves the revision, and the time of
+    change, as they were: a hint counted, playing time reported)."""
+    return _no_earlier(one, other) and _no_earlier(other, one)
+
+
+_LIGHT_COLUMNS = ("id, created_at, deal, updated_at, hints, undos, active_ms, assisted, won_at, given_up_at, "
+                  "revision")
 """What an import compares of a stored game before reading it whole: its
 identity (creation time and deal), then what only grows as it is played."""
 _LIGHT_READ = ", ".join(bounded(column) for column in _LIGHT_COLUMNS.split(", "))
@@ -225,7 +245,7 @@ lower than the record's."""
 def _light_row(game: StoredGame) -> tuple[Any, ...]:
     """``game``'s row of :data:`_LIGHT_COLUMNS`, as stored."""
     return (game.id, game.created_at, game.deal.text(), game.updated_at, game.hints, game.undos,
-            game.active_ms, int(game.assisted), game.won_at, game.given_up_at)
+            game.active_ms, int(game.assisted), game.won_at, game.given_up_at, game.revision)
 
 
 def _may_hold(row: tuple[Any, ...], game: StoredGame) -> bool:
@@ -235,9 +255,10 @@ def _may_hold(row: tuple[Any, ...], game: StoredGame) -> bool:
     says nothing of its first win is first won at its finish:
     :func:`~terrace.storage.statistics.first_win`), leaves that to the
     game's read."""
-    _, _, _, updated_at, hints, undos, active_ms, assisted, won_at, given_up_at = row
+    _, _, _, updated_at, hints, undos, active_ms, assisted, won_at, given_up_at, revision = row
     try:
-        return bool(updated_at >= game.updated_at and hints >= game.hints and undos >= game.undos
+        later = revision >= game.revision if game.ordered else updated_at >= game.updated_at
+        return bool(later and hints >= game.hints and undos >= game.undos
                     and active_ms >= game.active_ms and assisted >= game.assisted
                     and (game.won_at is None or won_at in (None, game.won_at))
                     and (game.given_up_at is None or given_up_at == game.given_up_at))
@@ -277,7 +298,9 @@ class _Group:
     def candidates(self, game: StoredGame) -> Iterator[tuple[Any, ...]]:
         """The rows no lower than ``game`` on the most selective value (and
         the damaged ones), one at a time (the caller may stop early)."""
-        wanted = (game.updated_at, game.hints, game.undos, game.active_ms)
+        # (a record ordered by its revision may hold a state stored at an
+        # earlier time: the time of change is then not a bound)
+        wanted = (-math.inf if game.ordered else game.updated_at, game.hints, game.undos, game.active_ms)
         starts = [bisect.bisect_left(values, value)
                   for values, value in zip(self.values, wanted, strict=True)]
         best = max(range(len(starts)), key=lambda k: starts[k] - len(self.values[k]))
@@ -414,10 +437,10 @@ def _continues(game: StoredGame, stored: StoredGame, untouched: bool = False) ->
     change moving on (a hint counted on a game given up, playing time
     reported, an assist used), is continued only by its very line with
     more counted."""
-    if not same_game(stored, game) or stored.updated_at > game.updated_at:
+    if not same_game(stored, game) or not _no_earlier(game, stored):
         return False
     played = stored.moves
-    if stored.given_up_at is not None or stored.updated_at == game.updated_at:
+    if stored.given_up_at is not None or _same_point(game, stored):
         played_on = game.line() == stored.line() and _state(game) != _state(stored)
     else:
         played_on = untouched or game.line()[: len(played)] == played
@@ -432,6 +455,12 @@ _PLAYED_HERE = (
 """A row when the game was played here (a move played, taken back or
 redone, a restart, giving up), not only brought in by an import or a
 restore, whose log holds none of these."""
+
+
+def _passed_key(moves: Sequence[str]) -> tuple[int, str]:
+    """How the table ``passed`` keys a game's played moves: their number
+    and their :meth:`Line.digest`, in hex (the same in every process)."""
+    return len(moves), format(Line.of(moves).digest(), "x")
 
 
 def _untouched(conn: sqlite3.Connection, game_id: str) -> bool:
@@ -1440,7 +1469,7 @@ class SqliteStore:
                 except DamagedGameError:
                     seen.games[game_id] = None
             stored = seen.games[game_id]
-            if (stored is not None and same_game(stored, game) and stored.updated_at >= game.updated_at
+            if (stored is not None and same_game(stored, game) and _no_earlier(stored, game)
                     and _holds(stored, game) and self._passed_through(conn, stored, game, seen)):
                 return str(game_id)
         return None
@@ -1450,7 +1479,8 @@ class SqliteStore:
         """True when the stored game holds ``game``'s moves in its line
         (played, or taken back and still to redo) or played exactly them at
         some time, as its log of changes shows (:func:`_log_states`, made
-        once a game and transaction)."""
+        once a game and transaction) or as the table ``passed`` keeps it (a
+        state an import or a restore brought up to date in place)."""
         moves, played, redo = game.moves, stored.moves, stored.redo
         beyond = len(moves) - len(played)  # (how many of the record's moves are on the redo stack)
         if beyond <= 0:
@@ -1466,7 +1496,10 @@ class SqliteStore:
                 "WHERE game_id = ? ORDER BY id", (stored.id,)
             ).fetchall()
             states = seen.states[stored.id] = _log_states(events, stored.moves)
-        return seen.key(game) in states
+        if seen.key(game) in states:
+            return True
+        return conn.execute("SELECT 1 FROM passed WHERE game_id = ? AND moves = ? AND digest = ?",
+                            (stored.id, *_passed_key(game.moves))).fetchone() is not None
 
     def _continued(self, conn: sqlite3.Connection, game: StoredGame,
                    restoring: bool = False) -> StoredGame | None:
@@ -1489,7 +1522,8 @@ class SqliteStore:
             return stored
         return None
 
-    def add_games(self, games: Sequence[StoredGame]) -> list[tuple[str, bool]]:
+    def add_games(self, games: Sequence[StoredGame],
+                  beside: list[tuple[str, str]] | None = None) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
         in one write transaction: every one or, on any error, none (the
         games here already are found first, in a read). A game that a
@@ -1504,7 +1538,9 @@ class SqliteStore:
         another game, by a damaged one, or by a state the record does not
         continue is stored with a new id, so that nothing played anywhere
         is lost. Returns each game's id and whether it was added (or
-        brought up to date)."""
+        brought up to date); ``beside`` gets, for each record whose id is a
+        game here that it neither is, continues nor was (so that it went
+        beside it), that id and the record's new one."""
         now = time.time()
         for game in games:
             try:
@@ -1553,7 +1589,14 @@ class SqliteStore:
                 if conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
                     stored = self._continued(conn, game, restoring=exact is not None)
                     if stored is not None:
-                        game.revision = stored.revision + 1  # (a tab still showing it must reload)
+                        # (a tab still showing it must reload; a record's own
+                        # revision is kept, so that states stay in order: it
+                        # is the stored one only when the record adds counts,
+                        # which a tab's next change keeps)
+                        if not game.ordered:
+                            game.revision = stored.revision + 1
+                        conn.execute("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
+                                     (game.id, *_passed_key(stored.moves)))
                         overwrite_game(conn, game, stored.line_of())
                         seen.forget(game.id)
                         seen.add(_light_row(game))
@@ -1564,7 +1607,10 @@ class SqliteStore:
                         if exact is not None:
                             restored.append(game)
                         continue
+                    kept_beside = game.id
                     game.id = new_game_id()
+                    if beside is not None:
+                        beside.append((kept_beside, game.id))
                 insert_game(conn, game, None if exact is not None else "import")
                 if exact is not None:
                     restored.append(game)
@@ -1591,9 +1637,11 @@ class SqliteStore:
         if len(by_id) != len(games):
             return None
         stored_ids = []
-        for game_id, updated_at in conn.execute(f"SELECT {GAME_ID}, {bounded('updated_at')} FROM games"):
+        for game_id, updated_at, revision in conn.execute(
+                f"SELECT {GAME_ID}, {bounded('updated_at')}, {bounded('revision')} FROM games"):
             game = by_id.get(game_id) if isinstance(game_id, str) else None
-            if game is None or not isinstance(updated_at, (int, float)) or updated_at > game.updated_at:
+            if (game is None or not isinstance(updated_at, (int, float)) or not isinstance(revision, int)
+                    or (revision > game.revision if game.ordered else updated_at > game.updated_at)):
                 return None  # (a game of its own, none of the file's, or one changed since)
             stored_ids.append(game_id)
         exact: dict[str, int] = {}
