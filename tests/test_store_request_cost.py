@@ -473,3 +473,43 @@ def test_a_write_by_another_connection_elsewhere_costs_no_reread_of_a_long_game(
         assert work.counts()["move rows read"] == 1
     other.close()
     store.close()
+
+
+def test_an_import_leaves_every_change_to_a_line_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import adds its move rows without the trigger that counts each
+    (it made the import a third slower) and makes it again before its
+    commit, also when it fails half-way: a move row added by hand after
+    it is still seen by a store that remembers the game."""
+    import json
+    import sqlite3
+
+    from terrace.storage import DamagedGameError, StoreError
+    from terrace.storage import sqlite as sqlite_store
+    from terrace.storage.transfer import export_record, read_games
+
+    path = tmp_path / "games.sqlite"
+    store = open_store(path)
+    game_id = stored(store, 300)
+    store.get(game_id)
+    elsewhere = MemoryStore()
+    text = json.dumps([export_record(elsewhere.get(stored(elsewhere, 300)))])
+    other = open_store(path)
+
+    def broken(*args: Any) -> Any:
+        raise StoreError("the disk failed")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(sqlite_store, "insert_game", broken)
+        with pytest.raises(StoreError, match="the disk failed"):
+            other.add_games(read_games(text))
+    assert other.add_games(read_games(text))[0][1]
+    with sqlite3.connect(path) as hand:
+        triggers = {name for (name,) in hand.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        assert "moves_insert_counted" in triggers
+        hand.execute("INSERT INTO moves (game_id, ply, move) VALUES (?, 300, 't9t9')", (game_id,))
+    with pytest.raises(DamagedGameError, match="t9t9"):
+        store.get(game_id)
+    other.close()
+    store.close()

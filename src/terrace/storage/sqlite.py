@@ -85,6 +85,8 @@ from terrace.storage.files import (
 from terrace.storage.line import Line
 from terrace.storage.migrations import (
     APPLICATION_ID,
+    INSERTS_COUNTED,
+    INSERTS_TRIGGER,
     LATEST_VERSION,
     LINE_CHANGES,
     RESTORED,
@@ -1571,6 +1573,10 @@ class SqliteStore:
             # states: its log entries in the order of the exporting store's
             # log, see _restore_log; decided again if anything changed since)
             exact = restoring[1] if _versions(conn) == restoring[0] else self._restored_over(conn, games)
+            # (the moves of new games are not counted row by row: no store
+            # remembers a game not stored yet; a game changed in place is
+            # counted below; the trigger is back before the commit)
+            conn.execute(f"DROP TRIGGER IF EXISTS {INSERTS_COUNTED}")
             restored: list[StoredGame] = []
             for i, game in enumerate(games):
                 if exact is not None and game.id in exact:
@@ -1598,6 +1604,8 @@ class SqliteStore:
                         conn.execute("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
                                      (game.id, *_passed_key(stored.moves)))
                         overwrite_game(conn, game, stored.line_of())
+                        conn.execute(f"UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 WHERE id = ?",
+                                     (game.id,))
                         seen.forget(game.id)
                         seen.add(_light_row(game))
                         self._remembered.pop(game.id, None)
@@ -1619,6 +1627,7 @@ class SqliteStore:
             if exact is not None:
                 conn.execute("DELETE FROM events")  # (only the file's games are here: its log is theirs)
                 _restore_log(conn, restored)
+            conn.execute(INSERTS_TRIGGER)
         return result
 
     def _restored_over(self, conn: sqlite3.Connection, games: Sequence[StoredGame],
