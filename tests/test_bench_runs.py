@@ -20,6 +20,7 @@ RUNS = [
     ("store.py", ["--lengths", "10,300", "--samples", "3", "--moves", "5", "--games", "3"],
      "statistics over"),
     ("autoplay.py", ["--runs", "1"], "one autoplay request"),
+    ("other_writer.py", ["--moves", "300", "--rounds", "1"], "after another connection wrote"),
 ]
 
 

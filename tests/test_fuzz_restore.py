@@ -78,6 +78,7 @@ def _carried(game: StoredGame, rng: random.Random, clock: list[float]) -> Stored
     record["saved"].pop("log", None)
     carried = read_games(json.dumps(record))[0]
     carried.sync(_random_moves(carried, rng, 5))
+    carried.revision += 1  # (a change stored there, as every change is)
     carried.updated_at = clock[0]
     carried.started_at = carried.started_at or clock[0]
     if carried.status in ("won", "lost"):

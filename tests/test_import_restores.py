@@ -139,7 +139,8 @@ def test_a_game_carried_elsewhere_with_moves_taken_back_comes_back_in_place(
         store.update(played, expected_revision=revision, action="move")
     monkeypatch.undo()
     _cli("export", "--game", game.id, "-o", str(back), "--db", str(there))
-    assert _cli("import", str(back), "--db", str(here)) == "imported 1 game\n"
+    said = _cli("import", str(back), "--db", str(here))  # (played in both places: kept beside, and said)
+    assert said.startswith(f"imported 1 game\nnote: the record of game {game.id} is no state of it")
     assert _count_games(here) == 3
 
 
@@ -335,3 +336,103 @@ def test_an_older_backup_adds_nothing_to_a_game_brought_up_to_a_record_s_state_s
     assert _count_games(here) == 2
     assert _cli("import", str(backup), "--db", str(here)) == "imported 0 games (2 already here)\n"
     assert _count_games(here) == 2
+
+
+@pytest.mark.parametrize("order", ["older-then-newer", "newer-then-older"])
+def test_backups_taken_across_a_clock_put_back_restore_the_newest_play_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, order: str) -> None:
+    """A game backed up, the computer's clock put back an hour (by hand, or
+    NTP after a wrong start), two more moves played on it, backed up again:
+    the newer backup's state of the game says it changed before the older
+    one's. Restored older then newer, the newer state was taken for an
+    older one and added beside (two games for one, the newest play not
+    resumed); the newer restored first, the older then added its state
+    beside. The order of two states of one game is now told by the
+    count of its changes (its revision, which the backup carries), not by
+    the clock: one game, in its newest state."""
+    lost = golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    source = tmp_path / "source.sqlite"
+    older, newer = tmp_path / "older.json", tmp_path / "newer.json"
+    with open_store(source) as store:
+        game = start(store, lost)
+        clock[0] += 10
+        play(store, game, lost.moves[:8])
+        clock[0] += 10
+        play(store, start(store, lost), lost.moves[:3])
+        clock[0] += 10
+    monkeypatch.undo()
+    _cli("export", "--all", "-o", str(older), "--db", str(source))
+    clock[0] -= 3_600  # (the clock put back)
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    with open_store(source) as store:
+        game = store.get(game.id)
+        play(store, game, lost.moves[8:10])
+        clock[0] += 10
+    monkeypatch.undo()
+    _cli("export", "--all", "-o", str(newer), "--db", str(source))
+    db = tmp_path / "restored.sqlite"
+    files = [older, newer] if order == "older-then-newer" else [newer, older]
+    for file in files:
+        _cli("import", str(file), "--db", str(db))
+    assert _count_games(db) == 2
+    with open_store(db) as store:
+        assert store.get(game.id).moves == list(lost.moves[:10])
+        latest = store.latest_unfinished()
+        assert latest is not None and latest.id == game.id
+    assert _cli("import", str(older), "--db", str(db)) == "imported 0 games (2 already here)\n"
+    assert _cli("import", str(newer), "--db", str(db)) == "imported 0 games (2 already here)\n"
+
+
+@pytest.mark.parametrize("restored", [["newer"], ["older", "newer"]])
+def test_an_older_backup_imported_after_a_newer_restore_adds_no_game_in_silence(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restored: list[str]) -> None:
+    """The newer backup restored (after the older, or alone), then the
+    older imported: its state of a game whose moves were taken back and
+    others played between the two backups was added beside the game here
+    without a word (two games where the player had one). The game here
+    stays the game in play, the older state comes in beside it only when
+    this database has no sign of having passed through it, and the import
+    then says so, naming both games."""
+    lost = golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    source = tmp_path / "source.sqlite"
+    files = {"older": tmp_path / "older.json", "newer": tmp_path / "newer.json"}
+    with open_store(source) as store:
+        game = start(store, lost)
+        clock[0] += 10
+        play(store, game, lost.moves[:8])
+        clock[0] += 10
+        play(store, start(store, lost), lost.moves[:3])
+        clock[0] += 10
+    monkeypatch.undo()
+    _cli("export", "--all", "-o", str(files["older"]), "--db", str(source))
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    with open_store(source) as store:
+        board = undo(store, store.get(game.id), 4)
+        clock[0] += 10
+        game = store.get(game.id)
+        board.push(next(m for m in board.legal_moves if str(m) != lost.moves[4]))
+        revision = game.revision
+        game.sync(board)
+        store.update(game, expected_revision=revision, action="move")
+        clock[0] += 10
+    monkeypatch.undo()
+    _cli("export", "--all", "-o", str(files["newer"]), "--db", str(source))
+    db = tmp_path / "restored.sqlite"
+    for name in restored:
+        _cli("import", str(files[name]), "--db", str(db))
+    result = CliRunner().invoke(main, ["import", str(files["older"]), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    with open_store(db) as store:
+        latest = store.latest_unfinished()
+        assert latest is not None and latest.id == game.id and latest.moves == game.moves
+    if restored == ["newer"]:  # (nothing here shows the older state: kept, and said)
+        assert _count_games(db) == 3
+        assert result.output.startswith("imported 1 game (1 already here)\n")
+        assert f"the record of game {game.id} is no state of it" in result.output
+    else:  # (restored over it here: known, nothing added)
+        assert result.output == "imported 0 games (2 already here)\n"
+        assert _count_games(db) == 2

@@ -79,7 +79,10 @@ def test_a_move_on_a_long_game_is_checked_on_its_board_and_stored_as_one_row(
         store.update(game, expected_revision=revision, action="move")
     assert pushes[0] == 3  # the three moves played, no replay
     assert not any("FROM moves" in sql for sql in statements)
-    assert sum(sql.startswith("INSERT INTO moves") for sql in statements) == 3
+    # (SQLite traces the statements of a trigger with the text of the
+    # statement that fired it: each is counted once)
+    run = [sql for i, sql in enumerate(statements) if i == 0 or sql != statements[i - 1]]
+    assert sum(sql.startswith("INSERT INTO moves") for sql in run) == 3
     assert not any(sql.startswith("DELETE FROM moves") for sql in statements)
     store._conn.set_trace_callback(None)
     fresh = SqliteStore(store.path or "")  # another process replays it whole and agrees

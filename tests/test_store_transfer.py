@@ -344,7 +344,7 @@ def test_a_file_of_too_many_records_is_refused_as_such(monkeypatch: pytest.Monke
     assert refused.value.reasons == ["the file holds more than 3 records; at most 3 at once"]
 
 
-@pytest.mark.parametrize("key", ["hint", "wonAt", "given_up", "revision", ""])
+@pytest.mark.parametrize("key", ["hint", "wonAt", "given_up", "revisions", ""])
 def test_an_import_refuses_a_key_of_saved_it_does_not_know(key: str) -> None:
     """A ``saved`` key misspelt by hand ("hint" for "hints", "given_up"
     for "given_up_at") or one no export writes was passed over in silence:

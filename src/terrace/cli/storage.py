@@ -325,8 +325,9 @@ def import_(db: str | None, file: str) -> None:
         lines = [f"  {reason}" for reason in shown] + ([f"  and {more} more"] if more else [])
         raise click.ClickException("nothing was imported:\n" + "\n".join(lines)) from None
     store = _open(db)
+    beside: list[tuple[str, str]] = []
     try:
-        added = store.add_games(games)
+        added = store.add_games(games, beside)
     except StoreError as error:
         store.discard()  # (a database made for this import is removed again)
         raise click.ClickException(f"nothing was imported: {error}") from None
@@ -344,4 +345,8 @@ def import_(db: str | None, file: str) -> None:
     if known:
         message += f" ({known} already here)"
     click.echo(message)
+    for here, new_id in beside:  # (never in silence: the player may have meant one game)
+        click.echo(f"note: the record of game {clip(here)} is no state of it that this database "
+                   f"holds, had, or is continued by (another game, or one played both here and "
+                   f"elsewhere): it was added beside it as game {new_id}", err=True)
 

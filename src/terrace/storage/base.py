@@ -499,6 +499,12 @@ class StoredGame:
     log: LogPlaces | None = field(default=None, repr=False, compare=False)
     """Its places in the log of the store it was exported from (an import's
     game only)."""
+    ordered: bool = field(default=True, repr=False, compare=False)
+    """Whether ``revision`` counts the game's changes where it was stored,
+    so that of two states of one game the one of the higher revision came
+    later, whatever the clock said: False for a record of an export that
+    does not give it (written before backups carried it), whose states
+    are then ordered by their times of change."""
     _known: _Known | None = field(default=None, init=False, repr=False, compare=False)
     _saved: tuple[int, Line] | None = field(default=None, init=False, repr=False, compare=False)
     _replayed: str | None = field(default=None, init=False, repr=False, compare=False)

@@ -85,7 +85,10 @@ from terrace.storage.files import (
 from terrace.storage.line import Line
 from terrace.storage.migrations import (
     APPLICATION_ID,
+    INSERTS_COUNTED,
+    INSERTS_TRIGGER,
     LATEST_VERSION,
+    LINE_CHANGES,
     RESTORED,
     NewerDatabaseError,
     layout_fault,
@@ -96,10 +99,14 @@ from terrace.storage.paths import MEMORY, default_games_path, label, no_new_file
 from terrace.storage.rows import (
     FACT_COLUMNS,
     GAME_COLUMNS,
+    GAME_ID,
+    GAME_READ,
     IMPORTED,
     LINES,
     LOG_PLACES,
+    MOVE_READ,
     OPENED_ELSEWHERE,
+    bounded,
     damaged_game,
     flag,
     insert_game,
@@ -207,9 +214,30 @@ def _no_count_lower(later: StoredGame, earlier: StoredGame) -> bool:
                for name in ("hints", "undos", "active_ms", "assisted"))
 
 
-_LIGHT_COLUMNS = "id, created_at, deal, updated_at, hints, undos, active_ms, assisted, won_at, given_up_at"
+def _no_earlier(later: StoredGame, earlier: StoredGame) -> bool:
+    """True when the state ``later`` of a game came no earlier than
+    ``earlier``: by their revisions, which count the game's changes, when
+    both have one that does (:attr:`StoredGame.ordered`); else by their
+    times of change (a record of an older export). Backups taken either
+    side of a clock put back were ordered by the clock, and the newer
+    state was taken for the older one."""
+    if later.ordered and earlier.ordered:
+        return later.revision >= earlier.revision
+    return later.updated_at >= earlier.updated_at
+
+
+def _same_point(one: StoredGame, other: StoredGame) -> bool:
+    """True when neither state of one game came after the other by
+    :func:`_no_earlier` (a change that leaves the revision, and the time of
+    change, as they were: a hint counted, playing time reported)."""
+    return _no_earlier(one, other) and _no_earlier(other, one)
+
+
+_LIGHT_COLUMNS = ("id, created_at, deal, updated_at, hints, undos, active_ms, assisted, won_at, given_up_at, "
+                  "revision")
 """What an import compares of a stored game before reading it whole: its
 identity (creation time and deal), then what only grows as it is played."""
+_LIGHT_READ = ", ".join(bounded(column) for column in _LIGHT_COLUMNS.split(", "))
 _RANKED = range(3, 7)
 """Where ``updated_at``, ``hints``, ``undos`` and ``active_ms`` are in a row
 of :data:`_LIGHT_COLUMNS`: a game that holds a record has each of them no
@@ -219,7 +247,7 @@ lower than the record's."""
 def _light_row(game: StoredGame) -> tuple[Any, ...]:
     """``game``'s row of :data:`_LIGHT_COLUMNS`, as stored."""
     return (game.id, game.created_at, game.deal.text(), game.updated_at, game.hints, game.undos,
-            game.active_ms, int(game.assisted), game.won_at, game.given_up_at)
+            game.active_ms, int(game.assisted), game.won_at, game.given_up_at, game.revision)
 
 
 def _may_hold(row: tuple[Any, ...], game: StoredGame) -> bool:
@@ -229,9 +257,10 @@ def _may_hold(row: tuple[Any, ...], game: StoredGame) -> bool:
     says nothing of its first win is first won at its finish:
     :func:`~terrace.storage.statistics.first_win`), leaves that to the
     game's read."""
-    _, _, _, updated_at, hints, undos, active_ms, assisted, won_at, given_up_at = row
+    _, _, _, updated_at, hints, undos, active_ms, assisted, won_at, given_up_at, revision = row
     try:
-        return bool(updated_at >= game.updated_at and hints >= game.hints and undos >= game.undos
+        later = revision >= game.revision if game.ordered else updated_at >= game.updated_at
+        return bool(later and hints >= game.hints and undos >= game.undos
                     and active_ms >= game.active_ms and assisted >= game.assisted
                     and (game.won_at is None or won_at in (None, game.won_at))
                     and (game.given_up_at is None or given_up_at == game.given_up_at))
@@ -271,7 +300,9 @@ class _Group:
     def candidates(self, game: StoredGame) -> Iterator[tuple[Any, ...]]:
         """The rows no lower than ``game`` on the most selective value (and
         the damaged ones), one at a time (the caller may stop early)."""
-        wanted = (game.updated_at, game.hints, game.undos, game.active_ms)
+        # (a record ordered by its revision may hold a state stored at an
+        # earlier time: the time of change is then not a bound)
+        wanted = (-math.inf if game.ordered else game.updated_at, game.hints, game.undos, game.active_ms)
         starts = [bisect.bisect_left(values, value)
                   for values, value in zip(self.values, wanted, strict=True)]
         best = max(range(len(starts)), key=lambda k: starts[k] - len(self.values[k]))
@@ -329,7 +360,7 @@ class _Seen:
         self.current: dict[Any, tuple[Any, ...]] = {}
         self.groups: dict[tuple[Any, Any], _Group] = {}
         moments = {game.created_at for game in games}
-        for row in conn.execute(f"SELECT {_LIGHT_COLUMNS} FROM games"):
+        for row in conn.execute(f"SELECT {_LIGHT_READ} FROM games"):
             if row[1] in moments:
                 self.add(row)
 
@@ -373,7 +404,8 @@ class _Seen:
 
 def _places(conn: sqlite3.Connection) -> dict[str, LogPlaces]:
     """:meth:`SqliteStore.log_places`, read on ``conn``."""
-    rows = conn.execute(f"SELECT id, {LOG_PLACES}, {IMPORTED}, {OPENED_ELSEWHERE} FROM games").fetchall()
+    rows = conn.execute(
+        f"SELECT {GAME_ID}, {LOG_PLACES}, {IMPORTED}, {OPENED_ELSEWHERE} FROM games").fetchall()
     places: dict[str, LogPlaces] = {}
     for game_id, opened, changed, result, imported, elsewhere in rows:
         if isinstance(game_id, str) and isinstance(opened, int) and isinstance(changed, int):
@@ -386,7 +418,8 @@ def _versions(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
     """Every stored game's id, revision and last change: what an import
     compares to tell whether the games changed between its read and its
     write."""
-    return conn.execute("SELECT id, revision, updated_at FROM games ORDER BY id").fetchall()
+    return conn.execute(f"SELECT {GAME_ID}, {bounded('revision')}, {bounded('updated_at')} FROM games "
+                        "ORDER BY id").fetchall()
 
 
 def _state(game: StoredGame) -> tuple[Any, ...]:
@@ -406,10 +439,10 @@ def _continues(game: StoredGame, stored: StoredGame, untouched: bool = False) ->
     change moving on (a hint counted on a game given up, playing time
     reported, an assist used), is continued only by its very line with
     more counted."""
-    if not same_game(stored, game) or stored.updated_at > game.updated_at:
+    if not same_game(stored, game) or not _no_earlier(game, stored):
         return False
     played = stored.moves
-    if stored.given_up_at is not None or stored.updated_at == game.updated_at:
+    if stored.given_up_at is not None or _same_point(game, stored):
         played_on = game.line() == stored.line() and _state(game) != _state(stored)
     else:
         played_on = untouched or game.line()[: len(played)] == played
@@ -424,6 +457,12 @@ _PLAYED_HERE = (
 """A row when the game was played here (a move played, taken back or
 redone, a restart, giving up), not only brought in by an import or a
 restore, whose log holds none of these."""
+
+
+def _passed_key(moves: Sequence[str]) -> tuple[int, str]:
+    """How the table ``passed`` keys a game's played moves: their number
+    and their :meth:`Line.digest`, in hex (the same in every process)."""
+    return len(moves), format(Line.of(moves).digest(), "x")
 
 
 def _untouched(conn: sqlite3.Connection, game_id: str) -> bool:
@@ -607,6 +646,12 @@ class SqliteStore:
         """The hash of each game's row as last found sound by a full check
         (cleared with the remembered games)."""
         self._data_version = -1
+        self._line_marks: dict[str, Any] = {}
+        """The count of changes to its move rows (the ``line_changes``
+        column) at which each remembered game's line was read or written."""
+        self._unsure: set[str] = set()
+        """Remembered games whose line another connection may have changed
+        since: :meth:`_saved_line` compares their count first."""
         self.migrations_applied: list[int] = []
         self._side_before: set[str] = set()
         self._made = False
@@ -919,19 +964,20 @@ class SqliteStore:
 
     def _others_wrote(self, conn: sqlite3.Connection) -> None:
         """When another connection (another process, or a hand edit) has
-        written to the file since we last looked, forget the line each
-        remembered game was stored with: its rows are then read again and
-        checked. Its board is kept, and vouches for the game only while the
-        rules, deal, moves and redo read are exactly the ones it was built
-        for; any change is replayed. (Forgetting the boards too made any
-        write of another server, as a page's report of playing time on
-        another game, cost the next read of a game of 100,000 moves a
-        replay of 0.6 s.)"""
+        written to the file since we last looked, the line each remembered
+        game was stored with is no longer taken on trust: the next read
+        compares the game's count of changes to its move rows
+        (:meth:`_saved_line`), and reads and checks its rows again only
+        when that count moved. (Forgetting every line made any write of
+        another server, as a report of playing time on another game, cost
+        the next request on a game of 100,000 moves a read of its whole
+        line, 55 to 135 ms.) The board is kept, and vouches for the game
+        only while the rules, deal, moves and redo read are exactly the
+        ones it was built for; any change is replayed."""
         version = int(conn.execute("PRAGMA data_version").fetchone()[0])
         if version != self._data_version:
             self._check_schema(conn)
-            for game in self._remembered.values():
-                game.forget_saved()
+            self._unsure.update(self._remembered)
             self._vouched.clear()
             self._sound.clear()
             self._data_version = version
@@ -950,7 +996,30 @@ class SqliteStore:
             self._remembered[game.id] = game
             self._remembered.move_to_end(game.id)
             while len(self._remembered) > REMEMBERED_GAMES:
-                self._remembered.popitem(last=False)
+                gone, _ = self._remembered.popitem(last=False)
+                self._line_marks.pop(gone, None)
+                self._unsure.discard(gone)
+
+    def _saved_line(self, conn: sqlite3.Connection, game_id: str, revision: Any) -> Line | None:
+        """The line of the remembered game ``game_id`` as the database holds
+        it at ``revision`` (None when this store did not read or write it
+        at that revision, or its move rows changed since)."""
+        known = self._remembered.get(game_id)
+        line = None if known is None else known.saved_line(revision)
+        if line is not None and known is not None and game_id in self._unsure:
+            found = conn.execute(f"SELECT {LINE_CHANGES} FROM games WHERE id = ?", (game_id,)).fetchone()
+            self._unsure.discard(game_id)
+            if found is None or game_id not in self._line_marks or found[0] != self._line_marks[game_id]:
+                known.forget_saved()
+                return None
+        return line
+
+    def _read_line(self, conn: sqlite3.Connection, game_id: str) -> Line:
+        """The game's line read from its rows, its count of changes noted."""
+        found = conn.execute(f"SELECT {LINE_CHANGES} FROM games WHERE id = ?", (game_id,)).fetchone()
+        self._line_marks[game_id] = None if found is None else found[0]
+        self._unsure.discard(game_id)
+        return read_line(conn, game_id)
 
     # -- reading ----------------------------------------------------------
 
@@ -958,14 +1027,14 @@ class SqliteStore:
         """The game, checked. An unchanged game read or written before is
         checked against the board remembered with it; any other is read
         whole and replayed."""
-        row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = conn.execute(f"SELECT {GAME_READ} FROM games WHERE id = ?", (game_id,)).fetchone()
         self._others_wrote(conn)
         if row is None:
             return None
         known = lender = self._remembered.get(game_id)
-        line = None if known is None else known.saved_line(row[-1])
+        line = self._saved_line(conn, game_id, row[-1])
         if line is None:
-            known, line = None, read_line(conn, game_id)
+            known, line = None, self._read_line(conn, game_id)
         game = load_game(row, line, known, board_of=lender)
         self._sound[game_id] = hash(tuple(row))
         self._remember(game.clone())
@@ -1010,7 +1079,7 @@ class SqliteStore:
         comes after every game that was (so an import never takes the
         place of the game in play), the latest first."""
         games = self._loadable(
-            "SELECT id FROM games WHERE status IN ('choosing', 'playing') AND given_up_at IS NULL "
+            f"SELECT {GAME_ID} FROM games WHERE status IN ('choosing', 'playing') AND given_up_at IS NULL "
             f"ORDER BY {IMPORTED}, CASE WHEN {IMPORTED} THEN NULL ELSE "
             "(SELECT max(id) FROM events WHERE events.game_id = games.id) END DESC, "
             "updated_at DESC, rowid DESC",
@@ -1029,12 +1098,12 @@ class SqliteStore:
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
             rows = conn.execute(
-                f"SELECT {GAME_COLUMNS}, replay_stamp FROM games "
+                f"SELECT {GAME_READ}, {bounded('replay_stamp')} FROM games "
                 "ORDER BY updated_at DESC, rowid DESC LIMIT ?", (max(limit, 0),),
             ).fetchall()
             # (the lines of the games neither remembered nor vouched for at their revision)
             wanted = [row[0] for row in rows
-                      if isinstance(row[0], str) and self._known_line(row[:-1]) is None]
+                      if isinstance(row[0], str) and self._known_line(conn, row[:-1]) is None]
             found = conn.execute(LINES, (json.dumps(wanted),)) if wanted else []
             lines = {line[0]: line[1:] for line in found}
             for *columns, stamp in rows:
@@ -1048,12 +1117,11 @@ class SqliteStore:
                     games.append(game)
         return games
 
-    def _known_line(self, row: tuple[Any, ...]) -> Line | None:
+    def _known_line(self, conn: sqlite3.Connection, row: tuple[Any, ...]) -> Line | None:
         """The line of the game of ``row`` (its id first, its revision
         last) as this store last read or wrote it at that revision (None
         when it did not, or another connection wrote since)."""
-        known = self._remembered.get(row[0])
-        line = None if known is None else known.saved_line(row[-1])
+        line = self._saved_line(conn, row[0], row[-1])
         if line is None and row[0] in self._vouched and self._vouched[row[0]][0] == row[-1]:
             line = self._vouched[row[0]][2]
         return line
@@ -1092,8 +1160,8 @@ class SqliteStore:
             if conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
                 raise unknown_game(game_id)
             rows = conn.execute(
-                "SELECT action, move, move_count, revision, at FROM events "
-                "WHERE game_id = ? ORDER BY id", (game_id,),
+                f"SELECT {bounded('action')}, {MOVE_READ}, {bounded('move_count')}, {bounded('revision')}, "
+                f"{bounded('at')} FROM events WHERE game_id = ? ORDER BY id", (game_id,),
             ).fetchall()
         return [
             {"action": a, "move": m, "moves": n, "revision": r, "at": at} for a, m, n, r, at in rows
@@ -1112,7 +1180,8 @@ class SqliteStore:
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
             rows = conn.execute(
-                f"SELECT {GAME_COLUMNS}, {FACT_COLUMNS}, replay_stamp, CAST(id AS BLOB) FROM games"
+                f"SELECT {GAME_READ}, {FACT_COLUMNS}, {bounded('replay_stamp')}, "
+                f"{bounded('CAST(id AS BLOB)')} FROM games"
             ).fetchall()
             # (games not found sound since they last changed; of those, the
             # stamped ones have their lines read, to check the stamps)
@@ -1178,13 +1247,14 @@ class SqliteStore:
         has earned, with its id and revision."""
         with self._transaction(write=False) as conn:
             row = conn.execute(
-                f"SELECT {GAME_COLUMNS}, {FACT_COLUMNS}, replay_stamp FROM games WHERE id = ?", (game_id,)
+                f"SELECT {GAME_READ}, {FACT_COLUMNS}, {bounded('replay_stamp')} FROM games WHERE id = ?",
+                (game_id,)
             ).fetchone()
             self._others_wrote(conn)
             if row is None:
                 return None
             known = lender = self._remembered.get(game_id)
-            line = None if known is None else known.saved_line(row[_WIDTH - 1])
+            line = self._saved_line(conn, game_id, row[_WIDTH - 1])
             if line is None:
                 known, line = None, read_line(conn, game_id)
             load_game(row[:_WIDTH], line, known, board_of=lender)
@@ -1207,7 +1277,7 @@ class SqliteStore:
     def _ids(self, conn: sqlite3.Connection) -> list[str]:
         """:meth:`game_ids`, read on ``conn``."""
         ids = conn.execute(
-            "SELECT id, CAST(id AS BLOB) FROM games ORDER BY "
+            f"SELECT {GAME_ID}, {bounded('CAST(id AS BLOB)')} FROM games ORDER BY "
             "(SELECT min(id) FROM events WHERE events.game_id = games.id), created_at, rowid"
         ).fetchall()
         readable = [i for i, raw in ids if _readable_id(i, raw)]
@@ -1281,7 +1351,7 @@ class SqliteStore:
             check_identity(row[1], json.loads(row[2]), row[3], game)
             if row[4] is not None:
                 raise given_up(game.id)
-            old = self._known_line((game.id, expected_revision))
+            old = self._known_line(conn, (game.id, expected_revision))
             if old is None:
                 old = read_line(conn, game.id)
             same = old.common_prefix(line)
@@ -1301,9 +1371,9 @@ class SqliteStore:
                  after.given_up_at, after.revision, game.id),
             )
             (after.hints, assisted, after.active_ms, after.won_at, after.won_moves,
-             after.won_active_ms) = conn.execute(
-                "SELECT hints, assisted, active_ms, won_at, won_moves, won_active_ms FROM games "
-                "WHERE id = ?", (game.id,),
+             after.won_active_ms, line_mark) = conn.execute(
+                f"SELECT hints, assisted, active_ms, won_at, won_moves, won_active_ms, {LINE_CHANGES} "
+                "FROM games WHERE id = ?", (game.id,),
             ).fetchone()
             after.assisted = bool(assisted)
             write_stamp(conn, game.id, line)
@@ -1315,6 +1385,8 @@ class SqliteStore:
             if before is not None and before.saved_line(expected_revision) is not None:
                 after.carry_board(before)
             self._remember(after)
+            self._line_marks[game.id] = line_mark
+            self._unsure.discard(game.id)
         for name in ("revision", "updated_at", "started_at", "finished_at", "hints", "assisted",
                      "active_ms", "won_at", "won_moves", "won_active_ms"):
             setattr(game, name, getattr(after, name))
@@ -1399,7 +1471,7 @@ class SqliteStore:
                 except DamagedGameError:
                     seen.games[game_id] = None
             stored = seen.games[game_id]
-            if (stored is not None and same_game(stored, game) and stored.updated_at >= game.updated_at
+            if (stored is not None and same_game(stored, game) and _no_earlier(stored, game)
                     and _holds(stored, game) and self._passed_through(conn, stored, game, seen)):
                 return str(game_id)
         return None
@@ -1409,7 +1481,8 @@ class SqliteStore:
         """True when the stored game holds ``game``'s moves in its line
         (played, or taken back and still to redo) or played exactly them at
         some time, as its log of changes shows (:func:`_log_states`, made
-        once a game and transaction)."""
+        once a game and transaction) or as the table ``passed`` keeps it (a
+        state an import or a restore brought up to date in place)."""
         moves, played, redo = game.moves, stored.moves, stored.redo
         beyond = len(moves) - len(played)  # (how many of the record's moves are on the redo stack)
         if beyond <= 0:
@@ -1421,10 +1494,14 @@ class SqliteStore:
         states = seen.states.get(stored.id)
         if states is None:
             events = conn.execute(
-                "SELECT action, move, move_count FROM events WHERE game_id = ? ORDER BY id", (stored.id,)
+                f"SELECT {bounded('action')}, {MOVE_READ}, {bounded('move_count')} FROM events "
+                "WHERE game_id = ? ORDER BY id", (stored.id,)
             ).fetchall()
             states = seen.states[stored.id] = _log_states(events, stored.moves)
-        return seen.key(game) in states
+        if seen.key(game) in states:
+            return True
+        return conn.execute("SELECT 1 FROM passed WHERE game_id = ? AND moves = ? AND digest = ?",
+                            (stored.id, *_passed_key(game.moves))).fetchone() is not None
 
     def _continued(self, conn: sqlite3.Connection, game: StoredGame,
                    restoring: bool = False) -> StoredGame | None:
@@ -1447,7 +1524,8 @@ class SqliteStore:
             return stored
         return None
 
-    def add_games(self, games: Sequence[StoredGame]) -> list[tuple[str, bool]]:
+    def add_games(self, games: Sequence[StoredGame],
+                  beside: list[tuple[str, str]] | None = None) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
         in one write transaction: every one or, on any error, none (the
         games here already are found first, in a read). A game that a
@@ -1462,7 +1540,9 @@ class SqliteStore:
         another game, by a damaged one, or by a state the record does not
         continue is stored with a new id, so that nothing played anywhere
         is lost. Returns each game's id and whether it was added (or
-        brought up to date)."""
+        brought up to date); ``beside`` gets, for each record whose id is a
+        game here that it neither is, continues nor was (so that it went
+        beside it), that id and the record's new one."""
         now = time.time()
         for game in games:
             try:
@@ -1493,6 +1573,10 @@ class SqliteStore:
             # states: its log entries in the order of the exporting store's
             # log, see _restore_log; decided again if anything changed since)
             exact = restoring[1] if _versions(conn) == restoring[0] else self._restored_over(conn, games)
+            # (the moves of new games are not counted row by row: no store
+            # remembers a game not stored yet; a game changed in place is
+            # counted below; the trigger is back before the commit)
+            conn.execute(f"DROP TRIGGER IF EXISTS {INSERTS_COUNTED}")
             restored: list[StoredGame] = []
             for i, game in enumerate(games):
                 if exact is not None and game.id in exact:
@@ -1511,8 +1595,17 @@ class SqliteStore:
                 if conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
                     stored = self._continued(conn, game, restoring=exact is not None)
                     if stored is not None:
-                        game.revision = stored.revision + 1  # (a tab still showing it must reload)
+                        # (a tab still showing it must reload; a record's own
+                        # revision is kept, so that states stay in order: it
+                        # is the stored one only when the record adds counts,
+                        # which a tab's next change keeps)
+                        if not game.ordered:
+                            game.revision = stored.revision + 1
+                        conn.execute("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
+                                     (game.id, *_passed_key(stored.moves)))
                         overwrite_game(conn, game, stored.line_of())
+                        conn.execute(f"UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 WHERE id = ?",
+                                     (game.id,))
                         seen.forget(game.id)
                         seen.add(_light_row(game))
                         self._remembered.pop(game.id, None)
@@ -1522,7 +1615,10 @@ class SqliteStore:
                         if exact is not None:
                             restored.append(game)
                         continue
+                    kept_beside = game.id
                     game.id = new_game_id()
+                    if beside is not None:
+                        beside.append((kept_beside, game.id))
                 insert_game(conn, game, None if exact is not None else "import")
                 if exact is not None:
                     restored.append(game)
@@ -1531,6 +1627,7 @@ class SqliteStore:
             if exact is not None:
                 conn.execute("DELETE FROM events")  # (only the file's games are here: its log is theirs)
                 _restore_log(conn, restored)
+            conn.execute(INSERTS_TRIGGER)
         return result
 
     def _restored_over(self, conn: sqlite3.Connection, games: Sequence[StoredGame],
@@ -1549,9 +1646,11 @@ class SqliteStore:
         if len(by_id) != len(games):
             return None
         stored_ids = []
-        for game_id, updated_at in conn.execute("SELECT id, updated_at FROM games"):
+        for game_id, updated_at, revision in conn.execute(
+                f"SELECT {GAME_ID}, {bounded('updated_at')}, {bounded('revision')} FROM games"):
             game = by_id.get(game_id) if isinstance(game_id, str) else None
-            if game is None or not isinstance(updated_at, (int, float)) or updated_at > game.updated_at:
+            if (game is None or not isinstance(updated_at, (int, float)) or not isinstance(revision, int)
+                    or (revision > game.revision if game.ordered else updated_at > game.updated_at)):
                 return None  # (a game of its own, none of the file's, or one changed since)
             stored_ids.append(game_id)
         exact: dict[str, int] = {}

@@ -39,7 +39,7 @@ from terrace.storage.statistics import finish_time, first_win
 
 SAVED_KEYS = ("id", "created_at", "updated_at", "started_at", "finished_at", "hints", "undos",
               "winnable_only", "redo", "assisted", "active_ms", "won_at", "won_moves", "won_active_ms",
-              "given_up_at", "log")
+              "given_up_at", "revision", "log")
 """The keys of a record's ``saved`` details, in the order an export writes
 them; an import refuses any other (a key misspelt by hand)."""
 MAX_REASONS = 20
@@ -81,6 +81,7 @@ def export_record(game: StoredGame, log: LogPlaces | None = None) -> dict[str, A
         "won_moves": game.won_moves,
         "won_active_ms": game.won_active_ms,
         "given_up_at": game.given_up_at,
+        "revision": game.revision,
     }
     if log is not None:
         data["saved"]["log"] = log.to_dict()
@@ -226,7 +227,9 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
         won_moves=_count(saved, "won_moves", None),
         won_active_ms=_count(saved, "won_active_ms", None),
         given_up_at=_time(saved, "given_up_at", None),
+        revision=_count(saved, "revision"),
         log=None if saved.get("log") is None else LogPlaces.from_dict(saved["log"]),
+        ordered="revision" in saved,
     )
     game.adopt_played(board)  # (the record's check replayed its moves: not again)
     del board
