@@ -240,6 +240,11 @@ class RemoteKeys:
         self.others.append(token)
         return token
 
+    def forget(self, token: str) -> None:
+        """Drop the link made for one browser whose token is ``token`` (no
+        browser will open it)."""
+        self.others = [other for other in self.others if not _equal(token, other)]
+
     def is_printed(self, given: str) -> bool:
         """True when ``given`` is the printed link's token (not spent)."""
         return _equal(given, self.link)
