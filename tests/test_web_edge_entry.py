@@ -81,6 +81,11 @@ def test_the_links_page_lets_its_own_form_post_and_nothing_else() -> None:
         assert '<html lang="de">' in answer.text and "Spiel öffnen" in answer.text
         english = client.get(f"/?token={keys.link}", headers={**HOST, **BROWSER}).text
         assert '<html lang="en">' in english and "Open the game" in english
+        # the form names the address it came from, with nothing of it read as HTML
+        hostile = client.get(f'/"><script>x</script>?token={keys.link}&g="><img src=x>', headers=HOST).text
+        assert "<script" not in hostile and "<img" not in hostile
+        encoded = "/%22%3E%3Cscript%3Ex%3C/script%3E"
+        assert _action(hostile) == f"{encoded}?token={keys.link}&g=%22%3E%3Cimg+src%3Dx%3E"
 
 
 def test_another_site_cannot_spend_the_link() -> None:
