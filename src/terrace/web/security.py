@@ -447,6 +447,7 @@ def _headers(scope: Scope) -> dict[str, list[str]]:
 
 
 def _first(headers: dict[str, list[str]], name: str) -> str | None:
+    """The first value of the header ``name``, or None without one."""
     values = headers.get(name)
     return values[0] if values else None
 
@@ -567,6 +568,8 @@ def page_answer(page: str, extra: Sequence[tuple[bytes, bytes]] = (), *, csp: st
 
 def _with_headers(kind: bytes, body: bytes, extra: Sequence[tuple[bytes, bytes]],
                   own: dict[bytes, bytes] | None = None) -> list[tuple[bytes, bytes]]:
+    """An answer's headers: its type and length, no-store, ``extra``, and
+    the hardening headers (those named in ``own`` with its values)."""
     hardening = [(k, (own or {}).get(k, v)) for k, v in SECURITY_HEADERS]
     return [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
             (b"cache-control", b"no-store"), *extra, *hardening]
