@@ -32,6 +32,7 @@ def test_the_secret_link_plays_over_https(tmp_path: Path) -> None:
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(match.group(0))
+            page.get_by_role("button", name="Open the game").click()  # (the link's page)
             page.wait_for_selector("body[data-ready='true']")
             assert page.url == server.url and "token" not in page.url
             port = int(server.url.rsplit(":", 1)[1].strip("/"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import socket
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -13,6 +14,7 @@ from click.testing import CliRunner
 from terrace.cli import main
 from terrace.storage import MemoryStore, open_games
 from terrace.web import server as web_server
+from terrace.web.security import RemoteKeys
 from terrace.web.server import bind
 from web_support import running_server
 
@@ -150,3 +152,48 @@ def test_the_server_itself_serves_the_network_only_with_the_token(
         if sock is not None:
             sock.close()
     assert served == []
+
+
+@pytest.mark.parametrize(("open_browser", "browser_opens", "left"), [
+    (False, True, 0), (True, False, 0), (True, True, 1),
+])
+def test_a_link_for_the_browser_exists_only_while_a_browser_may_open_it(
+    monkeypatch: pytest.MonkeyPatch, open_browser: bool, browser_opens: bool, left: int
+) -> None:
+    """``terrace play --remote`` made a link of its own for the browser it
+    opens also with ``--no-browser``, and kept it when no browser could be
+    opened: a key to the games that nobody would use, good for as long as
+    the server ran (and, handed to the browser's command, in the process
+    list of the computer). Such a link is made only to open the browser,
+    and forgotten when no browser opens."""
+    made: list[RemoteKeys] = []
+    opened: list[str] = []
+
+    def app(*args: object, token: RemoteKeys | None = None, **kwargs: object) -> object:
+        assert token is not None
+        made.append(token)
+        return object()
+
+    def open_url(url: str) -> bool:
+        opened.append(url)
+        return browser_opens
+
+    class AtOnce:  # (threading.Timer without the wait)
+        def __init__(self, delay: float, call: Any, args: tuple[Any, ...]) -> None:
+            self.call, self.args = call, args
+
+        def start(self) -> None:
+            self.call(*self.args)
+
+    monkeypatch.setattr(web_server, "create_app", app)
+    monkeypatch.setattr(web_server, "serve", lambda app, sock, pool, tls: pool.close())
+    monkeypatch.setattr(web_server.webbrowser, "open", open_url)
+    monkeypatch.setattr(web_server.threading, "Timer", AtOnce)
+    monkeypatch.setattr(web_server.SolverPool, "start", lambda self: None)
+    settings = web_server.ServerSettings(host="127.0.0.1", port=0, remote=True, open_browser=open_browser)
+    web_server.run(MemoryStore(), settings, io.StringIO())
+    (keys,) = made
+    assert len(keys.others) == left
+    assert len(opened) == (1 if open_browser else 0)
+    if opened:
+        assert keys.link not in opened[0] and "?token=" in opened[0]

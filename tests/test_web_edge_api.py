@@ -22,13 +22,14 @@ def client() -> Iterator[TestClient]:
         yield made
 
 
-def _refused(client: TestClient, path: str, raw: str, code: str, status: int = 400) -> None:
+def _refused(client: TestClient, path: str, raw: str | bytes, code: str, status: int = 400) -> None:
     """``raw`` posted to ``path`` is refused with ``code`` in every language,
     and no game is made."""
     before = client.get("/api/games?recent=200").json()["games"]
     words = set()
     for language in LANGUAGES:
-        answer = client.post(path, content=raw.encode(), headers={**JSON, "accept-language": language})
+        body = raw if isinstance(raw, bytes) else raw.encode()
+        answer = client.post(path, content=body, headers={**JSON, "accept-language": language})
         assert (answer.status_code, answer.json()["code"]) == (status, code), (raw, answer.text)
         words.add(answer.json()["error"])
     assert len(words) == len(LANGUAGES)  # (each language its own words)
@@ -140,3 +141,22 @@ def test_the_page_s_own_queries_are_still_answered(client: TestClient, game_id: 
     for path in ("/api/games?recent=5", f"{base}/position?step=0", f"{base}/check?move=c1",
                  f"{base}/why?pile=t1", f"{base}/why?pile=t1&index=0", "/api/rules?variant=wood"):
         assert client.get(path).status_code == 200, path
+
+
+def test_a_body_is_utf_8_json_and_a_byte_order_mark_before_it_is_passed_over(client: TestClient) -> None:
+    """RFC 8259 (8.1): JSON between systems is UTF-8, a sender adds no
+    byte-order mark and a receiver may ignore one. A body with a UTF-8
+    mark is read as without it (an empty one too: an empty body); a body
+    in UTF-16 or UTF-32, which ``json.loads`` of bytes decoded and made a
+    game of, is refused ``body-not-json`` as any other not UTF-8; and JSON
+    whitespace alone is an empty body, where a form feed or vertical tab
+    (no JSON whitespace) also read as one."""
+    deal = '{"variant": "terrace", "deal_number": 3}'
+    marked = client.post("/api/games", content=b"\xef\xbb\xbf" + deal.encode(), headers=JSON)
+    assert marked.status_code == 201 and marked.json()["deal_number"] == 3
+    for empty in (b"\xef\xbb\xbf", b"\xef\xbb\xbf \r\n\t", b" \r\n\t"):
+        assert client.post("/api/games", content=empty, headers=JSON).status_code == 201, empty
+    for encoding in ("utf-16", "utf-16-le", "utf-16-be", "utf-32"):
+        _refused(client, "/api/games", deal.encode(encoding), "body-not-json")
+    for raw in ("\ufeff\ufeff" + deal, "\x0c", "\x0b", deal + "\x0c"):
+        _refused(client, "/api/games", raw, "body-not-json")

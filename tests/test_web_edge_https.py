@@ -72,6 +72,14 @@ def test_plain_http_to_the_https_port_is_told_to_use_https(tmp_path: Path) -> No
             assert keys.link == LINK  # (the link was not spent)
             german = json.loads(plain.partition(b"\r\n\r\n")[2])["error"]
             assert german.startswith("Diese Adresse")
+            # a browser (typing http:// for https://) reads it as a page in its language
+            page = await _exchange(port, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                   "Accept: text/html,*/*;q=0.8\r\nAccept-Language: de\r\n\r\n".encode())
+            head, _, body = page.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 400 ")
+            assert b"content-type: text/html; charset=utf-8" in head.lower()
+            assert b'<html lang="de">' in body and b'data-code="https-needed"' in body
+            assert "Diese Adresse antwortet nur über HTTPS" in body.decode()
             client = ssl.create_default_context(cafile=str(cert))
             client.check_hostname = False
             served = await _exchange(port, f"GET /x HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"

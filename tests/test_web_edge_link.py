@@ -12,7 +12,7 @@ import httpx
 
 from terrace.storage import MemoryStore
 from terrace.web.security import RemoteKeys, token_cookie
-from web_support import app_client, started_server
+from web_support import app_client, open_link, started_server
 
 HOST = {"host": "192.168.1.20:8000"}
 COOKIE = token_cookie(8000)
@@ -24,7 +24,7 @@ def test_a_link_opens_the_game_once_and_a_new_one_is_told() -> None:
     first = keys.link
     with app_client(store=MemoryStore(), token=keys, allowed_hosts=("192.168.1.20",)) as phone:
         phone.follow_redirects = False
-        opened = phone.get(f"/?token={first}&game=g", headers=HOST)
+        opened = open_link(phone, f"/?token={first}&game=g", headers=HOST)
         assert opened.status_code == 303 and opened.headers["location"] == "/?game=g"
         assert opened.headers["referrer-policy"] == "no-referrer"
         assert opened.headers["cache-control"] == "no-store"
@@ -45,7 +45,7 @@ def test_a_link_opens_the_game_once_and_a_new_one_is_told() -> None:
             assert words in spent.json()["error"] and spent.headers["connection"] == "close"
         link_as_cookie = {**HOST, "cookie": f"{COOKIE}={first}"}  # (the link is no cookie)
         assert other.get(f"/?token={first}", headers=link_as_cookie).status_code == 401
-        assert other.get(f"/?token={keys.link}", headers=HOST).status_code == 303  # (the new link)
+        assert open_link(other, f"/?token={keys.link}", headers=HOST).status_code == 303  # (the new link)
         assert len(told) == 2
 
 
@@ -69,7 +69,7 @@ def test_play_prints_the_next_link_once_one_is_used() -> None:
         assert match is not None, server.first_line
         base, token = match.group(1), match.group(2)
         with httpx.Client(base_url=base, trust_env=False, timeout=30) as phone:
-            entry = phone.get(f"/?token={token}")
+            entry = open_link(phone, f"/?token={token}")
             assert entry.status_code == 303
             assert token not in entry.headers["set-cookie"]
             assert phone.get("/api/stats").status_code == 200
@@ -85,7 +85,7 @@ def test_play_prints_the_next_link_once_one_is_used() -> None:
             refused = reader_of_the_history.get(f"/?token={token}")
             assert (refused.status_code, refused.json()["code"]) == (401, "link-spent")
         with httpx.Client(base_url=base, trust_env=False, timeout=30) as tablet:
-            assert tablet.get(f"/?token={renewed.group(1)}").status_code == 303
+            assert open_link(tablet, f"/?token={renewed.group(1)}").status_code == 303
             assert tablet.cookies.get(token_cookie(urlsplit(base).port)) not in (None, token)
 
 

@@ -328,7 +328,7 @@ async def _ok(scope: Any, receive: Any, send: Any) -> None:
 
 
 def _guarded(headers: list[tuple[str, str]], method: str = "POST", query: str = "", *,
-             hosts: tuple[str, ...] = (), token: str | None = None) -> int:
+             hosts: tuple[str, ...] = (), token: str | None = None, path: str = "/api/games") -> int:
     """The status the security middleware alone answers (the app behind it says 200)."""
     from terrace.web.security import SecurityMiddleware
 
@@ -340,7 +340,7 @@ def _guarded(headers: list[tuple[str, str]], method: str = "POST", query: str = 
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    scope = {"type": "http", "method": method, "path": "/api/games", "query_string": query.encode(),
+    scope = {"type": "http", "method": method, "path": path, "query_string": query.encode(),
              "scheme": "http", "headers": [(k.encode(), v.encode()) for k, v in headers]}
     keys = None if token is None else RemoteKeys(cookie=token, link="l1nk")  # (the link: l1nk)
     asyncio.run(SecurityMiddleware(_ok, allowed_hosts=hosts, token=keys)(scope, receive, send))
@@ -384,10 +384,12 @@ def test_a_name_the_server_was_given_matches_whole_and_in_any_case() -> None:
 
 def test_the_token_opens_only_when_given_once_or_in_its_own_cookie() -> None:
     host = ("host", "localhost")
-    assert _guarded([host], "GET", "token=l1nk", token="s3cret") == 303
-    assert _guarded([host], "GET", "token=s3cret", token="s3cret") == 401  # (the cookie's secret is no link)
-    assert _guarded([host], "GET", "token=l1nk&token=l1nk", token="s3cret") == 401
-    assert _guarded([host], "GET", "token=l1nk&token=guess", token="s3cret") == 401
+    for method in ("GET", "POST"):  # (the API takes no link, in either)
+        assert _guarded([host], method, "token=l1nk", token="s3cret") == 401
+    assert _guarded([host], "POST", "token=l1nk", token="s3cret", path="/") == 303
+    assert _guarded([host], "POST", "token=s3cret", token="s3cret", path="/") == 401  # (no link)
+    assert _guarded([host], "POST", "token=l1nk&token=l1nk", token="s3cret", path="/") == 401
+    assert _guarded([host], "POST", "token=l1nk&token=guess", token="s3cret", path="/") == 401
     assert _guarded([host, ("cookie", "terrace_token=s3cret")], "GET", token="s3cret") == 200
     assert _guarded([host, ("cookie", "terrace_token=guess")], "GET", token="s3cret") == 401
     assert _guarded([host, ("cookie", "terrace_token=")], "GET", token="s3cret") == 401

@@ -30,7 +30,7 @@ import pytest
 from terrace.web.protocol import CLIENT_CONNECTIONS, HEAD_BYTES, HEAD_SECONDS
 from terrace.web.remote import network_address
 from terrace.web.security import token_cookie
-from web_support import started_server
+from web_support import open_link, started_server
 
 HARD = {"winnable": True, "options": {"decks": 8}}
 """Rules whose deals the solver rarely proves won: a long search."""
@@ -238,7 +238,8 @@ def test_remote_play_needs_the_secret_link() -> None:
                 assert refused.status_code == 401, path
                 assert "content-security-policy" in refused.headers
             assert client.post("/api/games", json={}).status_code == 401
-            entry = client.get(f"/?token={token}")
+            assert client.get(f"/?token={token}").status_code == 200  # (its page: the link is unused)
+            entry = open_link(client, f"/?token={token}")
             assert entry.status_code == 303
             assert entry.headers["location"] == "/"
             cookie = entry.headers["set-cookie"]
@@ -284,7 +285,7 @@ def test_two_remote_servers_on_one_computer_each_keep_their_link() -> None:
         with httpx.Client(trust_env=False, timeout=30, follow_redirects=True) as browser:  # (one cookie jar)
             for link in links:
                 assert link is not None
-                assert browser.get(link.group(0)).status_code == 200
+                assert open_link(browser, link.group(0)).status_code == 200  # (the game's page)
             assert browser.get(first.url + "api/games").status_code == 200
             assert browser.get(second.url + "api/games").status_code == 200
             assert len(browser.cookies) == 2

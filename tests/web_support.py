@@ -3,6 +3,7 @@ and the real server started as a subprocess."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -113,3 +114,15 @@ def game_line(client: Any, game_id: str) -> dict[str, Any]:
     assert response.status_code == 200, response.text
     line: dict[str, Any] = response.json()
     return line
+
+
+def open_link(client: Any, link: Any, headers: dict[str, str] | None = None) -> Any:
+    """Use a remote link as a person does: its page (a ``GET``, which
+    leaves the link unused, as a preview does), then its button (the
+    form's ``POST``). The ``POST``'s answer: a 303 that sets the cookie.
+    ``client``: a TestClient or an httpx client (not following redirects)."""
+    page = client.get(link, headers=headers)
+    assert page.status_code == 200, page.text
+    found = re.search(r'<form method="post" action="([^"]+)">', page.text)
+    assert found is not None, page.text
+    return client.post(page.url.join(html.unescape(found.group(1))), headers=headers)

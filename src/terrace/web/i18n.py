@@ -25,7 +25,8 @@ from enum import StrEnum
 
 from terrace.refusals import LANGUAGES, Reason, Wording, add_wordings
 
-__all__ = ["LANGUAGES", "WEB_WORDINGS", "WebRefusal", "pick_language", "refusal_json", "say"]
+__all__ = ["LANGUAGES", "NOTICES", "WEB_WORDINGS", "WebNotice", "WebRefusal", "notice", "notice_json",
+           "pick_language", "refusal_json", "say", "sentence"]
 
 
 class WebRefusal(StrEnum):
@@ -288,3 +289,59 @@ def refusal_json(reason: Reason, accept_language: str | None, key: str = "error"
     {'error': 'Unter dieser Adresse gibt es nichts.', 'code': 'not-found'}
     """
     return {key: say(reason, pick_language(accept_language)), "code": reason.code.value}
+
+
+class WebNotice(StrEnum):
+    """What the guard in front of the app says that is no refusal (the
+    value is the code it sends)."""
+
+    LINK_OPENED = "link-opened"
+    """The 303 of a remote link, to the address without the token."""
+    LINK_ENTRY = "link-entry"
+    """The page a remote link shows before it is used (its button uses it)."""
+    LINK_BUTTON = "link-button"
+    """The words of that page's button."""
+
+
+NOTICES: dict[WebNotice, Wording] = {
+    WebNotice.LINK_OPENED: Wording(
+        303, "the link was opened: the game is at the address without the token",
+        "Der Link wurde geöffnet: Das Spiel ist unter der Adresse ohne Token."),
+    WebNotice.LINK_ENTRY: Wording(
+        200, "this link opens the game on this device, once: press the button to open it",
+        "Dieser Link öffnet das Spiel auf diesem Gerät, einmal: Bitte die Schaltfläche drücken, um es "
+        "zu öffnen."),
+    WebNotice.LINK_BUTTON: Wording(
+        200, "Open the game",
+        "Spiel öffnen"),
+}
+"""What each notice says, and the HTTP status it comes with."""
+
+
+def notice(code: WebNotice, language: str) -> str:
+    """The words of a notice in ``language`` (English for any other)."""
+    return NOTICES[code].template(language)
+
+
+def notice_json(code: WebNotice, accept_language: str | None) -> dict[str, str]:
+    """``{"message": the notice in the request's language, "code": its
+    code}``: the body of every answer of the guard that is no refusal.
+
+    >>> notice_json(WebNotice.LINK_OPENED, "en")["code"]
+    'link-opened'
+    """
+    return {"message": notice(code, pick_language(accept_language)), "code": code.value}
+
+
+def sentence(text: str) -> str:
+    """A refusal's or notice's words as a sentence on a page: a capital
+    first letter and a full stop (German words are sentences already).
+
+    >>> sentence("there is nothing at this address"), sentence("Spiel öffnen.")
+    ('There is nothing at this address.', 'Spiel öffnen.')
+    """
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."

@@ -15,7 +15,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from terrace.errors import DuplicateKeyError, TerraceError
-from terrace.record import read_json
+from terrace.record import json_text, read_json
 from terrace.refusals import Param, Reason, clip
 from terrace.storage import (
     ConflictError,
@@ -31,6 +31,9 @@ from terrace.storage import (
 from terrace.web.i18n import WebRefusal, refusal_json
 from terrace.web.security import MAX_BODY
 
+JSON_SPACE = " \t\r\n"
+"""The whitespace JSON allows around a value (RFC 8259); a body of it
+alone is an empty body."""
 BODY_SECONDS = 10.0
 """How long a request body may take to arrive."""
 
@@ -107,7 +110,8 @@ def query(request: Request, names: frozenset[str] = frozenset()) -> dict[str, st
 
 
 async def read_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object (empty when there is no body). Every POST
+    """The request's JSON object (empty when there is no body), read from
+    UTF-8 (a leading byte-order mark passed over). Every POST
     must say ``Content-Type: application/json``, even with an empty body:
     a plain HTML form on another site cannot. A request with a body takes
     no query parameters (:func:`query`): its fields are in the body."""
@@ -128,11 +132,16 @@ async def read_body(request: Request) -> dict[str, Any]:
         raise ApiError(WebRefusal.BODY_TOO_SLOW, seconds=BODY_SECONDS) from None
     except ClientDisconnect:
         raise ApiError(WebRefusal.CLIENT_GONE) from None
-    raw = b"".join(chunks)
-    if not raw.strip():
+    try:
+        # (UTF-8 only, RFC 8259 8.1, a byte-order mark passed over as a
+        # record file's: json.loads of bytes took UTF-16 and UTF-32 too)
+        text = json_text(b"".join(chunks))
+    except UnicodeDecodeError:
+        raise ApiError(WebRefusal.BODY_NOT_JSON) from None
+    if not text.strip(JSON_SPACE):
         return {}
     try:
-        data = read_json(raw)
+        data = read_json(text)
     except DuplicateKeyError as error:
         raise ApiError(error.reason or WebRefusal.BODY_NOT_JSON) from None
     except (ValueError, RecursionError):

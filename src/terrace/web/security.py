@@ -8,9 +8,15 @@
   and port; ``null`` is refused), and no API request may say
   ``Sec-Fetch-Site: cross-site``.
 * With remote play's keys (``terrace play --remote``, :class:`RemoteKeys`)
-  every request needs the cookie's secret, or the link's token in the
-  query once, which sets that HttpOnly, SameSite=Lax cookie and redirects
-  to the clean address; else 401. The link's token is good for one use:
+  every request needs the cookie's secret, or a link's token in the
+  query once (outside ``/api/``): a ``GET`` of the printed link shows a
+  page whose button (a form, no script) ``POST``s the link, and only that
+  ``POST`` spends it, sets that HttpOnly, SameSite=Lax cookie and
+  redirects to the clean address, so a program that fetches the link for
+  a preview (a chat) leaves it to the person; the link made for the
+  browser ``terrace play`` opens does it all at its ``GET``. Else 401, as
+  a short page in the browser's language when the request asks for HTML,
+  as JSON otherwise. The link's token is good for one use:
   the link a browser opened stays in its history (and in a history synced
   to other devices), where anyone who reads it could have opened the game
   while the server ran; spent, it opens nothing (``link-spent``), and the
@@ -41,6 +47,8 @@ import ipaddress
 import re
 import secrets
 from collections.abc import Callable, Iterable, Sequence
+from enum import StrEnum
+from html import escape
 from urllib.parse import parse_qsl, quote, urlencode
 
 from starlette.requests import cookie_parser
@@ -48,7 +56,16 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from terrace.refusals import Reason
-from terrace.web.i18n import WebRefusal, refusal_json
+from terrace.web.i18n import (
+    WebNotice,
+    WebRefusal,
+    notice,
+    notice_json,
+    pick_language,
+    refusal_json,
+    say,
+    sentence,
+)
 from terrace.web.numbers import whole_number
 
 FETCH_SITES = frozenset({"same-origin", "same-site", "cross-site", "none"})
@@ -202,7 +219,8 @@ class RemoteKeys:
     and the links', each good for one use (see the module docstring): the
     link printed for the player (:attr:`link`), which ``renewed`` is told
     anew each time it is spent, and any made for one browser
-    (:meth:`one_link`, the browser ``terrace play`` opens)."""
+    (:meth:`one_link`, the browser ``terrace play`` opens), which its first
+    ``GET`` spends (one step: no program fetches it for a preview)."""
 
     def __init__(self, cookie: str | None = None, link: str | None = None,
                  renewed: Callable[[str], None] | None = None) -> None:
@@ -221,6 +239,20 @@ class RemoteKeys:
         token = new_secret()
         self.others.append(token)
         return token
+
+    def forget(self, token: str) -> None:
+        """Drop the link made for one browser whose token is ``token`` (no
+        browser will open it)."""
+        self.others = [other for other in self.others if not _equal(token, other)]
+
+    def is_printed(self, given: str) -> bool:
+        """True when ``given`` is the printed link's token (not spent)."""
+        return _equal(given, self.link)
+
+    def is_one_step(self, given: str) -> bool:
+        """True when ``given`` is the token of a link made for one browser
+        (:meth:`one_link`), not used yet."""
+        return any(_equal(given, token) for token in self.others)
 
     def take(self, given: str) -> bool:
         """True when ``given`` is a link's token not used yet, which is
@@ -244,6 +276,10 @@ class RemoteKeys:
         return any(_equal(given, old) for old in self.spent)
 
 
+Answer = tuple[int, list[tuple[bytes, bytes]], bytes]
+"""A whole answer of the guard: its status, every header, its body."""
+
+
 class SecurityMiddleware:
     """The checks and headers described in the module docstring."""
 
@@ -265,7 +301,7 @@ class SecurityMiddleware:
             return
         refusal = self._refusal(scope)
         if refusal is not None:
-            await _answer(send, *refusal)
+            await _answer(send, refusal)
             return
         started = False
 
@@ -284,14 +320,13 @@ class SecurityMiddleware:
             # A bug: answer 500 with the same headers as every response; the
             # server's log still gets the traceback from the raise below.
             if not started:
-                await _answer(send, *_refused(SERVER_ERROR, scope))
+                await _answer(send, _refused(SERVER_ERROR, scope))
             raise
 
-    def _refusal(self, scope: Scope) -> tuple[int, dict[str, str], list[tuple[bytes, bytes]]] | None:
-        """The status, body and extra headers of a refusal, or None to go on."""
-        headers: dict[str, list[str]] = {}
-        for key, value in scope["headers"]:
-            headers.setdefault(key.decode("latin-1").lower(), []).append(value.decode("latin-1"))
+    def _refusal(self, scope: Scope) -> Answer | None:
+        """The answer of the guard itself (a refusal, or a remote link's
+        page or redirect), or None to go on to the app."""
+        headers = _headers(scope)
         hosts = headers.get("host", [])
         if len(hosts) != 1 or not host_is_local(hosts[0], self.extra_hosts):
             return _refused(HOST_NOT_LOCAL, scope)
@@ -302,21 +337,13 @@ class SecurityMiddleware:
             if entry is not None:
                 return entry
         path: str = scope["path"]
-        # (a browser sends one of four values once; anything else, or two,
-        # is no browser of this page: treated as cross-site)
-        sites = headers.get("sec-fetch-site", ["same-origin"])
-        site = sites[0].strip().lower() if len(sites) == 1 else "cross-site"
-        if site not in FETCH_SITES:
-            site = "cross-site"
+        site = _fetch_site(headers)
         method = scope["method"]
         if method in ("GET", "HEAD", "OPTIONS"):
             if path.startswith("/api/") and site == "cross-site":
                 return _refused(CROSS_SITE, scope)
             return None
-        origins = headers.get("origin", [])
-        if len(origins) > 1 or (origins and not same_origin(origins[0], scope["scheme"], hosts[0])):
-            return _refused(CROSS_SITE, scope)
-        if site not in ("same-origin", "none"):
+        if not _same_origin_write(scope, headers, hosts[0]):
             return _refused(CROSS_SITE, scope)
         lengths = headers.get("content-length", [])
         size = whole_number(lengths[-1]) if lengths else 0
@@ -324,41 +351,69 @@ class SecurityMiddleware:
             return _refused(BODY_TOO_LARGE, scope)
         return None
 
-    def _token_entry(
-        self, scope: Scope, headers: dict[str, list[str]], name: str
-    ) -> tuple[int, dict[str, str], list[tuple[bytes, bytes]]] | None:
+    def _token_entry(self, scope: Scope, headers: dict[str, list[str]], name: str) -> Answer | None:
         """None when the request carries the cookie's secret (in the cookie
-        named ``name``); a redirect that sets the cookie when the query
-        carries the link's token (which is then spent), or, for a browser
-        with the cookie, any link; else 401."""
+        named ``name``) and no link; else the guard's answer to a link
+        (:meth:`_link`), or 401."""
         keys = self.token
         assert keys is not None
         cookies = cookie_parser("; ".join(headers.get("cookie", [])))
         has_cookie = _equal(cookies.get(name, ""), keys.cookie)
         query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
         given = [value for key, value in query if key == TOKEN_PARAM]
-        opening = given and scope["method"] in ("GET", "HEAD")
-        fresh = bool(opening and len(given) == 1 and keys.take(given[0]))
-        if fresh or (opening and has_cookie):
-            _trust(scope)
-            # (also with the cookie set already, as when a spent link is
-            # opened again in the browser that spent it: the token leaves
-            # the address bar and the history of the tab)
-            rest = urlencode([(k, v) for k, v in query if k != TOKEN_PARAM])
-            extra = [(b"location", (_same_site_path(scope) + ("?" + rest if rest else "")).encode("ascii"))]
-            if fresh:
-                secure = "; Secure" if scope["scheme"] == "https" else ""  # (never sent back over plain HTTP)
-                cookie = f"{name}={keys.cookie}; {TOKEN_COOKIE_FLAGS}{secure}"
-                extra.append((b"set-cookie", cookie.encode()))
-            return 303, {"error": "see the address without the token"}, extra
+        if given and not str(scope["path"]).startswith("/api/"):  # (the API takes no link: the page does)
+            opened = self._link(scope, headers, name, query, given, has_cookie)
+            if opened is not None:
+                _trust(scope)
+                return opened
         if has_cookie:
             _trust(scope)
             return None
         # (the connection is closed after the answer: one without the token
         # cannot keep it open, holding a place the player needs)
         spent = len(given) == 1 and keys.was_spent(given[0])
-        status, body, extra = _refused(LINK_SPENT if spent else TOKEN_NEEDED, scope)
-        return status, body, [*extra, (b"connection", b"close")]
+        return _refused(LINK_SPENT if spent else TOKEN_NEEDED, scope, [(b"connection", b"close")])
+
+    def _link(self, scope: Scope, headers: dict[str, list[str]], name: str, query: list[tuple[str, str]],
+              given: list[str], has_cookie: bool) -> Answer | None:
+        """A request with a link's token (``given``, once): a ``GET`` of the
+        printed link shows the page whose button uses it (:func:`entry_page`;
+        a program fetching a preview of the link, as a chat does, leaves it
+        unused), the ``POST`` of that button (from the page itself) spends
+        it, sets the cookie and leads to the clean address, as a ``GET`` of
+        a link made for one browser does at once; a browser with the cookie
+        goes to the clean address (as when it opens a link it spent again:
+        the token leaves the address bar and the history of the tab). None:
+        no link of these (the request goes on as without it)."""
+        keys = self.token
+        assert keys is not None
+        method = scope["method"]
+        rest = urlencode([(k, v) for k, v in query if k != TOKEN_PARAM])
+        clean = _same_site_path(scope) + ("?" + rest if rest else "")
+        wanted = _first(headers, "accept-language")
+        see_clean = [(b"location", clean.encode("ascii"))]
+        opened = json_answer(notice_json(WebNotice.LINK_OPENED, wanted), see_clean)
+        if method in ("GET", "HEAD"):
+            if has_cookie:
+                return 303, *opened
+            if len(given) != 1:
+                return None
+            if keys.is_one_step(given[0]) and keys.take(given[0]):
+                return 303, *_with_cookie(opened, scope, name, keys.cookie)
+            if keys.is_printed(given[0]):
+                action = _same_site_path(scope) + "?" + urlencode(query)
+                return 200, *entry_page(pick_language(wanted), action)
+            return None
+        if method != "POST" or len(given) != 1:
+            return None
+        if has_cookie:  # (the button pressed twice, say: the clean address, nothing spent)
+            known = keys.was_spent(given[0]) or keys.is_printed(given[0]) or keys.is_one_step(given[0])
+            return (303, *opened) if known else None
+        if not _same_origin_write(scope, headers, _first(headers, "host") or ""):
+            return _refused(CROSS_SITE, scope)
+        if keys.take(given[0]):
+            return 303, *_with_cookie(opened, scope, name, keys.cookie)
+        return None
 
 
 def _trust(scope: Scope) -> None:
@@ -383,11 +438,107 @@ def _same_site_path(scope: Scope) -> str:
     return "/" + quote(str(scope["path"]).lstrip("/\\"), safe="/")
 
 
-def _refused(reason: Reason, scope: Scope) -> tuple[int, dict[str, str], list[tuple[bytes, bytes]]]:
+def _headers(scope: Scope) -> dict[str, list[str]]:
+    """The request's headers by lower-case name, each with its values."""
+    headers: dict[str, list[str]] = {}
+    for key, value in scope["headers"]:
+        headers.setdefault(key.decode("latin-1").lower(), []).append(value.decode("latin-1"))
+    return headers
+
+
+def _first(headers: dict[str, list[str]], name: str) -> str | None:
+    """The first value of the header ``name``, or None without one."""
+    values = headers.get(name)
+    return values[0] if values else None
+
+
+def _fetch_site(headers: dict[str, list[str]]) -> str:
+    """The request's ``Sec-Fetch-Site`` (``same-origin`` without one): a
+    browser sends one of four values once; anything else, or two, is no
+    browser of this page, and treated as ``cross-site``."""
+    sites = headers.get("sec-fetch-site", ["same-origin"])
+    site = sites[0].strip().lower() if len(sites) == 1 else "cross-site"
+    return site if site in FETCH_SITES else "cross-site"
+
+
+def _same_origin_write(scope: Scope, headers: dict[str, list[str]], host: str) -> bool:
+    """True when a request that changes something may come from the page
+    itself: at most one ``Origin``, exactly the page's own, and
+    ``Sec-Fetch-Site`` ``same-origin`` or ``none``."""
+    origins = headers.get("origin", [])
+    if len(origins) > 1 or (origins and not same_origin(origins[0], scope["scheme"], host)):
+        return False
+    return _fetch_site(headers) in ("same-origin", "none")
+
+
+def _with_cookie(answer: tuple[list[tuple[bytes, bytes]], bytes], scope: Scope, name: str,
+                 secret: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """``answer`` (headers and body) setting the token cookie ``name``."""
+    secure = "; Secure" if scope["scheme"] == "https" else ""  # (never sent back over plain HTTP)
+    cookie = f"{name}={secret}; {TOKEN_COOKIE_FLAGS}{secure}"
+    headers, body = answer
+    return [(b"set-cookie", cookie.encode()), *headers], body
+
+
+ENTRY_CSP = "default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+"""The policy of a remote link's page (:func:`entry_page`): nothing to
+load, and its form may go to this site only."""
+ENTRY_REFERRER = b"same-origin"
+"""The referrer policy of a remote link's page: with ``no-referrer`` a
+browser sends ``Origin: null`` with the form's ``POST`` (Fetch, "append a
+request Origin header"), which the guard refuses as it refuses any write
+that does not say it comes from the page; ``same-origin`` sends the
+page's own origin, and still no ``Referer`` to any other site."""
+
+
+def entry_page(language: str, action: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of the page a remote link shows: a form whose
+    button ``POST``s to ``action`` (the link itself), no script needed."""
+    form = (f'<p>{escape(sentence(notice(WebNotice.LINK_ENTRY, language)))}</p>'
+            f'<form method="post" action="{escape(action)}">'
+            f'<button type="submit">{escape(notice(WebNotice.LINK_BUTTON, language))}</button></form>')
+    return page_answer(_page(language, WebNotice.LINK_ENTRY, form), csp=ENTRY_CSP, referrer=ENTRY_REFERRER)
+
+
+def _page(language: str, code: StrEnum, body: str) -> str:
+    """A small HTML page of the guard (``body`` is HTML already)."""
+    return ("<!DOCTYPE html>\n"
+            f'<html lang="{language}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<meta name="robots" content="noindex"><title>Terrace</title></head>'
+            f'<body data-code="{escape(code.value)}"><h1>Terrace</h1>{body}</body></html>\n')
+
+
+_NO_QUALITY = re.compile(r"q\s*=\s*0(?:\.0{0,3})?")
+
+
+def wants_html(scope: Scope) -> bool:
+    """True when the request's ``Accept`` names HTML (as a browser's
+    navigation does; ``fetch`` and API clients send ``*/*`` or JSON).
+
+    >>> wants_html({"headers": [(b"accept", b"text/html,application/xhtml+xml,*/*;q=0.8")]})
+    True
+    >>> [wants_html({"headers": [(b"accept", v)]}) for v in (b"*/*", b"text/html;q=0")]
+    [False, False]
+    """
+    accepted = ",".join(v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"accept")
+    for part in accepted.split(","):
+        media, *params = part.split(";")
+        if media.strip().lower() in ("text/html", "application/xhtml+xml"):
+            return not any(_NO_QUALITY.fullmatch(p.strip()) for p in params)
+    return False
+
+
+def _refused(reason: Reason, scope: Scope, extra: Sequence[tuple[bytes, bytes]] = ()) -> Answer:
     """A refusal as the app sends its own: the status of the refusal table,
-    the words in the request's language, and the code."""
-    wanted = (v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"accept-language")
-    return reason.status, refusal_json(reason, next(wanted, None)), []
+    the words in the request's language, and the code; as a short page to
+    a browser that asks for one (:func:`wants_html`), with the same words."""
+    wanted = next((v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"accept-language"), None)
+    if wants_html(scope):
+        language = pick_language(wanted)
+        words = f"<p>{escape(sentence(say(reason, language)))}</p>"
+        return reason.status, *page_answer(_page(language, reason.code, words), extra)
+    return reason.status, *json_answer(refusal_json(reason, wanted), extra)
 
 
 def _equal(given: str, token: str) -> bool:
@@ -402,26 +553,35 @@ def json_answer(
     protocol, :mod:`terrace.web.protocol`): the app's own JSON (compact,
     UTF-8), never cached, with ``extra`` and the hardening headers."""
     body = bytes(JSONResponse(body_data).body)
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()),
-        (b"cache-control", b"no-store"),
-        *extra,
-        *SECURITY_HEADERS,
-    ]
-    return headers, body
+    return _with_headers(b"application/json", body, extra), body
+
+
+def page_answer(page: str, extra: Sequence[tuple[bytes, bytes]] = (), *, csp: str = CSP,
+                referrer: bytes = b"no-referrer") -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of a page of the guard: HTML, never cached,
+    with ``extra`` and the hardening headers (``csp`` and ``referrer`` for
+    its policies)."""
+    body = page.encode()
+    own = {b"content-security-policy": csp.encode(), b"referrer-policy": referrer}
+    return _with_headers(b"text/html; charset=utf-8", body, extra, own), body
+
+
+def _with_headers(kind: bytes, body: bytes, extra: Sequence[tuple[bytes, bytes]],
+                  own: dict[bytes, bytes] | None = None) -> list[tuple[bytes, bytes]]:
+    """An answer's headers: its type and length, no-store, ``extra``, and
+    the hardening headers (those named in ``own`` with its values)."""
+    hardening = [(k, (own or {}).get(k, v)) for k, v in SECURITY_HEADERS]
+    return [(b"content-type", kind), (b"content-length", str(len(body)).encode()),
+            (b"cache-control", b"no-store"), *extra, *hardening]
 
 
 async def send_refusal(send: Send, reason: Reason, scope: Scope,
                        extra: Sequence[tuple[bytes, bytes]] = ()) -> None:
     """Answer the request of ``scope`` with the refusal ``reason``."""
-    status, body_data, more = _refused(reason, scope)
-    await _answer(send, status, body_data, [*more, *extra])
+    await _answer(send, _refused(reason, scope, extra))
 
 
-async def _answer(
-    send: Send, status: int, body_data: dict[str, str], extra: Sequence[tuple[bytes, bytes]] = ()
-) -> None:
-    headers, body = json_answer(body_data, extra)
+async def _answer(send: Send, answer: Answer) -> None:
+    status, headers, body = answer
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

@@ -234,10 +234,22 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
                      allowed_hosts=hosts, hint_seconds=settings.hint_seconds,
                      winnable_seconds=settings.winnable_seconds, pool=pool, token=keys)
     url = game_link(settings.host, port, None if keys is None else keys.link, scheme)
-    # (the browser opened here gets a link of its own: the printed one stays for the phone)
-    opened = url if keys is None else game_link(settings.host, port, keys.one_link(), scheme)
     announce(url, settings.remote, said, settings.fingerprint, settings.host)
     pool.start()
     if settings.open_browser:
-        threading.Timer(BROWSER_DELAY, webbrowser.open, args=(opened,)).start()
+        # (the browser opened here gets a link of its own: the printed one stays for the phone)
+        own = None if keys is None else keys.one_link()
+        opened = url if own is None else game_link(settings.host, port, own, scheme)
+        threading.Timer(BROWSER_DELAY, open_browser, args=(opened, keys, own)).start()
     serve(app, sock, pool, settings.tls)
+
+
+def open_browser(url: str, keys: RemoteKeys | None = None, own: str | None = None) -> None:
+    """Open ``url`` in the browser; the link ``own`` made for it (one of
+    ``keys``) is forgotten when no browser opens: nobody would use it."""
+    try:
+        opened = webbrowser.open(url)
+    except webbrowser.Error:
+        opened = False
+    if not opened and keys is not None and own is not None:
+        keys.forget(own)

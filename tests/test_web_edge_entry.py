@@ -1,0 +1,181 @@
+"""A remote link survives a preview: a program fetching the link (a chat
+showing a preview, a phone's browser loading it ahead) sees a page whose
+button, pressed in the browser, uses the link; only that ``POST`` spends
+it and sets the cookie. A browser shown a refusal of the guard gets a
+short page in its language; API clients keep the JSON, and every answer
+of the guard carries a code."""
+
+from __future__ import annotations
+
+import html
+import re
+from contextlib import AbstractContextManager
+
+from starlette.testclient import TestClient
+
+from terrace.storage import MemoryStore
+from terrace.web.security import RemoteKeys, token_cookie
+from web_support import app_client
+
+HOST = {"host": "192.168.1.20:8000"}
+ORIGIN = {"origin": "http://192.168.1.20:8000", "sec-fetch-site": "same-origin"}
+COOKIE = token_cookie(8000)
+BROWSER = {"accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
+
+
+def _phone(keys: RemoteKeys) -> AbstractContextManager[TestClient]:
+    return app_client(store=MemoryStore(), token=keys, allowed_hosts=("192.168.1.20",))
+
+
+def _action(page: str) -> str:
+    """The address the page's form posts to."""
+    match = re.search(r'<form method="post" action="([^"]+)">', page)
+    assert match is not None, page
+    return html.unescape(match.group(1))
+
+
+def test_a_preview_of_the_printed_link_leaves_it_for_the_person() -> None:
+    """A GET (or HEAD) of the printed link spent it: the chat's preview
+    took the link, and the person tapping it then read ``link-spent``."""
+    told: list[str] = []
+    keys = RemoteKeys(renewed=told.append)
+    link = keys.link
+    with _phone(keys) as client:
+        client.follow_redirects = False
+        for method, headers in (("GET", {}), ("HEAD", {}), ("GET", {"accept": "*/*"}), ("GET", BROWSER)):
+            preview = client.request(method, f"/?token={link}&game=g", headers={**HOST, **headers})
+            assert preview.status_code == 200, (method, headers, preview.text)
+            assert "set-cookie" not in preview.headers and keys.cookie not in preview.text
+            assert preview.headers["content-type"] == "text/html; charset=utf-8"
+            assert preview.headers["cache-control"] == "no-store"
+            assert keys.link == link and told == []  # (still unused)
+        page = client.get(f"/?token={link}&game=g", headers={**HOST, **BROWSER}).text
+        assert "<script" not in page and "style=" not in page
+        action = _action(page)
+        assert action == f"/?token={link}&game=g"
+        form = {"content-type": "application/x-www-form-urlencoded"}
+        opened = client.post(action, headers={**HOST, **ORIGIN, **form})
+        assert opened.status_code == 303 and opened.headers["location"] == "/?game=g"
+        assert opened.headers["set-cookie"].startswith(f"{COOKIE}={keys.cookie};")
+        assert opened.headers["referrer-policy"] == "no-referrer"
+        assert told == [keys.link] and keys.link != link
+        client.cookies.clear()
+        again = client.post(action, headers={**HOST, **ORIGIN})
+        assert (again.status_code, again.json()["code"]) == (401, "link-spent")
+        assert client.get(action, headers=HOST).json()["code"] == "link-spent"
+
+
+def test_the_links_page_lets_its_own_form_post_and_nothing_else() -> None:
+    """The page's policies: its form may post to this site only (the
+    guard's policy says ``form-action 'none'``), nothing is loaded, and
+    the referrer policy lets the browser name the page's origin in the
+    POST (with ``no-referrer`` it sends ``Origin: null``) while no Referer
+    goes to another site; the words in the browser's language."""
+    keys = RemoteKeys()
+    with _phone(keys) as client:
+        answer = client.get(f"/?token={keys.link}", headers={**HOST, **BROWSER, "accept-language": "de"})
+        csp = answer.headers["content-security-policy"]
+        assert "form-action 'self'" in csp and "default-src 'none'" in csp and "frame-ancestors 'none'" in csp
+        assert answer.headers["referrer-policy"] == "same-origin"
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert '<html lang="de">' in answer.text and "Spiel öffnen" in answer.text
+        english = client.get(f"/?token={keys.link}", headers={**HOST, **BROWSER}).text
+        assert '<html lang="en">' in english and "Open the game" in english
+        # the form names the address it came from, with nothing of it read as HTML
+        hostile = client.get(f'/"><script>x</script>?token={keys.link}&g="><img src=x>', headers=HOST).text
+        assert "<script" not in hostile and "<img" not in hostile
+        encoded = "/%22%3E%3Cscript%3Ex%3C/script%3E"
+        assert _action(hostile) == f"{encoded}?token={keys.link}&g=%22%3E%3Cimg+src%3Dx%3E"
+
+
+def test_another_site_cannot_spend_the_link() -> None:
+    """The button's POST must come from the page: another origin, ``null``
+    or a cross-site fetch is refused and the link stays unused."""
+    told: list[str] = []
+    keys = RemoteKeys(renewed=told.append)
+    link = keys.link
+    with _phone(keys) as client:
+        client.follow_redirects = False
+        for bad in ({"origin": "http://evil.example"}, {"origin": "null"},
+                    {"origin": "http://192.168.1.20:8001"}, {"sec-fetch-site": "cross-site"},
+                    {"sec-fetch-site": "same-site"}):
+            refused = client.post(f"/?token={link}", headers={**HOST, **bad})
+            assert (refused.status_code, refused.json()["code"]) == (403, "cross-site"), bad
+            assert "set-cookie" not in refused.headers
+        assert keys.link == link and told == []
+        assert client.post(f"/?token={link}", headers={**HOST, **ORIGIN}).status_code == 303
+
+
+def test_the_browser_play_opens_needs_no_button() -> None:
+    """The link made for the browser ``terrace play`` opens on this
+    computer still opens the game at once (no program previews it)."""
+    keys = RemoteKeys()
+    own = keys.one_link()
+    with _phone(keys) as client:
+        client.follow_redirects = False
+        opened = client.get(f"/?token={own}", headers={**HOST, **BROWSER})
+        assert opened.status_code == 303 and opened.headers["location"] == "/"
+        assert f"{COOKIE}={keys.cookie};" in opened.headers["set-cookie"]
+
+
+def test_a_browser_reads_a_spent_or_wrong_link_as_a_page_in_its_language() -> None:
+    """A spent link answered a phone's browser with JSON; a browser now
+    reads a page in its language saying what happened and what to do;
+    an API client still gets the JSON refusal."""
+    keys = RemoteKeys()
+    spent = keys.one_link()
+    with _phone(keys) as client:
+        client.follow_redirects = False
+        assert client.get(f"/?token={spent}", headers=HOST).status_code == 303
+        client.cookies.clear()
+        for query, code, words in ((f"token={spent}", "link-spent", ("used already", "schon benutzt")),
+                                   ("token=" + "K" * 32, "token-needed", ("token", "Token")),
+                                   ("", "token-needed", ("token", "Token"))):
+            for language, said in zip(("en", "de"), words, strict=True):
+                page = client.get(f"/?{query}", headers={**HOST, **BROWSER, "accept-language": language})
+                assert page.status_code == 401
+                assert page.headers["content-type"] == "text/html; charset=utf-8"
+                assert f'<html lang="{language}">' in page.text and f'data-code="{code}"' in page.text
+                assert said in page.text and "terrace play" in page.text
+                assert page.headers["connection"] == "close" and "form-action 'none'" in \
+                    page.headers["content-security-policy"]
+            api = client.get(f"/api/stats?{query}", headers={**HOST, "accept": "application/json"})
+            assert (api.status_code, api.json()["code"]) == (401, code)
+
+
+def test_every_answer_of_the_guard_has_a_code() -> None:
+    """The redirect of a link said ``{"error": "see the address without
+    the token"}``: no code, and an "error" that was none."""
+    keys = RemoteKeys()
+    own = keys.one_link()
+    with _phone(keys) as client:
+        client.follow_redirects = False
+        for language, word in (("en", "without the token"), ("de", "ohne Token")):
+            link = keys.one_link()
+            opened = client.get(f"/?token={link}", headers={**HOST, "accept-language": language})
+            assert opened.status_code == 303
+            assert opened.json() == {"message": opened.json()["message"], "code": "link-opened"}
+            assert word in opened.json()["message"]
+        again = client.get(f"/?token={own}", headers=HOST)  # (with the cookie: the clean address)
+        assert (again.status_code, again.json()["code"]) == (303, "link-opened")
+
+
+def test_head_and_options_answer_in_the_one_format() -> None:
+    """HEAD answers as GET without a body; OPTIONS (no CORS preflight is
+    answered) and methods an address does not take are 405 with a code
+    and Allow; with remote play's guard, the same once the cookie is shown."""
+    keys = RemoteKeys()
+    with _phone(keys) as client:
+        client.follow_redirects = False
+        assert client.get(f"/?token={keys.one_link()}", headers=HOST).status_code == 303
+        for path in ("/", "/api/games", "/static/style.css", "/api/nothing"):
+            got, head = client.get(path, headers=HOST), client.head(path, headers=HOST)
+            assert head.status_code == got.status_code and head.content == b"", path
+            assert head.headers["content-type"] == got.headers["content-type"], path
+            for method in ("OPTIONS", "TRACE", "PUT"):
+                answer = client.request(method, path, headers={**HOST, "origin": "http://192.168.1.20:8000"})
+                assert answer.status_code in (404, 405), (method, path)
+                assert answer.json()["code"] in ("method-not-allowed", "not-found"), (method, path)
+        client.cookies.clear()
+        refused = client.options("/api/games", headers={**HOST, "origin": "http://evil.example"})
+        assert (refused.status_code, refused.json()["code"]) == (401, "token-needed")
