@@ -243,7 +243,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     with click.progressbar(length=total, label=f"{name} {player} {first}-{last}", file=sys.stderr,
                            show_pos=True, show_eta=True) as bar:
         already = store.range(rules, first, last, key)
-        bar.update(len(usable(already, budget, player)))
+        bar.update(len(usable(already, budget)))
 
         def stored_in_run() -> int:
             """The deals whose verdict this run stored, as the store says

@@ -423,7 +423,7 @@ def run_cluster_survey(
         raise ValueError(f"a batch holds 1 to 10000 deals, not {batch}")
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
-    known = usable(store.range(rules, first, last, key), max_seconds, player)
+    known = usable(store.range(rules, first, last, key), max_seconds)
     todo = [n for n in range(first, last + 1) if n not in known]
     if not todo:
         return known, 0

@@ -34,7 +34,7 @@ from terrace.solver.budget import check_budget
 from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import play_deal
 from terrace.solver.stops import interrupts_deferred
-from terrace.solver.verdicts import PERFECT, Verdict, VerdictStore, at_budget
+from terrace.solver.verdicts import Verdict, VerdictStore, at_budget
 from terrace.whole import digits_value
 
 Z95 = 1.959963984540054
@@ -104,7 +104,7 @@ def run_survey(
     check_budget(max_seconds)
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
-    known = usable(store.range(rules, first, last, key), max_seconds, player)
+    known = usable(store.range(rules, first, last, key), max_seconds)
     todo = [n for n in range(first, last + 1) if n not in known]
     peak = 0
     results: Iterator[tuple[int, Verdict, int]]
@@ -371,12 +371,12 @@ def _interrupts_ignored() -> Iterator[None]:
             signal.signal(signal.SIGINT, previous)
 
 
-def usable(stored: Mapping[int, Verdict], max_seconds: float, player: str = "perfect") -> dict[int, Verdict]:
-    """The stored verdicts a survey of ``player`` with ``max_seconds`` per
-    deal counts (see :func:`terrace.solver.verdicts.at_budget`: only the
-    perfect player's ``lost`` is a proof); the other deals are solved."""
-    proof = player == PERFECT
-    counted = {number: at_budget(verdict, max_seconds, proof) for number, verdict in stored.items()}
+def usable(stored: Mapping[int, Verdict], max_seconds: float) -> dict[int, Verdict]:
+    """The stored verdicts a survey with ``max_seconds`` per deal counts
+    (see :func:`terrace.solver.verdicts.at_budget`: every ``won`` and
+    ``lost``, an ``unknown`` of at least that budget); the other deals are
+    solved."""
+    counted = {number: at_budget(verdict, max_seconds) for number, verdict in stored.items()}
     return {number: verdict for number, verdict in counted.items() if verdict is not None}
 
 

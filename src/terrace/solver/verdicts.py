@@ -308,37 +308,30 @@ def settled(verdict: Verdict | None, max_seconds: float) -> bool:
     return verdict.result in ("won", "lost") or verdict.max_seconds >= max_seconds
 
 
-def at_budget(verdict: Verdict | None, max_seconds: float, proof: bool = True) -> Verdict | None:
+def at_budget(verdict: Verdict | None, max_seconds: float) -> Verdict | None:
     """A stored verdict as a survey with ``max_seconds`` per deal counts it,
-    or None when the survey must solve the deal (again) at its budget, so
-    that its table says what a run at that budget gives:
+    or None when the survey must solve the deal (again):
 
-    - a ``lost`` always counts when it is a proof (``proof``: the perfect
-      player's verdicts); a player's ``lost`` (a game it lost, perhaps only
-      after more time than this) counts as a ``won`` does;
-    - a ``won`` counts when it was found within this budget (it took at
-      most ``max_seconds``, or had no more than that): one found only with
-      more time would inflate the win rate at this budget;
-    - an ``unknown`` counts when it had at least this budget.
+    - a ``won`` or ``lost`` is final, whatever budget found it (a won line
+      was replayed by the engine, a loss was proved or the game was played
+      to its end): solving it again at a smaller budget could never replace
+      it in the store, so every resume solved it again, for ever;
+    - an ``unknown`` counts when it had at least this budget (a smaller
+      budget would decide no more).
 
     A verdict of a larger budget that took longer than ``max_seconds``
     counts ``max_seconds`` of time, what the deal costs at this budget.
 
-    >>> at_budget(Verdict("won", 9, 2.5, 10.0), 0.3) is None
-    True
-    >>> at_budget(Verdict("lost", 9, 2.5, 10.0), 0.3).seconds
+    >>> at_budget(Verdict("won", 9, 2.5, 10.0), 0.3).seconds
     0.3
+    >>> at_budget(Verdict("lost", 9, 2.5, 10.0), 0.3).result
+    'lost'
     >>> at_budget(Verdict("unknown", 9, 0.31, 0.3), 0.3).seconds
     0.31
     >>> at_budget(Verdict("unknown", 9, 1.0, 1.0), 2.0) is None
     True
-    >>> at_budget(Verdict("lost", 9, 2.5, 10.0), 0.3, proof=False) is None
-    True
     """
     if verdict is None:
-        return None
-    found = verdict.result == "won" or (verdict.result == "lost" and not proof)
-    if found and verdict.seconds > max_seconds and verdict.max_seconds > max_seconds:
         return None
     if verdict.result == "unknown" and verdict.max_seconds < max_seconds:
         return None
