@@ -831,3 +831,48 @@ def test_one_helper_swaps_the_stop_signals_handlers_and_gives_them_back() -> Non
     thread.start()
     thread.join()
     assert found == [{}]  # off the main thread nothing is set
+
+
+STOPPED_AS_THE_FORK_SERVER_STARTS = """
+import json, os, signal, sys
+from multiprocessing import util
+from terrace.rules import Rules
+from terrace.solver import cluster
+from terrace.solver.verdicts import VerdictStore
+
+sent = []
+
+def profile(frame, event, arg):
+    # the stop, as the first process of the survey (its fork server) is being started
+    if event == "call" and frame.f_code is util.spawnv_passfds.__code__ and not sent:
+        sent.append(1)
+        os.kill(os.getpid(), signal.SIGINT)
+
+if __name__ == "__main__":
+    store = VerdictStore(sys.argv[1])
+    sys.setprofile(profile)
+    try:
+        cluster.run_cluster_survey(Rules(), 1, 2, scheduler="local:1", max_seconds=0.05, store=store)
+        outcome = "finished"
+    except KeyboardInterrupt:
+        outcome = "stopped"
+    finally:
+        sys.setprofile(None)
+    print(json.dumps([outcome, sent]))
+"""
+
+
+@needs_cluster
+def test_a_stop_as_a_local_clusters_fork_server_starts_stops_the_survey(tmp_path: Path) -> None:
+    """Ctrl+C while the fork server of a local cluster's workers was being
+    started was lost (SIGINT was ignored meanwhile, for the server to
+    inherit that): the cluster started and the survey ran to its end. The
+    signal is now blocked meanwhile, not ignored, and taken as the block ends."""
+    import subprocess
+
+    script = STOPPED_AS_THE_FORK_SERVER_STARTS
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "v.sqlite3")], capture_output=True,
+                          text=True, timeout=180, start_new_session=True,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.stdout.strip() == json.dumps(["stopped", [1]]), (done.stdout, done.stderr[-3000:])
+

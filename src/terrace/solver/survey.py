@@ -33,7 +33,7 @@ from terrace.rules import Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import play_deal
-from terrace.solver.stops import interrupts_deferred
+from terrace.solver.stops import stops_kept
 from terrace.solver.verdicts import Verdict, VerdictStore, at_budget
 from terrace.whole import digits_value
 
@@ -110,24 +110,27 @@ def run_survey(
     results: Iterator[tuple[int, Verdict, int]]
     jobs_list: list[Job] = [(rules, n, player, full, seed, max_seconds) for n in todo]
     pool = None
-    try:
-        if jobs <= 1 or len(todo) <= 1:
-            results = map(run_job, jobs_list)
-        else:
-            # (no more workers than deals: each one costs a process start; a
-            # stop while they start stops them, in the ``finally`` below)
-            with interrupts_deferred():
+    # (with a pool, a stop waits for the loop's next look, at most
+    # WATCH_SECONDS: it could break the waits of the pool's threads, or
+    # the start of its workers, midway; see stops_kept)
+    with stops_kept(held=jobs > 1 and len(todo) > 1) as stopped:
+        try:
+            if jobs <= 1 or len(todo) <= 1:
+                results = map(run_job, jobs_list)
+            else:
+                # (no more workers than deals: each one costs a process start)
                 pool = _start_pool(min(jobs, len(todo)))
-            results = _watched(pool, pool.imap_unordered(run_job, jobs_list), max_seconds)
-        for number, verdict, kb in results:
-            store.put(rules, number, verdict, key)
-            known[number] = verdict
-            peak = max(peak, kb)
-            if on_result is not None:
-                on_result(number, verdict)
-    finally:
-        if pool is not None:
-            _stop_pool(pool)
+                results = _watched(pool, pool.imap_unordered(run_job, jobs_list), max_seconds, stopped)
+            for number, verdict, kb in results:
+                store.put(rules, number, verdict, key)
+                known[number] = verdict
+                peak = max(peak, kb)
+                if on_result is not None:
+                    on_result(number, verdict)
+                stopped()
+        finally:
+            if pool is not None:
+                _stop_pool(pool)
     return known, peak
 
 
@@ -166,7 +169,8 @@ def _stall_limit(max_seconds: float) -> float:
     return 2 * max_seconds + STALL_SLACK
 
 
-def _watched(pool: Any, results: Any, max_seconds: float = math.inf) -> Iterator[tuple[int, Verdict, int]]:
+def _watched(pool: Any, results: Any, max_seconds: float = math.inf,
+             stopped: Callable[[], None] = lambda: None) -> Iterator[tuple[int, Verdict, int]]:
     """The results of ``pool.imap_unordered``, ending in
     :class:`WorkerDiedError` when a worker dies otherwise than by finishing
     its share of deals (killed, or by the kernel for its memory): the pool
@@ -180,7 +184,8 @@ def _watched(pool: Any, results: Any, max_seconds: float = math.inf) -> Iterator
     ended; so each is kept here until its exit code, read as the pool's own
     thread left it, says how it ended: never polled from here, which could
     take the code from that thread, and never kept once it ended well, which
-    would keep its pipes open.)"""
+    would keep its pipes open.) ``stopped`` is called at each wait (see
+    :func:`terrace.solver.stops.stops_kept`)."""
     running: dict[int, Any] = {}
     looked = time.monotonic()
     idle = 0.0
@@ -195,6 +200,7 @@ def _watched(pool: Any, results: Any, max_seconds: float = math.inf) -> Iterator
         except multiprocessing.TimeoutError:
             waited = True
             idle += WATCH_SECONDS
+            stopped()
         else:
             idle = 0.0
             yield result
@@ -328,8 +334,12 @@ def worker_start_method() -> str:
     quiet_resource_tracker()
     method = str(_worker_context().get_start_method())
     if method == "forkserver":
-        from multiprocessing import forkserver
+        from multiprocessing import forkserver, resource_tracker
 
+        # (the resource tracker first, on its own: it blocks Ctrl+C while it
+        # starts, then unblocks it whatever it was, which would end the
+        # block of :func:`_interrupts_ignored` before the fork server starts)
+        resource_tracker.ensure_running()
         with _interrupts_ignored():
             forkserver.ensure_running()
     return method
@@ -358,17 +368,29 @@ def quiet_resource_tracker() -> None:
 
 @contextmanager
 def _interrupts_ignored() -> Iterator[None]:
-    """Ctrl+C ignored while worker processes (and the fork server) start:
-    a process started meanwhile inherits that, so it cannot be interrupted
-    even while it still imports, before :func:`ignore_interrupts` runs."""
-    previous: Any = None
-    with suppress(ValueError):  # not the main thread: nothing to change
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Ctrl+C held back while worker processes (and the fork server) start:
+    a process started meanwhile inherits the signal blocked, so it cannot
+    be interrupted even while it still imports, before
+    :func:`ignore_interrupts` (or the fork server itself) ignores it; this
+    process gets a Ctrl+C of that moment as the block ends. (It was ignored
+    here meanwhile, for the new process to inherit that, and a Ctrl+C in
+    that moment was lost: the survey ran on to its end.) Where signals
+    cannot be blocked (Windows), Ctrl+C is ignored meanwhile, as before."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
+        previous: Any = None
+        with suppress(ValueError):  # not the main thread: nothing to change
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            yield
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def usable(stored: Mapping[int, Verdict], max_seconds: float) -> dict[int, Verdict]:
