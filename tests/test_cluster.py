@@ -876,3 +876,22 @@ def test_a_stop_as_a_local_clusters_fork_server_starts_stops_the_survey(tmp_path
                           env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert done.stdout.strip() == json.dumps(["stopped", [1]]), (done.stdout, done.stderr[-3000:])
 
+
+@needs_cluster
+def test_a_wrong_scheduler_is_said_also_when_every_deal_is_stored(tmp_path: Path) -> None:
+    """``survey --scheduler tcp://HOST:PORT`` with a wrong address printed
+    its report and ended well when every deal was stored already: the
+    mistake showed only on the day a deal needed the cluster. The address
+    is now checked first."""
+    import socket
+
+    path = str(tmp_path / "v.sqlite3")
+    args = ["survey", "-v", "falling-star", "--deals", "1-2", "--max-seconds", "0.05", "--verdicts-db", path,
+            "--json"]
+    assert CliRunner().invoke(main, [*args, "--jobs", "1"]).exit_code == 0
+    with socket.socket() as free:  # (a port where nothing listens)
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    result = CliRunner().invoke(main, [*args, "--scheduler", f"tcp://127.0.0.1:{port}"])
+    assert result.exit_code == 1, result.output
+    assert f"nothing listens at tcp://127.0.0.1:{port}" in result.output

@@ -416,16 +416,20 @@ def run_cluster_survey(
     deals per task, by default :func:`batch_size`) and the same result.
     ``on_warning`` hears of each worker left out. Every failure of the
     cluster (no scheduler, no usable worker, the scheduler gone) is a
-    :class:`ClusterError`."""
+    :class:`ClusterError`; a scheduler's address is checked also when every
+    deal is stored already (then nothing else is asked of the cluster)."""
     check_budget(max_seconds)
-    parse_scheduler(scheduler)
+    kind, where = parse_scheduler(scheduler)
     if batch is not None and not 1 <= batch <= 10_000:
         raise ValueError(f"a batch holds 1 to 10000 deals, not {batch}")
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
     known = usable(store.range(rules, first, last, key), max_seconds)
     todo = [n for n in range(first, last + 1) if n not in known]
-    if not todo:
+    if not todo:  # (a wrong address is said all the same, not only once a deal needs it)
+        _distributed()
+        if kind == "address":
+            _probe(str(where))
         return known, 0
 
     def keep(verdicts: dict[int, Verdict]) -> None:
