@@ -66,3 +66,66 @@ def test_the_survey_benchmark_counts_the_cpu_time_of_the_local_pools_workers(tmp
         assert all(verdict.result != "unknown" for verdict in verdicts.values())  # (the same work each time)
     alone, pooled = spent
     assert pooled >= 0.5 * alone, spent
+
+
+def _put_row(path: str, deal: int, solver: int, verdict: Verdict, player: str = "perfect") -> None:
+    """A row as another version of terrace (another solver) wrote it."""
+    import sqlite3
+
+    from terrace.deal import DEAL_VERSION
+    from terrace.solver.verdicts import rules_key
+
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT OR REPLACE INTO verdicts (rules, deal, version, solver, result, nodes, seconds,"
+                   " max_seconds, line, player) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (rules_key(get_rules("falling-star")), deal, DEAL_VERSION, solver, verdict.result,
+                    verdict.nodes, verdict.seconds, verdict.max_seconds, verdict.line, player))
+    db.close()
+
+
+def test_a_newer_solvers_unknown_is_neither_overwritten_nor_solved_again(tmp_path: Path) -> None:
+    """A verdict file shared with a newer terrace (a newer solver): its
+    ``unknown`` at 10 s was solved again by every survey of this version
+    (its rows count only the same solver's unknowns) and overwritten by
+    this older solver's unknown of 0.3 s, losing the newer search. A newer
+    solver decides at least what this one does: its unknown of a budget no
+    smaller counts, and stays as it is; a longer search of this one still
+    replaces a shorter one of the newer."""
+    from terrace.solver.verdicts import SOLVER_VERSION
+
+    path = str(tmp_path / "v.sqlite3")
+    store = VerdictStore(path)
+    rules = get_rules("falling-star")
+    newer = Verdict("unknown", 10**7, 10.0, 10.0)
+    _put_row(path, 1, SOLVER_VERSION + 1, newer)
+    solved: list[int] = []
+    verdicts, _ = run_survey(rules, 1, 1, jobs=1, max_seconds=0.3, store=store,
+                             on_result=lambda number, verdict: solved.append(number))
+    assert solved == [] and verdicts[1] == Verdict("unknown", 10**7, 0.3, 10.0)  # (0.3 s at this budget)
+    assert store.get(rules, 1) == newer
+    store.put(rules, 1, Verdict("unknown", 5, 0.3, 0.3))  # (as a second survey that solved it meanwhile)
+    assert store.get(rules, 1) == newer
+    store.put(rules, 1, Verdict("unknown", 5, 20.0, 20.0))
+    assert store.get(rules, 1) == Verdict("unknown", 5, 20.0, 20.0)
+    store.close()
+
+
+def test_a_survey_says_how_many_verdicts_it_took_from_other_solver_versions(tmp_path: Path) -> None:
+    """The win rate of a survey on an older verdict file mixed, without a
+    word, verdicts of older solvers (their won and lost stay valid) with
+    this one's: the survey now says how many it took from which."""
+    from click.testing import CliRunner
+
+    from terrace.cli import main
+    from terrace.solver.verdicts import SOLVER_VERSION
+
+    path = str(tmp_path / "v.sqlite3")
+    VerdictStore(path).close()
+    _put_row(path, 1, SOLVER_VERSION - 1, Verdict("won", 9, 0.01, 10.0, "c1"))
+    _put_row(path, 2, SOLVER_VERSION - 2, Verdict("lost", 9, 0.01, 10.0))
+    _put_row(path, 3, SOLVER_VERSION - 1, Verdict("unknown", 9, 0.01, 10.0))  # (solved again)
+    result = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-3", "--max-seconds",
+                                       "0.3", "--jobs", "1", "--verdicts-db", path, "--json"])
+    assert result.exit_code == 0, result.output
+    versions = f"({SOLVER_VERSION - 2}, {SOLVER_VERSION - 1}; this one is {SOLVER_VERSION})"
+    assert f"2 of the 3 verdicts come from other solver versions {versions}" in result.output

@@ -53,7 +53,10 @@ loss was proved)."""
 SOUND_SINCE = 1
 """Raised to the new :data:`SOLVER_VERSION` if a verdict could ever have
 been wrong: then every older row is ignored."""
-_CURRENT = "version = ? AND (solver = ? OR (solver >= ? AND result IN ('won', 'lost')))"
+_CURRENT = "version = ? AND (solver >= ? OR (solver >= ? AND result IN ('won', 'lost')))"
+"""The rows that count: this deal version's, an ``unknown`` of this solver
+or a newer one (which decides at least what this one does), a ``won`` or
+``lost`` of any solver since :data:`SOUND_SINCE`."""
 
 PERFECT = "perfect"
 """The player key of the solver's own verdicts."""
@@ -81,11 +84,15 @@ _UPSERT = (
     "     AND typeof(verdicts.max_seconds) IN ('integer', 'real')"
     "     AND verdicts.max_seconds BETWEEN 0 AND 1e308 AND typeof(verdicts.line) = 'text')"
     f"    AND ((verdicts.result IN ('won', 'lost') AND verdicts.solver >= {SOUND_SINCE})"
-    "          OR (verdicts.result = 'unknown' AND verdicts.solver = excluded.solver"
-    "              AND verdicts.max_seconds > excluded.max_seconds)), 0)"
+    "          OR (verdicts.result = 'unknown' AND verdicts.solver >= excluded.solver"
+    "              AND verdicts.max_seconds >= excluded.max_seconds"
+    "              AND (verdicts.solver > excluded.solver"
+    "                   OR verdicts.max_seconds > excluded.max_seconds))), 0)"
 )
-"""Store a verdict without ever replacing a sound proof (or a longer search
-of the same solver) with an ``unknown``; a damaged row is always replaced."""
+"""Store a verdict without ever replacing a sound proof with an ``unknown``,
+nor an ``unknown`` of a search at least as strong (a solver as new or newer,
+a budget as large or larger, and more of one of them: a file shared with a
+newer terrace keeps its newer searches); a damaged row is always replaced."""
 
 
 def default_db_path() -> str:
@@ -277,6 +284,16 @@ class VerdictStore:
         ).fetchall()
         verdicts = {r[0]: _verdict(*r[1:]) for r in rows}
         return {deal: v for deal, v in verdicts.items() if v is not None}
+
+    def solvers(self, rules: Rules, first: int, last: int, player: str = PERFECT) -> dict[int, int]:
+        """The solver version of each stored verdict of deals ``first..last``
+        that counts (those :meth:`range` gives)."""
+        rows = self._db.execute(
+            "SELECT deal, solver FROM verdicts"
+            f" WHERE rules = ? AND {_CURRENT} AND player = ? AND deal BETWEEN ? AND ?",
+            (rules_key(rules), DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player, first, last),
+        ).fetchall()
+        return {deal: solver for deal, solver in rows if isinstance(solver, int)}
 
     def is_empty(self) -> bool:
         """True when the store holds no verdict at all (of any rules or version)."""
