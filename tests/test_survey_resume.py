@@ -129,3 +129,29 @@ def test_a_survey_says_how_many_verdicts_it_took_from_other_solver_versions(tmp_
     assert result.exit_code == 0, result.output
     versions = f"({SOLVER_VERSION - 2}, {SOLVER_VERSION - 1}; this one is {SOLVER_VERSION})"
     assert f"2 of the 3 verdicts come from other solver versions {versions}" in result.output
+
+
+@pytest.mark.parametrize(("first", "last", "said"), [
+    (5, 1, "5-1 is not a range of deal numbers"),
+    (2**63 - 2, 2**63, "deal numbers run from 0 to 9223372036854775807, not 9223372036854775808"),
+    (-1, 1, "deal numbers run from 0 to 9223372036854775807, not -1"),
+    (0, 2**63 - 1, "one survey covers at most 1,000,000"),
+])
+def test_a_survey_refuses_a_bad_range_before_it_stores_anything(tmp_path: Path, first: int, last: int,
+                                                                said: str) -> None:
+    """The command line checked deal ranges, the survey functions did not:
+    a reversed range was an empty survey without a word, a range running
+    past the last deal number stored the deals before it and then failed
+    (on a worker, for a pool), and 0 to 2^63-1 set off building a list of
+    every deal number. Each is refused before anything runs, by the one
+    check the command line uses too."""
+    from terrace.solver.cluster import run_cluster_survey
+
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    rules = get_rules("falling-star")
+    with pytest.raises(ValueError, match=said):
+        run_survey(rules, first, last, jobs=1, max_seconds=0.05, store=store)
+    with pytest.raises(ValueError, match=said):
+        run_cluster_survey(rules, first, last, scheduler="local:1", max_seconds=0.05, store=store)
+    assert store.is_empty()
+    store.close()

@@ -52,6 +52,7 @@ from terrace.solver.search import core_available
 from terrace.solver.stops import interrupts_deferred
 from terrace.solver.survey import (
     Job,
+    check_range,
     ignore_interrupts,
     run_job,
     usable,
@@ -419,6 +420,7 @@ def run_cluster_survey(
     :class:`ClusterError`; a scheduler's address is checked also when every
     deal is stored already (then nothing else is asked of the cluster)."""
     check_budget(max_seconds)
+    check_range(first, last)
     kind, where = parse_scheduler(scheduler)
     if batch is not None and not 1 <= batch <= 10_000:
         raise ValueError(f"a batch holds 1 to 10000 deals, not {batch}")

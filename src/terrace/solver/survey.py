@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TextIO, cast
 
+from terrace.deal import check_number
 from terrace.refusals import quote
 from terrace.rules import Rules
 from terrace.solver.budget import check_budget
@@ -100,8 +101,10 @@ def run_survey(
     store does not already settle, storing each verdict as it comes; returns
     every verdict of the range and the largest worker peak memory (kB) seen
     in this run. ``max_seconds`` is the budget per deal; a stored verdict
-    counts as :func:`terrace.solver.verdicts.at_budget` says."""
+    counts as :func:`terrace.solver.verdicts.at_budget` says. A range that
+    :func:`check_range` refuses is refused before anything runs."""
     check_budget(max_seconds)
+    check_range(first, last)
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
     known = usable(store.range(rules, first, last, key), max_seconds)
@@ -480,6 +483,33 @@ def markdown_table(title: str, summary: Summary, command: str, max_seconds: floa
         f"Reproduce: `{command}`",
         "",
     ])
+
+
+MAX_SURVEY_DEALS = 1_000_000
+"""The most deals one survey covers (a larger range is several surveys)."""
+
+
+def check_range(first: int, last: int) -> int:
+    """How many deals ``first..last`` holds, when they are a survey's range:
+    deal numbers (see :func:`terrace.deal.check_number`), ``first`` not
+    after ``last``, at most :data:`MAX_SURVEY_DEALS` of them; else a
+    ``ValueError`` saying why.
+
+    >>> check_range(1, 10)
+    10
+    >>> check_range(0, 10**7)
+    Traceback (most recent call last):
+    ValueError: 0-10000000 holds 10,000,001 deals: one survey covers at most 1,000,000
+    """
+    check_number(first)
+    check_number(last)
+    if first > last:
+        raise ValueError(f"{first}-{last} is not a range of deal numbers (its first comes after its last)")
+    count = last - first + 1
+    if count > MAX_SURVEY_DEALS:
+        raise ValueError(f"{first}-{last} holds {count:,} deals: "
+                         f"one survey covers at most {MAX_SURVEY_DEALS:,}")
+    return count
 
 
 def parse_range(text: str) -> tuple[int, int]:
