@@ -661,6 +661,8 @@ def interrupt():
         time.sleep(0.001)
         waiting = dask_sync()
     signal.pthread_kill(survey, signal.SIGINT)
+    if "stops_kept" in getattr(signal.getsignal(signal.SIGINT), "__qualname__", ""):
+        return  # (the survey holds a stop for its next look: its sync() is not interrupted)
     while waiting is not None and dask_sync() is waiting and time.monotonic() < deadline:
         time.sleep(0.001)
     if time.monotonic() >= deadline:
@@ -895,3 +897,57 @@ def test_a_wrong_scheduler_is_said_also_when_every_deal_is_stored(tmp_path: Path
     result = CliRunner().invoke(main, [*args, "--scheduler", f"tcp://127.0.0.1:{port}"])
     assert result.exit_code == 1, result.output
     assert f"nothing listens at tcp://127.0.0.1:{port}" in result.output
+
+
+STOPPED_IN_A_WAIT_OF_THE_CLIENT = """
+import json, os, signal, sys, threading
+from terrace.rules import Rules
+from terrace.solver import cluster
+from terrace.solver.verdicts import VerdictStore
+
+sent = []
+reported = []
+
+def profile(frame, event, arg):
+    # the stop, as a wait of the client's thread (a threading.Condition) takes its lock back
+    if event == "call" and frame.f_code is threading.Condition._acquire_restore.__code__ and not sent:
+        caller = frame.f_back
+        while caller is not None and caller.f_code is not cluster._stream.__code__:
+            caller = caller.f_back
+        if caller is not None:
+            sent.append(1)
+            os.kill(os.getpid(), signal.SIGINT)
+
+if __name__ == "__main__":
+    store = VerdictStore(sys.argv[1])
+    sys.setprofile(profile)
+    try:
+        cluster.run_cluster_survey(Rules(), 1, 8, scheduler="local:1", max_seconds=0.05, store=store,
+                                   on_result=lambda number, verdict: reported.append(number))
+        outcome = "finished"
+    except KeyboardInterrupt:
+        outcome = "stopped"
+    except Exception as error:
+        outcome = str(error)
+    finally:
+        sys.setprofile(None)
+    same = sorted(reported) == sorted(store.range(Rules(), 1, 8))
+    print(json.dumps([outcome, sent, same]))
+"""
+
+
+@needs_cluster
+def test_a_stop_in_a_wait_of_the_client_stops_a_cluster_survey(tmp_path: Path) -> None:
+    """Ctrl+C whose KeyboardInterrupt was raised as a wait of the client's
+    thread took its lock back ended the survey in "lost the scheduler at
+    local:1: RuntimeError: release unlocked lock; run the same command
+    again" (status 1, the cluster blamed). The stop now waits for the
+    fleet's next look (at most half a second) and stops the survey,
+    every verdict reported stored."""
+    import subprocess
+
+    script = STOPPED_IN_A_WAIT_OF_THE_CLIENT
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "v.sqlite3")], capture_output=True,
+                          text=True, timeout=180, start_new_session=True,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.stdout.strip() == json.dumps(["stopped", [1], True]), (done.stdout, done.stderr[-3000:])
