@@ -155,3 +155,19 @@ def test_a_survey_refuses_a_bad_range_before_it_stores_anything(tmp_path: Path, 
         run_cluster_survey(rules, first, last, scheduler="local:1", max_seconds=0.05, store=store)
     assert store.is_empty()
     store.close()
+
+
+def test_a_survey_of_one_deal_says_one_deal(tmp_path: Path) -> None:
+    """``terrace survey --deals 7`` said "1 deals"; its table and chart are
+    written all the same."""
+    from click.testing import CliRunner
+
+    from terrace.cli import main
+
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "7", "--max-seconds", "0.3",
+                                       "--jobs", "1", "--verdicts-db", str(tmp_path / "v.sqlite3"),
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "falling-star (perfect): 1 deal, won " in result.output
+    assert sorted(path.suffix for path in out.iterdir()) in ([".md"], [".md", ".png"])

@@ -327,7 +327,8 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         click.echo(json.dumps({**surveyed, **summary_json(summary, seconds)}))
         return
     rate = summary.won / summary.deals if summary.deals else 0.0
-    click.echo(f"{name} ({player}): {summary.deals} deals, won {summary.won}, lost {summary.lost}, "
+    deals = f"{summary.deals} deal{'' if summary.deals == 1 else 's'}"
+    click.echo(f"{name} ({player}): {deals}, won {summary.won}, lost {summary.lost}, "
                f"unknown {summary.unknown}")
     click.echo(f"win rate {100 * rate:.1f}%, Wilson 95% interval "
                f"{100 * summary.low:.1f}% .. {100 * summary.high:.1f}% (unknowns as lost .. as won)")
