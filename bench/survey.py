@@ -140,7 +140,8 @@ def main() -> None:
         parser.error("--samples is for the fair player: the others sample nothing")
     deals = last - first + 1
     fair_settings = None if args.samples is None else {"samples": args.samples}
-    folder = tempfile.mkdtemp(prefix="terrace-bench-survey-")
+    scratch = tempfile.TemporaryDirectory(prefix="terrace-bench-survey-")  # (removed on the way out)
+    folder = scratch.name
     clocks: dict[str, Clock] = {"local": children_cpu}
     scheduler = ""
     local_cluster = client = None
@@ -185,6 +186,7 @@ def main() -> None:
             client.close()
         if local_cluster is not None:
             local_cluster.close()
+        scratch.cleanup()
 
 
 def parse_backends(text: str) -> list[str]:

@@ -171,3 +171,21 @@ def test_a_survey_of_one_deal_says_one_deal(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "falling-star (perfect): 1 deal, won " in result.output
     assert sorted(path.suffix for path in out.iterdir()) in ([".md"], [".md", ".png"])
+
+
+def test_the_survey_benchmark_leaves_no_files_behind(tmp_path: Path) -> None:
+    """``bench/survey.py`` kept a verdict file per backend in a temporary
+    folder it never removed: every run left ``terrace-bench-survey-*``
+    behind in the temporary folder."""
+    import os
+    import subprocess
+    import sys
+
+    where = Path(__file__).parent.parent
+    done = subprocess.run([sys.executable, str(where / "bench" / "survey.py"), "--backends", "local",
+                           "--variants", "falling-star", "--deals", "1-2", "--max-seconds", "0.3",
+                           "--repeats", "1", "--workers", "1"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(where / "src"), "TMPDIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "| falling-star | perfect | 2 |" in done.stdout
+    assert list(tmp_path.iterdir()) == []
