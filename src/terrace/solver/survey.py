@@ -302,8 +302,8 @@ class _SilentOnceGone(io.TextIOBase):
 
 def _worker_context() -> Any:
     """How the workers start: from a fork server where there is one
-    (Linux, macOS), which :func:`_interrupts_ignored` starts ignoring Ctrl+C
-    (the process's first pool starts it; the survey is the only user of
+    (Linux, macOS), which :func:`_interrupts_held` starts with Ctrl+C
+    blocked until it ignores it itself (the process's first pool starts it; the survey is the only user of
     one in the command line and in the web game), so
     that every worker it forks, also those that replace a worker after its
     50 deals, ignores Ctrl+C from its first instruction (a worker started
@@ -314,16 +314,15 @@ def _worker_context() -> Any:
 
 
 def _start_pool(workers: int) -> Any:
-    """The pool of worker processes. Ctrl+C is ignored only while the fork
-    server's process starts (so that it, and every worker it forks, ignores
-    Ctrl+C from the start; it then imports for a few tenths of a second,
-    while Ctrl+C stops the survey as it should: ignored meanwhile, it was
-    lost, and the survey ran to its end). Without a fork server, while the
-    workers start."""
+    """The pool of worker processes. Ctrl+C is held back (blocked, see
+    :func:`_interrupts_held`) only while the fork server's process starts
+    (so that it, and every worker it forks, cannot be interrupted from the
+    start); the survey takes a Ctrl+C of that moment as the block ends.
+    Without a fork server, while the workers start."""
     context = _worker_context()
     start = partial(context.Pool, workers, initializer=_start_worker, maxtasksperchild=50)
     if worker_start_method() != "forkserver":
-        with _interrupts_ignored():
+        with _interrupts_held():
             return start()
     return start()
 
@@ -341,9 +340,9 @@ def worker_start_method() -> str:
 
         # (the resource tracker first, on its own: it blocks Ctrl+C while it
         # starts, then unblocks it whatever it was, which would end the
-        # block of :func:`_interrupts_ignored` before the fork server starts)
+        # block of :func:`_interrupts_held` before the fork server starts)
         resource_tracker.ensure_running()
-        with _interrupts_ignored():
+        with _interrupts_held():
             forkserver.ensure_running()
     return method
 
@@ -370,7 +369,7 @@ def quiet_resource_tracker() -> None:
 
 
 @contextmanager
-def _interrupts_ignored() -> Iterator[None]:
+def _interrupts_held() -> Iterator[None]:
     """Ctrl+C held back while worker processes (and the fork server) start:
     a process started meanwhile inherits the signal blocked, so it cannot
     be interrupted even while it still imports, before
