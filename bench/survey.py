@@ -46,11 +46,49 @@ Clock = Callable[[], float]
 
 
 def children_cpu() -> float:
-    """CPU seconds of this process's finished child processes (the local
-    pool's workers, once the pool is closed) and of this process itself
-    (a survey of one job runs here)."""
+    """CPU seconds of the local pool's finished worker processes, of this
+    process's finished children, and of this process itself (a survey of
+    one job runs here). The pool's workers are forked by the fork server,
+    so their time is its children's (``/proc``), not this process's:
+    read once the server has reaped every worker that ended."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return children.ru_utime + children.ru_stime + time.process_time()
+    return children.ru_utime + children.ru_stime + time.process_time() + _fork_server_children_cpu()
+
+
+def _fork_server_children_cpu(wait: float = 10.0) -> float:
+    """CPU seconds of the fork server's reaped children (0 without one, or
+    off Linux), after waiting up to ``wait`` seconds for it to reap those
+    that ended (a closed pool's workers have ended, but are reaped by the
+    server when it gets to it)."""
+    from multiprocessing import forkserver
+
+    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)
+    if pid is None:
+        return 0.0
+    try:
+        deadline = time.monotonic() + wait
+        while _ended_children(pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # (after the name: state is field 3, cutime and cstime fields 16 and 17)
+    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
+
+def _ended_children(pid: int) -> bool:
+    """True while a child of ``pid`` has ended but is not yet reaped."""
+    with open(f"/proc/{pid}/task/{pid}/children") as listed:
+        children = listed.read().split()
+    for child in children:
+        try:
+            with open(f"/proc/{child}/stat") as stat:
+                if stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                    return True
+        except OSError:
+            continue
+    return False
 
 
 def workers_cpu(client: Any) -> float:
@@ -102,7 +140,8 @@ def main() -> None:
         parser.error("--samples is for the fair player: the others sample nothing")
     deals = last - first + 1
     fair_settings = None if args.samples is None else {"samples": args.samples}
-    folder = tempfile.mkdtemp(prefix="terrace-bench-survey-")
+    scratch = tempfile.TemporaryDirectory(prefix="terrace-bench-survey-")  # (removed on the way out)
+    folder = scratch.name
     clocks: dict[str, Clock] = {"local": children_cpu}
     scheduler = ""
     local_cluster = client = None
@@ -147,6 +186,7 @@ def main() -> None:
             client.close()
         if local_cluster is not None:
             local_cluster.close()
+        scratch.cleanup()
 
 
 def parse_backends(text: str) -> list[str]:

@@ -661,6 +661,8 @@ def interrupt():
         time.sleep(0.001)
         waiting = dask_sync()
     signal.pthread_kill(survey, signal.SIGINT)
+    if "stops_kept" in getattr(signal.getsignal(signal.SIGINT), "__qualname__", ""):
+        return  # (the survey holds a stop for its next look: its sync() is not interrupted)
     while waiting is not None and dask_sync() is waiting and time.monotonic() < deadline:
         time.sleep(0.001)
     if time.monotonic() >= deadline:
@@ -831,3 +833,121 @@ def test_one_helper_swaps_the_stop_signals_handlers_and_gives_them_back() -> Non
     thread.start()
     thread.join()
     assert found == [{}]  # off the main thread nothing is set
+
+
+STOPPED_AS_THE_FORK_SERVER_STARTS = """
+import json, os, signal, sys
+from multiprocessing import util
+from terrace.rules import Rules
+from terrace.solver import cluster
+from terrace.solver.verdicts import VerdictStore
+
+sent = []
+
+def profile(frame, event, arg):
+    # the stop, as the first process of the survey (its fork server) is being started
+    if event == "call" and frame.f_code is util.spawnv_passfds.__code__ and not sent:
+        sent.append(1)
+        os.kill(os.getpid(), signal.SIGINT)
+
+if __name__ == "__main__":
+    store = VerdictStore(sys.argv[1])
+    sys.setprofile(profile)
+    try:
+        cluster.run_cluster_survey(Rules(), 1, 2, scheduler="local:1", max_seconds=0.05, store=store)
+        outcome = "finished"
+    except KeyboardInterrupt:
+        outcome = "stopped"
+    finally:
+        sys.setprofile(None)
+    print(json.dumps([outcome, sent]))
+"""
+
+
+@needs_cluster
+def test_a_stop_as_a_local_clusters_fork_server_starts_stops_the_survey(tmp_path: Path) -> None:
+    """Ctrl+C while the fork server of a local cluster's workers was being
+    started was lost (SIGINT was ignored meanwhile, for the server to
+    inherit that): the cluster started and the survey ran to its end. The
+    signal is now blocked meanwhile, not ignored, and taken as the block ends."""
+    import subprocess
+
+    script = STOPPED_AS_THE_FORK_SERVER_STARTS
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "v.sqlite3")], capture_output=True,
+                          text=True, timeout=180, start_new_session=True,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.stdout.strip() == json.dumps(["stopped", [1]]), (done.stdout, done.stderr[-3000:])
+
+
+@needs_cluster
+def test_a_wrong_scheduler_is_said_also_when_every_deal_is_stored(tmp_path: Path) -> None:
+    """``survey --scheduler tcp://HOST:PORT`` with a wrong address printed
+    its report and ended well when every deal was stored already: the
+    mistake showed only on the day a deal needed the cluster. The address
+    is now checked first."""
+    import socket
+
+    path = str(tmp_path / "v.sqlite3")
+    args = ["survey", "-v", "falling-star", "--deals", "1-2", "--max-seconds", "0.05", "--verdicts-db", path,
+            "--json"]
+    assert CliRunner().invoke(main, [*args, "--jobs", "1"]).exit_code == 0
+    with socket.socket() as free:  # (a port where nothing listens)
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    result = CliRunner().invoke(main, [*args, "--scheduler", f"tcp://127.0.0.1:{port}"])
+    assert result.exit_code == 1, result.output
+    assert f"nothing listens at tcp://127.0.0.1:{port}" in result.output
+
+
+STOPPED_IN_A_WAIT_OF_THE_CLIENT = """
+import json, os, signal, sys, threading
+from terrace.rules import Rules
+from terrace.solver import cluster
+from terrace.solver.verdicts import VerdictStore
+
+sent = []
+reported = []
+
+def profile(frame, event, arg):
+    # the stop, as a wait of the client's thread (a threading.Condition) takes its lock back
+    if event == "call" and frame.f_code is threading.Condition._acquire_restore.__code__ and not sent:
+        caller = frame.f_back
+        while caller is not None and caller.f_code is not cluster._stream.__code__:
+            caller = caller.f_back
+        if caller is not None:
+            sent.append(1)
+            os.kill(os.getpid(), signal.SIGINT)
+
+if __name__ == "__main__":
+    store = VerdictStore(sys.argv[1])
+    sys.setprofile(profile)
+    try:
+        cluster.run_cluster_survey(Rules(), 1, 8, scheduler="local:1", max_seconds=0.05, store=store,
+                                   on_result=lambda number, verdict: reported.append(number))
+        outcome = "finished"
+    except KeyboardInterrupt:
+        outcome = "stopped"
+    except Exception as error:
+        outcome = str(error)
+    finally:
+        sys.setprofile(None)
+    same = sorted(reported) == sorted(store.range(Rules(), 1, 8))
+    print(json.dumps([outcome, sent, same]))
+"""
+
+
+@needs_cluster
+def test_a_stop_in_a_wait_of_the_client_stops_a_cluster_survey(tmp_path: Path) -> None:
+    """Ctrl+C whose KeyboardInterrupt was raised as a wait of the client's
+    thread took its lock back ended the survey in "lost the scheduler at
+    local:1: RuntimeError: release unlocked lock; run the same command
+    again" (status 1, the cluster blamed). The stop now waits for the
+    fleet's next look (at most half a second) and stops the survey,
+    every verdict reported stored."""
+    import subprocess
+
+    script = STOPPED_IN_A_WAIT_OF_THE_CLIENT
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "v.sqlite3")], capture_output=True,
+                          text=True, timeout=180, start_new_session=True,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.stdout.strip() == json.dumps(["stopped", [1], True]), (done.stdout, done.stderr[-3000:])

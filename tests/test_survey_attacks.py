@@ -195,3 +195,152 @@ def test_the_survey_benchmark_refuses_bad_options_in_one_line(args: list[str], s
     assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-2000:])
     assert said in done.stderr and "Traceback" not in done.stderr, done.stderr[-2000:]
     assert done.stdout == ""
+
+
+STOPPED_AT_EACH_POINT = """
+import json, os, signal, sys
+from multiprocessing import forkserver, resource_tracker
+from terrace.rules import Rules
+from terrace.solver import survey
+from terrace.solver.verdicts import VerdictStore
+
+calls = target = ended = 0
+window = []
+reported = []
+
+def profile(frame, event, arg):
+    # counts the calls of Python functions in this thread; the stop comes at the target-th
+    global calls, ended
+    if event == "call":
+        calls += 1
+        if calls == target:
+            os.kill(os.getpid(), signal.SIGINT)
+        if frame.f_code is survey.worker_start_method.__code__:
+            window.append(calls)
+    elif event == "return" and frame.f_code is survey.worker_start_method.__code__:
+        window.append(calls)
+    elif event == "return" and frame.f_code is survey.run_survey.__code__:
+        ended = calls  # (a stop after this one came once the survey had ended)
+
+def left_behind(server):
+    # processes alive (not zombies) whose parent is this one or the fork server, but for
+    # the fork server and the resource tracker, which end with this process
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z" and int(fields[1]) in (os.getpid(), server):
+                found.append(int(entry))
+    return sorted(set(found) - {server, resource_tracker._resource_tracker._pid})
+
+def run(path, point):
+    global calls, target, ended
+    forkserver._forkserver._stop()  # (a fresh fork server each time: its start is what is stopped)
+    calls, target, ended = 0, point, 0
+    window.clear()
+    reported.clear()
+    store = VerdictStore(path)
+    sys.setprofile(profile)
+    try:
+        survey.run_survey(Rules(), 1, 6, jobs=2, max_seconds=0.05, store=store,
+                          on_result=lambda number, verdict: reported.append(number))
+        outcome = "finished"
+    except KeyboardInterrupt:
+        outcome = "stopped"
+    finally:
+        sys.setprofile(None)
+    stored = sorted(store.range(Rules(), 1, 6))
+    store.close()
+    reached = outcome == "stopped" or point <= ended
+    return [outcome, reached, sorted(reported) == stored, left_behind(forkserver._forkserver._forkserver_pid)]
+
+if __name__ == "__main__":
+    folder, count = sys.argv[1], int(sys.argv[2])
+    run(os.path.join(folder, "warm.sqlite3"), 0)  # (the resource tracker started, as on later runs)
+    run(os.path.join(folder, "calibrate.sqlite3"), 0)
+    low, high, total = window[0], window[-1], ended
+    points = sorted({*range(low, high + 1, max(1, (high - low) // count)),  # (the fork server's start)
+                     *range(1, total, max(1, total // 4))})
+    for point in points:
+        print(json.dumps([point, *run(os.path.join(folder, f"{point}.sqlite3"), point)]), flush=True)
+"""
+
+
+def test_a_stop_at_any_moment_of_the_start_stops_the_survey(tmp_path: Path) -> None:
+    """Ctrl+C while the fork server was being started was lost (SIGINT was
+    ignored meanwhile, so that the server would inherit that) and the
+    survey ran to its end; one that reached Python inside a finalizer run
+    at that moment (``Exception ignored in: <Finalize object>``) was lost
+    too. The stop is sent at points of the start counted in Python calls
+    (most of them inside the start of the fork server): each stops the
+    survey, every verdict reported is stored, and no worker is left."""
+    lines = _run(STOPPED_AT_EACH_POINT, str(tmp_path), "6", timeout=240)
+    reached = [line for line in lines if line[2]]
+    assert len(reached) >= 6, lines
+    for point, outcome, _, same, left in reached:
+        assert outcome == "stopped", f"the stop at call {point} was lost: {lines}"
+        assert same and left == [], lines
+
+
+STOPPED_IN_A_CALL = """
+import json, os, signal, sys, threading
+from multiprocessing import util
+from terrace.rules import Rules
+from terrace.solver import survey
+from terrace.solver.verdicts import VerdictStore
+
+sent = []
+reported = []
+# the stop, as the watch forgets a worker that ended well (the pool's finalizer of its pipes
+# runs), or as the wait for the next verdict takes its lock back (a threading.Condition)
+TARGET = {"finalizer": util.close_fds, "wait": threading.Condition._acquire_restore}[sys.argv[2]]
+
+def profile(frame, event, arg):
+    if event == "call" and frame.f_code is TARGET.__code__ and not sent and len(reported) >= 2:
+        caller = frame.f_back
+        while caller is not None and caller.f_code is not survey._watched.__code__:
+            caller = caller.f_back
+        if caller is not None:
+            sent.append(len(reported))
+            os.kill(os.getpid(), signal.SIGINT)
+
+def start_pool(workers):  # (a worker replaced after 2 deals, not 50)
+    return survey._worker_context().Pool(workers, initializer=survey._start_worker, maxtasksperchild=2)
+
+if __name__ == "__main__":
+    survey._start_pool = start_pool
+    store = VerdictStore(sys.argv[1])
+    sys.setprofile(profile)
+    try:
+        survey.run_survey(Rules(), 1, 30, jobs=2, max_seconds=0.02, store=store,
+                          on_result=lambda number, verdict: reported.append(number))
+        outcome = "finished"
+    except KeyboardInterrupt:
+        outcome = "stopped"
+    except Exception as error:
+        outcome = repr(error)
+    finally:
+        sys.setprofile(None)
+    print(json.dumps([outcome, sent, len(reported), sorted(reported) == sorted(store.range(Rules(), 1, 30))]))
+"""
+
+
+@pytest.mark.parametrize("where", ["finalizer", "wait"])
+def test_a_stop_in_a_finalizer_or_a_wait_still_stops_the_survey(tmp_path: Path, where: str) -> None:
+    """A Ctrl+C whose KeyboardInterrupt was raised while Python ran a
+    finalizer (the watch lets go of a worker the pool replaced, and
+    multiprocessing closes its pipes) was printed as ``Exception ignored
+    in: <Finalize object, dead>`` and the survey went on to its end; one
+    raised as the wait for the next verdict took its lock back ended the
+    survey in ``RuntimeError: release unlocked lock`` (or left the lock
+    taken: the survey hung). Either now stops the survey within a wait,
+    every verdict so far kept."""
+    lines = _run(STOPPED_IN_A_CALL, str(tmp_path / "v.sqlite3"), where, timeout=120)
+    assert len(lines) == 1, lines
+    outcome, sent, done, same = lines[0]
+    assert sent, "no stop was sent"
+    assert outcome == "stopped" and same and done < 30, lines

@@ -280,7 +280,7 @@ def test_a_survey_counts_stored_verdicts_as_they_stand_at_its_budget(tmp_path: P
                            3: Verdict("unknown", 10**6, 10.0, 10.0),
                            4: Verdict("won", 99, 0.01, 10.0, "(quick)")})
     verdicts, _ = run_survey(rules, 1, 4, jobs=1, max_seconds=0.3, store=store)
-    assert verdicts[1] != slow and verdicts[1].max_seconds == 0.3  # solved again at 0.3 s
+    assert verdicts[1] == Verdict("won", 10**6, 0.3, 10.0, "(found with 10 s)")  # final; 0.3 s at this budget
     assert verdicts[2] == Verdict("lost", 10**6, 0.3, 10.0)  # a proof holds; it costs 0.3 s at this budget
     assert verdicts[3] == Verdict("unknown", 10**6, 0.3, 10.0)
     assert verdicts[4] == Verdict("won", 99, 0.01, 10.0, "(quick)")
@@ -301,12 +301,14 @@ def test_deal_ranges_with_a_space_inside_a_number_are_refused() -> None:
     assert out.exit_code == 2 and "not a range" in out.output
 
 
-def test_only_the_perfect_players_lost_is_a_proof_at_any_budget() -> None:
-    """A player's lost is a game it lost (after 2.5 s here): a survey at
-    0.3 s must play the deal again, as it does a win found with more time."""
-    stored = {1: Verdict("lost", 9, 2.5, 10.0), 2: Verdict("won", 9, 0.1, 10.0)}
-    assert set(usable(stored, 0.3)) == {1, 2}  # the perfect player's lost is a proof
-    assert set(usable(stored, 0.3, "greedy")) == {2}
+def test_a_won_or_lost_counts_at_any_budget() -> None:
+    """A won or lost is final, whatever budget found it (played again at a
+    smaller budget, it could never replace the stored one, so each resume
+    played it again); an unknown counts only at a budget no larger than its own."""
+    stored = {1: Verdict("lost", 9, 2.5, 10.0), 2: Verdict("won", 9, 0.1, 10.0),
+              3: Verdict("unknown", 9, 0.1, 0.1)}
+    assert set(usable(stored, 0.3)) == {1, 2}
+    assert set(usable(stored, 0.1)) == {1, 2, 3}
 
 
 def test_the_wilson_interval_never_leaves_zero_to_one() -> None:
@@ -324,7 +326,7 @@ def test_a_verdict_at_exactly_its_budget_counts() -> None:
     one already spent settles the deal."""
     late = Verdict("won", 9, 0.31, 0.3)
     assert at_budget(late, 0.3) == late
-    assert at_budget(late, 0.2) is None  # (it took longer than that budget)
+    assert at_budget(late, 0.2) == Verdict("won", 9, 0.2, 0.3)  # (final; it costs that budget)
     assert settled(Verdict("unknown", 9, 1.0, 1.0), 1.0)
     assert not settled(Verdict("unknown", 9, 1.0, 1.0), 1.5)
     assert settled(Verdict("lost", 9, 1.0, 1.0), 100.0) and not settled(None, 1.0)

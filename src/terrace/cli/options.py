@@ -25,10 +25,10 @@ import click
 from terrace.board import Board
 from terrace.cli.errors import IllegalMove
 from terrace.cli.output import PIPE_WAIT
-from terrace.deal import MAX_DEAL_NUMBER, Deal
+from terrace.deal import Deal
 from terrace.errors import TerraceError
 from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
-from terrace.refusals import clip, quote
+from terrace.refusals import quote
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
 from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
@@ -45,9 +45,6 @@ RULE_OPTION_NAMES: tuple[str, ...] = tuple(RULE_OPTIONS)
 
 MAX_JOBS = 256
 """The most worker processes ``--jobs`` starts."""
-
-MAX_SURVEY_DEALS = 1_000_000
-"""The most deals one ``terrace survey`` covers."""
 
 MAX_DEAL_FILE_BYTES = 64 * 1024
 """The largest deal file read (a deal string of 8 decks is under 2 kB)."""
@@ -136,7 +133,7 @@ class FilePath(click.Path[str]):
 
 class DealRange(click.ParamType[str]):
     """Deal numbers such as ``1-10000`` or ``7`` (the text, checked: ASCII
-    digits, first <= last, at most :data:`MAX_SURVEY_DEALS` deals).
+    digits, as :func:`terrace.solver.survey.check_range` checks a range).
 
     >>> DealRange().convert("1-1000", None, None)
     '1-1000'
@@ -153,17 +150,11 @@ class DealRange(click.ParamType[str]):
             if not text.isascii():
                 raise ValueError(f"{quote(text)} is not a range of deal numbers such as 1-10000 "
                                  "(write them in the digits 0-9)")
-            from terrace.solver.survey import parse_range  # (the solver loads only for a range)
+            from terrace.solver.survey import check_range, parse_range  # (the solver loads only for a range)
 
-            first, last = parse_range(text)
+            check_range(*parse_range(text))
         except ValueError as error:
             self.fail(str(error), param, ctx)
-        if last > MAX_DEAL_NUMBER:
-            self.fail(f"deal numbers run from 0 to {MAX_DEAL_NUMBER}, not {clip(str(last))}", param, ctx)
-        count = last - first + 1
-        if count > MAX_SURVEY_DEALS:
-            self.fail(f"{first}-{last} holds {count:,} deals: one survey covers at most {MAX_SURVEY_DEALS:,}",
-                      param, ctx)
         return text
 
 

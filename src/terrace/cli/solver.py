@@ -51,7 +51,7 @@ from terrace.solver.survey import (
     summary_json,
     usable,
 )
-from terrace.solver.verdicts import Verdict, VerdictStore, rules_key
+from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore, rules_key
 from terrace.variants import TITLES, preset_name
 
 DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
@@ -243,7 +243,9 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     with click.progressbar(length=total, label=f"{name} {player} {first}-{last}", file=sys.stderr,
                            show_pos=True, show_eta=True) as bar:
         already = store.range(rules, first, last, key)
-        bar.update(len(usable(already, budget, player)))
+        taken = usable(already, budget)
+        elsewhere = _other_solvers(taken, store.solvers(rules, first, last, key))
+        bar.update(len(taken))
 
         def stored_in_run() -> int:
             """The deals whose verdict this run stored, as the store says
@@ -311,6 +313,11 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         finally:
             restore_stops(previous)
     store.close()
+    if elsewhere:
+        versions = ", ".join(str(version) for version in sorted(set(elsewhere.values())))
+        click.echo(f"{len(elsewhere)} of the {len(verdicts)} verdicts come from other solver versions "
+                   f"({versions}; this one is {SOLVER_VERSION}): stored won and lost verdicts stay "
+                   "valid, and an unknown of a newer solver counts", err=True)
     summary = summarise(verdicts)
     if as_json:
         # (what was surveyed first, so that a report names its survey)
@@ -320,7 +327,8 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         click.echo(json.dumps({**surveyed, **summary_json(summary, seconds)}))
         return
     rate = summary.won / summary.deals if summary.deals else 0.0
-    click.echo(f"{name} ({player}): {summary.deals} deals, won {summary.won}, lost {summary.lost}, "
+    deals = f"{summary.deals} deal{'' if summary.deals == 1 else 's'}"
+    click.echo(f"{name} ({player}): {deals}, won {summary.won}, lost {summary.lost}, "
                f"unknown {summary.unknown}")
     click.echo(f"win rate {100 * rate:.1f}%, Wilson 95% interval "
                f"{100 * summary.low:.1f}% .. {100 * summary.high:.1f}% (unknowns as lost .. as won)")
@@ -342,6 +350,13 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                              [v.seconds for v in verdicts.values()]))
     # (the folder as someone typed it: a newline or a terminal's escape in it is written escaped)
     click.echo(f"wrote {clip(str(folder / (stem + '.md')))} and {clip(str(folder / (stem + '.png')))}")
+
+
+def _other_solvers(taken: dict[int, Verdict], solvers: dict[int, int]) -> dict[int, int]:
+    """The solver version of each verdict a survey takes from the store
+    that another solver than this one found."""
+    return {number: solvers[number] for number in taken
+            if number in solvers and solvers[number] != SOLVER_VERSION}
 
 
 def _stop_on_signals() -> dict[int, Any]:

@@ -49,9 +49,10 @@ from terrace.solver.budget import check_budget
 from terrace.solver.fair import FAIR_VERSION
 from terrace.solver.players import PLAYER_VERSION, player_key, player_settings
 from terrace.solver.search import core_available
-from terrace.solver.stops import interrupts_deferred
+from terrace.solver.stops import interrupts_deferred, stops_kept
 from terrace.solver.survey import (
     Job,
+    check_range,
     ignore_interrupts,
     run_job,
     usable,
@@ -416,16 +417,21 @@ def run_cluster_survey(
     deals per task, by default :func:`batch_size`) and the same result.
     ``on_warning`` hears of each worker left out. Every failure of the
     cluster (no scheduler, no usable worker, the scheduler gone) is a
-    :class:`ClusterError`."""
+    :class:`ClusterError`; a scheduler's address is checked also when every
+    deal is stored already (then nothing else is asked of the cluster)."""
     check_budget(max_seconds)
-    parse_scheduler(scheduler)
+    check_range(first, last)
+    kind, where = parse_scheduler(scheduler)
     if batch is not None and not 1 <= batch <= 10_000:
         raise ValueError(f"a batch holds 1 to 10000 deals, not {batch}")
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
-    known = usable(store.range(rules, first, last, key), max_seconds, player)
+    known = usable(store.range(rules, first, last, key), max_seconds)
     todo = [n for n in range(first, last + 1) if n not in known]
-    if not todo:
+    if not todo:  # (a wrong address is said all the same, not only once a deal needs it)
+        _distributed()
+        if kind == "address":
+            _probe(str(where))
         return known, 0
 
     def keep(verdicts: dict[int, Verdict]) -> None:
@@ -436,9 +442,12 @@ def run_cluster_survey(
                 on_result(number, verdict)
 
     distributed = _distributed()
-    with connect(scheduler) as client:
+    # (a stop waits for the fleet's next look, at most TICK: raised inside a
+    # wait of Dask's client it could end the survey in "lost the scheduler
+    # ...: RuntimeError: release unlocked lock"; see stops_kept)
+    with connect(scheduler) as client, stops_kept(held=True) as stopped:
         try:
-            fleet = _Fleet(client, worker_versions(), on_warning)
+            fleet = _Fleet(client, worker_versions(), on_warning, stopped)
             size = batch or batch_size(len(todo), max(1, fleet.wait_for_workers()), player)
             batches = [[(rules, n, player, full, seed, max_seconds) for n in todo[i:i + size]]
                        for i in range(0, len(todo), size)]
@@ -455,8 +464,9 @@ class _Fleet:
     """The workers of the cluster, each checked once (:func:`worker_versions`,
     run as a task on it, with a deadline) before it gets a batch."""
 
-    def __init__(self, client: Any, versions: dict[str, str], warn: Warn | None) -> None:
-        self.client, self.versions, self.warn = client, versions, warn
+    def __init__(self, client: Any, versions: dict[str, str], warn: Warn | None,
+                 stopped: Callable[[], None] = lambda: None) -> None:
+        self.client, self.versions, self.warn, self.stopped = client, versions, warn, stopped
         self.current: set[str] = set()
         self.good: set[str] = set()
         self.bad: dict[str, str] = {}
@@ -467,7 +477,9 @@ class _Fleet:
     def refresh(self) -> set[str]:
         """Look at the scheduler's workers, check the new ones; the usable
         ones. Raises :class:`ClusterError` when there is none that can run
-        the deals and none is on its way."""
+        the deals and none is on its way; first takes a stop heard meanwhile
+        (``stopped``, see :func:`terrace.solver.stops.stops_kept`)."""
+        self.stopped()
         now = time.perf_counter()
         if self.client.status not in ("running", "newly-created"):
             if now - self.seen > CONNECT_SECONDS:

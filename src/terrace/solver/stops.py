@@ -74,3 +74,47 @@ def _interrupt(handler: Any, signum: int, frame: Any) -> None:
     elif handler == signal.SIG_DFL:
         signal.signal(signum, signal.SIG_DFL)
         signal.raise_signal(signum)
+
+
+@contextmanager
+def stops_kept(held: bool = False) -> Iterator[Callable[[], None]]:
+    """A stop (Ctrl+C or SIGTERM) in the body is never lost, nor half taken.
+    Yields ``check``, which the body calls where it waits, and which is
+    called once more as the body ends: it takes a stop heard so far as the
+    handler before this one takes it (raises KeyboardInterrupt, ...).
+
+    ``held``: a stop waits for ``check`` (a second one is taken at once).
+    For a loop that waits on other threads: raised inside the waits of
+    :mod:`threading`, a KeyboardInterrupt could leave a lock released
+    twice (``RuntimeError: release unlocked lock`` instead of a stop) or
+    held for ever (the survey hung). Otherwise a stop is taken at once, and
+    ``check`` takes it again if its exception was raised where Python drops
+    exceptions (a finalizer or a weakref callback running at that moment
+    printed ``Exception ignored in: <Finalize object>`` and the survey went
+    on to its end). A handler that does not raise (or an ignored signal)
+    is left to do as it does."""
+    previous: dict[int, Any] = {}
+    heard: list[int] = []
+
+    def hear(signum: int, frame: Any) -> None:
+        if held and not heard:
+            heard.append(signum)
+            return
+        try:
+            _interrupt(previous.get(signum, signal.SIG_DFL), signum, frame)
+        except BaseException:
+            heard.append(signum)
+            raise
+
+    def check() -> None:
+        if heard:
+            signum = heard[0]
+            heard.clear()
+            _interrupt(previous.get(signum, signal.SIG_DFL), signum, None)
+
+    catch_stops(hear, previous)
+    try:
+        yield check
+        check()
+    finally:
+        restore_stops(previous, hear)

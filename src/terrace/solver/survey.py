@@ -28,13 +28,14 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, TextIO, cast
 
+from terrace.deal import check_number
 from terrace.refusals import quote
 from terrace.rules import Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import play_deal
-from terrace.solver.stops import interrupts_deferred
-from terrace.solver.verdicts import PERFECT, Verdict, VerdictStore, at_budget
+from terrace.solver.stops import stops_kept
+from terrace.solver.verdicts import Verdict, VerdictStore, at_budget
 from terrace.whole import digits_value
 
 Z95 = 1.959963984540054
@@ -100,34 +101,39 @@ def run_survey(
     store does not already settle, storing each verdict as it comes; returns
     every verdict of the range and the largest worker peak memory (kB) seen
     in this run. ``max_seconds`` is the budget per deal; a stored verdict
-    counts as :func:`terrace.solver.verdicts.at_budget` says."""
+    counts as :func:`terrace.solver.verdicts.at_budget` says. A range that
+    :func:`check_range` refuses is refused before anything runs."""
     check_budget(max_seconds)
+    check_range(first, last)
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
-    known = usable(store.range(rules, first, last, key), max_seconds, player)
+    known = usable(store.range(rules, first, last, key), max_seconds)
     todo = [n for n in range(first, last + 1) if n not in known]
     peak = 0
     results: Iterator[tuple[int, Verdict, int]]
     jobs_list: list[Job] = [(rules, n, player, full, seed, max_seconds) for n in todo]
     pool = None
-    try:
-        if jobs <= 1 or len(todo) <= 1:
-            results = map(run_job, jobs_list)
-        else:
-            # (no more workers than deals: each one costs a process start; a
-            # stop while they start stops them, in the ``finally`` below)
-            with interrupts_deferred():
+    # (with a pool, a stop waits for the loop's next look, at most
+    # WATCH_SECONDS: it could break the waits of the pool's threads, or
+    # the start of its workers, midway; see stops_kept)
+    with stops_kept(held=jobs > 1 and len(todo) > 1) as stopped:
+        try:
+            if jobs <= 1 or len(todo) <= 1:
+                results = map(run_job, jobs_list)
+            else:
+                # (no more workers than deals: each one costs a process start)
                 pool = _start_pool(min(jobs, len(todo)))
-            results = _watched(pool, pool.imap_unordered(run_job, jobs_list), max_seconds)
-        for number, verdict, kb in results:
-            store.put(rules, number, verdict, key)
-            known[number] = verdict
-            peak = max(peak, kb)
-            if on_result is not None:
-                on_result(number, verdict)
-    finally:
-        if pool is not None:
-            _stop_pool(pool)
+                results = _watched(pool, pool.imap_unordered(run_job, jobs_list), max_seconds, stopped)
+            for number, verdict, kb in results:
+                store.put(rules, number, verdict, key)
+                known[number] = verdict
+                peak = max(peak, kb)
+                if on_result is not None:
+                    on_result(number, verdict)
+                stopped()
+        finally:
+            if pool is not None:
+                _stop_pool(pool)
     return known, peak
 
 
@@ -166,7 +172,8 @@ def _stall_limit(max_seconds: float) -> float:
     return 2 * max_seconds + STALL_SLACK
 
 
-def _watched(pool: Any, results: Any, max_seconds: float = math.inf) -> Iterator[tuple[int, Verdict, int]]:
+def _watched(pool: Any, results: Any, max_seconds: float = math.inf,
+             stopped: Callable[[], None] = lambda: None) -> Iterator[tuple[int, Verdict, int]]:
     """The results of ``pool.imap_unordered``, ending in
     :class:`WorkerDiedError` when a worker dies otherwise than by finishing
     its share of deals (killed, or by the kernel for its memory): the pool
@@ -180,7 +187,8 @@ def _watched(pool: Any, results: Any, max_seconds: float = math.inf) -> Iterator
     ended; so each is kept here until its exit code, read as the pool's own
     thread left it, says how it ended: never polled from here, which could
     take the code from that thread, and never kept once it ended well, which
-    would keep its pipes open.)"""
+    would keep its pipes open.) ``stopped`` is called at each wait (see
+    :func:`terrace.solver.stops.stops_kept`)."""
     running: dict[int, Any] = {}
     looked = time.monotonic()
     idle = 0.0
@@ -195,6 +203,7 @@ def _watched(pool: Any, results: Any, max_seconds: float = math.inf) -> Iterator
         except multiprocessing.TimeoutError:
             waited = True
             idle += WATCH_SECONDS
+            stopped()
         else:
             idle = 0.0
             yield result
@@ -293,8 +302,8 @@ class _SilentOnceGone(io.TextIOBase):
 
 def _worker_context() -> Any:
     """How the workers start: from a fork server where there is one
-    (Linux, macOS), which :func:`_interrupts_ignored` starts ignoring Ctrl+C
-    (the process's first pool starts it; the survey is the only user of
+    (Linux, macOS), which :func:`_interrupts_held` starts with Ctrl+C
+    blocked until it ignores it itself (the process's first pool starts it; the survey is the only user of
     one in the command line and in the web game), so
     that every worker it forks, also those that replace a worker after its
     50 deals, ignores Ctrl+C from its first instruction (a worker started
@@ -305,16 +314,15 @@ def _worker_context() -> Any:
 
 
 def _start_pool(workers: int) -> Any:
-    """The pool of worker processes. Ctrl+C is ignored only while the fork
-    server's process starts (so that it, and every worker it forks, ignores
-    Ctrl+C from the start; it then imports for a few tenths of a second,
-    while Ctrl+C stops the survey as it should: ignored meanwhile, it was
-    lost, and the survey ran to its end). Without a fork server, while the
-    workers start."""
+    """The pool of worker processes. Ctrl+C is held back (blocked, see
+    :func:`_interrupts_held`) only while the fork server's process starts
+    (so that it, and every worker it forks, cannot be interrupted from the
+    start); the survey takes a Ctrl+C of that moment as the block ends.
+    Without a fork server, while the workers start."""
     context = _worker_context()
     start = partial(context.Pool, workers, initializer=_start_worker, maxtasksperchild=50)
     if worker_start_method() != "forkserver":
-        with _interrupts_ignored():
+        with _interrupts_held():
             return start()
     return start()
 
@@ -328,9 +336,13 @@ def worker_start_method() -> str:
     quiet_resource_tracker()
     method = str(_worker_context().get_start_method())
     if method == "forkserver":
-        from multiprocessing import forkserver
+        from multiprocessing import forkserver, resource_tracker
 
-        with _interrupts_ignored():
+        # (the resource tracker first, on its own: it blocks Ctrl+C while it
+        # starts, then unblocks it whatever it was, which would end the
+        # block of :func:`_interrupts_held` before the fork server starts)
+        resource_tracker.ensure_running()
+        with _interrupts_held():
             forkserver.ensure_running()
     return method
 
@@ -357,26 +369,38 @@ def quiet_resource_tracker() -> None:
 
 
 @contextmanager
-def _interrupts_ignored() -> Iterator[None]:
-    """Ctrl+C ignored while worker processes (and the fork server) start:
-    a process started meanwhile inherits that, so it cannot be interrupted
-    even while it still imports, before :func:`ignore_interrupts` runs."""
-    previous: Any = None
-    with suppress(ValueError):  # not the main thread: nothing to change
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl+C held back while worker processes (and the fork server) start:
+    a process started meanwhile inherits the signal blocked, so it cannot
+    be interrupted even while it still imports, before
+    :func:`ignore_interrupts` (or the fork server itself) ignores it; this
+    process gets a Ctrl+C of that moment as the block ends. (It was ignored
+    here meanwhile, for the new process to inherit that, and a Ctrl+C in
+    that moment was lost: the survey ran on to its end.) Where signals
+    cannot be blocked (Windows), Ctrl+C is ignored meanwhile, as before."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
+        previous: Any = None
+        with suppress(ValueError):  # not the main thread: nothing to change
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            yield
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
-def usable(stored: Mapping[int, Verdict], max_seconds: float, player: str = "perfect") -> dict[int, Verdict]:
-    """The stored verdicts a survey of ``player`` with ``max_seconds`` per
-    deal counts (see :func:`terrace.solver.verdicts.at_budget`: only the
-    perfect player's ``lost`` is a proof); the other deals are solved."""
-    proof = player == PERFECT
-    counted = {number: at_budget(verdict, max_seconds, proof) for number, verdict in stored.items()}
+def usable(stored: Mapping[int, Verdict], max_seconds: float) -> dict[int, Verdict]:
+    """The stored verdicts a survey with ``max_seconds`` per deal counts
+    (see :func:`terrace.solver.verdicts.at_budget`: every ``won`` and
+    ``lost``, an ``unknown`` of at least that budget); the other deals are
+    solved."""
+    counted = {number: at_budget(verdict, max_seconds) for number, verdict in stored.items()}
     return {number: verdict for number, verdict in counted.items() if verdict is not None}
 
 
@@ -458,6 +482,33 @@ def markdown_table(title: str, summary: Summary, command: str, max_seconds: floa
         f"Reproduce: `{command}`",
         "",
     ])
+
+
+MAX_SURVEY_DEALS = 1_000_000
+"""The most deals one survey covers (a larger range is several surveys)."""
+
+
+def check_range(first: int, last: int) -> int:
+    """How many deals ``first..last`` holds, when they are a survey's range:
+    deal numbers (see :func:`terrace.deal.check_number`), ``first`` not
+    after ``last``, at most :data:`MAX_SURVEY_DEALS` of them; else a
+    ``ValueError`` saying why.
+
+    >>> check_range(1, 10)
+    10
+    >>> check_range(0, 10**7)
+    Traceback (most recent call last):
+    ValueError: 0-10000000 holds 10,000,001 deals: one survey covers at most 1,000,000
+    """
+    check_number(first)
+    check_number(last)
+    if first > last:
+        raise ValueError(f"{first}-{last} is not a range of deal numbers (its first comes after its last)")
+    count = last - first + 1
+    if count > MAX_SURVEY_DEALS:
+        raise ValueError(f"{first}-{last} holds {count:,} deals: "
+                         f"one survey covers at most {MAX_SURVEY_DEALS:,}")
+    return count
 
 
 def parse_range(text: str) -> tuple[int, int]:

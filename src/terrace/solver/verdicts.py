@@ -53,7 +53,10 @@ loss was proved)."""
 SOUND_SINCE = 1
 """Raised to the new :data:`SOLVER_VERSION` if a verdict could ever have
 been wrong: then every older row is ignored."""
-_CURRENT = "version = ? AND (solver = ? OR (solver >= ? AND result IN ('won', 'lost')))"
+_CURRENT = "version = ? AND (solver >= ? OR (solver >= ? AND result IN ('won', 'lost')))"
+"""The rows that count: this deal version's, an ``unknown`` of this solver
+or a newer one (which decides at least what this one does), a ``won`` or
+``lost`` of any solver since :data:`SOUND_SINCE`."""
 
 PERFECT = "perfect"
 """The player key of the solver's own verdicts."""
@@ -81,11 +84,15 @@ _UPSERT = (
     "     AND typeof(verdicts.max_seconds) IN ('integer', 'real')"
     "     AND verdicts.max_seconds BETWEEN 0 AND 1e308 AND typeof(verdicts.line) = 'text')"
     f"    AND ((verdicts.result IN ('won', 'lost') AND verdicts.solver >= {SOUND_SINCE})"
-    "          OR (verdicts.result = 'unknown' AND verdicts.solver = excluded.solver"
-    "              AND verdicts.max_seconds > excluded.max_seconds)), 0)"
+    "          OR (verdicts.result = 'unknown' AND verdicts.solver >= excluded.solver"
+    "              AND verdicts.max_seconds >= excluded.max_seconds"
+    "              AND (verdicts.solver > excluded.solver"
+    "                   OR verdicts.max_seconds > excluded.max_seconds))), 0)"
 )
-"""Store a verdict without ever replacing a sound proof (or a longer search
-of the same solver) with an ``unknown``; a damaged row is always replaced."""
+"""Store a verdict without ever replacing a sound proof with an ``unknown``,
+nor an ``unknown`` of a search at least as strong (a solver as new or newer,
+a budget as large or larger, and more of one of them: a file shared with a
+newer terrace keeps its newer searches); a damaged row is always replaced."""
 
 
 def default_db_path() -> str:
@@ -278,6 +285,16 @@ class VerdictStore:
         verdicts = {r[0]: _verdict(*r[1:]) for r in rows}
         return {deal: v for deal, v in verdicts.items() if v is not None}
 
+    def solvers(self, rules: Rules, first: int, last: int, player: str = PERFECT) -> dict[int, int]:
+        """The solver version of each stored verdict of deals ``first..last``
+        that counts (those :meth:`range` gives)."""
+        rows = self._db.execute(
+            "SELECT deal, solver FROM verdicts"
+            f" WHERE rules = ? AND {_CURRENT} AND player = ? AND deal BETWEEN ? AND ?",
+            (rules_key(rules), DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player, first, last),
+        ).fetchall()
+        return {deal: solver for deal, solver in rows if isinstance(solver, int)}
+
     def is_empty(self) -> bool:
         """True when the store holds no verdict at all (of any rules or version)."""
         return self._db.execute("SELECT 1 FROM verdicts LIMIT 1").fetchone() is None
@@ -308,37 +325,30 @@ def settled(verdict: Verdict | None, max_seconds: float) -> bool:
     return verdict.result in ("won", "lost") or verdict.max_seconds >= max_seconds
 
 
-def at_budget(verdict: Verdict | None, max_seconds: float, proof: bool = True) -> Verdict | None:
+def at_budget(verdict: Verdict | None, max_seconds: float) -> Verdict | None:
     """A stored verdict as a survey with ``max_seconds`` per deal counts it,
-    or None when the survey must solve the deal (again) at its budget, so
-    that its table says what a run at that budget gives:
+    or None when the survey must solve the deal (again):
 
-    - a ``lost`` always counts when it is a proof (``proof``: the perfect
-      player's verdicts); a player's ``lost`` (a game it lost, perhaps only
-      after more time than this) counts as a ``won`` does;
-    - a ``won`` counts when it was found within this budget (it took at
-      most ``max_seconds``, or had no more than that): one found only with
-      more time would inflate the win rate at this budget;
-    - an ``unknown`` counts when it had at least this budget.
+    - a ``won`` or ``lost`` is final, whatever budget found it (a won line
+      was replayed by the engine, a loss was proved or the game was played
+      to its end): solving it again at a smaller budget could never replace
+      it in the store, so every resume solved it again, for ever;
+    - an ``unknown`` counts when it had at least this budget (a smaller
+      budget would decide no more).
 
     A verdict of a larger budget that took longer than ``max_seconds``
     counts ``max_seconds`` of time, what the deal costs at this budget.
 
-    >>> at_budget(Verdict("won", 9, 2.5, 10.0), 0.3) is None
-    True
-    >>> at_budget(Verdict("lost", 9, 2.5, 10.0), 0.3).seconds
+    >>> at_budget(Verdict("won", 9, 2.5, 10.0), 0.3).seconds
     0.3
+    >>> at_budget(Verdict("lost", 9, 2.5, 10.0), 0.3).result
+    'lost'
     >>> at_budget(Verdict("unknown", 9, 0.31, 0.3), 0.3).seconds
     0.31
     >>> at_budget(Verdict("unknown", 9, 1.0, 1.0), 2.0) is None
     True
-    >>> at_budget(Verdict("lost", 9, 2.5, 10.0), 0.3, proof=False) is None
-    True
     """
     if verdict is None:
-        return None
-    found = verdict.result == "won" or (verdict.result == "lost" and not proof)
-    if found and verdict.seconds > max_seconds and verdict.max_seconds > max_seconds:
         return None
     if verdict.result == "unknown" and verdict.max_seconds < max_seconds:
         return None

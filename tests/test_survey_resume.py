@@ -1,0 +1,191 @@
+"""Surveys resumed as a researcher resumes them for days: stored verdicts
+of other budgets, other players, other solver versions; the edges of deal
+ranges and budgets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from terrace.solver.players import player_key
+from terrace.solver.survey import run_survey
+from terrace.solver.verdicts import Verdict, VerdictStore
+from terrace.variants import get_rules
+
+
+@pytest.mark.parametrize("player", ["perfect", "greedy"])
+def test_a_resume_never_solves_a_final_verdict_or_a_longer_unknown_again(tmp_path: Path, player: str) -> None:
+    """A ``won`` stored by a survey with 10 s per deal (found after 2.5 s)
+    was solved again by every resume at 0.3 s: the store kept the win (an
+    unknown never replaces it), so the next resume solved it again, for
+    ever. A ``won`` or ``lost`` is final whatever the budget; an
+    ``unknown`` of a larger or equal budget is what this budget would give
+    too: none of them is solved again, and the store is unchanged."""
+    rules = get_rules("falling-star")
+    key = player_key(player)
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    stored = {1: Verdict("won", 10**6, 2.5, 10.0, "(found with 10 s)"), 2: Verdict("lost", 10**6, 3.0, 10.0),
+              3: Verdict("unknown", 10**6, 10.0, 10.0), 4: Verdict("unknown", 10**5, 0.3, 0.3),
+              5: Verdict("won", 99, 0.01, 10.0, "(quick)")}
+    store.put_many(rules, stored, key)
+    solved: list[int] = []
+    for _ in range(2):  # (two resumes: neither solves anything)
+        verdicts, _ = run_survey(rules, 1, 5, jobs=1, max_seconds=0.3, store=store, player=player,
+                                 on_result=lambda number, verdict: solved.append(number))
+        assert solved == []
+        assert {n: v.result for n, v in verdicts.items()} == {n: v.result for n, v in stored.items()}
+        assert max(v.seconds for v in verdicts.values()) <= 0.3  # (what each costs at this budget)
+    assert store.range(rules, 1, 5, key) == stored
+    store.close()
+
+
+def test_the_survey_benchmark_counts_the_cpu_time_of_the_local_pools_workers(tmp_path: Path) -> None:
+    """``bench/survey.py`` read the local pool's CPU time as that of this
+    process's children, but the pool's workers are children of the fork
+    server: its "local CPU s/deal" was a few thousandths of a second for
+    deals of a second (Admiral's Patience, 6 deals at 0.3 s: 0.015 s
+    counted for 1.5 s of solving), and its "CPU overhead" of the cluster
+    was made up. The same deals cost about as much CPU in a pool of two
+    workers as in this process alone."""
+    import importlib.util
+
+    where = Path(__file__).parent.parent / "bench" / "survey.py"
+    spec = importlib.util.spec_from_file_location("bench_survey", where)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rules = get_rules("empress-of-italy")  # (deals of a few tenths of a second, decided well within 5 s)
+    spent = []
+    for jobs in (1, 2):
+        store = VerdictStore(str(tmp_path / f"{jobs}.sqlite3"))
+        before = bench.children_cpu()
+        verdicts, _ = run_survey(rules, 1, 8, jobs=jobs, max_seconds=5.0, store=store)
+        spent.append(bench.children_cpu() - before)
+        store.close()
+        assert all(verdict.result != "unknown" for verdict in verdicts.values())  # (the same work each time)
+    alone, pooled = spent
+    assert pooled >= 0.5 * alone, spent
+
+
+def _put_row(path: str, deal: int, solver: int, verdict: Verdict, player: str = "perfect") -> None:
+    """A row as another version of terrace (another solver) wrote it."""
+    import sqlite3
+
+    from terrace.deal import DEAL_VERSION
+    from terrace.solver.verdicts import rules_key
+
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT OR REPLACE INTO verdicts (rules, deal, version, solver, result, nodes, seconds,"
+                   " max_seconds, line, player) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (rules_key(get_rules("falling-star")), deal, DEAL_VERSION, solver, verdict.result,
+                    verdict.nodes, verdict.seconds, verdict.max_seconds, verdict.line, player))
+    db.close()
+
+
+def test_a_newer_solvers_unknown_is_neither_overwritten_nor_solved_again(tmp_path: Path) -> None:
+    """A verdict file shared with a newer terrace (a newer solver): its
+    ``unknown`` at 10 s was solved again by every survey of this version
+    (its rows count only the same solver's unknowns) and overwritten by
+    this older solver's unknown of 0.3 s, losing the newer search. A newer
+    solver decides at least what this one does: its unknown of a budget no
+    smaller counts, and stays as it is; a longer search of this one still
+    replaces a shorter one of the newer."""
+    from terrace.solver.verdicts import SOLVER_VERSION
+
+    path = str(tmp_path / "v.sqlite3")
+    store = VerdictStore(path)
+    rules = get_rules("falling-star")
+    newer = Verdict("unknown", 10**7, 10.0, 10.0)
+    _put_row(path, 1, SOLVER_VERSION + 1, newer)
+    solved: list[int] = []
+    verdicts, _ = run_survey(rules, 1, 1, jobs=1, max_seconds=0.3, store=store,
+                             on_result=lambda number, verdict: solved.append(number))
+    assert solved == [] and verdicts[1] == Verdict("unknown", 10**7, 0.3, 10.0)  # (0.3 s at this budget)
+    assert store.get(rules, 1) == newer
+    store.put(rules, 1, Verdict("unknown", 5, 0.3, 0.3))  # (as a second survey that solved it meanwhile)
+    assert store.get(rules, 1) == newer
+    store.put(rules, 1, Verdict("unknown", 5, 20.0, 20.0))
+    assert store.get(rules, 1) == Verdict("unknown", 5, 20.0, 20.0)
+    store.close()
+
+
+def test_a_survey_says_how_many_verdicts_it_took_from_other_solver_versions(tmp_path: Path) -> None:
+    """The win rate of a survey on an older verdict file mixed, without a
+    word, verdicts of older solvers (their won and lost stay valid) with
+    this one's: the survey now says how many it took from which."""
+    from click.testing import CliRunner
+
+    from terrace.cli import main
+    from terrace.solver.verdicts import SOLVER_VERSION
+
+    path = str(tmp_path / "v.sqlite3")
+    VerdictStore(path).close()
+    _put_row(path, 1, SOLVER_VERSION - 1, Verdict("won", 9, 0.01, 10.0, "c1"))
+    _put_row(path, 2, SOLVER_VERSION - 2, Verdict("lost", 9, 0.01, 10.0))
+    _put_row(path, 3, SOLVER_VERSION - 1, Verdict("unknown", 9, 0.01, 10.0))  # (solved again)
+    result = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-3", "--max-seconds",
+                                       "0.3", "--jobs", "1", "--verdicts-db", path, "--json"])
+    assert result.exit_code == 0, result.output
+    versions = f"({SOLVER_VERSION - 2}, {SOLVER_VERSION - 1}; this one is {SOLVER_VERSION})"
+    assert f"2 of the 3 verdicts come from other solver versions {versions}" in result.output
+
+
+@pytest.mark.parametrize(("first", "last", "said"), [
+    (5, 1, "5-1 is not a range of deal numbers"),
+    (2**63 - 2, 2**63, "deal numbers run from 0 to 9223372036854775807, not 9223372036854775808"),
+    (-1, 1, "deal numbers run from 0 to 9223372036854775807, not -1"),
+    (0, 2**63 - 1, "one survey covers at most 1,000,000"),
+])
+def test_a_survey_refuses_a_bad_range_before_it_stores_anything(tmp_path: Path, first: int, last: int,
+                                                                said: str) -> None:
+    """The command line checked deal ranges, the survey functions did not:
+    a reversed range was an empty survey without a word, a range running
+    past the last deal number stored the deals before it and then failed
+    (on a worker, for a pool), and 0 to 2^63-1 set off building a list of
+    every deal number. Each is refused before anything runs, by the one
+    check the command line uses too."""
+    from terrace.solver.cluster import run_cluster_survey
+
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    rules = get_rules("falling-star")
+    with pytest.raises(ValueError, match=said):
+        run_survey(rules, first, last, jobs=1, max_seconds=0.05, store=store)
+    with pytest.raises(ValueError, match=said):
+        run_cluster_survey(rules, first, last, scheduler="local:1", max_seconds=0.05, store=store)
+    assert store.is_empty()
+    store.close()
+
+
+def test_a_survey_of_one_deal_says_one_deal(tmp_path: Path) -> None:
+    """``terrace survey --deals 7`` said "1 deals"; its table and chart are
+    written all the same."""
+    from click.testing import CliRunner
+
+    from terrace.cli import main
+
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "7", "--max-seconds", "0.3",
+                                       "--jobs", "1", "--verdicts-db", str(tmp_path / "v.sqlite3"),
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "falling-star (perfect): 1 deal, won " in result.output
+    assert sorted(path.suffix for path in out.iterdir()) in ([".md"], [".md", ".png"])
+
+
+def test_the_survey_benchmark_leaves_no_files_behind(tmp_path: Path) -> None:
+    """``bench/survey.py`` kept a verdict file per backend in a temporary
+    folder it never removed: every run left ``terrace-bench-survey-*``
+    behind in the temporary folder."""
+    import os
+    import subprocess
+    import sys
+
+    where = Path(__file__).parent.parent
+    done = subprocess.run([sys.executable, str(where / "bench" / "survey.py"), "--backends", "local",
+                           "--variants", "falling-star", "--deals", "1-2", "--max-seconds", "0.3",
+                           "--repeats", "1", "--workers", "1"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(where / "src"), "TMPDIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "| falling-star | perfect | 2 |" in done.stdout
+    assert list(tmp_path.iterdir()) == []
