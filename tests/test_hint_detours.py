@@ -13,7 +13,7 @@ from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver import hint_line
 from terrace.solver.advice import hint_report
-from terrace.solver.api import SolveResult, _partner, _still_wins_without
+from terrace.solver.api import SolveResult
 from terrace.solver.hint_line import (
     FURTHEST,
     HEURISTIC,
@@ -23,6 +23,7 @@ from terrace.solver.hint_line import (
     rule_of_thumb,
     takes_back,
 )
+from terrace.solver.lines import partner, still_wins_without
 from terrace.variants import get_rules
 from web_support import WINNING_LINE
 
@@ -44,8 +45,8 @@ def removable_pairs(board: Board, line: list[Move]) -> int:
     here = board.copy(stack=False)
     for i, move in enumerate(line):
         if move.source == "t" and move.target == "t":
-            back = _partner(line, i)
-            count += back >= 0 and _still_wins_without(here, line, i, back)
+            back = partner(line, i)
+            count += back >= 0 and still_wins_without(here, line, i, back)
         here.push(move)
     return count
 
@@ -54,8 +55,8 @@ def test_the_fixture_has_the_detour() -> None:
     board = start()
     for move in LINE[:AT]:
         board.push(move)
-    assert str(LINE[AT]) == "t9t2" and _partner(LINE, AT) == 35
-    assert _still_wins_without(board, LINE[AT:], 0, 35 - AT)
+    assert str(LINE[AT]) == "t9t2" and partner(LINE, AT) == 35
+    assert still_wins_without(board, LINE[AT:], 0, 35 - AT)
 
 
 def test_a_kept_line_is_hinted_without_its_detours() -> None:

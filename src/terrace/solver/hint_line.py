@@ -37,11 +37,11 @@ from terrace.board import Board, Status
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
-from terrace.solver.api import LOST, WON, Hint, _partner, _still_wins_without, _touches, solve
+from terrace.solver.api import LOST, WON, Hint, solve
 from terrace.solver.budget import check_budget
 from terrace.solver.greedy import greedy_move
 from terrace.solver.history import LOOKBACK, Key, pass_stage, same_pass_keys
-from terrace.solver.lines import replays_to_win
+from terrace.solver.lines import partner, replays_to_win, still_wins_without, touches
 from terrace.solver.observation import observe
 from terrace.solver.search import REPLAY_CHECK
 
@@ -252,7 +252,7 @@ def takes_back(board: Board, move: Move) -> bool:
     for index, earlier in enumerate(reversed(board.move_stack)):
         if index >= LOOKBACK:
             break
-        if _touches(earlier, move.source_index) or _touches(earlier, move.target_index):
+        if touches(earlier, move.source_index) or touches(earlier, move.target_index):
             piles = (earlier.source_index, earlier.target_index)
             return earlier.source == earlier.target == "t" and piles == (move.target_index, move.source_index)
     return False
@@ -280,8 +280,8 @@ def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.i
     while len(line) > 2 and line[0].source == "t" and line[0].target == "t":
         if time.perf_counter() > until:
             break
-        back = _partner(line, 0)
-        if back < 0 or not _still_wins_without(board, line, 0, back, until, REPLAY_CHECK):
+        back = partner(line, 0)
+        if back < 0 or not still_wins_without(board, line, 0, back, until, REPLAY_CHECK):
             break
         shorter = line[1:back] + line[back + 1:]
         if not _fresh_line(board, shorter, seen, until, REPLAY_CHECK):
