@@ -8,7 +8,8 @@ games were won, how many were lost (the solver proved that no winning line
 remains, the fair hint found the terrace dead, or no move is left at all),
 how many ended otherwise (no move to a new position, nothing worth doing,
 the per-deal time cap), and checks that no game ever came back to a
-position it had reached.
+position it had reached (a hint to take moves back, ``win-behind``, is
+followed by taking them back).
 
     .venv/bin/python bench/hints.py                                  # deals 1-50, peeking hints
     .venv/bin/python bench/hints.py --variants terrace --deals 1-10 --seconds 1 --jobs 2
@@ -64,7 +65,8 @@ def stateless_hint(board: Board, seconds: float, forget: bool) -> dict[str, Any]
     if found.move is None:
         why = (NO_WINNING_LINE if found.kind == "lost" else GAME_OVER if not board.legal_moves
                else NO_NEW_POSITION)
-    return {"move": None if found.move is None else str(found.move), "why": why, "kept": None}
+    return {"move": None if found.move is None else str(found.move), "why": why, "back": found.back,
+            "kept": None}
 
 
 def without_furthest(board: Board, **options: Any) -> SolveResult:
@@ -83,7 +85,7 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
     board = Board.from_number(number, get_rules(variant))
     seen = {board.position()}
     kept = None
-    hints = 0
+    hints = backs = 0
     outcome = "time"
     hint_seconds: list[float] = []
     while time.perf_counter() - start < deal_seconds:
@@ -98,6 +100,12 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
         hint_seconds.append(time.perf_counter() - asked)
         hints += 1
         kept = found["kept"]
+        if found["move"] is None and found.get("back"):  # a win from an earlier position: go back there
+            for _ in range(found["back"]):
+                seen.discard(board.position())
+                board.pop()
+            backs += 1
+            continue
         if found["move"] is None:
             outcome = LOSSES.get(found["why"], found["why"])
             break
@@ -108,7 +116,7 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
             break
         seen.add(position)
     return {"variant": variant, "deal": number, "outcome": outcome, "hints": hints,
-            "moves": len(board.move_stack), "up": board.foundation_cards,
+            "moves": len(board.move_stack), "up": board.foundation_cards, "backs": backs,
             "seconds": time.perf_counter() - start, "hint_seconds": hint_seconds}
 
 
@@ -159,6 +167,8 @@ def main() -> None:
               f"wall {time.perf_counter() - wall:.0f} s")
         each = [s for r in results for s in r["hint_seconds"]]
         full = sum(s >= args.seconds for s in each)
+        print(f"  hints to take moves back (a win from an earlier position): "
+              f"{sum(r['backs'] for r in results)}")
         print(f"  a hint took {percentile(each, 50):.3f} s (median), {percentile(each, 90):.3f} s "
               f"(90th percentile), {max(each, default=0.0):.3f} s at most; {full} of {len(each)} "
               f"ran to the {args.seconds:g} s budget")

@@ -160,10 +160,14 @@ class Hint:
 
     move: Move | None
     kind: str
-    """``"winnable"`` (``line`` wins), ``"lost"`` (no line wins any more; no
-    move), ``"heuristic"`` (undecided in the time) or ``"none"`` (no move:
-    the game is over, or every move returns to a position already reached)."""
+    """``"winnable"`` (``line`` wins; from the position ``back`` moves ago
+    when there is no move), ``"lost"`` (no line wins any more; no move),
+    ``"furthest"`` or ``"heuristic"`` (undecided in the time) or ``"none"``
+    (no move: the game is over, or every move returns to a position already
+    reached)."""
     line: list[Move] = field(default_factory=list)
+    back: int = 0
+    """Moves to take back before ``line`` applies (see :func:`terrace.solver.hint_line.win_behind`)."""
 
 
 def restart_nodes(rules: Rules, options: Options) -> int:

@@ -421,8 +421,8 @@ class WebGame:
         found["counted"] = False
         if found["move"] is not None:
             found.update(describe_move(board, found["move"]))
-            if in_play(game):
-                found["counted"] = await run_in_threadpool(self.store.count_hint, game.id, board.position())
+        if (found["move"] is not None or found.get("back")) and in_play(game):  # (a hint to undo is one too)
+            found["counted"] = await run_in_threadpool(self.store.count_hint, game.id, board.position())
         return json_response(found)
 
     def stock_shown(self, game: StoredGame, until: float | None = None) -> int | None:
