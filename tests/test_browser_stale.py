@@ -572,7 +572,7 @@ def test_the_search_for_a_winnable_deal_says_its_limit_and_counts(api: Api, open
     words.filter(has_text=f"at most {limit:g} s").wait_for()
     words.filter(has_text="1 s so far").wait_for()  # (the answer is held back 2.5 s)
     page.locator("#new-start:not([disabled])").wait_for(state="attached")
-    page.wait_for_function("document.body.dataset.game !== %r" % game["id"])
+    page.wait_for_function(f"document.body.dataset.game !== '{game['id']}'")
 
 
 def test_a_winnable_deal_found_after_the_dialog_closed_does_not_replace_the_game(
