@@ -44,6 +44,7 @@ from terrace.solver import hint_line
 from terrace.solver.api import SolveResult, solve
 from terrace.solver.fair import FairSettings
 from terrace.solver.hint_line import GAME_OVER, KEPT, NO_NEW_POSITION, NO_WINNING_LINE, TERRACE_DEAD, hint
+from terrace.solver.lines import partner, touches
 from terrace.solver.survey import parse_range, percentile
 from terrace.variants import get_rules
 from terrace.web.hints import HINT_SETTINGS, find_hint
@@ -53,6 +54,8 @@ LOSSES = {NO_WINNING_LINE: "no winning line", TERRACE_DEAD: "no winning line", G
 remains (a dead terrace is a loss proved from the cards in sight), or no
 move is left at all."""
 LOST_OUTCOMES = tuple(dict.fromkeys(LOSSES.values()))
+LATE = 0.1
+"""A hint that took this much longer than its budget is counted as late."""
 
 
 def stateless_hint(board: Board, seconds: float, forget: bool) -> dict[str, Any]:
@@ -75,6 +78,29 @@ def without_furthest(board: Board, **options: Any) -> SolveResult:
     found = solve(board, **options)
     found.best_move = None
     return found
+
+
+def returns_with_nothing_learnt(board: Board, moves: list[Move]) -> int:
+    """How many pile-to-pile moves of ``moves`` (played from ``board``) a
+    later move takes straight back, nothing touching either pile and no
+    card shown from the stock in between (the two achieve nothing)."""
+    stock = []
+    replay = board.copy(stack=False)
+    for move in moves:
+        stock.append((replay.redeals_used, len(replay.stock)))
+        replay.push(move)
+    count = 0
+    for i, move in enumerate(moves):
+        if move.source != "t" or move.target != "t":
+            continue
+        for j in range(i + 1, len(moves)):
+            later = moves[j]
+            if stock[j] != stock[i]:
+                break
+            if touches(later, move.source_index) or touches(later, move.target_index):
+                count += partner(moves[i:j + 1], 0) == j - i
+                break
+    return count
 
 
 def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: float,
@@ -115,7 +141,9 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
             outcome = "loop"
             break
         seen.add(position)
-    return {"variant": variant, "deal": number, "outcome": outcome, "hints": hints,
+    played = list(board.move_stack)
+    returns = returns_with_nothing_learnt(Board.from_number(number, get_rules(variant)), played)
+    return {"variant": variant, "deal": number, "outcome": outcome, "hints": hints, "returns": returns,
             "moves": len(board.move_stack), "up": board.foundation_cards, "backs": backs,
             "seconds": time.perf_counter() - start, "hint_seconds": hint_seconds}
 
@@ -168,10 +196,12 @@ def main() -> None:
         each = [s for r in results for s in r["hint_seconds"]]
         full = sum(s >= args.seconds for s in each)
         print(f"  hints to take moves back (a win from an earlier position): "
-              f"{sum(r['backs'] for r in results)}")
+              f"{sum(r['backs'] for r in results)}; cards moved straight back with nothing learnt "
+              f"in between: {sum(r['returns'] for r in results)}")
+        late = sum(s > args.seconds + LATE for s in each)
         print(f"  a hint took {percentile(each, 50):.3f} s (median), {percentile(each, 90):.3f} s "
               f"(90th percentile), {max(each, default=0.0):.3f} s at most; {full} of {len(each)} "
-              f"ran to the {args.seconds:g} s budget")
+              f"ran to the {args.seconds:g} s budget, {late} past it by more than {LATE:g} s")
         unfinished = [r for r in results if r["outcome"] != "won"]
         if unfinished:
             print(f"  the games not won ended with {statistics.mean(r['up'] for r in unfinished):.1f} "

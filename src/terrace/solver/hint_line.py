@@ -40,8 +40,8 @@ from terrace.rules import Rules
 from terrace.solver.api import LOST, WON, Hint, solve
 from terrace.solver.budget import check_budget
 from terrace.solver.greedy import greedy_move
-from terrace.solver.history import LOOKBACK, Key, pass_stage, same_pass_keys
-from terrace.solver.lines import partner, replays_to_win, still_wins_without, touches
+from terrace.solver.history import LOOKBACK, Key, pass_stage, same_pass_keys, takes_back
+from terrace.solver.lines import partner, replays_to_win, still_wins_without
 from terrace.solver.observation import observe
 from terrace.solver.search import REPLAY_CHECK
 
@@ -294,24 +294,6 @@ def win_behind(board: Board, line: list[Move], seen: set[Key], until: float = ma
         return _winnable(board, rest, seen, until)
     kept = KeptLine(earlier.position(), tuple(str(m) for m in rest))
     return PeekHint(None, WINNABLE, rest, why=WIN_BEHIND, kept=kept, back=back)
-
-
-def takes_back(board: Board, move: Move) -> bool:
-    """True when ``move`` shifts a card straight back to the pile the game's
-    last move touching either pile took it from (draws and moves elsewhere
-    in between). Each undecided hint solves afresh, and the line that got
-    furthest may start with either way: the hints said "pile 6 to pile 7",
-    "turn a card", "pile 7 to pile 6", "turn a card", ... (General's Patience
-    deal 2, 0.5 s hints on a busy machine)."""
-    if move.source != "t" or move.target != "t":
-        return False
-    for index, earlier in enumerate(reversed(board.move_stack)):
-        if index >= LOOKBACK:
-            break
-        if touches(earlier, move.source_index) or touches(earlier, move.target_index):
-            piles = (earlier.source_index, earlier.target_index)
-            return earlier.source == earlier.target == "t" and piles == (move.target_index, move.source_index)
-    return False
 
 
 def _winnable(board: Board, line: list[Move], seen: set[Key], until: float) -> PeekHint:
