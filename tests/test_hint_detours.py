@@ -23,6 +23,7 @@ from terrace.solver.hint_line import (
     rule_of_thumb,
     takes_back,
 )
+from terrace.solver.history import same_pass_keys
 from terrace.solver.lines import partner, still_wins_without
 from terrace.variants import get_rules
 from web_support import WINNING_LINE
@@ -131,3 +132,21 @@ def test_takes_back() -> None:
     board.pop()
     board.pop()  # (before t6t7: the last move touching pile 6 put a card there from the waste)
     assert not takes_back(board, Move.parse("t7t6")) and not takes_back(board, Move.parse("t6t7"))
+
+
+def test_a_detour_at_the_head_is_dropped_even_when_the_hints_time_is_up() -> None:
+    """direct() looked at the clock before its first check: a hint whose
+    time was spent (continuing a long line on a loaded machine: Empress of
+    Italy at 0.5 s a hint with twenty processes on two cores) hinted the
+    detour, and a later hint took the card straight back (two such pairs
+    in two games). The first check is bounded by REPLAY_CHECK moves, not by
+    the clock."""
+    board = start()
+    for move in LINE[:AT]:
+        board.push(move)
+    line = hint_line.direct(board, LINE[AT:], same_pass_keys(board), until=0.0)
+    assert str(line[0]) != "t9t2" and len(line) == len(LINE) - AT - 2
+    played = board.copy(stack=False)
+    for move in line:
+        played.push(move)
+    assert played.is_won()
