@@ -92,3 +92,23 @@ def test_the_return_is_left_when_it_is_the_only_move() -> None:
                         "moves": seen.moves[:2], "returns": seen.moves[:1]})
     assert without_returns(two).moves == seen.moves[1:2]
     assert FairSettings().samples == 16  # (the settings the surveys' games use)
+
+
+FALLING_STAR_1 = ("t3t5 s wf t6t5 t3t1 s t8t7 s s t6t4 t2t6 s s s s wt5 s wt4 s t4f s t4f s t4f wt4 wt9 "
+                  "wt1 s t2t1 s t6t2 t2t6 s s s wt1")
+"""A random game of Falling Star deal 1 up to where pile 3 holds one card
+and the waste is not empty."""
+
+
+def test_a_move_back_onto_a_card_that_filled_the_space_is_no_return() -> None:
+    """Moving pile 3's lone card to pile 1 empties pile 3, which the waste
+    card fills at once (no stock card shown); moving the card back puts it
+    on that waste card: another position, not a return, yet it was named one."""
+    board = Board.from_number(1, get_rules("falling-star"))
+    for text in FALLING_STAR_1.split():
+        board.push_text(text)
+    filled = len(board.waste)
+    board.push_text("t3t1")
+    assert len(board.waste) == filled - 1 and len(board.tableau[2]) == 1
+    back = Move.parse("t1t3")
+    assert back in observe(board).moves and observe(board).returns == ()

@@ -39,7 +39,7 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules, SpaceRule
 from terrace.solver.budget import check_nodes
-from terrace.solver.history import LOOKBACK, returns_card, same_pass_positions, stage_moves
+from terrace.solver.history import LOOKBACK, quiet_returns, same_pass_positions
 from terrace.solver.safe import safe_moves
 
 Cards = tuple[Card, ...]
@@ -54,11 +54,10 @@ class Observation:
     is the sorted multiset of those cards. ``legal`` are the legal moves;
     ``moves`` those of them that lead to a position not seen before in this
     game (drawing always does), so a player that picks from ``moves`` never
-    loops; ``returns`` those of ``moves`` that shift a card straight back
-    where the game's last move touching either pile took it from, no card
-    having turned up from the stock since that move was chosen (nothing
-    learnt: the two moves together achieve nothing;
-    :func:`~terrace.solver.history.stage_moves`).
+    loops; ``returns`` those of ``moves`` that undo the game's last move
+    touching either pile exactly, no card having turned up from the stock
+    since that move was chosen (nothing learnt: the two moves together
+    achieve nothing; :func:`~terrace.solver.history.quiet_returns`).
     """
 
     rules: Rules
@@ -187,7 +186,6 @@ def observe(board: Board, shown: int | None = None) -> Observation:
     legal = tuple(board.legal_moves)
     visited = same_pass_positions(board, visible_key)
     moves = tuple(m for m in legal if _fresh(board, m, visited))
-    recent = stage_moves(board) if any(m.source == m.target == "t" for m in moves) else []
     return Observation(
         rules=board.rules,
         base_rank=board.base_rank,
@@ -200,7 +198,7 @@ def observe(board: Board, shown: int | None = None) -> Observation:
         redeals_used=board.redeals_used,
         legal=legal,
         moves=moves,
-        returns=tuple(m for m in moves if returns_card(recent, m)),
+        returns=quiet_returns(board, moves),
     )
 
 
