@@ -106,3 +106,28 @@ def test_the_stateless_hint_continues_after_the_take_back(every_win_loops: list[
     solves = len(every_win_loops)
     again = hint_line.hint(board, 5.0)
     assert len(every_win_loops) == solves and again.move == found.line[0]
+
+
+def test_a_win_behind_is_found_when_the_detours_spent_the_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The looping line was read for the positions it passes only after the
+    detours' solves had spent the hint's time: past it, only its first
+    REPLAY_CHECK moves were, and a later passage through a position the
+    game has had was missed: the kept line went round the loop again. It
+    is read first now."""
+    board = before_and_after()[1]
+    after = board.position_key()
+    looping = [Move.parse("t2t9"), Move.parse("t9t2"), *looping_line()]  # back, here, back again, on
+
+    def solve(start: Board, **options: Any) -> SolveResult:
+        if start.position_key() == after:
+            return SolveResult("won", looping)
+        while hint_line.time.perf_counter() < started + 0.31:  # a detour's solve spends the time
+            pass
+        return SolveResult("unknown", reason="time")
+
+    monkeypatch.setattr(hint_line, "solve", solve)
+    monkeypatch.setattr(hint_line, "REPLAY_CHECK", 1)  # (read past its first move only in the time)
+    started = hint_line.time.perf_counter()
+    found = peek_hint(board, 0.3)
+    assert found.why == WIN_BEHIND and found.back == 1, found
+    assert found.line == looping_line()[1:]

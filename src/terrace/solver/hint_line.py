@@ -238,11 +238,13 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
         return PeekHint(None, LOST, why=NO_WINNING_LINE)
     line = list(result.moves) if result.result == WON else []
     if line and not _fresh_line(board, line, seen, deadline):
+        # (read before the detours take the time left: past it, only its first moves would be)
+        behind = win_behind(board, line, seen, deadline)
+        if behind is not None and behind.move is not None:  # it comes back here: its rest wins from here
+            return behind
         line = _fresh_detour(board, seen, deadline, cancel)
-        if not line:  # every winning line found passes a position the game has had
-            behind = win_behind(board, result.moves, seen, deadline)
-            if behind is not None:
-                return behind
+        if not line and behind is not None:  # every winning line found passes a position the game has had
+            return behind
     if line:
         return _winnable(board, line, seen, deadline)
     best = result.best_move
