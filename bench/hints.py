@@ -8,7 +8,8 @@ games were won, how many were lost (the solver proved that no winning line
 remains, the fair hint found the terrace dead, or no move is left at all),
 how many ended otherwise (no move to a new position, nothing worth doing,
 the per-deal time cap), and checks that no game ever came back to a
-position it had reached.
+position it had reached (a hint to take moves back, ``win-behind``, is
+followed by taking them back).
 
     .venv/bin/python bench/hints.py                                  # deals 1-50, peeking hints
     .venv/bin/python bench/hints.py --variants terrace --deals 1-10 --seconds 1 --jobs 2
@@ -43,6 +44,7 @@ from terrace.solver import hint_line
 from terrace.solver.api import SolveResult, solve
 from terrace.solver.fair import FairSettings
 from terrace.solver.hint_line import GAME_OVER, KEPT, NO_NEW_POSITION, NO_WINNING_LINE, TERRACE_DEAD, hint
+from terrace.solver.lines import partner, touches
 from terrace.solver.survey import parse_range, percentile
 from terrace.variants import get_rules
 from terrace.web.hints import HINT_SETTINGS, find_hint
@@ -52,6 +54,8 @@ LOSSES = {NO_WINNING_LINE: "no winning line", TERRACE_DEAD: "no winning line", G
 remains (a dead terrace is a loss proved from the cards in sight), or no
 move is left at all."""
 LOST_OUTCOMES = tuple(dict.fromkeys(LOSSES.values()))
+LATE = 0.1
+"""A hint that took this much longer than its budget is counted as late."""
 
 
 def stateless_hint(board: Board, seconds: float, forget: bool) -> dict[str, Any]:
@@ -64,7 +68,8 @@ def stateless_hint(board: Board, seconds: float, forget: bool) -> dict[str, Any]
     if found.move is None:
         why = (NO_WINNING_LINE if found.kind == "lost" else GAME_OVER if not board.legal_moves
                else NO_NEW_POSITION)
-    return {"move": None if found.move is None else str(found.move), "why": why, "kept": None}
+    return {"move": None if found.move is None else str(found.move), "why": why, "back": found.back,
+            "kept": None}
 
 
 def without_furthest(board: Board, **options: Any) -> SolveResult:
@@ -75,6 +80,29 @@ def without_furthest(board: Board, **options: Any) -> SolveResult:
     return found
 
 
+def returns_with_nothing_learnt(board: Board, moves: list[Move]) -> int:
+    """How many pile-to-pile moves of ``moves`` (played from ``board``) a
+    later move takes straight back, nothing touching either pile and no
+    card shown from the stock in between (the two achieve nothing)."""
+    stock = []
+    replay = board.copy(stack=False)
+    for move in moves:
+        stock.append((replay.redeals_used, len(replay.stock)))
+        replay.push(move)
+    count = 0
+    for i, move in enumerate(moves):
+        if move.source != "t" or move.target != "t":
+            continue
+        for j in range(i + 1, len(moves)):
+            later = moves[j]
+            if stock[j] != stock[i]:
+                break
+            if touches(later, move.source_index) or touches(later, move.target_index):
+                count += partner(moves[i:j + 1], 0) == j - i
+                break
+    return count
+
+
 def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: float,
            settings: FairSettings, stateless: bool = False, forget: bool = False) -> dict[str, Any]:
     """Follow the hint from one deal; the outcome, hints asked, moves, seconds
@@ -83,7 +111,7 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
     board = Board.from_number(number, get_rules(variant))
     seen = {board.position()}
     kept = None
-    hints = 0
+    hints = backs = 0
     outcome = "time"
     hint_seconds: list[float] = []
     while time.perf_counter() - start < deal_seconds:
@@ -98,6 +126,12 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
         hint_seconds.append(time.perf_counter() - asked)
         hints += 1
         kept = found["kept"]
+        if found["move"] is None and found.get("back"):  # a win from an earlier position: go back there
+            for _ in range(found["back"]):
+                seen.discard(board.position())
+                board.pop()
+            backs += 1
+            continue
         if found["move"] is None:
             outcome = LOSSES.get(found["why"], found["why"])
             break
@@ -107,8 +141,10 @@ def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: 
             outcome = "loop"
             break
         seen.add(position)
-    return {"variant": variant, "deal": number, "outcome": outcome, "hints": hints,
-            "moves": len(board.move_stack), "up": board.foundation_cards,
+    played = list(board.move_stack)
+    returns = returns_with_nothing_learnt(Board.from_number(number, get_rules(variant)), played)
+    return {"variant": variant, "deal": number, "outcome": outcome, "hints": hints, "returns": returns,
+            "moves": len(board.move_stack), "up": board.foundation_cards, "backs": backs,
             "seconds": time.perf_counter() - start, "hint_seconds": hint_seconds}
 
 
@@ -159,9 +195,13 @@ def main() -> None:
               f"wall {time.perf_counter() - wall:.0f} s")
         each = [s for r in results for s in r["hint_seconds"]]
         full = sum(s >= args.seconds for s in each)
+        print(f"  hints to take moves back (a win from an earlier position): "
+              f"{sum(r['backs'] for r in results)}; cards moved straight back with nothing learnt "
+              f"in between: {sum(r['returns'] for r in results)}")
+        late = sum(s > args.seconds + LATE for s in each)
         print(f"  a hint took {percentile(each, 50):.3f} s (median), {percentile(each, 90):.3f} s "
               f"(90th percentile), {max(each, default=0.0):.3f} s at most; {full} of {len(each)} "
-              f"ran to the {args.seconds:g} s budget")
+              f"ran to the {args.seconds:g} s budget, {late} past it by more than {LATE:g} s")
         unfinished = [r for r in results if r["outcome"] != "won"]
         if unfinished:
             print(f"  the games not won ended with {statistics.mean(r['up'] for r in unfinished):.1f} "

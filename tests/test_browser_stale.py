@@ -561,6 +561,20 @@ def _searching(api: Api, open_game: Any, start: Callable[[Any], None]) -> tuple[
     return game, page
 
 
+def test_the_search_for_a_winnable_deal_says_its_limit_and_counts(api: Api, open_game: Any) -> None:
+    """The form said "Looking for a deal the solver proves winnable…" and
+    nothing of how long that might take: it now says the server's limit
+    (``/api/variants``' ``winnable_seconds``, the budget that stops the
+    search) and counts the seconds."""
+    game, page = _searching(api, open_game, lambda page: page.locator("#new-start").click())
+    limit = page.evaluate("async () => (await (await fetch('/api/variants')).json()).winnable_seconds")
+    words = page.locator("#dlg-new .form-error")
+    words.filter(has_text=f"at most {limit:g} s").wait_for()
+    words.filter(has_text="1 s so far").wait_for()  # (the answer is held back 2.5 s)
+    page.locator("#new-start:not([disabled])").wait_for(state="attached")
+    page.wait_for_function(f"document.body.dataset.game !== '{game['id']}'")
+
+
 def test_a_winnable_deal_found_after_the_dialog_closed_does_not_replace_the_game(
     api: Api, open_game: Any
 ) -> None:

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 import terrace.solver.api as api
+import terrace.solver.lines as lines
 import terrace.solver.search as search_module
 from terrace.board import Board
 from terrace.cli import main
@@ -104,7 +105,7 @@ def test_tidying_a_line_under_a_node_budget_stops_at_the_safety_net(monkeypatch:
     found = solve(board, max_seconds=60, max_nodes=200_000, short_line=False)
     assert found.result == "won"
     task = SimpleNamespace(board=board, line=_with_bounces(board, found.moves, 80), choice=None)
-    monkeypatch.setattr(api, "_same_position", lambda a, b: False)  # every try replays to the end
+    monkeypatch.setattr(lines, "same_position", lambda a, b: False)  # every try replays to the end
     started = time.perf_counter()
     line = api._finished_line(cast(Any, task), 0.2, 10**6, started + 0.2, False)
     assert time.perf_counter() - started < 1.0  # (0.25 s measured; 7 s before)

@@ -117,7 +117,8 @@ def test_observation_holds_no_stock_order() -> None:
     # exactly what a player sees: a new field must be checked for leaks
     assert set(seen.__dataclass_fields__) == {
         "rules", "base_rank", "reserve", "foundations", "tableau", "waste", "stock", "unseen",
-        "redeals_used", "legal", "moves", "_canonical"}
+        "redeals_used", "legal", "moves", "returns", "_canonical"}
+    # (returns: from the moves played and the stock's size, which a player sees)
     assert seen._canonical == [] and seen.board().stock == sorted(board.stock, reverse=False)
 
 

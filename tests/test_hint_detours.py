@@ -13,7 +13,7 @@ from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver import hint_line
 from terrace.solver.advice import hint_report
-from terrace.solver.api import SolveResult, _partner, _still_wins_without
+from terrace.solver.api import SolveResult
 from terrace.solver.hint_line import (
     FURTHEST,
     HEURISTIC,
@@ -23,6 +23,8 @@ from terrace.solver.hint_line import (
     rule_of_thumb,
     takes_back,
 )
+from terrace.solver.history import same_pass_keys
+from terrace.solver.lines import partner, still_wins_without
 from terrace.variants import get_rules
 from web_support import WINNING_LINE
 
@@ -44,8 +46,8 @@ def removable_pairs(board: Board, line: list[Move]) -> int:
     here = board.copy(stack=False)
     for i, move in enumerate(line):
         if move.source == "t" and move.target == "t":
-            back = _partner(line, i)
-            count += back >= 0 and _still_wins_without(here, line, i, back)
+            back = partner(line, i)
+            count += back >= 0 and still_wins_without(here, line, i, back)
         here.push(move)
     return count
 
@@ -54,8 +56,8 @@ def test_the_fixture_has_the_detour() -> None:
     board = start()
     for move in LINE[:AT]:
         board.push(move)
-    assert str(LINE[AT]) == "t9t2" and _partner(LINE, AT) == 35
-    assert _still_wins_without(board, LINE[AT:], 0, 35 - AT)
+    assert str(LINE[AT]) == "t9t2" and partner(LINE, AT) == 35
+    assert still_wins_without(board, LINE[AT:], 0, 35 - AT)
 
 
 def test_a_kept_line_is_hinted_without_its_detours() -> None:
@@ -130,3 +132,21 @@ def test_takes_back() -> None:
     board.pop()
     board.pop()  # (before t6t7: the last move touching pile 6 put a card there from the waste)
     assert not takes_back(board, Move.parse("t7t6")) and not takes_back(board, Move.parse("t6t7"))
+
+
+def test_a_detour_at_the_head_is_dropped_even_when_the_hints_time_is_up() -> None:
+    """direct() looked at the clock before its first check: a hint whose
+    time was spent (continuing a long line on a loaded machine: Empress of
+    Italy at 0.5 s a hint with twenty processes on two cores) hinted the
+    detour, and a later hint took the card straight back (two such pairs
+    in two games). The first check is bounded by REPLAY_CHECK moves, not by
+    the clock."""
+    board = start()
+    for move in LINE[:AT]:
+        board.push(move)
+    line = hint_line.direct(board, LINE[AT:], same_pass_keys(board), until=0.0)
+    assert str(line[0]) != "t9t2" and len(line) == len(LINE) - AT - 2
+    played = board.copy(stack=False)
+    for move in line:
+        played.push(move)
+    assert played.is_won()

@@ -349,7 +349,7 @@ def test_cancel_stops_the_search_at_once() -> None:
 
 def _tidy_by_full_replays(board: Board, moves: list[Move], max_tries: int | None) -> list[Move]:
     """The plain reading of tidying: every try replays the whole rest."""
-    from terrace.solver.api import _partner
+    from terrace.solver.lines import partner
 
     tries = 0
     current = board.copy(stack=False)
@@ -357,7 +357,7 @@ def _tidy_by_full_replays(board: Board, moves: list[Move], max_tries: int | None
     while i < len(moves):
         m = moves[i]
         if m.source == "t" and m.target == "t" and (max_tries is None or tries < max_tries):
-            j = _partner(moves, i)
+            j = partner(moves, i)
             if j >= 0:
                 tries += 1
                 rest = moves[i + 1:j] + moves[j + 1:]

@@ -5,6 +5,7 @@ time, a full pool answers 503 with Retry-After, bad deal ranges are 400)."""
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -196,6 +197,33 @@ def test_winnable_search_has_one_total_budget() -> None:
     assert "content-security-policy" in response.headers
     assert took < 4
     assert store.recent() == []
+
+
+def test_a_winnable_search_says_its_limit_and_how_many_deals_it_tried() -> None:
+    """The New game form said only "Looking for a deal…": the page could
+    not say how long it might take (the limit was not published), and the
+    503 at the end did not say how far the search got."""
+    store = MemoryStore()
+    app = create_app(store, winnable_seconds=1.0, pool=SolverPool(workers=1))
+
+    async def scenario() -> tuple[httpx.Response, httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url=LOCAL) as client:
+            variants = await client.get("/api/variants")
+            created = await client.post("/api/games", json={"winnable": True, "options": {"decks": 8}},
+                                        timeout=60)
+            return variants, created
+
+    try:
+        asyncio.run(app.state.game.pool.run(_echo, None, budget=30))  # start the worker first
+        variants, response = asyncio.run(scenario())
+    finally:
+        app.state.game.pool.close()
+    assert variants.json()["winnable_seconds"] == 1.0
+    assert response.status_code == 503, response.text
+    error = response.json()["error"]
+    tried = re.search(r"within 1 s for these rules \(([0-9]+) tried\)", error)
+    assert tried is not None and int(tried.group(1)) >= 1, error
 
 
 def test_a_winnable_search_counts_its_wait_for_a_worker() -> None:

@@ -33,6 +33,7 @@ from terrace.solver.hint_line import (
     NO_WINNING_LINE,
     NOTHING_USEFUL,
     TERRACE_DEAD,
+    WIN_BEHIND,
     Cancel,
     KeptLine,
     PeekHint,
@@ -174,7 +175,7 @@ def dead_end_hint(board: Board) -> PeekHint | None:
     >>> board.push_text("c1")
     Move.parse('c1')
     >>> dead_end_hint(board)
-    PeekHint(move=None, kind='lost', line=[], why='terrace-dead', kept=None)
+    PeekHint(move=None, kind='lost', line=[], why='terrace-dead', kept=None, back=0)
     """
     if game_over(board) or not terrace_dead(board):
         return None
@@ -209,7 +210,9 @@ def hint_report(
     orders in which the move wins), ``undecided`` (of ``samples``, those the
     solver could not decide: not counted as wins), ``choices`` and
     ``solves``. Peeking: ``move``, ``kind``
-    (``winnable``, ``lost`` or ``heuristic``) and the proved ``line``; a
+    (``winnable``, ``lost``, ``furthest`` or ``heuristic``), the proved
+    ``line`` and ``back`` (with no move and ``why`` ``win-behind``: the
+    moves to take back to the position ``line`` wins from); a
     fair report once nothing is hidden (:func:`open_hint`) is the same.
     ``line``: the winning line of an earlier hint of this game, continued
     (not solved afresh) when the game has followed it and it still wins
@@ -234,6 +237,7 @@ def hint_report(
             "kind": found.kind,
             "line": [str(m) for m in found.line],
             "why": found.why,
+            "back": found.back,
         }
     report["fair"] = fair
     report["seconds"] = round(time.perf_counter() - start, 3)
@@ -247,6 +251,8 @@ NO_MOVE_WORDS = {
     NO_NEW_POSITION: "no move: every move returns to a position already reached",
     NOTHING_USEFUL: "no move: the rule of thumb finds no move worth making, and the solver decided "
                     "nothing in the time",
+    WIN_BEHIND: "no move forward: every winning line the solver found passes a position this game "
+                "has had; take back {back} to it, and {line} from there",
 }
 """What :func:`describe` says of a hint without a move, by its ``why``
 (one for each of :data:`~terrace.solver.hint_line.WHY_NO_MOVE`)."""
@@ -271,10 +277,20 @@ def describe(report: dict[str, Any]) -> str:
     'wf: starts a winning line of 1 move (nothing is face down)'
     >>> describe({"move": "t2t5", "kind": "heuristic", "fair": False, "line": []})
     't2t5: undecided in the time; the rule of thumb (does not look at face-down cards)'
+    >>> describe({"move": None, "kind": "winnable", "fair": False, "line": ["t9t2", "wf"], "back": 1,
+    ...           "why": "win-behind"})  # doctest: +NORMALIZE_WHITESPACE
+    'no move forward: every winning line the solver found passes a position this game has had;
+    take back 1 move to it, and a winning line of 2 moves starts from there (looks at the face-down stock)'
     """
     move = report["move"]
     if move is None:
         why = report.get("why") or (NO_WINNING_LINE if report["kind"] == "lost" else GAME_OVER)
+        if why == WIN_BEHIND:
+            source = "nothing is face down" if report["fair"] else "looks at the face-down stock"
+            words = NO_MOVE_WORDS[WIN_BEHIND].format(
+                back=_moves(report.get("back", 0)),
+                line=f"a winning line of {_moves(len(report.get('line', [])))} starts")
+            return f"{words} ({source})"
         return NO_MOVE_WORDS.get(why, NO_MOVE_WORDS[GAME_OVER])
     if report["fair"] and "samples" in report:  # (else a proved line, fair once nothing is hidden)
         reason = {

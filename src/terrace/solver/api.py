@@ -23,8 +23,9 @@ from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.endgame import shorten, without_returns
+from terrace.solver.lines import partner, still_wins_without
 from terrace.solver.options import DEFAULT_SEED, ORDER_DRAW_EARLY, ORDER_UNRANKED
-from terrace.solver.search import CORE_SLICE_SECONDS, REPLAY_CHECK, HuntState, Options, Search, core_available
+from terrace.solver.search import CORE_SLICE_SECONDS, HuntState, Options, Search, core_available
 from terrace.solver.twins import carried_over, chosen, representatives
 
 HUNTER_SHARE = 2.0
@@ -159,10 +160,14 @@ class Hint:
 
     move: Move | None
     kind: str
-    """``"winnable"`` (``line`` wins), ``"lost"`` (no line wins any more; no
-    move), ``"heuristic"`` (undecided in the time) or ``"none"`` (no move:
-    the game is over, or every move returns to a position already reached)."""
+    """``"winnable"`` (``line`` wins; from the position ``back`` moves ago
+    when there is no move), ``"lost"`` (no line wins any more; no move),
+    ``"furthest"`` or ``"heuristic"`` (undecided in the time) or ``"none"``
+    (no move: the game is over, or every move returns to a position already
+    reached)."""
     line: list[Move] = field(default_factory=list)
+    back: int = 0
+    """Moves to take back before ``line`` applies (see :func:`terrace.solver.hint_line.win_behind`)."""
 
 
 def restart_nodes(rules: Rules, options: Options) -> int:
@@ -580,24 +585,6 @@ def _twin_verdict(task: _Task, verdict: str, child: Board, until: float = math.i
     return WON if carried_over(task.line, task.board, child, until) is not None else UNKNOWN
 
 
-def _touches(move: Move, pile: int) -> bool:
-    return (move.source == "t" and move.source_index == pile) or (
-        move.target == "t" and move.target_index == pile
-    )
-
-
-def _partner(moves: list[Move], i: int) -> int:
-    """The index of the move that takes the card of pile-to-pile move ``i``
-    straight back, nothing else touching either pile in between; else -1."""
-    m = moves[i]
-    a, b = m.source_index, m.target_index
-    for j in range(i + 1, len(moves)):
-        n = moves[j]
-        if _touches(n, a) or _touches(n, b):
-            return j if (n.source, n.source_index, n.target, n.target_index) == ("t", b, "t", a) else -1
-    return -1
-
-
 def _tidy(board: Board, moves: list[Move], seconds: float = 0.25, max_tries: int | None = None) -> list[Move]:
     """Drop pairs of moves that shift a card to another pile and straight
     back, keeping only changes after which the engine still replays the line
@@ -615,62 +602,12 @@ def _tidy(board: Board, moves: list[Move], seconds: float = 0.25, max_tries: int
             break
         m = moves[i]
         if m.source == "t" and m.target == "t":
-            j = _partner(moves, i)
+            j = partner(moves, i)
             if j >= 0:
                 tries += 1
-                if _still_wins_without(current, moves, i, j, deadline):
+                if still_wins_without(current, moves, i, j, deadline):
                     moves = moves[:i] + moves[i + 1:j] + moves[j + 1:]
                     continue
         current.push(m)
         i += 1
     return moves
-
-
-def _still_wins_without(current: Board, moves: list[Move], i: int, j: int, until: float = math.inf,
-                        horizon: int | None = None) -> bool:
-    """True when the winning line ``moves`` still wins without its moves
-    ``i`` and ``j``, played from ``current`` (the position before move ``i``);
-    False too once :func:`time.perf_counter` passes ``until``, or, with
-    ``horizon``, when the two lines have not met within that many moves
-    past move ``j`` (the pair is then kept: the line as it is wins).
-
-    The shorter line is replayed side by side with the line itself; once the
-    two reach the same position at the same point, the rest of both is the
-    same moves from the same position, which the line is known to win (the
-    engine is deterministic and its moves depend on the position alone). So
-    the answer is the one a full replay would give, mostly found after a few
-    moves.
-    """
-    rest = moves[i + 1:j] + moves[j + 1:]
-    middle = j - i - 1
-    mine = current.copy(stack=False)
-    theirs = current.copy(stack=False)
-    try:
-        for move in rest[:middle]:
-            mine.push(move)
-    except TerraceError:
-        return False
-    for move in moves[i:j + 1]:
-        theirs.push(move)
-    k = j + 1  # ``theirs`` stands after moves[:k], ``mine`` after rest[:t]
-    for t in range(middle, len(rest)):
-        if _same_position(mine, theirs):
-            return True
-        if t % REPLAY_CHECK == 0 and time.perf_counter() > until:
-            return False
-        if horizon is not None and t - middle >= horizon:
-            return False
-        try:
-            mine.push(rest[t])
-        except TerraceError:
-            return False
-        theirs.push(moves[k])
-        k += 1
-    return mine.is_won()
-
-
-def _same_position(a: Board, b: Board) -> bool:
-    """Everything the engine's moves depend on is the same (not the history)."""
-    return (a.tableau == b.tableau and a.waste == b.waste and a.stock == b.stock
-            and a.foundations == b.foundations and a.reserve == b.reserve
-            and a.base_rank == b.base_rank and a.redeals_used == b.redeals_used)

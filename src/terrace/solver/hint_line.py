@@ -37,11 +37,11 @@ from terrace.board import Board, Status
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
-from terrace.solver.api import LOST, WON, Hint, _partner, _still_wins_without, _touches, solve
+from terrace.solver.api import LOST, WON, Hint, solve
 from terrace.solver.budget import check_budget
 from terrace.solver.greedy import greedy_move
-from terrace.solver.history import LOOKBACK, Key, pass_stage, same_pass_keys
-from terrace.solver.lines import replays_to_win
+from terrace.solver.history import LOOKBACK, Key, pass_stage, same_pass_keys, takes_back
+from terrace.solver.lines import partner, replays_to_win, still_wins_without
 from terrace.solver.observation import observe
 from terrace.solver.search import REPLAY_CHECK
 
@@ -63,11 +63,15 @@ NO_WINNING_LINE = "no-winning-line"
 NO_NEW_POSITION = "no-new-position"
 NOTHING_USEFUL = "nothing-useful"
 TERRACE_DEAD = "terrace-dead"
-WHY_NO_MOVE = (GAME_OVER, NO_WINNING_LINE, NO_NEW_POSITION, NOTHING_USEFUL, TERRACE_DEAD)
+WIN_BEHIND = "win-behind"
+WHY_NO_MOVE = (GAME_OVER, NO_WINNING_LINE, NO_NEW_POSITION, NOTHING_USEFUL, TERRACE_DEAD, WIN_BEHIND)
 """Why a hint offers no move: the game is over, the solver proved that no
 winning line remains, every legal move returns to a position already
-reached, the rule of thumb finds no move worth making, or the terrace can
-never be played out (a loss the fair hint proves from the cards in sight)."""
+reached, the rule of thumb finds no move worth making, the terrace can
+never be played out (a loss the fair hint proves from the cards in sight),
+or every winning line the solver found passes a position the game has
+already had (kind ``winnable``: take back ``back`` moves to it, and
+``line`` wins from there)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +87,12 @@ class KeptLine:
 class PeekHint:
     """A hint that looks at the face-down stock.
 
-    ``kind``: ``winnable`` (``line`` wins from here), ``lost`` (no move:
-    the solver proved no winning line remains), ``heuristic`` or ``none``
-    (no move, ``why`` from :data:`WHY_NO_MOVE`). ``kept``: the line to
-    pass to the next call for this game.
+    ``kind``: ``winnable`` (``line`` wins from here; or, with no move and
+    ``why`` :data:`WIN_BEHIND`, from the position ``back`` moves ago, which
+    every winning line found passes), ``lost`` (no move: the solver proved
+    no winning line remains), ``furthest``, ``heuristic`` or ``none`` (no
+    move, ``why`` from :data:`WHY_NO_MOVE`). ``kept``: the line to pass to
+    the next call for this game.
     """
 
     move: Move | None
@@ -94,6 +100,8 @@ class PeekHint:
     line: list[Move] = field(default_factory=list)
     why: str | None = None
     kept: KeptLine | None = None
+    back: int = 0
+    """How many moves to take back before ``line`` applies (0: it starts here)."""
 
 
 def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.inf) -> list[Move] | None:
@@ -230,7 +238,13 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
         return PeekHint(None, LOST, why=NO_WINNING_LINE)
     line = list(result.moves) if result.result == WON else []
     if line and not _fresh_line(board, line, seen, deadline):
+        # (read before the detours take the time left: past it, only its first moves would be)
+        behind = win_behind(board, line, seen, deadline)
+        if behind is not None and behind.move is not None:  # it comes back here: its rest wins from here
+            return behind
         line = _fresh_detour(board, seen, deadline, cancel)
+        if not line and behind is not None:  # every winning line found passes a position the game has had
+            return behind
     if line:
         return _winnable(board, line, seen, deadline)
     best = result.best_move
@@ -240,22 +254,48 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     return rule_of_thumb(board)
 
 
-def takes_back(board: Board, move: Move) -> bool:
-    """True when ``move`` shifts a card straight back to the pile the game's
-    last move touching either pile took it from (draws and moves elsewhere
-    in between). Each undecided hint solves afresh, and the line that got
-    furthest may start with either way: the hints said "pile 6 to pile 7",
-    "turn a card", "pile 7 to pile 6", "turn a card", ... (General's Patience
-    deal 2, 0.5 s hints on a busy machine)."""
-    if move.source != "t" or move.target != "t":
-        return False
-    for index, earlier in enumerate(reversed(board.move_stack)):
-        if index >= LOOKBACK:
-            break
-        if _touches(earlier, move.source_index) or _touches(earlier, move.target_index):
-            piles = (earlier.source_index, earlier.target_index)
-            return earlier.source == earlier.target == "t" and piles == (move.target_index, move.source_index)
-    return False
+def win_behind(board: Board, line: list[Move], seen: set[Key], until: float = math.inf) -> PeekHint | None:
+    """The hint for a winning ``line`` from ``board`` that passes a position
+    in ``seen`` (one the game has had): the rest of the line from the last
+    such position, which wins from there and reaches no position in
+    ``seen``. From the current position that rest is a hint to play on
+    (kind ``winnable``); from an earlier one, the hint has no move to play
+    forward (a move there would send the game round a loop, and a fresh
+    search found no other win in the time) and says so: ``why``
+    :data:`WIN_BEHIND`, ``back`` the moves to take back to reach it, with
+    the line kept from there, so that the next hint continues it. The line
+    is read in ``board``'s stage only (no later position is in ``seen``)
+    and, past its first :data:`~terrace.solver.search.REPLAY_CHECK` moves,
+    until ``until``; None when no position of it is in ``seen`` or the
+    position lies further back than the game's kept moves."""
+    copy = board.copy(stack=False)
+    stage = pass_stage(board)
+    last, key = -1, None
+    try:
+        for index, move in enumerate(line):
+            if index and index % REPLAY_CHECK == 0 and time.perf_counter() > until:
+                break
+            copy.push(move)
+            if pass_stage(copy) != stage:
+                break
+            if copy.position_key() in seen:
+                last, key = index, copy.position_key()
+    except TerraceError:
+        return None
+    rest = list(line[last + 1:])
+    if last < 0 or not rest:
+        return None
+    earlier = board.copy()
+    back = 0
+    while earlier.position_key() != key:
+        if not earlier.move_stack or back >= LOOKBACK:
+            return None
+        earlier.pop()
+        back += 1
+    if back == 0:
+        return _winnable(board, rest, seen, until)
+    kept = KeptLine(earlier.position(), tuple(str(m) for m in rest))
+    return PeekHint(None, WINNABLE, rest, why=WIN_BEHIND, kept=kept, back=back)
 
 
 def _winnable(board: Board, line: list[Move], seen: set[Key], until: float) -> PeekHint:
@@ -276,15 +316,22 @@ def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.i
     is kept as it is past then). A line made in a hurry (the solver tidies
     its lines in a share of its budget, which a busy machine cuts short)
     otherwise had the hint say "move the card from pile 2 to pile 9" and
-    three hints later "from pile 9 back to pile 2"."""
+    three hints later "from pile 9 back to pile 2". The first pair is
+    looked at whatever the clock says (its check is bounded by the
+    REPLAY_CHECK moves): a hint whose time the walk along a long kept line
+    had spent (a loaded machine) hinted the detour, and a later hint took
+    the card back."""
+    first = True
     while len(line) > 2 and line[0].source == "t" and line[0].target == "t":
-        if time.perf_counter() > until:
+        if not first and time.perf_counter() > until:
             break
-        back = _partner(line, 0)
-        if back < 0 or not _still_wins_without(board, line, 0, back, until, REPLAY_CHECK):
+        check = math.inf if first else until
+        first = False
+        back = partner(line, 0)
+        if back < 0 or not still_wins_without(board, line, 0, back, check, REPLAY_CHECK):
             break
         shorter = line[1:back] + line[back + 1:]
-        if not _fresh_line(board, shorter, seen, until, REPLAY_CHECK):
+        if not _fresh_line(board, shorter, seen, check, REPLAY_CHECK):
             break
         line = shorter
     return line
@@ -324,11 +371,17 @@ class KeptLines:
 
     def keep(self, board: Board, found: PeekHint) -> None:
         """Remember ``found``'s line (a hint for ``board``) under the
-        position its move leads to; a hint without a line keeps nothing."""
-        if found.move is None or found.kept is None:
+        position its move leads to (or, for a line that starts ``back``
+        moves ago, under that position); a hint without a line keeps nothing."""
+        if found.kept is None or (found.move is None and not found.back):
             return
-        after = board.copy(stack=False)
-        after.push(found.move)
+        if found.move is None:
+            after = board.copy()
+            for _ in range(found.back):
+                after.pop()
+        else:
+            after = board.copy(stack=False)
+            after.push(found.move)
         key = (board.rules, after.position_key())
         with self._lock:
             old = self._lines.pop(key, None)
@@ -359,7 +412,9 @@ def hint(board: Board, seconds: float = 1.0, cancel: Cancel | None = None) -> Hi
     undecided in the time, the first move of the line that put the most
     cards up. ``heuristic``: undecided, and that move returns to a position
     already reached: the rule of thumb's move. ``none``: no move leads
-    anywhere new, or the game is over.
+    anywhere new, or the game is over. ``winnable`` with no move: every
+    winning line found passes a position the game has had; ``line`` wins
+    from the position ``back`` moves ago (take them back to follow it).
 
     >>> from terrace.variants import get_rules
     >>> board = Board.from_number(4, get_rules("falling-star"))
@@ -373,7 +428,7 @@ def hint(board: Board, seconds: float = 1.0, cancel: Cancel | None = None) -> Hi
     check_budget(seconds)
     found = peek_hint(board, seconds, KEPT.recall(board), cancel=cancel)
     KEPT.keep(board, found)
-    return Hint(found.move, found.kind, list(found.line))
+    return Hint(found.move, found.kind, list(found.line), found.back)
 
 
 def _fresh_detour(board: Board, seen: set[Key], deadline: float, cancel: Cancel | None) -> list[Move]:

@@ -39,7 +39,7 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules, SpaceRule
 from terrace.solver.budget import check_nodes
-from terrace.solver.history import LOOKBACK, same_pass_positions
+from terrace.solver.history import LOOKBACK, quiet_returns, same_pass_positions
 from terrace.solver.safe import safe_moves
 
 Cards = tuple[Card, ...]
@@ -54,7 +54,10 @@ class Observation:
     is the sorted multiset of those cards. ``legal`` are the legal moves;
     ``moves`` those of them that lead to a position not seen before in this
     game (drawing always does), so a player that picks from ``moves`` never
-    loops.
+    loops; ``returns`` those of ``moves`` that undo the game's last move
+    touching either pile exactly, no card having turned up from the stock
+    since that move was chosen (nothing learnt: the two moves together
+    achieve nothing; :func:`~terrace.solver.history.quiet_returns`).
     """
 
     rules: Rules
@@ -68,6 +71,7 @@ class Observation:
     redeals_used: int
     legal: tuple[Move, ...]
     moves: tuple[Move, ...]
+    returns: tuple[Move, ...] = ()
     _canonical: list[Board] = field(default_factory=list, compare=False, repr=False)
 
     @property
@@ -194,6 +198,7 @@ def observe(board: Board, shown: int | None = None) -> Observation:
         redeals_used=board.redeals_used,
         legal=legal,
         moves=moves,
+        returns=quiet_returns(board, moves),
     )
 
 

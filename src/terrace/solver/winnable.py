@@ -27,7 +27,15 @@ MAX_TRIES = 100_000
 
 class NoWinnableDealError(TerraceError):
     """No deal was proved winnable within the search's total budget (or the
-    search was cancelled)."""
+    search was cancelled); ``tried``: how many deals were looked at."""
+
+    def __init__(self, message: str, tried: int = 0) -> None:
+        super().__init__(message)
+        self.tried = tried
+
+    def __reduce__(self) -> tuple[type[NoWinnableDealError], tuple[str, int]]:
+        """Pickled with ``tried`` (the web game's solver process sends it back)."""
+        return type(self), (str(self), self.tried)
 
 
 def verdict_for(
@@ -75,10 +83,9 @@ def next_winnable_deal(
             if left <= 0:
                 raise NoWinnableDealError(
                     f"no deal was proved winnable within {total_seconds:g} s for these rules"
-                    f" ({number - start} tried from deal {start} on)"
-                )
+                    f" ({number - start} tried from deal {start} on)", number - start)
             if cancel is not None and cancel():
-                raise NoWinnableDealError("the search for a winnable deal was cancelled")
+                raise NoWinnableDealError("the search for a winnable deal was cancelled", number - start)
             if verdict_for(rules, number, store, min(max_seconds, left), cancel).result == "won":
                 return number
             number += 1
@@ -88,5 +95,5 @@ def next_winnable_deal(
         raise InvalidDealError(Reason(Refusal.NO_WINNABLE_TO_LAST, start=start,
                                       last=MAX_DEAL_NUMBER, seconds=max_seconds))
     raise NoWinnableDealError(
-        f"no deal from {start} to {number - 1} was proved winnable within {max_seconds:g} s each"
-    )
+        f"no deal from {start} to {number - 1} was proved winnable within {max_seconds:g} s each",
+        number - start)

@@ -197,6 +197,7 @@ class WebGame:
             "deal_numbers": DEAL_NUMBERS,
             "default": {"variant": self.default_variant, "options": self.default_rules.to_dict()},
             "solver": True,
+            "winnable_seconds": self.winnable_seconds,  # (the page says how long a search may take)
         })
 
     async def create(self, request: Request) -> Response:
@@ -239,8 +240,8 @@ class WebGame:
             return await self.in_solver(request, hints.next_winnable, rules, start,
                                         min(WINNABLE_DEAL_SECONDS, total), until,
                                         str(self.store.verdicts_path), budget=total)
-        except NoWinnableDealError:
-            raise ApiError(WebRefusal.NO_WINNABLE_DEAL, _RETRY, seconds=total) from None
+        except NoWinnableDealError as error:
+            raise ApiError(WebRefusal.NO_WINNABLE_DEAL, _RETRY, seconds=total, tried=error.tried) from None
 
     async def games(self, request: Request) -> Response:
         """``/api/games``: the recent games (GET) or a new one (POST), one
@@ -421,8 +422,8 @@ class WebGame:
         found["counted"] = False
         if found["move"] is not None:
             found.update(describe_move(board, found["move"]))
-            if in_play(game):
-                found["counted"] = await run_in_threadpool(self.store.count_hint, game.id, board.position())
+        if (found["move"] is not None or found.get("back")) and in_play(game):  # (a hint to undo is one too)
+            found["counted"] = await run_in_threadpool(self.store.count_hint, game.id, board.position())
         return json_response(found)
 
     def stock_shown(self, game: StoredGame, until: float | None = None) -> int | None:

@@ -57,7 +57,9 @@ def find_hint(
     sight); once the player has seen every card, the peeking answer, which
     is then fair (``"fair": true``). Peeking (see
     :func:`terrace.solver.hint_line.peek_hint`): ``winnable`` with the proved
-    ``line``, ``lost``, ``furthest``, ``heuristic`` or ``none``. No move comes with ``why``
+    ``line``, ``lost``, ``furthest``, ``heuristic`` or ``none``; ``back``
+    is 0 but for a winnable hint with no move (``why`` ``win-behind``):
+    ``line`` wins from the position that many moves ago. No move comes with ``why``
     (one of :data:`terrace.solver.hint_line.WHY_NO_MOVE`); no hint ever
     leads back to a position the game has already reached. ``settings`` are
     the fair player's behind a fair hint (``bench/hints.py`` compares others);
@@ -85,7 +87,8 @@ def find_hint(
         why = why_no_move(board)
     return {"move": None if decision.move is None else str(decision.move), "kind": kind,
             "line": [], "why": why, "fair": True, "samples": decision.samples, "wins": decision.wins,
-            "undecided": decision.undecided, "win_share": decision.to_dict()["win_share"], "kept": None}
+            "undecided": decision.undecided, "win_share": decision.to_dict()["win_share"], "back": 0,
+            "kept": None}
 
 
 def _line_reply(board: Board, find: Callable[[], PeekHint | None], fair: bool) -> dict[str, Any] | None:
@@ -101,7 +104,8 @@ def _line_reply(board: Board, find: Callable[[], PeekHint | None], fair: bool) -
 def _reply(found: PeekHint, fair: bool) -> dict[str, Any]:
     """The reply for a hint with a proved line (or its fallback)."""
     return {"move": None if found.move is None else str(found.move), "kind": found.kind,
-            "line": [str(m) for m in found.line], "why": found.why, "fair": fair, "kept": found.kept}
+            "line": [str(m) for m in found.line], "why": found.why, "fair": fair, "back": found.back,
+            "kept": found.kept}
 
 
 def over_hint(peek: bool) -> dict[str, Any]:
@@ -111,7 +115,8 @@ def over_hint(peek: bool) -> dict[str, Any]:
     >>> over_hint(False)["why"], over_hint(True)["fair"]
     ('game-over', False)
     """
-    reply: dict[str, Any] = {"move": None, "kind": "none", "line": [], "why": GAME_OVER, "fair": not peek}
+    reply: dict[str, Any] = {"move": None, "kind": "none", "line": [], "why": GAME_OVER, "fair": not peek,
+                             "back": 0}
     if not peek:
         reply.update(samples=0, wins=0, undecided=0, win_share=None)
     reply["kept"] = None
@@ -150,4 +155,4 @@ def heuristic_hint(board: Board) -> dict[str, Any]:
     position already reached in the game."""
     found = rule_of_thumb(board)
     return {"move": None if found.move is None else str(found.move), "kind": found.kind,
-            "line": [], "why": found.why, "fair": False, "kept": None}
+            "line": [], "why": found.why, "fair": False, "back": 0, "kept": None}

@@ -162,10 +162,10 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         503, "{problem}: try again",
         "Der Löser wurde angehalten ({problem}): Bitte noch einmal versuchen."),
     WebRefusal.NO_WINNABLE_DEAL: Wording(
-        503, 'no deal was proved winnable within {seconds:seconds} s for these rules: try again, '
-             'or other rules, or without "winnable only"',
-        "Innerhalb von {seconds:seconds} s wurde für diese Regeln kein gewinnbares Spiel gefunden: "
-        "Bitte noch einmal, mit anderen Regeln oder ohne „nur gewinnbare“."),
+        503, 'no deal was proved winnable within {seconds:seconds} s for these rules ({tried} tried): '
+             'try again, or other rules, or without "winnable only"',
+        "Innerhalb von {seconds:seconds} s wurde für diese Regeln kein gewinnbares Spiel gefunden "
+        "({tried} versucht): Bitte noch einmal, mit anderen Regeln oder ohne „nur gewinnbare“."),
     WebRefusal.GAME_DAMAGED: Wording(
         500, "{problem}",
         "Das gespeicherte Spiel ist beschädigt und kann nicht geladen werden ({problem})."),

@@ -484,7 +484,8 @@ function step(kind) {
 // down), a proved loss, a rule of thumb, or the share of sampled stocks in
 // which the move wins.
 function backing(found) {
-  if (!found.move) return t(`hint.why.${found.why || "game-over"}`);
+  // (no move forward, but a win from a position `back` moves ago: say how far to undo)
+  if (!found.move) return t(`hint.why.${found.why || "game-over"}`, { n: found.back, m: (found.line || []).length });
   if (found.kind === "winnable") return t(found.fair ? "hint.by.open" : "hint.by.winnable", { n: found.line.length });
   if (found.kind === "sampled") {
     // undecided samples count as no win: say so, or "0 of 16" reads as 16 losses

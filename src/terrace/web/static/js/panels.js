@@ -145,13 +145,27 @@ export async function openNewGame({ newGame, loadVariants }) {
     const hadFocus = document.activeElement === button;
     button.disabled = true;
     if (hadFocus) closer.focus();
-    if (body.winnable) error.textContent = t("new.searching");  // (it takes seconds on some rules)
+    // (it takes seconds on some rules: the form counts them, and says the
+    // server's limit, which really stops the search)
+    let counting = null;
+    if (body.winnable) {
+      const began = performance.now();
+      const number = (value) => value.toLocaleString(getLanguage());
+      const say = () => {
+        error.textContent = t("new.searching", {
+          elapsed: number(Math.floor((performance.now() - began) / 1000)), seconds: number(info.winnable_seconds),
+        });
+      };
+      say();
+      counting = setInterval(say, 1000);
+    }
     // Closing the form stops the request: the server then stops its search
     // (a winnable deal: seconds of a solver process) and starts no game.
     const stop = new AbortController();
     const abort = () => stop.abort();
     dialog.addEventListener("close", abort);
     const result = await newGame(body, () => dialog.open, stop.signal);
+    if (counting !== null) clearInterval(counting);
     dialog.removeEventListener("close", abort);
     button.disabled = false;
     if (result.ok) {
