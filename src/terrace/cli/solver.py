@@ -313,9 +313,10 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     store.close()
     summary = summarise(verdicts)
     if as_json:
-        # (what was surveyed first, so that a report names its survey)
+        # (what was surveyed first, so that a report names its survey: the
+        # seed and the player's settings too, which change its verdicts)
         surveyed = {"variant": name, "rules": rules.to_dict(), "player": player, "first_deal": first,
-                    "last_deal": last, "max_seconds": budget}
+                    "last_deal": last, "max_seconds": budget, "seed": seed, "settings": settings}
         seconds = sum(v.seconds for v in verdicts.values())
         click.echo(json.dumps({**surveyed, **summary_json(summary, seconds)}))
         return
