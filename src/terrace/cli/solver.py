@@ -39,7 +39,7 @@ from terrace.solver.api import NODE_SLICE, solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
 from terrace.solver.cluster import silence_dask_logs
 from terrace.solver.fair import SETTING_LIMITS, FairSettings
-from terrace.solver.players import PLAYERS, player_key, player_settings
+from terrace.solver.players import PLAYERS, SEEDED, player_key, player_settings
 from terrace.solver.stops import catch_stops, restore_stops
 from terrace.solver.survey import (
     WorkerDiedError,
@@ -142,7 +142,7 @@ def _code(card: int) -> str:
 @click.option("--fair/--peek", default=True, show_default=True,
               help="Fair: decide from what a player sees; peek: the solver's line, which sees the stock.")
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True,
-              help="Seed of the sampled stock orders.")
+              help="Seed of the sampled stock orders (fair).")
 @click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
 @click.option("--max-seconds", "--seconds", "max_seconds", type=Seconds(), default=10.0, show_default=True,
               help="Time budget (named as in solve, deal and survey; --seconds is its older name).")
@@ -156,8 +156,9 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     """Suggest a move for the position after --moves."""
     from terrace.solver.advice import describe, hint_report
 
-    if samples is not None and not fair:
-        raise click.UsageError("--samples is for the fair hint: --peek sees the stock and samples nothing")
+    for name, named in (("--samples", samples is not None), ("--seed", _given("seed"))):
+        if named and not fair:
+            raise click.UsageError(f"{name} is for the fair hint: --peek sees the stock and samples nothing")
     rules = pop_rules(kwargs)
     board = Board(rules, load_deal(rules, deal_number, deal_file))
     illegal = play_moves(board, moves)
@@ -185,7 +186,8 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
 @click.option("--player", type=click.Choice(PLAYERS), default="perfect", show_default=True,
               help="perfect: the solver, which sees the stock; fair, greedy, random: play-outs.")
 @click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
-@click.option("--seed", type=WholeNumber(), default=0, show_default=True, help="Seed of the players' games.")
+@click.option("--seed", type=WholeNumber(), default=0, show_default=True,
+              help=f"Seed of the {' and '.join(SEEDED)} players' games.")
 @click.option("--jobs", "-j", type=WholeNumber(1, MAX_JOBS), default=None,
               help="Worker processes (default, and at most: all cores).")
 @click.option("--max-seconds", type=Seconds(), default=None,
@@ -204,6 +206,9 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     from terrace.solver.cluster import ClusterError, parse_scheduler, run_cluster_survey
 
     argv = _command_line(click.get_current_context())
+    if _given("seed") and player not in SEEDED:
+        raise click.UsageError(f"the {player} player plays each deal one way and takes no --seed "
+                               f"(it is for the {' and '.join(SEEDED)} players)")
     rules = pop_rules(kwargs)
     budget = DEFAULT_BUDGET[player] if max_seconds is None else max_seconds
     try:
@@ -343,6 +348,12 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                              [v.seconds for v in verdicts.values()]))
     # (the folder as someone typed it: a newline or a terminal's escape in it is written escaped)
     click.echo(f"wrote {clip(str(folder / (stem + '.md')))} and {clip(str(folder / (stem + '.png')))}")
+
+
+def _given(name: str) -> bool:
+    """Whether the command line gave the option ``name`` (not its default)."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source not in (None, click.core.ParameterSource.DEFAULT)
 
 
 def _stop_on_signals() -> dict[int, Any]:
