@@ -549,3 +549,17 @@ def test_a_seed_is_taken_where_it_changes_the_games(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["hint", "-v", "falling-star", "-n", "3", "--seed", "3",
                                        "--samples", "1", "--max-seconds", "5"])
     assert result.exit_code == 0, result.output
+
+
+def test_the_help_of_every_deal_number_option_gives_its_range() -> None:
+    """The rule options' help gives each one's limits; --deal-number's said
+    only "Numbered deal." (its limits came out only in a refusal)."""
+    from terrace.cli import all_commands
+    from terrace.deal import MAX_DEAL_NUMBER
+
+    taking = {name: command for name, command in all_commands().items()
+              if any(param.name == "deal_number" for param in command.params)}
+    assert set(taking) >= {"deal", "replay", "show", "solve", "hint"}
+    for name in taking:
+        text = " ".join(run(name, "--help").output.split())
+        assert f"0 to {MAX_DEAL_NUMBER}." in text, (name, text)
