@@ -315,10 +315,11 @@ def test_debug_shows_the_traceback_of_a_refusal_too(world: Path) -> None:
     assert debug.exit_code == 2  # usage errors stay usage errors, even with --debug
 
 
-def terrace(*args: str, folder: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def terrace(*args: str, folder: Path, env: dict[str, str] | None = None,
+            timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """``python -m terrace`` in a real process."""
     return subprocess.run(
-        [sys.executable, "-m", "terrace", *args], capture_output=True, text=True, timeout=120, cwd=folder,
+        [sys.executable, "-m", "terrace", *args], capture_output=True, text=True, timeout=timeout, cwd=folder,
         env={**os.environ, "TERRACE_DB": str(folder / "games.sqlite"), **(env or {})},
     )
 
@@ -728,3 +729,20 @@ def test_a_pipe_that_nothing_reads_from_is_refused_as_an_output(tmp_path: Path) 
         assert os.read(reader, 1000) == b"[]\n"
     finally:
         os.close(reader)
+
+
+@pytest.mark.parametrize("option", ["--certfile", "--keyfile"])
+def test_a_certificate_in_a_pipe_is_refused_not_waited_on_for_ever(option: str, tmp_path: Path) -> None:
+    """``play --certfile FIFO`` waited for ever for a program to write to
+    the pipe (and a pipe could not be read twice, here and by OpenSSL)."""
+    from terrace.web.tls import ensure_self_signed
+
+    pipe = tmp_path / "cert.pem"
+    os.mkfifo(pipe)
+    cert, _key = ensure_self_signed(["127.0.0.1"], tmp_path / "made")
+    given = ["--certfile", str(pipe)] if option == "--certfile" else ["--certfile", str(cert),
+                                                                      "--keyfile", str(pipe)]
+    done = terrace("play", "--no-browser", "--db", ":memory:", "--port", "0", *given, folder=tmp_path,
+                   timeout=30)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"Error: {pipe} is not a regular file: give the file that holds the PEM text\n"
