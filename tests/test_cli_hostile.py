@@ -746,3 +746,17 @@ def test_a_certificate_in_a_pipe_is_refused_not_waited_on_for_ever(option: str, 
                    timeout=30)
     assert done.returncode == 1, done.stderr
     assert done.stderr == f"Error: {pipe} is not a regular file: give the file that holds the PEM text\n"
+
+
+@pytest.mark.parametrize("how", ["--db", "TERRACE_DB"])
+def test_an_import_into_memory_does_not_say_the_games_were_imported(how: str, world: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``import --db :memory:`` said "imported 1 game" of games that were
+    gone the moment it ended."""
+    record = str(Path(__file__).parent / "golden" / "terrace-won.json")
+    if how == "TERRACE_DB":
+        monkeypatch.setenv("TERRACE_DB", ":memory:")
+    result = CliRunner().invoke(main, ["import", *(["--db", ":memory:"] if how == "--db" else []), record])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ("checked 1 game; none was kept: the games database is :memory:, which keeps "
+                             "nothing (name a file with --db)\n")
