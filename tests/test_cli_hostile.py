@@ -760,3 +760,23 @@ def test_an_import_into_memory_does_not_say_the_games_were_imported(how: str, wo
     assert result.exit_code == 0, result.output
     assert result.stdout == ("checked 1 game; none was kept: the games database is :memory:, which keeps "
                              "nothing (name a file with --db)\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize(("args", "status", "out"), [
+    (["deal", "--winnable", "-n", "100", "--verdicts-db", "v.sqlite3"], 0, "TS TH 7D KC "),
+    (["solve", "-n", "7", "--max-seconds", "30"], 0, "result: won\n"),
+    (["deal", "-n", "5", "-v", "nope"], 2, ""),
+])
+def test_a_standard_error_that_cannot_be_written_costs_neither_output_nor_status(
+        args: list[str], status: int, out: str, tmp_path: Path) -> None:
+    """With standard error on a full disk (``2> /dev/full``) the first note
+    written there ("# deal number 101", "solving for up to ...") ended the
+    command with status 1 before its output: the deal string or the
+    verdict was lost, and a usage error's status was 1, not 2."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "terrace", *args], stdout=subprocess.PIPE, stderr=full,
+                              text=True, timeout=120, cwd=tmp_path,
+                              env={**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite")})
+    assert done.returncode == status
+    assert done.stdout.startswith(out) and (out or not done.stdout)

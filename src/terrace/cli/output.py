@@ -3,6 +3,7 @@ all, and a failure said in one line that names the file."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import os
@@ -224,3 +225,39 @@ def named_standard_output() -> None:
     # (detached, the old layer no longer closes the file when it is let go)
     sys.stdout = _NamedOutput(stream.detach(), encoding=encoding, errors=errors, line_buffering=lines,
                               write_through=through)
+
+
+class _BestEffortErrors(io.TextIOWrapper):
+    """Standard error whose failed writes are let go: a note or an error
+    that cannot be written there (``2> /dev/full``, a full disk under a
+    log) has nowhere else to go, and must not end the command before its
+    output (a failed "# deal number 101" note lost the deal string itself
+    and made the status 1, a usage error's 2 as well)."""
+
+    def write(self, text: str) -> int:
+        try:
+            return super().write(text)
+        except OSError:
+            return len(text)
+
+    def flush(self) -> None:
+        with contextlib.suppress(OSError):
+            super().flush()
+
+
+def best_effort_standard_error() -> None:
+    """Make writes to standard error that fail go unsaid instead of ending
+    the command (see :class:`_BestEffortErrors`). Standard error that is no
+    file of the process (a test runner's) is left as it is."""
+    stream = sys.stderr
+    if type(stream) is not io.TextIOWrapper:
+        return
+    try:
+        stream.fileno()
+        stream.flush()
+    except (OSError, ValueError):
+        return
+    encoding, errors = stream.encoding, stream.errors
+    lines, through = stream.line_buffering, stream.write_through
+    sys.stderr = _BestEffortErrors(stream.detach(), encoding=encoding, errors=errors, line_buffering=lines,
+                                   write_through=through)
