@@ -432,3 +432,22 @@ def test_a_verdict_cache_left_mid_write_by_a_killed_survey_is_taken_up_again(tmp
     tables = {row[0] for row in again._db.execute("SELECT name FROM sqlite_master")}
     assert "filler" not in tables  # (the half-written transaction was undone)
     again.close()
+
+
+def test_a_refused_survey_leaves_no_folder_of_out_behind(tmp_path: Path) -> None:
+    """The folders of --out were made before the verdict cache was looked
+    at, so a survey refused for it (or stopped before it wrote anything)
+    left them behind; they are made when the table is written."""
+    (tmp_path / "notes.txt").write_text("not a verdict cache\n")
+    out = tmp_path / "tables" / "terrace"
+    result = CliRunner().invoke(main, ["survey", "--deals", "1", "--verdicts-db", str(tmp_path / "notes.txt"),
+                                       "--out", str(out)])
+    assert result.exit_code == 1 and "not a verdict cache" in result.output, result.output
+    assert not (tmp_path / "tables").exists()
+    result = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "3", "--jobs", "1",
+                                       "--verdicts-db", str(tmp_path / "v.sqlite3"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert [path.name for path in out.glob("*.md")] == ["survey-falling-star-3-3.md"]
+    result = CliRunner().invoke(main, ["survey", "--deals", "1", "--verdicts-db", str(tmp_path / "v.sqlite3"),
+                                       "--out", str(tmp_path / "notes.txt" / "below")])
+    assert result.exit_code == 1 and "notes.txt is not a folder" in result.output, result.output

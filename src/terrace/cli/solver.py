@@ -338,6 +338,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     command = " ".join(shlex.quote(a) for a in argv)
     folder = Path(out).expanduser()
     stem = _stem(rules, name, first, last, player, key, budget)
+    _make_folder(folder)
     write_whole(folder / f"{stem}.md", markdown_table(title, summary, command, budget))
     if not charts_available():
         click.echo(f"wrote {clip(str(folder / (stem + '.md')))} (no chart: {ChartsUnavailableError()})")
@@ -409,14 +410,28 @@ def _command_line(ctx: click.Context) -> list[str]:
 
 
 def _check_writable(folder: Path) -> None:
-    """Make ``folder`` if needed and refuse one where no file can be written."""
-    if folder.exists() and not folder.is_dir():
+    """Refuse a folder where the table and chart could not be written,
+    without making it (it is made when they are written: a survey refused
+    or stopped before then left the folders of --out behind)."""
+    existing = folder
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        what = "it" if existing == folder else clip(str(existing))
         raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
-                                   "it is not a folder")
+                                   f"{what} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as error:
+        raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
+                                   f"{error.strerror or error}") from None
+
+
+def _make_folder(folder: Path) -> None:
+    """Make the folder of the table and chart (and those above it)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
     except OSError as error:
         raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
                                    f"{error.strerror or error}") from None
