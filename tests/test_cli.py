@@ -534,8 +534,8 @@ def test_a_seed_that_would_change_nothing_is_refused(args: list[str], tmp_path: 
     hint, the perfect and greedy players): a run of seeds gave one answer
     over and over, as if it were several samples. --samples was refused
     there already; --seed is refused alike, before any work."""
-    result = CliRunner().invoke(main, [*args, "--verdicts-db", str(tmp_path / "v.sqlite3")]
-                                if args[0] == "survey" else args)
+    files = ["--verdicts-db", str(tmp_path / "v.sqlite3"), "--out", str(tmp_path)]
+    result = CliRunner().invoke(main, [*args, *files] if args[0] == "survey" else args)
     assert result.exit_code == 2, result.output
     assert "--seed" in result.output.splitlines()[-1]
     assert not (tmp_path / "v.sqlite3").exists() and not list(tmp_path.iterdir())
