@@ -768,8 +768,9 @@ def test_an_import_into_memory_does_not_say_the_games_were_imported(how: str, wo
     (["solve", "-n", "7", "--max-seconds", "30"], 0, "result: won\n"),
     (["deal", "-n", "5", "-v", "nope"], 2, ""),
 ])
+@pytest.mark.parametrize("encoding", ["utf-8", "ascii"])  # (click wraps an ASCII stream anew)
 def test_a_standard_error_that_cannot_be_written_costs_neither_output_nor_status(
-        args: list[str], status: int, out: str, tmp_path: Path) -> None:
+        args: list[str], status: int, out: str, encoding: str, tmp_path: Path) -> None:
     """With standard error on a full disk (``2> /dev/full``) the first note
     written there ("# deal number 101", "solving for up to ...") ended the
     command with status 1 before its output: the deal string or the
@@ -777,6 +778,7 @@ def test_a_standard_error_that_cannot_be_written_costs_neither_output_nor_status
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, "-m", "terrace", *args], stdout=subprocess.PIPE, stderr=full,
                               text=True, timeout=120, cwd=tmp_path,
-                              env={**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite")})
+                              env={**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite"),
+                                   "PYTHONIOENCODING": encoding})
     assert done.returncode == status
     assert done.stdout.startswith(out) and (out or not done.stdout)
