@@ -522,3 +522,44 @@ def test_a_survey_names_the_files_it_wrote_on_one_line(tmp_path: Path) -> None:
     assert len(wrote) == 1 and "a\\nb\\x1b[2J" in wrote[0], result.stdout
     assert "\x1b" not in result.stdout
     assert len(list(folder.iterdir())) >= 1
+
+
+@pytest.mark.parametrize("args", [
+    ["hint", "-n", "7", "--peek", "--seed", "3"],
+    ["survey", "--deals", "1", "--player", "perfect", "--seed", "3"],
+    ["survey", "--deals", "1", "--player", "greedy", "--seed", "0"],
+])
+def test_a_seed_that_would_change_nothing_is_refused(args: list[str], tmp_path: Path) -> None:
+    """--seed was taken and ignored where nothing is sampled (the peeking
+    hint, the perfect and greedy players): a run of seeds gave one answer
+    over and over, as if it were several samples. --samples was refused
+    there already; --seed is refused alike, before any work."""
+    files = ["--verdicts-db", str(tmp_path / "v.sqlite3"), "--out", str(tmp_path)]
+    result = CliRunner().invoke(main, [*args, *files] if args[0] == "survey" else args)
+    assert result.exit_code == 2, result.output
+    assert "--seed" in result.output.splitlines()[-1]
+    assert not (tmp_path / "v.sqlite3").exists() and not list(tmp_path.iterdir())
+
+
+def test_a_seed_is_taken_where_it_changes_the_games(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "3", "--jobs", "1",
+                                       "--player", "random", "--seed", "3", "--json",
+                                       "--verdicts-db", str(tmp_path / "v.sqlite3")])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, ["hint", "-v", "falling-star", "-n", "3", "--seed", "3",
+                                       "--samples", "1", "--max-seconds", "5"])
+    assert result.exit_code == 0, result.output
+
+
+def test_the_help_of_every_deal_number_option_gives_its_range() -> None:
+    """The rule options' help gives each one's limits; --deal-number's said
+    only "Numbered deal." (its limits came out only in a refusal)."""
+    from terrace.cli import all_commands
+    from terrace.deal import MAX_DEAL_NUMBER
+
+    taking = {name: command for name, command in all_commands().items()
+              if any(param.name == "deal_number" for param in command.params)}
+    assert set(taking) >= {"deal", "replay", "show", "solve", "hint"}
+    for name in taking:
+        text = " ".join(run(name, "--help").output.split())
+        assert f"0 to {MAX_DEAL_NUMBER}." in text, (name, text)

@@ -315,10 +315,11 @@ def test_debug_shows_the_traceback_of_a_refusal_too(world: Path) -> None:
     assert debug.exit_code == 2  # usage errors stay usage errors, even with --debug
 
 
-def terrace(*args: str, folder: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def terrace(*args: str, folder: Path, env: dict[str, str] | None = None,
+            timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """``python -m terrace`` in a real process."""
     return subprocess.run(
-        [sys.executable, "-m", "terrace", *args], capture_output=True, text=True, timeout=120, cwd=folder,
+        [sys.executable, "-m", "terrace", *args], capture_output=True, text=True, timeout=timeout, cwd=folder,
         env={**os.environ, "TERRACE_DB": str(folder / "games.sqlite"), **(env or {})},
     )
 
@@ -728,3 +729,56 @@ def test_a_pipe_that_nothing_reads_from_is_refused_as_an_output(tmp_path: Path) 
         assert os.read(reader, 1000) == b"[]\n"
     finally:
         os.close(reader)
+
+
+@pytest.mark.parametrize("option", ["--certfile", "--keyfile"])
+def test_a_certificate_in_a_pipe_is_refused_not_waited_on_for_ever(option: str, tmp_path: Path) -> None:
+    """``play --certfile FIFO`` waited for ever for a program to write to
+    the pipe (and a pipe could not be read twice, here and by OpenSSL)."""
+    from terrace.web.tls import ensure_self_signed
+
+    pipe = tmp_path / "cert.pem"
+    os.mkfifo(pipe)
+    cert, _key = ensure_self_signed(["127.0.0.1"], tmp_path / "made")
+    given = ["--certfile", str(pipe)] if option == "--certfile" else ["--certfile", str(cert),
+                                                                      "--keyfile", str(pipe)]
+    done = terrace("play", "--no-browser", "--db", ":memory:", "--port", "0", *given, folder=tmp_path,
+                   timeout=30)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"Error: {pipe} is not a regular file: give the file that holds the PEM text\n"
+
+
+@pytest.mark.parametrize("how", ["--db", "TERRACE_DB"])
+def test_an_import_into_memory_does_not_say_the_games_were_imported(how: str, world: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``import --db :memory:`` said "imported 1 game" of games that were
+    gone the moment it ended."""
+    record = str(Path(__file__).parent / "golden" / "terrace-won.json")
+    if how == "TERRACE_DB":
+        monkeypatch.setenv("TERRACE_DB", ":memory:")
+    result = CliRunner().invoke(main, ["import", *(["--db", ":memory:"] if how == "--db" else []), record])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ("checked 1 game; none was kept: the games database is :memory:, which keeps "
+                             "nothing (name a file with --db)\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize(("args", "status", "out"), [
+    (["deal", "--winnable", "-n", "100", "--verdicts-db", "v.sqlite3"], 0, "TS TH 7D KC "),
+    (["solve", "-n", "7", "--max-seconds", "30"], 0, "result: won\n"),
+    (["deal", "-n", "5", "-v", "nope"], 2, ""),
+])
+@pytest.mark.parametrize("encoding", ["utf-8", "ascii"])  # (click wraps an ASCII stream anew)
+def test_a_standard_error_that_cannot_be_written_costs_neither_output_nor_status(
+        args: list[str], status: int, out: str, encoding: str, tmp_path: Path) -> None:
+    """With standard error on a full disk (``2> /dev/full``) the first note
+    written there ("# deal number 101", "solving for up to ...") ended the
+    command with status 1 before its output: the deal string or the
+    verdict was lost, and a usage error's status was 1, not 2."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "terrace", *args], stdout=subprocess.PIPE, stderr=full,
+                              text=True, timeout=120, cwd=tmp_path,
+                              env={**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite"),
+                                   "PYTHONIOENCODING": encoding})
+    assert done.returncode == status
+    assert done.stdout.startswith(out) and (out or not done.stdout)

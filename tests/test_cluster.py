@@ -25,6 +25,7 @@ from click.testing import CliRunner
 import terrace.solver.cluster as cluster
 import terrace.solver.stops as stops
 from terrace.cli import main
+from terrace.refusals import quote
 from terrace.solver.cluster import ClusterError, cluster_available, run_cluster_survey
 from terrace.solver.players import player_key
 from terrace.solver.survey import run_survey
@@ -803,6 +804,17 @@ def test_a_port_in_other_digits_or_out_of_range_is_refused_as_other_bad_ports(po
 def test_a_local_worker_count_in_other_digits_is_refused(count: str) -> None:
     with pytest.raises(ValueError, match="wants 1 to 256 workers"):
         cluster.parse_scheduler(f"local:{count}")
+
+
+@pytest.mark.parametrize("count", ["99999999999999999999999", "1" * 30, "2\n0"])
+def test_a_refused_worker_count_is_quoted_as_given(count: str) -> None:
+    """The count was cut at 20 characters with no mark of the cut, so
+    local:99999999999999999999999 was refused as "not 99999999999999999999",
+    a number nobody gave."""
+    result = CliRunner().invoke(main, ["survey", "--deals", "1", "--scheduler", f"local:{count}"])
+    assert result.exit_code == 2
+    wanted = f"Error: --scheduler local:N wants 1 to {cluster.MAX_WORKERS} workers, not {quote(count)}"
+    assert result.output.splitlines()[-1] == wanted, result.output
 
 
 def test_one_helper_swaps_the_stop_signals_handlers_and_gives_them_back() -> None:

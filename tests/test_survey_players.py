@@ -16,7 +16,7 @@ from terrace.cli import main
 from terrace.deal import DEAL_VERSION
 from terrace.moves import Move
 from terrace.rules import Rules
-from terrace.solver.players import player_key
+from terrace.solver.players import player_key, player_settings
 from terrace.solver.survey import run_survey, summarise, summary_json, usable, wilson_interval
 from terrace.solver.verdicts import (
     SOLVER_VERSION,
@@ -30,7 +30,8 @@ from terrace.solver.verdicts import (
 from terrace.variants import get_rules
 
 SUMMARY_KEYS = {"deals", "won", "lost", "unknown", "win_rate", "wilson_low", "wilson_high", "seconds"}
-JSON_KEYS = {"variant", "rules", "player", "first_deal", "last_deal", "max_seconds", *SUMMARY_KEYS}
+JSON_KEYS = {"variant", "rules", "player", "first_deal", "last_deal", "max_seconds", "seed", "settings",
+             *SUMMARY_KEYS}
 
 
 def test_a_schema_1_store_is_migrated_and_keeps_its_verdicts(tmp_path: Path) -> None:
@@ -166,6 +167,23 @@ def test_cli_survey_json_for_every_player(tmp_path: Path, player: str) -> None:
     if player != "perfect":
         assert data["unknown"] == 0
     assert not list(tmp_path.glob("*.md"))
+
+
+def test_cli_survey_json_names_the_seed_and_the_players_settings(tmp_path: Path) -> None:
+    """Two surveys that differ only in --seed or --samples give other
+    verdicts: each report says which it was (it named neither, so two
+    reports of different surveys could not be told apart)."""
+    db = str(tmp_path / "v.sqlite3")
+    base = ["survey", "-v", "falling-star", "--deals", "4", "--jobs", "1", "--db", db, "--json"]
+    reports = []
+    for extra in (["--player", "random", "--seed", "5"], ["--player", "random", "--seed", "6"],
+                  ["--player", "fair", "--samples", "1", "--max-seconds", "0.2"]):
+        out = CliRunner().invoke(main, [*base, *extra])
+        assert out.exit_code == 0, out.output
+        reports.append(json.loads(out.stdout))
+    assert [r["seed"] for r in reports] == [5, 6, 0]
+    assert reports[0]["settings"] == {} and reports[2]["settings"]["samples"] == 1
+    assert reports[2]["settings"] == player_settings("fair", {"samples": 1})
 
 
 def test_cli_survey_refuses_bad_input(tmp_path: Path) -> None:
@@ -416,3 +434,22 @@ def test_a_verdict_cache_left_mid_write_by_a_killed_survey_is_taken_up_again(tmp
     tables = {row[0] for row in again._db.execute("SELECT name FROM sqlite_master")}
     assert "filler" not in tables  # (the half-written transaction was undone)
     again.close()
+
+
+def test_a_refused_survey_leaves_no_folder_of_out_behind(tmp_path: Path) -> None:
+    """The folders of --out were made before the verdict cache was looked
+    at, so a survey refused for it (or stopped before it wrote anything)
+    left them behind; they are made when the table is written."""
+    (tmp_path / "notes.txt").write_text("not a verdict cache\n")
+    out = tmp_path / "tables" / "terrace"
+    result = CliRunner().invoke(main, ["survey", "--deals", "1", "--verdicts-db", str(tmp_path / "notes.txt"),
+                                       "--out", str(out)])
+    assert result.exit_code == 1 and "not a verdict cache" in result.output, result.output
+    assert not (tmp_path / "tables").exists()
+    result = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "3", "--jobs", "1",
+                                       "--verdicts-db", str(tmp_path / "v.sqlite3"), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert [path.name for path in out.glob("*.md")] == ["survey-falling-star-3-3.md"]
+    result = CliRunner().invoke(main, ["survey", "--deals", "1", "--verdicts-db", str(tmp_path / "v.sqlite3"),
+                                       "--out", str(tmp_path / "notes.txt" / "below")])
+    assert result.exit_code == 1 and "notes.txt is not a folder" in result.output, result.output

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from terrace.cli import main
+from terrace.refusals import quote
 from terrace.storage import MemoryStore, open_games
 from terrace.web import server as web_server
 from terrace.web.security import RemoteKeys
@@ -124,11 +125,27 @@ def test_play_refuses_budgets_that_never_run_out(option: str, value: str) -> Non
     assert "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.20", "my-laptop"])
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.20", ""])
 def test_listening_beyond_this_computer_needs_remote(host: str) -> None:
     result = CliRunner().invoke(main, ["play", "--host", host, "--no-browser", "--db", ":memory:"])
     assert result.exit_code == 2
     assert "--remote" in result.output
+
+
+@pytest.mark.parametrize("host", ["my-laptop.invalid", "a b", "999.1.1.1", "x\ny"])
+def test_a_host_that_is_no_address_is_refused_as_such(host: str) -> None:
+    """A --host that names no address at all was refused for letting
+    "other machines on the network reach the game", and --remote, which
+    that message asked for, then failed to listen there."""
+    result = CliRunner().invoke(main, ["play", "--host", host, "--no-browser", "--db", ":memory:"])
+    assert result.exit_code == 2
+    assert f"Error: --host {quote(host)} is not an address to listen on (" in result.output, result.output
+    assert "other machines" not in result.output
+
+
+@pytest.mark.parametrize("host", ["127.1", "127.0.0.1", "localhost", "::1"])
+def test_a_host_whose_every_address_is_this_computers_own_needs_no_remote(host: str) -> None:
+    web_server.check_reach(host, remote=False)  # ("127.1" is 127.0.0.1: it was refused)
 
 
 @pytest.mark.parametrize(("host", "bound"), [

@@ -11,6 +11,7 @@ import click
 from terrace.board import Board
 from terrace.cli.errors import stop_on_sigterm
 from terrace.cli.options import (
+    DEAL_NUMBERS,
     Seconds,
     WholeNumber,
     chosen_verdicts_db,
@@ -38,7 +39,7 @@ def variants() -> None:
 @click.command()
 @rule_options
 @click.option("--deal-number", "-n", type=WholeNumber(), default=1, show_default=True,
-              help="Deal number to print.")
+              help=f"Deal number to print: {DEAL_NUMBERS}.")
 @click.option("--winnable", is_flag=True,
               help="The first deal from --deal-number on that the solver proves won.")
 @click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True,

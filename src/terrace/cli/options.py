@@ -25,7 +25,7 @@ import click
 from terrace.board import Board
 from terrace.cli.errors import IllegalMove
 from terrace.cli.output import PIPE_WAIT
-from terrace.deal import Deal
+from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import TerraceError
 from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
 from terrace.refusals import quote
@@ -48,6 +48,9 @@ MAX_JOBS = 256
 
 MAX_DEAL_FILE_BYTES = 64 * 1024
 """The largest deal file read (a deal string of 8 decks is under 2 kB)."""
+
+DEAL_NUMBERS = f"0 to {MAX_DEAL_NUMBER}"
+"""The deal numbers there are, as the help of ``--deal-number`` says them."""
 
 INPUT_CLOSED = "standard input is closed: there is nothing to read from '-'"
 """What a command told to read standard input says when it is closed."""
@@ -268,7 +271,8 @@ def deal_options(func: F) -> F:
     """Add ``--deal-number`` and ``--deal-file``."""
     func = click.option("--deal-file", type=FilePath(dir_okay=False, allow_dash=True),
                         help="File holding a deal string ('-' for standard input).")(func)
-    func = click.option("--deal-number", "-n", type=WholeNumber(), help="Numbered deal.")(func)
+    func = click.option("--deal-number", "-n", type=WholeNumber(),
+                        help=f"Numbered deal: {DEAL_NUMBERS}.")(func)
     return func
 
 

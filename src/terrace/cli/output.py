@@ -224,3 +224,50 @@ def named_standard_output() -> None:
     # (detached, the old layer no longer closes the file when it is let go)
     sys.stdout = _NamedOutput(stream.detach(), encoding=encoding, errors=errors, line_buffering=lines,
                               write_through=through)
+
+
+class _BestEffortWrites(io.RawIOBase):
+    """File descriptor ``fd``, a write that fails let go (as written) at
+    the bottom of the stream, so that every layer click may put on top of
+    ``sys.stderr.buffer`` lets it go too."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self._fd)
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        try:
+            return os.write(self._fd, view)
+        except OSError:
+            return len(view)
+
+
+def best_effort_standard_error() -> None:
+    """Make writes to standard error that fail go unsaid instead of ending
+    the command: a note or an error that cannot be written there
+    (``2> /dev/full``, a full disk under a log) has nowhere else to go, and
+    must not end the command before its output (a failed "# deal number
+    101" note lost the deal string itself and made the status 1, a usage
+    error's 2 as well). Standard error that is no file of the process (a
+    test runner's) is left as it is."""
+    stream = sys.stderr
+    if type(stream) is not io.TextIOWrapper:
+        return
+    try:
+        fd = stream.fileno()
+        stream.flush()
+    except (OSError, ValueError):
+        return
+    sys.stderr = io.TextIOWrapper(io.BufferedWriter(_BestEffortWrites(fd)), encoding=stream.encoding,
+                                  errors=stream.errors, line_buffering=stream.line_buffering,
+                                  write_through=stream.write_through)

@@ -39,7 +39,7 @@ from terrace.solver.api import NODE_SLICE, solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
 from terrace.solver.cluster import silence_dask_logs
 from terrace.solver.fair import SETTING_LIMITS, FairSettings
-from terrace.solver.players import PLAYERS, player_key, player_settings
+from terrace.solver.players import PLAYERS, SEEDED, player_key, player_settings
 from terrace.solver.stops import catch_stops, restore_stops
 from terrace.solver.survey import (
     WorkerDiedError,
@@ -142,7 +142,7 @@ def _code(card: int) -> str:
 @click.option("--fair/--peek", default=True, show_default=True,
               help="Fair: decide from what a player sees; peek: the solver's line, which sees the stock.")
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True,
-              help="Seed of the sampled stock orders.")
+              help="Seed of the sampled stock orders (fair).")
 @click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
 @click.option("--max-seconds", "--seconds", "max_seconds", type=Seconds(), default=10.0, show_default=True,
               help="Time budget (named as in solve, deal and survey; --seconds is its older name).")
@@ -156,8 +156,9 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     """Suggest a move for the position after --moves."""
     from terrace.solver.advice import describe, hint_report
 
-    if samples is not None and not fair:
-        raise click.UsageError("--samples is for the fair hint: --peek sees the stock and samples nothing")
+    for name, named in (("--samples", samples is not None), ("--seed", _given("seed"))):
+        if named and not fair:
+            raise click.UsageError(f"{name} is for the fair hint: --peek sees the stock and samples nothing")
     rules = pop_rules(kwargs)
     board = Board(rules, load_deal(rules, deal_number, deal_file))
     illegal = play_moves(board, moves)
@@ -185,7 +186,8 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
 @click.option("--player", type=click.Choice(PLAYERS), default="perfect", show_default=True,
               help="perfect: the solver, which sees the stock; fair, greedy, random: play-outs.")
 @click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
-@click.option("--seed", type=WholeNumber(), default=0, show_default=True, help="Seed of the players' games.")
+@click.option("--seed", type=WholeNumber(), default=0, show_default=True,
+              help=f"Seed of the {' and '.join(SEEDED)} players' games.")
 @click.option("--jobs", "-j", type=WholeNumber(1, MAX_JOBS), default=None,
               help="Worker processes (default, and at most: all cores).")
 @click.option("--max-seconds", type=Seconds(), default=None,
@@ -204,6 +206,9 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     from terrace.solver.cluster import ClusterError, parse_scheduler, run_cluster_survey
 
     argv = _command_line(click.get_current_context())
+    if _given("seed") and player not in SEEDED:
+        raise click.UsageError(f"the {player} player plays each deal one way and takes no --seed "
+                               f"(it is for the {' and '.join(SEEDED)} players)")
     rules = pop_rules(kwargs)
     budget = DEFAULT_BUDGET[player] if max_seconds is None else max_seconds
     try:
@@ -320,9 +325,10 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                    "valid, and an unknown of a newer solver counts", err=True)
     summary = summarise(verdicts)
     if as_json:
-        # (what was surveyed first, so that a report names its survey)
+        # (what was surveyed first, so that a report names its survey: the
+        # seed and the player's settings too, which change its verdicts)
         surveyed = {"variant": name, "rules": rules.to_dict(), "player": player, "first_deal": first,
-                    "last_deal": last, "max_seconds": budget}
+                    "last_deal": last, "max_seconds": budget, "seed": seed, "settings": settings}
         seconds = sum(v.seconds for v in verdicts.values())
         click.echo(json.dumps({**surveyed, **summary_json(summary, seconds)}))
         return
@@ -340,6 +346,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     command = " ".join(shlex.quote(a) for a in argv)
     folder = Path(out).expanduser()
     stem = _stem(rules, name, first, last, player, key, budget)
+    _make_folder(folder)
     write_whole(folder / f"{stem}.md", markdown_table(title, summary, command, budget))
     if not charts_available():
         click.echo(f"wrote {clip(str(folder / (stem + '.md')))} (no chart: {ChartsUnavailableError()})")
@@ -357,6 +364,12 @@ def _other_solvers(taken: dict[int, Verdict], solvers: dict[int, int]) -> dict[i
     that another solver than this one found."""
     return {number: solvers[number] for number in taken
             if number in solvers and solvers[number] != SOLVER_VERSION}
+
+
+def _given(name: str) -> bool:
+    """Whether the command line gave the option ``name`` (not its default)."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source not in (None, click.core.ParameterSource.DEFAULT)
 
 
 def _stop_on_signals() -> dict[int, Any]:
@@ -412,14 +425,28 @@ def _command_line(ctx: click.Context) -> list[str]:
 
 
 def _check_writable(folder: Path) -> None:
-    """Make ``folder`` if needed and refuse one where no file can be written."""
-    if folder.exists() and not folder.is_dir():
+    """Refuse a folder where the table and chart could not be written,
+    without making it (it is made when they are written: a survey refused
+    or stopped before then left the folders of --out behind)."""
+    existing = folder
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        what = "it" if existing == folder else clip(str(existing))
         raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
-                                   "it is not a folder")
+                                   f"{what} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as error:
+        raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
+                                   f"{error.strerror or error}") from None
+
+
+def _make_folder(folder: Path) -> None:
+    """Make the folder of the table and chart (and those above it)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
     except OSError as error:
         raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
                                    f"{error.strerror or error}") from None

@@ -22,7 +22,7 @@ from terrace.record import json_text
 from terrace.refusals import clip
 from terrace.storage.base import DamagedGameError, LogPlaces, StoredGame, StoreError
 from terrace.storage.files import NoDatabaseError
-from terrace.storage.paths import games_path
+from terrace.storage.paths import MEMORY, games_path
 from terrace.storage.sqlite import SqliteStore, open_store
 from terrace.storage.statistics import summarize
 from terrace.storage.transfer import (
@@ -344,6 +344,9 @@ def import_(db: str | None, file: str) -> None:
     message = f"imported {new} game{'s' if new != 1 else ''}"
     if known:
         message += f" ({known} already here)"
+    if str(games_path(db) or MEMORY) == MEMORY:  # (--db :memory:, or TERRACE_DB=:memory:)
+        message = (f"checked {new} game{'s' if new != 1 else ''}; none was kept: the games database is "
+                   f"{MEMORY}, which keeps nothing (name a file with --db)")
     click.echo(message)
     for here, new_id in beside:  # (never in silence: the player may have meant one game)
         click.echo(f"note: the record of game {clip(here)} is no state of it that this database "

@@ -160,7 +160,7 @@ def parse_scheduler(text: str) -> tuple[str, int | str]:
         workers = digits_value(count)
         if workers is not None and 1 <= workers <= MAX_WORKERS:
             return "local", workers
-        raise ValueError(f"--scheduler local:N wants 1 to {MAX_WORKERS} workers, not {clip(count[:20])}")
+        raise ValueError(f"--scheduler local:N wants 1 to {MAX_WORKERS} workers, not {quote(count)}")
     address = _ADDRESS.fullmatch(text)
     port = None if address is None else digits_value(address["port"], 5)
     if port is not None and 1 <= port <= 65535:

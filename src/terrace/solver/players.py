@@ -34,6 +34,9 @@ PLAYERS = ("perfect", "fair", "greedy", "random")
 """Every player a survey knows; ``perfect`` is the solver itself, which
 sees the stock and so has no play-out of its own."""
 
+SEEDED = ("fair", "random")
+"""The players whose games a seed changes (the others play each deal one way)."""
+
 
 class GreedyPlayer:
     """Today's rule-of-thumb hint as a player (see :func:`greedy_move`)."""
@@ -112,7 +115,7 @@ def player_key(name: str, settings: Mapping[str, Any] | None = None, seed: int =
         key.update(version=FAIR_VERSION, seed=seed, settings=full)
     else:
         key["version"] = PLAYER_VERSION
-        if name == "random":
+        if name in SEEDED:
             key["seed"] = seed
     return json.dumps(key, sort_keys=True, separators=(",", ":"))
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     import uvicorn
 
 from terrace.errors import TerraceError
-from terrace.refusals import clip
+from terrace.refusals import clip, quote
 from terrace.rules import Rules
 from terrace.storage import GameStore
 from terrace.web.app import create_app
@@ -49,12 +49,25 @@ class ListenError(TerraceError):
 
 def check_reach(host: str, remote: bool) -> None:
     """Refuse to listen on ``host`` when other machines of the network could
-    reach the game there without remote play's secret token."""
-    if not remote and not is_loopback(host):
-        raise ListenError(
-            f"--host {clip(host)} lets other machines on the network reach the game: add --remote to "
-            "guard it with a secret link, or leave --host out to play on this computer only"
-        )
+    reach the game there without remote play's secret token; a name that
+    is no address at all is refused as such (it was said to let other
+    machines in), and one whose every address is this computer's own
+    (``127.1``) is taken."""
+    if remote or is_loopback(host):
+        return
+    if host and host not in WILDCARDS:
+        try:
+            found = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError) as error:
+            why = error.strerror if isinstance(error, OSError) and error.strerror else "not a host name"
+            raise ListenError(f"--host {quote(host)} is not an address to listen on ({why}): give an "
+                              "address of this computer, such as 127.0.0.1") from None
+        if found and all(is_loopback(str(address[4][0])) for address in found):
+            return
+    raise ListenError(
+        f"--host {clip(host)} lets other machines on the network reach the game: add --remote to "
+        "guard it with a secret link, or leave --host out to play on this computer only"
+    )
 
 
 @dataclass(frozen=True)

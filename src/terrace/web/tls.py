@@ -16,6 +16,7 @@ import ipaddress
 import os
 import shutil
 import ssl
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -82,9 +83,18 @@ def _no_password() -> str:
 
 
 def _read_pem(path: str | os.PathLike[str]) -> str:
-    """A PEM file's text, or a clear :class:`CertificateError`."""
+    """A PEM file's text, or a clear :class:`CertificateError`. Only a
+    regular file is read: a pipe (a FIFO) waited for ever for a program to
+    write to it, and could not have been read twice (here and by OpenSSL)
+    anyway."""
     try:
-        with open(path, "rb") as source:
+        # (opened without waiting: a FIFO's open() waits for a writer)
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with open(handle, "rb") as source:
+            if not stat.S_ISREG(os.fstat(handle).st_mode):
+                raise CertificateError(f"{clip(str(path))} is not a regular file: give the file that "
+                                       "holds the PEM text")
+            os.set_blocking(handle, True)
             data = source.read(1024 * 1024)
     except FileNotFoundError:
         raise CertificateError(f"no such file: {clip(str(path))}") from None
