@@ -403,20 +403,65 @@ function stillMeant(move, shown, game) {
 function play(move, ghost = null, card = null) {
   const shown = app.game;
   const drop = () => { if (ghost && card) snapBack(ghost, card, animationsOn()); };
+  const choice = Boolean(shown) && !shown.replay && shown.status === "choosing" && move[0] === "c";
+  if (choice) holdKeys();
   return enqueue(async () => {
-    const game = app.game;
-    if (!game || game.replay) return drop();
-    if (game !== shown) {
-      move = stillMeant(move, shown, game);
-      if (!move) return drop();
+    let answered = false;
+    try {
+      const game = app.game;
+      if (!game || game.replay) return drop();
+      if (game !== shown) {
+        move = stillMeant(move, shown, game);
+        if (!move) return drop();
+      }
+      if (!(await confirmMove(game, move)) || app.game !== game) return drop();
+      const result = await api.move(game, move);
+      if (app.game !== game) return drop();  // another game is shown now
+      answered = await answer(result, ghost, card);
+    } finally {
+      if (choice) releaseKeys(answered);
     }
-    if (!(await confirmMove(game, move)) || app.game !== game) return drop();
-    const result = await api.move(game, move);
-    if (app.game !== game) return drop();  // another game is shown now
-    if (await answer(result, ghost, card)) {
-      await autoFinish(board, show, answer);
-    }
+    if (answered) await autoFinish(board, show, answer);
   });
+}
+
+// Keys pressed while the base card's choice (or an undo or a redo across
+// it, a restart) waits for its answer: the page still shows the position
+// before it, where they mean something else or nothing (Space has no stock
+// to draw from among the candidates; 2 chooses a candidate, not pile 2).
+// They are held, and once the answer is shown, handled in their order as
+// if pressed then: each acts on what the server offers by then. A change
+// refused or dropped drops them (a candidate's key would choose a base card).
+let heldKeys = null;
+
+function holdKeys() {
+  if (!heldKeys) heldKeys = [];
+}
+
+function releaseKeys(answered) {
+  const keys = heldKeys;
+  heldKeys = null;
+  if (!answered || !keys) return;
+  for (const [at, held] of keys.entries()) {
+    // (a key that crosses the choice again, Ctrl+Z: the keys after it wait for its answer)
+    if (heldKeys) {
+      heldKeys.push(...keys.slice(at));
+      return;
+    }
+    // (the focused pile by its name: the board has been drawn anew)
+    const pile = held.pile && board.querySelector(`[data-pile="${held.pile}"]`);
+    const target = pile || (held.target.isConnected ? held.target : document.body);
+    onKey({ ...held, target, held: true, preventDefault() {} });
+  }
+}
+
+// The keys the board answers (those held while a choice is on its way).
+function boardKey(event) {
+  const key = event.key;
+  if (event.ctrlKey || event.metaKey) return !event.altKey && "zZyY".includes(key);
+  if (event.altKey) return false;
+  return PILE_KEYS.includes(key) || "sSrRwWfFhH".includes(key)
+    || ["Enter", " ", "Spacebar", "Escape"].includes(key);
 }
 
 // Why a move the player tried is refused, next to the card (or the top
@@ -469,14 +514,24 @@ function moveTo(source, target, ghost = null, card = null) {
 }
 
 function step(kind) {
+  // (across the base card's choice: a redo of it, an undo back to it, a restart)
+  const shown = app.game;
+  const across = Boolean(shown) && !shown.replay
+    && (shown.status === "choosing" || kind === "restart" || (kind === "undo" && shown.moves <= 1));
+  if (across) holdKeys();
   return enqueue(async () => {
-    const game = app.game;
-    if (!game || game.replay) return;
-    // (nothing to undo or redo: the server's refusal says so; Ctrl+Z and
-    // Ctrl+Y said nothing then, only the buttons showed it, disabled)
-    if (kind === "restart" && !game.moves) return;
-    const result = await api[kind](game);
-    if (app.game === game) await answer(result);
+    let answered = false;
+    try {
+      const game = app.game;
+      if (!game || game.replay) return;
+      // (nothing to undo or redo: the server's refusal says so; Ctrl+Z and
+      // Ctrl+Y said nothing then, only the buttons showed it, disabled)
+      if (kind === "restart" && !game.moves) return;
+      const result = await api[kind](game);
+      if (app.game === game) answered = await answer(result);
+    } finally {
+      if (across) releaseKeys(answered);
+    }
   });
 }
 
@@ -827,7 +882,10 @@ function keyOnPile(pile) {
 // not among them.
 const OWN_KEYS = "button, a[href], summary, select, [contenteditable], [role='button']:not([data-pile])";
 
-document.addEventListener("keydown", (event) => {
+document.addEventListener("keydown", (event) => onKey(event));
+
+// `event`: a key pressed, or one held while a choice was on its way (held).
+function onKey(event) {
   // The end screen (no modal dialog) has the focus once a game ends: where
   // it offers Undo ("Undo a few moves"), Ctrl+Z and Ctrl+Y work there too;
   // ? works on any end screen.
@@ -840,6 +898,15 @@ document.addEventListener("keydown", (event) => {
     && event.target.closest && event.target.closest(OWN_KEYS)) return;
   const game = app.game;
   if (!game) return;
+  if (heldKeys && !inEnd && !event.held && boardKey(event)) {
+    event.preventDefault();
+    const pile = event.target.closest && event.target.closest("[data-pile]");
+    heldKeys.push({
+      key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, shiftKey: event.shiftKey, altKey: event.altKey,
+      target: event.target, pile: pile && board.contains(pile) ? pile.dataset.pile : null,
+    });
+    return;
+  }
   const key = event.key;
   const ctrl = event.ctrlKey || event.metaKey;
   if (inEnd && ctrl && !$("#dlg-end #end-undo")) return;
@@ -925,7 +992,7 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   event.preventDefault();
-});
+}
 
 // ---------------------------------------------------------------- replay
 
