@@ -394,7 +394,7 @@ const STRINGS = {
     "verdict.won": "gewinnbar",
     "verdict.lost": "nicht gewinnbar",
     "verdict.unknown": "unbekannt",
-    "hint.move": "Tipp: {what}.",
+    "hint.move": "Tipp: {^what}.",
     "hint.none": "Kein Tipp: Es gibt keinen Zug.",
     "hint.lost": "Von hier aus lässt sich das Spiel nicht mehr gewinnen.",
     "hint.winnable": "Diese Stellung ist noch gewinnbar.",
@@ -665,10 +665,17 @@ export function getLanguage() {
 }
 
 // With {n} equal to 1, a key's ".one" form is used when it has one.
+// {^name} puts the value in with a capital first letter: where a language
+// starts a sentence with it (German after a colon: "Tipp: {^what}." gives
+// "Tipp: Decke …", where English writes "Hint: turn …").
 export function t(key, vars = {}) {
   const pick = (name) => STRINGS[language][name] ?? STRINGS.en[name];
   const text = (vars.n === 1 && pick(`${key}.one`)) || pick(key) || key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+  return text.replace(/\{(\^?)(\w+)\}/g, (whole, capital, name) => {
+    if (!(name in vars)) return whole;
+    const value = String(vars[name]);
+    return capital ? value.charAt(0).toLocaleUpperCase(language) + value.slice(1) : value;
+  });
 }
 
 export function rankLabel(rank) {
