@@ -580,8 +580,10 @@ async function askHint() {
   if (hopeless) showEnd(game, "lost", found.why === "terrace-dead" ? "terrace-dead" : true, actions);
   if (!found.move) {
     const why = backing(found);
-    prompt(why, { said: !hopeless });  // (the end screen says that no winning line remains)
-    return toast(why, "info", { quiet: true });
+    // (the end screen says that no winning line remains: no toast either,
+    // which said it again and lay over the screen's buttons on a phone)
+    prompt(why, { said: !hopeless });
+    return hopeless ? hideToast() : toast(why, "info", { quiet: true });
   }
   app.hint = { source: found.source, target: found.target, move: found.move, found };
   markHint(app.hint);
