@@ -590,3 +590,18 @@ def test_a_hint_that_proves_the_loss_leaves_the_end_notice_uncovered(
     assert page.locator("#toast.show").count() == 0
     assert page.evaluate(COVERED, "#dlg-end button") == []
 
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_open_menu_lies_over_a_toast(api: Api, open_game: Any, locale: str) -> None:
+    """On a phone the menu opens upwards from the bottom bar, where a toast
+    shows (here a hint's): the toast hid the menu's last items (Settings,
+    the language) for seconds."""
+    game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
+    page = open_game(game, locale=locale, **{**PHONE, "viewport": {"width": 360, "height": 640}})
+    page.locator("#btn-hint").click()
+    page.locator("#toast.show").wait_for()
+    page.locator("#btn-menu").click()
+    page.locator(".actions.menu-open").wait_for()
+    until(lambda: page.locator("#toast.show").evaluate("(t) => t.getAnimations().length === 0"))
+    assert page.locator("#toast.show").count() == 1
+    assert page.evaluate(COVERED, "#menu button, #menu select") == []
