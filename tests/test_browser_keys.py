@@ -868,3 +868,26 @@ def test_a_candidates_key_pressed_while_the_choice_is_undone_chooses_it(api: Api
     line = api.client.get(f"/api/games/{game['id']}/line").json()["moves"]
     assert line == ["c2"], line
     assert all(status < 400 for status in held.statuses), held.statuses
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_a_click_on_the_stock_before_the_base_cards_answer_draws_after_it(
+    api: Api, open_game: Any, touch: bool
+) -> None:
+    """A candidate clicked (or tapped), then the stock at once: the card is
+    drawn once the choice's answer is in (the click was lost: the page
+    still showed the candidates)."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, **({"has_touch": True, "is_mobile": True} if touch else {}))
+    held = Held(page, "**/api/games/*/moves")
+    candidate = page.locator(".card.choice").first
+    stock = page.locator("[data-pile='stock']")
+    (candidate.tap if touch else candidate.click)()
+    held.wait()
+    (stock.tap if touch else stock.click)()
+    held.release()
+    moves_seen(page, 2)
+    settled(page)
+    line = api.client.get(f"/api/games/{game['id']}/line").json()["moves"]
+    assert line == ["c1", "s"], line
+    assert all(status < 400 for status in held.statuses), held.statuses

@@ -404,7 +404,7 @@ function play(move, ghost = null, card = null) {
   const shown = app.game;
   const drop = () => { if (ghost && card) snapBack(ghost, card, animationsOn()); };
   const choice = Boolean(shown) && !shown.replay && shown.status === "choosing" && move[0] === "c";
-  if (choice) holdKeys();
+  if (choice) holdInput();
   return enqueue(async () => {
     let answered = false;
     try {
@@ -419,7 +419,7 @@ function play(move, ghost = null, card = null) {
       if (app.game !== game) return drop();  // another game is shown now
       answered = await answer(result, ghost, card);
     } finally {
-      if (choice) releaseKeys(answered);
+      if (choice) releaseInput(answered);
     }
     if (answered) await autoFinish(board, show, answer);
   });
@@ -432,21 +432,27 @@ function play(move, ghost = null, card = null) {
 // They are held, and once the answer is shown, handled in their order as
 // if pressed then: each acts on what the server offers by then. A change
 // refused or dropped drops them (a candidate's key would choose a base card).
-let heldKeys = null;
+// So are clicks on the stock (a draw is a draw on any position; a click on
+// a candidate is a choice, never held to act on the card that lies there next).
+let heldInput = null;
 
-function holdKeys() {
-  if (!heldKeys) heldKeys = [];
+function holdInput() {
+  if (!heldInput) heldInput = [];
 }
 
-function releaseKeys(answered) {
-  const keys = heldKeys;
-  heldKeys = null;
+function releaseInput(answered) {
+  const keys = heldInput;
+  heldInput = null;
   if (!answered || !keys) return;
   for (const [at, held] of keys.entries()) {
     // (a key that crosses the choice again, Ctrl+Z: the keys after it wait for its answer)
-    if (heldKeys) {
-      heldKeys.push(...keys.slice(at));
+    if (heldInput) {
+      heldInput.push(...keys.slice(at));
       return;
+    }
+    if (held.stock) {
+      activate("stock", held.stock);
+      continue;
     }
     // (the focused pile by its name: the board has been drawn anew)
     const pile = held.pile && board.querySelector(`[data-pile="${held.pile}"]`);
@@ -518,7 +524,7 @@ function step(kind) {
   const shown = app.game;
   const across = Boolean(shown) && !shown.replay
     && (shown.status === "choosing" || kind === "restart" || (kind === "undo" && shown.moves <= 1));
-  if (across) holdKeys();
+  if (across) holdInput();
   return enqueue(async () => {
     let answered = false;
     try {
@@ -530,7 +536,7 @@ function step(kind) {
       const result = await api[kind](game);
       if (app.game === game) answered = await answer(result);
     } finally {
-      if (across) releaseKeys(answered);
+      if (across) releaseInput(answered);
     }
   });
 }
@@ -786,7 +792,9 @@ function clickBoard(target, clicks) {
 // again. A touch draws on every tap: quick taps count 1, 2, 3 too, and
 // nobody double-taps a stock to draw one card.
 function clickStock(detail, touch = false) {
-  if (touch || detail !== 2) activate("stock", detail || 1);
+  if (!touch && detail === 2) return;
+  if (heldInput) heldInput.push({ stock: detail || 1 });
+  else activate("stock", detail || 1);
 }
 
 // A mouse press on a pile that the board's redraw replaced before the
@@ -900,10 +908,10 @@ function onKey(event) {
     && event.target.closest && event.target.closest(OWN_KEYS)) return;
   const game = app.game;
   if (!game) return;
-  if (heldKeys && !inEnd && !event.held && boardKey(event)) {
+  if (heldInput && !inEnd && !event.held && boardKey(event)) {
     event.preventDefault();
     const pile = event.target.closest && event.target.closest("[data-pile]");
-    heldKeys.push({
+    heldInput.push({
       key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, shiftKey: event.shiftKey, altKey: event.altKey,
       target: event.target, pile: pile && board.contains(pile) ? pile.dataset.pile : null,
     });
