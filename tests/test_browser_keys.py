@@ -891,3 +891,20 @@ def test_a_click_on_the_stock_before_the_base_cards_answer_draws_after_it(
     line = api.client.get(f"/api/games/{game['id']}/line").json()["moves"]
     assert line == ["c1", "s"], line
     assert all(status < 400 for status in held.statuses), held.statuses
+
+
+def test_keys_after_an_undo_with_nothing_to_undo_still_act(api: Api, open_game: Any) -> None:
+    """Ctrl+Z on the candidates (nothing to undo, the server says so), then
+    1 before that answer: the first candidate is chosen. Only a change that
+    can cross the choice holds the keys pressed behind it."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game)
+    held = Held(page, "**/api/games/*/undo")
+    page.keyboard.press("Control+z")
+    held.wait()
+    page.keyboard.press("1")
+    held.release()
+    moves_seen(page, 1)
+    settled(page)
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1"]
+    open_game.errors.clear()  # (the refused undo: 409 in the console)

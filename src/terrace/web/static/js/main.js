@@ -391,6 +391,13 @@ function moveSource(game, move) {
 function stillMeant(move, shown, game) {
   if (!shown || game.id !== shown.id) return null;
   if (move === shown.draw) return game.draw;
+  // (a candidate: while the same card is still offered as that choice, as
+  // after a refused undo, whose answer shows the game read anew)
+  if (shown.status === "choosing") {
+    const was = shown.choices.find((c) => c.move === move);
+    const now = game.status === "choosing" ? game.choices.find((c) => c.move === move) : null;
+    return was && now && was.card === now.card ? move : null;
+  }
   const pile = moveSource(shown, move);
   const now = pile && game.sources ? game.sources[pile] : null;
   if (!now || now.card !== shown.sources[pile].card) return null;
@@ -520,10 +527,14 @@ function moveTo(source, target, ghost = null, card = null) {
 }
 
 function step(kind) {
-  // (across the base card's choice: a redo of it, an undo back to it, a restart)
+  // (across the base card's choice: a redo of it, an undo back to it, a
+  // restart; not an undo or a redo with nothing to take back, which the
+  // server refuses, dropping the keys held behind it)
   const shown = app.game;
-  const across = Boolean(shown) && !shown.replay
-    && (shown.status === "choosing" || kind === "restart" || (kind === "undo" && shown.moves <= 1));
+  const across = Boolean(shown) && !shown.replay && (
+    (kind === "redo" && shown.can_redo && shown.status === "choosing")
+    || (kind === "undo" && shown.can_undo && shown.moves <= 1)
+    || (kind === "restart" && shown.moves > 0));
   if (across) holdInput();
   return enqueue(async () => {
     let answered = false;
