@@ -699,6 +699,18 @@ export function cardName(code) {
   return language === "de" ? `${suit} ${rank}` : `${rank} of ${suit}`;
 }
 
+// A message shown on its own (a toast, the bubble of why a card cannot
+// move, a form's error) as a sentence: a capital first, a full stop last.
+// The server's refusals in English start in lower case and end without a
+// stop (to follow other words, as in "could not be loaded ({error})"); its
+// German ones are sentences already, and so are the page's own words.
+export function sentence(text) {
+  const words = String(text).trim();
+  if (!words) return words;
+  const capital = words.charAt(0).toLocaleUpperCase(language) + words.slice(1);
+  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
+}
+
 // A text with cards written as labels (the server's refusals: "the 7♠
 // cannot go on the 9♣", German "D♥") as a screen reader should hear it,
 // each card by its name ("the 7 of spades cannot go on the 9 of clubs",

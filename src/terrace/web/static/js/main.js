@@ -2,7 +2,7 @@
 
 import { api, refusedByApp } from "./api.js";
 import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
-import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName } from "./i18n.js";
+import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
 import { app, hideToast, say, toast } from "./state.js";
@@ -1248,7 +1248,7 @@ async function load() {
   // (The game's buttons stay disabled, as index.html has them, until a game is drawn.)
   $("#offline").hidden = Boolean(app.game);
   // A server that answered, but not with a game, is not out of reach: its words say why.
-  const why = !app.game && failed && failed.status !== 0 ? failed.data.error : "";
+  const why = !app.game && failed && failed.status !== 0 ? sentence(failed.data.error) : "";
   $("#offline-why").textContent = why;
   $("#offline-why").hidden = !why;
   $("#offline-text").hidden = Boolean(why);
