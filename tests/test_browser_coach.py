@@ -314,6 +314,8 @@ _LOST_AT_CHOICE = {
 }
 
 
+# (a draw named as the other moves are, not as a hint's order: "(decke eine Karte vom Vorrat auf)")
+_WINNABLE_DRAW = {**_WINNABLE, "winning": "s", "winning_piles": None}
 _WINNABLE_CARD = {**_WINNABLE, "winning_piles": {"source": "t8", "target": "f2", "card": "7H"}}
 _LOST_AT_CHOICE_CARD = {**_LOST_AT_CHOICE, "fair": {**_LOST_AT_CHOICE["fair"],
                                                    "piles": {"source": "t3", "target": "f1", "card": "QD"}}}
@@ -332,12 +334,14 @@ _LOST_AT_CHOICE_CARD = {**_LOST_AT_CHOICE, "fair": {**_LOST_AT_CHOICE["fair"],
     ("de-DE", _LOST_AT_CHOICE, "Der faire Spieler, der nur sieht, was du gesehen hast, hätte einen "
      "anderen Zug gespielt (Kandidat 3 als Basiskarte wählen): Er gewinnt in 4 von 16 ausgelosten "
      "Reihenfolgen des Vorrats,"),
-], ids=["card-en", "card-de", "winnable-en", "winnable-de", "fair-en", "fair-de"])
+    ("en-GB", _WINNABLE_DRAW, "Its first move: turning a card from the stock (the solver's move"),
+    ("de-DE", _WINNABLE_DRAW, "Sein erster Zug: eine Karte vom Vorrat aufdecken (der Zug des Lösers"),
+], ids=["card-en", "card-de", "winnable-en", "winnable-de", "fair-en", "fair-de", "draw-en", "draw-de"])
 def test_the_analysis_reads_whatever_move_it_names(
     api: Api, open_game: Any, locale: str, report: dict[str, Any], words: str
 ) -> None:
     """A move in the analysis is put in words as "from pile 8 to foundation
-    2", "choosing candidate 3 as the base card" or "turn a card from the
+    2", "choosing candidate 3 as the base card" or "turning a card from the
     stock": its sentences take each of them ("It started with from pile 8",
     "Er begann mit von Stapel 8", "would have played choosing candidate 3",
     "hätte Kandidat 3 als Basiskarte wählen gespielt" they read before)."""

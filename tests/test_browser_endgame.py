@@ -777,3 +777,48 @@ def test_a_tab_whose_time_report_finds_the_game_given_up_elsewhere_catches_up(
     page.locator("body[data-status='lost']").wait_for()
     assert page.locator("#btn-giveup").is_disabled()
     assert open_game.errors == []  # (the fixture checks it again at its end)
+
+
+@pytest.mark.parametrize("end", ["won", "lost", "given-up"])
+def test_the_end_screen_of_a_finished_game_gives_the_focus_to_new_game(
+    api: Api, open_game: Any, end: str
+) -> None:
+    """Won, lost or given up, the end screen opens with the focus on New
+    game (its main action, what Enter then does), the same on all three; a
+    screen reader hears the dialog's title and text as the focus enters it.
+    The focus was on Analyse, the first button, on all three."""
+    if end == "won":
+        game = line_game(api, len(LINE["moves"]))
+        title = "You won!"
+    elif end == "lost":
+        record = golden("terrace-lost")
+        game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
+        game = api.play(game, *record.moves)
+        title = "Game over"
+    else:
+        game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+        assert api.client.post(f"/api/games/{game['id']}/give-up", json={}).status_code == 200
+        title = "Game given up"
+    page = open_game(game)
+    dialog = page.get_by_role("dialog", name=title)
+    dialog.wait_for()
+    until(lambda: page.evaluate("document.activeElement.closest('#dlg-end') !== null"))
+    assert page.evaluate("document.activeElement.textContent") == "New game"
+    assert page.locator("#dlg-end").get_attribute("aria-describedby") == "dlg-end-text"
+    page.keyboard.press("Enter")
+    page.locator("#dlg-new[open]").wait_for()
+
+
+def test_a_proved_loss_gives_the_focus_to_play_on(api: Api, open_game: Any) -> None:
+    """The game goes on after a proved loss: the focus starts on Play on,
+    the answer that changes nothing (a stray Enter neither undoes nor
+    gives up)."""
+    record = golden("terrace-lost")
+    game = api.new(variant=record.variant, options=record.rules.to_dict(), deal_number=record.deal.number)
+    game = api.play(game, *record.moves[:-1])
+    page = open_game(game, before_goto=lambda p: p.add_init_script(
+        "localStorage.setItem('terrace.assist.peek', 'on')"))
+    page.keyboard.press("h")
+    page.locator("dialog.end.hopeless[open]").wait_for(timeout=15000)
+    until(lambda: page.evaluate("document.activeElement.closest('#dlg-end') !== null"))
+    assert page.evaluate("document.activeElement.textContent") == "Play on"

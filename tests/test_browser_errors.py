@@ -43,8 +43,8 @@ def test_a_server_out_of_reach_at_load_is_said_with_a_retry(browser: Any, server
         page.wait_for_selector("body[data-ready='true']")
         banner = page.locator("#offline")
         assert banner.is_visible()
-        # (the server answered: its words, not "cannot reach the server")
-        assert banner.inner_text().startswith("busy")
+        # (the server answered: its words, as a sentence, not "cannot reach the server")
+        assert banner.inner_text().startswith("Busy.")
         for button in ("#btn-undo", "#btn-redo", "#btn-hint", "#btn-restart", "#btn-giveup"):
             assert page.locator(button).is_disabled()
         page.unroute("**/api/**")

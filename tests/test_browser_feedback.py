@@ -103,12 +103,18 @@ def bubble(page: Any) -> str:
     return text
 
 
+def sentence(text: str) -> str:
+    """``text`` shown on its own: a capital first, a full stop last (the
+    server's English refusals have neither)."""
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", "…")) else f"{text}."
+
+
 def says(page: Any, expected: str) -> str:
-    """The bubble's words, once they are ``expected`` (its first letter is
-    shown as a capital)."""
+    """The bubble's words, once they are ``expected`` (shown as a sentence)."""
     page.locator("#why:not([hidden])", has_text=expected[1:]).wait_for()
     text = bubble(page)
-    assert text[1:] == expected[1:] and text[0].lower() == expected[0].lower()
+    assert text == sentence(expected)
     return text
 
 
@@ -352,13 +358,13 @@ def test_a_refusal_is_heard_with_the_cards_by_name(api: Api, open_game: Any, loc
         status=200, content_type="application/json",
         body=json.dumps({"move": "t4f1", "legal": False, "reason": shown, "code": "pile-needs"})))
     top(page, "t4").drag_to(page.locator("[data-pile='f1']"))
-    assert bubble(page)[1:] == shown[1:]
+    assert bubble(page) == sentence(shown)
     page.locator("#said", has_text=heard[1:]).wait_for()
-    assert page.locator("#said").text_content()[1:] == heard[1:]
+    assert page.locator("#said").text_content() == sentence(heard)
     page.unroute("**/check*")
     page.route("**/hint", lambda route: route.fulfill(
         status=409, content_type="application/json", body=json.dumps({"error": shown, "code": "x"})))
     page.locator("#btn-hint").click()
-    page.locator("#toast.show", has_text=shown).wait_for()
-    assert page.locator("#alert").text_content() == heard
+    page.locator("#toast.show", has_text=shown[1:]).wait_for()
+    assert page.locator("#alert").text_content() == sentence(heard)
     open_game.errors.clear()  # (the browser's console reports the 409)

@@ -266,3 +266,33 @@ def test_once_nothing_is_hidden_the_hint_says_so(api: Api, open_game: Any) -> No
     expected = f"Nothing is face down: backed by a proved winning line of {moves} moves."
     assert page.locator("#prompt").inner_text().endswith(expected)
     assert page.locator(".hint-src").count() == 1
+
+
+@pytest.mark.parametrize(("locale", "moves", "starts"), [
+    ("de-DE", (), "Tipp: Wähle "),
+    ("de-DE", ("c2",), "Tipp: "),
+    ("en-GB", (), "Hint: choose "),
+])
+def test_a_hint_after_its_colon_is_written_as_the_language_writes_it(
+    api: Api, open_game: Any, locale: str, moves: tuple[str, ...], starts: str
+) -> None:
+    """German writes the sentence after a colon with a capital ("Tipp:
+    Wähle …", "Tipp: Lege …", "Tipp: Decke …"), English does not ("Hint:
+    choose …"); the page wrote "Tipp: wähle …". The screen reader's words
+    (the prompt, spoken) follow the same rule."""
+    game = api.new(variant="terrace", deal_number=7)
+    if moves:
+        game = api.play(game, *moves)
+    page = open_game(game, locale=locale)
+    page.evaluate("""() => { window.said = []; const said = document.querySelector('#said');
+      new MutationObserver(() => window.said.push(said.textContent))
+        .observe(said, {childList: true, characterData: true, subtree: true}); }""")
+    found = press_hint(page)
+    assert found["move"]
+    text = page.locator("#prompt").inner_text()
+    assert text.startswith(starts), text
+    after = text[len(starts.split(": ")[0]) + 2]
+    assert after.isupper() == (locale == "de-DE"), text
+    settled(page)
+    spoken = [s for s in page.evaluate("window.said") if s.startswith(starts.split(": ")[0])]
+    assert spoken and spoken[-1][len(starts.split(": ")[0]) + 2] == after, spoken

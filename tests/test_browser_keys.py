@@ -776,3 +776,135 @@ def test_tab_goes_through_the_page_in_the_order_it_is_seen(api: Api, open_game: 
     # (the replay bar this test showed by hand is hidden again by the redraw
     # that follows a resize, 60 ms later, or is still there, above the board)
     assert [region for region in regions_by_tab(page) if region != "replay"][:2] == ["toolbar", "board"]
+
+
+class Held:
+    """Requests to ``pattern`` held back until ``release()`` (a slow
+    network, made certain: the test presses its keys before the answer)."""
+
+    def __init__(self, page: Any, pattern: str) -> None:
+        self.page = page
+        self.routes: list[Any] = []
+        self.holding = True
+        self.statuses: list[int] = []
+        page.route(pattern, self._hold)
+        page.on("response", lambda r: self.statuses.append(r.status) if "/api/" in r.url else None)
+
+    def _hold(self, route: Any) -> None:
+        if self.holding:
+            self.routes.append(route)
+        else:
+            route.continue_()
+
+    def wait(self, count: int = 1) -> None:
+        until(lambda: self.page.evaluate("1") and len(self.routes) >= count)
+
+    def release(self) -> None:
+        self.holding = False
+        for route in self.routes:
+            route.continue_()
+        self.routes.clear()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_keys_pressed_before_the_base_cards_answer_are_played_after_it(
+    api: Api, open_game: Any, locale: str
+) -> None:
+    """Choose the base card by key and press Space at once: the draw is
+    played once the choice's answer is in (it was dropped: the page still
+    showed the candidates, which have no draw). Then a pile key and F,
+    also pressed before the answer: the card goes home, in that order."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, locale=locale)
+    held = Held(page, "**/api/games/*/moves")
+    page.locator("[data-pile='stock']").focus()
+    page.keyboard.press("1")
+    held.wait()
+    page.keyboard.press(" ")
+    held.release()
+    moves_seen(page, 2)
+    settled(page)
+    assert page.evaluate("document.body.dataset.moves") == "2"
+    line = api.client.get(f"/api/games/{game['id']}/line").json()["moves"]
+    assert line == ["c1", "s"]
+    assert all(status < 400 for status in held.statuses), held.statuses
+
+
+def test_keys_pressed_while_a_redo_brings_the_base_card_back_wait_for_it(api: Api, open_game: Any) -> None:
+    """Undo the base card, redo it and press Space and 7 and F before the
+    redo's answer: the draw, then 9 of diamonds home (t7), as on the board
+    the redo brings back; no refused request."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    page.keyboard.press("Control+z")
+    moves_seen(page, 0)
+    settled(page)
+    held = Held(page, "**/api/games/*/redo")
+    page.keyboard.press("Control+y")
+    held.wait()
+    for key in (" ", "7", "f"):
+        page.keyboard.press(key)
+    held.release()
+    moves_seen(page, 3)
+    settled(page)
+    line = api.client.get(f"/api/games/{game['id']}/line").json()["moves"]
+    assert line[:2] == ["c1", "s"] and line[2].startswith("t7f") and len(line) == 3, line
+    assert all(status < 400 for status in held.statuses), held.statuses
+
+
+def test_a_candidates_key_pressed_while_the_choice_is_undone_chooses_it(api: Api, open_game: Any) -> None:
+    """Ctrl+Z on the base card, then 2 before the undo's answer: the second
+    candidate is chosen (the key was taken as pile 2 of the position
+    being undone, and no base card was chosen)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    held = Held(page, "**/api/games/*/undo")
+    page.keyboard.press("Control+z")
+    held.wait()
+    page.keyboard.press("2")
+    held.release()
+    settled(page)
+    moves_seen(page, 1)
+    line = api.client.get(f"/api/games/{game['id']}/line").json()["moves"]
+    assert line == ["c2"], line
+    assert all(status < 400 for status in held.statuses), held.statuses
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_a_click_on_the_stock_before_the_base_cards_answer_draws_after_it(
+    api: Api, open_game: Any, touch: bool
+) -> None:
+    """A candidate clicked (or tapped), then the stock at once: the card is
+    drawn once the choice's answer is in (the click was lost: the page
+    still showed the candidates)."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, **({"has_touch": True, "is_mobile": True} if touch else {}))
+    held = Held(page, "**/api/games/*/moves")
+    candidate = page.locator(".card.choice").first
+    stock = page.locator("[data-pile='stock']")
+    (candidate.tap if touch else candidate.click)()
+    held.wait()
+    (stock.tap if touch else stock.click)()
+    held.release()
+    moves_seen(page, 2)
+    settled(page)
+    line = api.client.get(f"/api/games/{game['id']}/line").json()["moves"]
+    assert line == ["c1", "s"], line
+    assert all(status < 400 for status in held.statuses), held.statuses
+
+
+def test_keys_after_an_undo_with_nothing_to_undo_still_act(api: Api, open_game: Any) -> None:
+    """Ctrl+Z on the candidates (nothing to undo, the server says so), then
+    1 before that answer: the first candidate is chosen. Only a change that
+    can cross the choice holds the keys pressed behind it."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game)
+    held = Held(page, "**/api/games/*/undo")
+    page.keyboard.press("Control+z")
+    held.wait()
+    page.keyboard.press("1")
+    held.release()
+    moves_seen(page, 1)
+    settled(page)
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1"]
+    open_game.errors.clear()  # (the refused undo: 409 in the console)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, top, until
+from browser_support import Api, moves_seen, settled, top, until
 from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
@@ -551,3 +551,57 @@ def test_a_longer_prompt_fits_the_board_again(
     page.locator("#btn-hint:not([aria-busy])").wait_for()
     assert page.evaluate("document.querySelector('#prompt').offsetHeight") > lines  # (the case tested)
     assert_fits(page)
+
+
+COVERED = """(selector) => {
+  // the buttons of `selector` over which another element is drawn (the
+  // toast too, which takes no clicks but hides what lies under it)
+  const toast = document.querySelector('#toast');
+  toast.style.pointerEvents = 'auto';
+  try {
+    return [...document.querySelectorAll(selector)].filter((b) => b.getClientRects().length).filter((b) => {
+      const r = b.getBoundingClientRect();
+      const points = [[r.left + r.width / 2, r.top + r.height / 2], [r.left + 4, r.bottom - 4],
+        [r.right - 4, r.bottom - 4]];
+      return points.some(([x, y]) => {
+        const top = document.elementFromPoint(x, y);
+        return !top || !b.contains(top);
+      });
+    }).map((b) => b.textContent);
+  } finally {
+    toast.style.pointerEvents = '';
+  }
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_a_hint_that_proves_the_loss_leaves_the_end_notice_uncovered(
+    api: Api, open_game: Any, locale: str
+) -> None:
+    """On a phone, a hint that finds the terrace dead opened the end notice
+    and showed the same words in a toast, which lay over the notice's
+    buttons (Play on, Undo, Give up) for seconds. The notice says it (and
+    the prompt): no toast now."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    page = open_game(game, locale=locale, **{**PHONE, "viewport": {"width": 360, "height": 640}})
+    page.locator("#btn-hint").click()
+    page.locator("dialog.end.hopeless[open]").wait_for()
+    settled(page)
+    assert page.locator("#toast.show").count() == 0
+    assert page.evaluate(COVERED, "#dlg-end button") == []
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_open_menu_lies_over_a_toast(api: Api, open_game: Any, locale: str) -> None:
+    """On a phone the menu opens upwards from the bottom bar, where a toast
+    shows (here a hint's): the toast hid the menu's last items (Settings,
+    the language) for seconds."""
+    game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
+    page = open_game(game, locale=locale, **{**PHONE, "viewport": {"width": 360, "height": 640}})
+    page.locator("#btn-hint").click()
+    page.locator("#toast.show").wait_for()
+    page.locator("#btn-menu").click()
+    page.locator(".actions.menu-open").wait_for()
+    until(lambda: page.locator("#toast.show").evaluate("(t) => t.getAnimations().length === 0"))
+    assert page.locator("#toast.show").count() == 1
+    assert page.evaluate(COVERED, "#menu button, #menu select") == []

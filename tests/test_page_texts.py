@@ -54,7 +54,8 @@ OTHERS = sorted(set(STRINGS) - {"en"})
 
 
 def _fields(text: str) -> set[str]:
-    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+    """The placeholders of a text ({^name}, the value with a capital, is name)."""
+    return {field.removeprefix("^") for _, field, _, _ in string.Formatter().parse(text) if field}
 
 
 def test_the_page_offers_english_and_german() -> None:

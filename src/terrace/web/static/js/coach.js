@@ -19,7 +19,7 @@ let redraw = () => {};  // main.js's draw, to show an answer
 
 function moveWords(game, move, piles) {
   if (!move) return "–";
-  if (move === "s") return t("hint.draw");
+  if (move === "s") return t("coach.draw");
   // (the card, when the server named it: "the 7♥ from pile 8 to foundation 2")
   const card = piles && piles.card ? cardLabel(piles.card) : null;
   if (move[0] === "c") {

@@ -300,7 +300,11 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
   dialog.dataset.game = game.id;
   dialog.dataset.kind = mark;
   const close = el("button", { type: "button", text: t("btn.keepLooking"), onclick: () => dialog.close() });
-  const again = el("button", { type: "button", class: "primary", text: t("btn.playAgain"), onclick: () => { dialog.close(); openNewGame(); } });
+  // (the focus, taken as the dialog opens, starts on New game on a game
+  // that is over, won, lost or given up: what a player most likely wants
+  // next; on Play on after a proved loss: the game goes on, and a stray
+  // Enter neither undoes nor gives up)
+  const again = el("button", { type: "button", class: "primary", autofocus: true, text: t("btn.playAgain"), onclick: () => { dialog.close(); openNewGame(); } });
   const buttons = el("div", { class: "buttons" });
   // (offered, and its words said, only when there is a move to undo)
   const undoButton = game.can_undo
@@ -317,7 +321,7 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
     title = t(`${proof}.title`);
     text = t(game.can_undo ? `${proof}.text` : `${proof}.text.noUndo`);
     buttons.append(
-      el("button", { type: "button", text: t("btn.playOn"), onclick: () => dialog.close() }),
+      el("button", { type: "button", autofocus: true, text: t("btn.playOn"), onclick: () => dialog.close() }),
       ...(undoButton ? [undoButton] : []),
       el("button", { type: "button", class: "primary", id: "end-giveup", text: t("btn.giveUp"), disabled: !canGiveUp(game), onclick: () => { dialog.close(); giveUpNow(); } }));
   } else if (game.given_up) {

@@ -4,7 +4,7 @@
 // from the server, in the page's language.
 
 import { api } from "./api.js";
-import { getLanguage, spoken } from "./i18n.js";
+import { getLanguage, sentence as asSentence, spoken } from "./i18n.js";
 import { app, say } from "./state.js";
 
 const SHOWN_MS = 3800;
@@ -22,8 +22,7 @@ export function hideWhy() {
 // its text, and a live region that appears is not read out.
 export function showWhy(text, anchor) {
   const node = document.querySelector("#why");
-  // (a refusal's English starts in lower case, to follow other words; shown alone it starts a sentence)
-  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+  const sentence = asSentence(text);  // (alone, a refusal's English is a sentence too)
   node.textContent = sentence;
   say(spoken(sentence));  // (cards by name: "9 of clubs", not "9♣")
   node.hidden = false;

@@ -288,6 +288,7 @@ const STRINGS = {
     "coach.assistAsk.text": "No move is left, but Undo can still reopen this game. The analysis sees the face-down cards, so it marks the game as assisted.",
     "coach.goto": "Show where it was lost",
     "coach.terraceDead": "After move {step} ({what}) the terrace could never be played out: from then on the game was lost whatever the stock held, and the cards in sight showed it.",
+    "coach.draw": "turning a card from the stock",
     "coach.choice": "choosing candidate {i} as the base card",
     "coach.choiceCard": "choosing the {card} (candidate {i}) as the base card",
     "coach.moveFromTo": "{from} to {to}",
@@ -396,7 +397,7 @@ const STRINGS = {
     "verdict.won": "gewinnbar",
     "verdict.lost": "nicht gewinnbar",
     "verdict.unknown": "unbekannt",
-    "hint.move": "Tipp: {what}.",
+    "hint.move": "Tipp: {^what}.",
     "hint.none": "Kein Tipp: Es gibt keinen Zug.",
     "hint.lost": "Von hier aus lässt sich das Spiel nicht mehr gewinnen.",
     "hint.winnable": "Diese Stellung ist noch gewinnbar.",
@@ -600,6 +601,7 @@ const STRINGS = {
     "coach.assistAsk.text": "Es ist kein Zug mehr möglich, aber „Zurück“ kann dieses Spiel wieder öffnen. Die Untersuchung sieht die verdeckten Karten, darum gilt das Spiel dann als unterstützt.",
     "coach.goto": "Zeigen, wo es verloren ging",
     "coach.terraceDead": "Nach Zug {step} ({what}) ließ sich die Terrasse nie mehr abspielen: Von da an war das Spiel verloren, was auch immer der Vorrat enthielt, und die sichtbaren Karten zeigten es.",
+    "coach.draw": "eine Karte vom Vorrat aufdecken",
     "coach.choice": "Kandidat {i} als Basiskarte wählen",
     "coach.choiceCard": "{card} (Kandidat {i}) als Basiskarte wählen",
     "coach.moveFromTo": "{from} auf {to}",
@@ -669,10 +671,17 @@ export function getLanguage() {
 }
 
 // With {n} equal to 1, a key's ".one" form is used when it has one.
+// {^name} puts the value in with a capital first letter: where a language
+// starts a sentence with it (German after a colon: "Tipp: {^what}." gives
+// "Tipp: Decke …", where English writes "Hint: turn …").
 export function t(key, vars = {}) {
   const pick = (name) => STRINGS[language][name] ?? STRINGS.en[name];
   const text = (vars.n === 1 && pick(`${key}.one`)) || pick(key) || key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+  return text.replace(/\{(\^?)(\w+)\}/g, (whole, capital, name) => {
+    if (!(name in vars)) return whole;
+    const value = String(vars[name]);
+    return capital ? value.charAt(0).toLocaleUpperCase(language) + value.slice(1) : value;
+  });
 }
 
 export function rankLabel(rank) {
@@ -692,6 +701,18 @@ export function cardName(code) {
   const rank = RANK_NAME[language][code[0]] ?? code[0];
   const suit = SUIT_NAME[language][code[1]];
   return language === "de" ? `${suit} ${rank}` : `${rank} of ${suit}`;
+}
+
+// A message shown on its own (a toast, the bubble of why a card cannot
+// move, a form's error) as a sentence: a capital first, a full stop last.
+// The server's refusals in English start in lower case and end without a
+// stop (to follow other words, as in "could not be loaded ({error})"); its
+// German ones are sentences already, and so are the page's own words.
+export function sentence(text) {
+  const words = String(text).trim();
+  if (!words) return words;
+  const capital = words.charAt(0).toLocaleUpperCase(language) + words.slice(1);
+  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
 }
 
 // A text with cards written as labels (the server's refusals: "the 7♠

@@ -2,7 +2,7 @@
 
 import { api, refusedByApp } from "./api.js";
 import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
-import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName } from "./i18n.js";
+import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
 import { app, hideToast, say, toast } from "./state.js";
@@ -391,6 +391,13 @@ function moveSource(game, move) {
 function stillMeant(move, shown, game) {
   if (!shown || game.id !== shown.id) return null;
   if (move === shown.draw) return game.draw;
+  // (a candidate: while the same card is still offered as that choice, as
+  // after a refused undo, whose answer shows the game read anew)
+  if (shown.status === "choosing") {
+    const was = shown.choices.find((c) => c.move === move);
+    const now = game.status === "choosing" ? game.choices.find((c) => c.move === move) : null;
+    return was && now && was.card === now.card ? move : null;
+  }
   const pile = moveSource(shown, move);
   const now = pile && game.sources ? game.sources[pile] : null;
   if (!now || now.card !== shown.sources[pile].card) return null;
@@ -403,20 +410,71 @@ function stillMeant(move, shown, game) {
 function play(move, ghost = null, card = null) {
   const shown = app.game;
   const drop = () => { if (ghost && card) snapBack(ghost, card, animationsOn()); };
+  const choice = Boolean(shown) && !shown.replay && shown.status === "choosing" && move[0] === "c";
+  if (choice) holdInput();
   return enqueue(async () => {
-    const game = app.game;
-    if (!game || game.replay) return drop();
-    if (game !== shown) {
-      move = stillMeant(move, shown, game);
-      if (!move) return drop();
+    let answered = false;
+    try {
+      const game = app.game;
+      if (!game || game.replay) return drop();
+      if (game !== shown) {
+        move = stillMeant(move, shown, game);
+        if (!move) return drop();
+      }
+      if (!(await confirmMove(game, move)) || app.game !== game) return drop();
+      const result = await api.move(game, move);
+      if (app.game !== game) return drop();  // another game is shown now
+      answered = await answer(result, ghost, card);
+    } finally {
+      if (choice) releaseInput(answered);
     }
-    if (!(await confirmMove(game, move)) || app.game !== game) return drop();
-    const result = await api.move(game, move);
-    if (app.game !== game) return drop();  // another game is shown now
-    if (await answer(result, ghost, card)) {
-      await autoFinish(board, show, answer);
-    }
+    if (answered) await autoFinish(board, show, answer);
   });
+}
+
+// Keys pressed while the base card's choice (or an undo or a redo across
+// it, a restart) waits for its answer: the page still shows the position
+// before it, where they mean something else or nothing (Space has no stock
+// to draw from among the candidates; 2 chooses a candidate, not pile 2).
+// They are held, and once the answer is shown, handled in their order as
+// if pressed then: each acts on what the server offers by then. A change
+// refused or dropped drops them (a candidate's key would choose a base card).
+// So are clicks on the stock (a draw is a draw on any position; a click on
+// a candidate is a choice, never held to act on the card that lies there next).
+let heldInput = null;
+
+function holdInput() {
+  if (!heldInput) heldInput = [];
+}
+
+function releaseInput(answered) {
+  const keys = heldInput;
+  heldInput = null;
+  if (!answered || !keys) return;
+  for (const [at, held] of keys.entries()) {
+    // (a key that crosses the choice again, Ctrl+Z: the keys after it wait for its answer)
+    if (heldInput) {
+      heldInput.push(...keys.slice(at));
+      return;
+    }
+    if (held.stock) {
+      activate("stock", held.stock);
+      continue;
+    }
+    // (the focused pile by its name: the board has been drawn anew)
+    const pile = held.pile && board.querySelector(`[data-pile="${held.pile}"]`);
+    const target = pile || (held.target.isConnected ? held.target : document.body);
+    onKey({ ...held, target, held: true, preventDefault() {} });
+  }
+}
+
+// The keys the board answers (those held while a choice is on its way).
+function boardKey(event) {
+  const key = event.key;
+  if (event.ctrlKey || event.metaKey) return !event.altKey && "zZyY".includes(key);
+  if (event.altKey) return false;
+  return PILE_KEYS.includes(key) || "sSrRwWfFhH".includes(key)
+    || ["Enter", " ", "Spacebar", "Escape"].includes(key);
 }
 
 // Why a move the player tried is refused, next to the card (or the top
@@ -469,14 +527,28 @@ function moveTo(source, target, ghost = null, card = null) {
 }
 
 function step(kind) {
+  // (across the base card's choice: a redo of it, an undo back to it, a
+  // restart; not an undo or a redo with nothing to take back, which the
+  // server refuses, dropping the keys held behind it)
+  const shown = app.game;
+  const across = Boolean(shown) && !shown.replay && (
+    (kind === "redo" && shown.can_redo && shown.status === "choosing")
+    || (kind === "undo" && shown.can_undo && shown.moves <= 1)
+    || (kind === "restart" && shown.moves > 0));
+  if (across) holdInput();
   return enqueue(async () => {
-    const game = app.game;
-    if (!game || game.replay) return;
-    // (nothing to undo or redo: the server's refusal says so; Ctrl+Z and
-    // Ctrl+Y said nothing then, only the buttons showed it, disabled)
-    if (kind === "restart" && !game.moves) return;
-    const result = await api[kind](game);
-    if (app.game === game) await answer(result);
+    let answered = false;
+    try {
+      const game = app.game;
+      if (!game || game.replay) return;
+      // (nothing to undo or redo: the server's refusal says so; Ctrl+Z and
+      // Ctrl+Y said nothing then, only the buttons showed it, disabled)
+      if (kind === "restart" && !game.moves) return;
+      const result = await api[kind](game);
+      if (app.game === game) answered = await answer(result);
+    } finally {
+      if (across) releaseInput(answered);
+    }
   });
 }
 
@@ -526,8 +598,10 @@ async function askHint() {
   if (hopeless) showEnd(game, "lost", found.why === "terrace-dead" ? "terrace-dead" : true, actions);
   if (!found.move) {
     const why = backing(found);
-    prompt(why, { said: !hopeless });  // (the end screen says that no winning line remains)
-    return toast(why, "info", { quiet: true });
+    // (the end screen says that no winning line remains: no toast either,
+    // which said it again and lay over the screen's buttons on a phone)
+    prompt(why, { said: !hopeless });
+    return hopeless ? hideToast() : toast(why, "info", { quiet: true });
   }
   app.hint = { source: found.source, target: found.target, move: found.move, found };
   markHint(app.hint);
@@ -730,7 +804,9 @@ function clickBoard(target, clicks) {
 // again. A touch draws on every tap: quick taps count 1, 2, 3 too, and
 // nobody double-taps a stock to draw one card.
 function clickStock(detail, touch = false) {
-  if (touch || detail !== 2) activate("stock", detail || 1);
+  if (!touch && detail === 2) return;
+  if (heldInput) heldInput.push({ stock: detail || 1 });
+  else activate("stock", detail || 1);
 }
 
 // A mouse press on a pile that the board's redraw replaced before the
@@ -828,7 +904,10 @@ function keyOnPile(pile) {
 // not among them.
 const OWN_KEYS = "button, a[href], summary, select, [contenteditable], [role='button']:not([data-pile])";
 
-document.addEventListener("keydown", (event) => {
+document.addEventListener("keydown", (event) => onKey(event));
+
+// `event`: a key pressed, or one held while a choice was on its way (held).
+function onKey(event) {
   // The end screen (no modal dialog) has the focus once a game ends: where
   // it offers Undo ("Undo a few moves"), Ctrl+Z and Ctrl+Y work there too;
   // ? works on any end screen.
@@ -841,6 +920,15 @@ document.addEventListener("keydown", (event) => {
     && event.target.closest && event.target.closest(OWN_KEYS)) return;
   const game = app.game;
   if (!game) return;
+  if (heldInput && !inEnd && !event.held && boardKey(event)) {
+    event.preventDefault();
+    const pile = event.target.closest && event.target.closest("[data-pile]");
+    heldInput.push({
+      key: event.key, ctrlKey: event.ctrlKey, metaKey: event.metaKey, shiftKey: event.shiftKey, altKey: event.altKey,
+      target: event.target, pile: pile && board.contains(pile) ? pile.dataset.pile : null,
+    });
+    return;
+  }
   const key = event.key;
   const ctrl = event.ctrlKey || event.metaKey;
   if (inEnd && ctrl && !$("#dlg-end #end-undo")) return;
@@ -926,7 +1014,7 @@ document.addEventListener("keydown", (event) => {
     return;
   }
   event.preventDefault();
-});
+}
 
 // ---------------------------------------------------------------- replay
 
@@ -1161,7 +1249,7 @@ async function load() {
   // (The game's buttons stay disabled, as index.html has them, until a game is drawn.)
   $("#offline").hidden = Boolean(app.game);
   // A server that answered, but not with a game, is not out of reach: its words say why.
-  const why = !app.game && failed && failed.status !== 0 ? failed.data.error : "";
+  const why = !app.game && failed && failed.status !== 0 ? sentence(failed.data.error) : "";
   $("#offline-why").textContent = why;
   $("#offline-why").hidden = !why;
   $("#offline-text").hidden = Boolean(why);

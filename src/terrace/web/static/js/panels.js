@@ -2,7 +2,7 @@
 // dialog does to the game comes in as callbacks (`actions`, from main.js).
 
 import { api } from "./api.js";
-import { t, getLanguage } from "./i18n.js";
+import { t, getLanguage, sentence } from "./i18n.js";
 import { el } from "./render.js";
 import { app, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
@@ -172,7 +172,7 @@ export async function openNewGame({ newGame, loadVariants }) {
       dialog.close();
       focusBoard();
     } else {
-      error.textContent = result.data.error;
+      error.textContent = sentence(result.data.error);
     }
     // The Leave question, answered No, gives the focus back to Start, which
     // was disabled then: it falls to the page's body, behind this dialog.

@@ -1,7 +1,7 @@
 // What the page's modules share: the state of the page and the toast.
 // main.js changes the state; the dialogs in panels.js only read it.
 
-import { spoken } from "./i18n.js";
+import { sentence, spoken } from "./i18n.js";
 
 // A stored setting, if it is one of `allowed`; else (nothing stored, a value
 // from an older page or garbage, no storage at all) the first of them, the
@@ -61,8 +61,9 @@ export function say(text) {
 // unless `quiet` says that a live region says it already (a hint is in the
 // prompt), so that it is not heard twice. Once the toast hides, #alert is emptied too: a screen reader
 // going through the page later finds no stale message there.
-export function toast(message, kind = "error", { quiet = false } = {}) {
+export function toast(text, kind = "error", { quiet = false } = {}) {
   const node = document.querySelector("#toast");
+  const message = sentence(text);
   node.textContent = message;
   node.className = `toast show ${kind}`;
   document.querySelector("#alert").textContent = quiet ? "" : spoken(message);
