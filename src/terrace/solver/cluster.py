@@ -22,7 +22,7 @@ worker to appear (:data:`WORKER_WAIT`).
 ('address', 'tcp://10.0.0.5:8786')
 >>> parse_scheduler("local:0")
 Traceback (most recent call last):
-ValueError: --scheduler local:N wants 1 to 256 workers, not 0
+ValueError: --scheduler local:N wants 1 to 256 workers, not '0'
 >>> batch_size(10_000, 4), batch_size(10, 4), batch_size(10_000, 4, "fair")
 (32, 1, 1)
 """
