@@ -226,23 +226,10 @@ def named_standard_output() -> None:
                               write_through=through)
 
 
-class _BestEffortWrites(io.RawIOBase):
+class _BestEffortWrites(_WholeWrites):
     """File descriptor ``fd``, a write that fails let go (as written) at
     the bottom of the stream, so that every layer click may put on top of
     ``sys.stderr.buffer`` lets it go too."""
-
-    def __init__(self, fd: int) -> None:
-        super().__init__()
-        self._fd = fd
-
-    def writable(self) -> bool:
-        return True
-
-    def fileno(self) -> int:
-        return self._fd
-
-    def isatty(self) -> bool:
-        return os.isatty(self._fd)
 
     def write(self, data: Any) -> int:
         view = memoryview(data).cast("B")
