@@ -115,6 +115,6 @@ def stops_kept(held: bool = False) -> Iterator[Callable[[], None]]:
     catch_stops(hear, previous)
     try:
         yield check
-        check()
     finally:
         restore_stops(previous, hear)
+    check()  # (after the handler is put back: a stop heard while it was being put back is taken too)
