@@ -251,7 +251,7 @@ NO_MOVE_WORDS = {
     NO_NEW_POSITION: "no move: every move returns to a position already reached",
     NOTHING_USEFUL: "no move: the rule of thumb finds no move worth making, and the solver decided "
                     "nothing in the time",
-    WIN_BEHIND: "no move forward: every winning line the solver found passes a position this game "
+    WIN_BEHIND: "every winning line the solver found passes a position this game "
                 "has had; take back {back} to it, and {line} from there",
 }
 """What :func:`describe` says of a hint without a move, by its ``why``
@@ -279,7 +279,7 @@ def describe(report: dict[str, Any]) -> str:
     't2t5: undecided in the time; the rule of thumb (does not look at face-down cards)'
     >>> describe({"move": None, "kind": "winnable", "fair": False, "line": ["t9t2", "wf"], "back": 1,
     ...           "why": "win-behind"})  # doctest: +NORMALIZE_WHITESPACE
-    'no move forward: every winning line the solver found passes a position this game has had;
+    'every winning line the solver found passes a position this game has had;
     take back 1 move to it, and a winning line of 2 moves starts from there (looks at the face-down stock)'
     """
     move = report["move"]
