@@ -937,6 +937,40 @@ def test_a_workers_standard_error_says_nothing_once_its_survey_has_gone() -> Non
         os.close(read_end)
 
 
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="no pidfd on this system")
+def test_a_workers_standard_error_says_nothing_once_the_survey_has_exited_before_the_fork_server() -> None:
+    """A worker forked by the fork server watched only the fork server,
+    which ends a moment after the survey it serves: a verdict handed to
+    the survey killed in between printed the broken pipe's traceback (a
+    fresh-clone CI run of the SIGKILL test below). The worker watches the
+    survey's own process too (a pidfd, readable as soon as it has exited,
+    before anyone reaps it)."""
+    import io
+    import subprocess
+
+    from terrace.solver.survey import _ends_of, _SilentOnceGone
+
+    server_alive, server_end = os.pipe()  # (the fork server lives on)
+    survey = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        ends = _ends_of(survey.pid)
+        shown = io.StringIO()
+        stream = _SilentOnceGone(shown, server_alive, *ends)
+        stream.write("still here\n")
+        assert survey.stdin is not None
+        survey.stdin.close()  # the survey's process ends (and stays unreaped)
+        deadline = time.monotonic() + 30
+        while Path(f"/proc/{survey.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        stream.write("Process ForkServerPoolWorker-1:\n")
+        assert shown.getvalue() == "still here\n"
+    finally:
+        survey.wait()
+        os.close(server_alive)
+        os.close(server_end)
+
+
 def _stderr_kind(_: int) -> str:
     return type(sys.stderr).__name__
 

@@ -240,32 +240,48 @@ def ignore_interrupts() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _start_worker() -> None:
+def _start_worker(survey: int | None = None) -> None:
     """Run in each worker process of the local pool as it starts: it
     ignores Ctrl+C (:func:`ignore_interrupts`) and ends with the survey's
-    process (:func:`_end_with_survey`)."""
+    process, ``survey`` its process id (:func:`_end_with_survey`)."""
     ignore_interrupts()
-    _end_with_survey()
+    _end_with_survey(survey)
 
 
-def _end_with_survey() -> None:
+def _ends_of(survey: int | None) -> list[int]:
+    """What becomes readable when the survey has ended: the sentinel of
+    this worker's parent, and where the system has it, a pidfd of the
+    survey's process. A worker forked by a fork server has the fork server
+    as its parent, which ends only once it has seen the survey end: in
+    between, a worker could hand a verdict to the gone survey and print
+    the broken pipe's traceback (a fresh-clone CI run of a SIGKILL test);
+    the pidfd is readable as soon as the survey has exited."""
+    parent = multiprocessing.parent_process()
+    ends = [] if parent is None else [parent.sentinel]
+    if survey is not None and survey != os.getpid():
+        with suppress(AttributeError, OSError):  # (no pidfd_open here, or the survey already gone)
+            ends.append(os.pidfd_open(survey))
+    return ends
+
+
+def _end_with_survey(survey: int | None = None) -> None:
     """End this worker process at once when the process that started it
     (the survey's) has ended, however it ended: killed with SIGKILL (by the
     out-of-memory killer, or a batch system's hard stop), its workers solved
     on for up to their deal's budget (the fair player's: 30 minutes), then
     each printed a BrokenPipeError traceback as it handed over a verdict
     nobody read. A thread waits for the end of the survey's process."""
-    parent = multiprocessing.parent_process()
-    if parent is None:  # (not a worker process)
+    if multiprocessing.parent_process() is None:  # (not a worker process)
         return
+    ends = _ends_of(survey)
 
     def watch() -> None:
-        multiprocessing.connection.wait([parent.sentinel])
+        multiprocessing.connection.wait(ends)
         os._exit(1)  # (nothing to store or say: the survey is gone)
 
     threading.Thread(target=watch, name="end-with-survey", daemon=True).start()
     if sys.stderr is not None:
-        sys.stderr = cast(TextIO, _SilentOnceGone(sys.stderr, parent.sentinel))
+        sys.stderr = cast(TextIO, _SilentOnceGone(sys.stderr, *ends))
 
 
 class _SilentOnceGone(io.TextIOBase):
@@ -276,13 +292,13 @@ class _SilentOnceGone(io.TextIOBase):
     printed ``Process ForkServerPoolWorker-1:`` and part of a traceback
     (about one SIGKILL or Ctrl+C of a survey in four)."""
 
-    def __init__(self, stream: TextIO, sentinel: int) -> None:
+    def __init__(self, stream: TextIO, *ends: int) -> None:
         super().__init__()
         self._stream = stream
-        self._sentinel = sentinel
+        self._ends = list(ends)
 
     def _gone(self) -> bool:
-        return bool(multiprocessing.connection.wait([self._sentinel], timeout=0))
+        return bool(multiprocessing.connection.wait(self._ends, timeout=0))
 
     def write(self, text: str) -> int:
         if self._gone():
@@ -320,7 +336,8 @@ def _start_pool(workers: int) -> Any:
     start); the survey takes a Ctrl+C of that moment as the block ends.
     Without a fork server, while the workers start."""
     context = _worker_context()
-    start = partial(context.Pool, workers, initializer=_start_worker, maxtasksperchild=50)
+    start = partial(context.Pool, workers, initializer=_start_worker, initargs=(os.getpid(),),
+                    maxtasksperchild=50)
     if worker_start_method() != "forkserver":
         with _interrupts_held():
             return start()
