@@ -157,7 +157,7 @@ def quiet_returns(board: Board, moves: Sequence[Move]) -> tuple[Move, ...]:
         back = _undone(recent, move)
         if back < 0:
             continue
-        before = board.copy()
+        before = board.copy(keep=back + 1)  # (only the moves it takes back)
         for _ in range(back + 1):
             before.pop()
         after = board.copy(stack=False)

@@ -258,7 +258,7 @@ def _ends_of(survey: int | None) -> list[int]:
     the pidfd is readable as soon as the survey has exited."""
     parent = multiprocessing.parent_process()
     ends = [] if parent is None else [parent.sentinel]
-    if survey is not None and survey != os.getpid():
+    if survey is not None:
         with suppress(AttributeError, OSError):  # (no pidfd_open here, or the survey already gone)
             ends.append(os.pidfd_open(survey))
     return ends
