@@ -312,3 +312,32 @@ def test_the_largest_bound_is_taken_and_a_seed_must_be_whole() -> None:
     assert SplitMix64(1).below(1) == 0
     with pytest.raises(ValueError, match="must be a whole number"):
         SplitMix64("1")  # type: ignore[arg-type]
+
+
+def test_a_deal_found_to_fit_is_checked_again_only_for_other_decks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each deal remembers the decks it fits; equal deals, other decks and
+    deals that were refused are checked anew, and the memory is no part of
+    the deal's value."""
+    import terrace.deal as deal_module
+
+    counted: list[int] = []
+    real = deal_module.wrong_copies
+
+    def counting(*args: object, **kwargs: object) -> object:
+        counted.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(deal_module, "wrong_copies", counting)
+    two_decks = Rules()
+    deal = Deal.from_number(5, two_decks)
+    twin = Deal(deal.cards, 5)
+    deal.check(two_decks)
+    deal.check(two_decks)
+    assert len(counted) == 1
+    twin.check(two_decks)
+    assert len(counted) == 2
+    assert deal == twin and hash(deal) == hash(twin) and repr(deal) == repr(twin)
+    with pytest.raises(InvalidDealError):
+        deal.check(Rules(decks=3))  # the two-deck pack does not fit three decks
+    deal.check(two_decks)
+    assert len(counted) == 2

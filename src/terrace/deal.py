@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from terrace.cards import (
     CARDS_PER_DECK,
@@ -159,6 +159,9 @@ class Deal:
 
     cards: tuple[Card, ...]
     number: int | None = None
+    _fits: tuple[int, int] | None = field(default=None, init=False, repr=False, compare=False)
+    """The decks and cards of the rules :meth:`check` last found this deal
+    to fit (a deal never changes, so it need not be checked again)."""
 
     def __post_init__(self) -> None:
         # (cards given as a list are kept as a tuple: a deal never changes, and hashes)
@@ -230,13 +233,12 @@ class Deal:
         ...
         terrace.errors.InvalidDealError: card 2 of the deal: -1 is not a card: a card is a whole ...
 
-        The deal last found to fit (this very object, which cannot change,
-        and the decks it was checked for) is not checked again: a record
-        read, then replayed on a board, checked its deal once for each.
+        A deal found to fit is not checked again for rules of the same
+        decks: a record read, then replayed on a board, checked its deal
+        once for each.
         """
-        global _last_checked
-        last = _last_checked
-        if last is not None and last[0] is self and last[1] == (rules.decks, rules.card_count):
+        fits = (rules.decks, rules.card_count)
+        if self._fits == fits:
             return
         if not isinstance(self.cards, tuple):  # (__post_init__ could not make it one)
             raise InvalidDealError(Reason(Refusal.DEAL_NOT_CARDS, value=quote(self.cards)))
@@ -260,13 +262,8 @@ class Deal:
             shuffled_pack(self.number, rules.decks)
         ):
             raise InvalidDealError(Reason(Refusal.DEAL_NOT_THAT_NUMBER, number=self.number))
-        _last_checked = (self, (rules.decks, rules.card_count))
+        object.__setattr__(self, "_fits", fits)
 
     def text(self) -> str:
         """The deal string."""
         return format_cards(self.cards)
-
-
-_last_checked: tuple[Deal, tuple[int, int]] | None = None
-"""The deal :meth:`Deal.check` last found to fit, and the decks and cards
-of the rules it was checked for."""
