@@ -817,6 +817,19 @@ def test_a_refused_worker_count_is_quoted_as_given(count: str) -> None:
     assert result.output.splitlines()[-1] == wanted, result.output
 
 
+def test_the_worker_limit_is_one_fact_for_jobs_and_local_clusters() -> None:
+    """256 was written twice (``MAX_JOBS`` of the command line for --jobs,
+    ``MAX_WORKERS`` of the cluster for local:N): changed in one place, the
+    two limits of one machine's workers would part. Both read
+    :data:`terrace.solver.survey.MAX_WORKERS` now."""
+    from terrace.cli import all_commands
+    from terrace.solver import survey
+
+    assert cluster.MAX_WORKERS is survey.MAX_WORKERS
+    jobs = next(p for p in all_commands()["survey"].params if p.name == "jobs")
+    assert getattr(jobs.type, "maximum", None) == survey.MAX_WORKERS
+
+
 def test_one_helper_swaps_the_stop_signals_handlers_and_gives_them_back() -> None:
     """The survey command and the start of a local cluster each had their
     own copy of the loop over STOPS; both use catch_stops and

@@ -43,9 +43,6 @@ RULE_OPTION_NAMES: tuple[str, ...] = tuple(RULE_OPTIONS)
 """The keyword arguments :func:`rule_options` adds besides ``variant``."""
 
 
-MAX_JOBS = 256
-"""The most worker processes ``--jobs`` starts."""
-
 MAX_DEAL_FILE_BYTES = 64 * 1024
 """The largest deal file read (a deal string of 8 decks is under 2 kB)."""
 

@@ -17,7 +17,6 @@ import click
 from terrace.board import Board
 from terrace.cli.errors import Terminated, stop_on_sigterm, stopped
 from terrace.cli.options import (
-    MAX_JOBS,
     DealRange,
     FilePath,
     Seconds,
@@ -42,6 +41,7 @@ from terrace.solver.fair import SETTING_LIMITS, FairSettings
 from terrace.solver.players import PLAYERS, SEEDED, player_key, player_settings
 from terrace.solver.stops import catch_stops, restore_stops
 from terrace.solver.survey import (
+    MAX_WORKERS,
     WorkerDiedError,
     markdown_table,
     now,
@@ -188,7 +188,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
 @click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True,
               help=f"Seed of the {' and '.join(SEEDED)} players' games.")
-@click.option("--jobs", "-j", type=WholeNumber(1, MAX_JOBS), default=None,
+@click.option("--jobs", "-j", type=WholeNumber(1, MAX_WORKERS), default=None,
               help="Worker processes (default, and at most: all cores).")
 @click.option("--max-seconds", type=Seconds(), default=None,
               help="Budget per deal (default: 10 for perfect, 1800 for fair, 60 for greedy and random).")

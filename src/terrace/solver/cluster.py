@@ -51,6 +51,7 @@ from terrace.solver.players import PLAYER_VERSION, player_key, player_settings
 from terrace.solver.search import core_available
 from terrace.solver.stops import interrupts_deferred, stops_kept
 from terrace.solver.survey import (
+    MAX_WORKERS,
     Job,
     check_range,
     ignore_interrupts,
@@ -71,9 +72,6 @@ def _installed_version() -> str:
 
 VERSION = _installed_version()
 """This process's terrace version; client and workers must agree on it."""
-
-MAX_WORKERS = 256
-"""The most workers ``--scheduler local:N`` starts."""
 
 MAX_BATCH = 32
 """The most deals in one batch: small enough that a batch lost with its

@@ -40,6 +40,10 @@ from terrace.whole import digits_value
 
 Z95 = 1.959963984540054
 
+MAX_WORKERS = 256
+"""The most worker processes a survey starts: its local pool's
+(``terrace survey --jobs``) and a local cluster's (``--scheduler local:N``)."""
+
 
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a proportion (95% by default)."""
