@@ -782,3 +782,28 @@ def test_a_standard_error_that_cannot_be_written_costs_neither_output_nor_status
                                    "PYTHONIOENCODING": encoding})
     assert done.returncode == status
     assert done.stdout.startswith(out) and (out or not done.stdout)
+
+
+@pytest.mark.parametrize("output", ["/dev/full", "closed pipe"])
+def test_an_import_whose_report_cannot_be_written_says_it_is_done(output: str, tmp_path: Path) -> None:
+    """``terrace import FILE > /dev/full`` (or into a pipe whose reader
+    stopped) committed the games, then ended with status 1 and "standard
+    output could not be written" (or nothing at all): the import looked
+    undone."""
+    if output == "/dev/full" and not os.path.exists(output):
+        pytest.skip("needs /dev/full")
+    record = str(Path(__file__).parent / "golden" / "terrace-won.json")
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        with open(output, "w") if output == "/dev/full" else open(write, "w", closefd=False) as out:
+            done = subprocess.run([sys.executable, "-m", "terrace", "import", record], stdout=out,
+                                  stderr=subprocess.PIPE, text=True, timeout=120, cwd=tmp_path,
+                                  env={**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite")})
+    finally:
+        os.close(write)
+    assert done.returncode == 0, done.stderr
+    why = "No space left on device" if output == "/dev/full" else "its reader stopped"
+    assert done.stderr == f"imported 1 game (done, though standard output could not be written: {why})\n"
+    with open_store(tmp_path / "games.sqlite") as store:
+        assert store.statistics()["overall"]["played"] == 1
