@@ -715,7 +715,8 @@ def test_a_pipe_that_nothing_reads_from_is_refused_as_an_output(tmp_path: Path) 
     fifo = tmp_path / "out.fifo"
     os.mkfifo(fifo)
     env = {**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite")}
-    assert CliRunner().invoke(main, ["import", "-"], input="[]", env=env).exit_code == 0
+    with open_store(tmp_path / "games.sqlite"):  # (an empty database: importing [] no longer makes one)
+        pass
     command = [sys.executable, "-m", "terrace", "export", "--all", "-o", str(fifo)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60 + PIPE_WAIT, env=env)
     assert done.returncode == 1, done.stderr
@@ -807,3 +808,18 @@ def test_an_import_whose_report_cannot_be_written_says_it_is_done(output: str, t
     assert done.stderr == f"imported 1 game (done, though standard output could not be written: {why})\n"
     with open_store(tmp_path / "games.sqlite") as store:
         assert store.statistics()["overall"]["played"] == 1
+
+
+@pytest.mark.parametrize("text", ["[]", " [ ]\n", "\ufeff[]"])
+def test_an_import_of_no_records_makes_no_database(text: str, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``terrace import`` of a file holding ``[]`` made an empty games
+    database of 45 kB where there was none, and said only "imported 0
+    games"."""
+    (tmp_path / "none.json").write_text(text, encoding="utf-8")
+    monkeypatch.setenv("TERRACE_DB", str(tmp_path / "games.sqlite"))
+    result = CliRunner().invoke(main, ["import", str(tmp_path / "none.json")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (f"imported 0 games: {tmp_path / 'none.json'} holds no game records "
+                             "(no database was touched)\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["none.json"]

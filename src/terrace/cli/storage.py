@@ -340,6 +340,9 @@ def import_(db: str | None, file: str) -> None:
         more = len(error.reasons) - len(shown)
         lines = [f"  {reason}" for reason in shown] + ([f"  and {more} more"] if more else [])
         raise click.ClickException("nothing was imported:\n" + "\n".join(lines)) from None
+    if not games:  # (an empty list: no database is made or opened for it)
+        _report_done(f"imported 0 games: {name} holds no game records (no database was touched)")
+        return
     store = _open(db)
     beside: list[tuple[str, str]] = []
     try:
