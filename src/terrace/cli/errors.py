@@ -9,7 +9,8 @@ asks for it).
 - a move of ``--moves`` that cannot be read or played (``replay``, ``show``,
   ``hint``): ``move N is illegal: ...``, exit status 1 as well
   (:data:`ILLEGAL_MOVE`; ``replay`` and ``show`` print the position before
-  it first, ``hint`` suggests nothing);
+  it first, ``hint`` suggests nothing); so is a word of ``hint --line``
+  that is not a move (``--line: 'zz' is not a move: ...``);
 - anything else is a bug: ``internal error: ...``, exit status 1;
 - Ctrl+C: ``stopped: interrupted (Ctrl+C)``, exit status 130 (128 + SIGINT;
   see :mod:`terrace.cli`);
@@ -97,6 +98,14 @@ class IllegalMove(click.ClickException):
 
     def show(self, file: object = None) -> None:
         click.echo(self.format_message(), err=True)
+
+
+class UnreadableMoves(click.ClickException):
+    """Moves given to an option other than ``--moves`` (``hint --line``)
+    that cannot be read: refused with status :data:`ILLEGAL_MOVE`, as a
+    move of ``--moves`` is, not as a usage error."""
+
+    exit_code = ILLEGAL_MOVE
 
 
 class Terminated(KeyboardInterrupt):

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from terrace.board import Board
-from terrace.cli.errors import Terminated, stop_on_sigterm, stopped
+from terrace.cli.errors import Terminated, UnreadableMoves, stop_on_sigterm, stopped
 from terrace.cli.options import (
     DealRange,
     FilePath,
@@ -167,7 +167,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     try:
         given = parse_moves(line)
     except TerraceError as error:
-        raise click.UsageError(f"--line: {error}") from None
+        raise UnreadableMoves(f"--line: {error}") from None
     try:
         with stop_on_sigterm():
             report = hint_report(board, fair=fair, seed=seed, seconds=max_seconds, samples=samples,
