@@ -52,6 +52,9 @@ from terrace.refusals import MAX_QUOTE, clip
 DEBUG_ENV = "TERRACE_DEBUG"
 """Set to 1 to show the traceback of every error (like ``--debug``)."""
 
+DEBUG_OFF = ("", "0", "false", "no", "off")
+"""The values of :data:`DEBUG_ENV` that leave the tracebacks out (in any case)."""
+
 ILLEGAL_MOVE = 1
 """The exit status of every command that refuses a move of ``--moves``:
 that of any other refusal."""
@@ -146,8 +149,10 @@ def stop_on_sigterm() -> Iterator[None]:
 
 
 def debug_wanted(flag: bool) -> bool:
-    """True with ``--debug`` or when ``TERRACE_DEBUG`` is set (and not 0)."""
-    return flag or os.environ.get(DEBUG_ENV, "").strip() not in ("", "0")
+    """True with ``--debug`` or when ``TERRACE_DEBUG`` is set, and not to a
+    word for off (:data:`DEBUG_OFF`: ``TERRACE_DEBUG=false`` showed every
+    traceback)."""
+    return flag or os.environ.get(DEBUG_ENV, "").strip().lower() not in DEBUG_OFF
 
 
 def shorten(message: str) -> str:
