@@ -824,3 +824,16 @@ def test_an_import_of_no_records_makes_no_database(text: str, tmp_path: Path,
     assert result.stdout == (f"imported 0 games: {tmp_path / 'none.json'} holds no game records "
                              "(no database was touched)\n")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["none.json"]
+
+
+@pytest.mark.parametrize("deals", ["5-1", " 10 - 9 "])
+def test_a_backward_range_is_refused_saying_why(deals: str) -> None:
+    """``survey --deals 5-1`` was refused as "'5-1' is not a range of deal
+    numbers such as 1-10000", as if it were not written as a range at all:
+    the words that say why (its first comes after its last) were never
+    reached from the command line."""
+    result = CliRunner().invoke(main, ["survey", "--deals", deals])
+    assert result.exit_code == 2
+    first, last = (part.strip() for part in deals.split("-"))
+    assert result.stderr.endswith(f"{first}-{last} is not a range of deal numbers (its first comes after "
+                                  "its last)\n"), result.stderr
