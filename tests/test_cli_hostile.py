@@ -837,3 +837,22 @@ def test_a_backward_range_is_refused_saying_why(deals: str) -> None:
     first, last = (part.strip() for part in deals.split("-"))
     assert result.stderr.endswith(f"{first}-{last} is not a range of deal numbers (its first comes after "
                                   "its last)\n"), result.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["export", "--all", "-o", "{w}/new/"], ["export", "--all", "-o", "{w}/empty.txt/"],
+    ["import", "{w}/record.json/"], ["stats", "--db", "{w}/games.sqlite/"],
+    ["show", "--deal-file", "{w}/deal.txt/"], ["deal", "--winnable", "--verdicts-db", "{w}/v.sqlite3/"],
+], ids=case_id)
+def test_a_file_name_ending_in_a_slash_is_refused(args: list[str], world: Path) -> None:
+    """A trailing slash names a folder (a shell's ``> new/`` refuses it):
+    ``export --all -o new/`` wrote a file named ``new`` and said "wrote 1
+    game to new/", ``-o empty.txt/`` wrote over empty.txt, and ``import
+    record.json/`` read record.json. Every option that takes a file's name
+    refuses it, before anything is done."""
+    before = snapshot(world)
+    result = invoke(args, world)
+    assert result.exit_code == 2, result.output
+    said = "/' ends in /, which names a folder: give the name of a file"
+    assert result.stderr.splitlines()[-1].endswith(said), result.stderr
+    assert snapshot(world) == before

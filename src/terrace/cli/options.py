@@ -117,6 +117,13 @@ class FilePath(click.Path[str]):
     >>> FilePath(dir_okay=False).convert("", None, None)
     Traceback (most recent call last):
     click.exceptions.BadParameter: an empty name names no file
+    >>> FilePath(dir_okay=False).convert("games.json/", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 'games.json/' ends in /, which names a folder: give the name of a file
+
+    A file's name that ends in a slash (which names a folder: a shell's
+    ``> name/`` refuses it) is refused too: ``export -o new/`` wrote the
+    file ``new``, ``export -o notes.txt/`` wrote over ``notes.txt``.
     """
 
     def __init__(self, *, file_okay: bool = True, dir_okay: bool = True, allow_dash: bool = False) -> None:
@@ -124,10 +131,14 @@ class FilePath(click.Path[str]):
 
     def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
                 ctx: click.Context | None) -> str:
-        if not os.fspath(value):
+        name = os.fspath(value)
+        if not name:
             self.fail(f"an empty name names no {'file' if self.file_okay else 'folder'}", param, ctx)
-        if "\x00" in os.fspath(value):
+        if "\x00" in name:
             self.fail("a file name cannot hold the NUL character", param, ctx)
+        if not self.dir_okay and name.endswith(tuple(filter(None, (os.sep, os.altsep)))):
+            why = f"ends in {os.sep}, which names a folder: give the name of a file"
+            self.fail(f"{quote(name)} {why}", param, ctx)
         return super().convert(value, param, ctx)
 
 
