@@ -30,11 +30,11 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from terrace.cli.options import MAX_JOBS, DealRange, WholeNumber, argparse_type, seconds_argument
+from terrace.cli.options import DealRange, WholeNumber, argparse_type, seconds_argument
 from terrace.rules import Rules
 from terrace.solver.fair import SETTING_LIMITS
 from terrace.solver.players import PLAYERS, player_settings
-from terrace.solver.survey import parse_range, percentile, run_survey, summarise
+from terrace.solver.survey import MAX_WORKERS, parse_range, percentile, run_survey, summarise
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.variants import get_rules
 
@@ -120,8 +120,8 @@ def main() -> None:
     parser.add_argument("--samples", type=argparse_type(WholeNumber(*SETTING_LIMITS["samples"])),
                         default=None,
                         help="Sampled stock orders (fair player).")
-    parser.add_argument("--workers", type=argparse_type(WholeNumber(1, MAX_JOBS)),
-                        default=min(os.cpu_count() or 1, MAX_JOBS))
+    parser.add_argument("--workers", type=argparse_type(WholeNumber(1, MAX_WORKERS)),
+                        default=min(os.cpu_count() or 1, MAX_WORKERS))
     parser.add_argument("--repeats", type=argparse_type(WholeNumber(1, MAX_REPEATS)), default=3,
                         help="Runs per backend (the median is shown).")
     parser.add_argument("--backends", default="local,cluster",

@@ -69,3 +69,13 @@ def test_a_win_rate_chart_of_no_rates_says_so_without_a_warning() -> None:
         one = win_rate_chart("Win rates", [RateBar("wood", "fair", 1.0, 0.21, 1.0, 1)], "svg").decode()
     assert "no win rates to draw" in svg
     assert "wood" in one and "fair" in one and "no win rates" not in one
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf"), -0.5, True, "3"])
+def test_a_time_that_is_no_number_of_seconds_is_refused(bad: Any) -> None:
+    """NaN and infinity were counted as deals over 100 s, a negative time
+    as one of at most 0.01 s: a chart drawn from them showed deals that
+    took no such time."""
+    with pytest.raises(ValueError, match="a time is a finite number of seconds, at least 0"):
+        chart.time_buckets([0.5, bad])
+    assert chart.time_buckets([0.0, 0.5])[0] == ("≤0.01 s", 1)

@@ -16,7 +16,8 @@ from click.testing import CliRunner, Result
 
 from conftest import deal_text, wait_for_cpu
 from terrace.board import Board
-from terrace.cli import COMMANDS, main
+from terrace.cli import COMMANDS, all_commands, main
+from terrace.cli.options import NEEDS_FLAG
 from terrace.deal import Deal
 from terrace.variants import PRESETS, TITLES, get_rules
 
@@ -563,3 +564,26 @@ def test_the_help_of_every_deal_number_option_gives_its_range() -> None:
     for name in taking:
         text = " ".join(run(name, "--help").output.split())
         assert f"0 to {MAX_DEAL_NUMBER}." in text, (name, text)
+
+
+@pytest.mark.parametrize(("command", "flag", "options"), [
+    (command, flag, [option for option, (needed, _) in table.items() if needed == flag])
+    for command, table in NEEDS_FLAG.items() for flag in sorted({needed for needed, _ in table.values()})
+])
+def test_an_option_that_needs_a_flag_is_refused_without_it(command: str, flag: str, options: list[str],
+                                                          tmp_path: Path) -> None:
+    """``terrace deal -n 3 --max-seconds 5`` (or --total-seconds,
+    --verdicts-db) printed the deal and ignored the option in silence: it
+    matters only with --winnable. Every option of options.NEEDS_FLAG given
+    without its flag is a usage error now, and nothing is made."""
+    params = {param.name: param for param in all_commands()[command].params}
+    values = {"max_seconds": "5", "total_seconds": "5", "verdicts_db": str(tmp_path / "v.sqlite3"),
+              "old_db": str(tmp_path / "v.sqlite3"), "samples": "8", "seed": "3"}
+    without = {"winnable": [], "fair": ["--peek"]}[flag]
+    for name in options:
+        option = params[name].opts[0]
+        result = run(command, "-n", "3", *without, option, values[name])
+        assert result.exit_code == 2, (name, result.output)
+        assert result.stderr.splitlines()[-1].startswith(f"Error: {option} is for "), result.stderr
+        assert result.stdout == ""
+    assert list(tmp_path.iterdir()) == []

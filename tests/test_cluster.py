@@ -554,8 +554,10 @@ import logging
 from terrace.solver import cluster
 
 with cluster.connect("local:1") as client:
-    client.run(lambda: logging.getLogger("distributed.worker").error("heartbeat to the scheduler failed"))
-print("done")
+    client.wait_for_workers(1)  # (the cluster asks for its workers and does not wait for them)
+    log = logging.getLogger("distributed.worker")
+    ran = client.run(lambda: log.error("heartbeat to the scheduler failed"))
+print("done" if len(ran) == 1 else ran)
 """
 
 
@@ -817,6 +819,19 @@ def test_a_refused_worker_count_is_quoted_as_given(count: str) -> None:
     assert result.output.splitlines()[-1] == wanted, result.output
 
 
+def test_the_worker_limit_is_one_fact_for_jobs_and_local_clusters() -> None:
+    """256 was written twice (``MAX_JOBS`` of the command line for --jobs,
+    ``MAX_WORKERS`` of the cluster for local:N): changed in one place, the
+    two limits of one machine's workers would part. Both read
+    :data:`terrace.solver.survey.MAX_WORKERS` now."""
+    from terrace.cli import all_commands
+    from terrace.solver import survey
+
+    assert cluster.MAX_WORKERS is survey.MAX_WORKERS
+    jobs = next(p for p in all_commands()["survey"].params if p.name == "jobs")
+    assert getattr(jobs.type, "maximum", None) == survey.MAX_WORKERS
+
+
 def test_one_helper_swaps_the_stop_signals_handlers_and_gives_them_back() -> None:
     """The survey command and the start of a local cluster each had their
     own copy of the loop over STOPS; both use catch_stops and
@@ -847,33 +862,57 @@ def test_one_helper_swaps_the_stop_signals_handlers_and_gives_them_back() -> Non
     assert found == [{}]  # off the main thread nothing is set
 
 
-STOPPED_AS_THE_FORK_SERVER_STARTS = """
+STOPPED_AT_A_CALL = """
 import json, os, signal, sys
 from multiprocessing import util
+import distributed
+from distributed import nanny
 from terrace.rules import Rules
 from terrace.solver import cluster
 from terrace.solver.verdicts import VerdictStore
 
-sent = []
+# where the stop is sent: as the first process of the survey (its fork
+# server) is being started, or as the local cluster is being made
+AT = {"fork server": util.spawnv_passfds, "local cluster": distributed.LocalCluster.__init__}[sys.argv[2]]
+sent, nannies = [], []
+made = nanny.Nanny.__init__
+
+def counted(self, *args, **kwargs):
+    nannies.append(1)
+    made(self, *args, **kwargs)
 
 def profile(frame, event, arg):
-    # the stop, as the first process of the survey (its fork server) is being started
-    if event == "call" and frame.f_code is util.spawnv_passfds.__code__ and not sent:
+    if event == "call" and frame.f_code is AT.__code__ and not sent:
         sent.append(1)
         os.kill(os.getpid(), signal.SIGINT)
 
 if __name__ == "__main__":
+    nanny.Nanny.__init__ = counted
     store = VerdictStore(sys.argv[1])
     sys.setprofile(profile)
     try:
-        cluster.run_cluster_survey(Rules(), 1, 2, scheduler="local:1", max_seconds=0.05, store=store)
+        cluster.run_cluster_survey(Rules(), 1, 2, scheduler="local:2", max_seconds=0.05, store=store)
         outcome = "finished"
     except KeyboardInterrupt:
         outcome = "stopped"
     finally:
         sys.setprofile(None)
-    print(json.dumps([outcome, sent]))
+    print(json.dumps([outcome, sent, len(nannies)]))
 """
+
+
+def _stopped_at(point: str, tmp_path: Path) -> list[Any]:
+    """A cluster survey (local:2) sent Ctrl+C at ``point`` of its start
+    (see STOPPED_AT_A_CALL): how it ended, whether the stop was sent, and
+    how many nannies (Dask's keepers of the worker processes) were made."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", STOPPED_AT_A_CALL, str(tmp_path / "v.sqlite3"), point],
+                          capture_output=True, text=True, timeout=180, start_new_session=True,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.stdout.strip(), done.stderr[-3000:]
+    result: list[Any] = json.loads(done.stdout)
+    return result
 
 
 @needs_cluster
@@ -882,13 +921,18 @@ def test_a_stop_as_a_local_clusters_fork_server_starts_stops_the_survey(tmp_path
     started was lost (SIGINT was ignored meanwhile, for the server to
     inherit that): the cluster started and the survey ran to its end. The
     signal is now blocked meanwhile, not ignored, and taken as the block ends."""
-    import subprocess
+    assert _stopped_at("fork server", tmp_path)[:2] == ["stopped", [1]]
 
-    script = STOPPED_AS_THE_FORK_SERVER_STARTS
-    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "v.sqlite3")], capture_output=True,
-                          text=True, timeout=180, start_new_session=True,
-                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
-    assert done.stdout.strip() == json.dumps(["stopped", [1]]), (done.stdout, done.stderr[-3000:])
+
+@needs_cluster
+def test_a_stop_as_a_local_cluster_starts_starts_no_worker(tmp_path: Path) -> None:
+    """Ctrl+C while a local cluster was being made waited until all its
+    workers were up (2 to 4 s for local:2 on this machine), each worker
+    process started for nothing. The cluster is made with its scheduler
+    alone now, and its workers are asked for once the stop could be
+    heard: a stop sent as the cluster is being made starts none (counted:
+    the nannies made)."""
+    assert _stopped_at("local cluster", tmp_path) == ["stopped", [1], 0]
 
 
 @needs_cluster

@@ -193,8 +193,15 @@ def test_the_command_line_continues_the_line_it_is_given(monkeypatch: pytest.Mon
 
 
 def test_the_command_line_refuses_a_line_it_cannot_read() -> None:
+    """A word of --line that is no move ended hint with a usage error
+    (status 2, the usage reminder), the same word in --moves with
+    ILLEGAL_MOVE (status 1): both are refused alike now."""
+    from terrace.cli.errors import ILLEGAL_MOVE
+
     result = CliRunner().invoke(main, ["hint", "-n", "1", "--peek", "--line", "c1 zz"])
-    assert result.exit_code == 2 and "--line: 'zz' is not a move" in result.output
+    moves = CliRunner().invoke(main, ["hint", "-n", "1", "--peek", "--moves", "c1 zz"])
+    assert result.exit_code == moves.exit_code == ILLEGAL_MOVE
+    assert result.stderr == "Error: --line: 'zz' is not a move: write e.g. c1, s, wf, rf, t2t5, wt3 or t4f2\n"
 
 
 def test_a_given_line_starts_where_the_game_began_to_follow_it() -> None:

@@ -375,7 +375,7 @@ def test_a_verdict_cache_that_is_not_one_gives_one_clear_line(tmp_path: Path) ->
             ), errors
             assert "Traceback" not in result.output
         plain = CliRunner().invoke(main, ["deal", "-n", "3", "--verdicts-db", str(path)])
-        assert plain.exit_code == 0  # without --winnable the cache is not used
+        assert plain.exit_code == 2  # without --winnable the cache is no use: refused, never opened
         assert path.read_bytes() == before
         assert files_in(tmp_path) >= {path.name} and not any(
             name.startswith(path.name + "-") for name in files_in(tmp_path)

@@ -19,6 +19,7 @@ from terrace.cli.options import (
     load_deal,
     play_moves,
     pop_rules,
+    refuse_unneeded,
     rule_options,
     verdicts_db_options,
 )
@@ -52,10 +53,11 @@ def deal(
     verdicts_db: str | None, old_db: str | None, **kwargs: Any,
 ) -> None:
     """Print the deal string of a numbered deal."""
+    refuse_unneeded()
     rules = pop_rules(kwargs)
     number = deal_number
-    path = chosen_verdicts_db(verdicts_db, old_db, check=winnable)
     if winnable:
+        path = chosen_verdicts_db(verdicts_db, old_db)
         # (the solver loads only for --winnable: a plain deal starts quicker)
         from terrace.solver.verdicts import VerdictCacheError
         from terrace.solver.winnable import NoWinnableDealError, next_winnable_deal

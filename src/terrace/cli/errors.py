@@ -9,7 +9,8 @@ asks for it).
 - a move of ``--moves`` that cannot be read or played (``replay``, ``show``,
   ``hint``): ``move N is illegal: ...``, exit status 1 as well
   (:data:`ILLEGAL_MOVE`; ``replay`` and ``show`` print the position before
-  it first, ``hint`` suggests nothing);
+  it first, ``hint`` suggests nothing); so is a word of ``hint --line``
+  that is not a move (``--line: 'zz' is not a move: ...``);
 - anything else is a bug: ``internal error: ...``, exit status 1;
 - Ctrl+C: ``stopped: interrupted (Ctrl+C)``, exit status 130 (128 + SIGINT;
   see :mod:`terrace.cli`);
@@ -50,6 +51,9 @@ from terrace.refusals import MAX_QUOTE, clip
 
 DEBUG_ENV = "TERRACE_DEBUG"
 """Set to 1 to show the traceback of every error (like ``--debug``)."""
+
+DEBUG_OFF = ("", "0", "false", "no", "off")
+"""The values of :data:`DEBUG_ENV` that leave the tracebacks out (in any case)."""
 
 ILLEGAL_MOVE = 1
 """The exit status of every command that refuses a move of ``--moves``:
@@ -99,6 +103,14 @@ class IllegalMove(click.ClickException):
         click.echo(self.format_message(), err=True)
 
 
+class UnreadableMoves(click.ClickException):
+    """Moves given to an option other than ``--moves`` (``hint --line``)
+    that cannot be read: refused with status :data:`ILLEGAL_MOVE`, as a
+    move of ``--moves`` is, not as a usage error."""
+
+    exit_code = ILLEGAL_MOVE
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, raised where Ctrl+C raises ``KeyboardInterrupt`` (by
     :func:`stop_on_sigterm`), so that the same code stops a command."""
@@ -137,8 +149,10 @@ def stop_on_sigterm() -> Iterator[None]:
 
 
 def debug_wanted(flag: bool) -> bool:
-    """True with ``--debug`` or when ``TERRACE_DEBUG`` is set (and not 0)."""
-    return flag or os.environ.get(DEBUG_ENV, "").strip() not in ("", "0")
+    """True with ``--debug`` or when ``TERRACE_DEBUG`` is set, and not to a
+    word for off (:data:`DEBUG_OFF`: ``TERRACE_DEBUG=false`` showed every
+    traceback)."""
+    return flag or os.environ.get(DEBUG_ENV, "").strip().lower() not in DEBUG_OFF
 
 
 def shorten(message: str) -> str:

@@ -43,9 +43,6 @@ RULE_OPTION_NAMES: tuple[str, ...] = tuple(RULE_OPTIONS)
 """The keyword arguments :func:`rule_options` adds besides ``variant``."""
 
 
-MAX_JOBS = 256
-"""The most worker processes ``--jobs`` starts."""
-
 MAX_DEAL_FILE_BYTES = 64 * 1024
 """The largest deal file read (a deal string of 8 decks is under 2 kB)."""
 
@@ -120,6 +117,13 @@ class FilePath(click.Path[str]):
     >>> FilePath(dir_okay=False).convert("", None, None)
     Traceback (most recent call last):
     click.exceptions.BadParameter: an empty name names no file
+    >>> FilePath(dir_okay=False).convert("games.json/", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 'games.json/' ends in /, which names a folder: give the name of a file
+
+    A file's name that ends in a slash (which names a folder: a shell's
+    ``> name/`` refuses it) is refused too: ``export -o new/`` wrote the
+    file ``new``, ``export -o notes.txt/`` wrote over ``notes.txt``.
     """
 
     def __init__(self, *, file_okay: bool = True, dir_okay: bool = True, allow_dash: bool = False) -> None:
@@ -127,10 +131,14 @@ class FilePath(click.Path[str]):
 
     def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
                 ctx: click.Context | None) -> str:
-        if not os.fspath(value):
+        name = os.fspath(value)
+        if not name:
             self.fail(f"an empty name names no {'file' if self.file_okay else 'folder'}", param, ctx)
-        if "\x00" in os.fspath(value):
+        if "\x00" in name:
             self.fail("a file name cannot hold the NUL character", param, ctx)
+        if not self.dir_okay and name.endswith(tuple(filter(None, (os.sep, os.altsep)))):
+            why = f"ends in {os.sep}, which names a folder: give the name of a file"
+            self.fail(f"{quote(name)} {why}", param, ctx)
         return super().convert(value, param, ctx)
 
 
@@ -235,6 +243,39 @@ def seconds_argument(text: str) -> float:
         return Seconds().convert(text, None, None)
     except click.BadParameter as error:
         raise argparse.ArgumentTypeError(error.message) from None
+
+
+NEEDS_FLAG: dict[str, dict[str, tuple[str, str]]] = {
+    "deal": {name: ("winnable", "--winnable: without it no deal is solved")
+             for name in ("max_seconds", "total_seconds", "verdicts_db", "old_db")},
+    "hint": {name: ("fair", "the fair hint: --peek sees the stock and samples nothing")
+             for name in ("samples", "seed")},
+}
+"""Each command's options that matter only with one of its flags: the
+flag, and what the refusal says they are for. Given without the flag,
+such an option is refused as a usage error (it was ignored in silence)."""
+
+
+def given(name: str) -> bool:
+    """Whether the command line gave the option ``name`` (not its default)."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source not in (None, click.core.ParameterSource.DEFAULT)
+
+
+def refuse_unneeded() -> None:
+    """Refuse an option of the running command given without the flag it
+    needs (:data:`NEEDS_FLAG`).
+
+    >>> from terrace.cli import all_commands
+    >>> all(name in {p.name for p in all_commands()[command].params} for command, table in NEEDS_FLAG.items()
+    ...     for option, (flag, _) in table.items() for name in (option, flag))
+    True
+    """
+    ctx = click.get_current_context()
+    for name, (flag, why) in NEEDS_FLAG.get(ctx.command.name or "", {}).items():
+        if given(name) and not ctx.params.get(flag):
+            option = next(param.opts[0] for param in ctx.command.params if param.name == name)
+            raise click.UsageError(f"{option} is for {why}")
 
 
 def rule_options(func: F) -> F:
@@ -395,10 +436,10 @@ def verdicts_db_options(func: F) -> F:
     )(func)
 
 
-def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None, *, check: bool = True) -> str:
+def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None) -> str:
     """The verdict cache the options name, with a note on standard error
-    when the deprecated ``--db`` was used; with ``check``, a file that
-    cannot serve as the cache is refused in one line."""
+    when the deprecated ``--db`` was used; a file that cannot serve as the
+    cache is refused in one line."""
     if old_db is not None:
         if verdicts_db is not None:
             raise click.UsageError("give --verdicts-db only (--db is its deprecated old name)")
@@ -406,9 +447,8 @@ def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None, *, check: bo
                    "use --verdicts-db", err=True)
         verdicts_db = old_db
     path = default_verdicts_path() if verdicts_db is None else Path(verdicts_db).expanduser()
-    if check:
-        try:
-            check_verdict_cache(path)
-        except StoreError as error:
-            raise click.ClickException(str(error)) from None
+    try:
+        check_verdict_cache(path)
+    except StoreError as error:
+        raise click.ClickException(str(error)) from None
     return str(path)

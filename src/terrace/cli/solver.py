@@ -15,18 +15,19 @@ from typing import Any
 import click
 
 from terrace.board import Board
-from terrace.cli.errors import Terminated, stop_on_sigterm, stopped
+from terrace.cli.errors import Terminated, UnreadableMoves, stop_on_sigterm, stopped
 from terrace.cli.options import (
-    MAX_JOBS,
     DealRange,
     FilePath,
     Seconds,
     WholeNumber,
     chosen_verdicts_db,
     deal_options,
+    given,
     load_deal,
     play_moves,
     pop_rules,
+    refuse_unneeded,
     rule_options,
     verdicts_db_options,
 )
@@ -42,6 +43,7 @@ from terrace.solver.fair import SETTING_LIMITS, FairSettings
 from terrace.solver.players import PLAYERS, SEEDED, player_key, player_settings
 from terrace.solver.stops import catch_stops, restore_stops
 from terrace.solver.survey import (
+    MAX_WORKERS,
     WorkerDiedError,
     markdown_table,
     now,
@@ -156,9 +158,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     """Suggest a move for the position after --moves."""
     from terrace.solver.advice import describe, hint_report
 
-    for name, named in (("--samples", samples is not None), ("--seed", _given("seed"))):
-        if named and not fair:
-            raise click.UsageError(f"{name} is for the fair hint: --peek sees the stock and samples nothing")
+    refuse_unneeded()
     rules = pop_rules(kwargs)
     board = Board(rules, load_deal(rules, deal_number, deal_file))
     illegal = play_moves(board, moves)
@@ -167,7 +167,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     try:
         given = parse_moves(line)
     except TerraceError as error:
-        raise click.UsageError(f"--line: {error}") from None
+        raise UnreadableMoves(f"--line: {error}") from None
     try:
         with stop_on_sigterm():
             report = hint_report(board, fair=fair, seed=seed, seconds=max_seconds, samples=samples,
@@ -188,7 +188,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
 @click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
 @click.option("--seed", type=WholeNumber(), default=0, show_default=True,
               help=f"Seed of the {' and '.join(SEEDED)} players' games.")
-@click.option("--jobs", "-j", type=WholeNumber(1, MAX_JOBS), default=None,
+@click.option("--jobs", "-j", type=WholeNumber(1, MAX_WORKERS), default=None,
               help="Worker processes (default, and at most: all cores).")
 @click.option("--max-seconds", type=Seconds(), default=None,
               help="Budget per deal (default: 10 for perfect, 1800 for fair, 60 for greedy and random).")
@@ -206,7 +206,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     from terrace.solver.cluster import ClusterError, parse_scheduler, run_cluster_survey
 
     argv = _command_line(click.get_current_context())
-    if _given("seed") and player not in SEEDED:
+    if given("seed") and player not in SEEDED:
         raise click.UsageError(f"the {player} player plays each deal one way and takes no --seed "
                                f"(it is for the {' and '.join(SEEDED)} players)")
     rules = pop_rules(kwargs)
@@ -364,12 +364,6 @@ def _other_solvers(taken: dict[int, Verdict], solvers: dict[int, int]) -> dict[i
     that another solver than this one found."""
     return {number: solvers[number] for number in taken
             if number in solvers and solvers[number] != SOLVER_VERSION}
-
-
-def _given(name: str) -> bool:
-    """Whether the command line gave the option ``name`` (not its default)."""
-    source = click.get_current_context().get_parameter_source(name)
-    return source not in (None, click.core.ParameterSource.DEFAULT)
 
 
 def _stop_on_signals() -> dict[int, Any]:

@@ -6,9 +6,11 @@ Each of the three takes ``--db PATH`` (default: ``$TERRACE_DB``, else
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ from typing import Any
 import click
 
 from terrace.cli.options import FilePath, db_option, read_input
-from terrace.cli.output import write_whole
+from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
 from terrace.errors import TerraceError
 from terrace.record import json_text
 from terrace.refusals import clip
@@ -267,6 +269,20 @@ def _indented(document: Any) -> str:
     return "[\n" + ",\n".join(items) + "\n]\n"
 
 
+def _report_done(message: str) -> None:
+    """Say on standard output what an import did, once it is committed; when
+    that cannot be written (``> /dev/full``, a reader that stopped early)
+    the import stands all the same: it is said on standard error, and the
+    status stays 0 (an error's status made it look undone)."""
+    try:
+        click.echo(message)
+    except OSError as error:
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (the failed stream's rest is let go)
+        why = error.strerror if isinstance(error, OutputError) else (
+            f"{OUTPUT_FAILED}: {'its reader stopped' if error.errno == errno.EPIPE else error.strerror}")
+        click.echo(f"{message} (done, though {clip(str(why or error))})", err=True)
+
+
 SQLITE_HEADER = b"SQLite format 3\x00"
 SIDE_FILES = ("-wal", "-shm", "-journal")
 
@@ -324,6 +340,9 @@ def import_(db: str | None, file: str) -> None:
         more = len(error.reasons) - len(shown)
         lines = [f"  {reason}" for reason in shown] + ([f"  and {more} more"] if more else [])
         raise click.ClickException("nothing was imported:\n" + "\n".join(lines)) from None
+    if not games:  # (an empty list: no database is made or opened for it)
+        _report_done(f"imported 0 games: {name} holds no game records (no database was touched)")
+        return
     store = _open(db)
     beside: list[tuple[str, str]] = []
     try:
@@ -347,7 +366,7 @@ def import_(db: str | None, file: str) -> None:
     if str(games_path(db) or MEMORY) == MEMORY:  # (--db :memory:, or TERRACE_DB=:memory:)
         message = (f"checked {new} game{'s' if new != 1 else ''}; none was kept: the games database is "
                    f"{MEMORY}, which keeps nothing (name a file with --db)")
-    click.echo(message)
+    _report_done(message)
     for here, new_id in beside:  # (never in silence: the player may have meant one game)
         click.echo(f"note: the record of game {clip(here)} is no state of it that this database "
                    f"holds, had, or is continued by (another game, or one played both here and "

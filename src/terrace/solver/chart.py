@@ -17,6 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from terrace.refusals import clip
+from terrace.solver.verdicts import valid_seconds
+
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from matplotlib.figure import Figure
 
@@ -67,13 +70,21 @@ def _image(figure: Figure, image_format: ImageFormat) -> bytes:
 
 def time_buckets(seconds: Sequence[float]) -> list[tuple[str, int]]:
     """How many deals took at most each bucket's time (the last bucket
-    counts the rest).
+    counts the rest). A time that is no finite number of seconds, at least
+    0, is refused (NaN fell in the last bucket, a negative time in the
+    first).
 
     >>> time_buckets([0.005, 0.5, 0.7, 50, 500])
     [('≤0.01 s', 1), ('≤0.1 s', 0), ('≤1 s', 2), ('≤10 s', 0), ('≤100 s', 1), ('>100 s', 1)]
+    >>> time_buckets([0.5, float("nan")])
+    Traceback (most recent call last):
+    ValueError: time 2 of the deals is nan: a time is a finite number of seconds, at least 0
     """
     counts = [0] * (len(TIME_BUCKETS) + 1)
-    for value in seconds:
+    for place, value in enumerate(seconds, 1):
+        if not valid_seconds(value):
+            raise ValueError(f"time {place} of the deals is {clip(repr(value))}: a time is a finite "
+                             "number of seconds, at least 0")
         index = next((i for i, limit in enumerate(TIME_BUCKETS) if value <= limit), len(TIME_BUCKETS))
         counts[index] += 1
     labels = [f"≤{limit:g} s" for limit in TIME_BUCKETS] + [f">{TIME_BUCKETS[-1]:g} s"]

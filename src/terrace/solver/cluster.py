@@ -51,6 +51,7 @@ from terrace.solver.players import PLAYER_VERSION, player_key, player_settings
 from terrace.solver.search import core_available
 from terrace.solver.stops import interrupts_deferred, stops_kept
 from terrace.solver.survey import (
+    MAX_WORKERS,
     Job,
     check_range,
     ignore_interrupts,
@@ -71,9 +72,6 @@ def _installed_version() -> str:
 
 VERSION = _installed_version()
 """This process's terrace version; client and workers must agree on it."""
-
-MAX_WORKERS = 256
-"""The most workers ``--scheduler local:N`` starts."""
 
 MAX_BATCH = 32
 """The most deals in one batch: small enough that a batch lost with its
@@ -277,8 +275,9 @@ def _probe(address: str) -> None:
 @contextmanager
 def connect(scheduler: str) -> Iterator[Any]:
     """A Dask client of ``scheduler`` (see :func:`parse_scheduler`); for
-    ``local:N`` a LocalCluster of N single-threaded worker processes,
-    closed on the way out. A scheduler that does not answer within
+    ``local:N`` a LocalCluster of N single-threaded worker processes
+    (asked for, not waited for: the survey waits for its workers), closed
+    on the way out. A scheduler that does not answer within
     :data:`CONNECT_SECONDS` is a :class:`ClusterError`."""
     kind, where = parse_scheduler(scheduler)
     distributed = _distributed()
@@ -305,15 +304,23 @@ def connect(scheduler: str) -> Iterator[Any]:
     # Dask had just spawned (at the start, or to replace one) printed
     # "Fatal Python error: init_import_site" and a traceback. (Dask reads
     # the method at each worker start: it stays set while the cluster runs.)
+    #
+    # The cluster starts with its scheduler alone (held off from a stop: a
+    # moment), then asks for its workers without waiting for them: the
+    # survey waits for them itself, where a stop ends the wait at once (the
+    # constructor waited until every worker was up, 2 to 4 s for two here,
+    # and a stop meanwhile took effect only then). Each worker, also one
+    # that replaces another, is prepared as it joins.
     dask: Any = importlib.import_module("dask")
     with dask.config.set({"distributed.worker.multiprocessing-method": worker_start_method()}):
         with interrupts_deferred():
-            cluster = distributed.LocalCluster(n_workers=where, threads_per_worker=1, processes=True,
+            cluster = distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
                                                dashboard_address=":0", silence_logs=logging.ERROR)
         try:
             client = distributed.Client(cluster)
             try:
-                client.run(_prepare_local_worker)
+                client.register_worker_callbacks(_prepare_local_worker)
+                cluster.scale(where)
                 yield client
             finally:
                 _quietly(client.close)

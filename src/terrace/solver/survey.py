@@ -40,6 +40,10 @@ from terrace.whole import digits_value
 
 Z95 = 1.959963984540054
 
+MAX_WORKERS = 256
+"""The most worker processes a survey starts: its local pool's
+(``terrace survey --jobs``) and a local cluster's (``--scheduler local:N``)."""
+
 
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a proportion (95% by default)."""
@@ -520,7 +524,7 @@ def check_range(first: int, last: int) -> int:
     check_number(first)
     check_number(last)
     if first > last:
-        raise ValueError(f"{first}-{last} is not a range of deal numbers (its first comes after its last)")
+        raise _backwards(first, last)
     count = last - first + 1
     if count > MAX_SURVEY_DEALS:
         raise ValueError(f"{first}-{last} holds {count:,} deals: "
@@ -537,13 +541,23 @@ def parse_range(text: str) -> tuple[int, int]:
     >>> parse_range("1 2")
     Traceback (most recent call last):
     ValueError: '1 2' is not a range of deal numbers such as 1-10000
+    >>> parse_range("10-1")
+    Traceback (most recent call last):
+    ValueError: 10-1 is not a range of deal numbers (its first comes after its last)
     """
     numbers = [digits_value(part.strip()) for part in text.split("-", 2)]
     if len(numbers) == 1 and numbers[0] is not None:
         return numbers[0], numbers[0]
-    if len(numbers) == 2 and numbers[0] is not None and numbers[1] is not None and numbers[0] <= numbers[1]:
+    if len(numbers) == 2 and numbers[0] is not None and numbers[1] is not None:
+        if numbers[0] > numbers[1]:
+            raise _backwards(numbers[0], numbers[1])
         return numbers[0], numbers[1]
     raise ValueError(f"{quote(text)} is not a range of deal numbers such as 1-10000")
+
+
+def _backwards(first: int, last: int) -> ValueError:
+    """The refusal of a range whose first deal comes after its last."""
+    return ValueError(f"{first}-{last} is not a range of deal numbers (its first comes after its last)")
 
 
 def now() -> float:

@@ -28,6 +28,7 @@ import os
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import TypeGuard
 
 from terrace.deal import DEAL_VERSION
 from terrace.errors import TerraceError
@@ -135,17 +136,17 @@ def _verdict(result: object, nodes: object, seconds: object, max_seconds: object
         return None
     if not isinstance(nodes, int) or nodes < 0:  # (SQLite hands back no booleans)
         return None
-    if not (isinstance(seconds, int | float) and isinstance(max_seconds, int | float)):
-        return None
-    if not (_seconds(seconds) and _seconds(max_seconds)):
+    if not (valid_seconds(seconds) and valid_seconds(max_seconds)):
         return None
     return Verdict(result, nodes, float(seconds), float(max_seconds), line)
 
 
-def _seconds(value: float) -> bool:
-    """True for a finite number of seconds >= 0 (a row with inf, NaN or a
-    negative time would make the survey's report invalid JSON or nonsense)."""
-    return math.isfinite(value) and value >= 0
+def valid_seconds(value: object) -> TypeGuard[int | float]:
+    """True for a finite number of seconds >= 0, not a boolean (a row with
+    inf, NaN or a negative time would make the survey's report invalid
+    JSON or nonsense, and a chart of it wrong)."""
+    return (isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+            and value >= 0)
 
 
 def _cannot_open(path: str, folder: str, error: Exception) -> VerdictCacheError:
