@@ -85,15 +85,18 @@ from terrace.storage.files import (
 from terrace.storage.line import Line
 from terrace.storage.migrations import (
     APPLICATION_ID,
+    COUNTED_SINCE,
     INSERTS_COUNTED,
     INSERTS_TRIGGER,
     LATEST_VERSION,
     LINE_CHANGES,
     RESTORED,
     NewerDatabaseError,
+    counting_fault,
     layout_fault,
     migrate,
     read_layout,
+    repair_counting,
 )
 from terrace.storage.paths import MEMORY, default_games_path, label, no_new_file, verdicts_path
 from terrace.storage.rows import (
@@ -652,6 +655,10 @@ class SqliteStore:
         self._unsure: set[str] = set()
         """Remembered games whose line another connection may have changed
         since: :meth:`_saved_line` compares their count first."""
+        self._lines_counted = True
+        """False when the file's triggers do not count every change to a
+        line (altered by hand, in a file opened only to read): a line
+        another connection may have changed is then read again."""
         self.migrations_applied: list[int] = []
         self._side_before: set[str] = set()
         self._made = False
@@ -807,6 +814,17 @@ class SqliteStore:
             except NewerDatabaseError as error:
                 raise NewerDatabaseError(error.version, self._name) from None
             self.schema_version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            if self.schema_version >= COUNTED_SINCE and (fault := counting_fault(conn)) is not None:
+                # (a move row changed by hand meanwhile went uncounted, and a
+                # store would serve the line it remembered)
+                try:
+                    repair_counting(conn)
+                    log.warning("%s: %s, so changes to moves were not all counted; the triggers "
+                                "that count them were made again", self._name, fault)
+                except sqlite3.Error as error:  # (a file that cannot be written: check_writable says so)
+                    self._lines_counted = False
+                    log.warning("%s: %s, so changes to moves are not all counted, and they could not "
+                                "be made again (%s): every line is read again", self._name, fault, error)
         except sqlite3.Error as error:
             raise sql_error(self._name, error, "the update of the database's layout") from None
         except UnicodeDecodeError:  # SQLite's own message quotes a damaged byte of the layout
@@ -830,6 +848,8 @@ class SqliteStore:
         is read all the same."""
         self.journal_mode = str(self._conn.execute("PRAGMA journal_mode").fetchone()[0])
         self.schema_version = version
+        if version >= COUNTED_SINCE and counting_fault(self._conn) is not None:
+            self._lines_counted = False  # (not repaired here: every line is read again)
         if version < migrate_to:
             copy = _connect(MEMORY)
             self._conn.backup(copy)
@@ -1007,6 +1027,10 @@ class SqliteStore:
         known = self._remembered.get(game_id)
         line = None if known is None else known.saved_line(revision)
         if line is not None and known is not None and game_id in self._unsure:
+            if not self._lines_counted:
+                self._unsure.discard(game_id)
+                known.forget_saved()
+                return None
             found = conn.execute(f"SELECT {LINE_CHANGES} FROM games WHERE id = ?", (game_id,)).fetchone()
             self._unsure.discard(game_id)
             if found is None or game_id not in self._line_marks or found[0] != self._line_marks[game_id]:
