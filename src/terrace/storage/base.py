@@ -406,6 +406,9 @@ def _move_board(board: Board, old: Line, old_played: int, new: Line, played: int
         board.pop()
 
 
+MAX_PASSED = 1_000
+"""The most lines a game had played off its line today that an export
+gives (those of most moves) and an import takes (``saved.passed``)."""
 MAX_PLACE = 2**53
 """The largest place in a log of changes an export may give (an event id)."""
 MAX_REVISION = 2**53 - 1
@@ -499,6 +502,12 @@ class StoredGame:
     log: LogPlaces | None = field(default=None, repr=False, compare=False)
     """Its places in the log of the store it was exported from (an import's
     game only)."""
+    passed: tuple[tuple[int, str], ...] = field(default=(), repr=False, compare=False)
+    """Lines the game had played off its line today (moves taken back and
+    others played), each as its number of moves and :meth:`Line.digest` in
+    hex, as the store it was exported from knew them (``saved.passed``;
+    an export's game and an import's only): a record of such a state is
+    an older state of this game, not another game."""
     ordered: bool = field(default=True, repr=False, compare=False)
     """Whether ``revision`` counts the game's changes where it was stored,
     so that of two states of one game the one of the higher revision came

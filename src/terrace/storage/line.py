@@ -46,6 +46,17 @@ def _moves_value(moves: Iterable[str]) -> tuple[int, int]:
         return _value("".join(f"{move}\0" for move in items))
 
 
+def digest_step(before: int, move: str) -> int:
+    """The :meth:`Line.digest` of a line one move longer than a line of
+    digest ``before``.
+
+    >>> digest_step(digest_step(0, "c1"), "s") == Line.of(["c1", "s"]).digest()
+    True
+    """
+    value, size = _value(f"{move}\0")
+    return (before * pow(_BASE, size, MODULUS) + value) % MODULUS
+
+
 class Line(Sequence[str]):
     """An immutable line of moves (see the module). ``line.digest()`` is a
     number that any change of a move changes (a polynomial hash of the

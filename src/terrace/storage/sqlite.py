@@ -49,6 +49,7 @@ from terrace.cards import CARDS_PER_DECK
 from terrace.deal import Deal
 from terrace.rules import MAX_DECKS, Rules
 from terrace.storage.base import (
+    MAX_PASSED,
     DamagedGameError,
     LogPlaces,
     StoredGame,
@@ -82,7 +83,7 @@ from terrace.storage.files import (
     side_files,
     sql_error,
 )
-from terrace.storage.line import Line
+from terrace.storage.line import Line, digest_step
 from terrace.storage.migrations import (
     APPLICATION_ID,
     COUNTED_SINCE,
@@ -468,6 +469,13 @@ def _passed_key(moves: Sequence[str]) -> tuple[int, str]:
     return len(moves), format(Line.of(moves).digest(), "x")
 
 
+def _keep_passed(conn: sqlite3.Connection, game: StoredGame) -> None:
+    """Keep the lines an imported ``game`` had played off its line where
+    it came from (``saved.passed``) in the table ``passed``."""
+    conn.executemany("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
+                     [(game.id, n, digest) for n, digest in game.passed])
+
+
 def _untouched(conn: sqlite3.Connection, game_id: str) -> bool:
     """True when the stored game ``game_id`` was not played here since it
     came in (:data:`_PLAYED_HERE`)."""
@@ -511,7 +519,8 @@ def _chained(before: int, move: str) -> int:
     return hash((before, move))
 
 
-def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
+def _log_states(events: list[Any], played: list[str],
+                step: Callable[[int, str], int] = _chained) -> set[tuple[int, int]]:
     """The :func:`_line_key` of every line the game is known to have had
     played at some time, as its log of changes shows (``played``: its moves
     today): forward from its creation or a restart (an import logs no
@@ -523,7 +532,9 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
     import, its last restart or its creation.
     Made in one pass over the log: a record is then compared with a game
     in one look-up, however long its log (each record walked the whole log
-    of each game it was compared with)."""
+    of each game it was compared with). ``step`` chains the hash (the
+    :meth:`Line.digest`'s, :func:`~terrace.storage.line.digest_step`, for
+    an export: the same in every process)."""
     states: set[tuple[int, int]] = set()
     chain: list[int] | None = None  # (forward: the chained hash of each prefix)
     for action, move, count in events:
@@ -534,7 +545,7 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
         elif chain is None or not isinstance(count, int):
             continue
         elif action in ("move", "redo") and isinstance(move, str) and count == len(chain):
-            chain.append(_chained(chain[-1], move))
+            chain.append(step(chain[-1], move))
         elif action == "undo" and count < len(chain) - 1:
             del chain[count + 1:]
         elif action in ("move", "redo", "undo"):
@@ -542,7 +553,7 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
         if chain is not None:
             states.add((len(chain) - 1, chain[-1]))
     line = list(played)  # (backward from today)
-    chain = list(itertools.accumulate(line, _chained, initial=0))
+    chain = list(itertools.accumulate(line, step, initial=0))
     for at in range(len(events) - 1, -1, -1):
         action, move, count = events[at]
         states.add((len(line), chain[-1]))
@@ -564,9 +575,36 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
             if count != len(line) or not isinstance(move, str):
                 return states
             line.append(move)
-            chain.append(_chained(chain[-1], move))
+            chain.append(step(chain[-1], move))
     states.add((len(line), chain[-1]))
     return states
+
+
+def _log_of(conn: sqlite3.Connection, game_id: str) -> list[Any]:
+    """The game's log of changes as :func:`_log_states` reads it."""
+    return conn.execute(
+        f"SELECT {bounded('action')}, {MOVE_READ}, {bounded('move_count')} FROM events "
+        "WHERE game_id = ? ORDER BY id", (game_id,)
+    ).fetchall()
+
+
+def _off_line(conn: sqlite3.Connection, game: StoredGame) -> tuple[tuple[int, str], ...]:
+    """The lines ``game`` had played that its line today does not hold
+    (moves taken back and others played), as its log of changes and the
+    table ``passed`` know them, for an export (``saved.passed``): at most
+    :data:`~terrace.storage.base.MAX_PASSED`, those of most moves. A
+    backup of this game restored elsewhere so knows an older backup's
+    state of it as this game's, though its log is not in the backup."""
+    states = {(n, int(digest, 16)) for n, digest in conn.execute(
+        "SELECT moves, digest FROM passed WHERE game_id = ?", (game.id,)
+    ) if isinstance(n, int) and isinstance(digest, str) and _HEX.fullmatch(digest)}
+    states |= _log_states(_log_of(conn, game.id), game.moves, digest_step)
+    line = list(game.moves) + game.redo[::-1]
+    states -= set(enumerate(itertools.accumulate(line, digest_step, initial=0)))
+    return tuple((n, format(digest, "x")) for n, digest in sorted(states)[-MAX_PASSED:])
+
+
+_HEX = re.compile(r"[0-9a-f]{1,32}")
 
 
 def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:
@@ -1330,6 +1368,10 @@ class SqliteStore:
             self._others_wrote(conn)
             ids = self._ids(conn) if game_ids is None else list(game_ids)
             places = _places(conn)
+            # (games whose log may show lines off their line today)
+            branched = {game_id for (game_id,) in conn.execute(
+                "SELECT game_id FROM events WHERE action IN ('undo', 'restart') "
+                "UNION SELECT game_id FROM passed")}
             for game_id in ids:
                 item: StoredGame | StoreError
                 try:
@@ -1339,6 +1381,8 @@ class SqliteStore:
                     item = error
                 if isinstance(item, StoredGame):
                     item.forget_board()
+                    if game_id in branched:
+                        item.passed = _off_line(conn, item)
                 take(game_id, item, places.get(game_id))
 
     # -- writing ----------------------------------------------------------
@@ -1517,11 +1561,7 @@ class SqliteStore:
             return True
         states = seen.states.get(stored.id)
         if states is None:
-            events = conn.execute(
-                f"SELECT {bounded('action')}, {MOVE_READ}, {bounded('move_count')} FROM events "
-                "WHERE game_id = ? ORDER BY id", (stored.id,)
-            ).fetchall()
-            states = seen.states[stored.id] = _log_states(events, stored.moves)
+            states = seen.states[stored.id] = _log_states(_log_of(conn, stored.id), stored.moves)
         if seen.key(game) in states:
             return True
         return conn.execute("SELECT 1 FROM passed WHERE game_id = ? AND moves = ? AND digest = ?",
@@ -1628,6 +1668,7 @@ class SqliteStore:
                         conn.execute("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
                                      (game.id, *_passed_key(stored.moves)))
                         overwrite_game(conn, game, stored.line_of())
+                        _keep_passed(conn, game)
                         conn.execute(f"UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 WHERE id = ?",
                                      (game.id,))
                         seen.forget(game.id)
@@ -1644,6 +1685,7 @@ class SqliteStore:
                     if beside is not None:
                         beside.append((kept_beside, game.id))
                 insert_game(conn, game, None if exact is not None else "import")
+                _keep_passed(conn, game)
                 if exact is not None:
                     restored.append(game)
                 seen.add(_light_row(game))
