@@ -661,6 +661,16 @@ def _lenient_text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def _real_path(path: Path) -> Path:
+    """The file ``path`` names, symbolic links followed (as SQLite follows
+    them, keeping its ``-wal`` and ``-shm`` files beside that file); a loop
+    of links is left to SQLite to refuse."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path
+
+
 class SqliteStore:
     """A :class:`~terrace.storage.base.GameStore` in an SQLite file; safe to share
     between threads (calls are serialized) and between processes (SQLite
@@ -703,24 +713,28 @@ class SqliteStore:
         self._made_folders: list[Path] = []
         if str(path) == MEMORY:
             self.path: Path | None = None
+            self._file: Path | None = None
             self._name = MEMORY
             self._conn = _connect(MEMORY)
         else:
             self.path = Path(path).expanduser()
+            self._file = _real_path(self.path)
+            """The file itself, beside which SQLite keeps its log (it
+            follows a symbolic link when it opens the file)."""
             self._name = label(self.path)
-            self._conn = self._open_file(self.path)
+            self._conn = self._open_file(self._file)
         try:
             self._prepare(migrate_to)
         except StoreWriteError as error:
             self._close_refused()
             if not read_only:
                 raise self._unsavable(error) from None
-            if self.path is None or self._side_before or error.fault not in ("full", "failed"):
+            if self._file is None or self._side_before or error.fault not in ("full", "failed"):
                 raise
             # A full disk has no room for the -shm file that SQLite needs to
             # read: with no writer at work (no log beside it), the file is
             # read as it stands, so that a backup can still be exported.
-            self._conn = _connect(self.path, "mode=ro&immutable=1")
+            self._conn = _connect(self._file, "mode=ro&immutable=1")
             try:
                 self._prepare(migrate_to)
             except BaseException:
@@ -734,9 +748,11 @@ class SqliteStore:
         a write checks them first (see :meth:`_check_same_file`)."""
 
     def _files_identity(self) -> tuple[tuple[int, int] | None, ...]:
-        if self.path is None:
+        if self.path is None or self._file is None:
             return ()
-        return file_identity(self.path), file_identity(Path(f"{self.path}-wal"))
+        # (the name given, followed to whatever file it now names, and the
+        # log beside the file SQLite opened)
+        return file_identity(self.path), file_identity(Path(f"{self._file}-wal"))
 
     def _check_same_file(self, change: str) -> None:
         """Refuse a write when the database file (or its log) is no longer
@@ -901,10 +917,10 @@ class SqliteStore:
         file that was not there before."""
         with self._lock:
             self._conn.close()
-            if self.path is not None:
-                remove_new_side_files(self.path, self._side_before)
-                if self._made and not side_files(self.path) and not nonempty(self.path):
-                    self.path.unlink(missing_ok=True)
+            if self._file is not None:
+                remove_new_side_files(self._file, self._side_before)
+                if self._made and not side_files(self._file) and not nonempty(self._file):
+                    self._file.unlink(missing_ok=True)
 
     def check_writable(self) -> None:
         """Write to the database once (and commit) to prove that changes
@@ -948,12 +964,12 @@ class SqliteStore:
             except sqlite3.Error:
                 empty = False
             self._conn.close()
-            if self.path is None or not self._made or not empty:
+            if self._file is None or not self._made or not empty:
                 return
-            remove_new_side_files(self.path, self._side_before)
-            if side_files(self.path):
+            remove_new_side_files(self._file, self._side_before)
+            if side_files(self._file):
                 return
-            self.path.unlink(missing_ok=True)
+            self._file.unlink(missing_ok=True)
             for folder in self._made_folders:
                 try:
                     folder.rmdir()
