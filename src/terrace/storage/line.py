@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
 
@@ -53,8 +54,16 @@ def digest_step(before: int, move: str) -> int:
     >>> digest_step(digest_step(0, "c1"), "s") == Line.of(["c1", "s"]).digest()
     True
     """
+    value, shift = _step_of(move)
+    return (before * shift + value) % MODULUS
+
+
+@functools.lru_cache(maxsize=4096)
+def _step_of(move: str) -> tuple[int, int]:
+    """What :func:`digest_step` adds for ``move`` and what it multiplies
+    the digest before by (a game holds a few hundred different moves)."""
     value, size = _value(f"{move}\0")
-    return (before * pow(_BASE, size, MODULUS) + value) % MODULUS
+    return value, pow(_BASE, size, MODULUS)
 
 
 class Line(Sequence[str]):

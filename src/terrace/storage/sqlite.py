@@ -1384,9 +1384,11 @@ class SqliteStore:
             self._others_wrote(conn)
             ids = self._ids(conn) if game_ids is None else list(game_ids)
             places = _places(conn)
-            # (games whose log may show lines off their line today)
+            # (games whose log may show lines off their line today: a move
+            # played after moves were taken back, which dropped those to redo)
             branched = {game_id for (game_id,) in conn.execute(
-                "SELECT game_id FROM events WHERE action IN ('undo', 'restart') "
+                "SELECT game_id FROM events AS back WHERE action IN ('undo', 'restart') AND EXISTS ("
+                "SELECT 1 FROM events WHERE game_id = back.game_id AND id > back.id AND action = 'move') "
                 "UNION SELECT game_id FROM passed")}
             for game_id in ids:
                 item: StoredGame | StoreError
