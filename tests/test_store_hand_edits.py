@@ -148,3 +148,20 @@ def test_a_file_read_only_whose_counting_triggers_were_dropped_reads_every_line_
     with sqlite3.connect(db) as conn:  # (left as it was)
         names = {name for (name,) in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'trigger'")}
         assert "moves_update_counted" not in names
+
+
+def test_a_counting_trigger_dropped_while_the_store_is_open_lets_no_edit_go_unseen(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The triggers were checked when the store opened the file only: one
+    dropped by hand while a server ran let a move edited after it go unseen
+    (get() gave the line the store remembered)."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    with open_store(db) as store:
+        store.get(game_id)  # (its line remembered)
+        _edit(db, "DROP TRIGGER moves_update_counted")
+        store.get(game_id)
+        _edit(db, "UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 4", game_id)
+        with pytest.raises(DamagedGameError):
+            store.get(game_id)
+    assert "the trigger moves_update_counted is missing while in use" in caplog.text

@@ -707,6 +707,8 @@ class SqliteStore:
         """False when the file's triggers do not count every change to a
         line (altered by hand, in a file opened only to read): a line
         another connection may have changed is then read again."""
+        self._layout_seen = -1
+        """``PRAGMA schema_version`` when the triggers were last checked."""
         self.migrations_applied: list[int] = []
         self._side_before: set[str] = set()
         self._made = False
@@ -1059,10 +1061,22 @@ class SqliteStore:
     def _check_schema(self, conn: sqlite3.Connection) -> None:
         """Refuse to go on with a file that a newer Terrace upgraded while
         this one had it open (its tables may no longer be what this one
-        reads and writes)."""
+        reads and writes). When its layout changed (``PRAGMA
+        schema_version``), check again the triggers that count a line's
+        changes: dropped or altered by hand meanwhile, no line is taken on
+        trust until they are back (the next opening that may write makes
+        them again)."""
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > LATEST_VERSION:
             raise NewerDatabaseError(version, self._name)
+        layout = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+        if layout != self._layout_seen and version >= COUNTED_SINCE:
+            self._layout_seen = layout
+            fault = counting_fault(conn)
+            if fault is not None and self._lines_counted:
+                log.warning("%s: %s while in use, so changes to moves are not all counted: "
+                            "every line is read again", self._name, fault)
+            self._lines_counted = fault is None
 
     def _remember(self, game: StoredGame) -> None:
         """Keep ``game`` (a private copy) as the database now holds it."""
