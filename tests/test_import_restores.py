@@ -442,3 +442,23 @@ def test_an_older_backup_imported_after_a_newer_restore_adds_no_game(
         [[n, format(Line.of(lost.moves[:n]).digest(), "x")] for n in (5, 6, 7, 8)], None]
     if restored == ["newer"]:  # (a backup restored gives them on: the same file again)
         assert again.read_text() == files["newer"].read_text()
+
+
+def test_lines_passed_edited_by_hand_are_left_out_of_an_export(tmp_path: Path) -> None:
+    """A row of the table passed edited by hand (a count of moves below
+    0, a digest that is not one) went into saved.passed as it was, and
+    the import then refused the whole backup: an export writes only what
+    an import takes."""
+    lost = golden("terrace-lost")
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        game = start(store, lost)
+        play(store, game, lost.moves[:3])
+    with sqlite3.connect(db) as conn:
+        conn.executemany("INSERT INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
+                         [(game.id, -1, "7f"), (game.id, 2, "XYZ"), (game.id, 2, "07f"), (game.id, 5, "7f")])
+    backup = tmp_path / "backup.json"
+    _cli("export", "--all", "-o", str(backup), "--db", str(db))
+    [record] = json.loads(backup.read_text())
+    assert record["saved"]["passed"] == [[5, "7f"]]
+    assert _cli("import", str(backup), "--db", str(tmp_path / "restored.sqlite")) == "imported 1 game\n"

@@ -47,7 +47,7 @@ from terrace.moves import MAX_MOVES, Move
 from terrace.record import GameRecord
 from terrace.refusals import quote
 from terrace.rules import Rules
-from terrace.storage.line import Line
+from terrace.storage.line import MODULUS, Line
 from terrace.storage.statistics import (
     FINISHED,
     MAX_ACTIVE_MS,
@@ -409,6 +409,21 @@ def _move_board(board: Board, old: Line, old_played: int, new: Line, played: int
 MAX_PASSED = 1_000
 """The most lines a game had played off its line today that an export
 gives (those of most moves) and an import takes (``saved.passed``)."""
+_DIGEST = re.compile(r"[1-9a-f][0-9a-f]{0,31}|0")
+
+
+def passed_state(moves: Any, digest: Any) -> bool:
+    """Whether ``[moves, digest]`` is a line as ``saved.passed`` and the
+    table ``passed`` keep it: a number of moves up to :data:`MAX_LINE` and
+    a :meth:`Line.digest` in lower-case hex, written as an export writes it.
+
+    >>> passed_state(3, "7f"), passed_state(3, "07f"), passed_state(True, "7f"), passed_state(3, "F")
+    (True, False, False, False)
+    """
+    return (type(moves) is int and 0 <= moves <= MAX_LINE and isinstance(digest, str)
+            and _DIGEST.fullmatch(digest) is not None and int(digest, 16) < MODULUS)
+
+
 MAX_PLACE = 2**53
 """The largest place in a log of changes an export may give (an event id)."""
 MAX_REVISION = 2**53 - 1

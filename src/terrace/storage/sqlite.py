@@ -66,6 +66,7 @@ from terrace.storage.base import (
     new_game,
     new_game_id,
     one_more,
+    passed_state,
     report_mark,
     unknown_game,
 )
@@ -597,14 +598,11 @@ def _off_line(conn: sqlite3.Connection, game: StoredGame) -> tuple[tuple[int, st
     state of it as this game's, though its log is not in the backup."""
     states = {(n, int(digest, 16)) for n, digest in conn.execute(
         "SELECT moves, digest FROM passed WHERE game_id = ?", (game.id,)
-    ) if isinstance(n, int) and isinstance(digest, str) and _HEX.fullmatch(digest)}
+    ) if passed_state(n, digest)}  # (a row edited by hand: left out, an import would refuse it)
     states |= _log_states(_log_of(conn, game.id), game.moves, digest_step)
     line = list(game.moves) + game.redo[::-1]
     states -= set(enumerate(itertools.accumulate(line, digest_step, initial=0)))
     return tuple((n, format(digest, "x")) for n, digest in sorted(states)[-MAX_PASSED:])
-
-
-_HEX = re.compile(r"[0-9a-f]{1,32}")
 
 
 def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -35,8 +34,8 @@ from terrace.storage.base import (
     StoreError,
     check_saved,
     check_times,
+    passed_state,
 )
-from terrace.storage.line import MODULUS
 from terrace.storage.rows import clip
 from terrace.storage.statistics import finish_time, first_win
 
@@ -250,9 +249,6 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
     return game
 
 
-_DIGEST = re.compile(r"[1-9a-f][0-9a-f]{0,31}|0")
-
-
 def _passed(value: Any) -> tuple[tuple[int, str], ...]:
     """``saved.passed``: at most :data:`~terrace.storage.base.MAX_PASSED`
     lines, each ``[moves, digest]``: a number of moves up to
@@ -264,9 +260,7 @@ def _passed(value: Any) -> tuple[tuple[int, str], ...]:
         raise StoreError(shape)
     states = []
     for state in value:
-        if not (isinstance(state, list) and len(state) == 2 and type(state[0]) is int
-                and 0 <= state[0] <= MAX_LINE and isinstance(state[1], str) and _DIGEST.fullmatch(state[1])
-                and int(state[1], 16) < MODULUS):
+        if not (isinstance(state, list) and len(state) == 2 and passed_state(*state)):
             raise StoreError(shape)
         states.append((state[0], state[1]))
     return tuple(sorted(set(states)))
