@@ -66,9 +66,11 @@ from terrace.storage.base import (
     new_game,
     new_game_id,
     one_more,
+    pack_passed,
     passed_state,
     report_mark,
     unknown_game,
+    unpack_passed,
 )
 from terrace.storage.files import (
     DatabaseFileError,
@@ -474,7 +476,7 @@ def _keep_passed(conn: sqlite3.Connection, game: StoredGame) -> None:
     """Keep the lines an imported ``game`` had played off its line where
     it came from (``saved.passed``) in the table ``passed``."""
     conn.executemany("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
-                     [(game.id, n, digest) for n, digest in game.passed])
+                     [(game.id, n, digest) for n, digest in unpack_passed(game.passed)])
 
 
 def _untouched(conn: sqlite3.Connection, game_id: str) -> bool:
@@ -589,7 +591,7 @@ def _log_of(conn: sqlite3.Connection, game_id: str) -> list[Any]:
     ).fetchall()
 
 
-def _off_line(conn: sqlite3.Connection, game: StoredGame) -> tuple[tuple[int, str], ...]:
+def _off_line(conn: sqlite3.Connection, game: StoredGame) -> str:
     """The lines ``game`` had played that its line today does not hold
     (moves taken back and others played), as its log of changes and the
     table ``passed`` know them, for an export (``saved.passed``): at most
@@ -602,7 +604,7 @@ def _off_line(conn: sqlite3.Connection, game: StoredGame) -> tuple[tuple[int, st
     states |= _log_states(_log_of(conn, game.id), game.moves, digest_step)
     line = list(game.moves) + game.redo[::-1]
     states -= set(enumerate(itertools.accumulate(line, digest_step, initial=0)))
-    return tuple((n, format(digest, "x")) for n, digest in sorted(states)[-MAX_PASSED:])
+    return pack_passed((n, format(digest, "x")) for n, digest in sorted(states)[-MAX_PASSED:])
 
 
 def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:

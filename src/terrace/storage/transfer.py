@@ -34,7 +34,9 @@ from terrace.storage.base import (
     StoreError,
     check_saved,
     check_times,
+    pack_passed,
     passed_state,
+    unpack_passed,
 )
 from terrace.storage.rows import clip
 from terrace.storage.statistics import finish_time, first_win
@@ -86,7 +88,7 @@ def export_record(game: StoredGame, log: LogPlaces | None = None) -> dict[str, A
         "revision": game.revision,
     }
     if game.passed:
-        data["saved"]["passed"] = [list(state) for state in game.passed]
+        data["saved"]["passed"] = [list(state) for state in unpack_passed(game.passed)]
     if log is not None:
         data["saved"]["log"] = log.to_dict()
     if not game.id:  # (a game not stored yet has none: the import gives one)
@@ -249,7 +251,7 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
     return game
 
 
-def _passed(value: Any) -> tuple[tuple[int, str], ...]:
+def _passed(value: Any) -> str:
     """``saved.passed``: at most :data:`~terrace.storage.base.MAX_PASSED`
     lines, each ``[moves, digest]``: a number of moves up to
     :data:`~terrace.storage.base.MAX_LINE` and a :meth:`Line.digest` in
@@ -263,7 +265,7 @@ def _passed(value: Any) -> tuple[tuple[int, str], ...]:
         if not (isinstance(state, list) and len(state) == 2 and passed_state(*state)):
             raise StoreError(shape)
         states.append((state[0], state[1]))
-    return tuple(sorted(set(states)))
+    return pack_passed(states)
 
 
 def _shared(moves: Sequence[str], shared: dict[str, str] | None) -> list[str]:
