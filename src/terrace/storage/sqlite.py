@@ -1400,9 +1400,11 @@ class SqliteStore:
             places = _places(conn)
             # (games whose log may show lines off their line today: a move
             # played after moves were taken back, which dropped those to redo)
+            # (one pass over the log, in the order of its index by game)
             branched = {game_id for (game_id,) in conn.execute(
-                "SELECT game_id FROM events AS back WHERE action IN ('undo', 'restart') AND EXISTS ("
-                "SELECT 1 FROM events WHERE game_id = back.game_id AND id > back.id AND action = 'move') "
+                "SELECT game_id FROM events GROUP BY game_id "
+                "HAVING max(CASE WHEN action = 'move' THEN id END) "
+                "> min(CASE WHEN action IN ('undo', 'restart') THEN id END) "
                 "UNION SELECT game_id FROM passed")}
             for game_id in ids:
                 item: StoredGame | StoreError
