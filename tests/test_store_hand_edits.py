@@ -165,3 +165,26 @@ def test_a_counting_trigger_dropped_while_the_store_is_open_lets_no_edit_go_unse
         with pytest.raises(DamagedGameError):
             store.get(game_id)
     assert "the trigger moves_update_counted is missing while in use" in caplog.text
+
+
+def test_counting_triggers_that_cannot_be_made_again_leave_no_line_on_trust(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Another program holds the write lock past the busy timeout: the
+    store opens all the same, says why the triggers stay as they are,
+    and reads a line again after any other write."""
+    from terrace.storage import sqlite as sqlite_module
+
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    _edit(db, "DROP TRIGGER moves_update_counted")
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_SECONDS", 0.05)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    with open_store(db) as store:
+        holder.execute("ROLLBACK")
+        holder.close()
+        assert "could not be made again (database is locked)" in caplog.text
+        store.get(game_id)
+        _edit(db, "UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 4", game_id)
+        with pytest.raises(DamagedGameError):
+            store.get(game_id)
