@@ -188,3 +188,22 @@ def test_counting_triggers_that_cannot_be_made_again_leave_no_line_on_trust(
         _edit(db, "UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 4", game_id)
         with pytest.raises(DamagedGameError):
             store.get(game_id)
+
+
+def test_a_move_edited_while_a_counting_trigger_was_away_for_a_moment_is_seen(tmp_path: Path) -> None:
+    """A trigger dropped, a move edited and the trigger made again, all
+    between two requests of a server: the store saw its triggers sound
+    and the count of the line's changes as it was, and gave the line it
+    remembered. A change of the file's layout now has every line read
+    again once."""
+    from terrace.storage.migrations import COUNTING_TRIGGERS
+
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    with open_store(db) as store:
+        store.get(game_id)  # (its line remembered)
+        _edit(db, "DROP TRIGGER moves_update_counted")
+        _edit(db, "UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 4", game_id)
+        _edit(db, next(sql for sql in COUNTING_TRIGGERS if "moves_update_counted" in sql))
+        with pytest.raises(DamagedGameError):
+            store.get(game_id)

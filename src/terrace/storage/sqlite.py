@@ -1062,15 +1062,19 @@ class SqliteStore:
         """Refuse to go on with a file that a newer Terrace upgraded while
         this one had it open (its tables may no longer be what this one
         reads and writes). When its layout changed (``PRAGMA
-        schema_version``), check again the triggers that count a line's
-        changes: dropped or altered by hand meanwhile, no line is taken on
-        trust until they are back (the next opening that may write makes
-        them again)."""
+        schema_version``: another program's import, which makes a trigger
+        again, or a hand edit), every line is read again once (the triggers
+        that count a line's changes may have been away meanwhile), and they
+        are checked again: dropped or altered, no line is taken on trust
+        until they are back (the next opening that may write makes them
+        again)."""
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > LATEST_VERSION:
             raise NewerDatabaseError(version, self._name)
         layout = int(conn.execute("PRAGMA schema_version").fetchone()[0])
         if layout != self._layout_seen and version >= COUNTED_SINCE:
+            if self._layout_seen != -1:
+                self._line_marks.clear()
             self._layout_seen = layout
             fault = counting_fault(conn)
             if fault is not None and self._lines_counted:
