@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from store_support import golden, no_default_db, play, start, undo
 from terrace.cli import main
 from terrace.storage import open_store
+from terrace.storage.line import Line
 from terrace.storage.migrations import LATEST_VERSION
 
 _ = no_default_db
@@ -386,15 +387,18 @@ def test_backups_taken_across_a_clock_put_back_restore_the_newest_play_once(
 
 
 @pytest.mark.parametrize("restored", [["newer"], ["older", "newer"]])
-def test_an_older_backup_imported_after_a_newer_restore_adds_no_game_in_silence(
+def test_an_older_backup_imported_after_a_newer_restore_adds_no_game(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restored: list[str]) -> None:
     """The newer backup restored (after the older, or alone), then the
     older imported: its state of a game whose moves were taken back and
     others played between the two backups was added beside the game here
-    without a word (two games where the player had one). The game here
-    stays the game in play, the older state comes in beside it only when
-    this database has no sign of having passed through it, and the import
-    then says so, naming both games."""
+    (two games where the player had one; since schema 9 with a note, when
+    the newer backup alone was restored, for a backup carries no log). A
+    backup now gives the lines each game had played off its line today
+    (saved.passed), from its log and the table passed: the older state is
+    known as this game's, nothing is added, and the game here stays the
+    game in play. (A state that truly diverged still goes beside, with the
+    note: test_a_game_carried_elsewhere_with_moves_taken_back_comes_back_in_place.)"""
     lost = golden("terrace-lost")
     clock = [time.time() - 86_400]
     monkeypatch.setattr(time, "time", lambda: clock[0])
@@ -429,10 +433,32 @@ def test_an_older_backup_imported_after_a_newer_restore_adds_no_game_in_silence(
     with open_store(db) as store:
         latest = store.latest_unfinished()
         assert latest is not None and latest.id == game.id and latest.moves == game.moves
-    if restored == ["newer"]:  # (nothing here shows the older state: kept, and said)
-        assert _count_games(db) == 3
-        assert result.output.startswith("imported 1 game (1 already here)\n")
-        assert f"the record of game {game.id} is no state of it" in result.output
-    else:  # (restored over it here: known, nothing added)
-        assert result.output == "imported 0 games (2 already here)\n"
-        assert _count_games(db) == 2
+    assert result.output == "imported 0 games (2 already here)\n"
+    assert _count_games(db) == 2
+    again = tmp_path / "again.json"
+    _cli("export", "--all", "-o", str(again), "--db", str(db))
+    newer = json.loads(files["newer"].read_text())
+    assert [record["saved"].get("passed") for record in newer] == [
+        [[n, format(Line.of(lost.moves[:n]).digest(), "x")] for n in (5, 6, 7, 8)], None]
+    if restored == ["newer"]:  # (a backup restored gives them on: the same file again)
+        assert again.read_text() == files["newer"].read_text()
+
+
+def test_lines_passed_edited_by_hand_are_left_out_of_an_export(tmp_path: Path) -> None:
+    """A row of the table passed edited by hand (a count of moves below
+    0, a digest that is not one) went into saved.passed as it was, and
+    the import then refused the whole backup: an export writes only what
+    an import takes."""
+    lost = golden("terrace-lost")
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        game = start(store, lost)
+        play(store, game, lost.moves[:3])
+    with sqlite3.connect(db) as conn:
+        conn.executemany("INSERT INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
+                         [(game.id, -1, "7f"), (game.id, 2, "XYZ"), (game.id, 2, "07f"), (game.id, 5, "7f")])
+    backup = tmp_path / "backup.json"
+    _cli("export", "--all", "-o", str(backup), "--db", str(db))
+    [record] = json.loads(backup.read_text())
+    assert record["saved"]["passed"] == [[5, "7f"]]
+    assert _cli("import", str(backup), "--db", str(tmp_path / "restored.sqlite")) == "imported 1 game\n"

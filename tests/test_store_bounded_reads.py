@@ -36,7 +36,7 @@ def _damaged(db: Path, sql: str) -> tuple[str, str]:
         ids = game.id, other.id
     conn = sqlite3.connect(db, isolation_level=None)
     conn.execute("PRAGMA ignore_check_constraints = ON")
-    conn.execute(sql, {"big": "x" * BIG, "id": ids[0]})
+    conn.execute(sql, {"big": "x" * BIG, "id": ids[0], "wide": "\u00e9" * 40_000})
     conn.close()
     return ids
 
@@ -117,3 +117,17 @@ def test_a_huge_move_in_the_log_is_not_read(tmp_path: Path) -> None:
         history, peak = _peak(lambda: store.history(game_id))
         assert peak < BOUND, peak
         assert any("too long to be read" in str(event["move"]) for event in history)
+
+
+def test_a_value_is_bounded_by_its_bytes_on_every_sqlite(tmp_path: Path) -> None:
+    """The bound is in bytes (SQLite 3.43's octet_length reads them from
+    the row's header, the value left on the disk; before, length() of
+    the value as a BLOB, which spares counting the characters: terrace
+    stats on a 100 MB value took 0.2 s of user CPU instead of 0.4 s).
+    length() counted characters: 40,000 two-byte characters were read,
+    80 KB, where the bound promises no more than 64 KB."""
+    db = tmp_path / "games.sqlite"
+    game_id, _ = _damaged(db, "UPDATE games SET rules = :wide WHERE id = :id")
+    with open_store(db, read_only=True) as store, pytest.raises(DamagedGameError) as refused:
+        store.get(game_id)
+    assert "rules holds a value too long to be read (more than 65,536 bytes)" in str(refused.value)

@@ -468,3 +468,50 @@ def test_the_web_game_answers_422_to_a_move_no_later_read_would_accept(
         assert answer.json()["code"] == "game-too-long"
         assert answer.json()["error"].startswith("a game holds at most 3 moves")
         assert client.get(f"/api/games/{game['id']}/line").json()["moves"] == list(record.moves[:3])
+
+
+@pytest.mark.parametrize("how", ["log deleted", "file deleted", "link pointed elsewhere"])
+def test_a_database_named_by_a_symbolic_link_is_watched_where_sqlite_keeps_it(
+        tmp_path: Path, how: str) -> None:
+    """SQLite follows a link and keeps its -wal beside the file it names;
+    the store looked for the log beside the link, so a log deleted while
+    in use went unseen and every move after it was answered as saved."""
+    (tmp_path / "real").mkdir()
+    real = tmp_path / "real" / "games.sqlite"
+    link = tmp_path / "link.sqlite"
+    link.symlink_to(real)
+    record = golden("terrace-won")
+    with open_store(link) as store:
+        game = start(store, record)
+        play(store, game, record.moves[:2])
+        if how == "log deleted":
+            Path(f"{real}-wal").unlink()
+        elif how == "file deleted":
+            real.unlink()
+        else:
+            shutil.copy(real, tmp_path / "copy.sqlite")
+            link.unlink()
+            link.symlink_to(tmp_path / "copy.sqlite")
+        with pytest.raises(StoreWriteError, match=r"link\.sqlite was moved, replaced or deleted"):
+            play(store, store.get(game.id), record.moves[2:3])
+
+
+def test_stats_through_a_symbolic_link_leave_a_pending_log_as_it_is(tmp_path: Path) -> None:
+    """The log beside the file a link names was not seen: stats opened the
+    file for writing, and folded the log a crashed writer left into it
+    (and deleted it)."""
+    (tmp_path / "real").mkdir()
+    real = tmp_path / "real" / "games.sqlite"
+    link = tmp_path / "link.sqlite"
+    link.symlink_to(real)
+    with open_store(link) as store:
+        store._conn.execute("PRAGMA wal_autocheckpoint = 0")
+        play(store, start(store, golden("falling-star-won")), golden("falling-star-won").moves[:1])
+        kept = {name: Path(f"{real}{name}").read_bytes() for name in ("", "-wal")}
+        assert kept["-wal"]
+    for name, data in kept.items():  # (as a writer killed then leaves them)
+        Path(f"{real}{name}").write_bytes(data)
+    result = CliRunner().invoke(main, ["stats", "--db", str(link), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["overall"]["played"] == 1
+    assert {name: Path(f"{real}{name}").read_bytes() for name in kept} == kept

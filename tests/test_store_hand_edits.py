@@ -103,3 +103,107 @@ def test_an_assist_marked_on_a_game_whose_flag_was_edited_is_refused_as_damage(
         with pytest.raises(DamagedGameError):
             store.get(game_id)
     assert _rows(db) == before
+
+
+_UNCOUNTING = {
+    "dropped": ["DROP TRIGGER moves_update_counted"],
+    "altered": ["DROP TRIGGER moves_update_counted",
+                "CREATE TRIGGER moves_update_counted AFTER UPDATE ON moves BEGIN SELECT 1; END"],
+}
+
+
+@pytest.mark.parametrize("change", sorted(_UNCOUNTING))
+def test_triggers_that_count_a_line_s_changes_dropped_or_altered_are_made_again_at_open(
+        tmp_path: Path, change: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Schema 8's triggers on moves keep games.line_changes, which tells a
+    store that remembers a line that another connection changed it. With
+    one dropped or altered by hand, the store opened the file as it was,
+    and a move edited by hand afterwards was never read: get() gave the
+    line it remembered. The opening now makes them again and says so."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    for sql in _UNCOUNTING[change]:
+        _edit(db, sql)
+    with open_store(db) as store:
+        store.get(game_id)  # (its line remembered)
+        _edit(db, "UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 4", game_id)
+        with pytest.raises(DamagedGameError):
+            store.get(game_id)
+    assert "the trigger moves_update_counted" in caplog.text and "made again" in caplog.text
+
+
+def test_a_file_read_only_whose_counting_triggers_were_dropped_reads_every_line_again(
+        tmp_path: Path) -> None:
+    """A store that only reads does not repair the file: it no longer
+    trusts the count of a line's changes, and reads a line again after
+    any other write."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    _edit(db, "DROP TRIGGER moves_update_counted")
+    with open_store(db, read_only=True) as store:
+        store.get(game_id)
+        _edit(db, "UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 4", game_id)
+        with pytest.raises(DamagedGameError):
+            store.get(game_id)
+    with sqlite3.connect(db) as conn:  # (left as it was)
+        names = {name for (name,) in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'trigger'")}
+        assert "moves_update_counted" not in names
+
+
+def test_a_counting_trigger_dropped_while_the_store_is_open_lets_no_edit_go_unseen(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The triggers were checked when the store opened the file only: one
+    dropped by hand while a server ran let a move edited after it go unseen
+    (get() gave the line the store remembered)."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    with open_store(db) as store:
+        store.get(game_id)  # (its line remembered)
+        _edit(db, "DROP TRIGGER moves_update_counted")
+        store.get(game_id)
+        _edit(db, "UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 4", game_id)
+        with pytest.raises(DamagedGameError):
+            store.get(game_id)
+    assert "the trigger moves_update_counted is missing while in use" in caplog.text
+
+
+def test_counting_triggers_that_cannot_be_made_again_leave_no_line_on_trust(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Another program holds the write lock past the busy timeout: the
+    store opens all the same, says why the triggers stay as they are,
+    and reads a line again after any other write."""
+    from terrace.storage import sqlite as sqlite_module
+
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    _edit(db, "DROP TRIGGER moves_update_counted")
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_SECONDS", 0.05)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    with open_store(db) as store:
+        holder.execute("ROLLBACK")
+        holder.close()
+        assert "could not be made again (database is locked)" in caplog.text
+        store.get(game_id)
+        _edit(db, "UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 4", game_id)
+        with pytest.raises(DamagedGameError):
+            store.get(game_id)
+
+
+def test_a_move_edited_while_a_counting_trigger_was_away_for_a_moment_is_seen(tmp_path: Path) -> None:
+    """A trigger dropped, a move edited and the trigger made again, all
+    between two requests of a server: the store saw its triggers sound
+    and the count of the line's changes as it was, and gave the line it
+    remembered. A change of the file's layout now has every line read
+    again once."""
+    from terrace.storage.migrations import COUNTING_TRIGGERS
+
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    with open_store(db) as store:
+        store.get(game_id)  # (its line remembered)
+        _edit(db, "DROP TRIGGER moves_update_counted")
+        _edit(db, "UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 4", game_id)
+        _edit(db, next(sql for sql in COUNTING_TRIGGERS if "moves_update_counted" in sql))
+        with pytest.raises(DamagedGameError):
+            store.get(game_id)

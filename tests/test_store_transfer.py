@@ -354,5 +354,41 @@ def test_an_import_refuses_a_key_of_saved_it_does_not_know(key: str) -> None:
         _imported(**{key: 3})
     from terrace.storage.transfer import SAVED_KEYS
 
-    exported = export_record(_imported(id="g1"), LogPlaces(1, 2, None, False, True))["saved"]
+    game = _imported(id="g1", passed=[[3, "7f"]])
+    exported = export_record(game, LogPlaces(1, 2, None, False, True))["saved"]
     assert tuple(exported) == SAVED_KEYS
+
+
+@pytest.mark.parametrize("passed", [
+    {}, [[1]], [[1, "7f", 2]], [["1", "7f"]], [[True, "7f"]], [[-1, "7f"]], [[100_001, "7f"]],
+    [[1, 127]], [[1, "7F"]], [[1, "07f"]], [[1, ""]], [[1, "7" * 33]], [[1, format(2**127 - 1, "x")]],
+    [[n, "1"] for n in range(1_001)],
+])
+def test_an_import_refuses_lines_passed_that_no_export_writes(passed: Any) -> None:
+    """saved.passed (lines the game had played off its line, each its
+    number of moves and Line digest in hex) is taken only as an export
+    writes it: a shape, number, digest or length it never writes is
+    refused with what it must be, never passed over."""
+    with pytest.raises(ImportRefusedError, match=r"saved\.passed must be a list of at most 1,000 lines"):
+        _imported(passed=passed)
+    assert _imported(passed=[[2, "ab"], [1, "0"], [2, "ab"]]).passed == "1:0 2:ab"
+
+
+def test_lines_passed_take_the_memory_of_their_text() -> None:
+    """An import holds every game of the file at once; saved.passed kept
+    as tuples took ten times its text (a 63 MB file of them peaked at
+    715 MB, where the documented peak of a 64 MB file is about 240 MB)."""
+    import tracemalloc
+
+    record = golden("terrace-won").to_dict()
+    record["saved"] = {"passed": [[n, "1"] for n in range(99_000, 100_000)]}
+    text = json.dumps([record] * 300, separators=(",", ":"))
+    tracemalloc.start()
+    try:
+        games = read_games(text)
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(games) == 300
+    assert export_record(games[0])["saved"]["passed"][:2] == [[99_000, "1"], [99_001, "1"]]
+    assert held < 2 * len(text), (held, len(text))

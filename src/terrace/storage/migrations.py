@@ -11,10 +11,12 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import sqlite3
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from terrace.storage.base import StoreError
@@ -201,13 +203,7 @@ INSERTS_TRIGGER = f"""CREATE TRIGGER {INSERTS_COUNTED} AFTER INSERT ON moves BEG
         UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 WHERE id = NEW.game_id;
     END"""
 
-_V8 = (
-    # Every change to a game's move rows, by any connection (another
-    # server, the CLI, a hand edit in the sqlite3 shell), counts one in its
-    # row: a store that remembers a game's line reads it again only when
-    # this count moved, not after every write of another connection to
-    # another game or to the statistics.
-    f"ALTER TABLE games ADD COLUMN {LINE_CHANGES} INTEGER NOT NULL DEFAULT 0",
+COUNTING_TRIGGERS = (
     INSERTS_TRIGGER,
     *(f"""CREATE TRIGGER moves_{event.lower()}_counted AFTER {event} ON moves BEGIN
         UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 WHERE id = {row}.game_id;
@@ -217,6 +213,18 @@ _V8 = (
         WHEN OLD.game_id IS NOT NEW.game_id BEGIN
         UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 WHERE id = OLD.game_id;
     END""",
+)
+"""The triggers of schema 8 on ``moves`` that keep ``games.line_changes``
+(:func:`counting_fault` checks them at every opening)."""
+
+_V8 = (
+    # Every change to a game's move rows, by any connection (another
+    # server, the CLI, a hand edit in the sqlite3 shell), counts one in its
+    # row: a store that remembers a game's line reads it again only when
+    # this count moved, not after every write of another connection to
+    # another game or to the statistics.
+    f"ALTER TABLE games ADD COLUMN {LINE_CHANGES} INTEGER NOT NULL DEFAULT 0",
+    *COUNTING_TRIGGERS,
 )
 
 _V9 = (
@@ -248,6 +256,25 @@ MIGRATIONS: tuple[Migration, ...] = (
 LATEST_VERSION = MIGRATIONS[-1].version
 
 
+@contextlib.contextmanager
+def _lenient_write(connection: sqlite3.Connection) -> Iterator[None]:
+    """One ``BEGIN IMMEDIATE`` transaction, committed when the block ends
+    and rolled back when it raises, in which a row that breaks a CHECK
+    constraint (edited by hand) is kept as it is: it makes its game
+    damaged, never the file (a table copied by a migration refused it,
+    and the whole database stayed unopenable)."""
+    connection.execute("BEGIN IMMEDIATE")
+    connection.execute("PRAGMA ignore_check_constraints = ON")
+    try:
+        yield
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    finally:
+        connection.execute("PRAGMA ignore_check_constraints = OFF")
+
+
 def migrate(connection: sqlite3.Connection, target: int = LATEST_VERSION) -> list[int]:
     """Apply the migrations after the database's version up to ``target``,
     all in one ``BEGIN IMMEDIATE`` transaction; returns the versions applied.
@@ -262,12 +289,7 @@ def migrate(connection: sqlite3.Connection, target: int = LATEST_VERSION) -> lis
         raise NewerDatabaseError(current)
     if current >= target:
         return []
-    connection.execute("BEGIN IMMEDIATE")
-    # A row that breaks a CHECK constraint (edited by hand) makes its game
-    # damaged, never the file: a table copied by a migration keeps it as
-    # it is (the copy refused it, and the whole database stayed unopenable).
-    connection.execute("PRAGMA ignore_check_constraints = ON")
-    try:
+    with _lenient_write(connection):
         current = int(connection.execute("PRAGMA user_version").fetchone()[0])
         if current > LATEST_VERSION:
             raise NewerDatabaseError(current)
@@ -282,13 +304,64 @@ def migrate(connection: sqlite3.Connection, target: int = LATEST_VERSION) -> lis
                 )
                 connection.execute(f"PRAGMA user_version = {migration.version:d}")
                 applied.append(migration.version)
-        connection.execute("COMMIT")
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
-    finally:
-        connection.execute("PRAGMA ignore_check_constraints = OFF")
     return applied
+
+
+COUNTED_SINCE = 8
+"""The first schema whose triggers count the changes to a game's moves."""
+
+_TRIGGER_NAME = re.compile(r"CREATE TRIGGER (\w+)")
+
+
+def _counting() -> dict[str, str]:
+    """:data:`COUNTING_TRIGGERS` by name."""
+    return {match.group(1): sql for sql in COUNTING_TRIGGERS if (match := _TRIGGER_NAME.match(sql))}
+
+
+def counting_fault(connection: sqlite3.Connection) -> str | None:
+    """What is wrong with the triggers on ``moves`` of a database of schema
+    :data:`COUNTED_SINCE` or later (dropped, altered, or one of another
+    name that may write to the games), or None when they are exactly
+    :data:`COUNTING_TRIGGERS`. One read of ``sqlite_schema``.
+
+    >>> connection = sqlite3.connect(":memory:", isolation_level=None)
+    >>> _ = migrate(connection)
+    >>> counting_fault(connection) is None
+    True
+    >>> _ = connection.execute("DROP TRIGGER moves_delete_counted")
+    >>> counting_fault(connection)
+    'the trigger moves_delete_counted is missing'
+    """
+    found = dict(connection.execute(
+        "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'moves' ORDER BY name"
+    ).fetchall())
+    promised = _counting()
+    for name, sql in sorted(promised.items()):
+        if name not in found:
+            return f"the trigger {name} is missing"
+        if found[name] != sql:
+            return f"the trigger {name} was altered"
+    for name in sorted(set(found) - set(promised)):
+        return f"the trigger {name} is not one of ours"
+    return None
+
+
+def repair_counting(connection: sqlite3.Connection) -> None:
+    """Make the triggers of :data:`COUNTING_TRIGGERS` again, in place of
+    whatever triggers ``moves`` has, and count one change to every game's
+    line (a move row changed while they were missing went uncounted: every
+    store reads each line again). The connection must be in autocommit
+    mode; all in one ``BEGIN IMMEDIATE`` transaction (a row that breaks
+    a CHECK constraint, edited by hand, is counted as it stands: its game
+    reads as damaged, as before)."""
+    with _lenient_write(connection):
+        for (name,) in connection.execute(
+                "SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'moves'").fetchall():
+            quoted = str(name).replace('"', '""')
+            connection.execute(f'DROP TRIGGER "{quoted}"')
+        for sql in COUNTING_TRIGGERS:
+            connection.execute(sql)
+        connection.execute(f"UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1")
 
 
 Layout = dict[str, frozenset[str]]

@@ -33,9 +33,22 @@ from terrace.storage.statistics import finish_time, first_win
 from terrace.variants import canonical_name
 
 MAX_VALUE = 65_536
-"""The most characters (bytes for a BLOB) a value of a game's row is read
-with: none of ours comes near (a deal of eight decks is under 2 KB, the
-rules a few hundred characters)."""
+"""The most bytes a value of a game's row is read with: none of ours comes
+near (a deal of eight decks is under 2 KB, the rules a few hundred
+characters)."""
+
+
+def measure(column: str, version: tuple[int, ...] = sqlite3.sqlite_version_info) -> str:
+    """SQL for the size of ``column``'s value in bytes, on SQLite
+    ``version``. From 3.43 on, ``octet_length`` reads it from the row's
+    header, the value left on the disk (a 100 MB text: no CPU, 11 MB of
+    memory, where ``length`` took 0.15 s and 107 MB); before, SQLite must
+    read a text to measure it, and a BLOB's length is the cheapest form.
+
+    >>> measure("rules", (3, 45, 1)), measure("rules", (3, 40, 1))
+    ('octet_length(rules)', 'length(CAST(rules AS BLOB))')
+    """
+    return f"octet_length({column})" if version >= (3, 43) else f"length(CAST({column} AS BLOB))"
 
 
 def bounded(column: str, most: int = MAX_VALUE) -> str:
@@ -44,7 +57,7 @@ def bounded(column: str, most: int = MAX_VALUE) -> str:
     short BLOB that says so, which every check of a read refuses as damage,
     so that a huge value costs a damaged file little time and memory (a
     100 MB value cost ``terrace stats`` 3.5 s and 900 MB)."""
-    return f"CASE WHEN length({column}) > {most:d} THEN CAST('{TOO_LONG}' AS BLOB) ELSE {column} END"
+    return f"CASE WHEN {measure(column)} > {most:d} THEN CAST('{TOO_LONG}' AS BLOB) ELSE {column} END"
 
 
 TOO_LONG = "a value too long to be read"
@@ -57,7 +70,7 @@ def too_long(row: Sequence[Any], names: Sequence[str]) -> str | None:
     ``names``) is damaged when one of its values was too long to be read."""
     for value, name in zip(row, names, strict=False):  # (a row may carry more columns)
         if value == _TOO_LONG:
-            return f"{name} holds {TOO_LONG} (more than {MAX_VALUE:,} characters or bytes)"
+            return f"{name} holds {TOO_LONG} (more than {MAX_VALUE:,} bytes)"
     return None
 
 

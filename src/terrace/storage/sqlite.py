@@ -49,6 +49,7 @@ from terrace.cards import CARDS_PER_DECK
 from terrace.deal import Deal
 from terrace.rules import MAX_DECKS, Rules
 from terrace.storage.base import (
+    MAX_PASSED,
     DamagedGameError,
     LogPlaces,
     StoredGame,
@@ -65,8 +66,11 @@ from terrace.storage.base import (
     new_game,
     new_game_id,
     one_more,
+    pack_passed,
+    passed_state,
     report_mark,
     unknown_game,
+    unpack_passed,
 )
 from terrace.storage.files import (
     DatabaseFileError,
@@ -82,18 +86,21 @@ from terrace.storage.files import (
     side_files,
     sql_error,
 )
-from terrace.storage.line import Line
+from terrace.storage.line import Line, digest_step
 from terrace.storage.migrations import (
     APPLICATION_ID,
+    COUNTED_SINCE,
     INSERTS_COUNTED,
     INSERTS_TRIGGER,
     LATEST_VERSION,
     LINE_CHANGES,
     RESTORED,
     NewerDatabaseError,
+    counting_fault,
     layout_fault,
     migrate,
     read_layout,
+    repair_counting,
 )
 from terrace.storage.paths import MEMORY, default_games_path, label, no_new_file, verdicts_path
 from terrace.storage.rows import (
@@ -465,6 +472,13 @@ def _passed_key(moves: Sequence[str]) -> tuple[int, str]:
     return len(moves), format(Line.of(moves).digest(), "x")
 
 
+def _keep_passed(conn: sqlite3.Connection, game: StoredGame) -> None:
+    """Keep the lines an imported ``game`` had played off its line where
+    it came from (``saved.passed``) in the table ``passed``."""
+    conn.executemany("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
+                     [(game.id, n, digest) for n, digest in unpack_passed(game.passed)])
+
+
 def _untouched(conn: sqlite3.Connection, game_id: str) -> bool:
     """True when the stored game ``game_id`` was not played here since it
     came in (:data:`_PLAYED_HERE`)."""
@@ -508,7 +522,8 @@ def _chained(before: int, move: str) -> int:
     return hash((before, move))
 
 
-def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
+def _log_states(events: list[Any], played: list[str],
+                step: Callable[[int, str], int] = _chained) -> set[tuple[int, int]]:
     """The :func:`_line_key` of every line the game is known to have had
     played at some time, as its log of changes shows (``played``: its moves
     today): forward from its creation or a restart (an import logs no
@@ -520,7 +535,9 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
     import, its last restart or its creation.
     Made in one pass over the log: a record is then compared with a game
     in one look-up, however long its log (each record walked the whole log
-    of each game it was compared with)."""
+    of each game it was compared with). ``step`` chains the hash (the
+    :meth:`Line.digest`'s, :func:`~terrace.storage.line.digest_step`, for
+    an export: the same in every process)."""
     states: set[tuple[int, int]] = set()
     chain: list[int] | None = None  # (forward: the chained hash of each prefix)
     for action, move, count in events:
@@ -531,7 +548,7 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
         elif chain is None or not isinstance(count, int):
             continue
         elif action in ("move", "redo") and isinstance(move, str) and count == len(chain):
-            chain.append(_chained(chain[-1], move))
+            chain.append(step(chain[-1], move))
         elif action == "undo" and count < len(chain) - 1:
             del chain[count + 1:]
         elif action in ("move", "redo", "undo"):
@@ -539,7 +556,7 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
         if chain is not None:
             states.add((len(chain) - 1, chain[-1]))
     line = list(played)  # (backward from today)
-    chain = list(itertools.accumulate(line, _chained, initial=0))
+    chain = list(itertools.accumulate(line, step, initial=0))
     for at in range(len(events) - 1, -1, -1):
         action, move, count = events[at]
         states.add((len(line), chain[-1]))
@@ -561,9 +578,33 @@ def _log_states(events: list[Any], played: list[str]) -> set[tuple[int, int]]:
             if count != len(line) or not isinstance(move, str):
                 return states
             line.append(move)
-            chain.append(_chained(chain[-1], move))
+            chain.append(step(chain[-1], move))
     states.add((len(line), chain[-1]))
     return states
+
+
+def _log_of(conn: sqlite3.Connection, game_id: str) -> list[Any]:
+    """The game's log of changes as :func:`_log_states` reads it."""
+    return conn.execute(
+        f"SELECT {bounded('action')}, {MOVE_READ}, {bounded('move_count')} FROM events "
+        "WHERE game_id = ? ORDER BY id", (game_id,)
+    ).fetchall()
+
+
+def _off_line(conn: sqlite3.Connection, game: StoredGame) -> str:
+    """The lines ``game`` had played that its line today does not hold
+    (moves taken back and others played), as its log of changes and the
+    table ``passed`` know them, for an export (``saved.passed``): at most
+    :data:`~terrace.storage.base.MAX_PASSED`, those of most moves. A
+    backup of this game restored elsewhere so knows an older backup's
+    state of it as this game's, though its log is not in the backup."""
+    states = {(n, int(digest, 16)) for n, digest in conn.execute(
+        "SELECT moves, digest FROM passed WHERE game_id = ?", (game.id,)
+    ) if passed_state(n, digest)}  # (a row edited by hand: left out, an import would refuse it)
+    states |= _log_states(_log_of(conn, game.id), game.moves, digest_step)
+    line = list(game.moves) + game.redo[::-1]
+    states -= set(enumerate(itertools.accumulate(line, digest_step, initial=0)))
+    return pack_passed((n, format(digest, "x")) for n, digest in sorted(states)[-MAX_PASSED:])
 
 
 def _restore_log(conn: sqlite3.Connection, games: list[StoredGame]) -> None:
@@ -620,6 +661,16 @@ def _lenient_text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+def _real_path(path: Path) -> Path:
+    """The file ``path`` names, symbolic links followed (as SQLite follows
+    them, keeping its ``-wal`` and ``-shm`` files beside that file); a loop
+    of links is left to SQLite to refuse."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path
+
+
 class SqliteStore:
     """A :class:`~terrace.storage.base.GameStore` in an SQLite file; safe to share
     between threads (calls are serialized) and between processes (SQLite
@@ -652,30 +703,40 @@ class SqliteStore:
         self._unsure: set[str] = set()
         """Remembered games whose line another connection may have changed
         since: :meth:`_saved_line` compares their count first."""
+        self._lines_counted = True
+        """False when the file's triggers do not count every change to a
+        line (altered by hand, in a file opened only to read): a line
+        another connection may have changed is then read again."""
+        self._layout_seen = -1
+        """``PRAGMA schema_version`` when the triggers were last checked."""
         self.migrations_applied: list[int] = []
         self._side_before: set[str] = set()
         self._made = False
         self._made_folders: list[Path] = []
         if str(path) == MEMORY:
             self.path: Path | None = None
+            self._file: Path | None = None
             self._name = MEMORY
             self._conn = _connect(MEMORY)
         else:
             self.path = Path(path).expanduser()
+            self._file = _real_path(self.path)
+            """The file itself, beside which SQLite keeps its log (it
+            follows a symbolic link when it opens the file)."""
             self._name = label(self.path)
-            self._conn = self._open_file(self.path)
+            self._conn = self._open_file(self._file)
         try:
             self._prepare(migrate_to)
         except StoreWriteError as error:
             self._close_refused()
             if not read_only:
                 raise self._unsavable(error) from None
-            if self.path is None or self._side_before or error.fault not in ("full", "failed"):
+            if self._file is None or self._side_before or error.fault not in ("full", "failed"):
                 raise
             # A full disk has no room for the -shm file that SQLite needs to
             # read: with no writer at work (no log beside it), the file is
             # read as it stands, so that a backup can still be exported.
-            self._conn = _connect(self.path, "mode=ro&immutable=1")
+            self._conn = _connect(self._file, "mode=ro&immutable=1")
             try:
                 self._prepare(migrate_to)
             except BaseException:
@@ -689,9 +750,11 @@ class SqliteStore:
         a write checks them first (see :meth:`_check_same_file`)."""
 
     def _files_identity(self) -> tuple[tuple[int, int] | None, ...]:
-        if self.path is None:
+        if self.path is None or self._file is None:
             return ()
-        return file_identity(self.path), file_identity(Path(f"{self.path}-wal"))
+        # (the name given, followed to whatever file it now names, and the
+        # log beside the file SQLite opened)
+        return file_identity(self.path), file_identity(Path(f"{self._file}-wal"))
 
     def _check_same_file(self, change: str) -> None:
         """Refuse a write when the database file (or its log) is no longer
@@ -807,6 +870,17 @@ class SqliteStore:
             except NewerDatabaseError as error:
                 raise NewerDatabaseError(error.version, self._name) from None
             self.schema_version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            if self.schema_version >= COUNTED_SINCE and (fault := counting_fault(conn)) is not None:
+                # (a move row changed by hand meanwhile went uncounted, and a
+                # store would serve the line it remembered)
+                try:
+                    repair_counting(conn)
+                    log.warning("%s: %s, so changes to moves were not all counted; the triggers "
+                                "that count them were made again", self._name, fault)
+                except sqlite3.Error as error:  # (a file that cannot be written: check_writable says so)
+                    self._lines_counted = False
+                    log.warning("%s: %s, so changes to moves are not all counted, and they could not "
+                                "be made again (%s): every line is read again", self._name, fault, error)
         except sqlite3.Error as error:
             raise sql_error(self._name, error, "the update of the database's layout") from None
         except UnicodeDecodeError:  # SQLite's own message quotes a damaged byte of the layout
@@ -830,6 +904,8 @@ class SqliteStore:
         is read all the same."""
         self.journal_mode = str(self._conn.execute("PRAGMA journal_mode").fetchone()[0])
         self.schema_version = version
+        if version >= COUNTED_SINCE and counting_fault(self._conn) is not None:
+            self._lines_counted = False  # (not repaired here: every line is read again)
         if version < migrate_to:
             copy = _connect(MEMORY)
             self._conn.backup(copy)
@@ -843,10 +919,10 @@ class SqliteStore:
         file that was not there before."""
         with self._lock:
             self._conn.close()
-            if self.path is not None:
-                remove_new_side_files(self.path, self._side_before)
-                if self._made and not side_files(self.path) and not nonempty(self.path):
-                    self.path.unlink(missing_ok=True)
+            if self._file is not None:
+                remove_new_side_files(self._file, self._side_before)
+                if self._made and not side_files(self._file) and not nonempty(self._file):
+                    self._file.unlink(missing_ok=True)
 
     def check_writable(self) -> None:
         """Write to the database once (and commit) to prove that changes
@@ -890,12 +966,12 @@ class SqliteStore:
             except sqlite3.Error:
                 empty = False
             self._conn.close()
-            if self.path is None or not self._made or not empty:
+            if self._file is None or not self._made or not empty:
                 return
-            remove_new_side_files(self.path, self._side_before)
-            if side_files(self.path):
+            remove_new_side_files(self._file, self._side_before)
+            if side_files(self._file):
                 return
-            self.path.unlink(missing_ok=True)
+            self._file.unlink(missing_ok=True)
             for folder in self._made_folders:
                 try:
                     folder.rmdir()
@@ -985,10 +1061,26 @@ class SqliteStore:
     def _check_schema(self, conn: sqlite3.Connection) -> None:
         """Refuse to go on with a file that a newer Terrace upgraded while
         this one had it open (its tables may no longer be what this one
-        reads and writes)."""
+        reads and writes). When its layout changed (``PRAGMA
+        schema_version``: another program's import, which makes a trigger
+        again, or a hand edit), every line is read again once (the triggers
+        that count a line's changes may have been away meanwhile), and they
+        are checked again: dropped or altered, no line is taken on trust
+        until they are back (the next opening that may write makes them
+        again)."""
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > LATEST_VERSION:
             raise NewerDatabaseError(version, self._name)
+        layout = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+        if layout != self._layout_seen and version >= COUNTED_SINCE:
+            if self._layout_seen != -1:
+                self._line_marks.clear()
+            self._layout_seen = layout
+            fault = counting_fault(conn)
+            if fault is not None and self._lines_counted:
+                log.warning("%s: %s while in use, so changes to moves are not all counted: "
+                            "every line is read again", self._name, fault)
+            self._lines_counted = fault is None
 
     def _remember(self, game: StoredGame) -> None:
         """Keep ``game`` (a private copy) as the database now holds it."""
@@ -1007,6 +1099,10 @@ class SqliteStore:
         known = self._remembered.get(game_id)
         line = None if known is None else known.saved_line(revision)
         if line is not None and known is not None and game_id in self._unsure:
+            if not self._lines_counted:
+                self._unsure.discard(game_id)
+                known.forget_saved()
+                return None
             found = conn.execute(f"SELECT {LINE_CHANGES} FROM games WHERE id = ?", (game_id,)).fetchone()
             self._unsure.discard(game_id)
             if found is None or game_id not in self._line_marks or found[0] != self._line_marks[game_id]:
@@ -1306,6 +1402,14 @@ class SqliteStore:
             self._others_wrote(conn)
             ids = self._ids(conn) if game_ids is None else list(game_ids)
             places = _places(conn)
+            # (games whose log may show lines off their line today: a move
+            # played after moves were taken back, which dropped those to redo)
+            # (one pass over the log, in the order of its index by game)
+            branched = {game_id for (game_id,) in conn.execute(
+                "SELECT game_id FROM events GROUP BY game_id "
+                "HAVING max(CASE WHEN action = 'move' THEN id END) "
+                "> min(CASE WHEN action IN ('undo', 'restart') THEN id END) "
+                "UNION SELECT game_id FROM passed")}
             for game_id in ids:
                 item: StoredGame | StoreError
                 try:
@@ -1315,6 +1419,8 @@ class SqliteStore:
                     item = error
                 if isinstance(item, StoredGame):
                     item.forget_board()
+                    if game_id in branched:
+                        item.passed = _off_line(conn, item)
                 take(game_id, item, places.get(game_id))
 
     # -- writing ----------------------------------------------------------
@@ -1493,11 +1599,7 @@ class SqliteStore:
             return True
         states = seen.states.get(stored.id)
         if states is None:
-            events = conn.execute(
-                f"SELECT {bounded('action')}, {MOVE_READ}, {bounded('move_count')} FROM events "
-                "WHERE game_id = ? ORDER BY id", (stored.id,)
-            ).fetchall()
-            states = seen.states[stored.id] = _log_states(events, stored.moves)
+            states = seen.states[stored.id] = _log_states(_log_of(conn, stored.id), stored.moves)
         if seen.key(game) in states:
             return True
         return conn.execute("SELECT 1 FROM passed WHERE game_id = ? AND moves = ? AND digest = ?",
@@ -1604,6 +1706,7 @@ class SqliteStore:
                         conn.execute("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
                                      (game.id, *_passed_key(stored.moves)))
                         overwrite_game(conn, game, stored.line_of())
+                        _keep_passed(conn, game)
                         conn.execute(f"UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 WHERE id = ?",
                                      (game.id,))
                         seen.forget(game.id)
@@ -1620,6 +1723,7 @@ class SqliteStore:
                     if beside is not None:
                         beside.append((kept_beside, game.id))
                 insert_game(conn, game, None if exact is not None else "import")
+                _keep_passed(conn, game)
                 if exact is not None:
                     restored.append(game)
                 seen.add(_light_row(game))

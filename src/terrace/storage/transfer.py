@@ -28,18 +28,22 @@ from terrace.record import GameRecord, json_items, json_problem, json_text
 from terrace.storage.base import (
     FINISHED,
     MAX_LINE,
+    MAX_PASSED,
     LogPlaces,
     StoredGame,
     StoreError,
     check_saved,
     check_times,
+    pack_passed,
+    passed_state,
+    unpack_passed,
 )
 from terrace.storage.rows import clip
 from terrace.storage.statistics import finish_time, first_win
 
 SAVED_KEYS = ("id", "created_at", "updated_at", "started_at", "finished_at", "hints", "undos",
               "winnable_only", "redo", "assisted", "active_ms", "won_at", "won_moves", "won_active_ms",
-              "given_up_at", "revision", "log")
+              "given_up_at", "revision", "passed", "log")
 """The keys of a record's ``saved`` details, in the order an export writes
 them; an import refuses any other (a key misspelt by hand)."""
 MAX_REASONS = 20
@@ -83,6 +87,8 @@ def export_record(game: StoredGame, log: LogPlaces | None = None) -> dict[str, A
         "given_up_at": game.given_up_at,
         "revision": game.revision,
     }
+    if game.passed:
+        data["saved"]["passed"] = [list(state) for state in unpack_passed(game.passed)]
     if log is not None:
         data["saved"]["log"] = log.to_dict()
     if not game.id:  # (a game not stored yet has none: the import gives one)
@@ -228,6 +234,7 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
         won_active_ms=_count(saved, "won_active_ms", None),
         given_up_at=_time(saved, "given_up_at", None),
         revision=_count(saved, "revision"),
+        passed=_passed(saved.get("passed", [])),
         log=None if saved.get("log") is None else LogPlaces.from_dict(saved["log"]),
         ordered="revision" in saved,
     )
@@ -242,6 +249,23 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
     check_saved(game, now=now, prefix="saved.")
     game.forget_board()
     return game
+
+
+def _passed(value: Any) -> str:
+    """``saved.passed``: at most :data:`~terrace.storage.base.MAX_PASSED`
+    lines, each ``[moves, digest]``: a number of moves up to
+    :data:`~terrace.storage.base.MAX_LINE` and a :meth:`Line.digest` in
+    lower-case hex, as an export writes them (sorted, each once)."""
+    shape = (f"saved.passed must be a list of at most {MAX_PASSED:,} lines, each [moves, digest]: "
+             f"a number of moves up to {MAX_LINE:,} and a digest in hex")
+    if not isinstance(value, list) or len(value) > MAX_PASSED:
+        raise StoreError(shape)
+    states = []
+    for state in value:
+        if not (isinstance(state, list) and len(state) == 2 and passed_state(*state)):
+            raise StoreError(shape)
+        states.append((state[0], state[1]))
+    return pack_passed(states)
 
 
 def _shared(moves: Sequence[str], shared: dict[str, str] | None) -> list[str]:
