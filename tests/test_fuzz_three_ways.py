@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from terrace.board import Board
 from terrace.cli import main
 from terrace.errors import TerraceError
-from terrace.moves import Move
+from terrace.moves import Move, move_words
 from terrace.rules import Rules
 from terrace.storage import MemoryStore
 from terrace.variants import get_rules
@@ -51,6 +51,7 @@ def _library(text: str, before: list[str]) -> tuple[str, str] | None:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pieces=st.lists(st.sampled_from(PIECES), min_size=1, max_size=5), chosen=st.booleans())
+@example(pieces=["\u00a0", " ", "c"], chosen=False)  # (str.split() sees one word; --moves sees two)
 def test_a_move_is_refused_alike_by_the_library_the_command_line_and_the_web(
     pieces: list[str], chosen: bool
 ) -> None:
@@ -75,7 +76,7 @@ def test_a_move_is_refused_alike_by_the_library_the_command_line_and_the_web(
     assert (check["code"], check["reason"]) == (code, words)
     if "\x00" in text or not text.strip():  # (no command line carries NUL; a blank --moves is no move)
         return
-    if len(text.split()) != 1:  # (whitespace inside, a no-break space too, splits --moves)
+    if len(list(move_words(text))) != 1:  # (a separator inside splits --moves; a no-break space does not)
         return
     moves = " ".join([*before, text])
     done = CliRunner().invoke(main, ["replay", "-n", "7", "--moves", moves, "--json"])
