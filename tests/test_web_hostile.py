@@ -293,6 +293,29 @@ def test_a_key_given_twice_is_refused_not_left_to_the_last(
     assert world(client, sqlite_store, game_id) == before
 
 
+@pytest.mark.parametrize("body", [
+    '{"move": "c1", "after": NaN}',
+    '{"ms": Infinity}',
+    '{"options": {"decks": -Infinity}}',
+    '[NaN]',
+])
+def test_nan_and_infinity_are_no_json_numbers(
+    client: TestClient, sqlite_store: SqliteStore, game_id: str, body: str
+) -> None:
+    """Python's reader took ``NaN``, ``Infinity`` and ``-Infinity`` as
+    numbers (JSON has none of them), and the refusal then blamed the field
+    (``after-not-count``) or the body's shape; the JSON itself is refused."""
+    before = world(client, sqlite_store, game_id)
+    for path in (f"/api/games/{game_id}/moves", f"/api/games/{game_id}/time", "/api/games"):
+        response = client.post(path, content=body.encode(), headers=JSON_TYPE)
+        assert_clear_refusal(response, body)
+        assert response.json()["code"] == "json-not-a-number", response.json()
+        assert response.json()["error"].startswith(body.split(": ")[-1].strip("[]{}")), response.json()
+        german = client.post(path, content=body.encode(), headers={**JSON_TYPE, "accept-language": "de"})
+        assert "ist keine Zahl in JSON" in german.json()["error"], german.json()
+    assert world(client, sqlite_store, game_id) == before
+
+
 def test_ten_megabytes_of_text_are_refused_without_reading_them(
     client: TestClient, sqlite_store: SqliteStore, game_id: str
 ) -> None:

@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from terrace.errors import DuplicateKeyError, TerraceError
+from terrace.errors import JsonRefusedError, TerraceError
 from terrace.record import json_text, read_json
 from terrace.refusals import Param, Reason, clip
 from terrace.storage import (
@@ -142,7 +142,7 @@ async def read_body(request: Request) -> dict[str, Any]:
         return {}
     try:
         data = read_json(text)
-    except DuplicateKeyError as error:
+    except JsonRefusedError as error:
         raise ApiError(error.reason or WebRefusal.BODY_NOT_JSON) from None
     except (ValueError, RecursionError):
         raise ApiError(WebRefusal.BODY_NOT_JSON) from None
