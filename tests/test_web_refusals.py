@@ -386,7 +386,8 @@ def test_the_token_opens_only_when_given_once_or_in_its_own_cookie() -> None:
     host = ("host", "localhost")
     for method in ("GET", "POST"):  # (the API takes no link, in either)
         assert _guarded([host], method, "token=l1nk", token="s3cret") == 401
-    assert _guarded([host], "POST", "token=l1nk", token="s3cret", path="/") == 303
+    assert _guarded([host], "GET", "token=l1nk", token="s3cret", path="/") == 303  # (to its page)
+    assert _guarded([host], "POST", "token=l1nk", token="s3cret", path="/") == 401  # (its page's button)
     assert _guarded([host], "POST", "token=s3cret", token="s3cret", path="/") == 401  # (no link)
     assert _guarded([host], "POST", "token=l1nk&token=l1nk", token="s3cret", path="/") == 401
     assert _guarded([host], "POST", "token=l1nk&token=guess", token="s3cret", path="/") == 401
