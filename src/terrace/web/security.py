@@ -5,8 +5,9 @@
   page on another site cannot reach the game through DNS rebinding.
 * Requests that change something must come from the page itself: an
   ``Origin`` header must equal the page's own origin exactly (scheme, host
-  and port; ``null`` is refused), and no API request may say
-  ``Sec-Fetch-Site: cross-site``.
+  and port; ``null`` only with ``Sec-Fetch-Site: same-origin``, or without
+  that header with a ``Referer`` on the page's own origin), and no API
+  request may say ``Sec-Fetch-Site: cross-site``.
 * With remote play's keys (``terrace play --remote``, :class:`RemoteKeys`)
   every request needs the cookie's secret, or a link's token in the
   query once (outside ``/api/``): a ``GET`` of the printed link leads at
@@ -558,11 +559,44 @@ def _fetch_site(headers: dict[str, list[str]]) -> str:
 def _same_origin_write(scope: Scope, headers: dict[str, list[str]], host: str) -> bool:
     """True when a request that changes something may come from the page
     itself: at most one ``Origin``, exactly the page's own, and
-    ``Sec-Fetch-Site`` ``same-origin`` or ``none``."""
+    ``Sec-Fetch-Site`` ``same-origin`` or ``none``. ``Origin: null`` (a
+    browser's privacy setting, or a referrer policy, hides the page's
+    origin; but a sandboxed frame of any site sends it too) is taken only
+    when the browser names the page's own origin otherwise
+    (:func:`_vouched_same_origin`)."""
     origins = headers.get("origin", [])
-    if len(origins) > 1 or (origins and not same_origin(origins[0], scope["scheme"], host)):
+    if len(origins) > 1:
+        return False
+    if origins and origins[0].strip() == "null":
+        return _vouched_same_origin(scope, headers, host)
+    if origins and not same_origin(origins[0], scope["scheme"], host):
         return False
     return _fetch_site(headers) in ("same-origin", "none")
+
+
+_URL_ORIGIN = re.compile(r"[a-z][a-z0-9+.-]*://[^/?#]*", re.IGNORECASE)
+
+
+def _vouched_same_origin(scope: Scope, headers: dict[str, list[str]], host: str) -> bool:
+    """True when a request whose ``Origin`` is ``null`` says otherwise that
+    it comes from the page itself: ``Sec-Fetch-Site: same-origin`` (a
+    browser sends it, and no page can set it), or, from a browser that
+    sends no ``Sec-Fetch-Site``, one ``Referer`` on the page's own origin
+    (a page cannot name another site's address there).
+
+    >>> scope = {"scheme": "http"}
+    >>> [_vouched_same_origin(scope, h, "localhost:8000") for h in (
+    ...     {"sec-fetch-site": ["same-origin"]}, {"sec-fetch-site": ["cross-site"]},
+    ...     {"referer": ["http://localhost:8000/?game=g"]}, {"referer": ["http://localhost:8000.evil/"]},
+    ...     {}, {"sec-fetch-site": ["none"]})]
+    [True, False, True, False, False, False]
+    """
+    sites = headers.get("sec-fetch-site")
+    if sites is not None:
+        return _fetch_site(headers) == "same-origin"
+    referers = headers.get("referer", [])
+    found = _URL_ORIGIN.match(referers[0].strip()) if len(referers) == 1 else None
+    return found is not None and same_origin(found.group(0), scope["scheme"], host)
 
 
 def _with_cookie(answer: tuple[list[tuple[bytes, bytes]], bytes], scope: Scope, name: str,
@@ -581,9 +615,10 @@ load, and its form may go to this site only."""
 ENTRY_REFERRER = b"same-origin"
 """The referrer policy of a remote link's page: with ``no-referrer`` a
 browser sends ``Origin: null`` with the form's ``POST`` (Fetch, "append a
-request Origin header"), which the guard refuses as it refuses any write
-that does not say it comes from the page; ``same-origin`` sends the
-page's own origin, and still no ``Referer`` to any other site."""
+request Origin header"), which the guard takes only when the browser
+vouches for the page otherwise (:func:`_vouched_same_origin`);
+``same-origin`` sends the page's own origin, and still no ``Referer`` to
+any other site."""
 
 
 def entry_page(language: str, action: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
