@@ -499,6 +499,9 @@ class _Transport(asyncio.Transport):
     def resume_reading(self) -> None:
         pass
 
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        pass
+
 
 @pytest.mark.parametrize("upgrade", [b"websocket", b"h2c"])
 def test_a_request_to_switch_protocols_stays_a_request_of_the_guarded_protocol(upgrade: bytes) -> None:
