@@ -137,6 +137,14 @@ def test_the_button_pressed_twice_opens_the_game_once() -> None:
         both = f"{HELD}={hold}; {COOKIE}={keys.cookie}"
         with_both = phone.post(clean, headers={**HOST, **ORIGIN, "cookie": both})
         assert with_both.status_code == 303 and keys.cookie not in with_both.headers["set-cookie"]
+        # (the first answer taken, the hold let go: the second tap's form comes with the cookie alone)
+        form = {"content-type": "application/x-www-form-urlencoded"}
+        cookie_alone = {**HOST, **ORIGIN, **form, "cookie": f"{COOKIE}={keys.cookie}"}
+        second = phone.post(clean, headers=cookie_alone)
+        assert (second.status_code, second.headers["location"]) == (303, clean), second.text
+        assert "set-cookie" not in second.headers
+        not_a_form = phone.post(clean, headers={**HOST, **ORIGIN, "cookie": f"{COOKIE}={keys.cookie}"})
+        assert not_a_form.json()["code"] == "method-not-allowed"  # (the app's answer)
         assert len(told) == 1
         late = preview.post(clean, headers={**HOST, **ORIGIN})
         assert (late.status_code, late.json()["code"]) == (401, "link-spent")

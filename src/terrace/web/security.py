@@ -436,7 +436,8 @@ class SecurityMiddleware:
         query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
         given = [value for key, value in query if key == TOKEN_PARAM]
         held = cookies.get(token_cookie(port, HELD_COOKIE))
-        if (given or held is not None) and not str(scope["path"]).startswith("/api/"):
+        button = scope["method"] == "POST" and _is_form(headers)
+        if (given or held is not None or button) and not str(scope["path"]).startswith("/api/"):
             # (the API takes no link: the page does)
             opened = self._link(scope, headers, port, query, given, held, has_cookie)
             if opened is not None:
@@ -492,10 +493,11 @@ class SecurityMiddleware:
             _trust(scope)
             page_there = json_answer(notice_json(WebNotice.LINK_HELD, wanted), see_clean)
             return 303, *_with_cookie(page_there, scope, hold_name, secret, f"; Max-Age={HELD_SECONDS}")
-        if held is None or (has_cookie and method != "POST"):
-            return None
-        if has_cookie:  # (the button pressed twice, say: the clean address, nothing spent)
+        if has_cookie and method == "POST" and (held is not None or _is_form(headers)):
+            # (the button pressed twice, the first answer taken: the clean address, nothing spent)
             return 303, *let_go
+        if held is None or has_cookie:
+            return None
         state = keys.holding(held)
         if state is None or method not in ("GET", "HEAD", "POST"):
             return None
@@ -509,6 +511,12 @@ class SecurityMiddleware:
         if not keys.open_held(held):
             return _refused(LINK_SPENT, scope, [(b"connection", b"close")])
         return 303, *_with_cookie(let_go, scope, token_cookie(port), keys.cookie)
+
+
+def _is_form(headers: dict[str, list[str]]) -> bool:
+    """True when the request's body is a form's (as the link's button sends it)."""
+    kind = _first(headers, "content-type") or ""
+    return kind.split(";")[0].strip().lower() == "application/x-www-form-urlencoded"
 
 
 def _trust(scope: Scope) -> None:
