@@ -316,6 +316,30 @@ def test_nan_and_infinity_are_no_json_numbers(
     assert world(client, sqlite_store, game_id) == before
 
 
+def test_a_body_with_a_content_encoding_is_refused_as_such(
+    client: TestClient, sqlite_store: SqliteStore, game_id: str
+) -> None:
+    """The body was read as it came, whatever its Content-Encoding said: a
+    gzipped body was blamed as no JSON, and a plain one labelled gzip
+    played its move."""
+    import gzip
+
+    before = world(client, sqlite_store, game_id)
+    body = b'{"move": "c1"}'
+    for encoding, sent in (("gzip", gzip.compress(body)), ("gzip", body), ("identity, br", body),
+                           ("deflate", body)):
+        headers = {**JSON_TYPE, "content-encoding": encoding}
+        response = client.post(f"/api/games/{game_id}/moves", content=sent, headers=headers)
+        assert_clear_refusal(response, encoding)
+        assert (response.status_code, response.json()["code"]) == (415, "body-encoded"), response.json()
+        german = client.post(f"/api/games/{game_id}/moves", content=sent,
+                             headers={**headers, "accept-language": "de"})
+        assert "ohne Content-Encoding" in german.json()["error"]
+    assert world(client, sqlite_store, game_id) == before
+    plain = client.post("/api/games", json={"deal_number": 7}, headers={"content-encoding": "identity"})
+    assert plain.status_code == 201, plain.text
+
+
 def test_ten_megabytes_of_text_are_refused_without_reading_them(
     client: TestClient, sqlite_store: SqliteStore, game_id: str
 ) -> None:

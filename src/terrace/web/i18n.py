@@ -48,6 +48,7 @@ class WebRefusal(StrEnum):
     QUERY_TWICE = "query-twice"
     BODY_TOO_LARGE = "body-too-large"
     BODY_NOT_JSON_TYPE = "body-not-json-type"
+    BODY_ENCODED = "body-encoded"
     BODY_NOT_JSON = "body-not-json"
     BODY_NOT_OBJECT = "body-not-object"
     NOT_FOUND = "not-found"
@@ -134,6 +135,9 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.BODY_NOT_JSON_TYPE: Wording(
         415, "send the request with Content-Type: application/json (also when it is empty)",
         "Die Anfrage muss mit Content-Type: application/json gesendet werden (auch ohne Inhalt)."),
+    WebRefusal.BODY_ENCODED: Wording(
+        415, "send the request body as it is, without Content-Encoding (gzip and the like)",
+        "Den Inhalt der Anfrage bitte unverändert senden, ohne Content-Encoding (gzip und dergleichen)."),
     WebRefusal.BODY_NOT_JSON: Wording(
         400, "the body is not valid JSON",
         "Die Anfrage ist kein gültiges JSON."),

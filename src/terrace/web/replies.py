@@ -118,6 +118,10 @@ async def read_body(request: Request) -> dict[str, Any]:
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
         raise ApiError(WebRefusal.BODY_NOT_JSON_TYPE)
+    if any(coding.strip().lower() not in ("", "identity")
+           for value in request.headers.getlist("content-encoding") for coding in value.split(",")):
+        # (the body would be read as it came: a gzipped one was blamed as no JSON)
+        raise ApiError(WebRefusal.BODY_ENCODED)
     query(request)
     chunks = []
     size = 0
