@@ -478,3 +478,27 @@ def test_a_client_that_never_reads_its_answer_is_cut(tmp_path: Path, monkeypatch
                 held.transport.abort()
 
     asyncio.run(run())
+
+
+def test_a_request_with_two_framings_is_refused_and_its_connection_closed() -> None:
+    """A head with both Content-Length and Transfer-Encoding was answered
+    as chunked and its connection kept for the next request, where RFC 9112
+    (6.1) wants it closed (a proxy in front could tell the requests apart
+    otherwise): ``0\\r\\n\\r\\n`` ended the body and the next request,
+    hidden in what Content-Length counted as body, was answered too."""
+    async def run() -> bytes:
+        server, port, _ = await _serve(SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"]), None)
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            hidden = f"GET /hidden HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+            writer.write(f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: {5 + len(hidden)}\r\n"
+                         f"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n{hidden}".encode())
+            answer = await asyncio.wait_for(reader.read(), 10)  # (until the server closes)
+            writer.close()
+            return answer
+        finally:
+            server.close()
+
+    answer = asyncio.run(run())
+    assert answer.startswith(b"HTTP/1.1 400 ") and answer.count(b"HTTP/1.1 ") == 1, answer
+    assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["code"] == "request-malformed"

@@ -276,7 +276,9 @@ class GuardedH11Protocol(H11Protocol):
         (``h11_max_incomplete_event_size``); a whole head that arrives in
         one read was parsed at any size. Refuse a parsed head over
         :data:`HEAD_BYTES` too, as h11 refuses an unfinished one: uvicorn
-        answers its protocol error with 400 and closes the connection."""
+        answers its protocol error with 400 and closes the connection. A
+        head with both Content-Length and Transfer-Encoding is refused so
+        too (:func:`_two_framings`)."""
         parse = self.conn.next_event
 
         def next_event() -> Any:
@@ -284,6 +286,8 @@ class GuardedH11Protocol(H11Protocol):
                 event = parse()
                 if isinstance(event, h11.Request) and head_size(event) > HEAD_BYTES:
                     raise h11.RemoteProtocolError("request head too large", error_status_hint=431)
+                if isinstance(event, h11.Request) and _two_framings(event):
+                    raise h11.RemoteProtocolError("both Content-Length and Transfer-Encoding")
             except h11.RemoteProtocolError as error:
                 self._parse_error = error  # (for send_400_response)
                 raise
@@ -379,6 +383,16 @@ TLS_HANDSHAKE = b"\x16"
 def https_protocol(context: ssl.SSLContext) -> type[GuardedH11Protocol]:
     """The guarded protocol serving HTTPS with ``context``."""
     return type("GuardedHttpsProtocol", (GuardedH11Protocol,), {"tls": context})
+
+
+def _two_framings(request: h11.Request) -> bool:
+    """True when a request's head gives both Content-Length and
+    Transfer-Encoding. h11 read the body by the second and kept the
+    connection for the next request, where RFC 9112 (6.1) wants it closed:
+    two readers of the one stream (a proxy in front, say) could tell the
+    requests apart differently, the smuggling the rule is for."""
+    names = {name for name, _ in request.headers}
+    return b"content-length" in names and b"transfer-encoding" in names
 
 
 def head_size(request: h11.Request) -> int:
