@@ -480,6 +480,21 @@ def test_a_client_that_never_reads_its_answer_is_cut(tmp_path: Path, monkeypatch
     asyncio.run(run())
 
 
+async def _until_closed(port: int, data: bytes) -> bytes:
+    """What the server on ``port`` answers ``data`` until it closes."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(data)
+    answer = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    return answer
+
+
+def _refused_once(answer: bytes) -> None:
+    """``answer`` is one 400 ``request-malformed``, the connection then closed."""
+    assert answer.startswith(b"HTTP/1.1 400 ") and answer.count(b"HTTP/1.1 ") == 1, answer
+    assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["code"] == "request-malformed"
+
+
 def test_a_request_with_two_framings_is_refused_and_its_connection_closed() -> None:
     """A head with both Content-Length and Transfer-Encoding was answered
     as chunked and its connection kept for the next request, where RFC 9112
@@ -489,16 +504,29 @@ def test_a_request_with_two_framings_is_refused_and_its_connection_closed() -> N
     async def run() -> bytes:
         server, port, _ = await _serve(SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"]), None)
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
             hidden = f"GET /hidden HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
-            writer.write(f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: {5 + len(hidden)}\r\n"
-                         f"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n{hidden}".encode())
-            answer = await asyncio.wait_for(reader.read(), 10)  # (until the server closes)
-            writer.close()
+            return await _until_closed(port, f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                       f"Content-Length: {5 + len(hidden)}\r\nTransfer-Encoding: chunked\r\n"
+                                       f"\r\n0\r\n\r\n{hidden}".encode())
+        finally:
+            server.close()
+
+    _refused_once(asyncio.run(run()))
+
+
+@pytest.mark.parametrize("request_line", [b"PRI * HTTP/2.0\r\n\r\nSM", b"GET / HTTP/2.0", b"GET / HTTP/1.2",
+                                          b"GET / HTTP/3.1"])
+def test_a_request_of_another_http_version_is_refused_once(request_line: bytes) -> None:
+    """h11 took any ``HTTP/d.d`` as HTTP/1.1: ``GET / HTTP/1.2`` was served,
+    and the preface of HTTP/2 drew two answers (421, then 400)."""
+    async def run() -> bytes:
+        server, port, _ = await _serve(SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"]), None)
+        try:
+            host = f"Host: 127.0.0.1:{port}\r\n\r\n".encode()
+            answer = await _until_closed(port, request_line + b"\r\n" + host)
+            assert (await _until_closed(port, b"GET / HTTP/1.0\r\n" + host)).startswith(b"HTTP/1.1 200 ")
             return answer
         finally:
             server.close()
 
-    answer = asyncio.run(run())
-    assert answer.startswith(b"HTTP/1.1 400 ") and answer.count(b"HTTP/1.1 ") == 1, answer
-    assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["code"] == "request-malformed"
+    _refused_once(asyncio.run(run()))

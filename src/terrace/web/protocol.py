@@ -278,7 +278,8 @@ class GuardedH11Protocol(H11Protocol):
         :data:`HEAD_BYTES` too, as h11 refuses an unfinished one: uvicorn
         answers its protocol error with 400 and closes the connection. A
         head with both Content-Length and Transfer-Encoding is refused so
-        too (:func:`_two_framings`)."""
+        too (:func:`_two_framings`), and one of another HTTP version than
+        :data:`HTTP_VERSIONS`."""
         parse = self.conn.next_event
 
         def next_event() -> Any:
@@ -288,6 +289,8 @@ class GuardedH11Protocol(H11Protocol):
                     raise h11.RemoteProtocolError("request head too large", error_status_hint=431)
                 if isinstance(event, h11.Request) and _two_framings(event):
                     raise h11.RemoteProtocolError("both Content-Length and Transfer-Encoding")
+                if isinstance(event, h11.Request) and event.http_version not in HTTP_VERSIONS:
+                    raise h11.RemoteProtocolError("not HTTP/1.0 or HTTP/1.1")
             except h11.RemoteProtocolError as error:
                 self._parse_error = error  # (for send_400_response)
                 raise
@@ -376,6 +379,9 @@ HEAD_TOO_LARGE = Reason(WebRefusal.HEAD_TOO_LARGE, most=HEAD_BYTES)
 REQUEST_MALFORMED = Reason(WebRefusal.REQUEST_MALFORMED)
 SERVER_BUSY = Reason(WebRefusal.SERVER_BUSY)
 HTTPS_NEEDED = Reason(WebRefusal.HTTPS_NEEDED)
+HTTP_VERSIONS = (b"1.0", b"1.1")
+"""The versions a request may name: h11 took any ``HTTP/d.d`` as 1.1 (the
+preface of HTTP/2, ``PRI * HTTP/2.0``, drew two answers)."""
 TLS_HANDSHAKE = b"\x16"
 """The first byte of every TLS connection: a handshake record (RFC 8446, 5.1)."""
 
