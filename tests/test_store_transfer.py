@@ -302,6 +302,21 @@ def test_an_import_refuses_a_key_given_twice(tmp_path: Path, where: str) -> None
     assert not (tmp_path / "games.sqlite").exists()
 
 
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])
+def test_an_import_refuses_a_number_json_has_not(tmp_path: Path, value: str) -> None:
+    """``"active_ms": NaN`` reached the checks of the saved details as a
+    float (Python's reader takes it); the file is refused as JSON."""
+    record = json.loads(golden("terrace-won").to_json())
+    record["saved"] = {"id": "nan", "active_ms": 1000}
+    path = tmp_path / "nan.json"
+    path.write_text(json.dumps([record]).replace('"active_ms": 1000', f'"active_ms": {value}'))
+    result = CliRunner().invoke(main, ["import", str(path), "--db", str(tmp_path / "games.sqlite")])
+    assert result.exit_code == 1, result.output
+    said = f"the file cannot be read: {value} is no JSON number: give a number"
+    assert said in result.stderr, result.stderr
+    assert not (tmp_path / "games.sqlite").exists()
+
+
 def test_an_export_holds_about_its_text_in_memory(tmp_path: Path) -> None:
     """``terrace export --all`` of 24,000 won games peaked at 1.1 GB:
     Python's indenting encoder kept every piece of the text at once, each

@@ -38,6 +38,7 @@ def test_the_secret_link_plays_over_https(tmp_path: Path) -> None:
             port = int(server.url.rsplit(":", 1)[1].strip("/"))
             (cookie,) = [c for c in context.cookies() if c["name"] == token_cookie(port)]
             assert cookie["secure"] and cookie["httpOnly"] and cookie["sameSite"] == "Lax"
+            assert [c["name"] for c in context.cookies()] == [cookie["name"]]  # (the link's hold let go)
             created = page.evaluate(
                 """async () => (await fetch('/api/games', {
                     method: 'POST', headers: {'content-type': 'application/json'},

@@ -91,9 +91,17 @@ def test_the_secret_link_opens_the_game(remote: Server, links: Links,
                                         browsing: tuple[Any, list[str]]) -> None:
     page, _ = browsing
     page.goto(links.take())
-    page.get_by_role("button", name="Open the game").click()  # (the link's page: a preview leaves it unused)
+    # (the link's page, at the clean address: the token left the address
+    # bar and the tab's history before the page showed; a reload shows it again)
+    assert "token" not in page.url
+    page.reload()
+    page.get_by_role("button", name="Open the game").click()  # (a preview leaves the link unused)
     page.wait_for_selector("body[data-ready='true']")
     assert "token" not in page.url
+    page.go_back()
+    assert "token" not in page.url
+    page.wait_for_selector("body[data-ready='true']")  # (the page of a link used: the game, cookie and all)
+    page.go_forward()
     assert page.evaluate("document.cookie") == ""  # HttpOnly: no script can read it
     # the random deal the server starts with may be lost from the start, where
     # a hint answers with the end screen: play deal 7, which is won

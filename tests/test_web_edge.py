@@ -79,6 +79,9 @@ class Peer(asyncio.Transport):
     def resume_reading(self) -> None:
         pass
 
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        pass
+
 
 async def _ok(scope: Any, receive: Receive, send: Send) -> None:
     await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
@@ -241,6 +244,18 @@ def test_the_self_signed_certificate_is_valid_for_the_machine_and_kept(tmp_path:
         assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
+async def _serve(app: Any, context: ssl.SSLContext | None) -> tuple[asyncio.Server, int, Any]:
+    """The server's protocol (HTTPS with ``context``) on a free port of
+    127.0.0.1, in this event loop: the server, its port, uvicorn's state."""
+    config = server_config(app, context, lifespan="off")
+    config.load()
+    state = uvicorn.server.ServerState()
+    protocol = config.http_protocol_class
+    server = await asyncio.get_running_loop().create_server(
+        lambda: protocol(config=config, server_state=state, app_state={}), "127.0.0.1", 0)
+    return server, server.sockets[0].getsockname()[1], state
+
+
 async def _tls_exchange(port: int, cert: Path, request: bytes) -> bytes:
     client = ssl.create_default_context(cafile=str(cert))
     client.check_hostname = False  # (the certificate names 127.0.0.1, but be plain about what is tested)
@@ -263,17 +278,10 @@ def test_https_counts_and_bounds_connections_from_their_handshake(tmp_path: Path
     monkeypatch.setattr(web_protocol, "is_loopback", lambda host: False)  # (127.0.0.1 plays the network)
     cert, key = _self_signed(tmp_path)
     keys = RemoteKeys(cookie=TOKEN, link=LINK)
-    config = server_config(SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"], token=keys),
-                           server_context(cert, key), lifespan="off")
-    config.load()
-    state = uvicorn.server.ServerState()
-    protocol = config.http_protocol_class
 
     async def run() -> None:
-        loop = asyncio.get_running_loop()
-        server = await loop.create_server(
-            lambda: protocol(config=config, server_state=state, app_state={}), "127.0.0.1", 0)
-        port = server.sockets[0].getsockname()[1]
+        server, port, _ = await _serve(SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"], token=keys),
+                                       server_context(cert, key))
         try:
             silent = [await asyncio.open_connection("127.0.0.1", port) for _ in range(3)]
             for _ in range(200):
@@ -292,12 +300,16 @@ def test_https_counts_and_bounds_connections_from_their_handshake(tmp_path: Path
                     break
                 await asyncio.sleep(0.01)
             assert not web_protocol._open_from and not web_protocol._strangers
-            link = await _tls_exchange(port, cert, f"POST /?token={LINK} HTTP/1.1\r\n"
-                                       f"Host: 127.0.0.1:{port}\r\nOrigin: https://127.0.0.1:{port}\r\n"
-                                       "Content-Length: 0\r\nConnection: close\r\n\r\n".encode())
-            assert link.startswith(b"HTTP/1.1 303 ")
-            cookie = next(line for line in link.split(b"\r\n") if line.lower().startswith(b"set-cookie:"))
-            assert b"; Secure" in cookie and b"HttpOnly" in cookie
+            hold = b""
+            for first_line in (f"GET /?token={LINK}", "POST /"):  # (the link, then its page's button)
+                link = await _tls_exchange(port, cert, f"{first_line} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                           f"Origin: https://127.0.0.1:{port}\r\nContent-Length: 0\r\n"
+                                           "Connection: close\r\n".encode() + hold + b"\r\n")
+                assert link.startswith(b"HTTP/1.1 303 ")
+                cookie = next(line for line in link.split(b"\r\n") if line.lower().startswith(b"set-cookie:"))
+                assert b"; Secure" in cookie and b"HttpOnly" in cookie
+                hold = b"Cookie: " + cookie.split(b":", 1)[1].split(b";")[0].strip() + b"\r\n"
+            assert hold.startswith(b"Cookie: terrace_token_")
             played = await _tls_exchange(port, cert, f"GET /api/stats HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
                                          f"Cookie: {token_cookie(port)}={TOKEN}\r\nConnection: close\r\n\r\n"
                                          .encode())
@@ -378,8 +390,8 @@ def test_the_server_writes_neither_requests_nor_the_token_on_the_terminal() -> N
             assert client.get(f"/?token={token}x").status_code == 401
             assert client.get("/api/nothing").status_code == 401
             assert client.post(f"/api/games?token={token}", json={}).status_code == 401
-            assert client.get(f"/?token={token}").status_code == 200  # (the link's page)
-            assert client.post(f"/?token={token}").status_code == 303
+            assert client.get(f"/?token={token}").status_code == 303  # (to the link's page)
+            assert client.post("/").status_code == 303  # (its button)
             assert client.get("/api/nothing").status_code == 404
         port = int(server.url.rsplit(":", 1)[1].strip("/"))
         big = b"GET /?token=" + token.encode() + b" HTTP/1.1\r\nX: " + b"a" * HEAD_BYTES + b"\r\n\r\n"
@@ -390,3 +402,131 @@ def test_the_server_writes_neither_requests_nor_the_token_on_the_terminal() -> N
         server.stop()
         said = server.stderr()
         assert token not in said and "Invalid HTTP" not in said and "GET /" not in said, said
+
+
+BIG = 8 * 1024 * 1024
+"""An answer far larger than the sockets' buffers."""
+
+
+async def _big(scope: Any, receive: Receive, send: Send) -> None:
+    """An answer of BIG bytes, in pieces (``/pieces``) or in one write that
+    ends it and closes the connection (``/close``)."""
+    pieces = scope["path"] == "/pieces"
+    headers = [(b"content-length", str(BIG).encode())] + ([] if pieces else [(b"connection", b"close")])
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    if pieces:
+        for at in range(0, BIG, 65536):
+            await send({"type": "http.response.body", "body": b"x" * 65536, "more_body": at + 65536 < BIG})
+    else:
+        await send({"type": "http.response.body", "body": b"x" * BIG})
+
+
+@pytest.mark.parametrize("tls", [False, True])
+@pytest.mark.parametrize("path", ["/pieces", "/close"])
+def test_a_client_that_never_reads_its_answer_is_cut(tmp_path: Path, monkeypatch: Any, tls: bool,
+                                                     path: str) -> None:
+    """uvicorn has no deadline for writing: a client that sent a request
+    and never read the answer held its connection (and the request's task,
+    waiting to write the next piece) for as long as it lived, and one whose
+    answer ended with Connection: close was never closed either (closing
+    waits for the bytes to go). The connection is now cut WRITE_SECONDS
+    after its bytes stop going."""
+    monkeypatch.setattr(web_protocol, "WRITE_SECONDS", 1.0)
+    context = server_context(*_self_signed(tmp_path)) if tls else None
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        server, port, state = await _serve(SecurityMiddleware(_big, allowed_hosts=["127.0.0.1"]), context)
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.setblocking(False)
+        client = ssl.create_default_context()
+        client.check_hostname, client.verify_mode = False, ssl.CERT_NONE
+        try:
+            await loop.sock_connect(sock, ("127.0.0.1", port))
+            if tls:
+                reader, writer = await asyncio.open_connection(sock=sock, ssl=client,
+                                                               server_hostname="127.0.0.1")
+                writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+                await writer.drain()
+                writer.transport.pause_reading()  # (and never reads on)
+            else:
+                request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+                await loop.sock_sendall(sock, request.encode())
+            for _ in range(100):
+                if state.tasks:
+                    break
+                await asyncio.sleep(0.01)
+            started = time.monotonic()
+            while (state.connections or state.tasks) and time.monotonic() - started < 8:
+                await asyncio.sleep(0.05)
+            assert not state.connections and not state.tasks, "the connection is still held"
+            assert time.monotonic() - started < 5
+            # a client that reads, however slowly it begins, gets the whole answer
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=client if tls else None,
+                                                           server_hostname="127.0.0.1" if tls else None)
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+                         .encode())
+            await asyncio.sleep(0.5)
+            answer = await asyncio.wait_for(reader.read(), 20)
+            assert answer.startswith(b"HTTP/1.1 200 ") and answer.endswith(b"\r\n\r\n" + b"x" * BIG)
+            writer.close()
+        finally:
+            sock.close()
+            server.close()
+            for held in list(state.connections):  # (the old code's: let the loop end)
+                held.transport.abort()
+
+    asyncio.run(run())
+
+
+async def _until_closed(port: int, data: bytes) -> bytes:
+    """What the server on ``port`` answers ``data`` until it closes."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(data)
+    answer = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    return answer
+
+
+def _refused_once(answer: bytes) -> None:
+    """``answer`` is one 400 ``request-malformed``, the connection then closed."""
+    assert answer.startswith(b"HTTP/1.1 400 ") and answer.count(b"HTTP/1.1 ") == 1, answer
+    assert json.loads(answer.split(b"\r\n\r\n", 1)[1])["code"] == "request-malformed"
+
+
+def test_a_request_with_two_framings_is_refused_and_its_connection_closed() -> None:
+    """A head with both Content-Length and Transfer-Encoding was answered
+    as chunked and its connection kept for the next request, where RFC 9112
+    (6.1) wants it closed (a proxy in front could tell the requests apart
+    otherwise): ``0\\r\\n\\r\\n`` ended the body and the next request,
+    hidden in what Content-Length counted as body, was answered too."""
+    async def run() -> bytes:
+        server, port, _ = await _serve(SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"]), None)
+        try:
+            hidden = f"GET /hidden HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+            return await _until_closed(port, f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                       f"Content-Length: {5 + len(hidden)}\r\nTransfer-Encoding: chunked\r\n"
+                                       f"\r\n0\r\n\r\n{hidden}".encode())
+        finally:
+            server.close()
+
+    _refused_once(asyncio.run(run()))
+
+
+@pytest.mark.parametrize("request_line", [b"PRI * HTTP/2.0\r\n\r\nSM", b"GET / HTTP/2.0", b"GET / HTTP/1.2",
+                                          b"GET / HTTP/3.1"])
+def test_a_request_of_another_http_version_is_refused_once(request_line: bytes) -> None:
+    """h11 took any ``HTTP/d.d`` as HTTP/1.1: ``GET / HTTP/1.2`` was served,
+    and the preface of HTTP/2 drew two answers (421, then 400)."""
+    async def run() -> bytes:
+        server, port, _ = await _serve(SecurityMiddleware(_ok, allowed_hosts=["127.0.0.1"]), None)
+        try:
+            host = f"Host: 127.0.0.1:{port}\r\n\r\n".encode()
+            answer = await _until_closed(port, request_line + b"\r\n" + host)
+            assert (await _until_closed(port, b"GET / HTTP/1.0\r\n" + host)).startswith(b"HTTP/1.1 200 ")
+            return answer
+        finally:
+            server.close()
+
+    _refused_once(asyncio.run(run()))

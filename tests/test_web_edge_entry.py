@@ -14,12 +14,13 @@ from contextlib import AbstractContextManager
 from starlette.testclient import TestClient
 
 from terrace.storage import MemoryStore
-from terrace.web.security import RemoteKeys, token_cookie
+from terrace.web.security import HELD_COOKIE, HELD_MOST, HELD_SECONDS, RemoteKeys, token_cookie
 from web_support import app_client
 
 HOST = {"host": "192.168.1.20:8000"}
 ORIGIN = {"origin": "http://192.168.1.20:8000", "sec-fetch-site": "same-origin"}
 COOKIE = token_cookie(8000)
+HELD = token_cookie(8000, HELD_COOKIE)
 BROWSER = {"accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
 
 
@@ -34,9 +35,23 @@ def _action(page: str) -> str:
     return html.unescape(match.group(1))
 
 
+def _held_page(client: TestClient, link: str, headers: dict[str, str]) -> tuple[str, str]:
+    """The clean address a link leads to and the page shown there (the
+    client holding the link by its cookie)."""
+    held = client.get(link, headers={**HOST, **headers})
+    assert held.status_code == 303, held.text
+    clean = held.headers["location"]
+    page = client.get(clean, headers={**HOST, **headers})
+    assert page.status_code == 200, page.text
+    return clean, page.text
+
+
 def test_a_preview_of_the_printed_link_leaves_it_for_the_person() -> None:
     """A GET (or HEAD) of the printed link spent it: the chat's preview
-    took the link, and the person tapping it then read ``link-spent``."""
+    took the link, and the person tapping it then read ``link-spent``. A
+    GET now leads to the clean address, holding the link by a cookie of
+    its own (no secret of the game's); a program that keeps no cookies
+    reads 401 there; nothing is spent either way."""
     told: list[str] = []
     keys = RemoteKeys(renewed=told.append)
     link = keys.link
@@ -44,25 +59,120 @@ def test_a_preview_of_the_printed_link_leaves_it_for_the_person() -> None:
         client.follow_redirects = False
         for method, headers in (("GET", {}), ("HEAD", {}), ("GET", {"accept": "*/*"}), ("GET", BROWSER)):
             preview = client.request(method, f"/?token={link}&game=g", headers={**HOST, **headers})
-            assert preview.status_code == 200, (method, headers, preview.text)
-            assert "set-cookie" not in preview.headers and keys.cookie not in preview.text
-            assert preview.headers["content-type"] == "text/html; charset=utf-8"
+            assert preview.status_code == 303, (method, headers, preview.text)
+            assert preview.headers["location"] == "/?game=g"
+            hold = preview.headers["set-cookie"]
+            assert hold.startswith(f"{HELD}=") and "Max-Age=600" in hold and "HttpOnly" in hold
+            assert keys.cookie not in hold and link not in hold and keys.cookie not in preview.text
             assert preview.headers["cache-control"] == "no-store"
+            if method == "GET":
+                assert preview.json()["code"] == "link-held"
             assert keys.link == link and told == []  # (still unused)
-        page = client.get(f"/?token={link}&game=g", headers={**HOST, **BROWSER}).text
-        assert "<script" not in page and "style=" not in page
-        action = _action(page)
-        assert action == f"/?token={link}&game=g"
+            client.cookies.clear()
+        for language, words in (("en", "press its button"), ("de", "Schaltfläche drücken")):
+            said = client.get(f"/?token={link}", headers={**HOST, "accept-language": language})
+            assert words in said.json()["message"]
+        client.cookies.clear()
+        no_cookies = client.get("/?game=g", headers={**HOST, **BROWSER})
+        assert (no_cookies.status_code, 'data-code="token-needed"' in no_cookies.text) == (401, True)
+        clean, page = _held_page(client, f"/?token={link}&game=g", BROWSER)
+        assert "<script" not in page and "style=" not in page and link not in page
+        assert _action(page) == clean == "/?game=g"
         form = {"content-type": "application/x-www-form-urlencoded"}
-        opened = client.post(action, headers={**HOST, **ORIGIN, **form})
+        opened = client.post(clean, headers={**HOST, **ORIGIN, **form})
         assert opened.status_code == 303 and opened.headers["location"] == "/?game=g"
-        assert opened.headers["set-cookie"].startswith(f"{COOKIE}={keys.cookie};")
+        assert f"{COOKIE}={keys.cookie};" in opened.headers["set-cookie"]
         assert opened.headers["referrer-policy"] == "no-referrer"
         assert told == [keys.link] and keys.link != link
         client.cookies.clear()
-        again = client.post(action, headers={**HOST, **ORIGIN})
-        assert (again.status_code, again.json()["code"]) == (401, "link-spent")
-        assert client.get(action, headers=HOST).json()["code"] == "link-spent"
+        assert client.get(f"/?token={link}", headers=HOST).json()["code"] == "link-spent"
+
+
+def test_the_token_leaves_the_address_before_the_links_page_shows() -> None:
+    """The link's page showed at the link's own address, and its form
+    posted there: the token stayed in the address bar and in the tab's
+    history (back, then reload, showed ``link-spent``). The page now shows
+    at the clean address (a reload shows it again, spending nothing), its
+    form posts there, and the button lets go of the hold."""
+    told: list[str] = []
+    keys = RemoteKeys(renewed=told.append)
+    link = keys.link
+    with _phone(keys) as client:
+        client.follow_redirects = False
+        clean, page = _held_page(client, f"/?game=g&token={link}", BROWSER)
+        assert clean == "/?game=g" and link not in page
+        assert client.get(clean, headers={**HOST, **BROWSER}).text == page  # (a reload)
+        assert told == [] and keys.link == link
+        opened = client.post(_action(page), headers={**HOST, **ORIGIN})
+        assert opened.status_code == 303 and opened.headers["location"] == clean
+        cookies = opened.headers.get_list("set-cookie")
+        assert any(c.startswith(f"{COOKIE}={keys.cookie};") for c in cookies)
+        assert any(c.startswith(f"{HELD}=;") and "Max-Age=0" in c for c in cookies)
+        assert told == [keys.link]
+        game = client.get(clean, headers={**HOST, **BROWSER})  # (the game's page, cookie and all)
+        assert game.status_code == 200 and "<form" not in game.text
+
+
+def test_the_button_pressed_twice_opens_the_game_once() -> None:
+    """A double tap sends the button's POST twice; the second, sent before
+    the first answer came (without the cookie) or after it (with it),
+    leads to the game too, and the link is spent once. Another browser's
+    hold on the same link opens nothing once the link is spent."""
+    told: list[str] = []
+    keys = RemoteKeys(renewed=told.append)
+    with _phone(keys) as phone, _phone(keys) as preview:
+        for client in (phone, preview):
+            client.follow_redirects = False
+        link = keys.link
+        clean, _ = _held_page(phone, f"/?token={link}", BROWSER)
+        _held_page(preview, f"/?token={link}", {})
+        hold = phone.cookies.get(HELD)
+        assert hold is not None
+        for _ in range(2):  # (the first answer lost: the phone shows the hold alone again)
+            phone.cookies.clear()
+            phone.cookies.set(HELD, hold)
+            again = phone.post(clean, headers={**HOST, **ORIGIN})
+            assert again.status_code == 303, again.text
+            assert f"{COOKIE}={keys.cookie};" in again.headers["set-cookie"]
+        both = f"{HELD}={hold}; {COOKIE}={keys.cookie}"
+        with_both = phone.post(clean, headers={**HOST, **ORIGIN, "cookie": both})
+        assert with_both.status_code == 303 and keys.cookie not in with_both.headers["set-cookie"]
+        # (the first answer taken, the hold let go: the second tap's form comes with the cookie alone)
+        form = {"content-type": "application/x-www-form-urlencoded"}
+        cookie_alone = {**HOST, **ORIGIN, **form, "cookie": f"{COOKIE}={keys.cookie}"}
+        second = phone.post(clean, headers=cookie_alone)
+        assert (second.status_code, second.headers["location"]) == (303, clean), second.text
+        assert "set-cookie" not in second.headers
+        not_a_form = phone.post(clean, headers={**HOST, **ORIGIN, "cookie": f"{COOKIE}={keys.cookie}"})
+        assert not_a_form.json()["code"] == "method-not-allowed"  # (the app's answer)
+        assert len(told) == 1
+        late = preview.post(clean, headers={**HOST, **ORIGIN})
+        assert (late.status_code, late.json()["code"]) == (401, "link-spent")
+        assert "set-cookie" not in late.headers
+        assert preview.get(clean, headers={**HOST, **BROWSER}).status_code == 401
+        assert len(told) == 1
+
+
+def test_a_hold_on_the_link_lasts_ten_minutes() -> None:
+    """A hold runs out after HELD_SECONDS (the link itself stays unused:
+    opened again, it shows its page); the keys keep HELD_MOST holds at most."""
+    now = [0.0]
+    keys = RemoteKeys(clock=lambda: now[0])
+    link = keys.link
+    with _phone(keys) as client:
+        client.follow_redirects = False
+        clean, _ = _held_page(client, f"/?token={link}", BROWSER)
+        now[0] += HELD_SECONDS
+        assert client.get(clean, headers=HOST).json()["code"] == "token-needed"
+        assert client.post(clean, headers={**HOST, **ORIGIN}).json()["code"] == "token-needed"
+        assert keys.link == link
+        _held_page(client, f"/?token={link}", BROWSER)
+        first = client.cookies.get(HELD)
+        for _ in range(HELD_MOST):
+            assert keys.hold(link) is not None
+        client.cookies.set(HELD, str(first))
+        assert client.get(clean, headers=HOST).json()["code"] == "token-needed"
+        assert len(keys.holds) == HELD_MOST
 
 
 def test_the_links_page_lets_its_own_form_post_and_nothing_else() -> None:
@@ -73,37 +183,45 @@ def test_the_links_page_lets_its_own_form_post_and_nothing_else() -> None:
     goes to another site; the words in the browser's language."""
     keys = RemoteKeys()
     with _phone(keys) as client:
-        answer = client.get(f"/?token={keys.link}", headers={**HOST, **BROWSER, "accept-language": "de"})
+        client.follow_redirects = False
+        client.get(f"/?token={keys.link}", headers=HOST)
+        answer = client.get("/", headers={**HOST, **BROWSER, "accept-language": "de"})
         csp = answer.headers["content-security-policy"]
         assert "form-action 'self'" in csp and "default-src 'none'" in csp and "frame-ancestors 'none'" in csp
         assert answer.headers["referrer-policy"] == "same-origin"
         assert answer.headers["x-frame-options"] == "DENY"
         assert '<html lang="de">' in answer.text and "Spiel öffnen" in answer.text
-        english = client.get(f"/?token={keys.link}", headers={**HOST, **BROWSER}).text
+        english = client.get("/", headers={**HOST, **BROWSER}).text
         assert '<html lang="en">' in english and "Open the game" in english
         # the form names the address it came from, with nothing of it read as HTML
-        hostile = client.get(f'/"><script>x</script>?token={keys.link}&g="><img src=x>', headers=HOST).text
+        clean, hostile = _held_page(client, f'/"><script>x</script>?token={keys.link}&g="><img src=x>', {})
         assert "<script" not in hostile and "<img" not in hostile
         encoded = "/%22%3E%3Cscript%3Ex%3C/script%3E"
-        assert _action(hostile) == f"{encoded}?token={keys.link}&g=%22%3E%3Cimg+src%3Dx%3E"
+        assert _action(hostile) == clean == f"{encoded}?g=%22%3E%3Cimg+src%3Dx%3E"
 
 
 def test_another_site_cannot_spend_the_link() -> None:
     """The button's POST must come from the page: another origin, ``null``
-    or a cross-site fetch is refused and the link stays unused."""
+    or a cross-site fetch is refused and the link stays unused; so is the
+    link's token in a POST's query (only the page's hold uses it)."""
     told: list[str] = []
     keys = RemoteKeys(renewed=told.append)
     link = keys.link
     with _phone(keys) as client:
         client.follow_redirects = False
+        refused = client.post(f"/?token={link}", headers={**HOST, **ORIGIN})
+        assert (refused.status_code, refused.json()["code"]) == (401, "token-needed")
+        clean, _ = _held_page(client, f"/?token={link}", {})
         for bad in ({"origin": "http://evil.example"}, {"origin": "null"},
                     {"origin": "http://192.168.1.20:8001"}, {"sec-fetch-site": "cross-site"},
                     {"sec-fetch-site": "same-site"}):
-            refused = client.post(f"/?token={link}", headers={**HOST, **bad})
+            refused = client.post(clean, headers={**HOST, **bad})
             assert (refused.status_code, refused.json()["code"]) == (403, "cross-site"), bad
             assert "set-cookie" not in refused.headers
         assert keys.link == link and told == []
-        assert client.post(f"/?token={link}", headers={**HOST, **ORIGIN}).status_code == 303
+        # (a browser that hides the page's origin, and says it is the page itself)
+        hidden = {"origin": "null", "sec-fetch-site": "same-origin"}
+        assert client.post(clean, headers={**HOST, **hidden}).status_code == 303
 
 
 def test_the_browser_play_opens_needs_no_button() -> None:

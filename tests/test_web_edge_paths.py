@@ -14,9 +14,10 @@ import pytest
 from terrace.web.app import create_app
 
 
-def raw_get(path: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+def raw_get(path: str, method: str = "GET", raw: str | None = None) -> tuple[int, dict[str, str], bytes]:
     """The status, headers and body of ``method path`` sent to the app
-    exactly as written (no normalising client in between)."""
+    exactly as written (no normalising client in between; ``raw``: the
+    address as sent, when its %-escapes make it another than ``path``)."""
     app = create_app()
     sent: list[dict[str, Any]] = []
     asked = 0
@@ -32,7 +33,8 @@ def raw_get(path: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]
         sent.append(message)
 
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-             "scheme": "http", "path": path, "raw_path": path.encode("utf-8", "surrogateescape"),
+             "scheme": "http", "path": path,
+             "raw_path": (path if raw is None else raw).encode("utf-8", "surrogateescape"),
              "root_path": "", "query_string": b"", "headers": [(b"host", b"localhost")],
              "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 80)}
     asyncio.run(app(scope, receive, send))  # type: ignore[arg-type]
@@ -67,3 +69,15 @@ def test_the_files_of_the_page_are_still_served(path: str) -> None:
         assert status == 200 and headers["cache-control"] == "no-cache"
         assert bool(body) == (method == "GET")
     assert raw_get(path, "POST")[0] == 405
+
+
+@pytest.mark.parametrize("raw", ["/static%2Findex.html", "/%73tatic/index.html", "/static/%69ndex.html",
+                                 "/static/js%2Fmain.js", "/static/style%2Ecss", "/stat%69c/js/main.js"])
+def test_a_percent_escape_is_another_spelling_of_a_files_address(raw: str) -> None:
+    """``/static%2Findex.html`` (or ``/%73tatic/index.html``) served the
+    page: an address of its own to a browser, as the spellings above."""
+    from urllib.parse import unquote
+
+    status, _, body = raw_get(unquote(raw), raw=raw)
+    assert status == 404, (raw, body[:80])
+    assert json.loads(body)["code"] == "not-found"

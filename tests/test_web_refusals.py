@@ -365,6 +365,28 @@ def test_a_write_from_a_sibling_site_is_refused(site: str, status: int) -> None:
     assert _guarded([("host", "localhost"), ("sec-fetch-site", site)]) == status
 
 
+def test_origin_null_is_taken_only_when_the_browser_vouches_for_the_page() -> None:
+    """A browser that hides the page's origin (a privacy setting, a
+    referrer policy) sends ``Origin: null``, which was refused outright:
+    such a browser could not press the remote link's button. It is taken
+    with ``Sec-Fetch-Site: same-origin``, or, from a browser that sends no
+    ``Sec-Fetch-Site``, with one ``Referer`` on the page's own origin; a
+    sandboxed frame of another site, which sends ``null`` too, is refused."""
+    host, null = ("host", "localhost:8000"), ("origin", "null")
+    for vouched in (("sec-fetch-site", "same-origin"), ("referer", "http://localhost:8000/?game=g"),
+                    ("referer", "http://LOCALHOST:8000")):
+        assert _guarded([host, null, vouched]) == 200, vouched
+    for doubtful in ([], [("sec-fetch-site", "cross-site")], [("sec-fetch-site", "same-site")],
+                     [("sec-fetch-site", "none")], [("referer", "http://evil.example/")],
+                     [("referer", "http://localhost:8001/")], [("referer", "https://localhost:8000/")],
+                     [("referer", "http://localhost:8000.evil.example/")],
+                     [("referer", "http://x@localhost:8000/")],
+                     [("sec-fetch-site", "cross-site"), ("referer", "http://localhost:8000/")],
+                     [("referer", "http://localhost:8000/"), ("referer", "http://evil.example/")],
+                     [("sec-fetch-site", "same-origin"), ("sec-fetch-site", "same-origin")]):
+        assert _guarded([host, null, *doubtful]) == 403, doubtful
+
+
 def test_a_body_of_exactly_the_largest_size_is_taken() -> None:
     from terrace.web.security import MAX_BODY
 
@@ -386,7 +408,8 @@ def test_the_token_opens_only_when_given_once_or_in_its_own_cookie() -> None:
     host = ("host", "localhost")
     for method in ("GET", "POST"):  # (the API takes no link, in either)
         assert _guarded([host], method, "token=l1nk", token="s3cret") == 401
-    assert _guarded([host], "POST", "token=l1nk", token="s3cret", path="/") == 303
+    assert _guarded([host], "GET", "token=l1nk", token="s3cret", path="/") == 303  # (to its page)
+    assert _guarded([host], "POST", "token=l1nk", token="s3cret", path="/") == 401  # (its page's button)
     assert _guarded([host], "POST", "token=s3cret", token="s3cret", path="/") == 401  # (no link)
     assert _guarded([host], "POST", "token=l1nk&token=l1nk", token="s3cret", path="/") == 401
     assert _guarded([host], "POST", "token=l1nk&token=guess", token="s3cret", path="/") == 401

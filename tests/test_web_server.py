@@ -238,7 +238,7 @@ def test_remote_play_needs_the_secret_link() -> None:
                 assert refused.status_code == 401, path
                 assert "content-security-policy" in refused.headers
             assert client.post("/api/games", json={}).status_code == 401
-            assert client.get(f"/?token={token}").status_code == 200  # (its page: the link is unused)
+            assert client.get(f"/?token={token}").status_code == 303  # (to its page: the link is unused)
             entry = open_link(client, f"/?token={token}")
             assert entry.status_code == 303
             assert entry.headers["location"] == "/"
@@ -497,6 +497,9 @@ class _Transport(asyncio.Transport):
         pass
 
     def resume_reading(self) -> None:
+        pass
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
         pass
 
 

@@ -117,12 +117,15 @@ def game_line(client: Any, game_id: str) -> dict[str, Any]:
 
 
 def open_link(client: Any, link: Any, headers: dict[str, str] | None = None) -> Any:
-    """Use a remote link as a person does: its page (a ``GET``, which
-    leaves the link unused, as a preview does), then its button (the
-    form's ``POST``). The ``POST``'s answer: a 303 that sets the cookie.
-    ``client``: a TestClient or an httpx client (not following redirects)."""
+    """Use a remote link as a person does: its ``GET`` (which leaves the
+    link unused, as a preview does) leads to the clean address, where its
+    page shows, then its button (the form's ``POST``). The ``POST``'s
+    answer: a 303 that sets the cookie. ``client``: a TestClient or an
+    httpx client (not following redirects), which keeps cookies."""
     page = client.get(link, headers=headers)
-    assert page.status_code == 200, page.text
+    if page.status_code == 303:  # (unless the client followed it)
+        page = client.get(page.url.join(page.headers["location"]), headers=headers)
+    assert page.status_code == 200 and "token" not in str(page.url), page.text
     found = re.search(r'<form method="post" action="([^"]+)">', page.text)
     assert found is not None, page.text
     return client.post(page.url.join(html.unescape(found.group(1))), headers=headers)

@@ -80,9 +80,19 @@ class InvalidPositionError(TerraceError):
     """A position string is malformed or describes an impossible position."""
 
 
-class DuplicateKeyError(TerraceError):
+class JsonRefusedError(TerraceError):
+    """JSON from outside that Python's reader takes but that is refused:
+    a key given twice, or a number JSON does not have."""
+
+
+class DuplicateKeyError(JsonRefusedError):
     """A JSON object from outside gives one key twice (which one was meant
     is not known: Python's reader kept the last without a word)."""
+
+
+class NotJsonNumberError(JsonRefusedError):
+    """JSON from outside holds ``NaN``, ``Infinity`` or ``-Infinity``,
+    which Python's reader takes as numbers but JSON (RFC 8259) has not."""
 
 
 class InvalidRecordError(TerraceError):

@@ -21,7 +21,14 @@ from typing import Any
 
 from terrace.board import Board
 from terrace.deal import DEAL_VERSION, Deal
-from terrace.errors import DuplicateKeyError, IllegalMoveError, InvalidRecordError, TerraceError
+from terrace.errors import (
+    DuplicateKeyError,
+    IllegalMoveError,
+    InvalidRecordError,
+    JsonRefusedError,
+    NotJsonNumberError,
+    TerraceError,
+)
 from terrace.moves import MAX_MOVES, Move, too_many_moves
 from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules
@@ -220,14 +227,21 @@ def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return data
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_one_of_each)
+def _no_constant(name: str) -> Any:
+    """Refuse ``NaN``, ``Infinity`` or ``-Infinity``: Python's reader took
+    them as numbers, JSON has none of them (RFC 8259, 6)."""
+    raise NotJsonNumberError(Reason(Refusal.JSON_NOT_A_NUMBER, value=name))
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_one_of_each, parse_constant=_no_constant)
 """The reader of JSON from outside: a key given twice in one object is
-refused (:class:`~terrace.errors.DuplicateKeyError`), not left to the last."""
+refused (:class:`~terrace.errors.DuplicateKeyError`), not left to the last,
+and so is a number JSON has not (:class:`~terrace.errors.NotJsonNumberError`)."""
 
 
 def read_json(text: str | bytes) -> Any:
-    """``json.loads`` of JSON from outside (a file, a request's body), with a
-    key given twice in one object refused.
+    """``json.loads`` of JSON from outside (a file, a request's body), with
+    what :data:`_DECODER` refuses refused.
 
     >>> read_json('{"move": "s"}')
     {'move': 's'}
@@ -235,8 +249,12 @@ def read_json(text: str | bytes) -> Any:
     Traceback (most recent call last):
     ...
     terrace.errors.DuplicateKeyError: the key 'move' is given twice in one object: give each key once
+    >>> read_json('{"after": NaN}')
+    Traceback (most recent call last):
+    ...
+    terrace.errors.NotJsonNumberError: NaN is no JSON number: give a number
     """
-    return json.loads(text, object_pairs_hook=_one_of_each)
+    return json.loads(text, object_pairs_hook=_one_of_each, parse_constant=_no_constant)
 
 
 _SPACE = " \t\n\r"
@@ -308,7 +326,7 @@ def json_problem(error: Exception) -> str:
         return "it is nested too deeply"
     if isinstance(error, UnicodeDecodeError):
         return "it is not UTF-8 text"
-    if isinstance(error, DuplicateKeyError):
+    if isinstance(error, JsonRefusedError):
         return str(error)
     limit = sys.get_int_max_str_digits()
     if "set_int_max_str_digits" in str(error):

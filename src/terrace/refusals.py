@@ -168,6 +168,7 @@ class Refusal(StrEnum):
     RECORD_EXTRA_KEY = "record-extra-key"
     # JSON from outside (files, request bodies)
     JSON_DUPLICATE_KEY = "json-duplicate-key"
+    JSON_NOT_A_NUMBER = "json-not-a-number"
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,6 +528,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.JSON_DUPLICATE_KEY: Wording(
         _BAD, "the key {key!r} is given twice in one object: give each key once",
         "Der Schlüssel „{key}“ steht zweimal in einem Objekt: Jeden Schlüssel nur einmal angeben."),
+    Refusal.JSON_NOT_A_NUMBER: Wording(
+        _BAD, "{value} is no JSON number: give a number",
+        "{value} ist keine Zahl in JSON: Eine Zahl angeben."),
 }
 
 

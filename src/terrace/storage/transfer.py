@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from terrace.errors import DuplicateKeyError, TerraceError
+from terrace.errors import JsonRefusedError, TerraceError
 from terrace.record import GameRecord, json_items, json_problem, json_text
 from terrace.storage.base import (
     FINISHED,
@@ -182,7 +182,7 @@ def _read_json(read: Callable[[], _T]) -> _T:
         return read()
     except RecursionError:
         raise ImportRefusedError(["the file is not valid JSON: it is nested too deeply"]) from None
-    except DuplicateKeyError as error:
+    except JsonRefusedError as error:
         raise ImportRefusedError([f"the file cannot be read: {error}"]) from None
     except ValueError as error:
         raise ImportRefusedError([f"the file is not valid JSON: {json_problem(error)}"]) from None

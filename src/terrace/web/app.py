@@ -68,7 +68,7 @@ class PageFiles(StaticFiles):
     asked again each time (:data:`PAGE_CACHE`), each at one address only:
     its path in the folder exactly, letter case included. Any other
     spelling (a slash at the end, two slashes, ``.`` or ``..``, a NUL, a
-    backslash, a name in other letter case, a folder) is 404 ``not-found``:
+    backslash, a name in other letter case, a folder, a %-escape) is 404 ``not-found``:
     Starlette served ``/static/index.html/``, ``/static//index.html`` and
     ``/static/js/../index.html`` as the page (each an address of its own to
     a browser, resolving the page's relative links elsewhere), and on a
@@ -82,8 +82,12 @@ class PageFiles(StaticFiles):
 
     def get_path(self, scope: Scope) -> str:
         wanted = get_route_path(scope).removeprefix("/")
+        # (no file's name needs a %-escape: an address with one, such as
+        # /static%2Findex.html or /%73tatic/index.html, is another spelling)
+        raw = scope.get("raw_path")
+        plain = raw is None or raw == str(scope["path"]).encode()
         # (an empty name is no file: get_response then refuses it)
-        return wanted if wanted in self.names else ""
+        return wanted if plain and wanted in self.names else ""
 
     async def get_response(self, path: str, scope: Scope) -> Response:
         if not path and scope["method"] in ("GET", "HEAD"):

@@ -48,6 +48,7 @@ class WebRefusal(StrEnum):
     QUERY_TWICE = "query-twice"
     BODY_TOO_LARGE = "body-too-large"
     BODY_NOT_JSON_TYPE = "body-not-json-type"
+    BODY_ENCODED = "body-encoded"
     BODY_NOT_JSON = "body-not-json"
     BODY_NOT_OBJECT = "body-not-object"
     NOT_FOUND = "not-found"
@@ -134,6 +135,9 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.BODY_NOT_JSON_TYPE: Wording(
         415, "send the request with Content-Type: application/json (also when it is empty)",
         "Die Anfrage muss mit Content-Type: application/json gesendet werden (auch ohne Inhalt)."),
+    WebRefusal.BODY_ENCODED: Wording(
+        415, "send the request body as it is, without Content-Encoding (gzip and the like)",
+        "Den Inhalt der Anfrage bitte unverändert senden, ohne Content-Encoding (gzip und dergleichen)."),
     WebRefusal.BODY_NOT_JSON: Wording(
         400, "the body is not valid JSON",
         "Die Anfrage ist kein gültiges JSON."),
@@ -297,6 +301,9 @@ class WebNotice(StrEnum):
 
     LINK_OPENED = "link-opened"
     """The 303 of a remote link, to the address without the token."""
+    LINK_HELD = "link-held"
+    """The 303 of the printed remote link, not used yet, to the address
+    without the token, where its page shows (:data:`LINK_ENTRY`)."""
     LINK_ENTRY = "link-entry"
     """The page a remote link shows before it is used (its button uses it)."""
     LINK_BUTTON = "link-button"
@@ -307,6 +314,10 @@ NOTICES: dict[WebNotice, Wording] = {
     WebNotice.LINK_OPENED: Wording(
         303, "the link was opened: the game is at the address without the token",
         "Der Link wurde geöffnet: Das Spiel ist unter der Adresse ohne Token."),
+    WebNotice.LINK_HELD: Wording(
+        303, "the link's page is at the address without the token: press its button to open the game",
+        "Die Seite des Links ist unter der Adresse ohne Token: Bitte ihre Schaltfläche drücken, um das "
+        "Spiel zu öffnen."),
     WebNotice.LINK_ENTRY: Wording(
         200, "this link opens the game on this device, once: press the button to open it",
         "Dieser Link öffnet das Spiel auf diesem Gerät, einmal: Bitte die Schaltfläche drücken, um es "

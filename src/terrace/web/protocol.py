@@ -10,7 +10,8 @@ every file descriptor of the server, and in remote mode without the token,
 since the token is read from the head. Here a head must arrive whole within
 :data:`HEAD_SECONDS` and be at most :data:`HEAD_BYTES` long (a longer one
 is answered 431 ``head-too-large`` at once); a request body has its own
-deadline in the app (:data:`terrace.web.replies.BODY_SECONDS`). What the
+deadline in the app (:data:`terrace.web.replies.BODY_SECONDS`), and an
+answer has one for the client to take its bytes (:data:`WRITE_SECONDS`). What the
 protocol refuses itself (a head too large, a request that is not HTTP, a
 request beyond the server's limit) it refuses as the app does: JSON with a
 code and the hardening headers.
@@ -40,6 +41,12 @@ opens (on HTTPS, its TLS handshake included), and again from the end of
 each answer (keep-alive)."""
 HEAD_BYTES = 16 * 1024
 """Largest request head (request line and headers) accepted."""
+WRITE_SECONDS = 30.0
+"""Seconds an answer may wait for the client to take its next bytes: a
+connection whose bytes wait longer (a client that never reads, or reads
+too slowly to take a few kilobytes in that time) is cut. Without it, such
+a connection (and the request's task, waiting to write) was held for as
+long as the client lived, as was one closed with bytes still unsent."""
 CLIENT_CONNECTIONS = 32
 """Most connections one address on the network may hold open at once; more
 are closed as they open. A browser opens six at most, and the server's own
@@ -89,6 +96,7 @@ class GuardedH11Protocol(H11Protocol):
     tls: ClassVar[ssl.SSLContext | None] = None
     """The TLS context of an HTTPS server (:func:`https_protocol`), else None."""
     _head_timer: asyncio.TimerHandle | None = None
+    _write_timer: asyncio.TimerHandle | None = None
     _address: str | None = None
     _begun = False
     _handshake: asyncio.Task[None] | None = None
@@ -213,11 +221,16 @@ class GuardedH11Protocol(H11Protocol):
         if secure is None or transport.is_closing():
             self._release()
             return
+        transport.set_write_buffer_limits(high=0, low=0)  # (under TLS's own: see _begin)
         self._begin(secure)
 
     def _begin(self, transport: asyncio.Transport) -> None:
         """Serve HTTP on ``transport`` (after the TLS handshake on HTTPS)."""
+        tls = transport is not self.transport  # (the socket's, until now)
         super().connection_made(transport)
+        # (writing pauses as soon as one byte waits: a socket's transport
+        # pauses over its high-water mark, TLS's at it)
+        transport.set_write_buffer_limits(high=1 if tls else 0, low=0)
         self._begun = True
         self._bound_head_size()
         if self._early:
@@ -236,9 +249,10 @@ class GuardedH11Protocol(H11Protocol):
 
     def _release(self) -> None:
         """Give the connection's places back (once)."""
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+        for timer in (self._head_timer, self._write_timer):
+            if timer is not None:
+                timer.cancel()
+        self._head_timer = self._write_timer = None
         _strangers.pop(self, None)
         if self._address is not None:
             _open_from[self._address] -= 1
@@ -262,7 +276,10 @@ class GuardedH11Protocol(H11Protocol):
         (``h11_max_incomplete_event_size``); a whole head that arrives in
         one read was parsed at any size. Refuse a parsed head over
         :data:`HEAD_BYTES` too, as h11 refuses an unfinished one: uvicorn
-        answers its protocol error with 400 and closes the connection."""
+        answers its protocol error with 400 and closes the connection. A
+        head with both Content-Length and Transfer-Encoding is refused so
+        too (:func:`_two_framings`), and one of another HTTP version than
+        :data:`HTTP_VERSIONS`."""
         parse = self.conn.next_event
 
         def next_event() -> Any:
@@ -270,6 +287,10 @@ class GuardedH11Protocol(H11Protocol):
                 event = parse()
                 if isinstance(event, h11.Request) and head_size(event) > HEAD_BYTES:
                     raise h11.RemoteProtocolError("request head too large", error_status_hint=431)
+                if isinstance(event, h11.Request) and _two_framings(event):
+                    raise h11.RemoteProtocolError("both Content-Length and Transfer-Encoding")
+                if isinstance(event, h11.Request) and event.http_version not in HTTP_VERSIONS:
+                    raise h11.RemoteProtocolError("not HTTP/1.0 or HTTP/1.1")
             except h11.RemoteProtocolError as error:
                 self._parse_error = error  # (for send_400_response)
                 raise
@@ -294,6 +315,24 @@ class GuardedH11Protocol(H11Protocol):
             return
         self.transport.write(data)
         self.transport.close()
+
+    def pause_writing(self) -> None:
+        """The client has not taken every byte written: it has
+        :data:`WRITE_SECONDS` to take them (:meth:`resume_writing`)."""
+        super().pause_writing()
+        if self._write_timer is None:
+            self._write_timer = self.loop.call_later(WRITE_SECONDS, self._write_too_slow)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self._write_timer is not None:
+            self._write_timer.cancel()
+            self._write_timer = None
+
+    def _write_too_slow(self) -> None:
+        """Cut the connection: closing it would wait for the bytes to go."""
+        self._write_timer = None
+        self.transport.abort()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -340,6 +379,9 @@ HEAD_TOO_LARGE = Reason(WebRefusal.HEAD_TOO_LARGE, most=HEAD_BYTES)
 REQUEST_MALFORMED = Reason(WebRefusal.REQUEST_MALFORMED)
 SERVER_BUSY = Reason(WebRefusal.SERVER_BUSY)
 HTTPS_NEEDED = Reason(WebRefusal.HTTPS_NEEDED)
+HTTP_VERSIONS = (b"1.0", b"1.1")
+"""The versions a request may name: h11 took any ``HTTP/d.d`` as 1.1 (the
+preface of HTTP/2, ``PRI * HTTP/2.0``, drew two answers)."""
 TLS_HANDSHAKE = b"\x16"
 """The first byte of every TLS connection: a handshake record (RFC 8446, 5.1)."""
 
@@ -347,6 +389,16 @@ TLS_HANDSHAKE = b"\x16"
 def https_protocol(context: ssl.SSLContext) -> type[GuardedH11Protocol]:
     """The guarded protocol serving HTTPS with ``context``."""
     return type("GuardedHttpsProtocol", (GuardedH11Protocol,), {"tls": context})
+
+
+def _two_framings(request: h11.Request) -> bool:
+    """True when a request's head gives both Content-Length and
+    Transfer-Encoding. h11 read the body by the second and kept the
+    connection for the next request, where RFC 9112 (6.1) wants it closed:
+    two readers of the one stream (a proxy in front, say) could tell the
+    requests apart differently, the smuggling the rule is for."""
+    names = {name for name, _ in request.headers}
+    return b"content-length" in names and b"transfer-encoding" in names
 
 
 def head_size(request: h11.Request) -> int:

@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from terrace.errors import DuplicateKeyError, TerraceError
+from terrace.errors import JsonRefusedError, TerraceError
 from terrace.record import json_text, read_json
 from terrace.refusals import Param, Reason, clip
 from terrace.storage import (
@@ -118,6 +118,10 @@ async def read_body(request: Request) -> dict[str, Any]:
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
         raise ApiError(WebRefusal.BODY_NOT_JSON_TYPE)
+    if any(coding.strip().lower() not in ("", "identity")
+           for value in request.headers.getlist("content-encoding") for coding in value.split(",")):
+        # (the body would be read as it came: a gzipped one was blamed as no JSON)
+        raise ApiError(WebRefusal.BODY_ENCODED)
     query(request)
     chunks = []
     size = 0
@@ -142,7 +146,7 @@ async def read_body(request: Request) -> dict[str, Any]:
         return {}
     try:
         data = read_json(text)
-    except DuplicateKeyError as error:
+    except JsonRefusedError as error:
         raise ApiError(error.reason or WebRefusal.BODY_NOT_JSON) from None
     except (ValueError, RecursionError):
         raise ApiError(WebRefusal.BODY_NOT_JSON) from None

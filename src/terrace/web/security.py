@@ -5,16 +5,20 @@
   page on another site cannot reach the game through DNS rebinding.
 * Requests that change something must come from the page itself: an
   ``Origin`` header must equal the page's own origin exactly (scheme, host
-  and port; ``null`` is refused), and no API request may say
-  ``Sec-Fetch-Site: cross-site``.
+  and port; ``null`` only with ``Sec-Fetch-Site: same-origin``, or without
+  that header with a ``Referer`` on the page's own origin), and no API
+  request may say ``Sec-Fetch-Site: cross-site``.
 * With remote play's keys (``terrace play --remote``, :class:`RemoteKeys`)
   every request needs the cookie's secret, or a link's token in the
-  query once (outside ``/api/``): a ``GET`` of the printed link shows a
-  page whose button (a form, no script) ``POST``s the link, and only that
-  ``POST`` spends it, sets that HttpOnly, SameSite=Lax cookie and
-  redirects to the clean address, so a program that fetches the link for
-  a preview (a chat) leaves it to the person; the link made for the
-  browser ``terrace play`` opens does it all at its ``GET``. Else 401, as
+  query once (outside ``/api/``): a ``GET`` of the printed link leads at
+  once to the clean address (the token leaves the address bar and the
+  tab's history), the browser holding the link by a short-lived cookie of
+  its own, and there shows a page whose button (a form, no script)
+  ``POST``s to that address; only that ``POST`` spends the link, sets
+  that HttpOnly, SameSite=Lax cookie and redirects to the clean address,
+  so a program that fetches the link for a preview (a chat) leaves it to
+  the person; the link made for the browser ``terrace play`` opens does
+  it all at its ``GET``. Else 401, as
   a short page in the browser's language when the request asks for HTML,
   as JSON otherwise. The link's token is good for one use:
   the link a browser opened stays in its history (and in a history synced
@@ -46,7 +50,9 @@ import hmac
 import ipaddress
 import re
 import secrets
+import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from html import escape
 from urllib.parse import parse_qsl, quote, urlencode
@@ -77,7 +83,18 @@ LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 TOKEN_COOKIE = "terrace_token"
 TOKEN_PARAM = "token"
 TOKEN_COOKIE_FLAGS = "Path=/; HttpOnly; SameSite=Lax"
-"""The token cookie's attributes (see the module docstring for why Lax)."""
+"""The token cookie's attributes (see the module docstring for why Lax);
+the link's page's cookie (:data:`HELD_COOKIE`) has them too."""
+HELD_COOKIE = "terrace_link"
+"""The cookie by which a browser holds the printed link it opened, as a
+secret of its own, while the link's page asks for the button
+(:meth:`RemoteKeys.hold`): the link's token leaves the address first."""
+HELD_SECONDS = 600
+"""Seconds a browser's hold on a link lasts (its cookie's Max-Age): time
+to press the button, and to press it again should the first answer be lost."""
+HELD_MOST = 16
+"""Most holds kept at once (each needs the printed link): a new one drops
+the oldest."""
 TRUST_EXTENSION = "terrace.trust"
 """The ASGI extension by which the server's protocol
 (:mod:`terrace.web.protocol`) lets the guard say that a connection showed
@@ -155,14 +172,15 @@ def parse_host(value: str) -> tuple[str, int | None] | None:
     return host, port
 
 
-def token_cookie(port: int | None) -> str:
-    """The token cookie's name on an address with ``port`` (None: the
-    default port, which the Host header leaves out).
+def token_cookie(port: int | None, base: str = TOKEN_COOKIE) -> str:
+    """The token cookie's name (or another cookie's of the guard, named
+    ``base``) on an address with ``port`` (None: the default port, which
+    the Host header leaves out).
 
-    >>> token_cookie(8000), token_cookie(None)
-    ('terrace_token_8000', 'terrace_token')
+    >>> token_cookie(8000), token_cookie(None), token_cookie(8000, HELD_COOKIE)
+    ('terrace_token_8000', 'terrace_token', 'terrace_link_8000')
     """
-    return TOKEN_COOKIE if port is None else f"{TOKEN_COOKIE}_{port}"
+    return base if port is None else f"{base}_{port}"
 
 
 def host_is_local(value: str, extra: Iterable[str] = ()) -> bool:
@@ -223,7 +241,11 @@ class RemoteKeys:
     ``GET`` spends (one step: no program fetches it for a preview)."""
 
     def __init__(self, cookie: str | None = None, link: str | None = None,
-                 renewed: Callable[[str], None] | None = None) -> None:
+                 renewed: Callable[[str], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.holds: dict[str, _Hold] = {}
+        """The browsers' holds on the printed link (:meth:`hold`), by secret, oldest first."""
         self.cookie = cookie or new_secret()
         self.link = link or new_secret()
         if hmac.compare_digest(self.cookie.encode(), self.link.encode()):
@@ -274,6 +296,58 @@ class RemoteKeys:
     def was_spent(self, given: str) -> bool:
         """True when ``given`` is a link token used already."""
         return any(_equal(given, old) for old in self.spent)
+
+    def hold(self, given: str) -> str | None:
+        """A new secret by which one browser holds the printed link
+        ``given`` (its token, not spent) for :data:`HELD_SECONDS`, or None
+        when ``given`` is no such link. Nothing is spent: the link's page
+        shows its button to the holder (:meth:`holding`), and the button's
+        ``POST`` spends it (:meth:`open_held`)."""
+        if not self.is_printed(given):
+            return None
+        now = self.clock()
+        self.holds = {k: h for k, h in self.holds.items() if now < h.until}
+        while len(self.holds) >= HELD_MOST:
+            del self.holds[next(iter(self.holds))]
+        secret = new_secret()
+        self.holds[secret] = _Hold(given, now + HELD_SECONDS)
+        return secret
+
+    def _held(self, secret: str) -> _Hold | None:
+        """The hold whose secret is ``secret``, unless it has run out."""
+        found = next((h for k, h in self.holds.items() if _equal(secret, k)), None)
+        return found if found is not None and self.clock() < found.until else None
+
+    def holding(self, secret: str) -> bool | None:
+        """Whether the hold ``secret`` can open the game (its link not used
+        yet, or used by this hold itself: the button pressed again when
+        the first answer was lost); False when another used the link; None
+        for no hold (or one run out)."""
+        held = self._held(secret)
+        if held is None:
+            return None
+        return held.opened or self.is_printed(held.link)
+
+    def open_held(self, secret: str) -> bool:
+        """True when the hold ``secret`` opens the game: the first time its
+        link is spent (:meth:`take`), and again while the hold lasts."""
+        held = self._held(secret)
+        if held is None or not (held.opened or self.take(held.link)):
+            return False
+        held.opened = True
+        return True
+
+
+@dataclass
+class _Hold:
+    """One browser's hold on the printed link (:meth:`RemoteKeys.hold`)."""
+
+    link: str
+    """The link's token."""
+    until: float
+    """When the hold runs out (on the keys' clock)."""
+    opened: bool = False
+    """The hold has opened the game (spent its link)."""
 
 
 Answer = tuple[int, list[tuple[bytes, bytes]], bytes]
@@ -333,7 +407,7 @@ class SecurityMiddleware:
         if self.token is not None:
             parsed = parse_host(hosts[0])
             assert parsed is not None  # (the Host check above parsed it)
-            entry = self._token_entry(scope, headers, token_cookie(parsed[1]))
+            entry = self._token_entry(scope, headers, parsed[1])
             if entry is not None:
                 return entry
         path: str = scope["path"]
@@ -351,20 +425,22 @@ class SecurityMiddleware:
             return _refused(BODY_TOO_LARGE, scope)
         return None
 
-    def _token_entry(self, scope: Scope, headers: dict[str, list[str]], name: str) -> Answer | None:
-        """None when the request carries the cookie's secret (in the cookie
-        named ``name``) and no link; else the guard's answer to a link
+    def _token_entry(self, scope: Scope, headers: dict[str, list[str]], port: int | None) -> Answer | None:
+        """None when the request carries the cookie's secret (in its cookie
+        for ``port``) and no link; else the guard's answer to a link
         (:meth:`_link`), or 401."""
         keys = self.token
         assert keys is not None
         cookies = cookie_parser("; ".join(headers.get("cookie", [])))
-        has_cookie = _equal(cookies.get(name, ""), keys.cookie)
+        has_cookie = _equal(cookies.get(token_cookie(port), ""), keys.cookie)
         query = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
         given = [value for key, value in query if key == TOKEN_PARAM]
-        if given and not str(scope["path"]).startswith("/api/"):  # (the API takes no link: the page does)
-            opened = self._link(scope, headers, name, query, given, has_cookie)
+        held = cookies.get(token_cookie(port, HELD_COOKIE))
+        button = scope["method"] == "POST" and _is_form(headers)
+        if (given or held is not None or button) and not str(scope["path"]).startswith("/api/"):
+            # (the API takes no link: the page does)
+            opened = self._link(scope, headers, port, query, given, held, has_cookie)
             if opened is not None:
-                _trust(scope)
                 return opened
         if has_cookie:
             _trust(scope)
@@ -374,17 +450,25 @@ class SecurityMiddleware:
         spent = len(given) == 1 and keys.was_spent(given[0])
         return _refused(LINK_SPENT if spent else TOKEN_NEEDED, scope, [(b"connection", b"close")])
 
-    def _link(self, scope: Scope, headers: dict[str, list[str]], name: str, query: list[tuple[str, str]],
-              given: list[str], has_cookie: bool) -> Answer | None:
-        """A request with a link's token (``given``, once): a ``GET`` of the
-        printed link shows the page whose button uses it (:func:`entry_page`;
-        a program fetching a preview of the link, as a chat does, leaves it
-        unused), the ``POST`` of that button (from the page itself) spends
-        it, sets the cookie and leads to the clean address, as a ``GET`` of
-        a link made for one browser does at once; a browser with the cookie
-        goes to the clean address (as when it opens a link it spent again:
-        the token leaves the address bar and the history of the tab). None:
-        no link of these (the request goes on as without it)."""
+    def _link(self, scope: Scope, headers: dict[str, list[str]], port: int | None,
+              query: list[tuple[str, str]], given: list[str], held: str | None,
+              has_cookie: bool) -> Answer | None:
+        """A request with a link's token in its query (``given``) or a hold
+        on the printed link (``held``, :meth:`RemoteKeys.hold`). A ``GET``
+        of the printed link spends nothing: it leads at once to the clean
+        address, where the browser holds the link by a cookie of its own,
+        so the token leaves the address bar and the tab's history before
+        the page shows; there the link's page (:func:`entry_page`) shows
+        its button to the holder (a refresh shows it again), whose ``POST``
+        (from the page itself) spends the link, sets the cookie and leads
+        to the clean address. A program fetching a preview of the link (a
+        chat) holds it at most, and leaves it to the person. A ``GET`` of a
+        link made for one browser opens the game at once; a browser with
+        the cookie goes to the clean address (a link it spent opened again,
+        the button pressed twice); the hold that opened the game opens it
+        again while it lasts (the button pressed twice before the first
+        answer came). None: no link of these (the request goes on as
+        without it)."""
         keys = self.token
         assert keys is not None
         method = scope["method"]
@@ -393,27 +477,46 @@ class SecurityMiddleware:
         wanted = _first(headers, "accept-language")
         see_clean = [(b"location", clean.encode("ascii"))]
         opened = json_answer(notice_json(WebNotice.LINK_OPENED, wanted), see_clean)
-        if method in ("GET", "HEAD"):
+        hold_name = token_cookie(port, HELD_COOKIE)
+        let_go = _with_cookie(opened, scope, hold_name, "", "; Max-Age=0") if held is not None else opened
+        if method in ("GET", "HEAD") and given:
             if has_cookie:
-                return 303, *opened
+                return 303, *let_go
             if len(given) != 1:
                 return None
             if keys.is_one_step(given[0]) and keys.take(given[0]):
-                return 303, *_with_cookie(opened, scope, name, keys.cookie)
-            if keys.is_printed(given[0]):
-                action = _same_site_path(scope) + "?" + urlencode(query)
-                return 200, *entry_page(pick_language(wanted), action)
+                _trust(scope)
+                return 303, *_with_cookie(opened, scope, token_cookie(port), keys.cookie)
+            secret = keys.hold(given[0])
+            if secret is None:
+                return None
+            _trust(scope)
+            page_there = json_answer(notice_json(WebNotice.LINK_HELD, wanted), see_clean)
+            return 303, *_with_cookie(page_there, scope, hold_name, secret, f"; Max-Age={HELD_SECONDS}")
+        if has_cookie and method == "POST" and (held is not None or _is_form(headers)):
+            # (the button pressed twice, the first answer taken: the clean address, nothing spent)
+            return 303, *let_go
+        if held is None or has_cookie:
             return None
-        if method != "POST" or len(given) != 1:
+        state = keys.holding(held)
+        if state is None or method not in ("GET", "HEAD", "POST"):
             return None
-        if has_cookie:  # (the button pressed twice, say: the clean address, nothing spent)
-            known = keys.was_spent(given[0]) or keys.is_printed(given[0]) or keys.is_one_step(given[0])
-            return (303, *opened) if known else None
+        if not state:
+            return _refused(LINK_SPENT, scope, [(b"connection", b"close")])
+        _trust(scope)
+        if method != "POST":
+            return 200, *entry_page(pick_language(wanted), clean)
         if not _same_origin_write(scope, headers, _first(headers, "host") or ""):
             return _refused(CROSS_SITE, scope)
-        if keys.take(given[0]):
-            return 303, *_with_cookie(opened, scope, name, keys.cookie)
-        return None
+        if not keys.open_held(held):
+            return _refused(LINK_SPENT, scope, [(b"connection", b"close")])
+        return 303, *_with_cookie(let_go, scope, token_cookie(port), keys.cookie)
+
+
+def _is_form(headers: dict[str, list[str]]) -> bool:
+    """True when the request's body is a form's (as the link's button sends it)."""
+    kind = _first(headers, "content-type") or ""
+    return kind.split(";")[0].strip().lower() == "application/x-www-form-urlencoded"
 
 
 def _trust(scope: Scope) -> None:
@@ -464,18 +567,52 @@ def _fetch_site(headers: dict[str, list[str]]) -> str:
 def _same_origin_write(scope: Scope, headers: dict[str, list[str]], host: str) -> bool:
     """True when a request that changes something may come from the page
     itself: at most one ``Origin``, exactly the page's own, and
-    ``Sec-Fetch-Site`` ``same-origin`` or ``none``."""
+    ``Sec-Fetch-Site`` ``same-origin`` or ``none``. ``Origin: null`` (a
+    browser's privacy setting, or a referrer policy, hides the page's
+    origin; but a sandboxed frame of any site sends it too) is taken only
+    when the browser names the page's own origin otherwise
+    (:func:`_vouched_same_origin`)."""
     origins = headers.get("origin", [])
-    if len(origins) > 1 or (origins and not same_origin(origins[0], scope["scheme"], host)):
+    if len(origins) > 1:
+        return False
+    if origins and origins[0].strip() == "null":
+        return _vouched_same_origin(scope, headers, host)
+    if origins and not same_origin(origins[0], scope["scheme"], host):
         return False
     return _fetch_site(headers) in ("same-origin", "none")
 
 
+_URL_ORIGIN = re.compile(r"[a-z][a-z0-9+.-]*://[^/?#]*", re.IGNORECASE)
+
+
+def _vouched_same_origin(scope: Scope, headers: dict[str, list[str]], host: str) -> bool:
+    """True when a request whose ``Origin`` is ``null`` says otherwise that
+    it comes from the page itself: ``Sec-Fetch-Site: same-origin`` (a
+    browser sends it, and no page can set it), or, from a browser that
+    sends no ``Sec-Fetch-Site``, one ``Referer`` on the page's own origin
+    (a page cannot name another site's address there).
+
+    >>> scope = {"scheme": "http"}
+    >>> [_vouched_same_origin(scope, h, "localhost:8000") for h in (
+    ...     {"sec-fetch-site": ["same-origin"]}, {"sec-fetch-site": ["cross-site"]},
+    ...     {"referer": ["http://localhost:8000/?game=g"]}, {"referer": ["http://localhost:8000.evil/"]},
+    ...     {}, {"sec-fetch-site": ["none"]})]
+    [True, False, True, False, False, False]
+    """
+    sites = headers.get("sec-fetch-site")
+    if sites is not None:
+        return _fetch_site(headers) == "same-origin"
+    referers = headers.get("referer", [])
+    found = _URL_ORIGIN.match(referers[0].strip()) if len(referers) == 1 else None
+    return found is not None and same_origin(found.group(0), scope["scheme"], host)
+
+
 def _with_cookie(answer: tuple[list[tuple[bytes, bytes]], bytes], scope: Scope, name: str,
-                 secret: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
-    """``answer`` (headers and body) setting the token cookie ``name``."""
+                 secret: str, lasting: str = "") -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """``answer`` (headers and body) setting the guard's cookie ``name`` to
+    ``secret`` (``lasting``: its Max-Age, if any)."""
     secure = "; Secure" if scope["scheme"] == "https" else ""  # (never sent back over plain HTTP)
-    cookie = f"{name}={secret}; {TOKEN_COOKIE_FLAGS}{secure}"
+    cookie = f"{name}={secret}; {TOKEN_COOKIE_FLAGS}{lasting}{secure}"
     headers, body = answer
     return [(b"set-cookie", cookie.encode()), *headers], body
 
@@ -486,9 +623,10 @@ load, and its form may go to this site only."""
 ENTRY_REFERRER = b"same-origin"
 """The referrer policy of a remote link's page: with ``no-referrer`` a
 browser sends ``Origin: null`` with the form's ``POST`` (Fetch, "append a
-request Origin header"), which the guard refuses as it refuses any write
-that does not say it comes from the page; ``same-origin`` sends the
-page's own origin, and still no ``Referer`` to any other site."""
+request Origin header"), which the guard takes only when the browser
+vouches for the page otherwise (:func:`_vouched_same_origin`);
+``same-origin`` sends the page's own origin, and still no ``Referer`` to
+any other site."""
 
 
 def entry_page(language: str, action: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
