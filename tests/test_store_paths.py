@@ -131,3 +131,18 @@ def test_both_databases_make_a_missing_folder_and_name_a_blocked_one_alike(tmp_p
     for command in ("stats", "export --all"):
         runner.invoke(main, [*command.split(), "--db", str(tmp_path / "e" / "games.sqlite")])
     assert not (tmp_path / "e").exists()
+
+
+def test_a_verdict_cache_made_through_a_symbolic_link_and_left_empty_goes_but_the_link_stays(
+    tmp_path: Path,
+) -> None:
+    """A cache that stored nothing is deleted on the way out; through a link
+    that named no file yet, that is the file SQLite made where the link
+    points (the link itself deleted, that file was left behind)."""
+    link = tmp_path / "verdicts.sqlite"
+    link.symlink_to("elsewhere.sqlite")
+    store = VerdictStore(str(link))
+    assert store.made and (tmp_path / "elsewhere.sqlite").exists()
+    store.close_or_discard()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["verdicts.sqlite"]
+    assert link.is_symlink() and not link.exists()

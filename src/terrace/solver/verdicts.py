@@ -172,6 +172,9 @@ class VerdictStore:
         self.path = path or default_db_path()
         self.made = not os.path.exists(self.path)
         """True when the file did not exist before this store opened it."""
+        self._file = os.path.realpath(self.path)
+        """The file SQLite opens, a symbolic link followed (its side files
+        lie beside that file, not beside the link)."""
         folder = os.path.dirname(os.path.abspath(self.path))
         try:
             os.makedirs(folder, exist_ok=True)
@@ -308,13 +311,14 @@ class VerdictStore:
         """Close the database, and delete its file (with SQLite's side files)
         when this store made it and it still holds no verdict: a run that was
         stopped, or never reached its workers, before it stored anything
-        leaves nothing behind. A file that was there before is kept."""
+        leaves nothing behind. A file that was there before is kept, and so
+        is a symbolic link that named the file made (only that file goes)."""
         empty = self.made and self.is_empty()
         self._db.close()
         if empty:
             for suffix in ("", "-wal", "-shm", "-journal"):
                 with contextlib.suppress(FileNotFoundError):
-                    os.remove(self.path + suffix)
+                    os.remove(self._file + suffix)
 
 
 def settled(verdict: Verdict | None, max_seconds: float) -> bool:
