@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from store_support import no_default_db
 from terrace.cli import main
 from terrace.solver.verdicts import VerdictStore
-from terrace.storage import MemoryStore, default_games_path, default_verdicts_path, open_store
+from terrace.storage import MemoryStore, StoreError, default_games_path, default_verdicts_path, open_store
 from terrace.storage.paths import VERDICTS_FILE_NAME, games_path, verdicts_path
 from terrace.variants import get_rules
 
@@ -146,3 +146,19 @@ def test_a_verdict_cache_made_through_a_symbolic_link_and_left_empty_goes_but_th
     store.close_or_discard()
     assert sorted(path.name for path in tmp_path.iterdir()) == ["verdicts.sqlite"]
     assert link.is_symlink() and not link.exists()
+
+
+def test_terrace_db_ending_in_a_slash_is_refused_and_makes_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As ``--db games.sqlite/`` is: the slash names a folder (the path
+    without it made the file ``games.sqlite``)."""
+    monkeypatch.setenv("TERRACE_DB", f"{tmp_path / 'games.sqlite'}/")
+    winnable = ["deal", "-n", "3", "--winnable", "--max-seconds", "0.1"]
+    for command in (["stats"], ["export", "--all"], winnable):
+        done = CliRunner().invoke(main, command)
+        assert done.exit_code == 1, (command, done.output)
+        assert done.output.endswith("sqlite/ ends in /, which names a folder: give the name of a file\n")
+    with pytest.raises(StoreError, match=r"^TERRACE_DB="):
+        open_store(None)
+    assert list(tmp_path.iterdir()) == []

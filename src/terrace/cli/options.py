@@ -32,7 +32,7 @@ from terrace.refusals import quote
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
 from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
-from terrace.storage.paths import default_verdicts_path
+from terrace.storage.paths import default_verdicts_path, folder_ending
 from terrace.variants import VARIANTS, get_rules
 from terrace.whole import MAX_DIGITS
 
@@ -136,8 +136,8 @@ class FilePath(click.Path[str]):
             self.fail(f"an empty name names no {'file' if self.file_okay else 'folder'}", param, ctx)
         if "\x00" in name:
             self.fail("a file name cannot hold the NUL character", param, ctx)
-        if not self.dir_okay and name.endswith(tuple(filter(None, (os.sep, os.altsep)))):
-            why = f"ends in {os.sep}, which names a folder: give the name of a file"
+        why = None if self.dir_okay else folder_ending(name)
+        if why is not None:
             self.fail(f"{quote(name)} {why}", param, ctx)
         return super().convert(value, param, ctx)
 

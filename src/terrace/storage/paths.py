@@ -21,7 +21,8 @@ from pathlib import Path
 
 import platformdirs
 
-from terrace.refusals import printable
+from terrace.refusals import clip, printable
+from terrace.storage.base import StoreError
 
 APP_NAME = "terrace"
 GAMES_FILE_NAME = "games.sqlite"
@@ -39,10 +40,28 @@ def data_folder() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+def folder_ending(name: str) -> str | None:
+    """Why a file's ``name`` that ends in a slash is refused (it names a
+    folder, and :class:`~pathlib.Path` would drop the slash and name a file),
+    or None.
+
+    >>> folder_ending("games.sqlite/")
+    'ends in /, which names a folder: give the name of a file'
+    """
+    if name.endswith(tuple(filter(None, (os.sep, os.altsep)))):
+        return f"ends in {os.sep}, which names a folder: give the name of a file"
+    return None
+
+
 def default_games_path() -> Path:
-    """``$TERRACE_DB`` when set, else ``games.sqlite`` in :func:`data_folder`."""
+    """``$TERRACE_DB`` when set, else ``games.sqlite`` in :func:`data_folder`;
+    a name ending in a slash is a :class:`~terrace.storage.base.StoreError`
+    (``TERRACE_DB=games.sqlite/`` made the file ``games.sqlite``)."""
     named = os.environ.get(DB_ENV)
     if named:
+        why = folder_ending(named) if named != MEMORY else None
+        if why is not None:
+            raise StoreError(f"{DB_ENV}={clip(named)} {why}")
         return Path(named).expanduser()
     return data_folder() / GAMES_FILE_NAME
 
