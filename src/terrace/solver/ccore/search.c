@@ -242,6 +242,9 @@ int grow(Core *s) {
     return 1;
 }
 
+/* tables with fewer slots than this (a hunter's) stay in the cache */
+#define PREFETCH_SLOTS ((uint64_t)1 << 16)
+
 /* pushes the frame of the position just entered (after move m with refill u) */
 static int push_frame(Core *s, int m, int u, int up_) {
     /* grow() only when an array is near its end (a call through the PLT
@@ -254,6 +257,16 @@ static int push_frame(Core *s, int m, int u, int up_) {
      * position before it passed, and the other classes are as they were) */
     int only = up_ && m >= 0 ? s->CLASS_OF[s->SK[s->upc[s->npath - 1]]] : -1;
     if (!reserve_cut(s, up_, only)) n = gen(s, m, u, s->mv + at);
+    /* the table's slots of the positions these moves lead to are fetched
+     * into the cache now, while the search plays the first of them: a
+     * probe of a large table waits for memory (two thirds of the complete
+     * search's time went to that one load, perf) */
+    if (s->tt_mask >= PREFETCH_SLOTS) {
+        for (int i = 0; i < n; i++) {
+            uint64_t key[2];
+            if (key_after(s, s->mv[at + i], key)) __builtin_prefetch(s->tt + 2 * (key[0] & s->tt_mask));
+        }
+    }
     s->fstart[s->nfr] = at;
     s->fcount[s->nfr] = n;
     s->fidx[s->nfr] = 0;
