@@ -86,6 +86,22 @@ static inline void rank_sources(const int16_t *order, int n, int places, int *sr
     for (int a = 0; a < n; a++) srcs[rank[a]] = order[a] & 31;
 }
 
+/* the moves from = (source * 64) to the piles to[0..k) after out[0..n):
+ * the new count. Up to two targets are written without a loop, whose
+ * varying length the processor mispredicted: the second is written even
+ * when k < 2, and then overwritten or left past the end (to[] is a row of
+ * Core.uniq, where every number is set; out has MAXGEN places, far more
+ * than any position's moves) */
+static inline int targets(int32_t *out, int n, int from, const int32_t *to, int k) {
+    if (k <= 2) {
+        out[n] = from + to[0];
+        out[n + 1] = from + to[1];
+        return n + k;
+    }
+    for (int q = 0; q < k; q++) out[n + q] = from + to[q];
+    return n + k;
+}
+
 static inline int same_pile_key(const Core *s, int a, int b) {
     return s->ph[a][0] == s->ph[b][0] && s->ph[a][1] == s->ph[b][1];
 }
@@ -104,7 +120,8 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
      * are bytes (at most MAXP): int counts were zeroed with `rep stos`,
      * and bytes made the whole solve 6% faster (Admiral's Patience) */
     uint8_t accn[26], uniqn[26];
-    int accl[26][MAXP], uniq[26][MAXP];
+    int accl[26][MAXP];
+    int32_t (*uniq)[MAXP] = s->uniq;
     memset(accn, 0, sizeof accn);
     memset(uniqn, 0, sizeof uniqn);
     /* the sources, in pile order (ranked below unless ORDER_UNRANKED) */
@@ -160,7 +177,7 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
     /* the waste card onto piles */
     if (s->nwst) {
         int rc = s->RC[s->wst[s->nwst - 1]];
-        for (int q = 0; q < uniqn[rc]; q++) out[n++] = SRC_WASTE * 64 + uniq[rc][q];
+        n = targets(out, n, SRC_WASTE * 64, uniq[rc], uniqn[rc]);
         /* Empty piles: only the first one */
         if (first_empty >= 0 && (s->freesp || s->wastesp)) out[n++] = SRC_WASTE * 64 + first_empty;
     }
@@ -182,7 +199,7 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
         /* (pile i is never among its own targets: a card does not take a
          * card of its own rank) */
         int rc = s->RC[top[i]];
-        for (int q = 0; q < uniqn[rc]; q++) out[n++] = i * 64 + uniq[rc][q];
+        n = targets(out, n, i * 64, uniq[rc], uniqn[rc]);
         /* Empty piles: the first one, and never for a pile's only card */
         if (first_empty >= 0 && s->freesp && s->plen[i] > 1) out[n++] = i * 64 + first_empty;
     }
