@@ -70,6 +70,38 @@ static int dig_moves(const Core *s, int i, int32_t *out) {
     return n;
 }
 
+/* the places of the sources' ranking keys: MAXP rounded up to 8 */
+#define ORDER_PLACES ((MAXP + 7) & ~7)
+
+/* srcs[0..n) become the sources in the order of their keys order[0..n),
+ * which all differ; order[n..places) hold INT16_MAX. Each source goes to
+ * its rank, the number of keys below its own, counted without branches (an
+ * insertion sort's mispredicted branches cost more than these comparisons)
+ * for all places at once: with `places` a constant (8, 16 or 24) and 16-bit
+ * keys, eight to a vector instruction */
+static inline void rank_sources(const int16_t *order, int n, int places, int *srcs) {
+    int16_t rank[ORDER_PLACES] = {0};
+    for (int b = 0; b < places; b++)
+        for (int a = 0; a < places; a++) rank[a] += order[b] < order[a];
+    for (int a = 0; a < n; a++) srcs[rank[a]] = order[a] & 31;
+}
+
+/* the moves from = (source * 64) to the piles to[0..k) after out[0..n):
+ * the new count. Up to two targets are written without a loop, whose
+ * varying length the processor mispredicted: the second is written even
+ * when k < 2, and then overwritten or left past the end (to[] is a row of
+ * Core.uniq, where every number is set; out has MAXGEN places, far more
+ * than any position's moves) */
+static inline int targets(int32_t *out, int n, int from, const int32_t *to, int k) {
+    if (k <= 2) {
+        out[n] = from + to[0];
+        out[n + 1] = from + to[1];
+        return n + k;
+    }
+    for (int q = 0; q < k; q++) out[n + q] = from + to[q];
+    return n + k;
+}
+
 static inline int same_pile_key(const Core *s, int a, int b) {
     return s->ph[a][0] == s->ph[b][0] && s->ph[a][1] == s->ph[b][1];
 }
@@ -88,7 +120,8 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
      * are bytes (at most MAXP): int counts were zeroed with `rep stos`,
      * and bytes made the whole solve 6% faster (Admiral's Patience) */
     uint8_t accn[26], uniqn[26];
-    int accl[26][MAXP], uniq[26][MAXP];
+    int accl[26][MAXP];
+    int32_t (*uniq)[MAXP] = s->uniq;
     memset(accn, 0, sizeof accn);
     memset(uniqn, 0, sizeof uniqn);
     /* the sources, in pile order (ranked below unless ORDER_UNRANKED) */
@@ -144,27 +177,20 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
     /* the waste card onto piles */
     if (s->nwst) {
         int rc = s->RC[s->wst[s->nwst - 1]];
-        for (int q = 0; q < uniqn[rc]; q++) out[n++] = SRC_WASTE * 64 + uniq[rc][q];
+        n = targets(out, n, SRC_WASTE * 64, uniq[rc], uniqn[rc]);
         /* Empty piles: only the first one */
         if (first_empty >= 0 && (s->freesp || s->wastesp)) out[n++] = SRC_WASTE * 64 + first_empty;
     }
     /* pile to pile, sources with fewer cards first, the pile numbers
-     * breaking ties: each source goes to the rank of its (length, pile)
-     * key, counted without branches (the keys all differ; an insertion
-     * sort's mispredicted branches cost more than these comparisons;
-     * counted over all MAXP places, the unused ones above every key, so
-     * that the compiler makes vector instructions of it: 7% fewer
-     * instructions in all, Admiral's Patience). ORDER_UNRANKED keeps the
-     * pile order. */
+     * breaking ties (ORDER_UNRANKED keeps the pile order): ranked by one
+     * key, length then pile (below 32 * MAXSZ, so 16 bits) */
     if (s->order != ORDER_UNRANKED) {
-        int order[MAXP];
-        for (int a = 0; a < nsrc; a++) order[a] = s->plen[srcs[a]] * 32 + srcs[a];
-        for (int a = nsrc; a < MAXP; a++) order[a] = INT32_MAX;
-        for (int a = 0; a < nsrc; a++) {
-            int v = order[a], rank = 0;
-            for (int b = 0; b < MAXP; b++) rank += order[b] < v;
-            srcs[rank] = v & 31;
-        }
+        int16_t order[ORDER_PLACES];
+        for (int a = 0; a < ORDER_PLACES; a++) order[a] = INT16_MAX;
+        for (int a = 0; a < nsrc; a++) order[a] = (int16_t)(s->plen[srcs[a]] * 32 + srcs[a]);
+        if (nsrc <= 8) rank_sources(order, nsrc, 8, srcs);
+        else if (nsrc <= 16) rank_sources(order, nsrc, 16, srcs);
+        else rank_sources(order, nsrc, ORDER_PLACES, srcs);
     }
     for (int q = 0; q < nsrc; q++) {
         int i = srcs[q];
@@ -173,7 +199,7 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
         /* (pile i is never among its own targets: a card does not take a
          * card of its own rank) */
         int rc = s->RC[top[i]];
-        for (int q = 0; q < uniqn[rc]; q++) out[n++] = i * 64 + uniq[rc][q];
+        n = targets(out, n, i * 64, uniq[rc], uniqn[rc]);
         /* Empty piles: the first one, and never for a pile's only card */
         if (first_empty >= 0 && s->freesp && s->plen[i] > 1) out[n++] = i * 64 + first_empty;
     }
@@ -233,6 +259,9 @@ int grow(Core *s) {
     return 1;
 }
 
+/* tables with fewer slots than this (a hunter's) stay in the cache */
+#define PREFETCH_SLOTS ((uint64_t)1 << 16)
+
 /* pushes the frame of the position just entered (after move m with refill u) */
 static int push_frame(Core *s, int m, int u, int up_) {
     /* grow() only when an array is near its end (a call through the PLT
@@ -245,6 +274,16 @@ static int push_frame(Core *s, int m, int u, int up_) {
      * position before it passed, and the other classes are as they were) */
     int only = up_ && m >= 0 ? s->CLASS_OF[s->SK[s->upc[s->npath - 1]]] : -1;
     if (!reserve_cut(s, up_, only)) n = gen(s, m, u, s->mv + at);
+    /* the table's slots of the positions these moves lead to are fetched
+     * into the cache now, while the search plays the first of them: a
+     * probe of a large table waits for memory (two thirds of the complete
+     * search's time went to that one load, perf) */
+    if (s->tt_mask >= PREFETCH_SLOTS) {
+        for (int i = 0; i < n; i++) {
+            uint64_t key[2];
+            if (key_after(s, s->mv[at + i], key)) __builtin_prefetch(s->tt + 2 * (key[0] & s->tt_mask));
+        }
+    }
     s->fstart[s->nfr] = at;
     s->fcount[s->nfr] = n;
     s->fidx[s->nfr] = 0;

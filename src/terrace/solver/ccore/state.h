@@ -44,18 +44,26 @@ static inline void set_pile_key(Core *s, int j, uint64_t a, uint64_t b) {
     s->ph[j][1] = b;
 }
 
+/* pile j's key with card c pushed on it (sign 1) or taken off its top (-1) */
+static inline void pile_key_moved(const Core *s, int j, uint8_t c, int sign, uint64_t out[2]) {
+    const uint64_t *z = s->zp[j][s->plen[j] - (sign < 0)][s->HK[c]];
+    out[0] = sign > 0 ? s->ph[j][0] + z[0] : s->ph[j][0] - z[0];
+    out[1] = sign > 0 ? s->ph[j][1] + z[1] : s->ph[j][1] - z[1];
+}
+
 static inline void pile_push(Core *s, int j, uint8_t c) {
-    const lane2 *z = s->zp[j][s->plen[j]];
-    uint8_t hk = s->HK[c];
-    set_pile_key(s, j, s->ph[j][0] + z[hk][0], s->ph[j][1] + z[hk][1]);
+    uint64_t k[2];
+    pile_key_moved(s, j, c, 1, k);
+    set_pile_key(s, j, k[0], k[1]);
     s->pile[j][s->plen[j]++] = c;
 }
 
 static inline uint8_t pile_pop(Core *s, int j) {
-    uint8_t c = s->pile[j][--s->plen[j]];
-    const lane2 *z = s->zp[j][s->plen[j]];
-    uint8_t hk = s->HK[c];
-    set_pile_key(s, j, s->ph[j][0] - z[hk][0], s->ph[j][1] - z[hk][1]);
+    uint8_t c = s->pile[j][s->plen[j] - 1];
+    uint64_t k[2];
+    pile_key_moved(s, j, c, -1, k);
+    set_pile_key(s, j, k[0], k[1]);
+    s->plen[j]--;
     return c;
 }
 
@@ -105,6 +113,67 @@ static inline void set_redeals(Core *s, int n) {
 static inline void position_key(const Core *s, uint64_t *a, uint64_t *b) {
     *a = s->h[0] + s->hpt[0];
     *b = s->h[1] + s->hpt[1];
+}
+
+/* The key of the position after move m, without playing it: 1 when
+ * worked out, 0 for a redeal, which it leaves alone; what apply() changes
+ * in the key, computed from the same parts */
+static inline int key_after(const Core *s, int m, uint64_t key[2]) {
+    uint64_t h0 = s->h[0], h1 = s->h[1], t0 = s->hpt[0], t1 = s->hpt[1], k[2], share[2];
+    if (m < 0) {
+        if (!s->nstk) return 0;
+        uint8_t hk = s->HK[s->stk[s->nstk - 1]];
+        h0 += s->z->zw[s->nwst][hk][0] - s->z->zs[s->nstk - 1][hk][0];
+        h1 += s->z->zw[s->nwst][hk][1] - s->z->zs[s->nstk - 1][hk][1];
+    } else {
+        int src = m >> 6, dst = m & 63;
+        uint8_t c;
+        if (src < SRC_RESERVE) {
+            c = s->pile[src][s->plen[src] - 1];
+            pile_key_moved(s, src, c, -1, k);
+            if (s->autosp && s->plen[src] == 1 && (s->nwst || s->nstk)) {
+                /* the space is refilled from the waste, else the stock */
+                const uint64_t *z;
+                if (s->nwst) {
+                    uint8_t hk = s->HK[s->wst[s->nwst - 1]];
+                    z = s->z->zw[s->nwst - 1][hk];
+                    h0 -= z[0];
+                    h1 -= z[1];
+                    z = s->zp[src][0][hk];
+                } else {
+                    uint8_t hk = s->HK[s->stk[s->nstk - 1]];
+                    z = s->z->zs[s->nstk - 1][hk];
+                    h0 -= z[0];
+                    h1 -= z[1];
+                    z = s->zp[src][0][hk];
+                }
+                k[0] += z[0];
+                k[1] += z[1];
+            }
+            pile_share(s, k[0], k[1], share);
+            t0 += share[0] - s->pm[src][0];
+            t1 += share[1] - s->pm[src][1];
+        } else if (src == SRC_RESERVE) {
+            c = s->res[s->nres - 1];
+            h0 += s->z->zr[s->nres - 1][0] - s->z->zr[s->nres][0];
+            h1 += s->z->zr[s->nres - 1][1] - s->z->zr[s->nres][1];
+        } else if (src == SRC_WASTE) {
+            c = s->wst[s->nwst - 1];
+            h0 -= s->z->zw[s->nwst - 1][s->HK[c]][0];
+            h1 -= s->z->zw[s->nwst - 1][s->HK[c]][1];
+        } else {
+            c = s->REP[src - SRC_RETURN];
+        }
+        if (dst != DST_FOUNDATION) {
+            pile_key_moved(s, dst, c, 1, k);
+            pile_share(s, k[0], k[1], share);
+            t0 += share[0] - s->pm[dst][0];
+            t1 += share[1] - s->pm[dst][1];
+        }
+    }
+    key[0] = h0 + t0;
+    key[1] = h1 + t1;
+    return 1;
 }
 
 /* Reserve schedule: 1 when the move just played (a foundation move when
