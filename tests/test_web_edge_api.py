@@ -160,3 +160,25 @@ def test_a_body_is_utf_8_json_and_a_byte_order_mark_before_it_is_passed_over(cli
         _refused(client, "/api/games", deal.encode(encoding), "body-not-json")
     for raw in ("\ufeff\ufeff" + deal, "\x0c", "\x0b", deal + "\x0c"):
         _refused(client, "/api/games", raw, "body-not-json")
+
+
+def test_every_route_of_the_api_refuses_a_query_parameter_it_does_not_take(
+    client: TestClient, game_id: str
+) -> None:
+    """Each handler checks its own query (``replies.query``): taken from the
+    app's own table of routes, with every method, so that a route added
+    without that check (which would read ``?x=1`` in silence) fails here."""
+    from starlette.routing import Route
+
+    app: Any = client.app
+    routes = [route for route in app.routes if isinstance(route, Route) and route.path.startswith("/api/")]
+    assert len(routes) >= 20
+    before = client.get("/api/games?recent=200").json()
+    for route in routes:
+        path = route.path.replace("{game_id}", game_id)
+        assert "{" not in path, route.path
+        for method in sorted((route.methods or set()) - {"HEAD"}):
+            answer = client.request(method, f"{path}?zz=1", json={} if method == "POST" else None)
+            refused = (answer.status_code, answer.json().get("code"))
+            assert refused == (400, "query-unknown"), (method, path, answer.text)
+    assert client.get("/api/games?recent=200").json() == before
