@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from terrace.cli import all_commands, main
+from terrace.cli.options import NEEDS_FLAG
 from test_docs_truth import TERRACE_COMMANDS, _terrace_words
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -28,7 +29,8 @@ RUN = [(page, command) for page, command in TERRACE_COMMANDS
 
 def _runnable(words: list[str]) -> list[str]:
     """The example's words, its budgets capped and a deal added when the
-    prose leaves it out."""
+    prose leaves it out (a budget only where it is taken: ``deal``'s only
+    with ``--winnable``, :data:`~terrace.cli.options.NEEDS_FLAG`)."""
     words = list(words)
     for index, word in enumerate(words[:-1]):
         if word in CAPS:
@@ -37,7 +39,11 @@ def _runnable(words: list[str]) -> list[str]:
     deals = any(param.name == "deal_file" for param in command.params)
     if deals and not {"-n", "--deal-number", "--deal-file"} & set(words):
         words += ["-n", "7"]
-    if any(param.name == "max_seconds" for param in command.params) and "--max-seconds" not in words:
+    flag = NEEDS_FLAG.get(words[0], {}).get("max_seconds", (None, ""))[0]
+    flagged = flag is None or bool(set(words) & {opt for param in command.params if param.name == flag
+                                                 for opt in param.opts})
+    takes_budget = any(param.name == "max_seconds" for param in command.params)
+    if takes_budget and "--max-seconds" not in words and flagged:
         words += ["--max-seconds", f"{CAPS['--max-seconds']:g}"]
     return words
 
