@@ -42,17 +42,42 @@ export const app = {
 // there): what a move did, the prompt when it changes, why a card cannot
 // move. Whatever is said in one go (a move and the prompt it leaves) is said
 // as one message, so that the later words do not cut the earlier ones off.
+// Each message comes as a new line into the region, which is emptied
+// SAID_FOR ms later: a reader going through the page later finds no stale
+// message there. The same words again while they are still there are taken
+// out first and put back SAID_AGAIN ms later (a region whose text does not
+// change is not read again).
+const SAID_FOR = 5000;
+const SAID_AGAIN = 100;
 let saying = [];
+let unsaid = "";  // words waiting to be put back (the same words again)
 
 export function say(text) {
   if (!text) return;
-  if (!saying.length) {
-    queueMicrotask(() => {
-      document.querySelector("#said").textContent = saying.join(" ");
-      saying = [];
-    });
-  }
+  if (!saying.length) queueMicrotask(sayNow);
   saying.push(text);
+}
+
+function sayNow() {
+  const region = document.querySelector("#said");
+  const message = [unsaid, ...saying].filter(Boolean).join(" ");
+  saying = [];
+  unsaid = "";
+  clearTimeout(say.timer);
+  const put = () => {
+    unsaid = "";
+    const line = document.createElement("span");
+    line.textContent = message;
+    region.replaceChildren(line);
+    say.timer = setTimeout(() => region.replaceChildren(), SAID_FOR);
+  };
+  if (region.textContent !== message) {
+    put();
+    return;
+  }
+  unsaid = message;
+  region.replaceChildren();
+  say.timer = setTimeout(put, SAID_AGAIN);
 }
 
 // A message for a few seconds at the bottom of the window. The toast itself
