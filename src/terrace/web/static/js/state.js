@@ -86,8 +86,11 @@ function sayNow() {
 // unless `quiet` says that a live region says it already (a hint is in the
 // prompt), so that it is not heard twice. Once the toast hides, #alert is emptied too: a screen reader
 // going through the page later finds no stale message there.
-export function toast(text, kind = "error", { quiet = false } = {}) {
+// `about`: what the message is about (a hint), for hideToast to hide it
+// only while it is still shown.
+export function toast(text, kind = "error", { quiet = false, about = null } = {}) {
   const node = document.querySelector("#toast");
+  toast.about = about;
   const message = sentence(text);
   node.textContent = message;
   node.className = `toast show ${kind}`;
@@ -96,7 +99,8 @@ export function toast(text, kind = "error", { quiet = false } = {}) {
   toast.timer = setTimeout(hideToast, kind === "error" ? 4500 : 3500);
 }
 
-export function hideToast() {
+export function hideToast(about = undefined) {
+  if (about !== undefined && about !== toast.about) return;
   clearTimeout(toast.timer);
   document.querySelector("#toast").className = "toast";
   document.querySelector("#alert").textContent = "";
