@@ -656,6 +656,27 @@ def test_the_note_of_an_assisted_win_spans_the_win_screen(
     assert grid and box and box["width"] >= grid["width"] - 1, (box, grid)
 
 
+def test_the_win_screens_focused_button_stays_in_sight_on_a_phone(api: Api, open_game: Any) -> None:
+    """The win screen opens with its New game button focused, then puts in
+    the figures it asks the server for, above the button: on an upright
+    phone in German (an assisted win, with its note) they pushed the
+    focused button below the dialog's edge, out of sight (its top 525 px,
+    the dialog's bottom 492 px)."""
+    game = line_game(api, len(LINE["moves"]) - 1)
+    assert api.client.post(f"/api/games/{game['id']}/hint", json={"peek": True}).status_code == 200
+    page = open_game(game, reduced_motion="reduce", locale="de-DE", viewport={"width": 360, "height": 640})
+    assert LINE["moves"][-1] == "t5f"
+    page.keyboard.press("5")
+    page.keyboard.press("f")
+    page.locator("dialog.end[open] p.assisted-win").wait_for()
+    focused = page.evaluate("""() => { const f = document.activeElement.getBoundingClientRect();
+      const d = document.querySelector('dialog.end[open]').getBoundingClientRect();
+      return { text: document.activeElement.textContent, top: f.top, bottom: f.bottom,
+               from: d.top, to: d.bottom }; }""")
+    assert focused["text"] == "Neues Spiel", focused
+    assert focused["from"] <= focused["top"] and focused["bottom"] <= focused["to"], focused
+
+
 def test_the_win_screen_asks_for_the_statistics_after_the_time_is_stored(api: Api, open_game: Any) -> None:
     """The report of the time sent as the game ends is slow to be answered:
     the win screen still waits for it before it reads the statistics, so
