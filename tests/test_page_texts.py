@@ -137,7 +137,8 @@ def test_undo_and_redo_have_one_name_each(language: str) -> None:
     into its menu at 1280 px.)"""
     texts = STRINGS[language]
     undo, redo = texts["btn.undo"], texts["btn.redo"]
-    assert texts["stats.undos"] == texts["end.undos"] == {"en": "Undos"}.get(language, undo)
+    heads = {texts[key].replace("\\u00AD", "") for key in ("stats.undos", "end.undos")}  # (soft hyphens)
+    assert heads == {{"en": "Undos"}.get(language, undo)}, heads
     assert undo.lower() in texts["keys.text"].lower() and redo.lower() in texts["keys.text"].lower()
     assert undo in texts["rules.playing.text"] and redo in texts["rules.playing.text"]
     assert f"{undo}" in texts["coach.assistAsk.text"]

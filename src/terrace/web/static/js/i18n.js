@@ -527,7 +527,7 @@ const STRINGS = {
     "stats.fewest": "Wenigste Züge",
     "stats.fastest": "Schnellste",
     "stats.hints": "Tipps",
-    "stats.undos": "Rückgängig",
+    "stats.undos": "Rück\u00ADgängig",
     "stats.assisted": "Unter\u00ADstützt",
     "stats.assistedGame": "mit Hilfen",
     "stats.moves": "{n} Züge",
