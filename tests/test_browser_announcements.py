@@ -75,6 +75,7 @@ def test_a_hint_is_heard_once_and_whole(api: Api, open_game: Any, locale: str, h
         shown = page.locator("#prompt").inner_text()
         assert shown.startswith(hint) and backing in shown
         assert page.locator("#toast.show").inner_text() == shown
+        page.locator("#said:not(:empty)").wait_for()  # (the same words again come back a moment later)
         said = heard(page)
         assert len(said) == 1 and said[0].startswith(hint) and said[0].endswith(shown[shown.index(backing):])
 
@@ -290,3 +291,27 @@ def test_the_base_card_taken_back_is_heard_by_name(api: Api, open_game: Any, loc
     settled(page)
     heard_now = heard(page)
     assert len(heard_now) == 1 and heard_now[0].startswith(said), heard_now
+
+
+def test_said_is_emptied_once_heard_and_the_same_words_are_said_again(api: Api, open_game: Any) -> None:
+    """#said kept its last message for good: a reader going through the
+    page found it there long after, and the same words again (a card that
+    cannot move, pressed twice) left the region's text as it was, which a
+    screen reader does not read again. The words now come into an empty
+    region each time, and it is emptied a few seconds later."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game)
+    page.evaluate("""() => { window.saidSeen = []; const said = document.querySelector('#said');
+      new MutationObserver(() => window.saidSeen.push(said.textContent))
+        .observe(said, {childList: true, characterData: true, subtree: true}); }""")
+    page.locator("[data-pile='t4']").focus()
+    for _ in range(2):
+        page.keyboard.press("1")  # the 9 of clubs: nowhere to go
+        page.locator("#why:not([hidden])").wait_for()
+        page.keyboard.press("Escape")
+        page.locator("#why").wait_for(state="hidden")
+    words = "The 9 of clubs"
+    page.locator("#said", has_text=words).wait_for()
+    seen = page.evaluate("window.saidSeen")
+    assert [text[:len(words)] for text in seen] == [words, "", words], seen
+    page.locator("#said:empty").wait_for(timeout=8_000)

@@ -578,10 +578,11 @@ def test_a_custom_group_of_the_statistics_is_named_in_the_page_language(
         api.client.close()
 
 
-def win_by_clicks(open_game: Any, game: dict[str, Any], before_goto: Any) -> Any:
-    """Open ``game`` (one move before it can be finished) with auto-play off
-    and click the last moves of the line until it is won; the page."""
-    page = open_game(game, reduced_motion="reduce", before_goto=before_goto)
+def win_by_clicks(open_game: Any, game: dict[str, Any], before_goto: Any, **options: Any) -> Any:
+    """Open ``game`` (one move before it can be finished; ``options`` for
+    the browser's context) with auto-play off and click the last moves of
+    the line until it is won; the page."""
+    page = open_game(game, reduced_motion="reduce", before_goto=before_goto, **options)
     setting(page, autoplay="off")
     for index in range(FINISH_AFTER - 1, len(LINE["moves"])):
         _click_move(page, line_board(index), LINE["moves"][index])
@@ -635,6 +636,45 @@ def test_a_win_with_an_assist_says_it_sets_no_best(api: Api, open_game: Any) -> 
     note.wait_for()
     assert note.inner_text().startswith("An assist looked at the face-down cards in this game")
     assert page.locator("dialog.end[open] p.record").count() == 0
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [({"width": 1280, "height": 860}, "en-GB"),
+                                                 ({"width": 1440, "height": 900}, "de-DE")])
+def test_the_note_of_an_assisted_win_spans_the_win_screen(
+        api: Api, open_game: Any, viewport: dict[str, int], locale: str) -> None:
+    """The note that an assisted win sets no best stood in one column of
+    the figures' grid (6.5rem wide), a word or two a line ("In diesem
+    Spiel / hat eine Hilfe / die verdeckten / Karten ..." on a phone); it
+    spans the grid, as the note of a new best does."""
+    game = line_game(api, FINISH_AFTER - 1)
+    assert api.client.post(f"/api/games/{game['id']}/hint", json={"peek": True}).status_code == 200
+    page = win_by_clicks(open_game, game, None, viewport=viewport, locale=locale)
+    note = page.locator("dialog.end[open] p.assisted-win")
+    note.wait_for()
+    grid = page.locator("dialog.end[open] .end-stats").bounding_box()
+    box = note.bounding_box()
+    assert grid and box and box["width"] >= grid["width"] - 1, (box, grid)
+
+
+def test_the_win_screens_focused_button_stays_in_sight_on_a_phone(api: Api, open_game: Any) -> None:
+    """The win screen opens with its New game button focused, then puts in
+    the figures it asks the server for, above the button: on an upright
+    phone in German (an assisted win, with its note) they pushed the
+    focused button below the dialog's edge, out of sight (its top 525 px,
+    the dialog's bottom 492 px)."""
+    game = line_game(api, len(LINE["moves"]) - 1)
+    assert api.client.post(f"/api/games/{game['id']}/hint", json={"peek": True}).status_code == 200
+    page = open_game(game, reduced_motion="reduce", locale="de-DE", viewport={"width": 360, "height": 640})
+    assert LINE["moves"][-1] == "t5f"
+    page.keyboard.press("5")
+    page.keyboard.press("f")
+    page.locator("dialog.end[open] p.assisted-win").wait_for()
+    focused = page.evaluate("""() => { const f = document.activeElement.getBoundingClientRect();
+      const d = document.querySelector('dialog.end[open]').getBoundingClientRect();
+      return { text: document.activeElement.textContent, top: f.top, bottom: f.bottom,
+               from: d.top, to: d.bottom }; }""")
+    assert focused["text"] == "Neues Spiel", focused
+    assert focused["from"] <= focused["top"] and focused["bottom"] <= focused["to"], focused
 
 
 def test_the_win_screen_asks_for_the_statistics_after_the_time_is_stored(api: Api, open_game: Any) -> None:

@@ -329,7 +329,7 @@ def test_a_hint_shown_is_said_again_in_the_language_switched_to(api: Api, open_g
 
 def test_german_browser_gets_german(api: Api, open_game: Any) -> None:
     page = open_game(api.new(variant="terrace", deal_number=9), locale="de-DE")
-    assert page.locator("#btn-undo").inner_text() == "Zurück"
+    assert page.locator("#btn-undo").inner_text() == "Rückgängig"
     assert "Basiskarte" in page.locator("#prompt").inner_text()
 
 

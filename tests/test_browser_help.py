@@ -16,6 +16,8 @@ pytestmark = pytest.mark.browser
 
 
 def rules_text(page: Any) -> str:
+    if page.locator("#btn-menu").is_visible():  # (the German header folds beside a custom game's title)
+        page.locator("#btn-menu").click()
     page.locator("#btn-rules").click()
     dialog = page.locator("#dlg-rules[open]")
     dialog.locator("section[data-section='mistakes']").wait_for()

@@ -296,3 +296,26 @@ def test_a_hint_after_its_colon_is_written_as_the_language_writes_it(
     settled(page)
     spoken = [s for s in page.evaluate("window.said") if s.startswith(starts.split(": ")[0])]
     assert spoken and spoken[-1][len(starts.split(": ")[0]) + 2] == after, spoken
+
+
+def test_a_hints_toast_goes_with_its_move(api: Api, open_game: Any) -> None:
+    """The toast of a hint stayed its 3.5 s after the hinted move was
+    played, naming a move made (its marks and the prompt had gone): on a
+    phone it lay over the board, or over the end screen's buttons. It goes
+    with the move; a toast about something else stays."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game)
+    found = press_hint(page)
+    assert found["move"] and page.locator("#toast.show").count() == 1
+    page.locator(".hint-src").first.drag_to(page.locator(".hint-dst").first)
+    moves_seen(page, 2)
+    page.locator("#toast:not(.show)").wait_for(timeout=1_000)
+    press_hint(page)
+    page.locator("#toast.show").wait_for()
+    page.keyboard.press("Control+y")  # (nothing to redo: the refusal's toast replaces the hint's)
+    page.locator("#toast.show.error").wait_for()
+    page.keyboard.press("Control+z")
+    moves_seen(page, 1)
+    assert page.locator("#toast.show.error").count() == 1
+    assert len(open_game.errors) == 1 and "409" in open_game.errors[0], open_game.errors
+    open_game.errors.clear()  # (the browser logs the refused redo)

@@ -18,6 +18,8 @@ from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver import api, lines
 from terrace.solver.lines import replays_to_win
+from terrace.solver.search import Options, Search, replay_line
+from terrace.solver.state import State
 from terrace.variants import get_rules
 
 
@@ -68,11 +70,31 @@ def test_twins_are_checked_only_until_the_grace_ends(monkeypatch: pytest.MonkeyP
 
 
 def test_a_replay_stops_at_its_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lines, "CHECK_EVERY", 16)
+    monkeypatch.setattr(lines, "REPLAY_CHECK", 16)
     board = Board.from_number(4, get_rules("falling-star"))
     line = api.solve(board, max_seconds=10, short_line=False).moves
     assert len(line) > 16 and replays_to_win(board, line)
     assert not replays_to_win(board, line, time.perf_counter() - 1)
+
+
+def test_every_replay_with_a_deadline_reads_the_clock_as_often(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One interval, lines.REPLAY_CHECK, for the engine's replays and the
+    solver's (search.REPLAY_CHECK was a second 256). The clock is the moves
+    played; it passes the deadline at the tenth, so each replay stops at
+    its first look past it."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    solved = Search(board, Options())
+    solved.step(10.0)
+    assert solved.result == "won" and len(solved.line) > lines.REPLAY_CHECK
+    engine_line = solved.replay(board, solved.line)[0]
+    clock = [0.0]
+    monkeypatch.setattr(Board, "push", _costing(Board.push, clock, 1.0))
+    monkeypatch.setattr(time, "perf_counter", lambda: clock[0])
+    assert not replays_to_win(board, engine_line, until=9.5)
+    assert clock[0] == lines.REPLAY_CHECK
+    clock[0] = 0.0
+    assert replay_line(board, solved.line, until=9.5) is None
+    assert clock[0] == lines.REPLAY_CHECK
 
 
 def test_no_twin_is_replayed_once_the_grace_is_over(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -114,3 +136,37 @@ def test_a_win_found_early_is_shortened_in_the_rest_of_the_budget(monkeypatch: p
     task = SimpleNamespace(board=board, line=line, replay_by=deadline + api.REPLAY_GRACE)
     api._finished_line(task, 30.0, None, deadline, True)  # type: ignore[arg-type]
     assert len(given) == 1 and given[0] <= api.REPLAY_GRACE, given
+
+
+def test_a_late_win_ends_within_the_grace_counted_in_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock here is the work done: 10 us for each move the engine or
+    the solver's state plays or takes back and each position key, so a
+    busy machine cannot hide an overrun. The endgame search that shortens
+    a late win looked at the clock every 64 expansions, each a way played
+    to a position and every move tried there: it ended 49 ms of such work
+    past the grace on Empress of Italy deal 4."""
+    board = Board.from_number(4, get_rules("empress-of-italy"))
+    line = api.solve(board, max_seconds=30, max_nodes=1_000_000, short_line=False).moves
+    assert len(line) > 20_000  # (a node budget: the same line on every machine)
+    clock = [0.0]
+    for owner, name in ((Board, "push"), (Board, "position_key"), (State, "apply"), (State, "undo"),
+                        (State, "key")):
+        monkeypatch.setattr(owner, name, _costing(getattr(owner, name), clock))
+    monkeypatch.setattr(time, "perf_counter", lambda: clock[0])
+    for late in (0.0, 0.2, 0.45, 0.49):
+        clock[0] = 100.0
+        deadline = clock[0] - late  # (the win was replayed this long after the deadline)
+        task = SimpleNamespace(board=board, line=line, replay_by=deadline + api.REPLAY_GRACE)
+        finished = api._finished_line(task, 1.0, None, deadline, True)  # type: ignore[arg-type]
+        assert clock[0] <= deadline + api.REPLAY_GRACE + 0.002, (late, clock[0] - deadline)
+        assert finished[:1] == line[:1]
+
+
+def _costing(real: Any, clock: list[float], cost: float = 1e-5) -> Any:
+    """``real`` (a method), costing ``cost`` (10 us) on ``clock`` each call."""
+
+    def costed(*args: Any, **options: Any) -> Any:
+        clock[0] += cost
+        return real(*args, **options)
+
+    return costed

@@ -124,3 +124,32 @@ def test_the_rule_of_thumb_says_it_does_not_look_at_face_down_cards(language: st
     that they do not look at face-down cards, and a peeking hint's rule of
     thumb never does either."""
     assert words in _strings()[language]["hint.by.heuristic"]
+
+
+@pytest.mark.parametrize("language", sorted(STRINGS))
+def test_undo_and_redo_have_one_name_each(language: str) -> None:
+    """The German page called its undo "Zurück" (the usual word in card
+    games is "Rückgängig") in the button, the keys, the rules, the
+    statistics and the end screen, the word its "Zurück zu meinem Spiel"
+    uses for going back. Every text that names undo or redo by its word
+    says the buttons' words, and the counts of undos are headed by the
+    undo's. (Redo stays "Wieder": "Wiederholen" folds the German header
+    into its menu at 1280 px.)"""
+    texts = STRINGS[language]
+    undo, redo = texts["btn.undo"], texts["btn.redo"]
+    heads = {texts[key].replace("\\u00AD", "") for key in ("stats.undos", "end.undos")}  # (soft hyphens)
+    assert heads == {{"en": "Undos"}.get(language, undo)}, heads
+    assert undo.lower() in texts["keys.text"].lower() and redo.lower() in texts["keys.text"].lower()
+    assert undo in texts["rules.playing.text"] and redo in texts["rules.playing.text"]
+    assert f"{undo}" in texts["coach.assistAsk.text"]
+    if language == "de":
+        assert undo == "Rückgängig"
+        named = [key for key, text in texts.items() if re.search(r"\bZurück\b(?! zu)", text)]
+        assert named == [], named
+
+
+def test_the_german_prompt_for_a_selected_card_is_one_sentence_of_verbs() -> None:
+    """ "… drücke eine Stapeltaste oder F, oder Enter zum Ablegen" left the
+    Enter without a verb; each way to play the card is now said with one."""
+    text = STRINGS["de"]["prompt.selected"]
+    assert "zum Ablegen" not in text and "mit Enter legst du sie ab" in text

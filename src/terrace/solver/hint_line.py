@@ -41,9 +41,8 @@ from terrace.solver.api import LOST, WON, Hint, solve
 from terrace.solver.budget import check_budget
 from terrace.solver.greedy import greedy_move
 from terrace.solver.history import LOOKBACK, Key, pass_stage, same_pass_keys, takes_back
-from terrace.solver.lines import partner, replays_to_win, still_wins_without
+from terrace.solver.lines import REPLAY_CHECK, partner, replays_to_win, still_wins_without
 from terrace.solver.observation import observe
-from terrace.solver.search import REPLAY_CHECK
 
 Cancel = Callable[[], bool]
 
@@ -109,7 +108,7 @@ def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.
     ``board``'s position (a detour that comes back here is skipped), when
     none of the rest's positions is in ``seen`` (position keys:
     :func:`~terrace.solver.history.same_pass_keys`); else None. The line
-    is read only :data:`~terrace.solver.search.REPLAY_CHECK` moves past the
+    is read only :data:`~terrace.solver.lines.REPLAY_CHECK` moves past the
     first such point, and never past the current stage (see
     :func:`~terrace.solver.history.pass_stage`) nor, after its first
     REPLAY_CHECK moves, once :func:`time.perf_counter` passes ``until``, so that continuing a long
@@ -184,7 +183,7 @@ def _fresh_line(board: Board, line: list[Move], seen: set[Key], until: float = m
     and only for ``horizon`` moves when given (a line being continued was
     looked at when it was found, and the game has followed it since); once
     :func:`time.perf_counter` passes ``until`` (its first
-    :data:`~terrace.solver.search.REPLAY_CHECK` moves are always looked
+    :data:`~terrace.solver.lines.REPLAY_CHECK` moves are always looked
     at) the rest is taken as new. Each later hint looks at the rest of the
     line again from where it stands, so no hint suggests a move to a
     position reached."""
@@ -265,7 +264,7 @@ def win_behind(board: Board, line: list[Move], seen: set[Key], until: float = ma
     :data:`WIN_BEHIND`, ``back`` the moves to take back to reach it, with
     the line kept from there, so that the next hint continues it. The line
     is read in ``board``'s stage only (no later position is in ``seen``)
-    and, past its first :data:`~terrace.solver.search.REPLAY_CHECK` moves,
+    and, past its first :data:`~terrace.solver.lines.REPLAY_CHECK` moves,
     until ``until``; None when no position of it is in ``seen`` or the
     position lies further back than the game's kept moves."""
     copy = board.copy(stack=False)
@@ -310,7 +309,7 @@ def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.i
     while its first move shifts a card to another pile that a later move
     takes straight back (nothing touching either pile in between) and the
     line still wins without the two (the two lines meet again within
-    :data:`~terrace.solver.search.REPLAY_CHECK` moves: continuing a long
+    :data:`~terrace.solver.lines.REPLAY_CHECK` moves: continuing a long
     line stays as cheap as before), reaching no position in ``seen``, both
     are dropped (checked by :func:`time.perf_counter` ``until``; the line
     is kept as it is past then). A line made in a hurry (the solver tidies

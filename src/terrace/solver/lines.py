@@ -10,8 +10,10 @@ from terrace.board import Board
 from terrace.errors import TerraceError
 from terrace.moves import Move
 
-CHECK_EVERY = 256
-"""A replay with a deadline looks at the clock every this many moves."""
+REPLAY_CHECK = 256
+"""A replay with a deadline looks at the clock every this many moves
+(here, in :func:`terrace.solver.search.replay_line` and in the hints' walks
+along a line)."""
 
 
 def replays_to_win(board: Board, moves: Iterable[Move], until: float = math.inf) -> bool:
@@ -26,7 +28,7 @@ def replays_to_win(board: Board, moves: Iterable[Move], until: float = math.inf)
     copy = board.copy(stack=False)
     try:
         for index, move in enumerate(moves):
-            if index % CHECK_EVERY == 0 and time.perf_counter() > until:
+            if index % REPLAY_CHECK == 0 and time.perf_counter() > until:
                 return False
             copy.push(move)
     except TerraceError:
@@ -93,7 +95,7 @@ def still_wins_without(current: Board, moves: list[Move], i: int, j: int, until:
     for t in range(middle, len(rest)):
         if same_position(mine, theirs):
             return True
-        if t % CHECK_EVERY == 0 and time.perf_counter() > until:
+        if t % REPLAY_CHECK == 0 and time.perf_counter() > until:
             return False
         if horizon is not None and t - middle >= horizon:
             return False

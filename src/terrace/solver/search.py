@@ -26,6 +26,7 @@ from terrace.board import Board
 from terrace.deal import SplitMix64
 from terrace.moves import Move
 from terrace.refusals import quote
+from terrace.solver.lines import REPLAY_CHECK
 from terrace.solver.movegen import MoveGen
 from terrace.solver.options import Options
 from terrace.solver.prune import reserve_dead
@@ -44,8 +45,6 @@ __all__ = [
 ]
 
 SLICE = 2048
-REPLAY_CHECK = 256
-"""A replay looks at the clock every this many moves."""
 """Positions per slice of the pure-Python search."""
 PY_MAX_ENTRIES = 20_000_000
 """The pure-Python search's default cap on transposition entries (about 2 GB),

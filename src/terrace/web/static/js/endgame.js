@@ -287,6 +287,10 @@ async function fillWin(dialog, game) {
     }
   }
   dialog.querySelector(".end-stats-slot").replaceChildren(facts);
+  // (the figures come after the dialog opened with its button focused: on
+  // a phone they pushed that button out of the dialog's sight)
+  const focused = document.activeElement;
+  if (focused && focused !== dialog && dialog.contains(focused)) focused.scrollIntoView({ block: "nearest" });
 }
 
 // The end-of-game dialog: `kind` is "won" or "lost"; `hopeless` when the

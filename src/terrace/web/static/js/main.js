@@ -66,6 +66,8 @@ function show(game, { ghost = null, animate = true } = {}) {
   if (changedGame && app.game && !game.replay) say(`${gameTitle(game)}.`);
   app.selected = keptSelection(game);
   app.game = game;
+  // (the hint's toast goes with its marks: it named a move made or passed by)
+  if (app.hint) hideToast(app.hint);
   app.hint = null;
   followGame(game);
   if (!changedGame) sayMotions(game.motions || [], game);  // (before the prompt it may change)
@@ -608,7 +610,7 @@ async function askHint() {
   // (said once, by the prompt: the toast only shows it)
   const text = hintText(game, found);
   prompt(text, { spoken: hintText(game, found, cardName) });
-  toast(text, "info", { quiet: true });
+  toast(text, "info", { quiet: true, about: app.hint });
 }
 
 // A hint's move and what backs it, in the page's language (drawn again in

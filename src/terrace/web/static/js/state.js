@@ -42,17 +42,42 @@ export const app = {
 // there): what a move did, the prompt when it changes, why a card cannot
 // move. Whatever is said in one go (a move and the prompt it leaves) is said
 // as one message, so that the later words do not cut the earlier ones off.
+// Each message comes as a new line into the region, which is emptied
+// SAID_FOR ms later: a reader going through the page later finds no stale
+// message there. The same words again while they are still there are taken
+// out first and put back SAID_AGAIN ms later (a region whose text does not
+// change is not read again).
+const SAID_FOR = 5000;
+const SAID_AGAIN = 100;
 let saying = [];
+let unsaid = "";  // words waiting to be put back (the same words again)
 
 export function say(text) {
   if (!text) return;
-  if (!saying.length) {
-    queueMicrotask(() => {
-      document.querySelector("#said").textContent = saying.join(" ");
-      saying = [];
-    });
-  }
+  if (!saying.length) queueMicrotask(sayNow);
   saying.push(text);
+}
+
+function sayNow() {
+  const region = document.querySelector("#said");
+  const message = [unsaid, ...saying].filter(Boolean).join(" ");
+  saying = [];
+  unsaid = "";
+  clearTimeout(say.timer);
+  const put = () => {
+    unsaid = "";
+    const line = document.createElement("span");
+    line.textContent = message;
+    region.replaceChildren(line);
+    say.timer = setTimeout(() => region.replaceChildren(), SAID_FOR);
+  };
+  if (region.textContent !== message) {
+    put();
+    return;
+  }
+  unsaid = message;
+  region.replaceChildren();
+  say.timer = setTimeout(put, SAID_AGAIN);
 }
 
 // A message for a few seconds at the bottom of the window. The toast itself
@@ -61,8 +86,11 @@ export function say(text) {
 // unless `quiet` says that a live region says it already (a hint is in the
 // prompt), so that it is not heard twice. Once the toast hides, #alert is emptied too: a screen reader
 // going through the page later finds no stale message there.
-export function toast(text, kind = "error", { quiet = false } = {}) {
+// `about`: what the message is about (a hint), for hideToast to hide it
+// only while it is still shown.
+export function toast(text, kind = "error", { quiet = false, about = null } = {}) {
   const node = document.querySelector("#toast");
+  toast.about = about;
   const message = sentence(text);
   node.textContent = message;
   node.className = `toast show ${kind}`;
@@ -71,7 +99,8 @@ export function toast(text, kind = "error", { quiet = false } = {}) {
   toast.timer = setTimeout(hideToast, kind === "error" ? 4500 : 3500);
 }
 
-export function hideToast() {
+export function hideToast(about = undefined) {
+  if (about !== undefined && about !== toast.about) return;
   clearTimeout(toast.timer);
   document.querySelector("#toast").className = "toast";
   document.querySelector("#alert").textContent = "";
