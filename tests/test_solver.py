@@ -498,8 +498,12 @@ def test_the_seed_moves_the_hunters_move_orders(monkeypatch: pytest.MonkeyPatch)
     assert len({*default, *other, *third}) == 12 and 0 not in other + third
 
 
-def test_the_nested_hunter_takes_its_share_of_the_hunting(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("level", [0, 2], ids=["nested", "nrpa"])
+def test_the_nested_hunter_takes_its_share_of_the_hunting(
+    monkeypatch: pytest.MonkeyPatch, level: int,
+) -> None:
     from terrace.solver import api
+    monkeypatch.setattr(api, "NRPA_LEVEL", level)
     board = Board.from_number(2, get_rules("admirals-patience"))
     board.push(Move.choose(1))
     assert api._Task(board, None, Options(), hunt=True).nested is None  # NESTED_SHARE 0: measured, not used
@@ -511,6 +515,7 @@ def test_the_nested_hunter_takes_its_share_of_the_hunting(monkeypatch: pytest.Mo
     for _ in range(4):  # (past 131,072 positions of the complete search: the late share too)
         task.step(time.perf_counter() + 60, 50_000)
     assert task.result is None and task.nested is not None and task.hunter is not None
+    assert (task.nested.options.nrpa, task.nested.options.nested) == (level, not level)
     hunters = task.hunters.spent + task.hunter.nodes
     assert 0.9 * hunters <= task.nested.nodes <= 1.2 * hunters
 
@@ -529,12 +534,13 @@ def test_an_exhausted_nested_hunter_hands_back_its_time(monkeypatch: pytest.Monk
     assert time.perf_counter() - start < 1.0 and task.nested is None
 
 
-def test_a_nested_hunter_wins_a_four_deck_deal_with_a_line_that_replays() -> None:
+@pytest.mark.parametrize("hunter", [Options(nested=True), Options(nrpa=2)], ids=["nested", "nrpa"])
+def test_a_nested_hunter_wins_a_four_deck_deal_with_a_line_that_replays(hunter: Options) -> None:
     board = Board.from_number(1, get_rules("admirals-patience"))
     board.push(Move.choose(1))
     if not Search(board).compiled:
         pytest.skip("the nested hunter needs the compiled core")
-    search = Search(board, Options(nested=True))
+    search = Search(board, hunter)
     while not search.step(seconds=math.inf, max_nodes=1 << 16) and search.nodes < 2_000_000:
         pass
     assert search.result == "won"

@@ -151,7 +151,7 @@ def test_piles_are_keyed_as_a_multiset_of_built_runs() -> None:
         Board.from_position(f"A - AS,AH,AD,AC 9S5H,7C8H - {rest.replace('5H', '')} 0", rules)
 
 
-HUNTERS = {"beam": Options(beam=16), "nested": Options(nested=True)}
+HUNTERS = {"beam": Options(beam=16), "nested": Options(nested=True), "nrpa": Options(nrpa=2)}
 
 
 @needs_core
@@ -163,7 +163,7 @@ def test_hunters_win_only_what_is_won_and_never_say_lost(rules: Rules, hunter: s
         board = endgame_position(seed, rules, cards_in_play(rules))
         reference = brute_force(board, 20_000)
         search = Search(board, HUNTERS[hunter])
-        # the beam dies out; the nested hunter starts again until stopped
+        # the beam dies out; the nested hunters start again until stopped
         while not search.step(seconds=math.inf, max_nodes=1 << 14) and search.nodes < 1 << 20:
             pass
         assert search.result in ("won", "exhausted", None)
@@ -183,19 +183,44 @@ def test_hunters_need_the_compiled_core(hunter: str) -> None:
         Search(board, replace(HUNTERS[hunter], core="python"))
 
 
-def test_one_search_is_one_hunter() -> None:
+@pytest.mark.parametrize("two", [Options(beam=16, nested=True), Options(nested=True, nrpa=1),
+                                 Options(beam=16, nrpa=2)], ids=["beam+nested", "nested+nrpa", "beam+nrpa"])
+def test_one_search_is_one_hunter(two: Options) -> None:
     board = endgame_position(1, RULE_SETS[0], 10)
-    with pytest.raises(ValueError, match="choose one hunter"):
-        Search(board, Options(beam=16, nested=True))
+    with pytest.raises(ValueError, match="choose one hunter, not "):
+        Search(board, two)
+
+
+@pytest.mark.parametrize("level", [-1, 5, 99])
+def test_a_policy_learning_level_out_of_range_is_refused(level: int) -> None:
+    with pytest.raises(ValueError, match=f"policy-learning level {level} is not from 0 to 4"):
+        Options(nrpa=level)
 
 
 @needs_core
-def test_a_nested_hunter_with_nothing_to_play_stops_at_once() -> None:
+@pytest.mark.parametrize("settings", [(0, 100), (7, 100), (2, 0)],
+                         ids=["level 0", "level 7", "no iterations"])
+def test_the_core_refuses_policy_learning_settings_out_of_range(settings: tuple[int, int]) -> None:
+    from terrace.solver import _core  # type: ignore[attr-defined]
+    from terrace.solver.search import _core_arguments
+
+    board = endgame_position(1, RULE_SETS[0], 10)
+    search = _core.Search(*_core_arguments(board, Options()))
+    with pytest.raises(ValueError, match="out of range"):
+        search.set_nrpa(*settings, 1)
+    search.set_nrpa(2, 100, 1)  # the refusal left it as it was
+    with pytest.raises(RuntimeError, match="set once"):
+        search.set_nrpa(2, 100, 1)
+
+
+@needs_core
+@pytest.mark.parametrize("hunter", ["nested", "nrpa"])
+def test_a_nested_hunter_with_nothing_to_play_stops_at_once(hunter: str) -> None:
     rules = Rules(decks=1, reserve=0, piles=2, candidates=0)
     waste = "2S3S4S5S6S7S8S9STSJSQS2H3H4H5H6H7H8H9HTHJHQH2D3D4D5D6D7D8D9DTDJDQDKD2C4C5C6C7C8C9CTCJCQCKC3C"
     stuck = Board.from_position(f"A - AS,AH,AD,AC KS,KH {waste} - 0", rules)
     assert not list(stuck.legal_moves)
-    search = Search(stuck, Options(nested=True))
+    search = Search(stuck, HUNTERS[hunter])
     assert search.step(seconds=5)
     assert search.result == "exhausted" and search.nodes < 10
 

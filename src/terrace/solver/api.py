@@ -83,6 +83,10 @@ line (``Options.elite``). Measured and left at 0: half the time on
 Admiral's Patience deals 1-60 at 40 million positions won 40 (version 4
 alone: 41), on General's Patience deals 1-200 at 30 million 39 (36), both
 within luck (``bench/restarts.py ... --set NESTED_SHARE=0.5``)."""
+NRPA_LEVEL = 0
+"""When above 0, :data:`NESTED_SHARE` goes to the policy-learning hunter of
+this level (``Options.nrpa``, ``ccore/nrpa.c``) instead of the nested hunter.
+Measured and left at 0 (docs/winnability.md, "Policy-learning hunter")."""
 HUNT_IN_CORE = True
 """With the compiled core, the restarting win-hunters after the first run in
 one call of the core per turn (:meth:`Search.hunt`), not one Python round a
@@ -215,9 +219,11 @@ class _Task:
         ``board``), spent positions and progress, and their random source."""
         self.hunter: Search | None = self._new_hunter() if hunt else None
         self.nested: Search | None = None
-        """The nested hunter, which takes :data:`NESTED_SHARE` of the hunting."""
+        """The nested hunter (or the policy-learning one: :data:`NRPA_LEVEL`),
+        which takes :data:`NESTED_SHARE` of the hunting."""
         if hunt and options.elite and NESTED_SHARE > 0 and core_available():
-            self.nested = Search(board, replace(options, nested=True, core="compiled"))
+            kind = {"nrpa": NRPA_LEVEL} if NRPA_LEVEL else {"nested": True}
+            self.nested = Search(board, replace(options, core="compiled", **kind))
         self.result: str | None = None
         self.line: list[Move] = []
         self.replay_by = math.inf

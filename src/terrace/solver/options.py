@@ -20,6 +20,9 @@ ORDER_UNRANKED = 2
 piles first: for the shuffled win-hunters of ``solve``, whose moves are put
 in a random order anyway (ranking the piles first was 11% of their
 instructions)."""
+NRPA_MAX_LEVEL = 4
+"""The deepest level of the policy-learning hunter (``Options.nrpa``): each
+level runs the one below ``search.NRPA_ITERATIONS`` times."""
 ORDERS = (ORDER_PLAIN, ORDER_DRAW_EARLY, ORDER_UNRANKED)
 """Every move order (the compiled core refuses any above the last)."""
 
@@ -49,6 +52,10 @@ class Options:
     nested: bool = False
     """The search is the compiled core's nested hunter (``ccore/nested.c``):
     a win-finding search that never claims lost."""
+    nrpa: int = 0
+    """When not 0: the search is the compiled core's policy-learning hunter
+    (``ccore/nrpa.c``, nested rollout policy adaptation) of this level, from 1
+    to :data:`NRPA_MAX_LEVEL`: a win-finding search that never claims lost."""
     elite: bool = True
     """Let every second win-hunter start from a random point of the best
     line the hunters have found so far (``solve`` only; see ``api.ELITE_EVERY``)."""
@@ -71,9 +78,17 @@ class Options:
         if self.order not in ORDERS:
             known = ", ".join(map(str, ORDERS[:-1])) + f" and {ORDERS[-1]}"
             raise ValueError(f"move order {quote(self.order)} is not one of {known}")
+        if not 0 <= self.nrpa <= NRPA_MAX_LEVEL:
+            raise ValueError(f"policy-learning level {quote(self.nrpa)} is not from 0 to {NRPA_MAX_LEVEL}")
+
+    @property
+    def hunters(self) -> list[str]:
+        """The win-finding searches these options ask for (a search is at most one)."""
+        return [name for name, wanted in (("beam", self.beam), ("nested", self.nested), ("nrpa", self.nrpa))
+                if wanted]
 
     @property
     def complete(self) -> bool:
         """True when the search leaves out only moves proved unnecessary, so
         that running out of positions proves the position lost."""
-        return not self.dig_only and not self.beam and not self.nested
+        return not self.dig_only and not self.hunters

@@ -57,6 +57,8 @@ hold (each adds its own at every slice and takes them back when it ends or
 is dropped)."""
 CORE_SLICE_SECONDS = 0.02
 """Wall time per slice of the compiled core."""
+NRPA_ITERATIONS = 100
+"""The policy-learning hunter's iterations per level (``ccore/nrpa.c``)."""
 BEAM_CLOSURE = 100
 """The beam hunter's small search: at most this many positions from each
 position of a layer (sixteen times as many once the stock is empty)."""
@@ -138,8 +140,8 @@ class Search:
         self._prefix: list[int] = []
         self._compiled: Any = None
         self._clear()
-        if self.options.beam and self.options.nested:
-            raise ValueError("choose one hunter: beam or nested, not both")
+        if len(self.options.hunters) > 1:
+            raise ValueError(f"choose one hunter, not {' and '.join(self.options.hunters)}")
         use_core = self.options.core == "compiled" or (self.options.core == "auto" and _core is not None)
         if use_core:
             if _core is None:
@@ -150,8 +152,10 @@ class Search:
                 self._compiled.set_beam(self.options.beam, BEAM_CLOSURE, BEAM_PER_PARENT, BEAM_WEIGHTS, seed)
             elif self.options.nested:
                 self._compiled.set_nested(seed)
-        elif self.options.beam or self.options.nested:
-            raise ValueError("the beam and nested hunters need the compiled core")
+            elif self.options.nrpa:
+                self._compiled.set_nrpa(self.options.nrpa, NRPA_ITERATIONS, seed)
+        elif self.options.hunters:
+            raise ValueError("the beam, nested and policy-learning hunters need the compiled core")
 
     def restart(self, shuffle: int, prefix: list[int], *, checked: bool = True) -> None:
         """Start again from the position the search was built on, after the
@@ -179,8 +183,8 @@ class Search:
         stay those it was built with; the pure-Python search takes options
         with the new ``shuffle``.
         """
-        if self.options.beam or self.options.nested:
-            raise ValueError("the beam and nested hunters do not restart")
+        if self.options.hunters:
+            raise ValueError("the beam, nested and policy-learning hunters do not restart")
         self._clear()
         if self._compiled is not None:
             # (copying the options here cost 8 µs of the about 300 µs of a

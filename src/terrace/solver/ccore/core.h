@@ -15,8 +15,10 @@
  *   search.c   moves, prunings and the search loop (runs without the GIL)
  *   beam.c     the beam hunter, a win-finding search over layers of draws
  *   nested.c   the nested hunter, nested Monte Carlo search (level 1)
+ *   nrpa.c     the policy-learning hunter (nested rollout policy adaptation)
+ *   rollout.h  what the two nested hunters share
  *   hunt.c     the restarting win-hunters' loop (api._Task's, in one call)
- *   keyset.h   sets of position keys for the two hunters
+ *   keyset.h   sets of position keys for the beam and nested hunters
  *   module.c   the Python type terrace.solver._core.Search
  *
  * Each .c file but module.c has a header of the same name declaring what
@@ -65,6 +67,7 @@ typedef struct zset {
 
 struct beam;
 struct nest;
+struct nrpa;
 
 /* The first position, kept so that a restart sets it at once instead of
  * taking back every move of the last hunter (3% of a solve's instructions
@@ -125,6 +128,7 @@ typedef struct {
     double last_seconds;
     struct beam *beam;  /* set: the search is the beam hunter (beam.c) */
     struct nest *nest;  /* set: the search is the nested hunter (nested.c) */
+    struct nrpa *nrpa;  /* set: the search is the policy-learning hunter (nrpa.c) */
     struct root *root;  /* the first position, kept by the first restart() */
 } Core;
 

@@ -4,9 +4,13 @@
 #include "hunt.h"
 #include "memory.h"
 #include "nested.h"
+#include "nrpa.h"
 #include "search.h"
 #include "state.h"
 #include "tables.h"
+
+/* the search is one of the hunters that neither restart nor hunt() */
+#define HUNTER(s) ((s)->beam || (s)->nest || (s)->nrpa)
 
 static int read_cards(PyObject *obj, uint8_t *out, int limit, int *n) {
     char *buf;
@@ -24,6 +28,7 @@ static int read_cards(PyObject *obj, uint8_t *out, int limit, int *n) {
 static void core_free_arrays(Core *s) {
     beam_free(s);
     nested_free(s);
+    nrpa_free(s);
     root_free(s);
     free(s->res); free(s->stk); free(s->wst);
     for (int j = 0; j < MAXP; j++) free(s->pile[j]);
@@ -164,7 +169,10 @@ static PyObject *Core_step(Core *s, PyObject *args) {
     double t0 = now();
     int r;
     Py_BEGIN_ALLOW_THREADS
-    r = s->beam ? run_beam(s, max_nodes, seconds) : s->nest ? run_nested(s, max_nodes, seconds) : run(s, max_nodes, seconds);
+    r = s->beam   ? run_beam(s, max_nodes, seconds)
+        : s->nest ? run_nested(s, max_nodes, seconds)
+        : s->nrpa ? run_nrpa(s, max_nodes, seconds)
+                  : run(s, max_nodes, seconds);
     Py_END_ALLOW_THREADS
     s->last_seconds = now() - t0;
     s->busy = 0;
@@ -177,7 +185,7 @@ static PyObject *Core_set_beam(Core *s, PyObject *args) {
     PyObject *weights;
     unsigned long long seed;
     if (!PyArg_ParseTuple(args, "iiiOK", &width, &closure, &per_parent, &weights, &seed)) return NULL;
-    if (!s->mv || s->started || s->beam || s->busy) {
+    if (!s->mv || s->started || HUNTER(s) || s->busy) {
         PyErr_SetString(PyExc_RuntimeError, "the beam is set once, before the search starts");
         return NULL;
     }
@@ -201,11 +209,27 @@ static PyObject *Core_set_beam(Core *s, PyObject *args) {
 static PyObject *Core_set_nested(Core *s, PyObject *args) {
     unsigned long long seed;
     if (!PyArg_ParseTuple(args, "K", &seed)) return NULL;
-    if (!s->mv || s->started || s->beam || s->nest || s->busy) {
+    if (!s->mv || s->started || HUNTER(s) || s->busy) {
         PyErr_SetString(PyExc_RuntimeError, "the nested hunter is set once, before the search starts");
         return NULL;
     }
     if (!nested_setup(s, seed)) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_set_nrpa(Core *s, PyObject *args) {
+    int level, iterations;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "iiK", &level, &iterations, &seed)) return NULL;
+    if (!s->mv || s->started || HUNTER(s) || s->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the policy-learning hunter is set once, before the search starts");
+        return NULL;
+    }
+    if (level < 1 || level > NRPA_MAX_LEVEL || iterations < 1) {
+        PyErr_SetString(PyExc_ValueError, "policy-learning hunter settings out of range");
+        return NULL;
+    }
+    if (!nrpa_setup(s, level, iterations, seed)) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
 
@@ -216,7 +240,7 @@ static PyObject *Core_restart(Core *s, PyObject *args) {
     if (!PyArg_ParseTuple(args, "KO|p", &shuffle, &moves, &checked)) return NULL;
     if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
     if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread"); return NULL; }
-    if (s->beam || s->nest) { PyErr_SetString(PyExc_RuntimeError, "the beam and nested hunters do not restart"); return NULL; }
+    if (HUNTER(s)) { PyErr_SetString(PyExc_RuntimeError, "the beam, nested and policy-learning hunters do not restart"); return NULL; }
     PyObject *seq = PySequence_Fast(moves, "moves must be a sequence of internal moves");
     if (!seq) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -263,7 +287,7 @@ static PyObject *Core_hunt(Core *s, PyObject *args) {
         return NULL;
     if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
     if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread"); return NULL; }
-    if (s->beam || s->nest) { PyErr_SetString(PyExc_RuntimeError, "the beam and nested hunters do not restart"); return NULL; }
+    if (HUNTER(s)) { PyErr_SetString(PyExc_RuntimeError, "the beam, nested and policy-learning hunters do not restart"); return NULL; }
     if (limit < 1 || elite_every < 1 || stale_hunters < 1 || restarts < 0) {
         PyErr_SetString(PyExc_ValueError, "hunting settings out of range");
         return NULL;
@@ -331,6 +355,8 @@ static PyMethodDef Core_methods[] = {
     {"step", (PyCFunction)Core_step, METH_VARARGS,
      "step(max_nodes, seconds) -> 0 running, 1 won, 2 lost, 3 memory"},
     {"line", (PyCFunction)Core_line, METH_NOARGS, "the internal moves of the current line"},
+    {"set_nrpa", (PyCFunction)Core_set_nrpa, METH_VARARGS,
+     "set_nrpa(level, iterations, seed): make this search the policy-learning hunter"},
     {"set_nested", (PyCFunction)Core_set_nested, METH_VARARGS, "set_nested(seed): make this search the nested hunter"},
     {"set_beam", (PyCFunction)Core_set_beam, METH_VARARGS,
      "set_beam(width, closure, per_parent, weights, seed): make this search the beam hunter"},

@@ -10,12 +10,9 @@
  * best sequence found so far (most cards up at its end). When the main line
  * has no move left, the run starts again from the top with other random
  * numbers. */
-#include "keyset.h"
 #include "nested.h"
+#include "rollout.h"
 #include "search.h"
-#include "state.h"
-
-#define MAXROLL 4000
 
 typedef struct nest {
     stampset roll;    /* keys of one rollout */
@@ -28,18 +25,7 @@ typedef struct nest {
 
 /* plays move m if it leads to a new, live position; 1 when played */
 static int try_move(Core *s, nest *t, int m, int *u_out, int rolling) {
-    int up_;
-    int u = play(s, m, &up_);
-    uint64_t a, b;
-    position_key(s, &a, &b);
-    int ok = !keyset_has(&t->main, a, b) && (!rolling || stampset_insert(&t->roll, a, b)) &&
-             !reserve_cut(s, up_, -1);
-    if (!ok) {
-        take_back_to(s, s->npath - 1);
-        return 0;
-    }
-    *u_out = u;
-    return 1;
+    return try_new(s, &t->main, rolling ? &t->roll : NULL, m, u_out);
 }
 
 /* a rollout from the position after the path, whose last move is prev
@@ -60,7 +46,7 @@ static int rollout(Core *s, nest *t, int prev, int prev_u) {
         if (!played) break;
     }
     if (s->found > s->best_found) s->best_found = s->found;
-    int64_t score = (int64_t)s->found * 1024 - s->nwst;
+    int64_t score = rollout_score(s);
     if (s->found == s->total) return 1;
     if (score > t->best_score) {
         int64_t len = s->npath - start + 1;

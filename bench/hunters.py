@@ -1,0 +1,93 @@
+"""One win-hunter alone, counted in positions (so the machine's load does
+not matter): how many deals it wins, with no complete search and no other
+hunter.
+
+Each deal's candidates (one per base card, twins included) get one search
+each with the hunter's options, and take turns of ``--turn`` positions until
+one wins (its line replayed by the engine) or the deal's positions are
+spent. ``--hunter`` is ``nested`` (``Options(nested=True)``), ``nrpa:L``
+(``Options(nrpa=L)``) or ``beam:W`` (``Options(beam=W)``).
+
+    .venv/bin/python bench/hunters.py --variant admirals-patience --deals 1-60 \\
+        --nodes 40000000 --hunter nrpa:2
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from terrace.board import Board
+from terrace.rules import Rules
+from terrace.solver.search import Options, Search
+from terrace.solver.survey import parse_range
+from terrace.solver.twins import chosen
+from terrace.variants import get_rules
+
+
+def hunter_options(hunter: str) -> Options:
+    """The options of ``nested``, ``nrpa:L`` or ``beam:W``.
+
+    >>> hunter_options("nrpa:2").nrpa, hunter_options("nested").nested, hunter_options("beam:64").beam
+    (2, True, 64)
+    """
+    name, _, size = hunter.partition(":")
+    if name == "nested" and not size:
+        return Options(nested=True, core="compiled")
+    if name in ("nrpa", "beam") and size.isascii() and size.isdigit() and int(size) > 0:
+        try:
+            return Options(core="compiled", **{name: int(size)})
+        except ValueError as error:
+            raise SystemExit(f"--hunter {hunter!r}: {error}") from None
+    raise SystemExit(f"--hunter {hunter!r}: nested, nrpa:LEVEL or beam:WIDTH")
+
+
+def hunt(board: Board, options: Options, nodes: int, turn: int) -> tuple[bool, int]:
+    """Whether the hunter wins the deal within ``nodes`` positions, and the
+    positions it entered."""
+    starts = [chosen(board, index) for index in range(board.rules.candidates)]
+    searches = [Search(start, options) for start in starts]
+    spent = 0
+    while spent < nodes and any(search.result is None for search in searches):
+        for start, search in zip(starts, searches, strict=True):
+            if search.result is not None:
+                continue
+            before = search.nodes
+            search.step(seconds=86_400, max_nodes=min(turn, max(1, nodes - spent)))
+            spent += search.nodes - before
+            if search.result == "won":
+                if not search.replay(start, search.line)[1].is_won():
+                    raise AssertionError(f"a line that does not win: {board.position()}")
+                return True, spent
+    return False, spent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="admirals-patience")
+    parser.add_argument("--deals", default="1-60")
+    parser.add_argument("--nodes", type=int, default=40_000_000, help="positions per deal")
+    parser.add_argument("--turn", type=int, default=1_000_000, help="positions per candidate and turn")
+    parser.add_argument("--hunter", default="nrpa:2", help="nested, nrpa:LEVEL or beam:WIDTH")
+    args = parser.parse_args()
+    if args.nodes < 1 or args.turn < 1:
+        raise SystemExit("--nodes and --turn must be at least 1")
+    options = hunter_options(args.hunter)
+    rules: Rules = get_rules(args.variant)
+    first, last = parse_range(args.deals)
+    won: list[int] = []
+    total = 0
+    start = time.process_time()
+    for deal in range(first, last + 1):
+        win, spent = hunt(Board.from_number(deal, rules), options, args.nodes, args.turn)
+        total += spent
+        if win:
+            won.append(deal)
+        print(f"deal {deal}: {'won' if win else '-'} after {spent:,} positions", flush=True)
+    print(f"{args.variant}, deals {args.deals}, {args.nodes:,} positions a deal, {args.hunter}: "
+          f"{len(won)} won, {total:,} positions, {time.process_time() - start:.0f} CPU s")
+    print("won:", ", ".join(map(str, won)))
+
+
+if __name__ == "__main__":
+    main()
