@@ -908,3 +908,27 @@ def test_keys_after_an_undo_with_nothing_to_undo_still_act(api: Api, open_game: 
     settled(page)
     assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1"]
     open_game.errors.clear()  # (the refused undo: 409 in the console)
+
+
+def test_f_with_no_card_selected_sends_the_focused_piles_card_or_says_what_it_needs(
+    api: Api, open_game: Any
+) -> None:
+    """F did nothing, and said nothing, unless a card was selected."""
+    page = open_game(api.new(variant="terrace", deal_number=7))
+    page.locator("[data-pile='t8']").focus()
+    page.keyboard.press("f")  # (the base card is still to be chosen)
+    page.wait_for_selector("#toast.show")
+    assert page.locator("#toast").text_content().startswith("Choose the base card first: no card can go home")
+    page.keyboard.press("2")
+    moves_seen(page, 1)
+    page.locator("[data-pile='t8']").focus()
+    page.keyboard.press("f")  # (7♠ on pile 8 goes home)
+    moves_seen(page, 2)
+    played = page.evaluate("document.body.dataset.moves")
+    assert played == "2" and page.locator(".card.selected").count() == 0
+    page.locator("[data-pile='stock']").focus()
+    page.keyboard.press("F")
+    page.wait_for_selector("#toast.show")
+    assert page.locator("#toast").text_content().startswith("F sends a card home: select one first")
+    settled(page)
+    assert page.evaluate("document.body.dataset.moves") == "2"

@@ -977,9 +977,19 @@ function onKey(event) {
     const pile = lower === "r" ? "reserve" : "waste";
     if (app.selected === pile) deselect();
     else select(pile);
-  } else if (lower === "f" && app.selected) {
-    const source = app.selected;
-    deselect({ said: false });
+  } else if (lower === "f") {
+    // F sends the selected card home; with none selected, the card of the
+    // focused pile (as S then F would), else it says what F needs.
+    const found = event.target.closest && event.target.closest("[data-pile]");
+    const focused = found && board.contains(found) ? found.dataset.pile : null;
+    const holdsCards = (pile) => pile === "reserve" || pile === "waste" || pile[0] === "t";
+    const source = app.selected || (focused && holdsCards(focused) ? focused : null);
+    if (!source || game.status === "choosing") {
+      toast(t(game.status === "choosing" ? "error.fChoosing" : "error.fNothing"), "info");
+      event.preventDefault();
+      return;
+    }
+    if (app.selected) deselect({ said: false });
     const info = game.sources[source];
     const foundation = info && Object.keys(info.targets).find((p) => p[0] === "f");
     if (foundation) play(info.targets[foundation]);
