@@ -16,7 +16,7 @@ import pytest
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.rules import Rules
-from terrace.solver import api, lines
+from terrace.solver import api, endgame, lines
 from terrace.solver.lines import replays_to_win
 from terrace.solver.search import Options, Search, replay_line
 from terrace.solver.state import State
@@ -148,11 +148,7 @@ def test_a_late_win_ends_within_the_grace_counted_in_work(monkeypatch: pytest.Mo
     board = Board.from_number(4, get_rules("empress-of-italy"))
     line = api.solve(board, max_seconds=30, max_nodes=1_000_000, short_line=False).moves
     assert len(line) > 20_000  # (a node budget: the same line on every machine)
-    clock = [0.0]
-    for owner, name in ((Board, "push"), (Board, "position_key"), (State, "apply"), (State, "undo"),
-                        (State, "key")):
-        monkeypatch.setattr(owner, name, _costing(getattr(owner, name), clock))
-    monkeypatch.setattr(time, "perf_counter", lambda: clock[0])
+    clock = _counted_work(monkeypatch)
     for late in (0.0, 0.2, 0.45, 0.49):
         clock[0] = 100.0
         deadline = clock[0] - late  # (the win was replayed this long after the deadline)
@@ -160,6 +156,18 @@ def test_a_late_win_ends_within_the_grace_counted_in_work(monkeypatch: pytest.Mo
         finished = api._finished_line(task, 1.0, None, deadline, True)  # type: ignore[arg-type]
         assert clock[0] <= deadline + api.REPLAY_GRACE + 0.002, (late, clock[0] - deadline)
         assert finished[:1] == line[:1]
+
+
+def _counted_work(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """A clock, read by :func:`time.perf_counter`, that is the work done:
+    10 us for each move the engine or the solver's state plays or takes
+    back and each position key."""
+    clock = [0.0]
+    for owner, name in ((Board, "push"), (Board, "position_key"), (State, "apply"), (State, "undo"),
+                        (State, "key")):
+        monkeypatch.setattr(owner, name, _costing(getattr(owner, name), clock))
+    monkeypatch.setattr(time, "perf_counter", lambda: clock[0])
+    return clock
 
 
 def _costing(real: Any, clock: list[float], cost: float = 1e-5) -> Any:
@@ -170,3 +178,29 @@ def _costing(real: Any, clock: list[float], cost: float = 1e-5) -> Any:
         return real(*args, **options)
 
     return costed
+
+
+EXTREME = Rules(decks=8, piles=20, candidates=20, spaces="free", foundation_return=True)
+"""The rule options at their most: the longest lines, the most moves a position."""
+
+
+def test_skipping_detours_ends_by_its_deadline_counted_in_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted in work, on a line of 13,000 moves (eight decks): once out
+    of time, the bridging played the rest of the line all the same; the
+    skipping looked at the clock every 64 moves, each trying every move
+    there; and the engine's replay of the shorter line had no deadline.
+    The skipping ended up to 0.13 s of work past its deadline."""
+    board = Board.from_number(27, EXTREME)
+    found = api.solve(board, max_seconds=60, max_nodes=2_000_000, short_line=False)
+    assert found.result == "won" and len(found.moves) > 10_000  # (a node budget: the same on every machine)
+    board.push(found.moves[0])
+    line = found.moves[1:]
+    clock = _counted_work(monkeypatch)
+    lengths = []
+    for seconds in (0.55, 0.8):
+        clock[0] = 100.0
+        shorter = endgame.skip_detours(board, line, until=clock[0] + seconds)
+        assert clock[0] <= 100.0 + seconds + 0.003, (seconds, clock[0] - 100.0)  # (256 moves a look)
+        assert replays_to_win(board, shorter)
+        lengths.append(len(shorter))
+    assert lengths[-1] < len(line)  # (a shorter line was replayed in time)
