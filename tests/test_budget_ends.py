@@ -252,3 +252,22 @@ def test_a_released_search_gives_back_its_tables_and_takes_no_more_steps(core: s
     assert search.nodes >= 2_048 and search.best_found >= 0
     with pytest.raises(RuntimeError, match="released"):
         search.step(math.inf, max_nodes=2_048)
+
+
+def test_dropping_a_pair_far_apart_stops_at_the_deadline_counted_in_work(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tidying asks whether a line still wins without a card's shift to
+    another pile and its way straight back; the moves between the two were
+    played twice before the clock was first read (here 1,202 moves: 12 ms
+    of work past the deadline), however far apart the pair was."""
+    board = Board.from_number(2, EXTREME)
+    board.push_text("c1")
+    pair = [Move.parse("t4t8"), Move.parse("t8t4")]  # (piles 2 and 19 untouched)
+    line = [Move.parse("t2t19"), *pair * 300, Move.parse("t19t2")]
+    assert lines.partner(line, 0) == len(line) - 1
+    clock = _counted_work(monkeypatch)
+    assert lines.still_wins_without(board, line, 0, len(line) - 1, math.inf) is False  # (played to the end)
+    assert clock[0] > len(line) * 1e-5
+    clock[0] = 100.0
+    assert lines.still_wins_without(board, line, 0, len(line) - 1, until=99.0) is False
+    assert clock[0] <= 100.0 + lines.REPLAY_CHECK * 1e-5, clock[0] - 100.0
