@@ -280,10 +280,11 @@ def skip_detours(board: Board, line: list[Move], *, until: float = math.inf,
     of the line is then kept as it is). The stretches between draws are then
     bridged (:func:`bridge_stretches`). The result is replayed by the engine
     (a line shorter than ``line``: skipping and bridging stop in time for
-    it, reckoned by the time reading ``line`` took a move); if it did not
-    win by ``until`` (a bridge's last search can run past its share: the
-    replay after it ended 0.1 s of work late on eight decks), ``line`` is
-    returned, as it is when nothing was skipped (without a replay)."""
+    it, reckoned by :data:`REPLAY_RESERVE` times the time reading ``line``
+    took a move); if it did not win by ``until`` (without that deadline,
+    the replay after a bridge's last search ended 0.1 s of work late on
+    eight decks), ``line`` is returned, as it is when nothing was skipped
+    (without a replay)."""
     options = Options(canonical=False)
     keys = slot_keys(board.rules.in_suit)
     copy = board.copy(stack=False)
