@@ -27,13 +27,21 @@ def replays_to_win(board: Board, moves: Iterable[Move], until: float = math.inf)
     """
     copy = board.copy(stack=False)
     try:
-        for index, move in enumerate(moves):
-            if index % REPLAY_CHECK == 0 and time.perf_counter() > until:
-                return False
-            copy.push(move)
+        return played(copy, moves, until) and copy.is_won()
     except TerraceError:
         return False
-    return copy.is_won()
+
+
+def played(board: Board, moves: Iterable[Move], until: float = math.inf) -> bool:
+    """Play ``moves`` on ``board``; False, with the rest unplayed, once
+    :func:`time.perf_counter` passes ``until`` (read every
+    :data:`REPLAY_CHECK` moves, the first one too). Raises the engine's
+    error on an illegal move."""
+    for index, move in enumerate(moves):
+        if index % REPLAY_CHECK == 0 and time.perf_counter() > until:
+            return False
+        board.push(move)
+    return True
 
 
 def touches(move: Move, pile: int) -> bool:
@@ -84,13 +92,11 @@ def still_wins_without(current: Board, moves: list[Move], i: int, j: int, until:
     middle = j - i - 1
     mine = current.copy(stack=False)
     theirs = current.copy(stack=False)
-    try:
-        for move in rest[:middle]:
-            mine.push(move)
+    try:  # (the clock is read on the way to the point where both stand: the pair can be far apart)
+        if not played(mine, rest[:middle], until) or not played(theirs, moves[i:j + 1], until):
+            return False
     except TerraceError:
         return False
-    for move in moves[i:j + 1]:
-        theirs.push(move)
     k = j + 1  # ``theirs`` stands after moves[:k], ``mine`` after rest[:t]
     for t in range(middle, len(rest)):
         if same_position(mine, theirs):

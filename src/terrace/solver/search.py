@@ -139,6 +139,7 @@ class Search:
         self._root = board
         self._prefix: list[int] = []
         self._compiled: Any = None
+        self._released = False
         self._clear()
         if len(self.options.hunters) > 1:
             raise ValueError(f"choose one hunter, not {' and '.join(self.options.hunters)}")
@@ -208,6 +209,16 @@ class Search:
         self._stop = 0
         self._slice = 4096
 
+    def release(self) -> None:
+        """Give back the search's tables (the compiled core's, or the
+        pure-Python search's positions, its lines) once it will take no
+        more steps: ``result``, ``nodes``, ``best_found`` and ``best_first``
+        stay; a step after this raises ``RuntimeError``."""
+        self._compiled = None
+        self._gen = None  # (closing the generator gives back its entries)
+        self.line, self._best_path = [], []
+        self._released = True
+
     @property
     def compiled(self) -> bool:
         """True when the compiled core does the work."""
@@ -222,6 +233,8 @@ class Search:
         against a budget of 0.5)."""
         if self.result is not None:
             return True
+        if self._released:
+            raise RuntimeError("a released search takes no more steps")
         if self._compiled is not None:
             return self._step_core(seconds, max_nodes)
         target = self.nodes + (SLICE if max_nodes is None else max_nodes)
