@@ -102,7 +102,7 @@ from terrace.storage.migrations import (
     read_layout,
     repair_counting,
 )
-from terrace.storage.paths import MEMORY, default_games_path, label, no_new_file, verdicts_path
+from terrace.storage.paths import MEMORY, default_games_path, given_label, label, no_new_file, verdicts_path
 from terrace.storage.rows import (
     FACT_COLUMNS,
     GAME_COLUMNS,
@@ -190,13 +190,13 @@ def _set_busy_timeout(conn: sqlite3.Connection, seconds: float) -> None:
     conn.execute(f"PRAGMA busy_timeout = {max(1, int(seconds * 1000))}")
 
 
-def _check_folder_takes_a_file(path: Path) -> None:
-    """Refuse, saying why, a new database in a folder that takes no new
-    file (a read-only disk)."""
+def _check_folder_takes_a_file(path: Path, name: str) -> None:
+    """Refuse, saying why, a new database ``name`` at ``path`` in a folder
+    that takes no new file (a read-only disk)."""
     why = no_new_file(path.parent)
     if why is not None:
         raise DatabaseFileError(
-            f"no database {label(path)} can be made: no new file can be made in its folder "
+            f"no database {name} can be made: no new file can be made in its folder "
             f"{label(path.parent)} ({why})"
         )
 
@@ -775,20 +775,24 @@ class SqliteStore:
     # -- opening ----------------------------------------------------------
 
     def _open_file(self, path: Path) -> sqlite3.Connection:
-        header = inspect_file(path)
+        """Check the file ``path`` (the one :attr:`path` names, links
+        followed) and connect to it; its refusals name what the user gave,
+        and where a link points."""
+        name = given_label(self.path or path, path)
+        header = inspect_file(path, name)
         self._side_before = side_files(path)
         self._made = not path.exists()  # (a refused database made here is removed again)
         if header is None and self.read_only:
-            raise NoDatabaseError(label(path))
+            raise NoDatabaseError(name)
         if header is not None:
             version = header.user_version
             try:
                 if header.has_wal:  # (the probe may make an -shm file)
-                    version = max(version, self._probe_version(path))
+                    version = max(version, self._probe_version(path, name))
                 if version > LATEST_VERSION:
-                    raise NewerDatabaseError(version, str(path))
+                    raise NewerDatabaseError(version, name)
                 if version < 0:
-                    raise damaged(label(path), f"its schema number is {version}, which no Terrace writes")
+                    raise damaged(name, f"its schema number is {version}, which no Terrace writes")
             except BaseException:
                 remove_new_side_files(path, self._side_before)
                 raise
@@ -820,20 +824,20 @@ class SqliteStore:
             return _connect(path)
         except sqlite3.Error as error:
             if header is None:  # (SQLite says only "unable to open database file")
-                _check_folder_takes_a_file(path)
-            raise sql_error(self._name, error) from None
+                _check_folder_takes_a_file(path, name)
+            raise sql_error(name, error) from None
 
     @staticmethod
-    def _probe_version(path: Path) -> int:
+    def _probe_version(path: Path, name: str) -> int:
         """The live schema version, read without writing (a log is pending)."""
         try:
             probe = _connect(path, "mode=ro")
         except sqlite3.Error as error:
-            raise sql_error(label(path), error) from None
+            raise sql_error(name, error) from None
         try:
             return int(probe.execute("PRAGMA user_version").fetchone()[0])
         except sqlite3.Error as error:
-            raise sql_error(label(path), error) from None
+            raise sql_error(name, error) from None
         finally:
             probe.close()
 
