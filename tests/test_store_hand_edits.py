@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 
-from store_support import golden, play, start
-from terrace.storage import DamagedGameError, open_store
+from store_support import golden, locked_by_another, play, start
+from terrace.storage import DamagedGameError, StoreError, open_store
 from terrace.storage.base import MAX_REVISION, UnsavableGameError
 
 
@@ -188,6 +189,28 @@ def test_counting_triggers_that_cannot_be_made_again_leave_no_line_on_trust(
         _edit(db, "UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 4", game_id)
         with pytest.raises(DamagedGameError):
             store.get(game_id)
+
+
+def test_a_repair_blocked_by_another_programs_lock_is_waited_for_once_not_again_by_the_check(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opening waited out the busy timeout to make a dropped counting
+    trigger again, then ``check_writable`` (``terrace play``) waited it out
+    a second time before it said the file was busy: 20 s in all."""
+    from terrace.storage import sqlite as sqlite_module
+
+    db = tmp_path / "games.sqlite"
+    _game(db)
+    _edit(db, "DROP TRIGGER moves_update_counted")
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_SECONDS", 2.0)
+    with locked_by_another(db):
+        started = time.monotonic()
+        store = open_store(db)
+        opened = time.monotonic()
+        with pytest.raises(StoreError, match=r"^the database games\.sqlite is busy \(another program"):
+            store.check_writable()
+        assert opened - started >= 2.0 and time.monotonic() - opened < 1.0  # (SQLite slept 2 s again)
+    store.check_writable()  # (free again: the next check waits as ever, and passes)
+    store.close()
 
 
 def test_a_move_edited_while_a_counting_trigger_was_away_for_a_moment_is_seen(tmp_path: Path) -> None:
