@@ -440,9 +440,11 @@ def _state(game: StoredGame) -> tuple[Any, ...]:
 def _continues(game: StoredGame, stored: StoredGame, untouched: bool = False) -> bool:
     """True when ``game`` continues ``stored`` (see :meth:`SqliteStore._continued`):
     its line (moves played, then those taken back and still to redo) goes
-    on from ``stored``'s moves, or, when ``untouched`` (a backup restored
-    over a game not played here since it came in), it is any later state
-    of that game. A game given up, or one changed without its time of
+    on from ``stored``'s moves, or it played exactly ``stored``'s moves
+    before some were taken back where it was played (its lines passed,
+    ``saved.passed``), or, when ``untouched`` (a backup restored over a
+    game not played here since it came in), it is any later state of that
+    game. A game given up, or one changed without its time of
     change moving on (a hint counted on a game given up, playing time
     reported, an assist used), is continued only by its very line with
     more counted."""
@@ -452,7 +454,8 @@ def _continues(game: StoredGame, stored: StoredGame, untouched: bool = False) ->
     if stored.given_up_at is not None or _same_point(game, stored):
         played_on = game.line() == stored.line() and _state(game) != _state(stored)
     else:
-        played_on = untouched or game.line()[: len(played)] == played
+        played_on = (untouched or game.line()[: len(played)] == played
+                     or (bool(game.passed) and _passed_key(played) in unpack_passed(game.passed)))
     ended = stored.given_up_at in (None, game.given_up_at) and stored.won_at in (None, game.won_at)
     return played_on and _no_count_lower(game, stored) and ended
 
