@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from store_support import golden, locked_by_another, play, start
 from terrace.storage import DamagedGameError, StoreError, open_store
 from terrace.storage.base import MAX_REVISION, UnsavableGameError
+from terrace.storage.transfer import export_record, read_games
 
 
 def _game(db: Path) -> str:
@@ -230,3 +232,29 @@ def test_a_move_edited_while_a_counting_trigger_was_away_for_a_moment_is_seen(tm
         _edit(db, next(sql for sql in COUNTING_TRIGGERS if "moves_update_counted" in sql))
         with pytest.raises(DamagedGameError):
             store.get(game_id)
+
+
+@pytest.mark.parametrize("restore", [True, False])
+def test_a_game_deleted_by_hand_comes_back_from_its_backup(tmp_path: Path, restore: bool) -> None:
+    """A game deleted in the sqlite3 shell (which does not enforce foreign
+    keys) left its moves, log and hinted positions behind, and importing
+    its backup, the way to get it back, failed whole: "nothing was
+    imported: the database games.sqlite failed: UNIQUE constraint failed:
+    moves.game_id, moves.ply". Its rows left over are cleared first; the
+    game comes back with its moves and a log of its own."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    with open_store(db) as store:
+        store.count_hint(game_id, "a position")
+        backup = [export_record(store.get(game_id), store.log_places().get(game_id) if restore else None)]
+        if not restore:
+            start(store, golden("terrace-lost"))  # (a game of its own here: no restore)
+    _edit(db, "DELETE FROM games WHERE id = ?", game_id)
+    with open_store(tmp_path / "fresh.sqlite") as fresh:
+        fresh.add_games(read_games(json.dumps(backup)))
+        logged = fresh.history(game_id)
+    with open_store(db) as store:
+        assert store.add_games(read_games(json.dumps(backup))) == [(game_id, True)]
+        assert store.get(game_id).moves == list(golden("terrace-won").moves[:5])
+        assert store.history(game_id) == logged and len(logged) == 1 + restore
+        assert store.count_hint(game_id, "a position") is True  # (a hint of this game, not the one deleted)

@@ -482,6 +482,23 @@ def _keep_passed(conn: sqlite3.Connection, game: StoredGame) -> None:
                      [(game.id, n, digest) for n, digest in unpack_passed(game.passed)])
 
 
+def _tables_of_games(conn: sqlite3.Connection) -> list[str]:
+    """The tables whose rows belong to a game (a foreign key to ``games``)."""
+    names = [name for (name,) in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")]
+    return [name for name in names
+            if any(row[2] == "games" for row in conn.execute(f'PRAGMA foreign_key_list("{name}")'))]
+
+
+def _clear_leftovers(conn: sqlite3.Connection, game_id: str, tables: Sequence[str]) -> None:
+    """Delete the rows of ``tables`` (:func:`_tables_of_games`) kept under
+    ``game_id``, a game that is not stored, before one is stored under it:
+    rows left by a game deleted by hand (the ``sqlite3`` shell does not
+    enforce foreign keys, so its moves, log and lines passed stay), which
+    would else refuse its moves or give it another game's log."""
+    for table in tables:
+        conn.execute(f'DELETE FROM "{table}" WHERE game_id = ?', (game_id,))
+
+
 def _untouched(conn: sqlite3.Connection, game_id: str) -> bool:
     """True when the stored game ``game_id`` was not played here since it
     came in (:data:`_PLAYED_HERE`)."""
@@ -1703,6 +1720,7 @@ class SqliteStore:
             # counted below; the trigger is back before the commit)
             conn.execute(f"DROP TRIGGER IF EXISTS {INSERTS_COUNTED}")
             restored: list[StoredGame] = []
+            leftovers = _tables_of_games(conn)
             for i, game in enumerate(games):
                 if exact is not None and game.id in exact:
                     game.revision = exact[game.id]  # (this very state is here: nothing to write)
@@ -1745,6 +1763,7 @@ class SqliteStore:
                     game.id = new_game_id()
                     if beside is not None:
                         beside.append((kept_beside, game.id))
+                _clear_leftovers(conn, game.id, leftovers)
                 insert_game(conn, game, None if exact is not None else "import")
                 _keep_passed(conn, game)
                 if exact is not None:
