@@ -193,25 +193,32 @@ def test_counting_triggers_that_cannot_be_made_again_leave_no_line_on_trust(
             store.get(game_id)
 
 
-def test_a_repair_blocked_by_another_programs_lock_is_waited_for_once_not_again_by_the_check(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("write", ["check", "import"])
+def test_a_repair_blocked_by_another_programs_lock_is_waited_for_once_not_again_by_the_first_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write: str) -> None:
     """The opening waited out the busy timeout to make a dropped counting
-    trigger again, then ``check_writable`` (``terrace play``) waited it out
-    a second time before it said the file was busy: 20 s in all."""
+    trigger again, then ``check_writable`` (``terrace play``), or an
+    import's write, waited it out a second time before it said the file
+    was busy: 20 s in all."""
     from terrace.storage import sqlite as sqlite_module
 
     db = tmp_path / "games.sqlite"
     _game(db)
     _edit(db, "DROP TRIGGER moves_update_counted")
     monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_SECONDS", 2.0)
+    with open_store(":memory:") as elsewhere:
+        record = export_record(start(elsewhere, golden("terrace-lost")))
     with locked_by_another(db):
         started = time.monotonic()
         store = open_store(db)
         opened = time.monotonic()
         with pytest.raises(StoreError, match=r"^the database games\.sqlite is busy \(another program"):
-            store.check_writable()
+            if write == "check":
+                store.check_writable()
+            else:
+                store.add_games(read_games(json.dumps([record])))
         assert opened - started >= 2.0 and time.monotonic() - opened < 1.0  # (SQLite slept 2 s again)
-    store.check_writable()  # (free again: the next check waits as ever, and passes)
+    store.check_writable()  # (free again: the next write waits as ever, and passes)
     store.close()
 
 

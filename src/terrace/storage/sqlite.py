@@ -729,10 +729,13 @@ class SqliteStore:
         another connection may have changed is then read again."""
         self._layout_seen = -1
         """``PRAGMA schema_version`` when the triggers were last checked."""
-        self._waited_at_open = False
-        """True when the opening waited out the busy timeout on another
-        program's lock (to make the counting triggers again): the check
-        that follows (:meth:`check_writable`) does not wait it out again."""
+        self._waited_at_open: float | None = None
+        """When the opening gave up waiting for another program's lock (to
+        make the counting triggers again), by ``time.monotonic()``: the
+        first change written within :data:`BUSY_TIMEOUT_SECONDS` of it
+        (``terrace play``'s :meth:`check_writable`, an import) does not
+        wait it out again, but takes the lock at once or is refused as busy
+        (two waits made them take 20 s to say so)."""
         self.migrations_applied: list[int] = []
         self._side_before: set[str] = set()
         self._made = False
@@ -907,7 +910,7 @@ class SqliteStore:
                                 "that count them were made again", self._name, fault)
                 except sqlite3.Error as error:  # (a file that cannot be written: check_writable says so)
                     self._lines_counted = False
-                    self._waited_at_open = is_busy(error)
+                    self._waited_at_open = time.monotonic() if is_busy(error) else None
                     log.warning("%s: %s, so changes to moves are not all counted, and they could not "
                                 "be made again (%s): every line is read again", self._name, fault, error)
         except sqlite3.Error as error:
@@ -957,24 +960,13 @@ class SqliteStore:
         """Write to the database once (and commit) to prove that changes
         can be saved. When they cannot (read-only file or folder, full disk)
         the store is closed, no ``-wal`` or ``-shm`` file is left behind,
-        and :class:`~terrace.storage.base.StoreWriteError` says why. After
-        an opening that already waited out another program's lock, it
-        does not wait again: the lock is taken at once or refused as busy
-        (two waits made ``terrace play`` take 20 s to say so)."""
-        with self._lock:
-            waited, self._waited_at_open = self._waited_at_open, False
-            try:
-                if waited:
-                    _set_busy_timeout(self._conn, 0)
-                try:
-                    with self._transaction(write=True, action="check") as conn:
-                        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                finally:
-                    if waited:
-                        _set_busy_timeout(self._conn, BUSY_TIMEOUT_SECONDS)
-            except StoreWriteError as error:
-                self._close_refused()
-                raise self._unsavable(error) from None
+        and :class:`~terrace.storage.base.StoreWriteError` says why."""
+        try:
+            with self._transaction(write=True, action="check") as conn:
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        except StoreWriteError as error:
+            self._close_refused()
+            raise self._unsavable(error) from None
 
     def _unsavable(self, error: StoreWriteError) -> StoreWriteError:
         """The refusal of a database in which games cannot be saved."""
@@ -1051,6 +1043,10 @@ class SqliteStore:
                     f"{refused} was not saved: the database was opened only to read", "read-only"
                 )
             left = BUSY_TIMEOUT_SECONDS - (time.monotonic() - start)
+            if write and self._waited_at_open is not None:
+                if time.monotonic() - self._waited_at_open < BUSY_TIMEOUT_SECONDS:
+                    left = min(left, 0.001)  # (the opening waited already: see _waited_at_open)
+                self._waited_at_open = None
             shortened = False
             try:
                 if left < BUSY_TIMEOUT_SECONDS - SHORTEN_AFTER:
