@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from store_support import golden, no_default_db, play, start, undo
 from terrace.cli import main
-from terrace.storage import open_store
+from terrace.storage import StoredGame, open_store
 from terrace.storage.line import Line
 from terrace.storage.migrations import LATEST_VERSION
 
@@ -386,19 +386,12 @@ def test_backups_taken_across_a_clock_put_back_restore_the_newest_play_once(
     assert _cli("import", str(newer), "--db", str(db)) == "imported 0 games (2 already here)\n"
 
 
-@pytest.mark.parametrize("restored", [["newer"], ["older", "newer"]])
-def test_an_older_backup_imported_after_a_newer_restore_adds_no_game(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restored: list[str]) -> None:
-    """The newer backup restored (after the older, or alone), then the
-    older imported: its state of a game whose moves were taken back and
-    others played between the two backups was added beside the game here
-    (two games where the player had one; since schema 9 with a note, when
-    the newer backup alone was restored, for a backup carries no log). A
-    backup now gives the lines each game had played off its line today
-    (saved.passed), from its log and the table passed: the older state is
-    known as this game's, nothing is added, and the game here stays the
-    game in play. (A state that truly diverged still goes beside, with the
-    note: test_a_game_carried_elsewhere_with_moves_taken_back_comes_back_in_place.)"""
+def _backups_across_moves_taken_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     ) -> tuple[dict[str, Path], StoredGame]:
+    """Two backups of one database (files "older" and "newer"): between
+    them 4 of the 8 moves of its first game were taken back and another
+    played (its second game has 3 moves in both); with that game as the
+    newer backup has it."""
     lost = golden("terrace-lost")
     clock = [time.time() - 86_400]
     monkeypatch.setattr(time, "time", lambda: clock[0])
@@ -425,6 +418,47 @@ def test_an_older_backup_imported_after_a_newer_restore_adds_no_game(
         clock[0] += 10
     monkeypatch.undo()
     _cli("export", "--all", "-o", str(files["newer"]), "--db", str(source))
+    return files, game
+
+
+@pytest.mark.parametrize("order", [("older", "newer"), ("newer", "older")])
+def test_both_backups_of_a_game_in_one_file_are_one_game_in_either_order(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, order: tuple[str, str]) -> None:
+    """The records of two backups put in one file, the older first: its
+    state came in, and the newer one (4 of its moves taken back and
+    another played since) went beside it as a second game, with a note,
+    though its saved.passed says it played exactly those moves before
+    (imported from two files one after the other, it replaced it). A
+    record whose lines passed hold the stored game's moves continues it;
+    the newer first, the older is found already here, as it was."""
+    files, game = _backups_across_moves_taken_back(tmp_path, monkeypatch)
+    both = tmp_path / "both.json"
+    both.write_text(json.dumps([record for name in order for record in json.loads(files[name].read_text())]))
+    db = tmp_path / "games.sqlite"
+    result = CliRunner().invoke(main, ["import", str(both), "--db", str(db)])
+    assert (result.exit_code, result.output) == (0, "imported 2 games\n")
+    assert _count_games(db) == 2
+    with open_store(db) as store:
+        assert store.get(game.id).moves == game.moves
+    memory = CliRunner().invoke(main, ["import", str(both), "--db", ":memory:"])
+    assert memory.output.startswith("checked 2 games; none was kept")
+
+
+@pytest.mark.parametrize("restored", [["newer"], ["older", "newer"]])
+def test_an_older_backup_imported_after_a_newer_restore_adds_no_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restored: list[str]) -> None:
+    """The newer backup restored (after the older, or alone), then the
+    older imported: its state of a game whose moves were taken back and
+    others played between the two backups was added beside the game here
+    (two games where the player had one; since schema 9 with a note, when
+    the newer backup alone was restored, for a backup carries no log). A
+    backup now gives the lines each game had played off its line today
+    (saved.passed), from its log and the table passed: the older state is
+    known as this game's, nothing is added, and the game here stays the
+    game in play. (A state that truly diverged still goes beside, with the
+    note: test_a_game_carried_elsewhere_with_moves_taken_back_comes_back_in_place.)"""
+    lost = golden("terrace-lost")
+    files, game = _backups_across_moves_taken_back(tmp_path, monkeypatch)
     db = tmp_path / "restored.sqlite"
     for name in restored:
         _cli("import", str(files[name]), "--db", str(db))

@@ -465,6 +465,33 @@ def test_a_folder_at_the_path_is_refused(tmp_path: Path) -> None:
         open_store(tmp_path)
 
 
+@pytest.mark.parametrize("target, read_only, words", [
+    ("notes.txt", False, "is not a Terrace database"),
+    ("folder", False, "is a folder, not a database file"),
+    ("newer.sqlite", False, "was written by a newer version of Terrace"),
+    ("missing.sqlite", True, "yet (no game was saved there)"),
+])
+def test_a_refusal_through_a_symbolic_link_names_the_link_and_where_it_points(
+        tmp_path: Path, target: str, read_only: bool, words: str) -> None:
+    """The check before SQLite opens the file named the file the link
+    points to, which the user never typed: ``--db mine.sqlite`` linked to
+    notes.txt said "notes.txt is not a Terrace database"."""
+    (tmp_path / "notes.txt").write_text("my notes " * 20)
+    (tmp_path / "folder").mkdir()
+    conn = sqlite3.connect(populated(tmp_path / "newer.sqlite"))
+    conn.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
+    conn.close()
+    link = tmp_path / "mine.sqlite"
+    link.symlink_to(target)
+    before = listing(tmp_path)
+    with pytest.raises(StoreError) as caught:
+        SqliteStore(link, read_only=read_only)
+    assert str(caught.value).startswith(f"{'there is no games database ' * read_only}mine.sqlite "
+                                         f"(a link to {target})")
+    assert words in str(caught.value) and str(tmp_path) not in str(caught.value)
+    assert listing(tmp_path) == before
+
+
 # -- crashes -----------------------------------------------------------------------
 
 CHILD = """

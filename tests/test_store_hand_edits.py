@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 
-from store_support import golden, play, start
-from terrace.storage import DamagedGameError, open_store
+from store_support import golden, locked_by_another, play, start
+from terrace.storage import DamagedGameError, StoreError, open_store
 from terrace.storage.base import MAX_REVISION, UnsavableGameError
+from terrace.storage.transfer import export_record, read_games
 
 
 def _game(db: Path) -> str:
@@ -190,6 +193,35 @@ def test_counting_triggers_that_cannot_be_made_again_leave_no_line_on_trust(
             store.get(game_id)
 
 
+@pytest.mark.parametrize("write", ["check", "import"])
+def test_a_repair_blocked_by_another_programs_lock_is_waited_for_once_not_again_by_the_first_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, write: str) -> None:
+    """The opening waited out the busy timeout to make a dropped counting
+    trigger again, then ``check_writable`` (``terrace play``), or an
+    import's write, waited it out a second time before it said the file
+    was busy: 20 s in all."""
+    from terrace.storage import sqlite as sqlite_module
+
+    db = tmp_path / "games.sqlite"
+    _game(db)
+    _edit(db, "DROP TRIGGER moves_update_counted")
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_SECONDS", 2.0)
+    with open_store(":memory:") as elsewhere:
+        record = export_record(start(elsewhere, golden("terrace-lost")))
+    with locked_by_another(db):
+        started = time.monotonic()
+        store = open_store(db)
+        opened = time.monotonic()
+        with pytest.raises(StoreError, match=r"^the database games\.sqlite is busy \(another program"):
+            if write == "check":
+                store.check_writable()
+            else:
+                store.add_games(read_games(json.dumps([record])))
+        assert opened - started >= 2.0 and time.monotonic() - opened < 1.0  # (SQLite slept 2 s again)
+    store.check_writable()  # (free again: the next write waits as ever, and passes)
+    store.close()
+
+
 def test_a_move_edited_while_a_counting_trigger_was_away_for_a_moment_is_seen(tmp_path: Path) -> None:
     """A trigger dropped, a move edited and the trigger made again, all
     between two requests of a server: the store saw its triggers sound
@@ -207,3 +239,29 @@ def test_a_move_edited_while_a_counting_trigger_was_away_for_a_moment_is_seen(tm
         _edit(db, next(sql for sql in COUNTING_TRIGGERS if "moves_update_counted" in sql))
         with pytest.raises(DamagedGameError):
             store.get(game_id)
+
+
+@pytest.mark.parametrize("restore", [True, False])
+def test_a_game_deleted_by_hand_comes_back_from_its_backup(tmp_path: Path, restore: bool) -> None:
+    """A game deleted in the sqlite3 shell (which does not enforce foreign
+    keys) left its moves, log and hinted positions behind, and importing
+    its backup, the way to get it back, failed whole: "nothing was
+    imported: the database games.sqlite failed: UNIQUE constraint failed:
+    moves.game_id, moves.ply". Its rows left over are cleared first; the
+    game comes back with its moves and a log of its own."""
+    db = tmp_path / "games.sqlite"
+    game_id = _game(db)
+    with open_store(db) as store:
+        store.count_hint(game_id, "a position")
+        backup = [export_record(store.get(game_id), store.log_places().get(game_id) if restore else None)]
+        if not restore:
+            start(store, golden("terrace-lost"))  # (a game of its own here: no restore)
+    _edit(db, "DELETE FROM games WHERE id = ?", game_id)
+    with open_store(tmp_path / "fresh.sqlite") as fresh:
+        fresh.add_games(read_games(json.dumps(backup)))
+        logged = fresh.history(game_id)
+    with open_store(db) as store:
+        assert store.add_games(read_games(json.dumps(backup))) == [(game_id, True)]
+        assert store.get(game_id).moves == list(golden("terrace-won").moves[:5])
+        assert store.history(game_id) == logged and len(logged) == 1 + restore
+        assert store.count_hint(game_id, "a position") is True  # (a hint of this game, not the one deleted)

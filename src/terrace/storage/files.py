@@ -89,16 +89,17 @@ def foreign(name: str) -> DatabaseFileError:
     )
 
 
-def inspect_file(path: Path) -> Header | None:
-    """Check the file at ``path`` before SQLite opens it: None when there
-    is no database yet (missing or empty file), else what its header says.
-    Raises :class:`DatabaseFileError` for anything that is not a sound
-    SQLite file of ours (reading only; nothing is written)."""
-    name = label(path)
+def inspect_file(path: Path, name: str | None = None) -> Header | None:
+    """Check the file at ``path`` (named ``name`` in messages, else by its
+    own name) before SQLite opens it: None when there is no database yet
+    (missing or empty file), else what its header says. Raises
+    :class:`DatabaseFileError` for anything that is not a sound SQLite file
+    of ours (reading only; nothing is written)."""
+    name = label(path) if name is None else name
     try:
         info = path.stat()
     except FileNotFoundError:
-        _no_orphan_log(path)
+        _no_orphan_log(path, name)
         return None
     except OSError as error:
         raise DatabaseFileError(f"cannot read {name}: {error.strerror or error}") from None
@@ -107,7 +108,7 @@ def inspect_file(path: Path) -> Header | None:
     if not stat.S_ISREG(info.st_mode):
         raise DatabaseFileError(f"{name} is not a regular file")
     if info.st_size == 0 and not _reads_any(path):  # (a file of /proc says 0 and holds text)
-        _no_orphan_log(path)
+        _no_orphan_log(path, name)
         return None
     try:
         with path.open("rb") as file:
@@ -224,13 +225,14 @@ def nonempty(path: Path) -> bool:
         return False
 
 
-def _no_orphan_log(path: Path) -> None:
-    """Refuse to start a new database where a log holding changes lies
-    beside no database (the file was deleted or emptied while in use):
-    SQLite would start afresh and delete the log, the last copy of them."""
+def _no_orphan_log(path: Path, name: str) -> None:
+    """Refuse to start a new database (named ``name``) where a log holding
+    changes lies beside no database (the file was deleted or emptied while
+    in use): SQLite would start afresh and delete the log, the last copy of
+    them."""
     if nonempty(Path(f"{path}-wal")):
         raise DatabaseFileError(
-            f"{label(path)} is missing or empty, but its log {label(path)}-wal holds changes: "
+            f"{name} is missing or empty, but its log {label(path)}-wal holds changes: "
             "put the database file back, or move the log away to start a new database"
         )
 

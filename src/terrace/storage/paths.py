@@ -113,3 +113,15 @@ def label(path: str | os.PathLike[str]) -> str:
     """
     text = str(path)
     return text if text == MEMORY else printable(Path(text).name or text)
+
+
+def given_label(given: str | os.PathLike[str], file: str | os.PathLike[str]) -> str:
+    """How messages name a database the user gave as ``given`` whose file,
+    symbolic links followed, is ``file``: by what the user gave, and where
+    it points when that file goes by another name.
+
+    >>> given_label("games.sqlite", "games.sqlite"), given_label("link.sqlite", "/srv/real.sqlite")
+    ('games.sqlite', 'link.sqlite (a link to real.sqlite)')
+    """
+    name, target = label(given), label(file)
+    return name if target == name else f"{name} (a link to {target})"

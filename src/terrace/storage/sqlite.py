@@ -102,7 +102,7 @@ from terrace.storage.migrations import (
     read_layout,
     repair_counting,
 )
-from terrace.storage.paths import MEMORY, default_games_path, label, no_new_file, verdicts_path
+from terrace.storage.paths import MEMORY, default_games_path, given_label, label, no_new_file, verdicts_path
 from terrace.storage.rows import (
     FACT_COLUMNS,
     GAME_COLUMNS,
@@ -190,13 +190,13 @@ def _set_busy_timeout(conn: sqlite3.Connection, seconds: float) -> None:
     conn.execute(f"PRAGMA busy_timeout = {max(1, int(seconds * 1000))}")
 
 
-def _check_folder_takes_a_file(path: Path) -> None:
-    """Refuse, saying why, a new database in a folder that takes no new
-    file (a read-only disk)."""
+def _check_folder_takes_a_file(path: Path, name: str) -> None:
+    """Refuse, saying why, a new database ``name`` at ``path`` in a folder
+    that takes no new file (a read-only disk)."""
     why = no_new_file(path.parent)
     if why is not None:
         raise DatabaseFileError(
-            f"no database {label(path)} can be made: no new file can be made in its folder "
+            f"no database {name} can be made: no new file can be made in its folder "
             f"{label(path.parent)} ({why})"
         )
 
@@ -440,9 +440,11 @@ def _state(game: StoredGame) -> tuple[Any, ...]:
 def _continues(game: StoredGame, stored: StoredGame, untouched: bool = False) -> bool:
     """True when ``game`` continues ``stored`` (see :meth:`SqliteStore._continued`):
     its line (moves played, then those taken back and still to redo) goes
-    on from ``stored``'s moves, or, when ``untouched`` (a backup restored
-    over a game not played here since it came in), it is any later state
-    of that game. A game given up, or one changed without its time of
+    on from ``stored``'s moves, or it played exactly ``stored``'s moves
+    before some were taken back where it was played (its lines passed,
+    ``saved.passed``), or, when ``untouched`` (a backup restored over a
+    game not played here since it came in), it is any later state of that
+    game. A game given up, or one changed without its time of
     change moving on (a hint counted on a game given up, playing time
     reported, an assist used), is continued only by its very line with
     more counted."""
@@ -452,7 +454,8 @@ def _continues(game: StoredGame, stored: StoredGame, untouched: bool = False) ->
     if stored.given_up_at is not None or _same_point(game, stored):
         played_on = game.line() == stored.line() and _state(game) != _state(stored)
     else:
-        played_on = untouched or game.line()[: len(played)] == played
+        played_on = (untouched or game.line()[: len(played)] == played
+                     or (bool(game.passed) and _passed_key(played) in unpack_passed(game.passed)))
     ended = stored.given_up_at in (None, game.given_up_at) and stored.won_at in (None, game.won_at)
     return played_on and _no_count_lower(game, stored) and ended
 
@@ -477,6 +480,23 @@ def _keep_passed(conn: sqlite3.Connection, game: StoredGame) -> None:
     it came from (``saved.passed``) in the table ``passed``."""
     conn.executemany("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
                      [(game.id, n, digest) for n, digest in unpack_passed(game.passed)])
+
+
+def _tables_of_games(conn: sqlite3.Connection) -> list[str]:
+    """The tables whose rows belong to a game (a foreign key to ``games``)."""
+    names = [name for (name,) in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")]
+    return [name for name in names
+            if any(row[2] == "games" for row in conn.execute(f'PRAGMA foreign_key_list("{name}")'))]
+
+
+def _clear_leftovers(conn: sqlite3.Connection, game_id: str, tables: Sequence[str]) -> None:
+    """Delete the rows of ``tables`` (:func:`_tables_of_games`) kept under
+    ``game_id``, a game that is not stored, before one is stored under it:
+    rows left by a game deleted by hand (the ``sqlite3`` shell does not
+    enforce foreign keys, so its moves, log and lines passed stay), which
+    would else refuse its moves or give it another game's log."""
+    for table in tables:
+        conn.execute(f'DELETE FROM "{table}" WHERE game_id = ?', (game_id,))
 
 
 def _untouched(conn: sqlite3.Connection, game_id: str) -> bool:
@@ -709,6 +729,13 @@ class SqliteStore:
         another connection may have changed is then read again."""
         self._layout_seen = -1
         """``PRAGMA schema_version`` when the triggers were last checked."""
+        self._waited_at_open: float | None = None
+        """When the opening gave up waiting for another program's lock (to
+        make the counting triggers again), by ``time.monotonic()``: the
+        first change written within :data:`BUSY_TIMEOUT_SECONDS` of it
+        (``terrace play``'s :meth:`check_writable`, an import) does not
+        wait it out again, but takes the lock at once or is refused as busy
+        (two waits made them take 20 s to say so)."""
         self.migrations_applied: list[int] = []
         self._side_before: set[str] = set()
         self._made = False
@@ -775,20 +802,24 @@ class SqliteStore:
     # -- opening ----------------------------------------------------------
 
     def _open_file(self, path: Path) -> sqlite3.Connection:
-        header = inspect_file(path)
+        """Check the file ``path`` (the one :attr:`path` names, links
+        followed) and connect to it; its refusals name what the user gave,
+        and where a link points."""
+        name = given_label(self.path or path, path)
+        header = inspect_file(path, name)
         self._side_before = side_files(path)
         self._made = not path.exists()  # (a refused database made here is removed again)
         if header is None and self.read_only:
-            raise NoDatabaseError(label(path))
+            raise NoDatabaseError(name)
         if header is not None:
             version = header.user_version
             try:
                 if header.has_wal:  # (the probe may make an -shm file)
-                    version = max(version, self._probe_version(path))
+                    version = max(version, self._probe_version(path, name))
                 if version > LATEST_VERSION:
-                    raise NewerDatabaseError(version, str(path))
+                    raise NewerDatabaseError(version, name)
                 if version < 0:
-                    raise damaged(label(path), f"its schema number is {version}, which no Terrace writes")
+                    raise damaged(name, f"its schema number is {version}, which no Terrace writes")
             except BaseException:
                 remove_new_side_files(path, self._side_before)
                 raise
@@ -820,20 +851,20 @@ class SqliteStore:
             return _connect(path)
         except sqlite3.Error as error:
             if header is None:  # (SQLite says only "unable to open database file")
-                _check_folder_takes_a_file(path)
-            raise sql_error(self._name, error) from None
+                _check_folder_takes_a_file(path, name)
+            raise sql_error(name, error) from None
 
     @staticmethod
-    def _probe_version(path: Path) -> int:
+    def _probe_version(path: Path, name: str) -> int:
         """The live schema version, read without writing (a log is pending)."""
         try:
             probe = _connect(path, "mode=ro")
         except sqlite3.Error as error:
-            raise sql_error(label(path), error) from None
+            raise sql_error(name, error) from None
         try:
             return int(probe.execute("PRAGMA user_version").fetchone()[0])
         except sqlite3.Error as error:
-            raise sql_error(label(path), error) from None
+            raise sql_error(name, error) from None
         finally:
             probe.close()
 
@@ -879,6 +910,7 @@ class SqliteStore:
                                 "that count them were made again", self._name, fault)
                 except sqlite3.Error as error:  # (a file that cannot be written: check_writable says so)
                     self._lines_counted = False
+                    self._waited_at_open = time.monotonic() if is_busy(error) else None
                     log.warning("%s: %s, so changes to moves are not all counted, and they could not "
                                 "be made again (%s): every line is read again", self._name, fault, error)
         except sqlite3.Error as error:
@@ -1011,6 +1043,10 @@ class SqliteStore:
                     f"{refused} was not saved: the database was opened only to read", "read-only"
                 )
             left = BUSY_TIMEOUT_SECONDS - (time.monotonic() - start)
+            if write and self._waited_at_open is not None:
+                if time.monotonic() - self._waited_at_open < BUSY_TIMEOUT_SECONDS:
+                    left = min(left, 0.001)  # (the opening waited already: see _waited_at_open)
+                self._waited_at_open = None
             shortened = False
             try:
                 if left < BUSY_TIMEOUT_SECONDS - SHORTEN_AFTER:
@@ -1680,6 +1716,7 @@ class SqliteStore:
             # counted below; the trigger is back before the commit)
             conn.execute(f"DROP TRIGGER IF EXISTS {INSERTS_COUNTED}")
             restored: list[StoredGame] = []
+            leftovers = _tables_of_games(conn)
             for i, game in enumerate(games):
                 if exact is not None and game.id in exact:
                     game.revision = exact[game.id]  # (this very state is here: nothing to write)
@@ -1722,6 +1759,7 @@ class SqliteStore:
                     game.id = new_game_id()
                     if beside is not None:
                         beside.append((kept_beside, game.id))
+                _clear_leftovers(conn, game.id, leftovers)
                 insert_game(conn, game, None if exact is not None else "import")
                 _keep_passed(conn, game)
                 if exact is not None:
