@@ -78,6 +78,23 @@ def test_core_follows_python_on_whole_deals(name: str) -> None:
 
 
 @needs_core
+def test_a_table_that_grows_in_place_keeps_every_position() -> None:
+    # the complete search's table, once mapped (256 KB), grows in place
+    # (tables.c, tt_grow): a key lost on the way would be entered again
+    from terrace.solver import search as reference
+
+    board = Board.from_number(3, get_rules("falling-star"))
+    held = reference._PY_ENTRIES[0]
+    python = Search(board, Options(core="python"))
+    expected = run_on(python, 150_000)
+    entries = reference._PY_ENTRIES[0] - held  # the Python search's table, while it lives
+    search = Search(board, Options(core="compiled"))
+    assert run_on(search, 150_000) == expected
+    assert search._compiled.entries == entries
+    assert search._compiled.table_bytes >= 8 << 18  # mapped at 256 KB, then doubled in place three times
+
+
+@needs_core
 def test_core_lets_other_threads_run() -> None:
     board = Board.from_number(1, get_rules("admirals-patience"))
     board.push(next(iter(board.legal_moves)))

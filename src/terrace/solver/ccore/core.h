@@ -121,6 +121,7 @@ typedef struct {
     uint64_t tt_mask;
     int64_t tt_count;
     size_t tt_bytes;
+    int tt_mapped;  /* the table has a mapping of its own (tables.c) */
     int result, started, best;
     int64_t base_len;  /* moves of the restart's prefix at the bottom of the path (restart()) */
     int64_t nodes;

@@ -34,8 +34,7 @@ static void core_free_arrays(Core *s) {
     for (int j = 0; j < MAXP; j++) free(s->pile[j]);
     free(s->pref); free(s->rbelow); free(s->rheight); free(s->mv); free(s->fstart); free(s->fcount); free(s->fidx);
     free(s->path); free(s->undo); free(s->upc); free(s->best_path);
-    if (s->tt) { free(s->tt); mem_give(s->tt_bytes); }
-    s->tt = NULL;
+    tt_free(s);
 }
 
 static void Core_dealloc(Core *s) {

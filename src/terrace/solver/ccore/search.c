@@ -424,8 +424,7 @@ int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t 
     }
     s->nfr = 0; s->mv_len = 0; s->started = 0; s->result = 0; s->nodes = 0;
     s->best = 0; s->best_found = -1; s->best_first = -2; s->best_len = 0; s->base_len = 0;
-    if (s->tt) { free(s->tt); mem_give(s->tt_bytes); }
-    s->tt = NULL; s->tt_mask = 0; s->tt_count = 0; s->tt_bytes = 0;
+    tt_free(s);
     if (!tt_alloc(s, 4096)) return 0;
     s->shuffled = 0;  /* the prefix is checked against the moves in their plain order */
     int32_t legal[MAXGEN];

@@ -7,6 +7,7 @@
 
 zset *zobrist(uint64_t seed);
 int tt_alloc(Core *s, uint64_t slots);
+void tt_free(Core *s);
 void build_tables(Core *s);
 
 #endif
