@@ -277,7 +277,9 @@ def find_loss(
     fair_seconds: float | None = None,
 ) -> Analysis:
     """Where the game played from ``start`` with ``moves`` was lost (see the
-    module docstring), within ``seconds`` in all. ``probe_nodes`` caps each
+    module docstring), within ``seconds`` in all, and the last probe's
+    :data:`~terrace.solver.api.REPLAY_GRACE` if it finds a win late (as any
+    solve may). ``probe_nodes`` caps each
     probe's search in positions (for answers that do not depend on the
     machine; a position probed again, once every other was tried, gets
     :data:`RETRY_FACTOR` times the positions of its last probe); ``fair``
