@@ -36,6 +36,28 @@ def _count_games(db: Path) -> int:
         return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
 
 
+def _two_games_played(tmp_path: Path,
+                      monkeypatch: pytest.MonkeyPatch) -> tuple[list[float], Path, StoredGame]:
+    """A source database with two games of terrace-lost, 8 and 3 moves
+    played, on a clock set a day back that moves 10 s a step (``clock[0]``,
+    no longer in place of ``time.time`` on return): the clock, the file and
+    the first game."""
+    lost = golden("terrace-lost")
+    clock = [time.time() - 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    source = tmp_path / "source.sqlite"
+    with open_store(source) as store:
+        game = start(store, lost)
+        clock[0] += 10
+        play(store, game, lost.moves[:8])
+        clock[0] += 10
+        play(store, start(store, lost), lost.moves[:3])
+        clock[0] += 10
+    monkeypatch.undo()
+    return clock, source, game
+
+
+
 @pytest.mark.parametrize("between", ["undone", "undone-and-played-otherwise", "undone-redone"])
 def test_a_newer_backup_restored_over_an_older_one_replaces_a_game_whose_moves_were_taken_back(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, between: str) -> None:
@@ -48,20 +70,8 @@ def test_a_newer_backup_restored_over_an_older_one_replaces_a_game_whose_moves_w
     it that a backup restored over it holds; one played here, by a state
     whose line holds its moves (some of them to redo)."""
     lost = golden("terrace-lost")
-    clock = [time.time() - 86_400]
-    monkeypatch.setattr(time, "time", lambda: clock[0])
-    source = tmp_path / "source.sqlite"
+    clock, source, game = _two_games_played(tmp_path, monkeypatch)
     older, newer = tmp_path / "older.json", tmp_path / "newer.json"
-    with open_store(source) as store:
-        game = start(store, lost)
-        clock[0] += 10
-        play(store, game, lost.moves[:8])
-        clock[0] += 10
-        other = start(store, lost)
-        clock[0] += 10
-        play(store, other, lost.moves[:3])
-        clock[0] += 10
-    monkeypatch.undo()
     _cli("export", "--all", "-o", str(older), "--db", str(source))
     monkeypatch.setattr(time, "time", lambda: clock[0])
     with open_store(source) as store:
@@ -352,18 +362,8 @@ def test_backups_taken_across_a_clock_put_back_restore_the_newest_play_once(
     count of its changes (its revision, which the backup carries), not by
     the clock: one game, in its newest state."""
     lost = golden("terrace-lost")
-    clock = [time.time() - 86_400]
-    monkeypatch.setattr(time, "time", lambda: clock[0])
-    source = tmp_path / "source.sqlite"
+    clock, source, game = _two_games_played(tmp_path, monkeypatch)
     older, newer = tmp_path / "older.json", tmp_path / "newer.json"
-    with open_store(source) as store:
-        game = start(store, lost)
-        clock[0] += 10
-        play(store, game, lost.moves[:8])
-        clock[0] += 10
-        play(store, start(store, lost), lost.moves[:3])
-        clock[0] += 10
-    monkeypatch.undo()
     _cli("export", "--all", "-o", str(older), "--db", str(source))
     clock[0] -= 3_600  # (the clock put back)
     monkeypatch.setattr(time, "time", lambda: clock[0])
@@ -393,18 +393,8 @@ def _backups_across_moves_taken_back(tmp_path: Path, monkeypatch: pytest.MonkeyP
     played (its second game has 3 moves in both); with that game as the
     newer backup has it."""
     lost = golden("terrace-lost")
-    clock = [time.time() - 86_400]
-    monkeypatch.setattr(time, "time", lambda: clock[0])
-    source = tmp_path / "source.sqlite"
+    clock, source, game = _two_games_played(tmp_path, monkeypatch)
     files = {"older": tmp_path / "older.json", "newer": tmp_path / "newer.json"}
-    with open_store(source) as store:
-        game = start(store, lost)
-        clock[0] += 10
-        play(store, game, lost.moves[:8])
-        clock[0] += 10
-        play(store, start(store, lost), lost.moves[:3])
-        clock[0] += 10
-    monkeypatch.undo()
     _cli("export", "--all", "-o", str(files["older"]), "--db", str(source))
     monkeypatch.setattr(time, "time", lambda: clock[0])
     with open_store(source) as store:
