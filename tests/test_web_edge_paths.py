@@ -81,3 +81,30 @@ def test_a_percent_escape_is_another_spelling_of_a_files_address(raw: str) -> No
     status, _, body = raw_get(unquote(raw), raw=raw)
     assert status == 404, (raw, body[:80])
     assert json.loads(body)["code"] == "not-found"
+
+
+@pytest.mark.parametrize("raw", ["/api%2Fstats", "/api%2fvariants", "/%61pi/stats", "/api/st%61ts",
+                                 "/%2Fapi/stats"])
+def test_a_percent_escape_is_another_spelling_of_an_api_address(raw: str) -> None:
+    """``/api%2Fstats`` (or ``/%61pi/stats``) was served as ``/api/stats``:
+    every address, the API's too, is refused at any spelling but its own."""
+    from urllib.parse import unquote
+
+    status, headers, body = raw_get(unquote(raw), raw=raw)
+    assert status == 404, (raw, body[:80])
+    assert json.loads(body)["code"] == "not-found"
+    assert "content-security-policy" in headers
+    assert raw_get("/api/stats")[0] == 200
+
+
+def test_an_escaped_slash_plays_no_move() -> None:
+    """``POST /api/games/<id>%2Fmoves`` played the move as ``/moves`` does."""
+    from starlette.testclient import TestClient
+
+    client = TestClient(create_app(), base_url="http://localhost")
+    game = client.post("/api/games", json={"variant": "terrace", "deal_number": 7}).json()
+    for tail in ("%2Fmoves", "/%6Doves"):
+        url = client.base_url.copy_with(raw_path=f"/api/games/{game['id']}{tail}".encode())
+        answer = client.post(url, json={"move": game["legal_moves"][0]})
+        assert answer.status_code == 404 and answer.json()["code"] == "not-found", tail
+    assert client.get(f"/api/games/{game['id']}").json()["moves"] == 0

@@ -82,12 +82,8 @@ class PageFiles(StaticFiles):
 
     def get_path(self, scope: Scope) -> str:
         wanted = get_route_path(scope).removeprefix("/")
-        # (no file's name needs a %-escape: an address with one, such as
-        # /static%2Findex.html or /%73tatic/index.html, is another spelling)
-        raw = scope.get("raw_path")
-        plain = raw is None or raw == str(scope["path"]).encode()
         # (an empty name is no file: get_response then refuses it)
-        return wanted if plain and wanted in self.names else ""
+        return wanted if plain_path(scope) and wanted in self.names else ""
 
     async def get_response(self, path: str, scope: Scope) -> Response:
         if not path and scope["method"] in ("GET", "HEAD"):
@@ -102,6 +98,34 @@ class PageFiles(StaticFiles):
             response.headers["content-type"] = media
         response.headers["cache-control"] = PAGE_CACHE
         return response
+
+
+def plain_path(scope: Scope) -> bool:
+    """True when the request's address was sent as its path reads, without
+    a %-escape: no address of the game needs one (its routes, game ids and
+    file names are letters, digits and ``-_./``), so one with an escape,
+    such as ``/api%2Fstats`` or ``/%73tatic/index.html``, is another
+    spelling of an address (:class:`PlainPaths`)."""
+    raw = scope.get("raw_path")
+    return raw is None or raw == str(scope["path"]).encode()
+
+
+class PlainPaths:
+    """Every address has one spelling: one with a %-escape (:func:`plain_path`)
+    is 404 ``not-found``, as an unknown address is. Starlette matched routes
+    on the decoded path, so ``/api%2Fstats`` and ``/%61pi/stats`` were
+    served as ``/api/stats`` (and ``/api/games%2F<id>`` as the game),
+    while the page's files already refused any escape."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not plain_path(scope):
+            response = await http_error(Request(scope), HTTPException(status_code=404))
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 class WholeFiles:
@@ -208,6 +232,7 @@ def create_app(
     )
     app.router.redirect_slashes = False  # (an address with a slash too many is unknown: 404, not a redirect)
     app.add_middleware(WholeFiles)
+    app.add_middleware(PlainPaths)
     app.add_middleware(SecurityMiddleware, allowed_hosts=allowed_hosts, token=token)
     app.state.game = game
     return app
