@@ -340,6 +340,31 @@ def test_a_body_with_a_content_encoding_is_refused_as_such(
     assert plain.status_code == 201, plain.text
 
 
+def test_a_body_in_another_charset_than_utf_8_is_refused_as_such(
+    client: TestClient, sqlite_store: SqliteStore, game_id: str
+) -> None:
+    """The body was read as UTF-8 whatever its ``charset`` said: one in
+    UTF-16 was blamed as no JSON, and one labelled Latin-1 (or UTF-16)
+    but sent in ASCII played its move."""
+    before = world(client, sqlite_store, game_id)
+    body = '{"move": "c1"}'
+    for charset, sent in (("utf-16", body.encode("utf-16")), ("utf-16", body.encode()),
+                          ('"ISO-8859-1"', body.encode()), ("", body.encode())):
+        headers = {"content-type": f"application/json; charset={charset}"}
+        response = client.post(f"/api/games/{game_id}/moves", content=sent, headers=headers)
+        assert_clear_refusal(response, charset)
+        assert (response.status_code, response.json()["code"]) == (415, "body-charset"), response.json()
+        assert repr(charset.strip('"')) in response.json()["error"]
+        german = client.post(f"/api/games/{game_id}/moves", content=sent,
+                             headers={**headers, "accept-language": "de"})
+        assert "in UTF-8 senden" in german.json()["error"]
+    assert world(client, sqlite_store, game_id) == before
+    for charset in ("utf-8", "UTF-8", '"utf-8"', "utf8"):
+        made = client.post("/api/games", content=b'{"deal_number": 7}',
+                           headers={"content-type": f"application/json;charset={charset}"})
+        assert made.status_code == 201, (charset, made.text)
+
+
 def test_ten_megabytes_of_text_are_refused_without_reading_them(
     client: TestClient, sqlite_store: SqliteStore, game_id: str
 ) -> None:

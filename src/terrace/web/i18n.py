@@ -49,6 +49,7 @@ class WebRefusal(StrEnum):
     BODY_TOO_LARGE = "body-too-large"
     BODY_NOT_JSON_TYPE = "body-not-json-type"
     BODY_ENCODED = "body-encoded"
+    BODY_CHARSET = "body-charset"
     BODY_NOT_JSON = "body-not-json"
     BODY_NOT_OBJECT = "body-not-object"
     NOT_FOUND = "not-found"
@@ -138,6 +139,9 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.BODY_ENCODED: Wording(
         415, "send the request body as it is, without Content-Encoding (gzip and the like)",
         "Den Inhalt der Anfrage bitte unverändert senden, ohne Content-Encoding (gzip und dergleichen)."),
+    WebRefusal.BODY_CHARSET: Wording(
+        415, "send the request body in UTF-8 (charset=utf-8, or no charset), not {charset!r}",
+        "Den Inhalt der Anfrage bitte in UTF-8 senden (charset=utf-8 oder ohne charset), nicht „{charset}“."),
     WebRefusal.BODY_NOT_JSON: Wording(
         400, "the body is not valid JSON",
         "Die Anfrage ist kein gültiges JSON."),

@@ -34,6 +34,9 @@ from terrace.web.security import MAX_BODY
 JSON_SPACE = " \t\r\n"
 """The whitespace JSON allows around a value (RFC 8259); a body of it
 alone is an empty body."""
+UTF_8 = ("utf-8", "utf8")
+"""The names of UTF-8 a request's ``charset`` may give (its own, and the
+alias every browser knows); a body in any other is refused."""
 BODY_SECONDS = 10.0
 """How long a request body may take to arrive."""
 
@@ -113,11 +116,19 @@ async def read_body(request: Request) -> dict[str, Any]:
     """The request's JSON object (empty when there is no body), read from
     UTF-8 (a leading byte-order mark passed over). Every POST
     must say ``Content-Type: application/json``, even with an empty body:
-    a plain HTML form on another site cannot. A request with a body takes
+    a plain HTML form on another site cannot; a ``charset`` other than
+    UTF-8 (:data:`UTF_8`) is refused. A request with a body takes
     no query parameters (:func:`query`): its fields are in the body."""
-    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if ctype != "application/json":
+    ctype, *params = request.headers.get("content-type", "").split(";")
+    if ctype.strip().lower() != "application/json":
         raise ApiError(WebRefusal.BODY_NOT_JSON_TYPE)
+    for param in params:
+        name, _, value = param.partition("=")
+        charset = value.strip().strip('"')
+        if name.strip().lower() == "charset" and charset.lower() not in UTF_8:
+            # (the body is read as UTF-8 whatever the header says: one in
+            # UTF-16 was blamed as no JSON, one in Latin-1 read wrongly)
+            raise ApiError(WebRefusal.BODY_CHARSET, charset=clip(charset))
     if any(coding.strip().lower() not in ("", "identity")
            for value in request.headers.getlist("content-encoding") for coding in value.split(",")):
         # (the body would be read as it came: a gzipped one was blamed as no JSON)
