@@ -587,3 +587,24 @@ def test_an_option_that_needs_a_flag_is_refused_without_it(command: str, flag: s
         assert result.stderr.splitlines()[-1].startswith(f"Error: {option} is for "), result.stderr
         assert result.stdout == ""
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_json_survey_writes_its_table_to_the_out_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``survey --json --out FOLDER`` took --out and ignored it: the folder
+    stayed empty. With --json the table (and chart) go to an --out given,
+    standard output holding the JSON alone; without --out nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "report"
+    common = ["survey", "--deals", "1-1", "--jobs", "1", "--max-seconds", "1",
+              "--verdicts-db", str(tmp_path / "v.sqlite3"), "--json"]
+    result = run(*common, "--out", str(folder))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["first_deal"] == 1
+    written = sorted(path.suffix for path in folder.iterdir())
+    assert ".md" in written and "wrote " in result.stderr, (written, result.stderr)
+    before = sorted(tmp_path.iterdir())
+    again = run(*common)
+    assert again.exit_code == 0 and json.loads(again.stdout)["first_deal"] == 1
+    assert sorted(tmp_path.iterdir()) == before and "wrote " not in again.stderr

@@ -197,7 +197,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
                    "or local:N for N worker processes here. Default: a local process pool.")
 @verdicts_db_options
 @click.option("--out", type=FilePath(file_okay=False), default=".", show_default=True,
-              help="Folder for the Markdown table and the PNG chart (not written with --json).")
+              help="Folder for the Markdown table and the PNG chart (with --json, only when given).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the figures.")
 def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs: int | None,
                    max_seconds: float | None, scheduler: str | None, verdicts_db: str | None,
@@ -224,7 +224,10 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                                  "run the deals (local:N starts N)")
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    if not as_json:
+    # (with --json the table and chart are written only to an --out given:
+    # it was taken and ignored, and its folder stayed empty)
+    to_files = not as_json or given("out")
+    if to_files:
         _check_writable(Path(out).expanduser())  # before hours of solving, not after
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     # (a deal's budget is wall-clock time: more processes than cores would
@@ -331,17 +334,19 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                     "last_deal": last, "max_seconds": budget, "seed": seed, "settings": settings}
         seconds = sum(v.seconds for v in verdicts.values())
         click.echo(json.dumps({**surveyed, **summary_json(summary, seconds)}))
+    else:
+        rate = summary.won / summary.deals if summary.deals else 0.0
+        deals = f"{summary.deals} deal{'' if summary.deals == 1 else 's'}"
+        click.echo(f"{name} ({player}): {deals}, won {summary.won}, lost {summary.lost}, "
+                   f"unknown {summary.unknown}")
+        click.echo(f"win rate {100 * rate:.1f}%, Wilson 95% interval "
+                   f"{100 * summary.low:.1f}% .. {100 * summary.high:.1f}% (unknowns as lost .. as won)")
+        click.echo(f"seconds per deal: median {summary.p50:.3f}, 90th percentile {summary.p90:.3f}, "
+                   f"99th percentile {summary.p99:.3f}"
+                   + (f"; {summary.mean_nodes_per_second:,.0f} positions/s" if player == "perfect" else "")
+                   + (f"; peak worker memory {peak / 1024:.0f} MB" if peak else ""))
+    if not to_files:
         return
-    rate = summary.won / summary.deals if summary.deals else 0.0
-    deals = f"{summary.deals} deal{'' if summary.deals == 1 else 's'}"
-    click.echo(f"{name} ({player}): {deals}, won {summary.won}, lost {summary.lost}, "
-               f"unknown {summary.unknown}")
-    click.echo(f"win rate {100 * rate:.1f}%, Wilson 95% interval "
-               f"{100 * summary.low:.1f}% .. {100 * summary.high:.1f}% (unknowns as lost .. as won)")
-    click.echo(f"seconds per deal: median {summary.p50:.3f}, 90th percentile {summary.p90:.3f}, "
-               f"99th percentile {summary.p99:.3f}"
-               + (f"; {summary.mean_nodes_per_second:,.0f} positions/s" if player == "perfect" else "")
-               + (f"; peak worker memory {peak / 1024:.0f} MB" if peak else ""))
     title = TITLES.get(name, name) + ("" if player == "perfect" else f", {player} player")
     command = " ".join(shlex.quote(a) for a in argv)
     folder = Path(out).expanduser()
@@ -349,14 +354,16 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     _make_folder(folder)
     write_whole(folder / f"{stem}.md", markdown_table(title, summary, command, budget))
     if not charts_available():
-        click.echo(f"wrote {clip(str(folder / (stem + '.md')))} (no chart: {ChartsUnavailableError()})")
+        click.echo(f"wrote {clip(str(folder / (stem + '.md')))} (no chart: {ChartsUnavailableError()})",
+                   err=as_json)  # (with --json, standard output holds the JSON alone)
         return
     write_whole(folder / f"{stem}.png",
                 survey_chart(f"{title} {first}-{last}", {"won": summary.won, "lost": summary.lost,
                                                          "unknown": summary.unknown},
                              [v.seconds for v in verdicts.values()]))
     # (the folder as someone typed it: a newline or a terminal's escape in it is written escaped)
-    click.echo(f"wrote {clip(str(folder / (stem + '.md')))} and {clip(str(folder / (stem + '.png')))}")
+    click.echo(f"wrote {clip(str(folder / (stem + '.md')))} and {clip(str(folder / (stem + '.png')))}",
+               err=as_json)
 
 
 def _other_solvers(taken: dict[int, Verdict], solvers: dict[int, int]) -> dict[int, int]:
