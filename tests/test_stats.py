@@ -594,9 +594,34 @@ def test_export_skips_and_names_a_game_whose_row_breaks_a_constraint(
     assert f"skipped: saved game {filled[0]} is damaged" in result.output
     assert "hints must be a whole number from 0 to 1,000,000, not -7" in result.output
     result = run("stats", "--json")
-    assert result.exit_code == 0 and json.loads(result.output)["damaged"] == 1
+    assert result.exit_code == 0 and json.loads(result.stdout)["damaged"] == 1
     result = run("stats", "-v", "terrace", "--json")  # (one variant's report says so too)
     assert result.exit_code == 0 and json.loads(result.stdout)["damaged"] == 1
+
+
+def test_the_warnings_of_a_damaged_database_are_warning_lines(filled: list[str], tmp_path: Path) -> None:
+    """``terrace stats --json`` on a database with a damaged row wrote the
+    store's logged warnings bare on standard error ("games.sqlite: some rows
+    break ...", "saved game ... is damaged ..."), lines nobody could tell
+    from the command's own; each is now a ``warning: ...`` line, the JSON
+    alone on standard output (a real process: pytest takes the log itself)."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    conn = sqlite3.connect(tmp_path / "games.sqlite", isolation_level=None)
+    conn.execute("PRAGMA ignore_check_constraints = ON")
+    conn.execute("UPDATE games SET hints = -7 WHERE id = ?", (filled[0],))
+    conn.close()
+    for args in (["stats", "--json"], ["stats", "-v", "terrace", "--json"], ["stats"]):
+        command = [sys.executable, "-m", "terrace", *args, "--db", str(tmp_path / "games.sqlite")]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        if "--json" in args:
+            assert json.loads(done.stdout)["damaged"] == 1
+        lines = done.stderr.splitlines()
+        assert any(f"saved game {filled[0]} is damaged" in line for line in lines), lines
+        assert all(line.startswith(("warning: ", "note: ")) for line in lines), lines
 
 
 CUSTOM = "terrace (custom: decks 1, reserve 0)"

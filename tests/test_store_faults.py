@@ -438,7 +438,7 @@ def test_statistics_survive_junk_already_stored(db: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "3 damaged games are left out" in result.output
     assert "Losing" in result.output  # the table keeps its losing streaks
-    data = json.loads(CliRunner().invoke(main, ["stats", "--db", str(db), "--json"]).output)
+    data = json.loads(CliRunner().invoke(main, ["stats", "--db", str(db), "--json"]).stdout)
     # The games a read refuses (export --all skips them) are left out, and counted.
     assert (data["overall"]["played"], data["damaged"]) == (1, 3)
     with open_store(db) as store:

@@ -24,7 +24,12 @@ try:
     import click
 
     from terrace.cli.errors import DEBUG_ENV, debug_wanted, passes_through, refusal, stop_on_sigterm, stopped
-    from terrace.cli.output import best_effort_standard_error, named_standard_output, whole_standard_output
+    from terrace.cli.output import (
+        best_effort_standard_error,
+        named_standard_output,
+        warnings_as_lines,
+        whole_standard_output,
+    )
 except KeyboardInterrupt:
     # Ctrl+C while the command line itself loads (before any command can
     # catch it): the one line and status of a command stopped by Ctrl+C,
@@ -77,6 +82,7 @@ class Main(click.Group):
         best_effort_standard_error()  # (2> /dev/full: the command's own output and status all the same)
         whole_standard_output()  # (a reader that stops early: status 1, as for click)
         named_standard_output()  # (> /dev/full: says that standard output could not be written)
+        warnings_as_lines()  # (the library's logged warnings: 'warning: ...', never bare)
         return super().main(*args, **extra)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,

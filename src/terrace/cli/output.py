@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import io
+import logging
 import os
 import stat
 import sys
@@ -258,3 +259,31 @@ def best_effort_standard_error() -> None:
     sys.stderr = io.TextIOWrapper(io.BufferedWriter(_BestEffortWrites(fd)), encoding=stream.encoding,
                                   errors=stream.errors, line_buffering=stream.line_buffering,
                                   write_through=stream.write_through)
+
+
+WARNING = "warning: "
+"""How a command's warning line begins on standard error (its notes begin
+``note: ``): the library's logged warnings too (:func:`warnings_as_lines`)."""
+
+
+class _WarningLines(logging.Handler):
+    """Writes each warning the library logs as one line of standard error,
+    begun with :data:`WARNING` (a line break in it escaped)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = self.format(record).replace("\r", "\\r").replace("\n", "\\n")
+            click.echo(WARNING + text, err=True)
+        except Exception:  # (as any handler: a warning never ends the command)
+            self.handleError(record)
+
+
+def warnings_as_lines() -> None:
+    """Send the warnings of the library's loggers (``terrace.*``) to standard
+    error as ``warning: ...`` lines. Without a handler, Python wrote them bare
+    (``games.sqlite: some rows break ...``, "saved game ... is damaged ..."),
+    lines a reader of ``terrace stats --json 2>&1`` or of the terminal could
+    not tell from the command's own output or errors."""
+    logger = logging.getLogger("terrace")
+    if not any(isinstance(handler, _WarningLines) for handler in logger.handlers):
+        logger.addHandler(_WarningLines(logging.WARNING))
