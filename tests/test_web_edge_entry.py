@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import html
 import re
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 from starlette.testclient import TestClient
 
@@ -44,6 +45,19 @@ def _held_page(client: TestClient, link: str, headers: dict[str, str]) -> tuple[
     page = client.get(clean, headers={**HOST, **headers})
     assert page.status_code == 200, page.text
     return clean, page.text
+
+
+@contextmanager
+def _held_on_a_clock() -> Iterator[tuple[list[float], RemoteKeys, TestClient, str]]:
+    """Keys on a clock the test moves (``now[0]``, seconds), a phone's
+    client (redirects not followed) that holds their printed link, and the
+    clean address the link led to."""
+    now = [0.0]
+    keys = RemoteKeys(clock=lambda: now[0])
+    with _phone(keys) as client:
+        client.follow_redirects = False
+        clean, _ = _held_page(client, f"/?token={keys.link}", BROWSER)
+        yield now, keys, client, clean
 
 
 def test_a_preview_of_the_printed_link_leaves_it_for_the_person() -> None:
@@ -156,12 +170,8 @@ def test_the_button_pressed_twice_opens_the_game_once() -> None:
 def test_a_hold_on_the_link_lasts_ten_minutes() -> None:
     """A hold runs out after HELD_SECONDS (the link itself stays unused:
     opened again, it shows its page); the keys keep HELD_MOST holds at most."""
-    now = [0.0]
-    keys = RemoteKeys(clock=lambda: now[0])
-    link = keys.link
-    with _phone(keys) as client:
-        client.follow_redirects = False
-        clean, _ = _held_page(client, f"/?token={link}", BROWSER)
+    with _held_on_a_clock() as (now, keys, client, clean):
+        link = keys.link
         now[0] += HELD_SECONDS
         assert client.get(clean, headers=HOST).json()["code"] == "token-needed"
         assert client.post(clean, headers={**HOST, **ORIGIN}).json()["code"] == "token-needed"
@@ -297,3 +307,26 @@ def test_head_and_options_answer_in_the_one_format() -> None:
         client.cookies.clear()
         refused = client.options("/api/games", headers={**HOST, "origin": "http://evil.example"})
         assert (refused.status_code, refused.json()["code"]) == (401, "token-needed")
+
+
+def test_a_link_tapped_again_after_its_hold_ran_out_says_what_to_do() -> None:
+    """The button's answer lost (the phone kept no game cookie), the link
+    tapped again once its hold has run out reads ``link-spent``: its words,
+    on the page and in JSON, in English and German, said only to open "the
+    new link that terrace play printed after it"; they now say where (the
+    computer, its QR code) and what to do when it is gone there (start
+    terrace play again)."""
+    with _held_on_a_clock() as (now, keys, client, clean):
+        link = keys.link
+        form = {"content-type": "application/x-www-form-urlencoded"}
+        assert client.post(clean, headers={**HOST, **ORIGIN, **form}).status_code == 303
+        assert keys.link != link
+        client.cookies.clear()  # (the answer, and its cookie, lost)
+        now[0] += HELD_SECONDS + 1
+        for language, words in (("en", ("newest link", "on the computer", "QR code", "start it again")),
+                                ("de", ("neuesten Link", "auf dem Computer", "QR-Code", "neu starten"))):
+            tapped = client.get(f"/?token={link}", headers={**HOST, "accept-language": language})
+            assert (tapped.status_code, tapped.json()["code"]) == (401, "link-spent")
+            assert all(word in tapped.json()["error"] for word in words), tapped.json()
+            page = client.get(f"/?token={link}", headers={**HOST, **BROWSER, "accept-language": language})
+            assert 'data-code="link-spent"' in page.text and all(word in page.text for word in words)

@@ -209,10 +209,13 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         401, "open the address with the token that terrace play printed",
         "Bitte die Adresse mit dem Token öffnen, das terrace play ausgegeben hat."),
     WebRefusal.LINK_SPENT: Wording(
-        401, "this link has been used already, and each link opens the game once: open the new link "
-             "that terrace play printed after it",
-        "Dieser Link wurde schon benutzt, und jeder Link öffnet das Spiel nur einmal: Bitte den neuen "
-        "Link öffnen, den terrace play danach ausgegeben hat."),
+        401, "this link has been used already, and each link opens the game once: open the newest link "
+             "that terrace play printed on the computer (or scan its QR code), or, if it is no longer "
+             "there, stop terrace play and start it again for a new link",
+        "Dieser Link wurde schon benutzt, und jeder Link öffnet das Spiel nur einmal: Bitte den neuesten "
+        "Link öffnen, den terrace play auf dem Computer ausgegeben hat (oder seinen QR-Code scannen), "
+        "oder, wenn er dort nicht mehr steht, terrace play beenden und neu starten, um einen neuen Link "
+        "zu bekommen."),
     WebRefusal.HEAD_TOO_LARGE: Wording(
         431, "the request's head (request line and headers) is over {most} bytes; cookies that other "
              "programs on this address set count too",
