@@ -9,9 +9,11 @@ from __future__ import annotations
 import html
 import http.server
 import re
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -212,3 +214,49 @@ def test_the_secret_link_opens_the_game_from_another_site(
             page.evaluate("document.getElementById('f').submit()")
     assert len(shown) >= len(before)
     assert _games(remote, token) == shown
+
+
+FULL_CHROMIUM = "/usr/lib/chromium/chromium"
+"""The whole browser: the headless shell keeps no history database."""
+
+
+def test_the_links_address_is_kept_only_spent(remote: Server, links: Links, tmp_path: Path) -> None:
+    """What a browser keeps of the link, checked in Chromium itself: the
+    tab's history (its navigation entries, what Back walks) never holds
+    the token, and going back requests nothing with it; the browser's
+    history database (what chrome://history, the address bar's suggestions
+    and a synced history read) does record the link's address, as the
+    start of a redirect, which no answer of the server can prevent: that
+    address is spent, and opens nothing elsewhere (``link-spent``)."""
+    sync_playwright = need_browser()
+    if not Path(FULL_CHROMIUM).exists():
+        pytest.skip(f"{FULL_CHROMIUM} is needed (the headless shell keeps no history)")
+    link = links.take()
+    requested: list[str] = []
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            tmp_path / "profile", executable_path=FULL_CHROMIUM, locale="en-GB")
+        page = context.new_page()
+        page.on("request", lambda request: requested.append(request.url))
+        cdp = context.new_cdp_session(page)
+        page.goto(link)
+        page.get_by_role("button", name="Open the game").click()
+        page.wait_for_selector("body[data-ready='true']")
+        entries = [entry["url"] for entry in cdp.send("Page.getNavigationHistory")["entries"]]
+        assert entries[-2:] == [remote.url, remote.url] and not any("token" in url for url in entries)
+        assert page.evaluate("history.length") == len(entries)
+        page.go_back()
+        page.wait_for_selector("body[data-ready='true']")  # (the link's page entry: the game now)
+        page.go_back()
+        assert page.url == "about:blank"
+        assert [url for url in requested if "token" in url] == [link]  # (its one GET)
+        context.close()
+    database = sqlite3.connect(tmp_path / "profile" / "Default" / "History")
+    try:
+        kept = {url for (url,) in database.execute("SELECT url FROM urls")}
+    finally:
+        database.close()
+    assert link in kept and remote.url in kept, kept
+    with httpx.Client(trust_env=False, timeout=30) as elsewhere:
+        spent = elsewhere.get(link)
+        assert (spent.status_code, spent.json()["code"]) == (401, "link-spent")
