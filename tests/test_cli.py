@@ -608,3 +608,18 @@ def test_a_json_survey_writes_its_table_to_the_out_given(
     again = run(*common)
     assert again.exit_code == 0 and json.loads(again.stdout)["first_deal"] == 1
     assert sorted(tmp_path.iterdir()) == before and "wrote " not in again.stderr
+
+
+def test_a_logged_warning_is_one_plain_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """A warning the library logs comes out as one ``warning: ...`` line, a
+    line break or a terminal's escape in it (from a damaged row, say)
+    written escaped; the handler is set once however often a command runs."""
+    import logging
+
+    from terrace.cli.output import warnings_as_lines
+
+    warnings_as_lines()
+    warnings_as_lines()
+    logging.getLogger("terrace.storage.sqlite").warning("saved game %s is damaged", "a\nb\x1b[2J")
+    said = capsys.readouterr().err
+    assert "warning: saved game a\\nb\\x1b[2J is damaged\n" in said and said.count("warning: ") == 1, said

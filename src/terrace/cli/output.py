@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from terrace.refusals import clip
+from terrace.refusals import clip, printable
 
 PIPE_WAIT = 1.0
 """How long, in seconds, a file that is a pipe (a FIFO) may wait for the
@@ -268,12 +268,12 @@ WARNING = "warning: "
 
 class _WarningLines(logging.Handler):
     """Writes each warning the library logs as one line of standard error,
-    begun with :data:`WARNING` (a line break in it escaped)."""
+    begun with :data:`WARNING` (a line break or a terminal's escape in it
+    written escaped, :func:`~terrace.refusals.printable`)."""
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
-            text = self.format(record).replace("\r", "\\r").replace("\n", "\\n")
-            click.echo(WARNING + text, err=True)
+            click.echo(WARNING + printable(self.format(record)), err=True)
         except Exception:  # (as any handler: a warning never ends the command)
             self.handleError(record)
 
