@@ -316,6 +316,28 @@ def test_nan_and_infinity_are_no_json_numbers(
     assert world(client, sqlite_store, game_id) == before
 
 
+@pytest.mark.parametrize(("body", "code", "german"), [
+    ("[" * 8000 + "]" * 8000, "json-too-deep", "zu tief verschachtelt"),
+    ('{"move": ' + "[" * 4000 + "]" * 4000 + "}", "json-too-deep", "zu tief verschachtelt"),
+    ('{"after": ' + "9" * 5000 + "}", "json-number-too-long", "mehr als 4300 Ziffern"),
+])
+def test_json_too_deep_or_too_long_for_the_reader_is_refused_as_such(
+    client: TestClient, sqlite_store: SqliteStore, game_id: str, body: str, code: str, german: str
+) -> None:
+    """JSON nested deeper than Python's reader goes, or with a number
+    longer than its limit, is JSON all the same (RFC 8259 sets no limit):
+    it was refused as "the body is not valid JSON"; the refusal now says
+    what is too much, as ``terrace import`` said it of a file."""
+    before = world(client, sqlite_store, game_id)
+    for path in (f"/api/games/{game_id}/moves", "/api/games"):
+        response = client.post(path, content=body.encode(), headers=JSON_TYPE)
+        assert_clear_refusal(response, body[:20])
+        assert (response.status_code, response.json()["code"]) == (400, code), response.json()
+        words = client.post(path, content=body.encode(), headers={**JSON_TYPE, "accept-language": "de"})
+        assert german in words.json()["error"], words.json()
+    assert world(client, sqlite_store, game_id) == before
+
+
 def test_a_body_with_a_content_encoding_is_refused_as_such(
     client: TestClient, sqlite_store: SqliteStore, game_id: str
 ) -> None:

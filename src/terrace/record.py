@@ -322,16 +322,30 @@ def json_problem(error: Exception) -> str:
     ...     json_problem(error)
     'a number has more than 4300 digits'
     """
-    if isinstance(error, RecursionError):
-        return "it is nested too deeply"
     if isinstance(error, UnicodeDecodeError):
         return "it is not UTF-8 text"
+    reason = json_reason(error)
+    return clip(str(error)) if reason is None else str(reason)
+
+
+def json_reason(error: Exception) -> Reason | None:
+    """The refusal of JSON that Python's reader could not read, or read and
+    :func:`read_json` refused: nested too deeply for it, a number longer
+    than its limit, a key given twice, a number JSON has not; None for any
+    other error (JSON that is not well-formed).
+
+    >>> str(json_reason(RecursionError()))
+    'the JSON is nested too deeply (lists and objects within each other)'
+    >>> str(json_reason(ValueError("... set_int_max_str_digits() ...")))
+    'a number has more than 4300 digits'
+    """
     if isinstance(error, JsonRefusedError):
-        return str(error)
-    limit = sys.get_int_max_str_digits()
-    if "set_int_max_str_digits" in str(error):
-        return f"a number has more than {limit} digits"
-    return clip(str(error))
+        return error.reason
+    if isinstance(error, RecursionError):
+        return Reason(Refusal.JSON_TOO_DEEP)
+    if isinstance(error, ValueError) and "set_int_max_str_digits" in str(error):
+        return Reason(Refusal.JSON_NUMBER_TOO_LONG, most=sys.get_int_max_str_digits())
+    return None
 
 
 def _typed(data: dict[str, Any], key: str, kind: type) -> Any:

@@ -169,6 +169,8 @@ class Refusal(StrEnum):
     # JSON from outside (files, request bodies)
     JSON_DUPLICATE_KEY = "json-duplicate-key"
     JSON_NOT_A_NUMBER = "json-not-a-number"
+    JSON_TOO_DEEP = "json-too-deep"
+    JSON_NUMBER_TOO_LONG = "json-number-too-long"
 
 
 @dataclass(frozen=True, slots=True)
@@ -531,6 +533,12 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.JSON_NOT_A_NUMBER: Wording(
         _BAD, "{value} is no JSON number: give a number",
         "{value} ist keine Zahl in JSON: Eine Zahl angeben."),
+    Refusal.JSON_TOO_DEEP: Wording(
+        _BAD, "the JSON is nested too deeply (lists and objects within each other)",
+        "Das JSON ist zu tief verschachtelt (Listen und Objekte ineinander)."),
+    Refusal.JSON_NUMBER_TOO_LONG: Wording(
+        _BAD, "a number has more than {most} digits",
+        "Eine Zahl hat mehr als {most} Ziffern."),
 }
 
 

@@ -14,8 +14,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
-from terrace.errors import JsonRefusedError, TerraceError
-from terrace.record import json_text, read_json
+from terrace.errors import TerraceError
+from terrace.record import json_reason, json_text, read_json
 from terrace.refusals import Param, Reason, clip
 from terrace.storage import (
     ConflictError,
@@ -157,10 +157,10 @@ async def read_body(request: Request) -> dict[str, Any]:
         return {}
     try:
         data = read_json(text)
-    except JsonRefusedError as error:
-        raise ApiError(error.reason or WebRefusal.BODY_NOT_JSON) from None
-    except (ValueError, RecursionError):
-        raise ApiError(WebRefusal.BODY_NOT_JSON) from None
+    except (ValueError, RecursionError) as error:
+        # (JSON nested too deeply, or a number too long, for Python's reader
+        # was refused as no JSON at all: it is JSON, and the refusal says so)
+        raise ApiError(json_reason(error) or WebRefusal.BODY_NOT_JSON) from None
     if not isinstance(data, dict):
         raise ApiError(WebRefusal.BODY_NOT_OBJECT)
     return data
