@@ -266,6 +266,9 @@ def test_remote_play_needs_the_secret_link() -> None:
             name = f"{socket.gethostname().lower()}:{urlsplit(base).port}"
             assert client.get("/api/variants", headers={"host": name}).status_code == 200
             assert client.get("/api/variants", headers={"host": "evil.example"}).status_code == 421
+            # (uvicorn's raw path, as the app reads it: an escaped slash is another spelling)
+            escaped = client.get(httpx.URL(base).copy_with(raw_path=b"/api%2Fvariants"))
+            assert (escaped.status_code, escaped.json()["code"]) == (404, "not-found")
         with httpx.Client(base_url=base, trust_env=False, timeout=30) as stranger:
             stranger.cookies.set(cookie_name, "guess")
             assert stranger.get("/").status_code == 401
