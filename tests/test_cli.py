@@ -611,15 +611,19 @@ def test_a_json_survey_writes_its_table_to_the_out_given(
 
 
 def test_a_logged_warning_is_one_plain_line(capsys: pytest.CaptureFixture[str]) -> None:
-    """A warning the library logs comes out as one ``warning: ...`` line, a
-    line break or a terminal's escape in it (from a damaged row, say)
-    written escaped; the handler is set once however often a command runs."""
+    """A warning the library logs while a command runs comes out as one
+    ``warning: ...`` line, a line break or a terminal's escape in it (from a
+    damaged row, say) written escaped; once the command is done, the
+    process's logging is as it was."""
     import logging
 
     from terrace.cli.output import warnings_as_lines
 
-    warnings_as_lines()
-    warnings_as_lines()
-    logging.getLogger("terrace.storage.sqlite").warning("saved game %s is damaged", "a\nb\x1b[2J")
+    log = logging.getLogger("terrace.storage.sqlite")
+    before = list(logging.getLogger("terrace").handlers)
+    with warnings_as_lines():
+        log.warning("saved game %s is damaged", "a\nb\x1b[2J")
+    log.warning("after the command")
     said = capsys.readouterr().err
     assert "warning: saved game a\\nb\\x1b[2J is damaged\n" in said and said.count("warning: ") == 1, said
+    assert logging.getLogger("terrace").handlers == before

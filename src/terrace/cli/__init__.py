@@ -82,8 +82,8 @@ class Main(click.Group):
         best_effort_standard_error()  # (2> /dev/full: the command's own output and status all the same)
         whole_standard_output()  # (a reader that stops early: status 1, as for click)
         named_standard_output()  # (> /dev/full: says that standard output could not be written)
-        warnings_as_lines()  # (the library's logged warnings: 'warning: ...', never bare)
-        return super().main(*args, **extra)
+        with warnings_as_lines():  # (the library's logged warnings: 'warning: ...', never bare)
+            return super().main(*args, **extra)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:

@@ -11,6 +11,8 @@ import stat
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -278,12 +280,19 @@ class _WarningLines(logging.Handler):
             self.handleError(record)
 
 
-def warnings_as_lines() -> None:
-    """Send the warnings of the library's loggers (``terrace.*``) to standard
-    error as ``warning: ...`` lines. Without a handler, Python wrote them bare
-    (``games.sqlite: some rows break ...``, "saved game ... is damaged ..."),
-    lines a reader of ``terrace stats --json 2>&1`` or of the terminal could
-    not tell from the command's own output or errors."""
+@contextmanager
+def warnings_as_lines() -> Iterator[None]:
+    """While the command runs, send the warnings of the library's loggers
+    (``terrace.*``) to standard error as ``warning: ...`` lines. Without a
+    handler, Python wrote them bare (``games.sqlite: some rows break ...``,
+    "saved game ... is damaged ..."), lines a reader of ``terrace stats
+    --json 2>&1`` or of the terminal could not tell from the command's own
+    output or errors. The handler goes with the command (a program that
+    runs commands in its own process keeps its logging as it was)."""
     logger = logging.getLogger("terrace")
-    if not any(isinstance(handler, _WarningLines) for handler in logger.handlers):
-        logger.addHandler(_WarningLines(logging.WARNING))
+    handler = _WarningLines(logging.WARNING)
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
