@@ -561,3 +561,45 @@ def test_a_request_to_switch_protocols_stays_a_request_of_the_guarded_protocol(u
     assert transport.written.startswith(b"HTTP/1.1 200 ")
     assert "192.168.1.9" not in web_protocol._open_from
     assert heard.said == []
+
+
+def test_a_paused_terminal_stops_no_request() -> None:
+    """Ctrl+S in the terminal of ``terrace play --remote`` stops its
+    output; the next link, printed once the link was used, was printed in
+    the server's event loop, so the button's POST got no answer, nor did
+    any other request of any device, until Ctrl+Q. The link is now printed
+    from a thread of its own: the requests are answered, and the link
+    comes out once the terminal goes on."""
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "terrace", "play", "--port", "0", "--no-browser", "--db", ":memory:",
+         "--remote", "--host", "127.0.0.1"],
+        stdout=slave, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    try:
+        said = b""
+        while b"Only this computer" not in said:  # (its second line)
+            assert select.select([master], [], [], 30)[0], said
+            said += os.read(master, 4096)
+        found = re.search(rb"(http://\S+/)\?token=(\S+)", said)
+        assert found is not None, said
+        base, token = found.group(1).decode(), found.group(2).decode()
+        os.write(master, b"\x13")  # (Ctrl+S: the terminal takes no more output)
+        with httpx.Client(base_url=base, trust_env=False, timeout=20) as phone:
+            assert open_link(phone, f"/?token={token}").status_code == 303  # (no answer before)
+            assert phone.get("/api/variants").status_code == 200
+        assert not select.select([master], [], [], 0.5)[0]  # (the link waits for the terminal)
+        os.write(master, b"\x11")  # (Ctrl+Q)
+        later = b""
+        while b"For another browser" not in later:
+            assert select.select([master], [], [], 30)[0], later
+            later += os.read(master, 4096)
+        assert token.encode() not in later
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(master)

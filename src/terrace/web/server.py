@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import queue
 import socket
 import ssl
 import sys
@@ -179,6 +180,31 @@ def announce_new_link(url: str, out: TextIO, host: str = "") -> None:
     out.flush()
 
 
+class NewLinks:
+    """Prints each new link (:func:`announce_new_link`) from a thread of its
+    own, in the order they come, so that the request that used the last
+    link never waits for the terminal: a terminal paused by Ctrl+S (or an
+    output nobody reads, its pipe full) blocked the printing, which ran in
+    the server's event loop, and with it every request of every device
+    until the terminal went on. A terminal gone, or an output closed, fails
+    no request either: the link is then not printed."""
+
+    def __init__(self, out: TextIO, host: str) -> None:
+        self.out, self.host = out, host
+        self.waiting: queue.SimpleQueue[str] = queue.SimpleQueue()
+        threading.Thread(target=self._print, name="terrace-new-links", daemon=True).start()
+
+    def say(self, url: str) -> None:
+        """Print ``url`` as the next link, soon (never waiting here)."""
+        self.waiting.put(url)
+
+    def _print(self) -> None:
+        while True:
+            url = self.waiting.get()
+            with contextlib.suppress(OSError, ValueError):
+                announce_new_link(url, self.out, self.host)
+
+
 def server_config(app: ASGIApp, tls: ssl.SSLContext | None = None,
                   lifespan: Literal["on", "off"] = "on") -> uvicorn.Config:
     """uvicorn's configuration of the game's server (HTTPS with ``tls``)."""
@@ -235,10 +261,10 @@ def run(store: GameStore, settings: ServerSettings, out: TextIO | None = None,
     said = sys.stdout if out is None else out
     keys = None
     if settings.remote:
+        printer = NewLinks(said, settings.host)
+
         def renewed(link: str) -> None:
-            # (a terminal gone, or an output closed, must not fail the request that used the link)
-            with contextlib.suppress(OSError, ValueError):
-                announce_new_link(game_link(settings.host, port, link, scheme), said, settings.host)
+            printer.say(game_link(settings.host, port, link, scheme))
 
         keys = RemoteKeys(renewed=renewed)
     hosts = tuple(machine_hosts(settings.host)) if settings.remote else (settings.host,)
