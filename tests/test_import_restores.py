@@ -486,3 +486,45 @@ def test_lines_passed_edited_by_hand_are_left_out_of_an_export(tmp_path: Path) -
     [record] = json.loads(backup.read_text())
     assert record["saved"]["passed"] == [[5, "7f"]]
     assert _cli("import", str(backup), "--db", str(tmp_path / "restored.sqlite")) == "imported 1 game\n"
+
+
+@pytest.mark.parametrize("into", ["empty", "own-games", "older-state"])
+def test_a_restored_game_counts_no_second_hint_on_a_position_hinted_before(
+        tmp_path: Path, into: str) -> None:
+    """The positions a hint was counted on were not in an export: restored
+    into a fresh database, a game counted a hint again on a position it
+    had one for (hints 2 where the original stays at 1). They now travel
+    as ``saved.hinted``, into an empty database, one with games of its
+    own, or over an older state of the game (continued in place); the
+    restore exported again is the same file, and an export written before
+    (no ``hinted``) still imports."""
+    lost = golden("terrace-lost")
+    source, target = tmp_path / "source.sqlite", tmp_path / "target.sqlite"
+    backup, again = tmp_path / "backup.json", tmp_path / "again.json"
+    with open_store(source) as store:
+        game = start(store, lost)
+        first = play(store, game, lost.moves[:2]).position()
+        if into == "older-state":
+            _cli("export", "--all", "-o", str(tmp_path / "older.json"), "--db", str(source))
+        second = play(store, store.get(game.id), lost.moves[2:4]).position()
+        assert store.count_hint(game.id, first) and store.count_hint(game.id, second)
+        assert not store.count_hint(game.id, first)
+    _cli("export", "--all", "-o", str(backup), "--db", str(source))
+    assert json.loads(backup.read_text())[0]["saved"]["hinted"] == sorted([first, second])
+    if into == "own-games":
+        with open_store(target) as store:
+            play(store, start(store, lost), lost.moves[:1])
+    if into == "older-state":
+        assert _cli("import", str(tmp_path / "older.json"), "--db", str(target)) == "imported 1 game\n"
+    assert _cli("import", str(backup), "--db", str(target)) == "imported 1 game\n"
+    with open_store(target) as store:
+        assert not store.count_hint(game.id, first)
+        assert not store.count_hint(game.id, second)
+        assert store.get(game.id).hints == 2
+    if into == "empty":
+        _cli("export", "--all", "-o", str(again), "--db", str(target))
+        assert again.read_bytes() == backup.read_bytes()
+    old = json.loads(backup.read_text())
+    del old[0]["saved"]["hinted"]
+    backup.write_text(json.dumps(old))
+    assert _cli("import", str(backup), "--db", str(tmp_path / "old.sqlite")) == "imported 1 game\n"

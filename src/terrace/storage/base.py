@@ -133,9 +133,12 @@ __all__ = [
     "new_game",
     "new_game_id",
     "one_more",
+    "pack_hinted",
+    "position_key",
     "report_allowance",
     "report_mark",
     "unknown_game",
+    "unpack_hinted",
 ]
 
 
@@ -440,6 +443,23 @@ def unpack_passed(packed: str) -> list[tuple[int, str]]:
     return [(int(moves), digest) for moves, _, digest in (item.partition(":") for item in packed.split())]
 
 
+def pack_hinted(keys: Iterable[str]) -> str:
+    """Position keys as :attr:`StoredGame.hinted` keeps them: sorted, once,
+    in one JSON text (an import holds every game of its file at once: as
+    strings, short keys took seven times their text).
+
+    >>> pack_hinted(["b c", "a", "b c"]), unpack_hinted('["a","b c"]'), pack_hinted([])
+    ('["a","b c"]', ['a', 'b c'], '')
+    """
+    keys = sorted(set(keys))
+    return json.dumps(keys, ensure_ascii=False, separators=(",", ":")) if keys else ""
+
+
+def unpack_hinted(packed: str) -> list[str]:
+    """The position keys :func:`pack_hinted` packed."""
+    return list(json.loads(packed)) if packed else []
+
+
 MAX_PLACE = 2**53
 """The largest place in a log of changes an export may give (an event id)."""
 MAX_REVISION = 2**53 - 1
@@ -539,6 +559,11 @@ class StoredGame:
     (``saved.passed``; an export's game and an import's only), packed
     (:func:`pack_passed`: an import holds thousands of games at once): a
     record of such a state is an older state of this game, not another."""
+    hinted: str = field(default="", repr=False, compare=False)
+    """The positions a hint was counted on (:meth:`GameStore.count_hint`),
+    at most ``hints`` of them (``saved.hinted``; an export's game and an
+    import's only), packed (:func:`pack_hinted`): a restored game counts
+    no second hint on them."""
     ordered: bool = field(default=True, repr=False, compare=False)
     """Whether ``revision`` counts the game's changes where it was stored,
     so that of two states of one game the one of the higher revision came
@@ -1052,11 +1077,17 @@ def new_game(variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = Fa
     )
 
 
+def position_key(key: object) -> bool:
+    """Whether ``key`` is a position key :meth:`GameStore.count_hint` takes:
+    text of 1 to :data:`MAX_POSITION_KEY` characters."""
+    return isinstance(key, str) and 0 < len(key) <= MAX_POSITION_KEY
+
+
 def check_position_key(key: object) -> str:
-    """Refuse a position key that is not text of 1 to
-    :data:`MAX_POSITION_KEY` characters."""
-    if not isinstance(key, str) or not 0 < len(key) <= MAX_POSITION_KEY:
+    """Refuse a position key that is not one (:func:`position_key`)."""
+    if not position_key(key):
         raise StoreError(f"a position key must be text of 1 to {MAX_POSITION_KEY} characters")
+    assert isinstance(key, str)
     return key
 
 

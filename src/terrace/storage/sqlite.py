@@ -50,6 +50,7 @@ from terrace.deal import Deal
 from terrace.rules import MAX_DECKS, Rules
 from terrace.storage.base import (
     MAX_PASSED,
+    MAX_POSITION_KEY,
     DamagedGameError,
     LogPlaces,
     StoredGame,
@@ -66,10 +67,13 @@ from terrace.storage.base import (
     new_game,
     new_game_id,
     one_more,
+    pack_hinted,
     pack_passed,
     passed_state,
+    position_key,
     report_mark,
     unknown_game,
+    unpack_hinted,
     unpack_passed,
 )
 from terrace.storage.files import (
@@ -475,11 +479,25 @@ def _passed_key(moves: Sequence[str]) -> tuple[int, str]:
     return len(moves), format(Line.of(moves).digest(), "x")
 
 
-def _keep_passed(conn: sqlite3.Connection, game: StoredGame) -> None:
-    """Keep the lines an imported ``game`` had played off its line where
-    it came from (``saved.passed``) in the table ``passed``."""
+def _keep_past(conn: sqlite3.Connection, game: StoredGame) -> None:
+    """Keep what an imported ``game`` knew of its past where it came from:
+    the lines it had played off its line (``saved.passed``) in the table
+    ``passed``, and the positions a hint was counted on (``saved.hinted``)
+    in ``hinted``, so that no hint there is counted again."""
     conn.executemany("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
                      [(game.id, n, digest) for n, digest in unpack_passed(game.passed)])
+    conn.executemany("INSERT OR IGNORE INTO hinted (game_id, position) VALUES (?, ?)",
+                     [(game.id, key) for key in unpack_hinted(game.hinted)])
+
+
+def _hinted_of(conn: sqlite3.Connection, game: StoredGame) -> str:
+    """The positions a hint was counted on in ``game``, for an export
+    (``saved.hinted``): those an import takes (a row edited by hand is left
+    out), at most as many as its hints."""
+    keys = {key for (key,) in conn.execute(
+        f"SELECT {bounded('position', 4 * MAX_POSITION_KEY)} FROM hinted WHERE game_id = ?", (game.id,)
+    ) if position_key(key)}
+    return pack_hinted(sorted(keys)[: max(game.hints, 0)])
 
 
 def _tables_of_games(conn: sqlite3.Connection) -> list[str]:
@@ -1446,6 +1464,7 @@ class SqliteStore:
                 "HAVING max(CASE WHEN action = 'move' THEN id END) "
                 "> min(CASE WHEN action IN ('undo', 'restart') THEN id END) "
                 "UNION SELECT game_id FROM passed")}
+            hinted = {game_id for (game_id,) in conn.execute("SELECT DISTINCT game_id FROM hinted")}
             for game_id in ids:
                 item: StoredGame | StoreError
                 try:
@@ -1457,6 +1476,8 @@ class SqliteStore:
                     item.forget_board()
                     if game_id in branched:
                         item.passed = _off_line(conn, item)
+                    if game_id in hinted:
+                        item.hinted = _hinted_of(conn, item)
                 take(game_id, item, places.get(game_id))
 
     # -- writing ----------------------------------------------------------
@@ -1719,7 +1740,8 @@ class SqliteStore:
             leftovers = _tables_of_games(conn)
             for i, game in enumerate(games):
                 if exact is not None and game.id in exact:
-                    game.revision = exact[game.id]  # (this very state is here: nothing to write)
+                    game.revision = exact[game.id]  # (this very state is here: its past may add)
+                    _keep_past(conn, game)
                     restored.append(game)
                     result[i] = (game.id, False)
                     continue
@@ -1743,7 +1765,7 @@ class SqliteStore:
                         conn.execute("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
                                      (game.id, *_passed_key(stored.moves)))
                         overwrite_game(conn, game, stored.line_of())
-                        _keep_passed(conn, game)
+                        _keep_past(conn, game)
                         conn.execute(f"UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 WHERE id = ?",
                                      (game.id,))
                         seen.forget(game.id)
@@ -1761,7 +1783,7 @@ class SqliteStore:
                         beside.append((kept_beside, game.id))
                 _clear_leftovers(conn, game.id, leftovers)
                 insert_game(conn, game, None if exact is not None else "import")
-                _keep_passed(conn, game)
+                _keep_past(conn, game)
                 if exact is not None:
                     restored.append(game)
                 seen.add(_light_row(game))
