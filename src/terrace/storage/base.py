@@ -338,13 +338,7 @@ class _Known:
         taken_back = self.played - base
         board = self.board.copy(keep=keep + taken_back)
         try:
-            for _ in range(taken_back):
-                board.pop()
-            ahead = line.to_list(base, min(len(line), played + keep))
-            for text in ahead:
-                board.push(Move.parse(text))
-            for _ in range(len(ahead) - (played - base)):
-                board.pop()
+            _walk(board, self.played, base, line, played, min(len(line), played + keep))
         except Exception:  # (a line that does not replay: the caller replays and says why)
             return None
         return board.copy(keep=keep, redo=len(line) - played)
@@ -400,12 +394,20 @@ def _move_board(board: Board, old: Line, old_played: int, new: Line, played: int
         return
     if same == len(new):  # (a line cut short: the engine has no move for that)
         raise IndexError("a line cut short")
-    keep = min(same, played, old_played)
-    while len(board.move_stack) > keep:
+    _walk(board, old_played, min(same, played, old_played), new, played, len(new))
+
+
+def _walk(board: Board, old_played: int, base: int, line: Line, played: int, ahead: int) -> None:
+    """Take ``board`` (``old_played`` moves played) back to its first
+    ``base`` moves, which ``line`` shares, play ``line``'s moves from there
+    up to ``ahead`` (at least ``played``), and take back to ``played``: a
+    board moved to another line by what changed (:func:`_move_board`; a
+    copy with only the history a read needs, :meth:`_Known.back_to`)."""
+    for _ in range(old_played - base):
         board.pop()
-    for text in new.to_list(keep):
+    for text in line.to_list(base, ahead):
         board.push(Move.parse(text))
-    for _ in range(len(new) - played):
+    for _ in range(ahead - played):
         board.pop()
 
 
