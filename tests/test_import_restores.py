@@ -528,3 +528,46 @@ def test_a_restored_game_counts_no_second_hint_on_a_position_hinted_before(
     del old[0]["saved"]["hinted"]
     backup.write_text(json.dumps(old))
     assert _cli("import", str(backup), "--db", str(tmp_path / "old.sqlite")) == "imported 1 game\n"
+
+
+def test_a_game_brought_up_to_date_by_an_import_is_no_game_played_here(tmp_path: Path) -> None:
+    """A game played here, carried elsewhere and played on there, then
+    left here for a new game: importing its later state brought it up to
+    date in place and logged that as a change made here, so the import
+    made it the game in play (the page resumed it, not the game being
+    played) and took its abandonment back (abandoned 1 -> 0, the losing
+    streak 1 -> 0). Such an import is now logged as ``join``, no change
+    made here: what is in play and the statistics stay as they were; a
+    backup of the database restores them as they are."""
+    lost, won = golden("terrace-lost"), golden("terrace-won")
+    here, there = tmp_path / "here.sqlite", tmp_path / "there.sqlite"
+    carried, back, backup = tmp_path / "carried.json", tmp_path / "back.json", tmp_path / "backup.json"
+    with open_store(here) as store:
+        game = start(store, lost)
+        play(store, game, lost.moves[:3])
+    _cli("export", "--all", "-o", str(carried), "--db", str(here))
+    _cli("import", str(carried), "--db", str(there))
+    with open_store(there) as store:
+        play(store, store.get(game.id), lost.moves[3:6])
+    _cli("export", "--all", "-o", str(back), "--db", str(there))
+    with open_store(here) as store:
+        newer = start(store, won)
+        play(store, newer, won.moves[:2])
+    before = json.loads(_cli("stats", "--json", "--db", str(here)))
+    assert (before["overall"]["abandoned"], before["overall"]["current_losing_streak"]) == (1, 1)
+    _cli("import", str(back), "--db", str(here))
+    with open_store(here) as store:
+        assert store.get(game.id).played_count() == 6
+        assert [event["action"] for event in store.history(game.id)][-1] == "join"
+        latest = store.latest_unfinished()
+        assert latest is not None and latest.id == newer.id
+    after = json.loads(_cli("stats", "--json", "--db", str(here)))
+    for key in ("played", "abandoned", "unfinished", "current_losing_streak", "win_rate"):
+        assert after["overall"][key] == before["overall"][key], key
+    _cli("export", "--all", "-o", str(backup), "--db", str(here))
+    restored = tmp_path / "restored.sqlite"
+    _cli("import", str(backup), "--db", str(restored))
+    assert _cli("stats", "--json", "--db", str(restored)) == _cli("stats", "--json", "--db", str(here))
+    with open_store(restored) as store:
+        latest = store.latest_unfinished()
+        assert latest is not None and latest.id == newer.id

@@ -241,6 +241,18 @@ _V9 = (
     ) WITHOUT ROWID""",
 )
 
+JOINED = "join"
+"""The log's action for an import that brought a game here up to the
+record's later state in place (played on elsewhere and brought back): a
+change that came from elsewhere, not one made here, so that it makes the
+game neither the game in play nor one changed after the games opened
+here. Databases joined before schema 10 logged it as ``import``."""
+
+_V10 = (
+    # The event log learns the action 'join'.
+    *_events_allowing(f"{_V7_ACTIONS}, '{JOINED}'", 10),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, moves and events", _V1),
     Migration(2, "start times and indexes", _V2),
@@ -251,6 +263,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "restored changes in the log", _V7),
     Migration(8, "changes to a line counted", _V8),
     Migration(9, "states a game was brought up from", _V9),
+    Migration(10, "states joined by an import in the log", _V10),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -96,6 +96,7 @@ from terrace.storage.migrations import (
     COUNTED_SINCE,
     INSERTS_COUNTED,
     INSERTS_TRIGGER,
+    JOINED,
     LATEST_VERSION,
     LINE_CHANGES,
     RESTORED,
@@ -108,6 +109,7 @@ from terrace.storage.migrations import (
 )
 from terrace.storage.paths import MEMORY, default_games_path, given_label, label, no_new_file, verdicts_path
 from terrace.storage.rows import (
+    CHANGED_HERE,
     FACT_COLUMNS,
     GAME_COLUMNS,
     GAME_ID,
@@ -560,6 +562,11 @@ def _chained(before: int, move: str) -> int:
     return hash((before, move))
 
 
+_FROM_ELSEWHERE = ("import", JOINED)
+"""The log's actions that brought a game's moves from elsewhere: what came
+before them is not in this log."""
+
+
 def _log_states(events: list[Any], played: list[str],
                 step: Callable[[int, str], int] = _chained) -> set[tuple[int, int]]:
     """The :func:`_line_key` of every line the game is known to have had
@@ -581,7 +588,7 @@ def _log_states(events: list[Any], played: list[str],
     for action, move, count in events:
         if action in ("create", "restart"):
             chain = [0]
-        elif action == "import":
+        elif action in _FROM_ELSEWHERE:
             chain = None
         elif chain is None or not isinstance(count, int):
             continue
@@ -598,14 +605,14 @@ def _log_states(events: list[Any], played: list[str],
     for at in range(len(events) - 1, -1, -1):
         action, move, count = events[at]
         states.add((len(line), chain[-1]))
-        if action == "import" and at > 0 and isinstance(before := events[at - 1][2], int):
+        if action in _FROM_ELSEWHERE and at > 0 and isinstance(before := events[at - 1][2], int):
             # (a record brought the game here up to its state: its line went
             # on from the moves here, as many as the change before says)
             if not 0 <= before <= len(line):
                 return states
             del line[before:], chain[before + 1:]
             continue
-        if action in ("create", "import", "restart"):
+        if action in ("create", "restart", *_FROM_ELSEWHERE):
             return states
         if action in ("move", "redo"):
             if count != len(line) or not line or line[-1] != move:
@@ -1227,11 +1234,11 @@ class SqliteStore:
         order of the log of changes: a clock put back does not make an
         older game the latest); a game imported and not played here since
         comes after every game that was (so an import never takes the
-        place of the game in play), the latest first."""
+        place of the game in play, nor does one that brought a game here
+        up to a state played elsewhere), the latest first."""
         games = self._loadable(
             f"SELECT {GAME_ID} FROM games WHERE status IN ('choosing', 'playing') AND given_up_at IS NULL "
-            f"ORDER BY {IMPORTED}, CASE WHEN {IMPORTED} THEN NULL ELSE "
-            "(SELECT max(id) FROM events WHERE events.game_id = games.id) END DESC, "
+            f"ORDER BY {IMPORTED}, CASE WHEN {IMPORTED} THEN NULL ELSE {CHANGED_HERE} END DESC, "
             "updated_at DESC, rowid DESC",
             first=True,
         )
