@@ -1691,7 +1691,8 @@ class SqliteStore:
         return None
 
     def add_games(self, games: Sequence[StoredGame],
-                  beside: list[tuple[str, str]] | None = None) -> list[tuple[str, bool]]:
+                  beside: list[tuple[str, str]] | None = None,
+                  joined: list[str] | None = None) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
         in one write transaction: every one or, on any error, none (the
         games here already are found first, in a read). A game that a
@@ -1708,7 +1709,9 @@ class SqliteStore:
         is lost. Returns each game's id and whether it was added (or
         brought up to date); ``beside`` gets, for each record whose id is a
         game here that it neither is, continues nor was (so that it went
-        beside it), that id and the record's new one."""
+        beside it), that id and the record's new one; ``joined`` gets the
+        id of each game that was here before the import and was brought up
+        to date (not added)."""
         now = time.time()
         for game in games:
             try:
@@ -1745,6 +1748,7 @@ class SqliteStore:
             conn.execute(f"DROP TRIGGER IF EXISTS {INSERTS_COUNTED}")
             restored: list[StoredGame] = []
             leftovers = _tables_of_games(conn)
+            inserted: set[str] = set()  # (the games this import added)
             for i, game in enumerate(games):
                 if exact is not None and game.id in exact:
                     game.revision = exact[game.id]  # (this very state is here: its past may add)
@@ -1781,6 +1785,8 @@ class SqliteStore:
                         self._vouched.pop(game.id, None)
                         self._sound.pop(game.id, None)
                         result[i] = (game.id, True)
+                        if joined is not None and game.id not in inserted:
+                            joined.append(game.id)
                         if exact is not None:
                             restored.append(game)
                         continue
@@ -1790,6 +1796,7 @@ class SqliteStore:
                         beside.append((kept_beside, game.id))
                 _clear_leftovers(conn, game.id, leftovers)
                 insert_game(conn, game, None if exact is not None else "import")
+                inserted.add(game.id)
                 _keep_past(conn, game)
                 if exact is not None:
                     restored.append(game)
