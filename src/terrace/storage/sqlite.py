@@ -105,6 +105,7 @@ from terrace.storage.migrations import (
     layout_fault,
     migrate,
     read_layout,
+    reads_as_is,
     repair_counting,
 )
 from terrace.storage.paths import MEMORY, default_games_path, given_label, label, no_new_file, verdicts_path
@@ -963,7 +964,7 @@ class SqliteStore:
         self.schema_version = version
         if version >= COUNTED_SINCE and counting_fault(self._conn) is not None:
             self._lines_counted = False  # (not repaired here: every line is read again)
-        if version < migrate_to:
+        if not reads_as_is(version, migrate_to):  # (a step a read needs: not one only writes need)
             copy = _connect(MEMORY)
             self._conn.backup(copy)
             self._conn.close()
