@@ -415,7 +415,8 @@ def test_lines_passed_take_the_memory_of_their_text(saved: dict[str, Any]) -> No
     assert held < 2 * len(text), (held, len(text))
 
 
-@pytest.mark.parametrize("hinted", [{}, "a", [1], [""], ["a" * 4097], [["a"]], ["a", "b", "c"]])
+@pytest.mark.parametrize("hinted", [{}, "a", [1], [""], ["a" * 4097], [["a"]], ["a", "b", "c"], ["\ud800x"],
+                                    ["a\nb"]])
 def test_an_import_refuses_hinted_positions_that_no_export_writes(hinted: Any) -> None:
     """saved.hinted (the positions a hint was counted on) is taken only as
     an export writes it: position keys, at most as many as the hints

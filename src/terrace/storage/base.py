@@ -1081,14 +1081,20 @@ def new_game(variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = Fa
 
 def position_key(key: object) -> bool:
     """Whether ``key`` is a position key :meth:`GameStore.count_hint` takes:
-    text of 1 to :data:`MAX_POSITION_KEY` characters."""
-    return isinstance(key, str) and 0 < len(key) <= MAX_POSITION_KEY
+    printable text (as :meth:`Board.position` gives; a lone surrogate, which
+    no file can hold, or a control character is none) of 1 to
+    :data:`MAX_POSITION_KEY` characters.
+
+    >>> position_key("9 - -,- 0"), position_key("a\\nb"), position_key("\\ud800"), position_key("")
+    (True, False, False, False)
+    """
+    return isinstance(key, str) and 0 < len(key) <= MAX_POSITION_KEY and key.isprintable()
 
 
 def check_position_key(key: object) -> str:
     """Refuse a position key that is not one (:func:`position_key`)."""
     if not position_key(key):
-        raise StoreError(f"a position key must be text of 1 to {MAX_POSITION_KEY} characters")
+        raise StoreError(f"a position key must be printable text of 1 to {MAX_POSITION_KEY} characters")
     assert isinstance(key, str)
     return key
 

@@ -282,7 +282,7 @@ def _hinted(value: Any, hints: int) -> str:
     (:func:`~terrace.storage.base.pack_hinted`). A position hinted without
     a hint counted would let a hint there go uncounted."""
     if not isinstance(value, list) or not all(position_key(key) for key in value):
-        raise StoreError(f"saved.hinted must be a list of positions, each text of 1 to "
+        raise StoreError(f"saved.hinted must be a list of positions, each printable text of 1 to "
                          f"{MAX_POSITION_KEY:,} characters")
     count = len(set(value))
     if count > hints:
