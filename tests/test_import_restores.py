@@ -573,3 +573,37 @@ def test_a_game_brought_up_to_date_by_an_import_is_no_game_played_here(tmp_path:
     with open_store(restored) as store:
         latest = store.latest_unfinished()
         assert latest is not None and latest.id == newer.id
+
+
+def test_hints_asked_here_and_where_a_game_was_carried_are_all_counted_when_it_comes_back(
+        tmp_path: Path) -> None:
+    """A hint asked here after the game was carried away (position A),
+    and one asked where it was played on (position B): brought back, the
+    record's count (1) replaced the count here (1), though two positions
+    were hinted, one hint each; its export then held only one of them, so
+    that a restored game counted a hint again on the other. The count is
+    now at least the positions hinted here or there."""
+    lost = golden("terrace-lost")
+    here, there = tmp_path / "here.sqlite", tmp_path / "there.sqlite"
+    carried, back, backup = tmp_path / "carried.json", tmp_path / "back.json", tmp_path / "backup.json"
+    with open_store(here) as store:
+        game = start(store, lost)
+        first = play(store, game, lost.moves[:2]).position()
+    _cli("export", "--all", "-o", str(carried), "--db", str(here))
+    with open_store(here) as store:
+        assert store.count_hint(game.id, first)
+    _cli("import", str(carried), "--db", str(there))
+    with open_store(there) as store:
+        second = play(store, store.get(game.id), lost.moves[2:4]).position()
+        assert store.count_hint(game.id, second)
+    _cli("export", "--all", "-o", str(back), "--db", str(there))
+    assert _cli("import", str(back), "--db", str(here)) == "imported 0 games (1 brought up to date)\n"
+    with open_store(here) as store:
+        assert store.get(game.id).hints == 2
+        assert not store.count_hint(game.id, first) and not store.count_hint(game.id, second)
+    _cli("export", "--all", "-o", str(backup), "--db", str(here))
+    assert json.loads(backup.read_text())[0]["saved"]["hinted"] == sorted([first, second])
+    restored = tmp_path / "restored.sqlite"
+    _cli("import", str(backup), "--db", str(restored))
+    with open_store(restored) as store:
+        assert not store.count_hint(game.id, first) and not store.count_hint(game.id, second)

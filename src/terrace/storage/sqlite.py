@@ -136,7 +136,7 @@ from terrace.storage.rows import (
     whole,
     write_stamp,
 )
-from terrace.storage.statistics import MAX_ACTIVE_MS, GameFacts, summarize
+from terrace.storage.statistics import MAX_ACTIVE_MS, MAX_COUNT, GameFacts, summarize
 
 log = logging.getLogger(__name__)
 
@@ -493,14 +493,27 @@ def _keep_past(conn: sqlite3.Connection, game: StoredGame) -> None:
                      [(game.id, key) for key in unpack_hinted(game.hinted)])
 
 
+def _hinted_here(conn: sqlite3.Connection, game_id: str) -> set[str]:
+    """The positions a hint was counted on in the stored game ``game_id``
+    that an import takes (a row edited by hand is left out)."""
+    return {key for (key,) in conn.execute(
+        f"SELECT {bounded('position', 4 * MAX_POSITION_KEY)} FROM hinted WHERE game_id = ?", (game_id,)
+    ) if position_key(key)}
+
+
 def _hinted_of(conn: sqlite3.Connection, game: StoredGame) -> str:
     """The positions a hint was counted on in ``game``, for an export
-    (``saved.hinted``): those an import takes (a row edited by hand is left
-    out), at most as many as its hints."""
-    keys = {key for (key,) in conn.execute(
-        f"SELECT {bounded('position', 4 * MAX_POSITION_KEY)} FROM hinted WHERE game_id = ?", (game.id,)
-    ) if position_key(key)}
-    return pack_hinted(sorted(keys)[: max(game.hints, 0)])
+    (``saved.hinted``): at most as many as its hints."""
+    return pack_hinted(sorted(_hinted_here(conn, game.id))[: max(game.hints, 0)])
+
+
+def _hints_joined(conn: sqlite3.Connection, game: StoredGame) -> int:
+    """The hints of ``game``, a record that brings the stored game of its
+    id up to its state: at least one for each position a hint was counted
+    on, here or where it was played on (the record's count misses those
+    counted here after it was carried away)."""
+    positions = _hinted_here(conn, game.id) | set(unpack_hinted(game.hinted))
+    return max(game.hints, min(len(positions), MAX_COUNT))
 
 
 def _tables_of_games(conn: sqlite3.Connection) -> list[str]:
@@ -1774,6 +1787,7 @@ class SqliteStore:
                         # which a tab's next change keeps)
                         if not game.ordered:
                             game.revision = stored.revision + 1
+                        game.hints = _hints_joined(conn, game)
                         conn.execute("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
                                      (game.id, *_passed_key(stored.moves)))
                         overwrite_game(conn, game, stored.line_of())
