@@ -13,6 +13,7 @@ import itertools
 import json
 import os
 import random
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import suppress
@@ -158,9 +159,16 @@ def test_a_backup_restored_is_the_database_it_came_from(
     with open_store(source) as before, open_store(fresh) as after:
         resumed = [game.id if (game := store.latest_unfinished()) else None for store in (before, after)]
         assert resumed[1] == resumed[0]
+    assert _hinted(fresh) == _hinted(source)  # (no hint counted twice on a position)
     _cli("export", "--all", "-o", str(again), "--db", str(fresh))
     assert again.read_bytes() == backup.read_bytes()
     assert _cli("import", str(backup), "--db", str(source)).startswith("imported 0 games")
+
+
+def _hinted(db: Path) -> set[tuple[str, str]]:
+    """The positions a hint was counted on in ``db``, by game."""
+    with sqlite3.connect(db) as conn:
+        return set(conn.execute("SELECT game_id, position FROM hinted"))
 
 
 def _taking_backups(source: Path, monkeypatch: pytest.MonkeyPatch, seed: int) -> Iterator[Path]:

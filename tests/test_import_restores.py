@@ -132,7 +132,7 @@ def test_a_game_carried_elsewhere_with_moves_taken_back_comes_back_in_place(
         clock[0] += 10
     monkeypatch.undo()
     _cli("export", "--game", game.id, "-o", str(back), "--db", str(there))
-    assert _cli("import", str(back), "--db", str(here)) == "imported 1 game\n"
+    assert _cli("import", str(back), "--db", str(here)) == "imported 0 games (1 brought up to date)\n"
     assert _count_games(here) == 2
     with open_store(here) as store:
         back_here = store.get(game.id)
@@ -343,7 +343,7 @@ def test_an_older_backup_adds_nothing_to_a_game_brought_up_to_a_record_s_state_s
         store.update(played, expected_revision=revision, action="move")
     monkeypatch.undo()
     _cli("export", "--game", game.id, "-o", str(back), "--db", str(there))
-    assert _cli("import", str(back), "--db", str(here)) == "imported 1 game\n"
+    assert _cli("import", str(back), "--db", str(here)) == "imported 0 games (1 brought up to date)\n"
     assert _count_games(here) == 2
     assert _cli("import", str(backup), "--db", str(here)) == "imported 0 games (2 already here)\n"
     assert _count_games(here) == 2
@@ -486,3 +486,124 @@ def test_lines_passed_edited_by_hand_are_left_out_of_an_export(tmp_path: Path) -
     [record] = json.loads(backup.read_text())
     assert record["saved"]["passed"] == [[5, "7f"]]
     assert _cli("import", str(backup), "--db", str(tmp_path / "restored.sqlite")) == "imported 1 game\n"
+
+
+@pytest.mark.parametrize("into", ["empty", "own-games", "older-state"])
+def test_a_restored_game_counts_no_second_hint_on_a_position_hinted_before(
+        tmp_path: Path, into: str) -> None:
+    """The positions a hint was counted on were not in an export: restored
+    into a fresh database, a game counted a hint again on a position it
+    had one for (hints 2 where the original stays at 1). They now travel
+    as ``saved.hinted``, into an empty database, one with games of its
+    own, or over an older state of the game (continued in place); the
+    restore exported again is the same file, and an export written before
+    (no ``hinted``) still imports."""
+    lost = golden("terrace-lost")
+    source, target = tmp_path / "source.sqlite", tmp_path / "target.sqlite"
+    backup, again = tmp_path / "backup.json", tmp_path / "again.json"
+    with open_store(source) as store:
+        game = start(store, lost)
+        first = play(store, game, lost.moves[:2]).position()
+        if into == "older-state":
+            _cli("export", "--all", "-o", str(tmp_path / "older.json"), "--db", str(source))
+        second = play(store, store.get(game.id), lost.moves[2:4]).position()
+        assert store.count_hint(game.id, first) and store.count_hint(game.id, second)
+        assert not store.count_hint(game.id, first)
+    _cli("export", "--all", "-o", str(backup), "--db", str(source))
+    assert json.loads(backup.read_text())[0]["saved"]["hinted"] == sorted([first, second])
+    if into == "own-games":
+        with open_store(target) as store:
+            play(store, start(store, lost), lost.moves[:1])
+    if into == "older-state":
+        assert _cli("import", str(tmp_path / "older.json"), "--db", str(target)) == "imported 1 game\n"
+    said = "imported 0 games (1 brought up to date)\n" if into == "older-state" else "imported 1 game\n"
+    assert _cli("import", str(backup), "--db", str(target)) == said
+    with open_store(target) as store:
+        assert not store.count_hint(game.id, first)
+        assert not store.count_hint(game.id, second)
+        assert store.get(game.id).hints == 2
+    if into == "empty":
+        _cli("export", "--all", "-o", str(again), "--db", str(target))
+        assert again.read_bytes() == backup.read_bytes()
+    old = json.loads(backup.read_text())
+    del old[0]["saved"]["hinted"]
+    backup.write_text(json.dumps(old))
+    assert _cli("import", str(backup), "--db", str(tmp_path / "old.sqlite")) == "imported 1 game\n"
+
+
+def test_a_game_brought_up_to_date_by_an_import_is_no_game_played_here(tmp_path: Path) -> None:
+    """A game played here, carried elsewhere and played on there, then
+    left here for a new game: importing its later state brought it up to
+    date in place and logged that as a change made here, so the import
+    made it the game in play (the page resumed it, not the game being
+    played) and took its abandonment back (abandoned 1 -> 0, the losing
+    streak 1 -> 0). Such an import is now logged as ``join``, no change
+    made here: what is in play and the statistics stay as they were; a
+    backup of the database restores them as they are."""
+    lost, won = golden("terrace-lost"), golden("terrace-won")
+    here, there = tmp_path / "here.sqlite", tmp_path / "there.sqlite"
+    carried, back, backup = tmp_path / "carried.json", tmp_path / "back.json", tmp_path / "backup.json"
+    with open_store(here) as store:
+        game = start(store, lost)
+        play(store, game, lost.moves[:3])
+    _cli("export", "--all", "-o", str(carried), "--db", str(here))
+    _cli("import", str(carried), "--db", str(there))
+    with open_store(there) as store:
+        play(store, store.get(game.id), lost.moves[3:6])
+    _cli("export", "--all", "-o", str(back), "--db", str(there))
+    with open_store(here) as store:
+        newer = start(store, won)
+        play(store, newer, won.moves[:2])
+    before = json.loads(_cli("stats", "--json", "--db", str(here)))
+    assert (before["overall"]["abandoned"], before["overall"]["current_losing_streak"]) == (1, 1)
+    # (and says so: it used to say "imported 1 game", as if one came in beside)
+    assert _cli("import", str(back), "--db", str(here)) == "imported 0 games (1 brought up to date)\n"
+    with open_store(here) as store:
+        assert store.get(game.id).played_count() == 6
+        assert [event["action"] for event in store.history(game.id)][-1] == "join"
+        latest = store.latest_unfinished()
+        assert latest is not None and latest.id == newer.id
+    after = json.loads(_cli("stats", "--json", "--db", str(here)))
+    for key in ("played", "abandoned", "unfinished", "current_losing_streak", "win_rate"):
+        assert after["overall"][key] == before["overall"][key], key
+    _cli("export", "--all", "-o", str(backup), "--db", str(here))
+    restored = tmp_path / "restored.sqlite"
+    _cli("import", str(backup), "--db", str(restored))
+    assert _cli("stats", "--json", "--db", str(restored)) == _cli("stats", "--json", "--db", str(here))
+    with open_store(restored) as store:
+        latest = store.latest_unfinished()
+        assert latest is not None and latest.id == newer.id
+
+
+def test_hints_asked_here_and_where_a_game_was_carried_are_all_counted_when_it_comes_back(
+        tmp_path: Path) -> None:
+    """A hint asked here after the game was carried away (position A),
+    and one asked where it was played on (position B): brought back, the
+    record's count (1) replaced the count here (1), though two positions
+    were hinted, one hint each; its export then held only one of them, so
+    that a restored game counted a hint again on the other. The count is
+    now at least the positions hinted here or there."""
+    lost = golden("terrace-lost")
+    here, there = tmp_path / "here.sqlite", tmp_path / "there.sqlite"
+    carried, back, backup = tmp_path / "carried.json", tmp_path / "back.json", tmp_path / "backup.json"
+    with open_store(here) as store:
+        game = start(store, lost)
+        first = play(store, game, lost.moves[:2]).position()
+    _cli("export", "--all", "-o", str(carried), "--db", str(here))
+    with open_store(here) as store:
+        assert store.count_hint(game.id, first)
+    _cli("import", str(carried), "--db", str(there))
+    with open_store(there) as store:
+        second = play(store, store.get(game.id), lost.moves[2:4]).position()
+        assert store.count_hint(game.id, second)
+    _cli("export", "--all", "-o", str(back), "--db", str(there))
+    assert _cli("import", str(back), "--db", str(here)) == "imported 0 games (1 brought up to date)\n"
+    with open_store(here) as store:
+        assert store.get(game.id).hints == 2
+        assert not store.count_hint(game.id, first) and not store.count_hint(game.id, second)
+    _cli("export", "--all", "-o", str(backup), "--db", str(here))
+    assert json.loads(backup.read_text())[0]["saved"]["hinted"] == sorted([first, second])
+    restored = tmp_path / "restored.sqlite"
+    _cli("import", str(backup), "--db", str(restored))
+    with open_store(restored) as store:
+        assert not store.count_hint(game.id, first) and not store.count_hint(game.id, second)

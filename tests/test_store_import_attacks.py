@@ -398,8 +398,9 @@ def test_a_newer_backup_restored_over_an_older_one_gives_back_the_newer_statisti
     assert _cli("export", "--all", "-o", str(newer), "--db", str(source)).exit_code == 0
     wanted = _cli("stats", "--json", "--db", str(source)).output
     assert json.loads(wanted)["overall"]["abandoned"] == 1
-    for name, files, said in [("older-newer", [older, newer], "imported 3 games (1 already here)\n"),
-                              ("newer-older", [newer, older], "imported 0 games (3 already here)\n")]:
+    for name, files, said in [
+            ("older-newer", [older, newer], "imported 1 game (2 brought up to date, 1 already here)\n"),
+            ("newer-older", [newer, older], "imported 0 games (3 already here)\n")]:
         db = tmp_path / f"{name}.sqlite"
         assert _cli("import", str(files[0]), "--db", str(db)).exit_code == 0
         assert _cli("import", str(files[1]), "--db", str(db)).output == said, name

@@ -547,3 +547,43 @@ def test_an_export_reads_a_long_log_of_undos_and_redos_once(tmp_path: Path) -> N
             store.export_games(None, lambda *_: None)
             steps.append(counted[0])
     assert steps[1] < 6 * steps[0], steps
+
+
+def test_another_programs_import_has_a_remembered_line_read_again_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program's import makes the trigger that counts added move
+    rows again (the file's layout changes), so a store that has the file
+    open cannot tell whether a line changed uncounted meanwhile: the next
+    read of each game it remembers reads the line again, once (one
+    statement), and replays nothing; the reads after it read no move row,
+    and a game it does not remember costs no more than before. Each import
+    costs that once more."""
+    import json
+
+    from terrace.storage.transfer import export_record, read_games
+
+    path = tmp_path / "games.sqlite"
+    store = open_store(path)
+    long_id, short_id = stored(store, 20_000), stored(store, 10)
+    store.get(long_id)
+    store.get(short_id)
+    other = open_store(path)
+    elsewhere = MemoryStore()
+    for _ in range(2):
+        text = json.dumps([export_record(elsewhere.get(stored(elsewhere, 30)))])
+        assert other.add_games(read_games(text))[0][1]
+        for game_id, reads in ((long_id, 1), (long_id, 0), (short_id, 1), (short_id, 0)):
+            with monkeypatch.context() as patch:
+                work = Work(patch, store)
+                assert store.get(game_id).revision == 1
+                assert work.counts()["move rows read"] == reads, work.sql
+                assert work.counts()["pushes"] == 0
+    with monkeypatch.context() as patch:
+        work = Work(patch, store)
+        assert store.statistics()["overall"]["played"] == 4
+        other.add_active_time(long_id, 1_000)
+        assert store.get(long_id).active_ms == 1_000
+        assert work.counts()["move rows read"] == 1, work.sql  # (the statistics' one scan of the lines)
+    other.close()
+    store.close()

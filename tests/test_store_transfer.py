@@ -389,14 +389,19 @@ def test_an_import_refuses_lines_passed_that_no_export_writes(passed: Any) -> No
     assert _imported(passed=[[2, "ab"], [1, "0"], [2, "ab"]]).passed == "1:0 2:ab"
 
 
-def test_lines_passed_take_the_memory_of_their_text() -> None:
+@pytest.mark.parametrize("saved", [
+    {"passed": [[n, "1"] for n in range(99_000, 100_000)]},
+    {"hints": 1_000, "hinted": [f"p{n}" for n in range(1_000)]},
+], ids=["passed", "hinted"])
+def test_lines_passed_take_the_memory_of_their_text(saved: dict[str, Any]) -> None:
     """An import holds every game of the file at once; saved.passed kept
     as tuples took ten times its text (a 63 MB file of them peaked at
-    715 MB, where the documented peak of a 64 MB file is about 240 MB)."""
+    715 MB, where the documented peak of a 64 MB file is about 240 MB);
+    saved.hinted, as strings, short keys seven times."""
     import tracemalloc
 
     record = golden("terrace-won").to_dict()
-    record["saved"] = {"passed": [[n, "1"] for n in range(99_000, 100_000)]}
+    record["saved"] = saved
     text = json.dumps([record] * 300, separators=(",", ":"))
     tracemalloc.start()
     try:
@@ -405,5 +410,20 @@ def test_lines_passed_take_the_memory_of_their_text() -> None:
     finally:
         tracemalloc.stop()
     assert len(games) == 300
-    assert export_record(games[0])["saved"]["passed"][:2] == [[99_000, "1"], [99_001, "1"]]
+    assert export_record(games[0])["saved"][list(saved)[-1]][:2] in ([[99_000, "1"], [99_001, "1"]],
+                                                                      ["p0", "p1"])
     assert held < 2 * len(text), (held, len(text))
+
+
+@pytest.mark.parametrize("hinted", [{}, "a", [1], [""], ["a" * 4097], [["a"]], ["a", "b", "c"], ["\ud800x"],
+                                    ["a\nb"]])
+def test_an_import_refuses_hinted_positions_that_no_export_writes(hinted: Any) -> None:
+    """saved.hinted (the positions a hint was counted on) is taken only as
+    an export writes it: position keys, at most as many as the hints
+    counted (a position hinted without a hint counted would make a hint
+    there free); given twice, a position is kept once."""
+    with pytest.raises(ImportRefusedError, match=r"saved\.hinted (must be a list|holds 3 positions)"):
+        _imported(hints=2, hinted=hinted)
+    assert export_record(_imported(hints=2, hinted=["b", "a", "b"]))["saved"]["hinted"] == ["a", "b"]
+    assert export_record(_imported(hints=2))["saved"]["hinted"] == []
+

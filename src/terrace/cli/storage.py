@@ -345,8 +345,9 @@ def import_(db: str | None, file: str) -> None:
         return
     store = _open(db)
     beside: list[tuple[str, str]] = []
+    joined: list[str] = []
     try:
-        added = store.add_games(games, beside)
+        added = store.add_games(games, beside, joined)
     except StoreError as error:
         store.discard()  # (a database made for this import is removed again)
         raise click.ClickException(f"nothing was imported: {error}") from None
@@ -358,11 +359,13 @@ def import_(db: str | None, file: str) -> None:
     # bringing the first up to date, are one game imported, or one game
     # already here)
     fresh_ids = {game_id for game_id, fresh in added if fresh}
-    new = len(fresh_ids)
+    new = len(fresh_ids - set(joined))
     known = len({game_id for game_id, fresh in added if not fresh} - fresh_ids)
     message = f"imported {new} game{'s' if new != 1 else ''}"
-    if known:
-        message += f" ({known} already here)"
+    notes = [f"{count} {what}" for count, what in ((len(set(joined)), "brought up to date"),
+                                                   (known, "already here")) if count]
+    if notes:
+        message += f" ({', '.join(notes)})"
     if str(games_path(db) or MEMORY) == MEMORY:  # (--db :memory:, or TERRACE_DB=:memory:)
         message = (f"checked {new} game{'s' if new != 1 else ''}; none was kept: the games database is "
                    f"{MEMORY}, which keeps nothing (name a file with --db)")

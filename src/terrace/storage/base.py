@@ -133,9 +133,12 @@ __all__ = [
     "new_game",
     "new_game_id",
     "one_more",
+    "pack_hinted",
+    "position_key",
     "report_allowance",
     "report_mark",
     "unknown_game",
+    "unpack_hinted",
 ]
 
 
@@ -335,13 +338,7 @@ class _Known:
         taken_back = self.played - base
         board = self.board.copy(keep=keep + taken_back)
         try:
-            for _ in range(taken_back):
-                board.pop()
-            ahead = line.to_list(base, min(len(line), played + keep))
-            for text in ahead:
-                board.push(Move.parse(text))
-            for _ in range(len(ahead) - (played - base)):
-                board.pop()
+            _walk(board, self.played, base, line, played, min(len(line), played + keep))
         except Exception:  # (a line that does not replay: the caller replays and says why)
             return None
         return board.copy(keep=keep, redo=len(line) - played)
@@ -397,12 +394,20 @@ def _move_board(board: Board, old: Line, old_played: int, new: Line, played: int
         return
     if same == len(new):  # (a line cut short: the engine has no move for that)
         raise IndexError("a line cut short")
-    keep = min(same, played, old_played)
-    while len(board.move_stack) > keep:
+    _walk(board, old_played, min(same, played, old_played), new, played, len(new))
+
+
+def _walk(board: Board, old_played: int, base: int, line: Line, played: int, ahead: int) -> None:
+    """Take ``board`` (``old_played`` moves played) back to its first
+    ``base`` moves, which ``line`` shares, play ``line``'s moves from there
+    up to ``ahead`` (at least ``played``), and take back to ``played``: a
+    board moved to another line by what changed (:func:`_move_board`; a
+    copy with only the history a read needs, :meth:`_Known.back_to`)."""
+    for _ in range(old_played - base):
         board.pop()
-    for text in new.to_list(keep):
+    for text in line.to_list(base, ahead):
         board.push(Move.parse(text))
-    for _ in range(len(new) - played):
+    for _ in range(ahead - played):
         board.pop()
 
 
@@ -438,6 +443,23 @@ def pack_passed(states: Iterable[tuple[int, str]]) -> str:
 def unpack_passed(packed: str) -> list[tuple[int, str]]:
     """The lines :func:`pack_passed` packed."""
     return [(int(moves), digest) for moves, _, digest in (item.partition(":") for item in packed.split())]
+
+
+def pack_hinted(keys: Iterable[str]) -> str:
+    """Position keys as :attr:`StoredGame.hinted` keeps them: sorted, once,
+    in one JSON text (an import holds every game of its file at once: as
+    strings, short keys took seven times their text).
+
+    >>> pack_hinted(["b c", "a", "b c"]), unpack_hinted('["a","b c"]'), pack_hinted([])
+    ('["a","b c"]', ['a', 'b c'], '')
+    """
+    keys = sorted(set(keys))
+    return json.dumps(keys, ensure_ascii=False, separators=(",", ":")) if keys else ""
+
+
+def unpack_hinted(packed: str) -> list[str]:
+    """The position keys :func:`pack_hinted` packed."""
+    return list(json.loads(packed)) if packed else []
 
 
 MAX_PLACE = 2**53
@@ -539,6 +561,11 @@ class StoredGame:
     (``saved.passed``; an export's game and an import's only), packed
     (:func:`pack_passed`: an import holds thousands of games at once): a
     record of such a state is an older state of this game, not another."""
+    hinted: str = field(default="", repr=False, compare=False)
+    """The positions a hint was counted on (:meth:`GameStore.count_hint`),
+    at most ``hints`` of them (``saved.hinted``; an export's game and an
+    import's only), packed (:func:`pack_hinted`): a restored game counts
+    no second hint on them."""
     ordered: bool = field(default=True, repr=False, compare=False)
     """Whether ``revision`` counts the game's changes where it was stored,
     so that of two states of one game the one of the higher revision came
@@ -1052,11 +1079,23 @@ def new_game(variant: str, rules: Rules, deal: Deal, *, winnable_only: bool = Fa
     )
 
 
+def position_key(key: object) -> bool:
+    """Whether ``key`` is a position key :meth:`GameStore.count_hint` takes:
+    printable text (as :meth:`Board.position` gives; a lone surrogate, which
+    no file can hold, or a control character is none) of 1 to
+    :data:`MAX_POSITION_KEY` characters.
+
+    >>> position_key("9 - -,- 0"), position_key("a\\nb"), position_key("\\ud800"), position_key("")
+    (True, False, False, False)
+    """
+    return isinstance(key, str) and 0 < len(key) <= MAX_POSITION_KEY and key.isprintable()
+
+
 def check_position_key(key: object) -> str:
-    """Refuse a position key that is not text of 1 to
-    :data:`MAX_POSITION_KEY` characters."""
-    if not isinstance(key, str) or not 0 < len(key) <= MAX_POSITION_KEY:
-        raise StoreError(f"a position key must be text of 1 to {MAX_POSITION_KEY} characters")
+    """Refuse a position key that is not one (:func:`position_key`)."""
+    if not position_key(key):
+        raise StoreError(f"a position key must be printable text of 1 to {MAX_POSITION_KEY} characters")
+    assert isinstance(key, str)
     return key
 
 

@@ -45,6 +45,10 @@ class Migration:
     version: int
     name: str
     statements: tuple[str, ...]
+    writes_only: bool = False
+    """True for a step that only widens what writes may store (a CHECK
+    constraint): a file before it reads the same, so that a command that
+    only reads takes it as it stands (:func:`reads_as_is`)."""
 
 
 _V1 = (
@@ -241,6 +245,18 @@ _V9 = (
     ) WITHOUT ROWID""",
 )
 
+JOINED = "join"
+"""The log's action for an import that brought a game here up to the
+record's later state in place (played on elsewhere and brought back): a
+change that came from elsewhere, not one made here, so that it makes the
+game neither the game in play nor one changed after the games opened
+here. Databases joined before schema 10 logged it as ``import``."""
+
+_V10 = (
+    # The event log learns the action 'join'.
+    *_events_allowing(f"{_V7_ACTIONS}, '{JOINED}'", 10),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, moves and events", _V1),
     Migration(2, "start times and indexes", _V2),
@@ -251,9 +267,20 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "restored changes in the log", _V7),
     Migration(8, "changes to a line counted", _V8),
     Migration(9, "states a game was brought up from", _V9),
+    Migration(10, "states joined by an import in the log", _V10, writes_only=True),
 )
 
 LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def reads_as_is(version: int, target: int = LATEST_VERSION) -> bool:
+    """Whether a database of schema ``version`` reads as one of ``target``
+    does: every migration between only widens what writes may store.
+
+    >>> reads_as_is(9), reads_as_is(8), reads_as_is(LATEST_VERSION)
+    (True, False, True)
+    """
+    return all(m.writes_only for m in MIGRATIONS if version < m.version <= target)
 
 
 @contextlib.contextmanager

@@ -29,6 +29,7 @@ from terrace.storage.base import (
     check_saved,
 )
 from terrace.storage.line import Line
+from terrace.storage.migrations import JOINED
 from terrace.storage.statistics import finish_time, first_win
 from terrace.variants import canonical_name
 
@@ -89,10 +90,12 @@ MOVE_READ = bounded("move", MAX_MOVE_TEXT)
 """A move of the line or of the log as a read fetches it (no move is
 longer than :data:`~terrace.moves.MAX_MOVE_TEXT`)."""
 IMPORTED = (
-    "NOT EXISTS (SELECT 1 FROM events WHERE events.game_id = games.id AND events.action != 'import')"
+    "NOT EXISTS (SELECT 1 FROM events WHERE events.game_id = games.id "
+    f"AND events.action NOT IN ('import', '{JOINED}'))"
 )
 """True (1) for a game that came in by an import and has not been changed
-here since: its only event is the import."""
+here since: its only events are the import and later imports that brought
+it up to date (:data:`~terrace.storage.migrations.JOINED`)."""
 OPENED_ELSEWHERE = (
     "COALESCE((SELECT action FROM events WHERE events.game_id = games.id ORDER BY id LIMIT 1) = 'import', 0)"
 )
@@ -107,15 +110,21 @@ RESULT_AT = (
 as a read takes them (:func:`~terrace.storage.statistics.finish_time`,
 :func:`~terrace.storage.statistics.first_win`: a game that says nothing
 of them ended at its last change)."""
+CHANGED_HERE = f"(SELECT max(id) FROM events WHERE events.game_id = games.id AND events.action != '{JOINED}')"
+"""Where in the log of changes a game last changed here: an import that
+brought it up to a state played elsewhere
+(:data:`~terrace.storage.migrations.JOINED`) is no change made here."""
 LOG_PLACES = (
     "(SELECT min(id) FROM events WHERE events.game_id = games.id), "
-    "(SELECT max(id) FROM events WHERE events.game_id = games.id), "
+    f"{CHANGED_HERE}, "
     f"CASE WHEN {RESULT_AT} IS NOT NULL THEN (SELECT min(id) FROM events "
-    f"WHERE events.game_id = games.id AND events.at = {RESULT_AT}) END"
+    f"WHERE events.game_id = games.id AND events.at = {RESULT_AT} AND events.action != '{JOINED}') END"
 )
 """Where in the log of changes (the events' ids, in the order things
-happened here, whatever the clock said) a game was opened, last changed,
-and first won or lost (the change logged at that time)."""
+happened here, whatever the clock said) a game was opened, last changed
+here, and first won or lost here (the change logged at that time): a
+state played elsewhere and joined in by an import came at no place here
+(:data:`CHANGED_HERE`)."""
 FACT_COLUMNS = (
     ", ".join(bounded(column) for column in (
         "variant", "status", "move_count", "hints", "undos", "created_at", "updated_at", "started_at",
@@ -255,13 +264,14 @@ def insert_game(conn: sqlite3.Connection, game: StoredGame, action: str | None) 
 
 def overwrite_game(conn: sqlite3.Connection, game: StoredGame, old: Line) -> None:
     """Store ``game`` over the row of its id, whose stored line is ``old``
-    (an import that continues it), with the import's event."""
+    (an import that continues it), logged as joined in
+    (:data:`~terrace.storage.migrations.JOINED`)."""
     conn.execute(f"UPDATE games SET ({GAME_COLUMNS}) = ({', '.join('?' * _COLUMN_COUNT)}) WHERE id = ?",
                  (*_values(game), game.id))
     line = game.line_of()
     replace_line(conn, game.id, old, line, old.common_prefix(line))
     write_stamp(conn, game.id, line)
-    log_event(conn, game, "import")
+    log_event(conn, game, JOINED)
 
 
 def replace_line(conn: sqlite3.Connection, game_id: str, old: Line, new: Line, keep: int) -> None:

@@ -50,6 +50,7 @@ from terrace.deal import Deal
 from terrace.rules import MAX_DECKS, Rules
 from terrace.storage.base import (
     MAX_PASSED,
+    MAX_POSITION_KEY,
     DamagedGameError,
     LogPlaces,
     StoredGame,
@@ -66,10 +67,13 @@ from terrace.storage.base import (
     new_game,
     new_game_id,
     one_more,
+    pack_hinted,
     pack_passed,
     passed_state,
+    position_key,
     report_mark,
     unknown_game,
+    unpack_hinted,
     unpack_passed,
 )
 from terrace.storage.files import (
@@ -92,6 +96,7 @@ from terrace.storage.migrations import (
     COUNTED_SINCE,
     INSERTS_COUNTED,
     INSERTS_TRIGGER,
+    JOINED,
     LATEST_VERSION,
     LINE_CHANGES,
     RESTORED,
@@ -100,10 +105,12 @@ from terrace.storage.migrations import (
     layout_fault,
     migrate,
     read_layout,
+    reads_as_is,
     repair_counting,
 )
 from terrace.storage.paths import MEMORY, default_games_path, given_label, label, no_new_file, verdicts_path
 from terrace.storage.rows import (
+    CHANGED_HERE,
     FACT_COLUMNS,
     GAME_COLUMNS,
     GAME_ID,
@@ -129,7 +136,7 @@ from terrace.storage.rows import (
     whole,
     write_stamp,
 )
-from terrace.storage.statistics import MAX_ACTIVE_MS, GameFacts, summarize
+from terrace.storage.statistics import MAX_ACTIVE_MS, MAX_COUNT, GameFacts, summarize
 
 log = logging.getLogger(__name__)
 
@@ -475,11 +482,38 @@ def _passed_key(moves: Sequence[str]) -> tuple[int, str]:
     return len(moves), format(Line.of(moves).digest(), "x")
 
 
-def _keep_passed(conn: sqlite3.Connection, game: StoredGame) -> None:
-    """Keep the lines an imported ``game`` had played off its line where
-    it came from (``saved.passed``) in the table ``passed``."""
+def _keep_past(conn: sqlite3.Connection, game: StoredGame) -> None:
+    """Keep what an imported ``game`` knew of its past where it came from:
+    the lines it had played off its line (``saved.passed``) in the table
+    ``passed``, and the positions a hint was counted on (``saved.hinted``)
+    in ``hinted``, so that no hint there is counted again."""
     conn.executemany("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
                      [(game.id, n, digest) for n, digest in unpack_passed(game.passed)])
+    conn.executemany("INSERT OR IGNORE INTO hinted (game_id, position) VALUES (?, ?)",
+                     [(game.id, key) for key in unpack_hinted(game.hinted)])
+
+
+def _hinted_here(conn: sqlite3.Connection, game_id: str) -> set[str]:
+    """The positions a hint was counted on in the stored game ``game_id``
+    that an import takes (a row edited by hand is left out)."""
+    return {key for (key,) in conn.execute(
+        f"SELECT {bounded('position', 4 * MAX_POSITION_KEY)} FROM hinted WHERE game_id = ?", (game_id,)
+    ) if position_key(key)}
+
+
+def _hinted_of(conn: sqlite3.Connection, game: StoredGame) -> str:
+    """The positions a hint was counted on in ``game``, for an export
+    (``saved.hinted``): at most as many as its hints."""
+    return pack_hinted(sorted(_hinted_here(conn, game.id))[: max(game.hints, 0)])
+
+
+def _hints_joined(conn: sqlite3.Connection, game: StoredGame) -> int:
+    """The hints of ``game``, a record that brings the stored game of its
+    id up to its state: at least one for each position a hint was counted
+    on, here or where it was played on (the record's count misses those
+    counted here after it was carried away)."""
+    positions = _hinted_here(conn, game.id) | set(unpack_hinted(game.hinted))
+    return max(game.hints, min(len(positions), MAX_COUNT))
 
 
 def _tables_of_games(conn: sqlite3.Connection) -> list[str]:
@@ -542,6 +576,11 @@ def _chained(before: int, move: str) -> int:
     return hash((before, move))
 
 
+_FROM_ELSEWHERE = ("import", JOINED)
+"""The log's actions that brought a game's moves from elsewhere: what came
+before them is not in this log."""
+
+
 def _log_states(events: list[Any], played: list[str],
                 step: Callable[[int, str], int] = _chained) -> set[tuple[int, int]]:
     """The :func:`_line_key` of every line the game is known to have had
@@ -563,7 +602,7 @@ def _log_states(events: list[Any], played: list[str],
     for action, move, count in events:
         if action in ("create", "restart"):
             chain = [0]
-        elif action == "import":
+        elif action in _FROM_ELSEWHERE:
             chain = None
         elif chain is None or not isinstance(count, int):
             continue
@@ -580,14 +619,14 @@ def _log_states(events: list[Any], played: list[str],
     for at in range(len(events) - 1, -1, -1):
         action, move, count = events[at]
         states.add((len(line), chain[-1]))
-        if action == "import" and at > 0 and isinstance(before := events[at - 1][2], int):
+        if action in _FROM_ELSEWHERE and at > 0 and isinstance(before := events[at - 1][2], int):
             # (a record brought the game here up to its state: its line went
             # on from the moves here, as many as the change before says)
             if not 0 <= before <= len(line):
                 return states
             del line[before:], chain[before + 1:]
             continue
-        if action in ("create", "import", "restart"):
+        if action in ("create", "restart", *_FROM_ELSEWHERE):
             return states
         if action in ("move", "redo"):
             if count != len(line) or not line or line[-1] != move:
@@ -938,7 +977,7 @@ class SqliteStore:
         self.schema_version = version
         if version >= COUNTED_SINCE and counting_fault(self._conn) is not None:
             self._lines_counted = False  # (not repaired here: every line is read again)
-        if version < migrate_to:
+        if not reads_as_is(version, migrate_to):  # (a step a read needs: not one only writes need)
             copy = _connect(MEMORY)
             self._conn.backup(copy)
             self._conn.close()
@@ -1209,11 +1248,11 @@ class SqliteStore:
         order of the log of changes: a clock put back does not make an
         older game the latest); a game imported and not played here since
         comes after every game that was (so an import never takes the
-        place of the game in play), the latest first."""
+        place of the game in play, nor does one that brought a game here
+        up to a state played elsewhere), the latest first."""
         games = self._loadable(
             f"SELECT {GAME_ID} FROM games WHERE status IN ('choosing', 'playing') AND given_up_at IS NULL "
-            f"ORDER BY {IMPORTED}, CASE WHEN {IMPORTED} THEN NULL ELSE "
-            "(SELECT max(id) FROM events WHERE events.game_id = games.id) END DESC, "
+            f"ORDER BY {IMPORTED}, CASE WHEN {IMPORTED} THEN NULL ELSE {CHANGED_HERE} END DESC, "
             "updated_at DESC, rowid DESC",
             first=True,
         )
@@ -1446,6 +1485,7 @@ class SqliteStore:
                 "HAVING max(CASE WHEN action = 'move' THEN id END) "
                 "> min(CASE WHEN action IN ('undo', 'restart') THEN id END) "
                 "UNION SELECT game_id FROM passed")}
+            hinted = {game_id for (game_id,) in conn.execute("SELECT DISTINCT game_id FROM hinted")}
             for game_id in ids:
                 item: StoredGame | StoreError
                 try:
@@ -1457,6 +1497,8 @@ class SqliteStore:
                     item.forget_board()
                     if game_id in branched:
                         item.passed = _off_line(conn, item)
+                    if game_id in hinted:
+                        item.hinted = _hinted_of(conn, item)
                 take(game_id, item, places.get(game_id))
 
     # -- writing ----------------------------------------------------------
@@ -1663,7 +1705,8 @@ class SqliteStore:
         return None
 
     def add_games(self, games: Sequence[StoredGame],
-                  beside: list[tuple[str, str]] | None = None) -> list[tuple[str, bool]]:
+                  beside: list[tuple[str, str]] | None = None,
+                  joined: list[str] | None = None) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
         in one write transaction: every one or, on any error, none (the
         games here already are found first, in a read). A game that a
@@ -1680,7 +1723,9 @@ class SqliteStore:
         is lost. Returns each game's id and whether it was added (or
         brought up to date); ``beside`` gets, for each record whose id is a
         game here that it neither is, continues nor was (so that it went
-        beside it), that id and the record's new one."""
+        beside it), that id and the record's new one; ``joined`` gets the
+        id of each game that was here before the import and was brought up
+        to date (not added)."""
         now = time.time()
         for game in games:
             try:
@@ -1717,9 +1762,11 @@ class SqliteStore:
             conn.execute(f"DROP TRIGGER IF EXISTS {INSERTS_COUNTED}")
             restored: list[StoredGame] = []
             leftovers = _tables_of_games(conn)
+            inserted: set[str] = set()  # (the games this import added)
             for i, game in enumerate(games):
                 if exact is not None and game.id in exact:
-                    game.revision = exact[game.id]  # (this very state is here: nothing to write)
+                    game.revision = exact[game.id]  # (this very state is here: its past may add)
+                    _keep_past(conn, game)
                     restored.append(game)
                     result[i] = (game.id, False)
                     continue
@@ -1740,10 +1787,11 @@ class SqliteStore:
                         # which a tab's next change keeps)
                         if not game.ordered:
                             game.revision = stored.revision + 1
+                        game.hints = _hints_joined(conn, game)
                         conn.execute("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
                                      (game.id, *_passed_key(stored.moves)))
                         overwrite_game(conn, game, stored.line_of())
-                        _keep_passed(conn, game)
+                        _keep_past(conn, game)
                         conn.execute(f"UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 WHERE id = ?",
                                      (game.id,))
                         seen.forget(game.id)
@@ -1752,6 +1800,8 @@ class SqliteStore:
                         self._vouched.pop(game.id, None)
                         self._sound.pop(game.id, None)
                         result[i] = (game.id, True)
+                        if joined is not None and game.id not in inserted:
+                            joined.append(game.id)
                         if exact is not None:
                             restored.append(game)
                         continue
@@ -1761,7 +1811,8 @@ class SqliteStore:
                         beside.append((kept_beside, game.id))
                 _clear_leftovers(conn, game.id, leftovers)
                 insert_game(conn, game, None if exact is not None else "import")
-                _keep_passed(conn, game)
+                inserted.add(game.id)
+                _keep_past(conn, game)
                 if exact is not None:
                     restored.append(game)
                 seen.add(_light_row(game))

@@ -29,13 +29,17 @@ from terrace.storage.base import (
     FINISHED,
     MAX_LINE,
     MAX_PASSED,
+    MAX_POSITION_KEY,
     LogPlaces,
     StoredGame,
     StoreError,
     check_saved,
     check_times,
+    pack_hinted,
     pack_passed,
     passed_state,
+    position_key,
+    unpack_hinted,
     unpack_passed,
 )
 from terrace.storage.rows import clip
@@ -43,7 +47,7 @@ from terrace.storage.statistics import finish_time, first_win
 
 SAVED_KEYS = ("id", "created_at", "updated_at", "started_at", "finished_at", "hints", "undos",
               "winnable_only", "redo", "assisted", "active_ms", "won_at", "won_moves", "won_active_ms",
-              "given_up_at", "revision", "passed", "log")
+              "given_up_at", "revision", "hinted", "passed", "log")
 """The keys of a record's ``saved`` details, in the order an export writes
 them; an import refuses any other (a key misspelt by hand)."""
 MAX_REASONS = 20
@@ -86,6 +90,7 @@ def export_record(game: StoredGame, log: LogPlaces | None = None) -> dict[str, A
         "won_active_ms": game.won_active_ms,
         "given_up_at": game.given_up_at,
         "revision": game.revision,
+        "hinted": unpack_hinted(game.hinted),
     }
     if game.passed:
         data["saved"]["passed"] = [list(state) for state in unpack_passed(game.passed)]
@@ -247,6 +252,7 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
     game.won_at, game.won_moves = first_win(game.status, game.won_at, game.won_moves, game.finished_at,
                                             game.updated_at, len(game.moves))
     check_saved(game, now=now, prefix="saved.")
+    game.hinted = _hinted(saved.get("hinted", []), game.hints)
     game.forget_board()
     return game
 
@@ -266,6 +272,23 @@ def _passed(value: Any) -> str:
             raise StoreError(shape)
         states.append((state[0], state[1]))
     return pack_passed(states)
+
+
+def _hinted(value: Any, hints: int) -> str:
+    """``saved.hinted``: the positions a hint was counted on, at most
+    ``hints`` (``saved.hints``) of them, each a key
+    :meth:`~terrace.storage.base.GameStore.count_hint` takes (sorted, each
+    once, as an export writes them), packed
+    (:func:`~terrace.storage.base.pack_hinted`). A position hinted without
+    a hint counted would let a hint there go uncounted."""
+    if not isinstance(value, list) or not all(position_key(key) for key in value):
+        raise StoreError(f"saved.hinted must be a list of positions, each printable text of 1 to "
+                         f"{MAX_POSITION_KEY:,} characters")
+    count = len(set(value))
+    if count > hints:
+        raise StoreError(f"saved.hinted holds {count:,} positions, more than the "
+                         f"{hints:,} hints saved.hints counts")
+    return pack_hinted(value)
 
 
 def _shared(moves: Sequence[str], shared: dict[str, str] | None) -> list[str]:
