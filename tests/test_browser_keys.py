@@ -932,3 +932,64 @@ def test_f_with_no_card_selected_sends_the_focused_piles_card_or_says_what_it_ne
     assert page.locator("#toast").text_content().startswith("F sends a card home: select one first")
     settled(page)
     assert page.evaluate("document.body.dataset.moves") == "2"
+
+
+# Terrace deal 1 with foundation return: after these moves the jack of
+# diamonds on foundation 2 may go back onto pile 2 (f2t2), and nowhere else.
+TAKE_BACK = ("c1", "t9f", "t7t6", "t5f", "t4t2", "t3f")
+
+
+def _taken_back(api: Api) -> dict[str, Any]:
+    game = api.new(variant="terrace", deal_number=1, options={"foundation_return": True})
+    return api.play(game, *TAKE_BACK)
+
+
+@pytest.mark.parametrize(("locale", "back"), [("en-GB", "Foundation cards may go back"),
+                                              ("de-DE", "dürfen Karten von den Zielstapeln zurück")])
+def test_enter_on_a_foundation_picks_up_its_card_to_take_it_back(
+    api: Api, open_game: Any, locale: str, back: str
+) -> None:
+    """A foundation's card that may go back is taken back by keyboard as a
+    pile's card is moved: Enter on its foundation picks it up (again: puts
+    it down), Enter on a pile puts it there; the rules' help says so in
+    a game where cards may go back. Enter on the foundation said "drag it
+    to a pile" (only the arrow keys then S reached it)."""
+    game = _taken_back(api)
+    page = open_game(game, locale=locale)
+    foundation = page.locator("[data-pile='f2']")
+    foundation.focus()
+    page.keyboard.press("Enter")
+    assert page.locator("[data-pile='f2'] > .card.selected").count() == 1
+    assert page.locator("[data-pile='t2'].target").count() == 1
+    page.keyboard.press("Enter")  # put down again
+    assert page.locator(".card.selected").count() == 0
+    page.keyboard.press("Enter")
+    page.locator("[data-pile='t2']").focus()
+    page.keyboard.press("Enter")
+    moves_seen(page, len(TAKE_BACK) + 1)
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"][-1] == "f2t2"
+    page.keyboard.press("?")
+    playing = page.locator("#dlg-rules[open] section[data-section='playing']")
+    assert back in playing.locator("p.take-back").inner_text()
+    keys = dict(entry.split(": ", 1) for entry in playing.locator("p.keys").inner_text().split(" · "))
+    assert ("foundation" if locale == "en-GB" else "Zielstapel") in keys["Enter"], keys
+
+
+def test_a_click_picks_up_a_foundations_card_in_either_click_setting(api: Api, open_game: Any) -> None:
+    """With a single click sending cards home, a click on a foundation's
+    card that may go back said "drag it to a pile"; it picks it up now,
+    as a double click does in the other setting, and the next click on a
+    pile puts it there."""
+    game = _taken_back(api)
+    page = open_game(game)
+    page.locator("[data-pile='f2'] > .card").last.dblclick()
+    assert page.locator("[data-pile='f2'] > .card.selected").count() == 1
+    page.keyboard.press("Escape")
+    page.evaluate("localStorage.setItem('terrace.click', 'single')")
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    page.locator("[data-pile='f2'] > .card").last.click()
+    assert page.locator("[data-pile='f2'] > .card.selected").count() == 1
+    assert "take it back" in page.locator("#prompt").inner_text()
+    page.locator("[data-pile='t2'] > .card").last.click()
+    moves_seen(page, len(TAKE_BACK) + 1)

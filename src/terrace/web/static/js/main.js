@@ -208,7 +208,7 @@ function draw() {
   try {
     // (a hint shown stays in the prompt, as its marks stay on the board)
     if (app.hint && app.hint.found) prompt(hintText(game, app.hint.found), { said: false });
-    else if (app.selected && game.sources[app.selected]) selectedPrompt(game.sources[app.selected].card, false);
+    else if (app.selected && game.sources[app.selected]) selectedPrompt(app.selected, false);
     else prompt();
   } finally {
     drawing = false;
@@ -511,7 +511,7 @@ function explainPile(pile) {
 function autoMove(pile) {
   const info = app.game.sources[pile];
   if (info && info.auto) return play(info.auto);
-  if (info) return toast(t("error.dragBack"));  // a foundation's card: a click never takes it off
+  if (info) return toast(t("error.dragBack"));  // a foundation's card: a click picks it up, never sends it
   const cards = pile === "reserve" || pile === "waste" || pile[0] === "t" || pile[0] === "f";
   if (cards) return explainPile(pile);
   return null;
@@ -695,11 +695,13 @@ function select(source) {
   }
   app.selected = source;
   markSelection(source);
-  selectedPrompt(info.card);
+  selectedPrompt(source);
 }
 
-function selectedPrompt(card, said = true) {
-  const key = touchFirst() ? "prompt.selected.touch" : "prompt.selected";
+// (a foundation's card picked up goes only to a pile: neither F nor Enter sends it)
+function selectedPrompt(source, said = true) {
+  const card = app.game.sources[source].card;
+  const key = touchFirst() ? "prompt.selected.touch" : source[0] === "f" ? "prompt.selected.back" : "prompt.selected";
   prompt(t(key, { card: cardLabel(card) }), { said, spoken: t(key, { card: cardName(card) }) });
 }
 
@@ -735,6 +737,10 @@ function topOf(game, pile) {
   return cards && cards.length ? cards[cards.length - 1] : null;
 }
 
+// True when `pile` is a foundation whose top card may go back to a pile
+// (the rule option foundation_return).
+const takesBack = (pile) => pile[0] === "f" && Boolean(app.game.sources[pile]);
+
 // The card `pile` shows on top in `game` for a click (null: none that moves).
 const clickedCard = (game, pile) => (game.sources[pile] || {}).card || null;
 
@@ -761,6 +767,14 @@ function activate(pileName, detail, first = null) {
   }
   const hasCard = (game.sources[pileName] || (pileName !== "stock" && topCard(board.querySelector(`[data-pile="${pileName}"]`) || board)));
   if (!hasCard) return deselect();
+  // A foundation's card that may go back is home already: the click that
+  // would send it home picks it up instead (or puts it down), and a double
+  // click leaves it picked up; the next click on a pile puts it there.
+  if (takesBack(pileName)) {
+    if (detail % 2 === 1) keyOnPile(pileName);
+    else if (app.selected !== pileName) select(pileName);
+    return;
+  }
   if (app.settings.click === "single") {
     if (detail <= 1) { deselect({ said: false }); autoMove(pileName); }
     return;
@@ -1002,9 +1016,14 @@ function onKey(event) {
     // the card, as the prompt says, rather than draw or refuse.
     const found = event.target.closest && event.target.closest("[data-pile]");
     const focused = found && board.contains(found) ? found : null;
+    // On a foundation whose top card may go back, Enter picks that card up
+    // (or puts it down), as S does; the next pile's key or Enter puts it there.
     const takesCards = (pile) => pile[0] === "t" || pile[0] === "f";
     const sendSelected = app.selected && focused && !takesCards(focused.dataset.pile);
-    if (focused && !sendSelected) {
+    const pile = focused && focused.dataset.pile;
+    if (pile && takesBack(pile) && (!app.selected || app.selected === pile)) {
+      keyOnPile(pile);
+    } else if (focused && !sendSelected) {
       // (as the click that sends a card home: a double click, or with the
       // single-click setting a single one)
       activate(focused.dataset.pile, app.settings.click === "single" ? 1 : 2);
