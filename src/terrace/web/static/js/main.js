@@ -511,7 +511,9 @@ function explainPile(pile) {
 function autoMove(pile) {
   const info = app.game.sources[pile];
   if (info && info.auto) return play(info.auto);
-  if (info) return toast(t("error.dragBack"));  // a foundation's card: a click picks it up, never sends it
+  // (a foundation's card, which a click picks up rather than sends; a
+  // pile's only card, whose one move is into another space)
+  if (info) return toast(t(pile[0] === "f" ? "error.dragBack" : "error.lone"));
   const cards = pile === "reserve" || pile === "waste" || pile[0] === "t" || pile[0] === "f";
   if (cards) return explainPile(pile);
   return null;
