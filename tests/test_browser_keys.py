@@ -993,3 +993,30 @@ def test_a_click_picks_up_a_foundations_card_in_either_click_setting(api: Api, o
     assert "take it back" in page.locator("#prompt").inner_text()
     page.locator("[data-pile='t2'] > .card").last.click()
     moves_seen(page, len(TAKE_BACK) + 1)
+
+
+def test_a_foundations_card_is_never_sent_to_a_foundation(api: Api, open_game: Any) -> None:
+    """A foundation's card picked up, then F (or Enter on the stock, which
+    sends a selected card home) or a drop on another foundation: the page
+    asked the server to explain the move "f2f" or "f2f3", and the note said
+    "'F2f' is not a move: a foundation card cannot go to a foundation".
+    It says the card is home already, and F and Enter leave it picked up."""
+    game = _taken_back(api)
+    page = open_game(game)
+    page.locator("[data-pile='f2']").focus()
+    page.keyboard.press("Enter")
+    home = "This card is home already: put it on a highlighted pile"
+    for key, pile in (("f", "f2"), ("Enter", "stock")):
+        page.locator(f"[data-pile='{pile}']").focus()
+        page.keyboard.press(key)
+        page.wait_for_selector("#toast.show", timeout=5000)
+        assert page.locator("#toast").inner_text().startswith(home), key
+        assert page.locator("[data-pile='f2'] > .card.selected").count() == 1, key
+        page.evaluate("document.querySelector('#toast').className = 'toast'")
+    page.keyboard.press("Escape")
+    page.locator("[data-pile='f2'] > .card").last.drag_to(page.locator("[data-pile='f3']"))
+    page.wait_for_selector("#toast.show", timeout=5000)
+    assert page.locator("#toast").inner_text().startswith(home)
+    settled(page)
+    assert page.locator("#why").is_hidden()
+    assert page.evaluate("document.body.dataset.moves") == str(len(TAKE_BACK))

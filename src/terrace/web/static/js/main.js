@@ -511,9 +511,9 @@ function explainPile(pile) {
 function autoMove(pile) {
   const info = app.game.sources[pile];
   if (info && info.auto) return play(info.auto);
-  // (a foundation's card, which a click picks up rather than sends; a
-  // pile's only card, whose one move is into another space)
-  if (info) return toast(t(pile[0] === "f" ? "error.dragBack" : "error.lone"));
+  // (a pile's only card, whose one move is into another space; a
+  // foundation's card is picked up, never sent: activate)
+  if (info) return toast(t("error.lone"));
   const cards = pile === "reserve" || pile === "waste" || pile[0] === "t" || pile[0] === "f";
   if (cards) return explainPile(pile);
   return null;
@@ -522,6 +522,12 @@ function autoMove(pile) {
 function moveTo(source, target, ghost = null, card = null) {
   const info = app.game.sources[source];
   if (info && info.targets[target]) return play(info.targets[target], ghost, card);
+  // (a foundation's card onto a foundation is no move the server could
+  // explain: it answered "'F2f3' is not a move")
+  if (source[0] === "f" && target && target[0] === "f") {
+    if (ghost && card) snapBack(ghost, card, animationsOn());
+    return toast(t("error.home"), "info");
+  }
   if (target && (target[0] === "t" || target[0] === "f") && target !== source) {
     return explain(`${notation(source)}${target}`, ghost, card, source);
   }
@@ -1000,6 +1006,11 @@ function onKey(event) {
     const focused = found && board.contains(found) ? found.dataset.pile : null;
     const holdsCards = (pile) => pile === "reserve" || pile === "waste" || pile[0] === "t";
     const source = app.selected || (focused && holdsCards(focused) ? focused : null);
+    if (source && source[0] === "f") {  // (picked up, it stays so: only a pile takes it)
+      toast(t("error.home"), "info");
+      event.preventDefault();
+      return;
+    }
     if (!source || game.status === "choosing") {
       toast(t(game.status === "choosing" ? "error.fChoosing" : "error.fNothing"), "info");
       event.preventDefault();
@@ -1029,6 +1040,8 @@ function onKey(event) {
       // (as the click that sends a card home: a double click, or with the
       // single-click setting a single one)
       activate(focused.dataset.pile, app.settings.click === "single" ? 1 : 2);
+    } else if (app.selected && app.selected[0] === "f") {
+      toast(t("error.home"), "info");  // (picked up, it stays so: only a pile takes it)
     } else if (app.selected) {
       const source = app.selected;
       deselect({ said: false });
