@@ -1020,3 +1020,26 @@ def test_a_foundations_card_is_never_sent_to_a_foundation(api: Api, open_game: A
     settled(page)
     assert page.locator("#why").is_hidden()
     assert page.evaluate("document.body.dataset.moves") == str(len(TAKE_BACK))
+
+
+def test_a_pile_key_beyond_the_piles_says_there_is_no_such_pile(api: Api, open_game: Any) -> None:
+    """0 (the tenth pile's key) in a game of nine piles asked the server
+    why pile "t10" could not move: a 400 in the console and, beside the
+    terrace, "There is no pile 't10' in this game: use stock, waste,
+    reserve, f1 to f8 or t1 to t9". With a card selected it asked about
+    the move "t8t10". The page now says it itself, asks nothing, and the
+    selected card stays selected."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"))
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "/api/" in request.url else None)
+    for selected in (None, "8"):
+        if selected:
+            page.keyboard.press(selected)
+        page.keyboard.press("0")
+        page.wait_for_selector("#toast.show", timeout=5000)
+        said = page.locator("#toast").inner_text()
+        assert said == "There is no pile 10 in this game: its piles run from 1 to 9.", said
+        assert page.locator("[data-pile='t8'] > .card.selected").count() == (1 if selected else 0)
+        settled(page)
+        page.evaluate("document.querySelector('#toast').className = 'toast'")
+    assert asked == [] and page.locator("#why").is_hidden()

@@ -979,8 +979,13 @@ function onKey(event) {
     if (game.status === "choosing") {
       const choice = game.choices[index];
       if (choice) play(choice.move);
-    } else {
+    } else if (index < game.state.tableau.length) {
       keyOnPile(`t${index + 1}`);
+    } else {
+      // (a key beyond the piles, 0 in a game of nine: the page asked the
+      // server about pile "t10" and showed its refusal, in notation)
+      const piles = game.state.tableau.length;
+      toast(t(piles === 1 ? "error.noPile.one" : "error.noPile", { n: index + 1, piles }), "info");
     }
     event.preventDefault();
     return;
