@@ -78,7 +78,7 @@ function show(game, { ghost = null, animate = true } = {}) {
   document.body.dataset.status = game.status;
   document.body.dataset.game = game.id;
   if (!game.replay) {
-    localStorage.setItem("terrace.game", game.id);
+    sessionStorage.setItem("terrace.shown", game.id);  // (this tab's: see startup)
     keepAddress(game.id);
     wantVerdicts(game);
     if (game.status === "won" || game.status === "lost") showEnd(game, game.status, false, actions);
@@ -1201,6 +1201,16 @@ async function startup() {
     const chosen = await readUntil(() => api.get(wanted), answered);
     if (chosen.ok) return show(chosen.data, { animate: false });
     if (!refusedByApp(chosen) || chosen.status >= 500) return chosen;
+  }
+  // A reload of an address that names no game reopens the game this tab
+  // showed while it is still in play: a game resumed from the statistics
+  // and not played yet is not the one changed last, the server's current
+  // game, which the reload showed instead.
+  const shown = sessionStorage.getItem("terrace.shown");
+  if (shown) {
+    const again = await api.get(shown);
+    const playing = again.ok && !again.data.given_up && (again.data.status === "playing" || again.data.status === "choosing");
+    if (playing) return show(again.data, { animate: false });
   }
   const current = await readUntil(() => api.current(), (r) => r.ok);
   if (!current.ok) return current;  // (no game shown: load() says why)
