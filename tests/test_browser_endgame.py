@@ -656,25 +656,50 @@ def test_the_note_of_an_assisted_win_spans_the_win_screen(
     assert grid and box and box["width"] >= grid["width"] - 1, (box, grid)
 
 
-def test_the_win_screens_focused_button_stays_in_sight_on_a_phone(api: Api, open_game: Any) -> None:
+SEEN = """() => {
+  // The middle of the heading and of the focused control: on the screen,
+  // inside the dialog's box and not under anything else.
+  const dialog = document.querySelector('dialog.end[open]').getBoundingClientRect();
+  return [document.querySelector('dialog.end h2'), document.activeElement].map((node) => {
+    const r = node.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    const hit = y >= dialog.top && y <= dialog.bottom && y <= innerHeight && document.elementFromPoint(x, y);
+    return [node.textContent, Boolean(hit && (hit === node || node.contains(hit)))];
+  });
+}"""
+
+
+@pytest.mark.parametrize("size", [(360, 640), (390, 844)])
+def test_the_win_screens_heading_and_focused_button_stay_in_sight_on_a_phone(
+    api: Api, open_game: Any, size: tuple[int, int]
+) -> None:
     """The win screen opens with its New game button focused, then puts in
-    the figures it asks the server for, above the button: on an upright
-    phone in German (an assisted win, with its note) they pushed the
-    focused button below the dialog's edge, out of sight (its top 525 px,
-    the dialog's bottom 492 px)."""
+    the figures it asks the server for, above the button. On an upright
+    phone in German (an assisted win, with its note, the longest) they
+    first pushed the focused button out of the dialog's sight; then the
+    dialog scrolled to the button, and its heading went out of sight above
+    (on 360x640 the heading's top at 8 px, the dialog's at 64 px)."""
     game = line_game(api, len(LINE["moves"]) - 1)
     assert api.client.post(f"/api/games/{game['id']}/hint", json={"peek": True}).status_code == 200
-    page = open_game(game, reduced_motion="reduce", locale="de-DE", viewport={"width": 360, "height": 640})
+    viewport = {"width": size[0], "height": size[1]}
+    page = open_game(game, reduced_motion="reduce", locale="de-DE", viewport=viewport)
     assert LINE["moves"][-1] == "t5f"
     page.keyboard.press("5")
     page.keyboard.press("f")
     page.locator("dialog.end[open] p.assisted-win").wait_for()
-    focused = page.evaluate("""() => { const f = document.activeElement.getBoundingClientRect();
-      const d = document.querySelector('dialog.end[open]').getBoundingClientRect();
-      return { text: document.activeElement.textContent, top: f.top, bottom: f.bottom,
-               from: d.top, to: d.bottom }; }""")
-    assert focused["text"] == "Neues Spiel", focused
-    assert focused["from"] <= focused["top"] and focused["bottom"] <= focused["to"], focused
+    seen = page.evaluate(SEEN)
+    assert seen == [["Gewonnen!", True], ["Neues Spiel", True]], seen
+
+
+def test_an_end_screen_without_figures_keeps_no_room_for_them(api: Api, open_game: Any) -> None:
+    """Only a win's figures scroll when room is short (a floor of 2.5 rem
+    for them): a game given up has none, and its slot stays empty, no room."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2", "t8f")
+    assert api.client.post(f"/api/games/{game['id']}/give-up", json={}).status_code == 200
+    page = open_game(game, viewport={"width": 360, "height": 640})
+    slot = page.locator("dialog.end[open] .end-stats-slot")
+    assert slot.evaluate("(node) => node.childElementCount") == 0
+    assert slot.evaluate("(node) => node.getBoundingClientRect().height") == 0
 
 
 def test_the_win_screen_asks_for_the_statistics_after_the_time_is_stored(api: Api, open_game: Any) -> None:

@@ -368,3 +368,18 @@ def test_a_refusal_is_heard_with_the_cards_by_name(api: Api, open_game: Any, loc
     page.locator("#toast.show", has_text=shown[1:]).wait_for()
     assert page.locator("#alert").text_content() == sentence(heard)
     open_game.errors.clear()  # (the browser's console reports the 409)
+
+
+def test_a_double_click_on_a_piles_only_card_says_why_it_stays(api: Api, open_game: Any) -> None:
+    """A pile's only card whose one move is into another space (free
+    spaces) is not sent there by a double click: the note said "This card
+    is home already: drag it to a pile", the words for a foundation's card."""
+    game = api.play(api.new(variant="terrace", deal_number=1, options={"spaces": "free"}), "c1", "t9f")
+    assert game["sources"]["t1"]["auto"] is None and list(game["sources"]["t1"]["targets"]) == ["t9"]
+    page = open_game(game)
+    top(page, "t1").dblclick()
+    page.wait_for_selector("#toast.show")
+    said = page.locator("#toast").inner_text()
+    assert said.startswith("This card is alone in its pile"), said
+    settled(page)
+    assert page.evaluate("document.body.dataset.moves") == "2"

@@ -932,3 +932,114 @@ def test_f_with_no_card_selected_sends_the_focused_piles_card_or_says_what_it_ne
     assert page.locator("#toast").text_content().startswith("F sends a card home: select one first")
     settled(page)
     assert page.evaluate("document.body.dataset.moves") == "2"
+
+
+# Terrace deal 1 with foundation return: after these moves the jack of
+# diamonds on foundation 2 may go back onto pile 2 (f2t2), and nowhere else.
+TAKE_BACK = ("c1", "t9f", "t7t6", "t5f", "t4t2", "t3f")
+
+
+def _taken_back(api: Api) -> dict[str, Any]:
+    game = api.new(variant="terrace", deal_number=1, options={"foundation_return": True})
+    return api.play(game, *TAKE_BACK)
+
+
+@pytest.mark.parametrize(("locale", "back"), [("en-GB", "Foundation cards may go back"),
+                                              ("de-DE", "dürfen Karten von den Zielstapeln zurück")])
+def test_enter_on_a_foundation_picks_up_its_card_to_take_it_back(
+    api: Api, open_game: Any, locale: str, back: str
+) -> None:
+    """A foundation's card that may go back is taken back by keyboard as a
+    pile's card is moved: Enter on its foundation picks it up (again: puts
+    it down), Enter on a pile puts it there; the rules' help says so in
+    a game where cards may go back. Enter on the foundation said "drag it
+    to a pile" (only the arrow keys then S reached it)."""
+    game = _taken_back(api)
+    page = open_game(game, locale=locale)
+    foundation = page.locator("[data-pile='f2']")
+    foundation.focus()
+    page.keyboard.press("Enter")
+    assert page.locator("[data-pile='f2'] > .card.selected").count() == 1
+    assert page.locator("[data-pile='t2'].target").count() == 1
+    page.keyboard.press("Enter")  # put down again
+    assert page.locator(".card.selected").count() == 0
+    page.keyboard.press("Enter")
+    page.locator("[data-pile='t2']").focus()
+    page.keyboard.press("Enter")
+    moves_seen(page, len(TAKE_BACK) + 1)
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"][-1] == "f2t2"
+    page.keyboard.press("?")
+    playing = page.locator("#dlg-rules[open] section[data-section='playing']")
+    assert back in playing.locator("p.take-back").inner_text()
+    keys = dict(entry.split(": ", 1) for entry in playing.locator("p.keys").inner_text().split(" · "))
+    assert ("foundation" if locale == "en-GB" else "Zielstapel") in keys["Enter"], keys
+
+
+def test_a_click_picks_up_a_foundations_card_in_either_click_setting(api: Api, open_game: Any) -> None:
+    """With a single click sending cards home, a click on a foundation's
+    card that may go back said "drag it to a pile"; it picks it up now,
+    as a double click does in the other setting, and the next click on a
+    pile puts it there."""
+    game = _taken_back(api)
+    page = open_game(game)
+    page.locator("[data-pile='f2'] > .card").last.dblclick()
+    assert page.locator("[data-pile='f2'] > .card.selected").count() == 1
+    page.keyboard.press("Escape")
+    page.evaluate("localStorage.setItem('terrace.click', 'single')")
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    page.locator("[data-pile='f2'] > .card").last.click()
+    assert page.locator("[data-pile='f2'] > .card.selected").count() == 1
+    assert "take it back" in page.locator("#prompt").inner_text()
+    page.locator("[data-pile='t2'] > .card").last.click()
+    moves_seen(page, len(TAKE_BACK) + 1)
+
+
+def test_a_foundations_card_is_never_sent_to_a_foundation(api: Api, open_game: Any) -> None:
+    """A foundation's card picked up, then F (or Enter on the stock, which
+    sends a selected card home) or a drop on another foundation: the page
+    asked the server to explain the move "f2f" or "f2f3", and the note said
+    "'F2f' is not a move: a foundation card cannot go to a foundation".
+    It says the card is home already, and F and Enter leave it picked up."""
+    game = _taken_back(api)
+    page = open_game(game)
+    page.locator("[data-pile='f2']").focus()
+    page.keyboard.press("Enter")
+    home = "This card is home already: put it on a highlighted pile"
+    for key, pile in (("f", "f2"), ("Enter", "stock")):
+        page.locator(f"[data-pile='{pile}']").focus()
+        page.keyboard.press(key)
+        page.wait_for_selector("#toast.show", timeout=5000)
+        assert page.locator("#toast").inner_text().startswith(home), key
+        assert page.locator("[data-pile='f2'] > .card.selected").count() == 1, key
+        page.evaluate("document.querySelector('#toast').className = 'toast'")
+    page.keyboard.press("Escape")
+    page.locator("[data-pile='f2'] > .card").last.drag_to(page.locator("[data-pile='f3']"))
+    page.wait_for_selector("#toast.show", timeout=5000)
+    assert page.locator("#toast").inner_text().startswith(home)
+    settled(page)
+    assert page.locator("#why").is_hidden()
+    assert page.evaluate("document.body.dataset.moves") == str(len(TAKE_BACK))
+
+
+def test_a_pile_key_beyond_the_piles_says_there_is_no_such_pile(api: Api, open_game: Any) -> None:
+    """0 (the tenth pile's key) in a game of nine piles asked the server
+    why pile "t10" could not move: a 400 in the console and, beside the
+    terrace, "There is no pile 't10' in this game: use stock, waste,
+    reserve, f1 to f8 or t1 to t9". With a card selected it asked about
+    the move "t8t10". The page now says it itself, asks nothing, and the
+    selected card stays selected."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=7), "c2"))
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if "/api/" in request.url else None)
+    for selected in (None, "8"):
+        if selected:
+            page.keyboard.press(selected)
+        page.keyboard.press("0")
+        page.wait_for_selector("#toast.show", timeout=5000)
+        said = page.locator("#toast").inner_text()
+        assert said == "There is no pile 10 in this game: its piles run from 1 to 9.", said
+        assert page.locator("[data-pile='t8'] > .card.selected").count() == (1 if selected else 0)
+        settled(page)
+        page.evaluate("document.querySelector('#toast').className = 'toast'")
+    assert asked == [] and page.locator("#why").is_hidden()

@@ -546,6 +546,25 @@ def test_the_address_names_the_game_shown(api: Api, open_game: Any) -> None:
     assert page.evaluate("document.body.dataset.game") == shown
 
 
+def test_a_reload_reopens_the_game_resumed_from_the_statistics(api: Api, open_game: Any, server: str) -> None:
+    """The page at an address that names no game, an older game resumed
+    from the statistics and not played yet: a reload showed the game
+    changed last (the server's current game) instead of the one shown."""
+    older = api.play(api.new(variant="terrace", deal_number=4417), "c2")
+    newer = api.play(api.new(variant="terrace", deal_number=4418), "c2")
+    page = open_game(newer)
+    page.goto(server)
+    page.wait_for_selector(f"body[data-ready='true'][data-game='{newer['id']}']")
+    page.locator("#btn-stats").click()
+    item = page.locator("#dlg-stats[open] ol.recent li", has_text="Deal 4417").first
+    item.get_by_role("button", name="Resume").click()
+    page.wait_for_selector(f"body[data-game='{older['id']}']")
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.evaluate("document.body.dataset.game") == older["id"]
+    assert "game=" not in page.url
+
+
 def _searching(api: Api, open_game: Any, start: Callable[[Any], None]) -> tuple[dict[str, Any], Any]:
     """A game with no move yet (no Leave question) whose page has asked for
     a new winnable deal (``start`` presses Start), the answer held back

@@ -37,6 +37,7 @@ export async function openRules(section = null) {
   }
   body.append(el("section", { "data-section": "playing" },
     el("h3", { text: t("rules.playing.title") }), el("p", { text: t("rules.playing.text") }),
+    game.options && game.options.foundation_return ? el("p", { class: "take-back", text: t("rules.playing.back") }) : null,
     el("p", { class: "keys", text: t("keys.text") })));
   const close = el("button", { type: "button", class: "close", "aria-label": t("btn.close"), text: "×",
     onclick: () => dialog.close() });

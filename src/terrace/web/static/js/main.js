@@ -78,7 +78,7 @@ function show(game, { ghost = null, animate = true } = {}) {
   document.body.dataset.status = game.status;
   document.body.dataset.game = game.id;
   if (!game.replay) {
-    localStorage.setItem("terrace.game", game.id);
+    sessionStorage.setItem("terrace.shown", game.id);  // (this tab's: see startup)
     keepAddress(game.id);
     wantVerdicts(game);
     if (game.status === "won" || game.status === "lost") showEnd(game, game.status, false, actions);
@@ -208,7 +208,7 @@ function draw() {
   try {
     // (a hint shown stays in the prompt, as its marks stay on the board)
     if (app.hint && app.hint.found) prompt(hintText(game, app.hint.found), { said: false });
-    else if (app.selected && game.sources[app.selected]) selectedPrompt(game.sources[app.selected].card, false);
+    else if (app.selected && game.sources[app.selected]) selectedPrompt(app.selected, false);
     else prompt();
   } finally {
     drawing = false;
@@ -511,7 +511,9 @@ function explainPile(pile) {
 function autoMove(pile) {
   const info = app.game.sources[pile];
   if (info && info.auto) return play(info.auto);
-  if (info) return toast(t("error.dragBack"));  // a foundation's card: a click never takes it off
+  // (a pile's only card, whose one move is into another space; a
+  // foundation's card is picked up, never sent: activate)
+  if (info) return toast(t("error.lone"));
   const cards = pile === "reserve" || pile === "waste" || pile[0] === "t" || pile[0] === "f";
   if (cards) return explainPile(pile);
   return null;
@@ -520,6 +522,12 @@ function autoMove(pile) {
 function moveTo(source, target, ghost = null, card = null) {
   const info = app.game.sources[source];
   if (info && info.targets[target]) return play(info.targets[target], ghost, card);
+  // (a foundation's card onto a foundation is no move the server could
+  // explain: it answered "'F2f3' is not a move")
+  if (source[0] === "f" && target && target[0] === "f") {
+    if (ghost && card) snapBack(ghost, card, animationsOn());
+    return toast(t("error.home"), "info");
+  }
   if (target && (target[0] === "t" || target[0] === "f") && target !== source) {
     return explain(`${notation(source)}${target}`, ghost, card, source);
   }
@@ -695,11 +703,13 @@ function select(source) {
   }
   app.selected = source;
   markSelection(source);
-  selectedPrompt(info.card);
+  selectedPrompt(source);
 }
 
-function selectedPrompt(card, said = true) {
-  const key = touchFirst() ? "prompt.selected.touch" : "prompt.selected";
+// (a foundation's card picked up goes only to a pile: neither F nor Enter sends it)
+function selectedPrompt(source, said = true) {
+  const card = app.game.sources[source].card;
+  const key = touchFirst() ? "prompt.selected.touch" : source[0] === "f" ? "prompt.selected.back" : "prompt.selected";
   prompt(t(key, { card: cardLabel(card) }), { said, spoken: t(key, { card: cardName(card) }) });
 }
 
@@ -735,6 +745,10 @@ function topOf(game, pile) {
   return cards && cards.length ? cards[cards.length - 1] : null;
 }
 
+// True when `pile` is a foundation whose top card may go back to a pile
+// (the rule option foundation_return).
+const takesBack = (pile) => pile[0] === "f" && Boolean(app.game.sources[pile]);
+
 // The card `pile` shows on top in `game` for a click (null: none that moves).
 const clickedCard = (game, pile) => (game.sources[pile] || {}).card || null;
 
@@ -761,6 +775,14 @@ function activate(pileName, detail, first = null) {
   }
   const hasCard = (game.sources[pileName] || (pileName !== "stock" && topCard(board.querySelector(`[data-pile="${pileName}"]`) || board)));
   if (!hasCard) return deselect();
+  // A foundation's card that may go back is home already: the click that
+  // would send it home picks it up instead (or puts it down), and a double
+  // click leaves it picked up; the next click on a pile puts it there.
+  if (takesBack(pileName)) {
+    if (detail % 2 === 1) keyOnPile(pileName);
+    else if (app.selected !== pileName) select(pileName);
+    return;
+  }
   if (app.settings.click === "single") {
     if (detail <= 1) { deselect({ said: false }); autoMove(pileName); }
     return;
@@ -957,8 +979,13 @@ function onKey(event) {
     if (game.status === "choosing") {
       const choice = game.choices[index];
       if (choice) play(choice.move);
-    } else {
+    } else if (index < game.state.tableau.length) {
       keyOnPile(`t${index + 1}`);
+    } else {
+      // (a key beyond the piles, 0 in a game of nine: the page asked the
+      // server about pile "t10" and showed its refusal, in notation)
+      const piles = game.state.tableau.length;
+      toast(t(piles === 1 ? "error.noPile.one" : "error.noPile", { n: index + 1, piles }), "info");
     }
     event.preventDefault();
     return;
@@ -984,6 +1011,11 @@ function onKey(event) {
     const focused = found && board.contains(found) ? found.dataset.pile : null;
     const holdsCards = (pile) => pile === "reserve" || pile === "waste" || pile[0] === "t";
     const source = app.selected || (focused && holdsCards(focused) ? focused : null);
+    if (source && source[0] === "f") {  // (picked up, it stays so: only a pile takes it)
+      toast(t("error.home"), "info");
+      event.preventDefault();
+      return;
+    }
     if (!source || game.status === "choosing") {
       toast(t(game.status === "choosing" ? "error.fChoosing" : "error.fNothing"), "info");
       event.preventDefault();
@@ -1002,12 +1034,19 @@ function onKey(event) {
     // the card, as the prompt says, rather than draw or refuse.
     const found = event.target.closest && event.target.closest("[data-pile]");
     const focused = found && board.contains(found) ? found : null;
+    // On a foundation whose top card may go back, Enter picks that card up
+    // (or puts it down), as S does; the next pile's key or Enter puts it there.
     const takesCards = (pile) => pile[0] === "t" || pile[0] === "f";
     const sendSelected = app.selected && focused && !takesCards(focused.dataset.pile);
-    if (focused && !sendSelected) {
+    const pile = focused && focused.dataset.pile;
+    if (pile && takesBack(pile) && (!app.selected || app.selected === pile)) {
+      keyOnPile(pile);
+    } else if (focused && !sendSelected) {
       // (as the click that sends a card home: a double click, or with the
       // single-click setting a single one)
       activate(focused.dataset.pile, app.settings.click === "single" ? 1 : 2);
+    } else if (app.selected && app.selected[0] === "f") {
+      toast(t("error.home"), "info");  // (picked up, it stays so: only a pile takes it)
     } else if (app.selected) {
       const source = app.selected;
       deselect({ said: false });
@@ -1162,6 +1201,16 @@ async function startup() {
     const chosen = await readUntil(() => api.get(wanted), answered);
     if (chosen.ok) return show(chosen.data, { animate: false });
     if (!refusedByApp(chosen) || chosen.status >= 500) return chosen;
+  }
+  // A reload of an address that names no game reopens the game this tab
+  // showed while it is still in play: a game resumed from the statistics
+  // and not played yet is not the one changed last, the server's current
+  // game, which the reload showed instead.
+  const shown = sessionStorage.getItem("terrace.shown");
+  if (shown) {
+    const again = await api.get(shown);
+    const playing = again.ok && !again.data.given_up && (again.data.status === "playing" || again.data.status === "choosing");
+    if (playing) return show(again.data, { animate: false });
   }
   const current = await readUntil(() => api.current(), (r) => r.ok);
   if (!current.ok) return current;  // (no game shown: load() says why)
