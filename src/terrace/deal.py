@@ -267,3 +267,17 @@ class Deal:
     def text(self) -> str:
         """The deal string."""
         return format_cards(self.cards)
+
+
+def given_deal(deal: object, maker: str = "Deal.parse(text, rules)") -> Deal:
+    """``deal`` when it is a :class:`Deal`; anything else is a
+    :class:`TypeError` that names ``maker``, what makes one of a deal string.
+
+    >>> given_deal("AS 2S")
+    Traceback (most recent call last):
+    ...
+    TypeError: deal must be a Deal (for a deal string: Deal.parse(text, rules)), not str
+    """
+    if not isinstance(deal, Deal):
+        raise TypeError(f"deal must be a Deal (for a deal string: {maker}), not {type(deal).__name__}")
+    return deal

@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from terrace.board import Board
-from terrace.deal import DEAL_VERSION, Deal
+from terrace.deal import DEAL_VERSION, Deal, given_deal
 from terrace.errors import (
     DuplicateKeyError,
     IllegalMoveError,
+    InvalidDealError,
     InvalidRecordError,
     JsonRefusedError,
     NotJsonNumberError,
@@ -31,7 +32,7 @@ from terrace.errors import (
 )
 from terrace.moves import MAX_MOVES, Move, too_many_moves
 from terrace.refusals import Reason, Refusal, clip, quote
-from terrace.rules import Rules
+from terrace.rules import Rules, given_rules
 from terrace.variants import canonical_name, get_rules
 
 RECORD_FORMAT = "terrace-game"
@@ -58,6 +59,13 @@ class GameRecord:
         variant = canonical_name(self.variant)
         if variant != self.variant:
             object.__setattr__(self, "variant", variant)
+        # (rules and a deal that do not fit, or an unknown result, made a record its reading refused)
+        try:
+            given_deal(self.deal).check(given_rules(self.rules, default=False))
+        except InvalidDealError as error:
+            raise InvalidRecordError(error.why) from None
+        if self.result not in RESULTS:
+            raise InvalidRecordError(Reason(Refusal.RECORD_RESULT_UNKNOWN, results=RESULTS))
         # (moves given as a list are kept as a tuple, as a record read back holds them: equal, and hashable)
         moves = _record_moves(self.moves)
         if moves is not self.moves:

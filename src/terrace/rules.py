@@ -410,9 +410,10 @@ MAX_FOUNDATIONS = 4 * RULE_OPTIONS["decks"].largest()
 """The most foundations any rules have."""
 
 
-def given_rules(rules: object) -> Rules:
-    """``rules``, or the default rules for None; anything else is a
-    :class:`TypeError` that says what to pass (a preset's name is not rules).
+def given_rules(rules: object, *, default: bool = True) -> Rules:
+    """``rules``, or the default rules for None (with ``default``; without,
+    None is refused too); anything else is a :class:`TypeError` that says
+    what to pass (a preset's name is not rules).
 
     >>> given_rules(None) == Rules()
     True
@@ -421,7 +422,7 @@ def given_rules(rules: object) -> Rules:
     ...
     TypeError: rules must be a Rules (for a preset: terrace.get_rules('terrace')), not str
     """
-    if rules is None:
+    if rules is None and default:
         return Rules()
     if not isinstance(rules, Rules):
         raise TypeError("rules must be a Rules (for a preset: terrace.get_rules('terrace')), "
