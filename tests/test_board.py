@@ -678,6 +678,27 @@ def test_a_copy_keeping_recent_moves_takes_them_back_and_redoes_them_as_the_boar
             board.copy(keep=bad)  # type: ignore[arg-type]
 
 
+def test_a_copy_keeping_some_moves_to_redo_checks_their_number_and_needs_no_keep() -> None:
+    """copy(redo=...) was read only with keep: without it any value was
+    ignored (copy(redo=1) copied all 12 moves to redo), and with it -1 was
+    taken as 0, True as 1, and 1.5 or '2' failed inside the copy (TypeError
+    "slice indices must be integers or None", "'<' not supported between
+    instances of 'str' and 'int'")."""
+    board = Board.from_number(3)
+    play(board, "c1 " + "s " * 30)
+    for _ in range(12):
+        board.pop()
+    for redo in (0, 1, 5, 12, 100):
+        ahead = board.copy(redo=redo)
+        assert ahead == board and ahead.move_stack == board.move_stack
+        assert ahead.redo_stack == board.redo_stack[len(board.redo_stack) - min(redo, 12):]
+        assert board.copy(keep=3, redo=redo).redo_stack == board.redo_stack[12 - min(redo, 3):]
+    for keep in (None, 3):
+        for bad in (-1, True, 1.5, "2", None.__class__):
+            with pytest.raises(ValueError, match="redo is a number of moves, 0 or more, not"):
+                board.copy(keep=keep, redo=bad)  # type: ignore[arg-type]
+
+
 # -- position strings -----------------------------------------------------------------------------
 
 
