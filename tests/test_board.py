@@ -1267,6 +1267,17 @@ def test_the_action_space_of_a_preset_name_says_what_to_pass() -> None:
     assert action_moves(get_rules("terrace"))[-1] == Move.draw()
 
 
+def test_the_action_of_a_move_given_as_text_says_what_to_pass() -> None:
+    """terrace.actions.move_to_action(rules, "wf") raised AttributeError
+    ("'str' object has no attribute 'target'"), where the board's method
+    says what to pass."""
+    rules = get_rules("terrace")
+    for move in ("wf", None, 95):
+        with pytest.raises(TypeError, match=r"move_to_action takes a Move, not \w+: use board.move_to_"):
+            move_to_action(rules, move)  # type: ignore[arg-type]
+    assert move_to_action(rules, Move.parse("wf")) == Board.from_number(1).move_to_action(Move.parse("wf"))
+
+
 @pytest.mark.parametrize("space", ["\u00a0", "\u3000", "\u2028", "\u0085", "\x1c"])
 def test_a_unicode_space_separates_no_fields_of_a_position(space: str) -> None:
     """Board.from_position split on any Unicode white space, while

@@ -674,7 +674,7 @@ class Board(BaseBoard):
         >>> board.move_to_action(Move.parse("wf3")) == board.move_to_action(Move.parse("wf"))
         True
         """
-        return move_to_action(self.rules, given_move(move, "move_to_action"))
+        return move_to_action(self.rules, move)
 
     def apply_action(self, action: int) -> None:
         """Play the move of an action number (see :meth:`push`).
