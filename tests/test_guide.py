@@ -250,3 +250,17 @@ def test_the_strategy_for_waste_spaces_offers_only_the_waste_card(language: str,
     assert said in words and "unblocks something" not in words and "etwas frei macht" not in words
     free = text_of(rules_guide(get_rules("empress-of-italy"), None, language), "strategy")
     assert said not in free
+
+
+@pytest.mark.parametrize(("language", "one", "two"), [
+    ("en", "Building in suit leaves each card only one foundation, that of its own suit",
+     "Building in suit leaves each card only the 2 foundations of its own suit"),
+    ("de", "In Farbe gebaut passt jede Karte nur auf einen Zielstapel, den ihres Symbols",
+     "In Farbe gebaut passt jede Karte nur auf die 2 Zielstapel ihres Symbols"),
+])
+def test_one_pack_in_suit_gives_each_card_one_foundation(language: str, one: str, two: str) -> None:
+    """With one pack built in suit the strategy said "each card only the 1
+    foundations of its own suit" ("nur auf die 1 Zielstapel")."""
+    words = text_of(rules_guide(Rules(decks=1, foundations="suit"), None, language), "strategy")  # type: ignore[arg-type]
+    assert one in words and not re.search(r"\b1 (foundations|Zielstapel)", words), words
+    assert two in text_of(rules_guide(get_rules("generals-patience"), None, language), "strategy")

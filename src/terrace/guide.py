@@ -342,10 +342,12 @@ def _strategy(w: _Words, r: Rules) -> dict[str, Any]:
                 "Halte beide Farben in Bewegung: Auf einem Zielstapel kann eine rote Acht nur auf eine "
                 "schwarze Sieben folgen. Liegen die schwarzen Siebenen in der Auslage begraben, wartet "
                 "jede rote Acht.") if not r.in_suit else \
-        w("Building in suit leaves each card only the {n} foundations of its own suit: follow how each "
+        w("Building in suit leaves each card only {places} of its own suit: follow how each "
           "suit is doing, not only the ranks.",
-          "In Farbe gebaut passt jede Karte nur auf die {n} Zielstapel ihres Symbols: Verfolge, wie jede "
-          "Farbe vorankommt, nicht nur die Werte.", n=r.decks)
+          "In Farbe gebaut passt jede Karte nur auf {places} ihres Symbols: Verfolge, wie jede "
+          "Farbe vorankommt, nicht nur die Werte.",
+          places=w("one foundation, that", "einen Zielstapel, den") if r.decks == 1 else
+          w("the {n} foundations", "die {n} Zielstapel", n=r.decks))
     refill = w("Emptying a short pile pulls a fresh card onto the table without spending a draw, and can "
                "dispose of a waste card you cannot use.",
                "Einen kurzen Stapel abzuräumen holt eine neue Karte auf den Tisch, ohne eine Karte "
