@@ -32,6 +32,7 @@ import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import islice
 from typing import Any, TypeAlias, TypeVar
 
 from terrace.symbols import SUIT_SYMBOLS, SUITS
@@ -671,9 +672,24 @@ def quote(value: object) -> str:
             shown = shown[: MAX_QUOTE - 3] + "…"
         return f"'{shown}'"
     try:
-        return clip(repr(value))
+        return clip(repr(_head(value)))
     except RecursionError:
         return clip(_SHALLOW.repr(value))
+    except Exception:  # (a repr that fails, or a number too long for str(), fails no refusal)
+        return f"<{type(value).__name__}>"
+
+
+def _head(value: object) -> object:
+    """As much of a long sequence, mapping or set as :func:`clip` can show
+    of its ``repr`` (its first :data:`MAX_QUOTE` items or bytes, in their
+    order), so that a huge one is not written out whole; anything else as
+    it is."""
+    if isinstance(value, bytes | bytearray) and len(value) > MAX_QUOTE:
+        return bytes(value[:MAX_QUOTE + 1])
+    for kind in (list, tuple, dict, set, frozenset):
+        if isinstance(value, kind) and len(value) > MAX_QUOTE:
+            return kind(islice(value.items() if isinstance(value, dict) else value, MAX_QUOTE + 1))
+    return value
 
 
 def number_text(value: int, language: str = "en") -> str:
