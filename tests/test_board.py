@@ -634,6 +634,16 @@ def test_pop_and_redo_with_nothing_to_do() -> None:
         board.redo()
 
 
+def test_the_last_move_of_a_game_with_none_says_so() -> None:
+    """peek_move() on a board with no move played raised IndexError('list
+    index out of range'), where pop() and redo() say what is missing."""
+    board = Board.from_number(3)
+    with pytest.raises(IndexError, match="no move has been played"):
+        board.peek_move()
+    board.push_text("c1")
+    assert board.peek_move() == Move.parse("c1")
+
+
 def test_push_of_text_says_what_to_call_and_changes_nothing() -> None:
     board = Board.from_number(3)
     before = board.position()

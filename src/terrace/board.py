@@ -632,6 +632,8 @@ class Board(BaseBoard):
 
     def peek_move(self) -> Move:
         """The last move played."""
+        if not self.move_stack:
+            raise IndexError("no move has been played")
         return self.move_stack[-1]
 
     # ------------------------------------------------------------------
