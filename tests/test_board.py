@@ -1228,6 +1228,19 @@ def test_numpy_whole_numbers_are_taken_everywhere_and_kept_as_ints() -> None:
             Board.from_number(refused, Rules())
 
 
+def test_a_numpy_truth_value_is_taken_as_a_rule_s_yes_or_no() -> None:
+    """Rules(foundation_return=np.True_) said "foundation_return must be true
+    or false, not np.True_" (untrue), where numpy's whole numbers are taken
+    for the number options; a numpy number is still no truth value."""
+    np = pytest.importorskip("numpy")
+    for given, plain in ((np.True_, True), (np.False_, False), (np.bool_(1), True)):
+        rules = Rules(foundation_return=given)
+        assert type(rules.foundation_return) is bool and rules == Rules(foundation_return=plain)
+    for refused in (np.int64(1), np.float64(1.0), 1, "true", None):
+        with pytest.raises(ValueError, match="foundation_return must be true or false"):
+            Rules(foundation_return=refused)
+
+
 def test_numpy_numbers_are_taken_by_foundation_accepts_and_copy() -> None:
     """foundation_accepts(np.int64(0), card) said "a foundation index runs
     from 0 to 7 here, not np.int64(0)" and copy(keep=np.int64(1)) "keep is
