@@ -1290,6 +1290,24 @@ def test_the_action_space_of_a_preset_name_says_what_to_pass() -> None:
     assert action_moves(get_rules("terrace"))[-1] == Move.draw()
 
 
+def test_the_shared_action_numbers_cannot_be_changed_by_a_caller() -> None:
+    """action_index(rules) gave its cached dict itself: a caller that
+    changed it (action_index(rules)[Move.parse('s')] = 0) changed the
+    actions of every board of those rules (legal_actions() then listed the
+    draw as action 0, 'c1')."""
+    from terrace.actions import action_index
+
+    rules = get_rules("terrace")
+    board = Board.from_number(1, rules)
+    board.push_text("c1")
+    before = board.legal_actions()
+    with pytest.raises(TypeError):
+        action_index(rules)[Move.draw()] = 0  # type: ignore[index]
+    with pytest.raises((TypeError, AttributeError)):
+        action_index(rules).clear()  # type: ignore[attr-defined]
+    assert board.legal_actions() == before and action_index(rules)[Move.draw()] == board.action_count - 1
+
+
 def test_the_action_of_a_move_given_as_text_says_what_to_pass() -> None:
     """terrace.actions.move_to_action(rules, "wf") raised AttributeError
     ("'str' object has no attribute 'target'"), where the board's method

@@ -17,7 +17,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
 
 from terrace.errors import InvalidMoveError
 from terrace.moves import DRAW_MOVE, FOUNDATION, RESERVE, TABLEAU, WASTE, Move, given_move
@@ -102,9 +104,10 @@ def action_moves(rules: Rules) -> tuple[Move, ...]:
 
 
 @lru_cache(maxsize=64)
-def action_index(rules: Rules) -> dict[Move, int]:
-    """The action number of each move of :func:`action_moves`."""
-    return {move: action for action, move in enumerate(action_moves(rules))}
+def action_index(rules: Rules) -> Mapping[Move, int]:
+    """The action number of each move of :func:`action_moves` (read-only:
+    every board of these rules shares it)."""
+    return MappingProxyType({move: action for action, move in enumerate(action_moves(rules))})
 
 
 def action_to_move(rules: Rules, action: int) -> Move:
