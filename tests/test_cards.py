@@ -134,6 +134,19 @@ def test_card_helpers_refuse_what_is_no_card(helper: object, card: object) -> No
         helper(card)
 
 
+@pytest.mark.parametrize("card", [-1, -52, 52, 2**70, 1.0, "AS", None, True])
+def test_a_list_of_cards_is_written_only_of_cards(card: object) -> None:
+    """format_cards([0, -1]) wrote 'AS KC' (Python counts -1 from the end of
+    the table), 52 raised IndexError and 1.0 TypeError: so did the text of a
+    deal made of them, Deal((-1,) * 104).text() being 104 kings of clubs."""
+    from terrace.deal import Deal
+
+    for write in (lambda: format_cards([0, card]), lambda: Deal((0, card)).text()):  # type: ignore[list-item]
+        with pytest.raises(InvalidCardError, match="is not a card: a card is a whole number from 0 to 51"):
+            write()
+    assert format_cards([0, 38]) == "AS TD"
+
+
 @pytest.mark.parametrize("rank", [-1, 13, 1.0, "A", None, True])
 def test_rank_code_refuses_what_is_no_rank(rank: object) -> None:
     """rank_code(-1) was 'K' and rank_code(13) raised IndexError."""

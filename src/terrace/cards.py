@@ -217,9 +217,10 @@ def word_count(text: str) -> int:
 
 
 def format_cards(cards: list[Card] | tuple[Card, ...]) -> str:
-    """Card codes separated by spaces.
+    """Card codes separated by spaces (anything else is refused, as
+    :func:`card_code` refuses it).
 
     >>> format_cards(full_pack(1)[:2])
     'AS 2S'
     """
-    return " ".join(CODE[c] for c in cards)
+    return " ".join([CODE[given_card(c)] for c in cards])
