@@ -369,3 +369,21 @@ def test_a_record_is_made_only_of_rules_a_deal_that_fits_them_and_a_known_result
     fits = dataclasses.replace(record, rules=one_pack, deal=Deal.from_number(6, one_pack), moves=(),
                                result="choosing")
     assert GameRecord.from_json(fits.to_json()) == fits
+
+
+def test_a_record_made_without_a_result_has_the_result_its_moves_reach() -> None:
+    """GameRecord(...) without a result took 'choosing', whatever the moves:
+    a record of Falling Star (no choice: 'playing' from the start), or of
+    Terrace after c1 and s, was written with a result that GameRecord.from_json
+    then refused ("the record says 'choosing' but its moves lead to 'playing'")."""
+    falling = get_rules("falling-star")
+    record = GameRecord("falling-star", falling, Deal.from_number(1, falling))
+    assert record.result == "playing" and GameRecord.from_json(record.to_json()) == record
+    terrace = get_rules("terrace")
+    deal = Deal.from_number(1, terrace)
+    record = GameRecord("terrace", terrace, deal, ("c1", "s"))
+    assert record.result == "playing" and GameRecord.from_json(record.to_json()) == record
+    assert GameRecord("terrace", terrace, deal).result == "choosing"
+    assert GameRecord("terrace", terrace, deal, ("c1",), result="playing").result == "playing"
+    with pytest.raises(InvalidRecordError, match=r"move 2 \('c1'\) does not replay"):
+        GameRecord("terrace", terrace, deal, ("c1", "c1"))

@@ -51,7 +51,9 @@ class GameRecord:
     rules: Rules
     deal: Deal
     moves: tuple[str, ...] = ()
-    result: str = "choosing"
+    result: str = ""
+    """The status the moves reach, one of :data:`RESULTS`; not given, it is
+    found by replaying them."""
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
@@ -64,8 +66,6 @@ class GameRecord:
             given_deal(self.deal).check(given_rules(self.rules, default=False))
         except InvalidDealError as error:
             raise InvalidRecordError(error.why) from None
-        if self.result not in RESULTS:
-            raise InvalidRecordError(Reason(Refusal.RECORD_RESULT_UNKNOWN, results=RESULTS))
         # (moves given as a list are kept as a tuple, as a record read back holds them: equal, and hashable)
         moves = _record_moves(self.moves)
         if moves is not self.moves:
@@ -73,6 +73,10 @@ class GameRecord:
         for key in self.extra:
             if key in RECORD_KEYS:  # (to_dict would write it over the record's own value)
                 raise InvalidRecordError(Reason(Refusal.RECORD_EXTRA_KEY, key=clip(key)))
+        if self.result == "":  # (not given: the moves' own; 'choosing' was taken, wrong after any move)
+            object.__setattr__(self, "result", self.replay().status.value)
+        elif self.result not in RESULTS:
+            raise InvalidRecordError(Reason(Refusal.RECORD_RESULT_UNKNOWN, results=RESULTS))
 
     @classmethod
     def from_board(cls, board: Board, variant: str = "terrace") -> GameRecord:
@@ -159,8 +163,10 @@ class GameRecord:
                 raise InvalidRecordError(Reason(Refusal.RECORD_DEAL_VERSION, version=quote(deal_version)))
             deal = Deal.parse(_typed(data, "deal", str), rules, number)  # (checked once)
             # (the moves are checked by the record made of them, before the result is read)
-            record = cls(variant, rules, deal, _typed(data, "moves", list))
-            object.__setattr__(record, "result", _typed(data, "result", str))  # (not checked again)
+            # (made with a result, so not replayed here; the record's own is set
+            # below, not checked again, and compared after the one replay)
+            record = cls(variant, rules, deal, _typed(data, "moves", list), RESULTS[0])
+            object.__setattr__(record, "result", _typed(data, "result", str))
         except InvalidRecordError:
             raise
         except TerraceError as error:
