@@ -57,7 +57,10 @@ class Refusal(StrEnum):
     CARD_UNREADABLE = "card-unreadable"
     CARD_NO_SUCH = "card-no-such"
     CARD_NOT_A_CARD = "card-not-a-card"
+    CARD_NOT_TEXT = "card-not-text"
     RANK_UNREADABLE = "rank-unreadable"
+    RANK_NOT_TEXT = "rank-not-text"
+    RANK_NOT_A_RANK = "rank-not-a-rank"
     # Rule options and variants
     OPTION_UNKNOWN = "option-unknown"
     OPTIONS_NOT_OBJECT = "options-not-object"
@@ -203,6 +206,15 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.CARD_NOT_A_CARD: Wording(
         _BAD, "{value} is not a card: a card is a whole number from 0 to {last}",
         "{value} ist keine Karte: Eine Karte ist eine ganze Zahl von 0 bis {last}."),
+    Refusal.CARD_NOT_TEXT: Wording(
+        _BAD, "a card code must be text such as 'TD', not {value}",
+        "Ein Kartenkürzel muss Text wie „TD“ sein, nicht {value}."),
+    Refusal.RANK_NOT_TEXT: Wording(
+        _BAD, "a rank must be text such as 'T' or '10', not {value}",
+        "Ein Rang muss Text wie „T“ oder „10“ sein, nicht {value}."),
+    Refusal.RANK_NOT_A_RANK: Wording(
+        _BAD, "{value} is not a rank: a rank is a whole number from 0 (ace) to {last} (king)",
+        "{value} ist kein Rang: Ein Rang ist eine ganze Zahl von 0 (Ass) bis {last} (König)."),
     Refusal.RANK_UNREADABLE: Wording(
         _BAD, "{text!r} is not a rank: use one of {ranks}",
         "„{text}“ ist kein Rang: Erlaubt sind {ranks}."),
