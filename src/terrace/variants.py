@@ -20,7 +20,7 @@ from typing import Any
 
 from terrace.errors import InvalidRulesError
 from terrace.refusals import Reason, Refusal, clip, quote
-from terrace.rules import FoundationBuild, Rules, SpaceRule
+from terrace.rules import FoundationBuild, Rules, SpaceRule, given_rules
 
 SUIT = FoundationBuild.SUIT
 
@@ -144,13 +144,18 @@ def get_variant(name: str) -> Variant:
     >>> get_variant("General's Patience").name
     'generals-patience'
     """
-    if not isinstance(name, str):
-        raise InvalidRulesError(Reason(Refusal.VARIANT_NOT_TEXT, value=quote(name)))
-    variant = _BY_NAME.get(name_key(name))
+    variant = _BY_NAME.get(name_key(_given_name(name)))
     if variant is None:
         known = tuple(sorted(_BY_NAME))
         raise InvalidRulesError(Reason(Refusal.VARIANT_UNKNOWN, name=clip(name), known=known))
     return variant
+
+
+def _given_name(name: object) -> str:
+    """``name`` when it is text, else :class:`InvalidRulesError`."""
+    if not isinstance(name, str):
+        raise InvalidRulesError(Reason(Refusal.VARIANT_NOT_TEXT, value=quote(name)))
+    return name
 
 
 def canonical_name(name: str) -> str:
@@ -170,6 +175,7 @@ def get_rules(name: str = "terrace", **overrides: Any) -> Rules:
 
 def preset_name(rules: Rules) -> str | None:
     """The variant whose rules are exactly ``rules``, if any."""
+    rules = given_rules(rules, default=False)
     for variant in VARIANTS:
         if variant.rules == rules:
             return variant.name
@@ -199,7 +205,7 @@ def rules_label(variant: str, rules: Rules) -> str:
     >>> rules_label("terrace", get_rules("terrace", candidates=0))
     'falling-star'
     """
-    known = _BY_NAME.get(name_key(variant)) if isinstance(variant, str) else None
+    known, rules = _BY_NAME.get(name_key(_given_name(variant))), given_rules(rules, default=False)
     if known is None:
         return variant
     variant, preset = known.name, known.rules  # (another name of a variant is that variant)
