@@ -29,11 +29,13 @@ def name_key(name: str) -> str:
     """The name as the tables spell it: lower case, words (split at
     spaces, ``_`` and ``-``, however many) joined by one ``-``, no
     apostrophes (straight or curly, as phones and word processors type
-    them).
+    them); anything but text is :class:`InvalidRulesError`.
 
     >>> name_key("General's Patience"), name_key(" queen_of  italy "), name_key("Admiral’s Patience")
     ('generals-patience', 'queen-of-italy', 'admirals-patience')
     """
+    if not isinstance(name, str):
+        raise InvalidRulesError(Reason(Refusal.VARIANT_NOT_TEXT, value=quote(name)))
     words = name.strip().lower()
     if len(words) > _LONGEST_NAME:  # (no name: not worth splitting, however many words it holds)
         return words
@@ -144,18 +146,11 @@ def get_variant(name: str) -> Variant:
     >>> get_variant("General's Patience").name
     'generals-patience'
     """
-    variant = _BY_NAME.get(name_key(_given_name(name)))
+    variant = _BY_NAME.get(name_key(name))
     if variant is None:
         known = tuple(sorted(_BY_NAME))
         raise InvalidRulesError(Reason(Refusal.VARIANT_UNKNOWN, name=clip(name), known=known))
     return variant
-
-
-def _given_name(name: object) -> str:
-    """``name`` when it is text, else :class:`InvalidRulesError`."""
-    if not isinstance(name, str):
-        raise InvalidRulesError(Reason(Refusal.VARIANT_NOT_TEXT, value=quote(name)))
-    return name
 
 
 def canonical_name(name: str) -> str:
@@ -205,7 +200,7 @@ def rules_label(variant: str, rules: Rules) -> str:
     >>> rules_label("terrace", get_rules("terrace", candidates=0))
     'falling-star'
     """
-    known, rules = _BY_NAME.get(name_key(_given_name(variant))), given_rules(rules, default=False)
+    known, rules = _BY_NAME.get(name_key(variant)), given_rules(rules, default=False)
     if known is None:
         return variant
     variant, preset = known.name, known.rules  # (another name of a variant is that variant)
