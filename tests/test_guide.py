@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from terrace.board import Board
-from terrace.guide import DESCRIPTIONS, rules_guide
+from terrace.guide import DESCRIPTIONS, descriptions, rules_guide
 from terrace.rules import RULE_OPTIONS, OptionKind, Rules, SpaceRule
 from terrace.variants import VARIANTS, get_rules, get_variant
 from web_support import TestClient, app_client
@@ -201,6 +201,16 @@ def test_wrong_arguments_say_what_to_pass() -> None:
     assert rules_guide(None, None) == rules_guide(Rules(), None)  # type: ignore[arg-type]  # (as Board)
     with pytest.raises(TypeError, match=r"variant must be a Variant \(terrace.variants.get_variant"):
         rules_guide(get_rules("terrace"), "terrace")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("variant", ["terrace", None])
+def test_the_descriptions_of_no_variant_say_what_to_pass(variant: object) -> None:
+    """descriptions("terrace") and descriptions(None) raised AttributeError
+    ("'str' object has no attribute 'name'"), where rules_guide says what
+    to pass."""
+    with pytest.raises(TypeError, match=r"variant must be a Variant \(terrace.variants.get_variant"):
+        descriptions(variant)  # type: ignore[arg-type]
+    assert descriptions(get_variant("terrace")) == DESCRIPTIONS["terrace"]
 
 
 @pytest.mark.parametrize(("language", "piles", "said"), [

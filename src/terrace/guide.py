@@ -68,7 +68,17 @@ def descriptions(variant: Variant) -> dict[str, str]:
     >>> descriptions(get_variant("falling-star"))["de"][:29]
     'Terrace, bei dem die Basiskar'
     """
-    return DESCRIPTIONS[variant.name]
+    return DESCRIPTIONS[_given_variant(variant).name]
+
+
+def _given_variant(variant: object, *, or_none: bool = False) -> Variant:
+    """``variant`` when it is a :class:`Variant`, else a :class:`TypeError`
+    that says what to pass (``or_none``: None may be passed too)."""
+    if not isinstance(variant, Variant):
+        none = " or None" if or_none else ""
+        raise TypeError(f"variant must be a Variant (terrace.variants.get_variant('terrace')){none}, "
+                        f"not {type(variant).__name__}")
+    return variant
 
 
 class _Words:
@@ -109,9 +119,8 @@ def rules_guide(rules: Rules, variant: Variant | None, language: str = "en") -> 
     from the variant's own."""
     w = _Words(language)
     rules = given_rules(rules)
-    if variant is not None and not isinstance(variant, Variant):
-        raise TypeError("variant must be a Variant (terrace.variants.get_variant('terrace')) or None, "
-                        f"not {type(variant).__name__}")
+    if variant is not None:
+        variant = _given_variant(variant, or_none=True)
     custom = variant is not None and variant.rules != rules
     title = variant.title if variant else w("Terrace with your own rules", "Terrace mit eigenen Regeln")
     return {
