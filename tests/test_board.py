@@ -634,6 +634,16 @@ def test_pop_and_redo_with_nothing_to_do() -> None:
         board.redo()
 
 
+def test_the_last_move_of_a_game_with_none_says_so() -> None:
+    """peek_move() on a board with no move played raised IndexError('list
+    index out of range'), where pop() and redo() say what is missing."""
+    board = Board.from_number(3)
+    with pytest.raises(IndexError, match="no move has been played"):
+        board.peek_move()
+    board.push_text("c1")
+    assert board.peek_move() == Move.parse("c1")
+
+
 def test_push_of_text_says_what_to_call_and_changes_nothing() -> None:
     board = Board.from_number(3)
     before = board.position()
@@ -676,6 +686,27 @@ def test_a_copy_keeping_recent_moves_takes_them_back_and_redoes_them_as_the_boar
     for bad in (-1, True, 2.5):
         with pytest.raises(ValueError, match="keep is a number of moves"):
             board.copy(keep=bad)  # type: ignore[arg-type]
+
+
+def test_a_copy_keeping_some_moves_to_redo_checks_their_number_and_needs_no_keep() -> None:
+    """copy(redo=...) was read only with keep: without it any value was
+    ignored (copy(redo=1) copied all 12 moves to redo), and with it -1 was
+    taken as 0, True as 1, and 1.5 or '2' failed inside the copy (TypeError
+    "slice indices must be integers or None", "'<' not supported between
+    instances of 'str' and 'int'")."""
+    board = Board.from_number(3)
+    play(board, "c1 " + "s " * 30)
+    for _ in range(12):
+        board.pop()
+    for redo in (0, 1, 5, 12, 100):
+        ahead = board.copy(redo=redo)
+        assert ahead == board and ahead.move_stack == board.move_stack
+        assert ahead.redo_stack == board.redo_stack[len(board.redo_stack) - min(redo, 12):]
+        assert board.copy(keep=3, redo=redo).redo_stack == board.redo_stack[12 - min(redo, 3):]
+    for keep in (None, 3):
+        for bad in (-1, True, 1.5, "2", None.__class__):
+            with pytest.raises(ValueError, match="redo is a number of moves, 0 or more, not"):
+                board.copy(keep=keep, redo=bad)  # type: ignore[arg-type]
 
 
 # -- position strings -----------------------------------------------------------------------------
@@ -1197,6 +1228,19 @@ def test_numpy_whole_numbers_are_taken_everywhere_and_kept_as_ints() -> None:
             Board.from_number(refused, Rules())
 
 
+def test_a_numpy_truth_value_is_taken_as_a_rule_s_yes_or_no() -> None:
+    """Rules(foundation_return=np.True_) said "foundation_return must be true
+    or false, not np.True_" (untrue), where numpy's whole numbers are taken
+    for the number options; a numpy number is still no truth value."""
+    np = pytest.importorskip("numpy")
+    for given, plain in ((np.True_, True), (np.False_, False), (np.bool_(1), True)):
+        rules = Rules(foundation_return=given)
+        assert type(rules.foundation_return) is bool and rules == Rules(foundation_return=plain)
+    for refused in (np.int64(1), np.float64(1.0), 1, "true", None):
+        with pytest.raises(ValueError, match="foundation_return must be true or false"):
+            Rules(foundation_return=refused)
+
+
 def test_numpy_numbers_are_taken_by_foundation_accepts_and_copy() -> None:
     """foundation_accepts(np.int64(0), card) said "a foundation index runs
     from 0 to 7 here, not np.int64(0)" and copy(keep=np.int64(1)) "keep is
@@ -1244,6 +1288,35 @@ def test_the_action_space_of_a_preset_name_says_what_to_pass() -> None:
         with pytest.raises(TypeError, match=r"rules must be a Rules \(for a preset: terrace.get_rules"):
             call()
     assert action_moves(get_rules("terrace"))[-1] == Move.draw()
+
+
+def test_the_shared_action_numbers_cannot_be_changed_by_a_caller() -> None:
+    """action_index(rules) gave its cached dict itself: a caller that
+    changed it (action_index(rules)[Move.parse('s')] = 0) changed the
+    actions of every board of those rules (legal_actions() then listed the
+    draw as action 0, 'c1')."""
+    from terrace.actions import action_index
+
+    rules = get_rules("terrace")
+    board = Board.from_number(1, rules)
+    board.push_text("c1")
+    before = board.legal_actions()
+    with pytest.raises(TypeError):
+        action_index(rules)[Move.draw()] = 0  # type: ignore[index]
+    with pytest.raises((TypeError, AttributeError)):
+        action_index(rules).clear()  # type: ignore[attr-defined]
+    assert board.legal_actions() == before and action_index(rules)[Move.draw()] == board.action_count - 1
+
+
+def test_the_action_of_a_move_given_as_text_says_what_to_pass() -> None:
+    """terrace.actions.move_to_action(rules, "wf") raised AttributeError
+    ("'str' object has no attribute 'target'"), where the board's method
+    says what to pass."""
+    rules = get_rules("terrace")
+    for move in ("wf", None, 95):
+        with pytest.raises(TypeError, match=r"move_to_action takes a Move, not \w+: use board.move_to_"):
+            move_to_action(rules, move)  # type: ignore[arg-type]
+    assert move_to_action(rules, Move.parse("wf")) == Board.from_number(1).move_to_action(Move.parse("wf"))
 
 
 @pytest.mark.parametrize("space", ["\u00a0", "\u3000", "\u2028", "\u0085", "\x1c"])

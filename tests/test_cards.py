@@ -28,6 +28,7 @@ from terrace.cards import (
     word_count,
 )
 from terrace.errors import InvalidCardError
+from terrace.refusals import Refusal
 
 
 def test_card_is_rank_times_four_plus_suit() -> None:
@@ -134,18 +135,51 @@ def test_card_helpers_refuse_what_is_no_card(helper: object, card: object) -> No
         helper(card)
 
 
+@pytest.mark.parametrize("card", [-1, -52, 52, 2**70, 1.0, "AS", None, True])
+def test_a_list_of_cards_is_written_only_of_cards(card: object) -> None:
+    """format_cards([0, -1]) wrote 'AS KC' (Python counts -1 from the end of
+    the table), 52 raised IndexError and 1.0 TypeError: so did the text of a
+    deal made of them, Deal((-1,) * 104).text() being 104 kings of clubs."""
+    from terrace.deal import Deal
+
+    for write in (lambda: format_cards([0, card]), lambda: Deal((0, card)).text()):  # type: ignore[list-item]
+        with pytest.raises(InvalidCardError, match="is not a card: a card is a whole number from 0 to 51"):
+            write()
+    assert format_cards([0, 38]) == "AS TD"
+
+
 @pytest.mark.parametrize("rank", [-1, 13, 1.0, "A", None, True])
 def test_rank_code_refuses_what_is_no_rank(rank: object) -> None:
-    """rank_code(-1) was 'K' and rank_code(13) raised IndexError."""
-    with pytest.raises(InvalidCardError, match="is not a rank"):
+    """rank_code(-1) was 'K' and rank_code(13) raised IndexError; then
+    rank_code(13) said "'13' is not a rank: use one of A23456789TJQK", as if
+    the text '13' had been given for a letter."""
+    with pytest.raises(InvalidCardError, match=r"is not a rank: a rank is a whole number from 0") as info:
         rank_code(rank)  # type: ignore[arg-type]
+    assert info.value.code is Refusal.RANK_NOT_A_RANK
+    with pytest.raises(InvalidCardError) as info:
+        rank_code(13)
+    assert str(info.value) == "13 is not a rank: a rank is a whole number from 0 (ace) to 12 (king)"
 
 
-@pytest.mark.parametrize("value", [7, None, b"7", ["7"]])
-def test_parse_rank_refuses_what_is_no_text(value: object) -> None:
-    """parse_rank(7) raised AttributeError ('int' object has no attribute 'strip')."""
-    with pytest.raises(InvalidCardError, match="is not a rank"):
+@pytest.mark.parametrize(("value", "shown"), [(7, "7"), (None, "null"), (b"7", "b'7'"), (["7"], "['7']")])
+def test_parse_rank_refuses_what_is_no_text(value: object, shown: str) -> None:
+    """parse_rank(7) raised AttributeError ('int' object has no attribute
+    'strip'); then it said "'7' is not a rank: use one of A23456789TJQK",
+    though '7' is one: the number 7 is no text."""
+    with pytest.raises(InvalidCardError) as info:
         parse_rank(value)  # type: ignore[arg-type]
+    assert str(info.value) == f"a rank must be text such as 'T' or '10', not {shown}"
+    assert info.value.code is Refusal.RANK_NOT_TEXT and "„" in info.value.text("de")
+
+
+@pytest.mark.parametrize(("value", "shown"), [(38, "38"), (None, "null"), (b"AS", "b'AS'"), (True, "true")])
+def test_parse_card_refuses_what_is_no_text(value: object, shown: str) -> None:
+    """parse_card(None) said "'null' is not a card" and parse_card(b'AS'),
+    "'b'AS'' is not a card": text quoted that nobody gave."""
+    with pytest.raises(InvalidCardError) as info:
+        parse_card(value)  # type: ignore[arg-type]
+    assert str(info.value) == f"a card code must be text such as 'TD', not {shown}"
+    assert info.value.code is Refusal.CARD_NOT_TEXT and "„" in info.value.text("de")
 
 
 def test_card_helpers_take_numpy_cards() -> None:

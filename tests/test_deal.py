@@ -11,8 +11,8 @@ from conftest import cards, deal_text
 from terrace.board import Board
 from terrace.cards import CODE, full_pack
 from terrace.deal import DEAL_VERSION, MAX_DEAL_NUMBER, Deal, SplitMix64, shuffled_pack
-from terrace.errors import InvalidDealError
-from terrace.rules import Rules
+from terrace.errors import InvalidDealError, InvalidRulesError
+from terrace.rules import RULE_OPTIONS, Rules
 from terrace.variants import PRESETS, get_rules
 
 # Pinned deals: if one of these changes, every saved numbered game breaks.
@@ -114,6 +114,24 @@ def test_numbers_must_be_whole(number: object) -> None:
 def test_unknown_shuffle_version_is_refused() -> None:
     with pytest.raises(InvalidDealError, match="deal version 2 is not known"):
         shuffled_pack(1, 2, version=2)
+
+
+@pytest.mark.parametrize(("decks", "said"), [
+    (0, "decks must be between 1 and 8, not 0"),
+    (9, "decks must be between 1 and 8, not 9"),
+    (10**9, "decks must be between 1 and 8, not 1000000000"),
+    (10**30, "decks must be between 1 and 8, not 1000000000000000000000000000000"),
+    (True, "decks must be a whole number, not true"),
+    (2.0, "decks must be a whole number, not 2.0"),
+])
+def test_the_pack_of_a_deal_has_as_many_decks_as_rules_may(decks: object, said: str) -> None:
+    """shuffled_pack (the documented shuffle) took any number of decks: 0
+    gave an empty pack, True one deck, 9 a pack no rules play, 10**9 ran
+    out of memory building 52 billion cards and 10**30 raised
+    OverflowError. The decks are checked by the rule option's own limits."""
+    with pytest.raises(InvalidRulesError, match=said):
+        shuffled_pack(1, decks)  # type: ignore[arg-type]
+    assert len(shuffled_pack(1, RULE_OPTIONS["decks"].largest())) == 8 * 52
 
 
 def test_below_is_in_range() -> None:

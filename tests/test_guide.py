@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from terrace.board import Board
-from terrace.guide import DESCRIPTIONS, rules_guide
+from terrace.guide import DESCRIPTIONS, descriptions, rules_guide
 from terrace.rules import RULE_OPTIONS, OptionKind, Rules, SpaceRule
 from terrace.variants import VARIANTS, get_rules, get_variant
 from web_support import TestClient, app_client
@@ -203,6 +203,16 @@ def test_wrong_arguments_say_what_to_pass() -> None:
         rules_guide(get_rules("terrace"), "terrace")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("variant", ["terrace", None])
+def test_the_descriptions_of_no_variant_say_what_to_pass(variant: object) -> None:
+    """descriptions("terrace") and descriptions(None) raised AttributeError
+    ("'str' object has no attribute 'name'"), where rules_guide says what
+    to pass."""
+    with pytest.raises(TypeError, match=r"variant must be a Variant \(terrace.variants.get_variant"):
+        descriptions(variant)  # type: ignore[arg-type]
+    assert descriptions(get_variant("terrace")) == DESCRIPTIONS["terrace"]
+
+
 @pytest.mark.parametrize(("language", "piles", "said"), [
     ("en", 9, "and each of the 9 piles, all empty now, gets a card from the stock"),
     ("de", 9, "und jeder der 9 Stapel, nun alle leer, bekommt eine Karte aus dem Vorrat"),
@@ -250,3 +260,17 @@ def test_the_strategy_for_waste_spaces_offers_only_the_waste_card(language: str,
     assert said in words and "unblocks something" not in words and "etwas frei macht" not in words
     free = text_of(rules_guide(get_rules("empress-of-italy"), None, language), "strategy")
     assert said not in free
+
+
+@pytest.mark.parametrize(("language", "one", "two"), [
+    ("en", "Building in suit leaves each card only one foundation, that of its own suit",
+     "Building in suit leaves each card only the 2 foundations of its own suit"),
+    ("de", "In Farbe gebaut passt jede Karte nur auf einen Zielstapel, den ihres Symbols",
+     "In Farbe gebaut passt jede Karte nur auf die 2 Zielstapel ihres Symbols"),
+])
+def test_one_pack_in_suit_gives_each_card_one_foundation(language: str, one: str, two: str) -> None:
+    """With one pack built in suit the strategy said "each card only the 1
+    foundations of its own suit" ("nur auf die 1 Zielstapel")."""
+    words = text_of(rules_guide(Rules(decks=1, foundations="suit"), None, language), "strategy")  # type: ignore[arg-type]
+    assert one in words and not re.search(r"\b1 (foundations|Zielstapel)", words), words
+    assert two in text_of(rules_guide(get_rules("generals-patience"), None, language), "strategy")

@@ -344,3 +344,46 @@ def test_the_refusals_above_are_every_refusal_of_a_record_s_values() -> None:
     elsewhere = {Refusal.RECORD_NOT_JSON, Refusal.RECORD_EXTRA_KEY, Refusal.RECORD_NO_DEAL}
     own = {code for code in Refusal if code.name.startswith("RECORD_")} - elsewhere
     assert own <= {code for code, _ in _BAD_RECORDS}
+
+
+def test_a_record_is_made_only_of_rules_a_deal_that_fits_them_and_a_known_result() -> None:
+    """GameRecord(...) took any rules, deal and result: rules given as a
+    preset's name and a deal given as its string failed later, in to_json,
+    with AttributeError ('str' object has no attribute 'to_dict'), and a
+    two-pack deal under one-pack rules, or a result no game has, were
+    written to a record that GameRecord.from_json then refused."""
+    record = _record()
+    with pytest.raises(TypeError, match=r"rules must be a Rules \(for a preset: terrace.get_rules"):
+        dataclasses.replace(record, rules="terrace")
+    with pytest.raises(TypeError, match="rules must be a Rules"):
+        dataclasses.replace(record, rules=None)
+    with pytest.raises(TypeError, match=r"deal must be a Deal \(for a deal string: Deal.parse\(text, rules"):
+        dataclasses.replace(record, deal=record.deal.text())
+    with pytest.raises(InvalidRecordError, match="a deal for 1 deck has 52 cards, this one has 104") as info:
+        dataclasses.replace(record, rules=get_rules("terrace", decks=1, reserve=3))
+    assert info.value.code is Refusal.DEAL_CARD_COUNT
+    with pytest.raises(InvalidRecordError, match="result must be one of choosing, playing, won") as info:
+        dataclasses.replace(record, result="bogus")
+    assert info.value.code is Refusal.RECORD_RESULT_UNKNOWN
+    one_pack = get_rules("terrace", decks=1, reserve=3)
+    fits = dataclasses.replace(record, rules=one_pack, deal=Deal.from_number(6, one_pack), moves=(),
+                               result="choosing")
+    assert GameRecord.from_json(fits.to_json()) == fits
+
+
+def test_a_record_made_without_a_result_has_the_result_its_moves_reach() -> None:
+    """GameRecord(...) without a result took 'choosing', whatever the moves:
+    a record of Falling Star (no choice: 'playing' from the start), or of
+    Terrace after c1 and s, was written with a result that GameRecord.from_json
+    then refused ("the record says 'choosing' but its moves lead to 'playing'")."""
+    falling = get_rules("falling-star")
+    record = GameRecord("falling-star", falling, Deal.from_number(1, falling))
+    assert record.result == "playing" and GameRecord.from_json(record.to_json()) == record
+    terrace = get_rules("terrace")
+    deal = Deal.from_number(1, terrace)
+    record = GameRecord("terrace", terrace, deal, ("c1", "s"))
+    assert record.result == "playing" and GameRecord.from_json(record.to_json()) == record
+    assert GameRecord("terrace", terrace, deal).result == "choosing"
+    assert GameRecord("terrace", terrace, deal, ("c1",), result="playing").result == "playing"
+    with pytest.raises(InvalidRecordError, match=r"move 2 \('c1'\) does not replay"):
+        GameRecord("terrace", terrace, deal, ("c1", "c1"))

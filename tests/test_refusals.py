@@ -3,6 +3,7 @@ the errors that carry them."""
 
 from __future__ import annotations
 
+import tracemalloc
 from enum import StrEnum
 from typing import Any
 
@@ -10,7 +11,13 @@ import pytest
 
 from terrace.board import Board
 from terrace.cards import parse_card
-from terrace.errors import IllegalMoveError, InvalidDealError, InvalidPositionError, TerraceError
+from terrace.errors import (
+    IllegalMoveError,
+    InvalidDealError,
+    InvalidPositionError,
+    InvalidRulesError,
+    TerraceError,
+)
 from terrace.guide import _Words as Guide_words
 from terrace.moves import Move
 from terrace.record import GameRecord
@@ -200,6 +207,42 @@ def test_a_refusal_quoting_a_huge_value_stays_short(build: Any) -> None:
     with pytest.raises(ValueError) as info:
         build()
     assert len(str(info.value)) < 3 * MAX_QUOTE
+
+
+class _NoRepr:
+    """A value whose ``repr`` fails."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    (_NoRepr(), "<_NoRepr>"),
+    ([10**5000], "<list"),
+    ([_NoRepr()], "<list>"),
+    (list(range(10**6)), "[0, 1, 2, 3, 4, 5, 6"),
+    (set(range(10**6)), "{0, 1, 2, 3, 4, 5, 6"),
+    (dict.fromkeys(range(10**6), 0), "{0: 0, 1: 0, 2: 0"),
+    (b"\0" * 10**7, "b'\\x00\\x00"),
+    (bytearray(10**7), "b'\\x00\\x00"),
+])
+def test_a_value_that_repr_cannot_show_or_shows_at_length_is_quoted_short_and_cheaply(
+        value: object, shown: str) -> None:
+    """quote() wrote every value but text and numbers with repr, and clipped
+    it afterwards: Rules(decks=x) for an x whose repr fails raised that
+    failure (RuntimeError), for [10**5000] a plain ValueError ('Exceeds the
+    limit (4300 digits) for integer string conversion ...'), and 10 MB of
+    bytes made a 40 MB repr (a list of a million numbers a 7 MB one) to
+    show 200 characters of it."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidRulesError) as info:
+            Rules(decks=value)  # type: ignore[arg-type]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(info.value).startswith(f"decks must be a whole number, not {shown}"), str(info.value)
+    assert len(str(info.value)) < 3 * MAX_QUOTE and peak < 100_000, peak
 
 
 def _record_with_move(move: str) -> dict[str, Any]:

@@ -219,6 +219,24 @@ def test_a_variant_named_by_anything_but_text_is_refused_as_such(name: object) -
     assert "unknown variant" not in str(info.value)
 
 
+@pytest.mark.parametrize("name", [None, 5, b"terrace"])
+def test_the_label_of_rules_needs_a_variant_named_by_text_and_rules(name: object) -> None:
+    """rules_label(None, rules) gave None back and rules_label(5, rules) 5
+    (a label that is no text), name_key(None) raised AttributeError, and rules_label('terrace', 'terrace') or
+    preset_name(None) raised AttributeError ("'str' object has no attribute
+    'to_dict'") or said None; get_variant refuses such a name, and every
+    function of rules says what to pass."""
+    for call in (lambda: rules_label(name, get_rules("terrace")), lambda: name_key(name)):  # type: ignore[arg-type]
+        with pytest.raises(InvalidRulesError, match="a variant is named by text such as 'terrace'") as info:
+            call()
+        assert info.value.code is Refusal.VARIANT_NOT_TEXT
+    for call in (lambda: rules_label("terrace", "terrace"), lambda: rules_label("terrace", None),  # type: ignore[arg-type]
+                 lambda: preset_name("terrace"), lambda: preset_name(None)):  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"rules must be a Rules \(for a preset: terrace.get_rules"):
+            call()
+    assert rules_label("no such game", get_rules("wood")) == "no such game"
+
+
 def test_free_spaces_are_never_said_to_take_any_card_at_all() -> None:
     """Empress of Italy's description said "empty piles take any card the
     player moves there" (German "nehmen jede Karte"), and the help of

@@ -17,10 +17,12 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
+from types import MappingProxyType
 
 from terrace.errors import InvalidMoveError
-from terrace.moves import DRAW_MOVE, FOUNDATION, RESERVE, TABLEAU, WASTE, Move
+from terrace.moves import DRAW_MOVE, FOUNDATION, RESERVE, TABLEAU, WASTE, Move, given_move
 from terrace.refusals import Reason, Refusal, quote
 from terrace.rules import MAX_FOUNDATIONS, RULE_OPTIONS, Rules, given_rules
 from terrace.whole import as_whole
@@ -102,9 +104,10 @@ def action_moves(rules: Rules) -> tuple[Move, ...]:
 
 
 @lru_cache(maxsize=64)
-def action_index(rules: Rules) -> dict[Move, int]:
-    """The action number of each move of :func:`action_moves`."""
-    return {move: action for action, move in enumerate(action_moves(rules))}
+def action_index(rules: Rules) -> Mapping[Move, int]:
+    """The action number of each move of :func:`action_moves` (read-only:
+    every board of these rules shares it)."""
+    return MappingProxyType({move: action for action, move in enumerate(action_moves(rules))})
 
 
 def action_to_move(rules: Rules, action: int) -> Move:
@@ -127,7 +130,7 @@ def move_to_action(rules: Rules, move: Move) -> int:
     >>> move_to_action(Rules(), Move.parse("wf3")) == move_to_action(Rules(), Move.parse("wf"))
     True
     """
-    rules = given_rules(rules)
+    rules, move = given_rules(rules), given_move(move, "move_to_action")
     if move.target == FOUNDATION and 0 < move.target_index <= rules.foundation_count:
         move = Move(move.source, move.source_index, FOUNDATION)
     action = action_index(rules).get(move)  # (a foundation past the last has none, as pile 99 has none)

@@ -183,8 +183,9 @@ class Board(BaseBoard):
         those exactly as this board would, and costs what they cost,
         however long the game (a solver that looks back or ahead at most
         ``keep`` moves gets all it reads of a game of 100,000 moves).
-        With ``redo`` too, only the next ``redo`` moves to redo are copied
-        (fewer than ``keep``: the rest of the redo stack is dropped).
+        With ``redo`` (with ``keep`` or without), only the next ``redo``
+        moves to redo are copied (at most ``keep``): the rest of the redo
+        stack is dropped.
 
         >>> board = Board.from_number(1)
         >>> for text in ("c1", "s", "s", "s"):
@@ -201,20 +202,15 @@ class Board(BaseBoard):
         other._version, other._legal_version, other._legal = 0, -1, []
         if not stack:
             other.move_stack, other._undo, other._redo = [], [], []
-        elif keep is None:
-            other.move_stack = self.move_stack[:]
-            other._undo = self._undo[:]
-            other._redo = self._redo[:]
-        else:
-            moves = as_whole(keep)  # (any whole number type, such as numpy's int64)
-            if moves is None or moves < 0:
-                raise ValueError(f"keep is a number of moves, 0 or more, not {quote(keep)}")
-            keep = moves
-            ahead = keep if redo is None else min(redo, keep)
-            played, undone = max(len(self.move_stack) - keep, 0), max(len(self._redo) - max(ahead, 0), 0)
-            other.move_stack = self.move_stack[played:]
-            other._undo = self._undo[played:]
-            other._redo = self._redo[undone:]
+            return other
+        back = len(self.move_stack) if keep is None else _move_count(keep, "keep")
+        ahead = min(back, len(self._redo)) if keep is not None else len(self._redo)
+        if redo is not None:
+            ahead = min(ahead, _move_count(redo, "redo"))
+        played = len(self.move_stack) - min(back, len(self.move_stack))
+        other.move_stack = self.move_stack[played:]
+        other._undo = self._undo[played:]
+        other._redo = self._redo[len(self._redo) - ahead:]
         return other
 
     def __copy__(self) -> Board:
@@ -636,6 +632,8 @@ class Board(BaseBoard):
 
     def peek_move(self) -> Move:
         """The last move played."""
+        if not self.move_stack:
+            raise IndexError("no move has been played")
         return self.move_stack[-1]
 
     # ------------------------------------------------------------------
@@ -678,7 +676,7 @@ class Board(BaseBoard):
         >>> board.move_to_action(Move.parse("wf3")) == board.move_to_action(Move.parse("wf"))
         True
         """
-        return move_to_action(self.rules, given_move(move, "move_to_action"))
+        return move_to_action(self.rules, move)
 
     def apply_action(self, action: int) -> None:
         """Play the move of an action number (see :meth:`push`).
@@ -722,6 +720,15 @@ class Board(BaseBoard):
             f"tableau {c['tableau']}  moves {c['moves']}  [{self.status.value}]"
         )
         return "\n".join([head, *self.drawing()])
+
+
+def _move_count(value: object, name: str) -> int:
+    """``value`` as a number of moves (any whole number type, such as
+    numpy's int64), else a :class:`ValueError` naming the argument."""
+    moves = as_whole(value)
+    if moves is None or moves < 0:
+        raise ValueError(f"{name} is a number of moves, 0 or more, not {quote(value)}")
+    return moves
 
 
 def _place(move: Move) -> str:

@@ -77,7 +77,7 @@ def parse_card(text: str) -> Card:
     '7H'
     """
     if not isinstance(text, str):
-        raise InvalidCardError(Reason(Refusal.CARD_UNREADABLE, text=quote(text), ranks=RANKS, suits=SUITS))
+        raise InvalidCardError(Reason(Refusal.CARD_NOT_TEXT, value=quote(text)))
     # ASCII only: 'ſ'.upper() is 'S'
     code = text.strip().upper() if text.isascii() else ""
     if code.startswith("10"):
@@ -145,7 +145,7 @@ def parse_rank(text: str) -> int:
     (9, 0)
     """
     if not isinstance(text, str):
-        raise InvalidCardError(Reason(Refusal.RANK_UNREADABLE, text=quote(text), ranks=RANKS))
+        raise InvalidCardError(Reason(Refusal.RANK_NOT_TEXT, value=quote(text)))
     code = text.strip().upper()
     if code == "10":
         code = "T"
@@ -158,7 +158,7 @@ def rank_code(rank: int) -> str:
     """The one-character code of a rank (0 -> ``'A'``)."""
     whole = as_whole(rank)
     if whole is None or not 0 <= whole < len(RANKS):
-        raise InvalidCardError(Reason(Refusal.RANK_UNREADABLE, text=quote(rank), ranks=RANKS))
+        raise InvalidCardError(Reason(Refusal.RANK_NOT_A_RANK, value=quote(rank), last=len(RANKS) - 1))
     return RANKS[whole]
 
 
@@ -217,9 +217,10 @@ def word_count(text: str) -> int:
 
 
 def format_cards(cards: list[Card] | tuple[Card, ...]) -> str:
-    """Card codes separated by spaces.
+    """Card codes separated by spaces (anything else is refused, as
+    :func:`card_code` refuses it).
 
     >>> format_cards(full_pack(1)[:2])
     'AS 2S'
     """
-    return " ".join(CODE[c] for c in cards)
+    return " ".join([CODE[given_card(c)] for c in cards])

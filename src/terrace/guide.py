@@ -68,7 +68,17 @@ def descriptions(variant: Variant) -> dict[str, str]:
     >>> descriptions(get_variant("falling-star"))["de"][:29]
     'Terrace, bei dem die Basiskar'
     """
-    return DESCRIPTIONS[variant.name]
+    return DESCRIPTIONS[_given_variant(variant).name]
+
+
+def _given_variant(variant: object, *, or_none: bool = False) -> Variant:
+    """``variant`` when it is a :class:`Variant`, else a :class:`TypeError`
+    that says what to pass (``or_none``: None may be passed too)."""
+    if not isinstance(variant, Variant):
+        none = " or None" if or_none else ""
+        raise TypeError(f"variant must be a Variant (terrace.variants.get_variant('terrace')){none}, "
+                        f"not {type(variant).__name__}")
+    return variant
 
 
 class _Words:
@@ -109,9 +119,8 @@ def rules_guide(rules: Rules, variant: Variant | None, language: str = "en") -> 
     from the variant's own."""
     w = _Words(language)
     rules = given_rules(rules)
-    if variant is not None and not isinstance(variant, Variant):
-        raise TypeError("variant must be a Variant (terrace.variants.get_variant('terrace')) or None, "
-                        f"not {type(variant).__name__}")
+    if variant is not None:
+        variant = _given_variant(variant, or_none=True)
     custom = variant is not None and variant.rules != rules
     title = variant.title if variant else w("Terrace with your own rules", "Terrace mit eigenen Regeln")
     return {
@@ -342,10 +351,12 @@ def _strategy(w: _Words, r: Rules) -> dict[str, Any]:
                 "Halte beide Farben in Bewegung: Auf einem Zielstapel kann eine rote Acht nur auf eine "
                 "schwarze Sieben folgen. Liegen die schwarzen Siebenen in der Auslage begraben, wartet "
                 "jede rote Acht.") if not r.in_suit else \
-        w("Building in suit leaves each card only the {n} foundations of its own suit: follow how each "
+        w("Building in suit leaves each card only {places} of its own suit: follow how each "
           "suit is doing, not only the ranks.",
-          "In Farbe gebaut passt jede Karte nur auf die {n} Zielstapel ihres Symbols: Verfolge, wie jede "
-          "Farbe vorankommt, nicht nur die Werte.", n=r.decks)
+          "In Farbe gebaut passt jede Karte nur auf {places} ihres Symbols: Verfolge, wie jede "
+          "Farbe vorankommt, nicht nur die Werte.",
+          places=w("one foundation, that", "einen Zielstapel, den") if r.decks == 1 else
+          w("the {n} foundations", "die {n} Zielstapel", n=r.decks))
     refill = w("Emptying a short pile pulls a fresh card onto the table without spending a draw, and can "
                "dispose of a waste card you cannot use.",
                "Einen kurzen Stapel abzuräumen holt eine neue Karte auf den Tisch, ohne eine Karte "

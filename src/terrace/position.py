@@ -7,7 +7,7 @@ the checks that a position read from text can happen in a game.
 push/pop on top (as python-chess layers ``Board`` over ``BaseBoard``).
 
 >>> from terrace.variants import get_rules
->>> from terrace.deal import Deal
+>>> from terrace.deal import Deal, given_deal
 >>> rules = get_rules("falling-star")
 >>> base = BaseBoard(rules, Deal.from_number(1, rules))
 >>> base.position().split()[0], len(base.reserve), base.choosing
@@ -26,7 +26,7 @@ from typing import Any, Self
 
 from terrace.building import FOUNDATION_SIZE, builds_down, builds_up, starts
 from terrace.cards import CODE, RANK, RANKS, Card, parse_card, word_count, wrong_copies
-from terrace.deal import Deal
+from terrace.deal import Deal, given_deal
 from terrace.errors import InvalidCardError, InvalidPositionError
 from terrace.moves import CHOOSE, FOUNDATION, RESERVE, SPACES, TABLEAU, WASTE, Move, given_move
 from terrace.refusals import Reason, Refusal, clip
@@ -72,11 +72,8 @@ class BaseBoard:
         self.rules = given_rules(rules)
         if deal is None:
             deal = Deal.from_number(1, self.rules)
-        elif not isinstance(deal, Deal):
-            raise TypeError(f"deal must be a Deal (for a deal string: Board.from_deal_text(text, rules)), "
-                            f"not {type(deal).__name__}")
         else:
-            deal.check(self.rules)
+            given_deal(deal, "Board.from_deal_text(text, rules)").check(self.rules)
         self.deal = deal
         self.redeals_used = 0
         self.foundations = [[] for _ in range(self.rules.foundation_count)]

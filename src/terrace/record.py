@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from terrace.board import Board
-from terrace.deal import DEAL_VERSION, Deal
+from terrace.deal import DEAL_VERSION, Deal, given_deal
 from terrace.errors import (
     DuplicateKeyError,
     IllegalMoveError,
+    InvalidDealError,
     InvalidRecordError,
     JsonRefusedError,
     NotJsonNumberError,
@@ -31,7 +32,7 @@ from terrace.errors import (
 )
 from terrace.moves import MAX_MOVES, Move, too_many_moves
 from terrace.refusals import Reason, Refusal, clip, quote
-from terrace.rules import Rules
+from terrace.rules import Rules, given_rules
 from terrace.variants import canonical_name, get_rules
 
 RECORD_FORMAT = "terrace-game"
@@ -50,7 +51,9 @@ class GameRecord:
     rules: Rules
     deal: Deal
     moves: tuple[str, ...] = ()
-    result: str = "choosing"
+    result: str = ""
+    """The status the moves reach, one of :data:`RESULTS`; not given, it is
+    found by replaying them."""
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
@@ -58,6 +61,11 @@ class GameRecord:
         variant = canonical_name(self.variant)
         if variant != self.variant:
             object.__setattr__(self, "variant", variant)
+        # (rules and a deal that do not fit, or an unknown result, made a record its reading refused)
+        try:
+            given_deal(self.deal).check(given_rules(self.rules, default=False))
+        except InvalidDealError as error:
+            raise InvalidRecordError(error.why) from None
         # (moves given as a list are kept as a tuple, as a record read back holds them: equal, and hashable)
         moves = _record_moves(self.moves)
         if moves is not self.moves:
@@ -65,6 +73,10 @@ class GameRecord:
         for key in self.extra:
             if key in RECORD_KEYS:  # (to_dict would write it over the record's own value)
                 raise InvalidRecordError(Reason(Refusal.RECORD_EXTRA_KEY, key=clip(key)))
+        if self.result == "":  # (not given: the moves' own; 'choosing' was taken, wrong after any move)
+            object.__setattr__(self, "result", self.replay().status.value)
+        elif self.result not in RESULTS:
+            raise InvalidRecordError(Reason(Refusal.RECORD_RESULT_UNKNOWN, results=RESULTS))
 
     @classmethod
     def from_board(cls, board: Board, variant: str = "terrace") -> GameRecord:
@@ -151,8 +163,10 @@ class GameRecord:
                 raise InvalidRecordError(Reason(Refusal.RECORD_DEAL_VERSION, version=quote(deal_version)))
             deal = Deal.parse(_typed(data, "deal", str), rules, number)  # (checked once)
             # (the moves are checked by the record made of them, before the result is read)
-            record = cls(variant, rules, deal, _typed(data, "moves", list))
-            object.__setattr__(record, "result", _typed(data, "result", str))  # (not checked again)
+            # (made with a result, so not replayed here; the record's own is set
+            # below, not checked again, and compared after the one replay)
+            record = cls(variant, rules, deal, _typed(data, "moves", list), RESULTS[0])
+            object.__setattr__(record, "result", _typed(data, "result", str))
         except InvalidRecordError:
             raise
         except TerraceError as error:

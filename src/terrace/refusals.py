@@ -32,6 +32,7 @@ import string
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import islice
 from typing import Any, TypeAlias, TypeVar
 
 from terrace.symbols import SUIT_SYMBOLS, SUITS
@@ -56,7 +57,10 @@ class Refusal(StrEnum):
     CARD_UNREADABLE = "card-unreadable"
     CARD_NO_SUCH = "card-no-such"
     CARD_NOT_A_CARD = "card-not-a-card"
+    CARD_NOT_TEXT = "card-not-text"
     RANK_UNREADABLE = "rank-unreadable"
+    RANK_NOT_TEXT = "rank-not-text"
+    RANK_NOT_A_RANK = "rank-not-a-rank"
     # Rule options and variants
     OPTION_UNKNOWN = "option-unknown"
     OPTIONS_NOT_OBJECT = "options-not-object"
@@ -204,6 +208,15 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.CARD_NOT_A_CARD: Wording(
         _BAD, "{value} is not a card: a card is a whole number from 0 to {last}",
         "{value} ist keine Karte: Eine Karte ist eine ganze Zahl von 0 bis {last}."),
+    Refusal.CARD_NOT_TEXT: Wording(
+        _BAD, "a card code must be text such as 'TD', not {value}",
+        "Ein Kartenkürzel muss Text wie „TD“ sein, nicht {value}."),
+    Refusal.RANK_NOT_TEXT: Wording(
+        _BAD, "a rank must be text such as 'T' or '10', not {value}",
+        "Ein Rang muss Text wie „T“ oder „10“ sein, nicht {value}."),
+    Refusal.RANK_NOT_A_RANK: Wording(
+        _BAD, "{value} is not a rank: a rank is a whole number from 0 (ace) to {last} (king)",
+        "{value} ist kein Rang: Ein Rang ist eine ganze Zahl von 0 (Ass) bis {last} (König)."),
     Refusal.RANK_UNREADABLE: Wording(
         _BAD, "{text!r} is not a rank: use one of {ranks}",
         "„{text}“ ist kein Rang: Erlaubt sind {ranks}."),
@@ -679,9 +692,24 @@ def quote(value: object) -> str:
             shown = shown[: MAX_QUOTE - 3] + "…"
         return f"'{shown}'"
     try:
-        return clip(repr(value))
+        return clip(repr(_head(value)))
     except RecursionError:
         return clip(_SHALLOW.repr(value))
+    except Exception:  # (a repr that fails, or a number too long for str(), fails no refusal)
+        return f"<{type(value).__name__}>"
+
+
+def _head(value: object) -> object:
+    """As much of a long sequence, mapping or set as :func:`clip` can show
+    of its ``repr`` (its first :data:`MAX_QUOTE` items or bytes, in their
+    order), so that a huge one is not written out whole; anything else as
+    it is."""
+    if isinstance(value, bytes | bytearray) and len(value) > MAX_QUOTE:
+        return bytes(value[:MAX_QUOTE + 1])
+    for kind in (list, tuple, dict, set, frozenset):
+        if isinstance(value, kind) and len(value) > MAX_QUOTE:
+            return kind(islice(value.items() if isinstance(value, dict) else value, MAX_QUOTE + 1))
+    return value
 
 
 def number_text(value: int, language: str = "en") -> str:

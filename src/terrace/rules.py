@@ -25,7 +25,7 @@ from typing import Any
 from terrace.cards import CARDS_PER_DECK
 from terrace.errors import InvalidRulesError
 from terrace.refusals import Reason, Refusal, clip, quote
-from terrace.whole import as_whole
+from terrace.whole import as_truth, as_whole
 
 
 class FoundationBuild(StrEnum):
@@ -290,9 +290,10 @@ class RuleOption:
         """``value`` checked for this option's type (a choice becomes its
         enum member); raises :class:`InvalidRulesError`."""
         if self.kind is OptionKind.BOOL:
-            if not isinstance(value, bool):
+            truth = as_truth(value)  # (numpy's bool_ kept as a bool)
+            if truth is None:
                 raise InvalidRulesError(Reason(Refusal.OPTION_NOT_BOOL, option=self.name, value=quote(value)))
-            return value
+            return truth
         if self.kind is OptionKind.INT:
             whole = as_whole(value)  # (numpy's int64 kept as an int)
             if whole is None:
@@ -410,9 +411,10 @@ MAX_FOUNDATIONS = 4 * RULE_OPTIONS["decks"].largest()
 """The most foundations any rules have."""
 
 
-def given_rules(rules: object) -> Rules:
-    """``rules``, or the default rules for None; anything else is a
-    :class:`TypeError` that says what to pass (a preset's name is not rules).
+def given_rules(rules: object, *, default: bool = True) -> Rules:
+    """``rules``, or the default rules for None (with ``default``; without,
+    None is refused too); anything else is a :class:`TypeError` that says
+    what to pass (a preset's name is not rules).
 
     >>> given_rules(None) == Rules()
     True
@@ -421,7 +423,7 @@ def given_rules(rules: object) -> Rules:
     ...
     TypeError: rules must be a Rules (for a preset: terrace.get_rules('terrace')), not str
     """
-    if rules is None:
+    if rules is None and default:
         return Rules()
     if not isinstance(rules, Rules):
         raise TypeError("rules must be a Rules (for a preset: terrace.get_rules('terrace')), "

@@ -20,7 +20,7 @@ from typing import Any
 
 from terrace.errors import InvalidRulesError
 from terrace.refusals import Reason, Refusal, clip, quote
-from terrace.rules import FoundationBuild, Rules, SpaceRule
+from terrace.rules import FoundationBuild, Rules, SpaceRule, given_rules
 
 SUIT = FoundationBuild.SUIT
 
@@ -29,11 +29,13 @@ def name_key(name: str) -> str:
     """The name as the tables spell it: lower case, words (split at
     spaces, ``_`` and ``-``, however many) joined by one ``-``, no
     apostrophes (straight or curly, as phones and word processors type
-    them).
+    them); anything but text is :class:`InvalidRulesError`.
 
     >>> name_key("General's Patience"), name_key(" queen_of  italy "), name_key("Admiral’s Patience")
     ('generals-patience', 'queen-of-italy', 'admirals-patience')
     """
+    if not isinstance(name, str):
+        raise InvalidRulesError(Reason(Refusal.VARIANT_NOT_TEXT, value=quote(name)))
     words = name.strip().lower()
     if len(words) > _LONGEST_NAME:  # (no name: not worth splitting, however many words it holds)
         return words
@@ -144,8 +146,6 @@ def get_variant(name: str) -> Variant:
     >>> get_variant("General's Patience").name
     'generals-patience'
     """
-    if not isinstance(name, str):
-        raise InvalidRulesError(Reason(Refusal.VARIANT_NOT_TEXT, value=quote(name)))
     variant = _BY_NAME.get(name_key(name))
     if variant is None:
         known = tuple(sorted(_BY_NAME))
@@ -170,6 +170,7 @@ def get_rules(name: str = "terrace", **overrides: Any) -> Rules:
 
 def preset_name(rules: Rules) -> str | None:
     """The variant whose rules are exactly ``rules``, if any."""
+    rules = given_rules(rules, default=False)
     for variant in VARIANTS:
         if variant.rules == rules:
             return variant.name
@@ -199,7 +200,7 @@ def rules_label(variant: str, rules: Rules) -> str:
     >>> rules_label("terrace", get_rules("terrace", candidates=0))
     'falling-star'
     """
-    known = _BY_NAME.get(name_key(variant)) if isinstance(variant, str) else None
+    known, rules = _BY_NAME.get(name_key(variant)), given_rules(rules, default=False)
     if known is None:
         return variant
     variant, preset = known.name, known.rules  # (another name of a variant is that variant)

@@ -3,7 +3,8 @@ integer type that says it is one (``operator.index``: numpy's ``int64``,
 for example), never a ``bool``, and always kept as a plain ``int``; and
 whole numbers as text from outside spells them: the ASCII digits 0-9
 alone, the one place that reads them (``int()`` and ``\\d`` also take
-"٨" or "８", ``int()`` "1_000" and spaces around).
+"٨" or "８", ``int()`` "1_000" and spaces around); and truth values
+(:func:`as_truth`).
 
 >>> import numpy as np  # doctest: +SKIP
 >>> as_whole(3), as_whole(True), as_whole(2.0), as_whole("3")
@@ -32,6 +33,22 @@ def as_whole(value: object) -> int | None:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         return None
+
+
+def as_truth(value: object) -> bool | None:
+    """``value`` as a ``bool`` when it is a truth value: a ``bool``, or
+    numpy's (``numpy.bool_``, which is neither a ``bool`` nor an ``int``);
+    else None (a number is no truth value).
+
+    >>> as_truth(True), as_truth(1), as_truth("true")
+    (True, None, None)
+    """
+    if isinstance(value, bool):
+        return value
+    kind = type(value)
+    if kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_"):  # (numpy 2 and 1 spell it so)
+        return bool(value)
+    return None
 
 
 def digits_value(text: object, most: int = MAX_DIGITS) -> int | None:
