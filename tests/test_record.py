@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from typing import Any
 
 import pytest
@@ -341,7 +342,8 @@ def test_a_record_made_with_a_string_for_its_moves_is_refused() -> None:
 
 def test_the_refusals_above_are_every_refusal_of_a_record_s_values() -> None:
     """(So that a new refusal of a record is added to the list above.)"""
-    elsewhere = {Refusal.RECORD_NOT_JSON, Refusal.RECORD_EXTRA_KEY, Refusal.RECORD_NO_DEAL}
+    elsewhere = {Refusal.RECORD_NOT_JSON, Refusal.RECORD_EXTRA_KEY, Refusal.RECORD_EXTRA_NOT_JSON,
+                 Refusal.RECORD_NO_DEAL}
     own = {code for code in Refusal if code.name.startswith("RECORD_")} - elsewhere
     assert own <= {code for code, _ in _BAD_RECORDS}
 
@@ -387,3 +389,16 @@ def test_a_record_made_without_a_result_has_the_result_its_moves_reach() -> None
     assert GameRecord("terrace", terrace, deal, ("c1",), result="playing").result == "playing"
     with pytest.raises(InvalidRecordError, match=r"move 2 \('c1'\) does not replay"):
         GameRecord("terrace", terrace, deal, ("c1", "c1"))
+
+
+@pytest.mark.parametrize("extra", [
+    {"score": math.nan}, {"score": [math.inf]}, {"player": {"ada"}}, {1: "x"}, [1], "x", {"player": object()},
+])
+def test_extra_keys_a_reader_could_not_take_back_are_refused(extra: Any) -> None:
+    """extra={"score": nan} was written as NaN, which GameRecord.from_json
+    refuses (json-not-a-number), and extra=[1] or a set failed in to_dict
+    or to_json with a bare TypeError: a record must never be written that
+    its own reading refuses."""
+    with pytest.raises(InvalidRecordError, match="the extra keys must be an object of text keys") as info:
+        dataclasses.replace(_record(), extra=extra)
+    assert info.value.code is Refusal.RECORD_EXTRA_NOT_JSON

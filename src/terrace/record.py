@@ -70,6 +70,7 @@ class GameRecord:
         moves = _record_moves(self.moves)
         if moves is not self.moves:
             object.__setattr__(self, "moves", moves)
+        _check_extra(self.extra)
         for key in self.extra:
             if key in RECORD_KEYS:  # (to_dict would write it over the record's own value)
                 raise InvalidRecordError(Reason(Refusal.RECORD_EXTRA_KEY, key=clip(key)))
@@ -128,7 +129,7 @@ class GameRecord:
 
     def to_json(self, indent: int | None = 2) -> str:
         """The record as a JSON document."""
-        return json.dumps(self.to_dict(), indent=indent)
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
@@ -192,6 +193,24 @@ class GameRecord:
         except (ValueError, TypeError, RecursionError) as error:
             raise InvalidRecordError(Reason(Refusal.RECORD_NOT_JSON, problem=json_problem(error))) from None
         return cls.from_dict(data)
+
+
+def _check_extra(extra: Any) -> None:
+    """Refuses ``extra`` unless :meth:`GameRecord.to_json` can write it as
+    a reader takes it back: an object of text keys whose values are JSON
+    (NaN, infinity, sets and other objects were written, or failed in
+    ``to_dict``, and made a record its own reading refused)."""
+    if not isinstance(extra, dict):
+        problem = f"not {type(extra).__name__}"
+    elif any(not isinstance(key, str) for key in extra):
+        problem = "every key must be text"
+    else:
+        try:
+            json.dumps(extra, allow_nan=False)
+            return
+        except (ValueError, TypeError, RecursionError) as error:
+            problem = clip(str(error))
+    raise InvalidRecordError(Reason(Refusal.RECORD_EXTRA_NOT_JSON, problem=problem))
 
 
 def _record_moves(moves: Any) -> tuple[str, ...]:

@@ -170,6 +170,7 @@ class Refusal(StrEnum):
     RECORD_FIELD_MISSING = "record-field-missing"
     RECORD_FIELD_TYPE = "record-field-type"
     RECORD_EXTRA_KEY = "record-extra-key"
+    RECORD_EXTRA_NOT_JSON = "record-extra-not-json"
     # JSON from outside (files, request bodies)
     JSON_DUPLICATE_KEY = "json-duplicate-key"
     JSON_NOT_A_NUMBER = "json-not-a-number"
@@ -540,6 +541,11 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.RECORD_EXTRA_KEY: Wording(
         _BAD, "the extra key {key!r} is one of the record's own keys: give it another name",
         "Der zusätzliche Schlüssel „{key}“ gehört dem Protokoll selbst: Gib ihm einen anderen Namen."),
+    Refusal.RECORD_EXTRA_NOT_JSON: Wording(
+        _BAD, "the extra keys must be an object of text keys with JSON values"
+        " (no NaN or infinity): {problem}",
+        "Die zusätzlichen Schlüssel müssen ein Objekt aus Textschlüsseln mit JSON-Werten sein"
+        " (kein NaN, nichts Unendliches): {problem}"),
     Refusal.JSON_DUPLICATE_KEY: Wording(
         _BAD, "the key {key!r} is given twice in one object: give each key once",
         "Der Schlüssel „{key}“ steht zweimal in einem Objekt: Jeden Schlüssel nur einmal angeben."),
