@@ -2,6 +2,7 @@
  * position and running it in slices without the GIL (search.py). */
 #include "beam.h"
 #include "hunt.h"
+#include "keyset.h"
 #include "memory.h"
 #include "nested.h"
 #include "nrpa.h"
@@ -390,7 +391,45 @@ static PyObject *set_memory_limit(PyObject *self, PyObject *args) {
 
 static PyObject *memory_in_use(PyObject *self, PyObject *unused) { return PyLong_FromSize_t(mem_in_use()); }
 
+/* _grown_table(keys) -> (before, after): a test hook for the table that
+ * grows in place (tables.c, tt_grow). The keys (pairs of little-endian
+ * 64-bit words, fewer than three quarters of the slots) go into a table of
+ * the smallest size that has a mapping of its own, as the search enters
+ * them; its slots are returned as they are then and after one doubling. */
+static PyObject *grown_table(PyObject *self, PyObject *args) {
+    Py_buffer keys;
+    if (!PyArg_ParseTuple(args, "y*", &keys)) return NULL;
+    uint64_t slots = TT_MAP_BYTES / (2 * sizeof(uint64_t)), n = (uint64_t)keys.len / (2 * sizeof(uint64_t));
+    PyObject *out = NULL;
+    Core *c = calloc(1, sizeof(Core));
+    if (keys.len % (2 * sizeof(uint64_t)) || n * 4 > slots * 3) {
+        PyErr_SetString(PyExc_ValueError, "keys: pairs of 64-bit words, fewer than three quarters of the slots");
+    } else if (!c || !tt_alloc(c, slots)) {
+        PyErr_NoMemory();
+    } else {
+        const uint8_t *in = keys.buf;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t a, b;
+            memcpy(&a, in + 16 * i, 8);
+            memcpy(&b, in + 16 * i + 8, 8);
+            mend_key(a, &b);
+            uint64_t j = keys_slot(c->tt, c->tt_mask, a, b);
+            if (!keys_used(c->tt, j)) { c->tt[2 * j] = a; c->tt[2 * j + 1] = b; c->tt_count++; }
+        }
+        PyObject *before = PyBytes_FromStringAndSize((const char *)c->tt, (Py_ssize_t)c->tt_bytes);
+        if (before && !tt_alloc(c, 2 * slots)) PyErr_NoMemory();
+        else if (before) out = Py_BuildValue("(Oy#)", before, (const char *)c->tt, (Py_ssize_t)c->tt_bytes);
+        Py_XDECREF(before);
+    }
+    if (c) tt_free(c);
+    free(c);
+    PyBuffer_Release(&keys);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
+    {"_grown_table", grown_table, METH_VARARGS,
+     "_grown_table(keys) -> (before, after): a test hook, the slots of a table before and after it grows in place"},
     {"set_memory_limit", set_memory_limit, METH_VARARGS,
      "set_memory_limit(bytes) -> the old limit: all transposition tables of the process together"},
     {"memory_in_use", memory_in_use, METH_NOARGS, "bytes of transposition tables in use"},
