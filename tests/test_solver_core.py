@@ -179,6 +179,33 @@ def test_memory_limit_gives_unknown() -> None:
     assert _core.memory_in_use() == 0 or result.seconds < 20
 
 
+@needs_core
+def test_the_policy_learning_hunters_weights_count_against_the_memory_limit() -> None:
+    from terrace.solver import _core
+
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    base = _core.memory_in_use()
+    taken = []
+    for level in (1, 2):
+        search = Search(board, Options(nrpa=level))
+        taken.append(_core.memory_in_use() - base)
+        del search
+    assert _core.memory_in_use() == base
+    assert taken[1] - taken[0] > 1 << 20  # a level's weights: one for each move's code and size of the stock
+    for room, ended in ((taken[1] - 1, "memory"), (taken[1], None)):
+        old = _core.set_memory_limit(base + room)
+        try:
+            search = Search(board, Options(nrpa=2))
+            search.step(seconds=math.inf, max_nodes=2000)
+        finally:
+            _core.set_memory_limit(old)
+        assert search.result == ended
+        assert search.nodes >= 2000 or ended
+        del search
+        assert _core.memory_in_use() == base
+
+
 @pytest.mark.parametrize("budget", [float("nan"), float("inf"), -1.0])
 def test_budgets_that_would_not_stop_are_refused(budget: float) -> None:
     board = Board.from_number(4, get_rules("falling-star"))

@@ -431,7 +431,8 @@ static PyMethodDef module_methods[] = {
     {"_grown_table", grown_table, METH_VARARGS,
      "_grown_table(keys) -> (before, after): a test hook, the slots of a table before and after it grows in place"},
     {"set_memory_limit", set_memory_limit, METH_VARARGS,
-     "set_memory_limit(bytes) -> the old limit: all transposition tables of the process together"},
+     "set_memory_limit(bytes) -> the old limit: all tables of the process together "
+     "(transposition tables, hunters' sets, policy weights)"},
     {"memory_in_use", memory_in_use, METH_NOARGS, "bytes of transposition tables in use"},
     {NULL},
 };
