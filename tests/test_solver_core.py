@@ -180,6 +180,37 @@ def test_memory_limit_gives_unknown() -> None:
 
 
 @needs_core
+@pytest.mark.parametrize("limit", [0, 1, 100_000])
+def test_a_memory_limit_too_small_for_the_first_tables_gives_unknown(limit: int) -> None:
+    # a search, hunters' too, whose first table did not fit raised
+    # MemoryError when built (a restart too), and so did solve: with 100 KB,
+    # its complete search's table fits, and its first hunter's does not
+    from terrace.solver import _core
+
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    chosen = board.copy()
+    chosen.push(next(iter(chosen.legal_moves)))
+    base = _core.memory_in_use()
+    restarted = Search(chosen)
+    restarted.step(seconds=math.inf, max_nodes=100)
+    old = _core.set_memory_limit(limit)
+    try:
+        result = solve(board, max_seconds=20)
+        restarted.restart(3, [])
+        restarted.step(seconds=math.inf, max_nodes=50_000)
+        searches = [Search(chosen, kind) for kind in (Options(), *HUNTERS.values())] if limit < 2 else []
+        for search in searches:
+            search.step(seconds=math.inf, max_nodes=50_000)
+    finally:
+        _core.set_memory_limit(old)
+    assert (result.result, result.reason) == ("unknown", "memory") and result.seconds < 20
+    assert restarted.result == "memory"
+    assert all(search.result == "memory" for search in searches)
+    del searches, restarted
+    assert _core.memory_in_use() == base
+
+
+@needs_core
 def test_the_policy_learning_hunters_weights_count_against_the_memory_limit() -> None:
     from terrace.solver import _core
 

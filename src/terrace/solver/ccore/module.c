@@ -154,7 +154,8 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     }
     s->cap = 0;
     s->mv_cap = 0;
-    if (!grow(s) || !tt_alloc(s, 4096)) { PyErr_NoMemory(); return -1; }
+    if (!grow(s)) { PyErr_NoMemory(); return -1; }
+    tt_alloc(s, 4096);  /* when it does not fit under the limit, the first step ends for want of memory (run) */
     return 0;
 }
 
