@@ -180,6 +180,20 @@ def test_memory_limit_gives_unknown() -> None:
 
 
 @needs_core
+@pytest.mark.parametrize("limit", [-1, 1 << 64, (1 << 64) + 5])
+def test_a_memory_limit_out_of_range_is_refused_and_changes_nothing(limit: int) -> None:
+    # it was taken modulo 2**64: -1 lifted the limit, 2**64 + 5 made it 5 bytes
+    from terrace.solver import _core
+
+    old = _core.set_memory_limit(1 << 30)
+    try:
+        with pytest.raises(ValueError, match="the memory limit must be a number of bytes from 0 to "):
+            _core.set_memory_limit(limit)
+    finally:
+        assert _core.set_memory_limit(old) == 1 << 30
+
+
+@needs_core
 @pytest.mark.parametrize("limit", [0, 1, 100_000])
 def test_a_memory_limit_too_small_for_the_first_tables_gives_unknown(limit: int) -> None:
     # a search, hunters' too, whose first table did not fit raised

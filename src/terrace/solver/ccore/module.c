@@ -385,9 +385,14 @@ static PyTypeObject CoreType = {
 };
 
 static PyObject *set_memory_limit(PyObject *self, PyObject *args) {
-    unsigned long long limit;
-    if (!PyArg_ParseTuple(args, "K", &limit)) return NULL;
-    return PyLong_FromSize_t(mem_set_limit((size_t)limit));
+    PyObject *bytes;
+    if (!PyArg_ParseTuple(args, "O!", &PyLong_Type, &bytes)) return NULL;
+    size_t limit = PyLong_AsSize_t(bytes);  /* refused, never masked: -1 is no number of bytes */
+    if (limit == (size_t)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return PyErr_Format(PyExc_ValueError, "the memory limit must be a number of bytes from 0 to %zu", SIZE_MAX);
+    }
+    return PyLong_FromSize_t(mem_set_limit(limit));
 }
 
 static PyObject *memory_in_use(PyObject *self, PyObject *unused) { return PyLong_FromSize_t(mem_in_use()); }
