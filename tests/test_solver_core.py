@@ -446,6 +446,28 @@ def test_the_core_refuses_a_move_order_out_of_range() -> None:
         _core.Search(*arguments)
 
 
+@needs_core
+def test_a_search_whose_initialisation_failed_cannot_be_initialised_again() -> None:
+    # a failed __init__ left half a position (cards pushed on the piles,
+    # counts raised); a second one added another: a search built after
+    # 200 such failures wrote past its piles (a segmentation fault)
+    from terrace.solver import _core  # type: ignore[attr-defined]
+    from terrace.solver.search import _core_arguments
+
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    arguments = list(_core_arguments(board, Options()))
+    short = [*arguments[:7], arguments[7][:-1], *arguments[8:]]  # a reserve card left out
+    search = _core.Search.__new__(_core.Search)
+    with pytest.raises(ValueError, match="every card"):
+        search.__init__(*short)
+    with pytest.raises(RuntimeError, match="already initialised"):
+        search.__init__(*arguments)
+    with pytest.raises(RuntimeError, match="not initialised"):
+        search.step(1000, 1.0)
+    assert search.line() == [] and search.nodes == 0
+
+
 def _hunting(task: object) -> tuple[object, ...]:
     from terrace.solver import api
     assert isinstance(task, api._Task)

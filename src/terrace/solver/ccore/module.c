@@ -53,7 +53,11 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
                           &base, &res, &stk, &wst, &tab, &fnd, &ru, &canon, &safe, &dead, &order, &dig,
                           &shuffle, &max_entries, &seed))
         return -1;
-    if (s->mv) { PyErr_SetString(PyExc_RuntimeError, "already initialised"); return -1; }
+    if (s->inited) {
+        PyErr_SetString(PyExc_RuntimeError, "already initialised (a search is initialised once)");
+        return -1;
+    }
+    s->inited = 1;
     if (decks < 1 || decks > 8 || piles < 1 || piles > MAXP || redeals < 0 || redeals > MAXRD - 2 ||
         base < 0 || base > 12 || spaces < 0 || spaces > 2 || ru < 0 || ru > redeals) {
         PyErr_SetString(PyExc_ValueError, "rules out of range");
