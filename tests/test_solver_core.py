@@ -166,6 +166,28 @@ def test_core_lets_other_threads_run() -> None:
 
 
 @needs_core
+def test_a_search_running_in_another_thread_does_not_give_its_lines() -> None:
+    # line() and best_line() copied the search's arrays while the thread
+    # running it (without the GIL) moved them (grow() reallocates them)
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    search = Search(board)
+    core = search._compiled
+    worker = threading.Thread(target=core.step, args=(10**9, 1.0))
+    worker.start()
+    try:
+        while worker.is_alive() and not core.nodes:  # (counted as it runs)
+            pass
+        assert worker.is_alive(), "the search ended before it was seen running"
+        for lines in (core.line, core.best_line):
+            with pytest.raises(RuntimeError, match="already running in another thread"):
+                lines()
+    finally:
+        worker.join()
+    assert core.line() and core.best_line()  # given again once it has stopped
+
+
+@needs_core
 def test_memory_limit_gives_unknown() -> None:
     from terrace.solver import _core
 

@@ -26,6 +26,13 @@ static int read_cards(PyObject *obj, uint8_t *out, int limit, int *n) {
     return 1;
 }
 
+/* 1 (RuntimeError set) while another thread runs the search: its arrays
+ * change and move under it */
+static int refused_while_running(const Core *s) {
+    if (s->busy) PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread");
+    return s->busy;
+}
+
 static void core_free_arrays(Core *s) {
     beam_free(s);
     nested_free(s);
@@ -168,7 +175,7 @@ static PyObject *Core_step(Core *s, PyObject *args) {
     double seconds;
     if (!PyArg_ParseTuple(args, "Ld", &max_nodes, &seconds)) return NULL;
     if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
-    if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread"); return NULL; }
+    if (refused_while_running(s)) return NULL;
     if (s->result) return PyLong_FromLong(s->result);
     s->busy = 1;
     double t0 = now();
@@ -244,7 +251,7 @@ static PyObject *Core_restart(Core *s, PyObject *args) {
     int checked = 1;
     if (!PyArg_ParseTuple(args, "KO|p", &shuffle, &moves, &checked)) return NULL;
     if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
-    if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread"); return NULL; }
+    if (refused_while_running(s)) return NULL;
     if (HUNTER(s)) { PyErr_SetString(PyExc_RuntimeError, "the beam, nested and policy-learning hunters do not restart"); return NULL; }
     PyObject *seq = PySequence_Fast(moves, "moves must be a sequence of internal moves");
     if (!seq) return NULL;
@@ -291,7 +298,7 @@ static PyObject *Core_hunt(Core *s, PyObject *args) {
                           &stale, &rng, &shift, &elite_every, &stale_hunters, &learn))
         return NULL;
     if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
-    if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread"); return NULL; }
+    if (refused_while_running(s)) return NULL;
     if (HUNTER(s)) { PyErr_SetString(PyExc_RuntimeError, "the beam, nested and policy-learning hunters do not restart"); return NULL; }
     if (limit < 1 || elite_every < 1 || stale_hunters < 1 || restarts < 0) {
         PyErr_SetString(PyExc_ValueError, "hunting settings out of range");
@@ -335,9 +342,13 @@ static PyObject *Core_hunt(Core *s, PyObject *args) {
     return out;
 }
 
-static PyObject *Core_line(Core *s, PyObject *unused) { return moves_list(s->path, s->npath); }
+static PyObject *Core_line(Core *s, PyObject *unused) {
+    return refused_while_running(s) ? NULL : moves_list(s->path, s->npath);
+}
 
-static PyObject *Core_best_line(Core *s, PyObject *unused) { return moves_list(s->best_path, s->best_len); }
+static PyObject *Core_best_line(Core *s, PyObject *unused) {
+    return refused_while_running(s) ? NULL : moves_list(s->best_path, s->best_len);
+}
 
 static PyObject *Core_get_nodes(Core *s, void *c) { return PyLong_FromLongLong(s->nodes); }
 static PyObject *Core_get_best_found(Core *s, void *c) { return PyLong_FromLong(s->best_found); }
