@@ -448,6 +448,18 @@ def test_the_beam_and_nested_hunters_do_not_restart(hunter: str) -> None:
         Search(board, HUNTERS[hunter]).restart(1, [])
 
 
+@pytest.mark.parametrize("most", [0, -1, 1 << 63, 1.5])
+def test_a_memory_cap_out_of_range_is_refused(most: int) -> None:
+    # 0 read as no cap at all (the default), and 2**63 made the compiled
+    # core raise OverflowError: int too big to convert
+    from terrace.solver.options import MAX_ENTRIES_MOST
+
+    with pytest.raises(ValueError, match=f"max_entries {most} is not a whole number from 1 to "):
+        Options(max_entries=most)
+    board = Board.from_number(3, get_rules("falling-star"))
+    assert run(board, Options(max_entries=MAX_ENTRIES_MOST), 1000)[1] >= 1000  # the largest is taken
+
+
 def test_a_move_order_out_of_range_is_refused() -> None:
     with pytest.raises(ValueError, match="move order 3 is not one of 0, 1 and 2"):
         Options(order=3)
