@@ -422,6 +422,29 @@ def test_a_restart_refuses_a_prefix_the_search_would_not_play(core: str) -> None
         assert run_on(search, 3_000) == run_on(Search(board, Options(core=core, shuffle=3)), 3_000)
 
 
+@pytest.mark.parametrize("core", CORES)
+def test_a_released_search_refuses_a_restart_and_the_hunters(core: str) -> None:
+    # a restart was taken: it cleared what release() promises to keep (the
+    # positions, the cards put up) and, the core given back, replayed its
+    # prefix as the pure-Python search; hunt() said it needed the core
+    from terrace.deal import SplitMix64
+    from terrace.solver.search import HuntState
+
+    board = Board.from_number(3, get_rules("falling-star"))
+    search = Search(board, Options(core=core))
+    run_on(search, 3000)
+    search.release()
+    kept = (search.result, search.nodes, search.best_found, search.best_first)
+    with pytest.raises(RuntimeError, match="a released search takes no more steps, restarts or hunts"):
+        search.restart(3, [])
+    with pytest.raises(RuntimeError, match="a released search takes no more steps, restarts or hunts"):
+        search.hunt(1.0, 1000, 100, HuntState(SplitMix64(1), 0, 2, 7, True))
+    with pytest.raises(RuntimeError, match="a released search takes no more steps, restarts or hunts"):
+        search.step()
+    assert (search.result, search.nodes, search.best_found, search.best_first) == kept
+    assert kept[0] is None and kept[1] >= 3000
+
+
 @needs_core
 def test_an_unchecked_restart_still_refuses_a_move_it_cannot_play() -> None:
     board = Board.from_number(3, get_rules("falling-star"))

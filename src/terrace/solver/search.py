@@ -184,6 +184,7 @@ class Search:
         stay those it was built with; the pure-Python search takes options
         with the new ``shuffle``.
         """
+        self._refuse_if_released()
         if self.options.hunters:
             raise ValueError("the beam, nested and policy-learning hunters do not restart")
         self._clear()
@@ -213,11 +214,16 @@ class Search:
         """Give back the search's tables (the compiled core's, or the
         pure-Python search's positions, its lines) once it will take no
         more steps: ``result``, ``nodes``, ``best_found`` and ``best_first``
-        stay; a step after this raises ``RuntimeError``."""
+        stay; a step, a restart or :meth:`hunt` after this raises
+        ``RuntimeError``."""
         self._compiled = None
         self._gen = None  # (closing the generator gives back its entries)
         self.line, self._best_path = [], []
         self._released = True
+
+    def _refuse_if_released(self) -> None:
+        if self._released:
+            raise RuntimeError("a released search takes no more steps, restarts or hunts")
 
     @property
     def compiled(self) -> bool:
@@ -233,8 +239,7 @@ class Search:
         against a budget of 0.5)."""
         if self.result is not None:
             return True
-        if self._released:
-            raise RuntimeError("a released search takes no more steps")
+        self._refuse_if_released()
         if self._compiled is not None:
             return self._step_core(seconds, max_nodes)
         target = self.nodes + (SLICE if max_nodes is None else max_nodes)
@@ -279,6 +284,7 @@ class Search:
         ``_new_hunter``) in one call, which the tests compare it with: the
         same positions, the same best line, the same random choices.
         """
+        self._refuse_if_released()
         if self._compiled is None:
             raise RuntimeError("the hunters' loop in one call needs the compiled core")
         core = self._compiled
