@@ -334,6 +334,34 @@ def test_hunters_win_only_what_is_won_and_never_say_lost(rules: Rules, hunter: s
     assert won >= 5 and found >= 0.9 * won  # (both found every one)
 
 
+def _one_long_pile(decks: int, length: int) -> Board:
+    """Every card in one built run from a king down, in alternate colours:
+    its last card (an ace) on the first foundation, its first ``length`` on
+    the only pile, the rest in the stock."""
+    run: list[str] = []
+    for i in range(52 * decks):
+        rank, red = (12 - i) % 13, i % 2
+        run.append("A23456789TJQK"[rank] + ("HD" if red else "SC")[i // 26 % 2])
+    foundations = ",".join([run.pop()] + [""] * (4 * decks - 1))
+    stock = "".join(run[length:]) or "-"
+    return Board.from_position(f"A - {foundations} {''.join(run[:length])} - {stock} 0",
+                               Rules(decks=decks, reserve=0, piles=1, candidates=0))
+
+
+@needs_core
+def test_the_beam_hunter_keeps_a_pile_of_more_than_255_cards() -> None:
+    # a stored position kept each pile's length in a byte: with eight decks
+    # a built pile can hold 415 cards, and the beam restored this pile of
+    # 300 as one of 44, then "won" with a line the engine refused
+    board = _one_long_pile(8, 300)
+    assert len(board.tableau[0]) == 300
+    search = Search(board, Options(beam=16))
+    while not search.step(seconds=math.inf, max_nodes=5000) and search.nodes < 200_000:
+        pass
+    assert search.result == "won"
+    assert search.replay(board, search.line)[1].is_won()
+
+
 @pytest.mark.parametrize("hunter", HUNTERS)
 def test_hunters_need_the_compiled_core(hunter: str) -> None:
     board = endgame_position(1, RULE_SETS[0], 10)

@@ -34,7 +34,7 @@ typedef struct {
     int64_t score;
     int32_t node;  /* tree node of the position (entries) or of its parent (candidates) */
     int16_t nres, nstk, nwst, ru, mlen;
-    uint8_t plen[MAXP];
+    int16_t plen[MAXP];  /* (a pile of eight decks can hold 415 cards) */
     /* then: cards (waste, piles, stock when redeals), then mlen moves (int32) */
 } bslot;
 
@@ -80,7 +80,7 @@ static void store(Core *s, bslot *x) {
     memcpy(c, s->wst, s->nwst);
     c += s->nwst;
     for (int j = 0; j < s->piles_n; j++) {
-        x->plen[j] = (uint8_t)s->plen[j];
+        x->plen[j] = (int16_t)s->plen[j];
         memcpy(c, s->pile[j], s->plen[j]);
         c += s->plen[j];
     }
