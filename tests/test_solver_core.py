@@ -246,31 +246,56 @@ def test_a_memory_limit_too_small_for_the_first_tables_gives_unknown(limit: int)
     assert _core.memory_in_use() == base
 
 
-@needs_core
-def test_the_policy_learning_hunters_weights_count_against_the_memory_limit() -> None:
+def _taken(board: Board, options: Options) -> int:
+    """The bytes a search takes from the compiled core's memory limit when built."""
     from terrace.solver import _core
 
+    base = _core.memory_in_use()
+    search = Search(board, options)
+    assert search.compiled
+    return int(_core.memory_in_use() - base)
+
+
+def _ends_within(board: Board, options: Options, room: int) -> str | None:
+    """The result of a search given ``room`` bytes under the memory limit,
+    after 2,000 positions (None while it runs); its memory is given back."""
+    from terrace.solver import _core
+
+    base = _core.memory_in_use()
+    old = _core.set_memory_limit(base + room)
+    try:
+        search = Search(board, options)
+        search.step(seconds=math.inf, max_nodes=2000)
+    finally:
+        _core.set_memory_limit(old)
+    result = search.result
+    assert result is not None or search.nodes >= 2000
+    del search
+    assert _core.memory_in_use() == base
+    return result
+
+
+@needs_core
+def test_the_policy_learning_hunters_weights_count_against_the_memory_limit() -> None:
     board = Board.from_number(1, get_rules("admirals-patience"))
     board.push(next(iter(board.legal_moves)))
-    base = _core.memory_in_use()
-    taken = []
-    for level in (1, 2):
-        search = Search(board, Options(nrpa=level))
-        taken.append(_core.memory_in_use() - base)
-        del search
-    assert _core.memory_in_use() == base
+    taken = [_taken(board, Options(nrpa=level)) for level in (1, 2)]
     assert taken[1] - taken[0] > 1 << 20  # a level's weights: one for each move's code and size of the stock
-    for room, ended in ((taken[1] - 1, "memory"), (taken[1], None)):
-        old = _core.set_memory_limit(base + room)
-        try:
-            search = Search(board, Options(nrpa=2))
-            search.step(seconds=math.inf, max_nodes=2000)
-        finally:
-            _core.set_memory_limit(old)
-        assert search.result == ended
-        assert search.nodes >= 2000 or ended
-        del search
-        assert _core.memory_in_use() == base
+    assert _ends_within(board, Options(nrpa=2), taken[1] - 1) == "memory"
+    assert _ends_within(board, Options(nrpa=2), taken[1]) is None
+
+
+@needs_core
+def test_the_beam_hunters_slots_and_tree_count_against_the_memory_limit() -> None:
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    taken = [_taken(board, Options(beam=width)) for width in (1 << 10, 1 << 11)]
+    # two slots more for each position more in a layer, each holding a position's cards
+    assert taken[1] - taken[0] >= 2 * (1 << 10) * board.rules.card_count
+    wide = Options(beam=1 << 11)
+    assert _ends_within(board, wide, taken[1] - 1) == "memory"  # one byte short of the slots
+    assert _ends_within(board, wide, taken[1]) == "memory"  # no room for the first of the tree of lines
+    assert _ends_within(board, wide, taken[1] + (1 << 20)) is None
 
 
 @pytest.mark.parametrize("budget", [float("nan"), float("inf"), -1.0])

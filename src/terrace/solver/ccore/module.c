@@ -454,7 +454,7 @@ static PyMethodDef module_methods[] = {
     {"set_memory_limit", set_memory_limit, METH_VARARGS,
      "set_memory_limit(bytes) -> the old limit: all tables of the process together "
      "(transposition tables, hunters' sets, policy weights)"},
-    {"memory_in_use", memory_in_use, METH_NOARGS, "bytes of transposition tables in use"},
+    {"memory_in_use", memory_in_use, METH_NOARGS, "bytes of the tables in use that set_memory_limit bounds"},
     {NULL},
 };
 
