@@ -528,12 +528,30 @@ def test_the_beam_and_nested_hunters_do_not_restart(hunter: str) -> None:
 def test_a_memory_cap_out_of_range_is_refused(most: int) -> None:
     # 0 read as no cap at all (the default), and 2**63 made the compiled
     # core raise OverflowError: int too big to convert
-    from terrace.solver.options import MAX_ENTRIES_MOST
+    from terrace.solver.options import COUNT_MOST
 
     with pytest.raises(ValueError, match=f"max_entries {most} is not a whole number from 1 to "):
         Options(max_entries=most)
     board = Board.from_number(3, get_rules("falling-star"))
-    assert run(board, Options(max_entries=MAX_ENTRIES_MOST), 1000)[1] >= 1000  # the largest is taken
+    assert run(board, Options(max_entries=COUNT_MOST), 1000)[1] >= 1000  # the largest is taken
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_budget_of_positions_past_what_the_core_counts_is_taken(core: str) -> None:
+    # the compiled core raised OverflowError (int too big to convert) where
+    # the Python search ran on, for a step and for the hunters' loop
+    from terrace.deal import SplitMix64
+    from terrace.solver.search import HuntState
+
+    board = Board.from_number(3, get_rules("falling-star"))
+    search = Search(board, Options(core=core))
+    assert not search.step(seconds=math.inf, max_nodes=-(10**30)) and search.nodes <= 1
+    search.step(seconds=0.05, max_nodes=10**30)
+    assert search.nodes > 1000
+    for most in (10**30, -(10**30)) if search.compiled else ():
+        search.restart(1, [])
+        search.hunt(0.05, most, 1000, HuntState(SplitMix64(1), 0, 2, 7, True))
+        assert search.nodes >= (1 if most > 0 else 0)
 
 
 def test_a_move_order_out_of_range_is_refused() -> None:

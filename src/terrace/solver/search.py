@@ -28,7 +28,7 @@ from terrace.moves import Move
 from terrace.refusals import quote
 from terrace.solver.lines import REPLAY_CHECK
 from terrace.solver.movegen import MoveGen
-from terrace.solver.options import Options
+from terrace.solver.options import COUNT_MOST, Options
 from terrace.solver.prune import reserve_dead
 from terrace.solver.state import DRAW, DST_FOUNDATION, SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
 from terrace.solver.tables import slot_keys
@@ -258,7 +258,7 @@ class Search:
 
     def _step_core(self, seconds: float, max_nodes: int | None) -> bool:
         core = self._compiled
-        code = core.step(self._slice if max_nodes is None else max_nodes, seconds)
+        code = core.step(self._slice if max_nodes is None else _counted(max_nodes), seconds)
         self.nodes = core.nodes
         self.best_found = core.best_found
         first = core.best_first
@@ -288,8 +288,9 @@ class Search:
         if self._compiled is None:
             raise RuntimeError("the hunters' loop in one call needs the compiled core")
         core = self._compiled
+        budget = -1 if max_nodes is None else _counted(max_nodes)
         (code, restarts, hunters.elite, hunters.elite_found, hunters.stale, hunters.rng.state, spent,
-         progress) = core.hunt(-1 if max_nodes is None else max_nodes, seconds, limit, hunters.restarts,
+         progress) = core.hunt(budget, seconds, limit, hunters.restarts,
                                hunters.elite, hunters.elite_found, hunters.stale, hunters.rng.state,
                                hunters.shift, hunters.elite_every, hunters.stale_hunters, hunters.learn)
         if restarts != hunters.restarts:
@@ -409,6 +410,12 @@ class Search:
             _PY_ENTRIES[0] -= held
 
 
+def _counted(max_nodes: int) -> int:
+    """A budget of positions as the compiled core counts them: none below
+    0 (as the Python search stops at once), none past :data:`COUNT_MOST`."""
+    return max(0, min(max_nodes, COUNT_MOST))
+
+
 def _over_cap() -> bool:
     """True when the pure-Python searches of the process hold more than
     :data:`PY_MAX_ENTRIES` entries. A search dropped mid-way (it and its
@@ -431,7 +438,7 @@ def _core_arguments(board: Board, opt: Options) -> tuple[Any, ...]:
         bytes(board.reserve), bytes(board.stock), bytes(board.waste),
         [bytes(p) for p in board.tableau], [bytes(f) for f in board.foundations], board.redeals_used,
         opt.canonical, opt.safe_moves, opt.dead_reserve, opt.order, opt.dig_only, opt.shuffle,
-        opt.max_entries or (1 << 62), opt.seed,
+        opt.max_entries or COUNT_MOST, opt.seed,
     )
 
 
