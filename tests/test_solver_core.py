@@ -387,6 +387,32 @@ def test_the_beam_hunter_keeps_a_pile_of_more_than_255_cards() -> None:
     assert search.replay(board, search.line)[1].is_won()
 
 
+@needs_core
+def test_a_nested_hunters_step_ends_after_a_rollout_and_plays_on_as_one() -> None:
+    # a step ended only once every move at the main line's end had had its
+    # rollout: with eight decks and twenty piles a step asked for one
+    # position entered up to 84,972 (a rollout, and what it tries and takes
+    # back, enters at most a few thousand)
+    rules = Rules(decks=8, reserve=0, piles=20, candidates=0, spaces="free", foundation_return=True,
+                  redeals=9)
+    search = Search(Board.from_number(4, rules), Options(nested=True))
+    for _ in range(30):
+        before = search.nodes
+        search.step(seconds=math.inf, max_nodes=1)
+        assert search.nodes - before < 10_000
+    # a step that ends after a rollout goes on where it stopped: the same
+    # wins, after 3,672 and 28,286 positions (many rollouts, many steps)
+    for seed in (13, 27):
+        board = endgame_position(seed, RULE_SETS[seed % len(RULE_SETS)], 30)
+        ends = []
+        for most in (1, 1 << 14):
+            search = Search(board, Options(nested=True))
+            while not search.step(seconds=math.inf, max_nodes=most):
+                pass
+            ends.append((search.result, search.line))
+        assert ends[0] == ends[1] and ends[0][0] == "won"
+
+
 @pytest.mark.parametrize("hunter", HUNTERS)
 def test_hunters_need_the_compiled_core(hunter: str) -> None:
     board = endgame_position(1, RULE_SETS[0], 10)
