@@ -286,6 +286,19 @@ def test_the_policy_learning_hunters_weights_count_against_the_memory_limit() ->
 
 
 @needs_core
+def test_the_nested_hunters_rollout_set_counts_against_the_memory_limit() -> None:
+    # the set of a rollout's positions (one key for each of up to 4,000
+    # moves, and more) was left out: a nested hunter took only 16 KB more
+    # than a plain search, its main line's set
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    nested = _taken(board, Options(nested=True))
+    assert nested - _taken(board, Options()) >= 4000 * 16 + 1024 * 16
+    assert _ends_within(board, Options(nested=True), nested - 1) == "memory"
+    assert _ends_within(board, Options(nested=True), nested) is None
+
+
+@needs_core
 def test_the_beam_hunters_slots_and_tree_count_against_the_memory_limit() -> None:
     board = Board.from_number(1, get_rules("admirals-patience"))
     board.push(next(iter(board.legal_moves)))

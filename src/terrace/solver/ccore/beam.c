@@ -453,11 +453,11 @@ int beam_setup(Core *s, int width, int closure, int per_parent, const int64_t *w
     b->layer = malloc(width * sizeof(int32_t));
     uint64_t lslots = 64;
     while (lslots < (uint64_t)closure * ENDGAME * 2) lslots *= 2;
-    /* a set of positions seen that does not fit under the memory limit
-     * ends the first step (run_beam) */
-    int small = stampset_init(&b->small, lslots);
+    /* sets that do not fit under the memory limit end the first step
+     * (run_beam) */
+    stampset_init(&b->small, lslots);
     keyset_init(&b->seen, 4096);
-    if (!b->free_ids || !b->layer_heap.ids || !b->local.ids || !b->layer || !small) return 0;
+    if (!b->free_ids || !b->layer_heap.ids || !b->local.ids || !b->layer) return 0;
     for (int i = 0; i < b->nslots; i++) b->free_ids[i] = b->nslots - 1 - i;
     b->nfree = b->nslots;
     return 1;
@@ -469,7 +469,7 @@ int run_beam(Core *s, int64_t max_nodes, double seconds) {
     int64_t stop = s->nodes + max_nodes;
     if (!s->started) {
         if (hunter_starts(s)) return R_WON;
-        if (!b->seen.keys || !b->slots) return R_MEMORY;
+        if (!b->seen.keys || !b->slots || !b->small.keys) return R_MEMORY;
         int id = b->free_ids[--b->nfree];
         bslot *x = slot_at(b, id);
         store(s, x);

@@ -88,7 +88,7 @@ int run_nested(Core *s, int64_t max_nodes, double seconds) {
     int64_t stop = s->nodes + max_nodes;
     if (!s->started) {
         if (hunter_starts(s)) return R_WON;
-        if (!t->main.keys) return R_MEMORY;
+        if (!t->main.keys || !t->roll.keys) return R_MEMORY;
         s->shuffled = 1;
         new_run(s, t);
     }
@@ -142,11 +142,10 @@ int nested_setup(Core *s, uint64_t seed) {
     nest *t = calloc(1, sizeof(nest));
     if (!t) return 0;
     s->nest = t;
-    /* a main line's set that does not fit under the memory limit ends the
-     * first step (run_nested) */
-    int roll = stampset_init(&t->roll, 1 << 14);
+    /* sets that do not fit under the memory limit end the first step
+     * (run_nested) */
+    stampset_init(&t->roll, 1 << 14);
     keyset_init(&t->main, 1024);
-    if (!roll) return 0;
     s->rng = seed;
     return 1;
 }

@@ -209,7 +209,7 @@ int run_nrpa(Core *s, int64_t max_nodes, double seconds) {
     int64_t stop = s->nodes + max_nodes;
     if (!s->started) {
         if (hunter_starts(s)) return R_WON;
-        if (!t->pol_bytes) return R_MEMORY;
+        if (!t->pol_bytes || !t->roll.keys) return R_MEMORY;
         s->shuffled = 0;  /* the policy draws the moves */
         for (int l = t->level; l >= 1; l--) start_level(t, l);
     }
@@ -245,11 +245,12 @@ int nrpa_setup(Core *s, int level, int iterations, uint64_t seed) {
     t->level = level;
     t->iterations = iterations;
     t->ncodes = (int64_t)(s->total + 1) * CODES_PER_STOCK;  /* never more cards in the stock than in the game */
-    int ok = stampset_init(&t->roll, 1 << 14);
-    /* the policies count against the memory limit; when they do not fit,
-     * the hunter's first step ends for want of memory */
+    /* the rollout's set and the policies count against the memory limit;
+     * when they do not fit, the hunter's first step ends for want of memory */
+    int ok = 1;
+    stampset_init(&t->roll, 1 << 14);
     size_t bytes = (size_t)level * t->ncodes * sizeof(double);
-    if (ok && mem_take(bytes)) {
+    if (mem_take(bytes)) {
         t->pol_bytes = bytes;
         for (int l = 1; l <= level && ok; l++) ok = (t->pol[l] = malloc(t->ncodes * sizeof(double))) != NULL;
     }
