@@ -42,9 +42,10 @@ def hunter_options(hunter: str) -> Options:
     raise SystemExit(f"--hunter {hunter!r}: nested, nrpa:LEVEL or beam:WIDTH")
 
 
-def hunt(board: Board, options: Options, nodes: int, turn: int) -> tuple[bool, int]:
-    """Whether the hunter wins the deal within ``nodes`` positions, and the
-    positions it entered."""
+def hunt(board: Board, options: Options, nodes: int, turn: int) -> tuple[bool, int, int]:
+    """Whether the hunter wins the deal within ``nodes`` positions, the
+    positions it entered, and how many of its candidates' hunters stopped
+    for want of memory (the compiled core's limit)."""
     starts = [chosen(board, index) for index in range(board.rules.candidates)]
     searches = [Search(start, options) for start in starts]
     spent = 0
@@ -58,8 +59,8 @@ def hunt(board: Board, options: Options, nodes: int, turn: int) -> tuple[bool, i
             if search.result == "won":
                 if not search.replay(start, search.line)[1].is_won():
                     raise AssertionError(f"a line that does not win: {board.position()}")
-                return True, spent
-    return False, spent
+                return True, spent, 0
+    return False, spent, sum(search.result == "memory" for search in searches)
 
 
 def main() -> None:
@@ -79,11 +80,12 @@ def main() -> None:
     total = 0
     start = time.process_time()
     for deal in range(first, last + 1):
-        win, spent = hunt(Board.from_number(deal, rules), options, args.nodes, args.turn)
+        win, spent, short = hunt(Board.from_number(deal, rules), options, args.nodes, args.turn)
         total += spent
         if win:
             won.append(deal)
-        print(f"deal {deal}: {'won' if win else '-'} after {spent:,} positions", flush=True)
+        memory = f" ({short} of the candidates' hunters out of memory)" if short else ""
+        print(f"deal {deal}: {'won' if win else '-'} after {spent:,} positions{memory}", flush=True)
     print(f"{args.variant}, deals {args.deals}, {args.nodes:,} positions a deal, {args.hunter}: "
           f"{len(won)} won, {total:,} positions, {time.process_time() - start:.0f} CPU s")
     print("won:", ", ".join(map(str, won)))

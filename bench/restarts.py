@@ -8,8 +8,9 @@ sequence 1, 1, 2, 1, 1, 2, 4, ...).
 Adding ``/fresh`` to a policy (``default/fresh``) makes every hunter start
 from the top, never from the best line so far (``Options(elite=False)``).
 Each deal is solved with ``solve(board, max_nodes=..., all_candidates=False)``
-under each policy in turn; the table gives the deals won, the deals only
-that policy won against the default, and CPU seconds. ``--set NAME=VALUE``
+under each policy in turn; each deal's result is printed as it ends, and
+at the end the table gives the deals won, the deals only that policy won
+against the default, and CPU seconds. ``--set NAME=VALUE``
 changes one of the solver's tuning numbers in :mod:`terrace.solver.api`
 (``ELITE_EVERY``, ``LATE_HUNTER_SHARE``, ``RESTART_NODES``, ...) for the
 whole run. ``--seeds N`` runs every policy N times with different seeds
@@ -103,11 +104,19 @@ def override(setting: str) -> None:
     setattr(api, name, value)
 
 
-def won_deals(rules: Rules, deals: range, nodes: int, options: Options) -> set[int]:
-    """The deals the solver wins within ``nodes`` positions each."""
-    return {deal for deal in deals
-            if api.solve(Board.from_number(deal, rules), max_seconds=86_400, max_nodes=nodes,
-                         all_candidates=False, options=options).result == api.WON}
+def won_deals(rules: Rules, deals: range, nodes: int, options: Options, policy: str) -> set[int]:
+    """The deals the solver wins within ``nodes`` positions each; each
+    deal's result is printed as it ends (a run can take hours)."""
+    won = set()
+    for deal in deals:
+        start = time.process_time()
+        result = api.solve(Board.from_number(deal, rules), max_seconds=86_400, max_nodes=nodes,
+                           all_candidates=False, options=options)
+        if result.result == api.WON:
+            won.add(deal)
+        print(f"{policy}, seed {options.seed}, deal {deal}: {result.result} after {result.nodes:,} "
+              f"positions, {time.process_time() - start:.2f} CPU s", flush=True)
+    return won
 
 
 def main() -> None:
@@ -141,11 +150,12 @@ def main() -> None:
         for policy, length, elite in policies:
             use(length)
             start = time.process_time()
-            wins[policy] = [won_deals(rules, deals, args.nodes, Options(elite=elite, seed=seed))
+            wins[policy] = [won_deals(rules, deals, args.nodes, Options(elite=elite, seed=seed), policy)
                             for seed in seeds]
             seconds[policy] = time.process_time() - start
     finally:
         use(None)
+    print()
     print(report(args.variant, args.deals, args.nodes, args.set, wins, seconds))
 
 

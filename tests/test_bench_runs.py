@@ -2,15 +2,21 @@
 figures on tiny settings: they read the game's JSON as the page does, and
 ``bench/long.py`` broke unseen when an answer's ``moves`` became a count
 (``TypeError: object of type 'int' has no len()``). These are not timed:
-only that each ends well and prints its table."""
+only that each ends well and prints its table (``bench/restarts.py``, of
+the solver, also each deal as it ends; ``bench/hunters.py`` says when its
+hunters ran out of memory)."""
 
 from __future__ import annotations
 
+import importlib.util
+import selectors
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from terrace.solver.search import core_available
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
@@ -31,3 +37,54 @@ def test_a_web_benchmark_runs_to_its_figures(script: str, args: list[str], print
     assert done.returncode == 0, done.stderr[-3000:]
     assert printed in done.stdout, done.stdout[-3000:]
     assert "Traceback" not in done.stderr
+
+
+def test_the_restart_benchmark_prints_each_deal_as_it_ends() -> None:
+    # bench/restarts.py said nothing until its table, after hours of deals:
+    # a run stopped half-way left nothing, and a slow one could not be told
+    # from a stuck one. Here the first deal of a long run is reported while
+    # the run goes on (then it is stopped), and a short run ends in the table.
+    restarts = [sys.executable, str(BENCH / "restarts.py"), "--variant", "terrace", "--policies", "default"]
+    long = subprocess.Popen([*restarts, "--deals", "1-100000", "--nodes", "100000"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    assert long.stdout is not None
+    try:
+        with selectors.DefaultSelector() as waiting:
+            waiting.register(long.stdout, selectors.EVENT_READ)
+            ready = waiting.select(timeout=60)
+        assert ready, "no deal reported after 60 s"
+        assert long.stdout.readline().startswith("default, seed 20240601, deal 1: won after ")
+        assert long.poll() is None
+    finally:
+        long.kill()
+        long.communicate()
+    done = subprocess.run([*restarts, "--deals", "2-3", "--nodes", "20000"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines[:2]] == [f"default, seed 20240601, deal {d}" for d in (2, 3)]
+    assert lines[2:5] == ["", "terrace, deals 2-3, 20,000 positions per deal", ""]
+    assert lines[-1].startswith("| default | ")
+
+
+@pytest.mark.skipif(not core_available(), reason="the compiled core is not built")
+def test_the_hunter_benchmark_says_when_hunters_ran_out_of_memory(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # a deal whose hunters all stopped for want of memory read as a deal
+    # they did not win: "deal 1: - after 5 positions"
+    from terrace.solver import _core
+
+    spec = importlib.util.spec_from_file_location("bench_hunters", BENCH / "hunters.py")
+    assert spec is not None and spec.loader is not None
+    hunters = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hunters)
+    monkeypatch.setattr(sys, "argv", ["hunters.py", "--variant", "admirals-patience", "--deals", "1",
+                                      "--nodes", "10000", "--turn", "1000", "--hunter", "beam:64"])
+    old = _core.set_memory_limit(0)
+    try:
+        hunters.main()
+    finally:
+        _core.set_memory_limit(old)
+    printed = capsys.readouterr().out
+    assert "deal 1: - after 5 positions (5 of the candidates' hunters out of memory)\n" in printed

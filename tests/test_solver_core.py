@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import math
 import os
+import struct
+import subprocess
+import sys
 import threading
 from dataclasses import replace
 
@@ -94,6 +97,50 @@ def test_a_table_that_grows_in_place_keeps_every_position() -> None:
     assert search._compiled.table_bytes >= 8 << 18  # mapped at 256 KB, then doubled in place three times
 
 
+def _slots(table: bytes) -> list[tuple[int, int]]:
+    words = struct.unpack(f"<{len(table) // 8}Q", table)
+    return list(zip(words[::2], words[1::2], strict=True))
+
+
+def _wrapped(slots: list[tuple[int, int]]) -> int:
+    """Keys that sit before their first slot: their probe went past the end."""
+    mask = len(slots) - 1
+    return sum(key != (0, 0) and at < key[0] & mask for at, key in enumerate(slots))
+
+
+@needs_core
+def test_a_table_grows_in_place_when_probes_wrap_past_its_end() -> None:
+    # keys whose first slots are the last six of the table: in the old table
+    # their probes go on at its start; as the table doubles, some return to
+    # the old half's end (where keys not yet moved wait) and some to the new
+    # half's, going on in the moved keys at the start (tables.c, tt_grow).
+    # Told apart by their position alone, moved and waiting keys are
+    # carried round for ever: the hook runs in a process of its own.
+    from terrace.solver import _core  # type: ignore[attr-defined]
+
+    n = len(_core._grown_table(b"")[0]) // 16
+    with pytest.raises(ValueError, match="three quarters"):
+        _core._grown_table(bytes(16 * n))  # a table too full, refused
+    keys = [(n - 1 - k % 6 | (k % 3 == 0) * n | (k + 1) << 20, k + 1) for k in range(60)]
+    hook = ("import sys; from terrace.solver import _core; "
+            "sys.stdout.buffer.write(b''.join(_core._grown_table(sys.stdin.buffer.read())))")
+    packed = b"".join(struct.pack("<QQ", *k) for k in keys)
+    try:
+        out = subprocess.run([sys.executable, "-c", hook], input=packed, capture_output=True, timeout=60,
+                             check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}).stdout
+    except subprocess.TimeoutExpired:
+        pytest.fail("the table never finished growing")
+    before, after = _slots(out[:16 * n]), _slots(out[16 * n:])
+    assert len(after) == 2 * n and _wrapped(before) > 20 and _wrapped(after) > 10
+    assert sorted(k for k in before if k != (0, 0)) == sorted(keys)
+    assert sorted(k for k in after if k != (0, 0)) == sorted(keys)
+    for key in keys:  # each is found where a probe for it looks
+        at = key[0] & (2 * n - 1)
+        while after[at] != key:
+            assert after[at] != (0, 0), f"{key} is not where a probe finds it"
+            at = (at + 1) % (2 * n)
+
+
 @needs_core
 def test_core_lets_other_threads_run() -> None:
     board = Board.from_number(1, get_rules("admirals-patience"))
@@ -119,6 +166,28 @@ def test_core_lets_other_threads_run() -> None:
 
 
 @needs_core
+def test_a_search_running_in_another_thread_does_not_give_its_lines() -> None:
+    # line() and best_line() copied the search's arrays while the thread
+    # running it (without the GIL) moved them (grow() reallocates them)
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    search = Search(board)
+    core = search._compiled
+    worker = threading.Thread(target=core.step, args=(10**9, 1.0))
+    worker.start()
+    try:
+        while worker.is_alive() and not core.nodes:  # (counted as it runs)
+            pass
+        assert worker.is_alive(), "the search ended before it was seen running"
+        for lines in (core.line, core.best_line):
+            with pytest.raises(RuntimeError, match="already running in another thread"):
+                lines()
+    finally:
+        worker.join()
+    assert core.line() and core.best_line()  # given again once it has stopped
+
+
+@needs_core
 def test_memory_limit_gives_unknown() -> None:
     from terrace.solver import _core
 
@@ -130,6 +199,116 @@ def test_memory_limit_gives_unknown() -> None:
         _core.set_memory_limit(old)
     assert result.result == "unknown" and result.reason == "memory"
     assert _core.memory_in_use() == 0 or result.seconds < 20
+
+
+@needs_core
+@pytest.mark.parametrize("limit", [-1, 1 << 64, (1 << 64) + 5])
+def test_a_memory_limit_out_of_range_is_refused_and_changes_nothing(limit: int) -> None:
+    # it was taken modulo 2**64: -1 lifted the limit, 2**64 + 5 made it 5 bytes
+    from terrace.solver import _core
+
+    old = _core.set_memory_limit(1 << 30)
+    try:
+        with pytest.raises(ValueError, match="the memory limit must be a number of bytes from 0 to "):
+            _core.set_memory_limit(limit)
+    finally:
+        assert _core.set_memory_limit(old) == 1 << 30
+
+
+@needs_core
+@pytest.mark.parametrize("limit", [0, 1, 100_000])
+def test_a_memory_limit_too_small_for_the_first_tables_gives_unknown(limit: int) -> None:
+    # a search, hunters' too, whose first table did not fit raised
+    # MemoryError when built (a restart too), and so did solve: with 100 KB,
+    # its complete search's table fits, and its first hunter's does not
+    from terrace.solver import _core
+
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    chosen = board.copy()
+    chosen.push(next(iter(chosen.legal_moves)))
+    base = _core.memory_in_use()
+    restarted = Search(chosen)
+    restarted.step(seconds=math.inf, max_nodes=100)
+    old = _core.set_memory_limit(limit)
+    try:
+        result = solve(board, max_seconds=20)
+        restarted.restart(3, [])
+        restarted.step(seconds=math.inf, max_nodes=50_000)
+        searches = [Search(chosen, kind) for kind in (Options(), *HUNTERS.values())] if limit < 2 else []
+        for search in searches:
+            search.step(seconds=math.inf, max_nodes=50_000)
+    finally:
+        _core.set_memory_limit(old)
+    assert (result.result, result.reason) == ("unknown", "memory") and result.seconds < 20
+    assert restarted.result == "memory"
+    assert all(search.result == "memory" for search in searches)
+    del searches, restarted
+    assert _core.memory_in_use() == base
+
+
+def _taken(board: Board, options: Options) -> int:
+    """The bytes a search takes from the compiled core's memory limit when built."""
+    from terrace.solver import _core
+
+    base = _core.memory_in_use()
+    search = Search(board, options)
+    assert search.compiled
+    return int(_core.memory_in_use() - base)
+
+
+def _ends_within(board: Board, options: Options, room: int) -> str | None:
+    """The result of a search given ``room`` bytes under the memory limit,
+    after 2,000 positions (None while it runs); its memory is given back."""
+    from terrace.solver import _core
+
+    base = _core.memory_in_use()
+    old = _core.set_memory_limit(base + room)
+    try:
+        search = Search(board, options)
+        search.step(seconds=math.inf, max_nodes=2000)
+    finally:
+        _core.set_memory_limit(old)
+    result = search.result
+    assert result is not None or search.nodes >= 2000
+    del search
+    assert _core.memory_in_use() == base
+    return result
+
+
+@needs_core
+def test_the_policy_learning_hunters_weights_count_against_the_memory_limit() -> None:
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    taken = [_taken(board, Options(nrpa=level)) for level in (1, 2)]
+    assert taken[1] - taken[0] > 1 << 20  # a level's weights: one for each move's code and size of the stock
+    assert _ends_within(board, Options(nrpa=2), taken[1] - 1) == "memory"
+    assert _ends_within(board, Options(nrpa=2), taken[1]) is None
+
+
+@needs_core
+def test_the_nested_hunters_rollout_set_counts_against_the_memory_limit() -> None:
+    # the set of a rollout's positions (one key for each of up to 4,000
+    # moves, and more) was left out: a nested hunter took only 16 KB more
+    # than a plain search, its main line's set
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    nested = _taken(board, Options(nested=True))
+    assert nested - _taken(board, Options()) >= 4000 * 16 + 1024 * 16
+    assert _ends_within(board, Options(nested=True), nested - 1) == "memory"
+    assert _ends_within(board, Options(nested=True), nested) is None
+
+
+@needs_core
+def test_the_beam_hunters_slots_and_tree_count_against_the_memory_limit() -> None:
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    taken = [_taken(board, Options(beam=width)) for width in (1 << 10, 1 << 11)]
+    # two slots more for each position more in a layer, each holding a position's cards
+    assert taken[1] - taken[0] >= 2 * (1 << 10) * board.rules.card_count
+    wide = Options(beam=1 << 11)
+    assert _ends_within(board, wide, taken[1] - 1) == "memory"  # one byte short of the slots
+    assert _ends_within(board, wide, taken[1]) == "memory"  # no room for the first of the tree of lines
+    assert _ends_within(board, wide, taken[1] + (1 << 20)) is None
 
 
 @pytest.mark.parametrize("budget", [float("nan"), float("inf"), -1.0])
@@ -191,6 +370,60 @@ def test_hunters_win_only_what_is_won_and_never_say_lost(rules: Rules, hunter: s
             _, end = search.replay(board, search.line)  # the engine checks every move
             assert end.is_won()
     assert won >= 5 and found >= 0.9 * won  # (both found every one)
+
+
+def _one_long_pile(decks: int, length: int) -> Board:
+    """Every card in one built run from a king down, in alternate colours:
+    its last card (an ace) on the first foundation, its first ``length`` on
+    the only pile, the rest in the stock."""
+    run: list[str] = []
+    for i in range(52 * decks):
+        rank, red = (12 - i) % 13, i % 2
+        run.append("A23456789TJQK"[rank] + ("HD" if red else "SC")[i // 26 % 2])
+    foundations = ",".join([run.pop()] + [""] * (4 * decks - 1))
+    stock = "".join(run[length:]) or "-"
+    return Board.from_position(f"A - {foundations} {''.join(run[:length])} - {stock} 0",
+                               Rules(decks=decks, reserve=0, piles=1, candidates=0))
+
+
+@needs_core
+def test_the_beam_hunter_keeps_a_pile_of_more_than_255_cards() -> None:
+    # a stored position kept each pile's length in a byte: with eight decks
+    # a built pile can hold 415 cards, and the beam restored this pile of
+    # 300 as one of 44, then "won" with a line the engine refused
+    board = _one_long_pile(8, 300)
+    assert len(board.tableau[0]) == 300
+    search = Search(board, Options(beam=16))
+    while not search.step(seconds=math.inf, max_nodes=5000) and search.nodes < 200_000:
+        pass
+    assert search.result == "won"
+    assert search.replay(board, search.line)[1].is_won()
+
+
+@needs_core
+def test_a_nested_hunters_step_ends_after_a_rollout_and_plays_on_as_one() -> None:
+    # a step ended only once every move at the main line's end had had its
+    # rollout: with eight decks and twenty piles a step asked for one
+    # position entered up to 84,972 (a rollout, and what it tries and takes
+    # back, enters at most a few thousand)
+    rules = Rules(decks=8, reserve=0, piles=20, candidates=0, spaces="free", foundation_return=True,
+                  redeals=9)
+    search = Search(Board.from_number(4, rules), Options(nested=True))
+    for _ in range(30):
+        before = search.nodes
+        search.step(seconds=math.inf, max_nodes=1)
+        assert search.nodes - before < 10_000
+    # a step that ends after a rollout goes on where it stopped: the same
+    # wins, after 3,672 and 28,286 positions (many rollouts, many steps)
+    for seed in (13, 27):
+        board = endgame_position(seed, RULE_SETS[seed % len(RULE_SETS)], 30)
+        ends = []
+        for most in (1, 1 << 14):
+            search = Search(board, Options(nested=True))
+            while not search.step(seconds=math.inf, max_nodes=most):
+                pass
+            ends.append((search.result, search.line))
+        assert ends[0] == ends[1] and ends[0][0] == "won"
 
 
 @pytest.mark.parametrize("hunter", HUNTERS)
@@ -281,6 +514,29 @@ def test_a_restart_refuses_a_prefix_the_search_would_not_play(core: str) -> None
         assert run_on(search, 3_000) == run_on(Search(board, Options(core=core, shuffle=3)), 3_000)
 
 
+@pytest.mark.parametrize("core", CORES)
+def test_a_released_search_refuses_a_restart_and_the_hunters(core: str) -> None:
+    # a restart was taken: it cleared what release() promises to keep (the
+    # positions, the cards put up) and, the core given back, replayed its
+    # prefix as the pure-Python search; hunt() said it needed the core
+    from terrace.deal import SplitMix64
+    from terrace.solver.search import HuntState
+
+    board = Board.from_number(3, get_rules("falling-star"))
+    search = Search(board, Options(core=core))
+    run_on(search, 3000)
+    search.release()
+    kept = (search.result, search.nodes, search.best_found, search.best_first)
+    with pytest.raises(RuntimeError, match="a released search takes no more steps, restarts or hunts"):
+        search.restart(3, [])
+    with pytest.raises(RuntimeError, match="a released search takes no more steps, restarts or hunts"):
+        search.hunt(1.0, 1000, 100, HuntState(SplitMix64(1), 0, 2, 7, True))
+    with pytest.raises(RuntimeError, match="a released search takes no more steps, restarts or hunts"):
+        search.step()
+    assert (search.result, search.nodes, search.best_found, search.best_first) == kept
+    assert kept[0] is None and kept[1] >= 3000
+
+
 @needs_core
 def test_an_unchecked_restart_still_refuses_a_move_it_cannot_play() -> None:
     board = Board.from_number(3, get_rules("falling-star"))
@@ -307,6 +563,36 @@ def test_the_beam_and_nested_hunters_do_not_restart(hunter: str) -> None:
         Search(board, HUNTERS[hunter]).restart(1, [])
 
 
+@pytest.mark.parametrize("most", [0, -1, 1 << 63, 1.5])
+def test_a_memory_cap_out_of_range_is_refused(most: int) -> None:
+    # 0 read as no cap at all (the default), and 2**63 made the compiled
+    # core raise OverflowError: int too big to convert
+    from terrace.solver.options import COUNT_MOST
+
+    with pytest.raises(ValueError, match=f"max_entries {most} is not a whole number from 1 to "):
+        Options(max_entries=most)
+    board = Board.from_number(3, get_rules("falling-star"))
+    assert run(board, Options(max_entries=COUNT_MOST), 1000)[1] >= 1000  # the largest is taken
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_budget_of_positions_past_what_the_core_counts_is_taken(core: str) -> None:
+    # the compiled core raised OverflowError (int too big to convert) where
+    # the Python search ran on, for a step and for the hunters' loop
+    from terrace.deal import SplitMix64
+    from terrace.solver.search import HuntState
+
+    board = Board.from_number(3, get_rules("falling-star"))
+    search = Search(board, Options(core=core))
+    assert not search.step(seconds=math.inf, max_nodes=-(10**30)) and search.nodes <= 1
+    search.step(seconds=0.05, max_nodes=10**30)
+    assert search.nodes > 1000
+    for most in (10**30, -(10**30)) if search.compiled else ():
+        search.restart(1, [])
+        search.hunt(0.05, most, 1000, HuntState(SplitMix64(1), 0, 2, 7, True))
+        assert search.nodes >= (1 if most > 0 else 0)
+
+
 def test_a_move_order_out_of_range_is_refused() -> None:
     with pytest.raises(ValueError, match="move order 3 is not one of 0, 1 and 2"):
         Options(order=3)
@@ -325,6 +611,28 @@ def test_the_core_refuses_a_move_order_out_of_range() -> None:
     arguments[order] = 3
     with pytest.raises(ValueError, match="move order out of range"):
         _core.Search(*arguments)
+
+
+@needs_core
+def test_a_search_whose_initialisation_failed_cannot_be_initialised_again() -> None:
+    # a failed __init__ left half a position (cards pushed on the piles,
+    # counts raised); a second one added another: a search built after
+    # 200 such failures wrote past its piles (a segmentation fault)
+    from terrace.solver import _core  # type: ignore[attr-defined]
+    from terrace.solver.search import _core_arguments
+
+    board = Board.from_number(1, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    arguments = list(_core_arguments(board, Options()))
+    short = [*arguments[:7], arguments[7][:-1], *arguments[8:]]  # a reserve card left out
+    search = _core.Search.__new__(_core.Search)
+    with pytest.raises(ValueError, match="every card"):
+        search.__init__(*short)
+    with pytest.raises(RuntimeError, match="already initialised"):
+        search.__init__(*arguments)
+    with pytest.raises(RuntimeError, match="not initialised"):
+        search.step(1000, 1.0)
+    assert search.line() == [] and search.nodes == 0
 
 
 def _hunting(task: object) -> tuple[object, ...]:

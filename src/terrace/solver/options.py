@@ -23,6 +23,11 @@ instructions)."""
 NRPA_MAX_LEVEL = 4
 """The deepest level of the policy-learning hunter (``Options.nrpa``): each
 level runs the one below ``search.NRPA_ITERATIONS`` times."""
+COUNT_MOST = 1 << 62
+"""The most positions or entries the compiled core is asked to count (its
+counts are signed 64-bit numbers, and a budget is added to the positions
+so far): the largest ``Options.max_entries``, and the cap when none is
+given; a step or a hunt asked for more positions is asked for this many."""
 ORDERS = (ORDER_PLAIN, ORDER_DRAW_EARLY, ORDER_UNRANKED)
 """Every move order (the compiled core refuses any above the last)."""
 
@@ -63,8 +68,8 @@ class Options:
     """Solve once the position that two base-card candidates of the same
     rank both lead to (``solve`` only; see :mod:`terrace.solver.twins`)."""
     max_entries: int | None = None
-    """Transposition entries before the search gives up (memory cap); by
-    default 20 million for the pure-Python search (and for all its searches
+    """Transposition entries before the search gives up (memory cap), from 1
+    to :data:`COUNT_MOST`; by default 20 million for the pure-Python search (and for all its searches
     in the process together, whatever this says), and for the compiled core
     as many as its memory limit allows (see :func:`set_memory_limit`)."""
     seed: int = DEFAULT_SEED
@@ -80,6 +85,11 @@ class Options:
             raise ValueError(f"move order {quote(self.order)} is not one of {known}")
         if not 0 <= self.nrpa <= NRPA_MAX_LEVEL:
             raise ValueError(f"policy-learning level {quote(self.nrpa)} is not from 0 to {NRPA_MAX_LEVEL}")
+        most = self.max_entries
+        if most is not None and (isinstance(most, bool) or not isinstance(most, int) or
+                                 not 1 <= most <= COUNT_MOST):
+            raise ValueError(f"max_entries {quote(most)} is not a whole number "
+                             f"from 1 to {COUNT_MOST:,}")
 
     @property
     def hunters(self) -> list[str]:

@@ -28,7 +28,7 @@ from terrace.moves import Move
 from terrace.refusals import quote
 from terrace.solver.lines import REPLAY_CHECK
 from terrace.solver.movegen import MoveGen
-from terrace.solver.options import Options
+from terrace.solver.options import COUNT_MOST, Options
 from terrace.solver.prune import reserve_dead
 from terrace.solver.state import DRAW, DST_FOUNDATION, SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
 from terrace.solver.tables import slot_keys
@@ -184,6 +184,7 @@ class Search:
         stay those it was built with; the pure-Python search takes options
         with the new ``shuffle``.
         """
+        self._refuse_if_released()
         if self.options.hunters:
             raise ValueError("the beam, nested and policy-learning hunters do not restart")
         self._clear()
@@ -213,11 +214,16 @@ class Search:
         """Give back the search's tables (the compiled core's, or the
         pure-Python search's positions, its lines) once it will take no
         more steps: ``result``, ``nodes``, ``best_found`` and ``best_first``
-        stay; a step after this raises ``RuntimeError``."""
+        stay; a step, a restart or :meth:`hunt` after this raises
+        ``RuntimeError``."""
         self._compiled = None
         self._gen = None  # (closing the generator gives back its entries)
         self.line, self._best_path = [], []
         self._released = True
+
+    def _refuse_if_released(self) -> None:
+        if self._released:
+            raise RuntimeError("a released search takes no more steps, restarts or hunts")
 
     @property
     def compiled(self) -> bool:
@@ -233,8 +239,7 @@ class Search:
         against a budget of 0.5)."""
         if self.result is not None:
             return True
-        if self._released:
-            raise RuntimeError("a released search takes no more steps")
+        self._refuse_if_released()
         if self._compiled is not None:
             return self._step_core(seconds, max_nodes)
         target = self.nodes + (SLICE if max_nodes is None else max_nodes)
@@ -253,7 +258,7 @@ class Search:
 
     def _step_core(self, seconds: float, max_nodes: int | None) -> bool:
         core = self._compiled
-        code = core.step(self._slice if max_nodes is None else max_nodes, seconds)
+        code = core.step(self._slice if max_nodes is None else _counted(max_nodes), seconds)
         self.nodes = core.nodes
         self.best_found = core.best_found
         first = core.best_first
@@ -279,11 +284,13 @@ class Search:
         ``_new_hunter``) in one call, which the tests compare it with: the
         same positions, the same best line, the same random choices.
         """
+        self._refuse_if_released()
         if self._compiled is None:
             raise RuntimeError("the hunters' loop in one call needs the compiled core")
         core = self._compiled
+        budget = -1 if max_nodes is None else _counted(max_nodes)
         (code, restarts, hunters.elite, hunters.elite_found, hunters.stale, hunters.rng.state, spent,
-         progress) = core.hunt(-1 if max_nodes is None else max_nodes, seconds, limit, hunters.restarts,
+         progress) = core.hunt(budget, seconds, limit, hunters.restarts,
                                hunters.elite, hunters.elite_found, hunters.stale, hunters.rng.state,
                                hunters.shift, hunters.elite_every, hunters.stale_hunters, hunters.learn)
         if restarts != hunters.restarts:
@@ -403,6 +410,12 @@ class Search:
             _PY_ENTRIES[0] -= held
 
 
+def _counted(max_nodes: int) -> int:
+    """A budget of positions as the compiled core counts them: none below
+    0 (as the Python search stops at once), none past :data:`COUNT_MOST`."""
+    return max(0, min(max_nodes, COUNT_MOST))
+
+
 def _over_cap() -> bool:
     """True when the pure-Python searches of the process hold more than
     :data:`PY_MAX_ENTRIES` entries. A search dropped mid-way (it and its
@@ -425,7 +438,7 @@ def _core_arguments(board: Board, opt: Options) -> tuple[Any, ...]:
         bytes(board.reserve), bytes(board.stock), bytes(board.waste),
         [bytes(p) for p in board.tableau], [bytes(f) for f in board.foundations], board.redeals_used,
         opt.canonical, opt.safe_moves, opt.dead_reserve, opt.order, opt.dig_only, opt.shuffle,
-        opt.max_entries or (1 << 62), opt.seed,
+        opt.max_entries or COUNT_MOST, opt.seed,
     )
 
 

@@ -16,6 +16,7 @@
  * segments, so the line of a win is its node's chain of segments. */
 #include "beam.h"
 #include "keyset.h"
+#include "memory.h"
 #include "search.h"
 #include "state.h"
 
@@ -34,7 +35,7 @@ typedef struct {
     int64_t score;
     int32_t node;  /* tree node of the position (entries) or of its parent (candidates) */
     int16_t nres, nstk, nwst, ru, mlen;
-    uint8_t plen[MAXP];
+    int16_t plen[MAXP];  /* (a pile of eight decks can hold 415 cards) */
     /* then: cards (waste, piles, stock when redeals), then mlen moves (int32) */
 } bslot;
 
@@ -59,6 +60,7 @@ typedef struct beam {
     int64_t nnodes, cap_nodes;
     int32_t *moves;
     int64_t nmoves, cap_moves;
+    size_t taken;     /* the slots' and the tree's bytes, counted against the memory limit */
     keyset seen;      /* keys of the next layer's candidates (this layer) */
     stampset small;   /* keys of one small search */
     int32_t entry_node;  /* tree node of the entry being expanded */
@@ -80,7 +82,7 @@ static void store(Core *s, bslot *x) {
     memcpy(c, s->wst, s->nwst);
     c += s->nwst;
     for (int j = 0; j < s->piles_n; j++) {
-        x->plen[j] = (uint8_t)s->plen[j];
+        x->plen[j] = (int16_t)s->plen[j];
         memcpy(c, s->pile[j], s->plen[j]);
         c += s->plen[j];
     }
@@ -249,21 +251,26 @@ static int heap_push(beam *b, bheap *h, int id) {
 
 static inline void slot_free(beam *b, int id) { b->free_ids[b->nfree++] = id; }
 
+/* *array (of *cap items of `size` bytes) grown to cap items, the bytes
+ * added taken from the memory limit; 0 when they do not fit */
+static int tree_grow(beam *b, void **array, int64_t *cap_now, int64_t cap, size_t size) {
+    size_t more = (size_t)(cap - *cap_now) * size;
+    if (!mem_take(more)) return 0;
+    void *grown = realloc(*array, (size_t)cap * size);
+    if (!grown) { mem_give(more); return 0; }
+    *array = grown;
+    *cap_now = cap;
+    b->taken += more;
+    return 1;
+}
+
 static int add_node(beam *b, int32_t parent, const int32_t *moves, int n) {
-    if (b->nnodes + 1 > b->cap_nodes) {
-        int64_t cap = b->cap_nodes * 2 + 1024;
-        bnode *nodes = realloc(b->nodes, cap * sizeof(bnode));
-        if (!nodes) return -1;
-        b->nodes = nodes;
-        b->cap_nodes = cap;
-    }
-    if (b->nmoves + n > b->cap_moves) {
-        int64_t cap = b->cap_moves * 2 + n + 4096;
-        int32_t *mv = realloc(b->moves, cap * sizeof(int32_t));
-        if (!mv) return -1;
-        b->moves = mv;
-        b->cap_moves = cap;
-    }
+    if (b->nnodes + 1 > b->cap_nodes &&
+        !tree_grow(b, (void **)&b->nodes, &b->cap_nodes, b->cap_nodes * 2 + 1024, sizeof(bnode)))
+        return -1;
+    if (b->nmoves + n > b->cap_moves &&
+        !tree_grow(b, (void **)&b->moves, &b->cap_moves, b->cap_moves * 2 + n + 4096, sizeof(int32_t)))
+        return -1;
     bnode *x = &b->nodes[b->nnodes];
     x->parent = parent;
     x->mlen = n;
@@ -414,6 +421,7 @@ void beam_free(Core *s) {
     if (!b) return;
     free(b->slots); free(b->free_ids); free(b->layer_heap.ids); free(b->local.ids); free(b->layer);
     free(b->nodes); free(b->moves);
+    mem_give(b->taken);
     stampset_free(&b->small);
     keyset_free(&b->seen);
     free(b);
@@ -429,7 +437,14 @@ int beam_setup(Core *s, int width, int closure, int per_parent, const int64_t *w
     memcpy(b->w, w, sizeof b->w);
     b->slot_size = (sizeof(bslot) + s->total + 7) / 8 * 8 + (MAXDEPTH + 2) * sizeof(int32_t);
     b->nslots = 2 * width + per_parent + 2;
-    b->slots = malloc((size_t)b->nslots * b->slot_size);
+    /* the slots count against the memory limit; when they do not fit,
+     * the first step ends for want of memory (run_beam) */
+    size_t slot_bytes = (size_t)b->nslots * b->slot_size;
+    if (mem_take(slot_bytes)) {
+        b->taken = slot_bytes;
+        b->slots = malloc(slot_bytes);
+        if (!b->slots) return 0;
+    }
     b->free_ids = malloc(b->nslots * sizeof(int32_t));
     b->layer_heap.ids = malloc(width * sizeof(int32_t));
     b->layer_heap.cap = width;
@@ -438,10 +453,11 @@ int beam_setup(Core *s, int width, int closure, int per_parent, const int64_t *w
     b->layer = malloc(width * sizeof(int32_t));
     uint64_t lslots = 64;
     while (lslots < (uint64_t)closure * ENDGAME * 2) lslots *= 2;
-    int small = stampset_init(&b->small, lslots), seen = keyset_init(&b->seen, 4096);
-    if (!b->slots || !b->free_ids || !b->layer_heap.ids || !b->local.ids || !b->layer || !small || !seen) {
-        return 0;
-    }
+    /* sets that do not fit under the memory limit end the first step
+     * (run_beam) */
+    stampset_init(&b->small, lslots);
+    keyset_init(&b->seen, 4096);
+    if (!b->free_ids || !b->layer_heap.ids || !b->local.ids || !b->layer) return 0;
     for (int i = 0; i < b->nslots; i++) b->free_ids[i] = b->nslots - 1 - i;
     b->nfree = b->nslots;
     return 1;
@@ -453,6 +469,7 @@ int run_beam(Core *s, int64_t max_nodes, double seconds) {
     int64_t stop = s->nodes + max_nodes;
     if (!s->started) {
         if (hunter_starts(s)) return R_WON;
+        if (!b->seen.keys || !b->slots || !b->small.keys) return R_MEMORY;
         int id = b->free_ids[--b->nfree];
         bslot *x = slot_at(b, id);
         store(s, x);

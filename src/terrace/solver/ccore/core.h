@@ -82,6 +82,7 @@ struct root {
 typedef struct {
     PyObject_HEAD
     int busy;
+    int inited;  /* __init__ has been called: it runs once, as one that fails leaves half a position */
     /* rules */
     int piles_n, in_suit, redeals, ret, base, total, class_size;
     int autosp, freesp, wastesp;

@@ -1,8 +1,8 @@
 /* Tables of 128-bit position keys: the probing and rehashing that the
  * transposition table (tables.c, search.c) and the hunters' sets share,
- * and the hunters' sets (beam.c, nested.c): a growing set whose memory
- * counts against the core's limit, and a fixed set that is emptied at once
- * by a new stamp. */
+ * and the hunters' sets (beam.c, nested.c, nrpa.c): a growing set, and a
+ * fixed set that is emptied at once by a new stamp, both of whose memory
+ * counts against the core's limit. */
 #ifndef TERRACE_KEYSET_H
 #define TERRACE_KEYSET_H
 
@@ -93,25 +93,33 @@ static inline int keyset_insert(keyset *k, uint64_t a, uint64_t b) {
     return 1;
 }
 
-/* a fixed set emptied by taking a new stamp (stampset_renew) */
+/* a fixed set emptied by taking a new stamp (stampset_renew), whose memory
+ * counts against the core's limit too */
 typedef struct {
     uint64_t *keys;
     uint32_t *stamps;
     uint64_t mask;
     uint32_t stamp;
+    size_t bytes;
 } stampset;
-
-static inline int stampset_init(stampset *k, uint64_t slots) {
-    k->mask = slots - 1;
-    k->stamp = 0;
-    k->keys = malloc(slots * 2 * sizeof(uint64_t));
-    k->stamps = calloc(slots, sizeof(uint32_t));
-    return k->keys && k->stamps;
-}
 
 static inline void stampset_free(stampset *k) {
     free(k->keys); free(k->stamps);
+    mem_give(k->bytes);
+    k->keys = NULL; k->stamps = NULL; k->bytes = 0;
+}
+
+/* 1 when allocated; 0 (keys NULL) when it does not fit under the limit */
+static inline int stampset_init(stampset *k, uint64_t slots) {
+    k->mask = slots - 1;
+    k->stamp = 0;
     k->keys = NULL; k->stamps = NULL;
+    k->bytes = slots * (2 * sizeof(uint64_t) + sizeof(uint32_t));
+    if (!mem_take(k->bytes)) { k->bytes = 0; return 0; }
+    k->keys = malloc(slots * 2 * sizeof(uint64_t));
+    k->stamps = calloc(slots, sizeof(uint32_t));
+    if (!k->keys || !k->stamps) { stampset_free(k); return 0; }
+    return 1;
 }
 
 static inline void stampset_renew(stampset *k) {

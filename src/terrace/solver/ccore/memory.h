@@ -1,5 +1,6 @@
-/* The memory limit of the compiled core: every transposition table and
- * every hunter's set of the process draws from it (memory.c). */
+/* The memory limit of the compiled core: every transposition table,
+ * every hunter's set, the policy-learning hunter's weights and the beam
+ * hunter's positions and tree of the process draw from it (memory.c). */
 #ifndef TERRACE_MEMORY_H
 #define TERRACE_MEMORY_H
 

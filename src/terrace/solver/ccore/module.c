@@ -2,6 +2,7 @@
  * position and running it in slices without the GIL (search.py). */
 #include "beam.h"
 #include "hunt.h"
+#include "keyset.h"
 #include "memory.h"
 #include "nested.h"
 #include "nrpa.h"
@@ -23,6 +24,13 @@ static int read_cards(PyObject *obj, uint8_t *out, int limit, int *n) {
     }
     *n = (int)len;
     return 1;
+}
+
+/* 1 (RuntimeError set) while another thread runs the search: its arrays
+ * change and move under it */
+static int refused_while_running(const Core *s) {
+    if (s->busy) PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread");
+    return s->busy;
 }
 
 static void core_free_arrays(Core *s) {
@@ -52,7 +60,11 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
                           &base, &res, &stk, &wst, &tab, &fnd, &ru, &canon, &safe, &dead, &order, &dig,
                           &shuffle, &max_entries, &seed))
         return -1;
-    if (s->mv) { PyErr_SetString(PyExc_RuntimeError, "already initialised"); return -1; }
+    if (s->inited) {
+        PyErr_SetString(PyExc_RuntimeError, "already initialised (a search is initialised once)");
+        return -1;
+    }
+    s->inited = 1;
     if (decks < 1 || decks > 8 || piles < 1 || piles > MAXP || redeals < 0 || redeals > MAXRD - 2 ||
         base < 0 || base > 12 || spaces < 0 || spaces > 2 || ru < 0 || ru > redeals) {
         PyErr_SetString(PyExc_ValueError, "rules out of range");
@@ -153,7 +165,8 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     }
     s->cap = 0;
     s->mv_cap = 0;
-    if (!grow(s) || !tt_alloc(s, 4096)) { PyErr_NoMemory(); return -1; }
+    if (!grow(s)) { PyErr_NoMemory(); return -1; }
+    tt_alloc(s, 4096);  /* when it does not fit under the limit, the first step ends for want of memory (run) */
     return 0;
 }
 
@@ -162,7 +175,7 @@ static PyObject *Core_step(Core *s, PyObject *args) {
     double seconds;
     if (!PyArg_ParseTuple(args, "Ld", &max_nodes, &seconds)) return NULL;
     if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
-    if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread"); return NULL; }
+    if (refused_while_running(s)) return NULL;
     if (s->result) return PyLong_FromLong(s->result);
     s->busy = 1;
     double t0 = now();
@@ -238,7 +251,7 @@ static PyObject *Core_restart(Core *s, PyObject *args) {
     int checked = 1;
     if (!PyArg_ParseTuple(args, "KO|p", &shuffle, &moves, &checked)) return NULL;
     if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
-    if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread"); return NULL; }
+    if (refused_while_running(s)) return NULL;
     if (HUNTER(s)) { PyErr_SetString(PyExc_RuntimeError, "the beam, nested and policy-learning hunters do not restart"); return NULL; }
     PyObject *seq = PySequence_Fast(moves, "moves must be a sequence of internal moves");
     if (!seq) return NULL;
@@ -285,7 +298,7 @@ static PyObject *Core_hunt(Core *s, PyObject *args) {
                           &stale, &rng, &shift, &elite_every, &stale_hunters, &learn))
         return NULL;
     if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
-    if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "this search is already running in another thread"); return NULL; }
+    if (refused_while_running(s)) return NULL;
     if (HUNTER(s)) { PyErr_SetString(PyExc_RuntimeError, "the beam, nested and policy-learning hunters do not restart"); return NULL; }
     if (limit < 1 || elite_every < 1 || stale_hunters < 1 || restarts < 0) {
         PyErr_SetString(PyExc_ValueError, "hunting settings out of range");
@@ -329,9 +342,13 @@ static PyObject *Core_hunt(Core *s, PyObject *args) {
     return out;
 }
 
-static PyObject *Core_line(Core *s, PyObject *unused) { return moves_list(s->path, s->npath); }
+static PyObject *Core_line(Core *s, PyObject *unused) {
+    return refused_while_running(s) ? NULL : moves_list(s->path, s->npath);
+}
 
-static PyObject *Core_best_line(Core *s, PyObject *unused) { return moves_list(s->best_path, s->best_len); }
+static PyObject *Core_best_line(Core *s, PyObject *unused) {
+    return refused_while_running(s) ? NULL : moves_list(s->best_path, s->best_len);
+}
 
 static PyObject *Core_get_nodes(Core *s, void *c) { return PyLong_FromLongLong(s->nodes); }
 static PyObject *Core_get_best_found(Core *s, void *c) { return PyLong_FromLong(s->best_found); }
@@ -383,17 +400,61 @@ static PyTypeObject CoreType = {
 };
 
 static PyObject *set_memory_limit(PyObject *self, PyObject *args) {
-    unsigned long long limit;
-    if (!PyArg_ParseTuple(args, "K", &limit)) return NULL;
-    return PyLong_FromSize_t(mem_set_limit((size_t)limit));
+    PyObject *bytes;
+    if (!PyArg_ParseTuple(args, "O!", &PyLong_Type, &bytes)) return NULL;
+    size_t limit = PyLong_AsSize_t(bytes);  /* refused, never masked: -1 is no number of bytes */
+    if (limit == (size_t)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return PyErr_Format(PyExc_ValueError, "the memory limit must be a number of bytes from 0 to %zu", SIZE_MAX);
+    }
+    return PyLong_FromSize_t(mem_set_limit(limit));
 }
 
 static PyObject *memory_in_use(PyObject *self, PyObject *unused) { return PyLong_FromSize_t(mem_in_use()); }
 
+/* _grown_table(keys) -> (before, after): a test hook for the table that
+ * grows in place (tables.c, tt_grow). The keys (pairs of little-endian
+ * 64-bit words, fewer than three quarters of the slots) go into a table of
+ * the smallest size that has a mapping of its own, as the search enters
+ * them; its slots are returned as they are then and after one doubling. */
+static PyObject *grown_table(PyObject *self, PyObject *args) {
+    Py_buffer keys;
+    if (!PyArg_ParseTuple(args, "y*", &keys)) return NULL;
+    uint64_t slots = TT_MAP_BYTES / (2 * sizeof(uint64_t)), n = (uint64_t)keys.len / (2 * sizeof(uint64_t));
+    PyObject *out = NULL;
+    Core *c = calloc(1, sizeof(Core));
+    if (keys.len % (2 * sizeof(uint64_t)) || n * 4 > slots * 3) {
+        PyErr_SetString(PyExc_ValueError, "keys: pairs of 64-bit words, fewer than three quarters of the slots");
+    } else if (!c || !tt_alloc(c, slots)) {
+        PyErr_NoMemory();
+    } else {
+        const uint8_t *in = keys.buf;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t a, b;
+            memcpy(&a, in + 16 * i, 8);
+            memcpy(&b, in + 16 * i + 8, 8);
+            mend_key(a, &b);
+            uint64_t j = keys_slot(c->tt, c->tt_mask, a, b);
+            if (!keys_used(c->tt, j)) { c->tt[2 * j] = a; c->tt[2 * j + 1] = b; c->tt_count++; }
+        }
+        PyObject *before = PyBytes_FromStringAndSize((const char *)c->tt, (Py_ssize_t)c->tt_bytes);
+        if (before && !tt_alloc(c, 2 * slots)) PyErr_NoMemory();
+        else if (before) out = Py_BuildValue("(Oy#)", before, (const char *)c->tt, (Py_ssize_t)c->tt_bytes);
+        Py_XDECREF(before);
+    }
+    if (c) tt_free(c);
+    free(c);
+    PyBuffer_Release(&keys);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
+    {"_grown_table", grown_table, METH_VARARGS,
+     "_grown_table(keys) -> (before, after): a test hook, the slots of a table before and after it grows in place"},
     {"set_memory_limit", set_memory_limit, METH_VARARGS,
-     "set_memory_limit(bytes) -> the old limit: all transposition tables of the process together"},
-    {"memory_in_use", memory_in_use, METH_NOARGS, "bytes of transposition tables in use"},
+     "set_memory_limit(bytes) -> the old limit: all tables of the process together "
+     "(transposition tables, hunters' sets, policy weights)"},
+    {"memory_in_use", memory_in_use, METH_NOARGS, "bytes of the tables in use that set_memory_limit bounds"},
     {NULL},
 };
 

@@ -21,6 +21,11 @@ typedef struct nest {
     int64_t nbest, cap_best;
     int64_t best_score;
     int prev, prev_u;
+    /* the moves tried at the main line's end, the next one at tried[next]
+     * (next -1: none being tried), kept across slices: a slice ends after
+     * any rollout, not only when every move has had its own */
+    int32_t tried[MAXGEN];
+    int ntried, next;
 } nest;
 
 /* plays move m if it leads to a new, live position; 1 when played */
@@ -74,6 +79,7 @@ static void new_run(Core *s, nest *t) {
     t->nbest = 0;
     t->best_score = -(1LL << 60);
     t->prev = -2; t->prev_u = 0;
+    t->next = -1;
 }
 
 int run_nested(Core *s, int64_t max_nodes, double seconds) {
@@ -82,20 +88,25 @@ int run_nested(Core *s, int64_t max_nodes, double seconds) {
     int64_t stop = s->nodes + max_nodes;
     if (!s->started) {
         if (hunter_starts(s)) return R_WON;
+        if (!t->main.keys || !t->roll.keys) return R_MEMORY;
         s->shuffled = 1;
         new_run(s, t);
     }
     while (s->nodes < stop && now() < deadline) {
-        if (!grow(s)) return R_MEMORY;
-        int32_t moves[MAXGEN];
-        int n = gen(s, t->prev, t->prev_u, moves);
-        for (int i = 0; i < n; i++) {
-            int u;
-            if (!try_move(s, t, moves[i], &u, 0)) continue;
+        if (t->next < 0) {
             if (!grow(s)) return R_MEMORY;
-            if (rollout(s, t, moves[i], u)) return R_WON;
+            t->ntried = gen(s, t->prev, t->prev_u, t->tried);
+            t->next = 0;
+        }
+        while (t->next < t->ntried) {
+            if (s->nodes >= stop || now() >= deadline) return 0;
+            int m = t->tried[t->next++], u;
+            if (!try_move(s, t, m, &u, 0)) continue;
+            if (!grow(s)) return R_MEMORY;
+            if (rollout(s, t, m, u)) return R_WON;
             take_back_to(s, s->npath - 1);
         }
+        t->next = -1;
         if (s->found > s->best_found) s->best_found = s->found;
         if (t->nbest == 0) {
             /* nothing to play from the first position: every run would end here */
@@ -131,8 +142,10 @@ int nested_setup(Core *s, uint64_t seed) {
     nest *t = calloc(1, sizeof(nest));
     if (!t) return 0;
     s->nest = t;
-    int roll = stampset_init(&t->roll, 1 << 14), main = keyset_init(&t->main, 1024);
-    if (!roll || !main) return 0;
+    /* sets that do not fit under the memory limit end the first step
+     * (run_nested) */
+    stampset_init(&t->roll, 1 << 14);
+    keyset_init(&t->main, 1024);
     s->rng = seed;
     return 1;
 }

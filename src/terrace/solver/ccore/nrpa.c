@@ -18,6 +18,7 @@
  * state per level, so that a slice can end after any rollout. */
 #include <math.h>
 
+#include "memory.h"
 #include "nrpa.h"
 #include "rollout.h"
 #include "search.h"
@@ -43,6 +44,7 @@ typedef struct nrpa {
     double *delta;                 /* adapt()'s changes, one per code of a sequence */
     int64_t delta_cap;
     double *pol[NRPA_MAX_LEVEL + 1];  /* level l's policy (1 to level) */
+    size_t pol_bytes;              /* the policies' share of the memory limit; 0: they did not fit */
     seq best[NRPA_MAX_LEVEL + 1];  /* level l's best sequence so far */
     int iter[NRPA_MAX_LEVEL + 1];  /* level l's iterations so far */
     seq cur;                       /* the rollout's */
@@ -207,6 +209,7 @@ int run_nrpa(Core *s, int64_t max_nodes, double seconds) {
     int64_t stop = s->nodes + max_nodes;
     if (!s->started) {
         if (hunter_starts(s)) return R_WON;
+        if (!t->pol_bytes || !t->roll.keys) return R_MEMORY;
         s->shuffled = 0;  /* the policy draws the moves */
         for (int l = t->level; l >= 1; l--) start_level(t, l);
     }
@@ -228,6 +231,7 @@ void nrpa_free(Core *s) {
         free(t->pol[l]);
         free(t->best[l].codes);
     }
+    mem_give(t->pol_bytes);
     free(t->delta);
     free(t->cur.codes);
     free(t);
@@ -241,8 +245,15 @@ int nrpa_setup(Core *s, int level, int iterations, uint64_t seed) {
     t->level = level;
     t->iterations = iterations;
     t->ncodes = (int64_t)(s->total + 1) * CODES_PER_STOCK;  /* never more cards in the stock than in the game */
-    int ok = stampset_init(&t->roll, 1 << 14);
-    for (int l = 1; l <= level && ok; l++) ok = (t->pol[l] = malloc(t->ncodes * sizeof(double))) != NULL;
+    /* the rollout's set and the policies count against the memory limit;
+     * when they do not fit, the hunter's first step ends for want of memory */
+    int ok = 1;
+    stampset_init(&t->roll, 1 << 14);
+    size_t bytes = (size_t)level * t->ncodes * sizeof(double);
+    if (mem_take(bytes)) {
+        t->pol_bytes = bytes;
+        for (int l = 1; l <= level && ok; l++) ok = (t->pol[l] = malloc(t->ncodes * sizeof(double))) != NULL;
+    }
     s->rng = seed;
     return ok;
 }

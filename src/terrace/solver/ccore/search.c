@@ -299,7 +299,7 @@ int run(Core *s, int64_t max_nodes, double seconds) {
         s->started = 1;
         s->nodes = 1;
         s->best = s->found;
-        if (tt_insert(s) < 0) return R_MEMORY;
+        if (!s->tt || tt_insert(s) < 0) return R_MEMORY;  /* (no table: none fitted under the limit) */
         if (s->found == s->total) return R_WON;
         if (!push_frame(s, -2, 0, s->dead_check)) return R_MEMORY;
     }
@@ -425,7 +425,7 @@ int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t 
     s->nfr = 0; s->mv_len = 0; s->started = 0; s->result = 0; s->nodes = 0;
     s->best = 0; s->best_found = -1; s->best_first = -2; s->best_len = 0; s->base_len = 0;
     tt_free(s);
-    if (!tt_alloc(s, 4096)) return 0;
+    tt_alloc(s, 4096);  /* none under the limit: the first step ends for want of memory (run) */
     s->shuffled = 0;  /* the prefix is checked against the moves in their plain order */
     int32_t legal[MAXGEN];
     int prev = -2, prev_u = 0, r = 1;

@@ -30,9 +30,7 @@ zset *zobrist(uint64_t seed) {  /* called with the GIL held */
  * only the new half instead of a whole new table, and the old half's pages
  * are not faulted in again (zeroing and faulting a new table at each
  * doubling was 14% of the complete search's time, perf). Smaller tables,
- * a hunter's, come from malloc. */
-
-#define TT_MAP_BYTES ((size_t)1 << 18)
+ * a hunter's, come from malloc (TT_MAP_BYTES: tables.h). */
 
 void tt_free(Core *s) {
     if (!s->tt) return;
