@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -689,3 +690,19 @@ def test_solve_with_the_python_reference_is_solve_with_the_core() -> None:
                           options=Options(core=name)) for name in ("python", "compiled"))
     assert (python.result, python.nodes, python.moves) == (core.result, core.nodes, core.moves)
     assert core.result == "won"
+
+
+@needs_core
+@pytest.mark.parametrize("seconds", [math.nan, "1", True])
+def test_a_slice_of_no_number_of_seconds_is_refused(seconds: Any) -> None:
+    # hunt(nan, None, ...) ran its hunters without the GIL for ever (a NaN
+    # deadline is never passed), and step(nan) ran its whole slice
+    from terrace.deal import SplitMix64
+    from terrace.solver.search import HuntState
+
+    search = Search(Board.from_number(3, get_rules("falling-star")), Options())
+    with pytest.raises(ValueError, match="seconds must be a number of seconds"):
+        search.hunt(seconds, None, 100, HuntState(SplitMix64(1), 0, 2, 7, True))
+    with pytest.raises(ValueError, match="seconds must be a number of seconds"):
+        search.step(seconds)
+    assert search.nodes == 0 and search.result is None

@@ -109,6 +109,15 @@ def core_profiled() -> bool:
     return _core is not None and bool(getattr(_core, "PROFILED", 0))
 
 
+def _check_seconds(seconds: float) -> None:
+    """Refuses a slice's ``seconds`` that no clock reaches: NaN (or no
+    number) compared false with every time, so that ``hunt(nan, None,
+    ...)`` ran its hunters, without the GIL, for ever; infinity stays
+    "until the positions run out", which a caller gives on purpose."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or math.isnan(seconds):
+        raise ValueError(f"seconds must be a number of seconds (or infinity), not {quote(seconds)}")
+
+
 class Search:
     """A resumable exhaustive search from one position that is past the
     choice of the base card.
@@ -240,6 +249,7 @@ class Search:
         if self.result is not None:
             return True
         self._refuse_if_released()
+        _check_seconds(seconds)
         if self._compiled is not None:
             return self._step_core(seconds, max_nodes)
         target = self.nodes + (SLICE if max_nodes is None else max_nodes)
@@ -285,6 +295,7 @@ class Search:
         same positions, the same best line, the same random choices.
         """
         self._refuse_if_released()
+        _check_seconds(seconds)
         if self._compiled is None:
             raise RuntimeError("the hunters' loop in one call needs the compiled core")
         core = self._compiled
