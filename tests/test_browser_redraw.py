@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from browser_support import ADDED_ON_CLICK, Api, moves_seen, settled
+from test_browser_layout import PHONE
 
 pytestmark = pytest.mark.browser
 
@@ -35,15 +36,22 @@ BOARD = """() => {
 }"""
 
 
-def test_a_move_an_undo_and_a_redo_draw_only_what_changed(api: Api, open_game: Any) -> None:
+VIEWS = {"laptop": {"viewport": {"width": 1366, "height": 768}},
+         "phone": {**PHONE, "viewport": {"width": 360, "height": 640}}}
+
+
+@pytest.mark.parametrize("view", VIEWS.values(), ids=VIEWS.keys())
+def test_a_move_an_undo_and_a_redo_draw_only_what_changed(api: Api, open_game: Any,
+                                                          view: dict[str, Any]) -> None:
     """Every drawing of the board made all its elements anew: with eight
     packs, twenty piles and a terrace of 300, each draw, undo or redo made
     4,000 elements (0.45 s of the page's time an undo, bench/page.py
     --redraws). The board now keeps the elements of what did not change:
     a card drawn, taken back and drawn again makes a few dozen at most;
-    and the board left is the one a reload draws."""
+    and the board left is the one a reload draws (on a phone too: two lines
+    of piles, the terrace's strip and its signs)."""
     game = api.play(api.new(variant="terrace", deal_number=4, options=LARGEST), "c1", "s", "s")
-    page = open_game(game, viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
+    page = open_game(game, **view, reduced_motion="reduce")
     assert page.evaluate("document.querySelectorAll('#board *').length") > 3000
     added = [page.evaluate(ADDED_ON_CLICK, selector) for selector in
              ("[data-pile='stock']", "#btn-undo", "#btn-undo", "#btn-redo", "[data-pile='stock']")]
