@@ -2,6 +2,7 @@
 runs as a subprocess; Playwright drives Debian's Chromium.
 
     .venv/bin/python bench/page.py [--loads 20] [--moves 40] [--width 1366 --height 768]
+    .venv/bin/python bench/page.py --redraws [--undos 50] [--played 150]
 
 * page load, warm browser: the page is loaded once (so its files are in the
   browser's cache), then reloaded ``--loads`` times on a game in progress;
@@ -13,6 +14,14 @@ runs as a subprocess; Playwright drives Debian's Chromium.
   (the request, the JSON and the new board), with the request's own share
   (its Resource Timing duration).
 
+* ``--redraws`` measures the board's redraw instead: on Admiral's Patience
+  deal 4 and on the largest rules (eight packs, twenty piles, a terrace of
+  300), each after ``--played`` moves (a fixed line: a seeded choice among
+  the legal moves), ``--undos`` undos and as many redos, each timed as the
+  renderer's main-thread work (Chrome's DevTools protocol,
+  ``Performance.getMetrics``' TaskDuration) from the click until the board
+  is drawn and painted; and the elements the page added to the board for it.
+
 Medians and 90th percentiles in milliseconds. Timings are noisy on a shared
 machine: compare runs made one after the other.
 """
@@ -20,6 +29,7 @@ machine: compare runs made one after the other.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 from pathlib import Path
@@ -30,6 +40,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from browser_support import ADDED_ON_CLICK, CLICK_SHOWN  # noqa: E402
 from web_support import CHROMIUM, WINNING_LINE, running_server  # noqa: E402
 
 FIRST_CARD = """() => new Promise((resolve) => {
@@ -53,23 +64,80 @@ PAINT = """() => {
 # moves and has drawn it (one animation frame later); the whole time and
 # the request's own duration.
 ROUND_TRIP = """async (selector) => {
-  const before = document.body.dataset.moves;
   const requests = performance.getEntriesByType('resource').length;
   const start = performance.now();
-  const shown = new Promise((resolve) => {
-    const watch = new MutationObserver(() => {
-      if (document.body.dataset.moves !== before) { watch.disconnect(); resolve(); }
-    });
-    watch.observe(document.body, { attributes: true, attributeFilter: ['data-moves'] });
-  });
-  document.querySelector(selector).click();
-  await shown;
+CLICK_SHOWN
   await new Promise((resolve) => requestAnimationFrame(() => resolve()));
   const total = performance.now() - start;
   const posted = performance.getEntriesByType('resource').slice(requests)
     .filter((entry) => entry.name.includes('/api/games/'));
   return { total, request: posted.length ? posted[posted.length - 1].duration : null };
-}"""
+}""".replace("CLICK_SHOWN", CLICK_SHOWN)
+
+
+# (name, the game's rules)
+REDRAW_GAMES = [
+    ("Admiral's Patience, deal 4", {"variant": "admirals-patience", "deal_number": 4}),
+    ("8 packs, 20 piles, terrace of 300, deal 4",
+     {"variant": "terrace", "deal_number": 4,
+      "options": {"decks": 8, "piles": 20, "candidates": 20, "reserve": 300}}),
+]
+
+
+def played_game(client: httpx.Client, body: dict[str, Any], count: int) -> dict[str, Any]:
+    """A game of ``body``'s rules after ``count`` moves (fewer if it ends):
+    a seeded choice among its legal moves, a move off the stock half as
+    often as another."""
+    choose = random.Random(4)
+    game: dict[str, Any] = client.post("/api/games", json=body).json()
+    for _ in range(count):
+        legal = game["legal_moves"]
+        if not legal:
+            break
+        others = [move for move in legal if move != "s"]
+        move = choose.choice(others) if others and (len(others) == len(legal) or choose.random() < 0.67) \
+            else "s"
+        game = client.post(f"/api/games/{game['id']}/moves", json={"move": move}).json()
+    return game
+
+
+def main_thread_ms(cdp: Any) -> float:
+    """The page's main-thread time so far (ms)."""
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return float(next(m["value"] for m in metrics if m["name"] == "TaskDuration")) * 1000
+
+
+def redraws(url: str, playwright: Any, args: argparse.Namespace) -> None:
+    """Print the main-thread time and the elements added of each undo and redo."""
+    client = httpx.Client(base_url=url, trust_env=False, timeout=30)
+    browser = playwright.chromium.launch(executable_path=CHROMIUM)
+    print(f"bench/page.py --redraws: {args.width}x{args.height}, Chromium {CHROMIUM}, "
+          f"{args.undos} undos then {args.undos} redos")
+    for name, body in REDRAW_GAMES:
+        game = played_game(client, body, args.played)
+        context = browser.new_context(viewport={"width": args.width, "height": args.height},
+                                      reduced_motion="reduce")
+        page = context.new_page()
+        page.goto(f"{url}?game={game['id']}")
+        page.wait_for_selector("body[data-ready='true']")
+        cdp = context.new_cdp_session(page)
+        cdp.send("Performance.enable", {"timeTopic": "threadticks"})
+
+        times: dict[str, list[float]] = {"undo": [], "redo": []}
+        added: dict[str, list[float]] = {"undo": [], "redo": []}
+        elements = page.evaluate("() => document.querySelectorAll('#board *').length")
+        for kind in ("undo", "redo"):
+            for _ in range(min(args.undos, game["moves"])):
+                start = main_thread_ms(cdp)
+                added[kind].append(page.evaluate(ADDED_ON_CLICK, f"#btn-{kind}"))
+                times[kind].append(main_thread_ms(cdp) - start)
+        context.close()
+        print(f"{name}: {game['moves']} moves played, {elements} elements on the board")
+        for kind in ("undo", "redo"):
+            print("  " + summary(f"{kind}: main-thread time", times[kind]))
+            print(f"  {kind}: elements added to the board, median {statistics.median(added[kind]):.0f}")
+    browser.close()
+    client.close()
 
 
 def summary(name: str, values: list[float]) -> str:
@@ -87,11 +155,19 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--width", type=int, default=1366)
     parser.add_argument("--height", type=int, default=768)
+    parser.add_argument("--redraws", action="store_true",
+                        help="measure the redraw of an undo and a redo instead")
+    parser.add_argument("--undos", type=int, default=50)
+    parser.add_argument("--played", type=int, default=150)
     args = parser.parse_args()
-    if args.loads < 1 or args.moves < 1 or min(args.width, args.height) < 200:
-        parser.error("--loads and --moves must be at least 1, the window at least 200 px")
+    if min(args.loads, args.moves, args.undos, args.played) < 1 or min(args.width, args.height) < 200:
+        parser.error("--loads, --moves, --undos and --played must be at least 1, the window at least 200 px")
     from playwright.sync_api import sync_playwright
 
+    if args.redraws:
+        with running_server() as url, sync_playwright() as playwright:
+            redraws(url, playwright, args)
+        return
     with running_server() as url, sync_playwright() as playwright:
         client = httpx.Client(base_url=url, trust_env=False, timeout=30)
         line = WINNING_LINE

@@ -20,6 +20,37 @@ import pytest
 
 from web_support import CHROMIUM, running_server
 
+# The lines of a page function (of `selector`) that click `selector` and
+# wait until the page shows another move count (bench/page.py times them).
+CLICK_SHOWN = """  const before = document.body.dataset.moves;
+  const shown = new Promise((resolve) => {
+    const watch = new MutationObserver(() => {
+      if (document.body.dataset.moves !== before) { watch.disconnect(); resolve(); }
+    });
+    watch.observe(document.body, { attributes: true, attributeFilter: ['data-moves'] });
+  });
+  document.querySelector(selector).click();
+  await shown;"""
+
+# Click `selector`, wait for the board drawn after it (the next move count,
+# then a frame); the elements put on the board meanwhile, with theirs
+# (also bench/page.py --redraws).
+ADDED_ON_CLICK = """async (selector) => {
+  let added = 0;
+  const count = new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node.nodeType === 1) added += 1 + node.querySelectorAll('*').length;
+      }
+    }
+  });
+  count.observe(document.querySelector('#board'), { childList: true, subtree: true });
+CLICK_SHOWN
+  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  count.disconnect();
+  return added;
+}""".replace("CLICK_SHOWN", CLICK_SHOWN)
+
 
 def need_browser() -> Any:
     try:

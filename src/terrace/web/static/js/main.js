@@ -833,16 +833,18 @@ function clickStock(detail, touch = false) {
   else activate("stock", detail || 1);
 }
 
-// A mouse press on a pile that the board's redraw replaced before the
-// release gets no click from the browser (the two are different elements):
-// its release on the pile of the same name clicks there instead. On the
+// A mouse press on a pile, or on a card of it, that the board's redraw
+// replaced before the release gets no click from the browser (the two are
+// different elements; the board keeps a pile's element, not always what was
+// pressed in it: the stock's card is made anew at a draw): its release on
+// the pile of the same name clicks there instead. On the
 // stock always (a quick player's second click while the first card is
 // shown: a draw is a draw on any position); elsewhere when the board was
 // drawn again on the same position (the base cards' verdicts arriving, a
 // resize: that click was lost), not by an answer that changed it. A drag is
 // no click. A touch is not affected (the browser sends its click to the new
 // pile).
-let pressed = null;  // {pile, game, x, y} of the last mouse press on a pile
+let pressed = null;  // {pile, target, game, x, y} of the last mouse press on a pile
 let lastPointer = "mouse";  // what the last press on the board was made with
 board.addEventListener("pointerdown", (event) => {
   lastPointer = event.pointerType;
@@ -852,12 +854,13 @@ board.addEventListener("pointerdown", (event) => {
   const landing = event.target.closest(".card.landing");
   if (landing && flights.has(landing)) flights.get(landing)();
   const pile = event.target.closest("[data-pile]");
-  pressed = event.pointerType !== "touch" && pile ? { pile, game: app.game, x: event.clientX, y: event.clientY } : null;
+  pressed = event.pointerType !== "touch" && pile
+    ? { pile, target: event.target, game: app.game, x: event.clientX, y: event.clientY } : null;
 }, true);
 board.addEventListener("mouseup", (event) => {
   const press = pressed;
   pressed = null;
-  if (!press || press.pile.isConnected || event.button !== 0) return;  // (its click comes)
+  if (!press || press.target.isConnected || event.button !== 0) return;  // (its click comes)
   if (Math.hypot(event.clientX - press.x, event.clientY - press.y) >= DRAG_THRESHOLD) return;
   const pile = event.target.closest("[data-pile]");
   if (!pile || pile.dataset.pile !== press.pile.dataset.pile) return;

@@ -1,7 +1,7 @@
 // Drawing the board from the game JSON. The page only draws what the server
 // says; it knows no rules.
 
-import { t, rankLabel, rankName, cardName } from "./i18n.js";
+import { t, getLanguage, rankLabel, rankName, cardName } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -347,11 +347,11 @@ export function fitBoard(board, game, bottom = bottomEdge()) {
   // the piles are fanned before the board is laid out, once.
   const tableauTop = top + cw * (GAP * 1.2 + 2 * ROW_GAP) + cwTop * (rows * RATIO + (rows - 1) * 0.24 + 0.1 + RATIO)
     + (fan.shown - 1) * fan.rise;
-  board.style.setProperty("--cw", `${cw.toFixed(2)}px`);
-  board.style.setProperty("--cw-top", `${cwTop.toFixed(2)}px`);
-  board.style.setProperty("--cols", String(cols));
-  board.style.setProperty("--frow", String(perRow));
-  board.style.setProperty("--tcols", String(pileCols));
+  setVar(board, "--cw", `${cw.toFixed(2)}px`);
+  setVar(board, "--cw-top", `${cwTop.toFixed(2)}px`);
+  setVar(board, "--cols", String(cols));
+  setVar(board, "--frow", String(perRow));
+  setVar(board, "--tcols", String(pileCols));
   board.classList.toggle("compact", cw < 64);
   return { cw, cwTop, ch: cw * RATIO, cols, portrait, tableauTop, lines, pileCols, terrace: fan };
 }
@@ -446,17 +446,20 @@ function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines, pileCols }, bo
     cards.forEach((card, j) => {
       const inside = over && j >= 1 && j <= squeezed;
       if (j > 0) y += over && j >= 2 && j <= squeezed + 1 ? thin : step;  // (the one below it squeezed?)
-      card.style.setProperty("--y", `${y.toFixed(2)}px`);
+      setVar(card, "--y", `${y.toFixed(2)}px`);
       card.classList.toggle("squeezed", inside);
     });
+    let mark = pile.querySelector(":scope > .squeeze-mark");
     if (over) {
-      const mark = el("span", { class: "squeeze-mark", "aria-hidden": "true", text: `⋮${squeezed}` });
-      mark.style.setProperty("--y", `${(step + thin * squeezed / 2).toFixed(2)}px`);
-      pile.append(mark);
+      if (!mark) pile.append(mark = el("span", { class: "squeeze-mark", "aria-hidden": "true" }));
+      if (mark.textContent !== `⋮${squeezed}`) mark.textContent = `⋮${squeezed}`;
+      setVar(mark, "--y", `${(step + thin * squeezed / 2).toFixed(2)}px`);
+    } else if (mark) {
+      mark.remove();
     }
-    pile.style.setProperty("--fan", `${step.toFixed(2)}px`);
-    pile.style.setProperty("--h", `${(ch + y).toFixed(2)}px`);
-    if (n > 1 && step < fullStep(cw)) pile.style.setProperty("--idx", `${indexFont(cw, step).toFixed(2)}px`);
+    setVar(pile, "--fan", `${step.toFixed(2)}px`);
+    setVar(pile, "--h", `${(ch + y).toFixed(2)}px`);
+    if (n > 1 && step < fullStep(cw)) setVar(pile, "--idx", `${indexFont(cw, step).toFixed(2)}px`);
     else pile.style.removeProperty("--idx");
   });
 }
@@ -465,13 +468,14 @@ function fanPiles(tableau, { cw, ch, portrait, tableauTop, lines, pileCols }, bo
 // index so that each card's rank stays readable.
 // A terrace longer than its lines in sight scrolls (style.css: .scrolled).
 function fanTerrace(reserve, { shown, per, step, font, rise, scrolled, room }, cw) {
-  reserve.style.setProperty("--rstep", `${step.toFixed(2)}px`);
-  reserve.style.setProperty("--rrise", `${rise.toFixed(2)}px`);
+  setVar(reserve, "--rstep", `${step.toFixed(2)}px`);
+  setVar(reserve, "--rrise", `${rise.toFixed(2)}px`);
   const width = cw + step * Math.max(per - 1, 0) + (scrolled ? room : 0);
-  reserve.style.setProperty("--rwidth", `${width.toFixed(2)}px`);
-  reserve.style.setProperty("--rheight", `${(cw * RATIO + rise * (shown - 1)).toFixed(2)}px`);
+  setVar(reserve, "--rwidth", `${width.toFixed(2)}px`);
+  setVar(reserve, "--rheight", `${(cw * RATIO + rise * (shown - 1)).toFixed(2)}px`);
   reserve.classList.toggle("scrolled", scrolled);
-  if (font !== null) reserve.style.setProperty("--idx", `${font.toFixed(2)}px`);
+  if (font !== null) setVar(reserve, "--idx", `${font.toFixed(2)}px`);
+  else reserve.style.removeProperty("--idx");
 }
 
 // The signs that a terrace's strip scrolls: an arrow at the top and one at
@@ -493,7 +497,7 @@ function markStrip(strip, row, { lines, rise, room }, ch) {
   };
   const up = sign("up", "▲");
   const down = sign("down", "▼");
-  row.style.setProperty("--scroll-room", `${room}px`);
+  setVar(row, "--scroll-room", `${room}px`);
   row.append(up.node, down.node);
   const mark = () => {
     const bar = strip.offsetWidth - strip.clientWidth > 1;
@@ -511,18 +515,111 @@ function markStrip(strip, row, { lines, rise, room }, ch) {
     if (above) up.say(above);
     if (below) down.say(below);
   };
-  strip.addEventListener("scroll", mark, { passive: true });
+  strip.onscroll = mark;  // (one at a time: the strip is kept from one drawing to the next)
   mark();
+}
+
+// The board keeps its elements from one drawing to the next: each pile its
+// element, and the cards it still holds at the same places theirs; only
+// what changed is made anew or updated (an undo with eight packs' 355
+// face-up cards made all 4,000 elements of the board anew: 0.45 s of the
+// page's time). What a drawing does not make is taken off what it keeps
+// (tidy). The board is made whole again in another language, or for other
+// rules (another number of piles).
+let drawnIn = null;  // the language of the board's cards
+
+// The board's rows and piles, as drawn last or made empty.
+function boardShape(board, game) {
+  const s = game.state;
+  const [top, terrace, tableau] = board.children;
+  const kept = board.children.length === 3 && drawnIn === getLanguage()
+    && top.querySelectorAll(".foundation").length === s.foundations.length
+    && tableau.children.length === s.tableau.length;
+  if (kept) {
+    const [stock, waste, foundations] = top.children;
+    return { top, stock, waste, foundations, terrace, reserve: terrace.querySelector(".reserve"), tableau };
+  }
+  drawnIn = getLanguage();
+  const pile = () => el("div");
+  const shape = {
+    top: el("div"), stock: pile(), waste: pile(), foundations: el("div", { class: "foundations" }),
+    terrace: el("div"), reserve: pile(), tableau: el("div"),
+  };
+  shape.foundations.append(...s.foundations.map(pile));
+  shape.tableau.append(...s.tableau.map(pile));
+  shape.top.append(shape.stock, shape.waste, shape.foundations);
+  shape.terrace.append(shape.reserve);
+  board.replaceChildren(shape.top, shape.terrace, shape.tableau);
+  return shape;
+}
+
+// Give `node` the attributes `el` would make with `attrs` (its style and the
+// children aside), and no others (a pile's marks, its name kept by nameMarks).
+function dress(node, attrs) {
+  const shell = el(node.tagName.toLowerCase(), attrs);
+  for (const { name, value } of shell.attributes) {
+    if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+  }
+  for (const name of node.getAttributeNames()) {
+    if (name !== "style" && !shell.hasAttribute(name)) node.removeAttribute(name);
+  }
+  return node;
+}
+
+// The face-up `codes` in `pile`, the first at place `first` of its pile: the
+// cards already there at the same places are kept, the others made anew
+// (before any other child, a count or a mark). Returns the pile's cards.
+function placeCards(pile, codes, first = 0) {
+  const cards = [...pile.querySelectorAll(":scope > .card")];
+  // (the waste shows its last three: after a draw, the first two of them were shown before)
+  const from = cards.findIndex((card) => card.dataset.index === String(first));
+  if (from > 0) cards.splice(0, from).forEach((card) => card.remove());
+  let kept = 0;
+  while (kept < cards.length && kept < codes.length && cards[kept].dataset.card === codes[kept]
+         && cards[kept].dataset.index === String(first + kept)) kept += 1;
+  for (let j = kept; j < cards.length; j += 1) cards[j].remove();
+  const after = pile.querySelector(":scope > :not(.card)");
+  for (let j = kept; j < codes.length; j += 1) pile.insertBefore(makeCard(codes[j], first + j), after);
+  return [...pile.querySelectorAll(":scope > .card")];
+}
+
+// A kept card as makeCard made it: the marks and the additions of the last
+// drawing taken off (a selection, a hint, a choice's key, a coach's chance,
+// a shake, a card hidden while its copy flew home). Its place in a fan is
+// set by the drawing ("squeezed" too: fanPiles).
+const CARD_CLASSES = new Set(["card", "face", "back", "red", "black", "wide", "squeezed"]);
+const CARD_ATTRIBUTES = new Set(["class", "data-card", "data-index", "role", "aria-label", "aria-hidden", "style"]);
+
+function tidy(card) {
+  for (const cls of [...card.classList]) if (!CARD_CLASSES.has(cls)) card.classList.remove(cls);
+  for (const name of card.getAttributeNames()) if (!CARD_ATTRIBUTES.has(name)) card.removeAttribute(name);
+  if (card.style.visibility) card.style.removeProperty("visibility");
+  if (!card.dataset.card) return;
+  while (card.children.length > 3) card.lastElementChild.remove();  // (makeCard's: two indices and the suit)
+  const label = cardName(card.dataset.card);
+  if (card.getAttribute("aria-label") !== label) card.setAttribute("aria-label", label);
+}
+
+// A custom property of `node`, set only when it changes.
+function setVar(node, name, value) {
+  if (node.style.getPropertyValue(name) !== value) node.style.setProperty(name, value);
+}
+
+// The children of a small pile (the stock, a foundation), made anew only
+// when `key` (what they show) changed.
+function fill(node, key, make) {
+  if (node.drawn === key) return;
+  node.drawn = key;
+  node.replaceChildren(...make());
 }
 
 export function renderBoard(board, game, view) {
   const bottom = bottomEdge();
   const fit = fitBoard(board, game, bottom);
-  const { cw } = fit;
   const s = game.state;
   const sources = game.sources || {};
   const choices = new Map((game.choices || []).map((c, i) => [c.pile, { ...c, index: i }]));
-  // The board is drawn anew: a pile that had the keyboard focus gets it back.
+  // A pile made anew that had the keyboard focus gets it back (a kept one keeps it).
   const active = document.activeElement;
   const focusedPile = active && board.contains(active) && active.closest("[data-pile]");
   const refocus = focusedPile ? focusedPile.dataset.pile : null;
@@ -530,23 +627,24 @@ export function renderBoard(board, game, view) {
   // holds the same cards; a changed one shows its exposed card again.
   const strip = board.querySelector(".reserve.scrolled");
   const scrolledTo = strip && strip.dataset.count === String(s.reserve.length) ? strip.scrollTop : null;
-  board.replaceChildren();
+  const shape = boardShape(board, game);
   board.classList.toggle("choosing", game.status === "choosing");
   board.classList.toggle("replay", Boolean(game.replay));
 
   // Top row: stock, waste, foundations.
   const stockCount = s.stock;
-  const stock = el("div", {
+  const stock = dress(shape.stock, {
     class: `pile stock${game.draw ? " live" : ""}`,
     "data-pile": "stock",
     tabindex: "0",
     role: "button",
     "aria-label": stockCount ? t("pile.stock", { n: stockCount }) : t("pile.stockEmpty"),
   });
-  if (stockCount) stock.append(makeBack(), el("span", { class: "count", text: String(stockCount) }));
-  else stock.append(el("span", { class: "slot-mark", text: game.draw ? "↺" : "∅" }));
+  fill(stock, `${stockCount} ${game.draw}`, () => (stockCount
+    ? [makeBack(), el("span", { class: "count", text: String(stockCount) })]
+    : [el("span", { class: "slot-mark", text: game.draw ? "↺" : "∅" })]));
 
-  const waste = el("div", {
+  const waste = dress(shape.waste, {
     class: "pile waste",
     "data-pile": "waste",
     tabindex: "0",
@@ -555,14 +653,16 @@ export function renderBoard(board, game, view) {
       : t("pile.wasteEmpty"),
     "aria-description": underTop(s.waste.slice(-3)),  // (the cards it shows)
   });
-  s.waste.slice(-3).forEach((code, i, shown) => {
-    const card = makeCard(code, s.waste.length - shown.length + i);
-    card.style.setProperty("--i", String(i - shown.length + 1));
-    waste.append(card);
+  const shown = s.waste.slice(-3);
+  placeCards(waste, shown, s.waste.length - shown.length).forEach((card, i) => {
+    tidy(card);
+    setVar(card, "--i", String(i - shown.length + 1));
   });
-  if (s.waste.length) waste.append(el("span", { class: "count", text: String(s.waste.length) }));
+  let count = waste.querySelector(":scope > .count");
+  if (s.waste.length && !count) waste.append(count = el("span", { class: "count" }));
+  if (!s.waste.length && count) count.remove();
+  if (s.waste.length && count.textContent !== String(s.waste.length)) count.textContent = String(s.waste.length);
 
-  const foundations = el("div", { class: "foundations" });
   s.foundations.forEach((cards, i) => {
     const name = `f${i + 1}`;
     const badge = game.foundations[i];
@@ -570,26 +670,24 @@ export function renderBoard(board, game, view) {
     if (badge.complete) extra = t("pile.complete");
     else if (!cards.length) extra = badge.next ? t("pile.waits", { rank: rankName(badge.next) }) : "";
     else extra = t("pile.next", { what: nextText(badge) });
-    const pile = el("div", {
+    const pile = dress(shape.foundations.children[i], {
       class: `pile foundation${cards.length ? "" : " empty"}`,
       "data-pile": name,
       tabindex: "0",
       role: "button",
       "aria-label": pileLabel(t("pile.foundation", { i: i + 1 }), cards, extra),
     });
-    if (cards.length) {
-      if (cards.length > 1) pile.append(el("div", { class: "under" }));
-      pile.append(makeCard(cards[cards.length - 1], cards.length - 1));
-      pile.append(makeBadge(badge));
-    } else {
-      pile.append(el("span", { class: "waits", text: badge.next ? rankLabel(badge.next) : "?" }));
-    }
-    foundations.append(pile);
+    fill(pile, `${cards.length} ${cards[cards.length - 1]} ${JSON.stringify(badge)}`, () => (cards.length
+      ? [cards.length > 1 && el("div", { class: "under" }), makeCard(cards[cards.length - 1], cards.length - 1),
+        makeBadge(badge)].filter(Boolean)
+      : [el("span", { class: "waits", text: badge.next ? rankLabel(badge.next) : "?" })]));
+    for (const card of pile.querySelectorAll(":scope > .card")) tidy(card);
   });
-  const top = el("div", { class: "row top" }, stock, waste, foundations);
+  for (const card of stock.querySelectorAll(":scope > .card")) tidy(card);
+  dress(shape.top, { class: "row top" });
 
   // The terrace, fanned so that every card can be read.
-  const reserve = el("div", {
+  const reserve = dress(shape.reserve, {
     class: `pile reserve${s.reserve.length ? "" : " empty"}`,
     "data-pile": "reserve",
     tabindex: "0",
@@ -597,18 +695,17 @@ export function renderBoard(board, game, view) {
     "aria-label": pileLabel(t("pile.reserve", { n: s.reserve.length }), s.reserve, "", true),
     "aria-description": underTop(s.reserve),
   });
-  s.reserve.forEach((code, i) => {
-    const card = makeCard(code, i);
-    card.style.setProperty("--i", String(i % fit.terrace.per));
-    card.style.setProperty("--line", String(Math.floor(i / fit.terrace.per)));
+  placeCards(reserve, s.reserve).forEach((card, i) => {
+    tidy(card);
+    setVar(card, "--i", String(i % fit.terrace.per));
+    setVar(card, "--line", String(Math.floor(i / fit.terrace.per)));
     if (i === s.reserve.length - 1) card.classList.add("exposed");
-    reserve.append(card);
   });
   fanTerrace(reserve, fit.terrace, fit.cwTop);
-  const terrace = el("div", { class: "row terrace" }, reserve);
+  const terrace = dress(shape.terrace, { class: "row terrace" });
 
   // The tableau.
-  const tableau = el("div", { class: `row tableau${fit.lines > 1 ? " two-lines" : ""}` });
+  const tableau = dress(shape.tableau, { class: `row tableau${fit.lines > 1 ? " two-lines" : ""}` });
   s.tableau.forEach((cards, i) => {
     const name = `t${i + 1}`;
     const choice = choices.get(name);
@@ -618,22 +715,20 @@ export function renderBoard(board, game, view) {
     // screen reader may read a button's name alone, not the card inside).
     const said = choice ? [t("pile.choice", { i: choice.move.slice(1) }), key && t("pile.key", { key }),
       verdict && t(`verdict.${verdict}`)].filter(Boolean).join(", ") : "";
-    const pile = el("div", {
-      class: `pile tpile${cards.length ? "" : " empty"}`,
+    const pile = dress(tableau.children[i], {
+      class: `pile tpile${cards.length ? "" : " empty"}${choice ? " candidate" : ""}`,
       "data-pile": name,
       tabindex: "0",
       role: "button",
       "aria-label": pileLabel(t("pile.tableau", { i: i + 1 }), cards, said),
       "aria-description": underTop(cards),
     });
-    cards.forEach((code, j) => {
-      const card = makeCard(code, j);
-      card.style.setProperty("--i", String(j));
-      pile.append(card);
+    placeCards(pile, cards).forEach((card, j) => {
+      tidy(card);
+      setVar(card, "--i", String(j));
     });
     if (choice) {
-      pile.classList.add("candidate");
-      const top = pile.lastElementChild;
+      const top = topCard(pile);
       top.classList.add("choice");
       if (key) top.append(el("span", { class: "choice-key", "aria-hidden": "true", text: key }));
       let label = `${cardName(choice.card)}, ${t("pile.choice", { i: choice.move.slice(1) })}`;
@@ -646,23 +741,25 @@ export function renderBoard(board, game, view) {
       }
       top.setAttribute("aria-label", label);
     }
-    tableau.append(pile);
   });
   fanPiles(tableau, fit, bottom);
 
-  board.append(top, terrace, tableau);
+  for (const sign of terrace.querySelectorAll(":scope > .strip-more")) sign.remove();
+  reserve.onscroll = null;
   if (fit.terrace.scrolled) {
     reserve.dataset.count = String(s.reserve.length);
     reserve.scrollTop = scrolledTo ?? reserve.scrollHeight;
     markStrip(reserve, terrace, fit.terrace, fit.cwTop * RATIO);
+  } else {
+    terrace.style.removeProperty("--scroll-room");
   }
   if (refocus) {
     const again = board.querySelector(`[data-pile="${refocus}"]`);
-    if (again) again.focus({ preventScroll: true });
+    if (again && document.activeElement !== again) again.focus({ preventScroll: true });
   }
   // The page-load benchmark (bench/page.py) times the first paint of a card.
   const first = board.querySelector(".tpile .card .rank");
-  if (first) first.setAttribute("elementtiming", "first-card");
+  if (first && !first.hasAttribute("elementtiming")) first.setAttribute("elementtiming", "first-card");
 
   // Movable cards and the fan of each pile.
   for (const [pile, info] of Object.entries(sources)) {
