@@ -35,8 +35,8 @@ static int tt_insert(Core *s) {
  * the moves a hunter plays lead to a position it has entered), else the
  * free slot it takes, its key in key[]; -2 when the table is due to grow
  * (tt_insert() does that) or m is a redeal */
-static inline int64_t slot_after(const Core *s, int m, uint64_t key[2]) {
-    if (tt_due(s) || !key_after(s, m, key)) return -2;
+static inline int64_t slot_after(const Core *s, int m, uint64_t key[2], keyed *w) {
+    if (tt_due(s) || !key_after(s, m, key, w)) return -2;
     mend_key(key[0], &key[1]);
     uint64_t j = keys_slot(s->tt, s->tt_mask, key[0], key[1]);
     return keys_used(s->tt, j) ? -1 : (int64_t)j;
@@ -307,7 +307,7 @@ static int push_frame(Core *s, int m, int u, int up_) {
     if (s->tt_mask >= PREFETCH_SLOTS) {
         for (int i = 0; i < n; i++) {
             uint64_t key[2];
-            if (key_after(s, s->mv[at + i], key)) __builtin_prefetch(s->tt + 2 * (key[0] & s->tt_mask));
+            if (key_after(s, s->mv[at + i], key, NULL)) __builtin_prefetch(s->tt + 2 * (key[0] & s->tt_mask));
         }
     }
     s->fstart[s->nfr] = at;
@@ -343,13 +343,14 @@ int run(Core *s, int64_t max_nodes, double seconds) {
              * played, but not played and taken back: it was played before,
              * when the best so far was updated, and is no win */
             uint64_t key[2];
-            int64_t slot = slot_after(s, m, key);
+            keyed w;
+            int64_t slot = slot_after(s, m, key, &w);
             if (slot == -1) {
                 s->nodes++;
                 continue;
             }
             int up_;
-            int u = play(s, m, &up_);
+            int u = play(s, m, &up_, slot >= 0 ? &w : NULL);
             if (s->found > s->best) {
                 s->best = s->found;
                 s->best_found = s->found;
