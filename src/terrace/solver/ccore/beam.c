@@ -360,7 +360,7 @@ static int small_search(Core *s, beam *b, int limit) {
         if (s->fidx[fr] < s->fcount[fr] && count < limit) {
             int m = s->mv[s->fstart[fr] + s->fidx[fr]++];
             int up_;
-            int u = play(s, m, &up_);
+            int u = play(s, m, &up_, NULL);
             count++;
             if (s->found == s->total) return win_line(s, b, (int)s->npath) ? 1 : -1;
             if (u == 2) {

@@ -14,7 +14,7 @@
  * it back (0) */
 static inline int try_new(Core *s, const keyset *seen, stampset *roll, int m, int *u_out) {
     int up_;
-    int u = play(s, m, &up_);
+    int u = play(s, m, &up_, NULL);
     uint64_t a, b;
     position_key(s, &a, &b);
     int ok = (!seen || !keyset_has(seen, a, b)) && (!roll || stampset_insert(roll, a, b)) &&

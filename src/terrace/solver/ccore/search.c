@@ -5,13 +5,17 @@
 #include "state.h"
 #include "tables.h"
 
+/* 1 when the next entry would fill the table past three quarters, where
+ * it grows */
+static inline int tt_due(const Core *s) { return (uint64_t)(s->tt_count + 1) * 4 > (s->tt_mask + 1) * 3; }
+
 /* the position into the table: 1 new (inserted), 0 seen before, -1 no
  * memory left */
 static int tt_insert(Core *s) {
     uint64_t a, b;
     position_key(s, &a, &b);
     mend_key(a, &b);
-    if ((uint64_t)(s->tt_count + 1) * 4 > (s->tt_mask + 1) * 3) {
+    if (tt_due(s)) {
         if (!tt_alloc(s, (s->tt_mask + 1) * 2)) {
             if ((uint64_t)(s->tt_count + 1) * 20 > (s->tt_mask + 1) * 19) return -1;
         }
@@ -22,6 +26,28 @@ static int tt_insert(Core *s) {
     if (s->tt_count >= s->max_entries) return -1;
     t[2 * j] = a;
     t[2 * j + 1] = b;
+    s->tt_count++;
+    return 1;
+}
+
+/* The table's slot of the position after move m, found without playing
+ * the move (key_after): -1 when it is already in the table (nearly half
+ * the moves a hunter plays lead to a position it has entered), else the
+ * free slot it takes, its key in key[]; -2 when the table is due to grow
+ * (tt_insert() does that) or m is a redeal */
+static inline int64_t slot_after(const Core *s, int m, uint64_t key[2], keyed *w) {
+    if (tt_due(s) || !key_after(s, m, key, w)) return -2;
+    mend_key(key[0], &key[1]);
+    uint64_t j = keys_slot(s->tt, s->tt_mask, key[0], key[1]);
+    return keys_used(s->tt, j) ? -1 : (int64_t)j;
+}
+
+/* the position after a move into free slot j of the table (slot_after,
+ * with the table unchanged since): 1, or -1 when no entry is left */
+static inline int tt_put(Core *s, int64_t j, const uint64_t key[2]) {
+    if (s->tt_count >= s->max_entries) return -1;
+    s->tt[2 * j] = key[0];
+    s->tt[2 * j + 1] = key[1];
     s->tt_count++;
     return 1;
 }
@@ -281,7 +307,7 @@ static int push_frame(Core *s, int m, int u, int up_) {
     if (s->tt_mask >= PREFETCH_SLOTS) {
         for (int i = 0; i < n; i++) {
             uint64_t key[2];
-            if (key_after(s, s->mv[at + i], key)) __builtin_prefetch(s->tt + 2 * (key[0] & s->tt_mask));
+            if (key_after(s, s->mv[at + i], key, NULL)) __builtin_prefetch(s->tt + 2 * (key[0] & s->tt_mask));
         }
     }
     s->fstart[s->nfr] = at;
@@ -313,8 +339,18 @@ int run(Core *s, int64_t max_nodes, double seconds) {
         int64_t fr = s->nfr - 1;
         if (s->fidx[fr] < s->fcount[fr]) {
             int m = s->mv[s->fstart[fr] + s->fidx[fr]++];
+            /* a position already entered is counted, like every move
+             * played, but not played and taken back: it was played before,
+             * when the best so far was updated, and is no win */
+            uint64_t key[2];
+            keyed w;
+            int64_t slot = slot_after(s, m, key, &w);
+            if (slot == -1) {
+                s->nodes++;
+                continue;
+            }
             int up_;
-            int u = play(s, m, &up_);
+            int u = play(s, m, &up_, slot >= 0 ? &w : NULL);
             if (s->found > s->best) {
                 s->best = s->found;
                 s->best_found = s->found;
@@ -323,7 +359,7 @@ int run(Core *s, int64_t max_nodes, double seconds) {
                 s->best_len = s->npath;
                 if (s->found == s->total) return R_WON;
             }
-            int fresh = tt_insert(s);
+            int fresh = slot >= 0 ? tt_put(s, slot, key) : tt_insert(s);
             if (fresh < 0) return R_MEMORY;
             if (fresh) {
                 if (!push_frame(s, m, u, up_)) return R_MEMORY;

@@ -115,11 +115,30 @@ static inline void position_key(const Core *s, uint64_t *a, uint64_t *b) {
     *b = s->h[1] + s->hpt[1];
 }
 
+/* What a move does to the key, worked out before it is played (key_after):
+ * the two sums of the key (Core.h and Core.hpt) and the new key and share
+ * of the piles it changes (pile[i] < 0: none), which apply_() then sets
+ * instead of working them out again */
+typedef struct {
+    uint64_t h[2], t[2], ph[2][2], pm[2][2];
+    int pile[2];
+} keyed;
+
+/* a pile's new key and share into w (when not NULL), as the i-th pile the
+ * move changes */
+static inline void keyed_pile(keyed *w, int i, int j, const uint64_t k[2], const uint64_t share[2]) {
+    if (!w) return;
+    w->pile[i] = j;
+    memcpy(w->ph[i], k, sizeof w->ph[i]);
+    memcpy(w->pm[i], share, sizeof w->pm[i]);
+}
+
 /* The key of the position after move m, without playing it: 1 when
  * worked out, 0 for a redeal, which it leaves alone; what apply() changes
- * in the key, computed from the same parts */
-static inline int key_after(const Core *s, int m, uint64_t key[2]) {
+ * in the key, computed from the same parts. With w the parts go there too */
+static inline int key_after(const Core *s, int m, uint64_t key[2], keyed *w) {
     uint64_t h0 = s->h[0], h1 = s->h[1], t0 = s->hpt[0], t1 = s->hpt[1], k[2], share[2];
+    if (w) w->pile[0] = w->pile[1] = -1;
     if (m < 0) {
         if (!s->nstk) return 0;
         uint8_t hk = s->HK[s->stk[s->nstk - 1]];
@@ -153,6 +172,7 @@ static inline int key_after(const Core *s, int m, uint64_t key[2]) {
             pile_share(s, k[0], k[1], share);
             t0 += share[0] - s->pm[src][0];
             t1 += share[1] - s->pm[src][1];
+            keyed_pile(w, 0, src, k, share);
         } else if (src == SRC_RESERVE) {
             c = s->res[s->nres - 1];
             h0 += s->z->zr[s->nres - 1][0] - s->z->zr[s->nres][0];
@@ -169,10 +189,15 @@ static inline int key_after(const Core *s, int m, uint64_t key[2]) {
             pile_share(s, k[0], k[1], share);
             t0 += share[0] - s->pm[dst][0];
             t1 += share[1] - s->pm[dst][1];
+            keyed_pile(w, 1, dst, k, share);
         }
     }
     key[0] = h0 + t0;
     key[1] = h1 + t1;
+    if (w) {
+        w->h[0] = h0; w->h[1] = h1;
+        w->t[0] = t0; w->t[1] = t1;
+    }
     return 1;
 }
 
@@ -243,40 +268,74 @@ static inline int plain_pile_move(int m, int u) {
     return m >= 0 && u == 0 && (m >> 6) < SRC_RESERVE && (m & 63) < SRC_RESERVE;
 }
 
-/* returns the refill code (see State.apply); *up_ = 1 for a foundation move */
-static inline int apply(Core *s, int m, int *up_) {
+/* The moves of cards that apply_() makes: with a move's key worked out
+ * before (w, key_after) the cards alone move, else their keys change too */
+static inline uint8_t take_pile(Core *s, int j, const keyed *w) {
+    return w ? s->pile[j][--s->plen[j]] : pile_pop(s, j);
+}
+
+static inline void put_pile(Core *s, int j, uint8_t c, const keyed *w) {
+    if (w) s->pile[j][s->plen[j]++] = c;
+    else pile_push(s, j, c);
+}
+
+static inline uint8_t take_waste(Core *s, const keyed *w) { return w ? s->wst[--s->nwst] : waste_pop(s); }
+
+static inline uint8_t take_stock(Core *s, const keyed *w) { return w ? s->stk[--s->nstk] : stock_pop(s); }
+
+/* returns the refill code (see State.apply); *up_ = 1 for a foundation
+ * move. w: what key_after() worked out for m here, set at the end (never a
+ * redeal), or NULL */
+static inline int apply_(Core *s, int m, int *up_, const keyed *w) {
     *up_ = 0;
-    if (m < 0) {
-        if (s->nstk) { waste_push(s, stock_pop(s)); return 0; }
-        redeal(s);
-        return 1;
-    }
-    int src = m >> 6, dst = m & 63;
-    uint8_t c;
-    if (src < SRC_RESERVE) c = pile_pop(s, src);
-    else if (src == SRC_RESERVE) { c = s->res[s->nres - 1]; set_reserve_len(s, s->nres - 1); }
-    else if (src == SRC_WASTE) c = waste_pop(s);
-    else { int k = src - SRC_RETURN; c = s->REP[k]; ret_card(s, k, 1); }
-    if (dst == DST_FOUNDATION) {
-        up(s, c, 1);
-        s->upc[s->npath] = c;
-        *up_ = 1;
-    } else {
-        pile_push(s, dst, c);
-    }
     int u = 0;
-    if (src < SRC_RESERVE && s->autosp && !s->plen[src]) {
-        if (s->nwst) { c = waste_pop(s); u = 1; }
-        else if (s->nstk) { c = stock_pop(s); u = 2; }
-        if (u) pile_push(s, src, c);
+    if (m < 0) {
+        if (!s->nstk) { redeal(s); return 1; }
+        uint8_t c = take_stock(s, w);
+        if (w) s->wst[s->nwst++] = c;
+        else waste_push(s, c);
+    } else {
+        int src = m >> 6, dst = m & 63;
+        uint8_t c;
+        if (src < SRC_RESERVE) c = take_pile(s, src, w);
+        else if (src == SRC_RESERVE) {
+            c = s->res[s->nres - 1];
+            if (w) s->nres--;
+            else set_reserve_len(s, s->nres - 1);
+        }
+        else if (src == SRC_WASTE) c = take_waste(s, w);
+        else { int k = src - SRC_RETURN; c = s->REP[k]; ret_card(s, k, 1); }
+        if (dst == DST_FOUNDATION) {
+            up(s, c, 1);
+            s->upc[s->npath] = c;
+            *up_ = 1;
+        } else {
+            put_pile(s, dst, c, w);
+        }
+        if (src < SRC_RESERVE && s->autosp && !s->plen[src]) {
+            if (s->nwst) { c = take_waste(s, w); u = 1; }
+            else if (s->nstk) { c = take_stock(s, w); u = 2; }
+            if (u) put_pile(s, src, c, w);
+        }
+    }
+    if (w) {
+        memcpy(s->h, w->h, sizeof s->h);
+        memcpy(s->hpt, w->t, sizeof s->hpt);
+        for (int i = 0; i < 2; i++) {
+            if (w->pile[i] < 0) continue;
+            memcpy(s->ph[w->pile[i]], w->ph[i], sizeof w->ph[i]);
+            memcpy(s->pm[w->pile[i]], w->pm[i], sizeof w->pm[i]);
+        }
     }
     return u;
 }
 
+static inline int apply(Core *s, int m, int *up_) { return apply_(s, m, up_, NULL); }
+
 /* apply() on the search's path: the move and its refill code are recorded
- * and the position counted */
-static inline int play(Core *s, int m, int *up_) {
-    int u = apply(s, m, up_);
+ * and the position counted; w as for apply_() */
+static inline int play(Core *s, int m, int *up_, const keyed *w) {
+    int u = apply_(s, m, up_, w);
     s->path[s->npath] = m;
     s->undo[s->npath] = (uint8_t)u;
     s->npath++;
