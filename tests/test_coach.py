@@ -490,6 +490,22 @@ def test_a_bisection_that_does_not_settle_spends_the_fair_players_share_too(
 
 
 @pytest.mark.parametrize("nodes", [-1, True, 1.5])
+def test_a_bad_budget_of_positions_per_probe_is_refused_whatever_the_game(nodes: object) -> None:
+    """A won game (or one whose replay outran the budget) needs no probe,
+    so ``probe_nodes`` was never looked at and a negative one was taken;
+    elsewhere it was refused only at the first probe, after the replay,
+    as the solver's ``max_nodes``."""
+    board = endgame(SMALL, 13, left=6)
+    assert board is not None
+    line = solve(board, max_seconds=5).moves
+    with pytest.raises(ValueError, match="probe_nodes must be a whole number"):
+        find_loss(board, line, seconds=10, probe_nodes=nodes)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="probe_nodes must be a whole number"):
+        find_loss(Board.from_position(LOSING_START, SMALL), [Move.parse("s")], seconds=10,
+                  probe_nodes=nodes)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("nodes", [-1, True, 1.5])
 def test_a_fair_answer_refuses_a_bad_budget_of_positions_whatever_the_position(nodes: object) -> None:
     """A dead terrace needs no sampling, so the budget of positions was never
     looked at, and a negative one passed there (and was refused elsewhere)."""

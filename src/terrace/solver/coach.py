@@ -297,8 +297,10 @@ def find_loss(
     fair player which stock cards the player had seen when playing the
     losing move (draws taken back and replaced since, which the moves alone
     do not show: :func:`~terrace.solver.observation.stock_shown`), as the
-    hint there knew. An illegal move is refused before any search."""
+    hint there knew. An illegal move, and a budget that is not one, are
+    refused before any search."""
     check_budget(seconds)
+    check_nodes(probe_nodes, "probe_nodes")
     check_nodes(fair_nodes, "fair_nodes")
     if fair_seconds is not None:
         check_budget(fair_seconds, "fair_seconds")
