@@ -94,6 +94,23 @@ def test_the_known_losing_move_is_found() -> None:
     assert data["fair"]["same"] is False and data["fair"]["result"] == "won"
 
 
+def test_the_fair_player_playing_the_losing_move_is_the_same_move_however_spelt() -> None:
+    """The page drags a card to one foundation (``t2f1``), the fair player
+    names the move to any (``t2f``): one move, the verdict after it the
+    losing move's, yet ``same`` was false and the page said "the fair
+    player would have played 2 to the foundation, which loses too"."""
+    rules = RULE_SETS[1]
+    start = Board.from_position("9 - 9STSJSQSKSAS2S,9HTHJHQHKHAH2H3H4H5H6H,9DTDJDQDKDAD2D3D4D5D,"
+                                "9CTCJCQCKCAC2C3C4C5C 8S,3S 8C 6D8D6S8H7C7S4S6C7H5S7D 0", rules)
+    fair = FairSettings(samples=2, early=False)
+    for spelt in ("t2f1", "t2f"):
+        analysis = find_loss(start, [Move.parse(spelt)], seconds=30, fair=fair)
+        assert (analysis.outcome, analysis.step) == (LOST_AT, 1)
+        assert analysis.fair is not None and str(analysis.fair.move) == "t2f"
+        data = analysis.to_dict()["fair"]
+        assert (data["same"], data["result"]) == (True, "lost"), spelt
+
+
 @pytest.mark.parametrize(("rule_set", "number", "seed"), [(2, 21, 1), (3, 9, 0), (3, 13, 1), (3, 13, 0)])
 def test_the_losing_move_agrees_with_exhaustive_search(rule_set: int, number: int, seed: int) -> None:
     """Endgames of won deals, played on at random (cases where the plain
