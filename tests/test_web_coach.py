@@ -432,3 +432,12 @@ def test_the_coachs_fair_player_thinks_as_long_as_the_hint(monkeypatch: pytest.M
     for text in moves[: losing - 1]:
         board.push_text(text)
     assert asked[0][1] is not None and asked[0][1] <= len(board.stock)  # (the log was read)
+
+
+@pytest.mark.parametrize("name", ["analysis", "chances", "warn"])
+@pytest.mark.parametrize("seconds", [float("nan"), float("inf"), -1.0, "2"])
+def test_a_coach_budget_that_is_no_budget_is_refused_when_the_app_is_made(name: str, seconds: object) -> None:
+    """As the hint's time is: a NaN, infinite or negative budget was taken,
+    and every request of its kind then answered 500 server-error."""
+    with pytest.raises(ValueError, match=f"the coach's {name} budget"):
+        CoachBudgets(**{name: seconds})  # type: ignore[arg-type]
