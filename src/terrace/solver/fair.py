@@ -131,6 +131,8 @@ class FairSettings:
         s = self.seconds
         if isinstance(s, bool) or not isinstance(s, int | float) or not 0 < s < float("inf"):
             raise ValueError(f"seconds must be a positive finite number, not {quote(s)}")
+        # (as a float: 60 and 60.0 are one setting, and so one player key)
+        object.__setattr__(self, "seconds", float(s))
         for name in ("reuse", "repair", "early", "lines"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false, not {quote(getattr(self, name))}")
