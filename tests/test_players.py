@@ -97,6 +97,15 @@ def test_the_move_cap_and_the_budget_end_a_play_out() -> None:
     assert move_cap(get_rules("terrace")) > 1000
 
 
+@pytest.mark.parametrize("cap", [-1, 1.5, True])
+def test_a_bad_move_cap_is_refused(cap: object) -> None:
+    """play_out(max_moves=-1) ended the game before its first move and
+    answered it lost (reason "moves"), a verdict on no play at all."""
+    board = Board.from_number(3, get_rules("falling-star"))
+    with pytest.raises(ValueError, match="max_moves must be a whole number"):
+        play_out(board, GreedyPlayer(), max_moves=cap)  # type: ignore[arg-type]
+
+
 def test_play_deal_is_a_pure_picklable_job() -> None:
     job = (get_rules("falling-star"), 3, "random", {}, 9, 60.0)
     assert pickle.loads(pickle.dumps(job)) == job
