@@ -269,7 +269,7 @@ def test_safe_moves_are_the_solvers_rule() -> None:
 
 def test_fair_settings_are_checked() -> None:
     for bad in ({"samples": 0}, {"nodes": -1}, {"seconds": float("nan")}, {"seconds": float("inf")},
-                {"reuse": 1}, {"samples": True}, {"colour": "red"}):
+                {"seconds": 10**400}, {"reuse": 1}, {"samples": True}, {"colour": "red"}):
         with pytest.raises(ValueError):
             FairSettings.from_dict(bad)
     assert FairSettings.from_dict(FairSettings(samples=5).to_dict()) == FairSettings(samples=5)
