@@ -94,6 +94,23 @@ def test_the_known_losing_move_is_found() -> None:
     assert data["fair"]["same"] is False and data["fair"]["result"] == "won"
 
 
+def test_the_fair_player_playing_the_losing_move_is_the_same_move_however_spelt() -> None:
+    """The page drags a card to one foundation (``t2f1``), the fair player
+    names the move to any (``t2f``): one move, the verdict after it the
+    losing move's, yet ``same`` was false and the page said "the fair
+    player would have played 2 to the foundation, which loses too"."""
+    rules = RULE_SETS[1]
+    start = Board.from_position("9 - 9STSJSQSKSAS2S,9HTHJHQHKHAH2H3H4H5H6H,9DTDJDQDKDAD2D3D4D5D,"
+                                "9CTCJCQCKCAC2C3C4C5C 8S,3S 8C 6D8D6S8H7C7S4S6C7H5S7D 0", rules)
+    fair = FairSettings(samples=2, early=False)
+    for spelt in ("t2f1", "t2f"):
+        analysis = find_loss(start, [Move.parse(spelt)], seconds=30, fair=fair)
+        assert (analysis.outcome, analysis.step) == (LOST_AT, 1)
+        assert analysis.fair is not None and str(analysis.fair.move) == "t2f"
+        data = analysis.to_dict()["fair"]
+        assert (data["same"], data["result"]) == (True, "lost"), spelt
+
+
 @pytest.mark.parametrize(("rule_set", "number", "seed"), [(2, 21, 1), (3, 9, 0), (3, 13, 1), (3, 13, 0)])
 def test_the_losing_move_agrees_with_exhaustive_search(rule_set: int, number: int, seed: int) -> None:
     """Endgames of won deals, played on at random (cases where the plain
@@ -487,6 +504,22 @@ def test_a_bisection_that_does_not_settle_spends_the_fair_players_share_too(
     assert len(tried) > len(set(tried))  # every position tried, then some again
     again = tried.index(tried[len(set(tried))])
     assert given[len(set(tried))][2] == 4 * given[again][2]
+
+
+@pytest.mark.parametrize("nodes", [-1, True, 1.5])
+def test_a_bad_budget_of_positions_per_probe_is_refused_whatever_the_game(nodes: object) -> None:
+    """A won game (or one whose replay outran the budget) needs no probe,
+    so ``probe_nodes`` was never looked at and a negative one was taken;
+    elsewhere it was refused only at the first probe, after the replay,
+    as the solver's ``max_nodes``."""
+    board = endgame(SMALL, 13, left=6)
+    assert board is not None
+    line = solve(board, max_seconds=5).moves
+    with pytest.raises(ValueError, match="probe_nodes must be a whole number"):
+        find_loss(board, line, seconds=10, probe_nodes=nodes)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="probe_nodes must be a whole number"):
+        find_loss(Board.from_position(LOSING_START, SMALL), [Move.parse("s")], seconds=10,
+                  probe_nodes=nodes)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("nodes", [-1, True, 1.5])

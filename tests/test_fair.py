@@ -22,13 +22,15 @@ from terrace.board import Board
 from terrace.cards import CODE, parse_card
 from terrace.moves import Move
 from terrace.rules import Rules
+from terrace.solver.advice import fair_answer
 from terrace.solver.api import solve
+from terrace.solver.coach import base_chances
 from terrace.solver.fair import FairPlayer, FairSettings, _Sample
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import observe, visible_key
 from terrace.solver.players import make_player
 from terrace.solver.playout import play_out
-from terrace.variants import get_rules
+from terrace.variants import PRESETS, get_rules
 
 SMALL = FairSettings(samples=3, nodes=3_000, seconds=30.0, share=1)
 """Tiny settings: node budgets only (never the clock), so decisions are exact."""
@@ -86,6 +88,38 @@ def test_the_fair_decision_never_depends_on_the_unseen_order(
     again = FairPlayer(SMALL, seed=7).decide(seen_other)
     assert first == again
     assert first.move is None or first.move in board.legal_moves
+
+
+WHOLE_GAMES = [*PRESETS.values(), get_rules("terrace", decks=4)]
+"""Every preset's whole deal, and four decks."""
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(WHOLE_GAMES), st.integers(0, 10**6), st.sampled_from([0, 1, 12, 60]),
+       st.sampled_from([0, 0, 1, 4]), st.integers(0, 2**32))
+def test_no_answer_a_player_gets_depends_on_the_unseen_order_of_a_whole_deal(
+    rules: Rules, number: int, length: int, back: int, shuffle_seed: int
+) -> None:
+    """The fair hint (also the coach's fair move) and the base-card chances,
+    on whole deals with a game behind them (draws taken back too), are the
+    same for two games that differ only in the order of the cards never
+    seen: the whole path from the board, not only the player's decision."""
+    start = Board.from_number(number, rules)
+    rng = random.Random(shuffle_seed)
+    moves = random_game(start, rng, length, lambda board: observe(board).moves)
+    board, other = twin(start, moves, rng)
+    for _ in range(min(back, len(moves))):
+        board.pop()
+        other.pop()
+    assert observe(board) == observe(other)
+    bounded = replace(SMALL, early=False)
+    first, again = (fair_answer(b, 60, settings=bounded, seed=3, nodes=20_000) for b in (board, other))
+    assert first == again
+    if board.choosing:
+        chances = [base_chances(b, 3, 60, settings=bounded) for b in (board, other)]
+        for report in chances:
+            report.pop("seconds")
+        assert chances[0] == chances[1]
 
 
 def test_a_node_budget_makes_the_solver_repeatable() -> None:
@@ -235,7 +269,7 @@ def test_safe_moves_are_the_solvers_rule() -> None:
 
 def test_fair_settings_are_checked() -> None:
     for bad in ({"samples": 0}, {"nodes": -1}, {"seconds": float("nan")}, {"seconds": float("inf")},
-                {"reuse": 1}, {"samples": True}, {"colour": "red"}):
+                {"seconds": 10**400}, {"reuse": 1}, {"samples": True}, {"colour": "red"}):
         with pytest.raises(ValueError):
             FairSettings.from_dict(bad)
     assert FairSettings.from_dict(FairSettings(samples=5).to_dict()) == FairSettings(samples=5)

@@ -3,6 +3,7 @@ loop, replay through the engine; the per-deal job is pure and picklable."""
 
 from __future__ import annotations
 
+import json
 import math
 import pickle
 
@@ -96,6 +97,15 @@ def test_the_move_cap_and_the_budget_end_a_play_out() -> None:
     assert move_cap(get_rules("terrace")) > 1000
 
 
+@pytest.mark.parametrize("cap", [-1, 1.5, True])
+def test_a_bad_move_cap_is_refused(cap: object) -> None:
+    """play_out(max_moves=-1) ended the game before its first move and
+    answered it lost (reason "moves"), a verdict on no play at all."""
+    board = Board.from_number(3, get_rules("falling-star"))
+    with pytest.raises(ValueError, match="max_moves must be a whole number"):
+        play_out(board, GreedyPlayer(), max_moves=cap)  # type: ignore[arg-type]
+
+
 def test_play_deal_is_a_pure_picklable_job() -> None:
     job = (get_rules("falling-star"), 3, "random", {}, 9, 60.0)
     assert pickle.loads(pickle.dumps(job)) == job
@@ -125,6 +135,16 @@ def test_players_by_name_and_their_keys() -> None:
             player_key("fair", {"samples": 16}, 1)}
     assert len(keys) == 6
     assert deal_seed(0, 1) != deal_seed(1, 0)
+
+
+def test_one_setting_written_as_a_whole_number_or_not_is_one_player_key() -> None:
+    """``bench/fair.py --set seconds=60`` (JSON: the whole number 60) is the
+    default of 60.0 s a solve, yet its key held "seconds":60 where the
+    default's holds 60.0: a rerun with it found none of the verdicts of the
+    default player and played every deal again (and the other way round)."""
+    assert player_key("fair", {"seconds": 60}, 1) == player_key("fair", {}, 1)
+    whole, fraction = (player_settings("fair", {"seconds": seconds}) for seconds in (30, 30.0))
+    assert json.dumps(whole) == json.dumps(fraction)
 
 
 def test_the_web_hint_is_the_greedy_move() -> None:

@@ -235,6 +235,38 @@ def test_the_fair_hint_at_the_choice_names_the_card_the_chances_show_best(store:
         assert after["move"] is None or not after["move"].startswith("c")
 
 
+def test_the_chances_answer_the_hint_only_while_nothing_of_the_stock_was_seen(
+        store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chances are drawn at the choice with no card of the stock seen.
+    Back at the choice after choosing and drawing (the draws taken back),
+    the player knows those cards, yet the hint answered with the chances
+    all the same (the position string is the same), as if never seen."""
+    from terrace.web import hints
+
+    asked: list[Any] = []
+    real = hints.find_hint
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs.get("decided"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hints, "find_hint", watched)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(store, hint_seconds=0.2, coach=CoachBudgets(chances=60), pool=InlinePool())
+    with TestClient(app, base_url=LOCAL) as quick:
+        game = new_game(quick, variant="terrace", deal_number=7)
+        chances = quick.post(f"/api/games/{game['id']}/chances", json={}).json()
+        assert all(c["tried"] == chances["samples"] for c in chances["candidates"])
+        quick.post(f"/api/games/{game['id']}/hint", json={})
+        assert asked[-1] is not None  # (nothing seen yet: the chances are the hint)
+        play(quick, game, "c1", "s", "s")
+        for _ in range(3):
+            assert quick.post(f"/api/games/{game['id']}/undo", json={}).status_code == 200
+        back = quick.post(f"/api/games/{game['id']}/hint", json={}).json()
+        assert asked[-1] is None and back["move"] is not None
+
+
 def test_chances_refusals(client: TestClient) -> None:
     game = play(client, new_game(client, variant="terrace", deal_number=7), "c2")
     response = client.post(f"/api/games/{game['id']}/chances", json={})
@@ -432,3 +464,12 @@ def test_the_coachs_fair_player_thinks_as_long_as_the_hint(monkeypatch: pytest.M
     for text in moves[: losing - 1]:
         board.push_text(text)
     assert asked[0][1] is not None and asked[0][1] <= len(board.stock)  # (the log was read)
+
+
+@pytest.mark.parametrize("name", ["analysis", "chances", "warn"])
+@pytest.mark.parametrize("seconds", [float("nan"), float("inf"), -1.0, "2"])
+def test_a_coach_budget_that_is_no_budget_is_refused_when_the_app_is_made(name: str, seconds: object) -> None:
+    """As the hint's time is: a NaN, infinite or negative budget was taken,
+    and every request of its kind then answered 500 server-error."""
+    with pytest.raises(ValueError, match=f"the coach's {name} budget"):
+        CoachBudgets(**{name: seconds})  # type: ignore[arg-type]

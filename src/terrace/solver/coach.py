@@ -120,6 +120,9 @@ class Analysis:
     winning: Move | None = None
     fair: Decision | None = None
     fair_result: str | None = None
+    fair_same: bool = False
+    """The fair player's move is the losing move: the same position after
+    it, however either is spelt (``t2f`` and ``t2f1``)."""
     probes: list[Probe] = field(default_factory=list)
     seconds: float = 0.0
     terrace_dead: int | None = None
@@ -135,7 +138,7 @@ class Analysis:
         if self.fair is not None:
             fair = {key: value for key, value in self.fair.to_dict().items() if key != "choices"}
             fair["result"] = self.fair_result
-            fair["same"] = self.fair.move is not None and self.fair.move == self.move
+            fair["same"] = self.fair_same
         return {
             "outcome": self.outcome,
             "moves": self.moves,
@@ -297,8 +300,10 @@ def find_loss(
     fair player which stock cards the player had seen when playing the
     losing move (draws taken back and replaced since, which the moves alone
     do not show: :func:`~terrace.solver.observation.stock_shown`), as the
-    hint there knew. An illegal move is refused before any search."""
+    hint there knew. An illegal move, and a budget that is not one, are
+    refused before any search."""
     check_budget(seconds)
+    check_nodes(probe_nodes, "probe_nodes")
     check_nodes(fair_nodes, "fair_nodes")
     if fair_seconds is not None:
         check_budget(fair_seconds, "fair_seconds")
@@ -406,7 +411,7 @@ def _ask_fair(analysis: Analysis, start: Board, game: _Bisection, settings: Fair
     before = game.board(game.low)
     line = game.lines[game.low]
     if _same(before, move, game.moves[game.low]):
-        analysis.fair_result = LOST
+        analysis.fair_result, analysis.fair_same = LOST, True
         return
     if line and _same(before, move, line[0]):
         analysis.fair_result = WON

@@ -39,6 +39,7 @@ solve's wall-clock time as a safety net; when it bites, decisions can vary).
 from __future__ import annotations
 
 import random
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -129,8 +130,11 @@ class FairSettings:
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise ValueError(f"{name} must be a whole number from {low} to {high}, not {quote(value)}")
         s = self.seconds
-        if isinstance(s, bool) or not isinstance(s, int | float) or not 0 < s < float("inf"):
+        # (a whole number beyond the largest float is no budget a solve can take)
+        if isinstance(s, bool) or not isinstance(s, int | float) or not 0 < s <= sys.float_info.max:
             raise ValueError(f"seconds must be a positive finite number, not {quote(s)}")
+        # (as a float: 60 and 60.0 are one setting, and so one player key)
+        object.__setattr__(self, "seconds", float(s))
         for name in ("reuse", "repair", "early", "lines"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false, not {quote(getattr(self, name))}")

@@ -27,7 +27,7 @@ from terrace.board import Board
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.api import solve
-from terrace.solver.budget import check_budget
+from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.decision import Decision, Player
 from terrace.solver.observation import observe
 from terrace.solver.players import deal_seed, make_player, player_settings
@@ -68,6 +68,7 @@ def play_out(
 ) -> PlayOut:
     """Let ``player`` play from ``board`` (left unchanged) to the end."""
     check_budget(max_seconds)
+    check_nodes(max_moves, "max_moves")  # (a negative cap ended the game at once, as lost)
     start = time.perf_counter()
     deadline = start + max_seconds
     cap = move_cap(board.rules) if max_moves is None else max_moves

@@ -33,6 +33,7 @@ from terrace.board import Board, Status
 from terrace.moves import Move
 from terrace.refusals import Reason, Refusal
 from terrace.solver.api import UNKNOWN
+from terrace.solver.budget import check_budget
 from terrace.solver.coach import Analysis, chances_and_pick, find_loss, warn_check
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event
@@ -53,6 +54,12 @@ class CoachBudgets:
     warn: float = 1.0
     """Both searches of one warning check: short, since the page waits for
     it before every move while the assist is on."""
+
+    def __post_init__(self) -> None:
+        # (checked here, as the hint's time is: a NaN, infinite or negative
+        # budget answered each request of its kind 500 server-error)
+        for name in ("analysis", "chances", "warn"):
+            check_budget(getattr(self, name), f"the coach's {name} budget")
 
 
 class CoachEndpoints:

@@ -409,6 +409,10 @@ class WebGame:
             # (at most a quarter of the hint's time: a log of 100,000 moves takes over a second)
             shown = None if peek else await run_in_threadpool(
                 self.stock_shown, game, began + self.hint_seconds * SHOWN_SHARE)
+            if board.can_redo or (shown is not None and shown < len(board.stock)):
+                # (the chances were drawn with nothing of the stock seen: a
+                # player back at the choice after drawing knows more cards)
+                decided = None
             spent = time.perf_counter() - began
             seconds = max(self.hint_seconds * (1 - SHOWN_SHARE), self.hint_seconds - spent)
             find = partial(hints.find_hint, decided=decided, shown=shown)
