@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -440,6 +441,29 @@ def test_one_search_is_one_hunter(two: Options) -> None:
     board = endgame_position(1, RULE_SETS[0], 10)
     with pytest.raises(ValueError, match="choose one hunter, not "):
         Search(board, two)
+
+
+@pytest.mark.parametrize(("option", "value", "words"), [
+    ("canonical", "no", "is not true or false"), ("nested", 1, "is not true or false"),
+    ("shuffle", "x", "is not a whole number"), ("seed", 1.5, "is not a whole number"),
+    ("order", 1.0, "is not a whole number"), ("nrpa", "1", "is not a whole number"),
+    ("beam", True, "is not a whole number"), ("beam", -1, "is not from 0 (no beam) to 65,536"),
+    ("beam", 1 << 40, "is not from 0 (no beam) to 65,536"),
+])
+def test_an_option_of_the_wrong_kind_is_refused_by_the_options(option: str, value: Any, words: str) -> None:
+    # canonical="no" was taken as yes; a shuffle or seed of text or 1.5 reached
+    # the core ("argument 19 must be int", a TypeError), a beam of 2**40 an
+    # OverflowError, a beam of -1 only when the core built it
+    with pytest.raises(ValueError, match=f"{option} .* {re.escape(words)}"):
+        Options(**{option: value})
+
+
+@needs_core
+def test_a_beam_narrower_than_its_picks_per_parent_runs() -> None:
+    # a width below BEAM_PER_PARENT (8) was "beam sizes out of range" from the core
+    search = Search(endgame_position(1, RULE_SETS[0], 10), Options(beam=3))
+    search.step(0.05, max_nodes=2000)
+    assert search.nodes > 0
 
 
 @pytest.mark.parametrize("level", [-1, 5, 99])

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from terrace.refusals import quote
 
 DEFAULT_SEED = 20240601
 """The seed of :class:`Options` unless another is given."""
+
+BEAM_WIDEST = 1 << 16
+"""The most positions a layer of the beam hunter may keep (the compiled
+core's limit)."""
 
 ORDER_PLAIN = 0
 """Moves tried foundation moves first, then waste to pile, pile to pile
@@ -53,7 +57,8 @@ class Options:
     (used by restarting win-hunters)."""
     beam: int = 0
     """When not 0: the search is the compiled core's beam hunter with this
-    many positions per layer (a win-finding search: it never claims lost)."""
+    many positions per layer, at most :data:`BEAM_WIDEST` (a win-finding
+    search: it never claims lost)."""
     nested: bool = False
     """The search is the compiled core's nested hunter (``ccore/nested.c``):
     a win-finding search that never claims lost."""
@@ -80,6 +85,16 @@ class Options:
     pure-Python reference; ``"compiled"``: the core or an error."""
 
     def __post_init__(self) -> None:
+        # (a switch of text or a count of 1.5 reached the core as "argument 19
+        # must be int", a TypeError, or was taken: canonical="no" meant yes)
+        for option in fields(self):
+            value = getattr(self, option.name)
+            if option.type == "bool" and not isinstance(value, bool):
+                raise ValueError(f"{option.name} {quote(value)} is not true or false")
+            if option.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ValueError(f"{option.name} {quote(value)} is not a whole number")
+        if not 0 <= self.beam <= BEAM_WIDEST:
+            raise ValueError(f"beam width {quote(self.beam)} is not from 0 (no beam) to {BEAM_WIDEST:,}")
         if self.order not in ORDERS:
             known = ", ".join(map(str, ORDERS[:-1])) + f" and {ORDERS[-1]}"
             raise ValueError(f"move order {quote(self.order)} is not one of {known}")

@@ -159,7 +159,8 @@ class Search:
             self._compiled = _core.Search(*_core_arguments(board, self.options))
             seed = (self.options.seed ^ self.options.shuffle) & (1 << 64) - 1
             if self.options.beam:
-                self._compiled.set_beam(self.options.beam, BEAM_CLOSURE, BEAM_PER_PARENT, BEAM_WEIGHTS, seed)
+                width = self.options.beam
+                self._compiled.set_beam(width, BEAM_CLOSURE, min(BEAM_PER_PARENT, width), BEAM_WEIGHTS, seed)
             elif self.options.nested:
                 self._compiled.set_nested(seed)
             elif self.options.nrpa:
