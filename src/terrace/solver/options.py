@@ -23,6 +23,9 @@ instructions)."""
 NRPA_MAX_LEVEL = 4
 """The deepest level of the policy-learning hunter (``Options.nrpa``): each
 level runs the one below ``search.NRPA_ITERATIONS`` times."""
+RESERVE_WEIGHT_MAX = 64
+"""The most a reserve card played may count in a best line's worth
+(``Options.reserve_weight``)."""
 ORDERS = (ORDER_PLAIN, ORDER_DRAW_EARLY, ORDER_UNRANKED)
 """Every move order (the compiled core refuses any above the last)."""
 
@@ -67,6 +70,15 @@ class Options:
     default 20 million for the pure-Python search (and for all its searches
     in the process together, whatever this says), and for the compiled core
     as many as its memory limit allows (see :func:`set_memory_limit`)."""
+    live_best: bool = False
+    """A search's best line (``best_found``, the restarting win-hunters'
+    line to start from) ends only in a position that the reserve schedule
+    does not cut (measured for General's Patience: docs/winnability.md,
+    "Changes measured")."""
+    reserve_weight: int = 1
+    """What a search's best line is chosen by: cards up, each reserve card
+    played counting this many times (from 1 to :data:`RESERVE_WEIGHT_MAX`);
+    ``best_found`` is that worth."""
     seed: int = DEFAULT_SEED
     """The seed of the position keys and of the win-hunters' random choices
     (their move orders and restart points)."""
@@ -78,6 +90,9 @@ class Options:
         if self.order not in ORDERS:
             known = ", ".join(map(str, ORDERS[:-1])) + f" and {ORDERS[-1]}"
             raise ValueError(f"move order {quote(self.order)} is not one of {known}")
+        if not 1 <= self.reserve_weight <= RESERVE_WEIGHT_MAX:
+            weight = quote(self.reserve_weight)
+            raise ValueError(f"reserve weight {weight} is not from 1 to {RESERVE_WEIGHT_MAX}")
         if not 0 <= self.nrpa <= NRPA_MAX_LEVEL:
             raise ValueError(f"policy-learning level {quote(self.nrpa)} is not from 0 to {NRPA_MAX_LEVEL}")
 
