@@ -111,6 +111,15 @@ def option(setting: str) -> tuple[str, int | bool]:
 
     >>> option("live_best=true"), option("reserve_weight=2")
     (('live_best', True), ('reserve_weight', 2))
+    >>> option("reserve_weight=0")
+    Traceback (most recent call last):
+    SystemExit: --option 'reserve_weight=0': reserve weight 0 is not a whole number from 1 to 64
+    >>> option("core=python")
+    Traceback (most recent call last):
+    SystemExit: --option 'core=python': NAME must be a whole-number or true/false field of Options
+    >>> option("live_best=1")
+    Traceback (most recent call last):
+    SystemExit: --option 'live_best=1': live_best is true or false
     """
     name, _, text = setting.partition("=")
     current = getattr(Options(), name, None) if name in Options.__dataclass_fields__ else None

@@ -328,10 +328,10 @@ def test_the_core_refuses_a_move_order_out_of_range() -> None:
         _core.Search(*arguments)
 
 
-@pytest.mark.parametrize("weight", [0, 65])
-def test_a_reserve_weight_out_of_range_is_refused(weight: int) -> None:
-    with pytest.raises(ValueError, match=f"reserve weight {weight} is not from 1 to 64"):
-        Options(reserve_weight=weight)
+@pytest.mark.parametrize("weight", [0, 65, 2.0, "2", True])
+def test_a_reserve_weight_out_of_range_is_refused(weight: object) -> None:
+    with pytest.raises(ValueError, match=r"reserve weight .* is not a whole number from 1 to 64"):
+        Options(reserve_weight=weight)  # type: ignore[arg-type]
 
 
 @needs_core

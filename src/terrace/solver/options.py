@@ -90,9 +90,10 @@ class Options:
         if self.order not in ORDERS:
             known = ", ".join(map(str, ORDERS[:-1])) + f" and {ORDERS[-1]}"
             raise ValueError(f"move order {quote(self.order)} is not one of {known}")
-        if not 1 <= self.reserve_weight <= RESERVE_WEIGHT_MAX:
-            weight = quote(self.reserve_weight)
-            raise ValueError(f"reserve weight {weight} is not from 1 to {RESERVE_WEIGHT_MAX}")
+        weight = self.reserve_weight
+        if isinstance(weight, bool) or not isinstance(weight, int) or not 1 <= weight <= RESERVE_WEIGHT_MAX:
+            raise ValueError(f"reserve weight {quote(weight)} is not a whole number "
+                             f"from 1 to {RESERVE_WEIGHT_MAX}")
         if not 0 <= self.nrpa <= NRPA_MAX_LEVEL:
             raise ValueError(f"policy-learning level {quote(self.nrpa)} is not from 0 to {NRPA_MAX_LEVEL}")
 
