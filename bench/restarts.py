@@ -15,7 +15,9 @@ changes one of the solver's tuning numbers in :mod:`terrace.solver.api`
 (``ELITE_EVERY``, ``LATE_HUNTER_SHARE``, ``RESTART_NODES``, ...) for the
 whole run. ``--seeds N`` runs every policy N times with different seeds
 (where the hunters restart from): the spread of those counts is what luck
-alone moves, the bar any setting has to clear.
+alone moves, the bar any setting has to clear. ``--option NAME=VALUE`` sets
+a whole-number or true/false field of the solver's ``Options`` (such as
+``live_best=true`` or ``reserve_weight=2``) for every solve of the run.
 
     .venv/bin/python bench/restarts.py --variant admirals-patience --deals 1-60 \\
         --nodes 40000000 --policies default,fixed:3000,luby:1000
@@ -104,6 +106,39 @@ def override(setting: str) -> None:
     setattr(api, name, value)
 
 
+def option(setting: str) -> tuple[str, int | bool]:
+    """One field of :class:`Options` from ``NAME=VALUE``: a whole number,
+    or ``true``/``false`` for a switch.
+
+    >>> option("live_best=true"), option("reserve_weight=2")
+    (('live_best', True), ('reserve_weight', 2))
+    >>> option("reserve_weight=0")
+    Traceback (most recent call last):
+    SystemExit: --option 'reserve_weight=0': reserve weight 0 is not a whole number from 1 to 64
+    >>> option("core=python")
+    Traceback (most recent call last):
+    SystemExit: --option 'core=python': NAME must be a whole-number or true/false field of Options
+    >>> option("live_best=1")
+    Traceback (most recent call last):
+    SystemExit: --option 'live_best=1': live_best is true or false
+    """
+    name, _, text = setting.partition("=")
+    current = getattr(Options(), name, None) if name in Options.__dataclass_fields__ else None
+    if isinstance(current, bool):
+        if text not in ("true", "false"):
+            raise SystemExit(f"--option {setting!r}: {name} is true or false")
+        return name, text == "true"
+    if not isinstance(current, int):
+        raise SystemExit(f"--option {setting!r}: NAME must be a whole-number or true/false field of Options")
+    if not text.isascii() or not text.isdigit():
+        raise SystemExit(f"--option {setting!r}: {text!r} is not a whole number")
+    try:
+        Options(**{name: int(text)})  # type: ignore[arg-type]
+    except ValueError as error:
+        raise SystemExit(f"--option {setting!r}: {error}") from None
+    return name, int(text)
+
+
 def won_deals(rules: Rules, deals: range, nodes: int, options: Options, policy: str) -> set[int]:
     """The deals the solver wins within ``nodes`` positions each; each
     deal's result is printed as it ends (a run can take hours)."""
@@ -130,6 +165,9 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="override a number of terrace.solver.api for the whole run, "
                              "e.g. ELITE_EVERY=1 or LATE_HUNTER_SHARE=32 (repeatable)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="set a whole-number or true/false field of the solver's Options for every "
+                             "solve, e.g. live_best=true or reserve_weight=2 (repeatable)")
     parser.add_argument("--seeds", type=int, default=1, metavar="N",
                         help="run every policy with N seeds (the solver's own, then the next ones) "
                              "to see how much the count moves by luck alone")
@@ -138,6 +176,7 @@ def main() -> None:
         raise SystemExit(f"--seeds {args.seeds}: give a whole number from 1 to 100")
     for setting in args.set:
         override(setting)
+    fields = dict(option(setting) for setting in args.option)
     rules = get_rules(args.variant)
     first, last = parse_range(args.deals)
     policies = [(policy, length_of(policy), not policy.endswith("/fresh"))
@@ -150,13 +189,15 @@ def main() -> None:
         for policy, length, elite in policies:
             use(length)
             start = time.process_time()
-            wins[policy] = [won_deals(rules, deals, args.nodes, Options(elite=elite, seed=seed), policy)
+            wins[policy] = [won_deals(rules, deals, args.nodes,
+                                      Options(elite=elite, seed=seed, **fields),  # type: ignore[arg-type]
+                                      policy)
                             for seed in seeds]
             seconds[policy] = time.process_time() - start
     finally:
         use(None)
     print()
-    print(report(args.variant, args.deals, args.nodes, args.set, wins, seconds))
+    print(report(args.variant, args.deals, args.nodes, args.set + args.option, wins, seconds))
 
 
 def report(variant: str, deals: str, nodes: int, settings: list[str],

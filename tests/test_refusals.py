@@ -197,6 +197,7 @@ _HUGE_LIST = list(range(10**5))
     lambda: player_settings("fair", {"seconds": _HUGE_TEXT}),
     lambda: player_settings("fair", {"reuse": _HUGE_TEXT}),
     lambda: Options(order=_HUGE_TEXT),
+    lambda: Options(reserve_weight=_HUGE_TEXT),  # type: ignore[arg-type]
     lambda: Guide_words(_HUGE_TEXT),
 ])
 def test_a_refusal_quoting_a_huge_value_stays_short(build: Any) -> None:

@@ -34,6 +34,7 @@ OPTION_SETS = [
     {"shuffle": 7},
     {"order": 1, "shuffle": 3},
     {"order": 2, "shuffle": 5},
+    {"reserve_weight": 3, "order": 2, "shuffle": 5},
 ]
 
 
@@ -658,6 +659,71 @@ def test_a_search_whose_initialisation_failed_cannot_be_initialised_again() -> N
     with pytest.raises(RuntimeError, match="not initialised"):
         search.step(1000, 1.0)
     assert search.line() == [] and search.nodes == 0
+
+
+@pytest.mark.parametrize("weight", [0, 65, 2.0, "2", True])
+def test_a_reserve_weight_out_of_range_is_refused(weight: object) -> None:
+    with pytest.raises(ValueError, match=r"reserve.weight .* is not a whole number"):
+        Options(reserve_weight=weight)  # type: ignore[arg-type]
+
+
+@needs_core
+@pytest.mark.parametrize("weight", [0, (1 << 20) + 1])
+def test_the_core_refuses_a_reserve_weight_out_of_range(weight: int) -> None:
+    from terrace.solver import _core  # type: ignore[attr-defined]
+    from terrace.solver.search import _core_arguments
+
+    board = Board.from_number(3, get_rules("falling-star"))
+    arguments = list(_core_arguments(board, Options(reserve_weight=2)))
+    assert arguments[-1] == 2
+    arguments[-1] = weight
+    with pytest.raises(ValueError, match="reserve weight out of range"):
+        _core.Search(*arguments)
+
+
+def _end_of_best_line(core: str, extra: dict[str, object]) -> tuple[int, int, bool]:
+    """A shuffled search of General's Patience deal 12 with base card c3
+    for 3,000 positions: its best_found, and at the end of its best line
+    the cards up plus twice the reserve cards played, and whether the
+    reserve schedule cuts that position."""
+    from terrace.solver.prune import reserve_dead
+    from terrace.solver.state import State
+
+    board = Board.from_number(12, get_rules("generals-patience"))
+    board.push_text("c3")
+    search = Search(board, Options(core=core, order=2, shuffle=27, **extra))  # type: ignore[arg-type]
+    run_on(search, 3_000)
+    s = State(board, True, 0)
+    for m in search.best_line():
+        s.apply(m)
+    return search.best_found, s.found + 2 * (len(board.reserve) - len(s.res)), bool(s.res) and reserve_dead(s)
+
+
+@pytest.mark.parametrize("core", ["python", pytest.param("compiled", marks=needs_core)])
+def test_a_live_best_line_never_ends_where_the_reserve_schedule_cuts(core: str) -> None:
+    # by default the line that put most cards up here ends in a position
+    # the reserve schedule cuts (cards put up after the reserve was lost)
+    assert _end_of_best_line(core, {})[2]
+    assert not _end_of_best_line(core, {"live_best": True})[2]
+
+
+@needs_core
+def test_core_follows_python_with_a_live_best_line() -> None:
+    # (on the small endgames of the tests above no best line ends where the
+    # reserve schedule cuts, so a live best line changes nothing there)
+    board = Board.from_number(12, get_rules("admirals-patience"))
+    board.push_text("c1")
+    live = Options(live_best=True, shuffle=7)
+    python = run(board, replace(live, core="python"), 20_000)
+    core = run(board, replace(live, core="compiled"), 20_000)
+    assert core == python
+    assert core != run(board, replace(live, core="compiled", live_best=False), 20_000)
+
+
+@pytest.mark.parametrize("core", ["python", pytest.param("compiled", marks=needs_core)])
+def test_a_reserve_card_played_counts_as_weighted_in_the_best_line(core: str) -> None:
+    found, weighted, _ = _end_of_best_line(core, {"reserve_weight": 3})
+    assert found == weighted
 
 
 def _hunting(task: object) -> tuple[object, ...]:

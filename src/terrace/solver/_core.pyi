@@ -19,7 +19,7 @@ class Search:
         base: int, reserve: bytes, stock: bytes, waste: bytes, tableau: list[bytes],
         foundations: list[bytes], redeals_used: int,
         canonical: bool, safe_moves: bool, dead_reserve: bool, order: int, dig_only: bool,
-        shuffle: int, max_entries: int, seed: int, /,
+        shuffle: int, max_entries: int, seed: int, live_best: bool, reserve_weight: int, /,
     ) -> None: ...
     def step(self, max_nodes: int, seconds: float, /) -> int: ...
     def set_beam(

@@ -32,6 +32,10 @@ COUNT_MOST = 1 << 62
 counts are signed 64-bit numbers, and a budget is added to the positions
 so far): the largest ``Options.max_entries``, and the cap when none is
 given; a step or a hunt asked for more positions is asked for this many."""
+
+RESERVE_WEIGHT_MAX = 64
+"""The most a reserve card played may count in a best line's worth
+(``Options.reserve_weight``)."""
 ORDERS = (ORDER_PLAIN, ORDER_DRAW_EARLY, ORDER_UNRANKED)
 """Every move order (the compiled core refuses any above the last)."""
 
@@ -77,6 +81,15 @@ class Options:
     to :data:`COUNT_MOST`; by default 20 million for the pure-Python search (and for all its searches
     in the process together, whatever this says), and for the compiled core
     as many as its memory limit allows (see :func:`set_memory_limit`)."""
+    live_best: bool = False
+    """A search's best line (``best_found``, the restarting win-hunters'
+    line to start from) ends only in a position that the reserve schedule
+    does not cut (measured for General's Patience: docs/winnability.md,
+    "Changes measured")."""
+    reserve_weight: int = 1
+    """What a search's best line is chosen by: cards up, each reserve card
+    played counting this many times (from 1 to :data:`RESERVE_WEIGHT_MAX`);
+    ``best_found`` is that worth."""
     seed: int = DEFAULT_SEED
     """The seed of the position keys and of the win-hunters' random choices
     (their move orders and restart points)."""
@@ -98,6 +111,10 @@ class Options:
         if self.order not in ORDERS:
             known = ", ".join(map(str, ORDERS[:-1])) + f" and {ORDERS[-1]}"
             raise ValueError(f"move order {quote(self.order)} is not one of {known}")
+        weight = self.reserve_weight
+        if not 1 <= weight <= RESERVE_WEIGHT_MAX:
+            raise ValueError(f"reserve weight {quote(weight)} is not a whole number "
+                             f"from 1 to {RESERVE_WEIGHT_MAX}")
         if not 0 <= self.nrpa <= NRPA_MAX_LEVEL:
             raise ValueError(f"policy-learning level {quote(self.nrpa)} is not from 0 to {NRPA_MAX_LEVEL}")
         most = self.max_entries

@@ -345,6 +345,16 @@ class Search:
 
     # ------------------------------------------------------------------
 
+    def _note_best(self, worth: int, path: list[int], won: bool) -> None:
+        """The line ``path`` (after the prefix), of ``worth``, is the best
+        so far; when it ``won``, it is the search's result."""
+        self.best_found = worth
+        self.best_first = path[0]
+        self._best_path = self._prefix + path
+        if won:
+            self.line = self._best_path
+            self.result = "won"
+
     def _run(self) -> Iterator[None]:
         """The pure-Python search, a generator that pauses every slice."""
         opt = self.options
@@ -358,7 +368,13 @@ class Search:
         path: list[int] = []
         undo: list[int] = []
         nodes = 1
-        best = s.found
+        extra, first_reserve, live = opt.reserve_weight - 1, len(self._root.reserve), opt.live_best
+
+        def worth() -> int:
+            """What the best line is chosen by (``Options.reserve_weight``)."""
+            return s.found + extra * (first_reserve - len(s.res))
+
+        best = worth()
         if s.found == total:
             self.result = "won"
             self.line = list(self._prefix)
@@ -389,25 +405,28 @@ class Search:
                     path.append(m)
                     undo.append(u)
                     nodes += 1
-                    if s.found > best:
-                        best = s.found
-                        self.best_found = best
-                        self.best_first = path[0]
-                        self._best_path = self._prefix + path
-                        if best == total:
-                            self.line = self._prefix + path
-                            self.result = "won"
+                    # (a position entered before is never better than the
+                    # best: it was weighed when first entered)
+                    gain = worth() > best
+                    if gain and not live:
+                        best = worth()
+                        self._note_best(best, path, s.found == total)
+                        if self.result:
                             self.nodes = nodes
                             return
                     key = s.key()
                     if key not in visited:
                         visited.add(key)
                         up = m >= 0 and (m & 63) == DST_FOUNDATION
-                        if up and dead_check and s.res and reserve_dead(s):
-                            frames.append([])
-                        else:
-                            frames.append(gen.moves(s, m, u))
+                        cut = up and dead_check and bool(s.res) and reserve_dead(s)
+                        frames.append([] if cut else gen.moves(s, m, u))
                         fidx.append(0)
+                        if gain and live and not cut:
+                            best = worth()
+                            self._note_best(best, path, s.found == total)
+                            if self.result:
+                                self.nodes = nodes
+                                return
                         continue
                     # seen before: fall through to take the move back
                 else:
@@ -450,7 +469,7 @@ def _core_arguments(board: Board, opt: Options) -> tuple[Any, ...]:
         bytes(board.reserve), bytes(board.stock), bytes(board.waste),
         [bytes(p) for p in board.tableau], [bytes(f) for f in board.foundations], board.redeals_used,
         opt.canonical, opt.safe_moves, opt.dead_reserve, opt.order, opt.dig_only, opt.shuffle,
-        opt.max_entries or COUNT_MOST, opt.seed,
+        opt.max_entries or COUNT_MOST, opt.seed, opt.live_best, opt.reserve_weight,
     )
 
 

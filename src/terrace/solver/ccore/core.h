@@ -88,6 +88,8 @@ typedef struct {
     int autosp, freesp, wastesp;
     /* options */
     int canon, safe, dead_check, order, dig_only, mixed, shuffled;
+    int live_best;      /* Options.live_best: a position the reserve schedule cuts is never the best */
+    int reserve_extra;  /* Options.reserve_weight - 1: a line's worth counts a reserve card played this much more */
     uint64_t rng;
     int64_t max_entries;
     /* tables (see tables.py) */
@@ -140,6 +142,10 @@ static inline uint64_t splitmix(uint64_t *state) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
 }
+
+/* what the best line is chosen by: cards up, and each reserve card
+ * played reserve_extra times more (Options.reserve_weight) */
+static inline int worth(const Core *s) { return s->found + s->reserve_extra * (s->nres0 - s->nres); }
 
 static inline double now(void) {
     struct timespec ts;

@@ -53,12 +53,12 @@ static void Core_dealloc(Core *s) {
 static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     int decks, piles, in_suit, spaces, redeals, ret, base, ru;
     PyObject *res, *stk, *wst, *tab, *fnd;
-    int canon, safe, dead, order, dig;
+    int canon, safe, dead, order, dig, live_best, reserve_weight;
     unsigned long long shuffle, seed;
     long long max_entries;
-    if (!PyArg_ParseTuple(args, "iipiipiSSSOOipppipKLK", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
+    if (!PyArg_ParseTuple(args, "iipiipiSSSOOipppipKLKpi", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
                           &base, &res, &stk, &wst, &tab, &fnd, &ru, &canon, &safe, &dead, &order, &dig,
-                          &shuffle, &max_entries, &seed))
+                          &shuffle, &max_entries, &seed, &live_best, &reserve_weight))
         return -1;
     if (s->inited) {
         PyErr_SetString(PyExc_RuntimeError, "already initialised (a search is initialised once)");
@@ -74,6 +74,10 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "move order out of range");
         return -1;
     }
+    if (reserve_weight < 1 || reserve_weight > 1 << 20) {  /* (a worth, at most 417 << 20, fits an int) */
+        PyErr_SetString(PyExc_ValueError, "reserve weight out of range");
+        return -1;
+    }
     if (!PyList_Check(tab) || PyList_GET_SIZE(tab) != piles || !PyList_Check(fnd) ||
         PyList_GET_SIZE(fnd) != 4 * decks) {
         PyErr_SetString(PyExc_ValueError, "bad tableau or foundations");
@@ -84,6 +88,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     s->autosp = spaces == 0; s->freesp = spaces == 1; s->wastesp = spaces == 2;
     s->canon = canon; s->safe = safe && !ret; s->dead_check = dead && !ret; s->order = order;
     s->dig_only = dig; s->rng = shuffle; s->shuffled = shuffle != 0; s->max_entries = max_entries; s->mixed = canon && in_suit;
+    s->live_best = live_best; s->reserve_extra = reserve_weight - 1;
     s->best_found = -1; s->best_first = -2;
     build_tables(s);
     int total = s->total;

@@ -288,8 +288,9 @@ int grow(Core *s) {
 /* tables with fewer slots than this (a hunter's) stay in the cache */
 #define PREFETCH_SLOTS ((uint64_t)1 << 16)
 
-/* pushes the frame of the position just entered (after move m with refill u) */
-static int push_frame(Core *s, int m, int u, int up_) {
+/* pushes the frame of the position just entered (after move m with refill
+ * u); *cut: 1 when the reserve schedule cut it (no moves) */
+static int push_frame(Core *s, int m, int u, int up_, int *cut) {
     /* grow() only when an array is near its end (a call through the PLT
      * for every position entered cost 1% of the time) */
     if ((s->mv_len + MAXGEN > s->mv_cap || s->nfr + 1 >= s->cap || s->npath + 1 >= s->cap) && !grow(s)) return 0;
@@ -299,7 +300,8 @@ static int push_frame(Core *s, int m, int u, int up_) {
      * move, then only for the class of the card that went up (the
      * position before it passed, and the other classes are as they were) */
     int only = up_ && m >= 0 ? s->CLASS_OF[s->SK[s->upc[s->npath - 1]]] : -1;
-    if (!reserve_cut(s, up_, only)) n = gen(s, m, u, s->mv + at);
+    *cut = reserve_cut(s, up_, only);
+    if (!*cut) n = gen(s, m, u, s->mv + at);
     /* the table's slots of the positions these moves lead to are fetched
      * into the cache now, while the search plays the first of them: a
      * probe of a large table waits for memory (two thirds of the complete
@@ -318,16 +320,28 @@ static int push_frame(Core *s, int m, int u, int up_) {
     return 1;
 }
 
+/* the line to the position just entered is the best so far (its worth is
+ * more than the best's); 1 when it wins */
+static int note_best(Core *s) {
+    s->best = worth(s);
+    s->best_found = s->best;
+    s->best_first = s->path[s->base_len];
+    memcpy(s->best_path, s->path, s->npath * sizeof(int32_t));
+    s->best_len = s->npath;
+    return s->found == s->total;
+}
+
 int run(Core *s, int64_t max_nodes, double seconds) {
     double t0 = now(), deadline = t0 + seconds;
     int64_t stop = s->nodes + max_nodes;
+    int cut;
     if (!s->started) {
         s->started = 1;
         s->nodes = 1;
-        s->best = s->found;
+        s->best = worth(s);
         if (!s->tt || tt_insert(s) < 0) return R_MEMORY;  /* (no table: none fitted under the limit) */
         if (s->found == s->total) return R_WON;
-        if (!push_frame(s, -2, 0, s->dead_check)) return R_MEMORY;
+        if (!push_frame(s, -2, 0, s->dead_check, &cut)) return R_MEMORY;
     }
     int tick = 0;
     for (;;) {
@@ -351,18 +365,15 @@ int run(Core *s, int64_t max_nodes, double seconds) {
             }
             int up_;
             int u = play(s, m, &up_, slot >= 0 ? &w : NULL);
-            if (s->found > s->best) {
-                s->best = s->found;
-                s->best_found = s->found;
-                s->best_first = s->path[s->base_len];
-                memcpy(s->best_path, s->path, s->npath * sizeof(int32_t));
-                s->best_len = s->npath;
-                if (s->found == s->total) return R_WON;
-            }
+            /* (a position entered before is never better than the best:
+             * it was weighed when first entered) */
+            int gain = worth(s) > s->best;
+            if (gain && !s->live_best && note_best(s)) return R_WON;
             int fresh = slot >= 0 ? tt_put(s, slot, key) : tt_insert(s);
             if (fresh < 0) return R_MEMORY;
             if (fresh) {
-                if (!push_frame(s, m, u, up_)) return R_MEMORY;
+                if (!push_frame(s, m, u, up_, &cut)) return R_MEMORY;
+                if (gain && s->live_best && !cut && note_best(s)) return R_WON;
                 continue;
             }
         } else {
