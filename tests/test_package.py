@@ -30,3 +30,24 @@ def test_import_terrace_loads_no_engine_module() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": ":".join(sys.path)})
     assert out.stdout.strip() == "[]"
+
+
+def test_the_solver_loads_no_storage_web_or_cli_module() -> None:
+    """The solver (and the engine below it) stands without the front ends:
+    the core's profile-guided build trains it before the dependencies are
+    installed, and observation.py importing storage's JOINED (which loads
+    platformdirs) made every fresh build fall back to the core without its
+    profile."""
+    code = ("import sys, terrace.solver.api, terrace.solver.fair, terrace.solver.coach, "
+            "terrace.solver.observation; "
+            "print(sorted(m for m in sys.modules if m.split('.')[:2] in "
+            "(['terrace', 'storage'], ['terrace', 'web'], ['terrace', 'cli']) or m == 'platformdirs'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": ":".join(sys.path)})
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_log_actions_the_observation_reads_are_the_store_s() -> None:
+    from terrace.storage.migrations import JOINED
+
+    assert JOINED == "join"

@@ -41,7 +41,6 @@ from terrace.rules import Rules, SpaceRule
 from terrace.solver.budget import check_nodes
 from terrace.solver.history import LOOKBACK, quiet_returns, same_pass_positions
 from terrace.solver.safe import safe_moves
-from terrace.storage.migrations import JOINED
 
 Cards = tuple[Card, ...]
 
@@ -258,7 +257,7 @@ def stock_shown(start: Board, events: Iterable[Event], until: float | None = Non
             break
         if action in ("create", "restart"):
             board = start.copy(stack=False)
-        elif action in ("import", JOINED):
+        elif action in ("import", "join"):  # (an import, or one that joined a state: storage's JOINED)
             board = None  # (the moves before an import are not in this log)
         if board is None:
             continue
