@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from terrace.rules import Rules
 from terrace.solver.players import player_key
 from terrace.solver.verdicts import VerdictStore
+from terrace.variants import get_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,6 +24,7 @@ import json, multiprocessing, os, signal, sys
 from terrace.rules import Rules
 from terrace.solver import survey
 from terrace.solver.verdicts import VerdictStore
+from terrace.variants import get_rules
 
 frozen = []
 
@@ -40,7 +41,10 @@ def on_result(number, verdict):
 if __name__ == "__main__":
     store = VerdictStore(sys.argv[1])
     try:
-        survey.run_survey(Rules(), 1, 12, jobs=2, max_seconds=0.2, store=store, on_result=on_result)
+        # (Admiral's Patience: its deals take their whole 0.2 s, so the workers are busy when
+        # frozen; Terrace's took milliseconds, and a loaded machine let them finish all 12 first)
+        survey.run_survey(get_rules("admirals-patience"), 1, 12, jobs=2, max_seconds=0.2, store=store,
+                          on_result=on_result)
         print(json.dumps(["finished"]), flush=True)
     except survey.WorkerDiedError as error:
         print(json.dumps(["error", str(error)]), flush=True)
@@ -92,7 +96,7 @@ def test_a_frozen_local_worker_ends_the_survey_within_its_budget_and_loses_no_ve
     reported = {line[1] for line in lines if line[0] == "result"}
     store = VerdictStore(str(path))
     try:
-        stored = store.range(Rules(), 1, 12, player_key("perfect"))
+        stored = store.range(get_rules("admirals-patience"), 1, 12, player_key("perfect"))
     finally:
         store.close()
     assert set(stored) == reported and len(reported) < 12
