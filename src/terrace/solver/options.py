@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from terrace.refusals import quote
+from terrace.whole import as_truth, as_whole
 
 DEFAULT_SEED = 20240601
 """The seed of :class:`Options` unless another is given."""
@@ -100,12 +101,21 @@ class Options:
     def __post_init__(self) -> None:
         # (a switch of text or a count of 1.5 reached the core as "argument 19
         # must be int", a TypeError, or was taken: canonical="no" meant yes)
+        # (numpy's bool_ and int64 are taken as the engine's rules take them, kept as plain values)
         for option in fields(self):
             value = getattr(self, option.name)
-            if option.type == "bool" and not isinstance(value, bool):
-                raise ValueError(f"{option.name} {quote(value)} is not true or false")
-            if option.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-                raise ValueError(f"{option.name} {quote(value)} is not a whole number")
+            if option.type == "bool":
+                plain: bool | int | None = as_truth(value)
+                if plain is None:
+                    raise ValueError(f"{option.name} {quote(value)} is not true or false")
+            elif option.type == "int":
+                plain = as_whole(value)
+                if plain is None:
+                    raise ValueError(f"{option.name} {quote(value)} is not a whole number")
+            else:
+                continue
+            if plain is not value:
+                object.__setattr__(self, option.name, plain)
         if not 0 <= self.beam <= BEAM_WIDEST:
             raise ValueError(f"beam width {quote(self.beam)} is not from 0 (no beam) to {BEAM_WIDEST:,}")
         if self.order not in ORDERS:
