@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -202,6 +204,22 @@ def test_the_win_rate_is_never_shown_as_all_or_nothing_when_it_is_not() -> None:
     assert _cell("win_rate", 1 / 100_000) == "<0.1%"
     assert (_cell("win_rate", 1.0), _cell("win_rate", 0.0), _cell("win_rate", 0.5)) == ("100%", "0%", "50%")
     assert _cell("win_rate", 1 / 6) == "16.7%"
+
+
+def test_a_win_rate_on_a_half_is_rounded_up_as_the_exact_rate_is() -> None:
+    # (201 / 400 * 1000 is 502.49999999999994 in floating point: it read 50.2%)
+    assert _cell("win_rate", 201 / 400) == "50.3%"
+    assert _cell("win_rate", 1001 / 2000) == "50.1%"
+    wrong = []
+    for counted in range(1, 2001):
+        for won in range(1, counted):
+            exact = Fraction(won, counted) * 100
+            tenths = math.floor(exact * 10 + Fraction(1, 2))
+            expected = f"{tenths // 10}" if tenths % 10 == 0 else f"{tenths // 10}.{tenths % 10}"
+            expected = {"100": ">99.9", "0": "<0.1"}.get(expected, expected) + "%"
+            if _cell("win_rate", won / counted) != expected:
+                wrong.append((won, counted))
+    assert wrong == []
 
 
 def test_format_duration() -> None:

@@ -88,10 +88,16 @@ def format_rate(rate: float) -> str:
     ('50%', '33.3%', '99.8%', '0.3%')
     >>> format_rate(9999 / 10000), format_rate(1 / 10000), format_rate(1), format_rate(0)
     ('>99.9%', '<0.1%', '100%', '0%')
+    >>> format_rate(201 / 400)
+    '50.3%'
     """
     if rate >= 1 or rate <= 0:
         return "100%" if rate >= 1 else "0%"
-    shown = math.floor(rate * 1000 + 0.5) / 10  # rounded half up, as the page does
+    # Rounded half up, as the page does, from the rate taken to 9 decimals of
+    # a tenth of a percent: a rate on a half (201 / 400, 50.25%) is held just
+    # under it (502.49999999999994 tenths) and read 50.2%. A rate of fewer
+    # than 10**8 games that is not on a half lies further from it than that.
+    shown = math.floor(round(rate * 1000, 9) + 0.5) / 10
     text = f"{shown:.1f}".removesuffix(".0")
     return {"100": ">99.9%", "0": "<0.1%"}.get(text, f"{text}%")
 

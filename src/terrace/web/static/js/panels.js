@@ -249,7 +249,9 @@ function percent(value) {
   // One decimal, so that 1 win in 6 reads 16.7%, not 17%; never 100%
   // unless every game was won, nor 0% unless none was (as terrace stats).
   if (value === null || value === undefined) return "–";
-  const shown = Math.round(value * 1000) / 10;
+  // (rounded half up from 9 decimals, as terrace stats rounds: 201 wins in
+  // 400 are 50.25%, held just under it, 502.49999999999994 tenths)
+  const shown = Math.round(Number((value * 1000).toFixed(9))) / 10;
   // (written as each language writes it: 16.7% in English, 16,7 % in German)
   const sign = getLanguage() === "de" ? " %" : "%";
   const text = (n) => n.toLocaleString(getLanguage(), { maximumFractionDigits: 1 }) + sign;
