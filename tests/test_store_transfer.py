@@ -427,3 +427,44 @@ def test_an_import_refuses_hinted_positions_that_no_export_writes(hinted: Any) -
     assert export_record(_imported(hints=2, hinted=["b", "a", "b"]))["saved"]["hinted"] == ["a", "b"]
     assert export_record(_imported(hints=2))["saved"]["hinted"] == []
 
+
+
+@pytest.mark.parametrize("side", ["-wal", "-shm", "-journal"])
+def test_an_export_never_writes_over_a_side_file_of_another_database(tmp_path: Path, side: str) -> None:
+    """The log of another database (one a server is writing to, or the
+    solver's verdict cache) holds its changes not yet in the file: an
+    export written over other.sqlite-wal, then the writer killed, left
+    other.sqlite with no game at all, where its game had 5 moves stored."""
+    mine, other = tmp_path / "games.sqlite", tmp_path / "other.sqlite"
+    with open_store(mine) as store:
+        start(store, golden("terrace-won"))
+    writer = open_store(other)  # (kept open: its moves stay in its log)
+    try:
+        record = golden("terrace-lost")
+        play(writer, start(writer, record), record.moves[:5])
+        target = Path(f"{other}{side}")
+        if side == "-journal":  # (a rollback journal, as another program's database in that mode leaves it)
+            target.write_bytes(bytes.fromhex("d9d505f920a163d7") + bytes(504))
+        before = target.read_bytes()
+        result = CliRunner().invoke(main, ["export", "--all", "--db", str(mine), "-o", str(target)])
+        assert result.exit_code == 2, result.output
+        assert "other.sqlite" in result.output and "write the records to another file" in result.output
+        assert target.read_bytes() == before
+    finally:
+        writer.close()
+    with open_store(other, read_only=True) as reopened:
+        [game_id] = reopened.game_ids()
+        assert reopened.get(game_id).played_count() == 5
+
+
+def test_an_export_never_writes_over_a_log_left_without_its_database(tmp_path: Path) -> None:
+    """A write-ahead log whose database was moved away still holds its
+    changes (put back beside it, SQLite reads them): it is no file of
+    records either."""
+    mine, log = tmp_path / "games.sqlite", tmp_path / "elsewhere.sqlite-wal"
+    with open_store(mine) as store:
+        start(store, golden("terrace-won"))
+    log.write_bytes(bytes.fromhex("377f0682002de218") + bytes(24))
+    result = CliRunner().invoke(main, ["export", "--all", "--db", str(mine), "-o", str(log)])
+    assert result.exit_code == 2, result.output
+    assert log.read_bytes() == bytes.fromhex("377f0682002de218") + bytes(24)

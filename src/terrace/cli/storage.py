@@ -291,14 +291,17 @@ def _report_done(message: str) -> None:
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 SIDE_FILES = ("-wal", "-shm", "-journal")
+SIDE_MAGIC = (bytes.fromhex("377f0682"), bytes.fromhex("377f0683"), bytes.fromhex("d9d505f920a163d7"))
+"""How SQLite's write-ahead log (either byte order) and rollback journal begin."""
 
 
 def _refuse_database_output(output: Path, database: Path | None) -> None:
     """Refuse an output that is a database: the games database or one of
-    its side files (SQLite's write-ahead log and shared memory), or any file
-    that starts as an SQLite database does. Writing a record over it would
-    destroy it, and moves a running server had already answered would be
-    lost with it."""
+    its side files (SQLite's write-ahead log and shared memory), any file
+    that starts as an SQLite database does, and the side files of any such
+    database (or a log or journal whose database is gone). Writing a record
+    over it would destroy it, and moves a running server had already
+    answered would be lost with it."""
     target = os.path.realpath(output)
     if database is not None:
         base = os.path.realpath(database)
@@ -307,14 +310,33 @@ def _refuse_database_output(output: Path, database: Path | None) -> None:
                                    " files: write the records to another file")
     if not os.path.isfile(target):
         return  # new, or a device or pipe (never opened here: a pipe would wait)
-    try:
-        with open(target, "rb") as file:
-            start = file.read(len(SQLITE_HEADER))
-    except OSError:
-        return  # unreadable: writing will say what is wrong
-    if start == SQLITE_HEADER:
+    start = _first_bytes(target)
+    if start.startswith(SQLITE_HEADER):
         raise click.UsageError(f"{clip(str(output))} is an SQLite database, not a file of game"
                                " records: write the records to another file")
+    # (another database's log holds changes not yet in it: a server's moves,
+    # the verdict cache's; a log whose database was moved away, too)
+    owner = next((target[: -len(side)] for side in SIDE_FILES if target.endswith(side)), None)
+    if owner is not None and _first_bytes(owner).startswith(SQLITE_HEADER):
+        raise click.UsageError(f"{clip(str(output))} is a file of the SQLite database "
+                               f"{clip(os.path.basename(owner))}, not a file of game records: "
+                               "write the records to another file")
+    if start.startswith(SIDE_MAGIC):
+        raise click.UsageError(f"{clip(str(output))} is the log of an SQLite database, not a file of game"
+                               " records: write the records to another file")
+
+
+def _first_bytes(path: str) -> bytes:
+    """The first bytes of the regular file ``path`` (as many as an SQLite
+    header holds), or none when it is no such file or cannot be read
+    (writing will say what is wrong)."""
+    if not os.path.isfile(path):
+        return b""  # (a pipe or device is never opened here: it would wait)
+    try:
+        with open(path, "rb") as file:
+            return file.read(len(SQLITE_HEADER))
+    except OSError:
+        return b""
 
 
 @click.command("import")
