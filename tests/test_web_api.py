@@ -5,6 +5,7 @@ Origin checks, the security headers, and a whole game won."""
 from __future__ import annotations
 
 import json
+import time
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -814,3 +815,26 @@ def test_a_quality_not_written_as_rfc_9110_writes_it_counts_as_zero(header: str)
 
     assert pick_language(header) == "en"
     assert pick_language("de;q=0.5, en;q=0.4") == pick_language("de;q=1.000") == "de"
+
+
+def test_a_clock_at_1970_is_named_as_the_reason_nothing_is_saved(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A computer started without a clock that keeps time says 1970 until
+    the network sets it. Every change is refused (a game stamped so would
+    be damaged), and the page said only "game ... cannot be saved:
+    created_at must be a time in seconds since 1970 from 2000 to 2100, not
+    100.0" (in German too, inside a German sentence about a damaged game)."""
+    game = new_game(client, variant="wood", deal_number=3)
+    monkeypatch.setattr(time, "time", lambda: 100.0)
+    for answer in (client.post("/api/games", json={"variant": "wood"}),
+                   move(client, game, game["legal_moves"][0], after=0)):
+        assert answer.status_code == 422
+        assert answer.json() == {
+            "error": "the computer's clock says 1970-01-01 00:01 UTC, and a saved game holds times from "
+                     "2000 to 2100 only: set the clock right, then play on; nothing was changed",
+            "code": "clock-wrong"}
+    german = client.post("/api/games", json={"variant": "wood"}, headers={"accept-language": "de"})
+    assert german.json()["error"].startswith("Die Uhr des Computers zeigt 1970-01-01 00:01 UTC")
+    monkeypatch.undo()
+    assert client.get(f"/api/games/{game['id']}").json()["revision"] == 0

@@ -25,6 +25,7 @@ import os
 from terrace.storage.base import (
     ACTIONS,
     GAME_ID,
+    ClockOutOfRangeError,
     ConflictError,
     DamagedGameError,
     GameStore,
@@ -56,6 +57,7 @@ __all__ = [
     "GAME_ID",
     "LATEST_VERSION",
     "MIGRATIONS",
+    "ClockOutOfRangeError",
     "ConflictError",
     "DamagedGameError",
     "DatabaseFileError",

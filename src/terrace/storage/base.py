@@ -37,6 +37,7 @@ import time
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -161,7 +162,27 @@ class DamagedGameError(StoreError):
 class UnsavableGameError(StoreError):
     """A change would store a game that every later read would take for a
     damaged one (the computer's clock reads before 2000, the line is longer
-    than :data:`MAX_LINE` moves...): nothing was changed."""
+    than :data:`MAX_LINE` moves...): nothing was changed. The two named
+    are :class:`ClockOutOfRangeError` and :class:`LineTooLongError`."""
+
+
+class ClockOutOfRangeError(UnsavableGameError):
+    """The computer's clock reads a time no saved game may hold (before
+    2000 or after 2100: a computer started without a clock that keeps time
+    says 1970 until the network sets it), so a change stamped with it would
+    be a damaged game: nothing was changed. ``date`` is what the clock says
+    (UTC), for the message."""
+
+    def __init__(self, name: str, at: float) -> None:
+        try:
+            date = datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        except (OverflowError, OSError, ValueError):
+            date = quote(at)
+        super().__init__(
+            f"{name} cannot be saved: the computer's clock says {date}, and a saved game holds "
+            "times from 2000 to 2100 only: set the clock right, then play on"
+        )
+        self.date = date
 
 
 class LineTooLongError(UnsavableGameError):
@@ -1246,6 +1267,8 @@ def check_game(game: StoredGame) -> None:
     with the reason, e.g. when the computer's clock reads before 2000 or
     the line has grown past :data:`MAX_LINE` moves."""
     name = f"game {game.id}" if game.id else "the game"
+    if not EARLIEST <= game.updated_at <= LATEST:  # (a change is stamped with the clock)
+        raise ClockOutOfRangeError(name, game.updated_at)
     if game.line_length() > MAX_LINE:
         too_long = f"{name} cannot be saved: redo and the moves hold more than {MAX_LINE:,} moves"
         raise LineTooLongError(too_long, MAX_LINE)

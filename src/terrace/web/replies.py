@@ -18,6 +18,7 @@ from terrace.errors import TerraceError
 from terrace.record import json_reason, json_text, read_json
 from terrace.refusals import Param, Reason, clip
 from terrace.storage import (
+    ClockOutOfRangeError,
     ConflictError,
     DamagedGameError,
     GivenUpError,
@@ -221,6 +222,8 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
     if isinstance(exc, StoreWriteError):
         code = WebRefusal.NOT_SAVED_DISK_FULL if exc.fault == "full" else WebRefusal.NOT_SAVED
         return Reason(code, problem=str(exc))
+    if isinstance(exc, ClockOutOfRangeError):
+        return Reason(WebRefusal.CLOCK_WRONG, date=exc.date)
     if isinstance(exc, LineTooLongError):
         return Reason(WebRefusal.GAME_TOO_LONG, most=exc.most)
     if isinstance(exc, UnsavableGameError):
