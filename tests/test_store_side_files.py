@@ -204,3 +204,35 @@ def test_reading_a_cleanly_closed_database_leaves_no_side_file(tmp_path: Path) -
     for command in (["stats"], ["export", "--all", "-o", "-"]):
         assert CliRunner().invoke(main, [*command, "--db", str(db)]).exit_code == 0
         assert files_in(tmp_path) == {"games.sqlite"} and db.read_bytes() == content
+
+
+@pytest.mark.parametrize("command", [["stats"], ["export", "--all", "-o", "-"]], ids=["stats", "export"])
+def test_a_log_without_its_index_in_a_read_only_folder_is_read_from_a_copy(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """A crashed writer's log copied without its ``-shm`` index (or left so)
+    in a folder that takes no new file (a read-only disk): SQLite cannot
+    make the index it reads a log through, and ``stats`` and ``export``
+    said only "the database games.sqlite cannot be used: the database file
+    cannot be opened". They read the file and its log from a private copy,
+    the moves in the log included, and leave both as they were."""
+    live, crashed = tmp_path / "live", tmp_path / "crashed"
+    live.mkdir()
+    crashed.mkdir()
+    record = golden("terrace-won")
+    with open_store(live / "games.sqlite") as store:
+        play(store, start(store, record), record.moves[:5])
+        for name in ("games.sqlite", "games.sqlite-wal"):  # (the writer still open: its log holds the moves)
+            shutil.copy(live / name, crashed / name)
+    db = crashed / "games.sqlite"
+    content, log = db.read_bytes(), (crashed / "games.sqlite-wal").read_bytes()
+    with read_only_folder(crashed):
+        result = CliRunner().invoke(main, [*command, "--db", str(db)])
+        assert files_in(crashed) == {"games.sqlite", "games.sqlite-wal"}
+    assert result.exit_code == 0, result.output
+    assert db.read_bytes() == content and (crashed / "games.sqlite-wal").read_bytes() == log
+    if command[0] == "stats":
+        assert result.output.splitlines()[2].split()[:2] == ["Terrace", "1"]
+    else:
+        (game,) = json.loads(result.output)
+        assert game["moves"] == list(record.moves[:5])

@@ -36,7 +36,9 @@ import logging
 import math
 import os
 import re
+import shutil
 import sqlite3
+import tempfile
 import threading
 import time
 from collections import OrderedDict
@@ -195,6 +197,31 @@ def _switch_to_wal(conn: sqlite3.Connection) -> str:
 def _set_busy_timeout(conn: sqlite3.Connection, seconds: float) -> None:
     """How long SQLite waits for another connection's lock on ``conn``."""
     conn.execute(f"PRAGMA busy_timeout = {max(1, int(seconds * 1000))}")
+
+
+def _read_copy(path: Path, name: str) -> sqlite3.Connection:
+    """The database file ``path`` and its log, read into memory from a
+    private copy of both (SQLite cannot read a log without the ``-shm``
+    index it makes beside it, and a read-only folder takes none); the
+    file and its log are left as they are."""
+    with tempfile.TemporaryDirectory(prefix="terrace-read-") as folder:
+        copy = Path(folder) / path.name
+        try:
+            shutil.copyfile(path, copy)
+            shutil.copyfile(f"{path}-wal", f"{copy}-wal")
+        except OSError as error:
+            raise DatabaseFileError(f"cannot read {name} and its log: {error.strerror or error}") from None
+        memory = _connect(MEMORY)
+        try:
+            source = _connect(copy, "mode=ro")
+            try:
+                source.backup(memory)
+            finally:
+                source.close()
+        except sqlite3.Error as error:
+            memory.close()
+            raise sql_error(name, error) from None
+    return memory
 
 
 def _check_folder_takes_a_file(path: Path, name: str) -> None:
@@ -850,18 +877,30 @@ class SqliteStore:
         self._made = not path.exists()  # (a refused database made here is removed again)
         if header is None and self.read_only:
             raise NoDatabaseError(name)
+        copied: sqlite3.Connection | None = None
         if header is not None:
             version = header.user_version
             try:
-                if header.has_wal:  # (the probe may make an -shm file)
+                if header.has_wal and self.read_only and "-shm" not in self._side_before and no_new_file(
+                        path.parent) is not None:
+                    # (SQLite reads a log through its -shm index, which it
+                    # cannot make in a folder that takes no new file: it
+                    # said only "the database file cannot be opened")
+                    copied = _read_copy(path, name)
+                    version = max(version, int(copied.execute("PRAGMA user_version").fetchone()[0]))
+                elif header.has_wal:  # (the probe may make an -shm file)
                     version = max(version, self._probe_version(path, name))
                 if version > LATEST_VERSION:
                     raise NewerDatabaseError(version, name)
                 if version < 0:
                     raise damaged(name, f"its schema number is {version}, which no Terrace writes")
             except BaseException:
+                if copied is not None:
+                    copied.close()
                 remove_new_side_files(path, self._side_before)
                 raise
+            if copied is not None:
+                return copied
         else:
             try:
                 missing = [folder for folder in path.parents if not folder.exists()]
