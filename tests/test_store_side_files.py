@@ -236,3 +236,24 @@ def test_a_log_without_its_index_in_a_read_only_folder_is_read_from_a_copy(
     else:
         (game,) = json.loads(result.output)
         assert game["moves"] == list(record.moves[:5])
+
+
+def test_a_log_without_its_index_in_a_read_only_folder_is_refused_for_play_saying_why(tmp_path: Path) -> None:
+    """``play`` said "the database games.sqlite cannot be used: the
+    database file cannot be opened"."""
+    live, crashed = tmp_path / "live", tmp_path / "crashed"
+    live.mkdir()
+    crashed.mkdir()
+    record = golden("terrace-won")
+    with open_store(live / "games.sqlite") as store:
+        play(store, start(store, record), record.moves[:5])
+        for name in ("games.sqlite", "games.sqlite-wal"):
+            shutil.copy(live / name, crashed / name)
+    db = crashed / "games.sqlite"
+    with read_only_folder(crashed):
+        code, output = run("play", db)
+        assert files_in(crashed) == {"games.sqlite", "games.sqlite-wal"}
+    assert code == 1, output
+    said = "games cannot be saved in games.sqlite: SQLite reads its log games.sqlite-wal through an index"
+    assert said in output
+    assert "make the folder writable" in output and "Traceback" not in output

@@ -881,13 +881,19 @@ class SqliteStore:
         if header is not None:
             version = header.user_version
             try:
-                if header.has_wal and self.read_only and "-shm" not in self._side_before and no_new_file(
-                        path.parent) is not None:
-                    # (SQLite reads a log through its -shm index, which it
-                    # cannot make in a folder that takes no new file: it
-                    # said only "the database file cannot be opened")
+                # (SQLite reads a log through its -shm index, which it cannot
+                # make in a folder that takes no new file: it said only "the
+                # database file cannot be opened")
+                why = no_new_file(path.parent) if header.has_wal and "-shm" not in self._side_before else None
+                if why is not None and self.read_only:
                     copied = _read_copy(path, name)
                     version = max(version, int(copied.execute("PRAGMA user_version").fetchone()[0]))
+                elif why is not None:
+                    raise DatabaseFileError(
+                        f"games cannot be saved in {name}: SQLite reads its log {label(path)}-wal through "
+                        f"an index {label(path)}-shm it makes beside it, and no new file can be made in its "
+                        f"folder ({why}); make the folder writable (terrace stats and export read it as it "
+                        "is), or name another file with --db")
                 elif header.has_wal:  # (the probe may make an -shm file)
                     version = max(version, self._probe_version(path, name))
                 if version > LATEST_VERSION:
