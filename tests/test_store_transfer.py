@@ -468,3 +468,33 @@ def test_an_export_never_writes_over_a_log_left_without_its_database(tmp_path: P
     result = CliRunner().invoke(main, ["export", "--all", "--db", str(mine), "-o", str(log)])
     assert result.exit_code == 2, result.output
     assert log.read_bytes() == bytes.fromhex("377f0682002de218") + bytes(24)
+
+
+def test_an_import_with_the_clock_at_1970_names_the_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every record was refused for a time "from 2000 to now (at most 5
+    minutes ahead of this computer's clock)", as if the records were wrong:
+    it is the clock (a computer started without one that keeps time)."""
+    source = tmp_path / "source.sqlite"
+    with open_store(source) as store:
+        record = golden("terrace-won")
+        play(store, start(store, record), record.moves[:3])
+        start(store, golden("terrace-lost"))
+    backup = tmp_path / "backup.json"
+    exported = CliRunner().invoke(main, ["export", "--all", "--db", str(source), "-o", str(backup)])
+    assert exported.exit_code == 0
+    monkeypatch.setattr(time, "time", lambda: 100.0)
+    db = tmp_path / "games.sqlite"
+    result = CliRunner().invoke(main, ["import", str(backup), "--db", str(db)])
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: nothing was imported:\n  the computer's clock says 1970-01-01 00:01 UTC, and a saved game "
+        "holds times from 2000 to 2100 only: set the clock right, then import again\n")
+    assert not db.exists()
+    with pytest.raises(StoreError, match="the computer's clock says 1970-01-01 00:01 UTC"), \
+            open_store(tmp_path / "other.sqlite") as store:
+        monkeypatch.undo()
+        games = read_games(backup.read_text())
+        monkeypatch.setattr(time, "time", lambda: 100.0)
+        store.add_games(games)

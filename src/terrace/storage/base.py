@@ -173,16 +173,33 @@ class ClockOutOfRangeError(UnsavableGameError):
     be a damaged game: nothing was changed. ``date`` is what the clock says
     (UTC), for the message."""
 
-    def __init__(self, name: str, at: float) -> None:
-        try:
-            date = datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M UTC")
-        except (OverflowError, OSError, ValueError):
-            date = quote(at)
-        super().__init__(
-            f"{name} cannot be saved: the computer's clock says {date}, and a saved game holds "
-            "times from 2000 to 2100 only: set the clock right, then play on"
-        )
-        self.date = date
+    def __init__(self, name: str, at: float, then: str = "play on") -> None:
+        self.date = clock_date(at)
+        super().__init__(f"{name} cannot be saved: {clock_fault(at, then)}")
+
+
+def clock_date(at: float) -> str:
+    """The time ``at`` as a date and time in UTC, for a message.
+
+    >>> clock_date(100.0)
+    '1970-01-01 00:01 UTC'
+    """
+    try:
+        return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except (OverflowError, OSError, ValueError):
+        return quote(at)
+
+
+def clock_fault(at: float, then: str) -> str:
+    """What is wrong when the computer's clock says ``at``, a time no saved
+    game may hold, and what to do (``then``, after setting it right)."""
+    return (f"the computer's clock says {clock_date(at)}, and a saved game holds times from 2000 to "
+            f"2100 only: set the clock right, then {then}")
+
+
+def clock_outside(at: float) -> bool:
+    """True when ``at`` (the computer's clock) is a time no saved game may hold."""
+    return not EARLIEST <= at <= LATEST
 
 
 class LineTooLongError(UnsavableGameError):
@@ -1267,7 +1284,7 @@ def check_game(game: StoredGame) -> None:
     with the reason, e.g. when the computer's clock reads before 2000 or
     the line has grown past :data:`MAX_LINE` moves."""
     name = f"game {game.id}" if game.id else "the game"
-    if not EARLIEST <= game.updated_at <= LATEST:  # (a change is stamped with the clock)
+    if clock_outside(game.updated_at):  # (a change is stamped with the clock)
         raise ClockOutOfRangeError(name, game.updated_at)
     if game.line_length() > MAX_LINE:
         too_long = f"{name} cannot be saved: redo and the moves hold more than {MAX_LINE:,} moves"

@@ -53,6 +53,7 @@ from terrace.rules import MAX_DECKS, Rules
 from terrace.storage.base import (
     MAX_PASSED,
     MAX_POSITION_KEY,
+    ClockOutOfRangeError,
     DamagedGameError,
     LogPlaces,
     StoredGame,
@@ -64,6 +65,7 @@ from terrace.storage.base import (
     check_identity,
     check_position_key,
     check_saved,
+    clock_outside,
     conflict,
     given_up,
     new_game,
@@ -1772,6 +1774,8 @@ class SqliteStore:
         id of each game that was here before the import and was brought up
         to date (not added)."""
         now = time.time()
+        if clock_outside(now):
+            raise ClockOutOfRangeError("the games", now, "import again")
         for game in games:
             try:
                 check_saved(game, now=now)

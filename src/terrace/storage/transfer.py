@@ -35,6 +35,8 @@ from terrace.storage.base import (
     StoreError,
     check_saved,
     check_times,
+    clock_fault,
+    clock_outside,
     pack_hinted,
     pack_passed,
     passed_state,
@@ -147,6 +149,9 @@ def read_games(text: str | bytes) -> list[StoredGame]:
     (text, or UTF-8 bytes: see :func:`~terrace.record.json_text`), each
     checked move by move; raises :class:`ImportRefusedError` listing every
     bad record when any is bad."""
+    if clock_outside(now := time.time()):
+        # (every record's times would be "ahead of this computer's clock")
+        raise ImportRefusedError([clock_fault(now, "import again")])
     games: list[StoredGame] = []
     reasons: list[str] = []
     shared: dict[str, str] = {}
