@@ -498,3 +498,27 @@ def test_an_import_with_the_clock_at_1970_names_the_clock(
         games = read_games(backup.read_text())
         monkeypatch.setattr(time, "time", lambda: 100.0)
         store.add_games(games)
+
+
+def test_an_export_with_the_clock_at_1970_leaves_the_last_backup_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every game's times lay "ahead of this computer's clock", so each was
+    skipped and the backup written over with ``[]`` ("wrote 0 games",
+    success): a daily backup run at a start without a clock that keeps
+    time lost the last one."""
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        record = golden("terrace-won")
+        play(store, start(store, record), record.moves[:3])
+    backup = tmp_path / "backup.json"
+    assert CliRunner().invoke(main, ["export", "--all", "--db", str(db), "-o", str(backup)]).exit_code == 0
+    before = backup.read_bytes()
+    monkeypatch.setattr(time, "time", lambda: 100.0)
+    for command in (["--all"], ["--game", json.loads(before)[0]["saved"]["id"]]):
+        result = CliRunner().invoke(main, ["export", *command, "--db", str(db), "-o", str(backup)])
+        assert result.exit_code == 1
+        assert result.output == (
+            "Error: nothing was exported: the computer's clock says 1970-01-01 00:01 UTC, and a saved game "
+            "holds times from 2000 to 2100 only: set the clock right, then export again\n")
+        assert backup.read_bytes() == before

@@ -22,7 +22,14 @@ from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
 from terrace.errors import TerraceError
 from terrace.record import json_text
 from terrace.refusals import clip
-from terrace.storage.base import DamagedGameError, LogPlaces, StoredGame, StoreError
+from terrace.storage.base import (
+    DamagedGameError,
+    LogPlaces,
+    StoredGame,
+    StoreError,
+    clock_fault,
+    clock_outside,
+)
 from terrace.storage.files import NoDatabaseError
 from terrace.storage.paths import MEMORY, games_path
 from terrace.storage.sqlite import SqliteStore, open_store
@@ -207,6 +214,10 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
         _refuse_database_output(Path(output), games_path(db))
     records: list[dict[str, Any]] = []
     now = time.time()
+    if clock_outside(now):
+        # (every game would lie "ahead of this computer's clock": skipped,
+        # and the last backup written over with none)
+        raise click.ClickException(f"nothing was exported: {clock_fault(now, 'export again')}")
     shared: dict[str, str] = {}  # (the few hundred different moves, each kept once)
 
     def take(game_id: str, game: StoredGame | StoreError, places: LogPlaces | None) -> None:
