@@ -22,12 +22,14 @@ from terrace.board import Board
 from terrace.cards import CODE, parse_card
 from terrace.moves import Move
 from terrace.rules import Rules
+from terrace.solver import advice
 from terrace.solver.advice import fair_answer
 from terrace.solver.api import solve
 from terrace.solver.coach import base_chances
+from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings, _Sample
 from terrace.solver.history import LOOKBACK, same_pass_positions
-from terrace.solver.observation import observe, visible_key
+from terrace.solver.observation import Observation, observe, visible_key
 from terrace.solver.players import make_player
 from terrace.solver.playout import play_out
 from terrace.variants import PRESETS, get_rules
@@ -262,6 +264,27 @@ def test_observing_a_long_pass_writes_no_position_for_each_before(monkeypatch: p
     monkeypatch.setattr(Board, "position", lambda self: written.append(1) or real(self))
     seen = observe(board)
     assert seen.moves and len(written) <= 1
+
+
+def test_a_fair_hint_counts_the_time_it_takes_to_observe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fair hint observed the game twice (is anything hidden? then for the
+    player) and started its clock after the second: a 0.1 s hint on a long
+    pass of eight decks took 3 s. It observes once, within its budget: an
+    observation that takes the whole budget leaves no time to sample."""
+    board = Board.from_number(3, get_rules("falling-star"))
+    assert fair_answer(board, 60, settings=SMALL, nodes=20_000).kind == "sampled"  # (with the time)
+    calls = []
+    real = advice.observe
+
+    def slow(board: Board, shown: int | None = None) -> Observation:
+        calls.append(shown)
+        time.sleep(0.4)
+        return real(board, shown)
+
+    monkeypatch.setattr(advice, "observe", slow)
+    found = fair_answer(board, 0.3, settings=SMALL)
+    assert len(calls) == 1
+    assert isinstance(found, Decision) and found.kind == "heuristic" and found.samples == 0
 
 
 def test_samples_are_consistent_with_the_observation() -> None:

@@ -176,11 +176,8 @@ def observe(board: Board, shown: int | None = None) -> Observation:
     """
     if not isinstance(board, Board):
         raise TypeError(f"observe takes a Board, not {type(board).__name__}")
-    check_nodes(shown, "shown")
+    known_from = hidden_count(board, shown)
     stock = board.stock
-    known_from = 0 if board.redeals_used else _first_known(board)
-    if shown is not None:
-        known_from = min(known_from, shown)
     seen_stock: list[Card | None] = [c if i >= known_from else None for i, c in enumerate(stock)]
     unseen = tuple(sorted(stock[:known_from]))
     legal = tuple(board.legal_moves)
@@ -203,6 +200,21 @@ def observe(board: Board, shown: int | None = None) -> Observation:
         moves=moves,
         returns=quiet_returns(board, moves),
     )
+
+
+def hidden_count(board: Board, shown: int | None = None) -> int:
+    """How many of ``board``'s stock cards a player has not seen (the lowest
+    ones: those :func:`observe` leaves ``None``, ``shown`` as there), found
+    without walking back through the game.
+
+    >>> from terrace.variants import get_rules
+    >>> board = Board.from_number(3, get_rules("falling-star"))
+    >>> hidden_count(board) == len(board.stock), hidden_count(board, shown=5)
+    (True, 5)
+    """
+    check_nodes(shown, "shown")
+    known_from = 0 if board.redeals_used else _first_known(board)
+    return known_from if shown is None else min(known_from, shown)
 
 
 def _first_known(board: Board) -> int:
