@@ -44,7 +44,7 @@ from terrace.solver import hint_line
 from terrace.solver.api import SolveResult, solve
 from terrace.solver.fair import FairSettings
 from terrace.solver.hint_line import GAME_OVER, KEPT, NO_NEW_POSITION, NO_WINNING_LINE, TERRACE_DEAD, hint
-from terrace.solver.lines import partner, touches
+from terrace.solver.lines import touches
 from terrace.solver.survey import parse_range, percentile
 from terrace.variants import get_rules
 from terrace.web.hints import HINT_SETTINGS, find_hint
@@ -82,25 +82,37 @@ def without_furthest(board: Board, **options: Any) -> SolveResult:
 
 def returns_with_nothing_learnt(board: Board, moves: list[Move]) -> int:
     """How many pile-to-pile moves of ``moves`` (played from ``board``) a
-    later move takes straight back, nothing touching either pile and no
-    card shown from the stock in between (the two achieve nothing)."""
+    later move takes straight back, no card shown from the stock in
+    between and nothing touching either pile but such pairs themselves (a
+    detour inside the detour, as ``t5t3 t2t3 f1t6 t3t2 t3t5``): the two
+    achieve nothing."""
     stock = []
     replay = board.copy(stack=False)
     for move in moves:
         stock.append((replay.redeals_used, len(replay.stock)))
         replay.push(move)
-    count = 0
-    for i, move in enumerate(moves):
-        if move.source != "t" or move.target != "t":
-            continue
-        for j in range(i + 1, len(moves)):
-            later = moves[j]
-            if stock[j] != stock[i]:
-                break
-            if touches(later, move.source_index) or touches(later, move.target_index):
-                count += partner(moves[i:j + 1], 0) == j - i
-                break
-    return count
+    return sum(_taken_back(moves, stock, i) >= 0 for i in range(len(moves)))
+
+
+def _taken_back(moves: list[Move], stock: list[tuple[int, int]], i: int) -> int:
+    """The index of the move that takes the card of move ``i`` straight back
+    (see :func:`returns_with_nothing_learnt`), or -1."""
+    move = moves[i]
+    if move.source != "t" or move.target != "t":
+        return -1
+    j = i + 1
+    while j < len(moves) and stock[j] == stock[i]:
+        later = moves[j]
+        if touches(later, move.source_index) or touches(later, move.target_index):
+            if (later.source, later.source_index, later.target, later.target_index) == (
+                    "t", move.target_index, "t", move.source_index):
+                return j
+            inner = _taken_back(moves, stock, j)
+            if inner < 0:
+                return -1
+            j = inner
+        j += 1
+    return -1
 
 
 def follow(variant: str, number: int, seconds: float, fair: bool, deal_seconds: float,

@@ -22,12 +22,14 @@ from terrace.board import Board
 from terrace.cards import CODE, parse_card
 from terrace.moves import Move
 from terrace.rules import Rules
+from terrace.solver import advice
 from terrace.solver.advice import fair_answer
 from terrace.solver.api import solve
 from terrace.solver.coach import base_chances
+from terrace.solver.decision import Decision
 from terrace.solver.fair import FairPlayer, FairSettings, _Sample
-from terrace.solver.history import LOOKBACK
-from terrace.solver.observation import observe, visible_key
+from terrace.solver.history import LOOKBACK, same_pass_positions
+from terrace.solver.observation import Observation, observe, visible_key
 from terrace.solver.players import make_player
 from terrace.solver.playout import play_out
 from terrace.variants import PRESETS, get_rules
@@ -222,6 +224,67 @@ def test_moves_never_return_to_a_position_seen_before() -> None:
     board.push(Move.parse("t2t3"))
     seen = observe(board)
     assert Move.parse("t3t1") not in seen.moves and Move.parse("t3t2") not in seen.moves
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([*RULE_SETS, Rules(decks=1, reserve=2, piles=4, candidates=0, spaces="free",
+                                          foundation_return=True)]),
+       st.integers(0, 10_000), st.integers(0, 60), st.integers(0, 2**32))
+def test_the_moves_seen_are_those_to_a_position_not_seen_in_the_pass(
+    rules: Rules, position_seed: int, length: int, seed: int
+) -> None:
+    """``observe`` tells positions apart by their keys: the same moves as
+    telling them apart by what a player sees of them (the stock by its size)."""
+    start = Board.from_position(endgame_position(position_seed, rules, 22).position(), rules)
+    board = start.copy(stack=False)
+    for move in random_game(start, random.Random(seed), length):
+        board.push(move)
+    visited = same_pass_positions(board, visible_key)
+
+    def fresh(move: Move) -> bool:
+        after = board.copy(stack=False)
+        after.push(move)
+        return (move.is_draw or move.is_choice or len(after.stock) != len(board.stock)
+                or visible_key(after.position()) not in visited)
+
+    assert observe(board).moves == tuple(m for m in board.legal_moves if fresh(m))
+
+
+def test_observing_a_long_pass_writes_no_position_for_each_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position string of eight decks took a millisecond on a loaded
+    machine: 2,000 pile moves without a draw made every observation (and a
+    fair hint of 0.1 s) take 1.6 s."""
+    rules = Rules(decks=8, reserve=13, piles=20, candidates=0, spaces="free")
+    board = Board.from_number(1, rules)
+    rng = random.Random(1)
+    for _ in range(300):
+        board.push(rng.choice([m for m in board.legal_moves if m.source == m.target == "t"]))
+    written = []
+    real = Board.position
+    monkeypatch.setattr(Board, "position", lambda self: written.append(1) or real(self))
+    seen = observe(board)
+    assert seen.moves and len(written) <= 1
+
+
+def test_a_fair_hint_counts_the_time_it_takes_to_observe(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fair hint observed the game twice (is anything hidden? then for the
+    player) and started its clock after the second: a 0.1 s hint on a long
+    pass of eight decks took 3 s. It observes once, within its budget: an
+    observation that takes the whole budget leaves no time to sample."""
+    board = Board.from_number(3, get_rules("falling-star"))
+    assert fair_answer(board, 60, settings=SMALL, nodes=20_000).kind == "sampled"  # (with the time)
+    calls = []
+    real = advice.observe
+
+    def slow(board: Board, shown: int | None = None) -> Observation:
+        calls.append(shown)
+        time.sleep(0.4)
+        return real(board, shown)
+
+    monkeypatch.setattr(advice, "observe", slow)
+    found = fair_answer(board, 0.3, settings=SMALL)
+    assert len(calls) == 1
+    assert isinstance(found, Decision) and found.kind == "heuristic" and found.samples == 0
 
 
 def test_samples_are_consistent_with_the_observation() -> None:

@@ -6,6 +6,8 @@ said "pile 9 to pile 2" and, four hints later, "pile 2 to pile 9"."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from terrace.board import Board
@@ -24,7 +26,7 @@ from terrace.solver.hint_line import (
     takes_back,
 )
 from terrace.solver.history import same_pass_keys
-from terrace.solver.lines import partner, still_wins_without
+from terrace.solver.lines import partner, replays_to_win, still_wins_without
 from terrace.variants import get_rules
 from web_support import WINNING_LINE
 
@@ -150,3 +152,37 @@ def test_a_detour_at_the_head_is_dropped_even_when_the_hints_time_is_up() -> Non
     for move in line:
         played.push(move)
     assert played.is_won()
+
+
+NESTED_RULES = Rules(decks=1, reserve=2, piles=4, candidates=0, spaces="free")
+NESTED_START = ("A JD AS2H3S4H5S6H7S8H9STH,AH2C3H4C5H6C7H8C9HTC,AD2S3D4S5D6S7D8S9DTS,AC2D3C4D5C6D7C8D9CTDJCQD"
+                " KD,KH,QC,JH KCKSJS QHQS 0")
+NESTED_LINE = "t3t1 t1t2 t4f t2t1 t1t3 rf t3f wf t1f wf wt1 s wf t1f s wf t2f"
+"""The Q♣ of pile 3 onto the K♦ of pile 1, on to the K♥ of pile 2, and
+(a foundation move in between) back to pile 1 and to pile 3: the first
+move's card comes straight back only once the detour inside it is gone
+(as Empress of Italy deal 2's hints went: t5t3, f1t6, t3t5)."""
+
+
+@pytest.mark.parametrize("until", [math.inf, 0.0])
+def test_a_detour_inside_the_detour_at_the_head_is_dropped_too(until: float) -> None:
+    board = Board.from_position(NESTED_START, NESTED_RULES)
+    line = [Move.parse(text) for text in NESTED_LINE.split()]
+    assert replays_to_win(board, line) and partner(line, 0) < 0  # (pile 1 is touched first by t1t2)
+    found = hint_line.direct(board, line, same_pass_keys(board), until)
+    texts = NESTED_LINE.split()
+    assert [str(m) for m in found] == texts[2:3] + texts[5:]  # (the four moves of pile 1, 2 and 3 gone)
+    assert replays_to_win(board, found)
+
+
+def test_following_a_kept_line_with_a_detour_inside_a_detour_moves_no_card_there_and_back() -> None:
+    board = Board.from_position(NESTED_START, NESTED_RULES)
+    kept: KeptLine | None = KeptLine(board.position(), tuple(NESTED_LINE.split()))
+    played: list[Move] = []
+    while not board.is_won():
+        found = peek_hint(board, 10.0, kept)
+        assert found.kind == WINNABLE and found.move is not None
+        kept = found.kept
+        board.push(found.move)
+        played.append(found.move)
+    assert not any(m.source == m.target == "t" for m in played), [str(m) for m in played]

@@ -43,7 +43,7 @@ from terrace.solver.hint_line import (
     rule_of_thumb,
     why_no_move,
 )
-from terrace.solver.observation import observe
+from terrace.solver.observation import hidden_count, observe
 from terrace.solver.prune import terrace_dead
 
 ESCALATION = 4
@@ -88,8 +88,8 @@ def fair_hint(
     check_budget(seconds)
     check_nodes(nodes, "nodes")
     settings = settings or FairSettings()
+    deadline = time.perf_counter() + seconds  # (observing a long pass of 8 decks takes its time too)
     observed = observe(board, shown)
-    deadline = time.perf_counter() + seconds
     spent = 0
     best: Decision | None = None
     while True:
@@ -136,6 +136,7 @@ def fair_answer(
     check_budget(seconds)
     check_nodes(nodes, "nodes")
     check_nodes(shown, "shown")
+    began = time.perf_counter()
     if game_over(board):
         return Decision(None, "none")
     try:
@@ -146,7 +147,8 @@ def fair_answer(
         return found
     if decided is not None and (decided.kind != "sampled" or 2 * decided.undecided <= decided.samples):
         return decided
-    return fair_hint(board, settings=settings, seed=seed, seconds=seconds, cancel=cancel, nodes=nodes,
+    left = max(0.0, began + seconds - time.perf_counter())  # (what the checks above took is the hint's)
+    return fair_hint(board, settings=settings, seed=seed, seconds=left, cancel=cancel, nodes=nodes,
                      shown=shown)
 
 
@@ -160,7 +162,7 @@ def nothing_hidden(board: Board, shown: int | None = None) -> bool:
     >>> nothing_hidden(board)
     False
     """
-    return not observe(board, shown).unseen
+    return not hidden_count(board, shown)
 
 
 def dead_end_hint(board: Board) -> PeekHint | None:

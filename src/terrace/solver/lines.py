@@ -66,10 +66,25 @@ def partner(moves: list[Move], i: int) -> int:
     """
     m = moves[i]
     a, b = m.source_index, m.target_index
+    j = next_touching(moves, i)
+    if j < 0:
+        return -1
+    n = moves[j]
+    return j if (n.source, n.source_index, n.target, n.target_index) == ("t", b, "t", a) else -1
+
+
+def next_touching(moves: list[Move], i: int) -> int:
+    """The index of the first move after pile-to-pile move ``i`` that
+    touches either of its piles; else -1.
+
+    >>> next_touching([Move.parse(m) for m in ("t2t5", "s", "t5t7", "t7t5", "t5t2")], 0)
+    2
+    """
+    m = moves[i]
+    a, b = m.source_index, m.target_index
     for j in range(i + 1, len(moves)):
-        n = moves[j]
-        if touches(n, a) or touches(n, b):
-            return j if (n.source, n.source_index, n.target, n.target_index) == ("t", b, "t", a) else -1
+        if touches(moves[j], a) or touches(moves[j], b):
+            return j
     return -1
 
 
