@@ -1331,3 +1331,14 @@ def test_a_unicode_space_separates_no_fields_of_a_position(space: str) -> None:
         Board.from_position(text.replace(" ", space, 1))
     for ascii_space in ("  ", "\t", "\n", "\r\n"):  # (ASCII white space still separates)
         assert Board.from_position(f" {text.replace(' ', ascii_space)}\n").position() == text
+
+
+def test_a_position_with_a_field_too_many_counts_its_fields_as_it_reads_them() -> None:
+    """The fields are split at ASCII white space only, but a position with
+    one field too many was refused as having the number of words any
+    Unicode space separates: "this one has 9" for eight fields, the last
+    two joined by a U+00A0."""
+    text = Board.from_number(7).position()
+    with pytest.raises(InvalidPositionError) as info:
+        Board.from_position(text + " 2S\u00a0AS")
+    assert str(info.value) == "a position has 7 space-separated fields, this one has 8"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -29,6 +30,7 @@ from terrace.cards import (
 )
 from terrace.errors import InvalidCardError, InvalidRulesError
 from terrace.refusals import Refusal
+from terrace.symbols import SPACES
 
 
 def test_card_is_rank_times_four_plus_suit() -> None:
@@ -105,6 +107,19 @@ def test_word_count_counts_as_split_does(text: str) -> None:
     terrace.cards.WORD_CHUNK = 4
     try:
         assert word_count(text) == len(text.split())
+    finally:
+        terrace.cards.WORD_CHUNK = chunk
+
+
+@given(st.text(alphabet=st.sampled_from(["A", "S", " ", "\t", "\n", "\x1c", "\u3000", "\xa0"]), max_size=60))
+def test_word_count_of_ascii_spaced_words_counts_as_a_position_splits(text: str) -> None:
+    """With SPACES, word_count counts the words a position's reader sees:
+    U+3000, U+00A0 and U+001C are part of a word (it counted them as gaps,
+    and the refusal of a position with one field too many said two)."""
+    chunk = terrace.cards.WORD_CHUNK
+    terrace.cards.WORD_CHUNK = 4
+    try:
+        assert word_count(text, SPACES) == len([w for w in re.split("[ \t\n\r\v\f]+", text) if w])
     finally:
         terrace.cards.WORD_CHUNK = chunk
 
@@ -212,7 +227,7 @@ def test_full_pack_takes_only_a_number_of_decks_the_rules_allow(decks: object) -
     """full_pack(-1) and full_pack(0) gave an empty pack, full_pack(True)
     one deck, full_pack(2.0) a bare TypeError, and full_pack(2**70) tried
     to build a list of 2**70 * 52 cards: it checks decks as Rules does."""
-    with pytest.raises(InvalidRulesError, match="^decks must be"):
+    with pytest.raises(InvalidRulesError, match=r"^decks must be"):
         full_pack(decks)  # type: ignore[arg-type]
 
 

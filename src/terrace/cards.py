@@ -13,6 +13,7 @@ nothing in the game tells them apart.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from terrace.errors import InvalidCardError
@@ -208,23 +209,32 @@ WORD_CHUNK = 1 << 16
 """Characters :func:`word_count` splits at a time."""
 
 
-def word_count(text: str) -> int:
-    """How many whitespace-separated words ``text`` holds (as
-    ``len(text.split())``), counted a slice at a time so that a huge text
-    needs no list of all its words.
+def word_count(text: str, spaces: str | None = None) -> int:
+    """How many words ``text`` holds, separated by any white space (as
+    ``len(text.split())``) or, with ``spaces``, by those characters alone
+    (as a position's fields: :data:`SPACES`), counted a slice at a time so
+    that a huge text needs no list of all its words.
 
-    >>> word_count(" AS  2S\t3S "), word_count("AS " * 100_000)
-    (3, 100000)
+    >>> word_count(" AS  2S\t3S "), word_count("AS " * 100_000), word_count("AS\xa02S 3S", SPACES)
+    (3, 100000, 2)
     """
+    gaps = None if spaces is None else re.compile(f"[{re.escape(spaces)}]+")
+
+    def split(part: str) -> list[str]:
+        return part.split() if gaps is None else [word for word in gaps.split(part) if word]
+
+    def is_space(char: str) -> bool:
+        return char.isspace() if spaces is None else char in spaces
+
     count = 0
     after_space = True
     for start in range(0, len(text), WORD_CHUNK):
         part = text[start:start + WORD_CHUNK]
-        words = len(part.split())
-        if words and not after_space and not part[0].isspace():
+        words = len(split(part))
+        if words and not after_space and not is_space(part[0]):
             words -= 1  # a word that runs on from the slice before
         count += words
-        after_space = part[-1].isspace()
+        after_space = is_space(part[-1])
     return count
 
 
