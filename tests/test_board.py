@@ -1342,3 +1342,16 @@ def test_a_position_with_a_field_too_many_counts_its_fields_as_it_reads_them() -
     with pytest.raises(InvalidPositionError) as info:
         Board.from_position(text + " 2S\u00a0AS")
     assert str(info.value) == "a position has 7 space-separated fields, this one has 8"
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u3000", "\u2028", "\x1c"])
+def test_a_place_is_surrounded_by_ascii_white_space_only(space: str) -> None:
+    """moves_from and auto_move stripped any Unicode space around a place,
+    so '\\xa0t1' named pile 1, where a move ('\\xa0t1f') or a card
+    ('\\xa0AS') with that space around it is refused; it is no place."""
+    board = Board.from_number(0, get_rules("falling-star"))
+    assert board.moves_from(" t1\t") == board.moves_from("t1")  # (ASCII white space is skipped)
+    for place in (f"{space}t1", f"w{space}"):
+        for method in (board.moves_from, board.auto_move):
+            with pytest.raises(ValueError, match="is not a place here: write r"):
+                method(place)
