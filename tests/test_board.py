@@ -105,6 +105,34 @@ def test_candidates_of_the_chosen_rank_start_foundations_at_once() -> None:
     assert board.tableau[0] == cards("2H") and board.tableau[2] == cards("3H")
 
 
+def test_the_web_version_s_reading_leaves_candidates_of_the_chosen_rank_in_the_tableau() -> None:
+    """The web version keeps the candidates left behind in the tableau,
+    those of the chosen rank too (as PySolFC and Aisleriot do): with
+    promote_candidates off, choosing the 6D leaves the 6C in pile 3, the
+    empty piles are filled from the stock, and the 6C goes up when sent;
+    its pile is then refilled from the waste, so the player picks which
+    waste card comes off. Taking the choice back restores the deal."""
+    rules = TERRACE.replace(promote_candidates=False)
+    text = deal_text(rules, RESERVE + " 6D 7S 6C  2H 3H 4H 5H 6H 7H 8H 9H  TH JH")
+    board = Board.from_deal_text(text, rules)
+    start = board.position()
+    play(board, "c1")
+    assert board.foundations[:2] == [cards("6D"), []]
+    assert board.tableau == [[c] for c in cards("2H 7S 6C 3H 4H 5H 6H 7H 8H")]
+    assert len(board.stock) == 104 - 11 - 9 - 1
+    play(board, "s s")
+    assert board.waste == cards("9H TH")
+    play(board, "t3f")
+    assert board.foundations[1] == cards("6C") and board.tableau[2] == cards("TH")
+    assert board.waste == cards("9H")
+    for _ in range(4):
+        board.pop()
+    assert board.position() == start
+    promoted = Board.from_deal_text(text, TERRACE)
+    play(promoted, "c1")
+    assert promoted.foundations[1] == cards("6C") and promoted.tableau[2] == cards("3H")
+
+
 def test_a_candidate_of_another_rank_stays_in_the_tableau() -> None:
     text = deal_text(TERRACE, RESERVE + " 6D 7S 8C")
     board = Board.from_deal_text(text, TERRACE)
