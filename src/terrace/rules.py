@@ -410,6 +410,10 @@ def _range_order(options: dict[str, RuleOption]) -> list[RuleOption]:
 RULE_OPTIONS: dict[str, RuleOption] = _read_options()
 """Every rule option by name, in field order."""
 RULE_FIELDS: tuple[str, ...] = tuple(RULE_OPTIONS)
+_RANGE_ORDER = _range_order(RULE_OPTIONS)
+MAX_FOUNDATIONS = 4 * RULE_OPTIONS["decks"].largest()
+"""The most foundations any rules have."""
+
 LATER_OPTIONS: dict[str, Any] = {"promote_candidates": True}
 """The options added after rules were first saved (in databases, records and
 exports), each with the value every game saved before it was played by:
@@ -425,9 +429,6 @@ def saved_rules(data: Any) -> Any:
     (True, [1])
     """
     return {**LATER_OPTIONS, **data} if isinstance(data, dict) else data
-_RANGE_ORDER = _range_order(RULE_OPTIONS)
-MAX_FOUNDATIONS = 4 * RULE_OPTIONS["decks"].largest()
-"""The most foundations any rules have."""
 
 
 def given_rules(rules: object, *, default: bool = True) -> Rules:
