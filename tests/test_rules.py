@@ -127,7 +127,8 @@ def test_describe_mentions_every_option() -> None:
     assert "spaces refilled automatically" in Rules().describe()
     kept = "other candidates of the base rank stay in the tableau"
     assert kept in Rules(promote_candidates=False).describe() and kept not in Rules().describe()
-    assert kept not in Rules(candidates=0, promote_candidates=False).describe()  # (nothing kept)
+    for candidates in (0, 1):  # (no other candidate to keep)
+        assert kept not in Rules(candidates=candidates, promote_candidates=False).describe()
 
 
 def test_describe_one_deck() -> None:

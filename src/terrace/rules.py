@@ -254,7 +254,7 @@ class Rules:
             parts.append(count(self.redeals, "redeal"))
         if self.foundation_return:
             parts.append("foundation cards may return")
-        if self.picks_base and not self.promote_candidates:
+        if self.candidates > 1 and not self.promote_candidates:  # (one candidate has no others)
             parts.append("other candidates of the base rank stay in the tableau")
         return ", ".join(parts)
 
