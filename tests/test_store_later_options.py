@@ -54,3 +54,28 @@ def test_saved_rules_lacking_an_older_option_are_still_damaged(tmp_path: Path) -
     _saved_as_before(db, game_id, "decks")
     with open_store(db) as store, pytest.raises(DamagedGameError, match="incomplete"):
         store.get(game_id)
+
+
+def test_verdicts_stored_before_an_option_was_added_are_found(tmp_path: Path) -> None:
+    """The verdict cache keys a deal by its rules as JSON: with the new
+    option in every key, each verdict a survey had stored (hours of solving)
+    was no longer found, and every deal was solved again. A verdict stored
+    under the key of before (no such option) counts for the rules it was
+    played by, and rules with the option changed get a key of their own."""
+    from terrace.rules import Rules
+    from terrace.solver.verdicts import Verdict, VerdictStore, rules_key
+    from terrace.variants import get_rules
+
+    rules = get_rules("generals-patience")
+    before = {name: value for name, value in rules.to_dict().items() if name not in LATER_OPTIONS}
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    store.put(rules, 7, Verdict("lost", 3, 0.01, 10.0))
+    store.close()
+    with sqlite3.connect(tmp_path / "v.sqlite3") as db:
+        (key,) = db.execute("SELECT rules FROM verdicts").fetchone()
+    assert json.loads(key) == before and key == json.dumps(before, sort_keys=True, separators=(",", ":"))
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    assert store.get(rules, 7) == Verdict("lost", 3, 0.01, 10.0)
+    assert store.get(Rules.from_dict({"promote_candidates": False}, rules), 7) is None
+    store.close()
+    assert rules_key(Rules(promote_candidates=False)) != rules_key(Rules())
