@@ -102,7 +102,9 @@ def play(lay: Layout, move: str) -> None:
         lay.base = RANK[chosen]
         lay.foundations[0].append(chosen)
         free = 1
-        for pile in lay.tableau[: rules.candidates]:
+        # (the English and German rules send the others of its rank up too;
+        # the web version leaves them in the tableau: promote_candidates)
+        for pile in lay.tableau[: rules.candidates] if rules.promote_candidates else []:
             if pile and RANK[pile[-1]] == lay.base:
                 lay.foundations[free].append(pile.pop())
                 free += 1

@@ -105,6 +105,34 @@ def test_candidates_of_the_chosen_rank_start_foundations_at_once() -> None:
     assert board.tableau[0] == cards("2H") and board.tableau[2] == cards("3H")
 
 
+def test_the_web_version_s_reading_leaves_candidates_of_the_chosen_rank_in_the_tableau() -> None:
+    """The web version keeps the candidates left behind in the tableau,
+    those of the chosen rank too (as PySolFC and Aisleriot do): with
+    promote_candidates off, choosing the 6D leaves the 6C in pile 3, the
+    empty piles are filled from the stock, and the 6C goes up when sent;
+    its pile is then refilled from the waste, so the player picks which
+    waste card comes off. Taking the choice back restores the deal."""
+    rules = TERRACE.replace(promote_candidates=False)
+    text = deal_text(rules, RESERVE + " 6D 7S 6C  2H 3H 4H 5H 6H 7H 8H 9H  TH JH")
+    board = Board.from_deal_text(text, rules)
+    start = board.position()
+    play(board, "c1")
+    assert board.foundations[:2] == [cards("6D"), []]
+    assert board.tableau == [[c] for c in cards("2H 7S 6C 3H 4H 5H 6H 7H 8H")]
+    assert len(board.stock) == 104 - 11 - 9 - 1
+    play(board, "s s")
+    assert board.waste == cards("9H TH")
+    play(board, "t3f")
+    assert board.foundations[1] == cards("6C") and board.tableau[2] == cards("TH")
+    assert board.waste == cards("9H")
+    for _ in range(4):
+        board.pop()
+    assert board.position() == start
+    promoted = Board.from_deal_text(text, TERRACE)
+    play(promoted, "c1")
+    assert promoted.foundations[1] == cards("6C") and promoted.tableau[2] == cards("3H")
+
+
 def test_a_candidate_of_another_rank_stays_in_the_tableau() -> None:
     text = deal_text(TERRACE, RESERVE + " 6D 7S 8C")
     board = Board.from_deal_text(text, TERRACE)
@@ -1331,3 +1359,27 @@ def test_a_unicode_space_separates_no_fields_of_a_position(space: str) -> None:
         Board.from_position(text.replace(" ", space, 1))
     for ascii_space in ("  ", "\t", "\n", "\r\n"):  # (ASCII white space still separates)
         assert Board.from_position(f" {text.replace(' ', ascii_space)}\n").position() == text
+
+
+def test_a_position_with_a_field_too_many_counts_its_fields_as_it_reads_them() -> None:
+    """The fields are split at ASCII white space only, but a position with
+    one field too many was refused as having the number of words any
+    Unicode space separates: "this one has 9" for eight fields, the last
+    two joined by a U+00A0."""
+    text = Board.from_number(7).position()
+    with pytest.raises(InvalidPositionError) as info:
+        Board.from_position(text + " 2S\u00a0AS")
+    assert str(info.value) == "a position has 7 space-separated fields, this one has 8"
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u3000", "\u2028", "\x1c"])
+def test_a_place_is_surrounded_by_ascii_white_space_only(space: str) -> None:
+    """moves_from and auto_move stripped any Unicode space around a place,
+    so '\\xa0t1' named pile 1, where a move ('\\xa0t1f') or a card
+    ('\\xa0AS') with that space around it is refused; it is no place."""
+    board = Board.from_number(0, get_rules("falling-star"))
+    assert board.moves_from(" t1\t") == board.moves_from("t1")  # (ASCII white space is skipped)
+    for place in (f"{space}t1", f"w{space}"):
+        for method in (board.moves_from, board.auto_move):
+            with pytest.raises(ValueError, match="is not a place here: write r"):
+                method(place)

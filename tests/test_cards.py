@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -27,8 +28,9 @@ from terrace.cards import (
     suit_of,
     word_count,
 )
-from terrace.errors import InvalidCardError
+from terrace.errors import InvalidCardError, InvalidRulesError
 from terrace.refusals import Refusal
+from terrace.symbols import SPACES
 
 
 def test_card_is_rank_times_four_plus_suit() -> None:
@@ -105,6 +107,19 @@ def test_word_count_counts_as_split_does(text: str) -> None:
     terrace.cards.WORD_CHUNK = 4
     try:
         assert word_count(text) == len(text.split())
+    finally:
+        terrace.cards.WORD_CHUNK = chunk
+
+
+@given(st.text(alphabet=st.sampled_from(["A", "S", " ", "\t", "\n", "\x1c", "\u3000", "\xa0"]), max_size=60))
+def test_word_count_of_ascii_spaced_words_counts_as_a_position_splits(text: str) -> None:
+    """With SPACES, word_count counts the words a position's reader sees:
+    U+3000, U+00A0 and U+001C are part of a word (it counted them as gaps,
+    and the refusal of a position with one field too many said two)."""
+    chunk = terrace.cards.WORD_CHUNK
+    terrace.cards.WORD_CHUNK = 4
+    try:
+        assert word_count(text, SPACES) == len([w for w in re.split("[ \t\n\r\v\f]+", text) if w])
     finally:
         terrace.cards.WORD_CHUNK = chunk
 
@@ -187,3 +202,35 @@ def test_card_helpers_take_numpy_cards() -> None:
     card = np.int64(38)
     assert (card_code(card), card_name(card), card_symbol(card)) == ("TD", "ten of diamonds", "10♦")
     assert (rank_of(card), suit_of(card), is_red(card)) == (9, 2, True)
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u3000", "\u2028", "\u0085", "\x1c"])
+def test_a_card_or_a_rank_skips_only_ascii_spaces_around_it(space: str) -> None:
+    """parse_card stripped any Unicode space before its ASCII check, so
+    parse_card('\\xa0AS') was refused as "'AS' is not a card", quoting a
+    card; and parse_rank('\\xa010') was read as a ten, where a move, a
+    position and a card take ASCII white space only. Another space is part
+    of the text: refused, and shown in the refusal."""
+    for text in (f"{space}AS", f"AS{space}"):
+        with pytest.raises(InvalidCardError) as info:
+            parse_card(text)
+        assert info.value.code is Refusal.CARD_UNREADABLE
+        assert str(info.value).startswith(repr(text) + " is not a card")
+    with pytest.raises(InvalidCardError) as info:
+        parse_rank(f"{space}10")
+    assert info.value.code is Refusal.RANK_UNREADABLE
+    assert parse_card(" \tAS\r\n") == 0 and parse_rank("\v10\f ") == 9  # (ASCII white space is skipped)
+
+
+@pytest.mark.parametrize("decks", [0, -1, 9, 2**70, True, 2.0, "2", None])
+def test_full_pack_takes_only_a_number_of_decks_the_rules_allow(decks: object) -> None:
+    """full_pack(-1) and full_pack(0) gave an empty pack, full_pack(True)
+    one deck, full_pack(2.0) a bare TypeError, and full_pack(2**70) tried
+    to build a list of 2**70 * 52 cards: it checks decks as Rules does."""
+    with pytest.raises(InvalidRulesError, match=r"^decks must be"):
+        full_pack(decks)  # type: ignore[arg-type]
+
+
+def test_full_pack_takes_any_whole_number_type_of_decks() -> None:
+    np = pytest.importorskip("numpy")
+    assert full_pack(np.int64(2)) == full_pack(2) and len(full_pack(8)) == 416

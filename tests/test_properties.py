@@ -50,6 +50,7 @@ def any_rules(draw: st.DrawFn) -> Rules:
         spaces=draw(st.sampled_from(["auto", "free", "waste"])),  # type: ignore[arg-type]
         redeals=draw(st.integers(0, 2)),
         foundation_return=draw(st.booleans()),
+        promote_candidates=draw(st.booleans()),
     )
 
 

@@ -54,6 +54,7 @@ def full_rules(draw: st.DrawFn) -> Rules:
     values["foundations"] = draw(st.sampled_from(list(FoundationBuild)))
     values["spaces"] = draw(st.sampled_from(list(SpaceRule)))
     values["foundation_return"] = draw(st.booleans())
+    values["promote_candidates"] = draw(st.booleans())
     return Rules(**values)  # type: ignore[arg-type]
 
 

@@ -402,3 +402,22 @@ def test_extra_keys_a_reader_could_not_take_back_are_refused(extra: Any) -> None
     with pytest.raises(InvalidRecordError, match="the extra keys must be an object of text keys") as info:
         dataclasses.replace(_record(), extra=extra)
     assert info.value.code is Refusal.RECORD_EXTRA_NOT_JSON
+
+
+def test_a_record_s_extra_keys_are_its_own_and_it_never_writes_what_it_would_refuse() -> None:
+    """The record kept the very dict it was given: a key of the record's own
+    or a NaN put into that dict afterwards (by the caller, or into
+    record.extra) was written by to_json, which then failed or wrote a
+    record its own reading refused ("record version 7 is not supported")."""
+    extra: dict[str, Any] = {"player": "ada", "notes": [1]}
+    record = dataclasses.replace(GameRecord.from_board(Board.from_number(3)), extra=extra)
+    extra["version"] = 7
+    extra["notes"].append(math.nan)
+    assert record.extra == {"player": "ada", "notes": [1]}
+    again = json.loads(record.to_json())
+    assert again["version"] == RECORD_VERSION and again["notes"] == [1]
+    assert GameRecord.from_json(record.to_json()) == record
+    record.extra["result"] = "won"  # (changed in place: refused when written, not written)
+    with pytest.raises(InvalidRecordError) as info:
+        record.to_json()
+    assert info.value.code is Refusal.RECORD_EXTRA_KEY

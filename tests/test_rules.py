@@ -25,7 +25,7 @@ def test_defaults_are_the_three_candidate_terrace() -> None:
     assert (rules.decks, rules.reserve, rules.piles, rules.candidates) == (2, 11, 9, 3)
     assert rules.foundations is FoundationBuild.ALTERNATE
     assert rules.spaces is SpaceRule.AUTO
-    assert (rules.redeals, rules.foundation_return) == (0, False)
+    assert (rules.redeals, rules.foundation_return, rules.promote_candidates) == (0, False, True)
     assert (rules.foundation_count, rules.card_count) == (8, 104)
     assert rules.picks_base and not rules.in_suit
 
@@ -125,6 +125,10 @@ def test_describe_mentions_every_option() -> None:
     assert "1 redeal" in Rules(redeals=1).describe()
     assert "1 redeals" not in Rules(redeals=1).describe()
     assert "spaces refilled automatically" in Rules().describe()
+    kept = "other candidates of the base rank stay in the tableau"
+    assert kept in Rules(promote_candidates=False).describe() and kept not in Rules().describe()
+    for candidates in (0, 1):  # (no other candidate to keep)
+        assert kept not in Rules(candidates=candidates, promote_candidates=False).describe()
 
 
 def test_describe_one_deck() -> None:

@@ -60,7 +60,7 @@ from terrace.building import (
 from terrace.cards import CODE, RANK, RANKS, Card, given_card
 from terrace.deal import Deal
 from terrace.errors import IllegalMoveError
-from terrace.moves import CHOOSE, DRAW, DRAW_MOVE, FOUNDATION, TABLEAU, Move, given_move
+from terrace.moves import CHOOSE, DRAW, DRAW_MOVE, FOUNDATION, SPACES, TABLEAU, Move, given_move
 from terrace.position import BaseBoard, Status
 from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules, SpaceRule, given_rules
@@ -545,7 +545,7 @@ class Board(BaseBoard):
         """``source`` as the notation names it ('r', 'w', 't3', 'f2')."""
         if not isinstance(source, str):
             raise TypeError(f"{method} takes a place such as 'w' or 't3', not {type(source).__name__}")
-        written = source.strip().lower()
+        written = source.strip(SPACES).lower()  # (ASCII white space only, as around a move)
         place = {"reserve": "r", "waste": "w"}.get(written, written)
         piles, foundations = len(self.tableau), len(self.foundations)
         number = None if place[1:2] == "0" else digits_value(place[1:])  # (t1, never t01)

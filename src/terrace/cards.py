@@ -13,6 +13,7 @@ nothing in the game tells them apart.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from terrace.errors import InvalidCardError
@@ -20,6 +21,7 @@ from terrace.refusals import Reason, Refusal, clip, quote
 
 # the rank and suit letters live in terrace.symbols (the refusals need them too); cards re-exports them
 from terrace.symbols import RANKS as RANKS
+from terrace.symbols import SPACES
 from terrace.symbols import SUIT_SYMBOLS as SUIT_SYMBOLS
 from terrace.symbols import SUITS as SUITS
 from terrace.whole import as_whole
@@ -78,13 +80,15 @@ def parse_card(text: str) -> Card:
     """
     if not isinstance(text, str):
         raise InvalidCardError(Reason(Refusal.CARD_NOT_TEXT, value=quote(text)))
-    # ASCII only: 'ſ'.upper() is 'S'
-    code = text.strip().upper() if text.isascii() else ""
+    # ASCII only ('ſ'.upper() is 'S'), and only ASCII spaces around it, as
+    # around a move: a U+00A0 stays in the text the refusal quotes
+    shown = text.strip(SPACES)
+    code = shown.upper() if shown.isascii() else ""
     if code.startswith("10"):
         code = "T" + code[2:]
     card = _BY_CODE.get(code)
     if card is None:
-        reason = Reason(Refusal.CARD_UNREADABLE, text=clip(text.strip()), ranks=RANKS, suits=SUITS)
+        reason = Reason(Refusal.CARD_UNREADABLE, text=clip(shown), ranks=RANKS, suits=SUITS)
         raise InvalidCardError(reason)
     return card
 
@@ -146,7 +150,8 @@ def parse_rank(text: str) -> int:
     """
     if not isinstance(text, str):
         raise InvalidCardError(Reason(Refusal.RANK_NOT_TEXT, value=quote(text)))
-    code = text.strip().upper()
+    shown = text.strip(SPACES)  # (as a card's: ASCII spaces around it, ASCII letters)
+    code = shown.upper() if shown.isascii() else ""
     if code == "10":
         code = "T"
     if len(code) != 1 or code not in RANKS:
@@ -170,9 +175,17 @@ def full_pack(decks: int) -> list[Card]:
     ['AS', '2S', '3S']
     >>> len(full_pack(2))
     104
+
+    ``decks`` is checked as the rules check it (a whole number from 1 to
+    8, else :class:`~terrace.errors.InvalidRulesError`).
     """
+    from terrace.rules import RULE_OPTIONS  # (the rules import the cards)
+
+    option = RULE_OPTIONS["decks"]
+    whole: int = option.read(decks)
+    option.check_range({option.name: whole})
     one = [rank * 4 + suit for suit in range(4) for rank in range(13)]
-    return one * decks
+    return one * whole
 
 
 def wrong_copies(counts: Mapping[Card, int], decks: int) -> Card | None:
@@ -196,23 +209,32 @@ WORD_CHUNK = 1 << 16
 """Characters :func:`word_count` splits at a time."""
 
 
-def word_count(text: str) -> int:
-    """How many whitespace-separated words ``text`` holds (as
-    ``len(text.split())``), counted a slice at a time so that a huge text
-    needs no list of all its words.
+def word_count(text: str, spaces: str | None = None) -> int:
+    """How many words ``text`` holds, separated by any white space (as
+    ``len(text.split())``) or, with ``spaces``, by those characters alone
+    (as a position's fields: :data:`SPACES`), counted a slice at a time so
+    that a huge text needs no list of all its words.
 
-    >>> word_count(" AS  2S\t3S "), word_count("AS " * 100_000)
-    (3, 100000)
+    >>> word_count(" AS  2S\t3S "), word_count("AS " * 100_000), word_count("AS\xa02S 3S", SPACES)
+    (3, 100000, 2)
     """
+    gaps = None if spaces is None else re.compile(f"[{re.escape(spaces)}]+")
+
+    def split(part: str) -> list[str]:
+        return part.split() if gaps is None else [word for word in gaps.split(part) if word]
+
+    def is_space(char: str) -> bool:
+        return char.isspace() if spaces is None else char in spaces
+
     count = 0
     after_space = True
     for start in range(0, len(text), WORD_CHUNK):
         part = text[start:start + WORD_CHUNK]
-        words = len(part.split())
-        if words and not after_space and not part[0].isspace():
+        words = len(split(part))
+        if words and not after_space and not is_space(part[0]):
             words -= 1  # a word that runs on from the slice before
         count += words
-        after_space = part[-1].isspace()
+        after_space = is_space(part[-1])
     return count
 
 

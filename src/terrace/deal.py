@@ -39,7 +39,7 @@ from terrace.cards import (
 )
 from terrace.errors import InvalidCardError, InvalidDealError
 from terrace.refusals import Reason, Refusal, quote
-from terrace.rules import RULE_OPTIONS, Rules, given_rules
+from terrace.rules import Rules, given_rules
 from terrace.whole import as_whole
 
 DEAL_VERSION = 1
@@ -127,21 +127,12 @@ def shuffled_pack(number: int, decks: int, version: int = DEAL_VERSION) -> list[
         raise InvalidDealError(
             Reason(Refusal.DEAL_VERSION_UNKNOWN, version=quote(version), known=DEAL_VERSION)
         )
-    pack = full_pack(_given_decks(decks))
+    pack = full_pack(decks)
     rng = SplitMix64(check_number(number))
     for i in range(len(pack) - 1, 0, -1):
         j = rng.below(i + 1)
         pack[i], pack[j] = pack[j], pack[i]
     return pack
-
-
-def _given_decks(decks: object) -> int:
-    """``decks`` as an ``int`` when rules may have that many decks (the
-    option's own limits); else :class:`~terrace.errors.InvalidRulesError`."""
-    option = RULE_OPTIONS["decks"]
-    whole: int = option.read(decks)
-    option.check_range({option.name: whole})
-    return whole
 
 
 def check_number(number: object) -> int:

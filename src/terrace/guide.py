@@ -213,16 +213,22 @@ def _base(w: _Words, r: Rules) -> dict[str, Any]:
             if r.candidates < r.piles else \
             w("a candidate card lies in each of the {piles} piles",
               "liegt in jedem der {piles} Stapel eine Karte zur Wahl", piles=r.piles)
+        others = w("Any other candidate of the same rank starts a foundation too; the rest stay "
+                   "in the tableau",
+                   "Jeder weitere Kandidat desselben Werts beginnt ebenfalls einen Zielstapel; die "
+                   "übrigen bleiben in der Auslage") if r.promote_candidates else \
+            w("The other candidates stay in the tableau, those of the same rank too (they go up when "
+              "you send them)",
+              "Die anderen Karten zur Wahl bleiben in der Auslage, auch die desselben Werts (sie kommen "
+              "hinauf, wenn du sie schickst)")
         text = w("Before the first move, {lie}. {read} "
                  "one: it starts the first foundation and sets the base rank of all {foundations} "
-                 "foundations. Any other candidate of the same rank starts a foundation too; the rest stay "
-                 "in the tableau, and every empty pile gets a card from the stock.",
+                 "foundations. {others}, and every empty pile gets a card from the stock.",
                  "Vor dem ersten Zug {lie}. {read} "
                  "eine davon: Sie beginnt den ersten Zielstapel und legt den Basiswert aller "
-                 "{foundations} Zielstapel fest. Jeder weitere Kandidat desselben Werts beginnt ebenfalls "
-                 "einen Zielstapel; die übrigen bleiben in der Auslage, und jeder leere Stapel bekommt "
+                 "{foundations} Zielstapel fest. {others}, und jeder leere Stapel bekommt "
                  "eine Karte aus dem Vorrat.",
-                 lie=lie, read=read, foundations=r.foundation_count)
+                 lie=lie, read=read, foundations=r.foundation_count, others=others)
         return _section("base", w("Choosing the base card", "Die Basiskarte wählen"), _p(text))
     if r.piles == 1:
         text = w("There is no choice: once the pile has its card, the next card of the pack is turned "

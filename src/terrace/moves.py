@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from terrace.errors import InvalidMoveError
 from terrace.refusals import Reason, Refusal, clip, quote
+from terrace.symbols import SPACES as ASCII_SPACES
 from terrace.whole import as_whole
 
 CHOOSE = "c"
@@ -50,9 +51,9 @@ MAX_MOVES = 100_000
 record, a saved game's line): far beyond any game played, short enough to
 read and replay in a few seconds."""
 
-SPACES = " \t\n\r\v\f"
-"""The white space around a move, between the moves of a text and between
-the fields of a position string: ASCII only. Another Unicode space (U+00A0,
+SPACES = ASCII_SPACES
+"""The white space around a card, a rank or a move, between the moves of a
+text and between the fields of a position string: ASCII only. Another Unicode space (U+00A0,
 U+3000, U+2028) is no separator but part of a word, so that a move list or
 a position reads the same in every program."""
 

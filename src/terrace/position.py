@@ -205,7 +205,7 @@ class BaseBoard:
         stripped = text.strip(SPACES)
         fields = _FIELD_GAP.split(stripped, maxsplit=POSITION_FIELDS) if stripped else []
         if len(fields) != POSITION_FIELDS:
-            count = len(fields) if len(fields) < POSITION_FIELDS else word_count(text)
+            count = len(fields) if len(fields) < POSITION_FIELDS else word_count(text, SPACES)
             reason = Reason(Refusal.POSITION_FIELDS, fields=POSITION_FIELDS, count=count)
             raise InvalidPositionError(reason)
         base_text, reserve, foundations, tableau, waste, stock, redeals = fields

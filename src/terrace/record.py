@@ -70,10 +70,9 @@ class GameRecord:
         moves = _record_moves(self.moves)
         if moves is not self.moves:
             object.__setattr__(self, "moves", moves)
-        _check_extra(self.extra)
-        for key in self.extra:
-            if key in RECORD_KEYS:  # (to_dict would write it over the record's own value)
-                raise InvalidRecordError(Reason(Refusal.RECORD_EXTRA_KEY, key=clip(key)))
+        # (a copy of its own, as it reads back: the caller's dict changed later,
+        # with a key of the record's or a NaN, made it write a record its reading refused)
+        object.__setattr__(self, "extra", _check_extra(self.extra))
         if self.result == "":  # (not given: the moves' own; 'choosing' was taken, wrong after any move)
             object.__setattr__(self, "result", self.replay().status.value)
         elif self.result not in RESULTS:
@@ -124,7 +123,7 @@ class GameRecord:
             "moves": list(self.moves),
             "result": self.result,
         }
-        data.update(self.extra)
+        data.update(_check_extra(self.extra))  # (checked again: the dict can be changed in place)
         return data
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -195,21 +194,27 @@ class GameRecord:
         return cls.from_dict(data)
 
 
-def _check_extra(extra: Any) -> None:
-    """Refuses ``extra`` unless :meth:`GameRecord.to_json` can write it as
-    a reader takes it back: an object of text keys whose values are JSON
-    (NaN, infinity, sets and other objects were written, or failed in
-    ``to_dict``, and made a record its own reading refused)."""
+def _check_extra(extra: Any) -> dict[str, Any]:
+    """A copy of ``extra`` as a reader of the record takes it back (read
+    from the JSON :meth:`GameRecord.to_json` writes of it); refuses it
+    unless that writer can write it: an object of text keys whose values
+    are JSON (NaN, infinity, sets and other objects were written, or failed
+    in ``to_dict``, and made a record its own reading refused), none of
+    them a key of the record's own."""
     if not isinstance(extra, dict):
         problem = f"not {type(extra).__name__}"
     elif any(not isinstance(key, str) for key in extra):
         problem = "every key must be text"
     else:
         try:
-            json.dumps(extra, allow_nan=False)
-            return
+            copied: dict[str, Any] = json.loads(json.dumps(extra, allow_nan=False))
         except (ValueError, TypeError, RecursionError) as error:
             problem = clip(str(error))
+        else:
+            for key in copied:
+                if key in RECORD_KEYS:  # (to_dict would write it over the record's own value)
+                    raise InvalidRecordError(Reason(Refusal.RECORD_EXTRA_KEY, key=clip(key)))
+            return copied
     raise InvalidRecordError(Reason(Refusal.RECORD_EXTRA_NOT_JSON, problem=problem))
 
 

@@ -153,6 +153,8 @@ class Rules:
         "Extra passes through the stock", low=0, high=MAX_REDEALS))
     foundation_return: bool = field(default=False, metadata=_option(
         "May the top card of a foundation return to the tableau?"))
+    promote_candidates: bool = field(default=True, metadata=_option(
+        "Do other candidates of the chosen rank start foundations at once (else they stay in the tableau)?"))
 
     def __post_init__(self) -> None:
         for option in RULE_OPTIONS.values():
@@ -252,6 +254,8 @@ class Rules:
             parts.append(count(self.redeals, "redeal"))
         if self.foundation_return:
             parts.append("foundation cards may return")
+        if self.candidates > 1 and not self.promote_candidates:  # (one candidate has no others)
+            parts.append("other candidates of the base rank stay in the tableau")
         return ", ".join(parts)
 
 
@@ -409,6 +413,22 @@ RULE_FIELDS: tuple[str, ...] = tuple(RULE_OPTIONS)
 _RANGE_ORDER = _range_order(RULE_OPTIONS)
 MAX_FOUNDATIONS = 4 * RULE_OPTIONS["decks"].largest()
 """The most foundations any rules have."""
+
+LATER_OPTIONS: dict[str, Any] = {"promote_candidates": True}
+"""The options added after rules were first saved (in databases, records and
+exports), each with the value every game saved before it was played by:
+saved rules without such a key are complete, with that value."""
+
+
+def saved_rules(data: Any) -> Any:
+    """``data`` (a JSON object of rules as a database saved them) with the
+    options added since at the value it was played by (:data:`LATER_OPTIONS`);
+    anything but an object as it is.
+
+    >>> saved_rules({"decks": 2})["promote_candidates"], saved_rules([1])
+    (True, [1])
+    """
+    return {**LATER_OPTIONS, **data} if isinstance(data, dict) else data
 
 
 def given_rules(rules: object, *, default: bool = True) -> Rules:

@@ -11,3 +11,6 @@ from __future__ import annotations
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
 SUIT_SYMBOLS = "♠♥♦♣"
+SPACES = " \t\n\r\v\f"
+"""The white space the notation skips and separates with: ASCII only (see
+:data:`terrace.moves.SPACES`)."""

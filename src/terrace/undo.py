@@ -82,15 +82,16 @@ def play(board: BaseBoard, source: int, src_index: int, target: int, dst_index: 
 
 def choose(board: BaseBoard, index: int) -> ChoiceUndo:
     """Make candidate ``index`` (from 0) the base card: it starts foundation
-    1, other candidates of its rank start the next ones, and every empty
-    pile gets a card from the stock."""
+    1, other candidates of its rank start the next ones (unless the rules
+    keep them in the tableau: ``promote_candidates``), and every empty pile
+    gets a card from the stock."""
     tableau = board.tableau
     chosen = tableau[index].pop()
     board.base_rank = RANK[chosen]
     board.foundations[0].append(chosen)
     started = [index]
     next_foundation = 1
-    for pile in range(board.rules.candidates):
+    for pile in range(board.rules.candidates if board.rules.promote_candidates else 0):
         if pile != index and tableau[pile] and RANK[tableau[pile][-1]] == board.base_rank:
             board.foundations[next_foundation].append(tableau[pile].pop())
             next_foundation += 1

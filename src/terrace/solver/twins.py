@@ -2,7 +2,9 @@
 
 Choosing a base card puts every candidate of that rank on a foundation and
 deals into the piles they leave, so two candidates of the same rank leave
-the same position behind: only the numbers of the foundations differ. The
+the same position behind: only the numbers of the foundations differ (with
+``promote_candidates`` off, two copies of one card leave each other in the
+tableau, in piles whose numbers differ). The
 solver solves such a position once and gives each twin its verdict; a
 winning line is carried over by renaming the foundations (and piles, should
 they differ in order) and is replayed by the engine like every other.

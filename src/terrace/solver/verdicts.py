@@ -33,7 +33,7 @@ from typing import TypeGuard
 from terrace.deal import DEAL_VERSION
 from terrace.errors import TerraceError
 from terrace.refusals import clip
-from terrace.rules import Rules
+from terrace.rules import LATER_OPTIONS, Rules
 from terrace.storage.paths import default_verdicts_path, no_new_file
 
 SOLVER_VERSION = 8
@@ -103,8 +103,18 @@ def default_db_path() -> str:
 
 
 def rules_key(rules: Rules) -> str:
-    """The rules as canonical JSON text."""
-    return json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
+    """The rules as canonical JSON text. An option added since verdicts were
+    first stored is left out at the value every rules had before it
+    (:data:`~terrace.rules.LATER_OPTIONS`), so the verdicts stored before it
+    are found under the same key.
+
+    >>> "promote_candidates" in rules_key(Rules()), "promote_candidates" in rules_key(
+    ...     Rules(promote_candidates=False))
+    (False, True)
+    """
+    data = {name: value for name, value in rules.to_dict().items()
+            if name not in LATER_OPTIONS or value != LATER_OPTIONS[name]}
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 @dataclass(frozen=True, slots=True)

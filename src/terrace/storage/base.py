@@ -47,7 +47,7 @@ from terrace.errors import TerraceError
 from terrace.moves import MAX_MOVES, Move
 from terrace.record import GameRecord
 from terrace.refusals import quote
-from terrace.rules import Rules
+from terrace.rules import Rules, saved_rules
 from terrace.storage.line import MODULUS, Line
 from terrace.storage.statistics import (
     FINISHED,
@@ -1156,7 +1156,7 @@ def check_action(action: str) -> None:
 def check_identity(variant: str, rules: dict[str, Any], deal_text: str, game: StoredGame) -> None:
     """Refuse an update that changes a saved game's variant, rules (as
     ``Rules.to_dict()``) or deal (as its deal string)."""
-    if (variant, rules, deal_text) != (game.variant, game.rules.to_dict(), game.deal.text()):
+    if (variant, saved_rules(rules), deal_text) != (game.variant, game.rules.to_dict(), game.deal.text()):
         raise StoreError("the variant, rules and deal of a saved game cannot change")
 
 

@@ -20,7 +20,7 @@ from terrace.deal import DEAL_VERSION, Deal
 from terrace.errors import TerraceError
 from terrace.moves import MAX_MOVE_TEXT
 from terrace.record import RESULTS, read_json
-from terrace.rules import Rules
+from terrace.rules import Rules, saved_rules
 from terrace.storage.base import (
     DamagedGameError,
     StoredGame,
@@ -388,7 +388,7 @@ def _rules_and_deal(rules_text: Any, deal_text: Any, known: StoredGame | None) -
 def _rules_from_text(rules_text: str) -> Rules:
     """The rules a stored JSON text gives; raises ``ValueError`` for rules
     that are incomplete, and what :meth:`Rules.from_dict` raises."""
-    data = read_json(rules_text)
+    data = saved_rules(read_json(rules_text))  # (saved before an option was added: its value then)
     rules = Rules.from_dict(data)
     if data != rules.to_dict():
         raise ValueError("the rules are incomplete")

@@ -1,0 +1,81 @@
+"""Games saved before a rule option was added: their saved rules lack its
+key, and they were played by the value :data:`terrace.rules.LATER_OPTIONS`
+gives it (``promote_candidates``: other candidates of the chosen rank went
+up at once, the only reading there was)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from store_support import golden, play, start
+from terrace.rules import LATER_OPTIONS, RULE_FIELDS
+from terrace.storage import DamagedGameError, open_store
+
+
+def _saved_as_before(db: Path, game_id: str, drop: str) -> None:
+    """Write the game's rules as a version without the option ``drop`` did."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    (text,) = conn.execute("SELECT rules FROM games WHERE id = ?", (game_id,)).fetchone()
+    data = json.loads(text)
+    del data[drop]
+    conn.execute("UPDATE games SET rules = ? WHERE id = ?", (json.dumps(data, sort_keys=True), game_id))
+    conn.close()
+
+
+def test_a_game_saved_before_an_option_was_added_loads_plays_and_counts(tmp_path: Path) -> None:
+    """Saved rules lacking promote_candidates were 'incomplete' (the game
+    damaged), and a move in such a game was refused as changing its rules."""
+    assert set(LATER_OPTIONS) <= set(RULE_FIELDS)
+    db = tmp_path / "games.db"
+    record = golden("terrace-won")
+    with open_store(db) as store:
+        game = start(store, record)
+        play(store, game, record.moves[:5])
+        game_id = game.id
+    for name in LATER_OPTIONS:
+        _saved_as_before(db, game_id, name)
+    with open_store(db) as store:
+        game = store.get(game_id)
+        assert game.rules == record.rules and game.played_count() == 5
+        play(store, game, record.moves[5:])
+        assert store.get(game_id).status == "won"
+        stats = store.statistics()
+        assert stats["damaged"] == 0 and stats["variants"]["terrace"]["won"] == 1
+
+
+def test_saved_rules_lacking_an_older_option_are_still_damaged(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    with open_store(db) as store:
+        game_id = start(store, golden("terrace-won")).id
+    _saved_as_before(db, game_id, "decks")
+    with open_store(db) as store, pytest.raises(DamagedGameError, match="incomplete"):
+        store.get(game_id)
+
+
+def test_verdicts_stored_before_an_option_was_added_are_found(tmp_path: Path) -> None:
+    """The verdict cache keys a deal by its rules as JSON: with the new
+    option in every key, each verdict a survey had stored (hours of solving)
+    was no longer found, and every deal was solved again. A verdict stored
+    under the key of before (no such option) counts for the rules it was
+    played by, and rules with the option changed get a key of their own."""
+    from terrace.rules import Rules
+    from terrace.solver.verdicts import Verdict, VerdictStore, rules_key
+    from terrace.variants import get_rules
+
+    rules = get_rules("generals-patience")
+    before = {name: value for name, value in rules.to_dict().items() if name not in LATER_OPTIONS}
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    store.put(rules, 7, Verdict("lost", 3, 0.01, 10.0))
+    store.close()
+    with sqlite3.connect(tmp_path / "v.sqlite3") as db:
+        (key,) = db.execute("SELECT rules FROM verdicts").fetchone()
+    assert json.loads(key) == before and key == json.dumps(before, sort_keys=True, separators=(",", ":"))
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    assert store.get(rules, 7) == Verdict("lost", 3, 0.01, 10.0)
+    assert store.get(Rules.from_dict({"promote_candidates": False}, rules), 7) is None
+    store.close()
+    assert rules_key(Rules(promote_candidates=False)) != rules_key(Rules())
