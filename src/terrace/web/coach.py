@@ -113,7 +113,7 @@ class CoachEndpoints:
         reopenable = (game.given_up_at is None and game.won_at is None  # (a win is final)
                       and board.status is Status.LOST and board.can_undo)
         if reopenable:
-            await run_in_threadpool(self.web.store.mark_assisted, game.id)
+            reopenable = await self.web.assisted(game.id)
         return json_response({**report, "assist": reopenable, "assisted": game.assisted or reopenable})
 
     async def chances(self, request: Request) -> Response:
@@ -147,7 +147,7 @@ class CoachEndpoints:
         # the answer is the assist, whatever it says (not after a win: it is final)
         playing = in_play(game)
         if playing:
-            await run_in_threadpool(self.web.store.mark_assisted, game.id)
+            playing = await self.web.assisted(game.id)
         return json_response({"move": str(move), **report, "assisted": game.assisted or playing})
 
 

@@ -165,6 +165,13 @@ class WebGame:
         game.sync(board)
         await run_in_threadpool(self.store.update, game, expected_revision=revision, action=action)
 
+    async def assisted(self, game_id: str) -> bool:
+        """Mark the game as assisted, unless another tab has won it or given
+        it up while the assist's answer was sought (an answer that came
+        after the game ended did not help it, and a win is final: it kept
+        its records); True when the game is marked."""
+        return await run_in_threadpool(partial(self.store.mark_assisted, game_id, while_open=True))
+
     async def in_solver(self, request: Request, func: Callable[..., T], *args: Any, budget: float) -> T:
         """``func(*args)`` in the solver pool; stopped when the client goes away."""
         try:
@@ -422,12 +429,14 @@ class WebGame:
         if line is not None:
             remember(self.lines, game.id, line)
         if peek and in_play(game):
-            await run_in_threadpool(self.store.mark_assisted, game.id)
+            await self.assisted(game.id)
         found["counted"] = False
         if found["move"] is not None:
             found.update(describe_move(board, found["move"]))
         if (found["move"] is not None or found.get("back")) and in_play(game):  # (a hint to undo is one too)
-            found["counted"] = await run_in_threadpool(self.store.count_hint, game.id, board.position())
+            # (not once another tab has won the game or given it up meanwhile: see assisted)
+            count = partial(self.store.count_hint, game.id, board.position(), while_open=True)
+            found["counted"] = await run_in_threadpool(count)
         return json_response(found)
 
     def stock_shown(self, game: StoredGame, until: float | None = None) -> int | None:
@@ -447,7 +456,7 @@ class WebGame:
         seconds = self.hint_seconds
         result = await self.in_solver(request, hints.analyse, board, seconds, budget=seconds)
         if in_play(game):
-            await run_in_threadpool(self.store.mark_assisted, game.id)
+            await self.assisted(game.id)
         return json_response(result)
 
     async def stats(self, request: Request) -> Response:
