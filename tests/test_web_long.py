@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from store_support import count_pushes, golden
@@ -35,6 +36,7 @@ from terrace.storage import GameStore, MemoryStore, StoredGame, open_store
 from terrace.variants import get_rules
 from terrace.web.app import create_app
 from terrace.web.coach import CoachBudgets
+from terrace.web.replay import Replays
 from terrace.web.view import describe_move, finished, game_json, motions
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -149,6 +151,48 @@ def test_stepping_through_a_replay_plays_each_move_about_once(
     pushes[0] = pops[0] = 0
     position(client, game.id, last // 2)  # a jump: from the deal or the game's end, not further
     assert pushes[0] + pops[0] <= last // 2 + 10
+
+
+def test_a_replay_step_plays_its_moves_off_the_event_loop(
+    long_game: tuple[TestClient, MemoryStore, StoredGame], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A jump in a long game plays or takes back up to half of it (0.7 s at
+    100,000 moves): on the event loop, that held up every other request,
+    the other tabs' moves and the page's files included."""
+    client, _, game = long_game
+    on_loop: list[bool] = []
+    real = Replays.board_at
+
+    def board_at(self: Replays, game: StoredGame, step: int) -> Board:
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:
+            on_loop.append(False)
+        return real(self, game, step)
+
+    monkeypatch.setattr(Replays, "board_at", board_at)
+    assert position(client, game.id, len(game.moves) // 2) == replayed(game, len(game.moves) // 2)
+    assert on_loop == [False], on_loop  # (True: on the event loop)
+
+
+def test_replay_steps_asked_at_once_each_answer_their_own(
+    long_game: tuple[TestClient, MemoryStore, StoredGame],
+) -> None:
+    """The board kept for a replay is shared: steps asked at once (a slider
+    dragged, two tabs) are made one after the other, each from the last."""
+    _, store, game = long_game
+    app = create_app(store)
+    steps = random.Random(7).sample(range(len(game.moves) + 1), 24)
+
+    async def ask_all() -> list[httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=LOCAL) as http:
+            return await asyncio.gather(*(http.get(f"/api/games/{game.id}/position", params={"step": step})
+                                          for step in steps))
+
+    for step, answer in zip(steps, asyncio.run(ask_all()), strict=True):
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == replayed(game, step), step
 
 
 def test_a_replay_step_copies_no_whole_game(
