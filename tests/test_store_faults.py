@@ -382,6 +382,33 @@ def test_a_verdict_cache_that_is_not_one_gives_one_clear_line(tmp_path: Path) ->
         )
 
 
+def test_a_verdict_cache_that_is_not_one_refuses_a_winnable_web_game_in_one_line(tmp_path: Path) -> None:
+    """The web game's winnable deal opens the verdict cache beside the
+    games (in a solver process): a text file or a damaged SQLite file
+    there was answered 500 server-error, and a games database there was
+    a 400 naming every folder above it, shown in the browser (in remote
+    play, another device's); each is a 503 ``store-unavailable`` now,
+    naming the file only."""
+    store = open_store(tmp_path / "games.sqlite")
+    cache = Path(store.verdicts_path)
+    games = tmp_path / "other.sqlite"
+    open_store(games).close()
+    contents = [
+        b"hello\n" * 50,
+        b"SQLite format 3\x00" + bytes(84) + os.urandom(8000),
+        games.read_bytes(),
+    ]
+    with TestClient(create_app(store), base_url=LOCAL) as client:
+        for content in contents:
+            cache.write_bytes(content)
+            answer = client.post("/api/games", json={"winnable": True, "deal_number": 1})
+            assert answer.status_code == 503, answer.text
+            assert answer.json()["code"] == "store-unavailable"
+            assert cache.name in answer.json()["error"] and str(tmp_path) not in answer.json()["error"]
+            assert cache.read_bytes() == content  # (left unchanged)
+    store.close()
+
+
 def test_a_verdict_cache_another_program_holds_is_busy_not_damaged(tmp_path: Path) -> None:
     """A survey started while another program held the cache's lock said it
     was damaged, and advised throwing it away."""

@@ -159,8 +159,14 @@ def _cannot_open(path: str, folder: str, error: Exception) -> VerdictCacheError:
         why = str(error)
         if not os.path.exists(path) and (reason := no_new_file(folder)) is not None:
             why = f"no new file can be made in its folder {clip(folder)} ({reason})"
-    name = clip(os.path.basename(path) or path)
-    return VerdictCacheError(f"the verdict cache {name} cannot be used: {why}")
+    return VerdictCacheError(f"the verdict cache {_file_name(path)} cannot be used: {why}")
+
+
+def _file_name(path: str) -> str:
+    """How a message names the cache: its file's name, never the folders
+    above it (the web game shows the message in a browser, maybe another
+    device's)."""
+    return clip(os.path.basename(path) or path)
 
 
 class VerdictStore:
@@ -183,9 +189,12 @@ class VerdictStore:
             raise _cannot_open(self.path, folder, error) from None
         try:
             self._migrate()
-        except sqlite3.OperationalError as error:
+        except sqlite3.DatabaseError as error:
             self._db.close()
-            if "unable to open" not in str(error) and "readonly" not in str(error):
+            # (a file that is no SQLite, or a damaged one, is a DatabaseError
+            # of its own: the web game answered it 500 server-error)
+            operational = isinstance(error, sqlite3.OperationalError)
+            if operational and "unable to open" not in str(error) and "readonly" not in str(error):
                 raise
             raise _cannot_open(self.path, folder, error) from None
 
@@ -227,7 +236,7 @@ class VerdictStore:
     def _check_layout(self) -> set[str]:
         """Refuse a newer layout and another program's tables; the columns
         of the verdicts table (none before it is made)."""
-        name = clip(self.path)
+        name = _file_name(self.path)
         layout = self._db.execute("PRAGMA user_version").fetchone()[0]
         if not 0 <= layout <= SCHEMA:
             raise VerdictCacheError(f"{name} is a verdict cache of layout {layout}, which this version of "
@@ -276,7 +285,7 @@ class VerdictStore:
                       v.line, player) for deal, v in verdicts.items()],
                 )
         except sqlite3.OperationalError as error:  # (a read-only disk, a lock held too long: named)
-            name = clip(self.path)
+            name = _file_name(self.path)
             raise VerdictCacheError(f"{name}: the verdicts could not be stored ({error})") from None
 
     def range(self, rules: Rules, first: int, last: int, player: str = PERFECT) -> dict[int, Verdict]:
