@@ -424,9 +424,11 @@ class WebGame:
             found = hints.over_hint(peek)
         else:
             began = time.perf_counter()
-            # (at most a quarter of the hint's time: a log of 100,000 moves takes over a second)
-            shown = None if peek else await run_in_threadpool(
-                self.stock_shown, game, began + self.hint_seconds * SHOWN_SHARE)
+            # (at most a quarter of the hint's time: a log of 100,000 moves takes over a second,
+            # and reading it from the store as long again; the log not read in time, the hint
+            # knows what the game's line shows, never more)
+            share = self.hint_seconds * SHOWN_SHARE
+            shown = None if peek else await within(share, partial(self.stock_shown, game, began + share))
             if board.can_redo or (shown is not None and shown < len(board.stock)):
                 # (the chances were drawn with nothing of the stock seen: a
                 # player back at the choice after drawing knows more cards)
@@ -597,6 +599,18 @@ def _moved(data: dict[str, Any], before: dict[str, Any], source: str | None) -> 
     """``data`` (a game's JSON) with the cards that travelled since ``before``."""
     data["motions"] = motions(before, data["state"], source)
     return data
+
+
+async def within(seconds: float, func: Callable[[], T]) -> T | None:
+    """``func()`` in a worker thread, or None when it has not returned
+    within ``seconds`` (it goes on to its end in its thread, unawaited: a
+    thread cannot be stopped)."""
+    running = asyncio.ensure_future(run_in_threadpool(func))
+    try:
+        return await asyncio.wait_for(asyncio.shield(running), max(seconds, 0))
+    except TimeoutError:
+        running.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return None
 
 
 def for_solver(board: Board) -> Board:
