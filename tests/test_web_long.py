@@ -32,6 +32,7 @@ from terrace.board import Board
 from terrace.deal import Deal
 from terrace.moves import Move
 from terrace.rules import Rules
+from terrace.solver.hint_line import KEPT_MOVES, KeptLine
 from terrace.solver.history import LOOKBACK
 from terrace.storage import GameStore, MemoryStore, StoredGame, open_store
 from terrace.variants import get_rules
@@ -222,6 +223,50 @@ def test_a_fair_hint_keeps_its_budget_when_the_games_log_is_slow_to_read(
             assert took < 5, took  # (0.4 s and the request's own costs; 30 s before)
     finally:
         release.set()
+
+
+class LinePool:
+    """A solver pool whose every job is a peeking hint to draw, with a
+    winning line of :attr:`length` moves to keep."""
+
+    def __init__(self) -> None:
+        self.length = 0
+        self.closing = None
+
+    async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None) -> Any:
+        line = KeptLine("a position", ("t1t2",) * self.length)
+        return {"move": "s", "kind": "winnable", "line": [], "why": None, "fair": False, "back": 0,
+                "kept": line}
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_winning_lines_kept_for_hints_hold_no_more_moves_than_the_solvers_own() -> None:
+    """The server kept the last peeking hint's winning line of 1,024 games
+    whatever their length (an endgame's line can be 44,000 moves, 2.6 MB
+    here); now at most as many moves in all as the solver keeps of its own
+    lines (:data:`KEPT_MOVES`), the newest line always."""
+    pool = LinePool()
+    store = MemoryStore()
+    app = create_app(store, pool=pool)  # type: ignore[arg-type]
+    rules = get_rules("falling-star")
+    games = [store.create("falling-star", rules, Deal.from_number(n, rules)).id for n in range(1, 6)]
+    with TestClient(app, base_url=LOCAL) as client:
+        def hint(game_id: str, length: int) -> None:
+            pool.length = length
+            answer = client.post(f"/api/games/{game_id}/hint", json={"peek": True})
+            assert answer.status_code == 200, answer.text
+
+        for game_id in games[:3]:
+            hint(game_id, KEPT_MOVES // 2 + 1)
+        kept = app.state.game.lines
+        assert list(kept) == games[2:3]
+        for game_id in games[3:]:
+            hint(game_id, 10)
+        assert list(kept) == games[2:]
+        hint(games[0], KEPT_MOVES + 1)
+        assert list(kept) == games[:1]
 
 
 def test_a_replay_step_copies_no_whole_game(

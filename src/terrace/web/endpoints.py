@@ -27,7 +27,7 @@ from terrace.refusals import Reason, clip
 from terrace.rules import RULE_OPTIONS, Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
-from terrace.solver.hint_line import KeptLine
+from terrace.solver.hint_line import KEPT_MOVES, KeptLine
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
@@ -104,12 +104,17 @@ RULES_QUERY = frozenset({"variant"})
 """The query parameters each reading endpoint takes (:func:`~terrace.web.replies.query`)."""
 
 
-def remember(cache: OrderedDict[str, T], key: str, value: T) -> None:
-    """Keep ``value`` under ``key``, forgetting the oldest beyond :data:`MAX_KEPT_LINES`."""
+def remember(cache: OrderedDict[str, T], key: str, value: T, size: Callable[[T], int] | None = None,
+             most: int = 0) -> None:
+    """Keep ``value`` under ``key``, forgetting the oldest beyond
+    :data:`MAX_KEPT_LINES`, and with ``size``, beyond ``most`` in all
+    (the newest is always kept)."""
     cache[key] = value
     cache.move_to_end(key)
-    while len(cache) > MAX_KEPT_LINES:
-        cache.popitem(last=False)
+    held = 0 if size is None else sum(map(size, cache.values()))
+    while len(cache) > MAX_KEPT_LINES or (len(cache) > 1 and held > most and size is not None):
+        _, gone = cache.popitem(last=False)
+        held -= 0 if size is None else size(gone)
 
 
 class WebGame:
@@ -440,7 +445,7 @@ class WebGame:
                                          fair_seed(game.id), budget=seconds)
         line = found.pop("kept")
         if line is not None:
-            remember(self.lines, game.id, line)
+            self.keep_line(game.id, line)
         if peek and in_play(game):
             await self.assisted(game.id)
         found["counted"] = False
@@ -451,6 +456,13 @@ class WebGame:
             count = partial(self.store.count_hint, game.id, board.position(), while_open=True)
             found["counted"] = await run_in_threadpool(count)
         return json_response(found)
+
+    def keep_line(self, game_id: str, line: KeptLine) -> None:
+        """Keep ``line`` as the game's winning line: of at most
+        :data:`MAX_KEPT_LINES` games, and :data:`~terrace.solver.hint_line.KEPT_MOVES`
+        moves in all, as the solver keeps its own (an endgame's line can be
+        44,000 moves long, 2.6 MB here: 1,024 of them were kept)."""
+        remember(self.lines, game_id, line, lambda kept: len(kept.moves), KEPT_MOVES)
 
     def stock_shown(self, game: StoredGame, until: float | None = None) -> int | None:
         """The stock cards the game's event log shows the player saw (see
