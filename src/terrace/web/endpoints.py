@@ -21,7 +21,7 @@ from terrace.board import Board
 from terrace.deal import MAX_DEAL_NUMBER, Deal, check_number
 from terrace.errors import TerraceError
 from terrace.guide import descriptions, rules_guide
-from terrace.moves import Move
+from terrace.moves import MAX_MOVE_TEXT, Move
 from terrace.position import Status
 from terrace.refusals import Reason, clip
 from terrace.rules import RULE_OPTIONS, Rules
@@ -62,7 +62,6 @@ from terrace.web.view import describe_move, finished, game_json, game_line, game
 from terrace.web.why import explain
 from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
 
-MAX_MOVE_TEXT = 16
 MAX_RECENT = 200
 RANDOM_DEALS = 1_000_000_000
 HINT_SECONDS = 2.0
