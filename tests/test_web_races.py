@@ -52,7 +52,7 @@ def pool() -> OtherTabPool:
 
 @pytest.fixture
 def client(store: GameStore, pool: OtherTabPool) -> Iterator[TestClient]:
-    app = create_app(store, hint_seconds=0.5, pool=pool, coach=CoachBudgets(warn=0.5))  # type: ignore[arg-type]
+    app = create_app(store, hint_seconds=0.5, pool=pool, coach=CoachBudgets(analysis=1.0, warn=0.5))  # type: ignore[arg-type]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with TestClient(app, base_url=LOCAL) as test_client:
@@ -132,3 +132,23 @@ def test_an_assist_answered_after_another_tabs_move_still_marks_the_game(
     assert after.assisted is True
     if address == "hint":
         assert response.json()["counted"] is True and after.hints == 1
+
+
+def test_the_coachs_analysis_of_a_lost_game_given_up_meanwhile_marks_nothing(
+    client: TestClient, store: GameStore, pool: OtherTabPool,
+) -> None:
+    """A game stuck with no move left can be taken back and played on, so
+    its analysis is an assist; not once another tab has given it up."""
+    record = golden("terrace-lost")
+    game = store.create(record.variant, record.rules, record.deal)
+    board = game.board()
+    for move in record.moves:
+        board.push_text(move)
+    game.sync(board)
+    store.update(game, expected_revision=game.revision, action="move")
+    pool.meanwhile = other_tab_gives_up(store, game.id)
+    response = client.post(f"/api/games/{game.id}/coach", json={})
+    assert response.status_code == 200, response.text
+    assert (response.json()["assist"], response.json()["assisted"]) == (False, False)
+    after = store.get(game.id)
+    assert after.given_up_at is not None and after.assisted is False
