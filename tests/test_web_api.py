@@ -814,3 +814,12 @@ def test_a_quality_not_written_as_rfc_9110_writes_it_counts_as_zero(header: str)
 
     assert pick_language(header) == "en"
     assert pick_language("de;q=0.5, en;q=0.4") == pick_language("de;q=1.000") == "de"
+
+
+def test_the_weight_of_a_language_is_read_in_either_case() -> None:
+    """ABNF's strings ignore case (RFC 5234), so "Q=0" is a weight, as
+    "q=0" is: German, which the client does not want, was chosen."""
+    from terrace.web.i18n import pick_language
+
+    assert pick_language("de;Q=0, en;q=0.5") == pick_language("de;Q=0.4, en;Q=0.5") == "en"
+    assert pick_language("de ; Q=1, en;q=0.5") == "de"
