@@ -299,6 +299,8 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "at most {} s per deal", endpoints.WINNABLE_DEAL_SECONDS),
         ("api.md", "plus {} s, at most six hours", base.REPORT_SLACK_MS / 1000),
         ("api.md", "for the {} games used last", endpoints.MAX_KEPT_LINES),
+        ("api.md", "of the {} games hinted last, and {} moves in all",
+         (endpoints.MAX_KEPT_LINES, endpoints.KEPT_MOVES)),
         ("api.md", "solved in the budget ({} s)", budgets.chances),
         ("api.md", "The whole request has a budget ({} s", budgets.analysis),
         ("api.md", "share a short budget ({} s)", budgets.warn),

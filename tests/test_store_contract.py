@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from store_support import (
+    finish,
     golden,
     no_default_db,
     play,
@@ -276,6 +277,30 @@ def test_a_hint_counts_once_per_position(store: GameStore) -> None:
     for bad in ("", "x" * 5000, 7, "\ud800", "a\x00b"):
         with pytest.raises(StoreError, match="position key"):
             store.count_hint(game.id, bad)  # type: ignore[arg-type]
+
+
+def test_an_assist_or_hint_while_open_changes_nothing_once_the_game_is_won_or_given_up(
+    store: GameStore,
+) -> None:
+    """What the web game asks after a solver's answer: another tab may have
+    ended the game meanwhile (its win is final)."""
+    won = finish(store, "terrace-won")
+    record = golden("terrace-won")
+    given_up = start(store, record)
+    board = play(store, given_up, record.moves[:2])
+    given_up.given_up_at = given_up.updated_at + 1
+    store.update(given_up, expected_revision=given_up.revision, action="give-up")
+    for game in (won, given_up):
+        assert store.mark_assisted(game.id, while_open=True) is False
+        assert store.count_hint(game.id, board.position(), while_open=True) is False
+        after = store.get(game.id)
+        assert (after.assisted, after.hints) == (False, 0)
+    assert overall(store)["fewest_moves"] == len(record.moves)
+    playing = start(store, record)
+    assert store.mark_assisted(playing.id, while_open=True) is True
+    assert store.count_hint(playing.id, board.position(), while_open=True) is True
+    assert (store.get(playing.id).assisted, store.get(playing.id).hints) == (True, 1)
+    assert store.mark_assisted(won.id) is True and store.get(won.id).assisted  # (without: as always)
 
 
 def test_assists_and_active_time_are_kept(store: GameStore) -> None:

@@ -10,6 +10,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -380,6 +381,65 @@ def test_a_verdict_cache_that_is_not_one_gives_one_clear_line(tmp_path: Path) ->
         assert files_in(tmp_path) >= {path.name} and not any(
             name.startswith(path.name + "-") for name in files_in(tmp_path)
         )
+
+
+def test_a_verdict_cache_that_is_not_one_refuses_a_winnable_web_game_in_one_line(tmp_path: Path) -> None:
+    """The web game's winnable deal opens the verdict cache beside the
+    games (in a solver process): a text file or a damaged SQLite file
+    there was answered 500 server-error, and a games database there was
+    a 400 naming every folder above it, shown in the browser (in remote
+    play, another device's); each is a 503 ``store-unavailable`` now,
+    naming the file only."""
+    store = open_store(tmp_path / "games.sqlite")
+    cache = Path(store.verdicts_path)
+    games = tmp_path / "other.sqlite"
+    open_store(games).close()
+    contents = [
+        b"hello\n" * 50,
+        b"SQLite format 3\x00" + bytes(84) + os.urandom(8000),
+        games.read_bytes(),
+    ]
+    with TestClient(create_app(store), base_url=LOCAL) as client:
+        for content in contents:
+            cache.write_bytes(content)
+            answer = client.post("/api/games", json={"winnable": True, "deal_number": 1})
+            assert answer.status_code == 503, answer.text
+            assert answer.json()["code"] == "store-unavailable"
+            assert cache.name in answer.json()["error"] and str(tmp_path) not in answer.json()["error"]
+            assert cache.read_bytes() == content  # (left unchanged)
+    store.close()
+
+
+def test_a_winnable_web_game_waits_for_a_locked_verdict_cache_within_its_budget(tmp_path: Path) -> None:
+    """The search opened the cache waiting up to 30 s for another
+    program's lock: a 1 s search was stopped by the server after 12 s
+    (its budget, a worker's start and its cancel) and answered 503
+    ``solver-stopped``, its worker replaced; it waits within its budget
+    now, and says that the cache is busy."""
+    store = open_store(tmp_path / "games.sqlite")
+    app = create_app(store, winnable_seconds=1.0)
+    app.state.game.pool.start()
+    with TestClient(app, base_url=LOCAL) as client:
+        # (the cache made and the worker started first: a worker may take over 1 s to start)
+        deadline = time.monotonic() + 60
+        body = {"winnable": True, "deal_number": 1}
+        while (first := client.post("/api/games", json=body)).status_code != 201:
+            assert time.monotonic() < deadline, first.text
+        holder = sqlite3.connect(store.verdicts_path)
+        holder.isolation_level = None
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            started = time.monotonic()
+            answer = client.post("/api/games", json={"winnable": True, "deal_number": 100})
+            took = time.monotonic() - started
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+    store.close()
+    assert answer.status_code == 503, answer.text
+    assert answer.json() == {"code": "store-unavailable", "error":
+                             "the verdict cache solver.sqlite3 is busy (another program holds it): try again"}
+    assert took < 6, took
 
 
 def test_a_verdict_cache_another_program_holds_is_busy_not_damaged(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from store_support import (
     store_on_each_kind,  # noqa: F401  (the store fixture)
 )
 from test_players import DEAL_70_LINE
-from web_support import LOCAL, WINNING_LINE, game_line
+from web_support import LOCAL, WINNING_LINE, app_client, game_line
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -838,3 +838,22 @@ def test_a_clock_at_1970_is_named_as_the_reason_nothing_is_saved(
     assert german.json()["error"].startswith("Die Uhr des Computers zeigt 1970-01-01 00:01 UTC")
     monkeypatch.undo()
     assert client.get(f"/api/games/{game['id']}").json()["revision"] == 0
+
+
+def test_the_weight_of_a_language_is_read_in_either_case() -> None:
+    """ABNF's strings ignore case (RFC 5234), so "Q=0" is a weight, as
+    "q=0" is: German, which the client does not want, was chosen."""
+    from terrace.web.i18n import pick_language
+
+    assert pick_language("de;Q=0, en;q=0.5") == pick_language("de;Q=0.4, en;Q=0.5") == "en"
+    assert pick_language("de ; Q=1, en;q=0.5") == "de"
+
+
+@pytest.mark.parametrize("accept", ["text/html;q=0", "text/html;Q=0", "text/html; Q=0.000"])
+def test_a_client_that_refuses_html_gets_the_guards_refusal_as_json(accept: str) -> None:
+    """"Q=0" refuses HTML as "q=0" does: the guard answered it a page."""
+    with app_client() as client:
+        refused = client.get("/api/variants", headers={"host": "evil.example", "accept": accept})
+    assert refused.status_code == 421
+    assert refused.headers["content-type"] == "application/json"
+    assert refused.json()["code"] == "host-not-local"

@@ -10,12 +10,14 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from store_support import count_pushes, golden
@@ -30,11 +32,13 @@ from terrace.board import Board
 from terrace.deal import Deal
 from terrace.moves import Move
 from terrace.rules import Rules
+from terrace.solver.hint_line import KEPT_MOVES, KeptLine
 from terrace.solver.history import LOOKBACK
 from terrace.storage import GameStore, MemoryStore, StoredGame, open_store
 from terrace.variants import get_rules
 from terrace.web.app import create_app
 from terrace.web.coach import CoachBudgets
+from terrace.web.replay import Replays
 from terrace.web.view import describe_move, finished, game_json, motions
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -149,6 +153,120 @@ def test_stepping_through_a_replay_plays_each_move_about_once(
     pushes[0] = pops[0] = 0
     position(client, game.id, last // 2)  # a jump: from the deal or the game's end, not further
     assert pushes[0] + pops[0] <= last // 2 + 10
+
+
+def test_a_replay_step_plays_its_moves_off_the_event_loop(
+    long_game: tuple[TestClient, MemoryStore, StoredGame], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A jump in a long game plays or takes back up to half of it (0.7 s at
+    100,000 moves): on the event loop, that held up every other request,
+    the other tabs' moves and the page's files included."""
+    client, _, game = long_game
+    on_loop: list[bool] = []
+    real = Replays.board_at
+
+    def board_at(self: Replays, game: StoredGame, step: int) -> Board:
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(True)
+        except RuntimeError:
+            on_loop.append(False)
+        return real(self, game, step)
+
+    monkeypatch.setattr(Replays, "board_at", board_at)
+    assert position(client, game.id, len(game.moves) // 2) == replayed(game, len(game.moves) // 2)
+    assert on_loop == [False], on_loop  # (True: on the event loop)
+
+
+def test_replay_steps_asked_at_once_each_answer_their_own(
+    long_game: tuple[TestClient, MemoryStore, StoredGame],
+) -> None:
+    """The board kept for a replay is shared: steps asked at once (a slider
+    dragged, two tabs) are made one after the other, each from the last."""
+    _, store, game = long_game
+    app = create_app(store)
+    steps = random.Random(7).sample(range(len(game.moves) + 1), 24)
+
+    async def ask_all() -> list[httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=LOCAL) as http:
+            return await asyncio.gather(*(http.get(f"/api/games/{game.id}/position", params={"step": step})
+                                          for step in steps))
+
+    for step, answer in zip(steps, asyncio.run(ask_all()), strict=True):
+        assert answer.status_code == 200, answer.text
+        assert answer.json() == replayed(game, step), step
+
+
+def test_a_fair_hint_keeps_its_budget_when_the_games_log_is_slow_to_read(
+    long_game: tuple[TestClient, MemoryStore, StoredGame], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fair hint reads the game's log for the stock cards the player saw,
+    within a quarter of its time; the store's read of the log was not
+    counted (1.5 s for 100,000 entries, on top of a 2 s hint): now a log
+    not read in time is a hint that knows what the game's line shows."""
+    _, store, game = long_game
+    release = threading.Event()
+    real = MemoryStore.history
+
+    def slow_history(self: MemoryStore, game_id: str) -> list[dict[str, Any]]:
+        release.wait(30)
+        return real(self, game_id)
+
+    monkeypatch.setattr(MemoryStore, "history", slow_history)
+    try:
+        with client_of(store, hint_seconds=0.4, pool=InlinePool()) as client:
+            started = time.monotonic()
+            answer = client.post(f"/api/games/{game.id}/hint", json={})
+            took = time.monotonic() - started
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["fair"] is True
+            assert took < 5, took  # (0.4 s and the request's own costs; 30 s before)
+    finally:
+        release.set()
+
+
+class LinePool:
+    """A solver pool whose every job is a peeking hint to draw, with a
+    winning line of :attr:`length` moves to keep."""
+
+    def __init__(self) -> None:
+        self.length = 0
+        self.closing = None
+
+    async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None) -> Any:
+        line = KeptLine("a position", ("t1t2",) * self.length)
+        return {"move": "s", "kind": "winnable", "line": [], "why": None, "fair": False, "back": 0,
+                "kept": line}
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_winning_lines_kept_for_hints_hold_no_more_moves_than_the_solvers_own() -> None:
+    """The server kept the last peeking hint's winning line of 1,024 games
+    whatever their length (an endgame's line can be 44,000 moves, 2.6 MB
+    here); now at most as many moves in all as the solver keeps of its own
+    lines (:data:`KEPT_MOVES`), the newest line always."""
+    pool = LinePool()
+    store = MemoryStore()
+    app = create_app(store, pool=pool)  # type: ignore[arg-type]
+    rules = get_rules("falling-star")
+    games = [store.create("falling-star", rules, Deal.from_number(n, rules)).id for n in range(1, 6)]
+    with TestClient(app, base_url=LOCAL) as client:
+        def hint(game_id: str, length: int) -> None:
+            pool.length = length
+            answer = client.post(f"/api/games/{game_id}/hint", json={"peek": True})
+            assert answer.status_code == 200, answer.text
+
+        for game_id in games[:3]:
+            hint(game_id, KEPT_MOVES // 2 + 1)
+        kept = app.state.game.lines
+        assert list(kept) == games[2:3]
+        for game_id in games[3:]:
+            hint(game_id, 10)
+        assert list(kept) == games[2:]
+        hint(games[0], KEPT_MOVES + 1)
+        assert list(kept) == games[:1]
 
 
 def test_a_replay_step_copies_no_whole_game(

@@ -169,16 +169,36 @@ def _cannot_open(path: str, folder: str, error: Exception) -> VerdictCacheError:
         why = str(error)
         if not os.path.exists(path) and (reason := no_new_file(folder)) is not None:
             why = f"no new file can be made in its folder {clip(folder)} ({reason})"
-    name = clip(os.path.basename(path) or path)
-    return VerdictCacheError(f"the verdict cache {name} cannot be used: {why}")
+    return VerdictCacheError(f"the verdict cache {_file_name(path)} cannot be used: {why}")
+
+
+def _file_name(path: str) -> str:
+    """How a message names the cache: its file's name, never the folders
+    above it (the web game shows the message in a browser, maybe another
+    device's)."""
+    return clip(os.path.basename(path) or path)
+
+
+LOCK_SECONDS = 30.0
+"""How long a store waits for another program's lock on the cache, unless told."""
+
+
+def _busy(path: str, error: sqlite3.Error) -> VerdictCacheError | None:
+    """The error of a cache another program held locked for longer than
+    the store waits, or None for any other error."""
+    if "locked" not in str(error) and "busy" not in str(error):
+        return None
+    name = _file_name(path)
+    return VerdictCacheError(f"the verdict cache {name} is busy (another program holds it): try again")
 
 
 class VerdictStore:
     """Verdicts in SQLite; safe to share between processes. A file that is
     another program's database, or a cache of a newer layout, is refused
-    with :class:`VerdictCacheError` and left unchanged."""
+    with :class:`VerdictCacheError` and left unchanged. ``timeout``: the
+    seconds to wait for another program's lock, when opening and reading."""
 
-    def __init__(self, path: str | None = None) -> None:
+    def __init__(self, path: str | None = None, timeout: float = LOCK_SECONDS) -> None:
         self.path = path or default_db_path()
         self.made = not os.path.exists(self.path)
         """True when the file did not exist before this store opened it."""
@@ -188,14 +208,19 @@ class VerdictStore:
         folder = os.path.dirname(os.path.abspath(self.path))
         try:
             os.makedirs(folder, exist_ok=True)
-            self._db = sqlite3.connect(self.path, timeout=30)
+            self._db = sqlite3.connect(self.path, timeout=timeout)
         except (OSError, sqlite3.Error) as error:
             raise _cannot_open(self.path, folder, error) from None
         try:
             self._migrate()
-        except sqlite3.OperationalError as error:
+        except sqlite3.DatabaseError as error:
             self._db.close()
-            if "unable to open" not in str(error) and "readonly" not in str(error):
+            # (a file that is no SQLite, or a damaged one, is a DatabaseError
+            # of its own: the web game answered it 500 server-error)
+            operational = isinstance(error, sqlite3.OperationalError)
+            if operational and (busy := _busy(self.path, error)) is not None:
+                raise busy from None
+            if operational and "unable to open" not in str(error) and "readonly" not in str(error):
                 raise
             raise _cannot_open(self.path, folder, error) from None
 
@@ -237,7 +262,7 @@ class VerdictStore:
     def _check_layout(self) -> set[str]:
         """Refuse a newer layout and another program's tables; the columns
         of the verdicts table (none before it is made)."""
-        name = clip(self.path)
+        name = _file_name(self.path)
         layout = self._db.execute("PRAGMA user_version").fetchone()[0]
         if not 0 <= layout <= SCHEMA:
             raise VerdictCacheError(f"{name} is a verdict cache of layout {layout}, which this version of "
@@ -252,11 +277,16 @@ class VerdictStore:
 
     def get(self, rules: Rules, deal: int, player: str = PERFECT) -> Verdict | None:
         """The stored verdict of a deal that still counts (see :data:`SOLVER_VERSION`)."""
-        row = self._db.execute(
-            "SELECT result, nodes, seconds, max_seconds, line FROM verdicts"
-            f" WHERE rules = ? AND deal = ? AND {_CURRENT} AND player = ?",
-            (rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player),
-        ).fetchone()
+        try:
+            row = self._db.execute(
+                "SELECT result, nodes, seconds, max_seconds, line FROM verdicts"
+                f" WHERE rules = ? AND deal = ? AND {_CURRENT} AND player = ?",
+                (rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player),
+            ).fetchone()
+        except sqlite3.OperationalError as error:
+            if (busy := _busy(self.path, error)) is not None:
+                raise busy from None
+            raise
         return None if row is None else _verdict(*row)
 
     def put(self, rules: Rules, deal: int, verdict: Verdict, player: str = PERFECT) -> None:
@@ -286,7 +316,7 @@ class VerdictStore:
                       v.line, player) for deal, v in verdicts.items()],
                 )
         except sqlite3.OperationalError as error:  # (a read-only disk, a lock held too long: named)
-            name = clip(self.path)
+            name = _file_name(self.path)
             raise VerdictCacheError(f"{name}: the verdicts could not be stored ({error})") from None
 
     def range(self, rules: Rules, first: int, last: int, player: str = PERFECT) -> dict[int, Verdict]:

@@ -20,7 +20,7 @@ from terrace.refusals import Reason, Refusal
 from terrace.rules import Rules
 from terrace.solver.api import solve
 from terrace.solver.budget import check_budget
-from terrace.solver.verdicts import Verdict, VerdictStore, settled
+from terrace.solver.verdicts import LOCK_SECONDS, Verdict, VerdictStore, settled
 
 MAX_TRIES = 100_000
 
@@ -73,7 +73,8 @@ def next_winnable_deal(
     if start < 0 or start > MAX_DEAL_NUMBER:
         raise InvalidDealError(f"deal numbers run from 0 to {MAX_DEAL_NUMBER}, not {start}")
     deadline = time.monotonic() + total_seconds
-    store = VerdictStore(db_path)
+    # (another program's lock on the cache is waited for within the budget, not 30 s)
+    store = VerdictStore(db_path, timeout=min(LOCK_SECONDS, total_seconds))
     try:
         number = start
         for _ in range(MAX_TRIES):

@@ -1048,16 +1048,23 @@ class GameStore(Protocol):
         every game that was."""
         ...
 
-    def count_hint(self, game_id: str, position_key: str) -> bool:
+    def count_hint(self, game_id: str, position_key: str, *, while_open: bool = False) -> bool:
         """Count a hint given on the position ``position_key`` (e.g.
         ``Board.position()``) unless one was counted there before; True when
         it was counted (not once the game's hints reached :data:`MAX_COUNT`,
-        see :func:`one_more`). Neither this nor the next two change the revision:
-        they never make another tab's move a conflict."""
+        see :func:`one_more`). With ``while_open``, only while the game is
+        neither won nor given up, checked in the same step (see
+        :meth:`mark_assisted`). Neither this nor the next two change the
+        revision: they never make another tab's move a conflict."""
         ...
 
-    def mark_assisted(self, game_id: str) -> None:
-        """Mark the game as one in which an assist was used (for good)."""
+    def mark_assisted(self, game_id: str, *, while_open: bool = False) -> bool:
+        """Mark the game as one in which an assist was used (for good); with
+        ``while_open``, only while it is neither won nor given up, checked
+        in the same step: the web game asks an assist of the solver on the
+        game as it was, and another tab may have won it (a win is final)
+        or given it up before the answer came. True when this call marked it
+        (False: the game was over, and nothing changed)."""
         ...
 
     def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:

@@ -158,10 +158,12 @@ class MemoryStore:
         except (KeyError, TypeError):
             raise unknown_game(str(game_id)) from None
 
-    def count_hint(self, game_id: str, position_key: str) -> bool:
+    def count_hint(self, game_id: str, position_key: str, *, while_open: bool = False) -> bool:
         key = check_position_key(position_key)
         with self._lock:
             game = self._stored(game_id)
+            if while_open and not _open(game):
+                return False
             seen = self._hinted.setdefault(game_id, set())
             if key in seen:
                 return False
@@ -172,9 +174,13 @@ class MemoryStore:
             self._log(game, "hint")
         return counted
 
-    def mark_assisted(self, game_id: str) -> None:
+    def mark_assisted(self, game_id: str, *, while_open: bool = False) -> bool:
         with self._lock:
-            self._stored(game_id).assisted = True
+            game = self._stored(game_id)
+            if while_open and not _open(game):
+                return False
+            game.assisted = True
+            return True
 
     def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         ms = check_active_ms(ms)
@@ -207,3 +213,8 @@ class MemoryStore:
         with self._lock:
             facts = [self._facts(g) for g in self._games.values()]
         return summarize(facts)
+
+
+def _open(game: StoredGame) -> bool:
+    """True while ``game`` is neither won (a first win stays) nor given up."""
+    return game.won_at is None and game.given_up_at is None

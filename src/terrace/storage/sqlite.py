@@ -1622,15 +1622,18 @@ class SqliteStore:
                      "active_ms", "won_at", "won_moves", "won_active_ms"):
             setattr(game, name, getattr(after, name))
 
-    def count_hint(self, game_id: str, position_key: str) -> bool:
+    def count_hint(self, game_id: str, position_key: str, *, while_open: bool = False) -> bool:
         key = check_position_key(position_key)
         with self._transaction(write=True, action="hint") as conn:
             row = conn.execute(
-                "SELECT revision, move_count, hints FROM games WHERE id = ?", (game_id,)
+                "SELECT revision, move_count, hints, won_at IS NULL AND given_up_at IS NULL "
+                "FROM games WHERE id = ?", (game_id,)
             ).fetchone()
             if row is None:
                 raise unknown_game(str(game_id))
             _sound(game_id, whole, row[2], "hints")  # (a count edited by hand: refused as a read refuses it)
+            if while_open and not row[3]:
+                return False
             added = conn.execute(
                 "INSERT OR IGNORE INTO hinted (game_id, position) VALUES (?, ?)", (game_id, key)
             ).rowcount
@@ -1647,13 +1650,18 @@ class SqliteStore:
                 )
         return counted
 
-    def mark_assisted(self, game_id: str) -> None:
+    def mark_assisted(self, game_id: str, *, while_open: bool = False) -> bool:
         with self._transaction(write=True, action="assist") as conn:
-            row = conn.execute("SELECT assisted FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = conn.execute(
+                "SELECT assisted, won_at IS NULL AND given_up_at IS NULL FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
             if row is None:
                 raise unknown_game(str(game_id))
             _sound(game_id, flag, row[0], "assisted")  # (edited by hand: damage, never made good here)
+            if while_open and not row[1]:
+                return False
             conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
+        return True
 
     def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         ms = check_active_ms(ms)

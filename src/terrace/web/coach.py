@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, overload
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -37,7 +36,7 @@ from terrace.solver.budget import check_budget
 from terrace.solver.coach import Analysis, chances_and_pick, find_loss, warn_check
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event
-from terrace.web.endpoints import WebGame, fair_seed, for_solver, game_events, in_play, remember
+from terrace.web.endpoints import WebGame, fair_seed, for_solver, game_events, in_play, remember, within
 from terrace.web.i18n import WebRefusal
 from terrace.web.replies import ApiError, json_response, may_change, only_fields, read_body
 from terrace.web.view import describe_move, finished
@@ -88,15 +87,9 @@ class CoachEndpoints:
         # the hints' seed: the fair player's move at the loss is the hint shown there
         # (the log read for at most a share of the budget: 100,000 entries took a second on a
         # busy machine; without it the fair player knows what an imported game's would)
-        reading = asyncio.ensure_future(
-            run_in_threadpool(lambda: PackedEvents(game_events(self.web.store, game.id))))
         read_until = until - self.budgets.analysis * (1 - LOG_SHARE)
-        try:
-            events: PackedEvents | None = await asyncio.wait_for(
-                asyncio.shield(reading), max(read_until - time.monotonic(), 0))
-        except TimeoutError:
-            events = None
-            reading.add_done_callback(lambda done: done.cancelled() or done.exception())
+        events = await within(read_until - time.monotonic(),
+                              lambda: PackedEvents(game_events(self.web.store, game.id)))
         seconds = max(until - time.monotonic(), LEAST_SECONDS)
         # the hint's budget too: the fair player thinks as long as the hint it names did;
         # the job's own clock starts at the request's deadline, not when it got its work
@@ -113,7 +106,7 @@ class CoachEndpoints:
         reopenable = (game.given_up_at is None and game.won_at is None  # (a win is final)
                       and board.status is Status.LOST and board.can_undo)
         if reopenable:
-            await run_in_threadpool(self.web.store.mark_assisted, game.id)
+            reopenable = await self.web.assisted(game.id)
         return json_response({**report, "assist": reopenable, "assisted": game.assisted or reopenable})
 
     async def chances(self, request: Request) -> Response:
@@ -147,7 +140,7 @@ class CoachEndpoints:
         # the answer is the assist, whatever it says (not after a win: it is final)
         playing = in_play(game)
         if playing:
-            await run_in_threadpool(self.web.store.mark_assisted, game.id)
+            playing = await self.web.assisted(game.id)
         return json_response({"move": str(move), **report, "assisted": game.assisted or playing})
 
 

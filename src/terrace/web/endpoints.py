@@ -21,13 +21,13 @@ from terrace.board import Board
 from terrace.deal import MAX_DEAL_NUMBER, Deal, check_number
 from terrace.errors import TerraceError
 from terrace.guide import descriptions, rules_guide
-from terrace.moves import Move
+from terrace.moves import MAX_MOVE_TEXT, Move
 from terrace.position import Status
 from terrace.refusals import Reason, clip
 from terrace.rules import RULE_OPTIONS, Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
-from terrace.solver.hint_line import KeptLine
+from terrace.solver.hint_line import KEPT_MOVES, KeptLine
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
@@ -62,7 +62,6 @@ from terrace.web.view import describe_move, finished, game_json, game_line, game
 from terrace.web.why import explain
 from terrace.web.workers import PoolBusy, SolverPool, WorkFailed, WorkStopped
 
-MAX_MOVE_TEXT = 16
 MAX_RECENT = 200
 RANDOM_DEALS = 1_000_000_000
 HINT_SECONDS = 2.0
@@ -104,12 +103,17 @@ RULES_QUERY = frozenset({"variant"})
 """The query parameters each reading endpoint takes (:func:`~terrace.web.replies.query`)."""
 
 
-def remember(cache: OrderedDict[str, T], key: str, value: T) -> None:
-    """Keep ``value`` under ``key``, forgetting the oldest beyond :data:`MAX_KEPT_LINES`."""
+def remember(cache: OrderedDict[str, T], key: str, value: T, size: Callable[[T], int] | None = None,
+             most: int = 0) -> None:
+    """Keep ``value`` under ``key``, forgetting the oldest beyond
+    :data:`MAX_KEPT_LINES`, and with ``size``, beyond ``most`` in all
+    (the newest is always kept)."""
     cache[key] = value
     cache.move_to_end(key)
-    while len(cache) > MAX_KEPT_LINES:
-        cache.popitem(last=False)
+    held = 0 if size is None else sum(map(size, cache.values()))
+    while len(cache) > MAX_KEPT_LINES or (len(cache) > 1 and held > most and size is not None):
+        _, gone = cache.popitem(last=False)
+        held -= 0 if size is None else size(gone)
 
 
 class WebGame:
@@ -141,6 +145,8 @@ class WebGame:
         """The winning line of each game's last peeking hint (most recent last)."""
         self.replays = Replays()
         """The board each game's replay showed last (see :mod:`terrace.web.replay`)."""
+        self.replaying = asyncio.Lock()
+        """Held while a replay step is made from :attr:`replays` (in a worker thread)."""
         self.picks: OrderedDict[str, tuple[str, Decision]] = OrderedDict()
         """Each game's base-card chances that solved every sample, as the fair
         player's decision, with the position they were for (most recent last):
@@ -164,6 +170,13 @@ class WebGame:
         revision = game.revision
         game.sync(board)
         await run_in_threadpool(self.store.update, game, expected_revision=revision, action=action)
+
+    async def assisted(self, game_id: str) -> bool:
+        """Mark the game as assisted, unless another tab has won it or given
+        it up while the assist's answer was sought (an answer that came
+        after the game ended did not help it, and a win is final: it kept
+        its records); True when the game is marked."""
+        return await run_in_threadpool(partial(self.store.mark_assisted, game_id, while_open=True))
 
     async def in_solver(self, request: Request, func: Callable[..., T], *args: Any, budget: float) -> T:
         """``func(*args)`` in the solver pool; stopped when the client goes away."""
@@ -281,8 +294,17 @@ class WebGame:
         step = whole_number(asked.get("step", ""))
         if step is None or step > len(game.moves):
             raise ApiError(WebRefusal.STEP_RANGE, last=len(game.moves))
-        # (reached from the step shown before, not replayed from the deal:
-        # nothing awaits from here on, so no other request changes the board)
+        # (in a worker thread: a jump plays or takes back up to half of a
+        # long game, 0.7 s at 100,000 moves, which held up every other
+        # request on the event loop; one step at a time, since the board
+        # kept is shared, and the others wait on the loop, not in threads)
+        async with self.replaying:
+            return json_response(await run_in_threadpool(self.replay_step, game, step))
+
+    def replay_step(self, game: StoredGame, step: int) -> dict[str, Any]:
+        """The replay's answer for ``step`` of ``game`` (see :meth:`position`)."""
+        # (reached from the step shown before, not replayed from the deal;
+        # no other replay changes the board until the answer is made)
         board = self.replays.board_at(game, max(step - 1, 0))
         before = board.to_dict()
         last = None
@@ -298,7 +320,7 @@ class WebGame:
             sources={}, draw=None, choices=[], legal_moves=[],
             can_redo=False,  # (the replay shows the game up to a step: nothing after it is undone)
         )
-        return json_response(data)
+        return data
 
     async def requested_move(self, request: Request, keep: int = RECENT) -> tuple[StoredGame, Board, Move]:
         """The game, its board (with ``keep`` moves each way of its history:
@@ -406,9 +428,11 @@ class WebGame:
             found = hints.over_hint(peek)
         else:
             began = time.perf_counter()
-            # (at most a quarter of the hint's time: a log of 100,000 moves takes over a second)
-            shown = None if peek else await run_in_threadpool(
-                self.stock_shown, game, began + self.hint_seconds * SHOWN_SHARE)
+            # (at most a quarter of the hint's time: a log of 100,000 moves takes over a second,
+            # and reading it from the store as long again; the log not read in time, the hint
+            # knows what the game's line shows, never more)
+            share = self.hint_seconds * SHOWN_SHARE
+            shown = None if peek else await within(share, partial(self.stock_shown, game, began + share))
             if board.can_redo or (shown is not None and shown < len(board.stock)):
                 # (the chances were drawn with nothing of the stock seen: a
                 # player back at the choice after drawing knows more cards)
@@ -420,15 +444,24 @@ class WebGame:
                                          fair_seed(game.id), budget=seconds)
         line = found.pop("kept")
         if line is not None:
-            remember(self.lines, game.id, line)
+            self.keep_line(game.id, line)
         if peek and in_play(game):
-            await run_in_threadpool(self.store.mark_assisted, game.id)
+            await self.assisted(game.id)
         found["counted"] = False
         if found["move"] is not None:
             found.update(describe_move(board, found["move"]))
         if (found["move"] is not None or found.get("back")) and in_play(game):  # (a hint to undo is one too)
-            found["counted"] = await run_in_threadpool(self.store.count_hint, game.id, board.position())
+            # (not once another tab has won the game or given it up meanwhile: see assisted)
+            count = partial(self.store.count_hint, game.id, board.position(), while_open=True)
+            found["counted"] = await run_in_threadpool(count)
         return json_response(found)
+
+    def keep_line(self, game_id: str, line: KeptLine) -> None:
+        """Keep ``line`` as the game's winning line: of at most
+        :data:`MAX_KEPT_LINES` games, and :data:`~terrace.solver.hint_line.KEPT_MOVES`
+        moves in all, as the solver keeps its own (an endgame's line can be
+        44,000 moves long, 2.6 MB here: 1,024 of them were kept)."""
+        remember(self.lines, game_id, line, lambda kept: len(kept.moves), KEPT_MOVES)
 
     def stock_shown(self, game: StoredGame, until: float | None = None) -> int | None:
         """The stock cards the game's event log shows the player saw (see
@@ -447,7 +480,7 @@ class WebGame:
         seconds = self.hint_seconds
         result = await self.in_solver(request, hints.analyse, board, seconds, budget=seconds)
         if in_play(game):
-            await run_in_threadpool(self.store.mark_assisted, game.id)
+            await self.assisted(game.id)
         return json_response(result)
 
     async def stats(self, request: Request) -> Response:
@@ -577,6 +610,18 @@ def _moved(data: dict[str, Any], before: dict[str, Any], source: str | None) -> 
     """``data`` (a game's JSON) with the cards that travelled since ``before``."""
     data["motions"] = motions(before, data["state"], source)
     return data
+
+
+async def within(seconds: float, func: Callable[[], T]) -> T | None:
+    """``func()`` in a worker thread, or None when it has not returned
+    within ``seconds`` (it goes on to its end in its thread, unawaited: a
+    thread cannot be stopped)."""
+    running = asyncio.ensure_future(run_in_threadpool(func))
+    try:
+        return await asyncio.wait_for(asyncio.shield(running), max(seconds, 0))
+    except TimeoutError:
+        running.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return None
 
 
 def for_solver(board: Board) -> Board:

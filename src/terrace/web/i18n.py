@@ -283,7 +283,9 @@ def pick_language(header: str | None) -> str:
     for position, part in enumerate(header.split(",")):
         code, _, params = part.strip().partition(";")
         quality = 1.0
-        if params.strip().startswith("q="):  # (float() also read 'nan', 'inf', '1_0' and '١')
+        # (the weight's "q" in either case, as ABNF reads it, RFC 9110 12.4.2:
+        # "de;Q=0" chose German; float() also read 'nan', 'inf', '1_0' and '١')
+        if params.strip().lower().startswith("q="):
             value = params.strip()[2:]
             quality = float(value) if _QVALUE.fullmatch(value) else 0.0
         weighted.append((-quality, position, code.strip().lower()[:2]))

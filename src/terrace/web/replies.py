@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from terrace.errors import TerraceError
 from terrace.record import json_reason, json_text, read_json
 from terrace.refusals import Param, Reason, clip
+from terrace.solver.verdicts import VerdictCacheError
 from terrace.storage import (
     ClockOutOfRangeError,
     ConflictError,
@@ -230,7 +231,9 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
         return Reason(WebRefusal.NOT_SAVABLE, problem=str(exc))
     if isinstance(exc, DamagedGameError):
         return Reason(WebRefusal.GAME_DAMAGED, problem=str(exc))
-    if isinstance(exc, StoreError) and exc.reason is None:
+    if isinstance(exc, StoreError | VerdictCacheError) and exc.reason is None:
+        # (the solver's verdict cache too, which a winnable deal's search
+        # opens: the server's file, not the request, is at fault)
         return Reason(WebRefusal.STORE_UNAVAILABLE, problem=str(exc))
     if isinstance(exc, TerraceError):
         return exc.reason or Reason(WebRefusal.REFUSED, problem=str(exc))

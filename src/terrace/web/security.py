@@ -647,7 +647,8 @@ def _page(language: str, code: StrEnum, body: str) -> str:
             f'<body data-code="{escape(code.value)}"><h1>Terrace</h1>{body}</body></html>\n')
 
 
-_NO_QUALITY = re.compile(r"q\s*=\s*0(?:\.0{0,3})?")
+_NO_QUALITY = re.compile(r"q\s*=\s*0(?:\.0{0,3})?", re.IGNORECASE)
+"""A weight of 0 (``q`` in either case: ABNF's strings ignore case, RFC 5234)."""
 
 
 def wants_html(scope: Scope) -> bool:
@@ -656,8 +657,8 @@ def wants_html(scope: Scope) -> bool:
 
     >>> wants_html({"headers": [(b"accept", b"text/html,application/xhtml+xml,*/*;q=0.8")]})
     True
-    >>> [wants_html({"headers": [(b"accept", v)]}) for v in (b"*/*", b"text/html;q=0")]
-    [False, False]
+    >>> [wants_html({"headers": [(b"accept", v)]}) for v in (b"*/*", b"text/html;q=0", b"text/html;Q=0")]
+    [False, False, False]
     """
     accepted = ",".join(v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"accept")
     for part in accepted.split(","):
