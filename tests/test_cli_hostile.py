@@ -14,6 +14,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -856,3 +857,61 @@ def test_a_file_name_ending_in_a_slash_is_refused(args: list[str], world: Path) 
     said = "/' ends in /, which names a folder: give the name of a file"
     assert result.stderr.splitlines()[-1].endswith(said), result.stderr
     assert snapshot(world) == before
+
+
+def _children(pid: int, marker: str) -> list[int]:
+    """The processes whose parent is ``pid`` and whose command line holds ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                if not entry.isdigit() or int(stat.read().rsplit(")", 1)[1].split()[1]) != pid:
+                    continue
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                if marker.encode() in cmdline.read():
+                    found.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def _interrupt_held_off(pid: int) -> bool:
+    """Whether process ``pid`` has SIGINT blocked or ignored (Linux's /proc)."""
+    with open(f"/proc/{pid}/status") as status:
+        fields = dict(line.split(":", 1) for line in status if ":" in line)
+    bit = 1 << (signal.SIGINT - 1)
+    return bool((int(fields["SigBlk"], 16) | int(fields["SigIgn"], 16)) & bit)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux's /proc")
+def test_ctrl_c_while_plays_solver_workers_start_prints_no_traceback(tmp_path: Path) -> None:
+    """Ctrl+C reaches every process of the terminal's group. ``terrace play``
+    starts its solver processes just after it prints its link, and they
+    ignored Ctrl+C only once they had imported the web game (a second or
+    two on a busy machine): Ctrl+C in that moment printed two tracebacks
+    of theirs ("KeyboardInterrupt" in the middle of an import). They start
+    with Ctrl+C held off now, from their first instruction."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "terrace", "play", "--no-browser", "--port", "0", "--db", ":memory:"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # (as a terminal starts it)
+    )
+    try:
+        assert server.stdout is not None and server.stderr is not None
+        assert "running at" in server.stdout.readline()
+        deadline = time.monotonic() + 30
+        while not (workers := _children(server.pid, "spawn_main")):
+            assert time.monotonic() < deadline and server.poll() is None, "no solver process started"
+            time.sleep(0.005)
+        # (at once: they have only just started, and are still importing)
+        held = {pid: _interrupt_held_off(pid) for pid in workers}
+        os.killpg(server.pid, signal.SIGINT)
+        stderr = server.stderr.read()
+        assert server.wait(timeout=30) in (0, 130)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert all(held.values()), held
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr[-3000:]
