@@ -915,3 +915,31 @@ def test_ctrl_c_while_plays_solver_workers_start_prints_no_traceback(tmp_path: P
             server.wait()
     assert all(held.values()), held
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr[-3000:]
+
+
+@pytest.mark.parametrize("args", [
+    ["stats"], ["stats", "--json"], ["export", "--all"], ["import", "{w}/record.json"],
+    ["play", "--no-browser", "--port", "0"],
+    ["deal", "-n", "1", "--winnable"], ["survey", "--deals", "1-2", "--json"],
+], ids=lambda args: " ".join(args[:2]))
+def test_a_default_database_that_cannot_be_used_is_said_where_it_is(
+    args: list[str], world: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A default database (no --db, or $TERRACE_DB's) that is damaged was
+    named by its file's name alone: "games.sqlite is damaged ...: restore a
+    backup, or move it away" did not say where that file was. The message
+    now says; one the command line named is left as it was said."""
+    monkeypatch.delenv("TERRACE_DB")
+    folder = world / "data-home" / "terrace"
+    folder.mkdir(parents=True)
+    damaged = (world / "games.sqlite").read_bytes()[:1000]  # (cut short)
+    name = VERDICTS_FILE_NAME if args[0] in ("deal", "survey") else "games.sqlite"
+    (folder / name).write_bytes(damaged)
+    result = invoke(args, world)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("Error: "), result.stderr
+    assert result.stderr.endswith(f" (that file is {folder / name})\n"), result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    option = "--verdicts-db" if name == VERDICTS_FILE_NAME else "--db"
+    named = invoke([*args, option, str(folder / name)], world)
+    assert named.exit_code == 1 and "that file is" not in named.stderr, named.stderr

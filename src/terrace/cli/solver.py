@@ -25,6 +25,7 @@ from terrace.cli.options import (
     deal_options,
     given,
     load_deal,
+    placed,
     play_moves,
     pop_rules,
     refuse_unneeded,
@@ -53,7 +54,7 @@ from terrace.solver.survey import (
     summary_json,
     usable,
 )
-from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore, rules_key
+from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictCacheError, VerdictStore, rules_key
 from terrace.variants import TITLES, preset_name
 
 DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
@@ -243,7 +244,11 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         scheduler = f"local:{cores}"
     name = preset_name(rules) or "custom"
     store_path = chosen_verdicts_db(verdicts_db, old_db)
-    store = VerdictStore(store_path)
+    try:
+        store = VerdictStore(store_path)
+    except VerdictCacheError as error:
+        named = verdicts_db is not None or old_db is not None
+        raise click.ClickException(placed(str(error), None if named else Path(store_path))) from None
     total = last - first + 1
     counts = {"won": 0, "lost": 0, "unknown": 0}
     with click.progressbar(length=total, label=f"{name} {player} {first}-{last}", file=sys.stderr,

@@ -10,10 +10,19 @@ from typing import Any
 import click
 
 from terrace.cli.errors import stop_on_sigterm
-from terrace.cli.options import FilePath, Seconds, WholeNumber, pop_rules, rule_options
+from terrace.cli.options import (
+    FilePath,
+    Seconds,
+    WholeNumber,
+    placed,
+    pop_rules,
+    rule_options,
+    unnamed_games_db,
+)
 from terrace.errors import TerraceError
 from terrace.refusals import clip
 from terrace.storage import open_games
+from terrace.storage.base import StoreError
 from terrace.variants import canonical_name
 from terrace.web.endpoints import HINT_SECONDS, HINT_SECONDS_RANGE, WINNABLE_SECONDS, WINNABLE_SECONDS_RANGE
 from terrace.web.remote import WILDCARDS
@@ -70,9 +79,16 @@ def play(host: str | None, port: int, remote: bool, https: bool, certfile: str |
                               hint_seconds=hint_seconds, winnable_seconds=winnable_seconds,
                               tls=tls, fingerprint=fingerprint)
     sock = bind(host, port)  # an address that cannot be used is refused before the games are touched
-    store = open_games(db)
     try:
-        store.check_writable()
+        store = open_games(db)
+    except StoreError as error:
+        sock.close()
+        raise click.ClickException(placed(str(error), unnamed_games_db(db))) from None
+    try:
+        try:
+            store.check_writable()
+        except StoreError as error:
+            raise click.ClickException(placed(str(error), unnamed_games_db(db))) from None
         # SIGTERM (a service manager's stop, kill) stops the server as Ctrl+C
         # does, and the store is closed below: uvicorn, once stopped, raises
         # the signal again, which without a handler of ours would end the
