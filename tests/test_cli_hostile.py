@@ -943,3 +943,15 @@ def test_a_default_database_that_cannot_be_used_is_said_where_it_is(
     option = "--verdicts-db" if name == VERDICTS_FILE_NAME else "--db"
     named = invoke([*args, option, str(folder / name)], world)
     assert named.exit_code == 1 and "that file is" not in named.stderr, named.stderr
+
+
+@pytest.mark.parametrize("host", ["[::1", "::1]", "[[::1]]", "[127.0.0.1"])
+def test_a_host_with_a_bracket_left_over_is_a_usage_error(host: str, world: Path) -> None:
+    """``--host [::1`` (a bracket not closed) was taken for this computer's
+    own address, then refused as it was listened on: "cannot listen on
+    [::1:0: Name or service not known", status 1, where any other host that
+    is no address is a usage error (status 2) that says so."""
+    result = invoke(["play", "--no-browser", "--port", "0", "--host", host], world)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.endswith(f"Error: --host '{host}' is not an address to listen on: write an IPv6 "
+                                  "address with both brackets or none ([::1] or ::1)\n"), result.stderr

@@ -20,7 +20,7 @@ from terrace.cli.options import (
     unnamed_games_db,
 )
 from terrace.errors import TerraceError
-from terrace.refusals import clip
+from terrace.refusals import clip, quote
 from terrace.storage import open_games
 from terrace.storage.base import StoreError
 from terrace.variants import canonical_name
@@ -67,6 +67,12 @@ def play(host: str | None, port: int, remote: bool, https: bool, certfile: str |
         host = WILDCARDS[0] if remote else "127.0.0.1"
     elif host.startswith("[") and host.endswith("]"):
         host = host[1:-1]  # (an IPv6 address as a URL writes it, as the printed link shows it)
+    if "[" in host or "]" in host:
+        # (a bracket left over, '[::1': taken for this computer, then refused
+        # as "cannot listen on [::1:8000: Name or service not known", status 1)
+        given = click.get_current_context().params["host"]
+        raise click.UsageError(f"--host {quote(given)} is not an address to listen on: write an IPv6 "
+                               "address with both brackets or none ([::1] or ::1)")
     try:
         check_reach(host, remote)
     except ListenError as error:
