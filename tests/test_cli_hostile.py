@@ -955,3 +955,19 @@ def test_a_host_with_a_bracket_left_over_is_a_usage_error(host: str, world: Path
     assert result.exit_code == 2, result.output
     assert result.stderr.endswith(f"Error: --host '{host}' is not an address to listen on: write an IPv6 "
                                   "address with both brackets or none ([::1] or ::1)\n"), result.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["stats"], ["export", "--all"], ["import", "{w}/record.json"], ["play", "--no-browser", "--port", "0"],
+], ids=lambda args: args[0])
+def test_the_verdict_cache_given_as_the_games_database_is_named_as_such(args: list[str], world: Path) -> None:
+    """``--db solver.sqlite3`` (the verdict cache beside the games, an easy
+    slip) was refused as "an SQLite database of another program, not a
+    Terrace one": it is Terrace's own. The refusal says what the file is, as
+    ``--verdicts-db games.sqlite`` already did the other way round."""
+    before = snapshot(world)
+    result = invoke([*args, "--db", f"{world}/{VERDICTS_FILE_NAME}"], world)
+    assert result.exit_code == 1, result.output
+    assert result.stderr == (f"Error: {VERDICTS_FILE_NAME} is the solver's verdict cache, not a database of "
+                             "saved games; it was left untouched\n"), result.stderr
+    assert snapshot(world) == before
