@@ -971,3 +971,25 @@ def test_the_verdict_cache_given_as_the_games_database_is_named_as_such(args: li
     assert result.stderr == (f"Error: {VERDICTS_FILE_NAME} is the solver's verdict cache, not a database of "
                              "saved games; it was left untouched\n"), result.stderr
     assert snapshot(world) == before
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="reads the command back with bash")
+@pytest.mark.parametrize("odd", ["\udcff", "a\nb", "tab\there", "it's", "\u202e"],
+                         ids=["not UTF-8", "newline", "tab", "quote", "override"])
+def test_a_surveys_reproduce_line_gives_its_arguments_back(odd: str, world: Path) -> None:
+    """A survey whose --out or --verdicts-db held a byte that is not UTF-8
+    (a file name the shell passes as it is) solved every deal, then ended
+    with "'utf-8' codec can't encode character '\\udcff' in position 385:
+    surrogates not allowed" and no table; one holding a newline broke the
+    table's Reproduce line in two. The line is one line now, and bash reads
+    it back into the very arguments given."""
+    out, cache = world / f"out{odd}", world / f"v{odd}.sqlite"
+    result = invoke(["survey", "--deals", "7-7", "--out", str(out), "--verdicts-db", str(cache)], world)
+    assert result.exit_code == 0, result.output
+    table = next(out.glob("*.md")).read_bytes()
+    line = next(line for line in table.split(b"\n") if line.startswith(b"Reproduce: `"))
+    command = line.removeprefix(b"Reproduce: `").removesuffix(b"`")
+    read = subprocess.run(["bash", "-c", b"printf '%s\\0' " + command], capture_output=True, check=True)
+    words = read.stdout
+    assert words.split(b"\0")[:-1] == [os.fsencode(word) for word in [
+        "terrace", "survey", "--deals", "7-7", "--verdicts-db", str(cache), "--out", str(out)]]

@@ -351,7 +351,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     if not to_files:
         return
     title = TITLES.get(name, name) + ("" if player == "perfect" else f", {player} player")
-    command = " ".join(shlex.quote(a) for a in argv)
+    command = " ".join(shell_word(a) for a in argv)
     folder = Path(out).expanduser()
     stem = _stem(rules, name, first, last, player, key, budget)
     _make_folder(folder)
@@ -426,6 +426,41 @@ def _command_line(ctx: click.Context) -> list[str]:
                 argv += [param.opts[-1], repr(item) if isinstance(item, float) and item != int(item)
                          else f"{item:g}" if isinstance(item, float) else str(item)]
     return argv
+
+
+_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _surrogate(char: str) -> bool:
+    """Whether ``char`` stands for a byte that was not UTF-8 (Python's
+    ``surrogateescape``: 0x80-0xFF read as U+DC80-U+DCFF)."""
+    return "\udc80" <= char <= "\udcff"
+
+
+def shell_word(text: str) -> str:
+    r"""``text`` as one word of a POSIX shell's command line, on one line:
+    quoted as :func:`shlex.quote` quotes it, or where it holds a control
+    character or a byte that is not UTF-8 (a file name the system gave as
+    it is, read by Python as a lone surrogate), in bash's ``$'...'`` with
+    escapes (a survey's table, UTF-8, could not be written with such a
+    byte in its Reproduce line, and a newline broke that line in two).
+
+    >>> print(shell_word("out dir"), shell_word("a\nb"), shell_word("\udcffit's"))
+    'out dir' $'a\nb' $'\xffit\'s'
+    """
+    if text.isprintable() and not any(_surrogate(char) for char in text):
+        return shlex.quote(text)
+    escaped = []
+    for char in text:
+        if _surrogate(char):
+            escaped.append(f"\\x{ord(char) - 0xDC00:02x}")
+        elif char in _ESCAPES:
+            escaped.append(_ESCAPES[char])
+        elif not char.isprintable():
+            escaped.extend(f"\\x{byte:02x}" for byte in char.encode())  # (as bytes: bash in any locale)
+        else:
+            escaped.append(char)
+    return "$'" + "".join(escaped) + "'"
 
 
 def _check_writable(folder: Path) -> None:
