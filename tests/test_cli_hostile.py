@@ -993,3 +993,33 @@ def test_a_surveys_reproduce_line_gives_its_arguments_back(odd: str, world: Path
     words = read.stdout
     assert words.split(b"\0")[:-1] == [os.fsencode(word) for word in [
         "terrace", "survey", "--deals", "7-7", "--verdicts-db", str(cache), "--out", str(out)]]
+
+
+@pytest.mark.parametrize("command", ["import", "export"])
+def test_a_closed_terminal_stops_any_command_as_sigterm_does(command: str, world: Path) -> None:
+    """SIGHUP (the terminal closed, an ssh connection dropped) killed an
+    import outright: the database it had made was left with its -wal and
+    -shm files (1.5 MB of a transaction never committed), and an export
+    its temporary file. It now stops a command as SIGTERM does: the
+    import's transaction rolled back, a file being written removed."""
+    code = ("import os, signal, sys\n"
+            "from terrace.storage.sqlite import SqliteStore\n"
+            "from terrace.cli import output\n"
+            "def stop(*args, **kwargs):\n"
+            "    os.kill(os.getpid(), signal.SIGHUP)\n"
+            "    raise AssertionError('SIGHUP did not stop the command')\n"
+            "SqliteStore.add_games = stop\n"
+            "output.write_whole = stop\n"
+            "from terrace.cli import storage\n"
+            "storage.write_whole = stop\n"
+            "from terrace.cli import main\n"
+            "sys.argv[0] = 'terrace'\n"
+            "main()\n")
+    args = ["import", "record.json", "--db", "new.sqlite"] if command == "import" else [
+        "export", "--all", "-o", "out.json"]
+    before = snapshot(world)
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
+                          cwd=world, env={**os.environ, "TERRACE_DB": str(world / "games.sqlite")})
+    assert done.returncode == 143, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr and "AssertionError" not in done.stderr, done.stderr
+    assert snapshot(world) == before  # (no new.sqlite, -wal, -shm or out.json left behind)

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from terrace.board import Board
-from terrace.cli.errors import Terminated, UnreadableMoves, stop_on_sigterm, stopped
+from terrace.cli.errors import Terminated, UnreadableMoves, hang_up_ends, stop_on_sigterm, stopped
 from terrace.cli.options import (
     DealRange,
     FilePath,
@@ -207,6 +207,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     from terrace.solver.cluster import ClusterError, parse_scheduler, run_cluster_survey
 
     argv = _command_line(click.get_current_context())
+    hang_up_ends()
     if given("seed") and player not in SEEDED:
         raise click.UsageError(f"the {player} player plays each deal one way and takes no --seed "
                                f"(it is for the {' and '.join(SEEDED)} players)")
