@@ -100,7 +100,13 @@ def play(host: str | None, port: int, remote: bool, https: bool, certfile: str |
         # the signal again, which without a handler of ours would end the
         # process before that.
         with stop_on_sigterm():
-            run(store, settings, sys.stdout, sock)
+            try:
+                run(store, settings, sys.stdout, sock)
+            except KeyboardInterrupt:
+                # (Ctrl+C or SIGTERM in the moment between the link printed
+                # and the server taking them: the game ends as it would a
+                # moment later, with status 0, not 130 and "stopped: ...")
+                sock.close()
     except BaseException:
         sock.close()
         raise
