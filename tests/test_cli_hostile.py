@@ -1048,3 +1048,22 @@ def test_a_stop_just_after_play_prints_its_link_ends_it_as_later(sig: str, tmp_p
     assert done.returncode == 0, (done.returncode, done.stderr)
     assert done.stderr == ""
     assert sorted(path.name for path in tmp_path.iterdir()) == ["games.sqlite"]
+
+
+EMPTY_DEAL = "Error: the deal file is empty: it must hold one deal string"
+EMPTY_IMPORT = "Error: nothing was imported: {w}/blank.txt is empty: it holds no game records"
+
+
+@pytest.mark.parametrize(("args", "status", "said"), [
+    (["import", "{w}/blank.txt"], 1, EMPTY_IMPORT),
+    (["solve", "--deal-file", "{w}/blank.txt"], 2, EMPTY_DEAL),
+    (["show", "--deal-file", "{w}/empty.txt"], 2, EMPTY_DEAL),
+], ids=["import", "solve", "show"])
+def test_an_empty_file_is_said_to_be_empty(args: list[str], status: int, said: str, world: Path) -> None:
+    """An empty (or blank) file to import was "not valid JSON: Expecting
+    value: line 1 column 1 (char 0)", and an empty deal file "a deal for 2
+    decks has 104 cards, this one has 0"; each is now said to be empty."""
+    (world / "blank.txt").write_text(" \n\n")
+    result = invoke(args, world)
+    assert result.exit_code == status, result.output
+    assert result.stderr.rstrip("\n").endswith(said.replace("{w}", str(world))), result.stderr

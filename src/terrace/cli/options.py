@@ -381,7 +381,10 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         if raw is None:
             raise click.UsageError(f"the deal file is larger than {MAX_DEAL_FILE_BYTES // 1024} kB: "
                                    "it must hold one deal string")
-        return Deal.parse(raw.decode("utf-8-sig"), rules)  # a byte-order mark is fine
+        text = raw.decode("utf-8-sig")  # a byte-order mark is fine
+        if not text.strip():  # (it said "a deal for 2 decks has 104 cards, this one has 0")
+            raise click.UsageError("the deal file is empty: it must hold one deal string")
+        return Deal.parse(text, rules)
     except OSError as error:
         raise click.UsageError(f"cannot read the deal file: {error.strerror or error}") from None
     except UnicodeDecodeError:

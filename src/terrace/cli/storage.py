@@ -333,6 +333,8 @@ def import_(db: str | None, file: str) -> None:
         raise click.ClickException(f"cannot read {name}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise click.ClickException(f"nothing was imported: {name} is not UTF-8 text") from None
+    if not text.strip():  # (it said "not valid JSON: Expecting value: line 1 column 1 (char 0)")
+        raise click.ClickException(f"nothing was imported: {name} is empty: it holds no game records")
     try:
         games = read_games(text)
     except ImportRefusedError as error:
