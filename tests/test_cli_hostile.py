@@ -14,6 +14,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -856,3 +857,213 @@ def test_a_file_name_ending_in_a_slash_is_refused(args: list[str], world: Path) 
     said = "/' ends in /, which names a folder: give the name of a file"
     assert result.stderr.splitlines()[-1].endswith(said), result.stderr
     assert snapshot(world) == before
+
+
+def _children(pid: int, marker: str) -> list[int]:
+    """The processes whose parent is ``pid`` and whose command line holds ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                if not entry.isdigit() or int(stat.read().rsplit(")", 1)[1].split()[1]) != pid:
+                    continue
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                if marker.encode() in cmdline.read():
+                    found.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def _interrupt_held_off(pid: int) -> bool:
+    """Whether process ``pid`` has SIGINT blocked or ignored (Linux's /proc)."""
+    with open(f"/proc/{pid}/status") as status:
+        fields = dict(line.split(":", 1) for line in status if ":" in line)
+    bit = 1 << (signal.SIGINT - 1)
+    return bool((int(fields["SigBlk"], 16) | int(fields["SigIgn"], 16)) & bit)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="needs Linux's /proc")
+def test_ctrl_c_while_plays_solver_workers_start_prints_no_traceback(tmp_path: Path) -> None:
+    """Ctrl+C reaches every process of the terminal's group. ``terrace play``
+    starts its solver processes just after it prints its link, and they
+    ignored Ctrl+C only once they had imported the web game (a second or
+    two on a busy machine): Ctrl+C in that moment printed two tracebacks
+    of theirs ("KeyboardInterrupt" in the middle of an import). They start
+    with Ctrl+C held off now, from their first instruction."""
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "terrace", "play", "--no-browser", "--port", "0", "--db", ":memory:"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # (as a terminal starts it)
+    )
+    try:
+        assert server.stdout is not None and server.stderr is not None
+        assert "running at" in server.stdout.readline()
+        deadline = time.monotonic() + 30
+        while not (workers := _children(server.pid, "spawn_main")):
+            assert time.monotonic() < deadline and server.poll() is None, "no solver process started"
+            time.sleep(0.005)
+        # (at once: they have only just started, and are still importing)
+        held = {pid: _interrupt_held_off(pid) for pid in workers}
+        os.killpg(server.pid, signal.SIGINT)
+        stderr = server.stderr.read()
+        assert server.wait(timeout=30) in (0, 130)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert all(held.values()), held
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr[-3000:]
+
+
+@pytest.mark.parametrize("args", [
+    ["stats"], ["stats", "--json"], ["export", "--all"], ["import", "{w}/record.json"],
+    ["play", "--no-browser", "--port", "0"],
+    ["deal", "-n", "1", "--winnable"], ["survey", "--deals", "1-2", "--json"],
+], ids=lambda args: " ".join(args[:2]))
+def test_a_default_database_that_cannot_be_used_is_said_where_it_is(
+    args: list[str], world: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A default database (no --db, or $TERRACE_DB's) that is damaged was
+    named by its file's name alone: "games.sqlite is damaged ...: restore a
+    backup, or move it away" did not say where that file was. The message
+    now says; one the command line named is left as it was said."""
+    monkeypatch.delenv("TERRACE_DB")
+    folder = world / "data-home" / "terrace"
+    folder.mkdir(parents=True)
+    damaged = (world / "games.sqlite").read_bytes()[:1000]  # (cut short)
+    name = VERDICTS_FILE_NAME if args[0] in ("deal", "survey") else "games.sqlite"
+    (folder / name).write_bytes(damaged)
+    result = invoke(args, world)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("Error: "), result.stderr
+    assert result.stderr.endswith(f" (that file is {folder / name})\n"), result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    option = "--verdicts-db" if name == VERDICTS_FILE_NAME else "--db"
+    named = invoke([*args, option, str(folder / name)], world)
+    assert named.exit_code == 1 and "that file is" not in named.stderr, named.stderr
+
+
+@pytest.mark.parametrize("host", ["[::1", "::1]", "[[::1]]", "[127.0.0.1"])
+def test_a_host_with_a_bracket_left_over_is_a_usage_error(host: str, world: Path) -> None:
+    """``--host [::1`` (a bracket not closed) was taken for this computer's
+    own address, then refused as it was listened on: "cannot listen on
+    [::1:0: Name or service not known", status 1, where any other host that
+    is no address is a usage error (status 2) that says so."""
+    result = invoke(["play", "--no-browser", "--port", "0", "--host", host], world)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.endswith(f"Error: --host '{host}' is not an address to listen on: write an IPv6 "
+                                  "address with both brackets or none ([::1] or ::1)\n"), result.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["stats"], ["export", "--all"], ["import", "{w}/record.json"], ["play", "--no-browser", "--port", "0"],
+], ids=lambda args: args[0])
+def test_the_verdict_cache_given_as_the_games_database_is_named_as_such(args: list[str], world: Path) -> None:
+    """``--db solver.sqlite3`` (the verdict cache beside the games, an easy
+    slip) was refused as "an SQLite database of another program, not a
+    Terrace one": it is Terrace's own. The refusal says what the file is, as
+    ``--verdicts-db games.sqlite`` already did the other way round."""
+    before = snapshot(world)
+    result = invoke([*args, "--db", f"{world}/{VERDICTS_FILE_NAME}"], world)
+    assert result.exit_code == 1, result.output
+    assert result.stderr == (f"Error: {VERDICTS_FILE_NAME} is the solver's verdict cache, not a database of "
+                             "saved games; it was left untouched\n"), result.stderr
+    assert snapshot(world) == before
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="reads the command back with bash")
+@pytest.mark.parametrize("odd", ["\udcff", "a\nb", "tab\there", "it's", "\u202e"],
+                         ids=["not UTF-8", "newline", "tab", "quote", "override"])
+def test_a_surveys_reproduce_line_gives_its_arguments_back(odd: str, world: Path) -> None:
+    """A survey whose --out or --verdicts-db held a byte that is not UTF-8
+    (a file name the shell passes as it is) solved every deal, then ended
+    with "'utf-8' codec can't encode character '\\udcff' in position 385:
+    surrogates not allowed" and no table; one holding a newline broke the
+    table's Reproduce line in two. The line is one line now, and bash reads
+    it back into the very arguments given."""
+    out, cache = world / f"out{odd}", world / f"v{odd}.sqlite"
+    result = invoke(["survey", "--deals", "7-7", "--out", str(out), "--verdicts-db", str(cache)], world)
+    assert result.exit_code == 0, result.output
+    table = next(out.glob("*.md")).read_bytes()
+    line = next(line for line in table.split(b"\n") if line.startswith(b"Reproduce: `"))
+    command = line.removeprefix(b"Reproduce: `").removesuffix(b"`")
+    read = subprocess.run(["bash", "-c", b"printf '%s\\0' " + command], capture_output=True, check=True)
+    words = read.stdout
+    assert words.split(b"\0")[:-1] == [os.fsencode(word) for word in [
+        "terrace", "survey", "--deals", "7-7", "--verdicts-db", str(cache), "--out", str(out)]]
+
+
+@pytest.mark.parametrize("command", ["import", "export"])
+def test_a_closed_terminal_stops_any_command_as_sigterm_does(command: str, world: Path) -> None:
+    """SIGHUP (the terminal closed, an ssh connection dropped) killed an
+    import outright: the database it had made was left with its -wal and
+    -shm files (1.5 MB of a transaction never committed), and an export
+    its temporary file. It now stops a command as SIGTERM does: the
+    import's transaction rolled back, a file being written removed."""
+    code = ("import os, signal, sys\n"
+            "from terrace.storage.sqlite import SqliteStore\n"
+            "from terrace.cli import output\n"
+            "def stop(*args, **kwargs):\n"
+            "    os.kill(os.getpid(), signal.SIGHUP)\n"
+            "    raise AssertionError('SIGHUP did not stop the command')\n"
+            "SqliteStore.add_games = stop\n"
+            "output.write_whole = stop\n"
+            "from terrace.cli import storage\n"
+            "storage.write_whole = stop\n"
+            "from terrace.cli import main\n"
+            "sys.argv[0] = 'terrace'\n"
+            "main()\n")
+    args = ["import", "record.json", "--db", "new.sqlite"] if command == "import" else [
+        "export", "--all", "-o", "out.json"]
+    before = snapshot(world)
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
+                          cwd=world, env={**os.environ, "TERRACE_DB": str(world / "games.sqlite")})
+    assert done.returncode == 143, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr and "AssertionError" not in done.stderr, done.stderr
+    assert snapshot(world) == before  # (no new.sqlite, -wal, -shm or out.json left behind)
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_stop_just_after_play_prints_its_link_ends_it_as_later(sig: str, tmp_path: Path) -> None:
+    """``terrace play`` ends with status 0 on Ctrl+C or SIGTERM (README), but
+    one that came between the link printed and the server taking the
+    signals (about half a second, while the solver processes start) ended
+    it with 130 (143) and "stopped: interrupted (Ctrl+C)". It ends as a
+    moment later now: status 0, nothing said, the games database closed."""
+    code = ("import os, signal, sys\n"
+            "from terrace.web.workers import SolverPool\n"
+            "def start(self):\n"
+            f"    os.kill(os.getpid(), signal.{sig})\n"
+            "SolverPool.start = start\n"
+            "from terrace.cli import main\n"
+            "sys.argv[0] = 'terrace'\n"
+            "main()\n")
+    db = tmp_path / "games.sqlite"
+    args = ["play", "--no-browser", "--port", "0", "--db", str(db)]
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path, env={**os.environ, "XDG_DATA_HOME": str(tmp_path)})
+    assert "running at" in done.stdout
+    assert done.returncode == 0, (done.returncode, done.stderr)
+    assert done.stderr == ""
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["games.sqlite"]
+
+
+EMPTY_DEAL = "Error: the deal file is empty: it must hold one deal string"
+EMPTY_IMPORT = "Error: nothing was imported: {w}/blank.txt is empty: it holds no game records"
+
+
+@pytest.mark.parametrize(("args", "status", "said"), [
+    (["import", "{w}/blank.txt"], 1, EMPTY_IMPORT),
+    (["solve", "--deal-file", "{w}/blank.txt"], 2, EMPTY_DEAL),
+    (["show", "--deal-file", "{w}/empty.txt"], 2, EMPTY_DEAL),
+], ids=["import", "solve", "show"])
+def test_an_empty_file_is_said_to_be_empty(args: list[str], status: int, said: str, world: Path) -> None:
+    """An empty (or blank) file to import was "not valid JSON: Expecting
+    value: line 1 column 1 (char 0)", and an empty deal file "a deal for 2
+    decks has 104 cards, this one has 0"; each is now said to be empty."""
+    (world / "blank.txt").write_text(" \n\n")
+    result = invoke(args, world)
+    assert result.exit_code == status, result.output
+    assert result.stderr.rstrip("\n").endswith(said.replace("{w}", str(world))), result.stderr

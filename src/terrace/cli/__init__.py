@@ -96,7 +96,9 @@ class Main(click.Group):
         try:
             # SIGTERM stops every command as Ctrl+C does: a database is
             # closed whole (an import's transaction rolled back), a file
-            # being written is removed, and the command says so
+            # being written is removed, and the command says so; and so
+            # does SIGHUP, the terminal closed (but for a survey: see
+            # errors.hang_up_ends)
             with stop_on_sigterm():
                 return super().invoke(ctx)
         except KeyboardInterrupt as stop:

@@ -4,6 +4,7 @@ commands."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -17,6 +18,7 @@ from terrace.cli.options import (
     chosen_verdicts_db,
     deal_options,
     load_deal,
+    placed,
     play_moves,
     pop_rules,
     refuse_unneeded,
@@ -69,7 +71,8 @@ def deal(
         except NoWinnableDealError as error:
             raise click.ClickException(f"{error}; give more --total-seconds or other rules") from None
         except VerdictCacheError as error:
-            raise click.ClickException(str(error)) from None
+            named = verdicts_db is not None or old_db is not None
+            raise click.ClickException(placed(str(error), None if named else Path(path))) from None
         except TerraceError as error:
             if error.code is Refusal.NO_WINNABLE_TO_LAST:  # (a search's result, not a usage error)
                 raise click.ClickException(str(error)) from None

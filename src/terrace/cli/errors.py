@@ -14,7 +14,8 @@ asks for it).
 - anything else is a bug: ``internal error: ...``, exit status 1;
 - Ctrl+C: ``stopped: interrupted (Ctrl+C)``, exit status 130 (128 + SIGINT;
   see :mod:`terrace.cli`);
-- SIGTERM, on every command (:func:`stop_on_sigterm`, set by
+- SIGTERM (and SIGHUP: the terminal closed), on every command
+  (:func:`stop_on_sigterm`, set by
   :mod:`terrace.cli`; ``survey`` sets its own handler, which says where
   its verdicts are, and ``play`` ends with 0 as on Ctrl+C):
   ``stopped: terminated (SIGTERM)``, exit status 143 (128 + SIGTERM), as
@@ -41,7 +42,7 @@ import re
 import signal
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from types import FrameType
 
 import click
@@ -131,10 +132,34 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     raise Terminated
 
 
+def _hang_up(signum: int, frame: FrameType | None) -> None:
+    # (SIGTERM, to whatever handler takes it then: this module's, a
+    # survey's, or the web server's, which stops it gracefully)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+HANG_UP: signal.Signals | None = getattr(signal, "SIGHUP", None)
+"""SIGHUP (none on Windows): the terminal closed, an ssh connection dropped."""
+
+
+def hang_up_ends() -> None:
+    """Give SIGHUP back its default, which ends the process at once, where
+    :func:`stop_on_sigterm` took it (for a survey: its worker processes and
+    multiprocessing's resource tracker die of it too, and a survey that
+    stopped on its own printed the tracker's tracebacks; its verdicts are
+    committed deal by deal)."""
+    with suppress(ValueError):  # (not the main thread)
+        if HANG_UP is not None and signal.getsignal(HANG_UP) is _hang_up:
+            signal.signal(HANG_UP, signal.SIG_DFL)
+
+
 @contextmanager
 def stop_on_sigterm() -> Iterator[None]:
     """While it lasts, SIGTERM raises :class:`Terminated`: the command stops
     as on Ctrl+C, in one line on standard error (see :mod:`terrace.cli`).
+    SIGHUP stops it as SIGTERM does (it killed an import outright, its new
+    database left with a -wal and -shm, and an export its temporary file),
+    unless it is ignored (``nohup``) or :func:`hang_up_ends` gave it back.
     Nothing changes off the main thread (a test runner's), where no signal
     handler can be set."""
     try:
@@ -142,9 +167,14 @@ def stop_on_sigterm() -> Iterator[None]:
     except ValueError:  # not the main thread
         yield
         return
+    taken = HANG_UP if HANG_UP is not None and signal.getsignal(HANG_UP) == signal.SIG_DFL else None
+    if taken is not None:
+        signal.signal(taken, _hang_up)
     try:
         yield
     finally:
+        if taken is not None:
+            signal.signal(taken, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, previous)
 
 

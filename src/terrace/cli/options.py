@@ -28,11 +28,11 @@ from terrace.cli.output import PIPE_WAIT
 from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import TerraceError
 from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
-from terrace.refusals import quote
+from terrace.refusals import clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
 from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
-from terrace.storage.paths import default_verdicts_path, folder_ending
+from terrace.storage.paths import MEMORY, default_verdicts_path, folder_ending, games_path, label
 from terrace.variants import VARIANTS, get_rules
 from terrace.whole import MAX_DIGITS
 
@@ -381,7 +381,10 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         if raw is None:
             raise click.UsageError(f"the deal file is larger than {MAX_DEAL_FILE_BYTES // 1024} kB: "
                                    "it must hold one deal string")
-        return Deal.parse(raw.decode("utf-8-sig"), rules)  # a byte-order mark is fine
+        text = raw.decode("utf-8-sig")  # a byte-order mark is fine
+        if not text.strip():  # (it said "a deal for 2 decks has 104 cards, this one has 0")
+            raise click.UsageError("the deal file is empty: it must hold one deal string")
+        return Deal.parse(text, rules)
     except OSError as error:
         raise click.UsageError(f"cannot read the deal file: {error.strerror or error}") from None
     except UnicodeDecodeError:
@@ -436,6 +439,40 @@ def verdicts_db_options(func: F) -> F:
     )(func)
 
 
+def placed(message: str, path: Path | None) -> str:
+    """``message`` about the database file at ``path``, one no option of the
+    command named (the default one, or ``$TERRACE_DB``'s; None: one that
+    was named), with where that file is when the message names it. The
+    library names a database by its file's name alone (as the page shows
+    it): "games.sqlite is damaged ...: restore a backup, or move it away"
+    did not say where it was.
+
+    >>> placed("games.sqlite is damaged", Path("/home/ann/.local/share/terrace/games.sqlite"))
+    'games.sqlite is damaged (that file is /home/ann/.local/share/terrace/games.sqlite)'
+    >>> placed("no saved game abc", Path("/home/ann/games.sqlite")), placed("games.sqlite is busy", None)
+    ('no saved game abc', 'games.sqlite is busy')
+    """
+    if path is None:
+        return message
+    full = os.path.abspath(path)
+    if label(path) not in message or full in message:
+        return message
+    return f"{message} (that file is {clip(full)})"
+
+
+def unnamed_games_db(db: str | None) -> Path | None:
+    """The games database a command uses when ``--db`` names none (see
+    :func:`placed`): None when one is named, or the default keeps nothing
+    (``TERRACE_DB=:memory:``) or is itself refused."""
+    if db is not None:
+        return None
+    try:
+        path = games_path(None)
+    except StoreError:
+        return None
+    return None if path is None or str(path) == MEMORY else path
+
+
 def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None) -> str:
     """The verdict cache the options name, with a note on standard error
     when the deprecated ``--db`` was used; a file that cannot serve as the
@@ -450,5 +487,5 @@ def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None) -> str:
     try:
         check_verdict_cache(path)
     except StoreError as error:
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(placed(str(error), path if verdicts_db is None else None)) from None
     return str(path)

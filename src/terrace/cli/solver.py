@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from terrace.board import Board
-from terrace.cli.errors import Terminated, UnreadableMoves, stop_on_sigterm, stopped
+from terrace.cli.errors import Terminated, UnreadableMoves, hang_up_ends, stop_on_sigterm, stopped
 from terrace.cli.options import (
     DealRange,
     FilePath,
@@ -25,6 +25,7 @@ from terrace.cli.options import (
     deal_options,
     given,
     load_deal,
+    placed,
     play_moves,
     pop_rules,
     refuse_unneeded,
@@ -53,7 +54,7 @@ from terrace.solver.survey import (
     summary_json,
     usable,
 )
-from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore, rules_key
+from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictCacheError, VerdictStore, rules_key
 from terrace.variants import TITLES, preset_name
 
 DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
@@ -206,6 +207,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     from terrace.solver.cluster import ClusterError, parse_scheduler, run_cluster_survey
 
     argv = _command_line(click.get_current_context())
+    hang_up_ends()
     if given("seed") and player not in SEEDED:
         raise click.UsageError(f"the {player} player plays each deal one way and takes no --seed "
                                f"(it is for the {' and '.join(SEEDED)} players)")
@@ -243,7 +245,11 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         scheduler = f"local:{cores}"
     name = preset_name(rules) or "custom"
     store_path = chosen_verdicts_db(verdicts_db, old_db)
-    store = VerdictStore(store_path)
+    try:
+        store = VerdictStore(store_path)
+    except VerdictCacheError as error:
+        named = verdicts_db is not None or old_db is not None
+        raise click.ClickException(placed(str(error), None if named else Path(store_path))) from None
     total = last - first + 1
     counts = {"won": 0, "lost": 0, "unknown": 0}
     with click.progressbar(length=total, label=f"{name} {player} {first}-{last}", file=sys.stderr,
@@ -346,7 +352,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     if not to_files:
         return
     title = TITLES.get(name, name) + ("" if player == "perfect" else f", {player} player")
-    command = " ".join(shlex.quote(a) for a in argv)
+    command = " ".join(shell_word(a) for a in argv)
     folder = Path(out).expanduser()
     stem = _stem(rules, name, first, last, player, key, budget)
     _make_folder(folder)
@@ -421,6 +427,41 @@ def _command_line(ctx: click.Context) -> list[str]:
                 argv += [param.opts[-1], repr(item) if isinstance(item, float) and item != int(item)
                          else f"{item:g}" if isinstance(item, float) else str(item)]
     return argv
+
+
+_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _surrogate(char: str) -> bool:
+    """Whether ``char`` stands for a byte that was not UTF-8 (Python's
+    ``surrogateescape``: 0x80-0xFF read as U+DC80-U+DCFF)."""
+    return "\udc80" <= char <= "\udcff"
+
+
+def shell_word(text: str) -> str:
+    r"""``text`` as one word of a POSIX shell's command line, on one line:
+    quoted as :func:`shlex.quote` quotes it, or where it holds a control
+    character or a byte that is not UTF-8 (a file name the system gave as
+    it is, read by Python as a lone surrogate), in bash's ``$'...'`` with
+    escapes (a survey's table, UTF-8, could not be written with such a
+    byte in its Reproduce line, and a newline broke that line in two).
+
+    >>> print(shell_word("out dir"), shell_word("a\nb"), shell_word("\udcffit's"))
+    'out dir' $'a\nb' $'\xffit\'s'
+    """
+    if text.isprintable() and not any(_surrogate(char) for char in text):
+        return shlex.quote(text)
+    escaped = []
+    for char in text:
+        if _surrogate(char):
+            escaped.append(f"\\x{ord(char) - 0xDC00:02x}")
+        elif char in _ESCAPES:
+            escaped.append(_ESCAPES[char])
+        elif not char.isprintable():
+            escaped.extend(f"\\x{byte:02x}" for byte in char.encode())  # (as bytes: bash in any locale)
+        else:
+            escaped.append(char)
+    return "$'" + "".join(escaped) + "'"
 
 
 def _check_writable(folder: Path) -> None:

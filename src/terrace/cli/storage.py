@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from terrace.cli.options import FilePath, db_option, read_input
+from terrace.cli.options import FilePath, db_option, placed, read_input, unnamed_games_db
 from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
 from terrace.errors import TerraceError
 from terrace.record import json_text
@@ -59,7 +59,7 @@ def _open(db: str | None, *, read_only: bool = False) -> SqliteStore:
     except NoDatabaseError:
         raise click.ClickException(_no_database(db)) from None
     except StoreError as error:
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(placed(str(error), unnamed_games_db(db))) from None
 
 
 def _no_database(db: str | None) -> str:
@@ -166,7 +166,7 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
         click.echo(f"note: {_no_database(db)}", err=True)
         data = summarize([])
     except StoreError as error:
-        raise click.ClickException(str(error)) from None
+        raise click.ClickException(placed(str(error), unnamed_games_db(db))) from None
     else:
         with store:
             data = store.statistics()
@@ -239,7 +239,7 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
         try:
             store.export_games(None if all_games else game_ids, take)  # (one read: one moment)
         except StoreError as error:
-            raise click.ClickException(str(error)) from None
+            raise click.ClickException(placed(str(error), unnamed_games_db(db))) from None
     rank_places(records)
     document: Any = records[0] if len(game_ids) == 1 else records
     text = _export_text(document)
@@ -372,6 +372,8 @@ def import_(db: str | None, file: str) -> None:
         raise click.ClickException(f"cannot read {name}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise click.ClickException(f"nothing was imported: {name} is not UTF-8 text") from None
+    if not text.strip():  # (it said "not valid JSON: Expecting value: line 1 column 1 (char 0)")
+        raise click.ClickException(f"nothing was imported: {name} is empty: it holds no game records")
     try:
         games = read_games(text)
     except ImportRefusedError as error:
@@ -389,7 +391,8 @@ def import_(db: str | None, file: str) -> None:
         added = store.add_games(games, beside, joined)
     except StoreError as error:
         store.discard()  # (a database made for this import is removed again)
-        raise click.ClickException(f"nothing was imported: {error}") from None
+        why = placed(str(error), unnamed_games_db(db))
+        raise click.ClickException(f"nothing was imported: {why}") from None
     except BaseException:
         store.discard()
         raise

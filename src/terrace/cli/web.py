@@ -10,10 +10,19 @@ from typing import Any
 import click
 
 from terrace.cli.errors import stop_on_sigterm
-from terrace.cli.options import FilePath, Seconds, WholeNumber, pop_rules, rule_options
+from terrace.cli.options import (
+    FilePath,
+    Seconds,
+    WholeNumber,
+    placed,
+    pop_rules,
+    rule_options,
+    unnamed_games_db,
+)
 from terrace.errors import TerraceError
-from terrace.refusals import clip
+from terrace.refusals import clip, quote
 from terrace.storage import open_games
+from terrace.storage.base import StoreError
 from terrace.variants import canonical_name
 from terrace.web.endpoints import HINT_SECONDS, HINT_SECONDS_RANGE, WINNABLE_SECONDS, WINNABLE_SECONDS_RANGE
 from terrace.web.remote import WILDCARDS
@@ -58,6 +67,12 @@ def play(host: str | None, port: int, remote: bool, https: bool, certfile: str |
         host = WILDCARDS[0] if remote else "127.0.0.1"
     elif host.startswith("[") and host.endswith("]"):
         host = host[1:-1]  # (an IPv6 address as a URL writes it, as the printed link shows it)
+    if "[" in host or "]" in host:
+        # (a bracket left over, '[::1': taken for this computer, then refused
+        # as "cannot listen on [::1:8000: Name or service not known", status 1)
+        given = click.get_current_context().params["host"]
+        raise click.UsageError(f"--host {quote(given)} is not an address to listen on: write an IPv6 "
+                               "address with both brackets or none ([::1] or ::1)")
     try:
         check_reach(host, remote)
     except ListenError as error:
@@ -70,15 +85,28 @@ def play(host: str | None, port: int, remote: bool, https: bool, certfile: str |
                               hint_seconds=hint_seconds, winnable_seconds=winnable_seconds,
                               tls=tls, fingerprint=fingerprint)
     sock = bind(host, port)  # an address that cannot be used is refused before the games are touched
-    store = open_games(db)
     try:
-        store.check_writable()
+        store = open_games(db)
+    except StoreError as error:
+        sock.close()
+        raise click.ClickException(placed(str(error), unnamed_games_db(db))) from None
+    try:
+        try:
+            store.check_writable()
+        except StoreError as error:
+            raise click.ClickException(placed(str(error), unnamed_games_db(db))) from None
         # SIGTERM (a service manager's stop, kill) stops the server as Ctrl+C
         # does, and the store is closed below: uvicorn, once stopped, raises
         # the signal again, which without a handler of ours would end the
         # process before that.
         with stop_on_sigterm():
-            run(store, settings, sys.stdout, sock)
+            try:
+                run(store, settings, sys.stdout, sock)
+            except KeyboardInterrupt:
+                # (Ctrl+C or SIGTERM in the moment between the link printed
+                # and the server taking them: the game ends as it would a
+                # moment later, with status 0, not 130 and "stopped: ...")
+                sock.close()
     except BaseException:
         sock.close()
         raise

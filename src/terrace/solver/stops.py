@@ -1,11 +1,12 @@
 """Stops of a long run: Ctrl+C and SIGTERM caught, given back, or held off
-while workers start (a local survey's pool, a local cluster)."""
+while workers start (a local survey's pool, a local cluster, the web
+game's solver processes)."""
 
 from __future__ import annotations
 
 import signal
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 STOPS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
@@ -62,6 +63,35 @@ def interrupts_deferred() -> Iterator[None]:
         restore_stops(previous, hear)
     if heard:
         _interrupt(previous.get(heard[0], signal.SIG_DFL), heard[0], None)
+
+
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl+C held back while worker processes (a survey's pool, its fork
+    server, the web game's solver processes) start: a process started
+    meanwhile inherits the signal blocked, so it cannot be interrupted even
+    while it still imports, before it ignores the signal itself; this
+    process gets a Ctrl+C of that moment as the block ends. (It was ignored
+    here meanwhile, for the new process to inherit that, and a Ctrl+C in
+    that moment was lost: the survey ran on to its end.) Where signals
+    cannot be blocked (Windows), Ctrl+C is ignored meanwhile, as before.
+    Start multiprocessing's resource tracker first, on its own: it blocks
+    Ctrl+C while it starts, then unblocks it whatever it was."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
+        previous: Any = None
+        with suppress(ValueError):  # not the main thread: nothing to change
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            yield
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def _interrupt(handler: Any, signum: int, frame: Any) -> None:

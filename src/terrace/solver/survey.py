@@ -23,7 +23,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TextIO, cast
@@ -34,7 +34,7 @@ from terrace.rules import Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import play_deal
-from terrace.solver.stops import stops_kept
+from terrace.solver.stops import interrupts_held, stops_kept
 from terrace.solver.verdicts import Verdict, VerdictStore, at_budget
 from terrace.whole import digits_value
 
@@ -322,7 +322,7 @@ class _SilentOnceGone(io.TextIOBase):
 
 def _worker_context() -> Any:
     """How the workers start: from a fork server where there is one
-    (Linux, macOS), which :func:`_interrupts_held` starts with Ctrl+C
+    (Linux, macOS), which :func:`interrupts_held` starts with Ctrl+C
     blocked until it ignores it itself (the process's first pool starts it; the survey is the only user of
     one in the command line and in the web game), so
     that every worker it forks, also those that replace a worker after its
@@ -335,7 +335,7 @@ def _worker_context() -> Any:
 
 def _start_pool(workers: int) -> Any:
     """The pool of worker processes. Ctrl+C is held back (blocked, see
-    :func:`_interrupts_held`) only while the fork server's process starts
+    :func:`interrupts_held`) only while the fork server's process starts
     (so that it, and every worker it forks, cannot be interrupted from the
     start); the survey takes a Ctrl+C of that moment as the block ends.
     Without a fork server, while the workers start."""
@@ -343,7 +343,7 @@ def _start_pool(workers: int) -> Any:
     start = partial(context.Pool, workers, initializer=_start_worker, initargs=(os.getpid(),),
                     maxtasksperchild=50)
     if worker_start_method() != "forkserver":
-        with _interrupts_held():
+        with interrupts_held():
             return start()
     return start()
 
@@ -361,9 +361,9 @@ def worker_start_method() -> str:
 
         # (the resource tracker first, on its own: it blocks Ctrl+C while it
         # starts, then unblocks it whatever it was, which would end the
-        # block of :func:`_interrupts_held` before the fork server starts)
+        # block of :func:`interrupts_held` before the fork server starts)
         resource_tracker.ensure_running()
-        with _interrupts_held():
+        with interrupts_held():
             forkserver.ensure_running()
     return method
 
@@ -387,33 +387,6 @@ def quiet_resource_tracker() -> None:
     if TRACKER_WARNINGS not in sys.warnoptions:
         sys.warnoptions.append(TRACKER_WARNINGS)
     warnings.filterwarnings("ignore", "resource_tracker: ", UserWarning, "multiprocessing.resource_tracker")
-
-
-@contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """Ctrl+C held back while worker processes (and the fork server) start:
-    a process started meanwhile inherits the signal blocked, so it cannot
-    be interrupted even while it still imports, before
-    :func:`ignore_interrupts` (or the fork server itself) ignores it; this
-    process gets a Ctrl+C of that moment as the block ends. (It was ignored
-    here meanwhile, for the new process to inherit that, and a Ctrl+C in
-    that moment was lost: the survey ran on to its end.) Where signals
-    cannot be blocked (Windows), Ctrl+C is ignored meanwhile, as before."""
-    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
-        previous: Any = None
-        with suppress(ValueError):  # not the main thread: nothing to change
-            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            yield
-        finally:
-            if previous is not None:
-                signal.signal(signal.SIGINT, previous)
-        return
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
 def usable(stored: Mapping[int, Verdict], max_seconds: float) -> dict[int, Verdict]:

@@ -89,6 +89,18 @@ def foreign(name: str) -> DatabaseFileError:
     )
 
 
+VERDICT_TABLES = frozenset({"verdicts"})
+"""The tables of the solver's verdict cache (which has no application id)."""
+
+
+def verdict_cache(name: str) -> DatabaseFileError:
+    """The error for the solver's verdict cache given as the games database
+    (it was called "another program's"; the slip is easy, the two files lie
+    side by side)."""
+    return DatabaseFileError(f"{name} is the solver's verdict cache, not a database of saved games; "
+                             "it was left untouched")
+
+
 def inspect_file(path: Path, name: str | None = None) -> Header | None:
     """Check the file at ``path`` (named ``name`` in messages, else by its
     own name) before SQLite opens it: None when there is no database yet

@@ -81,6 +81,7 @@ from terrace.storage.base import (
     unpack_passed,
 )
 from terrace.storage.files import (
+    VERDICT_TABLES,
     DatabaseFileError,
     NoDatabaseError,
     busy_error,
@@ -93,6 +94,7 @@ from terrace.storage.files import (
     remove_new_side_files,
     side_files,
     sql_error,
+    verdict_cache,
 )
 from terrace.storage.line import Line, digest_step
 from terrace.storage.migrations import (
@@ -967,6 +969,8 @@ class SqliteStore:
                 found = read_layout(conn)
             finally:
                 conn.execute("COMMIT")
+            if application_id == 0 and set(found) == VERDICT_TABLES:
+                raise verdict_cache(self._name)
             if version > LATEST_VERSION:
                 raise NewerDatabaseError(version, self._name)
             if application_id != APPLICATION_ID and (application_id or version or tables):

@@ -14,7 +14,8 @@ searches in threads a plain request took 30 ms at the median instead of
   cancel (the solver asks between slices) and is replaced if it does not
   answer within :data:`CANCEL_GRACE` seconds.
 * Workers ignore Ctrl+C (the terminal sends it to every process of the
-  group); the server closes them, and they exit when the server dies.
+  group), from their first instruction on; the server closes them, and
+  they exit when the server dies.
 
 >>> import asyncio
 >>> pool = SolverPool(workers=1)
@@ -33,9 +34,12 @@ import signal
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
+
+from terrace.solver.stops import interrupts_held
 
 T = TypeVar("T")
 
@@ -114,7 +118,13 @@ class _Worker:
         self.process: BaseProcess = context.Process(
             target=_serve, args=(child,), daemon=True, name="terrace-solver"
         )
-        self.process.start()
+        # (Ctrl+C reaches the whole process group: a worker that took it
+        # while it still imported printed a traceback; it starts with the
+        # signal blocked, until _serve ignores it)
+        if hasattr(signal, "pthread_sigmask"):
+            resource_tracker.ensure_running()
+        with interrupts_held():
+            self.process.start()
         child.close()
         self.ready_at: float | None = None
         """When the worker said it had started (monotonic), once it has."""
