@@ -830,7 +830,12 @@ function clickBoard(target, clicks) {
   const game = app.game;
   const drops = Boolean(game) && !game.replay && game.status !== "choosing" && Boolean(app.selected) && app.selected !== name;
   dropClick = drops ? { pile: name, detail: clicked } : null;
-  const detail = clicked - after;
+  // With a single click set, every tap plays (as every tap on the stock
+  // draws): quick taps count 1, 2, 3 like a mouse's clicks, but nobody
+  // double-taps to send one card, and a player tapping through a pile had
+  // every tap after the first ignored as the tail of a double click.
+  const tapped = lastPointer === "touch" && app.settings.click === "single";
+  const detail = tapped ? 1 : clicked - after;
   // (the first click of this double click was pressed on pressedBefore)
   activate(name, detail, detail % 2 === 0 ? pressedBefore : null);
 }
