@@ -171,6 +171,12 @@ export async function openNewGame({ newGame, loadVariants }) {
     if (result.ok) {
       dialog.close();
       focusBoard();
+      // Winnable deals only, from a number: the first deal from it on that
+      // the solver proves winnable starts, said when it is not the one asked for.
+      const started = result.data.deal_number;
+      if (body.winnable && body.deal_number !== undefined && String(started) !== String(body.deal_number)) {
+        toast(t("new.winnableFrom", { asked: String(body.deal_number), deal: String(started) }), "info");
+      }
     } else {
       error.textContent = sentence(result.data.error);
     }
