@@ -686,6 +686,21 @@ export function getLanguage() {
   return language;
 }
 
+// The locale to write dates in: the browser's own for the page's language
+// (en-GB writes the day first), else the language alone. Dates were written
+// for "en" alone, the American order: 12/6/2026 for the 6th of December.
+export function getLocale() {
+  for (const tag of navigator.languages || [navigator.language || ""]) {
+    if (String(tag).slice(0, 2).toLowerCase() !== language) continue;
+    try {
+      return Intl.DateTimeFormat.supportedLocalesOf([tag]).length ? tag : language;
+    } catch {
+      return language;  // (a tag the browser cannot read)
+    }
+  }
+  return language;
+}
+
 // With {n} equal to 1, a key's ".one" form is used when it has one.
 // {^name} puts the value in with a capital first letter: where a language
 // starts a sentence with it (German after a colon: "Tipp: {^what}." gives

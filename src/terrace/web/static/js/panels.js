@@ -2,7 +2,7 @@
 // dialog does to the game comes in as callbacks (`actions`, from main.js).
 
 import { api } from "./api.js";
-import { t, getLanguage, sentence } from "./i18n.js";
+import { t, getLanguage, getLocale, sentence } from "./i18n.js";
 import { el } from "./render.js";
 import { app, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
@@ -340,7 +340,7 @@ export async function openStats({ resume, startReplay }) {
   const games = recent.data.games;
   const list = el("ol", { class: "recent" });
   games.forEach((game, i) => {
-    const when = new Date(game.updated_at * 1000).toLocaleString(getLanguage());
+    const when = new Date(game.updated_at * 1000).toLocaleString(getLocale());
     // (custom rules named with what differs, as in the table above)
     const title = groupTitle(stats.data, game.stats_key, game.title);
     // A game's Resume and Replay are described by its line (a screen reader
