@@ -833,8 +833,9 @@ function clickBoard(target, clicks) {
   // With a single click set, every tap plays (as every tap on the stock
   // draws): quick taps count 1, 2, 3 like a mouse's clicks, but nobody
   // double-taps to send one card, and a player tapping through a pile had
-  // every tap after the first ignored as the tail of a double click.
-  const tapped = lastPointer === "touch" && app.settings.click === "single";
+  // every tap after the first ignored as the tail of a double click. (A
+  // foundation's card that may go back keeps its own: see activate.)
+  const tapped = lastPointer === "touch" && app.settings.click === "single" && Boolean(app.game) && !takesBack(name);
   const detail = tapped ? 1 : clicked - after;
   // (the first click of this double click was pressed on pressedBefore)
   activate(name, detail, detail % 2 === 0 ? pressedBefore : null);
