@@ -198,7 +198,9 @@ export function openSettings(actions) {
     const input = el("input", { type: "radio", name: "click", value, id: `click-${value}` });
     input.checked = app.settings.click === value;
     input.addEventListener("change", () => changeSettings({ click: value }));
-    return el("label", { class: "choice", for: `click-${value}` }, input, el("span", { text: t(`settings.${value}`) }));
+    // (a touch screen's words, as its prompt has: "double-tap it to send it home")
+    const touch = window.matchMedia("(pointer: coarse)").matches ? ".touch" : "";
+    return el("label", { class: "choice", for: `click-${value}` }, input, el("span", { text: t(`settings.${value}${touch}`) }));
   };
   const animate = el("input", { type: "checkbox", id: "set-animate" });
   animate.checked = app.settings.animate;
