@@ -373,21 +373,45 @@ def test_the_analysis_is_heard_once_not_at_every_step_of_the_replay(api: Api, op
     page.locator("#coach-note[data-state='winnable']").wait_for(timeout=30_000)
     words = page.locator("#coach-note .coach-text").inner_text()
     assert heard(page).count(words) == 1
-    for step in (1, 2):
-        page.locator("#replay-next").focus()
+    page.locator("#prompt", has_text="move 3 of 3").wait_for()  # (the end, where the game was left winnable)
+    for step in (2, 1):
+        page.locator("#replay-prev").focus()
         page.keyboard.press("Enter")
         page.locator("#prompt", has_text=f"move {step} of 3").wait_for()
     page.set_viewport_size({"width": 1000, "height": 760})
-    page.locator("#replay-prev").click()
-    page.locator("#prompt", has_text="move 1 of 3").wait_for()
+    page.locator("#replay-next").click()
+    page.locator("#prompt", has_text="move 2 of 3").wait_for()
     said = heard(page)
     assert words not in said, said
-    assert any("move 2 of 3" in text for text in said)  # (the steps themselves are heard)
+    assert any("move 1 of 3" in text for text in said)  # (the steps themselves are heard)
     # Another language: the analysis is said anew, in it (the language is
     # in the header's menu at 1000 px: the buttons do not fit beside the title).
     page.locator("#btn-menu").click()
     page.locator("#lang").select_option("de")
     assert any("noch einen Weg zum Sieg" in text for text in heard(page))
+
+
+def test_analyse_a_game_left_winnable_shows_its_end_with_the_winning_move(api: Api, open_game: Any) -> None:
+    """A game given up while still winnable: the analysis names the first
+    move of a winning line from where the game ended, and showed it over
+    the replay's first position (move 0 of 3, the base card not chosen yet,
+    "Its first move: turning a card from the stock" beside candidates). It
+    shows the end, with that move marked as a lost game's better move is."""
+    game = _given_up(api)
+    report = api.client.post(f"/api/games/{game['id']}/coach", json={}).json()
+    assert report["outcome"] == "winnable"
+    piles = report["winning_piles"]
+    page = open_game(game, reduced_motion="reduce")
+    page.locator("dialog.end[open] #end-analyse").click()
+    page.locator("#coach-note[data-state='winnable'] .coach-text").wait_for(timeout=30_000)
+    page.locator("#prompt", has_text="move 3 of 3").wait_for()
+    settled(page)
+    assert page.locator(f"[data-pile='{piles['source']}'] > .coach-fair-src").count() == 1
+    assert page.locator(f"[data-pile='{piles['target']}'].coach-fair-dst").count() == 1
+    # A step back, the move is not marked (it is not that position's).
+    page.locator("#replay-prev").click()
+    page.locator("#prompt", has_text="move 2 of 3").wait_for()
+    assert page.locator(".coach-fair-src, .coach-fair-dst").count() == 0
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])

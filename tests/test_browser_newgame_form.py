@@ -71,6 +71,43 @@ def test_winnable_deals_only_skips_a_lost_deal(api: Any, open_game: Any) -> None
     started = api.client.get(f"/api/games/{page.evaluate('document.body.dataset.game')}").json()
     assert (started["variant"], started["deal_number"], started["winnable_only"]) == ("falling-star", 7, True)
     assert solve(Board.from_number(7, rules), max_seconds=30).result == "won"
+    # The player asked for deal 6 and is told why another one started (the
+    # title's number changed, and nothing said so), a screen reader too.
+    said = "Deal 6 is not proved winnable: this is deal 7, the first after it that the solver proves "
+    said += "winnable."
+    assert page.locator("#toast").inner_text() == said
+    assert page.locator("#alert").inner_text() == said
+
+
+@pytest.mark.parametrize(("locale", "said"), [
+    ("en-GB", "Deal 5 is not proved winnable: this is deal 6, the first after it that the solver "
+              "proves winnable."),
+    ("de-DE", "Spiel 5 ist nicht als gewinnbar bewiesen: Dies ist Spiel 6, das erste danach, das der Löser "
+              "als gewinnbar beweist."),
+])
+def test_a_winnable_deal_other_than_the_number_asked_for_is_said(api: Api, open_game: Any, locale: str,
+                                                                 said: str) -> None:
+    """Thirteen deal 5 is not proved winnable, deal 6 is: asked for 5 with
+    "Winnable deals only", the page says why deal 6 started; asked for 6,
+    it says nothing."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, locale=locale)
+    for asked, started in ((6, 6), (5, 6)):
+        shown = page.evaluate("document.body.dataset.game")
+        page.locator("#btn-new").click()
+        page.wait_for_selector("#dlg-new[open]")
+        page.locator("#new-variant").select_option("thirteen")
+        page.locator("#new-deal").fill(str(asked))
+        page.locator("#new-winnable").check()
+        page.locator("#new-start").click()
+        page.wait_for_selector(f"body:not([data-game='{shown}'])")
+        settled(page)
+        title = page.locator("#game-title").inner_text()
+        assert title.endswith(f" {started}"), title
+        if asked != started:
+            assert page.locator("#toast").inner_text() == said
+        else:
+            assert page.locator("#toast.show").count() == 0
 
 
 def test_no_winnable_deal_within_the_time_is_said_in_the_form(browser: Any) -> None:

@@ -371,6 +371,70 @@ def test_a_card_pressed_before_an_answer_and_dragged_after_it_moves_nothing(
     page.locator(".ghost").wait_for(state="detached")
 
 
+def test_a_quick_click_on_the_card_just_put_down_picks_it_up(api: Api, open_game: Any) -> None:
+    # Deal 9: 7♣ selected on pile 9, put on pile 1 by a click on its top
+    # card, and clicked at once where it lies now: the browser counts that
+    # click as the second of a double click (a tap on a phone, near the
+    # first, within its double-tap time). The first click was on another
+    # card, so the second did nothing: the card was not picked up, and the
+    # player's next tap, meant to put it on pile 2, picked up pile 2's card.
+    game = api.play(api.new(variant="terrace", deal_number=9), "c1")
+    assert game["sources"]["t9"]["targets"]["t1"] == "t9t1"
+    page = open_game(game)
+    top(page, "t9").click()
+    box = top(page, "t1").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down(click_count=1)
+    page.mouse.up(click_count=1)
+    moves_seen(page, 2)
+    settled(page)
+    box = top(page, "t1").bounding_box()
+    assert top(page, "t1").get_attribute("data-card") == "7C"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down(click_count=2)
+    page.mouse.up(click_count=2)
+    assert page.locator("[data-pile='t1'] > .card.selected").get_attribute("data-card") == "7C"
+    page.locator("[data-pile='t2']").click()
+    moves_seen(page, 3)
+    assert played(api, game) == ["c1", "t9t1", "t1t2"]
+    # A double click on it after that first click sends it, as any double click does.
+    box = top(page, "t2").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    for count in (1, 2):
+        page.mouse.down(click_count=count)
+        page.mouse.up(click_count=count)
+    moves_seen(page, 4)
+    assert played(api, game) == ["c1", "t9t1", "t1t2", "t2t1"]
+
+
+def test_quick_taps_on_a_pile_each_send_a_card_with_single_taps_set(api: Api, open_game: Any) -> None:
+    # Deal 3: 4♠ on pile 4 goes home, then the 5♠ under it. With "send a
+    # card home with a single tap" set, a phone counts a quick second tap
+    # on the same spot as the second of a double tap (detail 2), which the
+    # page took for the tail of a mouse's double click and ignored: the
+    # player tapping through a pile saw every other tap do nothing. Here
+    # the second tap is given its detail 2 itself (a real one depends on
+    # how quickly the first answer comes).
+    game = api.play(api.new(variant="terrace", deal_number=3), "c1")
+    assert game["sources"]["t4"]["auto"] == "t4f"
+    page = open_game(game, has_touch=True, viewport={"width": 390, "height": 844})
+    page.evaluate("localStorage.setItem('terrace.click', 'single')")
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    top(page, "t4").tap()
+    moves_seen(page, 2)
+    settled(page)
+    top(page, "t4").evaluate("""(card) => {
+      const box = card.getBoundingClientRect();
+      const at = { bubbles: true, clientX: box.x + box.width / 2, clientY: box.y + box.height / 2 };
+      card.dispatchEvent(new PointerEvent('pointerdown', { ...at, pointerType: 'touch', isPrimary: true }));
+      card.dispatchEvent(new PointerEvent('pointerup', { ...at, pointerType: 'touch', isPrimary: true }));
+      card.dispatchEvent(new MouseEvent('click', { ...at, detail: 2 }));
+    }""")
+    moves_seen(page, 3)
+    assert played(api, game) == ["c1", "t4f", "t4f"]
+
+
 def test_a_board_drawn_again_during_a_drag_cancels_the_drop(api: Api, open_game: Any) -> None:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)

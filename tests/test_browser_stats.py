@@ -31,3 +31,29 @@ def test_the_page_shows_the_fastest_win_as_terrace_stats_prints_it(
     cell = page.locator("#dlg-stats[open] tr[data-variant='overall'] td[data-stat='fastest']")
     cell.wait_for()
     assert cell.inner_text() == format_duration(fastest)
+
+
+@pytest.mark.parametrize(("locale", "day_first"), [
+    ("en-GB", r"(?P<d>\d{2})/(?P<m>\d{2})/(?P<y>\d{4}), \d{2}:\d{2}:\d{2}"),
+    ("en-US", r"(?P<m>\d{1,2})/(?P<d>\d{1,2})/(?P<y>\d{4}), \d{1,2}:\d{2}:\d{2} [AP]M"),
+    ("de-DE", r"(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}), \d{2}:\d{2}:\d{2}"),
+])
+def test_a_recent_game_s_date_is_written_as_the_browser_s_region_writes_it(
+    api: Api, open_game: Any, locale: str, day_first: str
+) -> None:
+    """The recent games' dates were written for the page's language alone:
+    a British browser read 12/6/2026, 4:37:33 AM for the 6th of December
+    (the American order, which reads as the 12th of June there)."""
+    import datetime
+    import re
+
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    page = open_game(game, locale=locale, timezone_id="UTC")
+    page.locator("#btn-stats").click()
+    page.wait_for_selector("#dlg-stats[open] ol.recent li")
+    shown = page.locator("#dlg-stats ol.recent li .when").first.inner_text()
+    found = re.fullmatch(day_first, shown)
+    assert found, shown
+    stored = api.client.get(f"/api/games/{game['id']}").json()["updated_at"]
+    when = datetime.datetime.fromtimestamp(stored, datetime.UTC)
+    assert (int(found["d"]), int(found["m"]), int(found["y"])) == (when.day, when.month, when.year)

@@ -146,3 +146,28 @@ def test_a_screen_reader_hears_the_waste_cards_in_sight(api: Api, open_game: Any
              for code in waste[-3:-1]]
     under = page.locator("[data-pile='waste']").get_attribute("aria-description")
     assert under == f"under it: {names[1]}, {names[0]}"
+
+
+@pytest.mark.parametrize(("locale", "touch", "labels"), [
+    ("en-GB", True, ["a single tap", "a double tap"]),
+    ("de-DE", True, ["einfachem Tippen", "doppeltem Tippen"]),
+    ("en-GB", False, ["a single click", "a double click"]),
+    ("de-DE", False, ["einfachem Klick", "Doppelklick"]),
+])
+def test_the_setting_of_how_a_card_goes_home_speaks_of_taps_on_a_touch_screen(
+    api: Api, open_game: Any, locale: str, touch: bool, labels: list[str]
+) -> None:
+    """On a phone the prompt says "double-tap it to send it home", and the
+    setting that chooses between the two said "a single click" or "a
+    double click" ("Doppelklick")."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    size = {"width": 390, "height": 844} if touch else {"width": 1280, "height": 860}
+    page = open_game(game, locale=locale, has_touch=touch, is_mobile=touch, viewport=size)
+    tap = "tap" if locale == "en-GB" else "tippe"
+    assert (tap in page.locator("#prompt").inner_text()) == touch
+    if page.locator("#btn-menu").is_visible():
+        page.locator("#btn-menu").click()
+    page.locator("#btn-settings").click()
+    page.wait_for_selector("#dlg-settings[open]")
+    shown = [page.locator(f"label[for='click-{value}']").inner_text() for value in ("single", "double")]
+    assert shown == labels

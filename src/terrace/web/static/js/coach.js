@@ -140,6 +140,9 @@ async function analyseNow(id, ctx) {
   const report = result.data;
   if (report.assist && app.saved && app.saved.id === id) app.saved.assisted = true;  // not asked again
   if (report.outcome === "lost-at") await ctx.showStep(id, report.step - 1);
+  // A game left while still winnable: its end, where the winning line that
+  // the note names starts (it stood beside the replay's first position).
+  else if (report.outcome === "winnable" && app.game.step !== report.moves) await ctx.showStep(id, report.moves);
   else redraw();
 }
 
@@ -177,6 +180,11 @@ export function markCoach() {
     const report = coach.report;
     mark(board, report.move_piles, "coach-lost");
     if (report.fair && report.fair.piles && !report.fair.same) mark(board, report.fair.piles, "coach-fair");
+  }
+  // (the first move of the winning line left at the end, marked as a better move is)
+  if (game && game.replay && coach && coach.id === game.id && coach.report.outcome === "winnable"
+    && game.step === coach.report.moves) {
+    mark(board, coach.report.winning_piles, "coach-fair");
   }
   const known = knownChances();
   if (!known) return;

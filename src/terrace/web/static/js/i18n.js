@@ -168,6 +168,7 @@ const STRINGS = {
     "new.winnableHelp": "Uses the solver to pick a deal that can be won.",
     "new.options": "Rule options",
     "new.searching": "Looking for a deal the solver proves winnable… {elapsed} s so far, at most {seconds} s.",
+    "new.winnableFrom": "Deal {asked} is not proved winnable: this is deal {deal}, the first after it that the solver proves winnable.",
     "new.needsNumber": "“{field}” needs a whole number.",
     "new.tooLow": "“{field}” must be at least {min}.",
     "new.tooHigh": "“{field}” must be at most {max}.",
@@ -189,6 +190,8 @@ const STRINGS = {
     "settings.click": "Moving a card home takes",
     "settings.single": "a single click",
     "settings.double": "a double click",
+    "settings.single.touch": "a single tap",
+    "settings.double.touch": "a double tap",
     "settings.animate": "Animations",
     "settings.keys": "Keys",
     "keys.text": "1–9, 0: piles (or candidates) · R: terrace · W: waste · F: foundation · arrow keys: from pile to pile · S: select the card of the focused pile, or put the selected card there · Enter: act on the focused pile (on a foundation whose card may go back: pick that card up), or send the selected card home · Space: draw · Esc: cancel, also a drag · H: hint · Ctrl+Z / Ctrl+Y: undo / redo · ?: rules and keys",
@@ -488,6 +491,7 @@ const STRINGS = {
     "new.winnableHelp": "Der Löser sucht ein Spiel aus, das sich gewinnen lässt.",
     "new.options": "Regeln",
     "new.searching": "Der Löser sucht ein Spiel, das sich gewinnen lässt… bisher {elapsed} s, höchstens {seconds} s.",
+    "new.winnableFrom": "Spiel {asked} ist nicht als gewinnbar bewiesen: Dies ist Spiel {deal}, das erste danach, das der Löser als gewinnbar beweist.",
     "new.needsNumber": "„{field}“ braucht eine ganze Zahl.",
     "new.tooLow": "„{field}“ muss mindestens {min} sein.",
     "new.tooHigh": "„{field}“ darf höchstens {max} sein.",
@@ -509,6 +513,8 @@ const STRINGS = {
     "settings.click": "Eine Karte ablegen mit",
     "settings.single": "einfachem Klick",
     "settings.double": "Doppelklick",
+    "settings.single.touch": "einfachem Tippen",
+    "settings.double.touch": "doppeltem Tippen",
     "settings.animate": "Animationen",
     "settings.keys": "Tasten",
     "keys.text": "1–9, 0: Stapel (oder Basiskarten) · R: Terrasse · W: Abwurfstapel · F: Zielstapel · Pfeiltasten: von Stapel zu Stapel · S: die Karte des Stapels mit dem Fokus wählen oder die gewählte Karte dorthin legen · Enter: den Stapel mit dem Fokus bedienen (auf einem Zielstapel, dessen Karte zurückdarf: diese Karte aufnehmen) oder die gewählte Karte ablegen · Leertaste: aufdecken · Esc: abbrechen, auch beim Ziehen · H: Tipp · Strg+Z / Strg+Y: rückgängig / wieder · ?: Regeln und Tasten",
@@ -685,6 +691,21 @@ export function setLanguage(lang) {
 }
 
 export function getLanguage() {
+  return language;
+}
+
+// The locale to write dates in: the browser's own for the page's language
+// (en-GB writes the day first), else the language alone. Dates were written
+// for "en" alone, the American order: 12/6/2026 for the 6th of December.
+export function getLocale() {
+  for (const tag of navigator.languages || [navigator.language || ""]) {
+    if (String(tag).slice(0, 2).toLowerCase() !== language) continue;
+    try {
+      return Intl.DateTimeFormat.supportedLocalesOf([tag]).length ? tag : language;
+    } catch {
+      return language;  // (a tag the browser cannot read)
+    }
+  }
   return language;
 }
 

@@ -807,6 +807,14 @@ function activate(pileName, detail, first = null) {
 
 board.addEventListener("click", (event) => clickBoard(event.target, event.detail));
 
+// A click that put the selected card on a pile ends the run of clicks
+// there: the browser counts a quick click on the card just put down (a
+// tap near the first, within the double-tap time) as the second of a
+// double click, which then did nothing (its first click was on another
+// card), and the card was not picked up. The clicks after a drop count
+// from it. {pile, detail} of the last click that dropped, else null.
+let dropClick = null;
+
 function clickBoard(target, clicks) {
   const pile = target.closest("[data-pile]");
   if (!pile) return deselect();
@@ -817,7 +825,18 @@ function clickBoard(target, clicks) {
   const still = card && !card.classList.contains("movable") && !card.classList.contains("choice");
   if (still && !app.selected && name !== "stock") return;
   if (name === "stock") return clickStock(clicks, lastPointer === "touch");
-  const detail = clicks || 1;
+  const clicked = clicks || 1;
+  const after = dropClick && dropClick.pile === name && clicked > dropClick.detail ? dropClick.detail : 0;
+  const game = app.game;
+  const drops = Boolean(game) && !game.replay && game.status !== "choosing" && Boolean(app.selected) && app.selected !== name;
+  dropClick = drops ? { pile: name, detail: clicked } : null;
+  // With a single click set, every tap plays (as every tap on the stock
+  // draws): quick taps count 1, 2, 3 like a mouse's clicks, but nobody
+  // double-taps to send one card, and a player tapping through a pile had
+  // every tap after the first ignored as the tail of a double click. (A
+  // foundation's card that may go back keeps its own: see activate.)
+  const tapped = lastPointer === "touch" && app.settings.click === "single" && Boolean(app.game) && !takesBack(name);
+  const detail = tapped ? 1 : clicked - after;
   // (the first click of this double click was pressed on pressedBefore)
   activate(name, detail, detail % 2 === 0 ? pressedBefore : null);
 }

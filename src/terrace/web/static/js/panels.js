@@ -2,7 +2,7 @@
 // dialog does to the game comes in as callbacks (`actions`, from main.js).
 
 import { api } from "./api.js";
-import { t, getLanguage, sentence } from "./i18n.js";
+import { t, getLanguage, getLocale, sentence } from "./i18n.js";
 import { el } from "./render.js";
 import { app, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
@@ -171,6 +171,12 @@ export async function openNewGame({ newGame, loadVariants }) {
     if (result.ok) {
       dialog.close();
       focusBoard();
+      // Winnable deals only, from a number: the first deal from it on that
+      // the solver proves winnable starts, said when it is not the one asked for.
+      const started = result.data.deal_number;
+      if (body.winnable && body.deal_number !== undefined && String(started) !== String(body.deal_number)) {
+        toast(t("new.winnableFrom", { asked: String(body.deal_number), deal: String(started) }), "info");
+      }
     } else {
       error.textContent = sentence(result.data.error);
     }
@@ -192,7 +198,9 @@ export function openSettings(actions) {
     const input = el("input", { type: "radio", name: "click", value, id: `click-${value}` });
     input.checked = app.settings.click === value;
     input.addEventListener("change", () => changeSettings({ click: value }));
-    return el("label", { class: "choice", for: `click-${value}` }, input, el("span", { text: t(`settings.${value}`) }));
+    // (a touch screen's words, as its prompt has: "double-tap it to send it home")
+    const touch = window.matchMedia("(pointer: coarse)").matches ? ".touch" : "";
+    return el("label", { class: "choice", for: `click-${value}` }, input, el("span", { text: t(`settings.${value}${touch}`) }));
   };
   const animate = el("input", { type: "checkbox", id: "set-animate" });
   animate.checked = app.settings.animate;
@@ -336,7 +344,7 @@ export async function openStats({ resume, startReplay }) {
   const games = recent.data.games;
   const list = el("ol", { class: "recent" });
   games.forEach((game, i) => {
-    const when = new Date(game.updated_at * 1000).toLocaleString(getLanguage());
+    const when = new Date(game.updated_at * 1000).toLocaleString(getLocale());
     // (custom rules named with what differs, as in the table above)
     const title = groupTitle(stats.data, game.stats_key, game.title);
     // A game's Resume and Replay are described by its line (a screen reader
