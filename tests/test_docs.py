@@ -4,6 +4,7 @@ code has its English and German text (and every text renders)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import string
@@ -202,6 +203,24 @@ def test_readme_command_line_examples_run() -> None:
         assert result.exit_code == 0, (line, result.output)
         if "--json" in words:
             assert '"legal": true' in result.output, line
+
+
+def test_readme_first_win_example_wins_well_within_its_default_budget() -> None:
+    """The README's ``--first-win`` example shows a win, not an ``unknown``:
+    within a tenth of the positions its default 10 s hold on this machine
+    (about 24 million quiet, 8 million busy). Admiral's Patience deal 6 took
+    20 million positions, 8.4 s of the 10 (``unknown`` on a busy machine)."""
+    text = (DOCS.parent / "README.md").read_text()
+    block = text.split("## The solver", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    lines = [line.split("#", 1)[0] for line in block.splitlines() if "--first-win" in line]
+    assert len(lines) == 1
+    words = shlex.split(lines[0])
+    result = CliRunner().invoke(main, [*words[1:], "--max-nodes", "1000000", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["result"] == "won", (lines[0], report["nodes"], report["reason"])
+    verdicts = [candidate["result"] for candidate in report["candidates"]]
+    assert verdicts.count("won") == 1 and "unknown" in verdicts, verdicts  # it stopped at the first win
 
 
 # -- the presets table ----------------------------------------------------------------
