@@ -174,7 +174,10 @@ def test_without_distributed_the_message_names_the_extra(tmp_path: Path,
     db = str(tmp_path / "v.sqlite3")
     out = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-2", "--verdicts-db", db,
                                     "--scheduler", "local:1", "--json"])
-    assert out.exit_code == 1 and "pip install 'terrace[cluster]'" in out.output
+    # this Python's pip, with the extra's pinned packages: ``pip install 'terrace[cluster]'``
+    # asked PyPI for its "terrace", another project
+    assert out.exit_code == 1 and f"{sys.executable} -m pip install dask==" in out.output, out.output
+    assert " distributed==" in out.output and "terrace[" not in out.output
     assert not Path(db).exists()  # the store this run made, empty, is not left behind
 
 
