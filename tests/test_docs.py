@@ -205,6 +205,22 @@ def test_readme_command_line_examples_run() -> None:
             assert '"legal": true' in result.output, line
 
 
+def test_readme_rule_override_example_shows_the_override() -> None:
+    """The README's example of a rule overridden shows what the override
+    changed: ``terrace deal --candidates 4`` printed the very deal string of
+    the preset (a deal string depends only on the number of packs)."""
+    text = (DOCS.parent / "README.md").read_text()
+    block = text.split("## The command line", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    lines = [line.split("#", 1)[0] for line in block.splitlines() if "rule can be overridden" in line]
+    assert len(lines) == 1
+    words = shlex.split(lines[0])[1:]
+    overridden = CliRunner().invoke(main, words)
+    plain = CliRunner().invoke(main, [word for word in words if word not in ("--candidates", "4")])
+    assert overridden.exit_code == plain.exit_code == 0
+    assert overridden.output != plain.output, lines[0]
+    assert "c4" in overridden.output  # the fourth candidate is there to choose
+
+
 def test_readme_first_win_example_wins_well_within_its_default_budget() -> None:
     """The README's ``--first-win`` example shows a win, not an ``unknown``:
     within a tenth of the positions its default 10 s hold on this machine
