@@ -83,3 +83,19 @@ def test_a_time_that_is_no_number_of_seconds_is_refused(bad: Any) -> None:
     with pytest.raises(ValueError, match="a time is a finite number of seconds, at least 0"):
         chart.time_buckets([0.5, bad])
     assert chart.time_buckets([0.0, 0.5])[0] == ("≤0.01 s", 1)
+
+
+def test_the_install_command_of_an_extra_when_terrace_is_only_imported_from_its_folder(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without terrace's metadata (PYTHONPATH=src) there are no pins to name:
+    the command is the editable install from terrace's folder."""
+    import importlib.metadata
+
+    from terrace.solver import extras
+
+    def no_metadata(name: str) -> list[str]:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "requires", no_metadata)
+    assert extras.install_command("charts") == "pip install -e '.[charts]' in terrace's folder"
+    assert extras.extra_requirements("charts") == []
