@@ -236,8 +236,9 @@ def test_lost_results_are_run_again_and_task_errors_are_not() -> None:
 def test_a_batch_from_another_version_is_refused_on_the_worker() -> None:
     mine = cluster.worker_versions()
     expected = rf"runs terrace {re.escape(cluster.VERSION)}, this client terrace 9\.9\.9: install the same"
-    with pytest.raises(cluster.WrongWorker, match=expected):
+    with pytest.raises(cluster.WrongWorker, match=expected) as refused:
         cluster.run_batch({**mine, "terrace": "9.9.9"}, [(RULES, 1, "greedy", {}, 0, 60.0)])
+    assert "terrace[" not in str(refused.value)  # no pip spec: PyPI's "terrace" is another project
     with pytest.raises(cluster.WrongWorker, match=r"runs solver version \d+, this client solver version 5:"):
         cluster.run_batch({**mine, "solver": "5"}, [(RULES, 1, "greedy", {}, 0, 60.0)])
     assert cluster.run_batch(mine, []) == []

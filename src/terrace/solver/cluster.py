@@ -201,8 +201,9 @@ def _mismatch(where: str, worker: Mapping[str, Any], client: Mapping[str, str]) 
     keys = [key for key in client if worker.get(key) != client[key]] or list(client)
     theirs = ", ".join(f"{VERSION_NAMES.get(k, k)} {clip(str(worker.get(k, '?')))}" for k in keys)
     ours = ", ".join(f"{VERSION_NAMES.get(k, k)} {client[k]}" for k in keys)
-    return (f"worker {where} runs {theirs}, this client {ours}: install the same terrace[cluster] version, "
-            f"with its compiled core, everywhere (another engine could give other verdicts)")
+    return (f"worker {where} runs {theirs}, this client {ours}: install the same terrace version, "
+            f"with its extra 'cluster' and its compiled core, everywhere, from one folder "
+            f"(another engine could give other verdicts)")
 
 
 def _here() -> str:
