@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import sys
 from typing import Any
 
 import pytest
@@ -45,8 +46,11 @@ def test_a_clear_message_without_matplotlib(monkeypatch: pytest.MonkeyPatch) -> 
 
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     assert not chart.charts_available()
-    with pytest.raises(chart.ChartsUnavailableError, match=r"terrace\[charts\]"):
+    with pytest.raises(chart.ChartsUnavailableError) as refused:
         chart.survey_chart("t", {"won": 1}, [0.1])
+    # this Python's pip and the pinned matplotlib, not PyPI's unrelated "terrace"
+    assert f"{sys.executable} -m pip install matplotlib==" in str(refused.value)
+    assert "terrace[" not in str(refused.value)
 
 
 def test_a_rate_of_nothing_draws_its_interval() -> None:
@@ -79,3 +83,19 @@ def test_a_time_that_is_no_number_of_seconds_is_refused(bad: Any) -> None:
     with pytest.raises(ValueError, match="a time is a finite number of seconds, at least 0"):
         chart.time_buckets([0.5, bad])
     assert chart.time_buckets([0.0, 0.5])[0] == ("≤0.01 s", 1)
+
+
+def test_the_install_command_of_an_extra_when_terrace_is_only_imported_from_its_folder(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without terrace's metadata (PYTHONPATH=src) there are no pins to name:
+    the command is the editable install from terrace's folder."""
+    import importlib.metadata
+
+    from terrace.solver import extras
+
+    def no_metadata(name: str) -> list[str]:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "requires", no_metadata)
+    assert extras.install_command("charts") == "pip install -e '.[charts]' in terrace's folder"
+    assert extras.extra_requirements("charts") == []

@@ -174,7 +174,10 @@ def test_without_distributed_the_message_names_the_extra(tmp_path: Path,
     db = str(tmp_path / "v.sqlite3")
     out = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-2", "--verdicts-db", db,
                                     "--scheduler", "local:1", "--json"])
-    assert out.exit_code == 1 and "pip install 'terrace[cluster]'" in out.output
+    # this Python's pip, with the extra's pinned packages: ``pip install 'terrace[cluster]'``
+    # asked PyPI for its "terrace", another project
+    assert out.exit_code == 1 and f"{sys.executable} -m pip install dask==" in out.output, out.output
+    assert " distributed==" in out.output and "terrace[" not in out.output
     assert not Path(db).exists()  # the store this run made, empty, is not left behind
 
 
@@ -233,8 +236,9 @@ def test_lost_results_are_run_again_and_task_errors_are_not() -> None:
 def test_a_batch_from_another_version_is_refused_on_the_worker() -> None:
     mine = cluster.worker_versions()
     expected = rf"runs terrace {re.escape(cluster.VERSION)}, this client terrace 9\.9\.9: install the same"
-    with pytest.raises(cluster.WrongWorker, match=expected):
+    with pytest.raises(cluster.WrongWorker, match=expected) as refused:
         cluster.run_batch({**mine, "terrace": "9.9.9"}, [(RULES, 1, "greedy", {}, 0, 60.0)])
+    assert "terrace[" not in str(refused.value)  # no pip spec: PyPI's "terrace" is another project
     with pytest.raises(cluster.WrongWorker, match=r"runs solver version \d+, this client solver version 5:"):
         cluster.run_batch({**mine, "solver": "5"}, [(RULES, 1, "greedy", {}, 0, 60.0)])
     assert cluster.run_batch(mine, []) == []

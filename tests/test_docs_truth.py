@@ -429,3 +429,35 @@ def test_the_words_for_abandoned_say_what_the_statistics_count() -> None:
         assert not re.search(r"until (you resume and win|it is resumed and won|resumed and won)", text)
         assert not re.search(r"bis du es fortsetzt und gewinnst", text)
     assert "counts as abandoned until you play it again" in words[0]
+
+
+# -- the Python examples --------------------------------------------------------------
+
+
+def _python_blocks() -> list[tuple[str, int, str]]:
+    """(page, number, code) for each ```python block of README.md and docs/,
+    but those of docs/cluster.md (they start clusters with packages terrace
+    does not install)."""
+    found = []
+    for page in PAGES:
+        if page.name == "cluster.md":
+            continue
+        text = page.read_text(encoding="utf-8")
+        for number, code in enumerate(re.findall(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)):
+            found.append((page.name, number, code))
+    return found
+
+
+@pytest.mark.parametrize(("page", "number", "code"), _python_blocks(), ids=lambda v: str(v)[:20])
+def test_every_python_example_runs_as_written(page: str, number: int, code: str, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader can paste each Python example and run it: every name it uses
+    is imported or made there (its files go to a folder of the test's)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("TERRACE_DB", raising=False)
+    code = code.replace('"/tmp/', f'"{tmp_path}/')
+    exec(compile(code, f"{page} example {number + 1}", "exec"), {"__name__": "__doc_example__"})
+
+
+def test_the_python_examples_are_found() -> None:
+    assert {page for page, _, _ in _python_blocks()} >= {"README.md", "storage.md", "winnability.md"}

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from terrace.refusals import clip
+from terrace.solver.extras import install_command
 from terrace.solver.verdicts import valid_seconds
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -33,9 +34,7 @@ class ChartsUnavailableError(RuntimeError):
     """matplotlib is not installed."""
 
     def __init__(self) -> None:
-        super().__init__(
-            "charts need matplotlib: install the extra with pip install 'terrace[charts]'"
-        )
+        super().__init__(f"charts need matplotlib, terrace's extra 'charts': {install_command('charts')}")
 
 
 def charts_available() -> bool:

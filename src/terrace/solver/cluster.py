@@ -46,6 +46,7 @@ from terrace.deal import DEAL_VERSION
 from terrace.refusals import clip, quote
 from terrace.rules import Rules
 from terrace.solver.budget import check_budget
+from terrace.solver.extras import install_command
 from terrace.solver.fair import FAIR_VERSION
 from terrace.solver.players import PLAYER_VERSION, player_key, player_settings
 from terrace.solver.search import core_available
@@ -84,8 +85,14 @@ IN_FLIGHT_PER_WORKER = 3
 """Batches queued per worker: enough to keep it busy, few enough that the
 scheduler never holds a whole million-deal survey."""
 
-INSTALL_HINT = ("surveys on a cluster need Dask's distributed: install the extra with"
-                "  pip install 'terrace[cluster]'")
+
+def install_hint() -> str:
+    """What to do without ``distributed``: the extra ``cluster`` installed
+    into this Python (``pip install 'terrace[cluster]'`` fetched PyPI's
+    unrelated "terrace")."""
+    return ("surveys on a cluster need Dask's distributed, terrace's extra 'cluster': "
+            + install_command("cluster"))
+
 
 _ADDRESS = re.compile(r"tcp://(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._\-]+):(?P<port>[^:]*)")
 """``tcp://HOST:PORT``: a name or IPv4 address, or an IPv6 address in
@@ -145,7 +152,7 @@ def _distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise ClusterError(INSTALL_HINT) from None
+        raise ClusterError(install_hint()) from None
     return distributed
 
 
@@ -194,8 +201,9 @@ def _mismatch(where: str, worker: Mapping[str, Any], client: Mapping[str, str]) 
     keys = [key for key in client if worker.get(key) != client[key]] or list(client)
     theirs = ", ".join(f"{VERSION_NAMES.get(k, k)} {clip(str(worker.get(k, '?')))}" for k in keys)
     ours = ", ".join(f"{VERSION_NAMES.get(k, k)} {client[k]}" for k in keys)
-    return (f"worker {where} runs {theirs}, this client {ours}: install the same terrace[cluster] version, "
-            f"with its compiled core, everywhere (another engine could give other verdicts)")
+    return (f"worker {where} runs {theirs}, this client {ours}: install the same terrace version, "
+            f"with its extra 'cluster' and its compiled core, everywhere, from one folder "
+            f"(another engine could give other verdicts)")
 
 
 def _here() -> str:
