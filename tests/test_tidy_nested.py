@@ -6,6 +6,7 @@ touched either pile in between, so ``t3t1 t1t2 t4f t2t1 t1t3`` kept
 
 from __future__ import annotations
 
+import math
 import time
 from types import SimpleNamespace
 from typing import Any, cast
@@ -53,3 +54,37 @@ def test_a_solves_finished_line_has_no_nested_detour() -> None:
     now = time.perf_counter()
     finished = api._finished_line(cast(Any, task), 10.0, 10**6, now + 10.0, False)
     assert [str(m) for m in finished] == WITHOUT_BOTH
+
+
+def test_the_scan_before_the_replays_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``lines.returned`` replays inner pairs only when the scan of the moves
+    (``partner_past_pairs``) says they could let the pair go: with the scan
+    saying yes every time, each answer on a real line is the same (only
+    fewer inner tries are spent)."""
+    from solver_brute import with_detours
+    from terrace.solver import lines, solve
+    from terrace.variants import get_rules
+
+    board = Board.from_number(1, get_rules("madame"))
+    found = solve(board, max_seconds=60, max_nodes=200_000, all_candidates=False, short_line=False)
+    assert found.result == "won" and board.choosing
+    board.push(found.moves[0])  # (the base card)
+    line = with_detours(board, found.moves[1:], 1)  # (10 nested pairs let their pair go)
+
+    def answers() -> list[tuple[list[str], int, int]]:
+        out = []
+        current = board.copy(stack=False)
+        for i, move in enumerate(line):
+            if move.source == move.target == "t":
+                tries = [lines.NESTED_TRIES]
+                moves, j = lines.returned(current, line, i, math.inf, tries)
+                out.append(([str(m) for m in moves] if j >= 0 else [], j, tries[0]))
+            current.push(move)
+        return out
+
+    scanned = answers()
+    monkeypatch.setattr(lines, "partner_past_pairs", lambda *args: 0)
+    unscanned = answers()
+    assert [answer[:2] for answer in scanned] == [answer[:2] for answer in unscanned]
+    assert sum(answer[2] for answer in scanned) > sum(answer[2] for answer in unscanned)
+    assert any(j >= 0 and tries < lines.NESTED_TRIES for _, j, tries in scanned)  # (nested pairs met)
