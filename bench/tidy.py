@@ -82,6 +82,13 @@ def main() -> None:
     parser.add_argument("--whole", action="store_true", help="tidy each line as found, in one unbounded pass")
     args = parser.parse_args()
     first, last = parse_range(args.deals)
+    if args.nodes < 1:
+        parser.error("argument --nodes: give a number of positions of at least 1")
+    for variant in args.variants.split(","):
+        try:
+            get_rules(variant)
+        except ValueError as error:
+            parser.error(str(error))
     print(f"tidying, deals {first}-{last}, {args.nodes:,} positions a deal")
     print("| preset | won | moves given | moves tidied | moves returned | s tidying | longest s |")
     print("|---|---:|---:|---:|---:|---:|---:|")
