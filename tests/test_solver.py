@@ -348,8 +348,10 @@ def test_cancel_stops_the_search_at_once() -> None:
 
 
 def _tidy_by_full_replays(board: Board, moves: list[Move], max_tries: int | None) -> list[Move]:
-    """The plain reading of tidying: every try replays the whole rest."""
-    from terrace.solver.lines import partner
+    """The plain reading of tidying: every pair's try replays the whole rest
+    (the pair, and the pairs inside it that it drops first, found by
+    ``lines.returned``, whose inner tries count as tries)."""
+    from terrace.solver.lines import NESTED_TRIES, returned
 
     tries = 0
     current = board.copy(stack=False)
@@ -357,12 +359,15 @@ def _tidy_by_full_replays(board: Board, moves: list[Move], max_tries: int | None
     while i < len(moves):
         m = moves[i]
         if m.source == "t" and m.target == "t" and (max_tries is None or tries < max_tries):
-            j = partner(moves, i)
+            nested = NESTED_TRIES if max_tries is None else min(NESTED_TRIES, max_tries - tries - 1)
+            left = [nested]
+            line, j = returned(current, moves, i, math.inf, left)
+            tries += nested - left[0]
             if j >= 0:
                 tries += 1
-                rest = moves[i + 1:j] + moves[j + 1:]
+                rest = line[i + 1:j] + line[j + 1:]
                 if replays_to_win_or_not(current, rest):
-                    moves = moves[:i] + rest
+                    moves = line[:i] + rest
                     continue
         current.push(m)
         i += 1

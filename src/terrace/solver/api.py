@@ -23,7 +23,7 @@ from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.endgame import shorten, without_returns
-from terrace.solver.lines import partner, still_wins_without
+from terrace.solver.lines import NESTED_TRIES, returned, still_wins_without
 from terrace.solver.options import DEFAULT_SEED, ORDER_DRAW_EARLY, ORDER_UNRANKED
 from terrace.solver.search import CORE_SLICE_SECONDS, HuntState, Options, Search, core_available
 from terrace.solver.twins import carried_over, chosen, representatives
@@ -601,11 +601,14 @@ def _twin_verdict(task: _Task, verdict: str, child: Board, until: float = math.i
 
 def _tidy(board: Board, moves: list[Move], seconds: float = 0.25, max_tries: int | None = None) -> list[Move]:
     """Drop pairs of moves that shift a card to another pile and straight
-    back, keeping only changes after which the engine still replays the line
-    to a win. One pass: the board before the move looked at is kept, so each
-    try replays only the rest of the line. Bounded by ``seconds`` (a try
-    still replaying then keeps its pair) and, when given, ``max_tries``
-    replays.
+    back, also when such pairs inside the pair stand in between (those are
+    dropped first: :func:`~terrace.solver.lines.returned`, at most
+    :data:`~terrace.solver.lines.NESTED_TRIES` for each pair), keeping only
+    changes after which the engine still replays the line to a win. One
+    pass: the board before the move looked at is kept, so each try replays
+    only the rest of the line. Bounded by ``seconds`` (a try still replaying
+    then keeps its pair) and, when given, ``max_tries`` replays (the inner
+    pairs' counted too, one always left for the pair itself).
     """
     deadline = time.perf_counter() + seconds
     tries = 0
@@ -616,11 +619,14 @@ def _tidy(board: Board, moves: list[Move], seconds: float = 0.25, max_tries: int
             break
         m = moves[i]
         if m.source == "t" and m.target == "t":
-            j = partner(moves, i)
+            nested = NESTED_TRIES if max_tries is None else min(NESTED_TRIES, max_tries - tries - 1)
+            left = [nested]
+            inner, j = returned(current, moves, i, deadline, left)
+            tries += nested - left[0]
             if j >= 0:
                 tries += 1
-                if still_wins_without(current, moves, i, j, deadline):
-                    moves = moves[:i] + moves[i + 1:j] + moves[j + 1:]
+                if still_wins_without(current, inner, i, j, deadline):
+                    moves = inner[:i] + inner[i + 1:j] + inner[j + 1:]
                     continue
         current.push(m)
         i += 1

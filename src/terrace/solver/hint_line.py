@@ -41,7 +41,7 @@ from terrace.solver.api import LOST, WON, Hint, solve
 from terrace.solver.budget import check_budget
 from terrace.solver.greedy import greedy_move
 from terrace.solver.history import LOOKBACK, Key, pass_stage, same_pass_keys, takes_back
-from terrace.solver.lines import REPLAY_CHECK, next_touching, partner, replays_to_win, still_wins_without
+from terrace.solver.lines import NESTED_TRIES, REPLAY_CHECK, replays_to_win, returned, still_wins_without
 from terrace.solver.observation import observe
 
 Cancel = Callable[[], bool]
@@ -321,14 +321,15 @@ def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.i
     had spent (a loaded machine) hinted the detour, and a later hint took
     the card back. A detour inside the detour (a card put on the moved one
     and taken back, another pile touched in between) is dropped first
-    when that lets the first move's pair go (:func:`_returned`)."""
+    when that lets the first move's pair go
+    (:func:`~terrace.solver.lines.returned`)."""
     first = True
     while len(line) > 2 and line[0].source == "t" and line[0].target == "t":
         if not first and time.perf_counter() > until:
             break
         check = math.inf if first else until
         first = False
-        inner, back = _returned(board, line, 0, check, [NESTED_TRIES])
+        inner, back = returned(board, line, 0, check, [NESTED_TRIES])
         if back < 0 or not still_wins_without(board, inner, 0, back, check, REPLAY_CHECK):
             break
         shorter = inner[1:back] + inner[back + 1:]
@@ -336,46 +337,6 @@ def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.i
             break
         line = shorter
     return line
-
-
-NESTED_TRIES = 8
-"""How many detours inside the detour at a line's head :func:`direct` may
-drop to reach the move that takes its first card straight back."""
-
-
-def _returned(before: Board, line: list[Move], i: int, until: float,
-              tries: list[int]) -> tuple[list[Move], int]:
-    """``line`` and the index of its move that takes the card of
-    pile-to-pile move ``i`` straight back (:func:`~terrace.solver.lines.partner`),
-    ``before`` being the position before move ``i``; -1 when there is none.
-    When the first move to touch either pile is itself a pile-to-pile move
-    whose card comes straight back (found the same way), that pair is a
-    detour inside the detour: it is dropped when the line still wins
-    without it, and the search goes on (Empress of Italy deal 2: ``t5t3
-    t2t3 f1t6 t3t2 t3t5``, the hint said "pile 5 to pile 3" and two hints
-    later "pile 3 to pile 5"). At most ``tries[0]`` such drops (shared by
-    the nested searches), each looked at within
-    :data:`~terrace.solver.lines.REPLAY_CHECK` moves and by ``until``;
-    the line may have changed when the answer is -1 (not to be used then)."""
-    while True:
-        back = partner(line, i)
-        if back >= 0:
-            return line, back
-        inside = next_touching(line, i)
-        if (tries[0] <= 0 or inside < 0 or inside - i > REPLAY_CHECK or line[inside].source != "t"
-                or line[inside].target != "t" or time.perf_counter() > until):
-            return line, -1
-        tries[0] -= 1
-        at = before.copy(stack=False)
-        try:
-            for move in line[i:inside]:
-                at.push(move)
-        except TerraceError:
-            return line, -1
-        inner, end = _returned(at, line, inside, until, tries)
-        if end < 0 or not still_wins_without(at, inner, inside, end, until, REPLAY_CHECK):
-            return line, -1
-        line = inner[:inside] + inner[inside + 1:end] + inner[end + 1:]
 
 
 KEPT_LINES = 256
