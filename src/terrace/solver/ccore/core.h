@@ -50,6 +50,7 @@
 #define R_WON 1
 #define R_LOST 2
 #define R_MEMORY 3
+#define R_SPENT 4  /* a search of one-lane keys ran out of moves: proves nothing (Core.one_lane) */
 
 typedef uint64_t lane2[2];
 
@@ -90,6 +91,7 @@ typedef struct {
     int canon, safe, dead_check, order, dig_only, mixed, shuffled;
     int live_best;      /* Options.live_best: a position the reserve schedule cuts is never the best */
     int reserve_extra;  /* Options.reserve_weight - 1: a line's worth counts a reserve card played this much more */
+    int one_lane;       /* Options.one_lane: the piles key the first lane alone (a win-hunter's keys) */
     uint64_t rng;
     int64_t max_entries;
     /* tables (see tables.py) */

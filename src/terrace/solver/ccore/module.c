@@ -53,12 +53,12 @@ static void Core_dealloc(Core *s) {
 static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     int decks, piles, in_suit, spaces, redeals, ret, base, ru;
     PyObject *res, *stk, *wst, *tab, *fnd;
-    int canon, safe, dead, order, dig, live_best, reserve_weight;
+    int canon, safe, dead, order, dig, live_best, reserve_weight, one_lane;
     unsigned long long shuffle, seed;
     long long max_entries;
-    if (!PyArg_ParseTuple(args, "iipiipiSSSOOipppipKLKpi", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
+    if (!PyArg_ParseTuple(args, "iipiipiSSSOOipppipKLKpip", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
                           &base, &res, &stk, &wst, &tab, &fnd, &ru, &canon, &safe, &dead, &order, &dig,
-                          &shuffle, &max_entries, &seed, &live_best, &reserve_weight))
+                          &shuffle, &max_entries, &seed, &live_best, &reserve_weight, &one_lane))
         return -1;
     if (s->inited) {
         PyErr_SetString(PyExc_RuntimeError, "already initialised (a search is initialised once)");
@@ -88,7 +88,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     s->autosp = spaces == 0; s->freesp = spaces == 1; s->wastesp = spaces == 2;
     s->canon = canon; s->safe = safe && !ret; s->dead_check = dead && !ret; s->order = order;
     s->dig_only = dig; s->rng = shuffle; s->shuffled = shuffle != 0; s->max_entries = max_entries; s->mixed = canon && in_suit;
-    s->live_best = live_best; s->reserve_extra = reserve_weight - 1;
+    s->live_best = live_best; s->reserve_extra = reserve_weight - 1; s->one_lane = one_lane;
     s->best_found = -1; s->best_first = -2;
     build_tables(s);
     int total = s->total;
@@ -453,7 +453,30 @@ static PyObject *grown_table(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* _weaken_keys(seed, bits): a test hook that leaves `bits` bits in the
+ * first lane of every Zobrist entry of `seed` (for the life of the
+ * process), so that positions collide on that lane: a search of both lanes
+ * is still told them apart by the second, a one-lane search (the
+ * win-hunters') is not. Only for a seed no search has used. */
+static PyObject *weaken_keys(PyObject *self, PyObject *args) {
+    unsigned long long seed;
+    int bits;
+    if (!PyArg_ParseTuple(args, "Ki", &seed, &bits)) return NULL;
+    if (bits < 0 || bits > 63) {
+        PyErr_SetString(PyExc_ValueError, "bits out of range");
+        return NULL;
+    }
+    zset *z = zobrist(seed);
+    if (!z) return PyErr_NoMemory();
+    uint64_t *all = &z->zr[0][0];
+    size_t n = (offsetof(zset, next) - offsetof(zset, zr)) / sizeof(lane2);
+    for (size_t i = 0; i < n; i++) all[2 * i] &= ((uint64_t)1 << bits) - 1;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+    {"_weaken_keys", weaken_keys, METH_VARARGS,
+     "_weaken_keys(seed, bits): a test hook, the first lane of the keys of seed cut to bits bits"},
     {"_grown_table", grown_table, METH_VARARGS,
      "_grown_table(keys) -> (before, after): a test hook, the slots of a table before and after it grows in place"},
     {"set_memory_limit", set_memory_limit, METH_VARARGS,

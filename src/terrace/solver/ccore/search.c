@@ -379,7 +379,9 @@ int run(Core *s, int64_t max_nodes, double seconds) {
         } else {
             s->nfr--;
             s->mv_len = s->fstart[s->nfr];
-            if (s->npath == s->base_len) return R_LOST;
+            /* (out of moves proves the loss only with keys of both lanes:
+             * a false "seen" of one-lane keys may have skipped a win) */
+            if (s->npath == s->base_len) return s->one_lane ? R_SPENT : R_LOST;
         }
         s->npath--;
         undo(s, s->path[s->npath], s->undo[s->npath]);

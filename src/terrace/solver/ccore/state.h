@@ -19,14 +19,24 @@ static inline uint64_t mix64(uint64_t x) {
 }
 
 /* what a pile of key (a, b) adds to the sum of the piles' keys: mixed
- * in suit games, else the key itself */
+ * in suit games, else the key itself. With one-lane keys (Core.one_lane,
+ * the win-hunters') nothing goes to the second lane: the piles then rest
+ * on 64 bits, and a false "seen" can only make the search skip a position
+ * (docs/winnability.md, "One-lane keys for the win-hunters") */
 static inline void pile_share(const Core *s, uint64_t a, uint64_t b, uint64_t out[2]) {
     if (s->mixed) {
         out[0] = mix64(a);
-        out[1] = mix64(b ^ 0x5bd1e9955bd1e995ULL);
+        if (s->one_lane) {
+            /* (a branch, which the empty asm keeps: as a conditional move
+             * the lane was mixed anyway, then dropped, and nothing saved) */
+            __asm__ volatile("");
+            out[1] = 0;
+        } else {
+            out[1] = mix64(b ^ 0x5bd1e9955bd1e995ULL);
+        }
     } else {
         out[0] = a;
-        out[1] = b;
+        out[1] = s->one_lane ? 0 : b;
     }
 }
 
