@@ -894,3 +894,27 @@ def test_solve_gives_one_lane_keys_to_its_hunters_alone() -> None:
         task.release()
     assert not Options(one_lane=True).complete
 
+
+@needs_core
+@pytest.mark.parametrize("rules", [*RULE_SETS, FREE_RETURN], ids=lambda r: r.describe())
+def test_the_foundation_heights_kept_move_by_move_are_those_counted_afresh(rules: Rules) -> None:
+    # the reserve schedule starts from heights that up() and ret_card() keep
+    # (Core.fh); stopped every few positions, on every kind of search and
+    # after restarts, they are what want and done say
+    checked = 0
+    for seed in range(4):
+        board = endgame_position(seed, rules, cards_in_play(rules))
+        for options in (Options(core="compiled"), Options(core="compiled", shuffle=seed + 1),
+                        Options(core="compiled", beam=8), Options(core="compiled", nested=True)):
+            search = Search(board, options)
+            core = search._compiled
+            assert core._heights_kept()
+            for _ in range(300):
+                if core.step(7, math.inf):
+                    break
+                assert core._heights_kept(), (board.position(), options)
+                checked += 1
+            if not options.hunters:
+                search.restart(seed + 9, [], checked=False)
+                assert core._heights_kept()
+    assert checked > 40  # (small endgames end within a few hundred positions)

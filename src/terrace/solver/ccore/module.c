@@ -123,6 +123,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
         else s->done[s->CLASS_OF[top]]++;
     }
     for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]] = empties;
+    fh_build(s);
     for (int j = 0; j < piles; j++) pile_share(s, 0, 0, s->pm[j]);  /* the empty piles' shares */
     for (int j = 0; j < piles; j++) {
         uint8_t *tmp = malloc(total + 1);
@@ -355,6 +356,20 @@ static PyObject *Core_best_line(Core *s, PyObject *unused) {
     return refused_while_running(s) ? NULL : moves_list(s->best_path, s->best_len);
 }
 
+/* _heights_kept(): a test hook, True when the foundation heights that
+ * up() and ret_card() keep (Core.fh) are those counted afresh from want
+ * and done where the search stands */
+static PyObject *Core_heights_kept(Core *s, PyObject *unused) {
+    if (refused_while_running(s)) return NULL;
+    if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
+    uint8_t kept[4][MAXFD];
+    memcpy(kept, s->fh, sizeof kept);
+    fh_build(s);
+    int same = !memcmp(kept, s->fh, sizeof kept);
+    memcpy(s->fh, kept, sizeof kept);
+    return PyBool_FromLong(same);
+}
+
 static PyObject *Core_get_nodes(Core *s, void *c) { return PyLong_FromLongLong(s->nodes); }
 static PyObject *Core_get_best_found(Core *s, void *c) { return PyLong_FromLong(s->best_found); }
 static PyObject *Core_get_best_first(Core *s, void *c) { return PyLong_FromLong(s->best_first); }
@@ -376,6 +391,8 @@ static PyMethodDef Core_methods[] = {
     {"step", (PyCFunction)Core_step, METH_VARARGS,
      "step(max_nodes, seconds) -> 0 running, 1 won, 2 lost, 3 memory"},
     {"line", (PyCFunction)Core_line, METH_NOARGS, "the internal moves of the current line"},
+    {"_heights_kept", (PyCFunction)Core_heights_kept, METH_NOARGS,
+     "_heights_kept(): a test hook, True when the kept foundation heights are those counted afresh"},
     {"set_nrpa", (PyCFunction)Core_set_nrpa, METH_VARARGS,
      "set_nrpa(level, iterations, seed): make this search the policy-learning hunter"},
     {"set_nested", (PyCFunction)Core_set_nested, METH_VARARGS, "set_nested(seed): make this search the nested hunter"},

@@ -411,6 +411,7 @@ static void root_copy(Core *s, struct root *r, int keep) {
     field(s->off, r->off, sizeof r->off, keep);
     field(s->ftop, r->ftop, sizeof r->ftop, keep);
     field(s->done, r->done, sizeof r->done, keep);
+    field(s->fh, r->fh, sizeof r->fh, keep);
     field(s->h, r->h, sizeof r->h, keep);
     field(s->hpt, r->hpt, sizeof r->hpt, keep);
     field(s->ph, r->ph, sizeof r->ph, keep);
