@@ -675,8 +675,8 @@ def test_the_core_refuses_a_reserve_weight_out_of_range(weight: int) -> None:
 
     board = Board.from_number(3, get_rules("falling-star"))
     arguments = list(_core_arguments(board, Options(reserve_weight=2)))
-    assert arguments[-1] == 2
-    arguments[-1] = weight
+    assert arguments[-2] == 2  # (one_lane is last)
+    arguments[-2] = weight
     with pytest.raises(ValueError, match="reserve weight out of range"):
         _core.Search(*arguments)
 
@@ -796,3 +796,125 @@ def test_a_slice_of_no_number_of_seconds_is_refused(seconds: Any) -> None:
     with pytest.raises(ValueError, match="seconds must be a number of seconds"):
         search.step(seconds)
     assert search.nodes == 0 and search.result is None
+
+
+# One-lane keys (Options.one_lane, docs/winnability.md "One-lane keys for the
+# win-hunters"): the seeds below have their keys' first lane cut by the
+# core's test hook, so that positions collide there (each seed is cut once
+# and used by no other test).
+WEAK_SEED = 0x51DE_0001
+"""Keys whose first lane keeps 2 bits: a two-lane search still tells every
+position apart (by the second lane), a one-lane search does not."""
+BLIND_SEED = 0x51DE_0002
+"""Keys whose first lane is 0 everywhere: a one-lane search sees only the
+stock, waste, reserve and redeals, and takes nearly every position for one
+it has entered."""
+
+
+def _cut_keys() -> None:
+    from terrace.solver import _core  # type: ignore[attr-defined]
+
+    if not getattr(_cut_keys, "done", False):
+        _core._weaken_keys(WEAK_SEED, 2)
+        _core._weaken_keys(BLIND_SEED, 0)
+        _cut_keys.done = True  # type: ignore[attr-defined]
+
+
+@needs_core
+@pytest.mark.parametrize("rules", [RULE_SETS[0], RULE_SETS[1], RULE_SETS[5]], ids=lambda r: r.describe())
+def test_the_complete_search_keys_both_lanes_where_one_lane_collides(rules: Rules) -> None:
+    _cut_keys()
+    differ = 0
+    for seed in range(6):
+        board = endgame_position(seed, rules, 15)
+        python = run(board, Options(core="python"), 60_000)
+        assert run(board, Options(core="compiled", seed=WEAK_SEED), 60_000) == python, board.position()
+        one_lane = run(board, Options(core="compiled", seed=WEAK_SEED, one_lane=True), 60_000)
+        differ += one_lane[1] != python[1]
+    assert differ  # (the cut keys do collide on one lane: the check above can fail)
+
+
+@needs_core
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
+def test_a_one_lane_search_whose_keys_collide_never_says_lost(rules: Rules) -> None:
+    _cut_keys()
+    missed = 0
+    for seed in range(12):
+        board = endgame_position(seed, rules, cards_in_play(rules))
+        reference = brute_force(board, 20_000)
+        for extra in ({}, {"shuffle": seed + 1}, {"order": 1, "dig_only": True}):
+            search = Search(board, Options(core="compiled", seed=BLIND_SEED, one_lane=True, **extra))  # type: ignore[arg-type]
+            # the core's own code: 4 (ran out, proves nothing), never 2 (lost)
+            code = search._compiled.step(1 << 20, math.inf)
+            assert code in (1, 4), (board.position(), extra)
+            search = Search(board, Options(core="compiled", seed=BLIND_SEED, one_lane=True, **extra))  # type: ignore[arg-type]
+            result = run_on(search, 1 << 20)[0]
+            assert result in ("won", "exhausted")
+            if result == "won":
+                _, end = search.replay(board, search.line)  # the engine checks every move
+                assert end.is_won()
+            missed += reference == "won" and result != "won"
+    # the collisions skipped positions a win needed (and nothing worse)
+    assert missed or rules.foundation_return
+
+
+@needs_core
+@pytest.mark.parametrize("rules", [RULE_SETS[1], RULE_SETS[4], RULE_SETS[7]], ids=lambda r: r.describe())
+def test_solve_stays_exact_when_its_hunters_keys_collide(rules: Rules) -> None:
+    # the hunters of BLIND_SEED skip nearly everything; the complete search
+    # (two lanes) still decides each position as the plain search does
+    _cut_keys()
+    for seed in range(10):
+        board = endgame_position(seed, rules, cards_in_play(rules))
+        reference = brute_force(board, 20_000)
+        if reference is None:
+            continue
+        result = solve(board, max_seconds=600, max_nodes=2_000_000, options=Options(seed=BLIND_SEED))
+        assert result.result == reference, board.position()
+        if result.result == "won":
+            end = board.copy(stack=False)
+            for move in result.moves:
+                end.push(move)
+            assert end.is_won()
+
+
+def test_solve_gives_one_lane_keys_to_its_hunters_alone() -> None:
+    from terrace.solver.api import _Task
+
+    board = Board.from_number(3, get_rules("generals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    for given in (Options(), Options(one_lane=True)):
+        task = _Task(board, None, given, True)
+        assert not task.search.options.one_lane and task.search.options.complete
+        assert task.hunter is not None and task.hunter.options.one_lane  # the first (digging) hunter
+        task.hunter = task._new_hunter()
+        assert task.hunter.options.one_lane and task.hunter.options.shuffle  # the shuffled ones
+        if task.nested is not None:
+            assert task.nested.options.one_lane
+        task.release()
+    assert not Options(one_lane=True).complete
+
+
+@needs_core
+@pytest.mark.parametrize("rules", [*RULE_SETS, FREE_RETURN], ids=lambda r: r.describe())
+def test_the_foundation_heights_kept_move_by_move_are_those_counted_afresh(rules: Rules) -> None:
+    # the reserve schedule starts from heights that up() and ret_card() keep
+    # (Core.fh); stopped every few positions, on every kind of search and
+    # after restarts, they are what want and done say
+    checked = 0
+    for seed in range(4):
+        board = endgame_position(seed, rules, cards_in_play(rules))
+        for options in (Options(core="compiled"), Options(core="compiled", shuffle=seed + 1),
+                        Options(core="compiled", beam=8), Options(core="compiled", nested=True)):
+            search = Search(board, options)
+            core = search._compiled
+            assert core._heights_kept()
+            for _ in range(300):
+                if core.step(7, math.inf):
+                    break
+                assert core._heights_kept(), (board.position(), options)
+                checked += 1
+            if not options.hunters:
+                search.restart(seed + 9, [], checked=False)
+                assert core._heights_kept()
+    assert checked > 40  # (small endgames end within a few hundred positions)

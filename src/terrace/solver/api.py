@@ -209,7 +209,8 @@ class _Task:
     def __init__(self, board: Board, choice: Move | None, options: Options, hunt: bool) -> None:
         self.board = board
         self.choice = choice
-        self.search = Search(board, options)
+        self.search = Search(board, replace(options, one_lane=False))
+        """The complete search, always of two-lane keys (it proves losses)."""
         self.options = options
         self.limit = restart_nodes(board.rules, options)
         self.hunters = HuntState(
@@ -223,7 +224,7 @@ class _Task:
         which takes :data:`NESTED_SHARE` of the hunting."""
         if hunt and options.elite and NESTED_SHARE > 0 and core_available():
             kind = {"nrpa": NRPA_LEVEL} if NRPA_LEVEL else {"nested": True}
-            self.nested = Search(board, replace(options, core="compiled", **kind))
+            self.nested = Search(board, replace(options, core="compiled", one_lane=True, **kind))
         self.result: str | None = None
         self.line: list[Move] = []
         self.replay_by = math.inf
@@ -240,7 +241,8 @@ class _Task:
         hunters = self.hunters
         hunters.restarts += 1
         if hunters.restarts == 1:
-            return Search(self.board, replace(self.options, order=ORDER_DRAW_EARLY, dig_only=True))
+            return Search(self.board, replace(self.options, order=ORDER_DRAW_EARLY, dig_only=True,
+                                              one_lane=True))
         prefix: list[int] = []
         if hunters.elite and hunters.restarts % hunters.elite_every == 0:  # empty unless options.elite
             prefix = hunters.elite[:hunters.rng.below(len(hunters.elite))]
@@ -250,7 +252,7 @@ class _Task:
             # shuffled anyway, so unranked; the fair player's hunters (not
             # elite) keep the ranked order of its version 4
             ranking = ORDER_UNRANKED if self.options.elite else self.options.order
-            hunter = Search(self.board, replace(self.options, shuffle=order, order=ranking))
+            hunter = Search(self.board, replace(self.options, shuffle=order, order=ranking, one_lane=True))
         hunter.restart(order, prefix, checked=False)  # the prefix is a line of the hunters'
         return hunter
 

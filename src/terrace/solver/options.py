@@ -91,6 +91,13 @@ class Options:
     """What a search's best line is chosen by: cards up, each reserve card
     played counting this many times (from 1 to :data:`RESERVE_WEIGHT_MAX`);
     ``best_found`` is that worth."""
+    one_lane: bool = False
+    """Key positions by one 64-bit lane instead of two (the piles' share of
+    the second lane left out: fewer instructions in suit games). A false
+    "seen" can then make the search skip a position, so it never claims
+    lost (``"exhausted"``); ``solve`` gives it to its win-hunters only,
+    never to the complete search (docs/winnability.md, "One-lane keys for
+    the win-hunters"). The pure-Python search keeps both lanes."""
     seed: int = DEFAULT_SEED
     """The seed of the position keys and of the win-hunters' random choices
     (their move orders and restart points)."""
@@ -143,4 +150,4 @@ class Options:
     def complete(self) -> bool:
         """True when the search leaves out only moves proved unnecessary, so
         that running out of positions proves the position lost."""
-        return not self.dig_only and not self.hunters
+        return not self.dig_only and not self.hunters and not self.one_lane

@@ -275,7 +275,9 @@ class Search:
         first = core.best_first
         self.best_first = None if first == -2 else first
         if code:
-            self.result = ("won", "lost" if self.options.complete else "exhausted", "memory")[code - 1]
+            # (4: a one-lane search ran out, which the core itself never calls lost)
+            ended = "lost" if self.options.complete else "exhausted"
+            self.result = ("won", ended, "memory", "exhausted")[code - 1]
             if code == 1:
                 self.line = core.line()
         elif math.isfinite(seconds):
@@ -469,7 +471,7 @@ def _core_arguments(board: Board, opt: Options) -> tuple[Any, ...]:
         bytes(board.reserve), bytes(board.stock), bytes(board.waste),
         [bytes(p) for p in board.tableau], [bytes(f) for f in board.foundations], board.redeals_used,
         opt.canonical, opt.safe_moves, opt.dead_reserve, opt.order, opt.dig_only, opt.shuffle,
-        opt.max_entries or COUNT_MOST, opt.seed, opt.live_best, opt.reserve_weight,
+        opt.max_entries or COUNT_MOST, opt.seed, opt.live_best, opt.reserve_weight, opt.one_lane,
     )
 
 

@@ -128,6 +128,7 @@ static void restore(Core *s, bslot *x) {
             for (int h = 1; h <= 13; h++) s->ftop[s->chain[cls][h - 1]] += onf[h - 1] - onf[h];
     }
     for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]] = s->total / 13 - started;
+    fh_build(s);
     const zset *z = s->z;
     uint64_t h0 = z->zr[s->nres][0] + z->zd[s->ru][0], h1 = z->zr[s->nres][1] + z->zd[s->ru][1];
     for (int d = 0; d < s->nstk; d++) { h0 += z->zs[d][s->HK[s->stk[d]]][0]; h1 += z->zs[d][s->HK[s->stk[d]]][1]; }

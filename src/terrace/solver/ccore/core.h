@@ -46,10 +46,12 @@
 #define MAXSZ 417    /* cards + 1 (8 decks) */
 #define MAXRD 12     /* redeals + 2 */
 #define MAXGEN 2048  /* moves of one position, at most */
+#define MAXFD 16     /* foundations of one class (8 decks, alternate colours) */
 
 #define R_WON 1
 #define R_LOST 2
 #define R_MEMORY 3
+#define R_SPENT 4  /* a search of one-lane keys ran out of moves: proves nothing (Core.one_lane) */
 
 typedef uint64_t lane2[2];
 
@@ -75,6 +77,7 @@ struct nrpa;
 struct root {
     int nres, nstk, nwst, ru, found, plen[MAXP];
     int want[52], off[52], ftop[52], done[4];
+    uint8_t fh[4][MAXFD];
     uint64_t h[2], hpt[2], ph[MAXP][2], pm[MAXP][2];
     uint8_t stk[MAXSZ], wst[MAXSZ], pile[MAXP][MAXSZ];
 };
@@ -90,6 +93,7 @@ typedef struct {
     int canon, safe, dead_check, order, dig_only, mixed, shuffled;
     int live_best;      /* Options.live_best: a position the reserve schedule cuts is never the best */
     int reserve_extra;  /* Options.reserve_weight - 1: a line's worth counts a reserve card played this much more */
+    int one_lane;       /* Options.one_lane: the piles key the first lane alone (a win-hunter's keys) */
     uint64_t rng;
     int64_t max_entries;
     /* tables (see tables.py) */
@@ -103,6 +107,11 @@ typedef struct {
     uint8_t *res, *stk, *wst, *pile[MAXP];
     int nres, nstk, nwst, plen[MAXP], ru;
     int want[52], off[52], ftop[52], done[4], found;
+    /* each class's foundation heights, lowest first (13: done), as want
+     * and done count them: kept by up() and ret_card() (state.h), so that
+     * the reserve schedule starts from them instead of counting them out
+     * of want on every call (schedule.c, fh_build) */
+    uint8_t fh[4][MAXFD];
     uint64_t h[2], hpt[2], ph[MAXP][2];
     uint64_t pm[MAXP][2];  /* each pile's share of hpt (state.h, pile_share) */
     int32_t uniq[26][MAXP];  /* gen()'s lists of target piles (search.c), kept here, where every number is set */

@@ -53,12 +53,12 @@ static void Core_dealloc(Core *s) {
 static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     int decks, piles, in_suit, spaces, redeals, ret, base, ru;
     PyObject *res, *stk, *wst, *tab, *fnd;
-    int canon, safe, dead, order, dig, live_best, reserve_weight;
+    int canon, safe, dead, order, dig, live_best, reserve_weight, one_lane;
     unsigned long long shuffle, seed;
     long long max_entries;
-    if (!PyArg_ParseTuple(args, "iipiipiSSSOOipppipKLKpi", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
+    if (!PyArg_ParseTuple(args, "iipiipiSSSOOipppipKLKpip", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
                           &base, &res, &stk, &wst, &tab, &fnd, &ru, &canon, &safe, &dead, &order, &dig,
-                          &shuffle, &max_entries, &seed, &live_best, &reserve_weight))
+                          &shuffle, &max_entries, &seed, &live_best, &reserve_weight, &one_lane))
         return -1;
     if (s->inited) {
         PyErr_SetString(PyExc_RuntimeError, "already initialised (a search is initialised once)");
@@ -88,7 +88,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     s->autosp = spaces == 0; s->freesp = spaces == 1; s->wastesp = spaces == 2;
     s->canon = canon; s->safe = safe && !ret; s->dead_check = dead && !ret; s->order = order;
     s->dig_only = dig; s->rng = shuffle; s->shuffled = shuffle != 0; s->max_entries = max_entries; s->mixed = canon && in_suit;
-    s->live_best = live_best; s->reserve_extra = reserve_weight - 1;
+    s->live_best = live_best; s->reserve_extra = reserve_weight - 1; s->one_lane = one_lane;
     s->best_found = -1; s->best_first = -2;
     build_tables(s);
     int total = s->total;
@@ -123,6 +123,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
         else s->done[s->CLASS_OF[top]]++;
     }
     for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]] = empties;
+    fh_build(s);
     for (int j = 0; j < piles; j++) pile_share(s, 0, 0, s->pm[j]);  /* the empty piles' shares */
     for (int j = 0; j < piles; j++) {
         uint8_t *tmp = malloc(total + 1);
@@ -355,6 +356,20 @@ static PyObject *Core_best_line(Core *s, PyObject *unused) {
     return refused_while_running(s) ? NULL : moves_list(s->best_path, s->best_len);
 }
 
+/* _heights_kept(): a test hook, True when the foundation heights that
+ * up() and ret_card() keep (Core.fh) are those counted afresh from want
+ * and done where the search stands */
+static PyObject *Core_heights_kept(Core *s, PyObject *unused) {
+    if (refused_while_running(s)) return NULL;
+    if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
+    uint8_t kept[4][MAXFD];
+    memcpy(kept, s->fh, sizeof kept);
+    fh_build(s);
+    int same = !memcmp(kept, s->fh, sizeof kept);
+    memcpy(s->fh, kept, sizeof kept);
+    return PyBool_FromLong(same);
+}
+
 static PyObject *Core_get_nodes(Core *s, void *c) { return PyLong_FromLongLong(s->nodes); }
 static PyObject *Core_get_best_found(Core *s, void *c) { return PyLong_FromLong(s->best_found); }
 static PyObject *Core_get_best_first(Core *s, void *c) { return PyLong_FromLong(s->best_first); }
@@ -376,6 +391,8 @@ static PyMethodDef Core_methods[] = {
     {"step", (PyCFunction)Core_step, METH_VARARGS,
      "step(max_nodes, seconds) -> 0 running, 1 won, 2 lost, 3 memory"},
     {"line", (PyCFunction)Core_line, METH_NOARGS, "the internal moves of the current line"},
+    {"_heights_kept", (PyCFunction)Core_heights_kept, METH_NOARGS,
+     "_heights_kept(): a test hook, True when the kept foundation heights are those counted afresh"},
     {"set_nrpa", (PyCFunction)Core_set_nrpa, METH_VARARGS,
      "set_nrpa(level, iterations, seed): make this search the policy-learning hunter"},
     {"set_nested", (PyCFunction)Core_set_nested, METH_VARARGS, "set_nested(seed): make this search the nested hunter"},
@@ -453,7 +470,30 @@ static PyObject *grown_table(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* _weaken_keys(seed, bits): a test hook that leaves `bits` bits in the
+ * first lane of every Zobrist entry of `seed` (for the life of the
+ * process), so that positions collide on that lane: a search of both lanes
+ * is still told them apart by the second, a one-lane search (the
+ * win-hunters') is not. Only for a seed no search has used. */
+static PyObject *weaken_keys(PyObject *self, PyObject *args) {
+    unsigned long long seed;
+    int bits;
+    if (!PyArg_ParseTuple(args, "Ki", &seed, &bits)) return NULL;
+    if (bits < 0 || bits > 63) {
+        PyErr_SetString(PyExc_ValueError, "bits out of range");
+        return NULL;
+    }
+    zset *z = zobrist(seed);
+    if (!z) return PyErr_NoMemory();
+    uint64_t *all = &z->zr[0][0];
+    size_t n = (offsetof(zset, next) - offsetof(zset, zr)) / sizeof(lane2);
+    for (size_t i = 0; i < n; i++) all[2 * i] &= ((uint64_t)1 << bits) - 1;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+    {"_weaken_keys", weaken_keys, METH_VARARGS,
+     "_weaken_keys(seed, bits): a test hook, the first lane of the keys of seed cut to bits bits"},
     {"_grown_table", grown_table, METH_VARARGS,
      "_grown_table(keys) -> (before, after): a test hook, the slots of a table before and after it grows in place"},
     {"set_memory_limit", set_memory_limit, METH_VARARGS,

@@ -6,6 +6,7 @@
 #include "core.h"
 
 int reserve_schedule(const Core *s, int check, int *need, int only);
+void fh_build(Core *s);
 static inline int reserve_dead(const Core *s) { return reserve_schedule(s, 1, NULL, -1); }
 
 #endif

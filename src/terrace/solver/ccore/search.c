@@ -379,7 +379,9 @@ int run(Core *s, int64_t max_nodes, double seconds) {
         } else {
             s->nfr--;
             s->mv_len = s->fstart[s->nfr];
-            if (s->npath == s->base_len) return R_LOST;
+            /* (out of moves proves the loss only with keys of both lanes:
+             * a false "seen" of one-lane keys may have skipped a win) */
+            if (s->npath == s->base_len) return s->one_lane ? R_SPENT : R_LOST;
         }
         s->npath--;
         undo(s, s->path[s->npath], s->undo[s->npath]);
@@ -409,6 +411,7 @@ static void root_copy(Core *s, struct root *r, int keep) {
     field(s->off, r->off, sizeof r->off, keep);
     field(s->ftop, r->ftop, sizeof r->ftop, keep);
     field(s->done, r->done, sizeof r->done, keep);
+    field(s->fh, r->fh, sizeof r->fh, keep);
     field(s->h, r->h, sizeof r->h, keep);
     field(s->hpt, r->hpt, sizeof r->hpt, keep);
     field(s->ph, r->ph, sizeof r->ph, keep);

@@ -19,14 +19,24 @@ static inline uint64_t mix64(uint64_t x) {
 }
 
 /* what a pile of key (a, b) adds to the sum of the piles' keys: mixed
- * in suit games, else the key itself */
+ * in suit games, else the key itself. With one-lane keys (Core.one_lane,
+ * the win-hunters') nothing goes to the second lane: the piles then rest
+ * on 64 bits, and a false "seen" can only make the search skip a position
+ * (docs/winnability.md, "One-lane keys for the win-hunters") */
 static inline void pile_share(const Core *s, uint64_t a, uint64_t b, uint64_t out[2]) {
     if (s->mixed) {
         out[0] = mix64(a);
-        out[1] = mix64(b ^ 0x5bd1e9955bd1e995ULL);
+        if (s->one_lane) {
+            /* (a branch, which the empty asm keeps: as a conditional move
+             * the lane was mixed anyway, then dropped, and nothing saved) */
+            __asm__ volatile("");
+            out[1] = 0;
+        } else {
+            out[1] = mix64(b ^ 0x5bd1e9955bd1e995ULL);
+        }
     } else {
         out[0] = a;
-        out[1] = b;
+        out[1] = s->one_lane ? 0 : b;
     }
 }
 
@@ -234,9 +244,28 @@ static inline void unredeal(Core *s) {
     set_redeals(s, s->ru - 1);
 }
 
+/* Core.fh: a foundation of class cls at height t rises by one, the last
+ * at that height (the heights after it are above t, so the order stays) */
+static inline void fh_raise(Core *s, int cls, int t) {
+    uint8_t *h = s->fh[cls];
+    int i = s->class_size - 1;
+    while (h[i] != t) i--;
+    h[i]++;
+}
+
+/* ... or falls by one, the first at that height */
+static inline void fh_lower(Core *s, int cls, int t) {
+    uint8_t *h = s->fh[cls];
+    int i = 0;
+    while (h[i] != t) i++;
+    h[i]--;
+}
+
 /* card c goes to a foundation that wants it (sign 1) or is taken back (-1) */
 static inline void up(Core *s, uint8_t c, int sign) {
     int k = s->SK[c];
+    if (sign > 0) fh_raise(s, s->CLASS_OF[k], s->HEIGHT[k]);
+    else fh_lower(s, s->CLASS_OF[k], s->HEIGHT[k] + 1);
     if (s->IS_BASE[k]) {
         for (int i = 0; i < s->nbasek; i++) s->want[s->BASEK[i]] -= sign;
     } else {
@@ -253,6 +282,8 @@ static inline void up(Core *s, uint8_t c, int sign) {
 
 static inline void ret_card(Core *s, int k, int sign) {
     /* foundation-return: a card of slot key k leaves (+1) or comes back (-1) */
+    if (sign > 0) fh_lower(s, s->CLASS_OF[k], s->HEIGHT[k] + 1);
+    else fh_raise(s, s->CLASS_OF[k], s->HEIGHT[k]);
     s->ftop[k] -= sign;
     s->ftop[s->PREV[k]] += sign;
     s->want[k] += sign;
