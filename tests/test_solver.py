@@ -36,7 +36,9 @@ from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver import Hint, SolveResult, hint, solve
 from terrace.solver.options import DEFAULT_SEED
+from terrace.solver.prune import reserve_dead
 from terrace.solver.search import Options, Search, slot_keys
+from terrace.solver.state import State
 from terrace.solver.survey import summarise, wilson_interval
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.solver.winnable import next_winnable_deal
@@ -380,6 +382,56 @@ def test_terrace_card_needing_cards_beneath_it_is_lost_at_once() -> None:
     assert result.result == "lost"
     assert result.nodes <= 5 and result.seconds < 0.5
     assert brute_force(board, 50_000) in ("lost", None)
+
+
+def _any_schedule(s: State) -> bool:
+    """Whether some schedule serves every reserve card (docs/winnability.md,
+    "Reserve schedule"), trying every foundation low enough for each card,
+    not only the highest one the solver takes."""
+    t = s.t
+    supply = [s.off[k] - s.pref[len(s.res)][k] for k in range(t.nslot)]
+    for cls in range(t.classes):
+        row = t.chain[cls]
+        heights = [j for j in range(1, 13) for _ in range(s.want[row[j]])]
+        heights += [0] * (s.class_size - s.done[cls] - len(heights))
+        cards = [t.height[t.sk[c]] for c in reversed(s.res) if t.class_of[t.sk[c]] == cls]
+
+        def serve(i: int, heights: tuple[int, ...], used: tuple[int, ...], row: tuple[int, ...] = row,
+                  cards: list[int] = cards) -> bool:
+            if i == len(cards):
+                return True
+            top = cards[i]
+            for h in sorted(set(heights)):
+                if h > top:
+                    break
+                more = list(used)
+                for j in range(h, top):
+                    more[j] += 1
+                if any(more[j] > supply[row[j]] for j in range(13)):
+                    continue
+                rest = list(heights)
+                rest.remove(h)
+                if top < 12:
+                    rest.append(top + 1)
+                if serve(i + 1, tuple(sorted(rest)), tuple(more)):
+                    return True
+            return False
+
+        if not serve(0, tuple(sorted(heights)), (0,) * 13):
+            return False
+    return True
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])  # (shuffles)
+@given(rules=st.sampled_from(BUILT_RULES), rng=st.randoms(use_true_random=False), in_play=st.integers(4, 40))
+def test_the_reserve_schedule_cuts_exactly_when_no_schedule_exists(
+        rules: Rules, rng: random.Random, in_play: int) -> None:
+    # the exchange argument: serving each reserve card from the highest
+    # foundation not above it finds a schedule whenever any choice does
+    rules = rules.replace(foundation_return=False, reserve=min(rules.card_count - rules.piles - 1, 12))
+    state = State(built_position(rng, rules, in_play), True, 0)
+    assert reserve_dead(state) == (not _any_schedule(state)), state
 
 
 def test_cancel_stops_the_search_at_once() -> None:
