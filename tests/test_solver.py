@@ -117,12 +117,14 @@ def test_built_positions_have_what_they_are_built_for() -> None:
     boards = [built_position(random.Random(seed), rules, cards_in_play(rules))
               for seed in range(8) for rules in BUILT_RULES]
     keys = [[tuple(slot_keys(b.rules.in_suit)[c] for c in pile) for pile in b.tableau] for b in boards]
-    assert sum(any(len(pile) >= 3 for pile in b.tableau) for b in boards) >= 10
-    assert sum(any(a and a == b for a, b in itertools.pairwise(piles)) for piles in keys) >= 10
+    # (of 104: 37 with a run of three or more, 10 with equal piles, 23 with
+    # an empty foundation, 17 with a pass used; of the first 40, 26 lost, 13 won)
+    assert sum(any(len(pile) >= 3 for pile in b.tableau) for b in boards) >= 20
+    assert sum(any(a and a == b for a, b in itertools.pairwise(piles)) for piles in keys) >= 5
     assert sum(any(not f for f in b.foundations) for b in boards) >= 10
-    assert sum(b.redeals_used > 0 for b in boards) >= 10
+    assert sum(b.redeals_used > 0 for b in boards) >= 8
     verdicts = [brute_force(b, 20_000) for b in boards[:40]]
-    assert verdicts.count("lost") >= 4 and verdicts.count("won") >= 4
+    assert verdicts.count("lost") >= 10 and verdicts.count("won") >= 5
 
 
 def test_lost_verdicts_are_checked_at_all() -> None:
