@@ -1,13 +1,16 @@
 """A plain exhaustive search over engine positions, with no pruning at all:
 the reference the solver's verdicts are checked against; random endgame
-positions for it, and winning lines with detours slipped in."""
+positions for it (with a card or none in each pile, or with built runs,
+equal piles and empty foundations), and winning lines with detours
+slipped in."""
 
 from __future__ import annotations
 
 import random
 
 from terrace.board import Board
-from terrace.cards import CODE, RANKS, make_card
+from terrace.building import COLOUR_KEY, SUIT_KEY, builds_down
+from terrace.cards import CODE, RANKS, RED, make_card
 from terrace.moves import Move
 from terrace.rules import Rules, SpaceRule
 
@@ -121,6 +124,81 @@ def endgame_position(seed: int, rules: Rules, in_play: int = 13) -> Board:
         run(waste),
         run(stock),
         "0",
+    ])
+    return Board.from_position(text, rules)
+
+
+def built_position(rng: random.Random, rules: Rules, in_play: int) -> Board:
+    """A random position with about ``in_play`` cards off the foundations,
+    of what :func:`endgame_position` never makes: piles of built runs (long
+    ones too), piles equal to the one before them by key (rank and colour,
+    or the card itself in suit games), empty foundations with base cards
+    still in play, foundations built from any suits their rule allows, and
+    passes through the stock already used."""
+    base = rng.randrange(13)
+    count = rules.foundation_count
+    keys = SUIT_KEY if rules.in_suit else COLOUR_KEY
+    if rules.in_suit:
+        suits = [s for _ in range(rules.decks) for s in range(4)]
+        chains = [[make_card((base + j) % 13, s) for j in range(13)] for s in suits]
+    else:
+        reds = [True, False] * (count // 2)  # the colour of each foundation's base card
+        rng.shuffle(reds)
+        chains = [[] for _ in range(count)]
+        for j in range(13):
+            free = {red: [make_card((base + j) % 13, s) for _ in range(rules.decks) for s in range(4)
+                          if RED[s] == red] for red in (True, False)}
+            for cards in free.values():
+                rng.shuffle(cards)
+            for f in range(count):
+                chains[f].append(free[reds[f] != (j % 2 == 1)].pop())
+    rng.shuffle(chains)
+    heights = [13] * count
+    left = in_play
+    lowered = rng.sample(range(count), min(count, rng.randint(1, 4)))  # (a few, so some empty)
+    while left > 0 and any(h > (f == 0) for f, h in enumerate(heights)):
+        f = rng.choice(lowered) if any(heights[g] > (g == 0) for g in lowered) else rng.randrange(count)
+        if heights[f] > (f == 0):  # (the first foundation is started: the base rank is known)
+            heights[f] -= 1
+            left -= 1
+    rest = [c for chain, h in zip(chains, heights, strict=True) for c in chain[h:]]
+    rng.shuffle(rest)
+    reserve = [rest.pop() for _ in range(min(rules.reserve, rng.randrange(rules.reserve + 1), len(rest)))]
+    piles: list[list[int]] = [[] for _ in range(rules.piles)]
+    for j, pile in enumerate(piles):
+        if not rest or rng.random() < 0.15:
+            continue
+        if j and piles[j - 1] and rng.random() < 0.4:
+            for card in piles[j - 1]:  # a pile equal to the one before, as far as the cards allow
+                same = [c for c in rest if keys[c] == keys[card]]
+                if not same:
+                    break
+                pile.append(same[0])
+                rest.remove(same[0])
+            if pile:
+                continue
+        pile.append(rest.pop())
+        while rng.random() < 0.75:
+            fits = [c for c in rest if builds_down(pile[-1], c)]
+            if not fits:
+                break
+            pile.append(fits[rng.randrange(len(fits))])
+            rest.remove(pile[-1])
+    waste = [rest.pop() for _ in range(min(len(rest), rng.randrange(6)))]
+    stock = rest
+    if rules.spaces is SpaceRule.AUTO:
+        for pile in piles:
+            if not pile and (waste or stock):
+                pile.append((waste or stock).pop())
+
+    def run(cards: list[int]) -> str:
+        return "".join(CODE[c] for c in cards) or "-"
+
+    text = " ".join([
+        RANKS[base], run(reserve),
+        ",".join("".join(CODE[c] for c in chain[:h]) for chain, h in zip(chains, heights, strict=True)),
+        ",".join("".join(CODE[c] for c in p) for p in piles) or "-",
+        run(waste), run(stock), str(rng.randrange(rules.redeals + 1)),
     ])
     return Board.from_position(text, rules)
 

@@ -276,6 +276,7 @@ def _limits() -> list[tuple[str, str, object]]:
     from terrace.web import endgame, endpoints, protocol, replay, replies, security, server
     from terrace.web.coach import CoachBudgets
     from terrace.web.workers import SolverPool
+    from test_solver_core import OPTION_SETS, WHOLE_DEAL_SETS
 
     pool = inspect.signature(SolverPool).parameters
     budgets = CoachBudgets()
@@ -347,6 +348,8 @@ def _limits() -> list[tuple[str, str, object]]:
         ("winnability.md", "A hunter restarts after {} positions", api.RESTART_NODES),
         ("winnability.md", "after {} hunters in a row", api.STALE_HUNTERS),
         ("winnability.md", "searches stop at {} million positions", search.PY_MAX_ENTRIES // 1_000_000),
+        ("winnability.md", "on the same positions under {} sets of switches", len(OPTION_SETS)),
+        ("winnability.md", "of four presets under {} of them", len(WHOLE_DEAL_SETS)),
     ]
 
 

@@ -4,9 +4,11 @@ exhaustive search, the API contract, the CLI, surveys and the verdict cache."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import math
 import os
+import random
 import re
 import sqlite3
 import sys
@@ -16,16 +18,27 @@ from typing import Any, cast
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import wait_for_cpu
-from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position, with_detours
+from solver_brute import (
+    RULE_SETS,
+    brute_force,
+    built_position,
+    cards_in_play,
+    endgame_position,
+    with_detours,
+)
 from terrace.board import Board
 from terrace.cli import main
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver import Hint, SolveResult, hint, solve
 from terrace.solver.options import DEFAULT_SEED
-from terrace.solver.search import Options, Search
+from terrace.solver.prune import reserve_dead
+from terrace.solver.search import Options, Search, slot_keys
+from terrace.solver.state import State
 from terrace.solver.survey import summarise, wilson_interval
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.solver.winnable import next_winnable_deal
@@ -66,6 +79,52 @@ def test_verdicts_match_plain_exhaustive_search(rules: Rules) -> None:
             lost += reference == "lost"
             assert fast.result == reference, board.position()
     assert checked >= 20
+
+
+BUILT_RULES = [
+    *RULE_SETS,
+    Rules(decks=8, reserve=10, piles=4, candidates=0, redeals=2),
+    Rules(decks=3, reserve=6, piles=5, candidates=0, foundations="suit", spaces="free"),
+]
+"""The rule sets of the built positions: those of the endgames, and eight
+and three decks."""
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])  # (shuffles)
+@given(rules=st.sampled_from(BUILT_RULES), rng=st.randoms(use_true_random=False))
+def test_verdicts_match_plain_exhaustive_search_on_built_positions(rules: Rules, rng: random.Random) -> None:
+    # the endgames above have a card or none in each pile: the multiset keys
+    # of built runs, equal piles, empty foundations and passes used are
+    # checked here
+    board = built_position(rng, rules, cards_in_play(rules))
+    reference = brute_force(board, 20_000)
+    fast = solve(board, max_seconds=30)
+    plain = solve(board, max_seconds=30, options=NO_PRUNING, hunt=False)
+    python = Search(board, Options(core="python"))
+    while not python.step(math.inf, max_nodes=4096) and python.nodes < 100_000:
+        pass
+    for result in (fast, plain):
+        assert result.result in ("won", "lost"), board.position()
+        if result.result == "won":
+            assert replays_to_win(board, result.moves)
+    assert fast.result == plain.result, board.position()
+    assert python.result in (None, fast.result), board.position()
+    assert reference in (None, fast.result), board.position()
+
+
+def test_built_positions_have_what_they_are_built_for() -> None:
+    boards = [built_position(random.Random(seed), rules, cards_in_play(rules))
+              for seed in range(8) for rules in BUILT_RULES]
+    keys = [[tuple(slot_keys(b.rules.in_suit)[c] for c in pile) for pile in b.tableau] for b in boards]
+    # (of 104: 37 with a run of three or more, 10 with equal piles, 23 with
+    # an empty foundation, 17 with a pass used; of the first 40, 26 lost, 13 won)
+    assert sum(any(len(pile) >= 3 for pile in b.tableau) for b in boards) >= 20
+    assert sum(any(a and a == b for a, b in itertools.pairwise(piles)) for piles in keys) >= 5
+    assert sum(any(not f for f in b.foundations) for b in boards) >= 10
+    assert sum(b.redeals_used > 0 for b in boards) >= 8
+    verdicts = [brute_force(b, 20_000) for b in boards[:40]]
+    assert verdicts.count("lost") >= 10 and verdicts.count("won") >= 5
 
 
 def test_lost_verdicts_are_checked_at_all() -> None:
@@ -325,6 +384,56 @@ def test_terrace_card_needing_cards_beneath_it_is_lost_at_once() -> None:
     assert result.result == "lost"
     assert result.nodes <= 5 and result.seconds < 0.5
     assert brute_force(board, 50_000) in ("lost", None)
+
+
+def _any_schedule(s: State) -> bool:
+    """Whether some schedule serves every reserve card (docs/winnability.md,
+    "Reserve schedule"), trying every foundation low enough for each card,
+    not only the highest one the solver takes."""
+    t = s.t
+    supply = [s.off[k] - s.pref[len(s.res)][k] for k in range(t.nslot)]
+    for cls in range(t.classes):
+        row = t.chain[cls]
+        heights = [j for j in range(1, 13) for _ in range(s.want[row[j]])]
+        heights += [0] * (s.class_size - s.done[cls] - len(heights))
+        cards = [t.height[t.sk[c]] for c in reversed(s.res) if t.class_of[t.sk[c]] == cls]
+
+        def serve(i: int, heights: tuple[int, ...], used: tuple[int, ...], row: tuple[int, ...] = row,
+                  cards: list[int] = cards) -> bool:
+            if i == len(cards):
+                return True
+            top = cards[i]
+            for h in sorted(set(heights)):
+                if h > top:
+                    break
+                more = list(used)
+                for j in range(h, top):
+                    more[j] += 1
+                if any(more[j] > supply[row[j]] for j in range(13)):
+                    continue
+                rest = list(heights)
+                rest.remove(h)
+                if top < 12:
+                    rest.append(top + 1)
+                if serve(i + 1, tuple(sorted(rest)), tuple(more)):
+                    return True
+            return False
+
+        if not serve(0, tuple(sorted(heights)), (0,) * 13):
+            return False
+    return True
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])  # (shuffles)
+@given(rules=st.sampled_from(BUILT_RULES), rng=st.randoms(use_true_random=False), in_play=st.integers(4, 40))
+def test_the_reserve_schedule_cuts_exactly_when_no_schedule_exists(
+        rules: Rules, rng: random.Random, in_play: int) -> None:
+    # the exchange argument: serving each reserve card from the highest
+    # foundation not above it finds a schedule whenever any choice does
+    rules = rules.replace(foundation_return=False, reserve=min(rules.card_count - rules.piles - 1, 12))
+    state = State(built_position(rng, rules, in_play), True, 0)
+    assert reserve_dead(state) == (not _any_schedule(state)), state
 
 
 def test_cancel_stops_the_search_at_once() -> None:
