@@ -4,12 +4,18 @@ where the program keeps it, not from a number typed into its text."""
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
+from terrace.deal import Deal
+from terrace.storage import MemoryStore, base
+from terrace.storage.base import ClockOutOfRangeError, StoredGame, StoreError
+from terrace.variants import get_rules
 from terrace.web.app import create_app
 from terrace.web.workers import SolverPool
 from web_support import LOCAL
@@ -61,3 +67,29 @@ def test_a_stopped_solver_is_said_in_the_players_language_only(
     reply = _hint(pool, language)
     assert reply.status_code == 503
     assert reply.json() == {"error": words, "code": "solver-stopped"}
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", "a saved game holds times from 2001 to 2090 only"),
+    ("de", "ein gespeichertes Spiel fasst nur Zeiten von 2001 bis 2090"),
+])
+def test_the_years_a_saved_game_may_hold_are_said_as_the_store_keeps_them(
+    monkeypatch: pytest.MonkeyPatch, language: str, words: str
+) -> None:
+    """The years 2000 and 2100 were typed into the English and the German
+    refusal of a wrong clock and into the store's own messages, beside
+    EARLIEST and LATEST, which decide: moved, they would have gone on
+    naming the old years. (Here moved to 2001 and 2090.)"""
+    monkeypatch.setattr(base, "EARLIEST", datetime(2001, 1, 1, tzinfo=UTC).timestamp())
+    monkeypatch.setattr(base, "LATEST", datetime(2090, 1, 1, tzinfo=UTC).timestamp())
+    monkeypatch.setattr(time, "time", lambda: 100.0)
+    with TestClient(create_app(), base_url=LOCAL) as client:
+        answer = client.post("/api/games", json={"variant": "wood"}, headers={"Accept-Language": language})
+    assert answer.status_code == 422 and answer.json()["code"] == "clock-wrong"
+    assert words in answer.json()["error"]
+    rules = get_rules("wood")
+    with pytest.raises(ClockOutOfRangeError, match="from 2001 to 2090 only"):
+        MemoryStore().create("wood", rules, Deal.from_number(3, rules))
+    game = StoredGame("g", "wood", rules, Deal.from_number(3, rules), created_at=4e9, updated_at=4e9)
+    with pytest.raises(StoreError, match="from 2001 to 2090, not"):
+        base.check_times(game)

@@ -195,10 +195,10 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         "Ein Spiel fasst höchstens {most} Züge, gespielte und zurückgenommene: Nimm Züge zurück und "
         "spiele andere an ihrer Stelle, oder beginne ein neues Spiel."),
     WebRefusal.CLOCK_WRONG: Wording(
-        422, "the computer's clock says {date}, and a saved game holds times from 2000 to 2100 "
-             "only: set the clock right, then play on; nothing was changed",
-        "Die Uhr des Computers zeigt {date}, und ein gespeichertes Spiel fasst nur Zeiten von 2000 "
-        "bis 2100: Stell die Uhr richtig und spiel dann weiter; nichts wurde geändert."),
+        422, "the computer's clock says {date}, and a saved game holds times from {first} to "
+             "{last} only: set the clock right, then play on; nothing was changed",
+        "Die Uhr des Computers zeigt {date}, und ein gespeichertes Spiel fasst nur Zeiten von "
+        "{first} bis {last}: Stell die Uhr richtig und spiel dann weiter; nichts wurde geändert."),
     WebRefusal.STORE_UNAVAILABLE: Wording(
         503, "{problem}",
         "Die Datenbank ist gerade nicht benutzbar ({problem})."),

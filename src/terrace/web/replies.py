@@ -224,7 +224,7 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
         code = WebRefusal.NOT_SAVED_DISK_FULL if exc.fault == "full" else WebRefusal.NOT_SAVED
         return Reason(code, problem=str(exc))
     if isinstance(exc, ClockOutOfRangeError):
-        return Reason(WebRefusal.CLOCK_WRONG, date=exc.date)
+        return Reason(WebRefusal.CLOCK_WRONG, date=exc.date, first=exc.years[0], last=exc.years[1])
     if isinstance(exc, LineTooLongError):
         return Reason(WebRefusal.GAME_TOO_LONG, most=exc.most)
     if isinstance(exc, UnsavableGameError):
