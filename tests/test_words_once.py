@@ -12,7 +12,10 @@ from typing import Any
 
 import pytest
 
-from terrace.deal import Deal
+from terrace.deal import MAX_DEAL_NUMBER, Deal
+from terrace.errors import InvalidDealError
+from terrace.refusals import Refusal
+from terrace.solver.winnable import next_winnable_deal
 from terrace.storage import MemoryStore, base
 from terrace.storage.base import ClockOutOfRangeError, StoredGame, StoreError
 from terrace.variants import get_rules
@@ -93,3 +96,16 @@ def test_the_years_a_saved_game_may_hold_are_said_as_the_store_keeps_them(
     game = StoredGame("g", "wood", rules, Deal.from_number(3, rules), created_at=4e9, updated_at=4e9)
     with pytest.raises(StoreError, match="from 2001 to 2090, not"):
         base.check_times(game)
+
+
+@pytest.mark.parametrize("start", [-1, MAX_DEAL_NUMBER + 1])
+def test_a_winnable_deal_s_search_refuses_a_deal_number_as_every_other_reader_does(
+    tmp_path: Any, start: int
+) -> None:
+    """next_winnable_deal wrote its own copy of the deal-number-range
+    refusal, without its code: English only, and its own words to keep in
+    step with the table's."""
+    with pytest.raises(InvalidDealError) as refused:
+        next_winnable_deal(get_rules("terrace"), start, db_path=str(tmp_path / "v.sqlite3"))
+    assert refused.value.code is Refusal.DEAL_NUMBER_RANGE
+    assert refused.value.text("de") == f"Spielnummern reichen von 0 bis {MAX_DEAL_NUMBER}, nicht {start}."
