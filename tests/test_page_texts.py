@@ -153,3 +153,14 @@ def test_the_german_prompt_for_a_selected_card_is_one_sentence_of_verbs() -> Non
     Enter without a verb; each way to play the card is now said with one."""
     text = STRINGS["de"]["prompt.selected"]
     assert "zum Ablegen" not in text and "mit Enter legst du sie ab" in text
+
+
+def test_the_german_page_calls_a_rank_by_one_word() -> None:
+    """The German page names a card's rank "Wert" (the prompt of the
+    choice: "Ihr Wert beginnt jeden Zielstapel", the guide's "Basiswert",
+    the option "desselben Werts"), but what a screen reader heard once the
+    base card was chosen said "Rang": "Jeder Zielstapel beginnt mit ihrem
+    Rang"."""
+    texts = STRINGS["de"]
+    assert [key for key, text in texts.items() if re.search(r"Rang|Ränge", text)] == []
+    assert "Wert" in texts["said.chosen"]

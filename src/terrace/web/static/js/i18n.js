@@ -442,7 +442,7 @@ const STRINGS = {
     "said.drawn": "Aufgedeckt: {card}.",
     "said.back": "{card} zurück in den Vorrat.",
     "said.many": "{n} Karten bewegt.",
-    "said.chosen": "Basiskarte {card}: Jeder Zielstapel beginnt mit ihrem Rang.",
+    "said.chosen": "Basiskarte {card}: Jeder Zielstapel beginnt mit ihrem Wert.",
     "said.unchosen": "Basiskarte {card} zurückgenommen.",
     "place.reserve": "der Terrasse",
     "place.waste": "dem Abwurfstapel",
