@@ -4,22 +4,26 @@ where the program keeps it, not from a number typed into its text."""
 
 from __future__ import annotations
 
+import sqlite3
 import time
 import warnings
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import InvalidDealError
-from terrace.refusals import Refusal
+from terrace.refusals import Reason, Refusal
 from terrace.solver.winnable import next_winnable_deal
-from terrace.storage import MemoryStore, base
+from terrace.storage import MemoryStore, base, open_store
 from terrace.storage.base import ClockOutOfRangeError, StoredGame, StoreError
+from terrace.storage.files import busy_error
 from terrace.variants import get_rules
 from terrace.web.app import create_app
+from terrace.web.i18n import WebRefusal
 from terrace.web.workers import SolverPool
 from web_support import LOCAL
 
@@ -109,3 +113,38 @@ def test_a_winnable_deal_s_search_refuses_a_deal_number_as_every_other_reader_do
         next_winnable_deal(get_rules("terrace"), start, db_path=str(tmp_path / "v.sqlite3"))
     assert refused.value.code is Refusal.DEAL_NUMBER_RANGE
     assert refused.value.text("de") == f"Spielnummern reichen von 0 bis {MAX_DEAL_NUMBER}, nicht {start}."
+
+
+def test_a_busy_database_is_said_in_german_words_only(tmp_path: Path) -> None:
+    """Another program holding the verdict cache locked past a winnable
+    deal's budget was answered, in German, "Die Datenbank ist gerade nicht
+    benutzbar (the verdict cache solver.sqlite3 is busy (another program
+    holds it): try again)." Both busy files are coded refusals now (the
+    English words as before), said inside store-unavailable."""
+    store = open_store(tmp_path / "games.sqlite")
+    app = create_app(store, winnable_seconds=1.0)
+    app.state.game.pool.start()
+    with TestClient(app, base_url=LOCAL) as client:
+        deadline = time.monotonic() + 60  # (the cache made and the worker started first)
+        while client.post("/api/games", json={"winnable": True, "deal_number": 1}).status_code != 201:
+            assert time.monotonic() < deadline
+        holder = sqlite3.connect(store.verdicts_path)
+        holder.isolation_level = None
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            answer = client.post("/api/games", json={"winnable": True, "deal_number": 100},
+                                 headers={"Accept-Language": "de"})
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+    store.close()
+    assert answer.status_code == 503
+    assert answer.json() == {"code": "store-unavailable", "error": (
+        "Die Datenbank ist gerade nicht benutzbar (solver.sqlite3, der Speicher des Lösers, ist von einem "
+        "anderen Programm belegt; bitte gleich noch einmal versuchen).")}
+    games = busy_error("games.sqlite")
+    assert games.code is Refusal.DATABASE_BUSY
+    assert str(games) == "the database games.sqlite is busy (another program holds it): try again"
+    assert Reason(WebRefusal.STORE_UNAVAILABLE, problem=games.why).text("de") == (
+        "Die Datenbank ist gerade nicht benutzbar (games.sqlite ist von einem anderen Programm belegt; "
+        "bitte gleich noch einmal versuchen).")
