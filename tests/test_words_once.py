@@ -148,3 +148,17 @@ def test_a_busy_database_is_said_in_german_words_only(tmp_path: Path) -> None:
     assert Reason(WebRefusal.STORE_UNAVAILABLE, problem=games.why).text("de") == (
         "Die Datenbank ist gerade nicht benutzbar (games.sqlite ist von einem anderen Programm belegt; "
         "bitte gleich noch einmal versuchen).")
+
+
+def test_how_far_ahead_an_imported_time_may_lie_is_said_as_the_store_keeps_it(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store's refusal of a time ahead of the clock said "at most 5
+    minutes", typed beside AHEAD (300 s), which decides. (Here moved to
+    ten minutes.)"""
+    monkeypatch.setattr(base, "AHEAD", 600.0)
+    rules = get_rules("wood")
+    now, later = 2e9, 2e9 + 660  # (11 minutes ahead)
+    game = StoredGame("g", "wood", rules, Deal.from_number(3, rules), created_at=later, updated_at=later)
+    with pytest.raises(StoreError, match=r"at most 10 minutes ahead of this computer's clock\)"):
+        base.check_times(game, now=now)

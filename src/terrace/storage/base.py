@@ -86,7 +86,6 @@ LATEST = SANE_TIMES[1]
 AHEAD = 300.0
 """How far after now an imported or exported time may lie (five minutes:
 clocks of two computers differ by that much, not by more)."""
-AHEAD_WORDS = "now (at most 5 minutes ahead of this computer's clock)"
 COUNTS = {"hints": MAX_COUNT, "undos": MAX_COUNT, "active_ms": MAX_ACTIVE_MS}
 """The counters of a saved game and the most each may hold."""
 TIMES = ("created_at", "updated_at", "started_at", "finished_at", "won_at", "given_up_at")
@@ -1260,7 +1259,8 @@ def check_times(game: StoredGame, *, now: float | None = None, prefix: str = "")
     ``finished_at`` of a game still being played), so that no time out of
     range is taken silently."""
     first, last = saved_years()
-    latest, words = (LATEST, str(last)) if now is None else (min(LATEST, now + AHEAD), AHEAD_WORDS)
+    latest, words = (LATEST, str(last)) if now is None else (
+        min(LATEST, now + AHEAD), f"now (at most {AHEAD / 60:g} minutes ahead of this computer's clock)")
     for name in TIMES:
         value = getattr(game, name)
         if value is None and name not in TIMES[:2]:
