@@ -19,6 +19,7 @@ import pytest
 
 from terrace.position import Status
 from terrace.solver.hint_line import WHY_NO_MOVE
+from terrace.web.i18n import WEB_WORDINGS, WebRefusal
 from web_support import app_client
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "terrace" / "web" / "static"
@@ -164,3 +165,12 @@ def test_the_german_page_calls_a_rank_by_one_word() -> None:
     texts = STRINGS["de"]
     assert [key for key, text in texts.items() if re.search(r"Rang|Ränge", text)] == []
     assert "Wert" in texts["said.chosen"]
+
+
+def test_a_refusal_that_names_a_control_of_the_page_names_it_as_the_page_labels_it() -> None:
+    """No winnable deal found: the refusal said to try 'without "winnable
+    only"' (German „nur gewinnbare“), a box the page labels "Winnable deals
+    only" („Nur gewinnbare Spiele“)."""
+    wording = WEB_WORDINGS[WebRefusal.NO_WINNABLE_DEAL]
+    assert f'"{ENGLISH["new.winnable"]}"' in wording.en
+    assert f'„{STRINGS["de"]["new.winnable"]}“' in wording.de

@@ -172,9 +172,9 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         "{problem}: Bitte noch einmal versuchen."),
     WebRefusal.NO_WINNABLE_DEAL: Wording(
         503, 'no deal was proved winnable within {seconds:seconds} s for these rules ({tried} tried): '
-             'try again, or other rules, or without "winnable only"',
+             'try again, or other rules, or without "Winnable deals only"',
         "Innerhalb von {seconds:seconds} s wurde für diese Regeln kein gewinnbares Spiel gefunden "
-        "({tried} versucht): Bitte noch einmal, mit anderen Regeln oder ohne „nur gewinnbare“."),
+        "({tried} versucht): Bitte noch einmal, mit anderen Regeln oder ohne „Nur gewinnbare Spiele“."),
     WebRefusal.GAME_DAMAGED: Wording(
         500, "{problem}",
         "Das gespeicherte Spiel ist beschädigt und kann nicht geladen werden ({problem})."),
