@@ -174,3 +174,14 @@ def test_a_refusal_that_names_a_control_of_the_page_names_it_as_the_page_labels_
     wording = WEB_WORDINGS[WebRefusal.NO_WINNABLE_DEAL]
     assert f'"{ENGLISH["new.winnable"]}"' in wording.en
     assert f'„{STRINGS["de"]["new.winnable"]}“' in wording.de
+
+
+def test_the_idle_time_that_pauses_the_clock_is_said_from_the_one_the_clock_uses() -> None:
+    """The clock's pause said "idle for a minute" (German "seit einer
+    Minute"), typed beside timer.js's IDLE_MS, which decides: the words
+    take the minutes from it."""
+    timer = (STATIC / "js" / "timer.js").read_text()
+    assert re.search(r'\bt\("timer\.paused", \{ n: IDLE_MS / 60_000 \}\)', timer)
+    for language in STRINGS:
+        assert "{n}" in STRINGS[language]["timer.paused"], language
+        assert "{n}" not in STRINGS[language]["timer.paused.one"], language
