@@ -431,6 +431,8 @@ def test_the_timer_pauses_while_hidden_or_idle(api: Api, clocked_page: Any) -> N
     page.clock.run_for(180_000)  # idle: counted up to a minute after the last activity
     assert 69 <= shown_seconds(page) <= 71
     assert page.locator("[data-counter='time'].paused").count() == 1
+    paused = page.locator("[data-counter='time']").get_attribute("title")
+    assert paused == "Paused: the tab is hidden or you have been idle for a minute"  # (IDLE_MS: one)
     page.mouse.move(300, 300)
     page.clock.run_for(3_000)
     assert 72 <= shown_seconds(page) <= 74

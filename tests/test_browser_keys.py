@@ -399,7 +399,7 @@ def test_question_mark_opens_the_rules_at_the_keys(api: Api, open_game: Any) -> 
 
 @pytest.mark.parametrize(("locale", "words"), [
     ("en-GB", "Base card 7 of diamonds: every foundation starts at its rank."),
-    ("de-DE", "Basiskarte Karo 7: Jeder Zielstapel beginnt mit ihrem Rang."),
+    ("de-DE", "Basiskarte Karo 7: Jeder Zielstapel beginnt mit ihrem Wert."),
 ])
 def test_the_base_card_chosen_is_heard_by_name(api: Api, open_game: Any, locale: str, words: str) -> None:
     """Choosing moves several cards (the base card up, spaces filled): a

@@ -133,6 +133,9 @@ def test_every_refusal_has_english_and_german_text(code: StrEnum) -> None:
     if code.value != "refused":  # (the words of a layer without codes, passed on as they are)
         assert reason.text("de") != reason.text("en")
         assert not wording.en[0].isupper(), "English refusals start in lower case"
+        # (German ones are sentences: "index muss eine Zahl ... sein" began in lower case,
+        # where every other names its field in quotes, „step“ muss ...)
+        assert wording.de[0].isupper() or wording.de[0] in "„{", "German refusals start as sentences"
 
 
 def test_codes_are_unique_across_layers() -> None:

@@ -312,6 +312,8 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "after {} moves without a draw", history.LOOKBACK),
         ("api.md", "looking up to {} moves ahead", history.LOOKBACK),
         ("api.md", "a line of more than {} moves, played and taken back", base.MAX_LINE),
+        ("api.md", "a computer clock outside {} to {}", tuple(map(str, base.saved_years()))),  # (no 2,000)
+        ("storage.md", "every time lies from {} to {}", tuple(map(str, base.saved_years()))),
         ("storage.md", "remembers the last {}\ngames", sqlite.REMEMBERED_GAMES),
         ("storage.md", "only the last {} moves each way", base.RECENT),
         ("storage.md", "own part of that board ({} moves each way)", base.PART),

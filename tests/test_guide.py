@@ -274,3 +274,15 @@ def test_one_pack_in_suit_gives_each_card_one_foundation(language: str, one: str
     words = text_of(rules_guide(Rules(decks=1, foundations="suit"), None, language), "strategy")  # type: ignore[arg-type]
     assert one in words and not re.search(r"\b1 (foundations|Zielstapel)", words), words
     assert two in text_of(rules_guide(get_rules("generals-patience"), None, language), "strategy")
+
+
+@pytest.mark.parametrize("promote", [True, False])
+def test_the_german_guide_names_the_candidates_by_one_word(promote: bool) -> None:
+    """The German rules call the candidates "Karten zur Wahl" (the layout,
+    the choice, the option's other reading), but the sentence on the
+    other candidates of the chosen rank said "Jeder weitere Kandidat
+    desselben Werts", two sentences after "3 Karten zur Wahl"."""
+    for variant in VARIANTS:
+        rules = variant.rules.replace(promote_candidates=promote)
+        text = text_of(rules_guide(rules, variant, "de"))
+        assert "Kandidat" not in text, (variant.name, text)

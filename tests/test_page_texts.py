@@ -19,6 +19,7 @@ import pytest
 
 from terrace.position import Status
 from terrace.solver.hint_line import WHY_NO_MOVE
+from terrace.web.i18n import WEB_WORDINGS, WebRefusal
 from web_support import app_client
 
 STATIC = Path(__file__).resolve().parent.parent / "src" / "terrace" / "web" / "static"
@@ -153,3 +154,34 @@ def test_the_german_prompt_for_a_selected_card_is_one_sentence_of_verbs() -> Non
     Enter without a verb; each way to play the card is now said with one."""
     text = STRINGS["de"]["prompt.selected"]
     assert "zum Ablegen" not in text and "mit Enter legst du sie ab" in text
+
+
+def test_the_german_page_calls_a_rank_by_one_word() -> None:
+    """The German page names a card's rank "Wert" (the prompt of the
+    choice: "Ihr Wert beginnt jeden Zielstapel", the guide's "Basiswert",
+    the option "desselben Werts"), but what a screen reader heard once the
+    base card was chosen said "Rang": "Jeder Zielstapel beginnt mit ihrem
+    Rang"."""
+    texts = STRINGS["de"]
+    assert [key for key, text in texts.items() if re.search(r"Rang|Ränge", text)] == []
+    assert "Wert" in texts["said.chosen"]
+
+
+def test_a_refusal_that_names_a_control_of_the_page_names_it_as_the_page_labels_it() -> None:
+    """No winnable deal found: the refusal said to try 'without "winnable
+    only"' (German „nur gewinnbare“), a box the page labels "Winnable deals
+    only" („Nur gewinnbare Spiele“)."""
+    wording = WEB_WORDINGS[WebRefusal.NO_WINNABLE_DEAL]
+    assert f'"{ENGLISH["new.winnable"]}"' in wording.en
+    assert f'„{STRINGS["de"]["new.winnable"]}“' in wording.de
+
+
+def test_the_idle_time_that_pauses_the_clock_is_said_from_the_one_the_clock_uses() -> None:
+    """The clock's pause said "idle for a minute" (German "seit einer
+    Minute"), typed beside timer.js's IDLE_MS, which decides: the words
+    take the minutes from it."""
+    timer = (STATIC / "js" / "timer.js").read_text()
+    assert re.search(r'\bt\("timer\.paused", \{ n: IDLE_MS / 60_000 \}\)', timer)
+    for language in STRINGS:
+        assert "{n}" in STRINGS[language]["timer.paused"], language
+        assert "{n}" not in STRINGS[language]["timer.paused.one"], language

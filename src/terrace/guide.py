@@ -215,8 +215,8 @@ def _base(w: _Words, r: Rules) -> dict[str, Any]:
               "liegt in jedem der {piles} Stapel eine Karte zur Wahl", piles=r.piles)
         others = w("Any other candidate of the same rank starts a foundation too; the rest stay "
                    "in the tableau",
-                   "Jeder weitere Kandidat desselben Werts beginnt ebenfalls einen Zielstapel; die "
-                   "übrigen bleiben in der Auslage") if r.promote_candidates else \
+                   "Jede weitere Karte zur Wahl desselben Werts beginnt ebenfalls einen Zielstapel; "
+                   "die übrigen bleiben in der Auslage") if r.promote_candidates else \
             w("The other candidates stay in the tableau, those of the same rank too (they go up when "
               "you send them)",
               "Die anderen Karten zur Wahl bleiben in der Auslage, auch die desselben Werts (sie kommen "

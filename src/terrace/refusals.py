@@ -176,6 +176,10 @@ class Refusal(StrEnum):
     JSON_NOT_A_NUMBER = "json-not-a-number"
     JSON_TOO_DEEP = "json-too-deep"
     JSON_NUMBER_TOO_LONG = "json-number-too-long"
+    # The stores' files held by another program (the web game says them inside
+    # its store-unavailable, which begins the German sentence)
+    DATABASE_BUSY = "database-busy"
+    VERDICT_CACHE_BUSY = "verdict-cache-busy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -558,6 +562,13 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.JSON_NUMBER_TOO_LONG: Wording(
         _BAD, "a number has more than {most} digits",
         "Eine Zahl hat mehr als {most} Ziffern."),
+    Refusal.DATABASE_BUSY: Wording(
+        503, "the database {name} is busy (another program holds it): try again",
+        "{name} ist von einem anderen Programm belegt; bitte gleich noch einmal versuchen"),
+    Refusal.VERDICT_CACHE_BUSY: Wording(
+        503, "the verdict cache {name} is busy (another program holds it): try again",
+        "{name}, der Speicher des Lösers, ist von einem anderen Programm belegt; bitte gleich noch "
+        "einmal versuchen"),
 }
 
 

@@ -32,7 +32,7 @@ from typing import TypeGuard
 
 from terrace.deal import DEAL_VERSION
 from terrace.errors import TerraceError
-from terrace.refusals import clip
+from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import LATER_OPTIONS, Rules
 from terrace.storage.paths import default_verdicts_path, no_new_file
 
@@ -189,7 +189,7 @@ def _busy(path: str, error: sqlite3.Error) -> VerdictCacheError | None:
     if "locked" not in str(error) and "busy" not in str(error):
         return None
     name = _file_name(path)
-    return VerdictCacheError(f"the verdict cache {name} is busy (another program holds it): try again")
+    return VerdictCacheError(Reason(Refusal.VERDICT_CACHE_BUSY, name=name))
 
 
 class VerdictStore:

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 
 from terrace.board import Board
-from terrace.deal import MAX_DEAL_NUMBER
+from terrace.deal import MAX_DEAL_NUMBER, check_number
 from terrace.errors import InvalidDealError, TerraceError
 from terrace.refusals import Reason, Refusal
 from terrace.rules import Rules
@@ -70,8 +70,7 @@ def next_winnable_deal(
     before the cache is opened."""
     check_budget(max_seconds, "max_seconds")
     check_budget(total_seconds, "total_seconds")
-    if start < 0 or start > MAX_DEAL_NUMBER:
-        raise InvalidDealError(f"deal numbers run from 0 to {MAX_DEAL_NUMBER}, not {start}")
+    start = check_number(start)  # (deal-number-range, as every reader of a deal number refuses it)
     deadline = time.monotonic() + total_seconds
     # (another program's lock on the cache is waited for within the budget, not 30 s)
     store = VerdictStore(db_path, timeout=min(LOCK_SECONDS, total_seconds))

@@ -86,7 +86,6 @@ LATEST = SANE_TIMES[1]
 AHEAD = 300.0
 """How far after now an imported or exported time may lie (five minutes:
 clocks of two computers differ by that much, not by more)."""
-AHEAD_WORDS = "now (at most 5 minutes ahead of this computer's clock)"
 COUNTS = {"hints": MAX_COUNT, "undos": MAX_COUNT, "active_ms": MAX_ACTIVE_MS}
 """The counters of a saved game and the most each may hold."""
 TIMES = ("created_at", "updated_at", "started_at", "finished_at", "won_at", "given_up_at")
@@ -175,6 +174,7 @@ class ClockOutOfRangeError(UnsavableGameError):
 
     def __init__(self, name: str, at: float, then: str = "play on") -> None:
         self.date = clock_date(at)
+        self.years = saved_years()
         super().__init__(f"{name} cannot be saved: {clock_fault(at, then)}")
 
 
@@ -190,11 +190,22 @@ def clock_date(at: float) -> str:
         return quote(at)
 
 
+def saved_years() -> tuple[int, int]:
+    """The years of :data:`EARLIEST` and :data:`LATEST`, as messages name
+    the times a saved game may hold.
+
+    >>> saved_years()
+    (2000, 2100)
+    """
+    return datetime.fromtimestamp(EARLIEST, UTC).year, datetime.fromtimestamp(LATEST, UTC).year
+
+
 def clock_fault(at: float, then: str) -> str:
     """What is wrong when the computer's clock says ``at``, a time no saved
     game may hold, and what to do (``then``, after setting it right)."""
-    return (f"the computer's clock says {clock_date(at)}, and a saved game holds times from 2000 to "
-            f"2100 only: set the clock right, then {then}")
+    first, last = saved_years()
+    return (f"the computer's clock says {clock_date(at)}, and a saved game holds times from {first} to "
+            f"{last} only: set the clock right, then {then}")
 
 
 def clock_outside(at: float) -> bool:
@@ -1242,19 +1253,21 @@ def _put_redo(board: Board, redo: list[str]) -> None:
 
 def check_times(game: StoredGame, *, now: float | None = None, prefix: str = "") -> None:
     """The times part of :func:`check_saved` (the same ``now`` and
-    ``prefix``): each time set lies from 2000 to 2100, or, with ``now``, to
+    ``prefix``): each time set lies from :data:`EARLIEST` to :data:`LATEST`, or, with ``now``, to
     at most :data:`AHEAD` seconds after it. The import also checks the
     times a record gives before it drops those its result leaves unused (a
     ``finished_at`` of a game still being played), so that no time out of
     range is taken silently."""
-    latest, words = (LATEST, "2100") if now is None else (min(LATEST, now + AHEAD), AHEAD_WORDS)
+    first, last = saved_years()
+    latest, words = (LATEST, str(last)) if now is None else (
+        min(LATEST, now + AHEAD), f"now (at most {AHEAD / 60:g} minutes ahead of this computer's clock)")
     for name in TIMES:
         value = getattr(game, name)
         if value is None and name not in TIMES[:2]:
             continue
         if value is None or not EARLIEST <= value <= latest:  # (the first two are never null)
             raise StoreError(
-                f"{prefix}{name} must be a time in seconds since 1970 from 2000 to {words}"
+                f"{prefix}{name} must be a time in seconds since 1970 from {first} to {words}"
                 f"{'' if name in TIMES[:2] else ', or null'}, not {'null' if value is None else quote(value)}"
             )
 

@@ -24,6 +24,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from terrace.refusals import Reason, Refusal
 from terrace.storage.base import StoreError, StoreWriteError
 from terrace.storage.migrations import APPLICATION_ID
 from terrace.storage.paths import label
@@ -291,7 +292,7 @@ def is_busy(error: sqlite3.Error) -> bool:
 def busy_error(name: str) -> StoreError:
     """The error of a database that another program (or another request of
     this one, waiting on it) keeps busy for longer than a caller waits."""
-    return StoreError(f"the database {name} is busy (another program holds it): try again")
+    return StoreError(Reason(Refusal.DATABASE_BUSY, name=name))
 
 
 def sql_error(name: str, error: sqlite3.Error, change: str | None = None) -> StoreError:

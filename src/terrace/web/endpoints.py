@@ -185,7 +185,7 @@ class WebGame:
         except PoolBusy:
             raise ApiError(WebRefusal.SOLVER_BUSY, _RETRY) from None
         except (WorkStopped, WorkFailed) as error:
-            raise ApiError(WebRefusal.SOLVER_STOPPED, _RETRY, problem=str(error)) from None
+            raise ApiError(WebRefusal.SOLVER_STOPPED, _RETRY, problem=error.reason) from None
 
     # -- endpoints ------------------------------------------------------
 

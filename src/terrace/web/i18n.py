@@ -25,8 +25,8 @@ from enum import StrEnum
 
 from terrace.refusals import LANGUAGES, Reason, Wording, add_wordings
 
-__all__ = ["LANGUAGES", "NOTICES", "WEB_WORDINGS", "WebNotice", "WebRefusal", "notice", "notice_json",
-           "pick_language", "refusal_json", "say", "sentence"]
+__all__ = ["LANGUAGES", "NOTICES", "SOLVER_STOPS", "WEB_WORDINGS", "SolverStop", "WebNotice", "WebRefusal",
+           "notice", "notice_json", "pick_language", "refusal_json", "say", "sentence"]
 
 
 class WebRefusal(StrEnum):
@@ -169,12 +169,12 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         "Der Löser ist mit anderen Anfragen beschäftigt: Bitte in ein paar Sekunden noch einmal."),
     WebRefusal.SOLVER_STOPPED: Wording(
         503, "{problem}: try again",
-        "Der Löser wurde angehalten ({problem}): Bitte noch einmal versuchen."),
+        "{problem}: Bitte noch einmal versuchen."),
     WebRefusal.NO_WINNABLE_DEAL: Wording(
         503, 'no deal was proved winnable within {seconds:seconds} s for these rules ({tried} tried): '
-             'try again, or other rules, or without "winnable only"',
+             'try again, or other rules, or without "Winnable deals only"',
         "Innerhalb von {seconds:seconds} s wurde für diese Regeln kein gewinnbares Spiel gefunden "
-        "({tried} versucht): Bitte noch einmal, mit anderen Regeln oder ohne „nur gewinnbare“."),
+        "({tried} versucht): Bitte noch einmal, mit anderen Regeln oder ohne „Nur gewinnbare Spiele“."),
     WebRefusal.GAME_DAMAGED: Wording(
         500, "{problem}",
         "Das gespeicherte Spiel ist beschädigt und kann nicht geladen werden ({problem})."),
@@ -195,10 +195,10 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         "Ein Spiel fasst höchstens {most} Züge, gespielte und zurückgenommene: Nimm Züge zurück und "
         "spiele andere an ihrer Stelle, oder beginne ein neues Spiel."),
     WebRefusal.CLOCK_WRONG: Wording(
-        422, "the computer's clock says {date}, and a saved game holds times from 2000 to 2100 "
-             "only: set the clock right, then play on; nothing was changed",
-        "Die Uhr des Computers zeigt {date}, und ein gespeichertes Spiel fasst nur Zeiten von 2000 "
-        "bis 2100: Stell die Uhr richtig und spiel dann weiter; nichts wurde geändert."),
+        422, "the computer's clock says {date}, and a saved game holds times from {first} to "
+             "{last} only: set the clock right, then play on; nothing was changed",
+        "Die Uhr des Computers zeigt {date}, und ein gespeichertes Spiel fasst nur Zeiten von "
+        "{first} bis {last}: Stell die Uhr richtig und spiel dann weiter; nichts wurde geändert."),
     WebRefusal.STORE_UNAVAILABLE: Wording(
         503, "{problem}",
         "Die Datenbank ist gerade nicht benutzbar ({problem})."),
@@ -261,6 +261,36 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
 """What each web refusal says, and its HTTP status."""
 
 add_wordings(WebRefusal, WEB_WORDINGS)
+
+
+class SolverStop(StrEnum):
+    """Why solver work stopped (:mod:`terrace.web.workers`): the ``problem``
+    of a ``solver-stopped`` refusal, never sent as a code of its own."""
+
+    SEARCH_STOPPED = "search-stopped"
+    SERVER_STOPPING = "server-stopping"
+    CALLER_GONE = "caller-gone"
+    SOLVER_CRASHED = "solver-crashed"
+
+
+SOLVER_STOPS: dict[SolverStop, Wording] = {
+    SolverStop.SEARCH_STOPPED: Wording(
+        503, "the search was stopped",
+        "Die Suche wurde abgebrochen"),
+    SolverStop.SERVER_STOPPING: Wording(
+        503, "the server is stopping",
+        "Der Server wird gerade beendet"),
+    SolverStop.CALLER_GONE: Wording(
+        503, "the caller went away",
+        "Die Verbindung wurde getrennt"),
+    SolverStop.SOLVER_CRASHED: Wording(
+        503, "the solver process stopped unexpectedly",
+        "Der Löserprozess wurde unerwartet beendet"),
+}
+"""What each cause of a stopped search says (the start of a sentence in
+German: ``solver-stopped`` goes on after it)."""
+
+add_wordings(SolverStop, SOLVER_STOPS)
 
 
 _QVALUE = re.compile(r"0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?")

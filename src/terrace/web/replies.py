@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 
 from terrace.errors import TerraceError
 from terrace.record import json_reason, json_text, read_json
-from terrace.refusals import Param, Reason, clip
+from terrace.refusals import Param, Reason, Refusal, clip
 from terrace.solver.verdicts import VerdictCacheError
 from terrace.storage import (
     ClockOutOfRangeError,
@@ -207,6 +207,8 @@ def check_after(body: dict[str, Any], game: StoredGame) -> None:
 # -- refusals: every exception becomes a status and a reason here, nowhere else
 
 _HTTP_REFUSALS = {404: WebRefusal.NOT_FOUND, 405: WebRefusal.METHOD_NOT_ALLOWED}
+_BUSY = (Refusal.DATABASE_BUSY, Refusal.VERDICT_CACHE_BUSY)
+"""The stores' refusals of a file another program holds: store-unavailable."""
 
 
 def refusal_reason(request: Request, exc: Exception) -> Reason:
@@ -224,17 +226,18 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
         code = WebRefusal.NOT_SAVED_DISK_FULL if exc.fault == "full" else WebRefusal.NOT_SAVED
         return Reason(code, problem=str(exc))
     if isinstance(exc, ClockOutOfRangeError):
-        return Reason(WebRefusal.CLOCK_WRONG, date=exc.date)
+        return Reason(WebRefusal.CLOCK_WRONG, date=exc.date, first=exc.years[0], last=exc.years[1])
     if isinstance(exc, LineTooLongError):
         return Reason(WebRefusal.GAME_TOO_LONG, most=exc.most)
     if isinstance(exc, UnsavableGameError):
         return Reason(WebRefusal.NOT_SAVABLE, problem=str(exc))
     if isinstance(exc, DamagedGameError):
         return Reason(WebRefusal.GAME_DAMAGED, problem=str(exc))
-    if isinstance(exc, StoreError | VerdictCacheError) and exc.reason is None:
+    if isinstance(exc, StoreError | VerdictCacheError) and exc.code in (None, *_BUSY):
         # (the solver's verdict cache too, which a winnable deal's search
-        # opens: the server's file, not the request, is at fault)
-        return Reason(WebRefusal.STORE_UNAVAILABLE, problem=str(exc))
+        # opens: the server's file, not the request, is at fault; a file
+        # another program holds is said in the page's language)
+        return Reason(WebRefusal.STORE_UNAVAILABLE, problem=exc.why)
     if isinstance(exc, TerraceError):
         return exc.reason or Reason(WebRefusal.REFUSED, problem=str(exc))
     return Reason(WebRefusal.SERVER_ERROR)

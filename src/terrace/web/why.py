@@ -86,7 +86,7 @@ WHY_WORDINGS: dict[Why, Wording] = {
         "f{foundations} und t1 bis t{piles}."),
     Why.CARD_INDEX_RANGE: Wording(
         400, "index must be a number from 0 to {last} (the card's place in {pile}, counted from the bottom)",
-        "index muss eine Zahl von 0 bis {last} sein (der Platz der Karte in {pile}, von unten gezählt)."),
+        "„index“ muss eine Zahl von 0 bis {last} sein (der Platz der Karte in {pile}, von unten gezählt)."),
 }
 """What each explanation says, and the HTTP status of the input refusals."""
 

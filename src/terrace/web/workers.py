@@ -39,7 +39,9 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
+from terrace.refusals import Reason
 from terrace.solver.stops import interrupts_held
+from terrace.web.i18n import SolverStop
 
 T = TypeVar("T")
 
@@ -63,11 +65,19 @@ class PoolBusy(Exception):
 
 class WorkStopped(Exception):
     """The job was stopped: its caller went away, the pool closed, or it
-    overran its budget."""
+    overran its budget. ``reason`` says which, in each language."""
+
+    def __init__(self, why: SolverStop) -> None:
+        self.reason = Reason(why)
+        super().__init__(str(self.reason))
 
 
 class WorkFailed(Exception):
     """The worker process died during the job."""
+
+    def __init__(self) -> None:
+        self.reason = Reason(SolverStop.SOLVER_CRASHED)
+        super().__init__(str(self.reason))
 
 
 def _echo(value: T, cancel: Callable[[], bool]) -> T:
@@ -199,12 +209,12 @@ class SolverPool:
             try:
                 await asyncio.to_thread(worker.conn.send, (job, func, args))
             except (EOFError, OSError):
-                raise WorkFailed("the solver process stopped unexpectedly") from None
+                raise WorkFailed() from None
             usable, reply = await self._wait(worker, job, time.monotonic() + budget + START_GRACE, gone)
         finally:
             self._release(worker, usable)
         if reply is None:
-            raise WorkStopped("the search was stopped")
+            raise WorkStopped(SolverStop.SEARCH_STOPPED)
         _, ok, value = reply
         if not ok:
             raise value
@@ -223,7 +233,7 @@ class SolverPool:
             while True:
                 with self._lock:
                     if self.closing.is_set():
-                        raise WorkStopped("the server is stopping")
+                        raise WorkStopped(SolverStop.SERVER_STOPPING)
                     if self._idle or len(self._busy) < self.workers:
                         worker = self._idle.pop() if self._idle else None
                         if worker is None:
@@ -240,7 +250,7 @@ class SolverPool:
                 if gone is not None and time.monotonic() >= next_look:
                     next_look = time.monotonic() + GONE_EVERY
                     if await gone():
-                        raise WorkStopped("the caller went away")
+                        raise WorkStopped(SolverStop.CALLER_GONE)
                 await asyncio.sleep(POLL)
         finally:
             if queued:
@@ -257,7 +267,7 @@ class SolverPool:
             if reply is not None:
                 return True, reply
             if not worker.process.is_alive():
-                raise WorkFailed("the solver process stopped unexpectedly")
+                raise WorkFailed()
             now = time.monotonic()
             stop = self.closing.is_set() or now >= deadline
             if not stop and gone is not None and now >= next_look:
@@ -277,7 +287,7 @@ class SolverPool:
                 elif reply[0] == job:
                     return reply
         except (EOFError, OSError):
-            raise WorkFailed("the solver process stopped unexpectedly") from None
+            raise WorkFailed() from None
         return None
 
     async def _cancel(self, worker: _Worker, job: int) -> bool:

@@ -143,7 +143,7 @@ export function paintTimer() {
   }
   const paused = clock.playing && !isRunning();
   node.classList.toggle("paused", paused);
-  node.title = paused ? t("timer.paused") : "";
+  node.title = paused ? t("timer.paused", { n: IDLE_MS / 60_000 }) : "";
   const shown = clock.replayMs ?? activeMs();
   node.querySelector(".value").textContent = format(shown);
   node.dataset.ms = String(Math.floor(shown));

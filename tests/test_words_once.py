@@ -1,0 +1,164 @@
+"""Words in the player's language only, and each fact written once: a
+refusal in German holds no English, and a limit a refusal states comes from
+where the program keeps it, not from a number typed into its text."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+import warnings
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from terrace.deal import MAX_DEAL_NUMBER, Deal
+from terrace.errors import InvalidDealError
+from terrace.refusals import Reason, Refusal
+from terrace.solver.winnable import next_winnable_deal
+from terrace.storage import MemoryStore, base, open_store
+from terrace.storage.base import ClockOutOfRangeError, StoredGame, StoreError
+from terrace.storage.files import busy_error
+from terrace.variants import get_rules
+from terrace.web.app import create_app
+from terrace.web.i18n import WebRefusal
+from terrace.web.workers import SolverPool
+from web_support import LOCAL
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture
+def pool() -> Iterator[SolverPool]:
+    solver_pool = SolverPool(workers=1)
+    solver_pool.start()
+    yield solver_pool
+    solver_pool.close()
+
+
+def _hint(pool: SolverPool, language: str) -> Any:
+    with TestClient(create_app(pool=pool, hint_seconds=0.2), base_url=LOCAL) as client:
+        game = client.post("/api/games", json={"deal_number": 7}).json()
+        return client.post(f"/api/games/{game['id']}/hint", json={}, headers={"Accept-Language": language})
+
+
+def _break(pool: SolverPool, how: str) -> None:
+    if how == "crashed":
+        [worker] = pool._idle
+        worker.process.kill()
+        worker.process.join(10)
+    else:
+        pool.closing.set()
+
+
+@pytest.mark.parametrize(("how", "language", "words"), [
+    ("crashed", "de", "Der Löserprozess wurde unerwartet beendet: Bitte noch einmal versuchen."),
+    ("crashed", "en", "the solver process stopped unexpectedly: try again"),
+    ("stopping", "de", "Der Server wird gerade beendet: Bitte noch einmal versuchen."),
+    ("stopping", "en", "the server is stopping: try again"),
+])
+def test_a_stopped_solver_is_said_in_the_players_language_only(
+    pool: SolverPool, how: str, language: str, words: str
+) -> None:
+    """The German refusal of a stopped search held the English cause:
+    "Der Löser wurde angehalten (the solver process stopped unexpectedly):
+    Bitte noch einmal versuchen." Each cause is worded in both languages
+    (the English as before)."""
+    _break(pool, how)
+    reply = _hint(pool, language)
+    assert reply.status_code == 503
+    assert reply.json() == {"error": words, "code": "solver-stopped"}
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", "a saved game holds times from 2001 to 2090 only"),
+    ("de", "ein gespeichertes Spiel fasst nur Zeiten von 2001 bis 2090"),
+])
+def test_the_years_a_saved_game_may_hold_are_said_as_the_store_keeps_them(
+    monkeypatch: pytest.MonkeyPatch, language: str, words: str
+) -> None:
+    """The years 2000 and 2100 were typed into the English and the German
+    refusal of a wrong clock and into the store's own messages, beside
+    EARLIEST and LATEST, which decide: moved, they would have gone on
+    naming the old years. (Here moved to 2001 and 2090.)"""
+    monkeypatch.setattr(base, "EARLIEST", datetime(2001, 1, 1, tzinfo=UTC).timestamp())
+    monkeypatch.setattr(base, "LATEST", datetime(2090, 1, 1, tzinfo=UTC).timestamp())
+    monkeypatch.setattr(time, "time", lambda: 100.0)
+    with TestClient(create_app(), base_url=LOCAL) as client:
+        answer = client.post("/api/games", json={"variant": "wood"}, headers={"Accept-Language": language})
+    assert answer.status_code == 422 and answer.json()["code"] == "clock-wrong"
+    assert words in answer.json()["error"]
+    rules = get_rules("wood")
+    with pytest.raises(ClockOutOfRangeError, match="from 2001 to 2090 only"):
+        MemoryStore().create("wood", rules, Deal.from_number(3, rules))
+    game = StoredGame("g", "wood", rules, Deal.from_number(3, rules), created_at=4e9, updated_at=4e9)
+    with pytest.raises(StoreError, match="from 2001 to 2090, not"):
+        base.check_times(game)
+
+
+@pytest.mark.parametrize("start", [-1, MAX_DEAL_NUMBER + 1])
+def test_a_winnable_deal_s_search_refuses_a_deal_number_as_every_other_reader_does(
+    tmp_path: Any, start: int
+) -> None:
+    """next_winnable_deal wrote its own copy of the deal-number-range
+    refusal, without its code: English only, and its own words to keep in
+    step with the table's."""
+    with pytest.raises(InvalidDealError) as refused:
+        next_winnable_deal(get_rules("terrace"), start, db_path=str(tmp_path / "v.sqlite3"))
+    assert refused.value.code is Refusal.DEAL_NUMBER_RANGE
+    assert refused.value.text("de") == f"Spielnummern reichen von 0 bis {MAX_DEAL_NUMBER}, nicht {start}."
+
+
+def test_a_busy_database_is_said_in_german_words_only(tmp_path: Path) -> None:
+    """Another program holding the verdict cache locked past a winnable
+    deal's budget was answered, in German, "Die Datenbank ist gerade nicht
+    benutzbar (the verdict cache solver.sqlite3 is busy (another program
+    holds it): try again)." Both busy files are coded refusals now (the
+    English words as before), said inside store-unavailable."""
+    store = open_store(tmp_path / "games.sqlite")
+    app = create_app(store, winnable_seconds=1.0)
+    app.state.game.pool.start()
+    with TestClient(app, base_url=LOCAL) as client:
+        deadline = time.monotonic() + 60  # (the cache made and the worker started first)
+        while client.post("/api/games", json={"winnable": True, "deal_number": 1}).status_code != 201:
+            assert time.monotonic() < deadline
+        holder = sqlite3.connect(store.verdicts_path)
+        holder.isolation_level = None
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            answer = client.post("/api/games", json={"winnable": True, "deal_number": 100},
+                                 headers={"Accept-Language": "de"})
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+    store.close()
+    assert answer.status_code == 503
+    assert answer.json() == {"code": "store-unavailable", "error": (
+        "Die Datenbank ist gerade nicht benutzbar (solver.sqlite3, der Speicher des Lösers, ist von einem "
+        "anderen Programm belegt; bitte gleich noch einmal versuchen).")}
+    games = busy_error("games.sqlite")
+    assert games.code is Refusal.DATABASE_BUSY
+    assert str(games) == "the database games.sqlite is busy (another program holds it): try again"
+    assert Reason(WebRefusal.STORE_UNAVAILABLE, problem=games.why).text("de") == (
+        "Die Datenbank ist gerade nicht benutzbar (games.sqlite ist von einem anderen Programm belegt; "
+        "bitte gleich noch einmal versuchen).")
+
+
+def test_how_far_ahead_an_imported_time_may_lie_is_said_as_the_store_keeps_it(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store's refusal of a time ahead of the clock said "at most 5
+    minutes", typed beside AHEAD (300 s), which decides. (Here moved to
+    ten minutes.)"""
+    monkeypatch.setattr(base, "AHEAD", 600.0)
+    rules = get_rules("wood")
+    now, later = 2e9, 2e9 + 660  # (11 minutes ahead)
+    game = StoredGame("g", "wood", rules, Deal.from_number(3, rules), created_at=later, updated_at=later)
+    with pytest.raises(StoreError, match=r"at most 10 minutes ahead of this computer's clock\)"):
+        base.check_times(game, now=now)
