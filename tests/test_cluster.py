@@ -412,6 +412,56 @@ def test_a_scheduler_gone_mid_survey_is_a_cluster_error(tmp_path: Path, store: V
 
 
 @needs_cluster
+def test_a_scheduler_frozen_mid_survey_is_a_cluster_error(tmp_path: Path, store: VerdictStore,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scheduler stopped (SIGSTOP: its connections stay open, nothing
+    answers) ended no survey: the look at its workers waited for ever, and
+    a first Ctrl+C, held for the next look, was lost. (Here the scheduler
+    is let go after 40 s: the old code then ran to its end.) A batch
+    finished as it froze waits for its results CHECK_SECONDS, cut here too."""
+    import subprocess
+    import threading
+
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 2.0)
+    monkeypatch.setattr(cluster, "CHECK_SECONDS", 2.0)
+    file = tmp_path / "scheduler.json"
+    dask = [sys.executable, "-m"]
+    scheduler = subprocess.Popen([*dask, "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", "0", "--dashboard-address", ":0", "--scheduler-file", str(file)],
+                                 stderr=subprocess.DEVNULL)
+    worker = None
+    release = threading.Timer(40, lambda: scheduler.send_signal(signal.SIGCONT))
+    try:
+        for _ in range(600):
+            if file.exists() and file.read_text().strip().endswith("}"):
+                break
+            time.sleep(0.05)
+        address = json.loads(file.read_text())["address"]
+        worker = subprocess.Popen([*dask, "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                   "--no-nanny", "--dashboard-address", ":0"], stderr=subprocess.DEVNULL)
+        frozen: list[float] = []
+
+        def on_result(number: int, verdict: Verdict) -> None:
+            if not frozen:
+                scheduler.send_signal(signal.SIGSTOP)
+                frozen.append(time.perf_counter())
+                release.start()
+
+        with pytest.raises(ClusterError, match=r"the scheduler did not answer for 2 s .*"
+                                               r"run the same command again to resume"):
+            run_cluster_survey(RULES, 1, 60, scheduler=address, max_seconds=5, store=store, batch=1,
+                               on_result=on_result)
+        assert time.perf_counter() - frozen[0] < 30
+        assert stored(store, 1, 60, "perfect")  # what came back before is kept
+    finally:
+        release.cancel()
+        for process in (scheduler, worker):
+            if process is not None:
+                process.kill()
+                process.wait()
+
+
+@needs_cluster
 def test_ctrl_c_stops_a_local_cluster_survey_with_one_line_and_no_traceback(tmp_path: Path) -> None:
     import subprocess
 
@@ -457,7 +507,7 @@ def test_the_start_waits_for_the_first_usable_worker_not_for_a_slow_check() -> N
     class Client:
         status = "running"
 
-        def nthreads(self) -> dict[str, int]:
+        def nthreads(self, callback_timeout: float | None = None) -> dict[str, int]:
             return {"tcp://fast:1": 1, "tcp://frozen:1": 1}
 
         def submit(self, function: object, *, workers: list[str], **options: object) -> Check:

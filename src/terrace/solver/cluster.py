@@ -109,6 +109,10 @@ budget`` before its worker is taken for frozen and the batch runs elsewhere."""
 TICK = 0.5
 """How often the client looks at its batches and workers (seconds)."""
 
+ASK_SECONDS = TICK
+"""How long one look at the scheduler's workers may wait for its answer;
+looks unanswered for :data:`CONNECT_SECONDS` end the survey."""
+
 Progress = Callable[[int, float, int], None]
 """Called as ``(deals done in this run, deals per second, workers)``."""
 
@@ -493,8 +497,16 @@ class _Fleet:
                 raise ClusterError(f"the scheduler stopped answering (client {self.client.status}) for "
                                    f"{CONNECT_SECONDS:g} s; run the same command again to resume")
             return set()
+        try:  # (Dask waits for ever on a scheduler that keeps its connection and never answers)
+            workers = self.client.nthreads(callback_timeout=ASK_SECONDS)
+        except TimeoutError:
+            if now - self.seen > CONNECT_SECONDS:
+                raise ClusterError(f"the scheduler did not answer for {CONNECT_SECONDS:g} s (stopped, "
+                                   f"or the network to it is down); run the same command again to "
+                                   f"resume") from None
+            return set()
         self.seen = now
-        self.current = set(self.client.nthreads())
+        self.current = set(workers)
         for address in sorted(self.current - self.good - self.bad.keys() - self.checking.keys()):
             future = self.client.submit(worker_versions, workers=[address], allow_other_workers=False,
                                         pure=False, retries=0)
