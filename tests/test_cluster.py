@@ -240,6 +240,35 @@ def test_a_batch_from_another_version_is_refused_on_the_worker() -> None:
     assert cluster.run_batch(mine, []) == []
 
 
+def test_a_worker_with_several_threads_runs_one_batch_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker started as dask worker starts one (a thread per core) ran
+    its batches side by side in one process: their deals shared the GIL and
+    the core's memory limit within wall-clock budgets, and stored unknowns
+    a survey run here would have decided."""
+    import threading
+    from itertools import pairwise
+
+    spans: list[tuple[float, float]] = []
+
+    def job(item: object) -> tuple[int, Verdict, int]:
+        began = time.perf_counter()
+        time.sleep(0.2)
+        spans.append((began, time.perf_counter()))
+        return 1, Verdict("won", 1, 0.2, 1.0), 0
+
+    monkeypatch.setattr(cluster, "run_job", job)
+    mine = cluster.worker_versions()
+    threads = [threading.Thread(target=cluster.run_batch, args=(mine, [(RULES, n, "perfect", {}, 0, 1.0)]))
+               for n in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    spans.sort()
+    assert len(spans) == 3
+    assert all(end <= later for (_, end), (later, _) in pairwise(spans)), spans
+
+
 def test_the_versions_checked_name_every_verdict_version_and_the_core() -> None:
     from terrace.solver.search import core_available
 
