@@ -490,6 +490,49 @@ def test_a_scheduler_frozen_mid_survey_is_a_cluster_error(tmp_path: Path, store:
                 process.wait()
 
 
+def test_a_stop_while_a_batchs_results_are_fetched_is_taken_within_a_tick(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch finished on a worker (or scheduler) that froze before its
+    results were fetched held a first Ctrl+C for the whole CHECK_SECONDS
+    of that fetch (30 s); it is taken at the next tick."""
+    monkeypatch.setattr(cluster, "CHECK_SECONDS", 10.0)
+    heard: list[float] = []
+
+    class Stuck:
+        key, status = "batch", "finished"
+
+        def result(self, timeout: float) -> list[tuple[int, Verdict, int]]:
+            heard.append(time.perf_counter())  # Ctrl+C as the fetch begins
+            time.sleep(timeout)
+            raise TimeoutError
+
+        def cancel(self) -> None:
+            pass
+
+    class Checked(Stuck):
+        def result(self, timeout: float) -> list[tuple[int, Verdict, int]]:
+            return cluster.worker_versions()  # type: ignore[return-value]
+
+    class Client:
+        status = "running"
+
+        def nthreads(self, callback_timeout: float | None = None) -> dict[str, int]:
+            return {"tcp://w:1": 1}
+
+        def submit(self, function: object, *args: object, **options: object) -> Stuck:
+            return Checked() if function is cluster.worker_versions else Stuck()
+
+    def stopped() -> None:
+        if heard:
+            raise KeyboardInterrupt
+
+    client = Client()
+    fleet = cluster._Fleet(client, cluster.worker_versions(), None, stopped)
+    with pytest.raises(KeyboardInterrupt):
+        cluster._stream(client, fleet, [[(RULES, 1, "perfect", {}, 0, 1.0)]], 1.0, lambda _: None, None)
+    assert time.perf_counter() - heard[0] < 2
+
+
 @needs_cluster
 def test_ctrl_c_stops_a_local_cluster_survey_with_one_line_and_no_traceback(tmp_path: Path) -> None:
     import subprocess

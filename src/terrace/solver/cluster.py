@@ -627,7 +627,7 @@ def _stream(client: Any, fleet: _Fleet, batches: list[list[Job]], max_seconds: f
                     continue
                 del running[key]
                 try:
-                    results = _results(future, distributed.KilledWorker)
+                    results = _results(future, distributed.KilledWorker, fleet.stopped)
                 except WrongWorker as error:  # joined after its check, or replaced at the same address
                     fleet.refuse(error.address, str(error))
                     pending.append(jobs)
@@ -694,11 +694,14 @@ class _Lost(Exception):
     """A batch's results went with its worker."""
 
 
-def _results(future: Any, killed: type[Exception]) -> list[tuple[int, Verdict, int]]:
+def _results(future: Any, killed: type[Exception],
+             stopped: Callable[[], None] = lambda: None) -> list[tuple[int, Verdict, int]]:
     """A finished batch's results; :class:`_Lost` when the workers that ran
     it kept dying (Dask's ``KilledWorker``, after it tried it elsewhere), or
-    one died (or froze) before the client fetched its results. An error of the task
-    itself (a refusal, a bug) is raised as it is, never retried."""
+    one died (or froze) before the client fetched its results within
+    :data:`CHECK_SECONDS`, a stop heard meanwhile taken each :data:`TICK`
+    (``stopped``). An error of the task itself (a refusal, a bug) is raised
+    as it is, never retried."""
     if future.status == "error":
         error = future.exception()
         if isinstance(error, killed):
@@ -706,10 +709,16 @@ def _results(future: Any, killed: type[Exception]) -> list[tuple[int, Verdict, i
         raise error
     if future.status == "cancelled":  # (the scheduler forgot it)
         raise _Lost
-    try:
-        return list(future.result(timeout=CHECK_SECONDS))
-    except Exception:  # finished, then lost with its worker before it was fetched
-        raise _Lost from None
+    deadline = time.perf_counter() + CHECK_SECONDS
+    while True:
+        try:
+            return list(future.result(timeout=min(TICK, CHECK_SECONDS)))
+        except TimeoutError:  # (a frozen worker or scheduler: a first Ctrl+C waited the whole 30 s)
+            if time.perf_counter() >= deadline:
+                raise _Lost from None
+            stopped()
+        except Exception:  # finished, then lost with its worker before it was fetched
+            raise _Lost from None
 
 
 def _window(workers: int) -> int:
