@@ -110,9 +110,11 @@ budget`` before its worker is taken for frozen and the batch runs elsewhere."""
 TICK = 0.5
 """How often the client looks at its batches and workers (seconds)."""
 
-ASK_SECONDS = TICK
-"""How long one look at the scheduler's workers may wait for its answer;
-looks unanswered for :data:`CONNECT_SECONDS` end the survey."""
+ASK_SECONDS = 5.0
+"""How long one question to the scheduler (its workers, a batch's results)
+may wait for the answer before the client looks again (and takes a stop
+heard meanwhile): long enough for a slow network; its workers unanswered
+for :data:`CONNECT_SECONDS` end the survey."""
 
 Progress = Callable[[int, float, int], None]
 """Called as ``(deals done in this run, deals per second, workers)``."""
@@ -699,9 +701,9 @@ def _results(future: Any, killed: type[Exception],
     """A finished batch's results; :class:`_Lost` when the workers that ran
     it kept dying (Dask's ``KilledWorker``, after it tried it elsewhere), or
     one died (or froze) before the client fetched its results within
-    :data:`CHECK_SECONDS`, a stop heard meanwhile taken each :data:`TICK`
-    (``stopped``). An error of the task itself (a refusal, a bug) is raised
-    as it is, never retried."""
+    :data:`CHECK_SECONDS`, a stop heard meanwhile taken each
+    :data:`ASK_SECONDS` (``stopped``). An error of the task itself (a
+    refusal, a bug) is raised as it is, never retried."""
     if future.status == "error":
         error = future.exception()
         if isinstance(error, killed):
@@ -712,7 +714,7 @@ def _results(future: Any, killed: type[Exception],
     deadline = time.perf_counter() + CHECK_SECONDS
     while True:
         try:
-            return list(future.result(timeout=min(TICK, CHECK_SECONDS)))
+            return list(future.result(timeout=min(ASK_SECONDS, CHECK_SECONDS)))
         except TimeoutError:  # (a frozen worker or scheduler: a first Ctrl+C waited the whole 30 s)
             if time.perf_counter() >= deadline:
                 raise _Lost from None
