@@ -244,6 +244,35 @@ def test_a_batch_from_another_version_is_refused_on_the_worker() -> None:
     assert cluster.run_batch(mine, []) == []
 
 
+def test_a_worker_with_several_threads_runs_one_batch_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker started as dask worker starts one (a thread per core) ran
+    its batches side by side in one process: their deals shared the GIL and
+    the core's memory limit within wall-clock budgets, and stored unknowns
+    a survey run here would have decided."""
+    import threading
+    from itertools import pairwise
+
+    spans: list[tuple[float, float]] = []
+
+    def job(item: object) -> tuple[int, Verdict, int]:
+        began = time.perf_counter()
+        time.sleep(0.2)
+        spans.append((began, time.perf_counter()))
+        return 1, Verdict("won", 1, 0.2, 1.0), 0
+
+    monkeypatch.setattr(cluster, "run_job", job)
+    mine = cluster.worker_versions()
+    threads = [threading.Thread(target=cluster.run_batch, args=(mine, [(RULES, n, "perfect", {}, 0, 1.0)]))
+               for n in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    spans.sort()
+    assert len(spans) == 3
+    assert all(end <= later for (_, end), (later, _) in pairwise(spans)), spans
+
+
 def test_the_versions_checked_name_every_verdict_version_and_the_core() -> None:
     from terrace.solver.search import core_available
 
@@ -416,6 +445,101 @@ def test_a_scheduler_gone_mid_survey_is_a_cluster_error(tmp_path: Path, store: V
 
 
 @needs_cluster
+def test_a_scheduler_frozen_mid_survey_is_a_cluster_error(tmp_path: Path, store: VerdictStore,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scheduler stopped (SIGSTOP: its connections stay open, nothing
+    answers) ended no survey: the look at its workers waited for ever, and
+    a first Ctrl+C, held for the next look, was lost. (Here the scheduler
+    is let go after 40 s: the old code then ran to its end.) A batch
+    finished as it froze waits for its results CHECK_SECONDS, cut here too."""
+    import subprocess
+    import threading
+
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 2.0)
+    monkeypatch.setattr(cluster, "CHECK_SECONDS", 2.0)
+    file = tmp_path / "scheduler.json"
+    dask = [sys.executable, "-m"]
+    scheduler = subprocess.Popen([*dask, "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", "0", "--dashboard-address", ":0", "--scheduler-file", str(file)],
+                                 stderr=subprocess.DEVNULL)
+    worker = None
+    release = threading.Timer(40, lambda: scheduler.send_signal(signal.SIGCONT))
+    try:
+        for _ in range(600):
+            if file.exists() and file.read_text().strip().endswith("}"):
+                break
+            time.sleep(0.05)
+        address = json.loads(file.read_text())["address"]
+        worker = subprocess.Popen([*dask, "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                   "--no-nanny", "--dashboard-address", ":0"], stderr=subprocess.DEVNULL)
+        frozen: list[float] = []
+
+        def on_result(number: int, verdict: Verdict) -> None:
+            if not frozen:
+                scheduler.send_signal(signal.SIGSTOP)
+                frozen.append(time.perf_counter())
+                release.start()
+
+        with pytest.raises(ClusterError, match=r"the scheduler did not answer for 2 s .*"
+                                               r"run the same command again to resume"):
+            run_cluster_survey(RULES, 1, 60, scheduler=address, max_seconds=5, store=store, batch=1,
+                               on_result=on_result)
+        assert time.perf_counter() - frozen[0] < 30
+        assert stored(store, 1, 60, "perfect")  # what came back before is kept
+    finally:
+        release.cancel()
+        for process in (scheduler, worker):
+            if process is not None:
+                process.kill()
+                process.wait()
+
+
+def test_a_stop_while_a_batchs_results_are_fetched_is_taken_at_the_next_question(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch finished on a worker (or scheduler) that froze before its
+    results were fetched held a first Ctrl+C for the whole CHECK_SECONDS
+    of that fetch (30 s); it is taken once the question asked has waited
+    ASK_SECONDS (5 s; cut here)."""
+    monkeypatch.setattr(cluster, "CHECK_SECONDS", 10.0)
+    monkeypatch.setattr(cluster, "ASK_SECONDS", 0.5)
+    heard: list[float] = []
+
+    class Stuck:
+        key, status = "batch", "finished"
+
+        def result(self, timeout: float) -> list[tuple[int, Verdict, int]]:
+            heard.append(time.perf_counter())  # Ctrl+C as the fetch begins
+            time.sleep(timeout)
+            raise TimeoutError
+
+        def cancel(self) -> None:
+            pass
+
+    class Checked(Stuck):
+        def result(self, timeout: float) -> list[tuple[int, Verdict, int]]:
+            return cluster.worker_versions()  # type: ignore[return-value]
+
+    class Client:
+        status = "running"
+
+        def nthreads(self, callback_timeout: float | None = None) -> dict[str, int]:
+            return {"tcp://w:1": 1}
+
+        def submit(self, function: object, *args: object, **options: object) -> Stuck:
+            return Checked() if function is cluster.worker_versions else Stuck()
+
+    def stopped() -> None:
+        if heard:
+            raise KeyboardInterrupt
+
+    client = Client()
+    fleet = cluster._Fleet(client, cluster.worker_versions(), None, stopped)
+    with pytest.raises(KeyboardInterrupt):
+        cluster._stream(client, fleet, [[(RULES, 1, "perfect", {}, 0, 1.0)]], 1.0, lambda _: None, None)
+    assert time.perf_counter() - heard[0] < 2
+
+
+@needs_cluster
 def test_ctrl_c_stops_a_local_cluster_survey_with_one_line_and_no_traceback(tmp_path: Path) -> None:
     import subprocess
 
@@ -461,7 +585,7 @@ def test_the_start_waits_for_the_first_usable_worker_not_for_a_slow_check() -> N
     class Client:
         status = "running"
 
-        def nthreads(self) -> dict[str, int]:
+        def nthreads(self, callback_timeout: float | None = None) -> dict[str, int]:
             return {"tcp://fast:1": 1, "tcp://frozen:1": 1}
 
         def submit(self, function: object, *, workers: list[str], **options: object) -> Check:

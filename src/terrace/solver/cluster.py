@@ -35,6 +35,7 @@ import importlib.metadata
 import logging
 import re
 import socket
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -115,6 +116,12 @@ budget`` before its worker is taken for frozen and the batch runs elsewhere."""
 
 TICK = 0.5
 """How often the client looks at its batches and workers (seconds)."""
+
+ASK_SECONDS = 5.0
+"""How long one question to the scheduler (its workers, a batch's results)
+may wait for the answer before the client looks again (and takes a stop
+heard meanwhile): long enough for a slow network; its workers unanswered
+for :data:`CONNECT_SECONDS` end the survey."""
 
 Progress = Callable[[int, float, int], None]
 """Called as ``(deals done in this run, deals per second, workers)``."""
@@ -216,6 +223,14 @@ def _here() -> str:
         return socket.gethostname()
 
 
+_ONE_BATCH = threading.Lock()
+"""One batch at a time in a worker process, however many threads it has
+(``dask worker`` gives one per core unless told ``--nthreads 1``): deals
+solved side by side in one process share its GIL and the compiled core's
+memory limit, and within their wall-clock budgets they decided fewer
+deals than a survey run here, ``unknown`` stored for good."""
+
+
 def run_batch(versions: Mapping[str, str], jobs: Sequence[Job]) -> list[tuple[int, Verdict, int]]:
     """Run a batch of deals on a worker, refusing to (:class:`WrongWorker`)
     if the client's ``versions`` are not this worker's
@@ -229,7 +244,8 @@ def run_batch(versions: Mapping[str, str], jobs: Sequence[Job]) -> list[tuple[in
     if dict(versions) != mine:
         where = _here()
         raise WrongWorker(_mismatch(where, mine, versions), where)
-    return [run_job(job) for job in jobs]
+    with _ONE_BATCH:  # (each deal's budget starts once its batch holds the process)
+        return [run_job(job) for job in jobs]
 
 
 def _describe(error: BaseException) -> str:
@@ -501,8 +517,16 @@ class _Fleet:
                 raise ClusterError(f"the scheduler stopped answering (client {self.client.status}) for "
                                    f"{CONNECT_SECONDS:g} s; run the same command again to resume")
             return set()
+        try:  # (Dask waits for ever on a scheduler that keeps its connection and never answers)
+            workers = self.client.nthreads(callback_timeout=ASK_SECONDS)
+        except TimeoutError:
+            if now - self.seen > CONNECT_SECONDS:
+                raise ClusterError(f"the scheduler did not answer for {CONNECT_SECONDS:g} s (stopped, "
+                                   f"or the network to it is down); run the same command again to "
+                                   f"resume") from None
+            return set()
         self.seen = now
-        self.current = set(self.client.nthreads())
+        self.current = set(workers)
         for address in sorted(self.current - self.good - self.bad.keys() - self.checking.keys()):
             future = self.client.submit(worker_versions, workers=[address], allow_other_workers=False,
                                         pure=False, retries=0)
@@ -613,7 +637,7 @@ def _stream(client: Any, fleet: _Fleet, batches: list[list[Job]], max_seconds: f
                     continue
                 del running[key]
                 try:
-                    results = _results(future, distributed.KilledWorker)
+                    results = _results(future, distributed.KilledWorker, fleet.stopped)
                 except WrongWorker as error:  # joined after its check, or replaced at the same address
                     fleet.refuse(error.address, str(error))
                     pending.append(jobs)
@@ -680,11 +704,14 @@ class _Lost(Exception):
     """A batch's results went with its worker."""
 
 
-def _results(future: Any, killed: type[Exception]) -> list[tuple[int, Verdict, int]]:
+def _results(future: Any, killed: type[Exception],
+             stopped: Callable[[], None] = lambda: None) -> list[tuple[int, Verdict, int]]:
     """A finished batch's results; :class:`_Lost` when the workers that ran
     it kept dying (Dask's ``KilledWorker``, after it tried it elsewhere), or
-    one died (or froze) before the client fetched its results. An error of the task
-    itself (a refusal, a bug) is raised as it is, never retried."""
+    one died (or froze) before the client fetched its results within
+    :data:`CHECK_SECONDS`, a stop heard meanwhile taken each
+    :data:`ASK_SECONDS` (``stopped``). An error of the task itself (a
+    refusal, a bug) is raised as it is, never retried."""
     if future.status == "error":
         error = future.exception()
         if isinstance(error, killed):
@@ -692,10 +719,16 @@ def _results(future: Any, killed: type[Exception]) -> list[tuple[int, Verdict, i
         raise error
     if future.status == "cancelled":  # (the scheduler forgot it)
         raise _Lost
-    try:
-        return list(future.result(timeout=CHECK_SECONDS))
-    except Exception:  # finished, then lost with its worker before it was fetched
-        raise _Lost from None
+    deadline = time.perf_counter() + CHECK_SECONDS
+    while True:
+        try:
+            return list(future.result(timeout=min(ASK_SECONDS, CHECK_SECONDS)))
+        except TimeoutError:  # (a frozen worker or scheduler: a first Ctrl+C waited the whole 30 s)
+            if time.perf_counter() >= deadline:
+                raise _Lost from None
+            stopped()
+        except Exception:  # finished, then lost with its worker before it was fetched
+            raise _Lost from None
 
 
 def _window(workers: int) -> int:
