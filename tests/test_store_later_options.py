@@ -79,3 +79,24 @@ def test_verdicts_stored_before_an_option_was_added_are_found(tmp_path: Path) ->
     assert store.get(Rules.from_dict({"promote_candidates": False}, rules), 7) is None
     store.close()
     assert rules_key(Rules(promote_candidates=False)) != rules_key(Rules())
+
+
+def test_the_promotion_unset_where_no_other_candidate_can_be_is_the_preset() -> None:
+    """With fewer than two candidates there is no other candidate to keep
+    or send up, so ``promote_candidates`` changes nothing in play; a Falling
+    Star game started with the box unchecked was labelled ``falling-star
+    (custom: promote-candidates no)``, counted in a group of its own in the
+    statistics, and its deals were solved again under a key of their own."""
+    from terrace.solver.verdicts import rules_key
+    from terrace.variants import get_rules, preset_name, rules_label
+
+    for name in ("falling-star", "wood", "blondes-and-brunettes"):
+        preset = get_rules(name)
+        assert preset.candidates == 0  # (the base card turned from the pack)
+        unset = preset.replace(promote_candidates=False)
+        assert rules_label(name, unset) == name
+        assert preset_name(unset) == name
+        assert rules_key(unset) == rules_key(preset)
+    terrace = get_rules("terrace").replace(promote_candidates=False)  # (three candidates: it counts)
+    assert rules_label("terrace", terrace) == "terrace (custom: promote-candidates no)"
+    assert preset_name(terrace) is None and rules_key(terrace) != rules_key(get_rules("terrace"))

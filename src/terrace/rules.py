@@ -186,6 +186,22 @@ class Rules:
         """True when foundations build in suit rather than alternate colour."""
         return self.foundations is FoundationBuild.SUIT
 
+    def as_played(self) -> Rules:
+        """These rules with each option that changes nothing in play under
+        the others at its default: ``promote_candidates`` with fewer than
+        two candidates (a single candidate has no other of its rank). Such
+        rules play the same games, so they have one label and one verdict
+        key.
+
+        >>> Rules(candidates=1, promote_candidates=False).as_played().promote_candidates
+        True
+        >>> Rules(candidates=2, promote_candidates=False).as_played().promote_candidates
+        False
+        """
+        if self.candidates < 2 and not self.promote_candidates:
+            return dataclasses.replace(self, promote_candidates=True)
+        return self
+
     def replace(self, /, **changes: Any) -> Rules:
         """A copy with some options changed (validated like the original)."""
         unknown = set(changes) - set(RULE_FIELDS)
@@ -254,7 +270,7 @@ class Rules:
             parts.append(count(self.redeals, "redeal"))
         if self.foundation_return:
             parts.append("foundation cards may return")
-        if self.candidates > 1 and not self.promote_candidates:  # (one candidate has no others)
+        if not self.as_played().promote_candidates:
             parts.append("other candidates of the base rank stay in the tableau")
         return ", ".join(parts)
 

@@ -170,7 +170,7 @@ def get_rules(name: str = "terrace", **overrides: Any) -> Rules:
 
 def preset_name(rules: Rules) -> str | None:
     """The variant whose rules are exactly ``rules``, if any."""
-    rules = given_rules(rules, default=False)
+    rules = given_rules(rules, default=False).as_played()  # (an option that changes nothing in play)
     for variant in VARIANTS:
         if variant.rules == rules:
             return variant.name
@@ -200,7 +200,7 @@ def rules_label(variant: str, rules: Rules) -> str:
     >>> rules_label("terrace", get_rules("terrace", candidates=0))
     'falling-star'
     """
-    known, rules = _BY_NAME.get(name_key(variant)), given_rules(rules, default=False)
+    known, rules = _BY_NAME.get(name_key(variant)), given_rules(rules, default=False).as_played()
     if known is None:
         return variant
     variant, preset = known.name, known.rules  # (another name of a variant is that variant)

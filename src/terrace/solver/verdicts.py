@@ -106,13 +106,14 @@ def rules_key(rules: Rules) -> str:
     """The rules as canonical JSON text. An option added since verdicts were
     first stored is left out at the value every rules had before it
     (:data:`~terrace.rules.LATER_OPTIONS`), so the verdicts stored before it
-    are found under the same key.
+    are found under the same key; rules that play the same games have one
+    key (:meth:`~terrace.rules.Rules.as_played`).
 
     >>> "promote_candidates" in rules_key(Rules()), "promote_candidates" in rules_key(
     ...     Rules(promote_candidates=False))
     (False, True)
     """
-    data = {name: value for name, value in rules.to_dict().items()
+    data = {name: value for name, value in rules.as_played().to_dict().items()
             if name not in LATER_OPTIONS or value != LATER_OPTIONS[name]}
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
