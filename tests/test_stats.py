@@ -211,7 +211,7 @@ def test_a_win_rate_on_a_half_is_rounded_up_as_the_exact_rate_is() -> None:
     assert _cell("win_rate", 201 / 400) == "50.3%"
     assert _cell("win_rate", 1001 / 2000) == "50.1%"
     wrong = []
-    for counted in range(1, 2001):
+    for counted in range(1, 601):  # (every wrong rate up to 600 games; 2,000 took 30 s)
         for won in range(1, counted):
             exact = Fraction(won, counted) * 100
             tenths = math.floor(exact * 10 + Fraction(1, 2))
