@@ -15,10 +15,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from store_support import golden, no_default_db, play, start
 from terrace.cli import main
+from terrace.record import GameRecord
 from terrace.storage import open_store
 from terrace.storage.migrations import LATEST_VERSION
 from test_store_faults import read_only
@@ -170,6 +171,35 @@ def test_a_newer_database_with_a_pending_log_keeps_its_log_and_gets_no_index(tmp
         assert (copy / "games.sqlite-wal").read_bytes() == wal
 
 
+def crashed_copy(folder: Path, *, with_index: bool) -> tuple[Path, GameRecord]:
+    """``folder/crashed/games.sqlite``: a copy of a database whose writer is
+    still open, five moves of the golden Terrace win held in its log only,
+    with the log's ``-shm`` index or without it; and that record."""
+    live, crashed = folder / "live", folder / "crashed"
+    live.mkdir()
+    crashed.mkdir()
+    record = golden("terrace-won")
+    with open_store(live / "games.sqlite") as store:
+        play(store, start(store, record), record.moves[:5])
+        names = files_in(live) if with_index else {"games.sqlite", "games.sqlite-wal"}
+        for name in names:
+            shutil.copy(live / name, crashed / name)
+    return crashed / "games.sqlite", record
+
+
+def assert_read_unchanged(result: Result, command: list[str], record: GameRecord, db: Path, content: bytes,
+                          log: bytes) -> None:
+    """``stats`` or ``export`` read the five moves of :func:`crashed_copy`,
+    leaving the file and its log as they were."""
+    assert result.exit_code == 0, result.output
+    assert db.read_bytes() == content and db.with_name("games.sqlite-wal").read_bytes() == log
+    if command[0] == "stats":
+        assert result.output.splitlines()[2].split()[:2] == ["Terrace", "1"]
+    else:
+        (game,) = json.loads(result.output)
+        assert game["moves"] == list(record.moves[:5])
+
+
 @pytest.mark.parametrize("command", [["stats"], ["export", "--all", "-o", "-"]], ids=["stats", "export"])
 def test_reading_a_crashed_writers_log_leaves_the_file_and_its_log_as_they_were(
     tmp_path: Path, command: list[str]
@@ -177,25 +207,12 @@ def test_reading_a_crashed_writers_log_leaves_the_file_and_its_log_as_they_were(
     """``stats`` and ``export`` read the moves in a crashed writer's log,
     and neither fold the log into the file nor delete it (opened for
     reading and writing, closing the last connection did both)."""
-    live, crashed = tmp_path / "live", tmp_path / "crashed"
-    live.mkdir()
-    crashed.mkdir()
-    record = golden("terrace-won")
-    with open_store(live / "games.sqlite") as store:
-        play(store, start(store, record), record.moves[:5])
-        for name in files_in(live):  # what a power cut leaves, the writer still open
-            shutil.copy(live / name, crashed / name)
-    db = crashed / "games.sqlite"
+    db, record = crashed_copy(tmp_path, with_index=True)  # what a power cut leaves
+    crashed = db.parent
     assert files_in(crashed) == {"games.sqlite", "games.sqlite-wal", "games.sqlite-shm"}
     content, log = db.read_bytes(), (crashed / "games.sqlite-wal").read_bytes()
     result = CliRunner().invoke(main, [*command, "--db", str(db)])
-    assert result.exit_code == 0, result.output
-    assert db.read_bytes() == content and (crashed / "games.sqlite-wal").read_bytes() == log
-    if command[0] == "stats":
-        assert result.output.splitlines()[2].split()[:2] == ["Terrace", "1"]
-    else:
-        (game,) = json.loads(result.output)
-        assert game["moves"] == list(record.moves[:5])
+    assert_read_unchanged(result, command, record, db, content, log)
 
 
 def test_reading_a_cleanly_closed_database_leaves_no_side_file(tmp_path: Path) -> None:
@@ -216,40 +233,20 @@ def test_a_log_without_its_index_in_a_read_only_folder_is_read_from_a_copy(
     said only "the database games.sqlite cannot be used: the database file
     cannot be opened". They read the file and its log from a private copy,
     the moves in the log included, and leave both as they were."""
-    live, crashed = tmp_path / "live", tmp_path / "crashed"
-    live.mkdir()
-    crashed.mkdir()
-    record = golden("terrace-won")
-    with open_store(live / "games.sqlite") as store:
-        play(store, start(store, record), record.moves[:5])
-        for name in ("games.sqlite", "games.sqlite-wal"):  # (the writer still open: its log holds the moves)
-            shutil.copy(live / name, crashed / name)
-    db = crashed / "games.sqlite"
+    db, record = crashed_copy(tmp_path, with_index=False)
+    crashed = db.parent
     content, log = db.read_bytes(), (crashed / "games.sqlite-wal").read_bytes()
     with read_only_folder(crashed):
         result = CliRunner().invoke(main, [*command, "--db", str(db)])
         assert files_in(crashed) == {"games.sqlite", "games.sqlite-wal"}
-    assert result.exit_code == 0, result.output
-    assert db.read_bytes() == content and (crashed / "games.sqlite-wal").read_bytes() == log
-    if command[0] == "stats":
-        assert result.output.splitlines()[2].split()[:2] == ["Terrace", "1"]
-    else:
-        (game,) = json.loads(result.output)
-        assert game["moves"] == list(record.moves[:5])
+    assert_read_unchanged(result, command, record, db, content, log)
 
 
 def test_a_log_without_its_index_in_a_read_only_folder_is_refused_for_play_saying_why(tmp_path: Path) -> None:
     """``play`` said "the database games.sqlite cannot be used: the
     database file cannot be opened"."""
-    live, crashed = tmp_path / "live", tmp_path / "crashed"
-    live.mkdir()
-    crashed.mkdir()
-    record = golden("terrace-won")
-    with open_store(live / "games.sqlite") as store:
-        play(store, start(store, record), record.moves[:5])
-        for name in ("games.sqlite", "games.sqlite-wal"):
-            shutil.copy(live / name, crashed / name)
-    db = crashed / "games.sqlite"
+    db, _ = crashed_copy(tmp_path, with_index=False)
+    crashed = db.parent
     with read_only_folder(crashed):
         code, output = run("play", db)
         assert files_in(crashed) == {"games.sqlite", "games.sqlite-wal"}
