@@ -54,6 +54,19 @@ def removable_pairs(board: Board, line: list[Move]) -> int:
     return count
 
 
+def follow_peek_hints(board: Board, kept: KeptLine | None) -> list[Move]:
+    """The moves of peeking hints followed from ``board`` (played on it) to
+    the win, each hint winnable, the line each keeps handed to the next."""
+    played: list[Move] = []
+    while not board.is_won():
+        found = peek_hint(board, 10.0, kept)
+        assert found.kind == WINNABLE and found.move is not None
+        kept = found.kept
+        board.push(found.move)
+        played.append(found.move)
+    return played
+
+
 def test_the_fixture_has_the_detour() -> None:
     board = start()
     for move in LINE[:AT]:
@@ -86,13 +99,7 @@ def test_following_the_hints_of_a_kept_line_drops_its_detours() -> None:
         board.push(move)
     assert removable_pairs(board, LINE[AT:]) >= 5
     from_here = board.copy(stack=False)
-    played: list[Move] = []
-    while not board.is_won():
-        found = peek_hint(board, 10.0, kept)
-        assert found.kind == WINNABLE and found.move is not None
-        kept = found.kept
-        board.push(found.move)
-        played.append(found.move)
+    played = follow_peek_hints(board, kept)
     assert len(played) < len(LINE) - AT and removable_pairs(from_here, played) == 0
 
 
@@ -178,11 +185,5 @@ def test_a_detour_inside_the_detour_at_the_head_is_dropped_too(until: float) -> 
 def test_following_a_kept_line_with_a_detour_inside_a_detour_moves_no_card_there_and_back() -> None:
     board = Board.from_position(NESTED_START, NESTED_RULES)
     kept: KeptLine | None = KeptLine(board.position(), tuple(NESTED_LINE.split()))
-    played: list[Move] = []
-    while not board.is_won():
-        found = peek_hint(board, 10.0, kept)
-        assert found.kind == WINNABLE and found.move is not None
-        kept = found.kept
-        board.push(found.move)
-        played.append(found.move)
+    played = follow_peek_hints(board, kept)
     assert not any(m.source == m.target == "t" for m in played), [str(m) for m in played]
