@@ -534,18 +534,16 @@ def test_a_reader_that_stops_early_is_an_error_not_a_success(unbuffered: str, tm
     assert "Traceback" not in stderr and "internal error" not in stderr, stderr
 
 
-@pytest.mark.parametrize("command", ["import", "export"])
-def test_sigterm_stops_any_command_as_ctrl_c_does(command: str, world: Path) -> None:
-    """SIGTERM during an import (or an export to a file) killed the process
-    outright: status 143 with nothing said, and the database left with its
-    -wal and -shm files. It now stops as Ctrl+C does: one line, status 143,
-    the import's transaction rolled back and the database closed whole."""
-    code = ("import os, signal, sys\n"
+def signalled_while_writing(signal_name: str) -> str:
+    """A program running ``terrace`` (its arguments after ``-c``) that sends
+    itself ``signal_name`` where an import stores its games or an export
+    writes its file."""
+    return ("import os, signal, sys\n"
             "from terrace.storage.sqlite import SqliteStore\n"
             "from terrace.cli import output\n"
             "def stop(*args, **kwargs):\n"
-            "    os.kill(os.getpid(), signal.SIGTERM)\n"
-            "    raise AssertionError('SIGTERM did not stop the command')\n"
+            f"    os.kill(os.getpid(), signal.{signal_name})\n"
+            f"    raise AssertionError('{signal_name} did not stop the command')\n"
             "SqliteStore.add_games = stop\n"
             "output.write_whole = stop\n"
             "from terrace.cli import storage\n"
@@ -553,6 +551,15 @@ def test_sigterm_stops_any_command_as_ctrl_c_does(command: str, world: Path) -> 
             "from terrace.cli import main\n"
             "sys.argv[0] = 'terrace'\n"
             "main()\n")
+
+
+@pytest.mark.parametrize("command", ["import", "export"])
+def test_sigterm_stops_any_command_as_ctrl_c_does(command: str, world: Path) -> None:
+    """SIGTERM during an import (or an export to a file) killed the process
+    outright: status 143 with nothing said, and the database left with its
+    -wal and -shm files. It now stops as Ctrl+C does: one line, status 143,
+    the import's transaction rolled back and the database closed whole."""
+    code = signalled_while_writing("SIGTERM")
     args = ["import", "record.json"] if command == "import" else ["export", "--all", "-o", "out.json"]
     before = snapshot(world)
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
@@ -1002,19 +1009,7 @@ def test_a_closed_terminal_stops_any_command_as_sigterm_does(command: str, world
     -shm files (1.5 MB of a transaction never committed), and an export
     its temporary file. It now stops a command as SIGTERM does: the
     import's transaction rolled back, a file being written removed."""
-    code = ("import os, signal, sys\n"
-            "from terrace.storage.sqlite import SqliteStore\n"
-            "from terrace.cli import output\n"
-            "def stop(*args, **kwargs):\n"
-            "    os.kill(os.getpid(), signal.SIGHUP)\n"
-            "    raise AssertionError('SIGHUP did not stop the command')\n"
-            "SqliteStore.add_games = stop\n"
-            "output.write_whole = stop\n"
-            "from terrace.cli import storage\n"
-            "storage.write_whole = stop\n"
-            "from terrace.cli import main\n"
-            "sys.argv[0] = 'terrace'\n"
-            "main()\n")
+    code = signalled_while_writing("SIGHUP")
     args = ["import", "record.json", "--db", "new.sqlite"] if command == "import" else [
         "export", "--all", "-o", "out.json"]
     before = snapshot(world)
