@@ -12,6 +12,7 @@ import os
 import re
 import select
 import signal
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -402,28 +403,42 @@ def test_frozen_workers_are_left_out_at_the_start_and_mid_survey(store: VerdictS
                 os.kill(pid, signal.SIGCONT)
 
 
+def dask_scheduler(file: Path) -> subprocess.Popen[bytes]:
+    """A Dask scheduler of its own process on a free port of this computer,
+    writing its address to ``file``."""
+    return subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                             "--port", "0", "--dashboard-address", ":0", "--scheduler-file", str(file)],
+                            stderr=subprocess.DEVNULL)
+
+
+def scheduler_address(file: Path, seconds: float) -> str:
+    """The address the scheduler of :func:`dask_scheduler` wrote, waiting up
+    to ``seconds`` for it."""
+    for _ in range(round(seconds / 0.05)):
+        if file.exists() and file.read_text().strip().endswith("}"):
+            break
+        time.sleep(0.05)
+    return str(json.loads(file.read_text())["address"])
+
+
+def dask_worker(address: str) -> subprocess.Popen[bytes]:
+    """A Dask worker of one thread, no nanny, joining the scheduler at ``address``."""
+    return subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                             "--no-nanny", "--dashboard-address", ":0"], stderr=subprocess.DEVNULL)
+
+
 @needs_cluster
 def test_a_scheduler_gone_mid_survey_is_a_cluster_error(tmp_path: Path, store: VerdictStore,
                                                         monkeypatch: pytest.MonkeyPatch,
                                                         capfd: pytest.CaptureFixture[str]) -> None:
     """... and Dask's own log of it (two tracebacks) stays out of the output."""
-    import subprocess
-
     monkeypatch.setattr(cluster, "CONNECT_SECONDS", 2.0)
     file = tmp_path / "scheduler.json"
-    dask = [sys.executable, "-m"]
-    scheduler = subprocess.Popen([*dask, "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                                  "--port", "0", "--dashboard-address", ":0", "--scheduler-file", str(file)],
-                                 stderr=subprocess.DEVNULL)
+    scheduler = dask_scheduler(file)
     worker = None
     try:
-        for _ in range(300):
-            if file.exists() and file.read_text().strip().endswith("}"):
-                break
-            time.sleep(0.05)
-        address = json.loads(file.read_text())["address"]
-        worker = subprocess.Popen([*dask, "distributed.cli.dask_worker", address, "--nthreads", "1",
-                                   "--no-nanny", "--dashboard-address", ":0"], stderr=subprocess.DEVNULL)
+        address = scheduler_address(file, 15)
+        worker = dask_worker(address)
 
         def on_result(number: int, verdict: Verdict) -> None:
             scheduler.kill()
@@ -452,26 +467,17 @@ def test_a_scheduler_frozen_mid_survey_is_a_cluster_error(tmp_path: Path, store:
     a first Ctrl+C, held for the next look, was lost. (Here the scheduler
     is let go after 40 s: the old code then ran to its end.) A batch
     finished as it froze waits for its results CHECK_SECONDS, cut here too."""
-    import subprocess
     import threading
 
     monkeypatch.setattr(cluster, "CONNECT_SECONDS", 2.0)
     monkeypatch.setattr(cluster, "CHECK_SECONDS", 2.0)
     file = tmp_path / "scheduler.json"
-    dask = [sys.executable, "-m"]
-    scheduler = subprocess.Popen([*dask, "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                                  "--port", "0", "--dashboard-address", ":0", "--scheduler-file", str(file)],
-                                 stderr=subprocess.DEVNULL)
+    scheduler = dask_scheduler(file)
     worker = None
     release = threading.Timer(40, lambda: scheduler.send_signal(signal.SIGCONT))
     try:
-        for _ in range(600):
-            if file.exists() and file.read_text().strip().endswith("}"):
-                break
-            time.sleep(0.05)
-        address = json.loads(file.read_text())["address"]
-        worker = subprocess.Popen([*dask, "distributed.cli.dask_worker", address, "--nthreads", "1",
-                                   "--no-nanny", "--dashboard-address", ":0"], stderr=subprocess.DEVNULL)
+        address = scheduler_address(file, 30)
+        worker = dask_worker(address)
         frozen: list[float] = []
 
         def on_result(number: int, verdict: Verdict) -> None:
