@@ -797,7 +797,7 @@ class Held:
             route.continue_()
 
     def wait(self, count: int = 1) -> None:
-        until(lambda: self.page.evaluate("1") and len(self.routes) >= count)
+        until(lambda: self.page.evaluate("1") and len(self.routes) >= count, seconds=30)
 
     def release(self) -> None:
         self.holding = False
@@ -899,6 +899,7 @@ def test_keys_after_an_undo_with_nothing_to_undo_still_act(api: Api, open_game: 
     can cross the choice holds the keys pressed behind it."""
     game = api.new(variant="terrace", deal_number=7)
     page = open_game(game)
+    settled(page)  # (a key pressed while the page still starts waits behind it)
     held = Held(page, "**/api/games/*/undo")
     page.keyboard.press("Control+z")
     held.wait()
