@@ -96,6 +96,38 @@ def test_every_key_the_page_asks_for_has_words() -> None:
     assert missing == []
 
 
+def _scripts() -> str:
+    """The page's scripts and HTML without the STRINGS table and comments."""
+    text = ""
+    for path in [*sorted((STATIC / "js").glob("*.js")), STATIC / "index.html"]:
+        source = path.read_text()
+        if path == I18N:
+            source = re.sub(r"^const STRINGS = \{\n.*?^\};", "", source, flags=re.S | re.M)
+        text += "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("//"))
+    return text
+
+
+def test_every_key_has_a_use() -> None:
+    """A key no script can ask for is dead weight that translators keep up
+    (five were: hint.none, hint.lost, hint.winnable, hint.heuristic and
+    error.cannotMove). A key counts as asked for when the page names it
+    (t("…"), data-i18n, any string of its scripts), when the server sends
+    its value, when a script builds it from a prefix (`verdict.${…}`), or
+    when it is such a key's form for one or for another way of playing
+    (`${key}.touch`, a key's ".one")."""
+    scripts = _scripts()
+    named = _asked_for() | set(_server_words()) | set(re.findall(r'"([a-zA-Z][\w.-]*)"', scripts))
+    prefixes = tuple(re.findall(r"`([a-zA-Z][\w.]*\.)\$\{", scripts))
+    suffixes = {".one", *re.findall(r"\}(\.[a-zA-Z][\w.]*)`", scripts)}
+    assert len(prefixes) > 10 and {".one", ".touch", ".title"} <= suffixes
+
+    def used(key: str) -> bool:
+        bases = [key] + [key.removesuffix(end) for end in suffixes if key.endswith(end)]
+        return any(base in named or base.startswith(prefixes) for base in bases)
+
+    assert sorted(key for key in ENGLISH if not used(key)) == []
+
+
 def _server_words() -> list[str]:
     """The keys of the words for what the server sends: why a hint has no
     move, a game's status, the verdict on a base card, each rule option (in
