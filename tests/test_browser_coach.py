@@ -557,7 +557,14 @@ def test_the_chances_of_ten_candidates_leave_them_on_the_screen_of_a_phone(
     if text.evaluate("(t) => t.scrollHeight > t.clientHeight + 1"):  # its end, by the keyboard
         text.focus()
         page.keyboard.press("End")
-        until(lambda: text.evaluate("(t) => t.scrollTop + t.clientHeight >= t.scrollHeight - 1"))
+        at_end = "(t) => t.scrollTop + t.clientHeight >= t.scrollHeight - 1"
+        until(lambda: text.evaluate(at_end))
+        # Drawn anew (here by a resize), the words stay at their end with
+        # the focus: they went back to their top, the focus to the body.
+        text.evaluate("(t) => { t.dataset.old = 'yes'; }")
+        page.evaluate("window.dispatchEvent(new Event('resize'))")
+        until(lambda: page.locator("#coach-chances .chances-text:not([data-old])").count() == 1)
+        assert text.evaluate(at_end) and text.evaluate("(t) => document.activeElement === t")
 
 
 @pytest.mark.parametrize(("low", "high", "said", "not_said"), [

@@ -282,9 +282,20 @@ function drawChances() {
     onclick: () => askChances(game) });
   const children = [button];
   // (focusable: on a phone its box scrolls, by the keyboard too; style.css)
-  if (known) children.push(el("span", { class: "chances-text", tabindex: "0", text: chancesWords(known, cardLabel) }));
+  const words = known && el("span", { class: "chances-text", tabindex: "0", text: chancesWords(known, cardLabel) });
+  if (words) children.push(words);
+  // The words drawn anew keep where the player had scrolled them to, and
+  // the keyboard's focus (any draw, a clock's tick or a turned phone, put
+  // them back at their top and the focus on the page's body).
+  const before = box.querySelector(".chances-text");
+  const scrolled = before ? before.scrollTop : 0;
+  const reading = before !== null && document.activeElement === before;
   box.replaceChildren(...children);
   if (focused) button.focus();
+  if (words && before) {
+    words.scrollTop = scrolled;
+    if (reading) words.focus({ preventScroll: true });
+  }
 }
 
 // Each candidate's wins: with `name` cardLabel on the page ("D♦"), cardName
