@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -209,10 +210,10 @@ class MemoryStore:
             games = sorted(self._games.values(), key=lambda g: g.updated_at, reverse=True)
             return [g.clone() for g in games[: max(limit, 0)]]
 
-    def statistics(self) -> dict[str, Any]:
+    def statistics(self, zone: tzinfo | None = None) -> dict[str, Any]:
         with self._lock:
             facts = [self._facts(g) for g in self._games.values()]
-        return summarize(facts)
+        return summarize(facts, zone=zone)
 
 
 def _open(game: StoredGame) -> bool:

@@ -44,6 +44,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -1389,8 +1390,9 @@ class SqliteStore:
             {"action": a, "move": m, "moves": n, "revision": r, "at": at} for a, m, n, r, at in rows
         ]
 
-    def statistics(self) -> dict[str, Any]:
-        """The statistics of every game that loads: a damaged game (one
+    def statistics(self, zone: tzinfo | None = None) -> dict[str, Any]:
+        """The statistics of every game that loads, the chart's days in
+        ``zone`` (None: local time): a damaged game (one
         that :meth:`get` refuses and ``export --all`` skips) is left out
         and counted in ``damaged``. Each game is checked as a read checks
         it: replayed once, each in its own short read so that moves are
@@ -1428,7 +1430,7 @@ class SqliteStore:
             if row is not None:
                 facts.append(GameFacts.from_row(row[_WIDTH:]))
         self._keep_stamps(earned)
-        return summarize(facts, damaged=damaged)
+        return summarize(facts, damaged=damaged, zone=zone)
 
     def _keep_stamps(self, stamps: list[tuple[str, str, int]]) -> None:
         """Store the replay stamps that games replayed by the statistics
