@@ -10,6 +10,7 @@ they fail.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,8 +21,12 @@ import pytest
 
 from web_support import CHROMIUM, running_server
 
+STATS = re.compile(r"/api/stats(\?[^/]*)?$")
+"""The page's request for the statistics (it sends its time zone along)."""
+
 # The lines of a page function (of `selector`) that click `selector` and
 # wait until the page shows another move count (bench/page.py times them).
+
 CLICK_SHOWN = """  const before = document.body.dataset.moves;
   const shown = new Promise((resolve) => {
     const watch = new MutationObserver(() => {

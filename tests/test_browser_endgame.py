@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, settled, slow_animations, top, until
+from browser_support import STATS, Api, moves_seen, settled, slow_animations, top, until
 from store_support import golden
 from terrace.board import Board
 from terrace.variants import get_rules, label_title
@@ -287,7 +287,7 @@ def test_the_page_never_rounds_a_win_rate_to_all_or_nothing(api: Api, open_game:
     body = json.dumps({"overall": {"played": 4, "win_rate": 1.0, "days": []}, "variants": blocks})
 
     def fake_stats(page: Any) -> None:
-        page.route("**/api/stats", lambda route: route.fulfill(
+        page.route(STATS, lambda route: route.fulfill(
             status=200, content_type="application/json", body=body))
 
     page = open_game(api.new(variant="terrace", deal_number=7), before_goto=fake_stats)
@@ -623,7 +623,7 @@ def test_the_win_screen_tells_a_record_from_an_equalled_one(
                      fastest_seconds=fastest)
         route.fulfill(json=data)
 
-    page = win_by_clicks(open_game, game, lambda p: p.route("**/api/stats", pinned))
+    page = win_by_clicks(open_game, game, lambda p: p.route(STATS, pinned))
     record = page.locator("dialog.end[open] p.record")
     record.wait_for()
     assert record.inner_text() == said
@@ -723,7 +723,7 @@ def test_the_win_screen_asks_for_the_statistics_after_the_time_is_stored(api: Ap
             held.append(route)
 
     def request(req: Any) -> None:
-        if req.url.endswith("/api/stats"):
+        if STATS.search(req.url):
             seen.append("stats asked")
 
     def response(resp: Any) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, top, until
+from browser_support import STATS, Api, moves_seen, top, until
 
 pytestmark = pytest.mark.browser
 
@@ -83,7 +83,7 @@ def test_failed_calls_say_so_in_the_players_words(api: Api, open_game: Any) -> N
     page.wait_for_selector("#toast.show")
     assert toast.inner_text() == "The server could not answer (error 503). Try again in a moment."
 
-    page.route("**/api/stats", lambda route: route.abort())
+    page.route(STATS, lambda route: route.abort())
     page.locator("#btn-stats").click()
     page.locator("#toast", has_text=NETWORK).wait_for()
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api
+from browser_support import STATS, Api
 from terrace.cli.storage import format_duration
 
 
@@ -26,7 +26,7 @@ def test_the_page_shows_the_fastest_win_as_terrace_stats_prints_it(
         data["overall"]["fastest_seconds"] = fastest
         route.fulfill(json=data)
 
-    page = open_game(game, lambda p: p.route("**/api/stats", pinned))
+    page = open_game(game, lambda p: p.route(STATS, pinned))
     page.locator("#btn-stats").click()
     cell = page.locator("#dlg-stats[open] tr[data-variant='overall'] td[data-stat='fastest']")
     cell.wait_for()
@@ -57,3 +57,25 @@ def test_a_recent_game_s_date_is_written_as_the_browser_s_region_writes_it(
     stored = api.client.get(f"/api/games/{game['id']}").json()["updated_at"]
     when = datetime.datetime.fromtimestamp(stored, datetime.UTC)
     assert (int(found["d"]), int(found["m"]), int(found["y"])) == (when.day, when.month, when.year)
+
+
+@pytest.mark.parametrize("zone", ["Asia/Tokyo", "America/St_Johns"])
+def test_the_page_asks_for_the_chart_s_days_in_its_own_time_zone(api: Api, open_game: Any, zone: str) -> None:
+    """The chart's days were the server's local days, while the recent
+    games' times are the browser's: a game lost at 20:00 UTC read 05:00 of
+    the next day in Tokyo and was charted on the day before. The page
+    sends its time zone, and the server answers the days in it."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    answers: list[Any] = []
+
+    def kept(route: Any) -> None:
+        answer = route.fetch()
+        answers.append((route.request.url, answer.json()))
+        route.fulfill(response=answer)
+
+    page = open_game(game, lambda p: p.route(STATS, kept), timezone_id=zone)
+    page.locator("#btn-stats").click()
+    page.wait_for_selector("#dlg-stats[open] ol.recent li")
+    [(url, data)] = answers
+    assert url.endswith("/api/stats?zone=" + zone.replace("/", "%2F"))
+    assert data["zone"] == zone

@@ -781,3 +781,51 @@ def test_export_of_one_game_named_twice_writes_it_once(
     assert json.loads(out.read_text())["saved"]["id"] == filled[0]
     listed = json.loads(run("export", "--game", filled[1], "--game", filled[0], "--game", filled[1]).output)
     assert [record["saved"]["id"] for record in listed] == [filled[1], filled[0]]
+
+
+@pytest.fixture
+def server_in_utc(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """This computer's local time is UTC for the test (as on a server or a
+    container that was never told its zone)."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_the_chart_s_days_are_the_browser_s_days(server_in_utc: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game lost at 20:00 UTC on 5 December is lost on the 6th in Tokyo
+    (05:00 there): the page, in Tokyo, listed the game at its Tokyo time
+    (the browser writes the recent games' times) while the chart, read
+    on a server whose local time is UTC, counted it on the 5th. The page
+    sends its zone; a zone this computer does not know, or none, leaves
+    the days in its local time, and the answer says which zone it used."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+        from terrace.web.app import create_app
+
+    evening = 1_796_500_800.0  # 2026-12-05 20:00 UTC
+    monkeypatch.setattr(time, "time", lambda: evening)
+    store = MemoryStore()
+    finish(store, "terrace-lost")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        client = TestClient(create_app(store), base_url="http://localhost")
+
+    def days(address: str) -> tuple[list[str], Any]:
+        answer = client.get(address)
+        assert answer.status_code == 200, answer.text
+        data = answer.json()
+        return [d["date"] for d in data["overall"]["days"]], data["zone"]
+
+    assert days("/api/stats?zone=Asia/Tokyo") == (["2026-12-06"], "Asia/Tokyo")
+    assert days("/api/stats?zone=America/New_York") == (["2026-12-05"], "America/New_York")
+    for unknown in ("", "Mars/Olympus", "Asia", "../etc/localtime"):
+        assert days(f"/api/stats?zone={unknown}") == (["2026-12-05"], None)
+    assert days("/api/stats") == (["2026-12-05"], None)
+    assert store.statistics()["overall"]["days"][0]["date"] == "2026-12-05"

@@ -193,6 +193,39 @@ def test_latest_unfinished_and_recent(store: GameStore) -> None:
     assert store.recent(0) == []
 
 
+def test_a_clock_put_back_lists_the_games_played_since_first(
+        store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three games played while the clock was 300 days ahead, then, the
+    clock set right, a new game and a move in the first of them: the list of
+    games played last put the three above the new game, the game in play
+    (``latest_unfinished`` named it), in the order of their times; with 20
+    such games it was left off the list. The list follows the log, as the
+    game in play does; a clock gone on past the old times lists by time
+    again."""
+    record = golden("terrace-lost")
+    right = time.time()
+    clock = [right + 300 * 86_400]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    ahead = []
+    for _ in range(3):
+        ahead.append(start(store, record))
+        play(store, ahead[-1], record.moves[:2])
+        clock[0] += 60
+    clock[0] = right
+    new = start(store, record)
+    play(store, new, record.moves[:2])
+    clock[0] += 10
+    play(store, store.get(ahead[0].id), record.moves[2:3])
+    listed = [g.id for g in store.recent()]
+    assert listed == [ahead[0].id, new.id, ahead[2].id, ahead[1].id]
+    assert [g.id for g in store.recent(2)] == listed[:2]
+    latest = store.latest_unfinished()
+    assert latest is not None and latest.id == ahead[0].id
+    clock[0] = right + 400 * 86_400  # (the times the clock gave then are past)
+    play(store, store.get(ahead[1].id), record.moves[2:3])
+    assert [g.id for g in store.recent()] == [ahead[1].id, ahead[0].id, new.id, ahead[2].id]
+
+
 def test_statistics_count_only_played_games(store: GameStore) -> None:
     record = golden("terrace-won")
     start(store, record)

@@ -95,6 +95,7 @@ def game_id(client: TestClient) -> str:
     ("/api/rules?variant=wood&variant=terrace", "query-twice"),
     ("/api/variants?x=1", "query-unknown"),
     ("/api/stats?x=1", "query-unknown"),
+    ("/api/stats?zone=UTC&zone=Asia/Tokyo", "query-twice"),
     ("/api/games/current?x=1", "query-unknown"),
     ("GAME?x=1", "query-unknown"),
     ("GAME/line?x=1", "query-unknown"),

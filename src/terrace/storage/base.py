@@ -37,7 +37,7 @@ import time
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -1103,8 +1103,9 @@ class GameStore(Protocol):
         after it), ``revision`` and ``at`` (seconds since the epoch)."""
         ...
 
-    def statistics(self) -> dict[str, Any]:
-        """Per-variant and overall statistics (see
+    def statistics(self, zone: tzinfo | None = None) -> dict[str, Any]:
+        """Per-variant and overall statistics, the chart's days in ``zone``
+        (None: this computer's local time; see
         :func:`terrace.storage.statistics.summarize`)."""
         ...
 

@@ -15,8 +15,10 @@ terrace.storage.base.StoreError: unknown action 'shuffle'
 from __future__ import annotations
 
 import dataclasses
+import math
 import threading
 import time
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -205,14 +207,24 @@ class MemoryStore:
             return max(playing, key=lambda g: self._changed(g.id)).clone()
 
     def recent(self, limit: int = 20) -> list[StoredGame]:
+        """As the SQLite store lists them (``rows.RECENT_ORDER``): in the
+        order of the log, timed by its clock, which a clock put back never
+        turns back."""
         with self._lock:
-            games = sorted(self._games.values(), key=lambda g: g.updated_at, reverse=True)
-            return [g.clone() for g in games[: max(limit, 0)]]
+            placed = sorted(((self._places[g.id][-1], g) for g in self._games.values()
+                             if self._places.get(g.id)), key=lambda item: item[0])
+            clock = -math.inf
+            timed: list[tuple[float, int, StoredGame]] = []
+            for (seq, at), game in placed:
+                clock = max(clock, at)
+                timed.append((max(clock, game.updated_at), seq, game))
+            timed.sort(key=lambda item: item[:2], reverse=True)
+            return [game.clone() for _, _, game in timed[: max(limit, 0)]]
 
-    def statistics(self) -> dict[str, Any]:
+    def statistics(self, zone: tzinfo | None = None) -> dict[str, Any]:
         with self._lock:
             facts = [self._facts(g) for g in self._games.values()]
-        return summarize(facts)
+        return summarize(facts, zone=zone)
 
 
 def _open(game: StoredGame) -> bool:

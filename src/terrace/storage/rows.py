@@ -125,6 +125,28 @@ happened here, whatever the clock said) a game was opened, last changed
 here, and first won or lost here (the change logged at that time): a
 state played elsewhere and joined in by an import came at no place here
 (:data:`CHANGED_HERE`)."""
+_TIME = "CASE WHEN typeof({0}) IN ('integer', 'real') THEN {0} END"
+_LAST_HERE = (f"(SELECT id FROM events WHERE events.game_id = games.id AND events.action != '{JOINED}' "
+              "ORDER BY id DESC LIMIT 1)")
+""":data:`CHANGED_HERE` read from the game's last event back (its
+``max`` read every event of the game: 100,000 for a long game)."""
+RECENT_ORDER = f"""WITH placed AS MATERIALIZED (
+    SELECT rowid AS r, {IMPORTED} AS elsewhere, {_LAST_HERE} AS seq, {_TIME.format("updated_at")} AS t
+    FROM games),
+timed AS (
+    SELECT r, seq,
+           CASE WHEN elsewhere OR seq IS NULL THEN t
+                ELSE max(coalesce(t, clock), coalesce(clock, t)) END AS at
+    FROM (SELECT *, max((SELECT {_TIME.format("at")} FROM events WHERE id = seq)) OVER (
+              PARTITION BY elsewhere OR seq IS NULL ORDER BY seq ROWS UNBOUNDED PRECEDING) AS clock
+          FROM placed))
+SELECT r FROM timed ORDER BY at DESC, seq DESC, r DESC LIMIT ?"""
+"""The rowids of the ``?`` games played last, the latest first. A game
+changed here is placed by the log's clock: the latest time logged at the
+last change here of any game up to its own (or its own last change, when
+later: a game played on elsewhere and joined in), so that a clock put back
+never lists a game played before it above the games played since; a game
+imported and not played here is placed by its own last change."""
 FACT_COLUMNS = (
     ", ".join(bounded(column) for column in (
         "variant", "status", "move_count", "hints", "undos", "created_at", "updated_at", "started_at",

@@ -44,6 +44,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +127,7 @@ from terrace.storage.rows import (
     LOG_PLACES,
     MOVE_READ,
     OPENED_ELSEWHERE,
+    RECENT_ORDER,
     bounded,
     damaged_game,
     flag,
@@ -1310,7 +1312,8 @@ class SqliteStore:
         return games[0] if games else None
 
     def recent(self, limit: int = 20) -> list[StoredGame]:
-        """The most recently updated games, newest first. A game whose row
+        """The games played last, the latest first (:data:`~terrace.storage.rows.RECENT_ORDER`:
+        in the order of the log, not of a clock put back). A game whose row
         and line still give its replay stamp (as the statistics check it)
         is read without a replay; its board is built when asked for. (The
         statistics dialog's list of 20 games of 20,000 moves each took 1.9 s
@@ -1319,10 +1322,11 @@ class SqliteStore:
         games: list[StoredGame] = []
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
-            rows = conn.execute(
-                f"SELECT {GAME_READ}, {bounded('replay_stamp')} FROM games "
-                "ORDER BY updated_at DESC, rowid DESC LIMIT ?", (max(limit, 0),),
-            ).fetchall()
+            order = [r for (r,) in conn.execute(RECENT_ORDER, (max(limit, 0),))]
+            found_rows = {row[0]: row[1:] for row in conn.execute(
+                f"SELECT rowid, {GAME_READ}, {bounded('replay_stamp')} FROM games "
+                "WHERE rowid IN (SELECT value FROM json_each(?))", (json.dumps(order),))}
+            rows = [found_rows[r] for r in order if r in found_rows]
             # (the lines of the games neither remembered nor vouched for at their revision)
             wanted = [row[0] for row in rows
                       if isinstance(row[0], str) and self._known_line(conn, row[:-1]) is None]
@@ -1389,8 +1393,9 @@ class SqliteStore:
             {"action": a, "move": m, "moves": n, "revision": r, "at": at} for a, m, n, r, at in rows
         ]
 
-    def statistics(self) -> dict[str, Any]:
-        """The statistics of every game that loads: a damaged game (one
+    def statistics(self, zone: tzinfo | None = None) -> dict[str, Any]:
+        """The statistics of every game that loads, the chart's days in
+        ``zone`` (None: local time): a damaged game (one
         that :meth:`get` refuses and ``export --all`` skips) is left out
         and counted in ``damaged``. Each game is checked as a read checks
         it: replayed once, each in its own short read so that moves are
@@ -1428,7 +1433,7 @@ class SqliteStore:
             if row is not None:
                 facts.append(GameFacts.from_row(row[_WIDTH:]))
         self._keep_stamps(earned)
-        return summarize(facts, damaged=damaged)
+        return summarize(facts, damaged=damaged, zone=zone)
 
     def _keep_stamps(self, stamps: list[tuple[str, str, int]]) -> None:
         """Store the replay stamps that games replayed by the statistics

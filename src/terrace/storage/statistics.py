@@ -18,7 +18,7 @@ import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 from terrace.errors import TerraceError
@@ -181,10 +181,11 @@ class GameFacts:
         return end - self.started_at
 
 
-def summarize(games: Iterable[GameFacts], damaged: int = 0) -> dict[str, Any]:
+def summarize(games: Iterable[GameFacts], damaged: int = 0, zone: tzinfo | None = None) -> dict[str, Any]:
     """Statistics over games, overall and per variant, and the number of
     ``damaged`` games left out; the JSON shape is described in
-    ``docs/storage.md``. Only started games (a move was made) count;
+    ``docs/storage.md``; the chart's ``days`` are calendar days in ``zone``
+    (None: this computer's local time). Only started games (a move was made) count;
     streaks follow the order in which results came, and an abandoned game
     counts as a loss in them: it breaks a winning streak and adds to a
     losing one, as a loss (no move left, or given up) does. A game counts
@@ -209,8 +210,8 @@ def summarize(games: Iterable[GameFacts], damaged: int = 0) -> dict[str, Any]:
                           _log_clock(facts))
     variants = sorted({g.variant for g in facts})
     return {
-        "overall": _block(facts, last_opened),
-        "variants": {v: _block([g for g in facts if g.variant == v], last_opened) for v in variants},
+        "overall": _block(facts, last_opened, zone),
+        "variants": {v: _block([g for g in facts if g.variant == v], last_opened, zone) for v in variants},
         "damaged": damaged,
     }
 
@@ -262,8 +263,9 @@ def _result_order(g: GameFacts, clock: dict[int, float]) -> tuple[float, int, fl
     return (clock[seq], 1, seq)
 
 
-def _block(group: list[GameFacts], last_opened: _Opened) -> dict[str, Any]:
-    """The block of ``group``, with ``last_opened`` (see :class:`_Opened`)."""
+def _block(group: list[GameFacts], last_opened: _Opened, zone: tzinfo | None) -> dict[str, Any]:
+    """The block of ``group``, with ``last_opened`` (see :class:`_Opened`)
+    and its days in ``zone``."""
     results = [(g, r) for g in group
                if (r := g.result(last_opened.imported if g.imported else last_opened.here, last_opened.seq))
                is not None]
@@ -282,7 +284,7 @@ def _block(group: list[GameFacts], last_opened: _Opened) -> dict[str, Any]:
         best = max(best, streak)
         longest_losing = max(longest_losing, losing)
         if g.result_at() > 0:
-            date = local_day(g.result_at())
+            date = local_day(g.result_at(), zone)
             days.setdefault(date, {"date": date, "won": 0, "lost": 0, "abandoned": 0})[result] += 1
     won = [g for g, r in results if r == "won"]
     # (the records are a player's own: a win in which an assist looked at the
@@ -352,6 +354,12 @@ def _time(value: Any) -> float | None:
     return float(value) if SANE_TIMES[0] <= value <= SANE_TIMES[1] else None
 
 
-def local_day(timestamp: float) -> str:
-    """The calendar date (local time) of a timestamp, as ``YYYY-MM-DD``."""
-    return datetime.fromtimestamp(timestamp).date().isoformat()
+def local_day(timestamp: float, zone: tzinfo | None = None) -> str:
+    """The calendar date of a timestamp in ``zone`` (None: local time), as
+    ``YYYY-MM-DD``.
+
+    >>> from datetime import UTC, timedelta, timezone
+    >>> local_day(1_700_000_000.0, UTC), local_day(1_700_000_000.0, timezone(timedelta(hours=9)))
+    ('2023-11-14', '2023-11-15')
+    """
+    return datetime.fromtimestamp(timestamp, zone).date().isoformat()

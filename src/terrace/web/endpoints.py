@@ -12,6 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -114,6 +115,23 @@ def remember(cache: OrderedDict[str, T], key: str, value: T, size: Callable[[T],
     while len(cache) > MAX_KEPT_LINES or (len(cache) > 1 and held > most and size is not None):
         _, gone = cache.popitem(last=False)
         held -= 0 if size is None else size(gone)
+
+
+def stats_zone(name: str | None) -> ZoneInfo | None:
+    """The time zone of the IANA name ``name`` (``Europe/Berlin``: what a
+    browser says it is in), or None for a name this computer's time zone
+    database does not know (the statistics' days are then its own local
+    time's).
+
+    >>> stats_zone("Asia/Tokyo"), stats_zone("Mars/Olympus"), stats_zone("../etc/passwd"), stats_zone(None)
+    (zoneinfo.ZoneInfo(key='Asia/Tokyo'), None, None, None)
+    """
+    if not name:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ValueError, OSError, KeyError):  # (a malformed name, a folder, none such: ZoneInfoNotFoundError)
+        return None
 
 
 class WebGame:
@@ -486,10 +504,13 @@ class WebGame:
     async def stats(self, request: Request) -> Response:
         """The statistics, with the title of each group of ``variants``, and
         its variant and changed options (for a page that names them in its
-        own language)."""
-        query(request)
+        own language); the chart's days are those of the time zone ``zone``
+        names (the browser's), when this computer knows it (``zone`` in the
+        answer: the one used, or null for this computer's local time)."""
+        zone = stats_zone(query(request, frozenset({"zone"})).get("zone"))
         # (the first call may replay every saved game once: not on the event loop)
-        data = await run_in_threadpool(self.store.statistics)
+        data = await run_in_threadpool(self.store.statistics, zone)
+        data["zone"] = None if zone is None else zone.key
         data["titles"] = {key: label_title(key) for key in data["variants"]}
         data["groups"] = {}
         for key in data["variants"]:

@@ -52,6 +52,12 @@ function readJSON(text) {
       && context && /^[0-9]+$/.test(context.source) ? BigInt(context.source) : item));
 }
 
+// "?zone=Europe/Berlin": the browser's time zone, where it names one.
+function zoneQuery() {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return typeof zone === "string" && zone ? `?zone=${encodeURIComponent(zone)}` : "";
+}
+
 async function call(method, path, body, extra = {}) {
   const headers = { "Accept-Language": getLanguage() };
   const init = { method, headers, cache: "no-store", ...extra };
@@ -118,7 +124,9 @@ export const api = {
   warn: (shown, move) => call("POST", `${game(shown.id)}/warn`, { move, ...seen(shown) }),
   why: (id, pile, index) => call("GET", `${game(id)}/why?pile=${encodeURIComponent(pile)}${index === null ? "" : `&index=${index}`}`),
   rules: (id) => call("GET", `${game(id)}/rules`),
-  stats: () => call("GET", "/api/stats"),
+  // The chart's days are the player's: the browser's time zone goes along
+  // (the server's own may be another: a computer played on from a phone).
+  stats: () => call("GET", `/api/stats${zoneQuery()}`),
   autoplay: (shown, mode) => call("POST", `${game(shown.id)}/autoplay`, { ...seen(shown), mode }),
   giveUp: (shown) => call("POST", `${game(shown.id)}/give-up`, seen(shown)),
   // keepalive: the report still goes out while the page is being closed.
