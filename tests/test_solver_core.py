@@ -930,3 +930,56 @@ def test_the_foundation_heights_kept_move_by_move_are_those_counted_afresh(rules
                 search.restart(seed + 9, [], checked=False)
                 assert core._heights_kept()
     assert checked > 40  # (small endgames end within a few hundred positions)
+
+
+def _hunter_run(search: Search, shuffle: int, max_nodes: int) -> tuple[Any, ...]:
+    """What a restarted search in order ``shuffle`` finds in ``max_nodes``
+    positions, with the epoch of its table and its entries."""
+    search.restart(shuffle, [], checked=False)
+    epoch = search._compiled._table_epoch()
+    return (epoch, *run_on(search, max_nodes), search._compiled.entries)
+
+
+def _admirals_deal_4() -> Board:
+    """Admiral's Patience deal 4 with its first base card chosen."""
+    board = Board.from_number(4, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    return board
+
+
+@needs_core
+def test_a_restart_empties_its_table_by_a_new_epoch_and_zeroes_it_when_the_epoch_wraps() -> None:
+    # a restarted search's table is emptied by taking the next epoch, not by
+    # zeroing it (tables.c, tt_renew): the same hunter run again finds what
+    # it found, also when the epoch wraps round past 65,535, where the
+    # stamps are zeroed (left as they were, the first hunter's positions
+    # would read as taken in epoch 1 again: nothing new, a false 'lost')
+    search = Search(_admirals_deal_4(), Options(core="compiled"))
+    assert search._compiled._table_epoch() == -1  # the complete search's table is plain
+    first = _hunter_run(search, 5, 1000)
+    assert first[0] == 1 and first[1] is None and first[2] >= 1000 and 0 < first[-1] < 3072  # still stamped
+    assert search._compiled._table_epoch(65_535) == 65_535  # the first hunter's slots keep stamp 1
+    assert _hunter_run(search, 5, 1000) == first  # the wrap: epoch 1 again, the stamps zeroed
+    assert _hunter_run(search, 5, 1000) == (2, *first[1:])
+    other = _hunter_run(search, 6, 1000)
+    assert other[0] == 3 and other[1:] != first[1:]
+    with pytest.raises(ValueError, match="epoch out of range"):
+        search._compiled._table_epoch(65_536)
+
+
+@needs_core
+def test_a_restarted_searchs_table_grows_with_the_positions_of_its_own_epoch_alone() -> None:
+    # past three quarters of its 4,096 slots a restarted search's table grows
+    # into a plain one: the slots of earlier hunters, taken in other epochs,
+    # stay behind, so the search is the one a new search in its order makes
+    # (a small endgame, lost after 32,047 positions, 23,965 entries: the
+    # last hunter reaches the earlier ones' positions after it grew; with
+    # those positions kept it enters 22,316)
+    board = endgame_position(2, RULE_SETS[0], 30)
+    search = Search(board, Options(core="compiled"))
+    _hunter_run(search, 5, 2000)
+    _hunter_run(search, 6, 2000)
+    grown = _hunter_run(search, 7, 100_000)
+    assert grown[0] == 3 and search._compiled._table_epoch() == -1 and grown[1] == "lost" and grown[-1] > 3072
+    fresh = Search(board, Options(core="compiled", shuffle=7))
+    assert grown[1:] == (*run_on(fresh, 100_000), fresh._compiled.entries)

@@ -134,6 +134,12 @@ typedef struct {
     int64_t tt_count;
     size_t tt_bytes;
     int tt_mapped;  /* the table has a mapping of its own (tables.c) */
+    /* a restarted search's table (tt_renew): a slot is taken only when its
+     * stamp is the table's epoch, so a restart empties it by taking a new
+     * epoch instead of zeroing it; NULL for every other table, where
+     * (0, 0) marks a free slot (tables.c) */
+    uint16_t *tt_st;
+    uint16_t tt_ep;
     int result, started, best;
     int64_t base_len;  /* moves of the restart's prefix at the bottom of the path (restart()) */
     int64_t nodes;

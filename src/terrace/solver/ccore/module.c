@@ -370,6 +370,23 @@ static PyObject *Core_heights_kept(Core *s, PyObject *unused) {
     return PyBool_FromLong(same);
 }
 
+/* _table_epoch(epoch=-1): a test hook, the epoch of a restarted search's
+ * stamped table (tables.c, tt_renew), -1 for a plain table; a given epoch
+ * (1 to 65535) is set first, so that a test reaches the wrap-around of
+ * the next restart without 65,535 of them */
+static PyObject *Core_table_epoch(Core *s, PyObject *args) {
+    int epoch = -1;
+    if (!PyArg_ParseTuple(args, "|i", &epoch)) return NULL;
+    if (refused_while_running(s)) return NULL;
+    if (epoch != -1 && (epoch < 1 || epoch > 65535)) {
+        PyErr_SetString(PyExc_ValueError, "epoch out of range");
+        return NULL;
+    }
+    if (!s->tt_st) return PyLong_FromLong(-1);
+    if (epoch != -1) s->tt_ep = (uint16_t)epoch;
+    return PyLong_FromLong(s->tt_ep);
+}
+
 static PyObject *Core_get_nodes(Core *s, void *c) { return PyLong_FromLongLong(s->nodes); }
 static PyObject *Core_get_best_found(Core *s, void *c) { return PyLong_FromLong(s->best_found); }
 static PyObject *Core_get_best_first(Core *s, void *c) { return PyLong_FromLong(s->best_first); }
@@ -393,6 +410,8 @@ static PyMethodDef Core_methods[] = {
     {"line", (PyCFunction)Core_line, METH_NOARGS, "the internal moves of the current line"},
     {"_heights_kept", (PyCFunction)Core_heights_kept, METH_NOARGS,
      "_heights_kept(): a test hook, True when the kept foundation heights are those counted afresh"},
+    {"_table_epoch", (PyCFunction)Core_table_epoch, METH_VARARGS,
+     "_table_epoch(epoch=-1): a test hook, the epoch of a restarted search's table (-1: not stamped), set first when given"},
     {"set_nrpa", (PyCFunction)Core_set_nrpa, METH_VARARGS,
      "set_nrpa(level, iterations, seed): make this search the policy-learning hunter"},
     {"set_nested", (PyCFunction)Core_set_nested, METH_VARARGS, "set_nested(seed): make this search the nested hunter"},

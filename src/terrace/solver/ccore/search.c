@@ -20,13 +20,10 @@ static int tt_insert(Core *s) {
             if ((uint64_t)(s->tt_count + 1) * 20 > (s->tt_mask + 1) * 19) return -1;
         }
     }
-    uint64_t *t = s->tt;
-    uint64_t j = keys_slot(t, s->tt_mask, a, b);
-    if (keys_used(t, j)) return 0;
+    uint64_t j = tt_slot(s, a, b);
+    if (tt_used(s, j)) return 0;
     if (s->tt_count >= s->max_entries) return -1;
-    t[2 * j] = a;
-    t[2 * j + 1] = b;
-    s->tt_count++;
+    tt_set(s, j, a, b);
     return 1;
 }
 
@@ -38,17 +35,15 @@ static int tt_insert(Core *s) {
 static inline int64_t slot_after(const Core *s, int m, uint64_t key[2], keyed *w) {
     if (tt_due(s) || !key_after(s, m, key, w)) return -2;
     mend_key(key[0], &key[1]);
-    uint64_t j = keys_slot(s->tt, s->tt_mask, key[0], key[1]);
-    return keys_used(s->tt, j) ? -1 : (int64_t)j;
+    uint64_t j = tt_slot(s, key[0], key[1]);
+    return tt_used(s, j) ? -1 : (int64_t)j;
 }
 
 /* the position after a move into free slot j of the table (slot_after,
  * with the table unchanged since): 1, or -1 when no entry is left */
 static inline int tt_put(Core *s, int64_t j, const uint64_t key[2]) {
     if (s->tt_count >= s->max_entries) return -1;
-    s->tt[2 * j] = key[0];
-    s->tt[2 * j + 1] = key[1];
-    s->tt_count++;
+    tt_set(s, (uint64_t)j, key[0], key[1]);
     return 1;
 }
 
@@ -474,8 +469,9 @@ int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t 
     }
     s->nfr = 0; s->mv_len = 0; s->started = 0; s->result = 0; s->nodes = 0;
     s->best = 0; s->best_found = -1; s->best_first = -2; s->best_len = 0; s->base_len = 0;
-    tt_free(s);
-    tt_alloc(s, 4096);  /* none under the limit: the first step ends for want of memory (run) */
+    /* emptied by a new epoch, not zeroed (tt_renew); none under the limit:
+     * the first step ends for want of memory (run) */
+    tt_renew(s, 4096);
     s->shuffled = 0;  /* the prefix is checked against the moves in their plain order */
     int32_t legal[MAXGEN];
     int prev = -2, prev_u = 0, r = 1;
