@@ -18,7 +18,7 @@ from typing import Any
 import click
 import pytest
 
-from terrace import Board, Move, get_rules
+from terrace import Board, Move, Status, get_rules
 from terrace.cli import all_commands
 from terrace.cli.options import pop_rules
 from terrace.errors import InvalidMoveError
@@ -212,6 +212,28 @@ def test_the_position_string_example_is_what_the_engine_writes() -> None:
         board.push_text(move)
     head, _, tail = shown.partition("…")
     assert board.position().startswith(head) and board.position().endswith(tail)
+
+
+def test_the_endless_shuttle_rules_md_describes_needs_only_one_pack() -> None:
+    """rules.md said a card could go back and forth between two piles for
+    ever only "with two packs or more"; one pack has two red sevens (and
+    two of every rank and colour), so a 6♣ shuttles between the 7♦ and the
+    7♥ and a one-pack game whose stock is used up stays "playing" (reached
+    from deal 17158 of these rules by a random line: the terrace's 5♦
+    waits for nothing that can come)."""
+    section = " ".join(_section(ROOT / "docs" / "rules.md", "## The end of the game").split())
+    assert "even with one pack" in section and "a 6♣ between the 7♦ and the 7♥ of one pack" in section
+    rules = get_rules("terrace", decks=1, reserve=4, piles=5, candidates=2)
+    board = Board.from_position(
+        "8 4S4C5D 8C9DTSJHQSKDAS2H3C4H5C6H7S,8H9STDJSQDKCAD2S3D,8S9HTCJDQCKHAC2D3S4D5S6D7C,"
+        "8D9CTHJCQHKSAH2C3H 6S5H,,7D6C,,7H - - 0", rules)
+    assert not board.stock and not board.waste and board.status is Status.PLAYING
+    assert [str(move) for move in board.legal_moves] == ["t1t3", "t3t5"]
+    start = board.position()
+    for move in ("t3t5", "t5t3"):  # the 6♣ onto the 7♥, then back onto the 7♦
+        board.push_text(move)
+        assert board.status is Status.PLAYING
+    assert board.position() == start
 
 
 # -- docs/storage.md's schema ------------------------------------------------------------------

@@ -421,3 +421,33 @@ def test_a_record_s_extra_keys_are_its_own_and_it_never_writes_what_it_would_ref
     with pytest.raises(InvalidRecordError) as info:
         record.to_json()
     assert info.value.code is Refusal.RECORD_EXTRA_KEY
+
+
+def test_a_record_made_with_moves_spelt_another_way_holds_them_as_the_notation_prints_them() -> None:
+    """GameRecord(..., moves=("C2", " S ")) kept and wrote the moves as
+    given, so the record its own JSON read back as (moves "c2", "s") was
+    not equal to it, and the file held moves the notation never prints."""
+    terrace = get_rules("terrace")
+    record = GameRecord("terrace", terrace, Deal.from_number(3, terrace), ("C2", " S ", "s"))
+    assert record.moves == ("c2", "s", "s")
+    assert json.loads(record.to_json())["moves"] == ["c2", "s", "s"]
+    assert GameRecord.from_json(record.to_json()) == record
+    assert dataclasses.replace(record, moves=["T1F2"], result="playing").moves == ("t1f2",)
+
+
+def test_a_record_made_with_a_move_that_is_no_move_is_refused_as_its_reading_refuses_it() -> None:
+    """GameRecord(..., moves=("c2", "zz"), result="playing") was made and
+    written, and its own reading then refused the file."""
+    terrace = get_rules("terrace")
+    deal = Deal.from_number(3, terrace)
+    with pytest.raises(InvalidRecordError) as made:
+        GameRecord("terrace", terrace, deal, ("c2", "zz"), "playing")
+    assert made.value.code is Refusal.RECORD_MOVE_UNREADABLE
+    data = GameRecord("terrace", terrace, deal, ("c2",)).to_dict()
+    data["moves"] = ["c2", "zz"]
+    with pytest.raises(InvalidRecordError) as read:
+        GameRecord.from_dict(data)
+    assert str(made.value) == str(read.value) == (
+        "move 2 ('zz') does not replay: 'zz' is not a move: write e.g. c1, s, wf, rf, t2t5, wt3 or t4f2")
+    with pytest.raises(InvalidRecordError, match=r"move 1 \('t0f'\) does not replay: .* numbered from 1"):
+        GameRecord("terrace", terrace, deal, ("t0f",), "playing")

@@ -30,7 +30,7 @@ from terrace.errors import (
     NotJsonNumberError,
     TerraceError,
 )
-from terrace.moves import MAX_MOVES, Move, too_many_moves
+from terrace.moves import MAX_MOVE_TEXT, MAX_MOVES, Move, too_many_moves
 from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules, given_rules
 from terrace.variants import canonical_name, get_rules
@@ -66,8 +66,9 @@ class GameRecord:
             given_deal(self.deal).check(given_rules(self.rules, default=False))
         except InvalidDealError as error:
             raise InvalidRecordError(error.why) from None
-        # (moves given as a list are kept as a tuple, as a record read back holds them: equal, and hashable)
-        moves = _record_moves(self.moves)
+        # (moves given as a list are kept as a tuple, as a record read back holds them: equal, and hashable;
+        # each as the notation prints it, as the reading keeps it: 'C2' was written so, and read back as 'c2')
+        moves = _spelt(_record_moves(self.moves))
         if moves is not self.moves:
             object.__setattr__(self, "moves", moves)
         # (a copy of its own, as it reads back: the caller's dict changed later,
@@ -162,11 +163,10 @@ class GameRecord:
                     or (number is not None and deal_version != DEAL_VERSION)):
                 raise InvalidRecordError(Reason(Refusal.RECORD_DEAL_VERSION, version=quote(deal_version)))
             deal = Deal.parse(_typed(data, "deal", str), rules, number)  # (checked once)
-            # (the moves are checked by the record made of them, before the result is read)
-            # (made with a result, so not replayed here; the record's own is set
-            # below, not checked again, and compared after the one replay)
-            record = cls(variant, rules, deal, _typed(data, "moves", list), RESULTS[0])
-            object.__setattr__(record, "result", _typed(data, "result", str))
+            # (the moves' number and types are checked before the result is read,
+            # their spelling and legality by the one replay below, which reads each)
+            moves = _record_moves(_typed(data, "moves", list))
+            record = cls._made(variant, rules, deal, moves, _typed(data, "result", str))
         except InvalidRecordError:
             raise
         except TerraceError as error:
@@ -183,6 +183,16 @@ class GameRecord:
         if moves != record.moves:
             object.__setattr__(record, "moves", moves)  # (the board's own: not checked again)
         return record, board
+
+    @classmethod
+    def _made(cls, variant: str, rules: Rules, deal: Deal, moves: tuple[str, ...], result: str) -> GameRecord:
+        """A record of values :meth:`checked` has checked, or checks by its
+        replay (the constructor would read every move once more)."""
+        record = object.__new__(cls)
+        for name, value in (("variant", variant), ("rules", rules), ("deal", deal), ("moves", moves),
+                            ("result", result), ("extra", {})):
+            object.__setattr__(record, name, value)
+        return record
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
@@ -236,6 +246,36 @@ def _record_moves(moves: Any) -> tuple[str, ...]:
     if not all(isinstance(move, str) for move in moves):
         raise InvalidRecordError(Reason(Refusal.RECORD_MOVES))
     return moves
+
+
+def _spelt(moves: tuple[str, ...]) -> tuple[str, ...]:
+    """``moves`` each as the notation prints it (``' C2 '`` as ``c2``;
+    the same tuple when every one is), or :class:`InvalidRecordError` for
+    the first that is no move, as the replay names it."""
+    printed = tuple(map(_PRINTED.get, moves))
+    if None in printed:
+        spelt = []
+        for index, text in enumerate(moves):
+            known = _PRINTED.get(text)
+            if known is None:
+                try:
+                    known = str(Move.parse(text))
+                except TerraceError as error:
+                    reason = Reason(Refusal.RECORD_MOVE_UNREADABLE, number=index + 1, move=clip(text),
+                                    problem=error.why)
+                    raise InvalidRecordError(reason) from None
+                if len(text) <= MAX_MOVE_TEXT and len(_PRINTED) < _PRINTED_MOST:  # (no long text is kept)
+                    _PRINTED[text] = known
+            spelt.append(known)
+        printed = tuple(spelt)
+    return moves if printed == moves else printed  # type: ignore[return-value]
+
+
+_PRINTED: dict[str, str] = {}
+"""Move texts met in records, each with the text the notation prints for
+its move (``'C2'``: ``'c2'``), so that a long record's moves are not each
+read again."""
+_PRINTED_MOST = 4096
 
 
 def json_text(text: str | bytes) -> str:
