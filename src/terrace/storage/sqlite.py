@@ -155,6 +155,11 @@ gives SQLite only what is left of :data:`BUSY_TIMEOUT_SECONDS`."""
 REMEMBERED_GAMES = 32
 """Games whose last read or written state the store keeps, so that the next
 read of an unchanged game needs neither its moves' rows nor a replay."""
+REMEMBERED_MOVES = 200_000
+"""Moves (played and to redo) of the remembered games, in all: each keeps a
+board of its whole history, about 22 MB at 100,000 moves, so that a
+server that had served 32 long games held some 700 MB of them for as long
+as it ran. The game remembered last is always kept."""
 CHANGES = {
     "create": "the new game", "move": "the move", "undo": "the undo", "redo": "the redo",
     "restart": "the restart", "hint": "the hint", "import": "the import",
@@ -1213,8 +1218,11 @@ class SqliteStore:
         with self._lock:
             self._remembered[game.id] = game
             self._remembered.move_to_end(game.id)
-            while len(self._remembered) > REMEMBERED_GAMES:
-                gone, _ = self._remembered.popitem(last=False)
+            held = sum(kept.line_length() for kept in self._remembered.values())
+            while len(self._remembered) > REMEMBERED_GAMES or (
+                    len(self._remembered) > 1 and held > REMEMBERED_MOVES):
+                gone, forgotten = self._remembered.popitem(last=False)
+                held -= forgotten.line_length()
                 self._line_marks.pop(gone, None)
                 self._unsure.discard(gone)
 
