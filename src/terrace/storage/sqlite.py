@@ -159,7 +159,9 @@ REMEMBERED_MOVES = 200_000
 """Moves (played and to redo) of the remembered games, in all: each keeps a
 board of its whole history, about 22 MB at 100,000 moves, so that a
 server that had served 32 long games held some 700 MB of them for as long
-as it ran. The game remembered last is always kept."""
+as it ran. The game remembered last is always kept. The lines a replay
+stamp vouched for (a listing's read: 6 MB at 100,000 moves) are bounded
+alike."""
 CHANGES = {
     "create": "the new game", "move": "the move", "undo": "the undo", "redo": "the redo",
     "restart": "the restart", "hint": "the hint", "import": "the import",
@@ -1378,8 +1380,10 @@ class SqliteStore:
         self._sound[game_id] = hash(row)  # (as a read finds it: the statistics need not look again)
         self._vouched[game_id] = (row[-1], stamp, line)
         self._vouched.move_to_end(game_id)
-        while len(self._vouched) > REMEMBERED_GAMES:
-            self._vouched.popitem(last=False)
+        held = sum(len(kept[2]) for kept in self._vouched.values())  # (as the remembered games')
+        while len(self._vouched) > REMEMBERED_GAMES or (len(self._vouched) > 1 and held > REMEMBERED_MOVES):
+            _, gone = self._vouched.popitem(last=False)
+            held -= len(gone[2])
         return game
 
     def history(self, game_id: str) -> list[dict[str, Any]]:
