@@ -1683,9 +1683,12 @@ class SqliteStore:
         ms = check_active_ms(ms)
         with self._transaction(write=True, action="time") as conn:
             # (under the write lock: another server's report waits, then sees this one)
-            row = conn.execute("SELECT timed_until, active_ms FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = conn.execute("SELECT timed_until, active_ms, given_up_at FROM games WHERE id = ?",
+                               (game_id,)).fetchone()
             if row is None:
                 raise unknown_game(str(game_id))
+            if row[2] is not None:  # (checked with the write: a report read before giving up adds nothing)
+                raise given_up(str(game_id))
             # (SQLite's sum of text and a number made a damaged count good)
             _sound(game_id, whole, row[1], "active_ms")
             if at is not None:
