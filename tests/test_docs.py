@@ -107,7 +107,8 @@ def test_api_md_status_table_names_each_code_under_its_status() -> None:
 _SAMPLES: dict[str, Param] = {
     "card": "TD", "top": "JS", "rank": "Q", "colour": "red", "place": "f3", "decks": 2,
     "choices": ("auto", "free", "waste"), "known": ("terrace", "wood"), "results": ("won", "lost"),
-    "expected": ("after", "move"), "problem": Reason(Refusal.STOCK_EMPTY),
+    "expected": ("after", "move"), "hosts": ("localhost", "127.0.0.1"),
+    "problem": Reason(Refusal.STOCK_EMPTY),
 }
 
 

@@ -337,6 +337,7 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "a computer clock outside {} to {}", tuple(map(str, base.saved_years()))),  # (no 2,000)
         ("storage.md", "every time lies from {} to {}", tuple(map(str, base.saved_years()))),
         ("storage.md", "remembers the last {}\ngames", sqlite.REMEMBERED_GAMES),
+        ("storage.md", "(at most {} moves in all", sqlite.REMEMBERED_MOVES),
         ("storage.md", "only the last {} moves each way", base.RECENT),
         ("storage.md", "own part of that board ({} moves each way)", base.PART),
         ("storage.md", "moves in\n  chunks of {} that never change", line.CHUNK),

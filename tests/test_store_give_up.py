@@ -49,6 +49,10 @@ def test_a_game_given_up_counts_as_lost_and_never_changes(store: GameStore) -> N
         play(store, store.get(game.id), record.moves[5:6])
     after = store.get(game.id)
     assert after.revision == again.revision and after.moves == again.moves
+    # (nor does playing time: a report read before the game was given up adds nothing after it)
+    with pytest.raises(GivenUpError, match="was given up"):
+        store.add_active_time(game.id, 1000, at=time.monotonic())
+    assert store.get(game.id).active_ms == after.active_ms
 
 
 def test_giving_up_keeps_its_time_and_a_stale_tab_cannot_give_up(store: GameStore) -> None:

@@ -587,3 +587,71 @@ def test_another_programs_import_has_a_remembered_line_read_again_once(
         assert work.counts()["move rows read"] == 1, work.sql  # (the statistics' one scan of the lines)
     other.close()
     store.close()
+
+
+def test_the_games_a_store_remembers_hold_so_many_moves_in_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each remembered game keeps a board of its whole history (about 22 MB
+    at 100,000 moves): a server that had read 32 long games held some
+    700 MB of them for good. The remembered games hold at most
+    REMEMBERED_MOVES moves in all, the one read last always kept; a game
+    forgotten is read and replayed again, the same."""
+    from terrace.storage import sqlite as sqlite_store
+
+    monkeypatch.setattr(sqlite_store, "REMEMBERED_MOVES", 1_000)
+    path = tmp_path / "games.sqlite3"
+    writer = open_store(path)
+    board = Board.from_number(DEAL, RULES)
+    for move in long_line(RULES, DEAL, 600):
+        board.push(move)
+    made = []
+    for _ in range(3):
+        game = writer.create("terrace", RULES, Deal.from_number(DEAL, RULES))
+        game.board()  # (the store's own board, moved on by sync)
+        game.sync(board.copy())
+        writer.update(game, expected_revision=game.revision, action="move")
+        made.append(game.id)
+    short = writer.create("terrace", RULES, Deal.from_number(DEAL, RULES)).id
+    writer.close()
+    store = open_store(path)
+    assert isinstance(store, SqliteStore)
+    for game_id in made:
+        store.get(game_id).recent_board()
+    assert list(store._remembered) == made[-1:]  # (600 and 600 moves are more than 1,000)
+    store.get(short)
+    assert list(store._remembered) == [made[-1], short]  # (600 and none fit)
+    again = store.get(made[0])
+    assert again.moves == [str(move) for move in board.move_stack]
+    assert again.board().position() == board.position()
+    assert list(store._remembered) == [short, made[0]]
+    store.close()
+
+
+def test_the_lines_a_listing_vouched_for_hold_so_many_moves_in_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A listing of recent games (the statistics dialog asks for 20) keeps
+    each game's line its replay stamp vouched for, 6 MB at 100,000 moves,
+    for the next read: 32 long games held some 190 MB. They hold at most
+    REMEMBERED_MOVES moves in all too, the last one always kept."""
+    from terrace.storage import sqlite as sqlite_store
+
+    monkeypatch.setattr(sqlite_store, "REMEMBERED_MOVES", 1_000)
+    path = tmp_path / "games.sqlite3"
+    writer = open_store(path)
+    board = Board.from_number(DEAL, RULES)
+    for move in long_line(RULES, DEAL, 600):
+        board.push(move)
+    for _ in range(3):
+        game = writer.create("terrace", RULES, Deal.from_number(DEAL, RULES))
+        game.board()
+        game.sync(board.copy())
+        writer.update(game, expected_revision=game.revision, action="move")
+    writer.close()
+    store = open_store(path)
+    assert isinstance(store, SqliteStore)
+    listed = store.recent(3)
+    assert [game.moves for game in listed] == [[str(move) for move in board.move_stack]] * 3
+    assert [len(kept[2]) for kept in store._vouched.values()] == [600]  # (all three before)
+    store.close()

@@ -152,3 +152,28 @@ def test_the_coachs_analysis_of_a_lost_game_given_up_meanwhile_marks_nothing(
     assert (response.json()["assist"], response.json()["assisted"]) == (False, False)
     after = store.get(game.id)
     assert after.given_up_at is not None and after.assisted is False
+
+
+def test_a_time_report_answered_after_another_tab_gave_the_game_up_counts_nothing(
+    store: GameStore, client: TestClient, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A report of playing time read the game, found it in play, and then
+    added its time: when another tab gave the game up in between, the game
+    given up gained time after it ended (docs/api.md: a report on a game
+    given up counts nothing). The store refuses it in the same step as the
+    write, and the report is answered as one on a game given up."""
+    game, _ = one_move_short(store)
+    before = store.get(game.id).active_ms
+    real = store.add_active_time
+    give_up = other_tab_gives_up(store, game.id)
+
+    def after_another_tab(game_id: str, ms: int, **settings: Any) -> int:
+        give_up()
+        return real(game_id, ms, **settings)
+
+    monkeypatch.setattr(store, "add_active_time", after_another_tab)
+    answer = client.post(f"/api/games/{game.id}/time", json={"ms": 1500})
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"id": game.id, "active_ms": before, "counted": 0, "given_up": True}
+    stored = store.get(game.id)
+    assert stored.given_up_at is not None and stored.active_ms == before

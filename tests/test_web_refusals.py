@@ -461,6 +461,27 @@ def test_the_pages_files_are_asked_again_each_time(client: TestClient, path: str
     response = client.get(path)
     assert response.status_code == 200
     assert response.headers.get("cache-control") == "no-cache"
-    if path.startswith("/static/"):
-        again = client.get(path, headers={"if-none-match": response.headers["etag"]})
-        assert again.status_code == 304
+    again = client.get(path, headers={"if-none-match": response.headers["etag"]})
+    assert again.status_code == 304
+    assert again.headers.get("cache-control") == "no-cache" and not again.content
+
+
+@pytest.mark.parametrize("path", ["/", "/favicon.svg", "/favicon.ico"])
+def test_the_page_and_its_icons_answer_304_when_unchanged(client: TestClient, path: str) -> None:
+    """docs/api.md says a browser asking again gets a 304 when a file is
+    unchanged; the page itself (``/``, what every load and reload asks
+    first) and the icons were sent whole each time, with an ETag and a
+    Last-Modified they never honoured (only ``/static/`` did)."""
+    response = client.get(path)
+    cache = response.headers["cache-control"]
+    for asked in ({"if-none-match": response.headers["etag"]},
+                  {"if-none-match": f'"other", W/{response.headers["etag"]}'},
+                  {"if-modified-since": response.headers["last-modified"]}):
+        again = client.get(path, headers=asked)
+        assert again.status_code == 304, asked
+        assert not again.content and again.headers["cache-control"] == cache
+        assert again.headers["content-security-policy"] == response.headers["content-security-policy"]
+    changed = client.get(path, headers={"if-none-match": '"other"'})
+    assert changed.status_code == 200 and changed.content == response.content
+    head = client.head(path, headers={"if-none-match": response.headers["etag"]})
+    assert head.status_code == 304

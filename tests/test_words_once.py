@@ -162,3 +162,28 @@ def test_how_far_ahead_an_imported_time_may_lie_is_said_as_the_store_keeps_it(
     game = StoredGame("g", "wood", rules, Deal.from_number(3, rules), created_at=later, updated_at=later)
     with pytest.raises(StoreError, match=r"at most 10 minutes ahead of this computer's clock\)"):
         base.check_times(game, now=now)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_names_a_misaddressed_request_is_told_to_use_are_the_ones_the_guard_answers(
+    monkeypatch: pytest.MonkeyPatch, language: str,
+) -> None:
+    """The guard answers a Host of ``localhost``, ``127.0.0.1`` or
+    ``[::1]`` (security.LOCAL_HOSTS), but its refusal of any other was typed
+    as '(localhost or 127.0.0.1)': [::1] was missing, and a name added to
+    the set would have been missing too. The words take the names from the
+    set. In remote play the computer's own names and addresses are answered
+    as well, and the refusal still names none of them: a page on another
+    site reaching the game by DNS rebinding would read them there."""
+    from terrace.web import security
+    from terrace.web.security import RemoteKeys
+
+    monkeypatch.setattr(security, "LOCAL_HOSTS", security.LOCAL_HOSTS | {"127.0.0.9"})
+    for app in (create_app(), create_app(token=RemoteKeys(), allowed_hosts=("mypc.lan", "192.168.1.20"))):
+        refused = TestClient(app, base_url=LOCAL).get(
+            "/api/stats", headers={"host": "evil.example", "accept-language": language})
+        assert refused.status_code == 421 and refused.json()["code"] == "host-not-local"
+        words = refused.json()["error"]
+        for name in ("localhost", "127.0.0.1", "[::1]", "127.0.0.9"):
+            assert name in words, (name, words)
+        assert "mypc" not in words and "192.168" not in words, words

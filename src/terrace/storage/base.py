@@ -1085,7 +1085,9 @@ class GameStore(Protocol):
         :func:`time.monotonic`) takes no more than the time since the
         game's last such report, made by any process on this store
         (:func:`report_mark`): more raises :class:`TimeTooMuchError`, and
-        nothing is added. Time reported while the game stands
+        nothing is added; to a game given up, :class:`GivenUpError` (checked
+        with the write: a report read before another tab gave the game up
+        adds nothing after it). Time reported while the game stands
         won counts towards its first win only while no time was counted
         since that win outside it and the winning change is still the
         game's last (the report that follows the winning move carries the

@@ -188,6 +188,8 @@ class MemoryStore:
         ms = check_active_ms(ms)
         with self._lock:
             game = self._stored(game_id)
+            if game.given_up_at is not None:
+                raise given_up(game_id)
             if at is not None:
                 self._timed[game_id] = report_mark(self._timed.get(game_id), ms, at)
             last = self._events.get(game_id, [{}])[-1]

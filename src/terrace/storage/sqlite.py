@@ -157,6 +157,13 @@ gives SQLite only what is left of :data:`BUSY_TIMEOUT_SECONDS`."""
 REMEMBERED_GAMES = 32
 """Games whose last read or written state the store keeps, so that the next
 read of an unchanged game needs neither its moves' rows nor a replay."""
+REMEMBERED_MOVES = 200_000
+"""Moves (played and to redo) of the remembered games, in all: each keeps a
+board of its whole history, about 22 MB at 100,000 moves, so that a
+server that had served 32 long games held some 700 MB of them for as long
+as it ran. The game remembered last is always kept. The lines a replay
+stamp vouched for (a listing's read: 6 MB at 100,000 moves) are bounded
+alike."""
 CHANGES = {
     "create": "the new game", "move": "the move", "undo": "the undo", "redo": "the redo",
     "restart": "the restart", "hint": "the hint", "import": "the import",
@@ -1215,8 +1222,11 @@ class SqliteStore:
         with self._lock:
             self._remembered[game.id] = game
             self._remembered.move_to_end(game.id)
-            while len(self._remembered) > REMEMBERED_GAMES:
-                gone, _ = self._remembered.popitem(last=False)
+            held = sum(kept.line_length() for kept in self._remembered.values())
+            while len(self._remembered) > REMEMBERED_GAMES or (
+                    len(self._remembered) > 1 and held > REMEMBERED_MOVES):
+                gone, forgotten = self._remembered.popitem(last=False)
+                held -= forgotten.line_length()
                 self._line_marks.pop(gone, None)
                 self._unsure.discard(gone)
 
@@ -1374,8 +1384,10 @@ class SqliteStore:
         self._sound[game_id] = hash(row)  # (as a read finds it: the statistics need not look again)
         self._vouched[game_id] = (row[-1], stamp, line)
         self._vouched.move_to_end(game_id)
-        while len(self._vouched) > REMEMBERED_GAMES:
-            self._vouched.popitem(last=False)
+        held = sum(len(kept[2]) for kept in self._vouched.values())  # (as the remembered games')
+        while len(self._vouched) > REMEMBERED_GAMES or (len(self._vouched) > 1 and held > REMEMBERED_MOVES):
+            _, gone = self._vouched.popitem(last=False)
+            held -= len(gone[2])
         return game
 
     def history(self, game_id: str) -> list[dict[str, Any]]:
@@ -1676,9 +1688,12 @@ class SqliteStore:
         ms = check_active_ms(ms)
         with self._transaction(write=True, action="time") as conn:
             # (under the write lock: another server's report waits, then sees this one)
-            row = conn.execute("SELECT timed_until, active_ms FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = conn.execute("SELECT timed_until, active_ms, given_up_at FROM games WHERE id = ?",
+                               (game_id,)).fetchone()
             if row is None:
                 raise unknown_game(str(game_id))
+            if row[2] is not None:  # (checked with the write: a report read before giving up adds nothing)
+                raise given_up(str(game_id))
             # (SQLite's sum of text and a number made a damaged count good)
             _sound(game_id, whole, row[1], "active_ms")
             if at is not None:

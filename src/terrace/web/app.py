@@ -21,7 +21,7 @@ from starlette._utils import get_route_path
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -55,12 +55,6 @@ PAGE_CACHE = "no-cache"
 when unchanged). Without Cache-Control it kept a file for a tenth of its
 age without asking (RFC 9111, 4.2.2), and after an update of Terrace ran
 the old version's modules for days."""
-
-
-def page_file(path: Path, cache: str = PAGE_CACHE) -> FileResponse:
-    """One of the page's files, with its type from :data:`PAGE_TYPES`."""
-    media = PAGE_TYPES.get(path.suffix.lower())
-    return FileResponse(path, headers={"cache-control": cache}, media_type=media)
 
 
 class PageFiles(StaticFiles):
@@ -97,6 +91,15 @@ class PageFiles(StaticFiles):
         if media is not None and "content-type" in response.headers:
             response.headers["content-type"] = media
         response.headers["cache-control"] = PAGE_CACHE
+        return response
+
+    async def served_at(self, request: Request, name: str, cache: str = PAGE_CACHE) -> Response:
+        """The file ``name`` answered at another address (``/``, the icons)
+        as at its own, a 304 when unchanged included (a plain
+        FileResponse sent the page whole at every load, its ETag and
+        Last-Modified never honoured), kept as ``cache`` says."""
+        response = await self.get_response(name, request.scope)
+        response.headers["cache-control"] = cache
         return response
 
 
@@ -183,14 +186,16 @@ def create_app(
         yield
         game.pool.close()
 
+    files = PageFiles(directory=STATIC)
+
     async def index(request: Request) -> Response:
-        return page_file(STATIC / "index.html")
+        return await files.served_at(request, "index.html")
 
     async def favicon(request: Request) -> Response:
-        return page_file(STATIC / "favicon.ico", cache="max-age=86400")
+        return await files.served_at(request, "favicon.ico", cache="max-age=86400")
 
     async def favicon_svg(request: Request) -> Response:
-        return page_file(STATIC / "favicon.svg")
+        return await files.served_at(request, "favicon.svg")
 
     gid = "/api/games/{game_id}"
     routes = [
@@ -218,7 +223,7 @@ def create_app(
         Route(gid + "/why", game.why),
         Route(gid + "/rules", game.game_rules),
         *coach_routes(game, coach),
-        Mount("/static", PageFiles(directory=STATIC), name="static"),
+        Mount("/static", files, name="static"),
     ]
     app = Starlette(
         routes=routes,

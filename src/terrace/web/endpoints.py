@@ -32,7 +32,7 @@ from terrace.solver.hint_line import KEPT_MOVES, KeptLine
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
-from terrace.storage import GAME_ID, GameStore, StoredGame
+from terrace.storage import GAME_ID, GameStore, GivenUpError, StoredGame
 from terrace.storage.base import RECENT, TimeTooMuchError, one_more
 from terrace.variants import (
     VARIANTS,
@@ -564,23 +564,30 @@ class WebGame:
         ms = body.get("ms")
         if isinstance(ms, bool) or not isinstance(ms, int) or ms < 0:
             raise ApiError(WebRefusal.TIME_NOT_COUNT)
-        if game.given_up_at is not None:
-            # Nothing counts after giving up, and a tab that did not know (the game was given
-            # up on another device) learns it from this answer: not an error (a 409 showed in
-            # the browser's console as one, for a report the page only has to catch up on).
-            return json_response({"id": game.id, "active_ms": game.active_ms, "counted": 0, "given_up": True})
-        async with self.reporting:
-            counted = min(ms, self.clock.allowance(game.id))
+        if game.given_up_at is None:
             try:
-                total = await self.add_time(game.id, counted)
+                return await self.report_time(game.id, ms)
+            except GivenUpError:  # (another tab gave it up after it was read: the store added nothing)
+                game = await self.load(game.id)
+        # Nothing counts after giving up, and a tab that did not know (the game was given
+        # up on another device) learns it from this answer: not an error (a 409 showed in
+        # the browser's console as one, for a report the page only has to catch up on).
+        return json_response({"id": game.id, "active_ms": game.active_ms, "counted": 0, "given_up": True})
+
+    async def report_time(self, game_id: str, ms: int) -> Response:
+        """Count what the clock allows of a report of ``ms`` (see :meth:`active_time`)."""
+        async with self.reporting:
+            counted = min(ms, self.clock.allowance(game_id))
+            try:
+                total = await self.add_time(game_id, counted)
             except TimeTooMuchError as error:  # (another server took that time: what is left of it)
                 counted = min(counted, error.most)
                 try:
-                    total = await self.add_time(game.id, counted)
+                    total = await self.add_time(game_id, counted)
                 except TimeTooMuchError:  # (and meanwhile that too: none, which the store always takes)
                     counted = 0
-                    total = await self.add_time(game.id, counted)
-        return json_response({"id": game.id, "active_ms": total, "counted": counted})
+                    total = await self.add_time(game_id, counted)
+        return json_response({"id": game_id, "active_ms": total, "counted": counted})
 
     async def add_time(self, game_id: str, ms: int) -> int:
         """Store ``ms`` of playing time (see :meth:`active_time`); the game's

@@ -206,8 +206,8 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         500, "something went wrong on the server; the game was not changed",
         "Auf dem Server ist etwas schiefgegangen; das Spiel wurde nicht verändert."),
     WebRefusal.HOST_NOT_LOCAL: Wording(
-        421, "this server answers only requests addressed to this computer (localhost or 127.0.0.1)",
-        "Dieser Server beantwortet nur Anfragen an diesen Computer (localhost oder 127.0.0.1)."),
+        421, "this server answers only requests addressed to this computer ({hosts:choices})",
+        "Dieser Server beantwortet nur Anfragen an diesen Computer ({hosts:choices})."),
     WebRefusal.CROSS_SITE: Wording(
         403, "requests from other web sites are refused",
         "Anfragen von anderen Websites werden abgelehnt."),

@@ -100,7 +100,6 @@ TRUST_EXTENSION = "terrace.trust"
 (:mod:`terrace.web.protocol`) lets the guard say that a connection showed
 the token: ``scope["extensions"][TRUST_EXTENSION]["trust"]()``."""
 SERVER_ERROR = Reason(WebRefusal.SERVER_ERROR)
-HOST_NOT_LOCAL = Reason(WebRefusal.HOST_NOT_LOCAL)
 CROSS_SITE = Reason(WebRefusal.CROSS_SITE)
 TOKEN_NEEDED = Reason(WebRefusal.TOKEN_NEEDED)
 LINK_SPENT = Reason(WebRefusal.LINK_SPENT)
@@ -181,6 +180,21 @@ def token_cookie(port: int | None, base: str = TOKEN_COOKIE) -> str:
     ('terrace_token_8000', 'terrace_token', 'terrace_link_8000')
     """
     return base if port is None else f"{base}_{port}"
+
+
+def local_names() -> tuple[str, ...]:
+    """The names of :data:`LOCAL_HOSTS` as an address writes them, for the
+    refusal of any other Host (``host-not-local``), which said
+    "localhost or 127.0.0.1" in words of its own, [::1] missing. The names
+    a remote game also answers (:class:`SecurityMiddleware`'s extra hosts,
+    the computer's names and addresses) are never said: a page on another
+    site that reaches the game by DNS rebinding reads that refusal.
+
+    >>> local_names()
+    ('localhost', '127.0.0.1', '[::1]')
+    """
+    return tuple(sorted((f"[{host}]" if ":" in host else host for host in LOCAL_HOSTS),
+                        key=lambda name: (name != "localhost", ":" in name, name)))
 
 
 def host_is_local(value: str, extra: Iterable[str] = ()) -> bool:
@@ -403,7 +417,7 @@ class SecurityMiddleware:
         headers = _headers(scope)
         hosts = headers.get("host", [])
         if len(hosts) != 1 or not host_is_local(hosts[0], self.extra_hosts):
-            return _refused(HOST_NOT_LOCAL, scope)
+            return _refused(Reason(WebRefusal.HOST_NOT_LOCAL, hosts=local_names()), scope)
         if self.token is not None:
             parsed = parse_host(hosts[0])
             assert parsed is not None  # (the Host check above parsed it)
