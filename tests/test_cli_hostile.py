@@ -1062,3 +1062,47 @@ def test_an_empty_file_is_said_to_be_empty(args: list[str], status: int, said: s
     result = invoke(args, world)
     assert result.exit_code == status, result.output
     assert result.stderr.rstrip("\n").endswith(said.replace("{w}", str(world))), result.stderr
+
+
+HELPS = """
+import sys
+from terrace.cli import COMMANDS, main
+for args in ([], *([name] for name in sorted(COMMANDS))):
+    try:
+        main([*args, "--help"], prog_name="terrace")
+    except SystemExit as end:
+        print(f"status {end.code}", file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "latin-1"])
+def test_every_help_is_written_in_an_encoding_without_the_minus_sign(encoding: str, tmp_path: Path) -> None:
+    """With standard output in cp1252 (Windows, output to a file) or
+    latin-1, 'terrace deal --help' (and the help of solve, hint, survey,
+    replay, show and play) ended with status 1 and "'charmap' codec can't
+    encode character '\\u2212'": the rule options' ranges read '0 to 52 ×
+    decks − piles − 1'. The minus is written '-'; the rest as in UTF-8."""
+    from terrace.cli import COMMANDS
+    from terrace.cli.output import STAND_INS
+
+    def helps(encoding: str) -> str:
+        done = subprocess.run([sys.executable, "-c", HELPS], capture_output=True, timeout=120, cwd=tmp_path,
+                              env={**os.environ, "PYTHONIOENCODING": encoding})
+        assert done.stderr.decode().split("\n") == ["status 0"] * (len(COMMANDS) + 1) + [""]
+        return done.stdout.decode(encoding)
+
+    written, whole = helps(encoding), helps("utf-8")
+    assert written == "".join(char if char.encode(encoding, "ignore") else STAND_INS[char] for char in whole)
+    assert "52 × decks - piles - 1" in " ".join(written.split())
+
+
+def test_the_qr_code_still_falls_back_to_the_link_in_an_encoding_without_its_blocks() -> None:
+    """Standard output's stand-ins are for typographic characters only: a
+    QR code's blocks are still an error, on which the link is printed alone."""
+    import io
+
+    from terrace.cli.output import PLAIN
+    from terrace.web.remote import print_qr
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="cp1252", errors=PLAIN)
+    assert print_qr("https://192.168.1.2:8000/?key=abc", out) is False
