@@ -33,9 +33,9 @@ from terrace.cli.options import (
     verdicts_db_options,
 )
 from terrace.cli.output import write_whole
-from terrace.errors import TerraceError
-from terrace.moves import parse_moves
-from terrace.refusals import clip
+from terrace.errors import InvalidMoveError, TerraceError
+from terrace.moves import MAX_MOVES, Move, parse_moves, too_many_moves
+from terrace.refusals import clip, quote
 from terrace.rules import Rules
 from terrace.solver.api import NODE_SLICE, solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
@@ -150,7 +150,8 @@ def _code(card: int) -> str:
 @click.option("--max-seconds", "--seconds", "max_seconds", type=Seconds(), default=10.0, show_default=True,
               help="Time budget (named as in solve, deal and survey; --seconds is its older name).")
 @click.option("--line", "-l", default="",
-              help="The winning line an earlier hint of this game gave (its JSON \"line\"): when the"
+              help="The winning line an earlier hint of this game gave (its moves as the hint prints them,"
+                   " or its JSON \"line\" as it is): when the"
                    " moves played since follow it and it still wins, the hint continues it instead of"
                    " solving afresh (a new line each time can make the game wander for thousands of moves).")
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
@@ -165,10 +166,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     illegal = play_moves(board, moves)
     if illegal is not None:
         raise illegal
-    try:
-        given = parse_moves(line)
-    except TerraceError as error:
-        raise UnreadableMoves(f"--line: {error}") from None
+    given = _line_moves(line)
     try:
         with stop_on_sigterm():
             report = hint_report(board, fair=fair, seed=seed, seconds=max_seconds, samples=samples,
@@ -178,6 +176,28 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     click.echo(json.dumps(report) if as_json else describe(report))
     if not as_json and len(report.get("line") or ()) > 1:  # (the next hint continues it when given)
         click.echo(f"line (--line continues it): {' '.join(report['line'])}")
+
+
+def _line_moves(line: str) -> list[Move]:
+    """The moves of ``hint --line``: words separated by spaces or commas,
+    as the hint prints its line, or the JSON list ``hint --json`` gives
+    (``["c2", "t8f"]``, which was refused as "'["c2"' is not a move")."""
+    text = line.strip()
+    try:
+        if not text.startswith("["):
+            return parse_moves(text)
+        try:
+            words = json.loads(text)
+        except (ValueError, RecursionError):
+            words = None
+        if not isinstance(words, list) or not all(isinstance(word, str) for word in words):
+            example = json.dumps(["c2", "t8f"])
+            raise UnreadableMoves(f"--line: {quote(text)} is not a JSON list of moves such as {example}")
+        if len(words) > MAX_MOVES:
+            raise InvalidMoveError(too_many_moves())
+        return [Move.parse(word) for word in words]
+    except TerraceError as error:
+        raise UnreadableMoves(f"--line: {error}") from None
 
 
 @click.command("survey")
