@@ -1147,3 +1147,16 @@ def test_ctrl_c_inside_an_exec_of_text_ends_with_the_commands_status(args: list[
                           text=True, timeout=120, cwd=tmp_path, env=env)
     assert done.returncode == status, done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("deals", "said"), [
+    ("1–1000", "join them with '-', not '–'"), ("1−2", "join them with '-', not '−'"),
+    ("1—2", "join them with '-', not '—'"), ("١-٢", "write them in the digits 0-9"),
+])
+def test_a_range_joined_by_another_dash_says_so(deals: str, said: str) -> None:
+    """'--deals 1–1000' (an en dash, as typography writes a range) was
+    told to be written "in the digits 0-9", which it was: it is told which
+    dash to use."""
+    result = CliRunner().invoke(main, ["survey", "--deals", deals])
+    assert result.exit_code == 2
+    assert f"is not a range of deal numbers such as 1-10000 ({said})" in result.stderr
