@@ -1160,3 +1160,20 @@ def test_a_range_joined_by_another_dash_says_so(deals: str, said: str) -> None:
     result = CliRunner().invoke(main, ["survey", "--deals", deals])
     assert result.exit_code == 2
     assert f"is not a range of deal numbers such as 1-10000 ({said})" in result.stderr
+
+
+def test_a_survey_whose_reader_stops_early_still_writes_its_table_and_chart(tmp_path: Path) -> None:
+    """'terrace survey ... | head -1' solved every deal, then ended with
+    status 1 and wrote neither the Markdown table nor the chart: the
+    summary's lines came first, and the second found the pipe closed. The
+    table and chart are written before the summary."""
+    out = tmp_path / "out"
+    args = ["survey", "--deals", "1-2", "--jobs", "1", "--max-seconds", "2", "--verdicts-db",
+            str(tmp_path / "v.sqlite3"), "--out", str(out)]
+    survey = subprocess.Popen([sys.executable, "-m", "terrace", *args], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, cwd=tmp_path)
+    assert survey.stdout is not None and survey.stderr is not None
+    survey.stdout.close()  # (a reader that stopped before the first line)
+    survey.stderr.read()
+    assert survey.wait(timeout=120) == 1  # (as click ends on a closed pipe)
+    assert sorted(path.suffix for path in out.iterdir()) == [".md", ".png"]

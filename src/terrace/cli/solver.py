@@ -45,6 +45,7 @@ from terrace.solver.players import PLAYERS, SEEDED, player_key, player_settings
 from terrace.solver.stops import catch_stops, restore_stops
 from terrace.solver.survey import (
     MAX_WORKERS,
+    Summary,
     WorkerDiedError,
     markdown_table,
     now,
@@ -351,6 +352,16 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                    f"({versions}; this one is {SOLVER_VERSION}): stored won and lost verdicts stay "
                    "valid, and an unknown of a newer solver counts", err=True)
     summary = summarise(verdicts)
+    # (the table and chart first: a reader of the summary that stops early,
+    # 'terrace survey ... | head -1', ended the survey before they were
+    # written; a table that cannot be written is said after the summary)
+    wrote: str | None = None
+    failed: Exception | None = None
+    if to_files:
+        try:
+            wrote = _write_report(out, rules, name, first, last, player, key, budget, summary, verdicts, argv)
+        except (click.ClickException, OSError) as error:
+            failed = error
     if as_json:
         # (what was surveyed first, so that a report names its survey: the
         # seed and the player's settings too, which change its verdicts)
@@ -369,8 +380,16 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                    f"99th percentile {summary.p99:.3f}"
                    + (f"; {summary.mean_nodes_per_second:,.0f} positions/s" if player == "perfect" else "")
                    + (f"; peak worker memory {peak / 1024:.0f} MB" if peak else ""))
-    if not to_files:
-        return
+    if failed is not None:
+        raise failed
+    if wrote is not None:
+        click.echo(wrote, err=as_json)  # (with --json, standard output holds the JSON alone)
+
+
+def _write_report(out: str, rules: Rules, name: str, first: int, last: int, player: str, key: str,
+                  budget: float, summary: Summary, verdicts: dict[int, Verdict], argv: list[str]) -> str:
+    """Write a survey's Markdown table and chart into the folder ``out``;
+    the line that says so."""
     title = TITLES.get(name, name) + ("" if player == "perfect" else f", {player} player")
     command = " ".join(shell_word(a) for a in argv)
     folder = Path(out).expanduser()
@@ -378,16 +397,13 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     _make_folder(folder)
     write_whole(folder / f"{stem}.md", markdown_table(title, summary, command, budget))
     if not charts_available():
-        click.echo(f"wrote {clip(str(folder / (stem + '.md')))} (no chart: {ChartsUnavailableError()})",
-                   err=as_json)  # (with --json, standard output holds the JSON alone)
-        return
+        return f"wrote {clip(str(folder / (stem + '.md')))} (no chart: {ChartsUnavailableError()})"
     write_whole(folder / f"{stem}.png",
                 survey_chart(f"{title} {first}-{last}", {"won": summary.won, "lost": summary.lost,
                                                          "unknown": summary.unknown},
                              [v.seconds for v in verdicts.values()]))
     # (the folder as someone typed it: a newline or a terminal's escape in it is written escaped)
-    click.echo(f"wrote {clip(str(folder / (stem + '.md')))} and {clip(str(folder / (stem + '.png')))}",
-               err=as_json)
+    return f"wrote {clip(str(folder / (stem + '.md')))} and {clip(str(folder / (stem + '.png')))}"
 
 
 def _other_solvers(taken: dict[int, Verdict], solvers: dict[int, int]) -> dict[int, int]:
