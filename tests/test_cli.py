@@ -627,3 +627,22 @@ def test_a_logged_warning_is_one_plain_line(capsys: pytest.CaptureFixture[str]) 
     said = capsys.readouterr().err
     assert "warning: saved game a\\nb\\x1b[2J is damaged\n" in said and said.count("warning: ") == 1, said
     assert logging.getLogger("terrace").handlers == before
+
+
+def test_a_hints_json_line_is_taken_back_as_it_is() -> None:
+    """The help of --line says it is the JSON "line" of an earlier hint,
+    yet that line given as JSON (``["c2", "t8f", ...]``, as a script
+    reading ``hint --json`` has it) was refused: "--line: '["c2",' is not
+    a move". It is read as the same moves as the words the hint prints."""
+    first = run("hint", "-n", "7", "--peek", "--json")
+    assert first.exit_code == 0, first.output
+    line = json.loads(first.stdout)["line"]
+    assert len(line) > 2
+    as_json = run("hint", "-n", "7", "--moves", line[0], "--peek", "--json", "--line", json.dumps(line))
+    as_words = run("hint", "-n", "7", "--moves", line[0], "--peek", "--json", "--line", " ".join(line))
+    assert as_json.exit_code == 0 and as_words.exit_code == 0, as_json.output + as_words.output
+    hints = [{k: v for k, v in json.loads(r.stdout).items() if k != "seconds"} for r in (as_json, as_words)]
+    assert hints[0] == hints[1] and hints[0]["move"] == line[1] and hints[0]["line"] == line[1:]
+    for bad in ('["c2", 5]', '[', '{"line": []}', '["zz"]'):
+        refused = run("hint", "-n", "7", "--moves", line[0], "--peek", "--line", bad)
+        assert refused.exit_code == 1 and "--line: " in refused.stderr, (bad, refused.output)

@@ -1062,3 +1062,118 @@ def test_an_empty_file_is_said_to_be_empty(args: list[str], status: int, said: s
     result = invoke(args, world)
     assert result.exit_code == status, result.output
     assert result.stderr.rstrip("\n").endswith(said.replace("{w}", str(world))), result.stderr
+
+
+HELPS = """
+import sys
+from terrace.cli import COMMANDS, main
+for args in ([], *([name] for name in sorted(COMMANDS))):
+    try:
+        main([*args, "--help"], prog_name="terrace")
+    except SystemExit as end:
+        print(f"status {end.code}", file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "latin-1"])
+def test_every_help_is_written_in_an_encoding_without_the_minus_sign(encoding: str, tmp_path: Path) -> None:
+    """With standard output in cp1252 (Windows, output to a file) or
+    latin-1, 'terrace deal --help' (and the help of solve, hint, survey,
+    replay, show and play) ended with status 1 and "'charmap' codec can't
+    encode character '\\u2212'": the rule options' ranges read '0 to 52 ×
+    decks − piles − 1'. The minus is written '-'; the rest as in UTF-8."""
+    from terrace.cli import COMMANDS
+    from terrace.cli.output import STAND_INS
+
+    def helps(encoding: str) -> str:
+        done = subprocess.run([sys.executable, "-c", HELPS], capture_output=True, timeout=120, cwd=tmp_path,
+                              env={**os.environ, "PYTHONIOENCODING": encoding})
+        assert done.stderr.decode().split("\n") == ["status 0"] * (len(COMMANDS) + 1) + [""]
+        return done.stdout.decode(encoding)
+
+    written, whole = helps(encoding), helps("utf-8")
+    assert written == "".join(char if char.encode(encoding, "ignore") else STAND_INS[char] for char in whole)
+    assert "52 × decks - piles - 1" in " ".join(written.split())
+
+
+def test_the_qr_code_still_falls_back_to_the_link_in_an_encoding_without_its_blocks() -> None:
+    """Standard output's stand-ins are for typographic characters only: a
+    QR code's blocks are still an error, on which the link is printed alone."""
+    import io
+
+    from terrace.cli.output import PLAIN
+    from terrace.web.remote import print_qr
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="cp1252", errors=PLAIN)
+    assert print_qr("https://192.168.1.2:8000/?key=abc", out) is False
+
+
+INTERRUPTED_IN_EXEC = """
+import sys
+import terrace.cli.engine as engine
+import terrace.web.server as server
+
+def interrupted_in_exec(*args, **kwargs):
+    # Ctrl+C while a dataclass is made (dataclasses exec a text): h11's, as
+    # the web game's server loads it
+    exec("import os, signal\\nos.kill(os.getpid(), signal.SIGINT)\\nfor _ in range(10**7): pass")
+
+server.serve = interrupted_in_exec
+engine.variants.callback = interrupted_in_exec
+from terrace.cli import main
+main(sys.argv[1:], prog_name="terrace")
+"""
+
+
+@pytest.mark.parametrize(("args", "status"), [
+    (["play", "--no-browser", "--port", "0", "--db", ":memory:"], 0),
+    (["variants"], 130),
+], ids=["play", "variants"])
+def test_ctrl_c_inside_an_exec_of_text_ends_with_the_commands_status(args: list[str], status: int,
+                                                                     tmp_path: Path) -> None:
+    """CPython ends a 'python -m' process by SIGINT at its exit once a plain
+    KeyboardInterrupt has left an exec of text, caught or not: a Ctrl+C as
+    the web game's server loaded h11 (a dataclass) ended 'python -m
+    terrace play' by SIGINT (-2 here, 130 in a shell; 3 of 17
+    process-group SIGINTs 0.3-0.8 s after the link on a loaded machine,
+    which made test_a_stop_just_after_play_prints_its_link_ends_it_as_later
+    fail now and then), where it ends with 0; any other command died of
+    SIGINT after 'stopped: ...' instead of ending with 130."""
+    # (run with -m, as 'python -m terrace': a program run from a file or -c
+    # ends through another path, which does not look at the flag)
+    (tmp_path / "interrupted_in_exec.py").write_text(INTERRUPTED_IN_EXEC)
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "interrupted_in_exec", *args], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path, env=env)
+    assert done.returncode == status, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("deals", "said"), [
+    ("1–1000", "join them with '-', not '–'"), ("1−2", "join them with '-', not '−'"),
+    ("1—2", "join them with '-', not '—'"), ("١-٢", "write them in the digits 0-9"),
+])
+def test_a_range_joined_by_another_dash_says_so(deals: str, said: str) -> None:
+    """'--deals 1–1000' (an en dash, as typography writes a range) was
+    told to be written "in the digits 0-9", which it was: it is told which
+    dash to use."""
+    result = CliRunner().invoke(main, ["survey", "--deals", deals])
+    assert result.exit_code == 2
+    assert f"is not a range of deal numbers such as 1-10000 ({said})" in result.stderr
+
+
+def test_a_survey_whose_reader_stops_early_still_writes_its_table_and_chart(tmp_path: Path) -> None:
+    """'terrace survey ... | head -1' solved every deal, then ended with
+    status 1 and wrote neither the Markdown table nor the chart: the
+    summary's lines came first, and the second found the pipe closed. The
+    table and chart are written before the summary."""
+    out = tmp_path / "out"
+    args = ["survey", "--deals", "1-2", "--jobs", "1", "--max-seconds", "2", "--verdicts-db",
+            str(tmp_path / "v.sqlite3"), "--out", str(out)]
+    survey = subprocess.Popen([sys.executable, "-m", "terrace", *args], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, cwd=tmp_path)
+    assert survey.stdout is not None and survey.stderr is not None
+    survey.stdout.close()  # (a reader that stopped before the first line)
+    survey.stderr.read()
+    assert survey.wait(timeout=120) == 1  # (as click ends on a closed pipe)
+    assert sorted(path.suffix for path in out.iterdir()) == [".md", ".png"]

@@ -1089,6 +1089,35 @@ def test_a_wrong_scheduler_is_said_also_when_every_deal_is_stored(tmp_path: Path
     assert f"nothing listens at tcp://127.0.0.1:{port}" in result.output
 
 
+
+@needs_cluster
+def test_a_scheduler_host_name_that_does_not_exist_is_said_at_once(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``survey --scheduler tcp://nohost.invalid:8786`` (a typo in the
+    name) waited 30 s (34 s measured), Dask looking the name up again and
+    again, then said "no Dask scheduler answered at ...: is one running
+    there?". A name the lookup says does not exist is said at once."""
+    import socket
+
+    real = socket.getaddrinfo
+
+    def lookup(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host == "nohost.invalid":  # (as a name server says it, wherever the test runs)
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", lookup)
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 5.0)  # (the wait before)
+    path = tmp_path / "v.sqlite3"
+    started = time.monotonic()
+    result = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-2", "--verdicts-db",
+                                       str(path), "--scheduler", "tcp://nohost.invalid:8786", "--json"])
+    assert result.exit_code == 1, result.output
+    assert ("nohost.invalid is not a known host name (Name or service not known): is "
+            "tcp://nohost.invalid:8786 the scheduler's address?") in result.output
+    assert time.monotonic() - started < 4
+    assert not path.exists()
+
 STOPPED_IN_A_WAIT_OF_THE_CLIENT = """
 import json, os, signal, sys, threading
 from terrace.rules import Rules

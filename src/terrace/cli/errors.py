@@ -117,6 +117,21 @@ class Terminated(KeyboardInterrupt):
     :func:`stop_on_sigterm`), so that the same code stops a command."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl+C, raised by the handler :func:`stop_on_sigterm` sets where
+    Python's own raises a plain ``KeyboardInterrupt``. CPython ends a
+    ``python -m`` process by SIGINT at its exit once a plain
+    ``KeyboardInterrupt`` has left an ``exec`` of text (a dataclass being
+    made as a module loads), even when the program caught it: a Ctrl+C as
+    the web game's server loaded h11 ended ``python -m terrace play`` by
+    SIGINT (130 in the shell) where it ends with 0, and any other command
+    by SIGINT, not with status 130. A subclass is not taken for it."""
+
+
+def _interrupted(signum: int, frame: FrameType | None) -> None:
+    raise Interrupted
+
+
 def stopped(stop: KeyboardInterrupt) -> tuple[str, int]:
     """What a command stopped by Ctrl+C or SIGTERM says, and its exit status.
 
@@ -156,7 +171,8 @@ def hang_up_ends() -> None:
 @contextmanager
 def stop_on_sigterm() -> Iterator[None]:
     """While it lasts, SIGTERM raises :class:`Terminated`: the command stops
-    as on Ctrl+C, in one line on standard error (see :mod:`terrace.cli`).
+    as on Ctrl+C, in one line on standard error (see :mod:`terrace.cli`);
+    Ctrl+C raises :class:`Interrupted`.
     SIGHUP stops it as SIGTERM does (it killed an import outright, its new
     database left with a -wal and -shm, and an export its temporary file),
     unless it is ignored (``nohup``) or :func:`hang_up_ends` gave it back.
@@ -170,9 +186,15 @@ def stop_on_sigterm() -> Iterator[None]:
     taken = HANG_UP if HANG_UP is not None and signal.getsignal(HANG_UP) == signal.SIG_DFL else None
     if taken is not None:
         signal.signal(taken, _hang_up)
+    # (Ctrl+C raises Interrupted, unless it is ignored: a job started in the background)
+    interrupting = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if interrupting:
+        signal.signal(signal.SIGINT, _interrupted)
     try:
         yield
     finally:
+        if interrupting and signal.getsignal(signal.SIGINT) is _interrupted:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         if taken is not None:
             signal.signal(taken, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, previous)

@@ -16,6 +16,7 @@ import re
 import select
 import stat
 import sys
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -142,12 +143,20 @@ class FilePath(click.Path[str]):
         return super().convert(value, param, ctx)
 
 
+def _other_dash(char: str) -> bool:
+    """Whether ``char`` is a dash but the hyphen-minus (an en dash, a minus sign)."""
+    return char != "-" and (unicodedata.category(char) == "Pd" or char == "\u2212")
+
+
 class DealRange(click.ParamType[str]):
     """Deal numbers such as ``1-10000`` or ``7`` (the text, checked: ASCII
     digits, as :func:`terrace.solver.survey.check_range` checks a range).
 
     >>> DealRange().convert("1-1000", None, None)
     '1-1000'
+    >>> DealRange().convert("1–1000", None, None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: '1–1000' is not a range ... (join them with '-', not '–')
     >>> DealRange().convert("1-10000000", None, None)
     Traceback (most recent call last):
     click.exceptions.BadParameter: 1-10000000 holds 10,000,000 deals: one survey covers at most 1,000,000
@@ -159,8 +168,11 @@ class DealRange(click.ParamType[str]):
         text = str(value)
         try:
             if not text.isascii():
-                raise ValueError(f"{quote(text)} is not a range of deal numbers such as 1-10000 "
-                                 "(write them in the digits 0-9)")
+                # (a dash other than '-', as typography writes a range: '1–1000')
+                dash = next((char for char in text if _other_dash(char)), None)
+                how = ("write them in the digits 0-9" if dash is None
+                       else f"join them with '-', not {quote(dash)}")
+                raise ValueError(f"{quote(text)} is not a range of deal numbers such as 1-10000 ({how})")
             from terrace.solver.survey import check_range, parse_range  # (the solver loads only for a range)
 
             check_range(*parse_range(text))

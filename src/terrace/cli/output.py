@@ -3,6 +3,7 @@ all, and a failure said in one line that names the file."""
 
 from __future__ import annotations
 
+import codecs
 import errno
 import io
 import logging
@@ -209,6 +210,61 @@ def _named(error: OSError) -> OSError:
     return OutputError(error.errno, f"{OUTPUT_FAILED}: {error.strerror or error}")
 
 
+STAND_INS = {"\u2212": "-", "\u00d7": "x", "\u2013": "-", "\u2014": "--", "\u2026": "...",
+             "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "}
+"""The typographic characters of the help and the messages (a minus, a
+times sign, dashes, quotes), each with the ASCII it stands for where the
+terminal's encoding lacks it."""
+
+PLAIN = "terrace-plain"
+"""The encoding error handler of standard output: a character of
+:data:`STAND_INS` the encoding lacks is written as its stand-in, any other
+is an error as before (``strict``: the QR code's blocks fall back to the
+link alone)."""
+
+PLAIN_ESCAPED = "terrace-plain-escaped"
+"""The handler of standard error: as :data:`PLAIN`, then Python's escapes
+(``backslashreplace``, standard error's own)."""
+
+
+def _stand_ins(error: UnicodeError, otherwise: str) -> tuple[str | bytes, int]:
+    r"""The stand-ins of the characters the encoding lacks, as far as
+    :data:`STAND_INS` has them; from the first it has not, ``otherwise``.
+
+    >>> "52 × decks − piles − 1".encode("cp1252", PLAIN)
+    b'52 \xd7 decks - piles - 1'
+    >>> "52 × decks − piles − 1".encode("ascii", PLAIN)
+    b'52 x decks - piles - 1'
+    >>> "♠".encode("cp1252", PLAIN_ESCAPED), "−♠".encode("latin-1", PLAIN_ESCAPED)
+    (b'\\u2660', b'-\\u2660')
+    >>> "♠".encode("cp1252", PLAIN)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    UnicodeEncodeError: 'charmap' codec can't encode character '\u2660' in position 0: ...
+    """
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    taken = []
+    for char in error.object[error.start:error.end]:
+        if char not in STAND_INS:
+            break
+        taken.append(STAND_INS[char])
+    if taken:
+        return "".join(taken), error.start + len(taken)
+    if otherwise == "backslashreplace":
+        return codecs.backslashreplace_errors(error)
+    raise error
+
+
+codecs.register_error(PLAIN, lambda error: _stand_ins(error, "strict"))
+codecs.register_error(PLAIN_ESCAPED, lambda error: _stand_ins(error, "backslashreplace"))
+
+
+def _with_stand_ins(errors: str | None) -> str | None:
+    """``errors`` with :data:`STAND_INS` first, when it is Python's default
+    for standard output or standard error."""
+    return {"strict": PLAIN, "backslashreplace": PLAIN_ESCAPED}.get(errors or "", errors)
+
+
 def named_standard_output() -> None:
     """Make a failed write to standard output say so: "standard output
     could not be written: No space left on device" (see
@@ -222,7 +278,10 @@ def named_standard_output() -> None:
         stream.flush()
     except (OSError, ValueError):
         return
-    encoding, errors = stream.encoding, stream.errors
+    # (the help's "52 × decks − piles − 1" in an encoding without the minus,
+    # cp1252 or latin-1, ended 'terrace deal --help' with status 1 and
+    # "'charmap' codec can't encode character '\u2212'")
+    encoding, errors = stream.encoding, _with_stand_ins(stream.errors)
     lines, through = stream.line_buffering, stream.write_through
     # (detached, the old layer no longer closes the file when it is let go)
     sys.stdout = _NamedOutput(stream.detach(), encoding=encoding, errors=errors, line_buffering=lines,
@@ -259,7 +318,7 @@ def best_effort_standard_error() -> None:
     except (OSError, ValueError):
         return
     sys.stderr = io.TextIOWrapper(io.BufferedWriter(_BestEffortWrites(fd)), encoding=stream.encoding,
-                                  errors=stream.errors, line_buffering=stream.line_buffering,
+                                  errors=_with_stand_ins(stream.errors), line_buffering=stream.line_buffering,
                                   write_through=stream.write_through)
 
 

@@ -33,9 +33,9 @@ from terrace.cli.options import (
     verdicts_db_options,
 )
 from terrace.cli.output import write_whole
-from terrace.errors import TerraceError
-from terrace.moves import parse_moves
-from terrace.refusals import clip
+from terrace.errors import InvalidMoveError, TerraceError
+from terrace.moves import MAX_MOVES, Move, parse_moves, too_many_moves
+from terrace.refusals import clip, quote
 from terrace.rules import Rules
 from terrace.solver.api import NODE_SLICE, solve
 from terrace.solver.chart import ChartsUnavailableError, charts_available, survey_chart
@@ -45,6 +45,7 @@ from terrace.solver.players import PLAYERS, SEEDED, player_key, player_settings
 from terrace.solver.stops import catch_stops, restore_stops
 from terrace.solver.survey import (
     MAX_WORKERS,
+    Summary,
     WorkerDiedError,
     markdown_table,
     now,
@@ -150,7 +151,8 @@ def _code(card: int) -> str:
 @click.option("--max-seconds", "--seconds", "max_seconds", type=Seconds(), default=10.0, show_default=True,
               help="Time budget (named as in solve, deal and survey; --seconds is its older name).")
 @click.option("--line", "-l", default="",
-              help="The winning line an earlier hint of this game gave (its JSON \"line\"): when the"
+              help="The winning line an earlier hint of this game gave (its moves as the hint prints them,"
+                   " or its JSON \"line\" as it is): when the"
                    " moves played since follow it and it still wins, the hint continues it instead of"
                    " solving afresh (a new line each time can make the game wander for thousands of moves).")
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
@@ -165,10 +167,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     illegal = play_moves(board, moves)
     if illegal is not None:
         raise illegal
-    try:
-        given = parse_moves(line)
-    except TerraceError as error:
-        raise UnreadableMoves(f"--line: {error}") from None
+    given = _line_moves(line)
     try:
         with stop_on_sigterm():
             report = hint_report(board, fair=fair, seed=seed, seconds=max_seconds, samples=samples,
@@ -178,6 +177,28 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     click.echo(json.dumps(report) if as_json else describe(report))
     if not as_json and len(report.get("line") or ()) > 1:  # (the next hint continues it when given)
         click.echo(f"line (--line continues it): {' '.join(report['line'])}")
+
+
+def _line_moves(line: str) -> list[Move]:
+    """The moves of ``hint --line``: words separated by spaces or commas,
+    as the hint prints its line, or the JSON list ``hint --json`` gives
+    (``["c2", "t8f"]``, which was refused as "'["c2"' is not a move")."""
+    text = line.strip()
+    try:
+        if not text.startswith("["):
+            return parse_moves(text)
+        try:
+            words = json.loads(text)
+        except (ValueError, RecursionError):
+            words = None
+        if not isinstance(words, list) or not all(isinstance(word, str) for word in words):
+            example = json.dumps(["c2", "t8f"])
+            raise UnreadableMoves(f"--line: {quote(text)} is not a JSON list of moves such as {example}")
+        if len(words) > MAX_MOVES:
+            raise InvalidMoveError(too_many_moves())
+        return [Move.parse(word) for word in words]
+    except TerraceError as error:
+        raise UnreadableMoves(f"--line: {error}") from None
 
 
 @click.command("survey")
@@ -331,6 +352,16 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                    f"({versions}; this one is {SOLVER_VERSION}): stored won and lost verdicts stay "
                    "valid, and an unknown of a newer solver counts", err=True)
     summary = summarise(verdicts)
+    # (the table and chart first: a reader of the summary that stops early,
+    # 'terrace survey ... | head -1', ended the survey before they were
+    # written; a table that cannot be written is said after the summary)
+    wrote: str | None = None
+    failed: Exception | None = None
+    if to_files:
+        try:
+            wrote = _write_report(out, rules, name, first, last, player, key, budget, summary, verdicts, argv)
+        except (click.ClickException, OSError) as error:
+            failed = error
     if as_json:
         # (what was surveyed first, so that a report names its survey: the
         # seed and the player's settings too, which change its verdicts)
@@ -349,8 +380,16 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
                    f"99th percentile {summary.p99:.3f}"
                    + (f"; {summary.mean_nodes_per_second:,.0f} positions/s" if player == "perfect" else "")
                    + (f"; peak worker memory {peak / 1024:.0f} MB" if peak else ""))
-    if not to_files:
-        return
+    if failed is not None:
+        raise failed
+    if wrote is not None:
+        click.echo(wrote, err=as_json)  # (with --json, standard output holds the JSON alone)
+
+
+def _write_report(out: str, rules: Rules, name: str, first: int, last: int, player: str, key: str,
+                  budget: float, summary: Summary, verdicts: dict[int, Verdict], argv: list[str]) -> str:
+    """Write a survey's Markdown table and chart into the folder ``out``;
+    the line that says so."""
     title = TITLES.get(name, name) + ("" if player == "perfect" else f", {player} player")
     command = " ".join(shell_word(a) for a in argv)
     folder = Path(out).expanduser()
@@ -358,16 +397,13 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     _make_folder(folder)
     write_whole(folder / f"{stem}.md", markdown_table(title, summary, command, budget))
     if not charts_available():
-        click.echo(f"wrote {clip(str(folder / (stem + '.md')))} (no chart: {ChartsUnavailableError()})",
-                   err=as_json)  # (with --json, standard output holds the JSON alone)
-        return
+        return f"wrote {clip(str(folder / (stem + '.md')))} (no chart: {ChartsUnavailableError()})"
     write_whole(folder / f"{stem}.png",
                 survey_chart(f"{title} {first}-{last}", {"won": summary.won, "lost": summary.lost,
                                                          "unknown": summary.unknown},
                              [v.seconds for v in verdicts.values()]))
     # (the folder as someone typed it: a newline or a terminal's escape in it is written escaped)
-    click.echo(f"wrote {clip(str(folder / (stem + '.md')))} and {clip(str(folder / (stem + '.png')))}",
-               err=as_json)
+    return f"wrote {clip(str(folder / (stem + '.md')))} and {clip(str(folder / (stem + '.png')))}"
 
 
 def _other_solvers(taken: dict[int, Verdict], solvers: dict[int, int]) -> dict[int, int]:

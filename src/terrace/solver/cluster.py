@@ -252,6 +252,10 @@ def _describe(error: BaseException) -> str:
     return clip(f"{type(error).__name__}: {error}")
 
 
+UNKNOWN_NAME = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)}
+"""The answers of the name lookup for a host name that does not exist."""
+
+
 def _listening(address: str) -> None:
     """Refuse at once an address where nothing listens (Dask's own connect
     tried again for the whole :data:`CONNECT_SECONDS`)."""
@@ -267,6 +271,14 @@ def _listening(address: str) -> None:
     except ConnectionRefusedError:
         raise ClusterError(f"nothing listens at {address} (the connection was refused): is a Dask "
                            f"scheduler running there (dask scheduler), and is that its address?") from None
+    except socket.gaierror as error:
+        # (a name no server knows, a typo: said at once, where Dask tried it
+        # again for 30 s and then said no scheduler had answered; a name
+        # server that does not answer now is left to the probe's wait)
+        if error.errno not in UNKNOWN_NAME:
+            return
+        raise ClusterError(f"{clip(host)} is not a known host name ({error.strerror}): is {address} the "
+                           f"scheduler's address?") from None
     except OSError:
         return  # (the probe says what it finds)
 
