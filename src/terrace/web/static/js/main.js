@@ -3,7 +3,7 @@
 import { api, refusedByApp } from "./api.js";
 import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence } from "./i18n.js";
-import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
+import { openNewGame, openSettings, openStats, showEnd, closeEnd, relabelEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
 import { app, hideToast, say, toast } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
@@ -1281,6 +1281,7 @@ function changeLanguage(lang) {
   foldCrowdedHeader();
   hideToast();  // (a message of the other language: the prompt says it again)
   draw();
+  relabelEnd(app.game, actions);
 }
 
 function changeSettings(settings) {

@@ -404,13 +404,22 @@ window.addEventListener("resize", foldWhenTooWide);
 
 // ---------------------------------------------------------------- end of game
 
-export function showEnd(game, kind, hopeless, actions) {
+export function showEnd(game, kind, hopeless, actions, relabel = false) {
   endScreen(game, kind, hopeless, {
     openNewGame: () => openNewGame(actions),
     undo: () => actions.undo && actions.undo(),
     giveUp: () => actions.giveUp && actions.giveUp(),
     analyse: () => actions.analyse && actions.analyse(),
-  });
+  }, relabel);
+}
+
+// The end screen open on `game` (no modal dialog: the language can change
+// while it is open), written again in the page's language.
+export function relabelEnd(game, actions) {
+  const dialog = $("#dlg-end");
+  if (!dialog.open || !game || game.replay || dialog.dataset.game !== game.id) return;
+  const hopeless = { true: true, "terrace-dead": "terrace-dead" }[dialog.dataset.hopeless] || false;
+  showEnd(game, dialog.classList.contains("won") ? "won" : "lost", hopeless, actions, true);
 }
 
 export function closeEnd() {
