@@ -90,6 +90,9 @@ export async function openNewGame({ newGame, loadVariants }) {
   const deal = el("input", { type: "number", min: info.deal_numbers.min, max: info.deal_numbers.max, step: 1,
     id: "new-deal", name: "deal", inputmode: "numeric" });
   const winnable = el("input", { type: "checkbox", id: "new-winnable", name: "winnable" });
+  // (as the game on the table was started, as its variant and rules: left
+  // unticked, Start after a winnable-only game dealt one that may be lost)
+  winnable.checked = Boolean(current && current.winnable_only);
   const error = el("p", { class: "form-error", role: "alert" });
   const form = el("form", { method: "dialog", class: "new-game", novalidate: true },
     el("label", { class: "field", for: "new-variant" }, el("span", { text: t("new.variant") }), select),
