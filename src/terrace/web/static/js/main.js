@@ -255,7 +255,7 @@ function prompt(text, { said = true, spoken = null } = {}) {
       message = t(touchFirst() ? "prompt.choose.touch" : "prompt.choose",
         { n: game.choices.length, keys: choiceKeys(game.choices.length) });
       if (app.verdicts) message += ` ${t("prompt.verdicts")}`;
-      if (app.verdictNote) message += ` ${app.verdictNote}`;
+      if (app.verdictNote) message += ` ${t(app.verdictNote)}`;
     }
     else if (app.settings.assists.verdicts && game.status === "playing" && !game.moves && game.options.candidates === 0) {
       message = `${playPrompt(game)} ${t("assist.noChoice")}`;
@@ -654,7 +654,8 @@ async function loadVerdicts(game) {
   if (app.game !== game) return;
   const candidates = result.ok && result.data.available ? result.data.candidates : [];
   if (candidates.length) app.verdicts = Object.fromEntries(candidates.map((c) => [c.move, c.verdict]));
-  if (!candidates.length || candidates.every((c) => c.verdict === "unknown")) app.verdictNote = t("assist.verdictsFailed");
+  // (its key: the prompt says it in the language of the moment, which may change)
+  if (!candidates.length || candidates.every((c) => c.verdict === "unknown")) app.verdictNote = "assist.verdictsFailed";
   draw();
 }
 
