@@ -230,7 +230,8 @@ function drawBoard() {
 // On a touch screen (a coarse pointer first) it speaks of taps, not of
 // clicks and keys.
 function playPrompt(game) {
-  const key = game.draw ? "prompt.play" : "prompt.playNoStock";
+  // (an empty stock that may still be drawn from turns the waste over: a redeal)
+  const key = !game.draw ? "prompt.playNoStock" : game.state.stock ? "prompt.play" : "prompt.playRedeal";
   if (touchFirst()) return t(`${key}.touch`, { tap: t(`prompt.tap.${app.settings.click}`) });
   return t(key, { click: t(`prompt.click.${app.settings.click}`) });
 }
