@@ -127,6 +127,13 @@ function sayMotions(motions, game) {
     say(t("said.unchosen", { card: cardName(unchosen.card) }));
     return;
   }
+  // The waste turned over (a redeal), or that taken back: every card from
+  // one to the other (heard as "90 cards moved").
+  const all = (from, to) => motions.length > 1 && motions.every((m) => m.from === from && m.to === to);
+  if (all("waste", "stock") || all("stock", "waste")) {
+    say(t(motions[0].to === "stock" ? "said.redeal" : "said.unredeal", { n: motions.length }));
+    return;
+  }
   const one = (m) => {
     if (m.from === "stock" && m.to === "waste") return t("said.drawn", { card: cardName(m.card) });
     if (m.to === "stock") return t("said.back", { card: cardName(m.card) });
