@@ -891,3 +891,32 @@ def test_a_proved_loss_gives_the_focus_to_play_on(api: Api, open_game: Any) -> N
     page.locator("dialog.end.hopeless[open]").wait_for(timeout=15000)
     until(lambda: page.evaluate("document.activeElement.closest('#dlg-end') !== null"))
     assert page.evaluate("document.activeElement.textContent") == "Play on"
+
+
+@pytest.mark.parametrize("way", ["header", "settings"])
+def test_the_end_screen_speaks_the_language_chosen_while_it_is_open(
+    api: Api, open_game: Any, way: str
+) -> None:
+    """The end screen is no modal dialog: the header's language list (and
+    Settings, opened over it) stay in reach while it is open. Switched to
+    German there, the page spoke German and the win screen went on in
+    English ('You won!', 'New game', 'Your best in Terrace')."""
+    page = open_game(line_game(api, len(LINE["moves"])))
+    end = page.locator("dialog.end[open]")
+    end.locator("[data-stat='best']").wait_for()
+    assert page.evaluate("document.activeElement.closest('#dlg-end') !== null")
+    if way == "header":
+        page.locator("#lang").select_option("de")
+    else:
+        page.locator("#btn-settings").click()
+        page.locator("#set-lang").select_option("de")
+        page.keyboard.press("Escape")
+        page.locator("#dlg-settings:not([open])").wait_for(state="attached")
+    page.get_by_role("dialog", name="Gewonnen!").wait_for()
+    end.locator("[data-stat='best'] dt", has_text="Deine Bestleistung in").wait_for()
+    assert end.get_attribute("lang") == "de"
+    assert "Neues Spiel" in end.inner_text() and "New game" not in end.inner_text()
+    assert end.locator("[data-stat='moves'] dd").inner_text() == str(len(LINE["moves"]))
+    # (its figures stay, and its buttons work)
+    end.get_by_role("button", name="Neues Spiel").click()
+    page.locator("#dlg-new[open]").wait_for()

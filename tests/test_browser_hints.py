@@ -319,3 +319,26 @@ def test_a_hints_toast_goes_with_its_move(api: Api, open_game: Any) -> None:
     assert page.locator("#toast.show.error").count() == 1
     assert len(open_game.errors) == 1 and "409" in open_game.errors[0], open_game.errors
     open_game.errors.clear()  # (the browser logs the refused redo)
+
+
+def test_no_verdicts_are_said_in_the_language_chosen_afterwards(api: Api, open_game: Any) -> None:
+    """The note that the solver could not judge the base cards was kept as
+    words, in the language of the moment it came: switched to German, the
+    prompt said 'Wähle die Basiskarte ...' and then 'The solver could not
+    judge the base cards in the time.' (the solver's answer, all unknown,
+    is pinned here)."""
+    game = api.new(variant="terrace", deal_number=7)
+    unknown = {"available": True, "candidates": [
+        {"move": c["move"], "verdict": "unknown"} for c in game["choices"]]}
+
+    def before_goto(page: Any) -> None:
+        assists("verdicts")(page)
+        page.route("**/analysis", lambda route: route.fulfill(json=unknown))
+
+    page = open_game(game, before_goto=before_goto)
+    prompt = page.locator("#prompt")
+    page.locator("#prompt", has_text="could not judge the base cards").wait_for()
+    page.locator("#lang").select_option("de")
+    page.locator("#prompt", has_text="Wähle die Basiskarte").wait_for()
+    assert prompt.inner_text().endswith("Der Löser konnte die Basiskarten in der Zeit nicht beurteilen.")
+    assert "could not" not in prompt.inner_text()

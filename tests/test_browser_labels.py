@@ -109,3 +109,39 @@ def test_words_hidden_but_read_have_one_definition(api: Api, open_game: Any) -> 
       return walk(sheet.cssRules); }).filter((r) => r.style && r.style.clipPath === 'inset(50%)')
       .map((r) => r.selectorText)""")
     assert rules == [".sr-only"], rules
+
+
+@pytest.mark.parametrize(("locale", "counter", "label", "prompt", "said"), [
+    ("en-GB", "Redeals left", "Stock, empty: turn the waste over to go through it again (1 redeal left)",
+     "Click the stock (or press Space) to turn the waste over and go through it again.",
+     "The waste turned over: its {n} cards are the stock again."),
+    ("de-DE", "Weitere Durchgänge", "Vorrat, leer: den Abwurf umdrehen, um ihn noch einmal durchzugehen "
+     "(noch 1 Durchgang)", "Klicke auf den Vorrat (oder drücke die Leertaste), um den Abwurf umzudrehen "
+     "und noch einmal durchzugehen.", "Der Abwurf ist umgedreht: Seine {n} Karten sind wieder der Vorrat."),
+])
+def test_the_redeals_left_are_shown_and_the_empty_stock_says_it_turns_the_waste_over(
+    api: Api, open_game: Any, locale: str, counter: str, label: str, prompt: str, said: str
+) -> None:
+    """Rules with redeals: the page never said how many passes through the
+    stock were left (the server's counters hold them), and the empty stock
+    that turns the waste over was named 'Stock, empty' as one that does
+    nothing, with a prompt to click it 'to turn a card'; the redeal was
+    heard as '83 cards moved.'."""
+    game = api.play(api.new(variant="terrace", deal_number=9, options={"redeals": 1}), "c1")
+    while game["state"]["stock"]:
+        game = api.play(game, "s")
+    assert game["draw"] == "s" and game["counters"]["redeals_left"] == 1
+    page = open_game(game, locale=locale)
+    shown = page.locator("[data-counter='redeals']")
+    assert shown.locator(".label").inner_text() == counter
+    assert shown.locator(".value").inner_text() == "1"
+    assert page.locator("[data-pile='stock']").get_attribute("aria-label") == label
+    assert page.locator("#prompt").inner_text().endswith(prompt)
+    page.locator("[data-pile='stock']").click()
+    page.wait_for_selector(f"body[data-moves='{game['moves'] + 1}']")
+    assert shown.locator(".value").inner_text() == "0"
+    # (a screen reader heard '83 cards moved.')
+    page.locator("#said", has_text=said.format(n=game["counters"]["waste"])).wait_for(state="attached")
+    # (rules without redeals show no such counter)
+    other = open_game(api.new(variant="terrace", deal_number=9), locale=locale)
+    assert other.locator("[data-counter='redeals']").count() == 0

@@ -282,3 +282,30 @@ def test_a_deal_number_past_a_script_numbers_exact_range_is_played_as_typed(api:
     started = api.client.get(f"/api/games/{page.evaluate('document.body.dataset.game')}").json()
     assert started["deal_number"] == 9007199254740993
     page.locator("#game-title", has_text="9007199254740993").wait_for()
+
+
+def test_the_form_keeps_winnable_deals_only_as_the_game_on_the_table_was_started(
+    api: Api, open_game: Any
+) -> None:
+    """The form starts with the variant and the rules of the game on the
+    table, and now with its "Winnable deals only" too: after a winnable-only
+    game the box was unticked, and New game, Start dealt a deal that may be
+    lost (Falling Star deal 6, which the solver proves lost)."""
+    game = api.new(variant="falling-star", deal_number=6, winnable=True)
+    assert (game["deal_number"], game["winnable_only"]) == (7, True)
+    page = open_game(game)
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    assert page.locator("#new-winnable").is_checked()
+    assert page.locator("#new-variant").input_value() == "falling-star"
+    page.locator("#new-deal").fill("6")
+    page.locator("#new-start").click()
+    page.wait_for_selector(f"body:not([data-game='{game['id']}'])")
+    started = api.client.get(f"/api/games/{page.evaluate('document.body.dataset.game')}").json()
+    assert (started["deal_number"], started["winnable_only"]) == (7, True)
+    # (a game dealt at random leaves the box unticked)
+    other = api.new(variant="terrace", deal_number=7)
+    page = open_game(other)
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    assert not page.locator("#new-winnable").is_checked()

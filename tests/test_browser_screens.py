@@ -239,3 +239,31 @@ def test_the_open_menu_of_a_phone_held_sideways_is_on_the_screen(api: Api, open_
         page.locator("#btn-menu").click()
     page.locator("#btn-rules").click()
     page.locator("#dlg-rules[open] section").first.wait_for()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_the_toolbar_of_a_320_px_phone_keeps_every_button_on_the_screen(
+    api: Api, open_game: Any, locale: str
+) -> None:
+    """On a 320x568 phone (an iPhone SE of the first kind) in German the
+    toolbar was 340 px wide: the menu's button lay 20 of its 24 px past the
+    window's edge (the toolbar scrolled sideways), and with it Statistics,
+    Rules, Settings and the language. Every button now lies in the window,
+    44 px high or more, and the menu opens."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    page = open_game(game, locale=locale, **{**PHONE, "viewport": {"width": 320, "height": 568}})
+    found = page.evaluate("""() => {
+      const bar = document.querySelector('nav.actions');
+      const rects = [...bar.querySelectorAll(':scope > button')].map((b) => b.getBoundingClientRect())
+        .filter((r) => r.width > 0);
+      return { count: rects.length,
+               out: rects.filter((r) => r.left < -0.5 || r.right > innerWidth + 0.5).length,
+               least: Math.min(...rects.map((r) => r.height)),
+               narrowest: Math.min(...rects.map((r) => r.width)),
+               scrolls: bar.scrollWidth > bar.clientWidth + 1 };
+    }""")
+    assert found["count"] == 5 and found["out"] == 0 and not found["scrolls"], found
+    assert found["least"] >= 44 and found["narrowest"] >= 24, found
+    page.locator("#btn-menu").click()
+    page.locator("#btn-settings").click()
+    page.locator("#dlg-settings[open]").wait_for()

@@ -296,13 +296,16 @@ async function fillWin(dialog, game) {
 // The end-of-game dialog: `kind` is "won" or "lost"; `hopeless` when the
 // solver proved that no winning line remains (the game goes on): true, or
 // "terrace-dead" when the cards in sight prove it (the terrace can never be
-// played out).
-export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveUp: giveUpNow, analyse }) {
+// played out). `relabel`: the screen open is written again as it is (in
+// the language just chosen), its focus kept, nothing celebrated again.
+export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveUp: giveUpNow, analyse }, relabel = false) {
   const dialog = $("#dlg-end");
   const mark = hopeless ? "hopeless" : game.given_up ? "given-up" : kind;
-  if (dialog.open && dialog.dataset.game === game.id && dialog.dataset.kind === mark) return;
+  if (!relabel && dialog.open && dialog.dataset.game === game.id && dialog.dataset.kind === mark) return;
+  const focusedAt = [...dialog.querySelectorAll("button")].indexOf(document.activeElement);
   dialog.dataset.game = game.id;
   dialog.dataset.kind = mark;
+  dialog.dataset.hopeless = String(hopeless || "");
   const close = el("button", { type: "button", text: t("btn.keepLooking"), onclick: () => dialog.close() });
   // (the focus, taken as the dialog opens, starts on New game on a game
   // that is over, won, lost or given up: what a player most likely wants
@@ -346,6 +349,12 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
   dialog.setAttribute("aria-describedby", "dlg-end-text");
   dialog.className = `end ${kind}${hopeless ? " hopeless" : ""}`;
   dialog.lang = getLanguage();
+  if (relabel) {
+    const buttons = dialog.querySelectorAll("button");
+    if (focusedAt >= 0 && buttons[focusedAt]) buttons[focusedAt].focus();
+    if (kind === "won") fillWin(dialog, game);
+    return;
+  }
   if (kind === "won") {
     if (app.landed) await app.landed;
     // (a replay may have started meanwhile: its end screen is not this one)

@@ -3,7 +3,7 @@
 import { api, refusedByApp } from "./api.js";
 import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence } from "./i18n.js";
-import { openNewGame, openSettings, openStats, showEnd, closeEnd } from "./panels.js";
+import { openNewGame, openSettings, openStats, showEnd, closeEnd, relabelEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
 import { app, hideToast, say, toast } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
@@ -127,6 +127,13 @@ function sayMotions(motions, game) {
     say(t("said.unchosen", { card: cardName(unchosen.card) }));
     return;
   }
+  // The waste turned over (a redeal), or that taken back: every card from
+  // one to the other (heard as "90 cards moved").
+  const all = (from, to) => motions.length > 1 && motions.every((m) => m.from === from && m.to === to);
+  if (all("waste", "stock") || all("stock", "waste")) {
+    say(t(motions[0].to === "stock" ? "said.redeal" : "said.unredeal", { n: motions.length }));
+    return;
+  }
   const one = (m) => {
     if (m.from === "stock" && m.to === "waste") return t("said.drawn", { card: cardName(m.card) });
     if (m.to === "stock") return t("said.back", { card: cardName(m.card) });
@@ -230,7 +237,8 @@ function drawBoard() {
 // On a touch screen (a coarse pointer first) it speaks of taps, not of
 // clicks and keys.
 function playPrompt(game) {
-  const key = game.draw ? "prompt.play" : "prompt.playNoStock";
+  // (an empty stock that may still be drawn from turns the waste over: a redeal)
+  const key = !game.draw ? "prompt.playNoStock" : game.state.stock ? "prompt.play" : "prompt.playRedeal";
   if (touchFirst()) return t(`${key}.touch`, { tap: t(`prompt.tap.${app.settings.click}`) });
   return t(key, { click: t(`prompt.click.${app.settings.click}`) });
 }
@@ -255,7 +263,7 @@ function prompt(text, { said = true, spoken = null } = {}) {
       message = t(touchFirst() ? "prompt.choose.touch" : "prompt.choose",
         { n: game.choices.length, keys: choiceKeys(game.choices.length) });
       if (app.verdicts) message += ` ${t("prompt.verdicts")}`;
-      if (app.verdictNote) message += ` ${app.verdictNote}`;
+      if (app.verdictNote) message += ` ${t(app.verdictNote)}`;
     }
     else if (app.settings.assists.verdicts && game.status === "playing" && !game.moves && game.options.candidates === 0) {
       message = `${playPrompt(game)} ${t("assist.noChoice")}`;
@@ -654,7 +662,8 @@ async function loadVerdicts(game) {
   if (app.game !== game) return;
   const candidates = result.ok && result.data.available ? result.data.candidates : [];
   if (candidates.length) app.verdicts = Object.fromEntries(candidates.map((c) => [c.move, c.verdict]));
-  if (!candidates.length || candidates.every((c) => c.verdict === "unknown")) app.verdictNote = t("assist.verdictsFailed");
+  // (its key: the prompt says it in the language of the moment, which may change)
+  if (!candidates.length || candidates.every((c) => c.verdict === "unknown")) app.verdictNote = "assist.verdictsFailed";
   draw();
 }
 
@@ -1281,6 +1290,7 @@ function changeLanguage(lang) {
   foldCrowdedHeader();
   hideToast();  // (a message of the other language: the prompt says it again)
   draw();
+  relabelEnd(app.game, actions);
 }
 
 function changeSettings(settings) {

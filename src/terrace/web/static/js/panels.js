@@ -90,6 +90,9 @@ export async function openNewGame({ newGame, loadVariants }) {
   const deal = el("input", { type: "number", min: info.deal_numbers.min, max: info.deal_numbers.max, step: 1,
     id: "new-deal", name: "deal", inputmode: "numeric" });
   const winnable = el("input", { type: "checkbox", id: "new-winnable", name: "winnable" });
+  // (as the game on the table was started, as its variant and rules: left
+  // unticked, Start after a winnable-only game dealt one that may be lost)
+  winnable.checked = Boolean(current && current.winnable_only);
   const error = el("p", { class: "form-error", role: "alert" });
   const form = el("form", { method: "dialog", class: "new-game", novalidate: true },
     el("label", { class: "field", for: "new-variant" }, el("span", { text: t("new.variant") }), select),
@@ -404,13 +407,22 @@ window.addEventListener("resize", foldWhenTooWide);
 
 // ---------------------------------------------------------------- end of game
 
-export function showEnd(game, kind, hopeless, actions) {
+export function showEnd(game, kind, hopeless, actions, relabel = false) {
   endScreen(game, kind, hopeless, {
     openNewGame: () => openNewGame(actions),
     undo: () => actions.undo && actions.undo(),
     giveUp: () => actions.giveUp && actions.giveUp(),
     analyse: () => actions.analyse && actions.analyse(),
-  });
+  }, relabel);
+}
+
+// The end screen open on `game` (no modal dialog: the language can change
+// while it is open), written again in the page's language.
+export function relabelEnd(game, actions) {
+  const dialog = $("#dlg-end");
+  if (!dialog.open || !game || game.replay || dialog.dataset.game !== game.id) return;
+  const hopeless = { true: true, "terrace-dead": "terrace-dead" }[dialog.dataset.hopeless] || false;
+  showEnd(game, dialog.classList.contains("won") ? "won" : "lost", hopeless, actions, true);
 }
 
 export function closeEnd() {

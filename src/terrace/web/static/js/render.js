@@ -638,7 +638,9 @@ export function renderBoard(board, game, view) {
     "data-pile": "stock",
     tabindex: "0",
     role: "button",
-    "aria-label": stockCount ? t("pile.stock", { n: stockCount }) : t("pile.stockEmpty"),
+    // (empty, it turns the waste over while a redeal is left: game.draw)
+    "aria-label": stockCount ? t("pile.stock", { n: stockCount })
+      : game.draw ? t("pile.stockRedeal", { n: game.counters.redeals_left }) : t("pile.stockEmpty"),
   });
   fill(stock, `${stockCount} ${game.draw}`, () => (stockCount
     ? [makeBack(), el("span", { class: "count", text: String(stockCount) })]
@@ -801,6 +803,8 @@ export function renderCounters(node, game) {
     ["counter.tableau", c.tableau, "tableau"],
     ["counter.moves", c.moves, "moves"],
   ];
+  // (the passes through the stock left, under rules that give any)
+  if (game.options && game.options.redeals) items.splice(4, 0, ["counter.redeals", c.redeals_left, "redeals"]);
   node.replaceChildren(
     ...items.map(([key, value, name]) =>
       el("div", { class: "counter", "data-counter": name },

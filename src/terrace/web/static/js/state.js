@@ -21,7 +21,7 @@ export const app = {
   saved: null,         // the game being played while a replay is shown
   variants: null,      // GET /api/variants
   verdicts: null,      // candidate move -> "won" | "lost" | "unknown" (only with the assist)
-  verdictNote: null,   // why no verdicts are shown although the assist is on
+  verdictNote: null,   // why no verdicts are shown although the assist is on (its i18n key)
   selected: null,      // the selected source pile
   hint: null,          // {source, target}
   settings: {
