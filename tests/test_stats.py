@@ -781,3 +781,18 @@ def test_export_of_one_game_named_twice_writes_it_once(
     assert json.loads(out.read_text())["saved"]["id"] == filled[0]
     listed = json.loads(run("export", "--game", filled[1], "--game", filled[0], "--game", filled[1]).output)
     assert [record["saved"]["id"] for record in listed] == [filled[1], filled[0]]
+
+
+@pytest.mark.parametrize("seq", ["7", True, 7.0, None])
+def test_a_place_in_the_log_that_is_no_whole_number_is_unknown(seq: Any) -> None:
+    """A game's places in the log of changes (hand-edited to text, a truth
+    value or a fraction) count as unknown, so the streaks never fail on
+    them (a mutation audit: ``and not bool`` read as ``or`` went
+    unnoticed, and text in the log then broke the statistics' sort)."""
+    row = ["terrace", "won", 10, 0, 0, 1e9, 1e9 + 60, 1e9, 1e9 + 60, None, None, 5, 0, 5, None, None, 0, 0]
+    odd = GameFacts.from_row([*row, seq, seq, seq])
+    assert (odd.opened_seq, odd.changed_seq, odd.result_seq) == (None, None, None)
+    kept = GameFacts.from_row([*row, 1, 2, 3])
+    assert (kept.opened_seq, kept.changed_seq, kept.result_seq) == (1, 2, 3)
+    block = summarize([kept, odd])["overall"]
+    assert block["won"] == 2 and block["best_streak"] == 2
