@@ -796,3 +796,18 @@ def test_a_place_in_the_log_that_is_no_whole_number_is_unknown(seq: Any) -> None
     assert (kept.opened_seq, kept.changed_seq, kept.result_seq) == (1, 2, 3)
     block = summarize([kept, odd])["overall"]
     assert block["won"] == 2 and block["best_streak"] == 2
+
+
+def test_a_game_moved_in_and_played_here_leaves_the_last_game_opened_here_unfinished() -> None:
+    """A game that came in by an import and was played on here keeps its
+    creation time from the other computer's clock: it is not the last game
+    opened here, so the game opened here last, still being played, is not
+    abandoned (a mutation audit: dropping ``opened_elsewhere`` from what
+    was opened here went unnoticed)."""
+    left = GameFacts("terrace", "playing", 3, 0, 0, 100.0, 110.0, 105.0, None)
+    moved_in = GameFacts("terrace", "won", 80, 0, 0, 500.0, 600.0, 510.0, 600.0, opened_elsewhere=True)
+    block = summarize([left, moved_in])["overall"]
+    assert (block["won"], block["unfinished"], block["abandoned"]) == (1, 1, 0)
+    came_later = GameFacts("terrace", "playing", 0, 0, 0, 200.0, 200.0, None, None)
+    block = summarize([left, moved_in, came_later])["overall"]
+    assert (block["won"], block["unfinished"], block["abandoned"]) == (1, 0, 1)
