@@ -811,3 +811,13 @@ def test_a_game_moved_in_and_played_here_leaves_the_last_game_opened_here_unfini
     came_later = GameFacts("terrace", "playing", 0, 0, 0, 200.0, 200.0, None, None)
     block = summarize([left, moved_in, came_later])["overall"]
     assert (block["won"], block["unfinished"], block["abandoned"]) == (1, 0, 1)
+
+
+@pytest.mark.parametrize(("moves", "started"), [(0, False), (1, True), (2, True)])
+def test_a_game_with_a_move_and_no_start_time_counts_as_played(moves: int, started: bool) -> None:
+    """A row without its first move's time (edited by hand, another tool's
+    record) counts as started from its first move (a mutation audit:
+    ``moves > 1`` for ``moves > 0`` went unnoticed)."""
+    game = GameFacts("terrace", "lost", moves, 0, 0, 10.0, 20.0, None, 20.0)
+    assert game.started is started
+    assert summarize([game])["overall"]["played"] == int(started)
