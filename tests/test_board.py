@@ -1411,3 +1411,25 @@ def test_the_drawing_shows_the_reserve_whole_and_the_last_five_of_the_waste() ->
     for _ in range(6):
         board.pop()
     assert board.drawing()[2] == f"stock    {len(board.stock)}  waste  [3C]"
+
+
+def test_choosing_a_later_pile_with_promote_candidates_off_leaves_the_first_pile_alone() -> None:
+    """With promote_candidates off, choosing the 6C in pile 3 leaves the 6D
+    of pile 1 in the tableau (a mutation audit: pile 1 still promoted with
+    the option off went unnoticed, as every such test chose pile 1)."""
+    rules = TERRACE.replace(promote_candidates=False)
+    text = deal_text(rules, RESERVE + " 6D 7S 6C  2H 3H 4H 5H 6H 7H 8H 9H  TH JH")
+    board = Board.from_deal_text(text, rules)
+    play(board, "c3")
+    assert board.foundations[:2] == [cards("6C"), []]
+    assert board.tableau[0] == cards("6D") and board.tableau[2] == cards("2H")
+
+
+def test_peek_names_every_candidate_while_choosing() -> None:
+    """``peek`` names the card of each candidate, the last one too (a
+    mutation audit: ``<`` for ``<=`` on the last candidate went
+    unnoticed), and no card past them."""
+    text = deal_text(TERRACE, RESERVE + " 6D 7S 8C")
+    board = Board.from_deal_text(text, TERRACE)
+    assert [board.peek(Move("c", i)) for i in (1, 2, 3)] == cards("6D 7S 8C")
+    assert board.peek(Move("c", 4)) is None
