@@ -1383,3 +1383,53 @@ def test_a_place_is_surrounded_by_ascii_white_space_only(space: str) -> None:
         for method in (board.moves_from, board.auto_move):
             with pytest.raises(ValueError, match="is not a place here: write r"):
                 method(place)
+
+
+@pytest.mark.parametrize("moves", ["", "c1", "c1 s s"])
+def test_a_copy_without_its_history_has_the_same_legal_moves(moves: str) -> None:
+    """A copy made with ``stack=False`` answers the legal moves of its own
+    position, not a cached empty list (a mutation audit: the copy's cache
+    counter set equal to its position counter went unnoticed)."""
+    board = Board.from_number(1)
+    play(board, moves)
+    copy = board.copy(stack=False)
+    assert list(copy.legal_moves) == list(board.legal_moves) != []
+    assert len(copy.legal_moves) == len(board.legal_moves) and bool(copy.legal_moves)
+
+
+def test_the_drawing_shows_the_reserve_whole_and_the_last_five_of_the_waste() -> None:
+    """The text drawing of a board (``terrace show``) lists the whole
+    reserve and the waste's last five cards, the playable card of each in
+    brackets; found by a mutation audit (no test read the drawing)."""
+    text = deal_text(TERRACE, RESERVE + " 6D " + " ".join(QUIET[1:]) + "  2C 3C 4C 2H 3H 4H 5H 6H")
+    board = Board.from_deal_text(text, TERRACE)
+    play(board, "c1 s s s s s s s")
+    lines = board.drawing()
+    assert lines[0] == "reserve  KS QS JS TS 9S 8S 7S 6S 5S 4S [3S]"
+    assert board.waste == cards("3C 4C 2H 3H 4H 5H 6H")
+    assert lines[2] == f"stock    {len(board.stock)}  waste  2H 3H 4H 5H [6H]"
+    for _ in range(6):
+        board.pop()
+    assert board.drawing()[2] == f"stock    {len(board.stock)}  waste  [3C]"
+
+
+def test_choosing_a_later_pile_with_promote_candidates_off_leaves_the_first_pile_alone() -> None:
+    """With promote_candidates off, choosing the 6C in pile 3 leaves the 6D
+    of pile 1 in the tableau (a mutation audit: pile 1 still promoted with
+    the option off went unnoticed, as every such test chose pile 1)."""
+    rules = TERRACE.replace(promote_candidates=False)
+    text = deal_text(rules, RESERVE + " 6D 7S 6C  2H 3H 4H 5H 6H 7H 8H 9H  TH JH")
+    board = Board.from_deal_text(text, rules)
+    play(board, "c3")
+    assert board.foundations[:2] == [cards("6C"), []]
+    assert board.tableau[0] == cards("6D") and board.tableau[2] == cards("2H")
+
+
+def test_peek_names_every_candidate_while_choosing() -> None:
+    """``peek`` names the card of each candidate, the last one too (a
+    mutation audit: ``<`` for ``<=`` on the last candidate went
+    unnoticed), and no card past them."""
+    text = deal_text(TERRACE, RESERVE + " 6D 7S 8C")
+    board = Board.from_deal_text(text, TERRACE)
+    assert [board.peek(Move("c", i)) for i in (1, 2, 3)] == cards("6D 7S 8C")
+    assert board.peek(Move("c", 4)) is None

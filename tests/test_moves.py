@@ -271,3 +271,25 @@ def test_the_documented_separators_separate() -> None:
     text = "c1" + "".join(f"{sep}s" for sep in SEPARATORS) + " \r\n ,wf"
     assert [str(m) for m in parse_moves(text)] == ["c1"] + ["s"] * len(SEPARATORS) + ["wf"]
     assert str(Move.parse(" \t wf \r\n")) == "wf"
+
+
+class _Index:
+    """A whole number of a type of its own (as numpy's int64 is)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+@pytest.mark.parametrize(("source_index", "target_index"),
+                         [(_Index(2), 3), (2, _Index(3)), (_Index(2), _Index(3))])
+def test_either_index_of_another_whole_number_type_is_kept_as_an_int(
+        source_index: object, target_index: object) -> None:
+    """A move's indexes of a whole-number type other than ``int`` are made
+    ``int``s, the target's when the source's is already one too (a
+    mutation audit: only a non-int source index was tried)."""
+    move = Move("t", source_index, "t", target_index)  # type: ignore[arg-type]
+    assert move == Move("t", 2, "t", 3) and str(move) == "t2t3"
+    assert type(move.source_index) is int and type(move.target_index) is int

@@ -203,3 +203,13 @@ def test_rule_refusals_have_codes_and_german() -> None:
     assert info.value.text("de") == "„spaces“ muss 'auto', 'free' oder 'waste' sein, nicht 'never'."
     with pytest.raises(InvalidRulesError, match="known: decks, reserve"):
         Rules().replace(jokers=2)
+
+
+@pytest.mark.parametrize("key", [1, None, ("decks",)])
+def test_an_option_named_by_anything_but_text_is_an_unknown_option(key: Any) -> None:
+    """``Rules.from_dict`` refuses an option whose name is no text as an
+    unknown option, not with Python's TypeError of keyword names (a
+    mutation audit: dropping that refusal went unnoticed)."""
+    with pytest.raises(InvalidRulesError, match="unknown rule option") as info:
+        Rules.from_dict({key: 2})
+    assert info.value.code is Refusal.OPTION_UNKNOWN

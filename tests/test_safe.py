@@ -202,3 +202,17 @@ def test_the_waste_card_is_safe_only_once_no_redeal_is_left() -> None:
     fields = board.position().split()
     fields[6] = "1"
     assert Move.parse("wf") in safe_moves(Board.from_position(" ".join(fields), rules))
+
+
+def test_with_automatic_spaces_the_top_of_a_pile_of_two_is_safe_and_a_lone_card_is_not() -> None:
+    """The black 9s are wanted and nothing could ever lie on them (both
+    red 8s are up): with automatic spaces the 9 on top of a pile of two
+    cards may go up, the one alone in its pile may not (as safe_moves
+    says); a mutation audit found piles of two left out
+    (``len(pile) > 2``) unnoticed."""
+    rules = Rules(decks=1, reserve=0, piles=2, candidates=0)
+    runs = [alternate_run(first, 8) for first in ("AS", "AC", "AH", "AD")]
+    board = craft(rules, "A", foundations=runs, tableau=["TH 9S", "9C"])
+    assert {Move.parse("t1f"), Move.parse("t2f")} <= set(board.legal_moves)
+    assert Move.parse("t1f") in safe_moves(board)
+    assert Move.parse("t2f") not in safe_moves(board)

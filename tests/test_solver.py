@@ -372,6 +372,36 @@ def test_a_winnable_search_stopped_before_any_verdict_leaves_no_empty_cache(tmp_
     assert made.exists()  # (a verdict stored: kept)
 
 
+def test_a_winnable_search_that_runs_out_of_tries_names_the_deals_it_tried(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Out of tries, the search names the deals it looked at, the first to
+    the last (a mutation audit: the last one misnamed went unnoticed); the
+    verdicts come from the cache, where three deals are lost."""
+    from terrace.solver import winnable
+    rules = get_rules("falling-star")
+    db = str(tmp_path / "w.sqlite3")
+    store = VerdictStore(db)
+    for number in (5, 6, 7):
+        store.put(rules, number, Verdict("lost", 1, 0.0, 2.0))
+    store.close()
+    monkeypatch.setattr(winnable, "MAX_TRIES", 3)
+    with pytest.raises(winnable.NoWinnableDealError) as info:
+        next_winnable_deal(rules, 5, max_seconds=2, db_path=db)
+    assert str(info.value) == "no deal from 5 to 7 was proved winnable within 2 s each"
+    assert info.value.tried == 3
+
+
+def test_a_winnable_search_with_budget_under_a_second_in_all_still_reads_the_cache(tmp_path: Path) -> None:
+    """A budget of 0.9 s in all still takes a win from the verdict cache
+    (a mutation audit: giving up with 1 s left, not 0, went unnoticed)."""
+    rules = get_rules("falling-star")
+    db = str(tmp_path / "w.sqlite3")
+    store = VerdictStore(db)
+    store.put(rules, 4, Verdict("won", 1, 0.0, 2.0, "c1"))
+    store.close()
+    assert next_winnable_deal(rules, 4, max_seconds=2, total_seconds=0.9, db_path=db) == 4
+
+
 def test_terrace_card_needing_cards_beneath_it_is_lost_at_once() -> None:
     # Base ace. The exposed terrace card 3H needs a red ace and then a black
     # two on one foundation, but both black twos lie beneath it.

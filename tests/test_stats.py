@@ -829,3 +829,43 @@ def test_the_chart_s_days_are_the_browser_s_days(server_in_utc: Any, monkeypatch
         assert days(f"/api/stats?zone={unknown}") == (["2026-12-05"], None)
     assert days("/api/stats") == (["2026-12-05"], None)
     assert store.statistics()["overall"]["days"][0]["date"] == "2026-12-05"
+
+
+@pytest.mark.parametrize("seq", ["7", True, 7.0, None])
+def test_a_place_in_the_log_that_is_no_whole_number_is_unknown(seq: Any) -> None:
+    """A game's places in the log of changes (hand-edited to text, a truth
+    value or a fraction) count as unknown, so the streaks never fail on
+    them (a mutation audit: ``and not bool`` read as ``or`` went
+    unnoticed, and text in the log then broke the statistics' sort)."""
+    row = ["terrace", "won", 10, 0, 0, 1e9, 1e9 + 60, 1e9, 1e9 + 60, None, None, 5, 0, 5, None, None, 0, 0]
+    odd = GameFacts.from_row([*row, seq, seq, seq])
+    assert (odd.opened_seq, odd.changed_seq, odd.result_seq) == (None, None, None)
+    kept = GameFacts.from_row([*row, 1, 2, 3])
+    assert (kept.opened_seq, kept.changed_seq, kept.result_seq) == (1, 2, 3)
+    block = summarize([kept, odd])["overall"]
+    assert block["won"] == 2 and block["best_streak"] == 2
+
+
+def test_a_game_moved_in_and_played_here_leaves_the_last_game_opened_here_unfinished() -> None:
+    """A game that came in by an import and was played on here keeps its
+    creation time from the other computer's clock: it is not the last game
+    opened here, so the game opened here last, still being played, is not
+    abandoned (a mutation audit: dropping ``opened_elsewhere`` from what
+    was opened here went unnoticed)."""
+    left = GameFacts("terrace", "playing", 3, 0, 0, 100.0, 110.0, 105.0, None)
+    moved_in = GameFacts("terrace", "won", 80, 0, 0, 500.0, 600.0, 510.0, 600.0, opened_elsewhere=True)
+    block = summarize([left, moved_in])["overall"]
+    assert (block["won"], block["unfinished"], block["abandoned"]) == (1, 1, 0)
+    came_later = GameFacts("terrace", "playing", 0, 0, 0, 200.0, 200.0, None, None)
+    block = summarize([left, moved_in, came_later])["overall"]
+    assert (block["won"], block["unfinished"], block["abandoned"]) == (1, 0, 1)
+
+
+@pytest.mark.parametrize(("moves", "started"), [(0, False), (1, True), (2, True)])
+def test_a_game_with_a_move_and_no_start_time_counts_as_played(moves: int, started: bool) -> None:
+    """A row without its first move's time (edited by hand, another tool's
+    record) counts as started from its first move (a mutation audit:
+    ``moves > 1`` for ``moves > 0`` went unnoticed)."""
+    game = GameFacts("terrace", "lost", moves, 0, 0, 10.0, 20.0, None, 20.0)
+    assert game.started is started
+    assert summarize([game])["overall"]["played"] == int(started)

@@ -16,7 +16,7 @@ import pytest
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.solver import api
-from terrace.solver.lines import partner, replays_to_win
+from terrace.solver.lines import REPLAY_CHECK, partner, partner_past_pairs, replays_to_win
 from test_hint_detours import NESTED_LINE, NESTED_RULES, NESTED_START
 
 TEXTS = NESTED_LINE.split()
@@ -88,3 +88,15 @@ def test_the_scan_before_the_replays_changes_no_answer(monkeypatch: pytest.Monke
     assert [answer[:2] for answer in scanned] == [answer[:2] for answer in unscanned]
     assert sum(answer[2] for answer in scanned) > sum(answer[2] for answer in unscanned)
     assert any(j >= 0 and tries < lines.NESTED_TRIES for _, j, tries in scanned)  # (nested pairs met)
+
+
+@pytest.mark.parametrize(("between", "reached"), [(REPLAY_CHECK - 1, True), (REPLAY_CHECK, False)])
+def test_the_scan_reaches_an_inner_pair_as_far_as_the_replays_do(between: int, reached: bool) -> None:
+    """The scan before the replays looks at an inner pair at most
+    REPLAY_CHECK moves after the outer move, as :func:`returned` does:
+    one move further and it gives up (a mutation audit: the distance
+    counted one short went unnoticed)."""
+    fillers = [Move.parse("wf")] * between
+    line = [Move.parse("t3t1"), *fillers, *(Move.parse(m) for m in ("t1t2", "t2t1", "t1t3"))]
+    reach = partner_past_pairs(line, 0, [8], set())
+    assert reach == (len(line) - 1 if reached else -1)

@@ -252,3 +252,13 @@ def test_free_spaces_are_never_said_to_take_any_card_at_all() -> None:
     page = (Path(terrace.web.__file__).parent / "static" / "js" / "i18n.js").read_text(encoding="utf-8")
     assert re.findall(r'"choice\.free": "([^"]*)"', page) == [
         "any card but the terrace card", "jede Karte außer der Terrassenkarte"]
+
+
+@pytest.mark.parametrize("label", ["wood (custom: decks 1", "wood (custom: ",
+                                   "wood (custom: decks 1, reserve 0)x"])
+def test_a_label_cut_short_gives_no_options(label: str) -> None:
+    """A statistics group whose label was cut short (a database changed by
+    hand) is named by its variant with no options, not with options read
+    from half a list (a mutation audit: ``or`` read as ``and`` went
+    unnoticed)."""
+    assert label_parts(label) == ("wood", [])

@@ -330,3 +330,28 @@ def test_a_link_tapped_again_after_its_hold_ran_out_says_what_to_do() -> None:
             assert all(word in tapped.json()["error"] for word in words), tapped.json()
             page = client.get(f"/?token={link}", headers={**HOST, **BROWSER, "accept-language": language})
             assert 'data-code="link-spent"' in page.text and all(word in page.text for word in words)
+
+
+def test_a_browser_with_the_cookie_gets_the_game_whatever_became_of_its_hold() -> None:
+    """A browser that holds the printed link and then gets in by a link of
+    its own (its hold's cookie still set) is shown the game, not the
+    link's button, and not "link spent" once another browser used the
+    printed link (a mutation audit: ``held is None or has_cookie`` read as
+    ``and`` went unnoticed)."""
+    keys = RemoteKeys()
+    with _phone(keys) as phone, _phone(keys) as other:
+        for client in (phone, other):
+            client.follow_redirects = False
+        link = keys.link
+        clean, button = _held_page(phone, f"/?token={link}", BROWSER)
+        assert "Open the game" in button
+        own = phone.get(f"/?token={keys.one_link()}", headers={**HOST, **BROWSER})
+        assert own.status_code == 303 and phone.cookies.get(COOKIE) == keys.cookie
+        assert phone.cookies.get(HELD) is not None
+        game = phone.get(clean, headers={**HOST, **BROWSER})
+        assert game.status_code == 200 and "Open the game" not in game.text
+        _held_page(other, f"/?token={link}", BROWSER)
+        assert other.post(clean, headers={**HOST, **ORIGIN}).status_code == 303
+        assert keys.was_spent(link)
+        still = phone.get(clean, headers={**HOST, **BROWSER})
+        assert still.status_code == 200 and still.text == game.text
