@@ -15,7 +15,9 @@ changes one of the solver's tuning numbers in :mod:`terrace.solver.api`
 (``ELITE_EVERY``, ``LATE_HUNTER_SHARE``, ``RESTART_NODES``, ...) for the
 whole run. ``--seeds N`` runs every policy N times with different seeds
 (where the hunters restart from): the spread of those counts is what luck
-alone moves, the bar any setting has to clear. ``--option NAME=VALUE`` sets
+alone moves, the bar any setting has to clear; ``--first-seed K`` starts
+those seeds K after the solver's own, so that more seeds can be added to a
+run without running its first ones again. ``--option NAME=VALUE`` sets
 a whole-number or true/false field of the solver's ``Options`` (such as
 ``live_best=true`` or ``reserve_weight=2``) for every solve of the run.
 
@@ -171,9 +173,14 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=1, metavar="N",
                         help="run every policy with N seeds (the solver's own, then the next ones) "
                              "to see how much the count moves by luck alone")
+    parser.add_argument("--first-seed", type=int, default=0, metavar="K",
+                        help="start the seeds K after the solver's own (default: %(default)s), to add "
+                             "seeds to an earlier run")
     args = parser.parse_args()
     if not 1 <= args.seeds <= 100:
         raise SystemExit(f"--seeds {args.seeds}: give a whole number from 1 to 100")
+    if not 0 <= args.first_seed <= 1000:
+        raise SystemExit(f"--first-seed {args.first_seed}: give a whole number from 0 to 1000")
     for setting in args.set:
         override(setting)
     fields = dict(option(setting) for setting in args.option)
@@ -181,7 +188,7 @@ def main() -> None:
     first, last = parse_range(args.deals)
     policies = [(policy, length_of(policy), not policy.endswith("/fresh"))
                 for policy in args.policies.split(",")]  # all checked first
-    seeds = [Options().seed + i for i in range(args.seeds)]
+    seeds = [Options().seed + args.first_seed + i for i in range(args.seeds)]
     deals = range(first, last + 1)
     wins: dict[str, list[set[int]]] = {}
     seconds: dict[str, float] = {}
@@ -197,7 +204,8 @@ def main() -> None:
     finally:
         use(None)
     print()
-    print(report(args.variant, args.deals, args.nodes, args.set + args.option, wins, seconds))
+    first = [f"first seed {seeds[0]}"] if args.first_seed else []
+    print(report(args.variant, args.deals, args.nodes, args.set + args.option + first, wins, seconds))
 
 
 def report(variant: str, deals: str, nodes: int, settings: list[str],

@@ -88,3 +88,20 @@ def test_the_hunter_benchmark_says_when_hunters_ran_out_of_memory(
         _core.set_memory_limit(old)
     printed = capsys.readouterr().out
     assert "deal 1: - after 5 positions (5 of the candidates' hunters out of memory)\n" in printed
+
+
+def test_the_restart_benchmark_adds_seeds_after_the_first_ones() -> None:
+    # more seeds for a setting meant running its first seeds again (a
+    # 60-deal run of two seeds takes most of an hour on a loaded machine);
+    # --first-seed K starts K after the solver's own seed
+    restarts = [sys.executable, str(BENCH / "restarts.py"), "--variant", "terrace", "--policies", "default",
+                "--deals", "2-2", "--nodes", "20000"]
+    done = subprocess.run([*restarts, "--first-seed", "2", "--seeds", "2"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    seeds = [line.split(":")[0] for line in lines[:2]]
+    assert seeds == [f"default, seed {s}, deal 2" for s in (20240603, 20240604)]
+    assert lines[3] == "terrace, deals 2-2, 20,000 positions per deal, first seed 20240603, 2 seeds"
+    refused = subprocess.run([*restarts, "--first-seed", "-1"], capture_output=True, text=True, timeout=300)
+    assert refused.returncode == 1 and "--first-seed -1: give a whole number from 0 to 1000" in refused.stderr
