@@ -28,7 +28,7 @@ from terrace.cli import main
 from terrace.deal import Deal
 from terrace.errors import TerraceError
 from terrace.storage import MemoryStore, SqliteStore, StoreError, open_store
-from terrace.storage.base import StoredGame
+from terrace.storage.base import GivenUpError, StoredGame
 from terrace.storage.transfer import export_record, read_games
 from terrace.variants import PRESETS, get_rules
 
@@ -129,7 +129,8 @@ def _history(store: SqliteStore, rng: random.Random, clock: list[float], ids: li
             store.count_hint(game.id, board.position())
         elif action == "time":
             clock[0] += 15
-            store.add_active_time(game.id, rng.randrange(1, 10_000), at=clock[0])
+            with suppress(GivenUpError):  # (a game given up counts no more time, and changes not)
+                store.add_active_time(game.id, rng.randrange(1, 10_000), at=clock[0])
         elif action == "assist":
             store.mark_assisted(game.id)
         elif action == "give-up" and game.moves and game.status == "playing" and game.won_at is None:
