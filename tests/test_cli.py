@@ -662,3 +662,17 @@ def test_a_hints_json_line_is_taken_back_as_it_is() -> None:
     for bad in ('["c2", 5]', '[', '{"line": []}', '["zz"]'):
         refused = run("hint", "-n", "7", "--moves", line[0], "--peek", "--line", bad)
         assert refused.exit_code == 1 and "--line: " in refused.stderr, (bad, refused.output)
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["export"], "Error: give --game ID (one or more) or --all"),
+    (["export", "--all", "--game", "x"], "Error: give --game ID (one or more) or --all, not both"),
+    (["export", "--game", "x", "--all"], "Error: give --game ID (one or more) or --all, not both"),
+])
+def test_export_says_whether_it_wants_games_named_or_not_both(args: list[str], said: str,
+                                                              tmp_path: Path) -> None:
+    """export --all --game x was told "give --game ID (one or more) or
+    --all", as if it had given neither."""
+    result = CliRunner().invoke(main, [*args, "--db", str(tmp_path / "none.sqlite")])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == said
