@@ -521,3 +521,19 @@ def test_a_replay_from_the_statistics_closes_the_win_screen(api: Api, open_game:
     assert not end.evaluate("(dialog) => dialog.open")
     page.locator("#replay-exit").click()  # back to the won game: its win screen again
     page.locator("#dlg-end[open]").wait_for()
+
+
+@pytest.mark.parametrize(("languages", "button"), [
+    (["del", "en"], "New game"), (["den"], "New game"), (["fr", "de-CH"], "Neues Spiel"),
+])
+def test_the_page_takes_a_browser_languages_first_subtag(api: Api, open_game: Any, languages: list[str],
+                                                         button: str) -> None:
+    """The page read each of the browser's languages by its first two
+    letters, so a browser asking for Delaware ("del") or Slave ("den")
+    before English got the page in German (the server's refusals, read
+    the same way, did too)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game, before_goto=lambda p: p.add_init_script(
+        f"Object.defineProperty(navigator, 'languages', {{get: () => {languages!r}}});"))
+    assert page.evaluate("navigator.languages") == languages
+    assert page.locator("#btn-new").inner_text() == button

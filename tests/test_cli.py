@@ -542,6 +542,22 @@ def test_a_seed_that_would_change_nothing_is_refused(args: list[str], tmp_path: 
     assert not (tmp_path / "v.sqlite3").exists() and not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize("player", ["perfect", "greedy", "random"])
+def test_samples_for_a_player_that_samples_nothing_is_refused_by_the_options_name(
+    player: str, tmp_path: Path
+) -> None:
+    """--samples on a survey of another player than the fair one said "the
+    greedy player has no settings, got samples", naming a setting, not the
+    option given; it says the option, as --seed's refusal and hint --peek's do."""
+    result = CliRunner().invoke(main, ["survey", "--deals", "1", "--player", player, "--samples", "8",
+                                       "--verdicts-db", str(tmp_path / "v.sqlite3"), "--out", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == (
+        f"Error: the {player} player samples no stock orders and takes no --samples "
+        "(it is for the fair player)")
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_seed_is_taken_where_it_changes_the_games(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "3", "--jobs", "1",
                                        "--player", "random", "--seed", "3", "--json",
@@ -646,3 +662,17 @@ def test_a_hints_json_line_is_taken_back_as_it_is() -> None:
     for bad in ('["c2", 5]', '[', '{"line": []}', '["zz"]'):
         refused = run("hint", "-n", "7", "--moves", line[0], "--peek", "--line", bad)
         assert refused.exit_code == 1 and "--line: " in refused.stderr, (bad, refused.output)
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["export"], "Error: give --game ID (one or more) or --all"),
+    (["export", "--all", "--game", "x"], "Error: give --game ID (one or more) or --all, not both"),
+    (["export", "--game", "x", "--all"], "Error: give --game ID (one or more) or --all, not both"),
+])
+def test_export_says_whether_it_wants_games_named_or_not_both(args: list[str], said: str,
+                                                              tmp_path: Path) -> None:
+    """export --all --game x was told "give --game ID (one or more) or
+    --all", as if it had given neither."""
+    result = CliRunner().invoke(main, [*args, "--db", str(tmp_path / "none.sqlite")])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == said

@@ -290,7 +290,7 @@ def _limits() -> list[tuple[str, str, object]]:
     """(page, the words stating a limit, with {} for the value, the value the
     code applies). The words must be on the page with the code's value."""
     from terrace.cli import storage as cli_storage
-    from terrace.solver import api, cluster, coach, history, search, verdicts
+    from terrace.solver import api, cluster, coach, hint_line, history, search, verdicts
     from terrace.solver.advice import ESCALATION
     from terrace.solver.fair import FairSettings
     from terrace.storage import base, line, rows, sqlite, statistics, transfer
@@ -367,6 +367,8 @@ def _limits() -> list[tuple[str, str, object]]:
         ("cluster.md", "for {} minutes ends it", cluster.WORKER_WAIT / 60),
         ("cluster.md", "twice {} batches' budgets", cluster.IN_FLIGHT_PER_WORKER),
         ("winnability.md", "`verdicts.SOLVER_VERSION`, now {}", verdicts.SOLVER_VERSION),
+        ("winnability.md", "(`hint_line.KEPT`, {} of them and {} moves in all",
+         (hint_line.KEPT_LINES, hint_line.KEPT_MOVES)),
         ("winnability.md", "about {} ms of complete search", round(search.CORE_SLICE_SECONDS * 1000)),
         ("winnability.md", "{} times once the complete search has entered", round(api.LEARNING_HUNTER_SHARE)),
         ("winnability.md", "has entered {} positions", api.EARLY_AFTER),

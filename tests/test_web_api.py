@@ -857,3 +857,18 @@ def test_a_client_that_refuses_html_gets_the_guards_refusal_as_json(accept: str)
     assert refused.status_code == 421
     assert refused.headers["content-type"] == "application/json"
     assert refused.json()["code"] == "host-not-local"
+
+
+@pytest.mark.parametrize("header", ["del", "den, en;q=0.5", "dev", "deu-x-private", "english, de;q=0.1"])
+def test_a_language_is_its_tags_first_subtag_not_its_first_two_letters(
+    client: TestClient, header: str
+) -> None:
+    """Only the first two letters of each tag were read, so "del"
+    (Delaware) and "den" (Slave) were German, and "english" English."""
+    answer = client.get("/api/games/nope", headers={"accept-language": header})
+    assert answer.status_code == 404
+    expected = "Es gibt kein Spiel „nope“." if header.endswith("de;q=0.1") else "there is no game 'nope'"
+    assert answer.json() == {"error": expected, "code": "game-unknown"}
+    for german in ("de-CH", "DE_at", "en;q=0.1, de-DE;q=0.5"):
+        assert client.get("/api/games/nope", headers={"accept-language": german}).json()["error"] == (
+            "Es gibt kein Spiel „nope“.")

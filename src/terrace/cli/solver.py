@@ -232,6 +232,10 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     if given("seed") and player not in SEEDED:
         raise click.UsageError(f"the {player} player plays each deal one way and takes no --seed "
                                f"(it is for the {' and '.join(SEEDED)} players)")
+    if samples is not None and player != "fair":
+        # (it said "the greedy player has no settings, got samples", a name the command line has not)
+        raise click.UsageError(f"the {player} player samples no stock orders and takes no --samples "
+                               "(it is for the fair player)")
     rules = pop_rules(kwargs)
     budget = DEFAULT_BUDGET[player] if max_seconds is None else max_seconds
     try:

@@ -208,7 +208,8 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
     a list for several or --all. --all skips (and names) a damaged game and
     one that import would refuse."""
     if bool(game_ids) == all_games:
-        raise click.UsageError("give --game ID (one or more) or --all")
+        # (both given, it said "give --game ID (one or more) or --all", as if neither were)
+        raise click.UsageError("give --game ID (one or more) or --all" + (", not both" if all_games else ""))
     game_ids = tuple(dict.fromkeys(game_ids))  # (a game named twice is written once)
     if output != "-":
         _refuse_database_output(Path(output), games_path(db))

@@ -296,6 +296,9 @@ add_wordings(SolverStop, SOLVER_STOPS)
 _QVALUE = re.compile(r"0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?")
 """A quality as RFC 9110 writes it (0 to 1, at most three decimals)."""
 
+_SUBTAG_END = re.compile(r"[-_]")
+"""Where a language tag's first subtag ends (``de-CH``; ``de_CH`` as POSIX locales write it)."""
+
 
 def pick_language(header: str | None) -> str:
     """The language to answer in, from an Accept-Language header.
@@ -306,6 +309,12 @@ def pick_language(header: str | None) -> str:
     ('de', 'en', 'de')
     >>> pick_language("de;q=0"), pick_language("de;q=0.0, en;q=0.1")
     ('en', 'en')
+
+    A language is its tag's first subtag (``de-CH`` is German; ``del``,
+    Delaware, is not):
+
+    >>> pick_language("del, en;q=0.5"), pick_language("den"), pick_language("de_AT")
+    ('en', 'en', 'de')
     """
     if not header:
         return "en"
@@ -318,7 +327,8 @@ def pick_language(header: str | None) -> str:
         if params.strip().lower().startswith("q="):
             value = params.strip()[2:]
             quality = float(value) if _QVALUE.fullmatch(value) else 0.0
-        weighted.append((-quality, position, code.strip().lower()[:2]))
+        # (the first subtag, not the first two letters: "del", "den" chose German)
+        weighted.append((-quality, position, _SUBTAG_END.split(code.strip().lower(), maxsplit=1)[0]))
     for quality, _, code in sorted(weighted):
         if code in LANGUAGES and quality < 0:
             return code

@@ -682,10 +682,16 @@ export function chooseLanguage() {
   }
   if (saved && Object.hasOwn(STRINGS, saved)) return saved;
   for (const lang of navigator.languages || [navigator.language || "en"]) {
-    const code = String(lang).slice(0, 2).toLowerCase();
+    const code = primaryLanguage(lang);
     if (Object.hasOwn(STRINGS, code)) return code;
   }
   return "en";
+}
+
+// A language tag's first subtag, as the server reads Accept-Language
+// (de-CH is German; "del", Delaware, was read as German by its first two letters).
+function primaryLanguage(tag) {
+  return String(tag).toLowerCase().split(/[-_]/)[0];
 }
 
 export function setLanguage(lang) {
@@ -705,7 +711,7 @@ export function getLanguage() {
 // for "en" alone, the American order: 12/6/2026 for the 6th of December.
 export function getLocale() {
   for (const tag of navigator.languages || [navigator.language || ""]) {
-    if (String(tag).slice(0, 2).toLowerCase() !== language) continue;
+    if (primaryLanguage(tag) !== language) continue;
     try {
       return Intl.DateTimeFormat.supportedLocalesOf([tag]).length ? tag : language;
     } catch {
