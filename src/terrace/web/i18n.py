@@ -180,11 +180,10 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         "Das gespeicherte Spiel ist beschädigt und kann nicht geladen werden ({problem})."),
     WebRefusal.NOT_SAVED: Wording(
         503, "{problem}",
-        "Die Änderung wurde nicht gespeichert: Die Datenbank kann gerade nicht beschrieben werden "
-        "({problem})."),
+        "{problem}."),
     WebRefusal.NOT_SAVED_DISK_FULL: Wording(
         507, "{problem}",
-        "Die Änderung wurde nicht gespeichert: Die Festplatte ist voll ({problem})."),
+        "{problem}."),
     WebRefusal.NOT_SAVABLE: Wording(
         422, "{problem}",
         "Die Änderung wurde nicht gespeichert, denn das Spiel wäre danach beschädigt "

@@ -224,7 +224,8 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
         return Reason(WebRefusal.GAME_GIVEN_UP)
     if isinstance(exc, StoreWriteError):
         code = WebRefusal.NOT_SAVED_DISK_FULL if exc.fault == "full" else WebRefusal.NOT_SAVED
-        return Reason(code, problem=str(exc))
+        # (said whole in the page's language: "Der Zug wurde nicht gespeichert: ...")
+        return Reason(code, problem=exc.why)
     if isinstance(exc, ClockOutOfRangeError):
         return Reason(WebRefusal.CLOCK_WRONG, date=exc.date, first=exc.years[0], last=exc.years[1])
     if isinstance(exc, LineTooLongError):
