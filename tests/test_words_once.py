@@ -226,3 +226,29 @@ def test_every_write_fault_is_a_coded_refusal(fault: str) -> None:
     assert str(refused).startswith("the undo was not saved: ")
     german = refused.text("de")
     assert german.startswith("Die Rücknahme des Zuges wurde nicht gespeichert: ") and " the " not in german
+
+
+def test_a_damaged_game_is_said_once_in_german(tmp_path: Path) -> None:
+    """A saved game edited by hand was answered, in German, "Das
+    gespeicherte Spiel ist beschädigt und kann nicht geladen werden (saved
+    game … is damaged and cannot be loaded: it says 'won' but …)": the same
+    fact twice, once in English. The store's refusal is coded
+    (game-row-damaged), its finding kept as the store words it."""
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        client = TestClient(create_app(store), base_url=LOCAL)
+        game = client.post("/api/games", json={"variant": "wood", "deal_number": 2}).json()
+    hand = sqlite3.connect(db)
+    hand.execute("UPDATE games SET status = 'won' WHERE id = ?", (game["id"],))
+    hand.commit()
+    hand.close()
+    with open_store(db) as store:
+        client = TestClient(create_app(store), base_url=LOCAL)
+        answers = {language: client.get(f"/api/games/{game['id']}", headers={"Accept-Language": language})
+                   for language in ("de", "en")}
+    assert answers["en"].json() == {"code": "game-damaged", "error": (
+        f"saved game {game['id']} is damaged and cannot be loaded: it says 'won' but its moves lead to "
+        "'playing'")}
+    assert answers["de"].json() == {"code": "game-damaged", "error": (
+        f"Das gespeicherte Spiel {game['id']} ist beschädigt und kann nicht geladen werden (Befund: it says "
+        "'won' but its moves lead to 'playing').")}

@@ -188,6 +188,9 @@ class Refusal(StrEnum):
     WRITE_DISK_FAILED = "write-disk-failed"
     WRITE_FILE_MOVED = "write-file-moved"
     WRITE_OPENED_TO_READ = "write-opened-to-read"
+    # A saved game that does not load (the web game says it whole, as its
+    # game-damaged; the finding stays in the store's words)
+    GAME_ROW_DAMAGED = "game-row-damaged"
 
 
 @dataclass(frozen=True, slots=True)
@@ -597,6 +600,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.WRITE_OPENED_TO_READ: Wording(
         503, "{change:change} was not saved: the database was opened only to read",
         "{change:change} wurde nicht gespeichert: Die Datenbank wurde nur zum Lesen geöffnet"),
+    Refusal.GAME_ROW_DAMAGED: Wording(
+        500, "saved game {name} is damaged and cannot be loaded: {why}",
+        "Das gespeicherte Spiel {name} ist beschädigt und kann nicht geladen werden (Befund: {why})"),
 }
 
 CHANGES: dict[str, tuple[str, str]] = {

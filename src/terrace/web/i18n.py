@@ -177,7 +177,7 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         "({tried} versucht): Bitte noch einmal, mit anderen Regeln oder ohne „Nur gewinnbare Spiele“."),
     WebRefusal.GAME_DAMAGED: Wording(
         500, "{problem}",
-        "Das gespeicherte Spiel ist beschädigt und kann nicht geladen werden ({problem})."),
+        "{problem}."),
     WebRefusal.NOT_SAVED: Wording(
         503, "{problem}",
         "{problem}."),

@@ -233,7 +233,7 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
     if isinstance(exc, UnsavableGameError):
         return Reason(WebRefusal.NOT_SAVABLE, problem=str(exc))
     if isinstance(exc, DamagedGameError):
-        return Reason(WebRefusal.GAME_DAMAGED, problem=str(exc))
+        return Reason(WebRefusal.GAME_DAMAGED, problem=exc.why)
     if isinstance(exc, StoreError | VerdictCacheError) and exc.code in (None, *_BUSY):
         # (the solver's verdict cache too, which a winnable deal's search
         # opens: the server's file, not the request, is at fault; a file
