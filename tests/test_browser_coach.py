@@ -326,7 +326,7 @@ _LOST_AT_CHOICE_CARD = {**_LOST_AT_CHOICE, "fair": {**_LOST_AT_CHOICE["fair"],
 @pytest.mark.parametrize(("locale", "report", "words"), [
     ("en-GB", _WINNABLE_CARD, "Its first move: the 7♥ from pile 8 to foundation 2 (the solver's move"),
     ("de-DE", _LOST_AT_CHOICE_CARD,
-     "hätte einen anderen Zug gespielt (D♦ (Kandidat 3) als Basiskarte wählen)"),
+     "hätte einen anderen Zug gespielt (D♦ (die 3. Karte zur Wahl) als Basiskarte wählen)"),
     ("en-GB", _WINNABLE, "A winning line still remained when the game ended. Its first move: "
      "from pile 8 to foundation 2 (the solver's move, which sees the face-down cards)."),
     ("de-DE", _WINNABLE, "Als das Spiel endete, gab es noch einen Weg zum Sieg. Sein erster Zug: "
@@ -334,7 +334,7 @@ _LOST_AT_CHOICE_CARD = {**_LOST_AT_CHOICE, "fair": {**_LOST_AT_CHOICE["fair"],
     ("en-GB", _LOST_AT_CHOICE, "The fair player, which sees only what you saw, would have played "
      "another move (choosing candidate 3 as the base card): it wins in 4 of 16 sampled stocks,"),
     ("de-DE", _LOST_AT_CHOICE, "Der faire Spieler, der nur sieht, was du gesehen hast, hätte einen "
-     "anderen Zug gespielt (Kandidat 3 als Basiskarte wählen): Er gewinnt in 4 von 16 ausgelosten "
+     "anderen Zug gespielt (die 3. Karte zur Wahl als Basiskarte wählen): Er gewinnt in 4 von 16 ausgelosten "
      "Reihenfolgen des Vorrats,"),
     ("en-GB", _WINNABLE_DRAW, "Its first move: turning a card from the stock (the solver's move"),
     ("de-DE", _WINNABLE_DRAW, "Sein erster Zug: eine Karte vom Vorrat aufdecken (der Zug des Lösers"),

@@ -1096,6 +1096,21 @@ def test_every_help_is_written_in_an_encoding_without_the_minus_sign(encoding: s
     assert "52 × decks - piles - 1" in " ".join(written.split())
 
 
+@pytest.mark.parametrize("encoding", ["cp1252", "latin-1"])
+def test_a_refusal_naming_a_card_names_it_by_its_letters_in_an_encoding_without_the_suits(
+        encoding: str, tmp_path: Path) -> None:
+    """With standard error in cp1252 or latin-1, a refusal naming a card
+    read "move 2 is illegal: t1f: no foundation accepts the 8\\u2665 yet"
+    (Python's escape). A suit symbol stands in as the suit's letter of the
+    notation the commands print (8H)."""
+    replay = ["replay", "--deal-number", "5", "--moves", "c1,t1f"]
+    done = subprocess.run([sys.executable, "-m", "terrace", *replay], capture_output=True, timeout=120,
+                          cwd=tmp_path, env={**os.environ, "PYTHONIOENCODING": encoding})
+    assert done.returncode == 1
+    said = done.stderr.decode(encoding)
+    assert "move 2 is illegal: t1f: no foundation accepts the 8H yet" in said, said
+
+
 def test_the_qr_code_still_falls_back_to_the_link_in_an_encoding_without_its_blocks() -> None:
     """Standard output's stand-ins are for typographic characters only: a
     QR code's blocks are still an error, on which the link is printed alone."""

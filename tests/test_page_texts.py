@@ -217,3 +217,12 @@ def test_the_idle_time_that_pauses_the_clock_is_said_from_the_one_the_clock_uses
     for language in STRINGS:
         assert "{n}" in STRINGS[language]["timer.paused"], language
         assert "{n}" not in STRINGS[language]["timer.paused.one"], language
+
+
+def test_the_german_page_names_a_candidate_as_its_rules_do() -> None:
+    """The German rules, options and prompts call a candidate "Karte zur
+    Wahl" (its pile "Wahl 3"), but the coach said "D♦ (Kandidat 3) als
+    Basiskarte wählen" and the chances' help "die Siege jedes Kandidaten"."""
+    texts = STRINGS["de"]
+    assert [key for key, text in texts.items() if "Kandidat" in text] == []
+    assert "Karte zur Wahl" in texts["coach.choice"] and "Karte zur Wahl" in texts["coach.choiceCard"]

@@ -314,12 +314,12 @@ def test_a_damaged_game_answers_with_the_clear_message(db: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "change", "words"),
     [
-        ("database or disk is full", "the move", "the move was not saved: the disk is full"),
-        ("attempt to write a readonly database", "the undo",
+        ("database or disk is full", "move", "the move was not saved: the disk is full"),
+        ("attempt to write a readonly database", "undo",
          "the undo was not saved: the database is read-only"),
-        ("disk I/O error", "the move", "the move was not saved: the disk failed (input/output error)"),
+        ("disk I/O error", "move", "the move was not saved: the disk failed (input/output error)"),
         ("disk I/O error", None, "the database games.sqlite cannot be used: the disk failed"),
-        ("database is locked", "the move", "the database games.sqlite is busy"),
+        ("database is locked", "move", "the database games.sqlite is busy"),
         ("database disk image is malformed", None, "games.sqlite is damaged"),
     ],
 )

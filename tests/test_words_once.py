@@ -20,7 +20,7 @@ from terrace.refusals import Reason, Refusal
 from terrace.solver.winnable import next_winnable_deal
 from terrace.storage import MemoryStore, base, open_store
 from terrace.storage.base import ClockOutOfRangeError, StoredGame, StoreError
-from terrace.storage.files import busy_error
+from terrace.storage.files import busy_error, sql_error
 from terrace.variants import get_rules
 from terrace.web.app import create_app
 from terrace.web.i18n import WebRefusal
@@ -187,3 +187,68 @@ def test_the_names_a_misaddressed_request_is_told_to_use_are_the_ones_the_guard_
         for name in ("localhost", "127.0.0.1", "[::1]", "127.0.0.9"):
             assert name in words, (name, words)
         assert "mypc" not in words and "192.168" not in words, words
+
+
+@pytest.mark.parametrize(("how", "code", "words"), [
+    ("read-only", "not-saved", "Der Zug wurde nicht gespeichert: Die Datenbank ist schreibgeschützt."),
+    ("moved", "not-saved", "Der Zug wurde nicht gespeichert: games.sqlite wurde während des Betriebs "
+                           "verschoben, ersetzt oder gelöscht; bitte zurücklegen oder Terrace neu starten."),
+])
+def test_a_change_the_database_did_not_take_is_said_in_german_words_only(
+        tmp_path: Path, how: str, code: str, words: str) -> None:
+    """A move a read-only database refused was answered, in German, "Die
+    Änderung wurde nicht gespeichert: Die Datenbank kann gerade nicht
+    beschrieben werden (the move was not saved: the database is
+    read-only)." The store's write errors are coded refusals now, said
+    whole in the request's language (the English words as before)."""
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        client = TestClient(create_app(store), base_url=LOCAL)
+        game = client.post("/api/games", json={"variant": "wood", "deal_number": 2}).json()
+        if how == "read-only":
+            store._conn.execute("PRAGMA query_only = ON")  # (as if the file turned read-only)
+        else:
+            db.rename(db.with_name("elsewhere.sqlite"))
+        answers = {language: client.post(f"/api/games/{game['id']}/moves", json={"move": "s"},
+                                         headers={"Accept-Language": language})
+                   for language in ("de", "en")}
+        store._conn.execute("PRAGMA query_only = OFF")
+    assert answers["de"].json() == {"code": code, "error": words}
+    assert answers["en"].json()["error"].startswith("the move was not saved: ")
+
+
+@pytest.mark.parametrize("fault", ["SQLITE_FULL", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR"])
+def test_every_write_fault_is_a_coded_refusal(fault: str) -> None:
+    error = sqlite3.OperationalError("fault")
+    error.sqlite_errorname = fault  # type: ignore[attr-defined]
+    refused = sql_error("games.sqlite", error, "undo")
+    assert refused.code is not None
+    assert str(refused).startswith("the undo was not saved: ")
+    german = refused.text("de")
+    assert german.startswith("Die Rücknahme des Zuges wurde nicht gespeichert: ") and " the " not in german
+
+
+def test_a_damaged_game_is_said_once_in_german(tmp_path: Path) -> None:
+    """A saved game edited by hand was answered, in German, "Das
+    gespeicherte Spiel ist beschädigt und kann nicht geladen werden (saved
+    game … is damaged and cannot be loaded: it says 'won' but …)": the same
+    fact twice, once in English. The store's refusal is coded
+    (game-row-damaged), its finding kept as the store words it."""
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        client = TestClient(create_app(store), base_url=LOCAL)
+        game = client.post("/api/games", json={"variant": "wood", "deal_number": 2}).json()
+    hand = sqlite3.connect(db)
+    hand.execute("UPDATE games SET status = 'won' WHERE id = ?", (game["id"],))
+    hand.commit()
+    hand.close()
+    with open_store(db) as store:
+        client = TestClient(create_app(store), base_url=LOCAL)
+        answers = {language: client.get(f"/api/games/{game['id']}", headers={"Accept-Language": language})
+                   for language in ("de", "en")}
+    assert answers["en"].json() == {"code": "game-damaged", "error": (
+        f"saved game {game['id']} is damaged and cannot be loaded: it says 'won' but its moves lead to "
+        "'playing'")}
+    assert answers["de"].json() == {"code": "game-damaged", "error": (
+        f"Das gespeicherte Spiel {game['id']} ist beschädigt und kann nicht geladen werden (Befund: it says "
+        "'won' but its moves lead to 'playing').")}

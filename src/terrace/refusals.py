@@ -180,6 +180,17 @@ class Refusal(StrEnum):
     # its store-unavailable, which begins the German sentence)
     DATABASE_BUSY = "database-busy"
     VERDICT_CACHE_BUSY = "verdict-cache-busy"
+    # A change the database did not take (the web game says them whole, as
+    # its not-saved and not-saved-disk-full; {change} is a key of CHANGES)
+    WRITE_DISK_FULL = "write-disk-full"
+    WRITE_READ_ONLY = "write-read-only"
+    WRITE_CANNOT_OPEN = "write-cannot-open"
+    WRITE_DISK_FAILED = "write-disk-failed"
+    WRITE_FILE_MOVED = "write-file-moved"
+    WRITE_OPENED_TO_READ = "write-opened-to-read"
+    # A saved game that does not load (the web game says it whole, as its
+    # game-damaged; the finding stays in the store's words)
+    GAME_ROW_DAMAGED = "game-row-damaged"
 
 
 @dataclass(frozen=True, slots=True)
@@ -569,7 +580,44 @@ WORDINGS: dict[Refusal, Wording] = {
         503, "the verdict cache {name} is busy (another program holds it): try again",
         "{name}, der Speicher des Lösers, ist von einem anderen Programm belegt; bitte gleich noch "
         "einmal versuchen"),
+    Refusal.WRITE_DISK_FULL: Wording(
+        507, "{change:change} was not saved: the disk is full",
+        "{change:change} wurde nicht gespeichert: Die Festplatte ist voll"),
+    Refusal.WRITE_READ_ONLY: Wording(
+        503, "{change:change} was not saved: the database is read-only",
+        "{change:change} wurde nicht gespeichert: Die Datenbank ist schreibgeschützt"),
+    Refusal.WRITE_CANNOT_OPEN: Wording(
+        503, "{change:change} was not saved: the database file cannot be opened",
+        "{change:change} wurde nicht gespeichert: Die Datei der Datenbank lässt sich nicht öffnen"),
+    Refusal.WRITE_DISK_FAILED: Wording(
+        503, "{change:change} was not saved: the disk failed (input/output error)",
+        "{change:change} wurde nicht gespeichert: Die Festplatte hat versagt (Ein-/Ausgabefehler)"),
+    Refusal.WRITE_FILE_MOVED: Wording(
+        503, "{change:change} was not saved: {name} was moved, replaced or deleted while in use; "
+             "put it back, or start Terrace again",
+        "{change:change} wurde nicht gespeichert: {name} wurde während des Betriebs verschoben, ersetzt "
+        "oder gelöscht; bitte zurücklegen oder Terrace neu starten"),
+    Refusal.WRITE_OPENED_TO_READ: Wording(
+        503, "{change:change} was not saved: the database was opened only to read",
+        "{change:change} wurde nicht gespeichert: Die Datenbank wurde nur zum Lesen geöffnet"),
+    Refusal.GAME_ROW_DAMAGED: Wording(
+        500, "saved game {name} is damaged and cannot be loaded: {why}",
+        "Das gespeicherte Spiel {name} ist beschädigt und kann nicht geladen werden (Befund: {why})"),
 }
+
+CHANGES: dict[str, tuple[str, str]] = {
+    "create": ("the new game", "Das neue Spiel"), "move": ("the move", "Der Zug"),
+    "undo": ("the undo", "Die Rücknahme des Zuges"), "redo": ("the redo", "Die Wiederholung des Zuges"),
+    "restart": ("the restart", "Der Neubeginn des Spiels"), "hint": ("the hint", "Der Tipp"),
+    "import": ("the import", "Der Import"), "assist": ("the use of an assist", "Die Nutzung einer Hilfe"),
+    "time": ("the playing time", "Die Spielzeit"),
+    "give-up": ("giving up the game", "Die Aufgabe des Spiels"),
+    "stamp": ("the update of the replay stamps", "Die Aktualisierung der Nachspielmarken"),
+    "layout": ("the update of the database's layout", "Die Aktualisierung des Aufbaus der Datenbank"),
+    "change": ("the change", "Die Änderung"),
+}
+"""What each change the store writes is called in its write refusals
+(``{change:change}``; any other key reads as ``change``), English and German."""
 
 
 class Reason:
@@ -827,6 +875,9 @@ class _Words(string.Formatter):
         nouns in the template's German: ``{most:#Karte/Karten}``)
     ``place``
         a place code (``r``, ``w``, ``s``, ``f3``, ``t2``) in words
+    ``change``
+        a change the store writes, a key of :data:`CHANGES` (``move`` ->
+        ``the move``, German ``Der Zug``)
     ``seconds``
         a number of seconds, shortest form, German with a decimal comma
         (``0.5`` -> ``0,5``; ``10.0`` -> ``10``)
@@ -847,6 +898,8 @@ class _Words(string.Formatter):
         de = self.language == "de"
         if isinstance(value, Reason):
             return value.text(self.language)
+        if format_spec == "change":
+            return CHANGES.get(str(value), CHANGES["change"])[1 if de else 0]
         if format_spec == "card":
             assert isinstance(value, str)
             rank = "10" if value[0] == "T" else self._rank(value[0])

@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from terrace.refusals import clip, printable
+from terrace.symbols import SUIT_SYMBOLS, SUITS
 
 PIPE_WAIT = 1.0
 """How long, in seconds, a file that is a pipe (a FIFO) may wait for the
@@ -211,10 +212,12 @@ def _named(error: OSError) -> OSError:
 
 
 STAND_INS = {"\u2212": "-", "\u00d7": "x", "\u2013": "-", "\u2014": "--", "\u2026": "...",
-             "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "}
+             "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ",
+             **dict(zip(SUIT_SYMBOLS, SUITS, strict=True))}
 """The typographic characters of the help and the messages (a minus, a
-times sign, dashes, quotes), each with the ASCII it stands for where the
-terminal's encoding lacks it."""
+times sign, dashes, quotes) and the suit symbols of the cards they name
+(as the notation's letters: 8♥ is 8H), each with the ASCII it stands for
+where the terminal's encoding lacks it."""
 
 PLAIN = "terrace-plain"
 """The encoding error handler of standard output: a character of
@@ -235,11 +238,13 @@ def _stand_ins(error: UnicodeError, otherwise: str) -> tuple[str | bytes, int]:
     b'52 \xd7 decks - piles - 1'
     >>> "52 × decks − piles − 1".encode("ascii", PLAIN)
     b'52 x decks - piles - 1'
-    >>> "♠".encode("cp1252", PLAIN_ESCAPED), "−♠".encode("latin-1", PLAIN_ESCAPED)
-    (b'\\u2660', b'-\\u2660')
-    >>> "♠".encode("cp1252", PLAIN)  # doctest: +ELLIPSIS
+    >>> "the 10♦ on the Q♠".encode("latin-1", PLAIN)
+    b'the 10D on the QS'
+    >>> "▀".encode("cp1252", PLAIN_ESCAPED), "−▀".encode("latin-1", PLAIN_ESCAPED)
+    (b'\\u2580', b'-\\u2580')
+    >>> "▀".encode("cp1252", PLAIN)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    UnicodeEncodeError: 'charmap' codec can't encode character '\u2660' in position 0: ...
+    UnicodeEncodeError: 'charmap' codec can't encode character '\u2580' in position 0: ...
     """
     if not isinstance(error, UnicodeEncodeError):
         raise error

@@ -46,7 +46,7 @@ from terrace.deal import Deal
 from terrace.errors import TerraceError
 from terrace.moves import MAX_MOVES, Move
 from terrace.record import GameRecord
-from terrace.refusals import quote
+from terrace.refusals import Reason, quote
 from terrace.rules import Rules, saved_rules
 from terrace.storage.line import MODULUS, Line
 from terrace.storage.statistics import (
@@ -236,9 +236,11 @@ class StoreWriteError(StoreError):
     """A change could not be written: the disk is full (``fault`` is
     ``"full"``), the database is read-only (``"read-only"``), the disk
     failed (``"failed"``), or the file was moved, replaced or deleted while
-    open (``"moved"``). Nothing was changed."""
+    open (``"moved"``). Nothing was changed. A change refused while the
+    store is in use is a coded refusal (``write-disk-full``...), said in
+    the player's language."""
 
-    def __init__(self, message: str, fault: str) -> None:
+    def __init__(self, message: Reason | str, fault: str) -> None:
         super().__init__(message)
         self.fault = fault
 

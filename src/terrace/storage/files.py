@@ -34,12 +34,12 @@ SIDE_FILES = ("-wal", "-shm")
 """The files SQLite keeps beside a database in WAL mode."""
 
 _WRITE_FAULTS = (
-    ("SQLITE_FULL", "full", "the disk is full"),
-    ("SQLITE_READONLY", "read-only", "the database is read-only"),
-    ("SQLITE_PERM", "read-only", "the database is read-only"),
-    ("SQLITE_CANTOPEN", "failed", "the database file cannot be opened"),
-    ("SQLITE_IOERR_SHMSIZE", "full", "the disk is full"),  # (no room for the -shm file)
-    ("SQLITE_IOERR", "failed", "the disk failed (input/output error)"),
+    ("SQLITE_FULL", "full", Refusal.WRITE_DISK_FULL),
+    ("SQLITE_READONLY", "read-only", Refusal.WRITE_READ_ONLY),
+    ("SQLITE_PERM", "read-only", Refusal.WRITE_READ_ONLY),
+    ("SQLITE_CANTOPEN", "failed", Refusal.WRITE_CANNOT_OPEN),
+    ("SQLITE_IOERR_SHMSIZE", "full", Refusal.WRITE_DISK_FULL),  # (no room for the -shm file)
+    ("SQLITE_IOERR", "failed", Refusal.WRITE_DISK_FAILED),
 )
 _FAULT_WORDS = (
     ("disk is full", "SQLITE_FULL"),
@@ -296,19 +296,21 @@ def busy_error(name: str) -> StoreError:
 
 
 def sql_error(name: str, error: sqlite3.Error, change: str | None = None) -> StoreError:
-    """A clear error for a failure inside SQLite. When ``change`` (e.g.
-    "the move") was being written and the disk is full, the file read-only
-    or the disk failing, it is a :class:`StoreWriteError`:
-    "the move was not saved: the disk is full"."""
+    """A clear error for a failure inside SQLite. When ``change`` (a key of
+    :data:`~terrace.refusals.CHANGES`, e.g. "move") was being written and
+    the disk is full, the file read-only or the disk failing, it is a
+    :class:`StoreWriteError`, a coded refusal: "the move was not saved: the
+    disk is full" (German "Der Zug wurde nicht gespeichert: ...")."""
     text = str(error)
     code = getattr(error, "sqlite_errorname", "") or next(
         (c for words, c in _FAULT_WORDS if words in text), ""
     )
-    for prefix, reason, words in _WRITE_FAULTS:
+    for prefix, reason, refusal in _WRITE_FAULTS:
         if code.startswith(prefix):
+            written = StoreWriteError(Reason(refusal, change=change or "change"), reason)
             if change is None:
-                return StoreError(f"the database {name} cannot be used: {words}")
-            return StoreWriteError(f"{change} was not saved: {words}", reason)
+                return StoreError(f"the database {name} cannot be used: {str(written).split(': ', 1)[1]}")
+            return written
     if is_busy(error):
         return busy_error(name)
     if "malformed" in text or "not a database" in text or "corrupt" in text:

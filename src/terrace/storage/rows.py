@@ -20,6 +20,7 @@ from terrace.deal import DEAL_VERSION, Deal
 from terrace.errors import TerraceError
 from terrace.moves import MAX_MOVE_TEXT
 from terrace.record import RESULTS, read_json
+from terrace.refusals import Reason, Refusal
 from terrace.rules import Rules, saved_rules
 from terrace.storage.base import (
     DamagedGameError,
@@ -432,7 +433,7 @@ def same_game(a: StoredGame | None, b: StoredGame) -> bool:
 def damaged_game(game_id: Any, why: str) -> DamagedGameError:
     """The refusal of a stored game whose row or line is damaged."""
     name = clip(str(game_id), 64)
-    return DamagedGameError(f"saved game {name} is damaged and cannot be loaded: {clip(why)}")
+    return DamagedGameError(Reason(Refusal.GAME_ROW_DAMAGED, name=name, why=clip(why)))
 
 
 def whole(value: Any, name: str) -> int:

@@ -50,6 +50,7 @@ from typing import Any
 
 from terrace.cards import CARDS_PER_DECK
 from terrace.deal import Deal
+from terrace.refusals import Reason, Refusal
 from terrace.rules import MAX_DECKS, Rules
 from terrace.storage.base import (
     MAX_PASSED,
@@ -164,13 +165,6 @@ server that had served 32 long games held some 700 MB of them for as long
 as it ran. The game remembered last is always kept. The lines a replay
 stamp vouched for (a listing's read: 6 MB at 100,000 moves) are bounded
 alike."""
-CHANGES = {
-    "create": "the new game", "move": "the move", "undo": "the undo", "redo": "the redo",
-    "restart": "the restart", "hint": "the hint", "import": "the import",
-    "assist": "the use of an assist", "time": "the playing time", "give-up": "giving up the game",
-    "stamp": "the replay stamps",
-}
-"""What each action stores, as error messages name it."""
 _REMEDIES = {"full": "free some disk space", "read-only": "make it writable"}
 _ROW_FAULT = re.compile(r"(CHECK constraint failed in|NULL value in) ")
 """What ``PRAGMA quick_check`` says of a row that breaks a constraint (a
@@ -863,20 +857,18 @@ class SqliteStore:
         return file_identity(self.path), file_identity(Path(f"{self._file}-wal"))
 
     def _check_same_file(self, change: str) -> None:
-        """Refuse a write when the database file (or its log) is no longer
-        the one opened: deleted, moved or replaced while in use, SQLite
-        would go on writing to the file it has open, which nobody can ever
-        read again, and every move acknowledged from then on would be lost."""
+        """Refuse a write of ``change`` (a key of :data:`~terrace.refusals.CHANGES`)
+        when the database file (or its log) is no longer the one opened:
+        deleted, moved or replaced while in use, SQLite would go on writing
+        to the file it has open, which nobody can ever read again, and every
+        move acknowledged from then on would be lost."""
         now = self._files_identity()
         if now == self._identity:
             return
         if self._identity[1] is None and now[0] == self._identity[0]:
             self._identity = now  # (the log made since opening: it is SQLite's own)
             return
-        raise StoreWriteError(
-            f"{change} was not saved: {self._name} was moved, replaced or deleted while in use; "
-            "put it back, or start Terrace again", "moved",
-        )
+        raise StoreWriteError(Reason(Refusal.WRITE_FILE_MOVED, change=change, name=self._name), "moved")
 
     # -- opening ----------------------------------------------------------
 
@@ -1013,7 +1005,7 @@ class SqliteStore:
                     log.warning("%s: %s, so changes to moves are not all counted, and they could not "
                                 "be made again (%s): every line is read again", self._name, fault, error)
         except sqlite3.Error as error:
-            raise sql_error(self._name, error, "the update of the database's layout") from None
+            raise sql_error(self._name, error, "layout") from None
         except UnicodeDecodeError:  # SQLite's own message quotes a damaged byte of the layout
             raise damaged(self._name, "its table definitions are not readable text") from None
 
@@ -1137,10 +1129,8 @@ class SqliteStore:
         try:
             conn = self._conn
             if write and self.read_only:
-                refused = CHANGES.get(action or "", "the change")
-                raise StoreWriteError(
-                    f"{refused} was not saved: the database was opened only to read", "read-only"
-                )
+                opened = Reason(Refusal.WRITE_OPENED_TO_READ, change=action or "change")
+                raise StoreWriteError(opened, "read-only")
             left = BUSY_TIMEOUT_SECONDS - (time.monotonic() - start)
             if write and self._waited_at_open is not None:
                 if time.monotonic() - self._waited_at_open < BUSY_TIMEOUT_SECONDS:
@@ -1156,7 +1146,7 @@ class SqliteStore:
                 conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
                     if write:
-                        self._check_same_file(CHANGES.get(action or "", "the change"))
+                        self._check_same_file(action or "change")
                         self._others_wrote(conn)  # (a newer Terrace may have upgraded the file)
                     yield conn
                     conn.execute("COMMIT")
@@ -1165,7 +1155,7 @@ class SqliteStore:
                         conn.execute("ROLLBACK")
                     raise
             except sqlite3.Error as error:
-                change = CHANGES.get(action or "", "the change") if write else None
+                change = (action or "change") if write else None
                 raise sql_error(self._name, error, change) from None
             finally:
                 if shortened:

@@ -177,14 +177,13 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         "({tried} versucht): Bitte noch einmal, mit anderen Regeln oder ohne „Nur gewinnbare Spiele“."),
     WebRefusal.GAME_DAMAGED: Wording(
         500, "{problem}",
-        "Das gespeicherte Spiel ist beschädigt und kann nicht geladen werden ({problem})."),
+        "{problem}."),
     WebRefusal.NOT_SAVED: Wording(
         503, "{problem}",
-        "Die Änderung wurde nicht gespeichert: Die Datenbank kann gerade nicht beschrieben werden "
-        "({problem})."),
+        "{problem}."),
     WebRefusal.NOT_SAVED_DISK_FULL: Wording(
         507, "{problem}",
-        "Die Änderung wurde nicht gespeichert: Die Festplatte ist voll ({problem})."),
+        "{problem}."),
     WebRefusal.NOT_SAVABLE: Wording(
         422, "{problem}",
         "Die Änderung wurde nicht gespeichert, denn das Spiel wäre danach beschädigt "

@@ -224,7 +224,8 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
         return Reason(WebRefusal.GAME_GIVEN_UP)
     if isinstance(exc, StoreWriteError):
         code = WebRefusal.NOT_SAVED_DISK_FULL if exc.fault == "full" else WebRefusal.NOT_SAVED
-        return Reason(code, problem=str(exc))
+        # (said whole in the page's language: "Der Zug wurde nicht gespeichert: ...")
+        return Reason(code, problem=exc.why)
     if isinstance(exc, ClockOutOfRangeError):
         return Reason(WebRefusal.CLOCK_WRONG, date=exc.date, first=exc.years[0], last=exc.years[1])
     if isinstance(exc, LineTooLongError):
@@ -232,7 +233,7 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
     if isinstance(exc, UnsavableGameError):
         return Reason(WebRefusal.NOT_SAVABLE, problem=str(exc))
     if isinstance(exc, DamagedGameError):
-        return Reason(WebRefusal.GAME_DAMAGED, problem=str(exc))
+        return Reason(WebRefusal.GAME_DAMAGED, problem=exc.why)
     if isinstance(exc, StoreError | VerdictCacheError) and exc.code in (None, *_BUSY):
         # (the solver's verdict cache too, which a winnable deal's search
         # opens: the server's file, not the request, is at fault; a file
