@@ -1170,3 +1170,26 @@ def test_a_stop_in_a_wait_of_the_client_stops_a_cluster_survey(tmp_path: Path) -
                           text=True, timeout=180, start_new_session=True,
                           env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert done.stdout.strip() == json.dumps(["stopped", [1], True]), (done.stdout, done.stderr[-3000:])
+
+
+SCHEDULER_LOGS = """
+import logging
+from terrace.solver import cluster
+
+with cluster.connect("local:1") as client:
+    logging.getLogger("distributed.scheduler").error("Couldn't gather keys: {'run_batch-1': 'forgotten'}")
+print("done")
+"""
+
+
+@needs_cluster
+def test_a_local_clusters_scheduler_keeps_dasks_errors_out_of_the_output() -> None:
+    """A local cluster's scheduler runs in the survey's process: a worker
+    stopped (SIGSTOP) mid-survey, its batch run elsewhere, and the scheduler
+    logged "distributed.scheduler - ERROR - Couldn't gather keys: {...:
+    'forgotten'}" six times between the survey's warning and its summary
+    (the cluster kept Dask's errors, only quieter lines were silenced)."""
+    done = subprocess.run([sys.executable, "-c", SCHEDULER_LOGS], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.stdout == "done\n", done.stderr[-2000:]
+    assert "gather" not in done.stderr, done.stderr[-2000:]

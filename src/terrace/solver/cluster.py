@@ -331,9 +331,11 @@ def connect(scheduler: str) -> Iterator[Any]:
             finally:
                 _quietly(client.close)
         return
-    # Dask's own warnings stay out of the survey's output (it says itself
-    # what goes wrong); on Ctrl+C they were a screenful about cancelled
-    # tasks and worker processes killed on the way out.
+    # Dask's own warnings and errors stay out of the survey's output (it
+    # says itself what goes wrong); on Ctrl+C they were a screenful about
+    # cancelled tasks and worker processes killed on the way out, and a
+    # worker stopped mid-survey had the scheduler (in this process) log
+    # "Couldn't gather keys" six times.
     _quiet_exit_hook()
     # The workers are forked by a fork server that ignores Ctrl+C, as the
     # local pool's are: Ctrl+C reaches the whole process group, and a worker
@@ -351,7 +353,7 @@ def connect(scheduler: str) -> Iterator[Any]:
     with dask.config.set({"distributed.worker.multiprocessing-method": worker_start_method()}):
         with interrupts_deferred():
             cluster = distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
-                                               dashboard_address=":0", silence_logs=logging.ERROR)
+                                               dashboard_address=":0", silence_logs=logging.CRITICAL)
         try:
             client = distributed.Client(cluster)
             try:
