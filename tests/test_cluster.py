@@ -1237,3 +1237,30 @@ def test_a_worker_paused_for_its_memory_mid_survey_is_a_cluster_error(
     assert "run the same command again" in str(refused.value)
     assert time.perf_counter() - started < 40
     assert stored(store, 1, 40, "perfect") == {}
+
+
+@needs_cluster
+def test_a_worker_paused_from_its_start_is_a_cluster_error(store: VerdictStore,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker Dask pauses as soon as it starts (its memory above the pause
+    threshold: dask worker --memory-limit 85MB here) still reports its
+    versions, then runs no batch: the survey waited for ever. It now ends
+    after WORKER_WAIT saying why."""
+    import dask
+    from distributed import LocalCluster
+
+    monkeypatch.setattr(cluster, "WORKER_WAIT", 3.0)
+    started = time.perf_counter()
+
+    def still_running(done: int, rate: float, workers: int) -> None:
+        if time.perf_counter() - started > 60:
+            raise _StillRunning
+
+    said = (r"ran nothing for 3 s \(tcp://\S+: paused by Dask: its memory is above the pause threshold "
+            r"of its --memory-limit; give it more\)")
+    with dask.config.set({"distributed.worker.memory.pause": 1e-6}):  # (read as its worker starts)
+        one = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0")
+    with one as local, pytest.raises(ClusterError, match=said):
+        run_cluster_survey(RULES, 1, 2, scheduler=local.scheduler_address, max_seconds=1.0, store=store,
+                           on_progress=still_running)
+    assert stored(store, 1, 2, "perfect") == {}

@@ -130,6 +130,11 @@ Warn = Callable[[str], None]
 """Called with a line about a worker left out (another version, no answer)."""
 
 
+PAUSED_WHY = ("paused by Dask: its memory is above the pause threshold of its --memory-limit; "
+              "give it more")
+"""Why a paused worker runs nothing."""
+
+
 class ClusterError(RuntimeError):
     """The cluster cannot run the survey: ``distributed`` is missing, the
     scheduler does not answer or went away, no worker can run the deals."""
@@ -558,9 +563,8 @@ class _Fleet:
                                "no worker can run the deals: " + "; ".join(reasons))
         if now - self.idle_since > WORKER_WAIT and self.good & paused:
             names = ", ".join(sorted(self.good & paused))
-            raise ClusterError(f"the only workers that can run the deals were paused by Dask for "
-                               f"{WORKER_WAIT:g} s ({names}: their memory is above the pause threshold "
-                               f"of their --memory-limit; give them more); run the same command again "
+            raise ClusterError(f"the only workers that can run the deals ran nothing for "
+                               f"{WORKER_WAIT:g} s ({names}: {PAUSED_WHY}); run the same command again "
                                f"to resume")
         if now - self.idle_since > WORKER_WAIT:
             raise ClusterError(f"no worker that can run the deals joined the scheduler in {WORKER_WAIT:g} s"
