@@ -1170,3 +1170,97 @@ def test_a_stop_in_a_wait_of_the_client_stops_a_cluster_survey(tmp_path: Path) -
                           text=True, timeout=180, start_new_session=True,
                           env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert done.stdout.strip() == json.dumps(["stopped", [1], True]), (done.stdout, done.stderr[-3000:])
+
+
+SCHEDULER_LOGS = """
+import logging
+from terrace.solver import cluster
+
+with cluster.connect("local:1") as client:
+    logging.getLogger("distributed.scheduler").error("Couldn't gather keys: {'run_batch-1': 'forgotten'}")
+print("done")
+"""
+
+
+@needs_cluster
+def test_a_local_clusters_scheduler_keeps_dasks_errors_out_of_the_output() -> None:
+    """A local cluster's scheduler runs in the survey's process: a worker
+    stopped (SIGSTOP) mid-survey, its batch run elsewhere, and the scheduler
+    logged "distributed.scheduler - ERROR - Couldn't gather keys: {...:
+    'forgotten'}" six times between the survey's warning and its summary
+    (the cluster kept Dask's errors, only quieter lines were silenced)."""
+    done = subprocess.run([sys.executable, "-c", SCHEDULER_LOGS], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.stdout == "done\n", done.stderr[-2000:]
+    assert "gather" not in done.stderr, done.stderr[-2000:]
+
+
+class _StillRunning(Exception):
+    pass
+
+
+@needs_cluster
+def test_a_worker_paused_for_its_memory_mid_survey_is_a_cluster_error(
+        store: VerdictStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker whose --memory-limit its process outgrew (seen: dask worker
+    --memory-limit 85MB, 'Pausing worker' 2 s after its versions check
+    passed) runs no task: the survey said '0.0 deals/s, 1 worker' and
+    nothing else for 175 s until killed, its batches sent again to the
+    same worker after each overrun. It now stops after WORKER_WAIT naming
+    the paused worker."""
+    from distributed import Client, LocalCluster
+
+    monkeypatch.setattr(cluster, "WORKER_WAIT", 3.0)
+    monkeypatch.setattr(cluster, "OVERRUN_SLACK", 1.0)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as local, \
+            Client(local) as ours:
+        checked, paused = cluster._Fleet._checked, []
+
+        def pause_once_checked(fleet: Any, *args: Any) -> None:
+            checked(fleet, *args)
+            if fleet.good and not paused:  # (its memory now above the pause threshold)
+                paused.append(True)
+                ours.run(lambda dask_worker: setattr(dask_worker.memory_manager, "memory_pause_fraction",
+                                                     1e-6))
+                while "paused" not in str(ours.run(lambda dask_worker: dask_worker.status)):
+                    time.sleep(0.05)
+
+        def still_running(done: int, rate: float, workers: int) -> None:
+            if time.perf_counter() - started > 60:
+                raise _StillRunning
+
+        monkeypatch.setattr(cluster._Fleet, "_checked", pause_once_checked)
+        started = time.perf_counter()
+        with pytest.raises(ClusterError, match="paused by Dask") as refused:
+            run_cluster_survey(RULES, 1, 40, scheduler=local.scheduler_address, max_seconds=1.0,
+                               store=store, on_progress=still_running, batch=1)
+    assert "run the same command again" in str(refused.value)
+    assert time.perf_counter() - started < 40
+    assert stored(store, 1, 40, "perfect") == {}
+
+
+@needs_cluster
+def test_a_worker_paused_from_its_start_is_a_cluster_error(store: VerdictStore,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker Dask pauses as soon as it starts (its memory above the pause
+    threshold: dask worker --memory-limit 85MB here) still reports its
+    versions, then runs no batch: the survey waited for ever. It now ends
+    after WORKER_WAIT saying why."""
+    import dask
+    from distributed import LocalCluster
+
+    monkeypatch.setattr(cluster, "WORKER_WAIT", 3.0)
+    started = time.perf_counter()
+
+    def still_running(done: int, rate: float, workers: int) -> None:
+        if time.perf_counter() - started > 60:
+            raise _StillRunning
+
+    said = (r"ran nothing for 3 s \(tcp://\S+: paused by Dask: its memory is above the pause threshold "
+            r"of its --memory-limit; give it more\)")
+    with dask.config.set({"distributed.worker.memory.pause": 1e-6}):  # (read as its worker starts)
+        one = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0")
+    with one as local, pytest.raises(ClusterError, match=said):
+        run_cluster_survey(RULES, 1, 2, scheduler=local.scheduler_address, max_seconds=1.0, store=store,
+                           on_progress=still_running)
+    assert stored(store, 1, 2, "perfect") == {}

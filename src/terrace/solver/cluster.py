@@ -130,6 +130,11 @@ Warn = Callable[[str], None]
 """Called with a line about a worker left out (another version, no answer)."""
 
 
+PAUSED_WHY = ("paused by Dask: its memory is above the pause threshold of its --memory-limit; "
+              "give it more")
+"""Why a paused worker runs nothing."""
+
+
 class ClusterError(RuntimeError):
     """The cluster cannot run the survey: ``distributed`` is missing, the
     scheduler does not answer or went away, no worker can run the deals."""
@@ -331,9 +336,11 @@ def connect(scheduler: str) -> Iterator[Any]:
             finally:
                 _quietly(client.close)
         return
-    # Dask's own warnings stay out of the survey's output (it says itself
-    # what goes wrong); on Ctrl+C they were a screenful about cancelled
-    # tasks and worker processes killed on the way out.
+    # Dask's own warnings and errors stay out of the survey's output (it
+    # says itself what goes wrong); on Ctrl+C they were a screenful about
+    # cancelled tasks and worker processes killed on the way out, and a
+    # worker stopped mid-survey had the scheduler (in this process) log
+    # "Couldn't gather keys" six times.
     _quiet_exit_hook()
     # The workers are forked by a fork server that ignores Ctrl+C, as the
     # local pool's are: Ctrl+C reaches the whole process group, and a worker
@@ -351,7 +358,7 @@ def connect(scheduler: str) -> Iterator[Any]:
     with dask.config.set({"distributed.worker.multiprocessing-method": worker_start_method()}):
         with interrupts_deferred():
             cluster = distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True,
-                                               dashboard_address=":0", silence_logs=logging.ERROR)
+                                               dashboard_address=":0", silence_logs=logging.CRITICAL)
         try:
             client = distributed.Client(cluster)
             try:
@@ -539,13 +546,14 @@ class _Fleet:
             return set()
         self.seen = now
         self.current = set(workers)
+        paused = _paused(self.client)
         for address in sorted(self.current - self.good - self.bad.keys() - self.checking.keys()):
             future = self.client.submit(worker_versions, workers=[address], allow_other_workers=False,
                                         pure=False, retries=0)
             self.checking[address] = (future, now)
         for address, (future, since) in list(self.checking.items()):
             self._checked(address, future, since, now)
-        ready = self.good & self.current
+        ready = self.good & (self.current - paused)
         if ready:
             self.idle_since = now
             return ready
@@ -553,6 +561,11 @@ class _Fleet:
             reasons = [self.bad[address] for address in sorted(self.current)]
             raise ClusterError(reasons[0] if len(reasons) == 1 else
                                "no worker can run the deals: " + "; ".join(reasons))
+        if now - self.idle_since > WORKER_WAIT and self.good & paused:
+            names = ", ".join(sorted(self.good & paused))
+            raise ClusterError(f"the only workers that can run the deals ran nothing for "
+                               f"{WORKER_WAIT:g} s ({names}: {PAUSED_WHY}); run the same command again "
+                               f"to resume")
         if now - self.idle_since > WORKER_WAIT:
             raise ClusterError(f"no worker that can run the deals joined the scheduler in {WORKER_WAIT:g} s"
                                + ("" if self.current else " (it has no workers: start some with dask worker)")
@@ -680,6 +693,20 @@ def _stream(client: Any, fleet: _Fleet, batches: list[list[Job]], max_seconds: f
         for future, _, _ in running.values():
             _quietly(future.cancel)
     return peak
+
+
+def _paused(client: Any) -> set[str]:
+    """The workers Dask paused (their memory above the pause threshold of
+    their memory limit): they run no task, and a batch sent to them waited
+    for ever (the survey ran on with no word, its batches sent again and
+    again). None when the scheduler does not say within :data:`ASK_SECONDS`
+    (the look at its workers has the deadline)."""
+    try:
+        identity = client.sync(client.scheduler.identity, n_workers=-1, callback_timeout=ASK_SECONDS)
+        workers = identity["workers"]
+        return {str(address) for address, worker in workers.items() if worker.get("status") == "paused"}
+    except Exception:  # (a fake or an older scheduler; one that is gone or frozen: see refresh)
+        return set()
 
 
 def _wait_any(futures: list[Any]) -> None:
