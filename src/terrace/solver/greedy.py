@@ -14,7 +14,7 @@ from __future__ import annotations
 from terrace.cards import RANK
 from terrace.moves import Move
 from terrace.solver.observation import Observation
-from terrace.solver.prune import kills_terrace
+from terrace.solver.prune import dead_after, terrace_dead
 
 
 def greedy_move(obs: Observation) -> Move | None:
@@ -26,19 +26,31 @@ def greedy_move(obs: Observation) -> Move | None:
     schedule proves fatal whatever the stock holds) comes only when every
     move worth making does. None when nothing is worth it."""
     best: tuple[bool, float, Move] | None = None
+    dead_now: list[bool] = []  # (read once, at the first move that could kill the terrace)
     for move in obs.moves:
         value = _value(obs, move)
         if value is None:
             continue
-        alive = not _kills_terrace(obs, move)
+        alive = not _kills_terrace(obs, move, dead_now)
         if best is None or (alive, value) > best[:2]:
             best = (alive, value, move)
     return None if best is None else best[2]
 
 
-def _kills_terrace(obs: Observation, move: Move) -> bool:
-    """True when ``move`` leaves the terrace unplayable for good."""
-    return kills_terrace(obs.board(), move)
+def _kills_terrace(obs: Observation, move: Move, dead_now: list[bool] | None = None) -> bool:
+    """True when ``move`` leaves the terrace unplayable for good (see
+    :func:`~terrace.solver.prune.kills_terrace`); whether it is dead
+    already is read once a position and kept in ``dead_now``: it reads the
+    reserve schedule after every base card while choosing, and was read
+    again for each candidate, 420 schedules for 20 candidates."""
+    board = obs.board()
+    if not dead_after(board, move):
+        return False
+    if dead_now is None:
+        dead_now = []
+    if not dead_now:
+        dead_now.append(terrace_dead(board))
+    return not dead_now[0]
 
 
 def _foundation_moves(obs: Observation, move: Move | None) -> int:

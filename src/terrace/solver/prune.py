@@ -113,7 +113,7 @@ def terrace_dead(board: Board) -> bool:
         return False                   # game, 50,000 of them moving one card to and fro took 8.8 s)
     if board.choosing:
         choices = list(board.legal_moves)
-        return bool(choices) and all(_dead_after(board, move) for move in choices)
+        return bool(choices) and all(dead_after(board, move) for move in choices)
     state = State(board, True, 0)
     return not state.ret and bool(state.res) and reserve_dead(state)
 
@@ -121,7 +121,7 @@ def terrace_dead(board: Board) -> bool:
 def kills_terrace(board: Board, move: Move) -> bool:
     """True when the terrace of ``board`` can still be played out and never
     can after ``move`` (see :func:`terrace_dead`)."""
-    return _dead_after(board, move) and not terrace_dead(board)
+    return dead_after(board, move) and not terrace_dead(board)
 
 
 def fatal_moves(board: Board) -> list[Move]:
@@ -141,10 +141,10 @@ def dead_end(board: Board) -> tuple[bool, list[Move]]:
     checked once (what the web game sends with every position)."""
     if terrace_dead(board):
         return True, []
-    return False, [move for move in board.legal_moves if _dead_after(board, move)]
+    return False, [move for move in board.legal_moves if dead_after(board, move)]
 
 
-def _dead_after(board: Board, move: Move) -> bool:
+def dead_after(board: Board, move: Move) -> bool:
     """True when the terrace is dead after ``move`` (a base card or a
     foundation move: only those change what the reserve schedule reads, so
     any other move is never checked)."""
