@@ -317,3 +317,19 @@ def test_the_overlap_of_played_moves_and_a_line_is_the_longest_end_that_starts_i
                 for played in map(list, itertools.product(["c1", "s"], repeat=count)):
                     assert _overlap(played, line) == longest(played, line), (played, line)
     assert _overlap(["c1", "c1", "s", "c1", "c1", "c1", "s"], ["c1", "c1", "s", "c1", "c1", "c1"]) == 3
+
+
+def test_a_line_is_looked_at_from_its_first_move_even_when_the_time_is_up() -> None:
+    """Past its deadline, _fresh_line still plays the first REPLAY_CHECK
+    moves: a line whose first move reaches a position the game has had is
+    not fresh, even with ``until`` long gone (a mutation audit read
+    ``index % REPLAY_CHECK == 0 and time.perf_counter() > until`` as
+    ``or`` and the hint tests passed: the line was then taken as fresh)."""
+    from terrace.solver.hint_line import _fresh_line
+
+    board = Board.from_number(4, get_rules("falling-star"))
+    move = next(iter(board.legal_moves))
+    after = board.copy(stack=False)
+    after.push(move)
+    assert _fresh_line(board, [move], {after.position_key()}, until=0.0) is False
+    assert _fresh_line(board, [move], set(), until=0.0) is True
