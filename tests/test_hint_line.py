@@ -294,3 +294,42 @@ def test_once_nothing_is_hidden_the_fair_hint_is_the_proved_line() -> None:
         board.push(Move.parse(found["move"]))
         redealt = redealt or board.redeals_used == 1
     assert redealt
+
+
+def test_the_overlap_of_played_moves_and_a_line_is_the_longest_end_that_starts_it() -> None:
+    """_overlap (how much of a kept line the moves played since already
+    follow) agrees with trying every end of ``played``, for every line of
+    1 to 6 and every ``played`` of 0 to 7 over two moves (a mutation audit
+    read the prefix function's fallback ``border[k - 1]`` as
+    ``border[k - 2]`` and the hint tests passed; it errs on 48 such pairs,
+    first c1 c1 s c1 c1 c1 s against c1 c1 s c1 c1 c1: 0 for 3)."""
+    import itertools
+
+    from terrace.solver.hint_line import _overlap
+
+    def longest(played: list[str], line: list[str]) -> int:
+        return max(n for n in range(min(len(played), len(line)) + 1)
+                   if played[len(played) - n:] == line[:n])
+
+    for size in range(1, 7):
+        for line in map(list, itertools.product(["c1", "s"], repeat=size)):
+            for count in range(8):
+                for played in map(list, itertools.product(["c1", "s"], repeat=count)):
+                    assert _overlap(played, line) == longest(played, line), (played, line)
+    assert _overlap(["c1", "c1", "s", "c1", "c1", "c1", "s"], ["c1", "c1", "s", "c1", "c1", "c1"]) == 3
+
+
+def test_a_line_is_looked_at_from_its_first_move_even_when_the_time_is_up() -> None:
+    """Past its deadline, _fresh_line still plays the first REPLAY_CHECK
+    moves: a line whose first move reaches a position the game has had is
+    not fresh, even with ``until`` long gone (a mutation audit read
+    ``index % REPLAY_CHECK == 0 and time.perf_counter() > until`` as
+    ``or`` and the hint tests passed: the line was then taken as fresh)."""
+    from terrace.solver.hint_line import _fresh_line
+
+    board = Board.from_number(4, get_rules("falling-star"))
+    move = next(iter(board.legal_moves))
+    after = board.copy(stack=False)
+    after.push(move)
+    assert _fresh_line(board, [move], {after.position_key()}, until=0.0) is False
+    assert _fresh_line(board, [move], set(), until=0.0) is True

@@ -451,3 +451,23 @@ def test_a_record_made_with_a_move_that_is_no_move_is_refused_as_its_reading_ref
         "move 2 ('zz') does not replay: 'zz' is not a move: write e.g. c1, s, wf, rf, t2t5, wt3 or t4f2")
     with pytest.raises(InvalidRecordError, match=r"move 1 \('t0f'\) does not replay: .* numbered from 1"):
         GameRecord("terrace", terrace, deal, ("t0f",), "playing")
+
+
+@pytest.mark.parametrize("count", [1, 20, 21, 25])
+def test_an_import_refusal_lists_twenty_reasons_and_counts_the_rest(count: int) -> None:
+    """A refused import names its first twenty reasons and counts the rest
+    ("; and 5 more" after twenty of 25); with twenty or fewer, no count
+    follows (a mutation audit read ``if more`` as ``if not more`` and no
+    test failed: "; and 0 more" ended every short refusal)."""
+    from terrace.storage.transfer import MAX_REASONS, ImportRefusedError
+
+    reasons = [f"record {n}: bad" for n in range(1, count + 1)]
+    error = ImportRefusedError(reasons)
+    shown = "; ".join(reasons[:MAX_REASONS])
+    more = count - MAX_REASONS
+    assert str(error) == f"nothing was imported: {shown}" + (f"; and {more} more" if more > 0 else "")
+    assert MAX_REASONS == 20 and error.reasons == reasons
+    if count == 1:
+        assert str(error) == "nothing was imported: record 1: bad"
+    if count == 25:
+        assert str(error).endswith("; record 20: bad; and 5 more")

@@ -418,3 +418,22 @@ def test_a_row_that_breaks_a_constraint_is_a_damaged_game_not_a_damaged_file(db:
             # The statistics leave out the damaged game, and count it.
             data = store.statistics()
             assert (data["overall"]["played"], data["damaged"]) == (1, 1)
+
+
+def test_a_game_on_a_deal_without_a_number_loads_back_from_a_new_store(tmp_path: Path) -> None:
+    """A deal given by its cards (no number) is stored with a null number;
+    a store opened afresh loads the game with the same cards and still no
+    number (a mutation audit read ``number is not None and`` as ``or`` and
+    test_record.py/test_store_stamps.py passed: the row then read as
+    damaged, "deal_number must be a whole number, not None")."""
+    from terrace.deal import Deal
+
+    record = golden("terrace-won")
+    deal = Deal(record.deal.cards, None)
+    with open_store(tmp_path / "games.sqlite") as store:
+        game = store.create(record.variant, record.rules, deal)
+        play(store, game, record.moves[:2])
+    with open_store(tmp_path / "games.sqlite") as store:
+        loaded = store.get(game.id)
+        assert loaded.deal.number is None and loaded.deal.cards == deal.cards
+        assert loaded.board().move_stack == game.board().move_stack

@@ -485,3 +485,22 @@ def test_the_page_and_its_icons_answer_304_when_unchanged(client: TestClient, pa
     assert changed.status_code == 200 and changed.content == response.content
     head = client.head(path, headers={"if-none-match": response.headers["etag"]})
     assert head.status_code == 304
+
+
+def test_a_body_sent_in_chunks_beyond_the_limit_is_too_large(client: TestClient, store: MemoryStore) -> None:
+    """A body with no Content-Length (sent in chunks) is counted as it
+    comes: past MAX_BODY bytes it is a 413 body-too-large and no game is
+    made (a mutation audit dropped that refusal and the refusal tests
+    passed: only a Content-Length over the limit was tried)."""
+    from terrace.web.replies import MAX_BODY
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"variant": "terrace", "pad": "'
+        for _ in range(MAX_BODY // 1024 + 1):
+            yield b"x" * 1024
+        yield b'"}'
+
+    before = snapshot(store)
+    reply = client.post("/api/games", content=chunks(), headers={"content-type": "application/json"})
+    assert (reply.status_code, reply.json()["code"]) == (413, "body-too-large")
+    assert snapshot(store) == before
