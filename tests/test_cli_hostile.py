@@ -1192,3 +1192,18 @@ def test_a_survey_whose_reader_stops_early_still_writes_its_table_and_chart(tmp_
     survey.stderr.read()
     assert survey.wait(timeout=120) == 1  # (as click ends on a closed pipe)
     assert sorted(path.suffix for path in out.iterdir()) == [".md", ".png"]
+
+
+@pytest.mark.parametrize("name", [" ", "  \t"])
+def test_a_database_named_by_white_space_only_is_refused(tmp_path: Path, name: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--db " "`` (a stray quoted space) or ``TERRACE_DB=" "`` made a
+    database file named by a space in the current folder; both are refused
+    now, and no file is made."""
+    monkeypatch.chdir(tmp_path)
+    given = CliRunner().invoke(main, ["stats", "--db", name])
+    assert given.exit_code == 2 and "is only white space" in given.output, given.output
+    monkeypatch.setenv("TERRACE_DB", name)
+    from_env = CliRunner().invoke(main, ["stats"])
+    assert from_env.exit_code != 0 and "is only white space" in from_env.output, from_env.output
+    assert list(tmp_path.iterdir()) == []

@@ -41,15 +41,20 @@ def data_folder() -> Path:
 
 
 def folder_ending(name: str) -> str | None:
-    """Why a file's ``name`` that ends in a slash is refused (it names a
-    folder, and :class:`~pathlib.Path` would drop the slash and name a file),
-    or None.
+    """Why a file's ``name`` is refused, or None: one that ends in a slash
+    (it names a folder, and :class:`~pathlib.Path` would drop the slash and
+    name a file), or one of white space only (a stray quoted space, as in
+    ``--db " "``, made a file named by a space).
 
     >>> folder_ending("games.sqlite/")
     'ends in /, which names a folder: give the name of a file'
+    >>> folder_ending(" ")
+    'is only white space: give the name of a file'
     """
     if name.endswith(tuple(filter(None, (os.sep, os.altsep)))):
         return f"ends in {os.sep}, which names a folder: give the name of a file"
+    if name and not name.strip():
+        return "is only white space: give the name of a file"
     return None
 
 
