@@ -589,6 +589,22 @@ def test_another_programs_import_has_a_remembered_line_read_again_once(
     store.close()
 
 
+def _three_games_of_600_moves(writer: GameStore) -> tuple[Board, list[str]]:
+    """Three games of one 600-move line stored by ``writer``: the line's
+    board and the games' ids."""
+    board = Board.from_number(DEAL, RULES)
+    for move in long_line(RULES, DEAL, 600):
+        board.push(move)
+    made = []
+    for _ in range(3):
+        game = writer.create("terrace", RULES, Deal.from_number(DEAL, RULES))
+        game.board()  # (the store's own board, moved on by sync)
+        game.sync(board.copy())
+        writer.update(game, expected_revision=game.revision, action="move")
+        made.append(game.id)
+    return board, made
+
+
 def test_the_games_a_store_remembers_hold_so_many_moves_in_all(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -602,16 +618,7 @@ def test_the_games_a_store_remembers_hold_so_many_moves_in_all(
     monkeypatch.setattr(sqlite_store, "REMEMBERED_MOVES", 1_000)
     path = tmp_path / "games.sqlite3"
     writer = open_store(path)
-    board = Board.from_number(DEAL, RULES)
-    for move in long_line(RULES, DEAL, 600):
-        board.push(move)
-    made = []
-    for _ in range(3):
-        game = writer.create("terrace", RULES, Deal.from_number(DEAL, RULES))
-        game.board()  # (the store's own board, moved on by sync)
-        game.sync(board.copy())
-        writer.update(game, expected_revision=game.revision, action="move")
-        made.append(game.id)
+    board, made = _three_games_of_600_moves(writer)
     short = writer.create("terrace", RULES, Deal.from_number(DEAL, RULES)).id
     writer.close()
     store = open_store(path)
@@ -640,14 +647,7 @@ def test_the_lines_a_listing_vouched_for_hold_so_many_moves_in_all(
     monkeypatch.setattr(sqlite_store, "REMEMBERED_MOVES", 1_000)
     path = tmp_path / "games.sqlite3"
     writer = open_store(path)
-    board = Board.from_number(DEAL, RULES)
-    for move in long_line(RULES, DEAL, 600):
-        board.push(move)
-    for _ in range(3):
-        game = writer.create("terrace", RULES, Deal.from_number(DEAL, RULES))
-        game.board()
-        game.sync(board.copy())
-        writer.update(game, expected_revision=game.revision, action="move")
+    board, _ = _three_games_of_600_moves(writer)
     writer.close()
     store = open_store(path)
     assert isinstance(store, SqliteStore)
