@@ -11,6 +11,7 @@ import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -591,3 +592,36 @@ def test_undecided_samples_are_solved_again_at_the_next_decision() -> None:
         second = player.decide(observe(game))
         assert second.kind == "sampled" and second.kept == 2
         assert (second.solves > 0) == lines
+
+
+def test_a_fair_answer_with_nothing_hidden_keeps_to_its_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``fair_answer(nodes=N)`` capped only the sampled decision: with
+    nothing hidden (Madame deal 7, its stock drawn through) the open hint's
+    solve ran without the cap, 21,845 to 153,518 positions to a proved loss
+    in four runs (by the clock's slices), so the coach's fair player, meant
+    to answer alike on any machine, answered by the clock there. Its solves
+    keep to the cap now (each within a turn of NODE_SLICE positions past its
+    share): given enough, the loss is proved, and with one slice it is not."""
+    from terrace.solver import hint_line
+    from terrace.solver.api import NODE_SLICE
+
+    board = Board.from_number(7, get_rules("madame"))
+    board.push(next(iter(board.legal_moves)))
+    while not advice.nothing_hidden(board):
+        board.push_text("s")
+    assert fair_answer(board, 60, nodes=10**7).kind == "lost"
+    caps: list[int | None] = []
+    spent: list[int] = []
+    real = hint_line.solve
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        caps.append(kwargs.get("max_nodes"))
+        result = real(*args, **kwargs)
+        spent.append(result.nodes)
+        return result
+
+    monkeypatch.setattr(hint_line, "solve", counted)
+    found = fair_answer(board, 60, nodes=NODE_SLICE)
+    assert caps and all(cap is not None and cap <= NODE_SLICE for cap in caps), caps
+    assert sum(spent) <= 4 * NODE_SLICE, spent
+    assert found.kind != "lost"  # (not proved within the positions given)

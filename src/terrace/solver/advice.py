@@ -125,7 +125,8 @@ def fair_answer(
     player would have played": no move on a game over (kind ``none``), the
     proved answer that needs no sampled stock (:func:`open_hint`: a dead
     terrace, or nothing hidden), else the fair player's decision
-    (:func:`fair_hint`, with ``seed``, ``seconds`` and ``nodes``). ``shown``:
+    (:func:`fair_hint`, with ``seed``, ``seconds`` and ``nodes``, which caps
+    the open hint's solves too). ``shown``:
     the stock cards the game's log shows the player saw
     (:func:`~terrace.solver.observation.stock_shown`).
     ``decided``, a decision already made at this position with every sample
@@ -140,7 +141,7 @@ def fair_answer(
     if game_over(board):
         return Decision(None, "none")
     try:
-        found = open_hint(board, seconds, kept, cancel=cancel, shown=shown)
+        found = open_hint(board, seconds, kept, cancel=cancel, shown=shown, nodes=nodes)
     except Exception:  # a solver failure must not cost the player a hint
         found = rule_of_thumb(board)
     if found is not None:
@@ -185,16 +186,17 @@ def dead_end_hint(board: Board) -> PeekHint | None:
 
 
 def open_hint(board: Board, seconds: float, kept: KeptLine | None = None,
-              cancel: Cancel | None = None, shown: int | None = None) -> PeekHint | None:
+              cancel: Cancel | None = None, shown: int | None = None, nodes: int | None = None,
+              ) -> PeekHint | None:
     """The fair hint that needs no sampled stock, else None: the proved loss
     of a dead terrace (:func:`dead_end_hint`), or, when nothing is hidden
     from the player, the peeking hint (a proved winning line, a proved
-    loss, or the rule of thumb), fair then: every sample would be the one
-    stock the player knows."""
+    loss, or the rule of thumb; its solves within ``nodes`` positions when
+    given), fair then: every sample would be the one stock the player knows."""
     dead = dead_end_hint(board)
     if dead is not None or not nothing_hidden(board, shown):
         return dead
-    return peek_hint(board, seconds, kept, cancel=cancel)
+    return peek_hint(board, seconds, kept, cancel=cancel, nodes=nodes)
 
 
 def _decided(decision: Decision) -> int:

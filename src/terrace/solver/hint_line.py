@@ -38,7 +38,7 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.api import LOST, WON, Hint, solve
-from terrace.solver.budget import check_budget
+from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.greedy import greedy_move
 from terrace.solver.history import LOOKBACK, Key, pass_stage, same_pass_keys, takes_back
 from terrace.solver.lines import NESTED_TRIES, REPLAY_CHECK, replays_to_win, returned, still_wins_without
@@ -218,10 +218,14 @@ def why_no_move(board: Board) -> str:
 
 
 def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
-              cancel: Cancel | None = None) -> PeekHint:
+              cancel: Cancel | None = None, nodes: int | None = None) -> PeekHint:
     """The hint for ``board`` (its move stack is the game so far), with the
-    line ``kept`` from the last hint of this game, within ``seconds``."""
+    line ``kept`` from the last hint of this game, within ``seconds`` and,
+    when given, ``nodes`` positions of its solves in all (each stops within
+    a turn of :data:`~terrace.solver.api.NODE_SLICE` positions past its
+    share), so that the answer is the same on any machine."""
     check_budget(seconds)
+    check_nodes(nodes, "nodes")
     deadline = time.perf_counter() + seconds
     if game_over(board):
         return PeekHint(None, NONE, why=GAME_OVER)
@@ -232,7 +236,7 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
             return _winnable(board, rest, seen, deadline)
     start = board.copy(stack=False)
     left = max(deadline - time.perf_counter(), 0.0)  # (the walk above took its share)
-    result = solve(start, max_seconds=left, all_candidates=False, cancel=cancel)
+    result = solve(start, max_seconds=left, max_nodes=nodes, all_candidates=False, cancel=cancel)
     if result.result == LOST:
         return PeekHint(None, LOST, why=NO_WINNING_LINE)
     line = list(result.moves) if result.result == WON else []
@@ -241,7 +245,8 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
         behind = win_behind(board, line, seen, deadline)
         if behind is not None and behind.move is not None:  # it comes back here: its rest wins from here
             return behind
-        line = _fresh_detour(board, seen, deadline, cancel)
+        left_nodes = None if nodes is None else max(nodes - result.nodes, 0)
+        line = _fresh_detour(board, seen, deadline, cancel, left_nodes)
         if not line and behind is not None:  # every winning line found passes a position the game has had
             return behind
     if line:
@@ -433,10 +438,12 @@ def hint(board: Board, seconds: float = 1.0, cancel: Cancel | None = None) -> Hi
     return Hint(found.move, found.kind, list(found.line), found.back)
 
 
-def _fresh_detour(board: Board, seen: set[Key], deadline: float, cancel: Cancel | None) -> list[Move]:
+def _fresh_detour(board: Board, seen: set[Key], deadline: float, cancel: Cancel | None,
+                  nodes: int | None = None) -> list[Move]:
     """A winning line that reaches no position in ``seen``, starting with
     one of the moves to a new position, each tried with an equal share of
-    the time left; empty when none is found in time."""
+    the time left (and of ``nodes`` positions, when given); empty when none
+    is found in time."""
     fresh = []
     for move in board.legal_moves:
         after = board.copy(stack=False)
@@ -447,7 +454,10 @@ def _fresh_detour(board: Board, seen: set[Key], deadline: float, cancel: Cancel 
         share = (deadline - time.perf_counter()) / (len(fresh) - index)
         if share <= 0 or (cancel is not None and cancel()):
             break
-        found = solve(after, max_seconds=share, all_candidates=False, cancel=cancel)
+        positions = None if nodes is None else nodes // (len(fresh) - index)
+        found = solve(after, max_seconds=share, max_nodes=positions, all_candidates=False, cancel=cancel)
+        if nodes is not None:
+            nodes = max(nodes - found.nodes, 0)
         line = [move, *found.moves]
         if found.result == WON and _fresh_line(board, line, seen, deadline):
             return line
