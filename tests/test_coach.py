@@ -362,6 +362,26 @@ def test_chances_stop_at_their_budget() -> None:
     assert all(c["tried"] <= chances["samples"] for c in chances["candidates"])
 
 
+def test_chances_on_a_dead_terrace_come_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A terrace dead whichever base card is chosen (eight decks, 20 base
+    cards, a reserve of 395) loses every sample, which a player can see;
+    the chances still sampled and solved each candidate: 0.5 s of a 3 s
+    budget, and a 0.05 s budget ran out with samples untried. They come at
+    once now, every sample lost, and the fair player is not asked."""
+    from terrace.solver import coach
+    from terrace.solver.prune import terrace_dead
+
+    board = Board.from_number(1, get_rules("terrace", decks=8, piles=20, candidates=20, reserve=395))
+    assert terrace_dead(board)
+    asked: list[object] = []
+    monkeypatch.setattr(coach, "FairPlayer", lambda *args: asked.append(args))
+    chances = base_chances(board, 0, 0.05)
+    assert asked == []
+    assert chances["samples"] == 32
+    assert [(c["wins"], c["tried"], c["undecided"]) for c in chances["candidates"]] == [(0, 32, 0)] * 20
+    assert [c["move"] for c in chances["candidates"]] == [f"c{i}" for i in range(1, 21)]
+
+
 def test_chances_say_which_samples_are_undecided() -> None:
     """Admiral's Patience deal 1 is undecided in every sampled stock within
     a small budget: each candidate says so, instead of only "wins in 0 of 4",

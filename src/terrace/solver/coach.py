@@ -476,13 +476,20 @@ def chances_and_pick(
     """:func:`base_chances` and the fair player's decision they come from
     (None past the choice): with every sample solved, the decision is the
     fair hint's at the choice, given all the time it needs (same settings,
-    same seed)."""
+    same seed). A terrace dead whichever base card is chosen
+    (:func:`~terrace.solver.prune.terrace_dead`, which a player can see)
+    loses every sample: answered at once, every sample lost, no decision
+    (the fair hint there has no move)."""
     check_budget(seconds)
     began = time.perf_counter()
     obs = observe(board)
     count = settings.samples * settings.choice_factor
     if not obs.choosing:
         return {"samples": count, "candidates": [], "seconds": 0.0}, None
+    if terrace_dead(board):
+        candidates = [{"move": str(move), "wins": 0, "tried": count, "undecided": 0} for move in obs.legal]
+        took = round(time.perf_counter() - began, 3)
+        return {"samples": count, "candidates": candidates, "seconds": took}, None
     player = FairPlayer(settings, seed, cancel)
     decision = player.decide(obs, began + seconds)
     counts = {move: (wins, tried) for move, wins, tried in decision.choices}
