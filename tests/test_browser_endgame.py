@@ -78,7 +78,7 @@ def test_autoplay_finishes_the_game_and_the_win_screen_tells_all(api: Api, open_
     assert end.locator("[data-stat='moves'] dd").inner_text() == str(moves_now(page))
     for name in ("time", "hints", "undos", "streak"):
         assert end.locator(f"[data-stat='{name}'] dd").inner_text().strip()
-    assert f"{moves_now(page)} moves" in end.locator("[data-stat='best'] dd").inner_text()
+    assert f"fewest moves {moves_now(page)}" in end.locator("[data-stat='best'] dd").inner_text()
     # the best of the rules played, which are not the preset's: named as the statistics name them
     assert game["stats_key"] != game["variant"]
     best_label = end.locator("[data-stat='best'] dt").inner_text()
@@ -596,9 +596,10 @@ def win_by_clicks(open_game: Any, game: dict[str, Any], before_goto: Any, **opti
 
 
 @pytest.mark.parametrize(("wins_in_fewest", "faster_by_ms", "said"), [
-    (1, None, "A new personal best!"),
+    (1, None, "A new personal best: your fewest moves!"),
     (2, None, "As few moves as your best win."),
-    (2, 0, "A new personal best!"),  # the fastest win: its own time
+    (2, 0, "A new personal best: your fastest win!"),  # the fastest win: its own time
+    (1, 0, "A new personal best: your fewest moves and your fastest win!"),
     (2, 500, "As few moves as your best win."),  # another win half a second faster
 ])
 def test_the_win_screen_tells_a_record_from_an_equalled_one(
@@ -627,6 +628,31 @@ def test_the_win_screen_tells_a_record_from_an_equalled_one(
     record = page.locator("dialog.end[open] p.record")
     record.wait_for()
     assert record.inner_text() == said
+
+
+def test_the_win_screen_names_each_best_as_its_own(api: Api, open_game: Any) -> None:
+    """The win screen's 'Your best in Terrace: 240 moves · 1:00:00' read as
+    one game won in 240 moves and an hour, where the fewest moves and the
+    fastest time are two records, most often of two different wins (here a
+    win in 240 moves that took two hours, and one in an hour of 260). Each
+    is named now, in either language."""
+    game = line_game(api, FINISH_AFTER - 1)
+
+    def pinned(route: Any) -> None:
+        data = route.fetch().json()
+        data["variants"][game["stats_key"]].update(won=3, fewest_moves=240, fewest_moves_wins=1,
+                                                   fastest_seconds=3600.0)
+        route.fulfill(json=data)
+
+    page = win_by_clicks(open_game, game, lambda p: p.route(STATS, pinned))
+    best = page.locator("dialog.end[open] [data-stat='best'] dd")
+    best.wait_for()
+    assert best.inner_text() == "fewest moves 240 · fastest win 1:00:00"
+    assert page.locator("dialog.end[open] p.record").count() == 0  # (this win of 250 set neither)
+    page.locator("#lang").select_option("de")
+    page.get_by_role("dialog", name="Gewonnen!").wait_for()
+    page.locator("dialog.end[open] [data-stat='best'] dd", has_text="wenigste Züge").wait_for()
+    assert best.inner_text() == "wenigste Züge 240 · schnellster Sieg 1:00:00"
 
 
 def test_a_win_with_an_assist_says_it_sets_no_best(api: Api, open_game: Any) -> None:

@@ -270,18 +270,23 @@ async function fillWin(dialog, game) {
   if (block) {
     // (today's streak belongs to a win just made, not to a won game opened again)
     if (game.last_move) facts.append(stat(t("end.streak"), block.current_streak, "streak"));
+    // (two records, each named: the fewest moves and the fastest time may
+    // be two different wins)
     const best = [];
     if (block.fewest_moves !== null) best.push(t("end.bestMoves", { n: block.fewest_moves }));
-    if (block.fastest_seconds !== null) best.push(formatDuration(block.fastest_seconds * 1000));
+    if (block.fastest_seconds !== null) best.push(t("end.bestTime", { time: formatDuration(block.fastest_seconds * 1000) }));
     facts.append(stat(t("end.best", { variant: title }), best.join(" · ") || "–", "best"));
     // (a win that only equals the fewest moves of an earlier one is no new record)
     const fewest = moves <= (block.fewest_moves ?? Infinity);
     const equalled = fewest && (block.fewest_moves_wins ?? 1) > 1;
     const fastest = block.fastest_seconds !== null && Math.abs(block.fastest_seconds * 1000 - ms) < 1;
+    const newFewest = fewest && !equalled;
     if (game.assisted) {  // (the statistics' records are from wins without an assist)
       facts.append(el("p", { class: "assisted-win", text: t("end.assisted") }));
-    } else if (block.won > 1 && (fastest || (fewest && !equalled))) {
-      facts.append(el("p", { class: "record", text: t("end.record") }));
+    } else if (block.won > 1 && (fastest || newFewest)) {
+      // (which record it is: the fewest moves, the fastest time, or both)
+      const key = fastest && newFewest ? "end.recordBoth" : fastest ? "end.recordTime" : "end.recordMoves";
+      facts.append(el("p", { class: "record", text: t(key) }));
     } else if (block.won > 1 && equalled) {
       facts.append(el("p", { class: "record", text: t("end.equalled") }));
     }
