@@ -142,8 +142,10 @@ def test_a_triple_click_plays_once_and_quietly(api: Api, open_game: Any) -> None
 def test_the_third_click_of_a_run_plays_nothing_even_after_the_answer(api: Api, open_game: Any) -> None:
     # The race a loaded machine showed: the first move's answer came back
     # between the second and the third click, and the third click played
-    # the card the move uncovered (t1t9). A fourth click is a double click
-    # again.
+    # the card the move uncovered (t1t9). It picks that card up instead:
+    # a fast player's next click after a double click was ignored, and the
+    # click on the pile meant to take the card picked up that pile's card.
+    # A fourth click is a double click again.
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = open_game(game)
     box = top(page, "t1").bounding_box()
@@ -152,15 +154,64 @@ def test_the_third_click_of_a_run_plays_nothing_even_after_the_answer(api: Api, 
         page.mouse.down(click_count=count)
         page.mouse.up(click_count=count)
     moves_seen(page, 2)
+    uncovered = top(page, "t1").get_attribute("data-card")
     page.mouse.down(click_count=3)
     page.mouse.up(click_count=3)
     settled(page)
     assert played(api, game) == ["c1", "t1t8"]
-    assert page.locator("[data-pile].selected, .card.selected").count() == 0
+    assert page.locator(".card.selected").count() == 1
+    assert page.locator(f"[data-pile='t1'] > .card.selected[data-card='{uncovered}']").count() == 1
     page.mouse.down(click_count=4)
     page.mouse.up(click_count=4)
     moves_seen(page, 3)
     assert played(api, game) == ["c1", "t1t8", "t1t9"]
+
+
+def test_a_third_click_before_the_answer_does_nothing(api: Api, open_game: Any) -> None:
+    # While the pile still shows the card the double click sent (its answer
+    # held back), the third click is the tail of that gesture: nothing is
+    # picked up, and nothing more is played once the answer comes.
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    gate = Gate()
+    page = open_game(game, before_goto=gate.install)
+    gate.close()
+    box = top(page, "t1").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    for count in (1, 2, 3):
+        page.mouse.down(click_count=count)
+        page.mouse.up(click_count=count)
+    assert page.locator(".card.selected").count() == 0
+    gate.open(page)
+    moves_seen(page, 2)
+    settled(page)
+    assert played(api, game) == ["c1", "t1t8"]
+    assert page.locator(".card.selected").count() == 0
+
+
+def test_a_quick_run_of_clicks_sends_a_card_each_with_single_clicks_set(api: Api, open_game: Any) -> None:
+    # Deal 3: 4♠ on pile 4 goes home, then the 5♠ under it. With a single
+    # click set, a mouse's second click of a run is a double click's (one
+    # card), but the third, on the 5♠ the first click uncovered, was ignored
+    # too (the stock draws on it): a player clicking through a pile saw
+    # every click after the first do nothing.
+    game = api.play(api.new(variant="terrace", deal_number=3), "c1")
+    assert game["sources"]["t4"]["auto"] == "t4f"
+    page = open_game(game)
+    page.evaluate("localStorage.setItem('terrace.click', 'single')")
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    box = top(page, "t4").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    for count in (1, 2):
+        page.mouse.down(click_count=count)
+        page.mouse.up(click_count=count)
+    moves_seen(page, 2)
+    settled(page)
+    assert played(api, game) == ["c1", "t4f"]
+    page.mouse.down(click_count=3)
+    page.mouse.up(click_count=3)
+    moves_seen(page, 3)
+    assert played(api, game) == ["c1", "t4f", "t4f"]
 
 
 def test_a_card_dragged_on_its_way_is_that_card(api: Api, open_game: Any) -> None:

@@ -761,8 +761,9 @@ const takesBack = (pile) => pile[0] === "f" && Boolean(app.game.sources[pile]);
 // The card `pile` shows on top in `game` for a click (null: none that moves).
 const clickedCard = (game, pile) => (game.sources[pile] || {}).card || null;
 
-// `first`: the game shown when the first click of a double click (detail
-// 2) was pressed; its second click acts only on the card the first was on.
+// `first`: the game shown when the click before this one of a run (detail
+// 2 and on) was pressed; a double click acts only on the card its first
+// click was on.
 function activate(pileName, detail, first = null) {
   const game = app.game;
   if (!game || game.replay) return;
@@ -792,22 +793,34 @@ function activate(pileName, detail, first = null) {
     else if (app.selected !== pileName) select(pileName);
     return;
   }
+  // With a single click set, a mouse's double click (a habit) plays one
+  // card, as on the stock; every click of a quicker run (3, 4, …: a player
+  // sending a pile's cards up one by one) plays again, the card it lands on
+  // once the move before has been shown (one still on its way is dropped).
   if (app.settings.click === "single") {
-    if (detail <= 1) { deselect({ said: false }); autoMove(pileName); }
+    if (detail !== 2) { deselect({ said: false }); autoMove(pileName); }
     return;
   }
-  // A double click plays its card (detail 2). A quick third click is not a
-  // new choice but the tail of the same gesture: it would play whatever
-  // card the first move uncovered, as soon as its answer came back. So odd
-  // clicks of a run do nothing, and the next even one is a double click again.
+  // A double click plays its card (detail 2). A quick third click is no
+  // double click: while the pile still shows the card the double click
+  // sent (its answer not yet shown, or nothing moved) it is the tail of
+  // that gesture and does nothing, never playing the card uncovered once
+  // the answer comes; on the card the move uncovered it is a first click
+  // and picks that card up (a player going on at once), and a fourth is a
+  // double click again. `first`: the game shown at the click before.
   // An answer drawn between its two clicks (a draw asked for just before)
   // may have put another card there: the double click is not for that one.
   if (detail >= 2) {
-    if (detail % 2 === 1) return;
-    deselect({ said: false });
-    if (first && (first.id !== game.id || clickedCard(first, pileName) !== clickedCard(game, pileName))) return;
-    autoMove(pileName);
-  } else if (app.selected === pileName) {
+    const changed = first && (first.id !== game.id || clickedCard(first, pileName) !== clickedCard(game, pileName));
+    if (detail % 2 === 1 && !changed) return;
+    if (detail % 2 === 0) {
+      deselect({ said: false });
+      if (changed) return;
+      autoMove(pileName);
+      return;
+    }
+  }
+  if (app.selected === pileName) {
     deselect();
   } else {
     select(pileName);
@@ -846,8 +859,8 @@ function clickBoard(target, clicks) {
   // foundation's card that may go back keeps its own: see activate.)
   const tapped = lastPointer === "touch" && app.settings.click === "single" && Boolean(app.game) && !takesBack(name);
   const detail = tapped ? 1 : clicked - after;
-  // (the first click of this double click was pressed on pressedBefore)
-  activate(name, detail, detail % 2 === 0 ? pressedBefore : null);
+  // (the click before this one of a run was pressed on pressedBefore)
+  activate(name, detail, detail >= 2 ? pressedBefore : null);
 }
 
 // A double click fires two clicks (detail 1, then 2): the stock draws on the
