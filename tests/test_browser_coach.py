@@ -278,6 +278,32 @@ def test_analyse_names_the_move_that_killed_the_terrace(api: Api, open_game: Any
     assert f"After move {len(moves)} (" in note.inner_text()
 
 
+@pytest.mark.parametrize(("locale", "words"), [
+    ("en-GB", "Whichever base card you choose, the terrace can never be played out"),
+    ("de-DE", "Welche Basiskarte du auch wählst, die Terrasse lässt sich nie abspielen"),
+])
+def test_the_dead_end_setting_says_so_before_the_choice_of_a_dead_deal(
+        api: Api, open_game: Any, locale: str, words: str) -> None:
+    """General's Patience deal 5 is lost whichever base card is chosen (the
+    cards in sight prove it). With the dead-end setting on, the page asked
+    nothing (no choice is fatal: none kills a terrace already dead) and said
+    nothing until a base card was chosen; it says so while choosing now, and
+    not with the setting off."""
+    game = api.new(variant="generals-patience", deal_number=5)
+    assert game["terrace_dead"] and game["fatal"] == []
+    page = open_game(game, reduced_motion="reduce", locale=locale)
+    assert words not in page.locator("#prompt").inner_text()
+    for on in (True, False):
+        if not page.locator("#btn-settings").is_visible():  # (German words: in the menu)
+            page.locator("#btn-menu").click()
+        page.locator("#btn-settings").click()
+        page.locator("#set-dead").set_checked(on)
+        page.locator("#dlg-settings button.close").click()
+        if on:
+            page.locator("#prompt", has_text=words).wait_for()
+    assert words not in page.locator("#prompt").inner_text()
+
+
 def test_chances_name_a_base_card_whose_terrace_is_dead(api: Api, open_game: Any) -> None:
     """General's Patience deal 61: with base cards c1-c3 the terrace could
     never be played out (the server's ``fatal``); the chances say so of
@@ -290,6 +316,23 @@ def test_chances_name_a_base_card_whose_terrace_is_dead(api: Api, open_game: Any
     text = words.inner_text()
     assert text.count("the terrace could never be played out") == 3, text
     assert "sampled stocks" in text.split(" · ")[3], text
+
+
+def test_chances_name_every_base_card_of_a_terrace_dead_from_the_start(api: Api, open_game: Any) -> None:
+    """General's Patience deal 5: the terrace could never be played out
+    whichever base card is chosen (``terrace_dead``), so no choice is
+    ``fatal`` (none kills a terrace already dead), and the chances said
+    'wins in 0 of 32 sampled stocks' of each, where one dead base card
+    among live ones is named as dead. Each is named as dead now."""
+    game = api.new(variant="generals-patience", deal_number=5)
+    assert game["terrace_dead"] and game["fatal"] == [] and len(game["choices"]) == 4
+    page = open_game(game, reduced_motion="reduce")
+    page.locator("#btn-chances").click()
+    words = page.locator("#coach-chances .chances-text")
+    words.wait_for(timeout=60_000)
+    text = words.inner_text()
+    assert text.count("the terrace could never be played out") == 4, text
+    assert "sampled stocks" not in text, text
 
 
 def _given_up(api: Api) -> dict[str, Any]:

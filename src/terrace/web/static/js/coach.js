@@ -300,11 +300,14 @@ function drawChances() {
 
 // Each candidate's wins: with `name` cardLabel on the page ("D♦"), cardName
 // for a screen reader ("Karo Dame"). A base card the server lists as fatal
-// (its terrace could never be played out) is named as such.
+// (its terrace could never be played out) is named as such, and so is
+// every one when the terrace is dead whichever is chosen (then none is
+// fatal: no choice kills a terrace already dead).
 function chancesWords(known, name) {
   const fatal = (app.game && app.game.fatal) || [];
+  const dead = Boolean(app.game && app.game.terrace_dead);
   const words = known.candidates.map((c) => t(
-    fatal.includes(c.move) ? "chances.dead" : c.undecided ? "chances.oneUndecided" : "chances.one",
+    dead || fatal.includes(c.move) ? "chances.dead" : c.undecided ? "chances.oneUndecided" : "chances.one",
     { card: name(c.card), wins: c.wins, samples: c.tried, undecided: c.undecided }));
   return `${words.join(" · ")} ${t("chances.fair")}`;
 }

@@ -264,6 +264,9 @@ function prompt(text, { said = true, spoken = null } = {}) {
         { n: game.choices.length, keys: choiceKeys(game.choices.length) });
       if (app.verdicts) message += ` ${t("prompt.verdicts")}`;
       if (app.verdictNote) message += ` ${t(app.verdictNote)}`;
+      // (a deal dead whichever base card is chosen: no choice is fatal, so
+      // none asks first; the setting says so before the choice, not after)
+      if (app.settings.deadEnd && game.terrace_dead) message += ` ${t("prompt.terraceDeadChoice")}`;
     }
     else if (app.settings.assists.verdicts && game.status === "playing" && !game.moves && game.options.candidates === 0) {
       message = `${playPrompt(game)} ${t("assist.noChoice")}`;
