@@ -141,6 +141,27 @@ def test_no_winnable_deal_within_the_time_is_said_in_the_form(browser: Any) -> N
             context.close()
 
 
+def test_the_rules_of_a_game_of_its_own_are_in_sight_in_the_new_game_form(api: Api, open_game: Any) -> None:
+    """New game offers the rules of the game on the table: on a game of
+    eight packs and twenty piles the form showed only Terrace's description
+    ('The classic two-pack game: eleven terrace cards, nine piles ...'),
+    its rule options folded, and Start dealt eight packs again. Rules of
+    the game's own are unfolded now; a preset's stay folded."""
+    custom = api.new(variant="terrace", deal_number=5,
+                     options={"decks": 8, "piles": 20, "candidates": 20, "reserve": 40})
+    page = open_game(custom)
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    decks = page.locator("#opt-decks")
+    assert decks.is_visible() and decks.input_value() == "8"
+    page.keyboard.press("Escape")
+    page = open_game(api.new(variant="terrace", deal_number=5))
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    assert page.locator("#dlg-new details").evaluate("(d) => d.open") is False
+    assert not page.locator("#opt-decks").is_visible()
+
+
 @pytest.mark.parametrize(("locale", "name"), [("en-GB", "Rule options"), ("de-DE", "Regeln")])
 def test_the_rule_options_are_a_named_group(api: Api, open_game: Any, locale: str, name: str) -> None:
     """The form's folding rule options (a details element) are a group

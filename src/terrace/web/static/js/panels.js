@@ -94,6 +94,14 @@ export async function openNewGame({ newGame, loadVariants }) {
   // unticked, Start after a winnable-only game dealt one that may be lost)
   winnable.checked = Boolean(current && current.winnable_only);
   const error = el("p", { class: "form-error", role: "alert" });
+  const ruleOptions = el("details", { "aria-labelledby": "new-options" },
+    el("summary", { id: "new-options", text: t("new.options") }), grid);
+  // (rules of the game's own, which Start deals again, are in sight: folded,
+  // the form showed only the preset's description, "two packs, nine piles")
+  const preset = current && presetOf(current.variant);
+  if (preset && OPTION_ORDER.some((name) => String(current.options[name]) !== String(preset.rules[name]))) {
+    ruleOptions.open = true;
+  }
   const form = el("form", { method: "dialog", class: "new-game", novalidate: true },
     el("label", { class: "field", for: "new-variant" }, el("span", { text: t("new.variant") }), select),
     el("label", { class: "field", for: "new-deal" }, el("span", { text: t("new.deal") }), deal),
@@ -101,7 +109,7 @@ export async function openNewGame({ newGame, loadVariants }) {
     el("label", { class: "field bool", for: "new-winnable" }, el("span", { text: t("new.winnable") }), winnable),
     el("p", { class: "help", text: t("new.winnableHelp") }),
     // (a group a screen reader names by its summary, which it does not do by itself)
-    el("details", { "aria-labelledby": "new-options" }, el("summary", { id: "new-options", text: t("new.options") }), grid),
+    ruleOptions,
     // (the error beside the Start button, both in sight at the dialog's foot)
     el("div", { class: "buttons" }, error,
       el("button", { type: "submit", class: "primary", id: "new-start", text: t("btn.start") })));
