@@ -258,6 +258,19 @@ def test_usage_errors_are_status_2_and_refusals_status_1(world: Path) -> None:
     assert moved.exit_code == 1 and moved.stderr.startswith("move 1 is illegal: 'c111")
 
 
+@pytest.mark.parametrize("name", ["missing.json", "folder"])
+def test_an_input_file_that_cannot_be_read_is_a_usage_error_for_every_command(name: str, world: Path) -> None:
+    """A missing file to import ended with status 1, a missing deal file
+    (and a folder given as either) with 2: the one input file that cannot
+    be read, two statuses. Each is a usage error now (status 2), as the
+    README and notation.md say."""
+    for args in (["import", f"{{w}}/{name}"], *([command, "--deal-file", f"{{w}}/{name}"]
+                                                for command in DEAL_COMMANDS)):
+        result = invoke(args, world)
+        assert result.exit_code == 2, (args, result.stderr)
+        assert result.stderr.startswith("Usage: ") and result.stderr.count("Error: ") == 1, result.stderr
+
+
 @pytest.mark.parametrize("args", [
     ["play", "--no-browser", "--port", "0"], ["stats"], ["export", "--all"], ["import", "{w}/record.json"],
 ], ids=lambda args: args[0])
@@ -399,8 +412,8 @@ def test_a_closed_standard_input_is_refused_in_one_line(args: list[str], tmp_pat
     done = subprocess.run([sys.executable, "-m", "terrace", *args], capture_output=True, text=True,
                           timeout=120, cwd=tmp_path, preexec_fn=_closing(0),
                           env={**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite")})
-    assert done.returncode == 1, done.stderr
-    assert done.stderr == f"Error: {INPUT_CLOSED}\n"
+    assert done.returncode == 2, done.stderr  # (a usage error, as a file that cannot be read)
+    assert done.stderr.endswith(f"\nError: {INPUT_CLOSED}\n") and done.stderr.count("Error") == 1
     assert list(tmp_path.iterdir()) == []
 
 
@@ -669,7 +682,7 @@ def test_a_pipe_that_nothing_writes_to_is_refused_not_waited_on_for_ever(tmp_pat
     try:
         for args, process in zip(FIFO_CASES, started, strict=True):
             out, err = process.communicate(timeout=60 + PIPE_WAIT)
-            assert process.returncode == (1 if args[0] == "import" else 2), err
+            assert process.returncode == 2, (args, err)
             assert f"it is a pipe that nothing writes to (waited {PIPE_WAIT:g} s" in err, err
             assert out == "" and err.count("Error: ") == 1 and "Traceback" not in err
     finally:

@@ -559,7 +559,7 @@ def test_import_refuses_unreadable_files(run: Callable[..., Any], tmp_path: Path
     result = run("import", str(path))
     assert result.exit_code == 1 and "not UTF-8" in result.output
     missing = run("import", str(tmp_path / "nope.json"))
-    assert missing.exit_code == 1 and "cannot read" in missing.output
+    assert missing.exit_code == 2 and "cannot read" in missing.output
 
 
 def test_commands_refuse_a_file_that_is_not_a_database(run: Callable[..., Any], tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from terrace.cli.options import FilePath, db_option, placed, read_input, unnamed_games_db
+from terrace.cli.options import FilePath, db_option, placed, read_input, unnamed_games_db, unreadable
 from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
 from terrace.errors import TerraceError
 from terrace.record import json_text
@@ -370,7 +370,7 @@ def import_(db: str | None, file: str) -> None:
         text = json_text(raw)  # (a byte-order mark is fine)
         del raw  # (64 MB)
     except OSError as error:
-        raise click.ClickException(f"cannot read {name}: {error.strerror or error}") from None
+        raise unreadable(name, error) from None
     except UnicodeDecodeError:
         raise click.ClickException(f"nothing was imported: {name} is not UTF-8 text") from None
     if not text.strip():  # (it said "not valid JSON: Expecting value: line 1 column 1 (char 0)")
