@@ -695,6 +695,30 @@ def test_the_stats_table_titles_a_custom_group(run: Callable[..., Any], tmp_path
     assert (one["played"], one["won"]) == (1, 1)
 
 
+def test_stats_of_custom_rules_alone(run: Callable[..., Any], tmp_path: Path) -> None:
+    """Games of custom rules are counted apart (the table titles them
+    'Terrace (custom: decks 1, reserve 0)'), yet terrace stats -v took a
+    preset's name only: no option asked for those games alone. The rule
+    options do, as the dealing commands take them."""
+    with open_store(tmp_path / "games.sqlite") as store:
+        finish(store, "terrace-won")
+        _custom_game(store)
+    table = run("stats", "-v", "terrace", "--decks", "1", "--reserve", "0")
+    assert table.exit_code == 0, table.output
+    lines = table.output.splitlines()
+    assert lines[2].startswith("Terrace (custom: decks 1, reserve 0)") and lines[2].split()[6:8] == ["1", "0"]
+    assert len(lines) == 3  # (that group alone: no other variant, no total)
+    one = json.loads(run("stats", "--decks", "1", "--reserve", "0", "--json").output)  # (-v terrace)
+    assert (one["variant"], one["played"], one["won"]) == (CUSTOM, 1, 0)
+    assert run("stats", "-v", "terrace", "--candidates", "4").output == (
+        "No games of Terrace (custom: candidates 4) played yet.\n")
+    # rules that are another preset's are that preset's group, as the table counts them
+    falling = run("stats", "-v", "terrace", "--candidates", "0").output
+    assert falling == "No games of Falling Star played yet.\n"
+    bad = run("stats", "-v", "terrace", "--candidates", "99")
+    assert bad.exit_code == 2 and "candidates must be between 0 and the number of piles (9)" in bad.output
+
+
 def test_stats_json_with_no_database_is_still_json(run: Callable[..., Any], tmp_path: Path) -> None:
     """A script that reads ``stats --json`` gets the statistics of no
     games, as from an empty database, and the note on standard error."""

@@ -293,13 +293,15 @@ def refuse_unneeded() -> None:
 def rule_options(func: F) -> F:
     """Add ``--variant`` and every rule override option to a command."""
     names = [name for variant in VARIANTS for name in (variant.name, *variant.alias_names)]
-    options = [
-        click.option("--variant", "-v", default="terrace", show_default=True,
-                     help="Preset: " + ", ".join(names) + "."),
-        *(_click_option(option) for option in RULE_OPTIONS.values()),
-    ]
-    for option in reversed(options):
-        func = option(func)
+    func = rule_overrides(func)
+    return click.option("--variant", "-v", default="terrace", show_default=True,
+                        help="Preset: " + ", ".join(names) + ".")(func)
+
+
+def rule_overrides(func: F) -> F:
+    """Add every rule override option (``--decks`` ...) to a command."""
+    for option in reversed(list(RULE_OPTIONS.values())):
+        func = _click_option(option)(func)
     return func
 
 

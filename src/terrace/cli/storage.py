@@ -17,7 +17,16 @@ from typing import Any
 
 import click
 
-from terrace.cli.options import FilePath, db_option, placed, read_input, unnamed_games_db, unreadable
+from terrace.cli.options import (
+    FilePath,
+    db_option,
+    placed,
+    read_input,
+    rule_overrides,
+    rules_from_options,
+    unnamed_games_db,
+    unreadable,
+)
 from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
 from terrace.errors import TerraceError
 from terrace.record import json_text
@@ -41,7 +50,7 @@ from terrace.storage.transfer import (
     rank_places,
     read_games,
 )
-from terrace.variants import TITLES, canonical_name, label_title
+from terrace.variants import canonical_name, label_title, rules_label
 
 MAX_IMPORT_BYTES = 64 * 2**20
 """The largest file ``terrace import`` reads."""
@@ -140,9 +149,11 @@ def stats_table(blocks: list[tuple[str, dict[str, Any]]]) -> str:
 
 @click.command()
 @db_option
-@click.option("--variant", "-v", help="Only this variant.")
+@click.option("--variant", "-v", help="Only this variant (with the rule options: only its games of those "
+              "rules, as the table names them, e.g. -v terrace --candidates 4).")
+@rule_overrides
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-def stats(db: str | None, variant: str | None, as_json: bool) -> None:
+def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) -> None:
     """Show how you are doing, per variant and overall. A game you leave
     for a new one (after at least one move) counts as abandoned until you
     play it again (and again once you leave it again); the win rate is
@@ -151,9 +162,12 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
     are wins in a row (now, and the longest), Losing and Worst losses in a
     row (an abandoned or given-up game is a loss)."""
     name = None
-    if variant is not None:
+    if variant is not None or any(value is not None for value in overrides.values()):
+        # (a game of custom rules is counted under its rules' label, as the
+        # table names it: only a preset could be asked for)
         try:
-            name = canonical_name(variant)
+            preset = canonical_name("terrace" if variant is None else variant)
+            name = rules_label(preset, rules_from_options(preset, overrides))
         except TerraceError as error:
             raise click.UsageError(str(error)) from None
     try:
@@ -176,7 +190,7 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
             # (damaged games are not of any variant: the count is the whole file's)
             click.echo(json.dumps({"variant": name, **block, "damaged": data["damaged"]}, indent=2))
             return
-        blocks = [(TITLES[name], block)]
+        blocks = [(label_title(name), block)]
     else:
         if as_json:
             click.echo(json.dumps(data, indent=2))
@@ -185,7 +199,7 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
         blocks.append(("All variants", data["overall"]))
     if not any(block["played"] for _, block in blocks):
         # (with -v, other variants may have games: say whose there are none)
-        click.echo(f"No games of {TITLES[name]} played yet." if name is not None else "No games played yet.")
+        click.echo("No games played yet." if name is None else f"No games of {label_title(name)} played yet.")
     else:
         click.echo(stats_table(blocks))
     if data["damaged"]:
