@@ -717,6 +717,14 @@ def test_stats_of_custom_rules_alone(run: Callable[..., Any], tmp_path: Path) ->
     assert falling == "No games of Falling Star played yet.\n"
     bad = run("stats", "-v", "terrace", "--candidates", "99")
     assert bad.exit_code == 2 and "candidates must be between 0 and the number of piles (9)" in bad.output
+    # the row's title as the table writes it, or the label of the JSON, names the same games
+    for title in ("Terrace (custom: decks 1, reserve 0)", CUSTOM):
+        assert run("stats", "-v", title).output == table.output
+        assert json.loads(run("stats", "-v", title, "--json").output) == one
+    for wrong in ("Terrace (custom: frobs 1)", "Terrace (custom: decks ١)", "Terrace (custom: decks 1",
+                  "Terrace (custom: foundation-return maybe)"):
+        refused = run("stats", "-v", wrong)
+        assert refused.exit_code == 2 and "is not a row of the table" in refused.output, refused.output
 
 
 def test_stats_json_with_no_database_is_still_json(run: Callable[..., Any], tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ import click
 
 from terrace.cli.options import (
     FilePath,
+    WholeNumber,
     db_option,
     placed,
     read_input,
@@ -30,7 +31,8 @@ from terrace.cli.options import (
 from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
 from terrace.errors import TerraceError
 from terrace.record import json_text
-from terrace.refusals import clip
+from terrace.refusals import clip, quote
+from terrace.rules import RULE_OPTIONS, OptionKind
 from terrace.storage.base import (
     DamagedGameError,
     LogPlaces,
@@ -50,7 +52,7 @@ from terrace.storage.transfer import (
     rank_places,
     read_games,
 )
-from terrace.variants import canonical_name, label_title, rules_label
+from terrace.variants import CUSTOM, canonical_name, label_parts, label_title, rules_label
 
 MAX_IMPORT_BYTES = 64 * 2**20
 """The largest file ``terrace import`` reads."""
@@ -147,10 +149,41 @@ def stats_table(blocks: list[tuple[str, dict[str, Any]]]) -> str:
     return "\n".join([line(head), rule, *(line(row) for row in rows)])
 
 
+def _label_options(variant: str) -> tuple[str, dict[str, Any]]:
+    """The preset and the rule options of ``--variant``: a variant's name,
+    or a row's title as the table writes it ("Terrace (custom: candidates 4)",
+    or the label of the JSON).
+
+    >>> _label_options("Terrace (custom: candidates 4, foundation-return yes)")
+    ('terrace', {'candidates': 4, 'foundation_return': True})
+    >>> _label_options("wood")
+    ('wood', {})
+    """
+    title, custom, rest = variant.strip().partition(CUSTOM)
+    preset = canonical_name(title if custom else variant)
+    if not custom:
+        return preset, {}
+    options: dict[str, Any] = {}
+    for field, value in label_parts(f"{preset}{custom}{rest}")[1] or [("", rest)]:
+        option = RULE_OPTIONS.get(field)
+        if (option is None or (option.kind is OptionKind.BOOL and value not in ("yes", "no"))
+                or (option.kind is OptionKind.INT and not (value.isascii() and value.isdigit()))):
+            raise click.UsageError(f"{quote(variant)} is not a row of the table: its rules are written as "
+                                   "'(custom: decks 1, reserve 0)' (or give the rule options: -v terrace "
+                                   "--decks 1 --reserve 0)")
+        if option.kind is OptionKind.BOOL:
+            options[field] = value == "yes"
+        elif option.kind is OptionKind.INT:
+            options[field] = WholeNumber().convert(value, None, None)
+        else:
+            options[field] = value
+    return preset, options
+
+
 @click.command()
 @db_option
 @click.option("--variant", "-v", help="Only this variant (with the rule options: only its games of those "
-              "rules, as the table names them, e.g. -v terrace --candidates 4).")
+              "rules, e.g. -v terrace --candidates 4; or a row's title as the table writes it).")
 @rule_overrides
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) -> None:
@@ -166,8 +199,9 @@ def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) 
         # (a game of custom rules is counted under its rules' label, as the
         # table names it: only a preset could be asked for)
         try:
-            preset = canonical_name("terrace" if variant is None else variant)
-            name = rules_label(preset, rules_from_options(preset, overrides))
+            preset, from_label = _label_options("terrace" if variant is None else variant)
+            given = {**from_label, **{k: v for k, v in overrides.items() if v is not None}}
+            name = rules_label(preset, rules_from_options(preset, given))
         except TerraceError as error:
             raise click.UsageError(str(error)) from None
     try:
