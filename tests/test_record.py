@@ -494,3 +494,21 @@ def test_an_import_refusal_lists_twenty_reasons_and_counts_the_rest(count: int) 
         assert str(error) == "nothing was imported: record 1: bad"
     if count == 25:
         assert str(error).endswith("; record 20: bad; and 5 more")
+
+
+def test_white_space_between_the_records_of_a_file_is_skipped_in_one_go() -> None:
+    """The reader of a list of records skipped JSON's white space a
+    character at a time, about a microsecond each: 60 MB of spaces between
+    the brackets of a file to import (under the 64 MB limit) took 42 s.
+    24 million spaces around and between items now take a tenth of a
+    second of CPU (a second is the bound here; the old loop took
+    four on this machine)."""
+    import time
+
+    from terrace.record import json_items
+
+    gap = " \t\r\n" * 1_000_000
+    began = time.process_time()
+    listed, items = json_items(f"{gap}[{gap}1{gap},{gap}2{gap}]{gap}")
+    assert listed and list(items) == [1, 2]
+    assert time.process_time() - began < 1.0

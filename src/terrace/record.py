@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import suppress
@@ -347,13 +348,15 @@ def read_json(text: str | bytes) -> Any:
     return json.loads(text, object_pairs_hook=_one_of_each, parse_constant=_no_constant)
 
 
-_SPACE = " \t\n\r"
+_SPACE = re.compile("[ \t\n\r]*")
+"""A run of JSON's white space (RFC 8259: space, tab, line feed, return)."""
 
 
 def _skip_space(text: str, at: int) -> int:
-    while at < len(text) and text[at] in _SPACE:
-        at += 1
-    return at
+    # (a match, not a loop over the characters: 60 MB of spaces in a file to
+    # import took 42 s, a microsecond a character)
+    found = _SPACE.match(text, at)
+    return at if found is None else found.end()
 
 
 def json_items(text: str) -> tuple[bool, Iterator[Any]]:
