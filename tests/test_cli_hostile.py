@@ -51,6 +51,7 @@ RULE_COMMANDS = {
     "hint": ["hint", "-n", "1"],
     "survey": ["survey", "--deals", "1-2", "--jobs", "1"],
     "play": ["play", "--no-browser", "--port", "0"],
+    "stats": ["stats"],
 }
 """Every command that takes the rule options, with arguments that would
 otherwise run it."""
@@ -243,6 +244,9 @@ def test_hostile_arguments_are_refused_in_one_short_message(args: list[str], wor
 def test_every_command_meets_the_table() -> None:
     covered = {c[0] for c in CASES}
     assert set(all_commands()) <= covered
+    taking = {name for name, command in all_commands().items()
+              if any(param.name == "decks" for param in command.params)}
+    assert taking == set(RULE_COMMANDS)  # (each meets the bad rule options)
 
 
 def test_usage_errors_are_status_2_and_refusals_status_1(world: Path) -> None:
