@@ -20,6 +20,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -262,12 +263,23 @@ def test_usage_errors_are_status_2_and_refusals_status_1(world: Path) -> None:
     assert moved.exit_code == 1 and moved.stderr.startswith("move 1 is illegal: 'c111")
 
 
-@pytest.mark.parametrize("name", ["missing.json", "folder"])
-def test_an_input_file_that_cannot_be_read_is_a_usage_error_for_every_command(name: str, world: Path) -> None:
+@pytest.mark.parametrize("name", ["missing.json", "folder", "record.json"])
+def test_an_input_file_that_cannot_be_read_is_a_usage_error_for_every_command(
+        name: str, world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A missing file to import ended with status 1, a missing deal file
     (and a folder given as either) with 2: the one input file that cannot
     be read, two statuses. Each is a usage error now (status 2), as the
-    README and notation.md say."""
+    README and notation.md say; so is a file without read permission
+    (record.json here, its opening refused as the system refuses it to
+    another user: the tests run as root, who may read it)."""
+    real_open = os.open
+
+    def refused(path: Any, *args: Any, **kwargs: Any) -> int:
+        if str(path).endswith("record.json"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refused)
     for args in (["import", f"{{w}}/{name}"], *([command, "--deal-file", f"{{w}}/{name}"]
                                                 for command in DEAL_COMMANDS)):
         result = invoke(args, world)
