@@ -662,6 +662,26 @@ def test_pop_and_redo_with_nothing_to_do() -> None:
         board.redo()
 
 
+def test_nothing_to_undo_redo_or_look_at_is_a_coded_refusal() -> None:
+    """pop(), redo() and peek_move() with no such move raised a bare
+    IndexError, the one engine refusal that was neither a TerraceError
+    (a ValueError) nor coded nor said in German. It is NoMoveError now,
+    still an IndexError for the callers that catch that."""
+    from terrace.errors import NoMoveError, TerraceError
+
+    board = Board.from_number(3)
+    for call, code, german in ((board.pop, "nothing-to-undo", "Es gibt keinen Zug zum Zurücknehmen."),
+                               (board.redo, "nothing-to-redo", "Es gibt keinen Zug zum Wiederholen."),
+                               (board.peek_move, "no-move-played", "Es wurde noch kein Zug gemacht.")):
+        with pytest.raises(TerraceError) as caught:
+            call()
+        error = caught.value
+        assert isinstance(error, NoMoveError) and isinstance(error, ValueError | IndexError)
+        assert isinstance(error, IndexError)
+        assert error.code is not None and error.code.value == code and error.text("de") == german
+    assert board.move_stack == [] and board.redo_stack == []
+
+
 def test_the_last_move_of_a_game_with_none_says_so() -> None:
     """peek_move() on a board with no move played raised IndexError('list
     index out of range'), where pop() and redo() say what is missing."""

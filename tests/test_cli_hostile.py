@@ -20,6 +20,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -51,6 +52,7 @@ RULE_COMMANDS = {
     "hint": ["hint", "-n", "1"],
     "survey": ["survey", "--deals", "1-2", "--jobs", "1"],
     "play": ["play", "--no-browser", "--port", "0"],
+    "stats": ["stats"],
 }
 """Every command that takes the rule options, with arguments that would
 otherwise run it."""
@@ -243,6 +245,9 @@ def test_hostile_arguments_are_refused_in_one_short_message(args: list[str], wor
 def test_every_command_meets_the_table() -> None:
     covered = {c[0] for c in CASES}
     assert set(all_commands()) <= covered
+    taking = {name for name, command in all_commands().items()
+              if any(param.name == "decks" for param in command.params)}
+    assert taking == set(RULE_COMMANDS)  # (each meets the bad rule options)
 
 
 def test_usage_errors_are_status_2_and_refusals_status_1(world: Path) -> None:
@@ -256,6 +261,30 @@ def test_usage_errors_are_status_2_and_refusals_status_1(world: Path) -> None:
     assert nested.exit_code == 1 and "recursion" not in nested.stderr.lower()
     moved = invoke(["replay", "--deal-number", "7", "--moves", MOVE], world)
     assert moved.exit_code == 1 and moved.stderr.startswith("move 1 is illegal: 'c111")
+
+
+@pytest.mark.parametrize("name", ["missing.json", "folder", "record.json"])
+def test_an_input_file_that_cannot_be_read_is_a_usage_error_for_every_command(
+        name: str, world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A missing file to import ended with status 1, a missing deal file
+    (and a folder given as either) with 2: the one input file that cannot
+    be read, two statuses. Each is a usage error now (status 2), as the
+    README and notation.md say; so is a file without read permission
+    (record.json here, its opening refused as the system refuses it to
+    another user: the tests run as root, who may read it)."""
+    real_open = os.open
+
+    def refused(path: Any, *args: Any, **kwargs: Any) -> int:
+        if str(path).endswith("record.json"):
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refused)
+    for args in (["import", f"{{w}}/{name}"], *([command, "--deal-file", f"{{w}}/{name}"]
+                                                for command in DEAL_COMMANDS)):
+        result = invoke(args, world)
+        assert result.exit_code == 2, (args, result.stderr)
+        assert result.stderr.startswith("Usage: ") and result.stderr.count("Error: ") == 1, result.stderr
 
 
 @pytest.mark.parametrize("args", [
@@ -399,8 +428,8 @@ def test_a_closed_standard_input_is_refused_in_one_line(args: list[str], tmp_pat
     done = subprocess.run([sys.executable, "-m", "terrace", *args], capture_output=True, text=True,
                           timeout=120, cwd=tmp_path, preexec_fn=_closing(0),
                           env={**os.environ, "TERRACE_DB": str(tmp_path / "games.sqlite")})
-    assert done.returncode == 1, done.stderr
-    assert done.stderr == f"Error: {INPUT_CLOSED}\n"
+    assert done.returncode == 2, done.stderr  # (a usage error, as a file that cannot be read)
+    assert done.stderr.endswith(f"\nError: {INPUT_CLOSED}\n") and done.stderr.count("Error") == 1
     assert list(tmp_path.iterdir()) == []
 
 
@@ -669,7 +698,7 @@ def test_a_pipe_that_nothing_writes_to_is_refused_not_waited_on_for_ever(tmp_pat
     try:
         for args, process in zip(FIFO_CASES, started, strict=True):
             out, err = process.communicate(timeout=60 + PIPE_WAIT)
-            assert process.returncode == (1 if args[0] == "import" else 2), err
+            assert process.returncode == 2, (args, err)
             assert f"it is a pipe that nothing writes to (waited {PIPE_WAIT:g} s" in err, err
             assert out == "" and err.count("Error: ") == 1 and "Traceback" not in err
     finally:

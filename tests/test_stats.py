@@ -559,7 +559,7 @@ def test_import_refuses_unreadable_files(run: Callable[..., Any], tmp_path: Path
     result = run("import", str(path))
     assert result.exit_code == 1 and "not UTF-8" in result.output
     missing = run("import", str(tmp_path / "nope.json"))
-    assert missing.exit_code == 1 and "cannot read" in missing.output
+    assert missing.exit_code == 2 and "cannot read" in missing.output
 
 
 def test_commands_refuse_a_file_that_is_not_a_database(run: Callable[..., Any], tmp_path: Path) -> None:
@@ -693,6 +693,38 @@ def test_the_stats_table_titles_a_custom_group(run: Callable[..., Any], tmp_path
     assert next(line for line in lines if line.startswith("Terrace ")).split()[1:3] == ["1", "1"]
     one = json.loads(run("stats", "--variant", "terrace", "--json").output)
     assert (one["played"], one["won"]) == (1, 1)
+
+
+def test_stats_of_custom_rules_alone(run: Callable[..., Any], tmp_path: Path) -> None:
+    """Games of custom rules are counted apart (the table titles them
+    'Terrace (custom: decks 1, reserve 0)'), yet terrace stats -v took a
+    preset's name only: no option asked for those games alone. The rule
+    options do, as the dealing commands take them."""
+    with open_store(tmp_path / "games.sqlite") as store:
+        finish(store, "terrace-won")
+        _custom_game(store)
+    table = run("stats", "-v", "terrace", "--decks", "1", "--reserve", "0")
+    assert table.exit_code == 0, table.output
+    lines = table.output.splitlines()
+    assert lines[2].startswith("Terrace (custom: decks 1, reserve 0)") and lines[2].split()[6:8] == ["1", "0"]
+    assert len(lines) == 3  # (that group alone: no other variant, no total)
+    one = json.loads(run("stats", "--decks", "1", "--reserve", "0", "--json").output)  # (-v terrace)
+    assert (one["variant"], one["played"], one["won"]) == (CUSTOM, 1, 0)
+    assert run("stats", "-v", "terrace", "--candidates", "4").output == (
+        "No games of Terrace (custom: candidates 4) played yet.\n")
+    # rules that are another preset's are that preset's group, as the table counts them
+    falling = run("stats", "-v", "terrace", "--candidates", "0").output
+    assert falling == "No games of Falling Star played yet.\n"
+    bad = run("stats", "-v", "terrace", "--candidates", "99")
+    assert bad.exit_code == 2 and "candidates must be between 0 and the number of piles (9)" in bad.output
+    # the row's title as the table writes it, or the label of the JSON, names the same games
+    for title in ("Terrace (custom: decks 1, reserve 0)", CUSTOM):
+        assert run("stats", "-v", title).output == table.output
+        assert json.loads(run("stats", "-v", title, "--json").output) == one
+    for wrong in ("Terrace (custom: frobs 1)", "Terrace (custom: decks ١)", "Terrace (custom: decks 1",
+                  "Terrace (custom: foundation-return maybe)"):
+        refused = run("stats", "-v", wrong)
+        assert refused.exit_code == 2 and "is not a row of the table" in refused.output, refused.output
 
 
 def test_stats_json_with_no_database_is_still_json(run: Callable[..., Any], tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -262,3 +263,22 @@ def test_a_label_cut_short_gives_no_options(label: str) -> None:
     from half a list (a mutation audit: ``or`` read as ``and`` went
     unnoticed)."""
     assert label_parts(label) == ("wood", [])
+
+
+def test_the_shared_tables_cannot_be_changed_by_a_caller() -> None:
+    """PRESETS, TITLES, ALIASES, RULE_OPTIONS and LATER_OPTIONS were plain
+    dicts: PRESETS["terrace"] = ... (or del) changed them for every caller
+    in the process (the statistics took a game of the replaced rules for a
+    preset's). They are read-only now; their content is unchanged."""
+    from terrace.rules import LATER_OPTIONS
+
+    tables: list[Any] = [PRESETS, TITLES, ALIASES, RULE_OPTIONS, LATER_OPTIONS]
+    for table in tables:
+        key = next(iter(table))
+        with pytest.raises(TypeError):
+            table[key] = table[key]
+        with pytest.raises(TypeError):
+            del table[key]
+        assert not hasattr(table, "clear") and not hasattr(table, "update")
+    assert PRESETS["wood"] == get_rules("wood") and TITLES["generals-patience"] == "General's Patience"
+    assert ALIASES["signora"] == "terrace" and "decks" in RULE_OPTIONS and len(RULE_OPTIONS) == 9

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         InvalidPositionError,
         InvalidRecordError,
         InvalidRulesError,
+        NoMoveError,
         TerraceError,
     )
     from terrace.moves import Move
@@ -46,6 +47,7 @@ _HOMES = {
     "InvalidPositionError": "terrace.errors",
     "InvalidRecordError": "terrace.errors",
     "InvalidRulesError": "terrace.errors",
+    "NoMoveError": "terrace.errors",
     "TerraceError": "terrace.errors",
     "Move": "terrace.moves",
     "BaseBoard": "terrace.position",
@@ -101,6 +103,7 @@ __all__ = [
     "InvalidRulesError",
     "LegalMoves",
     "Move",
+    "NoMoveError",
     "Reason",
     "Refusal",
     "Rules",

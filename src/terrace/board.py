@@ -59,7 +59,7 @@ from terrace.building import (
 )
 from terrace.cards import CODE, RANK, RANKS, Card, given_card
 from terrace.deal import Deal
-from terrace.errors import IllegalMoveError
+from terrace.errors import IllegalMoveError, NoMoveError
 from terrace.moves import CHOOSE, DRAW, DRAW_MOVE, FOUNDATION, SPACES, TABLEAU, Move, given_move
 from terrace.position import BaseBoard, Status
 from terrace.refusals import Reason, Refusal, clip, quote
@@ -615,7 +615,7 @@ class Board(BaseBoard):
     def pop(self) -> Move:
         """Take back the last move (it can be redone); returns it."""
         if not self.move_stack:
-            raise IndexError("there is no move to undo")
+            raise NoMoveError(Reason(Refusal.NOTHING_TO_UNDO))
         move = self.move_stack.pop()
         take_back(self, self._undo.pop())
         self._redo.append(move)
@@ -625,7 +625,7 @@ class Board(BaseBoard):
     def redo(self) -> Move:
         """Play again the last move taken back; returns it."""
         if not self._redo:
-            raise IndexError("there is no move to redo")
+            raise NoMoveError(Reason(Refusal.NOTHING_TO_REDO))
         move = self._redo[-1]
         self.push(move)
         return move
@@ -633,7 +633,7 @@ class Board(BaseBoard):
     def peek_move(self) -> Move:
         """The last move played."""
         if not self.move_stack:
-            raise IndexError("no move has been played")
+            raise NoMoveError(Reason(Refusal.NO_MOVE_PLAYED))
         return self.move_stack[-1]
 
     # ------------------------------------------------------------------

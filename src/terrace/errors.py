@@ -76,6 +76,12 @@ class IllegalMoveError(TerraceError):
             self.args = (f"{move}: {reason}",)
 
 
+class NoMoveError(TerraceError, IndexError):
+    """There is no move to take back (``pop``), play again (``redo``) or
+    look at (``peek_move``). An ``IndexError`` too, as it was, for the
+    callers that catch that."""
+
+
 class InvalidPositionError(TerraceError):
     """A position string is malformed or describes an impossible position."""
 

@@ -133,6 +133,10 @@ class Refusal(StrEnum):
     PILE_NEEDS = "pile-needs"
     SPACE_TAKES_WASTE_ONLY = "space-takes-waste-only"
     SPACE_STAYS_EMPTY = "space-stays-empty"
+    # Taking moves back and playing them again
+    NOTHING_TO_UNDO = "nothing-to-undo"
+    NOTHING_TO_REDO = "nothing-to-redo"
+    NO_MOVE_PLAYED = "no-move-played"
     # Positions
     POSITION_NOT_TEXT = "position-not-text"
     POSITION_FIELDS = "position-fields"
@@ -450,6 +454,15 @@ WORDINGS: dict[Refusal, Wording] = {
         "used up",
         "Stapel {pile} bleibt leer: Lücken werden nur aus Abwurfstapel oder Vorrat gefüllt, und beide sind "
         "aufgebraucht."),
+    Refusal.NOTHING_TO_UNDO: Wording(
+        409, "there is no move to undo",
+        "Es gibt keinen Zug zum Zurücknehmen."),
+    Refusal.NOTHING_TO_REDO: Wording(
+        409, "there is no move to redo",
+        "Es gibt keinen Zug zum Wiederholen."),
+    Refusal.NO_MOVE_PLAYED: Wording(
+        409, "no move has been played",
+        "Es wurde noch kein Zug gemacht."),
     Refusal.POSITION_NOT_TEXT: Wording(
         _BAD, "a position must be a string",
         "Eine Stellung muss eine Zeichenkette sein."),

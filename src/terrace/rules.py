@@ -20,6 +20,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
 from terrace.cards import CARDS_PER_DECK
@@ -410,7 +411,7 @@ def _read_options() -> dict[str, RuleOption]:
     return options
 
 
-def _range_order(options: dict[str, RuleOption]) -> list[RuleOption]:
+def _range_order(options: Mapping[str, RuleOption]) -> list[RuleOption]:
     """The number options in the order their limits can be checked: an
     option after every option its limits depend on, else in field order."""
     ordered: list[RuleOption] = []
@@ -423,17 +424,17 @@ def _range_order(options: dict[str, RuleOption]) -> list[RuleOption]:
     return ordered
 
 
-RULE_OPTIONS: dict[str, RuleOption] = _read_options()
-"""Every rule option by name, in field order."""
+RULE_OPTIONS: Mapping[str, RuleOption] = MappingProxyType(_read_options())
+"""Every rule option by name, in field order (read-only: every Rules reads it)."""
 RULE_FIELDS: tuple[str, ...] = tuple(RULE_OPTIONS)
 _RANGE_ORDER = _range_order(RULE_OPTIONS)
 MAX_FOUNDATIONS = 4 * RULE_OPTIONS["decks"].largest()
 """The most foundations any rules have."""
 
-LATER_OPTIONS: dict[str, Any] = {"promote_candidates": True}
+LATER_OPTIONS: Mapping[str, Any] = MappingProxyType({"promote_candidates": True})
 """The options added after rules were first saved (in databases, records and
 exports), each with the value every game saved before it was played by:
-saved rules without such a key are complete, with that value."""
+saved rules without such a key are complete, with that value (read-only)."""
 
 
 def saved_rules(data: Any) -> Any:

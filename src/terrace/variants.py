@@ -15,7 +15,9 @@ True
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from terrace.errors import InvalidRulesError
@@ -132,12 +134,14 @@ _BY_NAME: dict[str, Variant] = {
     **{v.name: v for v in VARIANTS},
 }
 
-PRESETS: dict[str, Rules] = {v.name: v.rules for v in VARIANTS}
-"""Each variant's rules by name (derived from :data:`VARIANTS`)."""
-TITLES: dict[str, str] = {v.name: v.title for v in VARIANTS}
-"""Each variant's title by name (derived from :data:`VARIANTS`)."""
-ALIASES: dict[str, str] = {alias: v.name for v in VARIANTS for alias in v.alias_names}
-"""The variant each other name stands for (derived from :data:`VARIANTS`)."""
+# (read-only: the tables are the library's, shared by every caller in the
+# process; PRESETS["terrace"] = ... changed what the statistics took for a preset)
+PRESETS: Mapping[str, Rules] = MappingProxyType({v.name: v.rules for v in VARIANTS})
+"""Each variant's rules by name (derived from :data:`VARIANTS`; read-only)."""
+TITLES: Mapping[str, str] = MappingProxyType({v.name: v.title for v in VARIANTS})
+"""Each variant's title by name (derived from :data:`VARIANTS`; read-only)."""
+ALIASES: Mapping[str, str] = MappingProxyType({alias: v.name for v in VARIANTS for alias in v.alias_names})
+"""The variant each other name stands for (derived from :data:`VARIANTS`; read-only)."""
 
 
 def get_variant(name: str) -> Variant:

@@ -293,13 +293,15 @@ def refuse_unneeded() -> None:
 def rule_options(func: F) -> F:
     """Add ``--variant`` and every rule override option to a command."""
     names = [name for variant in VARIANTS for name in (variant.name, *variant.alias_names)]
-    options = [
-        click.option("--variant", "-v", default="terrace", show_default=True,
-                     help="Preset: " + ", ".join(names) + "."),
-        *(_click_option(option) for option in RULE_OPTIONS.values()),
-    ]
-    for option in reversed(options):
-        func = option(func)
+    func = rule_overrides(func)
+    return click.option("--variant", "-v", default="terrace", show_default=True,
+                        help="Preset: " + ", ".join(names) + ".")(func)
+
+
+def rule_overrides(func: F) -> F:
+    """Add every rule override option (``--decks`` ...) to a command."""
+    for option in reversed(list(RULE_OPTIONS.values())):
+        func = _click_option(option)(func)
     return func
 
 
@@ -336,12 +338,13 @@ class NoWriterError(OSError):
 def read_input(name: str, limit: int) -> bytes | None:
     """The bytes of file ``name`` (``-``: standard input), or None when it
     holds more than ``limit`` bytes (the rest is never read); standard
-    input closed (``<&-``) is refused in one line, and so is a pipe (a
-    FIFO) that nothing writes to within :data:`PIPE_WAIT` seconds
-    (:class:`NoWriterError`, an ``OSError``)."""
+    input closed (``<&-``) is a usage error (status 2, as a file that
+    cannot be read is: see :func:`unreadable`), and a pipe (a FIFO) that
+    nothing writes to within :data:`PIPE_WAIT` seconds is
+    :class:`NoWriterError`, an ``OSError``."""
     if name == "-":
         if sys.stdin is None:
-            raise click.ClickException(INPUT_CLOSED)
+            raise click.UsageError(INPUT_CLOSED)
         return _within(sys.stdin.buffer.read(limit + 1), limit)
     # (opened without waiting: a FIFO's open() waits for a writer)
     handle = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -357,6 +360,19 @@ def read_input(name: str, limit: int) -> bytes | None:
             size += len(chunk)
     # (a file read in one go is not copied: an import may be 64 MB)
     return _within(parts[1] if len(parts) == 2 and not first else b"".join(parts), limit)
+
+
+def unreadable(what: str, error: OSError) -> click.UsageError:
+    """The refusal of an input file that cannot be read (missing, no
+    permission, a pipe nothing writes to): a usage error, status 2, for
+    the deal file and the file to import alike, as click's own refusal of
+    a folder given as either is (``terrace import`` said 1 for a missing
+    file, 2 for a folder).
+
+    >>> unreadable("the deal file", FileNotFoundError(2, "No such file or directory")).format_message()
+    'cannot read the deal file: No such file or directory'
+    """
+    return click.UsageError(f"cannot read {what}: {error.strerror or error}")
 
 
 def _within(raw: bytes, limit: int) -> bytes | None:
@@ -398,7 +414,7 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
             raise click.UsageError("the deal file is empty: it must hold one deal string")
         return Deal.parse(text, rules)
     except OSError as error:
-        raise click.UsageError(f"cannot read the deal file: {error.strerror or error}") from None
+        raise unreadable("the deal file", error) from None
     except UnicodeDecodeError:
         raise click.UsageError("the deal file is not text: it must hold card codes such as TD") from None
     except TerraceError as error:

@@ -17,11 +17,22 @@ from typing import Any
 
 import click
 
-from terrace.cli.options import FilePath, db_option, placed, read_input, unnamed_games_db
+from terrace.cli.options import (
+    FilePath,
+    WholeNumber,
+    db_option,
+    placed,
+    read_input,
+    rule_overrides,
+    rules_from_options,
+    unnamed_games_db,
+    unreadable,
+)
 from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
 from terrace.errors import TerraceError
 from terrace.record import json_text
-from terrace.refusals import clip
+from terrace.refusals import clip, quote
+from terrace.rules import RULE_OPTIONS, OptionKind
 from terrace.storage.base import (
     DamagedGameError,
     LogPlaces,
@@ -41,7 +52,7 @@ from terrace.storage.transfer import (
     rank_places,
     read_games,
 )
-from terrace.variants import TITLES, canonical_name, label_title
+from terrace.variants import CUSTOM, canonical_name, label_parts, label_title, rules_label
 
 MAX_IMPORT_BYTES = 64 * 2**20
 """The largest file ``terrace import`` reads."""
@@ -138,11 +149,44 @@ def stats_table(blocks: list[tuple[str, dict[str, Any]]]) -> str:
     return "\n".join([line(head), rule, *(line(row) for row in rows)])
 
 
+def _label_options(variant: str) -> tuple[str, dict[str, Any]]:
+    """The preset and the rule options of ``--variant``: a variant's name,
+    or a row's title as the table writes it ("Terrace (custom: candidates 4)",
+    or the label of the JSON).
+
+    >>> _label_options("Terrace (custom: candidates 4, foundation-return yes)")
+    ('terrace', {'candidates': 4, 'foundation_return': True})
+    >>> _label_options("wood")
+    ('wood', {})
+    """
+    title, custom, rest = variant.strip().partition(CUSTOM)
+    preset = canonical_name(title if custom else variant)
+    if not custom:
+        return preset, {}
+    options: dict[str, Any] = {}
+    for field, value in label_parts(f"{preset}{custom}{rest}")[1] or [("", rest)]:
+        option = RULE_OPTIONS.get(field)
+        if (option is None or (option.kind is OptionKind.BOOL and value not in ("yes", "no"))
+                or (option.kind is OptionKind.INT and not (value.isascii() and value.isdigit()))):
+            raise click.UsageError(f"{quote(variant)} is not a row of the table: its rules are written as "
+                                   "'(custom: decks 1, reserve 0)' (or give the rule options: -v terrace "
+                                   "--decks 1 --reserve 0)")
+        if option.kind is OptionKind.BOOL:
+            options[field] = value == "yes"
+        elif option.kind is OptionKind.INT:
+            options[field] = WholeNumber().convert(value, None, None)
+        else:
+            options[field] = value
+    return preset, options
+
+
 @click.command()
 @db_option
-@click.option("--variant", "-v", help="Only this variant.")
+@click.option("--variant", "-v", help="Only this variant (with the rule options: only its games of those "
+              "rules, e.g. -v terrace --candidates 4; or a row's title as the table writes it).")
+@rule_overrides
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
-def stats(db: str | None, variant: str | None, as_json: bool) -> None:
+def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) -> None:
     """Show how you are doing, per variant and overall. A game you leave
     for a new one (after at least one move) counts as abandoned until you
     play it again (and again once you leave it again); the win rate is
@@ -151,9 +195,13 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
     are wins in a row (now, and the longest), Losing and Worst losses in a
     row (an abandoned or given-up game is a loss)."""
     name = None
-    if variant is not None:
+    if variant is not None or any(value is not None for value in overrides.values()):
+        # (a game of custom rules is counted under its rules' label, as the
+        # table names it: only a preset could be asked for)
         try:
-            name = canonical_name(variant)
+            preset, from_label = _label_options("terrace" if variant is None else variant)
+            given = {**from_label, **{k: v for k, v in overrides.items() if v is not None}}
+            name = rules_label(preset, rules_from_options(preset, given))
         except TerraceError as error:
             raise click.UsageError(str(error)) from None
     try:
@@ -176,7 +224,7 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
             # (damaged games are not of any variant: the count is the whole file's)
             click.echo(json.dumps({"variant": name, **block, "damaged": data["damaged"]}, indent=2))
             return
-        blocks = [(TITLES[name], block)]
+        blocks = [(label_title(name), block)]
     else:
         if as_json:
             click.echo(json.dumps(data, indent=2))
@@ -185,7 +233,7 @@ def stats(db: str | None, variant: str | None, as_json: bool) -> None:
         blocks.append(("All variants", data["overall"]))
     if not any(block["played"] for _, block in blocks):
         # (with -v, other variants may have games: say whose there are none)
-        click.echo(f"No games of {TITLES[name]} played yet." if name is not None else "No games played yet.")
+        click.echo("No games played yet." if name is None else f"No games of {label_title(name)} played yet.")
     else:
         click.echo(stats_table(blocks))
     if data["damaged"]:
@@ -370,7 +418,7 @@ def import_(db: str | None, file: str) -> None:
         text = json_text(raw)  # (a byte-order mark is fine)
         del raw  # (64 MB)
     except OSError as error:
-        raise click.ClickException(f"cannot read {name}: {error.strerror or error}") from None
+        raise unreadable(name, error) from None
     except UnicodeDecodeError:
         raise click.ClickException(f"nothing was imported: {name} is not UTF-8 text") from None
     if not text.strip():  # (it said "not valid JSON: Expecting value: line 1 column 1 (char 0)")

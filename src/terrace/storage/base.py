@@ -943,7 +943,7 @@ class StoredGame:
 
     def record(self) -> GameRecord:
         """The game as an engine record (for export)."""
-        return GameRecord(self.variant, self.rules, self.deal, tuple(self.moves), self.status)
+        return GameRecord.of_checked(self.variant, self.rules, self.deal, tuple(self.moves), self.status)
 
     def facts(self) -> GameFacts:
         """What the statistics need to know about this game."""

@@ -24,7 +24,7 @@ from terrace.errors import TerraceError
 from terrace.guide import descriptions, rules_guide
 from terrace.moves import MAX_MOVE_TEXT, Move
 from terrace.position import Status
-from terrace.refusals import Reason, clip
+from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import RULE_OPTIONS, Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
@@ -400,13 +400,13 @@ class WebGame:
         before = board.to_dict()
         if action == "undo":
             if not board.can_undo:
-                raise ApiError(WebRefusal.NOTHING_TO_UNDO)
+                raise ApiError(Refusal.NOTHING_TO_UNDO)
             board.pop()
             game.undos = one_more(game.undos)
             source = None
         else:
             if not board.can_redo:
-                raise ApiError(WebRefusal.NOTHING_TO_REDO)
+                raise ApiError(Refusal.NOTHING_TO_REDO)
             source = describe_move(board, str(board.redo_stack[-1]))["source"]
             board.redo()
         await self.save(game, board, action)

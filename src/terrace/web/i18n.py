@@ -34,8 +34,6 @@ class WebRefusal(StrEnum):
 
     GAME_UNKNOWN = "game-unknown"
     CONFLICT = "conflict"
-    NOTHING_TO_UNDO = "nothing-to-undo"
-    NOTHING_TO_REDO = "nothing-to-redo"
     WINNABLE_NOT_BOOL = "winnable-not-bool"
     PEEK_NOT_FLAG = "peek-not-flag"
     RECENT_RANGE = "recent-range"
@@ -95,12 +93,6 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.CONFLICT: Wording(
         409, "the game changed in another window: reload it",
         "Das Spiel wurde in einem anderen Fenster geändert: Bitte neu laden."),
-    WebRefusal.NOTHING_TO_UNDO: Wording(
-        409, "there is no move to undo",
-        "Es gibt keinen Zug zum Zurücknehmen."),
-    WebRefusal.NOTHING_TO_REDO: Wording(
-        409, "there is no move to redo",
-        "Es gibt keinen Zug zum Wiederholen."),
     WebRefusal.WINNABLE_NOT_BOOL: Wording(
         400, "winnable must be true or false",
         "„winnable“ muss true oder false sein."),
