@@ -191,6 +191,7 @@ class Refusal(StrEnum):
     # A saved game that does not load (the web game says it whole, as its
     # game-damaged; the finding stays in the store's words)
     GAME_ROW_DAMAGED = "game-row-damaged"
+    GAME_ROW_NEWER = "game-row-newer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -603,6 +604,13 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.GAME_ROW_DAMAGED: Wording(
         500, "saved game {name} is damaged and cannot be loaded: {why}",
         "Das gespeicherte Spiel {name} ist beschädigt und kann nicht geladen werden (Befund: {why})"),
+    Refusal.GAME_ROW_NEWER: Wording(
+        500, "saved game {name} was made by a newer version of Terrace and cannot be loaded by this one "
+             "(its rules have the option {option!r}, which this version does not know): "
+             "update Terrace to play it",
+        "Das gespeicherte Spiel {name} stammt von einer neueren Version von Terrace und kann mit dieser "
+        "nicht geladen werden (seine Regeln haben die Option „{option}“, die diese Version nicht kennt); "
+        "bitte Terrace aktualisieren, um es zu spielen"),
 }
 
 CHANGES: dict[str, tuple[str, str]] = {
