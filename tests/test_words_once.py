@@ -252,3 +252,44 @@ def test_a_damaged_game_is_said_once_in_german(tmp_path: Path) -> None:
     assert answers["de"].json() == {"code": "game-damaged", "error": (
         f"Das gespeicherte Spiel {game['id']} ist beschädigt und kann nicht geladen werden (Befund: it says "
         "'won' but its moves lead to 'playing').")}
+
+
+@pytest.mark.parametrize(("sqlite_says", "name", "english", "german"), [
+    ("SQLITE_IOERR", None, "the database games.sqlite cannot be used: the disk failed (input/output error)",
+     "games.sqlite lässt sich nicht benutzen: Die Festplatte hat versagt (Ein-/Ausgabefehler)"),
+    ("SQLITE_CANTOPEN", None, "the database games.sqlite cannot be used: the database file cannot be opened",
+     "games.sqlite lässt sich nicht benutzen: Die Datei der Datenbank lässt sich nicht öffnen"),
+    (None, "database disk image is malformed",
+     "games.sqlite is damaged (database disk image is malformed); it was left untouched: restore a backup, "
+     "or move it away to start a new database",
+     "games.sqlite ist beschädigt (SQLite: database disk image is malformed) und blieb unverändert; bitte "
+     "eine Sicherung zurückspielen oder die Datei beiseitelegen, um eine neue Datenbank zu beginnen"),
+    (None, "no such table: games",
+     "the database games.sqlite failed: no such table: games",
+     "games.sqlite meldet einen Fehler (SQLite: no such table: games)"),
+])
+def test_a_read_the_database_fails_is_said_in_german_words_only(
+        tmp_path: Path, sqlite_says: str | None, name: str | None, english: str, german: str) -> None:
+    """A read that SQLite failed (the disk failing, the file gone, damaged
+    while in use) was answered, in German, "Die Datenbank ist gerade nicht
+    benutzbar (the database games.sqlite cannot be used: the disk failed
+    (input/output error))." The store's read faults are coded refusals now
+    (the English words as before), said inside store-unavailable."""
+    error = sqlite3.OperationalError(name or "fault")
+    if sqlite_says is not None:
+        error.sqlite_errorname = sqlite_says  # type: ignore[attr-defined]
+    refused = sql_error("games.sqlite", error)
+    assert refused.code is not None and str(refused) == english
+    store = MemoryStore()
+
+    def failing(game_id: str) -> Any:
+        raise refused
+
+    store.get = failing  # type: ignore[method-assign]
+    client = TestClient(create_app(store), base_url=LOCAL)
+    answers = {language: client.get("/api/games/0123456789abcdef", headers={"Accept-Language": language})
+               for language in ("de", "en")}
+    assert answers["de"].status_code == 503
+    assert answers["de"].json() == {"code": "store-unavailable",
+                                    "error": f"Die Datenbank ist gerade nicht benutzbar ({german})."}
+    assert answers["en"].json() == {"code": "store-unavailable", "error": english}

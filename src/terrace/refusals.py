@@ -180,6 +180,15 @@ class Refusal(StrEnum):
     # its store-unavailable, which begins the German sentence)
     DATABASE_BUSY = "database-busy"
     VERDICT_CACHE_BUSY = "verdict-cache-busy"
+    # A database that fails a read (said inside store-unavailable too;
+    # {fault} is one of the FAULT_* words)
+    DATABASE_UNUSABLE = "database-unusable"
+    DATABASE_FAILED = "database-failed"
+    DATABASE_DAMAGED = "database-damaged"
+    FAULT_DISK_FULL = "fault-disk-full"
+    FAULT_READ_ONLY = "fault-read-only"
+    FAULT_CANNOT_OPEN = "fault-cannot-open"
+    FAULT_DISK_FAILED = "fault-disk-failed"
     # A change the database did not take (the web game says them whole, as
     # its not-saved and not-saved-disk-full; {change} is a key of CHANGES)
     WRITE_DISK_FULL = "write-disk-full"
@@ -581,6 +590,29 @@ WORDINGS: dict[Refusal, Wording] = {
         503, "the verdict cache {name} is busy (another program holds it): try again",
         "{name}, der Speicher des Lösers, ist von einem anderen Programm belegt; bitte gleich noch "
         "einmal versuchen"),
+    Refusal.DATABASE_UNUSABLE: Wording(
+        503, "the database {name} cannot be used: {fault}",
+        "{name} lässt sich nicht benutzen: {fault}"),
+    Refusal.DATABASE_FAILED: Wording(
+        503, "the database {name} failed: {text}",
+        "{name} meldet einen Fehler (SQLite: {text})"),
+    Refusal.DATABASE_DAMAGED: Wording(
+        503, "{name} is damaged ({text}); it was left untouched: restore a backup, "
+             "or move it away to start a new database",
+        "{name} ist beschädigt (SQLite: {text}) und blieb unverändert; bitte eine Sicherung "
+        "zurückspielen oder die Datei beiseitelegen, um eine neue Datenbank zu beginnen"),
+    Refusal.FAULT_DISK_FULL: Wording(
+        503, "the disk is full",
+        "Die Festplatte ist voll"),
+    Refusal.FAULT_READ_ONLY: Wording(
+        503, "the database is read-only",
+        "Die Datenbank ist schreibgeschützt"),
+    Refusal.FAULT_CANNOT_OPEN: Wording(
+        503, "the database file cannot be opened",
+        "Die Datei der Datenbank lässt sich nicht öffnen"),
+    Refusal.FAULT_DISK_FAILED: Wording(
+        503, "the disk failed (input/output error)",
+        "Die Festplatte hat versagt (Ein-/Ausgabefehler)"),
     Refusal.WRITE_DISK_FULL: Wording(
         507, "{change:change} was not saved: the disk is full",
         "{change:change} wurde nicht gespeichert: Die Festplatte ist voll"),
