@@ -4,6 +4,7 @@ where the program keeps it, not from a number typed into its text."""
 
 from __future__ import annotations
 
+import pickle
 import sqlite3
 import time
 import warnings
@@ -15,8 +16,9 @@ from typing import Any
 import pytest
 
 from terrace.deal import MAX_DEAL_NUMBER, Deal
-from terrace.errors import InvalidDealError
+from terrace.errors import InvalidDealError, TerraceError
 from terrace.refusals import Reason, Refusal
+from terrace.rules import Rules
 from terrace.solver.winnable import next_winnable_deal
 from terrace.storage import MemoryStore, base, open_store
 from terrace.storage.base import ClockOutOfRangeError, StoredGame, StoreError
@@ -293,3 +295,22 @@ def test_a_read_the_database_fails_is_said_in_german_words_only(
     assert answers["de"].json() == {"code": "store-unavailable",
                                     "error": f"Die Datenbank ist gerade nicht benutzbar ({german})."}
     assert answers["en"].json() == {"code": "store-unavailable", "error": english}
+
+
+def test_german_refusals_quote_someones_text_in_german_quotes() -> None:
+    """A German refusal quoted its own words „so“ and the player's text
+    'so': "„spaces“ muss 'auto', 'free' oder 'waste' sein, nicht 'nope'."
+    (the choices and the value of every refusal made with quote()). Both
+    are in German quotes now; English keeps its single quotes, and a value
+    that is no text (a number, true) none."""
+    with pytest.raises(TerraceError) as info:
+        Rules.from_dict({"spaces": "nope"})
+    assert info.value.text("de") == "„spaces“ muss „auto“, „free“ oder „waste“ sein, nicht „nope“."
+    assert info.value.text("en") == "spaces must be 'auto', 'free' or 'waste', not 'nope'"
+    client = TestClient(create_app(MemoryStore()), base_url=LOCAL)
+    answer = client.post("/api/games", json={"options": {"decks": "zwei"}}, headers={"Accept-Language": "de"})
+    assert answer.json()["error"] == "„decks“ muss eine ganze Zahl sein, nicht „zwei“."
+    answer = client.post("/api/games", json={"options": {"decks": True}}, headers={"Accept-Language": "de"})
+    assert answer.json()["error"] == "„decks“ muss eine ganze Zahl sein, nicht true."
+    loaded = pickle.loads(pickle.dumps(info.value.reason))  # (a solver process sends refusals back)
+    assert loaded.text("de") == info.value.text("de")

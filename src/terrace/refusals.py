@@ -768,6 +768,21 @@ _SHALLOW = reprlib.Repr()
 """A ``repr`` that shows a few levels of a nested value and ``...`` below."""
 
 
+class Quoted(str):
+    """Someone's text as :func:`quote` shows it, ``'so'``; a German message
+    shows it „so“, as German quotes (``text``: the text between the quotes)."""
+
+    def __new__(cls, text: str) -> Quoted:
+        quoted = super().__new__(cls, f"'{text}'")
+        quoted.text = text
+        return quoted
+
+    text: str
+
+    def __getnewargs__(self) -> tuple[str]:
+        return (self.text,)
+
+
 def quote(value: object) -> str:
     r"""``value`` as a message shows someone's input: text between single
     quotes, clipped and its control characters escaped once (:func:`clip`:
@@ -795,7 +810,7 @@ def quote(value: object) -> str:
         shown = clip(value)
         if len(shown) > MAX_QUOTE - 2:
             shown = shown[: MAX_QUOTE - 3] + "…"
-        return f"'{shown}'"
+        return Quoted(shown)
     try:
         return clip(repr(_head(value)))
     except RecursionError:
@@ -897,7 +912,7 @@ class _Words(string.Formatter):
         article, nominative or accusative (``ein Ass``, ``einen Buben``,
         ``ein schwarzes Ass``, ``einen roten König``, ``eine schwarze 8``)
     ``choices``
-        a list as ``'a', 'b' or 'c'``
+        a list as ``'a', 'b' or 'c'`` (German ``„a“, „b“ oder „c“``)
     ``list``
         a list separated by commas (an empty one, either way: ``none``)
     ``decks``
@@ -938,6 +953,8 @@ class _Words(string.Formatter):
         de = self.language == "de"
         if isinstance(value, Reason):
             return value.text(self.language)
+        if de and isinstance(value, Quoted) and not format_spec:
+            return f"„{value.text}“"  # (German quotes, as the German templates write them)
         if format_spec == "change":
             return CHANGES.get(str(value), CHANGES["change"])[1 if de else 0]
         if format_spec == "card":
@@ -963,7 +980,7 @@ class _Words(string.Formatter):
                 return "keines" if de else "none"
             if format_spec == "list":
                 return ", ".join(value)
-            quoted = [f"'{v}'" for v in value]
+            quoted = [f"„{v}“" if de else f"'{v}'" for v in value]
             return ", ".join(quoted[:-1]) + (" oder " if de else " or ") + quoted[-1]
         if format_spec == "decks":
             assert isinstance(value, int)
