@@ -122,3 +122,21 @@ def test_an_import_stopped_after_its_first_chunks_says_how_many_games_are_in(
     assert "imported 4 games (3 already here)" in again.output
     with open_store(db) as store:
         assert len(store.game_ids()) == 7
+
+
+def test_an_import_into_memory_does_not_pause_between_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pause lets another connection take the write lock; no other
+    connection reaches a database in memory (terrace import --db :memory:)."""
+    text = _records(tmp_path, 6)
+    monkeypatch.setattr(sqlite, "IMPORT_CHUNK", 2)
+    paused: list[float] = []
+    monkeypatch.setattr(sqlite.time, "sleep", paused.append)
+    with open_store(":memory:") as store:
+        assert len(store.add_games(read_games(text))) == 6
+        assert len(store.game_ids()) == 6
+    assert paused == []
+    with open_store(tmp_path / "games.sqlite") as store:
+        assert len(store.add_games(read_games(text))) == 6
+    assert paused == [sqlite.IMPORT_PAUSE] * 2  # (a file: between its three chunks)

@@ -1870,7 +1870,7 @@ class SqliteStore:
             if begin and all(found[begin:begin + step]):  # (all here already: no write)
                 begin += step
                 continue
-            if begin:
+            if begin and self._file is not None:  # (no other connection reaches :memory:)
                 time.sleep(IMPORT_PAUSE)
             written = sum(1 for _, fresh in result[:begin] if fresh)  # (added or brought up to date)
             try:
