@@ -582,6 +582,33 @@ def test_a_custom_group_of_the_statistics_is_named_in_the_page_language(
         api.client.close()
 
 
+@pytest.mark.parametrize(("locale", "title"), [
+    ("en-GB", "Terrace (custom: foundation cards may return, other candidates of the base rank stay put)"),
+    ("de-DE", "Terrace (eigene Regeln: Karten dürfen von Zielstapeln zurück, weitere Basiskarten desselben "
+              "Werts bleiben liegen)"),
+])
+def test_a_custom_group_says_its_yes_no_options_as_what_they_do(
+    browser: Any, locale: str, title: str
+) -> None:
+    """A yes/no option of a custom group was said as its name and the
+    answer: "Terrace (custom: foundation return yes, candidates of the base
+    rank up at once no)", German "... (eigene Regeln: Rückgabe von
+    Zielstapeln ja, Basiskarten desselben Werts gleich hinauf nein)"."""
+    with running_server() as url:
+        api = Api(url)
+        options = {"foundation_return": True, "promote_candidates": False}
+        game = api.play(api.new(variant="terrace", options=options, deal_number=5), "c1")
+        context = browser.new_context(viewport={"width": 1440, "height": 900}, locale=locale)
+        page = context.new_page()
+        page.goto(f"{url}?game={game['id']}")
+        page.wait_for_selector("body[data-ready='true']")
+        page.locator("#btn-stats").click()
+        row = page.locator(f"#dlg-stats tr[data-variant='{game['stats_key']}'] th")
+        assert row.inner_text() == title
+        context.close()
+        api.client.close()
+
+
 def win_by_clicks(open_game: Any, game: dict[str, Any], before_goto: Any, **options: Any) -> Any:
     """Open ``game`` (one move before it can be finished; ``options`` for
     the browser's context) with auto-play off and click the last moves of

@@ -200,7 +200,8 @@ def test_rule_refusals_have_codes_and_german() -> None:
     with pytest.raises(InvalidRulesError) as info:
         Rules(spaces="never")  # type: ignore[arg-type]
     assert info.value.code is Refusal.OPTION_NOT_CHOICE
-    assert info.value.text("de") == "„spaces“ muss 'auto', 'free' oder 'waste' sein, nicht 'never'."
+    assert info.value.text("de") == "„spaces“ muss „auto“, „free“ oder „waste“ sein, nicht „never“."
+    assert str(info.value) == "spaces must be 'auto', 'free' or 'waste', not 'never'"
     with pytest.raises(InvalidRulesError, match="known: decks, reserve"):
         Rules().replace(jokers=2)
 

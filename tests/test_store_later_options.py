@@ -10,10 +10,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
 from store_support import golden, play, start
 from terrace.rules import LATER_OPTIONS, RULE_FIELDS
-from terrace.storage import DamagedGameError, open_store
+from terrace.storage import DamagedGameError, NewerGameError, open_store
+from terrace.web.app import create_app
+from web_support import LOCAL
 
 
 def _saved_as_before(db: Path, game_id: str, drop: str) -> None:
@@ -100,3 +103,35 @@ def test_the_promotion_unset_where_no_other_candidate_can_be_is_the_preset() -> 
     terrace = get_rules("terrace").replace(promote_candidates=False)  # (three candidates: it counts)
     assert rules_label("terrace", terrace) == "terrace (custom: promote-candidates no)"
     assert preset_name(terrace) is None and rules_key(terrace) != rules_key(get_rules("terrace"))
+
+
+def test_a_game_saved_by_a_newer_terrace_says_so_not_damaged(tmp_path: Path) -> None:
+    """Saved rules with every option known here and one more (a newer
+    Terrace added it, as promote_candidates was added) were read as a game
+    damaged by hand: "saved game ... is damaged and cannot be loaded:
+    unknown rule option 'jokers'; known: ...". They say which version made
+    them, in the request's language; rules lacking a known option are still
+    damaged (above)."""
+    db = tmp_path / "games.db"
+    with open_store(db) as store:
+        game_id = start(store, golden("terrace-won")).id
+    conn = sqlite3.connect(db, isolation_level=None)
+    (text,) = conn.execute("SELECT rules FROM games WHERE id = ?", (game_id,)).fetchone()
+    conn.execute("UPDATE games SET rules = ? WHERE id = ?",
+                 (json.dumps({**json.loads(text), "jokers": 2}, sort_keys=True), game_id))
+    conn.close()
+    with open_store(db) as store:
+        with pytest.raises(NewerGameError, match=r"made by a newer version of Terrace .*'jokers'"):
+            store.get(game_id)
+        assert store.statistics()["damaged"] == 1  # (left out of the statistics, as before)
+        client = TestClient(create_app(store), base_url=LOCAL)
+        answers = {language: client.get(f"/api/games/{game_id}", headers={"Accept-Language": language})
+                   for language in ("en", "de")}
+    assert answers["en"].status_code == 500
+    assert answers["en"].json() == {"code": "game-damaged", "error": (
+        f"saved game {game_id} was made by a newer version of Terrace and cannot be loaded by this one "
+        "(its rules have the option 'jokers', which this version does not know): update Terrace to play it")}
+    assert answers["de"].json()["error"] == (
+        f"Das gespeicherte Spiel {game_id} stammt von einer neueren Version von Terrace und kann mit dieser "
+        "nicht geladen werden (seine Regeln haben die Option „jokers“, die diese Version nicht kennt); "
+        "bitte Terrace aktualisieren, um es zu spielen.")

@@ -431,8 +431,9 @@ class InlinePool(SolverPool):
     def __init__(self) -> None:
         super().__init__(workers=0)
 
-    async def run(self, func: Any, *args: Any, budget: float, gone: Any = None) -> Any:
-        return func(*args, cancel=lambda: False)
+    async def run(self, func: Any, *args: Any, budget: float, gone: Any = None,
+                  timed: bool = False) -> Any:
+        return func(*args, **({"seconds": budget} if timed else {}), cancel=lambda: False)
 
 
 def test_the_coachs_fair_player_thinks_as_long_as_the_hint(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -51,9 +51,10 @@ class InlinePool:
         self.jobs: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
         self.closing = None
 
-    async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None) -> Any:
+    async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None,
+                  timed: bool = False) -> Any:
         self.jobs.append((func, args))
-        return func(*args, cancel=lambda: False)
+        return func(*args, **({"seconds": budget} if timed else {}), cancel=lambda: False)
 
     def close(self) -> None:
         pass
@@ -233,7 +234,8 @@ class LinePool:
         self.length = 0
         self.closing = None
 
-    async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None) -> Any:
+    async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None,
+                  timed: bool = False) -> Any:
         line = KeptLine("a position", ("t1t2",) * self.length)
         return {"move": "s", "kind": "winnable", "line": [], "why": None, "fair": False, "back": 0,
                 "kept": line}
@@ -532,10 +534,11 @@ def test_the_coach_describes_its_answer_within_its_job_without_replaying_the_gam
     parsed = [0]
     real_run, real_parse = pool.run, Move.parse
 
-    async def counted_run(func: Callable[..., Any], *args: Any, budget: float, gone: Any = None) -> Any:
+    async def counted_run(func: Callable[..., Any], *args: Any, budget: float, gone: Any = None,
+                  timed: bool = False) -> Any:
         before = pushes[0]
         try:
-            return await real_run(func, *args, budget=budget, gone=gone)
+            return await real_run(func, *args, budget=budget, gone=gone, timed=timed)
         finally:
             outside[0] -= pushes[0] - before
 
@@ -589,9 +592,10 @@ def test_the_coachs_job_counts_the_time_its_work_took_to_reach_the_worker(
         return real_find_loss(*args, seconds=min(seconds, 0.5), **settings)
 
     class SlowToSend(InlinePool):
-        async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None) -> Any:
+        async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None,
+                  timed: bool = False) -> Any:
             offset[0] += 0.6 * budget  # (the work on its way to the worker)
-            return await super().run(func, *args, budget=budget, gone=gone)
+            return await super().run(func, *args, budget=budget, gone=gone, timed=timed)
 
     monkeypatch.setattr(web_coach, "time", fake)
     monkeypatch.setattr(web_coach, "find_loss", recorded)
@@ -622,13 +626,14 @@ def test_the_coach_answers_at_its_deadline_when_its_job_reaches_the_worker_late(
     stopped = threading.Event()
 
     class LateWorker(InlinePool):
-        async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None) -> Any:
+        async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None,
+                  timed: bool = False) -> Any:
             try:
                 await asyncio.sleep(budget + 1.0)  # (the worker starting, then reading the job)
             except asyncio.CancelledError:
                 stopped.set()
                 raise
-            return await super().run(func, *args, budget=budget, gone=gone)
+            return await super().run(func, *args, budget=budget, gone=gone, timed=timed)
 
     with client_of(store, pool=LateWorker(), coach=CoachBudgets(analysis=budget)) as client:
         base = f"/api/games/{game.id}"

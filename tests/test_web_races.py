@@ -37,9 +37,10 @@ class OtherTabPool:
         self.meanwhile: Callable[[], None] = lambda: None
         self.closing = None
 
-    async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None) -> Any:
+    async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None,
+                  timed: bool = False) -> Any:
         self.meanwhile()
-        return func(*args, cancel=lambda: False)
+        return func(*args, **({"seconds": budget} if timed else {}), cancel=lambda: False)
 
     def close(self) -> None:
         pass

@@ -123,6 +123,30 @@ def test_a_job_waits_for_a_worker_no_longer_than_its_budget(pool: SolverPool) ->
     assert asyncio.run(pool.run(_echo, "next", budget=5)) == "next"
 
 
+def _given(seconds: float, cancel: Any) -> float:
+    """A job that says the seconds it was given."""
+    return seconds
+
+
+def test_a_timed_job_is_given_what_its_wait_left_of_its_budget(pool: SolverPool) -> None:
+    """A timed job (a hint, an analysis, the chances, a warning) that
+    waited 2.9 s of its 5 s for a worker searches for what is left, not 5 s
+    more: the request is answered within its budget."""
+    async def scenario() -> tuple[float, float]:
+        running = asyncio.ensure_future(pool.run(_sleep, 3.0, budget=10))
+        await asyncio.sleep(0.1)
+        started = time.perf_counter()
+        given = await pool.run(_given, budget=5, timed=True)
+        took = time.perf_counter() - started
+        await running
+        return given, took
+
+    given, took = asyncio.run(scenario())
+    assert took > 2.5  # it waited for the running job, 2.9 s
+    assert 0.5 < given < 2.5, (given, took)  # (before: no seconds, or 5 whole ones)
+    assert asyncio.run(pool.run(_given, budget=5, timed=True)) > 4  # a free worker: nearly all of it
+
+
 def test_a_worker_still_starting_is_not_replaced_for_a_slow_cancel(monkeypatch: pytest.MonkeyPatch) -> None:
     """A cancel sent while the worker is still starting (a busy machine) is
     answered once it has started: killing it would only make its successor
@@ -251,6 +275,35 @@ def test_a_winnable_search_counts_its_wait_for_a_worker() -> None:
     assert "within 2.5 s" in response.json()["error"]
     assert took < 3.4  # before: the 1.8 s wait plus the whole 2.5 s
     assert store.recent() == []
+
+
+@pytest.mark.parametrize("ask", ["hint", "analysis"])
+def test_a_hint_or_analysis_counts_its_wait_for_a_worker(ask: str) -> None:
+    """A 2.5 s hint (or analysis) that waited 2 s for the only worker took
+    its whole 2.5 s after the wait, 4.5 s in all; it has what is left."""
+    store = MemoryStore()
+    app = create_app(store, hint_seconds=2.5, pool=SolverPool(workers=1, waiting=1))
+    pool = app.state.game.pool
+    rules = get_rules("terrace")
+    # deal 129 stays undecided for seconds (docs/winnability.md): a search uses its whole time
+    game = store.create("terrace", rules, Deal.from_number(129, rules))
+
+    async def scenario() -> tuple[httpx.Response, float]:
+        busy = asyncio.ensure_future(pool.run(_sleep, 2.0, budget=30))
+        await asyncio.sleep(0.2)  # the sleeper holds the worker
+        started = time.perf_counter()
+        response = await _post(app, f"/api/games/{game.id}/{ask}", {})
+        took = time.perf_counter() - started
+        await busy
+        return response, took
+
+    try:
+        asyncio.run(pool.run(_echo, None, budget=30))  # start the worker first
+        response, took = asyncio.run(scenario())
+    finally:
+        pool.close()
+    assert response.status_code == 200, response.text
+    assert took < 3.5, took  # before: the 1.8 s wait plus the whole 2.5 s
 
 
 def test_a_winnable_search_past_the_last_deal_is_a_400() -> None:

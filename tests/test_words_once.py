@@ -4,6 +4,7 @@ where the program keeps it, not from a number typed into its text."""
 
 from __future__ import annotations
 
+import pickle
 import sqlite3
 import time
 import warnings
@@ -15,8 +16,9 @@ from typing import Any
 import pytest
 
 from terrace.deal import MAX_DEAL_NUMBER, Deal
-from terrace.errors import InvalidDealError
+from terrace.errors import InvalidDealError, TerraceError
 from terrace.refusals import Reason, Refusal
+from terrace.rules import Rules
 from terrace.solver.winnable import next_winnable_deal
 from terrace.storage import MemoryStore, base, open_store
 from terrace.storage.base import ClockOutOfRangeError, StoredGame, StoreError
@@ -252,3 +254,63 @@ def test_a_damaged_game_is_said_once_in_german(tmp_path: Path) -> None:
     assert answers["de"].json() == {"code": "game-damaged", "error": (
         f"Das gespeicherte Spiel {game['id']} ist beschädigt und kann nicht geladen werden (Befund: it says "
         "'won' but its moves lead to 'playing').")}
+
+
+@pytest.mark.parametrize(("sqlite_says", "name", "english", "german"), [
+    ("SQLITE_IOERR", None, "the database games.sqlite cannot be used: the disk failed (input/output error)",
+     "games.sqlite lässt sich nicht benutzen: Die Festplatte hat versagt (Ein-/Ausgabefehler)"),
+    ("SQLITE_CANTOPEN", None, "the database games.sqlite cannot be used: the database file cannot be opened",
+     "games.sqlite lässt sich nicht benutzen: Die Datei der Datenbank lässt sich nicht öffnen"),
+    (None, "database disk image is malformed",
+     "games.sqlite is damaged (database disk image is malformed); it was left untouched: restore a backup, "
+     "or move it away to start a new database",
+     "games.sqlite ist beschädigt (SQLite: database disk image is malformed) und blieb unverändert; bitte "
+     "eine Sicherung zurückspielen oder die Datei beiseitelegen, um eine neue Datenbank zu beginnen"),
+    (None, "no such table: games",
+     "the database games.sqlite failed: no such table: games",
+     "games.sqlite meldet einen Fehler (SQLite: no such table: games)"),
+])
+def test_a_read_the_database_fails_is_said_in_german_words_only(
+        tmp_path: Path, sqlite_says: str | None, name: str | None, english: str, german: str) -> None:
+    """A read that SQLite failed (the disk failing, the file gone, damaged
+    while in use) was answered, in German, "Die Datenbank ist gerade nicht
+    benutzbar (the database games.sqlite cannot be used: the disk failed
+    (input/output error))." The store's read faults are coded refusals now
+    (the English words as before), said inside store-unavailable."""
+    error = sqlite3.OperationalError(name or "fault")
+    if sqlite_says is not None:
+        error.sqlite_errorname = sqlite_says  # type: ignore[attr-defined]
+    refused = sql_error("games.sqlite", error)
+    assert refused.code is not None and str(refused) == english
+    store = MemoryStore()
+
+    def failing(game_id: str) -> Any:
+        raise refused
+
+    store.get = failing  # type: ignore[method-assign]
+    client = TestClient(create_app(store), base_url=LOCAL)
+    answers = {language: client.get("/api/games/0123456789abcdef", headers={"Accept-Language": language})
+               for language in ("de", "en")}
+    assert answers["de"].status_code == 503
+    assert answers["de"].json() == {"code": "store-unavailable",
+                                    "error": f"Die Datenbank ist gerade nicht benutzbar ({german})."}
+    assert answers["en"].json() == {"code": "store-unavailable", "error": english}
+
+
+def test_german_refusals_quote_someones_text_in_german_quotes() -> None:
+    """A German refusal quoted its own words „so“ and the player's text
+    'so': "„spaces“ muss 'auto', 'free' oder 'waste' sein, nicht 'nope'."
+    (the choices and the value of every refusal made with quote()). Both
+    are in German quotes now; English keeps its single quotes, and a value
+    that is no text (a number, true) none."""
+    with pytest.raises(TerraceError) as info:
+        Rules.from_dict({"spaces": "nope"})
+    assert info.value.text("de") == "„spaces“ muss „auto“, „free“ oder „waste“ sein, nicht „nope“."
+    assert info.value.text("en") == "spaces must be 'auto', 'free' or 'waste', not 'nope'"
+    client = TestClient(create_app(MemoryStore()), base_url=LOCAL)
+    answer = client.post("/api/games", json={"options": {"decks": "zwei"}}, headers={"Accept-Language": "de"})
+    assert answer.json()["error"] == "„decks“ muss eine ganze Zahl sein, nicht „zwei“."
+    answer = client.post("/api/games", json={"options": {"decks": True}}, headers={"Accept-Language": "de"})
+    assert answer.json()["error"] == "„decks“ muss eine ganze Zahl sein, nicht true."
+    loaded = pickle.loads(pickle.dumps(info.value.reason))  # (a solver process sends refusals back)
+    assert loaded.text("de") == info.value.text("de")

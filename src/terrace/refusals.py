@@ -184,6 +184,15 @@ class Refusal(StrEnum):
     # its store-unavailable, which begins the German sentence)
     DATABASE_BUSY = "database-busy"
     VERDICT_CACHE_BUSY = "verdict-cache-busy"
+    # A database that fails a read (said inside store-unavailable too;
+    # {fault} is one of the FAULT_* words)
+    DATABASE_UNUSABLE = "database-unusable"
+    DATABASE_FAILED = "database-failed"
+    DATABASE_DAMAGED = "database-damaged"
+    FAULT_DISK_FULL = "fault-disk-full"
+    FAULT_READ_ONLY = "fault-read-only"
+    FAULT_CANNOT_OPEN = "fault-cannot-open"
+    FAULT_DISK_FAILED = "fault-disk-failed"
     # A change the database did not take (the web game says them whole, as
     # its not-saved and not-saved-disk-full; {change} is a key of CHANGES)
     WRITE_DISK_FULL = "write-disk-full"
@@ -195,6 +204,7 @@ class Refusal(StrEnum):
     # A saved game that does not load (the web game says it whole, as its
     # game-damaged; the finding stays in the store's words)
     GAME_ROW_DAMAGED = "game-row-damaged"
+    GAME_ROW_NEWER = "game-row-newer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -593,6 +603,29 @@ WORDINGS: dict[Refusal, Wording] = {
         503, "the verdict cache {name} is busy (another program holds it): try again",
         "{name}, der Speicher des Lösers, ist von einem anderen Programm belegt; bitte gleich noch "
         "einmal versuchen"),
+    Refusal.DATABASE_UNUSABLE: Wording(
+        503, "the database {name} cannot be used: {fault}",
+        "{name} lässt sich nicht benutzen: {fault}"),
+    Refusal.DATABASE_FAILED: Wording(
+        503, "the database {name} failed: {text}",
+        "{name} meldet einen Fehler (SQLite: {text})"),
+    Refusal.DATABASE_DAMAGED: Wording(
+        503, "{name} is damaged ({text}); it was left untouched: restore a backup, "
+             "or move it away to start a new database",
+        "{name} ist beschädigt (SQLite: {text}) und blieb unverändert; bitte eine Sicherung "
+        "zurückspielen oder die Datei beiseitelegen, um eine neue Datenbank zu beginnen"),
+    Refusal.FAULT_DISK_FULL: Wording(
+        503, "the disk is full",
+        "Die Festplatte ist voll"),
+    Refusal.FAULT_READ_ONLY: Wording(
+        503, "the database is read-only",
+        "Die Datenbank ist schreibgeschützt"),
+    Refusal.FAULT_CANNOT_OPEN: Wording(
+        503, "the database file cannot be opened",
+        "Die Datei der Datenbank lässt sich nicht öffnen"),
+    Refusal.FAULT_DISK_FAILED: Wording(
+        503, "the disk failed (input/output error)",
+        "Die Festplatte hat versagt (Ein-/Ausgabefehler)"),
     Refusal.WRITE_DISK_FULL: Wording(
         507, "{change:change} was not saved: the disk is full",
         "{change:change} wurde nicht gespeichert: Die Festplatte ist voll"),
@@ -616,6 +649,13 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.GAME_ROW_DAMAGED: Wording(
         500, "saved game {name} is damaged and cannot be loaded: {why}",
         "Das gespeicherte Spiel {name} ist beschädigt und kann nicht geladen werden (Befund: {why})"),
+    Refusal.GAME_ROW_NEWER: Wording(
+        500, "saved game {name} was made by a newer version of Terrace and cannot be loaded by this one "
+             "(its rules have the option {option!r}, which this version does not know): "
+             "update Terrace to play it",
+        "Das gespeicherte Spiel {name} stammt von einer neueren Version von Terrace und kann mit dieser "
+        "nicht geladen werden (seine Regeln haben die Option „{option}“, die diese Version nicht kennt); "
+        "bitte Terrace aktualisieren, um es zu spielen"),
 }
 
 CHANGES: dict[str, tuple[str, str]] = {
@@ -741,6 +781,21 @@ _SHALLOW = reprlib.Repr()
 """A ``repr`` that shows a few levels of a nested value and ``...`` below."""
 
 
+class Quoted(str):
+    """Someone's text as :func:`quote` shows it, ``'so'``; a German message
+    shows it „so“, as German quotes (``text``: the text between the quotes)."""
+
+    def __new__(cls, text: str) -> Quoted:
+        quoted = super().__new__(cls, f"'{text}'")
+        quoted.text = text
+        return quoted
+
+    text: str
+
+    def __getnewargs__(self) -> tuple[str]:
+        return (self.text,)
+
+
 def quote(value: object) -> str:
     r"""``value`` as a message shows someone's input: text between single
     quotes, clipped and its control characters escaped once (:func:`clip`:
@@ -768,7 +823,7 @@ def quote(value: object) -> str:
         shown = clip(value)
         if len(shown) > MAX_QUOTE - 2:
             shown = shown[: MAX_QUOTE - 3] + "…"
-        return f"'{shown}'"
+        return Quoted(shown)
     try:
         return clip(repr(_head(value)))
     except RecursionError:
@@ -870,7 +925,7 @@ class _Words(string.Formatter):
         article, nominative or accusative (``ein Ass``, ``einen Buben``,
         ``ein schwarzes Ass``, ``einen roten König``, ``eine schwarze 8``)
     ``choices``
-        a list as ``'a', 'b' or 'c'``
+        a list as ``'a', 'b' or 'c'`` (German ``„a“, „b“ oder „c“``)
     ``list``
         a list separated by commas (an empty one, either way: ``none``)
     ``decks``
@@ -911,6 +966,8 @@ class _Words(string.Formatter):
         de = self.language == "de"
         if isinstance(value, Reason):
             return value.text(self.language)
+        if de and isinstance(value, Quoted) and not format_spec:
+            return f"„{value.text}“"  # (German quotes, as the German templates write them)
         if format_spec == "change":
             return CHANGES.get(str(value), CHANGES["change"])[1 if de else 0]
         if format_spec == "card":
@@ -936,7 +993,7 @@ class _Words(string.Formatter):
                 return "keines" if de else "none"
             if format_spec == "list":
                 return ", ".join(value)
-            quoted = [f"'{v}'" for v in value]
+            quoted = [f"„{v}“" if de else f"'{v}'" for v in value]
             return ", ".join(quoted[:-1]) + (" oder " if de else " or ") + quoted[-1]
         if format_spec == "decks":
             assert isinstance(value, int)

@@ -43,7 +43,7 @@ from terrace.storage.base import (
 )
 from terrace.storage.files import NoDatabaseError
 from terrace.storage.paths import MEMORY, games_path
-from terrace.storage.sqlite import SqliteStore, open_store
+from terrace.storage.sqlite import ImportStoppedError, SqliteStore, open_store
 from terrace.storage.statistics import summarize
 from terrace.storage.transfer import (
     ImportRefusedError,
@@ -438,6 +438,13 @@ def import_(db: str | None, file: str) -> None:
     joined: list[str] = []
     try:
         added = store.add_games(games, beside, joined)
+    except ImportStoppedError as error:  # (written in chunks: the first ones are in)
+        store.close()
+        why = placed(str(error), unnamed_games_db(db))
+        raise click.ClickException(
+            f"the import stopped after {error.stored} game{'s' if error.stored != 1 else ''} of the file "
+            f"were stored: {why}; import the file again to add the rest (the games stored are not added "
+            "twice)") from None
     except StoreError as error:
         store.discard()  # (a database made for this import is removed again)
         why = placed(str(error), unnamed_games_db(db))

@@ -112,6 +112,7 @@ __all__ = [
     "GivenUpError",
     "LineTooLongError",
     "LogPlaces",
+    "NewerGameError",
     "StoreError",
     "StoreWriteError",
     "StoredGame",
@@ -156,6 +157,11 @@ class ConflictError(StoreError):
 
 class DamagedGameError(StoreError):
     """A saved game no longer replays through the engine (edited or damaged)."""
+
+
+class NewerGameError(DamagedGameError):
+    """A saved game whose rules have an option this program does not know:
+    a newer Terrace saved it (its rows are sound; this version cannot play it)."""
 
 
 class UnsavableGameError(StoreError):

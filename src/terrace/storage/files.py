@@ -34,12 +34,13 @@ SIDE_FILES = ("-wal", "-shm")
 """The files SQLite keeps beside a database in WAL mode."""
 
 _WRITE_FAULTS = (
-    ("SQLITE_FULL", "full", Refusal.WRITE_DISK_FULL),
-    ("SQLITE_READONLY", "read-only", Refusal.WRITE_READ_ONLY),
-    ("SQLITE_PERM", "read-only", Refusal.WRITE_READ_ONLY),
-    ("SQLITE_CANTOPEN", "failed", Refusal.WRITE_CANNOT_OPEN),
-    ("SQLITE_IOERR_SHMSIZE", "full", Refusal.WRITE_DISK_FULL),  # (no room for the -shm file)
-    ("SQLITE_IOERR", "failed", Refusal.WRITE_DISK_FAILED),
+    ("SQLITE_FULL", "full", Refusal.WRITE_DISK_FULL, Refusal.FAULT_DISK_FULL),
+    ("SQLITE_READONLY", "read-only", Refusal.WRITE_READ_ONLY, Refusal.FAULT_READ_ONLY),
+    ("SQLITE_PERM", "read-only", Refusal.WRITE_READ_ONLY, Refusal.FAULT_READ_ONLY),
+    ("SQLITE_CANTOPEN", "failed", Refusal.WRITE_CANNOT_OPEN, Refusal.FAULT_CANNOT_OPEN),
+    # (no room for the -shm file)
+    ("SQLITE_IOERR_SHMSIZE", "full", Refusal.WRITE_DISK_FULL, Refusal.FAULT_DISK_FULL),
+    ("SQLITE_IOERR", "failed", Refusal.WRITE_DISK_FAILED, Refusal.FAULT_DISK_FAILED),
 )
 _FAULT_WORDS = (
     ("disk is full", "SQLITE_FULL"),
@@ -76,11 +77,7 @@ class Header:
 def damaged(name: str, why: str) -> DatabaseFileError:
     """The error for a database file that is damaged (one line: SQLite's
     own report may have several)."""
-    why = " ".join(why.split())
-    return DatabaseFileError(
-        f"{name} is damaged ({why}); it was left untouched: restore a backup, "
-        "or move it away to start a new database"
-    )
+    return DatabaseFileError(Reason(Refusal.DATABASE_DAMAGED, name=name, text=" ".join(why.split())))
 
 
 def foreign(name: str) -> DatabaseFileError:
@@ -305,14 +302,13 @@ def sql_error(name: str, error: sqlite3.Error, change: str | None = None) -> Sto
     code = getattr(error, "sqlite_errorname", "") or next(
         (c for words, c in _FAULT_WORDS if words in text), ""
     )
-    for prefix, reason, refusal in _WRITE_FAULTS:
+    for prefix, reason, refusal, fault in _WRITE_FAULTS:
         if code.startswith(prefix):
-            written = StoreWriteError(Reason(refusal, change=change or "change"), reason)
-            if change is None:
-                return StoreError(f"the database {name} cannot be used: {str(written).split(': ', 1)[1]}")
-            return written
+            if change is None:  # (a read: said in the request's language, as a write is)
+                return StoreError(Reason(Refusal.DATABASE_UNUSABLE, name=name, fault=Reason(fault)))
+            return StoreWriteError(Reason(refusal, change=change), reason)
     if is_busy(error):
         return busy_error(name)
     if "malformed" in text or "not a database" in text or "corrupt" in text:
         return damaged(name, text)
-    return StoreError(f"the database {name} failed: {text}")
+    return StoreError(Reason(Refusal.DATABASE_FAILED, name=name, text=" ".join(text.split())))

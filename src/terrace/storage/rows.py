@@ -21,9 +21,10 @@ from terrace.errors import TerraceError
 from terrace.moves import MAX_MOVE_TEXT
 from terrace.record import RESULTS, read_json
 from terrace.refusals import Reason, Refusal
-from terrace.rules import Rules, saved_rules
+from terrace.rules import RULE_FIELDS, Rules, saved_rules
 from terrace.storage.base import (
     DamagedGameError,
+    NewerGameError,
     StoredGame,
     change_events,
     check_fields,
@@ -390,6 +391,9 @@ def load_game(
             check_fields(game)
         else:
             check_saved(game)
+    except NewerRulesError as error:
+        raise NewerGameError(Reason(Refusal.GAME_ROW_NEWER, name=clip(str(game_id), 64),
+                                    option=error.options[0])) from None
     except (TerraceError, ValueError, TypeError, KeyError, RecursionError) as error:
         why = "it is nested too deeply" if isinstance(error, RecursionError) else str(error)
         raise damaged_game(game_id, why) from None
@@ -408,10 +412,24 @@ def _rules_and_deal(rules_text: Any, deal_text: Any, known: StoredGame | None) -
     return rules, Deal.parse(deal_text, rules)
 
 
+class NewerRulesError(ValueError):
+    """Saved rules that hold every option this program knows and more: a
+    newer Terrace saved them (``options``: the ones not known here)."""
+
+    def __init__(self, options: list[str]) -> None:
+        self.options = options
+        super().__init__(f"the rules have options this version does not know: {', '.join(options)}")
+
+
 def _rules_from_text(rules_text: str) -> Rules:
     """The rules a stored JSON text gives; raises ``ValueError`` for rules
-    that are incomplete, and what :meth:`Rules.from_dict` raises."""
+    that are incomplete, :class:`NewerRulesError` for rules of a newer
+    Terrace, and what :meth:`Rules.from_dict` raises."""
     data = saved_rules(read_json(rules_text))  # (saved before an option was added: its value then)
+    if isinstance(data, dict) and set(RULE_FIELDS) <= set(data):
+        unknown = sorted(str(key)[:40] for key in set(data) - set(RULE_FIELDS))
+        if unknown:  # (every option known here, and more: not a row damaged by hand)
+            raise NewerRulesError(unknown[:5])
     rules = Rules.from_dict(data)
     if data != rules.to_dict():
         raise ValueError("the rules are incomplete")

@@ -41,7 +41,7 @@ import sqlite3
 import tempfile
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import tzinfo
@@ -358,12 +358,31 @@ class _Group:
         return itertools.chain((rows[at] for at in range(starts[best], len(rows))), self.unranked)
 
 
+class ImportStoppedError(StoreError):
+    """An import that stopped after its first chunks were written
+    (:data:`IMPORT_CHUNK`): ``stored`` games are in the database; importing
+    the file again adds the rest (the games here are found, not added twice)."""
+
+    def __init__(self, stored: int, error: StoreError) -> None:
+        self.stored = stored
+        self.error = error
+        super().__init__(str(error))
+
+
 class ImportTooCostlyError(StoreError):
     """An import whose records would take more comparisons with the games
     of their deal and creation time than :data:`COMPARISONS_PER_RECORD`
     allows (a file made of many states of one game)."""
 
 
+IMPORT_CHUNK = 200
+"""How many games an import writes in one transaction (about 0.3 s of the
+write lock at 1.4 ms a game; all 3,000 games of a backup at once held it
+4.3 s, and a move sent meanwhile waited 10.3 s and was refused as busy)."""
+IMPORT_PAUSE = 0.15
+"""Seconds an import leaves the write lock free between two chunks: longer
+than the 0.1 s another connection sleeps between its tries for the lock,
+so a move waiting for it gets it."""
 COMPARISONS_PER_RECORD = 64
 """How many stored games of a record's deal and creation time an import
 compares it with, on average over the file (the first
@@ -398,13 +417,20 @@ class _Seen:
     rows of the games of the records' creation times by identity, read in
     one scan, so that a record is compared only with the games that may
     hold it (a file of thousands of records of one moment used to compare
-    each with every game of that moment), and the budget of comparisons."""
+    each with every game of that moment), and the budget of comparisons.
+    ``before``, the same import's in an earlier transaction, lends what
+    depends on no stored row: the records' line keys and the deals read
+    (each chunk of a large import reads the games again, the games of its
+    earlier chunks included: their deals were parsed again each time, 3.6 s
+    of a 1,500 game import's 9.9)."""
 
-    def __init__(self, conn: sqlite3.Connection, games: Sequence[StoredGame], budget: _Budget) -> None:
+    def __init__(self, conn: sqlite3.Connection, games: Sequence[StoredGame], budget: _Budget,
+                 before: _Seen | None = None) -> None:
         self.budget = budget
         self.games: dict[str, StoredGame | None] = {}
         self.states: dict[str, set[tuple[int, int]]] = {}
-        self.keys: dict[int, tuple[int, int]] = {}
+        self.keys: dict[int, tuple[int, int]] = {} if before is None else before.keys
+        self.deals: dict[Any, Any] = {} if before is None else before.deals
         self.current: dict[Any, tuple[Any, ...]] = {}
         self.groups: dict[tuple[Any, Any], _Group] = {}
         moments = {game.created_at for game in games}
@@ -416,14 +442,21 @@ class _Seen:
         """Know the stored game of ``row`` (new, or changed: its older row
         is then passed over)."""
         self.current[row[0]] = row
-        self.groups.setdefault((row[1], _deal_key(row[2])), _Group()).add(row)
+        self.groups.setdefault((row[1], self.deal(row[2])), _Group()).add(row)
+
+    def deal(self, text: Any) -> Any:
+        """The :func:`_deal_key` of a stored deal (parsed once)."""
+        key = self.deals.get(text)
+        if key is None:
+            key = self.deals[text] = _deal_key(text)
+        return key
 
     def stored(self, game: StoredGame, number: int) -> Iterator[Any]:
         """The ids of the stored games that may hold ``game`` (record
         ``number`` of the import), the game under its own id first; each
         row looked at spends one comparison of the budget."""
         own = self.current.get(game.id) if game.id else None
-        if own is not None and (own[1], _deal_key(own[2])) == (game.created_at, game.deal.cards):
+        if own is not None and (own[1], self.deal(own[2])) == (game.created_at, game.deal.cards):
             self.budget.spend(number)
             if _may_hold(own, game):
                 yield own[0]
@@ -1821,77 +1854,107 @@ class SqliteStore:
         result: list[tuple[str, bool]] = [(here, False) if here else ("", True) for here in found]
         if all(found):
             return result
-        with self._transaction(write=True, action="import") as conn:
-            seen = _Seen(conn, games, budget)  # (read again: another program may have written since)
-            # (a backup restored into an empty database, or over its own older
-            # states: its log entries in the order of the exporting store's
-            # log, see _restore_log; decided again if anything changed since)
-            exact = restoring[1] if _versions(conn) == restoring[0] else self._restored_over(conn, games)
-            # (the moves of new games are not counted row by row: no store
-            # remembers a game not stored yet; a game changed in place is
-            # counted below; the trigger is back before the commit)
-            conn.execute(f"DROP TRIGGER IF EXISTS {INSERTS_COUNTED}")
-            restored: list[StoredGame] = []
-            leftovers = _tables_of_games(conn)
-            inserted: set[str] = set()  # (the games this import added)
-            for i, game in enumerate(games):
-                if exact is not None and game.id in exact:
-                    game.revision = exact[game.id]  # (this very state is here: its past may add)
-                    _keep_past(conn, game)
-                    restored.append(game)
-                    result[i] = (game.id, False)
-                    continue
-                if found[i] and exact is None:
-                    continue
-                if not isinstance(game.id, str) or not game.id:
-                    game.id = new_game_id()
-                here = None if exact is not None else self._already_here(conn, game, seen, i + 1)
-                if here is not None:  # (stored since the read: another import)
-                    result[i] = (here, False)
-                    continue
-                if conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
-                    stored = self._continued(conn, game, restoring=exact is not None)
-                    if stored is not None:
-                        # (a tab still showing it must reload; a record's own
-                        # revision is kept, so that states stay in order: it
-                        # is the stored one only when the record adds counts,
-                        # which a tab's next change keeps)
-                        if not game.ordered:
-                            game.revision = stored.revision + 1
-                        game.hints = _hints_joined(conn, game)
-                        conn.execute("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
-                                     (game.id, *_passed_key(stored.moves)))
-                        overwrite_game(conn, game, stored.line_of())
+        # (written in chunks of IMPORT_CHUNK games, each its own transaction, with a pause
+        # between them: a move of a game being played waits for one chunk, not the import;
+        # a backup restored, whose log is rebuilt whole, is written at once, and so is a file
+        # with several states of one game, compared with each other only as they are written:
+        # a file too costly to compare is refused then, and must change nothing)
+        identities = Counter((game.created_at, game.deal.cards) for game in games)
+        step = IMPORT_CHUNK if max(identities.values(), default=1) == 1 else len(games)
+        begin = 0
+        last = seen
+        exact: dict[str, int] | None = None
+        restored: list[StoredGame] = []
+        inserted: set[str] = set()  # (the games this import added)
+        while begin < len(games):
+            if begin and all(found[begin:begin + step]):  # (all here already: no write)
+                begin += step
+                continue
+            if begin and self._file is not None:  # (no other connection reaches :memory:)
+                time.sleep(IMPORT_PAUSE)
+            written = sum(1 for _, fresh in result[:begin] if fresh)  # (added or brought up to date)
+            try:
+                with self._transaction(write=True, action="import") as conn:
+                    # (read again: another program may have written since)
+                    seen = last = _Seen(conn, games, budget, last)
+                    if not begin:
+                        # (a backup restored into an empty database, or over its own older
+                        # states: its log entries in the order of the exporting store's
+                        # log, see _restore_log; decided again if anything changed since)
+                        same = _versions(conn) == restoring[0]
+                        exact = restoring[1] if same else self._restored_over(conn, games)
+                    end = len(games) if exact is not None else min(begin + step, len(games))
+                    # (the moves of new games are not counted row by row: no store
+                    # remembers a game not stored yet; a game changed in place is
+                    # counted below; the trigger is back before the commit)
+                    conn.execute(f"DROP TRIGGER IF EXISTS {INSERTS_COUNTED}")
+                    leftovers = _tables_of_games(conn)
+                    for i in range(begin, end):
+                        game = games[i]
+                        if exact is not None and game.id in exact:
+                            game.revision = exact[game.id]  # (this very state is here: its past may add)
+                            _keep_past(conn, game)
+                            restored.append(game)
+                            result[i] = (game.id, False)
+                            continue
+                        if found[i] and exact is None:
+                            continue
+                        if not isinstance(game.id, str) or not game.id:
+                            game.id = new_game_id()
+                        here = None if exact is not None else self._already_here(conn, game, seen, i + 1)
+                        if here is not None:  # (stored since the read: another import)
+                            result[i] = (here, False)
+                            continue
+                        if conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
+                            stored = self._continued(conn, game, restoring=exact is not None)
+                            if stored is not None:
+                                # (a tab still showing it must reload; a record's own
+                                # revision is kept, so that states stay in order: it
+                                # is the stored one only when the record adds counts,
+                                # which a tab's next change keeps)
+                                if not game.ordered:
+                                    game.revision = stored.revision + 1
+                                game.hints = _hints_joined(conn, game)
+                                conn.execute(
+                                    "INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
+                                    (game.id, *_passed_key(stored.moves)))
+                                overwrite_game(conn, game, stored.line_of())
+                                _keep_past(conn, game)
+                                conn.execute(f"UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 "
+                                             "WHERE id = ?", (game.id,))
+                                seen.forget(game.id)
+                                seen.add(_light_row(game))
+                                self._remembered.pop(game.id, None)
+                                self._vouched.pop(game.id, None)
+                                self._sound.pop(game.id, None)
+                                result[i] = (game.id, True)
+                                if joined is not None and game.id not in inserted:
+                                    joined.append(game.id)
+                                if exact is not None:
+                                    restored.append(game)
+                                continue
+                            kept_beside = game.id
+                            game.id = new_game_id()
+                            if beside is not None:
+                                beside.append((kept_beside, game.id))
+                        _clear_leftovers(conn, game.id, leftovers)
+                        insert_game(conn, game, None if exact is not None else "import")
+                        inserted.add(game.id)
                         _keep_past(conn, game)
-                        conn.execute(f"UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 WHERE id = ?",
-                                     (game.id,))
-                        seen.forget(game.id)
-                        seen.add(_light_row(game))
-                        self._remembered.pop(game.id, None)
-                        self._vouched.pop(game.id, None)
-                        self._sound.pop(game.id, None)
-                        result[i] = (game.id, True)
-                        if joined is not None and game.id not in inserted:
-                            joined.append(game.id)
                         if exact is not None:
                             restored.append(game)
-                        continue
-                    kept_beside = game.id
-                    game.id = new_game_id()
-                    if beside is not None:
-                        beside.append((kept_beside, game.id))
-                _clear_leftovers(conn, game.id, leftovers)
-                insert_game(conn, game, None if exact is not None else "import")
-                inserted.add(game.id)
-                _keep_past(conn, game)
-                if exact is not None:
-                    restored.append(game)
-                seen.add(_light_row(game))
-                result[i] = (game.id, True)
-            if exact is not None:
-                conn.execute("DELETE FROM events")  # (only the file's games are here: its log is theirs)
-                _restore_log(conn, restored)
-            conn.execute(INSERTS_TRIGGER)
+                        seen.add(_light_row(game))
+                        result[i] = (game.id, True)
+                    if exact is not None:
+                        # (only the file's games are here: its log is theirs)
+                        conn.execute("DELETE FROM events")
+                        _restore_log(conn, restored)
+                    conn.execute(INSERTS_TRIGGER)
+            except StoreError as error:
+                if not written:
+                    raise
+                raise ImportStoppedError(written, error) from None
+            begin = end
         return result
 
     def _restored_over(self, conn: sqlite3.Connection, games: Sequence[StoredGame],

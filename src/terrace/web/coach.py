@@ -122,7 +122,7 @@ class CoachEndpoints:
         seconds = self.budgets.chances
         # the hints' seed: the hint at the choice is a card these chances show winning most
         report, pick = await self.web.in_solver(request, chances_and_pick, for_solver(board),
-                                                fair_seed(game.id), seconds, budget=seconds)
+                                                fair_seed(game.id), budget=seconds, timed=True)
         if pick is not None and all(c["tried"] == report["samples"] for c in report["candidates"]):
             remember(self.web.picks, game.id, (board.position(), pick))  # (the hint at the choice agrees)
         cards = board.to_dict()["candidates"]
@@ -135,8 +135,8 @@ class CoachEndpoints:
         check has run (whatever it says); a refused check changes nothing."""
         game, board, move = await self.web.requested_move(request, LOOKBACK)  # (what the solver reads)
         seconds = self.budgets.warn
-        report = await self.web.in_solver(request, warn_check, for_solver(board), move, seconds,
-                                          budget=seconds)
+        report = await self.web.in_solver(request, warn_check, for_solver(board), move,
+                                          budget=seconds, timed=True)
         # the answer is the assist, whatever it says (not after a win: it is final)
         playing = in_play(game)
         if playing:

@@ -196,10 +196,14 @@ class WebGame:
         its records); True when the game is marked."""
         return await run_in_threadpool(partial(self.store.mark_assisted, game_id, while_open=True))
 
-    async def in_solver(self, request: Request, func: Callable[..., T], *args: Any, budget: float) -> T:
-        """``func(*args)`` in the solver pool; stopped when the client goes away."""
+    async def in_solver(
+        self, request: Request, func: Callable[..., T], *args: Any, budget: float, timed: bool = False
+    ) -> T:
+        """``func(*args)`` in the solver pool; stopped when the client goes
+        away. When ``timed``, ``func`` gets ``seconds=``, what is left of
+        ``budget`` after the wait for a free solver process."""
         try:
-            return await self.pool.run(func, *args, budget=budget, gone=request.is_disconnected)
+            return await self.pool.run(func, *args, budget=budget, gone=request.is_disconnected, timed=timed)
         except PoolBusy:
             raise ApiError(WebRefusal.SOLVER_BUSY, _RETRY) from None
         except (WorkStopped, WorkFailed) as error:
@@ -457,9 +461,10 @@ class WebGame:
                 decided = None
             spent = time.perf_counter() - began
             seconds = max(self.hint_seconds * (1 - SHOWN_SHARE), self.hint_seconds - spent)
-            find = partial(hints.find_hint, decided=decided, shown=shown)
-            found = await self.in_solver(request, find, for_solver(board), seconds, peek, kept,
-                                         fair_seed(game.id), budget=seconds)
+            # (the wait for a free solver process is part of the hint's time)
+            find = partial(hints.find_hint, peek=peek, kept=kept, seed=fair_seed(game.id),
+                           decided=decided, shown=shown)
+            found = await self.in_solver(request, find, for_solver(board), budget=seconds, timed=True)
         line = found.pop("kept")
         if line is not None:
             self.keep_line(game.id, line)
@@ -496,7 +501,7 @@ class WebGame:
         only_fields(await read_body(request), set())
         board = for_solver(game.recent_board(LOOKBACK))
         seconds = self.hint_seconds
-        result = await self.in_solver(request, hints.analyse, board, seconds, budget=seconds)
+        result = await self.in_solver(request, hints.analyse, board, budget=seconds, timed=True)
         if in_play(game):
             await self.assisted(game.id)
         return json_response(result)

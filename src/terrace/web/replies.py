@@ -207,8 +207,10 @@ def check_after(body: dict[str, Any], game: StoredGame) -> None:
 # -- refusals: every exception becomes a status and a reason here, nowhere else
 
 _HTTP_REFUSALS = {404: WebRefusal.NOT_FOUND, 405: WebRefusal.METHOD_NOT_ALLOWED}
-_BUSY = (Refusal.DATABASE_BUSY, Refusal.VERDICT_CACHE_BUSY)
-"""The stores' refusals of a file another program holds: store-unavailable."""
+_UNAVAILABLE = (Refusal.DATABASE_BUSY, Refusal.VERDICT_CACHE_BUSY, Refusal.DATABASE_UNUSABLE,
+                Refusal.DATABASE_FAILED, Refusal.DATABASE_DAMAGED)
+"""The stores' refusals of a file another program holds, or that fails a
+read: store-unavailable."""
 
 
 def refusal_reason(request: Request, exc: Exception) -> Reason:
@@ -234,7 +236,7 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
         return Reason(WebRefusal.NOT_SAVABLE, problem=str(exc))
     if isinstance(exc, DamagedGameError):
         return Reason(WebRefusal.GAME_DAMAGED, problem=exc.why)
-    if isinstance(exc, StoreError | VerdictCacheError) and exc.code in (None, *_BUSY):
+    if isinstance(exc, StoreError | VerdictCacheError) and exc.code in (None, *_UNAVAILABLE):
         # (the solver's verdict cache too, which a winnable deal's search
         # opens: the server's file, not the request, is at fault; a file
         # another program holds is said in the page's language)

@@ -15,6 +15,11 @@ export function groupTitle(data, name, fallback = name) {
     const choice = t(`choice.${value}`);
     return choice === `choice.${value}` ? value : choice;
   };
-  const changes = group.custom.map(([option, value]) => `${t(`stats.opt.${option}`)} ${said(value)}`);
+  // (a yes/no option is said as what it does, "foundation cards may return",
+  // not as "foundation return yes")
+  const changes = group.custom.map(([option, value]) => {
+    const whole = `stats.opt.${option}.${value}`;
+    return t(whole) !== whole ? t(whole) : `${t(`stats.opt.${option}`)} ${said(value)}`;
+  });
   return `${variant.title} (${t("stats.custom")}: ${changes.join(", ")})`;
 }
