@@ -80,6 +80,10 @@ class KeptLine:
 
     start: str
     moves: tuple[str, ...]
+    behind_of: str | None = None
+    """For a line that starts behind (a hint with ``why``
+    :data:`WIN_BEHIND`), the position whose hint it was: asked again
+    there, the hint says the same at once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +238,10 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
         rest = continued(kept, board, seen, deadline)
         if rest is not None:  # (kept from here on: the next hint reads it from here)
             return _winnable(board, rest, seen, deadline)
+        if kept.behind_of is not None and kept.behind_of == board.position():
+            again = _behind_again(board, kept)
+            if again is not None:  # (a fresh solve in less time could prove nothing)
+                return again
     start = board.copy(stack=False)
     left = max(deadline - time.perf_counter(), 0.0)  # (the walk above took its share)
     result = solve(start, max_seconds=left, max_nodes=nodes, all_candidates=False, cancel=cancel)
@@ -298,8 +306,28 @@ def win_behind(board: Board, line: list[Move], seen: set[Key], until: float = ma
         back += 1
     if back == 0:
         return _winnable(board, rest, seen, until)
-    kept = KeptLine(earlier.position(), tuple(str(m) for m in rest))
+    kept = KeptLine(earlier.position(), tuple(str(m) for m in rest), board.position())
     return PeekHint(None, WINNABLE, rest, why=WIN_BEHIND, kept=kept, back=back)
+
+
+def _behind_again(board: Board, kept: KeptLine) -> PeekHint | None:
+    """The win behind that ``kept`` was hinted as at ``board``'s position,
+    said again: take back as many moves as lead to ``kept.start``; None
+    when that is no longer among the game's last :data:`LOOKBACK` moves."""
+    earlier = board.copy()
+    back = 0
+    while earlier.position() != kept.start:
+        if not earlier.move_stack or back >= LOOKBACK:
+            return None
+        earlier.pop()
+        back += 1
+    if not back:
+        return None
+    try:
+        line = [Move.parse(text) for text in kept.moves]
+    except TerraceError:
+        return None
+    return PeekHint(None, WINNABLE, line, why=WIN_BEHIND, kept=kept, back=back)
 
 
 def _winnable(board: Board, line: list[Move], seen: set[Key], until: float) -> PeekHint:
@@ -399,9 +427,7 @@ class KeptLines:
         else:
             after = board.copy(stack=False)
             after.push(found.move)
-        keys = [(board.rules, after.position_key())]
-        if found.move is not None:
-            keys.append((board.rules, board.position_key()))
+        keys = [(board.rules, after.position_key()), (board.rules, board.position_key())]
         with self._lock:
             for key in keys:
                 old = self._lines.pop(key, None)
