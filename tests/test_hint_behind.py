@@ -131,3 +131,33 @@ def test_a_win_behind_is_found_when_the_detours_spent_the_time(monkeypatch: pyte
     found = peek_hint(board, 0.3)
     assert found.why == WIN_BEHIND and found.back == 1, found
     assert found.line == looping_line()[1:]
+
+
+def test_a_win_behind_asked_again_at_the_same_position_is_said_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The win behind was proved once; asked again without taking the move
+    back, the hint solved afresh, and a solve that proves nothing this time
+    (less time, a busier machine) gave the rule of thumb instead."""
+    after = before_and_after()[1].position_key()
+    proved: list[int] = []
+
+    def solve(board: Board, **options: Any) -> SolveResult:
+        if board.position_key() == after and not proved:
+            proved.append(1)
+            return SolveResult("won", looping_line())
+        return SolveResult("unknown", reason="time")
+
+    monkeypatch.setattr(hint_line, "solve", solve)
+    board = before_and_after()[1]
+    found = peek_hint(board, 5.0)
+    assert (found.move, found.why, found.back) == (None, WIN_BEHIND, 1)
+    again = peek_hint(board, 5.0, found.kept)
+    said = (again.move, again.kind, again.why, again.back, again.line)
+    assert said == (None, WINNABLE, WIN_BEHIND, 1, found.line)
+    proved.clear()
+    KEPT.clear()
+    first = hint_line.hint(board, 5.0)
+    second = hint_line.hint(board, 5.0)  # (the stateless hint: its kept line)
+    assert (second.move, second.back, second.line) == (None, 1, first.line) and first.back == 1
+    board.pop()  # taken back: the line is followed as before
+    assert hint_line.hint(board, 5.0).move == first.line[0]
+    KEPT.clear()

@@ -16,11 +16,13 @@ from terrace.solver import hint_line
 from terrace.solver.advice import describe, hint_report, nothing_hidden
 from terrace.solver.hint_line import (
     GAME_OVER,
+    KEPT,
     NO_NEW_POSITION,
     NO_WINNING_LINE,
     WHY_NO_MOVE,
     KeptLine,
     continued,
+    hint,
     peek_hint,
     rule_of_thumb,
 )
@@ -333,3 +335,21 @@ def test_a_line_is_looked_at_from_its_first_move_even_when_the_time_is_up() -> N
     after.push(move)
     assert _fresh_line(board, [move], {after.position_key()}, until=0.0) is False
     assert _fresh_line(board, [move], set(), until=0.0) is True
+
+
+def test_a_proved_winning_line_is_continued_when_asked_again_in_no_time() -> None:
+    """:func:`hint` asked again at one position solved afresh (its line was
+    kept only under the position its move leads to): with less time, a
+    proved winning line gave way to an undecided "furthest" lead."""
+    board = Board.from_number(1, get_rules("terrace"))
+    board.push_text("c1")
+    KEPT.clear()
+    assert hint(board, 0).kind == "furthest"  # (no time: the solver proves nothing here)
+    KEPT.clear()
+    proved = hint(board, 30.0)
+    assert proved.kind == "winnable"
+    again = hint(board, 0)
+    assert (again.kind, again.line) == ("winnable", proved.line)
+    board.push(proved.move)
+    assert hint(board, 0).line == proved.line[1:]  # (and followed, as before)
+    KEPT.clear()

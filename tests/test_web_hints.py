@@ -300,3 +300,23 @@ def test_a_hint_refuses_a_budget_that_would_not_stop(seconds: float, peek: bool)
     assert nothing_hidden(ended)
     with pytest.raises(ValueError, match="time budget"):
         find_hint(ended, seconds, peek=peek)
+
+
+def test_a_fair_hint_asked_again_never_answers_from_fewer_samples(store: GameStore) -> None:
+    """Pressing H again at one position in too little time to solve every
+    sample: the solver process goes on with the samples it kept
+    (:class:`terrace.solver.advice.AskedHints`), so no answer rests on fewer
+    decided samples than the last (it gave "1 of 1", the rule of thumb,
+    then "1 of 1" at load 23)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(store, hint_seconds=0.1), base_url=LOCAL) as client:
+            game = new_game(client, variant="falling-star", deal_number=4)
+            for text in ("s", "s"):
+                game = client.post(f"/api/games/{game['id']}/moves", json={"move": text}).json()
+            found = [hint(client, game) for _ in range(4)]
+    founded = [(f["samples"] - f["undecided"], f["samples"]) for f in found]
+    assert founded == sorted(founded), founded
+    kinds = [f["kind"] for f in found]
+    sampled = kinds.index("sampled") if "sampled" in kinds else len(kinds)
+    assert "heuristic" not in kinds[sampled:], kinds

@@ -15,13 +15,16 @@ proved line is fair too, and a fair hint gives it (:func:`open_hint`).
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from terrace.board import Board
 from terrace.moves import Move
+from terrace.rules import Rules
 from terrace.solver.api import LOST
 from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.decision import Decision
@@ -43,7 +46,7 @@ from terrace.solver.hint_line import (
     rule_of_thumb,
     why_no_move,
 )
-from terrace.solver.observation import hidden_count, observe
+from terrace.solver.observation import Observation, hidden_count, observe
 from terrace.solver.prune import terrace_dead
 
 ESCALATION = 4
@@ -58,11 +61,95 @@ HINT_SETTINGS = FairSettings(early=False)
 hint) thinks: the fair player's settings, every sample solved (no early
 stop: the hint reports how many samples each move wins)."""
 
+ASKED_POSITIONS = 64
+"""How many positions :class:`AskedHints` remembers a fair hint's work for
+(the most recently asked ones)..."""
+ASKED_WEIGHT = 2_000_000
+"""... and how much of it in all: the cards of the sampled boards and the
+moves of their winning lines (:meth:`FairPlayer.weight`; 14 to 21 bytes
+each measured, so some 40 MB)."""
+
+
+@dataclass(slots=True)
+class _Asked:
+    """A fair hint's work at one position: the round of sampling under way
+    (its settings and player, whose samples are kept), the best-founded
+    decision so far, and whether asking again can found it better."""
+
+    settings: FairSettings
+    player: FairPlayer | None = None
+    best: Decision | None = None
+    done: bool = False
+
+
+AskedKey = tuple[Rules, str, Observation, int, FairSettings]
+
+
+class AskedHints:
+    """The work of the latest fair hints, by the rules, the full position
+    (the stock's order too: one deal's work never answers for another's),
+    what the player sees of it, the seed and the settings, so that a fair
+    hint asked again at the same position thinks on where the last one
+    stopped (the same samples, the next ones drawn from the same seed) and
+    never answers from fewer decided samples than before. Thread-safe (an
+    entry is taken out while a hint works on it); the oldest is forgotten
+    first once more than ``size`` positions or ``weight`` are kept."""
+
+    def __init__(self, size: int = ASKED_POSITIONS, weight: int = ASKED_WEIGHT) -> None:
+        self.size = size
+        self.weight = weight
+        self._work: OrderedDict[AskedKey, tuple[_Asked, int]] = OrderedDict()
+        self._held = 0
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._work)
+
+    def take(self, key: AskedKey) -> _Asked | None:
+        """The work kept for ``key``, no longer kept (give it back), else None."""
+        with self._lock:
+            entry = self._work.pop(key, None)
+            if entry is None:
+                return None
+            self._held -= entry[1]
+            return entry[0]
+
+    def give(self, key: AskedKey, work: _Asked) -> None:
+        """Keep ``work`` for ``key`` (the better founded, if another hint
+        gave some back meanwhile)."""
+        weight = 0 if work.player is None else work.player.weight()
+        with self._lock:
+            old = self._work.pop(key, None)
+            if old is not None:
+                self._held -= old[1]
+                if _founded(old[0].best) > _founded(work.best):
+                    work, weight = old
+            self._work[key] = (work, weight)
+            self._held += weight
+            while len(self._work) > self.size or (self._held > self.weight and len(self._work) > 1):
+                self._held -= self._work.popitem(last=False)[1][1]
+
+    def clear(self) -> None:
+        """Forget all."""
+        with self._lock:
+            self._work.clear()
+            self._held = 0
+
+
+ASKED = AskedHints()
+"""The fair hints' work this process keeps (the page's hints use it)."""
+
+
+def _founded(decision: Decision | None) -> tuple[int, int]:
+    """How well founded a decision is: its decided samples, then its samples."""
+    return (-1, -1) if decision is None else (_decided(decision), decision.samples)
+
 
 def fair_hint(
     board: Board, *, settings: FairSettings | None = None, seed: int = 0, seconds: float = 10.0,
     escalate: bool = True, cancel: Callable[[], bool] | None = None, nodes: int | None = None,
-    shown: int | None = None,
+    shown: int | None = None, asked: AskedHints | None = None,
 ) -> Decision:
     """The fair player's move for ``board`` (which it sees only through
     :func:`~terrace.solver.observation.observe`), within ``seconds`` and,
@@ -84,12 +171,26 @@ def fair_hint(
     seconds to spare, the answer is the same on any machine. ``escalate=False``
     decides once. ``cancel`` (a client that went away) stops the solving
     as the deadline does. ``shown``: the stock cards the game's log shows
-    the player saw (:func:`~terrace.solver.observation.stock_shown`)."""
+    the player saw (:func:`~terrace.solver.observation.stock_shown`).
+
+    ``asked`` (the page's hints give :data:`ASKED`): asked again at the
+    same position, the hint goes on with the work it kept there
+    (:class:`AskedHints`): the samples its time or ``nodes`` left unsolved
+    are solved, the next ones drawn from the same seed, a round of
+    sampling that ends with most samples undecided is followed by the
+    next, :data:`ESCALATION` times larger (the work not done in one
+    request is done in the next), and the answer is the best-founded
+    decision so far (most samples decided, then most samples): a hint
+    asked again never answers from fewer samples than the last, and n
+    requests find about what one as long as them all would."""
     check_budget(seconds)
     check_nodes(nodes, "nodes")
     settings = settings or FairSettings()
     deadline = time.perf_counter() + seconds  # (observing a long pass of 8 decks takes its time too)
     observed = observe(board, shown)
+    if asked is not None:
+        return _heuristic_if_undecided(
+            _fair_again(board, observed, asked, settings, seed, deadline, escalate, cancel, nodes))
     spent = 0
     best: Decision | None = None
     while True:
@@ -110,23 +211,65 @@ def fair_hint(
             break
         settings = replace(settings, nodes=settings.nodes * ESCALATION,
                            choice_nodes=min(settings.choice_nodes * ESCALATION, MOST_NODES))
-    if best.kind == "sampled" and best.samples == best.undecided:
-        best = replace(best, kind="heuristic")
-    return best
+    return _heuristic_if_undecided(best)
+
+
+def _heuristic_if_undecided(decision: Decision) -> Decision:
+    """``decision``, of kind ``heuristic`` when sampled with no sample decided."""
+    if decision.kind == "sampled" and decision.samples == decision.undecided:
+        return replace(decision, kind="heuristic")
+    return decision
+
+
+def _fair_again(
+    board: Board, observed: Observation, asked: AskedHints, settings: FairSettings, seed: int,
+    deadline: float, escalate: bool, cancel: Callable[[], bool] | None, nodes: int | None,
+) -> Decision:
+    """:func:`fair_hint` going on with the work ``asked`` kept for the position."""
+    key: AskedKey = (board.rules, board.position(), observed, seed, settings)
+    work = asked.take(key) or _Asked(settings)
+    spent = 0
+    try:
+        while not work.done:
+            left = None if nodes is None else nodes - spent
+            if left is not None and left <= 0:
+                break
+            again = work.player is not None
+            if work.player is None:
+                work.player = FairPlayer(work.settings, seed, cancel, left)
+            else:
+                work.player.resume(cancel, left)
+            decision = work.player.decide(observed, deadline, again=again)
+            spent += work.player.positions
+            if _founded(decision) >= _founded(work.best):
+                work.best = decision
+            if work.player.stopped():  # (the round goes on at the next request)
+                break
+            if (not escalate or decision.kind != "sampled" or 2 * decision.undecided <= decision.samples
+                    or work.settings.nodes * ESCALATION > MOST_NODES):
+                work.done, work.player = True, None  # (its answer is kept: not its samples)
+                break
+            work.settings = replace(work.settings, nodes=work.settings.nodes * ESCALATION,
+                                    choice_nodes=min(work.settings.choice_nodes * ESCALATION, MOST_NODES))
+            work.player = None
+    finally:
+        asked.give(key, work)
+    assert work.best is not None  # (a new entry decides once at least: ``nodes`` is 1 or more)
+    return work.best
 
 
 def fair_answer(
     board: Board, seconds: float, *, seed: int = 0, nodes: int | None = None,
     settings: FairSettings = HINT_SETTINGS, kept: KeptLine | None = None, cancel: Cancel | None = None,
-    decided: Decision | None = None, shown: int | None = None,
+    decided: Decision | None = None, shown: int | None = None, asked: AskedHints | None = None,
 ) -> Decision | PeekHint:
     """The fair hint for ``board`` (its move stack is the game so far), the
     one code path behind the page's fair hint and the coach's "the fair
     player would have played": no move on a game over (kind ``none``), the
     proved answer that needs no sampled stock (:func:`open_hint`: a dead
     terrace, or nothing hidden), else the fair player's decision
-    (:func:`fair_hint`, with ``seed``, ``seconds`` and ``nodes``, which caps
-    the open hint's solves too). ``shown``:
+    (:func:`fair_hint`, with ``seed``, ``seconds``, ``asked`` and ``nodes``,
+    which caps the open hint's solves too). ``shown``:
     the stock cards the game's log shows the player saw
     (:func:`~terrace.solver.observation.stock_shown`).
     ``decided``, a decision already made at this position with every sample
@@ -150,7 +293,7 @@ def fair_answer(
         return decided
     left = max(0.0, began + seconds - time.perf_counter())  # (what the checks above took is the hint's)
     return fair_hint(board, settings=settings, seed=seed, seconds=left, cancel=cancel, nodes=nodes,
-                     shown=shown)
+                     shown=shown, asked=asked)
 
 
 def nothing_hidden(board: Board, shown: int | None = None) -> bool:

@@ -29,6 +29,10 @@ play the move that wins in the most samples.
   that is seen, and its line is kept if the engine still replays it to a
   win. Before solving a sample, a few winning lines of other samples are
   replayed on it (``share``).
+* The same decision asked again (``decide(..., again=True)``, after
+  :meth:`FairPlayer.resume`) keeps every sample as it is, solves again only
+  those whose solve the time cut short, and draws the next samples from
+  where it stopped: the fair hint asked again at one position.
 
 With a node budget (``nodes``) every solve, and so every decision, is a
 function of the observation and the seed: the same observation gives the
@@ -166,6 +170,27 @@ class _Sample:
     after: dict[Move, tuple[str, list[Move]]] = field(default_factory=dict)
     best: Move | None = None
     """Undecided: the first move of the solver's line that put most cards up."""
+    cut: bool = False
+    """``status`` undecided because the decision's time (or positions) ran
+    out in its solve, not its node budget: solved again when the same
+    decision is asked again (:meth:`FairPlayer.decide` ``again``)."""
+    cut_after: set[Move] = field(default_factory=set)
+    """The moves whose undecided outcome in ``after`` was cut short so."""
+    retried: set[Move | None] = field(default_factory=set)
+    """What was cut short once and reopened (None: ``status``): cut short
+    again, it does not fit in one decision's time, and stays undecided (so
+    that the next decision asked again goes on to other samples)."""
+
+    def reopen(self) -> None:
+        """Forget what was cut short, to be solved again."""
+        if self.cut:
+            self.status, self.cut, self.best = OPEN, False, None
+            self.after.clear()
+            self.retried.add(None)
+        for move in self.cut_after:
+            self.after.pop(move, None)
+            self.retried.add(move)
+        self.cut_after.clear()
 
     def outcome(self, move: Move) -> str:
         """``won``/``lost``/``unknown`` after ``move``, or ``open`` when not
@@ -219,11 +244,16 @@ class FairPlayer:
 
     # ------------------------------------------------------------------
 
-    def decide(self, obs: Observation, deadline: float | None = None) -> Decision:
-        """The move that wins in the most sampled stock orders."""
+    def decide(self, obs: Observation, deadline: float | None = None, again: bool = False) -> Decision:
+        """The move that wins in the most sampled stock orders. ``again``:
+        the same observation as this player's last decision, asked again
+        (see :meth:`resume`): its samples are kept as they are, and those
+        it drew but could not solve in its time are solved now, the next
+        ones drawn from where it stopped, as one longer decision would."""
         self._keys = {}
         self._deadline = deadline  # (before the carry, which stops there too)
-        self._samples = self._carry(obs) if self.settings.reuse else []
+        if not again:
+            self._samples = self._carry(obs) if self.settings.reuse else []
         kept = len(self._samples)
         self._last = None
         self._solves = 0
@@ -244,6 +274,26 @@ class FairPlayer:
             decision = self._sampled(obs)
         self._last = decision.move
         return replace(decision, kept=kept)
+
+    def resume(self, cancel: Callable[[], bool] | None = None, positions: int | None = None) -> None:
+        """Get ready to decide the last decision ``again``: with ``cancel``
+        and ``positions`` (as the constructor's) for the new request, and
+        every solve that the last one's time cut short reopened."""
+        self._stop = cancel
+        self.budget = check_nodes(positions, "positions")
+        self.positions = 0
+        for sample in self._samples:
+            sample.reopen()
+
+    def stopped(self) -> bool:
+        """True once the decision's deadline, ``cancel`` or ``positions`` stops it."""
+        return self._cancel()
+
+    def weight(self) -> int:
+        """About how much this player holds: the cards of its samples'
+        boards and the moves of their lines."""
+        return sum(s.board.rules.card_count + len(s.line) + sum(len(line) for _, line in s.after.values())
+                   for s in self._samples)
 
     # ------------------------------------------------------------------
 
@@ -411,6 +461,7 @@ class FairPlayer:
             sample.after[result.moves[0]] = (WON, result.moves)
         elif result.result == UNKNOWN:
             sample.best = result.best_move
+            sample.cut = self._cancel() and None not in sample.retried
 
     def _solve_after(self, sample: _Sample, move: Move, obs: Observation, samples: list[_Sample]) -> None:
         if self._borrow(sample, self._lines(samples, obs, move)):
@@ -425,6 +476,8 @@ class FairPlayer:
             return
         line = [move, *result.moves] if result.result == WON else []
         sample.after[move] = (result.result, line)
+        if result.result == UNKNOWN and self._cancel() and move not in sample.retried:
+            sample.cut_after.add(move)
 
     # ------------------------------------------------------------------
 
@@ -443,6 +496,7 @@ class FairPlayer:
             sample.status = result.result
             if result.result == UNKNOWN:
                 sample.best = result.best_move
+                sample.cut = self._cancel() and None not in sample.retried
             for choice, verdict in result.candidates:
                 line = result.moves if result.moves and result.moves[0] == choice else []
                 sample.after[choice] = (verdict, line)

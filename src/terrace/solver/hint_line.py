@@ -80,6 +80,10 @@ class KeptLine:
 
     start: str
     moves: tuple[str, ...]
+    behind_of: str | None = None
+    """For a line that starts behind (a hint with ``why``
+    :data:`WIN_BEHIND`), the position whose hint it was: asked again
+    there, the hint says the same at once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +238,10 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
         rest = continued(kept, board, seen, deadline)
         if rest is not None:  # (kept from here on: the next hint reads it from here)
             return _winnable(board, rest, seen, deadline)
+        if kept.behind_of is not None and kept.behind_of == board.position():
+            again = _behind_again(board, kept)
+            if again is not None:  # (a fresh solve in less time could prove nothing)
+                return again
     start = board.copy(stack=False)
     left = max(deadline - time.perf_counter(), 0.0)  # (the walk above took its share)
     result = solve(start, max_seconds=left, max_nodes=nodes, all_candidates=False, cancel=cancel)
@@ -298,8 +306,28 @@ def win_behind(board: Board, line: list[Move], seen: set[Key], until: float = ma
         back += 1
     if back == 0:
         return _winnable(board, rest, seen, until)
-    kept = KeptLine(earlier.position(), tuple(str(m) for m in rest))
+    kept = KeptLine(earlier.position(), tuple(str(m) for m in rest), board.position())
     return PeekHint(None, WINNABLE, rest, why=WIN_BEHIND, kept=kept, back=back)
+
+
+def _behind_again(board: Board, kept: KeptLine) -> PeekHint | None:
+    """The win behind that ``kept`` was hinted as at ``board``'s position,
+    said again: take back as many moves as lead to ``kept.start``; None
+    when that is no longer among the game's last :data:`LOOKBACK` moves."""
+    earlier = board.copy()
+    back = 0
+    while earlier.position() != kept.start:
+        if not earlier.move_stack or back >= LOOKBACK:
+            return None
+        earlier.pop()
+        back += 1
+    if not back:
+        return None
+    try:
+        line = [Move.parse(text) for text in kept.moves]
+    except TerraceError:
+        return None
+    return PeekHint(None, WINNABLE, line, why=WIN_BEHIND, kept=kept, back=back)
 
 
 def _winnable(board: Board, line: list[Move], seen: set[Key], until: float) -> PeekHint:
@@ -346,7 +374,8 @@ def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.i
 
 KEPT_LINES = 256
 """How many winning lines :func:`hint` remembers (the most recent ones),
-each under the position its hinted move leads to..."""
+each under the position its hinted move leads to and the one it was found
+at (two entries)..."""
 KEPT_MOVES = 1_000_000
 """... and how many of their moves in all (about 8 MB: a hint continuing
 a line keeps its rest, and an endgame line can be 44,000 moves long)."""
@@ -354,16 +383,21 @@ a line keeps its rest, and an endgame line can be 44,000 moves long)."""
 
 class KeptLines:
     """The winning lines of the latest hints, by the position (and rules)
-    their hinted move leads to, so that a stateless :func:`hint` continues
-    the line a player followed instead of solving afresh (a fresh solve
+    their hinted move leads to and the one they were found at, so that a
+    stateless :func:`hint` continues the line a player followed, or was
+    shown and asked again about, instead of solving afresh (a fresh solve
     finds another winning line each time, and following those could wander
     for thousands of moves). Thread-safe; the oldest line is forgotten
-    first, once more than ``size`` lines or ``moves`` moves are kept."""
+    first, once more than ``size`` lines or ``moves`` moves are kept (a
+    line kept under two positions counts once among the lines, twice among
+    the moves)."""
 
     def __init__(self, size: int = KEPT_LINES, moves: int = KEPT_MOVES) -> None:
         self.size = size
         self.moves = moves
         self._lines: OrderedDict[tuple[Rules, Key], KeptLine] = OrderedDict()
+        self._uses: dict[int, int] = {}
+        """How many positions each line (by its id) is kept under."""
         self._held = 0
         self._lock = threading.Lock()
 
@@ -379,7 +413,11 @@ class KeptLines:
     def keep(self, board: Board, found: PeekHint) -> None:
         """Remember ``found``'s line (a hint for ``board``) under the
         position its move leads to (or, for a line that starts ``back``
-        moves ago, under that position); a hint without a line keeps nothing."""
+        moves ago, under that position), and under ``board``'s own, so that
+        a hint asked again there continues it rather than solving afresh
+        (a fresh solve in less time may prove nothing: a proved winning
+        line gave way to an undecided lead); a hint without a line keeps
+        nothing."""
         if found.kept is None or (found.move is None and not found.back):
             return
         if found.move is None:
@@ -389,18 +427,30 @@ class KeptLines:
         else:
             after = board.copy(stack=False)
             after.push(found.move)
-        key = (board.rules, after.position_key())
+        keys = [(board.rules, after.position_key()), (board.rules, board.position_key())]
         with self._lock:
-            old = self._lines.pop(key, None)
-            self._held += len(found.kept.moves) - (0 if old is None else len(old.moves))
-            self._lines[key] = found.kept
-            while len(self._lines) > self.size or (self._held > self.moves and len(self._lines) > 1):
-                self._held -= len(self._lines.popitem(last=False)[1].moves)
+            for key in keys:
+                old = self._lines.pop(key, None)
+                if old is not None:
+                    self._drop(old)
+                self._lines[key] = found.kept
+                self._uses[id(found.kept)] = self._uses.get(id(found.kept), 0) + 1
+                self._held += len(found.kept.moves)
+            while len(self._uses) > self.size or (self._held > self.moves and len(self._uses) > 1):
+                self._drop(self._lines.popitem(last=False)[1])
+
+    def _drop(self, line: KeptLine) -> None:
+        """One position less that ``line`` is kept under (the lock held)."""
+        uses = self._uses.pop(id(line)) - 1
+        if uses:
+            self._uses[id(line)] = uses
+        self._held -= len(line.moves)
 
     def clear(self) -> None:
         """Forget every line."""
         with self._lock:
             self._lines.clear()
+            self._uses.clear()
             self._held = 0
 
 

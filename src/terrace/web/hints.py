@@ -19,7 +19,7 @@ from typing import Any
 from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
-from terrace.solver.advice import HINT_SETTINGS, fair_answer
+from terrace.solver.advice import ASKED, HINT_SETTINGS, fair_answer
 from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairSettings
@@ -67,7 +67,9 @@ def find_hint(
     with every sample solved (the base-card chances), is answered as it is
     (after the dead-terrace check: the same position, the same hint) unless
     most of its samples are undecided (then the hint decides again with
-    more positions, as everywhere else). ``shown``: the stock cards the
+    more positions, as everywhere else). A fair hint asked again at the
+    same position goes on with the work this process kept there
+    (:data:`terrace.solver.advice.ASKED`). ``shown``: the stock cards the
     game's event log shows the player saw
     (:func:`terrace.solver.observation.stock_shown`).
     """
@@ -77,7 +79,7 @@ def find_hint(
         assert found is not None  # (a peeking hint always answers)
         return found
     answer = fair_answer(board, seconds, seed=seed, settings=settings, kept=kept, cancel=cancel,
-                         decided=decided, shown=shown)
+                         decided=decided, shown=shown, asked=ASKED)
     if isinstance(answer, PeekHint):  # a dead terrace, or nothing hidden: the proved answer is fair
         return _reply(answer, fair=True)
     decision = answer
