@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import math
 import os
+import random
 import re
 import struct
 import subprocess
@@ -23,8 +24,9 @@ from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position
 from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
+from terrace.solver.movegen import MoveGen
 from terrace.solver.search import Options, Search, core_available, core_profiled
-from terrace.solver.state import SRC_RETURN, SRC_WASTE
+from terrace.solver.state import SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
 from terrace.variants import get_rules
 
 needs_core = pytest.mark.skipif(not core_available(), reason="the compiled core is not built")
@@ -983,3 +985,54 @@ def test_a_restarted_searchs_table_grows_with_the_positions_of_its_own_epoch_alo
     assert grown[0] == 3 and search._compiled._table_epoch() == -1 and grown[1] == "lost" and grown[-1] > 3072
     fresh = Search(board, Options(core="compiled", shuffle=7))
     assert grown[1:] == (*run_on(fresh, 100_000), fresh._compiled.entries)
+
+
+GEN_OPTIONS = [{}, {"canonical": False, "safe_moves": False}, {"order": 1, "dig_only": True},
+               {"order": 2, "shuffle": 11}, {"shuffle": 5}]
+"""The switches that change the move list (live_best and reserve_weight do not)."""
+
+
+@needs_core
+def test_the_cores_move_list_is_the_python_move_list_along_random_games() -> None:
+    # the compiled gen() (piles as bit masks, only the sources with a move
+    # to a pile ranked) lists the moves of the pure-Python MoveGen, in its
+    # order, at every position of random games on whole deals and small
+    # endgames, with every switch that changes the list; the positions
+    # include equal piles, several sources with moves to piles, empty piles
+    # that take a card and foundation returns
+    starts = [*(endgame_position(seed, rules, cards_in_play(rules)) for rules in [*RULE_SETS, FREE_RETURN]
+                for seed in range(3))]
+    for name in ("terrace", "generals-patience", "wood", "empress-of-italy", "admirals-patience"):
+        for deal in (1, 2):
+            board = Board.from_number(deal, get_rules(name))
+            if board.choosing:
+                board.push(next(iter(board.legal_moves)))
+            starts.append(board)
+    rng = random.Random(58)
+    seen = {"equal piles": 0, "ranked sources": 0, "to a space": 0, "return": 0, "digging": 0}
+    for board in starts:
+        for extra in GEN_OPTIONS:
+            options = Options(core="compiled", **extra)  # type: ignore[arg-type]
+            core = Search(board, options)._compiled
+            state = State(board, options.canonical, options.seed)
+            prefix: list[int] = []
+            prev, prev_u = -2, 0
+            for _ in range(100):
+                core.restart(options.shuffle, prefix, False)
+                python = MoveGen(options, state.ret).moves(state, prev, prev_u)
+                assert core._moves() == python, (board.position(), extra, prefix)
+                if not python:
+                    break
+                live = {m >> 6 for m in python if m >= 0 and m >> 6 < SRC_RESERVE and (m & 63) < SRC_RESERVE}
+                tops = [state.ph[j] for j, pile in enumerate(state.piles) if pile]
+                seen["equal piles"] += len(set(tops)) < len(tops)
+                seen["ranked sources"] += len(live) > 1
+                seen["to a space"] += any(m >= 0 and (m & 63) < SRC_RESERVE and not state.piles[m & 63]
+                                          for m in python)
+                seen["return"] += any(m >= 0 and m >> 6 >= SRC_RETURN for m in python)
+                pile_move = prev >= 0 and not prev_u and prev >> 6 < SRC_RESERVE and (prev & 63) < SRC_RESERVE
+                seen["digging"] += options.dig_only and pile_move and bool(state.piles[prev >> 6])
+                move = rng.choice(python)
+                prev, prev_u = move, state.apply(move)
+                prefix.append(move)
+    assert min(seen.values()) > 10, seen

@@ -114,7 +114,6 @@ typedef struct {
     uint8_t fh[4][MAXFD];
     uint64_t h[2], hpt[2], ph[MAXP][2];
     uint64_t pm[MAXP][2];  /* each pile's share of hpt (state.h, pile_share) */
-    int32_t uniq[26][MAXP];  /* gen()'s lists of target piles (search.c), kept here, where every number is set */
     int32_t *pref;
     int nres0;          /* the reserve's first length (its cards never change) */
     int16_t *rbelow;    /* [cls * (nres0 + 1) + n]: reserve cards of class cls among res[0..n) */

@@ -370,6 +370,19 @@ static PyObject *Core_heights_kept(Core *s, PyObject *unused) {
     return PyBool_FromLong(same);
 }
 
+/* _moves(): a test hook, the moves gen() lists where the search stands
+ * (after the last move of its line), its random order left as it was */
+static PyObject *Core_moves(Core *s, PyObject *unused) {
+    if (refused_while_running(s)) return NULL;
+    if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
+    int32_t out[MAXGEN];
+    uint64_t rng = s->rng;
+    int prev = s->npath ? s->path[s->npath - 1] : -2, prev_u = s->npath ? s->undo[s->npath - 1] : 0;
+    int n = gen(s, prev, prev_u, out);
+    s->rng = rng;
+    return moves_list(out, n);
+}
+
 /* _table_epoch(epoch=-1): a test hook, the epoch of a restarted search's
  * stamped table (tables.c, tt_renew), -1 for a plain table; a given epoch
  * (1 to 65535) is set first, so that a test reaches the wrap-around of
@@ -410,6 +423,8 @@ static PyMethodDef Core_methods[] = {
     {"line", (PyCFunction)Core_line, METH_NOARGS, "the internal moves of the current line"},
     {"_heights_kept", (PyCFunction)Core_heights_kept, METH_NOARGS,
      "_heights_kept(): a test hook, True when the kept foundation heights are those counted afresh"},
+    {"_moves", (PyCFunction)Core_moves, METH_NOARGS,
+     "_moves(): a test hook, the moves the search lists where it stands, its random order left as it was"},
     {"_table_epoch", (PyCFunction)Core_table_epoch, METH_VARARGS,
      "_table_epoch(epoch=-1): a test hook, the epoch of a restarted search's table (-1: not stamped), set first when given"},
     {"set_nrpa", (PyCFunction)Core_set_nrpa, METH_VARARGS,
