@@ -934,6 +934,50 @@ def test_the_foundation_heights_kept_move_by_move_are_those_counted_afresh(rules
     assert checked > 40  # (small endgames end within a few hundred positions)
 
 
+@needs_core
+@pytest.mark.parametrize("start", [*(f"endgame:{i}" for i in range(len(RULE_SETS) + 1)),
+                                   "admirals-patience:4", "big-terrace:7", "empress-of-italy:3"])
+def test_the_piles_tops_kept_move_by_move_are_those_worked_out_afresh(start: str) -> None:
+    # gen() reads each pile's top, the piles under each rank and colour and
+    # the crowded ones from what every change of a pile keeps (Core.under,
+    # state.h's tops_set); stopped every few positions, on every kind of
+    # search, after restarts with and without a prefix and after the
+    # hunting loop, they are what the piles say
+    kind, number = start.split(":")
+    if kind == "endgame":
+        rules = [*RULE_SETS, FREE_RETURN][int(number)]
+        boards = [endgame_position(seed, rules, cards_in_play(rules)) for seed in range(3)]
+    else:
+        board = Board.from_number(int(number), get_rules(kind))
+        board.push(next(iter(board.legal_moves)))
+        boards = [board]
+    checked = 0
+    for seed, board in enumerate(boards):
+        for options in (Options(core="compiled"), Options(core="compiled", shuffle=seed + 1),
+                        Options(core="compiled", order=1, dig_only=True), Options(core="compiled", beam=8),
+                        Options(core="compiled", nested=True), Options(core="compiled", nrpa=1)):
+            search = Search(board, options)
+            core = search._compiled
+            assert core._tops_kept()
+            for _ in range(60):
+                if core.step(7, math.inf):
+                    break
+                assert core._tops_kept(), (board.position(), options)
+                checked += 1
+            if options.hunters:
+                continue
+            line = core.line()
+            for prefix in ([], line[: len(line) // 2]):
+                search.restart(seed + 9, prefix, checked=False)
+                assert core._tops_kept()
+                core.step(50, math.inf)
+                assert core._tops_kept()
+            search.restart(seed + 9, [], checked=False)
+            core.hunt(500, math.inf, 40, 0, line, 0, 0, 7, 0, 3, 4, True)
+            assert core._tops_kept()
+    assert checked > 40
+
+
 def _hunter_run(search: Search, shuffle: int, max_nodes: int) -> tuple[Any, ...]:
     """What a restarted search in order ``shuffle`` finds in ``max_nodes``
     positions, with the epoch of its table and its entries."""

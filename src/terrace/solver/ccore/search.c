@@ -149,32 +149,26 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
         if (s->dig_only && s->plen[prev >> 6]) return dig_moves(s, prev >> 6, out);
     }
     /* under[d]: the piles whose top card takes a card of rank and colour
-     * d, a bit a pile; those of them that are new piles by key (Keys:
-     * equal piles are one target; all of them when not canonical) are
-     * under[d] & ~dup. Masks instead of lists of piles: the scan of the
-     * piles wrote each pile to two lists, 40% of gen's instructions */
-    uint32_t under[26], dup = 0, empties = 0;
-    memset(under, 0, sizeof under);
-    /* the sources: the piles that are new by key */
-    uint32_t sources = 0;
-    uint8_t top[MAXP];  /* the top card of each pile that has one */
-    for (int j = 0; j < s->piles_n; j++) {
-        if (!s->plen[j]) {
-            empties |= 1u << j;
-            continue;
+     * d, a bit a pile, kept move by move (Core.under); those of them that
+     * are new piles by key (Keys: equal piles are one target; all of them
+     * when not canonical) are under[d] & ~dup. Equal piles have the same
+     * top card, so they are looked for in the crowded d alone */
+    const uint32_t *under = s->under;
+    const uint8_t *top = s->ptop;
+    uint32_t dup = 0;
+    if (s->canon) {
+        for (uint32_t c = s->crowd & ((1u << 26) - 1); c; c &= c - 1) {
+            uint32_t m = under[__builtin_ctz(c)], earlier = m & (0 - m);
+            for (m &= m - 1; m; m &= m - 1) {
+                int j = __builtin_ctz(m);
+                if (equal_to_one(s, earlier, j)) dup |= 1u << j;
+                earlier |= 1u << j;
+            }
         }
-        top[j] = s->pile[j][s->plen[j] - 1];
-        int d = s->DOWNRC[top[j]];
-        uint32_t earlier = under[d];
-        under[d] = earlier | 1u << j;
-        /* Keys: equal piles are one source (an equal pile has the same
-         * top card, so it is among the earlier piles under d) */
-        if (earlier && s->canon && equal_to_one(s, earlier, j)) {
-            dup |= 1u << j;
-            continue;
-        }
-        sources |= 1u << j;
     }
+    uint32_t empties = under[26];
+    /* the sources: the piles that are new by key */
+    uint32_t sources = ((1u << s->piles_n) - 1) & ~empties & ~dup;
     int first_empty = empties ? __builtin_ctz(empties) : -1;
     /* foundation moves; Safe foundation moves are returned alone */
     if (s->nres) {
@@ -482,6 +476,7 @@ static int playable(const Core *s, int m) {
 int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t *bad, int checked) {
     if (s->root) {
         root_copy(s, s->root, 0);
+        tops_build(s);
         s->npath = 0;
     } else {
         take_back_to(s, 0);
