@@ -75,8 +75,9 @@ static inline void tops_set(Core *s, int j) {
     uint32_t o = s->under[old] & ~bit, n = s->under[d] | bit;
     s->under[old] = o;
     s->under[d] = n;
-    s->crowd = (s->crowd & ~(1u << old) & ~(1u << d)) | (uint32_t)((o & (o - 1)) != 0) << old |
-               (uint32_t)((n & (n - 1)) != 0) << d;
+    /* (old may be d: the pile is then still under d, in n) */
+    s->crowd &= ~((uint32_t)((o & (o - 1)) == 0) << old);
+    s->crowd |= (uint32_t)((n & (n - 1)) != 0) << d;
 }
 
 /* ... all of them worked out afresh, where the piles are set whole */
