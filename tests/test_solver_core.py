@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import math
 import os
+import random
 import re
 import struct
 import subprocess
@@ -23,8 +24,9 @@ from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position
 from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
+from terrace.solver.movegen import MoveGen
 from terrace.solver.search import Options, Search, core_available, core_profiled
-from terrace.solver.state import SRC_RETURN, SRC_WASTE
+from terrace.solver.state import SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
 from terrace.variants import get_rules
 
 needs_core = pytest.mark.skipif(not core_available(), reason="the compiled core is not built")
@@ -932,6 +934,50 @@ def test_the_foundation_heights_kept_move_by_move_are_those_counted_afresh(rules
     assert checked > 40  # (small endgames end within a few hundred positions)
 
 
+@needs_core
+@pytest.mark.parametrize("start", [*(f"endgame:{i}" for i in range(len(RULE_SETS) + 1)),
+                                   "admirals-patience:4", "big-terrace:7", "empress-of-italy:3"])
+def test_the_piles_tops_kept_move_by_move_are_those_worked_out_afresh(start: str) -> None:
+    # gen() reads each pile's top, the piles under each rank and colour and
+    # the crowded ones from what every change of a pile keeps (Core.under,
+    # state.h's tops_set); stopped every few positions, on every kind of
+    # search, after restarts with and without a prefix and after the
+    # hunting loop, they are what the piles say
+    kind, number = start.split(":")
+    if kind == "endgame":
+        rules = [*RULE_SETS, FREE_RETURN][int(number)]
+        boards = [endgame_position(seed, rules, cards_in_play(rules)) for seed in range(3)]
+    else:
+        board = Board.from_number(int(number), get_rules(kind))
+        board.push(next(iter(board.legal_moves)))
+        boards = [board]
+    checked = 0
+    for seed, board in enumerate(boards):
+        for options in (Options(core="compiled"), Options(core="compiled", shuffle=seed + 1),
+                        Options(core="compiled", order=1, dig_only=True), Options(core="compiled", beam=8),
+                        Options(core="compiled", nested=True), Options(core="compiled", nrpa=1)):
+            search = Search(board, options)
+            core = search._compiled
+            assert core._tops_kept()
+            for _ in range(60):
+                if core.step(7, math.inf):
+                    break
+                assert core._tops_kept(), (board.position(), options)
+                checked += 1
+            if options.hunters:
+                continue
+            line = core.line()
+            for prefix in ([], line[: len(line) // 2]):
+                search.restart(seed + 9, prefix, checked=False)
+                assert core._tops_kept()
+                core.step(50, math.inf)
+                assert core._tops_kept()
+            search.restart(seed + 9, [], checked=False)
+            core.hunt(500, math.inf, 40, 0, line, 0, 0, 7, 0, 3, 4, True)
+            assert core._tops_kept()
+    assert checked > 40
+
+
 def _hunter_run(search: Search, shuffle: int, max_nodes: int) -> tuple[Any, ...]:
     """What a restarted search in order ``shuffle`` finds in ``max_nodes``
     positions, with the epoch of its table and its entries."""
@@ -983,3 +1029,54 @@ def test_a_restarted_searchs_table_grows_with_the_positions_of_its_own_epoch_alo
     assert grown[0] == 3 and search._compiled._table_epoch() == -1 and grown[1] == "lost" and grown[-1] > 3072
     fresh = Search(board, Options(core="compiled", shuffle=7))
     assert grown[1:] == (*run_on(fresh, 100_000), fresh._compiled.entries)
+
+
+GEN_OPTIONS = [{}, {"canonical": False, "safe_moves": False}, {"order": 1, "dig_only": True},
+               {"order": 2, "shuffle": 11}, {"shuffle": 5}]
+"""The switches that change the move list (live_best and reserve_weight do not)."""
+
+
+@needs_core
+def test_the_cores_move_list_is_the_python_move_list_along_random_games() -> None:
+    # the compiled gen() (piles as bit masks, only the sources with a move
+    # to a pile ranked) lists the moves of the pure-Python MoveGen, in its
+    # order, at every position of random games on whole deals and small
+    # endgames, with every switch that changes the list; the positions
+    # include equal piles, several sources with moves to piles, empty piles
+    # that take a card and foundation returns
+    starts = [*(endgame_position(seed, rules, cards_in_play(rules)) for rules in [*RULE_SETS, FREE_RETURN]
+                for seed in range(3))]
+    for name in ("terrace", "generals-patience", "wood", "empress-of-italy", "admirals-patience"):
+        for deal in (1, 2):
+            board = Board.from_number(deal, get_rules(name))
+            if board.choosing:
+                board.push(next(iter(board.legal_moves)))
+            starts.append(board)
+    rng = random.Random(58)
+    seen = {"equal piles": 0, "ranked sources": 0, "to a space": 0, "return": 0, "digging": 0}
+    for board in starts:
+        for extra in GEN_OPTIONS:
+            options = Options(core="compiled", **extra)  # type: ignore[arg-type]
+            core = Search(board, options)._compiled
+            state = State(board, options.canonical, options.seed)
+            prefix: list[int] = []
+            prev, prev_u = -2, 0
+            for _ in range(100):
+                core.restart(options.shuffle, prefix, False)
+                python = MoveGen(options, state.ret).moves(state, prev, prev_u)
+                assert core._moves() == python, (board.position(), extra, prefix)
+                if not python:
+                    break
+                live = {m >> 6 for m in python if m >= 0 and m >> 6 < SRC_RESERVE and (m & 63) < SRC_RESERVE}
+                tops = [state.ph[j] for j, pile in enumerate(state.piles) if pile]
+                seen["equal piles"] += len(set(tops)) < len(tops)
+                seen["ranked sources"] += len(live) > 1
+                seen["to a space"] += any(m >= 0 and (m & 63) < SRC_RESERVE and not state.piles[m & 63]
+                                          for m in python)
+                seen["return"] += any(m >= 0 and m >> 6 >= SRC_RETURN for m in python)
+                pile_move = prev >= 0 and not prev_u and prev >> 6 < SRC_RESERVE and (prev & 63) < SRC_RESERVE
+                seen["digging"] += options.dig_only and pile_move and bool(state.piles[prev >> 6])
+                move = rng.choice(python)
+                prev, prev_u = move, state.apply(move)
+                prefix.append(move)
+    assert min(seen.values()) > 10, seen

@@ -103,6 +103,7 @@ static void restore(Core *s, bslot *x) {
         c += s->plen[j];
     }
     if (s->redeals) memcpy(s->stk, c, s->nstk);
+    tops_build(s);
     memset(s->off, 0, sizeof s->off);
     memset(s->want, 0, sizeof s->want);
     memset(s->ftop, 0, sizeof s->ftop);

@@ -114,7 +114,14 @@ typedef struct {
     uint8_t fh[4][MAXFD];
     uint64_t h[2], hpt[2], ph[MAXP][2];
     uint64_t pm[MAXP][2];  /* each pile's share of hpt (state.h, pile_share) */
-    int32_t uniq[26][MAXP];  /* gen()'s lists of target piles (search.c), kept here, where every number is set */
+    /* each pile's top, kept by every change of a pile (state.h, tops_set)
+     * so that gen() does not scan the piles: the top card of each pile
+     * that has one, the rank and colour it takes (DOWNRC; 26: the pile is
+     * empty), the piles whose top takes rank and colour d, a bit a pile
+     * (under[26]: the empty piles), and the d of under[0..26) that hold
+     * two piles or more (crowd: where equal piles can be) */
+    uint8_t ptop[MAXP], pd[MAXP];
+    uint32_t under[27], crowd;
     int32_t *pref;
     int nres0;          /* the reserve's first length (its cards never change) */
     int16_t *rbelow;    /* [cls * (nres0 + 1) + n]: reserve cards of class cls among res[0..n) */

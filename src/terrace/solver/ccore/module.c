@@ -140,6 +140,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
         free(tmp);
     }
     if (counted != total) { PyErr_SetString(PyExc_ValueError, "the position must hold every card"); return -1; }
+    tops_build(s);
     s->nres = 0; s->nstk = 0; s->nwst = 0;
     s->h[0] = s->z->zr[0][0]; s->h[1] = s->z->zr[0][1];
     set_reserve_len(s, nres);
@@ -370,6 +371,40 @@ static PyObject *Core_heights_kept(Core *s, PyObject *unused) {
     return PyBool_FromLong(same);
 }
 
+/* _tops_kept(): a test hook, True when the piles' tops that every change
+ * of a pile keeps (Core.ptop, pd, under, crowd) are those worked out
+ * afresh from the piles where the search stands */
+static PyObject *Core_tops_kept(Core *s, PyObject *unused) {
+    if (refused_while_running(s)) return NULL;
+    if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
+    uint8_t ptop[MAXP], pd[MAXP];
+    uint32_t under[27], crowd = s->crowd;
+    memcpy(ptop, s->ptop, sizeof ptop);
+    memcpy(pd, s->pd, sizeof pd);
+    memcpy(under, s->under, sizeof under);
+    tops_build(s);
+    int same = !memcmp(pd, s->pd, s->piles_n) && !memcmp(under, s->under, sizeof under) && crowd == s->crowd;
+    for (int j = 0; j < s->piles_n; j++) same &= !s->plen[j] || ptop[j] == s->ptop[j];
+    memcpy(s->ptop, ptop, sizeof ptop);
+    memcpy(s->pd, pd, sizeof pd);
+    memcpy(s->under, under, sizeof under);
+    s->crowd = crowd;
+    return PyBool_FromLong(same);
+}
+
+/* _moves(): a test hook, the moves gen() lists where the search stands
+ * (after the last move of its line), its random order left as it was */
+static PyObject *Core_moves(Core *s, PyObject *unused) {
+    if (refused_while_running(s)) return NULL;
+    if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
+    int32_t out[MAXGEN];
+    uint64_t rng = s->rng;
+    int prev = s->npath ? s->path[s->npath - 1] : -2, prev_u = s->npath ? s->undo[s->npath - 1] : 0;
+    int n = gen(s, prev, prev_u, out);
+    s->rng = rng;
+    return moves_list(out, n);
+}
+
 /* _table_epoch(epoch=-1): a test hook, the epoch of a restarted search's
  * stamped table (tables.c, tt_renew), -1 for a plain table; a given epoch
  * (1 to 65535) is set first, so that a test reaches the wrap-around of
@@ -410,6 +445,10 @@ static PyMethodDef Core_methods[] = {
     {"line", (PyCFunction)Core_line, METH_NOARGS, "the internal moves of the current line"},
     {"_heights_kept", (PyCFunction)Core_heights_kept, METH_NOARGS,
      "_heights_kept(): a test hook, True when the kept foundation heights are those counted afresh"},
+    {"_tops_kept", (PyCFunction)Core_tops_kept, METH_NOARGS,
+     "_tops_kept(): a test hook, True when the kept tops of the piles are those worked out afresh"},
+    {"_moves", (PyCFunction)Core_moves, METH_NOARGS,
+     "_moves(): a test hook, the moves the search lists where it stands, its random order left as it was"},
     {"_table_epoch", (PyCFunction)Core_table_epoch, METH_VARARGS,
      "_table_epoch(epoch=-1): a test hook, the epoch of a restarted search's table (-1: not stamped), set first when given"},
     {"set_nrpa", (PyCFunction)Core_set_nrpa, METH_VARARGS,

@@ -63,9 +63,17 @@ static inline int nothing_can_lie_on(const Core *s, int k) {
 /* ------------------------------------------------------------------ */
 /* Move generation (movegen.py). */
 
-static int diggable(const Core *s, int i, const uint8_t *accn) {
+/* the piles of mask m: how many */
+static inline int piles_in(uint32_t m) {
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
+
+/* under[d]: the piles whose top card takes a card of rank and colour d */
+static int diggable(const Core *s, int i, const uint32_t *under) {
     int tops[26], wl[52];
-    for (int d = 0; d < 26; d++) tops[d] = accn[d];
+    for (int d = 0; d < 26; d++) tops[d] = piles_in(under[d]);
     memcpy(wl, s->want, sizeof wl);
     const uint8_t *p = s->pile[i];
     tops[s->DOWNRC[p[s->plen[i] - 1]]]--;
@@ -107,24 +115,29 @@ static inline void rank_sources(const int16_t *order, int n, int places, int *sr
     for (int a = 0; a < n; a++) srcs[rank[a]] = order[a] & 31;
 }
 
-/* the moves from = (source * 64) to the piles to[0..k) after out[0..n):
- * the new count. Up to two targets are written without a loop, whose
- * varying length the processor mispredicted: the second is written even
- * when k < 2, and then overwritten or left past the end (to[] is a row of
- * Core.uniq, where every number is set; out has MAXGEN places, far more
- * than any position's moves) */
-static inline int targets(int32_t *out, int n, int from, const int32_t *to, int k) {
-    if (k <= 2) {
-        out[n] = from + to[0];
-        out[n + 1] = from + to[1];
-        return n + k;
-    }
-    for (int q = 0; q < k; q++) out[n + q] = from + to[q];
-    return n + k;
+/* the moves from = (source * 64) to the piles of mask m, in pile order,
+ * after out[0..n): the new count. The first two are written without a
+ * branch (a loop of varying length was mispredicted): both are written
+ * whatever m holds, and what is past the new count is overwritten or left
+ * past the end (out has MAXGEN places, far more than any position's moves) */
+_Static_assert(MAXP < 32, "a pile is a bit of a 32-bit mask, bit 31 a sentinel");
+
+static inline int targets(int32_t *out, int n, int from, uint32_t m) {
+    uint32_t m2 = m & (m - 1);
+    out[n] = from + __builtin_ctz(m | 1u << 31);
+    out[n + 1] = from + __builtin_ctz(m2 | 1u << 31);
+    n += (m != 0) + (m2 != 0);
+    for (m2 &= m2 - 1; m2; m2 &= m2 - 1) out[n++] = from + __builtin_ctz(m2);
+    return n;
 }
 
-static inline int same_pile_key(const Core *s, int a, int b) {
-    return s->ph[a][0] == s->ph[b][0] && s->ph[a][1] == s->ph[b][1];
+/* 1 when pile j is equal (by key) to one of the piles of mask m */
+static int equal_to_one(const Core *s, uint32_t m, int j) {
+    for (; m; m &= m - 1) {
+        int a = __builtin_ctz(m);
+        if (s->ph[a][0] == s->ph[j][0] && s->ph[a][1] == s->ph[j][1]) return 1;
+    }
+    return 0;
 }
 
 int gen(Core *s, int prev, int prev_u, int32_t *out) {
@@ -135,35 +148,28 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
         again = prev & 63;
         if (s->dig_only && s->plen[prev >> 6]) return dig_moves(s, prev >> 6, out);
     }
-    /* accl[d]: the piles whose top card takes a card of rank and colour
-     * d; uniq[d]: those of them that are new piles by key (Keys: equal
-     * piles are one target; all of them when not canonical). The counts
-     * are bytes (at most MAXP): int counts were zeroed with `rep stos`,
-     * and bytes made the whole solve 6% faster (Admiral's Patience) */
-    uint8_t accn[26], uniqn[26];
-    int accl[26][MAXP];
-    int32_t (*uniq)[MAXP] = s->uniq;
-    memset(accn, 0, sizeof accn);
-    memset(uniqn, 0, sizeof uniqn);
-    /* the sources, in pile order (ranked below unless ORDER_UNRANKED) */
-    int srcs[MAXP], nsrc = 0, first_empty = -1;
-    uint8_t top[MAXP];  /* the top card of each pile that has one */
-    for (int j = 0; j < s->piles_n; j++) {
-        if (s->plen[j]) {
-            top[j] = s->pile[j][s->plen[j] - 1];
-            int d = s->DOWNRC[top[j]];
-            /* Keys: equal piles are one source (an equal pile has the
-             * same top card, so it is among those listed under d) */
-            int dup = 0;
-            for (int r = 0; s->canon && r < accn[d] && !dup; r++) dup = same_pile_key(s, accl[d][r], j);
-            accl[d][accn[d]++] = j;
-            if (dup) continue;
-            uniq[d][uniqn[d]++] = j;
-            srcs[nsrc++] = j;
-        } else if (first_empty < 0) {
-            first_empty = j;
+    /* under[d]: the piles whose top card takes a card of rank and colour
+     * d, a bit a pile, kept move by move (Core.under); those of them that
+     * are new piles by key (Keys: equal piles are one target; all of them
+     * when not canonical) are under[d] & ~dup. Equal piles have the same
+     * top card, so they are looked for in the crowded d alone */
+    const uint32_t *under = s->under;
+    const uint8_t *top = s->ptop;
+    uint32_t dup = 0;
+    if (s->canon) {
+        for (uint32_t c = s->crowd & ((1u << 26) - 1); c; c &= c - 1) {
+            uint32_t m = under[__builtin_ctz(c)], earlier = m & (0 - m);
+            for (m &= m - 1; m; m &= m - 1) {
+                int j = __builtin_ctz(m);
+                if (equal_to_one(s, earlier, j)) dup |= 1u << j;
+                earlier |= 1u << j;
+            }
         }
     }
+    uint32_t empties = under[26];
+    /* the sources: the piles that are new by key */
+    uint32_t sources = ((1u << s->piles_n) - 1) & ~empties & ~dup;
+    int first_empty = empties ? __builtin_ctz(empties) : -1;
     /* foundation moves; Safe foundation moves are returned alone */
     if (s->nres) {
         int k = s->SK[s->res[s->nres - 1]];
@@ -172,8 +178,13 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
             out[n++] = SRC_RESERVE * 64 + DST_FOUNDATION;
         }
     }
-    for (int q = 0; q < nsrc; q++) {
-        int j = srcs[q];
+    /* live: the sources that have a move to another pile, each to the
+     * piles of its mask to[i] (and to the first empty pile when
+     * spaces_too and it has more than one card) */
+    uint32_t live = 0, to[MAXP];
+    int spaces_too = first_empty >= 0 && s->freesp;
+    for (uint32_t m = sources; m; m &= m - 1) {
+        int j = __builtin_ctz(m);
         int k = s->SK[top[j]];
         if (s->want[k] > 0) {
             if (s->safe && safe_count(s, k) && (!s->autosp || s->plen[j] > 1) && nothing_can_lie_on(s, k)) {
@@ -182,7 +193,12 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
             }
             out[n++] = j * 64 + DST_FOUNDATION;
         }
+        /* (pile j is never among its own targets: a card does not take a
+         * card of its own rank) */
+        to[j] = under[s->RC[top[j]]] & ~dup;
+        if (to[j] || (spaces_too && s->plen[j] > 1)) live |= 1u << j;
     }
+    if (again >= 0) live &= ~(1u << again);
     if (s->nwst) {
         int k = s->SK[s->wst[s->nwst - 1]];
         if (s->want[k] > 0) {
@@ -198,14 +214,17 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
     /* the waste card onto piles */
     if (s->nwst) {
         int rc = s->RC[s->wst[s->nwst - 1]];
-        n = targets(out, n, SRC_WASTE * 64, uniq[rc], uniqn[rc]);
+        n = targets(out, n, SRC_WASTE * 64, under[rc] & ~dup);
         /* Empty piles: only the first one */
         if (first_empty >= 0 && (s->freesp || s->wastesp)) out[n++] = SRC_WASTE * 64 + first_empty;
     }
     /* pile to pile, sources with fewer cards first, the pile numbers
      * breaking ties (ORDER_UNRANKED keeps the pile order): ranked by one
-     * key, length then pile (below 32 * MAXSZ, so 16 bits) */
-    if (s->order != ORDER_UNRANKED) {
+     * key, length then pile (below 32 * MAXSZ, so 16 bits). Only the
+     * live sources are ranked: most sources have no move to a pile */
+    int srcs[MAXP], nsrc = 0;
+    for (uint32_t m = live; m; m &= m - 1) srcs[nsrc++] = __builtin_ctz(m);
+    if (s->order != ORDER_UNRANKED && nsrc > 1) {
         int16_t order[ORDER_PLACES];
         for (int a = 0; a < ORDER_PLACES; a++) order[a] = INT16_MAX;
         for (int a = 0; a < nsrc; a++) order[a] = (int16_t)(s->plen[srcs[a]] * 32 + srcs[a]);
@@ -215,20 +234,16 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
     }
     for (int q = 0; q < nsrc; q++) {
         int i = srcs[q];
-        if (i == again) continue;
-        if (s->dig_only && !diggable(s, i, accn)) continue;
-        /* (pile i is never among its own targets: a card does not take a
-         * card of its own rank) */
-        int rc = s->RC[top[i]];
-        n = targets(out, n, i * 64, uniq[rc], uniqn[rc]);
+        if (s->dig_only && !diggable(s, i, under)) continue;
+        n = targets(out, n, i * 64, to[i]);
         /* Empty piles: the first one, and never for a pile's only card */
-        if (first_empty >= 0 && s->freesp && s->plen[i] > 1) out[n++] = i * 64 + first_empty;
+        if (spaces_too && s->plen[i] > 1) out[n++] = i * 64 + first_empty;
     }
     if (s->ret) {
         for (int k = 0; k < s->nslot; k++) {
             if (s->ftop[k] && !s->IS_BASE[k]) {
                 int rc = s->RC[s->REP[k]];
-                for (int q = 0; q < accn[rc]; q++) out[n++] = (SRC_RETURN + k) * 64 + accl[rc][q];
+                for (uint32_t m = under[rc]; m; m &= m - 1) out[n++] = (SRC_RETURN + k) * 64 + __builtin_ctz(m);
                 if (first_empty >= 0 && s->freesp) out[n++] = (SRC_RETURN + k) * 64 + first_empty;
             }
         }
@@ -461,6 +476,7 @@ static int playable(const Core *s, int m) {
 int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t *bad, int checked) {
     if (s->root) {
         root_copy(s, s->root, 0);
+        tops_build(s);
         s->npath = 0;
     } else {
         take_back_to(s, 0);

@@ -61,11 +61,42 @@ static inline void pile_key_moved(const Core *s, int j, uint8_t c, int sign, uin
     out[1] = sign > 0 ? s->ph[j][1] + z[1] : s->ph[j][1] - z[1];
 }
 
+/* Core.ptop and the rest: pile j has changed (a card put on it or taken
+ * off); it leaves its old place in under[] for its new one */
+static inline void tops_set(Core *s, int j) {
+    uint32_t bit = 1u << j;
+    int old = s->pd[j], d = 26;
+    if (s->plen[j]) {
+        uint8_t c = s->pile[j][s->plen[j] - 1];
+        s->ptop[j] = c;
+        d = s->DOWNRC[c];
+    }
+    s->pd[j] = (uint8_t)d;
+    uint32_t o = s->under[old] & ~bit, n = s->under[d] | bit;
+    s->under[old] = o;
+    s->under[d] = n;
+    /* (old may be d: the pile is then still under d, in n) */
+    s->crowd &= ~((uint32_t)((o & (o - 1)) == 0) << old);
+    s->crowd |= (uint32_t)((n & (n - 1)) != 0) << d;
+}
+
+/* ... all of them worked out afresh, where the piles are set whole */
+static inline void tops_build(Core *s) {
+    memset(s->under, 0, sizeof s->under);
+    s->crowd = 0;
+    for (int j = 0; j < s->piles_n; j++) {
+        s->pd[j] = 26;
+        s->under[26] |= 1u << j;
+    }
+    for (int j = 0; j < s->piles_n; j++) tops_set(s, j);
+}
+
 static inline void pile_push(Core *s, int j, uint8_t c) {
     uint64_t k[2];
     pile_key_moved(s, j, c, 1, k);
     set_pile_key(s, j, k[0], k[1]);
     s->pile[j][s->plen[j]++] = c;
+    tops_set(s, j);
 }
 
 static inline uint8_t pile_pop(Core *s, int j) {
@@ -74,6 +105,7 @@ static inline uint8_t pile_pop(Core *s, int j) {
     pile_key_moved(s, j, c, -1, k);
     set_pile_key(s, j, k[0], k[1]);
     s->plen[j]--;
+    tops_set(s, j);
     return c;
 }
 
@@ -302,12 +334,16 @@ static inline int plain_pile_move(int m, int u) {
 /* The moves of cards that apply_() makes: with a move's key worked out
  * before (w, key_after) the cards alone move, else their keys change too */
 static inline uint8_t take_pile(Core *s, int j, const keyed *w) {
-    return w ? s->pile[j][--s->plen[j]] : pile_pop(s, j);
+    if (!w) return pile_pop(s, j);
+    uint8_t c = s->pile[j][--s->plen[j]];
+    tops_set(s, j);
+    return c;
 }
 
 static inline void put_pile(Core *s, int j, uint8_t c, const keyed *w) {
-    if (w) s->pile[j][s->plen[j]++] = c;
-    else pile_push(s, j, c);
+    if (!w) { pile_push(s, j, c); return; }
+    s->pile[j][s->plen[j]++] = c;
+    tops_set(s, j);
 }
 
 static inline uint8_t take_waste(Core *s, const keyed *w) { return w ? s->wst[--s->nwst] : waste_pop(s); }
