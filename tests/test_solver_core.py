@@ -796,11 +796,15 @@ def test_solve_with_the_python_reference_is_solve_with_the_core() -> None:
 @pytest.mark.parametrize("mix", [1, 2, 3])
 def test_solve_with_a_hunt_mix_is_the_same_in_python_and_the_core(mix: int) -> None:
     # the hunters' foundation-move policies (Options.hunt_mix) in a whole
-    # solve: restarts give the hunters new orders, and with mix 3 new policies
-    board = Board.from_number(3, get_rules("admirals-patience"))
+    # solve: restarts give the hunters new orders, and with mix 3 new
+    # policies; each mix wins Falling Star deal 5 after other positions
+    # than the solver's own hunters (20,445)
+    board = Board.from_number(5, get_rules("falling-star"))
     python, core = (solve(board, max_seconds=600, max_nodes=40_000, all_candidates=False,
                           options=Options(core=name, hunt_mix=mix)) for name in ("python", "compiled"))
     assert (python.result, python.nodes, python.moves) == (core.result, core.nodes, core.moves)
+    plain = solve(board, max_seconds=600, max_nodes=40_000, all_candidates=False)
+    assert core.result == plain.result == "won" and core.nodes != plain.nodes
 
 
 @pytest.mark.parametrize("core", CORES)
@@ -817,6 +821,19 @@ def test_a_hunt_mix_moves_the_hunters_and_leaves_the_complete_search(core: str) 
         assert run(board, Options(core=core, hunt_mix=mix, shuffle=shuffle), 3_000)[1:] != hunter[1:]
     same = run(board, Options(core=core, shuffle=6), 3_000)  # (6 % 3: policy 0)
     assert run(board, Options(core=core, hunt_mix=3, shuffle=6), 3_000) == same
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_restarted_hunter_takes_the_policy_of_its_new_order(core: str) -> None:
+    # with hunt_mix=3 a restart's order picks the hunter's policy: a
+    # restarted search is the one built with that order, in both searches
+    board = Board.from_number(2, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    search = Search(board, Options(core=core, hunt_mix=3, shuffle=6))
+    run_on(search, 500)
+    for shuffle in (4, 5, 6, 7):  # the policies 1, 2, 0, 1
+        search.restart(shuffle, [])
+        assert run_on(search, 3_000) == run(board, Options(core=core, hunt_mix=3, shuffle=shuffle), 3_000)
 
 
 @pytest.mark.parametrize("mix", [-1, 4, 1.5, "1"])
