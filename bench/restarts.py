@@ -17,7 +17,10 @@ whole run. ``--seeds N`` runs every policy N times with different seeds
 (where the hunters restart from): the spread of those counts is what luck
 alone moves, the bar any setting has to clear; ``--first-seed K`` starts
 those seeds K after the solver's own, so that more seeds can be added to a
-run without running its first ones again. ``--option NAME=VALUE`` sets
+run without running its first ones again. With several seeds or policies
+a second table gives what runs sharing a deal's budget would win (``k``
+seeds of ``nodes / k`` positions each, a portfolio), read off the
+positions each win took. ``--option NAME=VALUE`` sets
 a whole-number or true/false field of the solver's ``Options`` (such as
 ``live_best=true`` or ``reserve_weight=2``) for every solve of the run.
 
@@ -141,16 +144,17 @@ def option(setting: str) -> tuple[str, int | bool]:
     return name, int(text)
 
 
-def won_deals(rules: Rules, deals: range, nodes: int, options: Options, policy: str) -> set[int]:
-    """The deals the solver wins within ``nodes`` positions each; each
-    deal's result is printed as it ends (a run can take hours)."""
-    won = set()
+def won_deals(rules: Rules, deals: range, nodes: int, options: Options, policy: str) -> dict[int, int]:
+    """The deals the solver wins within ``nodes`` positions each, with the
+    positions each win took; each deal's result is printed as it ends (a
+    run can take hours)."""
+    won = {}
     for deal in deals:
         start = time.process_time()
         result = api.solve(Board.from_number(deal, rules), max_seconds=86_400, max_nodes=nodes,
                            all_candidates=False, options=options)
         if result.result == api.WON:
-            won.add(deal)
+            won[deal] = result.nodes
         print(f"{policy}, seed {options.seed}, deal {deal}: {result.result} after {result.nodes:,} "
               f"positions, {time.process_time() - start:.2f} CPU s", flush=True)
     return won
@@ -190,7 +194,7 @@ def main() -> None:
                 for policy in args.policies.split(",")]  # all checked first
     seeds = [Options().seed + args.first_seed + i for i in range(args.seeds)]
     deals = range(first, last + 1)
-    wins: dict[str, list[set[int]]] = {}
+    wins: dict[str, list[dict[int, int]]] = {}
     seconds: dict[str, float] = {}
     try:
         for policy, length, elite in policies:
@@ -205,7 +209,11 @@ def main() -> None:
         use(None)
     print()
     first = [f"first seed {seeds[0]}"] if args.first_seed else []
-    print(report(args.variant, args.deals, args.nodes, args.set + args.option + first, wins, seconds))
+    print(report(args.variant, args.deals, args.nodes, args.set + args.option + first,
+                 {policy: [set(won) for won in per_seed] for policy, per_seed in wins.items()}, seconds))
+    if args.seeds > 1 or len(wins) > 1:
+        print()
+        print(shares(args.nodes, wins))
 
 
 def report(variant: str, deals: str, nodes: int, settings: list[str],
@@ -238,6 +246,48 @@ def report(variant: str, deals: str, nodes: int, settings: list[str],
         counts = ", ".join(str(len(w)) for w in per_seed) + (f" (any seed: {len(won)})" if runs > 1 else "")
         lines.append(f"| {policy} | {counts} | {len(won - base)} | {len(base - won)} "
                      f"| {seconds[policy]:.0f} | {', '.join(map(str, sorted(won)))} |")
+    return "\n".join(lines)
+
+
+def shares(nodes: int, wins: dict[str, list[dict[int, int]]]) -> str:
+    """What runs that share a deal's budget would win: ``k`` runs of
+    ``nodes / k`` positions each (a portfolio of seeds, or of policies),
+    read off the positions each win took. A solve counted in positions
+    finds the same things up to any budget, so a deal won after at most
+    ``nodes / k`` positions is won with that budget (the rare win whose
+    last turn began below it and ended above it is not counted). Per
+    policy, its seeds in groups of ``k`` (1, 2, 4, ... up to its seeds),
+    the deals any run of a group won; with several policies, also each
+    seed of all of them together, ``nodes / policies`` each.
+
+    >>> print(shares(100, {"default": [{1: 10, 2: 60}, {2: 20, 3: 90}], "luby:5": [{4: 40}, {5: 70}]}))
+    deals won by k runs of a budget's k-th part each (the groups of k seeds in turn)
+    <BLANKLINE>
+    | runs | positions each | default | luby:5 |
+    |---|---:|---|---|
+    | 1 | 100 | 2, 2 | 1, 1 |
+    | 2 | 50 | 2 | 1 |
+    <BLANKLINE>
+    all 2 policies together, 50 positions each: 2 (seed 1), 1 (seed 2)
+    """
+    runs = len(next(iter(wins.values())))
+    lines = ["deals won by k runs of a budget's k-th part each (the groups of k seeds in turn)", "",
+             f"| runs | positions each | {' | '.join(wins)} |", "|---|---:|" + "---|" * len(wins)]
+    k = 1
+    while k <= runs:
+        counts = []
+        for per_seed in wins.values():
+            groups = [per_seed[i:i + k] for i in range(0, runs - k + 1, k)]
+            counts.append(", ".join(str(len({deal for won in group for deal, used in won.items()
+                                                 if used <= nodes // k})) for group in groups))
+        lines.append(f"| {k} | {nodes // k:,} | {' | '.join(counts)} |")
+        k *= 2
+    if len(wins) > 1:
+        each = nodes // len(wins)
+        together = [len({deal for per_seed in wins.values() for deal, used in per_seed[i].items()
+                         if used <= each}) for i in range(runs)]
+        lines += ["", f"all {len(wins)} policies together, {each:,} positions each: "
+                  + ", ".join(f"{count} (seed {i + 1})" for i, count in enumerate(together))]
     return "\n".join(lines)
 
 

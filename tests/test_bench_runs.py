@@ -103,5 +103,8 @@ def test_the_restart_benchmark_adds_seeds_after_the_first_ones() -> None:
     seeds = [line.split(":")[0] for line in lines[:2]]
     assert seeds == [f"default, seed {s}, deal 2" for s in (20240603, 20240604)]
     assert lines[3] == "terrace, deals 2-2, 20,000 positions per deal, first seed 20240603, 2 seeds"
+    # and what the two seeds would win sharing the budget (a portfolio)
+    table = lines[lines.index("| runs | positions each | default |"):]
+    assert [row.split(" | ")[:2] for row in table[2:]] == [["| 1", "20,000"], ["| 2", "10,000"]]
     refused = subprocess.run([*restarts, "--first-seed", "-1"], capture_output=True, text=True, timeout=300)
     assert refused.returncode == 1 and "--first-seed -1: give a whole number from 0 to 1000" in refused.stderr

@@ -40,6 +40,8 @@ OPTION_SETS = [
     {"order": 2, "shuffle": 5},
     {"reserve_weight": 3, "order": 2, "shuffle": 5},
     {"live_best": True, "reserve_weight": 5, "order": 1, "shuffle": 9},
+    {"hunt_mix": 1, "order": 2, "shuffle": 5},
+    {"hunt_mix": 3, "order": 2, "shuffle": 8},  # (8 % 3: foundation moves shuffled in now and then)
 ]
 WHOLE_DEAL_SETS = OPTION_SETS[:1] + OPTION_SETS[3:4]
 """The switches the whole deals are run under (docs/winnability.md says how many)."""
@@ -685,8 +687,8 @@ def test_the_core_refuses_a_reserve_weight_out_of_range(weight: int) -> None:
 
     board = Board.from_number(3, get_rules("falling-star"))
     arguments = list(_core_arguments(board, Options(reserve_weight=2)))
-    assert arguments[-2] == 2  # (one_lane is last)
-    arguments[-2] = weight
+    assert arguments[-3] == 2  # (one_lane and hunt_mix follow)
+    arguments[-3] = weight
     with pytest.raises(ValueError, match="reserve weight out of range"):
         _core.Search(*arguments)
 
@@ -790,6 +792,69 @@ def test_solve_with_the_python_reference_is_solve_with_the_core() -> None:
                           options=Options(core=name)) for name in ("python", "compiled"))
     assert (python.result, python.nodes, python.moves) == (core.result, core.nodes, core.moves)
     assert core.result == "won"
+
+
+@needs_core
+@pytest.mark.parametrize("mix", [1, 2, 3])
+def test_solve_with_a_hunt_mix_is_the_same_in_python_and_the_core(mix: int) -> None:
+    # the hunters' foundation-move policies (Options.hunt_mix) in a whole
+    # solve: restarts give the hunters new orders, and with mix 3 new
+    # policies; each mix wins Falling Star deal 5 after other positions
+    # than the solver's own hunters (20,445)
+    board = Board.from_number(5, get_rules("falling-star"))
+    python, core = (solve(board, max_seconds=600, max_nodes=40_000, all_candidates=False,
+                          options=Options(core=name, hunt_mix=mix)) for name in ("python", "compiled"))
+    assert (python.result, python.nodes, python.moves) == (core.result, core.nodes, core.moves)
+    plain = solve(board, max_seconds=600, max_nodes=40_000, all_candidates=False)
+    assert core.result == plain.result == "won" and core.nodes != plain.nodes
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_hunt_mix_moves_the_hunters_and_leaves_the_complete_search(core: str) -> None:
+    # only a shuffled search (a win-hunter) puts its foundation moves
+    # elsewhere; the complete search (no shuffle) is the same with any mix
+    board = Board.from_number(2, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    plain = run(board, Options(core=core), 3_000)
+    for mix in (1, 2, 3):
+        assert run(board, Options(core=core, hunt_mix=mix), 3_000) == plain
+    hunter = run(board, Options(core=core, shuffle=5), 3_000)
+    for mix, shuffle in ((1, 5), (2, 5), (3, 4), (3, 5)):  # (3 with 4 and 5: the policies 1 and 2)
+        assert run(board, Options(core=core, hunt_mix=mix, shuffle=shuffle), 3_000)[1:] != hunter[1:]
+    same = run(board, Options(core=core, shuffle=6), 3_000)  # (6 % 3: policy 0)
+    assert run(board, Options(core=core, hunt_mix=3, shuffle=6), 3_000) == same
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_restarted_hunter_takes_the_policy_of_its_new_order(core: str) -> None:
+    # with hunt_mix=3 a restart's order picks the hunter's policy: a
+    # restarted search is the one built with that order, in both searches
+    board = Board.from_number(2, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    search = Search(board, Options(core=core, hunt_mix=3, shuffle=6))
+    run_on(search, 500)
+    for shuffle in (4, 5, 6, 7):  # the policies 1, 2, 0, 1
+        search.restart(shuffle, [])
+        assert run_on(search, 3_000) == run(board, Options(core=core, hunt_mix=3, shuffle=shuffle), 3_000)
+
+
+@pytest.mark.parametrize("mix", [-1, 4, 1.5, "1"])
+def test_a_hunt_mix_out_of_range_is_refused(mix: object) -> None:
+    with pytest.raises(ValueError, match=r"hunt mix|hunt_mix"):
+        Options(hunt_mix=mix)  # type: ignore[arg-type]
+
+
+@needs_core
+def test_the_core_refuses_a_hunt_mix_out_of_range() -> None:
+    from terrace.solver import _core  # type: ignore[attr-defined]
+    from terrace.solver.search import _core_arguments
+
+    board = Board.from_number(3, get_rules("falling-star"))
+    arguments = list(_core_arguments(board, Options(hunt_mix=3)))
+    assert arguments[-1] == 3  # (hunt_mix is last)
+    arguments[-1] = 4
+    with pytest.raises(ValueError, match="hunt mix out of range"):
+        _core.Search(*arguments)
 
 
 @needs_core

@@ -19,7 +19,8 @@ class Search:
         base: int, reserve: bytes, stock: bytes, waste: bytes, tableau: list[bytes],
         foundations: list[bytes], redeals_used: int,
         canonical: bool, safe_moves: bool, dead_reserve: bool, order: int, dig_only: bool,
-        shuffle: int, max_entries: int, seed: int, live_best: bool, reserve_weight: int, one_lane: bool, /,
+        shuffle: int, max_entries: int, seed: int, live_best: bool, reserve_weight: int, one_lane: bool,
+        hunt_mix: int, /,
     ) -> None: ...
     def step(self, max_nodes: int, seconds: float, /) -> int: ...
     def set_beam(

@@ -44,10 +44,24 @@ class Rng:
             items[i], items[j] = items[j], items[i]
 
 
+def foundation_mode(mix: int, shuffle: int) -> int:
+    """Where a search of move order ``shuffle`` puts its foundation moves
+    under ``Options.hunt_mix``: 0 first (always, unshuffled), 1 the waste's
+    first, 2 shuffled with the rest in one position in eight; mix 3 gives
+    each hunter one of the three by its order.
+
+    >>> [foundation_mode(3, shuffle) for shuffle in range(5)], foundation_mode(2, 0)
+    ([0, 1, 2, 0, 1], 0)
+    """
+    if not shuffle:
+        return 0
+    return shuffle % 3 if mix == 3 else mix
+
+
 class MoveGen:
     """The move generator of one search (its switches and random order)."""
 
-    __slots__ = ("canon", "dig_only", "order", "ret", "rng", "safe")
+    __slots__ = ("canon", "dig_only", "fmode", "order", "ret", "rng", "safe")
 
     def __init__(self, opt: Options, ret: bool) -> None:
         self.canon = opt.canonical
@@ -56,6 +70,7 @@ class MoveGen:
         self.order = opt.order
         self.dig_only = opt.dig_only
         self.rng = Rng(opt.shuffle) if opt.shuffle else None
+        self.fmode = foundation_mode(opt.hunt_mix, opt.shuffle)
 
     def moves(self, s: State, prev: int, prev_u: int) -> list[int]:
         """The moves to try, best first. ``prev`` is the move that led here
@@ -171,6 +186,13 @@ class MoveGen:
             first = 0
             while first < len(moves) and moves[first] >= 0 and (moves[first] & 63) == DST_FOUNDATION:
                 first += 1
+            # Options.hunt_mix: the waste's foundation move (the last of
+            # them) first, or in one position in eight all of them
+            # shuffled with the rest
+            if self.fmode == 1 and first > 1 and moves[first - 1] >> 6 == SRC_WASTE:
+                moves[:first] = [moves[first - 1], *moves[:first - 1]]
+            elif self.fmode == 2 and first > 0 and self.rng.below(8) == 0:
+                first = 0
             tail = moves[first:]
             self.rng.shuffle(tail)
             moves[first:] = tail

@@ -37,6 +37,8 @@ given; a step or a hunt asked for more positions is asked for this many."""
 RESERVE_WEIGHT_MAX = 64
 """The most a reserve card played may count in a best line's worth
 (``Options.reserve_weight``)."""
+HUNT_MIXES = 3
+"""The last of the hunters' foundation-move policies (``Options.hunt_mix``)."""
 ORDERS = (ORDER_PLAIN, ORDER_DRAW_EARLY, ORDER_UNRANKED)
 """Every move order (the compiled core refuses any above the last)."""
 
@@ -98,6 +100,14 @@ class Options:
     lost (``"exhausted"``); ``solve`` gives it to its win-hunters only,
     never to the complete search (docs/winnability.md, "One-lane keys for
     the win-hunters"). The pure-Python search keeps both lanes."""
+    hunt_mix: int = 0
+    """Where a shuffled search (``shuffle``, a win-hunter) puts the
+    foundation moves that are not safe: 0 first (reserve, piles, waste),
+    1 the waste's first, 2 shuffled with the other moves in one position
+    in eight, 3 each hunter one of these by its order (``shuffle % 3``).
+    A search without ``shuffle``, such as the complete one, keeps them
+    first. Measured, not used by ``solve`` (docs/winnability.md, "Changes
+    measured": a portfolio of hunter policies)."""
     seed: int = DEFAULT_SEED
     """The seed of the position keys and of the win-hunters' random choices
     (their move orders and restart points)."""
@@ -132,6 +142,8 @@ class Options:
         if not 1 <= weight <= RESERVE_WEIGHT_MAX:
             raise ValueError(f"reserve weight {quote(weight)} is not a whole number "
                              f"from 1 to {RESERVE_WEIGHT_MAX}")
+        if not 0 <= self.hunt_mix <= HUNT_MIXES:
+            raise ValueError(f"hunt mix {quote(self.hunt_mix)} is not from 0 to {HUNT_MIXES}")
         if not 0 <= self.nrpa <= NRPA_MAX_LEVEL:
             raise ValueError(f"policy-learning level {quote(self.nrpa)} is not from 0 to {NRPA_MAX_LEVEL}")
         most = self.max_entries

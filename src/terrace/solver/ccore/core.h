@@ -94,6 +94,9 @@ typedef struct {
     int live_best;      /* Options.live_best: a position the reserve schedule cuts is never the best */
     int reserve_extra;  /* Options.reserve_weight - 1: a line's worth counts a reserve card played this much more */
     int one_lane;       /* Options.one_lane: the piles key the first lane alone (a win-hunter's keys) */
+    int hunt_mix;       /* Options.hunt_mix (0-3) */
+    int fmode;          /* a shuffled search's foundation moves: 0 first, 1 the waste's first, 2 shuffled in
+                         * one position in eight (Options.hunt_mix; 3 picks by the shuffle); 0 unshuffled */
     uint64_t rng;
     int64_t max_entries;
     /* tables (see tables.py) */
@@ -168,6 +171,15 @@ static inline uint64_t splitmix(uint64_t *state) {
 /* what the best line is chosen by: cards up, and each reserve card
  * played reserve_extra times more (Options.reserve_weight) */
 static inline int worth(const Core *s) { return s->found + s->reserve_extra * (s->nres0 - s->nres); }
+
+/* the foundation moves' place in a search of move order `shuffle` under
+ * Options.hunt_mix (Core.fmode): none but the plain one when unshuffled;
+ * mix 3 gives each hunter one of the three by its order (movegen.py,
+ * foundation_mode) */
+static inline int foundation_mode(int mix, uint64_t shuffle) {
+    if (!shuffle) return 0;
+    return mix == 3 ? (int)(shuffle % 3) : mix;
+}
 
 static inline double now(void) {
     struct timespec ts;

@@ -53,12 +53,12 @@ static void Core_dealloc(Core *s) {
 static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     int decks, piles, in_suit, spaces, redeals, ret, base, ru;
     PyObject *res, *stk, *wst, *tab, *fnd;
-    int canon, safe, dead, order, dig, live_best, reserve_weight, one_lane;
+    int canon, safe, dead, order, dig, live_best, reserve_weight, one_lane, hunt_mix;
     unsigned long long shuffle, seed;
     long long max_entries;
-    if (!PyArg_ParseTuple(args, "iipiipiSSSOOipppipKLKpip", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
+    if (!PyArg_ParseTuple(args, "iipiipiSSSOOipppipKLKpipi", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
                           &base, &res, &stk, &wst, &tab, &fnd, &ru, &canon, &safe, &dead, &order, &dig,
-                          &shuffle, &max_entries, &seed, &live_best, &reserve_weight, &one_lane))
+                          &shuffle, &max_entries, &seed, &live_best, &reserve_weight, &one_lane, &hunt_mix))
         return -1;
     if (s->inited) {
         PyErr_SetString(PyExc_RuntimeError, "already initialised (a search is initialised once)");
@@ -78,6 +78,10 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "reserve weight out of range");
         return -1;
     }
+    if (hunt_mix < 0 || hunt_mix > 3) {
+        PyErr_SetString(PyExc_ValueError, "hunt mix out of range");
+        return -1;
+    }
     if (!PyList_Check(tab) || PyList_GET_SIZE(tab) != piles || !PyList_Check(fnd) ||
         PyList_GET_SIZE(fnd) != 4 * decks) {
         PyErr_SetString(PyExc_ValueError, "bad tableau or foundations");
@@ -89,6 +93,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     s->canon = canon; s->safe = safe && !ret; s->dead_check = dead && !ret; s->order = order;
     s->dig_only = dig; s->rng = shuffle; s->shuffled = shuffle != 0; s->max_entries = max_entries; s->mixed = canon && in_suit;
     s->live_best = live_best; s->reserve_extra = reserve_weight - 1; s->one_lane = one_lane;
+    s->hunt_mix = hunt_mix; s->fmode = foundation_mode(hunt_mix, shuffle);
     s->best_found = -1; s->best_first = -2;
     build_tables(s);
     int total = s->total;

@@ -252,6 +252,16 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
     if (s->shuffled && n > 1) {
         int first = 0;
         while (first < n && out[first] >= 0 && (out[first] & 63) == DST_FOUNDATION) first++;
+        /* Options.hunt_mix: the waste's foundation move (the last of
+         * them) first, or in one position in eight all of them shuffled
+         * with the rest (movegen.py does the same) */
+        if (s->fmode == 1 && first > 1 && (out[first - 1] >> 6) == SRC_WASTE) {
+            int32_t w = out[first - 1];
+            for (int i = first - 1; i > 0; i--) out[i] = out[i - 1];
+            out[0] = w;
+        } else if (s->fmode == 2 && first > 0 && (splitmix(&s->rng) & 7) == 0) {
+            first = 0;
+        }
         for (int i = n - 1 - first; i > 0; i--) {
             int j = (int)(splitmix(&s->rng) % (uint64_t)(i + 1));
             int32_t tmp = out[first + i];
@@ -513,5 +523,6 @@ int restart(Core *s, uint64_t shuffle, const int32_t *moves, int64_t n, int64_t 
     s->base_len = s->npath;
     s->rng = shuffle;
     s->shuffled = shuffle != 0;
+    s->fmode = foundation_mode(s->hunt_mix, shuffle);
     return r;
 }
