@@ -49,7 +49,7 @@ search (a pure-Python one: it took a fifth of their time, and repeated)."""
 
 def brute_force(board: Board, max_positions: int = 200_000) -> str | None:
     """``"won"`` or ``"lost"`` by trying every legal move from every
-    reachable position (keyed by the exact position string), or None when
+    reachable position (keyed by the exact position), or None when
     there are more than ``max_positions`` positions. Remembered by position
     and rules for the rest of the process."""
     key = (board.rules, board.position(), max_positions)
@@ -60,7 +60,9 @@ def brute_force(board: Board, max_positions: int = 200_000) -> str | None:
 
 def _search(board: Board, max_positions: int) -> str | None:
     start = board.copy(stack=False)
-    seen = {start.position()}
+    # (position_key: equal exactly when the position strings are, for
+    # boards of one rules, and far cheaper to build than the string)
+    seen = {start.position_key()}
     stack = [start]
     while stack:
         current = stack.pop()
@@ -69,7 +71,7 @@ def _search(board: Board, max_positions: int) -> str | None:
         for move in list(current.legal_moves):
             child = current.copy(stack=False)
             child.push(move)
-            key = child.position()
+            key = child.position_key()
             if key not in seen:
                 if len(seen) >= max_positions:
                     return None

@@ -81,16 +81,23 @@ def walk(rules: Rules, number: int, seed: int, length: int) -> Board:
 def every_move(board: Board) -> list[Move]:
     """Every well-formed move that names places up to one beyond the board."""
     rules = board.rules
-    piles = range(1, rules.piles + 2)
-    foundations = range(1, rules.foundation_count + 2)
-    moves = [Move.draw(), *(Move.choose(i) for i in range(1, rules.candidates + 2))]
-    sources = [("r", 0), ("w", 0), *(("t", i) for i in piles), *(("f", i) for i in foundations)]
-    targets = [("f", 0), *(("f", i) for i in foundations), *(("t", i) for i in piles)]
+    return list(_every_move(rules.piles, rules.foundation_count, rules.candidates))
+
+
+@cache
+def _every_move(piles: int, foundation_count: int, candidates: int) -> tuple[Move, ...]:
+    """The moves of :func:`every_move`, which depend on these three counts
+    only (made once: most are malformed, each refusal worded)."""
+    pile_range = range(1, piles + 2)
+    foundations = range(1, foundation_count + 2)
+    moves = [Move.draw(), *(Move.choose(i) for i in range(1, candidates + 2))]
+    sources = [("r", 0), ("w", 0), *(("t", i) for i in pile_range), *(("f", i) for i in foundations)]
+    targets = [("f", 0), *(("f", i) for i in foundations), *(("t", i) for i in pile_range)]
     for source, source_index in sources:
         for target, target_index in targets:
             with contextlib.suppress(InvalidMoveError):  # e.g. a pile onto itself is no move
                 moves.append(Move(source, source_index, target, target_index))
-    return moves
+    return tuple(moves)
 
 
 @SETTINGS
@@ -316,7 +323,8 @@ def check_refusals(board: Board) -> None:
         assert move not in legal and explained(board, move, reason), f"{move}: {reason!r}"
         assert board.why_illegal(move) == str(reason)
         for language in ("en", "de"):
-            assert "{" not in reason.text(language) and reason.text(language)
+            words = reason.text(language)
+            assert "{" not in words and words
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

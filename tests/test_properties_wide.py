@@ -81,16 +81,16 @@ def check_push_takes_exactly_the_legal_moves(board: Board) -> None:
     every other one; a named foundation is accepted exactly when the
     listed ``<src>f`` move goes there or another foundation also takes it."""
     listed = set(board.legal_moves)
-    before = board.position()
-    for move in every_move(board):
+    before = board.position_key()  # (equal exactly when the positions are; position() would cost
+    for move in every_move(board):  # 0.15 ms a refused move of eight packs, a few thousand a board)
         try:
             board.push(move)
         except IllegalMoveError:
-            assert board.position() == before, str(move)
+            assert board.position_key() == before, str(move)
             assert move not in listed, str(move)
             continue
         assert board.pop() == move
-        assert board.position() == before
+        assert board.position_key() == before
         short = Move(move.source, move.source_index, "f") if move.to_foundation else move
         assert short in listed, str(move)
     for move in listed:
