@@ -983,3 +983,35 @@ def test_a_restarted_searchs_table_grows_with_the_positions_of_its_own_epoch_alo
     assert grown[0] == 3 and search._compiled._table_epoch() == -1 and grown[1] == "lost" and grown[-1] > 3072
     fresh = Search(board, Options(core="compiled", shuffle=7))
     assert grown[1:] == (*run_on(fresh, 100_000), fresh._compiled.entries)
+
+
+@pytest.mark.parametrize(("seed", "verdict"), [(4, "lost"), (0, "won")])
+def test_a_python_search_interrupted_inside_a_slice_starts_again_at_its_next_step(
+        monkeypatch: pytest.MonkeyPatch, seed: int, verdict: str) -> None:
+    # a Ctrl+C (or a MemoryError) raised inside a slice closed the search's
+    # generator: every later step said False (running) at the same count of
+    # positions, so a caller's 'while not search.step()' never ended
+    from terrace.solver import movegen
+
+    board = endgame_position(seed, RULE_SETS[0], 30)
+    expected = run(board, Options(core="python"), 10**6)
+    assert expected[0] == verdict and expected[1] > 1000
+    calls = [0]
+    moves = movegen.MoveGen.moves
+
+    def interrupted(self: movegen.MoveGen, *args: Any) -> list[int]:
+        calls[0] += 1
+        if calls[0] == 40:
+            raise KeyboardInterrupt
+        return moves(self, *args)
+
+    monkeypatch.setattr(movegen.MoveGen, "moves", interrupted)
+    search = Search(board, Options(core="python"))
+    with pytest.raises(KeyboardInterrupt):
+        while not search.step(math.inf, max_nodes=16):
+            pass
+    assert search.result is None
+    steps = 0
+    while not search.step(math.inf, max_nodes=2048) and steps < 1000:
+        steps += 1
+    assert (search.result, search.nodes, search.best_found, search.line, search.best_line()) == expected

@@ -246,7 +246,8 @@ class Search:
         positions; the Python search after ``max_nodes`` positions (as the
         core, to the position), else 2,048, or at the first multiple of
         2,048 positions past ``seconds`` (a million positions took it 10 s
-        against a budget of 0.5)."""
+        against a budget of 0.5). A Python slice that an exception stopped
+        (Ctrl+C) cannot go on: the next step starts the search again."""
         if self.result is not None:
             return True
         self._refuse_if_released()
@@ -263,6 +264,12 @@ class Search:
                 next(self._gen)
             except StopIteration:
                 break
+            except BaseException:
+                # (a Ctrl+C, a MemoryError inside the slice closed the
+                # generator: the next step starts the search again, which
+                # would otherwise say False, running, for ever)
+                self._clear()
+                raise
             if self.nodes >= target or time.perf_counter() >= until:
                 break
         return self.result is not None
