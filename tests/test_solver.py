@@ -1023,7 +1023,8 @@ def test_cli_solve_json_says_why_a_result_is_unknown() -> None:
 
 def test_the_python_search_stops_at_its_memory_cap() -> None:
     """Options.max_entries bounds the transposition set of the pure-Python
-    search too: it gives up with "memory" at the first slice past the cap."""
+    search too: it gives up with "memory" at the first new position past
+    the cap, as the core does (test_solver_core checks the same position)."""
     from terrace.solver.search import SLICE
 
     board = Board.from_number(1, get_rules("admirals-patience"))

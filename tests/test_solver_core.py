@@ -1015,3 +1015,18 @@ def test_a_python_search_interrupted_inside_a_slice_starts_again_at_its_next_ste
     while not search.step(math.inf, max_nodes=2048) and steps < 1000:
         steps += 1
     assert (search.result, search.nodes, search.best_found, search.line, search.best_line()) == expected
+
+
+@needs_core
+@pytest.mark.parametrize("most", [1, 3, 100, 5000])
+def test_the_python_search_stops_at_the_same_entry_as_the_core_with_a_memory_cap(most: int) -> None:
+    # the Python search read Options.max_entries only between its slices of
+    # 2,048 positions: with a cap of 1 it won what needs thousands of
+    # entries, where the core it is the reference of said memory at 2
+    for seed in (0, 4, 6):
+        board = endgame_position(seed, RULE_SETS[0], 30)
+        python = run(board, Options(core="python", max_entries=most), 10**6)
+        core = run(board, Options(core="compiled", max_entries=most), 10**6)
+        assert python == core, (seed, python[:3], core[:3])
+    if most == 1:
+        assert python[:2] == ("memory", 2)

@@ -378,6 +378,7 @@ class Search:
         undo: list[int] = []
         nodes = 1
         extra, first_reserve, live = opt.reserve_weight - 1, len(self._root.reserve), opt.live_best
+        cap = opt.max_entries or math.inf
 
         def worth() -> int:
             """What the best line is chosen by (``Options.reserve_weight``)."""
@@ -425,6 +426,10 @@ class Search:
                             return
                     key = s.key()
                     if key not in visited:
+                        if len(visited) >= cap:  # (Options.max_entries, as the core counts it)
+                            self.result = "memory"
+                            self.nodes = nodes
+                            return
                         visited.add(key)
                         up = m >= 0 and (m & 63) == DST_FOUNDATION
                         cut = up and dead_check and bool(s.res) and reserve_dead(s)
