@@ -113,6 +113,46 @@ def test_verdicts_match_plain_exhaustive_search_on_built_positions(rules: Rules,
     assert reference in (None, fast.result), board.position()
 
 
+EDGE_RULES = [
+    Rules(decks=1, reserve=3, piles=2, candidates=0, spaces="waste", foundation_return=True),
+    Rules(decks=1, reserve=3, piles=2, candidates=0, foundations="suit", spaces="waste", redeals=1,
+          foundation_return=True),
+    Rules(decks=2, reserve=4, piles=3, candidates=0, foundations="suit", foundation_return=True),
+    Rules(decks=1, reserve=0, piles=1, candidates=0),
+    Rules(decks=1, reserve=1, piles=1, candidates=0, spaces="free", redeals=3),
+    Rules(decks=2, reserve=1, piles=1, candidates=0, foundations="suit", spaces="waste", redeals=3),
+    Rules(decks=8, reserve=0, piles=2, candidates=0, spaces="waste", redeals=3),
+]
+"""Rules at the edges of the options the play after the base card reads,
+which the rule sets above leave out: foundation-return with waste-only
+spaces and with suit foundations; one pile; no
+reserve or a single card; three redeals; eight decks without a reserve."""
+
+
+@pytest.mark.parametrize("rules", EDGE_RULES, ids=lambda r: r.describe())
+def test_verdicts_and_hints_match_plain_exhaustive_search_at_the_edges_of_the_options(rules: Rules) -> None:
+    verdicts = []
+    for seed in range(8):
+        board = built_position(random.Random(seed), rules, 8)
+        reference = brute_force(board, 20_000)
+        fast = solve(board, max_seconds=30)
+        python = Search(board, Options(core="python"))
+        while not python.step(math.inf, max_nodes=4096) and python.nodes < 60_000:
+            pass
+        assert fast.result in ("won", "lost"), board.position()
+        assert reference in (None, fast.result), board.position()
+        assert python.result in (None, fast.result), board.position()
+        verdicts.append(reference)
+        if fast.result == "won":
+            assert replays_to_win(board, fast.moves)
+            found = hint(board, 1.0)
+            assert found.kind == "winnable" and found.move is not None, board.position()
+            after = board.copy(stack=False)
+            after.push(found.move)
+            assert brute_force(after, 20_000) in (None, "won"), (board.position(), str(found.move))
+    assert verdicts.count(None) <= 2
+
+
 def test_built_positions_have_what_they_are_built_for() -> None:
     boards = [built_position(random.Random(seed), rules, cards_in_play(rules))
               for seed in range(8) for rules in BUILT_RULES]
@@ -983,7 +1023,8 @@ def test_cli_solve_json_says_why_a_result_is_unknown() -> None:
 
 def test_the_python_search_stops_at_its_memory_cap() -> None:
     """Options.max_entries bounds the transposition set of the pure-Python
-    search too: it gives up with "memory" at the first slice past the cap."""
+    search too: it gives up with "memory" at the first new position past
+    the cap, as the core does (test_solver_core checks the same position)."""
     from terrace.solver.search import SLICE
 
     board = Board.from_number(1, get_rules("admirals-patience"))

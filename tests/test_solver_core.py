@@ -1145,3 +1145,50 @@ def test_the_cores_move_list_is_the_python_move_list_along_random_games() -> Non
                 prev, prev_u = move, state.apply(move)
                 prefix.append(move)
     assert min(seen.values()) > 10, seen
+
+
+@pytest.mark.parametrize(("seed", "verdict"), [(4, "lost"), (0, "won")])
+def test_a_python_search_interrupted_inside_a_slice_starts_again_at_its_next_step(
+        monkeypatch: pytest.MonkeyPatch, seed: int, verdict: str) -> None:
+    # a Ctrl+C (or a MemoryError) raised inside a slice closed the search's
+    # generator: every later step said False (running) at the same count of
+    # positions, so a caller's 'while not search.step()' never ended
+    from terrace.solver import movegen
+
+    board = endgame_position(seed, RULE_SETS[0], 30)
+    expected = run(board, Options(core="python"), 10**6)
+    assert expected[0] == verdict and expected[1] > 1000
+    calls = [0]
+    moves = movegen.MoveGen.moves
+
+    def interrupted(self: movegen.MoveGen, *args: Any) -> list[int]:
+        calls[0] += 1
+        if calls[0] == 40:
+            raise KeyboardInterrupt
+        return moves(self, *args)
+
+    monkeypatch.setattr(movegen.MoveGen, "moves", interrupted)
+    search = Search(board, Options(core="python"))
+    with pytest.raises(KeyboardInterrupt):
+        while not search.step(math.inf, max_nodes=16):
+            pass
+    assert search.result is None
+    steps = 0
+    while not search.step(math.inf, max_nodes=2048) and steps < 1000:
+        steps += 1
+    assert (search.result, search.nodes, search.best_found, search.line, search.best_line()) == expected
+
+
+@needs_core
+@pytest.mark.parametrize("most", [1, 3, 100, 5000])
+def test_the_python_search_stops_at_the_same_entry_as_the_core_with_a_memory_cap(most: int) -> None:
+    # the Python search read Options.max_entries only between its slices of
+    # 2,048 positions: with a cap of 1 it won what needs thousands of
+    # entries, where the core it is the reference of said memory at 2
+    for seed in (0, 4, 6):
+        board = endgame_position(seed, RULE_SETS[0], 30)
+        python = run(board, Options(core="python", max_entries=most), 10**6)
+        core = run(board, Options(core="compiled", max_entries=most), 10**6)
+        assert python == core, (seed, python[:3], core[:3])
+    if most == 1:
+        assert python[:2] == ("memory", 2)

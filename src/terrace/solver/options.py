@@ -81,7 +81,8 @@ class Options:
     rank both lead to (``solve`` only; see :mod:`terrace.solver.twins`)."""
     max_entries: int | None = None
     """Transposition entries before the search gives up (memory cap), from 1
-    to :data:`COUNT_MOST`; by default 20 million for the pure-Python search (and for all its searches
+    to :data:`COUNT_MOST` (the two searches stop at the same position); by
+    default 20 million for the pure-Python search (and for all its searches
     in the process together, whatever this says), and for the compiled core
     as many as its memory limit allows (see :func:`set_memory_limit`)."""
     live_best: bool = False

@@ -246,7 +246,8 @@ class Search:
         positions; the Python search after ``max_nodes`` positions (as the
         core, to the position), else 2,048, or at the first multiple of
         2,048 positions past ``seconds`` (a million positions took it 10 s
-        against a budget of 0.5)."""
+        against a budget of 0.5). A Python slice that an exception stopped
+        (Ctrl+C) cannot go on: the next step starts the search again."""
         if self.result is not None:
             return True
         self._refuse_if_released()
@@ -263,6 +264,12 @@ class Search:
                 next(self._gen)
             except StopIteration:
                 break
+            except BaseException:
+                # (a Ctrl+C, a MemoryError inside the slice closed the
+                # generator: the next step starts the search again, which
+                # would otherwise say False, running, for ever)
+                self._clear()
+                raise
             if self.nodes >= target or time.perf_counter() >= until:
                 break
         return self.result is not None
@@ -371,6 +378,7 @@ class Search:
         undo: list[int] = []
         nodes = 1
         extra, first_reserve, live = opt.reserve_weight - 1, len(self._root.reserve), opt.live_best
+        cap = opt.max_entries or math.inf
 
         def worth() -> int:
             """What the best line is chosen by (``Options.reserve_weight``)."""
@@ -418,6 +426,10 @@ class Search:
                             return
                     key = s.key()
                     if key not in visited:
+                        if len(visited) >= cap:  # (Options.max_entries, as the core counts it)
+                            self.result = "memory"
+                            self.nodes = nodes
+                            return
                         visited.add(key)
                         up = m >= 0 and (m & 63) == DST_FOUNDATION
                         cut = up and dead_check and bool(s.res) and reserve_dead(s)
