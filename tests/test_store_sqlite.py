@@ -226,6 +226,26 @@ def test_a_backup_of_a_game_played_on_elsewhere_is_not_lost(store: SqliteStore, 
     assert store.history(game.id)[-1]["action"] == "join"  # (a state played elsewhere: no change made here)
 
 
+def test_a_backup_played_on_elsewhere_keeps_the_hints_it_counts(store: SqliteStore, tmp_path: Path) -> None:
+    """A record that continues the game here brings it up to its state with
+    its own count of hints, when it counts more than the positions it names
+    (a record of a Terrace that named none: ``saved.hinted`` left out). A
+    mutation audit kept only the positions' count, the record's 3 hints
+    became 0, and no test failed."""
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:5])
+    with open_store(tmp_path / "other.sqlite") as other:
+        other.add_games(read_games(json.dumps([export_record(store.get(game.id))])))
+        play(other, other.get(game.id), record.moves[5:8])
+        newer = json.loads(json.dumps([export_record(other.get(game.id))]))
+    newer[0]["saved"]["hints"] = 3
+    newer[0]["saved"].pop("hinted", None)
+    assert store.add_games(read_games(json.dumps(newer))) == [(game.id, True)]
+    assert store.get(game.id).hints == 3
+    assert store.statistics()["overall"]["hints"] == 3
+
+
 def test_a_backup_that_does_not_continue_the_game_here_goes_beside_it(
     store: SqliteStore, tmp_path: Path
 ) -> None:
