@@ -338,6 +338,23 @@ def test_fair_settings_are_checked() -> None:
     assert FairSettings.from_dict(FairSettings(samples=5).to_dict()) == FairSettings(samples=5)
 
 
+@pytest.mark.parametrize(("name", "low", "high"), [
+    ("samples", 1, 4096), ("nodes", 1, 10**9), ("choice_nodes", 1, 10**9), ("choice_factor", 1, 64),
+    ("space_factor", 1, 64), ("candidates", 1, 64), ("share", 0, 64),
+])
+def test_each_whole_number_setting_takes_its_range_and_refuses_one_beyond(name: str, low: int,
+                                                                         high: int) -> None:
+    """The ranges the settings have always taken (``--samples`` 1 to 4,096,
+    a billion positions at most). A mutation audit let ``nodes`` and
+    ``choice_nodes`` go to 11**9 and no test failed."""
+    for value in (low, high):
+        assert getattr(FairSettings.from_dict({name: value}), name) == value
+    for value in (low - 1, high + 1):
+        words = f"{name} must be a whole number from {low} to {high}, not {value}"
+        with pytest.raises(ValueError, match=words):
+            FairSettings.from_dict({name: value})
+
+
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
 def test_fair_play_outs_end_won_or_lost_and_replay(rules: Rules) -> None:
     for seed in range(2):
