@@ -338,6 +338,16 @@ def test_fair_settings_are_checked() -> None:
     assert FairSettings.from_dict(FairSettings(samples=5).to_dict()) == FairSettings(samples=5)
 
 
+def test_a_player_with_no_positions_left_enters_none() -> None:
+    """The budget of positions is the most its solves may enter in all: at
+    0 the decision is made without a solve. A mutation audit let a player
+    whose count had reached its budget solve once more ('>=' read as '>'):
+    with a budget of 0 it entered 267 positions, and no test failed."""
+    player = FairPlayer(seed=1, positions=0)
+    decision = player.decide(observe(Board.from_number(4, get_rules("falling-star"))))
+    assert decision.move is not None and player.positions == 0
+
+
 @pytest.mark.parametrize(("name", "low", "high"), [
     ("samples", 1, 4096), ("nodes", 1, 10**9), ("choice_nodes", 1, 10**9), ("choice_factor", 1, 64),
     ("space_factor", 1, 64), ("candidates", 1, 64), ("share", 0, 64),
