@@ -339,6 +339,33 @@ def test_fair_settings_are_checked() -> None:
     assert FairSettings.from_dict(FairSettings(samples=5).to_dict()) == FairSettings(samples=5)
 
 
+def test_a_player_with_no_positions_left_enters_none() -> None:
+    """The budget of positions is the most its solves may enter in all: at
+    0 the decision is made without a solve. A mutation audit let a player
+    whose count had reached its budget solve once more ('>=' read as '>'):
+    with a budget of 0 it entered 267 positions, and no test failed."""
+    player = FairPlayer(seed=1, positions=0)
+    decision = player.decide(observe(Board.from_number(4, get_rules("falling-star"))))
+    assert decision.move is not None and player.positions == 0
+
+
+@pytest.mark.parametrize(("name", "low", "high"), [
+    ("samples", 1, 4096), ("nodes", 1, 10**9), ("choice_nodes", 1, 10**9), ("choice_factor", 1, 64),
+    ("space_factor", 1, 64), ("candidates", 1, 64), ("share", 0, 64),
+])
+def test_each_whole_number_setting_takes_its_range_and_refuses_one_beyond(name: str, low: int,
+                                                                         high: int) -> None:
+    """The ranges the settings have always taken (``--samples`` 1 to 4,096,
+    a billion positions at most). A mutation audit let ``nodes`` and
+    ``choice_nodes`` go to 11**9 and no test failed."""
+    for value in (low, high):
+        assert getattr(FairSettings.from_dict({name: value}), name) == value
+    for value in (low - 1, high + 1):
+        words = f"{name} must be a whole number from {low} to {high}, not {value}"
+        with pytest.raises(ValueError, match=words):
+            FairSettings.from_dict({name: value})
+
+
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.describe())
 def test_fair_play_outs_end_won_or_lost_and_replay(rules: Rules) -> None:
     for seed in range(2):

@@ -69,3 +69,14 @@ def test_a_winning_line_of_one_move_is_one_move() -> None:
         assert "winning line of 1 move " in words, words
     two = describe({"move": "wf", "kind": "winnable", "fair": False, "line": ["wf", "s"]})
     assert "line of 2 moves" in two
+
+
+def test_a_fair_hint_that_names_a_move_gives_no_reason_for_none() -> None:
+    """``why`` says why a hint names no move; a fair hint that names one
+    has none. A mutation audit gave the reasons the other way round
+    (``why`` for every move named) and no test of the hints failed."""
+    board = Board.from_number(7, get_rules("terrace"))
+    board.push_text("c2")
+    report = hint_report(board, fair=True, seconds=30.0, samples=4)
+    assert report["move"] is not None and report["kind"] in ("sampled", "safe", "only", "heuristic")
+    assert report["why"] is None

@@ -226,6 +226,26 @@ def test_a_backup_of_a_game_played_on_elsewhere_is_not_lost(store: SqliteStore, 
     assert store.history(game.id)[-1]["action"] == "join"  # (a state played elsewhere: no change made here)
 
 
+def test_a_backup_played_on_elsewhere_keeps_the_hints_it_counts(store: SqliteStore, tmp_path: Path) -> None:
+    """A record that continues the game here brings it up to its state with
+    its own count of hints, when it counts more than the positions it names
+    (a record of a Terrace that named none: ``saved.hinted`` left out). A
+    mutation audit kept only the positions' count, the record's 3 hints
+    became 0, and no test failed."""
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:5])
+    with open_store(tmp_path / "other.sqlite") as other:
+        other.add_games(read_games(json.dumps([export_record(store.get(game.id))])))
+        play(other, other.get(game.id), record.moves[5:8])
+        newer = json.loads(json.dumps([export_record(other.get(game.id))]))
+    newer[0]["saved"]["hints"] = 3
+    newer[0]["saved"].pop("hinted", None)
+    assert store.add_games(read_games(json.dumps(newer))) == [(game.id, True)]
+    assert store.get(game.id).hints == 3
+    assert store.statistics()["overall"]["hints"] == 3
+
+
 def test_a_backup_that_does_not_continue_the_game_here_goes_beside_it(
     store: SqliteStore, tmp_path: Path
 ) -> None:
@@ -245,6 +265,62 @@ def test_a_backup_that_does_not_continue_the_game_here_goes_beside_it(
     assert added and new_id != game.id
     assert store.get(game.id).moves == list(record.moves[:4])
     assert store.get(new_id).moves == list(record.moves[:8])
+
+
+def test_a_backup_played_as_far_but_on_another_line_goes_beside_the_game_here(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    """Carried away, then one move played in each place, each another: the
+    two states have the same revision, yet neither continues the other, so
+    the record goes beside the game here and neither move is lost (a
+    mutation audit read ``_continues``'s 'the same line and another state'
+    as 'or', and the record then overwrote the move played here)."""
+    record = golden("terrace-won")
+    game = start(store, record)
+    board = play(store, game, record.moves[:5])
+    carried = json.dumps([export_record(store.get(game.id))])
+    mine, theirs = sorted(str(m) for m in board.legal_moves)[:2]
+    play(store, store.get(game.id), [mine])
+    with open_store(tmp_path / "other.sqlite") as other:
+        other.add_games(read_games(carried))
+        play(other, other.get(game.id), [theirs])
+        newer = json.dumps([export_record(other.get(game.id))])
+    assert json.loads(newer)[0]["saved"]["revision"] == store.get(game.id).revision  # (the same point)
+    [(new_id, added)] = store.add_games(read_games(newer))
+    assert added and new_id != game.id
+    assert store.get(game.id).moves == [*record.moves[:5], mine]
+    assert store.get(new_id).moves == [*record.moves[:5], theirs]
+
+
+def test_a_game_given_up_in_both_places_at_other_times_goes_beside(
+    store: SqliteStore, tmp_path: Path
+) -> None:
+    """Carried away, then given up there and here, each at its own time:
+    the same line and as many changes, but given up at another time, so
+    the record does not continue the game here and goes beside it (a
+    mutation audit read ``_continues``'s 'neither given up nor won at
+    another time' as 'or', and the record then overwrote the giving up
+    here: one game lost where the two places lost two)."""
+    record = golden("terrace-won")
+    game = start(store, record)
+    play(store, game, record.moves[:5])
+    carried = json.dumps([export_record(store.get(game.id))])
+    then, now = time.time() + 0.5, time.time() + 1.0
+    with open_store(tmp_path / "other.sqlite") as other:
+        other.add_games(read_games(carried))
+        there = other.get(game.id)
+        there.given_up_at = then
+        other.update(there, expected_revision=there.revision, action="give-up")
+        newer = json.dumps([export_record(other.get(game.id))])
+    here = store.get(game.id)
+    here.given_up_at = now
+    store.update(here, expected_revision=here.revision, action="give-up")
+    assert json.loads(newer)[0]["saved"]["revision"] == store.get(game.id).revision
+    [(new_id, added)] = store.add_games(read_games(newer))
+    assert added and new_id != game.id
+    assert store.get(game.id).given_up_at == now
+    assert store.get(new_id).given_up_at == then
+    assert store.statistics()["overall"]["lost"] == 2
 
 
 def test_a_game_won_elsewhere_comes_back_even_after_a_later_change_here(

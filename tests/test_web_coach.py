@@ -5,6 +5,7 @@ refusal (a clear 4xx that changes nothing)."""
 
 from __future__ import annotations
 
+import pickle
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +29,7 @@ from terrace.rules import Rules
 from terrace.solver.api import solve
 from terrace.storage import GameStore
 from terrace.web.app import create_app
-from terrace.web.coach import CoachBudgets
+from terrace.web.coach import CoachBudgets, PackedEvents
 from terrace.web.workers import PoolBusy, SolverPool
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -474,3 +475,18 @@ def test_a_coach_budget_that_is_no_budget_is_refused_when_the_app_is_made(name: 
     and every request of its kind then answered 500 server-error."""
     with pytest.raises(ValueError, match=f"the coach's {name} budget"):
         CoachBudgets(**{name: seconds})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("events", [
+    [("create", None, 0), ("move", "s\0t1f", 1)],
+    [("create", None, 0), ("mo\0ve", "s", 1), ("undo", "s", 0)],
+    [("create", None, 0), ("move", "s", "1")],
+], ids=["a NUL in a move", "a NUL in an action", "a count that is text"])
+def test_a_log_edited_by_hand_reaches_the_coach_job_as_it_is(events: list[Any]) -> None:
+    """An event log that does not pack (edited by hand) goes to the coach's
+    worker as its rows. A mutation audit packed a log whose text held the
+    separator all the same, and no test failed: the worker then read the
+    log in other pieces than its events, or not at all."""
+    log = PackedEvents(events)
+    again = pickle.loads(pickle.dumps(log))
+    assert list(again) == events and len(again) == len(events) and again[1:] == events[1:]

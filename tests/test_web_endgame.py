@@ -13,8 +13,9 @@ from store_support import golden, store_on_each_kind
 from terrace.board import Board
 from terrace.solver import finish_line, safe_moves
 from terrace.storage import GameStore
+from terrace.storage.base import MAX_ACTIVE_REPORT_MS, REPORT_SLACK_MS
 from terrace.variants import get_rules
-from terrace.web.endgame import ReportClock
+from terrace.web.endgame import CLOCKS_KEPT, ReportClock
 from test_web_api import client
 
 with warnings.catch_warnings():
@@ -277,3 +278,23 @@ def test_time_reports_at_once_share_one_allowance(tmp_path: Any) -> None:
 
     counted, stored = asyncio.run(scenario())
     assert sorted(counted) == [0, 0, 0, 2_000, 30_000] and stored == 32_000  # (30 s and the 2 s lent)
+
+
+def test_the_report_clock_allows_six_hours_at_most_and_keeps_its_newest_games() -> None:
+    """A report may add the time since the game's last one (plus the slack
+    lent), six hours at most (the store takes no more in one report); the
+    clock keeps the newest
+    :data:`CLOCKS_KEPT` games, forgetting the oldest. A mutation audit
+    dropped the six-hour cap, and kept one game fewer, and the tests of
+    the web game's reports passed."""
+    now = [0.0]
+    clock = ReportClock(lambda: now[0])
+    for number in range(CLOCKS_KEPT):
+        clock.seen(f"game {number}")
+    now[0] += 60.0
+    assert clock.allowance("game 0") == 60_000 + REPORT_SLACK_MS  # (the oldest, still kept)
+    clock.seen("one more")
+    assert clock.allowance("game 0") == REPORT_SLACK_MS  # forgotten: no time since a mark it knows
+    assert clock.allowance("game 1") == 60_000 + REPORT_SLACK_MS
+    now[0] += 7 * 3600.0
+    assert clock.allowance("game 1") == MAX_ACTIVE_REPORT_MS
