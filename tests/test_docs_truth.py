@@ -291,7 +291,7 @@ def _limits() -> list[tuple[str, str, object]]:
     code applies). The words must be on the page with the code's value."""
     from terrace.cli import storage as cli_storage
     from terrace.solver import api, cluster, coach, hint_line, history, search, verdicts
-    from terrace.solver.advice import ESCALATION
+    from terrace.solver.advice import ASKED_POSITIONS, ASKED_WEIGHT, ESCALATION
     from terrace.solver.fair import FairSettings
     from terrace.storage import base, line, rows, sqlite, statistics, transfer
     from terrace.web import coach as web_coach
@@ -331,6 +331,10 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "the other {}% is kept for", round(coach.FAIR_SHARE * 100)),
         ("api.md", "from the fair player's {} up", FairSettings().nodes),
         ("api.md", "again with {} times the positions", ESCALATION),
+        ("api.md", "it retries only while a round {}\n  times as long", ESCALATION),
+        ("api.md", "is followed by the next,\n  {} times larger", ESCALATION),
+        ("api.md", "`terrace.solver.advice.AskedHints`: the {} positions asked last, about\n  {} cards",
+         (ASKED_POSITIONS, ASKED_WEIGHT)),
         ("api.md", "after {} moves without a draw", history.LOOKBACK),
         ("api.md", "looking up to {} moves ahead", history.LOOKBACK),
         ("api.md", "a line of more than {} moves, played and taken back", base.MAX_LINE),
@@ -351,6 +355,14 @@ def _limits() -> list[tuple[str, str, object]]:
         ("storage.md", "(0 to {} hours per report)", base.MAX_ACTIVE_REPORT_MS // 3_600_000),
         ("storage.md", "last report plus {} s, lent", base.REPORT_SLACK_MS // 1000),
         ("storage.md", "wait up to {} seconds (busy timeout)", sqlite.BUSY_TIMEOUT_SECONDS),
+        ("storage.md", "written in chunks of {} (`IMPORT_CHUNK`)", sqlite.IMPORT_CHUNK),
+        ("storage.md", "with a pause of {} s between them", sqlite.IMPORT_PAUSE),
+        ("storage.md", "imported in transactions of {} games (an import refused,\n"
+         "or stopped in its first {} games",
+         (sqlite.IMPORT_CHUNK, sqlite.IMPORT_CHUNK)),
+        ("README.md", "keeps only the games of the chunks of {} it had written,\n"
+         "none for a file of {} games or fewer",
+         (sqlite.IMPORT_CHUNK, sqlite.IMPORT_CHUNK)),
         ("storage.md", "than an import\n  reads ({} MB)", cli_storage.MAX_IMPORT_BYTES // 2**20),
         ("storage.md", "(at most {} MB, {} records",
          (cli_storage.MAX_IMPORT_BYTES // 2**20, transfer.MAX_RECORDS)),
@@ -394,7 +406,8 @@ def _written(value: object) -> list[str]:
 
 @pytest.mark.parametrize(("page", "words", "value"), _limits(), ids=lambda v: v if isinstance(v, str) else "")
 def test_each_limit_the_docs_state_is_the_one_the_code_applies(page: str, words: str, value: object) -> None:
-    text = " ".join((ROOT / "docs" / page).read_text(encoding="utf-8").split())
+    path = ROOT / page if page == "README.md" else ROOT / "docs" / page
+    text = " ".join(path.read_text(encoding="utf-8").split())
     values = value if isinstance(value, tuple) else (value,)
     ways: list[list[str]] = [[]]
     for one in values:
