@@ -327,6 +327,7 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "solved in the budget ({} s)", budgets.chances),
         ("api.md", "The whole request has a budget ({} s", budgets.analysis),
         ("api.md", "share a short budget ({} s)", budgets.warn),
+        ("api.md", "and a warning, whose budget is\n  {} s, alike", budgets.warn),
         ("api.md", "within a budget of {} positions", endgame.FINISH_POSITIONS),
         ("api.md", "the other {}% is kept for", round(coach.FAIR_SHARE * 100)),
         ("api.md", "from the fair player's {} up", FairSettings().nodes),
