@@ -505,3 +505,25 @@ def test_every_python_example_runs_as_written(page: str, number: int, code: str,
 
 def test_the_python_examples_are_found() -> None:
     assert {page for page, _, _ in _python_blocks()} >= {"README.md", "storage.md", "winnability.md"}
+
+
+# -- README's soaks at full length ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("module", "name", "words"), [
+    ("test_fuzz_restore.py", "BACKUP_SEEDS", "{} histories of backups restored in turn instead of {}"),
+    ("test_solver.py", "SURVEYS_KILLED", "{} surveys killed mid-run instead of {}"),
+    ("test_hint_converges.py", "HEURISTIC_HINTS", "{} undecided hints a deal in the hint soak"),
+])
+def test_the_soaks_readme_names_run_as_long_as_it_says(module: str, name: str, words: str) -> None:
+    """README says what `TERRACE_SLOW=1 make test` runs at full length: the
+    counts are the soaks' own, read from their modules' source (they are set
+    when the module is imported, from the environment of that process)."""
+    source = (ROOT / "tests" / module).read_text(encoding="utf-8")
+    pattern = rf'^{name} = (\d+) if os\.environ\.get\("TERRACE_SLOW"\) else (\d+)$'
+    found = re.search(pattern, source, re.MULTILINE)
+    assert found, f"{module} should set {name} from TERRACE_SLOW"
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    sentence = words.format(*(f"{int(group):,}" for group in found.groups()))
+    assert "`TERRACE_SLOW=1 make test` also runs the soaks at full length" in readme
+    assert sentence in readme, f"README should say {sentence!r}"
