@@ -140,3 +140,46 @@ def test_an_import_into_memory_does_not_pause_between_chunks(
     with open_store(tmp_path / "games.sqlite") as store:
         assert len(store.add_games(read_games(text))) == 6
     assert paused == [sqlite.IMPORT_PAUSE] * 2  # (a file: between its three chunks)
+
+
+def test_a_backup_restored_into_an_empty_database_is_written_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """README: an import stopped keeps the chunks it wrote, but none of a
+    backup restored whole into an empty database, which is written in one
+    transaction (its log is rebuilt from the file's): no pause, and a fault
+    in its fourth game keeps nothing and says so."""
+    rules = get_rules("wood")
+    with open_store(tmp_path / "elsewhere.sqlite") as other:
+        for n in range(7):
+            other.create("wood", rules, Deal.from_number(100 + n, rules))
+    backup = tmp_path / "backup.json"
+    exported = CliRunner().invoke(main, ["export", "--all", "--db", str(tmp_path / "elsewhere.sqlite"),
+                                         "-o", str(backup)])
+    assert exported.exit_code == 0, exported.output
+    db = tmp_path / "games.sqlite"
+    with open_store(db):
+        pass
+    monkeypatch.setattr(sqlite, "IMPORT_CHUNK", 2)
+    paused: list[float] = []
+    monkeypatch.setattr(sqlite.time, "sleep", paused.append)
+    real_insert = sqlite.insert_game
+    calls = [0]
+
+    def failing_insert(conn: sqlite3.Connection, *args: Any, **kwargs: Any) -> None:
+        calls[0] += 1
+        if calls[0] == 4:  # (in the second chunk, were it written in chunks)
+            raise sqlite3.OperationalError("disk I/O error")
+        real_insert(conn, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite, "insert_game", failing_insert)
+    result = CliRunner().invoke(main, ["import", str(backup), "--db", str(db)])
+    assert result.exit_code == 1
+    assert "nothing was imported: " in result.output, result.output
+    with open_store(db) as store:
+        assert store.game_ids() == []
+    monkeypatch.setattr(sqlite, "insert_game", real_insert)
+    again = CliRunner().invoke(main, ["import", str(backup), "--db", str(db)])
+    assert again.exit_code == 0, again.output
+    assert "imported 7 games" in again.output
+    assert paused == []  # (one transaction each time)
