@@ -334,6 +334,7 @@ const STRINGS = {
     "dead.no": "Don't play it",
     "prompt.terraceDead": "The terrace can no longer be played out: this game is lost, whatever the stock holds.",
     "prompt.terraceDeadChoice": "Whichever base card you choose, the terrace can never be played out: this game is lost, whatever the stock holds.",
+    "prompt.terraceDeadChoice.one": "Even with this base card the terrace can never be played out: this game is lost, whatever the stock holds.",
   },
   de: {
     "app.title": "Terrace",
@@ -670,6 +671,7 @@ const STRINGS = {
     "dead.no": "Nicht spielen",
     "prompt.terraceDead": "Die Terrasse lässt sich nicht mehr abspielen: Dieses Spiel ist verloren, was auch immer der Vorrat enthält.",
     "prompt.terraceDeadChoice": "Welche Basiskarte du auch wählst, die Terrasse lässt sich nie abspielen: Dieses Spiel ist verloren, was auch immer der Vorrat enthält.",
+    "prompt.terraceDeadChoice.one": "Auch mit dieser Basiskarte lässt sich die Terrasse nie abspielen: Dieses Spiel ist verloren, was auch immer der Vorrat enthält.",
   },
 };
 

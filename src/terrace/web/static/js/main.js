@@ -266,7 +266,9 @@ function prompt(text, { said = true, spoken = null } = {}) {
       if (app.verdictNote) message += ` ${t(app.verdictNote)}`;
       // (a deal dead whichever base card is chosen: no choice is fatal, so
       // none asks first; the setting says so before the choice, not after)
-      if (app.settings.deadEnd && game.terrace_dead) message += ` ${t("prompt.terraceDeadChoice")}`;
+      if (app.settings.deadEnd && game.terrace_dead) {
+        message += ` ${t("prompt.terraceDeadChoice", { n: game.choices.length })}`;
+      }
     }
     else if (app.settings.assists.verdicts && game.status === "playing" && !game.moves && game.options.candidates === 0) {
       message = `${playPrompt(game)} ${t("assist.noChoice")}`;
