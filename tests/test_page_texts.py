@@ -226,3 +226,23 @@ def test_the_german_page_names_a_candidate_as_its_rules_do() -> None:
     texts = STRINGS["de"]
     assert [key for key, text in texts.items() if "Kandidat" in text] == []
     assert "Karte zur Wahl" in texts["coach.choice"] and "Karte zur Wahl" in texts["coach.choiceCard"]
+
+
+def test_a_count_of_sampled_stocks_has_words_for_one() -> None:
+    """A fair hint, the coach and the base cards' chances said "wins in 1
+    of 1 sampled stocks" ("von 1 ausgelosten Reihenfolgen"), as a hint
+    short of time can answer. Each text that counts {samples} has a form
+    for one, and each script that fills {samples} gives t() its count as n
+    (which picks the ".one" form)."""
+    counted = [key for key, text in ENGLISH.items() if "samples" in _fields(text)]
+    assert len(counted) >= 5
+    for language, words in STRINGS.items():
+        for key in counted:
+            assert f"{key}.one" in words, f"{language}: {key} has no words for one sampled stock"
+            assert "{samples}" not in words[f"{key}.one"]
+    assert "1 sampled stock," in ENGLISH["coach.sampled.one"]
+    assert "von 1 ausgelosten Reihenfolge des" in STRINGS["de"]["coach.sampled.one"]
+    filled = re.findall(r"samples: ([\w.]+)[^}]*\}", _scripts())
+    assert len(filled) >= 3
+    for value in filled:
+        assert re.search(rf"samples: {re.escape(value)}, n: {re.escape(value)}\b", _scripts()), value

@@ -585,7 +585,7 @@ function backing(found) {
   if (found.kind === "sampled") {
     // undecided samples count as no win: say so, or "0 of 16" reads as 16 losses
     const key = found.undecided ? "hint.by.sampledUndecided" : "hint.by.sampled";
-    return t(key, { wins: found.wins, samples: found.samples, undecided: found.undecided });
+    return t(key, { wins: found.wins, samples: found.samples, n: found.samples, undecided: found.undecided });
   }
   return t(`hint.by.${found.kind}`);
 }
