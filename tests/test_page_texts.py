@@ -138,7 +138,10 @@ def _server_words() -> list[str]:
     keys = [f"hint.why.{why}" for why in WHY_NO_MOVE]
     keys += [f"status.{status.value}" for status in Status]
     keys += [f"verdict.{verdict}" for verdict in ("won", "lost", "unknown")]
-    keys += [f"opt.{name}" for name in options] + [f"stats.opt.{name}" for name in options]
+    keys += [f"opt.{name}" for name in options]
+    # (a yes/no option is said in a statistics group's title as what it does)
+    keys += [f"stats.opt.{name}{said}" for name, spec in options.items()
+             for said in ((".yes", ".no") if spec["type"] == "bool" else ("",))]
     keys += [f"choice.{choice}" for spec in options.values() for choice in spec.get("choices", [])]
     return keys
 
@@ -246,3 +249,16 @@ def test_a_count_of_sampled_stocks_has_words_for_one() -> None:
     assert len(filled) >= 3
     for value in filled:
         assert re.search(rf"samples: {re.escape(value)}, n: {re.escape(value)}\b", _scripts()), value
+
+
+def test_a_yes_no_option_has_no_statistics_name_that_nothing_shows() -> None:
+    """A custom group says a yes/no option as what it does (stats.opt.<option>
+    .yes/.no), so its bare name there ("foundation return", "Rückgabe von
+    Zielstapeln") was shown nowhere, a second wording of the same option
+    kept up in both languages."""
+    with app_client() as client:
+        options = client.get("/api/variants").json()["options"]
+    flags = [name for name, spec in options.items() if spec["type"] == "bool"]
+    assert flags
+    for words in STRINGS.values():
+        assert [f"stats.opt.{name}" for name in flags if f"stats.opt.{name}" in words] == []
