@@ -304,6 +304,29 @@ def test_the_dead_end_setting_says_so_before_the_choice_of_a_dead_deal(
     assert words not in page.locator("#prompt").inner_text()
 
 
+@pytest.mark.parametrize(("locale", "words", "plural"), [
+    ("en-GB", "Even with this base card the terrace can never be played out", "Whichever base card"),
+    ("de-DE", "Auch mit dieser Basiskarte lässt sich die Terrasse nie abspielen", "Welche Basiskarte"),
+])
+def test_the_dead_end_setting_says_a_single_base_card_in_the_singular(
+        api: Api, open_game: Any, locale: str, words: str, plural: str) -> None:
+    """General's Patience with one candidate: the terrace is dead at the
+    choice in most deals (deal 1 among them), and the prompt said
+    "Choose the base card: click the one candidate or press 1. ...
+    Whichever base card you choose, the terrace can never be played out"
+    (German "Welche Basiskarte du auch wählst"), as if there were several."""
+    game = api.new(variant="generals-patience", deal_number=1, options={"candidates": 1})
+    assert game["status"] == "choosing" and len(game["choices"]) == 1 and game["terrace_dead"]
+    page = open_game(game, reduced_motion="reduce", locale=locale)
+    if not page.locator("#btn-settings").is_visible():  # (German words: in the menu)
+        page.locator("#btn-menu").click()
+    page.locator("#btn-settings").click()
+    page.locator("#set-dead").set_checked(True)
+    page.locator("#dlg-settings button.close").click()
+    page.locator("#prompt", has_text=words).wait_for()
+    assert plural not in page.locator("#prompt").inner_text()
+
+
 def test_chances_name_a_base_card_whose_terrace_is_dead(api: Api, open_game: Any) -> None:
     """General's Patience deal 61: with base cards c1-c3 the terrace could
     never be played out (the server's ``fatal``); the chances say so of

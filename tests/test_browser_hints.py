@@ -8,6 +8,7 @@ ever coming back to a position."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -342,3 +343,27 @@ def test_no_verdicts_are_said_in_the_language_chosen_afterwards(api: Api, open_g
     page.locator("#prompt", has_text="Wähle die Basiskarte").wait_for()
     assert prompt.inner_text().endswith("Der Löser konnte die Basiskarten in der Zeit nicht beurteilen.")
     assert "could not" not in prompt.inner_text()
+
+
+@pytest.mark.parametrize(("locale", "words"), [
+    ("en-GB", "wins in 1 of 1 sampled stock."),
+    ("de-DE", "gewinnt in 1 von 1 ausgelosten Reihenfolge des Vorrats."),
+])
+def test_a_fair_hint_from_one_sampled_stock_says_it_in_the_singular(
+        api: Api, open_game: Any, locale: str, words: str) -> None:
+    """A fair hint short of time can rest on one sampled stock; it said
+    "wins in 1 of 1 sampled stocks" ("von 1 ausgelosten Reihenfolgen")."""
+    game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
+
+    def one_sample(route: Any) -> None:
+        answer = route.fetch()
+        found = answer.json()
+        found.update(kind="sampled", samples=1, wins=1, undecided=0)
+        route.fulfill(response=answer, body=json.dumps(found))
+
+    page = open_game(game, locale=locale)
+    page.route("**/hint", one_sample)
+    found = press_hint(page)
+    assert found["move"] and found["samples"] == 1
+    text = page.locator("#prompt").inner_text()
+    assert words in text, text

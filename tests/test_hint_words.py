@@ -80,3 +80,14 @@ def test_a_fair_hint_that_names_a_move_gives_no_reason_for_none() -> None:
     report = hint_report(board, fair=True, seconds=30.0, samples=4)
     assert report["move"] is not None and report["kind"] in ("sampled", "safe", "only", "heuristic")
     assert report["why"] is None
+
+
+@pytest.mark.parametrize(("samples", "undecided", "words"), [
+    (1, 0, "t2t8: wins in 1 of 1 sampled stock order (does not look at face-down cards)"),
+    (2, 1, "t2t8: wins in 1 of 2 sampled stock orders, 1 undecided (does not look at face-down cards)"),
+])
+def test_one_sampled_stock_order_is_said_in_the_singular(samples: int, undecided: int, words: str) -> None:
+    """terrace hint with little time (Falling Star deal 4, --max-seconds
+    0.02) printed "t2t8: wins in 1 of 1 sampled stock orders"."""
+    assert describe({"move": "t2t8", "kind": "sampled", "fair": True, "samples": samples, "wins": 1,
+                     "undecided": undecided}) == words

@@ -138,7 +138,10 @@ def _server_words() -> list[str]:
     keys = [f"hint.why.{why}" for why in WHY_NO_MOVE]
     keys += [f"status.{status.value}" for status in Status]
     keys += [f"verdict.{verdict}" for verdict in ("won", "lost", "unknown")]
-    keys += [f"opt.{name}" for name in options] + [f"stats.opt.{name}" for name in options]
+    keys += [f"opt.{name}" for name in options]
+    # (a yes/no option is said in a statistics group's title as what it does)
+    keys += [f"stats.opt.{name}{said}" for name, spec in options.items()
+             for said in ((".yes", ".no") if spec["type"] == "bool" else ("",))]
     keys += [f"choice.{choice}" for spec in options.values() for choice in spec.get("choices", [])]
     return keys
 
@@ -226,3 +229,36 @@ def test_the_german_page_names_a_candidate_as_its_rules_do() -> None:
     texts = STRINGS["de"]
     assert [key for key, text in texts.items() if "Kandidat" in text] == []
     assert "Karte zur Wahl" in texts["coach.choice"] and "Karte zur Wahl" in texts["coach.choiceCard"]
+
+
+def test_a_count_of_sampled_stocks_has_words_for_one() -> None:
+    """A fair hint, the coach and the base cards' chances said "wins in 1
+    of 1 sampled stocks" ("von 1 ausgelosten Reihenfolgen"), as a hint
+    short of time can answer. Each text that counts {samples} has a form
+    for one, and each script that fills {samples} gives t() its count as n
+    (which picks the ".one" form)."""
+    counted = [key for key, text in ENGLISH.items() if "samples" in _fields(text)]
+    assert len(counted) >= 5
+    for language, words in STRINGS.items():
+        for key in counted:
+            assert f"{key}.one" in words, f"{language}: {key} has no words for one sampled stock"
+            assert "{samples}" not in words[f"{key}.one"]
+    assert "1 sampled stock," in ENGLISH["coach.sampled.one"]
+    assert "von 1 ausgelosten Reihenfolge des" in STRINGS["de"]["coach.sampled.one"]
+    filled = re.findall(r"samples: ([\w.]+)[^}]*\}", _scripts())
+    assert len(filled) >= 3
+    for value in filled:
+        assert re.search(rf"samples: {re.escape(value)}, n: {re.escape(value)}\b", _scripts()), value
+
+
+def test_a_yes_no_option_has_no_statistics_name_that_nothing_shows() -> None:
+    """A custom group says a yes/no option as what it does (stats.opt.<option>
+    .yes/.no), so its bare name there ("foundation return", "Rückgabe von
+    Zielstapeln") was shown nowhere, a second wording of the same option
+    kept up in both languages."""
+    with app_client() as client:
+        options = client.get("/api/variants").json()["options"]
+    flags = [name for name, spec in options.items() if spec["type"] == "bool"]
+    assert flags
+    for words in STRINGS.values():
+        assert [f"stats.opt.{name}" for name in flags if f"stats.opt.{name}" in words] == []

@@ -183,3 +183,33 @@ def test_a_backup_restored_into_an_empty_database_is_written_at_once(
     assert again.exit_code == 0, again.output
     assert "imported 7 games" in again.output
     assert paused == []  # (one transaction each time)
+
+
+def test_an_import_stopped_after_one_game_says_it_in_the_singular(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first chunk of games mostly here already stores one game; the
+    message said "after 1 game of the file were stored"."""
+    records = json.loads(_records(tmp_path, 5))
+    source = tmp_path / "backup.json"
+    source.write_text(json.dumps(records[:2]))
+    db = tmp_path / "games.sqlite"
+    assert CliRunner().invoke(main, ["import", str(source), "--db", str(db)]).exit_code == 0
+    source.write_text(json.dumps(records))
+    monkeypatch.setattr(sqlite, "IMPORT_CHUNK", 3)
+    monkeypatch.setattr(sqlite, "IMPORT_PAUSE", 0.0)
+    real_insert = sqlite.insert_game
+    calls = [0]
+
+    def failing_insert(conn: sqlite3.Connection, *args: Any, **kwargs: Any) -> None:
+        calls[0] += 1
+        if calls[0] == 2:  # (the first game of the second chunk: the first chunk stored one)
+            raise sqlite3.OperationalError("disk I/O error")
+        real_insert(conn, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite, "insert_game", failing_insert)
+    result = CliRunner().invoke(main, ["import", str(source), "--db", str(db)])
+    assert result.exit_code == 1
+    assert "the import stopped after 1 game of the file was stored: " in result.output, result.output
+    with open_store(db) as store:
+        assert len(store.game_ids()) == 3

@@ -258,9 +258,9 @@ def test_a_damaged_game_is_said_once_in_german(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("sqlite_says", "name", "english", "german"), [
     ("SQLITE_IOERR", None, "the database games.sqlite cannot be used: the disk failed (input/output error)",
-     "games.sqlite lässt sich nicht benutzen: Die Festplatte hat versagt (Ein-/Ausgabefehler)"),
+     "games.sqlite: Die Festplatte hat versagt (Ein-/Ausgabefehler)"),
     ("SQLITE_CANTOPEN", None, "the database games.sqlite cannot be used: the database file cannot be opened",
-     "games.sqlite lässt sich nicht benutzen: Die Datei der Datenbank lässt sich nicht öffnen"),
+     "games.sqlite: Die Datei der Datenbank lässt sich nicht öffnen"),
     (None, "database disk image is malformed",
      "games.sqlite is damaged (database disk image is malformed); it was left untouched: restore a backup, "
      "or move it away to start a new database",
@@ -295,6 +295,22 @@ def test_a_read_the_database_fails_is_said_in_german_words_only(
     assert answers["de"].json() == {"code": "store-unavailable",
                                     "error": f"Die Datenbank ist gerade nicht benutzbar ({german})."}
     assert answers["en"].json() == {"code": "store-unavailable", "error": english}
+
+
+@pytest.mark.parametrize("fault", [Refusal.FAULT_DISK_FULL, Refusal.FAULT_READ_ONLY,
+                                   Refusal.FAULT_CANNOT_OPEN, Refusal.FAULT_DISK_FAILED])
+def test_a_database_that_cannot_be_used_is_said_so_once_in_german(fault: Refusal) -> None:
+    """store-unavailable's German says the database cannot be used; the
+    reason inside it said it again: "Die Datenbank ist gerade nicht
+    benutzbar (games.sqlite lässt sich nicht benutzen: ...)". It names the
+    file and the fault only, as English says it once too."""
+    why = Reason(Refusal.DATABASE_UNUSABLE, name="games.sqlite", fault=Reason(fault))
+    german = Reason(WebRefusal.STORE_UNAVAILABLE, problem=why).text("de")
+    assert german.count("benutz") == 1, german
+    fault_de = Reason(fault).text("de")
+    assert german == f"Die Datenbank ist gerade nicht benutzbar (games.sqlite: {fault_de}).", german
+    english = Reason(WebRefusal.STORE_UNAVAILABLE, problem=why).text("en")
+    assert english.count("cannot be used") == 1, english
 
 
 def test_german_refusals_quote_someones_text_in_german_quotes() -> None:

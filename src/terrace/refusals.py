@@ -605,7 +605,7 @@ WORDINGS: dict[Refusal, Wording] = {
         "einmal versuchen"),
     Refusal.DATABASE_UNUSABLE: Wording(
         503, "the database {name} cannot be used: {fault}",
-        "{name} lässt sich nicht benutzen: {fault}"),
+        "{name}: {fault}"),  # (store-unavailable's German says "nicht benutzbar" itself)
     Refusal.DATABASE_FAILED: Wording(
         503, "the database {name} failed: {text}",
         "{name} meldet einen Fehler (SQLite: {text})"),

@@ -443,8 +443,8 @@ def import_(db: str | None, file: str) -> None:
         why = placed(str(error), unnamed_games_db(db))
         raise click.ClickException(
             f"the import stopped after {error.stored} game{'s' if error.stored != 1 else ''} of the file "
-            f"were stored: {why}; import the file again to add the rest (the games stored are not added "
-            "twice)") from None
+            f"{'were' if error.stored != 1 else 'was'} stored: {why}; import the file again to add the "
+            "rest (the games stored are not added twice)") from None
     except StoreError as error:
         store.discard()  # (a database made for this import is removed again)
         why = placed(str(error), unnamed_games_db(db))

@@ -412,6 +412,8 @@ def describe(report: dict[str, Any]) -> str:
     't3t5: wins in 14 of 16 sampled stock orders (does not look at face-down cards)'
     >>> describe({"move": "s", "kind": "sampled", "fair": True, "samples": 16, "wins": 3, "undecided": 5})
     's: wins in 3 of 16 sampled stock orders, 5 undecided (does not look at face-down cards)'
+    >>> describe({"move": "t2t8", "kind": "sampled", "fair": True, "samples": 1, "wins": 1})
+    't2t8: wins in 1 of 1 sampled stock order (does not look at face-down cards)'
     >>> describe({"move": "s", "kind": "heuristic", "fair": True, "samples": 16, "wins": 0, "undecided": 16})
     's: no sampled stock order was decided in the time; the rule of thumb (does not look at face-down cards)'
     >>> describe({"move": "wf", "kind": "winnable", "fair": False, "line": ["wf", "s"]})
@@ -445,7 +447,8 @@ def describe(report: dict[str, Any]) -> str:
             "safe": "a foundation move that is safe whatever the stock holds",
             "heuristic": "no sampled stock order was decided in the time; the rule of thumb",
         }.get(report["kind"], f"wins in {report.get('wins', 0)} of {report.get('samples', 0)} "
-                              "sampled stock orders" + _undecided(report))
+                              f"sampled stock order{'' if report.get('samples') == 1 else 's'}"
+                              + _undecided(report))
         return f"{move}: {reason} (does not look at face-down cards)"
     proved = {
         "winnable": f"starts a winning line of {_moves(len(report.get('line', [])))}",

@@ -34,7 +34,7 @@ function fairWords(game, fair) {
   if (!fair || !fair.move) return t("coach.fairNone");
   const what = moveWords(game, fair.move, fair.piles);
   if (fair.same) return t("coach.fairSame", { what });
-  const sampled = fair.samples ? t("coach.sampled", { wins: fair.wins, samples: fair.samples }) : "";
+  const sampled = fair.samples ? t("coach.sampled", { wins: fair.wins, samples: fair.samples, n: fair.samples }) : "";
   const kept = { won: t("coach.fairKept"), lost: t("coach.fairLostToo"), unknown: t("coach.fairUnknown") }[fair.result] || "";
   return `${t("coach.fair", { what })} ${sampled} ${kept}`.trim();
 }
@@ -308,7 +308,7 @@ function chancesWords(known, name) {
   const dead = Boolean(app.game && app.game.terrace_dead);
   const words = known.candidates.map((c) => t(
     dead || fatal.includes(c.move) ? "chances.dead" : c.undecided ? "chances.oneUndecided" : "chances.one",
-    { card: name(c.card), wins: c.wins, samples: c.tried, undecided: c.undecided }));
+    { card: name(c.card), wins: c.wins, samples: c.tried, n: c.tried, undecided: c.undecided }));
   return `${words.join(" · ")} ${t("chances.fair")}`;
 }
 

@@ -266,7 +266,9 @@ function prompt(text, { said = true, spoken = null } = {}) {
       if (app.verdictNote) message += ` ${t(app.verdictNote)}`;
       // (a deal dead whichever base card is chosen: no choice is fatal, so
       // none asks first; the setting says so before the choice, not after)
-      if (app.settings.deadEnd && game.terrace_dead) message += ` ${t("prompt.terraceDeadChoice")}`;
+      if (app.settings.deadEnd && game.terrace_dead) {
+        message += ` ${t("prompt.terraceDeadChoice", { n: game.choices.length })}`;
+      }
     }
     else if (app.settings.assists.verdicts && game.status === "playing" && !game.moves && game.options.candidates === 0) {
       message = `${playPrompt(game)} ${t("assist.noChoice")}`;
@@ -583,7 +585,7 @@ function backing(found) {
   if (found.kind === "sampled") {
     // undecided samples count as no win: say so, or "0 of 16" reads as 16 losses
     const key = found.undecided ? "hint.by.sampledUndecided" : "hint.by.sampled";
-    return t(key, { wins: found.wins, samples: found.samples, undecided: found.undecided });
+    return t(key, { wins: found.wins, samples: found.samples, n: found.samples, undecided: found.undecided });
   }
   return t(`hint.by.${found.kind}`);
 }
