@@ -148,17 +148,22 @@ def _interrupted(signum: int, frame: FrameType | None) -> None:
 
 
 def stopped(stop: KeyboardInterrupt) -> tuple[str, int]:
-    """What a command stopped by Ctrl+C or SIGTERM says, and its exit status.
+    """What a command stopped by Ctrl+C or SIGTERM says, and its exit status;
+    what the command added to ``stop`` as notes (an import: how many games
+    it stored) follows.
 
     >>> stopped(KeyboardInterrupt()), stopped(Terminated()), stopped(HungUp())
     (('stopped: interrupted (Ctrl+C)', 130), ('stopped: terminated (SIGTERM)', 143), \
 ('stopped: hung up (SIGHUP)', 129))
+    >>> stop = Interrupted()
+    >>> stop.add_note("the import stopped after 2 games of the file were stored")
+    >>> stopped(stop)[0]
+    'stopped: interrupted (Ctrl+C); the import stopped after 2 games of the file were stored'
     """
-    if isinstance(stop, HungUp):
-        return STOPPED_BY_SIGHUP, HUNG_UP
-    if isinstance(stop, Terminated):
-        return STOPPED_BY_SIGTERM, TERMINATED
-    return STOPPED, INTERRUPTED
+    message, status = ((STOPPED_BY_SIGHUP, HUNG_UP) if isinstance(stop, HungUp) else
+                       (STOPPED_BY_SIGTERM, TERMINATED) if isinstance(stop, Terminated) else
+                       (STOPPED, INTERRUPTED))
+    return "; ".join([message, *getattr(stop, "__notes__", [])]), status
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:

@@ -1808,7 +1808,8 @@ class SqliteStore:
 
     def add_games(self, games: Sequence[StoredGame],
                   beside: list[tuple[str, str]] | None = None,
-                  joined: list[str] | None = None) -> list[tuple[str, bool]]:
+                  joined: list[str] | None = None,
+                  committed: list[str] | None = None) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
         in one write transaction: every one or, on any error, none (the
         games here already are found first, in a read). A game that a
@@ -1827,7 +1828,9 @@ class SqliteStore:
         game here that it neither is, continues nor was (so that it went
         beside it), that id and the record's new one; ``joined`` gets the
         id of each game that was here before the import and was brought up
-        to date (not added)."""
+        to date (not added); ``committed`` gets the ids of the games added or
+        brought up to date as each chunk is committed, so that a caller
+        stopped meanwhile (Ctrl+C, SIGTERM) can say how many are in."""
         now = time.time()
         if clock_outside(now):
             raise ClockOutOfRangeError("the games", now, "import again")
@@ -1954,6 +1957,8 @@ class SqliteStore:
                 if not written:
                     raise
                 raise ImportStoppedError(written, error) from None
+            if committed is not None:
+                committed.extend(result[i][0] for i in range(begin, end) if result[i][1])
             begin = end
         return result
 
