@@ -222,7 +222,8 @@ def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) 
         block = data["variants"].get(name) or summarize([])["overall"]
         if as_json:
             # (damaged games are not of any variant: the count is the whole file's)
-            click.echo(json.dumps({"variant": name, **block, "damaged": data["damaged"]}, indent=2))
+            click.echo(json.dumps({"variant": name, **block, "damaged": data["damaged"],
+                                   "newer": data["newer"]}, indent=2))
             return
         blocks = [(label_title(name), block)]
     else:
@@ -242,6 +243,11 @@ def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) 
             f"note: {count} damaged game{'s are' if count != 1 else ' is'} left out "
             "(terrace export --all names them)", err=True,
         )
+    if data["newer"]:  # (not damaged: this Terrace cannot read them)
+        count = data["newer"]
+        games, are, them = ("1 game", "is", "it") if count == 1 else (f"{count} games", "are", "them")
+        click.echo(f"note: {games} saved by a newer version of Terrace {are} left out: "
+                   f"update Terrace to count {them}", err=True)
 
 
 @click.command()

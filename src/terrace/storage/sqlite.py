@@ -58,6 +58,7 @@ from terrace.storage.base import (
     ClockOutOfRangeError,
     DamagedGameError,
     LogPlaces,
+    NewerGameError,
     StoredGame,
     StoreError,
     StoreWriteError,
@@ -1432,12 +1433,13 @@ class SqliteStore:
         """The statistics of every game that loads, the chart's days in
         ``zone`` (None: local time): a damaged game (one
         that :meth:`get` refuses and ``export --all`` skips) is left out
-        and counted in ``damaged``. Each game is checked as a read checks
-        it: replayed once, each in its own short read so that moves are
+        and counted in ``damaged``, or in ``newer`` when a newer Terrace
+        saved it (:class:`~terrace.storage.base.NewerGameError`). Each
+        game is checked as a read checks it: replayed once, each in its own short read so that moves are
         not kept waiting; the store then remembers the rows it found sound
         until it or another process changes them."""
         facts: list[GameFacts] = []
-        damaged = 0
+        damaged = newer = 0
         earned: list[tuple[str, str, int]] = []
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
@@ -1461,6 +1463,10 @@ class SqliteStore:
                 try:
                     if not self._stamp_holds(row, stamp, lines):
                         row = self._sound_row(row[0], earned)
+                except NewerGameError as error:
+                    log.warning("%s", error)
+                    newer += 1
+                    continue
                 except DamagedGameError as error:
                     log.warning("%s", error)
                     damaged += 1
@@ -1468,7 +1474,7 @@ class SqliteStore:
             if row is not None:
                 facts.append(GameFacts.from_row(row[_WIDTH:]))
         self._keep_stamps(earned)
-        return summarize(facts, damaged=damaged, zone=zone)
+        return summarize(facts, damaged=damaged, zone=zone, newer=newer)
 
     def _keep_stamps(self, stamps: list[tuple[str, str, int]]) -> None:
         """Store the replay stamps that games replayed by the statistics
