@@ -199,9 +199,9 @@ def stop_on_sigterm() -> Iterator[None]:
     """While it lasts, SIGTERM raises :class:`Terminated`: the command stops
     as on Ctrl+C, in one line on standard error (see :mod:`terrace.cli`);
     Ctrl+C raises :class:`Interrupted`.
-    SIGHUP stops it as SIGTERM does (it killed an import outright, its new
-    database left with a -wal and -shm, and an export its temporary file),
-    unless it is ignored (``nohup``) or :func:`hang_up_ends` gave it back.
+    SIGHUP stops it as SIGTERM does, raising :class:`HungUp` (it killed an
+    import outright, its new database left with a -wal and -shm, and an
+    export its temporary file), unless it is ignored (``nohup``) or :func:`hang_up_ends` gave it back.
     Nothing changes off the main thread (a test runner's), where no signal
     handler can be set."""
     try:
