@@ -1037,14 +1037,17 @@ def test_a_closed_terminal_stops_any_command_as_sigterm_does(command: str, world
     import outright: the database it had made was left with its -wal and
     -shm files (1.5 MB of a transaction never committed), and an export
     its temporary file. It now stops a command as SIGTERM does: the
-    import's transaction rolled back, a file being written removed."""
+    import's transaction rolled back, a file being written removed. It
+    said "stopped: terminated (SIGTERM)", status 143, for a signal no one
+    sent; it names SIGHUP now, with SIGHUP's status 129 (128 + 1)."""
     code = signalled_while_writing("SIGHUP")
     args = ["import", "record.json", "--db", "new.sqlite"] if command == "import" else [
         "export", "--all", "-o", "out.json"]
     before = snapshot(world)
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120,
                           cwd=world, env={**os.environ, "TERRACE_DB": str(world / "games.sqlite")})
-    assert done.returncode == 143, (done.returncode, done.stderr)
+    assert done.returncode == 129, (done.returncode, done.stderr)
+    assert done.stderr.strip() == "stopped: hung up (SIGHUP)", done.stderr
     assert "Traceback" not in done.stderr and "AssertionError" not in done.stderr, done.stderr
     assert snapshot(world) == before  # (no new.sqlite, -wal, -shm or out.json left behind)
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from terrace.cli import main
+from terrace.cli import errors, main
 from terrace.deal import Deal
 from terrace.storage import StoreError, open_store, sqlite
 from terrace.storage.transfer import export_record, read_games
@@ -120,6 +120,52 @@ def test_an_import_stopped_after_its_first_chunks_says_how_many_games_are_in(
     again = CliRunner().invoke(main, ["import", str(source), "--db", str(db)])
     assert again.exit_code == 0, again.output
     assert "imported 4 games (3 already here)" in again.output
+    with open_store(db) as store:
+        assert len(store.game_ids()) == 7
+
+
+@pytest.mark.parametrize(("stop", "status", "said"), [
+    (errors.Interrupted, 130, "stopped: interrupted (Ctrl+C)"),
+    (errors.Terminated, 143, "stopped: terminated (SIGTERM)"),
+], ids=["Ctrl+C", "SIGTERM"])
+@pytest.mark.parametrize(("at", "kept"), [(5, 3), (7, 6), (2, 0)], ids=["chunk 2", "chunk 3", "chunk 1"])
+def test_an_import_stopped_by_a_signal_says_how_many_games_are_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    stop: type[KeyboardInterrupt], status: int, said: str, at: int, kept: int,
+) -> None:
+    """An import stopped by Ctrl+C or SIGTERM after its first chunks were
+    written kept them but said only "stopped: interrupted (Ctrl+C)", where
+    one the disk stopped says how many games are in and that importing the
+    file again adds the rest: it says so too now (and nothing more when no
+    chunk was written)."""
+    text = _records(tmp_path, 7)
+    source = tmp_path / "backup.json"
+    source.write_text(text)
+    db = tmp_path / "games.sqlite"
+    with open_store(db):
+        pass
+    monkeypatch.setattr(sqlite, "IMPORT_CHUNK", 3)
+    monkeypatch.setattr(sqlite, "IMPORT_PAUSE", 0.0)
+    real_insert = sqlite.insert_game
+    calls = [0]
+
+    def stopped_insert(conn: sqlite3.Connection, *args: Any, **kwargs: Any) -> None:
+        calls[0] += 1
+        if calls[0] == at:
+            raise stop
+        real_insert(conn, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite, "insert_game", stopped_insert)
+    result = CliRunner().invoke(main, ["import", str(source), "--db", str(db)])
+    assert result.exit_code == status, result.output
+    words = (f"; the import stopped after {kept} games of the file were stored: import the file again to add "
+             "the rest (the games stored are not added twice)")
+    assert result.output.strip().splitlines()[-1] == (said + words if kept else said), result.output
+    with open_store(db) as store:
+        assert len(store.game_ids()) == kept
+    monkeypatch.setattr(sqlite, "insert_game", real_insert)
+    again = CliRunner().invoke(main, ["import", str(source), "--db", str(db)])
+    assert again.exit_code == 0, again.output
     with open_store(db) as store:
         assert len(store.game_ids()) == 7
 

@@ -10,9 +10,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from store_support import golden, play, start
+from terrace.cli import main
 from terrace.rules import LATER_OPTIONS, RULE_FIELDS
 from terrace.storage import DamagedGameError, NewerGameError, open_store
 from terrace.web.app import create_app
@@ -123,7 +125,8 @@ def test_a_game_saved_by_a_newer_terrace_says_so_not_damaged(tmp_path: Path) -> 
     with open_store(db) as store:
         with pytest.raises(NewerGameError, match=r"made by a newer version of Terrace .*'jokers'"):
             store.get(game_id)
-        assert store.statistics()["damaged"] == 1  # (left out of the statistics, as before)
+        stats = store.statistics()  # (left out of the statistics, as before, but not as damaged)
+        assert (stats["damaged"], stats["newer"]) == (0, 1)
         client = TestClient(create_app(store), base_url=LOCAL)
         answers = {language: client.get(f"/api/games/{game_id}", headers={"Accept-Language": language})
                    for language in ("en", "de")}
@@ -135,3 +138,36 @@ def test_a_game_saved_by_a_newer_terrace_says_so_not_damaged(tmp_path: Path) -> 
         f"Das gespeicherte Spiel {game_id} stammt von einer neueren Version von Terrace und kann mit dieser "
         "nicht geladen werden (seine Regeln haben die Option „jokers“, die diese Version nicht kennt); "
         "bitte Terrace aktualisieren, um es zu spielen.")
+
+
+def test_stats_count_games_of_a_newer_terrace_apart_from_damaged_ones(tmp_path: Path) -> None:
+    """``terrace stats`` said "note: 1 damaged game is left out" of a game
+    that a newer Terrace saved (its rules have an option this version does
+    not know), and /api/stats counted it in ``damaged``: nothing is wrong
+    with it, and updating Terrace counts it. Such games are counted apart
+    now (``newer``), and the note says what to do; a game damaged by hand
+    is still a damaged one."""
+    db = tmp_path / "games.db"
+    with open_store(db) as store:
+        ids = [start(store, golden("terrace-won")).id for _ in range(4)]
+    conn = sqlite3.connect(db, isolation_level=None)
+    (text,) = conn.execute("SELECT rules FROM games WHERE id = ?", (ids[0],)).fetchone()
+    for game_id in ids[:2]:
+        conn.execute("UPDATE games SET rules = ? WHERE id = ?",
+                     (json.dumps({**json.loads(text), "jokers": 2}, sort_keys=True), game_id))
+    conn.execute("UPDATE games SET rules = 'not json' WHERE id = ?", (ids[2],))
+    conn.close()
+    result = CliRunner().invoke(main, ["stats", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.stderr.splitlines() if line.startswith("note: ")]
+    assert notes == ["note: 1 damaged game is left out (terrace export --all names them)",
+                     "note: 2 games saved by a newer version of Terrace are left out: "
+                     "update Terrace to count them"]
+    for args in (["--json"], ["-v", "terrace", "--json"]):
+        result = CliRunner().invoke(main, ["stats", "--db", str(db), *args])
+        data = json.loads(result.stdout)
+        assert (data["damaged"], data["newer"]) == (1, 2), args
+    with open_store(db) as store:
+        answer = TestClient(create_app(store), base_url=LOCAL).get("/api/stats")
+    assert answer.status_code == 200
+    assert (answer.json()["damaged"], answer.json()["newer"]) == (1, 2)

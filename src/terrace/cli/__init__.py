@@ -103,7 +103,7 @@ class Main(click.Group):
                 return super().invoke(ctx)
         except KeyboardInterrupt as stop:
             # Ctrl+C (or SIGTERM, see errors.stop_on_sigterm): one line and
-            # status 130 (143), as ``terrace survey`` ends (click's own
+            # status 130 (143; 129 for SIGHUP), as ``terrace survey`` ends (click's own
             # "Aborted!" ends with 1, the status of an error)
             message, status = stopped(stop)
             click.echo("", err=True)

@@ -20,7 +20,8 @@ asks for it).
   its verdicts are, and ``play`` ends with 0 as on Ctrl+C):
   ``stopped: terminated (SIGTERM)``, exit status 143 (128 + SIGTERM), as
   Ctrl+C stops them (without it a SIGTERM ended them with 143 and nothing
-  on standard error, an import's database left with its -wal and -shm).
+  on standard error, an import's database left with its -wal and -shm);
+  SIGHUP: ``stopped: hung up (SIGHUP)``, exit status 129 (128 + SIGHUP).
 
 Messages quote at most :data:`~terrace.refusals.MAX_QUOTE` characters of
 anyone's input:
@@ -67,6 +68,14 @@ TERMINATED = 128 + signal.SIGTERM
 
 STOPPED_BY_SIGTERM = "stopped: terminated (SIGTERM)"
 """What a command stopped by SIGTERM says on standard error."""
+
+HUNG_UP = 129
+"""The exit status of a command stopped by SIGHUP (128 + SIGHUP, which
+Windows lacks), where :func:`stop_on_sigterm` catches it."""
+
+STOPPED_BY_SIGHUP = "stopped: hung up (SIGHUP)"
+"""What a command stopped by SIGHUP (the terminal closed) says on standard
+error."""
 
 MAX_LINE = 3 * MAX_QUOTE
 """Longest line of an error message: longer ones repeat someone's input."""
@@ -117,6 +126,12 @@ class Terminated(KeyboardInterrupt):
     :func:`stop_on_sigterm`), so that the same code stops a command."""
 
 
+class HungUp(Terminated):
+    """SIGHUP (the terminal closed), raised by :func:`stop_on_sigterm` as
+    :class:`Terminated` is, but named as itself: it was reported as SIGTERM,
+    with SIGTERM's status 143."""
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl+C, raised by the handler :func:`stop_on_sigterm` sets where
     Python's own raises a plain ``KeyboardInterrupt``. CPython ends a
@@ -133,14 +148,22 @@ def _interrupted(signum: int, frame: FrameType | None) -> None:
 
 
 def stopped(stop: KeyboardInterrupt) -> tuple[str, int]:
-    """What a command stopped by Ctrl+C or SIGTERM says, and its exit status.
+    """What a command stopped by Ctrl+C or SIGTERM says, and its exit status;
+    what the command added to ``stop`` as notes (an import: how many games
+    it stored) follows.
 
-    >>> stopped(KeyboardInterrupt()), stopped(Terminated())
-    (('stopped: interrupted (Ctrl+C)', 130), ('stopped: terminated (SIGTERM)', 143))
+    >>> stopped(KeyboardInterrupt()), stopped(Terminated()), stopped(HungUp())
+    (('stopped: interrupted (Ctrl+C)', 130), ('stopped: terminated (SIGTERM)', 143), \
+('stopped: hung up (SIGHUP)', 129))
+    >>> stop = Interrupted()
+    >>> stop.add_note("the import stopped after 2 games of the file were stored")
+    >>> stopped(stop)[0]
+    'stopped: interrupted (Ctrl+C); the import stopped after 2 games of the file were stored'
     """
-    if isinstance(stop, Terminated):
-        return STOPPED_BY_SIGTERM, TERMINATED
-    return STOPPED, INTERRUPTED
+    message, status = ((STOPPED_BY_SIGHUP, HUNG_UP) if isinstance(stop, HungUp) else
+                       (STOPPED_BY_SIGTERM, TERMINATED) if isinstance(stop, Terminated) else
+                       (STOPPED, INTERRUPTED))
+    return "; ".join([message, *getattr(stop, "__notes__", [])]), status
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:
@@ -148,8 +171,11 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 
 def _hang_up(signum: int, frame: FrameType | None) -> None:
-    # (SIGTERM, to whatever handler takes it then: this module's, a
-    # survey's, or the web server's, which stops it gracefully)
+    # (named as itself where this module's SIGTERM handler is set; else
+    # SIGTERM, to whatever handler takes it then: a survey's, or the web
+    # server's, which stops it gracefully)
+    if signal.getsignal(signal.SIGTERM) is _terminate:
+        raise HungUp
     os.kill(os.getpid(), signal.SIGTERM)
 
 
@@ -173,9 +199,9 @@ def stop_on_sigterm() -> Iterator[None]:
     """While it lasts, SIGTERM raises :class:`Terminated`: the command stops
     as on Ctrl+C, in one line on standard error (see :mod:`terrace.cli`);
     Ctrl+C raises :class:`Interrupted`.
-    SIGHUP stops it as SIGTERM does (it killed an import outright, its new
-    database left with a -wal and -shm, and an export its temporary file),
-    unless it is ignored (``nohup``) or :func:`hang_up_ends` gave it back.
+    SIGHUP stops it as SIGTERM does, raising :class:`HungUp` (it killed an
+    import outright, its new database left with a -wal and -shm, and an
+    export its temporary file), unless it is ignored (``nohup``) or :func:`hang_up_ends` gave it back.
     Nothing changes off the main thread (a test runner's), where no signal
     handler can be set."""
     try:

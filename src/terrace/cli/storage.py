@@ -222,7 +222,8 @@ def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) 
         block = data["variants"].get(name) or summarize([])["overall"]
         if as_json:
             # (damaged games are not of any variant: the count is the whole file's)
-            click.echo(json.dumps({"variant": name, **block, "damaged": data["damaged"]}, indent=2))
+            click.echo(json.dumps({"variant": name, **block, "damaged": data["damaged"],
+                                   "newer": data["newer"]}, indent=2))
             return
         blocks = [(label_title(name), block)]
     else:
@@ -242,6 +243,11 @@ def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) 
             f"note: {count} damaged game{'s are' if count != 1 else ' is'} left out "
             "(terrace export --all names them)", err=True,
         )
+    if data["newer"]:  # (not damaged: this Terrace cannot read them)
+        count = data["newer"]
+        games, are, them = ("1 game", "is", "it") if count == 1 else (f"{count} games", "are", "them")
+        click.echo(f"note: {games} saved by a newer version of Terrace {are} left out: "
+                   f"update Terrace to count {them}", err=True)
 
 
 @click.command()
@@ -399,6 +405,21 @@ def _first_bytes(path: str) -> bytes:
         return b""
 
 
+ADD_THE_REST = "import the file again to add the rest (the games stored are not added twice)"
+"""What an import stopped after its first chunks were written advises."""
+
+
+def _stopped_after(count: int) -> str:
+    """The words of an import stopped after ``count`` games were stored.
+
+    >>> _stopped_after(1), _stopped_after(400)
+    ('the import stopped after 1 game of the file was stored', \
+'the import stopped after 400 games of the file were stored')
+    """
+    games = "1 game of the file was" if count == 1 else f"{count} games of the file were"
+    return f"the import stopped after {games} stored"
+
+
 @click.command("import")
 @db_option
 @click.argument("file", type=FilePath(dir_okay=False, allow_dash=True))
@@ -436,15 +457,18 @@ def import_(db: str | None, file: str) -> None:
     store = _open(db)
     beside: list[tuple[str, str]] = []
     joined: list[str] = []
+    stored: list[str] = []
     try:
-        added = store.add_games(games, beside, joined)
+        added = store.add_games(games, beside, joined, stored)
     except ImportStoppedError as error:  # (written in chunks: the first ones are in)
         store.close()
         why = placed(str(error), unnamed_games_db(db))
-        raise click.ClickException(
-            f"the import stopped after {error.stored} game{'s' if error.stored != 1 else ''} of the file "
-            f"{'were' if error.stored != 1 else 'was'} stored: {why}; import the file again to add the "
-            "rest (the games stored are not added twice)") from None
+        raise click.ClickException(f"{_stopped_after(error.stored)}: {why}; {ADD_THE_REST}") from None
+    except KeyboardInterrupt as stop:  # (Ctrl+C, SIGTERM: the chunks committed stay, as above)
+        store.discard()
+        if stored:
+            stop.add_note(f"{_stopped_after(len(stored))}: {ADD_THE_REST}")
+        raise
     except StoreError as error:
         store.discard()  # (a database made for this import is removed again)
         why = placed(str(error), unnamed_games_db(db))

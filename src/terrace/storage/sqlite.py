@@ -58,6 +58,7 @@ from terrace.storage.base import (
     ClockOutOfRangeError,
     DamagedGameError,
     LogPlaces,
+    NewerGameError,
     StoredGame,
     StoreError,
     StoreWriteError,
@@ -1432,12 +1433,13 @@ class SqliteStore:
         """The statistics of every game that loads, the chart's days in
         ``zone`` (None: local time): a damaged game (one
         that :meth:`get` refuses and ``export --all`` skips) is left out
-        and counted in ``damaged``. Each game is checked as a read checks
-        it: replayed once, each in its own short read so that moves are
+        and counted in ``damaged``, or in ``newer`` when a newer Terrace
+        saved it (:class:`~terrace.storage.base.NewerGameError`). Each
+        game is checked as a read checks it: replayed once, each in its own short read so that moves are
         not kept waiting; the store then remembers the rows it found sound
         until it or another process changes them."""
         facts: list[GameFacts] = []
-        damaged = 0
+        damaged = newer = 0
         earned: list[tuple[str, str, int]] = []
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
@@ -1461,6 +1463,10 @@ class SqliteStore:
                 try:
                     if not self._stamp_holds(row, stamp, lines):
                         row = self._sound_row(row[0], earned)
+                except NewerGameError as error:
+                    log.warning("%s", error)
+                    newer += 1
+                    continue
                 except DamagedGameError as error:
                     log.warning("%s", error)
                     damaged += 1
@@ -1468,7 +1474,7 @@ class SqliteStore:
             if row is not None:
                 facts.append(GameFacts.from_row(row[_WIDTH:]))
         self._keep_stamps(earned)
-        return summarize(facts, damaged=damaged, zone=zone)
+        return summarize(facts, damaged=damaged, zone=zone, newer=newer)
 
     def _keep_stamps(self, stamps: list[tuple[str, str, int]]) -> None:
         """Store the replay stamps that games replayed by the statistics
@@ -1808,7 +1814,8 @@ class SqliteStore:
 
     def add_games(self, games: Sequence[StoredGame],
                   beside: list[tuple[str, str]] | None = None,
-                  joined: list[str] | None = None) -> list[tuple[str, bool]]:
+                  joined: list[str] | None = None,
+                  committed: list[str] | None = None) -> list[tuple[str, bool]]:
         """Store finished or unfinished games as they are (an import), all
         in one write transaction: every one or, on any error, none (the
         games here already are found first, in a read). A game that a
@@ -1827,7 +1834,9 @@ class SqliteStore:
         game here that it neither is, continues nor was (so that it went
         beside it), that id and the record's new one; ``joined`` gets the
         id of each game that was here before the import and was brought up
-        to date (not added)."""
+        to date (not added); ``committed`` gets the ids of the games added or
+        brought up to date as each chunk is committed, so that a caller
+        stopped meanwhile (Ctrl+C, SIGTERM) can say how many are in."""
         now = time.time()
         if clock_outside(now):
             raise ClockOutOfRangeError("the games", now, "import again")
@@ -1954,6 +1963,8 @@ class SqliteStore:
                 if not written:
                     raise
                 raise ImportStoppedError(written, error) from None
+            if committed is not None:
+                committed.extend(result[i][0] for i in range(begin, end) if result[i][1])
             begin = end
         return result
 

@@ -181,9 +181,11 @@ class GameFacts:
         return end - self.started_at
 
 
-def summarize(games: Iterable[GameFacts], damaged: int = 0, zone: tzinfo | None = None) -> dict[str, Any]:
-    """Statistics over games, overall and per variant, and the number of
-    ``damaged`` games left out; the JSON shape is described in
+def summarize(games: Iterable[GameFacts], damaged: int = 0, zone: tzinfo | None = None,
+              newer: int = 0) -> dict[str, Any]:
+    """Statistics over games, overall and per variant, and the numbers of
+    ``damaged`` games and of games saved by a ``newer`` Terrace left out
+    (counted apart: updating Terrace brings the latter in); the JSON shape is described in
     ``docs/storage.md``; the chart's ``days`` are calendar days in ``zone``
     (None: this computer's local time). Only started games (a move was made) count;
     streaks follow the order in which results came, and an abandoned game
@@ -213,6 +215,7 @@ def summarize(games: Iterable[GameFacts], damaged: int = 0, zone: tzinfo | None 
         "overall": _block(facts, last_opened, zone),
         "variants": {v: _block([g for g in facts if g.variant == v], last_opened, zone) for v in variants},
         "damaged": damaged,
+        "newer": newer,
     }
 
 
