@@ -1003,11 +1003,12 @@ def test_the_foundation_heights_kept_move_by_move_are_those_counted_afresh(rules
 @pytest.mark.parametrize("start", [*(f"endgame:{i}" for i in range(len(RULE_SETS) + 1)),
                                    "admirals-patience:4", "big-terrace:7", "empress-of-italy:3"])
 def test_the_piles_tops_kept_move_by_move_are_those_worked_out_afresh(start: str) -> None:
-    # gen() reads each pile's top, the piles under each rank and colour and
-    # the crowded ones from what every change of a pile keeps (Core.under,
-    # state.h's tops_set); stopped every few positions, on every kind of
-    # search, after restarts with and without a prefix and after the
-    # hunting loop, they are what the piles say
+    # gen() reads each pile's top, its rank and colour and slot key, the
+    # piles under each rank and colour and the crowded ones from what every
+    # change of a pile keeps (Core.under, pr, pk, state.h's tops_set);
+    # stopped every few positions, on every kind of search, after restarts
+    # with and without a prefix and after the hunting loop, they are what
+    # the piles say
     kind, number = start.split(":")
     if kind == "endgame":
         rules = [*RULE_SETS, FREE_RETURN][int(number)]

@@ -125,6 +125,9 @@ typedef struct {
      * two piles or more (crowd: where equal piles can be) */
     uint8_t ptop[MAXP], pd[MAXP];
     uint32_t under[27], crowd;
+    /* and the top's own rank and colour (RC) and slot key (SK), read by
+     * gen() for each source without going through the card */
+    uint8_t pr[MAXP], pk[MAXP];
     int32_t *pref;
     int nres0;          /* the reserve's first length (its cards never change) */
     int16_t *rbelow;    /* [cls * (nres0 + 1) + n]: reserve cards of class cls among res[0..n) */

@@ -154,7 +154,6 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
      * when not canonical) are under[d] & ~dup. Equal piles have the same
      * top card, so they are looked for in the crowded d alone */
     const uint32_t *under = s->under;
-    const uint8_t *top = s->ptop;
     uint32_t dup = 0;
     if (s->canon) {
         for (uint32_t c = s->crowd & ((1u << 26) - 1); c; c &= c - 1) {
@@ -185,7 +184,7 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
     int spaces_too = first_empty >= 0 && s->freesp;
     for (uint32_t m = sources; m; m &= m - 1) {
         int j = __builtin_ctz(m);
-        int k = s->SK[top[j]];
+        int k = s->pk[j];
         if (s->want[k] > 0) {
             if (s->safe && safe_count(s, k) && (!s->autosp || s->plen[j] > 1) && nothing_can_lie_on(s, k)) {
                 out[0] = j * 64 + DST_FOUNDATION;
@@ -195,7 +194,7 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
         }
         /* (pile j is never among its own targets: a card does not take a
          * card of its own rank) */
-        to[j] = under[s->RC[top[j]]] & ~dup;
+        to[j] = under[s->pr[j]] & ~dup;
         if (to[j] || (spaces_too && s->plen[j] > 1)) live |= 1u << j;
     }
     if (again >= 0) live &= ~(1u << again);

@@ -69,6 +69,8 @@ static inline void tops_set(Core *s, int j) {
     if (s->plen[j]) {
         uint8_t c = s->pile[j][s->plen[j] - 1];
         s->ptop[j] = c;
+        s->pr[j] = s->RC[c];
+        s->pk[j] = s->SK[c];
         d = s->DOWNRC[c];
     }
     s->pd[j] = (uint8_t)d;
