@@ -421,6 +421,10 @@ def _pid(cancel: Any) -> int:
     return os.getpid()
 
 
+def _die(cancel: Any) -> None:
+    os._exit(3)
+
+
 def _pid_after(seconds: float, cancel: Any) -> int:
     _sleep(seconds, cancel)
     return os.getpid()
@@ -523,3 +527,21 @@ def test_a_games_fair_hints_reach_one_process_beside_other_solver_work() -> None
     assert codes == [200] * 4
     hints = [pid for name, pid in served if name != "other"]
     assert len(hints) == 4 and len(set(hints)) == 1, served  # before: two processes, in turns
+
+
+def test_a_pool_remembers_the_processes_of_its_last_keys_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keys' processes are bounded (the last PREFERRED_KEYS), and a key
+    whose process died is forgotten, its next job going to any worker."""
+    monkeypatch.setattr(workers, "PREFERRED_KEYS", 3)
+    solver_pool = SolverPool(workers=1)
+    solver_pool.start()
+    try:
+        for key in ["a", "b", "c", "d", "e"]:
+            assert asyncio.run(solver_pool.run(_echo, key, budget=5, prefer=key)) == key
+        assert list(solver_pool._preferred) == ["c", "d", "e"]
+        with pytest.raises(workers.WorkFailed):
+            asyncio.run(solver_pool.run(_die, budget=5, prefer="f"))
+        assert list(solver_pool._preferred) == []
+        assert asyncio.run(solver_pool.run(_pid, budget=5, prefer="e")) > 0
+    finally:
+        solver_pool.close()
