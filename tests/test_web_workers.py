@@ -5,6 +5,7 @@ time, a full pool answers 503 with Retry-After, bad deal ranges are 400)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import threading
 import time
@@ -411,5 +412,136 @@ def test_a_worker_that_died_before_its_job_fails_the_job_clearly() -> None:
         with pytest.raises(workers.WorkFailed, match="stopped unexpectedly"):
             asyncio.run(solver_pool.run(_echo, "x" * 200_000, budget=5))
         assert asyncio.run(solver_pool.run(_echo, 3, budget=5)) == 3  # a new worker took its place
+    finally:
+        solver_pool.close()
+
+
+def _pid(cancel: Any) -> int:
+    """The worker's process id (a test hook: which process answered)."""
+    return os.getpid()
+
+
+def _die(cancel: Any) -> None:
+    os._exit(3)
+
+
+def _pid_after(seconds: float, cancel: Any) -> int:
+    _sleep(seconds, cancel)
+    return os.getpid()
+
+
+def test_a_games_hints_go_to_the_process_of_its_last_hint_when_it_is_free() -> None:
+    """A fair hint asked again goes on with the work its process kept; with
+    another job (a warning, an analysis) taking the worker freed last, the
+    repeat went to the other process and started afresh."""
+    solver_pool = SolverPool(workers=2, waiting=2)
+    solver_pool.start()
+
+    async def scenario() -> tuple[list[int], list[int]]:
+        hinted, others = [], []
+        for _ in range(4):
+            hinted.append(await solver_pool.run(_pid, budget=5, prefer="game-1"))
+            other = asyncio.ensure_future(solver_pool.run(_pid_after, 0.3, budget=5))
+            await asyncio.sleep(0.1)  # the other job holds a worker
+            hinted.append(await solver_pool.run(_pid, budget=5, prefer="game-1"))
+            others.append(await other)
+        return hinted, others
+
+    try:
+        hinted, others = asyncio.run(scenario())
+    finally:
+        solver_pool.close()
+    assert len(set(hinted)) == 1, hinted  # before: [a, b, b, a, a, b, b, a]
+    assert hinted[0] not in others  # the other jobs took the other process
+
+
+def test_a_hint_whose_process_is_busy_is_served_by_another_at_once() -> None:
+    """Preference never makes a job wait: a hint whose process is busy
+    takes the other, and a job without one takes a hint's free process."""
+    solver_pool = SolverPool(workers=2, waiting=2)
+    solver_pool.start()
+
+    async def scenario() -> dict[str, Any]:
+        seen: dict[str, Any] = {"mine": await solver_pool.run(_pid, budget=5, prefer="game-1")}
+        held = asyncio.ensure_future(solver_pool.run(_pid_after, 1.5, budget=10, prefer="game-1"))
+        await asyncio.sleep(0.2)  # the game's process is busy with its hint
+        started = time.perf_counter()
+        seen["again"] = await solver_pool.run(_pid, budget=5, prefer="game-1")
+        seen["again took"] = time.perf_counter() - started
+        seen["held"] = await held
+        # (the game's process, the only free one, is not kept from other work)
+        other = asyncio.ensure_future(solver_pool.run(_pid_after, 1.5, budget=10))
+        await asyncio.sleep(0.2)
+        started = time.perf_counter()
+        seen["plain"] = await solver_pool.run(_pid, budget=5)
+        seen["plain took"] = time.perf_counter() - started
+        seen["other"] = await other
+        return seen
+
+    try:
+        seen = asyncio.run(scenario())
+    finally:
+        solver_pool.close()
+    assert seen["held"] == seen["mine"], seen  # the held hint had the game's process
+    assert seen["again"] != seen["mine"] and seen["again took"] < 1.0, seen
+    assert seen["other"] != seen["mine"], seen  # a plain job leaves the game's process free
+    assert seen["plain"] == seen["mine"] and seen["plain took"] < 1.0, seen
+
+
+def test_a_games_fair_hints_reach_one_process_beside_other_solver_work() -> None:
+    """Through the web game: fair hints of one game, each asked while a
+    solver job holds a worker (taken after the hint's process was freed
+    last), are all answered by the process of the first."""
+    store = MemoryStore()
+    app = create_app(store, hint_seconds=0.3, pool=SolverPool(workers=2, waiting=2))
+    pool = app.state.game.pool
+    rules = get_rules("terrace")
+    game = store.create("terrace", rules, Deal.from_number(129, rules))
+    served: list[tuple[str, int]] = []
+    acquire = pool._acquire
+
+    async def watched(*args: Any) -> Any:
+        worker = await acquire(*args)
+        task = asyncio.current_task()
+        served.append((task.get_name() if task is not None else "", worker.process.pid))
+        return worker
+
+    pool._acquire = watched
+
+    async def scenario() -> list[int]:
+        codes = []
+        for _ in range(2):
+            codes.append((await _post(app, f"/api/games/{game.id}/hint", {})).status_code)
+            # (a warning or an analysis, say, asked next, while the hint's process is freed last)
+            other = asyncio.create_task(pool.run(_sleep, 1.0, budget=10), name="other")
+            await asyncio.sleep(0.2)
+            codes.append((await _post(app, f"/api/games/{game.id}/hint", {})).status_code)
+            await other
+        return codes
+
+    try:
+        pool.start()
+        codes = asyncio.run(scenario())
+    finally:
+        pool.close()
+    assert codes == [200] * 4
+    hints = [pid for name, pid in served if name != "other"]
+    assert len(hints) == 4 and len(set(hints)) == 1, served  # before: two processes, in turns
+
+
+def test_a_pool_remembers_the_processes_of_its_last_keys_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keys' processes are bounded (the last PREFERRED_KEYS), and a key
+    whose process died is forgotten, its next job going to any worker."""
+    monkeypatch.setattr(workers, "PREFERRED_KEYS", 3)
+    solver_pool = SolverPool(workers=1)
+    solver_pool.start()
+    try:
+        for key in ["a", "b", "c", "d", "e"]:
+            assert asyncio.run(solver_pool.run(_echo, key, budget=5, prefer=key)) == key
+        assert list(solver_pool._preferred) == ["c", "d", "e"]
+        with pytest.raises(workers.WorkFailed):
+            asyncio.run(solver_pool.run(_die, budget=5, prefer="f"))
+        assert list(solver_pool._preferred) == []
+        assert asyncio.run(solver_pool.run(_pid, budget=5, prefer="e")) > 0
     finally:
         solver_pool.close()

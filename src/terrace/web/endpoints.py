@@ -197,13 +197,17 @@ class WebGame:
         return await run_in_threadpool(partial(self.store.mark_assisted, game_id, while_open=True))
 
     async def in_solver(
-        self, request: Request, func: Callable[..., T], *args: Any, budget: float, timed: bool = False
+        self, request: Request, func: Callable[..., T], *args: Any, budget: float, timed: bool = False,
+        prefer: str | None = None,
     ) -> T:
         """``func(*args)`` in the solver pool; stopped when the client goes
         away. When ``timed``, ``func`` gets ``seconds=``, what is left of
-        ``budget`` after the wait for a free solver process."""
+        ``budget`` after the wait for a free solver process; ``prefer``: the
+        key whose last job's process to use when it is free (see
+        :class:`~terrace.web.workers.SolverPool`)."""
         try:
-            return await self.pool.run(func, *args, budget=budget, gone=request.is_disconnected, timed=timed)
+            return await self.pool.run(func, *args, budget=budget, gone=request.is_disconnected, timed=timed,
+                                       prefer=prefer)
         except PoolBusy:
             raise ApiError(WebRefusal.SOLVER_BUSY, _RETRY) from None
         except (WorkStopped, WorkFailed) as error:
@@ -464,7 +468,9 @@ class WebGame:
             # (the wait for a free solver process is part of the hint's time)
             find = partial(hints.find_hint, peek=peek, kept=kept, seed=fair_seed(game.id),
                            decided=decided, shown=shown)
-            found = await self.in_solver(request, find, for_solver(board), budget=seconds, timed=True)
+            # (in the process that answered the game's last hint when it is free: it kept the work)
+            found = await self.in_solver(request, find, for_solver(board), budget=seconds, timed=True,
+                                         prefer=game.id)
         line = found.pop("kept")
         if line is not None:
             self.keep_line(game.id, line)

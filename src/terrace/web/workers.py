@@ -15,6 +15,12 @@ searches in threads a plain request took 30 ms at the median instead of
   or when its budget plus a grace period has passed: the worker is told to
   cancel (the solver asks between slices) and is replaced if it does not
   answer within :data:`CANCEL_GRACE` seconds.
+* A job given ``prefer`` (a game's id: its hints) goes to the worker that
+  answered that key's last job when that worker is free, since the work a
+  fair hint kept is in that process; otherwise to any free worker at once,
+  never waiting for it. Any other job (a new key's too) takes first the
+  free worker whose last keyed job is the oldest, leaving the others free
+  for their keys (the last :data:`PREFERRED_KEYS` keys are remembered).
 * Workers ignore Ctrl+C (the terminal sends it to every process of the
   group), from their first instruction on; the server closes them, and
   they exit when the server dies.
@@ -35,6 +41,7 @@ import multiprocessing
 import signal
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from functools import partial
 from multiprocessing import resource_tracker
@@ -59,6 +66,8 @@ only have to start all over again)."""
 START_GRACE = 10.0
 """Seconds a job may take beyond its budget (a new worker must first start)."""
 POLL = 0.01
+PREFERRED_KEYS = 1024
+"""How many keys' workers (see ``prefer``) a pool remembers, the last used."""
 GONE_EVERY = 0.1
 
 
@@ -141,6 +150,8 @@ class _Worker:
         child.close()
         self.ready_at: float | None = None
         """When the worker said it had started (monotonic), once it has."""
+        self.claimed = 0
+        """When it last answered a job with ``prefer`` (a count; 0: never)."""
 
     def stop(self, wait: float) -> None:
         """Ask the worker to stop, and make sure it has after ``wait`` seconds."""
@@ -165,6 +176,8 @@ class SolverPool:
         self._busy: set[_Worker] = set()
         self._queued = 0
         self._jobs = itertools.count(1)
+        self._claims = itertools.count(1)
+        self._preferred: OrderedDict[str, _Worker] = OrderedDict()
         self.closing = threading.Event()
 
     @property
@@ -196,16 +209,17 @@ class SolverPool:
         budget: float,
         gone: Callable[[], Awaitable[bool]] | None = None,
         timed: bool = False,
+        prefer: str | None = None,
     ) -> T:
         """``func(*args, cancel=...)`` in a worker; ``func`` must be a
         module-level function and its arguments and result picklable.
         It waits for a free worker for at most ``budget`` seconds; when
         ``timed``, ``func`` is also given ``seconds=``, what is left of
-        ``budget`` once a worker is free.
+        ``budget`` once a worker is free; ``prefer``: see the module docstring.
         Raises :class:`PoolBusy`, :class:`WorkStopped` or
         :class:`WorkFailed`, or whatever ``func`` raised."""
         until = time.monotonic() + budget
-        worker = await self._acquire(gone, until)
+        worker = await self._acquire(gone, until, prefer)
         left = max(until - time.monotonic(), 0.0)
         call: Callable[..., T] = partial(func, seconds=left) if timed else func
         usable = False  # a worker left mid-job (an exception, a cancelled task) is replaced
@@ -221,7 +235,7 @@ class SolverPool:
                 raise WorkFailed() from None
             usable, reply = await self._wait(worker, job, time.monotonic() + left + START_GRACE, gone)
         finally:
-            self._release(worker, usable)
+            self._release(worker, usable, prefer)
         if reply is None:
             raise WorkStopped(SolverStop.SEARCH_STOPPED)
         _, ok, value = reply
@@ -230,7 +244,9 @@ class SolverPool:
         result: T = value
         return result
 
-    async def _acquire(self, gone: Callable[[], Awaitable[bool]] | None, until: float) -> _Worker:
+    async def _acquire(
+        self, gone: Callable[[], Awaitable[bool]] | None, until: float, prefer: str | None = None
+    ) -> _Worker:
         """A worker for a new job; a job waiting in line leaves it (with
         :class:`WorkStopped`) as soon as its caller has gone away, so a
         request nobody waits for any more neither holds a place in line nor
@@ -244,7 +260,7 @@ class SolverPool:
                     if self.closing.is_set():
                         raise WorkStopped(SolverStop.SERVER_STOPPING)
                     if self._idle or len(self._busy) < self.workers:
-                        worker = self._idle.pop() if self._idle else None
+                        worker = self._pick(prefer) if self._idle else None
                         if worker is None:
                             worker = _Worker(self._context)
                         self._busy.add(worker)
@@ -265,6 +281,17 @@ class SolverPool:
             if queued:
                 with self._lock:
                     self._queued -= 1
+
+    def _pick(self, prefer: str | None) -> _Worker:
+        """Take a free worker (under the lock): ``prefer``'s own if free,
+        else the one least recently claimed, freed last among equals."""
+        own = self._preferred.get(prefer) if prefer is not None else None
+        if own is not None and own in self._idle:
+            chosen = own
+        else:
+            chosen = min(reversed(self._idle), key=lambda worker: worker.claimed)
+        self._idle.remove(chosen)
+        return chosen
 
     async def _wait(
         self, worker: _Worker, job: int, deadline: float, gone: Callable[[], Awaitable[bool]] | None
@@ -321,12 +348,21 @@ class SolverPool:
             pass
         return False
 
-    def _release(self, worker: _Worker, usable: bool) -> None:
+    def _release(self, worker: _Worker, usable: bool, prefer: str | None = None) -> None:
         with self._lock:
             self._busy.discard(worker)
             keep = usable and worker.process.is_alive() and not self.closing.is_set()
             if keep:
                 self._idle.append(worker)
+                if prefer is not None:
+                    worker.claimed = next(self._claims)
+                    self._preferred[prefer] = worker
+                    self._preferred.move_to_end(prefer)
+                    while len(self._preferred) > PREFERRED_KEYS:
+                        self._preferred.popitem(last=False)
+            else:  # (its keys go to whichever worker answers them next)
+                for key in [key for key, owner in self._preferred.items() if owner is worker]:
+                    del self._preferred[key]
         if not keep:
             threading.Thread(target=self._replace, args=(worker,), daemon=True).start()
 
