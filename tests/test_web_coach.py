@@ -433,7 +433,7 @@ class InlinePool(SolverPool):
         super().__init__(workers=0)
 
     async def run(self, func: Any, *args: Any, budget: float, gone: Any = None,
-                  timed: bool = False) -> Any:
+                  timed: bool = False, prefer: Any = None) -> Any:
         return func(*args, **({"seconds": budget} if timed else {}), cancel=lambda: False)
 
 

@@ -52,7 +52,7 @@ class InlinePool:
         self.closing = None
 
     async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None,
-                  timed: bool = False) -> Any:
+                  timed: bool = False, prefer: Any = None) -> Any:
         self.jobs.append((func, args))
         return func(*args, **({"seconds": budget} if timed else {}), cancel=lambda: False)
 
@@ -235,7 +235,7 @@ class LinePool:
         self.closing = None
 
     async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None,
-                  timed: bool = False) -> Any:
+                  timed: bool = False, prefer: Any = None) -> Any:
         line = KeptLine("a position", ("t1t2",) * self.length)
         return {"move": "s", "kind": "winnable", "line": [], "why": None, "fair": False, "back": 0,
                 "kept": line}
@@ -535,7 +535,7 @@ def test_the_coach_describes_its_answer_within_its_job_without_replaying_the_gam
     real_run, real_parse = pool.run, Move.parse
 
     async def counted_run(func: Callable[..., Any], *args: Any, budget: float, gone: Any = None,
-                  timed: bool = False) -> Any:
+                  timed: bool = False, prefer: Any = None) -> Any:
         before = pushes[0]
         try:
             return await real_run(func, *args, budget=budget, gone=gone, timed=timed)
@@ -593,7 +593,7 @@ def test_the_coachs_job_counts_the_time_its_work_took_to_reach_the_worker(
 
     class SlowToSend(InlinePool):
         async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None,
-                  timed: bool = False) -> Any:
+                  timed: bool = False, prefer: Any = None) -> Any:
             offset[0] += 0.6 * budget  # (the work on its way to the worker)
             return await super().run(func, *args, budget=budget, gone=gone, timed=timed)
 
@@ -627,7 +627,7 @@ def test_the_coach_answers_at_its_deadline_when_its_job_reaches_the_worker_late(
 
     class LateWorker(InlinePool):
         async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None,
-                  timed: bool = False) -> Any:
+                  timed: bool = False, prefer: Any = None) -> Any:
             try:
                 await asyncio.sleep(budget + 1.0)  # (the worker starting, then reading the job)
             except asyncio.CancelledError:

@@ -38,7 +38,7 @@ class OtherTabPool:
         self.closing = None
 
     async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None,
-                  timed: bool = False) -> Any:
+                  timed: bool = False, prefer: Any = None) -> Any:
         self.meanwhile()
         return func(*args, **({"seconds": budget} if timed else {}), cancel=lambda: False)
 
