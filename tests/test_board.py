@@ -898,6 +898,24 @@ def test_impossible_piles_and_foundations() -> None:
         Board.from_position(" ".join(fields), with_redeals)
     with pytest.raises(InvalidPositionError, match="foundation 1 holds more than 13 cards"):
         craft(TERRACE, "6", foundations=["6D " + alternate_run("7C", 13)], tableau=QUIET)
+
+
+def test_a_position_before_the_choice_with_a_card_in_the_waste_or_a_later_pile_is_refused() -> None:
+    """Before the choice no card has been drawn and only the candidates'
+    piles hold cards (a mutation audit dropped each condition, no test failed)."""
+    start = Board.from_number(1, TERRACE).position()
+    fields = start.split(" ")
+    base, reserve, foundations, tableau, waste, stock, redeals = fields
+    assert base == "?" and waste == "-"
+    drawn = " ".join([base, reserve, foundations, tableau, stock[:2], stock[2:], redeals])
+    with pytest.raises(InvalidPositionError, match="a position before the choice has only"):
+        Board.from_position(drawn, TERRACE)
+    piles = tableau.split(",")
+    piles[TERRACE.candidates] = stock[:2]  # the first pile after the candidates' holds a card
+    dealt = " ".join([base, reserve, foundations, ",".join(piles), waste, stock[2:], redeals])
+    with pytest.raises(InvalidPositionError, match="a position before the choice has only"):
+        Board.from_position(dealt, TERRACE)
+    assert Board.from_position(start, TERRACE).position() == start
     with pytest.raises(InvalidPositionError, match="a position must be a string"):
         Board.from_position(None)  # type: ignore[arg-type]
 

@@ -452,6 +452,21 @@ def test_survey_runs_no_more_processes_than_cores(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["deals"] == 1
 
 
+def test_survey_jobs_as_many_as_the_cores_run_as_given_and_one_more_are_cut(tmp_path: Path,
+                                                                            monkeypatch: Any) -> None:
+    """On a machine of two cores --jobs 2 is taken as it is and --jobs 3
+    is cut to 2 with a note (a mutation audit let one job more than the
+    cores run and no test failed: 256 was the only number tried)."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1})
+    for jobs, cut in (("2", False), ("3", True)):
+        result = run("survey", "-v", "falling-star", "--deals", "3-3", "--jobs", jobs, "--max-seconds", "2",
+                     "--verdicts-db", str(tmp_path / f"v{jobs}.sqlite3"), "--json")
+        assert result.exit_code == 0, result.output
+        assert ("this machine runs" in result.stderr) is cut, result.stderr
+        assert ("--jobs 3: this machine runs 2 at once; using 2\n" in result.stderr) is cut
+        assert json.loads(result.stdout)["deals"] == 1
+
+
 def test_a_winnable_search_that_reaches_the_last_deal_is_no_usage_error(tmp_path: Path) -> None:
     from terrace.deal import MAX_DEAL_NUMBER
 

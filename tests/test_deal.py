@@ -9,7 +9,7 @@ import pytest
 
 from conftest import cards, deal_text
 from terrace.board import Board
-from terrace.cards import CODE, full_pack
+from terrace.cards import CODE, full_pack, parse_card
 from terrace.deal import DEAL_VERSION, MAX_DEAL_NUMBER, Deal, SplitMix64, shuffled_pack
 from terrace.errors import InvalidDealError, InvalidRulesError
 from terrace.rules import RULE_OPTIONS, Rules
@@ -359,3 +359,27 @@ def test_a_deal_found_to_fit_is_checked_again_only_for_other_decks(monkeypatch: 
         deal.check(Rules(decks=3))  # the two-deck pack does not fit three decks
     deal.check(two_decks)
     assert len(counted) == 2
+
+
+def test_a_deal_string_of_exactly_the_most_cards_is_read() -> None:
+    """``cards_of`` reads a text of ``most`` cards and refuses one more (a
+    mutation audit read 'more than most' as 'most or more' and no test failed:
+    the import then took a deal of the most decks for no deal)."""
+    assert Deal.cards_of("TH AD", 2) == (parse_card("TH"), parse_card("AD"))
+    assert Deal.cards_of("TH AD 2C", 2) is None
+    pack = Deal.from_number(3, Rules())
+    assert Deal.cards_of(pack.text(), len(pack.cards)) == pack.cards
+
+
+def test_the_largest_bound_a_random_number_takes_is_two_to_the_64() -> None:
+    """``below(2**64)`` draws (every output is below it); 2**64 + 1 is refused."""
+    assert SplitMix64(0).below(2**64) == SplitMix64(0).next()
+
+    class Whole(int):
+        """A whole number of another type (read by its value)."""
+
+    assert SplitMix64(0).below(Whole(2**64)) == SplitMix64(0).next()
+    with pytest.raises(InvalidDealError, match="from 1 to 2\\*\\*64, not 18446744073709551617"):
+        SplitMix64(0).below(2**64 + 1)
+    with pytest.raises(InvalidDealError, match="from 1 to 2\\*\\*64"):
+        SplitMix64(0).below(Whole(2**64 + 1))

@@ -286,3 +286,15 @@ def test_the_german_guide_names_the_candidates_by_one_word(promote: bool) -> Non
         rules = variant.rules.replace(promote_candidates=promote)
         text = text_of(rules_guide(rules, variant, "de"))
         assert "Kandidat" not in text, (variant.name, text)
+
+
+def test_two_packs_and_a_terrace_of_two_are_counted_as_such() -> None:
+    """Two decks are '2 packs shuffled together', a terrace of two cards a
+    row of 2 (a mutation audit read 'one pack' and 'one face-up card' for
+    them, and no test failed: only 1 and 3 or more were tried)."""
+    guide = rules_guide(get_rules("terrace", decks=2, reserve=2), None, "en")
+    assert "with 2 packs shuffled together" in text_of(guide, "goal")
+    assert "2 cards in an overlapping row" in text_of(guide, "layout")
+    one = rules_guide(get_rules("terrace", decks=1, reserve=1), None, "en")
+    assert "with one pack" in text_of(one, "goal")
+    assert "one face-up card, set aside" in text_of(one, "layout")

@@ -255,3 +255,22 @@ def test_only_the_pile_a_card_turns_up_on_loses_its_foundation_moves() -> None:
                     checked += any(m.source == "t" for m in kept)
             board.push(chance.choice(moves))
     assert checked >= 3
+
+
+def test_a_survey_seed_keys_the_fair_players_verdicts_and_parts_deal_seeds_clearly() -> None:
+    """Two seeds of the fair player keep their verdicts apart in the cache
+    (a survey with --seed 2 took those of --seed 1), and seed 1 of deal 23
+    is not seed 12 of deal 3 (a mutation audit changed each, no test failed)."""
+    assert player_key("fair", {}, 1) != player_key("fair", {}, 2)
+    assert json.loads(player_key("fair", {}, 2))["seed"] == 2
+    assert deal_seed(1, 23) != deal_seed(12, 3)
+
+
+def test_the_rule_of_thumb_player_with_no_move_says_none() -> None:
+    """A deal with no move at all: the greedy player's decision is of kind
+    'none', not 'greedy' (a mutation audit named it 'greedy', no test failed)."""
+    stuck = Board.from_number(1, Rules(decks=1, piles=1, reserve=50, candidates=0))
+    seen = observe(stuck)
+    assert seen.moves == ()
+    assert (GreedyPlayer().decide(seen).move, GreedyPlayer().decide(seen).kind) == (None, "none")
+    assert RandomPlayer(1).decide(seen).kind == "none"

@@ -522,3 +522,63 @@ def test_an_export_with_the_clock_at_1970_leaves_the_last_backup_alone(
             "Error: nothing was exported: the computer's clock says 1970-01-01 00:01 UTC, and a saved game "
             "holds times from 2000 to 2100 only: set the clock right, then export again\n")
         assert backup.read_bytes() == before
+
+
+def test_an_export_over_an_old_file_named_like_a_side_file_of_no_database_is_written(tmp_path: Path) -> None:
+    """notes-wal, an earlier export beside a file that is no database, is
+    written over (a mutation audit refused every name ending -wal, -shm or
+    -journal that had a file beside it, and no test failed)."""
+    mine = tmp_path / "games.sqlite"
+    with open_store(mine) as store:
+        start(store, golden("terrace-won"))
+    (tmp_path / "notes").write_text("[]\n")
+    target = tmp_path / "notes-wal"
+    target.write_text("[]\n")
+    result = CliRunner().invoke(main, ["export", "--all", "--db", str(mine), "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(target.read_text())) == 1
+
+
+def test_an_export_exactly_as_large_as_an_import_reads_is_indented(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Indented records of exactly MAX_IMPORT_BYTES are written indented
+    (a mutation audit wrote them compact, '<=' read as '<', and no test failed)."""
+    from terrace.cli import storage as cli_storage
+
+    db = tmp_path / "games.sqlite"
+    _hand_edited(db, "SELECT 1")
+    backup = tmp_path / "backup.json"
+    assert CliRunner().invoke(main, ["export", "--all", "--db", str(db), "-o", str(backup)]).exit_code == 0
+    indented = backup.read_bytes()
+    monkeypatch.setattr(cli_storage, "MAX_IMPORT_BYTES", len(indented))
+    again = CliRunner().invoke(main, ["export", "--all", "--db", str(db), "-o", str(backup)])
+    assert again.exit_code == 0 and backup.read_bytes() == indented
+
+
+@pytest.mark.parametrize("text", ["", " \n", "\n\t\r\n  "])
+def test_an_import_of_nothing_but_white_space_is_empty(tmp_path: Path, text: str) -> None:
+    """A file of white space only holds no records (a mutation audit said
+    'not valid JSON: Expecting value' for it, and no test failed)."""
+    source = tmp_path / "records.json"
+    source.write_text(text)
+    result = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "new.sqlite"), str(source)])
+    assert result.exit_code == 1, result.output
+    assert f"nothing was imported: {source} is empty: it holds no game records" in result.output
+    assert not (tmp_path / "new.sqlite").exists()
+
+
+@pytest.mark.parametrize("bad", [8, 9, 10])
+def test_an_import_refusal_shows_eight_reasons_and_counts_the_rest(tmp_path: Path, bad: int) -> None:
+    """terrace import lists LISTED_REASONS reasons, then 'and N more' for
+    any left, one too (a mutation audit left out 'and 1 more', no test failed)."""
+    from terrace.cli.storage import LISTED_REASONS
+
+    source = tmp_path / "records.json"
+    source.write_text(json.dumps([{"not": "a record"}] * bad))
+    result = CliRunner().invoke(main, ["import", "--db", str(tmp_path / "new.sqlite"), str(source)])
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "Error: nothing was imported:"
+    assert len(lines) == 1 + LISTED_REASONS + (bad > LISTED_REASONS)
+    assert (lines[-1] == f"  and {bad - LISTED_REASONS} more") is (bad > LISTED_REASONS)

@@ -619,6 +619,20 @@ def test_a_fetch_site_no_browser_sends_counts_as_cross_site(client: TestClient, 
     assert client.post("/api/games", json={}, headers=headers).status_code == 403
 
 
+def test_a_write_with_two_origins_is_refused_even_when_the_first_is_the_pages_own(
+    client: TestClient, store: GameStore
+) -> None:
+    """Two Origin headers are no browser's: refused whatever they name (a
+    mutation audit let two through, the first read, and no test failed)."""
+    own = ("origin", "http://localhost")
+    for second in ("http://evil.example", "http://localhost"):
+        headers = [own, ("origin", second), ("sec-fetch-site", "same-origin")]
+        assert client.post("/api/games", json={}, headers=headers).status_code == 403
+    assert store.recent() == []
+    alone = [own, ("sec-fetch-site", "same-origin")]
+    assert client.post("/api/games", json={}, headers=alone).status_code == 201
+
+
 def test_security_headers_everywhere(client: TestClient) -> None:
     for response in (
         client.get("/"),

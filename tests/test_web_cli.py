@@ -214,3 +214,35 @@ def test_a_link_for_the_browser_exists_only_while_a_browser_may_open_it(
     assert len(opened) == (1 if open_browser else 0)
     if opened:
         assert keys.link not in opened[0] and "?token=" in opened[0]
+
+
+@pytest.mark.parametrize(("args", "host", "opens", "printed_fingerprint"), [
+    ([], "127.0.0.1", True, False),
+    (["--no-browser"], "127.0.0.1", False, False),
+    (["--remote", "--no-browser"], "0.0.0.0", False, False),
+    (["--host", "[::1]", "--no-browser"], "::1", False, False),
+    (["--https", "--no-browser"], "127.0.0.1", False, True),
+])
+def test_play_hands_the_server_the_host_browser_and_fingerprint_it_was_given(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, args: list[str], host: str, opens: bool,
+    printed_fingerprint: bool,
+) -> None:
+    """What ``terrace play`` asks of the server: --remote alone listens on
+    every address, --host [::1] on ::1, --no-browser opens none, --https
+    shows the self-signed certificate's fingerprint (a mutation audit changed
+    each in cli/web.py and test_web_cli.py/test_web_edge.py passed)."""
+    from terrace.cli import web as cli_web
+    from terrace.web.tls import fingerprint, self_signed_paths
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    given: list[web_server.ServerSettings] = []
+    monkeypatch.setattr(cli_web, "run", lambda _store, settings, _out, _sock: given.append(settings))
+    result = CliRunner().invoke(main, ["play", "--port", "0", "--db", ":memory:", *args])
+    assert result.exit_code == 0, result.output
+    (settings,) = given
+    assert (settings.host, settings.open_browser) == (host, opens)
+    if printed_fingerprint:
+        assert settings.tls is not None
+        assert settings.fingerprint == fingerprint(self_signed_paths()[0])
+    else:
+        assert (settings.tls, settings.fingerprint) == (None, None)

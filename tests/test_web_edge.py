@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import datetime
 import hashlib
+import ipaddress
 import json
 import logging
 import re
@@ -31,9 +33,11 @@ from terrace.web.protocol import HEAD_BYTES, STRANGER_CONNECTIONS, GuardedH11Pro
 from terrace.web.security import RemoteKeys, SecurityMiddleware, token_cookie
 from terrace.web.server import MAX_CONNECTIONS, server_config
 from terrace.web.tls import (
+    CERT_DAYS,
     CertificateError,
     ensure_self_signed,
     fingerprint,
+    make_self_signed,
     self_signed_paths,
     server_context,
 )
@@ -242,6 +246,34 @@ def test_the_self_signed_certificate_is_valid_for_the_machine_and_kept(tmp_path:
         checked = subprocess.run(["openssl", "verify", "-check_ss_sig", "-CAfile", str(cert), str(cert)],
                                  capture_output=True, text=True, check=False)
         assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_a_self_signed_certificate_names_bracketed_addresses_skips_other_scripts_and_starts_a_day_early(
+) -> None:
+    """An IPv6 address given in brackets is named as an address; a host
+    name not in ASCII is left out, not made a DNS name; the certificate is
+    valid from a day before it was made (a phone whose clock is behind
+    takes it) for CERT_DAYS (a mutation audit changed each, no test failed)."""
+    from cryptography import x509
+
+    made = datetime.datetime(2026, 3, 1, 12, 0, 0, tzinfo=datetime.UTC)
+    cert_pem, _ = make_self_signed(["[FD00::5]", "café.local", "Box-2.Local"], now=made)
+    certificate = x509.load_pem_x509_certificate(cert_pem)
+    names = certificate.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    assert ipaddress.ip_address("fd00::5") in names.get_values_for_type(x509.IPAddress)
+    assert sorted(names.get_values_for_type(x509.DNSName)) == ["box-2.local", "localhost"]
+    assert certificate.not_valid_before_utc == made - datetime.timedelta(days=1)
+    assert certificate.not_valid_after_utc == made + datetime.timedelta(days=CERT_DAYS)
+
+
+def test_a_certificate_file_holding_a_chain_and_its_key_is_read_whole(tmp_path: Path) -> None:
+    """The key after a chain of certificates, past the first KiB of the file, is found."""
+    cert, key = _self_signed(tmp_path)
+    chain = tmp_path / "chain.pem"
+    chain.write_text(cert.read_text() * 3 + key.read_text())
+    assert chain.read_text().index("PRIVATE KEY-----") > 2048
+    context = server_context(chain)
+    assert context.minimum_version == ssl.TLSVersion.TLSv1_2
 
 
 async def _serve(app: Any, context: ssl.SSLContext | None) -> tuple[asyncio.Server, int, Any]:
