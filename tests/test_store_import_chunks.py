@@ -30,6 +30,22 @@ def _records(folder: Path, count: int) -> str:
         return json.dumps([export_record(game) for game in games])
 
 
+def _insert_failing_at(monkeypatch: pytest.MonkeyPatch, at: int, error: BaseException) -> Any:
+    """Make the ``at``-th game the store inserts raise ``error``; the real
+    insert, to put back."""
+    real_insert = sqlite.insert_game
+    calls = [0]
+
+    def failing_insert(conn: sqlite3.Connection, *args: Any, **kwargs: Any) -> None:
+        calls[0] += 1
+        if calls[0] == at:
+            raise error
+        real_insert(conn, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite, "insert_game", failing_insert)
+    return real_insert
+
+
 def test_a_move_gets_through_while_a_large_import_writes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -100,16 +116,8 @@ def test_an_import_stopped_after_its_first_chunks_says_how_many_games_are_in(
         pass
     monkeypatch.setattr(sqlite, "IMPORT_CHUNK", 3)
     monkeypatch.setattr(sqlite, "IMPORT_PAUSE", 0.0)
-    real_insert = sqlite.insert_game
-    calls = [0]
-
-    def failing_insert(conn: sqlite3.Connection, *args: Any, **kwargs: Any) -> None:
-        calls[0] += 1
-        if calls[0] == 5:  # (the second game of the second chunk)
-            raise sqlite3.OperationalError("disk I/O error")
-        real_insert(conn, *args, **kwargs)
-
-    monkeypatch.setattr(sqlite, "insert_game", failing_insert)
+    # (the second game of the second chunk)
+    real_insert = _insert_failing_at(monkeypatch, 5, sqlite3.OperationalError("disk I/O error"))
     result = CliRunner().invoke(main, ["import", str(source), "--db", str(db)])
     assert result.exit_code == 1
     assert "the import stopped after 3 games of the file were stored: " in result.output, result.output
@@ -146,16 +154,7 @@ def test_an_import_stopped_by_a_signal_says_how_many_games_are_in(
         pass
     monkeypatch.setattr(sqlite, "IMPORT_CHUNK", 3)
     monkeypatch.setattr(sqlite, "IMPORT_PAUSE", 0.0)
-    real_insert = sqlite.insert_game
-    calls = [0]
-
-    def stopped_insert(conn: sqlite3.Connection, *args: Any, **kwargs: Any) -> None:
-        calls[0] += 1
-        if calls[0] == at:
-            raise stop
-        real_insert(conn, *args, **kwargs)
-
-    monkeypatch.setattr(sqlite, "insert_game", stopped_insert)
+    real_insert = _insert_failing_at(monkeypatch, at, stop)
     result = CliRunner().invoke(main, ["import", str(source), "--db", str(db)])
     assert result.exit_code == status, result.output
     words = (f"; the import stopped after {kept} games of the file were stored: import the file again to add "
@@ -209,16 +208,8 @@ def test_a_backup_restored_into_an_empty_database_is_written_at_once(
     monkeypatch.setattr(sqlite, "IMPORT_CHUNK", 2)
     paused: list[float] = []
     monkeypatch.setattr(sqlite.time, "sleep", paused.append)
-    real_insert = sqlite.insert_game
-    calls = [0]
-
-    def failing_insert(conn: sqlite3.Connection, *args: Any, **kwargs: Any) -> None:
-        calls[0] += 1
-        if calls[0] == 4:  # (in the second chunk, were it written in chunks)
-            raise sqlite3.OperationalError("disk I/O error")
-        real_insert(conn, *args, **kwargs)
-
-    monkeypatch.setattr(sqlite, "insert_game", failing_insert)
+    # (in the second chunk, were it written in chunks)
+    real_insert = _insert_failing_at(monkeypatch, 4, sqlite3.OperationalError("disk I/O error"))
     result = CliRunner().invoke(main, ["import", str(backup), "--db", str(db)])
     assert result.exit_code == 1
     assert "nothing was imported: " in result.output, result.output
@@ -244,16 +235,8 @@ def test_an_import_stopped_after_one_game_says_it_in_the_singular(
     source.write_text(json.dumps(records))
     monkeypatch.setattr(sqlite, "IMPORT_CHUNK", 3)
     monkeypatch.setattr(sqlite, "IMPORT_PAUSE", 0.0)
-    real_insert = sqlite.insert_game
-    calls = [0]
-
-    def failing_insert(conn: sqlite3.Connection, *args: Any, **kwargs: Any) -> None:
-        calls[0] += 1
-        if calls[0] == 2:  # (the first game of the second chunk: the first chunk stored one)
-            raise sqlite3.OperationalError("disk I/O error")
-        real_insert(conn, *args, **kwargs)
-
-    monkeypatch.setattr(sqlite, "insert_game", failing_insert)
+    # (the first game of the second chunk: the first chunk stored one)
+    _insert_failing_at(monkeypatch, 2, sqlite3.OperationalError("disk I/O error"))
     result = CliRunner().invoke(main, ["import", str(source), "--db", str(db)])
     assert result.exit_code == 1
     assert "the import stopped after 1 game of the file was stored: " in result.output, result.output

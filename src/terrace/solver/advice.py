@@ -209,9 +209,14 @@ def fair_hint(
             break
         if nodes is not None and spent + player.positions * ESCALATION > nodes:
             break
-        settings = replace(settings, nodes=settings.nodes * ESCALATION,
-                           choice_nodes=min(settings.choice_nodes * ESCALATION, MOST_NODES))
+        settings = _escalated(settings)
     return _heuristic_if_undecided(best)
+
+
+def _escalated(settings: FairSettings) -> FairSettings:
+    """The next round's settings: :data:`ESCALATION` times the positions."""
+    return replace(settings, nodes=settings.nodes * ESCALATION,
+                   choice_nodes=min(settings.choice_nodes * ESCALATION, MOST_NODES))
 
 
 def _heuristic_if_undecided(decision: Decision) -> Decision:
@@ -249,8 +254,7 @@ def _fair_again(
                     or work.settings.nodes * ESCALATION > MOST_NODES):
                 work.done, work.player = True, None  # (its answer is kept: not its samples)
                 break
-            work.settings = replace(work.settings, nodes=work.settings.nodes * ESCALATION,
-                                    choice_nodes=min(work.settings.choice_nodes * ESCALATION, MOST_NODES))
+            work.settings = _escalated(work.settings)
             work.player = None
     finally:
         asked.give(key, work)
