@@ -252,8 +252,79 @@ def test_a_damaged_game_is_said_once_in_german(tmp_path: Path) -> None:
         f"saved game {game['id']} is damaged and cannot be loaded: it says 'won' but its moves lead to "
         "'playing'")}
     assert answers["de"].json() == {"code": "game-damaged", "error": (
-        f"Das gespeicherte Spiel {game['id']} ist beschädigt und kann nicht geladen werden (Befund: it says "
-        "'won' but its moves lead to 'playing').")}
+        f"Das gespeicherte Spiel {game['id']} ist beschädigt und kann nicht geladen werden (Befund: Es gibt "
+        "„won“ an, aber seine Züge führen zu „playing“).")}
+
+
+_FINDINGS = [
+    ("UPDATE games SET move_count = 999", "999 moves played but only 1 stored",
+     "999 Züge gespielt, aber nur 1 gespeichert"),
+    ("UPDATE games SET created_at = 'x'", "a time must be a number, not 'x'",
+     "Eine Zeit muss eine Zahl sein, nicht 'x'"),
+    ("UPDATE games SET won_moves = 3", "won_at and won_moves go together: both or neither",
+     "„won_at“ und „won_moves“ gehören zusammen: beide oder keines"),
+    ("UPDATE games SET rules = '{}'", "the rules are incomplete", "Die Regeln sind unvollständig"),
+    ("UPDATE games SET hints = 9007199254740991",
+     "hints must be a whole number from 0 to 1,000,000, not 9007199254740991",
+     "„hints“ muss eine ganze Zahl von 0 bis 1.000.000 sein, nicht 9007199254740991"),
+    ("UPDATE games SET updated_at = 1e10",
+     "updated_at must be a time in seconds since 1970 from 2000 to 2100, not 10000000000.0",
+     "„updated_at“ muss eine Zeit in Sekunden seit 1970 von 2000 bis 2100 sein, nicht 10000000000.0"),
+    ("UPDATE moves SET move = 't9t1'",
+     "its moves do not replay: move 1: t9t1: the 6♥ cannot go on the A♣ in pile 1: piles build down in "
+     "alternating colours, so it takes only a red K",
+     "Seine Züge lassen sich nicht nachspielen: Zug 1: „t9t1“: Die 6♥ passt nicht auf die A♣ in Stapel 1: "
+     "Die Auslage wird abwärts in wechselnden Farben gebaut, hier passt nur ein roter König."),
+]
+
+
+@pytest.mark.parametrize(("edit", "english", "german"), _FINDINGS, ids=[edit for edit, _, _ in _FINDINGS])
+def test_what_a_damaged_game_was_found_to_hold_is_said_in_german(
+        tmp_path: Path, edit: str, english: str, german: str) -> None:
+    """A German page that opened a saved game damaged by hand read the
+    finding in English inside its German sentence: "(Befund: 999 moves
+    played but only 1 stored)", "(Befund: its moves do not replay: move 1:
+    t9t1: the 6♥ cannot go ...)". Every finding of the check of a saved
+    game is coded (saved-*), an engine's refusal nested in it as its code;
+    the English is unchanged."""
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        client = TestClient(create_app(store), base_url=LOCAL)
+        game = client.post("/api/games", json={"variant": "wood", "deal_number": 2}).json()
+        assert client.post(f"/api/games/{game['id']}/moves", json={"move": "s"}).status_code == 200
+    hand = sqlite3.connect(db)
+    hand.execute(edit + (" WHERE id = ?" if " games " in edit else " WHERE game_id = ?"), (game["id"],))
+    hand.commit()
+    hand.close()
+    with open_store(db) as store:
+        client = TestClient(create_app(store), base_url=LOCAL)
+        answers = {language: client.get(f"/api/games/{game['id']}", headers={"Accept-Language": language})
+                   for language in ("de", "en")}
+    name = game["id"]
+    assert answers["en"].json() == {
+        "code": "game-damaged", "error": f"saved game {name} is damaged and cannot be loaded: {english}"}
+    assert answers["de"].json() == {"code": "game-damaged", "error": (
+        f"Das gespeicherte Spiel {name} ist beschädigt und kann nicht geladen werden (Befund: {german}).")}
+
+
+def test_a_record_an_import_refuses_is_said_in_german_too() -> None:
+    """The import checks a record as the loader checks a game: its
+    findings (``saved.`` before the key) are coded alike."""
+    game = StoredGame("g1", "wood", get_rules("wood"), Deal.from_number(2, get_rules("wood")),
+                      status="playing", created_at=time.time(), updated_at=time.time(), won_moves=3)
+    with pytest.raises(StoreError) as refused:
+        base.check_saved(game, now=time.time(), prefix="saved.")
+    assert str(refused.value) == "saved.won_at and saved.won_moves go together: both or neither"
+    assert refused.value.text("de") == ("„saved.won_at“ und „saved.won_moves“ gehören zusammen: "
+                                        "beide oder keines")
+    game.won_moves, game.updated_at = None, time.time() + 3600
+    with pytest.raises(StoreError) as refused:
+        base.check_saved(game, now=time.time(), prefix="saved.")
+    assert str(refused.value).startswith("saved.updated_at must be a time in seconds since 1970 from 2000 to "
+                                         "now (at most 5 minutes ahead of this computer's clock), not ")
+    assert refused.value.text("de").startswith(
+        "„saved.updated_at“ muss eine Zeit in Sekunden seit 1970 von 2000 bis jetzt sein "
+        "(höchstens 5 Minuten nach der Uhr dieses Computers), nicht ")
 
 
 @pytest.mark.parametrize(("sqlite_says", "name", "english", "german"), [

@@ -70,6 +70,7 @@ from terrace.storage.base import (
     check_saved,
     clock_outside,
     conflict,
+    finding,
     given_up,
     new_game,
     new_game_id,
@@ -616,7 +617,7 @@ def _sound(game_id: str, check: Callable[[Any, str], object], value: Any, name: 
     try:
         check(value, name)
     except ValueError as error:
-        raise damaged_game(game_id, str(error)) from None
+        raise damaged_game(game_id, finding(error)) from None
 
 
 def _holds(stored: StoredGame, game: StoredGame) -> bool:

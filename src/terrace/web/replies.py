@@ -233,7 +233,7 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
     if isinstance(exc, LineTooLongError):
         return Reason(WebRefusal.GAME_TOO_LONG, most=exc.most)
     if isinstance(exc, UnsavableGameError):
-        return Reason(WebRefusal.NOT_SAVABLE, problem=str(exc))
+        return Reason(WebRefusal.NOT_SAVABLE, problem=exc.why)
     if isinstance(exc, DamagedGameError):
         return Reason(WebRefusal.GAME_DAMAGED, problem=exc.why)
     if isinstance(exc, StoreError | VerdictCacheError) and exc.code in (None, *_UNAVAILABLE):
