@@ -1104,6 +1104,12 @@ class GameStore(Protocol):
         again carries play after the win, which is no part of it)."""
         ...
 
+    def time_mark(self, game_id: str) -> float | None:
+        """The instant (of the clock :meth:`add_active_time` is given
+        ``at``) up to which the game's active time was reported, by any
+        process on this store; None before its first such report."""
+        ...
+
     def recent(self, limit: int = 20) -> list[StoredGame]:
         """The most recently updated games, newest first."""
         ...

@@ -1714,6 +1714,13 @@ class SqliteStore:
             conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
         return True
 
+    def time_mark(self, game_id: str) -> float | None:
+        with self._transaction(write=False) as conn:
+            row = conn.execute("SELECT timed_until FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise unknown_game(str(game_id))
+        return row[0] if isinstance(row[0], float) else None  # (as add_active_time reads it)
+
     def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         ms = check_active_ms(ms)
         with self._transaction(write=True, action="time") as conn:

@@ -588,6 +588,8 @@ class WebGame:
     async def report_time(self, game_id: str, ms: int) -> Response:
         """Count what the clock allows of a report of ``ms`` (see :meth:`active_time`)."""
         async with self.reporting:
+            if self.clock.fresh(game_id):  # (started as it was seen: the store may know its last report)
+                self.clock.resume(game_id, await run_in_threadpool(self.store.time_mark, game_id))
             counted = min(ms, self.clock.allowance(game_id))
             try:
                 total = await self.add_time(game_id, counted)
