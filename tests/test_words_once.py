@@ -401,3 +401,60 @@ def test_german_refusals_quote_someones_text_in_german_quotes() -> None:
     assert answer.json()["error"] == "„decks“ muss eine ganze Zahl sein, nicht true."
     loaded = pickle.loads(pickle.dumps(info.value.reason))  # (a solver process sends refusals back)
     assert loaded.text("de") == info.value.text("de")
+
+
+def _games_file(path: Path) -> bytes:
+    open_store(path).close()
+    return path.read_bytes()
+
+
+def _sqlite_file(path: Path, *sql: str) -> bytes:
+    made = sqlite3.connect(path)
+    for statement in sql:
+        made.execute(statement)
+    made.commit()
+    made.close()
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize(("content", "english", "german"), [
+    (lambda tmp: b"hello\n" * 50,
+     "the verdict cache solver.sqlite3 cannot be used: file is not a database",
+     "solver.sqlite3, der Speicher des Lösers, lässt sich nicht benutzen (SQLite: file is not a database)"),
+    (lambda tmp: _games_file(tmp / "other.sqlite"),
+     "solver.sqlite3 is a database of saved games, not a verdict cache; it was left unchanged",
+     "solver.sqlite3 ist eine Datenbank gespeicherter Spiele, kein Speicher des Lösers; sie blieb "
+     "unverändert"),
+    (lambda tmp: _sqlite_file(tmp / "foreign.sqlite", "CREATE TABLE notes (x)"),
+     "solver.sqlite3 is an SQLite database of another program, not a verdict cache; it was left unchanged",
+     "solver.sqlite3 ist eine SQLite-Datenbank eines anderen Programms, kein Speicher des Lösers; sie blieb "
+     "unverändert"),
+    (lambda tmp: _sqlite_file(tmp / "newer.sqlite", "PRAGMA user_version = 99", "CREATE TABLE verdicts (x)"),
+     "solver.sqlite3 is a verdict cache of layout 99, which this version of Terrace does not know (a newer "
+     "one wrote it?); it was left unchanged",
+     "solver.sqlite3 ist ein Speicher des Lösers in der Form 99, die diese Version von Terrace nicht kennt "
+     "(von einer neueren geschrieben?); er blieb unverändert"),
+], ids=["text", "games", "foreign", "newer"])
+def test_a_verdict_cache_that_cannot_serve_is_said_in_german_words_only(
+        tmp_path: Path, content: Any, english: str, german: str) -> None:
+    """A winnable deal asked for by a German page over a verdict cache that
+    is none was answered with the cache's English inside the German
+    sentence: 'Die Datenbank ist gerade nicht benutzbar (the verdict cache
+    solver.sqlite3 cannot be used: file is not a database).' And a
+    database of saved games there was called 'a verdict cache of layout
+    10, which this version of Terrace does not know (a newer one wrote
+    it?)': its schema number read as the cache's layout."""
+    data = content(tmp_path)
+    store = open_store(tmp_path / "games.sqlite")
+    try:
+        Path(store.verdicts_path).write_bytes(data)
+        with TestClient(create_app(store), base_url=LOCAL) as client:
+            answers = {language: client.post("/api/games", json={"winnable": True, "deal_number": 1},
+                                             headers={"Accept-Language": language})
+                       for language in ("de", "en")}
+    finally:
+        store.close()
+    assert answers["en"].json() == {"code": "store-unavailable", "error": english}
+    assert answers["de"].json() == {"code": "store-unavailable",
+                                    "error": f"Die Datenbank ist gerade nicht benutzbar ({german})."}
+    assert Path(store.verdicts_path).read_bytes() == data  # (left unchanged)

@@ -184,6 +184,16 @@ class Refusal(StrEnum):
     # its store-unavailable, which begins the German sentence)
     DATABASE_BUSY = "database-busy"
     VERDICT_CACHE_BUSY = "verdict-cache-busy"
+    # A verdict cache that cannot serve (said inside store-unavailable too;
+    # {why} of verdict-cache-unusable is one of the VERDICT_WHY_* words)
+    VERDICT_CACHE_UNUSABLE = "verdict-cache-unusable"
+    VERDICT_CACHE_NEWER = "verdict-cache-newer"
+    VERDICT_CACHE_FOREIGN = "verdict-cache-foreign"
+    VERDICT_CACHE_GAMES = "verdict-cache-games"
+    VERDICT_CACHE_NOT_STORED = "verdict-cache-not-stored"
+    VERDICT_WHY_FOLDER = "verdict-why-folder"
+    VERDICT_WHY_NO_FILE = "verdict-why-no-file"
+    VERDICT_WHY_SQLITE = "verdict-why-sqlite"
     # A database that fails a read (said inside store-unavailable too;
     # {fault} is one of the FAULT_* words)
     DATABASE_UNUSABLE = "database-unusable"
@@ -631,6 +641,33 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.DATABASE_BUSY: Wording(
         503, "the database {name} is busy (another program holds it): try again",
         "{name} ist von einem anderen Programm belegt; bitte gleich noch einmal versuchen"),
+    Refusal.VERDICT_CACHE_UNUSABLE: Wording(
+        503, "the verdict cache {name} cannot be used: {why}",
+        "{name}, der Speicher des Lösers, lässt sich nicht benutzen ({why})"),
+    Refusal.VERDICT_CACHE_NEWER: Wording(
+        503, "{name} is a verdict cache of layout {layout}, which this version of Terrace does not know "
+             "(a newer one wrote it?); it was left unchanged",
+        "{name} ist ein Speicher des Lösers in der Form {layout}, die diese Version von Terrace nicht kennt "
+        "(von einer neueren geschrieben?); er blieb unverändert"),
+    Refusal.VERDICT_CACHE_FOREIGN: Wording(
+        503, "{name} is an SQLite database of another program, not a verdict cache; it was left unchanged",
+        "{name} ist eine SQLite-Datenbank eines anderen Programms, kein Speicher des Lösers; sie blieb "
+        "unverändert"),
+    Refusal.VERDICT_CACHE_GAMES: Wording(
+        503, "{name} is a database of saved games, not a verdict cache; it was left unchanged",
+        "{name} ist eine Datenbank gespeicherter Spiele, kein Speicher des Lösers; sie blieb unverändert"),
+    Refusal.VERDICT_CACHE_NOT_STORED: Wording(
+        503, "{name}: the verdicts could not be stored ({text})",
+        "{name}: Die Ergebnisse des Lösers ließen sich nicht speichern (SQLite: {text})"),
+    Refusal.VERDICT_WHY_FOLDER: Wording(
+        503, "its folder {folder} cannot be made ({text})",
+        "Sein Ordner {folder} lässt sich nicht anlegen (System: {text})"),
+    Refusal.VERDICT_WHY_NO_FILE: Wording(
+        503, "no new file can be made in its folder {folder} ({text})",
+        "In seinem Ordner {folder} lässt sich keine neue Datei anlegen (System: {text})"),
+    Refusal.VERDICT_WHY_SQLITE: Wording(
+        503, "{text}",
+        "SQLite: {text}"),
     Refusal.VERDICT_CACHE_BUSY: Wording(
         503, "the verdict cache {name} is busy (another program holds it): try again",
         "{name}, der Speicher des Lösers, ist von einem anderen Programm belegt; bitte gleich noch "
