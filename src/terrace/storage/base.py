@@ -272,7 +272,7 @@ def report_allowance(mark: float, now: float) -> int:
     return max(0, int((now - mark) * 1000) + REPORT_SLACK_MS)
 
 
-def report_mark(mark: float | None, ms: int, now: float, since: float | None = None) -> float:
+def report_mark(mark: float | None, ms: int, now: float) -> float:
     """The instant up to which a game's active time is reported once a
     report of ``ms`` is taken at ``now`` (seconds of a clock), when it was
     reported up to ``mark`` before (None: never): ``ms`` may be the time
@@ -280,26 +280,18 @@ def report_mark(mark: float | None, ms: int, now: float, since: float | None = N
     time passed the next report may not take again. Raises
     :class:`TimeTooMuchError`. A mark further ahead of the clock than the
     slack lends is from before the clock started again (the computer was
-    restarted): it is ignored, as no mark is; with no mark, the report is
-    held to ``since`` in its place (the web server's: when it first served
-    the game), or not held at all (None).
+    restarted): it is ignored, as no mark is.
 
     >>> report_mark(None, 5_000, 100.0), report_mark(100.0, 12_000, 110.0), report_mark(112.0, 0, 110.0)
     (100.0, 112.0, 112.0)
-    >>> report_mark(86_400.0, 20_000, 30.0), report_mark(None, 3_000, 100.0, since=99.0)
-    (30.0, 102.0)
+    >>> report_mark(86_400.0, 20_000, 30.0)
+    30.0
     >>> report_mark(100.0, 40_000, 130.0)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     terrace.storage.base.TimeTooMuchError: 40000 ms of active time is more than the 32000 ms ...
-    >>> report_mark(86_400.0, 5_000, 100.0, since=100.0)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    terrace.storage.base.TimeTooMuchError: 5000 ms of active time is more than the 2000 ms ...
     """
     if mark is None or mark > now + REPORT_SLACK_MS / 1000:
-        mark = since
-    if mark is None:
         return now
     most = report_allowance(mark, now)
     if ms > most:
@@ -1094,14 +1086,12 @@ class GameStore(Protocol):
         (False: the game was over, and nothing changed)."""
         ...
 
-    def add_active_time(self, game_id: str, ms: int, *, at: float | None = None,
-                        since: float | None = None) -> int:
+    def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         """Add ``ms`` (0 to :data:`MAX_ACTIVE_REPORT_MS`) of active playing
         time; returns the game's total. A report made ``at`` an instant of
         a clock that every process of the computer shares (the web game's:
         :func:`time.monotonic`) takes no more than the time since the
-        game's last such report, made by any process on this store, or
-        since ``since`` (an instant of that clock) when there was none
+        game's last such report, made by any process on this store
         (:func:`report_mark`): more raises :class:`TimeTooMuchError`, and
         nothing is added; to a game given up, :class:`GivenUpError` (checked
         with the write: a report read before another tab gave the game up

@@ -184,15 +184,14 @@ class MemoryStore:
             game.assisted = True
             return True
 
-    def add_active_time(self, game_id: str, ms: int, *, at: float | None = None,
-                        since: float | None = None) -> int:
+    def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         ms = check_active_ms(ms)
         with self._lock:
             game = self._stored(game_id)
             if game.given_up_at is not None:
                 raise given_up(game_id)
             if at is not None:
-                self._timed[game_id] = report_mark(self._timed.get(game_id), ms, at, since)
+                self._timed[game_id] = report_mark(self._timed.get(game_id), ms, at)
             last = self._events.get(game_id, [{}])[-1]
             # (part of the first win while the winning change is still the
             # game's last: not once it was won again after moves taken back)

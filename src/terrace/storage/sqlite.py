@@ -1713,8 +1713,7 @@ class SqliteStore:
             conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
         return True
 
-    def add_active_time(self, game_id: str, ms: int, *, at: float | None = None,
-                        since: float | None = None) -> int:
+    def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         ms = check_active_ms(ms)
         with self._transaction(write=True, action="time") as conn:
             # (under the write lock: another server's report waits, then sees this one)
@@ -1729,7 +1728,7 @@ class SqliteStore:
             if at is not None:
                 mark = row[0] if isinstance(row[0], float) else None
                 conn.execute("UPDATE games SET timed_until = ? WHERE id = ?",
-                             (report_mark(mark, ms, at, since), game_id))
+                             (report_mark(mark, ms, at), game_id))
             # (part of the first win while the winning change is still the
             # game's last: not once it was won again after moves taken back)
             conn.execute(

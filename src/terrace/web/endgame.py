@@ -122,11 +122,6 @@ class ReportClock:
         servers on one database to one allowance)."""
         return self._now()
 
-    def since(self, game_id: str) -> float:
-        """The instant up to which the game's wall time was reported to this
-        server, or when it first served it (now for a game it does not know)."""
-        return self._since.get(game_id, self._now())
-
     def allowance(self, game_id: str) -> int:
         """The most milliseconds a report may add now."""
         now = self._now()

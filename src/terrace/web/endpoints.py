@@ -33,7 +33,7 @@ from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import GAME_ID, GameStore, GivenUpError, StoredGame
-from terrace.storage.base import MAX_ACTIVE_REPORT_MS, RECENT, StoreWriteError, TimeTooMuchError, one_more
+from terrace.storage.base import RECENT, StoreWriteError, TimeTooMuchError, one_more
 from terrace.variants import (
     VARIANTS,
     canonical_name,
@@ -596,17 +596,12 @@ class WebGame:
         return json_response({"id": game.id, "active_ms": game.active_ms, "counted": 0, "given_up": True})
 
     async def report_time(self, game_id: str, ms: int) -> Response:
-        """Count what the wall time allows of a report of ``ms`` (see
-        :meth:`active_time`): the store holds it to the time since the
-        game's last report on this computer, by any server, also one that ran
-        before this one started (held to when this server first served the
-        game, the time played up to a restart was lost), and to the time
-        since then when there was none."""
+        """Count what the clock allows of a report of ``ms`` (see :meth:`active_time`)."""
         async with self.reporting:
-            counted = min(ms, MAX_ACTIVE_REPORT_MS)
+            counted = min(ms, self.clock.allowance(game_id))
             try:
                 total = await self.add_time(game_id, counted)
-            except TimeTooMuchError as error:  # (more than the wall time allows: what it allows)
+            except TimeTooMuchError as error:  # (another server took that time: what is left of it)
                 counted = min(counted, error.most)
                 try:
                     total = await self.add_time(game_id, counted)
@@ -617,14 +612,11 @@ class WebGame:
 
     async def add_time(self, game_id: str, ms: int) -> int:
         """Store ``ms`` of playing time (see :meth:`active_time`); the game's
-        new total. Raises :class:`TimeTooMuchError` when that is more than
-        the time since the last report (or since this server first served
-        the game, when none was made on this computer's clock): nothing is
-        added."""
-        since = self.clock.since(game_id)
+        new total. Raises :class:`TimeTooMuchError` when another server on
+        the database took that time meanwhile: nothing is added."""
         before = self.clock.reported(game_id, ms)
         try:
-            add = partial(self.store.add_active_time, game_id, ms, at=self.clock.now(), since=since)
+            add = partial(self.store.add_active_time, game_id, ms, at=self.clock.now())
             return await run_in_threadpool(add)
         except BaseException:
             self.clock.restore(game_id, before)
