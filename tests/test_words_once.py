@@ -219,6 +219,31 @@ def test_a_change_the_database_did_not_take_is_said_in_german_words_only(
     assert answers["en"].json()["error"].startswith("the move was not saved: ")
 
 
+def test_auto_play_the_database_did_not_take_is_not_called_the_players_move(tmp_path: Path) -> None:
+    """The player's move was saved, then auto-play's cards were refused by
+    a read-only database; the page said "the move was not saved" (German
+    "Der Zug wurde nicht gespeichert"), while the position it kept showing,
+    after the player's move, was the saved one. Auto-play is named now."""
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        client = TestClient(create_app(store), base_url=LOCAL)
+        game = client.post("/api/games", json={"variant": "terrace", "deal_number": 39}).json()
+        moved = client.post(f"/api/games/{game['id']}/moves", json={"move": "c1", "after": 0})
+        assert moved.status_code == 200
+        store._conn.execute("PRAGMA query_only = ON")
+        path = f"/api/games/{game['id']}/autoplay"
+        answers = {language: client.post(path, json={"mode": "safe", "after": 1},
+                                         headers={"Accept-Language": language})
+                   for language in ("de", "en")}
+        store._conn.execute("PRAGMA query_only = OFF")
+        saved = client.get(f"/api/games/{game['id']}").json()
+    assert answers["en"].json() == {"code": "not-saved", "error": "the auto-play to the foundations was not "
+                                                                  "saved: the database is read-only"}
+    assert answers["de"].json()["error"] == ("Das automatische Ablegen auf die Zielstapel wurde nicht "
+                                             "gespeichert: Die Datenbank ist schreibgeschützt.")
+    assert saved["moves"] == 1 and saved["state"] == moved.json()["state"]
+
+
 @pytest.mark.parametrize("fault", ["SQLITE_FULL", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR"])
 def test_every_write_fault_is_a_coded_refusal(fault: str) -> None:
     error = sqlite3.OperationalError("fault")

@@ -831,6 +831,7 @@ CHANGES: dict[str, tuple[str, str]] = {
     "import": ("the import", "Der Import"), "assist": ("the use of an assist", "Die Nutzung einer Hilfe"),
     "time": ("the playing time", "Die Spielzeit"),
     "give-up": ("giving up the game", "Die Aufgabe des Spiels"),
+    "autoplay": ("the auto-play to the foundations", "Das automatische Ablegen auf die Zielstapel"),
     "stamp": ("the update of the replay stamps", "Die Aktualisierung der Nachspielmarken"),
     "layout": ("the update of the database's layout", "Die Aktualisierung des Aufbaus der Datenbank"),
     "change": ("the change", "Die Änderung"),
