@@ -27,6 +27,7 @@ from click.testing import CliRunner, Result
 
 from terrace.cli import all_commands, main
 from terrace.deal import Deal
+from terrace.record import GameRecord
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.storage import open_store
 from terrace.storage.paths import VERDICTS_FILE_NAME
@@ -1239,3 +1240,27 @@ def test_a_database_named_by_white_space_only_is_refused(tmp_path: Path, name: s
     from_env = CliRunner().invoke(main, ["stats"])
     assert from_env.exit_code != 0 and "is only white space" in from_env.output, from_env.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_record_copied_from_a_web_page_with_no_break_spaces_imports(world: Path) -> None:
+    """A record copied from a web page holds no-break spaces (U+00A0) where
+    its indentation was: JSON has none, and the import refused the file
+    ('not valid JSON: Expecting property name enclosed in double quotes:
+    line 2 column 1'). Outside the record's strings they are read as
+    spaces; a line separator (U+2028) in its deal string is refused, not
+    read as a gap between two cards."""
+    record = json.loads((Path(__file__).parent / "golden" / "terrace-won.json").read_text(encoding="utf-8"))
+    text = json.dumps(record, indent=2)
+    copied = world / "copied.json"
+    copied.write_text(text.replace("\n  ", "\n\u00a0\u00a0").replace('": ', '":\u00a0'), encoding="utf-8")
+    done = CliRunner().invoke(main, ["import", "--db", ":memory:", str(copied)])
+    assert done.exit_code == 0, done.output
+    assert done.stdout.startswith("checked 1 game;"), done.stdout
+    assert GameRecord.from_json(copied.read_text(encoding="utf-8")) == GameRecord.from_dict(record)
+    # inside a string it stays: a deal string takes it between its cards, a U+2028 is no gap
+    for space, status in (("\u00a0", 0), ("\u2028", 1)):
+        spaced = {**record, "deal": record["deal"].replace(" ", space, 5)}
+        copied.write_text(json.dumps(spaced, ensure_ascii=False), encoding="utf-8")
+        done = CliRunner().invoke(main, ["import", "--db", ":memory:", str(copied)])
+        assert done.exit_code == status, done.output
+    assert "card 1 of the deal: " in done.output and "\\u2028" in done.output

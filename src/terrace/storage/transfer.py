@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from terrace.errors import JsonRefusedError, TerraceError
-from terrace.record import GameRecord, json_items, json_problem, json_text
+from terrace.record import GameRecord, json_items, json_problem, json_text, pasted_json
 from terrace.storage.base import (
     FINISHED,
     MAX_LINE,
@@ -155,7 +155,7 @@ def read_games(text: str | bytes) -> list[StoredGame]:
     games: list[StoredGame] = []
     reasons: list[str] = []
     shared: dict[str, str] = {}
-    listed, items = _read_json(lambda: json_items(json_text(text)))
+    listed, items = _read_json(lambda: json_items(pasted_json(json_text(text))))
     for index in itertools.count(1):
         item = _read_json(lambda: next(items, _END))
         if item is _END:
