@@ -1091,10 +1091,22 @@ def test_an_empty_file_is_said_to_be_empty(args: list[str], status: int, said: s
     """An empty (or blank) file to import was "not valid JSON: Expecting
     value: line 1 column 1 (char 0)", and an empty deal file "a deal for 2
     decks has 104 cards, this one has 0"; each is now said to be empty."""
-    (world / "blank.txt").write_text(" \n\n")
+    (world / "blank.txt").write_text(" \n\u00a0\n")
     result = invoke(args, world)
     assert result.exit_code == status, result.output
     assert result.stderr.rstrip("\n").endswith(said.replace("{w}", str(world))), result.stderr
+
+
+def test_a_deal_file_holding_a_line_separator_alone_is_not_said_to_be_empty(world: Path) -> None:
+    """A deal file holding only a line separator (U+2028) was said to be
+    empty (str.strip() took it for a space), though a deal string reads it
+    as part of a word: it holds a word that is no card."""
+    (world / "odd.txt").write_text("\u2028\n", encoding="utf-8")
+    result = invoke(["show", "--deal-file", "{w}/odd.txt"], world)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.rstrip("\n").endswith("card 1 of the deal: '\\u2028' is not a card: use a rank from "
+                                                "A23456789TJQK (or 10) followed by a suit from SHDC, e.g. 7H "
+                                                "or TD"), result.stderr
 
 
 HELPS = """

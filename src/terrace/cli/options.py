@@ -34,6 +34,7 @@ from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
 from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
 from terrace.storage.paths import MEMORY, default_verdicts_path, folder_ending, games_path, label
+from terrace.symbols import DEAL_SPACES
 from terrace.variants import VARIANTS, get_rules
 from terrace.whole import MAX_DIGITS
 
@@ -410,7 +411,8 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
             raise click.UsageError(f"the deal file is larger than {MAX_DEAL_FILE_BYTES // 1024} kB: "
                                    "it must hold one deal string")
         text = raw.decode("utf-8-sig")  # a byte-order mark is fine
-        if not text.strip():  # (it said "a deal for 2 decks has 104 cards, this one has 0")
+        # (it said "a deal for 2 decks has 104 cards, this one has 0"; a U+2028 is no gap, so not empty)
+        if not text.strip(DEAL_SPACES):
             raise click.UsageError("the deal file is empty: it must hold one deal string")
         return Deal.parse(text, rules)
     except OSError as error:
