@@ -1276,3 +1276,17 @@ def test_a_record_copied_from_a_web_page_with_no_break_spaces_imports(world: Pat
         done = CliRunner().invoke(main, ["import", "--db", ":memory:", str(copied)])
         assert done.exit_code == status, done.output
     assert "card 1 of the deal: " in done.output and "\\u2028" in done.output
+
+
+@pytest.mark.parametrize("command", ["show", "replay", "hint", "solve"])
+def test_a_game_record_given_as_the_deal_file_is_said_to_be_one(command: str, world: Path) -> None:
+    """A game record (what terrace export writes) given as --deal-file was
+    refused as 'a deal for 2 decks has 104 cards, this one has 420', its
+    JSON counted as cards. It is said to be JSON, not a deal string."""
+    record = Path(__file__).parent / "golden" / "terrace-won.json"
+    result = invoke([command, "--deal-file", str(record)], world)
+    assert result.exit_code == 2, result.output
+    said = ("Error: the deal file holds JSON (a game record?), not a deal string: give a file holding the "
+            "card codes alone (terrace deal -n N > deal.txt writes one; a record's is its \"deal\"), or "
+            "terrace import the record\n")
+    assert result.stderr.endswith(said), result.stderr

@@ -414,6 +414,10 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         # (it said "a deal for 2 decks has 104 cards, this one has 0"; a U+2028 is no gap, so not empty)
         if not text.strip(DEAL_SPACES):
             raise click.UsageError("the deal file is empty: it must hold one deal string")
+        if text.lstrip(DEAL_SPACES).startswith(("{", "[")):  # (it said "... 104 cards, this one has 420")
+            raise click.UsageError("the deal file holds JSON (a game record?), not a deal string: give a "
+                                   "file holding the card codes alone (terrace deal -n N > deal.txt writes "
+                                   "one; a record's is its \"deal\"), or terrace import the record")
         return Deal.parse(text, rules)
     except OSError as error:
         raise unreadable("the deal file", error) from None
