@@ -1290,3 +1290,17 @@ def test_a_game_record_given_as_the_deal_file_is_said_to_be_one(command: str, wo
             "card codes alone (terrace deal -n N > deal.txt writes one; a record's is its \"deal\"), or "
             "terrace import the record\n")
     assert result.stderr.endswith(said), result.stderr
+
+
+def test_a_deal_string_given_to_import_is_said_to_be_one(world: Path) -> None:
+    """A deal string (what terrace deal prints) given to terrace import was
+    'not valid JSON: Expecting value: line 1 column 1 (char 0)'; it is said
+    to be a deal string, which --deal-file takes."""
+    deal = CliRunner().invoke(main, ["deal", "-n", "5"]).stdout
+    (world / "deal.txt").write_text(deal)
+    result = invoke(["import", "--db", ":memory:", "{w}/deal.txt"], world)
+    assert result.exit_code == 1, result.output
+    assert result.stderr == ("Error: nothing was imported:\n  the file holds a deal string, not game records "
+                             "(JSON): show, replay, hint and solve take it as --deal-file\n"), result.stderr
+    (world / "deal.txt").write_text(deal.replace(" ", " XX ", 1))  # (no deal: still not JSON)
+    assert "not valid JSON" in invoke(["import", "--db", ":memory:", "{w}/deal.txt"], world).stderr
