@@ -726,7 +726,8 @@ def test_stats_of_custom_rules_alone(run: Callable[..., Any], tmp_path: Path) ->
         assert json.loads(run("stats", "-v", title, "--json").output) == one
     for wrong in ("Terrace (custom: frobs 1)", "Terrace (custom: decks ١)", "Terrace (custom: decks 1",
                   "Terrace (custom: foundation-return maybe)", "Terrace (custom: terrace cards many)",
-                  "Terrace (custom: foundation cards may return twice)"):
+                  "Terrace (custom: foundation cards may return twice)", "Terrace (custom: decks 1, decks 2)",
+                  "Terrace (custom: decks 1, terrace cards 0, reserve 0)"):
         refused = run("stats", "-v", wrong)
         assert refused.exit_code == 2 and "is not a row of the table" in refused.output, refused.output
 

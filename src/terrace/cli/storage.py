@@ -170,7 +170,8 @@ def _label_options(variant: str) -> tuple[str, dict[str, Any]]:
     changes = [read_change(part) for part in rest[:-1].split(", ")] if rest.endswith(")") else [("", rest)]
     for field, value in changes:
         option = RULE_OPTIONS.get(field)
-        if (option is None or (option.kind is OptionKind.BOOL and value not in ("yes", "no"))
+        if (option is None or field in options  # (an option twice is no row's: the table names each once)
+                or (option.kind is OptionKind.BOOL and value not in ("yes", "no"))
                 or (option.kind is OptionKind.INT and not (value.isascii() and value.isdigit()))):
             raise click.UsageError(f"{quote(variant)} is not a row of the table: its rules are written as "
                                    "'(custom: decks 1, terrace cards 0)' (or give the rule options: "
