@@ -307,8 +307,10 @@ def json_text(text: str | bytes) -> str:
     return text.removeprefix("\ufeff") if isinstance(text, str) else text
 
 
-_PASTED = re.compile(f'"(?:[^"\\\\]|\\\\.)*"|[{NO_BREAK_SPACES}]')
-"""A JSON string whole, or a no-break space (outside the strings)."""
+_PASTED = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[' + NO_BREAK_SPACES + "]")
+"""A JSON string whole, or a no-break space (outside the strings). (The
+string's loop unrolled: a character at a time through an alternation took
+2.4 s for 47 MB of records, this 0.9 s.)"""
 
 
 def pasted_json(text: str) -> str:
