@@ -1304,3 +1304,26 @@ def test_a_deal_string_given_to_import_is_said_to_be_one(world: Path) -> None:
                              "(JSON): show, replay, hint and solve take it as --deal-file\n"), result.stderr
     (world / "deal.txt").write_text(deal.replace(" ", " XX ", 1))  # (no deal: still not JSON)
     assert "not valid JSON" in invoke(["import", "--db", ":memory:", "{w}/deal.txt"], world).stderr
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be-marked"])
+def test_a_file_in_utf16_with_its_byte_order_mark_is_read(encoding: str, world: Path) -> None:
+    """Windows PowerShell 5's ``terrace export > games.json`` (and
+    ``terrace deal -n 5 > deal.txt``) writes UTF-16 with its byte-order
+    mark: 'terrace import games.json' refused it as 'not UTF-8 text', and
+    the deal file as 'not text'. A UTF-16 file that starts with its mark
+    is read; one without the mark is still refused."""
+    def encoded(text: str) -> bytes:
+        return text.encode("utf-16") if encoding == "utf-16" else b"\xfe\xff" + text.encode("utf-16-be")
+
+    record = (Path(__file__).parent / "golden" / "terrace-won.json").read_text(encoding="utf-8")
+    (world / "games.json").write_bytes(encoded(record.replace("\n", "\r\n")))
+    done = invoke(["import", "--db", ":memory:", "{w}/games.json"], world)
+    assert done.exit_code == 0 and done.stdout.startswith("checked 1 game;"), done.output
+    deal = CliRunner().invoke(main, ["deal", "-n", "5"]).stdout
+    (world / "deal.txt").write_bytes(encoded(deal))
+    shown = invoke(["show", "--deal-file", "{w}/deal.txt"], world)
+    assert shown.exit_code == 0 and shown.stdout == CliRunner().invoke(main, ["show", "-n", "5"]).stdout
+    (world / "games.json").write_bytes(record.encode("utf-16-le"))  # (no mark: no guess)
+    unmarked = invoke(["import", "--db", ":memory:", "{w}/games.json"], world)
+    assert unmarked.exit_code == 1 and "nothing was imported" in unmarked.stderr, unmarked.output

@@ -21,6 +21,7 @@ from terrace.cli.options import (
     FilePath,
     WholeNumber,
     db_option,
+    file_text,
     placed,
     read_input,
     rule_overrides,
@@ -30,7 +31,6 @@ from terrace.cli.options import (
 )
 from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
 from terrace.errors import TerraceError
-from terrace.record import json_text
 from terrace.refusals import clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind
 from terrace.storage.base import (
@@ -441,7 +441,7 @@ def import_(db: str | None, file: str) -> None:
             raise click.ClickException(
                 f"nothing was imported: {name} is larger than {MAX_IMPORT_BYTES // 2**20} MB"
             )
-        text = json_text(raw)  # (a byte-order mark is fine)
+        text = file_text(raw)  # (a byte-order mark is fine, and UTF-16 with its mark)
         del raw  # (64 MB)
     except OSError as error:
         raise unreadable(name, error) from None
