@@ -555,9 +555,14 @@ def test_import_quotes_at_most_200_characters_of_a_bad_value(run: Callable[..., 
 
 def test_import_refuses_unreadable_files(run: Callable[..., Any], tmp_path: Path) -> None:
     path = tmp_path / "import.json"
-    path.write_bytes(b"\xff\xfe\x00garbage")
+    path.write_bytes(b"\xff\xfd\x00garbage")
     result = run("import", str(path))
     assert result.exit_code == 1 and "not UTF-8" in result.output
+    # (starting with UTF-16's byte-order mark it is read as UTF-16, what Windows PowerShell writes: no JSON)
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    result = run("import", str(path))
+    assert result.exit_code == 1 and "nothing was imported" in result.output
+    assert "not valid JSON" in result.output
     missing = run("import", str(tmp_path / "nope.json"))
     assert missing.exit_code == 2 and "cannot read" in missing.output
 
