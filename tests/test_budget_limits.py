@@ -159,3 +159,50 @@ def test_a_survey_stopped_before_any_deal_says_so_and_leaves_no_empty_cache(
     assert db.exists() is not made
     if not made:
         assert db.read_bytes() == before
+
+
+def test_numpy_numbers_are_budgets_as_the_engine_takes_them() -> None:
+    """solve(board, max_nodes=np.int64(5000)) was refused as 'max_nodes must
+    be a whole number >= 0, not np.int64(5000)', and max_seconds=np.int64(1)
+    as 'not a number of seconds', while the engine takes numpy's whole
+    numbers everywhere (deal numbers, rule options, actions) and
+    max_seconds=np.float64 was taken. A budget of any real or whole number
+    type is taken, and kept as a plain float or int."""
+    np = pytest.importorskip("numpy")
+    from terrace.solver.budget import check_nodes
+    from terrace.solver.safe import finish_line
+
+    assert check_nodes(np.int64(5000)) == 5000 and type(check_nodes(np.int64(5000))) is int
+    assert check_budget(np.int64(2)) == 2.0 and check_budget(np.float32(0.5)) == 0.5
+    board = Board.from_number(4, get_rules("terrace"))
+    plain = solve(board, max_seconds=30, max_nodes=5000)
+    numpy = solve(board, max_seconds=np.int64(30), max_nodes=np.int64(5000))
+    assert (numpy.result, numpy.nodes) == (plain.result, plain.nodes)
+    assert finish_line(board, np.int64(10)) is None
+    for refused in (np.True_, True):  # (a truth value is still no budget)
+        with pytest.raises(ValueError, match="must be a number of seconds"):
+            check_budget(refused)
+        with pytest.raises(ValueError, match="must be a whole number"):
+            check_nodes(refused)
+
+
+@pytest.mark.parametrize("positions", [True, 1.5, None, 0, "10"])
+def test_finish_line_refuses_a_budget_that_is_no_whole_number_of_positions(positions: object) -> None:
+    """finish_line(board, True) searched one position, 1.5 two, and None
+    raised "'<' not supported between instances of 'NoneType' and 'int'"."""
+    from terrace.solver.safe import finish_line
+
+    with pytest.raises(ValueError, match="max_positions must be a whole number, at least 1"):
+        finish_line(Board.from_number(4, get_rules("terrace")), positions)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("taker", ["solve", "hint", "safe_moves", "finish_line"])
+def test_the_solver_s_functions_given_no_board_say_so(taker: str) -> None:
+    """solve('...a position string...') failed with "AttributeError: 'str'
+    object has no attribute 'copy'" (hint, safe_moves and finish_line
+    likewise), where observe and GameRecord.from_board say what they take."""
+    import terrace.solver
+
+    position = Board.from_number(4, get_rules("terrace")).position()
+    with pytest.raises(TypeError, match=rf"^{taker} takes a Board, not str \(Board.from_position reads"):
+        getattr(terrace.solver, taker)(position)

@@ -677,6 +677,12 @@ def test_a_hints_json_line_is_taken_back_as_it_is() -> None:
     for bad in ('["c2", 5]', '[', '{"line": []}', '["zz"]'):
         refused = run("hint", "-n", "7", "--moves", line[0], "--peek", "--line", bad)
         assert refused.exit_code == 1 and "--line: " in refused.stderr, (bad, refused.output)
+    # (around the line, as between its moves and in --moves, only ASCII white space is space:
+    # '\u00a0c2' was read as c2, though 'c2\u00a0t8f' and --moves '\u00a0c2' are refused)
+    for spaced in ("\u00a0" + " ".join(line), "\u2028" + json.dumps(line)):
+        refused = run("hint", "-n", "7", "--moves", line[0], "--peek", "--line", spaced)
+        assert refused.exit_code == 1 and "--line: " in refused.stderr, (spaced, refused.output)
+    assert run("hint", "-n", "7", "--peek", "--moves", "\u00a0" + line[0]).exit_code == 1
 
 
 @pytest.mark.parametrize(("args", "said"), [

@@ -27,6 +27,7 @@ from click.testing import CliRunner, Result
 
 from terrace.cli import all_commands, main
 from terrace.deal import Deal
+from terrace.record import GameRecord
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.storage import open_store
 from terrace.storage.paths import VERDICTS_FILE_NAME
@@ -1090,10 +1091,22 @@ def test_an_empty_file_is_said_to_be_empty(args: list[str], status: int, said: s
     """An empty (or blank) file to import was "not valid JSON: Expecting
     value: line 1 column 1 (char 0)", and an empty deal file "a deal for 2
     decks has 104 cards, this one has 0"; each is now said to be empty."""
-    (world / "blank.txt").write_text(" \n\n")
+    (world / "blank.txt").write_text(" \n\u00a0\n")
     result = invoke(args, world)
     assert result.exit_code == status, result.output
     assert result.stderr.rstrip("\n").endswith(said.replace("{w}", str(world))), result.stderr
+
+
+def test_a_deal_file_holding_a_line_separator_alone_is_not_said_to_be_empty(world: Path) -> None:
+    """A deal file holding only a line separator (U+2028) was said to be
+    empty (str.strip() took it for a space), though a deal string reads it
+    as part of a word: it holds a word that is no card."""
+    (world / "odd.txt").write_text("\u2028\n", encoding="utf-8")
+    result = invoke(["show", "--deal-file", "{w}/odd.txt"], world)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.rstrip("\n").endswith("card 1 of the deal: '\\u2028' is not a card: use a rank from "
+                                                "A23456789TJQK (or 10) followed by a suit from SHDC, e.g. 7H "
+                                                "or TD"), result.stderr
 
 
 HELPS = """
@@ -1239,3 +1252,78 @@ def test_a_database_named_by_white_space_only_is_refused(tmp_path: Path, name: s
     from_env = CliRunner().invoke(main, ["stats"])
     assert from_env.exit_code != 0 and "is only white space" in from_env.output, from_env.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_record_copied_from_a_web_page_with_no_break_spaces_imports(world: Path) -> None:
+    """A record copied from a web page holds no-break spaces (U+00A0) where
+    its indentation was: JSON has none, and the import refused the file
+    ('not valid JSON: Expecting property name enclosed in double quotes:
+    line 2 column 1'). Outside the record's strings they are read as
+    spaces; a line separator (U+2028) in its deal string is refused, not
+    read as a gap between two cards."""
+    record = json.loads((Path(__file__).parent / "golden" / "terrace-won.json").read_text(encoding="utf-8"))
+    text = json.dumps(record, indent=2)
+    copied = world / "copied.json"
+    copied.write_text(text.replace("\n  ", "\n\u00a0\u00a0").replace('": ', '":\u00a0'), encoding="utf-8")
+    done = CliRunner().invoke(main, ["import", "--db", ":memory:", str(copied)])
+    assert done.exit_code == 0, done.output
+    assert done.stdout.startswith("checked 1 game;"), done.stdout
+    assert GameRecord.from_json(copied.read_text(encoding="utf-8")) == GameRecord.from_dict(record)
+    # inside a string it stays: a deal string takes it between its cards, a U+2028 is no gap
+    for space, status in (("\u00a0", 0), ("\u2028", 1)):
+        spaced = {**record, "deal": record["deal"].replace(" ", space, 5)}
+        copied.write_text(json.dumps(spaced, ensure_ascii=False), encoding="utf-8")
+        done = CliRunner().invoke(main, ["import", "--db", ":memory:", str(copied)])
+        assert done.exit_code == status, done.output
+    assert "card 1 of the deal: " in done.output and "\\u2028" in done.output
+
+
+@pytest.mark.parametrize("command", ["show", "replay", "hint", "solve"])
+def test_a_game_record_given_as_the_deal_file_is_said_to_be_one(command: str, world: Path) -> None:
+    """A game record (what terrace export writes) given as --deal-file was
+    refused as 'a deal for 2 decks has 104 cards, this one has 420', its
+    JSON counted as cards. It is said to be JSON, not a deal string."""
+    record = Path(__file__).parent / "golden" / "terrace-won.json"
+    result = invoke([command, "--deal-file", str(record)], world)
+    assert result.exit_code == 2, result.output
+    said = ("Error: the deal file holds JSON (a game record?), not a deal string: give a file holding the "
+            "card codes alone (terrace deal -n N > deal.txt writes one; a record's is its \"deal\"), or "
+            "terrace import the record\n")
+    assert result.stderr.endswith(said), result.stderr
+
+
+def test_a_deal_string_given_to_import_is_said_to_be_one(world: Path) -> None:
+    """A deal string (what terrace deal prints) given to terrace import was
+    'not valid JSON: Expecting value: line 1 column 1 (char 0)'; it is said
+    to be a deal string, which --deal-file takes."""
+    deal = CliRunner().invoke(main, ["deal", "-n", "5"]).stdout
+    (world / "deal.txt").write_text(deal)
+    result = invoke(["import", "--db", ":memory:", "{w}/deal.txt"], world)
+    assert result.exit_code == 1, result.output
+    assert result.stderr == ("Error: nothing was imported:\n  the file holds a deal string, not game records "
+                             "(JSON): show, replay, hint and solve take it as --deal-file\n"), result.stderr
+    (world / "deal.txt").write_text(deal.replace(" ", " XX ", 1))  # (no deal: still not JSON)
+    assert "not valid JSON" in invoke(["import", "--db", ":memory:", "{w}/deal.txt"], world).stderr
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be-marked"])
+def test_a_file_in_utf16_with_its_byte_order_mark_is_read(encoding: str, world: Path) -> None:
+    """Windows PowerShell 5's ``terrace export > games.json`` (and
+    ``terrace deal -n 5 > deal.txt``) writes UTF-16 with its byte-order
+    mark: 'terrace import games.json' refused it as 'not UTF-8 text', and
+    the deal file as 'not text'. A UTF-16 file that starts with its mark
+    is read; one without the mark is still refused."""
+    def encoded(text: str) -> bytes:
+        return text.encode("utf-16") if encoding == "utf-16" else b"\xfe\xff" + text.encode("utf-16-be")
+
+    record = (Path(__file__).parent / "golden" / "terrace-won.json").read_text(encoding="utf-8")
+    (world / "games.json").write_bytes(encoded(record.replace("\n", "\r\n")))
+    done = invoke(["import", "--db", ":memory:", "{w}/games.json"], world)
+    assert done.exit_code == 0 and done.stdout.startswith("checked 1 game;"), done.output
+    deal = CliRunner().invoke(main, ["deal", "-n", "5"]).stdout
+    (world / "deal.txt").write_bytes(encoded(deal))
+    shown = invoke(["show", "--deal-file", "{w}/deal.txt"], world)
+    assert shown.exit_code == 0 and shown.stdout == CliRunner().invoke(main, ["show", "-n", "5"]).stdout
+    (world / "games.json").write_bytes(record.encode("utf-16-le"))  # (no mark: no guess)
+    unmarked = invoke(["import", "--db", ":memory:", "{w}/games.json"], world)
+    assert unmarked.exit_code == 1 and "nothing was imported" in unmarked.stderr, unmarked.output

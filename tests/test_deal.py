@@ -383,3 +383,29 @@ def test_the_largest_bound_a_random_number_takes_is_two_to_the_64() -> None:
         SplitMix64(0).below(2**64 + 1)
     with pytest.raises(InvalidDealError, match="from 1 to 2\\*\\*64"):
         SplitMix64(0).below(Whole(2**64 + 1))
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u2007", "\u202f"])
+def test_a_deal_copied_with_no_break_spaces_reads_as_with_spaces(space: str) -> None:
+    """A deal string copied from a web page holds no-break spaces between
+    its cards: it is the same deal."""
+    text = DEAL_1_TWO_DECKS.replace(" ", space, 20)
+    assert Deal.parse(text, Rules()).text() == DEAL_1_TWO_DECKS
+    assert Deal.cards_of(text, 104) == Deal.cards_of(DEAL_1_TWO_DECKS, 104)
+
+
+@pytest.mark.parametrize("space", ["\u2028", "\u2029", "\u3000", "\u0085", "\x1c", "\x1f", "\u2003"])
+def test_a_line_separator_or_another_unicode_space_between_cards_is_refused(space: str) -> None:
+    """A deal string split on any Unicode white space, so a line separator
+    (U+2028), U+3000 or the control separator U+001F between two cards was
+    silently a gap, where a move list or a position reads it as part of a
+    word. Only ASCII white space and the no-break spaces separate cards;
+    the deal is refused naming the word, the character escaped."""
+    text = DEAL_1_TWO_DECKS.replace(" ", space, 1)
+    escaped = repr(space)[1:-1].replace("\\", "\\\\")
+    with pytest.raises(InvalidDealError, match=rf"card 1 of the deal: '6D{escaped}7D' is not a card"):
+        Deal.parse(text, Rules())
+    assert Deal.cards_of(text, 104) is None
+    # (counted as the reading splits: 103 words and 3 more, not 104 and 3)
+    with pytest.raises(InvalidDealError, match=r"this one has 106$"):
+        Deal.parse(text + " AS AS AS", Rules())

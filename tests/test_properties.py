@@ -372,3 +372,32 @@ def test_the_engine_plays_the_rules_of_the_seed_documents(game: Game) -> None:
         seed_rules.play(model, move)
         board.push_text(move)
         assert layout_of(board) == model, move
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(GAMES)
+def test_a_copied_pickled_or_deep_copied_game_is_the_same_and_plays_on_alone(game: Game) -> None:
+    """Every public object of a game survives pickle and copy.deepcopy
+    equal (a solver process gets boards and refusals so), and a board's
+    clone, however made, plays on without changing the original."""
+    import copy
+    import pickle
+
+    board = walk(*game)
+    if board.move_stack and random.Random(game[2]).random() < 0.5:
+        board.pop()  # (a redo line too)
+    record = GameRecord.from_board(board)
+    position, stack, legal = board.position(), list(board.move_stack), list(board.legal_moves)
+    for thing in (board.rules, board.deal, record, *stack[-3:], Status(board.status)):
+        assert pickle.loads(pickle.dumps(thing)) == thing == copy.deepcopy(thing)
+    clones = [pickle.loads(pickle.dumps(board)), copy.deepcopy(board), board.copy()]
+    for clone in clones:
+        assert clone == board and clone.position() == position and list(clone.move_stack) == stack
+        assert list(clone.legal_moves) == legal and clone.legal_actions() == board.legal_actions()
+        assert GameRecord.from_board(clone) == record
+        if legal:
+            clone.push(legal[-1])
+        elif clone.move_stack:
+            clone.pop()
+        assert board.position() == position and list(board.move_stack) == stack
+        assert list(board.legal_moves) == legal

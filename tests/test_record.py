@@ -512,3 +512,14 @@ def test_white_space_between_the_records_of_a_file_is_skipped_in_one_go() -> Non
     listed, items = json_items(f"{gap}[{gap}1{gap},{gap}2{gap}]{gap}")
     assert listed and list(items) == [1, 2]
     assert time.process_time() - began < 1.0
+
+
+def test_a_no_break_space_is_read_as_a_space_outside_the_strings_of_a_record_file_only() -> None:
+    """A record copied from a web page: its no-break spaces between the
+    JSON's values are spaces, those inside a string (after an escaped
+    quote, too) stay."""
+    from terrace.record import pasted_json
+
+    text = '{\u00a0"a\\"\u00a0b":\u2007["x\u202f", "\\\\"],\u00a0"c": "\\"\u00a0"}\u00a0'
+    assert pasted_json(text) == '{ "a\\"\u00a0b": ["x\u202f", "\\\\"], "c": "\\"\u00a0"} '
+    assert json.loads(pasted_json(text)) == {'a"\u00a0b': ["x\u202f", "\\"], "c": '"\u00a0'}

@@ -555,9 +555,14 @@ def test_import_quotes_at_most_200_characters_of_a_bad_value(run: Callable[..., 
 
 def test_import_refuses_unreadable_files(run: Callable[..., Any], tmp_path: Path) -> None:
     path = tmp_path / "import.json"
-    path.write_bytes(b"\xff\xfe\x00garbage")
+    path.write_bytes(b"\xff\xfd\x00garbage")
     result = run("import", str(path))
     assert result.exit_code == 1 and "not UTF-8" in result.output
+    # (starting with UTF-16's byte-order mark it is read as UTF-16, what Windows PowerShell writes: no JSON)
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    result = run("import", str(path))
+    assert result.exit_code == 1 and "nothing was imported" in result.output
+    assert "not valid JSON" in result.output
     missing = run("import", str(tmp_path / "nope.json"))
     assert missing.exit_code == 2 and "cannot read" in missing.output
 
@@ -689,7 +694,7 @@ def test_the_stats_table_titles_a_custom_group(run: Callable[..., Any], tmp_path
         finish(store, "terrace-won")
         _custom_game(store)
     lines = run("stats").output.splitlines()
-    assert any(line.startswith("Terrace (custom: decks 1, reserve 0)") for line in lines)
+    assert any(line.startswith("Terrace (custom: decks 1, terrace cards 0)") for line in lines)
     assert next(line for line in lines if line.startswith("Terrace ")).split()[1:3] == ["1", "1"]
     one = json.loads(run("stats", "--variant", "terrace", "--json").output)
     assert (one["played"], one["won"]) == (1, 1)
@@ -697,7 +702,7 @@ def test_the_stats_table_titles_a_custom_group(run: Callable[..., Any], tmp_path
 
 def test_stats_of_custom_rules_alone(run: Callable[..., Any], tmp_path: Path) -> None:
     """Games of custom rules are counted apart (the table titles them
-    'Terrace (custom: decks 1, reserve 0)'), yet terrace stats -v took a
+    'Terrace (custom: decks 1, terrace cards 0)'), yet terrace stats -v took a
     preset's name only: no option asked for those games alone. The rule
     options do, as the dealing commands take them."""
     with open_store(tmp_path / "games.sqlite") as store:
@@ -706,7 +711,8 @@ def test_stats_of_custom_rules_alone(run: Callable[..., Any], tmp_path: Path) ->
     table = run("stats", "-v", "terrace", "--decks", "1", "--reserve", "0")
     assert table.exit_code == 0, table.output
     lines = table.output.splitlines()
-    assert lines[2].startswith("Terrace (custom: decks 1, reserve 0)") and lines[2].split()[6:8] == ["1", "0"]
+    assert lines[2].startswith("Terrace (custom: decks 1, terrace cards 0)")
+    assert lines[2].split()[7:9] == ["1", "0"]
     assert len(lines) == 3  # (that group alone: no other variant, no total)
     one = json.loads(run("stats", "--decks", "1", "--reserve", "0", "--json").output)  # (-v terrace)
     assert (one["variant"], one["played"], one["won"]) == (CUSTOM, 1, 0)
@@ -717,14 +723,54 @@ def test_stats_of_custom_rules_alone(run: Callable[..., Any], tmp_path: Path) ->
     assert falling == "No games of Falling Star played yet.\n"
     bad = run("stats", "-v", "terrace", "--candidates", "99")
     assert bad.exit_code == 2 and "candidates must be between 0 and the number of piles (9)" in bad.output
-    # the row's title as the table writes it, or the label of the JSON, names the same games
-    for title in ("Terrace (custom: decks 1, reserve 0)", CUSTOM):
+    # the row's title as the table writes it (or wrote it: option names), or the label of the JSON,
+    # names the same games
+    for title in ("Terrace (custom: decks 1, terrace cards 0)", "Terrace (custom: decks 1, reserve 0)",
+                  CUSTOM):
         assert run("stats", "-v", title).output == table.output
         assert json.loads(run("stats", "-v", title, "--json").output) == one
     for wrong in ("Terrace (custom: frobs 1)", "Terrace (custom: decks ١)", "Terrace (custom: decks 1",
-                  "Terrace (custom: foundation-return maybe)"):
+                  "Terrace (custom: foundation-return maybe)", "Terrace (custom: terrace cards many)",
+                  "Terrace (custom: foundation cards may return twice)", "Terrace (custom: decks 1, decks 2)",
+                  "Terrace (custom: decks 1, terrace cards 0, reserve 0)"):
         refused = run("stats", "-v", wrong)
         assert refused.exit_code == 2 and "is not a row of the table" in refused.output, refused.output
+
+
+def test_a_custom_group_is_titled_as_the_page_titles_it(run: Callable[..., Any], tmp_path: Path) -> None:
+    """terrace stats titled a custom group by option names and yes/no
+    ('Terrace (custom: spaces free, foundation-return yes, promote-candidates
+    no)') where the page says 'Terrace (custom: spaces any card but the
+    terrace card, foundation cards may return, other candidates of the base
+    rank stay put)'. The table says what the page says in English (the
+    words of terrace.variants, which are the page's: checked here for every
+    option and value), and -v takes that title back."""
+    from terrace.deal import Deal
+    from terrace.rules import RULE_OPTIONS, OptionKind
+    from terrace.variants import OPTION_WORDS, SAID_YES_NO, VALUE_WORDS, get_rules
+    from test_page_texts import ENGLISH as words  # (the page's English words, read from its i18n.js)
+
+    for name, option in RULE_OPTIONS.items():
+        if option.kind is OptionKind.BOOL:
+            for value in ("yes", "no"):
+                assert SAID_YES_NO[(name, value)] == words[f"stats.opt.{name}.{value}"]
+        else:
+            assert OPTION_WORDS[name] == words[f"stats.opt.{name}"]
+        for choice in option.choices:
+            assert VALUE_WORDS[choice] == words[f"choice.{choice}"]
+    assert words["stats.custom"] == "custom"
+    rules = get_rules("terrace", spaces="free", foundation_return=True, promote_candidates=False, reserve=5)
+    with open_store(tmp_path / "games.sqlite") as store:
+        play(store, store.create("terrace", rules, Deal.from_number(5, rules)), ["c1"])
+    title = ("Terrace (custom: terrace cards 5, spaces any card but the terrace card, "
+             "foundation cards may return, other candidates of the base rank stay put)")
+    table = run("stats")
+    assert table.exit_code == 0, table.output
+    assert any(line.startswith(title) for line in table.output.splitlines()), table.output
+    alone = run("stats", "-v", title)
+    assert alone.exit_code == 0 and alone.output.splitlines()[2].startswith(title), alone.output
+    assert alone.output == run("stats", "-v", "terrace", "--reserve", "5", "--spaces", "free",
+                               "--foundation-return", "--no-promote-candidates").output
 
 
 def test_stats_json_with_no_database_is_still_json(run: Callable[..., Any], tmp_path: Path) -> None:

@@ -120,7 +120,7 @@ def test_a_game_with_custom_options_has_its_own_statistics_key(client: TestClien
     stats = client.get("/api/stats").json()
     assert stats["variants"]["terrace"]["played"] == 0  # (opened only)
     assert stats["variants"][custom["stats_key"]]["played"] == 1
-    titles = {"terrace": "Terrace", custom["stats_key"]: "Terrace (custom: decks 1, reserve 0)"}
+    titles = {"terrace": "Terrace", custom["stats_key"]: "Terrace (custom: decks 1, terrace cards 0)"}
     assert stats["titles"] == titles
     assert stats["groups"] == {
         "terrace": {"variant": "terrace", "custom": []},

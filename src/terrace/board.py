@@ -722,6 +722,22 @@ class Board(BaseBoard):
         return "\n".join([head, *self.drawing()])
 
 
+def given_board(board: object, taker: str) -> Board:
+    """``board`` when it is a :class:`Board`, else a ``TypeError`` naming
+    ``taker`` (a solver's function given a position string, say, failed
+    deep inside with an ``AttributeError``).
+
+    >>> given_board("t1f", "solve")
+    Traceback (most recent call last):
+    ...
+    TypeError: solve takes a Board, not str (Board.from_position reads a position string)
+    """
+    if not isinstance(board, Board):
+        raise TypeError(f"{taker} takes a Board, not {type(board).__name__} "
+                        "(Board.from_position reads a position string)")
+    return board
+
+
 def _move_count(value: object, name: str) -> int:
     """``value`` as a number of moves (any whole number type, such as
     numpy's int64), else a :class:`ValueError` naming the argument."""

@@ -1,6 +1,7 @@
 """Deals: the order in which the cards leave the shuffled pack.
 
-A deal is written as every card code, separated by whitespace, in the order
+A deal is written as every card code, separated by white space (ASCII, or a
+no-break space: :data:`~terrace.symbols.DEAL_SPACES`), in the order
 the cards leave the pack: the reserve (deepest card first, exposed card
 last), the candidates into piles 1..k, one card for each still-empty pile in
 pile order, then (turned-base rules only) the base card, then the stock with
@@ -21,6 +22,8 @@ True
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections import Counter
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -40,6 +43,7 @@ from terrace.cards import (
 from terrace.errors import InvalidCardError, InvalidDealError
 from terrace.refusals import Reason, Refusal, quote
 from terrace.rules import Rules, given_rules
+from terrace.symbols import DEAL_SPACES
 from terrace.whole import as_whole
 
 DEAL_VERSION = 1
@@ -97,6 +101,21 @@ class SplitMix64:
             value = self.next()
             if value < limit:
                 return value % bound
+
+
+_WORD = re.compile(f"[^{re.escape(DEAL_SPACES)}]+")
+
+
+def deal_words(text: str, most: int) -> list[str]:
+    """The words of a deal string, separated by :data:`~terrace.symbols.DEAL_SPACES`
+    alone (not by U+2028 or U+3000, which stay in their word: no card);
+    never more than ``most + 1`` of them (a huge text is not split whole:
+    more than ``most`` words is too many, whatever their number).
+
+    >>> deal_words(" AS\\u00a0 2S\\t3S\\n", 104), deal_words("AS\\u20282S", 104), deal_words("AS 2S 3S", 1)
+    (['AS', '2S', '3S'], ['AS\\u20282S'], ['AS', '2S'])
+    """
+    return [word.group() for word in itertools.islice(_WORD.finditer(text), most + 1)]
 
 
 def _cards_of_words(words: list[str]) -> tuple[Card, ...]:
@@ -191,12 +210,11 @@ class Deal:
         if not isinstance(text, str):
             raise InvalidDealError(Reason(Refusal.DEAL_NOT_TEXT))
         # never more words than the deal may hold (a huge text is counted, not split)
-        words = text.split(maxsplit=rules.card_count)
+        words = deal_words(text, rules.card_count)
         if len(words) > rules.card_count:
             del words
-            raise InvalidDealError(Reason(
-                Refusal.DEAL_CARD_COUNT, decks=rules.decks, cards=rules.card_count, count=word_count(text)
-            ))
+            raise InvalidDealError(Reason(Refusal.DEAL_CARD_COUNT, decks=rules.decks, cards=rules.card_count,
+                                          count=word_count(text, DEAL_SPACES)))
         deal = cls(_cards_of_words(words), number)
         deal.check(rules)
         return deal
@@ -216,7 +234,7 @@ class Deal:
         """
         if not isinstance(text, str):
             return None
-        words = text.split(maxsplit=most)
+        words = deal_words(text, most)
         if len(words) > most:
             return None
         try:

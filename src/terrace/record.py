@@ -34,6 +34,7 @@ from terrace.errors import (
 from terrace.moves import MAX_MOVE_TEXT, MAX_MOVES, Move, too_many_moves
 from terrace.refusals import Reason, Refusal, clip, quote
 from terrace.rules import Rules, given_rules
+from terrace.symbols import NO_BREAK_SPACES
 from terrace.variants import canonical_name, get_rules
 
 RECORD_FORMAT = "terrace-game"
@@ -211,7 +212,7 @@ class GameRecord:
     def from_json(cls, text: str | bytes) -> GameRecord:
         """Read a record from JSON text (or its UTF-8 bytes; see :func:`json_text`)."""
         try:
-            data = read_json(json_text(text))
+            data = read_json(pasted_json(json_text(text)))
         except (ValueError, TypeError, RecursionError) as error:
             raise InvalidRecordError(Reason(Refusal.RECORD_NOT_JSON, problem=json_problem(error))) from None
         return cls.from_dict(data)
@@ -304,6 +305,27 @@ def json_text(text: str | bytes) -> str:
     if isinstance(text, bytes | bytearray):
         return bytes(text).decode("utf-8-sig")
     return text.removeprefix("\ufeff") if isinstance(text, str) else text
+
+
+_PASTED = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[' + NO_BREAK_SPACES + "]")
+"""A JSON string whole, or a no-break space (outside the strings). (The
+string's loop unrolled: a character at a time through an alternation took
+2.4 s for 47 MB of records, this 0.9 s.)"""
+
+
+def pasted_json(text: str) -> str:
+    """The JSON of a record file with each no-break space outside its
+    strings read as a space: a record copied from a web page holds them
+    where its indentation was (JSON has none of them, and
+    ``json.loads`` refused the file). Inside a string each stays as it is
+    (a deal string takes it between its cards; in a move it is refused).
+
+    >>> pasted_json('{\\n\\u00a0\\u00a0"deal": "AS\\u00a02S"}') == '{\\n  "deal": "AS\\u00a02S"}'
+    True
+    """
+    if not any(space in text for space in NO_BREAK_SPACES):
+        return text
+    return _PASTED.sub(lambda found: found.group() if found.group()[0] == '"' else " ", text)
 
 
 def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

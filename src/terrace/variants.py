@@ -241,14 +241,86 @@ def label_parts(label: str) -> tuple[str, list[tuple[str, str]]]:
     return name, changes
 
 
+OPTION_WORDS: Mapping[str, str] = MappingProxyType({
+    "decks": "decks",
+    "reserve": "terrace cards",
+    "piles": "piles",
+    "candidates": "candidates",
+    "foundations": "foundations",
+    "spaces": "spaces",
+    "redeals": "redeals",
+})
+"""How a group's title names a changed number or choice option, before
+its value (the page's English words, ``stats.opt.*`` of its i18n.js)."""
+VALUE_WORDS: Mapping[str, str] = MappingProxyType({
+    "alternate": "alternate colours",
+    "suit": "in suit",
+    "auto": "refilled automatically",
+    "free": "any card but the terrace card",
+    "waste": "waste card only",
+})
+"""How a group's title says a choice option's value (the page's
+``choice.*``)."""
+SAID_YES_NO: Mapping[tuple[str, str], str] = MappingProxyType({
+    ("foundation_return", "yes"): "foundation cards may return",
+    ("foundation_return", "no"): "foundation cards stay",
+    ("promote_candidates", "yes"): "other candidates of the base rank go up at once",
+    ("promote_candidates", "no"): "other candidates of the base rank stay put",
+})
+"""A yes/no option in a group's title, said as what it does (the page's
+``stats.opt.<option>.<yes|no>``), not as its name and the answer."""
+
+
+def said_change(option: str, value: str) -> str:
+    """One changed option of a :func:`label_parts` list, as a group's
+    title says it (as the page says it in English).
+
+    >>> said_change("reserve", "0"), said_change("spaces", "free"), said_change("foundation_return", "yes")
+    ('terrace cards 0', 'spaces any card but the terrace card', 'foundation cards may return')
+    """
+    whole = SAID_YES_NO.get((option, value))
+    if whole is not None:
+        return whole
+    words = OPTION_WORDS.get(option, option.replace("_", "-"))
+    return f"{words} {VALUE_WORDS.get(value, value)}"
+
+
+def read_change(text: str) -> tuple[str, str]:
+    """The option and value of one change as :func:`said_change` says it,
+    or as a label writes it (``reserve 0``, ``foundation-return yes``): the
+    field of ``Rules.to_dict()`` and the value as the label writes it (for
+    other text, its first word and the rest, to be refused by the caller).
+
+    >>> read_change("terrace cards 0"), read_change("reserve 0"), read_change("foundation cards stay")
+    (('reserve', '0'), ('reserve', '0'), ('foundation_return', 'no'))
+    >>> read_change("spaces waste card only"), read_change("frobs 1")
+    (('spaces', 'waste'), ('frobs', '1'))
+    """
+    for (option, value), words in SAID_YES_NO.items():
+        if text == words:
+            return option, value
+    for option, words in OPTION_WORDS.items():
+        if text.startswith(f"{words} "):
+            value = text[len(words) + 1:]
+            return option, next((key for key, said in VALUE_WORDS.items() if said == value), value)
+    option, _, value = text.partition(" ")
+    return option.replace("-", "_"), value
+
+
 def label_title(label: str) -> str:
-    """A :func:`rules_label` with the variant's title in place of its name.
+    """A :func:`rules_label` with the variant's title in place of its name,
+    and the options that differ said as the page says them in English.
 
     >>> label_title("generals-patience"), label_title("terrace (custom: decks 1, reserve 0)")
-    ("General's Patience", 'Terrace (custom: decks 1, reserve 0)')
+    ("General's Patience", 'Terrace (custom: decks 1, terrace cards 0)')
+    >>> label_title("wood (custom: foundation-return yes)")
+    'Wood (custom: foundation cards may return)'
     """
-    name, custom, rest = _given_label(label).partition(CUSTOM)
-    return TITLES.get(name, name) + custom + rest
+    name, changes = label_parts(label)
+    if not changes:  # (a preset, or a label cut short: shown as it is)
+        name, custom, rest = _given_label(label).partition(CUSTOM)
+        return TITLES.get(name, name) + custom + rest
+    return f"{TITLES.get(name, name)}{CUSTOM}{', '.join(said_change(o, v) for o, v in changes)})"
 
 
 def _given_label(label: object) -> str:

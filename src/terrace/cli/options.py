@@ -9,6 +9,7 @@ options.
 
 from __future__ import annotations
 
+import codecs
 import errno
 import math
 import os
@@ -34,6 +35,7 @@ from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
 from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
 from terrace.storage.paths import MEMORY, default_verdicts_path, folder_ending, games_path, label
+from terrace.symbols import DEAL_SPACES
 from terrace.variants import VARIANTS, get_rules
 from terrace.whole import MAX_DIGITS
 
@@ -362,6 +364,21 @@ def read_input(name: str, limit: int) -> bytes | None:
     return _within(parts[1] if len(parts) == 2 and not first else b"".join(parts), limit)
 
 
+def file_text(raw: bytes) -> str:
+    """The text of an input file (the deal file, the file to import): UTF-8,
+    a byte-order mark at its start passed over, or UTF-16 when it starts
+    with UTF-16's byte-order mark, as Windows PowerShell 5's ``>`` and
+    Notepad's "Unicode" write it (such a file was refused as no text);
+    anything else raises ``UnicodeDecodeError``.
+
+    >>> file_text("\\ufeffAS 2S".encode("utf-16-le")), file_text("AS 2S".encode("utf-16")), file_text(b"AS")
+    ('AS 2S', 'AS 2S', 'AS')
+    """
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return raw.decode("utf-16")
+    return raw.decode("utf-8-sig")
+
+
 def unreadable(what: str, error: OSError) -> click.UsageError:
     """The refusal of an input file that cannot be read (missing, no
     permission, a pipe nothing writes to): a usage error, status 2, for
@@ -409,9 +426,14 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         if raw is None:
             raise click.UsageError(f"the deal file is larger than {MAX_DEAL_FILE_BYTES // 1024} kB: "
                                    "it must hold one deal string")
-        text = raw.decode("utf-8-sig")  # a byte-order mark is fine
-        if not text.strip():  # (it said "a deal for 2 decks has 104 cards, this one has 0")
+        text = file_text(raw)  # (a byte-order mark is fine, and UTF-16 with its mark)
+        # (it said "a deal for 2 decks has 104 cards, this one has 0"; a U+2028 is no gap, so not empty)
+        if not text.strip(DEAL_SPACES):
             raise click.UsageError("the deal file is empty: it must hold one deal string")
+        if text.lstrip(DEAL_SPACES).startswith(("{", "[")):  # (it said "... 104 cards, this one has 420")
+            raise click.UsageError("the deal file holds JSON (a game record?), not a deal string: give a "
+                                   "file holding the card codes alone (terrace deal -n N > deal.txt writes "
+                                   "one; a record's is its \"deal\"), or terrace import the record")
         return Deal.parse(text, rules)
     except OSError as error:
         raise unreadable("the deal file", error) from None

@@ -34,7 +34,7 @@ from terrace.cli.options import (
 )
 from terrace.cli.output import write_whole
 from terrace.errors import InvalidMoveError, TerraceError
-from terrace.moves import MAX_MOVES, Move, parse_moves, too_many_moves
+from terrace.moves import MAX_MOVES, SPACES, Move, parse_moves, too_many_moves
 from terrace.refusals import clip, quote
 from terrace.rules import Rules
 from terrace.solver.api import NODE_SLICE, solve
@@ -183,7 +183,7 @@ def _line_moves(line: str) -> list[Move]:
     """The moves of ``hint --line``: words separated by spaces or commas,
     as the hint prints its line, or the JSON list ``hint --json`` gives
     (``["c2", "t8f"]``, which was refused as "'["c2"' is not a move")."""
-    text = line.strip()
+    text = line.strip(SPACES)  # (as --moves: a U+00A0 or U+2028 around a move is no space)
     try:
         if not text.startswith("["):
             return parse_moves(text)

@@ -21,6 +21,7 @@ from terrace.cli.options import (
     FilePath,
     WholeNumber,
     db_option,
+    file_text,
     placed,
     read_input,
     rule_overrides,
@@ -30,7 +31,6 @@ from terrace.cli.options import (
 )
 from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
 from terrace.errors import TerraceError
-from terrace.record import json_text
 from terrace.refusals import clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind
 from terrace.storage.base import (
@@ -52,7 +52,7 @@ from terrace.storage.transfer import (
     rank_places,
     read_games,
 )
-from terrace.variants import CUSTOM, canonical_name, label_parts, label_title, rules_label
+from terrace.variants import CUSTOM, canonical_name, label_title, read_change, rules_label
 
 MAX_IMPORT_BYTES = 64 * 2**20
 """The largest file ``terrace import`` reads."""
@@ -154,8 +154,10 @@ def _label_options(variant: str) -> tuple[str, dict[str, Any]]:
     or a row's title as the table writes it ("Terrace (custom: candidates 4)",
     or the label of the JSON).
 
-    >>> _label_options("Terrace (custom: candidates 4, foundation-return yes)")
+    >>> _label_options("Terrace (custom: candidates 4, foundation cards may return)")
     ('terrace', {'candidates': 4, 'foundation_return': True})
+    >>> _label_options("terrace (custom: reserve 0, spaces waste)")
+    ('terrace', {'reserve': 0, 'spaces': 'waste'})
     >>> _label_options("wood")
     ('wood', {})
     """
@@ -164,13 +166,16 @@ def _label_options(variant: str) -> tuple[str, dict[str, Any]]:
     if not custom:
         return preset, {}
     options: dict[str, Any] = {}
-    for field, value in label_parts(f"{preset}{custom}{rest}")[1] or [("", rest)]:
+    # (each change as the table says it, "terrace cards 0", or as the JSON's label writes it, "reserve 0")
+    changes = [read_change(part) for part in rest[:-1].split(", ")] if rest.endswith(")") else [("", rest)]
+    for field, value in changes:
         option = RULE_OPTIONS.get(field)
-        if (option is None or (option.kind is OptionKind.BOOL and value not in ("yes", "no"))
+        if (option is None or field in options  # (an option twice is no row's: the table names each once)
+                or (option.kind is OptionKind.BOOL and value not in ("yes", "no"))
                 or (option.kind is OptionKind.INT and not (value.isascii() and value.isdigit()))):
             raise click.UsageError(f"{quote(variant)} is not a row of the table: its rules are written as "
-                                   "'(custom: decks 1, reserve 0)' (or give the rule options: -v terrace "
-                                   "--decks 1 --reserve 0)")
+                                   "'(custom: decks 1, terrace cards 0)' (or give the rule options: "
+                                   "-v terrace --decks 1 --reserve 0)")
         if option.kind is OptionKind.BOOL:
             options[field] = value == "yes"
         elif option.kind is OptionKind.INT:
@@ -436,7 +441,7 @@ def import_(db: str | None, file: str) -> None:
             raise click.ClickException(
                 f"nothing was imported: {name} is larger than {MAX_IMPORT_BYTES // 2**20} MB"
             )
-        text = json_text(raw)  # (a byte-order mark is fine)
+        text = file_text(raw)  # (a byte-order mark is fine, and UTF-16 with its mark)
         del raw  # (64 MB)
     except OSError as error:
         raise unreadable(name, error) from None

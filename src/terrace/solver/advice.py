@@ -183,8 +183,8 @@ def fair_hint(
     decision so far (most samples decided, then most samples): a hint
     asked again never answers from fewer samples than the last, and n
     requests find about what one as long as them all would."""
-    check_budget(seconds)
-    check_nodes(nodes, "nodes")
+    seconds = check_budget(seconds)
+    nodes = check_nodes(nodes, "nodes")
     settings = settings or FairSettings()
     deadline = time.perf_counter() + seconds  # (observing a long pass of 8 decks takes its time too)
     observed = observe(board, shown)
@@ -281,9 +281,9 @@ def fair_answer(
     would decide again (most of its samples undecided). A budget or a
     ``shown`` that is not one is refused before anything else, whatever the
     position needs."""
-    check_budget(seconds)
-    check_nodes(nodes, "nodes")
-    check_nodes(shown, "shown")
+    seconds = check_budget(seconds)
+    nodes = check_nodes(nodes, "nodes")
+    shown = check_nodes(shown, "shown")
     began = time.perf_counter()
     if game_over(board):
         return Decision(None, "none")
@@ -370,7 +370,7 @@ def hint_report(
     (:func:`~terrace.solver.hint_line.given_line`), all within ``seconds``;
     without it, the line this process's last hint for the game kept
     (:data:`~terrace.solver.hint_line.KEPT`), as :func:`~terrace.solver.hint_line.hint` does."""
-    check_budget(seconds)
+    seconds = check_budget(seconds)
     start = time.perf_counter()
     kept = given_line(board, line, start + seconds) if line else KEPT.recall(board)
     left = max(start + seconds - time.perf_counter(), 0.0)

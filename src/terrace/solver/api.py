@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from terrace.board import Board
+from terrace.board import Board, given_board
 from terrace.deal import SplitMix64
 from terrace.errors import TerraceError
 from terrace.moves import Move
@@ -465,8 +465,9 @@ def solve(
     a time budget alone, the answer comes by ``max_seconds`` plus
     :data:`REPLAY_GRACE`, whatever is left to do with a winning line.
     """
-    check_budget(max_seconds, "max_seconds")
-    check_nodes(max_nodes)
+    given_board(board, "solve")
+    max_seconds = check_budget(max_seconds, "max_seconds")
+    max_nodes = check_nodes(max_nodes)
     start = time.perf_counter()
     deadline = start + max_seconds
     options = options or Options()

@@ -16,14 +16,17 @@ ValueError: max_nodes must be a whole number >= 0, not -1
 from __future__ import annotations
 
 import math
+import numbers
 
 from terrace.refusals import quote
+from terrace.whole import as_truth, as_whole
 
 
 def check_budget(seconds: float, name: str = "a time budget") -> float:
     """``seconds`` as a float if it is a usable budget; NaN, infinite or
     negative budgets (and booleans, text, ...) are refused, naming ``name``."""
-    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+    # (any real number: numpy's int64 and float32 too, as the engine takes numpy's whole numbers)
+    if as_truth(seconds) is not None or not isinstance(seconds, numbers.Real):
         raise ValueError(f"{name} must be a number of seconds, not {quote(seconds)}")
     try:
         value = float(seconds)
@@ -35,7 +38,11 @@ def check_budget(seconds: float, name: str = "a time budget") -> float:
 
 
 def check_nodes(nodes: int | None, name: str = "max_nodes") -> int | None:
-    """``nodes`` if it is None (no count) or a whole number of positions >= 0."""
-    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0):
+    """``nodes`` if it is None (no count), else it as a plain ``int`` if it is
+    a whole number of positions >= 0 (of any integer type: numpy's int64)."""
+    if nodes is None:
+        return None
+    whole = as_whole(nodes)
+    if whole is None or whole < 0:
         raise ValueError(f"{name} must be a whole number >= 0, not {quote(nodes)}")
-    return nodes
+    return whole

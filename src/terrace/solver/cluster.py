@@ -469,7 +469,7 @@ def run_cluster_survey(
     cluster (no scheduler, no usable worker, the scheduler gone) is a
     :class:`ClusterError`; a scheduler's address is checked also when every
     deal is stored already (then nothing else is asked of the cluster)."""
-    check_budget(max_seconds)
+    max_seconds = check_budget(max_seconds)
     check_range(first, last)
     kind, where = parse_scheduler(scheduler)
     if batch is not None and not 1 <= batch <= 10_000:

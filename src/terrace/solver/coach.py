@@ -302,11 +302,11 @@ def find_loss(
     do not show: :func:`~terrace.solver.observation.stock_shown`), as the
     hint there knew. An illegal move, and a budget that is not one, are
     refused before any search."""
-    check_budget(seconds)
-    check_nodes(probe_nodes, "probe_nodes")
-    check_nodes(fair_nodes, "fair_nodes")
+    seconds = check_budget(seconds)
+    probe_nodes = check_nodes(probe_nodes, "probe_nodes")
+    fair_nodes = check_nodes(fair_nodes, "fair_nodes")
     if fair_seconds is not None:
-        check_budget(fair_seconds, "fair_seconds")
+        fair_seconds = check_budget(fair_seconds, "fair_seconds")
     began = time.perf_counter()
     deadline = began + seconds
     search_until = began + seconds * (1 - FAIR_SHARE)
@@ -480,7 +480,7 @@ def chances_and_pick(
     (:func:`~terrace.solver.prune.terrace_dead`, which a player can see)
     loses every sample: answered at once, every sample lost, no decision
     (the fair hint there has no move)."""
-    check_budget(seconds)
+    seconds = check_budget(seconds)
     began = time.perf_counter()
     obs = observe(board)
     count = settings.samples * settings.choice_factor
@@ -519,7 +519,7 @@ def warn_check(
     >>> warn_check(board, Move.parse("s"), seconds=20)
     {'warn': True, 'before': 'won', 'after': 'lost'}
     """
-    check_budget(seconds)
+    seconds = check_budget(seconds)
     deadline = time.perf_counter() + seconds
     after = board.copy(stack=False)
     after.push(move)

@@ -33,7 +33,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from terrace.board import Board, Status
+from terrace.board import Board, Status, given_board
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
@@ -228,8 +228,8 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     when given, ``nodes`` positions of its solves in all (each stops within
     a turn of :data:`~terrace.solver.api.NODE_SLICE` positions past its
     share), so that the answer is the same on any machine."""
-    check_budget(seconds)
-    check_nodes(nodes, "nodes")
+    seconds = check_budget(seconds)
+    nodes = check_nodes(nodes, "nodes")
     deadline = time.perf_counter() + seconds
     if game_over(board):
         return PeekHint(None, NONE, why=GAME_OVER)
@@ -482,7 +482,8 @@ def hint(board: Board, seconds: float = 1.0, cancel: Cancel | None = None) -> Hi
     >>> hint(board, 2.0).line == found.line[1:]   # the same line, continued
     True
     """
-    check_budget(seconds)
+    given_board(board, "hint")
+    seconds = check_budget(seconds)
     found = peek_hint(board, seconds, KEPT.recall(board), cancel=cancel)
     KEPT.keep(board, found)
     return Hint(found.move, found.kind, list(found.line), found.back)

@@ -212,7 +212,7 @@ def hidden_count(board: Board, shown: int | None = None) -> int:
     >>> hidden_count(board) == len(board.stock), hidden_count(board, shown=5)
     (True, 5)
     """
-    check_nodes(shown, "shown")
+    shown = check_nodes(shown, "shown")
     known_from = 0 if board.redeals_used else _first_known(board)
     return known_from if shown is None else min(known_from, shown)
 

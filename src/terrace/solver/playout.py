@@ -67,8 +67,8 @@ def play_out(
     on_decision: Callable[[Board, Decision], None] | None = None,
 ) -> PlayOut:
     """Let ``player`` play from ``board`` (left unchanged) to the end."""
-    check_budget(max_seconds)
-    check_nodes(max_moves, "max_moves")  # (a negative cap ended the game at once, as lost)
+    max_seconds = check_budget(max_seconds)
+    max_moves = check_nodes(max_moves, "max_moves")  # (a negative cap ended the game at once, as lost)
     start = time.perf_counter()
     deadline = start + max_seconds
     cap = move_cap(board.rules) if max_moves is None else max_moves
@@ -115,7 +115,7 @@ def play_deal(
     ``perfect`` player is the solver with ``budget`` seconds; the others
     play the deal within ``budget`` seconds. Pure: the same arguments give
     the same verdict (unless the budget runs out)."""
-    check_budget(budget)
+    budget = check_budget(budget)
     board = Board.from_number(number, rules)
     if player == "perfect":
         player_settings(player, settings)

@@ -22,10 +22,12 @@ moves alone that puts every card home, when there is one.
 
 from __future__ import annotations
 
-from terrace.board import Board
+from terrace.board import Board, given_board
 from terrace.moves import Move
+from terrace.refusals import quote
 from terrace.solver.prune import nothing_can_lie_on, safe_foundation_card
 from terrace.solver.state import State
+from terrace.whole import as_whole
 
 FINISH_POSITIONS = 20_000
 """How many positions :func:`finish_line` may visit before it gives up
@@ -58,7 +60,7 @@ def safe_moves(board: Board) -> list[Move]:
     >>> safe_moves(Board.from_number(1, get_rules("terrace")))
     []
     """
-    rules = board.rules
+    rules = given_board(board, "safe_moves").rules
     if board.choosing or rules.foundation_return:
         return []
     s = State(board, canonical=True, seed=0)
@@ -107,8 +109,11 @@ def finish_line(board: Board, max_positions: int = FINISH_POSITIONS) -> list[Mov
     >>> finish_line(Board.from_number(1, get_rules("terrace"))) is None
     True
     """
-    if max_positions < 1:
-        raise ValueError("max_positions must be at least 1")
+    given_board(board, "finish_line")
+    most = as_whole(max_positions)  # (a whole number of any type; True, 1.5 or None were taken, or failed)
+    if most is None or most < 1:
+        raise ValueError(f"max_positions must be a whole number, at least 1, not {quote(max_positions)}")
+    max_positions = most
     if board.is_won():
         return []
     if board.choosing or board.stock:

@@ -107,7 +107,7 @@ def run_survey(
     in this run. ``max_seconds`` is the budget per deal; a stored verdict
     counts as :func:`terrace.solver.verdicts.at_budget` says. A range that
     :func:`check_range` refuses is refused before anything runs."""
-    check_budget(max_seconds)
+    max_seconds = check_budget(max_seconds)
     check_range(first, last)
     full = player_settings(player, settings)
     key = player_key(player, full, seed)

@@ -68,8 +68,8 @@ def next_winnable_deal(
     cached in SQLite (``db_path``, default in the user data folder). A
     budget that would never run out (NaN, infinite, negative) is refused
     before the cache is opened."""
-    check_budget(max_seconds, "max_seconds")
-    check_budget(total_seconds, "total_seconds")
+    max_seconds = check_budget(max_seconds, "max_seconds")
+    total_seconds = check_budget(total_seconds, "total_seconds")
     start = check_number(start)  # (deal-number-range, as every reader of a deal number refuses it)
     deadline = time.monotonic() + total_seconds
     # (another program's lock on the cache is waited for within the budget, not 30 s)

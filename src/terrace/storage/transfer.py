@@ -23,8 +23,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from terrace.cards import CARDS_PER_DECK
+from terrace.deal import Deal
 from terrace.errors import JsonRefusedError, TerraceError
-from terrace.record import GameRecord, json_items, json_problem, json_text
+from terrace.record import GameRecord, json_items, json_problem, json_text, pasted_json
+from terrace.rules import MAX_DECKS
 from terrace.storage.base import (
     FINISHED,
     MAX_LINE,
@@ -155,7 +158,14 @@ def read_games(text: str | bytes) -> list[StoredGame]:
     games: list[StoredGame] = []
     reasons: list[str] = []
     shared: dict[str, str] = {}
-    listed, items = _read_json(lambda: json_items(json_text(text)))
+    try:
+        listed, items = _read_json(lambda: json_items(pasted_json(json_text(text))))
+    except ImportRefusedError:
+        # (a deal string, what terrace deal prints, was 'not valid JSON: Expecting value: line 1 column 1')
+        if isinstance(text, str) and Deal.cards_of(text, MAX_DECKS * CARDS_PER_DECK) is not None:
+            raise ImportRefusedError(["the file holds a deal string, not game records (JSON): show, replay, "
+                                      "hint and solve take it as --deal-file"]) from None
+        raise
     for index in itertools.count(1):
         item = _read_json(lambda: next(items, _END))
         if item is _END:
