@@ -296,13 +296,10 @@ def win_behind(board: Board, line: list[Move], seen: set[Key], until: float = ma
     rest = list(line[last + 1:])
     if last < 0 or not rest:
         return None
-    earlier = board.copy()
-    back = 0
-    while earlier.position_key() != key:
-        if not earlier.move_stack or back >= LOOKBACK:
-            return None
-        earlier.pop()
-        back += 1
+    walked = _walk_back(board, lambda earlier: earlier.position_key() == key)
+    if walked is None:
+        return None
+    earlier, back = walked
     if back == 0:
         return _winnable(board, rest, seen, until)
     kept = KeptLine(earlier.position(), tuple(str(m) for m in rest), board.position())
@@ -313,20 +310,28 @@ def _behind_again(board: Board, kept: KeptLine) -> PeekHint | None:
     """The win behind that ``kept`` was hinted as at ``board``'s position,
     said again: take back as many moves as lead to ``kept.start``; None
     when that is no longer among the game's last :data:`LOOKBACK` moves."""
-    earlier = board.copy()
-    back = 0
-    while earlier.position() != kept.start:
-        if not earlier.move_stack or back >= LOOKBACK:
-            return None
-        earlier.pop()
-        back += 1
-    if not back:
+    walked = _walk_back(board, lambda earlier: earlier.position() == kept.start)
+    if walked is None or not walked[1]:
         return None
     try:
         line = [Move.parse(text) for text in kept.moves]
     except TerraceError:
         return None
-    return PeekHint(None, WINNABLE, line, why=WIN_BEHIND, kept=kept, back=back)
+    return PeekHint(None, WINNABLE, line, why=WIN_BEHIND, kept=kept, back=walked[1])
+
+
+def _walk_back(board: Board, there: Callable[[Board], bool]) -> tuple[Board, int] | None:
+    """A copy of ``board`` with its last moves taken back until ``there``
+    holds (none when it holds already), and how many were; None when no
+    position among the game's last :data:`LOOKBACK` moves is there."""
+    earlier = board.copy()
+    back = 0
+    while not there(earlier):
+        if not earlier.move_stack or back >= LOOKBACK:
+            return None
+        earlier.pop()
+        back += 1
+    return earlier, back
 
 
 def _winnable(board: Board, line: list[Move], seen: set[Key], until: float) -> PeekHint:
