@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from store_support import golden, no_default_db, play, start, undo
+from store_support import golden, no_default_db, play, save, start, undo
 from terrace.cli import main
 from terrace.storage import StoredGame, open_store
 from terrace.storage.line import Line
@@ -80,14 +80,10 @@ def test_a_newer_backup_restored_over_an_older_one_replaces_a_game_whose_moves_w
         clock[0] += 10
         if between == "undone-and-played-otherwise":
             board.push(next(m for m in board.legal_moves if str(m) != lost.moves[4]))
-            revision = game.revision
-            game.sync(board)
-            store.update(game, expected_revision=revision, action="move")
+            save(store, game, board, "move")
         elif between == "undone-redone":
             board.redo()
-            revision = game.revision
-            game.sync(board)
-            store.update(game, expected_revision=revision, action="redo")
+            save(store, game, board, "redo")
         clock[0] += 10
     monkeypatch.undo()
     _cli("export", "--all", "-o", str(newer), "--db", str(source))
@@ -145,9 +141,7 @@ def test_a_game_carried_elsewhere_with_moves_taken_back_comes_back_in_place(
         played = store.get(game.id)
         board = played.board()
         board.push(next(m for m in board.legal_moves if str(m) != lost.moves[5]))
-        revision = played.revision
-        played.sync(board)
-        store.update(played, expected_revision=revision, action="move")
+        save(store, played, board, "move")
     monkeypatch.undo()
     _cli("export", "--game", game.id, "-o", str(back), "--db", str(there))
     said = _cli("import", str(back), "--db", str(here))  # (played in both places: kept beside, and said)
@@ -220,9 +214,7 @@ def test_a_redo_after_every_move_was_taken_back_keeps_the_moves_still_to_redo(
             game = store.get(game.id)
             board = game.board()
             board.redo()
-            revision = game.revision
-            game.sync(board)
-            store.update(game, expected_revision=revision, action="redo")
+            save(store, game, board, "redo")
             assert (game.moves, game.redo) == (line[:redone], line[:redone - 1:-1])
         if kind == "sqlite":
             with open_store(tmp_path / "games.sqlite") as other:
@@ -338,9 +330,7 @@ def test_an_older_backup_adds_nothing_to_a_game_brought_up_to_a_record_s_state_s
         played = store.get(game.id)
         board = played.board()
         board.push(next(m for m in board.legal_moves if str(m) != lost.moves[4]))
-        revision = played.revision
-        played.sync(board)
-        store.update(played, expected_revision=revision, action="move")
+        save(store, played, board, "move")
     monkeypatch.undo()
     _cli("export", "--game", game.id, "-o", str(back), "--db", str(there))
     assert _cli("import", str(back), "--db", str(here)) == "imported 0 games (1 brought up to date)\n"
@@ -402,9 +392,7 @@ def _backups_across_moves_taken_back(tmp_path: Path, monkeypatch: pytest.MonkeyP
         clock[0] += 10
         game = store.get(game.id)
         board.push(next(m for m in board.legal_moves if str(m) != lost.moves[4]))
-        revision = game.revision
-        game.sync(board)
-        store.update(game, expected_revision=revision, action="move")
+        save(store, game, board, "move")
         clock[0] += 10
     monkeypatch.undo()
     _cli("export", "--all", "-o", str(files["newer"]), "--db", str(source))
