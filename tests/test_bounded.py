@@ -168,3 +168,19 @@ def test_puts_from_threads_at_once_keep_the_bounds_and_the_sum(switching: None) 
         assert bounded.held == held and (held <= 300 or len({id(v) for v in bounded.values()}) == 1)
     assert len(kept) <= 50
     assert len({id(value) for value in shared.values()}) <= 20 < len(shared)
+
+
+def test_the_keys_the_bounds_push_out_are_told() -> None:
+    told: list[str] = []
+    kept: Bounded[str, str] = Bounded(2, weight=5, weigh=len, forgotten=told.append)
+    kept.put("a", "x")
+    kept.put("b", "x")
+    kept.put("a", "xx")  # (replaced: not forgotten)
+    kept.put("c", "x")  # (three: b goes)
+    assert told == ["b"] and list(kept) == ["a", "c"]
+    kept.put("d", "xxxxx")  # (8: a and c go)
+    assert told == ["b", "a", "c"]
+    kept.pop("d")
+    kept.put("e", "")
+    kept.clear()
+    assert told == ["b", "a", "c"]

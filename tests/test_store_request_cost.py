@@ -641,6 +641,29 @@ def test_the_games_a_store_remembers_hold_so_many_moves_in_all(
     store.close()
 
 
+def test_what_a_store_notes_of_its_remembered_games_goes_with_them(tmp_path: Path) -> None:
+    """The count of line changes noted for each game read (and its mark
+    of another connection's write) is forgotten with the game: a store that
+    reads game after game keeps notes of REMEMBERED_GAMES of them."""
+    from terrace.storage import sqlite as sqlite_store
+
+    path = tmp_path / "games.sqlite3"
+    with open_store(path) as writer:
+        made = [writer.create("terrace", RULES, Deal.from_number(n, RULES)).id
+                for n in range(sqlite_store.REMEMBERED_GAMES + 8)]
+    with SqliteStore(path) as store:
+        for game_id in made:
+            store.get(game_id)
+        assert list(store._remembered) == made[8:]
+        assert set(store._line_marks) == set(made[8:])
+        with open_store(path) as other:  # (another connection writes: every remembered game is unsure)
+            game = other.get(made[-1])
+            play(other, game, [str(next(iter(game.board().legal_moves)))])
+        store.get(made[0])
+        assert set(store._line_marks) == set(made[9:]) | {made[0]}
+        assert not set(store._unsure) & set(made[:9])
+
+
 def test_the_lines_a_listing_vouched_for_hold_so_many_moves_in_all(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -35,15 +35,18 @@ class Bounded(Generic[K, V]):
     weight. Putting a key, or :meth:`recall`-ing it, makes it the newest.
     With ``shared``, ``count`` counts values, not keys: a value (the same
     object) kept under several keys counts once there, and under each key
-    in the weight. Each insert costs the same however many are kept (the
-    weight in all is kept as a sum). Thread-safe."""
+    in the weight. ``forgotten`` is told each key that the bounds push
+    out (not those popped or cleared), the map's lock held. Each insert
+    costs the same however many are kept (the weight in all is kept as a
+    sum). Thread-safe."""
 
     def __init__(self, count: int, weight: int | None = None, weigh: Callable[[V], int] | None = None,
-                 *, shared: bool = False) -> None:
+                 *, shared: bool = False, forgotten: Callable[[K], None] | None = None) -> None:
         self.count = count
         self.weight = weight
         self._weigh = weigh
         self._shared = shared
+        self._forgotten = forgotten
         self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self._uses: dict[int, int] = {}
         """With ``shared``: under how many keys each value (by its id) is kept."""
@@ -159,4 +162,7 @@ class Bounded(Generic[K, V]):
             heavy = self.weight is not None and self._held > self.weight
             if counted <= self.count and not (heavy and counted > 1):
                 return
-            self._forget(self._entries.popitem(last=False)[1])
+            key, entry = self._entries.popitem(last=False)
+            self._forget(entry)
+            if self._forgotten is not None:
+                self._forgotten(key)
