@@ -686,3 +686,16 @@ def test_the_coach_answers_at_its_deadline_when_its_job_reaches_the_worker_late(
     assert (report["outcome"], report["moves"], report["low"], report["probes"]) == ("unknown", 200, -1, [])
     assert stopped.is_set()
     assert took < budget + 0.5, took  # (the old request took the worker's 1.5 s)
+
+
+def test_the_replays_keep_the_boards_of_their_last_games_only() -> None:
+    store = MemoryStore()
+    rules = get_rules("falling-star")
+    games = [store.create("falling-star", rules, Deal.from_number(n, rules)) for n in range(3)]
+    replays = Replays(kept=2)
+    for game in games:
+        replays.board_at(game, 0)
+    assert list(replays._boards) == [games[1].id, games[2].id]
+    replays.board_at(games[1], 0)
+    replays.board_at(games[0], 0)
+    assert list(replays._boards) == [games[1].id, games[0].id]

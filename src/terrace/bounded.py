@@ -77,6 +77,11 @@ class Bounded(Generic[K, V]):
         with self._lock:
             return [value for value, _ in self._entries.values()]
 
+    def items(self) -> list[tuple[K, V]]:
+        """The keys and their values, oldest first."""
+        with self._lock:
+            return [(key, value) for key, (value, _) in self._entries.items()]
+
     def get(self, key: K) -> V | None:
         """The value under ``key`` (its place unchanged), else None."""
         with self._lock:

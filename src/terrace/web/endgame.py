@@ -19,11 +19,11 @@ foundation moves alone are certain to win, all of them.
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from terrace.board import Board
+from terrace.bounded import Bounded
 from terrace.solver.safe import finish_line, safe_moves
 from terrace.storage.base import MAX_ACTIVE_REPORT_MS, report_allowance
 from terrace.web.view import describe_move, motions
@@ -91,7 +91,7 @@ class ReportClock:
 
     def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
         self._now = now
-        self._since: OrderedDict[str, float] = OrderedDict()
+        self._since: Bounded[str, float] = Bounded(CLOCKS_KEPT)
 
     def seen(self, game_id: str) -> None:
         """Start the game's clock unless it runs already."""
@@ -112,7 +112,7 @@ class ReportClock:
     def restore(self, game_id: str, before: float | None) -> None:
         """Give back a report that was not stored (see :meth:`reported`)."""
         if before is None:
-            self._since.pop(game_id, None)
+            self._since.pop(game_id)
         else:
             self._mark(game_id, before)
 
@@ -125,10 +125,8 @@ class ReportClock:
     def allowance(self, game_id: str) -> int:
         """The most milliseconds a report may add now."""
         now = self._now()
-        return min(report_allowance(self._since.get(game_id, now), now), MAX_ACTIVE_REPORT_MS)
+        since = self._since.get(game_id)
+        return min(report_allowance(now if since is None else since, now), MAX_ACTIVE_REPORT_MS)
 
     def _mark(self, game_id: str, since: float) -> None:
-        self._since[game_id] = since
-        self._since.move_to_end(game_id)
-        while len(self._since) > CLOCKS_KEPT:
-            self._since.popitem(last=False)
+        self._since.put(game_id, since)
