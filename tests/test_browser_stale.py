@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, settled, slow_animations, top, until
+from browser_support import Api, moves_seen, press_on, settled, slow_animations, top, until
 from test_web_coach import SMALL, SMALL_DEAL, thrown_away
 
 pytestmark = pytest.mark.browser
@@ -97,12 +97,6 @@ def gated(api: Api, open_game: Any) -> Gated:
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     gate = Gate()
     return game, gate, open_game(game, before_goto=gate.install)
-
-
-def press_on(page: Any, box: dict[str, float]) -> None:
-    """Press the mouse on the middle of ``box`` (a bounding box)."""
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
 
 
 def over(page: Any, pile: str, steps: int = 6) -> None:
