@@ -77,6 +77,13 @@ def play(store: GameStore, game: StoredGame, moves: list[str] | tuple[str, ...])
     return board
 
 
+def play_otherwise(store: GameStore, game: StoredGame, board: Board, than: str) -> None:
+    """Play on ``board`` (``game``'s) the first legal move other than
+    ``than``, stored."""
+    board.push(next(move for move in board.legal_moves if str(move) != than))
+    save(store, game, board, "move")
+
+
 def undo(store: GameStore, game: StoredGame, times: int = 1) -> Board:
     """Take back moves, stored one by one."""
     board = game.board()
