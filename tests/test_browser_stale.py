@@ -278,6 +278,20 @@ def test_a_card_selected_before_an_answer_stays_selected(api: Api, gated: Gated)
     assert played(api, game) == ["c1", "s", "t1t8", "s", "t1t9"]
 
 
+def drawn_behind_a_gate(api: Api, open_game: Any) -> Gated:
+    """Deal 7 after c1 and a draw, opened without motion behind a closed
+    :class:`Gate`, the stock clicked and the pointer over the waste: the
+    game (as before the click), the gate and the page."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    gate = Gate()
+    page = open_game(game, before_goto=gate.install, reduced_motion="reduce")
+    gate.close()
+    page.locator("[data-pile='stock']").click()
+    box = top(page, "waste").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    return game, gate, page
+
+
 def test_a_double_click_plays_the_card_its_first_click_was_on(api: Api, open_game: Any) -> None:
     # Deal 7: after c1 s the waste's card goes on pile 9; the next draw's
     # card would go on pile 2. The stock is clicked, then the waste double
@@ -286,14 +300,8 @@ def test_a_double_click_plays_the_card_its_first_click_was_on(api: Api, open_gam
     # animation: the card drawn lies in its place at once. A draw by key
     # after the double click waits its turn behind anything the double
     # click played: once it is seen, the double click has done its all.)
-    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    game, gate, page = drawn_behind_a_gate(api, open_game)
     assert game["sources"]["waste"]["auto"] == "wt9"
-    gate = Gate()
-    page = open_game(game, before_goto=gate.install, reduced_motion="reduce")
-    gate.close()
-    page.locator("[data-pile='stock']").click()
-    box = top(page, "waste").bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down(click_count=1)
     page.mouse.up(click_count=1)
     gate.open(page)
@@ -311,13 +319,7 @@ def test_a_double_click_whose_first_press_came_before_an_answer_plays_nothing(
     # As above, the draw's answer coming while the double click's first
     # click is held down: the board drawn anew took that click away, and
     # the second sent home the card just drawn.
-    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
-    gate = Gate()
-    page = open_game(game, before_goto=gate.install, reduced_motion="reduce")
-    gate.close()
-    page.locator("[data-pile='stock']").click()
-    box = top(page, "waste").bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    game, gate, page = drawn_behind_a_gate(api, open_game)
     page.mouse.down(click_count=1)
     gate.open(page)
     moves_seen(page, 3)
