@@ -1,7 +1,9 @@
 """A map that keeps only its latest entries (:class:`Bounded`): at most so
 many, and at most so much weight in all, the least recently used going
-first. The hints' kept lines and fair work and the server's lines and
-base-card chances of its games are each one.
+first. The hints' kept lines and fair work, what the server keeps per
+game (hint lines, base-card chances, replay boards, report clocks, the
+solver process of its hints) and the SQLite store's remembered games and
+vouched lines are each one.
 
 >>> lines = Bounded(3, weight=10, weigh=len)
 >>> for game, line in [("a", "xyz"), ("b", "xy"), ("c", "wxyz")]:
