@@ -653,6 +653,37 @@ def test_the_win_screen_tells_a_record_from_an_equalled_one(
     assert record.inner_text() == said
 
 
+@pytest.mark.parametrize(("fewest_moves_wins", "fastest_seconds"), [(1, 3600.0), (2, 3600.0), (2, None)])
+def test_a_won_game_opened_again_is_not_hailed_as_a_new_best(
+    api: Api, open_game: Any, fewest_moves_wins: int, fastest_seconds: float | None
+) -> None:
+    """A won game opened again (from the statistics, or the page
+    reloaded) that holds the fewest moves was hailed 'A new personal best:
+    your fewest moves!' each time, also when it was the first win of all
+    and a later, longer one made the count two (equalled: 'As few moves as
+    your best win.'; its own time the fastest: '... your fastest win!').
+    A record is news of a win just made, as the day's streak is; the best
+    figures are still shown."""
+    game = api.play(line_game(api, 0), *LINE["moves"])
+    assert game["status"] == "won"
+
+    def pinned(route: Any) -> None:
+        data = route.fetch().json()
+        fastest = fastest_seconds
+        if fastest is None:
+            fastest = api.client.get(f"/api/games/{game['id']}").json()["active_ms"] / 1000
+        block = data["variants"][game["stats_key"]]
+        block.update(won=2, fewest_moves=len(LINE["moves"]), fewest_moves_wins=fewest_moves_wins,
+                     fastest_seconds=fastest)
+        route.fulfill(json=data)
+
+    page = open_game(game, before_goto=lambda p: p.route(STATS, pinned))
+    best = page.locator("dialog.end[open] [data-stat='best'] dd")
+    best.wait_for()
+    assert best.inner_text().startswith(f"fewest moves {len(LINE['moves'])} · fastest win ")
+    assert page.locator("dialog.end[open] p.record").count() == 0
+
+
 def test_the_win_screen_names_each_best_as_its_own(api: Api, open_game: Any) -> None:
     """The win screen's 'Your best in Terrace: 240 moves · 1:00:00' read as
     one game won in 240 moves and an hour, where the fewest moves and the

@@ -391,6 +391,43 @@ def test_two_servers_on_one_database_count_a_minute_of_play_once(tmp_path: Path)
             client.app.state.game.pool.close()  # type: ignore[attr-defined]
 
 
+def test_time_played_up_to_a_server_restart_is_counted_after_it(tmp_path: Path) -> None:
+    """A page left open while ``terrace play`` was started again: its next
+    report carried the time played before the restart, and the new server,
+    which had first served the game only then, counted 2 s of it (seen in
+    Chromium: the page's clock went from 0:18 back to 0:02). The store knows
+    when the game's time was last reported on this computer's clock; the
+    report is held to that. A game never reported is held to the new
+    server's first serving, as before."""
+    now = [1000.0]
+    db = tmp_path / "games.sqlite"
+
+    def server(store: Any) -> TestClient:
+        app = create_app(store)
+        app.state.game.clock = ReportClock(lambda: now[0])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return TestClient(app, base_url="http://localhost")
+
+    with open_store(db) as store:
+        before = server(store)
+        game = before.post("/api/games", json={"variant": "terrace", "deal_number": 5}).json()
+        other = before.post("/api/games", json={"variant": "terrace", "deal_number": 6}).json()
+        now[0] += 20
+        assert before.post(f"/api/games/{game['id']}/time", json={"ms": 20_000}).json()["counted"] == 20_000
+        before.app.state.game.pool.close()  # type: ignore[attr-defined]
+    now[0] += 15  # 15 s played, then the server stops and starts again (5 s)
+    with open_store(db) as store:
+        after = server(store)
+        now[0] += 5
+        report = after.post(f"/api/games/{game['id']}/time", json={"ms": 20_000}).json()
+        assert report["counted"] == 20_000 and report["active_ms"] == 40_000
+        # (held as before: the lent 2 s are not lent again, nor is more than the wall time counted)
+        assert after.post(f"/api/games/{game['id']}/time", json={"ms": 5_000}).json()["counted"] == 2_000
+        assert after.post(f"/api/games/{other['id']}/time", json={"ms": 40_000}).json()["counted"] == 2_000
+        after.app.state.game.pool.close()  # type: ignore[attr-defined]
+
+
 def test_reports_of_time_are_held_to_one_clock_on_each_store(store: GameStore) -> None:
     """The store's part: a report ``at`` an instant takes no more than the
     time since the last one plus the 2 s lent; a mark from before the

@@ -863,6 +863,22 @@ def test_the_weight_of_a_language_is_read_in_either_case() -> None:
     assert pick_language("de ; Q=1, en;q=0.5") == "de"
 
 
+@pytest.mark.parametrize(("header", "language"), [
+    ("en;q=0, *", "de"), ("en;q=0, *;q=0.1", "de"), ("de;q=0.9, *", "en"), ("de;q=0.9, *;q=1", "en"),
+    ("*", "en"), ("*, de", "de"), ("*;q=0.5, de;q=0.6", "de"), ("*;q=0, de;q=0.1", "de"),
+    ("en;q=0.1, *", "de"), ("*;q=0.9, de;q=0.5", "en"),
+])
+def test_the_wildcard_stands_for_every_language_the_header_does_not_name(
+        client: TestClient, header: str, language: str) -> None:
+    """``*`` is every language not named (RFC 4647 3.3.1): a client that
+    refused English and took any other ("en;q=0, *") was answered in
+    English, one that preferred anything to German ("de;q=0.9, *") in
+    German; "*" was read as a language of its own, which is none of ours."""
+    answer = client.post("/api/games", json={"deal_number": "x"}, headers={"accept-language": header})
+    german = "Spielnummer" in answer.json()["error"]
+    assert ("de" if german else "en") == language, answer.json()
+
+
 @pytest.mark.parametrize("accept", ["text/html;q=0", "text/html;Q=0", "text/html; Q=0.000"])
 def test_a_client_that_refuses_html_gets_the_guards_refusal_as_json(accept: str) -> None:
     """"Q=0" refuses HTML as "q=0" does: the guard answered it a page."""

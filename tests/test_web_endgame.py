@@ -296,3 +296,70 @@ def test_the_report_clock_allows_six_hours_at_most_and_keeps_its_newest_games() 
     assert clock.allowance("game 1") == 60_000 + REPORT_SLACK_MS
     now[0] += 7 * 3600.0
     assert clock.allowance("game 1") == MAX_ACTIVE_REPORT_MS
+
+
+@pytest.mark.parametrize("how", ["restarted", "forgotten"])
+def test_time_played_across_a_server_restart_or_a_forgotten_clock_is_counted(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """The report clock started a game afresh when it was first served
+    after the server started again (or once it forgot the game among
+    :data:`CLOCKS_KEPT` newer ones): the page's next report, its 20 s of
+    play counted before, was cut to the 2 s lent (counted 2,000 of 20,000;
+    the page's clock then jumped back 18 s). It goes on from where the
+    store says the game's time was last reported, as the store itself
+    allows."""
+    from terrace.storage import open_store
+    from terrace.web import endgame
+    from terrace.web.app import create_app
+    from web_support import LOCAL
+
+    now = [1000.0]
+    store = open_store(tmp_path / "g.sqlite3")
+    try:
+        app = create_app(store)
+        app.state.game.clock = ReportClock(lambda: now[0])
+        with TestClient(app, base_url=LOCAL) as web:
+            gid = web.post("/api/games", json={"deal_number": 3}).json()["id"]
+            now[0] += 30.0
+            assert web.post(f"/api/games/{gid}/time", json={"ms": 30_000}).json()["counted"] == 30_000
+            if how == "forgotten":
+                monkeypatch.setattr(endgame, "CLOCKS_KEPT", 2)
+                for number in (4, 5):
+                    web.post("/api/games", json={"deal_number": number})
+        if how == "restarted":
+            app = create_app(store)
+            app.state.game.clock = ReportClock(lambda: now[0])
+        with TestClient(app, base_url=LOCAL) as web:
+            now[0] += 20.0
+            assert web.get(f"/api/games/{gid}").status_code == 200  # (the page reloaded, or another tab)
+            report = web.post(f"/api/games/{gid}/time", json={"ms": 20_000}).json()
+            assert report == {"id": gid, "active_ms": 50_000, "counted": 20_000}
+            # (the slack is still lent once: no more than the wall time since)
+            assert web.post(f"/api/games/{gid}/time", json={"ms": 5_000}).json()["counted"] == 2_000
+            fresh = web.post("/api/games", json={"deal_number": 6}).json()["id"]  # (never reported)
+            now[0] += 10.0
+            assert web.post(f"/api/games/{fresh}/time", json={"ms": 10_000}).json()["counted"] == 10_000
+        assert store.get(gid).active_ms == 52_000
+    finally:
+        store.close()
+
+
+def test_a_fresh_clock_resumes_from_the_store_once_and_never_from_a_mark_ahead() -> None:
+    """Two reports of a fresh game at once take the store's mark once (the
+    second sees the first's report); a mark ahead of the clock (from
+    before the computer started again) is ignored, as the store ignores it."""
+    now = [100.0]
+    clock = ReportClock(lambda: now[0])
+    clock.seen("g")
+    assert clock.fresh("g")
+    clock.resume("g", 70.0)
+    assert not clock.fresh("g") and clock.allowance("g") == 30_000 + REPORT_SLACK_MS
+    clock.reported("g", 30_000)
+    clock.resume("g", 70.0)  # (no longer fresh: nothing changes)
+    assert clock.allowance("g") == REPORT_SLACK_MS
+    clock.seen("h")
+    clock.resume("h", 5_000.0)
+    assert clock.allowance("h") == REPORT_SLACK_MS
+    clock.seen("i")
+    clock.reported("i", 0)
+    assert not clock.fresh("i")

@@ -84,6 +84,45 @@ def test_foundation_cards_stay_or_say_why_they_cannot_come_back() -> None:
     assert "no pile has a red 9 on top" in str(reason)
 
 
+AUTO_SPACE_LEFT = ("T 2H9D THJCQHKSAD2S3H4C5H6S7H8S9H,TCJDQCKHAS2H3S4H5S6D7C8H9S,TSJHQCKDAC2D3S4D5C6H7C8D9C,"
+                   "TDJSQDKCAH2C3D4S5D6C7D8C9H,THJSQDKSAD2S3D4C5H6S,TCJHQSKHAC2D3C4D5C6H7S8D9C,"
+                   "TDJCQHKCAH2C3H4S5D,TSJD 3C,7D,8C,,9D8S7H,ASKDQS,6C,9S8H7S,6D5S4H - - 0")
+"""Terrace deal 4 after 177 moves of the rule of thumb: pile 4 empty, the
+waste and stock used up."""
+
+
+def test_a_stuck_card_beside_an_empty_pile_says_why_the_pile_does_not_take_it() -> None:
+    """In Wood (an empty pile takes only the waste card) a pressed pile card
+    with nowhere to go was explained 'no foundation takes it, and no pile
+    has a red Q on top', while the player saw an empty pile beside it (seen
+    in Chromium on Wood deal 1 after t8f t1f t4t6 t7t6 s: four empty
+    piles); with automatic spaces a pile stays empty once the waste and
+    stock are used up. The explanation says so now."""
+    board = craft(get_rules("wood"), "7", foundations=["7D"], tableau=["", *QUIET[1:]], waste="5H")
+    reason = explain(board, "t4")
+    assert reason is not None and reason.code is Why.CARD_STUCK_SPACE
+    assert str(reason) == ("the J♣ has nowhere to go yet: no foundation takes it, no pile has a red Q on "
+                           "top, and an empty pile takes only the waste card in this game")
+    assert reason.text("de") == ("Die B♣ kann noch nirgendwohin: Kein Zielstapel nimmt sie, und kein Stapel "
+                                 "hat oben eine rote Dame. In diesem Spiel nimmt ein leerer Stapel nur die "
+                                 "Karte vom Abwurfstapel.")
+    assert code(board, "waste") is None  # (the waste card may go there)
+    board = Board.from_position(AUTO_SPACE_LEFT, TERRACE)
+    reason = explain(board, "t3")
+    assert reason is not None and reason.code is Why.CARD_STUCK_SPACE
+    assert str(reason).endswith("no pile has a red 9 on top, and pile 4 stays empty: spaces are refilled "
+                                "only from the waste or the stock, and both are used up")
+    assert "Stapel 4 bleibt leer" in reason.text("de")
+    wood_return = get_rules("wood", foundation_return=True)
+    board = craft(wood_return, "7", foundations=["7D 8S"], tableau=["", *QUIET[1:]])
+    reason = explain(board, "f1")
+    assert reason is not None and reason.code is Why.FOUNDATION_CARD_STUCK_SPACE
+    assert str(reason) == ("the 8♠ may come back only onto a pile, no pile has a red 9 on top, and an empty "
+                           "pile takes only the waste card in this game")
+    board = craft(TERRACE, "7", foundations=["7D"], tableau=QUIET, waste="5H")
+    assert code(board, "t4") == Why.CARD_STUCK.value  # (no pile empty: as before)
+
+
 def test_while_choosing_only_candidates_and_the_stock_answer() -> None:
     board = Board.from_number(7)
     assert [code(board, f"t{i}") for i in (1, 2, 3)] == [None, None, None]
@@ -169,6 +208,17 @@ def test_why_answers_in_the_request_language(client: TestClient) -> None:
     assert german["code"] == "card-stuck" and german["reason"].startswith("Die 7♦ kann noch nirgendwohin")
     movable = client.get(f"/api/games/{game['id']}/why", params={"pile": "t1"}).json()
     assert movable == {"pile": "t1", "index": None, "movable": True, "reason": None, "code": None}
+
+
+def test_why_names_the_empty_pile_a_wood_card_cannot_use(client: TestClient) -> None:
+    game = client.post("/api/games", json={"variant": "wood", "deal_number": 1}).json()
+    for move in ("t8f", "t1f", "t4t6", "t7t6", "s"):
+        assert client.post(f"/api/games/{game['id']}/moves", json={"move": move}).status_code == 200
+    for language, words in [("en", "and an empty pile takes only the waste card in this game"),
+                            ("de", "nimmt ein leerer Stapel nur die Karte vom Abwurfstapel.")]:
+        answer = client.get(f"/api/games/{game['id']}/why", params={"pile": "t6"},
+                            headers={"accept-language": language}).json()
+        assert answer["code"] == "card-stuck-space" and answer["reason"].endswith(words), answer
 
 
 @pytest.mark.parametrize("query", ["pile=t10", "pile=", "", "pile=t1&index=x", "pile=t1&index=%C2%B2",

@@ -219,6 +219,31 @@ def test_a_change_the_database_did_not_take_is_said_in_german_words_only(
     assert answers["en"].json()["error"].startswith("the move was not saved: ")
 
 
+def test_auto_play_the_database_did_not_take_is_not_called_the_players_move(tmp_path: Path) -> None:
+    """The player's move was saved, then auto-play's cards were refused by
+    a read-only database; the page said "the move was not saved" (German
+    "Der Zug wurde nicht gespeichert"), while the position it kept showing,
+    after the player's move, was the saved one. Auto-play is named now."""
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        client = TestClient(create_app(store), base_url=LOCAL)
+        game = client.post("/api/games", json={"variant": "terrace", "deal_number": 39}).json()
+        moved = client.post(f"/api/games/{game['id']}/moves", json={"move": "c1", "after": 0})
+        assert moved.status_code == 200
+        store._conn.execute("PRAGMA query_only = ON")
+        path = f"/api/games/{game['id']}/autoplay"
+        answers = {language: client.post(path, json={"mode": "safe", "after": 1},
+                                         headers={"Accept-Language": language})
+                   for language in ("de", "en")}
+        store._conn.execute("PRAGMA query_only = OFF")
+        saved = client.get(f"/api/games/{game['id']}").json()
+    assert answers["en"].json() == {"code": "not-saved", "error": "the auto-play to the foundations was not "
+                                                                  "saved: the database is read-only"}
+    assert answers["de"].json()["error"] == ("Das automatische Ablegen auf die Zielstapel wurde nicht "
+                                             "gespeichert: Die Datenbank ist schreibgeschützt.")
+    assert saved["moves"] == 1 and saved["state"] == moved.json()["state"]
+
+
 @pytest.mark.parametrize("fault", ["SQLITE_FULL", "SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_IOERR"])
 def test_every_write_fault_is_a_coded_refusal(fault: str) -> None:
     error = sqlite3.OperationalError("fault")
@@ -252,8 +277,79 @@ def test_a_damaged_game_is_said_once_in_german(tmp_path: Path) -> None:
         f"saved game {game['id']} is damaged and cannot be loaded: it says 'won' but its moves lead to "
         "'playing'")}
     assert answers["de"].json() == {"code": "game-damaged", "error": (
-        f"Das gespeicherte Spiel {game['id']} ist beschädigt und kann nicht geladen werden (Befund: it says "
-        "'won' but its moves lead to 'playing').")}
+        f"Das gespeicherte Spiel {game['id']} ist beschädigt und kann nicht geladen werden (Befund: Es gibt "
+        "„won“ an, aber seine Züge führen zu „playing“).")}
+
+
+_FINDINGS = [
+    ("UPDATE games SET move_count = 999", "999 moves played but only 1 stored",
+     "999 Züge gespielt, aber nur 1 gespeichert"),
+    ("UPDATE games SET created_at = 'x'", "a time must be a number, not 'x'",
+     "Eine Zeit muss eine Zahl sein, nicht 'x'"),
+    ("UPDATE games SET won_moves = 3", "won_at and won_moves go together: both or neither",
+     "„won_at“ und „won_moves“ gehören zusammen: beide oder keines"),
+    ("UPDATE games SET rules = '{}'", "the rules are incomplete", "Die Regeln sind unvollständig"),
+    ("UPDATE games SET hints = 9007199254740991",
+     "hints must be a whole number from 0 to 1,000,000, not 9007199254740991",
+     "„hints“ muss eine ganze Zahl von 0 bis 1.000.000 sein, nicht 9007199254740991"),
+    ("UPDATE games SET updated_at = 1e10",
+     "updated_at must be a time in seconds since 1970 from 2000 to 2100, not 10000000000.0",
+     "„updated_at“ muss eine Zeit in Sekunden seit 1970 von 2000 bis 2100 sein, nicht 10000000000.0"),
+    ("UPDATE moves SET move = 't9t1'",
+     "its moves do not replay: move 1: t9t1: the 6♥ cannot go on the A♣ in pile 1: piles build down in "
+     "alternating colours, so it takes only a red K",
+     "Seine Züge lassen sich nicht nachspielen: Zug 1: „t9t1“: Die 6♥ passt nicht auf die A♣ in Stapel 1: "
+     "Die Auslage wird abwärts in wechselnden Farben gebaut, hier passt nur ein roter König."),
+]
+
+
+@pytest.mark.parametrize(("edit", "english", "german"), _FINDINGS, ids=[edit for edit, _, _ in _FINDINGS])
+def test_what_a_damaged_game_was_found_to_hold_is_said_in_german(
+        tmp_path: Path, edit: str, english: str, german: str) -> None:
+    """A German page that opened a saved game damaged by hand read the
+    finding in English inside its German sentence: "(Befund: 999 moves
+    played but only 1 stored)", "(Befund: its moves do not replay: move 1:
+    t9t1: the 6♥ cannot go ...)". Every finding of the check of a saved
+    game is coded (saved-*), an engine's refusal nested in it as its code;
+    the English is unchanged."""
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        client = TestClient(create_app(store), base_url=LOCAL)
+        game = client.post("/api/games", json={"variant": "wood", "deal_number": 2}).json()
+        assert client.post(f"/api/games/{game['id']}/moves", json={"move": "s"}).status_code == 200
+    hand = sqlite3.connect(db)
+    hand.execute(edit + (" WHERE id = ?" if " games " in edit else " WHERE game_id = ?"), (game["id"],))
+    hand.commit()
+    hand.close()
+    with open_store(db) as store:
+        client = TestClient(create_app(store), base_url=LOCAL)
+        answers = {language: client.get(f"/api/games/{game['id']}", headers={"Accept-Language": language})
+                   for language in ("de", "en")}
+    name = game["id"]
+    assert answers["en"].json() == {
+        "code": "game-damaged", "error": f"saved game {name} is damaged and cannot be loaded: {english}"}
+    assert answers["de"].json() == {"code": "game-damaged", "error": (
+        f"Das gespeicherte Spiel {name} ist beschädigt und kann nicht geladen werden (Befund: {german}).")}
+
+
+def test_a_record_an_import_refuses_is_said_in_german_too() -> None:
+    """The import checks a record as the loader checks a game: its
+    findings (``saved.`` before the key) are coded alike."""
+    game = StoredGame("g1", "wood", get_rules("wood"), Deal.from_number(2, get_rules("wood")),
+                      status="playing", created_at=time.time(), updated_at=time.time(), won_moves=3)
+    with pytest.raises(StoreError) as refused:
+        base.check_saved(game, now=time.time(), prefix="saved.")
+    assert str(refused.value) == "saved.won_at and saved.won_moves go together: both or neither"
+    assert refused.value.text("de") == ("„saved.won_at“ und „saved.won_moves“ gehören zusammen: "
+                                        "beide oder keines")
+    game.won_moves, game.updated_at = None, time.time() + 3600
+    with pytest.raises(StoreError) as refused:
+        base.check_saved(game, now=time.time(), prefix="saved.")
+    assert str(refused.value).startswith("saved.updated_at must be a time in seconds since 1970 from 2000 to "
+                                         "now (at most 5 minutes ahead of this computer's clock), not ")
+    assert refused.value.text("de").startswith(
+        "„saved.updated_at“ muss eine Zeit in Sekunden seit 1970 von 2000 bis jetzt sein "
+        "(höchstens 5 Minuten nach der Uhr dieses Computers), nicht ")
 
 
 @pytest.mark.parametrize(("sqlite_says", "name", "english", "german"), [
@@ -330,3 +426,60 @@ def test_german_refusals_quote_someones_text_in_german_quotes() -> None:
     assert answer.json()["error"] == "„decks“ muss eine ganze Zahl sein, nicht true."
     loaded = pickle.loads(pickle.dumps(info.value.reason))  # (a solver process sends refusals back)
     assert loaded.text("de") == info.value.text("de")
+
+
+def _games_file(path: Path) -> bytes:
+    open_store(path).close()
+    return path.read_bytes()
+
+
+def _sqlite_file(path: Path, *sql: str) -> bytes:
+    made = sqlite3.connect(path)
+    for statement in sql:
+        made.execute(statement)
+    made.commit()
+    made.close()
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize(("content", "english", "german"), [
+    (lambda tmp: b"hello\n" * 50,
+     "the verdict cache solver.sqlite3 cannot be used: file is not a database",
+     "solver.sqlite3, der Speicher des Lösers, lässt sich nicht benutzen (SQLite: file is not a database)"),
+    (lambda tmp: _games_file(tmp / "other.sqlite"),
+     "solver.sqlite3 is a database of saved games, not a verdict cache; it was left unchanged",
+     "solver.sqlite3 ist eine Datenbank gespeicherter Spiele, kein Speicher des Lösers; sie blieb "
+     "unverändert"),
+    (lambda tmp: _sqlite_file(tmp / "foreign.sqlite", "CREATE TABLE notes (x)"),
+     "solver.sqlite3 is an SQLite database of another program, not a verdict cache; it was left unchanged",
+     "solver.sqlite3 ist eine SQLite-Datenbank eines anderen Programms, kein Speicher des Lösers; sie blieb "
+     "unverändert"),
+    (lambda tmp: _sqlite_file(tmp / "newer.sqlite", "PRAGMA user_version = 99", "CREATE TABLE verdicts (x)"),
+     "solver.sqlite3 is a verdict cache of layout 99, which this version of Terrace does not know (a newer "
+     "one wrote it?); it was left unchanged",
+     "solver.sqlite3 ist ein Speicher des Lösers in der Form 99, die diese Version von Terrace nicht kennt "
+     "(von einer neueren geschrieben?); er blieb unverändert"),
+], ids=["text", "games", "foreign", "newer"])
+def test_a_verdict_cache_that_cannot_serve_is_said_in_german_words_only(
+        tmp_path: Path, content: Any, english: str, german: str) -> None:
+    """A winnable deal asked for by a German page over a verdict cache that
+    is none was answered with the cache's English inside the German
+    sentence: 'Die Datenbank ist gerade nicht benutzbar (the verdict cache
+    solver.sqlite3 cannot be used: file is not a database).' And a
+    database of saved games there was called 'a verdict cache of layout
+    10, which this version of Terrace does not know (a newer one wrote
+    it?)': its schema number read as the cache's layout."""
+    data = content(tmp_path)
+    store = open_store(tmp_path / "games.sqlite")
+    try:
+        Path(store.verdicts_path).write_bytes(data)
+        with TestClient(create_app(store), base_url=LOCAL) as client:
+            answers = {language: client.post("/api/games", json={"winnable": True, "deal_number": 1},
+                                             headers={"Accept-Language": language})
+                       for language in ("de", "en")}
+    finally:
+        store.close()
+    assert answers["en"].json() == {"code": "store-unavailable", "error": english}
+    assert answers["de"].json() == {"code": "store-unavailable",
+                                    "error": f"Die Datenbank ist gerade nicht benutzbar ({german})."}
+    assert Path(store.verdicts_path).read_bytes() == data  # (left unchanged)

@@ -184,6 +184,16 @@ class Refusal(StrEnum):
     # its store-unavailable, which begins the German sentence)
     DATABASE_BUSY = "database-busy"
     VERDICT_CACHE_BUSY = "verdict-cache-busy"
+    # A verdict cache that cannot serve (said inside store-unavailable too;
+    # {why} of verdict-cache-unusable is one of the VERDICT_WHY_* words)
+    VERDICT_CACHE_UNUSABLE = "verdict-cache-unusable"
+    VERDICT_CACHE_NEWER = "verdict-cache-newer"
+    VERDICT_CACHE_FOREIGN = "verdict-cache-foreign"
+    VERDICT_CACHE_GAMES = "verdict-cache-games"
+    VERDICT_CACHE_NOT_STORED = "verdict-cache-not-stored"
+    VERDICT_WHY_FOLDER = "verdict-why-folder"
+    VERDICT_WHY_NO_FILE = "verdict-why-no-file"
+    VERDICT_WHY_SQLITE = "verdict-why-sqlite"
     # A database that fails a read (said inside store-unavailable too;
     # {fault} is one of the FAULT_* words)
     DATABASE_UNUSABLE = "database-unusable"
@@ -202,9 +212,41 @@ class Refusal(StrEnum):
     WRITE_FILE_MOVED = "write-file-moved"
     WRITE_OPENED_TO_READ = "write-opened-to-read"
     # A saved game that does not load (the web game says it whole, as its
-    # game-damaged; the finding stays in the store's words)
+    # game-damaged, with one of the SAVED_* findings, or an engine's refusal)
     GAME_ROW_DAMAGED = "game-row-damaged"
     GAME_ROW_NEWER = "game-row-newer"
+    GAME_UNSAVABLE = "game-unsavable"
+    NEW_GAME_UNSAVABLE = "new-game-unsavable"
+    # What the check of a saved game finds (the loader's, an import's of a
+    # record, a write's; {field} is a column or a record's key, {value} quoted)
+    SAVED_ID = "saved-id"
+    SAVED_COUNT = "saved-count"
+    SAVED_NOT_WHOLE = "saved-not-whole"
+    SAVED_NOT_FLAG = "saved-not-flag"
+    SAVED_TIME = "saved-time"
+    SAVED_TIME_OR_NULL = "saved-time-or-null"
+    SAVED_TIME_NOW = "saved-time-now"
+    SAVED_TIME_NOW_OR_NULL = "saved-time-now-or-null"
+    SAVED_TIME_NOT_NUMBER = "saved-time-not-number"
+    SAVED_LINE_TOO_LONG = "saved-line-too-long"
+    SAVED_MOVES_MISSING = "saved-moves-missing"
+    SAVED_WIN_PAIR = "saved-win-pair"
+    SAVED_WIN_TOO_SHORT = "saved-win-too-short"
+    SAVED_GIVEN_UP_WON = "saved-given-up-won"
+    SAVED_GIVEN_UP_UNPLAYED = "saved-given-up-unplayed"
+    SAVED_NOT_REPLAYED = "saved-not-replayed"
+    SAVED_AT_MOVE = "saved-at-move"
+    SAVED_AT_REDO = "saved-at-redo"
+    SAVED_MOVE_REFUSED = "saved-move-refused"
+    SAVED_STATUS_SAYS = "saved-status-says"
+    SAVED_STATUS_IS = "saved-status-is"
+    SAVED_STATUS_UNKNOWN = "saved-status-unknown"
+    SAVED_VARIANT_UNKNOWN = "saved-variant-unknown"
+    SAVED_RULES_NOT_TEXT = "saved-rules-not-text"
+    SAVED_RULES_INCOMPLETE = "saved-rules-incomplete"
+    SAVED_VALUE_TOO_LONG = "saved-value-too-long"
+    SAVED_MOVE_TOO_LONG = "saved-move-too-long"
+    SAVED_TOO_DEEP = "saved-too-deep"
 
 
 @dataclass(frozen=True, slots=True)
@@ -599,6 +641,33 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.DATABASE_BUSY: Wording(
         503, "the database {name} is busy (another program holds it): try again",
         "{name} ist von einem anderen Programm belegt; bitte gleich noch einmal versuchen"),
+    Refusal.VERDICT_CACHE_UNUSABLE: Wording(
+        503, "the verdict cache {name} cannot be used: {why}",
+        "{name}, der Speicher des Lösers, lässt sich nicht benutzen ({why})"),
+    Refusal.VERDICT_CACHE_NEWER: Wording(
+        503, "{name} is a verdict cache of layout {layout}, which this version of Terrace does not know "
+             "(a newer one wrote it?); it was left unchanged",
+        "{name} ist ein Speicher des Lösers in der Form {layout}, die diese Version von Terrace nicht kennt "
+        "(von einer neueren geschrieben?); er blieb unverändert"),
+    Refusal.VERDICT_CACHE_FOREIGN: Wording(
+        503, "{name} is an SQLite database of another program, not a verdict cache; it was left unchanged",
+        "{name} ist eine SQLite-Datenbank eines anderen Programms, kein Speicher des Lösers; sie blieb "
+        "unverändert"),
+    Refusal.VERDICT_CACHE_GAMES: Wording(
+        503, "{name} is a database of saved games, not a verdict cache; it was left unchanged",
+        "{name} ist eine Datenbank gespeicherter Spiele, kein Speicher des Lösers; sie blieb unverändert"),
+    Refusal.VERDICT_CACHE_NOT_STORED: Wording(
+        503, "{name}: the verdicts could not be stored ({text})",
+        "{name}: Die Ergebnisse des Lösers ließen sich nicht speichern (SQLite: {text})"),
+    Refusal.VERDICT_WHY_FOLDER: Wording(
+        503, "its folder {folder} cannot be made ({text})",
+        "Sein Ordner {folder} lässt sich nicht anlegen (System: {text})"),
+    Refusal.VERDICT_WHY_NO_FILE: Wording(
+        503, "no new file can be made in its folder {folder} ({text})",
+        "In seinem Ordner {folder} lässt sich keine neue Datei anlegen (System: {text})"),
+    Refusal.VERDICT_WHY_SQLITE: Wording(
+        503, "{text}",
+        "SQLite: {text}"),
     Refusal.VERDICT_CACHE_BUSY: Wording(
         503, "the verdict cache {name} is busy (another program holds it): try again",
         "{name}, der Speicher des Lösers, ist von einem anderen Programm belegt; bitte gleich noch "
@@ -649,6 +718,103 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.GAME_ROW_DAMAGED: Wording(
         500, "saved game {name} is damaged and cannot be loaded: {why}",
         "Das gespeicherte Spiel {name} ist beschädigt und kann nicht geladen werden (Befund: {why})"),
+    Refusal.GAME_UNSAVABLE: Wording(
+        _BAD, "game {game} cannot be saved: {why}",
+        "Spiel {game} lässt sich nicht speichern: {why}"),
+    Refusal.NEW_GAME_UNSAVABLE: Wording(
+        _BAD, "the game cannot be saved: {why}",
+        "Das Spiel lässt sich nicht speichern: {why}"),
+    Refusal.SAVED_ID: Wording(
+        _BAD, "{field}id must be 1 to 64 letters, digits, '-' or '_'",
+        "„{field}id“ muss aus 1 bis 64 Buchstaben, Ziffern, „-“ oder „_“ bestehen"),
+    Refusal.SAVED_COUNT: Wording(
+        _BAD, "{field} must be a whole number from 0 to {limit:count}, not {value}",
+        "„{field}“ muss eine ganze Zahl von 0 bis {limit:count} sein, nicht {value}"),
+    Refusal.SAVED_NOT_WHOLE: Wording(
+        _BAD, "{field} must be a whole number, not {value}",
+        "„{field}“ muss eine ganze Zahl sein, nicht {value}"),
+    Refusal.SAVED_NOT_FLAG: Wording(
+        _BAD, "{field} must be 0 or 1, not {value}",
+        "„{field}“ muss 0 oder 1 sein, nicht {value}"),
+    Refusal.SAVED_TIME: Wording(
+        _BAD, "{field} must be a time in seconds since 1970 from {first} to {last}, not {value}",
+        "„{field}“ muss eine Zeit in Sekunden seit 1970 von {first} bis {last} sein, nicht {value}"),
+    Refusal.SAVED_TIME_OR_NULL: Wording(
+        _BAD, "{field} must be a time in seconds since 1970 from {first} to {last}, or null, not {value}",
+        "„{field}“ muss eine Zeit in Sekunden seit 1970 von {first} bis {last} oder null sein, "
+        "nicht {value}"),
+    Refusal.SAVED_TIME_NOW: Wording(
+        _BAD, "{field} must be a time in seconds since 1970 from {first} to now (at most {minutes:seconds} "
+              "minutes ahead of this computer's clock), not {value}",
+        "„{field}“ muss eine Zeit in Sekunden seit 1970 von {first} bis jetzt sein (höchstens "
+        "{minutes:seconds} Minuten nach der Uhr dieses Computers), nicht {value}"),
+    Refusal.SAVED_TIME_NOW_OR_NULL: Wording(
+        _BAD, "{field} must be a time in seconds since 1970 from {first} to now (at most {minutes:seconds} "
+              "minutes ahead of this computer's clock), or null, not {value}",
+        "„{field}“ muss eine Zeit in Sekunden seit 1970 von {first} bis jetzt (höchstens "
+        "{minutes:seconds} Minuten nach der Uhr dieses Computers) oder null sein, nicht {value}"),
+    Refusal.SAVED_TIME_NOT_NUMBER: Wording(
+        _BAD, "a time must be a number, not {value}",
+        "Eine Zeit muss eine Zahl sein, nicht {value}"),
+    Refusal.SAVED_LINE_TOO_LONG: Wording(
+        _BAD, "{field}redo and the moves hold more than {most:count} moves",
+        "„{field}redo“ und die Züge haben zusammen mehr als {most:count} Züge"),
+    Refusal.SAVED_MOVES_MISSING: Wording(
+        _BAD, "{played} moves played but only {stored} stored",
+        "{played} Züge gespielt, aber nur {stored} gespeichert"),
+    Refusal.SAVED_WIN_PAIR: Wording(
+        _BAD, "{field}won_at and {field}won_moves go together: both or neither",
+        "„{field}won_at“ und „{field}won_moves“ gehören zusammen: beide oder keines"),
+    Refusal.SAVED_WIN_TOO_SHORT: Wording(
+        _BAD, "{field}won_moves says the game was first won in {moves} moves, "
+              "but a win of this deal takes at least {fewest}",
+        "Laut „{field}won_moves“ wurde das Spiel zuerst in {moves} Zügen gewonnen, "
+        "aber ein Sieg in diesem Spiel braucht mindestens {fewest}"),
+    Refusal.SAVED_GIVEN_UP_WON: Wording(
+        _BAD, "{field}given_up_at: a game that was won cannot have been given up",
+        "„{field}given_up_at“: Ein gewonnenes Spiel kann nicht aufgegeben worden sein"),
+    Refusal.SAVED_GIVEN_UP_UNPLAYED: Wording(
+        _BAD, "{field}given_up_at: a game without a move cannot have been given up",
+        "„{field}given_up_at“: Ein Spiel ohne Zug kann nicht aufgegeben worden sein"),
+    Refusal.SAVED_NOT_REPLAYED: Wording(
+        _BAD, "its moves do not replay: {error}",
+        "Seine Züge lassen sich nicht nachspielen: {error}"),
+    Refusal.SAVED_AT_MOVE: Wording(
+        _BAD, "move {number:count}: {error}",
+        "Zug {number:count}: {error}"),
+    Refusal.SAVED_AT_REDO: Wording(
+        _BAD, "{field}redo item {item:count} of {items:count}: {error}",
+        "„{field}redo“, Eintrag {item:count} von {items:count}: {error}"),
+    Refusal.SAVED_MOVE_REFUSED: Wording(
+        _BAD, "{move}: {error}",
+        "„{move}“: {error}"),
+    Refusal.SAVED_STATUS_SAYS: Wording(
+        _BAD, "it says {said} but its moves lead to {reached}",
+        "Es gibt {said} an, aber seine Züge führen zu {reached}"),
+    Refusal.SAVED_STATUS_IS: Wording(
+        _BAD, "its status is {said} but its moves lead to {reached}",
+        "Sein Stand ist {said}, aber seine Züge führen zu {reached}"),
+    Refusal.SAVED_STATUS_UNKNOWN: Wording(
+        _BAD, "unknown status {value}",
+        "Unbekannter Stand {value}"),
+    Refusal.SAVED_VARIANT_UNKNOWN: Wording(
+        _BAD, "unknown variant {value}",
+        "Unbekannte Variante {value}"),
+    Refusal.SAVED_RULES_NOT_TEXT: Wording(
+        _BAD, "the rules are not JSON text",
+        "Die Regeln sind kein JSON-Text"),
+    Refusal.SAVED_RULES_INCOMPLETE: Wording(
+        _BAD, "the rules are incomplete",
+        "Die Regeln sind unvollständig"),
+    Refusal.SAVED_VALUE_TOO_LONG: Wording(
+        _BAD, "{field} holds a value too long to be read (more than {most:count} bytes)",
+        "„{field}“ enthält einen Wert, der zu lang zum Lesen ist (mehr als {most:count} Bytes)"),
+    Refusal.SAVED_MOVE_TOO_LONG: Wording(
+        _BAD, "move {number} holds a value too long to be read (more than {most:count} characters)",
+        "Zug {number} enthält einen Wert, der zu lang zum Lesen ist (mehr als {most:count} Zeichen)"),
+    Refusal.SAVED_TOO_DEEP: Wording(
+        _BAD, "it is nested too deeply",
+        "Es ist zu tief verschachtelt"),
     Refusal.GAME_ROW_NEWER: Wording(
         500, "saved game {name} was made by a newer version of Terrace and cannot be loaded by this one "
              "(its rules have the option {option!r}, which this version does not know): "
@@ -665,6 +831,7 @@ CHANGES: dict[str, tuple[str, str]] = {
     "import": ("the import", "Der Import"), "assist": ("the use of an assist", "Die Nutzung einer Hilfe"),
     "time": ("the playing time", "Die Spielzeit"),
     "give-up": ("giving up the game", "Die Aufgabe des Spiels"),
+    "autoplay": ("the auto-play to the foundations", "Das automatische Ablegen auf die Zielstapel"),
     "stamp": ("the update of the replay stamps", "Die Aktualisierung der Nachspielmarken"),
     "layout": ("the update of the database's layout", "Die Aktualisierung des Aufbaus der Datenbank"),
     "change": ("the change", "Die Änderung"),
@@ -949,6 +1116,9 @@ class _Words(string.Formatter):
     ``seconds``
         a number of seconds, shortest form, German with a decimal comma
         (``0.5`` -> ``0,5``; ``10.0`` -> ``10``)
+    ``count``
+        a whole number with its thousands grouped (``1,000,000``, German
+        ``1.000.000``)
 
     A nested reason is rendered in the same language.
     """
@@ -1018,6 +1188,9 @@ class _Words(string.Formatter):
             if isinstance(value, int) and not isinstance(value, bool):
                 return f"{number_text(value, self.language)} {one if value == 1 else many}"
             return f"{self.format_field(value, '')} {many}"
+        if format_spec == "count":
+            assert isinstance(value, int) and not isinstance(value, bool)
+            return f"{value:,}".replace(",", ".") if de else f"{value:,}"
         if format_spec == "seconds":
             assert isinstance(value, int | float) and not isinstance(value, bool)
             text = f"{value:g}"

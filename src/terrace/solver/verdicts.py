@@ -34,6 +34,7 @@ from terrace.deal import DEAL_VERSION
 from terrace.errors import TerraceError
 from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import LATER_OPTIONS, Rules
+from terrace.storage.migrations import APPLICATION_ID as GAMES_APPLICATION_ID
 from terrace.storage.paths import default_verdicts_path, no_new_file
 
 SOLVER_VERSION = 8
@@ -165,12 +166,12 @@ def _cannot_open(path: str, folder: str, error: Exception) -> VerdictCacheError:
     ``path``, saying why in one line (SQLite says only "unable to open
     database file")."""
     if isinstance(error, OSError):
-        why = f"its folder {clip(folder)} cannot be made ({error.strerror or error})"
+        why = Reason(Refusal.VERDICT_WHY_FOLDER, folder=clip(folder), text=str(error.strerror or error))
     else:
-        why = str(error)
+        why = Reason(Refusal.VERDICT_WHY_SQLITE, text=clip(" ".join(str(error).split())))
         if not os.path.exists(path) and (reason := no_new_file(folder)) is not None:
-            why = f"no new file can be made in its folder {clip(folder)} ({reason})"
-    return VerdictCacheError(f"the verdict cache {_file_name(path)} cannot be used: {why}")
+            why = Reason(Refusal.VERDICT_WHY_NO_FILE, folder=clip(folder), text=reason)
+    return VerdictCacheError(Reason(Refusal.VERDICT_CACHE_UNUSABLE, name=_file_name(path), why=why))
 
 
 def _file_name(path: str) -> str:
@@ -264,16 +265,16 @@ class VerdictStore:
         """Refuse a newer layout and another program's tables; the columns
         of the verdicts table (none before it is made)."""
         name = _file_name(self.path)
+        if self._db.execute("PRAGMA application_id").fetchone()[0] == GAMES_APPLICATION_ID:
+            raise VerdictCacheError(Reason(Refusal.VERDICT_CACHE_GAMES, name=name))
         layout = self._db.execute("PRAGMA user_version").fetchone()[0]
         if not 0 <= layout <= SCHEMA:
-            raise VerdictCacheError(f"{name} is a verdict cache of layout {layout}, which this version of "
-                                    f"Terrace does not know (a newer one wrote it?); it was left unchanged")
+            raise VerdictCacheError(Reason(Refusal.VERDICT_CACHE_NEWER, name=name, layout=layout))
         tables = {row[0] for row in self._db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(verdicts)")}
         if tables - {"verdicts"} or (columns and not set(_COLUMNS.split(", ")) <= columns):
-            raise VerdictCacheError(f"{name} is an SQLite database of another program, not a verdict "
-                                    f"cache; it was left unchanged")
+            raise VerdictCacheError(Reason(Refusal.VERDICT_CACHE_FOREIGN, name=name))
         return columns
 
     def get(self, rules: Rules, deal: int, player: str = PERFECT) -> Verdict | None:
@@ -318,7 +319,8 @@ class VerdictStore:
                 )
         except sqlite3.OperationalError as error:  # (a read-only disk, a lock held too long: named)
             name = _file_name(self.path)
-            raise VerdictCacheError(f"{name}: the verdicts could not be stored ({error})") from None
+            raise VerdictCacheError(Reason(Refusal.VERDICT_CACHE_NOT_STORED, name=name,
+                                           text=clip(" ".join(str(error).split())))) from None
 
     def range(self, rules: Rules, first: int, last: int, player: str = PERFECT) -> dict[int, Verdict]:
         """Every stored verdict of deals ``first..last``."""

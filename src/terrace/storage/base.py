@@ -43,10 +43,10 @@ from typing import Any, Protocol
 
 from terrace.board import Board
 from terrace.deal import Deal
-from terrace.errors import TerraceError
+from terrace.errors import IllegalMoveError, TerraceError
 from terrace.moves import MAX_MOVES, Move
 from terrace.record import GameRecord
-from terrace.refusals import Reason, quote
+from terrace.refusals import Quoted, Reason, Refusal, quote
 from terrace.rules import Rules, saved_rules
 from terrace.storage.line import MODULUS, Line
 from terrace.storage.statistics import (
@@ -130,6 +130,7 @@ __all__ = [
     "common_prefix",
     "conflict",
     "fewest_moves_to_win",
+    "finding",
     "given_up",
     "new_game",
     "new_game_id",
@@ -1103,6 +1104,12 @@ class GameStore(Protocol):
         again carries play after the win, which is no part of it)."""
         ...
 
+    def time_mark(self, game_id: str) -> float | None:
+        """The instant (of the clock :meth:`add_active_time` is given
+        ``at``) up to which the game's active time was reported, by any
+        process on this store; None before its first such report."""
+        ...
+
     def recent(self, limit: int = 20) -> list[StoredGame]:
         """The most recently updated games, newest first."""
         ...
@@ -1203,8 +1210,7 @@ def check_saved(game: StoredGame, *, now: float | None = None, prefix: str = "")
     the loader leaves that out, so that a game stays playable when the
     computer's clock is put back."""
     _check_fields(game, now=now, prefix=prefix)
-    _replayed(game, "its moves do not replay: {error}", "it says {said!r} but its moves lead to {reached!r}",
-              prefix)
+    _replayed(game, Refusal.SAVED_NOT_REPLAYED, Refusal.SAVED_STATUS_SAYS, prefix)
     _check_outcome(game, prefix)
 
 
@@ -1219,7 +1225,7 @@ def _check_fields(game: StoredGame, *, now: float | None, prefix: str) -> None:
     """The parts of :func:`check_saved` that come before the replay (so
     that a line too long to replay is refused before it is replayed)."""
     if not isinstance(game.id, str) or (game.id and not GAME_ID.fullmatch(game.id)):
-        raise StoreError(f"{prefix}id must be 1 to 64 letters, digits, '-' or '_'")
+        raise StoreError(Reason(Refusal.SAVED_ID, field=prefix))
     for name, limit in COUNTS.items():
         _check_count(getattr(game, name), f"{prefix}{name}", limit)
     _check_count(game.revision, f"{prefix}revision", MAX_REVISION)
@@ -1227,30 +1233,26 @@ def _check_fields(game: StoredGame, *, now: float | None, prefix: str) -> None:
         _check_count(game.won_active_ms, f"{prefix}won_active_ms", MAX_ACTIVE_MS)
     check_times(game, now=now, prefix=prefix)
     if game.line_length() > MAX_LINE:
-        raise StoreError(f"{prefix}redo and the moves hold more than {MAX_LINE:,} moves")
+        raise StoreError(Reason(Refusal.SAVED_LINE_TOO_LONG, field=prefix, most=MAX_LINE))
 
 
 def _check_outcome(game: StoredGame, prefix: str) -> None:
     """The parts of :func:`check_saved` about how the game ended."""
     if (game.won_at is None) != (game.won_moves is None):
-        raise StoreError(f"{prefix}won_at and {prefix}won_moves go together: both or neither")
+        raise StoreError(Reason(Refusal.SAVED_WIN_PAIR, field=prefix))
     if game.won_moves is not None:
         _check_count(game.won_moves, f"{prefix}won_moves", MAX_LINE)
         fewest = fewest_moves_to_win(game.rules, game.deal)
         if game.won_moves < fewest:
-            raise StoreError(
-                f"{prefix}won_moves says the game was first won in {game.won_moves} moves, "
-                f"but a win of this deal takes at least {fewest}"
-            )
+            raise StoreError(Reason(Refusal.SAVED_WIN_TOO_SHORT, field=prefix, moves=game.won_moves,
+                                    fewest=fewest))
     if game.given_up_at is not None:
         # (a game lost by having no move left may be given up: that makes
         # the loss final, as the web game allows)
         if game.won_at is not None or game.status == "won":
-            raise StoreError(f"{prefix}given_up_at: a game that was won cannot have been given up")
+            raise StoreError(Reason(Refusal.SAVED_GIVEN_UP_WON, field=prefix))
         if not game.line_length():
-            raise StoreError(
-                f"{prefix}given_up_at: a game without a move cannot have been given up"
-            )
+            raise StoreError(Reason(Refusal.SAVED_GIVEN_UP_UNPLAYED, field=prefix))
 
 
 def _put_redo(board: Board, redo: list[str]) -> None:
@@ -1270,17 +1272,19 @@ def check_times(game: StoredGame, *, now: float | None = None, prefix: str = "")
     ``finished_at`` of a game still being played), so that no time out of
     range is taken silently."""
     first, last = saved_years()
-    latest, words = (LATEST, str(last)) if now is None else (
-        min(LATEST, now + AHEAD), f"now (at most {AHEAD / 60:g} minutes ahead of this computer's clock)")
+    latest = LATEST if now is None else min(LATEST, now + AHEAD)
     for name in TIMES:
         value = getattr(game, name)
         if value is None and name not in TIMES[:2]:
             continue
         if value is None or not EARLIEST <= value <= latest:  # (the first two are never null)
-            raise StoreError(
-                f"{prefix}{name} must be a time in seconds since 1970 from {first} to {words}"
-                f"{'' if name in TIMES[:2] else ', or null'}, not {'null' if value is None else quote(value)}"
-            )
+            nullable = name not in TIMES[:2]
+            if now is None:
+                code = Refusal.SAVED_TIME_OR_NULL if nullable else Refusal.SAVED_TIME
+            else:
+                code = Refusal.SAVED_TIME_NOW_OR_NULL if nullable else Refusal.SAVED_TIME_NOW
+            raise StoreError(Reason(code, field=prefix + name, first=first, last=last, minutes=AHEAD / 60,
+                                    value="null" if value is None else quote(value)))
 
 
 @functools.lru_cache(maxsize=256)
@@ -1305,7 +1309,7 @@ def fewest_moves_to_win(rules: Rules, deal: Deal) -> int:
 
 def _check_count(value: object, name: str, limit: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit:
-        raise StoreError(f"{name} must be a whole number from 0 to {limit:,}, not {quote(value)}")
+        raise StoreError(Reason(Refusal.SAVED_COUNT, field=name, limit=limit, value=quote(value)))
 
 
 def check_game(game: StoredGame) -> None:
@@ -1322,46 +1326,61 @@ def check_game(game: StoredGame) -> None:
         raise LineTooLongError(too_long, MAX_LINE)
     try:
         _check_fields(game, now=None, prefix="")
-        _replayed(game, "{error}", "its status is {said!r} but its moves lead to {reached!r}")
+        _replayed(game, None, Refusal.SAVED_STATUS_IS)
         _check_outcome(game, "")
     except StoreError as error:
-        raise UnsavableGameError(f"{name} cannot be saved: {error}") from None
+        why = finding(error)
+        unsavable = (Reason(Refusal.GAME_UNSAVABLE, game=game.id, why=why) if game.id
+                     else Reason(Refusal.NEW_GAME_UNSAVABLE, why=why))
+        raise UnsavableGameError(unsavable) from None
 
 
-def _replayed(game: StoredGame, unplayable: str, wrong_status: str, prefix: str = "") -> None:
+def _replayed(game: StoredGame, unplayable: Refusal | None, wrong_status: Refusal, prefix: str = "") -> None:
     """Check the status ``game``'s moves reach against the stored one; a
-    failure raises :class:`StoreError` worded by the caller's template
-    (fields ``error``, ``said`` and ``reached``; the error names the move
+    failure raises :class:`StoreError` with the caller's code (``unplayable``
+    around the engine's refusal, None for the refusal alone; ``wrong_status``
+    with ``said`` and ``reached``). The engine's refusal names the move
     that fails, ``move 6: ...`` or ``redo item 2 of 3: ...``, after
-    ``prefix``)."""
+    ``prefix``."""
     try:
         canonical_name(game.variant)
         reached = game.reached_status()
     except TerraceError as error:
-        raise StoreError(unplayable.format(error=_failing_move(game, prefix) + str(error))) from None
+        why = _failing_move(game, prefix, finding(error))
+        raise StoreError(why if unplayable is None else Reason(unplayable, error=why)) from None
     if game.status != reached:
-        raise StoreError(wrong_status.format(said=game.status, reached=reached))
+        raise StoreError(Reason(wrong_status, said=Quoted(game.status), reached=Quoted(reached)))
 
 
-def _failing_move(game: StoredGame, prefix: str) -> str:
-    """Where the line of ``game`` stops replaying, as the start of a
-    message: ``"move 6: "`` (counted from 1 in its moves) or
-    ``"redo item 2 of 3: "`` (the item of its redo list as stored and
-    exported, the next to redo last); empty when no move is at fault (the
-    rules or the deal are)."""
+def finding(error: Exception) -> Reason | str:
+    """What ``error`` says, to nest in another refusal: an engine's or a
+    store's coded reason (a refused move with the move first, as its
+    English says it), else its words."""
+    if not isinstance(error, TerraceError) or error.reason is None:
+        return str(error)
+    if isinstance(error, IllegalMoveError) and error.move is not None:
+        return Reason(Refusal.SAVED_MOVE_REFUSED, move=error.move, error=error.reason)
+    return error.reason
+
+
+def _failing_move(game: StoredGame, prefix: str, error: Reason | str) -> Reason | str:
+    """``error`` with where the line of ``game`` stops replaying before it:
+    ``move 6: ...`` (counted from 1 in its moves) or ``redo item 2 of 3:
+    ...`` (the item of its redo list as stored and exported, the next to
+    redo last); alone when no move is at fault (the rules or the deal are)."""
     try:
         board = Board(game.rules, game.deal)
     except TerraceError:
-        return ""
+        return error
     for number, text in enumerate(game.moves, 1):
         try:
             board.push(Move.parse(text))
         except TerraceError:
-            return f"move {number:,}: "
+            return Reason(Refusal.SAVED_AT_MOVE, number=number, error=error)
     for item in range(len(game.redo), 0, -1):
         try:
             board.push(Move.parse(game.redo[item - 1]))
         except TerraceError:
-            return f"{prefix}redo item {item:,} of {len(game.redo):,}: "
-    return ""
+            return Reason(Refusal.SAVED_AT_REDO, field=prefix, item=item, items=len(game.redo), error=error)
+    return error
 

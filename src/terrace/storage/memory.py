@@ -184,6 +184,11 @@ class MemoryStore:
             game.assisted = True
             return True
 
+    def time_mark(self, game_id: str) -> float | None:
+        with self._lock:
+            self._stored(game_id)
+            return self._timed.get(game_id)
+
     def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         ms = check_active_ms(ms)
         with self._lock:

@@ -20,15 +20,17 @@ from terrace.deal import DEAL_VERSION, Deal
 from terrace.errors import TerraceError
 from terrace.moves import MAX_MOVE_TEXT
 from terrace.record import RESULTS, read_json
-from terrace.refusals import Reason, Refusal
+from terrace.refusals import Param, Reason, Refusal, quote
 from terrace.rules import RULE_FIELDS, Rules, saved_rules
 from terrace.storage.base import (
     DamagedGameError,
     NewerGameError,
     StoredGame,
+    StoreError,
     change_events,
     check_fields,
     check_saved,
+    finding,
 )
 from terrace.storage.line import Line
 from terrace.storage.migrations import JOINED
@@ -68,12 +70,12 @@ TOO_LONG = "a value too long to be read"
 _TOO_LONG = TOO_LONG.encode()
 
 
-def too_long(row: Sequence[Any], names: Sequence[str]) -> str | None:
+def too_long(row: Sequence[Any], names: Sequence[str]) -> Reason | None:
     """Why ``row`` (read through :func:`bounded`, its columns named by
     ``names``) is damaged when one of its values was too long to be read."""
     for value, name in zip(row, names, strict=False):  # (a row may carry more columns)
         if value == _TOO_LONG:
-            return f"{name} holds {TOO_LONG} (more than {MAX_VALUE:,} bytes)"
+            return Reason(Refusal.SAVED_VALUE_TOO_LONG, field=name, most=MAX_VALUE)
     return None
 
 
@@ -317,7 +319,7 @@ def read_line(conn: sqlite3.Connection, game_id: str) -> Line:
                                         (game_id,))]
     for ply, move in enumerate(moves):
         if move == _TOO_LONG:
-            why = f"move {ply + 1} holds {TOO_LONG} (more than {MAX_MOVE_TEXT} characters)"
+            why = Reason(Refusal.SAVED_MOVE_TOO_LONG, number=ply + 1, most=MAX_MOVE_TEXT)
             raise damaged_game(game_id, why)
     return Line.of(moves)
 
@@ -357,7 +359,7 @@ def load_game(
          undos, winnable_only, created_at, updated_at, started_at, finished_at, assisted,
          active_ms, won_at, won_moves, won_active_ms, given_up_at, revision) = row
         if not isinstance(variant, str) or canonical_name(variant) != variant:
-            raise ValueError(f"unknown variant {variant!r}")
+            raise StoreError(Reason(Refusal.SAVED_VARIANT_UNKNOWN, value=quote(variant)))
         rules, deal = _rules_and_deal(rules_text, deal_text, known)
         if number is not None and deal_version == DEAL_VERSION:
             deal = Deal(deal.cards, whole(number, "deal_number"))
@@ -365,9 +367,9 @@ def load_game(
                 deal.check(rules)
         played = whole(move_count, "move_count")
         if played > len(line):
-            raise ValueError(f"{played} moves played but only {len(line)} stored")
+            raise StoreError(Reason(Refusal.SAVED_MOVES_MISSING, played=played, stored=len(line)))
         if status not in RESULTS:
-            raise ValueError(f"unknown status {status!r}")
+            raise StoreError(Reason(Refusal.SAVED_STATUS_UNKNOWN, value=quote(status)))
         game = StoredGame(
             game_id, variant, rules, deal, status=status, hints=hints, undos=undos,
             winnable_only=flag(winnable_only, "winnable_only"), created_at=_time(created_at),
@@ -395,8 +397,8 @@ def load_game(
         raise NewerGameError(Reason(Refusal.GAME_ROW_NEWER, name=clip(str(game_id), 64),
                                     option=error.options[0])) from None
     except (TerraceError, ValueError, TypeError, KeyError, RecursionError) as error:
-        why = "it is nested too deeply" if isinstance(error, RecursionError) else str(error)
-        raise damaged_game(game_id, why) from None
+        raise damaged_game(game_id, Reason(Refusal.SAVED_TOO_DEEP) if isinstance(error, RecursionError)
+                           else finding(error)) from None
     game.mark_saved(game.revision, line)
     return game
 
@@ -405,7 +407,7 @@ def _rules_and_deal(rules_text: Any, deal_text: Any, known: StoredGame | None) -
     if known is not None and rules_text == rules_json(known.rules) and deal_text == known.deal.text():
         return known.rules, Deal(known.deal.cards)
     if not isinstance(rules_text, str):
-        raise ValueError("the rules are not JSON text")
+        raise StoreError(Reason(Refusal.SAVED_RULES_NOT_TEXT))
     # (most games of a database share a few rules, and Rules cannot change:
     # a stored text of ordinary length is read once)
     rules = _known_rules(rules_text) if len(rules_text) <= 1024 else _rules_from_text(rules_text)
@@ -432,7 +434,7 @@ def _rules_from_text(rules_text: str) -> Rules:
             raise NewerRulesError(unknown[:5])
     rules = Rules.from_dict(data)
     if data != rules.to_dict():
-        raise ValueError("the rules are incomplete")
+        raise StoreError(Reason(Refusal.SAVED_RULES_INCOMPLETE))
     return rules
 
 
@@ -448,29 +450,31 @@ def same_game(a: StoredGame | None, b: StoredGame) -> bool:
     )
 
 
-def damaged_game(game_id: Any, why: str) -> DamagedGameError:
-    """The refusal of a stored game whose row or line is damaged."""
+def damaged_game(game_id: Any, why: Param) -> DamagedGameError:
+    """The refusal of a stored game whose row or line is damaged (``why``:
+    the finding, a reason or words)."""
     name = clip(str(game_id), 64)
-    return DamagedGameError(Reason(Refusal.GAME_ROW_DAMAGED, name=name, why=clip(why)))
+    return DamagedGameError(Reason(Refusal.GAME_ROW_DAMAGED, name=name,
+                                   why=clip(why) if isinstance(why, str) else why))
 
 
 def whole(value: Any, name: str) -> int:
     """A stored count, checked."""
     if not isinstance(value, int) or value < 0:
-        raise ValueError(f"{name} must be a whole number, not {clip(repr(value), 40)}")
+        raise StoreError(Reason(Refusal.SAVED_NOT_WHOLE, field=name, value=clip(repr(value), 40)))
     return value
 
 
 def flag(value: Any, name: str) -> bool:
     """A stored 0 or 1, checked."""
     if value not in (0, 1) or isinstance(value, float):
-        raise ValueError(f"{name} must be 0 or 1, not {clip(repr(value), 40)}")
+        raise StoreError(Reason(Refusal.SAVED_NOT_FLAG, field=name, value=clip(repr(value), 40)))
     return bool(value)
 
 
 def _time(value: Any) -> float:
     if not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"a time must be a number, not {clip(repr(value), 40)}")
+        raise StoreError(Reason(Refusal.SAVED_TIME_NOT_NUMBER, value=clip(repr(value), 40)))
     return float(value)
 
 

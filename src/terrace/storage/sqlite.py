@@ -71,6 +71,7 @@ from terrace.storage.base import (
     check_saved,
     clock_outside,
     conflict,
+    finding,
     given_up,
     new_game,
     new_game_id,
@@ -622,7 +623,7 @@ def _sound(game_id: str, check: Callable[[Any, str], object], value: Any, name: 
     try:
         check(value, name)
     except ValueError as error:
-        raise damaged_game(game_id, str(error)) from None
+        raise damaged_game(game_id, finding(error)) from None
 
 
 def _holds(stored: StoredGame, game: StoredGame) -> bool:
@@ -1713,6 +1714,13 @@ class SqliteStore:
                 return False
             conn.execute("UPDATE games SET assisted = 1 WHERE id = ?", (game_id,))
         return True
+
+    def time_mark(self, game_id: str) -> float | None:
+        with self._transaction(write=False) as conn:
+            row = conn.execute("SELECT timed_until FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise unknown_game(str(game_id))
+        return row[0] if isinstance(row[0], float) else None  # (as add_active_time reads it)
 
     def add_active_time(self, game_id: str, ms: int, *, at: float | None = None) -> int:
         ms = check_active_ms(ms)

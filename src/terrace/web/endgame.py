@@ -91,12 +91,36 @@ class ReportClock:
 
     def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
         self._now = now
-        self._since: Bounded[str, float] = Bounded(CLOCKS_KEPT)
+        self._fresh: set[str] = set()
+        """Games whose clock started when they were seen, no report taken
+        since: the store may know a mark from before (:meth:`resume`)."""
+        self._since: Bounded[str, float] = Bounded(CLOCKS_KEPT, forgotten=self._fresh.discard)
 
     def seen(self, game_id: str) -> None:
         """Start the game's clock unless it runs already."""
         if game_id not in self._since:
             self._mark(game_id, self._now())
+            self._fresh.add(game_id)
+
+    def fresh(self, game_id: str) -> bool:
+        """Whether the game's clock started when it was seen, with no report
+        taken since (the server started after its last report, or this
+        clock forgot it among :data:`CLOCKS_KEPT` newer games)."""
+        return game_id in self._fresh
+
+    def resume(self, game_id: str, mark: float | None) -> None:
+        """Go on from ``mark``, where the store says the game's time was
+        last reported (None: never), for a clock that is :meth:`fresh`: a
+        report then takes the time since, as it would have had this clock
+        not started afresh. A mark ahead of now is from before the clock
+        started again (the computer was restarted): ignored, as the store
+        ignores it."""
+        if game_id not in self._fresh:
+            return
+        self._fresh.discard(game_id)
+        since = self._since.get(game_id)
+        if mark is not None and mark <= self._now() and since is not None and mark < since:
+            self._mark(game_id, mark)
 
     def reported(self, game_id: str, ms: int) -> float | None:
         """A report of ``ms`` is taken now (before it is stored, so that a
@@ -107,6 +131,7 @@ class ReportClock:
         before = self._since.get(game_id)
         since = self._now() if before is None else before
         self._mark(game_id, max(self._now(), since + ms / 1000))
+        self._fresh.discard(game_id)
         return before
 
     def restore(self, game_id: str, before: float | None) -> None:

@@ -33,7 +33,7 @@ from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
 from terrace.storage import GAME_ID, GameStore, GivenUpError, StoredGame
-from terrace.storage.base import RECENT, TimeTooMuchError, one_more
+from terrace.storage.base import RECENT, StoreWriteError, TimeTooMuchError, one_more
 from terrace.variants import (
     VARIANTS,
     canonical_name,
@@ -175,10 +175,20 @@ class WebGame:
         self.clock.seen(game.id)
         return game
 
-    async def save(self, game: StoredGame, board: Board, action: str) -> None:
+    async def save(self, game: StoredGame, board: Board, action: str, change: str | None = None) -> None:
+        """Store ``board`` as ``action``; a write the database refuses names
+        ``change`` (a key of :data:`~terrace.refusals.CHANGES`) when given,
+        as auto-play's moves are logged as moves but are not the player's."""
         revision = game.revision
         game.sync(board)
-        await run_in_threadpool(self.store.update, game, expected_revision=revision, action=action)
+        try:
+            await run_in_threadpool(self.store.update, game, expected_revision=revision, action=action)
+        except StoreWriteError as exc:
+            reason = exc.reason
+            if change is None or reason is None or "change" not in reason.params:
+                raise
+            named = Reason(reason.code, **{**reason.params, "change": change})
+            raise StoreWriteError(named, exc.fault) from exc
 
     async def assisted(self, game_id: str) -> bool:
         """Mark the game as assisted, unless another tab has won it or given
@@ -528,7 +538,7 @@ class WebGame:
         board = game.recent_board(LOOKBACK)  # (the finish's search avoids positions seen before)
         played, travelled = await run_in_threadpool(autoplay, board, mode)
         if played:
-            await self.save(game, board, "move")
+            await self.save(game, board, "move", change="autoplay")
         return json_response(game_json(game, board, motions=travelled, autoplayed=played,
                                last_move=played[-1] if played else None))
 
@@ -572,6 +582,8 @@ class WebGame:
     async def report_time(self, game_id: str, ms: int) -> Response:
         """Count what the clock allows of a report of ``ms`` (see :meth:`active_time`)."""
         async with self.reporting:
+            if self.clock.fresh(game_id):  # (started as it was seen: the store may know its last report)
+                self.clock.resume(game_id, await run_in_threadpool(self.store.time_mark, game_id))
             counted = min(ms, self.clock.allowance(game_id))
             try:
                 total = await self.add_time(game_id, counted)

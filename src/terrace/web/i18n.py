@@ -306,10 +306,17 @@ def pick_language(header: str | None) -> str:
 
     >>> pick_language("del, en;q=0.5"), pick_language("den"), pick_language("de_AT")
     ('en', 'en', 'de')
+
+    ``*`` stands for every language the header does not name (RFC 4647
+    3.3.1): German for a client that refuses English and takes any other,
+    English for one that prefers any language to German:
+
+    >>> pick_language("en;q=0, *"), pick_language("de;q=0.9, *"), pick_language("*, de")
+    ('de', 'en', 'de')
     """
     if not header:
         return "en"
-    weighted: list[tuple[float, int, str]] = []
+    weighted: list[tuple[float, int, int, int, str]] = []
     for position, part in enumerate(header.split(",")):
         code, _, params = part.strip().partition(";")
         quality = 1.0
@@ -319,8 +326,15 @@ def pick_language(header: str | None) -> str:
             value = params.strip()[2:]
             quality = float(value) if _QVALUE.fullmatch(value) else 0.0
         # (the first subtag, not the first two letters: "del", "den" chose German)
-        weighted.append((-quality, position, _SUBTAG_END.split(code.strip().lower(), maxsplit=1)[0]))
-    for quality, _, code in sorted(weighted):
+        weighted.append((-quality, 0, position, 0, _SUBTAG_END.split(code.strip().lower(), maxsplit=1)[0]))
+    named = {code for *_, code in weighted}
+    # (the wildcard's weight goes to each language not named: "en;q=0, *"
+    # answered in English, which the client refused, "de;q=0.9, *" in German)
+    # (after a language named with the same weight, and English first
+    # among them, as without a header)
+    weighted += [(quality, 1, position, order, language) for quality, _, position, _, code in list(weighted)
+                 if code == "*" for order, language in enumerate(LANGUAGES) if language not in named]
+    for quality, *_, code in sorted(weighted):
         if code in LANGUAGES and quality < 0:
             return code
     return "en"

@@ -208,7 +208,9 @@ def check_after(body: dict[str, Any], game: StoredGame) -> None:
 
 _HTTP_REFUSALS = {404: WebRefusal.NOT_FOUND, 405: WebRefusal.METHOD_NOT_ALLOWED}
 _UNAVAILABLE = (Refusal.DATABASE_BUSY, Refusal.VERDICT_CACHE_BUSY, Refusal.DATABASE_UNUSABLE,
-                Refusal.DATABASE_FAILED, Refusal.DATABASE_DAMAGED)
+                Refusal.DATABASE_FAILED, Refusal.DATABASE_DAMAGED, Refusal.VERDICT_CACHE_UNUSABLE,
+                Refusal.VERDICT_CACHE_NEWER, Refusal.VERDICT_CACHE_FOREIGN, Refusal.VERDICT_CACHE_GAMES,
+                Refusal.VERDICT_CACHE_NOT_STORED)
 """The stores' refusals of a file another program holds, or that fails a
 read: store-unavailable."""
 
@@ -233,7 +235,7 @@ def refusal_reason(request: Request, exc: Exception) -> Reason:
     if isinstance(exc, LineTooLongError):
         return Reason(WebRefusal.GAME_TOO_LONG, most=exc.most)
     if isinstance(exc, UnsavableGameError):
-        return Reason(WebRefusal.NOT_SAVABLE, problem=str(exc))
+        return Reason(WebRefusal.NOT_SAVABLE, problem=exc.why)
     if isinstance(exc, DamagedGameError):
         return Reason(WebRefusal.GAME_DAMAGED, problem=exc.why)
     if isinstance(exc, StoreError | VerdictCacheError) and exc.code in (None, *_UNAVAILABLE):

@@ -48,6 +48,8 @@ class Why(StrEnum):
     TERRACE_CARD_STUCK = "terrace-card-stuck"
     CARD_STUCK = "card-stuck"
     FOUNDATION_CARD_STUCK = "foundation-card-stuck"
+    CARD_STUCK_SPACE = "card-stuck-space"
+    FOUNDATION_CARD_STUCK_SPACE = "foundation-card-stuck-space"
     PILE_NAME_UNKNOWN = "pile-name-unknown"
     CARD_INDEX_RANGE = "card-index-range"
 
@@ -79,6 +81,19 @@ WHY_WORDINGS: dict[Why, Wording] = {
         "{rank:rank} on top",
         "Die {card:card} darf nur zurück auf einen Stapel, und kein Stapel hat oben "
         "{colour_rank:einen}."),
+    # (with a pile empty that the rules keep it from: {space} is the
+    # engine's refusal of the move there, space-takes-waste-only or
+    # space-stays-empty)
+    Why.CARD_STUCK_SPACE: Wording(
+        422, "the {card:card} has nowhere to go yet: no foundation takes it, no pile has a "
+        "{colour:colour} {rank:rank} on top, and {space}",
+        "Die {card:card} kann noch nirgendwohin: Kein Zielstapel nimmt sie, und kein Stapel hat oben "
+        "{colour_rank:einen}. {space}"),
+    Why.FOUNDATION_CARD_STUCK_SPACE: Wording(
+        422, "the {card:card} may come back only onto a pile, no pile has a {colour:colour} {rank:rank} "
+        "on top, and {space}",
+        "Die {card:card} darf nur zurück auf einen Stapel, und kein Stapel hat oben "
+        "{colour_rank:einen}. {space}"),
     Why.PILE_NAME_UNKNOWN: Wording(
         400, "there is no pile {pile!r} in this game: use stock, waste, reserve, f1 to f{foundations} "
         "or t1 to t{piles}",
@@ -173,8 +188,26 @@ def _top(board: Board, pile: str, card: Card) -> Reason | None:
         if refused is not None and refused.code in (Refusal.FOUNDATIONS_KEEP_CARDS, Refusal.GAME_WON,
                                                     Refusal.FOUNDATION_BASE_STAYS):
             return refused
-        return Reason(Why.FOUNDATION_CARD_STUCK, card=CODE[card], **_wanted_top(card))
-    return Reason(Why.CARD_STUCK, card=CODE[card], **_wanted_top(card))
+        return _stuck(board, pile, card, Why.FOUNDATION_CARD_STUCK, Why.FOUNDATION_CARD_STUCK_SPACE)
+    return _stuck(board, place, card, Why.CARD_STUCK, Why.CARD_STUCK_SPACE)
+
+
+_SPACE_REFUSALS = (Refusal.SPACE_TAKES_WASTE_ONLY, Refusal.SPACE_STAYS_EMPTY)
+
+
+def _stuck(board: Board, place: str, card: Card, code: Why, spaced: Why) -> Reason:
+    """Why the top card at ``place`` has nowhere to go: no pile top takes
+    it, and, when a pile lies empty, why the rules keep it from there (in
+    Wood an empty pile takes only the waste card; with automatic spaces a
+    pile stays empty once the waste and stock are used up): the player
+    sees the empty pile, which "no pile has a red J on top" left out."""
+    for number, cards in enumerate(board.tableau, 1):
+        if not cards:
+            space = board.refusal(Move.parse(f"{place}t{number}"))
+            if space is not None and space.code in _SPACE_REFUSALS:
+                return Reason(spaced, card=CODE[card], space=space, **_wanted_top(card))
+            break
+    return Reason(code, card=CODE[card], **_wanted_top(card))
 
 
 _TOP_FOR = {BELOW_KEY[top]: COLOUR_KEY[top] for top in range(CARDS_PER_DECK)}

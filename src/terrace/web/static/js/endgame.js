@@ -281,13 +281,17 @@ async function fillWin(dialog, game) {
     const equalled = fewest && (block.fewest_moves_wins ?? 1) > 1;
     const fastest = block.fastest_seconds !== null && Math.abs(block.fastest_seconds * 1000 - ms) < 1;
     const newFewest = fewest && !equalled;
+    // (a record is news of a win just made: a won game opened again, from
+    // the statistics or by a reload, that holds a best was hailed as a new
+    // one, also the first win of all, which had beaten none)
+    const news = Boolean(game.last_move) && block.won > 1;
     if (game.assisted) {  // (the statistics' records are from wins without an assist)
       facts.append(el("p", { class: "assisted-win", text: t("end.assisted") }));
-    } else if (block.won > 1 && (fastest || newFewest)) {
+    } else if (news && (fastest || newFewest)) {
       // (which record it is: the fewest moves, the fastest time, or both)
       const key = fastest && newFewest ? "end.recordBoth" : fastest ? "end.recordTime" : "end.recordMoves";
       facts.append(el("p", { class: "record", text: t(key) }));
-    } else if (block.won > 1 && equalled) {
+    } else if (news && equalled) {
       facts.append(el("p", { class: "record", text: t("end.equalled") }));
     }
   }
