@@ -455,18 +455,16 @@ def test_a_hint_whose_process_is_busy_is_served_by_another_at_once() -> None:
 
     async def scenario() -> dict[str, Any]:
         seen: dict[str, Any] = {"mine": await solver_pool.run(_pid, budget=5, prefer="game-1")}
-        held = asyncio.ensure_future(solver_pool.run(_pid_after, 1.5, budget=10, prefer="game-1"))
+        held = asyncio.ensure_future(solver_pool.run(_pid_after, 2.0, budget=10, prefer="game-1"))
         await asyncio.sleep(0.2)  # the game's process is busy with its hint
-        started = time.perf_counter()
         seen["again"] = await solver_pool.run(_pid, budget=5, prefer="game-1")
-        seen["again took"] = time.perf_counter() - started
+        seen["again before the held hint"] = not held.done()  # (not queued behind it)
         seen["held"] = await held
         # (the game's process, the only free one, is not kept from other work)
-        other = asyncio.ensure_future(solver_pool.run(_pid_after, 1.5, budget=10))
+        other = asyncio.ensure_future(solver_pool.run(_pid_after, 2.0, budget=10))
         await asyncio.sleep(0.2)
-        started = time.perf_counter()
         seen["plain"] = await solver_pool.run(_pid, budget=5)
-        seen["plain took"] = time.perf_counter() - started
+        seen["plain before the other"] = not other.done()
         seen["other"] = await other
         return seen
 
@@ -475,9 +473,9 @@ def test_a_hint_whose_process_is_busy_is_served_by_another_at_once() -> None:
     finally:
         solver_pool.close()
     assert seen["held"] == seen["mine"], seen  # the held hint had the game's process
-    assert seen["again"] != seen["mine"] and seen["again took"] < 1.0, seen
+    assert seen["again"] != seen["mine"] and seen["again before the held hint"], seen
     assert seen["other"] != seen["mine"], seen  # a plain job leaves the game's process free
-    assert seen["plain"] == seen["mine"] and seen["plain took"] < 1.0, seen
+    assert seen["plain"] == seen["mine"] and seen["plain before the other"], seen
 
 
 def test_a_games_fair_hints_reach_one_process_beside_other_solver_work() -> None:
