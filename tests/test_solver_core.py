@@ -1109,7 +1109,8 @@ def test_the_cores_move_list_is_the_python_move_list_along_random_games() -> Non
     # order, at every position of random games on whole deals and small
     # endgames, with every switch that changes the list; the positions
     # include equal piles, several sources with moves to piles, empty piles
-    # that take a card and foundation returns
+    # that take a card and foundation returns, and empty piles that gen's
+    # loop over all the piles walks over with the top they had last
     starts = [*(endgame_position(seed, rules, cards_in_play(rules)) for rules in [*RULE_SETS, FREE_RETURN]
                 for seed in range(3))]
     for name in ("terrace", "generals-patience", "wood", "empress-of-italy", "admirals-patience"):
@@ -1119,7 +1120,8 @@ def test_the_cores_move_list_is_the_python_move_list_along_random_games() -> Non
                 board.push(next(iter(board.legal_moves)))
             starts.append(board)
     rng = random.Random(58)
-    seen = {"equal piles": 0, "ranked sources": 0, "to a space": 0, "return": 0, "digging": 0}
+    seen = {"equal piles": 0, "ranked sources": 0, "to a space": 0, "return": 0, "digging": 0,
+            "an empty pile": 0}
     for board in starts:
         for extra in GEN_OPTIONS:
             options = Options(core="compiled", **extra)  # type: ignore[arg-type]
@@ -1140,6 +1142,7 @@ def test_the_cores_move_list_is_the_python_move_list_along_random_games() -> Non
                 seen["to a space"] += any(m >= 0 and (m & 63) < SRC_RESERVE and not state.piles[m & 63]
                                           for m in python)
                 seen["return"] += any(m >= 0 and m >> 6 >= SRC_RETURN for m in python)
+                seen["an empty pile"] += not all(state.piles)
                 pile_move = prev >= 0 and not prev_u and prev >> 6 < SRC_RESERVE and (prev & 63) < SRC_RESERVE
                 seen["digging"] += options.dig_only and pile_move and bool(state.piles[prev >> 6])
                 move = rng.choice(python)

@@ -179,13 +179,18 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
     }
     /* live: the sources that have a move to another pile, each to the
      * piles of its mask to[i] (and to the first empty pile when
-     * spaces_too and it has more than one card) */
-    uint32_t live = 0, to[MAXP];
+     * spaces_too and it has more than one card). The loop runs over every
+     * pile, as many times at every position, and live is worked out
+     * without a branch, then masked by the sources (an empty pile keeps
+     * the pr and pk of its last top): a loop over the sources' bits with a
+     * branch on whether each had a target mispredicted both about once a
+     * position (a solve took 13% less time without them, "Changes
+     * measured") */
+    uint32_t live = 0, many = 0, to[MAXP];
     int spaces_too = first_empty >= 0 && s->freesp;
-    for (uint32_t m = sources; m; m &= m - 1) {
-        int j = __builtin_ctz(m);
+    for (int j = 0; j < s->piles_n; j++) {
         int k = s->pk[j];
-        if (s->want[k] > 0) {
+        if (s->want[k] > 0 && (sources >> j & 1)) {
             if (s->safe && safe_count(s, k) && (!s->autosp || s->plen[j] > 1) && nothing_can_lie_on(s, k)) {
                 out[0] = j * 64 + DST_FOUNDATION;
                 return 1;
@@ -195,8 +200,11 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
         /* (pile j is never among its own targets: a card does not take a
          * card of its own rank) */
         to[j] = under[s->pr[j]] & ~dup;
-        if (to[j] || (spaces_too && s->plen[j] > 1)) live |= 1u << j;
+        live |= (uint32_t)(to[j] != 0) << j;
+        many |= (uint32_t)(s->plen[j] > 1) << j;
     }
+    if (spaces_too) live |= many;
+    live &= sources;
     if (again >= 0) live &= ~(1u << again);
     if (s->nwst) {
         int k = s->SK[s->wst[s->nwst - 1]];
