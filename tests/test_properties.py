@@ -192,9 +192,8 @@ def check_legal_moves(board: Board) -> None:
             assert not legal or Move(move.source, move.source_index, "f") in generated
         else:
             assert legal == (move in generated), str(move)
-        if not legal:
-            reason = board.why_illegal(move)
-            assert reason and reason[0].islower()
+        if not legal:  # (check_refusals checks its words, and that why_illegal says them)
+            assert board.refusal(move) is not None, str(move)
 
 
 @SETTINGS
@@ -321,7 +320,8 @@ def check_refusals(board: Board) -> None:
             assert normal in legal, str(move)
             continue
         assert move not in legal and explained(board, move, reason), f"{move}: {reason!r}"
-        assert board.why_illegal(move) == str(reason)
+        words = board.why_illegal(move)
+        assert words == str(reason) and words[0].islower(), words
         for language in ("en", "de"):
             words = reason.text(language)
             assert "{" not in words and words

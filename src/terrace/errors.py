@@ -66,14 +66,19 @@ class IllegalMoveError(TerraceError):
     """A well-formed move that the rules do not allow in this position.
 
     Its English message starts with the move (``"s: the stock is empty"``);
-    :meth:`text` gives the reason alone.
+    :meth:`text` gives the reason alone. The message is worded when it is
+    read, not when the move is refused: a caller trying moves by the
+    thousand (``push`` in a ``try``) never reads most of them.
     """
 
     def __init__(self, reason: Reason | str, move: str | None = None) -> None:
-        super().__init__(reason)
+        ValueError.__init__(self, reason, move)  # (not TerraceError's: it words the reason at once)
+        self.reason = reason if isinstance(reason, Reason) else None
         self.move = move
-        if move is not None:
-            self.args = (f"{move}: {reason}",)
+
+    def __str__(self) -> str:
+        words = str(self.args[0])
+        return words if self.move is None else f"{self.move}: {words}"
 
 
 class NoMoveError(TerraceError, IndexError):
