@@ -53,6 +53,12 @@ class Options:
     """Play a provably safe foundation move as the only move."""
     dead_reserve: bool = True
     """Cut lines in which a reserve card can never reach a foundation."""
+    reserve_blocking: bool = False
+    """Also cut, at every position, lines in which the reserve schedule
+    fails once each reserve card may use only the cards that can reach a
+    foundation before it (docs/winnability.md, "Reserve schedule with
+    blocking"). Only the pure-Python search has it: with ``core="auto"``
+    it chooses that search."""
     order: int = ORDER_PLAIN
     """Move ordering: :data:`ORDER_PLAIN`, :data:`ORDER_DRAW_EARLY` or
     :data:`ORDER_UNRANKED`."""

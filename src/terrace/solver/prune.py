@@ -43,6 +43,27 @@ def reserve_dead(s: State) -> bool:
     proves this by an exchange argument); when even that needs more copies
     than lie outside the reserve and the foundations, no line can win.
     """
+    return _schedule_fails(s, None)
+
+
+def reserve_blocked(s: State) -> bool:
+    """**Reserve schedule with blocking** (``Options.reserve_blocking``):
+    True when the reserve schedule fails once each reserve card may be
+    served only by copies that can reach a foundation while it is still in
+    the reserve (:class:`Reach`), or when some card can never reach one
+    (every card must, to win); this includes every position that
+    :func:`reserve_dead` cuts. Off with foundation-return."""
+    if s.ret:
+        return False
+    reach = Reach(s)
+    return _schedule_fails(s, reach) or not all(reach.up)
+
+
+def _schedule_fails(s: State, reach: Reach | None) -> bool:
+    """The greedy schedule of :func:`reserve_dead`; with ``reach``, also
+    each reserve card's demand so far against the copies that can go up
+    before it (the greedy choice asks for the fewest copies of every key
+    before every reserve card, not only in all: docs/winnability.md)."""
     t = s.t
     res = s.res
     counts = s.pref[len(res)]
@@ -80,6 +101,8 @@ def reserve_dead(s: State) -> bool:
             dj = demand.get(kj, 0) + 1
             if dj > off[kj] - counts[kj]:
                 return True
+            if reach is not None and dj > reach.outside_up[kj]:
+                return True
             demand[kj] = dj
         del hs[best_i]
         if height < 12:
@@ -88,7 +111,115 @@ def reserve_dead(s: State) -> bool:
             while i < len(hs) and hs[i] < h:
                 i += 1
             hs.insert(i, h)
+        if reach is not None:
+            reach.played(k)
     return False
+
+
+class Reach:
+    """Which cards outside the reserve and the foundations can reach a
+    foundation before the next reserve card does: the least fixpoint of
+    conditions every such card meets in any line (docs/winnability.md,
+    **Reserve schedule with blocking**). It starts with the whole reserve
+    held back; :meth:`played` releases the reserve cards one by one, in
+    their order, and the sets only grow.
+
+    ``leaves``: the card can leave its place (all cards above it in its
+    pile, or in the waste when no redeal is left, leave first; then it goes
+    up, onto a holder or into a space). ``shown``: the card can be the top
+    of a pile (a pile card whose cover can leave; a waste or stock card that
+    can leave onto a holder or into a space). ``up``: the card can leave and
+    a foundation can want it (its key is a base key, a foundation wants it
+    now, or a card of the key below can go up). ``outside_up[k]``: the cards
+    of key ``k`` outside the reserve that can go up.
+    """
+
+    __slots__ = ("above", "bottoms", "cards", "empty", "free", "holders", "in_pile", "keys", "leaves",
+                 "outside_up", "shown", "t", "up", "up_keys", "want")
+
+    def __init__(self, s: State) -> None:
+        t = s.t
+        self.t, self.want, self.free = t, s.want, s.free
+        cards: list[int] = []
+        above: list[int] = []
+        in_pile: list[bool] = []
+        self.bottoms: list[int] = []
+        self.empty = False
+        for pile in s.piles:
+            if not pile:
+                self.empty = True
+                continue
+            self.bottoms.append(len(cards))
+            for d, c in enumerate(pile):
+                above.append(len(cards) + 1 if d + 1 < len(pile) else -1)
+                cards.append(c)
+                in_pile.append(True)
+        ordered = s.ru >= s.redeals  # (with a redeal left the waste may come round again)
+        wst = s.wst
+        for d, c in enumerate(wst):
+            above.append(len(cards) + 1 if ordered and d + 1 < len(wst) else -1)
+            cards.append(c)
+            in_pile.append(False)
+        for c in s.stk:
+            above.append(-1)
+            cards.append(c)
+            in_pile.append(False)
+        self.cards, self.above, self.in_pile = cards, above, in_pile
+        self.keys = [t.sk[c] for c in cards]
+        n = len(cards)
+        # (a card's holders, one rank higher in the other colour: the cards
+        # whose downrc is its rank and colour)
+        self.holders: list[list[int]] = [[] for _ in range(n)]
+        by_down: dict[int, list[int]] = {}
+        for j, c in enumerate(cards):
+            by_down.setdefault(t.downrc[c], []).append(j)
+        for i, c in enumerate(cards):
+            self.holders[i] = [j for j in by_down.get(t.rc[c], ()) if j != i]
+        self.leaves = [False] * n
+        self.shown = [False] * n
+        self.up = [False] * n
+        self.up_keys = [0] * t.nslot
+        self.outside_up = [0] * t.nslot
+        self._settle()
+
+    def played(self, k: int) -> None:
+        """The reserve card of key ``k`` has gone up: its key is up, and what
+        that lets go up follows."""
+        self.up_keys[k] += 1
+        self._settle()
+
+    def _settle(self) -> None:
+        t, want, free = self.t, self.want, self.free
+        is_base, prev = t.is_base, t.prev
+        above, holders, in_pile, keys = self.above, self.holders, self.in_pile, self.keys
+        leaves, shown, up = self.leaves, self.shown, self.up
+        up_keys, outside_up = self.up_keys, self.outside_up
+        changed = True
+        while changed:
+            changed = False
+            space = self.empty or any(leaves[b] for b in self.bottoms)
+            for i in range(len(keys)):
+                if up[i] and shown[i]:
+                    continue
+                a = above[i]
+                if a >= 0 and not leaves[a]:
+                    continue
+                # (a card that can go up may instead be shown, and hold
+                # another card: the three are worked out each on its own)
+                if not shown[i] and (in_pile[i] or space or any(shown[h] for h in holders[i])):
+                    shown[i] = changed = True
+                k = keys[i]
+                ready = is_base[k] or want[k] > 0 or up_keys[prev[k]] > 0
+                if not leaves[i] and (
+                    ready
+                    or (shown[i] and not in_pile[i])
+                    or (in_pile[i] and ((free and space) or any(shown[h] for h in holders[i])))
+                ):
+                    leaves[i] = changed = True
+                if ready and leaves[i] and not up[i]:
+                    up[i] = changed = True
+                    up_keys[k] += 1
+                    outside_up[k] += 1
 
 
 def terrace_dead(board: Board) -> bool:

@@ -29,7 +29,7 @@ from terrace.refusals import quote
 from terrace.solver.lines import REPLAY_CHECK
 from terrace.solver.movegen import MoveGen
 from terrace.solver.options import COUNT_MOST, Options
-from terrace.solver.prune import reserve_dead
+from terrace.solver.prune import reserve_blocked, reserve_dead
 from terrace.solver.state import DRAW, DST_FOUNDATION, SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
 from terrace.solver.tables import slot_keys
 
@@ -152,7 +152,10 @@ class Search:
         self._clear()
         if len(self.options.hunters) > 1:
             raise ValueError(f"choose one hunter, not {' and '.join(self.options.hunters)}")
-        use_core = self.options.core == "compiled" or (self.options.core == "auto" and _core is not None)
+        if self.options.reserve_blocking and self.options.core == "compiled":
+            raise ValueError("the reserve schedule with blocking needs the pure-Python search")
+        use_core = self.options.core == "compiled" or (
+            self.options.core == "auto" and _core is not None and not self.options.reserve_blocking)
         if use_core:
             if _core is None:
                 raise RuntimeError("the compiled solver core is not built")
@@ -392,7 +395,9 @@ class Search:
             return
         # **Reserve schedule**: checked at the start and after every
         # foundation move (nothing else changes what it looks at)
-        frames.append([] if dead_check and reserve_dead(s) else gen.moves(s, -2, 0))
+        blocking = opt.reserve_blocking and not s.ret
+        frames.append([] if (dead_check and reserve_dead(s)) or (blocking and reserve_blocked(s))
+                      else gen.moves(s, -2, 0))
         fidx.append(0)
         held = 0  # this search's entries counted in _PY_ENTRIES
         try:
@@ -433,6 +438,9 @@ class Search:
                         visited.add(key)
                         up = m >= 0 and (m & 63) == DST_FOUNDATION
                         cut = up and dead_check and bool(s.res) and reserve_dead(s)
+                        # **Reserve schedule with blocking**: at every position
+                        # (any move can bury a card or take a holder away)
+                        cut = cut or (blocking and reserve_blocked(s))
                         frames.append([] if cut else gen.moves(s, m, u))
                         fidx.append(0)
                         if gain and live and not cut:

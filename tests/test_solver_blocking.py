@@ -1,0 +1,236 @@
+"""The reserve schedule with blocking (docs/winnability.md): it cuts only
+lost positions, its greedy schedule is exact under each reserve card's
+availability, and the search that uses it gives the plain search's verdicts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver_brute import RULE_SETS, brute_force, built_position, cards_in_play, endgame_position
+from terrace.board import Board
+from terrace.rules import Rules
+from terrace.solver import solve
+from terrace.solver.prune import Reach, reserve_blocked, reserve_dead
+from terrace.solver.search import Options, Search
+from terrace.solver.state import State
+from terrace.variants import get_rules
+
+GENERALS_LIKE = [
+    Rules(decks=2, reserve=13, piles=4, candidates=0, foundations="suit"),
+    Rules(decks=2, reserve=8, piles=3, candidates=0, foundations="suit"),
+    Rules(decks=2, reserve=8, piles=3, candidates=0),
+]
+"""Two decks with a long terrace and few piles, where cards lie buried:
+the cut fires on these far more often than on the endgames of RULE_SETS."""
+
+ALL_RULES = [*RULE_SETS, *GENERALS_LIKE]
+
+
+def _reachable(board: Board, most: int) -> tuple[dict[bytes, Board], set[bytes]] | None:
+    """Every position reachable from ``board`` and the won ones among them
+    (a position is won when one of its moves leads to a won one), or None
+    when there are more than ``most``."""
+    boards = {board.position_key(): board.copy(stack=False)}
+    order = list(boards)
+    children: dict[bytes, list[bytes]] = {}
+    for key in order:
+        keys = []
+        for move in list(boards[key].legal_moves):
+            child = boards[key].copy(stack=False)
+            child.push(move)
+            child_key = child.position_key()
+            if child_key not in boards:
+                if len(boards) >= most:
+                    return None
+                boards[child_key] = child
+                order.append(child_key)
+            keys.append(child_key)
+        children[key] = keys
+    won = {key for key, b in boards.items() if b.is_won()}
+    grew = True
+    while grew:
+        grew = False
+        for key in order:
+            if key not in won and any(c in won for c in children[key]):
+                won.add(key)
+                grew = True
+    return boards, won
+
+
+def test_the_cut_fires_only_on_lost_positions() -> None:
+    # every position reachable from random ones (12 a rule set, of 2,000
+    # positions at most), its verdict by the plain search of the whole
+    # graph; the cut must never fire on a won one
+    beyond_by_rules = []
+    for rules in ALL_RULES:
+        fired = beyond = 0
+        for seed in range(12):
+            rng = random.Random(seed)
+            in_play = cards_in_play(rules) - 4 + seed % 6
+            board = (built_position(rng, rules, in_play) if seed % 2
+                     else endgame_position(seed, rules, in_play))
+            graph = _reachable(board, 2_000)
+            if graph is None:
+                continue
+            boards, won = graph
+            for key, b in boards.items():
+                if b.is_won():
+                    continue
+                state = State(b, True, 0)
+                if reserve_blocked(state):
+                    assert key not in won, (rules.describe(), b.position())
+                    fired += 1
+                    beyond += not reserve_dead(state)
+        if rules.foundation_return:
+            assert fired == 0  # (off with foundation-return)
+        else:
+            beyond_by_rules.append(beyond)
+    # (the test proves nothing unless the cut fires where the reserve
+    # schedule alone does not: 3,000 such positions in all when written)
+    assert sum(beyond_by_rules) >= 1_000 and sum(b > 0 for b in beyond_by_rules) >= 8, beyond_by_rules
+
+
+def _any_schedule_within(s: State) -> bool:
+    """Whether some schedule serves every reserve card when the cards each
+    one waits for (and those of the reserve cards before it) must be among
+    those that :class:`Reach` lets go up before it, trying every foundation
+    low enough for each card, not only the highest one the solver takes."""
+    t = s.t
+    reach = Reach(s)
+    avail: list[list[int]] = []  # before each reserve card, in play order
+    for p in range(len(s.res) - 1, -1, -1):
+        avail.append(list(reach.outside_up))
+        reach.played(t.sk[s.res[p]])
+    supply = [s.off[k] - s.pref[len(s.res)][k] for k in range(t.nslot)]
+    for cls in range(t.classes):
+        row = t.chain[cls]
+        heights = [j for j in range(1, 13) for _ in range(s.want[row[j]])]
+        heights += [0] * (s.class_size - s.done[cls] - len(heights))
+        events = [(i, t.height[t.sk[c]]) for i, c in enumerate(reversed(s.res)) if t.class_of[t.sk[c]] == cls]
+
+        def serve(e: int, heights: tuple[int, ...], used: tuple[int, ...], row: tuple[int, ...] = row,
+                  events: list[tuple[int, int]] = events) -> bool:
+            if e == len(events):
+                return True
+            index, top = events[e]
+            for h in sorted(set(heights)):
+                if h > top:
+                    break
+                more = list(used)
+                for j in range(h, top):
+                    more[j] += 1
+                if any(more[j] > min(supply[row[j]], avail[index][row[j]]) for j in range(13)):
+                    continue
+                rest = list(heights)
+                rest.remove(h)
+                if top < 12:
+                    rest.append(top + 1)
+                if serve(e + 1, tuple(sorted(rest)), tuple(more)):
+                    return True
+            return False
+
+        if not serve(0, tuple(sorted(heights)), (0,) * 13):
+            return False
+    return True
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])  # (shuffles)
+@given(rules=st.sampled_from(ALL_RULES), rng=st.randoms(use_true_random=False), in_play=st.integers(4, 40))
+def test_the_greedy_schedule_is_exact_under_each_reserve_cards_availability(
+        rules: Rules, rng: random.Random, in_play: int) -> None:
+    # the exchange argument with a bound before every reserve card: the
+    # greedy choice asks for the fewest copies of each key before each one
+    rules = rules.replace(foundation_return=False, reserve=min(rules.card_count - rules.piles - 1, 12))
+    state = State(built_position(rng, rules, in_play), True, 0)
+    reach = Reach(state)
+    for card in reversed(state.res):
+        reach.played(state.t.sk[card])
+    stuck = not all(reach.up)  # (a card that can never go up: lost whatever the schedule)
+    assert reserve_blocked(state) == (stuck or not _any_schedule_within(state)), state
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.describe())
+def test_the_search_with_blocking_gives_the_plain_searchs_verdicts(rules: Rules) -> None:
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(100 + seed)
+        in_play = cards_in_play(rules)
+        board = built_position(rng, rules, in_play) if seed % 2 else endgame_position(seed, rules, in_play)
+        reference = brute_force(board, 20_000)
+        search = Search(board, Options(reserve_blocking=True))
+        assert not search.compiled
+        while not search.step(60.0, max_nodes=100_000) and search.nodes < 200_000:
+            pass
+        if search.result == "won":
+            moves, end = search.replay(board, search.line)
+            assert end.is_won() and moves
+        if reference is not None and search.result in ("won", "lost"):
+            checked += 1
+            assert search.result == reference, board.position()
+    assert checked >= 3
+
+
+def test_a_position_that_takes_the_core_millions_of_positions_is_cut_at_once() -> None:
+    # two decks in suit, base 4, five piles; a cycle: 4S lies at the bottom
+    # of the pile 4S 3D 2S AH KC QD JS TH, whose TH has no holder left (the
+    # other black jacks are up) and so must go up after 9H; 9H lies under 8S
+    # in QS JH TS 9H 8S 7H, and 8S has no holder left either (the red nines
+    # are up) and must go up after 4S. The compiled core proves the
+    # position lost after 24.6 million positions (solve, 60 s)
+    rules = Rules(decks=2, reserve=13, piles=5, candidates=0, foundations="suit")
+    board = built_position(random.Random(8), rules, 50)
+    state = State(board, True, 0)
+    assert reserve_blocked(state) and not reserve_dead(state)
+    search = Search(board, Options(reserve_blocking=True))
+    search.step(60.0, max_nodes=1_000)
+    assert search.result == "lost" and search.nodes == 1
+
+
+def test_the_compiled_core_does_not_take_the_option() -> None:
+    board = endgame_position(1, RULE_SETS[0])
+    with pytest.raises(ValueError, match="pure-Python"):
+        Search(board, Options(reserve_blocking=True, core="compiled"))
+
+
+def test_a_waste_card_that_can_go_up_may_hold_a_card_in_a_space_instead() -> None:
+    # Terrace deal 18, 190 moves into a winning line: the waste's 5C can go
+    # up, but the line puts it into the space that 5D leaves and lays the
+    # 4H of 8D 7C 6D 5C 4H on it, so that 5C, 6D and 7C go up and the
+    # terrace's 8H finds its red 6. A first version took a card that can go
+    # up for one that can never be shown, and cut this won position.
+    position = (
+        "J 6D7HQD3CAH7DTD8H JCQDKCAD2S3D4S5D6C7H8S9DTC,JSQHKSAD2S3D4S5H6C,"
+        "JHQCKHAS2H3S4H5S6H7S8D9STD,JHQSKDAS2D3C4D5S6H7C8H9CTH,JDQSKHAC2D3S4D,JDQCKDAC2H,JSQH,JC "
+        "3H2C,TH9S,8C7D6S5H4C,6S,TS9H8S,8C,5D,4C3H2C,8D7C6D5C4H 9H7SAHKCTC9D9CKSTS5C - 0"
+    )
+    board = Board.from_position(position, get_rules("terrace"))
+    result = solve(board, max_seconds=30)
+    assert result.result == "won"
+    line = board.copy(stack=False)
+    assert not reserve_blocked(State(line, True, 0))
+    for move in result.moves:
+        line.push(move)
+        assert not reserve_blocked(State(line, True, 0)), line.position()
+
+
+@pytest.mark.parametrize("variant", ["terrace", "falling-star", "wood", "madame"])
+def test_the_cut_never_fires_on_a_winning_line(variant: str) -> None:
+    # the lines the solver wins deals with, every position after the base card
+    positions = 0
+    for number in range(1, 13):
+        board = Board.from_number(number, get_rules(variant))
+        result = solve(board, max_nodes=300_000, all_candidates=False, short_line=False)
+        if result.result != "won":
+            continue
+        line = board.copy(stack=False)
+        for move in result.moves:
+            line.push(move)
+            if not line.choosing:
+                positions += 1
+                assert not reserve_blocked(State(line, True, 0)), (variant, number, line.position())
+    assert positions >= 200
