@@ -61,14 +61,22 @@ def _reachable(board: Board, most: int) -> tuple[dict[bytes, Board], set[bytes]]
     return boards, won
 
 
+SEEDS = (0, 1, 3, 5, 6, 7, 9, 11)
+"""The random positions of each rule set: the odd seeds build them card by
+card, which buries cards (all the positions beyond the reserve schedule
+where the cut fired, of twelve seeds, were of odd ones), the even seeds
+are endgames (two kept, the cut must not fire on their won positions
+either)."""
+
+
 def test_the_cut_fires_only_on_lost_positions() -> None:
-    # every position reachable from random ones (12 a rule set, of 2,000
+    # every position reachable from random ones (SEEDS of a rule set, of 2,000
     # positions at most), its verdict by the plain search of the whole
     # graph; the cut must never fire on a won one
     beyond_by_rules = []
     for rules in ALL_RULES:
         fired = beyond = 0
-        for seed in range(12):
+        for seed in SEEDS:
             rng = random.Random(seed)
             in_play = cards_in_play(rules) - 4 + seed % 6
             board = (built_position(rng, rules, in_play) if seed % 2
