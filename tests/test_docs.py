@@ -23,6 +23,7 @@ from terrace.refusals import LANGUAGES, Param, Reason, Refusal, catalogues
 from terrace.rules import RULE_OPTIONS, OptionKind, Rules
 from terrace.variants import VARIANTS
 from terrace.web.app import create_app
+from terrace.web.why import Why
 from web_support import app_client
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -80,6 +81,17 @@ def test_api_md_names_every_refusal_code() -> None:
     text = (DOCS / "api.md").read_text()
     missing = [code.value for code in ALL_CODES if f"`{code.value}`" not in text]
     assert not missing, f"docs/api.md does not list {missing}"
+
+
+def test_api_md_why_section_names_every_answer_of_a_pressed_card() -> None:
+    """The section of ``GET /api/games/{id}/why`` names every code of a
+    pressed card (``terrace.web.why.Why``) and ``game-given-up``: it had
+    left out ``card-stuck-space`` and ``foundation-card-stuck-space``."""
+    text = (DOCS / "api.md").read_text()
+    section = text.split("### `GET /api/games/{id}/why", 1)[1].split("\n### ", 1)[0]
+    codes = [code.value for code in Why] + ["game-given-up"]
+    missing = [code for code in codes if f"`{code}`" not in section]
+    assert not missing, f"docs/api.md's why section does not name {missing}"
 
 
 def _status_rows() -> dict[int, str]:

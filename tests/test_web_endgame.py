@@ -11,6 +11,7 @@ import pytest
 
 from store_support import golden, store_on_each_kind
 from terrace.board import Board
+from terrace.moves import Move
 from terrace.solver import finish_line, safe_moves
 from terrace.storage import GameStore
 from terrace.storage.base import MAX_ACTIVE_REPORT_MS, REPORT_SLACK_MS
@@ -196,6 +197,36 @@ def test_a_game_given_up_gets_no_hint_and_nothing_in_it_can_move(
     assert check["legal"] is False and check["code"] == "game-given-up"
     why = client.get(f"/api/games/{gid}/why", params={"pile": "stock"}).json()
     assert why["movable"] is False and why["code"] == "game-given-up"
+
+
+def test_a_card_pressed_in_a_game_given_up_is_said_to_be_given_up_even_one_stuck_before(
+    client: TestClient, store: GameStore
+) -> None:
+    """api.md: on a game given up, `/check` and `/why` say that nothing can
+    move. A card with nowhere to go was explained as "the A♦ has nowhere to
+    go yet" and a move the rules refuse as "no foundation accepts the 4♥
+    yet" (Terrace deal 1 after c1), as if play could go on."""
+    gid = client.post("/api/games", json={"deal_number": 1}).json()["id"]
+    assert client.post(f"/api/games/{gid}/moves", json={"move": "c1"}).status_code == 200
+    board = Board.from_number(1, get_rules("terrace"))
+    board.push_text("c1")
+    piles = [f"t{n}" for n in range(1, len(board.tableau) + 1)] + ["reserve", "f1", "waste"]
+    before = {client.get(f"/api/games/{gid}/why", params={"pile": pile}).json()["code"] for pile in piles}
+    refused = [f"t{n}f" for n in range(1, len(board.tableau) + 1) if not board.is_legal(Move.parse(f"t{n}f"))]
+    assert {"card-stuck", "terrace-card-stuck", "foundations-keep-cards", "waste-empty"} <= before
+    assert refused
+    assert client.post(f"/api/games/{gid}/give-up", json={}).status_code == 200
+    for language in ("en", "de"):
+        headers = {"accept-language": language}
+        for pile in piles:
+            why = client.get(f"/api/games/{gid}/why", params={"pile": pile}, headers=headers).json()
+            assert (why["movable"], why["code"]) == (False, "game-given-up"), (pile, why)
+        for text in refused:
+            check = client.get(f"/api/games/{gid}/check", params={"move": text}, headers=headers).json()
+            assert (check["legal"], check["code"]) == (False, "game-given-up"), (text, check)
+    unreadable = client.get(f"/api/games/{gid}/check", params={"move": "zz"}).json()
+    assert unreadable["code"] == "move-unreadable"
+    assert client.get(f"/api/games/{gid}/why", params={"pile": "t99"}).status_code == 400
 
 
 def test_a_won_game_cannot_be_given_up(client: TestClient, store: GameStore) -> None:
