@@ -327,7 +327,7 @@ def _limits() -> list[tuple[str, str, object]]:
     """(page, the words stating a limit, with {} for the value, the value the
     code applies). The words must be on the page with the code's value."""
     from terrace.cli import storage as cli_storage
-    from terrace.solver import api, cluster, coach, hint_line, history, search, verdicts
+    from terrace.solver import api, cluster, coach, hint_line, history, lines, search, verdicts
     from terrace.solver.advice import ASKED_POSITIONS, ASKED_WEIGHT, ESCALATION
     from terrace.solver.fair import FairSettings
     from terrace.storage import base, line, rows, sqlite, statistics, transfer
@@ -357,6 +357,9 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "--hint-seconds`, {} s by default", endpoints.HINT_SECONDS),
         ("api.md", "--winnable-seconds`, {} s by default", endpoints.WINNABLE_SECONDS),
         ("api.md", "at most {} s per deal", endpoints.WINNABLE_DEAL_SECONDS),
+        ("api.md", "--winnable-seconds`, 10 s by default, {} to {} s", endpoints.WINNABLE_SECONDS_RANGE),
+        ("api.md", "--hint-seconds`, 2 s by default, {} to {} s", endpoints.HINT_SECONDS_RANGE),
+        ("api.md", "within the budget, the first {} moves always", lines.REPLAY_CHECK),
         ("api.md", "plus {} s, at most six hours", base.REPORT_SLACK_MS / 1000),
         ("api.md", "for the {} games used last", endpoints.MAX_KEPT_LINES),
         ("api.md", "of the {} games hinted last, and {} moves in all",
