@@ -706,3 +706,17 @@ def test_a_node_budget_is_said_to_give_way_to_the_time_budget_that_cuts_it_first
     words = " ".join(run("solve", "--help").output.split())
     promise = words.split("--max-nodes", 1)[1].split("--first-win", 1)[0]
     assert "same answer on every machine" in promise and "unless --max-seconds runs out first" in promise
+
+
+def test_survey_help_names_the_budget_each_player_gets_by_default() -> None:
+    """survey --help writes the default budgets out by hand ('10 for
+    perfect, 1800 for fair, 60 for greedy and random'): they are those of
+    DEFAULT_BUDGET, which a change could otherwise leave behind."""
+    from terrace.cli.solver import DEFAULT_BUDGET
+
+    words = " ".join(run("survey", "--help").output.split())
+    said = words.split("--max-seconds", 1)[1].split("--scheduler", 1)[0]
+    for player, seconds in DEFAULT_BUDGET.items():
+        assert f"{seconds:g} for" in said and player in said, (player, seconds, said)
+    assert "10 for perfect, 1800 for fair, 60 for greedy and random" in said
+    assert set(DEFAULT_BUDGET) == {"perfect", "fair", "greedy", "random"}
