@@ -4,7 +4,9 @@ playing time; every bad request is a clear 4xx that changes nothing."""
 
 from __future__ import annotations
 
+import re
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -396,3 +398,31 @@ def test_a_fresh_clock_resumes_from_the_store_once_and_never_from_a_mark_ahead()
     clock.seen("i")
     clock.reported("i", 0)
     assert not clock.fresh("i")
+
+
+REFUSED_WHEN_GIVEN_UP = {"move": ("moves", {"move": "s"}), "undo": ("undo", {}), "redo": ("redo", {}),
+                         "restart": ("restart", {}), "auto-play": ("autoplay", {}),
+                         "time report": ("time", {"ms": 10})}
+"""The requests api.md may name as refused on a game given up, by its words."""
+
+
+def test_what_api_md_says_a_game_given_up_refuses_it_refuses(client: TestClient, store: GameStore) -> None:
+    """api.md's give-up section listed a time report among the requests
+    refused with 409 game-given-up; one is answered 200 (counted 0,
+    given_up true), as its own section says. Each request the sentence
+    names is refused so."""
+    text = " ".join((Path(__file__).parent.parent / "docs" / "api.md").read_text(encoding="utf-8").split())
+    section = text.split("### `POST /api/games/{id}/give-up`", 1)[1].split("###", 1)[0]
+    listed = re.search(r"every (.+?) on it is refused with 409 `game-given-up`", section)
+    assert listed, "the give-up section no longer says what it refuses"
+    names = [name.strip() for name in re.split(r",| or ", listed.group(1)) if name.strip()]
+    assert len(names) >= 5 and set(names) <= set(REFUSED_WHEN_GIVEN_UP), names
+    gid = client.post("/api/games", json={"deal_number": 7}).json()["id"]
+    assert client.post(f"/api/games/{gid}/moves", json={"move": "c1"}).status_code == 200
+    assert client.post(f"/api/games/{gid}/give-up", json={}).status_code == 200
+    for name in names:
+        path, body = REFUSED_WHEN_GIVEN_UP[name]
+        answer = client.post(f"/api/games/{gid}/{path}", json=body)
+        assert (answer.status_code, answer.json().get("code")) == (409, "game-given-up"), (name, answer.text)
+    report = client.post(f"/api/games/{gid}/time", json={"ms": 10})
+    assert report.status_code == 200 and report.json()["given_up"] is True and report.json()["counted"] == 0
