@@ -187,6 +187,38 @@ def test_api_md_names_every_field_of_the_game_json() -> None:
     assert not missing, f"docs/api.md does not name {missing}"
 
 
+def _listed_keys(heading: str, after: str) -> set[str]:
+    """The keys api.md's section ``heading`` lists as ``{"a", "b", ...}``,
+    the first such list after the words ``after``."""
+    text = " ".join((DOCS / "api.md").read_text().split())
+    section = text.split(f"### `{heading}", 1)[1].split(" ### ", 1)[0]
+    braces = re.findall(r"\{(\"[^{}]*)\}", section.split(after, 1)[1])
+    assert braces, heading
+    return set(re.findall(r'"(\w+)"', braces[0]))
+
+
+def test_the_answers_api_md_spells_out_hold_exactly_those_keys() -> None:
+    """The answers whose keys api.md writes out whole (the recent games'
+    entries, a pressed card's why, a move's check, the line, a time report)
+    hold those keys and no others; checked by hand with curl, held here."""
+    with app_client() as client:
+        gid = client.post("/api/games", json={"deal_number": 7}).json()["id"]
+        assert client.post(f"/api/games/{gid}/moves", json={"move": "c1"}).status_code == 200
+        answers = {
+            ("GET /api/games?recent=N", "each"): client.get(
+                "/api/games", params={"recent": 1}).json()["games"][0],
+            ("GET /api/games/{id}/why", "cannot move:"): client.get(
+                f"/api/games/{gid}/why", params={"pile": "t1"}).json(),
+            ("GET /api/games/{id}/check", "legal now?"): client.get(
+                f"/api/games/{gid}/check", params={"move": "t2t5"}).json(),
+            ("GET /api/games/{id}/line", "moves:"): client.get(f"/api/games/{gid}/line").json(),
+            ("POST /api/games/{id}/time", "Answers"): client.post(
+                f"/api/games/{gid}/time", json={"ms": 5}).json(),
+        }
+    for (heading, before), answer in answers.items():
+        assert _listed_keys(heading, before) == set(answer), heading
+
+
 # -- the command line ----------------------------------------------------------------
 
 
