@@ -199,7 +199,8 @@ def _listed_keys(heading: str, after: str) -> set[str]:
 
 def test_the_answers_api_md_spells_out_hold_exactly_those_keys() -> None:
     """The answers whose keys api.md writes out whole (the recent games'
-    entries, a pressed card's why, a move's check, the line, a time report)
+    entries, a pressed card's why, a move's check, the line, a time report,
+    a hint: its "card" was left out)
     hold those keys and no others; checked by hand with curl, held here."""
     with app_client() as client:
         gid = client.post("/api/games", json={"deal_number": 7}).json()["id"]
@@ -215,6 +216,13 @@ def test_the_answers_api_md_spells_out_hold_exactly_those_keys() -> None:
             ("POST /api/games/{id}/time", "Answers"): client.post(
                 f"/api/games/{gid}/time", json={"ms": 5}).json(),
         }
+        hinted = client.post("/api/games", json={"deal_number": 11}).json()["id"]  # (7's terrace: dead)
+        assert client.post(f"/api/games/{hinted}/moves", json={"move": "c1"}).status_code == 200
+        hint = client.post(f"/api/games/{hinted}/hint", json={}).json()
+    # (a fair hint adds what its samples found, while a card is hidden: the words after the list)
+    sampled = {"samples", "wins", "undecided", "win_share"}
+    assert hint["move"] is not None and sampled <= set(hint)
+    assert _listed_keys("POST /api/games/{id}/hint", "Answers") | sampled == set(hint), "the hint"
     for (heading, before), answer in answers.items():
         assert _listed_keys(heading, before) == set(answer), heading
 
