@@ -382,3 +382,18 @@ def test_a_double_click_on_a_piles_only_card_says_why_it_stays(api: Api, open_ga
     assert said.startswith("This card is alone in its pile"), said
     settled(page)
     assert page.evaluate("document.body.dataset.moves") == "2"
+
+
+def test_a_card_pressed_on_the_board_of_a_game_given_up_says_it_was_given_up(api: Api,
+                                                                             open_game: Any) -> None:
+    """Given up, then "Look at the board": pressing a card that had nowhere
+    to go said 'The A♦ has nowhere to go yet: ...', as if play went on (a
+    card that could have moved said the game was given up)."""
+    game = api.play(api.new(variant="terrace", deal_number=1), "c1")
+    assert api.client.post(f"/api/games/{game['id']}/give-up", json={}).status_code == 200
+    stuck = why(api, game, "t1")
+    assert (stuck["movable"], stuck["code"]) == (False, "game-given-up")
+    page = open_game(api.client.get(f"/api/games/{game['id']}").json())
+    page.locator("dialog.end[open]").get_by_role("button", name="Look at the board").click()
+    press(page, "t1", 0)
+    assert "given up" in says(page, stuck["reason"])

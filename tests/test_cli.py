@@ -697,3 +697,32 @@ def test_export_says_whether_it_wants_games_named_or_not_both(args: list[str], s
     result = CliRunner().invoke(main, [*args, "--db", str(tmp_path / "none.sqlite")])
     assert result.exit_code == 2, result.output
     assert result.output.splitlines()[-1] == said
+
+
+def test_a_node_budget_is_said_to_give_way_to_the_time_budget_that_cuts_it_first() -> None:
+    """solve --help said a --max-nodes budget 'gives the same answer on every
+    machine', but --max-seconds (10 s by default) still applies beside it:
+    Admiral's Patience deal 5 with 100,000,000 positions and 0.2 s is
+    'unknown (budget ran out: time)'. The help says so."""
+    result = run("solve", "-v", "admirals-patience", "-n", "5", "--max-nodes", "100000000",
+                 "--max-seconds", "0.2", "--json")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert (answer["result"], answer["reason"]) == ("unknown", "time")
+    words = " ".join(run("solve", "--help").output.split())
+    promise = words.split("--max-nodes", 1)[1].split("--first-win", 1)[0]
+    assert "same answer on every machine" in promise and "unless --max-seconds runs out first" in promise
+
+
+def test_survey_help_names_the_budget_each_player_gets_by_default() -> None:
+    """survey --help writes the default budgets out by hand ('10 for
+    perfect, 1800 for fair, 60 for greedy and random'): they are those of
+    DEFAULT_BUDGET, which a change could otherwise leave behind."""
+    from terrace.cli.solver import DEFAULT_BUDGET
+
+    words = " ".join(run("survey", "--help").output.split())
+    said = words.split("--max-seconds", 1)[1].split("--scheduler", 1)[0]
+    for player, seconds in DEFAULT_BUDGET.items():
+        assert f"{seconds:g} for" in said and player in said, (player, seconds, said)
+    assert "10 for perfect, 1800 for fair, 60 for greedy and random" in said
+    assert set(DEFAULT_BUDGET) == {"perfect", "fair", "greedy", "random"}

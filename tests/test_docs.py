@@ -23,6 +23,7 @@ from terrace.refusals import LANGUAGES, Param, Reason, Refusal, catalogues
 from terrace.rules import RULE_OPTIONS, OptionKind, Rules
 from terrace.variants import VARIANTS
 from terrace.web.app import create_app
+from terrace.web.why import Why
 from web_support import app_client
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -80,6 +81,17 @@ def test_api_md_names_every_refusal_code() -> None:
     text = (DOCS / "api.md").read_text()
     missing = [code.value for code in ALL_CODES if f"`{code.value}`" not in text]
     assert not missing, f"docs/api.md does not list {missing}"
+
+
+def test_api_md_why_section_names_every_answer_of_a_pressed_card() -> None:
+    """The section of ``GET /api/games/{id}/why`` names every code of a
+    pressed card (``terrace.web.why.Why``) and ``game-given-up``: it had
+    left out ``card-stuck-space`` and ``foundation-card-stuck-space``."""
+    text = (DOCS / "api.md").read_text()
+    section = text.split("### `GET /api/games/{id}/why", 1)[1].split("\n### ", 1)[0]
+    codes = [code.value for code in Why] + ["game-given-up"]
+    missing = [code for code in codes if f"`{code}`" not in section]
+    assert not missing, f"docs/api.md's why section does not name {missing}"
 
 
 def _status_rows() -> dict[int, str]:
@@ -173,6 +185,46 @@ def test_api_md_names_every_field_of_the_game_json() -> None:
     keys = set(created.json()) | set(moved.json())
     missing = sorted(key for key in keys if f"`{key}`" not in text)
     assert not missing, f"docs/api.md does not name {missing}"
+
+
+def _listed_keys(heading: str, after: str) -> set[str]:
+    """The keys api.md's section ``heading`` lists as ``{"a", "b", ...}``,
+    the first such list after the words ``after``."""
+    text = " ".join((DOCS / "api.md").read_text().split())
+    section = text.split(f"### `{heading}", 1)[1].split(" ### ", 1)[0]
+    braces = re.findall(r"\{(\"[^{}]*)\}", section.split(after, 1)[1])
+    assert braces, heading
+    return set(re.findall(r'"(\w+)"', braces[0]))
+
+
+def test_the_answers_api_md_spells_out_hold_exactly_those_keys() -> None:
+    """The answers whose keys api.md writes out whole (the recent games'
+    entries, a pressed card's why, a move's check, the line, a time report,
+    a hint: its "card" was left out)
+    hold those keys and no others; checked by hand with curl, held here."""
+    with app_client() as client:
+        gid = client.post("/api/games", json={"deal_number": 7}).json()["id"]
+        assert client.post(f"/api/games/{gid}/moves", json={"move": "c1"}).status_code == 200
+        answers = {
+            ("GET /api/games?recent=N", "each"): client.get(
+                "/api/games", params={"recent": 1}).json()["games"][0],
+            ("GET /api/games/{id}/why", "cannot move:"): client.get(
+                f"/api/games/{gid}/why", params={"pile": "t1"}).json(),
+            ("GET /api/games/{id}/check", "legal now?"): client.get(
+                f"/api/games/{gid}/check", params={"move": "t2t5"}).json(),
+            ("GET /api/games/{id}/line", "moves:"): client.get(f"/api/games/{gid}/line").json(),
+            ("POST /api/games/{id}/time", "Answers"): client.post(
+                f"/api/games/{gid}/time", json={"ms": 5}).json(),
+        }
+        hinted = client.post("/api/games", json={"deal_number": 11}).json()["id"]  # (7's terrace: dead)
+        assert client.post(f"/api/games/{hinted}/moves", json={"move": "c1"}).status_code == 200
+        hint = client.post(f"/api/games/{hinted}/hint", json={}).json()
+    # (a fair hint adds what its samples found, while a card is hidden: the words after the list)
+    sampled = {"samples", "wins", "undecided", "win_share"}
+    assert hint["move"] is not None and sampled <= set(hint)
+    assert _listed_keys("POST /api/games/{id}/hint", "Answers") | sampled == set(hint), "the hint"
+    for (heading, before), answer in answers.items():
+        assert _listed_keys(heading, before) == set(answer), heading
 
 
 # -- the command line ----------------------------------------------------------------

@@ -155,6 +155,43 @@ def test_links_named_files_and_modules_resolve(page: Path) -> None:
             assert _resolves(code), f"{page.name} names {code}, which the code does not have"
 
 
+SECTION_NAMED = re.compile(r"(\w+\.md)(?:\]\([^)]*\))?(?:'s)?,?\s+\"([^\"]{2,60})\"")
+"""A page named and then a section of it in quotes: ``docs/storage.md, "Nothing is lost"``."""
+
+
+SECTION_HERE = re.compile(r"\b[Ss]ee \"([^\"]{2,60})\"")
+"""A section of the same page: ``(see "Export and import")``."""
+
+
+def _sections_named() -> list[tuple[str, str, str]]:
+    named = [(page.name, found, " ".join(section.split())) for page in PAGES
+             for found, section in SECTION_NAMED.findall(page.read_text(encoding="utf-8"))]
+    here = [(page.name, page.name, " ".join(section.split())) for page in PAGES
+            for section in SECTION_HERE.findall(page.read_text(encoding="utf-8"))]
+    return sorted(set(named + here))
+
+
+def test_the_sections_the_docs_name_in_quotes_are_found() -> None:
+    """(The collection below finds what it looks for.)"""
+    assert len(_sections_named()) >= 12
+
+
+@pytest.mark.parametrize(("page", "named", "section"), _sections_named())
+def test_a_section_named_in_quotes_is_a_heading_or_a_bold_lead_of_that_page(page: str, named: str,
+                                                                              section: str) -> None:
+    """A reader sent to `storage.md, "Nothing is lost"` finds a heading (or a
+    paragraph's bold lead) of that name there: a heading renamed would
+    leave the reference pointing nowhere, which the link check misses."""
+    target = next((p for p in PAGES if p.name == named), None)
+    assert target is not None, f"{page} names {named}, which is not a page of the docs"
+    text = target.read_text(encoding="utf-8")
+    heads = [re.sub(r"[`*]", "", head).strip().lower() for head in re.findall(r"^#+ (.*)$", text, re.M)]
+    leads = [" ".join(lead.split()).lower() for lead in re.findall(r"\*\*([^*]+)\*\*", text)]
+    wanted = section.lower()
+    assert any(wanted in head for head in heads) or wanted in leads, (
+        f"{page} sends the reader to {named}, \"{section}\", which has no such heading")
+
+
 def _resolves(name: str) -> bool:
     parts = name.split(".")
     for cut in range(len(parts), 0, -1):
@@ -290,7 +327,7 @@ def _limits() -> list[tuple[str, str, object]]:
     """(page, the words stating a limit, with {} for the value, the value the
     code applies). The words must be on the page with the code's value."""
     from terrace.cli import storage as cli_storage
-    from terrace.solver import api, cluster, coach, hint_line, history, search, verdicts
+    from terrace.solver import api, cluster, coach, hint_line, history, lines, search, verdicts
     from terrace.solver.advice import ASKED_POSITIONS, ASKED_WEIGHT, ESCALATION
     from terrace.solver.fair import FairSettings
     from terrace.storage import base, line, rows, sqlite, statistics, transfer
@@ -320,6 +357,9 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "--hint-seconds`, {} s by default", endpoints.HINT_SECONDS),
         ("api.md", "--winnable-seconds`, {} s by default", endpoints.WINNABLE_SECONDS),
         ("api.md", "at most {} s per deal", endpoints.WINNABLE_DEAL_SECONDS),
+        ("api.md", "--winnable-seconds`, 10 s by default, {} to {} s", endpoints.WINNABLE_SECONDS_RANGE),
+        ("api.md", "--hint-seconds`, 2 s by default, {} to {} s", endpoints.HINT_SECONDS_RANGE),
+        ("api.md", "within the budget, the first {} moves always", lines.REPLAY_CHECK),
         ("api.md", "plus {} s, at most six hours", base.REPORT_SLACK_MS / 1000),
         ("api.md", "for the {} games used last", endpoints.MAX_KEPT_LINES),
         ("api.md", "of the {} games hinted last, and {} moves in all",

@@ -4,13 +4,16 @@ playing time; every bad request is a clear 4xx that changes nothing."""
 
 from __future__ import annotations
 
+import re
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from store_support import golden, save, store_on_each_kind
 from terrace.board import Board
+from terrace.moves import Move
 from terrace.solver import finish_line, safe_moves
 from terrace.storage import GameStore
 from terrace.storage.base import MAX_ACTIVE_REPORT_MS, REPORT_SLACK_MS
@@ -196,6 +199,36 @@ def test_a_game_given_up_gets_no_hint_and_nothing_in_it_can_move(
     assert why["movable"] is False and why["code"] == "game-given-up"
 
 
+def test_a_card_pressed_in_a_game_given_up_is_said_to_be_given_up_even_one_stuck_before(
+    client: TestClient, store: GameStore
+) -> None:
+    """api.md: on a game given up, `/check` and `/why` say that nothing can
+    move. A card with nowhere to go was explained as "the A♦ has nowhere to
+    go yet" and a move the rules refuse as "no foundation accepts the 4♥
+    yet" (Terrace deal 1 after c1), as if play could go on."""
+    gid = client.post("/api/games", json={"deal_number": 1}).json()["id"]
+    assert client.post(f"/api/games/{gid}/moves", json={"move": "c1"}).status_code == 200
+    board = Board.from_number(1, get_rules("terrace"))
+    board.push_text("c1")
+    piles = [f"t{n}" for n in range(1, len(board.tableau) + 1)] + ["reserve", "f1", "waste"]
+    before = {client.get(f"/api/games/{gid}/why", params={"pile": pile}).json()["code"] for pile in piles}
+    refused = [f"t{n}f" for n in range(1, len(board.tableau) + 1) if not board.is_legal(Move.parse(f"t{n}f"))]
+    assert {"card-stuck", "terrace-card-stuck", "foundations-keep-cards", "waste-empty"} <= before
+    assert refused
+    assert client.post(f"/api/games/{gid}/give-up", json={}).status_code == 200
+    for language in ("en", "de"):
+        headers = {"accept-language": language}
+        for pile in piles:
+            why = client.get(f"/api/games/{gid}/why", params={"pile": pile}, headers=headers).json()
+            assert (why["movable"], why["code"]) == (False, "game-given-up"), (pile, why)
+        for text in refused:
+            check = client.get(f"/api/games/{gid}/check", params={"move": text}, headers=headers).json()
+            assert (check["legal"], check["code"]) == (False, "game-given-up"), (text, check)
+    unreadable = client.get(f"/api/games/{gid}/check", params={"move": "zz"}).json()
+    assert unreadable["code"] == "move-unreadable"
+    assert client.get(f"/api/games/{gid}/why", params={"pile": "t99"}).status_code == 400
+
+
 def test_a_won_game_cannot_be_given_up(client: TestClient, store: GameStore) -> None:
     game = won_game_at(client, store, len(WON.moves))
     assert game["status"] == "won"
@@ -363,3 +396,31 @@ def test_a_fresh_clock_resumes_from_the_store_once_and_never_from_a_mark_ahead()
     clock.seen("i")
     clock.reported("i", 0)
     assert not clock.fresh("i")
+
+
+REFUSED_WHEN_GIVEN_UP = {"move": ("moves", {"move": "s"}), "undo": ("undo", {}), "redo": ("redo", {}),
+                         "restart": ("restart", {}), "auto-play": ("autoplay", {}),
+                         "time report": ("time", {"ms": 10})}
+"""The requests api.md may name as refused on a game given up, by its words."""
+
+
+def test_what_api_md_says_a_game_given_up_refuses_it_refuses(client: TestClient, store: GameStore) -> None:
+    """api.md's give-up section listed a time report among the requests
+    refused with 409 game-given-up; one is answered 200 (counted 0,
+    given_up true), as its own section says. Each request the sentence
+    names is refused so."""
+    text = " ".join((Path(__file__).parent.parent / "docs" / "api.md").read_text(encoding="utf-8").split())
+    section = text.split("### `POST /api/games/{id}/give-up`", 1)[1].split("###", 1)[0]
+    listed = re.search(r"every (.+?) on it is refused with 409 `game-given-up`", section)
+    assert listed, "the give-up section no longer says what it refuses"
+    names = [name.strip() for name in re.split(r",| or ", listed.group(1)) if name.strip()]
+    assert len(names) >= 5 and set(names) <= set(REFUSED_WHEN_GIVEN_UP), names
+    gid = client.post("/api/games", json={"deal_number": 7}).json()["id"]
+    assert client.post(f"/api/games/{gid}/moves", json={"move": "c1"}).status_code == 200
+    assert client.post(f"/api/games/{gid}/give-up", json={}).status_code == 200
+    for name in names:
+        path, body = REFUSED_WHEN_GIVEN_UP[name]
+        answer = client.post(f"/api/games/{gid}/{path}", json=body)
+        assert (answer.status_code, answer.json().get("code")) == (409, "game-given-up"), (name, answer.text)
+    report = client.post(f"/api/games/{gid}/time", json={"ms": 10})
+    assert report.status_code == 200 and report.json()["given_up"] is True and report.json()["counted"] == 0

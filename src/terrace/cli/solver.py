@@ -93,8 +93,8 @@ def _stop_store(store: VerdictStore, done: int) -> str:
 @click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True, help="Time budget.")
 @click.option("--max-nodes", type=WholeNumber(1), default=None,
               help=f"Node budget (positions entered), checked between slices of {NODE_SLICE:,} positions,"
-                   " so the same budget gives the same answer on every machine; the count can pass"
-                   " it by a few slices.")
+                   " so the same budget gives the same answer on every machine, unless --max-seconds"
+                   " runs out first (give a large one with it); the count can pass it by a few slices.")
 @click.option("--first-win", is_flag=True,
               help="Stop at the first base card that wins (the others may stay unknown); "
                    "much faster on the hardest presets.")

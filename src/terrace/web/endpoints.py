@@ -388,7 +388,7 @@ class WebGame:
         except TerraceError as error:
             reason: Reason | None = refusal_reason(request, error)
         else:
-            text, reason = str(move), game.recent_board().refusal(move) or _given_up(game)
+            text, reason = str(move), _given_up(game) or game.recent_board().refusal(move)
         if reason is None:
             return json_response({"move": text, "legal": True, "reason": None, "code": None})
         refused = request_refusal_json(request, reason, "reason")
@@ -620,7 +620,8 @@ class WebGame:
         if raw is not None and index is None:
             index = -1  # refused by explain() with the pile's range
         board = game.recent_board()
-        reason = explain(board, pile, index) or _given_up(game)
+        reason = explain(board, pile, index)  # (first: a pile or index the game lacks is refused)
+        reason = _given_up(game) or reason  # (nothing moves in a game given up, a stuck card neither)
         body: dict[str, Any] = {"pile": pile, "index": index, "movable": reason is None}
         if reason is None:
             return json_response({**body, "reason": None, "code": None})
