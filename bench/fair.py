@@ -25,8 +25,10 @@ import tempfile
 import time
 from typing import Any
 
-from terrace.cli.options import seconds_argument
-from terrace.solver.survey import parse_range, percentile, run_survey, summarise
+from terrace.cli.options import DealRange, WholeNumber, argparse_type, seconds_argument
+from terrace.solver.fair import SETTING_LIMITS
+from terrace.solver.players import PLAYERS, player_settings
+from terrace.solver.survey import MAX_WORKERS, parse_range, percentile, run_survey, summarise
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.variants import get_rules
 
@@ -38,6 +40,26 @@ def setting(text: str) -> tuple[str, Any]:
         return name.strip(), json.loads(value)
     except json.JSONDecodeError:
         raise argparse.ArgumentTypeError(f"{text!r} is not name=value with a JSON value") from None
+
+
+def sample_counts(text: str) -> list[int]:
+    """The values of K, comma-separated, each in the fair player's range.
+
+    >>> sample_counts("4, 8")
+    [4, 8]
+    >>> sample_counts("4,0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: K = 0 is not in the range 1 to 4096
+    """
+    low, high = SETTING_LIMITS["samples"]
+    read = argparse_type(WholeNumber(low, high))
+    counts = []
+    for part in text.split(","):
+        try:
+            counts.append(read(part))
+        except argparse.ArgumentTypeError as error:
+            raise argparse.ArgumentTypeError(f"K = {error}") from None
+    return counts
 
 
 def row(label: str, verdicts: dict[int, Verdict], wall: float) -> str:
@@ -57,21 +79,35 @@ def row(label: str, verdicts: dict[int, Verdict], wall: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", default="terrace")
-    parser.add_argument("--deals", default="1-10")
-    parser.add_argument("--samples", default="4,8", help="Values of K, comma-separated.")
+    parser.add_argument("--deals", type=argparse_type(DealRange()), default="1-10")
+    parser.add_argument("--samples", type=sample_counts, default="4,8", help="Values of K, comma-separated.")
     parser.add_argument("--set", type=setting, action="append", default=[],
                         help="Another fair-player setting, name=value (repeatable).")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=argparse_type(WholeNumber()), default=0)
     parser.add_argument("--budget", type=seconds_argument, default=3600.0, help="Seconds per deal.")
     parser.add_argument("--perfect-seconds", type=seconds_argument, default=10.0)
     parser.add_argument("--baselines", default="perfect,greedy,random",
                         help="Other players to run on the same deals ('' for none).")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=argparse_type(WholeNumber(1, MAX_WORKERS)),
+                        default=min(os.cpu_count() or 1, MAX_WORKERS))
     parser.add_argument("--db", default=os.path.join(tempfile.gettempdir(), "terrace-bench-fair.sqlite3"))
     args = parser.parse_args()
-    rules = get_rules(args.variant)
-    first, last = parse_range(args.deals)
     extra = dict(args.set)
+    baselines = [b.strip() for b in args.baselines.split(",") if b.strip()]
+    # (each refused in one line before anything runs: they ended in a
+    # traceback, --set after the baselines had been played)
+    try:
+        rules = get_rules(args.variant)
+        first, last = parse_range(args.deals)
+        if "samples" in extra:
+            raise ValueError("--set samples: give the values of K with --samples")
+        for k in args.samples:
+            player_settings("fair", {**extra, "samples": k})
+        for name in baselines:
+            if name == "fair" or name not in PLAYERS:
+                raise ValueError(f"--baselines: {name!r} is not one of perfect, greedy, random")
+    except ValueError as error:  # (also every refusal of the rules)
+        parser.error(str(error))
     print(f"{args.variant} deals {first}-{last}, seed {args.seed}, {args.jobs} processes, "
           f"fair settings {extra or 'default'}, db {args.db}")
     print()
@@ -79,10 +115,10 @@ def main() -> None:
           "| solver calls/deal | median s/deal | wall s |")
     print("|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|")
     runs: list[tuple[str, str, dict[str, Any], float]] = []
-    for name in [b for b in args.baselines.split(",") if b]:
+    for name in baselines:
         runs.append((name, name, {}, args.perfect_seconds if name == "perfect" else args.budget))
-    for k in args.samples.split(","):
-        runs.append((f"fair K={int(k)}", "fair", {**extra, "samples": int(k)}, args.budget))
+    for k in args.samples:
+        runs.append((f"fair K={k}", "fair", {**extra, "samples": k}, args.budget))
     for label, player, settings, budget in runs:
         store = VerdictStore(args.db)
         start = time.perf_counter()

@@ -2,7 +2,8 @@
 
 Reads the verdicts that ``terrace survey --player P --verdicts-db FILE``
 stored (several files may be given; a player's verdicts are looked up in
-each) and prints one Markdown row per preset: for the perfect-information
+each, and a deal found in several counts its ``won`` or ``lost`` before an
+``unknown``, as a survey would) and prints one Markdown row per preset: for the perfect-information
 solver, the fair player (default settings, seed 0), the greedy and the
 random player, the deals surveyed, the win rate and its Wilson 95% interval
 (unknown deals as lost .. as won). A second table pairs each player with the
@@ -48,8 +49,29 @@ def verdicts(
     key = player_key(player)
     found: dict[int, Verdict] = {}
     for store in stores:
-        found.update(store.range(rules, first, last, key))
+        for number, verdict in store.range(rules, first, last, key).items():
+            found[number] = stronger(found.get(number), verdict)
     return found
+
+
+def stronger(kept: Verdict | None, other: Verdict) -> Verdict:
+    """Of two stores' verdicts of one deal, the one a survey counts, as the
+    store itself keeps one: a ``won`` or ``lost`` (the first found) before an
+    ``unknown``, an ``unknown`` of a larger budget before a smaller.
+
+    >>> won, unknown = Verdict("won", 9, 2.0, 10.0), Verdict("unknown", 9, 60.0, 60.0)
+    >>> stronger(won, unknown).result, stronger(unknown, won).result, stronger(None, unknown).result
+    ('won', 'won', 'unknown')
+    >>> stronger(Verdict("unknown", 1, 1.0, 1.0), unknown).max_seconds
+    60.0
+    """
+    if kept is None:
+        return other
+    if kept.result != "unknown":
+        return kept
+    if other.result != "unknown" or other.max_seconds > kept.max_seconds:
+        return other
+    return kept
 
 
 def cell(found: dict[int, Verdict]) -> tuple[str, RateBar | None]:

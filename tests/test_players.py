@@ -7,6 +7,7 @@ import json
 import math
 import pickle
 import random
+import time
 
 import pytest
 
@@ -14,8 +15,9 @@ from solver_brute import endgame_position
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.rules import Rules
+from terrace.solver.decision import Decision
 from terrace.solver.greedy import _foundation_moves, greedy_move
-from terrace.solver.observation import observe
+from terrace.solver.observation import Observation, observe
 from terrace.solver.players import (
     GreedyPlayer,
     RandomPlayer,
@@ -274,3 +276,40 @@ def test_the_rule_of_thumb_player_with_no_move_says_none() -> None:
     assert seen.moves == ()
     assert (GreedyPlayer().decide(seen).move, GreedyPlayer().decide(seen).kind) == (None, "none")
     assert RandomPlayer(1).decide(seen).kind == "none"
+
+
+class _LateLastMove:
+    """A player that chooses the moves it is given, the last one only once
+    the play-out's deadline has passed (as a fair player's decision whose
+    solves the budget cut short returns its move)."""
+
+    name = "late"
+
+    def __init__(self, moves: list[Move], late: bool = True) -> None:
+        self.moves = list(moves)
+        self.late = late
+
+    def decide(self, obs: Observation, deadline: float | None = None) -> Decision:
+        move = self.moves.pop(0)
+        if self.late and not self.moves and deadline is not None:
+            time.sleep(max(0.0, deadline - time.perf_counter()) + 0.01)
+        return Decision(move, "late")
+
+
+def test_a_game_left_without_a_move_by_a_move_chosen_as_the_time_ran_out_is_unknown() -> None:
+    """A play-out whose last move, chosen once its budget had run out (a
+    fair player's decision whose solves were cut short), left the game with
+    no move was ``lost``, and a survey counts a stored ``lost`` at every
+    budget: a survey at 0.3 s could store the loss that one at 1,800 s then
+    took as it was. It is ``unknown`` now, as the time ran out."""
+    rules = get_rules("falling-star")
+    greedy = play_out(Board.from_number(3, rules), make_player("greedy"))
+    assert (greedy.result, greedy.reason) == ("lost", "")  # (no move left after its last)
+    board = Board.from_number(3, rules)
+    for move in greedy.moves[:-3]:
+        board.push(move)
+    late = play_out(board, _LateLastMove(list(greedy.moves[-3:])), max_seconds=0.3)
+    assert len(late.moves) == 3 and late.seconds >= 0.3
+    assert (late.result, late.reason) == ("unknown", "time")
+    on_time = play_out(board, _LateLastMove(list(greedy.moves[-3:]), late=False), max_seconds=60)
+    assert (on_time.result, on_time.reason, len(on_time.moves)) == ("lost", "", 3)

@@ -201,6 +201,35 @@ def test_the_survey_benchmark_refuses_bad_options_in_one_line(args: list[str], s
     assert done.stdout == ""
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    (["--set", "foo=1"], "unknown fair-player setting 'foo'"),
+    (["--set", "samples=3"], "--set samples: give the values of K with --samples"),
+    (["--variant", "nope"], "unknown variant 'nope'"),
+    (["--deals", "x"], "argument --deals: 'x' is not a range of deal numbers"),
+    (["--deals", "1-99999999999"], "one survey covers at most 1,000,000"),
+    (["--samples", "4,x"], "argument --samples: K = 'x' is not a whole number"),
+    (["--samples", "0"], "argument --samples: K = 0 is not in the range 1 to 4096"),
+    (["--jobs", "0"], "argument --jobs: 0 is not in the range 1 to 256"),
+    (["--baselines", "greedy,fair"], "--baselines: 'fair' is not one of perfect, greedy, random"),
+])
+def test_the_fair_benchmark_refuses_bad_options_in_one_line(tmp_path: Path, args: list[str],
+                                                            said: str) -> None:
+    """``bench/fair.py`` ended an unknown preset or setting, a range or a K
+    it could not read in a traceback (``--set`` only after the baselines
+    had played their deals), played ``--jobs 0`` in one process, took
+    ``--set samples=3`` and played the K of ``--samples`` instead, and
+    played ``--baselines fair`` with the fair player's settings left out
+    of its row. Each is now a usage error, status 2, before anything runs."""
+    quick = ["--deals", "1", "--baselines", "", "--samples", "1", "--budget", "0.05",
+             "--perfect-seconds", "0.05", "--db", str(tmp_path / "v.sqlite3")]
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "fair.py"), *quick, *args],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": f"{ROOT / 'src'}"})
+    assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-2000:])
+    assert said in done.stderr and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert done.stdout == "" and not (tmp_path / "v.sqlite3").exists()
+
+
 STOPPED_AT_EACH_POINT = """
 import json, os, signal, sys
 from multiprocessing import forkserver, resource_tracker

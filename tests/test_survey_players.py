@@ -17,7 +17,7 @@ from terrace.deal import DEAL_VERSION
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.players import player_key, player_settings
-from terrace.solver.survey import run_survey, summarise, summary_json, usable, wilson_interval
+from terrace.solver.survey import Z95, run_survey, summarise, summary_json, usable, wilson_interval
 from terrace.solver.verdicts import (
     SOLVER_VERSION,
     Verdict,
@@ -338,6 +338,21 @@ def test_the_wilson_interval_never_leaves_zero_to_one() -> None:
         for successes in (0, trials):
             low, high = wilson_interval(successes, trials)
             assert 0.0 <= low <= high <= 1.0
+
+
+def test_the_wilson_interval_of_none_or_all_starts_at_0_or_ends_at_1_exactly() -> None:
+    """0 wins of 3 had a lower end of 5.55e-17, not 0 (45,067 of the counts
+    from 1 to 100,000), and 30 of 30 an upper end of 0.9999999999999999: a
+    researcher testing ``low == 0`` for a preset never won was told it was
+    not. The other end is the closed form, z^2 / (n + z^2) and n / (n + z^2)."""
+    z2 = Z95 * Z95
+    for trials in range(1, 2001):
+        low, high = wilson_interval(0, trials)
+        assert low == 0.0 and high == pytest.approx(z2 / (trials + z2), abs=1e-12), trials
+        low, high = wilson_interval(trials, trials)
+        assert high == 1.0 and low == pytest.approx(trials / (trials + z2), abs=1e-12), trials
+    summary = summarise({deal: Verdict("unknown", 0, 0.1, 0.1) for deal in range(3)})
+    assert (summary.low, summary.high) == (0.0, 1.0)
 
 
 def test_a_verdict_at_exactly_its_budget_counts() -> None:

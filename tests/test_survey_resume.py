@@ -4,6 +4,9 @@ ranges and budgets."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +15,8 @@ from terrace.solver.players import player_key
 from terrace.solver.survey import run_survey
 from terrace.solver.verdicts import Verdict, VerdictStore
 from terrace.variants import get_rules
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("player", ["perfect", "greedy"])
@@ -216,3 +221,29 @@ def test_the_survey_benchmark_leaves_no_files_behind(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert "| falling-star | perfect | 2 |" in done.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_honest_table_counts_a_proof_of_one_store_before_an_unknown_of_another(tmp_path: Path) -> None:
+    """``bench/players.py --db A --db B``: a deal that A proved won and B
+    left unknown (a shorter survey, or another machine's) took B's
+    ``unknown``, the last store read, so the table's win rate fell with
+    each store added after the one holding the proof."""
+    rules = get_rules("terrace")
+    proofs, shorter = tmp_path / "proofs.sqlite3", tmp_path / "shorter.sqlite3"
+    store = VerdictStore(str(proofs))
+    store.put_many(rules, {1: Verdict("won", 9, 1.0, 10.0, "c1"), 2: Verdict("lost", 9, 1.0, 10.0),
+                           3: Verdict("unknown", 9, 1.0, 1.0)})
+    store.close()
+    store = VerdictStore(str(shorter))
+    store.put_many(rules, {1: Verdict("unknown", 9, 0.5, 0.5), 2: Verdict("unknown", 9, 0.5, 0.5),
+                           3: Verdict("unknown", 9, 5.0, 5.0), 4: Verdict("won", 9, 0.1, 0.5, "c1")})
+    store.close()
+    for order in ([proofs, shorter], [shorter, proofs]):
+        done = subprocess.run([sys.executable, str(ROOT / "bench" / "players.py"), "--presets", "terrace",
+                               "--deals", "1-4", *(word for db in order for word in ("--db", str(db)))],
+                              capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+        assert done.returncode == 0, done.stderr[-2000:]
+        row = next(line for line in done.stdout.splitlines() if line.startswith("| terrace |"))
+        # won 1 and 4, lost 2, unknown 3 (its 5 s search): Wilson of 2 and of 3 wins in 4
+        assert row.split(" | ")[1] == "50.0% (15.0 .. 95.4; 4 deals, 1 unknown)", (order, row)

@@ -3,7 +3,8 @@
 A play-out always ends won or lost: players never return to a position seen
 before (see :class:`~terrace.solver.observation.Observation`), a player that
 finds no move gives up (lost), and a move cap is a safety net. Only a time
-budget that runs out ends it ``unknown``.
+budget that runs out ends it ``unknown``: also a game that a move chosen as
+it ran out left with no move (that move may have been hurried).
 
 :func:`play_deal` is the unit of work of a survey: a pure, picklable
 function of (rules, deal number, player name, player settings, seed,
@@ -80,13 +81,16 @@ def play_out(
         if game.is_won():
             result = WON
             break
+        # (the time before the end of a lost game: a move chosen as the
+        # budget ran out, its solves cut short, that left no move was
+        # stored lost, and a lost counts at every budget)
+        if time.perf_counter() >= deadline:
+            result, reason = UNKNOWN, "time"
+            break
         if not game.legal_moves:
             break
         if len(played) >= cap:
             reason = "moves"
-            break
-        if time.perf_counter() >= deadline:
-            result, reason = UNKNOWN, "time"
             break
         obs = observe(game)
         decision = player.decide(obs, deadline)

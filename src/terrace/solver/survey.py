@@ -53,7 +53,11 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # (at none and at all, its ends are 0 and 1 exactly: the formula's
+    # rounding gave 5.55e-17 for 0 of 3, and 0.9999999999999999 for 30 of 30)
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return low, high
 
 
 def percentile(values: list[float], q: float) -> float:
