@@ -180,5 +180,18 @@ def slow_animations(page: Any, rate: float = 0.1) -> None:
     cdp.send("Animation.setPlaybackRate", {"playbackRate": rate})
 
 
+def press_on(page: Any, box: dict[str, float]) -> None:
+    """Press the mouse on the middle of ``box`` (a bounding box)."""
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+
+
+def drag(page: Any, box: dict[str, float], to: dict[str, float], steps: int = 6) -> None:
+    """Drag by mouse from the middle of bounding box ``box`` to the middle of ``to``, and let go."""
+    press_on(page, box)
+    page.mouse.move(to["x"] + to["width"] / 2, to["y"] + to["height"] / 2, steps=steps)
+    page.mouse.up()
+
+
 def top(page: Any, pile: str) -> Any:
     return page.locator(f"[data-pile='{pile}'] > .card").last

@@ -61,15 +61,27 @@ def start(store: GameStore, record: GameRecord) -> StoredGame:
     return store.create(record.variant, record.rules, record.deal)
 
 
+def save(store: GameStore, game: StoredGame, board: Board, action: str) -> None:
+    """Store ``board`` as ``game``'s next state, one update of ``action``."""
+    revision = game.revision
+    game.sync(board)
+    store.update(game, expected_revision=revision, action=action)
+
+
 def play(store: GameStore, game: StoredGame, moves: list[str] | tuple[str, ...]) -> Board:
     """Play ``moves`` one stored update at a time, like the web game does."""
     board = game.board()
     for move in moves:
         board.push_text(move)
-        revision = game.revision
-        game.sync(board)
-        store.update(game, expected_revision=revision, action="move")
+        save(store, game, board, "move")
     return board
+
+
+def play_otherwise(store: GameStore, game: StoredGame, board: Board, than: str) -> None:
+    """Play on ``board`` (``game``'s) the first legal move other than
+    ``than``, stored."""
+    board.push(next(move for move in board.legal_moves if str(move) != than))
+    save(store, game, board, "move")
 
 
 def undo(store: GameStore, game: StoredGame, times: int = 1) -> Board:
@@ -77,10 +89,8 @@ def undo(store: GameStore, game: StoredGame, times: int = 1) -> Board:
     board = game.board()
     for _ in range(times):
         board.pop()
-        revision = game.revision
-        game.sync(board)
         game.undos += 1
-        store.update(game, expected_revision=revision, action="undo")
+        save(store, game, board, "undo")
     return board
 
 

@@ -235,6 +235,20 @@ def test_the_alert_is_emptied_when_its_toast_hides(api: Api, open_game: Any) -> 
     open_game.errors.clear()
 
 
+def refused_the_second_time(page: Any, key: str, moves: int, words: str) -> None:
+    """``key`` pressed once, leaving ``moves`` moves played, and again:
+    the second is refused, in ``words``, heard and shown."""
+    page.keyboard.press(key)
+    page.wait_for_selector(f"body[data-moves='{moves}']")
+    settled(page)
+    heard(page)
+    page.keyboard.press(key)
+    settled(page)
+    said = heard(page)
+    assert words in said, said
+    assert page.locator("#toast.show").inner_text() == words
+
+
 @pytest.mark.parametrize(("locale", "undo", "redo"), [
     ("en-GB", "There is no move to undo.", "There is no move to redo."),
     ("de-DE", "Es gibt keinen Zug zum Zurücknehmen.", "Es gibt keinen Zug zum Wiederholen."),
@@ -249,25 +263,9 @@ def test_undo_and_redo_by_key_with_nothing_to_take_back_say_so(api: Api, open_ga
     game = api.play(api.new(variant="terrace", deal_number=7), "c2")
     page = open_game(game, locale=locale)
     listen(page)
-    page.keyboard.press("Control+z")
-    page.wait_for_selector("body[data-moves='0']")
-    settled(page)
-    heard(page)
-    page.keyboard.press("Control+z")
-    settled(page)
-    said = heard(page)
-    assert undo in said, said
-    assert page.locator("#toast.show").inner_text() == undo
+    refused_the_second_time(page, "Control+z", 0, undo)
     assert page.evaluate("document.body.dataset.moves") == "0"
-    page.keyboard.press("Control+y")
-    page.wait_for_selector("body[data-moves='1']")
-    settled(page)
-    heard(page)
-    page.keyboard.press("Control+y")
-    settled(page)
-    said = heard(page)
-    assert redo in said, said
-    assert page.locator("#toast.show").inner_text() == redo
+    refused_the_second_time(page, "Control+y", 1, redo)
     stored = api.client.get(f"/api/games/{game['id']}").json()
     assert stored["moves"] == 1 and not stored["can_redo"]
     # (the two refused requests, as the console reports them, and nothing else)

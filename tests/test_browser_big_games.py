@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, top, until
+from browser_support import Api, drag, moves_seen, top, until
 from test_browser_layout import KEYS_CLEAR, PHONE, REACH, assert_fits, run, stack_high
 from web_support import game_line
 
@@ -280,10 +280,7 @@ def test_four_packs_on_a_small_phone_take_two_lines_and_play_by_tap_and_drag(api
     moves_seen(page, 2)
     card, pile = top(page, "t11").bounding_box(), top(page, "t10").bounding_box()
     assert card is not None and pile is not None
-    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=6)
-    page.mouse.up()
+    drag(page, card, pile)
     moves_seen(page, 3)
     played = game_line(api.client, game["id"])["moves"][-2:]
     assert played == ["t7t14", "t11t10"]
@@ -522,10 +519,7 @@ def test_the_exposed_card_of_a_scrolled_terrace_is_played_and_the_strip_follows(
     card = page.locator("[data-pile='reserve'] > .card.exposed").bounding_box()
     home = page.locator("[data-pile='f3']").bounding_box()
     assert card is not None and home is not None
-    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(home["x"] + home["width"] / 2, home["y"] + home["height"] / 2, steps=6)
-    page.mouse.up()
+    drag(page, card, home)
     moves_seen(page, 2)
     assert game_line(api.client, game["id"])["moves"][-1] == "rf3"
     until(lambda: page.locator("[data-pile='reserve'] > .card").count() == 394)

@@ -327,16 +327,22 @@ def test_the_dead_end_setting_says_a_single_base_card_in_the_singular(
     assert plural not in page.locator("#prompt").inner_text()
 
 
+def chances_said(open_game: Any, game: dict[str, Any]) -> str:
+    """What the coach's chances of ``game``'s base cards say, asked on its page."""
+    page = open_game(game, reduced_motion="reduce")
+    page.locator("#btn-chances").click()
+    words = page.locator("#coach-chances .chances-text")
+    words.wait_for(timeout=60_000)
+    text: str = words.inner_text()
+    return text
+
+
 def test_chances_name_a_base_card_whose_terrace_is_dead(api: Api, open_game: Any) -> None:
     """General's Patience deal 61: with base cards c1-c3 the terrace could
     never be played out (the server's ``fatal``); the chances say so of
     them, and give c4's sampled wins."""
     game = api.new(variant="generals-patience", deal_number=61)
-    page = open_game(game, reduced_motion="reduce")
-    page.locator("#btn-chances").click()
-    words = page.locator("#coach-chances .chances-text")
-    words.wait_for(timeout=60_000)
-    text = words.inner_text()
+    text = chances_said(open_game, game)
     assert text.count("the terrace could never be played out") == 3, text
     assert "sampled stocks" in text.split(" · ")[3], text
 
@@ -349,11 +355,7 @@ def test_chances_name_every_base_card_of_a_terrace_dead_from_the_start(api: Api,
     among live ones is named as dead. Each is named as dead now."""
     game = api.new(variant="generals-patience", deal_number=5)
     assert game["terrace_dead"] and game["fatal"] == [] and len(game["choices"]) == 4
-    page = open_game(game, reduced_motion="reduce")
-    page.locator("#btn-chances").click()
-    words = page.locator("#coach-chances .chances-text")
-    words.wait_for(timeout=60_000)
-    text = words.inner_text()
+    text = chances_said(open_game, game)
     assert text.count("the terrace could never be played out") == 4, text
     assert "sampled stocks" not in text, text
 

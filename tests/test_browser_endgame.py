@@ -556,6 +556,25 @@ def test_the_leave_question_answered_no_gives_the_focus_back_to_start(api: Api, 
     assert page.locator("#dlg-new[open]").count() == 1
 
 
+def custom_group_shown(browser: Any, options: dict[str, Any], locale: str) -> tuple[str, str]:
+    """What the statistics of a page in ``locale`` call the group of a
+    game with the rule ``options`` (deal 5, c1 played), and its line in the
+    list of recent games."""
+    with running_server() as url:
+        api = Api(url)
+        game = api.play(api.new(variant="terrace", options=options, deal_number=5), "c1")
+        context = browser.new_context(viewport={"width": 1440, "height": 900}, locale=locale)
+        page = context.new_page()
+        page.goto(f"{url}?game={game['id']}")
+        page.wait_for_selector("body[data-ready='true']")
+        page.locator("#btn-stats").click()
+        row = page.locator(f"#dlg-stats tr[data-variant='{game['stats_key']}'] th").inner_text()
+        recent = page.locator("#dlg-stats ol.recent li .what").first.inner_text()
+        context.close()
+        api.client.close()
+    return row, recent
+
+
 @pytest.mark.parametrize(("locale", "title"), [
     ("en-GB", "Terrace (custom: foundations in suit, redeals 1)"),
     ("de-DE", "Terrace (eigene Regeln: Zielstapel in Farbe (Symbol), weitere Durchgänge 1)"),
@@ -565,21 +584,9 @@ def test_a_custom_group_of_the_statistics_is_named_in_the_page_language(
 ) -> None:
     """The options of a custom game's group are said as the page speaks,
     not in the server's English."""
-    with running_server() as url:
-        api = Api(url)
-        game = api.play(api.new(variant="terrace", options={"foundations": "suit", "redeals": 1},
-                                deal_number=5), "c1")
-        context = browser.new_context(viewport={"width": 1440, "height": 900}, locale=locale)
-        page = context.new_page()
-        page.goto(f"{url}?game={game['id']}")
-        page.wait_for_selector("body[data-ready='true']")
-        page.locator("#btn-stats").click()
-        row = page.locator(f"#dlg-stats tr[data-variant='{game['stats_key']}'] th")
-        assert row.inner_text() == title
-        # and so in the list of recent games
-        assert page.locator("#dlg-stats ol.recent li .what").first.inner_text().startswith(f"{title} · ")
-        context.close()
-        api.client.close()
+    row, recent = custom_group_shown(browser, {"foundations": "suit", "redeals": 1}, locale)
+    assert row == title
+    assert recent.startswith(f"{title} · ")  # and so in the list of recent games
 
 
 @pytest.mark.parametrize(("locale", "title"), [
@@ -594,19 +601,8 @@ def test_a_custom_group_says_its_yes_no_options_as_what_they_do(
     answer: "Terrace (custom: foundation return yes, candidates of the base
     rank up at once no)", German "... (eigene Regeln: Rückgabe von
     Zielstapeln ja, Basiskarten desselben Werts gleich hinauf nein)"."""
-    with running_server() as url:
-        api = Api(url)
-        options = {"foundation_return": True, "promote_candidates": False}
-        game = api.play(api.new(variant="terrace", options=options, deal_number=5), "c1")
-        context = browser.new_context(viewport={"width": 1440, "height": 900}, locale=locale)
-        page = context.new_page()
-        page.goto(f"{url}?game={game['id']}")
-        page.wait_for_selector("body[data-ready='true']")
-        page.locator("#btn-stats").click()
-        row = page.locator(f"#dlg-stats tr[data-variant='{game['stats_key']}'] th")
-        assert row.inner_text() == title
-        context.close()
-        api.client.close()
+    row, _ = custom_group_shown(browser, {"foundation_return": True, "promote_candidates": False}, locale)
+    assert row == title
 
 
 def win_by_clicks(open_game: Any, game: dict[str, Any], before_goto: Any, **options: Any) -> Any:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, settled, top
+from browser_support import Api, moves_seen, press_on, settled, top
 from terrace.board import Board
 from terrace.cards import RANK, RED
 from terrace.moves import Move
@@ -242,8 +242,7 @@ def test_escape_cancels_a_drag(api: Api, open_game: Any) -> None:
     page = open_game(game)
     box = top(page, "t1").bounding_box()
     target = page.locator("[data-pile='t8']").bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    press_on(page, box)
     page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
     assert page.locator(".ghost").count() == 1 and page.locator(".pile.target").count() == 1
     page.keyboard.press("Escape")

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, settled, slow_animations, top
+from browser_support import Api, moves_seen, press_on, settled, slow_animations, top
 from terrace.board import Board
 from terrace.moves import Move
 from terrace.variants import get_rules
@@ -55,8 +55,7 @@ def test_drag_a_card_with_targets_highlighted(api: Api, open_game: Any) -> None:
     card = top(page, "t1")
     box = card.bounding_box()
     target = page.locator("[data-pile='t8']").bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    press_on(page, box)
     page.mouse.move(box["x"] + 40, box["y"] + 40, steps=4)
     assert page.locator("[data-pile='t8'].target").count() == 1
     assert page.locator(".pile.target").count() == 1

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, settled, top, until
+from browser_support import Api, moves_seen, press_on, settled, top, until
 from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
@@ -348,8 +348,7 @@ def test_a_card_dropped_below_a_pile_of_the_second_line_goes_there(api: Api, ope
     page = open_game(game, **PHONE)
     card = top(page, source).bounding_box()
     pile = top(page, target).bounding_box()
-    page.mouse.move(card["x"] + card["width"] / 2, card["y"] + card["height"] / 2)
-    page.mouse.down()
+    press_on(page, card)
     page.mouse.move(card["x"] + 20, card["y"] + 20, steps=3)
     # below the pile's last card: no pile is under the pointer there
     # (at its left, under a pile of the first line too)

@@ -9,6 +9,8 @@ they fail.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -110,35 +112,48 @@ def test_a_winnable_deal_other_than_the_number_asked_for_is_said(api: Api, open_
             assert page.locator("#toast.show").count() == 0
 
 
-def test_no_winnable_deal_within_the_time_is_said_in_the_form(browser: Any) -> None:
-    """When the solver proves no deal won within the server's time (eight
-    decks, half a second), the form stays open and says so in the page's
-    language (German: a decimal comma), and the game on the table stays."""
+@contextmanager
+def served_page(browser: Any, locale: str, *options: str) -> Iterator[Any]:
+    """A page in ``locale`` showing its game, of ``terrace play`` started
+    with ``options``; no script error on it by the end."""
     from web_support import running_server
 
-    with running_server("--winnable-seconds", "0.5") as url:
-        context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="de-DE")
+    with running_server(*options) as url:
+        context = browser.new_context(viewport={"width": 1280, "height": 860}, locale=locale)
         errors: list[str] = []
         try:
             page = context.new_page()
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(url)
             page.wait_for_selector("body[data-ready='true'][data-game]")
-            before = page.evaluate("document.body.dataset.game")
-            page.locator("#btn-new").click()
-            page.wait_for_selector("#dlg-new[open]")
-            page.locator("#dlg-new summary").click()
-            page.locator("#opt-decks").fill("8")
-            page.locator("#new-winnable").check()
-            page.locator("#new-start").click()
-            said = page.locator("#dlg-new .form-error", has_text="kein gewinnbares Spiel")
-            said.wait_for()
-            assert said.inner_text().startswith("Innerhalb von 0,5 s wurde für diese Regeln kein gewinnbares")
-            assert page.locator("#dlg-new[open]").count() == 1
-            assert page.evaluate("document.body.dataset.game") == before
+            yield page
             assert errors == []
         finally:
             context.close()
+
+
+def search_eight_decks(page: Any) -> None:
+    """Ask the New game form for a winnable deal of eight decks."""
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    page.locator("#dlg-new summary").click()
+    page.locator("#opt-decks").fill("8")
+    page.locator("#new-winnable").check()
+    page.locator("#new-start").click()
+
+
+def test_no_winnable_deal_within_the_time_is_said_in_the_form(browser: Any) -> None:
+    """When the solver proves no deal won within the server's time (eight
+    decks, half a second), the form stays open and says so in the page's
+    language (German: a decimal comma), and the game on the table stays."""
+    with served_page(browser, "de-DE", "--winnable-seconds", "0.5") as page:
+        before = page.evaluate("document.body.dataset.game")
+        search_eight_decks(page)
+        said = page.locator("#dlg-new .form-error", has_text="kein gewinnbares Spiel")
+        said.wait_for()
+        assert said.inner_text().startswith("Innerhalb von 0,5 s wurde für diese Regeln kein gewinnbares")
+        assert page.locator("#dlg-new[open]").count() == 1
+        assert page.evaluate("document.body.dataset.game") == before
 
 
 def test_the_rules_of_a_game_of_its_own_are_in_sight_in_the_new_game_form(api: Api, open_game: Any) -> None:
@@ -248,35 +263,18 @@ def test_closing_the_form_stops_the_search_for_a_winnable_deal(browser: Any) -> 
     holding one of the two solver processes) and then started a game nobody
     waited for. Two searches closed so, a hint still gets a solver process
     (before: 503, "no solver process came free in time")."""
-    from web_support import running_server
-
-    with running_server("--winnable-seconds", "600", "--hint-seconds", "10") as url:
-        context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
-        errors: list[str] = []
-        try:
-            page = context.new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(url)
-            page.wait_for_selector("body[data-ready='true'][data-game]")
-            before = page.evaluate("document.body.dataset.game")
-            for _ in range(2):  # (one search for each solver process)
-                page.locator("#btn-new").click()
-                page.wait_for_selector("#dlg-new[open]")
-                page.locator("#dlg-new summary").click()
-                page.locator("#opt-decks").fill("8")  # (no deal is proved won in the time)
-                page.locator("#new-winnable").check()
-                page.locator("#new-start").click()
-                page.locator("#dlg-new .form-error", has_text="Looking for a deal").wait_for()
-                page.locator("#dlg-new button.close").click()
-                page.wait_for_selector("#dlg-new:not([open])", state="attached")
-            status = page.evaluate("""async (id) => (await fetch(`/api/games/${id}/hint`, {
-                method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"})).status""",
-                                   before)
-            assert status == 200
-            assert page.evaluate("document.body.dataset.game") == before
-            assert errors == []
-        finally:
-            context.close()
+    with served_page(browser, "en-GB", "--winnable-seconds", "600", "--hint-seconds", "10") as page:
+        before = page.evaluate("document.body.dataset.game")
+        for _ in range(2):  # (one search for each solver process)
+            search_eight_decks(page)  # (no deal is proved won in the time)
+            page.locator("#dlg-new .form-error", has_text="Looking for a deal").wait_for()
+            page.locator("#dlg-new button.close").click()
+            page.wait_for_selector("#dlg-new:not([open])", state="attached")
+        status = page.evaluate("""async (id) => (await fetch(`/api/games/${id}/hint`, {
+            method: "POST", headers: {"Content-Type": "application/json"}, body: "{}"})).status""",
+                               before)
+        assert status == 200
+        assert page.evaluate("document.body.dataset.game") == before
 
 
 def test_a_deal_number_past_a_script_numbers_exact_range_is_played_as_typed(api: Api, open_game: Any) -> None:

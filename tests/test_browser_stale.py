@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, moves_seen, settled, slow_animations, top, until
+from browser_support import Api, moves_seen, press_on, settled, slow_animations, top, until
 from test_web_coach import SMALL, SMALL_DEAL, thrown_away
 
 pytestmark = pytest.mark.browser
@@ -85,6 +85,24 @@ class Gate:
         self.closed = False
         while self.held:
             self.held.pop(0).continue_()
+
+
+Gated = tuple[dict[str, Any], Gate, Any]
+
+
+@pytest.fixture
+def gated(api: Api, open_game: Any) -> Gated:
+    """Deal 7 after the base card c1, opened on a page whose answers to
+    moves a :class:`Gate` can hold: the game, the gate (open) and the page."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    gate = Gate()
+    return game, gate, open_game(game, before_goto=gate.install)
+
+
+def over(page: Any, pile: str, steps: int = 6) -> None:
+    """Move the mouse (pressed: dragging) to 30 px below the top of ``pile``'s middle."""
+    target = page.locator(f"[data-pile='{pile}']").bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=steps)
 
 
 def new_game_by_dialog(page: Any, deal: int) -> None:
@@ -167,13 +185,11 @@ def test_the_third_click_of_a_run_plays_nothing_even_after_the_answer(api: Api, 
     assert played(api, game) == ["c1", "t1t8", "t1t9"]
 
 
-def test_a_third_click_before_the_answer_does_nothing(api: Api, open_game: Any) -> None:
+def test_a_third_click_before_the_answer_does_nothing(api: Api, gated: Gated) -> None:
     # While the pile still shows the card the double click sent (its answer
     # held back), the third click is the tail of that gesture: nothing is
     # picked up, and nothing more is played once the answer comes.
-    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
-    gate = Gate()
-    page = open_game(game, before_goto=gate.install)
+    game, gate, page = gated
     gate.close()
     box = top(page, "t1").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -226,10 +242,8 @@ def test_a_card_dragged_on_its_way_is_that_card(api: Api, open_game: Any) -> Non
     page.wait_for_selector("[data-pile='waste'] > .card[data-card='7S']")
     assert page.evaluate("document.getAnimations().length") > 0  # (on its way)
     box = top(page, "waste").bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    target = page.locator("[data-pile='t8']").bounding_box()
-    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=8)
+    press_on(page, box)
+    over(page, "t8", steps=8)
     assert page.locator(".ghost[data-card='7S']").count() == 1
     page.mouse.up()
     moves_seen(page, 4)
@@ -237,14 +251,12 @@ def test_a_card_dragged_on_its_way_is_that_card(api: Api, open_game: Any) -> Non
     assert page.locator("#why").is_hidden()
 
 
-def test_a_card_selected_before_an_answer_stays_selected(api: Api, open_game: Any) -> None:
+def test_a_card_selected_before_an_answer_stays_selected(api: Api, gated: Gated) -> None:
     # Space draws, 1 selects 6H on pile 1 while the draw's answer is on its
     # way, 8 sends it to pile 8 after the answer came: the answer put the
     # selection down, and 8 selected pile 8's card instead. By mouse alike.
-    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    game, gate, page = gated
     assert game["sources"]["t1"]["targets"] == {"t8": "t1t8"}
-    gate = Gate()
-    page = open_game(game, before_goto=gate.install)
     gate.close()
     page.keyboard.press(" ")
     page.keyboard.press("1")
@@ -266,6 +278,20 @@ def test_a_card_selected_before_an_answer_stays_selected(api: Api, open_game: An
     assert played(api, game) == ["c1", "s", "t1t8", "s", "t1t9"]
 
 
+def drawn_behind_a_gate(api: Api, open_game: Any) -> Gated:
+    """Deal 7 after c1 and a draw, opened without motion behind a closed
+    :class:`Gate`, the stock clicked and the pointer over the waste: the
+    game (as before the click), the gate and the page."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    gate = Gate()
+    page = open_game(game, before_goto=gate.install, reduced_motion="reduce")
+    gate.close()
+    page.locator("[data-pile='stock']").click()
+    box = top(page, "waste").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    return game, gate, page
+
+
 def test_a_double_click_plays_the_card_its_first_click_was_on(api: Api, open_game: Any) -> None:
     # Deal 7: after c1 s the waste's card goes on pile 9; the next draw's
     # card would go on pile 2. The stock is clicked, then the waste double
@@ -274,14 +300,8 @@ def test_a_double_click_plays_the_card_its_first_click_was_on(api: Api, open_gam
     # animation: the card drawn lies in its place at once. A draw by key
     # after the double click waits its turn behind anything the double
     # click played: once it is seen, the double click has done its all.)
-    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    game, gate, page = drawn_behind_a_gate(api, open_game)
     assert game["sources"]["waste"]["auto"] == "wt9"
-    gate = Gate()
-    page = open_game(game, before_goto=gate.install, reduced_motion="reduce")
-    gate.close()
-    page.locator("[data-pile='stock']").click()
-    box = top(page, "waste").bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down(click_count=1)
     page.mouse.up(click_count=1)
     gate.open(page)
@@ -299,13 +319,7 @@ def test_a_double_click_whose_first_press_came_before_an_answer_plays_nothing(
     # As above, the draw's answer coming while the double click's first
     # click is held down: the board drawn anew took that click away, and
     # the second sent home the card just drawn.
-    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
-    gate = Gate()
-    page = open_game(game, before_goto=gate.install, reduced_motion="reduce")
-    gate.close()
-    page.locator("[data-pile='stock']").click()
-    box = top(page, "waste").bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    game, gate, page = drawn_behind_a_gate(api, open_game)
     page.mouse.down(click_count=1)
     gate.open(page)
     moves_seen(page, 3)
@@ -317,24 +331,20 @@ def test_a_double_click_whose_first_press_came_before_an_answer_plays_nothing(
     assert played(api, game) == ["c1", "s", "s", "s"]
 
 
-def test_a_refused_drop_of_a_card_that_has_moved_is_not_explained(api: Api, open_game: Any) -> None:
+def test_a_refused_drop_of_a_card_that_has_moved_is_not_explained(api: Api, gated: Gated) -> None:
     # 6H is double clicked onto pile 8 and, before that move's answer, also
     # dropped on pile 5, where it cannot go: by the time the refusal was
     # looked at, pile 1 showed another card, and the bubble explained that
     # one, in the window's corner (the card it was shown by had gone).
     # (A draw by key after the drop waits its turn behind the refusal.)
-    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
-    gate = Gate()
-    page = open_game(game, before_goto=gate.install)
+    game, gate, page = gated
     card = top(page, "t1")
     assert card.get_attribute("data-card") == "6H"
     box = card.bounding_box()
     gate.close()
     card.dblclick()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    target = page.locator("[data-pile='t5']").bounding_box()
-    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=6)
+    press_on(page, box)
+    over(page, "t5")
     page.mouse.up()
     page.keyboard.press(" ")
     gate.open(page)
@@ -355,13 +365,11 @@ def near(page: Any, card: Any) -> bool:
     return across and (below or above)
 
 
-def test_a_card_pressed_before_an_answer_is_explained_beside_it(api: Api, open_game: Any) -> None:
+def test_a_card_pressed_before_an_answer_is_explained_beside_it(gated: Gated) -> None:
     # A covered card of the terrace pressed while a move's answer is on its
     # way: the bubble waits for it, and the card it was to be shown by had
     # gone with the board drawn anew: it came up in the window's corner.
-    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
-    gate = Gate()
-    page = open_game(game, before_goto=gate.install)
+    _, gate, page = gated
     gate.close()
     top(page, "t7").dblclick()
     pressed = page.locator("[data-pile='reserve'] > .card").first
@@ -374,20 +382,16 @@ def test_a_card_pressed_before_an_answer_is_explained_beside_it(api: Api, open_g
     assert near(page, card), page.locator("#why").bounding_box()
 
 
-def test_a_refused_drop_before_an_answer_is_explained_beside_the_card(api: Api, open_game: Any) -> None:
+def test_a_refused_drop_before_an_answer_is_explained_beside_the_card(gated: Gated) -> None:
     # 6H dropped where it cannot go while another move's answer is on its
     # way: the refusal waits for it, and the bubble came up in the window's
     # corner (the card it was to be shown by had gone with the board).
-    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
-    gate = Gate()
-    page = open_game(game, before_goto=gate.install)
+    _, gate, page = gated
     gate.close()
     top(page, "t7").dblclick()
     box = top(page, "t1").bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    target = page.locator("[data-pile='t5']").bounding_box()
-    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=6)
+    press_on(page, box)
+    over(page, "t5")
     page.mouse.up()
     gate.open(page)
     moves_seen(page, 2)
@@ -396,25 +400,21 @@ def test_a_refused_drop_before_an_answer_is_explained_beside_the_card(api: Api, 
 
 
 def test_a_card_pressed_before_an_answer_and_dragged_after_it_moves_nothing(
-        api: Api, open_game: Any) -> None:
+        api: Api, gated: Gated) -> None:
     # 6H is double clicked onto pile 8, and pressed again before that
     # move's answer; the drag begins after it, when 4S lies on pile 1: the
     # drop on pile 9 played 4S there, a card the player never took. (A
     # draw by key after the drop waits its turn behind anything it played.)
-    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
-    gate = Gate()
-    page = open_game(game, before_goto=gate.install)
+    game, gate, page = gated
     card = top(page, "t1")
     box = card.bounding_box()
     gate.close()
     card.dblclick()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    press_on(page, box)
     gate.open(page)
     moves_seen(page, 2)
     assert stored(api, game)["sources"]["t1"]["targets"] == {"t9": "t1t9"}
-    target = page.locator("[data-pile='t9']").bounding_box()
-    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 30, steps=6)
+    over(page, "t9")
     page.mouse.up()
     page.keyboard.press(" ")
     moves_seen(page, 3)
@@ -492,8 +492,7 @@ def test_a_board_drawn_again_during_a_drag_cancels_the_drop(api: Api, open_game:
     card = top(page, "t1")
     assert card.get_attribute("data-card") == "6H"
     box = card.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    press_on(page, box)
     page.mouse.move(box["x"] + 40, box["y"] + 40, steps=4)
     assert page.locator(".ghost").count() == 1
     # Another window plays the dragged card away and says so: this page is drawn again.
@@ -565,8 +564,7 @@ def test_a_base_card_pressed_before_the_verdicts_came_is_chosen(api: Api, open_g
 
     page = open_game(game, before_goto=before)
     box = top(page, "t2").bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    press_on(page, box)
     gate.open(page)
     page.locator(".verdict").first.wait_for()
     page.mouse.up()

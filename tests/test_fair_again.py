@@ -148,5 +148,5 @@ def test_a_round_of_mostly_undecided_samples_is_followed_by_a_larger_one_across_
                for _ in range(24)]
     founded = [_founded(a) for a in answers]
     assert founded == sorted(founded), founded
-    (work, _), = asked._work.values()
+    work, = asked._work.values()
     assert work.settings.nodes == 4 * 4 * 4_096  # (two rounds done, the third under way)

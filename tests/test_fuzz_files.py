@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from store_support import golden, no_default_db, play, start
+from store_support import golden, no_default_db, play, save, start
 from terrace.cli import main
 from terrace.storage import open_store
 from terrace.storage.transfer import export_record
@@ -65,9 +65,7 @@ def test_two_states_of_one_game_in_a_file_import_as_one_game(tmp_path: Path) -> 
         early = export_record(game)
         board = game.board()
         board.push(next(iter(board.legal_moves)))
-        revision = game.revision
-        game.sync(board)
-        store.update(game, expected_revision=revision, action="move")
+        save(store, game, board, "move")
         late = export_record(store.get(game.id))
     backup = tmp_path / "states.json"
     backup.write_text(json.dumps([early, late]))

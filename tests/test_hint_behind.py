@@ -161,3 +161,17 @@ def test_a_win_behind_asked_again_at_the_same_position_is_said_again(monkeypatch
     board.pop()  # taken back: the line is followed as before
     assert hint_line.hint(board, 5.0).move == first.line[0]
     KEPT.clear()
+
+
+def test_a_win_behind_further_back_than_the_games_kept_moves_is_not_said(
+    every_win_loops: list[int], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both ways to a win behind, found and said again, walk back at most
+    LOOKBACK moves (a solver job's board keeps no more of the game)."""
+    board = before_and_after()[1]
+    found = peek_hint(board, 5.0)
+    assert (found.why, found.back) == (WIN_BEHIND, 1)
+    monkeypatch.setattr(hint_line, "LOOKBACK", 0)
+    assert peek_hint(board, 5.0).why != WIN_BEHIND
+    again = peek_hint(board, 5.0, found.kept)
+    assert again.why != WIN_BEHIND and again.back == 0, again

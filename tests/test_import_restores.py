@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from store_support import golden, no_default_db, play, start, undo
+from store_support import golden, no_default_db, play, play_otherwise, save, start, undo
 from terrace.cli import main
 from terrace.storage import StoredGame, open_store
 from terrace.storage.line import Line
@@ -79,15 +79,10 @@ def test_a_newer_backup_restored_over_an_older_one_replaces_a_game_whose_moves_w
         board = undo(store, game, 4)
         clock[0] += 10
         if between == "undone-and-played-otherwise":
-            board.push(next(m for m in board.legal_moves if str(m) != lost.moves[4]))
-            revision = game.revision
-            game.sync(board)
-            store.update(game, expected_revision=revision, action="move")
+            play_otherwise(store, game, board, lost.moves[4])
         elif between == "undone-redone":
             board.redo()
-            revision = game.revision
-            game.sync(board)
-            store.update(game, expected_revision=revision, action="redo")
+            save(store, game, board, "redo")
         clock[0] += 10
     monkeypatch.undo()
     _cli("export", "--all", "-o", str(newer), "--db", str(source))
@@ -139,15 +134,11 @@ def test_a_game_carried_elsewhere_with_moves_taken_back_comes_back_in_place(
         assert (back_here.moves, back_here.redo) == (list(lost.moves[:5]), list(lost.moves[7:4:-1]))
     monkeypatch.setattr(time, "time", lambda: clock[0])
     with open_store(here) as store:  # (played here since: a record not holding its moves goes beside)
-        board = undo(store, store.get(game.id), 1)
+        undo(store, store.get(game.id), 1)
         clock[0] += 10
     with open_store(there) as store:
         played = store.get(game.id)
-        board = played.board()
-        board.push(next(m for m in board.legal_moves if str(m) != lost.moves[5]))
-        revision = played.revision
-        played.sync(board)
-        store.update(played, expected_revision=revision, action="move")
+        play_otherwise(store, played, played.board(), lost.moves[5])
     monkeypatch.undo()
     _cli("export", "--game", game.id, "-o", str(back), "--db", str(there))
     said = _cli("import", str(back), "--db", str(here))  # (played in both places: kept beside, and said)
@@ -220,9 +211,7 @@ def test_a_redo_after_every_move_was_taken_back_keeps_the_moves_still_to_redo(
             game = store.get(game.id)
             board = game.board()
             board.redo()
-            revision = game.revision
-            game.sync(board)
-            store.update(game, expected_revision=revision, action="redo")
+            save(store, game, board, "redo")
             assert (game.moves, game.redo) == (line[:redone], line[:redone - 1:-1])
         if kind == "sqlite":
             with open_store(tmp_path / "games.sqlite") as other:
@@ -336,11 +325,7 @@ def test_an_older_backup_adds_nothing_to_a_game_brought_up_to_a_record_s_state_s
     monkeypatch.setattr(time, "time", lambda: clock[0])
     with open_store(there) as store:
         played = store.get(game.id)
-        board = played.board()
-        board.push(next(m for m in board.legal_moves if str(m) != lost.moves[4]))
-        revision = played.revision
-        played.sync(board)
-        store.update(played, expected_revision=revision, action="move")
+        play_otherwise(store, played, played.board(), lost.moves[4])
     monkeypatch.undo()
     _cli("export", "--game", game.id, "-o", str(back), "--db", str(there))
     assert _cli("import", str(back), "--db", str(here)) == "imported 0 games (1 brought up to date)\n"
@@ -401,10 +386,7 @@ def _backups_across_moves_taken_back(tmp_path: Path, monkeypatch: pytest.MonkeyP
         board = undo(store, store.get(game.id), 4)
         clock[0] += 10
         game = store.get(game.id)
-        board.push(next(m for m in board.legal_moves if str(m) != lost.moves[4]))
-        revision = game.revision
-        game.sync(board)
-        store.update(game, expected_revision=revision, action="move")
+        play_otherwise(store, game, board, lost.moves[4])
         clock[0] += 10
     monkeypatch.undo()
     _cli("export", "--all", "-o", str(files["newer"]), "--db", str(source))

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from stats_recount import Ledger
-from store_support import golden, no_default_db, store_on_each_kind
+from store_support import golden, no_default_db, save, store_on_each_kind
 from terrace.cli import main
 from terrace.cli.storage import format_rate
 from terrace.deal import Deal
@@ -127,9 +127,7 @@ class Session:
         board = game.board()
         for move in record.moves[: len(record.moves) - left]:
             board.push_text(move)
-        revision = game.revision
-        game.sync(board)
-        self.store.update(game, expected_revision=revision, action="move")
+        save(self.store, game, board, "move")
         self.ledger.changed(self.game(), "move")
         for move in record.moves[len(record.moves) - left:]:
             assert self.change("move", {"move": str(move)}) is not None

@@ -114,19 +114,21 @@ def test_the_web_game_answers_507_when_the_disk_is_full(db: Path) -> None:
 
 @contextmanager
 def read_only(path: Path) -> Iterator[None]:
-    """Make ``path`` read-only even for root (an immutable file), or skip."""
+    """Make ``path``, a file or a folder (no file can be made in it), read-only
+    even for root (immutable), or skip."""
+    what, modes = ("folder", (0o555, 0o755)) if path.is_dir() else ("file", (0o444, 0o644))
     if os.geteuid() != 0:
-        path.chmod(0o444)
+        path.chmod(modes[0])
         try:
             yield
         finally:
-            path.chmod(0o644)
+            path.chmod(modes[1])
         return
     if shutil.which("chattr") is None:
-        pytest.skip("chattr is needed to make a file read-only for root")
+        pytest.skip(f"chattr is needed to make a {what} read-only for root")
     made = subprocess.run(["chattr", "+i", str(path)], capture_output=True)
     if made.returncode != 0:
-        pytest.skip("this file system cannot make a file immutable")
+        pytest.skip(f"this file system cannot make a {what} immutable")
     try:
         yield
     finally:

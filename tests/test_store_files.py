@@ -497,7 +497,7 @@ def test_a_refusal_through_a_symbolic_link_names_the_link_and_where_it_points(
 CHILD = """
 import sys
 sys.path.insert(0, sys.argv[3])
-from store_support import golden, start
+from store_support import golden, save, start
 from terrace.storage import open_store
 
 store = open_store(sys.argv[1])
@@ -512,9 +512,7 @@ while True:
     else:
         board.pop()
         action = "undo"
-    revision = game.revision
-    game.sync(board)
-    store.update(game, expected_revision=revision, action=action)
+    save(store, game, board, action)
     print("accepted", len(game.moves), flush=True)
 """
 

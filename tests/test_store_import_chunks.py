@@ -102,20 +102,38 @@ def test_a_move_gets_through_while_a_large_import_writes(
         assert len(store.game_ids()) == 41
 
 
-def test_an_import_stopped_after_its_first_chunks_says_how_many_games_are_in(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """An import that fails in a later chunk keeps the chunks written, and
-    says so (not "nothing was imported"); imported again, it adds the rest
-    and nothing twice."""
-    text = _records(tmp_path, 7)
+@pytest.fixture
+def seven_in_chunks_of_three(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """An export file of 7 new games and an empty database, which imports
+    in chunks of 3 without pausing."""
     source = tmp_path / "backup.json"
-    source.write_text(text)
+    source.write_text(_records(tmp_path, 7))
     db = tmp_path / "games.sqlite"
     with open_store(db):
         pass
     monkeypatch.setattr(sqlite, "IMPORT_CHUNK", 3)
     monkeypatch.setattr(sqlite, "IMPORT_PAUSE", 0.0)
+    return source, db
+
+
+def _the_rest_imported(monkeypatch: pytest.MonkeyPatch, real_insert: Any, source: Path, db: Path) -> str:
+    """With the real insert back, the file imported again: it succeeds and
+    the database holds all its 7 games. What it said."""
+    monkeypatch.setattr(sqlite, "insert_game", real_insert)
+    again = CliRunner().invoke(main, ["import", str(source), "--db", str(db)])
+    assert again.exit_code == 0, again.output
+    with open_store(db) as store:
+        assert len(store.game_ids()) == 7
+    return again.output
+
+
+def test_an_import_stopped_after_its_first_chunks_says_how_many_games_are_in(
+    seven_in_chunks_of_three: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An import that fails in a later chunk keeps the chunks written, and
+    says so (not "nothing was imported"); imported again, it adds the rest
+    and nothing twice."""
+    source, db = seven_in_chunks_of_three
     # (the second game of the second chunk)
     real_insert = _insert_failing_at(monkeypatch, 5, sqlite3.OperationalError("disk I/O error"))
     result = CliRunner().invoke(main, ["import", str(source), "--db", str(db)])
@@ -124,12 +142,7 @@ def test_an_import_stopped_after_its_first_chunks_says_how_many_games_are_in(
     assert "import the file again to add the rest" in result.output
     with open_store(db) as store:
         assert len(store.game_ids()) == 3  # (the first chunk; the second was rolled back)
-    monkeypatch.setattr(sqlite, "insert_game", real_insert)
-    again = CliRunner().invoke(main, ["import", str(source), "--db", str(db)])
-    assert again.exit_code == 0, again.output
-    assert "imported 4 games (3 already here)" in again.output
-    with open_store(db) as store:
-        assert len(store.game_ids()) == 7
+    assert "imported 4 games (3 already here)" in _the_rest_imported(monkeypatch, real_insert, source, db)
 
 
 @pytest.mark.parametrize(("stop", "status", "said"), [
@@ -138,7 +151,7 @@ def test_an_import_stopped_after_its_first_chunks_says_how_many_games_are_in(
 ], ids=["Ctrl+C", "SIGTERM"])
 @pytest.mark.parametrize(("at", "kept"), [(5, 3), (7, 6), (2, 0)], ids=["chunk 2", "chunk 3", "chunk 1"])
 def test_an_import_stopped_by_a_signal_says_how_many_games_are_in(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    seven_in_chunks_of_three: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch,
     stop: type[KeyboardInterrupt], status: int, said: str, at: int, kept: int,
 ) -> None:
     """An import stopped by Ctrl+C or SIGTERM after its first chunks were
@@ -146,14 +159,7 @@ def test_an_import_stopped_by_a_signal_says_how_many_games_are_in(
     one the disk stopped says how many games are in and that importing the
     file again adds the rest: it says so too now (and nothing more when no
     chunk was written)."""
-    text = _records(tmp_path, 7)
-    source = tmp_path / "backup.json"
-    source.write_text(text)
-    db = tmp_path / "games.sqlite"
-    with open_store(db):
-        pass
-    monkeypatch.setattr(sqlite, "IMPORT_CHUNK", 3)
-    monkeypatch.setattr(sqlite, "IMPORT_PAUSE", 0.0)
+    source, db = seven_in_chunks_of_three
     real_insert = _insert_failing_at(monkeypatch, at, stop)
     result = CliRunner().invoke(main, ["import", str(source), "--db", str(db)])
     assert result.exit_code == status, result.output
@@ -162,11 +168,7 @@ def test_an_import_stopped_by_a_signal_says_how_many_games_are_in(
     assert result.output.strip().splitlines()[-1] == (said + words if kept else said), result.output
     with open_store(db) as store:
         assert len(store.game_ids()) == kept
-    monkeypatch.setattr(sqlite, "insert_game", real_insert)
-    again = CliRunner().invoke(main, ["import", str(source), "--db", str(db)])
-    assert again.exit_code == 0, again.output
-    with open_store(db) as store:
-        assert len(store.game_ids()) == 7
+    _the_rest_imported(monkeypatch, real_insert, source, db)
 
 
 def test_an_import_into_memory_does_not_pause_between_chunks(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from store_support import count_pushes, golden, no_default_db
+from store_support import count_pushes, golden, no_default_db, save
 from terrace.board import Board
 from terrace.deal import Deal
 from terrace.errors import IllegalMoveError
@@ -74,9 +74,7 @@ def test_a_move_on_a_long_game_is_checked_on_its_board_and_stored_as_one_row(
         game = store.get(game_id)
         board = game.board()
         board.push_text(move)
-        revision = game.revision
-        game.sync(board)
-        store.update(game, expected_revision=revision, action="move")
+        save(store, game, board, "move")
     assert pushes[0] == 3  # the three moves played, no replay
     assert not any("FROM moves" in sql for sql in statements)
     # (SQLite traces the statements of a trigger with the text of the
@@ -134,9 +132,7 @@ def test_a_move_on_a_long_game_copies_its_history_twice_not_four_times(
         game = store.get(game_id)
         board = game.board()
         board.push_text(move)
-        revision = game.revision
-        game.sync(board)
-        store.update(game, expected_revision=revision, action="move")
+        save(store, game, board, "move")
     assert copies[0] == 2 * 3
     copies[0] = 0
     store.get(game_id).board()  # (a request that only reads)

@@ -11,14 +11,14 @@ import random
 import sqlite3
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from store_support import golden, play, start
+from store_support import golden, play, save, start
 from terrace.board import Board
 from terrace.deal import Deal
 from terrace.moves import Move
@@ -101,26 +101,43 @@ def requests(client: TestClient, game_id: str) -> dict[str, Any]:
     return dict(game)
 
 
-@pytest.mark.parametrize("kind", ["memory", "sqlite"])
-def test_a_request_on_a_long_game_does_the_work_of_one_on_a_short_game(
-    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    counts = {}
+def short_and_long(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    ask: Callable[[TestClient, str], dict[str, Any]], counts: dict[int, dict[str, Any]],
+) -> Iterator[tuple[int, GameStore, str, dict[str, Any]]]:
+    """For a game of 50 moves, then one of 20,000, each in a store of
+    ``kind``: the game's length, store and id and what ``ask`` answered
+    once the game was read (the first read replays it: once), with the
+    work ``ask`` did put in ``counts`` under the length."""
     for length in (50, 20_000):
         store = make_store(kind, tmp_path / str(length))
         game_id = stored(store, length)
         client = client_of(store)
-        requests(client, game_id)  # (the first read of a game replays it: once)
+        requests(client, game_id)
         with monkeypatch.context() as patch:
             work = Work(patch, store)
-            answer = requests(client, game_id)
+            answer = ask(client, game_id)
             counts[length] = work.counts()
+        yield length, store, game_id, answer
+
+
+def same_work(counts: dict[int, dict[str, Any]]) -> None:
+    """The long game's work is the short one's (a stamp's text holds the
+    number of moves: a few digits more hashed)."""
+    assert abs(counts[20_000].pop("hashed") - counts[50].pop("hashed")) < 100, counts
+    assert counts[20_000] == counts[50], counts
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_a_request_on_a_long_game_does_the_work_of_one_on_a_short_game(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counts: dict[int, dict[str, Any]] = {}
+    for length, store, game_id, answer in short_and_long(kind, tmp_path, monkeypatch, requests, counts):
         assert answer["moves"] == answer["counters"]["moves"] == length
         assert answer["redo"] == 0 and answer["can_undo"] and not answer["can_redo"]
         assert store.get(game_id).moves == [str(m) for m in long_line(RULES, DEAL, length)]
-    # (a stamp's text holds the number of moves: a few digits more)
-    assert abs(counts[20_000].pop("hashed") - counts[50].pop("hashed")) < 100, counts
-    assert counts[20_000] == counts[50], counts
+    same_work(counts)
     assert counts[50]["move rows read"] == 0 and counts[50]["copied"] < 400
 
 
@@ -177,9 +194,7 @@ def test_changes_on_the_short_board_of_a_request_are_the_whole_boards(any_store:
             move = rng.choice(legal)
             board.push(move)
             whole.push(move)
-        revision = game.revision
-        game.sync(board)
-        any_store.update(game, expected_revision=revision, action="move")
+        save(any_store, game, board, "move")
         again = any_store.get(game.id)
         assert again.moves == [str(m) for m in whole.move_stack], step
         assert again.redo == [str(m) for m in whole.redo_stack], step
@@ -324,16 +339,8 @@ def test_a_restart_of_a_long_game_does_the_work_of_one_of_a_short_game(
     40,000 moves played at 20,000 moves, 0.5 to 0.8 s of a request at
     100,000 (the other requests took 1 to 3 ms). It now makes the board at
     the start from the remembered whole board's moves, playing none."""
-    counts = {}
-    for length in (50, 20_000):
-        store = make_store(kind, tmp_path / str(length))
-        game_id = stored(store, length)
-        client = client_of(store)
-        requests(client, game_id)  # (the first read of a game replays it: once)
-        with monkeypatch.context() as patch:
-            work = Work(patch, store)
-            answers = restarted(client, game_id)
-            counts[length] = work.counts()
+    counts: dict[int, dict[str, Any]] = {}
+    for length, store, game_id, answers in short_and_long(kind, tmp_path, monkeypatch, restarted, counts):
         line = [str(m) for m in long_line(RULES, DEAL, length)]
         start, again = answers["/restart"], answers["/redo"]
         assert (start["moves"], start["redo"], start["can_undo"]) == (0, length, False)
@@ -346,8 +353,7 @@ def test_a_restart_of_a_long_game_does_the_work_of_one_of_a_short_game(
         if isinstance(store, SqliteStore) and store.path is not None:
             with SqliteStore(store.path) as fresh:  # (as another process reads it)
                 assert fresh.get(game_id).redo == line[1:][::-1]
-    assert abs(counts[20_000].pop("hashed") - counts[50].pop("hashed")) < 100, counts
-    assert counts[20_000] == counts[50], counts
+    same_work(counts)
     assert counts[50]["pushes"] <= 2 and counts[50]["move rows read"] == 0, counts
 
 
@@ -633,6 +639,29 @@ def test_the_games_a_store_remembers_hold_so_many_moves_in_all(
     assert again.board().position() == board.position()
     assert list(store._remembered) == [short, made[0]]
     store.close()
+
+
+def test_what_a_store_notes_of_its_remembered_games_goes_with_them(tmp_path: Path) -> None:
+    """The count of line changes noted for each game read (and its mark
+    of another connection's write) is forgotten with the game: a store that
+    reads game after game keeps notes of REMEMBERED_GAMES of them."""
+    from terrace.storage import sqlite as sqlite_store
+
+    path = tmp_path / "games.sqlite3"
+    with open_store(path) as writer:
+        made = [writer.create("terrace", RULES, Deal.from_number(n, RULES)).id
+                for n in range(sqlite_store.REMEMBERED_GAMES + 8)]
+    with SqliteStore(path) as store:
+        for game_id in made:
+            store.get(game_id)
+        assert list(store._remembered) == made[8:]
+        assert set(store._line_marks) == set(made[8:])
+        with open_store(path) as other:  # (another connection writes: every remembered game is unsure)
+            game = other.get(made[-1])
+            play(other, game, [str(next(iter(game.board().legal_moves)))])
+        store.get(made[0])
+        assert set(store._line_marks) == set(made[9:]) | {made[0]}
+        assert not set(store._unsure) & set(made[:9])
 
 
 def test_the_lines_a_listing_vouched_for_hold_so_many_moves_in_all(

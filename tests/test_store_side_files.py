@@ -6,12 +6,9 @@ one that ``stats`` reads."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sqlite3
-import subprocess
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -110,27 +107,6 @@ def test_a_read_only_database_of_an_older_schema_is_read_without_upgrading(
     assert "read-only" not in result.output and "Traceback" not in result.output
 
 
-@contextmanager
-def read_only_folder(folder: Path) -> Iterator[None]:
-    """No file can be made in ``folder``, even by root (an immutable
-    folder), or skip."""
-    if os.geteuid() != 0:
-        folder.chmod(0o555)
-        try:
-            yield
-        finally:
-            folder.chmod(0o755)
-        return
-    if shutil.which("chattr") is None:
-        pytest.skip("chattr is needed to make a folder read-only for root")
-    if subprocess.run(["chattr", "+i", str(folder)], capture_output=True).returncode != 0:
-        pytest.skip("this file system cannot make a folder immutable")
-    try:
-        yield
-    finally:
-        subprocess.run(["chattr", "-i", str(folder)], check=True)
-
-
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_a_database_in_a_read_only_folder_gets_no_side_files(tmp_path: Path, command: str) -> None:
     """SQLite cannot make its log there: play refuses in one line, stats reads."""
@@ -138,7 +114,7 @@ def test_a_database_in_a_read_only_folder_gets_no_side_files(tmp_path: Path, com
     folder.mkdir()
     db = with_games(folder / "games.sqlite")
     content = db.read_bytes()
-    with read_only_folder(folder):
+    with read_only(folder):
         status, output = run(command, db)
         assert files_in(folder) == {"games.sqlite"}
     assert db.read_bytes() == content
@@ -236,7 +212,7 @@ def test_a_log_without_its_index_in_a_read_only_folder_is_read_from_a_copy(
     db, record = crashed_copy(tmp_path, with_index=False)
     crashed = db.parent
     content, log = db.read_bytes(), (crashed / "games.sqlite-wal").read_bytes()
-    with read_only_folder(crashed):
+    with read_only(crashed):
         result = CliRunner().invoke(main, [*command, "--db", str(db)])
         assert files_in(crashed) == {"games.sqlite", "games.sqlite-wal"}
     assert_read_unchanged(result, command, record, db, content, log)
@@ -247,7 +223,7 @@ def test_a_log_without_its_index_in_a_read_only_folder_is_refused_for_play_sayin
     database file cannot be opened"."""
     db, _ = crashed_copy(tmp_path, with_index=False)
     crashed = db.parent
-    with read_only_folder(crashed):
+    with read_only(crashed):
         code, output = run("play", db)
         assert files_in(crashed) == {"games.sqlite", "games.sqlite-wal"}
     assert code == 1, output

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from store_support import golden, store_on_each_kind
+from store_support import golden, save, store_on_each_kind
 from terrace.board import Board
 from terrace.solver import finish_line, safe_moves
 from terrace.storage import GameStore
@@ -37,9 +37,7 @@ def won_game_at(client: TestClient, store: GameStore, moves: int) -> dict[str, A
     board = stored.board()
     for text in WON.moves[:moves]:
         board.push_text(text)
-    revision = stored.revision
-    stored.sync(board)
-    store.update(stored, expected_revision=revision, action="move")
+    save(store, stored, board, "move")
     answer: dict[str, Any] = client.get(f"/api/games/{game['id']}").json()
     return answer
 

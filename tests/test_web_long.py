@@ -271,6 +271,46 @@ def test_the_winning_lines_kept_for_hints_hold_no_more_moves_than_the_solvers_ow
         assert list(kept) == games[:1]
 
 
+WEIGHED = [0]
+"""How often a :class:`CountedMoves`' length was asked."""
+
+
+class CountedMoves(tuple[str, ...]):
+    """A kept line's moves that count how often their length is asked."""
+
+    def __len__(self) -> int:
+        WEIGHED[0] += 1
+        return super().__len__()
+
+
+class CountedLinePool(LinePool):
+    """A :class:`LinePool` whose lines count how often they are weighed."""
+
+    async def run(self, func: Callable[..., Any], *args: Any, budget: float, gone: Any = None,
+                  timed: bool = False, prefer: Any = None) -> Any:
+        return {**await super().run(func, budget=budget),
+                "kept": KeptLine("a position", CountedMoves(("t1t2",) * self.length))}
+
+
+def test_keeping_a_games_line_weighs_it_alone() -> None:
+    """Each game's line kept for its hints summed the moves of every line
+    kept (up to 1,024) again: 300 games' hints weighed 45,150 lines; now
+    each hint weighs its own line once."""
+    pool = CountedLinePool()
+    pool.length = 3
+    store = MemoryStore()
+    app = create_app(store, pool=pool)  # type: ignore[arg-type]
+    rules = get_rules("falling-star")
+    games = [store.create("falling-star", rules, Deal.from_number(n, rules)).id for n in range(300)]
+    WEIGHED[0] = 0
+    with TestClient(app, base_url=LOCAL) as client:
+        for game_id in games:
+            answer = client.post(f"/api/games/{game_id}/hint", json={"peek": True})
+            assert answer.status_code == 200, answer.text
+    assert list(app.state.game.lines) == games
+    assert WEIGHED[0] <= len(games), WEIGHED
+
+
 def test_a_replay_step_copies_no_whole_game(
     long_game: tuple[TestClient, MemoryStore, StoredGame], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -646,3 +686,16 @@ def test_the_coach_answers_at_its_deadline_when_its_job_reaches_the_worker_late(
     assert (report["outcome"], report["moves"], report["low"], report["probes"]) == ("unknown", 200, -1, [])
     assert stopped.is_set()
     assert took < budget + 0.5, took  # (the old request took the worker's 1.5 s)
+
+
+def test_the_replays_keep_the_boards_of_their_last_games_only() -> None:
+    store = MemoryStore()
+    rules = get_rules("falling-star")
+    games = [store.create("falling-star", rules, Deal.from_number(n, rules)) for n in range(3)]
+    replays = Replays(kept=2)
+    for game in games:
+        replays.board_at(game, 0)
+    assert list(replays._boards) == [games[1].id, games[2].id]
+    replays.board_at(games[1], 0)
+    replays.board_at(games[0], 0)
+    assert list(replays._boards) == [games[1].id, games[0].id]

@@ -14,6 +14,7 @@ import pytest
 
 from store_support import (
     golden,
+    save,
     store_on_each_kind,  # noqa: F401  (the store fixture)
 )
 from web_support import LOCAL
@@ -78,9 +79,7 @@ def other_tab_wins(store: GameStore, game_id: str, last: str) -> Callable[[], No
         game = store.get(game_id)
         board = game.board()
         board.push_text(last)
-        revision = game.revision
-        game.sync(board)
-        store.update(game, expected_revision=revision, action="move")
+        save(store, game, board, "move")
     return win
 
 

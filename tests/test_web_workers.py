@@ -206,6 +206,28 @@ async def _post(app: Any, path: str, body: Any) -> httpx.Response:
         return await client.post(path, json=body, timeout=60)
 
 
+def _posted_behind_a_sleeper(app: Any, path: str, body: Any) -> tuple[httpx.Response, float]:
+    """``body`` posted to ``path`` while a job of 2 s holds the app's only
+    worker (started first): the answer and how long it took; the pool is
+    closed after."""
+    pool = app.state.game.pool
+
+    async def scenario() -> tuple[httpx.Response, float]:
+        busy = asyncio.ensure_future(pool.run(_sleep, 2.0, budget=30))
+        await asyncio.sleep(0.2)  # the sleeper holds the worker
+        started = time.perf_counter()
+        response = await _post(app, path, body)
+        took = time.perf_counter() - started
+        await busy
+        return response, took
+
+    try:
+        asyncio.run(pool.run(_echo, None, budget=30))  # start the worker first
+        return asyncio.run(scenario())
+    finally:
+        pool.close()
+
+
 def test_winnable_search_has_one_total_budget() -> None:
     store = MemoryStore()
     app = create_app(store, winnable_seconds=1.0, pool=SolverPool(workers=1))
@@ -256,22 +278,7 @@ def test_a_winnable_search_counts_its_wait_for_a_worker() -> None:
     a request that waited 2 s for the only worker has 0.5 s of its 2.5 s left."""
     store = MemoryStore()
     app = create_app(store, winnable_seconds=2.5, pool=SolverPool(workers=1, waiting=1))
-    pool = app.state.game.pool
-
-    async def scenario() -> tuple[httpx.Response, float]:
-        busy = asyncio.ensure_future(pool.run(_sleep, 2.0, budget=30))
-        await asyncio.sleep(0.2)  # the sleeper holds the worker
-        started = time.perf_counter()
-        response = await _post(app, "/api/games", {"winnable": True, "options": {"decks": 8}})
-        took = time.perf_counter() - started
-        await busy
-        return response, took
-
-    try:
-        asyncio.run(pool.run(_echo, None, budget=30))  # start the worker first
-        response, took = asyncio.run(scenario())
-    finally:
-        pool.close()
+    response, took = _posted_behind_a_sleeper(app, "/api/games", {"winnable": True, "options": {"decks": 8}})
     assert response.status_code == 503, response.text
     assert "within 2.5 s" in response.json()["error"]
     assert took < 3.4  # before: the 1.8 s wait plus the whole 2.5 s
@@ -284,25 +291,10 @@ def test_a_hint_or_analysis_counts_its_wait_for_a_worker(ask: str) -> None:
     its whole 2.5 s after the wait, 4.5 s in all; it has what is left."""
     store = MemoryStore()
     app = create_app(store, hint_seconds=2.5, pool=SolverPool(workers=1, waiting=1))
-    pool = app.state.game.pool
     rules = get_rules("terrace")
     # deal 129 stays undecided for seconds (docs/winnability.md): a search uses its whole time
     game = store.create("terrace", rules, Deal.from_number(129, rules))
-
-    async def scenario() -> tuple[httpx.Response, float]:
-        busy = asyncio.ensure_future(pool.run(_sleep, 2.0, budget=30))
-        await asyncio.sleep(0.2)  # the sleeper holds the worker
-        started = time.perf_counter()
-        response = await _post(app, f"/api/games/{game.id}/{ask}", {})
-        took = time.perf_counter() - started
-        await busy
-        return response, took
-
-    try:
-        asyncio.run(pool.run(_echo, None, budget=30))  # start the worker first
-        response, took = asyncio.run(scenario())
-    finally:
-        pool.close()
+    response, took = _posted_behind_a_sleeper(app, f"/api/games/{game.id}/{ask}", {})
     assert response.status_code == 200, response.text
     assert took < 3.5, took  # before: the 1.8 s wait plus the whole 2.5 s
 

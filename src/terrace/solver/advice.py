@@ -15,14 +15,13 @@ proved line is fair too, and a fair hint gives it (:func:`open_hint`).
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from terrace.board import Board
+from terrace.bounded import Bounded
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.api import LOST
@@ -96,45 +95,28 @@ class AskedHints:
     first once more than ``size`` positions or ``weight`` are kept."""
 
     def __init__(self, size: int = ASKED_POSITIONS, weight: int = ASKED_WEIGHT) -> None:
-        self.size = size
-        self.weight = weight
-        self._work: OrderedDict[AskedKey, tuple[_Asked, int]] = OrderedDict()
-        self._held = 0
-        self._lock = threading.Lock()
+        self._work: Bounded[AskedKey, _Asked] = Bounded(size, weight, _weight)
 
     def __len__(self) -> int:
-        with self._lock:
-            return len(self._work)
+        return len(self._work)
 
     def take(self, key: AskedKey) -> _Asked | None:
         """The work kept for ``key``, no longer kept (give it back), else None."""
-        with self._lock:
-            entry = self._work.pop(key, None)
-            if entry is None:
-                return None
-            self._held -= entry[1]
-            return entry[0]
+        return self._work.pop(key)
 
     def give(self, key: AskedKey, work: _Asked) -> None:
         """Keep ``work`` for ``key`` (the better founded, if another hint
         gave some back meanwhile)."""
-        weight = 0 if work.player is None else work.player.weight()
-        with self._lock:
-            old = self._work.pop(key, None)
-            if old is not None:
-                self._held -= old[1]
-                if _founded(old[0].best) > _founded(work.best):
-                    work, weight = old
-            self._work[key] = (work, weight)
-            self._held += weight
-            while len(self._work) > self.size or (self._held > self.weight and len(self._work) > 1):
-                self._held -= self._work.popitem(last=False)[1][1]
+        self._work.put(key, work, lambda old, new: _founded(old.best) > _founded(new.best))
 
     def clear(self) -> None:
         """Forget all."""
-        with self._lock:
-            self._work.clear()
-            self._held = 0
+        self._work.clear()
+
+
+def _weight(work: _Asked) -> int:
+    """How much a fair hint's kept work holds (:meth:`FairPlayer.weight`)."""
+    return 0 if work.player is None else work.player.weight()
 
 
 ASKED = AskedHints()

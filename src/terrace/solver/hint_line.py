@@ -27,13 +27,12 @@ answers, and it too only suggests moves to new positions.
 from __future__ import annotations
 
 import math
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from terrace.board import Board, Status, given_board
+from terrace.bounded import Bounded
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.rules import Rules
@@ -297,13 +296,10 @@ def win_behind(board: Board, line: list[Move], seen: set[Key], until: float = ma
     rest = list(line[last + 1:])
     if last < 0 or not rest:
         return None
-    earlier = board.copy()
-    back = 0
-    while earlier.position_key() != key:
-        if not earlier.move_stack or back >= LOOKBACK:
-            return None
-        earlier.pop()
-        back += 1
+    walked = _walk_back(board, lambda earlier: earlier.position_key() == key)
+    if walked is None:
+        return None
+    earlier, back = walked
     if back == 0:
         return _winnable(board, rest, seen, until)
     kept = KeptLine(earlier.position(), tuple(str(m) for m in rest), board.position())
@@ -314,20 +310,28 @@ def _behind_again(board: Board, kept: KeptLine) -> PeekHint | None:
     """The win behind that ``kept`` was hinted as at ``board``'s position,
     said again: take back as many moves as lead to ``kept.start``; None
     when that is no longer among the game's last :data:`LOOKBACK` moves."""
-    earlier = board.copy()
-    back = 0
-    while earlier.position() != kept.start:
-        if not earlier.move_stack or back >= LOOKBACK:
-            return None
-        earlier.pop()
-        back += 1
-    if not back:
+    walked = _walk_back(board, lambda earlier: earlier.position() == kept.start)
+    if walked is None or not walked[1]:
         return None
     try:
         line = [Move.parse(text) for text in kept.moves]
     except TerraceError:
         return None
-    return PeekHint(None, WINNABLE, line, why=WIN_BEHIND, kept=kept, back=back)
+    return PeekHint(None, WINNABLE, line, why=WIN_BEHIND, kept=kept, back=walked[1])
+
+
+def _walk_back(board: Board, there: Callable[[Board], bool]) -> tuple[Board, int] | None:
+    """A copy of ``board`` with its last moves taken back until ``there``
+    holds (none when it holds already), and how many were; None when no
+    position among the game's last :data:`LOOKBACK` moves is there."""
+    earlier = board.copy()
+    back = 0
+    while not there(earlier):
+        if not earlier.move_stack or back >= LOOKBACK:
+            return None
+        earlier.pop()
+        back += 1
+    return earlier, back
 
 
 def _winnable(board: Board, line: list[Move], seen: set[Key], until: float) -> PeekHint:
@@ -393,22 +397,11 @@ class KeptLines:
     the moves)."""
 
     def __init__(self, size: int = KEPT_LINES, moves: int = KEPT_MOVES) -> None:
-        self.size = size
-        self.moves = moves
-        self._lines: OrderedDict[tuple[Rules, Key], KeptLine] = OrderedDict()
-        self._uses: dict[int, int] = {}
-        """How many positions each line (by its id) is kept under."""
-        self._held = 0
-        self._lock = threading.Lock()
+        self._lines: Bounded[tuple[Rules, Key], KeptLine] = Bounded(size, moves, kept_moves, shared=True)
 
     def recall(self, board: Board) -> KeptLine | None:
         """The line kept for ``board``'s position, else None."""
-        key = (board.rules, board.position_key())
-        with self._lock:
-            kept = self._lines.get(key)
-            if kept is not None:
-                self._lines.move_to_end(key)
-            return kept
+        return self._lines.recall((board.rules, board.position_key()))
 
     def keep(self, board: Board, found: PeekHint) -> None:
         """Remember ``found``'s line (a hint for ``board``) under the
@@ -427,31 +420,17 @@ class KeptLines:
         else:
             after = board.copy(stack=False)
             after.push(found.move)
-        keys = [(board.rules, after.position_key()), (board.rules, board.position_key())]
-        with self._lock:
-            for key in keys:
-                old = self._lines.pop(key, None)
-                if old is not None:
-                    self._drop(old)
-                self._lines[key] = found.kept
-                self._uses[id(found.kept)] = self._uses.get(id(found.kept), 0) + 1
-                self._held += len(found.kept.moves)
-            while len(self._uses) > self.size or (self._held > self.moves and len(self._uses) > 1):
-                self._drop(self._lines.popitem(last=False)[1])
-
-    def _drop(self, line: KeptLine) -> None:
-        """One position less that ``line`` is kept under (the lock held)."""
-        uses = self._uses.pop(id(line)) - 1
-        if uses:
-            self._uses[id(line)] = uses
-        self._held -= len(line.moves)
+        self._lines.put_all([(board.rules, after.position_key()), (board.rules, board.position_key())],
+                            found.kept)
 
     def clear(self) -> None:
         """Forget every line."""
-        with self._lock:
-            self._lines.clear()
-            self._uses.clear()
-            self._held = 0
+        self._lines.clear()
+
+
+def kept_moves(line: KeptLine) -> int:
+    """A kept line's weight: its moves."""
+    return len(line.moves)
 
 
 KEPT = KeptLines()

@@ -41,13 +41,14 @@ import sqlite3
 import tempfile
 import threading
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
+from terrace.bounded import Bounded
 from terrace.cards import CARDS_PER_DECK
 from terrace.deal import Deal
 from terrace.refusals import Reason, Refusal
@@ -292,6 +293,11 @@ _RANKED = range(3, 7)
 """Where ``updated_at``, ``hints``, ``undos`` and ``active_ms`` are in a row
 of :data:`_LIGHT_COLUMNS`: a game that holds a record has each of them no
 lower than the record's."""
+
+
+def _vouched_moves(vouched: tuple[int, str, Line]) -> int:
+    """The weight of a line a replay stamp vouched for: its moves."""
+    return len(vouched[2])
 
 
 def _light_row(game: StoredGame) -> tuple[Any, ...]:
@@ -816,11 +822,13 @@ class SqliteStore:
     ) -> None:
         self._lock = threading.RLock()
         self.read_only = read_only
-        self._remembered: OrderedDict[str, StoredGame] = OrderedDict()
-        self._vouched: OrderedDict[str, tuple[int, str, Line]] = OrderedDict()
+        self._remembered: Bounded[str, StoredGame] = Bounded(
+            REMEMBERED_GAMES, REMEMBERED_MOVES, StoredGame.line_length, forgotten=self._forgotten)
+        self._vouched: Bounded[str, tuple[int, str, Line]] = Bounded(
+            REMEMBERED_GAMES, REMEMBERED_MOVES, _vouched_moves)
         """The revision, replay stamp and line of games the recent list read
         by their stamps (most recent last; cleared when another connection
-        writes)."""
+        writes), as many and as long as the remembered games."""
         self._sound: dict[Any, int] = {}
         """The hash of each game's row as last found sound by a full check
         (cleared with the remembered games)."""
@@ -1245,15 +1253,12 @@ class SqliteStore:
     def _remember(self, game: StoredGame) -> None:
         """Keep ``game`` (a private copy) as the database now holds it."""
         with self._lock:
-            self._remembered[game.id] = game
-            self._remembered.move_to_end(game.id)
-            held = sum(kept.line_length() for kept in self._remembered.values())
-            while len(self._remembered) > REMEMBERED_GAMES or (
-                    len(self._remembered) > 1 and held > REMEMBERED_MOVES):
-                gone, forgotten = self._remembered.popitem(last=False)
-                held -= forgotten.line_length()
-                self._line_marks.pop(gone, None)
-                self._unsure.discard(gone)
+            self._remembered.put(game.id, game)
+
+    def _forgotten(self, game_id: str) -> None:
+        """Forget what goes with a remembered game the bounds pushed out."""
+        self._line_marks.pop(game_id, None)
+        self._unsure.discard(game_id)
 
     def _saved_line(self, conn: sqlite3.Connection, game_id: str, revision: Any) -> Line | None:
         """The line of the remembered game ``game_id`` as the database holds
@@ -1383,8 +1388,9 @@ class SqliteStore:
         last) as this store last read or wrote it at that revision (None
         when it did not, or another connection wrote since)."""
         line = self._saved_line(conn, row[0], row[-1])
-        if line is None and row[0] in self._vouched and self._vouched[row[0]][0] == row[-1]:
-            line = self._vouched[row[0]][2]
+        vouched = self._vouched.get(row[0])
+        if line is None and vouched is not None and vouched[0] == row[-1]:
+            line = vouched[2]
         return line
 
     def _stamped_game(self, row: tuple[Any, ...], stamp: Any,
@@ -1407,12 +1413,7 @@ class SqliteStore:
             line = Line.of(joined.split("\0") if moves else [])
         game = load_game(row, line, stamped=True, board_of=known)
         self._sound[game_id] = hash(row)  # (as a read finds it: the statistics need not look again)
-        self._vouched[game_id] = (row[-1], stamp, line)
-        self._vouched.move_to_end(game_id)
-        held = sum(len(kept[2]) for kept in self._vouched.values())  # (as the remembered games')
-        while len(self._vouched) > REMEMBERED_GAMES or (len(self._vouched) > 1 and held > REMEMBERED_MOVES):
-            _, gone = self._vouched.popitem(last=False)
-            held -= len(gone[2])
+        self._vouched.put(game_id, (row[-1], stamp, line))
         return game
 
     def history(self, game_id: str) -> list[dict[str, Any]]:
@@ -1941,8 +1942,8 @@ class SqliteStore:
                                              "WHERE id = ?", (game.id,))
                                 seen.forget(game.id)
                                 seen.add(_light_row(game))
-                                self._remembered.pop(game.id, None)
-                                self._vouched.pop(game.id, None)
+                                self._remembered.pop(game.id)
+                                self._vouched.pop(game.id)
                                 self._sound.pop(game.id, None)
                                 result[i] = (game.id, True)
                                 if joined is not None and game.id not in inserted:

@@ -36,7 +36,7 @@ from terrace.solver.budget import check_budget
 from terrace.solver.coach import Analysis, chances_and_pick, find_loss, warn_check
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event
-from terrace.web.endpoints import WebGame, fair_seed, for_solver, game_events, in_play, remember, within
+from terrace.web.endpoints import WebGame, fair_seed, for_solver, game_events, in_play, within
 from terrace.web.i18n import WebRefusal
 from terrace.web.replies import ApiError, json_response, may_change, only_fields, read_body
 from terrace.web.view import describe_move, finished
@@ -124,7 +124,7 @@ class CoachEndpoints:
         report, pick = await self.web.in_solver(request, chances_and_pick, for_solver(board),
                                                 fair_seed(game.id), budget=seconds, timed=True)
         if pick is not None and all(c["tried"] == report["samples"] for c in report["candidates"]):
-            remember(self.web.picks, game.id, (board.position(), pick))  # (the hint at the choice agrees)
+            self.web.picks.put(game.id, (board.position(), pick))  # (the hint at the choice agrees)
         cards = board.to_dict()["candidates"]
         for candidate in report["candidates"]:
             candidate["card"] = cards[int(candidate["move"][1:]) - 1]

@@ -19,11 +19,11 @@ foundation moves alone are certain to win, all of them.
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from terrace.board import Board
+from terrace.bounded import Bounded
 from terrace.solver.safe import finish_line, safe_moves
 from terrace.storage.base import MAX_ACTIVE_REPORT_MS, report_allowance
 from terrace.web.view import describe_move, motions
@@ -91,10 +91,10 @@ class ReportClock:
 
     def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
         self._now = now
-        self._since: OrderedDict[str, float] = OrderedDict()
         self._fresh: set[str] = set()
         """Games whose clock started when they were seen, no report taken
         since: the store may know a mark from before (:meth:`resume`)."""
+        self._since: Bounded[str, float] = Bounded(CLOCKS_KEPT, forgotten=self._fresh.discard)
 
     def seen(self, game_id: str) -> None:
         """Start the game's clock unless it runs already."""
@@ -118,7 +118,8 @@ class ReportClock:
         if game_id not in self._fresh:
             return
         self._fresh.discard(game_id)
-        if mark is not None and mark <= self._now() and mark < self._since.get(game_id, mark):
+        started = self._since.get(game_id)
+        if mark is not None and mark <= self._now() and started is not None and mark < started:
             self._mark(game_id, mark)
 
     def reported(self, game_id: str, ms: int) -> float | None:
@@ -136,7 +137,7 @@ class ReportClock:
     def restore(self, game_id: str, before: float | None) -> None:
         """Give back a report that was not stored (see :meth:`reported`)."""
         if before is None:
-            self._since.pop(game_id, None)
+            self._since.pop(game_id)
         else:
             self._mark(game_id, before)
 
@@ -149,11 +150,8 @@ class ReportClock:
     def allowance(self, game_id: str) -> int:
         """The most milliseconds a report may add now."""
         now = self._now()
-        return min(report_allowance(self._since.get(game_id, now), now), MAX_ACTIVE_REPORT_MS)
+        since = self._since.get(game_id)
+        return min(report_allowance(now if since is None else since, now), MAX_ACTIVE_REPORT_MS)
 
     def _mark(self, game_id: str, since: float) -> None:
-        self._since[game_id] = since
-        self._since.move_to_end(game_id)
-        while len(self._since) > CLOCKS_KEPT:
-            gone, _ = self._since.popitem(last=False)
-            self._fresh.discard(gone)
+        self._since.put(game_id, since)

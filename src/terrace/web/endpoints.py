@@ -8,7 +8,6 @@ import asyncio
 import hashlib
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
@@ -19,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from terrace.board import Board
+from terrace.bounded import Bounded
 from terrace.deal import MAX_DEAL_NUMBER, Deal, check_number
 from terrace.errors import TerraceError
 from terrace.guide import descriptions, rules_guide
@@ -28,7 +28,7 @@ from terrace.refusals import Reason, Refusal, clip
 from terrace.rules import RULE_OPTIONS, Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
-from terrace.solver.hint_line import KEPT_MOVES, KeptLine
+from terrace.solver.hint_line import KEPT_MOVES, KeptLine, kept_moves
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event, stock_shown
 from terrace.solver.winnable import NoWinnableDealError
@@ -104,19 +104,6 @@ RULES_QUERY = frozenset({"variant"})
 """The query parameters each reading endpoint takes (:func:`~terrace.web.replies.query`)."""
 
 
-def remember(cache: OrderedDict[str, T], key: str, value: T, size: Callable[[T], int] | None = None,
-             most: int = 0) -> None:
-    """Keep ``value`` under ``key``, forgetting the oldest beyond
-    :data:`MAX_KEPT_LINES`, and with ``size``, beyond ``most`` in all
-    (the newest is always kept)."""
-    cache[key] = value
-    cache.move_to_end(key)
-    held = 0 if size is None else sum(map(size, cache.values()))
-    while len(cache) > MAX_KEPT_LINES or (len(cache) > 1 and held > most and size is not None):
-        _, gone = cache.popitem(last=False)
-        held -= 0 if size is None else size(gone)
-
-
 def stats_zone(name: str | None) -> ZoneInfo | None:
     """The time zone of the IANA name ``name`` (``Europe/Berlin``: what a
     browser says it is in), or None for a name this computer's time zone
@@ -159,13 +146,17 @@ class WebGame:
         """Held while a report of playing time is counted and stored: a
         smaller report stored first would make the store refuse a larger one
         the clock had already allowed (the time would be lost)."""
-        self.lines: OrderedDict[str, KeptLine] = OrderedDict()
-        """The winning line of each game's last peeking hint (most recent last)."""
+        self.lines: Bounded[str, KeptLine] = Bounded(MAX_KEPT_LINES, KEPT_MOVES, kept_moves)
+        """The winning line of each game's last peeking hint (most recent
+        last): of at most :data:`MAX_KEPT_LINES` games, and
+        :data:`~terrace.solver.hint_line.KEPT_MOVES` moves in all, as the
+        solver keeps its own (an endgame's line can be 44,000 moves long,
+        2.6 MB here: 1,024 of them were kept)."""
         self.replays = Replays()
         """The board each game's replay showed last (see :mod:`terrace.web.replay`)."""
         self.replaying = asyncio.Lock()
         """Held while a replay step is made from :attr:`replays` (in a worker thread)."""
-        self.picks: OrderedDict[str, tuple[str, Decision]] = OrderedDict()
+        self.picks: Bounded[str, tuple[str, Decision]] = Bounded(MAX_KEPT_LINES)
         """Each game's base-card chances that solved every sample, as the fair
         player's decision, with the position they were for (most recent last):
         the fair hint at the choice then names the card they show best."""
@@ -483,7 +474,7 @@ class WebGame:
                                          prefer=game.id)
         line = found.pop("kept")
         if line is not None:
-            self.keep_line(game.id, line)
+            self.lines.put(game.id, line)
         if peek and in_play(game):
             await self.assisted(game.id)
         found["counted"] = False
@@ -494,13 +485,6 @@ class WebGame:
             count = partial(self.store.count_hint, game.id, board.position(), while_open=True)
             found["counted"] = await run_in_threadpool(count)
         return json_response(found)
-
-    def keep_line(self, game_id: str, line: KeptLine) -> None:
-        """Keep ``line`` as the game's winning line: of at most
-        :data:`MAX_KEPT_LINES` games, and :data:`~terrace.solver.hint_line.KEPT_MOVES`
-        moves in all, as the solver keeps its own (an endgame's line can be
-        44,000 moves long, 2.6 MB here: 1,024 of them were kept)."""
-        remember(self.lines, game_id, line, lambda kept: len(kept.moves), KEPT_MOVES)
 
     def stock_shown(self, game: StoredGame, until: float | None = None) -> int | None:
         """The stock cards the game's event log shows the player saw (see

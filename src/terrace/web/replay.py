@@ -26,10 +26,10 @@ built again, whatever its revision says.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from terrace.board import Board
+from terrace.bounded import Bounded
 from terrace.deal import Deal
 from terrace.moves import Move
 from terrace.rules import Rules
@@ -58,8 +58,7 @@ class Replays:
     """One replay board for each of the last :data:`KEPT_REPLAYS` games replayed."""
 
     def __init__(self, kept: int = KEPT_REPLAYS) -> None:
-        self.kept = kept
-        self._boards: OrderedDict[str, _Replay] = OrderedDict()
+        self._boards: Bounded[str, _Replay] = Bounded(kept)
 
     def board_at(self, game: StoredGame, step: int) -> Board:
         """The board after the first ``step`` moves of ``game`` (0 to
@@ -90,8 +89,5 @@ class Replays:
         for text in game.moves[here:step]:
             board.push(Move.parse(text))
         moves = list(game.moves) if kept is None else kept.moves
-        self._boards[game.id] = _Replay(game.rules, game.deal, moves, board)
-        self._boards.move_to_end(game.id)
-        while len(self._boards) > self.kept:
-            self._boards.popitem(last=False)
+        self._boards.put(game.id, _Replay(game.rules, game.deal, moves, board))
         return board

@@ -239,14 +239,7 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
         "terrace_dead": dead,
         "fatal": [str(m) for m in fatal],
         "winnable_only": game.winnable_only,
-        "hints": game.hints,
-        "undos": game.undos,
-        "created_at": game.created_at,
-        "updated_at": game.updated_at,
-        "finished_at": game.finished_at,
-        "assisted": game.assisted,
-        "active_ms": game.active_ms,
-        "won_at": game.won_at,
+        **game_record(game),
         "given_up": game.given_up_at is not None,
         "motions": [],
     }
@@ -256,6 +249,14 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
                     draw=None, choices=[], fatal=[])
     data.update(extra)
     return data
+
+
+def game_record(game: StoredGame) -> dict[str, Any]:
+    """What the game's own record says of it, as the game and the
+    recent-games list give it: hints, undos, times and assistance."""
+    return {"hints": game.hints, "undos": game.undos, "created_at": game.created_at,
+            "updated_at": game.updated_at, "finished_at": game.finished_at, "assisted": game.assisted,
+            "active_ms": game.active_ms, "won_at": game.won_at}
 
 
 def game_line(game: StoredGame) -> dict[str, Any]:
@@ -277,12 +278,5 @@ def game_summary(game: StoredGame) -> dict[str, Any]:
         "status": "lost" if game.given_up_at is not None else game.status,
         "given_up": game.given_up_at is not None,
         "moves": game.played_count(),
-        "hints": game.hints,
-        "undos": game.undos,
-        "created_at": game.created_at,
-        "updated_at": game.updated_at,
-        "finished_at": game.finished_at,
-        "assisted": game.assisted,
-        "active_ms": game.active_ms,
-        "won_at": game.won_at,
+        **game_record(game),
     }

@@ -41,7 +41,6 @@ import multiprocessing
 import signal
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from functools import partial
 from multiprocessing import resource_tracker
@@ -49,6 +48,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
+from terrace.bounded import Bounded
 from terrace.refusals import Reason
 from terrace.solver.stops import interrupts_held
 from terrace.web.i18n import SolverStop
@@ -177,7 +177,7 @@ class SolverPool:
         self._queued = 0
         self._jobs = itertools.count(1)
         self._claims = itertools.count(1)
-        self._preferred: OrderedDict[str, _Worker] = OrderedDict()
+        self._preferred: Bounded[str, _Worker] = Bounded(PREFERRED_KEYS)
         self.closing = threading.Event()
 
     @property
@@ -356,13 +356,11 @@ class SolverPool:
                 self._idle.append(worker)
                 if prefer is not None:
                     worker.claimed = next(self._claims)
-                    self._preferred[prefer] = worker
-                    self._preferred.move_to_end(prefer)
-                    while len(self._preferred) > PREFERRED_KEYS:
-                        self._preferred.popitem(last=False)
+                    self._preferred.put(prefer, worker)
             else:  # (its keys go to whichever worker answers them next)
-                for key in [key for key, owner in self._preferred.items() if owner is worker]:
-                    del self._preferred[key]
+                for key, owner in self._preferred.items():
+                    if owner is worker:
+                        self._preferred.pop(key)
         if not keep:
             threading.Thread(target=self._replace, args=(worker,), daemon=True).start()
 
