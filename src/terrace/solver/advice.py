@@ -27,7 +27,7 @@ from terrace.rules import Rules
 from terrace.solver.api import LOST
 from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.decision import Decision
-from terrace.solver.fair import FairPlayer, FairSettings
+from terrace.solver.fair import KEPT_SOLVE_BYTES, FairPlayer, FairSettings
 from terrace.solver.hint_line import (
     GAME_OVER,
     KEPT,
@@ -63,10 +63,15 @@ stop: the hint reports how many samples each move wins)."""
 ASKED_POSITIONS = 64
 """How many positions :class:`AskedHints` remembers a fair hint's work for
 (the most recently asked ones)..."""
-ASKED_WEIGHT = 2_000_000
+UNIT_BYTES = 20
+"""About how many bytes a card of a sampled board or a move of a line
+holds (14 to 21 measured): the unit of :data:`ASKED_WEIGHT`."""
+ASKED_WEIGHT = 2_000_000 + KEPT_SOLVE_BYTES // UNIT_BYTES
 """... and how much of it in all: the cards of the sampled boards and the
-moves of their winning lines (:meth:`FairPlayer.weight`; 14 to 21 bytes
-each measured, so some 40 MB)."""
+moves of their winning lines (:meth:`FairPlayer.weight`: 2 million, some
+40 MB), and the tables of the solves kept to go on with, a unit for each
+:data:`UNIT_BYTES` bytes (:meth:`FairPlayer.kept_bytes`; they are at most
+:data:`~terrace.solver.fair.KEPT_SOLVE_BYTES` in a process)."""
 
 
 @dataclass(slots=True)
@@ -115,8 +120,10 @@ class AskedHints:
 
 
 def _weight(work: _Asked) -> int:
-    """How much a fair hint's kept work holds (:meth:`FairPlayer.weight`)."""
-    return 0 if work.player is None else work.player.weight()
+    """How much a fair hint's kept work holds (:data:`ASKED_WEIGHT`)."""
+    if work.player is None:
+        return 0
+    return work.player.weight() + -(-work.player.kept_bytes() // UNIT_BYTES)
 
 
 ASKED = AskedHints()
@@ -161,7 +168,9 @@ def fair_hint(
     are solved, the next ones drawn from the same seed, a round of
     sampling that ends with most samples undecided is followed by the
     next, :data:`ESCALATION` times larger (the work not done in one
-    request is done in the next), and the answer is the best-founded
+    request is done in the next: a solve cut short goes on where it
+    stopped, its search kept, so that k requests decide the samples one
+    request as long as them all would), and the answer is the best-founded
     decision so far (most samples decided, then most samples): a hint
     asked again never answers from fewer samples than the last, and n
     requests find about what one as long as them all would."""
@@ -223,7 +232,7 @@ def _fair_again(
                 break
             again = work.player is not None
             if work.player is None:
-                work.player = FairPlayer(work.settings, seed, cancel, left)
+                work.player = FairPlayer(work.settings, seed, cancel, left, resumable=True)
             else:
                 work.player.resume(cancel, left)
             decision = work.player.decide(observed, deadline, again=again)
@@ -234,9 +243,11 @@ def _fair_again(
                 break
             if (not escalate or decision.kind != "sampled" or 2 * decision.undecided <= decision.samples
                     or work.settings.nodes * ESCALATION > MOST_NODES):
+                work.player.release()
                 work.done, work.player = True, None  # (its answer is kept: not its samples)
                 break
             work.settings = _escalated(work.settings)
+            work.player.release()
             work.player = None
     finally:
         asked.give(key, work)
