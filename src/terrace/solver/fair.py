@@ -284,6 +284,9 @@ class FairPlayer:
         self._deadline: float | None = None
         self._keys: dict[int, tuple[list[Move], str]] = {}
         self._used = 0
+        self._cut = False
+        """Whether the last solve was cut short by the decision's time (or
+        positions), not ended by its own ``nodes``."""
 
     # ------------------------------------------------------------------
 
@@ -475,8 +478,9 @@ class FairPlayer:
         solving.run(max_seconds=seconds, max_nodes=cap, cancel=self._cancel)
         result = solving.result(short_line=False)
         self.positions += solving.nodes - before
-        if (sample is not None and self.resumable and result.result == UNKNOWN and solving.nodes < nodes
-                and solving.reason != "memory" and not solving.finished() and self._cancel()):
+        self._cut = (result.result == UNKNOWN and solving.nodes < nodes and solving.reason != "memory"
+                     and not solving.finished() and self._cancel())
+        if sample is not None and self.resumable and self._cut:
             sample.solving[key] = solving
             KEPT.put(solving, solving.table_bytes)
         else:
@@ -533,7 +537,7 @@ class FairPlayer:
             sample.after[result.moves[0]] = (WON, result.moves)
         elif result.result == UNKNOWN:
             sample.best = result.best_move
-            sample.cut = self._cancel() and (None in sample.solving or None not in sample.retried)
+            sample.cut = self._cut and (None in sample.solving or None not in sample.retried)
 
     def _solve_after(self, sample: _Sample, move: Move, obs: Observation, samples: list[_Sample]) -> None:
         if self._borrow(sample, self._lines(samples, obs, move)):
@@ -548,8 +552,7 @@ class FairPlayer:
             return
         line = [move, *result.moves] if result.result == WON else []
         sample.after[move] = (result.result, line)
-        if result.result == UNKNOWN and self._cancel() and (move in sample.solving
-                                                            or move not in sample.retried):
+        if result.result == UNKNOWN and self._cut and (move in sample.solving or move not in sample.retried):
             sample.cut_after.add(move)
 
     # ------------------------------------------------------------------
@@ -570,7 +573,7 @@ class FairPlayer:
             sample.status = result.result
             if result.result == UNKNOWN:
                 sample.best = result.best_move
-                sample.cut = self._cancel() and (None in sample.solving or None not in sample.retried)
+                sample.cut = self._cut and (None in sample.solving or None not in sample.retried)
             for choice, verdict in result.candidates:
                 line = result.moves if result.moves and result.moves[0] == choice else []
                 sample.after[choice] = (verdict, line)
