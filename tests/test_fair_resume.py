@@ -21,6 +21,7 @@ from terrace.solver.decision import Decision
 from terrace.solver.fair import UNCHANGED_HUNTERS, FairPlayer, FairSettings
 from terrace.solver.observation import observe
 from terrace.variants import get_rules
+from terrace.web import hints
 
 ONE_SAMPLE = replace(HINT_SETTINGS, samples=1, space_factor=1, nodes=600_000)
 """One sample, solved within 600,000 positions: Big Terrace deal 3's
@@ -164,3 +165,40 @@ def test_a_fair_player_not_asked_again_keeps_no_solve() -> None:
     decisions are never asked again."""
     fair_hint(_big(), settings=ONE_SAMPLE, seed=0, seconds=600, nodes=PRESS, escalate=False)
     assert not fair.KEPT
+
+
+def test_the_pages_fair_hint_goes_on_with_the_solve_its_last_request_cut_short(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's hint (:func:`terrace.web.hints.find_hint`, in the solver
+    process that keeps the game's work) of 0.3 s, in which Big Terrace's
+    samples are drawn and a few solved (a 4-deck sample took some 10 ms to
+    draw at load 15): a request goes on with the solve the last one cut
+    short (a run that starts with positions entered), a solve of one of
+    the position's own samples."""
+    started: list[tuple[int, str]] = []
+    run = Solving.run
+
+    def counted(self: Solving, **budget: object) -> str:
+        started.append((self.nodes, self.root.position()))
+        return run(self, **budget)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Solving, "run", counted)
+    board = _big()
+    hints.ASKED.clear()
+    try:
+        replies = [hints.find_hint(board, 0.3, seed=3) for _ in range(6)]
+    finally:
+        hints.ASKED.clear()
+    resumed = [position for nodes, position in started if nodes > 0]
+    assert resumed, started
+    samples = {sample.position() for sample in _samples_of(board, 3)}
+    assert set(resumed) <= samples
+    decided = [r["samples"] - r["undecided"] for r in replies]
+    assert decided == sorted(decided), decided
+
+
+def _samples_of(board: Board, seed: int) -> list[Board]:
+    """The first stock orders the page's hint at ``board`` draws with ``seed``."""
+    rng = random.Random(seed)
+    seen = observe(board)
+    return [seen.sample(rng) for _ in range(64)]

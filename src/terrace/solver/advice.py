@@ -66,10 +66,11 @@ ASKED_POSITIONS = 64
 UNIT_BYTES = 20
 """About how many bytes a card of a sampled board or a move of a line
 holds (14 to 21 measured): the unit of :data:`ASKED_WEIGHT`."""
-ASKED_WEIGHT = 2_000_000 + KEPT_SOLVE_BYTES // UNIT_BYTES
+ASKED_WEIGHT = 2_000_000
 """... and how much of it in all: the cards of the sampled boards and the
-moves of their winning lines (:meth:`FairPlayer.weight`: 2 million, some
-40 MB), and the tables of the solves kept to go on with, a unit for each
+moves of their winning lines (:meth:`FairPlayer.weight`, some 40 MB)..."""
+KEPT_WEIGHT = KEPT_SOLVE_BYTES // UNIT_BYTES
+"""... and the tables of the solves kept to go on with, a unit for each
 :data:`UNIT_BYTES` bytes (:meth:`FairPlayer.kept_bytes`; they are at most
 :data:`~terrace.solver.fair.KEPT_SOLVE_BYTES` in a process)."""
 
@@ -99,7 +100,7 @@ class AskedHints:
     entry is taken out while a hint works on it); the oldest is forgotten
     first once more than ``size`` positions or ``weight`` are kept."""
 
-    def __init__(self, size: int = ASKED_POSITIONS, weight: int = ASKED_WEIGHT) -> None:
+    def __init__(self, size: int = ASKED_POSITIONS, weight: int = ASKED_WEIGHT + KEPT_WEIGHT) -> None:
         self._work: Bounded[AskedKey, _Asked] = Bounded(size, weight, _weight)
 
     def __len__(self) -> int:
