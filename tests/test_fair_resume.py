@@ -202,3 +202,21 @@ def _samples_of(board: Board, seed: int) -> list[Board]:
     rng = random.Random(seed)
     seen = observe(board)
     return [seen.sample(rng) for _ in range(64)]
+
+
+def test_work_given_back_after_better_work_gives_back_its_kept_solves() -> None:
+    """Two requests at one position at once (the second found no work
+    kept: the first had taken it out): the better-founded work is kept,
+    and the other's kept solve is released, not left to hold its tables."""
+    board = _big()
+    asked = AskedHints()
+    _press(board, asked)
+    key, = list(asked._work)
+    first = asked.take(key)
+    assert first is not None and first.player is not None
+    solve_kept, = [s for sample in first.player._samples for s in sample.solving.values()]
+    better = _press(board, asked, nodes=6 * PRESS)  # (meanwhile: afresh, and decided)
+    assert better.kind == "sampled"
+    asked.give(key, first)
+    assert asked._work.get(key) is not first
+    assert solve_kept.released and solve_kept not in fair.KEPT

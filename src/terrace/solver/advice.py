@@ -112,8 +112,10 @@ class AskedHints:
 
     def give(self, key: AskedKey, work: _Asked) -> None:
         """Keep ``work`` for ``key`` (the better founded, if another hint
-        gave some back meanwhile)."""
-        self._work.put(key, work, lambda old, new: _founded(old.best) > _founded(new.best))
+        gave some back meanwhile: then ``work``'s kept solves are released)."""
+        kept = self._work.put(key, work, lambda old, new: _founded(old.best) > _founded(new.best))
+        if kept is not work and work.player is not None:
+            work.player.release()
 
     def clear(self) -> None:
         """Forget all."""
