@@ -220,3 +220,12 @@ def test_work_given_back_after_better_work_gives_back_its_kept_solves() -> None:
     asked.give(key, first)
     assert asked._work.get(key) is not first
     assert solve_kept.released and solve_kept not in fair.KEPT
+
+
+def test_forgetting_the_asked_work_gives_back_its_kept_solves() -> None:
+    asked = AskedHints()
+    _press(_big(), asked)
+    solves = _kept(asked)
+    assert solves and all(s in fair.KEPT for s in solves)
+    asked.clear()
+    assert all(s.released for s in solves) and not fair.KEPT

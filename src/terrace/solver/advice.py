@@ -118,7 +118,10 @@ class AskedHints:
             work.player.release()
 
     def clear(self) -> None:
-        """Forget all."""
+        """Forget all (the solves kept released)."""
+        for work in self._work.values():
+            if work.player is not None:
+                work.player.release()
         self._work.clear()
 
 
