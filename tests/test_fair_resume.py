@@ -229,3 +229,12 @@ def test_forgetting_the_asked_work_gives_back_its_kept_solves() -> None:
     assert solves and all(s in fair.KEPT for s in solves)
     asked.clear()
     assert all(s.released for s in solves) and not fair.KEPT
+
+
+def test_the_asked_work_pushed_out_gives_back_its_kept_solves() -> None:
+    asked = AskedHints(size=1)
+    _press(_big(), asked)
+    solves = _kept(asked)
+    assert solves and all(s in fair.KEPT for s in solves)
+    _press(_big(11), asked)  # (the first position's work pushed out)
+    assert len(asked) == 1 and all(s.released and s not in fair.KEPT for s in solves)

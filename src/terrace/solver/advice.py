@@ -98,10 +98,11 @@ class AskedHints:
     stopped (the same samples, the next ones drawn from the same seed) and
     never answers from fewer decided samples than before. Thread-safe (an
     entry is taken out while a hint works on it); the oldest is forgotten
-    first once more than ``size`` positions or ``weight`` are kept."""
+    first once more than ``size`` positions or ``weight`` are kept (its
+    kept solves released)."""
 
     def __init__(self, size: int = ASKED_POSITIONS, weight: int = ASKED_WEIGHT + KEPT_WEIGHT) -> None:
-        self._work: Bounded[AskedKey, _Asked] = Bounded(size, weight, _weight)
+        self._work: Bounded[AskedKey, _Asked] = Bounded(size, weight, _weight, dropped=_release)
 
     def __len__(self) -> int:
         return len(self._work)
@@ -123,6 +124,12 @@ class AskedHints:
             if work.player is not None:
                 work.player.release()
         self._work.clear()
+
+
+def _release(_: AskedKey, work: _Asked) -> None:
+    """Give back the tables of the solves ``work`` kept (it is forgotten)."""
+    if work.player is not None:
+        work.player.release()
 
 
 def _weight(work: _Asked) -> int:
