@@ -527,9 +527,8 @@ class Solving:
         """The bytes the compiled core's tables of the searches hold now."""
         if self.released:
             return 0
-        return sum(getattr(search._compiled, "table_bytes", 0)
-                   for task in self.tasks for search in (task.search, task.hunter, task.nested)
-                   if search is not None)
+        return sum(search.table_bytes for task in self.tasks
+                   for search in (task.search, task.hunter, task.nested) if search is not None)
 
     def finished(self) -> bool:
         """True once a further run could change nothing: every task decided
