@@ -238,3 +238,17 @@ def test_the_asked_work_pushed_out_gives_back_its_kept_solves() -> None:
     assert solves and all(s in fair.KEPT for s in solves)
     _press(_big(11), asked)  # (the first position's work pushed out)
     assert len(asked) == 1 and all(s.released and s not in fair.KEPT for s in solves)
+
+
+def test_better_work_given_back_gives_back_the_kept_solves_of_the_work_it_replaces() -> None:
+    board = _big()
+    asked = AskedHints()
+    assert _press(board, asked, nodes=6 * PRESS).kind == "sampled"
+    key, = list(asked._work)
+    better = asked.take(key)
+    assert better is not None
+    _press(board, asked)  # (meanwhile: afresh, its solve cut short and kept)
+    solve_kept, = _kept(asked)
+    asked.give(key, better)
+    assert asked._work.get(key) is better
+    assert solve_kept.released and solve_kept not in fair.KEPT

@@ -113,10 +113,18 @@ class AskedHints:
 
     def give(self, key: AskedKey, work: _Asked) -> None:
         """Keep ``work`` for ``key`` (the better founded, if another hint
-        gave some back meanwhile: then ``work``'s kept solves are released)."""
-        kept = self._work.put(key, work, lambda old, new: _founded(old.best) > _founded(new.best))
-        if kept is not work and work.player is not None:
-            work.player.release()
+        gave some back meanwhile; the other's kept solves are released)."""
+        replaced: list[_Asked] = []
+
+        def keep_old(old: _Asked, new: _Asked) -> bool:
+            if _founded(old.best) > _founded(new.best):
+                return True
+            replaced.append(old)
+            return False
+
+        kept = self._work.put(key, work, keep_old)
+        for dropped in [*replaced, *([work] if kept is not work else [])]:
+            _release(key, dropped)
 
     def clear(self) -> None:
         """Forget all (the solves kept released)."""
