@@ -184,3 +184,13 @@ def test_the_keys_the_bounds_push_out_are_told() -> None:
     kept.put("e", "")
     kept.clear()
     assert told == ["b", "a", "c"]
+
+
+def test_dropped_is_told_each_key_and_value_the_bounds_push_out() -> None:
+    told: list[tuple[str, int]] = []
+    kept: Bounded[str, int] = Bounded(2, dropped=lambda key, value: told.append((key, value)))
+    for key, value in (("a", 1), ("b", 2), ("c", 3)):
+        kept.put(key, value)
+    kept.pop("b")
+    kept.clear()
+    assert told == [("a", 1)]

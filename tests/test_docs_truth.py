@@ -327,7 +327,7 @@ def _limits() -> list[tuple[str, str, object]]:
     """(page, the words stating a limit, with {} for the value, the value the
     code applies). The words must be on the page with the code's value."""
     from terrace.cli import storage as cli_storage
-    from terrace.solver import api, cluster, coach, hint_line, history, lines, search, verdicts
+    from terrace.solver import api, cluster, coach, fair, hint_line, history, lines, search, verdicts
     from terrace.solver.advice import ASKED_POSITIONS, ASKED_WEIGHT, ESCALATION
     from terrace.solver.fair import FairSettings
     from terrace.storage import base, line, rows, sqlite, statistics, transfer
@@ -376,6 +376,8 @@ def _limits() -> list[tuple[str, str, object]]:
         ("api.md", "is followed by the next,\n  {} times larger", ESCALATION),
         ("api.md", "`terrace.solver.advice.AskedHints`: the {} positions asked last, about\n  {} cards",
          (ASKED_POSITIONS, ASKED_WEIGHT)),
+        ("api.md", "at most {} such solves and {} MB of their tables",
+         (fair.KEPT_SOLVES, fair.KEPT_SOLVE_BYTES >> 20)),
         ("api.md", "after {} moves without a draw", history.LOOKBACK),
         ("api.md", "looking up to {} moves ahead", history.LOOKBACK),
         ("api.md", "a line of more than {} moves, played and taken back", base.MAX_LINE),

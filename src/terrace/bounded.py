@@ -38,17 +38,20 @@ class Bounded(Generic[K, V]):
     With ``shared``, ``count`` counts values, not keys: a value (the same
     object) kept under several keys counts once there, and under each key
     in the weight. ``forgotten`` is told each key that the bounds push
-    out (not those popped or cleared), the map's lock held. Each insert
+    out (not those popped or cleared), the map's lock held, and
+    ``dropped`` each key with its value so. Each insert
     costs the same however many are kept (the weight in all is kept as a
     sum). Thread-safe."""
 
     def __init__(self, count: int, weight: int | None = None, weigh: Callable[[V], int] | None = None,
-                 *, shared: bool = False, forgotten: Callable[[K], None] | None = None) -> None:
+                 *, shared: bool = False, forgotten: Callable[[K], None] | None = None,
+                 dropped: Callable[[K, V], None] | None = None) -> None:
         self.count = count
         self.weight = weight
         self._weigh = weigh
         self._shared = shared
         self._forgotten = forgotten
+        self._dropped = dropped
         self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
         self._uses: dict[int, int] = {}
         """With ``shared``: under how many keys each value (by its id) is kept."""
@@ -173,3 +176,5 @@ class Bounded(Generic[K, V]):
             self._forget(entry)
             if self._forgotten is not None:
                 self._forgotten(key)
+            if self._dropped is not None:
+                self._dropped(key, entry[0])

@@ -27,7 +27,7 @@ from terrace.rules import Rules
 from terrace.solver.api import LOST
 from terrace.solver.budget import check_budget, check_nodes
 from terrace.solver.decision import Decision
-from terrace.solver.fair import FairPlayer, FairSettings
+from terrace.solver.fair import KEPT_SOLVE_BYTES, FairPlayer, FairSettings
 from terrace.solver.hint_line import (
     GAME_OVER,
     KEPT,
@@ -63,10 +63,16 @@ stop: the hint reports how many samples each move wins)."""
 ASKED_POSITIONS = 64
 """How many positions :class:`AskedHints` remembers a fair hint's work for
 (the most recently asked ones)..."""
+UNIT_BYTES = 20
+"""About how many bytes a card of a sampled board or a move of a line
+holds (14 to 21 measured): the unit of :data:`ASKED_WEIGHT`."""
 ASKED_WEIGHT = 2_000_000
 """... and how much of it in all: the cards of the sampled boards and the
-moves of their winning lines (:meth:`FairPlayer.weight`; 14 to 21 bytes
-each measured, so some 40 MB)."""
+moves of their winning lines (:meth:`FairPlayer.weight`, some 40 MB)..."""
+KEPT_WEIGHT = KEPT_SOLVE_BYTES // UNIT_BYTES
+"""... and the tables of the solves kept to go on with, a unit for each
+:data:`UNIT_BYTES` bytes (:meth:`FairPlayer.kept_bytes`; they are at most
+:data:`~terrace.solver.fair.KEPT_SOLVE_BYTES` in a process)."""
 
 
 @dataclass(slots=True)
@@ -92,10 +98,11 @@ class AskedHints:
     stopped (the same samples, the next ones drawn from the same seed) and
     never answers from fewer decided samples than before. Thread-safe (an
     entry is taken out while a hint works on it); the oldest is forgotten
-    first once more than ``size`` positions or ``weight`` are kept."""
+    first once more than ``size`` positions or ``weight`` are kept (its
+    kept solves released)."""
 
-    def __init__(self, size: int = ASKED_POSITIONS, weight: int = ASKED_WEIGHT) -> None:
-        self._work: Bounded[AskedKey, _Asked] = Bounded(size, weight, _weight)
+    def __init__(self, size: int = ASKED_POSITIONS, weight: int = ASKED_WEIGHT + KEPT_WEIGHT) -> None:
+        self._work: Bounded[AskedKey, _Asked] = Bounded(size, weight, _weight, dropped=_release)
 
     def __len__(self) -> int:
         return len(self._work)
@@ -106,17 +113,38 @@ class AskedHints:
 
     def give(self, key: AskedKey, work: _Asked) -> None:
         """Keep ``work`` for ``key`` (the better founded, if another hint
-        gave some back meanwhile)."""
-        self._work.put(key, work, lambda old, new: _founded(old.best) > _founded(new.best))
+        gave some back meanwhile; the other's kept solves are released)."""
+        replaced: list[_Asked] = []
+
+        def keep_old(old: _Asked, new: _Asked) -> bool:
+            if _founded(old.best) > _founded(new.best):
+                return True
+            replaced.append(old)
+            return False
+
+        kept = self._work.put(key, work, keep_old)
+        for dropped in [*replaced, *([work] if kept is not work else [])]:
+            _release(key, dropped)
 
     def clear(self) -> None:
-        """Forget all."""
+        """Forget all (the solves kept released)."""
+        for work in self._work.values():
+            if work.player is not None:
+                work.player.release()
         self._work.clear()
 
 
+def _release(_: AskedKey, work: _Asked) -> None:
+    """Give back the tables of the solves ``work`` kept (it is forgotten)."""
+    if work.player is not None:
+        work.player.release()
+
+
 def _weight(work: _Asked) -> int:
-    """How much a fair hint's kept work holds (:meth:`FairPlayer.weight`)."""
-    return 0 if work.player is None else work.player.weight()
+    """How much a fair hint's kept work holds (:data:`ASKED_WEIGHT`)."""
+    if work.player is None:
+        return 0
+    return work.player.weight() + -(-work.player.kept_bytes() // UNIT_BYTES)
 
 
 ASKED = AskedHints()
@@ -161,7 +189,9 @@ def fair_hint(
     are solved, the next ones drawn from the same seed, a round of
     sampling that ends with most samples undecided is followed by the
     next, :data:`ESCALATION` times larger (the work not done in one
-    request is done in the next), and the answer is the best-founded
+    request is done in the next: a solve cut short goes on where it
+    stopped, its search kept, so that k requests decide the samples one
+    request as long as them all would), and the answer is the best-founded
     decision so far (most samples decided, then most samples): a hint
     asked again never answers from fewer samples than the last, and n
     requests find about what one as long as them all would."""
@@ -223,7 +253,7 @@ def _fair_again(
                 break
             again = work.player is not None
             if work.player is None:
-                work.player = FairPlayer(work.settings, seed, cancel, left)
+                work.player = FairPlayer(work.settings, seed, cancel, left, resumable=True)
             else:
                 work.player.resume(cancel, left)
             decision = work.player.decide(observed, deadline, again=again)
@@ -234,9 +264,11 @@ def _fair_again(
                 break
             if (not escalate or decision.kind != "sampled" or 2 * decision.undecided <= decision.samples
                     or work.settings.nodes * ESCALATION > MOST_NODES):
+                work.player.release()
                 work.done, work.player = True, None  # (its answer is kept: not its samples)
                 break
             work.settings = _escalated(work.settings)
+            work.player.release()
             work.player = None
     finally:
         asked.give(key, work)

@@ -468,94 +468,170 @@ def solve(
     given_board(board, "solve")
     max_seconds = check_budget(max_seconds, "max_seconds")
     max_nodes = check_nodes(max_nodes)
-    start = time.perf_counter()
-    deadline = start + max_seconds
-    options = options or Options()
-    root = board.copy(stack=False)
-    if root.is_won():
-        return SolveResult(WON, seconds=time.perf_counter() - start)
-    tasks: list[_Task] = []
-    children: list[Board] = []
-    task_of: list[int] = []  # for each candidate, the task that solves its position
-    if root.choosing:
-        children = [chosen(root, index) for index in range(root.rules.candidates)]
-        firsts = representatives(children) if options.twins else list(range(len(children)))
-        for index, child in enumerate(children):
-            if firsts[index] == index:
-                task_of.append(len(tasks))
-                tasks.append(_Task(child, Move.choose(index + 1), options, hunt))
-            else:  # a twin: the search of the first candidate of its rank
-                task_of.append(task_of[firsts[index]])
-    else:
-        tasks.append(_Task(root, None, options, hunt))
+    solving = Solving(board, all_candidates=all_candidates, options=options, hunt=hunt)
+    try:
+        solving.run(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, cancel=cancel)
+        return solving.result(short_line=short_line)
+    finally:
+        solving.release()
 
-    reason = ""
-    nodes = 0
-    rounds = 0
-    while not reason:
-        running = [t for t in tasks if t.result is None]
-        if not running or (not all_candidates and any(t.result == WON for t in tasks)):
-            break
-        rounds += 1
-        if not all_candidates and len(running) > FOCUS and rounds % 4:
-            running = sorted(running, key=_Task.best, reverse=True)[:FOCUS]
-        for task in running:  # every turn is short, so a stop is noticed at once
-            task.step(deadline, None if max_nodes is None else NODE_SLICE)
-            if task.result == WON and not all_candidates:
-                break
-            nodes = sum(t.nodes for t in tasks)
-            if time.perf_counter() >= deadline:
-                reason = "time"
-            elif cancel is not None and cancel():
-                reason = "cancelled"
-            elif max_nodes is not None and nodes >= max_nodes:
-                reason = "nodes"
-            if reason:
-                break
-        nodes = sum(t.nodes for t in tasks)
-        if progress is not None:
-            progress(nodes, time.perf_counter() - start)
-    if any(t.result == "memory" for t in tasks):
-        reason = "memory"
-    for task in tasks:  # (in the budget: on the return, 5-9 ms came past the grace)
-        task.release()
 
-    verdicts = [t.result if t.result in (WON, LOST) else UNKNOWN for t in tasks]
-    if WON in verdicts:
-        overall = WON
-    elif all(v == LOST for v in verdicts):
-        overall = LOST
-    else:
-        overall = UNKNOWN
-    moves: list[Move] = []
-    best: Move | None = None
-    for task, verdict in zip(tasks, verdicts, strict=True):
-        if verdict == WON:
-            shorter = short_line and reason != "cancelled"  # (a cancelled search answers at once)
-            moves = ([task.choice] if task.choice else []) + _finished_line(
-                task, max_seconds, max_nodes, deadline, shorter)
-            break
-    if overall != WON:
-        ranked = sorted(tasks, key=lambda t: t.search.best_found, reverse=True)
-        top = ranked[0]
-        if top.choice is not None:
-            best = top.choice
-        elif top.search.best_first is not None:
-            best = top.search.moves_to_engine(top.board, [top.search.best_first])[0]
-    else:
-        best = moves[0] if moves else None
-    last = deadline + REPLAY_GRACE
-    candidates = [(Move.choose(index + 1), _twin_verdict(tasks[task], verdicts[task], child, last))
-                  for index, (task, child) in enumerate(zip(task_of, children, strict=True))]
-    return SolveResult(
-        overall,
-        moves,
-        candidates,
-        nodes=nodes,
-        seconds=time.perf_counter() - start,
-        reason="" if overall != UNKNOWN else (reason or "time"),
-        best_move=best,
-    )
+class Solving:
+    """A :func:`solve` that can stop and go on: :meth:`run` works until its
+    budget, a ``cancel`` or a verdict stops it, and a later :meth:`run`
+    goes on from there with the searches and tables as they were, turn for
+    turn as one longer run would (with ``max_nodes``: the same positions,
+    the same verdict). :func:`solve` is one run of one; the fair hint asked
+    again keeps one that its request's time cut short
+    (:class:`~terrace.solver.fair.FairPlayer`). :meth:`release` gives back
+    the tables; until then they are held (:attr:`table_bytes`)."""
+
+    def __init__(self, board: Board, *, all_candidates: bool = True, options: Options | None = None,
+                 hunt: bool = True) -> None:
+        self.options = options or Options()
+        self.all_candidates = all_candidates
+        self.root = board.copy(stack=False)
+        self.tasks: list[_Task] = []
+        self.children: list[Board] = []
+        self.task_of: list[int] = []
+        """For each candidate, the task that solves its position."""
+        self.nodes = 0
+        """Positions entered so far, by every run (a run's ``max_nodes`` counts them all)."""
+        self.reason = ""
+        """Why the last run stopped undecided (``time``, ``nodes``, ``cancelled``, ``memory``), else empty."""
+        self.released = False
+        self._rounds = 0
+        self._queue: list[_Task] = []
+        """The tasks still to step in the round a run stopped in."""
+        self._max_seconds = 0.0
+        self._max_nodes: int | None = None
+        self._start = self._deadline = time.perf_counter()
+        root = self.root
+        if root.is_won():
+            return
+        options = self.options
+        if root.choosing:
+            self.children = [chosen(root, index) for index in range(root.rules.candidates)]
+            firsts = representatives(self.children) if options.twins else list(range(len(self.children)))
+            for index, child in enumerate(self.children):
+                if firsts[index] == index:
+                    self.task_of.append(len(self.tasks))
+                    self.tasks.append(_Task(child, Move.choose(index + 1), options, hunt))
+                else:  # a twin: the search of the first candidate of its rank
+                    self.task_of.append(self.task_of[firsts[index]])
+        else:
+            self.tasks.append(_Task(root, None, options, hunt))
+
+    @property
+    def table_bytes(self) -> int:
+        """The bytes the compiled core's tables of the searches hold now."""
+        if self.released:
+            return 0
+        return sum(search.table_bytes for task in self.tasks
+                   for search in (task.search, task.hunter, task.nested) if search is not None)
+
+    def finished(self) -> bool:
+        """True once a further run could change nothing: every task decided
+        (or, without ``all_candidates``, one won)."""
+        running = [t for t in self.tasks if t.result is None]
+        return not running or (not self.all_candidates and any(t.result == WON for t in self.tasks))
+
+    def run(self, *, max_seconds: float = 10.0, max_nodes: int | None = None,
+            progress: Callable[[int, float], None] | None = None, cancel: Callable[[], bool] | None = None,
+            ) -> str:
+        """Search on, for ``max_seconds`` and until :attr:`nodes` reaches
+        ``max_nodes`` (the positions of earlier runs counted); the reason
+        it stopped undecided, else empty."""
+        if self.released:
+            raise RuntimeError("a released solve runs no more")
+        self._start = start = time.perf_counter()
+        self._deadline = deadline = start + max_seconds
+        self._max_seconds, self._max_nodes = max_seconds, max_nodes
+        tasks = self.tasks
+        reason = ""
+        if max_nodes is not None and self.nodes >= max_nodes:
+            reason = "nodes"
+        while not reason:
+            if self._queue:
+                running, self._queue = [t for t in self._queue if t.result is None], []
+            else:
+                if self.finished():
+                    break
+                running = [t for t in tasks if t.result is None]
+                self._rounds += 1
+                if not self.all_candidates and len(running) > FOCUS and self._rounds % 4:
+                    running = sorted(running, key=_Task.best, reverse=True)[:FOCUS]
+            for at, task in enumerate(running):  # every turn is short, so a stop is noticed at once
+                task.step(deadline, None if max_nodes is None else NODE_SLICE)
+                if task.result == WON and not self.all_candidates:
+                    break
+                self.nodes = sum(t.nodes for t in tasks)
+                if time.perf_counter() >= deadline:
+                    reason = "time"
+                elif cancel is not None and cancel():
+                    reason = "cancelled"
+                elif max_nodes is not None and self.nodes >= max_nodes:
+                    reason = "nodes"
+                if reason:
+                    self._queue = running[at + 1:]
+                    break
+            self.nodes = sum(t.nodes for t in tasks)
+            if progress is not None:
+                progress(self.nodes, time.perf_counter() - start)
+        if any(t.result == "memory" for t in tasks):
+            reason = "memory"
+        self.reason = reason
+        return reason
+
+    def release(self) -> None:
+        """Give back the searches' tables: no more runs (the result stays)."""
+        for task in self.tasks:  # (in the budget: on the return, 5-9 ms came past the grace)
+            task.release()
+        self.released = True
+
+    def result(self, *, short_line: bool = True) -> SolveResult:
+        """What the runs so far found (:func:`solve`'s answer), the line
+        shortened with ``short_line``, in the last run's budget."""
+        root, tasks, reason = self.root, self.tasks, self.reason
+        max_seconds, max_nodes, deadline = self._max_seconds, self._max_nodes, self._deadline
+        if root.is_won():
+            return SolveResult(WON, seconds=time.perf_counter() - self._start)
+        verdicts = [t.result if t.result in (WON, LOST) else UNKNOWN for t in tasks]
+        if WON in verdicts:
+            overall = WON
+        elif all(v == LOST for v in verdicts):
+            overall = LOST
+        else:
+            overall = UNKNOWN
+        moves: list[Move] = []
+        best: Move | None = None
+        for task, verdict in zip(tasks, verdicts, strict=True):
+            if verdict == WON:
+                shorter = short_line and reason != "cancelled"  # (a cancelled search answers at once)
+                moves = ([task.choice] if task.choice else []) + _finished_line(
+                    task, max_seconds, max_nodes, deadline, shorter)
+                break
+        if overall != WON:
+            ranked = sorted(tasks, key=lambda t: t.search.best_found, reverse=True)
+            top = ranked[0]
+            if top.choice is not None:
+                best = top.choice
+            elif top.search.best_first is not None:
+                best = top.search.moves_to_engine(top.board, [top.search.best_first])[0]
+        else:
+            best = moves[0] if moves else None
+        last = deadline + REPLAY_GRACE
+        candidates = [(Move.choose(index + 1), _twin_verdict(tasks[task], verdicts[task], child, last))
+                      for index, (task, child) in enumerate(zip(self.task_of, self.children, strict=True))]
+        return SolveResult(
+            overall,
+            moves,
+            candidates,
+            nodes=self.nodes,
+            seconds=time.perf_counter() - self._start,
+            reason="" if overall != UNKNOWN else (reason or "time"),
+            best_move=best,
+        )
 
 
 def _finished_line(task: _Task, max_seconds: float, max_nodes: int | None, deadline: float,

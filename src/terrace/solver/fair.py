@@ -30,9 +30,12 @@ play the move that wins in the most samples.
   win. Before solving a sample, a few winning lines of other samples are
   replayed on it (``share``).
 * The same decision asked again (``decide(..., again=True)``, after
-  :meth:`FairPlayer.resume`) keeps every sample as it is, solves again only
-  those whose solve the time cut short, and draws the next samples from
-  where it stopped: the fair hint asked again at one position.
+  :meth:`FairPlayer.resume`) keeps every sample as it is, goes on with the
+  solves the time cut short (their searches kept, tables and all:
+  :class:`~terrace.solver.api.Solving`, at most :data:`KEPT_SOLVES` of
+  them and :data:`KEPT_SOLVE_BYTES` in a process; one pushed out starts
+  again), and draws the next samples from where it stopped: the fair
+  hint asked again at one position.
 
 With a node budget (``nodes``) every solve, and so every decision, is a
 function of the observation and the seed: the same observation gives the
@@ -50,10 +53,11 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from terrace.board import Board
+from terrace.bounded import Bounded
 from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.refusals import quote
-from terrace.solver.api import solve
+from terrace.solver.api import SolveResult, Solving
 from terrace.solver.budget import check_nodes
 from terrace.solver.decision import Decision
 from terrace.solver.greedy import choice_value, greedy_move
@@ -72,6 +76,19 @@ docs/winnability.md, "What it says") and its candidates (twins solved
 apart, as then), so that its games stay those its tables were measured with."""
 
 WON, LOST, UNKNOWN, OPEN = "won", "lost", "unknown", "open"
+
+KEPT_SOLVES = 16
+"""How many solves cut short by a decision's time (or positions) a process
+keeps to go on with when the decision is asked again (the latest ones)..."""
+KEPT_SOLVE_BYTES = 256 << 20
+"""... and how many bytes of their tables in all (a solve of Admiral's
+Patience held 4 MB at 1.28 million positions); the one cut short last is
+kept whatever its size. A solve pushed out starts again when its sample
+is solved again."""
+KEPT: Bounded[Solving, int] = Bounded(KEPT_SOLVES, KEPT_SOLVE_BYTES, lambda held: held,
+                                     forgotten=Solving.release)
+"""The kept solves, each with the bytes of its tables when it was kept
+(a solve is taken out while it runs)."""
 
 
 SETTING_LIMITS: dict[str, tuple[int, int]] = {
@@ -177,20 +194,43 @@ class _Sample:
     cut_after: set[Move] = field(default_factory=set)
     """The moves whose undecided outcome in ``after`` was cut short so."""
     retried: set[Move | None] = field(default_factory=set)
-    """What was cut short once and reopened (None: ``status``): cut short
-    again, it does not fit in one decision's time, and stays undecided (so
-    that the next decision asked again goes on to other samples)."""
+    """What was cut short once and reopened with no solve kept to go on
+    with (None: ``status``): cut short again, it does not fit in one
+    decision's time, and stays undecided (so that the next decision asked
+    again goes on to other samples)."""
+    solving: dict[Move | None, Solving] = field(default_factory=dict)
+    """The solves cut short, kept to go on with (None: the sample's own
+    position; else the position after the move); one that :data:`KEPT`
+    pushed out is released, and starts again."""
 
     def reopen(self) -> None:
-        """Forget what was cut short, to be solved again."""
+        """Forget what was cut short, to be solved again (going on with its
+        kept solve, if it still has one)."""
         if self.cut:
             self.status, self.cut, self.best = OPEN, False, None
             self.after.clear()
-            self.retried.add(None)
+            if not self.resumable(None):
+                self.retried.add(None)
         for move in self.cut_after:
             self.after.pop(move, None)
-            self.retried.add(move)
+            if not self.resumable(move):
+                self.retried.add(move)
         self.cut_after.clear()
+
+    def resumable(self, key: Move | None) -> bool:
+        """Whether a solve cut short is kept for ``key``, not pushed out."""
+        solving = self.solving.get(key)
+        if solving is not None and solving.released:
+            del self.solving[key]
+            return False
+        return solving is not None
+
+    def release(self) -> None:
+        """Give back the tables of the solves kept."""
+        for solving in self.solving.values():
+            KEPT.pop(solving)
+            solving.release()
+        self.solving.clear()
 
     def outcome(self, move: Move) -> str:
         """``won``/``lost``/``unknown`` after ``move``, or ``open`` when not
@@ -223,9 +263,12 @@ class FairPlayer:
 
     def __init__(
         self, settings: FairSettings | None = None, seed: int = 0, cancel: Callable[[], bool] | None = None,
-        positions: int | None = None,
+        positions: int | None = None, *, resumable: bool = False,
     ) -> None:
         self.settings = settings or FairSettings()
+        self.resumable = resumable
+        """Keep the solves a decision's time cut short (in :data:`KEPT`) to go
+        on with when it is asked ``again``: for a player that will be."""
         self._stop = cancel  # (also stops at a decision's deadline: a client that went away)
         self.budget = check_nodes(positions, "positions")
         """The most positions this player's solves may enter in all (None: no
@@ -241,6 +284,9 @@ class FairPlayer:
         self._deadline: float | None = None
         self._keys: dict[int, tuple[list[Move], str]] = {}
         self._used = 0
+        self._cut = False
+        """Whether the last solve was cut short by the decision's time (or
+        positions), not ended by its own ``nodes``."""
 
     # ------------------------------------------------------------------
 
@@ -253,7 +299,10 @@ class FairPlayer:
         self._keys = {}
         self._deadline = deadline  # (before the carry, which stops there too)
         if not again:
+            old = self._samples
             self._samples = self._carry(obs) if self.settings.reuse else []
+            for sample in old:  # (their solves were of positions left behind)
+                sample.release()
         kept = len(self._samples)
         self._last = None
         self._solves = 0
@@ -284,6 +333,16 @@ class FairPlayer:
         self.positions = 0
         for sample in self._samples:
             sample.reopen()
+
+    def release(self) -> None:
+        """Give back the tables of the solves kept to go on with (the
+        samples stay; a cut one starts again)."""
+        for sample in self._samples:
+            sample.release()
+
+    def kept_bytes(self) -> int:
+        """The bytes of the tables of the solves kept to go on with."""
+        return sum(solving.table_bytes for sample in self._samples for solving in sample.solving.values())
 
     def stopped(self) -> bool:
         """True once the decision's deadline, ``cancel`` or ``positions`` stops it."""
@@ -399,16 +458,33 @@ class FairPlayer:
             return True
         return self._deadline is not None and time.perf_counter() >= self._deadline
 
-    def _solve(self, board: Board, nodes: int, all_candidates: bool = False) -> Any:
+    def _solve(self, board: Board, nodes: int, all_candidates: bool = False,
+               sample: _Sample | None = None, key: Move | None = None) -> SolveResult | None:
+        """The solve of ``board`` within ``nodes`` positions (None when no
+        time is left). For ``sample`` (at ``key``: see :attr:`_Sample.solving`)
+        it goes on with the solve kept there, and one that this decision's
+        time or positions cut short is kept there to go on with."""
         seconds = self._seconds()
         if seconds <= 0 or self._cancel():
             return None
-        if self.budget is not None:
-            nodes = min(nodes, self.budget - self.positions)
+        solving = None if sample is None else sample.solving.pop(key, None)
+        if solving is not None:
+            KEPT.pop(solving)  # (taken out while it runs: never released under it)
+        if solving is None or solving.released:
+            solving = Solving(board, all_candidates=all_candidates, options=UNCHANGED_HUNTERS)
+        before = solving.nodes
+        cap = nodes if self.budget is None else min(nodes, before + self.budget - self.positions)
         self._solves += 1
-        result = solve(board, max_seconds=seconds, max_nodes=nodes, all_candidates=all_candidates,
-                       options=UNCHANGED_HUNTERS, cancel=self._cancel, short_line=False)
-        self.positions += result.nodes
+        solving.run(max_seconds=seconds, max_nodes=cap, cancel=self._cancel)
+        result = solving.result(short_line=False)
+        self.positions += solving.nodes - before
+        self._cut = (result.result == UNKNOWN and solving.nodes < nodes and solving.reason != "memory"
+                     and not solving.finished() and self._cancel())
+        if sample is not None and self.resumable and self._cut:
+            sample.solving[key] = solving
+            KEPT.put(solving, solving.table_bytes)
+        else:
+            solving.release()
         return result
 
     def _lines(self, samples: list[_Sample], obs: Observation, first: Move | None = None) -> list[list[Move]]:
@@ -452,7 +528,7 @@ class FairPlayer:
     def _solve_sample(self, sample: _Sample, obs: Observation, samples: list[_Sample]) -> None:
         if self._borrow(sample, self._lines(samples, obs)):
             return
-        result = self._solve(sample.board, self.settings.nodes)
+        result = self._solve(sample.board, self.settings.nodes, sample=sample)
         if result is None:
             return
         sample.status = result.result
@@ -461,7 +537,7 @@ class FairPlayer:
             sample.after[result.moves[0]] = (WON, result.moves)
         elif result.result == UNKNOWN:
             sample.best = result.best_move
-            sample.cut = self._cancel() and None not in sample.retried
+            sample.cut = self._cut and (None in sample.solving or None not in sample.retried)
 
     def _solve_after(self, sample: _Sample, move: Move, obs: Observation, samples: list[_Sample]) -> None:
         if self._borrow(sample, self._lines(samples, obs, move)):
@@ -471,12 +547,12 @@ class FairPlayer:
         if board.is_won():
             sample.after[move] = (WON, [move])
             return
-        result = self._solve(board, self.settings.nodes)
+        result = self._solve(board, self.settings.nodes, sample=sample, key=move)
         if result is None:
             return
         line = [move, *result.moves] if result.result == WON else []
         sample.after[move] = (result.result, line)
-        if result.result == UNKNOWN and self._cancel() and move not in sample.retried:
+        if result.result == UNKNOWN and self._cut and (move in sample.solving or move not in sample.retried):
             sample.cut_after.add(move)
 
     # ------------------------------------------------------------------
@@ -490,13 +566,14 @@ class FairPlayer:
         for sample in samples:
             if sample.status != OPEN:
                 continue
-            result = self._solve(sample.board, settings.choice_nodes * len(obs.moves), all_candidates=True)
+            result = self._solve(sample.board, settings.choice_nodes * len(obs.moves), all_candidates=True,
+                                 sample=sample)
             if result is None:
                 continue
             sample.status = result.result
             if result.result == UNKNOWN:
                 sample.best = result.best_move
-                sample.cut = self._cancel() and None not in sample.retried
+                sample.cut = self._cut and (None in sample.solving or None not in sample.retried)
             for choice, verdict in result.candidates:
                 line = result.moves if result.moves and result.moves[0] == choice else []
                 sample.after[choice] = (verdict, line)

@@ -239,6 +239,12 @@ class Search:
             raise RuntimeError("a released search takes no more steps, restarts or hunts")
 
     @property
+    def table_bytes(self) -> int:
+        """The bytes of the compiled core's tables (0 for the pure-Python
+        search, and once released)."""
+        return 0 if self._compiled is None else int(self._compiled.table_bytes)
+
+    @property
     def compiled(self) -> bool:
         """True when the compiled core does the work."""
         return self._compiled is not None

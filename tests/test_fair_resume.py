@@ -1,0 +1,254 @@
+"""A fair hint asked again goes on with the solves its last request's time
+cut short (their searches kept: :class:`terrace.solver.api.Solving`), so
+that k requests decide what one request as long as them all would; the
+searches kept are bounded (:data:`terrace.solver.fair.KEPT`), and one
+pushed out starts again."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+
+from terrace.board import Board
+from terrace.bounded import Bounded
+from terrace.solver import fair
+from terrace.solver.advice import HINT_SETTINGS, UNIT_BYTES, AskedHints, _Asked, _weight, fair_hint
+from terrace.solver.api import Solving, solve
+from terrace.solver.decision import Decision
+from terrace.solver.fair import UNCHANGED_HUNTERS, FairPlayer, FairSettings
+from terrace.solver.observation import observe
+from terrace.variants import get_rules
+from terrace.web import hints
+
+ONE_SAMPLE = replace(HINT_SETTINGS, samples=1, space_factor=1, nodes=600_000)
+"""One sample, solved within 600,000 positions: Big Terrace deal 3's
+(:func:`_big`) needs about 411,000 to be won."""
+PRESS = 100_000
+"""Positions per request: a fifth of what the sample needs."""
+
+
+def _big(draws: int = 10) -> Board:
+    board = Board.from_number(3, get_rules("big-terrace"))
+    board.push_text("c1")
+    for _ in range(draws):
+        board.push_text("s")
+    return board
+
+
+def _press(board: Board, asked: AskedHints, seed: int = 0, nodes: int = PRESS) -> Decision:
+    return fair_hint(board, settings=ONE_SAMPLE, seed=seed, seconds=600, nodes=nodes, asked=asked,
+                     escalate=False)
+
+
+def _players(asked: AskedHints) -> list[FairPlayer]:
+    return [work.player for work in asked._work.values() if work.player is not None]
+
+
+def _kept(asked: AskedHints) -> list[Solving]:
+    return [s for player in _players(asked) for sample in player._samples for s in sample.solving.values()]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_kept() -> Iterator[None]:
+    fair.KEPT.clear()
+    yield
+    fair.KEPT.clear()
+
+
+def test_requests_in_a_row_decide_a_sample_that_needs_more_than_one() -> None:
+    """Each request has 100,000 positions and the sample needs 411,000: its
+    solve goes on from request to request and wins in the fifth (before,
+    each request started it again and it stayed undecided for ever)."""
+    board = _big()
+    once = fair_hint(board, settings=ONE_SAMPLE, seed=0, seconds=600, nodes=6 * PRESS, escalate=False)
+    assert (once.kind, once.samples, once.wins) == ("sampled", 1, 1)
+    asked = AskedHints()
+    answers = [_press(board, asked) for _ in range(6)]
+    kinds = [a.kind for a in answers]
+    assert kinds[:3] == ["heuristic"] * 3 and kinds[-2:] == ["sampled"] * 2, kinds
+    decided = answers.index(next(a for a in answers if a.kind == "sampled"))
+    assert decided + 1 <= 5  # (411,000 positions: the fifth request at the latest)
+    assert replace(answers[-1], solves=once.solves, kept=once.kept) == once  # the same verdict, the same move
+    assert not _kept(asked) and not fair.KEPT  # (won: nothing kept to go on with)
+
+
+def test_a_solve_run_in_slices_is_the_solve_run_at_once() -> None:
+    """The same positions, the same verdict and line: a position past the
+    choice (one search), and the choice of the base card (five searches
+    taking turns, stopped between two of them)."""
+    sample = observe(_big()).sample(random.Random(0))
+    choice = Board.from_number(2, get_rules("admirals-patience"))
+    for board, most, slice_ in ((sample, 600_000, 70_000), (choice, 120_000, 3 * 4_096)):
+        whole = solve(board, max_seconds=600, max_nodes=most, options=UNCHANGED_HUNTERS, short_line=False)
+        solving = Solving(board, options=UNCHANGED_HUNTERS)
+        runs = 0
+        while solving.nodes < most and solving.run(max_seconds=600,
+                                                   max_nodes=min(most, solving.nodes + slice_)):
+            runs += 1
+        parts = solving.result(short_line=False)
+        solving.release()
+        assert runs >= 3
+        assert (parts.result, parts.moves, parts.candidates, parts.nodes, parts.best_move) == (
+            whole.result, whole.moves, whole.candidates, whole.nodes, whole.best_move)
+    assert whole.candidates and whole.result == "unknown"
+
+
+def test_a_kept_solve_pushed_out_starts_again_and_still_decides(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One solve kept in all: the second position's pushes out the first's
+    (released), whose sample then starts again, is kept again, and wins."""
+    kept: Bounded[Solving, int] = Bounded(1, None, lambda held: held, forgotten=Solving.release)
+    monkeypatch.setattr(fair, "KEPT", kept)
+    board, other = _big(), _big(11)
+    asked = AskedHints()
+    _press(board, asked)
+    first, = _kept(asked)
+    assert first.nodes >= PRESS and list(kept) == [first]
+    _press(other, asked)
+    assert first.released and len(kept) == 1 and first not in kept
+    _press(board, asked)
+    again = next(s for s in _kept(asked) if s.root.position() == first.root.position() and s is not first)
+    assert PRESS <= again.nodes < PRESS + 20_000  # (started again: not on from the first's positions)
+    answers = [_press(board, asked) for _ in range(5)]
+    assert answers[-1].kind == "sampled" and answers[-1].wins == 1
+
+
+def test_no_two_positions_share_a_kept_solve() -> None:
+    """Each kept solve is of its sample's own position; deals a player
+    cannot tell apart, and the position after a move, have their own."""
+    board = _big()
+    seen = observe(board)
+    order = list(seen.unseen)
+    random.Random(5).shuffle(order)
+    other = seen.determinise(order)
+    asked = AskedHints()
+    for position in (board, other):
+        _press(position, asked)
+    solves = _kept(asked)
+    assert len(solves) == 2 and solves[0] is not solves[1]
+    for player in _players(asked):
+        for sample in player._samples:
+            for key, solving in sample.solving.items():
+                at = sample.board.copy(stack=False)
+                if key is not None:
+                    at.push(key)
+                assert solving.root.position() == at.position()
+    # a player that moves on gives back the solves of the position it left
+    settings = FairSettings(samples=1, space_factor=1, nodes=600_000)
+    player = FairPlayer(settings, positions=PRESS, resumable=True)
+    player.decide(observe(board))
+    left = [s for sample in player._samples for s in sample.solving.values()]
+    assert left and left[0] in fair.KEPT
+    board.push_text("s")
+    player.resume(None, PRESS)
+    player.decide(observe(board))
+    assert left[0].released and left[0] not in fair.KEPT
+    assert all(s.root.position() == sample.board.position()
+               for sample in player._samples for s in sample.solving.values())
+
+
+def test_a_kept_solve_weighs_its_tables() -> None:
+    asked = AskedHints()
+    _press(_big(), asked)
+    work, = asked._work.values()
+    assert isinstance(work, _Asked) and work.player is not None
+    held = work.player.kept_bytes()
+    assert held > 100_000  # (some 300 kB of tables at 100,000 positions)
+    assert _weight(work) >= work.player.weight() + held // UNIT_BYTES
+    assert asked._work.held == _weight(work)
+
+
+def test_a_fair_player_not_asked_again_keeps_no_solve() -> None:
+    """The fair player of a game (and a hint asked once) keeps nothing: its
+    decisions are never asked again."""
+    fair_hint(_big(), settings=ONE_SAMPLE, seed=0, seconds=600, nodes=PRESS, escalate=False)
+    assert not fair.KEPT
+
+
+def test_the_pages_fair_hint_goes_on_with_the_solve_its_last_request_cut_short(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's hint (:func:`terrace.web.hints.find_hint`, in the solver
+    process that keeps the game's work) of 0.3 s, in which Big Terrace's
+    samples are drawn and a few solved (a 4-deck sample took some 10 ms to
+    draw at load 15): a request goes on with the solve the last one cut
+    short (a run that starts with positions entered), a solve of one of
+    the position's own samples."""
+    started: list[tuple[int, str]] = []
+    run = Solving.run
+
+    def counted(self: Solving, **budget: object) -> str:
+        started.append((self.nodes, self.root.position()))
+        return run(self, **budget)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Solving, "run", counted)
+    board = _big()
+    hints.ASKED.clear()
+    try:
+        replies = [hints.find_hint(board, 0.3, seed=3) for _ in range(6)]
+    finally:
+        hints.ASKED.clear()
+    resumed = [position for nodes, position in started if nodes > 0]
+    assert resumed, started
+    samples = {sample.position() for sample in _samples_of(board, 3)}
+    assert set(resumed) <= samples
+    decided = [r["samples"] - r["undecided"] for r in replies]
+    assert decided == sorted(decided), decided
+
+
+def _samples_of(board: Board, seed: int) -> list[Board]:
+    """The first stock orders the page's hint at ``board`` draws with ``seed``."""
+    rng = random.Random(seed)
+    seen = observe(board)
+    return [seen.sample(rng) for _ in range(64)]
+
+
+def test_work_given_back_after_better_work_gives_back_its_kept_solves() -> None:
+    """Two requests at one position at once (the second found no work
+    kept: the first had taken it out): the better-founded work is kept,
+    and the other's kept solve is released, not left to hold its tables."""
+    board = _big()
+    asked = AskedHints()
+    _press(board, asked)
+    key, = list(asked._work)
+    first = asked.take(key)
+    assert first is not None and first.player is not None
+    solve_kept, = [s for sample in first.player._samples for s in sample.solving.values()]
+    better = _press(board, asked, nodes=6 * PRESS)  # (meanwhile: afresh, and decided)
+    assert better.kind == "sampled"
+    asked.give(key, first)
+    assert asked._work.get(key) is not first
+    assert solve_kept.released and solve_kept not in fair.KEPT
+
+
+def test_forgetting_the_asked_work_gives_back_its_kept_solves() -> None:
+    asked = AskedHints()
+    _press(_big(), asked)
+    solves = _kept(asked)
+    assert solves and all(s in fair.KEPT for s in solves)
+    asked.clear()
+    assert all(s.released for s in solves) and not fair.KEPT
+
+
+def test_the_asked_work_pushed_out_gives_back_its_kept_solves() -> None:
+    asked = AskedHints(size=1)
+    _press(_big(), asked)
+    solves = _kept(asked)
+    assert solves and all(s in fair.KEPT for s in solves)
+    _press(_big(11), asked)  # (the first position's work pushed out)
+    assert len(asked) == 1 and all(s.released and s not in fair.KEPT for s in solves)
+
+
+def test_better_work_given_back_gives_back_the_kept_solves_of_the_work_it_replaces() -> None:
+    board = _big()
+    asked = AskedHints()
+    assert _press(board, asked, nodes=6 * PRESS).kind == "sampled"
+    key, = list(asked._work)
+    better = asked.take(key)
+    assert better is not None
+    _press(board, asked)  # (meanwhile: afresh, its solve cut short and kept)
+    solve_kept, = _kept(asked)
+    asked.give(key, better)
+    assert asked._work.get(key) is better
+    assert solve_kept.released and solve_kept not in fair.KEPT
