@@ -99,3 +99,15 @@ def test_the_install_command_of_an_extra_when_terrace_is_only_imported_from_its_
     monkeypatch.setattr(importlib.metadata, "requires", no_metadata)
     assert extras.install_command("charts") == "pip install -e '.[charts]' in terrace's folder"
     assert extras.extra_requirements("charts") == []
+
+
+def test_a_time_of_exactly_a_buckets_limit_falls_in_that_bucket() -> None:
+    """A survey counts a deal decided under a larger budget as taking
+    exactly its own budget (``verdicts.at_budget``): with --max-seconds 10
+    those deals took 10.0 s, which the bar '≤10 s' holds, not '≤100 s'."""
+    from math import nextafter
+
+    limits = list(chart.TIME_BUCKETS)
+    assert [n for _, n in chart.time_buckets(limits)] == [1, 1, 1, 1, 1, 0]
+    above = [nextafter(limit, 1e9) for limit in limits]
+    assert [n for _, n in chart.time_buckets(above)] == [0, 1, 1, 1, 1, 1]
