@@ -456,6 +456,15 @@ def test_one_search_is_one_hunter(two: Options) -> None:
         Search(board, two)
 
 
+@pytest.mark.parametrize("core", ["Compiled", "c", "", "pure-Python"])
+def test_a_core_named_otherwise_is_refused(core: str) -> None:
+    """A core misspelt (``core="Compiled"``) ran the pure-Python search,
+    many times slower, where the caller asked for the compiled one."""
+    board = endgame_position(1, RULE_SETS[0], 10)
+    with pytest.raises(ValueError, match=f"^core must be 'auto', 'python' or 'compiled', not '{core}'$"):
+        Search(board, Options(core=core))
+
+
 @pytest.mark.parametrize(("option", "value", "words"), [
     ("canonical", "no", "is not true or false"), ("nested", 1, "is not true or false"),
     ("shuffle", "x", "is not a whole number"), ("seed", 1.5, "is not a whole number"),
