@@ -111,3 +111,12 @@ def test_a_time_of_exactly_a_buckets_limit_falls_in_that_bucket() -> None:
     assert [n for _, n in chart.time_buckets(limits)] == [1, 1, 1, 1, 1, 0]
     above = [nextafter(limit, 1e9) for limit in limits]
     assert [n for _, n in chart.time_buckets(above)] == [0, 1, 1, 1, 1, 1]
+
+
+def test_a_survey_chart_labels_each_verdict_with_its_share_of_all_deals() -> None:
+    """Each verdict's bar says its count and its share of all the deals
+    surveyed, unknown ones included (3 won of 8 is 37.5%)."""
+    import re
+
+    svg = chart.survey_chart("t", {"won": 3, "lost": 1, "unknown": 4}, [0.1] * 8, "svg").decode()
+    assert re.findall(r">([0-9.]+%)<", svg) == ["37.5%", "12.5%", "50.0%"]
