@@ -120,3 +120,29 @@ def test_a_survey_chart_labels_each_verdict_with_its_share_of_all_deals() -> Non
 
     svg = chart.survey_chart("t", {"won": 3, "lost": 1, "unknown": 4}, [0.1] * 8, "svg").decode()
     assert re.findall(r">([0-9.]+%)<", svg) == ["37.5%", "12.5%", "50.0%"]
+
+
+def test_a_win_rate_bar_stands_at_its_preset_and_reaches_from_its_low_end_to_its_high_end(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bars matplotlib is asked for: each player's beside the other's
+    over its preset, as high as the rate, the error bar from the interval's
+    low end (below) to its high end (above), in percent."""
+    from matplotlib.axes import Axes
+
+    drawn: list[tuple[list[float], list[float], float, Any]] = []
+    real_bar = Axes.bar
+
+    def bar(self: Axes, x: Any, height: Any, width: Any, **extra: Any) -> Any:
+        drawn.append((list(x), list(height), width, extra["yerr"]))
+        return real_bar(self, x, height, width, **extra)
+
+    monkeypatch.setattr(Axes, "bar", bar)
+    win_rate_chart("t", [RateBar("terrace", "perfect", 0.95, 0.93, 0.96, 1000),
+                         RateBar("wood", "perfect", 0.5, 0.4, 0.55, 100),
+                         RateBar("wood", "fair", 0.2, 0.1, 0.4, 100)], "svg")
+    (x1, rates1, width1, (below1, above1)), (x2, rates2, width2, (below2, above2)) = drawn
+    assert width1 == width2 == pytest.approx(0.4)
+    assert x1 == pytest.approx([-0.2, 0.8]) and x2 == pytest.approx([1.2])
+    assert rates1 == pytest.approx([95, 50]) and rates2 == pytest.approx([20])
+    assert below1 == pytest.approx([2, 10]) and above1 == pytest.approx([1, 5])
+    assert below2 == pytest.approx([10]) and above2 == pytest.approx([20])
