@@ -146,3 +146,17 @@ def test_a_win_rate_bar_stands_at_its_preset_and_reaches_from_its_low_end_to_its
     assert rates1 == pytest.approx([95, 50]) and rates2 == pytest.approx([20])
     assert below1 == pytest.approx([2, 10]) and above1 == pytest.approx([1, 5])
     assert below2 == pytest.approx([10]) and above2 == pytest.approx([20])
+
+
+@pytest.mark.parametrize("image_format", ["png", "svg"])
+def test_the_same_chart_drawn_twice_is_the_same_file(image_format: chart.ImageFormat) -> None:
+    """A chart says nothing of when or with what it was drawn (no date, no
+    matplotlib version, no random ids in the SVG): drawn again from the same
+    survey it is the same file, and a chart kept under version control
+    changes only when its numbers do."""
+    def draw() -> bytes:
+        return chart.survey_chart("t", {"won": 3, "lost": 1, "unknown": 0}, [0.1] * 4, image_format)
+
+    first = draw()
+    assert draw() == first
+    assert b"matplotlib.org" not in first  # (its "Software" or "Creator" line)
