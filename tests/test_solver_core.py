@@ -525,6 +525,21 @@ def test_a_nested_hunter_with_nothing_to_play_stops_at_once(hunter: str) -> None
 CORES = ["python", pytest.param("compiled", marks=needs_core)]
 
 
+@pytest.mark.parametrize("core", CORES)
+def test_a_search_that_has_ended_says_so_at_every_step(core: str) -> None:
+    """A step after the end says True again (a driver that steps its
+    searches in turn takes False for a search still running) and finds
+    nothing more."""
+    board = endgame_position(1, RULE_SETS[0], 10)
+    search = Search(board, Options(core=core))
+    while not search.step(seconds=math.inf, max_nodes=1 << 16):
+        pass
+    ended = (search.result, search.nodes, search.line)
+    assert ended[0] in ("won", "lost")
+    assert search.step() and search.step(seconds=0.0, max_nodes=0)
+    assert (search.result, search.nodes, search.line) == ended
+
+
 @pytest.mark.parametrize("checked", [True, False], ids=["checked", "own-line"])
 @pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize("rules", [*RULE_SETS, FREE_RETURN], ids=lambda r: r.describe())
