@@ -160,3 +160,56 @@ def test_the_same_chart_drawn_twice_is_the_same_file(image_format: chart.ImageFo
     first = draw()
     assert draw() == first
     assert b"matplotlib.org" not in first  # (its "Software" or "Creator" line)
+
+
+def test_every_player_is_drawn_and_each_preset_named_under_its_own_bars(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Presets keep the order they come in (not sorted: the names would
+    stand under other presets' bars), and a fourth player is drawn too."""
+    from matplotlib.axes import Axes
+
+    bars: list[tuple[list[float], Any]] = []
+    ticks: list[tuple[list[float], list[str]]] = []
+    real_bar, real_ticks = Axes.bar, Axes.set_xticks
+
+    def bar(self: Axes, x: Any, height: Any, *args: Any, **extra: Any) -> Any:
+        bars.append((list(x), extra["label"]))
+        return real_bar(self, x, height, *args, **extra)
+
+    def set_xticks(self: Axes, places: Any, labels: Any = None, **extra: Any) -> Any:
+        ticks.append((list(places), list(labels)))
+        return real_ticks(self, places, labels, **extra)
+
+    monkeypatch.setattr(Axes, "bar", bar)
+    monkeypatch.setattr(Axes, "set_xticks", set_xticks)
+    players = ["perfect", "fair", "greedy", "random"]
+    win_rate_chart("t", [RateBar(preset, player, 0.5, 0.4, 0.6, 100)
+                         for preset in ("wood", "terrace") for player in players], "svg")
+    assert ticks == [([0, 1], ["wood", "terrace"])]
+    assert [label for _, label in bars] == players
+    assert [x for x, _ in bars] == [pytest.approx([-0.3, 0.7]), pytest.approx([-0.1, 0.9]),
+                                    pytest.approx([0.1, 1.1]), pytest.approx([0.3, 1.3])]
+
+
+def test_a_survey_chart_labels_its_time_bars_with_their_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from matplotlib.axes import Axes
+
+    labelled: list[list[float]] = []
+    real = Axes.bar_label
+
+    def bar_label(self: Axes, container: Any, *args: Any, **extra: Any) -> Any:
+        labelled.append([patch.get_height() for patch in container])
+        return real(self, container, *args, **extra)
+
+    monkeypatch.setattr(Axes, "bar_label", bar_label)
+    chart.survey_chart("t", {"won": 3, "lost": 1, "unknown": 0}, [0.05, 0.05, 2.0, 500.0], "svg")
+    assert labelled == [[3, 1, 0], [0, 2, 0, 1, 0, 1]]
+
+
+def test_charts_are_available_where_matplotlib_is() -> None:
+    """(terrace survey --out drew no chart, and said matplotlib was missing,
+    had this said False.)"""
+    import importlib.util
+
+    assert chart.charts_available() == (importlib.util.find_spec("matplotlib") is not None)
+    assert chart.charts_available()  # (the test environment has the extra 'charts')
