@@ -99,3 +99,117 @@ def test_the_install_command_of_an_extra_when_terrace_is_only_imported_from_its_
     monkeypatch.setattr(importlib.metadata, "requires", no_metadata)
     assert extras.install_command("charts") == "pip install -e '.[charts]' in terrace's folder"
     assert extras.extra_requirements("charts") == []
+
+
+def test_a_time_of_exactly_a_buckets_limit_falls_in_that_bucket() -> None:
+    """A survey counts a deal decided under a larger budget as taking
+    exactly its own budget (``verdicts.at_budget``): with --max-seconds 10
+    those deals took 10.0 s, which the bar '≤10 s' holds, not '≤100 s'."""
+    from math import nextafter
+
+    limits = list(chart.TIME_BUCKETS)
+    assert [n for _, n in chart.time_buckets(limits)] == [1, 1, 1, 1, 1, 0]
+    above = [nextafter(limit, 1e9) for limit in limits]
+    assert [n for _, n in chart.time_buckets(above)] == [0, 1, 1, 1, 1, 1]
+
+
+def test_a_survey_chart_labels_each_verdict_with_its_share_of_all_deals() -> None:
+    """Each verdict's bar says its count and its share of all the deals
+    surveyed, unknown ones included (3 won of 8 is 37.5%)."""
+    import re
+
+    svg = chart.survey_chart("t", {"won": 3, "lost": 1, "unknown": 4}, [0.1] * 8, "svg").decode()
+    assert re.findall(r">([0-9.]+%)<", svg) == ["37.5%", "12.5%", "50.0%"]
+
+
+def test_a_win_rate_bar_stands_at_its_preset_and_reaches_from_its_low_end_to_its_high_end(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bars matplotlib is asked for: each player's beside the other's
+    over its preset, as high as the rate, the error bar from the interval's
+    low end (below) to its high end (above), in percent."""
+    from matplotlib.axes import Axes
+
+    drawn: list[tuple[list[float], list[float], float, Any]] = []
+    real_bar = Axes.bar
+
+    def bar(self: Axes, x: Any, height: Any, width: Any, **extra: Any) -> Any:
+        drawn.append((list(x), list(height), width, extra["yerr"]))
+        return real_bar(self, x, height, width, **extra)
+
+    monkeypatch.setattr(Axes, "bar", bar)
+    win_rate_chart("t", [RateBar("terrace", "perfect", 0.95, 0.93, 0.96, 1000),
+                         RateBar("wood", "perfect", 0.5, 0.4, 0.55, 100),
+                         RateBar("wood", "fair", 0.2, 0.1, 0.4, 100)], "svg")
+    (x1, rates1, width1, (below1, above1)), (x2, rates2, width2, (below2, above2)) = drawn
+    assert width1 == width2 == pytest.approx(0.4)
+    assert x1 == pytest.approx([-0.2, 0.8]) and x2 == pytest.approx([1.2])
+    assert rates1 == pytest.approx([95, 50]) and rates2 == pytest.approx([20])
+    assert below1 == pytest.approx([2, 10]) and above1 == pytest.approx([1, 5])
+    assert below2 == pytest.approx([10]) and above2 == pytest.approx([20])
+
+
+@pytest.mark.parametrize("image_format", ["png", "svg"])
+def test_the_same_chart_drawn_twice_is_the_same_file(image_format: chart.ImageFormat) -> None:
+    """A chart says nothing of when or with what it was drawn (no date, no
+    matplotlib version, no random ids in the SVG): drawn again from the same
+    survey it is the same file, and a chart kept under version control
+    changes only when its numbers do."""
+    def draw() -> bytes:
+        return chart.survey_chart("t", {"won": 3, "lost": 1, "unknown": 0}, [0.1] * 4, image_format)
+
+    first = draw()
+    assert draw() == first
+    assert b"matplotlib.org" not in first  # (its "Software" or "Creator" line)
+
+
+def test_every_player_is_drawn_and_each_preset_named_under_its_own_bars(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Presets keep the order they come in (not sorted: the names would
+    stand under other presets' bars), and a fourth player is drawn too."""
+    from matplotlib.axes import Axes
+
+    bars: list[tuple[list[float], Any]] = []
+    ticks: list[tuple[list[float], list[str]]] = []
+    real_bar, real_ticks = Axes.bar, Axes.set_xticks
+
+    def bar(self: Axes, x: Any, height: Any, *args: Any, **extra: Any) -> Any:
+        bars.append((list(x), extra["label"]))
+        return real_bar(self, x, height, *args, **extra)
+
+    def set_xticks(self: Axes, places: Any, labels: Any = None, **extra: Any) -> Any:
+        ticks.append((list(places), list(labels)))
+        return real_ticks(self, places, labels, **extra)
+
+    monkeypatch.setattr(Axes, "bar", bar)
+    monkeypatch.setattr(Axes, "set_xticks", set_xticks)
+    players = ["perfect", "fair", "greedy", "random"]
+    win_rate_chart("t", [RateBar(preset, player, 0.5, 0.4, 0.6, 100)
+                         for preset in ("wood", "terrace") for player in players], "svg")
+    assert ticks == [([0, 1], ["wood", "terrace"])]
+    assert [label for _, label in bars] == players
+    assert [x for x, _ in bars] == [pytest.approx([-0.3, 0.7]), pytest.approx([-0.1, 0.9]),
+                                    pytest.approx([0.1, 1.1]), pytest.approx([0.3, 1.3])]
+
+
+def test_a_survey_chart_labels_its_time_bars_with_their_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from matplotlib.axes import Axes
+
+    labelled: list[list[float]] = []
+    real = Axes.bar_label
+
+    def bar_label(self: Axes, container: Any, *args: Any, **extra: Any) -> Any:
+        labelled.append([patch.get_height() for patch in container])
+        return real(self, container, *args, **extra)
+
+    monkeypatch.setattr(Axes, "bar_label", bar_label)
+    chart.survey_chart("t", {"won": 3, "lost": 1, "unknown": 0}, [0.05, 0.05, 2.0, 500.0], "svg")
+    assert labelled == [[3, 1, 0], [0, 2, 0, 1, 0, 1]]
+
+
+def test_charts_are_available_where_matplotlib_is() -> None:
+    """(terrace survey --out drew no chart, and said matplotlib was missing,
+    had this said False.)"""
+    import importlib.util
+
+    assert chart.charts_available() == (importlib.util.find_spec("matplotlib") is not None)
+    assert chart.charts_available()  # (the test environment has the extra 'charts')

@@ -1264,3 +1264,13 @@ def test_a_worker_paused_from_its_start_is_a_cluster_error(store: VerdictStore,
         run_cluster_survey(RULES, 1, 2, scheduler=local.scheduler_address, max_seconds=1.0, store=store,
                            on_progress=still_running)
     assert stored(store, 1, 2, "perfect") == {}
+
+
+def test_the_largest_worker_count_and_port_are_taken() -> None:
+    """Only counts and ports past the ends were tried: local:256 (the most
+    the message offers) and port 65535 must be read, one more refused."""
+    assert cluster.parse_scheduler(f"local:{cluster.MAX_WORKERS}") == ("local", cluster.MAX_WORKERS)
+    assert cluster.parse_scheduler("tcp://sched.example:65535") == ("address", "tcp://sched.example:65535")
+    for beyond in (f"local:{cluster.MAX_WORKERS + 1}", "tcp://sched.example:65536"):
+        with pytest.raises(ValueError, match=r"^--scheduler (local:N )?wants"):
+            cluster.parse_scheduler(beyond)

@@ -456,6 +456,15 @@ def test_one_search_is_one_hunter(two: Options) -> None:
         Search(board, two)
 
 
+@pytest.mark.parametrize("core", ["Compiled", "c", "", "pure-Python"])
+def test_a_core_named_otherwise_is_refused(core: str) -> None:
+    """A core misspelt (``core="Compiled"``) ran the pure-Python search,
+    many times slower, where the caller asked for the compiled one."""
+    board = endgame_position(1, RULE_SETS[0], 10)
+    with pytest.raises(ValueError, match=f"^core must be 'auto', 'python' or 'compiled', not '{core}'$"):
+        Search(board, Options(core=core))
+
+
 @pytest.mark.parametrize(("option", "value", "words"), [
     ("canonical", "no", "is not true or false"), ("nested", 1, "is not true or false"),
     ("shuffle", "x", "is not a whole number"), ("seed", 1.5, "is not a whole number"),
@@ -514,6 +523,21 @@ def test_a_nested_hunter_with_nothing_to_play_stops_at_once(hunter: str) -> None
 
 
 CORES = ["python", pytest.param("compiled", marks=needs_core)]
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_search_that_has_ended_says_so_at_every_step(core: str) -> None:
+    """A step after the end says True again (a driver that steps its
+    searches in turn takes False for a search still running) and finds
+    nothing more."""
+    board = endgame_position(1, RULE_SETS[0], 10)
+    search = Search(board, Options(core=core))
+    while not search.step(seconds=math.inf, max_nodes=1 << 16):
+        pass
+    ended = (search.result, search.nodes, search.line)
+    assert ended[0] in ("won", "lost")
+    assert search.step() and search.step(seconds=0.0, max_nodes=0)
+    assert (search.result, search.nodes, search.line) == ended
 
 
 @pytest.mark.parametrize("checked", [True, False], ids=["checked", "own-line"])
