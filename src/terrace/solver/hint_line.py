@@ -92,8 +92,24 @@ class KeptLine:
 
     def __reduce__(self) -> tuple[type[KeptLine], tuple[str, tuple[str, ...], str | None]]:
         """Pickled (to and from a solver process) without ``parsed``:
-        44,000 moves took 0.5 s there and back, their texts 7 ms."""
+        44,000 moves took 0.5 s there and back, their texts 7 ms. A line
+        with its moves read that leaves this process is remembered here
+        (:data:`SENT`), so that when it comes back for the next hint (the
+        web's hints of a game go to the process of its last one) its
+        moves need not be read again."""
+        if self.parsed and len(self.parsed) == len(self.moves):
+            SENT.put(self, self.parsed)
         return KeptLine, (self.start, self.moves, self.behind_of)
+
+
+SENT_LINES = 16
+"""How many kept lines sent out of this process (pickled) :data:`SENT`
+remembers with their moves read..."""
+SENT_MOVES = 200_000
+"""... and how many of their moves in all."""
+SENT: Bounded[KeptLine, tuple[Move, ...]] = Bounded(SENT_LINES, SENT_MOVES, len)
+"""The moves, read, of the kept lines last pickled here, by the line (its
+texts: an equal line unpickled finds them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +131,16 @@ class PeekHint:
     kept: KeptLine | None = None
     back: int = 0
     """How many moves to take back before ``line`` applies (0: it starts here)."""
+
+
+def line_texts(found: PeekHint) -> list[str]:
+    """``found``'s line written out: its kept line's texts when they were
+    written from the line's moves (a hint continuing a long line writes
+    none of it again), else each move's."""
+    kept = found.kept
+    if kept is not None and len(kept.parsed) == len(kept.moves) == len(found.line):
+        return list(kept.moves)
+    return [str(move) for move in found.line]
 
 
 def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.inf) -> list[Move] | None:
@@ -139,7 +165,7 @@ def _rest(kept: KeptLine, board: Board, seen: set[Key],
     moves (slices of ``kept``'s: no move of the rest is read or written
     again, when ``kept`` holds its moves read)."""
     try:
-        moves = kept.parsed if len(kept.parsed) == len(kept.moves) else None
+        moves = _known(kept)
         walker = Board.from_position(kept.start, board.rules)
         here, stage = board.position_key(), pass_stage(board)
         at = 0 if walker.position_key() == here else -1
@@ -162,11 +188,18 @@ def _rest(kept: KeptLine, board: Board, seen: set[Key],
     return (kept.moves[at:], rest) if _fresh_line(board, rest, seen, until, REPLAY_CHECK) else None
 
 
-def _parsed(kept: KeptLine) -> tuple[Move, ...]:
-    """``kept``'s moves, read (:class:`TerraceError` when one is no move)."""
+def _known(kept: KeptLine) -> tuple[Move, ...] | None:
+    """``kept``'s moves as read before (its own, or those :data:`SENT`
+    holds for it), else None."""
     if len(kept.parsed) == len(kept.moves):
         return kept.parsed
-    return tuple(Move.parse(text) for text in kept.moves)
+    return SENT.get(kept)
+
+
+def _parsed(kept: KeptLine) -> tuple[Move, ...]:
+    """``kept``'s moves, read (:class:`TerraceError` when one is no move)."""
+    known = _known(kept)
+    return tuple(Move.parse(text) for text in kept.moves) if known is None else known
 
 
 def given_line(board: Board, line: Sequence[Move], until: float) -> KeptLine | None:
