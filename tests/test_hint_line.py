@@ -368,3 +368,15 @@ def test_a_kept_line_goes_to_a_solver_process_as_its_texts_alone() -> None:
     back = pickle.loads(pickle.dumps(found.kept))
     assert back == found.kept and back.parsed == ()
     assert len(pickle.dumps(found.kept)) == len(pickle.dumps(plain))
+
+
+def test_a_kept_line_given_its_moves_as_a_list_is_continued() -> None:
+    """A line kept by hand with its texts in a list (not a tuple) was
+    continued; looking up its moves read by the line failed with
+    TypeError: unhashable type: 'list'."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    first = peek_hint(board, 5.0)
+    assert first.kept is not None and first.move is not None
+    board.push(first.move)
+    again = peek_hint(board, 5.0, KeptLine(first.kept.start, list(first.kept.moves)))  # type: ignore[arg-type]
+    assert again.kind == "winnable" and again.line == first.line[1:]

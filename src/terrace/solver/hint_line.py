@@ -193,7 +193,7 @@ def _known(kept: KeptLine) -> tuple[Move, ...] | None:
     holds for it), else None."""
     if len(kept.parsed) == len(kept.moves):
         return kept.parsed
-    return SENT.get(kept)
+    return SENT.get(kept) if isinstance(kept.moves, tuple) else None  # (a list of texts: no key)
 
 
 def _parsed(kept: KeptLine) -> tuple[Move, ...]:
