@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -27,6 +28,7 @@ from terrace.solver import hint_line
 from terrace.solver.api import Hint
 from terrace.solver.hint_line import KEPT, KeptLines, given_line, hint, peek_hint
 from terrace.variants import get_rules
+from terrace.web.hints import find_hint
 
 MOST_HINTS = 5_000
 
@@ -85,6 +87,82 @@ def test_a_followed_winning_line_is_continued_not_solved_again(monkeypatch: pyte
         assert found.line[-1] == first.line[-1]
         last = found
     assert len(calls) == 1
+
+
+def test_following_a_kept_line_reads_and_writes_no_move_of_its_rest_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each hint continuing a kept line read all its rest again (Move.parse)
+    and wrote it out again (str): following the hint through Empress of
+    Italy deal 1 read 322,006 moves for 773 hints, each hint's share the
+    length of the line still ahead. Now a hint reads only the moves it
+    walks along, none here, and writes its line out only when it drops a
+    detour from it."""
+    board = Board.from_number(1, get_rules("empress-of-italy"))
+    found = peek_hint(board, 5.0)
+    assert found.kind == "winnable" and len(found.line) > 500
+    length = len(found.line)
+    read, written = [0], [0]
+    parse, text = Move.parse, Move.__str__
+
+    def counted_parse(given: str) -> Move:
+        read[0] += 1
+        return parse(given)
+
+    def counted_text(move: Move) -> str:
+        written[0] += 1
+        return text(move)
+
+    monkeypatch.setattr(Move, "parse", staticmethod(counted_parse))
+    monkeypatch.setattr(Move, "__str__", counted_text)
+    per_hint = []
+    for _ in range(100):
+        assert found.move is not None and found.kept is not None
+        board.push(found.move)
+        before = read[0]
+        found = peek_hint(board, 5.0, found.kept)
+        assert found.kind == "winnable"
+        per_hint.append(read[0] - before)
+    assert max(per_hint) <= 2, per_hint[:10]
+    assert written[0] < length, written[0]  # (a detour dropped writes the line once)
+
+
+def test_the_webs_hints_along_a_kept_line_read_and_write_no_move_of_its_rest_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The web's peeking hint runs in a solver process: the kept line goes
+    there and back pickled (as its texts alone), and the reply writes the
+    line out. Each hint read the whole rest of the line again there and
+    wrote it out again (Empress of Italy 1: 790 moves read and 789 written
+    at its second hint); now the process keeps the moves it read of the
+    lines it sent (SENT) and the reply takes the kept line's texts."""
+    board = Board.from_number(1, get_rules("empress-of-italy"))
+    reply = find_hint(board, 5.0, peek=True)
+    assert reply["kind"] == "winnable" and len(reply["line"]) > 500
+    length = len(reply["line"])
+    read, written = [0], [0]
+    parse, text = Move.parse, Move.__str__
+
+    def counted_parse(given: str) -> Move:
+        read[0] += 1
+        return parse(given)
+
+    def counted_text(move: Move) -> str:
+        written[0] += 1
+        return text(move)
+
+    monkeypatch.setattr(Move, "parse", staticmethod(counted_parse))
+    monkeypatch.setattr(Move, "__str__", counted_text)
+    per_hint = []
+    for _ in range(100):
+        kept = pickle.loads(pickle.dumps(reply["kept"]))  # (to the server and back to a solver process)
+        board.push(parse(reply["move"]))
+        before = read[0]
+        following = find_hint(board, 5.0, peek=True, kept=kept)
+        assert following["kind"] == "winnable" and following["move"] == following["line"][0]
+        assert [parse(t) for t in following["line"]] == list(following["kept"].parsed)  # (not counted)
+        per_hint.append(read[0] - before)
+        reply = following
+    assert max(per_hint) <= 2, per_hint[:10]
+    assert written[0] < length, written[0]  # (a detour dropped writes the line once)
 
 
 def within(line: list[Move], longer: list[Move]) -> bool:

@@ -5,6 +5,7 @@ layer's find_hint)."""
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import pytest
@@ -353,3 +354,29 @@ def test_a_proved_winning_line_is_continued_when_asked_again_in_no_time() -> Non
     board.push(proved.move)
     assert hint(board, 0).line == proved.line[1:]  # (and followed, as before)
     KEPT.clear()
+
+
+def test_a_kept_line_goes_to_a_solver_process_as_its_texts_alone() -> None:
+    """A kept line holds its moves read for the next hint; pickled (the
+    web's hints run in solver processes) it carries its texts alone, as
+    before, and comes back equal: its moves pickled one by one took 0.5 s
+    there and back for 44,000 moves, the texts 7 ms."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    found = peek_hint(board, 5.0)
+    assert found.kept is not None and len(found.kept.parsed) == len(found.kept.moves)
+    plain = KeptLine(found.kept.start, found.kept.moves)
+    back = pickle.loads(pickle.dumps(found.kept))
+    assert back == found.kept and back.parsed == ()
+    assert len(pickle.dumps(found.kept)) == len(pickle.dumps(plain))
+
+
+def test_a_kept_line_given_its_moves_as_a_list_is_continued() -> None:
+    """A line kept by hand with its texts in a list (not a tuple) was
+    continued; looking up its moves read by the line failed with
+    TypeError: unhashable type: 'list'."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    first = peek_hint(board, 5.0)
+    assert first.kept is not None and first.move is not None
+    board.push(first.move)
+    again = peek_hint(board, 5.0, KeptLine(first.kept.start, list(first.kept.moves)))  # type: ignore[arg-type]
+    assert again.kind == "winnable" and again.line == first.line[1:]

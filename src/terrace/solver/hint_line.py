@@ -83,6 +83,33 @@ class KeptLine:
     """For a line that starts behind (a hint with ``why``
     :data:`WIN_BEHIND`), the position whose hint it was: asked again
     there, the hint says the same at once."""
+    parsed: tuple[Move, ...] = field(default=(), compare=False, repr=False)
+    """``moves`` read, when the line was made from moves (else empty, and
+    they are read when needed): a hint continuing the line takes its rest
+    from here rather than reading every move of it again, which cost each
+    hint time in the length of the line still ahead (Empress of Italy 1,
+    followed to its end: 322,006 moves read for 773 hints)."""
+
+    def __reduce__(self) -> tuple[type[KeptLine], tuple[str, tuple[str, ...], str | None]]:
+        """Pickled (to and from a solver process) without ``parsed``:
+        44,000 moves took 0.5 s there and back, their texts 7 ms. A line
+        with its moves read that leaves this process is remembered here
+        (:data:`SENT`), so that when it comes back for the next hint (the
+        web's hints of a game go to the process of its last one) its
+        moves need not be read again."""
+        if self.parsed and len(self.parsed) == len(self.moves):
+            SENT.put(self, self.parsed)
+        return KeptLine, (self.start, self.moves, self.behind_of)
+
+
+SENT_LINES = 16
+"""How many kept lines sent out of this process (pickled) :data:`SENT`
+remembers with their moves read..."""
+SENT_MOVES = 200_000
+"""... and how many of their moves in all."""
+SENT: Bounded[KeptLine, tuple[Move, ...]] = Bounded(SENT_LINES, SENT_MOVES, len)
+"""The moves, read, of the kept lines last pickled here, by the line (its
+texts: an equal line unpickled finds them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +133,16 @@ class PeekHint:
     """How many moves to take back before ``line`` applies (0: it starts here)."""
 
 
+def line_texts(found: PeekHint) -> list[str]:
+    """``found``'s line written out: its kept line's texts when they were
+    written from the line's moves (a hint continuing a long line writes
+    none of it again), else each move's."""
+    kept = found.kept
+    if kept is not None and len(kept.parsed) == len(kept.moves) == len(found.line):
+        return list(kept.moves)
+    return [str(move) for move in found.line]
+
+
 def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.inf) -> list[Move] | None:
     """The rest of ``kept`` from the last point where it passes through
     ``board``'s position (a detour that comes back here is skipped), when
@@ -118,7 +155,17 @@ def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.
     line costs as little at its end as at its start (an endgame with the
     stock used up is one stage: Empress of Italy's hunters left 44,000
     moves there, which took 1.6 s to read for a 0.1 s hint)."""
+    rest = _rest(kept, board, seen, until)
+    return None if rest is None else list(rest[1])
+
+
+def _rest(kept: KeptLine, board: Board, seen: set[Key],
+          until: float) -> tuple[tuple[str, ...], tuple[Move, ...]] | None:
+    """:func:`continued`'s rest of ``kept``, as its move texts and its
+    moves (slices of ``kept``'s: no move of the rest is read or written
+    again, when ``kept`` holds its moves read)."""
     try:
+        moves = _known(kept)
         walker = Board.from_position(kept.start, board.rules)
         here, stage = board.position_key(), pass_stage(board)
         at = 0 if walker.position_key() == here else -1
@@ -127,7 +174,7 @@ def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.
                 break
             if index and index % REPLAY_CHECK == 0 and time.perf_counter() > until:
                 break
-            walker.push(Move.parse(text))
+            walker.push(Move.parse(text) if moves is None else moves[index])
             now = pass_stage(walker)
             if now > stage:
                 break
@@ -135,10 +182,24 @@ def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.
                 at = index + 1
         if at < 0 or at >= len(kept.moves):
             return None
-        rest = [Move.parse(text) for text in kept.moves[at:]]
+        rest = _parsed(kept)[at:]
     except TerraceError:
         return None
-    return rest if _fresh_line(board, rest, seen, until, REPLAY_CHECK) else None
+    return (kept.moves[at:], rest) if _fresh_line(board, rest, seen, until, REPLAY_CHECK) else None
+
+
+def _known(kept: KeptLine) -> tuple[Move, ...] | None:
+    """``kept``'s moves as read before (its own, or those :data:`SENT`
+    holds for it), else None."""
+    if len(kept.parsed) == len(kept.moves):
+        return kept.parsed
+    return SENT.get(kept) if isinstance(kept.moves, tuple) else None  # (a list of texts: no key)
+
+
+def _parsed(kept: KeptLine) -> tuple[Move, ...]:
+    """``kept``'s moves, read (:class:`TerraceError` when one is no move)."""
+    known = _known(kept)
+    return tuple(Move.parse(text) for text in kept.moves) if known is None else known
 
 
 def given_line(board: Board, line: Sequence[Move], until: float) -> KeptLine | None:
@@ -156,7 +217,9 @@ def given_line(board: Board, line: Sequence[Move], until: float) -> KeptLine | N
     start = board.copy()
     for _ in range(followed):
         start.pop()
-    return KeptLine(start.position(), tuple(texts)) if replays_to_win(start, line, until) else None
+    if not replays_to_win(start, line, until):
+        return None
+    return KeptLine(start.position(), tuple(texts), parsed=tuple(line))
 
 
 def _overlap(played: list[str], line: list[str]) -> int:
@@ -177,7 +240,7 @@ def _overlap(played: list[str], line: list[str]) -> int:
     return k
 
 
-def _fresh_line(board: Board, line: list[Move], seen: set[Key], until: float = math.inf,
+def _fresh_line(board: Board, line: Sequence[Move], seen: set[Key], until: float = math.inf,
                 horizon: int | None = None) -> bool:
     """True when playing ``line`` from ``board`` reaches no position in
     ``seen``, the game's positions of ``board``'s stage (see
@@ -234,9 +297,9 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
         return PeekHint(None, NONE, why=GAME_OVER)
     seen = same_pass_keys(board)
     if kept is not None:
-        rest = continued(kept, board, seen, deadline)
+        rest = _rest(kept, board, seen, deadline)
         if rest is not None:  # (kept from here on: the next hint reads it from here)
-            return _winnable(board, rest, seen, deadline)
+            return _winnable(board, list(rest[1]), seen, deadline, rest)
         if kept.behind_of is not None and kept.behind_of == board.position():
             again = _behind_again(board, kept)
             if again is not None:  # (a fresh solve in less time could prove nothing)
@@ -302,7 +365,7 @@ def win_behind(board: Board, line: list[Move], seen: set[Key], until: float = ma
     earlier, back = walked
     if back == 0:
         return _winnable(board, rest, seen, until)
-    kept = KeptLine(earlier.position(), tuple(str(m) for m in rest), board.position())
+    kept = KeptLine(earlier.position(), tuple(str(m) for m in rest), board.position(), tuple(rest))
     return PeekHint(None, WINNABLE, rest, why=WIN_BEHIND, kept=kept, back=back)
 
 
@@ -314,7 +377,7 @@ def _behind_again(board: Board, kept: KeptLine) -> PeekHint | None:
     if walked is None or not walked[1]:
         return None
     try:
-        line = [Move.parse(text) for text in kept.moves]
+        line = list(_parsed(kept))
     except TerraceError:
         return None
     return PeekHint(None, WINNABLE, line, why=WIN_BEHIND, kept=kept, back=walked[1])
@@ -334,11 +397,16 @@ def _walk_back(board: Board, there: Callable[[Board], bool]) -> tuple[Board, int
     return earlier, back
 
 
-def _winnable(board: Board, line: list[Move], seen: set[Key], until: float) -> PeekHint:
+def _winnable(board: Board, line: list[Move], seen: set[Key], until: float,
+              kept: tuple[tuple[str, ...], tuple[Move, ...]] | None = None) -> PeekHint:
     """The hint that starts the winning ``line`` from ``board``, kept for the
-    next hint, without the detours at its head (:func:`direct`)."""
-    line = direct(board, line, seen, until)
-    return PeekHint(line[0], WINNABLE, line, kept=KeptLine(board.position(), tuple(str(m) for m in line)))
+    next hint, without the detours at its head (:func:`direct`); ``kept``:
+    ``line``'s texts and moves as a kept line holds them, when it is the
+    rest of one (kept as they are while no detour is dropped)."""
+    shorter = direct(board, line, seen, until)
+    if kept is None or shorter is not line:
+        kept = tuple(str(m) for m in shorter), tuple(shorter)
+    return PeekHint(shorter[0], WINNABLE, shorter, kept=KeptLine(board.position(), kept[0], parsed=kept[1]))
 
 
 def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.inf) -> list[Move]:

@@ -27,6 +27,7 @@ from terrace.solver.hint_line import (
     GAME_OVER,
     KeptLine,
     PeekHint,
+    line_texts,
     peek_hint,
     rule_of_thumb,
     why_no_move,
@@ -106,7 +107,7 @@ def _line_reply(board: Board, find: Callable[[], PeekHint | None], fair: bool) -
 def _reply(found: PeekHint, fair: bool) -> dict[str, Any]:
     """The reply for a hint with a proved line (or its fallback)."""
     return {"move": None if found.move is None else str(found.move), "kind": found.kind,
-            "line": [str(m) for m in found.line], "why": found.why, "fair": fair, "back": found.back,
+            "line": line_texts(found), "why": found.why, "fair": fair, "back": found.back,
             "kept": found.kept}
 
 
