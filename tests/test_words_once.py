@@ -281,11 +281,25 @@ def test_a_damaged_game_is_said_once_in_german(tmp_path: Path) -> None:
         "„won“ an, aber seine Züge führen zu „playing“).")}
 
 
+_FEWEST = base.fewest_moves_to_win(get_rules("wood"), Deal.from_number(2, get_rules("wood")))
+"""The fewest moves a win of Wood deal 2 (the damaged game's) can take."""
+
 _FINDINGS = [
     ("UPDATE games SET move_count = 999", "999 moves played but only 1 stored",
      "999 Züge gespielt, aber nur 1 gespeichert"),
+    # (text found in a number's place is quoted as every refusal quotes it,
+    # German „x“; it was 'x', English quotes inside a German sentence)
     ("UPDATE games SET created_at = 'x'", "a time must be a number, not 'x'",
-     "Eine Zeit muss eine Zahl sein, nicht 'x'"),
+     "Eine Zeit muss eine Zahl sein, nicht „x“"),
+    ("UPDATE games SET move_count = 'abc'", "move_count must be a whole number, not 'abc'",
+     "„move_count“ muss eine ganze Zahl sein, nicht „abc“"),
+    # (one move is one move: it was '1 moves played', '1 Züge gespielt',
+    # 'won in 1 moves', 'in 1 Zügen gewonnen')
+    ("DELETE FROM moves", "1 move played but only 0 stored", "1 Zug gespielt, aber nur 0 gespeichert"),
+    ("UPDATE games SET won_moves = 1, won_at = created_at",
+     f"won_moves says the game was first won in 1 move, but a win of this deal takes at least {_FEWEST}",
+     f"Laut „won_moves“ wurde das Spiel zuerst in 1 Zug gewonnen, aber ein Sieg in diesem Spiel braucht "
+     f"mindestens {_FEWEST}"),
     ("UPDATE games SET won_moves = 3", "won_at and won_moves go together: both or neither",
      "„won_at“ und „won_moves“ gehören zusammen: beide oder keines"),
     ("UPDATE games SET rules = '{}'", "the rules are incomplete", "Die Regeln sind unvollständig"),
@@ -349,7 +363,9 @@ def test_a_record_an_import_refuses_is_said_in_german_too() -> None:
                                          "now (at most 5 minutes ahead of this computer's clock), not ")
     assert refused.value.text("de").startswith(
         "„saved.updated_at“ muss eine Zeit in Sekunden seit 1970 von 2000 bis jetzt sein "
-        "(höchstens 5 Minuten nach der Uhr dieses Computers), nicht ")
+        "(höchstens 5 Minuten später, als die Uhr dieses Computers zeigt), nicht ")
+    # (it said '5 Minuten nach der Uhr dieses Computers': 'by this
+    # computer's clock', not 'ahead of it')
 
 
 @pytest.mark.parametrize(("sqlite_says", "name", "english", "german"), [

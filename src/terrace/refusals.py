@@ -747,12 +747,13 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "{field} must be a time in seconds since 1970 from {first} to now (at most {minutes:seconds} "
               "minutes ahead of this computer's clock), not {value}",
         "„{field}“ muss eine Zeit in Sekunden seit 1970 von {first} bis jetzt sein (höchstens "
-        "{minutes:seconds} Minuten nach der Uhr dieses Computers), nicht {value}"),
+        "{minutes:seconds} Minuten später, als die Uhr dieses Computers zeigt), nicht {value}"),
     Refusal.SAVED_TIME_NOW_OR_NULL: Wording(
         _BAD, "{field} must be a time in seconds since 1970 from {first} to now (at most {minutes:seconds} "
               "minutes ahead of this computer's clock), or null, not {value}",
         "„{field}“ muss eine Zeit in Sekunden seit 1970 von {first} bis jetzt (höchstens "
-        "{minutes:seconds} Minuten nach der Uhr dieses Computers) oder null sein, nicht {value}"),
+        "{minutes:seconds} Minuten später, als die Uhr dieses Computers zeigt) oder null sein, "
+        "nicht {value}"),
     Refusal.SAVED_TIME_NOT_NUMBER: Wording(
         _BAD, "a time must be a number, not {value}",
         "Eine Zeit muss eine Zahl sein, nicht {value}"),
@@ -760,15 +761,15 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "{field}redo and the moves hold more than {most:count} moves",
         "„{field}redo“ und die Züge haben zusammen mehr als {most:count} Züge"),
     Refusal.SAVED_MOVES_MISSING: Wording(
-        _BAD, "{played} moves played but only {stored} stored",
-        "{played} Züge gespielt, aber nur {stored} gespeichert"),
+        _BAD, "{played:#move/moves} played but only {stored} stored",
+        "{played:#Zug/Züge} gespielt, aber nur {stored} gespeichert"),
     Refusal.SAVED_WIN_PAIR: Wording(
         _BAD, "{field}won_at and {field}won_moves go together: both or neither",
         "„{field}won_at“ und „{field}won_moves“ gehören zusammen: beide oder keines"),
     Refusal.SAVED_WIN_TOO_SHORT: Wording(
-        _BAD, "{field}won_moves says the game was first won in {moves} moves, "
+        _BAD, "{field}won_moves says the game was first won in {moves:#move/moves}, "
               "but a win of this deal takes at least {fewest}",
-        "Laut „{field}won_moves“ wurde das Spiel zuerst in {moves} Zügen gewonnen, "
+        "Laut „{field}won_moves“ wurde das Spiel zuerst in {moves:#Zug/Zügen} gewonnen, "
         "aber ein Sieg in diesem Spiel braucht mindestens {fewest}"),
     Refusal.SAVED_GIVEN_UP_WON: Wording(
         _BAD, "{field}given_up_at: a game that was won cannot have been given up",

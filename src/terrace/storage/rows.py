@@ -458,23 +458,32 @@ def damaged_game(game_id: Any, why: Param) -> DamagedGameError:
                                    why=clip(why) if isinstance(why, str) else why))
 
 
+def _shown(value: Any) -> str:
+    """A stored value as a finding shows it: text quoted as every refusal
+    quotes it ('x', German „x“), null as null, the rest as ``repr``; at
+    most 40 characters of it."""
+    if isinstance(value, str):
+        return quote(clip(value, 40))
+    return "null" if value is None else clip(repr(value), 40)
+
+
 def whole(value: Any, name: str) -> int:
     """A stored count, checked."""
     if not isinstance(value, int) or value < 0:
-        raise StoreError(Reason(Refusal.SAVED_NOT_WHOLE, field=name, value=clip(repr(value), 40)))
+        raise StoreError(Reason(Refusal.SAVED_NOT_WHOLE, field=name, value=_shown(value)))
     return value
 
 
 def flag(value: Any, name: str) -> bool:
     """A stored 0 or 1, checked."""
     if value not in (0, 1) or isinstance(value, float):
-        raise StoreError(Reason(Refusal.SAVED_NOT_FLAG, field=name, value=clip(repr(value), 40)))
+        raise StoreError(Reason(Refusal.SAVED_NOT_FLAG, field=name, value=_shown(value)))
     return bool(value)
 
 
 def _time(value: Any) -> float:
     if not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise StoreError(Reason(Refusal.SAVED_TIME_NOT_NUMBER, value=clip(repr(value), 40)))
+        raise StoreError(Reason(Refusal.SAVED_TIME_NOT_NUMBER, value=_shown(value)))
     return float(value)
 
 
