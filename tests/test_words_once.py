@@ -19,6 +19,7 @@ from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import InvalidDealError, TerraceError
 from terrace.refusals import Reason, Refusal
 from terrace.rules import Rules
+from terrace.solver.verdicts import VerdictCacheError, VerdictStore
 from terrace.solver.winnable import next_winnable_deal
 from terrace.storage import MemoryStore, base, open_store
 from terrace.storage.base import ClockOutOfRangeError, StoredGame, StoreError
@@ -313,8 +314,10 @@ _FINDINGS = [
      "its moves do not replay: move 1: t9t1: the 6♥ cannot go on the A♣ in pile 1: piles build down in "
      "alternating colours, so it takes only a red K",
      "Seine Züge lassen sich nicht nachspielen: Zug 1: „t9t1“: Die 6♥ passt nicht auf die A♣ in Stapel 1: "
-     "Die Auslage wird abwärts in wechselnden Farben gebaut, hier passt nur ein roter König."),
+     "Die Auslage wird abwärts in wechselnden Farben gebaut, hier passt nur ein roter König"),
 ]
+"""(The engine's German refusal inside the finding's parentheses drops its
+full stop: it read '... ein roter König.).')"""
 
 
 @pytest.mark.parametrize(("edit", "english", "german"), _FINDINGS, ids=[edit for edit, _, _ in _FINDINGS])
@@ -499,3 +502,46 @@ def test_a_verdict_cache_that_cannot_serve_is_said_in_german_words_only(
     assert answers["de"].json() == {"code": "store-unavailable",
                                     "error": f"Die Datenbank ist gerade nicht benutzbar ({german})."}
     assert Path(store.verdicts_path).read_bytes() == data  # (left unchanged)
+
+
+def test_a_sentence_inside_parentheses_drops_its_full_stop_in_german() -> None:
+    """A German statement in parentheses within a sentence ends without its
+    own full stop; the engine's German refusals are sentences, and nested
+    in a finding or a write refused they read '(Befund: Stapel 3 ist
+    leer.).', '(... Stapel 3 ist leer.).'. English has no stops to drop."""
+    empty = Reason(Refusal.PILE_EMPTY, pile=3)
+    damaged = Reason(Refusal.GAME_ROW_DAMAGED, name="g1", why=empty)
+    assert damaged.text("de") == ("Das gespeicherte Spiel g1 ist beschädigt und kann nicht geladen werden "
+                                  "(Befund: Stapel 3 ist leer)")
+    assert damaged.text("en") == "saved game g1 is damaged and cannot be loaded: pile 3 is empty"
+    unsavable = Reason(Refusal.GAME_UNSAVABLE, game="g1", why=Reason(Refusal.SAVED_MOVE_REFUSED, move="t3f",
+                                                                      error=empty))
+    assert Reason(WebRefusal.NOT_SAVABLE, problem=unsavable).text("de") == (
+        "Die Änderung wurde nicht gespeichert, denn das Spiel wäre danach beschädigt (Spiel g1 lässt sich "
+        "nicht speichern: „t3f“: Stapel 3 ist leer).")
+    assert Reason(WebRefusal.STORE_UNAVAILABLE, problem=empty).text("de") == (
+        "Die Datenbank ist gerade nicht benutzbar (Stapel 3 ist leer).")
+    said = Reason(WebRefusal.GAME_DAMAGED, problem=damaged).text("de")
+    assert said.endswith("(Befund: Stapel 3 ist leer).")
+
+
+def test_a_verdict_cache_whose_folder_cannot_be_made_is_said_in_lower_case_inside_its_parentheses(
+        tmp_path: Path) -> None:
+    """Why a verdict cache cannot be used goes on inside the parentheses of
+    the German sentence, so it starts in lower case: it read '(Sein Ordner
+    ... lässt sich nicht anlegen ...)'. (A file where its folder should be
+    cannot be a folder, even for root.)"""
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(VerdictCacheError) as refused:
+        VerdictStore(str(tmp_path / "afile" / "sub" / "solver.sqlite3"))
+    assert refused.value.reason is not None
+    assert str(refused.value).startswith(
+        f"the verdict cache solver.sqlite3 cannot be used: its folder {tmp_path}/afile/sub cannot be made (")
+    assert refused.value.reason.text("de").startswith(
+        "solver.sqlite3, der Speicher des Lösers, lässt sich nicht benutzen "
+        f"(sein Ordner {tmp_path}/afile/sub lässt sich nicht anlegen (System: ")
+    no_file = Reason(Refusal.VERDICT_CACHE_UNUSABLE, name="solver.sqlite3",
+                     why=Reason(Refusal.VERDICT_WHY_NO_FILE, folder="/x", text="Permission denied"))
+    assert no_file.text("de") == (
+        "solver.sqlite3, der Speicher des Lösers, lässt sich nicht benutzen (in seinem Ordner /x lässt sich "
+        "keine neue Datei anlegen (System: Permission denied))")

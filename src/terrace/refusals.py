@@ -661,10 +661,10 @@ WORDINGS: dict[Refusal, Wording] = {
         "{name}: Die Ergebnisse des Lösers ließen sich nicht speichern (SQLite: {text})"),
     Refusal.VERDICT_WHY_FOLDER: Wording(
         503, "its folder {folder} cannot be made ({text})",
-        "Sein Ordner {folder} lässt sich nicht anlegen (System: {text})"),
+        "sein Ordner {folder} lässt sich nicht anlegen (System: {text})"),
     Refusal.VERDICT_WHY_NO_FILE: Wording(
         503, "no new file can be made in its folder {folder} ({text})",
-        "In seinem Ordner {folder} lässt sich keine neue Datei anlegen (System: {text})"),
+        "in seinem Ordner {folder} lässt sich keine neue Datei anlegen (System: {text})"),
     Refusal.VERDICT_WHY_SQLITE: Wording(
         503, "{text}",
         "SQLite: {text}"),
@@ -717,7 +717,7 @@ WORDINGS: dict[Refusal, Wording] = {
         "{change:change} wurde nicht gespeichert: Die Datenbank wurde nur zum Lesen geöffnet"),
     Refusal.GAME_ROW_DAMAGED: Wording(
         500, "saved game {name} is damaged and cannot be loaded: {why}",
-        "Das gespeicherte Spiel {name} ist beschädigt und kann nicht geladen werden (Befund: {why})"),
+        "Das gespeicherte Spiel {name} ist beschädigt und kann nicht geladen werden (Befund: {why:within})"),
     Refusal.GAME_UNSAVABLE: Wording(
         _BAD, "game {game} cannot be saved: {why}",
         "Spiel {game} lässt sich nicht speichern: {why}"),
@@ -1120,6 +1120,11 @@ class _Words(string.Formatter):
     ``count``
         a whole number with its thousands grouped (``1,000,000``, German
         ``1.000.000``)
+    ``within``
+        a nested reason (or text) said inside another sentence, in
+        parentheses: German drops its closing full stop, as a statement in
+        parentheses within a sentence has none (``(Befund: ... ein roter
+        König).``, not ``König.).``)
 
     A nested reason is rendered in the same language.
     """
@@ -1135,6 +1140,9 @@ class _Words(string.Formatter):
 
     def format_field(self, value: object, format_spec: str) -> str:
         de = self.language == "de"
+        if format_spec == "within":
+            text = self.format_field(value, "")
+            return text[:-1] if de and text.endswith(".") and not text.endswith("..") else text
         if isinstance(value, Reason):
             return value.text(self.language)
         if de and isinstance(value, Quoted) and not format_spec:

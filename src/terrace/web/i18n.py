@@ -179,7 +179,7 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.NOT_SAVABLE: Wording(
         422, "{problem}",
         "Die Änderung wurde nicht gespeichert, denn das Spiel wäre danach beschädigt "
-        "({problem})."),
+        "({problem:within})."),
     WebRefusal.GAME_TOO_LONG: Wording(
         422, "a game holds at most {most} moves, played and taken back: take moves back and play "
              "others in their place, or start a new game",
@@ -192,7 +192,7 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         "{first} bis {last}: Stell die Uhr richtig und spiel dann weiter; nichts wurde geändert."),
     WebRefusal.STORE_UNAVAILABLE: Wording(
         503, "{problem}",
-        "Die Datenbank ist gerade nicht benutzbar ({problem})."),
+        "Die Datenbank ist gerade nicht benutzbar ({problem:within})."),
     WebRefusal.SERVER_ERROR: Wording(
         500, "something went wrong on the server; the game was not changed",
         "Auf dem Server ist etwas schiefgegangen; das Spiel wurde nicht verändert."),
