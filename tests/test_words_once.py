@@ -545,3 +545,24 @@ def test_a_verdict_cache_whose_folder_cannot_be_made_is_said_in_lower_case_insid
     assert no_file.text("de") == (
         "solver.sqlite3, der Speicher des Lösers, lässt sich nicht benutzen (in seinem Ordner /x lässt sich "
         "keine neue Datei anlegen (System: Permission denied))")
+
+
+def test_a_limit_in_thousands_is_grouped_as_the_other_refusals_group_it() -> None:
+    """The limits a player meets said their thousands ungrouped: 'a game
+    holds at most 100000 moves' ('höchstens 100000 Züge'; a saved game's
+    finding says 'more than 100,000 moves'), 'a list of moves may hold at
+    most 100000 moves', 'at most 16384 bytes' ('höchstens 16384 Bytes')."""
+    from terrace.moves import parse_moves
+    from terrace.storage.base import MAX_LINE
+    from terrace.web.protocol import HEAD_TOO_LARGE
+
+    too_long = Reason(WebRefusal.GAME_TOO_LONG, most=MAX_LINE)
+    assert too_long.text("en").startswith("a game holds at most 100,000 moves, played and taken back")
+    assert too_long.text("de").startswith(
+        "Ein Spiel fasst höchstens 100.000 Züge, gespielte und zurückgenommene")
+    with pytest.raises(TerraceError) as refused:
+        parse_moves("s " * 100_001)
+    assert refused.value.text("en").endswith("a list of moves may hold at most 100,000 moves")
+    assert refused.value.text("de").endswith("Eine Zugliste darf höchstens 100.000 Züge enthalten.")
+    assert "is over 16,384 bytes;" in HEAD_TOO_LARGE.text("en")
+    assert "ist länger als 16.384 Bytes;" in HEAD_TOO_LARGE.text("de")

@@ -412,8 +412,8 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "numbers are written without leading zeros (t1f, not t01f)",
         "Nummern werden ohne führende Nullen geschrieben (t1f, nicht t01f)."),
     Refusal.MOVES_TOO_MANY: Wording(
-        _BAD, "a list of moves may hold at most {most} moves",
-        "Eine Zugliste darf höchstens {most} Züge enthalten."),
+        _BAD, "a list of moves may hold at most {most:count} moves",
+        "Eine Zugliste darf höchstens {most:count} Züge enthalten."),
     Refusal.NOT_AN_ACTION: Wording(
         _BAD, "{value} is not an action: actions run from 0 to {last}",
         "{value} ist keine Aktion: Aktionen reichen von 0 bis {last}."),
