@@ -297,6 +297,10 @@ _FINDINGS = [
     # (one move is one move: it was '1 moves played', '1 Züge gespielt',
     # 'won in 1 moves', 'in 1 Zügen gewonnen')
     ("DELETE FROM moves", "1 move played but only 0 stored", "1 Zug gespielt, aber nur 0 gespeichert"),
+    # (and thousands grouped, as every other count of the findings: it was
+    # '1000000 moves played')
+    ("UPDATE games SET move_count = 1000000", "1,000,000 moves played but only 1 stored",
+     "1.000.000 Züge gespielt, aber nur 1 gespeichert"),
     ("UPDATE games SET won_moves = 1, won_at = created_at",
      f"won_moves says the game was first won in 1 move, but a win of this deal takes at least {_FEWEST}",
      f"Laut „won_moves“ wurde das Spiel zuerst in 1 Zug gewonnen, aber ein Sieg in diesem Spiel braucht "

@@ -761,8 +761,8 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "{field}redo and the moves hold more than {most:count} moves",
         "„{field}redo“ und die Züge haben zusammen mehr als {most:count} Züge"),
     Refusal.SAVED_MOVES_MISSING: Wording(
-        _BAD, "{played:#move/moves} played but only {stored} stored",
-        "{played:#Zug/Züge} gespielt, aber nur {stored} gespeichert"),
+        _BAD, "{played:#move/moves} played but only {stored:count} stored",
+        "{played:#Zug/Züge} gespielt, aber nur {stored:count} gespeichert"),
     Refusal.SAVED_WIN_PAIR: Wording(
         _BAD, "{field}won_at and {field}won_moves go together: both or neither",
         "„{field}won_at“ und „{field}won_moves“ gehören zusammen: beide oder keines"),
@@ -1108,7 +1108,8 @@ class _Words(string.Formatter):
         from 1 to 9``; German ``nur Stapel 1``, ``nur 1 bis 9``)
     ``#one/many``
         a number with the noun that follows it, one's or many's (German
-        nouns in the template's German: ``{most:#Karte/Karten}``)
+        nouns in the template's German: ``{most:#Karte/Karten}``), its
+        thousands grouped as ``count`` groups them
     ``place``
         a place code (``r``, ``w``, ``s``, ``f3``, ``t2``) in words
     ``change``
@@ -1195,7 +1196,9 @@ class _Words(string.Formatter):
         if format_spec.startswith("#"):
             one, _, many = format_spec[1:].partition("/")
             if isinstance(value, int) and not isinstance(value, bool):
-                return f"{number_text(value, self.language)} {one if value == 1 else many}"
+                shown = (self.format_field(value, "count") if value.bit_length() <= 3 * MAX_QUOTE
+                         else number_text(value, self.language))
+                return f"{shown} {one if value == 1 else many}"
             return f"{self.format_field(value, '')} {many}"
         if format_spec == "count":
             assert isinstance(value, int) and not isinstance(value, bool)
