@@ -308,6 +308,10 @@ _FINDINGS = [
     ("UPDATE games SET won_moves = 3", "won_at and won_moves go together: both or neither",
      "„won_at“ und „won_moves“ gehören zusammen: beide oder keines"),
     ("UPDATE games SET rules = '{}'", "the rules are incomplete", "Die Regeln sind unvollständig"),
+    # (rules that are no JSON gave the decoder's English alone: '(Befund:
+    # Expecting value: line 1 column 1 (char 0))')
+    ("UPDATE games SET rules = 'not json'", "the rules are not valid JSON: Expecting value: line 1 column 1 "
+     "(char 0)", "Die Regeln sind kein gültiges JSON: Expecting value: line 1 column 1 (char 0)"),
     ("UPDATE games SET hints = 9007199254740991",
      "hints must be a whole number from 0 to 1,000,000, not 9007199254740991",
      "„hints“ muss eine ganze Zahl von 0 bis 1.000.000 sein, nicht 9007199254740991"),

@@ -243,6 +243,7 @@ class Refusal(StrEnum):
     SAVED_STATUS_UNKNOWN = "saved-status-unknown"
     SAVED_VARIANT_UNKNOWN = "saved-variant-unknown"
     SAVED_RULES_NOT_TEXT = "saved-rules-not-text"
+    SAVED_RULES_NOT_JSON = "saved-rules-not-json"
     SAVED_RULES_INCOMPLETE = "saved-rules-incomplete"
     SAVED_VALUE_TOO_LONG = "saved-value-too-long"
     SAVED_MOVE_TOO_LONG = "saved-move-too-long"
@@ -804,6 +805,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.SAVED_RULES_NOT_TEXT: Wording(
         _BAD, "the rules are not JSON text",
         "Die Regeln sind kein JSON-Text"),
+    Refusal.SAVED_RULES_NOT_JSON: Wording(
+        _BAD, "the rules are not valid JSON: {problem}",
+        "Die Regeln sind kein gültiges JSON: {problem}"),
     Refusal.SAVED_RULES_INCOMPLETE: Wording(
         _BAD, "the rules are incomplete",
         "Die Regeln sind unvollständig"),

@@ -427,7 +427,11 @@ def _rules_from_text(rules_text: str) -> Rules:
     """The rules a stored JSON text gives; raises ``ValueError`` for rules
     that are incomplete, :class:`NewerRulesError` for rules of a newer
     Terrace, and what :meth:`Rules.from_dict` raises."""
-    data = saved_rules(read_json(rules_text))  # (saved before an option was added: its value then)
+    try:
+        read = read_json(rules_text)
+    except json.JSONDecodeError as error:  # (the decoder's words, as an import's not-JSON gives them)
+        raise StoreError(Reason(Refusal.SAVED_RULES_NOT_JSON, problem=clip(str(error)))) from None
+    data = saved_rules(read)  # (saved before an option was added: its value then)
     if isinstance(data, dict) and set(RULE_FIELDS) <= set(data):
         unknown = sorted(str(key)[:40] for key in set(data) - set(RULE_FIELDS))
         if unknown:  # (every option known here, and more: not a row damaged by hand)
