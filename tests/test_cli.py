@@ -519,7 +519,7 @@ def test_a_moves_option_of_more_than_max_moves_is_refused() -> None:
     cycle = "t4f f1t4 " * (MAX_MOVES // 2 + 1)
     report = replay_json("-n", "3", "--foundation-return", "--moves", "c1 " + cycle)
     assert not report["legal"] and report["first_illegal"] == MAX_MOVES, report["reason"]
-    assert report["moves_played"] == MAX_MOVES and "at most 100000 moves" in report["reason"]
+    assert report["moves_played"] == MAX_MOVES and "at most 100,000 moves" in report["reason"]
     shown = run("show", "-n", "3", "--foundation-return", "--moves", "c1 " + cycle)
     assert shown.exit_code == 1 and f"move {MAX_MOVES + 1} is illegal: " in shown.stderr
 

@@ -148,7 +148,17 @@ def test_every_refusal_has_english_and_german_text(code: StrEnum) -> None:
         assert not wording.en[0].isupper(), "English refusals start in lower case"
         # (German ones are sentences: "index muss eine Zahl ... sein" began in lower case,
         # where every other names its field in quotes, „step“ muss ...)
-        assert wording.de[0].isupper() or wording.de[0] in "„{", "German refusals start as sentences"
+        if code.value in _SAID_IN_PARENTHESES:
+            # (a statement inside another sentence's parentheses begins in lower case)
+            assert wording.de[0].islower(), "said inside parentheses: lower case"
+        else:
+            assert wording.de[0].isupper() or wording.de[0] in "„{", "German refusals start as sentences"
+
+
+_SAID_IN_PARENTHESES = {"verdict-why-folder", "verdict-why-no-file"}
+"""The codes said only inside another German refusal's parentheses (why a
+verdict cache cannot be used: '... lässt sich nicht benutzen (sein Ordner
+... lässt sich nicht anlegen ...)')."""
 
 
 def test_codes_are_unique_across_layers() -> None:

@@ -237,7 +237,7 @@ def test_a_move_list_holds_at_most_max_moves() -> None:
     from terrace.moves import MAX_MOVES
 
     assert len(parse_moves("s " * MAX_MOVES)) == MAX_MOVES
-    with pytest.raises(InvalidMoveError, match=f"at most {MAX_MOVES} moves") as info:
+    with pytest.raises(InvalidMoveError, match=f"at most {MAX_MOVES:,} moves") as info:
         parse_moves("s," * (MAX_MOVES + 1))
     assert info.value.code is Refusal.MOVES_TOO_MANY
 

@@ -58,11 +58,11 @@ def test_a_record_holds_at_most_max_moves() -> None:
 
     data = json.loads(_record().to_json())
     data["moves"] = ["s"] * (MAX_MOVES + 1)
-    with pytest.raises(InvalidRecordError, match=f"at most {MAX_MOVES} moves") as info:
+    with pytest.raises(InvalidRecordError, match=f"at most {MAX_MOVES:,} moves") as info:
         GameRecord.from_dict(data)
     assert info.value.code is Refusal.MOVES_TOO_MANY
     record = _record()
-    with pytest.raises(InvalidRecordError, match=f"at most {MAX_MOVES} moves"):
+    with pytest.raises(InvalidRecordError, match=f"at most {MAX_MOVES:,} moves"):
         dataclasses.replace(record, moves=("s",) * (MAX_MOVES + 1))
 
 

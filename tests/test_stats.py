@@ -510,7 +510,7 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("infinite time", '{"saved": {"started_at": 1e999}, ' + json.dumps(_record())[1:], "saved.started_at"),
     ("hints beyond bounds", _record(saved={"hints": 10**30}), "saved.hints must be a whole number from 0"),
     ("undos beyond bounds", _record(saved={"undos": 1_000_001}), "saved.undos"),
-    ("too many moves", _record(moves=["s"] * 100_001), "a list of moves may hold at most 100000 moves"),
+    ("too many moves", _record(moves=["s"] * 100_001), "a list of moves may hold at most 100,000 moves"),
     ("deeply nested", "[" * 100_000 + "]" * 100_000, "not valid JSON: it is nested too deeply"),
     ("nested in a record", '[{"saved": ' + "[" * 50_000 + "]" * 50_000 + "}]", "nested too deeply"),
     ("active time beyond bounds", _record(saved={"active_ms": 10**15}), "saved.active_ms must be"),

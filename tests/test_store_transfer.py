@@ -76,7 +76,7 @@ def _unfinished(moves: int = 30, **saved: Any) -> dict[str, Any]:
 
 def test_an_import_refuses_a_first_win_in_fewer_moves_than_any_win_takes() -> None:
     fake = _unfinished(won_at=time.time() - 60, won_moves=1, won_active_ms=1000)
-    with pytest.raises(ImportRefusedError, match="won in 1 moves, but a win of this deal takes at least 102"):
+    with pytest.raises(ImportRefusedError, match="won in 1 move, but a win of this deal takes at least 102"):
         read_games(json.dumps([fake]))
     # A win in as many moves as the line holds cannot be refuted: the
     # winning moves may have been taken back and replaced.

@@ -281,7 +281,7 @@ def test_a_client_gone_mid_upload_is_no_error() -> None:
          403, "cross-site", "anderen Websites"),
         ({"method": "POST", "url": "/api/games", "content": b"{}",
           "headers": {"content-type": "application/json", "content-length": "99999"}},
-         413, "body-too-large", "höchstens 16384 Bytes"),
+         413, "body-too-large", "höchstens 16.384 Bytes"),
     ],
     ids=["host", "origin", "fetch-site", "length"],
 )

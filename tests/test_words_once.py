@@ -19,6 +19,7 @@ from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import InvalidDealError, TerraceError
 from terrace.refusals import Reason, Refusal
 from terrace.rules import Rules
+from terrace.solver.verdicts import VerdictCacheError, VerdictStore
 from terrace.solver.winnable import next_winnable_deal
 from terrace.storage import MemoryStore, base, open_store
 from terrace.storage.base import ClockOutOfRangeError, StoredGame, StoreError
@@ -281,14 +282,36 @@ def test_a_damaged_game_is_said_once_in_german(tmp_path: Path) -> None:
         "„won“ an, aber seine Züge führen zu „playing“).")}
 
 
+_FEWEST = base.fewest_moves_to_win(get_rules("wood"), Deal.from_number(2, get_rules("wood")))
+"""The fewest moves a win of Wood deal 2 (the damaged game's) can take."""
+
 _FINDINGS = [
     ("UPDATE games SET move_count = 999", "999 moves played but only 1 stored",
      "999 Züge gespielt, aber nur 1 gespeichert"),
+    # (text found in a number's place is quoted as every refusal quotes it,
+    # German „x“; it was 'x', English quotes inside a German sentence)
     ("UPDATE games SET created_at = 'x'", "a time must be a number, not 'x'",
-     "Eine Zeit muss eine Zahl sein, nicht 'x'"),
+     "Eine Zeit muss eine Zahl sein, nicht „x“"),
+    ("UPDATE games SET move_count = 'abc'", "move_count must be a whole number, not 'abc'",
+     "„move_count“ muss eine ganze Zahl sein, nicht „abc“"),
+    # (one move is one move: it was '1 moves played', '1 Züge gespielt',
+    # 'won in 1 moves', 'in 1 Zügen gewonnen')
+    ("DELETE FROM moves", "1 move played but only 0 stored", "1 Zug gespielt, aber nur 0 gespeichert"),
+    # (and thousands grouped, as every other count of the findings: it was
+    # '1000000 moves played')
+    ("UPDATE games SET move_count = 1000000", "1,000,000 moves played but only 1 stored",
+     "1.000.000 Züge gespielt, aber nur 1 gespeichert"),
+    ("UPDATE games SET won_moves = 1, won_at = created_at",
+     f"won_moves says the game was first won in 1 move, but a win of this deal takes at least {_FEWEST}",
+     f"Laut „won_moves“ wurde das Spiel zuerst in 1 Zug gewonnen, aber ein Sieg in diesem Spiel braucht "
+     f"mindestens {_FEWEST}"),
     ("UPDATE games SET won_moves = 3", "won_at and won_moves go together: both or neither",
      "„won_at“ und „won_moves“ gehören zusammen: beide oder keines"),
     ("UPDATE games SET rules = '{}'", "the rules are incomplete", "Die Regeln sind unvollständig"),
+    # (rules that are no JSON gave the decoder's English alone: '(Befund:
+    # Expecting value: line 1 column 1 (char 0))')
+    ("UPDATE games SET rules = 'not json'", "the rules are not valid JSON: Expecting value: line 1 column 1 "
+     "(char 0)", "Die Regeln sind kein gültiges JSON: Expecting value: line 1 column 1 (char 0)"),
     ("UPDATE games SET hints = 9007199254740991",
      "hints must be a whole number from 0 to 1,000,000, not 9007199254740991",
      "„hints“ muss eine ganze Zahl von 0 bis 1.000.000 sein, nicht 9007199254740991"),
@@ -299,8 +322,10 @@ _FINDINGS = [
      "its moves do not replay: move 1: t9t1: the 6♥ cannot go on the A♣ in pile 1: piles build down in "
      "alternating colours, so it takes only a red K",
      "Seine Züge lassen sich nicht nachspielen: Zug 1: „t9t1“: Die 6♥ passt nicht auf die A♣ in Stapel 1: "
-     "Die Auslage wird abwärts in wechselnden Farben gebaut, hier passt nur ein roter König."),
+     "Die Auslage wird abwärts in wechselnden Farben gebaut, hier passt nur ein roter König"),
 ]
+"""(The engine's German refusal inside the finding's parentheses drops its
+full stop: it read '... ein roter König.).')"""
 
 
 @pytest.mark.parametrize(("edit", "english", "german"), _FINDINGS, ids=[edit for edit, _, _ in _FINDINGS])
@@ -349,7 +374,9 @@ def test_a_record_an_import_refuses_is_said_in_german_too() -> None:
                                          "now (at most 5 minutes ahead of this computer's clock), not ")
     assert refused.value.text("de").startswith(
         "„saved.updated_at“ muss eine Zeit in Sekunden seit 1970 von 2000 bis jetzt sein "
-        "(höchstens 5 Minuten nach der Uhr dieses Computers), nicht ")
+        "(höchstens 5 Minuten später, als die Uhr dieses Computers zeigt), nicht ")
+    # (it said '5 Minuten nach der Uhr dieses Computers': 'by this
+    # computer's clock', not 'ahead of it')
 
 
 @pytest.mark.parametrize(("sqlite_says", "name", "english", "german"), [
@@ -483,3 +510,67 @@ def test_a_verdict_cache_that_cannot_serve_is_said_in_german_words_only(
     assert answers["de"].json() == {"code": "store-unavailable",
                                     "error": f"Die Datenbank ist gerade nicht benutzbar ({german})."}
     assert Path(store.verdicts_path).read_bytes() == data  # (left unchanged)
+
+
+def test_a_sentence_inside_parentheses_drops_its_full_stop_in_german() -> None:
+    """A German statement in parentheses within a sentence ends without its
+    own full stop; the engine's German refusals are sentences, and nested
+    in a finding or a write refused they read '(Befund: Stapel 3 ist
+    leer.).', '(... Stapel 3 ist leer.).'. English has no stops to drop."""
+    empty = Reason(Refusal.PILE_EMPTY, pile=3)
+    damaged = Reason(Refusal.GAME_ROW_DAMAGED, name="g1", why=empty)
+    assert damaged.text("de") == ("Das gespeicherte Spiel g1 ist beschädigt und kann nicht geladen werden "
+                                  "(Befund: Stapel 3 ist leer)")
+    assert damaged.text("en") == "saved game g1 is damaged and cannot be loaded: pile 3 is empty"
+    unsavable = Reason(Refusal.GAME_UNSAVABLE, game="g1", why=Reason(Refusal.SAVED_MOVE_REFUSED, move="t3f",
+                                                                      error=empty))
+    assert Reason(WebRefusal.NOT_SAVABLE, problem=unsavable).text("de") == (
+        "Die Änderung wurde nicht gespeichert, denn das Spiel wäre danach beschädigt (Spiel g1 lässt sich "
+        "nicht speichern: „t3f“: Stapel 3 ist leer).")
+    assert Reason(WebRefusal.STORE_UNAVAILABLE, problem=empty).text("de") == (
+        "Die Datenbank ist gerade nicht benutzbar (Stapel 3 ist leer).")
+    said = Reason(WebRefusal.GAME_DAMAGED, problem=damaged).text("de")
+    assert said.endswith("(Befund: Stapel 3 ist leer).")
+
+
+def test_a_verdict_cache_whose_folder_cannot_be_made_is_said_in_lower_case_inside_its_parentheses(
+        tmp_path: Path) -> None:
+    """Why a verdict cache cannot be used goes on inside the parentheses of
+    the German sentence, so it starts in lower case: it read '(Sein Ordner
+    ... lässt sich nicht anlegen ...)'. (A file where its folder should be
+    cannot be a folder, even for root.)"""
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(VerdictCacheError) as refused:
+        VerdictStore(str(tmp_path / "afile" / "sub" / "solver.sqlite3"))
+    assert refused.value.reason is not None
+    assert str(refused.value).startswith(
+        f"the verdict cache solver.sqlite3 cannot be used: its folder {tmp_path}/afile/sub cannot be made (")
+    assert refused.value.reason.text("de").startswith(
+        "solver.sqlite3, der Speicher des Lösers, lässt sich nicht benutzen "
+        f"(sein Ordner {tmp_path}/afile/sub lässt sich nicht anlegen (System: ")
+    no_file = Reason(Refusal.VERDICT_CACHE_UNUSABLE, name="solver.sqlite3",
+                     why=Reason(Refusal.VERDICT_WHY_NO_FILE, folder="/x", text="Permission denied"))
+    assert no_file.text("de") == (
+        "solver.sqlite3, der Speicher des Lösers, lässt sich nicht benutzen (in seinem Ordner /x lässt sich "
+        "keine neue Datei anlegen (System: Permission denied))")
+
+
+def test_a_limit_in_thousands_is_grouped_as_the_other_refusals_group_it() -> None:
+    """The limits a player meets said their thousands ungrouped: 'a game
+    holds at most 100000 moves' ('höchstens 100000 Züge'; a saved game's
+    finding says 'more than 100,000 moves'), 'a list of moves may hold at
+    most 100000 moves', 'at most 16384 bytes' ('höchstens 16384 Bytes')."""
+    from terrace.moves import parse_moves
+    from terrace.storage.base import MAX_LINE
+    from terrace.web.protocol import HEAD_TOO_LARGE
+
+    too_long = Reason(WebRefusal.GAME_TOO_LONG, most=MAX_LINE)
+    assert too_long.text("en").startswith("a game holds at most 100,000 moves, played and taken back")
+    assert too_long.text("de").startswith(
+        "Ein Spiel fasst höchstens 100.000 Züge, gespielte und zurückgenommene")
+    with pytest.raises(TerraceError) as refused:
+        parse_moves("s " * 100_001)
+    assert refused.value.text("en").endswith("a list of moves may hold at most 100,000 moves")
+    assert refused.value.text("de").endswith("Eine Zugliste darf höchstens 100.000 Züge enthalten.")
+    assert "is over 16,384 bytes;" in HEAD_TOO_LARGE.text("en")
+    assert "ist länger als 16.384 Bytes;" in HEAD_TOO_LARGE.text("de")

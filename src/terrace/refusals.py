@@ -243,6 +243,7 @@ class Refusal(StrEnum):
     SAVED_STATUS_UNKNOWN = "saved-status-unknown"
     SAVED_VARIANT_UNKNOWN = "saved-variant-unknown"
     SAVED_RULES_NOT_TEXT = "saved-rules-not-text"
+    SAVED_RULES_NOT_JSON = "saved-rules-not-json"
     SAVED_RULES_INCOMPLETE = "saved-rules-incomplete"
     SAVED_VALUE_TOO_LONG = "saved-value-too-long"
     SAVED_MOVE_TOO_LONG = "saved-move-too-long"
@@ -412,8 +413,8 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "numbers are written without leading zeros (t1f, not t01f)",
         "Nummern werden ohne führende Nullen geschrieben (t1f, nicht t01f)."),
     Refusal.MOVES_TOO_MANY: Wording(
-        _BAD, "a list of moves may hold at most {most} moves",
-        "Eine Zugliste darf höchstens {most} Züge enthalten."),
+        _BAD, "a list of moves may hold at most {most:count} moves",
+        "Eine Zugliste darf höchstens {most:count} Züge enthalten."),
     Refusal.NOT_AN_ACTION: Wording(
         _BAD, "{value} is not an action: actions run from 0 to {last}",
         "{value} ist keine Aktion: Aktionen reichen von 0 bis {last}."),
@@ -661,10 +662,10 @@ WORDINGS: dict[Refusal, Wording] = {
         "{name}: Die Ergebnisse des Lösers ließen sich nicht speichern (SQLite: {text})"),
     Refusal.VERDICT_WHY_FOLDER: Wording(
         503, "its folder {folder} cannot be made ({text})",
-        "Sein Ordner {folder} lässt sich nicht anlegen (System: {text})"),
+        "sein Ordner {folder} lässt sich nicht anlegen (System: {text})"),
     Refusal.VERDICT_WHY_NO_FILE: Wording(
         503, "no new file can be made in its folder {folder} ({text})",
-        "In seinem Ordner {folder} lässt sich keine neue Datei anlegen (System: {text})"),
+        "in seinem Ordner {folder} lässt sich keine neue Datei anlegen (System: {text})"),
     Refusal.VERDICT_WHY_SQLITE: Wording(
         503, "{text}",
         "SQLite: {text}"),
@@ -717,7 +718,7 @@ WORDINGS: dict[Refusal, Wording] = {
         "{change:change} wurde nicht gespeichert: Die Datenbank wurde nur zum Lesen geöffnet"),
     Refusal.GAME_ROW_DAMAGED: Wording(
         500, "saved game {name} is damaged and cannot be loaded: {why}",
-        "Das gespeicherte Spiel {name} ist beschädigt und kann nicht geladen werden (Befund: {why})"),
+        "Das gespeicherte Spiel {name} ist beschädigt und kann nicht geladen werden (Befund: {why:within})"),
     Refusal.GAME_UNSAVABLE: Wording(
         _BAD, "game {game} cannot be saved: {why}",
         "Spiel {game} lässt sich nicht speichern: {why}"),
@@ -747,12 +748,13 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "{field} must be a time in seconds since 1970 from {first} to now (at most {minutes:seconds} "
               "minutes ahead of this computer's clock), not {value}",
         "„{field}“ muss eine Zeit in Sekunden seit 1970 von {first} bis jetzt sein (höchstens "
-        "{minutes:seconds} Minuten nach der Uhr dieses Computers), nicht {value}"),
+        "{minutes:seconds} Minuten später, als die Uhr dieses Computers zeigt), nicht {value}"),
     Refusal.SAVED_TIME_NOW_OR_NULL: Wording(
         _BAD, "{field} must be a time in seconds since 1970 from {first} to now (at most {minutes:seconds} "
               "minutes ahead of this computer's clock), or null, not {value}",
         "„{field}“ muss eine Zeit in Sekunden seit 1970 von {first} bis jetzt (höchstens "
-        "{minutes:seconds} Minuten nach der Uhr dieses Computers) oder null sein, nicht {value}"),
+        "{minutes:seconds} Minuten später, als die Uhr dieses Computers zeigt) oder null sein, "
+        "nicht {value}"),
     Refusal.SAVED_TIME_NOT_NUMBER: Wording(
         _BAD, "a time must be a number, not {value}",
         "Eine Zeit muss eine Zahl sein, nicht {value}"),
@@ -760,15 +762,15 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "{field}redo and the moves hold more than {most:count} moves",
         "„{field}redo“ und die Züge haben zusammen mehr als {most:count} Züge"),
     Refusal.SAVED_MOVES_MISSING: Wording(
-        _BAD, "{played} moves played but only {stored} stored",
-        "{played} Züge gespielt, aber nur {stored} gespeichert"),
+        _BAD, "{played:#move/moves} played but only {stored:count} stored",
+        "{played:#Zug/Züge} gespielt, aber nur {stored:count} gespeichert"),
     Refusal.SAVED_WIN_PAIR: Wording(
         _BAD, "{field}won_at and {field}won_moves go together: both or neither",
         "„{field}won_at“ und „{field}won_moves“ gehören zusammen: beide oder keines"),
     Refusal.SAVED_WIN_TOO_SHORT: Wording(
-        _BAD, "{field}won_moves says the game was first won in {moves} moves, "
+        _BAD, "{field}won_moves says the game was first won in {moves:#move/moves}, "
               "but a win of this deal takes at least {fewest}",
-        "Laut „{field}won_moves“ wurde das Spiel zuerst in {moves} Zügen gewonnen, "
+        "Laut „{field}won_moves“ wurde das Spiel zuerst in {moves:#Zug/Zügen} gewonnen, "
         "aber ein Sieg in diesem Spiel braucht mindestens {fewest}"),
     Refusal.SAVED_GIVEN_UP_WON: Wording(
         _BAD, "{field}given_up_at: a game that was won cannot have been given up",
@@ -803,6 +805,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.SAVED_RULES_NOT_TEXT: Wording(
         _BAD, "the rules are not JSON text",
         "Die Regeln sind kein JSON-Text"),
+    Refusal.SAVED_RULES_NOT_JSON: Wording(
+        _BAD, "the rules are not valid JSON: {problem}",
+        "Die Regeln sind kein gültiges JSON: {problem}"),
     Refusal.SAVED_RULES_INCOMPLETE: Wording(
         _BAD, "the rules are incomplete",
         "Die Regeln sind unvollständig"),
@@ -1107,7 +1112,8 @@ class _Words(string.Formatter):
         from 1 to 9``; German ``nur Stapel 1``, ``nur 1 bis 9``)
     ``#one/many``
         a number with the noun that follows it, one's or many's (German
-        nouns in the template's German: ``{most:#Karte/Karten}``)
+        nouns in the template's German: ``{most:#Karte/Karten}``), its
+        thousands grouped as ``count`` groups them
     ``place``
         a place code (``r``, ``w``, ``s``, ``f3``, ``t2``) in words
     ``change``
@@ -1119,6 +1125,11 @@ class _Words(string.Formatter):
     ``count``
         a whole number with its thousands grouped (``1,000,000``, German
         ``1.000.000``)
+    ``within``
+        a nested reason (or text) said inside another sentence, in
+        parentheses: German drops its closing full stop, as a statement in
+        parentheses within a sentence has none (``(Befund: ... ein roter
+        König).``, not ``König.).``)
 
     A nested reason is rendered in the same language.
     """
@@ -1134,6 +1145,9 @@ class _Words(string.Formatter):
 
     def format_field(self, value: object, format_spec: str) -> str:
         de = self.language == "de"
+        if format_spec == "within":
+            text = self.format_field(value, "")
+            return text[:-1] if de and text.endswith(".") and not text.endswith("..") else text
         if isinstance(value, Reason):
             return value.text(self.language)
         if de and isinstance(value, Quoted) and not format_spec:
@@ -1186,7 +1200,9 @@ class _Words(string.Formatter):
         if format_spec.startswith("#"):
             one, _, many = format_spec[1:].partition("/")
             if isinstance(value, int) and not isinstance(value, bool):
-                return f"{number_text(value, self.language)} {one if value == 1 else many}"
+                shown = (self.format_field(value, "count") if value.bit_length() <= 3 * MAX_QUOTE
+                         else number_text(value, self.language))
+                return f"{shown} {one if value == 1 else many}"
             return f"{self.format_field(value, '')} {many}"
         if format_spec == "count":
             assert isinstance(value, int) and not isinstance(value, bool)

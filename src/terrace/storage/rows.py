@@ -427,7 +427,11 @@ def _rules_from_text(rules_text: str) -> Rules:
     """The rules a stored JSON text gives; raises ``ValueError`` for rules
     that are incomplete, :class:`NewerRulesError` for rules of a newer
     Terrace, and what :meth:`Rules.from_dict` raises."""
-    data = saved_rules(read_json(rules_text))  # (saved before an option was added: its value then)
+    try:
+        read = read_json(rules_text)
+    except json.JSONDecodeError as error:  # (the decoder's words, as an import's not-JSON gives them)
+        raise StoreError(Reason(Refusal.SAVED_RULES_NOT_JSON, problem=clip(str(error)))) from None
+    data = saved_rules(read)  # (saved before an option was added: its value then)
     if isinstance(data, dict) and set(RULE_FIELDS) <= set(data):
         unknown = sorted(str(key)[:40] for key in set(data) - set(RULE_FIELDS))
         if unknown:  # (every option known here, and more: not a row damaged by hand)
@@ -458,23 +462,32 @@ def damaged_game(game_id: Any, why: Param) -> DamagedGameError:
                                    why=clip(why) if isinstance(why, str) else why))
 
 
+def _shown(value: Any) -> str:
+    """A stored value as a finding shows it: text quoted as every refusal
+    quotes it ('x', German „x“), null as null, the rest as ``repr``; at
+    most 40 characters of it."""
+    if isinstance(value, str):
+        return quote(clip(value, 40))
+    return "null" if value is None else clip(repr(value), 40)
+
+
 def whole(value: Any, name: str) -> int:
     """A stored count, checked."""
     if not isinstance(value, int) or value < 0:
-        raise StoreError(Reason(Refusal.SAVED_NOT_WHOLE, field=name, value=clip(repr(value), 40)))
+        raise StoreError(Reason(Refusal.SAVED_NOT_WHOLE, field=name, value=_shown(value)))
     return value
 
 
 def flag(value: Any, name: str) -> bool:
     """A stored 0 or 1, checked."""
     if value not in (0, 1) or isinstance(value, float):
-        raise StoreError(Reason(Refusal.SAVED_NOT_FLAG, field=name, value=clip(repr(value), 40)))
+        raise StoreError(Reason(Refusal.SAVED_NOT_FLAG, field=name, value=_shown(value)))
     return bool(value)
 
 
 def _time(value: Any) -> float:
     if not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise StoreError(Reason(Refusal.SAVED_TIME_NOT_NUMBER, value=clip(repr(value), 40)))
+        raise StoreError(Reason(Refusal.SAVED_TIME_NOT_NUMBER, value=_shown(value)))
     return float(value)
 
 

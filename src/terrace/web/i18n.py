@@ -124,8 +124,8 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         400, "the query parameter {name!r} is given twice: give it once",
         "Der Parameter „{name}“ steht zweimal in der Adresse: Bitte nur einmal angeben."),
     WebRefusal.BODY_TOO_LARGE: Wording(
-        413, "the request body is too large (at most {most} bytes)",
-        "Die Anfrage ist zu groß (höchstens {most} Bytes)."),
+        413, "the request body is too large (at most {most:count} bytes)",
+        "Die Anfrage ist zu groß (höchstens {most:count} Bytes)."),
     WebRefusal.BODY_NOT_JSON_TYPE: Wording(
         415, "send the request with Content-Type: application/json (also when it is empty)",
         "Die Anfrage muss mit Content-Type: application/json gesendet werden (auch ohne Inhalt)."),
@@ -179,11 +179,11 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
     WebRefusal.NOT_SAVABLE: Wording(
         422, "{problem}",
         "Die Änderung wurde nicht gespeichert, denn das Spiel wäre danach beschädigt "
-        "({problem})."),
+        "({problem:within})."),
     WebRefusal.GAME_TOO_LONG: Wording(
-        422, "a game holds at most {most} moves, played and taken back: take moves back and play "
+        422, "a game holds at most {most:count} moves, played and taken back: take moves back and play "
              "others in their place, or start a new game",
-        "Ein Spiel fasst höchstens {most} Züge, gespielte und zurückgenommene: Nimm Züge zurück und "
+        "Ein Spiel fasst höchstens {most:count} Züge, gespielte und zurückgenommene: Nimm Züge zurück und "
         "spiele andere an ihrer Stelle, oder beginne ein neues Spiel."),
     WebRefusal.CLOCK_WRONG: Wording(
         422, "the computer's clock says {date}, and a saved game holds times from {first} to "
@@ -192,7 +192,7 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         "{first} bis {last}: Stell die Uhr richtig und spiel dann weiter; nichts wurde geändert."),
     WebRefusal.STORE_UNAVAILABLE: Wording(
         503, "{problem}",
-        "Die Datenbank ist gerade nicht benutzbar ({problem})."),
+        "Die Datenbank ist gerade nicht benutzbar ({problem:within})."),
     WebRefusal.SERVER_ERROR: Wording(
         500, "something went wrong on the server; the game was not changed",
         "Auf dem Server ist etwas schiefgegangen; das Spiel wurde nicht verändert."),
@@ -214,9 +214,9 @@ WEB_WORDINGS: dict[WebRefusal, Wording] = {
         "oder, wenn er dort nicht mehr steht, terrace play beenden und neu starten, um einen neuen Link "
         "zu bekommen."),
     WebRefusal.HEAD_TOO_LARGE: Wording(
-        431, "the request's head (request line and headers) is over {most} bytes; cookies that other "
+        431, "the request's head (request line and headers) is over {most:count} bytes; cookies that other "
              "programs on this address set count too",
-        "Der Kopf der Anfrage (Anfragezeile und Kopfzeilen) ist länger als {most} Bytes; auch Cookies, "
+        "Der Kopf der Anfrage (Anfragezeile und Kopfzeilen) ist länger als {most:count} Bytes; auch Cookies, "
         "die andere Programme für diese Adresse gesetzt haben, zählen mit."),
     WebRefusal.REQUEST_MALFORMED: Wording(
         400, "the request is not well-formed HTTP/1.1",
