@@ -168,6 +168,23 @@ def test_chances_by_keyboard_keep_the_focus_and_are_said(api: Api, open_game: An
     assert "gewinnt in" in said and not any(symbol in said for symbol in "♥♦♠♣")
 
 
+@pytest.mark.parametrize(("locale", "card"), [("en-GB", "7 of diamonds"), ("de-DE", "Karo 7")])
+def test_the_chances_words_are_heard_with_card_names(api: Api, open_game: Any, locale: str,
+                                                     card: str) -> None:
+    """The chances' words are focusable (a phone scrolls them): a screen
+    reader going to them read them as seen, "7♦: wins in 28 of 32 ...",
+    suit signs it reads as it likes; it hears the card names, as #said
+    says them (the words seen are unchanged)."""
+    page = open_game(api.new(variant="terrace", deal_number=7), reduced_motion="reduce", locale=locale)
+    page.locator("#btn-chances").click()
+    words = page.locator("#coach-chances .chances-text")
+    words.wait_for(timeout=60_000)
+    heard = words.aria_snapshot()
+    assert card in heard and not any(symbol in heard for symbol in "♥♦♠♣"), heard
+    seen = words.locator("[aria-hidden='true']").inner_text()
+    assert "7♦" in seen and card not in seen, seen
+
+
 def test_a_base_card_chosen_by_key_from_chances_leaves_the_focus_on_the_board(
     api: Api, open_game: Any
 ) -> None:
@@ -333,7 +350,7 @@ def chances_said(open_game: Any, game: dict[str, Any]) -> str:
     page.locator("#btn-chances").click()
     words = page.locator("#coach-chances .chances-text")
     words.wait_for(timeout=60_000)
-    text: str = words.inner_text()
+    text: str = words.locator("[aria-hidden='true']").inner_text()  # (as seen; heard: card names)
     return text
 
 

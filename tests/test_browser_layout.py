@@ -604,3 +604,19 @@ def test_the_open_menu_lies_over_a_toast(api: Api, open_game: Any, locale: str) 
     until(lambda: page.locator("#toast.show").evaluate("(t) => t.getAnimations().length === 0"))
     assert page.locator("#toast.show").count() == 1
     assert page.evaluate(COVERED, "#menu button, #menu select") == []
+
+
+@pytest.mark.parametrize(("phone", "least"), [(False, 24), (True, 44)])
+def test_the_rule_options_summary_is_a_target_big_enough(api: Api, open_game: Any, phone: bool,
+                                                          least: int) -> None:
+    # (the New game dialog's "Rule options", the one summary the page has,
+    # was 19 px high: under WCAG 2.2's 24 px, and under the 44 px every
+    # other control of a phone has)
+    page = open_game(mid_game(api), **(PHONE if phone else {}))
+    page.locator("#btn-new").click()
+    summary = page.locator("#dlg-new summary")
+    box = summary.bounding_box()
+    assert box is not None and box["height"] >= least, box
+    was_open = page.locator("#dlg-new details").evaluate("(d) => d.open")
+    summary.click()  # (and it still opens or closes its options)
+    until(lambda: page.locator("#dlg-new details").evaluate("(d) => d.open") != was_open)

@@ -282,7 +282,11 @@ function drawChances() {
     onclick: () => askChances(game) });
   const children = [button];
   // (focusable: on a phone its box scrolls, by the keyboard too; style.css)
-  const words = known && el("span", { class: "chances-text", tabindex: "0", text: chancesWords(known, cardLabel) });
+  // (seen with "D♦", heard with "Karo Dame": a reader tabbing to the words
+  // heard the suits' signs)
+  const words = known && el("span", { class: "chances-text", tabindex: "0" },
+    el("span", { "aria-hidden": "true", text: chancesWords(known, cardLabel) }),
+    el("span", { class: "sr-only", text: chancesWords(known, cardName) }));
   if (words) children.push(words);
   // The words drawn anew keep where the player had scrolled them to, and
   // the keyboard's focus (any draw, a clock's tick or a turned phone, put

@@ -1,0 +1,78 @@
+"""Text on the felt can be read: every text the board shows straight on
+the felt (no card or panel of its own behind it) keeps WCAG's 4.5:1 (3:1
+when large) against the felt's lightest colour, --felt-light, which the
+felt's gradient reaches near the middle of the board. Colours, opacities
+and translucent backgrounds are read from getComputedStyle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browser_support import Api, until
+from test_browser_endgame import hide
+
+# The texts on the felt below their WCAG minimum: [text, ratio, minimum].
+# An element's own opacity and its ancestors' multiply; translucent
+# backgrounds between it and the body are laid over --felt-light.
+FAINT_ON_FELT = r"""() => {
+  const rgba = (text) => {
+    const parts = text.match(/[\d.]+/g).map(Number);
+    return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
+  };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const luminance = (c) => {
+    const linear = (v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    const [r, g, b] = c.map((v) => linear(v / 255));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const probe = document.createElement("div");
+  probe.style.background = "var(--felt-light)";
+  document.body.append(probe);
+  const felt = rgba(getComputedStyle(probe).backgroundColor);
+  probe.remove();
+  const faint = [];
+  for (const node of document.querySelectorAll("body *")) {
+    if (![...node.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    if (!node.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+    if (node.closest(".sr-only, button:disabled, [aria-disabled='true'], dialog, .card")) continue;
+    const backs = [];
+    let opacity = 1;
+    let onFelt = true;
+    for (let up = node; up && up !== document.body; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      opacity *= Number(style.opacity);
+      const back = rgba(style.backgroundColor);
+      if (back[3] >= 1) { onFelt = false; break; }
+      if (back[3] > 0) backs.push(back);
+    }
+    if (!onFelt) continue;
+    const under = backs.reduceRight((below, back) => over(back, below), felt);
+    const style = getComputedStyle(node);
+    const colour = rgba(style.color);
+    const seen = over([colour[0], colour[1], colour[2], colour[3] * opacity], under);
+    const [dark, light] = [luminance(seen), luminance(under)].sort((a, b) => a - b);
+    const ratio = (light + 0.05) / (dark + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (Number(style.fontWeight) >= 700 && size >= 18.66);
+    const minimum = large ? 3 : 4.5;
+    if (ratio < minimum) faint.push([node.textContent.trim(), Math.round(ratio * 100) / 100, minimum]);
+  }
+  return faint;
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_text_on_the_felt_has_4_5_to_1(api: Api, open_game: Any, scheme: str) -> None:
+    choosing = open_game(api.new(variant="terrace", deal_number=7), color_scheme=scheme)
+    assert choosing.locator("#btn-chances").is_visible()  # a button on the felt
+    assert choosing.evaluate(FAINT_ON_FELT) == []
+    choosing.locator("#btn-chances").hover()
+    assert choosing.evaluate(FAINT_ON_FELT) == []
+    playing = open_game(api.play(api.new(variant="terrace", deal_number=7), "c1"), color_scheme=scheme)
+    playing.mouse.move(200, 200)
+    hide(playing, True)
+    until(lambda: playing.locator("[data-counter='time'].paused").count() == 1)
+    assert playing.locator(".counter .label").count() >= 5
+    assert playing.evaluate(FAINT_ON_FELT) == []
