@@ -14,7 +14,8 @@ import json
 import os
 import pickle
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -89,8 +90,34 @@ def test_a_followed_winning_line_is_continued_not_solved_again(monkeypatch: pyte
     assert len(calls) == 1
 
 
-def test_following_a_kept_line_reads_and_writes_no_move_of_its_rest_again(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+@dataclass
+class Counted:
+    """How many moves were read (Move.parse) and written out (str) since the
+    test began; ``parse`` reads one uncounted."""
+    parse: Callable[[str], Move]
+    read: list[int] = field(default_factory=lambda: [0])
+    written: list[int] = field(default_factory=lambda: [0])
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> Counted:
+    parse, text = Move.parse, Move.__str__
+    seen = Counted(parse)
+
+    def counted_parse(given: str) -> Move:
+        seen.read[0] += 1
+        return parse(given)
+
+    def counted_text(move: Move) -> str:
+        seen.written[0] += 1
+        return text(move)
+
+    monkeypatch.setattr(Move, "parse", staticmethod(counted_parse))
+    monkeypatch.setattr(Move, "__str__", counted_text)
+    return seen
+
+
+def test_following_a_kept_line_reads_and_writes_no_move_of_its_rest_again(counted: Counted) -> None:
     """Each hint continuing a kept line read all its rest again (Move.parse)
     and wrote it out again (str): following the hint through Empress of
     Italy deal 1 read 322,006 moves for 773 hints, each hint's share the
@@ -101,19 +128,8 @@ def test_following_a_kept_line_reads_and_writes_no_move_of_its_rest_again(
     found = peek_hint(board, 5.0)
     assert found.kind == "winnable" and len(found.line) > 500
     length = len(found.line)
-    read, written = [0], [0]
-    parse, text = Move.parse, Move.__str__
-
-    def counted_parse(given: str) -> Move:
-        read[0] += 1
-        return parse(given)
-
-    def counted_text(move: Move) -> str:
-        written[0] += 1
-        return text(move)
-
-    monkeypatch.setattr(Move, "parse", staticmethod(counted_parse))
-    monkeypatch.setattr(Move, "__str__", counted_text)
+    read, written = counted.read, counted.written
+    read[0] = written[0] = 0  # (from the first hint on)
     per_hint = []
     for _ in range(100):
         assert found.move is not None and found.kept is not None
@@ -126,8 +142,7 @@ def test_following_a_kept_line_reads_and_writes_no_move_of_its_rest_again(
     assert written[0] < length, written[0]  # (a detour dropped writes the line once)
 
 
-def test_the_webs_hints_along_a_kept_line_read_and_write_no_move_of_its_rest_again(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_webs_hints_along_a_kept_line_read_and_write_no_move_of_its_rest_again(counted: Counted) -> None:
     """The web's peeking hint runs in a solver process: the kept line goes
     there and back pickled (as its texts alone), and the reply writes the
     line out. Each hint read the whole rest of the line again there and
@@ -138,19 +153,8 @@ def test_the_webs_hints_along_a_kept_line_read_and_write_no_move_of_its_rest_aga
     reply = find_hint(board, 5.0, peek=True)
     assert reply["kind"] == "winnable" and len(reply["line"]) > 500
     length = len(reply["line"])
-    read, written = [0], [0]
-    parse, text = Move.parse, Move.__str__
-
-    def counted_parse(given: str) -> Move:
-        read[0] += 1
-        return parse(given)
-
-    def counted_text(move: Move) -> str:
-        written[0] += 1
-        return text(move)
-
-    monkeypatch.setattr(Move, "parse", staticmethod(counted_parse))
-    monkeypatch.setattr(Move, "__str__", counted_text)
+    read, written, parse = counted.read, counted.written, counted.parse
+    read[0] = written[0] = 0  # (from the first hint on)
     per_hint = []
     for _ in range(100):
         kept = pickle.loads(pickle.dumps(reply["kept"]))  # (to the server and back to a solver process)

@@ -456,36 +456,41 @@ def test_terrace_card_needing_cards_beneath_it_is_lost_at_once() -> None:
     assert brute_force(board, 50_000) in ("lost", None)
 
 
-def _any_schedule(s: State) -> bool:
+def _any_schedule(s: State, avail: list[list[int]] | None = None) -> bool:
     """Whether some schedule serves every reserve card (docs/winnability.md,
     "Reserve schedule"), trying every foundation low enough for each card,
-    not only the highest one the solver takes."""
+    not only the highest one the solver takes. With ``avail`` (before each
+    reserve card in play order, how many cards of each slot key may have gone
+    up by then), the cards each one waits for must be among those too."""
     t = s.t
     supply = [s.off[k] - s.pref[len(s.res)][k] for k in range(t.nslot)]
     for cls in range(t.classes):
         row = t.chain[cls]
         heights = [j for j in range(1, 13) for _ in range(s.want[row[j]])]
         heights += [0] * (s.class_size - s.done[cls] - len(heights))
-        cards = [t.height[t.sk[c]] for c in reversed(s.res) if t.class_of[t.sk[c]] == cls]
+        events = [(i, t.height[t.sk[c]]) for i, c in enumerate(reversed(s.res)) if t.class_of[t.sk[c]] == cls]
 
-        def serve(i: int, heights: tuple[int, ...], used: tuple[int, ...], row: tuple[int, ...] = row,
-                  cards: list[int] = cards) -> bool:
-            if i == len(cards):
+        def limit(index: int, key: int) -> int:
+            return supply[key] if avail is None else min(supply[key], avail[index][key])
+
+        def serve(e: int, heights: tuple[int, ...], used: tuple[int, ...], row: tuple[int, ...] = row,
+                  events: list[tuple[int, int]] = events) -> bool:
+            if e == len(events):
                 return True
-            top = cards[i]
+            index, top = events[e]
             for h in sorted(set(heights)):
                 if h > top:
                     break
                 more = list(used)
                 for j in range(h, top):
                     more[j] += 1
-                if any(more[j] > supply[row[j]] for j in range(13)):
+                if any(more[j] > limit(index, row[j]) for j in range(13)):
                     continue
                 rest = list(heights)
                 rest.remove(h)
                 if top < 12:
                     rest.append(top + 1)
-                if serve(i + 1, tuple(sorted(rest)), tuple(more)):
+                if serve(e + 1, tuple(sorted(rest)), tuple(more)):
                     return True
             return False
 
