@@ -262,18 +262,7 @@ def test_a_damaged_game_is_said_once_in_german(tmp_path: Path) -> None:
     game … is damaged and cannot be loaded: it says 'won' but …)": the same
     fact twice, once in English. The store's refusal is coded
     (game-row-damaged), its finding kept as the store words it."""
-    db = tmp_path / "games.sqlite"
-    with open_store(db) as store:
-        client = TestClient(create_app(store), base_url=LOCAL)
-        game = client.post("/api/games", json={"variant": "wood", "deal_number": 2}).json()
-    hand = sqlite3.connect(db)
-    hand.execute("UPDATE games SET status = 'won' WHERE id = ?", (game["id"],))
-    hand.commit()
-    hand.close()
-    with open_store(db) as store:
-        client = TestClient(create_app(store), base_url=LOCAL)
-        answers = {language: client.get(f"/api/games/{game['id']}", headers={"Accept-Language": language})
-                   for language in ("de", "en")}
+    game, answers = _opened_after_a_hand_edit(tmp_path, "UPDATE games SET status = 'won'", drawn=False)
     assert answers["en"].json() == {"code": "game-damaged", "error": (
         f"saved game {game['id']} is damaged and cannot be loaded: it says 'won' but its moves lead to "
         "'playing'")}
@@ -337,19 +326,7 @@ def test_what_a_damaged_game_was_found_to_hold_is_said_in_german(
     t9t1: the 6♥ cannot go ...)". Every finding of the check of a saved
     game is coded (saved-*), an engine's refusal nested in it as its code;
     the English is unchanged."""
-    db = tmp_path / "games.sqlite"
-    with open_store(db) as store:
-        client = TestClient(create_app(store), base_url=LOCAL)
-        game = client.post("/api/games", json={"variant": "wood", "deal_number": 2}).json()
-        assert client.post(f"/api/games/{game['id']}/moves", json={"move": "s"}).status_code == 200
-    hand = sqlite3.connect(db)
-    hand.execute(edit + (" WHERE id = ?" if " games " in edit else " WHERE game_id = ?"), (game["id"],))
-    hand.commit()
-    hand.close()
-    with open_store(db) as store:
-        client = TestClient(create_app(store), base_url=LOCAL)
-        answers = {language: client.get(f"/api/games/{game['id']}", headers={"Accept-Language": language})
-                   for language in ("de", "en")}
+    game, answers = _opened_after_a_hand_edit(tmp_path, edit, drawn=True)
     name = game["id"]
     assert answers["en"].json() == {
         "code": "game-damaged", "error": f"saved game {name} is damaged and cannot be loaded: {english}"}
@@ -453,6 +430,28 @@ def test_german_refusals_quote_someones_text_in_german_quotes() -> None:
     assert answer.json()["error"] == "„decks“ muss eine ganze Zahl sein, nicht true."
     loaded = pickle.loads(pickle.dumps(info.value.reason))  # (a solver process sends refusals back)
     assert loaded.text("de") == info.value.text("de")
+
+
+def _opened_after_a_hand_edit(
+        tmp_path: Path, edit: str, *, drawn: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A Wood game (one card drawn when ``drawn``), the SQL ``edit`` made to
+    its row by hand (``WHERE`` its id added), then opened in German and in
+    English: (the game as made, the answers by language)."""
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        client = TestClient(create_app(store), base_url=LOCAL)
+        game = client.post("/api/games", json={"variant": "wood", "deal_number": 2}).json()
+        if drawn:
+            assert client.post(f"/api/games/{game['id']}/moves", json={"move": "s"}).status_code == 200
+    hand = sqlite3.connect(db)
+    hand.execute(edit + (" WHERE id = ?" if " games " in edit else " WHERE game_id = ?"), (game["id"],))
+    hand.commit()
+    hand.close()
+    with open_store(db) as store:
+        client = TestClient(create_app(store), base_url=LOCAL)
+        answers = {language: client.get(f"/api/games/{game['id']}", headers={"Accept-Language": language})
+                   for language in ("de", "en")}
+    return game, answers
 
 
 def _games_file(path: Path) -> bytes:
