@@ -29,6 +29,25 @@ def _refuse(message: str, cancel: Any) -> None:
     raise InvalidDealError(message)
 
 
+STARTING = 120.0
+"""The budget of a job that waits for workers to start: at load ~18 (eight
+busy loops on two cores) a worker took 5-10 s to start, more than the 5 s
+budgets plus START_GRACE of the scenarios below, which then failed with
+WorkStopped or a 503 before any of them had run."""
+
+
+def _started(pool: SolverPool) -> SolverPool:
+    """``pool`` once each of its workers has started and answered a job
+    (the scenarios that follow then count their budgets from there)."""
+
+    async def each() -> list[int]:
+        jobs = [pool.run(_pid_after, 0.05, budget=STARTING) for _ in range(pool.workers)]
+        return await asyncio.gather(*jobs)
+
+    assert len(set(asyncio.run(each()))) == pool.workers
+    return pool
+
+
 def _stubborn(seconds: float, cancel: Any) -> float:
     """A job that never asks ``cancel``."""
     time.sleep(seconds)
@@ -39,7 +58,7 @@ def _stubborn(seconds: float, cancel: Any) -> float:
 def pool() -> Iterator[SolverPool]:
     solver_pool = SolverPool(workers=1, waiting=1)
     solver_pool.start()
-    yield solver_pool
+    yield _started(solver_pool)
     solver_pool.close()
 
 
@@ -153,6 +172,7 @@ def test_a_worker_still_starting_is_not_replaced_for_a_slow_cancel(monkeypatch: 
     answered once it has started: killing it would only make its successor
     start all over again."""
     monkeypatch.setattr(workers, "CANCEL_GRACE", 0.05)  # far less than a start
+    monkeypatch.setattr(workers, "START_GRACE", STARTING)  # (10 s: a start took 10 s and more at load 18)
     pool = SolverPool(workers=1)
     pids: list[int] = []
 
@@ -172,12 +192,13 @@ def test_a_worker_still_starting_is_not_replaced_for_a_slow_cancel(monkeypatch: 
 def test_a_job_that_overruns_is_stopped_and_its_worker_replaced(
     pool: SolverPool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    first = _started(pool)._idle[0].process.pid
     monkeypatch.setattr(workers, "START_GRACE", 0.5)
-    first = next(iter(pool._idle)).process.pid
     started = time.perf_counter()
     with pytest.raises(WorkStopped):
         asyncio.run(pool.run(_stubborn, 60.0, budget=0.2))
     assert time.perf_counter() - started < 5
+    monkeypatch.setattr(workers, "START_GRACE", STARTING)  # (the new worker's start)
     assert asyncio.run(pool.run(_echo, "fresh", budget=10)) == "fresh"
     assert next(iter(pool._idle)).process.pid != first
 
@@ -334,6 +355,7 @@ def test_a_full_solver_pool_answers_503_with_retry_after() -> None:
 
     try:
         app.state.game.pool.start()
+        _started(app.state.game.pool)
         first, second = asyncio.run(scenario())
     finally:
         app.state.game.pool.close()
@@ -403,7 +425,7 @@ def test_a_worker_that_died_before_its_job_fails_the_job_clearly() -> None:
         worker.process.join(10)
         with pytest.raises(workers.WorkFailed, match="stopped unexpectedly"):
             asyncio.run(solver_pool.run(_echo, "x" * 200_000, budget=5))
-        assert asyncio.run(solver_pool.run(_echo, 3, budget=5)) == 3  # a new worker took its place
+        assert asyncio.run(solver_pool.run(_echo, 3, budget=STARTING)) == 3  # a new worker took its place
     finally:
         solver_pool.close()
 
@@ -428,6 +450,7 @@ def test_a_games_hints_go_to_the_process_of_its_last_hint_when_it_is_free() -> N
     repeat went to the other process and started afresh."""
     solver_pool = SolverPool(workers=2, waiting=2)
     solver_pool.start()
+    _started(solver_pool)
 
     async def scenario() -> tuple[list[int], list[int]]:
         hinted, others = [], []
@@ -452,6 +475,7 @@ def test_a_hint_whose_process_is_busy_is_served_by_another_at_once() -> None:
     takes the other, and a job without one takes a hint's free process."""
     solver_pool = SolverPool(workers=2, waiting=2)
     solver_pool.start()
+    _started(solver_pool)
 
     async def scenario() -> dict[str, Any]:
         seen: dict[str, Any] = {"mine": await solver_pool.run(_pid, budget=5, prefer="game-1")}
@@ -488,6 +512,12 @@ def test_a_games_fair_hints_reach_one_process_beside_other_solver_work() -> None
     rules = get_rules("terrace")
     game = store.create("terrace", rules, Deal.from_number(129, rules))
     served: list[tuple[str, int]] = []
+    pool.start()
+    try:
+        _started(pool)  # (before the watch: its jobs are no hints)
+    except BaseException:
+        pool.close()
+        raise
     acquire = pool._acquire
 
     async def watched(*args: Any) -> Any:
@@ -510,7 +540,6 @@ def test_a_games_fair_hints_reach_one_process_beside_other_solver_work() -> None
         return codes
 
     try:
-        pool.start()
         codes = asyncio.run(scenario())
     finally:
         pool.close()
