@@ -647,12 +647,27 @@ def test_a_budget_of_positions_past_what_the_core_counts_is_taken(core: str) -> 
     board = Board.from_number(3, get_rules("falling-star"))
     search = Search(board, Options(core=core))
     assert not search.step(seconds=math.inf, max_nodes=-(10**30)) and search.nodes <= 1
-    search.step(seconds=0.05, max_nodes=10**30)
+    # (steps of 0.05 s until past 1,000 positions, each entering some: one
+    # step found fewer when the machine stalled the process, load 20)
+    for _ in range(200):
+        before = search.nodes
+        search.step(seconds=0.05, max_nodes=10**30)
+        assert search.nodes > before
+        if search.nodes > 1000:
+            break
     assert search.nodes > 1000
-    for most in (10**30, -(10**30)) if search.compiled else ():
-        search.restart(1, [])
-        search.hunt(0.05, most, 1000, HuntState(SplitMix64(1), 0, 2, 7, True))
-        assert search.nodes >= (1 if most > 0 else 0)
+    # the positions a hunt entered are the hunter's count plus those of the
+    # hunters it finished (spent): a hunter that reached its limit just as
+    # time ran out was restarted with none (seconds=0, limit 200 does so)
+    for seconds, limit in ((0.05, 1000), (0.0, 200)) if search.compiled else ():
+        for most in (10**30, -(10**30)):
+            search.restart(1, [])
+            hunters = HuntState(SplitMix64(1), 0, 2, 7, True)
+            search.hunt(seconds, most, limit, hunters)
+            if most > 0:
+                assert search.nodes + hunters.spent >= 1
+            else:
+                assert search.nodes <= 1 and hunters.spent == 0
 
 
 def test_a_move_order_out_of_range_is_refused() -> None:
