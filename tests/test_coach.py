@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Any
 
 import pytest
 
@@ -470,8 +471,7 @@ def test_a_fair_hint_keeps_its_budget_of_positions() -> None:
     """A fair hint with a budget of positions stops within a turn of the
     solver per solve past it, escalating only while the next round fits."""
     from terrace.solver.advice import fair_hint
-    from terrace.solver.api import NODE_SLICE
-    from terrace.solver.api import solve as real_solve
+    from terrace.solver.api import NODE_SLICE, Solving
 
     start = Board.from_number(30, get_rules("generals-patience"))
     line = solve(start, max_seconds=600, max_nodes=HARD_NODES, all_candidates=False, short_line=False).moves
@@ -480,18 +480,21 @@ def test_a_fair_hint_keeps_its_budget_of_positions() -> None:
         board.push(move)
     spent: list[int] = []
 
-    def counting(*args: object, **kwargs: object) -> object:
-        result = real_solve(*args, **kwargs)  # type: ignore[arg-type]
-        spent.append(result.nodes)
-        return result
+    real_run = Solving.run
+
+    def counting(self: Solving, **kwargs: Any) -> str:
+        before = self.nodes
+        done = real_run(self, **kwargs)
+        spent.append(self.nodes - before)
+        return done
 
     settings = FairSettings(samples=8, nodes=12_000, early=False)
     for budget in (1, 50_000, 400_000):
         spent.clear()
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr("terrace.solver.fair.solve", counting)
+            patch.setattr(Solving, "run", counting)
             fair_hint(board, settings=settings, seed=0, seconds=600, nodes=budget)
-        assert sum(spent) <= budget + 3 * NODE_SLICE, (budget, sum(spent), len(spent))
+        assert spent and sum(spent) <= budget + 3 * NODE_SLICE, (budget, sum(spent), len(spent))
 
 
 def test_a_bisection_that_does_not_settle_spends_the_fair_players_share_too(

@@ -471,9 +471,9 @@ def solve(
     solving = Solving(board, all_candidates=all_candidates, options=options, hunt=hunt)
     try:
         solving.run(max_seconds=max_seconds, max_nodes=max_nodes, progress=progress, cancel=cancel)
-        return solving.result(short_line=short_line)
     finally:
-        solving.release()
+        solving.release()  # (before the line is finished: in the budget, see Solving.release)
+    return solving.result(short_line=short_line)
 
 
 class Solving:
