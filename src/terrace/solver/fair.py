@@ -476,14 +476,17 @@ class FairPlayer:
         cap = nodes if self.budget is None else min(nodes, before + self.budget - self.positions)
         self._solves += 1
         solving.run(max_seconds=seconds, max_nodes=cap, cancel=self._cancel)
+        keep = sample is not None and self.resumable
+        if not keep:
+            solving.release()  # (before the line is finished, as solve() does: nothing to go on with)
         result = solving.result(short_line=False)
         self.positions += solving.nodes - before
         self._cut = (result.result == UNKNOWN and solving.nodes < nodes and solving.reason != "memory"
                      and not solving.finished() and self._cancel())
-        if sample is not None and self.resumable and self._cut:
+        if sample is not None and keep and self._cut:
             sample.solving[key] = solving
             KEPT.put(solving, solving.table_bytes)
-        else:
+        elif keep:
             solving.release()
         return result
 
