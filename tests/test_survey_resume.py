@@ -247,3 +247,52 @@ def test_the_honest_table_counts_a_proof_of_one_store_before_an_unknown_of_anoth
         row = next(line for line in done.stdout.splitlines() if line.startswith("| terrace |"))
         # won 1 and 4, lost 2, unknown 3 (its 5 s search): Wilson of 2 and of 3 wins in 4
         assert row.split(" | ")[1] == "50.0% (15.0 .. 95.4; 4 deals, 1 unknown)", (order, row)
+
+
+def test_a_survey_counts_the_stronger_verdict_another_run_stored_while_it_searched(tmp_path: Path) -> None:
+    """Two surveys sharing a verdict file: while this one (0.01 s a deal)
+    searched deals 2 and 3, another run stored a ``won`` of deal 2 and an
+    ``unknown`` of deal 3 at 10 s. The store kept them (an unknown never
+    replaces a proof, nor a longer search), but the survey counted its own
+    unknowns: its summary said one more unknown than its resume did, from
+    the same file. It counts what the store holds, as its resume does."""
+    rules = get_rules("admirals-patience")  # (its deals are seldom decided in 0.01 s)
+    path = str(tmp_path / "v.sqlite3")
+    store, other = VerdictStore(path), VerdictStore(path)
+    elsewhere = {2: Verdict("won", 10**7, 4.0, 10.0, "(the other run's line)"),
+                 3: Verdict("unknown", 10**8, 10.0, 10.0)}
+    heard: dict[int, Verdict] = {}
+
+    def on_result(number: int, verdict: Verdict) -> None:
+        heard[number] = verdict
+        if number == 1:  # (deals 2 and 3 are searched after this, jobs=1)
+            other.put_many(rules, elsewhere)
+
+    verdicts, _ = run_survey(rules, 1, 3, jobs=1, max_seconds=0.01, store=store, on_result=on_result)
+    assert verdicts[2].result == "won" and verdicts[2].line == "(the other run's line)"
+    assert verdicts[3].max_seconds == 10.0 and verdicts[3].seconds == 0.01  # (its cost at this budget)
+    assert heard == verdicts  # (what the progress line counted)
+    resumed, _ = run_survey(rules, 1, 3, jobs=1, max_seconds=0.01, store=store)
+    assert resumed == verdicts
+    assert store.range(rules, 2, 3) == elsewhere
+    store.close()
+    other.close()
+
+
+def test_a_play_outs_won_or_lost_is_not_replaced_by_another_runs_opposite_result(tmp_path: Path) -> None:
+    """A fair player's won at 1,800 s a deal was replaced by a lost that a
+    0.3 s survey, run at the same time on the same file, played (any won
+    or lost replaced what was there), and every later survey counted the
+    loss. A decided verdict stays decided as it was first stored; the same
+    result may replace it (a faster win), a damaged row is replaced."""
+    rules = get_rules("falling-star")
+    key = player_key("fair", {"samples": 2}, 1)
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    first = {1: Verdict("won", 40, 900.0, 1800.0, "c1 s"), 2: Verdict("lost", 40, 800.0, 1800.0)}
+    store.put_many(rules, first, key)
+    other = {1: Verdict("lost", 3, 0.3, 0.3), 2: Verdict("won", 3, 0.3, 0.3, "c2")}
+    store.put_many(rules, other, key)
+    assert store.range(rules, 1, 2, key) == first
+    assert {n: v.result for n, v in store.put_many(rules, other, key).items()} == {1: "won", 2: "lost"}
+    assert store.put(rules, 1, Verdict("won", 30, 600.0, 1800.0, "c2 s"), key).seconds == 600.0
+    store.close()

@@ -56,6 +56,7 @@ from terrace.solver.survey import (
     MAX_WORKERS,
     Job,
     check_range,
+    counted,
     ignore_interrupts,
     run_job,
     usable,
@@ -485,7 +486,10 @@ def run_cluster_survey(
         return known, 0
 
     def keep(verdicts: dict[int, Verdict]) -> None:
-        store.put_many(rules, verdicts, key)  # one transaction per batch: a million rows cost seconds
+        # (one transaction per batch: a million rows cost seconds; what the
+        # store holds counts, a won another run stored meanwhile among it)
+        kept = store.put_many(rules, verdicts, key)
+        verdicts = {number: counted(kept[number], found, max_seconds) for number, found in verdicts.items()}
         known.update(verdicts)
         if on_result is not None:
             for number, verdict in verdicts.items():

@@ -132,8 +132,10 @@ def run_survey(
                 # (no more workers than deals: each one costs a process start)
                 pool = _start_pool(min(jobs, len(todo)))
                 results = _watched(pool, pool.imap_unordered(run_job, jobs_list), max_seconds, stopped)
-            for number, verdict, kb in results:
-                store.put(rules, number, verdict, key)
+            for number, found, kb in results:
+                # (what the store holds counts: a won another run stored
+                # meanwhile stays there, and its resume would count it)
+                verdict = counted(store.put(rules, number, found, key), found, max_seconds)
                 known[number] = verdict
                 peak = max(peak, kb)
                 if on_result is not None:
@@ -391,6 +393,17 @@ def quiet_resource_tracker() -> None:
     if TRACKER_WARNINGS not in sys.warnoptions:
         sys.warnoptions.append(TRACKER_WARNINGS)
     warnings.filterwarnings("ignore", "resource_tracker: ", UserWarning, "multiprocessing.resource_tracker")
+
+
+def counted(kept: Verdict, found: Verdict, max_seconds: float) -> Verdict:
+    """What a survey with ``max_seconds`` per deal counts of a deal it
+    solved: the verdict the store ``kept`` (``found`` itself, or a stronger
+    one another run stored meanwhile), as :func:`usable` counts it.
+
+    >>> counted(Verdict("won", 9, 2.5, 10.0), Verdict("unknown", 5, 0.3, 0.3), 0.3)
+    Verdict(result='won', nodes=9, seconds=0.3, max_seconds=10.0, line='')
+    """
+    return at_budget(kept, max_seconds) or found
 
 
 def usable(stored: Mapping[int, Verdict], max_seconds: float) -> dict[int, Verdict]:

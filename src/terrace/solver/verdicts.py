@@ -11,7 +11,8 @@ on opening: their rows become the ``perfect`` player's.
 >>> from terrace.rules import Rules
 >>> path = os.path.join(tempfile.mkdtemp(), "v.sqlite3")
 >>> store = VerdictStore(path)
->>> store.put(Rules(), 5, Verdict("won", 10, 0.5, 10.0, "c1 s"))
+>>> store.put(Rules(), 5, Verdict("won", 10, 0.5, 10.0, "c1 s")).result  # (what it holds now)
+'won'
 >>> store.get(Rules(), 5).result
 'won'
 >>> store.get(Rules(), 5, player='{"player":"greedy"}') is None
@@ -80,21 +81,26 @@ _UPSERT = (
     " ON CONFLICT (rules, deal, version, player) DO UPDATE SET"
     " solver = excluded.solver, result = excluded.result, nodes = excluded.nodes,"
     " seconds = excluded.seconds, max_seconds = excluded.max_seconds, line = excluded.line"
-    " WHERE excluded.result IN ('won', 'lost')"
-    " OR NOT coalesce((typeof(verdicts.nodes) = 'integer' AND verdicts.nodes >= 0"
+    " WHERE NOT coalesce((typeof(verdicts.nodes) = 'integer' AND verdicts.nodes >= 0"
     "     AND typeof(verdicts.seconds) IN ('integer', 'real') AND verdicts.seconds BETWEEN 0 AND 1e308"
     "     AND typeof(verdicts.max_seconds) IN ('integer', 'real')"
     "     AND verdicts.max_seconds BETWEEN 0 AND 1e308 AND typeof(verdicts.line) = 'text')"
-    f"    AND ((verdicts.result IN ('won', 'lost') AND verdicts.solver >= {SOUND_SINCE})"
-    "          OR (verdicts.result = 'unknown' AND verdicts.solver >= excluded.solver"
+    f"    AND ((verdicts.result IN ('won', 'lost') AND verdicts.solver >= {SOUND_SINCE}"
+    "           AND excluded.result != verdicts.result)"
+    "          OR (verdicts.result = 'unknown' AND excluded.result = 'unknown'"
+    "              AND verdicts.solver >= excluded.solver"
     "              AND verdicts.max_seconds >= excluded.max_seconds"
     "              AND (verdicts.solver > excluded.solver"
     "                   OR verdicts.max_seconds > excluded.max_seconds))), 0)"
 )
-"""Store a verdict without ever replacing a sound proof with an ``unknown``,
-nor an ``unknown`` of a search at least as strong (a solver as new or newer,
-a budget as large or larger, and more of one of them: a file shared with a
-newer terrace keeps its newer searches); a damaged row is always replaced."""
+"""Store a verdict without ever replacing a sound ``won`` or ``lost`` with
+another result (an ``unknown``, or a play-out's opposite result found by
+another run: the first one stored stays; the same result may replace it,
+a faster win), nor an ``unknown`` with an ``unknown`` of a search at least
+as strong (a solver as new or newer, a budget as large or larger, and more
+of one of them: a file shared with a newer terrace keeps its newer
+searches); a damaged row is always replaced. :meth:`VerdictStore.put_many`
+gives back what the store then holds."""
 
 
 def default_db_path() -> str:
@@ -291,22 +297,29 @@ class VerdictStore:
             raise
         return None if row is None else _verdict(*row)
 
-    def put(self, rules: Rules, deal: int, verdict: Verdict, player: str = PERFECT) -> None:
+    def put(self, rules: Rules, deal: int, verdict: Verdict, player: str = PERFECT) -> Verdict:
         """Store (or replace) a verdict; an ``unknown`` never replaces a
         ``won`` or ``lost`` that still counts, nor an ``unknown`` of the same
         solver with a larger budget (another process may have stored it
-        while this one was solving)."""
-        self.put_many(rules, {deal: verdict}, player)
+        while this one was solving). The verdict the store holds then: the
+        one given, or the stronger one it kept."""
+        return self.put_many(rules, {deal: verdict}, player)[deal]
 
-    def put_many(self, rules: Rules, verdicts: Mapping[int, Verdict], player: str = PERFECT) -> None:
+    def put_many(self, rules: Rules, verdicts: Mapping[int, Verdict],
+                 player: str = PERFECT) -> dict[int, Verdict]:
         """Store (or replace, as :meth:`put` does) the verdicts of several
-        deals in one transaction: all or none of them.
+        deals in one transaction: all or none of them. Returns the verdict
+        each deal has in the store then (read in the same transaction): a
+        ``won`` another run stored while this one searched stays, and is
+        what a survey counts, as its resume would.
 
         >>> import tempfile, os
         >>> store = VerdictStore(os.path.join(tempfile.mkdtemp(), "v.sqlite3"))
-        >>> store.put_many(Rules(), {1: Verdict("won", 1, 0.1, 5.0), 2: Verdict("lost", 9, 0.2, 5.0)})
+        >>> kept = store.put_many(Rules(), {1: Verdict("won", 1, 0.1, 5.0), 2: Verdict("lost", 9, 0.2, 5.0)})
         >>> sorted(store.range(Rules(), 1, 9))
         [1, 2]
+        >>> store.put(Rules(), 1, Verdict("unknown", 5, 0.3, 0.3)).result
+        'won'
         >>> store.close()
         """
         key = rules_key(rules)
@@ -317,10 +330,19 @@ class VerdictStore:
                     [(key, deal, DEAL_VERSION, SOLVER_VERSION, v.result, v.nodes, v.seconds, v.max_seconds,
                       v.line, player) for deal, v in verdicts.items()],
                 )
+                kept = {}
+                for deal, verdict in verdicts.items():
+                    row = self._db.execute(
+                        "SELECT result, nodes, seconds, max_seconds, line FROM verdicts"
+                        f" WHERE rules = ? AND deal = ? AND {_CURRENT} AND player = ?",
+                        (key, deal, DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player)).fetchone()
+                    stored = None if row is None else _verdict(*row)
+                    kept[deal] = verdict if stored is None else stored
         except sqlite3.OperationalError as error:  # (a read-only disk, a lock held too long: named)
             name = _file_name(self.path)
             raise VerdictCacheError(Reason(Refusal.VERDICT_CACHE_NOT_STORED, name=name,
                                            text=clip(" ".join(str(error).split())))) from None
+        return kept
 
     def range(self, rules: Rules, first: int, last: int, player: str = PERFECT) -> dict[int, Verdict]:
         """Every stored verdict of deals ``first..last``."""

@@ -54,7 +54,7 @@ def verdict_for(
         " ".join(str(m) for m in result.moves),
     )
     if result.reason != "cancelled":
-        store.put(rules, number, verdict)
+        return store.put(rules, number, verdict)  # (a won another process stored meanwhile stays)
     return verdict
 
 
