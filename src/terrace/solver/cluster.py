@@ -32,13 +32,14 @@ from __future__ import annotations
 import asyncio
 import atexit
 import importlib.metadata
+import itertools
 import logging
 import re
 import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 from urllib.parse import urlsplit
@@ -59,6 +60,7 @@ from terrace.solver.survey import (
     counted,
     ignore_interrupts,
     run_job,
+    survey_jobs,
     usable,
     worker_start_method,
 )
@@ -478,7 +480,7 @@ def run_cluster_survey(
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
     known = usable(store.range(rules, first, last, key), max_seconds)
-    todo = [n for n in range(first, last + 1) if n not in known]
+    todo = last - first + 1 - len(known)
     if not todo:  # (a wrong address is said all the same, not only once a deal needs it)
         _distributed()
         if kind == "address":
@@ -502,10 +504,11 @@ def run_cluster_survey(
     with connect(scheduler) as client, stops_kept(held=True) as stopped:
         try:
             fleet = _Fleet(client, worker_versions(), on_warning, stopped)
-            size = batch or batch_size(len(todo), max(1, fleet.wait_for_workers()), player)
-            batches = [[(rules, n, player, full, seed, max_seconds) for n in todo[i:i + size]]
-                       for i in range(0, len(todo), size)]
-            peak = _stream(client, fleet, batches, max_seconds, keep, on_progress)
+            size = batch or batch_size(todo, max(1, fleet.wait_for_workers()), player)
+            # (each batch made as it is sent: a list of a million jobs held 150 MB)
+            jobs = survey_jobs(rules, first, last, known, player, full, seed, max_seconds)
+            batches = iter(lambda: list(itertools.islice(jobs, size)), [])
+            peak = _stream(client, fleet, batches, max_seconds, keep, on_progress, min(size, todo))
         except ClusterError:
             raise
         except (OSError, RuntimeError, TimeoutError, distributed.CancelledError) as error:
@@ -626,15 +629,28 @@ class _Fleet:
             time.sleep(TICK / 5)
 
 
-def _stream(client: Any, fleet: _Fleet, batches: list[list[Job]], max_seconds: float,
-            keep: Callable[[dict[int, Verdict]], None], on_progress: Progress | None) -> int:
+def _stream(client: Any, fleet: _Fleet, batches: Iterable[list[Job]], max_seconds: float,
+            keep: Callable[[dict[int, Verdict]], None], on_progress: Progress | None,
+            largest: int | None = None) -> int:
     """Run ``batches`` on the fleet's usable workers, a few per worker at a
     time, calling ``keep`` with the verdicts of each batch as it finishes
     (each deal once, however often it ran); returns the largest worker peak
     memory (kB) seen. A batch refused by its worker (another version), or
-    running far beyond its budget (a frozen worker), runs again elsewhere."""
+    running far beyond its budget (a frozen worker), runs again elsewhere.
+    ``batches`` are taken as they are sent; ``largest``: the most deals
+    in one of them (counted from the batches when not given)."""
     distributed = _distributed()
-    pending = list(reversed(batches))
+    if largest is None:
+        batches = list(batches)
+        largest = max((len(batch) for batch in batches), default=1)
+    source = iter(batches)
+    pending: list[list[Job]] = []  # (the batches to send next: taken from source, or to run again)
+
+    def more() -> bool:
+        if not pending and (taken := next(source, None)) is not None:
+            pending.append(taken)
+        return bool(pending)
+
     done: set[int] = set()
     peak = 0
     start = time.perf_counter()
@@ -643,16 +659,15 @@ def _stream(client: Any, fleet: _Fleet, batches: list[list[Job]], max_seconds: f
     # A batch's clock starts when it is submitted, and it may wait behind
     # the other batches queued on its worker: the largest of them sets how
     # long any batch may take (a last, small batch is not taken for stuck).
-    largest = max((len(batch) for batch in batches), default=1)
     try:
         def fill(ready: set[str]) -> None:
-            while pending and ready and len(running) < _window(len(ready)):
+            while ready and len(running) < _window(len(ready)) and more():
                 jobs = pending.pop()
                 future = client.submit(run_batch, fleet.versions, jobs, workers=sorted(ready),
                                        allow_other_workers=False, pure=False, retries=0)
                 running[future.key] = (future, jobs, time.perf_counter())
 
-        while pending or running:
+        while running or more():
             ready = fleet.refresh()
             fill(ready)
             _wait_any([future for future, _, _ in running.values()])

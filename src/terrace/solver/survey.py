@@ -76,6 +76,22 @@ Job = tuple[Rules, int, str, dict[str, Any], int, float]
 survey's seed and the budget per deal, the arguments of ``play_deal``."""
 
 
+def survey_jobs(rules: Rules, first: int, last: int, known: Mapping[int, Verdict], player: str,
+                settings: dict[str, Any], seed: int, max_seconds: float) -> Iterator[Job]:
+    """The jobs of deals ``first..last`` not in ``known``, each made as it
+    is taken (a survey's pool and cluster take them a few at a time, so a
+    million-deal survey holds a few of them, not a million). ``known`` is
+    read as they are taken: a deal added to it before its turn is left out.
+
+    >>> known = {4: Verdict("won", 1, 0.1, 1.0)}
+    >>> [job[1] for job in survey_jobs(Rules(), 3, 7, known, "perfect", {}, 0, 1.0)]
+    [3, 5, 6, 7]
+    """
+    for number in range(first, last + 1):
+        if number not in known:
+            yield rules, number, player, settings, seed, max_seconds
+
+
 def run_job(job: Job) -> tuple[int, Verdict, int]:
     """Play or solve one deal (in a worker process); also returns the
     worker's peak memory in kB."""
@@ -116,21 +132,22 @@ def run_survey(
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
     known = usable(store.range(rules, first, last, key), max_seconds)
-    todo = [n for n in range(first, last + 1) if n not in known]
+    todo = last - first + 1 - len(known)
     peak = 0
     results: Iterator[tuple[int, Verdict, int]]
-    jobs_list: list[Job] = [(rules, n, player, full, seed, max_seconds) for n in todo]
+    # (made as the workers take them: a list of a million jobs held 150 MB)
+    jobs_list = survey_jobs(rules, first, last, known, player, full, seed, max_seconds)
     pool = None
     # (with a pool, a stop waits for the loop's next look, at most
     # WATCH_SECONDS: it could break the waits of the pool's threads, or
     # the start of its workers, midway; see stops_kept)
-    with stops_kept(held=jobs > 1 and len(todo) > 1) as stopped:
+    with stops_kept(held=jobs > 1 and todo > 1) as stopped:
         try:
-            if jobs <= 1 or len(todo) <= 1:
+            if jobs <= 1 or todo <= 1:
                 results = map(run_job, jobs_list)
             else:
                 # (no more workers than deals: each one costs a process start)
-                pool = _start_pool(min(jobs, len(todo)))
+                pool = _start_pool(min(jobs, todo))
                 results = _watched(pool, pool.imap_unordered(run_job, jobs_list), max_seconds, stopped)
             for number, found, kb in results:
                 # (what the store holds counts: a won another run stored
