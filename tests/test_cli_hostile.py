@@ -1120,13 +1120,15 @@ for args in ([], *([name] for name in sorted(COMMANDS))):
 """
 
 
-@pytest.mark.parametrize("encoding", ["cp1252", "latin-1"])
+@pytest.mark.parametrize("encoding", ["cp1252", "latin-1", "ascii"])
 def test_every_help_is_written_in_an_encoding_without_the_minus_sign(encoding: str, tmp_path: Path) -> None:
     """With standard output in cp1252 (Windows, output to a file) or
     latin-1, 'terrace deal --help' (and the help of solve, hint, survey,
     replay, show and play) ended with status 1 and "'charmap' codec can't
     encode character '\\u2212'": the rule options' ranges read '0 to 52 ×
-    decks − piles − 1'. The minus is written '-'; the rest as in UTF-8."""
+    decks − piles − 1'. The minus is written '-'; the rest as in UTF-8.
+    In ASCII (PYTHONIOENCODING=ascii) click wrote UTF-8 bytes all the same
+    (its fix for a stream it takes for misconfigured): '52 x decks'."""
     from terrace.cli import COMMANDS
     from terrace.cli.output import STAND_INS
 
@@ -1138,10 +1140,11 @@ def test_every_help_is_written_in_an_encoding_without_the_minus_sign(encoding: s
 
     written, whole = helps(encoding), helps("utf-8")
     assert written == "".join(char if char.encode(encoding, "ignore") else STAND_INS[char] for char in whole)
-    assert "52 × decks - piles - 1" in " ".join(written.split())
+    times = "×" if "×".encode(encoding, "ignore") else "x"
+    assert f"52 {times} decks - piles - 1" in " ".join(written.split())
 
 
-@pytest.mark.parametrize("encoding", ["cp1252", "latin-1"])
+@pytest.mark.parametrize("encoding", ["cp1252", "latin-1", "ascii"])
 def test_a_refusal_naming_a_card_names_it_by_its_letters_in_an_encoding_without_the_suits(
         encoding: str, tmp_path: Path) -> None:
     """With standard error in cp1252 or latin-1, a refusal naming a card

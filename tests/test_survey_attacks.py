@@ -463,3 +463,22 @@ def test_a_million_deal_cluster_survey_makes_its_batches_as_it_sends_them(
     assert peak < 10 * 2**20, peak
     store.close()
 
+
+def test_a_survey_on_an_ascii_terminal_writes_ascii_and_escapes_what_has_no_stand_in(tmp_path: Path) -> None:
+    """PYTHONIOENCODING=ascii: click took the ASCII stream for
+    misconfigured and wrote UTF-8 under it, so a terminal in ASCII got a
+    folder named 'é' in the survey's "wrote ..." line as two bytes of
+    mojibake. The survey writes ASCII: stand-ins, and escapes for the rest
+    (with the stand-ins alone it ended in "'ascii' codec can't encode
+    character", status 1, its table written)."""
+    folder = tmp_path / "é"
+    folder.mkdir()
+    survey = ["survey", "-v", "falling-star", "--deals", "1-2", "--max-seconds", "0.05", "--jobs", "1",
+              "--verdicts-db", str(tmp_path / "v.sqlite3"), "--out", str(folder)]
+    ascii_terminal = {**os.environ, "PYTHONIOENCODING": "ascii", "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run([sys.executable, "-m", "terrace", *survey], capture_output=True, timeout=300,
+                          cwd=tmp_path, env=ascii_terminal)
+    assert done.returncode == 0, done.stderr[-2000:]
+    said = done.stdout.decode("ascii") + done.stderr.decode("ascii")
+    assert "falling-star (perfect): 2 deals" in said
+    assert f"wrote {tmp_path}/\\xe9/survey-falling-star-1-2-" in said, said

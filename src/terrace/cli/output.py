@@ -222,12 +222,15 @@ where the terminal's encoding lacks it."""
 PLAIN = "terrace-plain"
 """The encoding error handler of standard output: a character of
 :data:`STAND_INS` the encoding lacks is written as its stand-in, any other
-is an error as before (``strict``: the QR code's blocks fall back to the
-link alone)."""
+as Python's escape (a folder named ``é`` in the survey's "wrote ..." line,
+on an ASCII terminal: ``\xe9``; it ended the survey, its verdicts stored,
+in "'ascii' codec can't encode character", status 1). The QR code looks
+whether its blocks can be written before it draws them
+(:func:`terrace.web.remote.print_qr`)."""
 
 PLAIN_ESCAPED = "terrace-plain-escaped"
-"""The handler of standard error: as :data:`PLAIN`, then Python's escapes
-(``backslashreplace``, standard error's own)."""
+"""The handler of standard error: as :data:`PLAIN` (Python's escapes,
+``backslashreplace``, are standard error's own)."""
 
 
 def _stand_ins(error: UnicodeError, otherwise: str) -> tuple[str | bytes, int]:
@@ -242,9 +245,8 @@ def _stand_ins(error: UnicodeError, otherwise: str) -> tuple[str | bytes, int]:
     b'the 10D on the QS'
     >>> "▀".encode("cp1252", PLAIN_ESCAPED), "−▀".encode("latin-1", PLAIN_ESCAPED)
     (b'\\u2580', b'-\\u2580')
-    >>> "▀".encode("cp1252", PLAIN)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    UnicodeEncodeError: 'charmap' codec can't encode character '\u2580' in position 0: ...
+    >>> "/tmp/é/ő".encode("ascii", PLAIN), "/tmp/é/ő".encode("cp1252", PLAIN)
+    (b'/tmp/\\xe9/\\u0151', b'/tmp/\xe9/\\u0151')
     """
     if not isinstance(error, UnicodeEncodeError):
         raise error
@@ -260,8 +262,43 @@ def _stand_ins(error: UnicodeError, otherwise: str) -> tuple[str | bytes, int]:
     raise error
 
 
-codecs.register_error(PLAIN, lambda error: _stand_ins(error, "strict"))
+codecs.register_error(PLAIN, lambda error: _stand_ins(error, "backslashreplace"))
 codecs.register_error(PLAIN_ESCAPED, lambda error: _stand_ins(error, "backslashreplace"))
+
+
+ASCII = "terrace-ascii"
+"""Python's ASCII codec under a name of its own, for a standard stream in
+ASCII (``PYTHONIOENCODING=ascii``, ``LC_ALL=C``): click takes a stream
+whose encoding is named ASCII for misconfigured and writes UTF-8 under it
+(the help's "52 × decks" and a refusal's "the 8♥" came out as UTF-8 bytes
+on an ASCII terminal); under this name it writes the stream's ASCII, the
+stand-ins of :data:`STAND_INS` in their place."""
+
+
+def _search_ascii(name: str) -> codecs.CodecInfo | None:
+    if name != ASCII.replace("-", "_"):
+        return None
+    ascii_codec = codecs.lookup("ascii")
+    return codecs.CodecInfo(ascii_codec.encode, ascii_codec.decode, ascii_codec.streamreader,
+                            ascii_codec.streamwriter, ascii_codec.incrementalencoder,
+                            ascii_codec.incrementaldecoder, name=ASCII)
+
+
+codecs.register(_search_ascii)
+
+
+def _plain_encoding(encoding: str) -> str:
+    r"""``encoding``, or :data:`ASCII` when it is Python's ASCII.
+
+    >>> _plain_encoding("ANSI_X3.4-1968"), _plain_encoding("cp1252")
+    ('terrace-ascii', 'cp1252')
+    >>> "the 8♥ × 2".encode(_plain_encoding("ascii"), PLAIN)
+    b'the 8H x 2'
+    """
+    try:
+        return ASCII if codecs.lookup(encoding).name == "ascii" else encoding
+    except LookupError:
+        return encoding
 
 
 def _with_stand_ins(errors: str | None) -> str | None:
@@ -286,7 +323,7 @@ def named_standard_output() -> None:
     # (the help's "52 × decks − piles − 1" in an encoding without the minus,
     # cp1252 or latin-1, ended 'terrace deal --help' with status 1 and
     # "'charmap' codec can't encode character '\u2212'")
-    encoding, errors = stream.encoding, _with_stand_ins(stream.errors)
+    encoding, errors = _plain_encoding(stream.encoding), _with_stand_ins(stream.errors)
     lines, through = stream.line_buffering, stream.write_through
     # (detached, the old layer no longer closes the file when it is let go)
     sys.stdout = _NamedOutput(stream.detach(), encoding=encoding, errors=errors, line_buffering=lines,
@@ -322,9 +359,10 @@ def best_effort_standard_error() -> None:
         stream.flush()
     except (OSError, ValueError):
         return
-    sys.stderr = io.TextIOWrapper(io.BufferedWriter(_BestEffortWrites(fd)), encoding=stream.encoding,
-                                  errors=_with_stand_ins(stream.errors), line_buffering=stream.line_buffering,
-                                  write_through=stream.write_through)
+    sys.stderr = io.TextIOWrapper(io.BufferedWriter(_BestEffortWrites(fd)),
+                                  encoding=_plain_encoding(stream.encoding),
+                                  errors=_with_stand_ins(stream.errors),
+                                  line_buffering=stream.line_buffering, write_through=stream.write_through)
 
 
 WARNING = "warning: "

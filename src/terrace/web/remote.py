@@ -83,7 +83,9 @@ def print_qr(text: str, out: TextIO) -> bool:
     import segno
 
     try:
+        # (asked first: the stream writes what its encoding lacks as escapes)
+        "\u2580\u2584\u2588 ".encode(getattr(out, "encoding", None) or "utf-8")
         segno.make(text, error="l").terminal(out=out, compact=True)
-    except (UnicodeError, OSError):
+    except (UnicodeError, LookupError, OSError):
         return False
     return True
