@@ -363,9 +363,11 @@ def test_frozen_workers_are_left_out_at_the_start_and_mid_survey(store: VerdictS
     from distributed import Client, LocalCluster
 
     # (the overrun's slack is longer than the check, so that the survey
-    # lasts until the frozen worker's check has run out)
-    monkeypatch.setattr(cluster, "CHECK_SECONDS", 2.0)
-    monkeypatch.setattr(cluster, "OVERRUN_SLACK", 3.0)
+    # lasts until the frozen worker's check has run out; the check is long
+    # enough for the two others to answer theirs at load ~20: at 2 s one
+    # of them was left out too, now and then, and the survey failed)
+    monkeypatch.setattr(cluster, "CHECK_SECONDS", 6.0)
+    monkeypatch.setattr(cluster, "OVERRUN_SLACK", 7.0)
     with LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=":0") as local, \
             Client(local.scheduler_address) as spy:
         pids: dict[str, int] = spy.run(os.getpid)
@@ -393,10 +395,10 @@ def test_frozen_workers_are_left_out_at_the_start_and_mid_survey(store: VerdictS
             verdicts, _ = run_cluster_survey(RULES, 1, 10, scheduler=local.scheduler_address, max_seconds=0.2,
                                              store=store, player="greedy", batch=1, on_warning=warned.append,
                                              on_result=on_result)
-            assert time.perf_counter() - started < 40
+            assert time.perf_counter() - started < 120
             assert verdicts.keys() == set(range(1, 11))
             assert len(stopped) == 2
-            assert any(first in line and "did not report its versions within 2 s" in line for line in warned)
+            assert any(first in line and "did not report its versions within 6 s" in line for line in warned)
             assert any("far beyond their budget" in line for line in warned), warned
         finally:
             for pid in stopped:
@@ -514,7 +516,7 @@ def test_a_stop_while_a_batchs_results_are_fetched_is_taken_at_the_next_question
         key, status = "batch", "finished"
 
         def result(self, timeout: float) -> list[tuple[int, Verdict, int]]:
-            heard.append(time.perf_counter())  # Ctrl+C as the fetch begins
+            heard.append(timeout)  # Ctrl+C as the fetch begins
             time.sleep(timeout)
             raise TimeoutError
 
@@ -542,7 +544,7 @@ def test_a_stop_while_a_batchs_results_are_fetched_is_taken_at_the_next_question
     fleet = cluster._Fleet(client, cluster.worker_versions(), None, stopped)
     with pytest.raises(KeyboardInterrupt):
         cluster._stream(client, fleet, [[(RULES, 1, "perfect", {}, 0, 1.0)]], 1.0, lambda _: None, None)
-    assert time.perf_counter() - heard[0] < 2
+    assert heard == [0.5]  # (one question of ASK_SECONDS, then the stop: counted, not timed at load ~20)
 
 
 @needs_cluster
@@ -1100,9 +1102,11 @@ def test_a_scheduler_host_name_that_does_not_exist_is_said_at_once(tmp_path: Pat
     import socket
 
     real = socket.getaddrinfo
+    looked: list[str] = []
 
     def lookup(host: Any, *args: Any, **kwargs: Any) -> Any:
         if host == "nohost.invalid":  # (as a name server says it, wherever the test runs)
+            looked.append(host)
             raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
         return real(host, *args, **kwargs)
 
@@ -1115,7 +1119,10 @@ def test_a_scheduler_host_name_that_does_not_exist_is_said_at_once(tmp_path: Pat
     assert result.exit_code == 1, result.output
     assert ("nohost.invalid is not a known host name (Name or service not known): is "
             "tcp://nohost.invalid:8786 the scheduler's address?") in result.output
-    assert time.monotonic() - started < 4
+    # (once: Dask looked it up again and again until CONNECT_SECONDS; the
+    # clock alone, 4 s against that 5 s, failed at load ~15)
+    assert looked == ["nohost.invalid"]
+    assert time.monotonic() - started < 60
     assert not path.exists()
 
 STOPPED_IN_A_WAIT_OF_THE_CLIENT = """
@@ -1274,3 +1281,41 @@ def test_the_largest_worker_count_and_port_are_taken() -> None:
     for beyond in (f"local:{cluster.MAX_WORKERS + 1}", "tcp://sched.example:65536"):
         with pytest.raises(ValueError, match=r"^--scheduler (local:N )?wants"):
             cluster.parse_scheduler(beyond)
+
+
+def test_a_worker_paused_before_its_version_check_is_said_to_be_paused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker Dask paused before it ran its version check runs no check
+    either: it was left out as 'did not report its versions within 30 s
+    (frozen or overloaded?)', or, when WORKER_WAIT came first, the survey
+    said no worker had joined (test_a_worker_paused_from_its_start_is_a_
+    cluster_error failed so at load ~20). It is said to be paused. Both
+    waits are 0 here: the check's deadline has passed at the second look."""
+
+    class Check:
+        status = "pending"
+
+        def cancel(self) -> None:
+            self.status = "cancelled"
+
+    class Client:
+        status = "running"
+
+        def nthreads(self, callback_timeout: float | None = None) -> dict[str, int]:
+            return {"tcp://paused:1": 1}
+
+        def submit(self, function: object, **options: object) -> Check:
+            return Check()
+
+        scheduler = type("Scheduler", (), {"identity": None})()
+
+        def sync(self, function: object, **options: object) -> dict[str, Any]:
+            return {"workers": {"tcp://paused:1": {"status": "paused"}}}
+
+    monkeypatch.setattr(cluster, "CHECK_SECONDS", 0.0)
+    monkeypatch.setattr(cluster, "WORKER_WAIT", 0.0)
+    fleet = cluster._Fleet(Client(), cluster.worker_versions(), None)
+    with pytest.raises(ClusterError, match=r"ran nothing for 0 s \(tcp://paused:1: paused by Dask"):
+        fleet.refresh()
+        fleet.refresh()
+    assert fleet.bad == {}

@@ -559,7 +559,7 @@ class _Fleet:
                                         pure=False, retries=0)
             self.checking[address] = (future, now)
         for address, (future, since) in list(self.checking.items()):
-            self._checked(address, future, since, now)
+            self._checked(address, future, since, now, address in paused)
         ready = self.good & (self.current - paused)
         if ready:
             self.idle_since = now
@@ -568,8 +568,9 @@ class _Fleet:
             reasons = [self.bad[address] for address in sorted(self.current)]
             raise ClusterError(reasons[0] if len(reasons) == 1 else
                                "no worker can run the deals: " + "; ".join(reasons))
-        if now - self.idle_since > WORKER_WAIT and self.good & paused:
-            names = ", ".join(sorted(self.good & paused))
+        # (a worker paused before it ran its check runs no check either)
+        if now - self.idle_since > WORKER_WAIT and (held := (self.good | self.checking.keys()) & paused):
+            names = ", ".join(sorted(held))
             raise ClusterError(f"the only workers that can run the deals ran nothing for "
                                f"{WORKER_WAIT:g} s ({names}: {PAUSED_WHY}); run the same command again "
                                f"to resume")
@@ -579,13 +580,18 @@ class _Fleet:
                                + "; run the same command again to resume")
         return ready
 
-    def _checked(self, address: str, future: Any, since: float, now: float) -> None:
+    def _checked(self, address: str, future: Any, since: float, now: float, paused: bool = False) -> None:
+        """Take the answer of a worker's version check, if it came; leave
+        the worker out if it did not within :data:`CHECK_SECONDS`, unless
+        Dask ``paused`` it (then it runs no task, its check neither: it was
+        left out as "frozen or overloaded?", or the survey said no worker
+        had joined; :meth:`refresh` says it is paused)."""
         if address not in self.current:
             future.cancel()
             del self.checking[address]
             return
         if future.status == "pending":
-            if now - since > CHECK_SECONDS:
+            if now - since > CHECK_SECONDS and not paused:
                 future.cancel()
                 self.refuse(address, f"worker {address} did not report its versions within "
                                      f"{CHECK_SECONDS:g} s (frozen or overloaded?); it is left out")
