@@ -305,3 +305,30 @@ def test_a_play_outs_won_or_lost_is_not_replaced_by_another_runs_opposite_result
     assert {n: v.result for n, v in store.put_many(rules, other, key).items()} == {1: "won", 2: "lost"}
     assert store.put(rules, 1, Verdict("won", 30, 600.0, 1800.0, "c2 s"), key).seconds == 600.0
     store.close()
+
+
+def test_a_survey_says_how_many_verdicts_it_took_as_stored_and_of_which_budgets(tmp_path: Path) -> None:
+    """A survey at 0.3 s over deals 1-4, three of them stored by earlier
+    surveys at 10 s and at 0.1 s, counted those three as stored without a
+    word (its progress line counts only the deals it solves): its figures
+    were not what the same survey on a new file gives. It says how many it
+    took, and how many another budget found."""
+    from click.testing import CliRunner
+
+    from terrace.cli import main
+
+    path = str(tmp_path / "v.sqlite3")
+    store = VerdictStore(path)
+    store.put_many(get_rules("falling-star"), {1: Verdict("won", 9, 2.0, 10.0, "c1"),
+                                               2: Verdict("unknown", 9, 10.0, 10.0),
+                                               3: Verdict("lost", 9, 0.1, 0.1)})
+    store.close()
+    result = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-4", "--max-seconds",
+                                       "0.3", "--jobs", "1", "--verdicts-db", path, "--json"])
+    assert result.exit_code == 0, result.output
+    assert ("3 of the 4 verdicts were taken as stored in v.sqlite3, not solved again (2 found with a larger "
+            "budget than 0.3 s, 1 with a smaller one: a won or lost stands whatever its budget, an unknown "
+            "of at least this budget counts)") in result.stderr
+    again = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-4", "--max-seconds",
+                                      "0.3", "--jobs", "1", "--verdicts-db", path, "--json"])
+    assert "4 of the 4 verdicts were taken as stored in v.sqlite3, not solved again (2 found" in again.stderr

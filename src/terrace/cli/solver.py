@@ -355,6 +355,8 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         click.echo(f"{len(elsewhere)} of the {len(verdicts)} verdicts come from other solver versions "
                    f"({versions}; this one is {SOLVER_VERSION}): stored won and lost verdicts stay "
                    "valid, and an unknown of a newer solver counts", err=True)
+    if taken:
+        click.echo(_taken_note(taken, len(verdicts), budget, store.path), err=True)
     summary = summarise(verdicts)
     # (the table and chart first: a reader of the summary that stops early,
     # 'terrace survey ... | head -1', ended the survey before they were
@@ -408,6 +410,21 @@ def _write_report(out: str, rules: Rules, name: str, first: int, last: int, play
                              [v.seconds for v in verdicts.values()]))
     # (the folder as someone typed it: a newline or a terminal's escape in it is written escaped)
     return f"wrote {clip(str(folder / (stem + '.md')))} and {clip(str(folder / (stem + '.png')))}"
+
+
+def _taken_note(taken: dict[int, Verdict], deals: int, budget: float, path: str) -> str:
+    """How many of a survey's verdicts it took from the store as they were,
+    and how many of those another budget found (a range overlapping an
+    earlier survey's counted them without a word)."""
+    larger = sum(verdict.max_seconds > budget for verdict in taken.values())
+    smaller = sum(verdict.max_seconds < budget for verdict in taken.values())
+    budgets = [f"{larger} found with a larger budget than {budget:g} s"] if larger else []
+    budgets += [f"{smaller} with a smaller one" if larger else
+                f"{smaller} found with a smaller budget than {budget:g} s"] if smaller else []
+    why = (f" ({', '.join(budgets)}: a won or lost stands whatever its budget, an unknown of at least this "
+           "budget counts)") if budgets else ""
+    name = clip(os.path.basename(path) or path)
+    return f"{len(taken)} of the {deals} verdicts were taken as stored in {name}, not solved again{why}"
 
 
 def _other_solvers(taken: dict[int, Verdict], solvers: dict[int, int]) -> dict[int, int]:
