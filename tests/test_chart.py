@@ -213,3 +213,52 @@ def test_charts_are_available_where_matplotlib_is() -> None:
 
     assert chart.charts_available() == (importlib.util.find_spec("matplotlib") is not None)
     assert chart.charts_available()  # (the test environment has the extra 'charts')
+
+
+class _Counted(float):
+    """A time that counts the comparisons made of it."""
+
+    made = 0
+
+    def __lt__(self, other: object) -> bool:
+        _Counted.made += 1
+        return float(self) < other  # type: ignore[operator]
+
+    def __gt__(self, other: object) -> bool:
+        _Counted.made += 1
+        return float(self) > other  # type: ignore[operator]
+
+    def __le__(self, other: object) -> bool:
+        _Counted.made += 1
+        return float(self) <= other  # type: ignore[operator]
+
+    def __ge__(self, other: object) -> bool:
+        _Counted.made += 1
+        return float(self) >= other  # type: ignore[operator]
+
+
+def test_the_times_of_a_large_survey_are_bucketed_and_summarised_without_waste() -> None:
+    """A million-deal survey's report: each time was compared with the
+    buckets' limits one after another (up to six comparisons each: 1.1 CPU
+    s for 10^6 times, 0.4 now, by bisection), and its times were sorted
+    once for each of the three percentiles (1.0 CPU s, 0.5 now: once);
+    counted here in comparisons of 1,000 times between 0 and 50 s."""
+    import random
+
+    from terrace.solver.chart import time_buckets
+    from terrace.solver.survey import summarise
+    from terrace.solver.verdicts import Verdict
+
+    chance = random.Random(5)
+    times = [_Counted(50 * chance.random()) for _ in range(1000)]
+    _Counted.made = 0
+    buckets = time_buckets(times)
+    assert sum(count for _, count in buckets) == 1000
+    assert _Counted.made <= 4.5 * 1000, _Counted.made  # (its check and about three to bisect; was six)
+    verdicts = {number: Verdict("won", 1, seconds, 60.0) for number, seconds in enumerate(times)}
+    _Counted.made = 0
+    sorted(times)
+    one_sort = _Counted.made
+    _Counted.made = 0
+    summarise(verdicts)
+    assert _Counted.made <= 1.2 * one_sort, (_Counted.made, one_sort)

@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import io
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -84,8 +85,7 @@ def time_buckets(seconds: Sequence[float]) -> list[tuple[str, int]]:
         if not valid_seconds(value):
             raise ValueError(f"time {place} of the deals is {clip(repr(value))}: a time is a finite "
                              "number of seconds, at least 0")
-        index = next((i for i, limit in enumerate(TIME_BUCKETS) if value <= limit), len(TIME_BUCKETS))
-        counts[index] += 1
+        counts[bisect_left(TIME_BUCKETS, value)] += 1  # (the first limit at least the value)
     labels = [f"≤{limit:g} s" for limit in TIME_BUCKETS] + [f">{TIME_BUCKETS[-1]:g} s"]
     return list(zip(labels, counts, strict=True))
 
