@@ -332,3 +332,10 @@ def test_a_survey_says_how_many_verdicts_it_took_as_stored_and_of_which_budgets(
     again = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "1-4", "--max-seconds",
                                       "0.3", "--jobs", "1", "--verdicts-db", path, "--json"])
     assert "4 of the 4 verdicts were taken as stored in v.sqlite3, not solved again (2 found" in again.stderr
+    other = str(tmp_path / "w.sqlite3")
+    store = VerdictStore(other)
+    store.put(get_rules("falling-star"), 3, Verdict("lost", 9, 0.1, 0.1))
+    store.close()
+    one = CliRunner().invoke(main, ["survey", "-v", "falling-star", "--deals", "3-5", "--max-seconds",
+                                    "0.1", "--jobs", "1", "--verdicts-db", other, "--json"])
+    assert "1 of the 3 verdicts was taken as stored in w.sqlite3, not solved again\n" in one.stderr

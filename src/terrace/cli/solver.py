@@ -424,7 +424,8 @@ def _taken_note(taken: dict[int, Verdict], deals: int, budget: float, path: str)
     why = (f" ({', '.join(budgets)}: a won or lost stands whatever its budget, an unknown of at least this "
            "budget counts)") if budgets else ""
     name = clip(os.path.basename(path) or path)
-    return f"{len(taken)} of the {deals} verdicts were taken as stored in {name}, not solved again{why}"
+    verb = "was" if len(taken) == 1 else "were"
+    return f"{len(taken)} of the {deals} verdicts {verb} taken as stored in {name}, not solved again{why}"
 
 
 def _other_solvers(taken: dict[int, Verdict], solvers: dict[int, int]) -> dict[int, int]:
