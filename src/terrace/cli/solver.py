@@ -279,7 +279,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     counts = {"won": 0, "lost": 0, "unknown": 0}
     with click.progressbar(length=total, label=f"{name} {player} {first}-{last}", file=sys.stderr,
                            show_pos=True, show_eta=True) as bar:
-        already = store.range(rules, first, last, key)
+        already = store.range(rules, first, last, key, lines=False)
         taken = usable(already, budget)
         elsewhere = _other_solvers(taken, store.solvers(rules, first, last, key))
         bar.update(len(taken))
@@ -288,7 +288,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
             """The deals whose verdict this run stored, as the store says
             (a stop can come between a deal's storing and its counting)."""
             try:
-                after = store.range(rules, first, last, key)
+                after = store.range(rules, first, last, key, lines=False)
             except Exception:  # (the store gone bad: what was counted)
                 return sum(counts.values())
             return sum(1 for number, verdict in after.items() if already.get(number) != verdict)
@@ -327,15 +327,16 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         previous = _stop_on_signals()
         try:
             if scheduler is None:
+                # (lines=False: the report needs no winning lines, a million of them 700 MB)
                 verdicts, peak = run_survey(rules, first, last, jobs=jobs, max_seconds=budget, store=store,
                                             on_result=on_result, player=player, settings=settings,
-                                            seed=seed)
+                                            seed=seed, lines=False)
             else:
                 verdicts, peak = run_cluster_survey(
                     rules, first, last, scheduler=scheduler, max_seconds=budget, store=store,
                     on_result=on_result, on_progress=on_progress, on_warning=on_warning, player=player,
                     settings=settings,
-                    seed=seed)
+                    seed=seed, lines=False)
         except ClusterError as error:
             store.close_or_discard()  # a cluster never reached leaves no empty store behind
             raise click.ClickException(str(error)) from None

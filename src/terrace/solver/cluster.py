@@ -464,10 +464,11 @@ def run_cluster_survey(
     settings: Mapping[str, Any] | None = None,
     seed: int = 0,
     batch: int | None = None,
+    lines: bool = True,
 ) -> tuple[dict[int, Verdict], int]:
     """:func:`terrace.solver.survey.run_survey` on the cluster ``scheduler``:
     the same arguments (``scheduler`` instead of ``jobs``, and ``batch``
-    deals per task, by default :func:`batch_size`) and the same result.
+    deals per task, by default :func:`batch_size`; ``lines`` as there) and the same result.
     ``on_warning`` hears of each worker left out. Every failure of the
     cluster (no scheduler, no usable worker, the scheduler gone) is a
     :class:`ClusterError`; a scheduler's address is checked also when every
@@ -479,7 +480,7 @@ def run_cluster_survey(
         raise ValueError(f"a batch holds 1 to 10000 deals, not {batch}")
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
-    known = usable(store.range(rules, first, last, key), max_seconds)
+    known = usable(store.range(rules, first, last, key, lines), max_seconds)
     todo = last - first + 1 - len(known)
     if not todo:  # (a wrong address is said all the same, not only once a deal needs it)
         _distributed()
@@ -491,7 +492,8 @@ def run_cluster_survey(
         # (one transaction per batch: a million rows cost seconds; what the
         # store holds counts, a won another run stored meanwhile among it)
         kept = store.put_many(rules, verdicts, key)
-        verdicts = {number: counted(kept[number], found, max_seconds) for number, found in verdicts.items()}
+        verdicts = {number: counted(kept[number], found, max_seconds, lines)
+                    for number, found in verdicts.items()}
         known.update(verdicts)
         if on_result is not None:
             for number, verdict in verdicts.items():

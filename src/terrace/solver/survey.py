@@ -24,7 +24,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TextIO, cast
 
@@ -121,18 +121,22 @@ def run_survey(
     player: str = "perfect",
     settings: Mapping[str, Any] | None = None,
     seed: int = 0,
+    lines: bool = True,
 ) -> tuple[dict[int, Verdict], int]:
     """Solve deals ``first..last`` (or let ``player`` play them) that the
     store does not already settle, storing each verdict as it comes; returns
     every verdict of the range and the largest worker peak memory (kB) seen
     in this run. ``max_seconds`` is the budget per deal; a stored verdict
     counts as :func:`terrace.solver.verdicts.at_budget` says. A range that
-    :func:`check_range` refuses is refused before anything runs."""
+    :func:`check_range` refuses is refused before anything runs. Without
+    ``lines`` the verdicts returned (and given to ``on_result``) have no
+    line (``""``; the store keeps them): the figures of a million deals
+    need not hold 700 MB of winning lines."""
     max_seconds = check_budget(max_seconds)
     check_range(first, last)
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
-    known = usable(store.range(rules, first, last, key), max_seconds)
+    known = usable(store.range(rules, first, last, key, lines), max_seconds)
     todo = last - first + 1 - len(known)
     peak = 0
     results: Iterator[tuple[int, Verdict, int]]
@@ -153,7 +157,7 @@ def run_survey(
             for number, found, kb in results:
                 # (what the store holds counts: a won another run stored
                 # meanwhile stays there, and its resume would count it)
-                verdict = counted(store.put(rules, number, found, key), found, max_seconds)
+                verdict = counted(store.put(rules, number, found, key), found, max_seconds, lines)
                 known[number] = verdict
                 peak = max(peak, kb)
                 if on_result is not None:
@@ -413,15 +417,17 @@ def quiet_resource_tracker() -> None:
     warnings.filterwarnings("ignore", "resource_tracker: ", UserWarning, "multiprocessing.resource_tracker")
 
 
-def counted(kept: Verdict, found: Verdict, max_seconds: float) -> Verdict:
+def counted(kept: Verdict, found: Verdict, max_seconds: float, lines: bool = True) -> Verdict:
     """What a survey with ``max_seconds`` per deal counts of a deal it
     solved: the verdict the store ``kept`` (``found`` itself, or a stronger
-    one another run stored meanwhile), as :func:`usable` counts it.
+    one another run stored meanwhile), as :func:`usable` counts it; without
+    its line unless ``lines``.
 
-    >>> counted(Verdict("won", 9, 2.5, 10.0), Verdict("unknown", 5, 0.3, 0.3), 0.3)
+    >>> counted(Verdict("won", 9, 2.5, 10.0, "c1 s"), Verdict("unknown", 5, 0.3, 0.3), 0.3, False)
     Verdict(result='won', nodes=9, seconds=0.3, max_seconds=10.0, line='')
     """
-    return at_budget(kept, max_seconds) or found
+    verdict = at_budget(kept, max_seconds) or found
+    return verdict if lines or not verdict.line else replace(verdict, line="")
 
 
 def usable(stored: Mapping[int, Verdict], max_seconds: float) -> dict[int, Verdict]:

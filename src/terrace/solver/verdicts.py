@@ -344,10 +344,14 @@ class VerdictStore:
                                            text=clip(" ".join(str(error).split())))) from None
         return kept
 
-    def range(self, rules: Rules, first: int, last: int, player: str = PERFECT) -> dict[int, Verdict]:
-        """Every stored verdict of deals ``first..last``."""
+    def range(self, rules: Rules, first: int, last: int, player: str = PERFECT,
+              lines: bool = True) -> dict[int, Verdict]:
+        """Every stored verdict of deals ``first..last``; without their
+        ``lines`` (each ``""``) when not asked for: a won line is about
+        700 characters, a million of them most of a survey's memory."""
+        line = "line" if lines else "CASE WHEN typeof(line) = 'text' THEN '' ELSE line END"
         rows = self._db.execute(
-            "SELECT deal, result, nodes, seconds, max_seconds, line FROM verdicts"
+            f"SELECT deal, result, nodes, seconds, max_seconds, {line} FROM verdicts"
             f" WHERE rules = ? AND {_CURRENT} AND player = ? AND deal BETWEEN ? AND ?",
             (rules_key(rules), DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player, first, last),
         ).fetchall()
