@@ -82,7 +82,8 @@ KEPT_SOLVES = 16
 keeps to go on with when the decision is asked again (the latest ones)..."""
 KEPT_SOLVE_BYTES = 256 << 20
 """... and how many bytes of their tables in all (a solve of Admiral's
-Patience held 4 MB at 1.28 million positions); the one cut short last is
+Patience held 4 MB at 1.28 million positions; the pure-Python search's,
+:data:`~terrace.solver.search.PY_ENTRY_BYTES` a position kept); the one cut short last is
 kept whatever its size. A solve pushed out starts again when its sample
 is solved again."""
 KEPT: Bounded[Solving, int] = Bounded(KEPT_SOLVES, KEPT_SOLVE_BYTES, lambda held: held,
