@@ -89,6 +89,11 @@ class KeptLine:
     from here rather than reading every move of it again, which cost each
     hint time in the length of the line still ahead (Empress of Italy 1,
     followed to its end: 322,006 moves read for 773 hints)."""
+    board: Board | None = field(default=None, compare=False, repr=False)
+    """The board at ``start`` (no moves; never changed), when the line was
+    made in this process: a hint continuing the line walks it from a copy
+    rather than reading ``start`` again (Board.from_position: 1-7 ms of
+    four to eight decks, most of such a hint)."""
 
     def __reduce__(self) -> tuple[type[KeptLine], tuple[str, tuple[str, ...], str | None]]:
         """Pickled (to and from a solver process) without ``parsed``:
@@ -98,7 +103,7 @@ class KeptLine:
         web's hints of a game go to the process of its last one) its
         moves need not be read again."""
         if self.parsed and len(self.parsed) == len(self.moves):
-            SENT.put(self, self.parsed)
+            SENT.put(self, (self.parsed, self.board))
         return KeptLine, (self.start, self.moves, self.behind_of)
 
 
@@ -107,9 +112,11 @@ SENT_LINES = 16
 remembers with their moves read..."""
 SENT_MOVES = 200_000
 """... and how many of their moves in all."""
-SENT: Bounded[KeptLine, tuple[Move, ...]] = Bounded(SENT_LINES, SENT_MOVES, len)
-"""The moves, read, of the kept lines last pickled here, by the line (its
-texts: an equal line unpickled finds them)."""
+SENT: Bounded[KeptLine, tuple[tuple[Move, ...], Board | None]] = Bounded(
+    SENT_LINES, SENT_MOVES, lambda sent: len(sent[0]))
+"""The moves, read, and the start board (:attr:`KeptLine.board`) of the
+kept lines last pickled here, by the line (its texts: an equal line
+unpickled finds them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +173,7 @@ def _rest(kept: KeptLine, board: Board, seen: set[Key],
     again, when ``kept`` holds its moves read)."""
     try:
         moves = _known(kept)
-        walker = Board.from_position(kept.start, board.rules)
+        walker = _start(kept, board.rules)
         here, stage = board.position_key(), pass_stage(board)
         at = 0 if walker.position_key() == here else -1
         for index, text in enumerate(kept.moves):
@@ -193,7 +200,25 @@ def _known(kept: KeptLine) -> tuple[Move, ...] | None:
     holds for it), else None."""
     if len(kept.parsed) == len(kept.moves):
         return kept.parsed
+    sent = _sent(kept)
+    return None if sent is None else sent[0]
+
+
+def _sent(kept: KeptLine) -> tuple[tuple[Move, ...], Board | None] | None:
+    """What :data:`SENT` holds for ``kept``, else None."""
     return SENT.get(kept) if isinstance(kept.moves, tuple) else None  # (a list of texts: no key)
+
+
+def _start(kept: KeptLine, rules: Rules) -> Board:
+    """A board at ``kept.start`` to walk the line on: a copy of the one
+    kept with it (or in :data:`SENT`), else the position read."""
+    held = kept.board
+    if held is None and not kept.parsed:
+        sent = _sent(kept)
+        held = None if sent is None else sent[1]
+    if held is not None and held.rules == rules:
+        return held.copy(stack=False)
+    return Board.from_position(kept.start, rules)
 
 
 def _parsed(kept: KeptLine) -> tuple[Move, ...]:
@@ -219,7 +244,7 @@ def given_line(board: Board, line: Sequence[Move], until: float) -> KeptLine | N
         start.pop()
     if not replays_to_win(start, line, until):
         return None
-    return KeptLine(start.position(), tuple(texts), parsed=tuple(line))
+    return KeptLine(start.position(), tuple(texts), parsed=tuple(line), board=start.copy(stack=False))
 
 
 def _overlap(played: list[str], line: list[str]) -> int:
@@ -365,7 +390,8 @@ def win_behind(board: Board, line: list[Move], seen: set[Key], until: float = ma
     earlier, back = walked
     if back == 0:
         return _winnable(board, rest, seen, until)
-    kept = KeptLine(earlier.position(), tuple(str(m) for m in rest), board.position(), tuple(rest))
+    kept = KeptLine(earlier.position(), tuple(str(m) for m in rest), board.position(), tuple(rest),
+                    earlier.copy(stack=False))
     return PeekHint(None, WINNABLE, rest, why=WIN_BEHIND, kept=kept, back=back)
 
 
@@ -373,12 +399,13 @@ def _behind_again(board: Board, kept: KeptLine) -> PeekHint | None:
     """The win behind that ``kept`` was hinted as at ``board``'s position,
     said again: take back as many moves as lead to ``kept.start``; None
     when that is no longer among the game's last :data:`LOOKBACK` moves."""
-    walked = _walk_back(board, lambda earlier: earlier.position() == kept.start)
-    if walked is None or not walked[1]:
-        return None
-    try:
+    try:  # (by position keys: a position string of 8 decks for each move taken back cost 0.15-1 ms)
+        key = _start(kept, board.rules).position_key()
         line = list(_parsed(kept))
     except TerraceError:
+        return None
+    walked = _walk_back(board, lambda earlier: earlier.position_key() == key)
+    if walked is None or not walked[1]:
         return None
     return PeekHint(None, WINNABLE, line, why=WIN_BEHIND, kept=kept, back=walked[1])
 
@@ -406,7 +433,9 @@ def _winnable(board: Board, line: list[Move], seen: set[Key], until: float,
     shorter = direct(board, line, seen, until)
     if kept is None or shorter is not line:
         kept = tuple(str(m) for m in shorter), tuple(shorter)
-    return PeekHint(shorter[0], WINNABLE, shorter, kept=KeptLine(board.position(), kept[0], parsed=kept[1]))
+    start = board.copy(stack=False)
+    return PeekHint(shorter[0], WINNABLE, shorter,
+                    kept=KeptLine(start.position(), kept[0], parsed=kept[1], board=start))
 
 
 def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.inf) -> list[Move]:
