@@ -429,13 +429,46 @@ def _winnable(board: Board, line: list[Move], seen: set[Key], until: float,
     """The hint that starts the winning ``line`` from ``board``, kept for the
     next hint, without the detours at its head (:func:`direct`); ``kept``:
     ``line``'s texts and moves as a kept line holds them, when it is the
-    rest of one (kept as they are while no detour is dropped)."""
+    rest of one (kept as they are while no detour is dropped, and past the
+    last move dropped when one is: :func:`_texts_of`)."""
     shorter = direct(board, line, seen, until)
-    if kept is None or shorter is not line:
+    if kept is None:
         kept = tuple(str(m) for m in shorter), tuple(shorter)
+    elif shorter is not line:
+        kept = _texts_of(shorter, line, kept[0]), tuple(shorter)
     start = board.copy(stack=False)
     return PeekHint(shorter[0], WINNABLE, shorter,
                     kept=KeptLine(start.position(), kept[0], parsed=kept[1], board=start))
+
+
+def _texts_of(shorter: list[Move], line: Sequence[Move], texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The texts of ``shorter``, which is ``line`` (whose texts are
+    ``texts``) with some of its moves left out (:func:`direct`'s detours,
+    the same move objects): the moves up to the last one left out are
+    matched and their texts taken, the rest is a slice of ``texts``, so
+    that dropping a detour near the head of a line of 44,000 moves writes
+    none of them (it wrote them all). Written afresh when ``shorter`` is no
+    such part of ``line``.
+
+    >>> line = [Move.parse(t) for t in ("t1t2", "wf", "t2t1", "s", "wf")]
+    >>> _texts_of([line[1], line[3], line[4]], line, ("t1t2", "wf", "t2t1", "s", "wf"))
+    ('wf', 's', 'wf')
+    """
+    dropped = len(line) - len(shorter)
+    head: list[str] = []
+    at = 0  # (where in line the next move of shorter is looked for)
+    for index, move in enumerate(shorter):
+        if at - index == dropped:  # (every move left out lies behind: the rest is line's)
+            return (*head, *texts[at:])
+        while at < len(line) and line[at] is not move:
+            at += 1
+        if at == len(line):
+            break
+        head.append(texts[at])
+        at += 1
+    else:
+        return tuple(head)
+    return tuple(str(m) for m in shorter)
 
 
 def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.inf) -> list[Move]:
