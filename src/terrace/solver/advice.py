@@ -25,7 +25,7 @@ from terrace.bounded import Bounded
 from terrace.moves import Move
 from terrace.rules import Rules
 from terrace.solver.api import LOST
-from terrace.solver.budget import check_budget, check_nodes
+from terrace.solver.budget import check_budget, check_nodes, check_seed
 from terrace.solver.decision import Decision
 from terrace.solver.fair import KEPT_SOLVE_BYTES, FairPlayer, FairSettings
 from terrace.solver.hint_line import (
@@ -197,6 +197,7 @@ def fair_hint(
     requests find about what one as long as them all would."""
     seconds = check_budget(seconds)
     nodes = check_nodes(nodes, "nodes")
+    seed = check_seed(seed)
     settings = settings or FairSettings()
     deadline = time.perf_counter() + seconds  # (observing a long pass of 8 decks takes its time too)
     observed = observe(board, shown)
@@ -292,12 +293,13 @@ def fair_answer(
     (:func:`~terrace.solver.observation.stock_shown`).
     ``decided``, a decision already made at this position with every sample
     solved (the base-card chances), is the answer unless :func:`fair_hint`
-    would decide again (most of its samples undecided). A budget or a
-    ``shown`` that is not one is refused before anything else, whatever the
-    position needs."""
+    would decide again (most of its samples undecided). A budget, a
+    ``shown`` or a ``seed`` that is not one is refused before anything
+    else, whatever the position needs."""
     seconds = check_budget(seconds)
     nodes = check_nodes(nodes, "nodes")
     shown = check_nodes(shown, "shown")
+    seed = check_seed(seed)
     began = time.perf_counter()
     if game_over(board):
         return Decision(None, "none")
@@ -385,6 +387,7 @@ def hint_report(
     without it, the line this process's last hint for the game kept
     (:data:`~terrace.solver.hint_line.KEPT`), as :func:`~terrace.solver.hint_line.hint` does."""
     seconds = check_budget(seconds)
+    seed = check_seed(seed)
     start = time.perf_counter()
     kept = given_line(board, line, start + seconds) if line else KEPT.recall(board)
     left = max(start + seconds - time.perf_counter(), 0.0)

@@ -58,7 +58,7 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.refusals import quote
 from terrace.solver.api import SolveResult, Solving
-from terrace.solver.budget import check_nodes
+from terrace.solver.budget import check_nodes, check_seed
 from terrace.solver.decision import Decision
 from terrace.solver.greedy import choice_value, greedy_move
 from terrace.solver.lines import replays_to_win
@@ -278,7 +278,7 @@ class FairPlayer:
         self.positions = 0
         """Positions its solves entered so far (each solve stops within a
         turn of :data:`terrace.solver.api.NODE_SLICE` positions past its cap)."""
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
         self._samples: list[_Sample] = []
         self._last: Move | None = None
         self._solves = 0
