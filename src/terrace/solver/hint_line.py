@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from terrace.board import Board, Status, given_board
@@ -150,7 +151,8 @@ def line_texts(found: PeekHint) -> list[str]:
     return [str(move) for move in found.line]
 
 
-def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.inf) -> list[Move] | None:
+def continued(kept: KeptLine, board: Board, seen: AbstractSet[Key],
+              until: float = math.inf) -> list[Move] | None:
     """The rest of ``kept`` from the last point where it passes through
     ``board``'s position (a detour that comes back here is skipped), when
     none of the rest's positions is in ``seen`` (position keys:
@@ -166,7 +168,7 @@ def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.
     return None if rest is None else list(rest[1])
 
 
-def _rest(kept: KeptLine, board: Board, seen: set[Key],
+def _rest(kept: KeptLine, board: Board, seen: AbstractSet[Key],
           until: float) -> tuple[tuple[str, ...], tuple[Move, ...]] | None:
     """:func:`continued`'s rest of ``kept``, as its move texts and its
     moves (slices of ``kept``'s: no move of the rest is read or written
@@ -265,7 +267,7 @@ def _overlap(played: list[str], line: list[str]) -> int:
     return k
 
 
-def _fresh_line(board: Board, line: Sequence[Move], seen: set[Key], until: float = math.inf,
+def _fresh_line(board: Board, line: Sequence[Move], seen: AbstractSet[Key], until: float = math.inf,
                 horizon: int | None = None) -> bool:
     """True when playing ``line`` from ``board`` reaches no position in
     ``seen``, the game's positions of ``board``'s stage (see
@@ -353,7 +355,8 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     return rule_of_thumb(board)
 
 
-def win_behind(board: Board, line: list[Move], seen: set[Key], until: float = math.inf) -> PeekHint | None:
+def win_behind(board: Board, line: list[Move], seen: AbstractSet[Key],
+               until: float = math.inf) -> PeekHint | None:
     """The hint for a winning ``line`` from ``board`` that passes a position
     in ``seen`` (one the game has had): the rest of the line from the last
     such position, which wins from there and reaches no position in
@@ -424,7 +427,7 @@ def _walk_back(board: Board, there: Callable[[Board], bool]) -> tuple[Board, int
     return earlier, back
 
 
-def _winnable(board: Board, line: list[Move], seen: set[Key], until: float,
+def _winnable(board: Board, line: list[Move], seen: AbstractSet[Key], until: float,
               kept: tuple[tuple[str, ...], tuple[Move, ...]] | None = None) -> PeekHint:
     """The hint that starts the winning ``line`` from ``board``, kept for the
     next hint, without the detours at its head (:func:`direct`); ``kept``:
@@ -471,7 +474,7 @@ def _texts_of(shorter: list[Move], line: Sequence[Move], texts: tuple[str, ...])
     return tuple(str(m) for m in shorter)
 
 
-def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.inf) -> list[Move]:
+def direct(board: Board, line: list[Move], seen: AbstractSet[Key], until: float = math.inf) -> list[Move]:
     """The winning ``line`` from ``board`` without the detours at its head:
     while its first move shifts a card to another pile that a later move
     takes straight back (nothing touching either pile in between) and the
@@ -598,7 +601,7 @@ def hint(board: Board, seconds: float = 1.0, cancel: Cancel | None = None) -> Hi
     return Hint(found.move, found.kind, list(found.line), found.back)
 
 
-def _fresh_detour(board: Board, seen: set[Key], deadline: float, cancel: Cancel | None,
+def _fresh_detour(board: Board, seen: AbstractSet[Key], deadline: float, cancel: Cancel | None,
                   nodes: int | None = None) -> list[Move]:
     """A winning line that reaches no position in ``seen``, starting with
     one of the moves to a new position, each tried with an equal share of

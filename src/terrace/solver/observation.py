@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from terrace.board import Board
@@ -306,7 +307,7 @@ def stock_shown(start: Board, events: Iterable[Event], until: float | None = Non
     return lowest
 
 
-def _fresh(board: Board, move: Move, visited: set[Key]) -> bool:
+def _fresh(board: Board, move: Move, visited: AbstractSet[Key]) -> bool:
     """True when ``move`` leads to a position not in ``visited`` (the
     position keys of ``board``'s pass): a move that changes the stock
     starts another pass."""
