@@ -206,3 +206,36 @@ def test_the_solver_s_functions_given_no_board_say_so(taker: str) -> None:
     position = Board.from_number(4, get_rules("terrace")).position()
     with pytest.raises(TypeError, match=rf"^{taker} takes a Board, not str \(Board.from_position reads"):
         getattr(terrace.solver, taker)(position)
+
+
+@pytest.mark.parametrize("seed", [None, float("nan"), 1.5, "1", True, -1])
+def test_a_seed_that_is_no_whole_number_is_refused(seed: object) -> None:
+    """The fair player's seed went to random.Random as it was: None drew a
+    new seed each time (six fair hints at one position, seed None, gave
+    five answers), NaN keyed no work a hint asked again could find (each
+    request started afresh), text and floats were taken as seeds. The
+    fair and random players and the hints refuse it in words."""
+    from terrace.solver.advice import fair_answer, fair_hint, hint_report
+    from terrace.solver.fair import FairPlayer
+    from terrace.solver.players import make_player
+
+    board = Board.from_number(4, get_rules("falling-star"))
+    board.push_text("s")
+    calls = [lambda: FairPlayer(seed=seed), lambda: make_player("random", seed=seed),  # type: ignore[arg-type]
+             lambda: fair_hint(board, seed=seed, seconds=5, nodes=1000),  # type: ignore[arg-type]
+             lambda: fair_answer(board, 5, seed=seed, nodes=1000),  # type: ignore[arg-type]
+             lambda: hint_report(board, seed=seed, seconds=5, samples=1)]  # type: ignore[arg-type]
+    for call in calls:
+        with pytest.raises(ValueError, match="seed must be a whole number >= 0"):
+            call()
+
+
+def test_a_seed_of_numpys_whole_numbers_is_the_same_seed() -> None:
+    np = pytest.importorskip("numpy")
+    from terrace.solver.advice import fair_hint
+
+    board = Board.from_number(4, get_rules("falling-star"))
+    board.push_text("s")
+    plain, wide = (fair_hint(board, seed=seed, seconds=30, nodes=20_000, escalate=False)
+                   for seed in (3, np.int64(3)))
+    assert plain == wide

@@ -6,6 +6,7 @@ pushed out starts again."""
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Iterator
 from dataclasses import replace
@@ -14,7 +15,7 @@ import pytest
 
 from terrace.board import Board
 from terrace.bounded import Bounded
-from terrace.solver import fair
+from terrace.solver import fair, search
 from terrace.solver.advice import HINT_SETTINGS, UNIT_BYTES, AskedHints, _Asked, _weight, fair_hint
 from terrace.solver.api import Solving, solve
 from terrace.solver.decision import Decision
@@ -158,6 +159,29 @@ def test_a_kept_solve_weighs_its_tables() -> None:
     assert held > 100_000  # (some 300 kB of tables at 100,000 positions)
     assert _weight(work) >= work.player.weight() + held // UNIT_BYTES
     assert asked._work.held == _weight(work)
+
+
+def test_a_kept_solve_of_the_pure_python_search_weighs_its_positions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the compiled core (or with ``core="python"``) a kept solve
+    weighed nothing: its positions grew without bound inside KEPT's and
+    AskedHints' byte bounds. It weighs PY_ENTRY_BYTES an entry held."""
+    monkeypatch.setattr(fair, "UNCHANGED_HUNTERS", replace(UNCHANGED_HUNTERS, core="python"))
+    asked = AskedHints()
+    _press(_big(), asked, nodes=20_000)
+    kept = _kept(asked)
+    assert kept and not any(task.search.compiled for solving in kept for task in solving.tasks)
+    gc.collect()  # (a search dropped mid-way gives its entries back when collected)
+    entries = search._PY_ENTRIES[0]
+    assert entries > 1_000
+    held = sum(solving.table_bytes for solving in kept)
+    assert held >= 80 * entries  # (86-99 bytes an entry measured)
+    assert held == entries * search.PY_ENTRY_BYTES
+    assert fair.KEPT.held == held
+    work, = asked._work.values()
+    assert _weight(work) >= held // UNIT_BYTES
+    asked.clear()
+    assert search._PY_ENTRIES[0] == 0 and all(solving.table_bytes == 0 for solving in kept)
 
 
 def test_a_fair_player_not_asked_again_keeps_no_solve() -> None:

@@ -7,6 +7,7 @@ back (terrace.solver.hint_line.win_behind)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -175,3 +176,24 @@ def test_a_win_behind_further_back_than_the_games_kept_moves_is_not_said(
     assert peek_hint(board, 5.0).why != WIN_BEHIND
     again = peek_hint(board, 5.0, found.kept)
     assert again.why != WIN_BEHIND and again.back == 0, again
+
+
+def test_a_win_behind_asked_again_walks_back_by_position_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Said again, a win behind walked back to its start writing a position
+    string at every move taken back (up to LOOKBACK, 2,000: 0.15-1 ms each
+    of eight decks); it compares position keys and writes none."""
+    rules = Rules(decks=8, reserve=13, piles=20, candidates=0, spaces="free")
+    board = Board.from_number(1, rules)
+    rng = random.Random(1)
+    for _ in range(300):
+        board.push(rng.choice([m for m in board.legal_moves if m.source == m.target == "t"]))
+    earlier = board.copy()
+    for _ in range(200):
+        earlier.pop()
+    kept = hint_line.KeptLine(earlier.position(), (str(board.move_stack[-200]),), board.position())
+    written: list[int] = []
+    real = Board.position
+    monkeypatch.setattr(Board, "position", lambda self: written.append(1) or real(self))
+    again = hint_line._behind_again(board, kept)
+    assert again is not None and (again.move, again.why, again.back) == (None, WIN_BEHIND, 200)
+    assert not written

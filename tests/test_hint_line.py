@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from terrace.board import Board
+from terrace.cards import CODE
 from terrace.moves import Move
 from terrace.solver import api as solver_api
 from terrace.solver import hint_line
@@ -268,6 +269,37 @@ def test_fair_hints_say_what_backs_them() -> None:
     assert found["move"] in [str(m) for m in board.legal_moves]
 
 
+@pytest.mark.parametrize("variant", ["falling-star", "terrace", "big-terrace"])
+def test_with_one_card_face_down_the_fair_hint_is_the_proved_answer(variant: str) -> None:
+    """The last card of the stock face down (every other drawn): the cards
+    in sight say which it is, so every sample was that one stock, solved
+    32 times, and the hint said "t2t8: wins in 0 of 32 sampled stock
+    orders" (Falling Star deal 4) where the proved answer, fair here, is
+    "no move wins any more". So too with copies of one card face down."""
+    board = Board.from_number(4, get_rules(variant))
+    if board.choosing:
+        board.push_text("c1")
+    while len(board.stock) > 1:
+        board.push_text("s")
+    proved = peek_hint(board, 20.0)
+    found = find_hint(board, 20.0)
+    assert found["fair"] is True and "samples" not in found
+    assert (found["move"], found["kind"], found["why"]) == (
+        None if proved.move is None else str(proved.move), proved.kind, proved.why)
+    board.pop()  # (two cards face down: the second copy of one of them put in the other's place)
+    first, second = (CODE[card] for card in board.stock)
+    fields = board.position().split()
+    waste = [fields[4][i:i + 2] for i in range(0, len(fields[4]), 2)]
+    assert first != second and first in waste  # (deal 4 of each: the other copy lies in the waste)
+    waste[waste.index(first)] = second
+    fields[4], fields[5] = "".join(waste), first + first
+    copies = Board.from_position(" ".join(fields), board.rules)
+    proved = peek_hint(copies, 20.0)
+    found = find_hint(copies, 20.0)
+    assert found["fair"] is True and "samples" not in found
+    assert (found["move"], found["kind"]) == (None if proved.move is None else str(proved.move), proved.kind)
+
+
 def test_once_nothing_is_hidden_the_fair_hint_is_the_proved_line() -> None:
     """Once the stock of a one-redeal game has run out, every card has been
     seen (the redeal turns over a waste the player knows): the fair hint is
@@ -278,11 +310,13 @@ def test_once_nothing_is_hidden_the_fair_hint_is_the_proved_line() -> None:
     board = Board.from_number(WINNING_LINE["deal_number"], rules)
     moves = [Move.parse(text) for text in WINNING_LINE["moves"]]
     for move in moves:
-        if nothing_hidden(board):
+        if not board.stock:
             break
-        before = board.copy()
+        if not nothing_hidden(board):
+            before = board.copy()
         board.push(move)
     assert not board.stock and board.waste and board.redeals_used == 0
+    assert len(set(before.stock)) > 1  # (the last position with two cards or more face down)
     sampled = find_hint(before, 3.0)
     assert sampled["fair"] is True and sampled["kind"] in ("sampled", "heuristic", "safe", "only")
     report = hint_report(board, seconds=5.0)

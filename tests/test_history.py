@@ -9,6 +9,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
+
 from terrace.board import Board
 from terrace.solver import hint_line
 from terrace.solver.history import LOOKBACK, Key, pass_stage, same_pass_keys, same_pass_positions
@@ -197,3 +199,62 @@ def test_the_solver_reads_no_further_back_or_ahead_than_a_board_keeping_lookback
         assert len(recent.move_stack) <= LOOKBACK and len(recent.redo_stack) <= LOOKBACK
         assert observe(recent) == observe(full)
         assert same_pass_positions(recent) == same_pass_positions(full)
+
+
+def _walked(board: Board, lookback: int) -> set[Key]:
+    """The positions of the pass, walked back afresh (as before the memo)."""
+    from terrace.solver.history import _same_pass_boards
+
+    return {board.position_key()} | {earlier.position_key() for earlier in _same_pass_boards(board, lookback)}
+
+
+@pytest.mark.parametrize("lookback", [1, 3, 40, LOOKBACK])
+def test_the_walk_back_gone_on_from_the_last_is_the_walk_made_afresh(lookback: int) -> None:
+    """same_pass_keys goes on from the walk it made one move before in the
+    same game; whatever is played (moves to and fro, draws, moves taken
+    back and redone, two games in turn, the board copied as the web's
+    solver process gets it, with its last moves only) it finds what a walk
+    made afresh finds."""
+    rng = random.Random(lookback)
+    boards = [Board.from_number(4, get_rules("falling-star")), Board.from_number(5, get_rules("wood"))]
+    for step in range(600):
+        board = boards[step % 2] if rng.random() < 0.8 else boards[rng.randrange(2)]
+        roll = rng.random()
+        if roll < 0.1 and board.move_stack:
+            board.pop()
+        elif roll < 0.15 and board.can_redo:
+            board.redo()
+        else:
+            moves = [m for m in board.legal_moves if not m.is_draw] if rng.random() < 0.9 else []
+            moves = moves or list(board.legal_moves)
+            if not moves:
+                continue
+            board.push(rng.choice(moves))
+        asked = board if rng.random() < 0.7 else board.copy(keep=rng.choice([1, lookback, 5_000]))
+        assert set(same_pass_keys(asked, lookback)) == _walked(asked, lookback), step
+
+
+def test_a_hint_along_a_long_pass_walks_back_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each hint along a pass of 2,000 moves walked back through all of
+    them (Empress of Italy, pile moves only: 80 ms of a continued hint that
+    otherwise takes 1 ms, load 23): a walk back goes on from the last."""
+    board = Board.from_number(1, get_rules("empress-of-italy"))
+    board.push_text("c1")
+    rng = random.Random(1)
+    for _ in range(2_000):
+        board.push(rng.choice([m for m in board.legal_moves if m.source == m.target == "t"]))
+    same_pass_keys(board)
+    taken: list[int] = []
+    pop = Board.pop
+
+    def counted(self: Board) -> Any:
+        taken.append(1)
+        return pop(self)
+
+    monkeypatch.setattr(Board, "pop", counted)
+    for _ in range(20):
+        board.push(rng.choice([m for m in board.legal_moves if m.source == m.target == "t"]))
+        keys = same_pass_keys(board)
+    assert len(taken) <= 20 + 20  # (one move taken back a walk, and the counted pushes' none)
+    monkeypatch.setattr(Board, "pop", pop)
+    assert set(keys) == _walked(board, LOOKBACK)

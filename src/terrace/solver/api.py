@@ -524,7 +524,8 @@ class Solving:
 
     @property
     def table_bytes(self) -> int:
-        """The bytes the compiled core's tables of the searches hold now."""
+        """The bytes the tables of the searches hold now (the compiled
+        core's, or about those of the pure-Python search's positions)."""
         if self.released:
             return 0
         return sum(search.table_bytes for task in self.tasks

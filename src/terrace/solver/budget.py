@@ -46,3 +46,15 @@ def check_nodes(nodes: int | None, name: str = "max_nodes") -> int | None:
     if whole is None or whole < 0:
         raise ValueError(f"{name} must be a whole number >= 0, not {quote(nodes)}")
     return whole
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as a plain ``int`` if it is a whole number >= 0 (of any
+    integer type), which fixes a player's random draws. ``random.Random``
+    takes None, floats and text too, but None draws a new seed each time
+    (six fair hints at one position gave five answers) and NaN is no key
+    a hint asked again finds its work under."""
+    whole = as_whole(seed)
+    if whole is None or whole < 0:
+        raise ValueError(f"seed must be a whole number >= 0, not {quote(seed)}")
+    return whole

@@ -58,7 +58,7 @@ from terrace.errors import TerraceError
 from terrace.moves import Move
 from terrace.refusals import quote
 from terrace.solver.api import SolveResult, Solving
-from terrace.solver.budget import check_nodes
+from terrace.solver.budget import check_nodes, check_seed
 from terrace.solver.decision import Decision
 from terrace.solver.greedy import choice_value, greedy_move
 from terrace.solver.lines import replays_to_win
@@ -82,7 +82,8 @@ KEPT_SOLVES = 16
 keeps to go on with when the decision is asked again (the latest ones)..."""
 KEPT_SOLVE_BYTES = 256 << 20
 """... and how many bytes of their tables in all (a solve of Admiral's
-Patience held 4 MB at 1.28 million positions); the one cut short last is
+Patience held 4 MB at 1.28 million positions; the pure-Python search's,
+:data:`~terrace.solver.search.PY_ENTRY_BYTES` a position kept); the one cut short last is
 kept whatever its size. A solve pushed out starts again when its sample
 is solved again."""
 KEPT: Bounded[Solving, int] = Bounded(KEPT_SOLVES, KEPT_SOLVE_BYTES, lambda held: held,
@@ -277,7 +278,7 @@ class FairPlayer:
         self.positions = 0
         """Positions its solves entered so far (each solve stops within a
         turn of :data:`terrace.solver.api.NODE_SLICE` positions past its cap)."""
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
         self._samples: list[_Sample] = []
         self._last: Move | None = None
         self._solves = 0

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from terrace.board import Board, Status, given_board
@@ -89,6 +90,11 @@ class KeptLine:
     from here rather than reading every move of it again, which cost each
     hint time in the length of the line still ahead (Empress of Italy 1,
     followed to its end: 322,006 moves read for 773 hints)."""
+    board: Board | None = field(default=None, compare=False, repr=False)
+    """The board at ``start`` (no moves; never changed), when the line was
+    made in this process: a hint continuing the line walks it from a copy
+    rather than reading ``start`` again (Board.from_position: 1-7 ms of
+    four to eight decks, most of such a hint)."""
 
     def __reduce__(self) -> tuple[type[KeptLine], tuple[str, tuple[str, ...], str | None]]:
         """Pickled (to and from a solver process) without ``parsed``:
@@ -98,7 +104,7 @@ class KeptLine:
         web's hints of a game go to the process of its last one) its
         moves need not be read again."""
         if self.parsed and len(self.parsed) == len(self.moves):
-            SENT.put(self, self.parsed)
+            SENT.put(self, (self.parsed, self.board))
         return KeptLine, (self.start, self.moves, self.behind_of)
 
 
@@ -107,9 +113,11 @@ SENT_LINES = 16
 remembers with their moves read..."""
 SENT_MOVES = 200_000
 """... and how many of their moves in all."""
-SENT: Bounded[KeptLine, tuple[Move, ...]] = Bounded(SENT_LINES, SENT_MOVES, len)
-"""The moves, read, of the kept lines last pickled here, by the line (its
-texts: an equal line unpickled finds them)."""
+SENT: Bounded[KeptLine, tuple[tuple[Move, ...], Board | None]] = Bounded(
+    SENT_LINES, SENT_MOVES, lambda sent: len(sent[0]))
+"""The moves, read, and the start board (:attr:`KeptLine.board`) of the
+kept lines last pickled here, by the line (its texts: an equal line
+unpickled finds them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +151,8 @@ def line_texts(found: PeekHint) -> list[str]:
     return [str(move) for move in found.line]
 
 
-def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.inf) -> list[Move] | None:
+def continued(kept: KeptLine, board: Board, seen: AbstractSet[Key],
+              until: float = math.inf) -> list[Move] | None:
     """The rest of ``kept`` from the last point where it passes through
     ``board``'s position (a detour that comes back here is skipped), when
     none of the rest's positions is in ``seen`` (position keys:
@@ -159,14 +168,14 @@ def continued(kept: KeptLine, board: Board, seen: set[Key], until: float = math.
     return None if rest is None else list(rest[1])
 
 
-def _rest(kept: KeptLine, board: Board, seen: set[Key],
+def _rest(kept: KeptLine, board: Board, seen: AbstractSet[Key],
           until: float) -> tuple[tuple[str, ...], tuple[Move, ...]] | None:
     """:func:`continued`'s rest of ``kept``, as its move texts and its
     moves (slices of ``kept``'s: no move of the rest is read or written
     again, when ``kept`` holds its moves read)."""
     try:
         moves = _known(kept)
-        walker = Board.from_position(kept.start, board.rules)
+        walker = _start(kept, board.rules)
         here, stage = board.position_key(), pass_stage(board)
         at = 0 if walker.position_key() == here else -1
         for index, text in enumerate(kept.moves):
@@ -193,7 +202,25 @@ def _known(kept: KeptLine) -> tuple[Move, ...] | None:
     holds for it), else None."""
     if len(kept.parsed) == len(kept.moves):
         return kept.parsed
+    sent = _sent(kept)
+    return None if sent is None else sent[0]
+
+
+def _sent(kept: KeptLine) -> tuple[tuple[Move, ...], Board | None] | None:
+    """What :data:`SENT` holds for ``kept``, else None."""
     return SENT.get(kept) if isinstance(kept.moves, tuple) else None  # (a list of texts: no key)
+
+
+def _start(kept: KeptLine, rules: Rules) -> Board:
+    """A board at ``kept.start`` to walk the line on: a copy of the one
+    kept with it (or in :data:`SENT`), else the position read."""
+    held = kept.board
+    if held is None and not kept.parsed:
+        sent = _sent(kept)
+        held = None if sent is None else sent[1]
+    if held is not None and held.rules == rules:
+        return held.copy(stack=False)
+    return Board.from_position(kept.start, rules)
 
 
 def _parsed(kept: KeptLine) -> tuple[Move, ...]:
@@ -219,7 +246,7 @@ def given_line(board: Board, line: Sequence[Move], until: float) -> KeptLine | N
         start.pop()
     if not replays_to_win(start, line, until):
         return None
-    return KeptLine(start.position(), tuple(texts), parsed=tuple(line))
+    return KeptLine(start.position(), tuple(texts), parsed=tuple(line), board=start.copy(stack=False))
 
 
 def _overlap(played: list[str], line: list[str]) -> int:
@@ -240,7 +267,7 @@ def _overlap(played: list[str], line: list[str]) -> int:
     return k
 
 
-def _fresh_line(board: Board, line: Sequence[Move], seen: set[Key], until: float = math.inf,
+def _fresh_line(board: Board, line: Sequence[Move], seen: AbstractSet[Key], until: float = math.inf,
                 horizon: int | None = None) -> bool:
     """True when playing ``line`` from ``board`` reaches no position in
     ``seen``, the game's positions of ``board``'s stage (see
@@ -328,7 +355,8 @@ def peek_hint(board: Board, seconds: float, kept: KeptLine | None = None,
     return rule_of_thumb(board)
 
 
-def win_behind(board: Board, line: list[Move], seen: set[Key], until: float = math.inf) -> PeekHint | None:
+def win_behind(board: Board, line: list[Move], seen: AbstractSet[Key],
+               until: float = math.inf) -> PeekHint | None:
     """The hint for a winning ``line`` from ``board`` that passes a position
     in ``seen`` (one the game has had): the rest of the line from the last
     such position, which wins from there and reaches no position in
@@ -365,7 +393,8 @@ def win_behind(board: Board, line: list[Move], seen: set[Key], until: float = ma
     earlier, back = walked
     if back == 0:
         return _winnable(board, rest, seen, until)
-    kept = KeptLine(earlier.position(), tuple(str(m) for m in rest), board.position(), tuple(rest))
+    kept = KeptLine(earlier.position(), tuple(str(m) for m in rest), board.position(), tuple(rest),
+                    earlier.copy(stack=False))
     return PeekHint(None, WINNABLE, rest, why=WIN_BEHIND, kept=kept, back=back)
 
 
@@ -373,12 +402,13 @@ def _behind_again(board: Board, kept: KeptLine) -> PeekHint | None:
     """The win behind that ``kept`` was hinted as at ``board``'s position,
     said again: take back as many moves as lead to ``kept.start``; None
     when that is no longer among the game's last :data:`LOOKBACK` moves."""
-    walked = _walk_back(board, lambda earlier: earlier.position() == kept.start)
-    if walked is None or not walked[1]:
-        return None
-    try:
+    try:  # (by position keys: a position string of 8 decks for each move taken back cost 0.15-1 ms)
+        key = _start(kept, board.rules).position_key()
         line = list(_parsed(kept))
     except TerraceError:
+        return None
+    walked = _walk_back(board, lambda earlier: earlier.position_key() == key)
+    if walked is None or not walked[1]:
         return None
     return PeekHint(None, WINNABLE, line, why=WIN_BEHIND, kept=kept, back=walked[1])
 
@@ -397,19 +427,54 @@ def _walk_back(board: Board, there: Callable[[Board], bool]) -> tuple[Board, int
     return earlier, back
 
 
-def _winnable(board: Board, line: list[Move], seen: set[Key], until: float,
+def _winnable(board: Board, line: list[Move], seen: AbstractSet[Key], until: float,
               kept: tuple[tuple[str, ...], tuple[Move, ...]] | None = None) -> PeekHint:
     """The hint that starts the winning ``line`` from ``board``, kept for the
     next hint, without the detours at its head (:func:`direct`); ``kept``:
     ``line``'s texts and moves as a kept line holds them, when it is the
-    rest of one (kept as they are while no detour is dropped)."""
+    rest of one (kept as they are while no detour is dropped, and past the
+    last move dropped when one is: :func:`_texts_of`)."""
     shorter = direct(board, line, seen, until)
-    if kept is None or shorter is not line:
+    if kept is None:
         kept = tuple(str(m) for m in shorter), tuple(shorter)
-    return PeekHint(shorter[0], WINNABLE, shorter, kept=KeptLine(board.position(), kept[0], parsed=kept[1]))
+    elif shorter is not line:
+        kept = _texts_of(shorter, line, kept[0]), tuple(shorter)
+    start = board.copy(stack=False)
+    return PeekHint(shorter[0], WINNABLE, shorter,
+                    kept=KeptLine(start.position(), kept[0], parsed=kept[1], board=start))
 
 
-def direct(board: Board, line: list[Move], seen: set[Key], until: float = math.inf) -> list[Move]:
+def _texts_of(shorter: list[Move], line: Sequence[Move], texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The texts of ``shorter``, which is ``line`` (whose texts are
+    ``texts``) with some of its moves left out (:func:`direct`'s detours,
+    the same move objects): the moves up to the last one left out are
+    matched and their texts taken, the rest is a slice of ``texts``, so
+    that dropping a detour near the head of a line of 44,000 moves writes
+    none of them (it wrote them all). Written afresh when ``shorter`` is no
+    such part of ``line``.
+
+    >>> line = [Move.parse(t) for t in ("t1t2", "wf", "t2t1", "s", "wf")]
+    >>> _texts_of([line[1], line[3], line[4]], line, ("t1t2", "wf", "t2t1", "s", "wf"))
+    ('wf', 's', 'wf')
+    """
+    dropped = len(line) - len(shorter)
+    head: list[str] = []
+    at = 0  # (where in line the next move of shorter is looked for)
+    for index, move in enumerate(shorter):
+        if at - index == dropped:  # (every move left out lies behind: the rest is line's)
+            return (*head, *texts[at:])
+        while at < len(line) and line[at] is not move:
+            at += 1
+        if at == len(line):
+            break
+        head.append(texts[at])
+        at += 1
+    else:
+        return tuple(head)
+    return tuple(str(m) for m in shorter)
+
+
+def direct(board: Board, line: list[Move], seen: AbstractSet[Key], until: float = math.inf) -> list[Move]:
     """The winning ``line`` from ``board`` without the detours at its head:
     while its first move shifts a card to another pile that a later move
     takes straight back (nothing touching either pile in between) and the
@@ -536,7 +601,7 @@ def hint(board: Board, seconds: float = 1.0, cancel: Cancel | None = None) -> Hi
     return Hint(found.move, found.kind, list(found.line), found.back)
 
 
-def _fresh_detour(board: Board, seen: set[Key], deadline: float, cancel: Cancel | None,
+def _fresh_detour(board: Board, seen: AbstractSet[Key], deadline: float, cancel: Cancel | None,
                   nodes: int | None = None) -> list[Move]:
     """A winning line that reaches no position in ``seen``, starting with
     one of the moves to a new position, each tried with an equal share of

@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from terrace.board import Board
@@ -113,21 +114,31 @@ class Observation:
         (bottom first), which must be a permutation of ``unseen``."""
         if sorted(order) != list(self.unseen):
             raise ValueError("a determinisation must place exactly the unseen cards")
-        return Board.from_position(self.position(list(order)), self.rules)
+        return self._placed(order)
 
     def sample(self, rng: random.Random) -> Board:
         """A board whose unknown stock cards lie in a random order: one
         stock order consistent with everything the player has seen."""
         order = list(self.unseen)
         rng.shuffle(order)
-        return self.determinise(order)
+        return self._placed(order)
+
+    def _placed(self, order: Sequence[Card]) -> Board:
+        """:meth:`board` with its unknown stock cards in ``order`` (a
+        permutation of ``unseen``): a copy with another stock order, not a
+        position string read again (four decks: 0.3-0.5 ms a sample, most of
+        a fair hint of 64 samples of 200 positions)."""
+        board = self.board().copy(stack=False)
+        fill = iter(order)
+        board.stock = [next(fill) if c is None else c for c in self.stock]
+        return board
 
     def board(self) -> Board:
         """A fixed determinisation (unknown cards in sorted order) for
         working out the visible effect of moves; never a guide to the stock.
         Do not change it: it is shared."""
         if not self._canonical:
-            self._canonical.append(self.determinise(self.unseen))
+            self._canonical.append(Board.from_position(self.position(self.unseen), self.rules))
         return self._canonical[0]
 
     def card(self, move: Move) -> Card | None:
@@ -296,7 +307,7 @@ def stock_shown(start: Board, events: Iterable[Event], until: float | None = Non
     return lowest
 
 
-def _fresh(board: Board, move: Move, visited: set[Key]) -> bool:
+def _fresh(board: Board, move: Move, visited: AbstractSet[Key]) -> bool:
     """True when ``move`` leads to a position not in ``visited`` (the
     position keys of ``board``'s pass): a move that changes the stock
     starts another pass."""

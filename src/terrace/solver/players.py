@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from terrace.refusals import clip, quote
+from terrace.solver.budget import check_seed
 from terrace.solver.decision import Decision, Player
 from terrace.solver.fair import FAIR_VERSION, FairPlayer, FairSettings
 from terrace.solver.greedy import greedy_move
@@ -55,7 +56,7 @@ class RandomPlayer:
     name = "random"
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.rng = random.Random(check_seed(seed))
 
     def decide(self, obs: Observation, deadline: float | None = None) -> Decision:
         """A random move of ``obs.moves``."""

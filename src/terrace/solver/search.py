@@ -51,6 +51,10 @@ PY_MAX_ENTRIES = 20_000_000
 for one search and for all the pure-Python searches of the process together
 (a solve runs several: every candidate's, and its win-hunters), as the
 compiled core's memory limit counts all its tables."""
+PY_ENTRY_BYTES = 100
+"""About how many bytes an entry of the pure-Python search holds (its key
+in the set, the key itself and its share of the stack: 86-99 measured with
+tracemalloc on Admiral's Patience deal 2, 60,000 to 225,000 entries)."""
 _PY_ENTRIES = [0]
 """The transposition entries the live pure-Python searches of the process
 hold (each adds its own at every slice and takes them back when it ends or
@@ -220,6 +224,8 @@ class Search:
         self.best_first: int | None = None
         self._best_path: list[int] = []
         self._gen: Iterator[None] | None = None
+        self._entries = 0
+        """The entries the pure-Python search holds (as at its last pause)."""
         self._stop = 0
         self._slice = 4096
 
@@ -240,9 +246,12 @@ class Search:
 
     @property
     def table_bytes(self) -> int:
-        """The bytes of the compiled core's tables (0 for the pure-Python
-        search, and once released)."""
-        return 0 if self._compiled is None else int(self._compiled.table_bytes)
+        """The bytes of the compiled core's tables, or about those of the
+        pure-Python search's (:data:`PY_ENTRY_BYTES` an entry); 0 once
+        released."""
+        if self._compiled is None:
+            return 0 if self._released else self._entries * PY_ENTRY_BYTES
+        return int(self._compiled.table_bytes)
 
     @property
     def compiled(self) -> bool:
@@ -411,7 +420,7 @@ class Search:
                 if nodes >= self._stop:  # (step sets the stop of each slice)
                     self.nodes = nodes
                     _PY_ENTRIES[0] += len(visited) - held
-                    held = len(visited)
+                    held = self._entries = len(visited)
                     if held > (opt.max_entries or PY_MAX_ENTRIES) or _over_cap():
                         self.result = "memory"
                         return
@@ -467,6 +476,7 @@ class Search:
                 s.undo(path.pop(), undo.pop())
         finally:  # (also when the search is dropped mid-way: its generator is closed)
             _PY_ENTRIES[0] -= held
+            self._entries = 0
 
 
 def _counted(max_nodes: int) -> int:
