@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import warnings
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +91,7 @@ def test_a_backup_put_over_the_database_while_in_use_is_what_the_next_start_open
                 read = client.get("/api/games?recent=20", headers={"Accept-Language": language})
                 assert read.status_code == 503 and read.json()["code"] == "store-unavailable"
                 assert words in read.json()["error"]
-    with sqlite3.connect(db) as check:
+    with closing(sqlite3.connect(db)) as check:
         assert check.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     assert _games_in(db) == set(kept)
     assert (tmp_path / "games.sqlite-wal.replaced").stat().st_size > 0  # (the old log, kept)
@@ -121,5 +122,23 @@ def test_two_servers_folding_the_log_in_turn_are_not_taken_for_a_copy(tmp_path: 
             assert one.get("/api/games?recent=50").status_code == 200
             assert two.get("/api/games?recent=50").status_code == 200
         assert two.post(f"/api/games/{made[0]}/moves", json={"move": "c2"}).status_code == 200
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
+    assert _games_in(db) == set(made)
+
+
+def test_the_log_folded_in_by_another_program_is_not_taken_for_a_copy(tmp_path: Path) -> None:
+    """A replication or backup tool, or sqlite3's PRAGMA wal_checkpoint,
+    folds the log into the file without changing the database: the file
+    changed though no connection wrote. Taken for a copy, every request was
+    refused, and the close set the log aside (its moves with it)."""
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        client = _client(store)
+        made = _new_games(client, 3)
+        for mode in ("PASSIVE", "TRUNCATE"):
+            with closing(sqlite3.connect(db)) as other:
+                assert other.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()[0] == 0
+            assert client.get("/api/games?recent=20").status_code == 200
+            made += _new_games(client, 1)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
     assert _games_in(db) == set(made)

@@ -39,6 +39,7 @@ import os
 import re
 import shutil
 import sqlite3
+import sys
 import tempfile
 import threading
 import time
@@ -863,6 +864,8 @@ class SqliteStore:
         :meth:`_check_not_written_over`."""
         self._stamp_version = -1
         """``PRAGMA data_version`` when :attr:`_stamp` was taken."""
+        self._stamp_folds: tuple[bytes, int, int] | None = None
+        """:meth:`_folds` when :attr:`_stamp` was taken."""
         self._written_over = False
         """True once another program was found to have written over the
         file while open (a backup copied in): nothing more is read or
@@ -905,7 +908,26 @@ class SqliteStore:
         self._opened = file_identity(self._file) if self._file is not None else None
         """The device and inode of the file SQLite opened."""
         if not read_only and self._file is not None:
-            self._stamp, self._stamp_version = self._file_stamp(), self._data_version_now()
+            self._take_stamp(self._data_version_now())
+
+    def _take_stamp(self, version: int) -> None:
+        self._stamp, self._stamp_version, self._stamp_folds = self._file_stamp(), version, self._folds()
+
+    def _folds(self) -> tuple[bytes, int, int] | None:
+        """What the log's index (``-shm``, laid out as SQLite's WAL file
+        format says) tells of the folding of the log into the file: the
+        log's salt (new at each restart of the log), the frames folded in,
+        and those a fold in progress has begun to fold (more than the
+        former while it writes). None when there is no index to read."""
+        try:
+            with open(f"{self._file}-shm", "rb") as index:
+                head = index.read(136)
+        except OSError:
+            return None
+        if len(head) < 136:
+            return None
+        folded, begun = (int.from_bytes(head[at:at + 4], sys.byteorder) for at in (96, 128))
+        return head[32:40], folded, begun
 
     def _file_stamp(self) -> tuple[int, int, int] | None:
         """The database file's inode, size and time of change (None: no
@@ -922,10 +944,12 @@ class SqliteStore:
     def _check_not_written_over(self, change: str | None) -> None:
         """Refuse a read or a write (of ``change``) when another program
         wrote over the database file in place while it was open, as a backup
-        copied over it does: with SQLite writing to the file only when it
-        folds its log in after a change made through it, a file whose size
-        or time of change moved though no connection changed the database
-        (``PRAGMA data_version``) was written by something else. SQLite
+        copied over it does: SQLite writes to the file only when it folds
+        its log in, so a file whose size or time of change moved though no
+        connection changed the database (``PRAGMA data_version``) and no
+        fold was made or is under way (:meth:`_folds`: another program's,
+        such as ``PRAGMA wal_checkpoint`` or a replication tool's) was
+        written by something else. SQLite
         would read it through the log of the file it replaced (pages of two
         databases mixed), and fold that log into it at the close: the copy
         would be lost, and could be left damaged. (A file moved or replaced
@@ -934,9 +958,11 @@ class SqliteStore:
             now = self._file_stamp()
             if self._stamp is None or now is None or now == self._stamp or now[0] != self._stamp[0]:
                 return
-            version = self._data_version_now()
-            if version != self._stamp_version:  # (another connection's change, folded into the file)
-                self._stamp, self._stamp_version = now, version
+            version, folds = self._data_version_now(), self._folds()
+            if version != self._stamp_version or folds != self._stamp_folds or (
+                    folds is not None and folds[1] != folds[2]):
+                # (another connection's change or fold into the file, or a fold under way)
+                self._stamp, self._stamp_version, self._stamp_folds = now, version, folds
                 return
             self._written_over = True
             log.error("%s was written over by another program while in use (a backup copied in?): "
@@ -1310,7 +1336,7 @@ class SqliteStore:
                     conn.execute("COMMIT")
                     if write and self._stamp is not None:
                         # (the commit may have folded the log into the file)
-                        self._stamp = self._file_stamp() or self._stamp
+                        self._take_stamp(self._stamp_version)
                 except BaseException:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
