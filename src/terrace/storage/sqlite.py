@@ -866,6 +866,8 @@ class SqliteStore:
         """``PRAGMA data_version`` when :attr:`_stamp` was taken."""
         self._stamp_folds: tuple[bytes, int, int] | None = None
         """:meth:`_folds` when :attr:`_stamp` was taken."""
+        self._index_fd: int | None = None
+        """SQLite's descriptor of the log's index, as :meth:`_folds` last found it."""
         self._written_over = False
         """True once another program was found to have written over the
         file while open (a backup copied in): nothing more is read or
@@ -909,20 +911,43 @@ class SqliteStore:
         """The device and inode of the file SQLite opened."""
         if not read_only and self._file is not None:
             self._take_stamp(self._data_version_now())
+            if self._stamp_folds is None:
+                # (no log's index, or none this system lets be read without
+                # opening it: another program's folds could not be told from
+                # a copy, and the check is not made)
+                self._stamp = None
 
     def _take_stamp(self, version: int) -> None:
-        self._stamp, self._stamp_version, self._stamp_folds = self._file_stamp(), version, self._folds()
+        # (the folds read first: a fold that ends meanwhile is seen as one made since)
+        self._stamp_folds = self._folds()
+        self._stamp, self._stamp_version = self._file_stamp(), version
 
     def _folds(self) -> tuple[bytes, int, int] | None:
         """What the log's index (``-shm``, laid out as SQLite's WAL file
         format says) tells of the folding of the log into the file: the
         log's salt (new at each restart of the log), the frames folded in,
         and those a fold in progress has begun to fold (more than the
-        former while it writes). None when there is no index to read."""
+        former while it writes). None when it cannot be read.
+
+        It is read through the descriptor SQLite holds open (found in
+        ``/proc/self/fd``), never opened here: closing any descriptor of a
+        file drops every lock this process holds on it (POSIX), SQLite's
+        included, and another server then took the index for abandoned
+        and made it anew under this one (which died of SIGBUS)."""
+        index = os.path.realpath(f"{self._file}-shm")
         try:
-            with open(f"{self._file}-shm", "rb") as index:
-                head = index.read(136)
+            if self._index_fd is None or os.readlink(f"/proc/self/fd/{self._index_fd}") != index:
+                self._index_fd = None
+                for name in os.listdir("/proc/self/fd"):
+                    with contextlib.suppress(OSError):
+                        if os.readlink(f"/proc/self/fd/{name}") == index:
+                            self._index_fd = int(name)
+                            break
+            if self._index_fd is None:
+                return None
+            head = os.pread(self._index_fd, 136, 0)
         except OSError:
+            self._index_fd = None
             return None
         if len(head) < 136:
             return None
@@ -955,10 +980,13 @@ class SqliteStore:
         would be lost, and could be left damaged. (A file moved or replaced
         by another name is :meth:`_check_same_file`'s.)"""
         if not self._written_over:
-            now = self._file_stamp()
-            if self._stamp is None or now is None or now == self._stamp or now[0] != self._stamp[0]:
+            if self._stamp is None:
                 return
-            version, folds = self._data_version_now(), self._folds()
+            folds = self._folds()  # (before the file: see _take_stamp)
+            now = self._file_stamp()
+            if now is None or now == self._stamp or now[0] != self._stamp[0]:
+                return
+            version = self._data_version_now()
             if version != self._stamp_version or folds != self._stamp_folds or (
                     folds is not None and folds[1] != folds[2]):
                 # (another connection's change or fold into the file, or a fold under way)
