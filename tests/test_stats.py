@@ -90,6 +90,27 @@ def test_only_started_games_count_and_unfinished_are_not_losses() -> None:
     assert stats["variants"]["terrace"]["current_streak"] == 2
 
 
+def test_the_records_of_all_variants_compare_no_wins_of_two_kinds_of_game() -> None:
+    """A 40 s win of an easy custom game of one deck was the fastest win and
+    the fewest moves of all variants, ahead of every Terrace win: records
+    are kept per kind of game (as PySolFC and Aisleriot keep them)."""
+    easy = "terrace (custom: decks 1, reserve 0)"
+    games = [facts("won", 400.0, moves=120, started=100.0),
+             facts("won", 540.0, variant=easy, moves=52, started=500.0),
+             facts("lost", 600.0, variant="wood")]
+    stats = summarize(games)
+    overall = stats["overall"]
+    assert (overall["won"], overall["lost"], overall["current_streak"]) == (2, 1, 0)
+    def records(block: dict[str, Any]) -> tuple[Any, ...]:
+        return block["fewest_moves"], block["fewest_moves_wins"], block["fastest_seconds"]
+
+    assert records(overall) == (None, 0, None)
+    assert records(stats["variants"]["terrace"]) == (120, 1, 300.0)
+    assert records(stats["variants"][easy]) == (52, 1, 40.0)
+    # (with the wins of one kind of game, its records are all variants' too)
+    assert records(summarize(games[:1] + games[2:])["overall"]) == (120, 1, 300.0)
+
+
 def test_a_win_with_an_assist_counts_as_a_win_and_sets_no_record() -> None:
     """A win with the peeking hint on was the player's best in moves and
     time, and a later win of their own was hailed as a new best against it."""

@@ -203,6 +203,7 @@ class Refusal(StrEnum):
     FAULT_READ_ONLY = "fault-read-only"
     FAULT_CANNOT_OPEN = "fault-cannot-open"
     FAULT_DISK_FAILED = "fault-disk-failed"
+    FAULT_FILE_REPLACED = "fault-file-replaced"
     # A change the database did not take (the web game says them whole, as
     # its not-saved and not-saved-disk-full; {change} is a key of CHANGES)
     WRITE_DISK_FULL = "write-disk-full"
@@ -696,6 +697,11 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.FAULT_DISK_FAILED: Wording(
         503, "the disk failed (input/output error)",
         "Die Festplatte hat versagt (Ein-/Ausgabefehler)"),
+    Refusal.FAULT_FILE_REPLACED: Wording(
+        503, "another program wrote over it while in use (a backup copied in?); "
+             "stop Terrace and start it again to open it as it is now",
+        "Ein anderes Programm hat sie während des Betriebs überschrieben (eine Sicherung hineinkopiert?); "
+        "bitte Terrace beenden und neu starten, um sie so zu öffnen, wie sie jetzt ist"),
     Refusal.WRITE_DISK_FULL: Wording(
         507, "{change:change} was not saved: the disk is full",
         "{change:change} wurde nicht gespeichert: Die Festplatte ist voll"),

@@ -29,6 +29,7 @@ Move.parse('c1')
 from __future__ import annotations
 
 import bisect
+import contextlib
 import functools
 import itertools
 import json
@@ -38,6 +39,7 @@ import os
 import re
 import shutil
 import sqlite3
+import sys
 import tempfile
 import threading
 import time
@@ -856,6 +858,20 @@ class SqliteStore:
         self._side_before: set[str] = set()
         self._made = False
         self._made_folders: list[Path] = []
+        self._stamp: tuple[int, int, int] | None = None
+        """The database file's inode, size and time of change as this store
+        last left it (None: in memory or opened only to read): see
+        :meth:`_check_not_written_over`."""
+        self._stamp_version = -1
+        """``PRAGMA data_version`` when :attr:`_stamp` was taken."""
+        self._stamp_folds: tuple[bytes, int, int] | None = None
+        """:meth:`_folds` when :attr:`_stamp` was taken."""
+        self._index_fd: int | None = None
+        """SQLite's descriptor of the log's index, as :meth:`_folds` last found it."""
+        self._written_over = False
+        """True once another program was found to have written over the
+        file while open (a backup copied in): nothing more is read or
+        written, and :meth:`close` leaves the file as it now is."""
         if str(path) == MEMORY:
             self.path: Path | None = None
             self._file: Path | None = None
@@ -891,6 +907,98 @@ class SqliteStore:
         self._identity = self._files_identity()
         """The database file's and its log's device and inode, as opened:
         a write checks them first (see :meth:`_check_same_file`)."""
+        self._opened = file_identity(self._file) if self._file is not None else None
+        """The device and inode of the file SQLite opened."""
+        if not read_only and self._file is not None:
+            self._take_stamp(self._data_version_now())
+            if self._stamp_folds is None:
+                # (no log's index, or none this system lets be read without
+                # opening it: another program's folds could not be told from
+                # a copy, and the check is not made)
+                self._stamp = None
+
+    def _take_stamp(self, version: int) -> None:
+        # (the folds read first: a fold that ends meanwhile is seen as one made since)
+        self._stamp_folds = self._folds()
+        self._stamp, self._stamp_version = self._file_stamp(), version
+
+    def _folds(self) -> tuple[bytes, int, int] | None:
+        """What the log's index (``-shm``, laid out as SQLite's WAL file
+        format says) tells of the folding of the log into the file: the
+        log's salt (new at each restart of the log), the frames folded in,
+        and those a fold in progress has begun to fold (more than the
+        former while it writes). None when it cannot be read.
+
+        It is read through the descriptor SQLite holds open (found in
+        ``/proc/self/fd``), never opened here: closing any descriptor of a
+        file drops every lock this process holds on it (POSIX), SQLite's
+        included, and another server then took the index for abandoned
+        and made it anew under this one (which died of SIGBUS)."""
+        index = os.path.realpath(f"{self._file}-shm")
+        try:
+            if self._index_fd is None or os.readlink(f"/proc/self/fd/{self._index_fd}") != index:
+                self._index_fd = None
+                for name in os.listdir("/proc/self/fd"):
+                    with contextlib.suppress(OSError):
+                        if os.readlink(f"/proc/self/fd/{name}") == index:
+                            self._index_fd = int(name)
+                            break
+            if self._index_fd is None:
+                return None
+            head = os.pread(self._index_fd, 136, 0)
+        except OSError:
+            self._index_fd = None
+            return None
+        if len(head) < 136:
+            return None
+        folded, begun = (int.from_bytes(head[at:at + 4], sys.byteorder) for at in (96, 128))
+        return head[32:40], folded, begun
+
+    def _file_stamp(self) -> tuple[int, int, int] | None:
+        """The database file's inode, size and time of change (None: no
+        file there)."""
+        try:
+            info = self._file.stat() if self._file is not None else None
+        except OSError:
+            return None
+        return None if info is None else (info.st_ino, info.st_size, info.st_mtime_ns)
+
+    def _data_version_now(self) -> int:
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def _check_not_written_over(self, change: str | None) -> None:
+        """Refuse a read or a write (of ``change``) when another program
+        wrote over the database file in place while it was open, as a backup
+        copied over it does: SQLite writes to the file only when it folds
+        its log in, so a file whose size or time of change moved though no
+        connection changed the database (``PRAGMA data_version``) and no
+        fold was made or is under way (:meth:`_folds`: another program's,
+        such as ``PRAGMA wal_checkpoint`` or a replication tool's) was
+        written by something else. SQLite
+        would read it through the log of the file it replaced (pages of two
+        databases mixed), and fold that log into it at the close: the copy
+        would be lost, and could be left damaged. (A file moved or replaced
+        by another name is :meth:`_check_same_file`'s.)"""
+        if not self._written_over:
+            if self._stamp is None:
+                return
+            folds = self._folds()  # (before the file: see _take_stamp)
+            now = self._file_stamp()
+            if now is None or now == self._stamp or now[0] != self._stamp[0]:
+                return
+            version = self._data_version_now()
+            if version != self._stamp_version or folds != self._stamp_folds or (
+                    folds is not None and folds[1] != folds[2]):
+                # (another connection's change or fold into the file, or a fold under way)
+                self._stamp, self._stamp_version, self._stamp_folds = now, version, folds
+                return
+            self._written_over = True
+            log.error("%s was written over by another program while in use (a backup copied in?): "
+                      "nothing more is read or written until Terrace starts again", self._name)
+        if change is not None:
+            raise StoreWriteError(Reason(Refusal.WRITE_FILE_MOVED, change=change, name=self._name), "moved")
+        raise StoreError(Reason(Refusal.DATABASE_UNUSABLE, name=self._name,
+                                fault=Reason(Refusal.FAULT_FILE_REPLACED)))
 
     def _files_identity(self) -> tuple[tuple[int, int] | None, ...]:
         if self.path is None or self._file is None:
@@ -1117,9 +1225,68 @@ class SqliteStore:
         return verdicts_path(self.path)
 
     def close(self) -> None:
-        """Close the database (further calls fail)."""
+        """Close the database (further calls fail). A file another program
+        wrote over while open, or put in its place (a backup copied in), is
+        left as it now is: the log of the file it replaced is not folded
+        into it, but set aside beside it (``games.sqlite-wal.replaced``),
+        so that the next opening reads the copy, not the copy overlaid with
+        that log."""
         with self._lock:
+            if self._stamp is None:
+                self._conn.close()
+                return
+            with contextlib.suppress(StoreError, sqlite3.Error):
+                self._check_not_written_over(None)
+            now = file_identity(self._file) if self._file is not None else None
+            moved = now is not None and now != self._opened
+            if self._written_over:
+                self._close_without_checkpoint()
+            else:
+                self._conn.close()
+            if self._written_over or moved:
+                self._set_log_aside()
+
+    def _close_without_checkpoint(self) -> None:
+        """Close the connection without folding its log into the file:
+        another connection reading meanwhile keeps SQLite from taking the
+        lock it folds the log in with, and one opened only to read folds
+        nothing in when it closes last."""
+        assert self._file is not None
+        holder: sqlite3.Connection | None = None
+        try:
+            holder = _connect(self._file, "mode=ro")
+            holder.execute("BEGIN")
+            holder.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        except sqlite3.Error:
+            pass  # (the lock is taken on opening the log, before any page is read)
+        finally:
             self._conn.close()
+            if holder is not None:
+                holder.close()
+
+    def _set_log_aside(self) -> None:
+        """Move the log of the file that was replaced away from the file now
+        in its place (with its index), keeping the changes it holds."""
+        assert self._file is not None
+        wal = Path(f"{self._file}-wal")
+        if not wal.exists() or (self._identity[1] is not None and file_identity(wal) != self._identity[1]):
+            return
+        aside = Path(f"{wal}.replaced")
+        for number in itertools.count(2):
+            if not aside.exists():
+                break
+            aside = Path(f"{wal}.replaced-{number}")
+        try:
+            wal.rename(aside)
+            Path(f"{self._file}-shm").unlink(missing_ok=True)
+        except OSError as error:
+            log.error("%s was replaced while in use, and the log of the file it replaced could not be "
+                      "set aside (%s): move %s away before Terrace opens it again, or it is read "
+                      "over the file now there", self._name, error.strerror or error, wal.name)
+            return
+        log.warning("%s was replaced while in use (a backup copied in?): it was left as it is now, and "
+                    "the log of the file it replaced (the changes made since they were last written "
+                    "into it) was set aside as %s", self._name, aside.name)
 
     def discard(self) -> None:
         """Close the store, and remove the database again when this store
@@ -1190,9 +1357,14 @@ class SqliteStore:
                 try:
                     if write:
                         self._check_same_file(action or "change")
+                    self._check_not_written_over((action or "change") if write else None)
+                    if write:
                         self._others_wrote(conn)  # (a newer Terrace may have upgraded the file)
                     yield conn
                     conn.execute("COMMIT")
+                    if write and self._stamp is not None:
+                        # (the commit may have folded the log into the file)
+                        self._take_stamp(self._stamp_version)
                 except BaseException:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
