@@ -1083,6 +1083,60 @@ def test_the_piles_tops_kept_move_by_move_are_those_worked_out_afresh(start: str
     assert checked > 40
 
 
+@needs_core
+@pytest.mark.parametrize("start", [*(f"endgame:{i}" for i in (3, 4, 5, 6, 8, 9, 10, 11)),
+                                   "admirals-patience:4", "big-terrace:7"])
+def test_the_key_kept_move_by_move_is_the_key_worked_out_afresh(start: str) -> None:
+    # the search loop sets a move's key from the parts key_after() worked
+    # out for its table probe, and undo() takes the cards' keys off again
+    # (state.h); stopped every few positions, on two-lane and one-lane
+    # searches in every order and after restarts and the hunting loop, the
+    # key (both sums, each pile's key and share) is the one worked out
+    # afresh from the cards, after moves were taken back
+    # (the rule sets where the searches go back within 1,000 positions:
+    # suit and alternate foundations, every space rule, redeals, returns)
+    kind, number = start.split(":")
+    if kind == "endgame":
+        # (small games' endgames, and deals, which the searches go back in)
+        rules = [*RULE_SETS, FREE_RETURN][int(number)]
+        boards = [endgame_position(seed, rules, cards_in_play(rules)) for seed in range(3)]
+        boards += [Board.from_number(deal, rules) for deal in (1, 2)]
+    else:
+        boards = [Board.from_number(int(number), get_rules(kind))]
+    for board in boards:
+        while board.choosing:
+            board.push(next(iter(board.legal_moves)))
+    checked = turned = 0
+    for seed, board in enumerate(boards):
+        for options in (Options(core="compiled"), Options(core="compiled", shuffle=seed + 1),
+                        Options(core="compiled", shuffle=seed + 1, one_lane=True),
+                        Options(core="compiled", order=1, dig_only=True)):
+            search = Search(board, options)
+            core = search._compiled
+            assert core._keys_kept()
+            before: list[int] = []
+            for _ in range(200):
+                if core.step(5, math.inf):
+                    break
+                assert core._keys_kept(), (board.position(), options)
+                checked += 1
+                # (moves of the line at the last stop were taken back)
+                line = core.line()
+                turned += line[: len(before)] != before
+                before = line
+            line = core.line()
+            for prefix in ([], line[: len(line) // 2]):
+                search.restart(seed + 9, prefix, checked=False)
+                assert core._keys_kept()
+                core.step(50, math.inf)
+                assert core._keys_kept()
+            search.restart(seed + 9, [], checked=False)
+            core.hunt(500, math.inf, 40, 0, line, 0, 0, 7, 0, 3, 4, True)
+            assert core._keys_kept()
+    assert checked > 500
+    assert turned > 100
+
+
 def _hunter_run(search: Search, shuffle: int, max_nodes: int) -> tuple[Any, ...]:
     """What a restarted search in order ``shuffle`` finds in ``max_nodes``
     positions, with the epoch of its table and its entries."""

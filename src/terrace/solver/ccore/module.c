@@ -402,6 +402,39 @@ static PyObject *Core_tops_kept(Core *s, PyObject *unused) {
     return PyBool_FromLong(same);
 }
 
+/* _keys_kept(): a test hook, True when the position's key as the moves
+ * played and taken back keep it (Core.h, hpt, and each pile's ph and pm:
+ * set from key_after's parts by apply_(), taken off and put on again by
+ * undo(), state.h) is the key worked out afresh from the cards where the
+ * search stands */
+static PyObject *Core_keys_kept(Core *s, PyObject *unused) {
+    if (refused_while_running(s)) return NULL;
+    if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
+    uint64_t h[2], t[2] = {0, 0};
+    for (int l = 0; l < 2; l++) h[l] = s->z->zr[s->nres][l] + s->z->zd[s->ru][l];
+    for (int i = 0; i < s->nstk; i++)
+        for (int l = 0; l < 2; l++) h[l] += s->z->zs[i][s->HK[s->stk[i]]][l];
+    for (int i = 0; i < s->nwst; i++)
+        for (int l = 0; l < 2; l++) h[l] += s->z->zw[i][s->HK[s->wst[i]]][l];
+    int same = h[0] == s->h[0] && h[1] == s->h[1];
+    /* (hpt sums each pile's share less an empty pile's: it starts at 0
+     * with every pile empty, module.c's __init__) */
+    uint64_t e[2];
+    pile_share(s, 0, 0, e);
+    for (int j = 0; j < s->piles_n; j++) {
+        uint64_t k[2] = {0, 0}, m[2];
+        for (int i = 0; i < s->plen[j]; i++)
+            for (int l = 0; l < 2; l++) k[l] += s->zp[j][i][s->HK[s->pile[j][i]]][l];
+        pile_share(s, k[0], k[1], m);
+        for (int l = 0; l < 2; l++) {
+            same &= k[l] == s->ph[j][l] && m[l] == s->pm[j][l];
+            t[l] += m[l] - e[l];
+        }
+    }
+    same &= t[0] == s->hpt[0] && t[1] == s->hpt[1];
+    return PyBool_FromLong(same);
+}
+
 /* _moves(): a test hook, the moves gen() lists where the search stands
  * (after the last move of its line), its random order left as it was */
 static PyObject *Core_moves(Core *s, PyObject *unused) {
@@ -457,6 +490,8 @@ static PyMethodDef Core_methods[] = {
      "_heights_kept(): a test hook, True when the kept foundation heights are those counted afresh"},
     {"_tops_kept", (PyCFunction)Core_tops_kept, METH_NOARGS,
      "_tops_kept(): a test hook, True when the kept tops of the piles are those worked out afresh"},
+    {"_keys_kept", (PyCFunction)Core_keys_kept, METH_NOARGS,
+     "_keys_kept(): a test hook, True when the position's key is the one worked out afresh from the cards"},
     {"_moves", (PyCFunction)Core_moves, METH_NOARGS,
      "_moves(): a test hook, the moves the search lists where it stands, its random order left as it was"},
     {"_table_epoch", (PyCFunction)Core_table_epoch, METH_VARARGS,
