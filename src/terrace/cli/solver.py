@@ -145,8 +145,8 @@ def _code(card: int) -> str:
 @click.option("--moves", "-m", default="", help="Moves to play first, e.g. \"c1 s wf\".")
 @click.option("--fair/--peek", default=True, show_default=True,
               help="Fair: decide from what a player sees; peek: the solver's line, which sees the stock.")
-@click.option("--seed", type=WholeNumber(), default=0, show_default=True,
-              help="Seed of the sampled stock orders (fair).")
+@click.option("--seed", type=WholeNumber(0), default=0, show_default=True,
+              help="Seed of the sampled stock orders (fair): a whole number, 0 or more.")
 @click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
 @click.option("--max-seconds", "--seconds", "max_seconds", type=Seconds(), default=10.0, show_default=True,
               help="Time budget (named as in solve, deal and survey; --seconds is its older name).")
@@ -208,8 +208,8 @@ def _line_moves(line: str) -> list[Move]:
 @click.option("--player", type=click.Choice(PLAYERS), default="perfect", show_default=True,
               help="perfect: the solver, which sees the stock; fair, greedy, random: play-outs.")
 @click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
-@click.option("--seed", type=WholeNumber(), default=0, show_default=True,
-              help=f"Seed of the {' and '.join(SEEDED)} players' games.")
+@click.option("--seed", type=WholeNumber(0), default=0, show_default=True,
+              help=f"Seed of the {' and '.join(SEEDED)} players' games: a whole number, 0 or more.")
 @click.option("--jobs", "-j", type=WholeNumber(1, MAX_WORKERS), default=None,
               help="Worker processes (default, and at most: all cores).")
 @click.option("--max-seconds", type=Seconds(), default=None,
