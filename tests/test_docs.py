@@ -305,6 +305,23 @@ def test_readme_first_win_example_wins_well_within_its_default_budget() -> None:
     assert verdicts.count("won") == 1 and "unknown" in verdicts, verdicts  # it stopped at the first win
 
 
+def test_readme_says_when_the_fair_hint_follows_a_proved_line() -> None:
+    """README said the fair hint follows a proved line "once every card has
+    been seen (the stock run out)"; since bbf7b00 it does so also with one
+    card alone face down, the cards in sight saying which (Falling Star deal 4
+    after 82 draws: the proved answer, no samples), as api.md says."""
+    text = " ".join((DOCS.parent / "README.md").read_text().split())
+    assert ("once the player knows where every card lies (the stock run out, or one card alone, "
+            "or copies of one card, still face down: the cards in sight say which), it follows "
+            "a proved winning line") in text
+    draws = " ".join(["s"] * 82)
+    result = CliRunner().invoke(main, ["hint", "-v", "falling-star", "-n", "4", "--moves", draws,
+                                       "--max-seconds", "5", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["fair"] is True and "samples" not in report, report
+
+
 # -- the presets table ----------------------------------------------------------------
 
 
