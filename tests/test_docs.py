@@ -305,6 +305,25 @@ def test_readme_first_win_example_wins_well_within_its_default_budget() -> None:
     assert verdicts.count("won") == 1 and "unknown" in verdicts, verdicts  # it stopped at the first win
 
 
+def test_readme_says_where_make_play_puts_the_command_and_how_to_change_its_port() -> None:
+    """README's commands say `terrace ...` and its Python example needs the
+    installed package, but it never said where `make play` puts them: after
+    `make play`, `terrace variants` in a new shell was "command not found".
+    And port 8000 taken, play says "choose another port with --port", which
+    `make play` does not pass on: its PORT variable does."""
+    text = " ".join((DOCS.parent / "README.md").read_text().split())
+    makefile = (DOCS.parent / "Makefile").read_text()
+    scripts = (DOCS.parent / "pyproject.toml").read_text().split("[project.scripts]", 1)[1]
+    venv = re.search(r"^VENV\s*:?=\s*(\S+)$", makefile, re.MULTILINE)
+    assert venv is not None and re.search(r"^BIN\s*:?=\s*\$\(VENV\)/bin$", makefile, re.MULTILINE)
+    assert re.search(r"^terrace = ", scripts.strip(), re.MULTILINE)
+    assert f"its command is `{venv.group(1)}/bin/terrace` and its Python `{venv.group(1)}/bin/python`" in text
+    assert f"`. {venv.group(1)}/bin/activate`" in text
+    port = re.search(r"^PORT\s*\?=\s*(\d+)$", makefile, re.MULTILINE)
+    assert port is not None and "--port $(PORT)" in makefile
+    assert f"`make play PORT=8001` serves on another port when {port.group(1)} is taken" in text
+
+
 def test_readme_says_when_the_fair_hint_follows_a_proved_line() -> None:
     """README said the fair hint follows a proved line "once every card has
     been seen (the stock run out)"; since bbf7b00 it does so also with one
