@@ -305,6 +305,38 @@ def test_readme_first_win_example_wins_well_within_its_default_budget() -> None:
     assert verdicts.count("won") == 1 and "unknown" in verdicts, verdicts  # it stopped at the first win
 
 
+def test_readme_exit_status_table_is_the_statuses_the_commands_end_with(tmp_path: Path) -> None:
+    """README gave the exit statuses as one paragraph of nested parentheses
+    (which status a `replay --json` with an illegal move ends with was in
+    the middle of status 1's); they are a table now, each row held here to
+    what the commands do and to the statuses the code defines."""
+    from terrace.cli.errors import HUNG_UP, TERMINATED
+    from terrace.cli.stops import INTERRUPTED
+
+    text = (DOCS.parent / "README.md").read_text()
+    table = text.split("Exit status:", 1)[1].split("\n\n", 2)[1]
+    rows = dict(re.findall(r"^\| (\d+) \| (.*) \|$", table, re.MULTILINE))
+    assert list(rows) == ["0", "1", "2", "130", "143", "129"]
+    assert rows[str(INTERRUPTED)].startswith("Ctrl+C stopped")
+    assert rows[str(TERMINATED)].startswith("SIGTERM stopped")
+    assert rows[str(HUNG_UP)].startswith("SIGHUP stopped")
+    ends = {
+        "0": [["replay", "-n", "7", "--moves", "c1 t9t1", "--json"],
+              ["solve", "-n", "7", "--max-nodes", "1000"]],  # unknown
+        "1": [["replay", "-n", "7", "--moves", "c1 t9t1"], ["show", "-n", "7", "--moves", "c1 t9t1"],
+              ["hint", "-n", "7", "--moves", "c1", "--line", "c1 zz"]],
+        "2": [["deal", "-n", "x"], ["show", "--deal-file", str(tmp_path / "missing")],
+              ["import", "--db", ":memory:", str(tmp_path / "missing.json")]],
+    }
+    words = {"0": ["`solve` for `lost` or `unknown`", "`replay --json` with an illegal move"],
+             "1": ["`replay`, `show` or `hint` with an illegal move", "`hint` with a word of `--line`"],
+             "2": ["a usage error", "an input file that cannot be read"]}
+    for status, commands in ends.items():
+        assert all(said in rows[status] for said in words[status]), rows[status]
+        for command in commands:
+            assert CliRunner().invoke(main, command).exit_code == int(status), command
+
+
 def test_readme_says_where_make_play_puts_the_command_and_how_to_change_its_port() -> None:
     """README's commands say `terrace ...` and its Python example needs the
     installed package, but it never said where `make play` puts them: after
