@@ -337,6 +337,22 @@ def test_readme_exit_status_table_is_the_statuses_the_commands_end_with(tmp_path
             assert CliRunner().invoke(main, command).exit_code == int(status), command
 
 
+def test_readme_says_which_hint_prints_a_line_to_give_back() -> None:
+    """README said "`terrace hint` prints its line, and `--line` gives it
+    back", but its own example (`terrace hint --deal-number 7 --moves "c2"`)
+    is the fair hint, which prints a move and its sampled wins, no line;
+    the peeking hint prints the line."""
+    text = " ".join((DOCS.parent / "README.md").read_text().split())
+    assert "`terrace hint --peek` prints its line, and `--line` gives it back" in text
+    assert "The fair hint, `terrace hint`'s default, samples the stock instead and has no line" in text
+    fair = CliRunner().invoke(main, ["hint", "-n", "7", "--moves", "c2", "--max-seconds", "5",
+                                     "--samples", "2"])
+    peek = CliRunner().invoke(main, ["hint", "-n", "7", "--moves", "c2", "--peek", "--max-seconds", "5"])
+    assert fair.exit_code == peek.exit_code == 0, (fair.output, peek.output)
+    assert "--line" not in fair.output and "sampled" in fair.output
+    assert "line (--line continues it): " in peek.output
+
+
 def test_readme_says_where_make_play_puts_the_command_and_how_to_change_its_port() -> None:
     """README's commands say `terrace ...` and its Python example needs the
     installed package, but it never said where `make play` puts them: after
