@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -593,6 +594,17 @@ def test_a_negative_seed_is_refused_by_the_options_name_on_every_command(args: l
         "Error: Invalid value for '--seed': -1 is too small: give at least 0")
     assert not list(tmp_path.iterdir())
     assert "0 or more" in " ".join(run(args[0], "--help").output.split())
+
+
+def test_the_survey_help_gives_each_players_default_budget() -> None:
+    """The help wrote the default budgets out by hand beside DEFAULT_BUDGET,
+    which the survey applies; it is made from it now."""
+    from terrace.cli.solver import DEFAULT_BUDGET
+
+    text = " ".join(run("survey", "--help").output.split())
+    assert "Budget per deal (default: 10 for perfect, 1800 for fair, 60 for greedy and random)." in text
+    for player, seconds in DEFAULT_BUDGET.items():
+        assert re.search(rf"\b{seconds:g} for (\w+ and )?{player}\b", text), (player, seconds)
 
 
 def test_a_seed_is_taken_where_it_changes_the_games(tmp_path: Path) -> None:

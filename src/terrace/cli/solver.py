@@ -61,6 +61,17 @@ from terrace.variants import TITLES, preset_name
 DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
 """Seconds per deal when ``--max-seconds`` is not given."""
 
+
+def _budget_help() -> str:
+    """--max-seconds' help, from :data:`DEFAULT_BUDGET`: "Budget per deal
+    (default: 10 for perfect, 1800 for fair, 60 for greedy and random)."."""
+    players: dict[float, list[str]] = {}
+    for player, seconds in DEFAULT_BUDGET.items():
+        players.setdefault(seconds, []).append(player)
+    said = ", ".join(f"{seconds:g} for {' and '.join(names)}" for seconds, names in players.items())
+    return f"Budget per deal (default: {said})."
+
+
 _FAIR = FairSettings()
 SAMPLES_RANGE = SETTING_LIMITS["samples"]
 SAMPLES_HELP = (f"Sampled stock orders per decision (fair; {SAMPLES_RANGE[0]} to {SAMPLES_RANGE[1]},"
@@ -213,7 +224,7 @@ def _line_moves(line: str) -> list[Move]:
 @click.option("--jobs", "-j", type=WholeNumber(1, MAX_WORKERS), default=None,
               help="Worker processes (default, and at most: all cores).")
 @click.option("--max-seconds", type=Seconds(), default=None,
-              help="Budget per deal (default: 10 for perfect, 1800 for fair, 60 for greedy and random).")
+              help=_budget_help())
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Run on a Dask cluster (needs terrace[cluster]): a scheduler's address, "
                    "or local:N for N worker processes here. Default: a local process pool.")
