@@ -353,6 +353,31 @@ def test_readme_says_which_hint_prints_a_line_to_give_back() -> None:
     assert "line (--line continues it): " in peek.output
 
 
+def test_winnability_md_spells_out_the_keys_of_hint_json() -> None:
+    """`terrace hint --json` was described nowhere but as "the fair player's
+    move there" (winnability.md names its `line` only in passing), so a
+    script had to guess its keys: winnability.md lists them, here held to
+    the fair, peeking and needs-no-sample answers."""
+    text = " ".join((DOCS / "winnability.md").read_text().split())
+    said = text.split("`hint --json` prints one object:", 1)[1].split("```", 1)[0]
+    head, rest = said.split(" A fair hint", 1)
+    sampled_words, proved_words = rest.split(" A peeking hint", 1)
+    common, sampled, proved = (set(re.findall(r"`([a-z_]+)`", words))  # (not `game-over` nor `--peek`)
+                               for words in (head, sampled_words, proved_words.split(" instead.", 1)[0]))
+    draws = " ".join(["s"] * 82)
+    answers = {
+        "sampled": ["hint", "-n", "7", "--moves", "c2", "--samples", "2"],
+        "peek": ["hint", "-n", "7", "--moves", "c2", "--peek"],
+        "nothing hidden": ["hint", "-v", "falling-star", "-n", "4", "--moves", draws],
+    }
+    for name, command in answers.items():
+        result = CliRunner().invoke(main, [*command, "--max-seconds", "5", "--json"])
+        assert result.exit_code == 0, result.output
+        keys = set(json.loads(result.output))
+        extra = sampled if name == "sampled" else proved
+        assert keys == common | extra, (name, sorted(keys), sorted(common | extra))
+
+
 def test_readme_says_where_make_play_puts_the_command_and_how_to_change_its_port() -> None:
     """README's commands say `terrace ...` and its Python example needs the
     installed package, but it never said where `make play` puts them: after
