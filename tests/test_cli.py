@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -571,6 +572,39 @@ def test_samples_for_a_player_that_samples_nothing_is_refused_by_the_options_nam
         f"Error: the {player} player samples no stock orders and takes no --samples "
         "(it is for the fair player)")
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args", [
+    ["hint", "-v", "falling-star", "-n", "3", "--samples", "1", "--max-seconds", "5"],
+    ["survey", "-v", "falling-star", "--deals", "3", "--jobs", "1", "--player", "random"],
+    ["survey", "-v", "falling-star", "--deals", "3", "--jobs", "1", "--player", "fair", "--samples", "1",
+     "--max-seconds", "1"],
+])
+def test_a_negative_seed_is_refused_by_the_options_name_on_every_command(args: list[str],
+                                                                         tmp_path: Path) -> None:
+    """A seed is a whole number >= 0 (budget.check_seed): hint --seed -1 was
+    refused only by the fair hint itself, as "seed must be a whole number
+    >= 0, not -1", while survey --seed -1 was taken (a survey of random
+    games, status 0, its verdicts stored under seed -1). Both refuse it at
+    the option now, before any work."""
+    files = ["--verdicts-db", str(tmp_path / "v.sqlite3"), "--out", str(tmp_path)]
+    result = CliRunner().invoke(main, [*args, "--seed", "-1", *(files if args[0] == "survey" else [])])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines()[-1] == (
+        "Error: Invalid value for '--seed': -1 is too small: give at least 0")
+    assert not list(tmp_path.iterdir())
+    assert "0 or more" in " ".join(run(args[0], "--help").output.split())
+
+
+def test_the_survey_help_gives_each_players_default_budget() -> None:
+    """The help wrote the default budgets out by hand beside DEFAULT_BUDGET,
+    which the survey applies; it is made from it now."""
+    from terrace.cli.solver import DEFAULT_BUDGET
+
+    text = " ".join(run("survey", "--help").output.split())
+    assert "Budget per deal (default: 10 for perfect, 1800 for fair, 60 for greedy and random)." in text
+    for player, seconds in DEFAULT_BUDGET.items():
+        assert re.search(rf"\b{seconds:g} for (\w+ and )?{player}\b", text), (player, seconds)
 
 
 def test_a_seed_is_taken_where_it_changes_the_games(tmp_path: Path) -> None:

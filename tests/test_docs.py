@@ -305,6 +305,115 @@ def test_readme_first_win_example_wins_well_within_its_default_budget() -> None:
     assert verdicts.count("won") == 1 and "unknown" in verdicts, verdicts  # it stopped at the first win
 
 
+def test_readme_exit_status_table_is_the_statuses_the_commands_end_with(tmp_path: Path) -> None:
+    """README gave the exit statuses as one paragraph of nested parentheses
+    (which status a `replay --json` with an illegal move ends with was in
+    the middle of status 1's); they are a table now, each row held here to
+    what the commands do and to the statuses the code defines."""
+    from terrace.cli.errors import HUNG_UP, TERMINATED
+    from terrace.cli.stops import INTERRUPTED
+
+    text = (DOCS.parent / "README.md").read_text()
+    table = text.split("Exit status:", 1)[1].split("\n\n", 2)[1]
+    rows = dict(re.findall(r"^\| (\d+) \| (.*) \|$", table, re.MULTILINE))
+    assert list(rows) == ["0", "1", "2", "130", "143", "129"]
+    assert rows[str(INTERRUPTED)].startswith("Ctrl+C stopped")
+    assert rows[str(TERMINATED)].startswith("SIGTERM stopped")
+    assert rows[str(HUNG_UP)].startswith("SIGHUP stopped")
+    ends = {
+        "0": [["replay", "-n", "7", "--moves", "c1 t9t1", "--json"],
+              ["solve", "-n", "7", "--max-nodes", "1000"]],  # unknown
+        "1": [["replay", "-n", "7", "--moves", "c1 t9t1"], ["show", "-n", "7", "--moves", "c1 t9t1"],
+              ["hint", "-n", "7", "--moves", "c1", "--line", "c1 zz"]],
+        "2": [["deal", "-n", "x"], ["show", "--deal-file", str(tmp_path / "missing")],
+              ["import", "--db", ":memory:", str(tmp_path / "missing.json")]],
+    }
+    words = {"0": ["`solve` for `lost` or `unknown`", "`replay --json` with an illegal move"],
+             "1": ["`replay`, `show` or `hint` with an illegal move", "`hint` with a word of `--line`"],
+             "2": ["a usage error", "an input file that cannot be read"]}
+    for status, commands in ends.items():
+        assert all(said in rows[status] for said in words[status]), rows[status]
+        for command in commands:
+            assert CliRunner().invoke(main, command).exit_code == int(status), command
+
+
+def test_readme_says_which_hint_prints_a_line_to_give_back() -> None:
+    """README said "`terrace hint` prints its line, and `--line` gives it
+    back", but its own example (`terrace hint --deal-number 7 --moves "c2"`)
+    is the fair hint, which prints a move and its sampled wins, no line;
+    the peeking hint prints the line."""
+    text = " ".join((DOCS.parent / "README.md").read_text().split())
+    assert "`terrace hint --peek` prints its line, and `--line` gives it back" in text
+    assert "The fair hint, `terrace hint`'s default, samples the stock instead and has no line" in text
+    fair = CliRunner().invoke(main, ["hint", "-n", "7", "--moves", "c2", "--max-seconds", "5",
+                                     "--samples", "2"])
+    peek = CliRunner().invoke(main, ["hint", "-n", "7", "--moves", "c2", "--peek", "--max-seconds", "5"])
+    assert fair.exit_code == peek.exit_code == 0, (fair.output, peek.output)
+    assert "--line" not in fair.output and "sampled" in fair.output
+    assert "line (--line continues it): " in peek.output
+
+
+def test_winnability_md_spells_out_the_keys_of_hint_json() -> None:
+    """`terrace hint --json` was described nowhere but as "the fair player's
+    move there" (winnability.md names its `line` only in passing), so a
+    script had to guess its keys: winnability.md lists them, here held to
+    the fair, peeking and needs-no-sample answers."""
+    text = " ".join((DOCS / "winnability.md").read_text().split())
+    said = text.split("`hint --json` prints one object:", 1)[1].split("```", 1)[0]
+    head, rest = said.split(" A fair hint", 1)
+    sampled_words, proved_words = rest.split(" A peeking hint", 1)
+    common, sampled, proved = (set(re.findall(r"`([a-z_]+)`", words))  # (not `game-over` nor `--peek`)
+                               for words in (head, sampled_words, proved_words.split(" instead.", 1)[0]))
+    draws = " ".join(["s"] * 82)
+    answers = {
+        "sampled": ["hint", "-n", "7", "--moves", "c2", "--samples", "2"],
+        "peek": ["hint", "-n", "7", "--moves", "c2", "--peek"],
+        "nothing hidden": ["hint", "-v", "falling-star", "-n", "4", "--moves", draws],
+    }
+    for name, command in answers.items():
+        result = CliRunner().invoke(main, [*command, "--max-seconds", "5", "--json"])
+        assert result.exit_code == 0, result.output
+        keys = set(json.loads(result.output))
+        extra = sampled if name == "sampled" else proved
+        assert keys == common | extra, (name, sorted(keys), sorted(common | extra))
+
+
+def test_readme_says_where_make_play_puts_the_command_and_how_to_change_its_port() -> None:
+    """README's commands say `terrace ...` and its Python example needs the
+    installed package, but it never said where `make play` puts them: after
+    `make play`, `terrace variants` in a new shell was "command not found".
+    And port 8000 taken, play says "choose another port with --port", which
+    `make play` does not pass on: its PORT variable does."""
+    text = " ".join((DOCS.parent / "README.md").read_text().split())
+    makefile = (DOCS.parent / "Makefile").read_text()
+    scripts = (DOCS.parent / "pyproject.toml").read_text().split("[project.scripts]", 1)[1]
+    venv = re.search(r"^VENV\s*:?=\s*(\S+)$", makefile, re.MULTILINE)
+    assert venv is not None and re.search(r"^BIN\s*:?=\s*\$\(VENV\)/bin$", makefile, re.MULTILINE)
+    assert re.search(r"^terrace = ", scripts.strip(), re.MULTILINE)
+    assert f"its command is `{venv.group(1)}/bin/terrace` and its Python `{venv.group(1)}/bin/python`" in text
+    assert f"`. {venv.group(1)}/bin/activate`" in text
+    port = re.search(r"^PORT\s*\?=\s*(\d+)$", makefile, re.MULTILINE)
+    assert port is not None and "--port $(PORT)" in makefile
+    assert f"`make play PORT=8001` serves on another port when {port.group(1)} is taken" in text
+
+
+def test_readme_says_when_the_fair_hint_follows_a_proved_line() -> None:
+    """README said the fair hint follows a proved line "once every card has
+    been seen (the stock run out)"; since bbf7b00 it does so also with one
+    card alone face down, the cards in sight saying which (Falling Star deal 4
+    after 82 draws: the proved answer, no samples), as api.md says."""
+    text = " ".join((DOCS.parent / "README.md").read_text().split())
+    assert ("once the player knows where every card lies (the stock run out, or one card alone, "
+            "or copies of one card, still face down: the cards in sight say which), it follows "
+            "a proved winning line") in text
+    draws = " ".join(["s"] * 82)
+    result = CliRunner().invoke(main, ["hint", "-v", "falling-star", "-n", "4", "--moves", draws,
+                                       "--max-seconds", "5", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["fair"] is True and "samples" not in report, report
+
+
 # -- the presets table ----------------------------------------------------------------
 
 

@@ -421,6 +421,7 @@ def _limits() -> list[tuple[str, str, object]]:
         ("cluster.md", "joined the scheduler in {} s", cluster.WORKER_WAIT),
         ("cluster.md", "for {} minutes ends it", cluster.WORKER_WAIT / 60),
         ("cluster.md", "twice {} batches' budgets", cluster.IN_FLIGHT_PER_WORKER),
+        ("cluster.md", "the fair player with its default {} sampled stock orders", FairSettings().samples),
         ("winnability.md", "`verdicts.SOLVER_VERSION`, now {}", verdicts.SOLVER_VERSION),
         ("winnability.md", "(`hint_line.KEPT`, {} of them and {} moves in all",
          (hint_line.KEPT_LINES, hint_line.KEPT_MOVES)),

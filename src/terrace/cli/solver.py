@@ -61,6 +61,17 @@ from terrace.variants import TITLES, preset_name
 DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
 """Seconds per deal when ``--max-seconds`` is not given."""
 
+
+def _budget_help() -> str:
+    """--max-seconds' help, from :data:`DEFAULT_BUDGET`: "Budget per deal
+    (default: 10 for perfect, 1800 for fair, 60 for greedy and random)."."""
+    players: dict[float, list[str]] = {}
+    for player, seconds in DEFAULT_BUDGET.items():
+        players.setdefault(seconds, []).append(player)
+    said = ", ".join(f"{seconds:g} for {' and '.join(names)}" for seconds, names in players.items())
+    return f"Budget per deal (default: {said})."
+
+
 _FAIR = FairSettings()
 SAMPLES_RANGE = SETTING_LIMITS["samples"]
 SAMPLES_HELP = (f"Sampled stock orders per decision (fair; {SAMPLES_RANGE[0]} to {SAMPLES_RANGE[1]},"
@@ -145,8 +156,8 @@ def _code(card: int) -> str:
 @click.option("--moves", "-m", default="", help="Moves to play first, e.g. \"c1 s wf\".")
 @click.option("--fair/--peek", default=True, show_default=True,
               help="Fair: decide from what a player sees; peek: the solver's line, which sees the stock.")
-@click.option("--seed", type=WholeNumber(), default=0, show_default=True,
-              help="Seed of the sampled stock orders (fair).")
+@click.option("--seed", type=WholeNumber(0), default=0, show_default=True,
+              help="Seed of the sampled stock orders (fair): a whole number, 0 or more.")
 @click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
 @click.option("--max-seconds", "--seconds", "max_seconds", type=Seconds(), default=10.0, show_default=True,
               help="Time budget (named as in solve, deal and survey; --seconds is its older name).")
@@ -208,12 +219,12 @@ def _line_moves(line: str) -> list[Move]:
 @click.option("--player", type=click.Choice(PLAYERS), default="perfect", show_default=True,
               help="perfect: the solver, which sees the stock; fair, greedy, random: play-outs.")
 @click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
-@click.option("--seed", type=WholeNumber(), default=0, show_default=True,
-              help=f"Seed of the {' and '.join(SEEDED)} players' games.")
+@click.option("--seed", type=WholeNumber(0), default=0, show_default=True,
+              help=f"Seed of the {' and '.join(SEEDED)} players' games: a whole number, 0 or more.")
 @click.option("--jobs", "-j", type=WholeNumber(1, MAX_WORKERS), default=None,
               help="Worker processes (default, and at most: all cores).")
 @click.option("--max-seconds", type=Seconds(), default=None,
-              help="Budget per deal (default: 10 for perfect, 1800 for fair, 60 for greedy and random).")
+              help=_budget_help())
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Run on a Dask cluster (needs terrace[cluster]): a scheduler's address, "
                    "or local:N for N worker processes here. Default: a local process pool.")
