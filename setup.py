@@ -79,11 +79,11 @@ setup(
     ext_modules=[
         Extension(
             "terrace.solver._core",
-            [CORE + name for name in ("memory.c", "tables.c", "schedule.c", "search.c", "beam.c",
+            [CORE + name for name in ("memory.c", "tables.c", "schedule.c", "reach.c", "search.c", "beam.c",
                                       "nested.c", "nrpa.c", "hunt.c", "module.c")],
             depends=[CORE + name for name in ("core.h", "state.h", "keyset.h", "memory.h", "tables.h",
-                                              "schedule.h", "search.h", "beam.h", "nested.h", "nrpa.h",
-                                              "rollout.h", "hunt.h", "train.py")],
+                                              "schedule.h", "reach.h", "search.h", "beam.h", "nested.h",
+                                              "nrpa.h", "rollout.h", "hunt.h", "train.py")],
             extra_compile_args=["-O3", "-Wall"],
             libraries=["m"],  # exp() of the policy-learning hunter (nrpa.c)
             optional=True,

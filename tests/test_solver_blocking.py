@@ -4,6 +4,7 @@ availability, and the search that uses it gives the plain search's verdicts."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -13,12 +14,16 @@ from hypothesis import strategies as st
 from solver_brute import RULE_SETS, brute_force, built_position, cards_in_play, endgame_position
 from terrace.board import Board
 from terrace.rules import Rules
-from terrace.solver import solve
+from terrace.solver import api, solve
 from terrace.solver.prune import Reach, reserve_blocked, reserve_dead
-from terrace.solver.search import Options, Search
-from terrace.solver.state import State
+from terrace.solver.search import Options, Search, core_available
+from terrace.solver.state import DRAW, SRC_RESERVE, State
+from terrace.solver.twins import chosen
 from terrace.variants import get_rules
 from test_solver import _any_schedule
+from test_solver_core import OPTION_SETS, run, run_on
+
+needs_core = pytest.mark.skipif(not core_available(), reason="the compiled core is not built")
 
 GENERALS_LIKE = [
     Rules(decks=2, reserve=13, piles=4, candidates=0, foundations="suit"),
@@ -132,16 +137,17 @@ def test_the_greedy_schedule_is_exact_under_each_reserve_cards_availability(
     assert reserve_blocked(state) == (stuck or not _any_schedule_within(state)), state
 
 
+@pytest.mark.parametrize("core", ["python", pytest.param("compiled", marks=needs_core)])
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.describe())
-def test_the_search_with_blocking_gives_the_plain_searchs_verdicts(rules: Rules) -> None:
+def test_the_search_with_blocking_gives_the_plain_searchs_verdicts(rules: Rules, core: str) -> None:
     checked = 0
     for seed in range(6):
         rng = random.Random(100 + seed)
         in_play = cards_in_play(rules)
         board = built_position(rng, rules, in_play) if seed % 2 else endgame_position(seed, rules, in_play)
         reference = brute_force(board, 20_000)
-        search = Search(board, Options(reserve_blocking=True))
-        assert not search.compiled
+        search = Search(board, Options(reserve_blocking=True, core=core))
+        assert search.compiled == (core == "compiled")
         while not search.step(60.0, max_nodes=100_000) and search.nodes < 200_000:
             pass
         if search.result == "won":
@@ -164,15 +170,146 @@ def test_a_position_that_takes_the_core_millions_of_positions_is_cut_at_once() -
     board = built_position(random.Random(8), rules, 50)
     state = State(board, True, 0)
     assert reserve_blocked(state) and not reserve_dead(state)
-    search = Search(board, Options(reserve_blocking=True))
-    search.step(60.0, max_nodes=1_000)
-    assert search.result == "lost" and search.nodes == 1
+    for core in ("python", "compiled") if core_available() else ("python",):
+        search = Search(board, Options(reserve_blocking=True, core=core))
+        search.step(60.0, max_nodes=1_000)
+        assert search.result == "lost" and search.nodes == 1, core
 
 
-def test_the_compiled_core_does_not_take_the_option() -> None:
-    board = endgame_position(1, RULE_SETS[0])
-    with pytest.raises(ValueError, match="pure-Python"):
-        Search(board, Options(reserve_blocking=True, core="compiled"))
+@needs_core
+def test_the_core_cuts_exactly_where_python_does() -> None:
+    # every position reachable from random ones of every rule set (the
+    # positions of the soundness test above, and more seeds): the core's
+    # cut (ccore/reach.c) against prune.reserve_blocked, position for position
+    fired = positions = 0
+    for rules in ALL_RULES:
+        for seed in range(10):
+            rng = random.Random(seed)
+            in_play = cards_in_play(rules) - 4 + seed % 6
+            board = (built_position(rng, rules, in_play) if seed % 2
+                     else endgame_position(seed, rules, in_play))
+            graph = _reachable(board, 600)
+            if graph is None:
+                continue
+            for b in graph[0].values():
+                python = reserve_blocked(State(b, True, 0))
+                assert Search(b, Options(core="compiled"))._compiled._blocked() == python, (
+                    rules.describe(), b.position())
+                fired += python
+                positions += 1
+    # (both ways round, many times: 3,762 cut of 10,682 when written)
+    assert fired >= 2_000 and positions - fired >= 5_000, (fired, positions)
+
+
+@needs_core
+def test_the_moves_after_which_the_core_does_not_ask_keep_its_answer() -> None:
+    # ccore/reach.h, blocking_kept: after such a move from a position the cut
+    # passes, it passes again. The moves it leaves out do turn positions into
+    # cut ones: a pile's only card moved where no free space is left for it,
+    # and a draw with no redeal left (the waste's order)
+    kept = turned = lone = drawn = 0
+    for rules in ALL_RULES:
+        if rules.foundation_return:
+            continue
+        for seed in range(10):
+            rng = random.Random(seed)
+            in_play = cards_in_play(rules) - 4 + seed % 6
+            board = (built_position(rng, rules, in_play) if seed % 2
+                     else endgame_position(seed, rules, in_play))
+            graph = _reachable(board, 600)
+            if graph is None:
+                continue
+            for b in graph[0].values():
+                core = Search(b, Options(core="compiled"))._compiled
+                if core._blocked():
+                    continue
+                for m in core._moves():
+                    keeps, blocked = core._blocked_after(m)
+                    assert not (keeps and blocked), (rules.describe(), b.position(), m)
+                    kept += keeps
+                    if blocked:
+                        turned += 1
+                        src, dst = m >> 6, m & 63
+                        lone += m >= 0 and src < SRC_RESERVE and dst < SRC_RESERVE and len(b.tableau[src]) < 2
+                        drawn += m == DRAW
+    # (when written: 230 moves kept, 316 turned a position into a cut one,
+    # 18 of them a lone card's, 69 a draw)
+    assert kept >= 150 and turned >= 200 and lone >= 5 and drawn >= 30, (kept, turned, lone, drawn)
+
+
+def test_a_lone_card_moved_where_no_free_space_is_left_for_it_can_turn_a_position_into_a_cut_one() -> None:
+    # two decks in suit, base 5, spaces filled from the waste: 2C alone in
+    # the first pile goes onto 3D of 6C 5D 4C 3D. Before, the cut passes;
+    # after it, 2C can leave 3D only to go up (no other red 3 is shown and no
+    # space takes a pile card), and 16 cards, most of them clubs, can then
+    # never go up. So the compiled core asks again after a lone card's move
+    # unless spaces are free (ccore/reach.h, blocking_kept)
+    rules = Rules(decks=2, reserve=8, piles=4, candidates=0, foundations="suit", spaces="waste")
+    position = ("5 3D 5H6H7H8H9HTHJHQHKHAH2H3H,,,5H6H7H8H9HTHJHQHKHAH2H3H4H,5C6C7C8C9CTCJCQCKCAC2C3C4C,"
+                "5S6S7S8S9STSJSQSKSAS2S3S4S,5S6S7S8S9STSJSQSKSAS2S3S4S, 2C,6C5D4C3D,,JCTD QC "
+                "7C6D8D7D4DJD8DACTCQD4D8CTDJD4HKDKCQDKD5D9D6D2D5C7D9D9C3C2DADAD 0")
+    board = Board.from_position(position, rules)
+    assert not reserve_blocked(State(board, True, 0))
+    after = board.copy(stack=False)
+    after.push_text("t1t2")
+    assert reserve_blocked(State(after, True, 0))
+    if core_available():
+        core = Search(board, Options(core="compiled"))._compiled
+        assert not core._blocked()
+        assert core._blocked_after(0 * 64 + 1) == (False, True)
+
+
+@needs_core
+def test_a_solve_gives_the_cut_to_its_complete_search_alone() -> None:
+    # the hunters look for wins, which the cut never finds, at some 25 times
+    # the cost of a position for each check (api._Task)
+    board = chosen(Board.from_number(2, get_rules("generals-patience")), 1)  # (c2: not lost at the start)
+    task = api._Task(board, None, Options(reserve_blocking=True), hunt=True)
+    hunters = [h for h in (task.hunter, task.nested, task._new_hunter()) if h is not None]
+    assert len(hunters) >= 2  # (the first, digging, and a restarted one; the nested one when solve has it)
+    for search in (task.search, *hunters):
+        assert search.compiled
+        while not search.step(math.inf, max_nodes=2_000) and search.nodes < 20_000:
+            pass
+    assert task.search._compiled.blocked_checks > 0
+    for hunter in hunters:
+        assert hunter._compiled.blocked_checks + hunter._compiled.blocked_kept == 0
+
+
+@needs_core
+def test_the_core_with_blocking_visits_exactly_the_positions_python_visits() -> None:
+    # the core checks the cut only after the moves that can change its
+    # answer (ccore/search.c, blocking_kept); the Python search at every new
+    # position: the same positions, lines and verdicts
+    checks = skipped = cuts = 0
+    for rules, seed in ((rules, seed) for rules in ALL_RULES for seed in range(10)):
+        rng = random.Random(200 + seed)
+        board = (built_position(rng, rules, cards_in_play(rules)) if seed % 2
+                 else endgame_position(seed, rules, cards_in_play(rules)))
+        for extra in (OPTION_SETS[0], OPTION_SETS[1], OPTION_SETS[3], OPTION_SETS[7]):
+            python = run(board, Options(core="python", reserve_blocking=True, **extra), 30_000)  # type: ignore[arg-type]
+            search = Search(board, Options(core="compiled", reserve_blocking=True, **extra))  # type: ignore[arg-type]
+            assert run_on(search, 30_000) == python, (board.position(), extra)
+            core = search._compiled
+            if rules.foundation_return:
+                assert core.blocked_checks == 0
+            checks += core.blocked_checks
+            cuts += core.blocked_cuts
+            skipped += core.blocked_kept
+    # and from the start of whole deals (after their first base card)
+    for name in ("generals-patience", "terrace", "admirals-patience"):
+        board = Board.from_number(3, get_rules(name))
+        if board.choosing:
+            board.push(next(iter(board.legal_moves)))
+        python = run(board, Options(core="python", reserve_blocking=True), 8_000)
+        search = Search(board, Options(core="compiled", reserve_blocking=True))
+        assert run_on(search, 8_000) == python, name
+        checks += search._compiled.blocked_checks
+        cuts += search._compiled.blocked_cuts
+        skipped += search._compiled.blocked_kept
+    # (the cut and the skips both happen often: 712 cut of 11,645 checked,
+    # 910 not checked when written)
+    assert cuts >= 500 and skipped >= 600 and checks - cuts >= 5_000, (checks, skipped, cuts)
 
 
 def test_a_waste_card_that_can_go_up_may_hold_a_card_in_a_space_instead() -> None:

@@ -211,7 +211,9 @@ class _Task:
         self.choice = choice
         self.search = Search(board, replace(options, one_lane=False))
         """The complete search, always of two-lane keys (it proves losses)."""
-        self.options = options
+        self.options = replace(options, reserve_blocking=False) if options.reserve_blocking else options
+        """The hunters' options: never the reserve schedule with blocking,
+        which costs some 25 positions' time a check and finds no win."""
         self.limit = restart_nodes(board.rules, options)
         self.hunters = HuntState(
             SplitMix64(options.seed), ((options.seed - DEFAULT_SEED) * 0x9E3779B97F4A7C15) % (1 << 64),
@@ -224,7 +226,7 @@ class _Task:
         which takes :data:`NESTED_SHARE` of the hunting."""
         if hunt and options.elite and NESTED_SHARE > 0 and core_available():
             kind = {"nrpa": NRPA_LEVEL} if NRPA_LEVEL else {"nested": True}
-            self.nested = Search(board, replace(options, core="compiled", one_lane=True, **kind))
+            self.nested = Search(board, replace(self.options, core="compiled", one_lane=True, **kind))
         self.result: str | None = None
         self.line: list[Move] = []
         self.replay_by = math.inf

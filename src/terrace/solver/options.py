@@ -57,8 +57,8 @@ class Options:
     """Also cut, at every position, lines in which the reserve schedule
     fails once each reserve card may use only the cards that can reach a
     foundation before it (docs/winnability.md, "Reserve schedule with
-    blocking"). Only the pure-Python search has it: with ``core="auto"``
-    it chooses that search."""
+    blocking"). Both searches have it (the compiled core in ``ccore/reach.c``);
+    ``solve`` gives it to its complete searches only, never to the hunters."""
     order: int = ORDER_PLAIN
     """Move ordering: :data:`ORDER_PLAIN`, :data:`ORDER_DRAW_EARLY` or
     :data:`ORDER_UNRANKED`."""

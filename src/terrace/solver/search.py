@@ -156,14 +156,13 @@ class Search:
         self._clear()
         if len(self.options.hunters) > 1:
             raise ValueError(f"choose one hunter, not {' and '.join(self.options.hunters)}")
-        if self.options.reserve_blocking and self.options.core == "compiled":
-            raise ValueError("the reserve schedule with blocking needs the pure-Python search")
-        use_core = self.options.core == "compiled" or (
-            self.options.core == "auto" and _core is not None and not self.options.reserve_blocking)
+        use_core = self.options.core == "compiled" or (self.options.core == "auto" and _core is not None)
         if use_core:
             if _core is None:
                 raise RuntimeError("the compiled solver core is not built")
             self._compiled = _core.Search(*_core_arguments(board, self.options))
+            if self.options.reserve_blocking:
+                self._compiled.set_blocking(True)
             seed = (self.options.seed ^ self.options.shuffle) & (1 << 64) - 1
             if self.options.beam:
                 width = self.options.beam

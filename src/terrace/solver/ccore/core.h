@@ -12,6 +12,7 @@
  *   tables.c   card tables, Zobrist keys, the transposition table
  *   memory.c   the memory limit every table draws from
  *   schedule.c the reserve schedule (a pruning that state.h and beam.c use)
+ *   reach.c    the reserve schedule with blocking (a pruning of search.c)
  *   search.c   moves, prunings and the search loop (runs without the GIL)
  *   beam.c     the beam hunter, a win-finding search over layers of draws
  *   nested.c   the nested hunter, nested Monte Carlo search (level 1)
@@ -95,6 +96,8 @@ typedef struct {
     int reserve_extra;  /* Options.reserve_weight - 1: a line's worth counts a reserve card played this much more */
     int one_lane;       /* Options.one_lane: the piles key the first lane alone (a win-hunter's keys) */
     int hunt_mix;       /* Options.hunt_mix (0-3) */
+    int blocking;       /* Options.reserve_blocking, no foundation-return: the complete search's cut (reach.c) */
+    int64_t blocked_checks, blocked_cuts, blocked_kept;  /* how often it was asked, cut, and not asked (search.c) */
     int fmode;          /* a shuffled search's foundation moves: 0 first, 1 the waste's first, 2 shuffled in
                          * one position in eight (Options.hunt_mix; 3 picks by the shuffle); 0 unshuffled */
     uint64_t rng;

@@ -6,6 +6,7 @@
 #include "memory.h"
 #include "nested.h"
 #include "nrpa.h"
+#include "reach.h"
 #include "search.h"
 #include "state.h"
 #include "tables.h"
@@ -257,6 +258,52 @@ static PyObject *Core_set_nrpa(Core *s, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* set_blocking(on): the complete search cuts where the reserve schedule
+ * with blocking fails (Options.reserve_blocking; never with
+ * foundation-return), set before the search starts */
+static PyObject *Core_set_blocking(Core *s, PyObject *args) {
+    int on;
+    if (!PyArg_ParseTuple(args, "p", &on)) return NULL;
+    if (!s->mv || s->started || HUNTER(s) || s->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the blocking cut is set once, before the search starts");
+        return NULL;
+    }
+    s->blocking = on && !s->ret;
+    Py_RETURN_NONE;
+}
+
+/* _blocked(): a test hook, prune.reserve_blocked where the search stands */
+static PyObject *Core_blocked(Core *s, PyObject *unused) {
+    if (refused_while_running(s)) return NULL;
+    if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
+    return PyBool_FromLong(reserve_blocked(s));
+}
+
+/* _blocked_after(m) -> (kept, blocked): a test hook, move m (one of
+ * _moves()) played where the search stands: whether the search would
+ * leave the blocking cut unasked after it (blocking_kept), and whether it
+ * cuts there; then taken back */
+static PyObject *Core_blocked_after(Core *s, PyObject *args) {
+    int m;
+    if (!PyArg_ParseTuple(args, "i", &m)) return NULL;
+    if (refused_while_running(s)) return NULL;
+    if (!s->mv) { PyErr_SetString(PyExc_RuntimeError, "not initialised"); return NULL; }
+    int32_t legal[MAXGEN];
+    int prev = s->npath ? s->path[s->npath - 1] : -2, prev_u = s->npath ? s->undo[s->npath - 1] : 0, found = 0;
+    uint64_t rng = s->rng;
+    int n = gen(s, prev, prev_u, legal);
+    s->rng = rng;
+    for (int i = 0; i < n; i++) found |= legal[i] == m;
+    if (!found || !grow(s)) {
+        PyErr_SetString(PyExc_ValueError, "not a move of the search there");
+        return NULL;
+    }
+    int up_, u = apply(s, m, &up_);
+    int kept = blocking_kept(s, m, u), blocked = reserve_blocked(s);
+    undo(s, m, u);
+    return Py_BuildValue("(OO)", kept ? Py_True : Py_False, blocked ? Py_True : Py_False);
+}
+
 static PyObject *Core_restart(Core *s, PyObject *args) {
     unsigned long long shuffle;
     PyObject *moves;
@@ -471,6 +518,9 @@ static PyObject *Core_get_best_first(Core *s, void *c) { return PyLong_FromLong(
 static PyObject *Core_get_last_seconds(Core *s, void *c) { return PyFloat_FromDouble(s->last_seconds); }
 static PyObject *Core_get_entries(Core *s, void *c) { return PyLong_FromLongLong(s->tt_count); }
 static PyObject *Core_get_table_bytes(Core *s, void *c) { return PyLong_FromSize_t(s->tt_bytes); }
+static PyObject *Core_get_blocked_checks(Core *s, void *c) { return PyLong_FromLongLong(s->blocked_checks); }
+static PyObject *Core_get_blocked_cuts(Core *s, void *c) { return PyLong_FromLongLong(s->blocked_cuts); }
+static PyObject *Core_get_blocked_kept(Core *s, void *c) { return PyLong_FromLongLong(s->blocked_kept); }
 
 static PyGetSetDef Core_getset[] = {
     {"nodes", (getter)Core_get_nodes, NULL, "positions entered", NULL},
@@ -479,6 +529,10 @@ static PyGetSetDef Core_getset[] = {
     {"last_seconds", (getter)Core_get_last_seconds, NULL, "wall time of the last slice", NULL},
     {"entries", (getter)Core_get_entries, NULL, "positions in the transposition table", NULL},
     {"table_bytes", (getter)Core_get_table_bytes, NULL, "bytes of the transposition table", NULL},
+    {"blocked_checks", (getter)Core_get_blocked_checks, NULL, "positions the blocking cut looked at", NULL},
+    {"blocked_cuts", (getter)Core_get_blocked_cuts, NULL, "positions the blocking cut cut", NULL},
+    {"blocked_kept", (getter)Core_get_blocked_kept, NULL,
+     "new positions the blocking cut was not asked about (after a move that keeps its answer)", NULL},
     {NULL},
 };
 
@@ -498,6 +552,13 @@ static PyMethodDef Core_methods[] = {
      "_table_epoch(epoch=-1): a test hook, the epoch of a restarted search's table (-1: not stamped), set first when given"},
     {"set_nrpa", (PyCFunction)Core_set_nrpa, METH_VARARGS,
      "set_nrpa(level, iterations, seed): make this search the policy-learning hunter"},
+    {"set_blocking", (PyCFunction)Core_set_blocking, METH_VARARGS,
+     "set_blocking(on): cut where the reserve schedule with blocking fails, set before the search starts"},
+    {"_blocked_after", (PyCFunction)Core_blocked_after, METH_VARARGS,
+     "_blocked_after(m) -> (kept, blocked): a test hook, whether the search asks the blocking cut after move m, "
+     "and what it says"},
+    {"_blocked", (PyCFunction)Core_blocked, METH_NOARGS,
+     "_blocked(): a test hook, whether the reserve schedule with blocking fails where the search stands"},
     {"set_nested", (PyCFunction)Core_set_nested, METH_VARARGS, "set_nested(seed): make this search the nested hunter"},
     {"set_beam", (PyCFunction)Core_set_beam, METH_VARARGS,
      "set_beam(width, closure, per_parent, weights, seed): make this search the beam hunter"},

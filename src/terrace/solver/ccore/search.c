@@ -1,6 +1,7 @@
 /* Moves, prunings and the search loop of the compiled core (state.py,
  * movegen.py, prune.py, search.py). run() is called without the GIL. */
 #include "keyset.h"
+#include "reach.h"
 #include "search.h"
 #include "state.h"
 #include "tables.h"
@@ -328,6 +329,14 @@ static int push_frame(Core *s, int m, int u, int up_, int *cut) {
      * position before it passed, and the other classes are as they were) */
     int only = up_ && m >= 0 ? s->CLASS_OF[s->SK[s->upc[s->npath - 1]]] : -1;
     *cut = reserve_cut(s, up_, only);
+    /* Reserve schedule with blocking: at every new position but those
+     * after a move that never turns a position it passes into one it cuts
+     * (blocking_kept; the position before the move passed, or it would
+     * have no moves) */
+    if (!*cut && s->blocking) {
+        if (blocking_kept(s, m, u)) s->blocked_kept++;
+        else if (s->blocked_checks++, reserve_blocked(s)) { *cut = 1; s->blocked_cuts++; }
+    }
     if (!*cut) n = gen(s, m, u, s->mv + at);
     /* the table's slots of the positions these moves lead to are fetched
      * into the cache now, while the search plays the first of them: a
