@@ -620,3 +620,49 @@ def test_the_rule_options_summary_is_a_target_big_enough(api: Api, open_game: An
     was_open = page.locator("#dlg-new details").evaluate("(d) => d.open")
     summary.click()  # (and it still opens or closes its options)
     until(lambda: page.locator("#dlg-new details").evaluate("(d) => d.open") != was_open)
+
+
+def larger_text(size: int) -> Any:
+    """A before_goto that sets the browser's own font size (Chromium's
+    settings: Appearance, Font size) to ``size`` px, 16 by default."""
+    def set_size(page: Any) -> None:
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Page.enable")
+        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": size, "fixed": size}})
+    return set_size
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize(("width", "height"), [(320, 568), (568, 320), (390, 844), (1280, 860)])
+def test_the_browsers_larger_font_size_enlarges_the_text_and_every_button_stays_in_reach(
+        api: Api, open_game: Any, locale: str, width: int, height: int) -> None:
+    """A player who set the browser's font size to 24 px (150%) gets the
+    page's text 1.5 times as large (the page set 16 px and ignored it), and
+    the buttons still fit: none past the window's edge, over the title or
+    with its label cut, every one clickable (a 320 px phone's toolbar ran
+    the menu's button off the screen)."""
+    game = api.new(variant="terrace", deal_number=7)
+    sizes = {}
+    for size in (16, 24):
+        page = open_game(game, before_goto=larger_text(size), locale=locale,
+                         viewport={"width": width, "height": height})
+        sizes[size] = page.evaluate("""() => ['html', '#btn-new', '#counters', '#prompt']
+          .map((s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))""")
+        shown = page.evaluate("""() => {
+          const name = document.querySelector('.bar h1').getBoundingClientRect();
+          const edge = document.documentElement.clientWidth;
+          return [...document.querySelectorAll('.actions button')].filter((n) => n.getClientRects().length)
+            .map((n) => { const b = n.getBoundingClientRect();
+              return [n.id, b.left >= 0 && b.right <= edge + 0.5 && n.scrollWidth <= n.clientWidth + 1
+                && !(b.top < name.bottom && b.left < name.right && b.bottom > name.top)]; }); }""")
+        assert len(shown) >= 5 and all(ok for _, ok in shown), (size, shown)  # (four and the menu's, or all)
+        toolbar = page.locator(".actions").bounding_box()
+        if width < height and width < 820:  # (the toolbar at the bottom: the board ends above it)
+            board = page.evaluate("() => document.querySelector('#board').getBoundingClientRect().bottom")
+            assert toolbar["y"] + toolbar["height"] <= height + 0.5 and board <= toolbar["y"] + 0.5
+        if page.locator("#btn-menu").is_visible():
+            page.locator("#btn-menu").click()
+        page.locator("#btn-stats").click()
+        page.locator("#dlg-stats[open]").wait_for()
+        page.close()
+    assert all(big >= 1.45 * small for small, big in zip(sizes[16], sizes[24], strict=True)), sizes
