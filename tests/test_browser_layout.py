@@ -666,3 +666,47 @@ def test_the_browsers_larger_font_size_enlarges_the_text_and_every_button_stays_
         page.locator("#dlg-stats[open]").wait_for()
         page.close()
     assert all(big >= 1.45 * small for small, big in zip(sizes[16], sizes[24], strict=True)), sizes
+
+
+# Read while the page is laid out for the paper (page.pdf prints as the
+# browser's Print does: beforeprint, then the print media).
+WHILE_PRINTED = """() => {
+  window.printed = null;
+  matchMedia('print').addEventListener('change', (event) => {
+    if (!event.matches) return;
+    const piles = [...document.querySelectorAll('#board [data-pile]')].map((n) => n.getBoundingClientRect());
+    const style = (s) => getComputedStyle(document.querySelector(s));
+    window.printed = {
+      sheet: document.documentElement.clientWidth,
+      left: Math.min(...piles.map((r) => r.left)), right: Math.max(...piles.map((r) => r.right)),
+      buttons: [...document.querySelectorAll('button')].filter((n) => n.getClientRects().length)
+        .map((n) => n.id),
+      text: ['#counters .value', '#counters .label', '#prompt', '.bar h1'].map((s) => style(s).color),
+      back: style('.card.back').printColorAdjust,
+    };
+  });
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 860), (1920, 1080), (390, 844)])
+def test_a_printed_game_shows_the_whole_board_in_dark_without_buttons(
+        api: Api, open_game: Any, width: int, height: int) -> None:
+    """Printed on A4, the board drawn for a 1280 px window ran off the
+    sheet (its last foundation cut at the right edge), the counters, the
+    prompt and the title were the felt's near-white text on white paper,
+    the card backs blank (a printer leaves out backgrounds) and an upright
+    page's toolbar printed its buttons at the foot of the sheet."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s", "s")
+    page = open_game(game, viewport={"width": width, "height": height})
+    card = "() => document.querySelector('#board .tpile > .card').getBoundingClientRect().width"
+    drawn = page.evaluate(card)
+    page.evaluate(WHILE_PRINTED)
+    page.pdf(format="A4")
+    printed = page.evaluate("window.printed")
+    assert printed["left"] >= 0 and printed["right"] <= printed["sheet"], printed
+    assert printed["buttons"] == [], printed
+    assert all(colour == "rgb(0, 0, 0)" for colour in printed["text"]), printed
+    assert printed["back"] == "exact", printed
+    # and the window's board again after
+    assert page.locator("html.printing").count() == 0 and page.evaluate(card) == drawn
+    assert_fits(page)

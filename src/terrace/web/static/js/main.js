@@ -1293,6 +1293,15 @@ function bindButtons() {
   const language = $("#lang");
   language.value = getLanguage();
   language.addEventListener("change", () => changeLanguage(language.value));
+  // Printed, the board is drawn for the paper's width (style.css: .printing;
+  // drawn for a wide window, its top row ran off the sheet's edge), and
+  // again for the window after.
+  for (const [event, printing] of [["beforeprint", true], ["afterprint", false]]) {
+    window.addEventListener(event, () => {
+      document.documentElement.classList.toggle("printing", printing);
+      draw();
+    });
+  }
   let resizeTimer = null;
   window.addEventListener("resize", () => {
     foldCrowdedHeader();  // (before the board is fitted below the header)
