@@ -710,3 +710,45 @@ def test_a_printed_game_shows_the_whole_board_in_dark_without_buttons(
     # and the window's board again after
     assert page.locator("html.printing").count() == 0 and page.evaluate(card) == drawn
     assert_fits(page)
+
+
+def right_to_left(page: Any) -> None:
+    """A before_goto that sets the document's direction right to left (as
+    a translation into Hebrew or Arabic, or a reader's style, does)."""
+    page.add_init_script(
+        "document.addEventListener('DOMContentLoaded', () => { document.documentElement.dir = 'rtl'; })")
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 860), (1024, 768)])
+def test_a_right_to_left_page_keeps_its_header_in_one_line_and_its_cards_faces(
+        api: Api, open_game: Any, width: int, height: int) -> None:
+    """In a right-to-left document the title stands at the right with the
+    buttons to its left: they were taken for buttons over the title, and
+    the header went into two lines, its buttons stretched (78 px, at 1280
+    px); past its left edge they were not seen as crowded. A card's face
+    read '♦5' and a foundation's badge 'red 10'."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s", "s")
+    heights = {}
+    for direction in ("ltr", "rtl"):
+        page = open_game(game, before_goto=right_to_left if direction == "rtl" else None,
+                         viewport={"width": width, "height": height})
+        assert page.evaluate("document.documentElement.dir") == ("rtl" if direction == "rtl" else "")
+        heights[direction] = page.locator(".bar").bounding_box()["height"]
+        assert page.locator(".actions.overfull").count() == 0
+        shown = page.evaluate("""() => {
+          const edge = document.documentElement.clientWidth;
+          return [...document.querySelectorAll('.actions button')].filter((n) => n.getClientRects().length)
+            .filter((n) => { const b = n.getBoundingClientRect(); return b.left < 0 || b.right > edge; })
+            .map((n) => n.id); }""")
+        assert shown == [], shown
+        faces = page.evaluate("""() => [...document.querySelectorAll('#board .card .idx:not(.corner)')]
+          .filter((n) => n.getClientRects().length).map((n) => {
+            const rank = n.querySelector('.rank').getBoundingClientRect();
+            const pip = n.querySelector('.pip').getBoundingClientRect();
+            return rank.left < pip.left || rank.bottom <= pip.top + 1; })""")  # (the terrace's: above)
+        assert len(faces) > 10 and all(faces), faces
+        badge = page.locator("#board .badge:not(.done)").first
+        assert badge.evaluate("(n) => n.firstElementChild.getBoundingClientRect().left"
+                              " < n.lastElementChild.getBoundingClientRect().left")
+        page.close()
+    assert heights["rtl"] == heights["ltr"], heights

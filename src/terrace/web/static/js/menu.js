@@ -74,10 +74,12 @@ export function foldCrowdedHeader() {
   const first = shown[0].getBoundingClientRect();
   const title = header.querySelector(".game-title");
   const least = Math.min(title.scrollWidth, TITLE_LEAST * parseFloat(getComputedStyle(title).fontSize));
-  const edge = header.getBoundingClientRect().right - parseFloat(getComputedStyle(header).paddingRight);
+  const bar = header.getBoundingClientRect();
+  const edge = bar.right - parseFloat(getComputedStyle(header).paddingRight);
+  const start = bar.left + parseFloat(getComputedStyle(header).paddingLeft);  // (past it: rtl)
   const out = (node) => {
     const box = node.getBoundingClientRect();
-    return box.top >= first.bottom - 1 || box.right > edge + 1;
+    return box.top >= first.bottom - 1 || box.right > edge + 1 || box.left < start - 1;
   };
   const crowded = title.clientWidth < least - 1 || shown.some(out);
   if (crowded) toolbar.classList.add("crowded");
@@ -106,7 +108,8 @@ function wrapOverfull(header, toolbar) {
   const over = shown.some((node) => {
     const box = node.getBoundingClientRect();
     return box.right > edge + 1 || box.left < -1 || node.scrollWidth > node.clientWidth + 1
-      || (atTop && box.top < name.bottom && box.left < name.right - 1);
+      || (atTop && box.top < name.bottom - 1 && box.bottom > name.top + 1
+        && box.left < name.right - 1 && box.right > name.left + 1);  // (over the title, either side: rtl)
   });
   if (!over) return;
   toolbar.classList.add("overfull");
