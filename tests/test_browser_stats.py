@@ -79,3 +79,41 @@ def test_the_page_asks_for_the_chart_s_days_in_its_own_time_zone(api: Api, open_
     [(url, data)] = answers
     assert url.endswith("/api/stats?zone=" + zone.replace("/", "%2F"))
     assert data["zone"] == zone
+
+
+@pytest.mark.parametrize(("locale", "played", "undos", "moves"), [
+    ("en-GB", "10,000", "987,654", "12,345 moves"),
+    ("de-DE", "10.000", "987.654", "12.345 Züge"),
+])
+def test_the_statistics_of_ten_thousand_games_group_their_thousands(
+    api: Api, open_game: Any, locale: str, played: str, undos: str, moves: str
+) -> None:
+    """Ten thousand games read '10000' in the table, and 987654 undos
+    '987654', beside a win rate written the language's way ('87,4 %'), and
+    a game of 12345 moves '12345 Züge' in the recent list, where the
+    server's own words group them ('1.000.000 Züge gespielt'). The
+    statistics and the recent games the page reads are pinned."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+
+    def pinned(route: Any) -> None:
+        data = route.fetch().json()
+        for block in (data["overall"], *data["variants"].values()):
+            block.update(played=10_000, won=8_312, undos=987_654, win_rate=0.8312)
+        route.fulfill(json=data)
+
+    def recent(route: Any) -> None:
+        data = route.fetch().json()
+        data["games"][0]["moves"] = 12_345
+        route.fulfill(json=data)
+
+    def routes(page: Any) -> None:
+        page.route(STATS, pinned)
+        page.route("**/api/games?recent=*", recent)
+
+    page = open_game(game, routes, locale=locale)
+    page.locator("#btn-stats").click()
+    row = page.locator("#dlg-stats[open] tr[data-variant='overall']")
+    row.wait_for()
+    assert row.locator("td[data-stat='played']").inner_text() == played
+    assert row.locator("td[data-stat='undos']").inner_text() == undos
+    assert moves in page.locator("#dlg-stats ol.recent li").first.inner_text()

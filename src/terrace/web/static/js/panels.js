@@ -2,7 +2,7 @@
 // dialog does to the game comes in as callbacks (`actions`, from main.js).
 
 import { api } from "./api.js";
-import { t, getLanguage, getLocale, sentence } from "./i18n.js";
+import { t, count, getLanguage, getLocale, sentence } from "./i18n.js";
 import { el } from "./render.js";
 import { app, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
@@ -287,20 +287,20 @@ function duration(seconds) {
 
 // The columns of the statistics table: heading key and the value of a block.
 const STATS_COLUMNS = [
-  ["played", (b) => b.played],
-  ["won", (b) => b.won],
-  ["lost", (b) => b.lost],
-  ["abandoned", (b) => b.abandoned],
+  ["played", (b) => count(b.played)],
+  ["won", (b) => count(b.won)],
+  ["lost", (b) => count(b.lost)],
+  ["abandoned", (b) => count(b.abandoned)],
   ["winRate", (b) => percent(b.win_rate)],
-  ["streak", (b) => b.current_streak],
-  ["bestStreak", (b) => b.best_streak],
-  ["losingStreak", (b) => b.current_losing_streak],
-  ["worstStreak", (b) => b.longest_losing_streak],
-  ["fewest", (b) => b.fewest_moves ?? "–"],
+  ["streak", (b) => count(b.current_streak)],
+  ["bestStreak", (b) => count(b.best_streak)],
+  ["losingStreak", (b) => count(b.current_losing_streak)],
+  ["worstStreak", (b) => count(b.longest_losing_streak)],
+  ["fewest", (b) => (b.fewest_moves === null || b.fewest_moves === undefined ? "–" : count(b.fewest_moves))],
   ["fastest", (b) => duration(b.fastest_seconds)],
-  ["hints", (b) => b.hints],
-  ["undos", (b) => b.undos],
-  ["assisted", (b) => b.assisted],
+  ["hints", (b) => count(b.hints)],
+  ["undos", (b) => count(b.undos)],
+  ["assisted", (b) => count(b.assisted)],
 ];
 
 function statsRow(name, block, variant) {
@@ -363,7 +363,7 @@ export async function openStats({ resume, startReplay }) {
     const about = `recent-${i}`;
     const item = el("li", {},
       el("span", { class: `status ${game.status}`, id: `${about}-status`, text: t(game.given_up ? "status.givenUp" : `status.${game.status}`) }),
-      el("span", { class: "what", id: `${about}-what`, text: `${title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${t("stats.moves", { n: game.moves })}${game.assisted ? ` · ${t("stats.assistedGame")}` : ""}` }),
+      el("span", { class: "what", id: `${about}-what`, text: `${title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${t("stats.moves", { n: game.moves, moves: count(game.moves) })}${game.assisted ? ` · ${t("stats.assistedGame")}` : ""}` }),
       el("span", { class: "when", text: when }));
     const buttons = el("span", { class: "buttons" });
     const described = `${about}-what ${about}-status`;
