@@ -117,3 +117,35 @@ def test_the_statistics_of_ten_thousand_games_group_their_thousands(
     assert row.locator("td[data-stat='played']").inner_text() == played
     assert row.locator("td[data-stat='undos']").inner_text() == undos
     assert moves in page.locator("#dlg-stats ol.recent li").first.inner_text()
+
+
+@pytest.mark.parametrize("won", [0, 1])
+def test_the_chart_shows_only_once_a_game_is_won_or_lost(api: Api, open_game: Any, won: int) -> None:
+    """With no game won or lost yet the statistics showed a chart of an
+    axis alone, 100 px of blank under the table; one win shows one bar.
+    The statistics' days are pinned (and the recent games hold no game
+    over, of which the chart would draw one bar each)."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+
+    def pinned(route: Any) -> None:
+        data = route.fetch().json()
+        day = {"date": "2026-12-06", "won": won, "lost": 0, "abandoned": 0}
+        data["overall"]["days"] = [day] if won else []
+        route.fulfill(json=data)
+
+    def recent(route: Any) -> None:
+        data = route.fetch().json()
+        data["games"] = [g for g in data["games"] if g["status"] not in ("won", "lost")]
+        route.fulfill(json=data)
+
+    def routes(page: Any) -> None:
+        page.route(STATS, pinned)
+        page.route("**/api/games?recent=*", recent)
+
+    page = open_game(game, routes)
+    page.locator("#btn-stats").click()
+    dialog = page.locator("#dlg-stats[open]")
+    dialog.locator("ol.recent").wait_for()
+    assert dialog.locator("svg.chart").count() == won
+    assert dialog.locator("svg.chart rect.won").count() == won
+    assert "null" not in dialog.inner_text()

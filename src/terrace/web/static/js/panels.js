@@ -17,7 +17,7 @@ const SVG = "http://www.w3.org/2000/svg";
 // screen reader says which dialog opened.
 function open(dialog, title, ...content) {
   const close = el("button", { type: "button", class: "close", "aria-label": t("btn.close"), text: "×", onclick: () => dialog.close() });
-  dialog.replaceChildren(el("header", {}, el("h2", { id: `${dialog.id}-title`, text: title }), close), ...content);
+  dialog.replaceChildren(el("header", {}, el("h2", { id: `${dialog.id}-title`, text: title }), close), ...content.filter(Boolean));
   if (!dialog.open) dialog.showModal();
 }
 
@@ -323,6 +323,8 @@ function chart(stats, games) {
     : games.filter((g) => g.status === "won" || g.status === "lost").reverse()
       .map((g) => ({ won: g.status === "won" ? 1 : 0, lost: g.status === "lost" ? 1 : 0,
         label: `${g.title} ${g.deal_number}` }));
+  // (nothing won or lost yet: no chart, where an axis alone stood in 100 px of blank)
+  if (!bars.some((b) => b.won || b.lost)) return null;
   const most = Math.max(1, ...bars.map((b) => Math.max(b.won, b.lost)));
   const width = Math.max(bars.length, 1) * 14 + 8;
   const svg = svgNode("svg", { viewBox: `0 0 ${width} 60`, class: "chart", role: "img", "aria-label": t("stats.chart") });
