@@ -63,8 +63,13 @@ const TITLE_LEAST = 10;  // ems: the least of a game's title shown beside the bu
 export function foldCrowdedHeader() {
   const header = document.querySelector(".bar");
   const toolbar = document.querySelector(".actions");
-  toolbar.classList.remove("crowded");
-  wrapOverfull(header, toolbar);
+  toolbar.classList.remove("crowded", "overfull");
+  document.documentElement.style.removeProperty("--toolbar-h");
+  foldIfCrowded(header, toolbar);
+  wrapOverfull(header, toolbar);  // (what still does not fit, folded)
+}
+
+function foldIfCrowded(header, toolbar) {
   if (toolbar.parentElement !== header) return;  // (at the bottom of an upright phone: style.css folds it)
   const shown = [...toolbar.querySelectorAll("button, select")].filter((node) => node.getClientRects().length);
   if (!shown.length || getComputedStyle(document.querySelector("#btn-menu")).display !== "none") return;
@@ -98,8 +103,6 @@ export function foldCrowdedHeader() {
 // measured (--toolbar-h), so that the board and the page end above it.
 function wrapOverfull(header, toolbar) {
   const root = document.documentElement;
-  toolbar.classList.remove("overfull");
-  root.style.removeProperty("--toolbar-h");
   const shown = [...toolbar.children].filter((node) => node.matches("button") && node.getClientRects().length);
   if (!shown.length) return;
   const edge = root.clientWidth;
