@@ -752,3 +752,35 @@ def test_a_right_to_left_page_keeps_its_header_in_one_line_and_its_cards_faces(
                               " < n.lastElementChild.getBoundingClientRect().left")
         page.close()
     assert heights["rtl"] == heights["ltr"], heights
+
+
+@pytest.mark.parametrize("dialog", ["new", "settings", "rules", "stats"])
+def test_at_a_larger_font_size_every_dialog_fits_a_small_phone(api: Api, open_game: Any, dialog: str) -> None:
+    """The browser's font size at 24 px on a 320x568 phone, in German: the
+    New game dialog's deal and option boxes ran past the screen's edge
+    (their labels' long words unbroken), the settings scrolled sideways
+    (a fieldset is never narrower than its longest word) and "Einstellungen"
+    pushed the close button out of sight."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, before_goto=larger_text(24), locale="de-DE",
+                     viewport={"width": 320, "height": 568}, has_touch=True)
+    if dialog != "new":
+        page.locator("#btn-menu").click()
+    page.locator(f"#btn-{dialog}").click()
+    shown = page.locator(f"#dlg-{dialog}[open]")
+    shown.locator("button.close").wait_for()
+    if dialog == "stats":
+        shown.locator("ol.recent").wait_for()
+    if dialog == "new":
+        shown.locator("summary").click()  # (the rule options, open)
+    found = shown.evaluate("""(d) => {
+      const box = d.getBoundingClientRect();
+      const out = [...d.querySelectorAll('*')]
+        .filter((n) => n.getClientRects().length && !n.closest('.sr-only'))
+        .filter((n) => { const b = n.getBoundingClientRect();
+          return b.right > box.right + 1 || b.left < box.left - 1; })
+        .map((n) => n.id || n.tagName);
+      return { sideways: d.scrollWidth - d.clientWidth, out }; }""")
+    assert found["sideways"] <= 1 and found["out"] == [], found
+    close = shown.locator("button.close").bounding_box()
+    assert close["x"] >= 0 and close["x"] + close["width"] <= 320, close
