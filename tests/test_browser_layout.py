@@ -682,7 +682,7 @@ WHILE_PRINTED = """() => {
       buttons: [...document.querySelectorAll('button')].filter((n) => n.getClientRects().length)
         .map((n) => n.id),
       text: ['#counters .value', '#counters .label', '#prompt', '.bar h1'].map((s) => style(s).color),
-      back: style('.card.back').printColorAdjust,
+      back: document.querySelector('.card.back') && style('.card.back').printColorAdjust,
     };
   });
 }"""
@@ -784,3 +784,18 @@ def test_at_a_larger_font_size_every_dialog_fits_a_small_phone(api: Api, open_ga
     assert found["sideways"] <= 1 and found["out"] == [], found
     close = shown.locator("button.close").bounding_box()
     assert close["x"] >= 0 and close["x"] + close["width"] <= 320, close
+
+
+def test_a_printed_win_shows_its_notice_without_buttons(api: Api, open_game: Any) -> None:
+    """Printed, a won game's notice ('You won!', its figures) printed its
+    Analyse, Look at the board and New game buttons under the board too."""
+    line = WINNING_LINE
+    game = api.play(api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"]),
+                    *line["moves"])
+    page = open_game(game, reduced_motion="reduce")
+    page.locator("dialog.end[open] .end-stats-slot > *").first.wait_for()
+    page.evaluate(WHILE_PRINTED)
+    page.pdf(format="A4")
+    printed = page.evaluate("window.printed")
+    assert printed["buttons"] == [], printed
+    assert page.locator("dialog.end[open] h2").is_visible()
