@@ -149,3 +149,28 @@ def test_the_chart_shows_only_once_a_game_is_won_or_lost(api: Api, open_game: An
     assert dialog.locator("svg.chart").count() == won
     assert dialog.locator("svg.chart rect.won").count() == won
     assert "null" not in dialog.inner_text()
+
+
+@pytest.mark.parametrize(("locale", "day"), [("en-GB", "5 Dec 2026: won 1,204, lost 52"),
+                                            ("de-DE", "05.12.2026: gewonnen 1.204, verloren 52")])
+def test_the_chart_s_days_are_heard_with_their_figures(api: Api, open_game: Any, locale: str,
+                                                       day: str) -> None:
+    """The chart was one image named 'Results over time, ...': a screen
+    reader heard no day and no figure of it, which only a mouse's tooltips
+    showed (and there as '2026-12-05: won 1204, lost 52'). Each day is an
+    image named with its date and figures, as the page writes them."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+
+    def pinned(route: Any) -> None:
+        data = route.fetch().json()
+        data["overall"]["days"] = [{"date": "2026-12-05", "won": 1_204, "lost": 40, "abandoned": 12},
+                                   {"date": "2026-12-06", "won": 3, "lost": 0, "abandoned": 0}]
+        route.fulfill(json=data)
+
+    page = open_game(game, lambda p: p.route(STATS, pinned), locale=locale)
+    page.locator("#btn-stats").click()
+    chart = page.locator("#dlg-stats[open] svg.chart")
+    chart.wait_for()
+    heard = chart.aria_snapshot()
+    assert f'img "{day}"' in heard, heard
+    assert heard.count("img ") == 2, heard

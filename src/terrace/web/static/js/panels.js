@@ -319,7 +319,8 @@ function svgNode(tag, attrs) {
 function chart(stats, games) {
   const days = (stats.overall && stats.overall.days) || [];
   const bars = days.length
-    ? days.slice(-60).map((d) => ({ won: d.won, lost: d.lost + (d.abandoned || 0), label: d.date }))
+    ? days.slice(-60).map((d) => ({ won: d.won, lost: d.lost + (d.abandoned || 0),
+      label: new Date(`${d.date}T12:00:00`).toLocaleDateString(getLocale(), { dateStyle: "medium" }) }))
     : games.filter((g) => g.status === "won" || g.status === "lost").reverse()
       .map((g) => ({ won: g.status === "won" ? 1 : 0, lost: g.status === "lost" ? 1 : 0,
         label: `${g.title} ${g.deal_number}` }));
@@ -327,19 +328,24 @@ function chart(stats, games) {
   if (!bars.some((b) => b.won || b.lost)) return null;
   const most = Math.max(1, ...bars.map((b) => Math.max(b.won, b.lost)));
   const width = Math.max(bars.length, 1) * 14 + 8;
-  const svg = svgNode("svg", { viewBox: `0 0 ${width} 60`, class: "chart", role: "img", "aria-label": t("stats.chart") });
-  svg.append(svgNode("line", { x1: 0, x2: width, y1: 30, y2: 30, class: "axis" }));
+  // Each bar is an image of its own, named with its day and figures: a
+  // screen reader heard the chart's name alone (one image), its figures
+  // were in tooltips a mouse alone shows.
+  const svg = svgNode("svg", { viewBox: `0 0 ${width} 60`, class: "chart", role: "group", "aria-label": t("stats.chart") });
+  svg.append(svgNode("line", { x1: 0, x2: width, y1: 30, y2: 30, class: "axis", "aria-hidden": "true" }));
   bars.forEach((bar, i) => {
-    const title = `${bar.label}: ${t("status.won")} ${bar.won}, ${t("status.lost")} ${bar.lost}`;
+    if (!bar.won && !bar.lost) return;
+    const title = `${bar.label}: ${t("status.won")} ${count(bar.won)}, ${t("status.lost")} ${count(bar.lost)}`;
+    const group = svgNode("g", { role: "img", "aria-label": title });
+    const tip = svgNode("title", {});
+    tip.textContent = title;
+    group.append(tip);
     for (const kind of ["won", "lost"]) {
       if (!bar[kind]) continue;
       const height = (26 * bar[kind]) / most;
-      const rect = svgNode("rect", { x: 4 + i * 14, width: 10, y: kind === "won" ? 30 - height : 30, height, rx: 2, class: kind });
-      const tip = svgNode("title", {});
-      tip.textContent = title;
-      rect.append(tip);
-      svg.append(rect);
+      group.append(svgNode("rect", { x: 4 + i * 14, width: 10, y: kind === "won" ? 30 - height : 30, height, rx: 2, class: kind }));
     }
+    svg.append(group);
   });
   return svg;
 }
