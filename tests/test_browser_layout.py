@@ -799,3 +799,26 @@ def test_a_printed_win_shows_its_notice_without_buttons(api: Api, open_game: Any
     printed = page.evaluate("window.printed")
     assert printed["buttons"] == [], printed
     assert page.locator("dialog.end[open] h2").is_visible()
+
+
+def test_the_browsers_font_size_changed_while_the_page_is_open_is_followed(api: Api,
+                                                                             open_game: Any) -> None:
+    """The browser's font size set to 24 px while a game is open on a 320
+    px phone, in German: the text grew, and the toolbar, measured for 16 px
+    only at a resize, ran Wieder, Tipp and the menu's button off the screen
+    until the window changed size."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, locale="de-DE", viewport={"width": 320, "height": 568})
+    settled(page)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Page.enable")
+    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 24, "fixed": 24}})
+    until(lambda: page.evaluate("getComputedStyle(document.documentElement).fontSize") == "24px")
+    out = """() => [...document.querySelectorAll('.actions > button')]
+      .filter((n) => n.getClientRects().length)
+      .filter((n) => n.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5
+        || n.scrollWidth > n.clientWidth + 1).map((n) => n.id)"""
+    until(lambda: page.evaluate(out) == [])
+    page.locator("#btn-menu").click()
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats[open]").wait_for()

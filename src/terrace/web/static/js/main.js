@@ -4,7 +4,7 @@ import { api, refusedByApp } from "./api.js";
 import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd, relabelEnd } from "./panels.js";
-import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
+import { PILE_KEYS, choiceKeys, el, renderBoard, renderCounters, topCard } from "./render.js";
 import { app, hideToast, say, toast } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
 import { followGame, paintTimer, startTimer } from "./timer.js";
@@ -1308,6 +1308,18 @@ function bindButtons() {
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(draw, 60);
   });
+  // The browser's font size changed while the page is open (its settings,
+  // another tab): the page's text grows or shrinks with it, and the header,
+  // the toolbar and the board are laid out again as after a resize. (A
+  // hidden box 1rem wide tells: no class this page sets changes its width.)
+  const rem = el("span", { class: "sr-only rem-probe", "aria-hidden": "true" });
+  document.body.append(rem);
+  let remWidth = null;
+  new ResizeObserver(() => {
+    const width = rem.getBoundingClientRect().width;
+    if (remWidth !== null && width !== remWidth) window.dispatchEvent(new Event("resize"));
+    remWidth = width;
+  }).observe(rem);
 }
 
 function changeLanguage(lang) {
