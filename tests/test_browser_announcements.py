@@ -29,14 +29,19 @@ LISTEN = """() => {
     }
     return null;
   };
+  // (the region's text as heard: what lies in an aria-hidden part is not)
+  const spoken = (node) => (node.nodeType === 3 ? node.data
+    : node.nodeType === 1 && node.getAttribute('aria-hidden') === 'true' ? ''
+    : [...node.childNodes].map(spoken).join(''));
   new MutationObserver((records) => {
     for (const region of new Set(records.map((r) => liveRegion(r.target)).filter(Boolean))) {
-      const text = region.textContent.trim();
+      const text = spoken(region).trim();
       if (text && region.getClientRects().length) window.heard.push(text);
     }
   }).observe(document.body, { subtree: true, childList: true, characterData: true });
 }"""
-"""Records in ``window.heard`` the text of each shown live region that changed."""
+"""Records in ``window.heard`` the text of each shown live region that
+changed, as a screen reader hears it (without its aria-hidden parts)."""
 
 
 def listen(page: Any) -> None:

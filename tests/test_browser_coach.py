@@ -291,7 +291,9 @@ def test_analyse_names_the_move_that_killed_the_terrace(api: Api, open_game: Any
     page.wait_for_selector("body[data-status='lost']")
     page.locator("dialog.end[open] #end-analyse").click()
     note = page.locator("#coach-note:not([hidden])")
-    note.locator("text=the terrace could never be played out").wait_for(timeout=60_000)
+    # (the words seen; a copy with the cards' names is heard)
+    seen = note.locator("[aria-hidden='true']", has_text="the terrace could never be played out")
+    seen.wait_for(timeout=60_000)
     assert f"After move {len(moves)} (" in note.inner_text()
 
 
@@ -444,6 +446,41 @@ def test_the_analysis_reads_whatever_move_it_names(
     assert words in note.inner_text()
 
 
+@pytest.mark.parametrize(("locale", "report", "seen", "card"), [
+    ("en-GB", _WINNABLE_CARD, "the 7♥ from pile 8", "the 7 of hearts from pile 8"),
+    ("de-DE", _WINNABLE_CARD, "7♥ von Stapel 8", "Herz 7 von Stapel 8"),
+    ("en-GB", _LOST_AT_CHOICE_CARD, "(choosing the Q♦", "(choosing the queen of diamonds"),
+    ("de-DE", _LOST_AT_CHOICE_CARD, "(D♦ (die 3. Karte", "(Karo Dame (die 3. Karte"),
+], ids=["card-en", "card-de", "choice-en", "choice-de"])
+def test_the_analysis_names_its_cards_for_a_screen_reader(
+    api: Api, open_game: Any, locale: str, report: dict[str, Any], seen: str, card: str
+) -> None:
+    """The analysis names a card by its signs ("the 7♥ from pile 8"): its
+    text, a live region that is also focusable, was heard so, suit signs
+    a screen reader reads as it likes. It hears the card's name, as the
+    chances and #said say it; the words seen are unchanged."""
+    from test_browser_announcements import heard, listen
+
+    game = _given_up(api)
+
+    def route(page: Any) -> None:
+        page.route("**/coach", lambda r: r.fulfill(json=report))
+
+    page = open_game(game, before_goto=route, reduced_motion="reduce", locale=locale)
+    listen(page)
+    page.locator("dialog.end[open] #end-analyse").click()
+    note = page.locator(f"#coach-note[data-state='{report['outcome']}'] .coach-text")
+    note.wait_for()
+    tree = note.aria_snapshot()
+    said = heard(page)
+    assert any(card in text for text in said), said
+    for words in (tree, *said):
+        assert not any(sign in words for sign in "♥♦♠♣"), words
+    assert card in tree, tree
+    shown = note.locator("[aria-hidden='true']").inner_text()
+    assert seen in shown, shown
+
+
 def test_the_analysis_is_heard_once_not_at_every_step_of_the_replay(api: Api, open_game: Any) -> None:
     """The analysis is in a live region, which the page drew anew at each
     step of the replay and on a resize: a screen reader heard the whole
@@ -456,7 +493,7 @@ def test_the_analysis_is_heard_once_not_at_every_step_of_the_replay(api: Api, op
     page.locator("dialog.end[open] #end-analyse").focus()
     page.keyboard.press("Enter")
     page.locator("#coach-note[data-state='winnable']").wait_for(timeout=30_000)
-    words = page.locator("#coach-note .coach-text").inner_text()
+    words = page.locator("#coach-note .coach-text .sr-only").text_content()  # (as heard)
     assert heard(page).count(words) == 1
     page.locator("#prompt", has_text="move 3 of 3").wait_for()  # (the end, where the game was left winnable)
     for step in (2, 1):

@@ -440,6 +440,31 @@ def test_the_timer_pauses_while_hidden_or_idle(api: Api, clocked_page: Any) -> N
     assert page.locator("[data-counter='time']").count() == 0
 
 
+def test_the_time_of_a_long_think_is_reported_before_the_next_move(api: Api, clocked_page: Any) -> None:
+    """Three minutes of thinking, the mouse moving, no move: the page
+    reported nothing (it counted a run of play only at a move, a pause or
+    when hidden), so another device opening the game, or the page lost,
+    had none of it. Reports go out every 20 s of play."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = clocked_page(game)
+    reports: list[int] = []
+
+    def answer(route: Any) -> None:
+        reports.append(json.loads(route.request.post_data)["ms"])
+        route.fulfill(json={"id": game["id"], "active_ms": sum(reports)})
+
+    page.route("**/time", answer)
+    for _ in range(6):
+        page.mouse.move(200 + len(reports), 200)
+        page.clock.run_for(30_000)
+    for _ in range(100):  # (a report travels in real time)
+        if sum(reports) >= 150_000:
+            break
+        page.wait_for_timeout(50)
+    assert 150_000 <= sum(reports) <= 181_000, reports
+    assert 179 <= shown_seconds(page) <= 181
+
+
 def test_a_replay_shows_its_own_games_time(api: Api, clocked_page: Any) -> None:
     """A game given up, replayed from the statistics while another is being
     played, showed the time of the game being played."""
@@ -447,7 +472,13 @@ def test_a_replay_shows_its_own_games_time(api: Api, clocked_page: Any) -> None:
     assert api.client.post(f"/api/games/{over['id']}/give-up", json={}).status_code == 200
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
     page = clocked_page(game)
-    page.route("**/time", lambda route: route.fulfill(json={"id": game["id"], "active_ms": 0}))
+    reports: list[int] = []
+
+    def answer(route: Any) -> None:  # (as the server would: the total stored; a report goes every 20 s)
+        reports.append(json.loads(route.request.post_data)["ms"])
+        route.fulfill(json={"id": game["id"], "active_ms": sum(reports)})
+
+    page.route("**/time", answer)
     page.mouse.move(200, 200)
     page.clock.run_for(30_000)
     assert 29 <= shown_seconds(page) <= 31

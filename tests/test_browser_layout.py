@@ -620,3 +620,205 @@ def test_the_rule_options_summary_is_a_target_big_enough(api: Api, open_game: An
     was_open = page.locator("#dlg-new details").evaluate("(d) => d.open")
     summary.click()  # (and it still opens or closes its options)
     until(lambda: page.locator("#dlg-new details").evaluate("(d) => d.open") != was_open)
+
+
+def larger_text(size: int) -> Any:
+    """A before_goto that sets the browser's own font size (Chromium's
+    settings: Appearance, Font size) to ``size`` px, 16 by default."""
+    def set_size(page: Any) -> None:
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Page.enable")
+        cdp.send("Page.setFontSizes", {"fontSizes": {"standard": size, "fixed": size}})
+    return set_size
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+@pytest.mark.parametrize(("width", "height"), [(320, 568), (568, 320), (390, 844), (1280, 860)])
+def test_the_browsers_larger_font_size_enlarges_the_text_and_every_button_stays_in_reach(
+        api: Api, open_game: Any, locale: str, width: int, height: int) -> None:
+    """A player who set the browser's font size to 24 px (150%) gets the
+    page's text 1.5 times as large (the page set 16 px and ignored it), and
+    the buttons still fit: none past the window's edge, over the title or
+    with its label cut, every one clickable (a 320 px phone's toolbar ran
+    the menu's button off the screen)."""
+    game = api.new(variant="terrace", deal_number=7)
+    sizes = {}
+    for size in (16, 24):
+        page = open_game(game, before_goto=larger_text(size), locale=locale,
+                         viewport={"width": width, "height": height})
+        sizes[size] = page.evaluate("""() => ['html', '#btn-new', '#counters', '#prompt']
+          .map((s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize))""")
+        shown = page.evaluate("""() => {
+          const name = document.querySelector('.bar h1').getBoundingClientRect();
+          const edge = document.documentElement.clientWidth;
+          return [...document.querySelectorAll('.actions button')].filter((n) => n.getClientRects().length)
+            .map((n) => { const b = n.getBoundingClientRect();
+              return [n.id, b.left >= 0 && b.right <= edge + 0.5 && n.scrollWidth <= n.clientWidth + 1
+                && !(b.top < name.bottom && b.left < name.right && b.bottom > name.top)]; }); }""")
+        assert len(shown) >= 5 and all(ok for _, ok in shown), (size, shown)  # (four and the menu's, or all)
+        toolbar = page.locator(".actions").bounding_box()
+        if width < height and width < 820:  # (the toolbar at the bottom: the board ends above it)
+            board = page.evaluate("() => document.querySelector('#board').getBoundingClientRect().bottom")
+            assert toolbar["y"] + toolbar["height"] <= height + 0.5 and board <= toolbar["y"] + 0.5
+        if page.locator("#btn-menu").is_visible():
+            page.locator("#btn-menu").click()
+        page.locator("#btn-stats").click()
+        page.locator("#dlg-stats[open]").wait_for()
+        page.close()
+    assert all(big >= 1.45 * small for small, big in zip(sizes[16], sizes[24], strict=True)), sizes
+
+
+# Read while the page is laid out for the paper (page.pdf prints as the
+# browser's Print does: beforeprint, then the print media).
+WHILE_PRINTED = """() => {
+  window.printed = null;
+  matchMedia('print').addEventListener('change', (event) => {
+    if (!event.matches) return;
+    const piles = [...document.querySelectorAll('#board [data-pile]')].map((n) => n.getBoundingClientRect());
+    const style = (s) => getComputedStyle(document.querySelector(s));
+    window.printed = {
+      sheet: document.documentElement.clientWidth,
+      left: Math.min(...piles.map((r) => r.left)), right: Math.max(...piles.map((r) => r.right)),
+      buttons: [...document.querySelectorAll('button')].filter((n) => n.getClientRects().length)
+        .map((n) => n.id),
+      text: ['#counters .value', '#counters .label', '#prompt', '.bar h1'].map((s) => style(s).color),
+      back: document.querySelector('.card.back') && style('.card.back').printColorAdjust,
+    };
+  });
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 860), (1920, 1080), (390, 844)])
+def test_a_printed_game_shows_the_whole_board_in_dark_without_buttons(
+        api: Api, open_game: Any, width: int, height: int) -> None:
+    """Printed on A4, the board drawn for a 1280 px window ran off the
+    sheet (its last foundation cut at the right edge), the counters, the
+    prompt and the title were the felt's near-white text on white paper,
+    the card backs blank (a printer leaves out backgrounds) and an upright
+    page's toolbar printed its buttons at the foot of the sheet."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s", "s")
+    page = open_game(game, viewport={"width": width, "height": height})
+    card = "() => document.querySelector('#board .tpile > .card').getBoundingClientRect().width"
+    drawn = page.evaluate(card)
+    page.evaluate(WHILE_PRINTED)
+    page.pdf(format="A4")
+    printed = page.evaluate("window.printed")
+    assert printed["left"] >= 0 and printed["right"] <= printed["sheet"], printed
+    assert printed["buttons"] == [], printed
+    assert all(colour == "rgb(0, 0, 0)" for colour in printed["text"]), printed
+    assert printed["back"] == "exact", printed
+    # and the window's board again after
+    assert page.locator("html.printing").count() == 0 and page.evaluate(card) == drawn
+    assert_fits(page)
+
+
+def right_to_left(page: Any) -> None:
+    """A before_goto that sets the document's direction right to left (as
+    a translation into Hebrew or Arabic, or a reader's style, does)."""
+    page.add_init_script(
+        "document.addEventListener('DOMContentLoaded', () => { document.documentElement.dir = 'rtl'; })")
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 860), (1024, 768)])
+def test_a_right_to_left_page_keeps_its_header_in_one_line_and_its_cards_faces(
+        api: Api, open_game: Any, width: int, height: int) -> None:
+    """In a right-to-left document the title stands at the right with the
+    buttons to its left: they were taken for buttons over the title, and
+    the header went into two lines, its buttons stretched (78 px, at 1280
+    px); past its left edge they were not seen as crowded. A card's face
+    read '♦5' and a foundation's badge 'red 10'."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s", "s")
+    heights = {}
+    for direction in ("ltr", "rtl"):
+        page = open_game(game, before_goto=right_to_left if direction == "rtl" else None,
+                         viewport={"width": width, "height": height})
+        assert page.evaluate("document.documentElement.dir") == ("rtl" if direction == "rtl" else "")
+        heights[direction] = page.locator(".bar").bounding_box()["height"]
+        assert page.locator(".actions.overfull").count() == 0
+        shown = page.evaluate("""() => {
+          const edge = document.documentElement.clientWidth;
+          return [...document.querySelectorAll('.actions button')].filter((n) => n.getClientRects().length)
+            .filter((n) => { const b = n.getBoundingClientRect(); return b.left < 0 || b.right > edge; })
+            .map((n) => n.id); }""")
+        assert shown == [], shown
+        faces = page.evaluate("""() => [...document.querySelectorAll('#board .card .idx:not(.corner)')]
+          .filter((n) => n.getClientRects().length).map((n) => {
+            const rank = n.querySelector('.rank').getBoundingClientRect();
+            const pip = n.querySelector('.pip').getBoundingClientRect();
+            return rank.left < pip.left || rank.bottom <= pip.top + 1; })""")  # (the terrace's: above)
+        assert len(faces) > 10 and all(faces), faces
+        badge = page.locator("#board .badge:not(.done)").first
+        assert badge.evaluate("(n) => n.firstElementChild.getBoundingClientRect().left"
+                              " < n.lastElementChild.getBoundingClientRect().left")
+        page.close()
+    assert heights["rtl"] == heights["ltr"], heights
+
+
+@pytest.mark.parametrize("dialog", ["new", "settings", "rules", "stats"])
+def test_at_a_larger_font_size_every_dialog_fits_a_small_phone(api: Api, open_game: Any, dialog: str) -> None:
+    """The browser's font size at 24 px on a 320x568 phone, in German: the
+    New game dialog's deal and option boxes ran past the screen's edge
+    (their labels' long words unbroken), the settings scrolled sideways
+    (a fieldset is never narrower than its longest word) and "Einstellungen"
+    pushed the close button out of sight."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, before_goto=larger_text(24), locale="de-DE",
+                     viewport={"width": 320, "height": 568}, has_touch=True)
+    if dialog != "new":
+        page.locator("#btn-menu").click()
+    page.locator(f"#btn-{dialog}").click()
+    shown = page.locator(f"#dlg-{dialog}[open]")
+    shown.locator("button.close").wait_for()
+    if dialog == "stats":
+        shown.locator("ol.recent").wait_for()
+    if dialog == "new":
+        shown.locator("summary").click()  # (the rule options, open)
+    found = shown.evaluate("""(d) => {
+      const box = d.getBoundingClientRect();
+      const out = [...d.querySelectorAll('*')]
+        .filter((n) => n.getClientRects().length && !n.closest('.sr-only'))
+        .filter((n) => { const b = n.getBoundingClientRect();
+          return b.right > box.right + 1 || b.left < box.left - 1; })
+        .map((n) => n.id || n.tagName);
+      return { sideways: d.scrollWidth - d.clientWidth, out }; }""")
+    assert found["sideways"] <= 1 and found["out"] == [], found
+    close = shown.locator("button.close").bounding_box()
+    assert close["x"] >= 0 and close["x"] + close["width"] <= 320, close
+
+
+def test_a_printed_win_shows_its_notice_without_buttons(api: Api, open_game: Any) -> None:
+    """Printed, a won game's notice ('You won!', its figures) printed its
+    Analyse, Look at the board and New game buttons under the board too."""
+    line = WINNING_LINE
+    game = api.play(api.new(variant="terrace", deal_number=line["deal_number"], options=line["options"]),
+                    *line["moves"])
+    page = open_game(game, reduced_motion="reduce")
+    page.locator("dialog.end[open] .end-stats-slot > *").first.wait_for()
+    page.evaluate(WHILE_PRINTED)
+    page.pdf(format="A4")
+    printed = page.evaluate("window.printed")
+    assert printed["buttons"] == [], printed
+    assert page.locator("dialog.end[open] h2").is_visible()
+
+
+def test_the_browsers_font_size_changed_while_the_page_is_open_is_followed(api: Api,
+                                                                             open_game: Any) -> None:
+    """The browser's font size set to 24 px while a game is open on a 320
+    px phone, in German: the text grew, and the toolbar, measured for 16 px
+    only at a resize, ran Wieder, Tipp and the menu's button off the screen
+    until the window changed size."""
+    game = api.new(variant="terrace", deal_number=7)
+    page = open_game(game, locale="de-DE", viewport={"width": 320, "height": 568})
+    settled(page)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Page.enable")
+    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 24, "fixed": 24}})
+    until(lambda: page.evaluate("getComputedStyle(document.documentElement).fontSize") == "24px")
+    out = """() => [...document.querySelectorAll('.actions > button')]
+      .filter((n) => n.getClientRects().length)
+      .filter((n) => n.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5
+        || n.scrollWidth > n.clientWidth + 1).map((n) => n.id)"""
+    until(lambda: page.evaluate(out) == [])
+    page.locator("#btn-menu").click()
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats[open]").wait_for()

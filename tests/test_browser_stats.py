@@ -79,3 +79,98 @@ def test_the_page_asks_for_the_chart_s_days_in_its_own_time_zone(api: Api, open_
     [(url, data)] = answers
     assert url.endswith("/api/stats?zone=" + zone.replace("/", "%2F"))
     assert data["zone"] == zone
+
+
+@pytest.mark.parametrize(("locale", "played", "undos", "moves"), [
+    ("en-GB", "10,000", "987,654", "12,345 moves"),
+    ("de-DE", "10.000", "987.654", "12.345 Züge"),
+])
+def test_the_statistics_of_ten_thousand_games_group_their_thousands(
+    api: Api, open_game: Any, locale: str, played: str, undos: str, moves: str
+) -> None:
+    """Ten thousand games read '10000' in the table, and 987654 undos
+    '987654', beside a win rate written the language's way ('87,4 %'), and
+    a game of 12345 moves '12345 Züge' in the recent list, where the
+    server's own words group them ('1.000.000 Züge gespielt'). The
+    statistics and the recent games the page reads are pinned."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+
+    def pinned(route: Any) -> None:
+        data = route.fetch().json()
+        for block in (data["overall"], *data["variants"].values()):
+            block.update(played=10_000, won=8_312, undos=987_654, win_rate=0.8312)
+        route.fulfill(json=data)
+
+    def recent(route: Any) -> None:
+        data = route.fetch().json()
+        data["games"][0]["moves"] = 12_345
+        route.fulfill(json=data)
+
+    def routes(page: Any) -> None:
+        page.route(STATS, pinned)
+        page.route("**/api/games?recent=*", recent)
+
+    page = open_game(game, routes, locale=locale)
+    page.locator("#btn-stats").click()
+    row = page.locator("#dlg-stats[open] tr[data-variant='overall']")
+    row.wait_for()
+    assert row.locator("td[data-stat='played']").inner_text() == played
+    assert row.locator("td[data-stat='undos']").inner_text() == undos
+    assert moves in page.locator("#dlg-stats ol.recent li").first.inner_text()
+
+
+@pytest.mark.parametrize("won", [0, 1])
+def test_the_chart_shows_only_once_a_game_is_won_or_lost(api: Api, open_game: Any, won: int) -> None:
+    """With no game won or lost yet the statistics showed a chart of an
+    axis alone, 100 px of blank under the table; one win shows one bar.
+    The statistics' days are pinned (and the recent games hold no game
+    over, of which the chart would draw one bar each)."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+
+    def pinned(route: Any) -> None:
+        data = route.fetch().json()
+        day = {"date": "2026-12-06", "won": won, "lost": 0, "abandoned": 0}
+        data["overall"]["days"] = [day] if won else []
+        route.fulfill(json=data)
+
+    def recent(route: Any) -> None:
+        data = route.fetch().json()
+        data["games"] = [g for g in data["games"] if g["status"] not in ("won", "lost")]
+        route.fulfill(json=data)
+
+    def routes(page: Any) -> None:
+        page.route(STATS, pinned)
+        page.route("**/api/games?recent=*", recent)
+
+    page = open_game(game, routes)
+    page.locator("#btn-stats").click()
+    dialog = page.locator("#dlg-stats[open]")
+    dialog.locator("ol.recent").wait_for()
+    assert dialog.locator("svg.chart").count() == won
+    assert dialog.locator("svg.chart rect.won").count() == won
+    assert "null" not in dialog.inner_text()
+
+
+@pytest.mark.parametrize(("locale", "day"), [("en-GB", "5 Dec 2026: won 1,204, lost 52"),
+                                            ("de-DE", "05.12.2026: gewonnen 1.204, verloren 52")])
+def test_the_chart_s_days_are_heard_with_their_figures(api: Api, open_game: Any, locale: str,
+                                                       day: str) -> None:
+    """The chart was one image named 'Results over time, ...': a screen
+    reader heard no day and no figure of it, which only a mouse's tooltips
+    showed (and there as '2026-12-05: won 1204, lost 52'). Each day is an
+    image named with its date and figures, as the page writes them."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+
+    def pinned(route: Any) -> None:
+        data = route.fetch().json()
+        data["overall"]["days"] = [{"date": "2026-12-05", "won": 1_204, "lost": 40, "abandoned": 12},
+                                   {"date": "2026-12-06", "won": 3, "lost": 0, "abandoned": 0}]
+        route.fulfill(json=data)
+
+    page = open_game(game, lambda p: p.route(STATS, pinned), locale=locale)
+    page.locator("#btn-stats").click()
+    chart = page.locator("#dlg-stats[open] svg.chart")
+    chart.wait_for()
+    heard = chart.aria_snapshot()
+    assert f'img "{day}"' in heard, heard
+    assert heard.count("img ") == 2, heard

@@ -17,11 +17,13 @@ let redraw = () => {};  // main.js's draw, to show an answer
 
 // ---------------------------------------------------------------- words
 
-function moveWords(game, move, piles) {
+// `name`: how a card is put, cardLabel as seen ("7♥"), cardName as heard
+// ("7 of hearts").
+function moveWords(game, move, piles, name = cardLabel) {
   if (!move) return "–";
   if (move === "s") return t("coach.draw");
   // (the card, when the server named it: "the 7♥ from pile 8 to foundation 2")
-  const card = piles && piles.card ? cardLabel(piles.card) : null;
+  const card = piles && piles.card ? name(piles.card) : null;
   if (move[0] === "c") {
     return card ? t("coach.choiceCard", { i: move.slice(1), card }) : t("coach.choice", { i: move.slice(1) });
   }
@@ -30,37 +32,37 @@ function moveWords(game, move, piles) {
   return card ? t("coach.moveCardFromTo", { card, from, to }) : t("coach.moveFromTo", { from, to });
 }
 
-function fairWords(game, fair) {
+function fairWords(game, fair, name) {
   if (!fair || !fair.move) return t("coach.fairNone");
-  const what = moveWords(game, fair.move, fair.piles);
+  const what = moveWords(game, fair.move, fair.piles, name);
   if (fair.same) return t("coach.fairSame", { what });
   const sampled = fair.samples ? t("coach.sampled", { wins: fair.wins, samples: fair.samples, n: fair.samples }) : "";
   const kept = { won: t("coach.fairKept"), lost: t("coach.fairLostToo"), unknown: t("coach.fairUnknown") }[fair.result] || "";
   return `${t("coach.fair", { what })} ${sampled} ${kept}`.trim();
 }
 
-function reportWords(game, report) {
-  let words = outcomeWords(game, report);
+function reportWords(game, report, name = cardLabel) {
+  let words = outcomeWords(game, report, name);
   if (report.terrace_dead_move) {
     words += ` ${t("coach.terraceDead", { step: report.terrace_dead,
-      what: moveWords(game, report.terrace_dead_move, report.terrace_dead_piles) })}`;
+      what: moveWords(game, report.terrace_dead_move, report.terrace_dead_piles, name) })}`;
   }
   // a game stuck with no move left can still be taken back: there the analysis is an assist
   return report.assist ? `${words} ${t("coach.assist")}` : words;
 }
 
-function outcomeWords(game, report) {
+function outcomeWords(game, report, name) {
   switch (report.outcome) {
     case "lost-at":
       return [
-        t("coach.lostAt", { step: report.step, what: moveWords(game, report.move, report.move_piles) }),
-        report.winning ? t("coach.winning", { what: moveWords(game, report.winning, report.winning_piles) }) : "",
-        fairWords(game, report.fair),
+        t("coach.lostAt", { step: report.step, what: moveWords(game, report.move, report.move_piles, name) }),
+        report.winning ? t("coach.winning", { what: moveWords(game, report.winning, report.winning_piles, name) }) : "",
+        fairWords(game, report.fair, name),
       ].filter(Boolean).join(" ");
     case "never": return t("coach.never");
     case "won": return t("coach.won");
     case "winnable":
-      return `${t("coach.winnable")} ${report.winning ? t("coach.winningEnd", { what: moveWords(game, report.winning, report.winning_piles) }) : ""}`.trim();
+      return `${t("coach.winnable")} ${report.winning ? t("coach.winningEnd", { what: moveWords(game, report.winning, report.winning_piles, name) }) : ""}`.trim();
     default: {
       // Only what the solver proved: a position known won (low >= 0) and
       // one known lost (high <= moves) bound the losing move; without the
@@ -212,11 +214,20 @@ function drawNote() {
   // The box is a live region, and the page is drawn anew at every step of
   // the replay (and on a resize): only what changed is put in, so that a
   // screen reader hears the analysis once, not again at each step.
+  // The words seen name cards by their signs ("the 7♥"), which a screen
+  // reader reads as it likes ("7 black heart suit", or nothing): it hears
+  // a copy with the cards' names ("the 7 of hearts"), as #said says them.
   const words = reportWords(game, report);
+  const heard = reportWords(game, report, cardName);
   const text = box.querySelector(".coach-text");
-  // (focusable: on a phone its box scrolls, by the keyboard too; style.css)
-  if (!text) box.replaceChildren(el("p", { class: "coach-text", tabindex: "0", text: words }));  // (in place of "Analysing…")
-  else if (text.textContent !== words) text.textContent = words;  // (another language)
+  const seen = text && text.querySelector("[aria-hidden='true']");
+  if (!seen || seen.textContent !== words || text.querySelector(".sr-only").textContent !== heard) {
+    // (focusable: on a phone its box scrolls, by the keyboard too; style.css)
+    const put = el("p", { class: "coach-text", tabindex: "0" },
+      el("span", { "aria-hidden": "true", text: words }), el("span", { class: "sr-only", text: heard }));
+    if (!text) box.replaceChildren(put);  // (in place of "Analysing…")
+    else text.replaceChildren(...put.childNodes);  // (another language)
+  }
   const wanted = report.outcome === "lost-at" && game.step !== report.step - 1;
   const shown = box.querySelector("#coach-goto");
   if (wanted && shown) shown.textContent = t("coach.goto");  // (the language may have changed)

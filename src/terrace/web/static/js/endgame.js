@@ -5,7 +5,7 @@
 
 import { api } from "./api.js";
 import { groupTitle } from "./groups.js";
-import { t, getLanguage } from "./i18n.js";
+import { t, count, getLanguage } from "./i18n.js";
 import { el, makeCard, topCard } from "./render.js";
 import { app } from "./state.js";
 import { announce } from "./tabs.js";
@@ -69,7 +69,7 @@ export async function confirmLeaving() {
   if (!inProgress(game)) return true;
   return confirmChoice({
     title: t("leave.title"),
-    text: t("leave.text", { n: game.moves + game.redo }),
+    text: t("leave.text", { n: game.moves + game.redo, moves: count(game.moves + game.redo) }),
     yes: t("leave.yes"),
   });
 }
@@ -264,16 +264,16 @@ async function fillWin(dialog, game) {
   const moves = game.moves;
   const facts = el("dl", { class: "end-stats" },
     stat(t("end.time"), formatDuration(ms), "time"),
-    stat(t("end.moves"), moves, "moves"),
-    stat(t("end.hints"), game.hints, "hints"),
-    stat(t("end.undos"), game.undos, "undos"));
+    stat(t("end.moves"), count(moves), "moves"),
+    stat(t("end.hints"), count(game.hints), "hints"),
+    stat(t("end.undos"), count(game.undos), "undos"));
   if (block) {
     // (today's streak belongs to a win just made, not to a won game opened again)
-    if (game.last_move) facts.append(stat(t("end.streak"), block.current_streak, "streak"));
+    if (game.last_move) facts.append(stat(t("end.streak"), count(block.current_streak), "streak"));
     // (two records, each named: the fewest moves and the fastest time may
     // be two different wins)
     const best = [];
-    if (block.fewest_moves !== null) best.push(t("end.bestMoves", { n: block.fewest_moves }));
+    if (block.fewest_moves !== null) best.push(t("end.bestMoves", { n: count(block.fewest_moves) }));
     if (block.fastest_seconds !== null) best.push(t("end.bestTime", { time: formatDuration(block.fastest_seconds * 1000) }));
     facts.append(stat(t("end.best", { variant: title }), best.join(" · ") || "–", "best"));
     // (a win that only equals the fewest moves of an earlier one is no new record)
@@ -330,7 +330,7 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
   let text;
   if (kind === "won") {
     title = t("end.won.title");
-    text = t("end.won.text", { moves: game.moves });
+    text = t("end.won.text", { moves: count(game.moves) });
     buttons.append(close, again);
   } else if (hopeless) {
     const proof = hopeless === "terrace-dead" ? "end.dead" : "end.hopeless";

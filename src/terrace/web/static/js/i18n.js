@@ -234,7 +234,7 @@ const STRINGS = {
     "stats.undos": "Undos",
     "stats.assisted": "Assisted",
     "stats.assistedGame": "assisted",
-    "stats.moves": "{n} moves",
+    "stats.moves": "{moves} moves",
     "stats.moves.one": "1 move",
     "stats.recent": "Recent games",
     "stats.chart": "Results over time, oldest on the left: won above the line, lost below",
@@ -254,7 +254,7 @@ const STRINGS = {
     "timer.paused.one": "Paused: the tab is hidden or you have been idle for a minute",
     "leave.title": "Leave this game?",
     "leave.text.one": "Your current game (1 move) will count as lost unless you come back to it and win it (Statistics → Resume).",
-    "leave.text": "Your current game ({n} moves) will count as lost unless you come back to it and win it (Statistics → Resume).",
+    "leave.text": "Your current game ({moves} moves) will count as lost unless you come back to it and win it (Statistics → Resume).",
     "leave.yes": "Start a new game",
     "giveUp.title": "Give up this game?",
     "giveUp.text": "It will count as lost and can no longer be played; you can still replay it from the statistics.",
@@ -575,7 +575,7 @@ const STRINGS = {
     "stats.undos": "Rück\u00ADgängig",
     "stats.assisted": "Unter\u00ADstützt",
     "stats.assistedGame": "mit Hilfen",
-    "stats.moves": "{n} Züge",
+    "stats.moves": "{moves} Züge",
     "stats.moves.one": "1 Zug",
     "stats.recent": "Letzte Spiele",
     "stats.chart": "Ergebnisse im Lauf der Zeit, die ältesten links: gewonnen über der Linie, verloren darunter",
@@ -594,7 +594,7 @@ const STRINGS = {
     "timer.paused.one": "Angehalten: Der Tab ist verborgen, oder seit einer Minute geschah nichts",
     "leave.title": "Dieses Spiel verlassen?",
     "leave.text.one": "Dein laufendes Spiel (1 Zug) zählt als verloren, wenn du nicht zurückkehrst und es gewinnst (Statistik → Weiterspielen).",
-    "leave.text": "Dein laufendes Spiel ({n} Züge) zählt als verloren, wenn du nicht zurückkehrst und es gewinnst (Statistik → Weiterspielen).",
+    "leave.text": "Dein laufendes Spiel ({moves} Züge) zählt als verloren, wenn du nicht zurückkehrst und es gewinnst (Statistik → Weiterspielen).",
     "leave.yes": "Neues Spiel beginnen",
     "giveUp.title": "Dieses Spiel aufgeben?",
     "giveUp.text": "Es zählt dann als verloren und kann nicht mehr gespielt werden; nachspielen lässt es sich weiter über die Statistik.",
@@ -757,6 +757,14 @@ export function t(key, vars = {}) {
     const value = String(vars[name]);
     return capital ? value.charAt(0).toLocaleUpperCase(language) + value.slice(1) : value;
   });
+}
+
+// A count as the page's language writes it, its thousands grouped
+// ("10,000", "10.000"), as the server's refusals group them ("1,000,000
+// moves"); the statistics read 10000 beside 87,4 %. Not for a deal's
+// number, which is a name.
+export function count(n) {
+  return Number.isInteger(n) ? n.toLocaleString(language) : String(n);
 }
 
 export function rankLabel(rank) {

@@ -4,7 +4,7 @@ import { api, refusedByApp } from "./api.js";
 import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd, relabelEnd } from "./panels.js";
-import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
+import { PILE_KEYS, choiceKeys, el, renderBoard, renderCounters, topCard } from "./render.js";
 import { app, hideToast, say, toast } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
 import { followGame, paintTimer, startTimer } from "./timer.js";
@@ -1293,12 +1293,33 @@ function bindButtons() {
   const language = $("#lang");
   language.value = getLanguage();
   language.addEventListener("change", () => changeLanguage(language.value));
+  // Printed, the board is drawn for the paper's width (style.css: .printing;
+  // drawn for a wide window, its top row ran off the sheet's edge), and
+  // again for the window after.
+  for (const [event, printing] of [["beforeprint", true], ["afterprint", false]]) {
+    window.addEventListener(event, () => {
+      document.documentElement.classList.toggle("printing", printing);
+      draw();
+    });
+  }
   let resizeTimer = null;
   window.addEventListener("resize", () => {
     foldCrowdedHeader();  // (before the board is fitted below the header)
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(draw, 60);
   });
+  // The browser's font size changed while the page is open (its settings,
+  // another tab): the page's text grows or shrinks with it, and the header,
+  // the toolbar and the board are laid out again as after a resize. (A
+  // hidden box 1rem wide tells: no class this page sets changes its width.)
+  const rem = el("span", { class: "sr-only rem-probe", "aria-hidden": "true" });
+  document.body.append(rem);
+  let remWidth = null;
+  new ResizeObserver(() => {
+    const width = rem.getBoundingClientRect().width;
+    if (remWidth !== null && width !== remWidth) window.dispatchEvent(new Event("resize"));
+    remWidth = width;
+  }).observe(rem);
 }
 
 function changeLanguage(lang) {

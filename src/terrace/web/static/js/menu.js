@@ -63,7 +63,13 @@ const TITLE_LEAST = 10;  // ems: the least of a game's title shown beside the bu
 export function foldCrowdedHeader() {
   const header = document.querySelector(".bar");
   const toolbar = document.querySelector(".actions");
-  toolbar.classList.remove("crowded");
+  toolbar.classList.remove("crowded", "overfull");
+  document.documentElement.style.removeProperty("--toolbar-h");
+  foldIfCrowded(header, toolbar);
+  wrapOverfull(header, toolbar);  // (what still does not fit, folded)
+}
+
+function foldIfCrowded(header, toolbar) {
   if (toolbar.parentElement !== header) return;  // (at the bottom of an upright phone: style.css folds it)
   const shown = [...toolbar.querySelectorAll("button, select")].filter((node) => node.getClientRects().length);
   if (!shown.length || getComputedStyle(document.querySelector("#btn-menu")).display !== "none") return;
@@ -73,16 +79,45 @@ export function foldCrowdedHeader() {
   const first = shown[0].getBoundingClientRect();
   const title = header.querySelector(".game-title");
   const least = Math.min(title.scrollWidth, TITLE_LEAST * parseFloat(getComputedStyle(title).fontSize));
-  const edge = header.getBoundingClientRect().right - parseFloat(getComputedStyle(header).paddingRight);
+  const bar = header.getBoundingClientRect();
+  const edge = bar.right - parseFloat(getComputedStyle(header).paddingRight);
+  const start = bar.left + parseFloat(getComputedStyle(header).paddingLeft);  // (past it: rtl)
   const out = (node) => {
     const box = node.getBoundingClientRect();
-    return box.top >= first.bottom - 1 || box.right > edge + 1;
+    return box.top >= first.bottom - 1 || box.right > edge + 1 || box.left < start - 1;
   };
   const crowded = title.clientWidth < least - 1 || shown.some(out);
   if (crowded) toolbar.classList.add("crowded");
   else if (toolbar.classList.contains("menu-open")) {  // (unfolded: no menu left open)
     toolbar.classList.remove("menu-open");
     document.querySelector("#btn-menu").setAttribute("aria-expanded", "false");
+  }
+}
+
+// Larger text (the browser's font size or its least font size set higher)
+// may leave the quick buttons and the menu's no room even with the rest
+// folded: on a 320 px phone at 24 px they ran past the window's edge, the
+// menu's button out of reach, and in a phone held sideways they covered
+// the title. They then go into as many lines as they need (class
+// "overfull"); at the bottom of an upright phone the toolbar's height is
+// measured (--toolbar-h), so that the board and the page end above it.
+function wrapOverfull(header, toolbar) {
+  const root = document.documentElement;
+  const shown = [...toolbar.children].filter((node) => node.matches("button") && node.getClientRects().length);
+  if (!shown.length) return;
+  const edge = root.clientWidth;
+  const name = header.querySelector("h1").getBoundingClientRect();
+  const atTop = toolbar.parentElement === header;
+  const over = shown.some((node) => {
+    const box = node.getBoundingClientRect();
+    return box.right > edge + 1 || box.left < -1 || node.scrollWidth > node.clientWidth + 1
+      || (atTop && box.top < name.bottom - 1 && box.bottom > name.top + 1
+        && box.left < name.right - 1 && box.right > name.left + 1);  // (over the title, either side: rtl)
+  });
+  if (!over) return;
+  toolbar.classList.add("overfull");
+  if (getComputedStyle(toolbar).position === "fixed") {
+    root.style.setProperty("--toolbar-h", `${toolbar.getBoundingClientRect().height}px`);
   }
 }
 

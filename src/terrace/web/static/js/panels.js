@@ -2,7 +2,7 @@
 // dialog does to the game comes in as callbacks (`actions`, from main.js).
 
 import { api } from "./api.js";
-import { t, getLanguage, getLocale, sentence } from "./i18n.js";
+import { t, count, getLanguage, getLocale, sentence } from "./i18n.js";
 import { el } from "./render.js";
 import { app, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
@@ -17,7 +17,7 @@ const SVG = "http://www.w3.org/2000/svg";
 // screen reader says which dialog opened.
 function open(dialog, title, ...content) {
   const close = el("button", { type: "button", class: "close", "aria-label": t("btn.close"), text: "×", onclick: () => dialog.close() });
-  dialog.replaceChildren(el("header", {}, el("h2", { id: `${dialog.id}-title`, text: title }), close), ...content);
+  dialog.replaceChildren(el("header", {}, el("h2", { id: `${dialog.id}-title`, text: title }), close), ...content.filter(Boolean));
   if (!dialog.open) dialog.showModal();
 }
 
@@ -287,20 +287,20 @@ function duration(seconds) {
 
 // The columns of the statistics table: heading key and the value of a block.
 const STATS_COLUMNS = [
-  ["played", (b) => b.played],
-  ["won", (b) => b.won],
-  ["lost", (b) => b.lost],
-  ["abandoned", (b) => b.abandoned],
+  ["played", (b) => count(b.played)],
+  ["won", (b) => count(b.won)],
+  ["lost", (b) => count(b.lost)],
+  ["abandoned", (b) => count(b.abandoned)],
   ["winRate", (b) => percent(b.win_rate)],
-  ["streak", (b) => b.current_streak],
-  ["bestStreak", (b) => b.best_streak],
-  ["losingStreak", (b) => b.current_losing_streak],
-  ["worstStreak", (b) => b.longest_losing_streak],
-  ["fewest", (b) => b.fewest_moves ?? "–"],
+  ["streak", (b) => count(b.current_streak)],
+  ["bestStreak", (b) => count(b.best_streak)],
+  ["losingStreak", (b) => count(b.current_losing_streak)],
+  ["worstStreak", (b) => count(b.longest_losing_streak)],
+  ["fewest", (b) => (b.fewest_moves === null || b.fewest_moves === undefined ? "–" : count(b.fewest_moves))],
   ["fastest", (b) => duration(b.fastest_seconds)],
-  ["hints", (b) => b.hints],
-  ["undos", (b) => b.undos],
-  ["assisted", (b) => b.assisted],
+  ["hints", (b) => count(b.hints)],
+  ["undos", (b) => count(b.undos)],
+  ["assisted", (b) => count(b.assisted)],
 ];
 
 function statsRow(name, block, variant) {
@@ -319,25 +319,33 @@ function svgNode(tag, attrs) {
 function chart(stats, games) {
   const days = (stats.overall && stats.overall.days) || [];
   const bars = days.length
-    ? days.slice(-60).map((d) => ({ won: d.won, lost: d.lost + (d.abandoned || 0), label: d.date }))
+    ? days.slice(-60).map((d) => ({ won: d.won, lost: d.lost + (d.abandoned || 0),
+      label: new Date(`${d.date}T12:00:00`).toLocaleDateString(getLocale(), { dateStyle: "medium" }) }))
     : games.filter((g) => g.status === "won" || g.status === "lost").reverse()
       .map((g) => ({ won: g.status === "won" ? 1 : 0, lost: g.status === "lost" ? 1 : 0,
         label: `${g.title} ${g.deal_number}` }));
+  // (nothing won or lost yet: no chart, where an axis alone stood in 100 px of blank)
+  if (!bars.some((b) => b.won || b.lost)) return null;
   const most = Math.max(1, ...bars.map((b) => Math.max(b.won, b.lost)));
   const width = Math.max(bars.length, 1) * 14 + 8;
-  const svg = svgNode("svg", { viewBox: `0 0 ${width} 60`, class: "chart", role: "img", "aria-label": t("stats.chart") });
-  svg.append(svgNode("line", { x1: 0, x2: width, y1: 30, y2: 30, class: "axis" }));
+  // Each bar is an image of its own, named with its day and figures: a
+  // screen reader heard the chart's name alone (one image), its figures
+  // were in tooltips a mouse alone shows.
+  const svg = svgNode("svg", { viewBox: `0 0 ${width} 60`, class: "chart", role: "group", "aria-label": t("stats.chart") });
+  svg.append(svgNode("line", { x1: 0, x2: width, y1: 30, y2: 30, class: "axis", "aria-hidden": "true" }));
   bars.forEach((bar, i) => {
-    const title = `${bar.label}: ${t("status.won")} ${bar.won}, ${t("status.lost")} ${bar.lost}`;
+    if (!bar.won && !bar.lost) return;
+    const title = `${bar.label}: ${t("status.won")} ${count(bar.won)}, ${t("status.lost")} ${count(bar.lost)}`;
+    const group = svgNode("g", { role: "img", "aria-label": title });
+    const tip = svgNode("title", {});
+    tip.textContent = title;
+    group.append(tip);
     for (const kind of ["won", "lost"]) {
       if (!bar[kind]) continue;
       const height = (26 * bar[kind]) / most;
-      const rect = svgNode("rect", { x: 4 + i * 14, width: 10, y: kind === "won" ? 30 - height : 30, height, rx: 2, class: kind });
-      const tip = svgNode("title", {});
-      tip.textContent = title;
-      rect.append(tip);
-      svg.append(rect);
+      group.append(svgNode("rect", { x: 4 + i * 14, width: 10, y: kind === "won" ? 30 - height : 30, height, rx: 2, class: kind }));
     }
+    svg.append(group);
   });
   return svg;
 }
@@ -363,7 +371,7 @@ export async function openStats({ resume, startReplay }) {
     const about = `recent-${i}`;
     const item = el("li", {},
       el("span", { class: `status ${game.status}`, id: `${about}-status`, text: t(game.given_up ? "status.givenUp" : `status.${game.status}`) }),
-      el("span", { class: "what", id: `${about}-what`, text: `${title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${t("stats.moves", { n: game.moves })}${game.assisted ? ` · ${t("stats.assistedGame")}` : ""}` }),
+      el("span", { class: "what", id: `${about}-what`, text: `${title} · ${t("counter.deal")} ${game.deal_number ?? "–"} · ${t("stats.moves", { n: game.moves, moves: count(game.moves) })}${game.assisted ? ` · ${t("stats.assistedGame")}` : ""}` }),
       el("span", { class: "when", text: when }));
     const buttons = el("span", { class: "buttons" });
     const described = `${about}-what ${about}-status`;

@@ -1,7 +1,7 @@
 // Drawing the board from the game JSON. The page only draws what the server
 // says; it knows no rules.
 
-import { t, getLanguage, rankLabel, rankName, cardName } from "./i18n.js";
+import { t, count, getLanguage, rankLabel, rankName, cardName } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -808,6 +808,6 @@ export function renderCounters(node, game) {
   node.replaceChildren(
     ...items.map(([key, value, name]) =>
       el("div", { class: "counter", "data-counter": name },
-        el("span", { class: "label", text: t(key) }), el("span", { class: "value", text: String(value) })))
+        el("span", { class: "label", text: t(key) }), el("span", { class: "value", text: typeof value === "number" ? count(value) : String(value) })))
   );
 }

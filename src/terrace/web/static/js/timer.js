@@ -173,5 +173,10 @@ export function startTimer() {
     if (clock.since !== null && now() - clock.lastActive >= IDLE_MS) settle();
     paintTimer();
   }, 1000);
-  setInterval(() => { if (clock.unsent >= 1000) flushTime(); }, REPORT_MS);
+  // (the run still going counted too: a player thinking for minutes, active
+  // but making no move, had nothing reported until the next move)
+  setInterval(() => {
+    settle();
+    if (clock.unsent >= 1000) flushTime();
+  }, REPORT_MS);
 }
