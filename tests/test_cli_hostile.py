@@ -1345,3 +1345,20 @@ def test_a_rule_option_alone_is_refused_in_the_terms_the_user_gave(command: str,
         "give candidates too, or change piles\n"), result.stderr
     given = invoke([*RULE_COMMANDS[command], "--piles", "1", "--candidates", "2"], world)
     assert given.stderr.endswith("Error: candidates must be between 0 and the number of piles (1), not 2\n")
+
+
+@pytest.mark.parametrize("command", sorted(DEAL_COMMANDS))
+def test_a_deal_file_of_other_decks_says_which_decks_to_give(command: str, world: Path) -> None:
+    """A deal of one deck (terrace deal -n 1 --decks 1 > deal.txt) given to
+    a Terrace command was refused as 'a deal for 2 decks has 104 cards,
+    this one has 52': 2 decks is the preset's, no option said so."""
+    rules = get_rules("terrace", decks=1)
+    (world / "one.txt").write_text(Deal.from_number(1, rules).text() + "\n")
+    result = invoke([command, "--deal-file", "{w}/one.txt"], world)
+    assert result.exit_code == 2 and result.stderr.count("Error: ") == 1, result.stderr
+    assert result.stderr.endswith("Error: a deal for 2 decks has 104 cards, this one has 52: it holds the "
+                                  "cards of 1 deck (give --decks 1)\n"), result.stderr
+    (world / "few.txt").write_text("AS KD 7H\n")
+    few = invoke([command, "--deal-file", "{w}/few.txt"], world)
+    assert few.stderr.endswith("Error: a deal for 2 decks has 104 cards, this one has 3\n"), few.stderr
+    assert invoke([command, "--deal-file", "{w}/one.txt", "--decks", "1"], world).exit_code == 0
