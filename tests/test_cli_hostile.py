@@ -1330,3 +1330,35 @@ def test_a_file_in_utf16_with_its_byte_order_mark_is_read(encoding: str, world: 
     (world / "games.json").write_bytes(record.encode("utf-16-le"))  # (no mark: no guess)
     unmarked = invoke(["import", "--db", ":memory:", "{w}/games.json"], world)
     assert unmarked.exit_code == 1 and "nothing was imported" in unmarked.stderr, unmarked.output
+
+
+@pytest.mark.parametrize("command", sorted(RULE_COMMANDS))
+def test_a_rule_option_alone_is_refused_in_the_terms_the_user_gave(command: str, world: Path) -> None:
+    """``--piles 1`` alone was refused with 'candidates must be between 0
+    and the number of piles (1), not 3': the user gave no candidates (3 is
+    Terrace's). The refusal names what they gave and what to change."""
+    result = invoke([*RULE_COMMANDS[command], "--piles", "1"], world)
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.count("Error: ") == 1
+    assert result.stderr.endswith(
+        "Error: with piles 1, candidates must be between 0 and 1, and the rules you started from have 3: "
+        "give candidates too, or change piles\n"), result.stderr
+    given = invoke([*RULE_COMMANDS[command], "--piles", "1", "--candidates", "2"], world)
+    assert given.stderr.endswith("Error: candidates must be between 0 and the number of piles (1), not 2\n")
+
+
+@pytest.mark.parametrize("command", sorted(DEAL_COMMANDS))
+def test_a_deal_file_of_other_decks_says_which_decks_to_give(command: str, world: Path) -> None:
+    """A deal of one deck (terrace deal -n 1 --decks 1 > deal.txt) given to
+    a Terrace command was refused as 'a deal for 2 decks has 104 cards,
+    this one has 52': 2 decks is the preset's, no option said so."""
+    rules = get_rules("terrace", decks=1)
+    (world / "one.txt").write_text(Deal.from_number(1, rules).text() + "\n")
+    result = invoke([command, "--deal-file", "{w}/one.txt"], world)
+    assert result.exit_code == 2 and result.stderr.count("Error: ") == 1, result.stderr
+    assert result.stderr.endswith("Error: a deal for 2 decks has 104 cards, this one has 52: it holds the "
+                                  "cards of 1 deck (give --decks 1)\n"), result.stderr
+    (world / "few.txt").write_text("AS KD 7H\n")
+    few = invoke([command, "--deal-file", "{w}/few.txt"], world)
+    assert few.stderr.endswith("Error: a deal for 2 decks has 104 cards, this one has 3\n"), few.stderr
+    assert invoke([command, "--deal-file", "{w}/one.txt", "--decks", "1"], world).exit_code == 0

@@ -120,6 +120,7 @@ _SAMPLES: dict[str, Param] = {
     "card": "TD", "top": "JS", "rank": "Q", "colour": "red", "place": "f3", "decks": 2,
     "choices": ("auto", "free", "waste"), "known": ("terrace", "wood"), "results": ("won", "lost"),
     "expected": ("after", "move"), "hosts": ("localhost", "127.0.0.1"),
+    "given": ("piles 1",), "changed": ("piles",),
     "problem": Reason(Refusal.STOCK_EMPTY),
 }
 

@@ -570,3 +570,30 @@ def test_the_soaks_readme_names_run_as_long_as_it_says(module: str, name: str, w
     sentence = words.format(*(f"{int(group):,}" for group in found.groups()))
     assert "`TERRACE_SLOW=1 make test` also runs the soaks at full length" in readme
     assert sentence in readme, f"README should say {sentence!r}"
+
+
+@pytest.mark.parametrize("decks", [1, 2, 8])
+def test_with_the_longest_reserve_the_other_candidates_piles_stay_empty(decks: int) -> None:
+    """rules.md, Setting up: with the longest reserve the rules allow, the
+    pack holds one card more than there are piles, so when other candidates
+    share the chosen rank the last piles emptied stay empty."""
+    section = " ".join(_section(ROOT / "docs" / "rules.md", "## Setting up").split())
+    assert "the pack holds just one card more than there are piles" in section
+    from terrace.cards import rank_of
+    from terrace.rules import Rules
+    piles = 9
+    rules = Rules(decks=decks, piles=piles, candidates=piles, reserve=52 * decks - piles - 1)
+    seen = 0
+    for number in range(60):
+        start = Board.from_number(number, rules)
+        tops = [pile[-1] for pile in start.tableau]
+        assert len(start.stock) + len(start.waste) == 1
+        for choice in range(1, piles + 1):
+            board = start.copy()
+            board.push(Move.parse(f"c{choice}"))
+            rank = rank_of(tops[choice - 1])
+            emptied = [i for i, card in enumerate(tops) if rank_of(card) == rank]
+            assert [i for i, pile in enumerate(board.tableau) if not pile] == emptied[1:]
+            assert len(board.stock) == 0 and sum(map(len, board.foundations)) == len(emptied)
+            seen += len(emptied) > 1
+    assert seen, "no deal had two candidates of one rank"

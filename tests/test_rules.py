@@ -214,3 +214,22 @@ def test_an_option_named_by_anything_but_text_is_an_unknown_option(key: Any) -> 
     with pytest.raises(InvalidRulesError, match="unknown rule option") as info:
         Rules.from_dict({key: 2})
     assert info.value.code is Refusal.OPTION_UNKNOWN
+
+
+def test_an_option_kept_out_of_range_by_a_change_is_refused_in_the_changes_terms() -> None:
+    """Terrace's 3 candidates with piles 1 were refused as if the player had
+    given them; the refusal says which change left the kept value out."""
+    with pytest.raises(InvalidRulesError) as info:
+        Rules().replace(piles=1)
+    reason = info.value.reason
+    assert reason is not None and reason.code is Refusal.OPTION_KEPT_RANGE
+    assert str(reason) == ("with piles 1, candidates must be between 0 and 1, and the rules you started from "
+                           "have 3: give candidates too, or change piles")
+    assert reason.text("de").startswith("Mit piles 1 muss „candidates“ zwischen 0 und 1 liegen")
+    with pytest.raises(InvalidRulesError) as wide:
+        Rules(reserve=90).replace(decks=1, spaces="free")
+    assert str(wide.value) == ("with decks 1, reserve must be between 0 and 42, and the rules you started "
+                               "from have 90: give reserve too, or change decks")
+    with pytest.raises(InvalidRulesError) as given:
+        Rules().replace(piles=1, candidates=2)
+    assert given.value.code is Refusal.CANDIDATES_RANGE

@@ -462,6 +462,8 @@ def test_every_refusal_carries_its_code(client: TestClient) -> None:
         (client.get("/api/games?recent=²"), 400, "recent-range"),
         (client.post("/api/games", json={"options": {"decks": 9}}), 400, "option-range"),
         (client.post("/api/games", json={"options": {"reserve": 200}}), 400, "reserve-range"),
+        (client.post("/api/games", json={"variant": "madame", "options": {"piles": 5}}), 400,
+         "option-kept-range"),
         (client.post("/api/games", json={"variant": "chess"}), 400, "variant-unknown"),
         (client.post("/api/games", json={"deal_number": -1}), 400, "deal-number-range"),
         (client.get("/api/nothing"), 404, "not-found"),

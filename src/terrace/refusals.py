@@ -70,6 +70,7 @@ class Refusal(StrEnum):
     OPTION_RANGE = "option-range"
     RESERVE_RANGE = "reserve-range"
     CANDIDATES_RANGE = "candidates-range"
+    OPTION_KEPT_RANGE = "option-kept-range"
     VARIANT_UNKNOWN = "variant-unknown"
     VARIANT_NOT_TEXT = "variant-not-text"
     LABEL_NOT_TEXT = "label-not-text"
@@ -318,6 +319,11 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.CANDIDATES_RANGE: Wording(
         _BAD, "candidates must be between {low} and the number of piles ({high}), not {value}",
         "„candidates“ muss zwischen {low} und der Zahl der Stapel ({high}) liegen, nicht bei {value}."),
+    Refusal.OPTION_KEPT_RANGE: Wording(
+        _BAD, "with {given:list}, {option} must be between {low} and {high}, and the rules you started from "
+        "have {value}: give {option} too, or change {changed:list}",
+        "Mit {given:list} muss „{option}“ zwischen {low} und {high} liegen, die Regeln, von denen "
+        "du ausgehst, haben {value}: Gib „{option}“ mit an oder ändere {changed:list}."),
     Refusal.VARIANT_UNKNOWN: Wording(
         _BAD, "unknown variant {name!r}; known variants: {known:list}",
         "Unbekannte Variante „{name}“; bekannt sind: {known:list}."),

@@ -209,7 +209,10 @@ class Rules:
         if unknown:
             first = clip(sorted(unknown)[0])
             raise InvalidRulesError(Reason(Refusal.OPTION_UNKNOWN, option=first, known=RULE_FIELDS))
-        return dataclasses.replace(self, **changes)
+        try:
+            return dataclasses.replace(self, **changes)
+        except InvalidRulesError as error:
+            raise _kept_out_of_range(error, self, changes) from None
 
     def to_dict(self) -> dict[str, Any]:
         """Every option as plain JSON values.
@@ -274,6 +277,26 @@ class Rules:
         if not self.as_played().promote_candidates:
             parts.append("other candidates of the base rank stay in the tableau")
         return ", ".join(parts)
+
+
+def _kept_out_of_range(error: InvalidRulesError, rules: Rules,
+                       changes: Mapping[str, Any]) -> InvalidRulesError:
+    """``error`` said in terms of the options changed when the option out of
+    range is one that was kept from ``rules`` (``--piles 1`` alone leaves
+    Terrace's 3 candidates out of range: the player gave no candidates)."""
+    reason = error.reason
+    name = reason.params.get("option") if reason is not None else None
+    option = RULE_OPTIONS.get(name) if isinstance(name, str) else None
+    if reason is None or option is None or option.name in changes:
+        return error
+    changed = tuple(other for other in option.depends_on if other in changes)
+    if not changed:
+        return error
+    given = tuple(f"{other} {RULE_OPTIONS[other].read(changes[other])}" for other in changed)
+    return InvalidRulesError(Reason(
+        Refusal.OPTION_KEPT_RANGE, option=option.name, value=getattr(rules, option.name),
+        low=reason.params["low"], high=reason.params["high"], given=given, changed=changed,
+    ))
 
 
 def _plain(value: object) -> object:

@@ -25,12 +25,13 @@ from typing import Any, TypeVar
 import click
 
 from terrace.board import Board
+from terrace.cards import CARDS_PER_DECK
 from terrace.cli.errors import IllegalMove
 from terrace.cli.output import PIPE_WAIT
 from terrace.deal import MAX_DEAL_NUMBER, Deal
-from terrace.errors import TerraceError
+from terrace.errors import InvalidDealError, TerraceError
 from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
-from terrace.refusals import clip, quote
+from terrace.refusals import Refusal, clip, quote
 from terrace.rules import RULE_OPTIONS, OptionKind, RuleOption, Rules
 from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
@@ -435,12 +436,29 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
                                    "file holding the card codes alone (terrace deal -n N > deal.txt writes "
                                    "one; a record's is its \"deal\"), or terrace import the record")
         return Deal.parse(text, rules)
+    except InvalidDealError as error:
+        raise click.UsageError(str(error) + _other_decks(error, rules)) from None
     except OSError as error:
         raise unreadable("the deal file", error) from None
     except UnicodeDecodeError:
         raise click.UsageError("the deal file is not text: it must hold card codes such as TD") from None
     except TerraceError as error:
         raise click.UsageError(str(error)) from None
+
+
+def _other_decks(error: InvalidDealError, rules: Rules) -> str:
+    """What to give when a deal file holds the cards of another number of
+    decks: the decks are the preset's unless ``--decks`` was given (a deal of
+    one deck was refused as 'a deal for 2 decks has 104 cards, this one has
+    52', naming no option)."""
+    count = error.reason.params.get("count") if error.reason is not None else None
+    if error.code is not Refusal.DEAL_CARD_COUNT or not isinstance(count, int):
+        return ""
+    decks, left = divmod(count, CARDS_PER_DECK)
+    low, high = RULE_OPTIONS["decks"].limits({})
+    if left or not low <= decks <= high or decks == rules.decks:
+        return ""
+    return f": it holds the cards of {decks} deck{'s' if decks > 1 else ''} (give --decks {decks})"
 
 
 def play_moves(board: Board, moves: str) -> IllegalMove | None:
