@@ -220,7 +220,7 @@ def test_the_alert_is_emptied_when_its_toast_hides(api: Api, open_game: Any) -> 
     once the toast hides, so that a screen reader going through the page
     later finds no stale message; a quiet toast (a hint) empties it too."""
     game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
-    page = open_game(game)
+    page = open_game(game, before_goto=lambda p: p.clock.install())  # (moved on past the toast's time)
     alert = page.locator("#alert")
     bad_gateway = lambda route: route.fulfill(  # noqa: E731
         status=502, body="<html>Bad gateway</html>", headers={"content-type": "text/html"})
@@ -228,7 +228,8 @@ def test_the_alert_is_emptied_when_its_toast_hides(api: Api, open_game: Any) -> 
     page.locator("#btn-hint").click()
     page.wait_for_selector("#toast.show")
     assert "error 502" in alert.inner_text()
-    page.wait_for_selector("#toast:not(.show)", state="attached", timeout=8000)
+    page.clock.run_for(8_000)  # (what the test waited at most: the page's clock, not ours)
+    page.wait_for_selector("#toast:not(.show)", state="attached", timeout=2_000)
     assert alert.text_content() == ""
     page.locator("#btn-hint").click()  # (fails again, then a hint: quiet, it is said by the prompt)
     page.wait_for_selector("#toast.show")
@@ -303,7 +304,7 @@ def test_said_is_emptied_once_heard_and_the_same_words_are_said_again(api: Api, 
     screen reader does not read again. The words now come into an empty
     region each time, and it is emptied a few seconds later."""
     game = api.play(api.new(variant="terrace", deal_number=7), "c2")
-    page = open_game(game)
+    page = open_game(game, before_goto=lambda p: p.clock.install())  # (moved on past the words' time)
     page.evaluate("""() => { window.saidSeen = []; const said = document.querySelector('#said');
       new MutationObserver(() => window.saidSeen.push(said.textContent))
         .observe(said, {childList: true, characterData: true, subtree: true}); }""")
@@ -317,4 +318,5 @@ def test_said_is_emptied_once_heard_and_the_same_words_are_said_again(api: Api, 
     page.locator("#said", has_text=words).wait_for()
     seen = page.evaluate("window.saidSeen")
     assert [text[:len(words)] for text in seen] == [words, "", words], seen
-    page.locator("#said:empty").wait_for(timeout=8_000)
+    page.clock.run_for(8_000)  # (what the test waited at most: the page's clock, not ours)
+    page.locator("#said:empty").wait_for(timeout=2_000)

@@ -654,6 +654,13 @@ CANDIDATES = """() => {
 }"""
 
 
+MADAME_CHANCES: list[Any] = []
+"""The chances of Madame deal 3's ten candidates as the server first
+answered them here: the fair player's sampling takes its whole budget (10 s
+of a solver process), and the phone tests below lay out the same ten badges
+at three sizes. (The server's chances are test_web_coach's.)"""
+
+
 @pytest.mark.parametrize(("locale", "size"), [("de-DE", (360, 640)), ("en-GB", (390, 844)),
                                               ("de-DE", (640, 360))])
 def test_the_chances_of_ten_candidates_leave_them_on_the_screen_of_a_phone(
@@ -667,8 +674,17 @@ def test_the_chances_of_ten_candidates_leave_them_on_the_screen_of_a_phone(
     of wins ("18/32") is in one line: on those phones it broke after "18/3"."""
     game = api.new(variant="madame", deal_number=3)
     width, height = size
+
+    def chances(route: Any) -> None:  # (the server's own answer, asked once per test process)
+        if not MADAME_CHANCES:
+            answer = route.fetch()
+            assert answer.status == 200, answer.text()
+            MADAME_CHANCES.append(answer.json())
+        route.fulfill(json=MADAME_CHANCES[0])
+
     page = open_game(game, reduced_motion="reduce", locale=locale, has_touch=True, is_mobile=True,
-                     viewport={"width": width, "height": height})
+                     viewport={"width": width, "height": height},
+                     before_goto=lambda p: p.route("**/chances", chances))
     page.locator("#btn-chances").click()
     text = page.locator("#coach-chances .chances-text")
     text.wait_for(timeout=60_000)

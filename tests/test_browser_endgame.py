@@ -636,17 +636,29 @@ def test_a_custom_group_says_its_yes_no_options_as_what_they_do(
     assert row == title
 
 
-def win_by_clicks(open_game: Any, game: dict[str, Any], before_goto: Any, **options: Any) -> Any:
-    """Open ``game`` (one move before it can be finished; ``options`` for
-    the browser's context) with auto-play off and click the last moves of
-    the line until it is won; the page."""
+def win_by_clicks(
+    open_game: Any, game: dict[str, Any], before_goto: Any, *, timed: bool = False, **options: Any
+) -> Any:
+    """Open ``game`` (part of the line played through the API; ``options``
+    for the browser's context) with auto-play off and click the rest of
+    the line until it is won; the page. ``timed``: the page's clock shows
+    a second played before the first click (a win of the page's own time)."""
     page = open_game(game, reduced_motion="reduce", before_goto=before_goto, **options)
     setting(page, autoplay="off")
-    for index in range(FINISH_AFTER - 1, len(LINE["moves"])):
+    if timed:
+        page.mouse.move(100, 100)
+        until(lambda: shown_seconds(page) >= 1)
+    for index in range(game["moves"], len(LINE["moves"])):
         _click_move(page, line_board(index), LINE["moves"][index])
         moves_seen(page, index + 1)
     page.wait_for_selector("body[data-status='won']")
     return page
+
+
+LAST_MOVE = len(LINE["moves"]) - 1
+"""The win-screen tests play the line up to its last move through the API
+and click that one: the clicks that lead there are the whole-game test's
+(test_browser_game), and the end of a game through the page is the same."""
 
 
 @pytest.mark.parametrize(("wins_in_fewest", "faster_by_ms", "said"), [
@@ -664,7 +676,7 @@ def test_the_win_screen_tells_a_record_from_an_equalled_one(
     pinned (the fastest win an hour, or this win's own time as the server
     stored it, or half a second less), so that the test does not hang on
     the clock."""
-    game = line_game(api, FINISH_AFTER - 1)
+    game = line_game(api, LAST_MOVE)
 
     def pinned(route: Any) -> None:
         data = route.fetch().json()
@@ -678,7 +690,7 @@ def test_the_win_screen_tells_a_record_from_an_equalled_one(
                      fastest_seconds=fastest)
         route.fulfill(json=data)
 
-    page = win_by_clicks(open_game, game, lambda p: p.route(STATS, pinned))
+    page = win_by_clicks(open_game, game, lambda p: p.route(STATS, pinned), timed=faster_by_ms is not None)
     record = page.locator("dialog.end[open] p.record")
     record.wait_for()
     assert record.inner_text() == said
@@ -721,7 +733,7 @@ def test_the_win_screen_names_each_best_as_its_own(api: Api, open_game: Any) -> 
     fastest time are two records, most often of two different wins (here a
     win in 240 moves that took two hours, and one in an hour of 260). Each
     is named now, in either language."""
-    game = line_game(api, FINISH_AFTER - 1)
+    game = line_game(api, LAST_MOVE)
 
     def pinned(route: Any) -> None:
         data = route.fetch().json()
@@ -743,7 +755,7 @@ def test_the_win_screen_names_each_best_as_its_own(api: Api, open_game: Any) -> 
 def test_a_win_with_an_assist_says_it_sets_no_best(api: Api, open_game: Any) -> None:
     """A win with the peeking hint on was hailed as a new personal best and
     stood as the best of the variant."""
-    game = line_game(api, FINISH_AFTER - 1)
+    game = line_game(api, LAST_MOVE)
     answer = api.client.post(f"/api/games/{game['id']}/hint", json={"peek": True})
     assert answer.status_code == 200 and api.client.get(f"/api/games/{game['id']}").json()["assisted"]
     page = win_by_clicks(open_game, game, None)
@@ -761,7 +773,7 @@ def test_the_note_of_an_assisted_win_spans_the_win_screen(
     the figures' grid (6.5rem wide), a word or two a line ("In diesem
     Spiel / hat eine Hilfe / die verdeckten / Karten ..." on a phone); it
     spans the grid, as the note of a new best does."""
-    game = line_game(api, FINISH_AFTER - 1)
+    game = line_game(api, LAST_MOVE)
     assert api.client.post(f"/api/games/{game['id']}/hint", json={"peek": True}).status_code == 200
     page = win_by_clicks(open_game, game, None, viewport=viewport, locale=locale)
     note = page.locator("dialog.end[open] p.assisted-win")
@@ -822,7 +834,7 @@ def test_the_win_screen_asks_for_the_statistics_after_the_time_is_stored(api: Ap
     the win screen still waits for it before it reads the statistics, so
     that they count this win with all its time (a flush made while a report
     is on its way waits for that report)."""
-    game = line_game(api, FINISH_AFTER - 1)
+    game = line_game(api, LAST_MOVE)
     seen: list[str] = []
     held: list[Any] = []
     let_through: list[bool] = []
@@ -865,18 +877,22 @@ def test_a_time_report_that_hangs_holds_the_win_screen_up_only_a_few_seconds(
     api: Api, open_game: Any
 ) -> None:
     """No answer ever comes to the time report sent as the game ends: the
-    win screen waits for it at most five seconds, then shows its figures."""
-    game = line_game(api, FINISH_AFTER - 1)
+    win screen waits for it at most five seconds, then shows its figures.
+    The five seconds go by on the page's clock, moved on by the test (they
+    were five seconds of waiting in every run)."""
+    game = line_game(api, LAST_MOVE)
     held: list[Any] = []
 
     def ready(page: Any) -> None:
+        page.clock.install()  # (its time flows on as the real one does, until moved on)
         page.route("**/time", lambda route: held.append(route))  # (never answered)
 
     page = win_by_clicks(open_game, game, ready)
+    until(lambda: page.evaluate("1") and held)  # the report is on its way
+    page.clock.run_for(5_000)
     started = time.monotonic()
     page.locator("dialog.end[open] [data-stat='time']").wait_for(timeout=9_000)
-    assert held
-    assert time.monotonic() - started < 7.5
+    assert time.monotonic() - started < 2.5
     for route in held:
         route.continue_()  # (late: the server takes the time all the same)
 
