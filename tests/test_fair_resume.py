@@ -96,6 +96,25 @@ def test_a_solve_run_in_slices_is_the_solve_run_at_once() -> None:
     assert whole.candidates and whole.result == "unknown"
 
 
+def test_a_run_asked_for_no_more_positions_than_were_entered_enters_none() -> None:
+    """A run's ``max_nodes`` counts the positions of the runs before it: a
+    run asked for as many as there are already (or fewer) stops at once,
+    saying ``nodes``."""
+    board = Board.from_number(2, get_rules("admirals-patience"))
+    solving = Solving(board, options=UNCHANGED_HUNTERS)
+    try:
+        assert solving.run(max_seconds=600, max_nodes=5_000) == "nodes"
+        entered = solving.nodes
+        assert entered >= 5_000
+        for most in (entered, entered - 1, 0):
+            assert solving.run(max_seconds=600, max_nodes=most) == "nodes"
+            assert solving.nodes == entered
+        assert solving.run(max_seconds=600, max_nodes=entered + 1) == "nodes"
+        assert solving.nodes > entered
+    finally:
+        solving.release()
+
+
 def test_a_kept_solve_pushed_out_starts_again_and_still_decides(monkeypatch: pytest.MonkeyPatch) -> None:
     """One solve kept in all: the second position's pushes out the first's
     (released), whose sample then starts again, is kept again, and wins."""
