@@ -115,6 +115,21 @@ def test_a_run_asked_for_no_more_positions_than_were_entered_enters_none() -> No
         solving.release()
 
 
+def test_a_solve_for_one_win_is_finished_once_a_candidate_wins() -> None:
+    """Without ``all_candidates`` the first candidate that wins ends the
+    solve (a survey's deal is decided): Terrace deal 11's first base card
+    wins within its first turn, and the other two are left undecided."""
+    solving = Solving(Board.from_number(11, get_rules("terrace")), all_candidates=False)
+    try:
+        assert solving.run(max_seconds=600, max_nodes=200_000) == ""
+        assert solving.finished()
+        assert [task.result for task in solving.tasks] == ["won", None, None]
+        assert solving.nodes < 4_096
+        assert solving.result(short_line=False).result == "won"
+    finally:
+        solving.release()
+
+
 def test_a_kept_solve_pushed_out_starts_again_and_still_decides(monkeypatch: pytest.MonkeyPatch) -> None:
     """One solve kept in all: the second position's pushes out the first's
     (released), whose sample then starts again, is kept again, and wins."""
