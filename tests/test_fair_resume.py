@@ -130,6 +130,19 @@ def test_a_solve_for_one_win_is_finished_once_a_candidate_wins() -> None:
         solving.release()
 
 
+def test_a_released_solve_refuses_to_run_and_keeps_its_result() -> None:
+    solving = Solving(Board.from_number(2, get_rules("admirals-patience")), options=UNCHANGED_HUNTERS)
+    solving.run(max_seconds=600, max_nodes=5_000)
+    before = solving.result(short_line=False)
+    solving.release()
+    assert solving.table_bytes == 0
+    for most in (100_000, 0):  # (a run to go on, and one with nothing left to do)
+        with pytest.raises(RuntimeError, match=r"^a released solve runs no more$"):
+            solving.run(max_seconds=600, max_nodes=most)
+    after = solving.result(short_line=False)
+    assert (after.result, after.nodes, after.best_move) == (before.result, before.nodes, before.best_move)
+
+
 def test_a_kept_solve_pushed_out_starts_again_and_still_decides(monkeypatch: pytest.MonkeyPatch) -> None:
     """One solve kept in all: the second position's pushes out the first's
     (released), whose sample then starts again, is kept again, and wins."""
