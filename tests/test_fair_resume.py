@@ -14,7 +14,7 @@ import pytest
 
 from terrace.board import Board
 from terrace.bounded import Bounded
-from terrace.solver import fair
+from terrace.solver import api, fair
 from terrace.solver.advice import HINT_SETTINGS, UNIT_BYTES, AskedHints, _Asked, _weight, fair_hint
 from terrace.solver.api import Solving, solve
 from terrace.solver.decision import Decision
@@ -141,6 +141,26 @@ def test_a_released_solve_refuses_to_run_and_keeps_its_result() -> None:
             solving.run(max_seconds=600, max_nodes=most)
     after = solving.result(short_line=False)
     assert (after.result, after.nodes, after.best_move) == (before.result, before.nodes, before.best_move)
+
+
+def test_a_solve_for_one_win_gives_three_rounds_in_four_to_its_leading_candidates() -> None:
+    """Without ``all_candidates``, rounds 1-3 step only the FOCUS (2)
+    candidates that have put most cards up, the fourth every candidate
+    (Admiral's Patience deal 2: five base cards, none decided so soon)."""
+    solving = Solving(Board.from_number(2, get_rules("admirals-patience")), all_candidates=False)
+    try:
+        solving.run(max_seconds=600, max_nodes=1)  # one turn (its search's and its hunters' positions)
+        turn = solving.nodes
+        assert turn >= api.NODE_SLICE
+        turns = 3 * api.FOCUS
+        assert solving.run(max_seconds=600, max_nodes=turns * turn) == "nodes"
+        assert solving.nodes == turns * turn
+        assert [task.result for task in solving.tasks] == [None] * 5
+        assert sum(task.nodes > 0 for task in solving.tasks) == api.FOCUS
+        solving.run(max_seconds=600, max_nodes=(turns + 5) * turn)
+        assert all(task.nodes > 0 for task in solving.tasks)
+    finally:
+        solving.release()
 
 
 def test_a_kept_solve_pushed_out_starts_again_and_still_decides(monkeypatch: pytest.MonkeyPatch) -> None:
