@@ -182,6 +182,18 @@ def test_a_kept_solve_pushed_out_starts_again_and_still_decides(monkeypatch: pyt
     assert answers[-1].kind == "sampled" and answers[-1].wins == 1
 
 
+def test_the_kept_solves_pushed_out_of_the_process_bound_are_released() -> None:
+    """fair.KEPT itself (not a stand-in) gives back the tables of the solve
+    it pushes out: one more than KEPT_SOLVES, the oldest goes, released."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    solves = [Solving(board, options=UNCHANGED_HUNTERS) for _ in range(fair.KEPT_SOLVES + 1)]
+    for solving in solves:
+        fair.KEPT.put(solving, 1)
+    assert solves[0].released and solves[0] not in fair.KEPT
+    assert not any(solving.released for solving in solves[1:])
+    assert list(fair.KEPT) == solves[1:]
+
+
 def test_no_two_positions_share_a_kept_solve() -> None:
     """Each kept solve is of its sample's own position; deals a player
     cannot tell apart, and the position after a move, have their own."""
