@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -192,6 +193,25 @@ def test_the_kept_solves_pushed_out_of_the_process_bound_are_released() -> None:
     assert solves[0].released and solves[0] not in fair.KEPT
     assert not any(solving.released for solving in solves[1:])
     assert list(fair.KEPT) == solves[1:]
+
+
+def test_every_solve_a_resumable_player_does_not_keep_is_released(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player that keeps solves cut short (a fair hint asked again)
+    gives back the tables of each solve it does not keep as soon as its
+    verdict is known: decided ones (Falling Star deal 4's samples are) are
+    not held until the collector finds them."""
+    made: list[Solving] = []
+
+    class Recorded(Solving):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(fair, "Solving", Recorded)
+    asked = AskedHints()
+    decision = _press(Board.from_number(4, get_rules("falling-star")), asked)
+    assert decision.kind == "sampled"
+    assert made and all(solving.released for solving in made if solving not in fair.KEPT)
 
 
 def test_no_two_positions_share_a_kept_solve() -> None:
