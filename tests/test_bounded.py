@@ -204,3 +204,15 @@ def test_exactly_the_weight_bound_is_kept() -> None:
     assert list(kept) == ["a", "b"] and kept.held == 10
     kept.put("c", "z")
     assert list(kept) == ["b", "c"] and kept.held == 7
+
+
+def test_a_shared_map_cleared_counts_only_what_is_put_after() -> None:
+    kept: Bounded[str, list[int]] = Bounded(2, shared=True)
+    old, new, newer = [0], [1], [2]
+    kept.put_all(["a", "b"], old)
+    kept.clear()
+    kept.put("c", new)
+    kept.put("d", newer)
+    assert list(kept) == ["c", "d"]
+    kept.put_all(["e", "f"], old)  # (a value kept before the clear, put again)
+    assert list(kept) == ["d", "e", "f"]
