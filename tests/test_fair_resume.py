@@ -214,6 +214,21 @@ def test_every_solve_a_resumable_player_does_not_keep_is_released(monkeypatch: p
     assert made and all(solving.released for solving in made if solving not in fair.KEPT)
 
 
+def test_a_request_counts_only_the_positions_it_entered_itself() -> None:
+    """A solve gone on with counts against the request's budget only the
+    positions this request entered, not those of the requests before it
+    (which spent their own)."""
+    board = _big()
+    asked = AskedHints()
+    _press(board, asked)
+    first, = _players(asked)
+    assert PRESS <= first.positions < 1.5 * PRESS
+    _press(board, asked)
+    again, = _players(asked)
+    assert again is first
+    assert PRESS <= again.positions < 1.5 * PRESS  # (not the first request's as well)
+
+
 def test_no_two_positions_share_a_kept_solve() -> None:
     """Each kept solve is of its sample's own position; deals a player
     cannot tell apart, and the position after a move, have their own."""
