@@ -194,3 +194,25 @@ def test_dropped_is_told_each_key_and_value_the_bounds_push_out() -> None:
     kept.pop("b")
     kept.clear()
     assert told == [("a", 1)]
+
+
+def test_exactly_the_weight_bound_is_kept() -> None:
+    # (a weight of so much in all is kept: only more pushes the oldest out)
+    kept: Bounded[str, str] = Bounded(10, weight=10, weigh=len)
+    kept.put("a", "x" * 4)
+    kept.put("b", "y" * 6)
+    assert list(kept) == ["a", "b"] and kept.held == 10
+    kept.put("c", "z")
+    assert list(kept) == ["b", "c"] and kept.held == 7
+
+
+def test_a_shared_map_cleared_counts_only_what_is_put_after() -> None:
+    kept: Bounded[str, list[int]] = Bounded(2, shared=True)
+    old, new, newer = [0], [1], [2]
+    kept.put_all(["a", "b"], old)
+    kept.clear()
+    kept.put("c", new)
+    kept.put("d", newer)
+    assert list(kept) == ["c", "d"]
+    kept.put_all(["e", "f"], old)  # (a value kept before the clear, put again)
+    assert list(kept) == ["d", "e", "f"]

@@ -10,12 +10,13 @@ import gc
 import random
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from terrace.board import Board
 from terrace.bounded import Bounded
-from terrace.solver import fair, search
+from terrace.solver import api, fair, search
 from terrace.solver.advice import HINT_SETTINGS, UNIT_BYTES, AskedHints, _Asked, _weight, fair_hint
 from terrace.solver.api import Solving, solve
 from terrace.solver.decision import Decision
@@ -97,6 +98,73 @@ def test_a_solve_run_in_slices_is_the_solve_run_at_once() -> None:
     assert whole.candidates and whole.result == "unknown"
 
 
+def test_a_run_asked_for_no_more_positions_than_were_entered_enters_none() -> None:
+    """A run's ``max_nodes`` counts the positions of the runs before it: a
+    run asked for as many as there are already (or fewer) stops at once,
+    saying ``nodes``."""
+    board = Board.from_number(2, get_rules("admirals-patience"))
+    solving = Solving(board, options=UNCHANGED_HUNTERS)
+    try:
+        assert solving.run(max_seconds=600, max_nodes=5_000) == "nodes"
+        entered = solving.nodes
+        assert entered >= 5_000
+        for most in (entered, entered - 1, 0):
+            assert solving.run(max_seconds=600, max_nodes=most) == "nodes"
+            assert solving.nodes == entered
+        assert solving.run(max_seconds=600, max_nodes=entered + 1) == "nodes"
+        assert solving.nodes > entered
+    finally:
+        solving.release()
+
+
+def test_a_solve_for_one_win_is_finished_once_a_candidate_wins() -> None:
+    """Without ``all_candidates`` the first candidate that wins ends the
+    solve (a survey's deal is decided): Terrace deal 11's first base card
+    wins within its first turn, and the other two are left undecided."""
+    solving = Solving(Board.from_number(11, get_rules("terrace")), all_candidates=False)
+    try:
+        assert solving.run(max_seconds=600, max_nodes=200_000) == ""
+        assert solving.finished()
+        assert [task.result for task in solving.tasks] == ["won", None, None]
+        assert solving.nodes < 4_096
+        assert solving.result(short_line=False).result == "won"
+    finally:
+        solving.release()
+
+
+def test_a_released_solve_refuses_to_run_and_keeps_its_result() -> None:
+    solving = Solving(Board.from_number(2, get_rules("admirals-patience")), options=UNCHANGED_HUNTERS)
+    solving.run(max_seconds=600, max_nodes=5_000)
+    before = solving.result(short_line=False)
+    solving.release()
+    assert solving.table_bytes == 0
+    for most in (100_000, 0):  # (a run to go on, and one with nothing left to do)
+        with pytest.raises(RuntimeError, match=r"^a released solve runs no more$"):
+            solving.run(max_seconds=600, max_nodes=most)
+    after = solving.result(short_line=False)
+    assert (after.result, after.nodes, after.best_move) == (before.result, before.nodes, before.best_move)
+
+
+def test_a_solve_for_one_win_gives_three_rounds_in_four_to_its_leading_candidates() -> None:
+    """Without ``all_candidates``, rounds 1-3 step only the FOCUS (2)
+    candidates that have put most cards up, the fourth every candidate
+    (Admiral's Patience deal 2: five base cards, none decided so soon)."""
+    solving = Solving(Board.from_number(2, get_rules("admirals-patience")), all_candidates=False)
+    try:
+        solving.run(max_seconds=600, max_nodes=1)  # one turn (its search's and its hunters' positions)
+        turn = solving.nodes
+        assert turn >= api.NODE_SLICE
+        turns = 3 * api.FOCUS
+        assert solving.run(max_seconds=600, max_nodes=turns * turn) == "nodes"
+        assert solving.nodes == turns * turn
+        assert [task.result for task in solving.tasks] == [None] * 5
+        assert sum(task.nodes > 0 for task in solving.tasks) == api.FOCUS
+        solving.run(max_seconds=600, max_nodes=(turns + 5) * turn)
+        assert all(task.nodes > 0 for task in solving.tasks)
+    finally:
+        solving.release()
+
+
 def test_a_kept_solve_pushed_out_starts_again_and_still_decides(monkeypatch: pytest.MonkeyPatch) -> None:
     """One solve kept in all: the second position's pushes out the first's
     (released), whose sample then starts again, is kept again, and wins."""
@@ -114,6 +182,52 @@ def test_a_kept_solve_pushed_out_starts_again_and_still_decides(monkeypatch: pyt
     assert PRESS <= again.nodes < PRESS + 20_000  # (started again: not on from the first's positions)
     answers = [_press(board, asked) for _ in range(5)]
     assert answers[-1].kind == "sampled" and answers[-1].wins == 1
+
+
+def test_the_kept_solves_pushed_out_of_the_process_bound_are_released() -> None:
+    """fair.KEPT itself (not a stand-in) gives back the tables of the solve
+    it pushes out: one more than KEPT_SOLVES, the oldest goes, released."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    solves = [Solving(board, options=UNCHANGED_HUNTERS) for _ in range(fair.KEPT_SOLVES + 1)]
+    for solving in solves:
+        fair.KEPT.put(solving, 1)
+    assert solves[0].released and solves[0] not in fair.KEPT
+    assert not any(solving.released for solving in solves[1:])
+    assert list(fair.KEPT) == solves[1:]
+
+
+def test_every_solve_a_resumable_player_does_not_keep_is_released(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player that keeps solves cut short (a fair hint asked again)
+    gives back the tables of each solve it does not keep as soon as its
+    verdict is known: decided ones (Falling Star deal 4's samples are) are
+    not held until the collector finds them."""
+    made: list[Solving] = []
+
+    class Recorded(Solving):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(fair, "Solving", Recorded)
+    asked = AskedHints()
+    decision = _press(Board.from_number(4, get_rules("falling-star")), asked)
+    assert decision.kind == "sampled"
+    assert made and all(solving.released for solving in made if solving not in fair.KEPT)
+
+
+def test_a_request_counts_only_the_positions_it_entered_itself() -> None:
+    """A solve gone on with counts against the request's budget only the
+    positions this request entered, not those of the requests before it
+    (which spent their own)."""
+    board = _big()
+    asked = AskedHints()
+    _press(board, asked)
+    first, = _players(asked)
+    assert PRESS <= first.positions < 1.5 * PRESS
+    _press(board, asked)
+    again, = _players(asked)
+    assert again is first
+    assert PRESS <= again.positions < 1.5 * PRESS  # (not the first request's as well)
 
 
 def test_no_two_positions_share_a_kept_solve() -> None:

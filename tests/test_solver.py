@@ -1222,3 +1222,14 @@ def test_surveys_killed_mid_run_leave_no_worker_traceback(tmp_path: Path) -> Non
                 os.killpg(survey.pid, signal.SIGKILL)
             survey.wait()
     assert [error for error in errors if "Process" in error or "Traceback" in error] == []
+
+
+@pytest.mark.parametrize(("name", "deal"), [("falling-star", 4), ("terrace", 11)])
+def test_a_solve_cancelled_once_it_has_won_says_won_with_no_reason(name: str, deal: int) -> None:
+    """A reason says why a result is unknown: a cancel heard after a
+    candidate won (every candidate asked for, the cancel asked after each
+    turn) leaves the win, with its line, and no reason."""
+    board = Board.from_number(deal, get_rules(name))
+    result = solve(board, max_seconds=60, cancel=lambda: True)
+    assert (result.result, result.reason) == ("won", "")
+    assert result.moves

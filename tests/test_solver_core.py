@@ -26,7 +26,7 @@ from terrace.rules import Rules
 from terrace.solver import solve
 from terrace.solver.movegen import MoveGen
 from terrace.solver.search import Options, Search, core_available, core_profiled
-from terrace.solver.state import SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
+from terrace.solver.state import DRAW, SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
 from terrace.variants import get_rules
 
 needs_core = pytest.mark.skipif(not core_available(), reason="the compiled core is not built")
@@ -538,6 +538,43 @@ def test_a_search_that_has_ended_says_so_at_every_step(core: str) -> None:
     assert ended[0] in ("won", "lost")
     assert search.step() and search.step(seconds=0.0, max_nodes=0)
     assert (search.result, search.nodes, search.line) == ended
+
+
+@needs_core
+@pytest.mark.parametrize("kind", [{"nested": True}, {"nrpa": 1}], ids=["nested", "nrpa"])
+def test_a_hunters_random_choices_follow_its_shuffle_as_well_as_its_seed(kind: dict[str, Any]) -> None:
+    """The nested and policy-learning hunters draw from Options.seed mixed
+    with Options.shuffle: two of another shuffle search otherwise (in
+    9,000 positions of General's Patience deal 3 they enter their last at
+    another count), two of the same alike."""
+    board = Board.from_number(3, get_rules("generals-patience"))
+    board.push(next(iter(board.legal_moves)))
+
+    def hunted(shuffle: int) -> tuple[str | None, int, int]:
+        search = Search(board, Options(core="compiled", one_lane=True, shuffle=shuffle, **kind))
+        for _ in range(3):
+            if search.step(seconds=math.inf, max_nodes=3000):
+                break
+        return search.result, search.nodes, search.best_found
+
+    assert len({hunted(0), hunted(1), hunted(2)}) == 3
+    assert hunted(2) == hunted(2)
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_best_line_that_begins_with_a_draw_names_the_draw_as_its_first_move(core: str) -> None:
+    """The compiled core says -2 for no best line and -1 for a draw (DRAW);
+    a best line that begins by drawing from the stock (Terrace deal 11,
+    first candidate, within 100 positions) has the draw as its first move,
+    not None, which an unknown solve's best move is made from."""
+    board = Board.from_number(11, get_rules("terrace"))
+    board.push(next(iter(board.legal_moves)))
+    search = Search(board, Options(core=core))
+    assert search.best_first is None
+    search.step(seconds=math.inf, max_nodes=100)
+    assert search.result is None and search.best_found > 0
+    assert search.best_first == DRAW == search.best_line()[0]
+    assert str(search.moves_to_engine(board, [search.best_first])[0]) == "s"
 
 
 @pytest.mark.parametrize("checked", [True, False], ids=["checked", "own-line"])
