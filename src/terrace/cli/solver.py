@@ -564,14 +564,12 @@ def _check_writable(folder: Path) -> None:
         existing = existing.parent
     if not existing.is_dir():
         what = "it" if existing == folder else clip(str(existing))
-        raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
-                                   f"{what} is not a folder")
+        raise _unwritable(folder, f"{what} is not a folder")
     try:
         with tempfile.TemporaryFile(dir=existing):
             pass
     except OSError as error:
-        raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
-                                   f"{error.strerror or error}") from None
+        raise _unwritable(folder, str(error.strerror or error)) from None
 
 
 def _make_folder(folder: Path) -> None:
@@ -579,5 +577,10 @@ def _make_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
-                                   f"{error.strerror or error}") from None
+        raise _unwritable(folder, str(error.strerror or error)) from None
+
+
+def _unwritable(folder: Path, why: str) -> click.ClickException:
+    """The refusal of a folder the survey's table and chart cannot be
+    written to, saying ``why``."""
+    return click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: {why}")
