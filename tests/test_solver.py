@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any, cast
 
+import click
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -375,6 +376,31 @@ def test_cli_survey_refuses_an_out_that_is_not_a_folder(tmp_path: Path) -> None:
         result = CliRunner().invoke(main, ["survey", "--deals", "1", "--db", str(tmp_path / "v.sqlite3"),
                                            "--out", out])
         assert result.exit_code == 1 and "it is not a folder" in result.output, result.output
+
+
+def test_cli_survey_refuses_an_out_it_cannot_write_in_or_make(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The system's refusal is said after the folder, before any deal is
+    solved (a survey's files are written after it; the tests run as root,
+    whom no folder's permissions refuse, so the refusals are made here)."""
+    import tempfile
+
+    import terrace.cli.solver as cli_solver
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    out = tmp_path / "report"
+    with monkeypatch.context() as patched:
+        patched.setattr(tempfile, "TemporaryFile", refused)
+        result = CliRunner().invoke(main, ["survey", "--deals", "1", "--db", str(tmp_path / "v.sqlite3"),
+                                           "--out", str(out)])
+    assert result.exit_code == 1, result.output
+    assert f"cannot write the survey's table and chart to {out}: Permission denied" in result.output
+    monkeypatch.setattr(Path, "mkdir", refused)
+    with pytest.raises(click.ClickException) as made:
+        cli_solver._make_folder(out)
+    assert made.value.message == f"cannot write the survey's table and chart to {out}: Permission denied"
 
 
 def test_winnable_deal_uses_the_cache(tmp_path: Path) -> None:

@@ -18,8 +18,10 @@ from collections.abc import Mapping
 
 from terrace.errors import InvalidCardError
 from terrace.refusals import Reason, Refusal, clip, quote
+from terrace.rules import RULE_OPTIONS
 
 # the rank and suit letters live in terrace.symbols (the refusals need them too); cards re-exports them
+from terrace.symbols import CARDS_PER_DECK as CARDS_PER_DECK
 from terrace.symbols import RANKS as RANKS
 from terrace.symbols import SPACES
 from terrace.symbols import SUIT_SYMBOLS as SUIT_SYMBOLS
@@ -33,7 +35,6 @@ RANK_NAMES = (
     "eight", "nine", "ten", "jack", "queen", "king",
 )
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-CARDS_PER_DECK = 52
 
 RANK: tuple[int, ...] = tuple(c >> 2 for c in range(CARDS_PER_DECK))
 SUIT: tuple[int, ...] = tuple(c & 3 for c in range(CARDS_PER_DECK))
@@ -179,8 +180,6 @@ def full_pack(decks: int) -> list[Card]:
     ``decks`` is checked as the rules check it (a whole number from 1 to
     8, else :class:`~terrace.errors.InvalidRulesError`).
     """
-    from terrace.rules import RULE_OPTIONS  # (the rules import the cards)
-
     option = RULE_OPTIONS["decks"]
     whole: int = option.read(decks)
     option.check_range({option.name: whole})

@@ -23,9 +23,9 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from terrace.cards import CARDS_PER_DECK
 from terrace.errors import InvalidRulesError
 from terrace.refusals import Reason, Refusal, clip, quote
+from terrace.symbols import CARDS_PER_DECK
 from terrace.whole import as_truth, as_whole
 
 

@@ -265,20 +265,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     to_files = not as_json or given("out")
     if to_files:
         _check_writable(Path(out).expanduser())  # before hours of solving, not after
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    # (a deal's budget is wall-clock time: more processes than cores would
-    # give each deal a share of a core, and store starved unknowns that
-    # later surveys of the same budget would take as they are; so for the
-    # local pool and for a local cluster alike)
-    if jobs is not None and jobs > cores:
-        click.echo(f"--jobs {jobs}: this machine runs {cores} at once; using {cores}", err=True)
-        jobs = cores
-    jobs = jobs or cores
-    kind, asked = parse_scheduler(scheduler) if scheduler is not None else ("", 0)
-    if kind == "local" and isinstance(asked, int) and asked > cores:
-        click.echo(f"--scheduler local:{asked}: this machine runs {cores} at once; using local:{cores}",
-                   err=True)
-        scheduler = f"local:{cores}"
+    jobs, scheduler = _held_to_cores(jobs, scheduler)
     name = preset_name(rules) or "custom"
     store_path = chosen_verdicts_db(verdicts_db, old_db)
     try:
@@ -388,20 +375,54 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         seconds = sum(v.seconds for v in verdicts.values())
         click.echo(json.dumps({**surveyed, **summary_json(summary, seconds)}))
     else:
-        rate = summary.won / summary.deals if summary.deals else 0.0
-        deals = f"{summary.deals} deal{'' if summary.deals == 1 else 's'}"
-        click.echo(f"{name} ({player}): {deals}, won {summary.won}, lost {summary.lost}, "
-                   f"unknown {summary.unknown}")
-        click.echo(f"win rate {100 * rate:.1f}%, Wilson 95% interval "
-                   f"{100 * summary.low:.1f}% .. {100 * summary.high:.1f}% (unknowns as lost .. as won)")
-        click.echo(f"seconds per deal: median {summary.p50:.3f}, 90th percentile {summary.p90:.3f}, "
-                   f"99th percentile {summary.p99:.3f}"
-                   + (f"; {summary.mean_nodes_per_second:,.0f} positions/s" if player == "perfect" else "")
-                   + (f"; peak worker memory {peak / 1024:.0f} MB" if peak else ""))
+        click.echo(_summary_text(name, player, summary, peak))
     if failed is not None:
         raise failed
     if wrote is not None:
         click.echo(wrote, err=as_json)  # (with --json, standard output holds the JSON alone)
+
+
+def _held_to_cores(jobs: int | None, scheduler: str | None) -> tuple[int, str | None]:
+    """``--jobs`` (all cores when not given) and ``--scheduler``, a local
+    cluster's workers held to the cores this process may run on, each cut
+    said on standard error."""
+    from terrace.solver.cluster import parse_scheduler
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    # (a deal's budget is wall-clock time: more processes than cores would
+    # give each deal a share of a core, and store starved unknowns that
+    # later surveys of the same budget would take as they are; so for the
+    # local pool and for a local cluster alike)
+    if jobs is not None and jobs > cores:
+        click.echo(f"--jobs {jobs}: this machine runs {cores} at once; using {cores}", err=True)
+        jobs = cores
+    kind, asked = parse_scheduler(scheduler) if scheduler is not None else ("", 0)
+    if kind == "local" and isinstance(asked, int) and asked > cores:
+        click.echo(f"--scheduler local:{asked}: this machine runs {cores} at once; using local:{cores}",
+                   err=True)
+        scheduler = f"local:{cores}"
+    return jobs or cores, scheduler
+
+
+def _summary_text(name: str, player: str, summary: Summary, peak: int) -> str:
+    """The survey's three lines of figures (without ``--json``); ``peak``
+    is the workers' peak memory in kB, 0 when not known.
+
+    >>> print(_summary_text("terrace", "fair", Summary(1, 1, 0, 0, 0.2, 1.0, 0.5, 0.5, 0.5, 0.0), 0))
+    terrace (fair): 1 deal, won 1, lost 0, unknown 0
+    win rate 100.0%, Wilson 95% interval 20.0% .. 100.0% (unknowns as lost .. as won)
+    seconds per deal: median 0.500, 90th percentile 0.500, 99th percentile 0.500
+    """
+    rate = summary.won / summary.deals if summary.deals else 0.0
+    deals = f"{summary.deals} deal{'' if summary.deals == 1 else 's'}"
+    return "\n".join([
+        f"{name} ({player}): {deals}, won {summary.won}, lost {summary.lost}, unknown {summary.unknown}",
+        f"win rate {100 * rate:.1f}%, Wilson 95% interval "
+        f"{100 * summary.low:.1f}% .. {100 * summary.high:.1f}% (unknowns as lost .. as won)",
+        f"seconds per deal: median {summary.p50:.3f}, 90th percentile {summary.p90:.3f}, "
+        f"99th percentile {summary.p99:.3f}"
+        + (f"; {summary.mean_nodes_per_second:,.0f} positions/s" if player == "perfect" else "")
+        + (f"; peak worker memory {peak / 1024:.0f} MB" if peak else "")])
 
 
 def _write_report(out: str, rules: Rules, name: str, first: int, last: int, player: str, key: str,
@@ -543,14 +564,12 @@ def _check_writable(folder: Path) -> None:
         existing = existing.parent
     if not existing.is_dir():
         what = "it" if existing == folder else clip(str(existing))
-        raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
-                                   f"{what} is not a folder")
+        raise _unwritable(folder, f"{what} is not a folder")
     try:
         with tempfile.TemporaryFile(dir=existing):
             pass
     except OSError as error:
-        raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
-                                   f"{error.strerror or error}") from None
+        raise _unwritable(folder, str(error.strerror or error)) from None
 
 
 def _make_folder(folder: Path) -> None:
@@ -558,5 +577,10 @@ def _make_folder(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: "
-                                   f"{error.strerror or error}") from None
+        raise _unwritable(folder, str(error.strerror or error)) from None
+
+
+def _unwritable(folder: Path, why: str) -> click.ClickException:
+    """The refusal of a folder the survey's table and chart cannot be
+    written to, saying ``why``."""
+    return click.ClickException(f"cannot write the survey's table and chart to {clip(str(folder))}: {why}")

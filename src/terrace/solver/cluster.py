@@ -133,6 +133,10 @@ Warn = Callable[[str], None]
 """Called with a line about a worker left out (another version, no answer)."""
 
 
+RESUME = "run the same command again to resume"
+"""How a survey goes on after the scheduler was lost or no worker could
+run its deals (each such error ends with it)."""
+
 PAUSED_WHY = ("paused by Dask: its memory is above the pause threshold of its --memory-limit; "
               "give it more")
 """Why a paused worker runs nothing."""
@@ -514,8 +518,7 @@ def run_cluster_survey(
         except ClusterError:
             raise
         except (OSError, RuntimeError, TimeoutError, distributed.CancelledError) as error:
-            raise ClusterError(f"lost the scheduler at {scheduler}: {_describe(error)}; run the same "
-                               f"command again to resume") from None
+            raise ClusterError(f"lost the scheduler at {scheduler}: {_describe(error)}; {RESUME}") from None
     return known, peak
 
 
@@ -543,15 +546,14 @@ class _Fleet:
         if self.client.status not in ("running", "newly-created"):
             if now - self.seen > CONNECT_SECONDS:
                 raise ClusterError(f"the scheduler stopped answering (client {self.client.status}) for "
-                                   f"{CONNECT_SECONDS:g} s; run the same command again to resume")
+                                   f"{CONNECT_SECONDS:g} s; {RESUME}")
             return set()
         try:  # (Dask waits for ever on a scheduler that keeps its connection and never answers)
             workers = self.client.nthreads(callback_timeout=ASK_SECONDS)
         except TimeoutError:
             if now - self.seen > CONNECT_SECONDS:
                 raise ClusterError(f"the scheduler did not answer for {CONNECT_SECONDS:g} s (stopped, "
-                                   f"or the network to it is down); run the same command again to "
-                                   f"resume") from None
+                                   f"or the network to it is down); {RESUME}") from None
             return set()
         self.seen = now
         self.current = set(workers)
@@ -574,12 +576,11 @@ class _Fleet:
         if now - self.idle_since > WORKER_WAIT and (held := (self.good | self.checking.keys()) & paused):
             names = ", ".join(sorted(held))
             raise ClusterError(f"the only workers that can run the deals ran nothing for "
-                               f"{WORKER_WAIT:g} s ({names}: {PAUSED_WHY}); run the same command again "
-                               f"to resume")
+                               f"{WORKER_WAIT:g} s ({names}: {PAUSED_WHY}); {RESUME}")
         if now - self.idle_since > WORKER_WAIT:
             raise ClusterError(f"no worker that can run the deals joined the scheduler in {WORKER_WAIT:g} s"
                                + ("" if self.current else " (it has no workers: start some with dask worker)")
-                               + "; run the same command again to resume")
+                               + f"; {RESUME}")
         return ready
 
     def _checked(self, address: str, future: Any, since: float, now: float, paused: bool = False) -> None:

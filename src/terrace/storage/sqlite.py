@@ -2098,25 +2098,7 @@ class SqliteStore:
                         if conn.execute("SELECT 1 FROM games WHERE id = ?", (game.id,)).fetchone():
                             stored = self._continued(conn, game, restoring=exact is not None)
                             if stored is not None:
-                                # (a tab still showing it must reload; a record's own
-                                # revision is kept, so that states stay in order: it
-                                # is the stored one only when the record adds counts,
-                                # which a tab's next change keeps)
-                                if not game.ordered:
-                                    game.revision = stored.revision + 1
-                                game.hints = _hints_joined(conn, game)
-                                conn.execute(
-                                    "INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
-                                    (game.id, *_passed_key(stored.moves)))
-                                overwrite_game(conn, game, stored.line_of())
-                                _keep_past(conn, game)
-                                conn.execute(f"UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 "
-                                             "WHERE id = ?", (game.id,))
-                                seen.forget(game.id)
-                                seen.add(_light_row(game))
-                                self._remembered.pop(game.id)
-                                self._vouched.pop(game.id)
-                                self._sound.pop(game.id, None)
+                                self._bring_up_to_date(conn, game, stored, seen)
                                 result[i] = (game.id, True)
                                 if joined is not None and game.id not in inserted:
                                     joined.append(game.id)
@@ -2148,6 +2130,28 @@ class SqliteStore:
                 committed.extend(result[i][0] for i in range(begin, end) if result[i][1])
             begin = end
         return result
+
+    def _bring_up_to_date(self, conn: sqlite3.Connection, game: StoredGame, stored: StoredGame,
+                          seen: _Seen) -> None:
+        """Bring ``stored``, an older state of ``game`` that the imported
+        record continues, up to the record's state in place (for
+        :meth:`add_games`, inside its write transaction)."""
+        # (a tab still showing it must reload; a record's own revision is
+        # kept, so that states stay in order: it is the stored one only
+        # when the record adds counts, which a tab's next change keeps)
+        if not game.ordered:
+            game.revision = stored.revision + 1
+        game.hints = _hints_joined(conn, game)
+        conn.execute("INSERT OR IGNORE INTO passed (game_id, moves, digest) VALUES (?, ?, ?)",
+                     (game.id, *_passed_key(stored.moves)))
+        overwrite_game(conn, game, stored.line_of())
+        _keep_past(conn, game)
+        conn.execute(f"UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1 WHERE id = ?", (game.id,))
+        seen.forget(game.id)
+        seen.add(_light_row(game))
+        self._remembered.pop(game.id)
+        self._vouched.pop(game.id)
+        self._sound.pop(game.id, None)
 
     def _restored_over(self, conn: sqlite3.Connection, games: Sequence[StoredGame],
                        read: dict[str, StoredGame | None] | None = None) -> dict[str, int] | None:

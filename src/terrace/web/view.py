@@ -213,12 +213,7 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
         for i, card in enumerate(state["candidates"], 1)
     ]
     data: dict[str, Any] = {
-        "id": game.id,
-        "variant": game.variant,
-        "title": TITLES.get(game.variant, game.variant),
-        "options": game.rules.to_dict(),
-        "stats_key": rules_label(game.variant, game.rules),
-        "deal_number": game.deal.number,
+        **game_heading(game),
         # counts, not the lists: an answer's size must not grow with the
         # game (GET /api/games/{id}/line gives the moves themselves)
         "moves": game.played_count(),
@@ -251,6 +246,14 @@ def game_json(game: StoredGame, board: Board, **extra: Any) -> dict[str, Any]:
     return data
 
 
+def game_heading(game: StoredGame) -> dict[str, Any]:
+    """Which game it is, as the game and the recent-games list name it:
+    its id, variant and title, rules, statistics group and deal number."""
+    return {"id": game.id, "variant": game.variant, "title": TITLES.get(game.variant, game.variant),
+            "options": game.rules.to_dict(), "stats_key": rules_label(game.variant, game.rules),
+            "deal_number": game.deal.number}
+
+
 def game_record(game: StoredGame) -> dict[str, Any]:
     """What the game's own record says of it, as the game and the
     recent-games list give it: hints, undos, times and assistance."""
@@ -269,12 +272,7 @@ def game_line(game: StoredGame) -> dict[str, Any]:
 def game_summary(game: StoredGame) -> dict[str, Any]:
     """A line of the recent-games list."""
     return {
-        "id": game.id,
-        "variant": game.variant,
-        "title": TITLES.get(game.variant, game.variant),
-        "options": game.rules.to_dict(),
-        "stats_key": rules_label(game.variant, game.rules),
-        "deal_number": game.deal.number,
+        **game_heading(game),
         "status": "lost" if game.given_up_at is not None else game.status,
         "given_up": game.given_up_at is not None,
         "moves": game.played_count(),
