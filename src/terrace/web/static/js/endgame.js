@@ -5,7 +5,7 @@
 
 import { api } from "./api.js";
 import { groupTitle } from "./groups.js";
-import { t, getLanguage } from "./i18n.js";
+import { t, count, getLanguage } from "./i18n.js";
 import { el, makeCard, topCard } from "./render.js";
 import { app } from "./state.js";
 import { announce } from "./tabs.js";
@@ -242,7 +242,7 @@ function celebrate() {
 }
 
 function stat(label, value, name) {
-  return el("div", { class: "end-stat", "data-stat": name }, el("dt", { text: label }), el("dd", { text: String(value) }));
+  return el("div", { class: "end-stat", "data-stat": name }, el("dt", { text: label }), el("dd", { text: count(value) }));
 }
 
 async function winFacts(game) {

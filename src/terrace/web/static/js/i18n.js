@@ -1,4 +1,5 @@
-// The page's words in English and German. t("key", {n: 3}) fills {n}.
+// The page's words in English and German. t("key", {n: 3}) fills {n}
+// (a whole number with its thousands grouped: count).
 
 const STRINGS = {
   en: {
@@ -753,12 +754,19 @@ export function getLocale() {
 // {^name} puts the value in with a capital first letter: where a language
 // starts a sentence with it (German after a colon: "Tipp: {^what}." gives
 // "Tipp: Decke …", where English writes "Hint: turn …").
+// A count as the page's language writes it, its thousands grouped (1,234
+// in English, 1.234 in German, as the server's refusals group them); any
+// other value as it is. (A deal number is no count: pass it as a string.)
+export function count(value) {
+  return Number.isInteger(value) ? value.toLocaleString(language) : String(value);
+}
+
 export function t(key, vars = {}) {
   const pick = (name) => STRINGS[language][name] ?? STRINGS.en[name];
   const text = (vars.n === 1 && pick(`${key}.one`)) || pick(key) || key;
   return text.replace(/\{(\^?)(\w+)\}/g, (whole, capital, name) => {
     if (!(name in vars)) return whole;
-    const value = String(vars[name]);
+    const value = count(vars[name]);
     return capital ? value.charAt(0).toLocaleUpperCase(language) + value.slice(1) : value;
   });
 }

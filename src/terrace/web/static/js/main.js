@@ -258,7 +258,7 @@ function prompt(text, { said = true, spoken = null } = {}) {
   const ended = !game.replay && (game.status === "won" || game.status === "lost");
   let message = text;
   if (!message) {
-    if (game.replay) message = t("prompt.replay", { deal: game.deal_number, step: game.step, steps: game.steps });
+    if (game.replay) message = t("prompt.replay", { deal: String(game.deal_number), step: game.step, steps: game.steps });
     else if (game.status === "choosing") {
       message = t(touchFirst() ? "prompt.choose.touch" : "prompt.choose",
         { n: game.choices.length, keys: choiceKeys(game.choices.length) });

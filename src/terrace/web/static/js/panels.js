@@ -2,7 +2,7 @@
 // dialog does to the game comes in as callbacks (`actions`, from main.js).
 
 import { api } from "./api.js";
-import { t, getLanguage, getLocale, sentence } from "./i18n.js";
+import { t, count, getLanguage, getLocale, sentence } from "./i18n.js";
 import { el } from "./render.js";
 import { app, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
@@ -305,7 +305,7 @@ const STATS_COLUMNS = [
 
 function statsRow(name, block, variant) {
   return el("tr", { "data-variant": variant }, el("th", { scope: "row", text: name }),
-    ...STATS_COLUMNS.map(([key, value]) => el("td", { "data-stat": key, text: String(value(block) ?? "–") })));
+    ...STATS_COLUMNS.map(([key, value]) => el("td", { "data-stat": key, text: count(value(block) ?? "–") })));
 }
 
 function svgNode(tag, attrs) {
