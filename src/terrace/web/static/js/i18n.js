@@ -795,6 +795,15 @@ export function cardName(code) {
 // The server's refusals in English start in lower case and end without a
 // stop (to follow other words, as in "could not be loaded ({error})"); its
 // German ones are sentences already, and so are the page's own words.
+// Words said inside parentheses within a sentence: a closing full stop
+// dropped, as a statement in parentheses within a sentence has none (the
+// server's `within` alike): a German refusal read "(… ist voll).); neuer
+// Versuch in 1 s." inside "could not be loaded ({error})".
+export function within(text) {
+  const words = String(text).trim();
+  return words.endsWith(".") && !words.endsWith("..") ? words.slice(0, -1) : words;
+}
+
 export function sentence(text) {
   const words = String(text).trim();
   if (!words) return words;

@@ -2,7 +2,7 @@
 
 import { api, refusedByApp } from "./api.js";
 import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
-import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence } from "./i18n.js";
+import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence, within } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd, relabelEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, renderBoard, renderCounters, topCard } from "./render.js";
 import { app, hideToast, say, toast } from "./state.js";
@@ -1227,7 +1227,7 @@ async function readUntil(request, done) {
     const result = await request();
     if (done(result) || tries >= READ_TRIES) return result;
     const error = result.status === 0 ? t("error.network") : (result.data && result.data.error) || `HTTP ${result.status}`;
-    toast(t("error.readFailed", { error, seconds: wait }));
+    toast(t("error.readFailed", { error: within(error), seconds: wait }));
     await new Promise((resolve) => { setTimeout(resolve, wait * 1000); });
   }
 }
