@@ -247,24 +247,43 @@ def test_a_candidates_number_and_verdict_are_in_its_piles_name(api: Api, open_ga
     assert "choice" not in (page.locator("[data-pile='t4']").get_attribute("aria-label") or "")
 
 
-def test_once_nothing_is_hidden_the_hint_says_so(api: Api, open_game: Any) -> None:
-    """With every card seen (the stock run out, its one redeal known), the
-    fair hint is a proved line, and it says why that is fair."""
+KNOWN = {"en-GB": "You know every face-down card: backed by a proved winning line of {n} moves.",
+         "de-DE": "Du kennst jede verdeckte Karte: gestützt auf einen bewiesenen Gewinnweg von {n} Zügen."}
+OPEN = {"en-GB": "Nothing is face down: backed by a proved winning line of {n} moves.",
+        "de-DE": "Keine Karte ist verdeckt: gestützt auf einen bewiesenen Gewinnweg von {n} Zügen."}
+
+
+@pytest.mark.parametrize(("where", "locale", "words"), [
+    ("last card face down", "de-DE", KNOWN), ("last card face down", "en-GB", KNOWN),
+    ("stock run out", "de-DE", OPEN), ("stock run out", "en-GB", OPEN),
+    ("stock turned over", "de-DE", KNOWN),
+])
+def test_once_nothing_is_hidden_the_hint_says_so(
+        api: Api, open_game: Any, where: str, locale: str, words: dict[str, str]) -> None:
+    """With every card's place known, the fair hint is a proved line, and it
+    says why that is fair: nothing is face down (the stock run out), or the
+    player knows the cards face down (the last card of the stock, which the
+    cards in sight name; the stock turned over by the one redeal). It said
+    "Nothing is face down" / "Keine Karte ist verdeckt" beside a stock of
+    one face-down card, or of 21 after the redeal."""
     board = Board.from_number(WINNING_LINE["deal_number"],
                               get_rules(WINNING_LINE["variant"], **WINNING_LINE["options"]))
-    played = []
+    played: list[str] = []
     for text in WINNING_LINE["moves"]:
-        if nothing_hidden(board):
+        if nothing_hidden(board) and {"last card face down": len(board.stock) == 1 and not board.redeals_used,
+                                      "stock run out": not board.stock,
+                                      "stock turned over": len(board.stock) > 1}[where]:
             break
         board.push(Move.parse(text))
         played.append(text)
     game = api.new(variant=WINNING_LINE["variant"], options=WINNING_LINE["options"],
                    deal_number=WINNING_LINE["deal_number"])
-    page = open_game(api.play(game, *played), reduced_motion="reduce")
+    game = api.play(game, *played)
+    assert game["state"]["stock"] == len(board.stock)
+    page = open_game(game, reduced_motion="reduce", locale=locale)
     found = press_hint(page)
     assert (found["fair"], found["kind"]) == (True, "winnable")
-    moves = len(found["line"])
-    expected = f"Nothing is face down: backed by a proved winning line of {moves} moves."
+    expected = words[locale].format(n=len(found["line"]))
     assert page.locator("#prompt").inner_text().endswith(expected)
     assert page.locator(".hint-src").count() == 1
 

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from browser_support import Api, moves_seen, press_on, settled, slow_animations, top, until
+from terrace.refusals import Reason, Refusal
+from terrace.web.i18n import WebRefusal
 from test_web_coach import SMALL, SMALL_DEAL, thrown_away
 
 pytestmark = pytest.mark.browser
@@ -760,3 +762,39 @@ def test_a_failed_start_gives_the_focus_back_to_start(api: Api, open_game: Any) 
     assert page.evaluate("document.activeElement.id") == "new-start"
     assert all("503" in error for error in open_game.errors)  # (the browser logs the refused request)
     open_game.errors.clear()
+
+
+@pytest.mark.parametrize(("locale", "language", "words"), [
+    ("de-DE", "de", "Dein Spiel konnte nicht geladen werden (Die Datenbank ist gerade nicht benutzbar "
+                    "(games.sqlite: Die Festplatte ist voll)); neuer Versuch in 1 s."),
+    ("en-GB", "en", "Your game could not be loaded (the database games.sqlite cannot be used: the disk is "
+                    "full); trying again in 1 s."),
+])
+def test_a_failed_read_at_start_up_is_said_as_one_sentence_in_german_too(
+        api: Api, browser: Any, server: str, locale: str, language: str, words: str) -> None:
+    """A German refusal is a sentence, its full stop included, and the page
+    put it in parentheses inside its own: "Dein Spiel konnte nicht geladen
+    werden (Die Datenbank ist gerade nicht benutzbar (games.sqlite: Die
+    Festplatte ist voll).); neuer Versuch in 1 s." The stop is dropped
+    inside the parentheses, as the server drops it in a nested reason."""
+    api.play(api.new(variant="terrace", deal_number=7), "c1")
+    refused = Reason(WebRefusal.STORE_UNAVAILABLE, problem=Reason(
+        Refusal.DATABASE_UNUSABLE, name="games.sqlite", fault=Reason(Refusal.FAULT_DISK_FULL)))
+    context = browser.new_context(viewport={"width": 320, "height": 640}, locale=locale)
+    page = context.new_page()
+    failures = {"left": 1}
+
+    def once(route: Any) -> None:
+        if failures["left"]:
+            failures["left"] -= 1
+            route.fulfill(status=503, content_type="application/json",
+                          body=json.dumps({"error": refused.text(language), "code": "store-unavailable"}))
+        else:
+            route.continue_()
+    page.route("**/api/games/current", once)
+    page.goto(server)
+    toast = page.locator("#toast.show", has_text="s.")
+    toast.wait_for()
+    assert toast.inner_text() == words
+    page.wait_for_selector("body[data-ready='true']")
+    context.close()

@@ -7,11 +7,12 @@ they fail.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
-from browser_support import Api
+from browser_support import STATS, Api
 from web_support import WINNING_LINE
 
 pytestmark = pytest.mark.browser
@@ -171,3 +172,38 @@ def test_the_setting_of_how_a_card_goes_home_speaks_of_taps_on_a_touch_screen(
     page.wait_for_selector("#dlg-settings[open]")
     shown = [page.locator(f"label[for='click-{value}']").inner_text() for value in ("single", "double")]
     assert shown == labels
+
+
+@pytest.mark.parametrize(("locale", "thousands", "moves"), [("de-DE", "1.234", "1.234 Züge"),
+                                                             ("en-GB", "1,234", "1,234 moves")])
+def test_a_count_in_thousands_is_grouped_as_the_language_writes_it(
+        api: Api, open_game: Any, locale: str, thousands: str, moves: str) -> None:
+    """The server's German refusals group thousands ("100.000 Züge"), the
+    page did not: a German player's statistics read "Rückgängig 1234" and
+    a game's line in the recent list "· 1234 Züge" (t() and the table wrote
+    every number with String). Counts are grouped now; the deal number, no
+    count, is not ("Spiel 128681666")."""
+    game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
+
+    def more_undos(route: Any) -> None:
+        data = route.fetch().json()
+        data["overall"]["undos"] = data["variants"]["terrace"]["undos"] = 1234
+        route.fulfill(json=data)
+
+    def longer(route: Any) -> None:
+        data = route.fetch().json()
+        for shown in data["games"]:
+            shown["moves"] = 1234
+        route.fulfill(json=data)
+
+    recent_games = re.compile(r"/api/games\?recent=")
+    page = open_game(game, lambda p: (p.route(STATS, more_undos), p.route(recent_games, longer)),
+                     locale=locale)
+    if not page.locator("#btn-stats").is_visible():  # (the German toolbar's is in the menu)
+        page.locator("#btn-menu").click()
+    page.locator("#btn-stats").click()
+    page.wait_for_selector("#dlg-stats[open] .recent")
+    undos = page.locator("#dlg-stats tr[data-variant='terrace'] td[data-stat='undos']")
+    assert undos.inner_text() == thousands
+    recent = page.locator("#dlg-stats .recent").inner_text()
+    assert f"· {moves}" in recent and "128681666" in recent, recent

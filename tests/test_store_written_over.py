@@ -89,8 +89,8 @@ def test_a_backup_put_over_the_database_while_in_use_is_what_the_next_start_open
                     ("en", "the database games.sqlite cannot be used: another program wrote over it while "
                            "in use (a backup copied in?); stop Terrace and start it again to open it as it "
                            "is now"),
-                    ("de", "Ein anderes Programm hat sie während des Betriebs überschrieben (eine Sicherung "
-                           "hineinkopiert?); bitte Terrace beenden und neu starten")):
+                    ("de", "Ein anderes Programm hat sie während des Betriebs überschrieben, vielleicht "
+                           "mit einer Sicherung; bitte Terrace beenden und neu starten")):
                 read = client.get("/api/games?recent=20", headers={"Accept-Language": language})
                 assert read.status_code == 503 and read.json()["code"] == "store-unavailable"
                 assert words in read.json()["error"]

@@ -358,7 +358,7 @@ def test_a_record_an_import_refuses_is_said_in_german_too() -> None:
 
 @pytest.mark.parametrize(("sqlite_says", "name", "english", "german"), [
     ("SQLITE_IOERR", None, "the database games.sqlite cannot be used: the disk failed (input/output error)",
-     "games.sqlite: Die Festplatte hat versagt (Ein-/Ausgabefehler)"),
+     "games.sqlite: Die Festplatte meldet einen Ein-/Ausgabefehler"),
     ("SQLITE_CANTOPEN", None, "the database games.sqlite cannot be used: the database file cannot be opened",
      "games.sqlite: Die Datei der Datenbank lässt sich nicht öffnen"),
     (None, "database disk image is malformed",
@@ -397,8 +397,10 @@ def test_a_read_the_database_fails_is_said_in_german_words_only(
     assert answers["en"].json() == {"code": "store-unavailable", "error": english}
 
 
-@pytest.mark.parametrize("fault", [Refusal.FAULT_DISK_FULL, Refusal.FAULT_READ_ONLY,
-                                   Refusal.FAULT_CANNOT_OPEN, Refusal.FAULT_DISK_FAILED])
+FAULTS = [fault for fault in Refusal if fault.name.startswith("FAULT_")]
+
+
+@pytest.mark.parametrize("fault", FAULTS)
 def test_a_database_that_cannot_be_used_is_said_so_once_in_german(fault: Refusal) -> None:
     """store-unavailable's German says the database cannot be used; the
     reason inside it said it again: "Die Datenbank ist gerade nicht
@@ -411,6 +413,20 @@ def test_a_database_that_cannot_be_used_is_said_so_once_in_german(fault: Refusal
     assert german == f"Die Datenbank ist gerade nicht benutzbar (games.sqlite: {fault_de}).", german
     english = Reason(WebRefusal.STORE_UNAVAILABLE, problem=why).text("en")
     assert english.count("cannot be used") == 1, english
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+def test_a_fault_said_inside_german_parentheses_holds_none_of_its_own(fault: Refusal) -> None:
+    """store-unavailable's German puts the fault in parentheses, and two
+    faults had their own inside them: "(games.sqlite: Die Festplatte hat
+    versagt (Ein-/Ausgabefehler))." and "(games.sqlite: Ein anderes
+    Programm hat sie während des Betriebs überschrieben (eine Sicherung
+    hineinkopiert?); bitte Terrace beenden ...)", the latter word for word
+    "a backup copied in?". A write's fault says the same words."""
+    why = Reason(Refusal.DATABASE_UNUSABLE, name="games.sqlite", fault=Reason(fault))
+    german = Reason(WebRefusal.STORE_UNAVAILABLE, problem=why).text("de")
+    inside = german[german.index("(") + 1:german.rindex(")")]
+    assert "(" not in inside and ")" not in inside, german
 
 
 def test_german_refusals_quote_someones_text_in_german_quotes() -> None:

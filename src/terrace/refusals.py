@@ -702,11 +702,11 @@ WORDINGS: dict[Refusal, Wording] = {
         "Die Datei der Datenbank lässt sich nicht öffnen"),
     Refusal.FAULT_DISK_FAILED: Wording(
         503, "the disk failed (input/output error)",
-        "Die Festplatte hat versagt (Ein-/Ausgabefehler)"),
+        "Die Festplatte meldet einen Ein-/Ausgabefehler"),
     Refusal.FAULT_FILE_REPLACED: Wording(
         503, "another program wrote over it while in use (a backup copied in?); "
              "stop Terrace and start it again to open it as it is now",
-        "Ein anderes Programm hat sie während des Betriebs überschrieben (eine Sicherung hineinkopiert?); "
+        "Ein anderes Programm hat sie während des Betriebs überschrieben, vielleicht mit einer Sicherung; "
         "bitte Terrace beenden und neu starten, um sie so zu öffnen, wie sie jetzt ist"),
     Refusal.WRITE_DISK_FULL: Wording(
         507, "{change:change} was not saved: the disk is full",
@@ -719,7 +719,7 @@ WORDINGS: dict[Refusal, Wording] = {
         "{change:change} wurde nicht gespeichert: Die Datei der Datenbank lässt sich nicht öffnen"),
     Refusal.WRITE_DISK_FAILED: Wording(
         503, "{change:change} was not saved: the disk failed (input/output error)",
-        "{change:change} wurde nicht gespeichert: Die Festplatte hat versagt (Ein-/Ausgabefehler)"),
+        "{change:change} wurde nicht gespeichert: Die Festplatte meldet einen Ein-/Ausgabefehler"),
     Refusal.WRITE_FILE_MOVED: Wording(
         503, "{change:change} was not saved: {name} was moved, replaced or deleted while in use; "
              "put it back, or start Terrace again",

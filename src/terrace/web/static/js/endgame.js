@@ -242,7 +242,7 @@ function celebrate() {
 }
 
 function stat(label, value, name) {
-  return el("div", { class: "end-stat", "data-stat": name }, el("dt", { text: label }), el("dd", { text: String(value) }));
+  return el("div", { class: "end-stat", "data-stat": name }, el("dt", { text: label }), el("dd", { text: count(value) }));
 }
 
 async function winFacts(game) {

@@ -1,4 +1,5 @@
-// The page's words in English and German. t("key", {n: 3}) fills {n}.
+// The page's words in English and German. t("key", {n: 3}) fills {n}
+// (a whole number with its thousands grouped: count).
 
 const STRINGS = {
   en: {
@@ -97,6 +98,8 @@ const STRINGS = {
     "hint.by.winnable.one": "Backed by a proved winning line of 1 move (this hint looks at face-down cards).",
     "hint.by.open": "Nothing is face down: backed by a proved winning line of {n} moves.",
     "hint.by.open.one": "Nothing is face down: backed by a proved winning line of 1 move.",
+    "hint.by.known": "You know every face-down card: backed by a proved winning line of {n} moves.",
+    "hint.by.known.one": "You know every face-down card: backed by a proved winning line of 1 move.",
     "hint.by.heuristic": "A rule of thumb, not a proof: it does not look at face-down cards, and the solver decided nothing in the time.",
     "hint.by.furthest": "Not a proof: the solver decided nothing in the time; this move starts the line that got the most cards onto the foundations.",
     "hint.by.sampled": "Does not look at face-down cards; wins in {wins} of {samples} sampled stocks.",
@@ -435,6 +438,8 @@ const STRINGS = {
     "hint.by.winnable.one": "Gestützt auf einen bewiesenen Gewinnweg von 1 Zug (dieser Tipp sieht verdeckte Karten).",
     "hint.by.open": "Keine Karte ist verdeckt: gestützt auf einen bewiesenen Gewinnweg von {n} Zügen.",
     "hint.by.open.one": "Keine Karte ist verdeckt: gestützt auf einen bewiesenen Gewinnweg von 1 Zug.",
+    "hint.by.known": "Du kennst jede verdeckte Karte: gestützt auf einen bewiesenen Gewinnweg von {n} Zügen.",
+    "hint.by.known.one": "Du kennst jede verdeckte Karte: gestützt auf einen bewiesenen Gewinnweg von 1 Zug.",
     "hint.by.heuristic": "Eine Faustregel, kein Beweis: Sie sieht keine verdeckten Karten, und der Löser hat in der Zeit nichts entschieden.",
     "hint.by.furthest": "Kein Beweis: Der Löser hat in der Zeit nichts entschieden; dieser Zug beginnt den Weg, der die meisten Karten auf die Zielstapel brachte.",
     "hint.by.sampled": "Sieht keine verdeckten Karten; gewinnt in {wins} von {samples} ausgelosten Reihenfolgen des Vorrats.",
@@ -749,12 +754,19 @@ export function getLocale() {
 // {^name} puts the value in with a capital first letter: where a language
 // starts a sentence with it (German after a colon: "Tipp: {^what}." gives
 // "Tipp: Decke …", where English writes "Hint: turn …").
+// A count as the page's language writes it, its thousands grouped (1,234
+// in English, 1.234 in German, as the server's refusals group them); any
+// other value as it is. (A deal number is no count: pass it as a string.)
+export function count(value) {
+  return Number.isInteger(value) ? value.toLocaleString(language) : String(value);
+}
+
 export function t(key, vars = {}) {
   const pick = (name) => STRINGS[language][name] ?? STRINGS.en[name];
   const text = (vars.n === 1 && pick(`${key}.one`)) || pick(key) || key;
   return text.replace(/\{(\^?)(\w+)\}/g, (whole, capital, name) => {
     if (!(name in vars)) return whole;
-    const value = String(vars[name]);
+    const value = count(vars[name]);
     return capital ? value.charAt(0).toLocaleUpperCase(language) + value.slice(1) : value;
   });
 }
@@ -791,6 +803,15 @@ export function cardName(code) {
 // The server's refusals in English start in lower case and end without a
 // stop (to follow other words, as in "could not be loaded ({error})"); its
 // German ones are sentences already, and so are the page's own words.
+// Words said inside parentheses within a sentence: a closing full stop
+// dropped, as a statement in parentheses within a sentence has none (the
+// server's `within` alike): a German refusal read "(… ist voll).); neuer
+// Versuch in 1 s." inside "could not be loaded ({error})".
+export function within(text) {
+  const words = String(text).trim();
+  return words.endsWith(".") && !words.endsWith("..") ? words.slice(0, -1) : words;
+}
+
 export function sentence(text) {
   const words = String(text).trim();
   if (!words) return words;

@@ -2,7 +2,7 @@
 
 import { api, refusedByApp } from "./api.js";
 import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
-import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence } from "./i18n.js";
+import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence, within } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd, relabelEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, el, renderBoard, renderCounters, topCard } from "./render.js";
 import { app, hideToast, say, toast } from "./state.js";
@@ -258,7 +258,7 @@ function prompt(text, { said = true, spoken = null } = {}) {
   const ended = !game.replay && (game.status === "won" || game.status === "lost");
   let message = text;
   if (!message) {
-    if (game.replay) message = t("prompt.replay", { deal: game.deal_number, step: game.step, steps: game.steps });
+    if (game.replay) message = t("prompt.replay", { deal: String(game.deal_number), step: game.step, steps: game.steps });
     else if (game.status === "choosing") {
       message = t(touchFirst() ? "prompt.choose.touch" : "prompt.choose",
         { n: game.choices.length, keys: choiceKeys(game.choices.length) });
@@ -575,13 +575,19 @@ function step(kind) {
   });
 }
 
-// What backs a hint, in words: a proved line (fair once nothing is face
-// down), a proved loss, a rule of thumb, or the share of sampled stocks in
-// which the move wins.
-function backing(found) {
+// What backs a hint in `game`, in words: a proved line (fair once the
+// player knows where every card lies), a proved loss, a rule of thumb, or
+// the share of sampled stocks in which the move wins.
+function backing(game, found) {
   // (no move forward, but a win from a position `back` moves ago: say how far to undo)
   if (!found.move) return t(`hint.why.${found.why || "game-over"}`, { n: found.back, m: (found.line || []).length });
-  if (found.kind === "winnable") return t(found.fair ? "hint.by.open" : "hint.by.winnable", { n: found.line.length });
+  if (found.kind === "winnable") {
+    // (a fair proved line with cards still face down: the stock turned over
+    // by a redeal, or its last card, which the cards in sight name; "Nothing
+    // is face down" was said there beside the stock's face-down cards)
+    const key = !found.fair ? "hint.by.winnable" : game.state.stock ? "hint.by.known" : "hint.by.open";
+    return t(key, { n: found.line.length });
+  }
   if (found.kind === "sampled") {
     // undecided samples count as no win: say so, or "0 of 16" reads as 16 losses
     const key = found.undecided ? "hint.by.sampledUndecided" : "hint.by.sampled";
@@ -620,7 +626,7 @@ async function askHint() {
   const hopeless = found.kind === "lost";
   if (hopeless) showEnd(game, "lost", found.why === "terrace-dead" ? "terrace-dead" : true, actions);
   if (!found.move) {
-    const why = backing(found);
+    const why = backing(game, found);
     // (the end screen says that no winning line remains: no toast either,
     // which said it again and lay over the screen's buttons on a phone)
     prompt(why, { said: !hopeless });
@@ -651,7 +657,7 @@ function hintText(game, found, name = cardLabel) {
       to: found.target ? placeName(found.target) : "",
     });
   }
-  return `${t("hint.move", { what })} ${backing(found)}`;
+  return `${t("hint.move", { what })} ${backing(game, found)}`;
 }
 
 // The solver's verdicts on the base cards: only with the assist on (asking
@@ -1221,7 +1227,7 @@ async function readUntil(request, done) {
     const result = await request();
     if (done(result) || tries >= READ_TRIES) return result;
     const error = result.status === 0 ? t("error.network") : (result.data && result.data.error) || `HTTP ${result.status}`;
-    toast(t("error.readFailed", { error, seconds: wait }));
+    toast(t("error.readFailed", { error: within(error), seconds: wait }));
     await new Promise((resolve) => { setTimeout(resolve, wait * 1000); });
   }
 }

@@ -305,7 +305,7 @@ const STATS_COLUMNS = [
 
 function statsRow(name, block, variant) {
   return el("tr", { "data-variant": variant }, el("th", { scope: "row", text: name }),
-    ...STATS_COLUMNS.map(([key, value]) => el("td", { "data-stat": key, text: String(value(block) ?? "–") })));
+    ...STATS_COLUMNS.map(([key, value]) => el("td", { "data-stat": key, text: count(value(block) ?? "–") })));
 }
 
 function svgNode(tag, attrs) {
