@@ -750,10 +750,6 @@ export function getLocale() {
   return language;
 }
 
-// With {n} equal to 1, a key's ".one" form is used when it has one.
-// {^name} puts the value in with a capital first letter: where a language
-// starts a sentence with it (German after a colon: "Tipp: {^what}." gives
-// "Tipp: Decke …", where English writes "Hint: turn …").
 // A count as the page's language writes it, its thousands grouped (1,234
 // in English, 1.234 in German, as the server's refusals group them); any
 // other value as it is. (A deal number is no count: pass it as a string.)
@@ -761,6 +757,10 @@ export function count(value) {
   return Number.isInteger(value) ? value.toLocaleString(language) : String(value);
 }
 
+// With {n} equal to 1, a key's ".one" form is used when it has one.
+// {^name} puts the value in with a capital first letter: where a language
+// starts a sentence with it (German after a colon: "Tipp: {^what}." gives
+// "Tipp: Decke …", where English writes "Hint: turn …").
 export function t(key, vars = {}) {
   const pick = (name) => STRINGS[language][name] ?? STRINGS.en[name];
   const text = (vars.n === 1 && pick(`${key}.one`)) || pick(key) || key;
@@ -769,14 +769,6 @@ export function t(key, vars = {}) {
     const value = count(vars[name]);
     return capital ? value.charAt(0).toLocaleUpperCase(language) + value.slice(1) : value;
   });
-}
-
-// A count as the page's language writes it, its thousands grouped
-// ("10,000", "10.000"), as the server's refusals group them ("1,000,000
-// moves"); the statistics read 10000 beside 87,4 %. Not for a deal's
-// number, which is a name.
-export function count(n) {
-  return Number.isInteger(n) ? n.toLocaleString(language) : String(n);
 }
 
 export function rankLabel(rank) {
