@@ -278,9 +278,9 @@ def test_a_winning_line_that_follows_a_long_game_is_read_in_linear_time() -> Non
     rules = Rules(decks=8, reserve=5, piles=4, candidates=0, spaces="free")
     start, moves = to_and_fro(rules, 3, 100_000)
     game = _Bisection(start, moves)
-    began = time.perf_counter()
+    began = time.process_time()  # (not the wall clock: 0.7 s of it for 0.05 s of CPU at load ~18)
     game.learn(0, "won", [*moves[:99_990], *moves[:3]])
-    assert time.perf_counter() - began < 1.0
+    assert time.process_time() - began < 0.3  # (list.pop(0) again: 1.0 s of CPU)
     assert game.low == 99_993 and game.lines[99_993] == []
 
 def test_positions_replayed_from_checkpoints_are_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
