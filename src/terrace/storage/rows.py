@@ -130,10 +130,23 @@ here, and first won or lost here (the change logged at that time): a
 state played elsewhere and joined in by an import came at no place here
 (:data:`CHANGED_HERE`)."""
 _TIME = "CASE WHEN typeof({0}) IN ('integer', 'real') THEN {0} END"
-_LAST_HERE = (f"(SELECT id FROM events WHERE events.game_id = games.id AND events.action != '{JOINED}' "
-              "ORDER BY id DESC LIMIT 1)")
+LAST_HERE = _LAST_HERE = (
+    f"(SELECT id FROM events WHERE events.game_id = games.id AND events.action != '{JOINED}' "
+    "ORDER BY id DESC LIMIT 1)")
 """:data:`CHANGED_HERE` read from the game's last event back (its
 ``max`` read every event of the game: 100,000 for a long game)."""
+LATEST_LOOKBACK = 500
+"""How many of the last entries of the log :data:`LATEST_CHANGED_HERE` reads."""
+LATEST_CHANGED_HERE = f"""SELECT {GAME_ID} FROM (
+    SELECT id AS place, game_id FROM events WHERE action != '{JOINED}' ORDER BY id DESC LIMIT ?) AS last
+JOIN games ON games.id = last.game_id
+WHERE games.status IN ('choosing', 'playing') AND games.given_up_at IS NULL AND NOT {IMPORTED}
+GROUP BY games.rowid ORDER BY max(last.place) DESC"""
+"""The unfinished games changed here among the last ``?`` changes logged
+(a join is none: :data:`CHANGED_HERE`), the latest first: the head of the
+order of the game to resume, each game's last change here being in those
+entries. (Ordering every unfinished game read the log of each: 0.5 s of
+CPU at 100,000 games.)"""
 RECENT_ORDER = f"""WITH placed AS MATERIALIZED (
     SELECT rowid AS r, {IMPORTED} AS elsewhere, {_LAST_HERE} AS seq, {_TIME.format("updated_at")} AS t
     FROM games),

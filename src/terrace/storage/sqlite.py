@@ -123,12 +123,14 @@ from terrace.storage.migrations import (
 )
 from terrace.storage.paths import MEMORY, default_games_path, given_label, label, no_new_file, verdicts_path
 from terrace.storage.rows import (
-    CHANGED_HERE,
     FACT_COLUMNS,
     GAME_COLUMNS,
     GAME_ID,
     GAME_READ,
     IMPORTED,
+    LAST_HERE,
+    LATEST_CHANGED_HERE,
+    LATEST_LOOKBACK,
     LINES,
     LOG_PLACES,
     MOVE_READ,
@@ -1515,9 +1517,16 @@ class SqliteStore:
         comes after every game that was (so an import never takes the
         place of the game in play, nor does one that brought a game here
         up to a state played elsewhere), the latest first."""
+        # (the game in play is almost always among the last changes: the log
+        # is read back from its end, a few hundred entries at most, before
+        # every unfinished game is ordered; the first unfinished game changed
+        # here met that way is the one the whole ordering puts first)
+        games = self._loadable(LATEST_CHANGED_HERE, (LATEST_LOOKBACK,), first=True)
+        if games:
+            return games[0]
         games = self._loadable(
             f"SELECT {GAME_ID} FROM games WHERE status IN ('choosing', 'playing') AND given_up_at IS NULL "
-            f"ORDER BY {IMPORTED}, CASE WHEN {IMPORTED} THEN NULL ELSE {CHANGED_HERE} END DESC, "
+            f"ORDER BY {IMPORTED}, CASE WHEN {IMPORTED} THEN NULL ELSE {LAST_HERE} END DESC, "
             "updated_at DESC, rowid DESC",
             first=True,
         )
