@@ -836,6 +836,12 @@ class SqliteStore:
         self._sound: dict[Any, int] = {}
         """The hash of each game's row as last found sound by a full check
         (cleared with the remembered games)."""
+        self._counted_sound: dict[Any, tuple[int, Any]] = {}
+        """The hash of each game's row as the statistics last found it sound,
+        with the count of changes to its move rows then (``line_changes``):
+        kept when another connection writes, as a change to the row or to
+        its moves shows in them; cleared when the file's layout changes
+        (the triggers that count may have been away)."""
         self._data_version = -1
         self._line_marks: dict[str, Any] = {}
         """The count of changes to its move rows (the ``line_changes``
@@ -1417,6 +1423,7 @@ class SqliteStore:
         if layout != self._layout_seen and version >= COUNTED_SINCE:
             if self._layout_seen != -1:
                 self._line_marks.clear()
+            self._counted_sound.clear()
             self._layout_seen = layout
             fault = counting_fault(conn)
             if fault is not None and self._lines_counted:
@@ -1628,15 +1635,18 @@ class SqliteStore:
             self._others_wrote(conn)
             rows = conn.execute(
                 f"SELECT {GAME_READ}, {FACT_COLUMNS}, {bounded('replay_stamp')}, "
-                f"{bounded('CAST(id AS BLOB)')} FROM games"
+                f"{bounded('CAST(id AS BLOB)')}, {bounded(LINE_CHANGES)} FROM games"
             ).fetchall()
-            # (games not found sound since they last changed; of those, the
-            # stamped ones have their lines read, to check the stamps)
-            unsure = {r[0] for r in rows if self._sound.get(r[0]) != hash(r[:_WIDTH])}
-            stamped = [r[0] for r in rows if r[0] in unsure and r[-2] is not None and isinstance(r[0], str)]
+            # (games not found sound since they last changed, here or by
+            # another connection; of those, the stamped ones have their
+            # lines read, to check the stamps)
+            counted = self._counted_sound if self._lines_counted else {}
+            unsure = {r[0] for r in rows if self._sound.get(r[0]) != (seen := hash(r[:_WIDTH]))
+                      and counted.get(r[0]) != (seen, r[-1])}
+            stamped = [r[0] for r in rows if r[0] in unsure and r[-3] is not None and isinstance(r[0], str)]
             found = conn.execute(LINES, (json.dumps(stamped),)) if stamped else []
             lines = {row[0]: row[1:] for row in found}
-        for *columns, stamp, raw_id in rows:
+        for *columns, stamp, raw_id, changes in rows:
             row = tuple(columns)
             if not _readable_id(row[0], raw_id):
                 log.warning("%s: a saved game has a damaged id (%r) and is left out", self._name, row[0])
@@ -1656,6 +1666,7 @@ class SqliteStore:
                     continue
             if row is not None:
                 facts.append(GameFacts.from_row(row[_WIDTH:]))
+                self._counted_sound[row[0]] = (hash(row[:_WIDTH]), changes)
         self._keep_stamps(earned)
         return summarize(facts, damaged=damaged, zone=zone, newer=newer)
 
