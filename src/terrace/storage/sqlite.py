@@ -123,12 +123,14 @@ from terrace.storage.migrations import (
 )
 from terrace.storage.paths import MEMORY, default_games_path, given_label, label, no_new_file, verdicts_path
 from terrace.storage.rows import (
-    CHANGED_HERE,
     FACT_COLUMNS,
     GAME_COLUMNS,
     GAME_ID,
     GAME_READ,
     IMPORTED,
+    LAST_HERE,
+    LATEST_CHANGED_HERE,
+    LATEST_LOOKBACK,
     LINES,
     LOG_PLACES,
     MOVE_READ,
@@ -834,6 +836,12 @@ class SqliteStore:
         self._sound: dict[Any, int] = {}
         """The hash of each game's row as last found sound by a full check
         (cleared with the remembered games)."""
+        self._counted_sound: dict[Any, tuple[int, Any]] = {}
+        """The hash of each game's row as the statistics last found it sound,
+        with the count of changes to its move rows then (``line_changes``):
+        kept when another connection writes, as a change to the row or to
+        its moves shows in them; cleared when the file's layout changes
+        (the triggers that count may have been away)."""
         self._data_version = -1
         self._line_marks: dict[str, Any] = {}
         """The count of changes to its move rows (the ``line_changes``
@@ -1415,6 +1423,7 @@ class SqliteStore:
         if layout != self._layout_seen and version >= COUNTED_SINCE:
             if self._layout_seen != -1:
                 self._line_marks.clear()
+            self._counted_sound.clear()
             self._layout_seen = layout
             fault = counting_fault(conn)
             if fault is not None and self._lines_counted:
@@ -1515,9 +1524,16 @@ class SqliteStore:
         comes after every game that was (so an import never takes the
         place of the game in play, nor does one that brought a game here
         up to a state played elsewhere), the latest first."""
+        # (the game in play is almost always among the last changes: the log
+        # is read back from its end, a few hundred entries at most, before
+        # every unfinished game is ordered; the first unfinished game changed
+        # here met that way is the one the whole ordering puts first)
+        games = self._loadable(LATEST_CHANGED_HERE, (LATEST_LOOKBACK,), first=True)
+        if games:
+            return games[0]
         games = self._loadable(
             f"SELECT {GAME_ID} FROM games WHERE status IN ('choosing', 'playing') AND given_up_at IS NULL "
-            f"ORDER BY {IMPORTED}, CASE WHEN {IMPORTED} THEN NULL ELSE {CHANGED_HERE} END DESC, "
+            f"ORDER BY {IMPORTED}, CASE WHEN {IMPORTED} THEN NULL ELSE {LAST_HERE} END DESC, "
             "updated_at DESC, rowid DESC",
             first=True,
         )
@@ -1619,15 +1635,18 @@ class SqliteStore:
             self._others_wrote(conn)
             rows = conn.execute(
                 f"SELECT {GAME_READ}, {FACT_COLUMNS}, {bounded('replay_stamp')}, "
-                f"{bounded('CAST(id AS BLOB)')} FROM games"
+                f"{bounded('CAST(id AS BLOB)')}, {bounded(LINE_CHANGES)} FROM games"
             ).fetchall()
-            # (games not found sound since they last changed; of those, the
-            # stamped ones have their lines read, to check the stamps)
-            unsure = {r[0] for r in rows if self._sound.get(r[0]) != hash(r[:_WIDTH])}
-            stamped = [r[0] for r in rows if r[0] in unsure and r[-2] is not None and isinstance(r[0], str)]
+            # (games not found sound since they last changed, here or by
+            # another connection; of those, the stamped ones have their
+            # lines read, to check the stamps)
+            counted = self._counted_sound if self._lines_counted else {}
+            unsure = {r[0] for r in rows if self._sound.get(r[0]) != (seen := hash(r[:_WIDTH]))
+                      and counted.get(r[0]) != (seen, r[-1])}
+            stamped = [r[0] for r in rows if r[0] in unsure and r[-3] is not None and isinstance(r[0], str)]
             found = conn.execute(LINES, (json.dumps(stamped),)) if stamped else []
             lines = {row[0]: row[1:] for row in found}
-        for *columns, stamp, raw_id in rows:
+        for *columns, stamp, raw_id, changes in rows:
             row = tuple(columns)
             if not _readable_id(row[0], raw_id):
                 log.warning("%s: a saved game has a damaged id (%r) and is left out", self._name, row[0])
@@ -1647,6 +1666,7 @@ class SqliteStore:
                     continue
             if row is not None:
                 facts.append(GameFacts.from_row(row[_WIDTH:]))
+                self._counted_sound[row[0]] = (hash(row[:_WIDTH]), changes)
         self._keep_stamps(earned)
         return summarize(facts, damaged=damaged, zone=zone, newer=newer)
 
@@ -1678,7 +1698,7 @@ class SqliteStore:
         joined, moves, nul = lines.get(row[0], ("", 0, 0))
         if nul or not stamp_fits(stamp, stamped_values(row), joined, moves):
             return False
-        load_game(row[:_WIDTH], Line.of(joined.split("\0") if moves else []), stamped=True)
+        load_game(row[:_WIDTH], Line.of(joined.split("\0") if moves else []), stamped=True, check_only=True)
         self._sound[row[0]] = hash(row[:_WIDTH])
         return True
 
