@@ -137,15 +137,22 @@ def test_quick_draws_do_not_wait_for_an_autoplay_that_played_nothing(api: Api, o
     against the same draws with auto-play off, so that the machine's speed
     does not matter: five draws took 1.07 to 1.12 s longer with auto-play on
     before (about 5 x 230 ms), and now 3 to 82 ms longer (the five auto-play
-    requests)."""
+    requests). On a loaded machine one pair can differ by more than that
+    for no fault of the page (816 against 138 ms in a CI run), so up to
+    three pairs are measured: the fault makes every pair's difference at
+    least five landings, and the smallest must be less than half that."""
     game = api.play(api.new(variant="admirals-patience", deal_number=12), "c1")
     page = open_game(game)
-    setting(page, autoplay="off")
-    off = _quick_draws(page, 1)
-    setting(page, autoplay="finish")
-    on = _quick_draws(page, 7)
-    assert on - off < 5 * 230 / 2, (on, off)
-    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1"] + ["s"] * 12
+    moves, differences = 1, []
+    while len(differences) < 3 and (not differences or min(differences) >= 5 * 230 / 2):
+        setting(page, autoplay="off")
+        off = _quick_draws(page, moves)
+        setting(page, autoplay="finish")
+        on = _quick_draws(page, moves + 6)
+        moves += 12
+        differences.append(on - off)
+    assert min(differences) < 5 * 230 / 2, differences
+    assert api.client.get(f"/api/games/{game['id']}/line").json()["moves"] == ["c1"] + ["s"] * (moves - 1)
 
 
 def test_autoplay_settings(api: Api, open_game: Any) -> None:
