@@ -557,7 +557,7 @@ def test_the_counters_of_a_long_game_take_two_lines_on_a_small_phone(
                      **{**PHONE, "viewport": {"width": 360, "height": 640}})
     until(lambda: page.locator("#counters [data-counter='time']").count() == 1)
     found = page.evaluate(COUNTER_LINES)
-    grouped = "100.000" if locale.startswith("de") else "100,000"  # (counts grouped as the language writes them)
+    grouped = "100.000" if locale.startswith("de") else "100,000"  # (grouped as the language writes it)
     assert found["count"] == 8 and grouped in found["text"], found
     assert found["lines"] <= 2, found
     assert_fits(page)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -96,7 +97,7 @@ def test_the_cut_fires_only_on_lost_positions() -> None:
                     continue
                 state = State(b, True, 0)
                 if reserve_blocked(state):
-                    assert key not in won, (rules.describe(), b.position())
+                    assert key not in won, (b.rules.describe(), b.position())
                     fired += 1
                     beyond += not reserve_dead(state)
         if rules.foundation_return:
@@ -176,27 +177,35 @@ def test_a_position_that_takes_the_core_millions_of_positions_is_cut_at_once() -
         assert search.result == "lost" and search.nodes == 1, core
 
 
-@needs_core
-def test_the_core_cuts_exactly_where_python_does() -> None:
-    # every position reachable from random ones of every rule set (the
-    # positions of the soundness test above, and more seeds): the core's
-    # cut (ccore/reach.c) against prune.reserve_blocked, position for position
-    fired = positions = 0
+def _positions_of_every_rule_set(with_return: bool = True) -> Iterator[Board]:
+    """Every position reachable (up to 600) from ten random ones of each
+    rule set (built or endgame positions, a few cards more or fewer in play);
+    without the foundation-return rule sets unless ``with_return``."""
     for rules in ALL_RULES:
+        if rules.foundation_return and not with_return:
+            continue
         for seed in range(10):
             rng = random.Random(seed)
             in_play = cards_in_play(rules) - 4 + seed % 6
             board = (built_position(rng, rules, in_play) if seed % 2
                      else endgame_position(seed, rules, in_play))
             graph = _reachable(board, 600)
-            if graph is None:
-                continue
-            for b in graph[0].values():
-                python = reserve_blocked(State(b, True, 0))
-                assert Search(b, Options(core="compiled"))._compiled._blocked() == python, (
-                    rules.describe(), b.position())
-                fired += python
-                positions += 1
+            if graph is not None:
+                yield from graph[0].values()
+
+
+@needs_core
+def test_the_core_cuts_exactly_where_python_does() -> None:
+    # every position reachable from random ones of every rule set (the
+    # positions of the soundness test above, and more seeds): the core's
+    # cut (ccore/reach.c) against prune.reserve_blocked, position for position
+    fired = positions = 0
+    for b in _positions_of_every_rule_set():
+        python = reserve_blocked(State(b, True, 0))
+        assert Search(b, Options(core="compiled"))._compiled._blocked() == python, (
+            b.rules.describe(), b.position())
+        fired += python
+        positions += 1
     # (both ways round, many times: 3,762 cut of 10,682 when written)
     assert fired >= 2_000 and positions - fired >= 5_000, (fired, positions)
 
@@ -208,30 +217,19 @@ def test_the_moves_after_which_the_core_does_not_ask_keep_its_answer() -> None:
     # cut ones: a pile's only card moved where no free space is left for it,
     # and a draw with no redeal left (the waste's order)
     kept = turned = lone = drawn = 0
-    for rules in ALL_RULES:
-        if rules.foundation_return:
+    for b in _positions_of_every_rule_set(with_return=False):
+        core = Search(b, Options(core="compiled"))._compiled
+        if core._blocked():
             continue
-        for seed in range(10):
-            rng = random.Random(seed)
-            in_play = cards_in_play(rules) - 4 + seed % 6
-            board = (built_position(rng, rules, in_play) if seed % 2
-                     else endgame_position(seed, rules, in_play))
-            graph = _reachable(board, 600)
-            if graph is None:
-                continue
-            for b in graph[0].values():
-                core = Search(b, Options(core="compiled"))._compiled
-                if core._blocked():
-                    continue
-                for m in core._moves():
-                    keeps, blocked = core._blocked_after(m)
-                    assert not (keeps and blocked), (rules.describe(), b.position(), m)
-                    kept += keeps
-                    if blocked:
-                        turned += 1
-                        src, dst = m >> 6, m & 63
-                        lone += m >= 0 and src < SRC_RESERVE and dst < SRC_RESERVE and len(b.tableau[src]) < 2
-                        drawn += m == DRAW
+        for m in core._moves():
+            keeps, blocked = core._blocked_after(m)
+            assert not (keeps and blocked), (b.rules.describe(), b.position(), m)
+            kept += keeps
+            if blocked:
+                turned += 1
+                src, dst = m >> 6, m & 63
+                lone += m >= 0 and src < SRC_RESERVE and dst < SRC_RESERVE and len(b.tableau[src]) < 2
+                drawn += m == DRAW
     # (when written: 230 moves kept, 316 turned a position into a cut one,
     # 18 of them a lone card's, 69 a draw)
     assert kept >= 150 and turned >= 200 and lone >= 5 and drawn >= 30, (kept, turned, lone, drawn)
