@@ -65,22 +65,30 @@ def test_the_walk_looks_back_so_far_and_no_further() -> None:
     assert len(same_pass_positions(board, lookback=0)) == 1
 
 
-def test_a_hint_on_a_game_of_a_hundred_thousand_moves_keeps_its_budget(monkeypatch: Any) -> None:
-    board = to_and_fro(50_000)
-    assert len(board.move_stack) > 2 * LOOKBACK
+_BOARD_POP = Board.pop
+
+
+def _count_take_backs(monkeypatch: Any) -> list[int]:
+    """From now on, a 1 in the list returned for each move taken back (Board.pop)."""
     taken: list[int] = []
-    pop = Board.pop
 
     def counted(self: Board) -> Any:
         taken.append(1)
-        return pop(self)
+        return _BOARD_POP(self)
 
+    monkeypatch.setattr(Board, "pop", counted)
+    return taken
+
+
+def test_a_hint_on_a_game_of_a_hundred_thousand_moves_keeps_its_budget(monkeypatch: Any) -> None:
+    board = to_and_fro(50_000)
+    assert len(board.move_stack) > 2 * LOOKBACK
     # counted, not timed (1.0 s of wall clock for 0.035 s of CPU at load ~19):
     # each walk takes back LOOKBACK moves at most (100,000 before it was bounded)
-    monkeypatch.setattr(Board, "pop", counted)
+    taken = _count_take_backs(monkeypatch)
     same_pass_positions(board)
     observe(board)
-    monkeypatch.setattr(Board, "pop", pop)
+    monkeypatch.setattr(Board, "pop", _BOARD_POP)
     assert 0 < len(taken) <= 2 * LOOKBACK + 2, len(taken)
     given: list[float] = []
     real_solve = hint_line.solve
@@ -254,17 +262,10 @@ def test_a_hint_along_a_long_pass_walks_back_once(monkeypatch: pytest.MonkeyPatc
     for _ in range(2_000):
         board.push(rng.choice([m for m in board.legal_moves if m.source == m.target == "t"]))
     same_pass_keys(board)
-    taken: list[int] = []
-    pop = Board.pop
-
-    def counted(self: Board) -> Any:
-        taken.append(1)
-        return pop(self)
-
-    monkeypatch.setattr(Board, "pop", counted)
+    taken = _count_take_backs(monkeypatch)
     for _ in range(20):
         board.push(rng.choice([m for m in board.legal_moves if m.source == m.target == "t"]))
         keys = same_pass_keys(board)
     assert len(taken) <= 20 + 20  # (one move taken back a walk, and the counted pushes' none)
-    monkeypatch.setattr(Board, "pop", pop)
+    monkeypatch.setattr(Board, "pop", _BOARD_POP)
     assert set(keys) == _walked(board, LOOKBACK)

@@ -23,6 +23,7 @@ Move.parse('s')
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -115,9 +116,7 @@ def same_pass_keys(board: Board, lookback: int = LOOKBACK) -> AbstractSet[Key]:
         keys = [earlier.position_key() for earlier in _same_pass_boards(board, lookback)]
         keys.reverse()
         keys.append(now)
-        counts: dict[Key, int] = {}
-        for key in keys:
-            counts[key] = counts.get(key, 0) + 1
+        counts: dict[Key, int] = dict(Counter(keys))
         start = len(keys) - 1 == len(board.move_stack) < lookback
         walk = _made(board, tuple(keys), counts, lookback, start)
     _WALKS.put((board.rules, lookback, now), walk)
