@@ -146,6 +146,12 @@ class VerdictCacheError(TerraceError):
     program's database, or a newer layout); it is left unchanged."""
 
 
+_ONE_VERDICT = ("SELECT result, nodes, seconds, max_seconds, line FROM verdicts"
+                f" WHERE rules = ? AND deal = ? AND {_CURRENT} AND player = ?")
+"""The stored verdict of one deal that still counts (:meth:`VerdictStore.get`,
+and what :meth:`VerdictStore.put_many` gives back)."""
+
+
 def _verdict(result: object, nodes: object, seconds: object, max_seconds: object,
              line: object) -> Verdict | None:
     """A stored row as a verdict, or None when it was damaged by hand (such
@@ -287,9 +293,7 @@ class VerdictStore:
         """The stored verdict of a deal that still counts (see :data:`SOLVER_VERSION`)."""
         try:
             row = self._db.execute(
-                "SELECT result, nodes, seconds, max_seconds, line FROM verdicts"
-                f" WHERE rules = ? AND deal = ? AND {_CURRENT} AND player = ?",
-                (rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player),
+                _ONE_VERDICT, (rules_key(rules), deal, DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player),
             ).fetchone()
         except sqlite3.OperationalError as error:
             if (busy := _busy(self.path, error)) is not None:
@@ -332,10 +336,8 @@ class VerdictStore:
                 )
                 kept = {}
                 for deal, verdict in verdicts.items():
-                    row = self._db.execute(
-                        "SELECT result, nodes, seconds, max_seconds, line FROM verdicts"
-                        f" WHERE rules = ? AND deal = ? AND {_CURRENT} AND player = ?",
-                        (key, deal, DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player)).fetchone()
+                    row = self._db.execute(_ONE_VERDICT, (key, deal, DEAL_VERSION, SOLVER_VERSION,
+                                                          SOUND_SINCE, player)).fetchone()
                     stored = None if row is None else _verdict(*row)
                     kept[deal] = verdict if stored is None else stored
         except sqlite3.OperationalError as error:  # (a read-only disk, a lock held too long: named)
