@@ -82,7 +82,8 @@ def test_a_backup_put_over_the_database_while_in_use_is_what_the_next_start_open
         assert moved.status_code == 503
         if how == "moved in its place":  # (the old file is still read, not written)
             assert moved.json()["code"] == "not-saved"
-            assert "games.sqlite was moved, replaced or deleted while in use" in moved.json()["error"]
+            assert "another program wrote over games.sqlite or put another file in its place" in (
+                moved.json()["error"])
         else:  # (read through the old log, the copy is a mix of two files: not read at all)
             assert moved.json()["code"] == "store-unavailable"
             for language, words in (
@@ -108,6 +109,41 @@ def test_a_backup_copied_over_and_the_server_stopped_at_once_is_kept(tmp_path: P
         _new_games(_client(store), 4)
         shutil.copyfile(backup, db)
     assert _games_in(db) == set(kept)
+
+
+@pytest.mark.parametrize("how", ["copied over", "moved in its place"])
+def test_a_change_refused_after_a_backup_was_put_in_says_only_a_new_start_helps(
+        tmp_path: Path, how: str) -> None:
+    """A change that read nothing first (a new game, a report of playing
+    time) was told to 'put it back, or start Terrace again' ('bitte
+    zurücklegen'): there is nothing to put back, since the backup is what
+    the player wants opened, and only a new start opens it."""
+    db, backup, _ = _backup_of_two_games(tmp_path)
+    with open_store(db) as store:
+        client = _client(store)
+        game = _new_games(client, 1)[0]
+        if how == "copied over":
+            shutil.copyfile(backup, db)
+        else:
+            shutil.copy(backup, tmp_path / "restored.sqlite")
+            (tmp_path / "restored.sqlite").replace(db)
+        for language, words in (
+                ("en", "the new game was not saved: another program wrote over games.sqlite or put another "
+                       "file in its place while in use (a backup copied in?); stop Terrace and start it "
+                       "again to open it as it is now"),
+                ("de", "Das neue Spiel wurde nicht gespeichert: Ein anderes Programm hat games.sqlite "
+                       "während des Betriebs überschrieben oder durch eine andere Datei ersetzt, "
+                       "vielleicht mit einer Sicherung; bitte Terrace beenden und neu starten, um die "
+                       "Datei so zu öffnen, wie sie jetzt ist.")):
+            made = client.post("/api/games", json={"variant": "terrace", "deal_number": 9},
+                               headers={"Accept-Language": language})
+            assert made.status_code == 503 and made.json()["code"] == "not-saved"
+            assert made.json()["error"] == words
+            timed = client.post(f"/api/games/{game}/time", json={"ms": 1000},
+                                headers={"Accept-Language": language})
+            assert timed.status_code == 503
+            assert "put it back" not in timed.json()["error"] and "zurücklegen" not in timed.json()["error"]
+    assert _games_in(db) == set(_games_in(backup))
 
 
 def test_two_servers_folding_the_log_in_turn_are_not_taken_for_a_copy(tmp_path: Path) -> None:

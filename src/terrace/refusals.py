@@ -212,6 +212,7 @@ class Refusal(StrEnum):
     WRITE_CANNOT_OPEN = "write-cannot-open"
     WRITE_DISK_FAILED = "write-disk-failed"
     WRITE_FILE_MOVED = "write-file-moved"
+    WRITE_FILE_REPLACED = "write-file-replaced"
     WRITE_OPENED_TO_READ = "write-opened-to-read"
     # A saved game that does not load (the web game says it whole, as its
     # game-damaged, with one of the SAVED_* findings, or an engine's refusal)
@@ -725,6 +726,13 @@ WORDINGS: dict[Refusal, Wording] = {
              "put it back, or start Terrace again",
         "{change:change} wurde nicht gespeichert: {name} wurde während des Betriebs verschoben, ersetzt "
         "oder gelöscht; bitte zurücklegen oder Terrace neu starten"),
+    Refusal.WRITE_FILE_REPLACED: Wording(
+        503, "{change:change} was not saved: another program wrote over {name} or put another file in "
+             "its place while in use (a backup copied in?); stop Terrace and start it again to open it "
+             "as it is now",
+        "{change:change} wurde nicht gespeichert: Ein anderes Programm hat {name} während des Betriebs "
+        "überschrieben oder durch eine andere Datei ersetzt, vielleicht mit einer Sicherung; bitte "
+        "Terrace beenden und neu starten, um die Datei so zu öffnen, wie sie jetzt ist"),
     Refusal.WRITE_OPENED_TO_READ: Wording(
         503, "{change:change} was not saved: the database was opened only to read",
         "{change:change} wurde nicht gespeichert: Die Datenbank wurde nur zum Lesen geöffnet"),

@@ -1003,8 +1003,9 @@ class SqliteStore:
             self._written_over = True
             log.error("%s was written over by another program while in use (a backup copied in?): "
                       "nothing more is read or written until Terrace starts again", self._name)
-        if change is not None:
-            raise StoreWriteError(Reason(Refusal.WRITE_FILE_MOVED, change=change, name=self._name), "moved")
+        if change is not None:  # (nothing to put back: only a new start opens the copy)
+            replaced = Reason(Refusal.WRITE_FILE_REPLACED, change=change, name=self._name)
+            raise StoreWriteError(replaced, "moved")
         raise StoreError(Reason(Refusal.DATABASE_UNUSABLE, name=self._name,
                                 fault=Reason(Refusal.FAULT_FILE_REPLACED)))
 
@@ -1027,7 +1028,11 @@ class SqliteStore:
         if self._identity[1] is None and now[0] == self._identity[0]:
             self._identity = now  # (the log made since opening: it is SQLite's own)
             return
-        raise StoreWriteError(Reason(Refusal.WRITE_FILE_MOVED, change=change, name=self._name), "moved")
+        # (another file under the name, a backup moved in, cannot be put back
+        # for the one open: only a new start opens it; one moved away can be)
+        replaced = now[0] is not None and now[0] != self._identity[0]
+        refusal = Refusal.WRITE_FILE_REPLACED if replaced else Refusal.WRITE_FILE_MOVED
+        raise StoreWriteError(Reason(refusal, change=change, name=self._name), "moved")
 
     # -- opening ----------------------------------------------------------
 
