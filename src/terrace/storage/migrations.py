@@ -391,6 +391,68 @@ def repair_counting(connection: sqlite3.Connection) -> None:
         connection.execute(f"UPDATE games SET {LINE_CHANGES} = {LINE_CHANGES} + 1")
 
 
+@functools.cache
+def promised_indexes(version: int) -> dict[str, str]:
+    """The indexes schema ``version`` makes, by name, with the SQL that
+    makes each (as ``sqlite_schema`` keeps it).
+
+    >>> sorted(promised_indexes(LATEST_VERSION))
+    ['events_by_game', 'games_by_update', 'games_unfinished']
+    >>> promised_indexes(1)
+    {}
+    """
+    connection = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        migrate(connection, version)
+        return dict(connection.execute(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL").fetchall())
+    finally:
+        connection.close()
+
+
+def index_faults(connection: sqlite3.Connection, version: int) -> list[str]:
+    """What is wrong with the indexes of a database of schema ``version``:
+    one finding for each index it should have that is missing or was
+    altered (dropped by hand, or made again otherwise). One read of
+    ``sqlite_schema``; an index of another name is none of ours.
+
+    >>> connection = sqlite3.connect(":memory:", isolation_level=None)
+    >>> _ = migrate(connection)
+    >>> index_faults(connection, LATEST_VERSION)
+    []
+    >>> _ = connection.execute("DROP INDEX events_by_game")
+    >>> index_faults(connection, LATEST_VERSION)
+    ['the index events_by_game is missing']
+    """
+    found = dict(connection.execute(
+        "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL").fetchall())
+    faults = []
+    for name, sql in sorted(promised_indexes(version).items()):
+        if name not in found:
+            faults.append(f"the index {name} is missing")
+        elif found[name] != sql:
+            faults.append(f"the index {name} was altered")
+    return faults
+
+
+def repair_indexes(connection: sqlite3.Connection, version: int) -> list[str]:
+    """Make again each index of schema ``version`` that is missing or was
+    altered, in one ``BEGIN IMMEDIATE`` transaction (the findings read
+    again under the lock: another program may have made them meanwhile);
+    returns what was found wrong (and made right). The connection must be
+    in autocommit mode."""
+    with _lenient_write(connection):
+        faults = index_faults(connection, version)
+        found = dict(connection.execute(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL").fetchall())
+        for name, sql in sorted(promised_indexes(version).items()):
+            if found.get(name) != sql:
+                if name in found:
+                    connection.execute(f'DROP INDEX "{name}"')
+                connection.execute(sql)
+    return faults
+
+
 Layout = dict[str, frozenset[str]]
 """The tables of a database (SQLite's own left out) and their columns, and
 under :data:`ACTIONS_KEY` the actions its event log takes (a migration may
