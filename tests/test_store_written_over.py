@@ -215,3 +215,63 @@ def test_three_servers_writing_at_once_are_not_taken_for_a_copy(tmp_path: Path) 
     assert not any("written over" in words or "replaced" in words for words in said), said
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
     assert len(_games_in(db)) == 750
+
+
+_STALE_FOLD = """
+import os, sys, time
+index = os.open(sys.argv[1] + "-shm", os.O_RDWR)
+folded = int.from_bytes(os.pread(index, 4, 96), sys.byteorder)
+# (what a process killed while folding the log in leaves: a fold begun, never finished)
+os.pwrite(index, (folded + 7).to_bytes(4, sys.byteorder), 128)
+if sys.argv[2] == "hold":  # (a fold under way: SQLite's checkpoint lock held)
+    import fcntl
+    fcntl.lockf(index, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, 121)
+    print("held", flush=True)
+    sys.stdin.readline()
+os.close(index)
+"""
+
+
+def test_a_backup_copied_over_after_another_writer_was_killed_while_folding_is_noticed(
+        tmp_path: Path) -> None:
+    """A process killed while it folded the log into the file (another
+    server, terrace import: 7 of 12 kills at random of one that writes
+    and folds) leaves the log's index saying a fold is under way until the
+    next fold, and the check took every change of the file for that fold's:
+    a backup copied over it then was written into (a new game answered 201,
+    then every read 'database disk image is malformed') and the close left
+    it damaged. A fold is under way only while its process holds SQLite's
+    checkpoint lock."""
+    db, backup, kept = _backup_of_two_games(tmp_path)
+    with open_store(db) as store:
+        client = _client(store)
+        _new_games(client, 3)
+        subprocess.run([sys.executable, "-c", _STALE_FOLD, str(db), "die"], check=True)
+        _new_games(client, 2)  # (the stale fold seen, and stamped with)
+        shutil.copyfile(backup, db)
+        made = client.post("/api/games", json={"variant": "terrace", "deal_number": 9})
+        assert made.status_code == 503 and made.json()["code"] == "not-saved"
+        assert client.get("/api/games?recent=20").json()["code"] == "store-unavailable"
+    assert db.read_bytes() == backup.read_bytes()
+    assert _games_in(db) == set(kept)
+
+
+def test_a_fold_under_way_in_another_process_is_not_taken_for_a_copy(tmp_path: Path) -> None:
+    """While another process holds the checkpoint lock, the file changes
+    with no fold finished yet: that is its fold, not a copy."""
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        client = _client(store)
+        made = _new_games(client, 3)
+        folder = subprocess.Popen([sys.executable, "-c", _STALE_FOLD, str(db), "hold"], text=True,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert folder.stdout is not None and folder.stdout.readline() == "held\n"
+        try:
+            _new_games(client, 1)
+            os.utime(db, ns=(db.stat().st_atime_ns, db.stat().st_mtime_ns + 1_000_000))  # (it writes)
+            made += _new_games(client, 2)
+        finally:
+            folder.communicate("\n", timeout=60)
+        made += _new_games(client, 1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
+    assert len(_games_in(db)) == 7

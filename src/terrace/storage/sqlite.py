@@ -39,6 +39,7 @@ import os
 import re
 import shutil
 import sqlite3
+import struct
 import sys
 import tempfile
 import threading
@@ -178,6 +179,10 @@ _REMEDIES = {"full": "free some disk space", "read-only": "make it writable"}
 _ROW_FAULT = re.compile(r"(CHECK constraint failed in|NULL value in) ")
 """What ``PRAGMA quick_check`` says of a row that breaks a constraint (a
 hand edit): the row is damaged, not the file; reading it refuses that game."""
+_CHECKPOINT_LOCK = 121
+"""The byte of the log's index (``-shm``) that SQLite's unix VFS locks
+while it folds the log into the file (its lock bytes begin at 120; the
+checkpoint's is the second)."""
 CHECKED_PROBLEMS = 100
 """How many of its findings ``PRAGMA quick_check`` is asked for."""
 _WIDTH = len(GAME_COLUMNS.split(","))
@@ -876,6 +881,9 @@ class SqliteStore:
         """``PRAGMA data_version`` when :attr:`_stamp` was taken."""
         self._stamp_folds: tuple[bytes, int, int] | None = None
         """:meth:`_folds` when :attr:`_stamp` was taken."""
+        self._stamp_in_fold = False
+        """Whether another process was folding the log into the file (or
+        it could not be told) when :attr:`_stamp` was taken (:meth:`_folding`)."""
         self._index_fd: int | None = None
         """SQLite's descriptor of the log's index, as :meth:`_folds` last found it."""
         self._written_over = False
@@ -928,9 +936,33 @@ class SqliteStore:
                 self._stamp = None
 
     def _take_stamp(self, version: int) -> None:
-        # (the folds read first: a fold that ends meanwhile is seen as one made since)
+        # (the folds read first: a fold that ends meanwhile is seen as one made since;
+        # the lock before them: a fold begun meanwhile shows in them)
+        if self._index_fd is None:
+            self._folds()  # (finds SQLite's descriptor of the index)
+        self._stamp_in_fold = self._folding() is not False
         self._stamp_folds = self._folds()
         self._stamp, self._stamp_version = self._file_stamp(), version
+
+    def _folding(self) -> bool | None:
+        """Whether another process is folding the log into the file now: it
+        holds SQLite's checkpoint lock (byte 121 of the log's index, as
+        SQLite's unix VFS locks it), asked with ``F_GETLK`` through
+        SQLite's own descriptor, which takes and drops no lock. None when
+        it cannot be asked (no descriptor, not 64-bit Linux). A fold
+        that was begun and never finished (its process killed) leaves the
+        index saying one is under way (:meth:`_folds`) until the next fold:
+        this tells the two apart."""
+        if self._index_fd is None or sys.platform != "linux" or struct.calcsize("P") != 8:
+            return None
+        import fcntl  # (Unix only)
+
+        asked = struct.pack("hhxxxxqqixxxx", fcntl.F_WRLCK, os.SEEK_SET, _CHECKPOINT_LOCK, 1, 0)
+        try:
+            answer = fcntl.fcntl(self._index_fd, fcntl.F_GETLK, asked)
+        except OSError:
+            return None
+        return bool(struct.unpack("hh", answer[:4])[0] != fcntl.F_UNLCK)
 
     def _folds(self) -> tuple[bytes, int, int] | None:
         """What the log's index (``-shm``, laid out as SQLite's WAL file
@@ -998,9 +1030,10 @@ class SqliteStore:
                 return
             version = self._data_version_now()
             if version != self._stamp_version or folds != self._stamp_folds or (
-                    folds is not None and folds[1] != folds[2]):
+                    folds is not None and folds[1] != folds[2] and self._fold_under_way(folds)):
                 # (another connection's change or fold into the file, or a fold under way)
                 self._stamp, self._stamp_version, self._stamp_folds = now, version, folds
+                self._stamp_in_fold = self._folding() is not False
                 return
             self._written_over = True
             log.error("%s was written over by another program while in use (a backup copied in?): "
@@ -1010,6 +1043,16 @@ class SqliteStore:
             raise StoreWriteError(replaced, "moved")
         raise StoreError(Reason(Refusal.DATABASE_UNUSABLE, name=self._name,
                                 fault=Reason(Refusal.FAULT_FILE_REPLACED)))
+
+    def _fold_under_way(self, folds: tuple[bytes, int, int]) -> bool:
+        """Whether the fold the index says was begun (``folds``, as at the
+        stamp) may have written to the file since the stamp: another
+        process holds the checkpoint lock, or did when the stamp was taken,
+        or the index moved meanwhile, or the lock cannot be asked. Else it
+        is one begun and never finished (its process killed): taken for
+        one under way, it let a backup copied over the file go unseen until
+        the next fold, and the file was left damaged."""
+        return self._folding() is not False or self._stamp_in_fold or self._folds() != folds
 
     def _files_identity(self) -> tuple[tuple[int, int] | None, ...]:
         if self.path is None or self._file is None:
