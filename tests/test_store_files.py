@@ -702,7 +702,7 @@ def test_a_database_made_between_the_first_look_and_the_read_is_not_damaged(
         assert store.migrations_applied == []
 
 
-@pytest.mark.parametrize("version", [LATEST_VERSION - 2, LATEST_VERSION - 1])
+@pytest.mark.parametrize("version", [8, 9, 10])
 def test_a_file_whose_newer_steps_only_widen_writes_is_read_as_it_stands(
         tmp_path: Path, version: int) -> None:
     """Schema 10 only lets the log take one more action (a CHECK on what
@@ -711,12 +711,14 @@ def test_a_file_whose_newer_steps_only_widen_writes_is_read_as_it_stands(
     at every command until one that writes upgraded it (a 26 MB file of
     3,001 games: 1.26 s of CPU and 103 MB for ``terrace stats``, against
     1.0 s and 37 MB). It is now read as it stands; a file of schema 8 still
-    lacks a table a read needs, and is upgraded in a copy in memory."""
+    lacks a table a read needs, and is upgraded in a copy in memory.
+    Schema 11 only adds what the statistics use to go faster (digests of
+    lines), which a file of schema 9 or 10 is read without."""
     db = _old_database(tmp_path / "games.sqlite", version)
     content = db.read_bytes()
     with open_store(db, read_only=True) as store:
         in_memory = store._conn.execute("PRAGMA database_list").fetchone()[2] == ""
-        assert in_memory == (version < LATEST_VERSION - 1)
+        assert in_memory == (version < 9)
         assert store.schema_version == version
         read = store.statistics(), store.latest_unfinished()
     assert db.read_bytes() == content

@@ -6,15 +6,21 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from store_support import golden, no_default_db, play, start
-from terrace.storage import SqliteStore, open_store, rows
+from store_support import golden, no_default_db, play, start, undo
+from terrace.cards import CODE
+from terrace.storage import DamagedGameError, SqliteStore, open_store, rows
+from terrace.storage.memory import MemoryStore
 from terrace.storage.transfer import export_record, read_games
 
 _ = no_default_db
@@ -247,3 +253,156 @@ def test_another_connections_write_has_only_the_games_it_changed_checked_again(
         found = store.statistics()
         assert (found["overall"]["played"], found["damaged"]) == (4, 2)
         assert set(ids) - {ids[2]} <= set(checked)
+
+
+def _lines_read(store: SqliteStore) -> tuple[dict[str, Any], set[str]]:
+    """The store's statistics, and the games whose move rows they read."""
+    sql: list[str] = []
+    store._conn.set_trace_callback(sql.append)
+    try:
+        found = store.statistics()
+    finally:
+        store._conn.set_trace_callback(None)
+    quoted = (re.findall(r"""['"]([0-9a-f]{16})['"]""", statement)
+              for statement in sql if "FROM moves" in statement)
+    return found, {game_id for ids in quoted for game_id in ids}
+
+
+def test_the_first_statistics_after_a_start_read_no_line_its_digest_vouches_for(tmp_path: Path) -> None:
+    """The first statistics of a server just started read every game's
+    move rows to check its replay stamp: 17 million rows, 32 s of CPU at
+    100,000 games. A game's row now keeps the digest of its line and the
+    count of changes to its move rows (kept by the file's triggers) at
+    which they were known to give it; while the count holds, the stamp is
+    checked by that digest. A move changed by hand still makes its game
+    damaged, and so does one changed while the counting trigger was away
+    (the file's layout moved: every line is read once more, and the digests
+    are trusted again after). A move row changed under SQLite, which no
+    trigger sees (as damage to the disk would be), is found when the game
+    is opened."""
+    path = tmp_path / "games.sqlite"
+    record = golden("terrace-won")
+    with open_store(path) as writer:
+        for _ in range(5):
+            play(writer, start(writer, record), record.moves[:4])
+        ids = writer.game_ids()
+    with open_store(path) as store:  # (a server started again)
+        found, read = _lines_read(store)
+    assert (found["overall"]["played"], found["damaged"], read) == (5, 0, set())
+    with sqlite3.connect(path) as conn:  # (a move changed by hand: the triggers count it)
+        conn.execute("UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 3", (ids[0],))
+    with open_store(path) as store:
+        found, read = _lines_read(store)
+    assert (found["overall"]["played"], found["damaged"], read) == (4, 1, {ids[0]})
+    with sqlite3.connect(path) as conn:  # (the counting trigger away while a move is changed)
+        (trigger,) = conn.execute(
+            "SELECT sql FROM sqlite_schema WHERE name = 'moves_update_counted'").fetchone()
+        conn.execute("DROP TRIGGER moves_update_counted")
+        conn.execute("UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 3", (ids[1],))
+        conn.execute(trigger)
+    with open_store(path) as store:
+        found, read = _lines_read(store)
+    assert (found["overall"]["played"], found["damaged"], read) == (3, 2, set(ids))
+    with open_store(path) as store:  # (read once: trusted again; the damaged games are read each time)
+        found, read = _lines_read(store)
+    assert (found["overall"]["played"], found["damaged"], read) == (3, 2, set(ids[:2]))
+    with sqlite3.connect(path) as conn:  # (a move row changed with no trigger to see it)
+        conn.execute("DROP TRIGGER moves_update_counted")
+        conn.execute("UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 3", (ids[2],))
+        conn.execute(trigger)
+        conn.execute("UPDATE lines_trusted SET layout = (SELECT schema_version FROM pragma_schema_version)")
+    with open_store(path) as store:
+        found, read = _lines_read(store)
+        assert (found["overall"]["played"], found["damaged"]) == (3, 2)
+        with pytest.raises(DamagedGameError, match="replay"):
+            store.get(ids[2])
+        assert store.statistics()["damaged"] == 3  # (found when opened, and counted from then on)
+
+
+def _statistics_reading_every_line(path: Path) -> dict[str, Any]:
+    """The statistics of a copy of ``path`` that takes no digest on trust
+    (every line read and checked, as before schema 11)."""
+    copy = path.with_name("every-line.sqlite")
+    copy.unlink(missing_ok=True)
+    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+        target.execute("DELETE FROM lines_trusted")
+    with open_store(copy, read_only=True) as store:
+        return store.statistics()
+
+
+_STEPS = st.lists(st.tuples(st.sampled_from(
+    ["new", "move", "undo", "other", "edit", "mend", "uncounted", "restart", "stats", "import"]),
+    st.integers(0, 5)), min_size=1, max_size=14)
+
+
+@settings(max_examples=25, deadline=None)
+@given(_STEPS)
+def test_the_statistics_by_digests_count_as_a_check_of_every_line_does(steps: list[tuple[str, int]]) -> None:
+    """Over random histories (games opened, played on here and by another
+    connection, moves taken back, imported; a move edited by hand and put
+    back, with the counting trigger there or away; servers started again),
+    the statistics that take kept digests on trust count exactly what the
+    statistics of the same file that read and check every line count."""
+    record = golden("terrace-won")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "games.sqlite"
+        store, other = open_store(path), open_store(path)
+        try:
+            for step, n in steps:
+                ids = store.game_ids()
+                game_id = ids[n % len(ids)] if ids else None
+                if step == "new" or game_id is None:
+                    play(store, start(store, record), record.moves[:n % 3 + 1])
+                elif step in ("move", "other", "undo"):
+                    writer = other if step == "other" else store
+                    try:
+                        game = writer.get(game_id)
+                    except DamagedGameError:
+                        continue
+                    if step == "undo" and game.moves:
+                        undo(writer, game)
+                    elif len(game.moves) < 40:
+                        play(writer, game, [record.moves[len(game.moves)]])
+                elif step in ("edit", "mend", "uncounted"):
+                    move = "t9t9" if step != "mend" else record.moves[0]
+                    with sqlite3.connect(path) as conn:
+                        (trigger,) = conn.execute(
+                            "SELECT sql FROM sqlite_schema WHERE name = 'moves_update_counted'").fetchone()
+                        if step == "uncounted":
+                            conn.execute("DROP TRIGGER moves_update_counted")
+                        conn.execute("UPDATE moves SET move = ? WHERE game_id = ? AND ply = 0",
+                                     (move, game_id))
+                        if step == "uncounted":
+                            conn.execute(trigger)
+                elif step == "restart":
+                    store.close()
+                    store = open_store(path)
+                elif step == "import":
+                    elsewhere = MemoryStore()
+                    game = start(elsewhere, record)
+                    play(elsewhere, game, record.moves[:n + 1])
+                    other.add_games(read_games(json.dumps([export_record(elsewhere.get(game.id))])))
+                if step == "stats":
+                    assert store.statistics() == _statistics_reading_every_line(path)
+            store.close()
+            with open_store(path) as again:
+                assert again.statistics() == _statistics_reading_every_line(path)
+        finally:
+            store.close()
+            other.close()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*CODE, "ah", "10H", "A", "H", "X", "AHS", "", " ", "  ", "\n", "\u00a0"]),
+                max_size=12), st.sampled_from([" ", "", "  "]))
+def test_a_deal_string_as_written_is_told_as_the_card_codes_one_by_one_tell_it(
+        parts: list[str], between: str) -> None:
+    """The statistics take a deal string as a write stores it unread (its
+    stamp vouches for it); the pattern that tells one, matched by rank and
+    suit (five times as fast), tells exactly the strings the 52 codes
+    spelled out one by one tell."""
+    codes = "|".join(CODE)
+    text = between.join(parts)
+    spelled = re.fullmatch(f"(?:{codes})(?: (?:{codes}))*", text) is not None
+    assert (rows.WRITTEN_DEAL.fullmatch(text) is not None) == spelled

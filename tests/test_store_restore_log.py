@@ -89,11 +89,12 @@ def _as_schema_6(restored: Path, old: Path) -> None:
 
 def _rows(db: Path) -> dict[str, list[Any]]:
     """The rows of each table, in the columns of schema 7 (schema 8 adds
-    ``games.line_changes``, kept by triggers)."""
+    ``games.line_changes``, kept by triggers; schema 11 ``line_digest`` and
+    ``line_checked``, kept with the stamps)."""
     with sqlite3.connect(db) as conn:
         def columns(table: str) -> str:
             return ", ".join(c for (c,) in conn.execute("SELECT name FROM pragma_table_info(?)", (table,))
-                             if c != "line_changes")
+                             if c not in ("line_changes", "line_digest", "line_checked"))
         return {table: conn.execute(f"SELECT {columns(table)} FROM {table} ORDER BY 1, 2").fetchall()
                 for table in ("games", "moves", "events", "hinted")}
 

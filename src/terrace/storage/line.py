@@ -84,6 +84,18 @@ class Line(Sequence[str]):
         """The line of ``moves``."""
         return cls().extend(moves)
 
+    @classmethod
+    def blank(cls, length: int) -> Line:
+        """A line of ``length`` empty moves: one that only its length is
+        asked of (a game checked by its stamp and digest, not its moves).
+
+        >>> len(Line.blank(600)), Line.blank(3).to_list()
+        (600, ['', '', ''])
+        """
+        full, rest = divmod(max(length, 0), CHUNK)
+        chunks = (("",) * CHUNK,) * full + ((("",) * rest,) if rest else ())
+        return cls(chunks)
+
     @staticmethod
     def digest_of_joined(joined: str, moves: int) -> int:
         """The :meth:`digest` of a line of ``moves`` moves given joined by

@@ -113,16 +113,20 @@ from terrace.storage.migrations import (
     JOINED,
     LATEST_VERSION,
     LINE_CHANGES,
+    LINE_CHECKED,
+    LINE_DIGEST,
     RESTORED,
     NewerDatabaseError,
     counting_fault,
     index_faults,
     layout_fault,
+    lines_trusted,
     migrate,
     read_layout,
     reads_as_is,
     repair_counting,
     repair_indexes,
+    trust_lines,
 )
 from terrace.storage.paths import MEMORY, default_games_path, given_label, label, no_new_file, verdicts_path
 from terrace.storage.rows import (
@@ -141,8 +145,10 @@ from terrace.storage.rows import (
     RECENT_ORDER,
     bounded,
     damaged_game,
+    digest_stamp,
     flag,
     insert_game,
+    line_digest,
     load_game,
     log_event,
     overwrite_game,
@@ -849,6 +855,10 @@ class SqliteStore:
         kept when another connection writes, as a change to the row or to
         its moves shows in them; cleared when the file's layout changes
         (the triggers that count may have been away)."""
+        self._distrusted: set[str] = set()
+        """Games a read found damaged: the statistics check them by reading
+        their moves, whatever digest their rows keep, and drop that digest
+        (its count of changes) at their next write."""
         self._data_version = -1
         self._line_marks: dict[str, Any] = {}
         """The count of changes to its move rows (the ``line_changes``
@@ -1554,7 +1564,15 @@ class SqliteStore:
         line = self._saved_line(conn, game_id, row[-1])
         if line is None:
             known, line = None, self._read_line(conn, game_id)
-        game = load_game(row, line, known, board_of=lender)
+        try:
+            game = load_game(row, line, known, board_of=lender)
+        except DamagedGameError:
+            # (its moves may give no longer the digest its row keeps, changed
+            # where no trigger saw it: the statistics read them from now on)
+            self._sound.pop(game_id, None)
+            self._counted_sound.pop(game_id, None)
+            self._distrusted.add(game_id)
+            raise
         self._sound[game_id] = hash(tuple(row))
         self._remember(game.clone())
         return game
@@ -1701,26 +1719,41 @@ class SqliteStore:
         saved it (:class:`~terrace.storage.base.NewerGameError`). Each
         game is checked as a read checks it: replayed once, each in its own short read so that moves are
         not kept waiting; the store then remembers the rows it found sound
-        until it or another process changes them."""
+        until it or another process changes them. A game whose replay
+        stamp fits its row and the digest kept of its line
+        (:data:`~terrace.storage.migrations.LINE_DIGEST`), its move rows
+        unchanged since they were known to give that digest (their count
+        of changes, kept by the file's triggers), is checked without
+        reading its moves; the moves themselves are read when the game is
+        opened (see docs/storage.md, "Checks")."""
         facts: list[GameFacts] = []
         damaged = newer = 0
         earned: list[tuple[str, str, int]] = []
+        checked: list[tuple[str, Any, Any]] = []
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
+            trusted = self._lines_counted and lines_trusted(conn)
+            layout = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+            # (a file of schema 10, read as it stands, keeps no digests)
+            kept = f"{bounded(LINE_DIGEST)}, {bounded(LINE_CHECKED)}"
+            kept = "NULL, NULL" if self.schema_version < 11 else kept
             rows = conn.execute(
-                f"SELECT {GAME_READ}, {FACT_COLUMNS}, {bounded('replay_stamp')}, "
-                f"{bounded('CAST(id AS BLOB)')}, {bounded(LINE_CHANGES)} FROM games"
-            ).fetchall()
+                f"SELECT {GAME_READ}, {FACT_COLUMNS}, {kept}, "
+                f"{bounded('replay_stamp')}, {bounded('CAST(id AS BLOB)')}, {bounded(LINE_CHANGES)} "
+                "FROM games").fetchall()
             # (games not found sound since they last changed, here or by
-            # another connection; of those, the stamped ones have their
-            # lines read, to check the stamps)
+            # another connection; of those, the stamped ones whose moves are
+            # known to give the digest kept with them are checked by it, the
+            # other stamped ones have their lines read, to check the stamps)
             counted = self._counted_sound if self._lines_counted else {}
             unsure = {r[0] for r in rows if self._sound.get(r[0]) != (seen := hash(r[:_WIDTH]))
                       and counted.get(r[0]) != (seen, r[-1])}
-            stamped = [r[0] for r in rows if r[0] in unsure and r[-3] is not None and isinstance(r[0], str)]
+            by_digest = self._by_digest(rows, unsure) if trusted else {}
+            stamped = [r[0] for r in rows if r[0] in unsure and r[0] not in by_digest and r[-3] is not None
+                       and isinstance(r[0], str)]
             found = conn.execute(LINES, (json.dumps(stamped),)) if stamped else []
             lines = {row[0]: row[1:] for row in found}
-        for *columns, stamp, raw_id, changes in rows:
+        for *columns, _, _, stamp, raw_id, changes in rows:
             row = tuple(columns)
             if not _readable_id(row[0], raw_id):
                 log.warning("%s: a saved game has a damaged id (%r) and is left out", self._name, row[0])
@@ -1728,8 +1761,14 @@ class SqliteStore:
                 continue
             if row[0] in unsure:
                 try:
-                    if not self._stamp_holds(row, stamp, lines):
-                        row = self._sound_row(row[0], earned)
+                    if row[0] in by_digest:
+                        load_game(row[:_WIDTH], Line.blank(by_digest[row[0]]), stamped=True, check_only=True)
+                        self._sound[row[0]] = hash(row[:_WIDTH])
+                    elif self._stamp_holds(row, stamp, lines):
+                        joined, moves, _ = lines.get(row[0], ("", 0, 0))
+                        checked.append((f"{moves}:{Line.digest_of_joined(joined, moves):x}", row[0], changes))
+                    else:
+                        row = self._sound_row(row[0], earned, checked)
                 except NewerGameError as error:
                     log.warning("%s", error)
                     newer += 1
@@ -1741,19 +1780,45 @@ class SqliteStore:
             if row is not None:
                 facts.append(GameFacts.from_row(row[_WIDTH:]))
                 self._counted_sound[row[0]] = (hash(row[:_WIDTH]), changes)
-        self._keep_stamps(earned)
+        self._keep_stamps(earned, checked, None if trusted else layout)
         return summarize(facts, damaged=damaged, zone=zone, newer=newer)
 
-    def _keep_stamps(self, stamps: list[tuple[str, str, int]]) -> None:
+    def _by_digest(self, rows: list[Any], unsure: set[Any]) -> dict[Any, int]:
+        """Of the games in ``unsure``, those whose replay stamp fits their
+        row and the digest it keeps of their line, their move rows changed
+        no more since they were known to give it (each row as
+        :meth:`statistics` reads it: the digest, the count then, the stamp,
+        the id as a BLOB and the count now last), with their lines'
+        lengths."""
+        found = {}
+        for row in rows:
+            digest, count, stamp, changes = row[-5], row[-4], row[-3], row[-1]
+            if (row[0] in unsure and stamp is not None and count is not None and count == changes
+                    and row[0] not in self._distrusted
+                    and digest_stamp(stamped_values(row), digest) == stamp):
+                found[row[0]] = int(digest.partition(":")[0])
+        return found
+
+    def _keep_stamps(self, stamps: list[tuple[str, str, int]], checked: list[tuple[str, Any, Any]],
+                     untrusted: int | None) -> None:
         """Store the replay stamps that games replayed by the statistics
         earned (games last changed before schema 5, or stamped by an older
         :data:`~terrace.storage.rows.REPLAY_STAMP_VERSION`), so that the next
         statistics, in this process or another, need not replay them. Only
         a game still at the revision that was replayed takes its stamp, and
         a stamp that no longer fits the row is ignored by the next read
-        anyway. This is a convenience: a database opened only to read, or
-        one that refuses the write, keeps no stamps and loses nothing."""
-        if not stamps or self.read_only:
+        anyway. With them, the digests of the lines the statistics read
+        (``checked``: digest, id, count of changes then), each kept only
+        while that count holds. ``untrusted`` is the layout (``PRAGMA
+        schema_version``) under which the counts kept were not trusted
+        (:func:`~terrace.storage.migrations.lines_trusted`): when it holds
+        still and the triggers count, every count kept is dropped, those
+        just read are kept, and the layout is trusted from then on. This
+        is a convenience: a database opened only to read, or one that
+        refuses the write, keeps no stamps and loses nothing."""
+        distrusted = list(self._distrusted)
+        if (not stamps and not checked and not distrusted and untrusted is None) or self.read_only \
+                or not self._lines_counted:
             return
         try:
             with self._transaction(write=True, action="stamp") as conn:
@@ -1761,6 +1826,18 @@ class SqliteStore:
                     "UPDATE games SET replay_stamp = ? WHERE id = ? AND revision = ?",
                     stamps,
                 )
+                conn.executemany(f"UPDATE games SET {LINE_CHECKED} = NULL WHERE id = ?",
+                                 [(game_id,) for game_id in distrusted])
+                self._distrusted.difference_update(distrusted)
+                if not lines_trusted(conn):
+                    layout = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+                    if untrusted != layout or counting_fault(conn) is not None:
+                        return
+                    conn.execute(f"UPDATE games SET {LINE_CHECKED} = NULL WHERE {LINE_CHECKED} IS NOT NULL")
+                    trust_lines(conn)
+                conn.executemany(
+                    f"UPDATE games SET {LINE_DIGEST} = ?, {LINE_CHECKED} = {LINE_CHANGES} "
+                    f"WHERE id = ? AND {LINE_CHANGES} IS ?", checked)
         except StoreError as error:
             log.info("replay stamps not stored: %s", error)
 
@@ -1776,14 +1853,17 @@ class SqliteStore:
         self._sound[row[0]] = hash(row[:_WIDTH])
         return True
 
-    def _sound_row(self, game_id: Any, stamps: list[tuple[str, str, int]] | None = None) -> Any:
+    def _sound_row(self, game_id: Any, stamps: list[tuple[str, str, int]] | None = None,
+                   checked: list[tuple[str, Any, Any]] | None = None) -> Any:
         """The game's row as it stands (its columns, then the statistics'),
         checked as a read checks it; None when the game is gone. A game
         whose replay stamp is missing or stale adds to ``stamps`` the one it
-        has earned, with its id and revision."""
+        has earned, with its id and revision; to ``checked``, its line's
+        digest, id and count of changes."""
         with self._transaction(write=False) as conn:
             row = conn.execute(
-                f"SELECT {GAME_READ}, {FACT_COLUMNS}, {bounded('replay_stamp')} FROM games WHERE id = ?",
+                f"SELECT {GAME_READ}, {FACT_COLUMNS}, {bounded(LINE_CHANGES)}, {bounded('replay_stamp')} "
+                "FROM games WHERE id = ?",
                 (game_id,)
             ).fetchone()
             self._others_wrote(conn)
@@ -1798,8 +1878,10 @@ class SqliteStore:
                 stamp = replay_stamp(stamped_values(row), line)
                 if stamp != row[-1]:
                     stamps.append((stamp, game_id, row[_WIDTH - 1]))
+            if checked is not None:
+                checked.append((line_digest(line), game_id, row[-2]))
         self._sound[game_id] = hash(row[:_WIDTH])
-        return row[:-1]
+        return row[:-2]
 
     def game_ids(self) -> list[str]:
         """Every game id, in the order the games were opened here (created
@@ -2171,6 +2253,7 @@ class SqliteStore:
                     # (the moves of new games are not counted row by row: no store
                     # remembers a game not stored yet; a game changed in place is
                     # counted below; the trigger is back before the commit)
+                    trusted = lines_trusted(conn)
                     conn.execute(f"DROP TRIGGER IF EXISTS {INSERTS_COUNTED}")
                     leftovers = _tables_of_games(conn)
                     for i in range(begin, end):
@@ -2216,6 +2299,8 @@ class SqliteStore:
                         conn.execute("DELETE FROM events")
                         _restore_log(conn, restored)
                     conn.execute(INSERTS_TRIGGER)
+                    if trusted:  # (every move row added meanwhile was counted, or stamped with its digest)
+                        trust_lines(conn)
             except StoreError as error:
                 if not written:
                     raise
