@@ -108,3 +108,36 @@ def test_the_restart_benchmark_adds_seeds_after_the_first_ones() -> None:
     assert [row.split(" | ")[:2] for row in table[2:]] == [["| 1", "20,000"], ["| 2", "10,000"]]
     refused = subprocess.run([*restarts, "--first-seed", "-1"], capture_output=True, text=True, timeout=300)
     assert refused.returncode == 1 and "--first-seed -1: give a whole number from 0 to 1000" in refused.stderr
+
+
+def test_the_branch_benchmark_puts_every_count_of_a_cachegrind_file_on_its_line(tmp_path: Path) -> None:
+    # stop 60's script ranked the rows of cg_annotate's own tables and took
+    # their summary row ("events annotated": 50 million mispredictions) for
+    # a line without a source; bench/branches.py reads the cachegrind file
+    # itself: each count on its file, function and line, inlined code (a
+    # header's file under the calling function) and counts left off at
+    # the end of a row (0) included, the summary line not counted again
+    source = tmp_path / "gen.c"
+    source.write_text("int a;\nfor (j = 0; j < n; j++) {\n")
+    out = tmp_path / "cachegrind.out"
+    out.write_text(f"desc: I1 cache: 32768 B\ncmd: python many.py\nevents: Ir Bc Bcm\n"
+                   f"fl={source}\nfn=gen\n2 50 10 7\n1 4\nfn=run\n2 5 1 1\n"
+                   f"fl={tmp_path / 'state.h'}\nfn=run\n9 30 6 3\nsummary: 89 17 11\n")
+    spec = importlib.util.spec_from_file_location("bench_branches", BENCH / "branches.py")
+    assert spec is not None and spec.loader is not None
+    branches = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(branches)
+    counts = branches.read(out.read_text().splitlines())
+    assert counts.total == {"Ir": 89, "Bc": 17, "Bcm": 11}
+    assert counts.lines[(str(source), "gen", 2)] == {"Ir": 50, "Bc": 10, "Bcm": 7}
+    assert counts.lines[(str(source), "gen", 1)]["Bcm"] == 0
+    assert counts.lines[(str(tmp_path / "state.h"), "run", 9)]["Bcm"] == 3
+    done = subprocess.run([sys.executable, str(BENCH / "branches.py"), str(out), "--top", "2"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "Bcm in all: 11\n" in done.stdout
+    assert "7  63.6%  gen (gen.c)\n             3  27.3%  run (state.h)\n\n" in done.stdout
+    assert "gen.c:2 (gen)  for (j = 0; j < n; j++) {" in done.stdout.split("by line")[1]
+    refused = subprocess.run([sys.executable, str(BENCH / "branches.py"), str(out), "--event", "D1mr"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "has no event D1mr (it has Ir, Bc, Bcm)" in refused.stderr
