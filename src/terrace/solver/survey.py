@@ -34,8 +34,8 @@ from terrace.rules import Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import play_deal
-from terrace.solver.stops import interrupts_held, stops_kept
-from terrace.solver.verdicts import Verdict, VerdictStore, at_budget
+from terrace.solver.stops import interrupts_deferred, interrupts_held, stops_kept
+from terrace.solver.verdicts import Verdict, VerdictCacheError, VerdictStore, at_budget
 from terrace.whole import digits_value
 
 Z95 = 1.959963984540054
@@ -124,7 +124,7 @@ def run_survey(
     lines: bool = True,
 ) -> tuple[dict[int, Verdict], int]:
     """Solve deals ``first..last`` (or let ``player`` play them) that the
-    store does not already settle, storing each verdict as it comes; returns
+    store does not already settle, storing the verdicts as they come (in groups, see :class:`_Group`); returns
     every verdict of the range and the largest worker peak memory (kB) seen
     in this run. ``max_seconds`` is the budget per deal; a stored verdict
     counts as :func:`terrace.solver.verdicts.at_budget` says. A range that
@@ -142,6 +142,7 @@ def run_survey(
     results: Iterator[tuple[int, Verdict, int]]
     # (made as the workers take them: a list of a million jobs held 150 MB)
     jobs_list = survey_jobs(rules, first, last, known, player, full, seed, max_seconds)
+    group = _Group(store, rules, key, max_seconds, lines, known, on_result)
     pool = None
     # (with a pool, a stop waits for the loop's next look, at most
     # WATCH_SECONDS: it could break the waits of the pool's threads, or
@@ -153,20 +154,86 @@ def run_survey(
             else:
                 # (no more workers than deals: each one costs a process start)
                 pool = _start_pool(min(jobs, todo))
-                results = _watched(pool, pool.imap_unordered(run_job, jobs_list), max_seconds, stopped)
+                results = _watched(pool, pool.imap_unordered(run_job, jobs_list), max_seconds,
+                                   group.waiting(stopped))
             for number, found, kb in results:
-                # (what the store holds counts: a won another run stored
-                # meanwhile stays there, and its resume would count it)
-                verdict = counted(store.put(rules, number, found, key), found, max_seconds, lines)
-                known[number] = verdict
+                group.add(number, found)
                 peak = max(peak, kb)
-                if on_result is not None:
-                    on_result(number, verdict)
                 stopped()
+            group.store()
+        except (KeyboardInterrupt, WorkerDiedError):
+            # (what was solved before a stop, or before a worker died, is
+            # stored: the group is never lost but to SIGKILL or the store)
+            with suppress(VerdictCacheError):
+                group.store()
+            raise
         finally:
             if pool is not None:
                 _stop_pool(pool)
     return known, peak
+
+
+GROUP_VERDICTS = 200
+"""The most verdicts a survey holds before it stores them, in one
+transaction (see :class:`_Group`)."""
+
+GROUP_SECONDS = 1.0
+"""The longest a survey holds a verdict before it stores it (see :class:`_Group`)."""
+
+
+class _Group:
+    """The verdicts a survey has found and not stored yet. Each transaction
+    waits for the disk (a few fsyncs), and at small budgets that was most
+    of a survey's time; so verdicts are stored in groups of at most
+    :data:`GROUP_VERDICTS`, none held longer than about
+    :data:`GROUP_SECONDS` (a deal whose budget is that long or longer is
+    stored as it comes). A survey killed outright (SIGKILL, the machine
+    gone) loses at most that group, which the same survey run again solves
+    again; Ctrl+C, SIGTERM and a worker that died store it first. A verdict
+    is counted (``known``, ``on_result``) once stored, as what the store
+    then holds (:func:`counted`), so a survey's figures are those of its
+    file."""
+
+    def __init__(self, store: VerdictStore, rules: Rules, key: str, max_seconds: float, lines: bool,
+                 known: dict[int, Verdict], on_result: Callable[[int, Verdict], None] | None) -> None:
+        self.store_, self.rules, self.key, self.max_seconds = store, rules, key, max_seconds
+        self.lines, self.known, self.on_result = lines, known, on_result
+        self.pending: dict[int, Verdict] = {}
+        self.since = 0.0
+
+    def add(self, number: int, found: Verdict) -> None:
+        """Hold a verdict found; store the group when it is due."""
+        if not self.pending:
+            self.since = time.monotonic()
+        self.pending[number] = found
+        if (len(self.pending) >= GROUP_VERDICTS or self.max_seconds >= GROUP_SECONDS
+                or time.monotonic() - self.since >= GROUP_SECONDS):
+            self.store()
+
+    def waiting(self, stopped: Callable[[], None]) -> Callable[[], None]:
+        """What a survey does while it waits for its workers: store a group
+        held for :data:`GROUP_SECONDS`, then ``stopped``."""
+        def wait() -> None:
+            if self.pending and time.monotonic() - self.since >= GROUP_SECONDS:
+                self.store()
+            stopped()
+        return wait
+
+    def store(self) -> None:
+        """Store the verdicts held, in one transaction, and count them. A
+        stop meanwhile waits until they are stored and counted (the count
+        a stopped survey says is the rows it stored)."""
+        if not self.pending:
+            return
+        with interrupts_deferred():
+            kept = self.store_.put_many(self.rules, self.pending, self.key)
+            found, self.pending = self.pending, {}
+            for number, verdict in found.items():
+                # (what the store holds counts: a won another run stored
+                # meanwhile stays there, and its resume would count it)
+                self.known[number] = counted(kept[number], verdict, self.max_seconds, self.lines)
+                if self.on_result is not None:
+                    self.on_result(number, self.known[number])
 
 
 def _stop_pool(pool: Any) -> None:
