@@ -9,6 +9,7 @@ import shlex
 import signal
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ from terrace.solver.stops import catch_stops, restore_stops
 from terrace.solver.survey import (
     MAX_WORKERS,
     Summary,
+    Tally,
     WorkerDiedError,
     markdown_table,
     now,
@@ -53,9 +55,15 @@ from terrace.solver.survey import (
     run_survey,
     summarise,
     summary_json,
-    usable,
 )
-from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictCacheError, VerdictStore, rules_key
+from terrace.solver.verdicts import (
+    SOLVER_VERSION,
+    Verdict,
+    VerdictCacheError,
+    VerdictStore,
+    at_budget,
+    rules_key,
+)
 from terrace.variants import TITLES, preset_name
 
 DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
@@ -277,19 +285,14 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     counts = {"won": 0, "lost": 0, "unknown": 0}
     with click.progressbar(length=total, label=f"{name} {player} {first}-{last}", file=sys.stderr,
                            show_pos=True, show_eta=True) as bar:
-        already = store.range(rules, first, last, key, lines=False)
-        taken = usable(already, budget)
-        elsewhere = _other_solvers(taken, store.solvers(rules, first, last, key))
-        bar.update(len(taken))
+        # (read one at a time: a million stored verdicts held as objects were most of 910 MB)
+        taken = _Taken(store.each(rules, first, last, key, lines=False), budget)
+        bar.update(taken.count)
 
         def stored_in_run() -> int:
-            """The deals whose verdict this run stored, as the store says
-            (a stop can come between a deal's storing and its counting)."""
-            try:
-                after = store.range(rules, first, last, key, lines=False)
-            except Exception:  # (the store gone bad: what was counted)
-                return sum(counts.values())
-            return sum(1 for number, verdict in after.items() if already.get(number) != verdict)
+            """The deals whose verdict this run stored (each counted as it is
+            stored, in the same step: see survey._Group)."""
+            return sum(counts.values())
 
         started = now()
         pace: dict[str, float] = {"workers": jobs if scheduler is None else 0, "rate": 0.0, "done": 0}
@@ -349,12 +352,12 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         finally:
             restore_stops(previous)
     store.close()
-    if elsewhere:
-        versions = ", ".join(str(version) for version in sorted(set(elsewhere.values())))
-        click.echo(f"{len(elsewhere)} of the {len(verdicts)} verdicts come from other solver versions "
+    if taken.elsewhere:
+        versions = ", ".join(str(version) for version in sorted(taken.versions))
+        click.echo(f"{taken.elsewhere} of the {len(verdicts)} verdicts come from other solver versions "
                    f"({versions}; this one is {SOLVER_VERSION}): stored won and lost verdicts stay "
                    "valid, and an unknown of a newer solver counts", err=True)
-    if taken:
+    if taken.count:
         click.echo(_taken_note(taken, len(verdicts), budget, store.path), err=True)
     summary = summarise(verdicts)
     # (the table and chart first: a reader of the summary that stops early,
@@ -372,7 +375,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         # seed and the player's settings too, which change its verdicts)
         surveyed = {"variant": name, "rules": rules.to_dict(), "player": player, "first_deal": first,
                     "last_deal": last, "max_seconds": budget, "seed": seed, "settings": settings}
-        seconds = sum(v.seconds for v in verdicts.values())
+        seconds = sum(verdicts.seconds())
         click.echo(json.dumps({**surveyed, **summary_json(summary, seconds)}))
     else:
         click.echo(_summary_text(name, player, summary, peak))
@@ -426,7 +429,7 @@ def _summary_text(name: str, player: str, summary: Summary, peak: int) -> str:
 
 
 def _write_report(out: str, rules: Rules, name: str, first: int, last: int, player: str, key: str,
-                  budget: float, summary: Summary, verdicts: dict[int, Verdict], argv: list[str]) -> str:
+                  budget: float, summary: Summary, verdicts: Tally, argv: list[str]) -> str:
     """Write a survey's Markdown table and chart into the folder ``out``;
     the line that says so."""
     title = TITLES.get(name, name) + ("" if player == "perfect" else f", {player} player")
@@ -440,32 +443,43 @@ def _write_report(out: str, rules: Rules, name: str, first: int, last: int, play
     write_whole(folder / f"{stem}.png",
                 survey_chart(f"{title} {first}-{last}", {"won": summary.won, "lost": summary.lost,
                                                          "unknown": summary.unknown},
-                             [v.seconds for v in verdicts.values()]))
+                             list(verdicts.seconds())))
     # (the folder as someone typed it: a newline or a terminal's escape in it is written escaped)
     return f"wrote {clip(str(folder / (stem + '.md')))} and {clip(str(folder / (stem + '.png')))}"
 
 
-def _taken_note(taken: dict[int, Verdict], deals: int, budget: float, path: str) -> str:
+class _Taken:
+    """What a survey takes from the store as it is (the verdicts
+    :func:`~terrace.solver.survey.usable` counts), in figures: how many,
+    how many another budget found, and how many another solver version."""
+
+    def __init__(self, stored: Iterable[tuple[int, Verdict, int | None]], budget: float) -> None:
+        self.count = self.larger = self.smaller = self.elsewhere = 0
+        self.versions: set[int] = set()
+        for _, verdict, solver in stored:
+            if at_budget(verdict, budget) is None:
+                continue
+            self.count += 1
+            self.larger += verdict.max_seconds > budget
+            self.smaller += verdict.max_seconds < budget
+            if solver is not None and solver != SOLVER_VERSION:
+                self.elsewhere += 1
+                self.versions.add(solver)
+
+
+def _taken_note(taken: _Taken, deals: int, budget: float, path: str) -> str:
     """How many of a survey's verdicts it took from the store as they were,
     and how many of those another budget found (a range overlapping an
     earlier survey's counted them without a word)."""
-    larger = sum(verdict.max_seconds > budget for verdict in taken.values())
-    smaller = sum(verdict.max_seconds < budget for verdict in taken.values())
+    larger, smaller = taken.larger, taken.smaller
     budgets = [f"{larger} found with a larger budget than {budget:g} s"] if larger else []
     budgets += [f"{smaller} with a smaller one" if larger else
                 f"{smaller} found with a smaller budget than {budget:g} s"] if smaller else []
     why = (f" ({', '.join(budgets)}: a won or lost stands whatever its budget, an unknown of at least this "
            "budget counts)") if budgets else ""
     name = clip(os.path.basename(path) or path)
-    verb = "was" if len(taken) == 1 else "were"
-    return f"{len(taken)} of the {deals} verdicts {verb} taken as stored in {name}, not solved again{why}"
-
-
-def _other_solvers(taken: dict[int, Verdict], solvers: dict[int, int]) -> dict[int, int]:
-    """The solver version of each verdict a survey takes from the store
-    that another solver than this one found."""
-    return {number: solvers[number] for number in taken
-            if number in solvers and solvers[number] != SOLVER_VERSION}
+    verb = "was" if taken.count == 1 else "were"
+    return f"{taken.count} of the {deals} verdicts {verb} taken as stored in {name}, not solved again{why}"
 
 
 def _stop_on_signals() -> dict[int, Any]:
