@@ -140,3 +140,48 @@ def test_a_survey_killed_outright_loses_at_most_one_group_and_its_resume_solves_
     assert report["deals"] == 400 == sum(counts.values())
     assert {name: report[name] for name in ("won", "lost", "unknown")} == {
         name: counts.get(name, 0) for name in ("won", "lost", "unknown")}
+
+
+@pytest.mark.parametrize("fault", ["full", "read-only"])
+def test_a_survey_that_cannot_store_its_verdicts_says_where_they_stand(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch,
+                                                                       fault: str) -> None:
+    """A disk that filled up (or a cache that can only be read) mid-survey
+    ended it with the store's error alone ("Error: v.sqlite3: the verdicts
+    could not be stored (database or disk is full)"): nothing said whether
+    the hours of verdicts before were kept, or how to go on. It says so as
+    after a stop or a worker's death, the count being the file's rows."""
+    from click.testing import CliRunner
+
+    from terrace.cli import main
+
+    path = tmp_path / "v.sqlite3"
+    VerdictStore(str(path)).close()  # (made before: a store this run made and left empty is deleted)
+    monkeypatch.setattr(survey, "play_deal",
+                        lambda rules, number, *rest: Verdict("won", number, 0.0005, 0.001))
+    opened = VerdictStore.__init__
+
+    def tight(self: VerdictStore, *args: Any, **kwargs: Any) -> None:
+        opened(self, *args, **kwargs)
+        pages = self._db.execute("PRAGMA page_count").fetchone()[0]
+        if fault == "full":  # (SQLite's own "database or disk is full", a few hundred rows on)
+            self._db.execute(f"PRAGMA max_page_count = {pages + 40}")
+        else:
+            self._db.execute("PRAGMA query_only = ON")
+
+    monkeypatch.setattr(VerdictStore, "__init__", tight)
+    result = CliRunner().invoke(main, ["survey", "--deals", "1-3000", "--max-seconds", "0.001", "--jobs", "1",
+                                       "--verdicts-db", str(path), "--json"])
+    assert result.exit_code == 1, result.output
+    db = sqlite3.connect(path)
+    rows = db.execute("SELECT count(*) FROM verdicts").fetchone()[0]
+    db.close()
+    assert "the verdicts could not be stored" in result.stderr
+    if fault == "full":
+        assert 0 < rows < 3000
+        assert (f"the {rows:,} deals solved in this run are stored in {path}; the same command goes on "
+                "from there") in result.stderr, result.stderr
+    else:
+        assert rows == 0
+        assert (f"no verdict of this run could be stored, and {path} is as it was; the same command goes on "
+                "from there") in result.stderr, result.stderr

@@ -88,22 +88,24 @@ SAMPLES_HELP = (f"Sampled stock orders per decision (fair; {SAMPLES_RANGE[0]} to
                 " that empties or fills a pile.")
 
 
-def _stored_note(done: int, path: object, made: bool = False) -> str:
+def _stored_note(done: int, path: object, made: bool = False, unstored: bool = False) -> str:
     """Where a survey that stopped early left its verdicts, and how to go on
-    (``made``: the verdict cache was made by this run and deleted again)."""
+    (``made``: the verdict cache was made by this run and deleted again;
+    ``unstored``: it stopped because it could not store them)."""
     if not done:
         where = "no verdict cache was left behind" if made else f"{clip(str(path))} is as it was"
-        return f"no deal was solved in this run, and {where}; the same command goes on from there"
+        said = "no verdict of this run could be stored" if unstored else "no deal was solved in this run"
+        return f"{said}, and {where}; the same command goes on from there"
     return (f"the {done:,} {'deal' if done == 1 else 'deals'} solved in this run "
             f"{'is' if done == 1 else 'are'} stored in {clip(str(path))}; "
             "the same command goes on from there")
 
 
-def _stop_store(store: VerdictStore, done: int) -> str:
+def _stop_store(store: VerdictStore, done: int, unstored: bool = False) -> str:
     """Close the verdict cache of a survey that stopped early (deleting it
     when this run made it and stored nothing in it) and say where things stand."""
     store.close_or_discard()
-    return _stored_note(done, store.path, store.made and not os.path.exists(store.path))
+    return _stored_note(done, store.path, store.made and not os.path.exists(store.path), unstored)
 
 
 @click.command("solve")
@@ -341,8 +343,11 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         except ClusterError as error:
             store.close_or_discard()  # a cluster never reached leaves no empty store behind
             raise click.ClickException(str(error)) from None
-        except WorkerDiedError as error:
-            note = _stop_store(store, stored_in_run())
+        except (WorkerDiedError, VerdictCacheError) as error:
+            # (a full disk, a read-only one, a lock held too long: said with
+            # where the verdicts of the run stand, as after a stop)
+            note = _stop_store(store, stored_in_run(), isinstance(error, VerdictCacheError))
+            click.echo("", err=True)
             raise click.ClickException(f"{error}: {note}") from None
         except KeyboardInterrupt as stop:
             note = _stop_store(store, stored_in_run())
