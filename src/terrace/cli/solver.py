@@ -9,7 +9,7 @@ import shlex
 import signal
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,6 @@ from terrace.solver.stops import catch_stops, restore_stops
 from terrace.solver.survey import (
     MAX_WORKERS,
     Summary,
-    Tally,
     WorkerDiedError,
     markdown_table,
     now,
@@ -55,6 +54,7 @@ from terrace.solver.survey import (
     run_survey,
     summarise,
     summary_json,
+    times,
 )
 from terrace.solver.verdicts import (
     SOLVER_VERSION,
@@ -380,7 +380,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         # seed and the player's settings too, which change its verdicts)
         surveyed = {"variant": name, "rules": rules.to_dict(), "player": player, "first_deal": first,
                     "last_deal": last, "max_seconds": budget, "seed": seed, "settings": settings}
-        seconds = sum(verdicts.seconds())
+        seconds = sum(times(verdicts))
         click.echo(json.dumps({**surveyed, **summary_json(summary, seconds)}))
     else:
         click.echo(_summary_text(name, player, summary, peak))
@@ -434,7 +434,7 @@ def _summary_text(name: str, player: str, summary: Summary, peak: int) -> str:
 
 
 def _write_report(out: str, rules: Rules, name: str, first: int, last: int, player: str, key: str,
-                  budget: float, summary: Summary, verdicts: Tally, argv: list[str]) -> str:
+                  budget: float, summary: Summary, verdicts: Mapping[int, Verdict], argv: list[str]) -> str:
     """Write a survey's Markdown table and chart into the folder ``out``;
     the line that says so."""
     title = TITLES.get(name, name) + ("" if player == "perfect" else f", {player} player")
@@ -448,7 +448,7 @@ def _write_report(out: str, rules: Rules, name: str, first: int, last: int, play
     write_whole(folder / f"{stem}.png",
                 survey_chart(f"{title} {first}-{last}", {"won": summary.won, "lost": summary.lost,
                                                          "unknown": summary.unknown},
-                             list(verdicts.seconds())))
+                             list(times(verdicts))))
     # (the folder as someone typed it: a newline or a terminal's escape in it is written escaped)
     return f"wrote {clip(str(folder / (stem + '.md')))} and {clip(str(folder / (stem + '.png')))}"
 
