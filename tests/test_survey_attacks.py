@@ -30,13 +30,21 @@ frozen = []
 
 def on_result(number, verdict):
     print(json.dumps(["result", number]), flush=True)
-    if not frozen:  # the first verdict in: freeze the workers (SIGSTOP, as a debugger does)
+
+add = survey._Group.add
+
+def found(group, number, verdict):
+    add(group, number, verdict)
+    # (the first verdict in, stored or held in its group: freeze the workers, SIGSTOP as a debugger does)
+    if not frozen:
         survey.STALL_SLACK = 1.0  # (the product waits a minute beyond the budget)
         for worker in multiprocessing.active_children():
             if "PoolWorker" in worker.name:
                 os.kill(worker.pid, signal.SIGSTOP)
                 frozen.append(worker.pid)
                 print(json.dumps(["frozen", worker.pid]), flush=True)
+
+survey._Group.add = found
 
 if __name__ == "__main__":
     store = VerdictStore(sys.argv[1])

@@ -9,6 +9,7 @@ import shlex
 import signal
 import sys
 import tempfile
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -53,9 +54,16 @@ from terrace.solver.survey import (
     run_survey,
     summarise,
     summary_json,
-    usable,
+    times,
 )
-from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictCacheError, VerdictStore, rules_key
+from terrace.solver.verdicts import (
+    SOLVER_VERSION,
+    Verdict,
+    VerdictCacheError,
+    VerdictStore,
+    at_budget,
+    rules_key,
+)
 from terrace.variants import TITLES, preset_name
 
 DEFAULT_BUDGET = {"perfect": 10.0, "fair": 1800.0, "greedy": 60.0, "random": 60.0}
@@ -80,22 +88,24 @@ SAMPLES_HELP = (f"Sampled stock orders per decision (fair; {SAMPLES_RANGE[0]} to
                 " that empties or fills a pile.")
 
 
-def _stored_note(done: int, path: object, made: bool = False) -> str:
+def _stored_note(done: int, path: object, made: bool = False, unstored: bool = False) -> str:
     """Where a survey that stopped early left its verdicts, and how to go on
-    (``made``: the verdict cache was made by this run and deleted again)."""
+    (``made``: the verdict cache was made by this run and deleted again;
+    ``unstored``: it stopped because it could not store them)."""
     if not done:
         where = "no verdict cache was left behind" if made else f"{clip(str(path))} is as it was"
-        return f"no deal was solved in this run, and {where}; the same command goes on from there"
+        said = "no verdict of this run could be stored" if unstored else "no deal was solved in this run"
+        return f"{said}, and {where}; the same command goes on from there"
     return (f"the {done:,} {'deal' if done == 1 else 'deals'} solved in this run "
             f"{'is' if done == 1 else 'are'} stored in {clip(str(path))}; "
             "the same command goes on from there")
 
 
-def _stop_store(store: VerdictStore, done: int) -> str:
+def _stop_store(store: VerdictStore, done: int, unstored: bool = False) -> str:
     """Close the verdict cache of a survey that stopped early (deleting it
     when this run made it and stored nothing in it) and say where things stand."""
     store.close_or_discard()
-    return _stored_note(done, store.path, store.made and not os.path.exists(store.path))
+    return _stored_note(done, store.path, store.made and not os.path.exists(store.path), unstored)
 
 
 @click.command("solve")
@@ -277,19 +287,14 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     counts = {"won": 0, "lost": 0, "unknown": 0}
     with click.progressbar(length=total, label=f"{name} {player} {first}-{last}", file=sys.stderr,
                            show_pos=True, show_eta=True) as bar:
-        already = store.range(rules, first, last, key, lines=False)
-        taken = usable(already, budget)
-        elsewhere = _other_solvers(taken, store.solvers(rules, first, last, key))
-        bar.update(len(taken))
+        # (read one at a time: a million stored verdicts held as objects were most of 910 MB)
+        taken = _Taken(store.each(rules, first, last, key, lines=False), budget)
+        bar.update(taken.count)
 
         def stored_in_run() -> int:
-            """The deals whose verdict this run stored, as the store says
-            (a stop can come between a deal's storing and its counting)."""
-            try:
-                after = store.range(rules, first, last, key, lines=False)
-            except Exception:  # (the store gone bad: what was counted)
-                return sum(counts.values())
-            return sum(1 for number, verdict in after.items() if already.get(number) != verdict)
+            """The deals whose verdict this run stored (each counted as it is
+            stored, in the same step: see survey._Group)."""
+            return sum(counts.values())
 
         started = now()
         pace: dict[str, float] = {"workers": jobs if scheduler is None else 0, "rate": 0.0, "done": 0}
@@ -338,8 +343,11 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         except ClusterError as error:
             store.close_or_discard()  # a cluster never reached leaves no empty store behind
             raise click.ClickException(str(error)) from None
-        except WorkerDiedError as error:
-            note = _stop_store(store, stored_in_run())
+        except (WorkerDiedError, VerdictCacheError) as error:
+            # (a full disk, a read-only one, a lock held too long: said with
+            # where the verdicts of the run stand, as after a stop)
+            note = _stop_store(store, stored_in_run(), isinstance(error, VerdictCacheError))
+            click.echo("", err=True)
             raise click.ClickException(f"{error}: {note}") from None
         except KeyboardInterrupt as stop:
             note = _stop_store(store, stored_in_run())
@@ -349,12 +357,12 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         finally:
             restore_stops(previous)
     store.close()
-    if elsewhere:
-        versions = ", ".join(str(version) for version in sorted(set(elsewhere.values())))
-        click.echo(f"{len(elsewhere)} of the {len(verdicts)} verdicts come from other solver versions "
+    if taken.elsewhere:
+        versions = ", ".join(str(version) for version in sorted(taken.versions))
+        click.echo(f"{taken.elsewhere} of the {len(verdicts)} verdicts come from other solver versions "
                    f"({versions}; this one is {SOLVER_VERSION}): stored won and lost verdicts stay "
                    "valid, and an unknown of a newer solver counts", err=True)
-    if taken:
+    if taken.count:
         click.echo(_taken_note(taken, len(verdicts), budget, store.path), err=True)
     summary = summarise(verdicts)
     # (the table and chart first: a reader of the summary that stops early,
@@ -372,7 +380,7 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
         # seed and the player's settings too, which change its verdicts)
         surveyed = {"variant": name, "rules": rules.to_dict(), "player": player, "first_deal": first,
                     "last_deal": last, "max_seconds": budget, "seed": seed, "settings": settings}
-        seconds = sum(v.seconds for v in verdicts.values())
+        seconds = sum(times(verdicts))
         click.echo(json.dumps({**surveyed, **summary_json(summary, seconds)}))
     else:
         click.echo(_summary_text(name, player, summary, peak))
@@ -426,7 +434,7 @@ def _summary_text(name: str, player: str, summary: Summary, peak: int) -> str:
 
 
 def _write_report(out: str, rules: Rules, name: str, first: int, last: int, player: str, key: str,
-                  budget: float, summary: Summary, verdicts: dict[int, Verdict], argv: list[str]) -> str:
+                  budget: float, summary: Summary, verdicts: Mapping[int, Verdict], argv: list[str]) -> str:
     """Write a survey's Markdown table and chart into the folder ``out``;
     the line that says so."""
     title = TITLES.get(name, name) + ("" if player == "perfect" else f", {player} player")
@@ -440,32 +448,43 @@ def _write_report(out: str, rules: Rules, name: str, first: int, last: int, play
     write_whole(folder / f"{stem}.png",
                 survey_chart(f"{title} {first}-{last}", {"won": summary.won, "lost": summary.lost,
                                                          "unknown": summary.unknown},
-                             [v.seconds for v in verdicts.values()]))
+                             list(times(verdicts))))
     # (the folder as someone typed it: a newline or a terminal's escape in it is written escaped)
     return f"wrote {clip(str(folder / (stem + '.md')))} and {clip(str(folder / (stem + '.png')))}"
 
 
-def _taken_note(taken: dict[int, Verdict], deals: int, budget: float, path: str) -> str:
+class _Taken:
+    """What a survey takes from the store as it is (the verdicts
+    :func:`~terrace.solver.survey.usable` counts), in figures: how many,
+    how many another budget found, and how many another solver version."""
+
+    def __init__(self, stored: Iterable[tuple[int, Verdict, int | None]], budget: float) -> None:
+        self.count = self.larger = self.smaller = self.elsewhere = 0
+        self.versions: set[int] = set()
+        for _, verdict, solver in stored:
+            if at_budget(verdict, budget) is None:
+                continue
+            self.count += 1
+            self.larger += verdict.max_seconds > budget
+            self.smaller += verdict.max_seconds < budget
+            if solver is not None and solver != SOLVER_VERSION:
+                self.elsewhere += 1
+                self.versions.add(solver)
+
+
+def _taken_note(taken: _Taken, deals: int, budget: float, path: str) -> str:
     """How many of a survey's verdicts it took from the store as they were,
     and how many of those another budget found (a range overlapping an
     earlier survey's counted them without a word)."""
-    larger = sum(verdict.max_seconds > budget for verdict in taken.values())
-    smaller = sum(verdict.max_seconds < budget for verdict in taken.values())
+    larger, smaller = taken.larger, taken.smaller
     budgets = [f"{larger} found with a larger budget than {budget:g} s"] if larger else []
     budgets += [f"{smaller} with a smaller one" if larger else
                 f"{smaller} found with a smaller budget than {budget:g} s"] if smaller else []
     why = (f" ({', '.join(budgets)}: a won or lost stands whatever its budget, an unknown of at least this "
            "budget counts)") if budgets else ""
     name = clip(os.path.basename(path) or path)
-    verb = "was" if len(taken) == 1 else "were"
-    return f"{len(taken)} of the {deals} verdicts {verb} taken as stored in {name}, not solved again{why}"
-
-
-def _other_solvers(taken: dict[int, Verdict], solvers: dict[int, int]) -> dict[int, int]:
-    """The solver version of each verdict a survey takes from the store
-    that another solver than this one found."""
-    return {number: solvers[number] for number in taken
-            if number in solvers and solvers[number] != SOLVER_VERSION}
+    verb = "was" if taken.count == 1 else "were"
+    return f"{taken.count} of the {deals} verdicts {verb} taken as stored in {name}, not solved again{why}"
 
 
 def _stop_on_signals() -> dict[int, Any]:

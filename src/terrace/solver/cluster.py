@@ -56,12 +56,13 @@ from terrace.solver.stops import interrupts_deferred, stops_kept
 from terrace.solver.survey import (
     MAX_WORKERS,
     Job,
+    Tally,
     check_range,
     counted,
     ignore_interrupts,
     run_job,
+    stored_tally,
     survey_jobs,
-    usable,
     worker_start_method,
 )
 from terrace.solver.verdicts import SOLVER_VERSION, Verdict, VerdictStore
@@ -469,7 +470,7 @@ def run_cluster_survey(
     seed: int = 0,
     batch: int | None = None,
     lines: bool = True,
-) -> tuple[dict[int, Verdict], int]:
+) -> tuple[Tally, int]:
     """:func:`terrace.solver.survey.run_survey` on the cluster ``scheduler``:
     the same arguments (``scheduler`` instead of ``jobs``, and ``batch``
     deals per task, by default :func:`batch_size`; ``lines`` as there) and the same result.
@@ -484,7 +485,7 @@ def run_cluster_survey(
         raise ValueError(f"a batch holds 1 to 10000 deals, not {batch}")
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
-    known = usable(store.range(rules, first, last, key, lines), max_seconds)
+    known = stored_tally(store, rules, first, last, key, max_seconds, lines)
     todo = last - first + 1 - len(known)
     if not todo:  # (a wrong address is said all the same, not only once a deal needs it)
         _distributed()

@@ -22,7 +22,8 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from array import array
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import partial
@@ -34,8 +35,8 @@ from terrace.rules import Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import play_deal
-from terrace.solver.stops import interrupts_held, stops_kept
-from terrace.solver.verdicts import Verdict, VerdictStore, at_budget
+from terrace.solver.stops import interrupts_deferred, interrupts_held, stops_kept
+from terrace.solver.verdicts import RESULTS, Verdict, VerdictCacheError, VerdictStore, at_budget
 from terrace.whole import digits_value
 
 Z95 = 1.959963984540054
@@ -122,9 +123,9 @@ def run_survey(
     settings: Mapping[str, Any] | None = None,
     seed: int = 0,
     lines: bool = True,
-) -> tuple[dict[int, Verdict], int]:
+) -> tuple[Tally, int]:
     """Solve deals ``first..last`` (or let ``player`` play them) that the
-    store does not already settle, storing each verdict as it comes; returns
+    store does not already settle, storing the verdicts as they come (in groups, see :class:`_Group`); returns
     every verdict of the range and the largest worker peak memory (kB) seen
     in this run. ``max_seconds`` is the budget per deal; a stored verdict
     counts as :func:`terrace.solver.verdicts.at_budget` says. A range that
@@ -136,12 +137,13 @@ def run_survey(
     check_range(first, last)
     full = player_settings(player, settings)
     key = player_key(player, full, seed)
-    known = usable(store.range(rules, first, last, key, lines), max_seconds)
+    known = stored_tally(store, rules, first, last, key, max_seconds, lines)
     todo = last - first + 1 - len(known)
     peak = 0
     results: Iterator[tuple[int, Verdict, int]]
     # (made as the workers take them: a list of a million jobs held 150 MB)
     jobs_list = survey_jobs(rules, first, last, known, player, full, seed, max_seconds)
+    group = _Group(store, rules, key, max_seconds, lines, known, on_result)
     pool = None
     # (with a pool, a stop waits for the loop's next look, at most
     # WATCH_SECONDS: it could break the waits of the pool's threads, or
@@ -153,20 +155,87 @@ def run_survey(
             else:
                 # (no more workers than deals: each one costs a process start)
                 pool = _start_pool(min(jobs, todo))
-                results = _watched(pool, pool.imap_unordered(run_job, jobs_list), max_seconds, stopped)
+                results = _watched(pool, pool.imap_unordered(run_job, jobs_list), max_seconds,
+                                   group.waiting(stopped))
             for number, found, kb in results:
-                # (what the store holds counts: a won another run stored
-                # meanwhile stays there, and its resume would count it)
-                verdict = counted(store.put(rules, number, found, key), found, max_seconds, lines)
-                known[number] = verdict
+                group.add(number, found)
                 peak = max(peak, kb)
-                if on_result is not None:
-                    on_result(number, verdict)
                 stopped()
+            group.store()
+        except (KeyboardInterrupt, WorkerDiedError):
+            # (what was solved before a stop, or before a worker died, is
+            # stored: the group is never lost but to SIGKILL or the store)
+            with suppress(VerdictCacheError):
+                group.store()
+            raise
         finally:
             if pool is not None:
                 _stop_pool(pool)
     return known, peak
+
+
+GROUP_VERDICTS = 200
+"""The most verdicts a survey holds before it stores them, in one
+transaction (see :class:`_Group`)."""
+
+GROUP_SECONDS = 1.0
+"""The longest a survey holds a verdict before it stores it (see :class:`_Group`)."""
+
+
+class _Group:
+    """The verdicts a survey has found and not stored yet. Each transaction
+    waits for the disk (a few fsyncs), and at small budgets that was most
+    of a survey's time; so verdicts are stored in groups of at most
+    :data:`GROUP_VERDICTS`, none held longer than about
+    :data:`GROUP_SECONDS` (a deal whose budget is that long or longer is
+    stored as it comes). A survey killed outright (SIGKILL, the machine
+    gone) loses at most that group, which the same survey run again solves
+    again; Ctrl+C, SIGTERM and a worker that died store it first. A verdict
+    is counted (``known``, ``on_result``) once stored, as what the store
+    then holds (:func:`counted`), so a survey's figures are those of its
+    file."""
+
+    def __init__(self, store: VerdictStore, rules: Rules, key: str, max_seconds: float, lines: bool,
+                 known: MutableMapping[int, Verdict],
+                 on_result: Callable[[int, Verdict], None] | None) -> None:
+        self.store_, self.rules, self.key, self.max_seconds = store, rules, key, max_seconds
+        self.lines, self.known, self.on_result = lines, known, on_result
+        self.pending: dict[int, Verdict] = {}
+        self.since = 0.0
+
+    def add(self, number: int, found: Verdict) -> None:
+        """Hold a verdict found; store the group when it is due."""
+        if not self.pending:
+            self.since = time.monotonic()
+        self.pending[number] = found
+        if (len(self.pending) >= GROUP_VERDICTS or self.max_seconds >= GROUP_SECONDS
+                or time.monotonic() - self.since >= GROUP_SECONDS):
+            self.store()
+
+    def waiting(self, stopped: Callable[[], None]) -> Callable[[], None]:
+        """What a survey does while it waits for its workers: store a group
+        held for :data:`GROUP_SECONDS`, then ``stopped``."""
+        def wait() -> None:
+            if self.pending and time.monotonic() - self.since >= GROUP_SECONDS:
+                self.store()
+            stopped()
+        return wait
+
+    def store(self) -> None:
+        """Store the verdicts held, in one transaction, and count them. A
+        stop meanwhile waits until they are stored and counted (the count
+        a stopped survey says is the rows it stored)."""
+        if not self.pending:
+            return
+        with interrupts_deferred():
+            kept = self.store_.put_many(self.rules, self.pending, self.key)
+            found, self.pending = self.pending, {}
+            for number, verdict in found.items():
+                # (what the store holds counts: a won another run stored
+                # meanwhile stays there, and its resume would count it)
+                self.known[number] = counted(kept[number], verdict, self.max_seconds, self.lines)
+                if self.on_result is not None:
+                    self.on_result(number, self.known[number])
 
 
 def _stop_pool(pool: Any) -> None:
@@ -439,6 +508,138 @@ def usable(stored: Mapping[int, Verdict], max_seconds: float) -> dict[int, Verdi
     return {number: verdict for number, verdict in counted.items() if verdict is not None}
 
 
+TALLY_PAGE = 4096
+"""Deals a page of a :class:`Tally` holds (made at its first verdict)."""
+
+
+class _Page:
+    """The verdicts of :data:`TALLY_PAGE` consecutive deals, in arrays."""
+
+    __slots__ = ("budget", "nodes", "result", "seconds")
+
+    def __init__(self) -> None:
+        self.result = bytearray(TALLY_PAGE)  # (0: no verdict, else 1 + its index in RESULTS)
+        self.nodes = array("q", bytes(8 * TALLY_PAGE))
+        self.seconds = array("d", bytes(8 * TALLY_PAGE))
+        self.budget = array("d", bytes(8 * TALLY_PAGE))
+
+    def held(self) -> Iterator[int]:
+        """The places of the page that hold a verdict."""
+        result = self.result
+        return (place for place in range(TALLY_PAGE) if result[place])
+
+
+class Tally(MutableMapping[int, Verdict]):
+    """The verdicts of a survey's deals ``first..last``, by deal number, held
+    in arrays, a page of :data:`TALLY_PAGE` deals made at its first
+    verdict: about 25 bytes a deal where a dict of :class:`Verdict`
+    objects held about 250 (a survey resumed over a million stored deals
+    held 910 MB). A line is kept only when it is not empty.
+
+    >>> tally = Tally(10, 19)
+    >>> tally[12] = Verdict("won", 9, 0.5, 1.0, "c1 s")
+    >>> tally[12], 11 in tally, len(tally), list(tally)
+    (Verdict(result='won', nodes=9, seconds=0.5, max_seconds=1.0, line='c1 s'), False, 1, [12])
+    >>> tally.counts(), list(tally.seconds()), tally.nodes()
+    ({'won': 1, 'lost': 0, 'unknown': 0}, [0.5], 9)
+    """
+
+    def __init__(self, first: int, last: int) -> None:
+        self.first, self.last = first, last
+        self._pages: dict[int, _Page] = {}
+        self._lines: dict[int, str] = {}
+        self._count = 0
+
+    def _place(self, number: object) -> tuple[int, int]:
+        if not (isinstance(number, int) and self.first <= number <= self.last):
+            raise KeyError(number)
+        return divmod(number - self.first, TALLY_PAGE)
+
+    def __contains__(self, number: object) -> bool:
+        try:
+            page, place = self._place(number)
+        except KeyError:
+            return False
+        return page in self._pages and bool(self._pages[page].result[place])
+
+    def __getitem__(self, number: int) -> Verdict:
+        index, place = self._place(number)
+        page = self._pages.get(index)
+        if page is None or not page.result[place]:
+            raise KeyError(number)
+        return Verdict(RESULTS[page.result[place] - 1], page.nodes[place], page.seconds[place],
+                       page.budget[place], self._lines.get(number, ""))
+
+    def __setitem__(self, number: int, verdict: Verdict) -> None:
+        index, place = self._place(number)
+        page = self._pages.get(index)
+        if page is None:
+            page = self._pages[index] = _Page()
+        self._count += not page.result[place]
+        page.result[place] = RESULTS.index(verdict.result) + 1
+        page.nodes[place], page.seconds[place] = verdict.nodes, verdict.seconds
+        page.budget[place] = verdict.max_seconds
+        if verdict.line:
+            self._lines[number] = verdict.line
+        else:
+            self._lines.pop(number, None)
+
+    def __delitem__(self, number: int) -> None:
+        index, place = self._place(number)
+        page = self._pages.get(index)
+        if page is None or not page.result[place]:
+            raise KeyError(number)
+        page.result[place] = 0
+        self._lines.pop(number, None)
+        self._count -= 1
+
+    def __iter__(self) -> Iterator[int]:
+        for index in sorted(self._pages):
+            start = self.first + index * TALLY_PAGE
+            yield from (start + place for place in self._pages[index].held())
+
+    def __len__(self) -> int:
+        return self._count
+
+    def counts(self) -> dict[str, int]:
+        """How many deals have each result."""
+        return {name: sum(page.result.count(code + 1) for page in self._pages.values())
+                for code, name in enumerate(RESULTS)}
+
+    def seconds(self) -> Iterator[float]:
+        """The seconds of each deal with a verdict, in deal order."""
+        for index in sorted(self._pages):
+            page = self._pages[index]
+            yield from (page.seconds[place] for place in page.held())
+
+    def nodes(self) -> int:
+        """The nodes of every deal with a verdict, added up."""
+        return sum(page.nodes[place] for page in self._pages.values() for place in page.held())
+
+
+def times(verdicts: Mapping[int, Verdict]) -> Iterator[float]:
+    """The seconds of each verdict (a :class:`Tally`'s read from its arrays).
+
+    >>> list(times({3: Verdict("won", 1, 0.25, 1.0)}))
+    [0.25]
+    """
+    if isinstance(verdicts, Tally):
+        return verdicts.seconds()
+    return (verdict.seconds for verdict in verdicts.values())
+
+
+def stored_tally(store: VerdictStore, rules: Rules, first: int, last: int, key: str, max_seconds: float,
+                 lines: bool = True) -> Tally:
+    """The stored verdicts of deals ``first..last`` (player ``key``) that a
+    survey with ``max_seconds`` per deal counts, as :func:`usable` does,
+    read one at a time into a :class:`Tally`."""
+    tally = Tally(first, last)
+    for number, verdict, _ in store.each(rules, first, last, key, lines):
+        if (counts := at_budget(verdict, max_seconds)) is not None:
+            tally[number] = counts
+    return tally
+
+
 @dataclass(frozen=True, slots=True)
 class Summary:
     """The figures of a survey."""
@@ -460,20 +661,25 @@ class Summary:
         return (self.won + self.lost) / self.deals if self.deals else 0.0
 
 
-def summarise(verdicts: dict[int, Verdict]) -> Summary:
+def summarise(verdicts: Mapping[int, Verdict]) -> Summary:
     """Counts, the win rate's Wilson 95% interval (unknowns counted as
     losses for the lower bound and as wins for the upper), time percentiles."""
-    values = list(verdicts.values())
-    won = sum(v.result == "won" for v in values)
-    lost = sum(v.result == "lost" for v in values)
-    unknown = len(values) - won - lost
-    low, _ = wilson_interval(won, len(values))
-    _, high = wilson_interval(won + unknown, len(values))
-    seconds = sorted(v.seconds for v in values)  # (once, not for each percentile)
+    if isinstance(verdicts, Tally):  # (read from its arrays: no Verdict made for each deal)
+        results, total_nodes = verdicts.counts(), verdicts.nodes()
+        seconds = sorted(verdicts.seconds())
+    else:
+        values = verdicts.values()
+        results = {name: sum(v.result == name for v in values) for name in RESULTS}
+        total_nodes = sum(v.nodes for v in values)
+        seconds = sorted(v.seconds for v in values)  # (once, not for each percentile)
+    won, lost, unknown = results["won"], results["lost"], results["unknown"]
+    deals = len(seconds)
+    low, _ = wilson_interval(won, deals)
+    _, high = wilson_interval(won + unknown, deals)
     total_time = sum(seconds)
-    nps = sum(v.nodes for v in values) / total_time if total_time > 0 else 0.0
+    nps = total_nodes / total_time if total_time > 0 else 0.0
     return Summary(
-        len(values), won, lost, unknown, low, high,
+        deals, won, lost, unknown, low, high,
         percentile(seconds, 50, True), percentile(seconds, 90, True), percentile(seconds, 99, True), nps,
     )
 

@@ -27,7 +27,7 @@ import json
 import math
 import os
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TypeGuard
 
@@ -351,24 +351,30 @@ class VerdictStore:
         """Every stored verdict of deals ``first..last``; without their
         ``lines`` (each ``""``) when not asked for: a won line is about
         700 characters, a million of them most of a survey's memory."""
+        return {deal: verdict for deal, verdict, _ in self.each(rules, first, last, player, lines)}
+
+    def each(self, rules: Rules, first: int, last: int, player: str = PERFECT,
+             lines: bool = True) -> Iterator[tuple[int, Verdict, int | None]]:
+        """The stored verdicts of deals ``first..last`` that :meth:`range`
+        gives, one at a time, each with the version of the solver that
+        found it (None in a row damaged there): a survey resumed over a
+        million of them need not hold them all as objects."""
         line = "line" if lines else "CASE WHEN typeof(line) = 'text' THEN '' ELSE line END"
         rows = self._db.execute(
-            f"SELECT deal, result, nodes, seconds, max_seconds, {line} FROM verdicts"
+            f"SELECT deal, result, nodes, seconds, max_seconds, {line}, solver FROM verdicts"
             f" WHERE rules = ? AND {_CURRENT} AND player = ? AND deal BETWEEN ? AND ?",
             (rules_key(rules), DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player, first, last),
-        ).fetchall()
-        verdicts = {r[0]: _verdict(*r[1:]) for r in rows}
-        return {deal: v for deal, v in verdicts.items() if v is not None}
+        )
+        for deal, result, nodes, seconds, max_seconds, text, solver in rows:
+            verdict = _verdict(result, nodes, seconds, max_seconds, text)
+            if verdict is not None:
+                yield deal, verdict, solver if isinstance(solver, int) else None
 
     def solvers(self, rules: Rules, first: int, last: int, player: str = PERFECT) -> dict[int, int]:
         """The solver version of each stored verdict of deals ``first..last``
         that counts (those :meth:`range` gives)."""
-        rows = self._db.execute(
-            "SELECT deal, solver FROM verdicts"
-            f" WHERE rules = ? AND {_CURRENT} AND player = ? AND deal BETWEEN ? AND ?",
-            (rules_key(rules), DEAL_VERSION, SOLVER_VERSION, SOUND_SINCE, player, first, last),
-        ).fetchall()
-        return {deal: solver for deal, solver in rows if isinstance(solver, int)}
+        return {deal: solver for deal, _, solver in self.each(rules, first, last, player, lines=False)
+                if solver is not None}
 
     def is_empty(self) -> bool:
         """True when the store holds no verdict at all (of any rules or version)."""
