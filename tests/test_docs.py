@@ -405,7 +405,8 @@ def test_readme_says_when_the_fair_hint_follows_a_proved_line() -> None:
     after 82 draws: the proved answer, no samples), as api.md says."""
     text = " ".join((DOCS.parent / "README.md").read_text().split())
     assert ("once the player knows where every card lies (the stock run out, or one card alone, "
-            "or copies of one card, still face down: the cards in sight say which), it follows "
+            "or only cards the rules cannot tell apart, still face down: the cards in sight say "
+            "which; in alternate colours a red five is a red five), it follows "
             "a proved winning line") in text
     draws = " ".join(["s"] * 82)
     result = CliRunner().invoke(main, ["hint", "-v", "falling-star", "-n", "4", "--moves", draws,

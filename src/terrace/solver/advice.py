@@ -1,7 +1,8 @@
 """Hints for a position: fair (from what a player sees) or peeking (the
 solver's proved line, which looks at the face-down stock). Once a player
 knows every card's place (the stock is empty, known after a redeal, or
-holds one card not seen), the proved line is fair too, and a fair hint
+holds one card not seen, or only cards the rules cannot tell apart), the
+proved line is fair too, and a fair hint
 gives it (:func:`open_hint`).
 
 >>> from terrace.board import Board
@@ -46,7 +47,7 @@ from terrace.solver.hint_line import (
     rule_of_thumb,
     why_no_move,
 )
-from terrace.solver.observation import Observation, hidden_count, observe
+from terrace.solver.observation import Observation, hidden_count, observe, one_kind
 from terrace.solver.prune import terrace_dead
 
 ESCALATION = 4
@@ -321,10 +322,13 @@ def nothing_hidden(board: Board, shown: int | None = None) -> bool:
     """True when a player knows where every card lies: the stock is empty,
     or it holds only cards seen before (the waste turned over by a redeal,
     draws taken back, or with ``shown`` those the game's log shows) and at
-    most one card not seen, or copies of one card (the cards in sight say
-    which: every sampled stock would be the one the player knows; a fair
-    hint with the last card face down sampled that stock 32 times and said
-    "t2t8: wins in 0 of 32" where the proved answer is "no move wins").
+    most one card not seen, or copies of one card, or of cards the rules
+    cannot tell apart (:func:`~terrace.solver.observation.one_kind`: in a
+    game built in alternate colours, a red five is a red five). The cards
+    in sight say which: every sampled stock would play the one game the
+    player knows; a fair hint with the last card face down sampled that
+    stock 32 times and said "t2t8: wins in 0 of 32" where the proved
+    answer is "no move wins".
 
     >>> from terrace.variants import get_rules
     >>> board = Board.from_number(4, get_rules("falling-star"))
@@ -335,7 +339,7 @@ def nothing_hidden(board: Board, shown: int | None = None) -> bool:
     >>> nothing_hidden(board)
     True
     """
-    return len(set(board.stock[:hidden_count(board, shown)])) <= 1
+    return one_kind(board.stock[:hidden_count(board, shown)], board.rules)
 
 
 def dead_end_hint(board: Board) -> PeekHint | None:

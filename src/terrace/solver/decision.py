@@ -22,8 +22,11 @@ class Decision:
     ``kind``: ``"only"`` (one move), ``"safe"`` (proved safe, no sampling),
     ``"sampled"`` (won most often over sampled stock orders), ``"greedy"``,
     ``"random"``, or ``"none"`` (no move: the game is over or the player
-    gives up). ``wins`` of ``samples`` sampled stock orders are won after
-    ``move``; ``solves`` counts the solver calls this decision made,
+    gives up); once the stock's order is forced (the fair player solves the
+    one game there is), ``"winnable"`` (a proved winning line), ``"lost"``
+    (proved lost: the rule of thumb's move) or ``"heuristic"`` (undecided).
+    ``wins`` of ``samples`` sampled stock orders are won after ``move``;
+    ``solves`` counts the solver calls this decision made,
     ``kept`` the samples it took over from the previous one;
     ``choices`` holds ``(move, wins, tried)`` for every move: ``tried``
     samples were solved after the move, won, lost or left undecided within

@@ -7,6 +7,11 @@ play the move that wins in the most samples.
 
 * A proved-safe foundation move, or the only move that leads somewhere new,
   is played without sampling.
+* Once every stock order the player cannot rule out plays the same game (at
+  most one card unseen, or copies of cards the rules cannot tell apart:
+  :attr:`~terrace.solver.observation.Observation.forced`), that game is
+  solved once, with the positions of K samples, and a proved winning line
+  is followed to the end (kinds ``winnable``, ``lost``, ``heuristic``).
 * Half of the K samples are solved first (``early``); when every winning
   one starts with the same move (or none wins) that move is played. Only
   contested decisions get all K, and 2K (``space_factor``) when a move
@@ -65,10 +70,12 @@ from terrace.solver.lines import replays_to_win
 from terrace.solver.observation import Observation, visible_key
 from terrace.solver.options import Options
 
-FAIR_VERSION = 7
+FAIR_VERSION = 8
 """Bumped whenever a change could alter the fair player's games (7: no
 move that takes its own last move between two piles straight back with
-no card turned up since, :func:`without_returns`)."""
+no card turned up since, :func:`without_returns`; 8: once the stock's
+order is forced, one solve with the positions of K samples instead of K
+samples of the one game, :meth:`FairPlayer._exact`)."""
 UNCHANGED_HUNTERS = Options(elite=False, twins=False)
 """The fair player's solves keep the win-hunters of FAIR_VERSION 4 (no
 restarts from the best line, which came later and won this player no more:
@@ -76,6 +83,10 @@ docs/winnability.md, "What it says") and its candidates (twins solved
 apart, as then), so that its games stay those its tables were measured with."""
 
 WON, LOST, UNKNOWN, OPEN = "won", "lost", "unknown", "open"
+WINNABLE, HEURISTIC = "winnable", "heuristic"
+"""The kinds of a decision once the stock's order is forced (as the
+peeking hint's: a proved winning line, or the rule of thumb undecided;
+``lost``: proved lost)."""
 
 KEPT_SOLVES = 16
 """How many solves cut short by a decision's time (or positions) a process
@@ -288,6 +299,11 @@ class FairPlayer:
         self._cut = False
         """Whether the last solve was cut short by the decision's time (or
         positions), not ended by its own ``nodes``."""
+        self._proved: list[Move] = []
+        """Once the stock's order is forced (:attr:`Observation.forced`): the
+        proved winning line from the position after the last move played."""
+        self._lost = False
+        """Once the stock's order is forced: the game is proved lost."""
 
     # ------------------------------------------------------------------
 
@@ -301,9 +317,11 @@ class FairPlayer:
         self._deadline = deadline  # (before the carry, which stops there too)
         if not again:
             old = self._samples
-            self._samples = self._carry(obs) if self.settings.reuse else []
+            # (once the stock's order is forced it stays so: no sample is needed again)
+            self._samples = self._carry(obs) if self.settings.reuse and not obs.forced else []
             for sample in old:  # (their solves were of positions left behind)
                 sample.release()
+            self._proved = self._proved[1:] if self._proved[:1] == [self._last] else []
         kept = len(self._samples)
         self._last = None
         self._solves = 0
@@ -316,6 +334,8 @@ class FairPlayer:
             decision = Decision(None, "none")
         elif only:
             decision = Decision(moves[0], "only")
+        elif obs.forced and not obs.choosing:
+            decision = self._exact(obs, safe if safe in moves else None)
         elif safe is not None and safe in moves:
             decision = Decision(safe, "safe")
         elif obs.choosing:
@@ -399,6 +419,52 @@ class FairPlayer:
             else:
                 kept.append(_Sample(board))
         return kept
+
+    def _exact(self, obs: Observation, safe: Move | None) -> Decision:
+        """The move once every stock order the player cannot rule out plays
+        the same game (:attr:`Observation.forced`): sampling would solve
+        that one game K times. It is solved once, with the positions of
+        all K samples; a proved winning line is followed to the end, a
+        proved loss stays lost (the rule of thumb plays it out), and an
+        undecided game gets the rule of thumb (with ``lines``, the first
+        move of the solver's best line); both play the ``safe`` foundation
+        move first, if there is one. Winning lines whose first move the
+        player leaves out (back to a position seen) do not count: then the
+        first ``candidates`` moves of that order are solved after, and the
+        first proved to win is played."""
+        moves = obs.moves
+        if self._proved and self._proved[0] in moves:
+            return Decision(self._proved[0], WINNABLE, solves=0)
+        self._proved = []
+        fallback = safe or greedy_move(obs)
+        if self._lost:
+            return Decision(fallback, LOST)
+        nodes = self.settings.nodes * self.settings.samples
+        result = self._solve(obs.board().copy(stack=False), nodes)
+        if result is None:
+            return Decision(fallback, HEURISTIC, solves=self._solves)
+        if result.result == LOST:
+            self._lost = True
+            return Decision(fallback, LOST, solves=self._solves)
+        if result.result == WON and result.moves and result.moves[0] in moves:
+            self._proved = list(result.moves)
+            return Decision(self._proved[0], WINNABLE, solves=self._solves)
+        if result.result == WON:
+            order = sorted(moves, key=lambda m: (m != fallback, moves.index(m)))
+            for move in order[: self.settings.candidates]:
+                board = obs.board().copy(stack=False)
+                board.push(move)
+                after: list[Move] | None = [] if board.is_won() else None
+                if after is None:
+                    found = self._solve(board, nodes)
+                    if found is None:
+                        break
+                    after = list(found.moves) if found.result == WON else None
+                if after is not None:
+                    self._proved = [move, *after]
+                    return Decision(move, WINNABLE, solves=self._solves)
+        best = result.best_move if self.settings.lines and not safe and result.best_move in moves else None
+        return Decision(best or fallback, HEURISTIC, solves=self._solves)
 
     def _repaired(self, before: Board, after: Board, obs: Observation, key: str) -> Board | None:
         """``after`` with every card that turned up swapped into its place in

@@ -42,6 +42,7 @@ from terrace.rules import Rules, SpaceRule
 from terrace.solver.budget import check_nodes
 from terrace.solver.history import LOOKBACK, Key, quiet_returns, same_pass_keys
 from terrace.solver.safe import safe_moves
+from terrace.solver.tables import slot_keys
 
 Cards = tuple[Card, ...]
 
@@ -79,6 +80,14 @@ class Observation:
     def stock_size(self) -> int:
         """Cards in the stock."""
         return len(self.stock)
+
+    @property
+    def forced(self) -> bool:
+        """True when every stock order the player cannot rule out plays the
+        same game: at most one card unseen, or copies of cards the rules
+        cannot tell apart (:func:`one_kind`). The solver's verdict on
+        :meth:`board` is then the verdict on every one of them."""
+        return one_kind(self.unseen, self.rules)
 
     @property
     def choosing(self) -> bool:
@@ -164,6 +173,26 @@ class Observation:
         """A foundation move that loses nothing whatever the stock holds (the
         solver's safe-foundation-move rule, docs/winnability.md), or None."""
         return _safe_move(self)
+
+
+def one_kind(cards: Iterable[Card], rules: Rules) -> bool:
+    """True when ``cards`` are all alike to ``rules``: copies of one card,
+    or in a game built in alternate colours cards of one rank and colour
+    (what the engine sees of a card there, as the solver's keys and its
+    twins do: ``slot_keys``). Every order of them plays the same game.
+
+    >>> from terrace.variants import get_rules
+    >>> from terrace.cards import parse_card
+    >>> hearts, diamonds = parse_card("5H"), parse_card("5D")
+    >>> one_kind([hearts, diamonds], get_rules("terrace"))  # built in alternate colours
+    True
+    >>> one_kind([hearts, diamonds], get_rules("admirals-patience"))  # built in suit
+    False
+    >>> one_kind([hearts, hearts], get_rules("admirals-patience")), one_kind([], get_rules("terrace"))
+    (True, True)
+    """
+    keys = slot_keys(rules.in_suit)
+    return len({keys[card] for card in cards}) <= 1
 
 
 def visible_key(position: str) -> str:
