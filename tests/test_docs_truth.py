@@ -655,3 +655,21 @@ def test_the_database_refusals_the_docs_quote_are_the_words_the_code_says(
         assert said.endswith(quoted[2:]) and said != quoted[2:], said
     else:
         assert said == quoted, said
+
+
+def test_the_warning_storage_md_quotes_for_an_index_dropped_by_hand_is_the_one_logged(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """storage.md quotes the warning a store that may write logs when it
+    makes a dropped index again (bb9d912); `terrace import` prints it as
+    "warning: games.sqlite: the index events_by_game is missing, ..."."""
+    path = tmp_path / "games.sqlite"
+    open_store(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP INDEX events_by_game")
+    conn.close()
+    with caplog.at_level("WARNING", logger="terrace.storage"):
+        open_store(path).close()
+    logged = [record.getMessage() for record in caplog.records]
+    quoted = "the index events_by_game is missing, so reading games was slow; made again"
+    assert logged == [f"games.sqlite: {quoted}"]
+    assert f"(\"{quoted}\")" in _prose_and_blocks(ROOT / "docs" / "storage.md")[0]
