@@ -346,6 +346,12 @@ def test_readme_says_which_hint_prints_a_line_to_give_back() -> None:
     text = " ".join((DOCS.parent / "README.md").read_text().split())
     assert "`terrace hint --peek` prints its line, and `--line` gives it back" in text
     assert "The fair hint, `terrace hint`'s default, samples the stock instead and has no line" in text
+    # (it said "until nothing is face down"; a proved line comes with one card left, and says so)
+    assert "has no line to give until the player knows every face-down card" in text
+    from terrace.solver.advice import describe
+    for hidden in (0, 1):
+        words = describe({"move": "wf", "kind": "winnable", "fair": True, "line": ["wf"]}, face_down=hidden)
+        assert f'"{words.split(" ", 1)[1].split(" move ", 1)[1]}"' in text, words
     fair = CliRunner().invoke(main, ["hint", "-n", "7", "--moves", "c2", "--max-seconds", "5",
                                      "--samples", "2"])
     peek = CliRunner().invoke(main, ["hint", "-n", "7", "--moves", "c2", "--peek", "--max-seconds", "5"])

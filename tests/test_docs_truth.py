@@ -597,3 +597,79 @@ def test_with_the_longest_reserve_the_other_candidates_piles_stay_empty(decks: i
             assert len(board.stock) == 0 and sum(map(len, board.foundations)) == len(emptied)
             seen += len(emptied) > 1
     assert seen, "no deal had two candidates of one rank"
+
+
+# -- the database's refusals, as the docs quote them -------------------------------------------
+
+
+def _database_refusals_quoted() -> list[tuple[str, Any, str, str]]:
+    """(page, reason as the web game sends it, language, the words the page
+    quotes, "…" where it leaves the start out)."""
+    from terrace.refusals import Reason, Refusal
+    from terrace.web.i18n import WebRefusal
+
+    def unusable(fault: Refusal) -> Reason:
+        return Reason(WebRefusal.STORE_UNAVAILABLE,
+                      problem=Reason(Refusal.DATABASE_UNUSABLE, name="games.sqlite", fault=Reason(fault)))
+
+    def not_saved(refusal: Refusal, change: str, code: WebRefusal = WebRefusal.NOT_SAVED) -> Reason:
+        return Reason(code, problem=Reason(refusal, change=change, name="games.sqlite"))
+
+    full = not_saved(Refusal.WRITE_DISK_FULL, "move", WebRefusal.NOT_SAVED_DISK_FULL)
+    return [
+        ("storage.md", unusable(Refusal.FAULT_FILE_REPLACED), "en",
+         "the database games.sqlite cannot be used: another program wrote over it while in use "
+         "(a backup copied in?); stop Terrace and start it again to open it as it is now"),
+        ("storage.md", not_saved(Refusal.WRITE_FILE_REPLACED, "create"), "en",
+         "the new game was not saved: another program wrote over games.sqlite or put another file "
+         "in its place while in use (a backup copied in?); stop Terrace and start it again to open "
+         "it as it is now"),
+        ("storage.md", not_saved(Refusal.WRITE_FILE_REPLACED, "move"), "en",
+         "… another program wrote over games.sqlite or put another file in its place while in use "
+         "(a backup copied in?); stop Terrace and start it again to open it as it is now"),
+        ("storage.md", not_saved(Refusal.WRITE_FILE_MOVED, "move"), "en",
+         "the move was not saved: games.sqlite was moved, replaced or deleted while in use; put it "
+         "back, or start Terrace again"),
+        ("api.md", unusable(Refusal.FAULT_DISK_FAILED), "de",
+         "Die Datenbank ist gerade nicht benutzbar (games.sqlite: Die Festplatte meldet einen "
+         "Ein-/Ausgabefehler)."),
+        ("api.md", full, "en",
+         "the move was not saved: the disk is full"),
+        ("api.md", full, "de",
+         "Der Zug wurde nicht gespeichert: Die Festplatte ist voll."),
+    ]
+
+
+@pytest.mark.parametrize("page, reason, language, quoted", _database_refusals_quoted(),
+                         ids=lambda value: getattr(value, "code", None) or None)
+def test_the_database_refusals_the_docs_quote_are_the_words_the_code_says(
+        page: str, reason: Any, language: str, quoted: str) -> None:
+    """What a player reads when games.sqlite is replaced, moved, full or
+    failing, as storage.md and api.md quote it, word for word (the
+    written-over refusals of this session were checked by hand against a
+    server: a later change of the words must change the docs too)."""
+    prose = _prose_and_blocks(ROOT / "docs" / page)[0]
+    assert f"\"{quoted}\"" in prose, f"{page} no longer quotes {quoted!r}"
+    said = reason.text(language)
+    if quoted.startswith("… "):
+        assert said.endswith(quoted[2:]) and said != quoted[2:], said
+    else:
+        assert said == quoted, said
+
+
+def test_the_warning_storage_md_quotes_for_an_index_dropped_by_hand_is_the_one_logged(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """storage.md quotes the warning a store that may write logs when it
+    makes a dropped index again (bb9d912); `terrace import` prints it as
+    "warning: games.sqlite: the index events_by_game is missing, ..."."""
+    path = tmp_path / "games.sqlite"
+    open_store(path).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP INDEX events_by_game")
+    conn.close()
+    with caplog.at_level("WARNING", logger="terrace.storage"):
+        open_store(path).close()
+    logged = [record.getMessage() for record in caplog.records]
+    quoted = "the index events_by_game is missing, so reading games was slow; made again"
+    assert logged == [f"games.sqlite: {quoted}"]
+    assert f"(\"{quoted}\")" in _prose_and_blocks(ROOT / "docs" / "storage.md")[0]

@@ -414,3 +414,37 @@ def test_a_kept_line_given_its_moves_as_a_list_is_continued() -> None:
     board.push(first.move)
     again = peek_hint(board, 5.0, KeptLine(first.kept.start, list(first.kept.moves)))  # type: ignore[arg-type]
     assert again.kind == "winnable" and again.line == first.line[1:]
+
+
+@pytest.mark.parametrize(("where", "source"), [
+    ("last card face down", "(you know every face-down card)"),
+    ("stock run out", "(nothing is face down)"),
+    ("stock turned over", "(you know every face-down card)"),
+])
+def test_terrace_hint_says_a_card_face_down_is_known_not_that_none_is(where: str, source: str) -> None:
+    """`terrace hint` (fair) said "starts a winning line of 15 moves
+    (nothing is face down)" beside a stock of one face-down card (terrace
+    deal 1 after 196 moves of its solved line), or of the turned-over waste
+    after the redeal: the fault ed8a286 mended on the page, whose words
+    ("You know every face-down card") it now says too."""
+    from click.testing import CliRunner
+
+    from terrace.cli import main
+
+    board = Board.from_number(WINNING_LINE["deal_number"],
+                              get_rules(WINNING_LINE["variant"], **WINNING_LINE["options"]))
+    played: list[str] = []
+    for text in WINNING_LINE["moves"]:
+        if nothing_hidden(board) and {"last card face down": len(board.stock) == 1 and not board.redeals_used,
+                                      "stock run out": not board.stock,
+                                      "stock turned over": len(board.stock) > 1}[where]:
+            break
+        board.push(Move.parse(text))
+        played.append(text)
+    options = [f"--{name.replace('_', '-')}={value}" for name, value in WINNING_LINE["options"].items()]
+    result = CliRunner().invoke(main, ["hint", "-v", WINNING_LINE["variant"], *options, "-n",
+                                       str(WINNING_LINE["deal_number"]), "--moves", " ".join(played),
+                                       "--max-seconds", "10"])
+    assert result.exit_code == 0, result.output
+    said = result.output.splitlines()[0]
+    assert " starts a winning line of " in said and said.endswith(source), said

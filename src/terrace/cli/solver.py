@@ -195,7 +195,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
                                  line=given)
     except ValueError as error:  # includes every TerraceError
         raise click.UsageError(str(error)) from None
-    click.echo(json.dumps(report) if as_json else describe(report))
+    click.echo(json.dumps(report) if as_json else describe(report, face_down=len(board.stock)))
     if not as_json and len(report.get("line") or ()) > 1:  # (the next hint continues it when given)
         click.echo(f"line (--line continues it): {' '.join(report['line'])}")
 

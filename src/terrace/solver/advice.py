@@ -439,8 +439,9 @@ NO_MOVE_WORDS = {
 (one for each of :data:`~terrace.solver.hint_line.WHY_NO_MOVE`)."""
 
 
-def describe(report: dict[str, Any]) -> str:
-    """A hint report in one line of words.
+def describe(report: dict[str, Any], face_down: int = 0) -> str:
+    """A hint report in one line of words; ``face_down``: the cards still
+    face down in the stock, which a fair proved line says the player knows.
 
     >>> describe({"move": "t3t5", "kind": "sampled", "fair": True, "samples": 16, "wins": 14})
     't3t5: wins in 14 of 16 sampled stock orders (does not look at face-down cards)'
@@ -458,6 +459,8 @@ def describe(report: dict[str, Any]) -> str:
     'no move wins any more: the terrace can never be played out, whatever the stock holds'
     >>> describe({"move": "wf", "kind": "winnable", "fair": True, "line": ["wf"]})
     'wf: starts a winning line of 1 move (nothing is face down)'
+    >>> describe({"move": "t7f", "kind": "winnable", "fair": True, "line": ["t7f"]}, face_down=1)
+    't7f: starts a winning line of 1 move (you know every face-down card)'
     >>> describe({"move": "t2t5", "kind": "heuristic", "fair": False, "line": []})
     't2t5: undecided in the time; the rule of thumb (does not look at face-down cards)'
     >>> describe({"move": None, "kind": "winnable", "fair": False, "line": ["t9t2", "wf"], "back": 1,
@@ -469,7 +472,7 @@ def describe(report: dict[str, Any]) -> str:
     if move is None:
         why = report.get("why") or (NO_WINNING_LINE if report["kind"] == "lost" else GAME_OVER)
         if why == WIN_BEHIND:
-            source = "nothing is face down" if report["fair"] else "looks at the face-down stock"
+            source = _proved_source(report, face_down)
             words = NO_MOVE_WORDS[WIN_BEHIND].format(
                 back=_moves(report.get("back", 0)),
                 line=f"a winning line of {_moves(len(report.get('line', [])))} starts")
@@ -490,8 +493,15 @@ def describe(report: dict[str, Any]) -> str:
     }.get(report["kind"])
     if proved is None:  # the rule of thumb, which sees only what a player sees
         return f"{move}: undecided in the time; the rule of thumb (does not look at face-down cards)"
-    source = "nothing is face down" if report["fair"] else "looks at the face-down stock"
-    return f"{move}: {proved} ({source})"
+    return f"{move}: {proved} ({_proved_source(report, face_down)})"
+
+
+def _proved_source(report: dict[str, Any], face_down: int) -> str:
+    """Why a proved line may be told: it peeked, or (fair) the player knows
+    every card, face down or none (as the page's hint.by.known and .open)."""
+    if not report["fair"]:
+        return "looks at the face-down stock"
+    return "you know every face-down card" if face_down else "nothing is face down"
 
 
 def _moves(count: int) -> str:
