@@ -1204,8 +1204,11 @@ async function resume(id) {
 // `wanted` says, once the server has answered, whether the new game is
 // still to be shown: a player who closed the New game dialog while a
 // winnable deal was searched for (seconds) and played on keeps that game.
-async function newGame(body, wanted = () => true, signal = undefined) {
+// `asking()` is called as the request goes out (after the player has
+// answered whether to leave the game in play, however long that took).
+async function newGame(body, wanted = () => true, signal = undefined, asking = () => {}) {
   if (!(await confirmLeaving())) return { ok: false, cancelled: true, data: { error: "" } };
+  asking();
   const result = await api.create(body, signal);
   if (!wanted()) return { ok: false, cancelled: true, data: { error: "" } };
   if (!result.ok) return result;

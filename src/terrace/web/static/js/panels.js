@@ -156,10 +156,13 @@ export async function openNewGame({ newGame, loadVariants }) {
     const hadFocus = document.activeElement === button;
     button.disabled = true;
     if (hadFocus) closer.focus();
-    // (it takes seconds on some rules: the form counts them, and says the
-    // server's limit, which really stops the search)
+    // (it takes seconds on some rules: the form counts them from the
+    // request, not from Start, which may first ask whether to leave the
+    // game in play, and says the server's limit, which really stops the
+    // search)
     let counting = null;
-    if (body.winnable) {
+    const searching = () => {
+      if (!body.winnable) return;
       const began = performance.now();
       const number = (value) => value.toLocaleString(getLanguage());
       const say = () => {
@@ -169,13 +172,13 @@ export async function openNewGame({ newGame, loadVariants }) {
       };
       say();
       counting = setInterval(say, 1000);
-    }
+    };
     // Closing the form stops the request: the server then stops its search
     // (a winnable deal: seconds of a solver process) and starts no game.
     const stop = new AbortController();
     const abort = () => stop.abort();
     dialog.addEventListener("close", abort);
-    const result = await newGame(body, () => dialog.open, stop.signal);
+    const result = await newGame(body, () => dialog.open, stop.signal, searching);
     if (counting !== null) clearInterval(counting);
     dialog.removeEventListener("close", abort);
     button.disabled = false;
