@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { t, count, getLanguage, getLocale, sentence } from "./i18n.js";
 import { el } from "./render.js";
-import { app, toast } from "./state.js";
+import { app, closedByBack, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
 import { groupTitle } from "./groups.js";
 import { formatDuration } from "./timer.js";
@@ -18,7 +18,10 @@ const SVG = "http://www.w3.org/2000/svg";
 function open(dialog, title, ...content) {
   const close = el("button", { type: "button", class: "close", "aria-label": t("btn.close"), text: "×", onclick: () => dialog.close() });
   dialog.replaceChildren(el("header", {}, el("h2", { id: `${dialog.id}-title`, text: title }), close), ...content.filter(Boolean));
-  if (!dialog.open) dialog.showModal();
+  if (!dialog.open) {
+    dialog.showModal();
+    closedByBack(dialog);
+  }
 }
 
 // ---------------------------------------------------------------- new game

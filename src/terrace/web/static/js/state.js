@@ -105,3 +105,40 @@ export function hideToast(about = undefined) {
   document.querySelector("#toast").className = "toast";
   document.querySelector("#alert").textContent = "";
 }
+
+// The browser's Back (a phone's back gesture) closes a panel, as it leaves
+// a screen: without a step of its own in the tab's history it left the
+// page instead. A panel opened adds one step (one at a time: a panel
+// opened over another adds none), and closing it otherwise (×, Esc, its
+// buttons) takes that step back. The step's own Back, still on its way
+// when another panel opened, closes nothing.
+let stepped = null;  // {dialog, mark} of the step on the history, else null
+let stepsBack = 0;  // steps taken back by the page, their popstate still to come
+let marks = 0;
+
+export function closedByBack(dialog) {
+  if (stepped) return;
+  marks += 1;
+  const step = { dialog, mark: marks };
+  stepped = step;
+  history.pushState({ ...(history.state || {}), panel: step.mark }, "");
+  dialog.addEventListener("close", () => {
+    if (stepped !== step) return;
+    stepped = null;
+    if (history.state && history.state.panel === step.mark) {
+      stepsBack += 1;
+      history.back();
+    }
+  }, { once: true });
+}
+
+window.addEventListener("popstate", () => {
+  if (stepsBack) {
+    stepsBack -= 1;
+    return;
+  }
+  if (!stepped) return;
+  const { dialog } = stepped;
+  stepped = null;
+  if (dialog.open) dialog.close();
+});
