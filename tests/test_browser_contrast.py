@@ -106,3 +106,26 @@ def test_in_forced_colours_a_hinted_pile_is_no_target(api: Api, open_game: Any) 
     hint = page.evaluate(FRAMES, ".pile.hint-dst:not(.target)")
     assert hint and targets
     assert all(frame[0] != hint[0][0] for frame in targets), (targets, hint)
+
+
+@pytest.mark.parametrize("hovered", [False, True])
+def test_a_hint_being_thought_over_shows_without_motion(api: Api, open_game: Any, hovered: bool) -> None:
+    """While a hint is worked out (2 s by default, up to a minute) the
+    Hint button pulsed, and that was all it showed: with reduced motion
+    the pulse is off, so the button looked idle (the same pixels) and a
+    click or a tap seemed lost. It holds still, lighter, while it thinks,
+    also under the pointer (a tapped button stays hovered)."""
+    held: list[Any] = []
+    page = open_game(api.play(api.new(variant="terrace", deal_number=1), "c1"), reduced_motion="reduce",
+                     before_goto=lambda page: page.route("**/hint", lambda route: held.append(route)))
+    button = page.locator("#btn-hint")
+    away = (lambda: button.hover()) if hovered else (lambda: page.mouse.move(5, 500))
+    away()
+    idle = button.screenshot(animations="disabled")
+    button.click()
+    until(lambda: len(held) == 1)
+    away()
+    assert button.get_attribute("aria-busy") == "true"
+    assert button.screenshot(animations="disabled") != idle
+    held[0].continue_()
+    page.wait_for_selector("#btn-hint:not([aria-busy])")
