@@ -49,3 +49,17 @@ def test_back_closes_a_panel_and_stays_on_the_game(api: Api, open_game: Any) -> 
     page.wait_for_selector("#dlg-rules:not([open])", state="attached")
     page.go_back()
     page.wait_for_url("about:blank")
+
+
+def test_back_after_a_reload_on_an_open_panel_leaves_the_page(api: Api, open_game: Any) -> None:
+    """Reloaded while a panel was open, the page shows no panel on the
+    panel's step of the history: Back from there closed nothing (the
+    address stayed, nothing changed) and only a second Back left. It goes
+    on back at once."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=1), "c1"), **PHONE)
+    open_panel(page, "#btn-stats")
+    page.wait_for_selector("#dlg-stats[open]")
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    page.go_back()
+    page.wait_for_url("about:blank")

@@ -115,6 +115,10 @@ export function hideToast(about = undefined) {
 let stepped = null;  // {dialog, mark} of the step on the history, else null
 let stepsBack = 0;  // steps taken back by the page, their popstate still to come
 let marks = 0;
+// A page loaded on a panel's step (reloaded while a panel was open) shows
+// no panel there: Back from that step, which would close nothing, goes on
+// back (to where the page was before).
+let emptyStep = Boolean(history.state && history.state.panel);
 
 export function closedByBack(dialog) {
   if (stepped) return;
@@ -137,7 +141,13 @@ window.addEventListener("popstate", () => {
     stepsBack -= 1;
     return;
   }
-  if (!stepped) return;
+  if (!stepped) {
+    if (emptyStep) {
+      emptyStep = false;
+      history.back();
+    }
+    return;
+  }
   const { dialog } = stepped;
   stepped = null;
   if (dialog.open) dialog.close();
