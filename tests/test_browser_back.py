@@ -63,3 +63,26 @@ def test_back_after_a_reload_on_an_open_panel_leaves_the_page(api: Api, open_gam
     page.wait_for_selector("body[data-ready='true']")
     page.go_back()
     page.wait_for_url("about:blank")
+
+
+def test_back_leaves_a_replay_for_the_game(api: Api, open_game: Any) -> None:
+    """Back during a replay (started from the statistics) left the page;
+    it leaves the replay, as Back to my game does. A replay left by that
+    button leaves no step behind: the next Back leaves the page."""
+    from test_browser_screens import _replay
+
+    page = _replay(api, open_game, "en-GB", 360, 740)
+    url = page.url
+    page.wait_for_selector("#dlg-stats:not([open])", state="attached")
+    page.go_back()
+    assert page.url == url
+    page.wait_for_selector("#replay-bar[hidden]", state="attached")
+    assert page.locator("#dlg-stats[open]").count() == 0
+    page.locator("#btn-menu").click()
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats[open] ol.recent li").first.get_by_role("button", name="Replay").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    page.locator("#replay-exit").click()
+    page.wait_for_selector("#replay-bar[hidden]", state="attached")
+    page.go_back()
+    page.wait_for_url("about:blank")

@@ -106,49 +106,65 @@ export function hideToast(about = undefined) {
   document.querySelector("#alert").textContent = "";
 }
 
-// The browser's Back (a phone's back gesture) closes a panel, as it leaves
-// a screen: without a step of its own in the tab's history it left the
-// page instead. A panel opened adds one step (one at a time: a panel
-// opened over another adds none), and closing it otherwise (×, Esc, its
-// buttons) takes that step back. The step's own Back, still on its way
-// when another panel opened, closes nothing.
-let stepped = null;  // {dialog, mark} of the step on the history, else null
+// The browser's Back (a phone's back gesture) closes a panel or leaves a
+// replay, as it leaves a screen: without a step of its own in the tab's
+// history it left the page instead. Each panel opened and each replay
+// started adds a step; Back closes the last one still there, and closing
+// it otherwise (×, Esc, its buttons, Back to my game) takes its step back.
+// The page's own step back, still on its way when the next screen
+// opened, closes nothing.
+const steps = [];  // [{mark, close}] of the steps on the history, the last on top
 let stepsBack = 0;  // steps taken back by the page, their popstate still to come
 let marks = 0;
-// A page loaded on a panel's step (reloaded while a panel was open) shows
-// no panel there: Back from that step, which would close nothing, goes on
-// back (to where the page was before).
+// A page loaded on a step (reloaded while a panel was open) shows nothing
+// there to close: Back from that step goes on back (to where the page was
+// before).
 let emptyStep = Boolean(history.state && history.state.panel);
 
-export function closedByBack(dialog) {
-  if (stepped) return;
+// The address the page keeps (main.js keepAddress: naming the game shown),
+// else null. A step back returns to an entry of the history written
+// before, which may name another game: the address is kept there too.
+let kept = null;
+
+export function keepHref(href) {
+  kept = href;
+  if (location.href !== href) history.replaceState(history.state, "", href);
+}
+
+// A step for a screen that `close()` leaves; returns the function to call
+// when the screen is left otherwise.
+export function backStep(close) {
   marks += 1;
-  const step = { dialog, mark: marks };
-  stepped = step;
+  const step = { mark: marks, close };
+  steps.push(step);
   history.pushState({ ...(history.state || {}), panel: step.mark }, "");
-  dialog.addEventListener("close", () => {
-    if (stepped !== step) return;
-    stepped = null;
-    if (history.state && history.state.panel === step.mark) {
+  return () => {
+    const at = steps.indexOf(step);
+    if (at < 0) return;
+    steps.splice(at, 1);
+    if (at === steps.length) {  // (on top: the step is the history's last)
       stepsBack += 1;
       history.back();
     }
-  }, { once: true });
+  };
+}
+
+export function closedByBack(dialog) {
+  const left = backStep(() => { if (dialog.open) dialog.close(); });
+  dialog.addEventListener("close", left, { once: true });
 }
 
 window.addEventListener("popstate", () => {
+  if (kept && location.href !== kept) history.replaceState(history.state, "", kept);
   if (stepsBack) {
     stepsBack -= 1;
     return;
   }
-  if (!stepped) {
-    if (emptyStep) {
-      emptyStep = false;
-      history.back();
-    }
-    return;
+  const step = steps.pop();
+  if (step) {
+    step.close();
+  } else if (emptyStep) {
+    emptyStep = false;
+    history.back();
   }
-  const { dialog } = stepped;
-  stepped = null;
-  if (dialog.open) dialog.close();
 });
