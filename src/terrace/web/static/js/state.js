@@ -109,21 +109,20 @@ export function hideToast(about = undefined) {
 // The browser's Back (a phone's back gesture) closes a panel or leaves a
 // replay, as it leaves a screen: without a step of its own in the tab's
 // history it left the page instead. Each panel opened and each replay
-// started adds a step; Back closes the last one still there, and closing
-// it otherwise (×, Esc, its buttons, Back to my game) takes its step back.
-// The page's own step back, still on its way when the next screen
-// opened, closes nothing.
-const steps = [];  // [{mark, close}] of the steps on the history, the last on top
-let stepsBack = 0;  // steps taken back by the page, their popstate still to come
-let marks = 0;
-// A page loaded on a step (reloaded while a panel was open) shows nothing
-// there to close: Back from that step goes on back (to where the page was
-// before).
-let emptyStep = Boolean(history.state && history.state.panel);
+// started adds a step (an entry marked with a number, higher up the
+// history); Back closes the screens of the steps it went below. A screen
+// closed otherwise (×, Esc, its buttons, Back to my game) leaves its entry
+// spent, taken again by the next screen; a Back that only goes below spent
+// entries closes the screen of the entry it reaches, or, with none there,
+// goes on back (leaves the page). The page itself never steps back (a
+// step back of its own raced a reload right after Esc).
+const steps = [];  // [{mark, close}] of the screens open, the last on top
+const markOf = (state) => (state && Number.isInteger(state.panel) ? state.panel : 0);
+let current = markOf(history.state);  // the mark of the entry shown (0: none)
+let marks = current;
 
 // The address the page keeps (main.js keepAddress: naming the game shown),
-// else null. A step back returns to an entry of the history written
-// before, which may name another game: the address is kept there too.
+// else null: an entry of the history reached by Back may name another game.
 let kept = null;
 
 export function keepHref(href) {
@@ -136,16 +135,15 @@ export function keepHref(href) {
 export function backStep(close) {
   marks += 1;
   const step = { mark: marks, close };
+  const spent = current !== 0 && !steps.some((s) => s.mark === current);
   steps.push(step);
-  history.pushState({ ...(history.state || {}), panel: step.mark }, "");
+  const state = { ...(history.state || {}), panel: step.mark };
+  if (spent) history.replaceState(state, "");
+  else history.pushState(state, "");
+  current = step.mark;
   return () => {
     const at = steps.indexOf(step);
-    if (at < 0) return;
-    steps.splice(at, 1);
-    if (at === steps.length) {  // (on top: the step is the history's last)
-      stepsBack += 1;
-      history.back();
-    }
+    if (at >= 0) steps.splice(at, 1);
   };
 }
 
@@ -156,15 +154,17 @@ export function closedByBack(dialog) {
 
 window.addEventListener("popstate", () => {
   if (kept && location.href !== kept) history.replaceState(history.state, "", kept);
-  if (stepsBack) {
-    stepsBack -= 1;
-    return;
+  const reached = markOf(history.state);
+  const back = reached < current;
+  current = reached;
+  if (!back) return;  // (forward: a screen closed stays closed)
+  let closed = false;
+  while (steps.length && steps[steps.length - 1].mark > reached) {
+    steps.pop().close();
+    closed = true;
   }
-  const step = steps.pop();
-  if (step) {
-    step.close();
-  } else if (emptyStep) {
-    emptyStep = false;
-    history.back();
-  }
+  if (closed) return;
+  const here = steps.length && steps[steps.length - 1].mark === reached ? steps.pop() : null;
+  if (here) here.close();
+  else history.back();
 });
