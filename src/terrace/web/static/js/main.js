@@ -56,8 +56,8 @@ function snapshot() {
 }
 
 // A replay is a screen of its own: the browser's Back leaves it, as Back
-// to my game does (state.js, backStep). The function that takes its step
-// back once it is left otherwise, while one is shown.
+// to my game does (state.js, backStep). While one is shown: the function
+// that marks its step spent once it is left otherwise.
 let replayLeft = null;
 
 function followReplay(game) {
