@@ -76,3 +76,56 @@ def test_the_text_on_the_felt_has_4_5_to_1(api: Api, open_game: Any, scheme: str
     until(lambda: playing.locator("[data-counter='time'].paused").count() == 1)
     assert playing.locator(".counter .label").count() >= 5
     assert playing.evaluate(FAINT_ON_FELT) == []
+
+
+# The frame a pile's mark draws (its ::after): [style, width, colour] of
+# each pile of `selector`.
+FRAMES = """(selector) => [...document.querySelectorAll(selector)].map((pile) => {
+  const frame = getComputedStyle(pile, "::after");
+  return [frame.borderTopStyle, frame.borderTopWidth, frame.borderTopColor];
+})"""
+
+
+def test_in_forced_colours_a_hinted_pile_is_no_target(api: Api, open_game: Any) -> None:
+    """In forced colours (Windows' high contrast) a target of the selected
+    card and the pile a hint names were framed alike, dashed in the
+    system's Highlight: with a hint shown and a card picked up, the hint's
+    foundation looked like a place the card could go. The hint's frame is
+    dotted there, as the hint's own yellow dashes differ from a target's
+    cyan line in colour."""
+    page = open_game(api.play(api.new(variant="terrace", deal_number=1), "c1"), forced_colors="active")
+    assert page.evaluate("matchMedia('(forced-colors: active)').matches")
+    page.locator("#btn-hint").click()
+    page.wait_for_selector(".pile.hint-dst")
+    hinted = page.locator(".pile.hint-dst").get_attribute("data-pile")
+    mover = next(pile for pile in ("t3", "t4", "t2") if pile != hinted)
+    page.locator(f"[data-pile='{mover}'] > .card").last.click()
+    page.wait_for_selector(".pile.target:not(.hint-dst)")
+    assert page.locator(".pile.hint-dst").count() == 1  # (the hint is still on show)
+    targets = page.evaluate(FRAMES, ".pile.target:not(.hint-dst)")
+    hint = page.evaluate(FRAMES, ".pile.hint-dst:not(.target)")
+    assert hint and targets
+    assert all(frame[0] != hint[0][0] for frame in targets), (targets, hint)
+
+
+@pytest.mark.parametrize("hovered", [False, True])
+def test_a_hint_being_thought_over_shows_without_motion(api: Api, open_game: Any, hovered: bool) -> None:
+    """While a hint is worked out (2 s by default, up to a minute) the
+    Hint button pulsed, and that was all it showed: with reduced motion
+    the pulse is off, so the button looked idle (the same pixels) and a
+    click or a tap seemed lost. It holds still, lighter, while it thinks,
+    also under the pointer (a tapped button stays hovered)."""
+    held: list[Any] = []
+    page = open_game(api.play(api.new(variant="terrace", deal_number=1), "c1"), reduced_motion="reduce",
+                     before_goto=lambda page: page.route("**/hint", lambda route: held.append(route)))
+    button = page.locator("#btn-hint")
+    away = (lambda: button.hover()) if hovered else (lambda: page.mouse.move(5, 500))
+    away()
+    idle = button.screenshot(animations="disabled")
+    button.click()
+    until(lambda: len(held) == 1)
+    away()
+    assert button.get_attribute("aria-busy") == "true"
+    assert button.screenshot(animations="disabled") != idle
+    held[0].continue_()
+    page.wait_for_selector("#btn-hint:not([aria-busy])")

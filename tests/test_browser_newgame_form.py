@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, settled
+from browser_support import Api, settled, until
 
 pytestmark = pytest.mark.browser
 
@@ -328,3 +328,37 @@ def test_the_form_keeps_winnable_deals_only_as_the_game_on_the_table_was_started
     page.locator("#btn-new").click()
     page.wait_for_selector("#dlg-new[open]")
     assert not page.locator("#new-winnable").is_checked()
+
+
+def test_the_search_for_a_winnable_deal_is_counted_from_its_request(api: Api, open_game: Any) -> None:
+    """Start with "Winnable deals only" on a game in play asks first
+    whether to leave it, and the form counted the search from Start: while
+    the question waited it said "Looking for a deal the solver proves
+    winnable… 12 s so far, at most 10 s", though nothing was searched yet.
+    It counts from the request, made once the player has answered."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1", "s")
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page = open_game(game, before_goto=lambda page: page.clock.install())
+    status = page.locator("#dlg-new .form-error")
+    page.route("**/api/games", hold)
+    page.locator("#btn-new").click()
+    page.wait_for_selector("#dlg-new[open]")
+    page.locator("#new-winnable").check()
+    page.locator("#new-start").click()
+    page.wait_for_selector("#dlg-confirm[open]")
+    page.clock.run_for(12_000)  # (the player reads the question)
+    assert "so far" not in status.inner_text()
+    page.locator("#dlg-confirm button", has_text="Start a new game").click()
+    until(lambda: len(held) == 1)
+    assert status.inner_text() == "Looking for a deal the solver proves winnable… 0 s so far, at most 10 s."
+    page.clock.run_for(2_000)
+    assert status.inner_text() == "Looking for a deal the solver proves winnable… 2 s so far, at most 10 s."
+    held[0].continue_()
+    page.wait_for_selector(f"body:not([data-game='{game['id']}'])")

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { t, getLanguage } from "./i18n.js";
 import { el } from "./render.js";
-import { app, toast } from "./state.js";
+import { app, closedByBack, toast } from "./state.js";
 
 function blocks(list) {
   return list.map((block) => (block.kind === "ul"
@@ -42,7 +42,10 @@ export async function openRules(section = null) {
   const close = el("button", { type: "button", class: "close", "aria-label": t("btn.close"), text: "×",
     onclick: () => dialog.close() });
   dialog.replaceChildren(el("header", {}, el("h2", { id: "dlg-rules-title", text: `${t("rules.title")}: ${rules.title}` }), close), body);
-  if (!dialog.open) dialog.showModal();
+  if (!dialog.open) {
+    dialog.showModal();
+    closedByBack(dialog);
+  }
   const shown = section && body.querySelector(`[data-section="${section}"]`);
   if (shown) shown.scrollIntoView({ block: "start" });
 }

@@ -5,7 +5,7 @@ import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence, within } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd, relabelEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, el, renderBoard, renderCounters, topCard } from "./render.js";
-import { app, hideToast, say, toast } from "./state.js";
+import { app, backStep, hideToast, keepHref, say, toast } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
 import { followGame, paintTimer, startTimer } from "./timer.js";
 import { announce, watchOtherTabs } from "./tabs.js";
@@ -55,6 +55,24 @@ function snapshot() {
   return rects;
 }
 
+// A replay is a screen of its own: the browser's Back leaves it, as Back
+// to my game does (state.js, backStep). While one is shown: the function
+// that marks its step spent once it is left otherwise.
+let replayLeft = null;
+
+function followReplay(game) {
+  if (game.replay && !replayLeft) {
+    replayLeft = backStep(() => {
+      replayLeft = null;
+      enqueue(() => exitReplay());
+    });
+  } else if (!game.replay && replayLeft) {
+    const left = replayLeft;
+    replayLeft = null;
+    left();
+  }
+}
+
 function show(game, { ghost = null, animate = true } = {}) {
   const before = app.game && board.childElementCount ? snapshot() : null;
   const changedGame = !app.game || app.game.id !== game.id;
@@ -66,6 +84,7 @@ function show(game, { ghost = null, animate = true } = {}) {
   if (changedGame && app.game && !game.replay) say(`${gameTitle(game)}.`);
   app.selected = keptSelection(game);
   app.game = game;
+  followReplay(game);
   // (the hint's toast goes with its marks: it named a move made or passed by)
   if (app.hint) hideToast(app.hint);
   app.hint = null;
@@ -148,7 +167,7 @@ function keepAddress(id) {
   const url = new URL(window.location.href);
   if (!url.searchParams.has("game") || url.searchParams.get("game") === id) return;
   url.searchParams.set("game", id);
-  history.replaceState(history.state, "", url);
+  keepHref(url.href);
 }
 
 // A button of the header or the replay bar that had the focus and is
@@ -1204,8 +1223,11 @@ async function resume(id) {
 // `wanted` says, once the server has answered, whether the new game is
 // still to be shown: a player who closed the New game dialog while a
 // winnable deal was searched for (seconds) and played on keeps that game.
-async function newGame(body, wanted = () => true, signal = undefined) {
+// `asking()` is called as the request goes out (after the player has
+// answered whether to leave the game in play, however long that took).
+async function newGame(body, wanted = () => true, signal = undefined, asking = () => {}) {
   if (!(await confirmLeaving())) return { ok: false, cancelled: true, data: { error: "" } };
+  asking();
   const result = await api.create(body, signal);
   if (!wanted()) return { ok: false, cancelled: true, data: { error: "" } };
   if (!result.ok) return result;

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { t, count, getLanguage, getLocale, sentence } from "./i18n.js";
 import { el } from "./render.js";
-import { app, toast } from "./state.js";
+import { app, closedByBack, toast } from "./state.js";
 import { endScreen } from "./endgame.js";
 import { groupTitle } from "./groups.js";
 import { formatDuration } from "./timer.js";
@@ -18,7 +18,10 @@ const SVG = "http://www.w3.org/2000/svg";
 function open(dialog, title, ...content) {
   const close = el("button", { type: "button", class: "close", "aria-label": t("btn.close"), text: "×", onclick: () => dialog.close() });
   dialog.replaceChildren(el("header", {}, el("h2", { id: `${dialog.id}-title`, text: title }), close), ...content.filter(Boolean));
-  if (!dialog.open) dialog.showModal();
+  if (!dialog.open) {
+    dialog.showModal();
+    closedByBack(dialog);
+  }
 }
 
 // ---------------------------------------------------------------- new game
@@ -156,10 +159,13 @@ export async function openNewGame({ newGame, loadVariants }) {
     const hadFocus = document.activeElement === button;
     button.disabled = true;
     if (hadFocus) closer.focus();
-    // (it takes seconds on some rules: the form counts them, and says the
-    // server's limit, which really stops the search)
+    // (it takes seconds on some rules: the form counts them from the
+    // request, not from Start, which may first ask whether to leave the
+    // game in play, and says the server's limit, which really stops the
+    // search)
     let counting = null;
-    if (body.winnable) {
+    const searching = () => {
+      if (!body.winnable) return;
       const began = performance.now();
       const number = (value) => value.toLocaleString(getLanguage());
       const say = () => {
@@ -169,13 +175,13 @@ export async function openNewGame({ newGame, loadVariants }) {
       };
       say();
       counting = setInterval(say, 1000);
-    }
+    };
     // Closing the form stops the request: the server then stops its search
     // (a winnable deal: seconds of a solver process) and starts no game.
     const stop = new AbortController();
     const abort = () => stop.abort();
     dialog.addEventListener("close", abort);
-    const result = await newGame(body, () => dialog.open, stop.signal);
+    const result = await newGame(body, () => dialog.open, stop.signal, searching);
     if (counting !== null) clearInterval(counting);
     dialog.removeEventListener("close", abort);
     button.disabled = false;

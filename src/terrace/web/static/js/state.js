@@ -105,3 +105,66 @@ export function hideToast(about = undefined) {
   document.querySelector("#toast").className = "toast";
   document.querySelector("#alert").textContent = "";
 }
+
+// The browser's Back (a phone's back gesture) closes a panel or leaves a
+// replay, as it leaves a screen: without a step of its own in the tab's
+// history it left the page instead. Each panel opened and each replay
+// started adds a step (an entry marked with a number, higher up the
+// history); Back closes the screens of the steps it went below. A screen
+// closed otherwise (×, Esc, its buttons, Back to my game) leaves its entry
+// spent, taken again by the next screen; a Back that only goes below spent
+// entries closes the screen of the entry it reaches, or, with none there,
+// goes on back (leaves the page). The page itself never steps back (a
+// step back of its own raced a reload right after Esc).
+const steps = [];  // [{mark, close}] of the screens open, the last on top
+const markOf = (state) => (state && Number.isInteger(state.panel) ? state.panel : 0);
+let current = markOf(history.state);  // the mark of the entry shown (0: none)
+let marks = current;
+
+// The address the page keeps (main.js keepAddress: naming the game shown),
+// else null: an entry of the history reached by Back may name another game.
+let kept = null;
+
+export function keepHref(href) {
+  kept = href;
+  if (location.href !== href) history.replaceState(history.state, "", href);
+}
+
+// A step for a screen that `close()` leaves; returns the function to call
+// when the screen is left otherwise.
+export function backStep(close) {
+  marks += 1;
+  const step = { mark: marks, close };
+  const spent = current !== 0 && !steps.some((s) => s.mark === current);
+  steps.push(step);
+  const state = { ...(history.state || {}), panel: step.mark };
+  if (spent) history.replaceState(state, "");
+  else history.pushState(state, "");
+  current = step.mark;
+  return () => {
+    const at = steps.indexOf(step);
+    if (at >= 0) steps.splice(at, 1);
+  };
+}
+
+export function closedByBack(dialog) {
+  const left = backStep(() => { if (dialog.open) dialog.close(); });
+  dialog.addEventListener("close", left, { once: true });
+}
+
+window.addEventListener("popstate", () => {
+  if (kept && location.href !== kept) history.replaceState(history.state, "", kept);
+  const reached = markOf(history.state);
+  const back = reached < current;
+  current = reached;
+  if (!back) return;  // (forward: a screen closed stays closed)
+  let closed = false;
+  while (steps.length && steps[steps.length - 1].mark > reached) {
+    steps.pop().close();
+    closed = true;
+  }
+  if (closed) return;
+  const here = steps.length && steps[steps.length - 1].mark === reached ? steps.pop() : null;
+  if (here) here.close();
+  else history.back();
+});
