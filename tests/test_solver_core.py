@@ -821,7 +821,7 @@ def _hunting(task: object) -> tuple[object, ...]:
     hunter = task.hunter
     assert hunter is not None
     return (task.result, [str(m) for m in task.line], task.nodes, h.restarts, h.elite, h.elite_found, h.stale,
-            h.spent, h.progress, h.rng.state, hunter.nodes, hunter.best_found)
+            h.spent, h.progress, h.rng.state, hunter.nodes, hunter.best_found, hunter.best_first)
 
 
 @needs_core
