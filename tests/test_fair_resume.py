@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import random
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -390,3 +391,21 @@ def test_better_work_given_back_gives_back_the_kept_solves_of_the_work_it_replac
     asked.give(key, better)
     assert asked._work.get(key) is better
     assert solve_kept.released and solve_kept not in fair.KEPT
+
+
+def test_a_solve_gone_on_with_counts_the_positions_of_every_run_and_the_time_of_the_last() -> None:
+    """SolveResult.seconds of a Solving run again is that run's time (not
+    the time since the first run, idle time between runs included), its
+    nodes the positions of every run."""
+    solving = Solving(Board.from_number(2, get_rules("admirals-patience")), options=UNCHANGED_HUNTERS)
+    try:
+        solving.run(max_seconds=600, max_nodes=2_000)
+        first = solving.result(short_line=False)
+        time.sleep(1.0)
+        solving.run(max_seconds=600, max_nodes=first.nodes + 2_000)
+        second = solving.result(short_line=False)
+        assert second.result == "unknown" and second.nodes > first.nodes
+        assert second.nodes == solving.nodes
+        assert second.seconds < 1.0
+    finally:
+        solving.release()
