@@ -409,3 +409,34 @@ def test_a_solve_gone_on_with_counts_the_positions_of_every_run_and_the_time_of_
         assert second.seconds < 1.0
     finally:
         solving.release()
+
+
+def test_a_sample_cut_short_again_with_no_solve_kept_is_left_for_the_others(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player that keeps no solve (not resumable), asked again, solves a
+    sample cut short once from its start; cut short again, the sample does
+    not fit in a request and stays undecided: the next request goes on to
+    the next sample instead of starting the same one a third time."""
+    made: list[str] = []
+
+    class Recorded(Solving):
+        def __init__(self, board: Board, *args: Any, **kwargs: Any) -> None:
+            super().__init__(board, *args, **kwargs)
+            made.append(board.position())
+
+    monkeypatch.setattr(fair, "Solving", Recorded)
+    obs = observe(_big())
+    player = FairPlayer(replace(ONE_SAMPLE, samples=2), seed=0, positions=PRESS)
+    solved: list[list[str]] = []
+    undecided = []
+    for again in (False, True, True):
+        if again:
+            player.resume(positions=PRESS)
+        made.clear()
+        undecided.append(player.decide(obs, deadline=None, again=again).undecided)
+        solved.append(made[:])
+    first, second = (sample.board.position() for sample in player._samples[:2])
+    assert first != second
+    assert solved[0][:1] == solved[1][:1] == [first]
+    assert first not in solved[2] and solved[2][:1] == [second]
+    assert undecided == [1, 1, 2]
