@@ -440,3 +440,25 @@ def test_a_sample_cut_short_again_with_no_solve_kept_is_left_for_the_others(
     assert solved[0][:1] == solved[1][:1] == [first]
     assert first not in solved[2] and solved[2][:1] == [second]
     assert undecided == [1, 1, 2]
+
+
+def test_a_solve_ended_by_its_own_positions_as_the_request_runs_out_is_not_kept() -> None:
+    """A sample's solve that used exactly its own ``nodes`` in the request's
+    last turn (the request's positions ran out at the same count) ended by
+    its own bound: undecided for good, not cut short, and nothing kept to
+    go on with (it would go on past its own bound)."""
+    obs = observe(_big())
+    probe = Solving(obs.sample(random.Random(0)), all_candidates=False, options=UNCHANGED_HUNTERS)
+    probe.run(max_seconds=600, max_nodes=1)
+    turn = probe.nodes  # (a solve's positions go up a turn at a time)
+    probe.release()
+    most = 3 * turn
+    player = FairPlayer(replace(ONE_SAMPLE, nodes=most), seed=0, positions=most, resumable=True)
+    try:
+        assert player.decide(obs, deadline=None).undecided == 1
+        assert player.positions == most  # (the bound met exactly)
+        (sample,) = player._samples
+        assert (sample.status, sample.cut, sample.solving) == ("unknown", False, {})
+        assert not fair.KEPT
+    finally:
+        player.release()
