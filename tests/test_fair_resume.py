@@ -462,3 +462,28 @@ def test_a_solve_ended_by_its_own_positions_as_the_request_runs_out_is_not_kept(
         assert not fair.KEPT
     finally:
         player.release()
+
+
+def test_a_kept_solve_released_after_its_request_reopened_it_starts_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another hint (another thread) may push a kept solve out of fair.KEPT,
+    releasing it, after this request reopened it to go on with: its sample
+    starts again, the request does not run the released solve (which
+    refuses: 'a released solve runs no more')."""
+    board = _big()
+    asked = AskedHints()
+    _press(board, asked)
+    first, = _kept(asked)
+    resume = FairPlayer.resume
+
+    def resumed_then_pushed_out(self: FairPlayer, *args: Any, **kwargs: Any) -> None:
+        resume(self, *args, **kwargs)
+        for solving in list(fair.KEPT):  # (as another hint's fair.KEPT.put would)
+            fair.KEPT.pop(solving)
+            solving.release()
+
+    monkeypatch.setattr(FairPlayer, "resume", resumed_then_pushed_out)
+    _press(board, asked)
+    assert first.released
+    again, = _kept(asked)
+    assert again is not first and PRESS <= again.nodes < PRESS + 20_000  # (started again)
