@@ -375,3 +375,18 @@ def test_a_survey_holds_no_winning_lines_for_its_figures(tmp_path: Path) -> None
     store = VerdictStore(path)
     assert store.get(get_rules("falling-star"), 7).line == line  # (the store keeps them)
     store.close()
+
+
+def test_a_stored_verdict_of_no_positions_is_sound_and_stays(tmp_path: Path) -> None:
+    """A player that solves nothing (the rule of thumb, a random player)
+    stores its verdicts with 0 positions: such a row is as sound as any,
+    and a later unknown does not replace it (nor is it read as missing)."""
+    rules = get_rules("falling-star")
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    try:
+        store.put(rules, 1, Verdict("won", 0, 0.0, 1.0, "s"), "greedy")
+        kept = store.put(rules, 1, Verdict("unknown", 5, 0.3, 0.3), "greedy")
+        assert (kept.result, kept.nodes, kept.line) == ("won", 0, "s")
+        assert store.get(rules, 1, "greedy") == kept
+    finally:
+        store.close()
