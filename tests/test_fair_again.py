@@ -6,10 +6,16 @@ from __future__ import annotations
 import random
 import threading
 from dataclasses import replace
+from typing import ClassVar
+
+import pytest
 
 from terrace.board import Board
+from terrace.moves import Move
+from terrace.solver import advice
 from terrace.solver.advice import HINT_SETTINGS, AskedHints, _founded, fair_hint
 from terrace.solver.decision import Decision
+from terrace.solver.fair import FairSettings
 from terrace.solver.observation import observe
 from terrace.variants import get_rules
 from terrace.web import hints
@@ -154,3 +160,53 @@ def test_a_round_of_mostly_undecided_samples_is_followed_by_a_larger_one_across_
     assert founded == sorted(founded), founded
     work, = asked._work.values()
     assert work.settings.nodes == 4 * 4 * 4_096  # (two rounds done, the third under way)
+
+
+class _Round:
+    """A stand-in fair player whose every decision is ``undecided`` of 4
+    samples undecided; the positions per sample of each one made are
+    kept in ``made``."""
+
+    made: ClassVar[list[int]] = []
+    undecided = 0
+
+    def __init__(self, settings: FairSettings, *args: object, **kwargs: object) -> None:
+        self.settings, self.positions = settings, 0
+        _Round.made.append(settings.nodes)
+
+    def decide(self, *args: object, **kwargs: object) -> Decision:
+        return Decision(Move.parse("s"), "sampled", samples=4, undecided=_Round.undecided)
+
+    def stopped(self) -> bool:
+        return False
+
+    def resume(self, *args: object) -> None:
+        pass
+
+    def release(self) -> None:
+        pass
+
+    def weight(self) -> int:
+        return 0
+
+    def kept_bytes(self) -> int:
+        return 0
+
+
+@pytest.mark.parametrize("again", [False, True])
+def test_a_fair_hint_escalates_while_more_than_half_undecided_up_to_the_most_positions(
+        monkeypatch: pytest.MonkeyPatch, again: bool) -> None:
+    """Half the samples undecided is not 'most': no larger round. Every
+    one undecided, rounds of ESCALATION times the positions follow up to
+    exactly MOST_NODES a sample, not beyond (the hint asked once and the
+    hint asked again alike)."""
+    monkeypatch.setattr(advice, "FairPlayer", _Round)
+    board = _drawn()
+    for undecided, first, rounds in ((2, 4_096, [4_096]),
+                                     (4, advice.MOST_NODES // advice.ESCALATION,
+                                      [advice.MOST_NODES // advice.ESCALATION, advice.MOST_NODES])):
+        monkeypatch.setattr(_Round, "made", [])
+        monkeypatch.setattr(_Round, "undecided", undecided)
+        fair_hint(board, settings=replace(HINT_SETTINGS, nodes=first), seed=3, seconds=600,
+                  asked=AskedHints() if again else None)
+        assert _Round.made == rounds
