@@ -164,8 +164,8 @@ def test_a_round_of_mostly_undecided_samples_is_followed_by_a_larger_one_across_
 
 class _Round:
     """A stand-in fair player whose every decision is ``undecided`` of 4
-    samples undecided; the positions per sample of each one made are
-    kept in ``made``."""
+    samples undecided, its move t<n>f for the n-th one made; the positions
+    per sample of each one made are kept in ``made``."""
 
     made: ClassVar[list[int]] = []
     undecided = 0
@@ -175,7 +175,8 @@ class _Round:
         _Round.made.append(settings.nodes)
 
     def decide(self, *args: object, **kwargs: object) -> Decision:
-        return Decision(Move.parse("s"), "sampled", samples=4, undecided=_Round.undecided)
+        move = Move.parse(f"t{len(_Round.made)}f")  # (each round's own move)
+        return Decision(move, "sampled", samples=4, undecided=_Round.undecided)
 
     def stopped(self) -> bool:
         return False
@@ -210,3 +211,15 @@ def test_a_fair_hint_escalates_while_more_than_half_undecided_up_to_the_most_pos
         fair_hint(board, settings=replace(HINT_SETTINGS, nodes=first), seed=3, seconds=600,
                   asked=AskedHints() if again else None)
         assert _Round.made == rounds
+
+
+@pytest.mark.parametrize("again", [False, True])
+def test_of_rounds_that_decide_as_many_samples_the_later_ones_answer(
+        monkeypatch: pytest.MonkeyPatch, again: bool) -> None:
+    monkeypatch.setattr(advice, "FairPlayer", _Round)
+    monkeypatch.setattr(_Round, "made", [])
+    monkeypatch.setattr(_Round, "undecided", 4)
+    most = advice.MOST_NODES // advice.ESCALATION
+    answer = fair_hint(_drawn(), settings=replace(HINT_SETTINGS, nodes=most), seed=3, seconds=600,
+                       asked=AskedHints() if again else None)
+    assert len(_Round.made) == 2 and str(answer.move) == "t2f"
