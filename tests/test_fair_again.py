@@ -223,3 +223,18 @@ def test_of_rounds_that_decide_as_many_samples_the_later_ones_answer(
     answer = fair_hint(_drawn(), settings=replace(HINT_SETTINGS, nodes=most), seed=3, seconds=600,
                        asked=AskedHints() if again else None)
     assert len(_Round.made) == 2 and str(answer.move) == "t2f"
+
+
+def test_a_decision_given_with_half_its_samples_undecided_is_the_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """fair_answer's ``decided`` (the base-card chances, made already) is
+    the answer unless most of its samples are undecided: half is not most."""
+
+    def no_new_hint(*args: object, **kwargs: object) -> Decision:
+        raise AssertionError("decided again")
+
+    monkeypatch.setattr(advice, "fair_hint", no_new_hint)
+    decided = Decision(Move.parse("s"), "sampled", samples=4, undecided=2)
+    assert advice.fair_answer(_drawn(), 600, decided=decided) is decided
+    with pytest.raises(AssertionError, match="decided again"):
+        advice.fair_answer(_drawn(), 600, decided=replace(decided, undecided=3))

@@ -390,3 +390,18 @@ def test_a_stored_verdict_of_no_positions_is_sound_and_stays(tmp_path: Path) -> 
         assert store.get(rules, 1, "greedy") == kept
     finally:
         store.close()
+
+
+def test_an_unknown_as_strong_as_the_stored_one_replaces_it(tmp_path: Path) -> None:
+    """Only a stronger search's unknown (a newer solver or a larger budget)
+    stays in place of a later one: of the same solver and budget, the one
+    put last is stored (its positions and time)."""
+    rules = get_rules("falling-star")
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    try:
+        store.put(rules, 1, Verdict("unknown", 5, 0.3, 0.3))
+        kept = store.put(rules, 1, Verdict("unknown", 9, 0.31, 0.3))
+        assert (kept.nodes, kept.seconds) == (9, 0.31)
+        assert store.get(rules, 1) == kept
+    finally:
+        store.close()
