@@ -405,3 +405,23 @@ def test_an_unknown_as_strong_as_the_stored_one_replaces_it(tmp_path: Path) -> N
         assert store.get(rules, 1) == kept
     finally:
         store.close()
+
+
+def test_a_newer_solvers_unknown_of_the_same_budget_stays(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file shared with a newer Terrace keeps its newer searches: an
+    unknown of a newer solver is not replaced by this one's of the same
+    budget (nor of a smaller one)."""
+    from terrace.solver import verdicts
+
+    rules = get_rules("falling-star")
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    try:
+        with monkeypatch.context() as newer:
+            newer.setattr(verdicts, "SOLVER_VERSION", verdicts.SOLVER_VERSION + 1)
+            store.put(rules, 1, Verdict("unknown", 5, 0.3, 0.3))
+        for budget in (0.3, 0.2):
+            kept = store.put(rules, 1, Verdict("unknown", 9, budget, budget))
+            assert (kept.nodes, kept.max_seconds) == (5, 0.3)
+    finally:
+        store.close()
