@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from dataclasses import replace
 from typing import ClassVar
 
@@ -238,3 +239,22 @@ def test_a_decision_given_with_half_its_samples_undecided_is_the_answer(
     assert advice.fair_answer(_drawn(), 600, decided=decided) is decided
     with pytest.raises(AssertionError, match="decided again"):
         advice.fair_answer(_drawn(), 600, decided=replace(decided, undecided=3))
+
+
+def test_the_fair_answer_gives_the_sampling_only_what_its_checks_left_of_the_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks before the sampling (the open hint's solve) are part of
+    the hint's time: the sampling gets what is left, not the whole."""
+    given: list[float] = []
+
+    def slow_open_hint(*args: object, **kwargs: object) -> None:
+        time.sleep(0.3)
+
+    def sampled(*args: object, seconds: float, **kwargs: object) -> Decision:
+        given.append(seconds)
+        return Decision(Move.parse("s"), "sampled", samples=4)
+
+    monkeypatch.setattr(advice, "open_hint", slow_open_hint)
+    monkeypatch.setattr(advice, "fair_hint", sampled)
+    advice.fair_answer(_drawn(), 1.0)
+    assert len(given) == 1 and given[0] <= 0.7
