@@ -985,3 +985,11 @@ def test_a_game_moved_in_leaves_the_log_clock_on_this_computers_time() -> None:
     block = summarize([moved_in, first, second, imported])["overall"]
     assert (block["won"], block["lost"]) == (2, 1)
     assert (block["current_streak"], block["best_streak"], block["current_losing_streak"]) == (0, 2, 1)
+
+
+def test_a_result_with_no_time_is_counted_on_no_day() -> None:
+    """A row whose times were unreadable (each read as 0) still counts its
+    result, but on no calendar day (not 1 January 1970)."""
+    game = GameFacts("terrace", "lost", 9, 0, 0, 0.0, 0.0, None, None)
+    block = summarize([game])["overall"]
+    assert (block["lost"], block["days"]) == (1, [])
