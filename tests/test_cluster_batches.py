@@ -364,3 +364,73 @@ def test_a_cluster_error_in_the_survey_is_said_as_it_is(tmp_path: Path,
     finally:
         store.close()
     assert str(refused.value).startswith("no worker that can run the deals joined the scheduler in 0 s")
+
+
+class Clock:
+    """A clock that moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_wait_for_a_worker_counts_from_when_the_last_one_was_usable() -> None:
+    """A survey whose only worker leaves (restarted, say) after running for
+    longer than WORKER_WAIT waits WORKER_WAIT for another, counted from when
+    it was last usable, not from the start; likewise a scheduler that stops
+    answering is given CONNECT_SECONDS from when it last answered."""
+    clock = Clock()
+    client = Client(["tcp://a:1"])
+    fleet = cluster._Fleet(client, cluster.worker_versions(), None, clock=clock)
+    assert fleet.refresh() == {"tcp://a:1"}
+    clock.now += 10 * cluster.WORKER_WAIT
+    assert fleet.refresh() == {"tcp://a:1"}
+    client.workers = []
+    clock.now += cluster.WORKER_WAIT
+    assert fleet.refresh() == set()
+    clock.now += 1.0
+    with pytest.raises(ClusterError, match=r"^no worker that can run the deals joined the scheduler in"):
+        fleet.refresh()
+    client.workers = ["tcp://a:1"]
+    clock.now += 10 * cluster.CONNECT_SECONDS
+    assert fleet.refresh() == {"tcp://a:1"}
+    client.status = "connecting"
+    clock.now += cluster.CONNECT_SECONDS
+    assert fleet.refresh() == set()
+    clock.now += 1.0
+    with pytest.raises(ClusterError, match=r"^the scheduler stopped answering \(client connecting\)"):
+        fleet.refresh()
+
+
+def test_a_scheduler_that_times_out_and_a_check_that_does_not_come_back_are_given_their_full_time() -> None:
+    """A scheduler that does not answer is given CONNECT_SECONDS from its
+    last answer, a worker's version check CHECK_SECONDS from when it was
+    sent: exactly that long is not yet too long."""
+    clock = Clock()
+
+    class Silent(Client):
+        silent = False
+
+        def nthreads(self, callback_timeout: float | None = None) -> dict[str, int]:
+            if self.silent:
+                raise TimeoutError
+            return super().nthreads(callback_timeout)
+
+    client = Silent(["tcp://a:1", "tcp://slow:1"], check_after={"tcp://slow:1": 600.0})
+    said: list[str] = []
+    fleet = cluster._Fleet(client, cluster.worker_versions(), said.append, clock=clock)
+    assert fleet.refresh() == {"tcp://a:1"}
+    clock.now += cluster.CHECK_SECONDS
+    assert fleet.refresh() == {"tcp://a:1"} and "tcp://slow:1" in fleet.checking and not said
+    clock.now += 1.0
+    assert fleet.refresh() == {"tcp://a:1"} and "tcp://slow:1" in fleet.bad
+    assert said == [f"worker tcp://slow:1 did not report its versions within {cluster.CHECK_SECONDS:g} s "
+                    "(frozen or overloaded?); it is left out"]
+    client.silent = True
+    clock.now += cluster.CONNECT_SECONDS
+    assert fleet.refresh() == set()
+    clock.now += 1.0
+    with pytest.raises(ClusterError, match=r"^the scheduler did not answer for"):
+        fleet.refresh()

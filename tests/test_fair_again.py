@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from dataclasses import replace
+from typing import ClassVar
+
+import pytest
 
 from terrace.board import Board
+from terrace.moves import Move
+from terrace.solver import advice
 from terrace.solver.advice import HINT_SETTINGS, AskedHints, _founded, fair_hint
 from terrace.solver.decision import Decision
+from terrace.solver.fair import FairSettings
 from terrace.solver.observation import observe
 from terrace.variants import get_rules
 from terrace.web import hints
@@ -154,3 +161,100 @@ def test_a_round_of_mostly_undecided_samples_is_followed_by_a_larger_one_across_
     assert founded == sorted(founded), founded
     work, = asked._work.values()
     assert work.settings.nodes == 4 * 4 * 4_096  # (two rounds done, the third under way)
+
+
+class _Round:
+    """A stand-in fair player whose every decision is ``undecided`` of 4
+    samples undecided, its move t<n>f for the n-th one made; the positions
+    per sample of each one made are kept in ``made``."""
+
+    made: ClassVar[list[int]] = []
+    undecided = 0
+
+    def __init__(self, settings: FairSettings, *args: object, **kwargs: object) -> None:
+        self.settings, self.positions = settings, 0
+        _Round.made.append(settings.nodes)
+
+    def decide(self, *args: object, **kwargs: object) -> Decision:
+        move = Move.parse(f"t{len(_Round.made)}f")  # (each round's own move)
+        return Decision(move, "sampled", samples=4, undecided=_Round.undecided)
+
+    def stopped(self) -> bool:
+        return False
+
+    def resume(self, *args: object) -> None:
+        pass
+
+    def release(self) -> None:
+        pass
+
+    def weight(self) -> int:
+        return 0
+
+    def kept_bytes(self) -> int:
+        return 0
+
+
+@pytest.mark.parametrize("again", [False, True])
+def test_a_fair_hint_escalates_while_more_than_half_undecided_up_to_the_most_positions(
+        monkeypatch: pytest.MonkeyPatch, again: bool) -> None:
+    """Half the samples undecided is not 'most': no larger round. Every
+    one undecided, rounds of ESCALATION times the positions follow up to
+    exactly MOST_NODES a sample, not beyond (the hint asked once and the
+    hint asked again alike)."""
+    monkeypatch.setattr(advice, "FairPlayer", _Round)
+    board = _drawn()
+    for undecided, first, rounds in ((2, 4_096, [4_096]),
+                                     (4, advice.MOST_NODES // advice.ESCALATION,
+                                      [advice.MOST_NODES // advice.ESCALATION, advice.MOST_NODES])):
+        monkeypatch.setattr(_Round, "made", [])
+        monkeypatch.setattr(_Round, "undecided", undecided)
+        fair_hint(board, settings=replace(HINT_SETTINGS, nodes=first), seed=3, seconds=600,
+                  asked=AskedHints() if again else None)
+        assert _Round.made == rounds
+
+
+@pytest.mark.parametrize("again", [False, True])
+def test_of_rounds_that_decide_as_many_samples_the_later_ones_answer(
+        monkeypatch: pytest.MonkeyPatch, again: bool) -> None:
+    monkeypatch.setattr(advice, "FairPlayer", _Round)
+    monkeypatch.setattr(_Round, "made", [])
+    monkeypatch.setattr(_Round, "undecided", 4)
+    most = advice.MOST_NODES // advice.ESCALATION
+    answer = fair_hint(_drawn(), settings=replace(HINT_SETTINGS, nodes=most), seed=3, seconds=600,
+                       asked=AskedHints() if again else None)
+    assert len(_Round.made) == 2 and str(answer.move) == "t2f"
+
+
+def test_a_decision_given_with_half_its_samples_undecided_is_the_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """fair_answer's ``decided`` (the base-card chances, made already) is
+    the answer unless most of its samples are undecided: half is not most."""
+
+    def no_new_hint(*args: object, **kwargs: object) -> Decision:
+        raise AssertionError("decided again")
+
+    monkeypatch.setattr(advice, "fair_hint", no_new_hint)
+    decided = Decision(Move.parse("s"), "sampled", samples=4, undecided=2)
+    assert advice.fair_answer(_drawn(), 600, decided=decided) is decided
+    with pytest.raises(AssertionError, match="decided again"):
+        advice.fair_answer(_drawn(), 600, decided=replace(decided, undecided=3))
+
+
+def test_the_fair_answer_gives_the_sampling_only_what_its_checks_left_of_the_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checks before the sampling (the open hint's solve) are part of
+    the hint's time: the sampling gets what is left, not the whole."""
+    given: list[float] = []
+
+    def slow_open_hint(*args: object, **kwargs: object) -> None:
+        time.sleep(0.3)
+
+    def sampled(*args: object, seconds: float, **kwargs: object) -> Decision:
+        given.append(seconds)
+        return Decision(Move.parse("s"), "sampled", samples=4)
+
+    monkeypatch.setattr(advice, "open_hint", slow_open_hint)
+    monkeypatch.setattr(advice, "fair_hint", sampled)
+    advice.fair_answer(_drawn(), 1.0)
+    assert len(given) == 1 and given[0] <= 0.7

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import random
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -390,3 +391,99 @@ def test_better_work_given_back_gives_back_the_kept_solves_of_the_work_it_replac
     asked.give(key, better)
     assert asked._work.get(key) is better
     assert solve_kept.released and solve_kept not in fair.KEPT
+
+
+def test_a_solve_gone_on_with_counts_the_positions_of_every_run_and_the_time_of_the_last() -> None:
+    """SolveResult.seconds of a Solving run again is that run's time (not
+    the time since the first run, idle time between runs included), its
+    nodes the positions of every run."""
+    solving = Solving(Board.from_number(2, get_rules("admirals-patience")), options=UNCHANGED_HUNTERS)
+    try:
+        solving.run(max_seconds=600, max_nodes=2_000)
+        first = solving.result(short_line=False)
+        time.sleep(1.0)
+        solving.run(max_seconds=600, max_nodes=first.nodes + 2_000)
+        second = solving.result(short_line=False)
+        assert second.result == "unknown" and second.nodes > first.nodes
+        assert second.nodes == solving.nodes
+        assert second.seconds < 1.0
+    finally:
+        solving.release()
+
+
+def test_a_sample_cut_short_again_with_no_solve_kept_is_left_for_the_others(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player that keeps no solve (not resumable), asked again, solves a
+    sample cut short once from its start; cut short again, the sample does
+    not fit in a request and stays undecided: the next request goes on to
+    the next sample instead of starting the same one a third time."""
+    made: list[str] = []
+
+    class Recorded(Solving):
+        def __init__(self, board: Board, *args: Any, **kwargs: Any) -> None:
+            super().__init__(board, *args, **kwargs)
+            made.append(board.position())
+
+    monkeypatch.setattr(fair, "Solving", Recorded)
+    obs = observe(_big())
+    player = FairPlayer(replace(ONE_SAMPLE, samples=2), seed=0, positions=PRESS)
+    solved: list[list[str]] = []
+    undecided = []
+    for again in (False, True, True):
+        if again:
+            player.resume(positions=PRESS)
+        made.clear()
+        undecided.append(player.decide(obs, deadline=None, again=again).undecided)
+        solved.append(made[:])
+    first, second = (sample.board.position() for sample in player._samples[:2])
+    assert first != second
+    assert solved[0][:1] == solved[1][:1] == [first]
+    assert first not in solved[2] and solved[2][:1] == [second]
+    assert undecided == [1, 1, 2]
+
+
+def test_a_solve_ended_by_its_own_positions_as_the_request_runs_out_is_not_kept() -> None:
+    """A sample's solve that used exactly its own ``nodes`` in the request's
+    last turn (the request's positions ran out at the same count) ended by
+    its own bound: undecided for good, not cut short, and nothing kept to
+    go on with (it would go on past its own bound)."""
+    obs = observe(_big())
+    probe = Solving(obs.sample(random.Random(0)), all_candidates=False, options=UNCHANGED_HUNTERS)
+    probe.run(max_seconds=600, max_nodes=1)
+    turn = probe.nodes  # (a solve's positions go up a turn at a time)
+    probe.release()
+    most = 3 * turn
+    player = FairPlayer(replace(ONE_SAMPLE, nodes=most), seed=0, positions=most, resumable=True)
+    try:
+        assert player.decide(obs, deadline=None).undecided == 1
+        assert player.positions == most  # (the bound met exactly)
+        (sample,) = player._samples
+        assert (sample.status, sample.cut, sample.solving) == ("unknown", False, {})
+        assert not fair.KEPT
+    finally:
+        player.release()
+
+
+def test_a_kept_solve_released_after_its_request_reopened_it_starts_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another hint (another thread) may push a kept solve out of fair.KEPT,
+    releasing it, after this request reopened it to go on with: its sample
+    starts again, the request does not run the released solve (which
+    refuses: 'a released solve runs no more')."""
+    board = _big()
+    asked = AskedHints()
+    _press(board, asked)
+    first, = _kept(asked)
+    resume = FairPlayer.resume
+
+    def resumed_then_pushed_out(self: FairPlayer, *args: Any, **kwargs: Any) -> None:
+        resume(self, *args, **kwargs)
+        for solving in list(fair.KEPT):  # (as another hint's fair.KEPT.put would)
+            fair.KEPT.pop(solving)
+            solving.release()
+
+    monkeypatch.setattr(FairPlayer, "resume", resumed_then_pushed_out)
+    _press(board, asked)
+    assert first.released
+    again, = _kept(asked)
+    assert again is not first and PRESS <= again.nodes < PRESS + 20_000  # (started again)

@@ -821,7 +821,7 @@ def _hunting(task: object) -> tuple[object, ...]:
     hunter = task.hunter
     assert hunter is not None
     return (task.result, [str(m) for m in task.line], task.nodes, h.restarts, h.elite, h.elite_found, h.stale,
-            h.spent, h.progress, h.rng.state, hunter.nodes, hunter.best_found)
+            h.spent, h.progress, h.rng.state, hunter.nodes, hunter.best_found, hunter.best_first)
 
 
 @needs_core
@@ -1326,3 +1326,19 @@ def test_the_python_search_stops_at_the_same_entry_as_the_core_with_a_memory_cap
         assert python == core, (seed, python[:3], core[:3])
     if most == 1:
         assert python[:2] == ("memory", 2)
+
+
+@needs_core
+@pytest.mark.parametrize("extra", [{"order": 2, "shuffle": 5}, {"order": 1, "dig_only": True},
+                                   {"order": 1, "dig_only": True, "shuffle": 3}])
+def test_core_follows_python_on_whole_deals_unranked_and_digging(extra: dict[str, Any]) -> None:
+    # the endgames above leave few piles to order, and dig out few: the
+    # unranked order (no shorter source piles first) and the digging
+    # hunter's check of a pile, on whole deals
+    for name in ("terrace", "generals-patience"):
+        board = Board.from_number(3, get_rules(name))
+        if board.choosing:
+            board.push(next(iter(board.legal_moves)))
+        python = run(board, Options(core="python", **extra), 20_000)
+        core = run(board, Options(core="compiled", **extra), 20_000)
+        assert core == python, (name, extra)

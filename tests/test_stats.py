@@ -968,3 +968,28 @@ def test_a_game_with_a_move_and_no_start_time_counts_as_played(moves: int, start
     game = GameFacts("terrace", "lost", moves, 0, 0, 10.0, 20.0, None, 20.0)
     assert game.started is started
     assert summarize([game])["overall"]["played"] == int(started)
+
+
+def test_a_game_moved_in_leaves_the_log_clock_on_this_computers_time() -> None:
+    """A game opened on another computer (moved in, played on here) has
+    that computer's creation time: read into the log's clock it put every
+    later result here after an imported one of an earlier time, and the
+    current streak counted the wrong results last."""
+    moved_in = GameFacts("terrace", "playing", 3, 0, 0, 10_000.0, 300.0, 10_000.0, None,
+                         opened_elsewhere=True, opened_seq=1, changed_seq=6)
+    first = GameFacts("terrace", "won", 80, 0, 0, 90.0, 100.0, 95.0, 100.0, won_at=100.0,
+                      opened_seq=2, changed_seq=3, result_seq=3)
+    second = GameFacts("terrace", "won", 80, 0, 0, 150.0, 200.0, 155.0, 200.0, won_at=200.0,
+                       opened_seq=4, changed_seq=5, result_seq=5)
+    imported = GameFacts("terrace", "lost", 9, 0, 0, 4_000.0, 5_000.0, 4_001.0, 5_000.0, imported=True)
+    block = summarize([moved_in, first, second, imported])["overall"]
+    assert (block["won"], block["lost"]) == (2, 1)
+    assert (block["current_streak"], block["best_streak"], block["current_losing_streak"]) == (0, 2, 1)
+
+
+def test_a_result_with_no_time_is_counted_on_no_day() -> None:
+    """A row whose times were unreadable (each read as 0) still counts its
+    result, but on no calendar day (not 1 January 1970)."""
+    game = GameFacts("terrace", "lost", 9, 0, 0, 0.0, 0.0, None, None)
+    block = summarize([game])["overall"]
+    assert (block["lost"], block["days"]) == (1, [])

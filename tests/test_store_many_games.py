@@ -406,3 +406,23 @@ def test_a_deal_string_as_written_is_told_as_the_card_codes_one_by_one_tell_it(
     text = between.join(parts)
     spelled = re.fullmatch(f"(?:{codes})(?: (?:{codes}))*", text) is not None
     assert (rows.WRITTEN_DEAL.fullmatch(text) is not None) == spelled
+
+
+def test_with_a_counting_trigger_away_no_game_is_taken_on_trust_by_the_statistics(tmp_path: Path) -> None:
+    """While a trigger that counts the changes to moves is away (dropped by
+    hand, not made again), a game's count says nothing: a move another
+    connection changes under an untouched row is still found."""
+    path = tmp_path / "games.sqlite"
+    record = golden("terrace-won")
+    with open_store(path) as writer:
+        for _ in range(3):
+            play(writer, start(writer, record), record.moves[:4])
+        ids = writer.game_ids()
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP TRIGGER moves_update_counted")
+    with open_store(path, read_only=True) as store:
+        assert store.statistics()["overall"]["played"] == 3
+        with sqlite3.connect(path) as conn:
+            conn.execute("UPDATE moves SET move = 't9t9' WHERE game_id = ? AND ply = 3", (ids[1],))
+        found = store.statistics()
+        assert (found["overall"]["played"], found["damaged"]) == (2, 1)

@@ -275,3 +275,32 @@ def test_a_fold_under_way_in_another_process_is_not_taken_for_a_copy(tmp_path: P
         made += _new_games(client, 1)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.sqlite"]
     assert len(_games_in(db)) == 7
+
+
+def test_a_backup_copied_over_after_another_server_wrote_and_folded_its_log_is_still_noticed(
+        tmp_path: Path) -> None:
+    """The other server's change and fold move the file; the store takes
+    that as SQLite's own and measures a copy from there: a backup copied
+    over afterwards is still refused, not read through the old log."""
+    db, backup, _ = _backup_of_two_games(tmp_path)
+    with open_store(db) as store, open_store(db) as other:
+        client = _client(store)
+        later = _new_games(client, 2)
+        _new_games(_client(other), 2)
+        assert other._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0
+        assert client.get("/api/games?recent=20").status_code == 200
+        _new_games(client, 1)
+        shutil.copyfile(backup, db)
+        moved = client.post(f"/api/games/{later[-1]}/moves", json={"move": "c2"})
+        assert moved.status_code == 503 and moved.json()["code"] == "store-unavailable"
+
+
+def test_a_database_deleted_while_in_use_is_said_to_be_gone(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite"
+    with open_store(db) as store:
+        client = _client(store)
+        (made,) = _new_games(client, 1)
+        db.unlink()
+        moved = client.post(f"/api/games/{made}/moves", json={"move": "c2"})
+        assert moved.status_code == 503 and moved.json()["code"] == "not-saved"
+        assert "games.sqlite was moved, replaced or deleted while in use" in moved.json()["error"]

@@ -490,3 +490,21 @@ def test_a_survey_on_an_ascii_terminal_writes_ascii_and_escapes_what_has_no_stan
     said = done.stdout.decode("ascii") + done.stderr.decode("ascii")
     assert "falling-star (perfect): 2 deals" in said
     assert f"wrote {tmp_path}/\\xe9/survey-falling-star-1-2-" in said, said
+
+
+@pytest.mark.parametrize("code", [1, -int(signal.SIGKILL), -int(signal.SIGTERM)])
+def test_a_worker_that_exited_with_an_error_or_was_killed_by_a_signal_is_said_to_have_died(code: int) -> None:
+    """A pool worker's exit code is negative when a signal killed it (the
+    kernel's out-of-memory killer sends SIGKILL): that is a death too, not
+    the end of its share of deals; one that ended well (0) is forgotten."""
+    from types import SimpleNamespace
+
+    from terrace.solver import survey
+
+    ended_well = SimpleNamespace(_popen=SimpleNamespace(returncode=0))
+    running: dict[int, object] = {1: ended_well, 2: SimpleNamespace(_popen=SimpleNamespace(returncode=None))}
+    survey._none_died(running)
+    assert list(running) == [2]
+    running[3] = SimpleNamespace(_popen=SimpleNamespace(returncode=code))
+    with pytest.raises(survey.WorkerDiedError, match=r"^a worker process died \(killed, or out of memory\)"):
+        survey._none_died(running)

@@ -414,3 +414,53 @@ def test_a_resumed_survey_holds_its_figures_not_a_verdict_object_per_deal(tmp_pa
     assert figures == (deals, 13_333, 13_334, 13_333)
     assert report["seconds"] == round(sum((d % 97) / 1e5 for d in range(1, deals + 1)), 3)
     assert peak / deals < 120, peak / deals  # (733 bytes a deal on the old code)
+
+
+def test_a_stored_verdict_of_no_positions_is_sound_and_stays(tmp_path: Path) -> None:
+    """A player that solves nothing (the rule of thumb, a random player)
+    stores its verdicts with 0 positions: such a row is as sound as any,
+    and a later unknown does not replace it (nor is it read as missing)."""
+    rules = get_rules("falling-star")
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    try:
+        store.put(rules, 1, Verdict("won", 0, 0.0, 1.0, "s"), "greedy")
+        kept = store.put(rules, 1, Verdict("unknown", 5, 0.3, 0.3), "greedy")
+        assert (kept.result, kept.nodes, kept.line) == ("won", 0, "s")
+        assert store.get(rules, 1, "greedy") == kept
+    finally:
+        store.close()
+
+
+def test_an_unknown_as_strong_as_the_stored_one_replaces_it(tmp_path: Path) -> None:
+    """Only a stronger search's unknown (a newer solver or a larger budget)
+    stays in place of a later one: of the same solver and budget, the one
+    put last is stored (its positions and time)."""
+    rules = get_rules("falling-star")
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    try:
+        store.put(rules, 1, Verdict("unknown", 5, 0.3, 0.3))
+        kept = store.put(rules, 1, Verdict("unknown", 9, 0.31, 0.3))
+        assert (kept.nodes, kept.seconds) == (9, 0.31)
+        assert store.get(rules, 1) == kept
+    finally:
+        store.close()
+
+
+def test_a_newer_solvers_unknown_of_the_same_budget_stays(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file shared with a newer Terrace keeps its newer searches: an
+    unknown of a newer solver is not replaced by this one's of the same
+    budget (nor of a smaller one)."""
+    from terrace.solver import verdicts
+
+    rules = get_rules("falling-star")
+    store = VerdictStore(str(tmp_path / "v.sqlite3"))
+    try:
+        with monkeypatch.context() as newer:
+            newer.setattr(verdicts, "SOLVER_VERSION", verdicts.SOLVER_VERSION + 1)
+            store.put(rules, 1, Verdict("unknown", 5, 0.3, 0.3))
+        for budget in (0.3, 0.2):
+            kept = store.put(rules, 1, Verdict("unknown", 9, budget, budget))
+            assert (kept.nodes, kept.max_seconds) == (5, 0.3)
+    finally:
+        store.close()

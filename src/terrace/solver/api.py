@@ -134,7 +134,10 @@ class SolveResult:
     candidates: list[tuple[Move, str]] = field(default_factory=list)
     """While choosing: each candidate ``c<i>`` with its own result."""
     nodes: int = 0
+    """Positions entered (by every run of a :class:`Solving`)."""
     seconds: float = 0.0
+    """The time taken (by the last run of a :class:`Solving`: a run that goes
+    on does not count the runs before it, nor the time between runs)."""
     reason: str = ""
     """Why the result is unknown: ``"time"``, ``"nodes"``, ``"memory"`` or ``"cancelled"``."""
     best_move: Move | None = None

@@ -525,17 +525,19 @@ def run_cluster_survey(
 
 class _Fleet:
     """The workers of the cluster, each checked once (:func:`worker_versions`,
-    run as a task on it, with a deadline) before it gets a batch."""
+    run as a task on it, with a deadline) before it gets a batch. Its
+    waits are measured by ``clock`` (a test passes its own)."""
 
     def __init__(self, client: Any, versions: dict[str, str], warn: Warn | None,
-                 stopped: Callable[[], None] = lambda: None) -> None:
+                 stopped: Callable[[], None] = lambda: None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.client, self.versions, self.warn, self.stopped = client, versions, warn, stopped
+        self.clock = clock
         self.current: set[str] = set()
         self.good: set[str] = set()
         self.bad: dict[str, str] = {}
         self.checking: dict[str, tuple[Any, float]] = {}
-        self.idle_since = time.perf_counter()
-        self.seen = time.perf_counter()
+        self.idle_since = self.seen = clock()
 
     def refresh(self) -> set[str]:
         """Look at the scheduler's workers, check the new ones; the usable
@@ -543,7 +545,7 @@ class _Fleet:
         the deals and none is on its way; first takes a stop heard meanwhile
         (``stopped``, see :func:`terrace.solver.stops.stops_kept`)."""
         self.stopped()
-        now = time.perf_counter()
+        now = self.clock()
         if self.client.status not in ("running", "newly-created"):
             if now - self.seen > CONNECT_SECONDS:
                 raise ClusterError(f"the scheduler stopped answering (client {self.client.status}) for "
