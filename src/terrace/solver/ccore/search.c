@@ -285,7 +285,8 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
             for (int i = s->nstk - 1; i >= lo; i--) {
                 if (s->want[s->SK[s->stk[i]]] > 0) {
                     int d = first;
-                    while (out[d] != DRAW) d++;
+                    while (d < n && out[d] != DRAW) d++;
+                    if (d == n) break;  /* (never: a stock lets the search draw) */
                     for (; d > first; d--) out[d] = out[d - 1];
                     out[first] = DRAW;
                     break;
