@@ -25,8 +25,9 @@ from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
 from terrace.solver.movegen import MoveGen
+from terrace.solver.options import STOCK_LOOKAHEAD_MOST
 from terrace.solver.search import Options, Search, core_available, core_profiled
-from terrace.solver.state import DRAW, SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
+from terrace.solver.state import DRAW, DST_FOUNDATION, SRC_RESERVE, SRC_RETURN, SRC_WASTE, State
 from terrace.variants import get_rules
 
 needs_core = pytest.mark.skipif(not core_available(), reason="the compiled core is not built")
@@ -42,6 +43,7 @@ OPTION_SETS = [
     {"live_best": True, "reserve_weight": 5, "order": 1, "shuffle": 9},
     {"hunt_mix": 1, "order": 2, "shuffle": 5},
     {"hunt_mix": 3, "order": 2, "shuffle": 8},  # (8 % 3: foundation moves shuffled in now and then)
+    {"stock_lookahead": 2, "hunt_mix": 2, "order": 2, "shuffle": 5},
 ]
 WHOLE_DEAL_SETS = OPTION_SETS[:1] + OPTION_SETS[3:4]
 """The switches the whole deals are run under (docs/winnability.md says how many)."""
@@ -763,8 +765,8 @@ def test_the_core_refuses_a_reserve_weight_out_of_range(weight: int) -> None:
 
     board = Board.from_number(3, get_rules("falling-star"))
     arguments = list(_core_arguments(board, Options(reserve_weight=2)))
-    assert arguments[-3] == 2  # (one_lane and hunt_mix follow)
-    arguments[-3] = weight
+    assert arguments[-4] == 2  # (one_lane, hunt_mix and stock_lookahead follow)
+    arguments[-4] = weight
     with pytest.raises(ValueError, match="reserve weight out of range"):
         _core.Search(*arguments)
 
@@ -927,10 +929,102 @@ def test_the_core_refuses_a_hunt_mix_out_of_range() -> None:
 
     board = Board.from_number(3, get_rules("falling-star"))
     arguments = list(_core_arguments(board, Options(hunt_mix=3)))
-    assert arguments[-1] == 3  # (hunt_mix is last)
-    arguments[-1] = 4
+    assert arguments[-2] == 3  # (stock_lookahead follows)
+    arguments[-2] = 4
     with pytest.raises(ValueError, match="hunt mix out of range"):
         _core.Search(*arguments)
+
+
+@pytest.mark.parametrize("look", [-1, STOCK_LOOKAHEAD_MOST + 1, 1.5, "1"])
+def test_a_stock_lookahead_out_of_range_is_refused(look: object) -> None:
+    with pytest.raises(ValueError, match=r"stock lookahead|stock_lookahead"):
+        Options(stock_lookahead=look)  # type: ignore[arg-type]
+
+
+@needs_core
+@pytest.mark.parametrize("look", [-1, STOCK_LOOKAHEAD_MOST + 1])
+def test_the_core_refuses_a_stock_lookahead_out_of_range(look: int) -> None:
+    from terrace.solver import _core  # type: ignore[attr-defined]
+    from terrace.solver.search import _core_arguments
+
+    board = Board.from_number(3, get_rules("falling-star"))
+    arguments = list(_core_arguments(board, Options(stock_lookahead=STOCK_LOOKAHEAD_MOST)))
+    assert arguments[-1] == STOCK_LOOKAHEAD_MOST  # (stock_lookahead is last)
+    _core.Search(*arguments)
+    arguments[-1] = look
+    with pytest.raises(ValueError, match="stock lookahead out of range"):
+        _core.Search(*arguments)
+
+
+def test_a_stock_lookahead_draws_first_where_the_stock_brings_a_wanted_card() -> None:
+    # Options.stock_lookahead: a shuffled search's moves are those of the
+    # same shuffle without it, the draw put first of the shuffled moves
+    # exactly where one of the stock's next `look` cards is wanted by a
+    # foundation now; the foundation moves before them stay where they are
+    starts = [endgame_position(seed, rules, cards_in_play(rules)) for rules in RULE_SETS for seed in range(3)]
+    for name in ("generals-patience", "admirals-patience", "falling-star"):
+        for deal in (1, 2):
+            board = Board.from_number(deal, get_rules(name))
+            if board.choosing:
+                board.push(next(iter(board.legal_moves)))
+            starts.append(board)
+    rng = random.Random(61)
+    seen = {"drawn first": 0, "by a card past the next": 0, "not": 0, "foundation moves before it": 0}
+    for board in starts:
+        for look, mix in ((1, 0), (3, 0), (8, 0), (3, 1)):
+            state = State(board, True, 1)
+            plain = MoveGen(Options(order=2, shuffle=11, hunt_mix=mix), state.ret)
+            reading = MoveGen(Options(order=2, shuffle=11, hunt_mix=mix, stock_lookahead=look), state.ret)
+            for _ in range(150):
+                before = plain.moves(state, -2, 0)
+                moves = reading.moves(state, -2, 0)
+                if not moves:
+                    break
+                wanted = [state.want[state.t.sk[c]] > 0 for c in reversed(state.stk)][:look]
+                if len(before) > 1 and any(wanted):
+                    first = sum(m >= 0 and (m & 63) == DST_FOUNDATION for m in before)
+                    rest = [m for m in before[first:] if m != DRAW]
+                    assert moves == [*before[:first], DRAW, *rest], (board.position(), look)
+                    seen["drawn first"] += 1
+                    seen["by a card past the next"] += not wanted[0]
+                    seen["foundation moves before it"] += first > 0
+                else:
+                    assert moves == before
+                    seen["not"] += DRAW in before[1:]
+                state.apply(rng.choice(moves))
+    assert min(seen.values()) > 10, seen
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_stock_lookahead_moves_the_hunters_and_leaves_the_complete_search(core: str) -> None:
+    # only a shuffled search (a win-hunter) reads the stock; the complete
+    # search (no shuffle) is the same with any lookahead, and a restarted
+    # hunter is the one built with its new order
+    board = Board.from_number(2, get_rules("admirals-patience"))
+    board.push(next(iter(board.legal_moves)))
+    plain = run(board, Options(core=core), 3_000)
+    hunter = run(board, Options(core=core, order=2, shuffle=5), 3_000)
+    for look in (1, 6):
+        assert run(board, Options(core=core, stock_lookahead=look), 3_000) == plain
+        reading = run(board, Options(core=core, order=2, shuffle=5, stock_lookahead=look), 3_000)
+        assert reading[2:] != hunter[2:]
+        search = Search(board, Options(core=core, order=2, shuffle=9, stock_lookahead=look))
+        run_on(search, 500)
+        search.restart(5, [])
+        assert run_on(search, 3_000) == reading
+
+
+@needs_core
+def test_solve_with_a_stock_lookahead_is_the_same_in_python_and_the_core() -> None:
+    # a whole solve with hunters that read the stock: the same positions,
+    # restarts and line in both searches, and other positions than the
+    # solver's own hunters (Falling Star deal 3: 7,959 against 18,723)
+    board = Board.from_number(3, get_rules("falling-star"))
+    python, core = (solve(board, max_seconds=600, max_nodes=40_000, all_candidates=False,
+                          options=Options(core=name, stock_lookahead=2)) for name in ("python", "compiled"))
+    assert (python.result, python.nodes, python.moves) == (core.result, core.nodes, core.moves)
+    plain = solve(board, max_seconds=600, max_nodes=40_000, all_candidates=False)
+    assert core.result == plain.result == "won" and core.nodes != plain.nodes
 
 
 @needs_core
@@ -1279,6 +1373,41 @@ def test_the_cores_move_list_is_the_python_move_list_along_random_games() -> Non
                 prev, prev_u = move, state.apply(move)
                 prefix.append(move)
     assert min(seen.values()) > 10, seen
+
+
+@needs_core
+def test_the_cores_move_list_reads_the_stock_as_the_python_move_list_does() -> None:
+    # Options.stock_lookahead in the compiled gen(): the same move lists as
+    # the pure-Python MoveGen along random games, with the draw put first
+    # by the stock's first card and by later ones, and with the foundation
+    # moves shuffled in now and then (hunt_mix 2)
+    starts = [endgame_position(seed, rules, cards_in_play(rules)) for rules in RULE_SETS for seed in range(3)]
+    for name in ("generals-patience", "admirals-patience", "terrace"):
+        board = Board.from_number(2, get_rules(name))
+        if board.choosing:
+            board.push(next(iter(board.legal_moves)))
+        starts.append(board)
+    rng = random.Random(61)
+    drawn = {1: 0, 5: 0}
+    for board in starts:
+        for look, mix in ((1, 0), (5, 2)):
+            options = Options(core="compiled", order=2, shuffle=11, hunt_mix=mix, stock_lookahead=look)
+            core = Search(board, options)._compiled
+            state = State(board, True, options.seed)
+            prefix: list[int] = []
+            prev, prev_u = -2, 0
+            for _ in range(100):
+                core.restart(options.shuffle, prefix, False)
+                python = MoveGen(options, state.ret).moves(state, prev, prev_u)
+                assert core._moves() == python, (board.position(), look, prefix)
+                if not python:
+                    break
+                unread = MoveGen(replace(options, stock_lookahead=0), state.ret).moves(state, prev, prev_u)
+                drawn[look] += python != unread
+                move = rng.choice(python)
+                prev, prev_u = move, state.apply(move)
+                prefix.append(move)
+    assert min(drawn.values()) > 10, drawn
 
 
 @pytest.mark.parametrize(("seed", "verdict"), [(4, "lost"), (0, "won")])

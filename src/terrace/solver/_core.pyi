@@ -23,7 +23,7 @@ class Search:
         foundations: list[bytes], redeals_used: int,
         canonical: bool, safe_moves: bool, dead_reserve: bool, order: int, dig_only: bool,
         shuffle: int, max_entries: int, seed: int, live_best: bool, reserve_weight: int, one_lane: bool,
-        hunt_mix: int, /,
+        hunt_mix: int, stock_lookahead: int, /,
     ) -> None: ...
     def step(self, max_nodes: int, seconds: float, /) -> int: ...
     def set_beam(

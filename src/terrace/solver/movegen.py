@@ -61,7 +61,7 @@ def foundation_mode(mix: int, shuffle: int) -> int:
 class MoveGen:
     """The move generator of one search (its switches and random order)."""
 
-    __slots__ = ("canon", "dig_only", "fmode", "order", "ret", "rng", "safe")
+    __slots__ = ("canon", "dig_only", "fmode", "look", "order", "ret", "rng", "safe")
 
     def __init__(self, opt: Options, ret: bool) -> None:
         self.canon = opt.canonical
@@ -71,6 +71,7 @@ class MoveGen:
         self.dig_only = opt.dig_only
         self.rng = Rng(opt.shuffle) if opt.shuffle else None
         self.fmode = foundation_mode(opt.hunt_mix, opt.shuffle)
+        self.look = opt.stock_lookahead
 
     def moves(self, s: State, prev: int, prev_u: int) -> list[int]:
         """The moves to try, best first. ``prev`` is the move that led here
@@ -195,6 +196,11 @@ class MoveGen:
                 first = 0
             tail = moves[first:]
             self.rng.shuffle(tail)
+            # Options.stock_lookahead: the draw first where the stock brings
+            # a card a foundation wants within the next `look` cards
+            if self.look and any(want[sk[c]] > 0 for c in s.stk[:-self.look - 1:-1]):
+                tail.remove(DRAW)
+                tail.insert(0, DRAW)
             moves[first:] = tail
         return moves
 

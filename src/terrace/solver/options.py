@@ -39,6 +39,9 @@ RESERVE_WEIGHT_MAX = 64
 (``Options.reserve_weight``)."""
 HUNT_MIXES = 3
 """The last of the hunters' foundation-move policies (``Options.hunt_mix``)."""
+STOCK_LOOKAHEAD_MOST = 416
+"""The most stock cards a win-hunter looks ahead (``Options.stock_lookahead``):
+the cards of eight decks."""
 ORDERS = (ORDER_PLAIN, ORDER_DRAW_EARLY, ORDER_UNRANKED)
 """Every move order (the compiled core refuses any above the last)."""
 
@@ -115,6 +118,14 @@ class Options:
     A search without ``shuffle``, such as the complete one, keeps them
     first. Measured, not used by ``solve`` (docs/winnability.md, "Changes
     measured": a portfolio of hunter policies)."""
+    stock_lookahead: int = 0
+    """When not 0: a shuffled search (a win-hunter) that can draw tries the
+    draw first of its shuffled moves where one of the stock's next this many
+    cards is one a foundation wants now, so that it draws towards foundation
+    progress the stock brings (from 0 to :data:`STOCK_LOOKAHEAD_MOST`). A
+    search without ``shuffle``, such as the complete one, is unchanged.
+    Measured, not used by ``solve`` (docs/winnability.md, "Changes measured":
+    hunters that read the stock)."""
     seed: int = DEFAULT_SEED
     """The seed of the position keys and of the win-hunters' random choices
     (their move orders and restart points)."""
@@ -151,6 +162,9 @@ class Options:
                              f"from 1 to {RESERVE_WEIGHT_MAX}")
         if not 0 <= self.hunt_mix <= HUNT_MIXES:
             raise ValueError(f"hunt mix {quote(self.hunt_mix)} is not from 0 to {HUNT_MIXES}")
+        look = self.stock_lookahead
+        if not 0 <= look <= STOCK_LOOKAHEAD_MOST:
+            raise ValueError(f"stock lookahead {quote(look)} is not from 0 to {STOCK_LOOKAHEAD_MOST}")
         if not 0 <= self.nrpa <= NRPA_MAX_LEVEL:
             raise ValueError(f"policy-learning level {quote(self.nrpa)} is not from 0 to {NRPA_MAX_LEVEL}")
         most = self.max_entries

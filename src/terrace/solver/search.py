@@ -507,7 +507,7 @@ def _core_arguments(board: Board, opt: Options) -> tuple[Any, ...]:
         [bytes(p) for p in board.tableau], [bytes(f) for f in board.foundations], board.redeals_used,
         opt.canonical, opt.safe_moves, opt.dead_reserve, opt.order, opt.dig_only, opt.shuffle,
         opt.max_entries or COUNT_MOST, opt.seed, opt.live_best, opt.reserve_weight, opt.one_lane,
-        opt.hunt_mix,
+        opt.hunt_mix, opt.stock_lookahead,
     )
 
 

@@ -96,6 +96,8 @@ typedef struct {
     int reserve_extra;  /* Options.reserve_weight - 1: a line's worth counts a reserve card played this much more */
     int one_lane;       /* Options.one_lane: the piles key the first lane alone (a win-hunter's keys) */
     int hunt_mix;       /* Options.hunt_mix (0-3) */
+    int look;           /* Options.stock_lookahead: a shuffled search draws first where the next `look`
+                         * stock cards hold one a foundation wants (0: off) */
     int blocking;       /* Options.reserve_blocking, no foundation-return: the complete search's cut (reach.c) */
     int64_t blocked_checks, blocked_cuts, blocked_kept;  /* how often it was asked, cut, and not asked (search.c) */
     int fmode;          /* a shuffled search's foundation moves: 0 first, 1 the waste's first, 2 shuffled in

@@ -54,12 +54,12 @@ static void Core_dealloc(Core *s) {
 static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     int decks, piles, in_suit, spaces, redeals, ret, base, ru;
     PyObject *res, *stk, *wst, *tab, *fnd;
-    int canon, safe, dead, order, dig, live_best, reserve_weight, one_lane, hunt_mix;
+    int canon, safe, dead, order, dig, live_best, reserve_weight, one_lane, hunt_mix, look;
     unsigned long long shuffle, seed;
     long long max_entries;
-    if (!PyArg_ParseTuple(args, "iipiipiSSSOOipppipKLKpipi", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
+    if (!PyArg_ParseTuple(args, "iipiipiSSSOOipppipKLKpipii", &decks, &piles, &in_suit, &spaces, &redeals, &ret,
                           &base, &res, &stk, &wst, &tab, &fnd, &ru, &canon, &safe, &dead, &order, &dig,
-                          &shuffle, &max_entries, &seed, &live_best, &reserve_weight, &one_lane, &hunt_mix))
+                          &shuffle, &max_entries, &seed, &live_best, &reserve_weight, &one_lane, &hunt_mix, &look))
         return -1;
     if (s->inited) {
         PyErr_SetString(PyExc_RuntimeError, "already initialised (a search is initialised once)");
@@ -83,6 +83,10 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "hunt mix out of range");
         return -1;
     }
+    if (look < 0 || look > MAXSZ - 1) {
+        PyErr_SetString(PyExc_ValueError, "stock lookahead out of range");
+        return -1;
+    }
     if (!PyList_Check(tab) || PyList_GET_SIZE(tab) != piles || !PyList_Check(fnd) ||
         PyList_GET_SIZE(fnd) != 4 * decks) {
         PyErr_SetString(PyExc_ValueError, "bad tableau or foundations");
@@ -94,7 +98,7 @@ static int Core_init(Core *s, PyObject *args, PyObject *kw) {
     s->canon = canon; s->safe = safe && !ret; s->dead_check = dead && !ret; s->order = order;
     s->dig_only = dig; s->rng = shuffle; s->shuffled = shuffle != 0; s->max_entries = max_entries; s->mixed = canon && in_suit;
     s->live_best = live_best; s->reserve_extra = reserve_weight - 1; s->one_lane = one_lane;
-    s->hunt_mix = hunt_mix; s->fmode = foundation_mode(hunt_mix, shuffle);
+    s->hunt_mix = hunt_mix; s->look = look; s->fmode = foundation_mode(hunt_mix, shuffle);
     s->best_found = -1; s->best_first = -2;
     build_tables(s);
     int total = s->total;

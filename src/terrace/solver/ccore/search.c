@@ -276,6 +276,23 @@ int gen(Core *s, int prev, int prev_u, int32_t *out) {
             out[first + i] = out[first + j];
             out[first + j] = tmp;
         }
+        /* Options.stock_lookahead: the draw first where the stock brings
+         * a card a foundation wants within the next `look` cards (the
+         * stock's top is its last card; with cards in it the draw is
+         * among the shuffled moves) */
+        if (s->look) {
+            int lo = s->nstk > s->look ? s->nstk - s->look : 0;
+            for (int i = s->nstk - 1; i >= lo; i--) {
+                if (s->want[s->SK[s->stk[i]]] > 0) {
+                    int d = first;
+                    while (d < n && out[d] != DRAW) d++;
+                    if (d == n) break;  /* (never: a stock lets the search draw) */
+                    for (; d > first; d--) out[d] = out[d - 1];
+                    out[first] = DRAW;
+                    break;
+                }
+            }
+        }
     }
     return n;
 }
