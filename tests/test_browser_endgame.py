@@ -379,14 +379,18 @@ def test_a_tab_left_open_catches_up(api: Api, browser: Any, server: str) -> None
 
 @pytest.fixture
 def clocked_page(browser: Any, server: str) -> Iterator[Any]:
-    """A page whose clock the test moves on (installed before the page loads)."""
+    """A page whose clock the test moves on (installed and stopped before the
+    page loads: the page's time goes by only as the test moves it on,
+    however slowly the machine runs the page meanwhile)."""
     contexts: list[Any] = []
 
     def opener(game: dict[str, Any]) -> Any:
         context = browser.new_context(viewport={"width": 1280, "height": 860})
         contexts.append(context)
         page = context.new_page()
-        page.clock.install()
+        began = time.time()
+        page.clock.install(time=began)
+        page.clock.pause_at(began + 1)
         page.goto(f"{server}?game={game['id']}")
         page.wait_for_selector("body[data-ready='true']")
         return page
