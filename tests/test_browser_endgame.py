@@ -379,14 +379,18 @@ def test_a_tab_left_open_catches_up(api: Api, browser: Any, server: str) -> None
 
 @pytest.fixture
 def clocked_page(browser: Any, server: str) -> Iterator[Any]:
-    """A page whose clock the test moves on (installed before the page loads)."""
+    """A page whose clock the test moves on (installed and stopped before the
+    page loads: the page's time goes by only as the test moves it on,
+    however slowly the machine runs the page meanwhile)."""
     contexts: list[Any] = []
 
     def opener(game: dict[str, Any]) -> Any:
         context = browser.new_context(viewport={"width": 1280, "height": 860})
         contexts.append(context)
         page = context.new_page()
-        page.clock.install()
+        began = time.time()
+        page.clock.install(time=began)
+        page.clock.pause_at(began + 1)
         page.goto(f"{server}?game={game['id']}")
         page.wait_for_selector("body[data-ready='true']")
         return page
@@ -886,20 +890,22 @@ def test_a_time_report_that_hangs_holds_the_win_screen_up_only_a_few_seconds(
     """No answer ever comes to the time report sent as the game ends: the
     win screen waits for it at most five seconds, then shows its figures.
     The five seconds go by on the page's clock, moved on by the test (they
-    were five seconds of waiting in every run)."""
+    were five seconds of waiting in every run): it flows as the real one
+    (installed with the real time) until the report is held, then stops a
+    second on and is moved on by four, so that the page's wait ends only as
+    the test moves it on, however slowly the machine runs the page."""
     game = line_game(api, LAST_MOVE)
     held: list[Any] = []
 
     def ready(page: Any) -> None:
-        page.clock.install()  # (its time flows on as the real one does, until moved on)
+        page.clock.install(time=time.time())
         page.route("**/time", lambda route: held.append(route))  # (never answered)
 
     page = win_by_clicks(open_game, game, ready)
     until(lambda: page.evaluate("1") and held)  # the report is on its way
-    page.clock.run_for(5_000)
-    started = time.monotonic()
+    page.clock.pause_at(time.time() + 1)  # (the page's clock is the real one until here)
+    page.clock.run_for(4_000)
     page.locator("dialog.end[open] [data-stat='time']").wait_for(timeout=9_000)
-    assert time.monotonic() - started < 2.5
     for route in held:
         route.continue_()  # (late: the server takes the time all the same)
 

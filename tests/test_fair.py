@@ -558,10 +558,9 @@ def test_a_fair_hint_decides_again_with_more_positions_while_its_time_allows() -
     rounds = [fair_hint(board, settings=replace(settings, nodes=2 * ESCALATION ** k), escalate=False)
               for k in range(10)]
     assert any((r.move, r.wins, r.undecided) == (again.move, again.wins, again.undecided) for r in rounds)
-    # a client that went away: no round goes on, none follows
-    started = time.perf_counter()
+    # a client that went away: no sample is drawn or solved, no round follows (counted, not timed)
     gone = fair_hint(board, settings=settings, seconds=30, cancel=lambda: True)
-    assert gone.kind == "heuristic" and time.perf_counter() - started < 2
+    assert gone.kind == "heuristic" and gone.samples == gone.solves == 0
     # a hard game with little time: the hint keeps to its time
     hard = Board.from_number(1, get_rules("admirals-patience"))
     for text in ("c1", "rf"):
