@@ -1347,6 +1347,42 @@ def test_a_rule_option_alone_is_refused_in_the_terms_the_user_gave(command: str,
     assert given.stderr.endswith("Error: candidates must be between 0 and the number of piles (1), not 2\n")
 
 
+TWICE = {
+    ("--piles", "5", "--piles", "6"): "'--piles': given more than once, as 5 and 6",
+    ("-v", "terrace", "--variant", "falling-star"):
+        "'--variant' / '-v': given more than once, as terrace and falling-star",
+    ("--foundations", "suit", "--foundations", "alternate"): "'--foundations': given more than once, as suit "
+                                                             "and alternate",
+    ("--foundation-return", "--no-foundation-return"): "'--foundation-return': given more than once, as "
+                                                       "--foundation-return and --no-foundation-return",
+}
+"""A rule option given twice with two values, and what its refusal says."""
+
+
+@pytest.mark.parametrize("command", sorted(RULE_COMMANDS))
+@pytest.mark.parametrize("twice", sorted(TWICE))
+def test_a_rule_option_given_twice_with_two_values_is_refused(command: str, twice: tuple[str, ...],
+                                                             world: Path) -> None:
+    """``terrace show -n 1 -v terrace -v falling-star`` showed Falling Star
+    and ``--piles 5 --piles 6`` six piles: click kept the last value in
+    silence, so a preset's option set in an alias or a script and given
+    again on the line was lost without a word. Two values are refused."""
+    result = invoke([*RULE_COMMANDS[command], *twice], world)
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.count("Error: ") == 1
+    assert result.stderr.endswith(f"Error: Invalid value for {TWICE[twice]}: give it once\n"), result.stderr
+
+
+@pytest.mark.parametrize("twice", [("--piles", "5", "--piles", "5"), ("-v", "terrace", "-v", "Signora"),
+                                   ("--no-foundation-return", "--no-foundation-return")])
+def test_a_rule_option_given_twice_with_one_value_is_that_value(twice: tuple[str, ...], world: Path) -> None:
+    """The same value twice (a preset and its alias) is the value once."""
+    once = invoke(["show", "-n", "1", *twice[len(twice) // 2:]], world)
+    result = invoke(["show", "-n", "1", *twice], world)
+    assert result.exit_code == once.exit_code == 0, result.stderr
+    assert result.stdout == once.stdout
+
+
 @pytest.mark.parametrize("command", sorted(DEAL_COMMANDS))
 def test_a_deal_file_of_other_decks_says_which_decks_to_give(command: str, world: Path) -> None:
     """A deal of one deck (terrace deal -n 1 --decks 1 > deal.txt) given to

@@ -37,7 +37,7 @@ from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
 from terrace.storage.paths import MEMORY, default_verdicts_path, folder_ending, games_path, label
 from terrace.symbols import DEAL_SPACES
-from terrace.variants import VARIANTS, get_rules
+from terrace.variants import VARIANTS, canonical_name, get_rules
 from terrace.whole import MAX_DIGITS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -59,15 +59,52 @@ INPUT_CLOSED = "standard input is closed: there is nothing to read from '-'"
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
+class OnceOption(click.Option):
+    """An option that may be given more than once with the same value only:
+    ``--piles 5 --piles 6`` is refused (click kept the last in silence),
+    ``--piles 5 --piles 5`` is ``--piles 5``. Values are compared by
+    ``same`` (a variant's name by the preset it names)."""
+
+    def __init__(self, *args: Any, same: Callable[[Any], Any] = lambda value: value, **kwargs: Any) -> None:
+        default = kwargs.pop("default", None)
+        kwargs.update(multiple=True, default=None if default is None else (default,))
+        super().__init__(*args, **kwargs)
+        self.same = same
+
+    def process_value(self, ctx: click.Context, value: Any) -> Any:
+        values = tuple(super().process_value(ctx, value) or ())
+        if len({self.same(each) for each in values}) > 1:
+            shown = " and ".join(self._shown(each) for each in dict.fromkeys(values))
+            raise click.BadParameter(f"given more than once, as {shown}: give it once", ctx, self)
+        return values[-1] if values else None
+
+    def _shown(self, value: Any) -> str:
+        """A value as the command line gave it (a flag by its name)."""
+        if isinstance(value, bool) and self.secondary_opts:
+            return self.opts[0] if value else self.secondary_opts[0]
+        return str(value)
+
+
+def same_variant(name: str) -> str:
+    """The preset a variant's name names (the name itself when it names none:
+    the variant's own refusal says so)."""
+    try:
+        return canonical_name(name)
+    except TerraceError:
+        return name
+
+
 def _click_option(option: RuleOption) -> Callable[[F], F]:
     """The command-line option of a rule option, from its field in ``Rules``."""
     flag = "--" + option.name.replace("_", "-")
     if option.kind is OptionKind.BOOL:
-        return click.option(f"{flag}/--no-{flag[2:]}", option.name, default=None, help=option.help)
+        return click.option(f"{flag}/--no-{flag[2:]}", option.name, cls=OnceOption, help=option.help)
     help_text = option.help.rstrip(".") + "."
     if option.kind is OptionKind.CHOICE:
-        return click.option(flag, option.name, type=click.Choice(option.choices), help=help_text)
-    return click.option(flag, option.name, type=WholeNumber(), help=f"{option.help}: {option.range_text()}.")
+        return click.option(flag, option.name, cls=OnceOption, type=click.Choice(option.choices),
+                            help=help_text)
+    return click.option(flag, option.name, cls=OnceOption, type=WholeNumber(),
+                        help=f"{option.help}: {option.range_text()}.")
 
 
 class WholeNumber(click.ParamType[int]):
@@ -297,8 +334,8 @@ def rule_options(func: F) -> F:
     """Add ``--variant`` and every rule override option to a command."""
     names = [name for variant in VARIANTS for name in (variant.name, *variant.alias_names)]
     func = rule_overrides(func)
-    return click.option("--variant", "-v", default="terrace", show_default=True,
-                        help="Preset: " + ", ".join(names) + ".")(func)
+    return click.option("--variant", "-v", cls=OnceOption, same=same_variant, default="terrace",
+                        show_default=True, help="Preset: " + ", ".join(names) + ".")(func)
 
 
 def rule_overrides(func: F) -> F:

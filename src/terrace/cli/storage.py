@@ -19,6 +19,7 @@ import click
 
 from terrace.cli.options import (
     FilePath,
+    OnceOption,
     WholeNumber,
     db_option,
     file_text,
@@ -26,6 +27,7 @@ from terrace.cli.options import (
     read_input,
     rule_overrides,
     rules_from_options,
+    same_variant,
     unnamed_games_db,
     unreadable,
 )
@@ -187,8 +189,9 @@ def _label_options(variant: str) -> tuple[str, dict[str, Any]]:
 
 @click.command()
 @db_option
-@click.option("--variant", "-v", help="Only this variant (with the rule options: only its games of those "
-              "rules, e.g. -v terrace --candidates 4; or a row's title as the table writes it).")
+@click.option("--variant", "-v", cls=OnceOption, same=same_variant,
+              help="Only this variant (with the rule options: only its games of those rules, e.g. "
+              "-v terrace --candidates 4; or a row's title as the table writes it).")
 @rule_overrides
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) -> None:
