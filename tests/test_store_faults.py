@@ -246,6 +246,8 @@ def test_a_database_taken_away_while_in_use_refuses_every_change(db: Path, how: 
             shutil.rmtree(db.parent)
         answer = client.post(f"/api/games/{game['id']}/moves", json={"move": "s"})
         assert answer.status_code == 503 and answer.json()["code"] == "not-saved"
+        # (only a file put in the database's place needs a new start: the rest can be put back)
+        assert answer.json().get("restart") is (True if how == "replaced" else None)
         if how == "replaced":  # (nothing to put back: another file is there, which a new start opens)
             assert answer.json()["error"] == (
                 "the move was not saved: another program wrote over games.sqlite or put another file in "

@@ -920,6 +920,23 @@ class Reason:
 _CATALOGUES: dict[type[StrEnum], Mapping[Any, Wording]] = {}
 
 
+NEEDS_RESTART = frozenset({Refusal.FAULT_FILE_REPLACED, Refusal.WRITE_FILE_REPLACED})
+"""The refusals only a new start of Terrace ends (another file is where the
+one it opened was): asking again before that cannot help."""
+
+
+def needs_restart(reason: Reason) -> bool:
+    """Whether ``reason``, or a reason inside it, is one of :data:`NEEDS_RESTART`.
+
+    >>> inner = Reason(Refusal.DATABASE_UNUSABLE, name="games.sqlite",
+    ...                fault=Reason(Refusal.FAULT_FILE_REPLACED))
+    >>> needs_restart(inner), needs_restart(Reason(Refusal.FAULT_DISK_FULL))
+    (True, False)
+    """
+    return reason.code in NEEDS_RESTART or any(
+        isinstance(value, Reason) and needs_restart(value) for value in reason.params.values())
+
+
 def add_wordings(codes: type[Code], wordings: Mapping[Code, Wording]) -> None:
     """Make the codes of another layer (the web game has its own) usable in
     a :class:`Reason`; every code needs its wording."""
