@@ -722,10 +722,10 @@ WORDINGS: dict[Refusal, Wording] = {
         503, "{change:change} was not saved: the disk failed (input/output error)",
         "{change:change} wurde nicht gespeichert: Die Festplatte meldet einen Ein-/Ausgabefehler"),
     Refusal.WRITE_FILE_MOVED: Wording(
-        503, "{change:change} was not saved: {name} was moved, replaced or deleted while in use; "
-             "put it back, or start Terrace again",
-        "{change:change} wurde nicht gespeichert: {name} wurde während des Betriebs verschoben, ersetzt "
-        "oder gelöscht; bitte zurücklegen oder Terrace neu starten"),
+        503, "{change:change} was not saved: {name} or its log was moved, replaced or deleted while in "
+             "use; put it back, or start Terrace again",
+        "{change:change} wurde nicht gespeichert: {name} oder die Log-Datei daneben wurde während des "
+        "Betriebs verschoben, ersetzt oder gelöscht; bitte die Datei zurücklegen oder Terrace neu starten"),
     Refusal.WRITE_FILE_REPLACED: Wording(
         503, "{change:change} was not saved: another program wrote over {name} or put another file in "
              "its place while in use (a backup copied in?); stop Terrace and start it again to open it "
