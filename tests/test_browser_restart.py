@@ -31,14 +31,16 @@ WORDS = {
 }
 
 
-@pytest.mark.parametrize("locale", sorted(WORDS))
+@pytest.mark.parametrize(("locale", "named"), [("en-GB", True), ("de-DE", False)])
 def test_a_read_only_a_new_start_mends_is_not_tried_again(
-        browser: Any, tmp_path: Path, locale: str) -> None:
+        browser: Any, tmp_path: Path, locale: str, named: bool) -> None:
+    """``named``: the address names the game (?game=), read first; else
+    the server's current game is."""
     db = tmp_path / "games.sqlite"
     with started_server("--db", str(db)) as server:
         api = Api(server.url)
         try:
-            api.new(variant="terrace", deal_number=1)
+            first = api.new(variant="terrace", deal_number=1)["id"]
             shutil.copy(db, tmp_path / "backup.sqlite")
             for number in range(12):  # (the log folded in, as a long session does)
                 api.new(variant="terrace", deal_number=number + 2)
@@ -51,8 +53,9 @@ def test_a_read_only_a_new_start_mends_is_not_tried_again(
         try:
             page = context.new_page()
             reads: list[str] = []
-            page.on("request", lambda r: reads.append(r.url) if "/api/games/current" in r.url else None)
-            page.goto(server.url)
+            read_path = f"/api/games/{first}" if named else "/api/games/current"
+            page.on("request", lambda r: reads.append(r.url) if r.url.endswith(read_path) else None)
+            page.goto(f"{server.url}?game={first}" if named else server.url)
             page.wait_for_selector("#offline:not([hidden])", timeout=5000)
             words, after = WORDS[locale]
             why = page.locator("#offline-why").inner_text()
