@@ -69,3 +69,27 @@ def test_a_read_only_a_new_start_mends_is_not_tried_again(
     with started_server("--db", str(db)) as again:
         fine = httpx.get(f"{again.url}api/games?recent=20", trust_env=False, timeout=30)
         assert fine.status_code == 200 and "restart" not in fine.json(), fine.text
+
+
+def test_a_new_game_the_database_refuses_at_load_is_said_not_taken_for_no_server(
+        browser: Any, tmp_path: Path) -> None:
+    """No game in play, so the page starts one, and the database (another
+    file moved in its place) refuses it: the page said "The page cannot
+    reach the server: is terrace play still running?" of a server that
+    had answered."""
+    db = tmp_path / "games.sqlite"
+    with started_server("--db", str(db)) as server:
+        shutil.copy(db, tmp_path / "copy.sqlite")
+        (tmp_path / "copy.sqlite").replace(db)
+        context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+        try:
+            page = context.new_page()
+            page.goto(server.url)
+            page.wait_for_selector("body[data-ready='true']")
+            assert page.locator("#offline").is_visible()
+            assert not page.locator("#offline-text").is_visible()
+            why = page.locator("#offline-why").inner_text()
+            assert why.startswith("The new game was not saved: another program wrote over games.sqlite"), why
+            assert why.endswith("Once Terrace has started again, press Try again."), why
+        finally:
+            context.close()

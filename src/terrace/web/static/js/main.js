@@ -1276,9 +1276,10 @@ async function startup() {
   const current = await readUntil(() => api.current(), (r) => r.ok);
   if (!current.ok) return current;  // (no game shown: load() says why)
   if (current.data) return show(current.data, { animate: false });
-  const body = lastVariant();
-  const created = await newGame(body);
-  if (!created.ok) await newGame({});
+  // (the stored rules refused: the default game; a refusal of that too,
+  // as a database that takes no new game, is what load() says)
+  const created = await newGame(lastVariant());
+  return created.ok ? created : newGame({});
 }
 
 function bindButtons() {
