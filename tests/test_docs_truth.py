@@ -628,8 +628,10 @@ def _database_refusals_quoted() -> list[tuple[str, Any, str, str]]:
          "… another program wrote over games.sqlite or put another file in its place while in use "
          "(a backup copied in?); stop Terrace and start it again to open it as it is now"),
         ("storage.md", not_saved(Refusal.WRITE_FILE_MOVED, "move"), "en",
-         "the move was not saved: games.sqlite was moved, replaced or deleted while in use; put it "
-         "back, or start Terrace again"),
+         "the move was not saved: games.sqlite or its log was moved, replaced or deleted while in use; "
+         "put it back, or start Terrace again"),
+        ("storage.md", not_saved(Refusal.WRITE_FILE_MOVED, "move"), "de",
+         "… bitte die Datei zurücklegen oder Terrace neu starten."),
         ("api.md", unusable(Refusal.FAULT_DISK_FAILED), "de",
          "Die Datenbank ist gerade nicht benutzbar (games.sqlite: Die Festplatte meldet einen "
          "Ein-/Ausgabefehler)."),

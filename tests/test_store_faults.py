@@ -246,14 +246,17 @@ def test_a_database_taken_away_while_in_use_refuses_every_change(db: Path, how: 
             shutil.rmtree(db.parent)
         answer = client.post(f"/api/games/{game['id']}/moves", json={"move": "s"})
         assert answer.status_code == 503 and answer.json()["code"] == "not-saved"
+        # (only a file put in the database's place needs a new start: the rest can be put back)
+        assert answer.json().get("restart") is (True if how == "replaced" else None)
         if how == "replaced":  # (nothing to put back: another file is there, which a new start opens)
             assert answer.json()["error"] == (
                 "the move was not saved: another program wrote over games.sqlite or put another file in "
                 "its place while in use (a backup copied in?); stop Terrace and start it again to open it "
                 "as it is now")
         else:
-            assert answer.json()["error"] == ("the move was not saved: games.sqlite was moved, replaced or "
-                                              "deleted while in use; put it back, or start Terrace again")
+            assert answer.json()["error"] == ("the move was not saved: games.sqlite or its log was moved, "
+                                              "replaced or deleted while in use; put it back, or start "
+                                              "Terrace again")
         assert client.post("/api/games", json={"variant": "terrace"}).status_code == 503
 
 
@@ -561,7 +564,7 @@ def test_a_database_named_by_a_symbolic_link_is_watched_where_sqlite_keeps_it(
             link.unlink()
             link.symlink_to(tmp_path / "copy.sqlite")
         said = r"link\.sqlite or put another file in its place" if how == "link pointed elsewhere" else (
-            r"link\.sqlite was moved, replaced or deleted")
+            r"link\.sqlite or its log was moved, replaced or deleted")
         with pytest.raises(StoreWriteError, match=said):
             play(store, store.get(game.id), record.moves[2:3])
 

@@ -81,7 +81,7 @@ def test_a_backup_put_over_the_database_while_in_use_is_what_the_next_start_open
         moved = client.post(f"/api/games/{later[-1]}/moves", json={"move": "c2"})
         assert moved.status_code == 503
         if how == "moved in its place":  # (the old file is still read, not written)
-            assert moved.json()["code"] == "not-saved"
+            assert moved.json()["code"] == "not-saved" and moved.json()["restart"] is True
             assert "another program wrote over games.sqlite or put another file in its place" in (
                 moved.json()["error"])
         else:  # (read through the old log, the copy is a mix of two files: not read at all)
@@ -94,6 +94,7 @@ def test_a_backup_put_over_the_database_while_in_use_is_what_the_next_start_open
                            "mit einer Sicherung; bitte Terrace beenden und neu starten")):
                 read = client.get("/api/games?recent=20", headers={"Accept-Language": language})
                 assert read.status_code == 503 and read.json()["code"] == "store-unavailable"
+                assert read.json()["restart"] is True  # (the page does not ask again by itself)
                 assert words in read.json()["error"]
     with closing(sqlite3.connect(db)) as check:
         assert check.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
@@ -138,6 +139,7 @@ def test_a_change_refused_after_a_backup_was_put_in_says_only_a_new_start_helps(
             made = client.post("/api/games", json={"variant": "terrace", "deal_number": 9},
                                headers={"Accept-Language": language})
             assert made.status_code == 503 and made.json()["code"] == "not-saved"
+            assert made.json()["restart"] is True
             assert made.json()["error"] == words
             timed = client.post(f"/api/games/{game}/time", json={"ms": 1000},
                                 headers={"Accept-Language": language})

@@ -194,8 +194,9 @@ def test_the_names_a_misaddressed_request_is_told_to_use_are_the_ones_the_guard_
 
 @pytest.mark.parametrize(("how", "code", "words"), [
     ("read-only", "not-saved", "Der Zug wurde nicht gespeichert: Die Datenbank ist schreibgeschützt."),
-    ("moved", "not-saved", "Der Zug wurde nicht gespeichert: games.sqlite wurde während des Betriebs "
-                           "verschoben, ersetzt oder gelöscht; bitte zurücklegen oder Terrace neu starten."),
+    ("moved", "not-saved", "Der Zug wurde nicht gespeichert: games.sqlite oder die Log-Datei "
+                           "daneben wurde während des Betriebs verschoben, ersetzt oder gelöscht; bitte die "
+                           "Datei zurücklegen oder Terrace neu starten."),
 ])
 def test_a_change_the_database_did_not_take_is_said_in_german_words_only(
         tmp_path: Path, how: str, code: str, words: str) -> None:

@@ -722,10 +722,10 @@ WORDINGS: dict[Refusal, Wording] = {
         503, "{change:change} was not saved: the disk failed (input/output error)",
         "{change:change} wurde nicht gespeichert: Die Festplatte meldet einen Ein-/Ausgabefehler"),
     Refusal.WRITE_FILE_MOVED: Wording(
-        503, "{change:change} was not saved: {name} was moved, replaced or deleted while in use; "
-             "put it back, or start Terrace again",
-        "{change:change} wurde nicht gespeichert: {name} wurde während des Betriebs verschoben, ersetzt "
-        "oder gelöscht; bitte zurücklegen oder Terrace neu starten"),
+        503, "{change:change} was not saved: {name} or its log was moved, replaced or deleted while in "
+             "use; put it back, or start Terrace again",
+        "{change:change} wurde nicht gespeichert: {name} oder die Log-Datei daneben wurde während des "
+        "Betriebs verschoben, ersetzt oder gelöscht; bitte die Datei zurücklegen oder Terrace neu starten"),
     Refusal.WRITE_FILE_REPLACED: Wording(
         503, "{change:change} was not saved: another program wrote over {name} or put another file in "
              "its place while in use (a backup copied in?); stop Terrace and start it again to open it "
@@ -918,6 +918,23 @@ class Reason:
 
 
 _CATALOGUES: dict[type[StrEnum], Mapping[Any, Wording]] = {}
+
+
+NEEDS_RESTART = frozenset({Refusal.FAULT_FILE_REPLACED, Refusal.WRITE_FILE_REPLACED})
+"""The refusals only a new start of Terrace ends (another file is where the
+one it opened was): asking again before that cannot help."""
+
+
+def needs_restart(reason: Reason) -> bool:
+    """Whether ``reason``, or a reason inside it, is one of :data:`NEEDS_RESTART`.
+
+    >>> inner = Reason(Refusal.DATABASE_UNUSABLE, name="games.sqlite",
+    ...                fault=Reason(Refusal.FAULT_FILE_REPLACED))
+    >>> needs_restart(inner), needs_restart(Reason(Refusal.FAULT_DISK_FULL))
+    (True, False)
+    """
+    return reason.code in NEEDS_RESTART or any(
+        isinstance(value, Reason) and needs_restart(value) for value in reason.params.values())
 
 
 def add_wordings(codes: type[Code], wordings: Mapping[Code, Wording]) -> None:

@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 
 from terrace.errors import TerraceError
 from terrace.record import json_reason, json_text, read_json
-from terrace.refusals import Param, Reason, Refusal, clip
+from terrace.refusals import Param, Reason, Refusal, clip, needs_restart
 from terrace.solver.verdicts import VerdictCacheError
 from terrace.storage import (
     ClockOutOfRangeError,
@@ -255,7 +255,10 @@ def request_refusal_json(request: Request, reason: Reason, key: str = "error") -
 
 async def refused(request: Request, exc: Exception) -> Response:
     reason = refusal_reason(request, exc)
-    response = json_response(request_refusal_json(request, reason), status=reason.status)
+    body = request_refusal_json(request, reason)
+    if needs_restart(reason):  # (the page does not ask again by itself)
+        body["restart"] = True
+    response = json_response(body, status=reason.status)
     if isinstance(exc, ApiError):
         response.headers.update(exc.headers)
     return response

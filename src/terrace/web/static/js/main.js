@@ -1242,12 +1242,18 @@ async function newGame(body, wanted = () => true, signal = undefined, asking = (
 // taking it for one would start a new game and abandon the game in
 // progress). Resolves to the last answer; after the last try the caller
 // gives up, and load() offers "Try again".
+// A refusal the server marks "restart" (another file put where the
+// database was) ends only with a new start of Terrace: not asked again.
 const READ_TRIES = 4;  // waits of 1, 2 and 4 s between them
+
+function needsRestart(result) {
+  return !result.ok && Boolean(result.data) && result.data.restart === true;
+}
 
 async function readUntil(request, done) {
   for (let tries = 1, wait = 1; ; tries += 1, wait *= 2) {
     const result = await request();
-    if (done(result) || tries >= READ_TRIES) return result;
+    if (done(result) || needsRestart(result) || tries >= READ_TRIES) return result;
     const error = result.status === 0 ? t("error.network") : (result.data && result.data.error) || `HTTP ${result.status}`;
     toast(t("error.readFailed", { error: within(error), seconds: wait }));
     await new Promise((resolve) => { setTimeout(resolve, wait * 1000); });
@@ -1292,9 +1298,10 @@ async function startup() {
   const current = await readUntil(() => api.current(), (r) => r.ok);
   if (!current.ok) return current;  // (no game shown: load() says why)
   if (current.data) return show(current.data, { animate: false });
-  const body = lastVariant();
-  const created = await newGame(body);
-  if (!created.ok) await newGame({});
+  // (the stored rules refused: the default game; a refusal of that too,
+  // as a database that takes no new game, is what load() says)
+  const created = await newGame(lastVariant());
+  return created.ok ? created : newGame({});
 }
 
 function bindButtons() {
@@ -1409,7 +1416,9 @@ async function load() {
   // (The game's buttons stay disabled, as index.html has them, until a game is drawn.)
   $("#offline").hidden = Boolean(app.game);
   // A server that answered, but not with a game, is not out of reach: its words say why.
-  const why = !app.game && failed && failed.status !== 0 ? sentence(failed.data.error) : "";
+  // (after a new start of Terrace, which its words ask for, Try again reads the game)
+  const restart = !app.game && failed && needsRestart(failed) ? ` ${t("error.afterRestart")}` : "";
+  const why = !app.game && failed && failed.status !== 0 ? sentence(failed.data.error) + restart : "";
   $("#offline-why").textContent = why;
   $("#offline-why").hidden = !why;
   $("#offline-text").hidden = Boolean(why);
