@@ -245,3 +245,32 @@ def test_docs_research_md_examples_run() -> None:
     failed, tried = doctest.testfile(str(ROOT / "docs" / "research.md"), module_relative=False,
                                      optionflags=doctest.ELLIPSIS)
     assert tried > 0 and failed == 0
+
+
+def _decode(tensor: list[float], rules: object) -> tuple[object, ...]:
+    """The board's places read back from an observation tensor."""
+    assert isinstance(rules, type(get_rules()))
+    width = 4 + rules.foundation_count + rules.piles + 1
+    places: list[list[tuple[int, int]]] = [[] for _ in range(width - 1)]
+    for row in range(rules.card_count):
+        cells = tensor[16 + row * width: 16 + (row + 1) * width]
+        places[cells.index(1.0)].append((int(cells[-1]), row // rules.decks))
+    cards = [[face for _, face in sorted(place, reverse=True)] for place in places]
+    base = tensor[:14].index(1.0)
+    return (-1 if base == 13 else base, cards[0], cards[1], cards[2], cards[4:4 + rules.foundation_count],
+            cards[4 + rules.foundation_count:], int(tensor[14]))
+
+
+def test_the_observation_tensor_gives_the_position_back() -> None:
+    """The exact tensor holds every pile's order and the stock's."""
+    rng = random.Random(4)
+    for name in ("terrace", "madame", "empress-of-italy"):
+        state = State.new(PRESETS[name], 8)
+        for _ in range(80):
+            board = state.board()
+            assert _decode(state.observation_tensor(), state.rules) == (
+                board.base_rank, board.reserve, board.waste, board.stock, board.foundations, board.tableau,
+                board.redeals_used), name
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
