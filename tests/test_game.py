@@ -15,7 +15,7 @@ import pytest
 from terrace.actions import action_moves
 from terrace.board import Board
 from terrace.errors import IllegalMoveError, NoMoveError
-from terrace.game import State, tensor_shape
+from terrace.game import TERMINAL, State, tensor_shape
 from terrace.moves import Move
 from terrace.refusals import Refusal
 from terrace.variants import PRESETS, get_rules
@@ -42,7 +42,7 @@ def test_random_play_of_every_preset_ends_by_the_rules_before_the_length_limit(n
     Terrace games reached 3,000 moves.)"""
     for game in range(2):
         state = _play(State.new(PRESETS[name], game + 1), random.Random(game))
-        assert state.is_terminal() and state.legal_actions() == []
+        assert state.is_terminal() and state.legal_actions() == [] and state.current_player() == TERMINAL
         assert len(state.history()) < state.max_game_length()
         assert 0.0 <= state.returns()[0] <= 1.0
         assert (state.returns() == [1.0]) == state.is_won()
@@ -274,3 +274,9 @@ def test_the_observation_tensor_gives_the_position_back() -> None:
             if state.is_terminal():
                 break
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_actions_read_as_moves_and_the_player_is_zero_until_the_end() -> None:
+    state = State.new(get_rules("terrace"), 1)
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["c1", "c2", "c3"]
+    assert state.current_player() == 0

@@ -41,6 +41,10 @@ PLACES: Final = ("reserve", "waste", "stock", "unseen")
 """The places of the card rows of a tensor before the foundations and the
 piles (see :func:`tensor_shape`)."""
 
+TERMINAL: Final = -4
+"""What :meth:`State.current_player` answers once the game is over
+(OpenSpiel's ``PlayerId.TERMINAL``)."""
+
 LENGTH_PER_CARD: Final = 50
 """Actions allowed per card and pass through the stock (see
 :meth:`State.max_game_length`)."""
@@ -115,6 +119,18 @@ class State:
         (5,200 for two decks without a redeal). A game that reaches it is
         over, scored as it stands."""
         return LENGTH_PER_CARD * self.rules.card_count * (self.rules.redeals + 1)
+
+    def current_player(self) -> int:
+        """0, the one player, or :data:`TERMINAL` once the game is over."""
+        return TERMINAL if self.is_terminal() else 0
+
+    def action_to_string(self, action: int) -> str:
+        """The move notation of ``action`` (docs/notation.md), legal or not.
+
+        >>> State.new(Rules(), 1).action_to_string(95)
+        's'
+        """
+        return str(self._board.action_to_move(action))
 
     def history(self) -> list[int]:
         """The actions played so far."""
