@@ -280,3 +280,18 @@ def test_actions_read_as_moves_and_the_player_is_zero_until_the_end() -> None:
     state = State.new(get_rules("terrace"), 1)
     assert [state.action_to_string(a) for a in state.legal_actions()] == ["c1", "c2", "c3"]
     assert state.current_player() == 0
+
+
+def test_after_a_redeal_the_player_knows_the_stock() -> None:
+    """The stock turned over from the waste is known card by card: the
+    information state is then the exact one (and before, it was not)."""
+    rules = get_rules("falling-star", redeals=1)
+    state, rng = State.new(rules, 3), random.Random(0)
+    draw = state.board().move_to_action(Move.parse("s"))
+    while state.board().redeals_used == 0:
+        if state.board().stock:  # (face down until the redeal)
+            assert state.information_state_string() != state.observation_string()
+        legal = state.legal_actions()
+        state.apply_action(draw if draw in legal and rng.random() < 0.7 else rng.choice(legal))
+    assert state.information_state_string() == state.observation_string()
+    assert state.information_state_tensor() == state.observation_tensor()
