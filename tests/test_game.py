@@ -295,3 +295,18 @@ def test_after_a_redeal_the_player_knows_the_stock() -> None:
         state.apply_action(draw if draw in legal and rng.random() < 0.7 else rng.choice(legal))
     assert state.information_state_string() == state.observation_string()
     assert state.information_state_tensor() == state.observation_tensor()
+
+
+def test_the_state_stays_in_the_engine() -> None:
+    """terrace.game reaches no web, command line or storage module, at any
+    depth of imports."""
+    from test_layers import import_graph
+
+    graph, reached, todo = import_graph(), set(), ["terrace.game"]
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo.extend(graph[name])
+    assert "terrace.solver.observation" in reached
+    assert not [n for n in reached if n.split(".")[1:2] in (["web"], ["cli"], ["storage"])]
