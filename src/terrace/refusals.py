@@ -107,6 +107,8 @@ class Refusal(StrEnum):
     MOVES_TOO_MANY = "moves-too-many"
     NOT_AN_ACTION = "not-an-action"
     NO_ACTION = "no-action"
+    ACTION_REPEATS = "action-repeats"
+    GAME_AT_LENGTH = "game-at-length"
     # Moves the rules do not allow now
     CHOOSE_FIRST = "choose-first"
     CANDIDATE_RANGE = "candidate-range"
@@ -429,6 +431,12 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.NO_ACTION: Wording(
         _BAD, "{move} has no action in these rules: it can never be legal",
         "{move} hat in diesen Regeln keine Aktion: Der Zug ist nie erlaubt."),
+    Refusal.ACTION_REPEATS: Wording(
+        _NO, "action {action} ({move}) would bring back a position of this game: a game never repeats one",
+        "Aktion {action} ({move}) brächte eine Stellung dieses Spiels zurück: Kein Spiel wiederholt eine."),
+    Refusal.GAME_AT_LENGTH: Wording(
+        _NO, "the game has reached its length limit of {most:count} moves",
+        "Das Spiel hat seine Höchstlänge von {most:count} Zügen erreicht."),
     Refusal.CHOOSE_FIRST: Wording(
         _NO, "choose a base card first ({candidates:choices-moves})",
         "Wähle zuerst eine Basiskarte ({candidates:choices-moves})."),

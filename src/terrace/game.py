@@ -1,0 +1,278 @@
+"""A game state researchers can drive, OpenSpiel style (docs/research.md).
+
+A :class:`State` wraps a :class:`~terrace.board.Board` and speaks in the
+board's numbered actions (:mod:`terrace.actions`). Two rules make every
+game end, where a bare board may cycle for ever (cards moving to and fro
+between piles):
+
+* a game never repeats a position: an action that would bring back a
+  position already reached in this game is not legal, so a state whose
+  every legal move repeats one is lost;
+* a game ends after :meth:`State.max_game_length` actions at the latest.
+
+>>> from terrace.variants import get_rules
+>>> state = State.new(get_rules("terrace"), 1)
+>>> state.legal_actions()
+[0, 1, 2]
+>>> state.apply_action(0)
+>>> state.history(), state.returns() == [1 / 104]  # the base card is up
+([0], True)
+>>> state.undo()
+0
+>>> state.observation_string() == state.clone().observation_string()
+True
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from terrace.board import Board
+from terrace.cards import CARDS_PER_DECK, RANKS, Card
+from terrace.errors import IllegalMoveError, NoMoveError
+from terrace.moves import Move
+from terrace.refusals import Reason, Refusal
+from terrace.rules import Rules, given_rules
+from terrace.solver.observation import hidden_count, observe
+
+Key = tuple[object, ...]
+
+PLACES: Final = ("reserve", "waste", "stock", "unseen")
+"""The places of the card rows of a tensor before the foundations and the
+piles (see :func:`tensor_shape`)."""
+
+TERMINAL: Final = -4
+"""What :meth:`State.current_player` answers once the game is over
+(OpenSpiel's ``PlayerId.TERMINAL``)."""
+
+LENGTH_PER_CARD: Final = 50
+"""Actions allowed per card and pass through the stock (see
+:meth:`State.max_game_length`)."""
+
+
+def tensor_shape(rules: Rules) -> tuple[int, ...]:
+    """The shape of :meth:`State.observation_tensor` under ``rules``: a flat
+    vector of ``16 + card_count * (4 + foundations + piles + 1)`` floats.
+
+    >>> from terrace.variants import get_rules
+    >>> tensor_shape(get_rules("terrace"))
+    (2304,)
+    """
+    rules = given_rules(rules)
+    return (16 + rules.card_count * _row_size(rules),)
+
+
+def _row_size(rules: Rules) -> int:
+    return len(PLACES) + rules.foundation_count + rules.piles + 1
+
+
+class State:
+    """One game of Terrace or a relative as a single-player game: legal
+    actions, moves played and taken back, the score and what a player sees.
+
+    Build one with :meth:`new` or from a board (the board is copied with its
+    history; the positions of that history count as reached).
+    """
+
+    num_players: Final = 1
+
+    def __init__(self, board: Board) -> None:
+        if not isinstance(board, Board):
+            raise TypeError(f"State takes a Board, not {type(board).__name__}")
+        self._board = board.copy()
+        walk = self._board.copy(keep=len(board.move_stack), redo=0)
+        keys = [walk.position_key()]
+        while walk.move_stack:
+            walk.pop()
+            keys.append(walk.position_key())
+        self._seen: dict[Key, int] = {}
+        for key in keys:
+            self._seen[key] = self._seen.get(key, 0) + 1
+        self._actions: list[int] = [self._board.move_to_action(m) for m in self._board.move_stack]
+        self._cleared: list[list[Move] | None] = [None] * len(self._actions)
+        self._legal: list[int] | None = None
+
+    @classmethod
+    def new(cls, rules: Rules, deal: int) -> State:
+        """The starting state of deal number ``deal`` under ``rules``."""
+        return cls(Board.from_number(deal, given_rules(rules)))
+
+    # ------------------------------------------------------------------
+    # The game
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the game."""
+        return self._board.rules
+
+    def board(self) -> Board:
+        """A copy of the board (changing it changes nothing here)."""
+        return self._board.copy()
+
+    def num_distinct_actions(self) -> int:
+        """The size of the action space: every action is below it."""
+        return self._board.action_count
+
+    def max_game_length(self) -> int:
+        """The most actions a game may have: :data:`LENGTH_PER_CARD` per
+        card and pass through the stock, ``50 * card_count * (redeals + 1)``
+        (5,200 for two decks without a redeal). A game that reaches it is
+        over, scored as it stands."""
+        return LENGTH_PER_CARD * self.rules.card_count * (self.rules.redeals + 1)
+
+    def current_player(self) -> int:
+        """0, the one player, or :data:`TERMINAL` once the game is over."""
+        return TERMINAL if self.is_terminal() else 0
+
+    def action_to_string(self, action: int) -> str:
+        """The move notation of ``action`` (docs/notation.md), legal or not.
+
+        >>> State.new(Rules(), 1).action_to_string(95)
+        's'
+        """
+        return str(self._board.action_to_move(action))
+
+    def history(self) -> list[int]:
+        """The actions played so far."""
+        return list(self._actions)
+
+    def legal_actions(self) -> list[int]:
+        """The actions legal now, in increasing order: the board's legal
+        moves that lead to a position not reached before in this game
+        (none once the game is over)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[int]:
+        board = self._board
+        if board.is_won() or len(self._actions) >= self.max_game_length():
+            return []
+        scratch = board.copy(stack=False)
+        fresh = []
+        for move in board.generate_legal_moves():
+            scratch.push(move)
+            if scratch.position_key() not in self._seen:
+                fresh.append(board.move_to_action(move))
+            scratch.pop()
+        return sorted(fresh)
+
+    def is_terminal(self) -> bool:
+        """True when the game is over: won, no legal action left, or
+        :meth:`max_game_length` actions played."""
+        return not self.legal_actions()
+
+    def is_won(self) -> bool:
+        """True when every card is on a foundation."""
+        return self._board.is_won()
+
+    def returns(self) -> list[float]:
+        """The score of the one player so far: the fraction of the cards on
+        the foundations, ``1.0`` exactly when the game is won. (Each action's
+        reward is the change it makes to it.)"""
+        return [self._board.foundation_cards / self.rules.card_count]
+
+    def apply_action(self, action: int) -> None:
+        """Play ``action``; refuses (changing nothing) an action that is not
+        legal now, with the board's reason or because it repeats a position
+        or the game is at its length limit."""
+        move = self._board.action_to_move(action)
+        action = self._board.move_to_action(move)
+        if action not in self.legal_actions():
+            reason = self._board.refusal(move)
+            if reason is None:
+                reason = (Reason(Refusal.GAME_AT_LENGTH, most=self.max_game_length())
+                          if len(self._actions) >= self.max_game_length()
+                          else Reason(Refusal.ACTION_REPEATS, action=action, move=str(move)))
+            raise IllegalMoveError(reason, move=str(move))
+        redo = self._board._redo
+        cleared: list[Move] | None = None if redo and redo[-1] == move else list(redo)
+        self._board.push(move)
+        key = self._board.position_key()
+        self._seen[key] = self._seen.get(key, 0) + 1
+        self._actions.append(action)
+        self._cleared.append(cleared)
+        self._legal = None
+
+    def undo(self) -> int:
+        """Take back the last action exactly (what a player saw after it is
+        forgotten too); returns it."""
+        if not self._actions:
+            raise NoMoveError(Reason(Refusal.NOTHING_TO_UNDO))
+        key = self._board.position_key()
+        if self._seen[key] == 1:
+            del self._seen[key]
+        else:
+            self._seen[key] -= 1
+        self._board.pop()
+        cleared = self._cleared.pop()
+        if cleared is not None:
+            self._board._redo[:] = cleared
+        self._legal = None
+        return self._actions.pop()
+
+    def clone(self) -> State:
+        """An independent copy: playing on one never changes the other."""
+        other = State.__new__(State)
+        other._board = self._board.copy()
+        other._seen = dict(self._seen)
+        other._actions = list(self._actions)
+        other._cleared = [None if c is None else list(c) for c in self._cleared]
+        other._legal = None if self._legal is None else list(self._legal)
+        return other
+
+    # ------------------------------------------------------------------
+    # What a player sees
+
+    def observation_string(self) -> str:
+        """The position exactly, the stock's order included
+        (:meth:`Board.position`)."""
+        return self._board.position()
+
+    def information_state_string(self) -> str:
+        """The position as a player sees it (:func:`observe`): the face-down
+        stock cards as ``??``, the ones seen before (after a redeal, or a
+        draw taken back) as themselves."""
+        seen = observe(self._board)
+        return seen.position(["??"] * seen.stock.count(None))
+
+    def observation_tensor(self) -> list[float]:
+        """The exact position as numbers, :func:`tensor_shape` long (layout
+        in docs/research.md)."""
+        return self._tensor(0)
+
+    def information_state_tensor(self) -> list[float]:
+        """:meth:`observation_tensor` as a player sees it: the face-down
+        stock cards lie in the row of ``unseen`` cards, at depth 0."""
+        return self._tensor(hidden_count(self._board))
+
+    def _tensor(self, hidden: int) -> list[float]:
+        board, rules = self._board, self.rules
+        head = [0.0] * 14
+        head[13 if board.choosing else board.base_rank] = 1.0
+        head += [float(board.redeals_used), float(len(board.stock))]
+        width = _row_size(rules)
+        places: list[tuple[int, list[Card]]] = [(0, board.reserve), (1, board.waste)]
+        places += [(len(PLACES) + i, f) for i, f in enumerate(board.foundations)]
+        places += [(len(PLACES) + rules.foundation_count + i, p) for i, p in enumerate(board.tableau)]
+        spots: list[list[tuple[int, int]]] = [[] for _ in range(CARDS_PER_DECK)]
+        for place, cards in places:
+            for depth, card in enumerate(reversed(cards)):
+                spots[card].append((place, depth))
+        for index, card in enumerate(board.stock):
+            spots[card].append((3, 0) if index < hidden else (2, len(board.stock) - 1 - index))
+        rows = [0.0] * (rules.card_count * width)
+        row = 0
+        for face in range(CARDS_PER_DECK):
+            for place, depth in sorted(spots[face]):
+                rows[row * width + place] = 1.0
+                rows[row * width + width - 1] = float(depth)
+                row += 1
+        return head + rows
+
+    def __str__(self) -> str:
+        return self.observation_string()
+
+    def __repr__(self) -> str:
+        base = "?" if self._board.choosing else RANKS[self._board.base_rank]
+        return f"<State base {base}, {len(self._actions)} actions, returns {self.returns()[0]:.3f}>"

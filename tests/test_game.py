@@ -1,0 +1,312 @@
+"""terrace.game: the OpenSpiel-style state researchers drive."""
+
+from __future__ import annotations
+
+import doctest
+import hashlib
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from terrace.actions import action_moves
+from terrace.board import Board
+from terrace.errors import IllegalMoveError, NoMoveError
+from terrace.game import TERMINAL, State, tensor_shape
+from terrace.moves import Move
+from terrace.refusals import Refusal
+from terrace.variants import PRESETS, get_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _snapshot(state: State) -> tuple[object, ...]:
+    board = state.board()
+    return (state.observation_string(), state.information_state_string(), state.observation_tensor(),
+            state.information_state_tensor(), state.legal_actions(), state.history(), state.returns(),
+            board.position(), board.move_stack, board.redo_stack)
+
+
+def _play(state: State, rng: random.Random) -> State:
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_random_play_of_every_preset_ends_by_the_rules_before_the_length_limit(name: str) -> None:
+    """(A bare board played at random may cycle for ever: 133 of 200 random
+    Terrace games reached 3,000 moves.)"""
+    for game in range(2):
+        state = _play(State.new(PRESETS[name], game + 1), random.Random(game))
+        assert state.is_terminal() and state.legal_actions() == [] and state.current_player() == TERMINAL
+        assert len(state.history()) < state.max_game_length()
+        assert 0.0 <= state.returns()[0] <= 1.0
+        assert (state.returns() == [1.0]) == state.is_won()
+        if not state.is_won():  # lost: every legal move of the board repeats a position
+            board = state.board()
+            assert board.is_won() or all(_repeats(state, move) for move in board.legal_moves)
+
+
+def _repeats(state: State, move: object) -> bool:
+    try:
+        state.clone().apply_action(state.board().move_to_action(move))  # type: ignore[arg-type]
+    except IllegalMoveError as error:
+        return error.reason.code is Refusal.ACTION_REPEATS
+    return False
+
+
+def test_an_action_that_brings_back_a_position_is_refused_and_not_listed() -> None:
+    rng = random.Random(7)
+    state = State.new(get_rules("terrace"), 3)
+    for _ in range(500):
+        board = state.board()
+        back = [m for m in board.legal_moves if board.move_to_action(m) not in state.legal_actions()]
+        if back:
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    else:
+        pytest.fail("no repeating move met in 500 actions")
+    before = _snapshot(state)
+    with pytest.raises(IllegalMoveError) as caught:
+        state.apply_action(board.move_to_action(back[0]))
+    assert caught.value.reason.code is Refusal.ACTION_REPEATS
+    assert "would bring back a position" in str(caught.value)
+    assert _snapshot(state) == before
+
+
+def test_the_length_limit_ends_a_game() -> None:
+    class Short(State):
+        def max_game_length(self) -> int:
+            return 3
+
+    state = Short(Board.from_number(1, get_rules("terrace")))
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal() and state.legal_actions() == []
+    with pytest.raises(IllegalMoveError) as caught:
+        state.apply_action(state.board().legal_actions()[0])
+    assert caught.value.reason.code is Refusal.GAME_AT_LENGTH
+
+
+def test_the_length_limit_follows_the_rules() -> None:
+    state = State.new(get_rules("terrace"), 1)
+    assert state.max_game_length() == 50 * 104
+    assert State.new(get_rules("terrace", redeals=2), 1).max_game_length() == 3 * 50 * 104
+
+
+def test_apply_then_undo_restores_everything_at_every_step() -> None:
+    """The redo stack too: a draw taken back is forgotten, so the
+    information state after the undo is the one before the action."""
+    rng = random.Random(3)
+    for name in ("terrace", "empress-of-italy", "wood"):
+        state = State.new(PRESETS[name], 5)
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            before = _snapshot(state)
+            for action in state.legal_actions():
+                state.apply_action(action)
+                assert state.undo() == action
+                assert _snapshot(state) == before, (name, action)
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_undo_at_the_start_is_refused() -> None:
+    with pytest.raises(NoMoveError):
+        State.new(get_rules("terrace"), 1).undo()
+
+
+def test_clone_is_independent() -> None:
+    rng = random.Random(11)
+    state = State.new(get_rules("falling-star"), 2)
+    for _ in range(20):
+        state.apply_action(rng.choice(state.legal_actions()))
+    copy = state.clone()
+    before = _snapshot(state)
+    _play(copy, random.Random(1))
+    while copy.history():
+        copy.undo()
+    assert _snapshot(state) == before
+    state.apply_action(state.legal_actions()[0])
+    assert copy.history() == []
+
+
+def test_a_state_from_a_board_counts_its_history_as_reached() -> None:
+    board = Board.from_number(1, get_rules("falling-star"))
+    state = State(board)
+    rng = random.Random(5)
+    for _ in range(30):
+        state.apply_action(rng.choice(state.legal_actions()))
+    again = State(state.board())
+    assert again.legal_actions() == state.legal_actions()
+    assert again.history() == state.history()
+
+
+def test_the_tensor_has_its_shape_and_one_place_per_card() -> None:
+    rng = random.Random(2)
+    for name, rules in PRESETS.items():
+        state = State.new(rules, 4)
+        for _ in range(40):
+            for tensor in (state.observation_tensor(), state.information_state_tensor()):
+                assert (len(tensor),) == tensor_shape(rules)
+                width = 4 + rules.foundation_count + rules.piles + 1
+                rows = [tensor[16 + i * width: 16 + (i + 1) * width] for i in range(rules.card_count)]
+                assert all(sum(row[:-1]) == 1.0 for row in rows), name
+                assert sum(tensor[:14]) == 1.0
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_the_fair_view_hides_the_face_down_order_only() -> None:
+    rules = get_rules("terrace")
+    first = Board.from_number(9, rules)
+    first.push_text("c1")
+    fields = first.position().split()
+    stock = [fields[5][i:i + 2] for i in range(0, len(fields[5]), 2)]
+    fields[5] = "".join(stock[::-1])
+    other = Board.from_position(" ".join(fields), rules)
+    one, two = State(first), State(other)
+    assert one.observation_string() != two.observation_string()
+    assert one.observation_tensor() != two.observation_tensor()
+    assert one.information_state_string() == two.information_state_string()
+    assert one.information_state_tensor() == two.information_state_tensor()
+    assert "??" in one.information_state_string()
+    for state in (one, two):
+        state.apply_action(state.board().move_to_action(Move.parse("s")))
+    assert one.information_state_string() != two.information_state_string()  # the draw showed a card
+
+
+def test_the_perfect_view_includes_the_stock_order() -> None:
+    state = State.new(get_rules("terrace"), 1)
+    board = state.board()
+    assert state.observation_string() == board.position()
+    assert Board.from_position(state.observation_string(), state.rules) == board
+
+
+_DIGESTS = {
+    "admirals-patience": "6a82a7df58b958db",
+    "big-terrace": "6a82a7df58b958db",
+    "blondes-and-brunettes": "6474a2b5fca6ab64",
+    "empress-of-italy": "013cc1caa4678d6c",
+    "falling-star": "6474a2b5fca6ab64",
+    "generals-patience": "71ff0763198c290d",
+    "madame": "7f34cf720a503d79",
+    "terrace": "ff757961eb8da3a0",
+    "thirteen": "d959e17f2b26a3c8",
+    "wood": "6474a2b5fca6ab64",
+}
+
+
+def _digest(name: str) -> str:
+    text = " ".join(str(move) for move in action_moves(PRESETS[name]))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_action_space_of_each_preset_is_stable(name: str) -> None:
+    """A changed digest renumbers actions every trained agent uses."""
+    assert _digest(name) == _DIGESTS[name], (name, len(action_moves(PRESETS[name])))
+
+
+_SCRIPT = """
+import hashlib, random
+from terrace.game import State
+from terrace.variants import PRESETS
+out = hashlib.sha256()
+for name in sorted(PRESETS):
+    state, rng = State.new(PRESETS[name], 6), random.Random(6)
+    for _ in range(80):
+        for part in (state.observation_string(), state.information_state_string(),
+                     state.observation_tensor(), state.information_state_tensor(), state.legal_actions()):
+            out.update(repr(part).encode())
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+print(out.hexdigest())
+"""
+
+
+def test_observations_do_not_depend_on_the_hash_seed() -> None:
+    digests = set()
+    for seed in ("0", "1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT / "src")}
+        done = subprocess.run([sys.executable, "-c", _SCRIPT], env=env, capture_output=True, text=True,
+                              check=True, timeout=300)
+        digests.add(done.stdout.strip())
+    assert len(digests) == 1
+
+
+def test_docs_research_md_examples_run() -> None:
+    failed, tried = doctest.testfile(str(ROOT / "docs" / "research.md"), module_relative=False,
+                                     optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failed == 0
+
+
+def _decode(tensor: list[float], rules: object) -> tuple[object, ...]:
+    """The board's places read back from an observation tensor."""
+    assert isinstance(rules, type(get_rules()))
+    width = 4 + rules.foundation_count + rules.piles + 1
+    places: list[list[tuple[int, int]]] = [[] for _ in range(width - 1)]
+    for row in range(rules.card_count):
+        cells = tensor[16 + row * width: 16 + (row + 1) * width]
+        places[cells.index(1.0)].append((int(cells[-1]), row // rules.decks))
+    cards = [[face for _, face in sorted(place, reverse=True)] for place in places]
+    base = tensor[:14].index(1.0)
+    return (-1 if base == 13 else base, cards[0], cards[1], cards[2], cards[4:4 + rules.foundation_count],
+            cards[4 + rules.foundation_count:], int(tensor[14]))
+
+
+def test_the_observation_tensor_gives_the_position_back() -> None:
+    """The exact tensor holds every pile's order and the stock's."""
+    rng = random.Random(4)
+    for name in ("terrace", "madame", "empress-of-italy"):
+        state = State.new(PRESETS[name], 8)
+        for _ in range(80):
+            board = state.board()
+            assert _decode(state.observation_tensor(), state.rules) == (
+                board.base_rank, board.reserve, board.waste, board.stock, board.foundations, board.tableau,
+                board.redeals_used), name
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_actions_read_as_moves_and_the_player_is_zero_until_the_end() -> None:
+    state = State.new(get_rules("terrace"), 1)
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["c1", "c2", "c3"]
+    assert state.current_player() == 0
+
+
+def test_after_a_redeal_the_player_knows_the_stock() -> None:
+    """The stock turned over from the waste is known card by card: the
+    information state is then the exact one (and before, it was not)."""
+    rules = get_rules("falling-star", redeals=1)
+    state, rng = State.new(rules, 3), random.Random(0)
+    draw = state.board().move_to_action(Move.parse("s"))
+    while state.board().redeals_used == 0:
+        if state.board().stock:  # (face down until the redeal)
+            assert state.information_state_string() != state.observation_string()
+        legal = state.legal_actions()
+        state.apply_action(draw if draw in legal and rng.random() < 0.7 else rng.choice(legal))
+    assert state.information_state_string() == state.observation_string()
+    assert state.information_state_tensor() == state.observation_tensor()
+
+
+def test_the_state_stays_in_the_engine() -> None:
+    """terrace.game reaches no web, command line or storage module, at any
+    depth of imports."""
+    from test_layers import import_graph
+
+    graph, reached, todo = import_graph(), set(), ["terrace.game"]
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo.extend(graph[name])
+    assert "terrace.solver.observation" in reached
+    assert not [n for n in reached if n.split(".")[1:2] in (["web"], ["cli"], ["storage"])]
