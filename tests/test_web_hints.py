@@ -18,7 +18,7 @@ from solver_brute import RULE_SETS
 from store_support import (
     store_on_each_kind,  # noqa: F401  (the store fixture)
 )
-from web_support import LOCAL, WINNING_LINE
+from web_support import LOCAL, WINNING_LINE, twins_moves
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -303,6 +303,24 @@ def test_a_hint_refuses_a_budget_that_would_not_stop(seconds: float, peek: bool)
     assert nothing_hidden(ended)
     with pytest.raises(ValueError, match="time budget"):
         find_hint(ended, seconds, peek=peek)
+
+
+def test_a_fair_hint_says_when_the_face_down_cards_differ_only_in_suit(client: TestClient) -> None:
+    """With the 2 of spades and the 2 of clubs face down in Terrace (built
+    in alternate colours, so every move treats them alike) the fair hint is
+    the proved line, and the page said "You know every face-down card",
+    which the player does not: the reply says which case it is
+    (``face_down``: ``alike``; one card left: ``known``)."""
+    game = new_game(client, variant="terrace", deal_number=197)
+    for text in twins_moves():
+        game = client.post(f"/api/games/{game['id']}/moves", json={"move": text}).json()
+    assert game["state"]["stock"] == 2
+    found = hint(client, game)
+    assert (found["fair"], found["kind"], found["face_down"]) == (True, "winnable", "alike"), found
+    game = client.post(f"/api/games/{game['id']}/moves", json={"move": "s"}).json()
+    assert (hint(client, game)["face_down"], hint(client, game, peek=True)["face_down"]) == ("known", None)
+    start = new_game(client, variant="terrace", deal_number=197)
+    assert hint(client, start)["face_down"] is None
 
 
 def test_a_fair_hint_asked_again_never_answers_from_fewer_samples(store: GameStore) -> None:
