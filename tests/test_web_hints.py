@@ -32,6 +32,10 @@ from terrace.variants import get_rules
 from terrace.web.app import create_app
 from terrace.web.endpoints import within
 from terrace.web.hints import find_hint
+from terrace.web.workers import SolverPool, _echo
+
+STARTING = 120.0
+"""The budget of a job that waits for the solver processes to start."""
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -328,10 +332,20 @@ def test_a_fair_hint_asked_again_never_answers_from_fewer_samples(store: GameSto
     sample: the solver process goes on with the samples it kept
     (:class:`terrace.solver.advice.AskedHints`), so no answer rests on fewer
     decided samples than the last (it gave "1 of 1", the rule of thumb,
-    then "1 of 1" at load 23)."""
+    then "1 of 1" at load 23). The solver processes have started before
+    the first hint: the hint's 0.1 s and the pool's START_GRACE (10 s) are
+    what a job may take, and at load ~24 (four busy loops besides the
+    machine's ~20) a process took 7.0-8.8 s to start (three runs), once
+    more than 10.1 s: a 503 "the search was stopped" before any sample."""
+    pool = SolverPool()
+
+    async def started() -> list[object]:
+        return await asyncio.gather(*(pool.run(_echo, n, budget=STARTING) for n in range(pool.workers)))
+
+    assert asyncio.run(started()) == list(range(pool.workers))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(store, hint_seconds=0.1), base_url=LOCAL) as client:
+        with TestClient(create_app(store, hint_seconds=0.1, pool=pool), base_url=LOCAL) as client:
             game = new_game(client, variant="falling-star", deal_number=4)
             for text in ("s", "s"):
                 game = client.post(f"/api/games/{game['id']}/moves", json={"move": text}).json()
