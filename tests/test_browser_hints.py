@@ -20,7 +20,7 @@ from terrace.moves import Move
 from terrace.solver.advice import nothing_hidden
 from terrace.variants import get_rules
 from test_browser_game import _click_move
-from web_support import WINNING_LINE
+from web_support import WINNING_LINE, twins_moves
 
 pytestmark = pytest.mark.browser
 
@@ -251,6 +251,27 @@ KNOWN = {"en-GB": "You know every face-down card: backed by a proved winning lin
          "de-DE": "Du kennst jede verdeckte Karte: gestützt auf einen bewiesenen Gewinnweg von {n} Zügen."}
 OPEN = {"en-GB": "Nothing is face down: backed by a proved winning line of {n} moves.",
         "de-DE": "Keine Karte ist verdeckt: gestützt auf einen bewiesenen Gewinnweg von {n} Zügen."}
+
+
+ALIKE = {"en-GB": "The face-down cards differ only in suit, which does not matter here: "
+                  "backed by a proved winning line of {n} moves.",
+         "de-DE": "Die verdeckten Karten unterscheiden sich nur im Symbol, und das zählt hier nicht: "
+                  "gestützt auf einen bewiesenen Gewinnweg von {n} Zügen."}
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
+def test_face_down_cards_that_differ_only_in_suit_are_not_said_to_be_known(
+        api: Api, open_game: Any, locale: str) -> None:
+    """The 2 of spades and the 2 of clubs face down in Terrace: the fair
+    hint is the proved line (the rules treat them alike), and the page said
+    "You know every face-down card" / "Du kennst jede verdeckte Karte",
+    which the player does not; it says they differ only in suit."""
+    game = api.play(api.new(variant="terrace", deal_number=197), *twins_moves())
+    assert game["state"]["stock"] == 2
+    page = open_game(game, reduced_motion="reduce", locale=locale)
+    found = press_hint(page)
+    assert (found["fair"], found["kind"], found["face_down"]) == (True, "winnable", "alike")
+    assert page.locator("#prompt").inner_text().endswith(ALIKE[locale].format(n=len(found["line"])))
 
 
 @pytest.mark.parametrize(("where", "locale", "words"), [

@@ -18,7 +18,7 @@ from solver_brute import RULE_SETS
 from store_support import (
     store_on_each_kind,  # noqa: F401  (the store fixture)
 )
-from web_support import LOCAL, WINNING_LINE
+from web_support import LOCAL, WINNING_LINE, twins_moves
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -32,6 +32,10 @@ from terrace.variants import get_rules
 from terrace.web.app import create_app
 from terrace.web.endpoints import within
 from terrace.web.hints import find_hint
+from terrace.web.workers import SolverPool, _echo
+
+STARTING = 120.0
+"""The budget of a job that waits for the solver processes to start."""
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -305,15 +309,43 @@ def test_a_hint_refuses_a_budget_that_would_not_stop(seconds: float, peek: bool)
         find_hint(ended, seconds, peek=peek)
 
 
+def test_a_fair_hint_says_when_the_face_down_cards_differ_only_in_suit(client: TestClient) -> None:
+    """With the 2 of spades and the 2 of clubs face down in Terrace (built
+    in alternate colours, so every move treats them alike) the fair hint is
+    the proved line, and the page said "You know every face-down card",
+    which the player does not: the reply says which case it is
+    (``face_down``: ``alike``; one card left: ``known``)."""
+    game = new_game(client, variant="terrace", deal_number=197)
+    for text in twins_moves():
+        game = client.post(f"/api/games/{game['id']}/moves", json={"move": text}).json()
+    assert game["state"]["stock"] == 2
+    found = hint(client, game)
+    assert (found["fair"], found["kind"], found["face_down"]) == (True, "winnable", "alike"), found
+    game = client.post(f"/api/games/{game['id']}/moves", json={"move": "s"}).json()
+    assert (hint(client, game)["face_down"], hint(client, game, peek=True)["face_down"]) == ("known", None)
+    start = new_game(client, variant="terrace", deal_number=197)
+    assert hint(client, start)["face_down"] is None
+
+
 def test_a_fair_hint_asked_again_never_answers_from_fewer_samples(store: GameStore) -> None:
     """Pressing H again at one position in too little time to solve every
     sample: the solver process goes on with the samples it kept
     (:class:`terrace.solver.advice.AskedHints`), so no answer rests on fewer
     decided samples than the last (it gave "1 of 1", the rule of thumb,
-    then "1 of 1" at load 23)."""
+    then "1 of 1" at load 23). The solver processes have started before
+    the first hint: the hint's 0.1 s and the pool's START_GRACE (10 s) are
+    what a job may take, and at load ~24 (four busy loops besides the
+    machine's ~20) a process took 7.0-8.8 s to start (three runs), once
+    more than 10.1 s: a 503 "the search was stopped" before any sample."""
+    pool = SolverPool()
+
+    async def started() -> list[object]:
+        return await asyncio.gather(*(pool.run(_echo, n, budget=STARTING) for n in range(pool.workers)))
+
+    assert asyncio.run(started()) == list(range(pool.workers))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(store, hint_seconds=0.1), base_url=LOCAL) as client:
+        with TestClient(create_app(store, hint_seconds=0.1, pool=pool), base_url=LOCAL) as client:
             game = new_game(client, variant="falling-star", deal_number=4)
             for text in ("s", "s"):
                 game = client.post(f"/api/games/{game['id']}/moves", json={"move": text}).json()

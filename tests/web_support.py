@@ -22,10 +22,31 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from terrace.board import Board
+from terrace.cards import CODE
+from terrace.solver.api import solve
+from terrace.variants import get_rules
 from terrace.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 WINNING_LINE: dict[str, Any] = json.loads((ROOT / "tests" / "data" / "web_winning_line.json").read_text())
+
+
+def twins_moves() -> list[str]:
+    """Terrace deal 197 along a solver's winning line until two stock cards
+    are left face down, the 2 of spades and the 2 of clubs: cards that
+    differ only in suit, which a game built in alternate colours ignores."""
+    board = Board.from_number(197, get_rules("terrace"))
+    found = solve(board.copy(), max_seconds=60.0, max_nodes=2_000_000, short_line=False)
+    assert found.result == "won"
+    played: list[str] = []
+    for move in found.moves:
+        if len(board.stock) == 2:
+            break
+        board.push(move)
+        played.append(str(move))
+    assert sorted(CODE[card] for card in board.stock) == ["2C", "2S"]
+    return played
 # Debian's Chromium: its old headless shell (package chromium-headless-shell,
 # what Playwright itself runs headless: a page opens in about half the time)
 # when installed, else the browser; TERRACE_CHROMIUM names another binary.

@@ -339,7 +339,37 @@ def nothing_hidden(board: Board, shown: int | None = None) -> bool:
     >>> nothing_hidden(board)
     True
     """
-    return one_kind(board.stock[:hidden_count(board, shown)], board.rules)
+    return face_down(board, shown) is not None
+
+
+OPEN, KNOWN, ALIKE = "none", "known", "alike"
+"""What a player knows of the face-down cards (:func:`face_down`)."""
+
+
+def face_down(board: Board, shown: int | None = None) -> str | None:
+    """What a player knows of the face-down cards, as :func:`nothing_hidden`
+    sees it: ``"none"`` (the stock is empty: nothing is face down),
+    ``"known"`` (each one: seen before, the one card not seen, or copies of
+    one card), ``"alike"`` (the cards not seen differ only in suit, which
+    the rules do not look at: known as far as the game cares), else None.
+
+    >>> from terrace.variants import get_rules
+    >>> board = Board.from_number(197, get_rules("terrace"))
+    >>> _ = board.push_text("c1")
+    >>> while len(board.stock) > 2:  # (the last two: the 2 of spades and of clubs)
+    ...     _ = board.push_text("s")
+    >>> face_down(board)
+    'alike'
+    >>> _ = board.push_text("s")
+    >>> face_down(board)
+    'known'
+    """
+    if not board.stock:
+        return OPEN
+    unseen = board.stock[:hidden_count(board, shown)]
+    if len(set(unseen)) <= 1:
+        return KNOWN
+    return ALIKE if one_kind(unseen, board.rules) else None
 
 
 def dead_end_hint(board: Board) -> PeekHint | None:

@@ -19,7 +19,7 @@ from typing import Any
 from terrace.board import Board
 from terrace.rules import Rules
 from terrace.solver import solve
-from terrace.solver.advice import ASKED, HINT_SETTINGS, fair_answer
+from terrace.solver.advice import ASKED, HINT_SETTINGS, face_down, fair_answer
 from terrace.solver.budget import check_budget
 from terrace.solver.decision import Decision
 from terrace.solver.fair import FairSettings
@@ -56,7 +56,10 @@ def find_hint(
     preference) or ``none``; once the terrace can never be played out, no
     move, ``lost`` with ``why`` ``terrace-dead`` (a proof from the cards in
     sight); once the player has seen every card, the peeking answer, which
-    is then fair (``"fair": true``). Peeking (see
+    is then fair (``"fair": true``), and ``face_down`` says why
+    (:func:`terrace.solver.advice.face_down`: ``none``, ``known``, or
+    ``alike``, cards that differ only in suit, which the rules ignore;
+    null in every other reply). Peeking (see
     :func:`terrace.solver.hint_line.peek_hint`): ``winnable`` with the proved
     ``line``, ``lost``, ``furthest``, ``heuristic`` or ``none``; ``back``
     is 0 but for a winnable hint with no move (``why`` ``win-behind``):
@@ -82,7 +85,9 @@ def find_hint(
     answer = fair_answer(board, seconds, seed=seed, settings=settings, kept=kept, cancel=cancel,
                          decided=decided, shown=shown, asked=ASKED)
     if isinstance(answer, PeekHint):  # a dead terrace, or nothing hidden: the proved answer is fair
-        return _reply(answer, fair=True)
+        found = _reply(answer, fair=True)
+        found["face_down"] = face_down(board, shown)
+        return found
     decision = answer
     kind = decision.kind  # "heuristic" when no sample was decided (see fair_hint)
     why = None
@@ -91,7 +96,7 @@ def find_hint(
     return {"move": None if decision.move is None else str(decision.move), "kind": kind,
             "line": [], "why": why, "fair": True, "samples": decision.samples, "wins": decision.wins,
             "undecided": decision.undecided, "win_share": decision.to_dict()["win_share"], "back": 0,
-            "kept": None}
+            "face_down": None, "kept": None}
 
 
 def _line_reply(board: Board, find: Callable[[], PeekHint | None], fair: bool) -> dict[str, Any] | None:
@@ -108,7 +113,7 @@ def _reply(found: PeekHint, fair: bool) -> dict[str, Any]:
     """The reply for a hint with a proved line (or its fallback)."""
     return {"move": None if found.move is None else str(found.move), "kind": found.kind,
             "line": line_texts(found), "why": found.why, "fair": fair, "back": found.back,
-            "kept": found.kept}
+            "face_down": None, "kept": found.kept}
 
 
 def over_hint(peek: bool) -> dict[str, Any]:
@@ -119,7 +124,7 @@ def over_hint(peek: bool) -> dict[str, Any]:
     ('game-over', False)
     """
     reply: dict[str, Any] = {"move": None, "kind": "none", "line": [], "why": GAME_OVER, "fair": not peek,
-                             "back": 0}
+                             "back": 0, "face_down": None}
     if not peek:
         reply.update(samples=0, wins=0, undecided=0, win_share=None)
     reply["kept"] = None
@@ -158,4 +163,4 @@ def heuristic_hint(board: Board) -> dict[str, Any]:
     position already reached in the game."""
     found = rule_of_thumb(board)
     return {"move": None if found.move is None else str(found.move), "kind": found.kind,
-            "line": [], "why": found.why, "fair": False, "back": 0, "kept": None}
+            "line": [], "why": found.why, "fair": False, "back": 0, "face_down": None, "kept": None}

@@ -594,17 +594,23 @@ function step(kind) {
   });
 }
 
-// What backs a hint in `game`, in words: a proved line (fair once the
+// Why a fair hint may give a proved line, by the server's face_down.
+const FACE_DOWN_WORDS = { none: "hint.by.open", known: "hint.by.known", alike: "hint.by.alike" };
+
+// What backs a hint, in words: a proved line (fair once the
 // player knows where every card lies), a proved loss, a rule of thumb, or
 // the share of sampled stocks in which the move wins.
-function backing(game, found) {
+function backing(found) {
   // (no move forward, but a win from a position `back` moves ago: say how far to undo)
   if (!found.move) return t(`hint.why.${found.why || "game-over"}`, { n: found.back, m: (found.line || []).length });
   if (found.kind === "winnable") {
     // (a fair proved line with cards still face down: the stock turned over
     // by a redeal, or its last card, which the cards in sight name; "Nothing
-    // is face down" was said there beside the stock's face-down cards)
-    const key = !found.fair ? "hint.by.winnable" : game.state.stock ? "hint.by.known" : "hint.by.open";
+    // is face down" was said there beside the stock's face-down cards; and
+    // "You know every face-down card" beside a 2 of spades and a 2 of clubs
+    // the player cannot tell apart, which the rules do not either: the
+    // server says which, face_down)
+    const key = !found.fair ? "hint.by.winnable" : FACE_DOWN_WORDS[found.face_down] || "hint.by.known";
     return t(key, { n: found.line.length });
   }
   if (found.kind === "sampled") {
@@ -645,7 +651,7 @@ async function askHint() {
   const hopeless = found.kind === "lost";
   if (hopeless) showEnd(game, "lost", found.why === "terrace-dead" ? "terrace-dead" : true, actions);
   if (!found.move) {
-    const why = backing(game, found);
+    const why = backing(found);
     // (the end screen says that no winning line remains: no toast either,
     // which said it again and lay over the screen's buttons on a phone)
     prompt(why, { said: !hopeless });
@@ -676,7 +682,7 @@ function hintText(game, found, name = cardLabel) {
       to: found.target ? placeName(found.target) : "",
     });
   }
-  return `${t("hint.move", { what })} ${backing(game, found)}`;
+  return `${t("hint.move", { what })} ${backing(found)}`;
 }
 
 // The solver's verdicts on the base cards: only with the assist on (asking
