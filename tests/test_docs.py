@@ -348,8 +348,8 @@ def test_readme_says_which_hint_prints_a_line_to_give_back() -> None:
     assert "The fair hint, `terrace hint`'s default, samples the stock instead and has no line" in text
     # (it said "until nothing is face down"; a proved line comes with one card left, and says so)
     assert "has no line to give until the player knows every face-down card" in text
-    from terrace.solver.advice import describe
-    for hidden in (0, 1):
+    from terrace.solver.advice import ALIKE, KNOWN, describe
+    for hidden in (None, KNOWN, ALIKE):
         words = describe({"move": "wf", "kind": "winnable", "fair": True, "line": ["wf"]}, face_down=hidden)
         assert f'"{words.split(" ", 1)[1].split(" move ", 1)[1]}"' in text, words
     fair = CliRunner().invoke(main, ["hint", "-n", "7", "--moves", "c2", "--max-seconds", "5",

@@ -448,3 +448,22 @@ def test_terrace_hint_says_a_card_face_down_is_known_not_that_none_is(where: str
     assert result.exit_code == 0, result.output
     said = result.output.splitlines()[0]
     assert " starts a winning line of " in said and said.endswith(source), said
+
+
+def test_terrace_hint_says_face_down_cards_alike_in_all_but_suit_are_not_known() -> None:
+    """With the 2 of spades and the 2 of clubs face down (Terrace deal 197
+    along a winning line), the fair hint proves its line because the rules
+    do not tell the two apart; the page says so (hint.by.alike), and
+    `terrace hint` said "(you know every face-down card)", which the player
+    does not."""
+    from click.testing import CliRunner
+
+    from terrace.cli import main
+    from web_support import twins_moves
+
+    moves = " ".join(twins_moves())
+    result = CliRunner().invoke(main, ["hint", "-v", "terrace", "-n", "197", "--moves", moves,
+                                       "--max-seconds", "30"])
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0]
+    assert first.endswith("(the face-down cards differ only in suit, which does not matter here)"), first

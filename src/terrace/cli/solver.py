@@ -180,7 +180,7 @@ def _code(card: int) -> str:
 def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fair: bool, seed: int,
                  samples: int | None, max_seconds: float, line: str, as_json: bool, **kwargs: Any) -> None:
     """Suggest a move for the position after --moves."""
-    from terrace.solver.advice import describe, hint_report
+    from terrace.solver.advice import describe, face_down, hint_report
 
     refuse_unneeded()
     rules = pop_rules(kwargs)
@@ -195,7 +195,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
                                  line=given)
     except ValueError as error:  # includes every TerraceError
         raise click.UsageError(str(error)) from None
-    click.echo(json.dumps(report) if as_json else describe(report, face_down=len(board.stock)))
+    click.echo(json.dumps(report) if as_json else describe(report, face_down=face_down(board)))
     if not as_json and len(report.get("line") or ()) > 1:  # (the next hint continues it when given)
         click.echo(f"line (--line continues it): {' '.join(report['line'])}")
 

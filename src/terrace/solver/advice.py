@@ -469,9 +469,10 @@ NO_MOVE_WORDS = {
 (one for each of :data:`~terrace.solver.hint_line.WHY_NO_MOVE`)."""
 
 
-def describe(report: dict[str, Any], face_down: int = 0) -> str:
-    """A hint report in one line of words; ``face_down``: the cards still
-    face down in the stock, which a fair proved line says the player knows.
+def describe(report: dict[str, Any], face_down: str | None = None) -> str:
+    """A hint report in one line of words; ``face_down``: what the player
+    knows of the face-down cards (:func:`face_down`), which a fair proved
+    line says (None: nothing is face down).
 
     >>> describe({"move": "t3t5", "kind": "sampled", "fair": True, "samples": 16, "wins": 14})
     't3t5: wins in 14 of 16 sampled stock orders (does not look at face-down cards)'
@@ -489,8 +490,12 @@ def describe(report: dict[str, Any], face_down: int = 0) -> str:
     'no move wins any more: the terrace can never be played out, whatever the stock holds'
     >>> describe({"move": "wf", "kind": "winnable", "fair": True, "line": ["wf"]})
     'wf: starts a winning line of 1 move (nothing is face down)'
-    >>> describe({"move": "t7f", "kind": "winnable", "fair": True, "line": ["t7f"]}, face_down=1)
+    >>> describe({"move": "t7f", "kind": "winnable", "fair": True, "line": ["t7f"]}, face_down=KNOWN)
     't7f: starts a winning line of 1 move (you know every face-down card)'
+    >>> describe({"move": "t7f", "kind": "winnable", "fair": True, "line": ["t7f"]},
+    ...          face_down=ALIKE)  # doctest: +NORMALIZE_WHITESPACE
+    't7f: starts a winning line of 1 move
+    (the face-down cards differ only in suit, which does not matter here)'
     >>> describe({"move": "t2t5", "kind": "heuristic", "fair": False, "line": []})
     't2t5: undecided in the time; the rule of thumb (does not look at face-down cards)'
     >>> describe({"move": None, "kind": "winnable", "fair": False, "line": ["t9t2", "wf"], "back": 1,
@@ -526,12 +531,17 @@ def describe(report: dict[str, Any], face_down: int = 0) -> str:
     return f"{move}: {proved} ({_proved_source(report, face_down)})"
 
 
-def _proved_source(report: dict[str, Any], face_down: int) -> str:
+def _proved_source(report: dict[str, Any], face_down: str | None) -> str:
     """Why a proved line may be told: it peeked, or (fair) the player knows
-    every card, face down or none (as the page's hint.by.known and .open)."""
+    every card face down, as far as the rules care, or none is (as the
+    page's hint.by.known, .alike and .open)."""
     if not report["fair"]:
         return "looks at the face-down stock"
-    return "you know every face-down card" if face_down else "nothing is face down"
+    if face_down == KNOWN:
+        return "you know every face-down card"
+    if face_down == ALIKE:
+        return "the face-down cards differ only in suit, which does not matter here"
+    return "nothing is face down"
 
 
 def _moves(count: int) -> str:
