@@ -17,10 +17,9 @@ import pytest
 from browser_support import Api, moves_seen, settled
 from terrace.board import Board
 from terrace.moves import Move
-from terrace.solver.advice import nothing_hidden
 from terrace.variants import get_rules
 from test_browser_game import _click_move
-from web_support import WINNING_LINE, twins_moves
+from web_support import WINNING_LINE, twins_moves, winning_line_until
 
 pytestmark = pytest.mark.browser
 
@@ -287,16 +286,7 @@ def test_once_nothing_is_hidden_the_hint_says_so(
     cards in sight name; the stock turned over by the one redeal). It said
     "Nothing is face down" / "Keine Karte ist verdeckt" beside a stock of
     one face-down card, or of 21 after the redeal."""
-    board = Board.from_number(WINNING_LINE["deal_number"],
-                              get_rules(WINNING_LINE["variant"], **WINNING_LINE["options"]))
-    played: list[str] = []
-    for text in WINNING_LINE["moves"]:
-        if nothing_hidden(board) and {"last card face down": len(board.stock) == 1 and not board.redeals_used,
-                                      "stock run out": not board.stock,
-                                      "stock turned over": len(board.stock) > 1}[where]:
-            break
-        board.push(Move.parse(text))
-        played.append(text)
+    board, played = winning_line_until(where)
     game = api.new(variant=WINNING_LINE["variant"], options=WINNING_LINE["options"],
                    deal_number=WINNING_LINE["deal_number"])
     game = api.play(game, *played)

@@ -31,7 +31,7 @@ from terrace.solver.hint_line import (
 from terrace.solver.history import same_pass_keys, same_pass_positions
 from terrace.variants import get_rules
 from terrace.web.hints import find_hint
-from web_support import WINNING_LINE
+from web_support import WINNING_LINE, winning_line_until
 
 HINT_SECONDS = 2.0
 MAX_HINTS = 600
@@ -431,16 +431,7 @@ def test_terrace_hint_says_a_card_face_down_is_known_not_that_none_is(where: str
 
     from terrace.cli import main
 
-    board = Board.from_number(WINNING_LINE["deal_number"],
-                              get_rules(WINNING_LINE["variant"], **WINNING_LINE["options"]))
-    played: list[str] = []
-    for text in WINNING_LINE["moves"]:
-        if nothing_hidden(board) and {"last card face down": len(board.stock) == 1 and not board.redeals_used,
-                                      "stock run out": not board.stock,
-                                      "stock turned over": len(board.stock) > 1}[where]:
-            break
-        board.push(Move.parse(text))
-        played.append(text)
+    _, played = winning_line_until(where)
     options = [f"--{name.replace('_', '-')}={value}" for name, value in WINNING_LINE["options"].items()]
     result = CliRunner().invoke(main, ["hint", "-v", WINNING_LINE["variant"], *options, "-n",
                                        str(WINNING_LINE["deal_number"]), "--moves", " ".join(played),

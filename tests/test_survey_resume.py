@@ -341,6 +341,25 @@ def test_a_survey_says_how_many_verdicts_it_took_as_stored_and_of_which_budgets(
     assert "1 of the 3 verdicts was taken as stored in w.sqlite3, not solved again\n" in one.stderr
 
 
+def _survey_peak(arguments: list[str]) -> tuple[Any, int]:
+    """`terrace ARGUMENTS` (a survey) run through click, and the peak of
+    the memory Python allocated meanwhile (tracemalloc); it must succeed."""
+    import tracemalloc
+
+    from click.testing import CliRunner
+
+    from terrace.cli import main
+
+    tracemalloc.start()
+    try:
+        result = CliRunner().invoke(main, arguments)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.exit_code == 0, result.output
+    return result, peak
+
+
 def test_a_survey_holds_no_winning_lines_for_its_figures(tmp_path: Path) -> None:
     """A survey read every stored verdict with its winning line (about 700
     characters each), twice, and kept each line of its run: resumed over
@@ -348,11 +367,6 @@ def test_a_survey_holds_no_winning_lines_for_its_figures(tmp_path: Path) -> None
     million of them would have held gigabytes). The figures need no line:
     the command reads and keeps none (the store keeps them). Counted here
     with tracemalloc over 20,000 stored wins: 50 MB before, 20 MB now."""
-    import tracemalloc
-
-    from click.testing import CliRunner
-
-    from terrace.cli import main
 
     path = str(tmp_path / "v.sqlite3")
     deals = 20_000
@@ -363,13 +377,7 @@ def test_a_survey_holds_no_winning_lines_for_its_figures(tmp_path: Path) -> None
     store.close()
     survey = ["survey", "-v", "falling-star", "--deals", f"1-{deals}", "--max-seconds", "0.1", "--jobs", "1",
               "--verdicts-db", path, "--json"]
-    tracemalloc.start()
-    try:
-        result = CliRunner().invoke(main, survey)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert result.exit_code == 0, result.output
+    result, peak = _survey_peak(survey)
     assert '"won": 20000' in result.stdout
     assert peak < 2 * deals * len(line) * 0.9, peak  # (less than two copies of the lines in all)
     store = VerdictStore(path)
@@ -387,11 +395,6 @@ def test_a_resumed_survey_holds_its_figures_not_a_verdict_object_per_deal(tmp_pa
     tracemalloc over 40,000 stored deals, in bytes a deal; the report is
     the same."""
     import json
-    import tracemalloc
-
-    from click.testing import CliRunner
-
-    from terrace.cli import main
 
     path = str(tmp_path / "v.sqlite3")
     deals = 40_000
@@ -402,13 +405,7 @@ def test_a_resumed_survey_holds_its_figures_not_a_verdict_object_per_deal(tmp_pa
     store.close()
     survey = ["survey", "-v", "falling-star", "--deals", f"1-{deals}", "--max-seconds", "0.001",
               "--jobs", "1", "--verdicts-db", path, "--json"]
-    tracemalloc.start()
-    try:
-        result = CliRunner().invoke(main, survey)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert result.exit_code == 0, result.output
+    result, peak = _survey_peak(survey)
     report = json.loads(result.stdout)
     figures = (report["deals"], report["won"], report["lost"], report["unknown"])
     assert figures == (deals, 13_333, 13_334, 13_333)

@@ -32,6 +32,27 @@ ROOT = Path(__file__).resolve().parent.parent
 WINNING_LINE: dict[str, Any] = json.loads((ROOT / "tests" / "data" / "web_winning_line.json").read_text())
 
 
+def winning_line_until(where: str) -> tuple[Board, list[str]]:
+    """The stored winning line (WINNING_LINE) played until the fair hint
+    may give a proved line because the player knows the face-down cards:
+    ``where`` is "last card face down", "stock run out" or "stock turned
+    over" (after the redeal); the board there and the moves played."""
+    from terrace.moves import Move
+    from terrace.solver.advice import nothing_hidden
+
+    board = Board.from_number(WINNING_LINE["deal_number"],
+                              get_rules(WINNING_LINE["variant"], **WINNING_LINE["options"]))
+    played: list[str] = []
+    for text in WINNING_LINE["moves"]:
+        if nothing_hidden(board) and {"last card face down": len(board.stock) == 1 and not board.redeals_used,
+                                      "stock run out": not board.stock,
+                                      "stock turned over": len(board.stock) > 1}[where]:
+            break
+        board.push(Move.parse(text))
+        played.append(text)
+    return board, played
+
+
 def twins_moves() -> list[str]:
     """Terrace deal 197 along a solver's winning line until two stock cards
     are left face down, the 2 of spades and the 2 of clubs: cards that
