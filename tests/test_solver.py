@@ -1076,17 +1076,13 @@ def test_a_survey_starts_no_more_workers_than_it_has_deals(
     from terrace.solver import survey
 
     sizes: list[int] = []
-    real = survey._worker_context
+    real = survey._BoundedPool
 
-    class Counting:
-        def Pool(self, processes: int, **kwargs: object) -> object:  # (multiprocessing's name)
-            sizes.append(processes)
-            return real().Pool(processes, **kwargs)
+    def counting(processes: int, **kwargs: Any) -> object:
+        sizes.append(processes)
+        return real(processes, **kwargs)
 
-        def get_start_method(self) -> str:
-            return str(real().get_start_method())
-
-    monkeypatch.setattr(survey, "_worker_context", Counting)
+    monkeypatch.setattr(survey, "_BoundedPool", counting)
     store = VerdictStore(str(tmp_path / "v.sqlite3"))
     verdicts, _ = survey.run_survey(Rules(), 1, 3, jobs=32, max_seconds=2, store=store)
     store.close()
@@ -1106,17 +1102,13 @@ def test_ctrl_c_while_the_workers_start_stops_the_survey(monkeypatch: pytest.Mon
     if "forkserver" not in multiprocessing.get_all_start_methods():
         pytest.skip("no fork server on this system")
     seen: list[object] = []
-    real = survey._worker_context
+    real = survey._BoundedPool
 
-    class Watching:
-        def Pool(self, processes: int, **kwargs: object) -> object:  # (multiprocessing's name)
-            seen.append(signal.getsignal(signal.SIGINT))
-            return real().Pool(processes, **kwargs)
+    def watching(processes: int, **kwargs: Any) -> object:
+        seen.append(signal.getsignal(signal.SIGINT))
+        return real(processes, **kwargs)
 
-        def get_start_method(self) -> str:
-            return str(real().get_start_method())
-
-    monkeypatch.setattr(survey, "_worker_context", Watching)
+    monkeypatch.setattr(survey, "_BoundedPool", watching)
     pool = survey._start_pool(1)
     try:
         assert seen and seen[0] is not signal.SIG_IGN
