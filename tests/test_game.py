@@ -310,3 +310,134 @@ def test_the_state_stays_in_the_engine() -> None:
             todo.extend(graph[name])
     assert "terrace.solver.observation" in reached
     assert not [n for n in reached if n.split(".")[1:2] in (["web"], ["cli"], ["storage"])]
+
+
+def test_the_tensor_rows_hold_each_card_at_its_documented_depth() -> None:
+    """Each row is a card of its face at its place and depth counted from the
+    top (0 the playable card, for the stock the card drawn next), the copies
+    of a face in the order of their places; the head counts the stock."""
+    rng = random.Random(6)
+    for name in ("terrace", "empress-of-italy"):
+        state = State.new(PRESETS[name], 9)
+        for _ in range(60):
+            board, rules = state.board(), state.rules
+            width = 4 + rules.foundation_count + rules.piles + 1
+            piles = [board.reserve, board.waste, board.stock, []]
+            piles += list(board.foundations) + list(board.tableau)
+            wanted = sorted((card, place, depth) for place, cards in enumerate(piles)
+                            for depth, card in enumerate(reversed(cards)))
+            tensor = state.observation_tensor()
+            rows = [tensor[16 + i * width: 16 + (i + 1) * width] for i in range(rules.card_count)]
+            got = [(i // rules.decks, row.index(1.0), int(row[-1])) for i, row in enumerate(rows)]
+            assert got == wanted, name
+            assert tensor[15] == len(board.stock)
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_legal_actions_come_in_increasing_order() -> None:
+    rng = random.Random(8)
+    for name in ("terrace", "wood", "falling-star"):
+        state = State.new(PRESETS[name], 6)
+        for _ in range(40):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            assert legal == sorted(legal) and len(legal) == len(set(legal)), name
+            state.apply_action(rng.choice(legal))
+
+
+def test_lists_and_boards_handed_out_do_not_reach_into_the_state() -> None:
+    state = State.new(get_rules("terrace"), 2)
+    state.apply_action(state.legal_actions()[0])
+    before = repr(_snapshot(state))
+    state.legal_actions().clear()
+    state.history().clear()
+    board = state.board()
+    board.push(next(iter(board.legal_moves)))
+    assert repr(_snapshot(state)) == before
+
+
+def test_after_an_undo_the_legal_actions_are_those_of_the_position() -> None:
+    rng = random.Random(9)
+    state = State.new(get_rules("falling-star"), 4)
+    for _ in range(25):
+        before = state.legal_actions()
+        action = rng.choice(before)
+        state.apply_action(action)
+        state.legal_actions()
+        state.undo()
+        assert state.legal_actions() == before
+        state.apply_action(action)
+
+
+def test_a_clone_played_on_leaves_the_positions_reached_by_the_original() -> None:
+    """Not a shared record of positions: what the clone reaches stays legal
+    for the original."""
+    rng = random.Random(12)
+    state = State.new(get_rules("terrace"), 3)
+    for _ in range(30):
+        state.apply_action(rng.choice(state.legal_actions()))
+        copy = state.clone()
+        first = copy.legal_actions()[0]
+        copy.apply_action(first)
+        assert first in state.legal_actions()
+
+
+def test_a_state_from_a_board_counts_its_current_position_as_reached() -> None:
+    """A move and its reverse from a board's position: the reverse is not
+    legal for a State built from the board, as for the one that played."""
+    rng = random.Random(5)
+    state = State.new(get_rules("falling-star"), 1)
+    checked = 0
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        again = State(state.board())
+        for action in state.legal_actions():
+            state.apply_action(action)
+            again.apply_action(action)
+            assert again.legal_actions() == state.legal_actions()
+            checked += len(state.board().legal_moves) - len(state.legal_actions())
+            state.undo()
+            again.undo()
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 0, "no move met that brings a position back"
+
+
+def test_undoing_a_board_history_that_repeats_a_position_frees_it_again() -> None:
+    """A board's history may come back to a position (the plain game allows
+    it); undone to before the first visit, the position is legal again."""
+    rng = random.Random(5)
+    board = Board.from_number(1, get_rules("falling-star"))
+    for _ in range(200):
+        start = board.position_key()
+        found = None
+        for move in list(board.legal_moves):
+            board.push(move)
+            back = [r for r in list(board.legal_moves) if _leads_to(board, r, start)]
+            board.pop()
+            if back:
+                found = (move, back[0])
+                break
+        if found:
+            break
+        board.push(rng.choice(list(board.legal_moves)))
+    else:
+        pytest.fail("no move met that a move undoes in 200 moves")
+    move, reverse = found
+    for step in (move, reverse, move):
+        board.push(step)
+    state = State(board)
+    for _ in range(3):
+        state.undo()
+    assert board.move_to_action(move) in state.legal_actions()
+
+
+def _leads_to(board: Board, move: Move, key: object) -> bool:
+    board.push(move)
+    try:
+        return board.position_key() == key
+    finally:
+        board.pop()

@@ -458,3 +458,24 @@ def test_terrace_hint_says_face_down_cards_alike_in_all_but_suit_are_not_known()
     assert result.exit_code == 0, result.output
     first = result.output.splitlines()[0]
     assert first.endswith("(the face-down cards differ only in suit, which does not matter here)"), first
+
+
+def test_a_kept_line_played_to_its_end_has_no_rest_to_continue() -> None:
+    """At the line's last position (the game won) there is no move left of
+    it to give: not continued, rather than an empty line."""
+    board = Board.from_number(4, get_rules("falling-star"))
+    kept = peek_hint(board, 5.0).kept
+    assert kept is not None
+    for text in kept.moves:
+        board.push(Move.parse(text))
+    assert board.is_won()
+    assert continued(kept, board, same_pass_keys(board)) is None
+
+
+def test_a_line_with_a_move_the_board_refuses_is_not_fresh() -> None:
+    from terrace.solver.hint_line import _fresh_line
+
+    board = Board.from_number(4, get_rules("falling-star"))
+    refused = next(move for move in map(board.action_to_move, range(board.action_count))
+                   if board.refusal(move) is not None)
+    assert _fresh_line(board, [refused], set()) is False

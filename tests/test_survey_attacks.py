@@ -508,3 +508,26 @@ def test_a_worker_that_exited_with_an_error_or_was_killed_by_a_signal_is_said_to
     running[3] = SimpleNamespace(_popen=SimpleNamespace(returncode=code))
     with pytest.raises(survey.WorkerDiedError, match=r"^a worker process died \(killed, or out of memory\)"):
         survey._none_died(running)
+
+
+def test_a_survey_starts_no_more_workers_than_deals_left_to_play(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each worker costs a process start: two deals left and four jobs asked
+    start two workers; one deal left starts none (it is played here)."""
+    from terrace.rules import Rules
+    from terrace.solver import survey
+
+    started: list[int] = []
+    real = survey._start_pool
+
+    def counted(workers: int) -> object:
+        started.append(workers)
+        return real(workers)
+
+    monkeypatch.setattr(survey, "_start_pool", counted)
+    store = VerdictStore(str(tmp_path / "v.db"))
+    survey.run_survey(Rules(), 1, 2, jobs=4, max_seconds=0.02, store=store)
+    assert started == [2]
+    survey.run_survey(Rules(), 1, 3, jobs=4, max_seconds=0.02, store=store)
+    assert started == [2]
+    assert len(store.range(Rules(), 1, 3)) == 3
