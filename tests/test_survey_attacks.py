@@ -354,6 +354,7 @@ def start_pool(workers):  # (a worker replaced after 2 deals, not 50)
 
 if __name__ == "__main__":
     survey._start_pool = start_pool
+    survey.GROUP_VERDICTS = 1  # (each verdict stored and reported as it comes, while workers are replaced)
     store = VerdictStore(sys.argv[1])
     sys.setprofile(profile)
     try:
