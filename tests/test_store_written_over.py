@@ -305,4 +305,4 @@ def test_a_database_deleted_while_in_use_is_said_to_be_gone(tmp_path: Path) -> N
         db.unlink()
         moved = client.post(f"/api/games/{made}/moves", json={"move": "c2"})
         assert moved.status_code == 503 and moved.json()["code"] == "not-saved"
-        assert "games.sqlite was moved, replaced or deleted while in use" in moved.json()["error"]
+        assert "games.sqlite or its log was moved, replaced or deleted while in use" in moved.json()["error"]
