@@ -118,7 +118,11 @@ def test_skipping_detours_keeps_time_for_its_last_replay() -> None:
         began = time.perf_counter()
         short = endgame.skip_detours(EMPRESS_WANDERING, raw, until=began + share * replay)
         took = time.process_time() - cpu
-        assert took < (share + 1) * replay + 0.05, (share, took / replay)
+        # (a replay measured again just after: the machine's speed while it ran
+        # lies between the two; one CI run under load took 4.2 replays as
+        # measured before it)
+        now = max(replay, _replay_seconds(EMPRESS_WANDERING, raw))
+        assert took < (share + 1) * now + 0.05, (share, took / replay, took / now)
         assert replays_to_win(EMPRESS_WANDERING, short)
 
 
