@@ -185,8 +185,8 @@ class State:
                           if len(self._actions) >= self.max_game_length()
                           else Reason(Refusal.ACTION_REPEATS, action=action, move=str(move)))
             raise IllegalMoveError(reason, move=str(move))
-        redo = self._board._redo
-        cleared: list[Move] | None = None if redo and redo[-1] == move else list(redo)
+        redo = self._board.redo_stack
+        cleared: list[Move] | None = None if redo and redo[-1] == move else redo
         self._board.push(move)
         key = self._board.position_key()
         self._seen[key] = self._seen.get(key, 0) + 1

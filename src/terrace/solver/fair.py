@@ -66,6 +66,7 @@ from terrace.solver.api import SolveResult, Solving
 from terrace.solver.budget import check_nodes, check_seed
 from terrace.solver.decision import Decision
 from terrace.solver.greedy import choice_value, greedy_move
+from terrace.solver.hint_line import HEURISTIC, WINNABLE
 from terrace.solver.lines import replays_to_win
 from terrace.solver.observation import Observation, visible_key
 from terrace.solver.options import Options
@@ -83,10 +84,6 @@ docs/winnability.md, "What it says") and its candidates (twins solved
 apart, as then), so that its games stay those its tables were measured with."""
 
 WON, LOST, UNKNOWN, OPEN = "won", "lost", "unknown", "open"
-WINNABLE, HEURISTIC = "winnable", "heuristic"
-"""The kinds of a decision once the stock's order is forced (as the
-peeking hint's: a proved winning line, or the rule of thumb undecided;
-``lost``: proved lost)."""
 
 KEPT_SOLVES = 16
 """How many solves cut short by a decision's time (or positions) a process

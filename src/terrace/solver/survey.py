@@ -209,15 +209,18 @@ class _Group:
         if not self.pending:
             self.since = time.monotonic()
         self.pending[number] = found
-        if (len(self.pending) >= GROUP_VERDICTS or self.max_seconds >= GROUP_SECONDS
-                or time.monotonic() - self.since >= GROUP_SECONDS):
+        if len(self.pending) >= GROUP_VERDICTS or self.max_seconds >= GROUP_SECONDS or self._held_long():
             self.store()
+
+    def _held_long(self) -> bool:
+        """Whether the verdicts held include one held for :data:`GROUP_SECONDS`."""
+        return bool(self.pending) and time.monotonic() - self.since >= GROUP_SECONDS
 
     def waiting(self, stopped: Callable[[], None]) -> Callable[[], None]:
         """What a survey does while it waits for its workers: store a group
         held for :data:`GROUP_SECONDS`, then ``stopped``."""
         def wait() -> None:
-            if self.pending and time.monotonic() - self.since >= GROUP_SECONDS:
+            if self._held_long():
                 self.store()
             stopped()
         return wait
