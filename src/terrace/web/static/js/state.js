@@ -116,7 +116,7 @@ export function hideToast(about = undefined) {
 // entries closes the screen of the entry it reaches, or, with none there,
 // goes on back (leaves the page). The page itself never steps back (a
 // step back of its own raced a reload right after Esc).
-const steps = [];  // [{mark, close}] of the screens open, the last on top
+const steps = [];  // [{mark, close, shown}] of the screens open, the last on top
 const markOf = (state) => (state && Number.isInteger(state.panel) ? state.panel : 0);
 let current = markOf(history.state);  // the mark of the entry shown (0: none)
 let marks = current;
@@ -130,11 +130,19 @@ export function keepHref(href) {
   if (location.href !== href) history.replaceState(history.state, "", href);
 }
 
-// A step for a screen that `close()` leaves; returns the function to call
-// when the screen is left otherwise.
-export function backStep(close) {
+// A screen left otherwise may not have said so yet (a dialog's close event
+// waits for the next frame, and a Back can come first): the steps of screens
+// no longer shown go before each decision.
+function dropLeft() {
+  for (let at = steps.length - 1; at >= 0; at -= 1) if (!steps[at].shown()) steps.splice(at, 1);
+}
+
+// A step for a screen that `close()` leaves and `shown()` says is still
+// there; returns the function to call when the screen is left otherwise.
+export function backStep(close, shown = () => true) {
+  dropLeft();
   marks += 1;
-  const step = { mark: marks, close };
+  const step = { mark: marks, close, shown };
   const spent = current !== 0 && !steps.some((s) => s.mark === current);
   steps.push(step);
   const state = { ...(history.state || {}), panel: step.mark };
@@ -148,12 +156,13 @@ export function backStep(close) {
 }
 
 export function closedByBack(dialog) {
-  const left = backStep(() => { if (dialog.open) dialog.close(); });
+  const left = backStep(() => { if (dialog.open) dialog.close(); }, () => dialog.open);
   dialog.addEventListener("close", left, { once: true });
 }
 
 window.addEventListener("popstate", () => {
   if (kept && location.href !== kept) history.replaceState(history.state, "", kept);
+  dropLeft();
   const reached = markOf(history.state);
   const back = reached < current;
   current = reached;
