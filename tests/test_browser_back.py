@@ -68,7 +68,8 @@ def test_back_after_a_reload_on_an_open_panel_leaves_the_page(api: Api, open_gam
 def test_back_leaves_a_replay_for_the_game(api: Api, open_game: Any) -> None:
     """Back during a replay (started from the statistics) left the page;
     it leaves the replay, as Back to my game does. A replay left by that
-    button leaves no step behind: the next Back leaves the page."""
+    button leaves no step behind: the end screen it goes back to takes its
+    entry, and the Back after the one that closes it leaves the page."""
     from test_browser_screens import _replay
 
     page = _replay(api, open_game, "en-GB", 360, 740)
@@ -84,6 +85,12 @@ def test_back_leaves_a_replay_for_the_game(api: Api, open_game: Any) -> None:
     page.locator("#replay-bar:not([hidden])").wait_for()
     page.locator("#replay-exit").click()
     page.wait_for_selector("#replay-bar[hidden]", state="attached")
+    # (back on the given-up game, its end screen opens again, on the
+    # replay's spent entry: one Back closes it, the next leaves)
+    page.locator("#dlg-end[open]").wait_for()
+    page.go_back()
+    page.wait_for_selector("#dlg-end:not([open])", state="attached")
+    assert page.url == url
     page.go_back()
     page.wait_for_url("about:blank")
 
@@ -117,3 +124,22 @@ def test_back_before_the_close_event_still_leaves_the_page(api: Api, open_game: 
     page.wait_for_selector("#dlg-settings:not([open])", state="attached")
     page.go_back()
     page.wait_for_url("about:blank")
+
+
+def test_back_closes_the_end_screen(api: Api, open_game: Any) -> None:
+    """The end-of-game screen added no step to the history, as every other
+    panel does: a phone's back gesture left the page instead of closing
+    it. Back now closes it and the game stays; the next Back leaves."""
+    from test_browser_coach import _given_up  # (the page opens it on its end screen)
+
+    game = _given_up(api)
+    page = open_game(game, **PHONE)
+    page.locator("#dlg-end[open]").wait_for()
+    url = page.url
+    page.go_back()
+    page.wait_for_selector("#dlg-end:not([open])", state="attached")
+    assert page.url == url
+    assert page.evaluate("document.body.dataset.game") == game["id"]
+    page.go_back()
+    page.wait_for_url("about:blank")
+

@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { groupTitle } from "./groups.js";
 import { t, count, getLanguage } from "./i18n.js";
 import { el, makeCard, topCard } from "./render.js";
-import { app } from "./state.js";
+import { app, closedByBack } from "./state.js";
 import { announce } from "./tabs.js";
 import { flushTime, formatDuration } from "./timer.js";
 
@@ -373,9 +373,13 @@ export async function endScreen(game, kind, hopeless, { openNewGame, undo, giveU
   }
   // Heard when it opens and takes the focus (its title and text): open
   // already, on another end (play on after a proved loss, until no move is
-  // left), it opens again so that the focus enters it anew.
-  if (dialog.open) dialog.close();
+  // left), it opens again so that the focus enters it anew. A screen of
+  // its own: the browser's Back (a phone's back gesture) closes it, as it
+  // closes a panel, where it left the page.
+  const shown = dialog.open;
+  if (shown) dialog.close();
   dialog.show();
+  if (!shown) closedByBack(dialog);
 }
 
 // The end screen is not modal (a click may still reach the header and the

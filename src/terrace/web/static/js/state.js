@@ -155,9 +155,16 @@ export function backStep(close, shown = () => true) {
   };
 }
 
+// (a close event after which the dialog is open again, one closed and
+// opened anew at once as the end screen is, leaves its step in place)
 export function closedByBack(dialog) {
   const left = backStep(() => { if (dialog.open) dialog.close(); }, () => dialog.open);
-  dialog.addEventListener("close", left, { once: true });
+  const closed = () => {
+    if (dialog.open) return;
+    dialog.removeEventListener("close", closed);
+    left();
+  };
+  dialog.addEventListener("close", closed);
 }
 
 window.addEventListener("popstate", () => {
