@@ -320,3 +320,33 @@ def test_said_is_emptied_once_heard_and_the_same_words_are_said_again(api: Api, 
     assert [text[:len(words)] for text in seen] == [words, "", words], seen
     page.clock.run_for(8_000)  # (what the test waited at most: the page's clock, not ours)
     page.locator("#said:empty").wait_for(timeout=2_000)
+
+
+def test_a_refusal_stays_in_the_prompt_until_the_player_goes_on(api: Api, open_game: Any) -> None:
+    """Why a move was refused was shown for a few seconds only (the bubble
+    by the card, a toast) and said once: a player who looked away, or
+    whose screen reader's speech the next key cut off, had lost it. The
+    prompt now keeps the words once the bubble and the toast are gone,
+    until the player goes on (Escape here)."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game, before_goto=lambda p: p.clock.install())  # (moved on past the bubble's time)
+    prompt = page.locator("#prompt")
+    page.locator("[data-pile='t4']").focus()
+    page.keyboard.press("1")  # the 9 of clubs: nowhere to go
+    why = page.locator("#why:not([hidden])")
+    why.wait_for()
+    words = why.inner_text()
+    page.keyboard.press("0")  # (no pile 10: a toast, and a key hides the bubble)
+    page.wait_for_selector("#toast.show")
+    no_pile = "There is no pile 10 in this game: its piles run from 1 to 9."
+    assert prompt.inner_text() == no_pile
+    page.clock.run_for(8_000)
+    page.wait_for_selector("#toast:not(.show)", state="attached", timeout=2_000)
+    assert prompt.inner_text() == no_pile
+    page.keyboard.press("1")
+    why.wait_for()
+    page.clock.run_for(8_000)
+    page.locator("#why").wait_for(state="hidden")
+    assert prompt.inner_text() == words
+    page.keyboard.press("Escape")
+    assert prompt.inner_text().startswith("Drag a card, or double-click it")

@@ -25,6 +25,8 @@ export function showWhy(text, anchor) {
   const sentence = asSentence(text);  // (alone, a refusal's English is a sentence too)
   node.textContent = sentence;
   say(spoken(sentence));  // (cards by name: "9 of clubs", not "9♣")
+  // (the bubble goes at the next press or in a few seconds: the prompt keeps the words)
+  document.dispatchEvent(new CustomEvent("refused", { detail: sentence }));
   node.hidden = false;
   const margin = 6;
   const rect = anchor ? anchor.getBoundingClientRect() : { left: 0, right: innerWidth, top: innerHeight / 2, bottom: innerHeight / 2 };

@@ -83,6 +83,7 @@ function show(game, { ghost = null, animate = true } = {}) {
   // says itself in its prompt.
   if (changedGame && app.game && !game.replay) say(`${gameTitle(game)}.`);
   app.selected = keptSelection(game);
+  app.notice = null;
   app.game = game;
   followReplay(game);
   // (the hint's toast goes with its marks: it named a move made or passed by)
@@ -235,6 +236,7 @@ function draw() {
     // (a hint shown stays in the prompt, as its marks stay on the board)
     if (app.hint && app.hint.found) prompt(hintText(game, app.hint.found), { said: false });
     else if (app.selected && game.sources[app.selected]) selectedPrompt(app.selected, false);
+    else if (app.notice) prompt(app.notice, { said: false });
     else prompt();
   } finally {
     drawing = false;
@@ -390,9 +392,28 @@ async function answer(result, ghost = null, card = null) {
     const fresh = await api.get(app.game.id);
     if (fresh.ok) show(fresh.data, { animate: false });
   }
-  toast(result.status === 0 ? t("error.network") : result.data.error);
+  refuse(result.status === 0 ? t("error.network") : result.data.error);
   return false;
 }
+
+// A move (or an undo, a key) refused: the toast shows why for a few
+// seconds and #alert says it at once; the prompt keeps the words until the
+// player goes on (keepNotice), for a player who looked away, or whose
+// screen reader's speech the next key cut off.
+function refuse(text, kind = "error") {
+  toast(text, kind);
+  keepNotice(sentence(text));
+}
+
+// `text` in the prompt until the next answer drawn, selection or Escape
+// (already heard: from #alert, or #said for the bubble by a card).
+function keepNotice(text) {
+  if (!app.game || app.game.replay) return;
+  app.notice = text;
+  prompt(text, { said: false });
+}
+
+document.addEventListener("refused", (event) => keepNotice(event.detail));
 
 // A change refused because the game changed elsewhere (409 conflict): show
 // the game as it is now and say so. True when the page caught up.
@@ -528,7 +549,7 @@ function explain(move, ghost = null, card = null, source = null) {
     // (the card dropped, or its like on the board drawn anew meanwhile)
     const anchor = (card && card.isConnected && card) || (pile && (topCard(pile) || pile));
     if (result.ok && !result.data.legal) showWhy(result.data.reason, anchor);
-    else if (!result.ok) toast(result.data.error);
+    else if (!result.ok) refuse(result.data.error);
   });
 }
 
@@ -545,7 +566,7 @@ function autoMove(pile) {
   if (info && info.auto) return play(info.auto);
   // (a pile's only card, whose one move is into another space; a
   // foundation's card is picked up, never sent: activate)
-  if (info) return toast(t("error.lone"));
+  if (info) return refuse(t("error.lone"));
   const cards = pile === "reserve" || pile === "waste" || pile[0] === "t" || pile[0] === "f";
   if (cards) return explainPile(pile);
   return null;
@@ -558,13 +579,13 @@ function moveTo(source, target, ghost = null, card = null) {
   // explain: it answered "'F2f3' is not a move")
   if (source[0] === "f" && target && target[0] === "f") {
     if (ghost && card) snapBack(ghost, card, animationsOn());
-    return toast(t("error.home"), "info");
+    return refuse(t("error.home"), "info");
   }
   if (target && (target[0] === "t" || target[0] === "f") && target !== source) {
     return explain(`${notation(source)}${target}`, ghost, card, source);
   }
   if (ghost && card) snapBack(ghost, card, animationsOn());
-  if (target && target !== source) toast(t("error.dropHere"));
+  if (target && target !== source) refuse(t("error.dropHere"));
   return null;
 }
 
@@ -747,6 +768,7 @@ function select(source) {
     return;
   }
   app.selected = source;
+  app.notice = null;
   markSelection(source);
   selectedPrompt(source);
 }
@@ -762,6 +784,12 @@ function selectedPrompt(source, said = true) {
 // once: what it did (or why it was refused) is heard, not the prompt of
 // play that the selection's prompt gives way to in between.
 function deselect({ said = true } = {}) {
+  // (Escape, a click beside the cards: the notice has been read; the prompt
+  // it gives way to is not said, as Escape with nothing selected said nothing)
+  if (!app.selected && app.notice) {
+    app.notice = null;
+    prompt(undefined, { said: false });
+  }
   if (!app.selected) return;
   app.selected = null;
   clearMarks("selected");
@@ -1065,7 +1093,7 @@ function onKey(event) {
       // (a key beyond the piles, 0 in a game of nine: the page asked the
       // server about pile "t10" and showed its refusal, in notation)
       const piles = game.state.tableau.length;
-      toast(t(piles === 1 ? "error.noPile.one" : "error.noPile", { n: index + 1, piles }), "info");
+      refuse(t(piles === 1 ? "error.noPile.one" : "error.noPile", { n: index + 1, piles }), "info");
     }
     event.preventDefault();
     return;
@@ -1092,12 +1120,12 @@ function onKey(event) {
     const holdsCards = (pile) => pile === "reserve" || pile === "waste" || pile[0] === "t";
     const source = app.selected || (focused && holdsCards(focused) ? focused : null);
     if (source && source[0] === "f") {  // (picked up, it stays so: only a pile takes it)
-      toast(t("error.home"), "info");
+      refuse(t("error.home"), "info");
       event.preventDefault();
       return;
     }
     if (!source || game.status === "choosing") {
-      toast(t(game.status === "choosing" ? "error.fChoosing" : "error.fNothing"), "info");
+      refuse(t(game.status === "choosing" ? "error.fChoosing" : "error.fNothing"), "info");
       event.preventDefault();
       return;
     }
@@ -1126,7 +1154,7 @@ function onKey(event) {
       // single-click setting a single one)
       activate(focused.dataset.pile, app.settings.click === "single" ? 1 : 2);
     } else if (app.selected && app.selected[0] === "f") {
-      toast(t("error.home"), "info");  // (picked up, it stays so: only a pile takes it)
+      refuse(t("error.home"), "info");  // (picked up, it stays so: only a pile takes it)
     } else if (app.selected) {
       const source = app.selected;
       deselect({ said: false });
@@ -1369,6 +1397,7 @@ function changeLanguage(lang) {
   $("#lang").value = getLanguage();
   foldCrowdedHeader();
   hideToast();  // (a message of the other language: the prompt says it again)
+  app.notice = null;
   draw();
   relabelEnd(app.game, actions);
 }

@@ -24,6 +24,10 @@ export const app = {
   verdictNote: null,   // why no verdicts are shown although the assist is on (its i18n key)
   selected: null,      // the selected source pile
   hint: null,          // {source, target}
+  // Why the last move tried was refused (or a card pressed cannot move), or
+  // another message the player must not miss: the prompt keeps it until
+  // the next answer drawn, selection or Escape (main.js: keepNotice).
+  notice: null,
   settings: {
     click: stored("terrace.click", ["double", "single"]),
     animate: stored("terrace.animate", ["on", "off"]) === "on",
