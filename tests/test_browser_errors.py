@@ -228,3 +228,28 @@ def test_a_refused_load_is_not_taken_for_a_server_out_of_reach(api: Api, browser
         assert errors == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("named", ["nope", "x" * 3000])
+def test_a_game_the_address_names_that_is_not_here_is_said(api: Api, open_game: Any, server: str,
+                                                             named: str) -> None:
+    """?game= naming no game (a word, an id thousands of characters long)
+    showed the game in play instead and said nothing: the player never
+    learnt that the game asked for was not found. The prompt now says so
+    (the server's words within the page's) until the player goes on, on
+    the game shown instead, whose id the address then names; the long id
+    breaks across lines, where it pushed a phone's page sideways."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game, viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    page.goto(f"{server}?game={named}")
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.evaluate("document.body.dataset.game") == game["id"]
+    prompt = page.locator("#prompt")
+    said = prompt.inner_text()
+    assert said.startswith("The game in the address was not found (there is no game '"), said
+    assert said.endswith("): this is your current game.")
+    assert page.url.endswith(f"?game={game['id']}")
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    page.keyboard.press("Escape")  # (read: the prompt says how to play again)
+    until(lambda: prompt.inner_text().startswith("Drag a card"), 5)
+    open_game.errors.clear()  # (the browser logs the 404)

@@ -1318,7 +1318,16 @@ async function startup() {
     const chosen = await readUntil(() => api.get(wanted), answered);
     if (chosen.ok) return show(chosen.data, { animate: false });
     if (!refusedByApp(chosen) || chosen.status >= 500) return chosen;
+    // (the player learns that the game named is not here, and which game is shown instead)
+    const other = await startElsewhere();
+    if (app.game) refuse(t("error.gameMissing", { error: within(chosen.data.error) }));
+    return other;
   }
+  return startElsewhere();
+}
+
+// The game to show when the address names none (or one that is not here).
+async function startElsewhere() {
   // A reload of an address that names no game reopens the game this tab
   // showed while it is still in play: a game resumed from the statistics
   // and not played yet is not the one changed last, the server's current
