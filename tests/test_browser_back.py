@@ -143,3 +143,25 @@ def test_back_closes_the_end_screen(api: Api, open_game: Any) -> None:
     page.go_back()
     page.wait_for_url("about:blank")
 
+
+def test_a_reload_during_a_replay_shows_it_again_and_back_leaves_it(api: Api, open_game: Any) -> None:
+    """Reloaded during a replay, the page showed the game alone: the
+    replay and the move it was at were lost, and its step of the history
+    was left with nothing on it. It shows the replay again at that move,
+    and Back leaves it for the game, as before the reload."""
+    from test_browser_screens import _replay
+
+    page = _replay(api, open_game, "en-GB", 360, 740)
+    game = page.evaluate("document.body.dataset.game")
+    page.locator("#replay-next").click()
+    page.locator("#prompt", has_text="move 1 of 3").wait_for()
+    url = page.url
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.locator("#replay-bar").is_visible()
+    assert page.locator("#prompt").inner_text() == "Replay of deal 7: move 1 of 3."
+    assert page.locator("#replay-step").input_value() == "1"
+    page.go_back()
+    page.wait_for_selector("#replay-bar[hidden]", state="attached")
+    assert page.url == url
+    assert page.evaluate("document.body.dataset.game") == game

@@ -73,6 +73,35 @@ function followReplay(game) {
   }
 }
 
+// A reload during a replay opens it again at the move it showed, over the
+// game the page opens anyway (where it showed that game alone, the replay
+// and its place lost): this tab's replay, kept while it is shown.
+const REPLAY_KEY = "terrace.replay";
+
+function keepReplay(game) {
+  if (game.replay) sessionStorage.setItem(REPLAY_KEY, JSON.stringify({ id: game.id, step: game.step }));
+  else sessionStorage.removeItem(REPLAY_KEY);
+}
+
+function keptReplay() {
+  let kept = null;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(REPLAY_KEY) || "null");
+  } catch {
+    kept = null;
+  }
+  const valid = Boolean(kept) && typeof kept.id === "string" && Number.isInteger(kept.step) && kept.step >= 0;
+  return valid ? kept : null;
+}
+
+async function reopenReplay(kept) {
+  if (!kept || !app.game || app.game.replay) return;
+  const result = await api.position(kept.id, kept.step);
+  if (!result.ok || !app.game || app.game.replay) return;  // (a game gone since: the game stays)
+  app.saved = app.game;
+  show(result.data, { animate: false });
+}
+
 function show(game, { ghost = null, animate = true } = {}) {
   const before = app.game && board.childElementCount ? snapshot() : null;
   const changedGame = !app.game || app.game.id !== game.id;
@@ -86,6 +115,7 @@ function show(game, { ghost = null, animate = true } = {}) {
   app.notice = null;
   app.game = game;
   followReplay(game);
+  keepReplay(game);
   // (the hint's toast goes with its marks: it named a move made or passed by)
   if (app.hint) hideToast(app.hint);
   app.hint = null;
@@ -1455,7 +1485,9 @@ async function loadVariants() {
 // not be reached: say so, with a button to try again.
 async function load() {
   const variants = loadVariants();  // (while the game is fetched and drawn)
+  const replay = keptReplay();  // (before the game shown forgets it)
   const failed = await startup();
+  await reopenReplay(replay);
   await variants;
   // (The game's buttons stay disabled, as index.html has them, until a game is drawn.)
   $("#offline").hidden = Boolean(app.game);
