@@ -27,15 +27,21 @@ WORK = (
 """(preset, deals, positions a deal): about three seconds instrumented."""
 
 
-def main(core_path: str) -> None:
-    """Solve the training deals with the core at ``core_path``."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+def load_core(core_path: str) -> None:
+    """Make the core built at ``core_path`` the one the solver imports (call
+    it before ``terrace.solver`` is imported; ``bench/digest.py`` uses it too)."""
     spec = importlib.util.spec_from_file_location("terrace.solver._core", core_path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"no compiled core at {core_path}")
     core = importlib.util.module_from_spec(spec)
     sys.modules["terrace.solver._core"] = core
     spec.loader.exec_module(core)
+
+
+def main(core_path: str) -> None:
+    """Solve the training deals with the core at ``core_path``."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+    load_core(core_path)
 
     from terrace.board import Board
     from terrace.solver import api, search
