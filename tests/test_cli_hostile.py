@@ -325,7 +325,7 @@ def test_an_unexpected_error_is_one_line_unless_debug_is_asked_for(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the flux capacitor failed")
 
-    monkeypatch.setattr("terrace.cli.engine.Board", broken)
+    monkeypatch.setattr("terrace.cli.engine.dealt_board", broken)
     result = invoke(["show", "-n", "1"], world)
     assert result.exit_code == 1
     assert result.stderr == ("internal error: RuntimeError: the flux capacitor failed "

@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from terrace.board import Board
 from terrace.cli.errors import stop_on_sigterm
 from terrace.cli.options import (
     DEAL_NUMBERS,
@@ -17,12 +16,14 @@ from terrace.cli.options import (
     WholeNumber,
     chosen_verdicts_db,
     deal_options,
+    dealt_board,
     load_deal,
     placed,
     play_moves,
     pop_rules,
     refuse_unneeded,
     rule_options,
+    rules_line,
     verdicts_db_options,
 )
 from terrace.errors import TerraceError
@@ -56,7 +57,7 @@ def deal(
 ) -> None:
     """Print the deal string of a numbered deal."""
     refuse_unneeded()
-    rules = pop_rules(kwargs)
+    line = rules_line(kwargs["variant"], rules := pop_rules(kwargs))
     number = deal_number
     if winnable:
         path = chosen_verdicts_db(verdicts_db, old_db)
@@ -79,7 +80,9 @@ def deal(
             raise click.UsageError(str(error)) from None
         click.echo(f"# deal number {found}", err=True)
         number = found
-    click.echo(load_deal(rules, number, None).text())
+    if line is not None:  # (a deal file of it is played by its rules: see load_deal)
+        click.echo(line)
+    click.echo(load_deal(rules, number, None)[1].text())
 
 
 @click.command()
@@ -89,8 +92,7 @@ def deal(
 @click.option("--json", "as_json", is_flag=True, help="Print the final position as JSON.")
 def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: bool, **kwargs: Any) -> None:
     """Replay moves on a deal and report the position after the last legal one."""
-    rules = pop_rules(kwargs)
-    board = Board(rules, load_deal(rules, deal_number, deal_file))
+    board = dealt_board(kwargs, deal_number, deal_file)
     illegal = play_moves(board, moves)
     status = board.status
     if as_json:
@@ -123,8 +125,7 @@ def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: 
 @click.option("--moves", "-m", default="", help="Moves to play first.")
 def show(deal_number: int | None, deal_file: str | None, moves: str, **kwargs: Any) -> None:
     """Draw a position in text, with its legal moves."""
-    rules = pop_rules(kwargs)
-    board = Board(rules, load_deal(rules, deal_number, deal_file))
+    board = dealt_board(kwargs, deal_number, deal_file)
     illegal = play_moves(board, moves)
     click.echo(str(board))
     click.echo("legal moves: " + (" ".join(str(m) for m in board.legal_moves) or "none"))

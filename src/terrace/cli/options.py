@@ -37,7 +37,7 @@ from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
 from terrace.storage.paths import MEMORY, default_verdicts_path, folder_ending, games_path, label
 from terrace.symbols import DEAL_SPACES
-from terrace.variants import VARIANTS, canonical_name, get_rules
+from terrace.variants import VARIANTS, canonical_name, get_rules, label_title, rules_label
 from terrace.whole import MAX_DIGITS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -52,6 +52,15 @@ MAX_DEAL_FILE_BYTES = 64 * 1024
 
 DEAL_NUMBERS = f"0 to {MAX_DEAL_NUMBER}"
 """The deal numbers there are, as the help of ``--deal-number`` says them."""
+
+DEFAULT_VARIANT = "terrace"
+"""The variant of every command's ``--variant`` when it is not given."""
+
+RULES_LINE = "# rules:"
+"""How the line of a deal file that gives its rules begins: ``terrace deal``
+writes it before the deal string when the rules are not those of
+:data:`DEFAULT_VARIANT` (see :func:`rules_line`), and the commands that read
+a deal file play its cards by them (:func:`load_deal`)."""
 
 INPUT_CLOSED = "standard input is closed: there is nothing to read from '-'"
 """What a command told to read standard input says when it is closed."""
@@ -94,11 +103,22 @@ def same_variant(name: str) -> str:
         return name
 
 
+def _flags(option: RuleOption) -> tuple[str, str]:
+    """The command-line flag of a rule option, and the flag that says no
+    (a yes/no option's), from its field in ``Rules``.
+
+    >>> _flags(RULE_OPTIONS["foundation_return"])
+    ('--foundation-return', '--no-foundation-return')
+    """
+    flag = option.name.replace("_", "-")
+    return f"--{flag}", f"--no-{flag}"
+
+
 def _click_option(option: RuleOption) -> Callable[[F], F]:
     """The command-line option of a rule option, from its field in ``Rules``."""
-    flag = "--" + option.name.replace("_", "-")
+    flag, no = _flags(option)
     if option.kind is OptionKind.BOOL:
-        return click.option(f"{flag}/--no-{flag[2:]}", option.name, cls=OnceOption, help=option.help)
+        return click.option(f"{flag}/{no}", option.name, cls=OnceOption, help=option.help)
     help_text = option.help.rstrip(".") + "."
     if option.kind is OptionKind.CHOICE:
         return click.option(flag, option.name, cls=OnceOption, type=click.Choice(option.choices),
@@ -334,7 +354,7 @@ def rule_options(func: F) -> F:
     """Add ``--variant`` and every rule override option to a command."""
     names = [name for variant in VARIANTS for name in (variant.name, *variant.alias_names)]
     func = rule_overrides(func)
-    return click.option("--variant", "-v", cls=OnceOption, same=same_variant, default="terrace",
+    return click.option("--variant", "-v", cls=OnceOption, same=same_variant, default=DEFAULT_VARIANT,
                         show_default=True, help="Preset: " + ", ".join(names) + ".")(func)
 
 
@@ -452,13 +472,16 @@ def _await_writer(handle: int) -> bytes:
                                      "writer): start the program that writes to it first, or give a file")
 
 
-def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> Deal:
-    """The deal named by ``--deal-number`` or ``--deal-file`` (exactly one)."""
+def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> tuple[Rules, Deal]:
+    """The deal named by ``--deal-number`` or ``--deal-file`` (exactly one),
+    and the rules to play it by: ``rules`` (those of the rule options), or
+    a deal file's own (its :data:`RULES_LINE`), which the rule options, when
+    any is given, must name too."""
     if (deal_number is None) == (deal_file is None):
         raise click.UsageError("give exactly one of --deal-number and --deal-file")
     try:
         if deal_number is not None:
-            return Deal.from_number(deal_number, rules)
+            return rules, Deal.from_number(deal_number, rules)
         assert deal_file is not None
         raw = read_input(deal_file, MAX_DEAL_FILE_BYTES)
         if raw is None:
@@ -468,11 +491,16 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         # (it said "a deal for 2 decks has 104 cards, this one has 0"; a U+2028 is no gap, so not empty)
         if not text.strip(DEAL_SPACES):
             raise click.UsageError("the deal file is empty: it must hold one deal string")
+        text, line = _comments_apart(text)
+        if line is not None:
+            rules = _file_rules(line, rules)
+        if not text.strip(DEAL_SPACES):
+            raise click.UsageError("the deal file holds no deal string, only lines of '#': it must hold one")
         if text.lstrip(DEAL_SPACES).startswith(("{", "[")):  # (it said "... 104 cards, this one has 420")
             raise click.UsageError("the deal file holds JSON (a game record?), not a deal string: give a "
                                    "file holding the card codes alone (terrace deal -n N > deal.txt writes "
                                    "one; a record's is its \"deal\"), or terrace import the record")
-        return Deal.parse(text, rules)
+        return rules, Deal.parse(text, rules)
     except InvalidDealError as error:
         raise click.UsageError(str(error) + _other_decks(error, rules)) from None
     except OSError as error:
@@ -481,6 +509,87 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         raise click.UsageError("the deal file is not text: it must hold card codes such as TD") from None
     except TerraceError as error:
         raise click.UsageError(str(error)) from None
+
+
+def dealt_board(kwargs: dict[str, Any], deal_number: int | None, deal_file: str | None) -> Board:
+    """The board of a command that deals: the rule options taken out of its
+    keyword arguments (:func:`pop_rules`) and the deal of ``--deal-number``
+    or ``--deal-file`` (:func:`load_deal`)."""
+    return Board(*load_deal(pop_rules(kwargs), deal_number, deal_file))
+
+
+def rules_line(variant: str, rules: Rules) -> str | None:
+    """The line ``terrace deal`` writes before the deal string of ``rules``
+    (a game of ``variant``): the rule options that give them, after
+    :data:`RULES_LINE`; None for the rules of :data:`DEFAULT_VARIANT`, which
+    a deal file without the line is played by.
+
+    >>> rules_line("wood", get_rules("wood", redeals=1, foundation_return=True))
+    '# rules: --variant wood --redeals 1 --foundation-return'
+    >>> rules_line("signora", get_rules("terrace")) is None
+    True
+    """
+    if rules.as_played() == get_rules(DEFAULT_VARIANT).as_played():
+        return None
+    name, preset = canonical_name(variant), rules.as_played()
+    words = [RULES_LINE, "--variant", name]
+    for option in RULE_OPTIONS.values():
+        value = getattr(preset, option.name)
+        if value == getattr(get_rules(name), option.name):
+            continue
+        flag, no = _flags(option)
+        words += [flag if value else no] if option.kind is OptionKind.BOOL else [flag, str(value)]
+    return " ".join(words)
+
+
+def _comments_apart(text: str) -> tuple[str, str | None]:
+    r"""A deal file's text without its lines that begin with '#' (notes,
+    and its :data:`RULES_LINE`), and that line, if any (two are refused).
+
+    >>> _comments_apart("# mine\n# rules: --piles 11\r\nAS 2S\n")
+    ('AS 2S\n', '# rules: --piles 11')
+    """
+    if "#" not in text:
+        return text, None
+    kept, found = [], []
+    for line in text.split("\n"):  # (a U+2028 is no line break: see DEAL_SPACES)
+        bare = line.strip(DEAL_SPACES)
+        if not bare.startswith("#"):
+            kept.append(line)
+        elif bare.startswith(RULES_LINE):
+            found.append(bare)
+    if len(found) > 1:
+        raise click.UsageError(f"the deal file has {len(found)} lines of rules ({RULES_LINE} ...): "
+                               "keep one")
+    return "\n".join(kept), found[0] if found else None
+
+
+@click.command(add_help_option=False)
+@rule_options
+def _rules_of_line(**kwargs: Any) -> None:
+    """The options a deal file's rules line may give (read, never run)."""
+
+
+def _file_rules(line: str, given_rules: Rules) -> Rules:
+    """The rules a deal file's ``line`` (its :data:`RULES_LINE`) gives,
+    read as the rule options are; the rule options of the command, when any
+    is given, must give the same rules (the file's were taken in silence
+    for the options' own, or the options' for the file's)."""
+    words = [word for word in re.split(f"[{DEAL_SPACES}]+", line[len(RULES_LINE):]) if word]
+    try:
+        params = _rules_of_line.make_context(RULES_LINE, words).params
+        variant, rules = params["variant"], pop_rules(params)
+    except click.ClickException as error:
+        raise click.UsageError(f"the deal file's line {quote(line)}: {error.format_message()}") from None
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or not any(given(name) for name in ("variant", *RULE_OPTION_NAMES)):
+        return rules
+    if rules.as_played() != given_rules.as_played():
+        theirs, ours = rules_label(variant, rules), rules_label(ctx.params["variant"], given_rules)
+        raise click.UsageError(f"the deal file is for {label_title(theirs)} (its line {quote(line)}), "
+                               f"the rule options given for {label_title(ours)}: give the line's options "
+                               "or none, or remove the line to play its cards by other rules")
+    return rules
 
 
 def _other_decks(error: InvalidDealError, rules: Rules) -> str:

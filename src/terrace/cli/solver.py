@@ -15,7 +15,6 @@ from typing import Any
 
 import click
 
-from terrace.board import Board
 from terrace.cli.errors import Terminated, UnreadableMoves, hang_up_ends, stop_on_sigterm, stopped
 from terrace.cli.options import (
     DealRange,
@@ -24,8 +23,8 @@ from terrace.cli.options import (
     WholeNumber,
     chosen_verdicts_db,
     deal_options,
+    dealt_board,
     given,
-    load_deal,
     placed,
     play_moves,
     pop_rules,
@@ -125,8 +124,7 @@ def solve_command(
     max_nodes: int | None, first_win: bool, as_json: bool, **kwargs: Any,
 ) -> None:
     """Prove a deal won (with a winning line) or lost, or say unknown."""
-    rules = pop_rules(kwargs)
-    board = Board(rules, load_deal(rules, deal_number, deal_file))
+    board = dealt_board(kwargs, deal_number, deal_file)
     progress = None
     if not as_json and sys.stderr.isatty():
         def progress(nodes: int, seconds: float) -> None:
@@ -183,8 +181,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     from terrace.solver.advice import describe, face_down, hint_report
 
     refuse_unneeded()
-    rules = pop_rules(kwargs)
-    board = Board(rules, load_deal(rules, deal_number, deal_file))
+    board = dealt_board(kwargs, deal_number, deal_file)
     illegal = play_moves(board, moves)
     if illegal is not None:
         raise illegal
