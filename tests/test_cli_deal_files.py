@@ -61,7 +61,9 @@ def test_rule_options_other_than_the_deal_files_are_refused(options: list[str], 
     ("# rules: --piles", "the deal file's line '# rules: --piles': Option '--piles' requires an argument."),
     ("# rules: --bogus", "the deal file's line '# rules: --bogus': No such option '--bogus'."),
     ("# rules: -v wood\n# rules: -v wood", "the deal file has 2 lines of rules (# rules: ...): keep one"),
-], ids=["range", "variant", "no value", "unknown", "twice"])
+    ("# rules: --decks 1", "a deal for 1 deck has 52 cards, this one has 104: it holds the cards of 2 decks, "
+                           "not those its line '# rules: --decks 1' gives"),
+], ids=["range", "variant", "no value", "unknown", "twice", "decks"])
 def test_a_rules_line_that_cannot_be_read_is_refused_in_one_line(lines: str, said: str) -> None:
     result = run("solve", "--deal-file", "-", stdin=f"{lines}\n{run('deal', '-n', '5').stdout}")
     assert result.exit_code == 2 and result.stderr.count("Error: ") == 1, result.output

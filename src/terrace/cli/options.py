@@ -479,6 +479,7 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> t
     any is given, must name too."""
     if (deal_number is None) == (deal_file is None):
         raise click.UsageError("give exactly one of --deal-number and --deal-file")
+    line = None
     try:
         if deal_number is not None:
             return rules, Deal.from_number(deal_number, rules)
@@ -502,7 +503,7 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> t
                                    "one; a record's is its \"deal\"), or terrace import the record")
         return rules, Deal.parse(text, rules)
     except InvalidDealError as error:
-        raise click.UsageError(str(error) + _other_decks(error, rules)) from None
+        raise click.UsageError(str(error) + _other_decks(error, rules, line)) from None
     except OSError as error:
         raise unreadable("the deal file", error) from None
     except UnicodeDecodeError:
@@ -592,11 +593,12 @@ def _file_rules(line: str, given_rules: Rules) -> Rules:
     return rules
 
 
-def _other_decks(error: InvalidDealError, rules: Rules) -> str:
+def _other_decks(error: InvalidDealError, rules: Rules, line: str | None = None) -> str:
     """What to give when a deal file holds the cards of another number of
     decks: the decks are the preset's unless ``--decks`` was given (a deal of
     one deck was refused as 'a deal for 2 decks has 104 cards, this one has
-    52', naming no option)."""
+    52', naming no option), or its rules ``line`` gives them (then the line
+    is wrong: --decks would be refused)."""
     count = error.reason.params.get("count") if error.reason is not None else None
     if error.code is not Refusal.DEAL_CARD_COUNT or not isinstance(count, int):
         return ""
@@ -604,7 +606,10 @@ def _other_decks(error: InvalidDealError, rules: Rules) -> str:
     low, high = RULE_OPTIONS["decks"].limits({})
     if left or not low <= decks <= high or decks == rules.decks:
         return ""
-    return f": it holds the cards of {decks} deck{'s' if decks > 1 else ''} (give --decks {decks})"
+    held = f": it holds the cards of {decks} deck{'s' if decks > 1 else ''}"
+    if line is not None:
+        return f"{held}, not those its line {quote(line)} gives"
+    return f"{held} (give --decks {decks})"
 
 
 def play_moves(board: Board, moves: str) -> IllegalMove | None:
