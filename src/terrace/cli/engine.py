@@ -18,6 +18,7 @@ from terrace.cli.options import (
     deal_options,
     dealt_board,
     load_deal,
+    once_option,
     placed,
     play_moves,
     pop_rules,
@@ -42,14 +43,14 @@ def variants() -> None:
 
 @click.command()
 @rule_options
-@click.option("--deal-number", "-n", type=WholeNumber(), default=1, show_default=True,
-              help=f"Deal number to print: {DEAL_NUMBERS}.")
+@once_option("--deal-number", "-n", type=WholeNumber(), default=1, show_default=True,
+             help=f"Deal number to print: {DEAL_NUMBERS}.")
 @click.option("--winnable", is_flag=True,
               help="The first deal from --deal-number on that the solver proves won.")
-@click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True,
-              help="Solver budget per deal with --winnable.")
-@click.option("--total-seconds", type=Seconds(), default=60.0, show_default=True,
-              help="Budget for the whole search with --winnable.")
+@once_option("--max-seconds", type=Seconds(), default=10.0, show_default=True,
+             help="Solver budget per deal with --winnable.")
+@once_option("--total-seconds", type=Seconds(), default=60.0, show_default=True,
+             help="Budget for the whole search with --winnable.")
 @verdicts_db_options
 def deal(
     deal_number: int, winnable: bool, max_seconds: float, total_seconds: float,
@@ -88,7 +89,7 @@ def deal(
 @click.command()
 @rule_options
 @deal_options
-@click.option("--moves", "-m", default="", help="Moves separated by spaces or commas, e.g. \"c1 s wf\".")
+@once_option("--moves", "-m", default="", help="Moves separated by spaces or commas, e.g. \"c1 s wf\".")
 @click.option("--json", "as_json", is_flag=True, help="Print the final position as JSON.")
 def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: bool, **kwargs: Any) -> None:
     """Replay moves on a deal and report the position after the last legal one."""
@@ -122,7 +123,7 @@ def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: 
 @click.command()
 @rule_options
 @deal_options
-@click.option("--moves", "-m", default="", help="Moves to play first.")
+@once_option("--moves", "-m", default="", help="Moves to play first.")
 def show(deal_number: int | None, deal_file: str | None, moves: str, **kwargs: Any) -> None:
     """Draw a position in text, with its legal moves."""
     board = dealt_board(kwargs, deal_number, deal_file)

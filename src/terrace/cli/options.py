@@ -87,11 +87,26 @@ class OnceOption(click.Option):
             raise click.BadParameter(f"given more than once, as {shown}: give it once", ctx, self)
         return values[-1] if values else None
 
+    def get_help_extra(self, ctx: click.Context) -> click.types.OptionHelpExtra:
+        extra = super().get_help_extra(ctx)
+        if "default" in extra and self.secondary_opts and isinstance(self.default, tuple):
+            # (a pair of flags says its default by its flag, "fair", as click does for an option
+            # taken once: the tuple of values said "True")
+            extra["default"] = self._shown(self.default[-1]).lstrip("-")
+        return extra
+
     def _shown(self, value: Any) -> str:
         """A value as the command line gave it (a flag by its name)."""
         if isinstance(value, bool) and self.secondary_opts:
             return self.opts[0] if value else self.secondary_opts[0]
         return str(value)
+
+
+def once_option(*names: str, **settings: Any) -> Callable[[F], F]:
+    """``click.option`` for an option given once, or again with the same
+    value (a :class:`OnceOption`): ``show -n 1 -m c1 -m c2`` played c2
+    alone, ``--db a --db b`` used b, in silence."""
+    return click.option(*names, cls=OnceOption, **settings)
 
 
 def same_variant(name: str) -> str:
@@ -118,13 +133,13 @@ def _click_option(option: RuleOption) -> Callable[[F], F]:
     """The command-line option of a rule option, from its field in ``Rules``."""
     flag, no = _flags(option)
     if option.kind is OptionKind.BOOL:
-        return click.option(f"{flag}/{no}", option.name, cls=OnceOption, help=option.help)
+        return once_option(f"{flag}/{no}", option.name, help=option.help)
     help_text = option.help.rstrip(".") + "."
     if option.kind is OptionKind.CHOICE:
-        return click.option(flag, option.name, cls=OnceOption, type=click.Choice(option.choices),
-                            help=help_text)
-    return click.option(flag, option.name, cls=OnceOption, type=WholeNumber(),
-                        help=f"{option.help}: {option.range_text()}.")
+        return once_option(flag, option.name, type=click.Choice(option.choices),
+                           help=help_text)
+    return once_option(flag, option.name, type=WholeNumber(),
+                       help=f"{option.help}: {option.range_text()}.")
 
 
 class WholeNumber(click.ParamType[int]):
@@ -354,8 +369,8 @@ def rule_options(func: F) -> F:
     """Add ``--variant`` and every rule override option to a command."""
     names = [name for variant in VARIANTS for name in (variant.name, *variant.alias_names)]
     func = rule_overrides(func)
-    return click.option("--variant", "-v", cls=OnceOption, same=same_variant, default=DEFAULT_VARIANT,
-                        show_default=True, help="Preset: " + ", ".join(names) + ".")(func)
+    return once_option("--variant", "-v", same=same_variant, default=DEFAULT_VARIANT,
+                       show_default=True, help="Preset: " + ", ".join(names) + ".")(func)
 
 
 def rule_overrides(func: F) -> F:
@@ -384,10 +399,10 @@ def pop_rules(kwargs: dict[str, Any]) -> Rules:
 
 def deal_options(func: F) -> F:
     """Add ``--deal-number`` and ``--deal-file``."""
-    func = click.option("--deal-file", type=FilePath(dir_okay=False, allow_dash=True),
-                        help="File holding a deal string ('-' for standard input).")(func)
-    func = click.option("--deal-number", "-n", type=WholeNumber(),
-                        help=f"Numbered deal: {DEAL_NUMBERS}.")(func)
+    func = once_option("--deal-file", type=FilePath(dir_okay=False, allow_dash=True),
+                       help="File holding a deal string ('-' for standard input).")(func)
+    func = once_option("--deal-number", "-n", type=WholeNumber(),
+                       help=f"Numbered deal: {DEAL_NUMBERS}.")(func)
     return func
 
 
@@ -636,7 +651,7 @@ def play_moves(board: Board, moves: str) -> IllegalMove | None:
 
 def db_option(func: F) -> F:
     """The ``--db PATH`` option of the games database."""
-    return click.option(
+    return once_option(
         "--db", type=FilePath(dir_okay=False),
         help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite "
              "in the user data folder).",
@@ -646,11 +661,11 @@ def db_option(func: F) -> F:
 def verdicts_db_options(func: F) -> F:
     """``--verdicts-db PATH``, and ``--db PATH``, its deprecated old name
     (read them with :func:`chosen_verdicts_db`)."""
-    func = click.option(
+    func = once_option(
         "--db", "old_db", type=FilePath(dir_okay=False),
         help="Deprecated name of --verdicts-db (it will be removed).",
     )(func)
-    return click.option(
+    return once_option(
         "--verdicts-db", type=FilePath(dir_okay=False),
         help="SQLite file of the solver's verdicts (default: solver.sqlite3 beside "
              "the games database, in the user data folder; made, with its folder, "
