@@ -35,6 +35,8 @@ def test_a_deal_file_is_played_by_the_rules_it_was_written_for(options: list[str
     expected = replayed("-n", "5", *options)
     assert replayed("--deal-file", "-", stdin=written.stdout) == expected
     assert replayed("--deal-file", "-", *options, stdin=written.stdout) == expected
+    # (lines ended by CR alone, as old Macs write them: the line was taken with the cards for its options)
+    assert replayed("--deal-file", "-", stdin=written.stdout.replace("\n", "\r")) == expected
     # a deal file of old, without the line, is played by the options given, as before
     cards = written.stdout.splitlines()[-1]
     assert replayed("--deal-file", "-", *options, stdin=cards) == expected

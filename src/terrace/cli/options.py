@@ -562,13 +562,13 @@ def _comments_apart(text: str) -> tuple[str, str | None]:
     r"""A deal file's text without its lines that begin with '#' (notes,
     and its :data:`RULES_LINE`), and that line, if any (two are refused).
 
-    >>> _comments_apart("# mine\n# rules: --piles 11\r\nAS 2S\n")
+    >>> _comments_apart("# mine\n# rules: --piles 11\rAS 2S\n")
     ('AS 2S\n', '# rules: --piles 11')
     """
     if "#" not in text:
         return text, None
     kept, found = [], []
-    for line in text.split("\n"):  # (a U+2028 is no line break: see DEAL_SPACES)
+    for line in re.split("[\r\n]", text):  # (a lone CR ends a line too; a U+2028 does not: DEAL_SPACES)
         bare = line.strip(DEAL_SPACES)
         if not bare.startswith("#"):
             kept.append(line)
