@@ -51,8 +51,8 @@ def test_deal_prints_the_deal_string() -> None:
     assert result.exit_code == 0
     assert result.output.strip() == Deal.from_number(7, get_rules("terrace")).text()
     assert run("deal", "-n", "7").output == result.output
-    madame = run("deal", "--variant", "madame", "-n", "7").output.split()
-    assert len(madame) == 156
+    rules, madame = run("deal", "--variant", "madame", "-n", "7").output.splitlines()
+    assert rules == "# rules: --variant madame" and len(madame.split()) == 156
 
 
 @pytest.mark.parametrize("number", ["-1", "9223372036854775808"])

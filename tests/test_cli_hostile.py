@@ -22,10 +22,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
 from terrace.cli import all_commands, main
+from terrace.cli.options import OnceOption
 from terrace.deal import Deal
 from terrace.record import GameRecord
 from terrace.solver.verdicts import Verdict, VerdictStore
@@ -325,7 +327,7 @@ def test_an_unexpected_error_is_one_line_unless_debug_is_asked_for(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the flux capacitor failed")
 
-    monkeypatch.setattr("terrace.cli.engine.Board", broken)
+    monkeypatch.setattr("terrace.cli.engine.dealt_board", broken)
     result = invoke(["show", "-n", "1"], world)
     assert result.exit_code == 1
     assert result.stderr == ("internal error: RuntimeError: the flux capacitor failed "
@@ -1371,6 +1373,31 @@ def test_a_rule_option_given_twice_with_two_values_is_refused(command: str, twic
     assert result.exit_code == 2, result.stderr
     assert result.stderr.count("Error: ") == 1
     assert result.stderr.endswith(f"Error: Invalid value for {TWICE[twice]}: give it once\n"), result.stderr
+
+
+OTHER_TWICE = {
+    ("show", "-n", "1", "-m", "c1", "-m", "c2"): "'--moves' / '-m': given more than once, as c1 and c2",
+    ("replay", "-n", "1", "-n", "2"): "'--deal-number' / '-n': given more than once, as 1 and 2",
+    ("hint", "-n", "1", "--fair", "--peek"): "'--fair': given more than once, as --fair and --peek",
+    ("export", "--all", "--db", "a.sqlite", "--db", "b.sqlite"):
+        "'--db': given more than once, as a.sqlite and b.sqlite",
+}
+"""Options other than the rules' given twice with two values, and what the refusal says."""
+
+
+@pytest.mark.parametrize("twice", sorted(OTHER_TWICE), ids=" ".join)
+def test_any_option_given_twice_with_two_values_is_refused(twice: tuple[str, ...], world: Path) -> None:
+    """``show -n 1 -m c1 -m c2`` played c2 alone, ``export --db a --db b``
+    read b, ``hint --fair --peek`` peeked: click kept the last in silence.
+    Every option but one meant to be given many times is refused so."""
+    result = invoke(list(twice), world)
+    assert result.exit_code == 2 and result.stderr.count("Error: ") == 1, result.output
+    said = f"Error: Invalid value for {OTHER_TWICE[twice]}: give it once\n"
+    assert result.stderr.endswith(said), result.stderr
+    many = {(name, param.name) for name, command in all_commands().items() for param in command.params
+            if isinstance(param, click.Option) and not isinstance(param, OnceOption)
+            and not (param.is_flag and not param.secondary_opts)}  # (a flag alone has one value)
+    assert many == {("export", "game_ids")}
 
 
 @pytest.mark.parametrize("twice", [("--piles", "5", "--piles", "5"), ("-v", "terrace", "-v", "Signora"),

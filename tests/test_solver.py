@@ -418,7 +418,8 @@ def test_winnable_deal_uses_the_cache(tmp_path: Path) -> None:
                                     "--db", db])
     assert out.exit_code == 0
     deal = Board.from_number(4, rules).deal
-    assert deal is not None and out.stdout.split() == deal.text().split()
+    rules_line, cards = out.stdout.splitlines()  # (a deal file of Falling Star says its rules)
+    assert deal is not None and cards == deal.text() and rules_line == "# rules: --variant falling-star"
 
 
 def test_a_winnable_search_stopped_before_any_verdict_leaves_no_empty_cache(tmp_path: Path) -> None:

@@ -71,7 +71,7 @@ def test_deal_keeps_its_verdicts_in_verdicts_db(tmp_path: Path) -> None:
     cache = tmp_path / "cache.sqlite3"
     code, out, err = _deal("--verdicts-db", str(cache))
     assert code == 0, err
-    assert len(out.split()) == 104
+    assert out.startswith("# rules: --variant falling-star\n") and len(out.splitlines()[-1].split()) == 104
     assert "deprecated" not in err
     number = int(err.split("# deal number ")[1].split()[0])
     store = VerdictStore(str(cache))

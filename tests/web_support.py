@@ -105,11 +105,13 @@ class Server:
 
 @contextmanager
 def started_server(*extra: str, env: dict[str, str] | None = None) -> Iterator[Server]:
-    """``terrace play`` on a free port (games in memory), stopped by its
-    process id at the end; ``env`` adds to its environment."""
+    """``terrace play`` on a free port (games in memory unless ``extra``
+    gives a --db), stopped by its process id at the end; ``env`` adds to its
+    environment."""
     env = dict(os.environ, PYTHONUNBUFFERED="1", **(env or {}))
+    memory = [] if "--db" in extra else ["--db", ":memory:"]  # (an option given twice is refused)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "terrace", "play", "--port", "0", "--no-browser", "--db", ":memory:", *extra],
+        [sys.executable, "-m", "terrace", "play", "--port", "0", "--no-browser", *memory, *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

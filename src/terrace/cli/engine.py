@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from terrace.board import Board
 from terrace.cli.errors import stop_on_sigterm
 from terrace.cli.options import (
     DEAL_NUMBERS,
@@ -17,12 +16,15 @@ from terrace.cli.options import (
     WholeNumber,
     chosen_verdicts_db,
     deal_options,
+    dealt_board,
     load_deal,
+    once_option,
     placed,
     play_moves,
     pop_rules,
     refuse_unneeded,
     rule_options,
+    rules_line,
     verdicts_db_options,
 )
 from terrace.errors import TerraceError
@@ -41,14 +43,14 @@ def variants() -> None:
 
 @click.command()
 @rule_options
-@click.option("--deal-number", "-n", type=WholeNumber(), default=1, show_default=True,
-              help=f"Deal number to print: {DEAL_NUMBERS}.")
+@once_option("--deal-number", "-n", type=WholeNumber(), default=1, show_default=True,
+             help=f"Deal number to print: {DEAL_NUMBERS}.")
 @click.option("--winnable", is_flag=True,
               help="The first deal from --deal-number on that the solver proves won.")
-@click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True,
-              help="Solver budget per deal with --winnable.")
-@click.option("--total-seconds", type=Seconds(), default=60.0, show_default=True,
-              help="Budget for the whole search with --winnable.")
+@once_option("--max-seconds", type=Seconds(), default=10.0, show_default=True,
+             help="Solver budget per deal with --winnable.")
+@once_option("--total-seconds", type=Seconds(), default=60.0, show_default=True,
+             help="Budget for the whole search with --winnable.")
 @verdicts_db_options
 def deal(
     deal_number: int, winnable: bool, max_seconds: float, total_seconds: float,
@@ -56,7 +58,7 @@ def deal(
 ) -> None:
     """Print the deal string of a numbered deal."""
     refuse_unneeded()
-    rules = pop_rules(kwargs)
+    line = rules_line(kwargs["variant"], rules := pop_rules(kwargs))
     number = deal_number
     if winnable:
         path = chosen_verdicts_db(verdicts_db, old_db)
@@ -79,18 +81,19 @@ def deal(
             raise click.UsageError(str(error)) from None
         click.echo(f"# deal number {found}", err=True)
         number = found
-    click.echo(load_deal(rules, number, None).text())
+    if line is not None:  # (a deal file of it is played by its rules: see load_deal)
+        click.echo(line)
+    click.echo(load_deal(rules, number, None)[1].text())
 
 
 @click.command()
 @rule_options
 @deal_options
-@click.option("--moves", "-m", default="", help="Moves separated by spaces or commas, e.g. \"c1 s wf\".")
+@once_option("--moves", "-m", default="", help="Moves separated by spaces or commas, e.g. \"c1 s wf\".")
 @click.option("--json", "as_json", is_flag=True, help="Print the final position as JSON.")
 def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: bool, **kwargs: Any) -> None:
     """Replay moves on a deal and report the position after the last legal one."""
-    rules = pop_rules(kwargs)
-    board = Board(rules, load_deal(rules, deal_number, deal_file))
+    board = dealt_board(kwargs, deal_number, deal_file)
     illegal = play_moves(board, moves)
     status = board.status
     if as_json:
@@ -120,11 +123,10 @@ def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: 
 @click.command()
 @rule_options
 @deal_options
-@click.option("--moves", "-m", default="", help="Moves to play first.")
+@once_option("--moves", "-m", default="", help="Moves to play first.")
 def show(deal_number: int | None, deal_file: str | None, moves: str, **kwargs: Any) -> None:
     """Draw a position in text, with its legal moves."""
-    rules = pop_rules(kwargs)
-    board = Board(rules, load_deal(rules, deal_number, deal_file))
+    board = dealt_board(kwargs, deal_number, deal_file)
     illegal = play_moves(board, moves)
     click.echo(str(board))
     click.echo("legal moves: " + (" ".join(str(m) for m in board.legal_moves) or "none"))

@@ -37,7 +37,7 @@ from terrace.storage.base import StoreError
 from terrace.storage.files import check_verdict_cache
 from terrace.storage.paths import MEMORY, default_verdicts_path, folder_ending, games_path, label
 from terrace.symbols import DEAL_SPACES
-from terrace.variants import VARIANTS, canonical_name, get_rules
+from terrace.variants import VARIANTS, canonical_name, get_rules, label_title, rules_label
 from terrace.whole import MAX_DIGITS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -52,6 +52,15 @@ MAX_DEAL_FILE_BYTES = 64 * 1024
 
 DEAL_NUMBERS = f"0 to {MAX_DEAL_NUMBER}"
 """The deal numbers there are, as the help of ``--deal-number`` says them."""
+
+DEFAULT_VARIANT = "terrace"
+"""The variant of every command's ``--variant`` when it is not given."""
+
+RULES_LINE = "# rules:"
+"""How the line of a deal file that gives its rules begins: ``terrace deal``
+writes it before the deal string when the rules are not those of
+:data:`DEFAULT_VARIANT` (see :func:`rules_line`), and the commands that read
+a deal file play its cards by them (:func:`load_deal`)."""
 
 INPUT_CLOSED = "standard input is closed: there is nothing to read from '-'"
 """What a command told to read standard input says when it is closed."""
@@ -78,11 +87,26 @@ class OnceOption(click.Option):
             raise click.BadParameter(f"given more than once, as {shown}: give it once", ctx, self)
         return values[-1] if values else None
 
+    def get_help_extra(self, ctx: click.Context) -> click.types.OptionHelpExtra:
+        extra = super().get_help_extra(ctx)
+        if "default" in extra and self.secondary_opts and isinstance(self.default, tuple):
+            # (a pair of flags says its default by its flag, "fair", as click does for an option
+            # taken once: the tuple of values said "True")
+            extra["default"] = self._shown(self.default[-1]).lstrip("-")
+        return extra
+
     def _shown(self, value: Any) -> str:
         """A value as the command line gave it (a flag by its name)."""
         if isinstance(value, bool) and self.secondary_opts:
             return self.opts[0] if value else self.secondary_opts[0]
         return str(value)
+
+
+def once_option(*names: str, **settings: Any) -> Callable[[F], F]:
+    """``click.option`` for an option given once, or again with the same
+    value (a :class:`OnceOption`): ``show -n 1 -m c1 -m c2`` played c2
+    alone, ``--db a --db b`` used b, in silence."""
+    return click.option(*names, cls=OnceOption, **settings)
 
 
 def same_variant(name: str) -> str:
@@ -94,17 +118,28 @@ def same_variant(name: str) -> str:
         return name
 
 
+def _flags(option: RuleOption) -> tuple[str, str]:
+    """The command-line flag of a rule option, and the flag that says no
+    (a yes/no option's), from its field in ``Rules``.
+
+    >>> _flags(RULE_OPTIONS["foundation_return"])
+    ('--foundation-return', '--no-foundation-return')
+    """
+    flag = option.name.replace("_", "-")
+    return f"--{flag}", f"--no-{flag}"
+
+
 def _click_option(option: RuleOption) -> Callable[[F], F]:
     """The command-line option of a rule option, from its field in ``Rules``."""
-    flag = "--" + option.name.replace("_", "-")
+    flag, no = _flags(option)
     if option.kind is OptionKind.BOOL:
-        return click.option(f"{flag}/--no-{flag[2:]}", option.name, cls=OnceOption, help=option.help)
+        return once_option(f"{flag}/{no}", option.name, help=option.help)
     help_text = option.help.rstrip(".") + "."
     if option.kind is OptionKind.CHOICE:
-        return click.option(flag, option.name, cls=OnceOption, type=click.Choice(option.choices),
-                            help=help_text)
-    return click.option(flag, option.name, cls=OnceOption, type=WholeNumber(),
-                        help=f"{option.help}: {option.range_text()}.")
+        return once_option(flag, option.name, type=click.Choice(option.choices),
+                           help=help_text)
+    return once_option(flag, option.name, type=WholeNumber(),
+                       help=f"{option.help}: {option.range_text()}.")
 
 
 class WholeNumber(click.ParamType[int]):
@@ -334,8 +369,8 @@ def rule_options(func: F) -> F:
     """Add ``--variant`` and every rule override option to a command."""
     names = [name for variant in VARIANTS for name in (variant.name, *variant.alias_names)]
     func = rule_overrides(func)
-    return click.option("--variant", "-v", cls=OnceOption, same=same_variant, default="terrace",
-                        show_default=True, help="Preset: " + ", ".join(names) + ".")(func)
+    return once_option("--variant", "-v", same=same_variant, default=DEFAULT_VARIANT,
+                       show_default=True, help="Preset: " + ", ".join(names) + ".")(func)
 
 
 def rule_overrides(func: F) -> F:
@@ -364,10 +399,10 @@ def pop_rules(kwargs: dict[str, Any]) -> Rules:
 
 def deal_options(func: F) -> F:
     """Add ``--deal-number`` and ``--deal-file``."""
-    func = click.option("--deal-file", type=FilePath(dir_okay=False, allow_dash=True),
-                        help="File holding a deal string ('-' for standard input).")(func)
-    func = click.option("--deal-number", "-n", type=WholeNumber(),
-                        help=f"Numbered deal: {DEAL_NUMBERS}.")(func)
+    func = once_option("--deal-file", type=FilePath(dir_okay=False, allow_dash=True),
+                       help="File holding a deal string ('-' for standard input).")(func)
+    func = once_option("--deal-number", "-n", type=WholeNumber(),
+                       help=f"Numbered deal: {DEAL_NUMBERS}.")(func)
     return func
 
 
@@ -452,13 +487,17 @@ def _await_writer(handle: int) -> bytes:
                                      "writer): start the program that writes to it first, or give a file")
 
 
-def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> Deal:
-    """The deal named by ``--deal-number`` or ``--deal-file`` (exactly one)."""
+def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> tuple[Rules, Deal]:
+    """The deal named by ``--deal-number`` or ``--deal-file`` (exactly one),
+    and the rules to play it by: ``rules`` (those of the rule options), or
+    a deal file's own (its :data:`RULES_LINE`), which the rule options, when
+    any is given, must name too."""
     if (deal_number is None) == (deal_file is None):
         raise click.UsageError("give exactly one of --deal-number and --deal-file")
+    line = None
     try:
         if deal_number is not None:
-            return Deal.from_number(deal_number, rules)
+            return rules, Deal.from_number(deal_number, rules)
         assert deal_file is not None
         raw = read_input(deal_file, MAX_DEAL_FILE_BYTES)
         if raw is None:
@@ -468,13 +507,18 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         # (it said "a deal for 2 decks has 104 cards, this one has 0"; a U+2028 is no gap, so not empty)
         if not text.strip(DEAL_SPACES):
             raise click.UsageError("the deal file is empty: it must hold one deal string")
+        text, line = _comments_apart(text)
+        if line is not None:
+            rules = _file_rules(line, rules)
+        if not text.strip(DEAL_SPACES):
+            raise click.UsageError("the deal file holds no deal string, only lines of '#': it must hold one")
         if text.lstrip(DEAL_SPACES).startswith(("{", "[")):  # (it said "... 104 cards, this one has 420")
             raise click.UsageError("the deal file holds JSON (a game record?), not a deal string: give a "
                                    "file holding the card codes alone (terrace deal -n N > deal.txt writes "
                                    "one; a record's is its \"deal\"), or terrace import the record")
-        return Deal.parse(text, rules)
+        return rules, Deal.parse(text, rules)
     except InvalidDealError as error:
-        raise click.UsageError(str(error) + _other_decks(error, rules)) from None
+        raise click.UsageError(str(error) + _other_decks(error, rules, line)) from None
     except OSError as error:
         raise unreadable("the deal file", error) from None
     except UnicodeDecodeError:
@@ -483,11 +527,93 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> D
         raise click.UsageError(str(error)) from None
 
 
-def _other_decks(error: InvalidDealError, rules: Rules) -> str:
+def dealt_board(kwargs: dict[str, Any], deal_number: int | None, deal_file: str | None) -> Board:
+    """The board of a command that deals: the rule options taken out of its
+    keyword arguments (:func:`pop_rules`) and the deal of ``--deal-number``
+    or ``--deal-file`` (:func:`load_deal`)."""
+    return Board(*load_deal(pop_rules(kwargs), deal_number, deal_file))
+
+
+def rules_line(variant: str, rules: Rules) -> str | None:
+    """The line ``terrace deal`` writes before the deal string of ``rules``
+    (a game of ``variant``): the rule options that give them, after
+    :data:`RULES_LINE`; None for the rules of :data:`DEFAULT_VARIANT`, which
+    a deal file without the line is played by.
+
+    >>> rules_line("wood", get_rules("wood", redeals=1, foundation_return=True))
+    '# rules: --variant wood --redeals 1 --foundation-return'
+    >>> rules_line("signora", get_rules("terrace")) is None
+    True
+    """
+    if rules.as_played() == get_rules(DEFAULT_VARIANT).as_played():
+        return None
+    name, preset = canonical_name(variant), rules.as_played()
+    words = [RULES_LINE, "--variant", name]
+    for option in RULE_OPTIONS.values():
+        value = getattr(preset, option.name)
+        if value == getattr(get_rules(name), option.name):
+            continue
+        flag, no = _flags(option)
+        words += [flag if value else no] if option.kind is OptionKind.BOOL else [flag, str(value)]
+    return " ".join(words)
+
+
+def _comments_apart(text: str) -> tuple[str, str | None]:
+    r"""A deal file's text without its lines that begin with '#' (notes,
+    and its :data:`RULES_LINE`), and that line, if any (two are refused).
+
+    >>> _comments_apart("# mine\n# rules: --piles 11\rAS 2S\n")
+    ('AS 2S\n', '# rules: --piles 11')
+    """
+    if "#" not in text:
+        return text, None
+    kept, found = [], []
+    for line in re.split("[\r\n]", text):  # (a lone CR ends a line too; a U+2028 does not: DEAL_SPACES)
+        bare = line.strip(DEAL_SPACES)
+        if not bare.startswith("#"):
+            kept.append(line)
+        elif bare.startswith(RULES_LINE):
+            found.append(bare)
+    if len(found) > 1:
+        raise click.UsageError(f"the deal file has {len(found)} lines of rules ({RULES_LINE} ...): "
+                               "keep one")
+    return "\n".join(kept), found[0] if found else None
+
+
+@click.command(add_help_option=False)
+@rule_options
+def _rules_of_line(**kwargs: Any) -> None:
+    """The options a deal file's rules line may give (read, never run)."""
+
+
+def _file_rules(line: str, given_rules: Rules) -> Rules:
+    """The rules a deal file's ``line`` (its :data:`RULES_LINE`) gives,
+    read as the rule options are; the rule options of the command, when any
+    is given, must give the same rules (the file's were taken in silence
+    for the options' own, or the options' for the file's)."""
+    words = [word for word in re.split(f"[{DEAL_SPACES}]+", line[len(RULES_LINE):]) if word]
+    try:
+        params = _rules_of_line.make_context(RULES_LINE, words).params
+        variant, rules = params["variant"], pop_rules(params)
+    except click.ClickException as error:
+        raise click.UsageError(f"the deal file's line {quote(line)}: {error.format_message()}") from None
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or not any(given(name) for name in ("variant", *RULE_OPTION_NAMES)):
+        return rules
+    if rules.as_played() != given_rules.as_played():
+        theirs, ours = rules_label(variant, rules), rules_label(ctx.params["variant"], given_rules)
+        raise click.UsageError(f"the deal file is for {label_title(theirs)} (its line {quote(line)}), "
+                               f"the rule options given for {label_title(ours)}: give the line's options "
+                               "or none, or remove the line to play its cards by other rules")
+    return rules
+
+
+def _other_decks(error: InvalidDealError, rules: Rules, line: str | None = None) -> str:
     """What to give when a deal file holds the cards of another number of
     decks: the decks are the preset's unless ``--decks`` was given (a deal of
     one deck was refused as 'a deal for 2 decks has 104 cards, this one has
-    52', naming no option)."""
+    52', naming no option), or its rules ``line`` gives them (then the line
+    is wrong: --decks would be refused)."""
     count = error.reason.params.get("count") if error.reason is not None else None
     if error.code is not Refusal.DEAL_CARD_COUNT or not isinstance(count, int):
         return ""
@@ -495,7 +621,10 @@ def _other_decks(error: InvalidDealError, rules: Rules) -> str:
     low, high = RULE_OPTIONS["decks"].limits({})
     if left or not low <= decks <= high or decks == rules.decks:
         return ""
-    return f": it holds the cards of {decks} deck{'s' if decks > 1 else ''} (give --decks {decks})"
+    held = f": it holds the cards of {decks} deck{'s' if decks > 1 else ''}"
+    if line is not None:
+        return f"{held}, not those its line {quote(line)} gives"
+    return f"{held} (give --decks {decks})"
 
 
 def play_moves(board: Board, moves: str) -> IllegalMove | None:
@@ -522,7 +651,7 @@ def play_moves(board: Board, moves: str) -> IllegalMove | None:
 
 def db_option(func: F) -> F:
     """The ``--db PATH`` option of the games database."""
-    return click.option(
+    return once_option(
         "--db", type=FilePath(dir_okay=False),
         help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite "
              "in the user data folder).",
@@ -532,11 +661,11 @@ def db_option(func: F) -> F:
 def verdicts_db_options(func: F) -> F:
     """``--verdicts-db PATH``, and ``--db PATH``, its deprecated old name
     (read them with :func:`chosen_verdicts_db`)."""
-    func = click.option(
+    func = once_option(
         "--db", "old_db", type=FilePath(dir_okay=False),
         help="Deprecated name of --verdicts-db (it will be removed).",
     )(func)
-    return click.option(
+    return once_option(
         "--verdicts-db", type=FilePath(dir_okay=False),
         help="SQLite file of the solver's verdicts (default: solver.sqlite3 beside "
              "the games database, in the user data folder; made, with its folder, "

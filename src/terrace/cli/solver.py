@@ -15,7 +15,6 @@ from typing import Any
 
 import click
 
-from terrace.board import Board
 from terrace.cli.errors import Terminated, UnreadableMoves, hang_up_ends, stop_on_sigterm, stopped
 from terrace.cli.options import (
     DealRange,
@@ -24,8 +23,9 @@ from terrace.cli.options import (
     WholeNumber,
     chosen_verdicts_db,
     deal_options,
+    dealt_board,
     given,
-    load_deal,
+    once_option,
     placed,
     play_moves,
     pop_rules,
@@ -111,11 +111,11 @@ def _stop_store(store: VerdictStore, done: int, unstored: bool = False) -> str:
 @click.command("solve")
 @rule_options
 @deal_options
-@click.option("--max-seconds", type=Seconds(), default=10.0, show_default=True, help="Time budget.")
-@click.option("--max-nodes", type=WholeNumber(1), default=None,
-              help=f"Node budget (positions entered), checked between slices of {NODE_SLICE:,} positions,"
-                   " so the same budget gives the same answer on every machine, unless --max-seconds"
-                   " runs out first (give a large one with it); the count can pass it by a few slices.")
+@once_option("--max-seconds", type=Seconds(), default=10.0, show_default=True, help="Time budget.")
+@once_option("--max-nodes", type=WholeNumber(1), default=None,
+             help=f"Node budget (positions entered), checked between slices of {NODE_SLICE:,} positions,"
+                  " so the same budget gives the same answer on every machine, unless --max-seconds"
+                  " runs out first (give a large one with it); the count can pass it by a few slices.")
 @click.option("--first-win", is_flag=True,
               help="Stop at the first base card that wins (the others may stay unknown); "
                    "much faster on the hardest presets.")
@@ -125,8 +125,7 @@ def solve_command(
     max_nodes: int | None, first_win: bool, as_json: bool, **kwargs: Any,
 ) -> None:
     """Prove a deal won (with a winning line) or lost, or say unknown."""
-    rules = pop_rules(kwargs)
-    board = Board(rules, load_deal(rules, deal_number, deal_file))
+    board = dealt_board(kwargs, deal_number, deal_file)
     progress = None
     if not as_json and sys.stderr.isatty():
         def progress(nodes: int, seconds: float) -> None:
@@ -163,19 +162,19 @@ def _code(card: int) -> str:
 @click.command("hint")
 @rule_options
 @deal_options
-@click.option("--moves", "-m", default="", help="Moves to play first, e.g. \"c1 s wf\".")
-@click.option("--fair/--peek", default=True, show_default=True,
-              help="Fair: decide from what a player sees; peek: the solver's line, which sees the stock.")
-@click.option("--seed", type=WholeNumber(0), default=0, show_default=True,
-              help="Seed of the sampled stock orders (fair): a whole number, 0 or more.")
-@click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
-@click.option("--max-seconds", "--seconds", "max_seconds", type=Seconds(), default=10.0, show_default=True,
-              help="Time budget (named as in solve, deal and survey; --seconds is its older name).")
-@click.option("--line", "-l", default="",
-              help="The winning line an earlier hint of this game gave (its moves as the hint prints them,"
-                   " or its JSON \"line\" as it is): when the"
-                   " moves played since follow it and it still wins, the hint continues it instead of"
-                   " solving afresh (a new line each time can make the game wander for thousands of moves).")
+@once_option("--moves", "-m", default="", help="Moves to play first, e.g. \"c1 s wf\".")
+@once_option("--fair/--peek", default=True, show_default=True,
+             help="Fair: decide from what a player sees; peek: the solver's line, which sees the stock.")
+@once_option("--seed", type=WholeNumber(0), default=0, show_default=True,
+             help="Seed of the sampled stock orders (fair): a whole number, 0 or more.")
+@once_option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
+@once_option("--max-seconds", "--seconds", "max_seconds", type=Seconds(), default=10.0, show_default=True,
+             help="Time budget (named as in solve, deal and survey; --seconds is its older name).")
+@once_option("--line", "-l", default="",
+             help="The winning line an earlier hint of this game gave (its moves as the hint prints them,"
+                  " or its JSON \"line\" as it is): when the"
+                  " moves played since follow it and it still wins, the hint continues it instead of"
+                  " solving afresh (a new line each time can make the game wander for thousands of moves).")
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
 def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fair: bool, seed: int,
                  samples: int | None, max_seconds: float, line: str, as_json: bool, **kwargs: Any) -> None:
@@ -183,8 +182,7 @@ def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fai
     from terrace.solver.advice import describe, face_down, hint_report
 
     refuse_unneeded()
-    rules = pop_rules(kwargs)
-    board = Board(rules, load_deal(rules, deal_number, deal_file))
+    board = dealt_board(kwargs, deal_number, deal_file)
     illegal = play_moves(board, moves)
     if illegal is not None:
         raise illegal
@@ -224,23 +222,23 @@ def _line_moves(line: str) -> list[Move]:
 
 @click.command("survey")
 @rule_options
-@click.option("--deals", type=DealRange(), default="1-1000", show_default=True,
-              help="Deal numbers, e.g. 1-10000.")
-@click.option("--player", type=click.Choice(PLAYERS), default="perfect", show_default=True,
-              help="perfect: the solver, which sees the stock; fair, greedy, random: play-outs.")
-@click.option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
-@click.option("--seed", type=WholeNumber(0), default=0, show_default=True,
-              help=f"Seed of the {' and '.join(SEEDED)} players' games: a whole number, 0 or more.")
-@click.option("--jobs", "-j", type=WholeNumber(1, MAX_WORKERS), default=None,
-              help="Worker processes (default, and at most: all cores).")
-@click.option("--max-seconds", type=Seconds(), default=None,
-              help=_budget_help())
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
-              help="Run on a Dask cluster (needs terrace[cluster]): a scheduler's address, "
-                   "or local:N for N worker processes here. Default: a local process pool.")
+@once_option("--deals", type=DealRange(), default="1-1000", show_default=True,
+             help="Deal numbers, e.g. 1-10000.")
+@once_option("--player", type=click.Choice(PLAYERS), default="perfect", show_default=True,
+             help="perfect: the solver, which sees the stock; fair, greedy, random: play-outs.")
+@once_option("--samples", type=WholeNumber(*SAMPLES_RANGE), default=None, help=SAMPLES_HELP)
+@once_option("--seed", type=WholeNumber(0), default=0, show_default=True,
+             help=f"Seed of the {' and '.join(SEEDED)} players' games: a whole number, 0 or more.")
+@once_option("--jobs", "-j", type=WholeNumber(1, MAX_WORKERS), default=None,
+             help="Worker processes (default, and at most: all cores).")
+@once_option("--max-seconds", type=Seconds(), default=None,
+             help=_budget_help())
+@once_option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+             help="Run on a Dask cluster (needs terrace[cluster]): a scheduler's address, "
+                  "or local:N for N worker processes here. Default: a local process pool.")
 @verdicts_db_options
-@click.option("--out", type=FilePath(file_okay=False), default=".", show_default=True,
-              help="Folder for the Markdown table and the PNG chart (with --json, only when given).")
+@once_option("--out", type=FilePath(file_okay=False), default=".", show_default=True,
+             help="Folder for the Markdown table and the PNG chart (with --json, only when given).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the figures.")
 def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs: int | None,
                    max_seconds: float | None, scheduler: str | None, verdicts_db: str | None,

@@ -19,10 +19,10 @@ import click
 
 from terrace.cli.options import (
     FilePath,
-    OnceOption,
     WholeNumber,
     db_option,
     file_text,
+    once_option,
     placed,
     read_input,
     rule_overrides,
@@ -189,9 +189,9 @@ def _label_options(variant: str) -> tuple[str, dict[str, Any]]:
 
 @click.command()
 @db_option
-@click.option("--variant", "-v", cls=OnceOption, same=same_variant,
-              help="Only this variant (with the rule options: only its games of those rules, e.g. "
-              "-v terrace --candidates 4; or a row's title as the table writes it).")
+@once_option("--variant", "-v", same=same_variant,
+             help="Only this variant (with the rule options: only its games of those rules, e.g. "
+             "-v terrace --candidates 4; or a row's title as the table writes it).")
 @rule_overrides
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) -> None:
@@ -263,8 +263,8 @@ def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) 
 @click.option("--game", "game_ids", multiple=True, metavar="ID",
               help="The game to export (repeat for several).")
 @click.option("--all", "all_games", is_flag=True, help="Export every saved game.")
-@click.option("--output", "-o", type=FilePath(dir_okay=False, allow_dash=True), default="-",
-              show_default=True, help="File to write ('-' for standard output).")
+@once_option("--output", "-o", type=FilePath(dir_okay=False, allow_dash=True), default="-",
+             show_default=True, help="File to write ('-' for standard output).")
 def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: str) -> None:
     """Write saved games as game records (JSON): one record for one --game,
     a list for several or --all. --all skips (and names) a damaged game and

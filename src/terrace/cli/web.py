@@ -14,6 +14,7 @@ from terrace.cli.options import (
     FilePath,
     Seconds,
     WholeNumber,
+    once_option,
     placed,
     pop_rules,
     rule_options,
@@ -30,11 +31,11 @@ from terrace.web.server import ListenError, ServerSettings, bind, check_reach, r
 
 
 @click.command()
-@click.option("--host", default=None,
-              help="Address to listen on: 127.0.0.1 by default, 0.0.0.0 (every network) with --remote; "
-                   "an IPv6 address with or without brackets ([::1] or ::1).")
-@click.option("--port", default=8000, show_default=True, type=WholeNumber(0, 65535),
-              help="Port to listen on (0 = any free port).")
+@once_option("--host", default=None,
+             help="Address to listen on: 127.0.0.1 by default, 0.0.0.0 (every network) with --remote; "
+                  "an IPv6 address with or without brackets ([::1] or ::1).")
+@once_option("--port", default=8000, show_default=True, type=WholeNumber(0, 65535),
+             help="Port to listen on (0 = any free port).")
 @click.option("--remote", is_flag=True,
               help="Let phones and tablets on your network play: prints a secret link (and its QR code), "
                    "which opens the game once (the next is printed then); only browsers that opened "
@@ -42,20 +43,20 @@ from terrace.web.server import ListenError, ServerSettings, bind, check_reach, r
 @click.option("--https", "https", is_flag=True,
               help="Serve HTTPS (recommended with --remote): with a self-signed certificate made on the "
                    "first run and kept in the user data folder, unless --certfile names one.")
-@click.option("--certfile", type=FilePath(dir_okay=False),
-              help="PEM certificate (chain) to serve HTTPS with; implies --https.")
-@click.option("--keyfile", type=FilePath(dir_okay=False),
-              help="PEM private key of --certfile (default: the key is in the --certfile file).")
+@once_option("--certfile", type=FilePath(dir_okay=False),
+             help="PEM certificate (chain) to serve HTTPS with; implies --https.")
+@once_option("--keyfile", type=FilePath(dir_okay=False),
+             help="PEM private key of --certfile (default: the key is in the --certfile file).")
 @click.option("--no-browser", is_flag=True, help="Do not open the browser.")
-@click.option("--db", type=FilePath(dir_okay=False),
-              help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite in the user data "
-                   "folder; ':memory:' keeps nothing).")
-@click.option("--hint-seconds", type=Seconds(*HINT_SECONDS_RANGE), default=HINT_SECONDS, show_default=True,
-              help="Time the solver may spend on a hint: {:g}-{:g} s.".format(*HINT_SECONDS_RANGE))
-@click.option("--winnable-seconds", type=Seconds(*WINNABLE_SECONDS_RANGE), default=WINNABLE_SECONDS,
-              show_default=True,
-              help="Time the solver may spend looking for a winnable deal for one new game: "
-                   "{:g}-{:g} s.".format(*WINNABLE_SECONDS_RANGE))
+@once_option("--db", type=FilePath(dir_okay=False),
+             help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite in the user data "
+                  "folder; ':memory:' keeps nothing).")
+@once_option("--hint-seconds", type=Seconds(*HINT_SECONDS_RANGE), default=HINT_SECONDS, show_default=True,
+             help="Time the solver may spend on a hint: {:g}-{:g} s.".format(*HINT_SECONDS_RANGE))
+@once_option("--winnable-seconds", type=Seconds(*WINNABLE_SECONDS_RANGE), default=WINNABLE_SECONDS,
+             show_default=True,
+             help="Time the solver may spend looking for a winnable deal for one new game: "
+                  "{:g}-{:g} s.".format(*WINNABLE_SECONDS_RANGE))
 @rule_options
 def play(host: str | None, port: int, remote: bool, https: bool, certfile: str | None,
          keyfile: str | None, no_browser: bool, db: str | None, hint_seconds: float,
