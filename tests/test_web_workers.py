@@ -5,8 +5,10 @@ time, a full pool answers 503 with Retry-After, bad deal ranges are 400)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -32,8 +34,9 @@ def _refuse(message: str, cancel: Any) -> None:
 STARTING = 120.0
 """The budget of a job that waits for workers to start: at load ~18 (eight
 busy loops on two cores) a worker took 5-10 s to start, more than the 5 s
-budgets plus START_GRACE of the scenarios below, which then failed with
-WorkStopped or a 503 before any of them had run."""
+budgets plus the 10 s grace of the scenarios below, which then failed with
+WorkStopped or a 503 before any of them had run (when the grace counted
+from the job's sending, not from the worker's start)."""
 
 
 def _started(pool: SolverPool) -> SolverPool:
@@ -173,7 +176,7 @@ def test_a_worker_still_starting_is_not_replaced_for_a_slow_cancel(monkeypatch: 
     answered once it has started: killing it would only make its successor
     start all over again."""
     monkeypatch.setattr(workers, "CANCEL_GRACE", 0.05)  # far less than a start
-    monkeypatch.setattr(workers, "START_GRACE", STARTING)  # (10 s: a start took 10 s and more at load 18)
+    monkeypatch.setattr(workers, "START_LIMIT", STARTING)  # (a start took 10 s and more at load 18)
     pool = SolverPool(workers=1)
     pids: list[int] = []
 
@@ -190,16 +193,87 @@ def test_a_worker_still_starting_is_not_replaced_for_a_slow_cancel(monkeypatch: 
         pool.close()
 
 
+def _held_worker(pool: SolverPool, at: int) -> int:
+    """Stop the pool's just started worker ``at`` (SIGSTOP) before it could
+    say it had started, as a machine too busy to run it would: its pid."""
+    pid = pool._idle[at].process.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)
+    return pid
+
+
+def test_a_worker_slow_to_start_answers_its_job_late_rather_than_not_at_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A job's grace beyond its budget counted from its sending, so a job
+    given to a worker still starting (5-16 s at load 8-13, as after the
+    server's start or a worker's replacement) was stopped before it could
+    begin: 503 "the search was stopped" after 16 s, measured at load 9.
+    It counts from the worker's start now; the start has a limit of its
+    own (START_LIMIT)."""
+    monkeypatch.setattr(workers, "OVERRUN_GRACE", 0.2)  # (START_GRACE, 10 s, counted from the sending)
+    monkeypatch.setattr(workers, "CANCEL_GRACE", 0.05)
+    pool = SolverPool(workers=1)
+    pool.start()
+    pid = _held_worker(pool, 0)
+    threading.Timer(1.0, os.kill, args=(pid, signal.SIGCONT)).start()  # (1 s more than budget and grace)
+    try:
+        # (_echo: a job of this module would first import it, pytest and all, in the worker)
+        assert asyncio.run(pool.run(_echo, "late", budget=0.2)) == "late"  # (before: WorkStopped)
+        assert [worker.process.pid for worker in pool._idle] == [pid]  # (before: replaced)
+    finally:
+        pool.close()
+
+
+def test_a_worker_that_never_starts_is_replaced_at_its_start_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workers, "START_LIMIT", 1.0)
+    monkeypatch.setattr(workers, "CANCEL_GRACE", 0.05)
+    pool = SolverPool(workers=1)
+    pool.start()
+    pid = _held_worker(pool, 0)
+    try:
+        started = time.perf_counter()
+        with pytest.raises(WorkStopped):
+            asyncio.run(pool.run(_pid, budget=0.2))
+        assert time.perf_counter() - started < 3  # (before: 20 s, twice START_GRACE)
+        deadline = time.monotonic() + 10
+        while [worker.process.pid for worker in pool._idle] in ([], [pid]):  # (its successor comes)
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
+        pool.close()
+
+
+def test_a_job_goes_to_a_started_worker_rather_than_one_still_starting() -> None:
+    """After a worker's replacement its successor (never claimed) was taken
+    first although the other worker was free and had started: the job
+    waited for a whole start (5-16 s under load) or was stopped for it."""
+    pool = SolverPool(workers=2)
+    pool.start()
+    held = _held_worker(pool, 1)  # (the one taken first among equals)
+    try:
+        ready = pool._idle[0]
+        deadline = time.monotonic() + STARTING
+        while not ready.conn.poll(0.05):  # (its word that it has started, left for the pool to read)
+            assert time.monotonic() < deadline
+        assert asyncio.run(pool.run(_pid, budget=5)) == ready.process.pid  # (before: WorkStopped after 15 s)
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # (replaced)
+            os.kill(held, signal.SIGCONT)
+        pool.close()
+
+
 def test_a_job_that_overruns_is_stopped_and_its_worker_replaced(
     pool: SolverPool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = _started(pool)._idle[0].process.pid
-    monkeypatch.setattr(workers, "START_GRACE", 0.5)
+    monkeypatch.setattr(workers, "OVERRUN_GRACE", 0.5)
     started = time.perf_counter()
     with pytest.raises(WorkStopped):
         asyncio.run(pool.run(_stubborn, 60.0, budget=0.2))
     assert time.perf_counter() - started < 5
-    monkeypatch.setattr(workers, "START_GRACE", STARTING)  # (the new worker's start)
     assert asyncio.run(pool.run(_echo, "fresh", budget=10)) == "fresh"
     assert next(iter(pool._idle)).process.pid != first
 

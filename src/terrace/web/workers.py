@@ -12,9 +12,12 @@ searches in threads a plain request took 30 ms at the median instead of
   part of its budget: it gets the seconds left (a 2 s hint that waited
   1.5 s searches 0.5 s, and is answered in 2 s, not 3.5 s).
 * A job stops when its caller goes away (``gone``), when the pool closes,
-  or when its budget plus a grace period has passed: the worker is told to
-  cancel (the solver asks between slices) and is replaced if it does not
-  answer within :data:`CANCEL_GRACE` seconds.
+  or when its budget plus a grace period has passed since its worker could
+  begin it: the worker is told to cancel (the solver asks between slices)
+  and is replaced if it does not answer within :data:`CANCEL_GRACE`
+  seconds. A worker still starting (seconds on a busy machine) is waited
+  for until :data:`START_LIMIT`, and is given jobs only when no started
+  worker is free.
 * A job given ``prefer`` (a game's id: its hints) goes to the worker that
   answered that key's last job when that worker is free, since the work a
   fair hint kept is in that process; otherwise to any free worker at once,
@@ -61,10 +64,15 @@ READY = "ready"
 """What a new worker says once it has started (its imports done)."""
 CANCEL_GRACE = 1.0
 """Seconds a worker that has started has to answer a cancel before it is
-replaced (one still starting gets :data:`START_GRACE`: a successor would
-only have to start all over again)."""
-START_GRACE = 10.0
-"""Seconds a job may take beyond its budget (a new worker must first start)."""
+replaced (one still starting gets until :data:`START_LIMIT`: a successor
+would only have to start all over again)."""
+OVERRUN_GRACE = 10.0
+"""Seconds a job may take beyond its budget, counted from when its worker
+could begin it (once it had started and had the job)."""
+START_LIMIT = 60.0
+"""Seconds a new worker may take to start (a new process and its imports)
+before it is taken for hung and replaced: 1.1-1.8 s measured at load 6,
+5.4-6.5 s at load 8 and up to 16 s at load 13 (busy loops on two cores)."""
 POLL = 0.01
 PREFERRED_KEYS = 1024
 """How many keys' workers (see ``prefer``) a pool remembers, the last used."""
@@ -148,10 +156,29 @@ class _Worker:
         with interrupts_held():
             self.process.start()
         child.close()
+        self.born = time.monotonic()
+        """When its process was started (monotonic)."""
         self.ready_at: float | None = None
         """When the worker said it had started (monotonic), once it has."""
         self.claimed = 0
         """When it last answered a job with ``prefer`` (a count; 0: never)."""
+
+    def has_started(self) -> bool:
+        """Whether the worker has said it started; an idle worker's pipe
+        holds nothing else, so its word is read here when it is waiting."""
+        if self.ready_at is None:
+            with contextlib.suppress(EOFError, OSError):
+                if self.conn.poll() and self.conn.recv() == READY:
+                    self.ready_at = time.monotonic()
+        return self.ready_at is not None
+
+    def deadline(self, sent: float, seconds: float) -> float:
+        """When a job sent at ``sent`` (monotonic) with ``seconds`` of
+        budget has overrun: it can only begin once the worker has started,
+        and a start has its own limit."""
+        if self.ready_at is None:
+            return self.born + START_LIMIT
+        return max(sent, self.ready_at) + seconds + OVERRUN_GRACE
 
     def stop(self, wait: float) -> None:
         """Ask the worker to stop, and make sure it has after ``wait`` seconds."""
@@ -233,7 +260,7 @@ class SolverPool:
                 await asyncio.to_thread(worker.conn.send, (job, call, args))
             except (EOFError, OSError):
                 raise WorkFailed() from None
-            usable, reply = await self._wait(worker, job, time.monotonic() + left + START_GRACE, gone)
+            usable, reply = await self._wait(worker, job, left, gone)
         finally:
             self._release(worker, usable, prefer)
         if reply is None:
@@ -284,20 +311,23 @@ class SolverPool:
 
     def _pick(self, prefer: str | None) -> _Worker:
         """Take a free worker (under the lock): ``prefer``'s own if free,
-        else the one least recently claimed, freed last among equals."""
+        else one that has started (a start takes seconds on a busy
+        machine), the one least recently claimed, freed last among equals."""
         own = self._preferred.get(prefer) if prefer is not None else None
         if own is not None and own in self._idle:
             chosen = own
         else:
-            chosen = min(reversed(self._idle), key=lambda worker: worker.claimed)
+            chosen = min(reversed(self._idle), key=lambda worker: (not worker.has_started(), worker.claimed))
         self._idle.remove(chosen)
         return chosen
 
     async def _wait(
-        self, worker: _Worker, job: int, deadline: float, gone: Callable[[], Awaitable[bool]] | None
+        self, worker: _Worker, job: int, seconds: float, gone: Callable[[], Awaitable[bool]] | None
     ) -> tuple[bool, tuple[Any, ...] | None]:
-        """(worker still usable, the job's reply or None when stopped)."""
-        next_look = time.monotonic() + GONE_EVERY
+        """(worker still usable, the job's reply or None when stopped); the
+        job has ``seconds`` from when the worker could begin it."""
+        sent = time.monotonic()
+        next_look = sent + GONE_EVERY
         while True:
             reply = self._reply(worker, job)
             if reply is not None:
@@ -305,7 +335,7 @@ class SolverPool:
             if not worker.process.is_alive():
                 raise WorkFailed()
             now = time.monotonic()
-            stop = self.closing.is_set() or now >= deadline
+            stop = self.closing.is_set() or now >= worker.deadline(sent, seconds)
             if not stop and gone is not None and now >= next_look:
                 next_look = now + GONE_EVERY
                 stop = await gone()
@@ -329,7 +359,8 @@ class SolverPool:
     async def _cancel(self, worker: _Worker, job: int) -> bool:
         """Tell the worker to stop the job; True when it did in time:
         within :data:`CANCEL_GRACE` of the cancel or of the moment it had
-        started, whichever is later."""
+        started, whichever is later (one still starting has until
+        :data:`START_LIMIT`, unless the pool is closing)."""
         try:
             worker.conn.send(CANCEL)
             sent = time.monotonic()
@@ -337,10 +368,9 @@ class SolverPool:
                 if self._reply(worker, job) is not None:
                     return True
                 ready = worker.ready_at
+                until = max(sent, ready or sent) + CANCEL_GRACE
                 if ready is None and not self.closing.is_set():
-                    until = sent + START_GRACE
-                else:
-                    until = max(sent, ready or sent) + CANCEL_GRACE
+                    until = max(until, worker.born + START_LIMIT)
                 if time.monotonic() >= until or not worker.process.is_alive():
                     break
                 await asyncio.sleep(POLL)
