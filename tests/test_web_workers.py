@@ -51,6 +51,15 @@ def _started(pool: SolverPool) -> SolverPool:
     return pool
 
 
+def _settled(pool: SolverPool) -> None:
+    """Wait until no job of ``pool`` runs, a stopped job's worker kept or
+    replaced (its cancel is seen to in the background)."""
+    deadline = time.monotonic() + STARTING
+    while pool.running:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+
 def _stubborn(seconds: float, cancel: Any) -> float:
     """A job that never asks ``cancel``."""
     time.sleep(seconds)
@@ -97,8 +106,21 @@ def test_a_job_stops_when_its_caller_goes_away(pool: SolverPool) -> None:
         return time.perf_counter() - started
 
     assert asyncio.run(scenario()) < 2
-    assert pool.running == 0
+    _settled(pool)  # (its worker cancels the job: kept)
     assert asyncio.run(pool.run(_echo, "next", budget=5)) == "next"
+
+
+def test_a_job_whose_caller_stops_waiting_keeps_its_worker(pool: SolverPool) -> None:
+    """A job's task cancelled (the coach's analysis waits for its job until
+    the request's deadline) killed its worker, which a successor replaced:
+    at load 14, five analyses of 1 s in a row after a start each took a
+    worker still starting, and four of them killed it. The worker is told
+    to cancel the job now, and kept."""
+    [worker] = _started(pool)._idle
+    with pytest.raises(TimeoutError):
+        asyncio.run(asyncio.wait_for(pool.run(_sleep, 60.0, budget=60), 0.3))
+    _settled(pool)
+    assert pool._idle == [worker]  # (before: a new worker)
 
 
 def _behind_a_running_job(pool: SolverPool, **run: Any) -> tuple[Any, float, int, bool]:
@@ -187,6 +209,7 @@ def test_a_worker_still_starting_is_not_replaced_for_a_slow_cancel(monkeypatch: 
     try:
         with pytest.raises(WorkStopped):
             asyncio.run(pool.run(_sleep, 60.0, budget=60, gone=gone))
+        _settled(pool)
         assert [w.process.pid for w in pool._idle] == pids[:1]
         assert asyncio.run(pool.run(_echo, "same worker", budget=10)) == "same worker"
     finally:

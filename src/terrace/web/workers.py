@@ -13,9 +13,10 @@ searches in threads a plain request took 30 ms at the median instead of
   1.5 s searches 0.5 s, and is answered in 2 s, not 3.5 s).
 * A job stops when its caller goes away (``gone``), when the pool closes,
   or when its budget plus a grace period has passed since its worker could
-  begin it: the worker is told to cancel (the solver asks between slices)
-  and is replaced if it does not answer within :data:`CANCEL_GRACE`
-  seconds. A worker still starting (seconds on a busy machine) is waited
+  begin it, and so does one whose caller stops waiting (its task
+  cancelled): the caller is answered at once, the worker is told to cancel
+  (the solver asks between slices) and is replaced if it does not answer
+  within :data:`CANCEL_GRACE` seconds. A worker still starting (seconds on a busy machine) is waited
   for until :data:`START_LIMIT`, and is given jobs only when no started
   worker is free.
 * A job given ``prefer`` (a game's id: its hints) goes to the worker that
@@ -249,9 +250,10 @@ class SolverPool:
         worker = await self._acquire(gone, until, prefer)
         left = max(until - time.monotonic(), 0.0)
         call: Callable[..., T] = partial(func, seconds=left) if timed else func
-        usable = False  # a worker left mid-job (an exception, a cancelled task) is replaced
+        job = next(self._jobs)
+        sent = False  # (a job left on its way, by a cancelled task, leaves its worker to be replaced)
+        reply: tuple[Any, ...] | None = None
         try:
-            job = next(self._jobs)
             # (in a thread: a pipe takes 64 KB at a time, so the event loop
             # waited until the worker had read the rest, a worker still
             # starting included: a coach job of a game of 100,000 moves
@@ -260,9 +262,16 @@ class SolverPool:
                 await asyncio.to_thread(worker.conn.send, (job, call, args))
             except (EOFError, OSError):
                 raise WorkFailed() from None
-            usable, reply = await self._wait(worker, job, left, gone)
+            sent = True
+            reply = await self._wait(worker, job, left, gone)
         finally:
-            self._release(worker, usable, prefer)
+            if reply is None and sent:
+                # (stopped, or its task cancelled, as a request's own
+                # deadline does: the worker is told to cancel the job and
+                # kept if it does in time, without holding the caller up)
+                threading.Thread(target=self._reclaim, args=(worker, job, prefer), daemon=True).start()
+            else:
+                self._release(worker, reply is not None, prefer)
         if reply is None:
             raise WorkStopped(SolverStop.SEARCH_STOPPED)
         _, ok, value = reply
@@ -323,15 +332,15 @@ class SolverPool:
 
     async def _wait(
         self, worker: _Worker, job: int, seconds: float, gone: Callable[[], Awaitable[bool]] | None
-    ) -> tuple[bool, tuple[Any, ...] | None]:
-        """(worker still usable, the job's reply or None when stopped); the
-        job has ``seconds`` from when the worker could begin it."""
+    ) -> tuple[Any, ...] | None:
+        """The job's reply, or None when it was stopped; the job has
+        ``seconds`` from when the worker could begin it."""
         sent = time.monotonic()
         next_look = sent + GONE_EVERY
         while True:
             reply = self._reply(worker, job)
             if reply is not None:
-                return True, reply
+                return reply
             if not worker.process.is_alive():
                 raise WorkFailed()
             now = time.monotonic()
@@ -340,7 +349,7 @@ class SolverPool:
                 next_look = now + GONE_EVERY
                 stop = await gone()
             if stop:
-                return await self._cancel(worker, job), None
+                return None
             await asyncio.sleep(POLL)
 
     def _reply(self, worker: _Worker, job: int) -> tuple[Any, ...] | None:
@@ -356,7 +365,12 @@ class SolverPool:
             raise WorkFailed() from None
         return None
 
-    async def _cancel(self, worker: _Worker, job: int) -> bool:
+    def _reclaim(self, worker: _Worker, job: int, prefer: str | None) -> None:
+        """Free a worker whose job nobody waits for any more (in a thread):
+        kept when it cancels the job in time, else replaced."""
+        self._release(worker, self._cancel(worker, job), prefer)
+
+    def _cancel(self, worker: _Worker, job: int) -> bool:
         """Tell the worker to stop the job; True when it did in time:
         within :data:`CANCEL_GRACE` of the cancel or of the moment it had
         started, whichever is later (one still starting has until
@@ -373,8 +387,8 @@ class SolverPool:
                     until = max(until, worker.born + START_LIMIT)
                 if time.monotonic() >= until or not worker.process.is_alive():
                     break
-                await asyncio.sleep(POLL)
-        except (OSError, WorkFailed):
+                worker.conn.poll(POLL)
+        except (OSError, ValueError, WorkFailed):
             pass
         return False
 
