@@ -24,7 +24,7 @@ from terrace.variants import get_rules
 from terrace.web import workers
 from terrace.web.app import create_app
 from terrace.web.workers import PoolBusy, SolverPool, WorkStopped, _echo, _sleep
-from web_support import LOCAL
+from web_support import LOCAL, DyingPipe
 
 
 def _refuse(message: str, cancel: Any) -> None:
@@ -519,11 +519,33 @@ def test_a_worker_that_died_before_its_job_fails_the_job_clearly() -> None:
     solver_pool.start()
     try:
         [worker] = solver_pool._idle
-        worker.process.kill()
-        worker.process.join(10)
+        worker.conn = DyingPipe(worker)  # type: ignore[assignment]
         with pytest.raises(workers.WorkFailed, match="stopped unexpectedly"):
             asyncio.run(solver_pool.run(_echo, "x" * 200_000, budget=5))
         assert asyncio.run(solver_pool.run(_echo, 3, budget=STARTING)) == 3  # a new worker took its place
+    finally:
+        solver_pool.close()
+
+
+def test_a_free_worker_that_died_is_not_given_a_job() -> None:
+    """A free worker killed (kill -9, the out-of-memory killer) was handed
+    the next job, which failed at once: a 503 'the solver process stopped
+    unexpectedly' in 0.02 s, while the other worker was free (the game's
+    hint goes to the process of its last hint). It is taken out, the job
+    goes to the live one, and a successor starts."""
+    solver_pool = SolverPool(workers=2)
+    solver_pool.start()
+    try:
+        alive, dead = (worker.process for worker in _started(solver_pool)._idle)
+        assert asyncio.run(solver_pool.run(_pid_after, 0, budget=5, prefer="g")) == dead.pid  # (freed last)
+        dead.kill()
+        dead.join(10)
+        assert asyncio.run(solver_pool.run(_pid, budget=5, prefer="g")) == alive.pid  # (old: WorkFailed)
+        deadline = time.monotonic() + 10
+        while len(solver_pool._idle) < 2:  # (its successor comes)
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        assert dead not in [worker.process for worker in solver_pool._idle]
     finally:
         solver_pool.close()
 

@@ -295,6 +295,7 @@ class SolverPool:
                 with self._lock:
                     if self.closing.is_set():
                         raise WorkStopped(SolverStop.SERVER_STOPPING)
+                    self._drop_dead()
                     if self._idle or len(self._busy) < self.workers:
                         worker = self._pick(prefer) if self._idle else None
                         if worker is None:
@@ -317,6 +318,22 @@ class SolverPool:
             if queued:
                 with self._lock:
                     self._queued -= 1
+
+    def _drop_dead(self) -> None:
+        """Take the free workers that died (a kill -9, the kernel's
+        out-of-memory killer) out of the pool, under the lock: a job given
+        one failed at once; their successors start in the background."""
+        for worker in [worker for worker in self._idle if not worker.process.is_alive()]:
+            self._idle.remove(worker)
+            self._forget(worker)
+            threading.Thread(target=self._replace, args=(worker,), daemon=True).start()
+
+    def _forget(self, worker: _Worker) -> None:
+        """Drop a worker's keys (under the lock): they go to whichever
+        worker answers them next."""
+        for key, owner in self._preferred.items():
+            if owner is worker:
+                self._preferred.pop(key)
 
     def _pick(self, prefer: str | None) -> _Worker:
         """Take a free worker (under the lock): ``prefer``'s own if free,
@@ -401,10 +418,8 @@ class SolverPool:
                 if prefer is not None:
                     worker.claimed = next(self._claims)
                     self._preferred.put(prefer, worker)
-            else:  # (its keys go to whichever worker answers them next)
-                for key, owner in self._preferred.items():
-                    if owner is worker:
-                        self._preferred.pop(key)
+            else:
+                self._forget(worker)
         if not keep:
             threading.Thread(target=self._replace, args=(worker,), daemon=True).start()
 
