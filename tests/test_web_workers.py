@@ -512,6 +512,29 @@ def test_a_job_on_its_way_to_its_worker_does_not_hold_up_the_event_loop() -> Non
         solver_pool.close()
 
 
+def test_a_large_job_to_a_worker_that_does_not_read_it_is_stopped_in_time(
+    pool: SolverPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A job larger than a pipe holds (a coach job of a long game) was sent
+    before its deadline was watched: with its worker stopped (SIGSTOP, a
+    hung process) the request waited for ever, and so did the thread
+    sending it. The send is watched now: the worker is replaced."""
+    monkeypatch.setattr(workers, "OVERRUN_GRACE", 0.2)
+    [worker] = _started(pool)._idle
+    assert worker.has_started()
+    os.kill(worker.process.pid, signal.SIGSTOP)
+    try:
+        started = time.perf_counter()
+        with pytest.raises(WorkStopped):
+            asyncio.run(asyncio.wait_for(pool.run(_echo, "x" * 2_000_000, budget=0.2), 10))  # (old: hung)
+        assert time.perf_counter() - started < 3
+        _settled(pool)
+        assert worker not in pool._idle
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker.process.pid, signal.SIGCONT)
+
+
 def test_a_worker_that_died_before_its_job_fails_the_job_clearly() -> None:
     """A worker gone before its job was sent raised BrokenPipeError out of
     the pool (the web game answered 500); it is a WorkFailed now (503)."""

@@ -60,7 +60,6 @@ from terrace.web.i18n import SolverStop
 T = TypeVar("T")
 
 CANCEL = "cancel"
-STOP = "stop"
 READY = "ready"
 """What a new worker says once it has started (its imports done)."""
 CANCEL_GRACE = 1.0
@@ -115,7 +114,7 @@ def _sleep(seconds: float, cancel: Callable[[], bool]) -> float:
 
 
 def _serve(conn: Connection) -> None:
-    """A worker's life: run jobs until told to stop or the server is gone."""
+    """A worker's life: run jobs until the server is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         conn.send(READY)
@@ -125,8 +124,6 @@ def _serve(conn: Connection) -> None:
         try:
             message = conn.recv()
         except (EOFError, OSError):
-            return
-        if message == STOP:
             return
         if message == CANCEL:  # arrived after its job had ended
             continue
@@ -141,6 +138,18 @@ def _serve(conn: Connection) -> None:
             return
         except Exception as error:  # the result or the error did not pickle
             conn.send((job, False, RuntimeError(repr(error))))
+
+
+def _seen(sending: asyncio.Future[None]) -> None:
+    """Take a send's outcome, so that a failure no caller looked at (its
+    worker killed on its way) is not reported as never retrieved."""
+    if not sending.cancelled():
+        sending.exception()
+
+
+def _arrived(sending: asyncio.Future[None]) -> bool:
+    """Whether a job's send has ended and the job reached its worker."""
+    return sending.done() and not sending.cancelled() and sending.exception() is None
 
 
 class _Worker:
@@ -182,9 +191,9 @@ class _Worker:
         return max(sent, self.ready_at) + seconds + OVERRUN_GRACE
 
     def stop(self, wait: float) -> None:
-        """Ask the worker to stop, and make sure it has after ``wait`` seconds."""
-        with contextlib.suppress(OSError, ValueError):
-            self.conn.send(STOP)
+        """Give the worker ``wait`` seconds to end (after a SIGTERM), then
+        kill it. (Nothing is sent to it: a worker that does not read, with
+        a job on its way, would hold the sender for ever.)"""
         self.process.join(wait)
         if self.process.is_alive():
             self.process.kill()
@@ -251,26 +260,26 @@ class SolverPool:
         left = max(until - time.monotonic(), 0.0)
         call: Callable[..., T] = partial(func, seconds=left) if timed else func
         job = next(self._jobs)
-        sent = False  # (a job left on its way, by a cancelled task, leaves its worker to be replaced)
+        # (in a thread: a pipe takes 64 KB at a time, so the event loop
+        # waited until the worker had read the rest, a worker still
+        # starting included: a coach job of a game of 100,000 moves and
+        # its log, 2 MB, held every other request up for 0.3 s; watched as
+        # the job is: a worker that does not read it is killed, which ends
+        # the send)
+        sending = asyncio.ensure_future(asyncio.to_thread(worker.conn.send, (job, call, args)))
+        sending.add_done_callback(_seen)
         reply: tuple[Any, ...] | None = None
         try:
-            # (in a thread: a pipe takes 64 KB at a time, so the event loop
-            # waited until the worker had read the rest, a worker still
-            # starting included: a coach job of a game of 100,000 moves
-            # and its log, 2 MB, held every other request up for 0.3 s)
-            try:
-                await asyncio.to_thread(worker.conn.send, (job, call, args))
-            except (EOFError, OSError):
-                raise WorkFailed() from None
-            sent = True
-            reply = await self._wait(worker, job, left, gone)
+            reply = await self._wait(worker, job, left, gone, sending)
         finally:
-            if reply is None and sent:
+            if reply is None and _arrived(sending):
                 # (stopped, or its task cancelled, as a request's own
                 # deadline does: the worker is told to cancel the job and
                 # kept if it does in time, without holding the caller up)
                 threading.Thread(target=self._reclaim, args=(worker, job, prefer), daemon=True).start()
             else:
+                if not sending.done():
+                    worker.process.kill()
                 self._release(worker, reply is not None, prefer)
         if reply is None:
             raise WorkStopped(SolverStop.SEARCH_STOPPED)
@@ -348,16 +357,23 @@ class SolverPool:
         return chosen
 
     async def _wait(
-        self, worker: _Worker, job: int, seconds: float, gone: Callable[[], Awaitable[bool]] | None
+        self, worker: _Worker, job: int, seconds: float, gone: Callable[[], Awaitable[bool]] | None,
+        sending: asyncio.Future[None],
     ) -> tuple[Any, ...] | None:
-        """The job's reply, or None when it was stopped; the job has
-        ``seconds`` from when the worker could begin it."""
+        """The job's reply, or None when it was stopped (``sending`` it
+        included); the job has ``seconds`` from when the worker could
+        begin it."""
         sent = time.monotonic()
         next_look = sent + GONE_EVERY
         while True:
-            reply = self._reply(worker, job)
+            reply = self._reply(worker, job)  # (its word that it started, while the job is on its way)
             if reply is not None:
                 return reply
+            if sending.done() and not _arrived(sending):
+                error = sending.exception()
+                if isinstance(error, (EOFError, OSError)):
+                    raise WorkFailed()
+                raise error or WorkFailed()  # (its arguments did not pickle, say)
             if not worker.process.is_alive():
                 raise WorkFailed()
             now = time.monotonic()
