@@ -11,7 +11,7 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -54,8 +54,13 @@ def _started(pool: SolverPool) -> SolverPool:
 def _settled(pool: SolverPool) -> None:
     """Wait until no job of ``pool`` runs, a stopped job's worker kept or
     replaced (its cancel is seen to in the background)."""
-    deadline = time.monotonic() + STARTING
-    while pool.running:
+    _eventually(lambda: not pool.running)
+
+
+def _eventually(done: Callable[[], bool], seconds: float = STARTING) -> None:
+    """Wait until ``done()``, at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not done():
         assert time.monotonic() < deadline
         time.sleep(0.01)
 
@@ -259,10 +264,7 @@ def test_a_worker_that_never_starts_is_replaced_at_its_start_limit(monkeypatch: 
         with pytest.raises(WorkStopped):
             asyncio.run(pool.run(_pid, budget=0.2))
         assert time.perf_counter() - started < 3  # (before: 20 s, twice START_GRACE)
-        deadline = time.monotonic() + 10
-        while [worker.process.pid for worker in pool._idle] in ([], [pid]):  # (its successor comes)
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        _eventually(lambda: [worker.process.pid for worker in pool._idle] not in ([], [pid]), 10)
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGCONT)
@@ -278,9 +280,7 @@ def test_a_job_goes_to_a_started_worker_rather_than_one_still_starting() -> None
     held = _held_worker(pool, 1)  # (the one taken first among equals)
     try:
         ready = pool._idle[0]
-        deadline = time.monotonic() + STARTING
-        while not ready.conn.poll(0.05):  # (its word that it has started, left for the pool to read)
-            assert time.monotonic() < deadline
+        _eventually(ready.conn.poll)  # (its word that it has started, left for the pool to read)
         assert asyncio.run(pool.run(_pid, budget=5)) == ready.process.pid  # (before: WorkStopped after 15 s)
     finally:
         with contextlib.suppress(ProcessLookupError):  # (replaced)
@@ -564,10 +564,7 @@ def test_a_free_worker_that_died_is_not_given_a_job() -> None:
         dead.kill()
         dead.join(10)
         assert asyncio.run(solver_pool.run(_pid, budget=5, prefer="g")) == alive.pid  # (old: WorkFailed)
-        deadline = time.monotonic() + 10
-        while len(solver_pool._idle) < 2:  # (its successor comes)
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        _eventually(lambda: len(solver_pool._idle) == 2, 10)  # (its successor comes)
         assert dead not in [worker.process for worker in solver_pool._idle]
     finally:
         solver_pool.close()
