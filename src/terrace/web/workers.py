@@ -72,7 +72,7 @@ could begin it (once it had started and had the job)."""
 START_LIMIT = 60.0
 """Seconds a new worker may take to start (a new process and its imports)
 before it is taken for hung and replaced: 1.1-1.8 s measured at load 6,
-5.4-6.5 s at load 8 and up to 16 s at load 13 (busy loops on two cores)."""
+5.4-6.5 s at load 8 and 16-20 s at load 13-20 (busy loops on two cores)."""
 POLL = 0.01
 PREFERRED_KEYS = 1024
 """How many keys' workers (see ``prefer``) a pool remembers, the last used."""
