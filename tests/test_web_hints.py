@@ -333,10 +333,11 @@ def test_a_fair_hint_asked_again_never_answers_from_fewer_samples(store: GameSto
     (:class:`terrace.solver.advice.AskedHints`), so no answer rests on fewer
     decided samples than the last (it gave "1 of 1", the rule of thumb,
     then "1 of 1" at load 23). The solver processes have started before
-    the first hint: the hint's 0.1 s and the pool's START_GRACE (10 s) are
-    what a job may take, and at load ~24 (four busy loops besides the
-    machine's ~20) a process took 7.0-8.8 s to start (three runs), once
-    more than 10.1 s: a 503 "the search was stopped" before any sample."""
+    the first hint: at load ~24 (four busy loops besides the machine's
+    ~20) a process took 7.0-8.8 s to start (three runs), once more than
+    10.1 s, which was a 503 "the search was stopped" before any sample
+    while a job's 10 s of grace counted from its sending (the pool's
+    OVERRUN_GRACE counts from the worker's start now)."""
     pool = SolverPool()
 
     async def started() -> list[object]:

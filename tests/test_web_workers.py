@@ -5,11 +5,13 @@ time, a full pool answers 503 with Retry-After, bad deal ranges are 400)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
+import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -22,7 +24,7 @@ from terrace.variants import get_rules
 from terrace.web import workers
 from terrace.web.app import create_app
 from terrace.web.workers import PoolBusy, SolverPool, WorkStopped, _echo, _sleep
-from web_support import LOCAL
+from web_support import LOCAL, DyingPipe
 
 
 def _refuse(message: str, cancel: Any) -> None:
@@ -32,8 +34,9 @@ def _refuse(message: str, cancel: Any) -> None:
 STARTING = 120.0
 """The budget of a job that waits for workers to start: at load ~18 (eight
 busy loops on two cores) a worker took 5-10 s to start, more than the 5 s
-budgets plus START_GRACE of the scenarios below, which then failed with
-WorkStopped or a 503 before any of them had run."""
+budgets plus the 10 s grace of the scenarios below, which then failed with
+WorkStopped or a 503 before any of them had run (when the grace counted
+from the job's sending, not from the worker's start)."""
 
 
 def _started(pool: SolverPool) -> SolverPool:
@@ -46,6 +49,20 @@ def _started(pool: SolverPool) -> SolverPool:
 
     assert len(set(asyncio.run(each()))) == pool.workers
     return pool
+
+
+def _settled(pool: SolverPool) -> None:
+    """Wait until no job of ``pool`` runs, a stopped job's worker kept or
+    replaced (its cancel is seen to in the background)."""
+    _eventually(lambda: not pool.running)
+
+
+def _eventually(done: Callable[[], bool], seconds: float = STARTING) -> None:
+    """Wait until ``done()``, at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
 
 
 def _stubborn(seconds: float, cancel: Any) -> float:
@@ -94,8 +111,21 @@ def test_a_job_stops_when_its_caller_goes_away(pool: SolverPool) -> None:
         return time.perf_counter() - started
 
     assert asyncio.run(scenario()) < 2
-    assert pool.running == 0
+    _settled(pool)  # (its worker cancels the job: kept)
     assert asyncio.run(pool.run(_echo, "next", budget=5)) == "next"
+
+
+def test_a_job_whose_caller_stops_waiting_keeps_its_worker(pool: SolverPool) -> None:
+    """A job's task cancelled (the coach's analysis waits for its job until
+    the request's deadline) killed its worker, which a successor replaced:
+    at load 14, five analyses of 1 s in a row after a start each took a
+    worker still starting, and four of them killed it. The worker is told
+    to cancel the job now, and kept."""
+    [worker] = _started(pool)._idle
+    with pytest.raises(TimeoutError):
+        asyncio.run(asyncio.wait_for(pool.run(_sleep, 60.0, budget=60), 0.3))
+    _settled(pool)
+    assert pool._idle == [worker]  # (before: a new worker)
 
 
 def _behind_a_running_job(pool: SolverPool, **run: Any) -> tuple[Any, float, int, bool]:
@@ -173,7 +203,7 @@ def test_a_worker_still_starting_is_not_replaced_for_a_slow_cancel(monkeypatch: 
     answered once it has started: killing it would only make its successor
     start all over again."""
     monkeypatch.setattr(workers, "CANCEL_GRACE", 0.05)  # far less than a start
-    monkeypatch.setattr(workers, "START_GRACE", STARTING)  # (10 s: a start took 10 s and more at load 18)
+    monkeypatch.setattr(workers, "START_LIMIT", STARTING)  # (a start took 10 s and more at load 18)
     pool = SolverPool(workers=1)
     pids: list[int] = []
 
@@ -184,9 +214,77 @@ def test_a_worker_still_starting_is_not_replaced_for_a_slow_cancel(monkeypatch: 
     try:
         with pytest.raises(WorkStopped):
             asyncio.run(pool.run(_sleep, 60.0, budget=60, gone=gone))
+        _settled(pool)
         assert [w.process.pid for w in pool._idle] == pids[:1]
         assert asyncio.run(pool.run(_echo, "same worker", budget=10)) == "same worker"
     finally:
+        pool.close()
+
+
+def _held_worker(pool: SolverPool, at: int) -> int:
+    """Stop the pool's just started worker ``at`` (SIGSTOP) before it could
+    say it had started, as a machine too busy to run it would: its pid."""
+    pid = pool._idle[at].process.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)
+    return pid
+
+
+def test_a_worker_slow_to_start_answers_its_job_late_rather_than_not_at_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A job's grace beyond its budget counted from its sending, so a job
+    given to a worker still starting (5-16 s at load 8-13, as after the
+    server's start or a worker's replacement) was stopped before it could
+    begin: 503 "the search was stopped" after 16 s, measured at load 9.
+    It counts from the worker's start now; the start has a limit of its
+    own (START_LIMIT)."""
+    monkeypatch.setattr(workers, "OVERRUN_GRACE", 0.2)  # (START_GRACE, 10 s, counted from the sending)
+    monkeypatch.setattr(workers, "CANCEL_GRACE", 0.05)
+    pool = SolverPool(workers=1)
+    pool.start()
+    pid = _held_worker(pool, 0)
+    threading.Timer(1.0, os.kill, args=(pid, signal.SIGCONT)).start()  # (1 s more than budget and grace)
+    try:
+        # (_echo: a job of this module would first import it, pytest and all, in the worker)
+        assert asyncio.run(pool.run(_echo, "late", budget=0.2)) == "late"  # (before: WorkStopped)
+        assert [worker.process.pid for worker in pool._idle] == [pid]  # (before: replaced)
+    finally:
+        pool.close()
+
+
+def test_a_worker_that_never_starts_is_replaced_at_its_start_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workers, "START_LIMIT", 1.0)
+    monkeypatch.setattr(workers, "CANCEL_GRACE", 0.05)
+    pool = SolverPool(workers=1)
+    pool.start()
+    pid = _held_worker(pool, 0)
+    try:
+        started = time.perf_counter()
+        with pytest.raises(WorkStopped):
+            asyncio.run(pool.run(_pid, budget=0.2))
+        assert time.perf_counter() - started < 3  # (before: 20 s, twice START_GRACE)
+        _eventually(lambda: [worker.process.pid for worker in pool._idle] not in ([], [pid]), 10)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
+        pool.close()
+
+
+def test_a_job_goes_to_a_started_worker_rather_than_one_still_starting() -> None:
+    """After a worker's replacement its successor (never claimed) was taken
+    first although the other worker was free and had started: the job
+    waited for a whole start (5-16 s under load) or was stopped for it."""
+    pool = SolverPool(workers=2)
+    pool.start()
+    held = _held_worker(pool, 1)  # (the one taken first among equals)
+    try:
+        ready = pool._idle[0]
+        _eventually(ready.conn.poll)  # (its word that it has started, left for the pool to read)
+        assert asyncio.run(pool.run(_pid, budget=5)) == ready.process.pid  # (before: WorkStopped after 15 s)
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # (replaced)
+            os.kill(held, signal.SIGCONT)
         pool.close()
 
 
@@ -194,12 +292,11 @@ def test_a_job_that_overruns_is_stopped_and_its_worker_replaced(
     pool: SolverPool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = _started(pool)._idle[0].process.pid
-    monkeypatch.setattr(workers, "START_GRACE", 0.5)
+    monkeypatch.setattr(workers, "OVERRUN_GRACE", 0.5)
     started = time.perf_counter()
     with pytest.raises(WorkStopped):
         asyncio.run(pool.run(_stubborn, 60.0, budget=0.2))
     assert time.perf_counter() - started < 5
-    monkeypatch.setattr(workers, "START_GRACE", STARTING)  # (the new worker's start)
     assert asyncio.run(pool.run(_echo, "fresh", budget=10)) == "fresh"
     assert next(iter(pool._idle)).process.pid != first
 
@@ -415,6 +512,29 @@ def test_a_job_on_its_way_to_its_worker_does_not_hold_up_the_event_loop() -> Non
         solver_pool.close()
 
 
+def test_a_large_job_to_a_worker_that_does_not_read_it_is_stopped_in_time(
+    pool: SolverPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A job larger than a pipe holds (a coach job of a long game) was sent
+    before its deadline was watched: with its worker stopped (SIGSTOP, a
+    hung process) the request waited for ever, and so did the thread
+    sending it. The send is watched now: the worker is replaced."""
+    monkeypatch.setattr(workers, "OVERRUN_GRACE", 0.2)
+    [worker] = _started(pool)._idle
+    assert worker.has_started()
+    os.kill(worker.process.pid, signal.SIGSTOP)
+    try:
+        started = time.perf_counter()
+        with pytest.raises(WorkStopped):
+            asyncio.run(asyncio.wait_for(pool.run(_echo, "x" * 2_000_000, budget=0.2), 10))  # (old: hung)
+        assert time.perf_counter() - started < 3
+        _settled(pool)
+        assert worker not in pool._idle
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker.process.pid, signal.SIGCONT)
+
+
 def test_a_worker_that_died_before_its_job_fails_the_job_clearly() -> None:
     """A worker gone before its job was sent raised BrokenPipeError out of
     the pool (the web game answered 500); it is a WorkFailed now (503)."""
@@ -422,11 +542,30 @@ def test_a_worker_that_died_before_its_job_fails_the_job_clearly() -> None:
     solver_pool.start()
     try:
         [worker] = solver_pool._idle
-        worker.process.kill()
-        worker.process.join(10)
+        worker.conn = DyingPipe(worker)  # type: ignore[assignment]
         with pytest.raises(workers.WorkFailed, match="stopped unexpectedly"):
             asyncio.run(solver_pool.run(_echo, "x" * 200_000, budget=5))
         assert asyncio.run(solver_pool.run(_echo, 3, budget=STARTING)) == 3  # a new worker took its place
+    finally:
+        solver_pool.close()
+
+
+def test_a_free_worker_that_died_is_not_given_a_job() -> None:
+    """A free worker killed (kill -9, the out-of-memory killer) was handed
+    the next job, which failed at once: a 503 'the solver process stopped
+    unexpectedly' in 0.02 s, while the other worker was free (the game's
+    hint goes to the process of its last hint). It is taken out, the job
+    goes to the live one, and a successor starts."""
+    solver_pool = SolverPool(workers=2)
+    solver_pool.start()
+    try:
+        alive, dead = (worker.process for worker in _started(solver_pool)._idle)
+        assert asyncio.run(solver_pool.run(_pid_after, 0, budget=5, prefer="g")) == dead.pid  # (freed last)
+        dead.kill()
+        dead.join(10)
+        assert asyncio.run(solver_pool.run(_pid, budget=5, prefer="g")) == alive.pid  # (old: WorkFailed)
+        _eventually(lambda: len(solver_pool._idle) == 2, 10)  # (its successor comes)
+        assert dead not in [worker.process for worker in solver_pool._idle]
     finally:
         solver_pool.close()
 

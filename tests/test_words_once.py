@@ -28,7 +28,7 @@ from terrace.variants import get_rules
 from terrace.web.app import create_app
 from terrace.web.i18n import WebRefusal
 from terrace.web.workers import SolverPool
-from web_support import LOCAL
+from web_support import LOCAL, DyingPipe
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -54,8 +54,7 @@ def _hint(pool: SolverPool, language: str) -> Any:
 def _break(pool: SolverPool, how: str) -> None:
     if how == "crashed":
         [worker] = pool._idle
-        worker.process.kill()
-        worker.process.join(10)
+        worker.conn = DyingPipe(worker)  # type: ignore[assignment]
     else:
         pool.closing.set()
 

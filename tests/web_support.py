@@ -173,3 +173,20 @@ def open_link(client: Any, link: Any, headers: dict[str, str] | None = None) -> 
     found = re.search(r'<form method="post" action="([^"]+)">', page.text)
     assert found is not None, page.text
     return client.post(page.url.join(html.unescape(found.group(1))), headers=headers)
+
+
+class DyingPipe:
+    """A solver worker's pipe whose worker dies as its next job is sent
+    (a worker killed while free is taken out of the pool before any job)."""
+
+    def __init__(self, worker: Any) -> None:
+        self.worker = worker
+        self.real = worker.conn
+
+    def send(self, message: Any) -> None:
+        self.worker.process.kill()
+        self.worker.process.join(10)
+        self.real.send(message)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)

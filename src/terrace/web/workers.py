@@ -12,9 +12,13 @@ searches in threads a plain request took 30 ms at the median instead of
   part of its budget: it gets the seconds left (a 2 s hint that waited
   1.5 s searches 0.5 s, and is answered in 2 s, not 3.5 s).
 * A job stops when its caller goes away (``gone``), when the pool closes,
-  or when its budget plus a grace period has passed: the worker is told to
-  cancel (the solver asks between slices) and is replaced if it does not
-  answer within :data:`CANCEL_GRACE` seconds.
+  or when its budget plus a grace period has passed since its worker could
+  begin it, and so does one whose caller stops waiting (its task
+  cancelled): the caller is answered at once, the worker is told to cancel
+  (the solver asks between slices) and is replaced if it does not answer
+  within :data:`CANCEL_GRACE` seconds. A worker still starting (seconds on a busy machine) is waited
+  for until :data:`START_LIMIT`, and is given jobs only when no started
+  worker is free.
 * A job given ``prefer`` (a game's id: its hints) goes to the worker that
   answered that key's last job when that worker is free, since the work a
   fair hint kept is in that process; otherwise to any free worker at once,
@@ -56,15 +60,19 @@ from terrace.web.i18n import SolverStop
 T = TypeVar("T")
 
 CANCEL = "cancel"
-STOP = "stop"
 READY = "ready"
 """What a new worker says once it has started (its imports done)."""
 CANCEL_GRACE = 1.0
 """Seconds a worker that has started has to answer a cancel before it is
-replaced (one still starting gets :data:`START_GRACE`: a successor would
-only have to start all over again)."""
-START_GRACE = 10.0
-"""Seconds a job may take beyond its budget (a new worker must first start)."""
+replaced (one still starting gets until :data:`START_LIMIT`: a successor
+would only have to start all over again)."""
+OVERRUN_GRACE = 10.0
+"""Seconds a job may take beyond its budget, counted from when its worker
+could begin it (once it had started and had the job)."""
+START_LIMIT = 60.0
+"""Seconds a new worker may take to start (a new process and its imports)
+before it is taken for hung and replaced: 1.1-1.8 s measured at load 6,
+5.4-6.5 s at load 8 and 16-20 s at load 13-20 (busy loops on two cores)."""
 POLL = 0.01
 PREFERRED_KEYS = 1024
 """How many keys' workers (see ``prefer``) a pool remembers, the last used."""
@@ -106,7 +114,7 @@ def _sleep(seconds: float, cancel: Callable[[], bool]) -> float:
 
 
 def _serve(conn: Connection) -> None:
-    """A worker's life: run jobs until told to stop or the server is gone."""
+    """A worker's life: run jobs until the server is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         conn.send(READY)
@@ -116,8 +124,6 @@ def _serve(conn: Connection) -> None:
         try:
             message = conn.recv()
         except (EOFError, OSError):
-            return
-        if message == STOP:
             return
         if message == CANCEL:  # arrived after its job had ended
             continue
@@ -134,6 +140,18 @@ def _serve(conn: Connection) -> None:
             conn.send((job, False, RuntimeError(repr(error))))
 
 
+def _seen(sending: asyncio.Future[None]) -> None:
+    """Take a send's outcome, so that a failure no caller looked at (its
+    worker killed on its way) is not reported as never retrieved."""
+    if not sending.cancelled():
+        sending.exception()
+
+
+def _arrived(sending: asyncio.Future[None]) -> bool:
+    """Whether a job's send has ended and the job reached its worker."""
+    return sending.done() and not sending.cancelled() and sending.exception() is None
+
+
 class _Worker:
     def __init__(self, context: Any) -> None:
         self.conn, child = context.Pipe()
@@ -148,15 +166,34 @@ class _Worker:
         with interrupts_held():
             self.process.start()
         child.close()
+        self.born = time.monotonic()
+        """When its process was started (monotonic)."""
         self.ready_at: float | None = None
         """When the worker said it had started (monotonic), once it has."""
         self.claimed = 0
         """When it last answered a job with ``prefer`` (a count; 0: never)."""
 
+    def has_started(self) -> bool:
+        """Whether the worker has said it started; an idle worker's pipe
+        holds nothing else, so its word is read here when it is waiting."""
+        if self.ready_at is None:
+            with contextlib.suppress(EOFError, OSError):
+                if self.conn.poll() and self.conn.recv() == READY:
+                    self.ready_at = time.monotonic()
+        return self.ready_at is not None
+
+    def deadline(self, sent: float, seconds: float) -> float:
+        """When a job sent at ``sent`` (monotonic) with ``seconds`` of
+        budget has overrun: it can only begin once the worker has started,
+        and a start has its own limit."""
+        if self.ready_at is None:
+            return self.born + START_LIMIT
+        return max(sent, self.ready_at) + seconds + OVERRUN_GRACE
+
     def stop(self, wait: float) -> None:
-        """Ask the worker to stop, and make sure it has after ``wait`` seconds."""
-        with contextlib.suppress(OSError, ValueError):
-            self.conn.send(STOP)
+        """Give the worker ``wait`` seconds to end (after a SIGTERM), then
+        kill it. (Nothing is sent to it: a worker that does not read, with
+        a job on its way, would hold the sender for ever.)"""
         self.process.join(wait)
         if self.process.is_alive():
             self.process.kill()
@@ -222,20 +259,28 @@ class SolverPool:
         worker = await self._acquire(gone, until, prefer)
         left = max(until - time.monotonic(), 0.0)
         call: Callable[..., T] = partial(func, seconds=left) if timed else func
-        usable = False  # a worker left mid-job (an exception, a cancelled task) is replaced
+        job = next(self._jobs)
+        # (in a thread: a pipe takes 64 KB at a time, so the event loop
+        # waited until the worker had read the rest, a worker still
+        # starting included: a coach job of a game of 100,000 moves and
+        # its log, 2 MB, held every other request up for 0.3 s; watched as
+        # the job is: a worker that does not read it is killed, which ends
+        # the send)
+        sending = asyncio.ensure_future(asyncio.to_thread(worker.conn.send, (job, call, args)))
+        sending.add_done_callback(_seen)
+        reply: tuple[Any, ...] | None = None
         try:
-            job = next(self._jobs)
-            # (in a thread: a pipe takes 64 KB at a time, so the event loop
-            # waited until the worker had read the rest, a worker still
-            # starting included: a coach job of a game of 100,000 moves
-            # and its log, 2 MB, held every other request up for 0.3 s)
-            try:
-                await asyncio.to_thread(worker.conn.send, (job, call, args))
-            except (EOFError, OSError):
-                raise WorkFailed() from None
-            usable, reply = await self._wait(worker, job, time.monotonic() + left + START_GRACE, gone)
+            reply = await self._wait(worker, job, left, gone, sending)
         finally:
-            self._release(worker, usable, prefer)
+            if reply is None and _arrived(sending):
+                # (stopped, or its task cancelled, as a request's own
+                # deadline does: the worker is told to cancel the job and
+                # kept if it does in time, without holding the caller up)
+                threading.Thread(target=self._reclaim, args=(worker, job, prefer), daemon=True).start()
+            else:
+                if not sending.done():
+                    worker.process.kill()
+                self._release(worker, reply is not None, prefer)
         if reply is None:
             raise WorkStopped(SolverStop.SEARCH_STOPPED)
         _, ok, value = reply
@@ -259,6 +304,7 @@ class SolverPool:
                 with self._lock:
                     if self.closing.is_set():
                         raise WorkStopped(SolverStop.SERVER_STOPPING)
+                    self._drop_dead()
                     if self._idle or len(self._busy) < self.workers:
                         worker = self._pick(prefer) if self._idle else None
                         if worker is None:
@@ -282,35 +328,61 @@ class SolverPool:
                 with self._lock:
                     self._queued -= 1
 
+    def _drop_dead(self) -> None:
+        """Take the free workers that died (a kill -9, the kernel's
+        out-of-memory killer) out of the pool, under the lock: a job given
+        one failed at once; their successors start in the background."""
+        for worker in [worker for worker in self._idle if not worker.process.is_alive()]:
+            self._idle.remove(worker)
+            self._forget(worker)
+            threading.Thread(target=self._replace, args=(worker,), daemon=True).start()
+
+    def _forget(self, worker: _Worker) -> None:
+        """Drop a worker's keys (under the lock): they go to whichever
+        worker answers them next."""
+        for key, owner in self._preferred.items():
+            if owner is worker:
+                self._preferred.pop(key)
+
     def _pick(self, prefer: str | None) -> _Worker:
         """Take a free worker (under the lock): ``prefer``'s own if free,
-        else the one least recently claimed, freed last among equals."""
+        else one that has started (a start takes seconds on a busy
+        machine), the one least recently claimed, freed last among equals."""
         own = self._preferred.get(prefer) if prefer is not None else None
         if own is not None and own in self._idle:
             chosen = own
         else:
-            chosen = min(reversed(self._idle), key=lambda worker: worker.claimed)
+            chosen = min(reversed(self._idle), key=lambda worker: (not worker.has_started(), worker.claimed))
         self._idle.remove(chosen)
         return chosen
 
     async def _wait(
-        self, worker: _Worker, job: int, deadline: float, gone: Callable[[], Awaitable[bool]] | None
-    ) -> tuple[bool, tuple[Any, ...] | None]:
-        """(worker still usable, the job's reply or None when stopped)."""
-        next_look = time.monotonic() + GONE_EVERY
+        self, worker: _Worker, job: int, seconds: float, gone: Callable[[], Awaitable[bool]] | None,
+        sending: asyncio.Future[None],
+    ) -> tuple[Any, ...] | None:
+        """The job's reply, or None when it was stopped (``sending`` it
+        included); the job has ``seconds`` from when the worker could
+        begin it."""
+        sent = time.monotonic()
+        next_look = sent + GONE_EVERY
         while True:
-            reply = self._reply(worker, job)
+            reply = self._reply(worker, job)  # (its word that it started, while the job is on its way)
             if reply is not None:
-                return True, reply
+                return reply
+            if sending.done() and not _arrived(sending):
+                error = sending.exception()
+                if isinstance(error, (EOFError, OSError)):
+                    raise WorkFailed()
+                raise error or WorkFailed()  # (its arguments did not pickle, say)
             if not worker.process.is_alive():
                 raise WorkFailed()
             now = time.monotonic()
-            stop = self.closing.is_set() or now >= deadline
+            stop = self.closing.is_set() or now >= worker.deadline(sent, seconds)
             if not stop and gone is not None and now >= next_look:
                 next_look = now + GONE_EVERY
                 stop = await gone()
             if stop:
-                return await self._cancel(worker, job), None
+                return None
             await asyncio.sleep(POLL)
 
     def _reply(self, worker: _Worker, job: int) -> tuple[Any, ...] | None:
@@ -326,10 +398,16 @@ class SolverPool:
             raise WorkFailed() from None
         return None
 
-    async def _cancel(self, worker: _Worker, job: int) -> bool:
+    def _reclaim(self, worker: _Worker, job: int, prefer: str | None) -> None:
+        """Free a worker whose job nobody waits for any more (in a thread):
+        kept when it cancels the job in time, else replaced."""
+        self._release(worker, self._cancel(worker, job), prefer)
+
+    def _cancel(self, worker: _Worker, job: int) -> bool:
         """Tell the worker to stop the job; True when it did in time:
         within :data:`CANCEL_GRACE` of the cancel or of the moment it had
-        started, whichever is later."""
+        started, whichever is later (one still starting has until
+        :data:`START_LIMIT`, unless the pool is closing)."""
         try:
             worker.conn.send(CANCEL)
             sent = time.monotonic()
@@ -337,14 +415,13 @@ class SolverPool:
                 if self._reply(worker, job) is not None:
                     return True
                 ready = worker.ready_at
+                until = max(sent, ready or sent) + CANCEL_GRACE
                 if ready is None and not self.closing.is_set():
-                    until = sent + START_GRACE
-                else:
-                    until = max(sent, ready or sent) + CANCEL_GRACE
+                    until = max(until, worker.born + START_LIMIT)
                 if time.monotonic() >= until or not worker.process.is_alive():
                     break
-                await asyncio.sleep(POLL)
-        except (OSError, WorkFailed):
+                worker.conn.poll(POLL)
+        except (OSError, ValueError, WorkFailed):
             pass
         return False
 
@@ -357,10 +434,8 @@ class SolverPool:
                 if prefer is not None:
                     worker.claimed = next(self._claims)
                     self._preferred.put(prefer, worker)
-            else:  # (its keys go to whichever worker answers them next)
-                for key, owner in self._preferred.items():
-                    if owner is worker:
-                        self._preferred.pop(key)
+            else:
+                self._forget(worker)
         if not keep:
             threading.Thread(target=self._replace, args=(worker,), daemon=True).start()
 
