@@ -191,12 +191,17 @@ def test_budgets_that_would_not_stop_are_refused(seconds: float) -> None:
         base_chances(Board.from_number(1, get_rules("terrace")), 0, seconds)
 
 
+def _ten_moves() -> _Bisection:
+    """A bisection over a game of ten moves (only their count matters)."""
+    game = _Bisection(Board.from_position(LOSING_START, SMALL), [Move.parse("s")] * 2)
+    game.moves += [Move.parse("s")] * 8
+    game.high = len(game.moves) + 1
+    return game
+
+
 def test_bisection_probes_the_ends_then_the_widest_gap() -> None:
-    start = Board.from_position(LOSING_START, SMALL)
-    game = _Bisection(start, [Move.parse("s")] * 2)
-    game.moves += [Move.parse("s")] * 8  # (only the count of positions matters here)
+    game = _ten_moves()
     last = len(game.moves)
-    game.high = last + 1
     assert game.next_step() == last
     game.learn(last, "lost")
     assert game.next_step() == 0
@@ -207,6 +212,24 @@ def test_bisection_probes_the_ends_then_the_widest_gap() -> None:
     for step in (1, 2, 3, 4, 6, 7, 8, 9):
         game.learn(step, "unknown")
     assert game.next_step() is None and not game.settled
+
+
+def test_bisection_retries_the_undecided_position_tried_fewest_times_then_nearest_the_middle() -> None:
+    """Every position between the won start and the lost end undecided:
+    the retries go round them (each retry has more positions,
+    RETRY_FACTOR), not to the middle one again and again."""
+    game = _ten_moves()
+    game.learn(10, "lost")
+    game.learn(0, "won")
+    for step in range(1, 10):
+        game.learn(step, "unknown")
+    retried = []
+    for _ in range(4):
+        step = game.retry_step()
+        assert step is not None
+        retried.append(step)
+        game.learn(step, "unknown")
+    assert retried == [5, 4, 6, 3]  # (the lower of two as near)
 
 
 

@@ -678,3 +678,20 @@ def test_a_fair_answer_with_nothing_hidden_keeps_to_its_positions(monkeypatch: p
     assert caps and all(cap is not None and cap <= NODE_SLICE for cap in caps), caps
     assert sum(spent) <= 4 * NODE_SLICE, spent
     assert found.kind != "lost"  # (not proved within the positions given)
+
+
+def test_samples_proved_lost_stay_lost_after_a_move_that_shows_nothing_new() -> None:
+    """Falling Star deal 6 after t1t8 t5t2 s s s s: both samples of the
+    first half are proved lost and wt9 (no card turned up) is played; the
+    next decision takes both over as lost, solving neither again (a
+    position after a move from a lost one is lost too)."""
+    board = Board.from_number(6, get_rules("falling-star"))
+    for text in ("t1t8", "t5t2", "s", "s", "s", "s"):
+        board.push_text(text)
+    player = FairPlayer(FairSettings(samples=4, nodes=5_000), seed=1)
+    first = player.decide(observe(board))
+    assert (str(first.move), first.samples, first.wins, first.undecided) == ("wt9", 2, 0, 0)
+    board.push(first.move)
+    second = player.decide(observe(board))
+    assert (second.kept, second.samples, second.solves) == (2, 2, 0)
+    assert all((wins, tried) == (0, 2) for _, wins, tried in second.choices)

@@ -487,3 +487,83 @@ def test_a_kept_solve_released_after_its_request_reopened_it_starts_again(
     assert first.released
     again, = _kept(asked)
     assert again is not first and PRESS <= again.nodes < PRESS + 20_000  # (started again)
+
+
+CHECKED = FairSettings(samples=2, early=False, space_factor=1)
+"""Two samples, both solved before any move is checked against them."""
+REQUEST = 8_192
+"""Positions per request: fewer than the check after a move needs (:func:`_checked`)."""
+
+
+def _checked() -> Board:
+    """Terrace deal 20 after c2 rf t4t5 s: of two samples (7,758 positions
+    for both), one is won after s and the other after t8t5, so t8t5 is
+    checked against the first, which takes 18,496 positions: one request's
+    8,192 cuts that check short (the request stops within a turn past it,
+    at 12,288 positions into the check), the next one's ends it."""
+    board = Board.from_number(20, get_rules("terrace"))
+    for text in ("c2", "rf", "t4t5", "s"):
+        board.push_text(text)
+    return board
+
+
+def _requests(player: FairPlayer, count: int, push_out: bool = False) -> list[tuple[Decision, int]]:
+    """``count`` requests of :data:`REQUEST` positions at :func:`_checked`,
+    each but the first asking the last decision again, as the decisions and
+    the positions each one's solves entered. ``push_out``: the solves kept
+    after the first request are pushed out of fair.KEPT (and released) as
+    other hints' solves would push them out."""
+    obs = observe(_checked())
+    answers = []
+    for again in [False] + [True] * (count - 1):
+        if again:
+            player.resume(positions=REQUEST)
+        answers.append((player.decide(obs, deadline=None, again=again), player.positions))
+        if push_out and not again:
+            for solving in list(fair.KEPT):
+                fair.KEPT.pop(solving)
+                solving.release()
+    player.release()
+    return answers
+
+
+def test_a_check_after_a_move_cut_short_goes_on_in_the_next_request_and_ends_there() -> None:
+    """The check of t8t5 against the sample won after s, cut short, leaves
+    that sample undecided after t8t5; asked again, the check goes on where
+    it stopped (two requests enter the positions of one long decision) and
+    the answer is that decision's; asked a third time, nothing is solved
+    again."""
+    whole = FairPlayer(CHECKED)
+    once = whole.decide(observe(_checked()))
+    assert [(str(m), wins, tried) for m, wins, tried in once.choices] == [("t8t5", 2, 2), ("s", 1, 1)]
+    (first, spent), (second, more), (third, last) = _requests(
+        FairPlayer(CHECKED, positions=REQUEST, resumable=True), 3)
+    assert [(str(m), wins, tried) for m, wins, tried in first.choices] == [("t8t5", 1, 2), ("s", 1, 1)]
+    assert first.undecided == 1
+    assert (second.move, second.choices, second.undecided) == (once.move, once.choices, 0)
+    assert spent + more == whole.positions  # (not started again: 12,288 positions more)
+    assert (third.choices, third.solves, last) == (once.choices, 0, 0)
+
+
+def test_a_check_cut_short_twice_with_no_solve_kept_is_left_for_the_next_check() -> None:
+    """A player that keeps no solve, asked again, starts the check cut short
+    over; cut short again, it does not fit in a request: the sample stays
+    undecided after t8t5, and the next request checks s against the other
+    sample instead (which wins: s is then the move), not t8t5 a third time."""
+    answers = _requests(FairPlayer(CHECKED, positions=REQUEST), 4)
+    (first, _), (second, more), (third, _), (fourth, last) = answers
+    assert second.choices == first.choices and more >= REQUEST  # (started over, cut short again)
+    assert [(str(m), wins, tried) for m, wins, tried in third.choices] == [("s", 2, 2), ("t8t5", 1, 2)]
+    assert (fourth.choices, fourth.solves, last) == (third.choices, 0, 0)
+
+
+def test_a_check_whose_kept_solve_was_pushed_out_starts_over_and_still_ends() -> None:
+    """The check's kept solve pushed out of fair.KEPT after the first request
+    (by other hints' solves): the next request starts it over and is cut
+    short again, keeping that solve, and the one after goes on with it to
+    the end: t8t5 wins in both samples (not left undecided for having been
+    started over once)."""
+    answers = _requests(FairPlayer(CHECKED, positions=REQUEST, resumable=True), 3, push_out=True)
+    (first, _), (second, more), (third, _) = answers
+    assert second.choices == first.choices and more >= REQUEST
+    assert [(str(m), wins, tried) for m, wins, tried in third.choices] == [("t8t5", 2, 2), ("s", 1, 1)]

@@ -6,6 +6,7 @@ layer's find_hint)."""
 from __future__ import annotations
 
 import pickle
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from terrace.board import Board
 from terrace.cards import CODE
 from terrace.moves import Move
+from terrace.rules import Rules
 from terrace.solver import api as solver_api
 from terrace.solver import hint_line
 from terrace.solver.advice import describe, hint_report, nothing_hidden
@@ -161,6 +163,26 @@ def test_leaving_the_line_and_seen_positions_end_it() -> None:
     board.push(other)
     assert continued(kept, board, same_pass_keys(board)) is None
     assert continued(KeptLine("not a position", kept.moves), board, set()) is None
+
+
+def test_a_kept_line_is_walked_by_the_rules_of_the_board_it_is_continued_on() -> None:
+    """A line kept with its start board (or with one that :data:`SENT`
+    holds for an equal line) is walked by the rules of the board asked
+    about, not by those of the board it holds: t1f f1t1 t1f s comes back
+    here after its first two moves where a foundation's card may return
+    (its rest continues), and is no line at all where it may not."""
+    returning = Rules(decks=1, reserve=0, piles=3, candidates=0, foundation_return=True)
+    plain = replace(returning, foundation_return=False)
+    placed = ("AS", "2H", "AH", "AD", "AC", "4D", "3C", "9S", "KD")
+    stock = "".join(code for code in CODE[:52] if code not in placed)
+    start = f"A - AS2H,AH,AD,AC 4D3C,9S,KD - {stock} 0"
+    texts = ("t1f", "f1t1", "t1f", "s")
+    held = Board.from_position(start, returning)
+    kept = KeptLine(start, texts, parsed=tuple(map(Move.parse, texts)), board=held)
+    assert continued(kept, held, set()) == [Move.parse("t1f"), Move.parse("s")]
+    there = Board.from_position(start, plain)
+    assert continued(kept, there, set()) is None
+    assert continued(pickle.loads(pickle.dumps(kept)), there, set()) is None  # (SENT holds ``held``)
 
 
 def test_a_proved_loss_offers_no_move_and_says_why() -> None:

@@ -22,7 +22,8 @@ import pytest
 
 from solver_brute import RULE_SETS, brute_force, cards_in_play, endgame_position
 from terrace.board import Board
-from terrace.rules import Rules
+from terrace.cards import CODE
+from terrace.rules import Rules, SpaceRule
 from terrace.solver import solve
 from terrace.solver.movegen import MoveGen
 from terrace.solver.options import STOCK_LOOKAHEAD_MOST
@@ -345,6 +346,66 @@ def test_restricted_searches_never_say_lost() -> None:
         while not search.step():
             pass
         assert search.result in ("won", "exhausted")
+
+
+RUN = [(rank, "red" if at % 2 == 0 else "black") for at, rank in enumerate("5432AKQJT98765432AKQJT98765")]
+"""A pile of 27 cards built down (bottom card first, as rank and colour): red
+fives at both ends, a black four second from the bottom; between the fives
+every other rank and colour once."""
+
+
+def _dig_board(cards: int, wanted: list[tuple[str, str]], others: str, spaces: SpaceRule) -> Board:
+    """Eight packs, base rank ace: pile 1 the top ``cards`` of :data:`RUN`,
+    one foundation wanting each of ``wanted`` (the rest empty: they want
+    aces), then the piles ``others``, and all other cards in the stock."""
+    left = {code: 8 for code in CODE}
+
+    def take(rank: str, colour: str) -> str:
+        code = max((rank + suit for suit in ("HD" if colour == "red" else "SC")), key=left.__getitem__)
+        left[code] -= 1
+        return code
+
+    ranks = "A23456789TJQK"
+    pile = "".join(take(rank, colour) for rank, colour in RUN[27 - cards:])
+    foundations = []
+    for rank, colour in wanted:  # (built up from an ace to the rank below, the other colour on top)
+        height = ranks.index(rank)
+        colours = [colour if (height - at) % 2 == 0 else ("red" if colour == "black" else "black")
+                   for at in range(height)]
+        foundations.append("".join(take(ranks[at], colours[at]) for at in range(height)))
+    foundations += [""] * (32 - len(foundations))
+    for code in filter(None, others.split(",")):
+        left[code] -= 1
+    stock = "".join(code * count for code, count in left.items())
+    rules = Rules(decks=8, reserve=0, piles=1 + len(others.split(",")), candidates=0, spaces=spaces)
+    return Board.from_position(f"A - {','.join(foundations)} {pile},{others} - {stock} 0", rules)
+
+
+@pytest.mark.parametrize(("cards", "wanted", "others", "spaces", "diggable"), [
+    (26, RUN[2:26], "6S", SpaceRule.AUTO, True),  # the red 5 onto the 6, which takes the black 4
+    (27, RUN[2:26], "6S", SpaceRule.AUTO, False),  # the 6 takes one red 5, not two
+    (26, RUN[1:27], "", SpaceRule.FREE, True),  # to the foundations, the red 5 too, the pile into the space
+    (27, RUN[1:27], "", SpaceRule.FREE, False),  # the foundations want one red 5, not two
+    (26, RUN[2:27], "", SpaceRule.FREE, False),  # the black 4 would go on the pile's own red 5
+])
+def test_dig_only_moves_a_pile_that_its_cards_can_leave_one_by_one(
+        cards: int, wanted: list[tuple[str, str]], others: str, spaces: SpaceRule, diggable: bool) -> None:
+    """Options.dig_only moves a card from pile 1 to another pile only when
+    every card of the pile has a place to go: each other pile's top (or the
+    card put on it) takes one card, a foundation one of each card it wants,
+    and the pile's own top none (the pure-Python list and the core's alike).
+    Cards of one rank and colour lie 26 apart in a built pile, so only long
+    piles of many packs tell these counts apart: the four miscounts passed
+    every other test."""
+    board = _dig_board(cards, wanted, others, spaces)
+    options = Options(order=1, dig_only=True)
+    state = State(board, options.canonical, options.seed)
+    python = MoveGen(options, state.ret).moves(state, -2, 0)
+    assert (0 * 64 + 1 in python) is diggable, python  # (t1t2: onto the 6, or into the space)
+    if core_available():
+        core = Search(board, replace(options, core="compiled"))._compiled
+        core.restart(0, [], False)
+        assert core._moves() == python
 
 
 def test_piles_are_keyed_as_a_multiset_of_built_runs() -> None:
