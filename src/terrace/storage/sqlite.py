@@ -1423,7 +1423,8 @@ class SqliteStore:
     # -- transactions -----------------------------------------------------
 
     @contextmanager
-    def _transaction(self, write: bool, action: str | None = None) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, write: bool, action: str | None = None,
+                     wait: float | None = None) -> Iterator[sqlite3.Connection]:
         """One transaction: ``BEGIN IMMEDIATE`` (the write lock at once, so
         a revision read inside cannot go stale) or a read snapshot. A write
         that fails for want of space or permission is a
@@ -1434,8 +1435,9 @@ class SqliteStore:
         lock; a request behind three others waiting on a locked file is
         answered after 10 s, not 40. A write waits for another program's
         lock in turns of :data:`WRITE_TURN` (see :meth:`_begin`), so that
-        the reads of other threads go on meanwhile."""
-        deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+        the reads of other threads go on meanwhile. A write that only saves
+        work later (``wait``: the statistics' stamps) waits less."""
+        deadline = time.monotonic() + (BUSY_TIMEOUT_SECONDS if wait is None else wait)
         conn = self._begin(write, action, deadline)
         try:
             try:
@@ -1910,7 +1912,9 @@ class SqliteStore:
                 or not self._lines_counted:
             return
         try:
-            with self._transaction(write=True, action="stamp") as conn:
+            # (another program's write lock is not waited out: the statistics
+            # waited for it, 11.3 s, for stamps the next statistics store)
+            with self._transaction(write=True, action="stamp", wait=WRITE_TURN) as conn:
                 conn.executemany(
                     "UPDATE games SET replay_stamp = ? WHERE id = ? AND revision = ?",
                     stamps,
