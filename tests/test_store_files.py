@@ -316,6 +316,40 @@ def test_calls_queued_behind_a_locked_file_each_wait_the_timeout_once_not_in_tur
 # -- newer versions ----------------------------------------------------------------
 
 
+def test_reads_go_on_while_a_write_waits_for_another_programs_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another program stopped mid-write (an import suspended with Ctrl+Z)
+    # holds the write lock; a move waits for it, then is refused as busy.
+    # Meanwhile another tab's read, which SQLite lets go on, is answered at
+    # once: it waited for the move's whole timeout (9.4 s for a game read
+    # in the web game, and 18.3 s for a request that also wrote).
+    from terrace.storage import sqlite as sqlite_module
+    db = populated(tmp_path / "games.sqlite", games=1)
+    monkeypatch.setattr(sqlite_module, "BUSY_TIMEOUT_SECONDS", 0.5)
+    with open_store(db) as store:
+        (game_id,) = store.game_ids()
+        events: list[str] = []
+
+        def write() -> None:
+            try:
+                store.mark_assisted(game_id)
+                events.append("saved")
+            except StoreError as error:
+                events.append(str(error))
+
+        with locked_by_another(db):
+            writer = threading.Thread(target=write)
+            writer.start()
+            time.sleep(0.1)  # (the write is waiting)
+            assert store.get(game_id).moves == list(golden("terrace-won").moves[:6])
+            events.append("read")
+            writer.join()
+        assert events == ["read", "the database games.sqlite is busy (another program holds it): try again"]
+        store.mark_assisted(game_id)  # free again: the write is saved
+        assert store.get(game_id).assisted
+
+
 def test_a_newer_database_is_refused_and_left_unchanged(tmp_path: Path) -> None:
     db = populated(tmp_path / "games.sqlite")
     conn = sqlite3.connect(db)

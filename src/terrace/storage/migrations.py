@@ -490,14 +490,21 @@ def repair_indexes(connection: sqlite3.Connection, version: int) -> list[str]:
     returns what was found wrong (and made right). The connection must be
     in autocommit mode."""
     with _lenient_write(connection):
-        faults = index_faults(connection, version)
-        found = dict(connection.execute(
-            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL").fetchall())
-        for name, sql in sorted(promised_indexes(version).items()):
-            if found.get(name) != sql:
-                if name in found:
-                    connection.execute(f'DROP INDEX "{name}"')
-                connection.execute(sql)
+        return make_indexes(connection, version)
+
+
+def make_indexes(connection: sqlite3.Connection, version: int) -> list[str]:
+    """Make again, in the transaction under way (which must hold the
+    write lock), each index of schema ``version`` that is missing or was
+    altered; returns what was found wrong."""
+    faults = index_faults(connection, version)
+    found = dict(connection.execute(
+        "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL").fetchall())
+    for name, sql in sorted(promised_indexes(version).items()):
+        if found.get(name) != sql:
+            if name in found:
+                connection.execute(f'DROP INDEX "{name}"')
+            connection.execute(sql)
     return faults
 
 
