@@ -36,7 +36,7 @@ from terrace.rules import Rules
 from terrace.solver.budget import check_budget
 from terrace.solver.players import player_key, player_settings
 from terrace.solver.playout import play_deal
-from terrace.solver.stops import interrupts_deferred, interrupts_held, stops_kept
+from terrace.solver.stops import STOPS, interrupts_deferred, interrupts_held, stops_blocked, stops_kept
 from terrace.solver.verdicts import RESULTS, Verdict, VerdictCacheError, VerdictStore, at_budget
 from terrace.whole import digits_value
 
@@ -354,7 +354,23 @@ def _start_worker(survey: int | None = None, memory_kb: int | None = None) -> No
     global _memory_kb
     _memory_kb = WORKER_MEMORY_KB if memory_kb is None else memory_kb
     ignore_interrupts()
+    _own_signals()
     _end_with_survey(survey)
+
+
+def _own_signals() -> None:
+    """Give every signal handled in Python its default back, then let the
+    stops blocked while the worker was forked through (see
+    :func:`_start_pool`). A worker forked from the survey's process
+    inherits its handlers: with the survey's handler of SIGTERM, the
+    pool's SIGTERM at its end only told the worker to stop a survey, and
+    the pool waited for it for ever."""
+    for number in signal.valid_signals():
+        with suppress(OSError, ValueError):  # (one that cannot be handled)
+            if callable(signal.getsignal(number)):
+                signal.signal(number, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, set(STOPS) - {signal.SIGINT})
 
 
 WORKER_MEMORY_KB = 1024 * 1024
@@ -510,18 +526,47 @@ def _worker_context() -> Any:
 
 def _start_pool(workers: int, memory_kb: int = WORKER_MEMORY_KB) -> Any:
     """The pool of worker processes, each replaced once a deal leaves it
-    holding more than ``memory_kb`` (:data:`WORKER_MEMORY_KB`). Ctrl+C is held back (blocked, see
-    :func:`interrupts_held`) only while the fork server's process starts
-    (so that it, and every worker it forks, cannot be interrupted from the
-    start); the survey takes a Ctrl+C of that moment as the block ends.
-    Without a fork server, while the workers start."""
-    context = _worker_context()
+    holding more than ``memory_kb`` (:data:`WORKER_MEMORY_KB`). Forked
+    from this process where that is safe (:func:`_forks_safely`): the
+    stops are blocked while it forks them (see :func:`stops_blocked`), so
+    a worker cannot be stopped before it has its own handlers
+    (:func:`_own_signals`). Else from the fork server, and Ctrl+C is held
+    back (blocked, see :func:`interrupts_held`) only while the fork
+    server's process starts (so that it, and every worker it forks, cannot
+    be interrupted from the start); the survey takes a Ctrl+C of that
+    moment as the block ends. Without a fork server, while the workers
+    start."""
+    forked = _forks_safely()
+    context = multiprocessing.get_context("fork") if forked else _worker_context()
     start = partial(_BoundedPool, workers, initializer=_start_worker,
                     initargs=(os.getpid(), memory_kb), context=context)
+    if forked:
+        # (the pool's threads, which fork the workers that replace one, are
+        # started inside the block too, and keep the stops blocked)
+        with stops_blocked():
+            return start()
     if worker_start_method() != "forkserver":
         with interrupts_held():
             return start()
     return start()
+
+
+def _forks_safely() -> bool:
+    """Whether the local pool's workers are forked from the survey's own
+    process, which has imported the solver already: a worker started by
+    the fork server imports it first (0.3 CPU s each, and the server's
+    start), which at small budgets made ``--jobs 2`` slower than ``--jobs
+    1``. Only on Linux (where forking is the system's own way; on macOS
+    system libraries break in a forked child), and only while this
+    process runs one thread (a lock another thread held as it forked
+    would stay held in the worker for ever): a command-line survey; a
+    program with threads of its own gets the fork server."""
+    if not sys.platform.startswith("linux") or "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:  # pragma: no cover - no /proc
+        return False
 
 
 def worker_start_method() -> str:
