@@ -806,11 +806,7 @@ def test_sigterm_stops_a_local_survey_and_its_workers(tmp_path: Path) -> None:
         time.sleep(0.05)
     workers = children()
     assert len(workers) >= 2
-    def pool() -> list[int]:  # (the workers are the fork server's children)
-        parents = _parents()
-        return [pid for pid, parent in parents.items() if parents.get(parent) == survey.pid]
-
-    wait_for_cpu(pool, 0.3)  # the pool's workers are solving (was: a fixed 1 s)
+    wait_for_cpu(lambda: _pool_workers(survey.pid), 0.3)  # the pool's workers are solving (was: a fixed 1 s)
     survey.send_signal(signal.SIGTERM)
     _, err = survey.communicate(timeout=20)  # (the pool's workers hold its pipes open while they run)
     # A stopped survey says where its verdicts are and how to go on, not "Aborted!",
@@ -850,7 +846,8 @@ def test_a_local_surveys_workers_end_with_it_when_it_is_killed(tmp_path: Path) -
                               start_new_session=True)
 
     def session() -> list[int]:
-        """The processes of the survey's session (it, the fork server, the workers, ...)."""
+        """The processes of the survey's session (it, its workers, and when
+        they were started by one, the fork server and the resource tracker)."""
         found = []
         for entry in os.listdir("/proc"):
             try:
@@ -863,8 +860,9 @@ def test_a_local_surveys_workers_end_with_it_when_it_is_killed(tmp_path: Path) -
         return found
 
     deadline = time.monotonic() + 120
-    while len(session()) < 5:  # the survey, the fork server, the resource tracker, two workers
-        assert survey.poll() is None and time.monotonic() < deadline, survey.communicate()[1][-2000:]
+    while len(_pool_workers(survey.pid)) < 2:
+        assert time.monotonic() < deadline, "no two workers after 120 s"
+        assert survey.poll() is None, survey.communicate()[1][-2000:]
         time.sleep(0.05)
     os.kill(survey.pid, signal.SIGKILL)
     survey.wait()
@@ -974,6 +972,24 @@ def _parents() -> dict[int, int]:
     return found
 
 
+def _pool_workers(survey: int) -> list[int]:
+    """The worker processes of the local survey whose process is ``survey``:
+    its children when it forked them, else the fork server's. A process
+    with children of its own (the fork server) is none, nor multiprocessing's
+    resource tracker."""
+    parents = _parents()
+    children = [pid for pid, parent in parents.items() if parent == survey]
+    below = children + [pid for pid, parent in parents.items() if parent in children]
+    return [pid for pid in below if pid not in parents.values() and not _is_resource_tracker(pid)]
+
+
+def _is_resource_tracker(pid: int) -> bool:
+    try:
+        return b"resource_tracker" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
 @TWO_CORES
 def test_a_survey_whose_worker_dies_ends_with_one_clear_line(tmp_path: Path) -> None:
     """A worker killed (by hand, or by the kernel for its memory) lost its
@@ -989,10 +1005,8 @@ def test_a_survey_whose_worker_dies_ends_with_one_clear_line(tmp_path: Path) -> 
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     survey = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     workers: list[int] = []
-    for _ in range(400):  # the pool's workers (children of the fork server) have started
-        parents = _parents()
-        servers = [pid for pid, parent in parents.items() if parent == survey.pid]
-        workers = [pid for pid, parent in parents.items() if parent in servers]
+    for _ in range(400):  # the pool's workers have started
+        workers = _pool_workers(survey.pid)
         if len(workers) >= 2:
             break
         time.sleep(0.05)

@@ -239,7 +239,7 @@ def test_the_fair_benchmark_refuses_bad_options_in_one_line(tmp_path: Path, args
 
 
 STOPPED_AT_EACH_POINT = """
-import json, os, signal, sys
+import json, os, signal, sys, threading
 from multiprocessing import forkserver, resource_tracker
 from terrace.rules import Rules
 from terrace.solver import survey
@@ -256,16 +256,17 @@ def profile(frame, event, arg):
         calls += 1
         if calls == target:
             os.kill(os.getpid(), signal.SIGINT)
-        if frame.f_code is survey.worker_start_method.__code__:
+        if frame.f_code is survey._start_pool.__code__:
             window.append(calls)
-    elif event == "return" and frame.f_code is survey.worker_start_method.__code__:
+    elif event == "return" and frame.f_code is survey._start_pool.__code__:
         window.append(calls)
     elif event == "return" and frame.f_code is survey.run_survey.__code__:
         ended = calls  # (a stop after this one came once the survey had ended)
 
 def left_behind(server):
-    # processes alive (not zombies) whose parent is this one or the fork server, but for
-    # the fork server and the resource tracker, which end with this process
+    # processes alive (not zombies) whose parent is this one or the fork server (when it
+    # started the workers), but for the fork server and the resource tracker, which end
+    # with this process
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -276,7 +277,7 @@ def left_behind(server):
                 continue
             if fields[0] != "Z" and int(fields[1]) in (os.getpid(), server):
                 found.append(int(entry))
-    return sorted(set(found) - {server, resource_tracker._resource_tracker._pid})
+    return sorted(set(found) - {server, resource_tracker._resource_tracker._pid, None})
 
 def run(path, point):
     global calls, target, ended
@@ -300,26 +301,30 @@ def run(path, point):
     return [outcome, reached, sorted(reported) == stored, left_behind(forkserver._forkserver._forkserver_pid)]
 
 if __name__ == "__main__":
-    folder, count = sys.argv[1], int(sys.argv[2])
+    folder, count, start = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    if start == "forkserver":  # (a thread of this program's own: no worker is forked from here)
+        threading.Thread(target=threading.Event().wait, daemon=True).start()
     run(os.path.join(folder, "warm.sqlite3"), 0)  # (the resource tracker started, as on later runs)
     run(os.path.join(folder, "calibrate.sqlite3"), 0)
     low, high, total = window[0], window[-1], ended
-    points = sorted({*range(low, high + 1, max(1, (high - low) // count)),  # (the fork server's start)
+    points = sorted({*range(low, high + 1, max(1, (high - low) // count)),  # (the pool's start)
                      *range(1, total, max(1, total // 4))})
     for point in points:
         print(json.dumps([point, *run(os.path.join(folder, f"{point}.sqlite3"), point)]), flush=True)
 """
 
 
-def test_a_stop_at_any_moment_of_the_start_stops_the_survey(tmp_path: Path) -> None:
+@pytest.mark.parametrize("start", ["fork", "forkserver"])
+def test_a_stop_at_any_moment_of_the_start_stops_the_survey(tmp_path: Path, start: str) -> None:
     """Ctrl+C while the fork server was being started was lost (SIGINT was
     ignored meanwhile, so that the server would inherit that) and the
     survey ran to its end; one that reached Python inside a finalizer run
     at that moment (``Exception ignored in: <Finalize object>``) was lost
-    too. The stop is sent at points of the start counted in Python calls
-    (most of them inside the start of the fork server): each stops the
+    too. The stop is sent at points of the pool's start counted in Python
+    calls (the workers forked from the survey's process, or, in a program
+    with a thread of its own, started by the fork server): each stops the
     survey, every verdict reported is stored, and no worker is left."""
-    lines = _run(STOPPED_AT_EACH_POINT, str(tmp_path), "6", timeout=240)
+    lines = _run(STOPPED_AT_EACH_POINT, str(tmp_path), "6", start, timeout=240)
     reached = [line for line in lines if line[2]]
     assert len(reached) >= 6, lines
     for point, outcome, _, same, left in reached:

@@ -94,6 +94,25 @@ def interrupts_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
 
+@contextmanager
+def stops_blocked() -> Iterator[None]:
+    """Every stop (:data:`STOPS`) blocked in this thread while the body
+    runs, and for good in each thread it starts and each process it forks
+    (which unblock them themselves: see
+    :func:`terrace.solver.survey._own_signals`); a stop of that moment
+    reaches this process as the block ends. Where signals cannot be
+    blocked, :func:`interrupts_held`."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not on POSIX
+        with interrupts_held():
+            yield
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, set(STOPS))
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def _interrupt(handler: Any, signum: int, frame: Any) -> None:
     """Do what ``handler``, the handler of the stop signal ``signum`` that
     was deferred, does on it."""
