@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bench_support import Done, run_scripts
 from terrace.solver.players import player_key
 from terrace.solver.verdicts import VerdictStore
 from terrace.variants import get_rules
@@ -182,7 +183,7 @@ def test_a_stop_as_the_local_pool_starts_stops_its_workers(tmp_path: Path, stop:
     assert lines == [["stopped", []]]
 
 
-@pytest.mark.parametrize(("args", "said"), [
+SURVEY_REFUSALS = [
     (["--deals", "5-1"], "argument --deals: 5-1 is not a range of deal numbers (its first comes after"),
     (["--deals", "١-٣"], "argument --deals: '١-٣' is not a range of deal numbers"),
     (["--deals", "1-99999999999"], "one survey covers at most 1,000,000"),
@@ -193,23 +194,9 @@ def test_a_stop_as_the_local_pool_starts_stops_its_workers(tmp_path: Path, stop:
     (["--players", "xyz"], "unknown player 'xyz'"),
     (["--samples", "0"], "argument --samples: 0 is not in the range"),
     (["--samples", "8"], "--samples is for the fair player"),
-])
-def test_the_survey_benchmark_refuses_bad_options_in_one_line(args: list[str], said: str) -> None:
-    """``bench/survey.py`` ended a range such as ``5-1``, an unknown preset
-    or player, or ``--samples`` without the fair player in a traceback;
-    ``--workers 0`` or ``-3`` and ``--repeats 0`` printed a row of made-up
-    figures (0 deals, "-3 worker processes"), and ``--deals 1-99999999999``
-    set off a survey of 10^11 deals. Each is now a usage error, status 2,
-    before anything runs."""
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "survey.py"), "--backends", "local",
-                           "--max-seconds", "0.05", *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": f"{ROOT / 'src'}"})
-    assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-2000:])
-    assert said in done.stderr and "Traceback" not in done.stderr, done.stderr[-2000:]
-    assert done.stdout == ""
+]
 
-
-@pytest.mark.parametrize(("args", "said"), [
+FAIR_REFUSALS = [
     (["--set", "foo=1"], "unknown fair-player setting 'foo'"),
     (["--set", "samples=3"], "--set samples: give the values of K with --samples"),
     (["--variant", "nope"], "unknown variant 'nope'"),
@@ -219,23 +206,54 @@ def test_the_survey_benchmark_refuses_bad_options_in_one_line(args: list[str], s
     (["--samples", "0"], "argument --samples: K = 0 is not in the range 1 to 4096"),
     (["--jobs", "0"], "argument --jobs: 0 is not in the range 1 to 256"),
     (["--baselines", "greedy,fair"], "--baselines: 'fair' is not one of perfect, greedy, random"),
-])
-def test_the_fair_benchmark_refuses_bad_options_in_one_line(tmp_path: Path, args: list[str],
-                                                            said: str) -> None:
+]
+
+
+@pytest.fixture(scope="module")
+def refused(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Done]]:
+    """The runs of both tables below, in one process (bench_support), keyed
+    by the script and the arguments; each fair.py run has its own database
+    path in the folder returned."""
+    folder = tmp_path_factory.mktemp("refused")
+    runs = [(f"survey {args}", ["survey.py", "--backends", "local", "--max-seconds", "0.05", *args])
+            for args, _ in SURVEY_REFUSALS]
+    quick = ["--deals", "1", "--baselines", "", "--samples", "1", "--budget", "0.05",
+             "--perfect-seconds", "0.05"]
+    runs += [(f"fair {args}", ["fair.py", *quick, "--db", str(folder / f"{n}.sqlite3"), *args])
+             for n, (args, _) in enumerate(FAIR_REFUSALS)]
+    return folder, run_scripts(runs)
+
+
+@pytest.mark.parametrize(("args", "said"), SURVEY_REFUSALS)
+def test_the_survey_benchmark_refuses_bad_options_in_one_line(
+        args: list[str], said: str, refused: tuple[Path, dict[str, Done]]) -> None:
+    """``bench/survey.py`` ended a range such as ``5-1``, an unknown preset
+    or player, or ``--samples`` without the fair player in a traceback;
+    ``--workers 0`` or ``-3`` and ``--repeats 0`` printed a row of made-up
+    figures (0 deals, "-3 worker processes"), and ``--deals 1-99999999999``
+    set off a survey of 10^11 deals. Each is now a usage error, status 2,
+    before anything runs."""
+    done = refused[1][f"survey {args}"]
+    assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-2000:])
+    assert said in done.stderr and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize(("args", "said"), FAIR_REFUSALS)
+def test_the_fair_benchmark_refuses_bad_options_in_one_line(
+        args: list[str], said: str, refused: tuple[Path, dict[str, Done]]) -> None:
     """``bench/fair.py`` ended an unknown preset or setting, a range or a K
     it could not read in a traceback (``--set`` only after the baselines
     had played their deals), played ``--jobs 0`` in one process, took
     ``--set samples=3`` and played the K of ``--samples`` instead, and
     played ``--baselines fair`` with the fair player's settings left out
     of its row. Each is now a usage error, status 2, before anything runs."""
-    quick = ["--deals", "1", "--baselines", "", "--samples", "1", "--budget", "0.05",
-             "--perfect-seconds", "0.05", "--db", str(tmp_path / "v.sqlite3")]
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "fair.py"), *quick, *args],
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": f"{ROOT / 'src'}"})
+    folder, runs = refused
+    done = runs[f"fair {args}"]
     assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-2000:])
     assert said in done.stderr and "Traceback" not in done.stderr, done.stderr[-2000:]
-    assert done.stdout == "" and not (tmp_path / "v.sqlite3").exists()
+    db = folder / f"{[a for a, _ in FAIR_REFUSALS].index(args)}.sqlite3"
+    assert done.stdout == "" and not db.exists()
 
 
 STOPPED_AT_EACH_POINT = """
