@@ -7,9 +7,10 @@ import hashlib
 import shutil
 import sqlite3
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -169,3 +170,20 @@ def fill(folder: Path) -> None:
     with contextlib.suppress(OSError), open(folder / "filler", "wb", buffering=0) as filler:
         while True:
             filler.write(b"\0" * 4096)
+
+
+def sqlite_steps(store: SqliteStore, read: Callable[[], Any]) -> tuple[int, Any]:
+    """SQLite's steps (in hundreds) on the store's connection for ``read``,
+    and what it gave: a cost that does not depend on the machine's load."""
+    counted = [0]
+
+    def step() -> int:
+        counted[0] += 1
+        return 0
+
+    store._conn.set_progress_handler(step, 100)
+    try:
+        found = read()
+    finally:
+        store._conn.set_progress_handler(None, 100)
+    return counted[0], found

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from store_support import golden, locked_by_another, no_default_db, play, start, undo
+from store_support import golden, locked_by_another, no_default_db, play, sqlite_steps, start, undo
 from terrace.cards import CODE
 from terrace.storage import DamagedGameError, SqliteStore, open_store, rows
 from terrace.storage.memory import MemoryStore
@@ -58,18 +58,9 @@ def _cloned(path: Path, games: int) -> None:
 
 def _steps(store: SqliteStore) -> int:
     """SQLite's steps (in hundreds) for finding the game to resume."""
-    counted = [0]
-
-    def step() -> int:
-        counted[0] += 1
-        return 0
-
-    store._conn.set_progress_handler(step, 100)
-    try:
-        assert store.latest_unfinished() is not None
-    finally:
-        store._conn.set_progress_handler(None, 100)
-    return counted[0]
+    steps, found = sqlite_steps(store, store.latest_unfinished)
+    assert found is not None
+    return int(steps)
 
 
 def test_the_game_to_resume_is_found_without_reading_every_games_log(tmp_path: Path) -> None:

@@ -210,9 +210,22 @@ def summarize(games: Iterable[GameFacts], damaged: int = 0, zone: tzinfo | None 
     last_opened = _Opened(here, max([here, *(g.created_at for g in facts if g.imported)]),
                           max(seqs) if seqs and len(seqs) == len(opened_here) else None,
                           _log_clock(facts))
-    variants = {v: _block([g for g in facts if g.variant == v], last_opened, zone)
-                for v in sorted({g.variant for g in facts})}
-    overall = _block(facts, last_opened, zone)
+    # (each game's result, its place among the results and its day are
+    # found once, for the overall block and its variant's)
+    results = [(g, r) for g in facts
+               if (r := g.result(last_opened.imported if g.imported else last_opened.here, last_opened.seq))
+               is not None]
+    ended = [(g, r, local_day(g.result_at(), zone) if g.result_at() > 0 else None) for g, r in sorted(
+        ((g, r) for g, r in results if r != "unfinished"),
+        key=lambda pair: _result_order(pair[0], last_opened.clock))]
+    by_variant: dict[str, tuple[list[tuple[GameFacts, str]], list[tuple[GameFacts, str, str | None]]]] = {
+        v: ([], []) for v in {g.variant for g in facts}}  # (a group only opened too: played 0)
+    for pair in results:
+        by_variant[pair[0].variant][0].append(pair)
+    for triple in ended:
+        by_variant[triple[0].variant][1].append(triple)
+    variants = {v: _block(*by_variant[v]) for v in sorted(by_variant)}
+    overall = _block(results, ended)
     if sum(1 for block in variants.values() if block["fewest_moves"] is not None) > 1:
         # A record compares wins of one kind of game (PySolFC and Aisleriot
         # keep records per game only): a 40 s win of an easy custom game of
@@ -268,28 +281,24 @@ def _result_order(g: GameFacts, clock: dict[int, float]) -> tuple[float, int, fl
     return (clock[seq], 1, seq)
 
 
-def _block(group: list[GameFacts], last_opened: _Opened, zone: tzinfo | None) -> dict[str, Any]:
-    """The block of ``group``, with ``last_opened`` (see :class:`_Opened`)
-    and its days in ``zone``."""
-    results = [(g, r) for g in group
-               if (r := g.result(last_opened.imported if g.imported else last_opened.here, last_opened.seq))
-               is not None]
+def _block(results: list[tuple[GameFacts, str]],
+           ended: list[tuple[GameFacts, str, str | None]]) -> dict[str, Any]:
+    """The block of the games of ``results`` (each with its result), of
+    which ``ended`` gives those that ended, in the order their results
+    came, each with its day (None: its time is unknown)."""
     counts = dict.fromkeys(RESULTS, 0)
     for _, result in results:
         counts[result] += 1
-    ended = sorted(
-        ((g, r) for g, r in results if r != "unfinished"),
-        key=lambda pair: _result_order(pair[0], last_opened.clock),
-    )
     streak = best = losing = longest_losing = 0
     days: dict[str, dict[str, Any]] = {}
-    for g, result in ended:
-        streak = streak + 1 if result == "won" else 0
-        losing = 0 if result == "won" else losing + 1
-        best = max(best, streak)
-        longest_losing = max(longest_losing, losing)
-        if g.result_at() > 0:
-            date = local_day(g.result_at(), zone)
+    for _, result, date in ended:
+        if result == "won":
+            streak, losing = streak + 1, 0
+            best = max(best, streak)
+        else:
+            streak, losing = 0, losing + 1
+            longest_losing = max(longest_losing, losing)
+        if date is not None:
             days.setdefault(date, {"date": date, "won": 0, "lost": 0, "abandoned": 0})[result] += 1
     won = [g for g, r in results if r == "won"]
     # (the records are a player's own: a win in which an assist looked at the
