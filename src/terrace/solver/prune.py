@@ -46,42 +46,103 @@ def reserve_dead(s: State) -> bool:
     return _schedule_fails(s, None)
 
 
-def reserve_blocked(s: State) -> bool:
+def reserve_blocked(s: State, pinning: bool = False) -> bool:
     """**Reserve schedule with blocking** (``Options.reserve_blocking``):
     True when the reserve schedule fails once each reserve card may be
     served only by copies that can reach a foundation while it is still in
     the reserve (:class:`Reach`), or when some card can never reach one
     (every card must, to win); this includes every position that
-    :func:`reserve_dead` cuts. Off with foundation-return."""
+    :func:`reserve_dead` cuts. Off with foundation-return. With
+    ``pinning`` (the pure-Python search only, not a switch of ``solve``),
+    no card of a key :func:`pinned_keys` pins for a reserve card goes up
+    before it."""
     if s.ret:
         return False
-    reach = Reach(s)
+    reach = Reach(s, pinned_keys(s) if pinning else None)
     return _schedule_fails(s, reach) or not all(reach.up)
 
 
-def _schedule_fails(s: State, reach: Reach | None) -> bool:
+def servable(heights: list[int], events: list[int]) -> bool:
+    """True when foundations of these heights can take reserve cards of
+    these heights in this order, copies from outside not counted: the
+    greedy schedule of :func:`reserve_dead`, each card from the highest
+    foundation not above it (lower foundations are never worse: they can
+    be raised first)."""
+    hs = sorted(heights)
+    for height in events:
+        below = [i for i, h in enumerate(hs) if h <= height]
+        if not below:
+            return False
+        del hs[below[-1]]
+        if height < 12:
+            hs = sorted([*hs, height + 1])
+    return True
+
+
+def pinned_keys(s: State) -> list[set[int]]:
+    """**Pinned keys**: for each reserve card, top first, the slot keys of
+    which no further copy can go up before it does. Raising any foundation
+    of the key's class from at most the key's height to just past it
+    leaves the class's reserve cards from this one on unservable
+    (:func:`servable`); a line that put such a copy up first would have its
+    foundations at least that high then, those reserve cards still to
+    play (docs/winnability.md)."""
+    t = s.t
+    heights = [foundation_heights(s, cls) for cls in range(t.classes)]
+    pinned: list[set[int]] = []
+    for p in range(len(s.res) - 1, -1, -1):
+        events: dict[int, list[int]] = {}
+        for q in range(p, -1, -1):
+            k = t.sk[s.res[q]]
+            events.setdefault(t.class_of[k], []).append(t.height[k])
+        keys: set[int] = set()
+        for cls, later in events.items():
+            hs = heights[cls]
+            for j, k in enumerate(t.chain[cls]):
+                raised = ([*hs[:i], *hs[i + 1:], *([j + 1] if j < 12 else [])]
+                          for i, h in enumerate(hs) if h <= j)
+                if not any(servable(r, later) for r in raised):
+                    keys.add(k)
+        pinned.append(keys)
+    return pinned
+
+
+def foundation_heights(s: State, cls: int) -> list[int]:
+    """The heights (cards held, 0 for one not started) of the foundations
+    of class ``cls`` that are not complete, lowest first."""
+    row = s.t.chain[cls]
+    hs: list[int] = []
+    started = s.done[cls]
+    for j in range(1, 13):
+        n = s.want[row[j]]
+        if n:
+            started += n
+            hs.extend([j] * n)
+    return [0] * (s.class_size - started) + hs
+
+
+def schedule_demand(s: State) -> list[dict[int, int]]:
+    """For each reserve card, top first, the copies of each slot key from
+    outside the reserve that the greedy schedule of :func:`reserve_dead`
+    has used once that card is up: no schedule uses fewer before it
+    (docs/winnability.md, "Reserve schedule with blocking"). Cut short
+    where the schedule fails."""
+    log: list[dict[int, int]] = []
+    _schedule_fails(s, None, log)
+    return log
+
+
+def _schedule_fails(s: State, reach: Reach | None, log: list[dict[int, int]] | None = None) -> bool:
     """The greedy schedule of :func:`reserve_dead`; with ``reach``, also
     each reserve card's demand so far against the copies that can go up
     before it (the greedy choice asks for the fewest copies of every key
-    before every reserve card, not only in all: docs/winnability.md)."""
+    before every reserve card, not only in all: docs/winnability.md);
+    ``log`` takes a copy of the demand after each reserve card."""
     t = s.t
     res = s.res
     counts = s.pref[len(res)]
     off = s.off
-    want = s.want
-    class_size = s.class_size
-    heights: list[list[int]] = []
-    for cls in range(t.classes):
-        row = t.chain[cls]
-        hs: list[int] = []
-        started = s.done[cls]
-        for j in range(1, 13):
-            n = want[row[j]]
-            if n:
-                started += n
-                hs.extend([j] * n)
-        hs[:0] = [0] * (class_size - started)
-        heights.append(hs)
+    heights = [foundation_heights(s, cls) for cls in range(t.classes)]
     demand: dict[int, int] = {}
     for p in range(len(res) - 1, -1, -1):
         k = t.sk[res[p]]
@@ -113,6 +174,8 @@ def _schedule_fails(s: State, reach: Reach | None) -> bool:
             hs.insert(i, h)
         if reach is not None:
             reach.played(k)
+        if log is not None:
+            log.append(dict(demand))
     return False
 
 
@@ -131,14 +194,19 @@ class Reach:
     can leave onto a holder or into a space). ``up``: the card can leave and
     a foundation can want it (its key is a base key, a foundation wants it
     now, or a card of the key below can go up). ``outside_up[k]``: the cards
-    of key ``k`` outside the reserve that can go up.
+    of key ``k`` outside the reserve that can go up. ``pins``, when
+    given, is :func:`pinned_keys`: a card of a key pinned for the next
+    reserve card does not go up (it may still leave onto a holder or into a
+    space).
     """
 
     __slots__ = ("above", "bottoms", "cards", "empty", "free", "holders", "in_pile", "keys", "leaves",
-                 "outside_up", "shown", "t", "up", "up_keys", "want")
+                 "outside_up", "pins", "shown", "stage", "t", "up", "up_keys", "want")
 
-    def __init__(self, s: State) -> None:
+    def __init__(self, s: State, pins: list[set[int]] | None = None) -> None:
         t = s.t
+        self.pins = pins or []
+        self.stage = 0  # (the reserve cards gone up so far)
         self.t, self.want, self.free = t, s.want, s.free
         cards: list[int] = []
         above: list[int] = []
@@ -186,6 +254,7 @@ class Reach:
         """The reserve card of key ``k`` has gone up: its key is up, and what
         that lets go up follows."""
         self.up_keys[k] += 1
+        self.stage += 1
         self._settle()
 
     def _settle(self) -> None:
@@ -194,6 +263,7 @@ class Reach:
         above, holders, in_pile, keys = self.above, self.holders, self.in_pile, self.keys
         leaves, shown, up = self.leaves, self.shown, self.up
         up_keys, outside_up = self.up_keys, self.outside_up
+        pinned = self.pins[self.stage] if self.stage < len(self.pins) else ()
         changed = True
         while changed:
             changed = False
@@ -209,7 +279,7 @@ class Reach:
                 if not shown[i] and (in_pile[i] or space or any(shown[h] for h in holders[i])):
                     shown[i] = changed = True
                 k = keys[i]
-                ready = is_base[k] or want[k] > 0 or up_keys[prev[k]] > 0
+                ready = (is_base[k] or want[k] > 0 or up_keys[prev[k]] > 0) and k not in pinned
                 if not leaves[i] and (
                     ready
                     or (shown[i] and not in_pile[i])
