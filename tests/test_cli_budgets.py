@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from terrace.cli import main
+from terrace.cli import all_commands, main
+from terrace.cli.options import MIN_SECONDS, Seconds
 
 
 @pytest.mark.parametrize(
@@ -28,6 +29,28 @@ def test_budgets_that_never_run_out_are_usage_errors(command: list[str], value: 
     assert result.exit_code == 2, result.output
     assert "time budget" in result.output
     assert "Traceback" not in result.output
+
+
+BUDGET_COMMANDS = {"solve": ["-n", "1"], "deal": ["-n", "1", "--winnable"], "hint": ["-n", "1"],
+                   "survey": ["--deals", "1-2"], "play": ["--no-browser", "--port", "0"]}
+"""Arguments that let each command with a time budget get as far as reading it."""
+
+
+def test_every_budget_below_a_millisecond_is_refused_as_written() -> None:
+    """A budget under :data:`MIN_SECONDS` is a usage error that repeats the
+    value as it was written and says the least budget of that option:
+    ``--max-seconds 1e-320`` was taken and shown as "9.99989e-321 s"."""
+    budgets = [(name, param) for name, command in all_commands().items() for param in command.params
+               if isinstance(param.type, Seconds)]
+    assert {name for name, _ in budgets} == set(BUDGET_COMMANDS)
+    for name, param in budgets:
+        assert isinstance(param.type, Seconds) and param.type.minimum >= MIN_SECONDS
+        flag = param.opts[0]
+        result = CliRunner().invoke(main, [name, *BUDGET_COMMANDS[name], flag, "1e-320"])
+        assert result.exit_code == 2, (flag, result.output)
+        least = f"give at least {param.type.minimum:g} s"
+        assert f"'{flag}'" in result.output and f": 1e-320 s is too short: {least}" in result.output
+        assert "e-321" not in result.output
 
 
 def test_deal_winnable_stops_at_its_total_budget(tmp_path: Path) -> None:

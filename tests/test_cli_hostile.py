@@ -1425,3 +1425,27 @@ def test_a_deal_file_of_other_decks_says_which_decks_to_give(command: str, world
     few = invoke([command, "--deal-file", "{w}/few.txt"], world)
     assert few.stderr.endswith("Error: a deal for 2 decks has 104 cards, this one has 3\n"), few.stderr
     assert invoke([command, "--deal-file", "{w}/one.txt", "--decks", "1"], world).exit_code == 0
+
+
+def test_a_number_too_long_in_a_stats_row_title_names_the_option(tmp_path: Path) -> None:
+    """A rule's number of 60 digits in ``stats -v "Terrace (custom: ...)"``
+    was "Invalid value: '1111…' is too large", naming no option."""
+    title = "Terrace (custom: piles " + "1" * 60 + ")"
+    result = CliRunner().invoke(main, ["stats", "--db", str(tmp_path / "none.sqlite"), "-v", title])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--variant' / '-v': '111" in result.stderr, result.stderr
+    assert "is too large: give at most" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["stats", "--db"], ["deal", "-n", "1", "--winnable", "--verdicts-db"],
+                                     ["survey", "--deals", "1-2", "--verdicts-db"]])
+def test_a_device_or_a_pipe_given_as_a_database_is_named_by_its_path(command: list[str],
+                                                                     tmp_path: Path) -> None:
+    """``--db /dev/zero`` was refused as "zero is not a regular file": the
+    message names the path given, as it does a default database's."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo)):
+        result = CliRunner().invoke(main, [*command, path])
+        assert result.exit_code == 1, result.output
+        assert result.stderr.rstrip().endswith(f"(that file is {path})"), result.stderr

@@ -1063,7 +1063,9 @@ def test_cli_solve_json_says_why_a_result_is_unknown() -> None:
     runner = CliRunner()
     by_nodes = json.loads(runner.invoke(main, ["solve", "-n", "7", "--max-nodes", "1", "--json"]).output)
     assert by_nodes["result"] == "unknown" and by_nodes["reason"] == "nodes"
-    by_time = json.loads(runner.invoke(main, ["solve", "-n", "7", "--max-seconds", "1e-9", "--json"]).output)
+    # (a deal whose win takes over 100,000 positions: more than a millisecond, the least budget)
+    by_time = json.loads(runner.invoke(main, ["solve", "-v", "admirals-patience", "-n", "1",
+                                              "--max-seconds", "0.001", "--json"]).output)
     assert by_time["result"] == "unknown" and by_time["reason"] == "time"
     won = json.loads(runner.invoke(main, ["solve", "-v", "falling-star", "-n", "4", "--json"]).output)
     assert won["result"] == "won" and won["reason"] is None

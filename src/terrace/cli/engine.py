@@ -18,6 +18,7 @@ from terrace.cli.options import (
     deal_options,
     dealt_board,
     load_deal,
+    message_file,
     once_option,
     placed,
     play_moves,
@@ -73,8 +74,8 @@ def deal(
         except NoWinnableDealError as error:
             raise click.ClickException(f"{error}; give more --total-seconds or other rules") from None
         except VerdictCacheError as error:
-            named = verdicts_db is not None or old_db is not None
-            raise click.ClickException(placed(str(error), None if named else Path(path))) from None
+            where = message_file(verdicts_db or old_db, Path(path))
+            raise click.ClickException(placed(str(error), where)) from None
         except TerraceError as error:
             if error.code is Refusal.NO_WINNABLE_TO_LAST:  # (a search's result, not a usage error)
                 raise click.ClickException(str(error)) from None

@@ -256,8 +256,16 @@ class DealRange(click.ParamType[str]):
         return text
 
 
+MIN_SECONDS = 0.001
+"""The shortest time budget of every command (and benchmark) option: one
+millisecond, the least a budget is written with ("give at least 0.001 s").
+A shorter one was taken and echoed as a computer writes a tiny float
+(``--max-seconds 1e-320``: "solving for up to 9.99989e-321 s")."""
+
+
 class Seconds(click.ParamType[float]):
-    """A time budget: a finite number of seconds above 0 (at most ``maximum``).
+    """A time budget: a finite number of seconds, at least ``minimum``
+    (:data:`MIN_SECONDS` unless given) and at most ``maximum``.
 
     >>> Seconds().convert("2.5", None, None), Seconds(maximum=60).name
     (2.5, 'seconds')
@@ -267,12 +275,15 @@ class Seconds(click.ParamType[float]):
     >>> Seconds().convert("５", None, None)
     Traceback (most recent call last):
     click.exceptions.BadParameter: '５' is not a time budget: give a finite number of seconds above 0
+    >>> Seconds().convert("1e-320", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 1e-320 s is too short: give at least 0.001 s
     """
 
     name = "seconds"
 
-    def __init__(self, minimum: float = 0.0, maximum: float | None = None) -> None:
-        self.minimum = minimum
+    def __init__(self, minimum: float = MIN_SECONDS, maximum: float | None = None) -> None:
+        self.minimum = max(minimum, MIN_SECONDS)
         self.maximum = maximum
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
@@ -286,10 +297,12 @@ class Seconds(click.ParamType[float]):
         if not math.isfinite(seconds) or seconds <= 0:
             self.fail(f"{quote(str(value)[:40])} is not a time budget: "
                       "give a finite number of seconds above 0", param, ctx)
+        # (the value as it was written: 1e-320 is shown as "9.99989e-321" by :g)
+        written = clip(str(value).strip())
         if seconds < self.minimum:
-            self.fail(f"{seconds:g} s is too short: give at least {self.minimum:g} s", param, ctx)
+            self.fail(f"{written} s is too short: give at least {self.minimum:g} s", param, ctx)
         if self.maximum is not None and seconds > self.maximum:
-            self.fail(f"{seconds:g} s is too long: give at most {self.maximum:g} s", param, ctx)
+            self.fail(f"{written} s is too long: give at most {self.maximum:g} s", param, ctx)
         return seconds
 
 
@@ -694,12 +707,36 @@ def placed(message: str, path: Path | None) -> str:
     return f"{message} (that file is {clip(full)})"
 
 
-def unnamed_games_db(db: str | None) -> Path | None:
-    """The games database a command uses when ``--db`` names none (see
-    :func:`placed`): None when one is named, or the default keeps nothing
-    (``TERRACE_DB=:memory:``) or is itself refused."""
-    if db is not None:
+def message_file(given: str | None, default: Path | None) -> Path | None:
+    """The database file a message about it should say where it is (see
+    :func:`placed`): the ``default`` when no option named one; the file an
+    option named when it is a device, a pipe or a socket, whose name alone
+    says nothing of what was given (``--db /dev/zero`` was refused as "zero
+    is not a regular file"); None for another file an option named, which
+    the message names as it was given.
+
+    >>> message_file(None, Path("/d/games.sqlite")), message_file("/dev/zero", None)
+    (PosixPath('/d/games.sqlite'), PosixPath('/dev/zero'))
+    >>> message_file("/d/games.sqlite", Path("/d/games.sqlite")) is None
+    True
+    """
+    if given is None:
+        return default
+    path = Path(given).expanduser()
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
         return None
+    return None if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else path
+
+
+def games_db_file(db: str | None) -> Path | None:
+    """The games database a message about it should say where it is
+    (:func:`message_file`): the one ``--db`` names, or the default one,
+    when it keeps anything (not ``TERRACE_DB=:memory:``) and is not itself
+    refused."""
+    if db is not None:
+        return message_file(db, None)
     try:
         path = games_path(None)
     except StoreError:
@@ -721,5 +758,5 @@ def chosen_verdicts_db(verdicts_db: str | None, old_db: str | None) -> str:
     try:
         check_verdict_cache(path)
     except StoreError as error:
-        raise click.ClickException(placed(str(error), path if verdicts_db is None else None)) from None
+        raise click.ClickException(placed(str(error), message_file(verdicts_db, path))) from None
     return str(path)

@@ -25,6 +25,7 @@ from terrace.cli.options import (
     deal_options,
     dealt_board,
     given,
+    message_file,
     once_option,
     placed,
     play_moves,
@@ -279,8 +280,8 @@ def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs
     try:
         store = VerdictStore(store_path)
     except VerdictCacheError as error:
-        named = verdicts_db is not None or old_db is not None
-        raise click.ClickException(placed(str(error), None if named else Path(store_path))) from None
+        where = message_file(verdicts_db or old_db, Path(store_path))
+        raise click.ClickException(placed(str(error), where)) from None
     total = last - first + 1
     counts = {"won": 0, "lost": 0, "unknown": 0}
     with click.progressbar(length=total, label=f"{name} {player} {first}-{last}", file=sys.stderr,

@@ -22,13 +22,13 @@ from terrace.cli.options import (
     WholeNumber,
     db_option,
     file_text,
+    games_db_file,
     once_option,
     placed,
     read_input,
     rule_overrides,
     rules_from_options,
     same_variant,
-    unnamed_games_db,
     unreadable,
 )
 from terrace.cli.output import OUTPUT_FAILED, OutputError, write_whole
@@ -72,7 +72,7 @@ def _open(db: str | None, *, read_only: bool = False) -> SqliteStore:
     except NoDatabaseError:
         raise click.ClickException(_no_database(db)) from None
     except StoreError as error:
-        raise click.ClickException(placed(str(error), unnamed_games_db(db))) from None
+        raise click.ClickException(placed(str(error), games_db_file(db))) from None
 
 
 def _no_database(db: str | None) -> str:
@@ -181,10 +181,20 @@ def _label_options(variant: str) -> tuple[str, dict[str, Any]]:
         if option.kind is OptionKind.BOOL:
             options[field] = value == "yes"
         elif option.kind is OptionKind.INT:
-            options[field] = WholeNumber().convert(value, None, None)
+            options[field] = WholeNumber().convert(value, *_variant_option())
         else:
             options[field] = value
     return preset, options
+
+
+def _variant_option() -> tuple[click.Parameter | None, click.Context | None]:
+    """The running command's ``--variant`` and its context, for a refusal
+    of a number in a row's title to name the option (it said "Invalid
+    value: ... is too large", naming none); none outside a command."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return None, None
+    return next((param for param in ctx.command.params if param.name == "variant"), None), ctx
 
 
 @click.command()
@@ -222,7 +232,7 @@ def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) 
         click.echo(f"note: {_no_database(db)}", err=True)
         data = summarize([])
     except StoreError as error:
-        raise click.ClickException(placed(str(error), unnamed_games_db(db))) from None
+        raise click.ClickException(placed(str(error), games_db_file(db))) from None
     else:
         with store:
             data = store.statistics()
@@ -302,7 +312,7 @@ def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: s
         try:
             store.export_games(None if all_games else game_ids, take)  # (one read: one moment)
         except StoreError as error:
-            raise click.ClickException(placed(str(error), unnamed_games_db(db))) from None
+            raise click.ClickException(placed(str(error), games_db_file(db))) from None
     rank_places(records)
     document: Any = records[0] if len(game_ids) == 1 else records
     text = _export_text(document)
@@ -470,7 +480,7 @@ def import_(db: str | None, file: str) -> None:
         added = store.add_games(games, beside, joined, stored)
     except ImportStoppedError as error:  # (written in chunks: the first ones are in)
         store.close()
-        why = placed(str(error), unnamed_games_db(db))
+        why = placed(str(error), games_db_file(db))
         raise click.ClickException(f"{_stopped_after(error.stored)}: {why}; {ADD_THE_REST}") from None
     except KeyboardInterrupt as stop:  # (Ctrl+C, SIGTERM: the chunks committed stay, as above)
         store.discard()
@@ -479,7 +489,7 @@ def import_(db: str | None, file: str) -> None:
         raise
     except StoreError as error:
         store.discard()  # (a database made for this import is removed again)
-        why = placed(str(error), unnamed_games_db(db))
+        why = placed(str(error), games_db_file(db))
         raise click.ClickException(f"nothing was imported: {why}") from None
     except BaseException:
         store.discard()

@@ -14,11 +14,11 @@ from terrace.cli.options import (
     FilePath,
     Seconds,
     WholeNumber,
+    games_db_file,
     once_option,
     placed,
     pop_rules,
     rule_options,
-    unnamed_games_db,
 )
 from terrace.errors import TerraceError
 from terrace.refusals import clip, quote
@@ -90,12 +90,12 @@ def play(host: str | None, port: int, remote: bool, https: bool, certfile: str |
         store = open_games(db)
     except StoreError as error:
         sock.close()
-        raise click.ClickException(placed(str(error), unnamed_games_db(db))) from None
+        raise click.ClickException(placed(str(error), games_db_file(db))) from None
     try:
         try:
             store.check_writable()
         except StoreError as error:
-            raise click.ClickException(placed(str(error), unnamed_games_db(db))) from None
+            raise click.ClickException(placed(str(error), games_db_file(db))) from None
         # SIGTERM (a service manager's stop, kill) stops the server as Ctrl+C
         # does, and the store is closed below: uvicorn, once stopped, raises
         # the signal again, which without a handler of ours would end the
