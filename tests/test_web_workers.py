@@ -86,6 +86,36 @@ def test_a_job_runs_and_its_errors_come_back(pool: SolverPool) -> None:
     assert asyncio.run(pool.run(_echo, 3, budget=5)) == 3  # the worker is still fine
 
 
+def test_a_worker_whose_reply_comes_before_its_sender_says_it_sent_is_kept(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job is sent from a thread; its reply can come back before the
+    event loop hears that thread has ended (on a busy machine: the fresh-
+    clone CI's test_a_job_runs_and_its_errors_come_back). The pool took the
+    send for unfinished and killed the worker that had just answered: the
+    next job failed, "the solver process stopped unexpectedly". The thread
+    here says it ended only 0.3 s after the send."""
+    sent_late = asyncio.to_thread
+
+    async def to_thread(func: Callable[..., Any], *args: Any) -> Any:
+        def late() -> Any:
+            result = func(*args)
+            time.sleep(0.3)
+            return result
+        return await sent_late(late)
+
+    monkeypatch.setattr(workers.asyncio, "to_thread", to_thread)
+    solver_pool = _started(SolverPool(workers=1, waiting=1))
+    try:
+        assert asyncio.run(solver_pool.run(_echo, 1, budget=30)) == 1
+        (worker,) = solver_pool._idle
+        time.sleep(0.2)
+        assert worker.process.is_alive()
+        assert asyncio.run(solver_pool.run(_echo, 2, budget=30)) == 2
+        assert solver_pool._idle == [worker]
+    finally:
+        solver_pool.close()
+
+
 def test_a_full_pool_refuses_at_once(pool: SolverPool) -> None:
     async def scenario() -> list[Any]:
         jobs = [asyncio.ensure_future(pool.run(_sleep, 1.0, budget=5)) for _ in range(3)]

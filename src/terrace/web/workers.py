@@ -278,7 +278,9 @@ class SolverPool:
                 # kept if it does in time, without holding the caller up)
                 threading.Thread(target=self._reclaim, args=(worker, job, prefer), daemon=True).start()
             else:
-                if not sending.done():
+                # (a reply means the job arrived whole, though the thread
+                # that sent it may not have said so yet: the worker is kept)
+                if reply is None and not sending.done():
                     worker.process.kill()
                 self._release(worker, reply is not None, prefer)
         if reply is None:
