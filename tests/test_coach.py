@@ -288,9 +288,23 @@ def test_a_card_moved_to_and_from_a_foundation_100_000_times_is_replayed_at_once
     start = Board.from_number(1, rules)
     pair = [Move.parse("t6f"), Move.parse("f1t6")]
     moves = pair * 50_000
+
+    def replay() -> float:
+        """CPU seconds of a plain replay of the moves (about what the
+        coach's now takes: the machine's speed, measured)."""
+        began, board = time.process_time(), start.copy(stack=False)
+        for move in moves:
+            board.push(move)
+        return time.process_time() - began
+
+    before = replay()
     began = time.process_time()
     game = _Bisection(start, moves)
-    assert time.process_time() - began < 0.8
+    spent = time.process_time() - began
+    # (a bound in replays, the larger measured before and after: 0.8 s flat
+    # failed once in CI at 0.92 s, on a machine loaded to 20; the defect took
+    # about ten replays)
+    assert spent < 3 * max(before, replay()) + 0.05, (spent, before)
     assert game.terrace_dead is None and game.board(100_000).position() == start.position()
 
 
