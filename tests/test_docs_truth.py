@@ -332,6 +332,7 @@ def _limits() -> list[tuple[str, str, object]]:
     from terrace.solver.fair import FairSettings
     from terrace.storage import base, line, rows, sqlite, statistics, transfer
     from terrace.web import coach as web_coach
+    from terrace.web import coach_job as web_coach_job
     from terrace.web import endgame, endpoints, protocol, replay, replies, security, server
     from terrace.web.coach import CoachBudgets
     from terrace.web.workers import SolverPool
@@ -388,7 +389,7 @@ def _limits() -> list[tuple[str, str, object]]:
         ("storage.md", "only the last {} moves each way", base.RECENT),
         ("storage.md", "own part of that board ({} moves each way)", base.PART),
         ("storage.md", "moves in\n  chunks of {} that never change", line.CHUNK),
-        ("storage.md", "less\n  {} s for its answer", web_coach.REPLY_SECONDS),
+        ("storage.md", "less\n  {} s for its answer", web_coach_job.REPLY_SECONDS),
         ("storage.md", "is read for at most {} of the budget", "half" if web_coach.LOG_SHARE == 0.5 else ""),
         ("storage.md", "at most {} characters", base.MAX_POSITION_KEY),
         ("storage.md", "whole numbers up to {}", statistics.MAX_COUNT),

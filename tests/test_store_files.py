@@ -763,3 +763,15 @@ def test_a_file_whose_newer_steps_only_widen_writes_is_read_as_it_stands(
     with open_store(db) as store:
         assert store.migrations_applied[-1] == LATEST_VERSION
         assert (store.statistics(), store.latest_unfinished()) == read
+
+
+def test_the_storage_package_offers_every_name_it_lists() -> None:
+    """``terrace.storage`` loads each name from its module on first use
+    (``HOMES``): every name of its ``__all__`` is found there, and none is
+    found twice."""
+    import terrace.storage as storage
+
+    homed = [name for names in storage.HOMES.values() for name in names]
+    assert len(homed) == len(set(homed))
+    for name in storage.__all__:
+        assert getattr(storage, name) is not None, name

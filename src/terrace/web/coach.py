@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import time
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, overload
@@ -29,17 +29,17 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from terrace.board import Board, Status
-from terrace.moves import Move
 from terrace.refusals import Reason, Refusal
 from terrace.solver.api import UNKNOWN
 from terrace.solver.budget import check_budget
-from terrace.solver.coach import Analysis, chances_and_pick, find_loss, warn_check
+from terrace.solver.coach import Analysis, chances_and_pick, warn_check
 from terrace.solver.history import LOOKBACK
 from terrace.solver.observation import Event
+from terrace.web.coach_job import LEAST_SECONDS, coach_job
 from terrace.web.endpoints import WebGame, fair_seed, for_solver, game_events, in_play, within
 from terrace.web.i18n import WebRefusal
 from terrace.web.replies import ApiError, json_response, may_change, only_fields, read_body
-from terrace.web.view import describe_move, finished
+from terrace.web.view import finished
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,56 +212,6 @@ class PackedEvents(Sequence[Event]):
 
 LOG_SHARE = 0.5
 """The most of the coach's budget spent reading the game's event log."""
-LEAST_SECONDS = 0.001
-"""The budget of a solver job whose request's time is all spent (reading a
-long game and its log): it answers "unknown" at once (a job needs a
-budget)."""
-REPLY_SECONDS = 0.05
-"""What a coach job keeps of its request's time for describing its answer
-and sending it back."""
-
-
-def coach_job(start: Board, moves: Sequence[Move], seconds: float, seed: int = 0,
-              cancel: Callable[[], bool] | None = None, events: Sequence[Event] | None = None,
-              fair_seconds: float | None = None, until: float | None = None) -> dict[str, Any]:
-    """The coach's analysis (:func:`terrace.solver.coach.find_loss`) as the
-    page gets it, a job for the solver pool: ``seed`` and ``fair_seconds``
-    are the fair player's (the game's hints'), ``events`` the game's log.
-    With ``until`` (the request's deadline, a :func:`time.monotonic`
-    instant, a clock every process of the computer shares) the analysis
-    gets at most the time left then, less :data:`REPLY_SECONDS`: the time
-    the job's work took to reach the worker is the request's too. The
-    moves it names are described on the positions the analysis kept,
-    within the job: replaying the game from the deal for them took 0.2 s
-    and more at 100,000 moves, after the budget."""
-    if until is not None:
-        seconds = max(min(seconds, until - time.monotonic() - REPLY_SECONDS), LEAST_SECONDS)
-    analysis = find_loss(start, moves, seconds=seconds, seed=seed, cancel=cancel, events=events,
-                         fair_seconds=fair_seconds)
-    report = analysis.to_dict()
-    assert analysis.board is not None  # (find_loss always gives it)
-    _describe(report, analysis.board)
-    return report
-
-
-def _describe(report: dict[str, Any], board_at: Callable[[int], Board]) -> None:
-    """Add the piles of the moves the analysis names, as the page marks them
-    (``board_at``: the position after a number of moves)."""
-    dead = report["terrace_dead"]
-    if report["terrace_dead_move"] is not None:
-        report["terrace_dead_piles"] = describe_move(board_at(dead - 1), report["terrace_dead_move"])
-    step = report["low"]
-    if report["outcome"] not in ("lost-at", "winnable") or step < 0:
-        return
-    board = board_at(step)
-    for key in ("move", "winning"):
-        if report[key] is not None:
-            report[f"{key}_piles"] = describe_move(board, report[key])
-    fair = report["fair"]
-    if fair is not None and fair["move"] is not None:
-        fair["piles"] = describe_move(board, fair["move"])
-
-
 def coach_routes(web: WebGame, budgets: CoachBudgets | None = None) -> list[Route]:
     """The coach's routes for :func:`terrace.web.app.create_app`."""
     endpoints = CoachEndpoints(web, budgets or CoachBudgets())

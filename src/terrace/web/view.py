@@ -19,7 +19,7 @@ cards travelled where (``motions``) so that it can animate them.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from terrace.board import Board
 from terrace.building import FOUNDATION_SIZE
@@ -27,8 +27,10 @@ from terrace.cards import RANK, RANKS, RED, SUIT, SUITS, card_code, parse_card
 from terrace.moves import Move
 from terrace.position import Status
 from terrace.solver.prune import dead_end
-from terrace.storage import StoredGame
 from terrace.variants import TITLES, rules_label
+
+if TYPE_CHECKING:
+    from terrace.storage import StoredGame
 
 _NOTATION = {"reserve": "r", "waste": "w"}
 
