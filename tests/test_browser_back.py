@@ -26,6 +26,16 @@ def open_panel(page: Any, button: str) -> None:
     page.locator(button).tap()
 
 
+def closed_by_its_x_then_back_leaves(page: Any, button: str, dialog: str) -> None:
+    """Open a panel, close it by its ×: the next Back leaves the page."""
+    open_panel(page, button)
+    page.wait_for_selector(f"{dialog}[open]")
+    page.locator(f"{dialog} button.close").tap()
+    page.wait_for_selector(f"{dialog}:not([open])", state="attached")
+    page.go_back()
+    page.wait_for_url("about:blank")
+
+
 def test_back_closes_a_panel_and_stays_on_the_game(api: Api, open_game: Any) -> None:
     """Back with the statistics, the settings, the rules or the New game
     form open left the page (to the page before it, here about:blank):
@@ -43,12 +53,7 @@ def test_back_closes_a_panel_and_stays_on_the_game(api: Api, open_game: Any) -> 
         assert page.url == url  # (not the page before)
         page.wait_for_selector(f"{dialog}:not([open])", state="attached")
         assert page.evaluate("document.body.dataset.game") == game["id"]
-    open_panel(page, "#btn-rules")
-    page.wait_for_selector("#dlg-rules[open]")
-    page.locator("#dlg-rules button.close").tap()
-    page.wait_for_selector("#dlg-rules:not([open])", state="attached")
-    page.go_back()
-    page.wait_for_url("about:blank")
+    closed_by_its_x_then_back_leaves(page, "#btn-rules", "#dlg-rules")
 
 
 def test_back_after_a_reload_on_an_open_panel_leaves_the_page(api: Api, open_game: Any) -> None:
@@ -118,12 +123,7 @@ def test_back_before_the_close_event_still_leaves_the_page(api: Api, open_game: 
     page.go_back()
     page.wait_for_selector("#dlg-stats:not([open])", state="attached")
     assert page.url == url
-    open_panel(page, "#btn-settings")
-    page.wait_for_selector("#dlg-settings[open]")
-    page.locator("#dlg-settings button.close").tap()
-    page.wait_for_selector("#dlg-settings:not([open])", state="attached")
-    page.go_back()
-    page.wait_for_url("about:blank")
+    closed_by_its_x_then_back_leaves(page, "#btn-settings", "#dlg-settings")
 
 
 def test_back_closes_the_end_screen(api: Api, open_game: Any) -> None:
