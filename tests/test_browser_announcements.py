@@ -427,25 +427,28 @@ def test_a_refusal_goes_once_a_later_move_is_answered(api: Api, open_game: Any) 
 
 
 def test_a_refused_hint_and_a_replay_that_fails_stay_in_the_prompt(api: Api, open_game: Any) -> None:
-    """A hint the server refused, and a replay that failed to start, had a
-    toast only, gone in a few seconds, where every other refusal stays in
-    the prompt until the player goes on."""
+    """A hint the server refused, a replay that failed to start, and a game
+    to resume that could not be read, had a toast only, gone in a few
+    seconds, where every other refusal stays in the prompt until the player
+    goes on."""
     game = api.play(api.new(variant="terrace", deal_number=7), "c2")
     page = open_game(game, before_goto=lambda p: p.clock.install())
     prompt = page.locator("#prompt")
     refused = lambda route: route.fulfill(  # noqa: E731
         status=404, content_type="application/json", body='{"error": "no such game", "code": "x"}')
-    page.route("**/hint", refused)
-    page.route("**/position*", refused)
-    page.locator("#btn-stats").click()
-    page.locator("#dlg-stats[open] ol.recent li").first.get_by_role("button", name="Replay").click()
-    settled(page)
-    for _ in range(2):
+    for address in ("**/hint", "**/position*", f"**/api/games/{game['id']}"):
+        page.route(address, refused)
+    for button in ("Replay", "Resume", None):
+        if button:
+            page.locator("#btn-stats").click()
+            page.locator("#dlg-stats[open] ol.recent li").first.get_by_role("button", name=button).click()
+        else:
+            page.locator("#btn-hint").click()
+        page.wait_for_selector("#toast.show", state="attached")
+        settled(page)
         page.clock.run_for(8_000)  # (past the toast's time)
         page.wait_for_selector("#toast:not(.show)", state="attached", timeout=2_000)
-        assert prompt.inner_text() == "No such game."
+        assert prompt.inner_text() == "No such game.", button
         page.keyboard.press("Escape")
         assert prompt.inner_text().startswith("Drag a card")
-        page.locator("#btn-hint").click()
-        settled(page)
     open_game.errors.clear()  # (the browser's console reports the 404s)

@@ -1298,7 +1298,7 @@ async function resume(id) {
   app.saved = null;
   const result = await api.get(id);
   if (result.ok) show(result.data, { animate: false });
-  else toast(result.data.error);
+  else refuse(result.data.error);
 }
 
 // ---------------------------------------------------------------- start-up
