@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import Api, settled
+from browser_support import Api, settled, top, until
 from store_support import golden
 
 pytestmark = pytest.mark.browser
@@ -322,6 +322,9 @@ def test_said_is_emptied_once_heard_and_the_same_words_are_said_again(api: Api, 
     page.locator("#said:empty").wait_for(timeout=2_000)
 
 
+NO_PILE_10 = "There is no pile 10 in this game: its piles run from 1 to 9."
+
+
 def test_a_refusal_stays_in_the_prompt_until_the_player_goes_on(api: Api, open_game: Any) -> None:
     """Why a move was refused was shown for a few seconds only (the bubble
     by the card, a toast) and said once: a player who looked away, or
@@ -338,11 +341,10 @@ def test_a_refusal_stays_in_the_prompt_until_the_player_goes_on(api: Api, open_g
     words = why.inner_text()
     page.keyboard.press("0")  # (no pile 10: a toast, and a key hides the bubble)
     page.wait_for_selector("#toast.show")
-    no_pile = "There is no pile 10 in this game: its piles run from 1 to 9."
-    assert prompt.inner_text() == no_pile
+    assert prompt.inner_text() == NO_PILE_10
     page.clock.run_for(8_000)
     page.wait_for_selector("#toast:not(.show)", state="attached", timeout=2_000)
-    assert prompt.inner_text() == no_pile
+    assert prompt.inner_text() == NO_PILE_10
     page.keyboard.press("1")
     why.wait_for()
     page.clock.run_for(8_000)
@@ -350,3 +352,103 @@ def test_a_refusal_stays_in_the_prompt_until_the_player_goes_on(api: Api, open_g
     assert prompt.inner_text() == words
     page.keyboard.press("Escape")
     assert prompt.inner_text().startswith("Drag a card, or double-click it")
+
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+
+
+@pytest.mark.parametrize(("locale", "words", "end"), [
+    ("en-GB", "This card is alone in its pile: moving it", "then reload the page."),
+    ("de-DE", "Diese Karte liegt allein in ihrem Stapel: Sie in einen", "und lade sie dann neu."),
+])
+def test_a_refusal_on_a_phone_is_shown_once_and_whole(api: Api, open_game: Any, locale: str,
+                                                      words: str, end: str) -> None:
+    """On an upright phone the toast lay over the prompt, which keeps the
+    refusal: the same words twice, one on the other. The prompt shows them
+    alone there (marked as a refusal), and they are heard once. A short
+    window (a phone turned sideways) clipped the prompt to two lines, and
+    the end of a long refusal with them: it is shown whole."""
+    game = api.play(api.new(variant="terrace", deal_number=1, options={"spaces": "free"}), "c1", "t9f")
+    page = open_game(game, locale=locale, **PHONE)
+    listen(page)
+    top(page, "t1").dblclick()  # (its one move, into another space, changes nothing)
+    page.wait_for_selector("#toast.show", state="attached")
+    settled(page)
+    prompt = page.locator("#prompt")
+    assert prompt.inner_text().startswith(words)
+    toast = page.locator("#toast")
+    until(lambda: toast.evaluate("(t) => t.getAnimations().length === 0"))  # (its slide in)
+    overlap = """([toast, prompt]) => {
+      const [a, b] = [toast.getBoundingClientRect(), prompt.getBoundingClientRect()];
+      return toast.getClientRects().length > 0 && a.top < b.bottom && b.top < a.bottom; }"""
+    assert not page.evaluate(overlap, [toast.element_handle(), prompt.element_handle()])
+    assert [text for text in heard(page) if words in text] == [prompt.inner_text()]
+    page.set_viewport_size({"width": 568, "height": 320})
+    until(lambda: page.evaluate("matchMedia('(height < 560px)').matches"))
+    # (the page's longest words: a request the server refused as too large)
+    page.route("**/hint", lambda route: route.fulfill(status=431, body=""))
+    page.locator("#btn-hint").click()
+    settled(page)
+    assert prompt.inner_text().endswith(end)
+    assert prompt.evaluate("(p) => p.scrollHeight <= p.clientHeight + 1"), "clipped"
+    open_game.errors.clear()  # (the browser's console reports the 431)
+
+
+KEYS_AT_ONCE = """(keys) => { for (const [key, ctrlKey] of keys) document.activeElement.dispatchEvent(
+  new KeyboardEvent('keydown', { key, ctrlKey, bubbles: true, cancelable: true })); }"""
+"""Press the keys ``[[key, ctrl], ...]`` in one go: each is queued before
+any answer comes back."""
+
+
+def test_a_refusal_goes_once_a_later_move_is_answered(api: Api, open_game: Any) -> None:
+    """A key refused, then a draw, pressed before the refusal came back:
+    the bubble by the card (the 9 of clubs stuck), and the toast of a redo
+    the server refused, stayed seconds after the draw's answer, naming a
+    refusal while the prompt had moved on. They go with it now; a refusal
+    of a key pressed after the draw waits for the draw's answer."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game, before_goto=lambda p: p.clock.install())  # (their own time never runs out)
+    prompt = page.locator("#prompt")
+    page.locator("[data-pile='t4']").focus()
+    for moves, refused in ((2, ["1", False]), (3, ["y", True])):
+        page.evaluate(KEYS_AT_ONCE, [refused, [" ", False]])
+        page.wait_for_selector(f"body[data-moves='{moves}']")
+        settled(page)
+        assert prompt.inner_text().startswith("Drag a card")
+        assert page.locator("#why").is_hidden()
+        assert page.locator("#toast.show").count() == 0, page.locator("#toast").inner_text()
+    # (a refusal of the page's own, after a draw not answered yet: it waits its turn, and stays)
+    page.evaluate(KEYS_AT_ONCE, [[" ", False], ["0", False]])
+    page.wait_for_selector("body[data-moves='4']")
+    settled(page)
+    assert prompt.inner_text() == NO_PILE_10
+    assert page.locator("#toast.show").inner_text() == NO_PILE_10
+    open_game.errors.clear()  # (the browser's console reports the redo's 409)
+
+
+def test_a_refused_hint_and_a_replay_that_fails_stay_in_the_prompt(api: Api, open_game: Any) -> None:
+    """A hint the server refused, a replay that failed to start, and a game
+    to resume that could not be read, had a toast only, gone in a few
+    seconds, where every other refusal stays in the prompt until the player
+    goes on."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2")
+    page = open_game(game, before_goto=lambda p: p.clock.install())
+    prompt = page.locator("#prompt")
+    refused = lambda route: route.fulfill(  # noqa: E731
+        status=404, content_type="application/json", body='{"error": "no such game", "code": "x"}')
+    for address in ("**/hint", "**/position*", f"**/api/games/{game['id']}"):
+        page.route(address, refused)
+    for button in ("Replay", "Resume", None):
+        if button:
+            page.locator("#btn-stats").click()
+            page.locator("#dlg-stats[open] ol.recent li").first.get_by_role("button", name=button).click()
+        else:
+            page.locator("#btn-hint").click()
+        page.wait_for_selector("#toast.show", state="attached")
+        settled(page)
+        page.clock.run_for(8_000)  # (past the toast's time)
+        page.wait_for_selector("#toast:not(.show)", state="attached", timeout=2_000)
+        assert prompt.inner_text() == "No such game.", button
+        page.keyboard.press("Escape")
+        assert prompt.inner_text().startswith("Drag a card")
+    open_game.errors.clear()  # (the browser's console reports the 404s)

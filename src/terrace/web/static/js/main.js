@@ -5,11 +5,11 @@ import { DRAG_THRESHOLD, attachDrag, snapBack } from "./drag.js";
 import { t, setLanguage, chooseLanguage, getLanguage, cardLabel, cardName, fromPlace, placeName, sentence, within } from "./i18n.js";
 import { openNewGame, openSettings, openStats, showEnd, closeEnd, relabelEnd } from "./panels.js";
 import { PILE_KEYS, choiceKeys, el, renderBoard, renderCounters, topCard } from "./render.js";
-import { app, backStep, hideToast, keepHref, say, toast } from "./state.js";
+import { app, backStep, hideKeptToast, hideToast, keepHref, say, toast } from "./state.js";
 import { autoFinish, confirmLeaving, giveUp, syncEndButtons } from "./endgame.js";
 import { followGame, paintTimer, startTimer } from "./timer.js";
 import { announce, watchOtherTabs } from "./tabs.js";
-import { explainCard, showWhy } from "./explain.js";
+import { explainCard, hideWhy, showWhy } from "./explain.js";
 import { openRules, watchNewGame } from "./help.js";
 import { attachArrows, catchLostFocus, keepTabInModals } from "./keyboard.js";
 import { attachMenu, foldCrowdedHeader, keepKeyboardOrder } from "./menu.js";
@@ -112,7 +112,7 @@ function show(game, { ghost = null, animate = true } = {}) {
   // says itself in its prompt.
   if (changedGame && app.game && !game.replay) say(`${gameTitle(game)}.`);
   app.selected = keptSelection(game);
-  app.notice = null;
+  forgetNotice();  // (an answer drawn: what was refused before it is stale)
   app.game = game;
   followReplay(game);
   keepReplay(game);
@@ -266,7 +266,7 @@ function draw() {
     // (a hint shown stays in the prompt, as its marks stay on the board)
     if (app.hint && app.hint.found) prompt(hintText(game, app.hint.found), { said: false });
     else if (app.selected && game.sources[app.selected]) selectedPrompt(app.selected, false);
-    else if (app.notice) prompt(app.notice, { said: false });
+    else if (app.notice) prompt(app.notice.text, { said: false });
     else prompt();
   } finally {
     drawing = false;
@@ -332,10 +332,13 @@ function prompt(text, { said = true, spoken = null } = {}) {
   }
   const node = $("#prompt");
   if (said && (text || (!ended && node.textContent !== message))) say(spoken || message);
+  // (a refusal kept: marked as one, style.css: .prompt.notice)
+  const notice = app.notice && message === app.notice.text ? app.notice.kind : null;
   // A prompt of more lines or fewer (a hint, a selected card; a German
   // prompt is longer) changes the room left to the board: it is fitted
   // again (else the cards of tall piles ran off the bottom of the window).
   const height = drawing || dragging ? 0 : node.offsetHeight;
+  node.className = notice ? `prompt notice ${notice}` : "prompt";
   node.textContent = message;
   if (!drawing && !dragging && game && node.offsetHeight !== height) drawBoard();
 }
@@ -426,21 +429,37 @@ async function answer(result, ghost = null, card = null) {
   return false;
 }
 
-// A move (or an undo, a key) refused: the toast shows why for a few
-// seconds and #alert says it at once; the prompt keeps the words until the
-// player goes on (keepNotice), for a player who looked away, or whose
+// A move (or an undo, a key, a hint) refused: the toast shows why for a
+// few seconds and #alert says it at once; the prompt keeps the words until
+// the player goes on (keepNotice), for a player who looked away, or whose
 // screen reader's speech the next key cut off.
 function refuse(text, kind = "error") {
-  toast(text, kind);
-  keepNotice(sentence(text));
+  const kept = keepNotice(sentence(text), kind);
+  toast(text, kind, { kept });
+}
+
+// A refusal of the page's own (a key, a drop, a double click), in its turn:
+// after the answers to what the player did before, which would take it away.
+function refuseInTurn(text, kind = "error") {
+  return enqueue(() => refuse(text, kind));
 }
 
 // `text` in the prompt until the next answer drawn, selection or Escape
-// (already heard: from #alert, or #said for the bubble by a card).
-function keepNotice(text) {
-  if (!app.game || app.game.replay) return;
-  app.notice = text;
+// (already heard: from #alert, or #said for the bubble by a card). False
+// when there is no game of the player's shown to keep it (a replay).
+function keepNotice(text, kind = "error") {
+  if (!app.game || app.game.replay) return false;
+  app.notice = { text, kind };
   prompt(text, { said: false });
+  return true;
+}
+
+// The player went on: the notice, its toast and the bubble by the card go
+// (they named a refusal the prompt no longer shows).
+function forgetNotice() {
+  app.notice = null;
+  hideKeptToast();
+  hideWhy();
 }
 
 document.addEventListener("refused", (event) => keepNotice(event.detail));
@@ -596,7 +615,7 @@ function autoMove(pile) {
   if (info && info.auto) return play(info.auto);
   // (a pile's only card, whose one move is into another space; a
   // foundation's card is picked up, never sent: activate)
-  if (info) return refuse(t("error.lone"));
+  if (info) return refuseInTurn(t("error.lone"));
   const cards = pile === "reserve" || pile === "waste" || pile[0] === "t" || pile[0] === "f";
   if (cards) return explainPile(pile);
   return null;
@@ -609,13 +628,13 @@ function moveTo(source, target, ghost = null, card = null) {
   // explain: it answered "'F2f3' is not a move")
   if (source[0] === "f" && target && target[0] === "f") {
     if (ghost && card) snapBack(ghost, card, animationsOn());
-    return refuse(t("error.home"), "info");
+    return refuseInTurn(t("error.home"), "info");
   }
   if (target && (target[0] === "t" || target[0] === "f") && target !== source) {
     return explain(`${notation(source)}${target}`, ghost, card, source);
   }
   if (ghost && card) snapBack(ghost, card, animationsOn());
-  if (target && target !== source) refuse(t("error.dropHere"));
+  if (target && target !== source) refuseInTurn(t("error.dropHere"));
   return null;
 }
 
@@ -697,7 +716,7 @@ async function askHint() {
   const result = await api.hint(game, app.settings.assists.peek);
   if (app.game !== game) return;  // asked on a position no longer shown
   if (await caughtUp(result)) return;
-  if (!result.ok) return toast(result.data.error);
+  if (!result.ok) return refuse(result.data.error);
   const found = result.data;
   const hopeless = found.kind === "lost";
   if (hopeless) showEnd(game, "lost", found.why === "terrace-dead" ? "terrace-dead" : true, actions);
@@ -798,7 +817,7 @@ function select(source) {
     return;
   }
   app.selected = source;
-  app.notice = null;
+  forgetNotice();
   markSelection(source);
   selectedPrompt(source);
 }
@@ -817,7 +836,7 @@ function deselect({ said = true } = {}) {
   // (Escape, a click beside the cards: the notice has been read; the prompt
   // it gives way to is not said, as Escape with nothing selected said nothing)
   if (!app.selected && app.notice) {
-    app.notice = null;
+    forgetNotice();
     prompt(undefined, { said: false });
   }
   if (!app.selected) return;
@@ -1123,7 +1142,7 @@ function onKey(event) {
       // (a key beyond the piles, 0 in a game of nine: the page asked the
       // server about pile "t10" and showed its refusal, in notation)
       const piles = game.state.tableau.length;
-      refuse(t(piles === 1 ? "error.noPile.one" : "error.noPile", { n: index + 1, piles }), "info");
+      refuseInTurn(t(piles === 1 ? "error.noPile.one" : "error.noPile", { n: index + 1, piles }), "info");
     }
     event.preventDefault();
     return;
@@ -1150,12 +1169,12 @@ function onKey(event) {
     const holdsCards = (pile) => pile === "reserve" || pile === "waste" || pile[0] === "t";
     const source = app.selected || (focused && holdsCards(focused) ? focused : null);
     if (source && source[0] === "f") {  // (picked up, it stays so: only a pile takes it)
-      refuse(t("error.home"), "info");
+      refuseInTurn(t("error.home"), "info");
       event.preventDefault();
       return;
     }
     if (!source || game.status === "choosing") {
-      refuse(t(game.status === "choosing" ? "error.fChoosing" : "error.fNothing"), "info");
+      refuseInTurn(t(game.status === "choosing" ? "error.fChoosing" : "error.fNothing"), "info");
       event.preventDefault();
       return;
     }
@@ -1184,7 +1203,7 @@ function onKey(event) {
       // single-click setting a single one)
       activate(focused.dataset.pile, app.settings.click === "single" ? 1 : 2);
     } else if (app.selected && app.selected[0] === "f") {
-      refuse(t("error.home"), "info");  // (picked up, it stays so: only a pile takes it)
+      refuseInTurn(t("error.home"), "info");  // (picked up, it stays so: only a pile takes it)
     } else if (app.selected) {
       const source = app.selected;
       deselect({ said: false });
@@ -1209,7 +1228,7 @@ function onKey(event) {
 
 async function startReplay(id) {
   const first = await api.position(id, 0);
-  if (!first.ok) return toast(first.data.error);
+  if (!first.ok) return refuse(first.data.error);
   if (!app.game || !app.game.replay) app.saved = app.game;
   show(first.data, { animate: false });
 }
@@ -1279,7 +1298,7 @@ async function resume(id) {
   app.saved = null;
   const result = await api.get(id);
   if (result.ok) show(result.data, { animate: false });
-  else toast(result.data.error);
+  else refuse(result.data.error);
 }
 
 // ---------------------------------------------------------------- start-up

@@ -26,7 +26,8 @@ export const app = {
   hint: null,          // {source, target}
   // Why the last move tried was refused (or a card pressed cannot move), or
   // another message the player must not miss: the prompt keeps it until
-  // the next answer drawn, selection or Escape (main.js: keepNotice).
+  // the next answer drawn, selection or Escape (main.js: keepNotice):
+  // {text, kind}, the kind of its toast ("error" or "info").
   notice: null,
   settings: {
     click: stored("terrace.click", ["double", "single"]),
@@ -91,13 +92,18 @@ function sayNow() {
 // prompt), so that it is not heard twice. Once the toast hides, #alert is emptied too: a screen reader
 // going through the page later finds no stale message there.
 // `about`: what the message is about (a hint), for hideToast to hide it
-// only while it is still shown.
-export function toast(text, kind = "error", { quiet = false, about = null } = {}) {
+// only while it is still shown. `kept`: the prompt shows the message too
+// (main.js: refuse), so that an upright phone, where the toast would lie
+// over the prompt, shows it there alone (style.css: .toast.kept), and the
+// toast goes once the prompt moves on (hideKeptToast).
+const KEPT = Symbol("kept in the prompt");
+
+export function toast(text, kind = "error", { quiet = false, about = null, kept = false } = {}) {
   const node = document.querySelector("#toast");
-  toast.about = about;
+  toast.about = kept ? KEPT : about;
   const message = sentence(text);
   node.textContent = message;
-  node.className = `toast show ${kind}`;
+  node.className = `toast show ${kind}${kept ? " kept" : ""}`;
   document.querySelector("#alert").textContent = quiet ? "" : spoken(message);
   clearTimeout(toast.timer);
   toast.timer = setTimeout(hideToast, kind === "error" ? 4500 : 3500);
@@ -108,6 +114,11 @@ export function hideToast(about = undefined) {
   clearTimeout(toast.timer);
   document.querySelector("#toast").className = "toast";
   document.querySelector("#alert").textContent = "";
+}
+
+// The toast, if it shows words the prompt keeps (the prompt has moved on).
+export function hideKeptToast() {
+  hideToast(KEPT);
 }
 
 // The browser's Back (a phone's back gesture) closes a panel or leaves a
