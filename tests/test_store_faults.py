@@ -483,7 +483,8 @@ def test_a_verdict_cache_that_is_not_a_regular_file_is_refused_at_once(tmp_path:
                      ["survey", "--deals", "1-1", "--jobs", "1", "--verdicts-db", str(path)]):
             result = CliRunner().invoke(main, args)
             assert result.exit_code == 1, (args, result.output)
-            assert result.stderr == f"Error: {path.name} is not a regular file, not a verdict cache file\n"
+            assert result.stderr == (f"Error: {path.name} is not a regular file, not a verdict cache file "
+                                     f"(that file is {path})\n")
     assert not Path("/dev/null-journal").exists()
     assert sorted(files_in(tmp_path)) == ["cache.fifo"]
 

@@ -615,6 +615,7 @@ def test_the_coachs_job_counts_the_time_its_work_took_to_reach_the_worker(
 
     import terrace.solver.coach as solver_coach
     import terrace.web.coach as web_coach
+    import terrace.web.coach_job as coach_job
 
     rules = Rules(decks=1, reserve=5, piles=4, candidates=0, spaces="free")
     _, moves = to_and_fro(rules, 9, 200)
@@ -637,8 +638,9 @@ def test_the_coachs_job_counts_the_time_its_work_took_to_reach_the_worker(
             offset[0] += 0.6 * budget  # (the work on its way to the worker)
             return await super().run(func, *args, budget=budget, gone=gone, timed=timed)
 
-    monkeypatch.setattr(web_coach, "time", fake)
-    monkeypatch.setattr(web_coach, "find_loss", recorded)
+    monkeypatch.setattr(web_coach, "time", fake)  # (the request's deadline)
+    monkeypatch.setattr(coach_job, "time", fake)  # (the job's, run in this process)
+    monkeypatch.setattr(coach_job, "find_loss", recorded)
     with client_of(store, pool=SlowToSend(), coach=CoachBudgets(analysis=budget)) as client:
         base = f"/api/games/{game.id}"
         assert client.post(f"{base}/give-up", json={}).status_code == 200
