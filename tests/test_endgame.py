@@ -122,7 +122,12 @@ def test_skipping_detours_keeps_time_for_its_last_replay() -> None:
         # lies between the two; one CI run under load took 4.2 replays as
         # measured before it)
         now = max(replay, _replay_seconds(EMPRESS_WANDERING, raw))
-        assert took < (share + 1) * now + 0.05, (share, took / replay, took / now)
+        # (the work before the deadline and the last replay: share + 1
+        # replays; one more allowed, as the machine's speed may dip below
+        # both measures while it runs: CI on f69a7318 took 2.97 replays of
+        # the slower measure at share 1.5. The defect took share + 3.4 at
+        # least, and fails it still)
+        assert took < (share + 2) * now + 0.05, (share, took / replay, took / now)
         assert replays_to_win(EMPRESS_WANDERING, short)
 
 
