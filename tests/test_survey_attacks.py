@@ -224,6 +224,14 @@ def refused(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, D
     return folder, run_scripts(runs)
 
 
+def _refused_in_one_line(done: Done, said: str) -> None:
+    """A benchmark's run refused as a usage error: status 2, ``said`` on
+    standard error, no traceback, nothing printed."""
+    assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-2000:])
+    assert said in done.stderr and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert done.stdout == ""
+
+
 @pytest.mark.parametrize(("args", "said"), SURVEY_REFUSALS)
 def test_the_survey_benchmark_refuses_bad_options_in_one_line(
         args: list[str], said: str, refused: tuple[Path, dict[str, Done]]) -> None:
@@ -233,10 +241,7 @@ def test_the_survey_benchmark_refuses_bad_options_in_one_line(
     figures (0 deals, "-3 worker processes"), and ``--deals 1-99999999999``
     set off a survey of 10^11 deals. Each is now a usage error, status 2,
     before anything runs."""
-    done = refused[1][f"survey {args}"]
-    assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-2000:])
-    assert said in done.stderr and "Traceback" not in done.stderr, done.stderr[-2000:]
-    assert done.stdout == ""
+    _refused_in_one_line(refused[1][f"survey {args}"], said)
 
 
 @pytest.mark.parametrize(("args", "said"), FAIR_REFUSALS)
@@ -249,11 +254,8 @@ def test_the_fair_benchmark_refuses_bad_options_in_one_line(
     played ``--baselines fair`` with the fair player's settings left out
     of its row. Each is now a usage error, status 2, before anything runs."""
     folder, runs = refused
-    done = runs[f"fair {args}"]
-    assert done.returncode == 2, (done.stdout[-1000:], done.stderr[-2000:])
-    assert said in done.stderr and "Traceback" not in done.stderr, done.stderr[-2000:]
-    db = folder / f"{[a for a, _ in FAIR_REFUSALS].index(args)}.sqlite3"
-    assert done.stdout == "" and not db.exists()
+    _refused_in_one_line(runs[f"fair {args}"], said)
+    assert not (folder / f"{[a for a, _ in FAIR_REFUSALS].index(args)}.sqlite3").exists()
 
 
 STOPPED_AT_EACH_POINT = """
