@@ -543,3 +543,17 @@ def test_an_export_while_a_game_is_played_is_of_one_moment(
     assert played and after != before
     assert _cli("import", str(backup), "--db", str(fresh)).output == "imported 2 games\n"
     assert _cli("stats", "--json", "--db", str(fresh)).output in (before, after)
+
+
+def test_no_game_is_imported_under_the_web_games_name_of_the_latest_game(tmp_path: Path) -> None:
+    """A record whose saved id was ``current`` was imported under it, and
+    the web game could not open it: ``GET /api/games/current`` answers the
+    latest unfinished game, so the statistics' Resume of that game opened
+    another one. The import refuses it, saying what to do, and adds nothing."""
+    db, backup = tmp_path / "games.sqlite", tmp_path / "backup.json"
+    backup.write_text(json.dumps([_won_record("g1", time.time() - 86_400),
+                                  _won_record("current", time.time() - 3_600)]))
+    result = _cli("import", str(backup), "--db", str(db))
+    assert result.exit_code == 1, result.output
+    assert "saved.id 'current' is the web game's name for the latest unfinished game" in result.output
+    assert not db.exists() or _count_games(db) == 0

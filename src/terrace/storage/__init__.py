@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 
 HOMES = {
-    "base": ("ACTIONS", "GAME_ID", "ClockOutOfRangeError", "ConflictError", "DamagedGameError",
+    "base": ("ACTIONS", "GAME_ID", "LATEST_GAME", "ClockOutOfRangeError", "ConflictError", "DamagedGameError",
              "GameStore", "GivenUpError", "LineTooLongError", "NewerGameError", "StoredGame", "StoreError",
              "StoreWriteError", "UnknownGameError", "UnsavableGameError"),
     "files": ("DatabaseFileError", "NoDatabaseError"),
@@ -88,6 +88,7 @@ def open_games(path: str | os.PathLike[str] | None) -> GameStore:
 __all__ = [
     "ACTIONS",
     "GAME_ID",
+    "LATEST_GAME",
     "LATEST_VERSION",
     "MIGRATIONS",
     "ClockOutOfRangeError",

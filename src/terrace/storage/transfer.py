@@ -30,6 +30,7 @@ from terrace.record import GameRecord, json_items, json_problem, json_text, past
 from terrace.rules import MAX_DECKS
 from terrace.storage.base import (
     FINISHED,
+    LATEST_GAME,
     MAX_LINE,
     MAX_PASSED,
     MAX_POSITION_KEY,
@@ -226,6 +227,11 @@ def game_from_record(data: Any, shared: dict[str, str] | None = None) -> StoredG
     game_id = saved.get("id", "")  # (no id at all: the import gives one)
     if not isinstance(game_id, str) or ("id" in saved and not game_id):
         raise StoreError("saved.id must be 1 to 64 letters, digits, '-' or '_'")
+    if game_id == LATEST_GAME:
+        # (the web game's /api/games/current answered the latest unfinished game, never this one)
+        raise StoreError(f"saved.id {LATEST_GAME!r} is the web game's name for the latest unfinished game, "
+                         "so no game can be opened by it: give the game another id, or leave saved.id out "
+                         "and the import gives one")
     redo = saved.get("redo", [])
     if not isinstance(redo, list) or not all(isinstance(m, str) for m in redo):
         raise StoreError("saved.redo must be a list of moves")

@@ -28,7 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from terrace.errors import TerraceError
 from terrace.rules import Rules
-from terrace.storage import GameStore, MemoryStore
+from terrace.storage import LATEST_GAME, GameStore, MemoryStore
 from terrace.web.coach import CoachBudgets, coach_routes
 from terrace.web.endpoints import HINT_SECONDS, WINNABLE_SECONDS, WebGame
 from terrace.web.replies import ApiError, http_error, refused, server_error
@@ -206,7 +206,7 @@ def create_app(
         Route("/api/stats", game.stats),
         Route("/api/rules", game.rules),
         Route("/api/games", game.games, methods=["GET", "POST"]),
-        Route("/api/games/current", game.current),
+        Route(f"/api/games/{LATEST_GAME}", game.current),
         Route(gid, game.get),
         Route(gid + "/position", game.position),
         Route(gid + "/line", game.line),
