@@ -4,6 +4,7 @@ well-formed ones, so games really get played). Whatever arrives:
 
 * no 5xx (except a 503 with Retry-After from the solver endpoints, which
   is how a busy or fruitless search answers);
+* every refusal is the app's JSON: ``{"error": <words>, "code": <code>}``;
 * every refusal (4xx) and every GET changes nothing in the store;
 * (each example is one request; the games they play live on between
   examples and are renewed now and then)
@@ -25,6 +26,7 @@ from terrace.deal import Deal
 from terrace.rules import Rules
 from terrace.storage import MemoryStore, StoredGame
 from terrace.web.app import create_app
+from terrace.web.coach import CoachBudgets
 from terrace.web.security import SECURITY_HEADERS
 from terrace.web.workers import SolverPool
 from web_support import LOCAL
@@ -35,7 +37,7 @@ with warnings.catch_warnings():
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-SOLVER_PATHS = ("/hint", "/analysis")
+SOLVER_PATHS = ("/hint", "/analysis", "/coach", "/chances", "/warn")
 
 
 class CountingStore(MemoryStore):
@@ -62,7 +64,8 @@ class CountingStore(MemoryStore):
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    app = create_app(hint_seconds=0.05, winnable_seconds=0.3, pool=SolverPool(workers=1, waiting=1))
+    app = create_app(hint_seconds=0.05, winnable_seconds=0.3, pool=SolverPool(workers=1, waiting=1),
+                     coach=CoachBudgets(analysis=0.3, chances=0.3, warn=0.1))
     with TestClient(app, base_url=LOCAL) as test_client:
         yield test_client
 
@@ -80,6 +83,8 @@ JSON = st.recursive(
 )
 FIELDS = ["move", "after", "variant", "options", "deal_number", "winnable", "junk"]
 BODY_FIELDS = {"moves": ["move"] * 6 + ["after"] * 3 + ["junk"],
+               "warn": ["move"] * 4 + ["after", "revision", "junk"],
+               "hint": ["peek", "after", "revision", "junk"], "chances": ["after", "revision", "junk"],
                "autoplay": ["mode", "after", "junk"], "time": ["ms"] * 3 + ["junk"],
                "games": ["variant", "options", "deal_number", "winnable"] * 3 + ["junk"]}
 OPTIONS = st.dictionaries(
@@ -98,7 +103,14 @@ MOVES = st.one_of(
     st.sampled_from(["c1", "s", "wf", "rf", "t1t2", "t2f", "c١", "c²", "ｗｆ", "c" + "1" * 50, "f1t1"]),
     st.text(max_size=6),
 )
-QUERIES = {"recent": NUMBERS, "step": NUMBERS, "move": MOVES}
+PILES = st.one_of(st.sampled_from(["stock", "waste", "reserve", "f1", "f8", "f9", "t1", "t9", "t10", "t0",
+                                    "t01", "T1", "f١"]), st.text(max_size=5))
+ZONES = st.one_of(st.sampled_from(["UTC", "Europe/Berlin", "posix/UTC", "..", "/etc/passwd", "Europe",
+                                   "x" * 300]), st.text(max_size=6))
+VARIANT_NAMES = st.one_of(st.sampled_from(["terrace", "wood", "TERRACE", "queen-of-italy", ""]),
+                          st.text(max_size=6))
+QUERIES = {"recent": NUMBERS, "step": NUMBERS, "move": MOVES, "pile": PILES, "index": NUMBERS, "zone": ZONES,
+           "variant": VARIANT_NAMES}
 ROUTES = [
     ("GET", "/", None), ("GET", "/api/variants", None), ("GET", "/api/stats", None),
     ("GET", "/api/games", "recent"), ("POST", "/api/games", None), ("POST", "/api/games", None),
@@ -108,6 +120,10 @@ ROUTES = [
     ("POST", "GAME/restart", None), ("POST", "GAME/hint", None), ("POST", "GAME/analysis", None),
     ("POST", "GAME/autoplay", None), ("POST", "GAME/give-up", None), ("POST", "GAME/time", None),
     ("GET", "/favicon.ico", None), ("GET", "/static/js/main.js", None),
+    ("GET", "GAME/why", "pile"), ("GET", "GAME/why", "index"), ("GET", "GAME/rules", None),
+    ("GET", "GAME/line", None),
+    ("POST", "GAME/coach", None), ("POST", "GAME/chances", None), ("POST", "GAME/warn", None),
+    ("GET", "/api/rules", "variant"), ("GET", "/api/stats", "zone"),
 ]
 ODD_PATHS = ["/static/../app.py", "/api/nothing", "GAME/nothing", "GAME/hint", "/api/games/current/moves"]
 # Mostly requests that pass the Host and Origin checks, so the endpoints get exercised.
@@ -127,7 +143,8 @@ CTYPES = st.sampled_from(["application/json"] * 30 + [
 ROUTE = st.sampled_from(ROUTES)
 ODD_METHOD = st.sampled_from(["GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH"])
 ODD_PATH = {path: st.sampled_from([path, *ODD_PATHS]) for _, path, _ in ROUTES}
-EXTRA_QUERY = st.dictionaries(st.sampled_from(["recent", "step", "move", "token", "x"]), NUMBERS, max_size=1)
+EXTRA_QUERY = st.dictionaries(st.sampled_from(["recent", "step", "move", "token", "x", "pile", "index"]),
+                              NUMBERS, max_size=1)
 ODD_ID = st.one_of(*[st.none()] * 12, st.text(alphabet="abcdef0123456789-_./%", max_size=10))
 PICK = st.one_of(st.none(), st.integers(0, 99))
 NEW_GAME = st.one_of(st.none(), st.fixed_dictionaries({
@@ -181,7 +198,7 @@ def build(plan: dict[str, Any], games: dict[str, dict[str, Any]]) -> dict[str, A
     path = plan["path"].replace("GAME", f"/api/games/{game_id}")
     game = games.get(game_id)
     body: Any = plan["body"]
-    if game and path.endswith("/moves") and game["legal_moves"] and plan["legal_move"] is not None:
+    if game and path.endswith(("/moves", "/warn")) and game["legal_moves"] and plan["legal_move"] is not None:
         legal = game["legal_moves"]
         body = {"move": legal[plan["legal_move"] % len(legal)], "after": game["moves"]}
     elif path == "/api/games" and plan["new_game"] is not None:
@@ -223,6 +240,10 @@ def test_no_request_breaks_the_api(client: TestClient, world: dict[str, Any], pl
     solver = request["url"].endswith(SOLVER_PATHS) or b"winnable" in request["content"]
     assert status < 500 or (status == 503 and solver and "retry-after" in response.headers), (
         request, status, response.text)
+    if status >= 400 and request["method"] != "HEAD":
+        answer = response.json()
+        assert isinstance(answer.get("error"), str) and answer["error"], (request, status, response.text)
+        assert isinstance(answer.get("code"), str) and answer["code"], (request, status, response.text)
     for name, value in SECURITY_HEADERS:
         assert response.headers.get(name.decode()) == value.decode(), (request, status)
     if status >= 400 or request["method"] in ("GET", "HEAD", "OPTIONS"):
