@@ -84,6 +84,24 @@ def test_foundation_cards_stay_or_say_why_they_cannot_come_back() -> None:
     assert "no pile has a red 9 on top" in str(reason)
 
 
+def test_a_foundation_card_under_the_top_is_covered_where_the_top_may_come_back() -> None:
+    """With foundation_return, a card under a foundation's top was said
+    movable (``movable: true``) whenever the top card could go back to a
+    pile: the top card's answer was given for every card of the pile."""
+    empress = get_rules("empress-of-italy")
+    board = craft(empress, "7", foundations=["7D 8S 9H"],
+                  tableau=["TS", "2S", "3S", "4S", "JC", "QC", "KC", "2C", "3C", "4C", "5C"])
+    assert code(board, "f1") is None and code(board, "f1", 2) is None  # the 9♥ may go back onto the 10♠
+    reason = explain(board, "f1", 1)
+    assert reason is not None and reason.code is Why.FOUNDATION_CARD_COVERED
+    assert str(reason) == "the 8♠ is covered: only the top card of foundation 1 may come back onto a pile"
+    assert reason.text("de") == ("Die 8♠ ist zugedeckt: Nur die oberste Karte von Zielstapel 1 darf zurück "
+                                 "auf einen Stapel.")
+    assert code(board, "f1", 0) == Why.FOUNDATION_CARD_COVERED.value
+    board = craft(TERRACE, "7", foundations=["7D 8S"], tableau=QUIET)  # (no card ever leaves a foundation)
+    assert code(board, "f1", 0) == Refusal.FOUNDATIONS_KEEP_CARDS.value
+
+
 AUTO_SPACE_LEFT = ("T 2H9D THJCQHKSAD2S3H4C5H6S7H8S9H,TCJDQCKHAS2H3S4H5S6D7C8H9S,TSJHQCKDAC2D3S4D5C6H7C8D9C,"
                    "TDJSQDKCAH2C3D4S5D6C7D8C9H,THJSQDKSAD2S3D4C5H6S,TCJHQSKHAC2D3C4D5C6H7S8D9C,"
                    "TDJCQHKCAH2C3H4S5D,TSJD 3C,7D,8C,,9D8S7H,ASKDQS,6C,9S8H7S,6D5S4H - - 0")

@@ -45,6 +45,7 @@ class Why(StrEnum):
     CARD_COVERED = "card-covered"
     TERRACE_CARD_COVERED = "terrace-card-covered"
     WASTE_CARD_COVERED = "waste-card-covered"
+    FOUNDATION_CARD_COVERED = "foundation-card-covered"
     TERRACE_CARD_STUCK = "terrace-card-stuck"
     CARD_STUCK = "card-stuck"
     FOUNDATION_CARD_STUCK = "foundation-card-stuck"
@@ -68,6 +69,11 @@ WHY_WORDINGS: dict[Why, Wording] = {
     Why.WASTE_CARD_COVERED: Wording(
         422, "the {card:card} is covered: only the top card of the waste is in play",
         "Die {card:card} ist zugedeckt: Nur die oberste Karte des Abwurfstapels ist im Spiel."),
+    Why.FOUNDATION_CARD_COVERED: Wording(
+        422, "the {card:card} is covered: only the top card of foundation {foundation} may come back onto "
+        "a pile",
+        "Die {card:card} ist zugedeckt: Nur die oberste Karte von Zielstapel {foundation} darf zurück auf "
+        "einen Stapel."),
     Why.TERRACE_CARD_STUCK: Wording(
         422, "a terrace card may go only to a foundation: {problem}",
         "Eine Terrassenkarte darf nur auf einen Zielstapel: {problem}"),
@@ -161,6 +167,8 @@ def explain(board: Board, pile: str, index: int | None = None) -> Reason | None:
             return Reason(Why.WASTE_CARD_COVERED, card=card)
         if pile[0] == "t":
             return Reason(Why.CARD_COVERED, card=card, pile=int(pile[1:]))
+        if board.rules.foundation_return:  # (else no foundation card moves, and the top's reason says so)
+            return Reason(Why.FOUNDATION_CARD_COVERED, card=card, foundation=int(pile[1:]))
     return _top(board, pile, cards[-1])
 
 
