@@ -102,6 +102,24 @@ def test_every_post_must_be_json_even_when_empty(
     assert snapshot(store) == before
 
 
+@pytest.mark.parametrize("first", ["application/json", "text/plain"])
+def test_a_post_with_two_content_types_is_refused_whichever_comes_first(
+    client: TestClient, store: MemoryStore, first: str
+) -> None:
+    """A body's type is one header (RFC 9110, 8.3); with two, the first
+    was read: ``application/json`` then ``text/plain`` was taken as JSON,
+    the other order refused, so a proxy reading the last could tell the
+    request apart from the game. Both are refused, as two Hosts or
+    Origins are."""
+    game = played(client)
+    before = snapshot(store)
+    other = "text/plain" if first == "application/json" else "application/json"
+    response = client.post(f"/api/games/{game['id']}/undo", content=b"{}",
+                           headers=[("content-type", first), ("content-type", other)])
+    assert (response.status_code, response.json()["code"]) == (415, "body-not-json-type")
+    assert snapshot(store) == before
+
+
 def test_an_empty_json_post_is_fine(client: TestClient) -> None:
     game = played(client)
     response = client.post(

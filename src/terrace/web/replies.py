@@ -121,7 +121,8 @@ async def read_body(request: Request) -> dict[str, Any]:
     a plain HTML form on another site cannot; a ``charset`` other than
     UTF-8 (:data:`UTF_8`) is refused. A request with a body takes
     no query parameters (:func:`query`): its fields are in the body."""
-    ctype, *params = request.headers.get("content-type", "").split(";")
+    types = request.headers.getlist("content-type")  # (one: two are refused, as two Hosts are)
+    ctype, *params = (types[0] if len(types) == 1 else "").split(";")
     if ctype.strip().lower() != "application/json":
         raise ApiError(WebRefusal.BODY_NOT_JSON_TYPE)
     for param in params:
