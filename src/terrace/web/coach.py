@@ -89,7 +89,7 @@ class CoachEndpoints:
         # busy machine; without it the fair player knows what an imported game's would)
         read_until = until - self.budgets.analysis * (1 - LOG_SHARE)
         events = await within(read_until - time.monotonic(),
-                              lambda: PackedEvents(game_events(self.web.store, game.id)))
+                              lambda: PackedEvents(game_events(self.web.store, game.id)), self.web.threads)
         seconds = max(until - time.monotonic(), LEAST_SECONDS)
         # the hint's budget too: the fair player thinks as long as the hint it names did;
         # the job's own clock starts at the request's deadline, not when it got its work

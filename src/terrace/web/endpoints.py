@@ -13,7 +13,8 @@ from functools import partial
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
-from starlette.concurrency import run_in_threadpool
+import anyio.to_thread
+from anyio import CapacityLimiter
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -83,6 +84,13 @@ take longer are better skipped for the next deal (``bench/winnable.py``,
 General's and Admiral's Patience: with 5 s a deal, 4 and 3 searches of 30
 found no winnable deal within 10 s; with 1 s, 1 and 0; docs/api.md)."""
 RETRY_AFTER = 5
+GAME_THREADS = 40
+"""Worker threads the game's requests may hold at once (the store's calls,
+which wait up to :data:`~terrace.storage.sqlite.BUSY_TIMEOUT_SECONDS` for a
+database another program holds locked, replays, auto-play): a pool of their
+own, beside the one Starlette serves the page's files from. They shared
+its 40: with 60 moves sent at once while another program held the
+database, the page's main.js took 9.6 s to come."""
 MAX_KEPT_LINES = 1024
 """Games whose last winning line (and base-card chances) the server
 remembers for their hints."""
@@ -141,6 +149,8 @@ class WebGame:
         self.hint_seconds = check_budget(hint_seconds, "hint_seconds")
         self.winnable_seconds = check_budget(winnable_seconds, "winnable_seconds")
         self.pool = pool or SolverPool()
+        self.threads = CapacityLimiter(GAME_THREADS)
+        """The worker threads of the game's requests (:meth:`in_thread`)."""
         self.clock = ReportClock()
         self.reporting = asyncio.Lock()
         """Held while a report of playing time is counted and stored: a
@@ -168,10 +178,15 @@ class WebGame:
     # or a long read then delays only the requests that need it, not the
     # page's static files or any other request.
 
+    async def in_thread(self, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``func(*args, **kwargs)`` in one of the game's worker threads
+        (:data:`GAME_THREADS`), never on the event loop."""
+        return await anyio.to_thread.run_sync(partial(func, *args, **kwargs), limiter=self.threads)
+
     async def load(self, game_id: str) -> StoredGame:
         if not GAME_ID.fullmatch(game_id):
             raise ApiError(WebRefusal.GAME_UNKNOWN, game=clip(game_id))
-        game = await run_in_threadpool(self.store.get, game_id)
+        game = await self.in_thread(self.store.get, game_id)
         self.clock.seen(game.id)
         return game
 
@@ -182,7 +197,7 @@ class WebGame:
         revision = game.revision
         game.sync(board)
         try:
-            await run_in_threadpool(self.store.update, game, expected_revision=revision, action=action)
+            await self.in_thread(self.store.update, game, expected_revision=revision, action=action)
         except StoreWriteError as exc:
             reason = exc.reason
             if change is None or reason is None or "change" not in reason.params:
@@ -195,7 +210,7 @@ class WebGame:
         it up while the assist's answer was sought (an answer that came
         after the game ended did not help it, and a win is final: it kept
         its records); True when the game is marked."""
-        return await run_in_threadpool(partial(self.store.mark_assisted, game_id, while_open=True))
+        return await self.in_thread(partial(self.store.mark_assisted, game_id, while_open=True))
 
     async def in_solver(
         self, request: Request, func: Callable[..., T], *args: Any, budget: float, timed: bool = False,
@@ -262,7 +277,7 @@ class WebGame:
         if winnable:
             number = await self.winnable(request, rules, number)
         deal = Deal.from_number(number, rules)
-        game = await run_in_threadpool(self.store.create, variant_name, rules, deal, winnable_only=winnable)
+        game = await self.in_thread(self.store.create, variant_name, rules, deal, winnable_only=winnable)
         self.clock.seen(game.id)
         board = game.board()
         game.status = board.status.value
@@ -290,7 +305,7 @@ class WebGame:
 
     async def current(self, request: Request) -> Response:
         query(request)
-        game = await run_in_threadpool(self.store.latest_unfinished)
+        game = await self.in_thread(self.store.latest_unfinished)
         if game is None:
             return Response(status_code=204, headers={"cache-control": "no-store"})  # (as every answer)
         self.clock.seen(game.id)
@@ -300,7 +315,7 @@ class WebGame:
         count = whole_number(query(request, RECENT_QUERY).get("recent", "20"))
         if count is None or not 1 <= count <= MAX_RECENT:
             raise ApiError(WebRefusal.RECENT_RANGE, low=1, high=MAX_RECENT)
-        games = await run_in_threadpool(lambda: [game_summary(g) for g in self.store.recent(count)])
+        games = await self.in_thread(lambda: [game_summary(g) for g in self.store.recent(count)])
         return json_response({"games": games})
 
     async def get(self, request: Request) -> Response:
@@ -326,7 +341,7 @@ class WebGame:
         # request on the event loop; one step at a time, since the board
         # kept is shared, and the others wait on the loop, not in threads)
         async with self.replaying:
-            return json_response(await run_in_threadpool(self.replay_step, game, step))
+            return json_response(await self.in_thread(self.replay_step, game, step))
 
     def replay_step(self, game: StoredGame, step: int) -> dict[str, Any]:
         """The replay's answer for ``step`` of ``game`` (see :meth:`position`)."""
@@ -432,8 +447,8 @@ class WebGame:
         if not game.played_count():
             return json_response(game_json(game, game.recent_board()))
         revision = game.revision
-        board = await run_in_threadpool(game.restart)  # (a replay when no whole board fits: not on the loop)
-        await run_in_threadpool(self.store.update, game, expected_revision=revision, action="restart")
+        board = await self.in_thread(game.restart)  # (a replay when no whole board fits: not on the loop)
+        await self.in_thread(self.store.update, game, expected_revision=revision, action="restart")
         return json_response(game_json(game, board))
 
     async def hint(self, request: Request) -> Response:
@@ -459,7 +474,8 @@ class WebGame:
             # and reading it from the store as long again; the log not read in time, the hint
             # knows what the game's line shows, never more)
             share = self.hint_seconds * SHOWN_SHARE
-            shown = None if peek else await within(share, partial(self.stock_shown, game, began + share))
+            shown = None if peek else await within(share, partial(self.stock_shown, game, began + share),
+                                                    self.threads)
             if board.can_redo or (shown is not None and shown < len(board.stock)):
                 # (the chances were drawn with nothing of the stock seen: a
                 # player back at the choice after drawing knows more cards)
@@ -483,7 +499,7 @@ class WebGame:
         if (found["move"] is not None or found.get("back")) and in_play(game):  # (a hint to undo is one too)
             # (not once another tab has won the game or given it up meanwhile: see assisted)
             count = partial(self.store.count_hint, game.id, board.position(), while_open=True)
-            found["counted"] = await run_in_threadpool(count)
+            found["counted"] = await self.in_thread(count)
         return json_response(found)
 
     def stock_shown(self, game: StoredGame, until: float | None = None) -> int | None:
@@ -514,7 +530,7 @@ class WebGame:
         answer: the one used, or null for this computer's local time)."""
         zone = stats_zone(query(request, frozenset({"zone"})).get("zone"))
         # (the first call may replay every saved game once: not on the event loop)
-        data = await run_in_threadpool(self.store.statistics, zone)
+        data = await self.in_thread(self.store.statistics, zone)
         data["zone"] = None if zone is None else zone.key
         data["titles"] = {key: label_title(key) for key in data["variants"]}
         data["groups"] = {}
@@ -536,7 +552,7 @@ class WebGame:
             raise ApiError(WebRefusal.AUTOPLAY_MODE, choices=AUTOPLAY_MODES)
         may_change(body, game)
         board = game.recent_board(LOOKBACK)  # (the finish's search avoids positions seen before)
-        played, travelled = await run_in_threadpool(autoplay, board, mode)
+        played, travelled = await self.in_thread(autoplay, board, mode)
         if played:
             await self.save(game, board, "move", change="autoplay")
         return json_response(game_json(game, board, motions=travelled, autoplayed=played,
@@ -554,7 +570,7 @@ class WebGame:
             raise ApiError(WebRefusal.GIVE_UP_UNPLAYED)
         board = game.recent_board()
         game.given_up_at = time.time()
-        await run_in_threadpool(self.store.update, game, expected_revision=game.revision, action="give-up")
+        await self.in_thread(self.store.update, game, expected_revision=game.revision, action="give-up")
         return json_response(game_json(game, board))
 
     async def active_time(self, request: Request) -> Response:
@@ -583,7 +599,7 @@ class WebGame:
         """Count what the clock allows of a report of ``ms`` (see :meth:`active_time`)."""
         async with self.reporting:
             if self.clock.fresh(game_id):  # (started as it was seen: the store may know its last report)
-                self.clock.resume(game_id, await run_in_threadpool(self.store.time_mark, game_id))
+                self.clock.resume(game_id, await self.in_thread(self.store.time_mark, game_id))
             counted = min(ms, self.clock.allowance(game_id))
             try:
                 total = await self.add_time(game_id, counted)
@@ -603,7 +619,7 @@ class WebGame:
         before = self.clock.reported(game_id, ms)
         try:
             add = partial(self.store.add_active_time, game_id, ms, at=self.clock.now())
-            return await run_in_threadpool(add)
+            return await self.in_thread(add)
         except BaseException:
             self.clock.restore(game_id, before)
             raise
@@ -648,11 +664,11 @@ def _moved(data: dict[str, Any], before: dict[str, Any], source: str | None) -> 
     return data
 
 
-async def within(seconds: float, func: Callable[[], T]) -> T | None:
-    """``func()`` in a worker thread, or None when it has not returned
-    within ``seconds`` (it goes on to its end in its thread, unawaited: a
-    thread cannot be stopped)."""
-    running = asyncio.ensure_future(run_in_threadpool(func))
+async def within(seconds: float, func: Callable[[], T], limiter: CapacityLimiter | None = None) -> T | None:
+    """``func()`` in a worker thread (of ``limiter``'s, when given), or None
+    when it has not returned within ``seconds`` (it goes on to its end in
+    its thread, unawaited: a thread cannot be stopped)."""
+    running = asyncio.ensure_future(anyio.to_thread.run_sync(func, limiter=limiter))
     try:
         return await asyncio.wait_for(asyncio.shield(running), max(seconds, 0))
     except TimeoutError:
