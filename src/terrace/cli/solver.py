@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from terrace.cli.commands import command
 from terrace.cli.errors import Terminated, UnreadableMoves, hang_up_ends, stop_on_sigterm, stopped
 from terrace.cli.options import (
     DealRange,
@@ -109,7 +110,7 @@ def _stop_store(store: VerdictStore, done: int, unstored: bool = False) -> str:
     return _stored_note(done, store.path, store.made and not os.path.exists(store.path), unstored)
 
 
-@click.command("solve")
+@command("solve")
 @rule_options
 @deal_options
 @once_option("--max-seconds", type=Seconds(), default=10.0, show_default=True, help="Time budget.")
@@ -125,7 +126,6 @@ def solve_command(
     deal_number: int | None, deal_file: str | None, max_seconds: float,
     max_nodes: int | None, first_win: bool, as_json: bool, **kwargs: Any,
 ) -> None:
-    """Prove a deal won (with a winning line) or lost, or say unknown."""
     board = dealt_board(kwargs, deal_number, deal_file)
     progress = None
     if not as_json and sys.stderr.isatty():
@@ -160,7 +160,7 @@ def _code(card: int) -> str:
     return card_code(card)
 
 
-@click.command("hint")
+@command("hint")
 @rule_options
 @deal_options
 @once_option("--moves", "-m", default="", help="Moves to play first, e.g. \"c1 s wf\".")
@@ -179,7 +179,6 @@ def _code(card: int) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
 def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fair: bool, seed: int,
                  samples: int | None, max_seconds: float, line: str, as_json: bool, **kwargs: Any) -> None:
-    """Suggest a move for the position after --moves."""
     from terrace.solver.advice import describe, face_down, hint_report
 
     refuse_unneeded()
@@ -221,7 +220,7 @@ def _line_moves(line: str) -> list[Move]:
         raise UnreadableMoves(f"--line: {error}") from None
 
 
-@click.command("survey")
+@command("survey")
 @rule_options
 @once_option("--deals", type=DealRange(), default="1-1000", show_default=True,
              help="Deal numbers, e.g. 1-10000.")
@@ -244,7 +243,6 @@ def _line_moves(line: str) -> list[Move]:
 def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs: int | None,
                    max_seconds: float | None, scheduler: str | None, verdicts_db: str | None,
                    old_db: str | None, out: str, as_json: bool, **kwargs: Any) -> None:
-    """Solve or play many numbered deals in parallel and report the win rate."""
     from terrace.solver.cluster import ClusterError, parse_scheduler, run_cluster_survey
 
     argv = _command_line(click.get_current_context())

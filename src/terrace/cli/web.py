@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from terrace.cli.commands import command
 from terrace.cli.errors import stop_on_sigterm
 from terrace.cli.options import (
     FilePath,
@@ -30,7 +31,7 @@ from terrace.web.remote import WILDCARDS
 from terrace.web.server import ListenError, ServerSettings, bind, check_reach, run
 
 
-@click.command()
+@command("play")
 @once_option("--host", default=None,
              help="Address to listen on: 127.0.0.1 by default, 0.0.0.0 (every network) with --remote; "
                   "an IPv6 address with or without brackets ([::1] or ::1).")
@@ -61,7 +62,6 @@ from terrace.web.server import ListenError, ServerSettings, bind, check_reach, r
 def play(host: str | None, port: int, remote: bool, https: bool, certfile: str | None,
          keyfile: str | None, no_browser: bool, db: str | None, hint_seconds: float,
          winnable_seconds: float, **kwargs: Any) -> None:
-    """Play in the browser: start the local web game and open it."""
     variant = canonical_name_or_error(kwargs["variant"])
     rules = pop_rules(kwargs)
     if host is None:
