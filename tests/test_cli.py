@@ -60,7 +60,11 @@ def test_deal_prints_the_deal_string() -> None:
 def test_deal_number_out_of_range(number: str) -> None:
     result = run("deal", "--deal-number", number)
     assert result.exit_code == 2
-    assert "deal numbers run from 0 to 9223372036854775807" in result.output
+    # (the option named: "deal numbers run from 0 to ..." named none)
+    said = f"'--deal-number' / '-n': {number} is not in the range 0 to 9223372036854775807\n"
+    assert result.output.endswith(said), result.output
+    for command in ("show", "solve", "replay", "hint"):
+        assert run(command, "-n", number).output.endswith(said)
 
 
 def test_unknown_variant_and_bad_options() -> None:

@@ -12,9 +12,9 @@ import click
 from terrace.cli.commands import command
 from terrace.cli.errors import stop_on_sigterm
 from terrace.cli.options import (
+    DEAL_NUMBER,
     DEAL_NUMBERS,
     Seconds,
-    WholeNumber,
     chosen_verdicts_db,
     deal_options,
     dealt_board,
@@ -44,7 +44,7 @@ def variants() -> None:
 
 @command("deal")
 @rule_options
-@once_option("--deal-number", "-n", type=WholeNumber(), default=1, show_default=True,
+@once_option("--deal-number", "-n", type=DEAL_NUMBER, default=1, show_default=True,
              help=f"Deal number to print: {DEAL_NUMBERS}.")
 @click.option("--winnable", is_flag=True,
               help="The first deal from --deal-number on that the solver proves won.")

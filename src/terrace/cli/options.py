@@ -182,6 +182,11 @@ class WholeNumber(click.ParamType[int]):
         return number
 
 
+DEAL_NUMBER = WholeNumber(0, MAX_DEAL_NUMBER)
+"""The type of every ``--deal-number``: a number beyond the deals was
+refused as "deal numbers run from 0 to ...", naming no option."""
+
+
 class FilePath(click.Path[str]):
     """A file or folder name (see :class:`click.Path`); an empty name (which
     would be taken as the current folder) and a name holding the NUL
@@ -262,29 +267,54 @@ millisecond, the least a budget is written with ("give at least 0.001 s").
 A shorter one was taken and echoed as a computer writes a tiny float
 (``--max-seconds 1e-320``: "solving for up to 9.99989e-321 s")."""
 
+MAX_SECONDS = 86_400.0
+"""The longest time budget of every command (and benchmark) option: one
+day, as long as the benchmarks give a search they mean not to stop by time,
+and far beyond any default (a fair survey's 1800 s a deal). A longer one
+was taken (``--max-seconds 1e300``, "solving for up to 1e+300 s")."""
+
+MAX_NODES = 10**12
+"""The largest node budget (``solve --max-nodes``): more positions than the
+solver enters in :data:`MAX_SECONDS` (about 2 million a second here)."""
+
+
+def seconds_text(seconds: float) -> str:
+    """A time budget between :data:`MIN_SECONDS` and :data:`MAX_SECONDS` in
+    plain digits, every one of them (``:g`` writes 1e+06 and rounds 1234.567
+    to 1234.57).
+
+    >>> seconds_text(MAX_SECONDS), seconds_text(MIN_SECONDS), seconds_text(1234.567)
+    ('86400', '0.001', '1234.567')
+    """
+    return repr(float(seconds)).removesuffix(".0")
+
 
 class Seconds(click.ParamType[float]):
-    """A time budget: a finite number of seconds, at least ``minimum``
-    (:data:`MIN_SECONDS` unless given) and at most ``maximum``.
+    """A time budget: a finite number of seconds from ``minimum`` to
+    ``maximum`` (:data:`MIN_SECONDS` and :data:`MAX_SECONDS` unless given,
+    never beyond them).
 
     >>> Seconds().convert("2.5", None, None), Seconds(maximum=60).name
     (2.5, 'seconds')
     >>> Seconds().convert("nan", None, None)
     Traceback (most recent call last):
-    click.exceptions.BadParameter: 'nan' is not a time budget: give a finite number of seconds above 0
+    click.exceptions.BadParameter: 'nan' is not a time budget: give a number of seconds from 0.001 to 86400
     >>> Seconds().convert("５", None, None)
     Traceback (most recent call last):
-    click.exceptions.BadParameter: '５' is not a time budget: give a finite number of seconds above 0
+    click.exceptions.BadParameter: '５' is not a time budget: give a number of seconds from 0.001 to 86400
     >>> Seconds().convert("1e-320", None, None)
     Traceback (most recent call last):
     click.exceptions.BadParameter: 1e-320 s is too short: give at least 0.001 s
+    >>> Seconds().convert("1e300", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 1e300 s is too long: give at most 86400 s
     """
 
     name = "seconds"
 
-    def __init__(self, minimum: float = MIN_SECONDS, maximum: float | None = None) -> None:
+    def __init__(self, minimum: float = MIN_SECONDS, maximum: float = MAX_SECONDS) -> None:
         self.minimum = max(minimum, MIN_SECONDS)
-        self.maximum = maximum
+        self.maximum = min(maximum, MAX_SECONDS)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         try:
@@ -292,17 +322,18 @@ class Seconds(click.ParamType[float]):
             if isinstance(value, str) and (not value.isascii() or "_" in value):
                 raise ValueError(value)
             seconds = float(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             seconds = math.nan
+        low, high = seconds_text(self.minimum), seconds_text(self.maximum)
         if not math.isfinite(seconds) or seconds <= 0:
             self.fail(f"{quote(str(value)[:40])} is not a time budget: "
-                      "give a finite number of seconds above 0", param, ctx)
+                      f"give a number of seconds from {low} to {high}", param, ctx)
         # (the value as it was written: 1e-320 is shown as "9.99989e-321" by :g)
         written = clip(str(value).strip())
         if seconds < self.minimum:
-            self.fail(f"{written} s is too short: give at least {self.minimum:g} s", param, ctx)
-        if self.maximum is not None and seconds > self.maximum:
-            self.fail(f"{written} s is too long: give at most {self.maximum:g} s", param, ctx)
+            self.fail(f"{written} s is too short: give at least {low} s", param, ctx)
+        if seconds > self.maximum:
+            self.fail(f"{written} s is too long: give at most {high} s", param, ctx)
         return seconds
 
 
@@ -328,14 +359,15 @@ def argparse_type(kind: click.ParamType[T]) -> Callable[[str], T]:
 
 def seconds_argument(text: str) -> float:
     """A time budget for an ``argparse`` option (the benchmarks'), read and
-    refused as :class:`Seconds` reads ``--max-seconds``: NaN, infinite, 0
-    and digits other than 0-9 are an ``argparse`` usage error.
+    refused as :class:`Seconds` reads ``--max-seconds``: NaN, infinite, 0,
+    a budget beyond its limits and digits other than 0-9 are an ``argparse``
+    usage error.
 
     >>> seconds_argument("2.5")
     2.5
     >>> seconds_argument("inf")
     Traceback (most recent call last):
-    argparse.ArgumentTypeError: 'inf' is not a time budget: give a finite number of seconds above 0
+    argparse.ArgumentTypeError: 'inf' is not a time budget: give a number of seconds from 0.001 to 86400
     """
     import argparse
 
@@ -414,7 +446,7 @@ def deal_options(func: F) -> F:
     """Add ``--deal-number`` and ``--deal-file``."""
     func = once_option("--deal-file", type=FilePath(dir_okay=False, allow_dash=True),
                        help="File holding a deal string ('-' for standard input).")(func)
-    func = once_option("--deal-number", "-n", type=WholeNumber(),
+    func = once_option("--deal-number", "-n", type=DEAL_NUMBER,
                        help=f"Numbered deal: {DEAL_NUMBERS}.")(func)
     return func
 

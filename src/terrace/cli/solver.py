@@ -18,6 +18,7 @@ import click
 from terrace.cli.commands import command
 from terrace.cli.errors import Terminated, UnreadableMoves, hang_up_ends, stop_on_sigterm, stopped
 from terrace.cli.options import (
+    MAX_NODES,
     DealRange,
     FilePath,
     Seconds,
@@ -33,6 +34,7 @@ from terrace.cli.options import (
     pop_rules,
     refuse_unneeded,
     rule_options,
+    seconds_text,
     verdicts_db_options,
 )
 from terrace.cli.output import write_whole
@@ -114,7 +116,7 @@ def _stop_store(store: VerdictStore, done: int, unstored: bool = False) -> str:
 @rule_options
 @deal_options
 @once_option("--max-seconds", type=Seconds(), default=10.0, show_default=True, help="Time budget.")
-@once_option("--max-nodes", type=WholeNumber(1), default=None,
+@once_option("--max-nodes", type=WholeNumber(1, MAX_NODES), default=None,
              help=f"Node budget (positions entered), checked between slices of {NODE_SLICE:,} positions,"
                   " so the same budget gives the same answer on every machine, unless --max-seconds"
                   " runs out first (give a large one with it); the count can pass it by a few slices.")
@@ -130,10 +132,10 @@ def solve_command(
     progress = None
     if not as_json and sys.stderr.isatty():
         def progress(nodes: int, seconds: float) -> None:
-            click.echo(f"\r  {nodes:>12,} positions  {seconds:6.1f} s / {max_seconds:g} s",
+            click.echo(f"\r  {nodes:>12,} positions  {seconds:6.1f} s / {seconds_text(max_seconds)} s",
                        nl=False, err=True)
     elif not as_json:
-        click.echo(f"solving for up to {max_seconds:g} s ...", err=True)
+        click.echo(f"solving for up to {seconds_text(max_seconds)} s ...", err=True)
     with stop_on_sigterm():
         result = solve(board, max_seconds=max_seconds, max_nodes=max_nodes, all_candidates=not first_win,
                        progress=progress)
@@ -474,9 +476,9 @@ def _taken_note(taken: _Taken, deals: int, budget: float, path: str) -> str:
     and how many of those another budget found (a range overlapping an
     earlier survey's counted them without a word)."""
     larger, smaller = taken.larger, taken.smaller
-    budgets = [f"{larger} found with a larger budget than {budget:g} s"] if larger else []
+    budgets = [f"{larger} found with a larger budget than {seconds_text(budget)} s"] if larger else []
     budgets += [f"{smaller} with a smaller one" if larger else
-                f"{smaller} found with a smaller budget than {budget:g} s"] if smaller else []
+                f"{smaller} found with a smaller budget than {seconds_text(budget)} s"] if smaller else []
     why = (f" ({', '.join(budgets)}: a won or lost stands whatever its budget, an unknown of at least this "
            "budget counts)") if budgets else ""
     name = clip(os.path.basename(path) or path)
