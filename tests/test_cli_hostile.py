@@ -1343,10 +1343,28 @@ def test_a_rule_option_alone_is_refused_in_the_terms_the_user_gave(command: str,
     assert result.exit_code == 2, result.stderr
     assert result.stderr.count("Error: ") == 1
     assert result.stderr.endswith(
-        "Error: with piles 1, candidates must be between 0 and 1, and the rules you started from have 3: "
-        "give candidates too, or change piles\n"), result.stderr
+        "Error: Invalid value for '--piles': with piles 1, candidates must be between 0 and 1, and the rules "
+        "you started from have 3: give candidates too, or change piles\n"), result.stderr
     given = invoke([*RULE_COMMANDS[command], "--piles", "1", "--candidates", "2"], world)
-    assert given.stderr.endswith("Error: candidates must be between 0 and the number of piles (1), not 2\n")
+    assert given.stderr.endswith("Error: Invalid value for '--candidates': candidates must be between 0 and "
+                                 "the number of piles (1), not 2\n"), given.stderr
+
+
+@pytest.mark.parametrize("command", sorted(RULE_COMMANDS))
+def test_rules_out_of_range_are_refused_naming_the_option_and_the_value(command: str, world: Path) -> None:
+    """``--piles 99``, and ``-v`` given a row's title as ``terrace stats``
+    writes it with a rule out of range, were refused as "piles must be
+    between 1 and 20, not 99" or "unknown variant ...", naming no option."""
+    piles = invoke([*RULE_COMMANDS[command], "--piles", "99"], world)
+    assert piles.exit_code == 2 and piles.stderr.count("Error: ") == 1, piles.stderr
+    said = "Error: Invalid value for '--piles': piles must be between 1 and 20, not 99\n"
+    assert piles.stderr.endswith(said), piles.stderr
+    title = "Terrace (custom: piles 99)"
+    labelled = invoke([*RULE_COMMANDS[command], "-v", title], world)
+    assert labelled.exit_code == 2 and labelled.stderr.count("Error: ") == 1, labelled.stderr
+    said = (f"'{title}': piles must be between 1 and 20, not 99" if command == "stats"
+            else f"unknown variant '{title}'; known variants: ")
+    assert f"Error: Invalid value for '--variant' / '-v': {said}" in labelled.stderr, labelled.stderr
 
 
 TWICE = {

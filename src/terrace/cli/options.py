@@ -390,7 +390,11 @@ such an option is refused as a usage error (it was ignored in silence)."""
 
 def given(name: str) -> bool:
     """Whether the command line gave the option ``name`` (not its default)."""
-    source = click.get_current_context().get_parameter_source(name)
+    return _given_in(click.get_current_context(), name)
+
+
+def _given_in(ctx: click.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
     return source not in (None, click.core.ParameterSource.DEFAULT)
 
 
@@ -431,15 +435,40 @@ def rules_from_options(variant: str, options: dict[str, Any]) -> Rules:
     return get_rules(variant, **overrides)
 
 
-def pop_rules(kwargs: dict[str, Any]) -> Rules:
+def pop_rules(kwargs: dict[str, Any], ctx: click.Context | None = None) -> Rules:
     """Remove the rule options from a command's keyword arguments and
-    return the rules they name (a clean CLI error when they are wrong)."""
+    return the rules they name; rules that cannot be are refused naming
+    the option (:func:`rules_refusal`; ``ctx``: the options' context, the
+    running command's when not given)."""
     variant = kwargs.pop("variant")
     options = {name: kwargs.pop(name) for name in RULE_OPTION_NAMES}
     try:
         return rules_from_options(variant, options)
     except TerraceError as error:
-        raise click.UsageError(str(error)) from None
+        raise rules_refusal(error, variant, ctx) from None
+
+
+def rules_refusal(error: TerraceError, variant: str | None,
+                  ctx: click.Context | None = None) -> click.UsageError:
+    """The usage error of rules the options of ``ctx`` (the running
+    command's when not given) cannot make, naming the option to change: a
+    rule option the error names, or whose change left another out of range
+    (``--piles 1`` and Terrace's 3 candidates), when the command line gave
+    it; else ``--variant``, with the value as written, whose preset or row's
+    title gave the rules (``show --piles 99`` and ``stats -v "Terrace
+    (custom: piles 99)"`` named no option)."""
+    ctx = ctx or click.get_current_context(silent=True)
+    params = error.reason.params if error.reason is not None else {}
+    named = params.get("changed") if error.code is Refusal.OPTION_KEPT_RANGE else (params.get("option"),)
+    names = [name for name in named if isinstance(name, str)] if isinstance(named, tuple) else []
+    if ctx is None:
+        return click.UsageError(str(error))
+    options = {param.name: param for param in ctx.command.params}
+    param = next((options[name] for name in names if name in options and _given_in(ctx, name)), None)
+    if param is not None or "variant" not in options:
+        return click.BadParameter(str(error), ctx, param)
+    said = str(error) if error.code is Refusal.VARIANT_UNKNOWN else f"{quote(str(variant))}: {error}"
+    return click.BadParameter(said, ctx, options["variant"])
 
 
 def deal_options(func: F) -> F:
@@ -638,8 +667,8 @@ def _file_rules(line: str, given_rules: Rules) -> Rules:
     for the options' own, or the options' for the file's)."""
     words = [word for word in re.split(f"[{DEAL_SPACES}]+", line[len(RULES_LINE):]) if word]
     try:
-        params = _rules_of_line.make_context(RULES_LINE, words).params
-        variant, rules = params["variant"], pop_rules(params)
+        line_ctx = _rules_of_line.make_context(RULES_LINE, words)
+        variant, rules = line_ctx.params["variant"], pop_rules(line_ctx.params, line_ctx)
     except click.ClickException as error:
         raise click.UsageError(f"the deal file's line {quote(line)}: {error.format_message()}") from None
     ctx = click.get_current_context(silent=True)

@@ -29,6 +29,7 @@ from terrace.cli.options import (
     read_input,
     rule_overrides,
     rules_from_options,
+    rules_refusal,
     same_variant,
     unreadable,
 )
@@ -222,7 +223,7 @@ def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) 
             given = {**from_label, **{k: v for k, v in overrides.items() if v is not None}}
             name = rules_label(preset, rules_from_options(preset, given))
         except TerraceError as error:
-            raise click.UsageError(str(error)) from None
+            raise rules_refusal(error, variant) from None
     try:
         store = open_store(db, read_only=True)
     except NoDatabaseError:
