@@ -1467,3 +1467,15 @@ def test_a_device_or_a_pipe_given_as_a_database_is_named_by_its_path(command: li
         result = CliRunner().invoke(main, [*command, path])
         assert result.exit_code == 1, result.output
         assert result.stderr.rstrip().endswith(f"(that file is {path})"), result.stderr
+
+
+@pytest.mark.parametrize("command", [["stats", "--db"], ["export", "--all", "--db"],
+                                     ["deal", "-n", "1", "--winnable", "--verdicts-db"]])
+def test_a_database_name_too_long_for_the_system_says_so(command: list[str], tmp_path: Path) -> None:
+    """A database named by 60,000 characters was refused as "cannot read
+    sss…", the line cut before the reason: the name is clipped, the reason
+    stays."""
+    result = CliRunner().invoke(main, [*command, str(tmp_path / ("s" * 60_000))])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("Error: cannot read sss")
+    assert result.stderr.endswith("…: File name too long\n"), result.stderr
