@@ -1469,6 +1469,18 @@ def test_a_device_or_a_pipe_given_as_a_database_is_named_by_its_path(command: li
         assert result.stderr.rstrip().endswith(f"(that file is {path})"), result.stderr
 
 
+@pytest.mark.parametrize(("title", "said"), [
+    ("Terrace (custom: bogus 9)", "'Terrace (custom: bogus 9)' is not a row of the table: "),
+    ("Nope (custom: piles 9)", "'Nope (custom: piles 9)': unknown variant 'Nope'; "),
+])
+def test_a_stats_row_title_of_no_rules_names_the_option(title: str, said: str, tmp_path: Path) -> None:
+    """A row's title of no rules was refused naming no option ("... is not
+    a row of the table"), or not as written ("unknown variant 'Nope'")."""
+    result = CliRunner().invoke(main, ["stats", "--db", str(tmp_path / "none.sqlite"), "-v", title])
+    assert result.exit_code == 2 and result.stderr.count("Error: ") == 1, result.stderr
+    assert f"Error: Invalid value for '--variant' / '-v': {said}" in result.stderr, result.stderr
+
+
 @pytest.mark.parametrize("command", [["stats", "--db"], ["export", "--all", "--db"],
                                      ["deal", "-n", "1", "--winnable", "--verdicts-db"]])
 def test_a_database_name_too_long_for_the_system_says_so(command: list[str], tmp_path: Path) -> None:

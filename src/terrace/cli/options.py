@@ -467,7 +467,8 @@ def rules_refusal(error: TerraceError, variant: str | None,
     param = next((options[name] for name in names if name in options and _given_in(ctx, name)), None)
     if param is not None or "variant" not in options:
         return click.BadParameter(str(error), ctx, param)
-    said = str(error) if error.code is Refusal.VARIANT_UNKNOWN else f"{quote(str(variant))}: {error}"
+    written = quote(str(variant))
+    said = str(error) if written in str(error) else f"{written}: {error}"
     return click.BadParameter(said, ctx, options["variant"])
 
 

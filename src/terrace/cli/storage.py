@@ -170,6 +170,7 @@ def _label_options(variant: str) -> tuple[str, dict[str, Any]]:
     if not custom:
         return preset, {}
     options: dict[str, Any] = {}
+    param, ctx = _variant_option()
     # (each change as the table says it, "terrace cards 0", or as the JSON's label writes it, "reserve 0")
     changes = [read_change(part) for part in rest[:-1].split(", ")] if rest.endswith(")") else [("", rest)]
     for field, value in changes:
@@ -177,13 +178,13 @@ def _label_options(variant: str) -> tuple[str, dict[str, Any]]:
         if (option is None or field in options  # (an option twice is no row's: the table names each once)
                 or (option.kind is OptionKind.BOOL and value not in ("yes", "no"))
                 or (option.kind is OptionKind.INT and not (value.isascii() and value.isdigit()))):
-            raise click.UsageError(f"{quote(variant)} is not a row of the table: its rules are written as "
-                                   "'(custom: decks 1, terrace cards 0)' (or give the rule options: "
-                                   "-v terrace --decks 1 --reserve 0)")
+            raise click.BadParameter(f"{quote(variant)} is not a row of the table: its rules are written as "
+                                     "'(custom: decks 1, terrace cards 0)' (or give the rule options: "
+                                     "-v terrace --decks 1 --reserve 0)", ctx, param)
         if option.kind is OptionKind.BOOL:
             options[field] = value == "yes"
         elif option.kind is OptionKind.INT:
-            options[field] = WholeNumber().convert(value, *_variant_option())
+            options[field] = WholeNumber().convert(value, param, ctx)
         else:
             options[field] = value
     return preset, options
