@@ -1,6 +1,6 @@
 """Every time budget on the command line is a finite number of seconds
-above 0 (NaN, infinite or negative budgets would never run out), and
-``deal --winnable`` has a total budget."""
+from :data:`MIN_SECONDS` to :data:`MAX_SECONDS` (NaN, infinite or negative
+budgets would never run out), and ``deal --winnable`` has a total budget."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from terrace.cli import all_commands, main
-from terrace.cli.options import MIN_SECONDS, Seconds
+from terrace.cli.options import MAX_NODES, MAX_SECONDS, MIN_SECONDS, Seconds, seconds_text
 
 
 @pytest.mark.parametrize(
@@ -51,6 +51,35 @@ def test_every_budget_below_a_millisecond_is_refused_as_written() -> None:
         least = f"give at least {param.type.minimum:g} s"
         assert f"'{flag}'" in result.output and f": 1e-320 s is too short: {least}" in result.output
         assert "e-321" not in result.output
+
+
+def test_every_budget_beyond_its_limits_is_refused_saying_them() -> None:
+    """``--max-seconds 1e300`` was taken (and echoed "1e+300 s"), and a
+    budget of 0 was told to be "above 0" where the least is 0.001 s: each
+    budget option refuses more than its most, as written, and its refusal
+    of 0 says both its limits."""
+    budgets = [(name, param) for name, command in all_commands().items() for param in command.params
+               if isinstance(param.type, Seconds)]
+    for name, param in budgets:
+        assert isinstance(param.type, Seconds) and param.type.maximum <= MAX_SECONDS
+        flag, least, most = param.opts[0], seconds_text(param.type.minimum), seconds_text(param.type.maximum)
+        result = CliRunner().invoke(main, [name, *BUDGET_COMMANDS[name], flag, "1e300"])
+        assert result.exit_code == 2, (flag, result.output)
+        said = f"': 1e300 s is too long: give at most {most} s"
+        assert f"'{flag}'" in result.output and said in result.output
+        result = CliRunner().invoke(main, [name, *BUDGET_COMMANDS[name], flag, "0"])
+        assert result.exit_code == 2, (flag, result.output)
+        assert f"'0' is not a time budget: give a number of seconds from {least} to {most}\n" in result.output
+    nodes = CliRunner().invoke(main, ["solve", "-n", "1", "--max-nodes", str(MAX_NODES + 1)])
+    assert nodes.exit_code == 2 and f"'--max-nodes': {MAX_NODES + 1} is not in the range 1 to" in nodes.output
+
+
+def test_a_budget_taken_is_said_in_all_its_digits() -> None:
+    """``solve`` said "solving for up to 1234.57 s" of 1234.567 (and would
+    have said 1e+06 of a million): the budget is said as it is."""
+    result = CliRunner().invoke(main, ["solve", "-n", "1", "--max-seconds", "1234.567", "--max-nodes", "1"])
+    assert result.exit_code == 0, result.output
+    assert "solving for up to 1234.567 s ..." in result.stderr
 
 
 def test_deal_winnable_stops_at_its_total_budget(tmp_path: Path) -> None:

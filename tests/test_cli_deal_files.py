@@ -57,9 +57,10 @@ def test_rule_options_other_than_the_deal_files_are_refused(options: list[str], 
 
 
 @pytest.mark.parametrize(("lines", "said"), [
-    ("# rules: --piles 99", "the deal file's line '# rules: --piles 99': piles must be between 1 and 20, "
-                            "not 99"),
-    ("# rules: -v chess", "the deal file's line '# rules: -v chess': unknown variant 'chess'"),
+    ("# rules: --piles 99", "the deal file's line '# rules: --piles 99': Invalid value for '--piles': piles "
+                            "must be between 1 and 20, not 99"),
+    ("# rules: -v chess", "the deal file's line '# rules: -v chess': Invalid value for '--variant' / '-v': "
+                          "unknown variant 'chess'"),
     ("# rules: --piles", "the deal file's line '# rules: --piles': Option '--piles' requires an argument."),
     ("# rules: --bogus", "the deal file's line '# rules: --bogus': No such option '--bogus'."),
     ("# rules: -v wood\n# rules: -v wood", "the deal file has 2 lines of rules (# rules: ...): keep one"),

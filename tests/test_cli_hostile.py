@@ -1343,10 +1343,28 @@ def test_a_rule_option_alone_is_refused_in_the_terms_the_user_gave(command: str,
     assert result.exit_code == 2, result.stderr
     assert result.stderr.count("Error: ") == 1
     assert result.stderr.endswith(
-        "Error: with piles 1, candidates must be between 0 and 1, and the rules you started from have 3: "
-        "give candidates too, or change piles\n"), result.stderr
+        "Error: Invalid value for '--piles': with piles 1, candidates must be between 0 and 1, and the rules "
+        "you started from have 3: give candidates too, or change piles\n"), result.stderr
     given = invoke([*RULE_COMMANDS[command], "--piles", "1", "--candidates", "2"], world)
-    assert given.stderr.endswith("Error: candidates must be between 0 and the number of piles (1), not 2\n")
+    assert given.stderr.endswith("Error: Invalid value for '--candidates': candidates must be between 0 and "
+                                 "the number of piles (1), not 2\n"), given.stderr
+
+
+@pytest.mark.parametrize("command", sorted(RULE_COMMANDS))
+def test_rules_out_of_range_are_refused_naming_the_option_and_the_value(command: str, world: Path) -> None:
+    """``--piles 99``, and ``-v`` given a row's title as ``terrace stats``
+    writes it with a rule out of range, were refused as "piles must be
+    between 1 and 20, not 99" or "unknown variant ...", naming no option."""
+    piles = invoke([*RULE_COMMANDS[command], "--piles", "99"], world)
+    assert piles.exit_code == 2 and piles.stderr.count("Error: ") == 1, piles.stderr
+    said = "Error: Invalid value for '--piles': piles must be between 1 and 20, not 99\n"
+    assert piles.stderr.endswith(said), piles.stderr
+    title = "Terrace (custom: piles 99)"
+    labelled = invoke([*RULE_COMMANDS[command], "-v", title], world)
+    assert labelled.exit_code == 2 and labelled.stderr.count("Error: ") == 1, labelled.stderr
+    said = (f"'{title}': piles must be between 1 and 20, not 99" if command == "stats"
+            else f"unknown variant '{title}'; known variants: ")
+    assert f"Error: Invalid value for '--variant' / '-v': {said}" in labelled.stderr, labelled.stderr
 
 
 TWICE = {
@@ -1449,3 +1467,27 @@ def test_a_device_or_a_pipe_given_as_a_database_is_named_by_its_path(command: li
         result = CliRunner().invoke(main, [*command, path])
         assert result.exit_code == 1, result.output
         assert result.stderr.rstrip().endswith(f"(that file is {path})"), result.stderr
+
+
+@pytest.mark.parametrize(("title", "said"), [
+    ("Terrace (custom: bogus 9)", "'Terrace (custom: bogus 9)' is not a row of the table: "),
+    ("Nope (custom: piles 9)", "'Nope (custom: piles 9)': unknown variant 'Nope'; "),
+])
+def test_a_stats_row_title_of_no_rules_names_the_option(title: str, said: str, tmp_path: Path) -> None:
+    """A row's title of no rules was refused naming no option ("... is not
+    a row of the table"), or not as written ("unknown variant 'Nope'")."""
+    result = CliRunner().invoke(main, ["stats", "--db", str(tmp_path / "none.sqlite"), "-v", title])
+    assert result.exit_code == 2 and result.stderr.count("Error: ") == 1, result.stderr
+    assert f"Error: Invalid value for '--variant' / '-v': {said}" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("command", [["stats", "--db"], ["export", "--all", "--db"],
+                                     ["deal", "-n", "1", "--winnable", "--verdicts-db"]])
+def test_a_database_name_too_long_for_the_system_says_so(command: list[str], tmp_path: Path) -> None:
+    """A database named by 60,000 characters was refused as "cannot read
+    sss…", the line cut before the reason: the name is clipped, the reason
+    stays."""
+    result = CliRunner().invoke(main, [*command, str(tmp_path / ("s" * 60_000))])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("Error: cannot read sss")
+    assert result.stderr.endswith("…: File name too long\n"), result.stderr

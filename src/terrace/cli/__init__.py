@@ -5,6 +5,7 @@ command a thin layer over the library (see ``terrace --help``).
 - :mod:`terrace.cli.solver`: ``solve``, ``hint``, ``survey``
 - :mod:`terrace.cli.storage`: ``stats``, ``export``, ``import``
 - :mod:`terrace.cli.web`: ``play``
+- :mod:`terrace.cli.commands`: the table of the commands and their summaries
 - :mod:`terrace.cli.options`: the options they share
 - :mod:`terrace.cli.output`: files written whole or not at all
 - :mod:`terrace.cli.errors`: how an error ends a command (one line, no traceback)
@@ -23,6 +24,7 @@ from terrace.cli.stops import INTERRUPTED, STOPPED
 try:
     import click
 
+    from terrace.cli.commands import COMMANDS
     from terrace.cli.errors import DEBUG_ENV, debug_wanted, passes_through, refusal, stop_on_sigterm, stopped
     from terrace.cli.output import (
         best_effort_standard_error,
@@ -38,17 +40,6 @@ except KeyboardInterrupt:
         print(f"\n{STOPPED}", file=sys.stderr)
     raise SystemExit(INTERRUPTED) from None
 
-COMMANDS = {
-    "variants": "engine:variants", "deal": "engine:deal", "replay": "engine:replay", "show": "engine:show",
-    "solve": "solver:solve_command", "hint": "solver:hint_command", "survey": "solver:survey_command",
-    "stats": "storage:stats", "export": "storage:export", "import": "storage:import_",
-    "play": "web:play",
-}
-"""Each command and where it is (module of :mod:`terrace.cli`, attribute).
-A command's module is imported only when the command is run or listed, so
-``terrace stats`` does not load the solver nor the web server."""
-
-
 OUTPUT_CLOSED = "Error: standard output is closed: nothing could be written"
 """What every command says, with status 1, when standard output is closed."""
 
@@ -62,12 +53,26 @@ class Main(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands and cmd_name in COMMANDS:
-            module, _, name = COMMANDS[cmd_name].partition(":")
+            module, _, name = COMMANDS[cmd_name].where.partition(":")
             command = getattr(importlib.import_module(f"terrace.cli.{module}"), name)
             if not isinstance(command, click.Command) or command.name != cmd_name:
                 raise RuntimeError(f"terrace.cli.COMMANDS names {cmd_name!r} wrongly")
             self.add_command(command)
         return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # (each command's summary from the table, as click would shorten its
+        # help: loading every command's module to read it took 0.5 CPU s)
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            listed = COMMANDS.get(name)
+            command = click.Command(name, help=listed.summary) if listed else self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def main(self, *args: Any, **extra: Any) -> Any:
         # A closed standard error (2>&-) would send errors into the output

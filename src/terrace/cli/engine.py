@@ -9,11 +9,12 @@ from typing import Any
 
 import click
 
+from terrace.cli.commands import command
 from terrace.cli.errors import stop_on_sigterm
 from terrace.cli.options import (
+    DEAL_NUMBER,
     DEAL_NUMBERS,
     Seconds,
-    WholeNumber,
     chosen_verdicts_db,
     deal_options,
     dealt_board,
@@ -33,18 +34,17 @@ from terrace.refusals import Refusal
 from terrace.variants import VARIANTS
 
 
-@click.command()
+@command("variants")
 def variants() -> None:
-    """List the presets and their rules."""
     names = max(len(variant.name) for variant in VARIANTS)
     titles = max(len(variant.title) for variant in VARIANTS)  # (not a fixed width: no title runs over)
     for variant in VARIANTS:
         click.echo(f"{variant.name:{names}}  {variant.title:{titles}}  {variant.rules.describe()}")
 
 
-@click.command()
+@command("deal")
 @rule_options
-@once_option("--deal-number", "-n", type=WholeNumber(), default=1, show_default=True,
+@once_option("--deal-number", "-n", type=DEAL_NUMBER, default=1, show_default=True,
              help=f"Deal number to print: {DEAL_NUMBERS}.")
 @click.option("--winnable", is_flag=True,
               help="The first deal from --deal-number on that the solver proves won.")
@@ -57,7 +57,6 @@ def deal(
     deal_number: int, winnable: bool, max_seconds: float, total_seconds: float,
     verdicts_db: str | None, old_db: str | None, **kwargs: Any,
 ) -> None:
-    """Print the deal string of a numbered deal."""
     refuse_unneeded()
     line = rules_line(kwargs["variant"], rules := pop_rules(kwargs))
     number = deal_number
@@ -87,13 +86,12 @@ def deal(
     click.echo(load_deal(rules, number, None)[1].text())
 
 
-@click.command()
+@command("replay")
 @rule_options
 @deal_options
 @once_option("--moves", "-m", default="", help="Moves separated by spaces or commas, e.g. \"c1 s wf\".")
 @click.option("--json", "as_json", is_flag=True, help="Print the final position as JSON.")
 def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: bool, **kwargs: Any) -> None:
-    """Replay moves on a deal and report the position after the last legal one."""
     board = dealt_board(kwargs, deal_number, deal_file)
     illegal = play_moves(board, moves)
     status = board.status
@@ -121,12 +119,11 @@ def replay(deal_number: int | None, deal_file: str | None, moves: str, as_json: 
         raise illegal
 
 
-@click.command()
+@command("show")
 @rule_options
 @deal_options
 @once_option("--moves", "-m", default="", help="Moves to play first.")
 def show(deal_number: int | None, deal_file: str | None, moves: str, **kwargs: Any) -> None:
-    """Draw a position in text, with its legal moves."""
     board = dealt_board(kwargs, deal_number, deal_file)
     illegal = play_moves(board, moves)
     click.echo(str(board))

@@ -182,6 +182,11 @@ class WholeNumber(click.ParamType[int]):
         return number
 
 
+DEAL_NUMBER = WholeNumber(0, MAX_DEAL_NUMBER)
+"""The type of every ``--deal-number``: a number beyond the deals was
+refused as "deal numbers run from 0 to ...", naming no option."""
+
+
 class FilePath(click.Path[str]):
     """A file or folder name (see :class:`click.Path`); an empty name (which
     would be taken as the current folder) and a name holding the NUL
@@ -262,29 +267,54 @@ millisecond, the least a budget is written with ("give at least 0.001 s").
 A shorter one was taken and echoed as a computer writes a tiny float
 (``--max-seconds 1e-320``: "solving for up to 9.99989e-321 s")."""
 
+MAX_SECONDS = 86_400.0
+"""The longest time budget of every command (and benchmark) option: one
+day, as long as the benchmarks give a search they mean not to stop by time,
+and far beyond any default (a fair survey's 1800 s a deal). A longer one
+was taken (``--max-seconds 1e300``, "solving for up to 1e+300 s")."""
+
+MAX_NODES = 10**12
+"""The largest node budget (``solve --max-nodes``): more positions than the
+solver enters in :data:`MAX_SECONDS` (about 2 million a second here)."""
+
+
+def seconds_text(seconds: float) -> str:
+    """A time budget between :data:`MIN_SECONDS` and :data:`MAX_SECONDS` in
+    plain digits, every one of them (``:g`` writes 1e+06 and rounds 1234.567
+    to 1234.57).
+
+    >>> seconds_text(MAX_SECONDS), seconds_text(MIN_SECONDS), seconds_text(1234.567)
+    ('86400', '0.001', '1234.567')
+    """
+    return repr(float(seconds)).removesuffix(".0")
+
 
 class Seconds(click.ParamType[float]):
-    """A time budget: a finite number of seconds, at least ``minimum``
-    (:data:`MIN_SECONDS` unless given) and at most ``maximum``.
+    """A time budget: a finite number of seconds from ``minimum`` to
+    ``maximum`` (:data:`MIN_SECONDS` and :data:`MAX_SECONDS` unless given,
+    never beyond them).
 
     >>> Seconds().convert("2.5", None, None), Seconds(maximum=60).name
     (2.5, 'seconds')
     >>> Seconds().convert("nan", None, None)
     Traceback (most recent call last):
-    click.exceptions.BadParameter: 'nan' is not a time budget: give a finite number of seconds above 0
+    click.exceptions.BadParameter: 'nan' is not a time budget: give a number of seconds from 0.001 to 86400
     >>> Seconds().convert("５", None, None)
     Traceback (most recent call last):
-    click.exceptions.BadParameter: '５' is not a time budget: give a finite number of seconds above 0
+    click.exceptions.BadParameter: '５' is not a time budget: give a number of seconds from 0.001 to 86400
     >>> Seconds().convert("1e-320", None, None)
     Traceback (most recent call last):
     click.exceptions.BadParameter: 1e-320 s is too short: give at least 0.001 s
+    >>> Seconds().convert("1e300", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: 1e300 s is too long: give at most 86400 s
     """
 
     name = "seconds"
 
-    def __init__(self, minimum: float = MIN_SECONDS, maximum: float | None = None) -> None:
+    def __init__(self, minimum: float = MIN_SECONDS, maximum: float = MAX_SECONDS) -> None:
         self.minimum = max(minimum, MIN_SECONDS)
-        self.maximum = maximum
+        self.maximum = min(maximum, MAX_SECONDS)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         try:
@@ -292,17 +322,18 @@ class Seconds(click.ParamType[float]):
             if isinstance(value, str) and (not value.isascii() or "_" in value):
                 raise ValueError(value)
             seconds = float(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             seconds = math.nan
+        low, high = seconds_text(self.minimum), seconds_text(self.maximum)
         if not math.isfinite(seconds) or seconds <= 0:
             self.fail(f"{quote(str(value)[:40])} is not a time budget: "
-                      "give a finite number of seconds above 0", param, ctx)
+                      f"give a number of seconds from {low} to {high}", param, ctx)
         # (the value as it was written: 1e-320 is shown as "9.99989e-321" by :g)
         written = clip(str(value).strip())
         if seconds < self.minimum:
-            self.fail(f"{written} s is too short: give at least {self.minimum:g} s", param, ctx)
-        if self.maximum is not None and seconds > self.maximum:
-            self.fail(f"{written} s is too long: give at most {self.maximum:g} s", param, ctx)
+            self.fail(f"{written} s is too short: give at least {low} s", param, ctx)
+        if seconds > self.maximum:
+            self.fail(f"{written} s is too long: give at most {high} s", param, ctx)
         return seconds
 
 
@@ -328,14 +359,15 @@ def argparse_type(kind: click.ParamType[T]) -> Callable[[str], T]:
 
 def seconds_argument(text: str) -> float:
     """A time budget for an ``argparse`` option (the benchmarks'), read and
-    refused as :class:`Seconds` reads ``--max-seconds``: NaN, infinite, 0
-    and digits other than 0-9 are an ``argparse`` usage error.
+    refused as :class:`Seconds` reads ``--max-seconds``: NaN, infinite, 0,
+    a budget beyond its limits and digits other than 0-9 are an ``argparse``
+    usage error.
 
     >>> seconds_argument("2.5")
     2.5
     >>> seconds_argument("inf")
     Traceback (most recent call last):
-    argparse.ArgumentTypeError: 'inf' is not a time budget: give a finite number of seconds above 0
+    argparse.ArgumentTypeError: 'inf' is not a time budget: give a number of seconds from 0.001 to 86400
     """
     import argparse
 
@@ -358,7 +390,11 @@ such an option is refused as a usage error (it was ignored in silence)."""
 
 def given(name: str) -> bool:
     """Whether the command line gave the option ``name`` (not its default)."""
-    source = click.get_current_context().get_parameter_source(name)
+    return _given_in(click.get_current_context(), name)
+
+
+def _given_in(ctx: click.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
     return source not in (None, click.core.ParameterSource.DEFAULT)
 
 
@@ -399,22 +435,48 @@ def rules_from_options(variant: str, options: dict[str, Any]) -> Rules:
     return get_rules(variant, **overrides)
 
 
-def pop_rules(kwargs: dict[str, Any]) -> Rules:
+def pop_rules(kwargs: dict[str, Any], ctx: click.Context | None = None) -> Rules:
     """Remove the rule options from a command's keyword arguments and
-    return the rules they name (a clean CLI error when they are wrong)."""
+    return the rules they name; rules that cannot be are refused naming
+    the option (:func:`rules_refusal`; ``ctx``: the options' context, the
+    running command's when not given)."""
     variant = kwargs.pop("variant")
     options = {name: kwargs.pop(name) for name in RULE_OPTION_NAMES}
     try:
         return rules_from_options(variant, options)
     except TerraceError as error:
-        raise click.UsageError(str(error)) from None
+        raise rules_refusal(error, variant, ctx) from None
+
+
+def rules_refusal(error: TerraceError, variant: str | None,
+                  ctx: click.Context | None = None) -> click.UsageError:
+    """The usage error of rules the options of ``ctx`` (the running
+    command's when not given) cannot make, naming the option to change: a
+    rule option the error names, or whose change left another out of range
+    (``--piles 1`` and Terrace's 3 candidates), when the command line gave
+    it; else ``--variant``, with the value as written, whose preset or row's
+    title gave the rules (``show --piles 99`` and ``stats -v "Terrace
+    (custom: piles 99)"`` named no option)."""
+    ctx = ctx or click.get_current_context(silent=True)
+    params = error.reason.params if error.reason is not None else {}
+    named = params.get("changed") if error.code is Refusal.OPTION_KEPT_RANGE else (params.get("option"),)
+    names = [name for name in named if isinstance(name, str)] if isinstance(named, tuple) else []
+    if ctx is None:
+        return click.UsageError(str(error))
+    options = {param.name: param for param in ctx.command.params}
+    param = next((options[name] for name in names if name in options and _given_in(ctx, name)), None)
+    if param is not None or "variant" not in options:
+        return click.BadParameter(str(error), ctx, param)
+    written = quote(str(variant))
+    said = str(error) if written in str(error) else f"{written}: {error}"
+    return click.BadParameter(said, ctx, options["variant"])
 
 
 def deal_options(func: F) -> F:
     """Add ``--deal-number`` and ``--deal-file``."""
     func = once_option("--deal-file", type=FilePath(dir_okay=False, allow_dash=True),
                        help="File holding a deal string ('-' for standard input).")(func)
-    func = once_option("--deal-number", "-n", type=WholeNumber(),
+    func = once_option("--deal-number", "-n", type=DEAL_NUMBER,
                        help=f"Numbered deal: {DEAL_NUMBERS}.")(func)
     return func
 
@@ -606,8 +668,8 @@ def _file_rules(line: str, given_rules: Rules) -> Rules:
     for the options' own, or the options' for the file's)."""
     words = [word for word in re.split(f"[{DEAL_SPACES}]+", line[len(RULES_LINE):]) if word]
     try:
-        params = _rules_of_line.make_context(RULES_LINE, words).params
-        variant, rules = params["variant"], pop_rules(params)
+        line_ctx = _rules_of_line.make_context(RULES_LINE, words)
+        variant, rules = line_ctx.params["variant"], pop_rules(line_ctx.params, line_ctx)
     except click.ClickException as error:
         raise click.UsageError(f"the deal file's line {quote(line)}: {error.format_message()}") from None
     ctx = click.get_current_context(silent=True)

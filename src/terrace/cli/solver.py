@@ -15,8 +15,10 @@ from typing import Any
 
 import click
 
+from terrace.cli.commands import command
 from terrace.cli.errors import Terminated, UnreadableMoves, hang_up_ends, stop_on_sigterm, stopped
 from terrace.cli.options import (
+    MAX_NODES,
     DealRange,
     FilePath,
     Seconds,
@@ -32,6 +34,7 @@ from terrace.cli.options import (
     pop_rules,
     refuse_unneeded,
     rule_options,
+    seconds_text,
     verdicts_db_options,
 )
 from terrace.cli.output import write_whole
@@ -109,11 +112,11 @@ def _stop_store(store: VerdictStore, done: int, unstored: bool = False) -> str:
     return _stored_note(done, store.path, store.made and not os.path.exists(store.path), unstored)
 
 
-@click.command("solve")
+@command("solve")
 @rule_options
 @deal_options
 @once_option("--max-seconds", type=Seconds(), default=10.0, show_default=True, help="Time budget.")
-@once_option("--max-nodes", type=WholeNumber(1), default=None,
+@once_option("--max-nodes", type=WholeNumber(1, MAX_NODES), default=None,
              help=f"Node budget (positions entered), checked between slices of {NODE_SLICE:,} positions,"
                   " so the same budget gives the same answer on every machine, unless --max-seconds"
                   " runs out first (give a large one with it); the count can pass it by a few slices.")
@@ -125,15 +128,14 @@ def solve_command(
     deal_number: int | None, deal_file: str | None, max_seconds: float,
     max_nodes: int | None, first_win: bool, as_json: bool, **kwargs: Any,
 ) -> None:
-    """Prove a deal won (with a winning line) or lost, or say unknown."""
     board = dealt_board(kwargs, deal_number, deal_file)
     progress = None
     if not as_json and sys.stderr.isatty():
         def progress(nodes: int, seconds: float) -> None:
-            click.echo(f"\r  {nodes:>12,} positions  {seconds:6.1f} s / {max_seconds:g} s",
+            click.echo(f"\r  {nodes:>12,} positions  {seconds:6.1f} s / {seconds_text(max_seconds)} s",
                        nl=False, err=True)
     elif not as_json:
-        click.echo(f"solving for up to {max_seconds:g} s ...", err=True)
+        click.echo(f"solving for up to {seconds_text(max_seconds)} s ...", err=True)
     with stop_on_sigterm():
         result = solve(board, max_seconds=max_seconds, max_nodes=max_nodes, all_candidates=not first_win,
                        progress=progress)
@@ -160,7 +162,7 @@ def _code(card: int) -> str:
     return card_code(card)
 
 
-@click.command("hint")
+@command("hint")
 @rule_options
 @deal_options
 @once_option("--moves", "-m", default="", help="Moves to play first, e.g. \"c1 s wf\".")
@@ -179,7 +181,6 @@ def _code(card: int) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
 def hint_command(deal_number: int | None, deal_file: str | None, moves: str, fair: bool, seed: int,
                  samples: int | None, max_seconds: float, line: str, as_json: bool, **kwargs: Any) -> None:
-    """Suggest a move for the position after --moves."""
     from terrace.solver.advice import describe, face_down, hint_report
 
     refuse_unneeded()
@@ -221,7 +222,7 @@ def _line_moves(line: str) -> list[Move]:
         raise UnreadableMoves(f"--line: {error}") from None
 
 
-@click.command("survey")
+@command("survey")
 @rule_options
 @once_option("--deals", type=DealRange(), default="1-1000", show_default=True,
              help="Deal numbers, e.g. 1-10000.")
@@ -244,7 +245,6 @@ def _line_moves(line: str) -> list[Move]:
 def survey_command(deals: str, player: str, samples: int | None, seed: int, jobs: int | None,
                    max_seconds: float | None, scheduler: str | None, verdicts_db: str | None,
                    old_db: str | None, out: str, as_json: bool, **kwargs: Any) -> None:
-    """Solve or play many numbered deals in parallel and report the win rate."""
     from terrace.solver.cluster import ClusterError, parse_scheduler, run_cluster_survey
 
     argv = _command_line(click.get_current_context())
@@ -476,9 +476,9 @@ def _taken_note(taken: _Taken, deals: int, budget: float, path: str) -> str:
     and how many of those another budget found (a range overlapping an
     earlier survey's counted them without a word)."""
     larger, smaller = taken.larger, taken.smaller
-    budgets = [f"{larger} found with a larger budget than {budget:g} s"] if larger else []
+    budgets = [f"{larger} found with a larger budget than {seconds_text(budget)} s"] if larger else []
     budgets += [f"{smaller} with a smaller one" if larger else
-                f"{smaller} found with a smaller budget than {budget:g} s"] if smaller else []
+                f"{smaller} found with a smaller budget than {seconds_text(budget)} s"] if smaller else []
     why = (f" ({', '.join(budgets)}: a won or lost stands whatever its budget, an unknown of at least this "
            "budget counts)") if budgets else ""
     name = clip(os.path.basename(path) or path)

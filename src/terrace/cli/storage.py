@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from terrace.cli.commands import command
 from terrace.cli.options import (
     FilePath,
     WholeNumber,
@@ -28,6 +29,7 @@ from terrace.cli.options import (
     read_input,
     rule_overrides,
     rules_from_options,
+    rules_refusal,
     same_variant,
     unreadable,
 )
@@ -168,6 +170,7 @@ def _label_options(variant: str) -> tuple[str, dict[str, Any]]:
     if not custom:
         return preset, {}
     options: dict[str, Any] = {}
+    param, ctx = _variant_option()
     # (each change as the table says it, "terrace cards 0", or as the JSON's label writes it, "reserve 0")
     changes = [read_change(part) for part in rest[:-1].split(", ")] if rest.endswith(")") else [("", rest)]
     for field, value in changes:
@@ -175,13 +178,13 @@ def _label_options(variant: str) -> tuple[str, dict[str, Any]]:
         if (option is None or field in options  # (an option twice is no row's: the table names each once)
                 or (option.kind is OptionKind.BOOL and value not in ("yes", "no"))
                 or (option.kind is OptionKind.INT and not (value.isascii() and value.isdigit()))):
-            raise click.UsageError(f"{quote(variant)} is not a row of the table: its rules are written as "
-                                   "'(custom: decks 1, terrace cards 0)' (or give the rule options: "
-                                   "-v terrace --decks 1 --reserve 0)")
+            raise click.BadParameter(f"{quote(variant)} is not a row of the table: its rules are written as "
+                                     "'(custom: decks 1, terrace cards 0)' (or give the rule options: "
+                                     "-v terrace --decks 1 --reserve 0)", ctx, param)
         if option.kind is OptionKind.BOOL:
             options[field] = value == "yes"
         elif option.kind is OptionKind.INT:
-            options[field] = WholeNumber().convert(value, *_variant_option())
+            options[field] = WholeNumber().convert(value, param, ctx)
         else:
             options[field] = value
     return preset, options
@@ -197,7 +200,7 @@ def _variant_option() -> tuple[click.Parameter | None, click.Context | None]:
     return next((param for param in ctx.command.params if param.name == "variant"), None), ctx
 
 
-@click.command()
+@command("stats")
 @db_option
 @once_option("--variant", "-v", same=same_variant,
              help="Only this variant (with the rule options: only its games of those rules, e.g. "
@@ -205,7 +208,7 @@ def _variant_option() -> tuple[click.Parameter | None, click.Context | None]:
 @rule_overrides
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) -> None:
-    """Show how you are doing, per variant and overall. A game you leave
+    """A game you leave
     for a new one (after at least one move) counts as abandoned until you
     play it again (and again once you leave it again); the win rate is
     won / (won + lost + abandoned), and a
@@ -221,7 +224,7 @@ def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) 
             given = {**from_label, **{k: v for k, v in overrides.items() if v is not None}}
             name = rules_label(preset, rules_from_options(preset, given))
         except TerraceError as error:
-            raise click.UsageError(str(error)) from None
+            raise rules_refusal(error, variant) from None
     try:
         store = open_store(db, read_only=True)
     except NoDatabaseError:
@@ -268,7 +271,7 @@ def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) 
                    f"update Terrace to count {them}", err=True)
 
 
-@click.command()
+@command("export")
 @db_option
 @click.option("--game", "game_ids", multiple=True, metavar="ID",
               help="The game to export (repeat for several).")
@@ -276,8 +279,7 @@ def stats(db: str | None, variant: str | None, as_json: bool, **overrides: Any) 
 @once_option("--output", "-o", type=FilePath(dir_okay=False, allow_dash=True), default="-",
              show_default=True, help="File to write ('-' for standard output).")
 def export(db: str | None, game_ids: tuple[str, ...], all_games: bool, output: str) -> None:
-    """Write saved games as game records (JSON): one record for one --game,
-    a list for several or --all. --all skips (and names) a damaged game and
+    """One record for one --game, a list for several or --all. --all skips (and names) a damaged game and
     one that import would refuse."""
     if bool(game_ids) == all_games:
         # (both given, it said "give --game ID (one or more) or --all", as if neither were)
@@ -438,11 +440,11 @@ def _stopped_after(count: int) -> str:
     return f"the import stopped after {games} stored"
 
 
-@click.command("import")
+@command("import")
 @db_option
 @click.argument("file", type=FilePath(dir_okay=False, allow_dash=True))
 def import_(db: str | None, file: str) -> None:
-    """Import game records from FILE (one record or a list). Every record
+    """Every record
     and every move is checked; a file with any bad record imports nothing.
     A game the database already holds whole (the same game, changed no
     earlier, that had the record's moves, its counts and its win) is left as

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from terrace.cli.commands import command
 from terrace.cli.errors import stop_on_sigterm
 from terrace.cli.options import (
     FilePath,
@@ -20,7 +21,6 @@ from terrace.cli.options import (
     pop_rules,
     rule_options,
 )
-from terrace.errors import TerraceError
 from terrace.refusals import clip, quote
 from terrace.storage import open_games
 from terrace.storage.base import StoreError
@@ -30,7 +30,7 @@ from terrace.web.remote import WILDCARDS
 from terrace.web.server import ListenError, ServerSettings, bind, check_reach, run
 
 
-@click.command()
+@command("play")
 @once_option("--host", default=None,
              help="Address to listen on: 127.0.0.1 by default, 0.0.0.0 (every network) with --remote; "
                   "an IPv6 address with or without brackets ([::1] or ::1).")
@@ -61,9 +61,9 @@ from terrace.web.server import ListenError, ServerSettings, bind, check_reach, r
 def play(host: str | None, port: int, remote: bool, https: bool, certfile: str | None,
          keyfile: str | None, no_browser: bool, db: str | None, hint_seconds: float,
          winnable_seconds: float, **kwargs: Any) -> None:
-    """Play in the browser: start the local web game and open it."""
-    variant = canonical_name_or_error(kwargs["variant"])
-    rules = pop_rules(kwargs)
+    variant = kwargs["variant"]
+    rules = pop_rules(kwargs)  # (which refuses a variant of no preset, naming -v)
+    variant = canonical_name(variant)
     if host is None:
         host = WILDCARDS[0] if remote else "127.0.0.1"
     elif host.startswith("[") and host.endswith("]"):
@@ -137,11 +137,3 @@ def _tls(host: str, https: bool, certfile: str | None, keyfile: str | None
     except CertificateError as error:
         raise CertificateError(f"{error} (delete the folder {clip(str(cert.parent))} to make a new "
                                "self-signed certificate)") from None
-
-
-def canonical_name_or_error(name: str) -> str:
-    """The preset name, or a usage error naming the known ones."""
-    try:
-        return canonical_name(name)
-    except TerraceError as error:
-        raise click.UsageError(str(error)) from None

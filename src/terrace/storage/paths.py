@@ -21,7 +21,7 @@ from pathlib import Path
 
 import platformdirs
 
-from terrace.refusals import clip, printable
+from terrace.refusals import clip
 from terrace.storage.base import StoreError
 
 APP_NAME = "terrace"
@@ -111,13 +111,17 @@ def no_new_file(folder: str | os.PathLike[str]) -> str | None:
 def label(path: str | os.PathLike[str]) -> str:
     """How messages name a database file: its name only, never the folders
     above it (a message may be shown in a browser), a newline or another
-    control character in it escaped (the message stays one line).
+    control character in it escaped (the message stays one line), and
+    clipped as anyone's input is (a name of 60,000 characters made "cannot
+    read sss…: File name too long" one line too long, shown without why).
 
     >>> label("/home/ann/.local/share/terrace/games.sqlite"), label("/tmp/my\\ngames.sqlite")
     ('games.sqlite', 'my\\\\ngames.sqlite')
+    >>> len(label("s" * 60_000))
+    200
     """
     text = str(path)
-    return text if text == MEMORY else printable(Path(text).name or text)
+    return text if text == MEMORY else clip(Path(text).name or text)
 
 
 def given_label(given: str | os.PathLike[str], file: str | os.PathLike[str]) -> str:
