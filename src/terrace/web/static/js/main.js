@@ -1243,6 +1243,7 @@ async function replayStep(delta) {
   const result = await api.position(game.id, next);
   if (app.game !== game) return;  // the replay moved on or was left meanwhile
   if (result.ok) show(result.data, { animate: delta === 1 });
+  else stepFailed(next, result);
 }
 
 // The replay's slider: any step of a long game in one move of the thumb
@@ -1270,7 +1271,19 @@ async function showStep(id, step) {
   const result = await api.position(id, step);
   if (!replaying()) return;
   if (result.ok) show(result.data, { animate: false });
-  else toast(result.data.error);
+  else stepFailed(step, result);
+}
+
+// A step of the replay that could not be shown: the prompt says which and
+// why until a step is shown (the replay bar stays, to try again or to
+// leave), and the slider goes back to the step shown, unless the player's
+// thumb has moved it on meanwhile (a change waiting its turn).
+function stepFailed(step, result) {
+  const text = t("prompt.replayFailed", { step, error: sentence(result.data.error) });
+  app.notice = { text, kind: "error" };
+  prompt(text, { said: false });
+  toast(text, "error", { kept: true });
+  if (scrubbing <= 1) $("#replay-step").value = String(app.game.step);
 }
 
 // The coach's answer takes a while: only starting the replay and showing

@@ -356,10 +356,11 @@ function chart(stats, games) {
   return svg;
 }
 
-export async function openStats({ resume, startReplay }) {
+export async function openStats(actions) {
+  const { resume, startReplay } = actions;
   const dialog = $("#dlg-stats");
   const [stats, recent] = await Promise.all([api.stats(), api.recent(20)]);
-  if (!stats.ok || !recent.ok) return toast((stats.ok ? recent : stats).data.error);
+  if (!stats.ok || !recent.ok) return statsFailed(dialog, (stats.ok ? recent : stats).data.error, actions);
   const head = el("tr", {}, el("th", { scope: "col", text: t("stats.variant") }),
     ...STATS_COLUMNS.map(([k]) => el("th", { scope: "col", text: t(`stats.${k}`) })));
   const rows = [statsRow(t("stats.overall"), stats.data.overall, "overall"),
@@ -393,6 +394,23 @@ export async function openStats({ resume, startReplay }) {
   open(dialog, t("stats.title"), table, honest, chart(stats.data, games), el("h3", { text: t("stats.recent") }),
     games.length ? list : el("p", { text: t("stats.none") }));
   foldWhenTooWide();
+}
+
+// Statistics that could not be loaded (the server stopped, an error, an
+// answer the page cannot read): the dialog says so and why, in place of a
+// toast gone in seconds, and offers to try again there. The focus goes to
+// Try again, or, once the statistics are shown, to the dialog's ×.
+function statsFailed(dialog, error, actions) {
+  const retry = el("button", { type: "button", class: "primary", text: t("btn.retry") });
+  retry.addEventListener("click", async () => {
+    retry.disabled = true;
+    await openStats(actions);
+    const next = dialog.querySelector(".stats-failed + .buttons button") || dialog.querySelector("header .close");
+    if (dialog.open && next) next.focus();
+  });
+  open(dialog, t("stats.title"), el("p", { class: "stats-failed", role: "alert", text: t("stats.failed", { error: sentence(error) }) }),
+    el("div", { class: "buttons" }, retry));
+  retry.focus();
 }
 
 // A replay started from the statistics: the focus goes to its Next move
