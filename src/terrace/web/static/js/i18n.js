@@ -298,6 +298,7 @@ const STRINGS = {
     // The coach (coach.js)
     "btn.analyse": "Analyse",
     "coach.busy": "Analysing the game: the solver replays it…",
+    "coach.failed": "The game could not be analysed. {error} Analyse tries again.",
     "coach.lostAt": "The game was lost here, at move {step}: {what}. Before it a winning line remained; after it none did.",
     "coach.winning": "A move that kept a winning line: {what} (the solver's, which sees the face-down cards).",
     "coach.fair": "The fair player, which sees only what you saw, would have played another move ({what}):",
@@ -647,6 +648,7 @@ const STRINGS = {
     // Der Trainer (coach.js)
     "btn.analyse": "Analysieren",
     "coach.busy": "Das Spiel wird untersucht: Der Löser spielt es nach…",
+    "coach.failed": "Das Spiel konnte nicht untersucht werden. {error} „Analysieren“ versucht es noch einmal.",
     "coach.lostAt": "Hier ging das Spiel verloren, mit Zug {step}: {what}. Davor gab es noch einen Weg zum Sieg, danach keinen mehr.",
     "coach.winning": "Ein Zug, der den Sieg offen hielt: {what} (der des Lösers, der die verdeckten Karten sieht).",
     "coach.fair": "Der faire Spieler, der nur sieht, was du gesehen hast, hätte einen anderen Zug gespielt ({what}):",
