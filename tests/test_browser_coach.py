@@ -77,6 +77,29 @@ def test_analyse_after_giving_up_in_german(api: Api, open_game: Any) -> None:
     assert "Hilfe" not in note.inner_text()  # given up: over for good, no assist
 
 
+def test_an_analysis_that_fails_is_said_in_its_note_until_asked_again(api: Api, open_game: Any) -> None:
+    """An analysis the server could not make hid its note and showed a
+    toast for 4.5 s: the note says so and why, stays through the replay's
+    steps, and Analyse is there to try again."""
+    game = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), "s")
+    seen = {"after": game["moves"], "revision": game["revision"]}
+    assert api.client.post(f"/api/games/{game['id']}/give-up", json=seen).status_code == 200
+    page = open_game(game, reduced_motion="reduce")
+    page.route("**/coach", lambda route: route.fulfill(status=503, body="busy"))
+    page.locator("dialog.end[open] #end-analyse").click()
+    note = page.locator("#coach-note[data-state='failed'] .coach-text [aria-hidden='true']")
+    note.wait_for(timeout=10_000)
+    failed = ("The game could not be analysed. The server could not answer (error 503)."
+              " Try again in a moment. Analyse tries again.")
+    assert note.inner_text() == failed
+    page.locator("#replay-next").click()
+    settled(page)
+    assert note.inner_text() == failed
+    assert page.locator("#replay-coach").is_enabled() and page.locator("#replay-coach").is_visible()
+    assert page.locator("#toast.show").count() == 0
+    open_game.errors.clear()  # (the browser's console reports the 503)
+
+
 def test_chances_only_when_asked(api: Api, open_game: Any) -> None:
     game = api.new(variant="terrace", deal_number=21)
     page = open_game(game, reduced_motion="reduce")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from browser_support import STATS, Api, moves_seen, top, until
+from browser_support import STATS, Api, moves_seen, settled, top, until
 
 pytestmark = pytest.mark.browser
 
@@ -90,12 +90,18 @@ def test_failed_calls_say_so_in_the_players_words(api: Api, open_game: Any) -> N
 
     page.route(STATS, lambda route: route.abort())
     page.locator("#btn-stats").click()
-    page.locator("#toast", has_text=NETWORK).wait_for()
+    page.locator("#dlg-stats[open] .load-failed", has_text=NETWORK).wait_for()
+    page.keyboard.press("Escape")
 
-    page.evaluate("document.querySelector('#toast').textContent = ''")
+    # (the rules too, in their panel, where a toast said it for 4.5 s; Try again loads them there)
     page.route("**/rules", lambda route: route.abort())
     page.locator("#btn-rules").click()
-    page.locator("#toast", has_text=NETWORK).wait_for()
+    rules = page.locator("#dlg-rules[open]")
+    assert rules.locator(".load-failed").inner_text() == f"The rules could not be loaded. {NETWORK}"
+    page.unroute("**/rules")
+    page.keyboard.press("Enter")  # (on Try again)
+    rules.locator("article.rules").wait_for()
+    page.keyboard.press("Escape")
 
     page.route("**/why*", lambda route: route.abort())
     still = page.locator("[data-pile='reserve'] > .card").first  # covered: it cannot move
@@ -111,6 +117,71 @@ def test_failed_calls_say_so_in_the_players_words(api: Api, open_game: Any) -> N
     page.locator("#dlg-confirm #confirm-yes").click()
     page.locator(".form-error", has_text=NETWORK).wait_for()
     open_game.errors.clear()
+
+
+def test_statistics_that_fail_to_load_say_so_in_their_panel_and_load_there_again(
+    api: Api, open_game: Any
+) -> None:
+    """Statistics that could not be loaded (the server out of reach, an
+    error 500, an answer that is no JSON) had a toast for 4.5 s and no
+    panel: the panel says so and why, and its Try again (focused) loads
+    them there; once shown, the focus is on the panel's ×."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c1")
+    page = open_game(game)
+    failures = [
+        (lambda route: route.abort(), NETWORK),
+        (refuse(500, "Internal Server Error", "text/plain"), "(error 500)"),
+        (refuse(200, '{"overall": ', "application/json"), "an answer the page cannot use"),
+    ]
+    failing: list[Any] = []
+    page.route(STATS, lambda route: failing[-1](route) if failing else route.continue_())
+    panel = page.locator("#dlg-stats[open]")
+    for at, (fail, words) in enumerate(failures):
+        failing.append(fail)
+        if at == 0:
+            page.locator("#btn-stats").click()
+        else:
+            page.keyboard.press("Enter")  # (on Try again)
+        panel.locator(".load-failed", has_text=words).wait_for(timeout=10_000)
+        assert panel.locator(".load-failed").inner_text().startswith("The statistics could not be loaded. ")
+        until(lambda: page.evaluate("document.activeElement.textContent") == "Try again")
+    failing.clear()
+    page.keyboard.press("Enter")
+    panel.locator("tr[data-variant='overall']").wait_for()
+    assert panel.locator(".load-failed").count() == 0
+    until(lambda: page.evaluate("document.activeElement.classList.contains('close')"))
+    open_game.errors.clear()  # (the browser's console reports the failed requests)
+
+
+def test_a_replay_step_that_fails_is_said_in_the_prompt_and_the_replay_goes_on(
+    api: Api, open_game: Any
+) -> None:
+    """A replay's Next move whose step could not be read did nothing and
+    said nothing; the slider's step had a toast for 4.5 s, the slider left
+    on the step not shown. The prompt says which move and why until a step
+    is shown, the slider goes back, and Next move tries again."""
+    game = api.play(api.new(variant="terrace", deal_number=7), "c2", "s", "s")
+    page = open_game(game)
+    page.locator("#btn-stats").click()
+    page.locator("#dlg-stats[open] ol.recent li").first.get_by_role("button", name="Replay").click()
+    page.locator("#replay-bar:not([hidden])").wait_for()
+    settled(page)
+    page.route("**/position*", lambda route: route.abort())
+    prompt = page.locator("#prompt")
+    failed = f"Move 1 of the replay could not be shown. {NETWORK} Previous move or Next move tries again"
+    page.locator("#replay-next").click()
+    settled(page)
+    assert prompt.inner_text().startswith(failed)
+    page.locator("#replay-step").focus()
+    page.keyboard.press("End")  # (the slider to move 3, which cannot be read either)
+    settled(page)
+    assert prompt.inner_text().startswith(failed.replace("Move 1", "Move 3"))
+    assert page.locator("#replay-step").input_value() == "0"
+    page.unroute("**/position*")
+    page.locator("#replay-next").click()
+    settled(page)
+    assert prompt.inner_text() == "Replay of deal 7: move 1 of 3."
+    open_game.errors.clear()  # (the browser's console reports the failed requests)
 
 
 def test_failed_calls_in_german(api: Api, open_game: Any) -> None:

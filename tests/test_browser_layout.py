@@ -160,18 +160,34 @@ def test_a_lit_waste_card_keeps_its_count_in_sight(api: Api, open_game: Any) -> 
         assert page.evaluate(TOPMOST_AT_COUNT, "waste") == {"count": "2", "onTop": True}, lit
 
 
-def test_a_long_toast_uses_the_width_of_a_phone(api: Api, open_game: Any) -> None:
-    """A hint's toast on a phone spans nearly the screen, not half of it (a
-    box placed at the middle once could only grow to the right half)."""
-    game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
-    page = open_game(game, **PHONE)
-    page.locator("#btn-hint").click()
+def played_elsewhere(api: Api, page: Any, game: dict[str, Any]) -> Any:
+    """A draw played on ``game`` in another tab, which tells the others:
+    the page catches up and says so in a toast (one the prompt does not
+    show, which floats on a phone too); returns the toast, shown."""
+    played = api.play(game, "s")
+    page.evaluate("""(news) => new BroadcastChannel('terrace.games').postMessage(news)""",
+                  {"id": played["id"], "revision": played["revision"]})
     toast = page.locator("#toast.show")
     toast.wait_for()
     until(lambda: toast.evaluate("(t) => t.getAnimations().length === 0"))  # (its slide in)
+    return toast
+
+
+def test_a_long_toast_uses_the_width_of_a_phone_and_goes_at_a_tap(api: Api, open_game: Any) -> None:
+    """A long toast on a phone spans nearly the screen, not half of it (a
+    box placed at the middle once could only grow to the right half); a
+    tap on it takes it away (it let the tap through to what lay under it,
+    and stayed its 3.5 s)."""
+    game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
+    page = open_game(game, **PHONE)
+    toast = played_elsewhere(api, page, game)
     box = toast.bounding_box()
-    assert box is not None and len(toast.inner_text()) > 80
+    assert box is not None and len(toast.inner_text()) > 70
     assert box["width"] > 0.85 * 390 and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.locator("#toast:not(.show)").wait_for(state="attached", timeout=1_000)
+    settled(page)
+    assert page.evaluate("document.body.dataset.moves") == "2"  # (the tap moved nothing)
 
 
 @pytest.mark.parametrize("phone", [False, True])
@@ -590,18 +606,45 @@ def test_a_hint_that_proves_the_loss_leaves_the_end_notice_uncovered(
     assert page.evaluate(COVERED, "#dlg-end button") == []
 
 
+@pytest.mark.parametrize(("locale", "viewport"), [("en-GB", {"width": 390, "height": 844}),
+                                                 ("de-DE", {"width": 844, "height": 390})])
+def test_on_a_phone_a_hint_or_a_refusal_covers_neither_the_prompt_nor_a_card(
+    api: Api, open_game: Any, locale: str, viewport: dict[str, int]
+) -> None:
+    """A hint's toast lay over the prompt of an upright phone (which says
+    the hint too), and a long refusal's over the lowest cards of a phone
+    held sideways: the prompt shows them alone, whole, in the toast's
+    colours, and the board is fitted below it."""
+    game = api.play(api.new(variant="terrace", deal_number=5), "c1")
+    tall = {2: run(20), 5: run(14, 3, True), 0: run(9, 5)}
+    page = open_game(game, before_goto=lambda p: stack_high(p, game, tall), locale=locale,
+                     **{**PHONE, "viewport": viewport})
+    prompt = page.locator("#prompt")
+    for kind in ("info", "error"):
+        if kind == "error":  # (the page's longest words: a request refused as too large)
+            page.route("**/hint", lambda route: route.fulfill(status=431, body=""))
+        page.locator("#btn-hint").click()
+        page.locator(f"#toast.show.{kind}").wait_for(state="attached")
+        settled(page)
+        until(lambda: page.locator("#toast").evaluate("(t) => t.getAnimations().length === 0"))
+        assert prompt.get_attribute("class") == f"prompt notice {kind}", kind
+        assert prompt.inner_text() == page.locator("#toast").text_content()
+        assert prompt.evaluate("(p) => p.scrollHeight <= p.clientHeight + 1"), "clipped"
+        assert page.evaluate(COVERED, "#prompt, #board .tpile > .card:last-child") == [], kind
+        assert_fits(page)
+    open_game.errors.clear()  # (the browser's console reports the 431)
+
+
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_the_open_menu_lies_over_a_toast(api: Api, open_game: Any, locale: str) -> None:
     """On a phone the menu opens upwards from the bottom bar, where a toast
-    shows (here a hint's): the toast hid the menu's last items (Settings,
-    the language) for seconds."""
+    shows (here: the game was played on elsewhere): the toast hid the
+    menu's last items (Settings, the language) for seconds."""
     game = api.play(api.new(variant="terrace", deal_number=128681666), "c1")
     page = open_game(game, locale=locale, **{**PHONE, "viewport": {"width": 360, "height": 640}})
-    page.locator("#btn-hint").click()
-    page.locator("#toast.show").wait_for()
+    played_elsewhere(api, page, game)
     page.locator("#btn-menu").click()
     page.locator(".actions.menu-open").wait_for()
-    until(lambda: page.locator("#toast.show").evaluate("(t) => t.getAnimations().length === 0"))
     assert page.locator("#toast.show").count() == 1
     assert page.evaluate(COVERED, "#menu button, #menu select") == []
 

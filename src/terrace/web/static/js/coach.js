@@ -4,7 +4,7 @@
 // everything; this module asks and shows.
 
 import { api } from "./api.js";
-import { t, cardLabel, cardName, fromPlace, placeName } from "./i18n.js";
+import { t, cardLabel, cardName, fromPlace, placeName, sentence } from "./i18n.js";
 import { el, topCard } from "./render.js";
 import { app, say, toast } from "./state.js";
 import { confirmChoice } from "./endgame.js";
@@ -59,6 +59,7 @@ function outcomeWords(game, report, name) {
         report.winning ? t("coach.winning", { what: moveWords(game, report.winning, report.winning_piles, name) }) : "",
         fairWords(game, report.fair, name),
       ].filter(Boolean).join(" ");
+    case "failed": return t("coach.failed", { error: report.error });
     case "never": return t("coach.never");
     case "won": return t("coach.won");
     case "winnable":
@@ -132,10 +133,11 @@ async function analyseNow(id, ctx) {
     redraw();
     return;
   }
+  // (an analysis that failed is said in the note, where a toast said it
+  // for seconds, until it is asked again: Analyse stays for that)
   if (!result.ok) {
-    box.hidden = true;
+    app.coach = { id, report: { outcome: "failed", error: sentence(result.data.error) } };
     redraw();
-    toast(result.status === 0 ? t("error.network") : result.data.error);
     return;
   }
   app.coach = { id, report: result.data };

@@ -3,7 +3,8 @@
 // (GET /api/games/{id}/rules); the page adds only how to play here.
 
 import { api } from "./api.js";
-import { t, getLanguage } from "./i18n.js";
+import { t, getLanguage, sentence } from "./i18n.js";
+import { openFailed } from "./panels.js";
 import { el } from "./render.js";
 import { app, closedByBack, toast } from "./state.js";
 
@@ -26,7 +27,10 @@ export async function openRules(section = null) {
   const game = app.game;
   if (!game) return toast(t("error.offline"));
   const result = await api.rules(game.id);
-  if (!result.ok) return toast(result.data.error);
+  if (!result.ok) {
+    const words = t("rules.failed", { error: sentence(result.data.error) });
+    return openFailed(dialog, t("rules.title"), words, () => openRules(section));
+  }
   const rules = result.data;
   const intro = [rules.description, alsoKnown(rules.other_names, rules.description || "")].filter(Boolean).join(" ");
   const body = el("article", { class: "rules", "data-variant": rules.variant || "" },

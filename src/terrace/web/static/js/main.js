@@ -264,7 +264,7 @@ function draw() {
   drawing = true;  // (the prompt set here is followed by the board, fitted below)
   try {
     // (a hint shown stays in the prompt, as its marks stay on the board)
-    if (app.hint && app.hint.found) prompt(hintText(game, app.hint.found), { said: false });
+    if (app.hint && app.hint.found) prompt(hintText(game, app.hint.found), { said: false, notice: "info" });
     else if (app.selected && game.sources[app.selected]) selectedPrompt(app.selected, false);
     else if (app.notice) prompt(app.notice.text, { said: false });
     else prompt();
@@ -304,7 +304,9 @@ function touchFirst() {
 // `said` false: the end screen says those itself, when it opens and takes
 // the focus (they were heard twice). `spoken` is what a screen reader hears
 // for `text`, when that names cards by symbol ("7♠": "7 of spades").
-function prompt(text, { said = true, spoken = null } = {}) {
+// `notice`: `text` is a message (a hint) shown as the kind of toast named,
+// as a refusal kept is (style.css: .prompt.notice).
+function prompt(text, { said = true, spoken = null, notice = null } = {}) {
   const game = app.game;
   const ended = !game.replay && (game.status === "won" || game.status === "lost");
   let message = text;
@@ -333,12 +335,12 @@ function prompt(text, { said = true, spoken = null } = {}) {
   const node = $("#prompt");
   if (said && (text || (!ended && node.textContent !== message))) say(spoken || message);
   // (a refusal kept: marked as one, style.css: .prompt.notice)
-  const notice = app.notice && message === app.notice.text ? app.notice.kind : null;
+  const kind = notice || (app.notice && message === app.notice.text ? app.notice.kind : null);
   // A prompt of more lines or fewer (a hint, a selected card; a German
   // prompt is longer) changes the room left to the board: it is fitted
   // again (else the cards of tall piles ran off the bottom of the window).
   const height = drawing || dragging ? 0 : node.offsetHeight;
-  node.className = notice ? `prompt notice ${notice}` : "prompt";
+  node.className = kind ? `prompt notice ${kind}` : "prompt";
   node.textContent = message;
   if (!drawing && !dragging && game && node.offsetHeight !== height) drawBoard();
 }
@@ -724,15 +726,15 @@ async function askHint() {
     const why = backing(found);
     // (the end screen says that no winning line remains: no toast either,
     // which said it again and lay over the screen's buttons on a phone)
-    prompt(why, { said: !hopeless });
-    return hopeless ? hideToast() : toast(why, "info", { quiet: true });
+    prompt(why, { said: !hopeless, notice: hopeless ? null : "info" });
+    return hopeless ? hideToast() : toast(why, "info", { quiet: true, prompted: true });
   }
   app.hint = { source: found.source, target: found.target, move: found.move, found };
   markHint(app.hint);
   // (said once, by the prompt: the toast only shows it)
   const text = hintText(game, found);
-  prompt(text, { spoken: hintText(game, found, cardName) });
-  toast(text, "info", { quiet: true, about: app.hint });
+  prompt(text, { spoken: hintText(game, found, cardName), notice: "info" });
+  toast(text, "info", { quiet: true, about: app.hint, prompted: true });
 }
 
 // A hint's move and what backs it, in the page's language (drawn again in
@@ -1241,6 +1243,7 @@ async function replayStep(delta) {
   const result = await api.position(game.id, next);
   if (app.game !== game) return;  // the replay moved on or was left meanwhile
   if (result.ok) show(result.data, { animate: delta === 1 });
+  else stepFailed(next, result);
 }
 
 // The replay's slider: any step of a long game in one move of the thumb
@@ -1268,7 +1271,19 @@ async function showStep(id, step) {
   const result = await api.position(id, step);
   if (!replaying()) return;
   if (result.ok) show(result.data, { animate: false });
-  else toast(result.data.error);
+  else stepFailed(step, result);
+}
+
+// A step of the replay that could not be shown: the prompt says which and
+// why until a step is shown (the replay bar stays, to try again or to
+// leave), and the slider goes back to the step shown, unless the player's
+// thumb has moved it on meanwhile (a change waiting its turn).
+function stepFailed(step, result) {
+  const text = t("prompt.replayFailed", { step, error: sentence(result.data.error) });
+  app.notice = { text, kind: "error" };
+  prompt(text, { said: false });
+  toast(text, "error", { kept: true });
+  if (scrubbing <= 1) $("#replay-step").value = String(app.game.step);
 }
 
 // The coach's answer takes a while: only starting the replay and showing

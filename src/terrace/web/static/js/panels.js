@@ -356,10 +356,14 @@ function chart(stats, games) {
   return svg;
 }
 
-export async function openStats({ resume, startReplay }) {
+export async function openStats(actions) {
+  const { resume, startReplay } = actions;
   const dialog = $("#dlg-stats");
   const [stats, recent] = await Promise.all([api.stats(), api.recent(20)]);
-  if (!stats.ok || !recent.ok) return toast((stats.ok ? recent : stats).data.error);
+  if (!stats.ok || !recent.ok) {
+    const error = sentence((stats.ok ? recent : stats).data.error);
+    return openFailed(dialog, t("stats.title"), t("stats.failed", { error }), () => openStats(actions));
+  }
   const head = el("tr", {}, el("th", { scope: "col", text: t("stats.variant") }),
     ...STATS_COLUMNS.map(([k]) => el("th", { scope: "col", text: t(`stats.${k}`) })));
   const rows = [statsRow(t("stats.overall"), stats.data.overall, "overall"),
@@ -393,6 +397,23 @@ export async function openStats({ resume, startReplay }) {
   open(dialog, t("stats.title"), table, honest, chart(stats.data, games), el("h3", { text: t("stats.recent") }),
     games.length ? list : el("p", { text: t("stats.none") }));
   foldWhenTooWide();
+}
+
+// A panel whose content could not be loaded (the server stopped, an error,
+// an answer the page cannot read: the statistics, the rules) opens saying
+// so and why, where a toast said it for seconds, with Try again there
+// (focused), which calls `retry`; once the content is shown, the focus is
+// on the panel's ×.
+export function openFailed(dialog, title, words, retry) {
+  const again = el("button", { type: "button", class: "primary", text: t("btn.retry") });
+  again.addEventListener("click", async () => {
+    again.disabled = true;
+    await retry();
+    const next = dialog.querySelector(".load-failed + .buttons button") || dialog.querySelector("header .close");
+    if (dialog.open && next) next.focus();
+  });
+  open(dialog, title, el("p", { class: "load-failed", role: "alert", text: words }), el("div", { class: "buttons" }, again));
+  again.focus();
 }
 
 // A replay started from the statistics: the focus goes to its Next move

@@ -92,18 +92,20 @@ function sayNow() {
 // prompt), so that it is not heard twice. Once the toast hides, #alert is emptied too: a screen reader
 // going through the page later finds no stale message there.
 // `about`: what the message is about (a hint), for hideToast to hide it
-// only while it is still shown. `kept`: the prompt shows the message too
-// (main.js: refuse), so that an upright phone, where the toast would lie
-// over the prompt, shows it there alone (style.css: .toast.kept), and the
-// toast goes once the prompt moves on (hideKeptToast).
+// only while it is still shown. `prompted`: the prompt shows the same words
+// (a hint, a refusal), so that a phone, upright or sideways, where the
+// toast lay over the prompt or the lowest cards, shows them there alone
+// (style.css: .toast.prompted). `kept`: a refusal the prompt keeps
+// (main.js: refuse), whose toast goes once the prompt moves on
+// (hideKeptToast). A tap on the toast takes it away.
 const KEPT = Symbol("kept in the prompt");
 
-export function toast(text, kind = "error", { quiet = false, about = null, kept = false } = {}) {
+export function toast(text, kind = "error", { quiet = false, about = null, kept = false, prompted = kept } = {}) {
   const node = document.querySelector("#toast");
   toast.about = kept ? KEPT : about;
   const message = sentence(text);
   node.textContent = message;
-  node.className = `toast show ${kind}${kept ? " kept" : ""}`;
+  node.className = `toast show ${kind}${prompted ? " prompted" : ""}`;
   document.querySelector("#alert").textContent = quiet ? "" : spoken(message);
   clearTimeout(toast.timer);
   toast.timer = setTimeout(hideToast, kind === "error" ? 4500 : 3500);
@@ -115,6 +117,8 @@ export function hideToast(about = undefined) {
   document.querySelector("#toast").className = "toast";
   document.querySelector("#alert").textContent = "";
 }
+
+document.querySelector("#toast").addEventListener("click", () => hideToast());
 
 // The toast, if it shows words the prompt keeps (the prompt has moved on).
 export function hideKeptToast() {
