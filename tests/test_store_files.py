@@ -305,7 +305,8 @@ def test_calls_queued_behind_a_locked_file_each_wait_the_timeout_once_not_in_tur
                 thread.join()
         assert len(answers) == 4
         for seconds, text in answers:
-            assert text == "the database games.sqlite is busy (another program holds it): try again"
+            assert text == ("the use of an assist was not saved: the database games.sqlite is busy (another "
+                            "program holds it); try again")
             assert seconds < 2.5, answers  # each within its own second (before: 1, 2, 3 and 4 s)
         assert store._conn.execute("PRAGMA busy_timeout").fetchone()[0] == 1000  # the full timeout is back
         store.mark_assisted(ids[0])  # free again: the write is saved
@@ -345,7 +346,8 @@ def test_reads_go_on_while_a_write_waits_for_another_programs_lock(
             assert store.get(game_id).moves == list(golden("terrace-won").moves[:6])
             events.append("read")
             writer.join()
-        assert events == ["read", "the database games.sqlite is busy (another program holds it): try again"]
+        assert events == ["read", "the use of an assist was not saved: the database games.sqlite is busy "
+                                  "(another program holds it); try again"]
         store.mark_assisted(game_id)  # free again: the write is saved
         assert store.get(game_id).assisted
 

@@ -186,6 +186,7 @@ class Refusal(StrEnum):
     # The stores' files held by another program (the web game says them inside
     # its store-unavailable, which begins the German sentence)
     DATABASE_BUSY = "database-busy"
+    DATABASE_LOCKED_OUT = "database-locked-out"
     VERDICT_CACHE_BUSY = "verdict-cache-busy"
     # A verdict cache that cannot serve (said inside store-unavailable too;
     # {why} of verdict-cache-unusable is one of the VERDICT_WHY_* words)
@@ -216,6 +217,7 @@ class Refusal(StrEnum):
     WRITE_FILE_MOVED = "write-file-moved"
     WRITE_FILE_REPLACED = "write-file-replaced"
     WRITE_OPENED_TO_READ = "write-opened-to-read"
+    WRITE_REFUSED = "write-refused"
     # A saved game that does not load (the web game says it whole, as its
     # game-damaged, with one of the SAVED_* findings, or an engine's refusal)
     GAME_ROW_DAMAGED = "game-row-damaged"
@@ -656,8 +658,16 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "a number has more than {most} digits",
         "Eine Zahl hat mehr als {most} Ziffern."),
     Refusal.DATABASE_BUSY: Wording(
-        503, "the database {name} is busy (another program holds it): try again",
+        503, "the database {name} is busy (another program holds it); try again",
         "{name} ist von einem anderen Programm belegt; bitte gleich noch einmal versuchen"),
+    Refusal.DATABASE_LOCKED_OUT: Wording(
+        503, "the database {name} cannot be read now: another program has held the read locks of its "
+             "index file (-shm) too long, one stopped with Ctrl+Z or a tool that locks the files it "
+             "copies; no saved game was lost: let that program go on or end it, then try again",
+        "{name} lässt sich gerade nicht lesen: Ein anderes Programm hält die Lesesperren ihrer Indexdatei "
+        "(-shm) zu lange, etwa ein mit Strg+Z angehaltenes Programm oder ein Werkzeug, das die Dateien "
+        "beim Kopieren sperrt; kein gespeichertes Spiel ging verloren, bitte das Programm weiterlaufen "
+        "lassen oder beenden und dann noch einmal versuchen"),
     Refusal.VERDICT_CACHE_UNUSABLE: Wording(
         503, "the verdict cache {name} cannot be used: {why}",
         "{name}, der Speicher des Lösers, lässt sich nicht benutzen ({why})"),
@@ -744,6 +754,9 @@ WORDINGS: dict[Refusal, Wording] = {
     Refusal.WRITE_OPENED_TO_READ: Wording(
         503, "{change:change} was not saved: the database was opened only to read",
         "{change:change} wurde nicht gespeichert: Die Datenbank wurde nur zum Lesen geöffnet"),
+    Refusal.WRITE_REFUSED: Wording(  # ({problem} is one of the DATABASE_* refusals of a read)
+        503, "{change:change} was not saved: {problem}",
+        "{change:change} wurde nicht gespeichert: {problem}"),
     Refusal.GAME_ROW_DAMAGED: Wording(
         500, "saved game {name} is damaged and cannot be loaded: {why}",
         "Das gespeicherte Spiel {name} ist beschädigt und kann nicht geladen werden (Befund: {why:within})"),

@@ -103,6 +103,7 @@ from terrace.storage.files import (
     remove_new_side_files,
     side_files,
     sql_error,
+    unsaved_problem,
     verdict_cache,
 )
 from terrace.storage.line import Line, digest_step
@@ -1016,6 +1017,9 @@ class SqliteStore:
             self._prepare(migrate_to)
         except StoreWriteError as error:
             self._close_refused()
+            problem = unsaved_problem(error)
+            if problem is not None:  # (busy, damaged: said as a read says it)
+                raise problem from None
             if not read_only:
                 raise self._unsavable(error) from None
             if self._file is None or self._side_before or error.fault not in ("full", "failed"):
@@ -1399,6 +1403,9 @@ class SqliteStore:
             with self._transaction(write=True, action="check") as conn:
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         except StoreWriteError as error:
+            problem = unsaved_problem(error)
+            if problem is not None:  # (busy, damaged: said as a read says it; the store stays open)
+                raise problem from None
             self._close_refused()
             raise self._unsavable(error) from None
 
@@ -1568,7 +1575,7 @@ class SqliteStore:
         9.4 s, a request with two calls of the store 18.3 s)."""
         while True:
             if not self._lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
-                raise busy_error(self._name)
+                raise busy_error(self._name, (action or "change") if write else None)
             try:
                 if write and self.read_only:
                     opened = Reason(Refusal.WRITE_OPENED_TO_READ, change=action or "change")
@@ -1579,7 +1586,7 @@ class SqliteStore:
                     self._waited_at_open = None
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise busy_error(self._name)
+                    raise busy_error(self._name, (action or "change") if write else None)
                 if self._try_begin(write, min(left, WRITE_TURN) if write else left, action):
                     return self._conn
             except BaseException:
