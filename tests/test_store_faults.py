@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from store_support import fill, full_disk, golden, locked_by_another, no_default_db, play, start
+from store_support import GOLDEN, fill, full_disk, golden, locked_by_another, no_default_db, play, start
 from terrace.cli import main
 from terrace.storage import SqliteStore, StoreError, StoreWriteError, open_store
 from terrace.storage import base as storage_base
@@ -185,8 +185,8 @@ def test_a_database_whose_read_locks_another_program_holds_is_said_so_and_nothin
         assert [(a.status_code, a.json()["code"]) for a in (read, move)] == [(503, "store-unavailable")] * 2
         assert read.json()["error"] == (
             "Die Datenbank ist gerade nicht benutzbar (games.sqlite lässt sich gerade nicht lesen: Ein "
-            "anderes Programm hält die Lesesperren ihrer Indexdatei (-shm) zu lange, etwa ein mit Strg+Z "
-            "angehaltenes Programm oder ein Werkzeug, das die Dateien beim Kopieren sperrt; kein "
+            "anderes Programm hält die Lesesperren ihrer Indexdatei mit der Endung -shm zu lange, etwa ein "
+            "mit Strg+Z angehaltenes Programm oder ein Werkzeug, das die Dateien beim Kopieren sperrt; kein "
             "gespeichertes Spiel ging verloren, bitte das Programm weiterlaufen lassen oder beenden und dann "
             "noch einmal versuchen).")
         assert move.json()["error"] == (
@@ -197,6 +197,72 @@ def test_a_database_whose_read_locks_another_program_holds_is_said_so_and_nothin
         german = refused.value.text("de")
         assert german.startswith("Der Zug wurde nicht gespeichert: games.sqlite lässt sich gerade nicht ")
         assert client.get(f"/api/games/{game_id}/line").json()["moves"] == []
+
+
+
+def test_a_database_emptied_between_two_runs_is_refused_not_taken_for_a_new_one(db: Path) -> None:
+    """A file cut to 0 bytes while Terrace was not running (a slip of the
+    shell's ``>``) opened as a new, empty database without a word: the
+    saved games and the statistics were gone, and nothing said so. A file
+    that never held a game (made by ``touch``, or one whose games were all
+    there is none) still opens silently, and so does the one made anew
+    once the emptied file is deleted."""
+    with open_store(db) as store:
+        start(store, golden("terrace-lost"))
+    os.truncate(db, 0)
+    words = ("Error: games.sqlite is empty: it held 1 saved game when Terrace last closed it, and "
+             "something emptied it since (cut it to 0 bytes), so the games saved in it are gone from it; it "
+             "was left as it is: move it away and restore a backup (terrace import), or delete it to start a "
+             "new database")
+    for command in (["stats"], ["import", str(GOLDEN / "terrace-won.json")], ["play", "--port", "0"]):
+        result = CliRunner().invoke(main, [*command, "--db", str(db)])
+        assert (result.exit_code, result.output.strip().splitlines()[-1]) == (1, words), command
+    assert files_in(db.parent) == {"games.sqlite"} and db.stat().st_size == 0
+    db.unlink()
+    with open_store(db) as store:
+        assert store.game_ids() == []
+    os.truncate(db, 0)  # (it held no game: nothing is lost)
+    open_store(db).close()
+
+
+def test_a_database_emptied_while_in_use_says_so_and_is_refused_at_the_next_start(db: Path) -> None:
+    """Emptied under a running server, the file was said to be "written
+    over (a backup copied in?)", and the next start opened it as a new,
+    empty database without a word."""
+    with open_store(db) as store:
+        client, game_id = _web_game(store)
+        client.post(f"/api/games/{game_id}/moves", json={"move": "s"})
+        game = store.get(game_id)
+        board = game.board()
+        board.push_text("s")
+        revision = game.revision
+        game.sync(board)
+        os.truncate(db, 0)
+        read = client.get(f"/api/games/{game_id}")
+        move = client.post(f"/api/games/{game_id}/moves", json={"move": "s"},
+                           headers={"Accept-Language": "de"})
+        with pytest.raises(StoreWriteError) as refused:
+            store.update(game, expected_revision=revision, action="move")
+    assert [(a.status_code, a.json()["restart"]) for a in (read, move)] == [(503, True)] * 2
+    assert read.json()["error"] == (
+        "the database games.sqlite cannot be used: another program emptied it (cut it to 0 bytes) while in "
+        "use, and the games saved in it are gone from it; nothing more is saved there: stop Terrace, and "
+        "restore a backup or start a new database (Terrace says how when it starts again)")
+    assert move.json()["error"] == (
+        "Die Datenbank ist gerade nicht benutzbar (games.sqlite: Ein anderes Programm hat sie während "
+        "des Betriebs geleert, auf 0 Bytes gekürzt, und die darin gespeicherten Spiele sind daraus "
+        "verschwunden; es wird nichts mehr darin gespeichert: bitte Terrace beenden und eine Sicherung "
+        "zurückspielen oder eine neue Datenbank beginnen, wie Terrace beim nächsten Start sagt).")
+    assert refused.value.text("de") == (
+        "Der Zug wurde nicht gespeichert: Ein anderes Programm hat games.sqlite während des Betriebs "
+        "geleert, auf 0 Bytes gekürzt, und die darin gespeicherten Spiele sind daraus verschwunden; bitte "
+        "Terrace beenden und eine Sicherung zurückspielen oder eine neue Datenbank beginnen, wie Terrace "
+        "beim nächsten Start sagt")
+    emptied_while_open = (r"^games\.sqlite is empty: another program emptied it \(cut it to 0 bytes\) while "
+                          r"Terrace had it open, so the games saved in it are gone")
+    with pytest.raises(StoreError, match=emptied_while_open):
+        open_store(db, read_only=True)
+    assert db.stat().st_size == 0
 
 
 # -- a read-only database ---------------------------------------------------------

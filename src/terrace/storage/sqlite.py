@@ -95,6 +95,7 @@ from terrace.storage.files import (
     NoDatabaseError,
     busy_error,
     damaged,
+    emptied,
     file_identity,
     foreign,
     inspect_file,
@@ -106,6 +107,7 @@ from terrace.storage.files import (
     unsaved_problem,
     verdict_cache,
 )
+from terrace.storage.held import emptied_since, note_held
 from terrace.storage.line import Line, digest_step
 from terrace.storage.migrations import (
     APPLICATION_ID,
@@ -1001,6 +1003,10 @@ class SqliteStore:
         """True once another program was found to have written over the
         file while open (a backup copied in): nothing more is read or
         written, and :meth:`close` leaves the file as it now is."""
+        self._emptied = False
+        """True once another program was found to have emptied the file (cut
+        it to 0 bytes) while open: said so, and noted as it closes
+        (:mod:`terrace.storage.held`)."""
         if str(path) == MEMORY:
             self.path: Path | None = None
             self._file: Path | None = None
@@ -1150,13 +1156,19 @@ class SqliteStore:
                 self._stamp_in_fold = self._folding() is not False
                 return
             self._written_over = True
-            log.error("%s was written over by another program while in use (a backup copied in?): "
-                      "nothing more is read or written until Terrace starts again", self._name)
+            self._emptied = now[1] == 0
+            if self._emptied:
+                log.error("%s was emptied (cut to 0 bytes) by another program while in use: the games "
+                          "saved in it are gone from it; nothing more is read or written until Terrace "
+                          "starts again", self._name)
+            else:
+                log.error("%s was written over by another program while in use (a backup copied in?): "
+                          "nothing more is read or written until Terrace starts again", self._name)
         if change is not None:  # (nothing to put back: only a new start opens the copy)
-            replaced = Reason(Refusal.WRITE_FILE_REPLACED, change=change, name=self._name)
-            raise StoreWriteError(replaced, "moved")
-        raise StoreError(Reason(Refusal.DATABASE_UNUSABLE, name=self._name,
-                                fault=Reason(Refusal.FAULT_FILE_REPLACED)))
+            code = Refusal.WRITE_FILE_EMPTIED if self._emptied else Refusal.WRITE_FILE_REPLACED
+            raise StoreWriteError(Reason(code, change=change, name=self._name), "moved")
+        fault = Refusal.FAULT_FILE_EMPTIED if self._emptied else Refusal.FAULT_FILE_REPLACED
+        raise StoreError(Reason(Refusal.DATABASE_UNUSABLE, name=self._name, fault=Reason(fault)))
 
     def _fold_under_way(self, folds: tuple[bytes, int, int]) -> bool:
         """Whether the fold the index says was begun (``folds``, as at the
@@ -1201,6 +1213,8 @@ class SqliteStore:
         and where a link points."""
         name = given_label(self.path or path, path)
         header = inspect_file(path, name)
+        if header is None and (held := emptied_since(path)) is not None:
+            raise emptied(name, held.games)
         self._side_before = side_files(path)
         self._made = not path.exists()  # (a refused database made here is removed again)
         if header is None and self.read_only:
@@ -1432,10 +1446,12 @@ class SqliteStore:
         that log."""
         with self._lock:
             if self._stamp is None:
+                self._note_held()
                 self._conn.close()
                 return
             with contextlib.suppress(StoreError, sqlite3.Error):
                 self._check_not_written_over(None)
+            self._note_held()
             now = file_identity(self._file) if self._file is not None else None
             moved = now is not None and now != self._opened
             if self._written_over:
@@ -1444,6 +1460,22 @@ class SqliteStore:
                 self._conn.close()
             if self._written_over or moved:
                 self._set_log_aside()
+
+    def _note_held(self) -> None:
+        """Note how many games the file holds as a store that may write
+        closes it, or that it was emptied while open (see
+        :mod:`terrace.storage.held`): an opening that finds it emptied
+        since says so."""
+        if self.read_only or self._file is None or file_identity(self._file) != self._opened:
+            return  # (moved or replaced: what is there is not what was open)
+        if self._emptied or not nonempty(self._file):
+            note_held(self._file, None)
+        elif not self._written_over:
+            try:
+                games = int(self._conn.execute("SELECT count(*) FROM games").fetchone()[0])
+            except sqlite3.Error:
+                return
+            note_held(self._file, games)
 
     def _close_without_checkpoint(self) -> None:
         """Close the connection without folding its log into the file:
