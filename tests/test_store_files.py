@@ -412,6 +412,12 @@ SPOILED: list[tuple[str, Callable[[bytes], bytes], str]] = [
 FOREIGN: list[tuple[str, list[str]]] = [
     ("tables of its own", ["CREATE TABLE recipes (name TEXT)", "INSERT INTO recipes VALUES ('bread')"]),
     ("an application id", ["PRAGMA application_id = 1234", "CREATE TABLE t (x)"]),
+    ("a games table of its own", ["CREATE TABLE games (title TEXT, score REAL)",
+                                  "INSERT INTO games VALUES ('chess', 1e999)"]),
+    # (a schema number of its own past ours, as a browser's history keeps:
+    # "written by a newer version of Terrace (schema 74): update Terrace")
+    ("its own schema number past ours", ["CREATE TABLE moz_places (url TEXT)", "PRAGMA user_version = 74"]),
+    ("its own negative schema number", ["CREATE TABLE t (x)", "PRAGMA user_version = -5"]),
 ]
 
 

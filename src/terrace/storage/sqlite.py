@@ -340,6 +340,13 @@ def _read_copy(path: Path, name: str) -> sqlite3.Connection:
     return memory
 
 
+def _version_and_id(conn: sqlite3.Connection, version: int) -> tuple[int, int]:
+    """The schema version (at least ``version``, the file header's) and
+    the application id that ``conn`` reads."""
+    found = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    return max(version, found), int(conn.execute("PRAGMA application_id").fetchone()[0])
+
+
 def _check_folder_takes_a_file(path: Path, name: str) -> None:
     """Refuse, saying why, a new database ``name`` at ``path`` in a folder
     that takes no new file (a read-only disk)."""
@@ -1221,7 +1228,7 @@ class SqliteStore:
             raise NoDatabaseError(name)
         copied: sqlite3.Connection | None = None
         if header is not None:
-            version = header.user_version
+            version, application_id = header.user_version, header.application_id
             try:
                 # (SQLite reads a log through its -shm index, which it cannot
                 # make in a folder that takes no new file: it said only "the
@@ -1229,7 +1236,7 @@ class SqliteStore:
                 why = no_new_file(path.parent) if header.has_wal and "-shm" not in self._side_before else None
                 if why is not None and self.read_only:
                     copied = _read_copy(path, name)
-                    version = max(version, int(copied.execute("PRAGMA user_version").fetchone()[0]))
+                    version, application_id = _version_and_id(copied, version)
                 elif why is not None:
                     raise DatabaseFileError(
                         f"games cannot be saved in {name}: SQLite reads its log {label(path)}-wal through "
@@ -1237,10 +1244,12 @@ class SqliteStore:
                         f"folder ({why}); make the folder writable (terrace stats and export read it as it "
                         "is), or name another file with --db")
                 elif header.has_wal:  # (the probe may make an -shm file)
-                    version = max(version, self._probe_version(path, name))
-                if version > LATEST_VERSION:
+                    version, application_id = self._probe_header(path, name, version)
+                if application_id != APPLICATION_ID:
+                    pass  # (ours carry it from schema 1 on: another program's numbering, said below)
+                elif version > LATEST_VERSION:
                     raise NewerDatabaseError(version, name)
-                if version < 0:
+                elif version < 0:
                     raise damaged(name, f"its schema number is {version}, which no Terrace writes")
             except BaseException:
                 if copied is not None:
@@ -1281,14 +1290,15 @@ class SqliteStore:
             raise sql_error(name, error) from None
 
     @staticmethod
-    def _probe_version(path: Path, name: str) -> int:
-        """The live schema version, read without writing (a log is pending)."""
+    def _probe_header(path: Path, name: str, version: int) -> tuple[int, int]:
+        """The live schema version (at least ``version``) and application
+        id, read without writing (a log is pending)."""
         try:
             probe = _connect(path, "mode=ro")
         except sqlite3.Error as error:
             raise sql_error(name, error) from None
         try:
-            return int(probe.execute("PRAGMA user_version").fetchone()[0])
+            return _version_and_id(probe, version)
         except sqlite3.Error as error:
             raise sql_error(name, error) from None
         finally:
@@ -1309,10 +1319,12 @@ class SqliteStore:
                 conn.execute("COMMIT")
             if application_id == 0 and set(found) == VERDICT_TABLES:
                 raise verdict_cache(self._name)
+            if application_id != APPLICATION_ID and (application_id or version or tables):
+                # (before the schema number: another program's numbering is not
+                # ours, and a file of schema 74 was "written by a newer Terrace")
+                raise foreign(self._name)
             if version > LATEST_VERSION:
                 raise NewerDatabaseError(version, self._name)
-            if application_id != APPLICATION_ID and (application_id or version or tables):
-                raise foreign(self._name)
             fault = layout_fault(found, version)
             if fault is not None:
                 # (A layout that does not match its number would fail half-way
