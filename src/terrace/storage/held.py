@@ -32,6 +32,7 @@ import contextlib
 import json
 import logging
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,10 +61,22 @@ def _key(file: Path) -> str:
     return os.path.realpath(file)
 
 
+NOTE_MOST_BYTES = 2**20
+"""The longest note read (64 files of the longest paths take a quarter of it)."""
+
+
 def _read(note: Path) -> dict[str, Any]:
+    """What the note holds; nothing when there is none, or it is not a
+    regular file (a FIFO would keep every close waiting), longer than
+    :data:`NOTE_MOST_BYTES`, unreadable or not JSON."""
     try:
-        found = json.loads(note.read_text(encoding="utf-8"))
-    except (OSError, ValueError):  # (none yet, unreadable, or not JSON: nothing noted)
+        # (not blocking: opening a FIFO to read waits for a writer)
+        with open(os.open(note, os.O_RDONLY | os.O_NONBLOCK), "rb") as file:
+            info = os.fstat(file.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > NOTE_MOST_BYTES:
+                return {}
+            found = json.loads(file.read(NOTE_MOST_BYTES))
+    except (OSError, ValueError):  # (ValueError: not JSON, or not UTF-8)
         return {}
     return found if isinstance(found, dict) else {}
 
