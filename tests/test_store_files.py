@@ -305,7 +305,8 @@ def test_calls_queued_behind_a_locked_file_each_wait_the_timeout_once_not_in_tur
                 thread.join()
         assert len(answers) == 4
         for seconds, text in answers:
-            assert text == "the database games.sqlite is busy (another program holds it): try again"
+            assert text == ("the use of an assist was not saved: the database games.sqlite is busy (another "
+                            "program holds it); try again")
             assert seconds < 2.5, answers  # each within its own second (before: 1, 2, 3 and 4 s)
         assert store._conn.execute("PRAGMA busy_timeout").fetchone()[0] == 1000  # the full timeout is back
         store.mark_assisted(ids[0])  # free again: the write is saved
@@ -345,7 +346,8 @@ def test_reads_go_on_while_a_write_waits_for_another_programs_lock(
             assert store.get(game_id).moves == list(golden("terrace-won").moves[:6])
             events.append("read")
             writer.join()
-        assert events == ["read", "the database games.sqlite is busy (another program holds it): try again"]
+        assert events == ["read", "the use of an assist was not saved: the database games.sqlite is busy "
+                                  "(another program holds it); try again"]
         store.mark_assisted(game_id)  # free again: the write is saved
         assert store.get(game_id).assisted
 
@@ -410,6 +412,12 @@ SPOILED: list[tuple[str, Callable[[bytes], bytes], str]] = [
 FOREIGN: list[tuple[str, list[str]]] = [
     ("tables of its own", ["CREATE TABLE recipes (name TEXT)", "INSERT INTO recipes VALUES ('bread')"]),
     ("an application id", ["PRAGMA application_id = 1234", "CREATE TABLE t (x)"]),
+    ("a games table of its own", ["CREATE TABLE games (title TEXT, score REAL)",
+                                  "INSERT INTO games VALUES ('chess', 1e999)"]),
+    # (a schema number of its own past ours, as a browser's history keeps:
+    # "written by a newer version of Terrace (schema 74): update Terrace")
+    ("its own schema number past ours", ["CREATE TABLE moz_places (url TEXT)", "PRAGMA user_version = 74"]),
+    ("its own negative schema number", ["CREATE TABLE t (x)", "PRAGMA user_version = -5"]),
 ]
 
 

@@ -146,7 +146,7 @@ def test_a_busy_database_is_said_in_german_words_only(tmp_path: Path) -> None:
         "anderen Programm belegt; bitte gleich noch einmal versuchen).")}
     games = busy_error("games.sqlite")
     assert games.code is Refusal.DATABASE_BUSY
-    assert str(games) == "the database games.sqlite is busy (another program holds it): try again"
+    assert str(games) == "the database games.sqlite is busy (another program holds it); try again"
     assert Reason(WebRefusal.STORE_UNAVAILABLE, problem=games.why).text("de") == (
         "Die Datenbank ist gerade nicht benutzbar (games.sqlite ist von einem anderen Programm belegt; "
         "bitte gleich noch einmal versuchen).")

@@ -186,6 +186,7 @@ class Refusal(StrEnum):
     # The stores' files held by another program (the web game says them inside
     # its store-unavailable, which begins the German sentence)
     DATABASE_BUSY = "database-busy"
+    DATABASE_LOCKED_OUT = "database-locked-out"
     VERDICT_CACHE_BUSY = "verdict-cache-busy"
     # A verdict cache that cannot serve (said inside store-unavailable too;
     # {why} of verdict-cache-unusable is one of the VERDICT_WHY_* words)
@@ -207,6 +208,7 @@ class Refusal(StrEnum):
     FAULT_CANNOT_OPEN = "fault-cannot-open"
     FAULT_DISK_FAILED = "fault-disk-failed"
     FAULT_FILE_REPLACED = "fault-file-replaced"
+    FAULT_FILE_EMPTIED = "fault-file-emptied"
     # A change the database did not take (the web game says them whole, as
     # its not-saved and not-saved-disk-full; {change} is a key of CHANGES)
     WRITE_DISK_FULL = "write-disk-full"
@@ -215,7 +217,9 @@ class Refusal(StrEnum):
     WRITE_DISK_FAILED = "write-disk-failed"
     WRITE_FILE_MOVED = "write-file-moved"
     WRITE_FILE_REPLACED = "write-file-replaced"
+    WRITE_FILE_EMPTIED = "write-file-emptied"
     WRITE_OPENED_TO_READ = "write-opened-to-read"
+    WRITE_REFUSED = "write-refused"
     # A saved game that does not load (the web game says it whole, as its
     # game-damaged, with one of the SAVED_* findings, or an engine's refusal)
     GAME_ROW_DAMAGED = "game-row-damaged"
@@ -656,8 +660,16 @@ WORDINGS: dict[Refusal, Wording] = {
         _BAD, "a number has more than {most} digits",
         "Eine Zahl hat mehr als {most} Ziffern."),
     Refusal.DATABASE_BUSY: Wording(
-        503, "the database {name} is busy (another program holds it): try again",
+        503, "the database {name} is busy (another program holds it); try again",
         "{name} ist von einem anderen Programm belegt; bitte gleich noch einmal versuchen"),
+    Refusal.DATABASE_LOCKED_OUT: Wording(
+        503, "the database {name} cannot be read now: another program has held the read locks of its "
+             "index file (-shm) too long, one stopped with Ctrl+Z or a tool that locks the files it "
+             "copies; no saved game was lost: let that program go on or end it, then try again",
+        "{name} lässt sich gerade nicht lesen: Ein anderes Programm hält die Lesesperren ihrer "
+        "Indexdatei mit der Endung -shm zu lange, etwa ein mit Strg+Z angehaltenes Programm oder ein "
+        "Werkzeug, das die Dateien beim Kopieren sperrt; kein gespeichertes Spiel ging verloren, bitte das "
+        "Programm weiterlaufen lassen oder beenden und dann noch einmal versuchen"),
     Refusal.VERDICT_CACHE_UNUSABLE: Wording(
         503, "the verdict cache {name} cannot be used: {why}",
         "{name}, der Speicher des Lösers, lässt sich nicht benutzen ({why})"),
@@ -717,6 +729,14 @@ WORDINGS: dict[Refusal, Wording] = {
              "stop Terrace and start it again to open it as it is now",
         "Ein anderes Programm hat sie während des Betriebs überschrieben, vielleicht mit einer Sicherung; "
         "bitte Terrace beenden und neu starten, um sie so zu öffnen, wie sie jetzt ist"),
+    Refusal.FAULT_FILE_EMPTIED: Wording(
+        503, "another program emptied it (cut it to 0 bytes) while in use, and the games saved in it are "
+             "gone from it; nothing more is saved there: stop Terrace, and restore a backup or start a new "
+             "database (Terrace says how when it starts again)",
+        "Ein anderes Programm hat sie während des Betriebs geleert, auf 0 Bytes gekürzt, und die darin "
+        "gespeicherten Spiele sind daraus verschwunden; es wird nichts mehr darin gespeichert: bitte Terrace "
+        "beenden und eine Sicherung zurückspielen oder eine neue Datenbank beginnen, wie Terrace beim "
+        "nächsten Start sagt"),
     Refusal.WRITE_DISK_FULL: Wording(
         507, "{change:change} was not saved: the disk is full",
         "{change:change} wurde nicht gespeichert: Die Festplatte ist voll"),
@@ -741,9 +761,20 @@ WORDINGS: dict[Refusal, Wording] = {
         "{change:change} wurde nicht gespeichert: Ein anderes Programm hat {name} während des Betriebs "
         "überschrieben oder durch eine andere Datei ersetzt, vielleicht mit einer Sicherung; bitte "
         "Terrace beenden und neu starten, um die Datei so zu öffnen, wie sie jetzt ist"),
+    Refusal.WRITE_FILE_EMPTIED: Wording(
+        503, "{change:change} was not saved: another program emptied {name} (cut it to 0 bytes) while in "
+             "use, and the games saved in it are gone from it; stop Terrace, and restore a backup or start "
+             "a new database (Terrace says how when it starts again)",
+        "{change:change} wurde nicht gespeichert: Ein anderes Programm hat {name} während des Betriebs "
+        "geleert, auf 0 Bytes gekürzt, und die darin gespeicherten Spiele sind daraus verschwunden; bitte "
+        "Terrace beenden und eine Sicherung zurückspielen oder eine neue Datenbank beginnen, wie Terrace "
+        "beim nächsten Start sagt"),
     Refusal.WRITE_OPENED_TO_READ: Wording(
         503, "{change:change} was not saved: the database was opened only to read",
         "{change:change} wurde nicht gespeichert: Die Datenbank wurde nur zum Lesen geöffnet"),
+    Refusal.WRITE_REFUSED: Wording(  # ({problem} is one of the DATABASE_* refusals of a read)
+        503, "{change:change} was not saved: {problem}",
+        "{change:change} wurde nicht gespeichert: {problem}"),
     Refusal.GAME_ROW_DAMAGED: Wording(
         500, "saved game {name} is damaged and cannot be loaded: {why}",
         "Das gespeicherte Spiel {name} ist beschädigt und kann nicht geladen werden (Befund: {why:within})"),
@@ -928,9 +959,10 @@ class Reason:
 _CATALOGUES: dict[type[StrEnum], Mapping[Any, Wording]] = {}
 
 
-NEEDS_RESTART = frozenset({Refusal.FAULT_FILE_REPLACED, Refusal.WRITE_FILE_REPLACED})
+NEEDS_RESTART = frozenset({Refusal.FAULT_FILE_REPLACED, Refusal.WRITE_FILE_REPLACED,
+                           Refusal.FAULT_FILE_EMPTIED, Refusal.WRITE_FILE_EMPTIED})
 """The refusals only a new start of Terrace ends (another file is where the
-one it opened was): asking again before that cannot help."""
+one it opened was, or it was emptied): asking again before that cannot help."""
 
 
 def needs_restart(reason: Reason) -> bool:

@@ -87,6 +87,18 @@ def foreign(name: str) -> DatabaseFileError:
     )
 
 
+def emptied(name: str, games: int | None) -> DatabaseFileError:
+    """The error for a database file found empty that held ``games``
+    games when Terrace last closed it (None: another program emptied it
+    while Terrace had it open): it became a new database without a word."""
+    when = ("another program emptied it (cut it to 0 bytes) while Terrace had it open" if games is None
+            else f"it held {games} saved game{'s' if games != 1 else ''} when Terrace last closed it, "
+                 "and something emptied it since (cut it to 0 bytes)")
+    return DatabaseFileError(
+        f"{name} is empty: {when}, so the games saved in it are gone from it; it was left as it is: "
+        "move it away and restore a backup (terrace import), or delete it to start a new database")
+
+
 VERDICT_TABLES = frozenset({"verdicts"})
 """The tables of the solver's verdict cache (which has no application id)."""
 
@@ -286,18 +298,58 @@ def is_busy(error: sqlite3.Error) -> bool:
     return isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
 
-def busy_error(name: str) -> StoreError:
+def busy_error(name: str, change: str | None = None) -> StoreError:
     """The error of a database that another program (or another request of
-    this one, waiting on it) keeps busy for longer than a caller waits."""
-    return StoreError(Reason(Refusal.DATABASE_BUSY, name=name))
+    this one, waiting on it) keeps busy for longer than a caller waits; a
+    write of ``change`` says it was not saved (see :func:`not_saved`)."""
+    busy = StoreError(Reason(Refusal.DATABASE_BUSY, name=name))
+    return busy if change is None else not_saved(change, busy)
+
+
+def is_locked_out(error: sqlite3.Error) -> bool:
+    """True when SQLite gave up taking a read lock of the log's index
+    (``-shm``) after its own fixed retries, about 10 s (SQLITE_PROTOCOL,
+    "locking protocol"): another process holds those locks in a way no
+    reader of SQLite's does for long (stopped while it held one, or a tool
+    that locks files to copy them); many readers share them."""
+    return getattr(error, "sqlite_errorname", "") == "SQLITE_PROTOCOL" or "locking protocol" in str(error)
+
+
+_NOT_SAVED_FAULTS = {Refusal.DATABASE_BUSY: "busy", Refusal.DATABASE_LOCKED_OUT: "busy",
+                     Refusal.DATABASE_DAMAGED: "damaged", Refusal.DATABASE_FAILED: "sqlite"}
+"""The refusals of a file that a write meets as a read does, each with the
+``fault`` of its :class:`StoreWriteError`."""
+
+
+def not_saved(change: str, problem: StoreError) -> StoreWriteError:
+    """The refusal of a write of ``change`` (a key of
+    :data:`~terrace.refusals.CHANGES`) that met ``problem``, a refusal a
+    read meets too (busy, damaged, failing): it says the change was not
+    saved ("the move was not saved: the database games.sqlite is busy ...";
+    German "Der Zug wurde nicht gespeichert: ...")."""
+    assert problem.reason is not None and problem.code in _NOT_SAVED_FAULTS
+    fault = _NOT_SAVED_FAULTS[Refusal(problem.code)]
+    return StoreWriteError(Reason(Refusal.WRITE_REFUSED, change=change, problem=problem.reason), fault)
+
+
+def unsaved_problem(error: StoreWriteError) -> StoreError | None:
+    """What a write refused by :func:`not_saved` met, as a read's refusal
+    (the database busy...); None for a refusal of writes only (a full disk,
+    a read-only file...)."""
+    if error.code is not Refusal.WRITE_REFUSED or error.reason is None:
+        return None
+    problem = error.reason.params["problem"]
+    assert isinstance(problem, Reason)
+    return DatabaseFileError(problem) if problem.code is Refusal.DATABASE_DAMAGED else StoreError(problem)
 
 
 def sql_error(name: str, error: sqlite3.Error, change: str | None = None) -> StoreError:
     """A clear error for a failure inside SQLite. When ``change`` (a key of
-    :data:`~terrace.refusals.CHANGES`, e.g. "move") was being written and
-    the disk is full, the file read-only or the disk failing, it is a
-    :class:`StoreWriteError`, a coded refusal: "the move was not saved: the
-    disk is full" (German "Der Zug wurde nicht gespeichert: ...")."""
+    :data:`~terrace.refusals.CHANGES`, e.g. "move") was being written, it
+    is a :class:`StoreWriteError`, a coded refusal that says the change was
+    not saved and why: "the move was not saved: the disk is full" (German
+    "Der Zug wurde nicht gespeichert: ..."), the same for a busy, damaged
+    or failing database."""
     text = str(error)
     code = getattr(error, "sqlite_errorname", "") or next(
         (c for words, c in _FAULT_WORDS if words in text), ""
@@ -307,8 +359,17 @@ def sql_error(name: str, error: sqlite3.Error, change: str | None = None) -> Sto
             if change is None:  # (a read: said in the request's language, as a write is)
                 return StoreError(Reason(Refusal.DATABASE_UNUSABLE, name=name, fault=Reason(fault)))
             return StoreWriteError(Reason(refusal, change=change), reason)
+    problem = _read_problem(name, error)
+    return problem if change is None else not_saved(change, problem)
+
+
+def _read_problem(name: str, error: sqlite3.Error) -> StoreError:
+    """The refusal of an SQLite failure that a read meets as a write does."""
+    text = str(error)
     if is_busy(error):
         return busy_error(name)
+    if is_locked_out(error):
+        return StoreError(Reason(Refusal.DATABASE_LOCKED_OUT, name=name))
     if "malformed" in text or "not a database" in text or "corrupt" in text:
         return damaged(name, text)
     return StoreError(Reason(Refusal.DATABASE_FAILED, name=name, text=" ".join(text.split())))

@@ -27,6 +27,9 @@ from terrace.storage.base import StoreError
 APP_NAME = "terrace"
 GAMES_FILE_NAME = "games.sqlite"
 VERDICTS_FILE_NAME = "solver.sqlite3"
+HELD_NOTE_NAME = "held.json"
+"""What Terrace notes of the games databases it closed (in :func:`data_folder`;
+see :mod:`terrace.storage.held`)."""
 DB_ENV = "TERRACE_DB"
 """Environment variable naming the games database when no ``--db`` is given."""
 MEMORY = ":memory:"
@@ -56,6 +59,11 @@ def folder_ending(name: str) -> str | None:
     if name and not name.strip():
         return "is only white space: give the name of a file"
     return None
+
+
+def held_note_path() -> Path:
+    """The note of the games databases Terrace closed holding games."""
+    return data_folder() / HELD_NOTE_NAME
 
 
 def default_games_path() -> Path:

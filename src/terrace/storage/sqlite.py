@@ -95,6 +95,7 @@ from terrace.storage.files import (
     NoDatabaseError,
     busy_error,
     damaged,
+    emptied,
     file_identity,
     foreign,
     inspect_file,
@@ -103,8 +104,10 @@ from terrace.storage.files import (
     remove_new_side_files,
     side_files,
     sql_error,
+    unsaved_problem,
     verdict_cache,
 )
+from terrace.storage.held import emptied_since, note_held
 from terrace.storage.line import Line, digest_step
 from terrace.storage.migrations import (
     APPLICATION_ID,
@@ -335,6 +338,13 @@ def _read_copy(path: Path, name: str) -> sqlite3.Connection:
             memory.close()
             raise sql_error(name, error) from None
     return memory
+
+
+def _version_and_id(conn: sqlite3.Connection, version: int) -> tuple[int, int]:
+    """The schema version (at least ``version``, the file header's) and
+    the application id that ``conn`` reads."""
+    found = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    return max(version, found), int(conn.execute("PRAGMA application_id").fetchone()[0])
 
 
 def _check_folder_takes_a_file(path: Path, name: str) -> None:
@@ -1000,6 +1010,10 @@ class SqliteStore:
         """True once another program was found to have written over the
         file while open (a backup copied in): nothing more is read or
         written, and :meth:`close` leaves the file as it now is."""
+        self._emptied = False
+        """True once another program was found to have emptied the file (cut
+        it to 0 bytes) while open: said so, and noted as it closes
+        (:mod:`terrace.storage.held`)."""
         if str(path) == MEMORY:
             self.path: Path | None = None
             self._file: Path | None = None
@@ -1016,6 +1030,9 @@ class SqliteStore:
             self._prepare(migrate_to)
         except StoreWriteError as error:
             self._close_refused()
+            problem = unsaved_problem(error)
+            if problem is not None:  # (busy, damaged: said as a read says it)
+                raise problem from None
             if not read_only:
                 raise self._unsavable(error) from None
             if self._file is None or self._side_before or error.fault not in ("full", "failed"):
@@ -1146,13 +1163,19 @@ class SqliteStore:
                 self._stamp_in_fold = self._folding() is not False
                 return
             self._written_over = True
-            log.error("%s was written over by another program while in use (a backup copied in?): "
-                      "nothing more is read or written until Terrace starts again", self._name)
+            self._emptied = now[1] == 0
+            if self._emptied:
+                log.error("%s was emptied (cut to 0 bytes) by another program while in use: the games "
+                          "saved in it are gone from it; nothing more is read or written until Terrace "
+                          "starts again", self._name)
+            else:
+                log.error("%s was written over by another program while in use (a backup copied in?): "
+                          "nothing more is read or written until Terrace starts again", self._name)
         if change is not None:  # (nothing to put back: only a new start opens the copy)
-            replaced = Reason(Refusal.WRITE_FILE_REPLACED, change=change, name=self._name)
-            raise StoreWriteError(replaced, "moved")
-        raise StoreError(Reason(Refusal.DATABASE_UNUSABLE, name=self._name,
-                                fault=Reason(Refusal.FAULT_FILE_REPLACED)))
+            code = Refusal.WRITE_FILE_EMPTIED if self._emptied else Refusal.WRITE_FILE_REPLACED
+            raise StoreWriteError(Reason(code, change=change, name=self._name), "moved")
+        fault = Refusal.FAULT_FILE_EMPTIED if self._emptied else Refusal.FAULT_FILE_REPLACED
+        raise StoreError(Reason(Refusal.DATABASE_UNUSABLE, name=self._name, fault=Reason(fault)))
 
     def _fold_under_way(self, folds: tuple[bytes, int, int]) -> bool:
         """Whether the fold the index says was begun (``folds``, as at the
@@ -1197,13 +1220,15 @@ class SqliteStore:
         and where a link points."""
         name = given_label(self.path or path, path)
         header = inspect_file(path, name)
+        if header is None and (held := emptied_since(path)) is not None:
+            raise emptied(name, held.games)
         self._side_before = side_files(path)
         self._made = not path.exists()  # (a refused database made here is removed again)
         if header is None and self.read_only:
             raise NoDatabaseError(name)
         copied: sqlite3.Connection | None = None
         if header is not None:
-            version = header.user_version
+            version, application_id = header.user_version, header.application_id
             try:
                 # (SQLite reads a log through its -shm index, which it cannot
                 # make in a folder that takes no new file: it said only "the
@@ -1211,7 +1236,7 @@ class SqliteStore:
                 why = no_new_file(path.parent) if header.has_wal and "-shm" not in self._side_before else None
                 if why is not None and self.read_only:
                     copied = _read_copy(path, name)
-                    version = max(version, int(copied.execute("PRAGMA user_version").fetchone()[0]))
+                    version, application_id = _version_and_id(copied, version)
                 elif why is not None:
                     raise DatabaseFileError(
                         f"games cannot be saved in {name}: SQLite reads its log {label(path)}-wal through "
@@ -1219,10 +1244,12 @@ class SqliteStore:
                         f"folder ({why}); make the folder writable (terrace stats and export read it as it "
                         "is), or name another file with --db")
                 elif header.has_wal:  # (the probe may make an -shm file)
-                    version = max(version, self._probe_version(path, name))
-                if version > LATEST_VERSION:
+                    version, application_id = self._probe_header(path, name, version)
+                if application_id != APPLICATION_ID:
+                    pass  # (ours carry it from schema 1 on: another program's numbering, said below)
+                elif version > LATEST_VERSION:
                     raise NewerDatabaseError(version, name)
-                if version < 0:
+                elif version < 0:
                     raise damaged(name, f"its schema number is {version}, which no Terrace writes")
             except BaseException:
                 if copied is not None:
@@ -1263,14 +1290,15 @@ class SqliteStore:
             raise sql_error(name, error) from None
 
     @staticmethod
-    def _probe_version(path: Path, name: str) -> int:
-        """The live schema version, read without writing (a log is pending)."""
+    def _probe_header(path: Path, name: str, version: int) -> tuple[int, int]:
+        """The live schema version (at least ``version``) and application
+        id, read without writing (a log is pending)."""
         try:
             probe = _connect(path, "mode=ro")
         except sqlite3.Error as error:
             raise sql_error(name, error) from None
         try:
-            return int(probe.execute("PRAGMA user_version").fetchone()[0])
+            return _version_and_id(probe, version)
         except sqlite3.Error as error:
             raise sql_error(name, error) from None
         finally:
@@ -1291,10 +1319,12 @@ class SqliteStore:
                 conn.execute("COMMIT")
             if application_id == 0 and set(found) == VERDICT_TABLES:
                 raise verdict_cache(self._name)
+            if application_id != APPLICATION_ID and (application_id or version or tables):
+                # (before the schema number: another program's numbering is not
+                # ours, and a file of schema 74 was "written by a newer Terrace")
+                raise foreign(self._name)
             if version > LATEST_VERSION:
                 raise NewerDatabaseError(version, self._name)
-            if application_id != APPLICATION_ID and (application_id or version or tables):
-                raise foreign(self._name)
             fault = layout_fault(found, version)
             if fault is not None:
                 # (A layout that does not match its number would fail half-way
@@ -1399,6 +1429,9 @@ class SqliteStore:
             with self._transaction(write=True, action="check") as conn:
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         except StoreWriteError as error:
+            problem = unsaved_problem(error)
+            if problem is not None:  # (busy, damaged: said as a read says it; the store stays open)
+                raise problem from None
             self._close_refused()
             raise self._unsavable(error) from None
 
@@ -1425,10 +1458,12 @@ class SqliteStore:
         that log."""
         with self._lock:
             if self._stamp is None:
+                self._note_held()
                 self._conn.close()
                 return
             with contextlib.suppress(StoreError, sqlite3.Error):
                 self._check_not_written_over(None)
+            self._note_held()
             now = file_identity(self._file) if self._file is not None else None
             moved = now is not None and now != self._opened
             if self._written_over:
@@ -1437,6 +1472,22 @@ class SqliteStore:
                 self._conn.close()
             if self._written_over or moved:
                 self._set_log_aside()
+
+    def _note_held(self) -> None:
+        """Note how many games the file holds as a store that may write
+        closes it, or that it was emptied while open (see
+        :mod:`terrace.storage.held`): an opening that finds it emptied
+        since says so."""
+        if self.read_only or self._file is None or file_identity(self._file) != self._opened:
+            return  # (moved or replaced: what is there is not what was open)
+        if self._emptied or not nonempty(self._file):
+            note_held(self._file, None)
+        elif not self._written_over:
+            try:
+                games = int(self._conn.execute("SELECT count(*) FROM games").fetchone()[0])
+            except sqlite3.Error:
+                return
+            note_held(self._file, games)
 
     def _close_without_checkpoint(self) -> None:
         """Close the connection without folding its log into the file:
@@ -1568,7 +1619,7 @@ class SqliteStore:
         9.4 s, a request with two calls of the store 18.3 s)."""
         while True:
             if not self._lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
-                raise busy_error(self._name)
+                raise busy_error(self._name, (action or "change") if write else None)
             try:
                 if write and self.read_only:
                     opened = Reason(Refusal.WRITE_OPENED_TO_READ, change=action or "change")
@@ -1579,7 +1630,7 @@ class SqliteStore:
                     self._waited_at_open = None
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise busy_error(self._name)
+                    raise busy_error(self._name, (action or "change") if write else None)
                 if self._try_begin(write, min(left, WRITE_TURN) if write else left, action):
                     return self._conn
             except BaseException:

@@ -208,8 +208,9 @@ def check_after(body: dict[str, Any], game: StoredGame) -> None:
 # -- refusals: every exception becomes a status and a reason here, nowhere else
 
 _HTTP_REFUSALS = {404: WebRefusal.NOT_FOUND, 405: WebRefusal.METHOD_NOT_ALLOWED}
-_UNAVAILABLE = (Refusal.DATABASE_BUSY, Refusal.VERDICT_CACHE_BUSY, Refusal.DATABASE_UNUSABLE,
-                Refusal.DATABASE_FAILED, Refusal.DATABASE_DAMAGED, Refusal.VERDICT_CACHE_UNUSABLE,
+_UNAVAILABLE = (Refusal.DATABASE_BUSY, Refusal.DATABASE_LOCKED_OUT, Refusal.VERDICT_CACHE_BUSY,
+                Refusal.DATABASE_UNUSABLE, Refusal.DATABASE_FAILED, Refusal.DATABASE_DAMAGED,
+                Refusal.VERDICT_CACHE_UNUSABLE,
                 Refusal.VERDICT_CACHE_NEWER, Refusal.VERDICT_CACHE_FOREIGN, Refusal.VERDICT_CACHE_GAMES,
                 Refusal.VERDICT_CACHE_NOT_STORED)
 """The stores' refusals of a file another program holds, or that fails a
