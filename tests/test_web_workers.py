@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import httpx
@@ -28,6 +28,7 @@ from terrace.variants import get_rules
 from terrace.web import hints, workers
 from terrace.web.app import create_app
 from terrace.web.coach_job import coach_job
+from terrace.web.i18n import SolverStop
 from terrace.web.workers import PoolBusy, SolverPool, WorkStopped, _echo, _sleep
 from web_support import LOCAL, DyingPipe
 
@@ -121,16 +122,14 @@ def test_a_worker_whose_reply_comes_before_its_sender_says_it_sent_is_kept(
     send for unfinished and killed the worker that had just answered: the
     next job failed, "the solver process stopped unexpectedly". The thread
     here says it ended only 0.3 s after the send."""
-    sent_late = asyncio.to_thread
 
-    async def to_thread(func: Callable[..., Any], *args: Any) -> Any:
-        def late() -> Any:
-            result = func(*args)
-            time.sleep(0.3)
-            return result
-        return await sent_late(late)
+    def sent_late(send: Any, conn: Any, message: Any) -> None:
+        conn.send(message)
+        time.sleep(0.3)
+        send.arrived = True
+        send.ended.set()
 
-    monkeypatch.setattr(workers.asyncio, "to_thread", to_thread)
+    monkeypatch.setattr(workers._Send, "_send", sent_late)
     solver_pool = _started(SolverPool(workers=1, waiting=1))
     try:
         assert asyncio.run(solver_pool.run(_echo, 1, budget=30)) == 1
@@ -163,8 +162,9 @@ def test_a_job_stops_when_its_caller_goes_away(pool: SolverPool) -> None:
         async def gone() -> bool:
             return time.perf_counter() > deadline
 
-        with pytest.raises(WorkStopped):
+        with pytest.raises(WorkStopped) as stopped:
             await pool.run(_sleep, 60.0, budget=60, gone=gone)
+        assert stopped.value.reason.code is SolverStop.CALLER_GONE  # (before: "the search was stopped")
         return time.perf_counter() - started
 
     assert asyncio.run(scenario()) < 2
@@ -298,6 +298,7 @@ def test_a_worker_slow_to_start_answers_its_job_late_rather_than_not_at_all(
     own (START_LIMIT)."""
     monkeypatch.setattr(workers, "OVERRUN_GRACE", 0.2)  # (START_GRACE, 10 s, counted from the sending)
     monkeypatch.setattr(workers, "CANCEL_GRACE", 0.05)
+    monkeypatch.setattr(workers, "STALL", 60.0)  # (held by SIGSTOP here, slow on a busy machine)
     pool = SolverPool(workers=1)
     pool.start()
     pid = _held_worker(pool, 0)
@@ -350,12 +351,67 @@ def test_a_job_that_overruns_is_stopped_and_its_worker_replaced(
 ) -> None:
     first = _started(pool)._idle[0].process.pid
     monkeypatch.setattr(workers, "OVERRUN_GRACE", 0.5)
+    monkeypatch.setattr(workers, "STALL", 60.0)  # (asleep, it would be taken for stuck at 1 s)
     started = time.perf_counter()
-    with pytest.raises(WorkStopped):
+    with pytest.raises(WorkStopped) as stopped:
         asyncio.run(pool.run(_stubborn, 60.0, budget=0.2))
     assert time.perf_counter() - started < 5
+    # (before: "the search was stopped", whatever the cause)
+    assert str(stopped.value) == "the search went on past its 0.2 s and was stopped"
+    assert stopped.value.reason.text("de") == "Die Suche lief über ihre 0,2 s hinaus und wurde abgebrochen"
     assert asyncio.run(pool.run(_echo, "fresh", budget=10)) == "fresh"
     assert next(iter(pool._idle)).process.pid != first
+
+
+def test_a_stuck_worker_is_replaced_a_second_after_its_budget(pool: SolverPool) -> None:
+    """A worker stopped (SIGSTOP) during its job was waited for its whole
+    budget plus OVERRUN_GRACE (10 s): a 2 s hint answered 503 "the search
+    was stopped" after 13 s. Past its budget, a worker that neither runs
+    nor uses CPU for STALL seconds is taken for stuck and replaced, and
+    the words say so."""
+    [worker] = _started(pool)._idle
+    pid = worker.process.pid
+    assert pid is not None
+
+    async def scenario() -> None:
+        job = asyncio.ensure_future(pool.run(_sleep, 60.0, budget=0.3))
+        await asyncio.sleep(0.1)
+        os.kill(pid, signal.SIGSTOP)
+        await asyncio.wait_for(job, 5)  # (the old code: TimeoutError, at 5 s of its 10.3)
+
+    started = time.perf_counter()
+    try:
+        with pytest.raises(WorkStopped) as stopped:
+            asyncio.run(scenario())
+        took = time.perf_counter() - started
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
+    assert str(stopped.value) == "the solver process did not respond and was replaced"
+    assert 0.3 + workers.STALL <= took < 3, took
+    _settled(pool)
+    assert worker not in pool._idle  # (its successor starts)
+
+
+def test_a_process_is_stuck_only_when_it_neither_works_nor_uses_cpu_for_a_while(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a Stall reads from the kernel, look by look: a process that a
+    loaded machine keeps waiting to run (R) or that waits for the disk (D)
+    is never stuck, however long; one asleep or stopped with its CPU time
+    unchanged is, STALL seconds after it was last seen working; any CPU
+    time used is work. Where the kernel says nothing, never."""
+    looks = [(0.0, ("R", 5), False), (5.0, ("R", 5), False), (5.5, ("S", 5), False),
+             (5.99, ("T", 5), False), (6.0, ("T", 5), True), (6.5, ("S", 6), False),
+             (7.4, ("D", 6), False), (8.3, ("S", 6), False), (8.4, ("S", 6), True)]
+    marks = iter(mark for _, mark, _ in looks)
+    monkeypatch.setattr(workers, "STALL", 1.0)
+    monkeypatch.setattr(workers, "process_mark", lambda pid: next(marks))
+    stall = workers.Stall(1)
+    assert [stall.stuck(now) for now, _, _ in looks] == [stuck for _, _, stuck in looks]
+    monkeypatch.setattr(workers, "process_mark", lambda pid: None)
+    assert not workers.Stall(1).stuck(0.0) and not workers.Stall(1).stuck(100.0)
+    assert not workers.Stall(None).stuck(100.0)
 
 
 def test_closing_stops_running_jobs() -> None:
@@ -370,6 +426,7 @@ def test_closing_stops_running_jobs() -> None:
     started = time.perf_counter()
     (result,) = asyncio.run(scenario())
     assert isinstance(result, WorkStopped)
+    assert str(result) == "the server is stopping"  # (before: "the search was stopped")
     assert time.perf_counter() - started < 3
 
 
@@ -565,6 +622,82 @@ def test_a_job_on_its_way_to_its_worker_does_not_hold_up_the_event_loop() -> Non
 
         assert asyncio.run(scenario()) == "x" * 2_000_000
         assert pipe.held == [True]
+    finally:
+        solver_pool.close()
+
+
+def test_a_job_whose_caller_stops_waiting_while_it_is_sent_keeps_its_worker(pool: SolverPool) -> None:
+    """A job over 64 KB (a coach job of a long game) whose caller stopped
+    waiting while it was still on its way had its worker killed, and a
+    successor took seconds to start on a busy machine. The job is let
+    arrive now, the worker told to cancel it, and kept."""
+    [worker] = _started(pool)._idle
+    pipe = _HeldPipe(worker.conn)
+    worker.conn = pipe  # type: ignore[assignment]
+
+    async def scenario() -> None:
+        job = asyncio.ensure_future(pool.run(_echo, "x" * 200_000, budget=30))
+        while not pipe.sending.is_set():
+            await asyncio.sleep(0.001)
+        job.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await job
+        pipe.released.set()
+
+    try:
+        asyncio.run(scenario())
+        _settled(pool)
+    finally:
+        worker.conn = pipe.real
+    assert pipe.held == [True]
+    assert pool._idle == [worker] and worker.process.is_alive()  # (before: killed, replaced)
+    assert asyncio.run(pool.run(_pid, budget=5)) == worker.process.pid
+
+
+class _SlowWorker(workers._Worker):
+    """A worker whose process takes 0.5 s to make (fork and exec took up to
+    220 ms at load 10)."""
+
+    def __init__(self, context: Any) -> None:
+        time.sleep(0.5)
+        super().__init__(context)
+
+
+def test_a_new_worker_is_made_off_the_event_loop_and_outside_the_lock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A job that needed a new worker made it on the event loop, and start()
+    made one under the pool's lock, which the loop takes for every job: no
+    other request was answered meanwhile, for as long as a process took to
+    start (up to 220 ms measured at load 10)."""
+    monkeypatch.setattr(workers, "_Worker", _SlowWorker)
+    solver_pool = SolverPool(workers=1)
+
+    async def loop_held_while(job: Awaitable[Any]) -> tuple[Any, float]:
+        """``job``'s result and the longest the loop did not run meanwhile."""
+        task = asyncio.ensure_future(job)
+        longest, last = 0.0, time.perf_counter()
+        while not task.done():
+            await asyncio.sleep(0.01)
+            now = time.perf_counter()
+            longest, last = max(longest, now - last), now
+        return await task, longest
+
+    async def beside_a_start() -> tuple[Any, float]:
+        making = threading.Thread(target=solver_pool.start)  # (a replacement's successor, say)
+        making.start()
+        await asyncio.sleep(0.1)
+        answered = await loop_held_while(solver_pool.run(_echo, "at once", budget=5))
+        making.join()
+        return answered
+
+    try:
+        made, held = asyncio.run(loop_held_while(solver_pool.run(_echo, "made", budget=STARTING)))
+        assert made == "made" and held < 0.3, held  # (before: 0.5 s and more)
+        solver_pool.workers = 2
+        answered, held = asyncio.run(beside_a_start())
+        assert answered == "at once" and held < 0.3, held  # (before: the lock held 0.5 s)
+        assert len(solver_pool._idle) == 2
     finally:
         solver_pool.close()
 
