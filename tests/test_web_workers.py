@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -738,6 +739,32 @@ def test_a_worker_that_died_before_its_job_fails_the_job_clearly() -> None:
         assert asyncio.run(solver_pool.run(_echo, 3, budget=STARTING)) == 3  # a new worker took its place
     finally:
         solver_pool.close()
+
+
+def _out_of_memory(cancel: Any) -> None:
+    """A job that runs out of memory: its worker's address space limited to
+    what it uses and 16 MB more (as `prlimit --as` does), then 256 MB asked."""
+    import resource
+
+    pages = int(Path("/proc/self/statm").read_text().split()[0])  # (the whole address space, in pages)
+    limit = pages * resource.getpagesize() + 16 * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    bytearray(256 * 2**20)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc")
+def test_a_job_out_of_memory_fails_with_its_cause_and_its_worker_is_replaced(pool: SolverPool) -> None:
+    """A worker whose job ran out of memory (its address space limited with
+    prlimit, a winnable deal asked) sent its MemoryError back, which the
+    server answered 500 "something went wrong on the server" with a
+    traceback in its log, and the worker was kept for the next job, which
+    failed again. It is a WorkFailed now (503 solver-stopped, its words
+    saying why), and the worker is replaced."""
+    [worker] = _started(pool)._idle
+    with pytest.raises(workers.WorkFailed) as failed:
+        asyncio.run(pool.run(_out_of_memory, budget=STARTING))  # (before: MemoryError)
+    assert str(failed.value) == "the solver process ran out of memory and was replaced"
+    assert worker not in pool._idle  # (before: kept)
 
 
 def test_a_free_worker_that_died_is_not_given_a_job() -> None:

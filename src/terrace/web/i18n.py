@@ -263,6 +263,7 @@ class SolverStop(StrEnum):
     CALLER_GONE = "caller-gone"
     SOLVER_CRASHED = "solver-crashed"
     SOLVER_STUCK = "solver-stuck"
+    SOLVER_OUT_OF_MEMORY = "solver-out-of-memory"
 
 
 SOLVER_STOPS: dict[SolverStop, Wording] = {
@@ -281,6 +282,9 @@ SOLVER_STOPS: dict[SolverStop, Wording] = {
     SolverStop.SOLVER_STUCK: Wording(
         503, "the solver process did not respond and was replaced",
         "Der Löserprozess hat nicht geantwortet und wurde ersetzt"),
+    SolverStop.SOLVER_OUT_OF_MEMORY: Wording(
+        503, "the solver process ran out of memory and was replaced",
+        "Dem Löserprozess ging der Speicher aus, er wurde ersetzt"),
 }
 """What each cause of a stopped search says (the start of a sentence in
 German: ``solver-stopped`` goes on after it)."""

@@ -105,11 +105,17 @@ class WorkStopped(Exception):
 
 
 class WorkFailed(Exception):
-    """The worker process died during the job."""
+    """The worker process died during the job, or ran out of memory
+    (``why``)."""
 
-    def __init__(self) -> None:
-        self.reason = Reason(SolverStop.SOLVER_CRASHED)
+    def __init__(self, why: SolverStop = SolverStop.SOLVER_CRASHED) -> None:
+        self.reason = Reason(why)
         super().__init__(str(self.reason))
+
+
+def _out_of_memory(reply: tuple[Any, ...]) -> bool:
+    """Whether a job's reply is its worker's MemoryError."""
+    return not reply[1] and isinstance(reply[2], MemoryError)
 
 
 def _echo(value: T, cancel: Callable[[], bool]) -> T:
@@ -358,6 +364,8 @@ class SolverPool:
             overran = outcome is SolverStop.SEARCH_OVERRAN
             raise WorkStopped(outcome, **({"seconds": budget} if overran else {}))
         _, ok, value = outcome
+        if _out_of_memory(outcome):
+            raise WorkFailed(SolverStop.SOLVER_OUT_OF_MEMORY) from value
         if not ok:
             raise value
         result: T = value
@@ -366,14 +374,15 @@ class SolverPool:
     def _free(self, worker: _Worker, job: int, send: _Send, outcome: tuple[Any, ...] | SolverStop | None,
               prefer: str | None) -> None:
         """Free a job's worker, at once and without holding its caller up:
-        kept after a reply (which means the job arrived whole); let go when
+        kept after a reply (which means the job arrived whole), unless the
+        job ran out of memory (a new process starts afresh); let go when
         it died, killed when it is stuck or overran with its job still on
         its way; otherwise
         (the job stopped, its task cancelled, as a request's own deadline
         does, or the send failed) told to cancel the job once the job has
         reached it, in a thread, and kept if it does in time."""
         if isinstance(outcome, tuple):
-            self._release(worker, True, prefer)
+            self._release(worker, not _out_of_memory(outcome), prefer)
         elif outcome is SolverStop.SOLVER_STUCK or not worker.process.is_alive() or (
                 outcome is SolverStop.SEARCH_OVERRAN and not send.ended.is_set()):
             worker.process.kill()
