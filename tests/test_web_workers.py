@@ -600,6 +600,21 @@ class _HeldPipe:
         return getattr(self.real, name)
 
 
+def _held(worker: Any) -> _HeldPipe:
+    """Hold the next job to ``worker`` on its way (see :class:`_HeldPipe`)."""
+    pipe = _HeldPipe(worker.conn)
+    worker.conn = pipe
+    return pipe
+
+
+async def _held_on_its_way(pool: SolverPool, pipe: _HeldPipe, size: int) -> asyncio.Future[Any]:
+    """An ``_echo`` job of ``size`` characters, once ``pipe`` holds it on its way."""
+    job = asyncio.ensure_future(pool.run(_echo, "x" * size, budget=30))
+    while not pipe.sending.is_set():
+        await asyncio.sleep(0.001)
+    return job
+
+
 def test_a_job_on_its_way_to_its_worker_does_not_hold_up_the_event_loop() -> None:
     """A job was sent to its worker on the event loop: a pipe takes 64 KB
     at a time, so while a large job (a coach job of a game of 100,000
@@ -610,14 +625,10 @@ def test_a_job_on_its_way_to_its_worker_does_not_hold_up_the_event_loop() -> Non
     solver_pool = SolverPool(workers=1)
     solver_pool.start()
     try:
-        [worker] = solver_pool._idle
-        pipe = _HeldPipe(worker.conn)
-        worker.conn = pipe  # type: ignore[assignment]
+        pipe = _held(solver_pool._idle[0])
 
         async def scenario() -> Any:
-            job = asyncio.ensure_future(solver_pool.run(_echo, "x" * 2_000_000, budget=30))
-            while not pipe.sending.is_set():
-                await asyncio.sleep(0.001)
+            job = await _held_on_its_way(solver_pool, pipe, 2_000_000)
             pipe.released.set()  # (the loop answers something else meanwhile)
             return await job
 
@@ -633,13 +644,10 @@ def test_a_job_whose_caller_stops_waiting_while_it_is_sent_keeps_its_worker(pool
     successor took seconds to start on a busy machine. The job is let
     arrive now, the worker told to cancel it, and kept."""
     [worker] = _started(pool)._idle
-    pipe = _HeldPipe(worker.conn)
-    worker.conn = pipe  # type: ignore[assignment]
+    pipe = _held(worker)
 
     async def scenario() -> None:
-        job = asyncio.ensure_future(pool.run(_echo, "x" * 200_000, budget=30))
-        while not pipe.sending.is_set():
-            await asyncio.sleep(0.001)
+        job = await _held_on_its_way(pool, pipe, 200_000)
         job.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await job
