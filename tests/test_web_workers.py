@@ -394,6 +394,53 @@ def test_a_stuck_worker_is_replaced_a_second_after_its_budget(pool: SolverPool) 
     assert worker not in pool._idle  # (its successor starts)
 
 
+class _StoppedOnItsReply:
+    """A worker's pipe that stops its worker (SIGSTOP) as soon as the first
+    bytes of its reply can be read: stopped while it writes."""
+
+    def __init__(self, worker: Any) -> None:
+        self.real, self.pid, self.stopped = worker.conn, worker.process.pid, False
+
+    def poll(self, *timeout: float) -> bool:
+        ready: bool = self.real.poll(*timeout)
+        if ready and not self.stopped:
+            self.stopped = True
+            os.kill(self.pid, signal.SIGSTOP)
+        return ready
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def test_a_worker_stopped_while_it_writes_its_reply_holds_up_nothing(pool: SolverPool) -> None:
+    """A reply larger than the pipe holds (3 MB here; a peeking hint's
+    line of an endgame is up to 2.6 MB) was read on the event loop, which
+    waited for every piece: with its worker stopped while writing, the
+    whole server answered nothing until the worker went on (still held
+    after 8 s). The reply is read by a thread: the stuck worker is
+    replaced in time and the loop goes on meanwhile."""
+    [worker] = _started(pool)._idle
+    pipe = _StoppedOnItsReply(worker)
+    worker.conn = pipe  # type: ignore[assignment]
+    ended: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(pool.run(_echo, "x" * 3_000_000, budget=0.3))
+        except BaseException as error:
+            ended.append(error)
+
+    asking = threading.Thread(target=run, daemon=True)
+    asking.start()
+    asking.join(5)
+    if asking.is_alive():  # (the old code: the loop blocked in the read)
+        os.kill(pipe.pid, signal.SIGCONT)
+        asking.join(10)
+    assert pipe.stopped
+    assert [type(error) for error in ended] == [WorkStopped], ended
+    assert ended[0].reason.code is SolverStop.SOLVER_STUCK  # type: ignore[attr-defined]
+
+
 def test_a_process_is_stuck_only_when_it_neither_works_nor_uses_cpu_for_a_while(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

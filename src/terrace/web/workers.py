@@ -22,7 +22,10 @@ searches in threads a plain request took 30 ms at the median instead of
   worker still starting (seconds on a busy machine) is waited for until
   :data:`START_LIMIT`, and is given jobs only when no started worker is
   free. Each stop says its cause (:class:`~terrace.web.i18n.SolverStop`).
-* New workers are made outside the pool's lock and off the event loop.
+* New workers are made outside the pool's lock and off the event loop;
+  a job goes to its worker, and its reply comes back, through threads of
+  their own, so that a worker stopped halfway through either holds up
+  nothing but its own job.
 * A job given ``prefer`` (a game's id: its hints) goes to the worker that
   answered that key's last job when that worker is free, since the work a
   fair hint kept is in that process; otherwise to any free worker at once,
@@ -235,6 +238,28 @@ class _Send:
         return self.ended.is_set() and not self.arrived
 
 
+class _Receive:
+    """A worker's next message, read by a thread of its own: a reply larger
+    than the pipe holds comes in pieces, and the event loop waited for them
+    all (10-100 ms for 3 MB at load 17), for as long as the worker was
+    stopped (SIGSTOP) while it wrote. ``ended`` is set once the read has
+    returned or failed, with ``message`` or ``error``."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.ended = threading.Event()
+        self.message: Any = None
+        self.error: BaseException | None = None
+        threading.Thread(target=self._receive, args=(conn,), daemon=True).start()
+
+    def _receive(self, conn: Connection) -> None:
+        try:
+            self.message = conn.recv()
+        except BaseException as error:  # (its worker killed while it wrote, a reply that does not unpickle)
+            self.error = error
+        finally:
+            self.ended.set()
+
+
 class _Worker:
     def __init__(self, context: Any) -> None:
         self.conn, child = context.Pipe()
@@ -255,15 +280,43 @@ class _Worker:
         """When the worker said it had started (monotonic), once it has."""
         self.claimed = 0
         """When it last answered a job with ``prefer`` (a count; 0: never)."""
+        self.receiving: _Receive | None = None
+        """The read of its next message, while one is under way."""
 
     def has_started(self) -> bool:
         """Whether the worker has said it started; an idle worker's pipe
         holds nothing else, so its word is read here when it is waiting."""
         if self.ready_at is None:
-            with contextlib.suppress(EOFError, OSError):
-                if self.conn.poll() and self.conn.recv() == READY:
-                    self.ready_at = time.monotonic()
+            with contextlib.suppress(WorkFailed):
+                self.reply(0)  # (no job is 0)
         return self.ready_at is not None
+
+    def reply(self, job: int) -> tuple[Any, ...] | None:
+        """The reply to ``job`` once it has come whole, else None; reads
+        whatever came before it (the worker's word that it started, a
+        reply to a job stopped earlier) and never waits for a message to
+        come whole. Raises :class:`WorkFailed` when the pipe broke."""
+        while True:
+            if self.receiving is None:
+                try:
+                    if not self.conn.poll():
+                        return None
+                except (EOFError, OSError):
+                    raise WorkFailed() from None
+                self.receiving = _Receive(self.conn)
+            receiving = self.receiving
+            if not receiving.ended.is_set():
+                return None
+            self.receiving = None
+            if isinstance(receiving.error, (EOFError, OSError)):
+                raise WorkFailed()
+            if receiving.error is not None:
+                raise receiving.error
+            message: tuple[Any, ...] | str = receiving.message
+            if message == READY:
+                self.ready_at = time.monotonic()
+            elif isinstance(message, tuple) and message[0] == job:
+                return message
 
     def overdue(self, sent: float, seconds: float, now: float, stall: Stall) -> SolverStop | None:
         """Why a job sent at ``sent`` (monotonic) with ``seconds`` of budget
@@ -518,7 +571,7 @@ class SolverPool:
         next_look = sent + GONE_EVERY
         stall = Stall(worker.process.pid)
         while True:
-            reply = self._reply(worker, job)  # (its word that it started, while the job is on its way)
+            reply = worker.reply(job)  # (its word that it started, while the job is on its way)
             if reply is not None:
                 return reply
             if send.failed():
@@ -539,19 +592,6 @@ class SolverPool:
                 return stop
             await asyncio.sleep(POLL)
 
-    def _reply(self, worker: _Worker, job: int) -> tuple[Any, ...] | None:
-        try:
-            while worker.conn.poll():
-                reply: tuple[Any, ...] | str = worker.conn.recv()
-                if isinstance(reply, str):
-                    if reply == READY:
-                        worker.ready_at = time.monotonic()
-                elif reply[0] == job:
-                    return reply
-        except (EOFError, OSError):
-            raise WorkFailed() from None
-        return None
-
     def _reclaim(self, worker: _Worker, job: int, send: _Send, prefer: str | None) -> None:
         """Free a worker whose job nobody waits for any more (in a thread):
         kept when it cancels the job in time, else replaced."""
@@ -566,8 +606,8 @@ class SolverPool:
             return False
         try:
             worker.conn.send(CANCEL)
-            return self._in_time(worker, lambda: self._reply(worker, job) is not None, stall)
-        except (OSError, ValueError, WorkFailed):
+            return self._in_time(worker, lambda: worker.reply(job) is not None, stall)
+        except Exception:  # (the pipe broke, or the reply did not unpickle: not kept)
             return False
 
     def _in_time(self, worker: _Worker, done: Callable[[], bool], stall: Stall) -> bool:
