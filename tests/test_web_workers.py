@@ -822,20 +822,30 @@ def test_a_job_out_of_memory_fails_with_its_cause_and_its_worker_is_replaced(poo
     assert worker not in pool._idle  # (before: kept)
 
 
-def test_a_free_worker_that_died_is_not_given_a_job() -> None:
+def test_a_free_worker_that_died_or_is_stopped_is_not_given_a_job() -> None:
     """A free worker killed (kill -9, the out-of-memory killer) was handed
     the next job, which failed at once: a 503 'the solver process stopped
     unexpectedly' in 0.02 s, while the other worker was free (the game's
     hint goes to the process of its last hint). It is taken out, the job
-    goes to the live one, and a successor starts."""
+    goes to the live one, and a successor starts. A free worker stopped
+    (SIGSTOP) was handed the job too, which waited its budget and more for
+    a 503: the other is taken first."""
     solver_pool = SolverPool(workers=2)
     solver_pool.start()
     try:
         alive, dead = (worker.process for worker in _started(solver_pool)._idle)
         assert asyncio.run(solver_pool.run(_pid_after, 0, budget=5, prefer="g")) == dead.pid  # (freed last)
+        assert dead.pid is not None
+        os.kill(dead.pid, signal.SIGSTOP)
+        try:
+            answered = asyncio.run(asyncio.wait_for(solver_pool.run(_pid, budget=5, prefer="g"), 3))
+        finally:
+            os.kill(dead.pid, signal.SIGCONT)
+        assert answered == alive.pid  # (old: TimeoutError, the job given to the stopped worker)
+        assert asyncio.run(solver_pool.run(_pid, budget=5, prefer="h")) == dead.pid  # (claimed longest ago)
         dead.kill()
         dead.join(10)
-        assert asyncio.run(solver_pool.run(_pid, budget=5, prefer="g")) == alive.pid  # (old: WorkFailed)
+        assert asyncio.run(solver_pool.run(_pid, budget=5, prefer="h")) == alive.pid  # (old: WorkFailed)
         _eventually(lambda: len(solver_pool._idle) == 2, 10)  # (its successor comes)
         assert dead not in [worker.process for worker in solver_pool._idle]
     finally:

@@ -180,6 +180,8 @@ def process_mark(pid: int) -> tuple[str, int] | None:
         return None
 
 
+STOPPED = frozenset("Tt")
+"""The states of a process stopped by a signal (T) or by a debugger (t)."""
 WORKING = frozenset("RD")
 """The states of a process that is working: running or waiting to (R,
 however long a loaded machine keeps it waiting), or waiting for the disk (D)."""
@@ -290,6 +292,12 @@ class _Worker:
             with contextlib.suppress(WorkFailed):
                 self.reply(0)  # (no job is 0)
         return self.ready_at is not None
+
+    def stopped(self) -> bool:
+        """Whether its process is stopped now (SIGSTOP), as far as the
+        kernel says."""
+        mark = None if self.process.pid is None else process_mark(self.process.pid)
+        return mark is not None and mark[0] in STOPPED
 
     def reply(self, job: int) -> tuple[Any, ...] | None:
         """The reply to ``job`` once it has come whole, else None; reads
@@ -552,12 +560,16 @@ class SolverPool:
     def _pick(self, prefer: str | None) -> _Worker:
         """Take a free worker (under the lock): ``prefer``'s own if free,
         else one that has started (a start takes seconds on a busy
-        machine), the one least recently claimed, freed last among equals."""
+        machine), the one least recently claimed, freed last among equals;
+        one stopped (SIGSTOP) only when no other is free: its job would
+        wait out its budget and more (it is replaced once a job finds it
+        stuck)."""
+        free = [worker for worker in self._idle if not worker.stopped()] or self._idle
         own = self._preferred.get(prefer) if prefer is not None else None
-        if own is not None and own in self._idle:
+        if own is not None and own in free:
             chosen = own
         else:
-            chosen = min(reversed(self._idle), key=lambda worker: (not worker.has_started(), worker.claimed))
+            chosen = min(reversed(free), key=lambda worker: (not worker.has_started(), worker.claimed))
         self._idle.remove(chosen)
         return chosen
 
