@@ -243,9 +243,9 @@ class _Send:
 class _Receive:
     """A worker's next message, read by a thread of its own: a reply larger
     than the pipe holds comes in pieces, and the event loop waited for them
-    all (10-100 ms for 3 MB at load 17), for as long as the worker was
-    stopped (SIGSTOP) while it wrote. ``ended`` is set once the read has
-    returned or failed, with ``message`` or ``error``."""
+    all, for as long as the worker was stopped (SIGSTOP) while it wrote.
+    ``ended`` is set once the read has returned or failed, with
+    ``message`` or ``error``."""
 
     def __init__(self, conn: Connection) -> None:
         self.ended = threading.Event()
@@ -438,10 +438,10 @@ class SolverPool:
         kept after a reply (which means the job arrived whole), unless the
         job ran out of memory (a new process starts afresh); let go when
         it died, killed when it is stuck or overran with its job still on
-        its way; otherwise
-        (the job stopped, its task cancelled, as a request's own deadline
-        does, or the send failed) told to cancel the job once the job has
-        reached it, in a thread, and kept if it does in time."""
+        its way; otherwise (the job stopped, its task cancelled, as a
+        request's own deadline does, or the send failed) told to cancel the
+        job once the job has reached it, in a thread, and kept if it does
+        in time."""
         if isinstance(outcome, tuple):
             self._release(worker, not _out_of_memory(outcome), prefer)
         elif outcome is SolverStop.SOLVER_STUCK or not worker.process.is_alive() or (
