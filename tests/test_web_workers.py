@@ -14,7 +14,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -28,6 +29,7 @@ from terrace.variants import get_rules
 from terrace.web import hints, workers
 from terrace.web.app import create_app
 from terrace.web.coach_job import coach_job
+from terrace.web.i18n import SolverStop
 from terrace.web.workers import PoolBusy, SolverPool, WorkStopped, _echo, _sleep
 from web_support import LOCAL, DyingPipe
 
@@ -121,16 +123,14 @@ def test_a_worker_whose_reply_comes_before_its_sender_says_it_sent_is_kept(
     send for unfinished and killed the worker that had just answered: the
     next job failed, "the solver process stopped unexpectedly". The thread
     here says it ended only 0.3 s after the send."""
-    sent_late = asyncio.to_thread
 
-    async def to_thread(func: Callable[..., Any], *args: Any) -> Any:
-        def late() -> Any:
-            result = func(*args)
-            time.sleep(0.3)
-            return result
-        return await sent_late(late)
+    def sent_late(send: Any, conn: Any, message: Any) -> None:
+        conn.send(message)
+        time.sleep(0.3)
+        send.arrived = True
+        send.ended.set()
 
-    monkeypatch.setattr(workers.asyncio, "to_thread", to_thread)
+    monkeypatch.setattr(workers._Send, "_send", sent_late)
     solver_pool = _started(SolverPool(workers=1, waiting=1))
     try:
         assert asyncio.run(solver_pool.run(_echo, 1, budget=30)) == 1
@@ -163,8 +163,9 @@ def test_a_job_stops_when_its_caller_goes_away(pool: SolverPool) -> None:
         async def gone() -> bool:
             return time.perf_counter() > deadline
 
-        with pytest.raises(WorkStopped):
+        with pytest.raises(WorkStopped) as stopped:
             await pool.run(_sleep, 60.0, budget=60, gone=gone)
+        assert stopped.value.reason.code is SolverStop.CALLER_GONE  # (before: "the search was stopped")
         return time.perf_counter() - started
 
     assert asyncio.run(scenario()) < 2
@@ -298,6 +299,7 @@ def test_a_worker_slow_to_start_answers_its_job_late_rather_than_not_at_all(
     own (START_LIMIT)."""
     monkeypatch.setattr(workers, "OVERRUN_GRACE", 0.2)  # (START_GRACE, 10 s, counted from the sending)
     monkeypatch.setattr(workers, "CANCEL_GRACE", 0.05)
+    monkeypatch.setattr(workers, "STALL", 60.0)  # (held by SIGSTOP here, slow on a busy machine)
     pool = SolverPool(workers=1)
     pool.start()
     pid = _held_worker(pool, 0)
@@ -350,12 +352,114 @@ def test_a_job_that_overruns_is_stopped_and_its_worker_replaced(
 ) -> None:
     first = _started(pool)._idle[0].process.pid
     monkeypatch.setattr(workers, "OVERRUN_GRACE", 0.5)
+    monkeypatch.setattr(workers, "STALL", 60.0)  # (asleep, it would be taken for stuck at 1 s)
     started = time.perf_counter()
-    with pytest.raises(WorkStopped):
+    with pytest.raises(WorkStopped) as stopped:
         asyncio.run(pool.run(_stubborn, 60.0, budget=0.2))
     assert time.perf_counter() - started < 5
+    # (before: "the search was stopped", whatever the cause)
+    assert str(stopped.value) == "the search went on past its 0.2 s and was stopped"
+    assert stopped.value.reason.text("de") == "Die Suche lief über ihre 0,2 s hinaus und wurde abgebrochen"
     assert asyncio.run(pool.run(_echo, "fresh", budget=10)) == "fresh"
     assert next(iter(pool._idle)).process.pid != first
+
+
+def test_a_stuck_worker_is_replaced_a_second_after_its_budget(pool: SolverPool) -> None:
+    """A worker stopped (SIGSTOP) during its job was waited for its whole
+    budget plus OVERRUN_GRACE (10 s): a 2 s hint answered 503 "the search
+    was stopped" after 13 s. Past its budget, a worker that neither runs
+    nor uses CPU for STALL seconds is taken for stuck and replaced, and
+    the words say so."""
+    [worker] = _started(pool)._idle
+    pid = worker.process.pid
+    assert pid is not None
+
+    async def scenario() -> None:
+        job = asyncio.ensure_future(pool.run(_sleep, 60.0, budget=0.3))
+        await asyncio.sleep(0.1)
+        os.kill(pid, signal.SIGSTOP)
+        await asyncio.wait_for(job, 5)  # (the old code: TimeoutError, at 5 s of its 10.3)
+
+    started = time.perf_counter()
+    try:
+        with pytest.raises(WorkStopped) as stopped:
+            asyncio.run(scenario())
+        took = time.perf_counter() - started
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
+    assert str(stopped.value) == "the solver process did not respond and was replaced"
+    assert 0.3 + workers.STALL <= took < 3, took
+    _settled(pool)
+    assert worker not in pool._idle  # (its successor starts)
+
+
+class _StoppedOnItsReply:
+    """A worker's pipe that stops its worker (SIGSTOP) as soon as the first
+    bytes of its reply can be read: stopped while it writes."""
+
+    def __init__(self, worker: Any) -> None:
+        self.real, self.pid, self.stopped = worker.conn, worker.process.pid, False
+
+    def poll(self, *timeout: float) -> bool:
+        ready: bool = self.real.poll(*timeout)
+        if ready and not self.stopped:
+            self.stopped = True
+            os.kill(self.pid, signal.SIGSTOP)
+        return ready
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def test_a_worker_stopped_while_it_writes_its_reply_holds_up_nothing(pool: SolverPool) -> None:
+    """A reply larger than the pipe holds (3 MB here; a peeking hint's
+    line of an endgame is up to 2.6 MB) was read on the event loop, which
+    waited for every piece: with its worker stopped while writing, the
+    whole server answered nothing until the worker went on (still held
+    after 8 s). The reply is read by a thread: the stuck worker is
+    replaced in time and the loop goes on meanwhile."""
+    [worker] = _started(pool)._idle
+    pipe = _StoppedOnItsReply(worker)
+    worker.conn = pipe  # type: ignore[assignment]
+    ended: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(pool.run(_echo, "x" * 3_000_000, budget=0.3))
+        except BaseException as error:
+            ended.append(error)
+
+    asking = threading.Thread(target=run, daemon=True)
+    asking.start()
+    asking.join(5)
+    if asking.is_alive():  # (the old code: the loop blocked in the read)
+        os.kill(pipe.pid, signal.SIGCONT)
+        asking.join(10)
+    assert pipe.stopped
+    assert [type(error) for error in ended] == [WorkStopped], ended
+    assert ended[0].reason.code is SolverStop.SOLVER_STUCK  # type: ignore[attr-defined]
+
+
+def test_a_process_is_stuck_only_when_it_neither_works_nor_uses_cpu_for_a_while(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What a Stall reads from the kernel, look by look: a process that a
+    loaded machine keeps waiting to run (R) or that waits for the disk (D)
+    is never stuck, however long; one asleep or stopped with its CPU time
+    unchanged is, STALL seconds after it was last seen working; any CPU
+    time used is work. Where the kernel says nothing, never."""
+    looks = [(0.0, ("R", 5), False), (5.0, ("R", 5), False), (5.5, ("S", 5), False),
+             (5.99, ("T", 5), False), (6.0, ("T", 5), True), (6.5, ("S", 6), False),
+             (7.4, ("D", 6), False), (8.3, ("S", 6), False), (8.4, ("S", 6), True)]
+    marks = iter(mark for _, mark, _ in looks)
+    monkeypatch.setattr(workers, "STALL", 1.0)
+    monkeypatch.setattr(workers, "process_mark", lambda pid: next(marks))
+    stall = workers.Stall(1)
+    assert [stall.stuck(now) for now, _, _ in looks] == [stuck for _, _, stuck in looks]
+    monkeypatch.setattr(workers, "process_mark", lambda pid: None)
+    assert not workers.Stall(1).stuck(0.0) and not workers.Stall(1).stuck(100.0)
+    assert not workers.Stall(None).stuck(100.0)
 
 
 def test_closing_stops_running_jobs() -> None:
@@ -370,6 +474,7 @@ def test_closing_stops_running_jobs() -> None:
     started = time.perf_counter()
     (result,) = asyncio.run(scenario())
     assert isinstance(result, WorkStopped)
+    assert str(result) == "the server is stopping"  # (before: "the search was stopped")
     assert time.perf_counter() - started < 3
 
 
@@ -542,6 +647,21 @@ class _HeldPipe:
         return getattr(self.real, name)
 
 
+def _held(worker: Any) -> _HeldPipe:
+    """Hold the next job to ``worker`` on its way (see :class:`_HeldPipe`)."""
+    pipe = _HeldPipe(worker.conn)
+    worker.conn = pipe
+    return pipe
+
+
+async def _held_on_its_way(pool: SolverPool, pipe: _HeldPipe, size: int) -> asyncio.Future[Any]:
+    """An ``_echo`` job of ``size`` characters, once ``pipe`` holds it on its way."""
+    job = asyncio.ensure_future(pool.run(_echo, "x" * size, budget=30))
+    while not pipe.sending.is_set():
+        await asyncio.sleep(0.001)
+    return job
+
+
 def test_a_job_on_its_way_to_its_worker_does_not_hold_up_the_event_loop() -> None:
     """A job was sent to its worker on the event loop: a pipe takes 64 KB
     at a time, so while a large job (a coach job of a game of 100,000
@@ -552,19 +672,88 @@ def test_a_job_on_its_way_to_its_worker_does_not_hold_up_the_event_loop() -> Non
     solver_pool = SolverPool(workers=1)
     solver_pool.start()
     try:
-        [worker] = solver_pool._idle
-        pipe = _HeldPipe(worker.conn)
-        worker.conn = pipe  # type: ignore[assignment]
+        pipe = _held(solver_pool._idle[0])
 
         async def scenario() -> Any:
-            job = asyncio.ensure_future(solver_pool.run(_echo, "x" * 2_000_000, budget=30))
-            while not pipe.sending.is_set():
-                await asyncio.sleep(0.001)
+            job = await _held_on_its_way(solver_pool, pipe, 2_000_000)
             pipe.released.set()  # (the loop answers something else meanwhile)
             return await job
 
         assert asyncio.run(scenario()) == "x" * 2_000_000
         assert pipe.held == [True]
+    finally:
+        solver_pool.close()
+
+
+def test_a_job_whose_caller_stops_waiting_while_it_is_sent_keeps_its_worker(pool: SolverPool) -> None:
+    """A job over 64 KB (a coach job of a long game) whose caller stopped
+    waiting while it was still on its way had its worker killed, and a
+    successor took seconds to start on a busy machine. The job is let
+    arrive now, the worker told to cancel it, and kept."""
+    [worker] = _started(pool)._idle
+    pipe = _held(worker)
+
+    async def scenario() -> None:
+        job = await _held_on_its_way(pool, pipe, 200_000)
+        job.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await job
+        pipe.released.set()
+
+    try:
+        asyncio.run(scenario())
+        _settled(pool)
+    finally:
+        worker.conn = pipe.real
+    assert pipe.held == [True]
+    assert pool._idle == [worker] and worker.process.is_alive()  # (before: killed, replaced)
+    assert asyncio.run(pool.run(_pid, budget=5)) == worker.process.pid
+
+
+class _SlowWorker(workers._Worker):
+    """A worker whose process takes 0.5 s to make (fork and exec took up to
+    220 ms at load 10)."""
+
+    def __init__(self, context: Any) -> None:
+        time.sleep(0.5)
+        super().__init__(context)
+
+
+def test_a_new_worker_is_made_off_the_event_loop_and_outside_the_lock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A job that needed a new worker made it on the event loop, and start()
+    made one under the pool's lock, which the loop takes for every job: no
+    other request was answered meanwhile, for as long as a process took to
+    start (up to 220 ms measured at load 10)."""
+    monkeypatch.setattr(workers, "_Worker", _SlowWorker)
+    solver_pool = SolverPool(workers=1)
+
+    async def loop_held_while(job: Awaitable[Any]) -> tuple[Any, float]:
+        """``job``'s result and the longest the loop did not run meanwhile."""
+        task = asyncio.ensure_future(job)
+        longest, last = 0.0, time.perf_counter()
+        while not task.done():
+            await asyncio.sleep(0.01)
+            now = time.perf_counter()
+            longest, last = max(longest, now - last), now
+        return await task, longest
+
+    async def beside_a_start() -> tuple[Any, float]:
+        making = threading.Thread(target=solver_pool.start)  # (a replacement's successor, say)
+        making.start()
+        await asyncio.sleep(0.1)
+        answered = await loop_held_while(solver_pool.run(_echo, "at once", budget=5))
+        making.join()
+        return answered
+
+    try:
+        made, held = asyncio.run(loop_held_while(solver_pool.run(_echo, "made", budget=STARTING)))
+        assert made == "made" and held < 0.3, held  # (before: 0.5 s and more)
+        solver_pool.workers = 2
+        answered, held = asyncio.run(beside_a_start())
+        assert answered == "at once" and held < 0.3, held  # (before: the lock held 0.5 s)
+        assert len(solver_pool._idle) == 2
     finally:
         solver_pool.close()
 
@@ -607,20 +796,56 @@ def test_a_worker_that_died_before_its_job_fails_the_job_clearly() -> None:
         solver_pool.close()
 
 
-def test_a_free_worker_that_died_is_not_given_a_job() -> None:
+def _out_of_memory(cancel: Any) -> None:
+    """A job that runs out of memory: its worker's address space limited to
+    what it uses and 16 MB more (as `prlimit --as` does), then 256 MB asked."""
+    import resource
+
+    pages = int(Path("/proc/self/statm").read_text().split()[0])  # (the whole address space, in pages)
+    limit = pages * resource.getpagesize() + 16 * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    bytearray(256 * 2**20)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc")
+def test_a_job_out_of_memory_fails_with_its_cause_and_its_worker_is_replaced(pool: SolverPool) -> None:
+    """A worker whose job ran out of memory (its address space limited with
+    prlimit, a winnable deal asked) sent its MemoryError back, which the
+    server answered 500 "something went wrong on the server" with a
+    traceback in its log, and the worker was kept for the next job, which
+    failed again. It is a WorkFailed now (503 solver-stopped, its words
+    saying why), and the worker is replaced."""
+    [worker] = _started(pool)._idle
+    with pytest.raises(workers.WorkFailed) as failed:
+        asyncio.run(pool.run(_out_of_memory, budget=STARTING))  # (before: MemoryError)
+    assert str(failed.value) == "the solver process ran out of memory and was replaced"
+    assert worker not in pool._idle  # (before: kept)
+
+
+def test_a_free_worker_that_died_or_is_stopped_is_not_given_a_job() -> None:
     """A free worker killed (kill -9, the out-of-memory killer) was handed
     the next job, which failed at once: a 503 'the solver process stopped
     unexpectedly' in 0.02 s, while the other worker was free (the game's
     hint goes to the process of its last hint). It is taken out, the job
-    goes to the live one, and a successor starts."""
+    goes to the live one, and a successor starts. A free worker stopped
+    (SIGSTOP) was handed the job too, which waited its budget and more for
+    a 503: the other is taken first."""
     solver_pool = SolverPool(workers=2)
     solver_pool.start()
     try:
         alive, dead = (worker.process for worker in _started(solver_pool)._idle)
         assert asyncio.run(solver_pool.run(_pid_after, 0, budget=5, prefer="g")) == dead.pid  # (freed last)
+        assert dead.pid is not None
+        os.kill(dead.pid, signal.SIGSTOP)
+        try:
+            answered = asyncio.run(asyncio.wait_for(solver_pool.run(_pid, budget=5, prefer="g"), 3))
+        finally:
+            os.kill(dead.pid, signal.SIGCONT)
+        assert answered == alive.pid  # (old: TimeoutError, the job given to the stopped worker)
+        assert asyncio.run(solver_pool.run(_pid, budget=5, prefer="h")) == dead.pid  # (claimed longest ago)
         dead.kill()
         dead.join(10)
-        assert asyncio.run(solver_pool.run(_pid, budget=5, prefer="g")) == alive.pid  # (old: WorkFailed)
+        assert asyncio.run(solver_pool.run(_pid, budget=5, prefer="h")) == alive.pid  # (old: WorkFailed)
         _eventually(lambda: len(solver_pool._idle) == 2, 10)  # (its successor comes)
         assert dead not in [worker.process for worker in solver_pool._idle]
     finally:

@@ -258,16 +258,18 @@ class SolverStop(StrEnum):
     """Why solver work stopped (:mod:`terrace.web.workers`): the ``problem``
     of a ``solver-stopped`` refusal, never sent as a code of its own."""
 
-    SEARCH_STOPPED = "search-stopped"
+    SEARCH_OVERRAN = "search-overran"
     SERVER_STOPPING = "server-stopping"
     CALLER_GONE = "caller-gone"
     SOLVER_CRASHED = "solver-crashed"
+    SOLVER_STUCK = "solver-stuck"
+    SOLVER_OUT_OF_MEMORY = "solver-out-of-memory"
 
 
 SOLVER_STOPS: dict[SolverStop, Wording] = {
-    SolverStop.SEARCH_STOPPED: Wording(
-        503, "the search was stopped",
-        "Die Suche wurde abgebrochen"),
+    SolverStop.SEARCH_OVERRAN: Wording(
+        503, "the search went on past its {seconds:seconds} s and was stopped",
+        "Die Suche lief über ihre {seconds:seconds} s hinaus und wurde abgebrochen"),
     SolverStop.SERVER_STOPPING: Wording(
         503, "the server is stopping",
         "Der Server wird gerade beendet"),
@@ -277,6 +279,12 @@ SOLVER_STOPS: dict[SolverStop, Wording] = {
     SolverStop.SOLVER_CRASHED: Wording(
         503, "the solver process stopped unexpectedly",
         "Der Löserprozess wurde unerwartet beendet"),
+    SolverStop.SOLVER_STUCK: Wording(
+        503, "the solver process did not respond and was replaced",
+        "Der Löserprozess hat nicht geantwortet und wurde ersetzt"),
+    SolverStop.SOLVER_OUT_OF_MEMORY: Wording(
+        503, "the solver process ran out of memory and was replaced",
+        "Dem Löserprozess ging der Speicher aus, er wurde ersetzt"),
 }
 """What each cause of a stopped search says (the start of a sentence in
 German: ``solver-stopped`` goes on after it)."""

@@ -15,10 +15,17 @@ searches in threads a plain request took 30 ms at the median instead of
   or when its budget plus a grace period has passed since its worker could
   begin it, and so does one whose caller stops waiting (its task
   cancelled): the caller is answered at once, the worker is told to cancel
-  (the solver asks between slices) and is replaced if it does not answer
-  within :data:`CANCEL_GRACE` seconds. A worker still starting (seconds on a busy machine) is waited
-  for until :data:`START_LIMIT`, and is given jobs only when no started
-  worker is free.
+  (the solver asks between slices) once the job has reached it, and is
+  replaced if it does not answer within :data:`CANCEL_GRACE` seconds. Past
+  its budget, a worker that is stuck (:class:`Stall`: stopped by SIGSTOP,
+  say) is replaced after :data:`STALL` seconds, not the whole grace. A
+  worker still starting (seconds on a busy machine) is waited for until
+  :data:`START_LIMIT`, and is given jobs only when no started worker is
+  free. Each stop says its cause (:class:`~terrace.web.i18n.SolverStop`).
+* New workers are made outside the pool's lock and off the event loop;
+  a job goes to its worker, and its reply comes back, through threads of
+  their own, so that a worker stopped halfway through either holds up
+  nothing but its own job.
 * A job given ``prefer`` (a game's id: its hints) goes to the worker that
   answered that key's last job when that worker is free, since the work a
   fair hint kept is in that process; otherwise to any free worker at once,
@@ -53,7 +60,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from terrace.bounded import Bounded
-from terrace.refusals import Reason
+from terrace.refusals import Param, Reason
 from terrace.solver.stops import interrupts_held
 from terrace.web.i18n import SolverStop
 
@@ -68,7 +75,14 @@ replaced (one still starting gets until :data:`START_LIMIT`: a successor
 would only have to start all over again)."""
 OVERRUN_GRACE = 10.0
 """Seconds a job may take beyond its budget, counted from when its worker
-could begin it (once it had started and had the job)."""
+could begin it (once it had started and had the job), while its process
+runs: a machine under load slows a search's last slice, not its clock."""
+STALL = 1.0
+"""Seconds a worker whose job is past its budget may spend neither running
+nor waiting for the disk, and using no CPU, before it is taken for stuck
+(stopped by SIGSTOP, say) and replaced: its job is answered then, not
+after the whole :data:`OVERRUN_GRACE` (where the kernel does not tell,
+the grace alone)."""
 START_LIMIT = 60.0
 """Seconds a new worker may take to start (a new process and its imports)
 before it is taken for hung and replaced: 1.1-1.8 s measured at load 6,
@@ -84,20 +98,27 @@ class PoolBusy(Exception):
 
 
 class WorkStopped(Exception):
-    """The job was stopped: its caller went away, the pool closed, or it
-    overran its budget. ``reason`` says which, in each language."""
+    """The job was stopped: its caller went away, the pool closed, it
+    overran its budget, or its worker did not respond. ``reason`` says
+    which, in each language."""
 
-    def __init__(self, why: SolverStop) -> None:
-        self.reason = Reason(why)
+    def __init__(self, why: SolverStop, **params: Param) -> None:
+        self.reason = Reason(why, **params)
         super().__init__(str(self.reason))
 
 
 class WorkFailed(Exception):
-    """The worker process died during the job."""
+    """The worker process died during the job, or ran out of memory
+    (``why``)."""
 
-    def __init__(self) -> None:
-        self.reason = Reason(SolverStop.SOLVER_CRASHED)
+    def __init__(self, why: SolverStop = SolverStop.SOLVER_CRASHED) -> None:
+        self.reason = Reason(why)
         super().__init__(str(self.reason))
+
+
+def _out_of_memory(reply: tuple[Any, ...]) -> bool:
+    """Whether a job's reply is its worker's MemoryError."""
+    return not reply[1] and isinstance(reply[2], MemoryError)
 
 
 def _echo(value: T, cancel: Callable[[], bool]) -> T:
@@ -140,16 +161,105 @@ def _serve(conn: Connection) -> None:
             conn.send((job, False, RuntimeError(repr(error))))
 
 
-def _seen(sending: asyncio.Future[None]) -> None:
-    """Take a send's outcome, so that a failure no caller looked at (its
-    worker killed on its way) is not reported as never retrieved."""
-    if not sending.cancelled():
-        sending.exception()
+def process_mark(pid: int) -> tuple[str, int] | None:
+    """A process's state (one letter: R running, D waiting for the disk,
+    S asleep, T stopped, ...) and the CPU time it has used (clock ticks),
+    as Linux's ``/proc`` says them; None where it cannot.
+
+    >>> import os
+    >>> process_mark(os.getpid())[0]
+    'R'
+    """
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            text = stat.read()
+        # (after the name in parentheses, which may hold spaces and parentheses itself)
+        fields = text[text.rindex(b")") + 2:].split()
+        return fields[0].decode("ascii"), int(fields[11]) + int(fields[12])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
-def _arrived(sending: asyncio.Future[None]) -> bool:
-    """Whether a job's send has ended and the job reached its worker."""
-    return sending.done() and not sending.cancelled() and sending.exception() is None
+STOPPED = frozenset("Tt")
+"""The states of a process stopped by a signal (T) or by a debugger (t)."""
+WORKING = frozenset("RD")
+"""The states of a process that is working: running or waiting to (R,
+however long a loaded machine keeps it waiting), or waiting for the disk (D)."""
+
+
+class Stall:
+    """Tells when a process is stuck: seen in no :data:`WORKING` state and
+    using no CPU time for :data:`STALL` seconds (counted from the first
+    look, each look at a time given by the caller's clock). A process
+    stopped by SIGSTOP is; one a loaded machine runs slowly is not."""
+
+    def __init__(self, pid: int | None) -> None:
+        self.pid = pid
+        self.cpu: int | None = None
+        self.working_at = 0.0
+        """When the process was last seen working or with more CPU time."""
+
+    def stuck(self, now: float) -> bool:
+        """Whether the process is stuck at ``now`` (False where the kernel
+        does not say)."""
+        mark = None if self.pid is None else process_mark(self.pid)
+        if mark is None:
+            return False
+        state, cpu = mark
+        if state in WORKING or cpu != self.cpu:
+            self.cpu, self.working_at = cpu, now
+            return False
+        return now - self.working_at >= STALL
+
+
+class _Send:
+    """A job on its way to its worker, sent by a thread of its own (a pipe
+    takes 64 KB at a time: a coach job of a game of 100,000 moves and its
+    log, 2 MB, held every other request up for 0.3 s when the event loop
+    sent it, a worker still starting waiting to read it): ``ended`` is set
+    once the send has returned or failed, ``arrived`` says the job arrived
+    whole, ``error`` what failed."""
+
+    def __init__(self, conn: Connection, message: Any) -> None:
+        self.ended = threading.Event()
+        self.arrived = False
+        self.error: BaseException | None = None
+        threading.Thread(target=self._send, args=(conn, message), daemon=True).start()
+
+    def _send(self, conn: Connection, message: Any) -> None:
+        try:
+            conn.send(message)
+            self.arrived = True
+        except BaseException as error:  # (its worker killed on its way, its arguments not picklable)
+            self.error = error
+        finally:
+            self.ended.set()
+
+    def failed(self) -> bool:
+        """Whether the send has ended without the job arriving."""
+        return self.ended.is_set() and not self.arrived
+
+
+class _Receive:
+    """A worker's next message, read by a thread of its own: a reply larger
+    than the pipe holds comes in pieces, and the event loop waited for them
+    all, for as long as the worker was stopped (SIGSTOP) while it wrote.
+    ``ended`` is set once the read has returned or failed, with
+    ``message`` or ``error``."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.ended = threading.Event()
+        self.message: Any = None
+        self.error: BaseException | None = None
+        threading.Thread(target=self._receive, args=(conn,), daemon=True).start()
+
+    def _receive(self, conn: Connection) -> None:
+        try:
+            self.message = conn.recv()
+        except BaseException as error:  # (its worker killed while it wrote, a reply that does not unpickle)
+            self.error = error
+        finally:
+            self.ended.set()
 
 
 class _Worker:
@@ -172,23 +282,61 @@ class _Worker:
         """When the worker said it had started (monotonic), once it has."""
         self.claimed = 0
         """When it last answered a job with ``prefer`` (a count; 0: never)."""
+        self.receiving: _Receive | None = None
+        """The read of its next message, while one is under way."""
 
     def has_started(self) -> bool:
         """Whether the worker has said it started; an idle worker's pipe
         holds nothing else, so its word is read here when it is waiting."""
         if self.ready_at is None:
-            with contextlib.suppress(EOFError, OSError):
-                if self.conn.poll() and self.conn.recv() == READY:
-                    self.ready_at = time.monotonic()
+            with contextlib.suppress(WorkFailed):
+                self.reply(0)  # (no job is 0)
         return self.ready_at is not None
 
-    def deadline(self, sent: float, seconds: float) -> float:
-        """When a job sent at ``sent`` (monotonic) with ``seconds`` of
-        budget has overrun: it can only begin once the worker has started,
-        and a start has its own limit."""
+    def stopped(self) -> bool:
+        """Whether its process is stopped now (SIGSTOP), as far as the
+        kernel says."""
+        mark = None if self.process.pid is None else process_mark(self.process.pid)
+        return mark is not None and mark[0] in STOPPED
+
+    def reply(self, job: int) -> tuple[Any, ...] | None:
+        """The reply to ``job`` once it has come whole, else None; reads
+        whatever came before it (the worker's word that it started, a
+        reply to a job stopped earlier) and never waits for a message to
+        come whole. Raises :class:`WorkFailed` when the pipe broke."""
+        while True:
+            if self.receiving is None:
+                try:
+                    if not self.conn.poll():
+                        return None
+                except (EOFError, OSError):
+                    raise WorkFailed() from None
+                self.receiving = _Receive(self.conn)
+            receiving = self.receiving
+            if not receiving.ended.is_set():
+                return None
+            self.receiving = None
+            if isinstance(receiving.error, (EOFError, OSError)):
+                raise WorkFailed()
+            if receiving.error is not None:
+                raise receiving.error
+            message: tuple[Any, ...] | str = receiving.message
+            if message == READY:
+                self.ready_at = time.monotonic()
+            elif isinstance(message, tuple) and message[0] == job:
+                return message
+
+    def overdue(self, sent: float, seconds: float, now: float, stall: Stall) -> SolverStop | None:
+        """Why a job sent at ``sent`` (monotonic) with ``seconds`` of budget
+        must stop at ``now``, if it must: it can only begin once the worker
+        has started, and a start has its own limit; past its budget, a
+        worker that is stuck (``stall``) is not waited for any longer."""
+        began = max(sent, self.ready_at or sent)
+        if now >= began + seconds and stall.stuck(now):
+            return SolverStop.SOLVER_STUCK
         if self.ready_at is None:
-            return self.born + START_LIMIT
-        return max(sent, self.ready_at) + seconds + OVERRUN_GRACE
+            return SolverStop.SOLVER_STUCK if now >= self.born + START_LIMIT else None
+        return SolverStop.SEARCH_OVERRAN if now >= began + seconds + OVERRUN_GRACE else None
 
     def stop(self, wait: float) -> None:
         """Give the worker ``wait`` seconds to end (after a SIGTERM), then
@@ -211,6 +359,8 @@ class SolverPool:
         self._lock = threading.Lock()
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
+        self._starting = 0
+        """Workers being made now (outside the lock), their places taken."""
         self._queued = 0
         self._jobs = itertools.count(1)
         self._claims = itertools.count(1)
@@ -224,13 +374,17 @@ class SolverPool:
 
     def start(self) -> None:
         """Start every worker now (else each starts with its first job)."""
-        with self._lock:
-            while len(self._idle) + len(self._busy) < self.workers and not self.closing.is_set():
-                self._idle.append(_Worker(self._context))
+        while True:
+            with self._lock:
+                if self.closing.is_set() or self._size() >= self.workers:
+                    return
+                self._starting += 1
+            self._made(busy=False)
 
     def close(self) -> None:
         """Stop every job and worker at once (a worker keeps nothing that
-        needs saving, so it is simply terminated)."""
+        needs saving, so it is simply terminated; one being made now is
+        stopped as soon as it is)."""
         self.closing.set()
         with self._lock:
             workers, self._idle = [*self._idle, *self._busy], []
@@ -260,36 +414,46 @@ class SolverPool:
         left = max(until - time.monotonic(), 0.0)
         call: Callable[..., T] = partial(func, seconds=left) if timed else func
         job = next(self._jobs)
-        # (in a thread: a pipe takes 64 KB at a time, so the event loop
-        # waited until the worker had read the rest, a worker still
-        # starting included: a coach job of a game of 100,000 moves and
-        # its log, 2 MB, held every other request up for 0.3 s; watched as
-        # the job is: a worker that does not read it is killed, which ends
-        # the send)
-        sending = asyncio.ensure_future(asyncio.to_thread(worker.conn.send, (job, call, args)))
-        sending.add_done_callback(_seen)
-        reply: tuple[Any, ...] | None = None
+        # (watched as the job is: a worker that does not read it is killed, which ends the send)
+        send = _Send(worker.conn, (job, call, args))
+        outcome: tuple[Any, ...] | SolverStop | None = None
         try:
-            reply = await self._wait(worker, job, left, gone, sending)
+            outcome = await self._wait(worker, job, left, gone, send)
         finally:
-            if reply is None and _arrived(sending):
-                # (stopped, or its task cancelled, as a request's own
-                # deadline does: the worker is told to cancel the job and
-                # kept if it does in time, without holding the caller up)
-                threading.Thread(target=self._reclaim, args=(worker, job, prefer), daemon=True).start()
-            else:
-                # (a reply means the job arrived whole, though the thread
-                # that sent it may not have said so yet: the worker is kept)
-                if reply is None and not sending.done():
-                    worker.process.kill()
-                self._release(worker, reply is not None, prefer)
-        if reply is None:
-            raise WorkStopped(SolverStop.SEARCH_STOPPED)
-        _, ok, value = reply
+            self._free(worker, job, send, outcome, prefer)
+        if isinstance(outcome, SolverStop):
+            overran = outcome is SolverStop.SEARCH_OVERRAN
+            raise WorkStopped(outcome, **({"seconds": budget} if overran else {}))
+        _, ok, value = outcome
+        if _out_of_memory(outcome):
+            raise WorkFailed(SolverStop.SOLVER_OUT_OF_MEMORY) from value
         if not ok:
             raise value
         result: T = value
         return result
+
+    def _free(self, worker: _Worker, job: int, send: _Send, outcome: tuple[Any, ...] | SolverStop | None,
+              prefer: str | None) -> None:
+        """Free a job's worker, at once and without holding its caller up:
+        kept after a reply (which means the job arrived whole), unless the
+        job ran out of memory (a new process starts afresh); let go when
+        it died, killed when it is stuck or overran with its job still on
+        its way; otherwise (the job stopped, its task cancelled, as a
+        request's own deadline does, or the send failed) told to cancel the
+        job once the job has reached it, in a thread, and kept if it does
+        in time."""
+        if isinstance(outcome, tuple):
+            self._release(worker, not _out_of_memory(outcome), prefer)
+        elif outcome is SolverStop.SOLVER_STUCK or not worker.process.is_alive() or (
+                outcome is SolverStop.SEARCH_OVERRAN and not send.ended.is_set()):
+            worker.process.kill()
+            self._release(worker, False, prefer)
+        else:
+            threading.Thread(target=self._reclaim, args=(worker, job, send, prefer), daemon=True).start()
+
+    def _size(self) -> int:
+        """How many workers the pool has, those being made included (under the lock)."""
+        return len(self._idle) + len(self._busy) + self._starting
 
     async def _acquire(
         self, gone: Callable[[], Awaitable[bool]] | None, until: float, prefer: str | None = None
@@ -307,17 +471,20 @@ class SolverPool:
                     if self.closing.is_set():
                         raise WorkStopped(SolverStop.SERVER_STOPPING)
                     self._drop_dead()
-                    if self._idle or len(self._busy) < self.workers:
-                        worker = self._pick(prefer) if self._idle else None
-                        if worker is None:
-                            worker = _Worker(self._context)
+                    if self._idle:
+                        worker = self._pick(prefer)
                         self._busy.add(worker)
                         return worker
-                    if not queued:
+                    grow = self._size() < self.workers
+                    if grow:
+                        self._starting += 1
+                    elif not queued:
                         if self._queued >= self.waiting:
                             raise PoolBusy("the solver is busy")
                         self._queued += 1
                         queued = True
+                if grow:
+                    return await self._grown()
                 if time.monotonic() >= until:
                     raise PoolBusy("no solver process came free in time")
                 if gone is not None and time.monotonic() >= next_look:
@@ -329,6 +496,50 @@ class SolverPool:
             if queued:
                 with self._lock:
                     self._queued -= 1
+
+    async def _grown(self) -> _Worker:
+        """A new worker for a job, its place taken: made in a thread (a
+        process's start took 20-220 ms at load 10, which the event loop
+        spent answering nothing); when the job's caller stops waiting
+        meanwhile, the worker is free for the next job."""
+        making = asyncio.ensure_future(asyncio.to_thread(self._made, busy=True))
+        try:
+            worker = await asyncio.shield(making)
+        except asyncio.CancelledError:
+            making.add_done_callback(self._unclaimed)
+            raise
+        if worker is None:
+            raise WorkStopped(SolverStop.SERVER_STOPPING)
+        return worker
+
+    def _unclaimed(self, making: asyncio.Future[_Worker | None]) -> None:
+        """Free the worker made for a job whose caller stopped waiting."""
+        worker = None if making.cancelled() or making.exception() else making.result()
+        if worker is not None:
+            self._release(worker, True)
+
+    def _made(self, busy: bool) -> _Worker | None:
+        """A new worker in the place taken for it (:attr:`_starting`), made
+        outside the lock, then put among the ``busy`` or the free ones;
+        None, and the worker stopped, when the pool closed meanwhile."""
+        try:
+            worker = _Worker(self._context)
+        except BaseException:
+            with self._lock:
+                self._starting -= 1
+            raise
+        with self._lock:
+            self._starting -= 1
+            closed = self.closing.is_set()
+            if not closed:
+                if busy:
+                    self._busy.add(worker)
+                else:
+                    self._idle.append(worker)
+        if closed:
+            worker.stop(0.0)
+            return None
+        return worker
 
     def _drop_dead(self) -> None:
         """Take the free workers that died (a kill -9, the kernel's
@@ -349,83 +560,83 @@ class SolverPool:
     def _pick(self, prefer: str | None) -> _Worker:
         """Take a free worker (under the lock): ``prefer``'s own if free,
         else one that has started (a start takes seconds on a busy
-        machine), the one least recently claimed, freed last among equals."""
+        machine), the one least recently claimed, freed last among equals;
+        one stopped (SIGSTOP) only when no other is free: its job would
+        wait out its budget and more (it is replaced once a job finds it
+        stuck)."""
+        free = [worker for worker in self._idle if not worker.stopped()] or self._idle
         own = self._preferred.get(prefer) if prefer is not None else None
-        if own is not None and own in self._idle:
+        if own is not None and own in free:
             chosen = own
         else:
-            chosen = min(reversed(self._idle), key=lambda worker: (not worker.has_started(), worker.claimed))
+            chosen = min(reversed(free), key=lambda worker: (not worker.has_started(), worker.claimed))
         self._idle.remove(chosen)
         return chosen
 
     async def _wait(
         self, worker: _Worker, job: int, seconds: float, gone: Callable[[], Awaitable[bool]] | None,
-        sending: asyncio.Future[None],
-    ) -> tuple[Any, ...] | None:
-        """The job's reply, or None when it was stopped (``sending`` it
-        included); the job has ``seconds`` from when the worker could
-        begin it."""
+        send: _Send,
+    ) -> tuple[Any, ...] | SolverStop:
+        """The job's reply, or why it was stopped (``send`` included); the
+        job has ``seconds`` from when the worker could begin it."""
         sent = time.monotonic()
         next_look = sent + GONE_EVERY
+        stall = Stall(worker.process.pid)
         while True:
-            reply = self._reply(worker, job)  # (its word that it started, while the job is on its way)
+            reply = worker.reply(job)  # (its word that it started, while the job is on its way)
             if reply is not None:
                 return reply
-            if sending.done() and not _arrived(sending):
-                error = sending.exception()
-                if isinstance(error, (EOFError, OSError)):
+            if send.failed():
+                if send.error is None or isinstance(send.error, (EOFError, OSError)):
                     raise WorkFailed()
-                raise error or WorkFailed()  # (its arguments did not pickle, say)
+                raise send.error  # (its arguments did not pickle, say)
             if not worker.process.is_alive():
                 raise WorkFailed()
             now = time.monotonic()
-            stop = self.closing.is_set() or now >= worker.deadline(sent, seconds)
-            if not stop and gone is not None and now >= next_look:
+            stop = worker.overdue(sent, seconds, now, stall)
+            if self.closing.is_set():
+                stop = SolverStop.SERVER_STOPPING
+            if stop is None and gone is not None and now >= next_look:
                 next_look = now + GONE_EVERY
-                stop = await gone()
-            if stop:
-                return None
+                if await gone():
+                    stop = SolverStop.CALLER_GONE
+            if stop is not None:
+                return stop
             await asyncio.sleep(POLL)
 
-    def _reply(self, worker: _Worker, job: int) -> tuple[Any, ...] | None:
-        try:
-            while worker.conn.poll():
-                reply: tuple[Any, ...] | str = worker.conn.recv()
-                if isinstance(reply, str):
-                    if reply == READY:
-                        worker.ready_at = time.monotonic()
-                elif reply[0] == job:
-                    return reply
-        except (EOFError, OSError):
-            raise WorkFailed() from None
-        return None
-
-    def _reclaim(self, worker: _Worker, job: int, prefer: str | None) -> None:
+    def _reclaim(self, worker: _Worker, job: int, send: _Send, prefer: str | None) -> None:
         """Free a worker whose job nobody waits for any more (in a thread):
         kept when it cancels the job in time, else replaced."""
-        self._release(worker, self._cancel(worker, job), prefer)
+        self._release(worker, self._cancel(worker, job, send), prefer)
 
-    def _cancel(self, worker: _Worker, job: int) -> bool:
-        """Tell the worker to stop the job; True when it did in time:
-        within :data:`CANCEL_GRACE` of the cancel or of the moment it had
-        started, whichever is later (one still starting has until
-        :data:`START_LIMIT`, unless the pool is closing)."""
+    def _cancel(self, worker: _Worker, job: int, send: _Send) -> bool:
+        """Tell the worker to stop the job, once the job has reached it (a
+        job still on its way, over 64 KB, is let arrive: a word sent
+        meanwhile would break into it); True when it did in time."""
+        stall = Stall(worker.process.pid)
+        if not self._in_time(worker, send.ended.is_set, stall) or not send.arrived:
+            return False
         try:
             worker.conn.send(CANCEL)
-            sent = time.monotonic()
-            while True:
-                if self._reply(worker, job) is not None:
-                    return True
-                ready = worker.ready_at
-                until = max(sent, ready or sent) + CANCEL_GRACE
-                if ready is None and not self.closing.is_set():
-                    until = max(until, worker.born + START_LIMIT)
-                if time.monotonic() >= until or not worker.process.is_alive():
-                    break
-                worker.conn.poll(POLL)
-        except (OSError, ValueError, WorkFailed):
-            pass
-        return False
+            return self._in_time(worker, lambda: worker.reply(job) is not None, stall)
+        except Exception:  # (the pipe broke, or the reply did not unpickle: not kept)
+            return False
+
+    def _in_time(self, worker: _Worker, done: Callable[[], bool], stall: Stall) -> bool:
+        """Whether ``done()`` comes true within :data:`CANCEL_GRACE` of now
+        or of the moment the worker had started, whichever is later (one
+        still starting has until :data:`START_LIMIT`, unless the pool is
+        closing), and before the worker dies or is stuck."""
+        asked = time.monotonic()
+        while not done():
+            now = time.monotonic()
+            until = max(asked, worker.ready_at or asked) + CANCEL_GRACE
+            if worker.ready_at is None and not self.closing.is_set():
+                until = max(until, worker.born + START_LIMIT)
+            if now >= until or not worker.process.is_alive() or stall.stuck(now):
+                return False
+            time.sleep(POLL)
+        return True
 
     def _release(self, worker: _Worker, usable: bool, prefer: str | None = None) -> None:
         with self._lock:
