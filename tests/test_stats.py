@@ -758,6 +758,33 @@ def test_stats_of_custom_rules_alone(run: Callable[..., Any], tmp_path: Path) ->
         assert refused.exit_code == 2 and "is not a row of the table" in refused.output, refused.output
 
 
+def test_identical_custom_rules_started_from_two_presets_are_one_group(run: Callable[..., Any],
+                                                                        tmp_path: Path) -> None:
+    """Terrace with two candidates, started as Terrace and as Falling Star
+    (one candidate option apart from both), counted as two groups, so two
+    rows of terrace stats and of the page ('terrace (custom: candidates 2)'
+    and 'falling-star (custom: candidates 2)'). One set of rules is one
+    group, named after the first of the nearest presets, in the store's
+    statistics, the table, -v, and the page's stats_key of each game."""
+    from terrace.deal import Deal
+    from terrace.variants import get_rules
+    from terrace.web.view import game_json
+
+    rules = get_rules("terrace", candidates=2)
+    with open_store(tmp_path / "games.sqlite") as store:
+        for variant in ("terrace", "falling-star"):
+            play(store, store.create(variant, rules, Deal.from_number(5, rules)), ["c1"])
+        keys = {game_json(game, game.board())["stats_key"] for game in map(store.get, store.game_ids())}
+        variants = store.statistics()["variants"]
+    group = "terrace (custom: candidates 2)"
+    assert keys == set(variants) == {group}
+    assert variants[group]["played"] == 2
+    rows = [line for line in run("stats").output.splitlines() if "custom" in line]
+    assert len(rows) == 1 and rows[0].startswith("Terrace (custom: candidates 2)"), rows
+    one = json.loads(run("stats", "-v", "falling-star", "--candidates", "2", "--json").output)
+    assert (one["variant"], one["played"]) == (group, 2)
+
+
 def test_a_custom_group_is_titled_as_the_page_titles_it(run: Callable[..., Any], tmp_path: Path) -> None:
     """terrace stats titled a custom group by option names and yes/no
     ('Terrace (custom: spaces free, foundation-return yes, promote-candidates

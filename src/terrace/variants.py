@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -187,9 +188,10 @@ from the preset's, in :func:`rules_label`."""
 
 
 def rules_label(variant: str, rules: Rules) -> str:
-    """The name of the rules a game of ``variant`` is played by: the
-    variant's name when they are its preset's, else the name followed by the
-    options that differ from it (the statistics count such games apart).
+    """The name of the rules a game of ``variant`` (a preset's name; any
+    other name is its own) is played by: a preset's name when they are its
+    rules, else the name of the nearest preset followed by the options
+    that differ from it (the statistics count such games apart).
 
     >>> rules_label("terrace", get_rules("terrace"))
     'terrace'
@@ -198,26 +200,33 @@ def rules_label(variant: str, rules: Rules) -> str:
     >>> rules_label("wood", get_rules("wood", foundation_return=True))
     'wood (custom: foundation-return yes)'
 
-    Rules that are exactly another preset's are that preset's, whatever
-    variant the game was started from (one set of rules, one name):
+    Rules are named alike whatever variant the game was started from (one
+    set of rules, one name): exactly another preset's are that preset's,
+    and others are named after the preset they differ from in the fewest
+    options, the first of those in :data:`VARIANTS` (one set of custom
+    rules started from two presets made two groups):
 
     >>> rules_label("terrace", get_rules("terrace", candidates=0))
     'falling-star'
+    >>> rules_label("falling-star", get_rules("falling-star", candidates=2))
+    'terrace (custom: candidates 2)'
     """
-    known, rules = _BY_NAME.get(name_key(variant)), given_rules(rules, default=False).as_played()
-    if known is None:
+    if name_key(variant) not in _BY_NAME:
         return variant
-    variant, preset = known.name, known.rules  # (another name of a variant is that variant)
-    if rules == preset:
-        return variant
-    other = preset_name(rules)
-    if other is not None:
-        return other
-    ours, theirs = rules.to_dict(), preset.to_dict()
-    changed = [
-        f"{name.replace('_', '-')} {_shown(value)}" for name, value in ours.items() if value != theirs[name]
-    ]
-    return f"{variant}{CUSTOM}{', '.join(changed)})"
+    return _label_of(given_rules(rules, default=False).as_played())
+
+
+@functools.lru_cache(maxsize=256)  # (the statistics name every saved game's rules: few differ)
+def _label_of(rules: Rules) -> str:
+    """The :func:`rules_label` of ``rules`` as played."""
+    ours = rules.to_dict()
+    changes = {known.name: [name for name, value in ours.items() if value != known.rules.to_dict()[name]]
+               for known in VARIANTS}
+    nearest = min(changes, key=lambda name: len(changes[name]))  # (the first of the nearest)
+    if not changes[nearest]:
+        return nearest
+    shown = ", ".join(f"{name.replace('_', '-')} {_shown(ours[name])}" for name in changes[nearest])
+    return f"{nearest}{CUSTOM}{shown})"
 
 
 def label_parts(label: str) -> tuple[str, list[tuple[str, str]]]:
