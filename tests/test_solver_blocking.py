@@ -38,35 +38,62 @@ the cut fires on these far more often than on the endgames of RULE_SETS."""
 ALL_RULES = [*RULE_SETS, *GENERALS_LIKE]
 
 
-def _reachable(board: Board, most: int) -> tuple[dict[bytes, Board], set[bytes]] | None:
+Graph = tuple[dict[bytes, Board], set[bytes]]
+"""Every position reachable from one, by key, and the keys of the won ones."""
+
+
+def _reachable(board: Board, most: int) -> Graph | None:
     """Every position reachable from ``board`` and the won ones among them
     (a position is won when one of its moves leads to a won one), or None
     when there are more than ``most``."""
     boards = {board.position_key(): board.copy(stack=False)}
     order = list(boards)
-    children: dict[bytes, list[bytes]] = {}
+    parents: dict[bytes, list[bytes]] = {}
     for key in order:
-        keys = []
-        for move in list(boards[key].legal_moves):
-            child = boards[key].copy(stack=False)
-            child.push(move)
-            child_key = child.position_key()
+        walker = boards[key].copy(stack=False)  # (the kept board is never played on)
+        for move in list(walker.legal_moves):
+            walker.push(move)
+            child_key = walker.position_key()
             if child_key not in boards:
                 if len(boards) >= most:
                     return None
-                boards[child_key] = child
+                boards[child_key] = walker.copy(stack=False)
                 order.append(child_key)
-            keys.append(child_key)
-        children[key] = keys
+            parents.setdefault(child_key, []).append(key)
+            walker.pop()
     won = {key for key, b in boards.items() if b.is_won()}
-    grew = True
-    while grew:
-        grew = False
-        for key in order:
-            if key not in won and any(c in won for c in children[key]):
-                won.add(key)
-                grew = True
+    reached = list(won)
+    while reached:  # (backwards from the won positions: each parent of a won one is won)
+        for parent in parents.get(reached.pop(), ()):
+            if parent not in won:
+                won.add(parent)
+                reached.append(parent)
     return boards, won
+
+
+_GRAPHS: dict[tuple[Rules, int], tuple[int, Graph | None]] = {}
+"""The graphs made in this process, by rules and seed, with the bound they
+were made under: the two tests of the cut against Python read the same
+ones (their building took most of both tests' time)."""
+
+
+def _graph_of(rules: Rules, seed: int, most: int) -> Graph | None:
+    """:func:`_reachable` from the random position of ``rules`` and
+    ``seed`` (built card by card for an odd seed, an endgame for an even
+    one, a few cards more or fewer in play), made once: a graph found
+    whole under a larger bound answers for a smaller one."""
+    if (rules, seed) in _GRAPHS:
+        bound, graph = _GRAPHS[rules, seed]
+        if graph is not None:
+            return graph if len(graph[0]) <= most else None
+        if most <= bound:
+            return None
+    rng = random.Random(seed)
+    in_play = cards_in_play(rules) - 4 + seed % 6
+    board = built_position(rng, rules, in_play) if seed % 2 else endgame_position(seed, rules, in_play)
+    graph = _reachable(board, most)
+    _GRAPHS[rules, seed] = (most, graph)
+    return graph
 
 
 SEEDS = (0, 1, 3, 5, 6, 7, 9, 11)
@@ -85,11 +112,7 @@ def test_the_cut_fires_only_on_lost_positions() -> None:
     for rules in ALL_RULES:
         fired = beyond = 0
         for seed in SEEDS:
-            rng = random.Random(seed)
-            in_play = cards_in_play(rules) - 4 + seed % 6
-            board = (built_position(rng, rules, in_play) if seed % 2
-                     else endgame_position(seed, rules, in_play))
-            graph = _reachable(board, 2_000)
+            graph = _graph_of(rules, seed, 2_000)
             if graph is None:
                 continue
             boards, won = graph
@@ -195,11 +218,7 @@ def _every_rule_sets_positions() -> tuple[Board, ...]:
     positions: list[Board] = []
     for rules in ALL_RULES:
         for seed in range(10):
-            rng = random.Random(seed)
-            in_play = cards_in_play(rules) - 4 + seed % 6
-            board = (built_position(rng, rules, in_play) if seed % 2
-                     else endgame_position(seed, rules, in_play))
-            graph = _reachable(board, 600)
+            graph = _graph_of(rules, seed, 600)
             if graph is not None:
                 positions.extend(graph[0].values())
     return tuple(positions)
