@@ -186,7 +186,7 @@ def test_a_section_named_in_quotes_is_a_heading_or_a_bold_lead_of_that_page(page
     assert target is not None, f"{page} names {named}, which is not a page of the docs"
     text = target.read_text(encoding="utf-8")
     heads = [re.sub(r"[`*]", "", head).strip().lower() for head in re.findall(r"^#+ (.*)$", text, re.M)]
-    leads = [" ".join(lead.split()).lower() for lead in re.findall(r"\*\*([^*]+)\*\*", text)]
+    leads = [" ".join(lead.split()).lower().rstrip(".:") for lead in re.findall(r"\*\*([^*]+)\*\*", text)]
     wanted = section.lower()
     assert any(wanted in head for head in heads) or wanted in leads, (
         f"{page} sends the reader to {named}, \"{section}\", which has no such heading")
