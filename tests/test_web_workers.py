@@ -837,6 +837,7 @@ def test_a_free_worker_that_died_or_is_stopped_is_not_given_a_job() -> None:
         assert asyncio.run(solver_pool.run(_pid_after, 0, budget=5, prefer="g")) == dead.pid  # (freed last)
         assert dead.pid is not None
         os.kill(dead.pid, signal.SIGSTOP)
+        _eventually(lambda: any(worker.stopped() for worker in solver_pool._idle), 10)  # (once it ran)
         try:
             answered = asyncio.run(asyncio.wait_for(solver_pool.run(_pid, budget=5, prefer="g"), 3))
         finally:
