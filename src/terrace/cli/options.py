@@ -93,6 +93,11 @@ class OnceOption(click.Option):
             # (a pair of flags says its default by its flag, "fair", as click does for an option
             # taken once: the tuple of values said "True")
             extra["default"] = self._shown(self.default[-1]).lstrip("-")
+        if isinstance(self.type, Seconds):
+            # (a budget's limits, and its default in plain digits: it said "[default: 10.0]")
+            if "default" in extra and isinstance(self.default, tuple):
+                extra["default"] = seconds_text(self.default[-1])
+            extra["range"] = f"{seconds_text(self.type.minimum)} to {seconds_text(self.type.maximum)} s"
         return extra
 
     def _shown(self, value: Any) -> str:
