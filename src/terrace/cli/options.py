@@ -225,7 +225,21 @@ class FilePath(click.Path[str]):
         why = None if self.dir_okay else folder_ending(name)
         if why is not None:
             self.fail(f"{quote(name)} {why}", param, ctx)
+        if not self.file_okay and _other_than_a_folder(name):
+            # (click refuses a regular file only: a pipe was refused after the
+            # command started, with status 1, "... to fifo: it is not a folder")
+            self.fail(f"{quote(name)} is not a folder", param, ctx)
         return super().convert(value, param, ctx)
+
+
+def _other_than_a_folder(name: str) -> bool:
+    """Whether ``name`` is a pipe, a device or a socket (not a folder nor a
+    regular file, nor missing), its links followed."""
+    try:
+        mode = os.stat(os.path.expanduser(name)).st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISDIR(mode) or stat.S_ISREG(mode))
 
 
 def _other_dash(char: str) -> bool:
