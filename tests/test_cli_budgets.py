@@ -74,6 +74,21 @@ def test_every_budget_beyond_its_limits_is_refused_saying_them() -> None:
     assert nodes.exit_code == 2 and f"'--max-nodes': {MAX_NODES + 1} is not in the range 1 to" in nodes.output
 
 
+def test_every_budgets_help_says_its_limits_and_its_default_in_plain_digits() -> None:
+    """The help said "[default: 10.0]" and no limits (play's wrote its own
+    by hand): each budget option's help says both, from its type."""
+    for name, command in all_commands().items():
+        budgets = [param for param in command.params if isinstance(param.type, Seconds)]
+        shown = " ".join(CliRunner().invoke(main, [name, "--help"]).output.split()) if budgets else ""
+        for param in budgets:
+            if isinstance(param.type, Seconds):
+                limits = f"{seconds_text(param.type.minimum)} to {seconds_text(param.type.maximum)} s]"
+                given = param.default[-1] if isinstance(param.default, tuple) else None
+                default = "" if given is None else f"default: {seconds_text(given)}; "
+                assert f" [{default}{limits}" in shown, (name, param.name, shown)
+    assert f"At most {MAX_NODES:,}." in " ".join(CliRunner().invoke(main, ["solve", "--help"]).output.split())
+
+
 def test_a_budget_taken_is_said_in_all_its_digits() -> None:
     """``solve`` said "solving for up to 1234.57 s" of 1234.567 (and would
     have said 1e+06 of a million): the budget is said as it is."""

@@ -1491,3 +1491,16 @@ def test_a_database_name_too_long_for_the_system_says_so(command: list[str], tmp
     assert result.exit_code == 1 and result.stderr.count("\n") == 1, result.stderr
     assert result.stderr.startswith("Error: cannot read sss")
     assert result.stderr.endswith("…: File name too long\n"), result.stderr
+
+
+def test_a_pipe_or_a_device_given_as_the_surveys_folder_is_a_usage_error(tmp_path: Path) -> None:
+    """``survey --out fifo`` (or /dev/null) started the survey and was then
+    refused with status 1, where a regular file given as --out is a usage
+    error (status 2): so is a pipe or a device now, before any work."""
+    os.mkfifo(tmp_path / "fifo")
+    for out in (str(tmp_path / "fifo"), "/dev/null"):
+        result = CliRunner().invoke(main, ["survey", "--deals", "1-1", "--verdicts-db",
+                                           str(tmp_path / "v.sqlite"), "--out", out])
+        assert result.exit_code == 2, result.output
+        assert result.stderr.endswith(f"Error: Invalid value for '--out': '{out}' is not a folder\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["fifo"]

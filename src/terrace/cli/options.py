@@ -93,6 +93,11 @@ class OnceOption(click.Option):
             # (a pair of flags says its default by its flag, "fair", as click does for an option
             # taken once: the tuple of values said "True")
             extra["default"] = self._shown(self.default[-1]).lstrip("-")
+        if isinstance(self.type, Seconds):
+            # (a budget's limits, and its default in plain digits: it said "[default: 10.0]")
+            if "default" in extra and isinstance(self.default, tuple):
+                extra["default"] = seconds_text(self.default[-1])
+            extra["range"] = f"{seconds_text(self.type.minimum)} to {seconds_text(self.type.maximum)} s"
         return extra
 
     def _shown(self, value: Any) -> str:
@@ -220,7 +225,21 @@ class FilePath(click.Path[str]):
         why = None if self.dir_okay else folder_ending(name)
         if why is not None:
             self.fail(f"{quote(name)} {why}", param, ctx)
+        if not self.file_okay and _other_than_a_folder(name):
+            # (click refuses a regular file only: a pipe was refused after the
+            # command started, with status 1, "... to fifo: it is not a folder")
+            self.fail(f"{quote(name)} is not a folder", param, ctx)
         return super().convert(value, param, ctx)
+
+
+def _other_than_a_folder(name: str) -> bool:
+    """Whether ``name`` is a pipe, a device or a socket (not a folder nor a
+    regular file, nor missing), its links followed."""
+    try:
+        mode = os.stat(os.path.expanduser(name)).st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISDIR(mode) or stat.S_ISREG(mode))
 
 
 def _other_dash(char: str) -> bool:

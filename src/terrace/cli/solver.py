@@ -119,7 +119,8 @@ def _stop_store(store: VerdictStore, done: int, unstored: bool = False) -> str:
 @once_option("--max-nodes", type=WholeNumber(1, MAX_NODES), default=None,
              help=f"Node budget (positions entered), checked between slices of {NODE_SLICE:,} positions,"
                   " so the same budget gives the same answer on every machine, unless --max-seconds"
-                  " runs out first (give a large one with it); the count can pass it by a few slices.")
+                  " runs out first (give a large one with it); the count can pass it by a few slices."
+                  f" At most {MAX_NODES:,}.")
 @click.option("--first-win", is_flag=True,
               help="Stop at the first base card that wins (the others may stay unknown); "
                    "much faster on the hardest presets.")

@@ -52,11 +52,10 @@ from terrace.web.server import ListenError, ServerSettings, bind, check_reach, r
              help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite in the user data "
                   "folder; ':memory:' keeps nothing).")
 @once_option("--hint-seconds", type=Seconds(*HINT_SECONDS_RANGE), default=HINT_SECONDS, show_default=True,
-             help="Time the solver may spend on a hint: {:g}-{:g} s.".format(*HINT_SECONDS_RANGE))
+             help="Time the solver may spend on a hint.")
 @once_option("--winnable-seconds", type=Seconds(*WINNABLE_SECONDS_RANGE), default=WINNABLE_SECONDS,
              show_default=True,
-             help="Time the solver may spend looking for a winnable deal for one new game: "
-                  "{:g}-{:g} s.".format(*WINNABLE_SECONDS_RANGE))
+             help="Time the solver may spend looking for a winnable deal for one new game.")
 @rule_options
 def play(host: str | None, port: int, remote: bool, https: bool, certfile: str | None,
          keyfile: str | None, no_browser: bool, db: str | None, hint_seconds: float,
