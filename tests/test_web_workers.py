@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from multiprocessing.connection import Connection
 from typing import Any
 
 import httpx
@@ -104,6 +105,54 @@ def pool() -> Iterator[SolverPool]:
     solver_pool.start()
     yield _started(solver_pool)
     solver_pool.close()
+
+
+class _Ended:
+    """A worker process that has ended."""
+
+    def join(self, timeout: float | None = None) -> None:
+        pass
+
+    def is_alive(self) -> bool:
+        return False
+
+    def kill(self) -> None:
+        pass
+
+
+class _SlowToClose(Connection):
+    """A pipe whose closing takes a moment, as on a busy machine."""
+
+    def _close(self, *args: Any) -> None:
+        handle = self._handle
+        time.sleep(0.05)
+        os.close(handle)
+
+
+def test_a_worker_stopped_twice_at_once_closes_its_pipe_once() -> None:
+    """When the server stopped during a search, the pool's closing and the
+    replacement of the worker whose job it stopped both stopped that
+    worker, and both closed its pipe: 'OSError: [Errno 9] Bad file
+    descriptor' and 'Application shutdown failed' (about one stop in ten
+    at a load of 16, test_a_stop_during_a_search_ends_the_server_within_2_s)."""
+    reading, writing = os.pipe()
+    os.close(writing)
+    worker = workers._Worker.__new__(workers._Worker)
+    worker.process, worker.conn, worker.stopping = _Ended(), _SlowToClose(reading), threading.Lock()
+    failed: list[BaseException] = []
+
+    def stop() -> None:
+        try:
+            worker.stop(0.0)
+        except Exception as error:
+            failed.append(error)
+
+    stops = [threading.Thread(target=stop) for _ in range(2)]
+    for thread in stops:
+        thread.start()
+    for thread in stops:
+        thread.join()
+    assert failed == [] and worker.conn.closed
 
 
 def test_a_job_runs_and_its_errors_come_back(pool: SolverPool) -> None:
