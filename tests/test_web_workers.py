@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
+from conftest import errors_in_threads
 from terrace.deal import Deal
 from terrace.errors import InvalidDealError
 from terrace.solver.coach import chances_and_pick, warn_check
@@ -139,20 +140,7 @@ def test_a_worker_stopped_twice_at_once_closes_its_pipe_once() -> None:
     os.close(writing)
     worker = workers._Worker.__new__(workers._Worker)
     worker.process, worker.conn, worker.stopping = _Ended(), _SlowToClose(reading), threading.Lock()
-    failed: list[BaseException] = []
-
-    def stop() -> None:
-        try:
-            worker.stop(0.0)
-        except Exception as error:
-            failed.append(error)
-
-    stops = [threading.Thread(target=stop) for _ in range(2)]
-    for thread in stops:
-        thread.start()
-    for thread in stops:
-        thread.join()
-    assert failed == [] and worker.conn.closed
+    assert errors_in_threads(lambda: worker.stop(0.0), 2) == [] and worker.conn.closed
 
 
 def test_a_job_runs_and_its_errors_come_back(pool: SolverPool) -> None:
