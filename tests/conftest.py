@@ -166,6 +166,26 @@ def random_game(
     return moves
 
 
+def errors_in_threads(func: Callable[[], object], count: int) -> list[BaseException]:
+    """Run ``func`` in ``count`` threads at once; what each raised."""
+    import threading
+
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            func()
+        except BaseException as error:  # (reported to the caller)
+            errors.append(error)
+
+    threads = [threading.Thread(target=run) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors
+
+
 def cpu_seconds(pid: int) -> float:
     """The CPU time process ``pid`` has used (Linux's /proc; 0 once it has gone)."""
     try:

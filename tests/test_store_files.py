@@ -23,6 +23,7 @@ from typing import Any, cast
 
 import pytest
 
+from conftest import errors_in_threads
 from store_support import digest, golden, locked_by_another, no_default_db, play, start, undo
 from terrace.storage import (
     LATEST_VERSION,
@@ -239,22 +240,13 @@ def test_the_switch_to_the_write_ahead_log_waits_out_a_refusal(monkeypatch: pyte
 
 def test_many_first_openings_at_once_migrate_once(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite"
-    errors: list[BaseException] = []
     applied: list[list[int]] = []
 
     def opener() -> None:
-        try:
-            with open_store(db) as store:
-                applied.append(store.migrations_applied)
-        except BaseException as error:  # pragma: no cover - reported below
-            errors.append(error)
+        with open_store(db) as store:
+            applied.append(store.migrations_applied)
 
-    threads = [threading.Thread(target=opener) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    assert errors_in_threads(opener, 4) == []
     assert sorted(applied) == [[], [], [], list(range(1, LATEST_VERSION + 1))]
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import click
 import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -751,4 +752,5 @@ def test_the_web_game_refuses_budgets_that_are_no_time(name: str, value: object)
     ranges = {"hint_seconds": HINT_SECONDS_RANGE, "winnable_seconds": WINNABLE_SECONDS_RANGE}
     option = next(p for p in play.params if p.name == name)
     low, high = ranges[name]
-    assert f"{low:g}-{high:g} s" in (option.help or "")
+    record = option.get_help_record(click.Context(play))
+    assert record is not None and f"{low:g} to {high:g} s]" in record[1]

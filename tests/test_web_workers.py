@@ -15,12 +15,14 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from conftest import errors_in_threads
 from terrace.deal import Deal
 from terrace.errors import InvalidDealError
 from terrace.solver.coach import chances_and_pick, warn_check
@@ -106,6 +108,41 @@ def pool() -> Iterator[SolverPool]:
     solver_pool.start()
     yield _started(solver_pool)
     solver_pool.close()
+
+
+class _Ended:
+    """A worker process that has ended."""
+
+    def join(self, timeout: float | None = None) -> None:
+        pass
+
+    def is_alive(self) -> bool:
+        return False
+
+    def kill(self) -> None:
+        pass
+
+
+class _SlowToClose(Connection):
+    """A pipe whose closing takes a moment, as on a busy machine."""
+
+    def _close(self, *args: Any) -> None:
+        handle = self._handle
+        time.sleep(0.05)
+        os.close(handle)
+
+
+def test_a_worker_stopped_twice_at_once_closes_its_pipe_once() -> None:
+    """When the server stopped during a search, the pool's closing and the
+    replacement of the worker whose job it stopped both stopped that
+    worker, and both closed its pipe: 'OSError: [Errno 9] Bad file
+    descriptor' and 'Application shutdown failed' (about one stop in ten
+    at a load of 16, test_a_stop_during_a_search_ends_the_server_within_2_s)."""
+    reading, writing = os.pipe()
+    os.close(writing)
+    worker = workers._Worker.__new__(workers._Worker)
+    worker.process, worker.conn, worker.stopping = _Ended(), _SlowToClose(reading), threading.Lock()
+    assert errors_in_threads(lambda: worker.stop(0.0), 2) == [] and worker.conn.closed
 
 
 def test_a_job_runs_and_its_errors_come_back(pool: SolverPool) -> None:

@@ -284,6 +284,8 @@ class _Worker:
         """When it last answered a job with ``prefer`` (a count; 0: never)."""
         self.receiving: _Receive | None = None
         """The read of its next message, while one is under way."""
+        self.stopping = threading.Lock()
+        """Held while the worker is stopped (:meth:`stop`)."""
 
     def has_started(self) -> bool:
         """Whether the worker has said it started; an idle worker's pipe
@@ -341,7 +343,16 @@ class _Worker:
     def stop(self, wait: float) -> None:
         """Give the worker ``wait`` seconds to end (after a SIGTERM), then
         kill it. (Nothing is sent to it: a worker that does not read, with
-        a job on its way, would hold the sender for ever.)"""
+        a job on its way, would hold the sender for ever.) One stop at a
+        time: the pool's closing and the replacement of a worker whose job
+        it stopped met on one worker when the server stopped during a
+        search, and both closed its pipe: "OSError: [Errno 9] Bad file
+        descriptor" and "Application shutdown failed" on the terminal (and
+        the second close could have closed a file that took the number)."""
+        with self.stopping:
+            self._stop(wait)
+
+    def _stop(self, wait: float) -> None:
         self.process.join(wait)
         if self.process.is_alive():
             self.process.kill()
