@@ -122,6 +122,24 @@ def test_chances_only_when_asked(api: Api, open_game: Any) -> None:
     assert page.locator("#coach-chances").is_hidden()
 
 
+def test_chances_that_fail_stay_in_the_prompt(api: Api, open_game: Any) -> None:
+    """Chances the server could not sample had a toast only, gone in 4.5 s:
+    the prompt keeps why, as it keeps a refusal, until the player goes on."""
+    game = api.new(variant="terrace", deal_number=21)
+    page = open_game(game, before_goto=lambda p: p.clock.install())
+    page.route("**/chances", lambda route: route.fulfill(status=503, body="busy"))
+    page.locator("#btn-chances").click()
+    failed = "The server could not answer (error 503). Try again in a moment."
+    prompt = page.locator("#prompt")
+    until(lambda: prompt.inner_text() == failed)
+    page.clock.run_for(8_000)  # (past the toast's time)
+    page.wait_for_selector("#toast:not(.show)", state="attached", timeout=2_000)
+    assert prompt.inner_text() == failed and prompt.get_attribute("class") == "prompt notice error"
+    page.keyboard.press("Escape")
+    assert prompt.inner_text().startswith("Choose the base card")
+    open_game.errors.clear()  # (the browser's console reports the 503)
+
+
 def test_warning_before_a_move_that_loses_a_won_game(api: Api, open_game: Any) -> None:
     moves, losing = thrown_away()
     game = api.play(api.new(variant="terrace", options=SMALL, deal_number=SMALL_DEAL), *moves[: losing - 1])

@@ -780,7 +780,13 @@ def test_tab_goes_through_the_page_in_the_order_it_is_seen(api: Api, open_game: 
 
 class Held:
     """Requests to ``pattern`` held back until ``release()`` (a slow
-    network, made certain: the test presses its keys before the answer)."""
+    network, made certain: the test presses its keys before the answer).
+    Made before the page loads (open_held): a route added to a page
+    already loaded once let the request a key sent next through unheld,
+    at 8% of a core (the undo of
+    test_keys_after_an_undo_with_nothing_to_undo_still_act was answered
+    while held.wait() waited its 30 s: 1 run of 45 so; 0 of 30 with the
+    route in place before the page loads)."""
 
     def __init__(self, page: Any, pattern: str) -> None:
         self.page = page
@@ -806,6 +812,14 @@ class Held:
         self.routes.clear()
 
 
+def open_held(open_game: Any, game: dict[str, Any], pattern: str, **options: Any) -> tuple[Any, Held]:
+    """The page opened on ``game`` (open_game's ``options``), its requests
+    to ``pattern`` held from the start (Held)."""
+    made: list[Held] = []
+    page = open_game(game, before_goto=lambda p: made.append(Held(p, pattern)), **options)
+    return page, made[0]
+
+
 @pytest.mark.parametrize("locale", ["en-GB", "de-DE"])
 def test_keys_pressed_before_the_base_cards_answer_are_played_after_it(
     api: Api, open_game: Any, locale: str
@@ -815,8 +829,7 @@ def test_keys_pressed_before_the_base_cards_answer_are_played_after_it(
     showed the candidates, which have no draw). Then a pile key and F,
     also pressed before the answer: the card goes home, in that order."""
     game = api.new(variant="terrace", deal_number=7)
-    page = open_game(game, locale=locale)
-    held = Held(page, "**/api/games/*/moves")
+    page, held = open_held(open_game, game, "**/api/games/*/moves", locale=locale)
     page.locator("[data-pile='stock']").focus()
     page.keyboard.press("1")
     held.wait()
@@ -835,11 +848,10 @@ def test_keys_pressed_while_a_redo_brings_the_base_card_back_wait_for_it(api: Ap
     redo's answer: the draw, then 9 of diamonds home (t7), as on the board
     the redo brings back; no refused request."""
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
-    page = open_game(game)
+    page, held = open_held(open_game, game, "**/api/games/*/redo")
     page.keyboard.press("Control+z")
     moves_seen(page, 0)
     settled(page)
-    held = Held(page, "**/api/games/*/redo")
     page.keyboard.press("Control+y")
     held.wait()
     for key in (" ", "7", "f"):
@@ -857,8 +869,7 @@ def test_a_candidates_key_pressed_while_the_choice_is_undone_chooses_it(api: Api
     candidate is chosen (the key was taken as pile 2 of the position
     being undone, and no base card was chosen)."""
     game = api.play(api.new(variant="terrace", deal_number=7), "c1")
-    page = open_game(game)
-    held = Held(page, "**/api/games/*/undo")
+    page, held = open_held(open_game, game, "**/api/games/*/undo")
     page.keyboard.press("Control+z")
     held.wait()
     page.keyboard.press("2")
@@ -878,8 +889,8 @@ def test_a_click_on_the_stock_before_the_base_cards_answer_draws_after_it(
     drawn once the choice's answer is in (the click was lost: the page
     still showed the candidates)."""
     game = api.new(variant="terrace", deal_number=7)
-    page = open_game(game, **({"has_touch": True, "is_mobile": True} if touch else {}))
-    held = Held(page, "**/api/games/*/moves")
+    page, held = open_held(open_game, game, "**/api/games/*/moves",
+                           **({"has_touch": True, "is_mobile": True} if touch else {}))
     candidate = page.locator(".card.choice").first
     stock = page.locator("[data-pile='stock']")
     (candidate.tap if touch else candidate.click)()
@@ -898,9 +909,8 @@ def test_keys_after_an_undo_with_nothing_to_undo_still_act(api: Api, open_game: 
     1 before that answer: the first candidate is chosen. Only a change that
     can cross the choice holds the keys pressed behind it."""
     game = api.new(variant="terrace", deal_number=7)
-    page = open_game(game)
+    page, held = open_held(open_game, game, "**/api/games/*/undo")
     settled(page)  # (a key pressed while the page still starts waits behind it)
-    held = Held(page, "**/api/games/*/undo")
     page.keyboard.press("Control+z")
     held.wait()
     page.keyboard.press("1")

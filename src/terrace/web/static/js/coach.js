@@ -342,7 +342,11 @@ async function sampleChances(game) {
   }
   const result = await api.chances(game);
   if (!result.ok) {
-    toast(result.status === 0 ? t("error.network") : result.data.error);
+    // (kept in the prompt until the player goes on, as a refusal is: a toast
+    // alone said it for 4.5 s; main.js keepNotice)
+    const words = sentence(result.data.error);
+    document.dispatchEvent(new CustomEvent("refused", { detail: words }));
+    toast(words, "error", { kept: true });
   } else if (app.game && app.game.id === game.id) {
     app.chances = { id: game.id, moves: game.moves, data: result.data };
     say(chancesWords(result.data, cardName));
