@@ -226,6 +226,7 @@ def check_verdict_cache(path: Path) -> None:
     games database of ours, or a damaged one. A missing or empty file is
     fine (it becomes the cache). Nothing is written."""
     name = label(path)
+    _side_files_are_files(path, name)  # (a pipe as its journal: the check below waited for ever)
     try:
         info = path.stat()
         if stat.S_ISDIR(info.st_mode):
