@@ -10,6 +10,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from store_support import GOLDEN, fill, full_disk, golden, locked_by_another, no
 from terrace.cli import main
 from terrace.storage import SqliteStore, StoreError, StoreWriteError, open_store
 from terrace.storage import base as storage_base
-from terrace.storage.files import sql_error
+from terrace.storage.files import check_verdict_cache, sql_error
 from web_support import LOCAL
 
 with warnings.catch_warnings():
@@ -651,6 +652,29 @@ def test_a_verdict_cache_that_is_not_a_regular_file_is_refused_at_once(tmp_path:
                                      f"(that file is {path})\n")
     assert not Path("/dev/null-journal").exists()
     assert sorted(files_in(tmp_path)) == ["cache.fifo"]
+
+
+def test_a_verdict_cache_whose_journal_is_a_pipe_is_refused_at_once(tmp_path: Path) -> None:
+    """Its check opened the cache, and SQLite, finding a journal, read the
+    pipe: terrace deal --winnable and survey waited for ever."""
+    cache = tmp_path / "solver.sqlite3"
+    made = sqlite3.connect(cache)
+    made.execute("CREATE TABLE verdicts (x)")
+    made.close()
+    os.mkfifo(tmp_path / "solver.sqlite3-journal")
+    found: list[str] = []
+
+    def check() -> None:
+        try:
+            check_verdict_cache(cache)
+        except StoreError as error:
+            found.append(str(error))
+
+    checking = threading.Thread(target=check, daemon=True)
+    checking.start()
+    checking.join(5.0)
+    assert found == ["solver.sqlite3-journal, where SQLite keeps the journal of solver.sqlite3, is not a "
+                     "regular file: move it away; solver.sqlite3 was left untouched"]
 
 
 def test_statistics_survive_junk_already_stored(db: Path) -> None:

@@ -6,6 +6,7 @@ one that ``stats`` reads."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from store_support import golden, no_default_db, play, start
 from terrace.cli import main
 from terrace.record import GameRecord
 from terrace.storage import open_store
+from terrace.storage.files import SIDE_ROLES
 from terrace.storage.migrations import LATEST_VERSION
 from test_store_faults import read_only
 
@@ -230,3 +232,54 @@ def test_a_log_without_its_index_in_a_read_only_folder_is_refused_for_play_sayin
     said = "games cannot be saved in games.sqlite: SQLite reads its log games.sqlite-wal through an index"
     assert said in output
     assert "make the folder writable" in output and "Traceback" not in output
+
+
+SIDE_MADE: dict[str, Callable[[Path], object]] = {
+    "a folder": Path.mkdir, "a pipe": os.mkfifo, "a link to /dev/null": lambda p: p.symlink_to("/dev/null")}
+
+
+@pytest.fixture(scope="module")
+def games_content(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The bytes of a sound database of ours holding one game (made once)."""
+    return with_games(tmp_path_factory.mktemp("made") / "games.sqlite").read_bytes()
+
+
+@pytest.mark.parametrize("kind", sorted(SIDE_MADE))
+@pytest.mark.parametrize(("suffix", "role"), SIDE_ROLES)
+def test_a_side_file_that_is_no_file_is_said_and_the_database_left_alone(
+        tmp_path: Path, games_content: bytes, kind: str, suffix: str, role: str) -> None:
+    """SQLite's side file in the shape of a folder, a pipe or a device: play
+    said "the database is read-only; make it writable" (a folder as the
+    index), "the disk failed (input/output error)" (a pipe) or "the
+    database file cannot be opened", and stats "the update of the
+    database's layout was not saved: ..." (it writes nothing)."""
+    db = tmp_path / "games.sqlite"
+    db.write_bytes(games_content)
+    SIDE_MADE[kind](tmp_path / f"games.sqlite{suffix}")
+    what = "a folder" if kind == "a folder" else "not a regular file"
+    words = (f"Error: games.sqlite{suffix}, where SQLite keeps the {role} of games.sqlite, is {what}: "
+             "move it away; games.sqlite was left untouched")
+    for command in ("stats", "play"):
+        code, output = run(command, db)
+        assert (code, output.strip().splitlines()[-1]) == (1, words), command
+    assert db.read_bytes() == games_content
+    assert files_in(tmp_path) == {"games.sqlite", f"games.sqlite{suffix}"}
+
+
+def test_an_opening_that_only_reads_says_a_fault_as_a_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """stats on a file whose disk failed while a log lay beside it said
+    "the update of the database's layout was not saved: the disk failed
+    (input/output error)": it writes nothing."""
+    from terrace.storage.sqlite import SqliteStore
+
+    db = with_games(tmp_path / "games.sqlite")
+    (tmp_path / "games.sqlite-wal").write_bytes(b"")  # (a log beside it: no reading it as it stands)
+
+    def failing(self: SqliteStore, conn: sqlite3.Connection) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(SqliteStore, "_check_file", failing)
+    code, output = run("stats", db)
+    assert (code, output.strip().splitlines()[-1]) == (
+        1, "Error: the database games.sqlite cannot be used: the disk failed (input/output error)")

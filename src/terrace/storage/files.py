@@ -118,6 +118,7 @@ def inspect_file(path: Path, name: str | None = None) -> Header | None:
     :class:`DatabaseFileError` for anything that is not a sound SQLite file
     of ours (reading only; nothing is written)."""
     name = label(path) if name is None else name
+    _side_files_are_files(path, name)
     try:
         info = path.stat()
     except FileNotFoundError:
@@ -167,6 +168,29 @@ def inspect_file(path: Path, name: str | None = None) -> Header | None:
     return Header(int.from_bytes(header[60:64], "big", signed=True), application_id, has_wal)
 
 
+SIDE_ROLES = (("-wal", "log"), ("-shm", "log's index"), ("-journal", "journal"))
+"""The files SQLite keeps beside a database, with what each is to it."""
+
+
+def _side_files_are_files(path: Path, name: str) -> None:
+    """Refuse a database (named ``name``) beside which a name SQLite keeps
+    a file of its own under is a folder, a device or a pipe: SQLite said
+    "the database is read-only" (a folder as the index: ``terrace play``
+    advised making the file writable), "the disk failed (input/output
+    error)" (a pipe) or "the database file cannot be opened", and ``stats``
+    that "the update of the database's layout was not saved"."""
+    for suffix, role in SIDE_ROLES:
+        side = Path(f"{path}{suffix}")
+        try:
+            mode = side.stat().st_mode
+        except OSError:  # (none there: SQLite makes it when it needs it)
+            continue
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+            raise DatabaseFileError(f"{label(side)}, where SQLite keeps the {role} of {name}, is {kind}: "
+                                    f"move it away; {name} was left untouched")
+
+
 def _reads_any(path: Path) -> bool:
     """True when the file at ``path``, whose size reads as 0, yields a byte
     all the same (a kernel file such as ``/proc/self/status``); an
@@ -202,6 +226,7 @@ def check_verdict_cache(path: Path) -> None:
     games database of ours, or a damaged one. A missing or empty file is
     fine (it becomes the cache). Nothing is written."""
     name = label(path)
+    _side_files_are_files(path, name)  # (a pipe as its journal: the check below waited for ever)
     try:
         info = path.stat()
         if stat.S_ISDIR(info.st_mode):
@@ -341,6 +366,18 @@ def unsaved_problem(error: StoreWriteError) -> StoreError | None:
     problem = error.reason.params["problem"]
     assert isinstance(problem, Reason)
     return DatabaseFileError(problem) if problem.code is Refusal.DATABASE_DAMAGED else StoreError(problem)
+
+
+def read_refusal(error: StoreWriteError, name: str) -> StoreError:
+    """``error``, a refusal of a write, as a read of the database ``name``
+    says it (an opening that only reads, which writes nothing): "the
+    database games.sqlite cannot be used: the disk failed ..."."""
+    problem = unsaved_problem(error)
+    if problem is not None:
+        return problem
+    fault = next((fault for *_, refusal, fault in _WRITE_FAULTS if error.code is refusal), None)
+    return error if fault is None else StoreError(
+        Reason(Refusal.DATABASE_UNUSABLE, name=name, fault=Reason(fault)))
 
 
 def sql_error(name: str, error: sqlite3.Error, change: str | None = None) -> StoreError:

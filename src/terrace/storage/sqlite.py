@@ -101,6 +101,7 @@ from terrace.storage.files import (
     inspect_file,
     is_busy,
     nonempty,
+    read_refusal,
     remove_new_side_files,
     side_files,
     sql_error,
@@ -1036,7 +1037,9 @@ class SqliteStore:
             if not read_only:
                 raise self._unsavable(error) from None
             if self._file is None or self._side_before or error.fault not in ("full", "failed"):
-                raise
+                # (an opening that only reads writes nothing: it said "the update of
+                # the database's layout was not saved: the disk failed ...")
+                raise read_refusal(error, self._name) from None
             # A full disk has no room for the -shm file that SQLite needs to
             # read: with no writer at work (no log beside it), the file is
             # read as it stands, so that a backup can still be exported.
