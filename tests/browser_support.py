@@ -70,19 +70,32 @@ def need_browser() -> Any:
     return sync_playwright
 
 
-@pytest.fixture(scope="module")
+# The server, the browser and the API client are one for each test process
+# (pytest-xdist's worker), not one for each test module: a server's start
+# with its two solver workers is 0.7 CPU s and 5-9 s of waiting on a loaded
+# machine, and each of the 23 modules started one again in each test process
+# it ran in. A test makes the games it needs (api.new) and never counts on an
+# empty server: one that does starts its own (web_support.running_server).
+@pytest.fixture(scope="session")
 def server() -> Iterator[str]:
     with running_server() as url:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="session")
+def playwright_api() -> Iterator[Any]:
+    """Playwright's sync API, started once: it refuses a second start in a
+    process while one runs (a test that launches a browser of its own takes it)."""
     sync_playwright = need_browser()
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_api: Any) -> Iterator[Any]:
+    chromium = playwright_api.chromium.launch(executable_path=CHROMIUM)
+    yield chromium
+    chromium.close()
 
 
 class Api:
@@ -105,7 +118,7 @@ class Api:
         return game
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def api(server: str) -> Iterator[Api]:
     client = Api(server)
     yield client
