@@ -156,6 +156,20 @@ def open_game(browser: Any, server: str) -> Iterator[Any]:
     assert errors == []
 
 
+def open_deal_7_by_the_page(page: Any, url: str) -> dict[str, Any]:
+    """Start Terrace deal 7 (won: a hint shows a move) with the page's own
+    request, its cookie and all, and open it; the new game's JSON."""
+    created: dict[str, Any] = page.evaluate(
+        """async () => (await fetch('/api/games', {
+            method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({variant: 'terrace', deal_number: 7}),
+        })).json()"""
+    )
+    page.goto(f"{url}?game={created['id']}")
+    page.wait_for_selector(f"body[data-game='{created['id']}']")
+    return created
+
+
 def until(ok: Callable[[], Any], seconds: float = 10) -> None:
     """Wait until ``ok()`` (the page's CSP forbids wait_for_function's
     evaluated strings). ``ok`` should ask the page (a locator's count, an

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from browser_support import open_deal_7_by_the_page
 from terrace.web.security import token_cookie
 from web_support import started_server
 
@@ -36,14 +37,7 @@ def test_the_secret_link_plays_over_https(browser: Any, tmp_path: Path) -> None:
         (cookie,) = [c for c in context.cookies() if c["name"] == token_cookie(port)]
         assert cookie["secure"] and cookie["httpOnly"] and cookie["sameSite"] == "Lax"
         assert [c["name"] for c in context.cookies()] == [cookie["name"]]  # (the link's hold let go)
-        created = page.evaluate(
-            """async () => (await fetch('/api/games', {
-                method: 'POST', headers: {'content-type': 'application/json'},
-                body: JSON.stringify({variant: 'terrace', deal_number: 7}),
-            })).json()"""
-        )
-        page.goto(f"{server.url}?game={created['id']}")
-        page.wait_for_selector(f"body[data-game='{created['id']}']")
+        open_deal_7_by_the_page(page, server.url)
         page.locator("#btn-hint").click()
         page.locator(".hint-src").wait_for()
         context.close()

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
+from browser_support import open_deal_7_by_the_page
 from terrace.web.security import token_cookie
 from web_support import Server, open_link, started_server
 
@@ -103,14 +104,7 @@ def test_the_secret_link_opens_the_game(remote: Server, links: Links,
     assert page.evaluate("document.cookie") == ""  # HttpOnly: no script can read it
     # the random deal the server starts with may be lost from the start, where
     # a hint answers with the end screen: play deal 7, which is won
-    created = page.evaluate(
-        """async () => (await fetch('/api/games', {
-            method: 'POST', headers: {'content-type': 'application/json'},
-            body: JSON.stringify({variant: 'terrace', deal_number: 7}),
-        })).json()"""
-    )
-    page.goto(f"{remote.url}?game={created['id']}")
-    page.wait_for_selector(f"body[data-game='{created['id']}']")
+    open_deal_7_by_the_page(page, remote.url)
     page.locator("[data-pile='t1']").first.wait_for()
     page.locator("#btn-hint").click()
     page.locator(".hint-src").wait_for()
