@@ -102,7 +102,12 @@ class Api:
     """The server's API, straight from the test (no proxy)."""
 
     def __init__(self, url: str) -> None:
-        self.client = httpx.Client(base_url=url, trust_env=False, timeout=30)
+        # (an idle connection is let go after 1 s, before the server's 5 s
+        # (uvicorn's keep-alive): at httpx's default of 5 s a request sent
+        # as the server closed the connection was reset, "Connection reset
+        # by peer", once in a run of the browser files at load 20)
+        limits = httpx.Limits(keepalive_expiry=1.0)
+        self.client = httpx.Client(base_url=url, trust_env=False, timeout=30, limits=limits)
 
     def new(self, **body: Any) -> dict[str, Any]:
         response = self.client.post("/api/games", json=body)
