@@ -279,6 +279,8 @@ def test_statistics_count_abandoned_games(browser: Any) -> None:
         wrap = page.locator("#dlg-stats .table-wrap")
         assert table.bounding_box()["width"] <= wrap.bounding_box()["width"] + 1  # nothing cut off
         page.set_viewport_size({"width": 390, "height": 844})
+        # (the page hears of the resize a frame later, and folds the table then)
+        page.locator("#dlg-stats table.stats.stacked").wait_for(state="attached")
         last = row.locator("[data-stat='undos']")
         box = last.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
