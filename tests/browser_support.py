@@ -70,26 +70,44 @@ def need_browser() -> Any:
     return sync_playwright
 
 
-@pytest.fixture(scope="module")
+# The server, the browser and the API client are one for each test process
+# (pytest-xdist's worker), not one for each test module: a server's start
+# with its two solver workers is 0.7 CPU s and 5-9 s of waiting on a loaded
+# machine, and each of the 23 modules started one again in each test process
+# it ran in. A test makes the games it needs (api.new) and never counts on an
+# empty server: one that does starts its own (web_support.running_server).
+@pytest.fixture(scope="session")
 def server() -> Iterator[str]:
     with running_server() as url:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="session")
+def playwright_api() -> Iterator[Any]:
+    """Playwright's sync API, started once: it refuses a second start in a
+    process while one runs (a test that launches a browser of its own takes it)."""
     sync_playwright = need_browser()
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_api: Any) -> Iterator[Any]:
+    chromium = playwright_api.chromium.launch(executable_path=CHROMIUM)
+    yield chromium
+    chromium.close()
 
 
 class Api:
     """The server's API, straight from the test (no proxy)."""
 
     def __init__(self, url: str) -> None:
-        self.client = httpx.Client(base_url=url, trust_env=False, timeout=30)
+        # (an idle connection is let go after 1 s, before the server's 5 s
+        # (uvicorn's keep-alive): at httpx's default of 5 s a request sent
+        # as the server closed the connection was reset, "Connection reset
+        # by peer", once in a run of the browser files at load 20)
+        limits = httpx.Limits(keepalive_expiry=1.0)
+        self.client = httpx.Client(base_url=url, trust_env=False, timeout=30, limits=limits)
 
     def new(self, **body: Any) -> dict[str, Any]:
         response = self.client.post("/api/games", json=body)
@@ -105,7 +123,7 @@ class Api:
         return game
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def api(server: str) -> Iterator[Api]:
     client = Api(server)
     yield client
@@ -141,6 +159,20 @@ def open_game(browser: Any, server: str) -> Iterator[Any]:
     for context in contexts:
         context.close()
     assert errors == []
+
+
+def open_deal_7_by_the_page(page: Any, url: str) -> dict[str, Any]:
+    """Start Terrace deal 7 (won: a hint shows a move) with the page's own
+    request, its cookie and all, and open it; the new game's JSON."""
+    created: dict[str, Any] = page.evaluate(
+        """async () => (await fetch('/api/games', {
+            method: 'POST', headers: {'content-type': 'application/json'},
+            body: JSON.stringify({variant: 'terrace', deal_number: 7}),
+        })).json()"""
+    )
+    page.goto(f"{url}?game={created['id']}")
+    page.wait_for_selector(f"body[data-game='{created['id']}']")
+    return created
 
 
 def until(ok: Callable[[], Any], seconds: float = 10) -> None:

@@ -10,14 +10,13 @@ they fail.
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from browser_support import Api
+from browser_support import Api, until
 from web_support import started_server
 
 pytestmark = pytest.mark.browser
@@ -52,16 +51,20 @@ def test_a_read_only_a_new_start_mends_is_not_tried_again(
         context = browser.new_context(viewport={"width": 1280, "height": 860}, locale=locale)
         try:
             page = context.new_page()
-            reads: list[str] = []
             read_path = f"/api/games/{first}" if named else "/api/games/current"
-            page.on("request", lambda r: reads.append(r.url) if r.url.endswith(read_path) else None)
+            requested: list[str] = []
+            page.on("request", lambda r: requested.append(r.url))
+            page.clock.install()  # (the page's timers: run 8 s ahead at once below)
             page.goto(f"{server.url}?game={first}" if named else server.url)
             page.wait_for_selector("#offline:not([hidden])", timeout=5000)
             words, after = WORDS[locale]
             why = page.locator("#offline-why").inner_text()
             assert words in why and why.endswith(after), why
             assert page.locator("#offline-retry").is_visible()
-            time.sleep(2.5)  # (the old page asked again after 1 s, then 2 s, then 4 s)
+            page.clock.run_for(8_000)  # (the old page asked again after 1 s, then 2 s, then 4 s)
+            page.evaluate("fetch('/favicon.svg')")  # (the requests asked before it are seen before it)
+            until(lambda: page.evaluate("true") and f"{server.url}favicon.svg" in requested)
+            reads = [url for url in requested if url.endswith(read_path)]
             assert len(reads) == 1, reads
         finally:
             context.close()

@@ -20,9 +20,9 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_support import need_browser
+from browser_support import open_deal_7_by_the_page
 from terrace.web.security import token_cookie
-from web_support import CHROMIUM, Server, open_link, started_server
+from web_support import Server, open_link, started_server
 
 pytestmark = pytest.mark.browser
 
@@ -71,22 +71,18 @@ def links(remote: Server) -> Links:
 
 
 @pytest.fixture
-def browsing(remote: Server) -> Iterator[tuple[Any, list[str]]]:
+def browsing(browser: Any, remote: Server) -> Iterator[tuple[Any, list[str]]]:
     """A page and the console errors it logs: none are expected except
     those a test names in the list (the console reports a refused page
     whenever it likes, even after the test has looked)."""
-    sync_playwright = need_browser()
     errors: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM)
-        context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
-        tab = context.new_page()
-        tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        tab.on("pageerror", lambda e: errors.append(str(e)))
-        expected: list[str] = []
-        yield tab, expected
-        context.close()
-        browser.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+    tab = context.new_page()
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    expected: list[str] = []
+    yield tab, expected
+    context.close()
     assert [error for error in errors if not any(word in error for word in expected)] == []
 
 
@@ -108,14 +104,7 @@ def test_the_secret_link_opens_the_game(remote: Server, links: Links,
     assert page.evaluate("document.cookie") == ""  # HttpOnly: no script can read it
     # the random deal the server starts with may be lost from the start, where
     # a hint answers with the end screen: play deal 7, which is won
-    created = page.evaluate(
-        """async () => (await fetch('/api/games', {
-            method: 'POST', headers: {'content-type': 'application/json'},
-            body: JSON.stringify({variant: 'terrace', deal_number: 7}),
-        })).json()"""
-    )
-    page.goto(f"{remote.url}?game={created['id']}")
-    page.wait_for_selector(f"body[data-game='{created['id']}']")
+    open_deal_7_by_the_page(page, remote.url)
     page.locator("[data-pile='t1']").first.wait_for()
     page.locator("#btn-hint").click()
     page.locator(".hint-src").wait_for()
@@ -221,7 +210,8 @@ FULL_CHROMIUM = "/usr/lib/chromium/chromium"
 """The whole browser: the headless shell keeps no history database."""
 
 
-def test_the_links_address_is_kept_only_spent(remote: Server, links: Links, tmp_path: Path) -> None:
+def test_the_links_address_is_kept_only_spent(playwright_api: Any, remote: Server, links: Links,
+                                             tmp_path: Path) -> None:
     """What a browser keeps of the link, checked in Chromium itself: the
     tab's history (its navigation entries, what Back walks) never holds
     the token, and going back requests nothing with it; the browser's
@@ -229,7 +219,6 @@ def test_the_links_address_is_kept_only_spent(remote: Server, links: Links, tmp_
     and a synced history read) does record the link's address, as the
     start of a redirect, which no answer of the server can prevent: that
     address is spent, and opens nothing elsewhere (``link-spent``)."""
-    sync_playwright = need_browser()
     if not Path(FULL_CHROMIUM).exists():
         message = f"{FULL_CHROMIUM} is needed (the headless shell keeps no history)"
         if os.environ.get("CI") == "true":
@@ -237,24 +226,23 @@ def test_the_links_address_is_kept_only_spent(remote: Server, links: Links, tmp_
         pytest.skip(message)
     link = links.take()
     requested: list[str] = []
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            tmp_path / "profile", executable_path=FULL_CHROMIUM, locale="en-GB")
-        page = context.new_page()
-        page.on("request", lambda request: requested.append(request.url))
-        cdp = context.new_cdp_session(page)
-        page.goto(link)
-        page.get_by_role("button", name="Open the game").click()
-        page.wait_for_selector("body[data-ready='true']")
-        entries = [entry["url"] for entry in cdp.send("Page.getNavigationHistory")["entries"]]
-        assert entries[-2:] == [remote.url, remote.url] and not any("token" in url for url in entries)
-        assert page.evaluate("history.length") == len(entries)
-        page.go_back()
-        page.wait_for_selector("body[data-ready='true']")  # (the link's page entry: the game now)
-        page.go_back()
-        assert page.url == "about:blank"
-        assert [url for url in requested if "token" in url] == [link]  # (its one GET)
-        context.close()
+    context = playwright_api.chromium.launch_persistent_context(
+        tmp_path / "profile", executable_path=FULL_CHROMIUM, locale="en-GB")
+    page = context.new_page()
+    page.on("request", lambda request: requested.append(request.url))
+    cdp = context.new_cdp_session(page)
+    page.goto(link)
+    page.get_by_role("button", name="Open the game").click()
+    page.wait_for_selector("body[data-ready='true']")
+    entries = [entry["url"] for entry in cdp.send("Page.getNavigationHistory")["entries"]]
+    assert entries[-2:] == [remote.url, remote.url] and not any("token" in url for url in entries)
+    assert page.evaluate("history.length") == len(entries)
+    page.go_back()
+    page.wait_for_selector("body[data-ready='true']")  # (the link's page entry: the game now)
+    page.go_back()
+    assert page.url == "about:blank"
+    assert [url for url in requested if "token" in url] == [link]  # (its one GET)
+    context.close()
     database = sqlite3.connect(tmp_path / "profile" / "Default" / "History")
     try:
         kept = {url for (url,) in database.execute("SELECT url FROM urls")}
