@@ -21,6 +21,7 @@ from store_support import golden, locked_by_another, no_default_db, play, sqlite
 from terrace.cards import CODE
 from terrace.storage import DamagedGameError, SqliteStore, open_store, rows
 from terrace.storage.memory import MemoryStore
+from terrace.storage.migrations import FOUND
 from terrace.storage.transfer import export_record, read_games
 
 _ = no_default_db
@@ -185,11 +186,17 @@ def test_the_statistics_read_no_deal_string_a_replay_stamp_vouches_for(
     with open_store(path) as store:  # (the lower-case spelling is replayed, and stamped)
         found = store.statistics()
     assert (found["overall"]["played"], found["damaged"]) == (2, 1)
-    parsed[0] = 0
-    with open_store(path) as store:
-        found = store.statistics()
-    assert (found["overall"]["played"], found["damaged"]) == (2, 1)
-    assert parsed[0] == 2  # (the lower-case deal under its stamp, and the damaged game replayed)
+    for kept in (True, False):  # (what the statistics found of each game is kept in the file)
+        if not kept:
+            with sqlite3.connect(path) as conn:
+                conn.execute(f"DELETE FROM {FOUND}")
+        parsed[0] = 0
+        with open_store(path) as store:
+            found = store.statistics()
+        assert (found["overall"]["played"], found["damaged"]) == (2, 1)
+        # (the damaged game replayed each time; the lower-case deal under its
+        # stamp read only when what was found of it is not kept)
+        assert parsed[0] == (1 if kept else 2)
 
 
 def test_another_connections_write_has_only_the_games_it_changed_checked_again(
@@ -308,22 +315,26 @@ def test_the_first_statistics_after_a_start_read_no_line_its_digest_vouches_for(
         with pytest.raises(DamagedGameError, match="replay"):
             store.get(ids[2])
         assert store.statistics()["damaged"] == 3  # (found when opened, and counted from then on)
+    with open_store(path, read_only=True) as store:  # (by a new process too: no finding kept says sound)
+        assert store.statistics()["damaged"] == 3
 
 
 def _statistics_reading_every_line(path: Path) -> dict[str, Any]:
     """The statistics of a copy of ``path`` that takes no digest on trust
-    (every line read and checked, as before schema 11)."""
+    (every line read and checked, as before schema 11) and no game's
+    findings kept (every game checked, as before schema 13)."""
     copy = path.with_name("every-line.sqlite")
     copy.unlink(missing_ok=True)
     with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
         source.backup(target)
         target.execute("DELETE FROM lines_trusted")
+        target.execute(f"DELETE FROM {FOUND}")
     with open_store(copy, read_only=True) as store:
         return store.statistics()
 
 
 _STEPS = st.lists(st.tuples(st.sampled_from(
-    ["new", "move", "undo", "other", "edit", "mend", "uncounted", "restart", "stats", "import"]),
+    ["new", "move", "undo", "other", "edit", "mend", "uncounted", "restart", "stats", "import", "row"]),
     st.integers(0, 5)), min_size=1, max_size=14)
 
 
@@ -366,6 +377,12 @@ def test_the_statistics_by_digests_count_as_a_check_of_every_line_does(steps: li
                                      (move, game_id))
                         if step == "uncounted":
                             conn.execute(trigger)
+                elif step == "row":  # (a game's row or its log edited by hand)
+                    with sqlite3.connect(path) as conn:
+                        conn.execute("UPDATE games SET hints = hints + 1 WHERE id = ?", (game_id,))
+                        if n % 2:
+                            conn.execute("DELETE FROM events WHERE id = (SELECT max(id) FROM events "
+                                         "WHERE game_id = ?)", (game_id,))
                 elif step == "restart":
                     store.close()
                     store = open_store(path)

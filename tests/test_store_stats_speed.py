@@ -3,15 +3,23 @@ length of their logs."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from datetime import timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from store_support import no_default_db, play, quick_finish, sqlite_steps
+from terrace.deal import Deal
 from terrace.storage import SqliteStore, open_store, rows
-from terrace.storage.migrations import LATEST_VERSION, lines_trusted
+from terrace.storage import sqlite as sqlite_module
+from terrace.storage.memory import MemoryStore
+from terrace.storage.migrations import FOUND, LATEST_VERSION, lines_trusted
 from terrace.storage.sqlite import SUMMARIES_KEPT
+from terrace.storage.transfer import export_record, read_games
+from terrace.variants import get_rules
 from test_store_many_games import _cloned
 
 _ = no_default_db
@@ -75,7 +83,7 @@ def test_a_database_of_schema_11_is_upgraded_with_its_games_counted_alike(tmp_pa
         assert reader.schema_version == 11
         before = reader.statistics()
     with open_store(db) as store:
-        assert store.migrations_applied == [12]
+        assert store.migrations_applied == list(range(12, LATEST_VERSION + 1))
         indexes = {n for (n,) in store._conn.execute("SELECT name FROM sqlite_schema WHERE type = 'index'")}
         assert "events_by_time" in indexes
         assert lines_trusted(store._conn)  # (the index leaves every line's count as it was)
@@ -133,3 +141,74 @@ def test_the_statistics_kept_are_those_of_a_few_time_zones(tmp_path: Path) -> No
         for zone in zones:
             assert store.statistics(zone)["overall"]["abandoned"] == 2
         assert store._tally is not None and list(store._tally.summaries) == zones[-SUMMARIES_KEPT:]
+
+
+def _checked_games(monkeypatch: pytest.MonkeyPatch, path: Path) -> tuple[int, int, dict[str, Any]]:
+    """The games a new store that only reads checks for its statistics, its
+    SQLite steps (in hundreds), and the statistics."""
+    checked = [0]
+    load = sqlite_module.load_game
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        checked[0] += 1
+        return load(*args, **kwargs)
+
+    monkeypatch.setattr(sqlite_module, "load_game", counted)
+    with open_store(path, read_only=True) as reader:
+        steps, found = _statistics_steps(reader)
+    monkeypatch.setattr(sqlite_module, "load_game", load)
+    return checked[0], steps, found
+
+
+def _recounted(path: Path) -> dict[str, Any]:
+    """The statistics of a copy of ``path`` that keeps no game's findings."""
+    copy = path.with_name("recount.sqlite")
+    copy.unlink(missing_ok=True)
+    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+        target.execute(f"DELETE FROM {FOUND}")
+    return _fresh_statistics(copy)
+
+
+def test_a_new_process_takes_what_the_statistics_found_of_each_game_as_it_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each new process (every terrace stats) read and checked every game
+    again: 10-11 CPU s at 100,000 games. What the statistics found of each
+    game is kept in the file (schema 13), dropped by the file's triggers at
+    any change to the game, by any program: a new store checks only the
+    games changed since, and counts as a recount does."""
+    db = tmp_path / "games.sqlite"
+    games = 12
+    _cloned(db, games)
+    # (nothing kept yet: a store that only reads keeps nothing)
+    assert _checked_games(monkeypatch, db)[0] == games
+    with open_store(db) as store:
+        first, found = _statistics_steps(store)
+    checked, steps, again = _checked_games(monkeypatch, db)
+    assert again == found and found["overall"]["abandoned"] == games - 1
+    assert checked == 0 and steps < first / 4, (first, steps)
+    ids = sorted(found_id for (found_id,) in sqlite3.connect(db).execute("SELECT id FROM games"))
+    with sqlite3.connect(db) as conn:  # (another program's change: the triggers drop those games' findings)
+        conn.execute("UPDATE games SET hints = 7 WHERE id = ?", (ids[0],))
+        conn.execute("DELETE FROM events WHERE id = (SELECT max(id) FROM events WHERE game_id = ?)",
+                     (ids[1],))
+    checked, _, after = _checked_games(monkeypatch, db)
+    assert checked == 2 and after == _recounted(db) and after["overall"]["hints"] == 7
+    with sqlite3.connect(db) as conn:  # (a change made while a trigger was away: nothing is taken on trust)
+        (trigger,) = conn.execute(
+            "SELECT sql FROM sqlite_schema WHERE name = 'stats_found_games_update'").fetchone()
+        conn.execute("DROP TRIGGER stats_found_games_update")
+        conn.execute("UPDATE games SET hints = 9 WHERE id = ?", (ids[2],))
+        conn.execute(trigger)
+    checked, _, after = _checked_games(monkeypatch, db)
+    assert checked == games and after == _recounted(db) and after["overall"]["hints"] == 16
+    with open_store(db) as store:
+        assert store.statistics() == after
+    assert _checked_games(monkeypatch, db)[0] == 0  # (kept again, under the layout as it is now)
+    elsewhere = MemoryStore()
+    game = elsewhere.create("wood", get_rules("wood"), Deal.from_number(3, get_rules("wood")))
+    play(elsewhere, game, [str(next(iter(game.board().legal_moves)))])
+    with open_store(db) as store:  # (an import makes a trigger of its own again: the rest stays trusted)
+        store.add_games(read_games(json.dumps([export_record(elsewhere.get(game.id))])))
+    checked, _, after = _checked_games(monkeypatch, db)
+    assert checked == 1 and after == _recounted(db) and after["overall"]["played"] == games + 1

@@ -113,6 +113,9 @@ from terrace.storage.line import Line, digest_step
 from terrace.storage.migrations import (
     APPLICATION_ID,
     COUNTED_SINCE,
+    FOUND,
+    FOUND_SINCE,
+    FOUND_VALUES,
     INSERTS_COUNTED,
     INSERTS_TRIGGER,
     JOINED,
@@ -123,6 +126,8 @@ from terrace.storage.migrations import (
     RESTORED,
     NewerDatabaseError,
     counting_fault,
+    found_fault,
+    found_trusted,
     index_faults,
     layout_fault,
     lines_trusted,
@@ -132,6 +137,7 @@ from terrace.storage.migrations import (
     reads_as_is,
     repair_counting,
     repair_indexes,
+    trust_found,
     trust_lines,
 )
 from terrace.storage.paths import MEMORY, default_games_path, given_label, label, no_new_file, verdicts_path
@@ -149,6 +155,7 @@ from terrace.storage.rows import (
     MOVE_READ,
     OPENED_ELSEWHERE,
     RECENT_ORDER,
+    REPLAY_STAMP_VERSION,
     bounded,
     damaged_game,
     digest_stamp,
@@ -233,6 +240,18 @@ DAMAGED = "damaged"
 """What the statistics found of a game that does not load."""
 NEWER = "newer"
 """What the statistics found of a game a newer Terrace saved."""
+FOUND_VERSION = 100 * 1 + REPLAY_STAMP_VERSION
+"""The version of what the statistics keep of each game in the file
+(:data:`~terrace.storage.migrations.FOUND`): raise the first number when
+:data:`~terrace.storage.rows.FACT_COLUMNS` or the checks of a read change
+(a new replay stamp's version raises it too), and every game is read and
+checked again once."""
+_SOUND = "ok"
+"""What the file's table of findings says of a game that loads."""
+_FOUND_VALUES = ", ".join(f"{FOUND}.f{n}" for n in range(1, FOUND_VALUES + 1))
+_KEPT = f"{FOUND}.game_id = games.id AND {FOUND}.found = '{_SOUND}'"
+"""A game's findings kept in the file, of a game found sound."""
+_KEEP_FOUND = f"INSERT OR REPLACE INTO {FOUND} VALUES (?, ?, {', '.join('?' * FOUND_VALUES)})"
 
 
 def _trigger_name(sql: str) -> str:
@@ -1971,7 +1990,10 @@ class SqliteStore:
         store keeps what it found of each game (:class:`_Tally`): while
         no other connection wrote, the next statistics read again only the
         games this store changed since (:data:`TOUCHED_TRIGGERS`), and
-        when none changed they are the statistics found last."""
+        when none changed they are the statistics found last. What they
+        found of each sound game is kept in the file too
+        (:data:`~terrace.storage.migrations.FOUND`), so that a new process
+        checks only the games changed since, by any program."""
         tally = self._tallied()
         with self._tally_lock:
             generation, kept = tally.generation, tally.summaries.get(zone)
@@ -2008,6 +2030,7 @@ class SqliteStore:
         """:meth:`_tallied` with the tally found last (None: none)."""
         earned: list[tuple[str, str, int]] = []
         checked: list[tuple[str, Any, Any]] = []
+        findings: list[tuple[Any, ...]] = []
         with self._transaction(write=False) as conn:
             self._others_wrote(conn)
             trusted = self._lines_counted and lines_trusted(conn)
@@ -2027,11 +2050,17 @@ class SqliteStore:
             # (a file of schema 10, read as it stands, keeps no digests)
             kept = f"{bounded(LINE_DIGEST)}, {bounded(LINE_CHECKED)}"
             kept = "NULL, NULL" if self.schema_version < 11 else kept
+            cached = touched is None and self._found_usable(conn)
+            if cached:
+                self._take_found(conn, tally)
             rows = conn.execute(
                 f"SELECT {GAME_READ}, {FACT_COLUMNS}, rowid, {kept}, {bounded('replay_stamp')}, "
                 f"{bounded('CAST(id AS BLOB)')}, {bounded(LINE_CHANGES)} FROM games"
+                + ("" if touched is not None or not cached
+                   else f" WHERE NOT EXISTS (SELECT 1 FROM {FOUND} WHERE {_KEPT})")
                 + ("" if touched is None else " WHERE id IN (SELECT value FROM json_each(?))"),
                 () if touched is None else (json.dumps(sorted(touched)),)).fetchall()
+            read_at = self._data_version
             if touched is not None:
                 tally.forget(touched)
             # (games not found sound since they last changed, here or by
@@ -2065,16 +2094,77 @@ class SqliteStore:
                 except NewerGameError as error:
                     log.warning("%s", error)
                     tally.put(rowid, row[0], NEWER)
+                    findings.append((row[0], NEWER))
                     continue
                 except DamagedGameError as error:
                     log.warning("%s", error)
                     tally.put(rowid, row[0], DAMAGED)
+                    findings.append((row[0], DAMAGED))
                     continue
             if row is not None:
                 tally.put(rowid, row[0], GameFacts.from_row(row[_WIDTH:]))
                 self._counted_sound[row[0]] = (hash(row[:_WIDTH]), changes)
+                findings.append((row[0], _SOUND, *row[_WIDTH:]))
         self._keep_stamps(earned, checked, None if trusted else layout)
+        self._keep_found(findings, read_at, whole=touched is None and not cached)
         return tally
+
+    def _found_usable(self, conn: sqlite3.Connection) -> bool:
+        """Whether what the file keeps of each game's findings
+        (:data:`~terrace.storage.migrations.FOUND`) may be taken as it is:
+        kept by this version of the statistics, its triggers in place since
+        (the file's layout unchanged), and every change to a game's moves
+        counted in its row."""
+        return (self.schema_version >= FOUND_SINCE and self._lines_counted
+                and found_trusted(conn, FOUND_VERSION))
+
+    def _take_found(self, conn: sqlite3.Connection, tally: _Tally) -> None:
+        """Put in ``tally`` what the file keeps of the games found sound
+        before and unchanged since (their values pass
+        :meth:`GameFacts.from_row` as a read's do: a row edited by hand
+        counts as its values say, or as unknown, never fails). A game found
+        damaged, or saved by a newer Terrace (which an update of this one
+        reads), is not kept: it is checked again each time, as before."""
+        for rowid, game_id, *values in conn.execute(
+                f"SELECT games.rowid, games.id, {_FOUND_VALUES} FROM {FOUND} JOIN games ON {_KEPT}"):
+            tally.put(rowid, game_id, GameFacts.from_row(values))
+
+    def _keep_found(self, found: list[tuple[Any, ...]], read_at: int, *, whole: bool) -> None:
+        """Keep in the file what the statistics just found of the sound
+        games in ``found`` (``whole``: of every game), so that the next
+        process takes it as it is; only while no other connection wrote
+        since it was read (data version ``read_at``), and not for a game
+        this store changed meanwhile. A game found damaged (or newer) has
+        what was kept of it dropped: damage no trigger saw (a move row
+        changed under SQLite, found when the game was opened) stays found
+        by the next process. A file of an older layout, a store opened to
+        read, or a write refused keep nothing and lose nothing: the next
+        statistics check those games again."""
+        found = [entry for entry in found if isinstance(entry[0], str)]
+        if not found or self.read_only or self.schema_version < FOUND_SINCE:
+            return
+        try:
+            with self._transaction(write=True, action="stamp", wait=WRITE_TURN) as conn:
+                conn.executemany(f"DELETE FROM {FOUND} WHERE game_id = ?",
+                                 [entry[:1] for entry in found if entry[1] != _SOUND])
+                found = [entry for entry in found if entry[1] == _SOUND]
+                if not found or self._data_version != read_at or not self._lines_counted:
+                    return
+                if not found_trusted(conn, FOUND_VERSION):
+                    if not whole or found_fault(conn) is not None:
+                        return
+                    conn.execute(f"DELETE FROM {FOUND}")
+                    trust_found(conn, FOUND_VERSION)
+                since = {game_id for (game_id,) in conn.execute(
+                    f"SELECT game_id FROM temp.{TOUCHED}")} if self._watching(conn) else set()
+                conn.executemany(_KEEP_FOUND, [entry for entry in found if entry[0] not in since])
+        except StoreError as error:
+            log.info("the statistics' findings not kept: %s", error)
+
+    def _watching(self, conn: sqlite3.Connection) -> bool:
+        """Whether this connection notes the games it changes (:data:`TOUCHED`)."""
+        found = conn.execute("SELECT 1 FROM sqlite_temp_schema WHERE name = ?", (TOUCHED,)).fetchone()
+        return found is not None
 
     def _watch_changes(self, conn: sqlite3.Connection) -> None:
         """Have this connection note the games it changes from now on
@@ -2573,6 +2663,8 @@ class SqliteStore:
                     # remembers a game not stored yet; a game changed in place is
                     # counted below; the trigger is back before the commit)
                     trusted = lines_trusted(conn)
+                    # (the statistics' findings: each game the import adds or changes drops its own)
+                    kept = self.schema_version >= FOUND_SINCE and found_trusted(conn, FOUND_VERSION)
                     conn.execute(f"DROP TRIGGER IF EXISTS {INSERTS_COUNTED}")
                     leftovers = _tables_of_games(conn)
                     for i in range(begin, end):
@@ -2620,6 +2712,8 @@ class SqliteStore:
                     conn.execute(INSERTS_TRIGGER)
                     if trusted:  # (every move row added meanwhile was counted, or stamped with its digest)
                         trust_lines(conn)
+                    if kept:
+                        trust_found(conn, FOUND_VERSION)
             except StoreError as error:
                 if not written:
                     raise
