@@ -70,7 +70,10 @@ def test_safe_moves_never_lose_a_game_that_can_be_won(rules: Rules) -> None:
         if before is None:
             continue
         for move in moves:
-            assert brute_force(after(board, move), 20_000) == before, (board.position(), str(move))
+            # (after a lost position every position is lost: the plain search
+            # of what follows it, a full walk of its graph, can tell nothing)
+            if before == "won":
+                assert brute_force(after(board, move), 20_000) == "won", (board.position(), str(move))
             checked += 1
         # Auto-play's loop: safe moves one after the other, then the solver.
         current = board.copy(stack=False)
