@@ -89,6 +89,16 @@ def test_every_budgets_help_says_its_limits_and_its_default_in_plain_digits() ->
     assert f"At most {MAX_NODES:,}." in " ".join(CliRunner().invoke(main, ["solve", "--help"]).output.split())
 
 
+def test_every_budget_takes_its_own_limits() -> None:
+    """A budget of exactly its least or its most (0.001 s, 86400 s, the
+    hint's own range) is what the refusals tell the user to give: taken."""
+    for command in all_commands().values():
+        for param in command.params:
+            if isinstance(param.type, Seconds):
+                for limit in (param.type.minimum, param.type.maximum):
+                    assert param.type.convert(seconds_text(limit), param, None) == limit, (param.opts, limit)
+
+
 def test_a_budget_taken_is_said_in_all_its_digits() -> None:
     """``solve`` said "solving for up to 1234.57 s" of 1234.567 (and would
     have said 1e+06 of a million): the budget is said as it is."""

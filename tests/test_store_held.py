@@ -70,3 +70,16 @@ def test_the_note_keeps_the_files_closed_last(tmp_path: Path, monkeypatch: pytes
         os.truncate(file, 0)
     assert [emptied_since(file, note) is not None for file in files] == [True, False, False, True]
     assert emptied_since(files[0], note) == Held(*_identity(files[0]), 5)
+
+
+def test_an_empty_file_on_another_device_is_not_the_one_noted(tmp_path: Path, emptied_db: Path) -> None:
+    """A disk mounted where another was holds its own files: an empty one
+    there whose inode number is the one noted is not the file emptied."""
+    note = tmp_path / "held.json"
+    note_held(emptied_db, 3, note)
+    device, inode = _identity(emptied_db)
+    text = note.read_text()
+    note.write_text(text.replace(f"[{device}, {inode}", f"[{device + 1}, {inode}"))
+    assert note.read_text() != text
+    os.truncate(emptied_db, 0)
+    assert emptied_since(emptied_db, note) is None

@@ -431,6 +431,29 @@ def test_a_stuck_worker_is_replaced_a_second_after_its_budget(pool: SolverPool) 
     assert worker not in pool._idle  # (its successor starts)
 
 
+def test_a_job_when_every_free_worker_is_stopped_goes_to_one_and_finds_it_stuck(
+    pool: SolverPool, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Stopped free workers are passed over only while another is free:
+    with every one stopped (the only one here), the job still goes to one
+    and is answered as stuck, not with a ValueError (a 500) from a choice
+    among none."""
+    monkeypatch.setattr(workers, "STALL", 0.2)
+    [worker] = _started(pool)._idle
+    pid = worker.process.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        _eventually(worker.stopped, 10)
+        with pytest.raises(WorkStopped) as stopped:
+            asyncio.run(asyncio.wait_for(pool.run(_echo, 1, budget=0.1), 5))
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
+    assert stopped.value.reason.code is SolverStop.SOLVER_STUCK  # type: ignore[attr-defined]
+    _settled(pool)
+
+
 class _StoppedOnItsReply:
     """A worker's pipe that stops its worker (SIGSTOP) as soon as the first
     bytes of its reply can be read: stopped while it writes."""
@@ -497,6 +520,19 @@ def test_a_process_is_stuck_only_when_it_neither_works_nor_uses_cpu_for_a_while(
     monkeypatch.setattr(workers, "process_mark", lambda pid: None)
     assert not workers.Stall(1).stuck(0.0) and not workers.Stall(1).stuck(100.0)
     assert not workers.Stall(None).stuck(100.0)
+
+
+def test_a_process_s_cpu_time_counts_its_time_in_the_kernel_too() -> None:
+    """process_mark's CPU time is the user and the system time together: a
+    worker busy in the kernel (faulting in a large reply's pages) uses CPU
+    and is not stuck. Read from /proc, it agrees with os.times() to a tick."""
+    with open("/dev/zero", "rb", buffering=0) as zero:
+        while os.times().system < 0.06:  # (this process's time in the kernel, to tell the two apart)
+            zero.read(1 << 22)
+    mark = workers.process_mark(os.getpid())
+    times = os.times()
+    assert mark is not None
+    assert abs(mark[1] / os.sysconf("SC_CLK_TCK") - (times.user + times.system)) < 0.03, (mark, times)
 
 
 def test_closing_stops_running_jobs() -> None:

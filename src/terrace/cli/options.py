@@ -321,6 +321,9 @@ class Seconds(click.ParamType[float]):
     >>> Seconds().convert("５", None, None)
     Traceback (most recent call last):
     click.exceptions.BadParameter: '５' is not a time budget: give a number of seconds from 0.001 to 86400
+    >>> Seconds().convert("1_0", None, None)
+    Traceback (most recent call last):
+    click.exceptions.BadParameter: '1_0' is not a time budget: give a number of seconds from 0.001 to 86400
     >>> Seconds().convert("1e-320", None, None)
     Traceback (most recent call last):
     click.exceptions.BadParameter: 1e-320 s is too short: give at least 0.001 s
