@@ -375,7 +375,7 @@ def test_cli_survey_refuses_an_out_that_is_not_a_folder(tmp_path: Path) -> None:
     for out in ("/dev/null",):  # (click refuses a regular file itself)
         result = CliRunner().invoke(main, ["survey", "--deals", "1", "--db", str(tmp_path / "v.sqlite3"),
                                            "--out", out])
-        assert result.exit_code == 1 and "it is not a folder" in result.output, result.output
+        assert result.exit_code == 2 and f"'--out': '{out}' is not a folder" in result.output, result.output
 
 
 def test_cli_survey_refuses_an_out_it_cannot_write_in_or_make(tmp_path: Path,
