@@ -70,7 +70,7 @@ def need_browser() -> Any:
     return sync_playwright
 
 
-# The server, the browser and the API client are one for each test process
+# The server and the API client are one for each test process
 # (pytest-xdist's worker), not one for each test module: a server's start
 # with its two solver workers is 0.7 CPU s and 5-9 s of waiting on a loaded
 # machine, and each of the 23 modules started one again in each test process
@@ -82,16 +82,20 @@ def server() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright_api() -> Iterator[Any]:
-    """Playwright's sync API, started once: it refuses a second start in a
-    process while one runs (a test that launches a browser of its own takes it)."""
+    """Playwright's sync API, one per module: it refuses a second start in a
+    process while one runs (a test that launches a browser of its own takes
+    it), and while it runs it holds an event loop in the thread, so that
+    every ``asyncio.run`` of a later non-browser test in the process failed
+    ("cannot be called from a running event loop") when it was one per
+    session: it ends with its module."""
     sync_playwright = need_browser()
     with sync_playwright() as playwright:
         yield playwright
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright_api: Any) -> Iterator[Any]:
     chromium = playwright_api.chromium.launch(executable_path=CHROMIUM)
     yield chromium
