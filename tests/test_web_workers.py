@@ -162,12 +162,13 @@ def test_a_worker_whose_reply_comes_before_its_sender_says_it_sent_is_kept(
     here says it ended only 0.3 s after the send."""
 
     def sent_late(send: Any, conn: Any, message: Any) -> None:
-        conn.send(message)
-        time.sleep(0.3)
-        send.arrived = True
-        send.ended.set()
+        def send_and_linger() -> None:
+            conn.send(message)
+            time.sleep(0.3)
 
-    monkeypatch.setattr(workers._Send, "_send", sent_late)
+        workers._InThread.__init__(send, send_and_linger)
+
+    monkeypatch.setattr(workers._Send, "__init__", sent_late)
     solver_pool = _started(SolverPool(workers=1, waiting=1))
     try:
         assert asyncio.run(solver_pool.run(_echo, 1, budget=30)) == 1

@@ -212,54 +212,44 @@ class Stall:
         return now - self.working_at >= STALL
 
 
-class _Send:
-    """A job on its way to its worker, sent by a thread of its own (a pipe
-    takes 64 KB at a time: a coach job of a game of 100,000 moves and its
-    log, 2 MB, held every other request up for 0.3 s when the event loop
-    sent it, a worker still starting waiting to read it): ``ended`` is set
-    once the send has returned or failed, ``arrived`` says the job arrived
-    whole, ``error`` what failed."""
+class _InThread:
+    """A call on a worker's pipe made by a thread of its own, so that a
+    worker stopped halfway through holds up nothing but its own job:
+    ``ended`` is set once the call has returned or failed, with ``value``
+    or ``error``."""
 
-    def __init__(self, conn: Connection, message: Any) -> None:
+    def __init__(self, call: Callable[[], Any]) -> None:
         self.ended = threading.Event()
-        self.arrived = False
+        self.value: Any = None
         self.error: BaseException | None = None
-        threading.Thread(target=self._send, args=(conn, message), daemon=True).start()
+        threading.Thread(target=self._run, args=(call,), daemon=True).start()
 
-    def _send(self, conn: Connection, message: Any) -> None:
+    def _run(self, call: Callable[[], Any]) -> None:
         try:
-            conn.send(message)
-            self.arrived = True
-        except BaseException as error:  # (its worker killed on its way, its arguments not picklable)
+            self.value = call()
+        except BaseException as error:  # (its worker killed meanwhile, a message that does not pickle)
             self.error = error
         finally:
             self.ended.set()
+
+
+class _Send(_InThread):
+    """A job on its way to its worker (a pipe takes 64 KB at a time: a
+    coach job of a game of 100,000 moves and its log, 2 MB, held every
+    other request up for 0.3 s when the event loop sent it, a worker still
+    starting waiting to read it)."""
+
+    def __init__(self, conn: Connection, message: Any) -> None:
+        super().__init__(partial(conn.send, message))
+
+    @property
+    def arrived(self) -> bool:
+        """Whether the send has ended with the job arrived whole."""
+        return self.ended.is_set() and self.error is None
 
     def failed(self) -> bool:
         """Whether the send has ended without the job arriving."""
-        return self.ended.is_set() and not self.arrived
-
-
-class _Receive:
-    """A worker's next message, read by a thread of its own: a reply larger
-    than the pipe holds comes in pieces, and the event loop waited for them
-    all, for as long as the worker was stopped (SIGSTOP) while it wrote.
-    ``ended`` is set once the read has returned or failed, with
-    ``message`` or ``error``."""
-
-    def __init__(self, conn: Connection) -> None:
-        self.ended = threading.Event()
-        self.message: Any = None
-        self.error: BaseException | None = None
-        threading.Thread(target=self._receive, args=(conn,), daemon=True).start()
-
-    def _receive(self, conn: Connection) -> None:
-        try:
-            self.message = conn.recv()
-        except BaseException as error:  # (its worker killed while it wrote, a reply that does not unpickle)
-            self.error = error
-        finally:
-            self.ended.set()
+        return self.ended.is_set() and self.error is not None
 
 
 class _Worker:
@@ -282,7 +272,7 @@ class _Worker:
         """When the worker said it had started (monotonic), once it has."""
         self.claimed = 0
         """When it last answered a job with ``prefer`` (a count; 0: never)."""
-        self.receiving: _Receive | None = None
+        self.receiving: _InThread | None = None
         """The read of its next message, while one is under way."""
         self.stopping = threading.Lock()
         """Held while the worker is stopped (:meth:`stop`)."""
@@ -313,7 +303,9 @@ class _Worker:
                         return None
                 except (EOFError, OSError):
                     raise WorkFailed() from None
-                self.receiving = _Receive(self.conn)
+                # (in pieces when larger than the pipe holds: the event loop waited
+                # for them all while the worker was stopped, SIGSTOP, as it wrote)
+                self.receiving = _InThread(self.conn.recv)
             receiving = self.receiving
             if not receiving.ended.is_set():
                 return None
@@ -322,7 +314,7 @@ class _Worker:
                 raise WorkFailed()
             if receiving.error is not None:
                 raise receiving.error
-            message: tuple[Any, ...] | str = receiving.message
+            message: tuple[Any, ...] | str = receiving.value
             if message == READY:
                 self.ready_at = time.monotonic()
             elif isinstance(message, tuple) and message[0] == job:
