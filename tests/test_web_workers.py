@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
+import multiprocessing
 import os
 import pickle
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -142,7 +145,52 @@ def test_a_worker_stopped_twice_at_once_closes_its_pipe_once() -> None:
     os.close(writing)
     worker = workers._Worker.__new__(workers._Worker)
     worker.process, worker.conn, worker.stopping = _Ended(), _SlowToClose(reading), threading.Lock()
+    worker.calls = set()
     assert errors_in_threads(lambda: worker.stop(0.0), 2) == [] and worker.conn.closed
+
+
+def test_a_stopped_workers_pipe_is_closed_only_once_its_reads_under_way_have_ended() -> None:
+    """A read of a dead worker's pipe, begun in its own thread, had taken
+    the pipe's file number; the pipe was closed at once, the number went to
+    the next worker's pipe, and the read took that worker's first bytes:
+    its next message did not unpickle and the job right after a worker's
+    death failed, "the solver process stopped unexpectedly" (2 in 133 at a
+    load of 16; test_a_pool_remembers_the_processes_of_its_last_keys_only
+    in a fresh-clone CI). The read here waits 0.3 s between taking the
+    number and reading, as a thread does that the machine runs late."""
+    mine, theirs = multiprocessing.Pipe()
+    theirs.close()  # (its process is gone)
+    number = mine.fileno()
+    worker = workers._Worker.__new__(workers._Worker)
+    worker.process, worker.conn, worker.stopping, worker.calls = _Ended(), mine, threading.Lock(), set()
+    took = threading.Event()
+
+    def late_read() -> bytes:
+        handle = mine.fileno()
+        took.set()
+        time.sleep(0.3)
+        return os.read(handle, 5)
+
+    reading = workers._InThread(worker, late_read)
+    took.wait(5)
+    worker.stop(0.0)
+    assert mine.closed and reading.ended.is_set() and reading.value == b""
+    with pytest.raises(OSError):
+        fcntl.fcntl(number, fcntl.F_GETFD)  # (free: the next pipe may take it)
+    nxt, far = socket.socketpair()
+    with far:
+        if nxt.fileno() != number:  # (the lowest free number, unless another thread took one)
+            os.dup2(nxt.fileno(), number)
+            nxt.close()
+        else:
+            nxt.detach()
+        try:
+            far.sendall(b"ready")
+            time.sleep(0.5)
+            os.set_blocking(number, False)
+            assert os.read(number, 5) == b"ready"  # (old code: BlockingIOError, the read took them)
+        finally:
+            os.close(number)
 
 
 def test_a_job_runs_and_its_errors_come_back(pool: SolverPool) -> None:
@@ -161,12 +209,12 @@ def test_a_worker_whose_reply_comes_before_its_sender_says_it_sent_is_kept(
     next job failed, "the solver process stopped unexpectedly". The thread
     here says it ended only 0.3 s after the send."""
 
-    def sent_late(send: Any, conn: Any, message: Any) -> None:
+    def sent_late(send: Any, worker: Any, message: Any) -> None:
         def send_and_linger() -> None:
-            conn.send(message)
+            worker.conn.send(message)
             time.sleep(0.3)
 
-        workers._InThread.__init__(send, send_and_linger)
+        workers._InThread.__init__(send, worker, send_and_linger)
 
     monkeypatch.setattr(workers._Send, "__init__", sent_late)
     solver_pool = _started(SolverPool(workers=1, waiting=1))

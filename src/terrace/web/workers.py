@@ -91,6 +91,10 @@ POLL = 0.01
 PREFERRED_KEYS = 1024
 """How many keys' workers (see ``prefer``) a pool remembers, the last used."""
 GONE_EVERY = 0.1
+CALLS_END = 1.0
+"""Seconds a stopped worker's calls under way in threads (a reply's read,
+a job's send) have to end before its pipe is closed; they end at once as
+its process is gone."""
 
 
 class PoolBusy(Exception):
@@ -216,12 +220,15 @@ class _InThread:
     """A call on a worker's pipe made by a thread of its own, so that a
     worker stopped halfway through holds up nothing but its own job:
     ``ended`` is set once the call has returned or failed, with ``value``
-    or ``error``."""
+    or ``error``. While it is under way it is among its worker's
+    :attr:`_Worker.calls`."""
 
-    def __init__(self, call: Callable[[], Any]) -> None:
+    def __init__(self, worker: _Worker, call: Callable[[], Any]) -> None:
         self.ended = threading.Event()
         self.value: Any = None
         self.error: BaseException | None = None
+        self._calls = worker.calls
+        self._calls.add(self)
         threading.Thread(target=self._run, args=(call,), daemon=True).start()
 
     def _run(self, call: Callable[[], Any]) -> None:
@@ -231,6 +238,7 @@ class _InThread:
             self.error = error
         finally:
             self.ended.set()
+            self._calls.discard(self)
 
 
 class _Send(_InThread):
@@ -239,8 +247,8 @@ class _Send(_InThread):
     other request up for 0.3 s when the event loop sent it, a worker still
     starting waiting to read it)."""
 
-    def __init__(self, conn: Connection, message: Any) -> None:
-        super().__init__(partial(conn.send, message))
+    def __init__(self, worker: _Worker, message: Any) -> None:
+        super().__init__(worker, partial(worker.conn.send, message))
 
     @property
     def arrived(self) -> bool:
@@ -276,6 +284,8 @@ class _Worker:
         """The read of its next message, while one is under way."""
         self.stopping = threading.Lock()
         """Held while the worker is stopped (:meth:`stop`)."""
+        self.calls: set[_InThread] = set()
+        """The calls on its pipe under way in threads of their own."""
 
     def has_started(self) -> bool:
         """Whether the worker has said it started; an idle worker's pipe
@@ -305,7 +315,7 @@ class _Worker:
                     raise WorkFailed() from None
                 # (in pieces when larger than the pipe holds: the event loop waited
                 # for them all while the worker was stopped, SIGSTOP, as it wrote)
-                self.receiving = _InThread(self.conn.recv)
+                self.receiving = _InThread(self, self.conn.recv)
             receiving = self.receiving
             if not receiving.ended.is_set():
                 return None
@@ -349,7 +359,17 @@ class _Worker:
         if self.process.is_alive():
             self.process.kill()
             self.process.join(1)
-        self.conn.close()
+        # A call under way took the pipe's file number when it began: once
+        # closed, the number went to the next worker's pipe, and a read
+        # still to come took that worker's first bytes, which then did not
+        # unpickle ("Ran out of input": the job after a worker's death
+        # failed, "the solver process stopped unexpectedly", 2 in 133 at
+        # load 16). With the process gone each such call ends at once; one
+        # that does not leaves the pipe open, for the garbage collector to
+        # close once the call lets go of it.
+        until = time.monotonic() + CALLS_END
+        if all(call.ended.wait(max(until - time.monotonic(), 0.0)) for call in list(self.calls)):
+            self.conn.close()
 
 
 class SolverPool:
@@ -418,7 +438,7 @@ class SolverPool:
         call: Callable[..., T] = partial(func, seconds=left) if timed else func
         job = next(self._jobs)
         # (watched as the job is: a worker that does not read it is killed, which ends the send)
-        send = _Send(worker.conn, (job, call, args))
+        send = _Send(worker, (job, call, args))
         outcome: tuple[Any, ...] | SolverStop | None = None
         try:
             outcome = await self._wait(worker, job, left, gone, send)
@@ -619,9 +639,10 @@ class SolverPool:
         stall = Stall(worker.process.pid)
         if not self._in_time(worker, send.ended.is_set, stall) or not send.arrived:
             return False
+        cancel = _Send(worker, CANCEL)
         try:
-            worker.conn.send(CANCEL)
-            return self._in_time(worker, lambda: worker.reply(job) is not None, stall)
+            return (self._in_time(worker, cancel.ended.is_set, stall) and cancel.arrived
+                    and self._in_time(worker, lambda: worker.reply(job) is not None, stall))
         except Exception:  # (the pipe broke, or the reply did not unpickle: not kept)
             return False
 
