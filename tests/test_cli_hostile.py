@@ -15,6 +15,7 @@ import os
 import random
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -1455,18 +1456,34 @@ def test_a_number_too_long_in_a_stats_row_title_names_the_option(tmp_path: Path)
     assert "is too large: give at most" in result.stderr
 
 
-@pytest.mark.parametrize("command", [["stats", "--db"], ["deal", "-n", "1", "--winnable", "--verdicts-db"],
-                                     ["survey", "--deals", "1-2", "--verdicts-db"]])
-def test_a_device_or_a_pipe_given_as_a_database_is_named_by_its_path(command: list[str],
-                                                                     tmp_path: Path) -> None:
-    """``--db /dev/zero`` was refused as "zero is not a regular file": the
-    message names the path given, as it does a default database's."""
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
-    for path in ("/dev/zero", str(fifo)):
-        result = CliRunner().invoke(main, [*command, path])
-        assert result.exit_code == 1, result.output
-        assert result.stderr.rstrip().endswith(f"(that file is {path})"), result.stderr
+DATABASE_OPTIONS = [["stats", "--db"], ["export", "--all", "--db"], ["import", "{w}/record.json", "--db"],
+                    ["play", "--no-browser", "--db"], ["deal", "-n", "1", "--winnable", "--verdicts-db"],
+                    ["survey", "--deals", "1-2", "--verdicts-db"], ["survey", "--deals", "1-2", "--db"]]
+"""Every option that names a database, on every command that has it."""
+
+
+@pytest.mark.parametrize("command", DATABASE_OPTIONS, ids=" ".join)
+def test_a_database_option_naming_no_database_file_is_a_usage_error(command: list[str], world: Path) -> None:
+    """``--db /dev/zero``, a pipe or a socket was refused with status 1
+    once the command ran ("zero is not a regular file", naming no option),
+    where a folder is a usage error (status 2, naming it); and
+    ``stats --db /proc/self/mem``, which cannot be read, said "No games
+    played yet" with status 0. Each is a usage error naming the option and
+    the path given now, before anything is touched."""
+    os.mkfifo(world / "pipe")
+    with socket.socket(socket.AF_UNIX) as held:
+        held.bind(str(world / "sock"))
+        cases = [("/dev/zero", "is a device"), ("{w}/pipe", "is a pipe"), ("{w}/sock", "is a socket")]
+        if Path("/proc/self/mem").is_file():
+            cases.append(("/proc/self/mem", "cannot be read: Input/output error"))
+        before = snapshot(world)
+        for path, said in cases:
+            result = invoke([*command, path], world)
+            assert result.exit_code == 2, (path, result.output)
+            shown = path.replace("{w}", str(world))
+            expected = f"Error: Invalid value for '{command[-1]}': '{shown}' {said}"
+            assert expected in result.stderr, result.stderr
+        assert snapshot(world) == before
 
 
 @pytest.mark.parametrize(("title", "said"), [

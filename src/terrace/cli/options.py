@@ -210,10 +210,14 @@ class FilePath(click.Path[str]):
     A file's name that ends in a slash (which names a folder: a shell's
     ``> name/`` refuses it) is refused too: ``export -o new/`` wrote the
     file ``new``, ``export -o notes.txt/`` wrote over ``notes.txt``.
+    With ``regular``, an existing file must be a regular one, as a database
+    must (see :data:`DATABASE_PATH`).
     """
 
-    def __init__(self, *, file_okay: bool = True, dir_okay: bool = True, allow_dash: bool = False) -> None:
+    def __init__(self, *, file_okay: bool = True, dir_okay: bool = True, allow_dash: bool = False,
+                 regular: bool = False) -> None:
         super().__init__(file_okay=file_okay, dir_okay=dir_okay, allow_dash=allow_dash, path_type=str)
+        self.regular = regular
 
     def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
                 ctx: click.Context | None) -> str:
@@ -225,21 +229,64 @@ class FilePath(click.Path[str]):
         why = None if self.dir_okay else folder_ending(name)
         if why is not None:
             self.fail(f"{quote(name)} {why}", param, ctx)
-        if not self.file_okay and _other_than_a_folder(name):
+        kind = _special_kind(name)
+        if not self.file_okay and kind is not None:
             # (click refuses a regular file only: a pipe was refused after the
             # command started, with status 1, "... to fifo: it is not a folder")
             self.fail(f"{quote(name)} is not a folder", param, ctx)
+        if self.regular and kind is not None:
+            self.fail(f"{quote(name)} is {kind}, not a database file: give a regular file", param, ctx)
+        why = _unreadable_file(name) if self.regular else None
+        if why is not None:
+            self.fail(f"{quote(name)} cannot be read: {why}", param, ctx)
         return super().convert(value, param, ctx)
 
 
-def _other_than_a_folder(name: str) -> bool:
-    """Whether ``name`` is a pipe, a device or a socket (not a folder nor a
-    regular file, nor missing), its links followed."""
+DATABASE_PATH = FilePath(dir_okay=False, regular=True)
+"""The type of every option that names a database (``--db``,
+``--verdicts-db``): a folder, a device, a pipe or a socket is a usage error
+that names the option, status 2 (a folder was, the others were refused
+with status 1 once the command ran, "zero is not a regular file").
+
+>>> DATABASE_PATH.convert("/dev/null", None, None)
+Traceback (most recent call last):
+click.exceptions.BadParameter: '/dev/null' is a device, not a database file: give a regular file
+
+A regular file that cannot be read is refused so too (``/proc/self/mem``
+was taken for no database: ``stats`` said "No games played yet", status 0).
+"""
+
+
+def _unreadable_file(name: str) -> str | None:
+    """Why the regular file ``name`` cannot be read (its first byte:
+    ``/proc/self/mem``, "Input/output error"), or None when it can, or is
+    no regular file there (a name the system cannot look up is the store's
+    to refuse)."""
+    path = os.path.expanduser(name)
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+    except (OSError, ValueError):
+        return None
+    try:
+        with open(path, "rb", buffering=0) as file:
+            file.read(1)
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
+def _special_kind(name: str) -> str | None:
+    """What ``name`` is when it is a pipe, a device or a socket (not a
+    folder nor a regular file, nor missing), its links followed: "a pipe",
+    "a device", "a socket"; None otherwise."""
     try:
         mode = os.stat(os.path.expanduser(name)).st_mode
     except (OSError, ValueError):
-        return False
-    return not (stat.S_ISDIR(mode) or stat.S_ISREG(mode))
+        return None
+    if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+        return None
+    return "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
 
 
 def _other_dash(char: str) -> bool:
@@ -749,7 +796,7 @@ def play_moves(board: Board, moves: str) -> IllegalMove | None:
 def db_option(func: F) -> F:
     """The ``--db PATH`` option of the games database."""
     return once_option(
-        "--db", type=FilePath(dir_okay=False),
+        "--db", type=DATABASE_PATH,
         help="SQLite file of saved games (default: $TERRACE_DB, else games.sqlite "
              "in the user data folder).",
     )(func)
@@ -759,11 +806,11 @@ def verdicts_db_options(func: F) -> F:
     """``--verdicts-db PATH``, and ``--db PATH``, its deprecated old name
     (read them with :func:`chosen_verdicts_db`)."""
     func = once_option(
-        "--db", "old_db", type=FilePath(dir_okay=False),
+        "--db", "old_db", type=DATABASE_PATH,
         help="Deprecated name of --verdicts-db (it will be removed).",
     )(func)
     return once_option(
-        "--verdicts-db", type=FilePath(dir_okay=False),
+        "--verdicts-db", type=DATABASE_PATH,
         help="SQLite file of the solver's verdicts (default: solver.sqlite3 beside "
              "the games database, in the user data folder; made, with its folder, "
              "when first needed); reruns resume.",
