@@ -774,6 +774,30 @@ def test_a_pipe_that_nothing_reads_from_is_refused_as_an_output(tmp_path: Path) 
         os.close(reader)
 
 
+def test_an_input_that_is_the_command_s_own_output_pipe_is_refused(world: Path) -> None:
+    """``terrace show --deal-file /dev/stdout | less`` waited for ever: the
+    pipe it read is its own standard output, which nothing else writes to.
+    It is refused as an input that cannot be read is, status 2 (the deal
+    file and the file to import read it alike: read_input)."""
+    done = terrace("show", "--deal-file", "/dev/stdout", folder=world, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.endswith("Error: cannot read the deal file: it is this command's own standard "
+                                "output, a pipe it would wait on for ever: give a file, or another pipe\n")
+    assert done.stdout == ""
+
+
+def test_an_output_that_is_the_command_s_own_input_pipe_is_refused(world: Path) -> None:
+    """``... | terrace export --all -o /dev/stdin`` wrote the records into
+    its own standard input, which nothing reads ("wrote 1 game to
+    /dev/stdin", status 0: the records gone; a larger export waited for ever)."""
+    done = subprocess.run([sys.executable, "-m", "terrace", "export", "--all", "-o", "/dev/stdin"], input="",
+                          capture_output=True, text=True, timeout=60, cwd=world,
+                          env={**os.environ, "TERRACE_DB": str(world / "games.sqlite")})
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == ("Error: cannot write /dev/stdin: it is this command's own standard input, a "
+                           "pipe it would wait on for ever: give a file, or another pipe\n")
+
+
 @pytest.mark.parametrize("option", ["--certfile", "--keyfile"])
 def test_a_certificate_in_a_pipe_is_refused_not_waited_on_for_ever(option: str, tmp_path: Path) -> None:
     """``play --certfile FIFO`` waited for ever for a program to write to

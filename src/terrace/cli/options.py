@@ -27,7 +27,7 @@ import click
 from terrace.board import Board
 from terrace.cards import CARDS_PER_DECK
 from terrace.cli.errors import IllegalMove
-from terrace.cli.output import PIPE_WAIT
+from terrace.cli.output import OWN_OUTPUTS, PIPE_WAIT, refuse_own_pipe
 from terrace.deal import MAX_DEAL_NUMBER, Deal
 from terrace.errors import InvalidDealError, TerraceError
 from terrace.moves import MAX_MOVES, Move, move_words, too_many_moves
@@ -568,6 +568,7 @@ def read_input(name: str, limit: int) -> bytes | None:
     # (opened without waiting: a FIFO's open() waits for a writer)
     handle = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     with open(handle, "rb", buffering=0) as file:
+        refuse_own_pipe(handle, OWN_OUTPUTS)
         first = b"" if stat.S_ISREG(os.fstat(handle).st_mode) else _await_writer(handle)
         os.set_blocking(handle, True)
         parts, size = [first], len(first)
