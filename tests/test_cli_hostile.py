@@ -291,6 +291,37 @@ def test_an_input_file_that_cannot_be_read_is_a_usage_error_for_every_command(
         assert result.stderr.startswith("Usage: ") and result.stderr.count("Error: ") == 1, result.stderr
 
 
+@pytest.mark.parametrize(("args", "fault", "status"), [
+    (["import", "{w}/missing.json"], "UNREADABLE", 2),
+    (["show", "--deal-file", "{w}/missing.json"], "UNREADABLE", 2),
+    (["import", "{w}/big.txt"], "TOO_LARGE", 2), (["show", "--deal-file", "{w}/big.txt"], "TOO_LARGE", 2),
+    (["import", "-"], "TOO_LARGE", 2), (["replay", "--deal-file", "-"], "TOO_LARGE", 2),
+    (["import", "{w}/blank.txt"], "IMPORT_CONTENT", 1),
+    (["show", "--deal-file", "{w}/blank.txt"], "DEAL_CONTENT", 2),
+], ids=lambda value: " ".join(value) if isinstance(value, list) else str(value))
+def test_each_refusal_of_an_input_file_ends_as_the_table_says_for_every_command(
+        args: list[str], fault: str, status: int, world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``terrace import`` of a file over 64 MB ended with status 1, a deal
+    file over 64 kB with 2: each refusal of an input file now ends as
+    options.INPUT_STATUS says, whatever the command (the limits made small
+    here: 200 bytes for either file, 300 given, from a file or standard input)."""
+    import terrace.cli.options as options
+    import terrace.cli.storage as cli_storage
+
+    monkeypatch.setattr(options, "MAX_DEAL_FILE_BYTES", 200)
+    monkeypatch.setattr(cli_storage, "MAX_IMPORT_BYTES", 200)
+    (world / "big.txt").write_text("AS " * 100)
+    (world / "blank.txt").write_text("\n")
+    real = [a.replace("{w}", str(world)) for a in args]
+    result = CliRunner().invoke(main, real, input="AS " * 100)
+    assert result.exit_code == status, result.stderr
+    assert result.stderr.count("Error: ") == 1 and result.stderr.startswith("Usage: ") == (status == 2)
+    if fault == "TOO_LARGE":
+        assert result.stderr.rstrip().endswith(" is larger than 200 bytes: it must hold one deal string"
+                                               if "--deal-file" in args else " is larger than 200 bytes")
+    assert options.INPUT_STATUS[options.InputFault[fault]] == status
+
+
 @pytest.mark.parametrize("args", [
     ["play", "--no-browser", "--port", "0"], ["stats"], ["export", "--all"], ["import", "{w}/record.json"],
 ], ids=lambda args: args[0])

@@ -19,6 +19,7 @@ import stat
 import sys
 import unicodedata
 from collections.abc import Callable
+from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -49,6 +50,58 @@ RULE_OPTION_NAMES: tuple[str, ...] = tuple(RULE_OPTIONS)
 
 MAX_DEAL_FILE_BYTES = 64 * 1024
 """The largest deal file read (a deal string of 8 decks is under 2 kB)."""
+
+
+class InputFault(Enum):
+    """Why an input file read whole (``--deal-file``, ``import FILE``) is refused."""
+
+    UNREADABLE = "it cannot be read"
+    TOO_LARGE = "it is larger than its command reads"
+    DEAL_CONTENT = "it holds no deal string"
+    IMPORT_CONTENT = "it holds no sound game records"
+
+
+INPUT_STATUS: dict[InputFault, int] = {
+    InputFault.UNREADABLE: click.UsageError.exit_code,
+    InputFault.TOO_LARGE: click.UsageError.exit_code,
+    InputFault.DEAL_CONTENT: click.UsageError.exit_code,
+    InputFault.IMPORT_CONTENT: click.ClickException.exit_code,
+}
+"""The exit status of each refusal of an input file, whatever the command:
+a file that cannot be read, or that is larger than its command reads, is a
+usage error (status 2) for every one (``terrace import`` of a file over 64
+MB ended with 1, a deal file over 64 kB with 2); what it holds is checked
+next: a deal string as the value of an option (2), game records as data
+(1, as a bad record is)."""
+
+
+def input_refusal(fault: InputFault, message: str) -> click.ClickException:
+    """The refusal of an input file for ``fault``, ending with its
+    :data:`INPUT_STATUS` (a usage error comes with the usage reminder).
+
+    >>> input_refusal(InputFault.TOO_LARGE, "too big").exit_code
+    2
+    """
+    status = INPUT_STATUS[fault]
+    kind = click.UsageError if status == click.UsageError.exit_code else click.ClickException
+    refusal = kind(message)
+    if refusal.exit_code != status:  # (a status neither click's usage error nor its failure has)
+        raise ValueError(f"INPUT_STATUS gives {fault} status {status}, which no refusal of click ends with")
+    return refusal
+
+
+def too_large(subject: str, limit: int, need: str = "") -> click.ClickException:
+    """The refusal of an input file larger than the ``limit`` bytes its
+    command reads: ``subject`` "is larger than" the limit, then ``need``.
+
+    >>> too_large("the deal file", MAX_DEAL_FILE_BYTES, ": it must hold one deal string").format_message()
+    'the deal file is larger than 64 kB: it must hold one deal string'
+    >>> too_large("games.json", 64 * 2**20).format_message()
+    'games.json is larger than 64 MB'
+    """
+    size = (f"{limit // 2**20} MB" if limit >= 2**20 else f"{limit // 1024} kB" if limit >= 1024
+            else f"{limit} bytes")
+    return input_refusal(InputFault.TOO_LARGE, f"{subject} is larger than {size}{need}")
 
 DEAL_NUMBERS = f"0 to {MAX_DEAL_NUMBER}"
 """The deal numbers there are, as the help of ``--deal-number`` says them."""
@@ -563,7 +616,7 @@ def read_input(name: str, limit: int) -> bytes | None:
     :class:`NoWriterError`, an ``OSError``."""
     if name == "-":
         if sys.stdin is None:
-            raise click.UsageError(INPUT_CLOSED)
+            raise input_refusal(InputFault.UNREADABLE, INPUT_CLOSED)
         return _within(sys.stdin.buffer.read(limit + 1), limit)
     # (opened without waiting: a FIFO's open() waits for a writer)
     handle = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -597,7 +650,7 @@ def file_text(raw: bytes) -> str:
     return raw.decode("utf-8-sig")
 
 
-def unreadable(what: str, error: OSError) -> click.UsageError:
+def unreadable(what: str, error: OSError) -> click.ClickException:
     """The refusal of an input file that cannot be read (missing, no
     permission, a pipe nothing writes to): a usage error, status 2, for
     the deal file and the file to import alike, as click's own refusal of
@@ -607,7 +660,7 @@ def unreadable(what: str, error: OSError) -> click.UsageError:
     >>> unreadable("the deal file", FileNotFoundError(2, "No such file or directory")).format_message()
     'cannot read the deal file: No such file or directory'
     """
-    return click.UsageError(f"cannot read {what}: {error.strerror or error}")
+    return input_refusal(InputFault.UNREADABLE, f"cannot read {what}: {error.strerror or error}")
 
 
 def _within(raw: bytes, limit: int) -> bytes | None:
@@ -632,6 +685,11 @@ def _await_writer(handle: int) -> bytes:
                                      "writer): start the program that writes to it first, or give a file")
 
 
+def _bad_deal_file(message: str) -> click.ClickException:
+    """The refusal of what a deal file holds (:data:`INPUT_STATUS`)."""
+    return input_refusal(InputFault.DEAL_CONTENT, message)
+
+
 def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> tuple[Rules, Deal]:
     """The deal named by ``--deal-number`` or ``--deal-file`` (exactly one),
     and the rules to play it by: ``rules`` (those of the rule options), or
@@ -646,30 +704,29 @@ def load_deal(rules: Rules, deal_number: int | None, deal_file: str | None) -> t
         assert deal_file is not None
         raw = read_input(deal_file, MAX_DEAL_FILE_BYTES)
         if raw is None:
-            raise click.UsageError(f"the deal file is larger than {MAX_DEAL_FILE_BYTES // 1024} kB: "
-                                   "it must hold one deal string")
+            raise too_large("the deal file", MAX_DEAL_FILE_BYTES, ": it must hold one deal string")
         text = file_text(raw)  # (a byte-order mark is fine, and UTF-16 with its mark)
         # (it said "a deal for 2 decks has 104 cards, this one has 0"; a U+2028 is no gap, so not empty)
         if not text.strip(DEAL_SPACES):
-            raise click.UsageError("the deal file is empty: it must hold one deal string")
+            raise _bad_deal_file("the deal file is empty: it must hold one deal string")
         text, line = _comments_apart(text)
         if line is not None:
             rules = _file_rules(line, rules)
         if not text.strip(DEAL_SPACES):
-            raise click.UsageError("the deal file holds no deal string, only lines of '#': it must hold one")
+            raise _bad_deal_file("the deal file holds no deal string, only lines of '#': it must hold one")
         if text.lstrip(DEAL_SPACES).startswith(("{", "[")):  # (it said "... 104 cards, this one has 420")
-            raise click.UsageError("the deal file holds JSON (a game record?), not a deal string: give a "
-                                   "file holding the card codes alone (terrace deal -n N > deal.txt writes "
-                                   "one; a record's is its \"deal\"), or terrace import the record")
+            raise _bad_deal_file("the deal file holds JSON (a game record?), not a deal string: give a "
+                                 "file holding the card codes alone (terrace deal -n N > deal.txt writes "
+                                 "one; a record's is its \"deal\"), or terrace import the record")
         return rules, Deal.parse(text, rules)
     except InvalidDealError as error:
-        raise click.UsageError(str(error) + _other_decks(error, rules, line)) from None
+        raise _bad_deal_file(str(error) + _other_decks(error, rules, line)) from None
     except OSError as error:
         raise unreadable("the deal file", error) from None
     except UnicodeDecodeError:
-        raise click.UsageError("the deal file is not text: it must hold card codes such as TD") from None
+        raise _bad_deal_file("the deal file is not text: it must hold card codes such as TD") from None
     except TerraceError as error:
-        raise click.UsageError(str(error)) from None
+        raise _bad_deal_file(str(error)) from None
 
 
 def dealt_board(kwargs: dict[str, Any], deal_number: int | None, deal_file: str | None) -> Board:
@@ -720,8 +777,7 @@ def _comments_apart(text: str) -> tuple[str, str | None]:
         elif bare.startswith(RULES_LINE):
             found.append(bare)
     if len(found) > 1:
-        raise click.UsageError(f"the deal file has {len(found)} lines of rules ({RULES_LINE} ...): "
-                               "keep one")
+        raise _bad_deal_file(f"the deal file has {len(found)} lines of rules ({RULES_LINE} ...): keep one")
     return "\n".join(kept), found[0] if found else None
 
 
