@@ -861,6 +861,19 @@ def test_an_import_into_memory_does_not_say_the_games_were_imported(how: str, wo
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("option", ["--help", "--version"])
+def test_the_group_s_own_help_to_a_full_disk_is_one_line(option: str, tmp_path: Path) -> None:
+    """``terrace --help > /dev/full`` (and ``--version``) ended in a
+    traceback, where ``terrace deal --help > /dev/full`` said it in one
+    line: the group's own options write while its command line is read."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "terrace", option], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == "Error: standard output could not be written: No space left on device\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 @pytest.mark.parametrize(("args", "status", "out"), [
     (["deal", "--winnable", "-n", "100", "--verdicts-db", "v.sqlite3"], 0, "TS TH 7D KC "),
     (["solve", "-n", "7", "--max-seconds", "30"], 0, "result: won\n"),

@@ -96,6 +96,12 @@ class Main(click.Group):
             return super().make_context(info_name, args, parent, **extra)
         except click.ClickException as error:
             raise refusal(error) from None
+        except OSError as error:
+            # (the group's own --help and --version write as they are read:
+            # "terrace --version > /dev/full" ended in a traceback)
+            if passes_through(error):
+                raise
+            raise refusal(error) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
