@@ -665,11 +665,13 @@ def test_a_games_database_that_cannot_be_made_says_why(args: list[str], world: P
                              "its folder proc (No such file or directory)\n")
 
 
-@pytest.mark.parametrize("module", ["click", "terrace.board", "terrace.cli.errors"])
+@pytest.mark.parametrize("module", ["click", "terrace.board", "terrace.cli.errors", "typing", "__future__"])
 def test_ctrl_c_while_the_command_line_loads_is_one_line(module: str, tmp_path: Path) -> None:
     """Ctrl+C in the first quarter second of any command (while ``import
     terrace`` loaded the whole engine, or the command line loaded click)
-    showed a traceback; it now ends as Ctrl+C ends a command."""
+    showed a traceback; it now ends as Ctrl+C ends a command. So does one
+    while ``import terrace`` loaded typing (and re: 90 ms of a busy
+    machine) or terrace.cli loaded __future__, before its guard."""
     from terrace.cli.stops import INTERRUPTED, STOPPED
 
     code = ("import sys\n"
